@@ -1,0 +1,97 @@
+// @ts-check
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'http', 'https', 'net', 'url', 'child_process', 'worker_threads', 'stream', 'crypto', 'events', 'util', 'zlib'];
+
+/**
+ * The layering of DESIGN.md, as errors. Do not relax these rules: each folder keeps to one
+ * runtime so that src-shared runs everywhere and only src-main/electron touches Electron.
+ */
+const layering = [
+  {
+    files: ['src-shared/**/*.ts'],
+    ignores: ['src-shared/**/*.test.ts', 'src-shared/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: nodeBuiltins, message: 'src-shared is pure TypeScript: no Node built-ins.' },
+          { group: ['electron', 'react', 'react-dom', 'react/*', 'monaco-editor', 'monaco-editor/*'], message: 'src-shared has no runtime-specific dependencies.' },
+          { group: ['**/src-main/**', '**/src-renderer/**', '../../src-main/*', '../../src-renderer/*'], message: 'src-shared imports nothing from src-main or src-renderer.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.ts', 'src-renderer/**/*.tsx'],
+    ignores: ['src-renderer/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: nodeBuiltins, message: 'The renderer is browser-only: no Node built-ins.' },
+          { group: ['electron'], message: 'The renderer talks to main only through the contract client.' },
+          { group: ['**/src-main/**'], message: 'src-renderer never imports src-main.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/electron/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['electron'], message: 'Only src-main/electron imports electron; services stay plain Node.' },
+          { group: ['**/src-renderer/**'], message: 'src-main never imports src-renderer.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src-main/electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/src-renderer/**'], message: 'src-main never imports src-renderer.' }],
+      }],
+    },
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', '.tsbuild/', 'test-results/', 'playwright-report/', 'bin/', 'scripts/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.es2022 },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-syntax': ['error', {
+        selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+        message: 'Stream content is untrusted: never set raw HTML.',
+      }],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.tsx', 'src-renderer/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.browser } },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['src-main/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', 'scripts/**/*.ts', '**/*.test.ts', 'src-shared/testing/**', '*.config.ts', '*.config.js'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['eslint.config.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  ...layering,
+);

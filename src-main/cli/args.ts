@@ -1,0 +1,27 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { FormatChoice } from '../../src-shared/pipeline/types';
+import { UsageError } from './io';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs, with its errors turned into usage errors (exit 2). */
+export function parse<T extends Options>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const FORMATS: readonly FormatChoice[] = ['auto', 'json', 'xml', 'raw'];
+
+export function parseFormat(value: string | undefined): FormatChoice {
+  const format = (value ?? 'auto') as FormatChoice;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${value}'`);
+  return format;
+}
+
+export function singleFile(positionals: string[]): string {
+  if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one FILE (or - for stdin)');
+  return positionals[0];
+}

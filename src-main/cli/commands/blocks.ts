@@ -1,0 +1,23 @@
+import { parse, parseFormat, singleFile } from '../args';
+import { decodeFile } from '../decode-file';
+import type { Command } from '../io';
+import { preview } from '../report';
+
+/** The reconstructed blocks, in the order they opened. */
+export const blocks: Command = async (args, io) => {
+  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } });
+  const file = singleFile(positionals);
+  const result = await decodeFile(file, parseFormat(values.format), io);
+  if (values.json) {
+    io.stdout(`${JSON.stringify(result.blocks, null, 2)}\n`);
+    return 0;
+  }
+  for (const b of result.blocks) {
+    const label = [b.name, b.toolId].filter(Boolean).join(' ');
+    io.stdout(`#${b.id} ${b.agent.slice(0, 8) || '-'} ${b.kind}${label ? ` [${label}]` : ''} ${b.status}: ${preview(b.content, 200)}\n`);
+    for (const c of b.citations) io.stdout(`    cites ${c.citationType}: ${preview(c.citedText)}\n`);
+    for (const i of b.images) io.stdout(`    image ${i.mediaType}: ${preview(i.src)}\n`);
+    if (b.pendingTools) for (const t of b.pendingTools) io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${JSON.stringify(t.input)}\n`);
+  }
+  return 0;
+};

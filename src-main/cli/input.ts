@@ -1,0 +1,19 @@
+import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { CliIo } from './io';
+
+/** Reads FILE (or `-` for stdin) as a stream of byte chunks, never as one string. */
+export async function* readChunks(file: string, io: CliIo): AsyncGenerator<Uint8Array> {
+  const stream: Readable = file === '-' ? io.stdin : createReadStream(resolve(io.cwd, file), { highWaterMark: 64 * 1024 });
+  for await (const chunk of stream) {
+    yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : new Uint8Array(chunk as Buffer);
+  }
+}
+
+/** Collects a file's chunks (the CLI decodes recordings that fit in memory as one leg). */
+export async function readAllChunks(file: string, io: CliIo): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of readChunks(file, io)) chunks.push(chunk);
+  return chunks;
+}

@@ -1,0 +1,18 @@
+import type { Readable } from 'node:stream';
+
+/** What a command may touch, injected so tests run commands in-process. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdin: Readable;
+  cwd: string;
+  /** Resolves when the user interrupts (Ctrl-C); long-running commands stop on it. */
+  interrupted: Promise<void>;
+}
+
+/** A command returns its exit code: 0 ok, 1 findings (e.g. error diagnostics), 2 usage or I/O error. */
+export type Command = (args: string[], io: CliIo) => Promise<number>;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

@@ -1,0 +1,48 @@
+import { once } from 'node:events';
+import { UsageError, type CliIo, type Command } from './io';
+
+/** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  inspect: { summary: 'inspect FILE [--format auto|json|xml|raw] [--json]   format, agents, counts, blocks, diagnostics (exit 1 on errors)', load: async () => (await import('./commands/inspect')).inspect },
+  blocks: { summary: 'blocks FILE [--format …] [--json]                     the reconstructed blocks', load: async () => (await import('./commands/blocks')).blocks },
+  frames: { summary: 'frames FILE... [--rechunk N|random:SEED] --json       events exactly as an EventSource dispatches them', load: async () => (await import('./commands/frames')).frames },
+};
+
+export function usage(): string {
+  const lines = Object.values(COMMANDS).map((c) => `  stream-inspector ${c.summary}`);
+  return ['Agent Stream Inspector — decode and diagnose LLM agent SSE streams.', '', 'Usage:', ...lines, '', 'FILE may be - for standard input.', ''].join('\n');
+}
+
+export function defaultIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stdin: process.stdin,
+    cwd: process.cwd(),
+    interrupted: once(process, 'SIGINT').then(() => undefined),
+  };
+}
+
+export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    (name ? io.stdout : io.stderr)(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`stream-inspector: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await (await command.load())(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`stream-inspector ${name}: ${error.message}\n`);
+      return 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`stream-inspector ${name}: ${message}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,99 @@
+import type { Severity } from '../../src-shared/diagnostics/types';
+import type { DecodeResult } from '../../src-shared/pipeline/types';
+import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
+
+export interface RuleCount {
+  rule: string;
+  severity: Severity;
+  count: number;
+  first: string;
+}
+
+export interface InspectReport {
+  formats: DecodeResult['formats'];
+  bytes: number;
+  frames: number;
+  envelopes: number;
+  agents: { uuid: string; parent: string | null; envelopes: number; model?: string }[];
+  envelopeTypes: Record<string, number>;
+  blocks: { id: number; agent: string; kind: string; status: Block['status']; bytes: number; name?: string; toolId?: string }[];
+  diagnostics: RuleCount[];
+  errors: number;
+}
+
+export function buildReport(result: DecodeResult): InspectReport {
+  const envelopeTypes: Record<string, number> = {};
+  const perAgent = new Map<string, number>();
+  for (const e of result.envelopes) {
+    envelopeTypes[e.type] = (envelopeTypes[e.type] ?? 0) + 1;
+    if (!e.control) perAgent.set(e.agent, (perAgent.get(e.agent) ?? 0) + 1);
+  }
+  const rules = new Map<string, RuleCount>();
+  for (const d of result.diagnostics) {
+    const entry = rules.get(d.rule);
+    if (entry) entry.count++;
+    else rules.set(d.rule, { rule: d.rule, severity: d.severity, count: 1, first: d.message });
+  }
+  const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+  return {
+    formats: result.formats,
+    bytes: result.ends.reduce((sum, end) => sum + end.bytes, 0),
+    frames: result.frames.reduce((sum, frames) => sum + frames.length, 0),
+    envelopes: result.envelopes.length,
+    agents: result.agents.map((a: AgentInfo) => ({ uuid: a.uuid, parent: a.parent, envelopes: perAgent.get(a.uuid) ?? 0, ...(a.model ? { model: a.model } : {}) })),
+    envelopeTypes,
+    blocks: result.blocks.map((b) => ({
+      id: b.id,
+      agent: b.agent,
+      kind: b.kind,
+      status: b.status,
+      bytes: b.content.length,
+      ...(b.name !== undefined ? { name: b.name } : {}),
+      ...(b.toolId !== undefined ? { toolId: b.toolId } : {}),
+    })),
+    diagnostics: [...rules.values()].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || a.rule.localeCompare(b.rule)),
+    errors: result.diagnostics.filter((d) => d.severity === 'error').length,
+  };
+}
+
+const short = (uuid: string): string => (uuid ? uuid.slice(0, 8) : '(none)');
+
+export function preview(text: string, max = 60): string {
+  const flat = JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+  return flat;
+}
+
+function agentTree(report: InspectReport): string[] {
+  const children = new Map<string | null, InspectReport['agents']>();
+  for (const a of report.agents) {
+    const parent = a.parent && report.agents.some((p) => p.uuid === a.parent) ? a.parent : null;
+    children.set(parent, [...(children.get(parent) ?? []), a]);
+  }
+  const lines: string[] = [];
+  const walk = (parent: string | null, depth: number): void => {
+    for (const a of children.get(parent) ?? []) {
+      const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
+      lines.push(`  ${'  '.repeat(depth)}${depth ? '└ ' : ''}${a.uuid || '(no agent id)'}  ${a.envelopes} envelopes${a.model ? `  ${a.model}` : ''}${via}`);
+      walk(a.uuid, depth + 1);
+    }
+  };
+  walk(null, 0);
+  return lines;
+}
+
+export function formatReport(report: InspectReport, file: string): string {
+  const out: string[] = [];
+  out.push(`${file}: ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${report.bytes} bytes · ${report.frames} events · ${report.envelopes} envelopes`);
+  out.push('', 'Agents:', ...(report.agents.length ? agentTree(report) : ['  (none)']));
+  out.push('', 'Envelopes by type:');
+  for (const [type, count] of Object.entries(report.envelopeTypes).sort((a, b) => b[1] - a[1])) out.push(`  ${String(count).padStart(6)}  ${type}`);
+  out.push('', `Blocks (${report.blocks.length}):`);
+  for (const b of report.blocks) {
+    const label = [b.name, b.toolId].filter(Boolean).join(' ');
+    out.push(`  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} chars${label ? `  ${label}` : ''}`);
+  }
+  out.push('', report.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none');
+  for (const d of report.diagnostics) out.push(`  ${d.severity.padEnd(7)} ${String(d.count).padStart(5)}× ${d.rule}  — ${d.first}`);
+  out.push('');
+  return out.join('\n');
+}

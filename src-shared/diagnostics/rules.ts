@@ -1,0 +1,74 @@
+import type { Severity } from './types';
+
+/**
+ * The rule catalogue. Ids are stable: users filter on them, CI gates on them and
+ * docs/diagnostics.md documents each one with an example. Never rename an id; retire it.
+ */
+export interface RuleInfo {
+  severity: Severity;
+  layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'reconstruct' | 'stream';
+  title: string;
+}
+
+export const RULES = {
+  // SSE framing (WHATWG "interpreting an event stream")
+  'sse.ignored-line': { severity: 'warning', layer: 'sse', title: 'Line is not an SSE field and was ignored (a raw newline or CR inside a payload loses data)' },
+  'sse.early-dispatch': { severity: 'warning', layer: 'sse', title: 'Event dispatched by a blank line embedded in a payload' },
+  'sse.oversize-line': { severity: 'warning', layer: 'sse', title: 'data: line longer than the configured budget' },
+  'sse.multi-line-data': { severity: 'info', layer: 'sse', title: 'One message split over several data: lines' },
+  'sse.invalid-utf8': { severity: 'error', layer: 'sse', title: 'Invalid UTF-8 bytes replaced by U+FFFD' },
+  'sse.unterminated-event': { severity: 'warning', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
+  'sse.id-with-nul': { severity: 'warning', layer: 'sse', title: 'id field contains NUL and was ignored' },
+  'sse.invalid-retry': { severity: 'info', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
+  'sse.unknown-field': { severity: 'info', layer: 'sse', title: 'Field name not defined by SSE was ignored' },
+
+  // Stream lifecycle, common to every dialect
+  'stream.error-frame': { severity: 'error', layer: 'stream', title: 'Server sent an error frame {"error","message","traceback"}' },
+  'stream.after-done': { severity: 'error', layer: 'stream', title: 'Event received after [DONE]' },
+  'stream.missing-done': { severity: 'warning', layer: 'stream', title: 'Stream ended without [DONE]' },
+  'stream.meta-init-not-first': { severity: 'warning', layer: 'stream', title: 'meta_init is not the first event of the agent' },
+  'stream.format-undetected': { severity: 'warning', layer: 'stream', title: 'Wire format could not be detected from the first events' },
+  'stream.format-mismatch': { severity: 'warning', layer: 'stream', title: 'meta_init announces a format other than the one decoded' },
+
+  // JSON envelope dialect
+  'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
+  'json.lone-surrogate': { severity: 'warning', layer: 'dialect', title: 'JSON string contains an unpaired surrogate escape' },
+  'envelope.missing-field': { severity: 'error', layer: 'dialect', title: 'Envelope lacks a base field (type, agent, final, delta)' },
+  'envelope.field-type': { severity: 'error', layer: 'dialect', title: 'Envelope base field has the wrong JSON type' },
+  'envelope.unknown-type': { severity: 'info', layer: 'dialect', title: 'Envelope type is not in the known vocabulary (kept and shown)' },
+  'envelope.over-budget-after-escaping': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the 2048-byte budget only because of JSON escaping' },
+  'envelope.over-budget': { severity: 'warning', layer: 'dialect', title: 'Envelope payload exceeds the 2048-byte chunking budget' },
+  'envelope.payload-json': { severity: 'error', layer: 'dialect', title: 'Reassembled JSON payload does not parse' },
+
+  // Legacy XML dialect
+  'xml.unclosed': { severity: 'error', layer: 'xml', title: 'Tag opened and never closed' },
+  'xml.mismatched': { severity: 'error', layer: 'xml', title: 'Closing tag does not match the open tag' },
+  'xml.unknown-tag': { severity: 'warning', layer: 'xml', title: 'Tag is not part of the XML stream vocabulary' },
+  'xml.bad-entity': { severity: 'warning', layer: 'xml', title: 'Unknown or malformed character entity' },
+  'xml.broken-cdata': { severity: 'warning', layer: 'xml', title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)' },
+  'xml.attr-json': { severity: 'error', layer: 'xml', title: 'Attribute JSON does not parse' },
+  'xml.malformed': { severity: 'error', layer: 'xml', title: 'Item is not a well-formed stream item' },
+  'xml.subagent-unattributed': { severity: 'info', layer: 'xml', title: 'Sub-agent output cannot be attributed in XML/raw streams' },
+  'xml.legacy-tag-name': { severity: 'info', layer: 'xml', title: 'Older tag name used for a server tool' },
+
+  // Anthropic raw dialect
+  'raw.unknown-event': { severity: 'info', layer: 'raw', title: 'Anthropic stream event type not recognised' },
+  'raw.index-mismatch': { severity: 'warning', layer: 'raw', title: 'content_block event refers to a block index that is not open' },
+
+  // Reconstruction
+  'block.id-changed': { severity: 'warning', layer: 'reconstruct', title: 'id or name changed inside one block' },
+  'block.final-with-content': { severity: 'info', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
+  'block.content-after-final': { severity: 'warning', layer: 'reconstruct', title: 'Content arrived for a block after its final envelope' },
+  'block.unterminated': { severity: 'warning', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
+  'block.restarted': { severity: 'warning', layer: 'reconstruct', title: 'Block restarted without being closed (retried API call replayed it)' },
+  'citation.orphan': { severity: 'warning', layer: 'reconstruct', title: 'Citation with no preceding text block of that agent' },
+  'tool-result-image.orphan': { severity: 'warning', layer: 'reconstruct', title: 'tool_result_image with no open tool_result' },
+  'tool.result-without-call': { severity: 'warning', layer: 'reconstruct', title: 'Tool result whose id matches no tool call' },
+  'tool.call-without-result': { severity: 'info', layer: 'reconstruct', title: 'Tool call that never got a result in this stream' },
+} as const satisfies Record<string, RuleInfo>;
+
+export type RuleId = keyof typeof RULES;
+
+export function ruleInfo(id: RuleId): RuleInfo {
+  return RULES[id];
+}

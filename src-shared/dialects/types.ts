@@ -1,0 +1,66 @@
+import type { DiagnosticSink } from '../diagnostics/types';
+import type { Frame } from '../sse/types';
+
+export type DialectId = 'json' | 'xml' | 'raw';
+
+/**
+ * Control envelopes mark things that are not content of the agent vocabulary but that a
+ * user must see in the timeline: the `[DONE]` terminator, the router's error frame, an XML
+ * open tag of a streamed block, a provider lifecycle event (Anthropic `message_start`…),
+ * or an item the dialect could not decode (kept so no bytes go unseen).
+ */
+export type ControlKind = 'done' | 'error-frame' | 'block-open' | 'provider-event' | 'undecoded';
+
+/**
+ * One message in the shared envelope vocabulary (seed 001's 13 types, plus whatever type a
+ * newer server sends: unknown types are kept verbatim). Every dialect maps to this.
+ */
+export interface EnvelopeInit {
+  frame: number;
+  agent: string;
+  type: string;
+  final: boolean;
+  delta: string;
+  /** Every field other than the four base fields, as sent (citation metadata, id, name, src…). */
+  extras: Record<string, unknown>;
+  control?: ControlKind;
+}
+
+export interface Envelope extends EnvelopeInit {
+  seq: number;
+  /** Which leg of the session (0 = the first request, 1 = the first tool_results continuation…). */
+  leg: number;
+  dialect: DialectId;
+  /** The frame's byte span in the stream (several envelopes may share one frame in XML). */
+  byteStart: number;
+  byteEnd: number;
+  receivedAt: number;
+}
+
+export interface DialectCallbacks {
+  onEnvelope: (envelope: EnvelopeInit) => void;
+  onDiagnostic: DiagnosticSink;
+}
+
+export interface DialectOptions {
+  /** Budget the upstream chunker aims at (bytes of one SSE message). Default 2048. */
+  chunkBudget?: number;
+  /**
+   * Agent to stamp on items that carry none (XML/raw items, continuation legs that have no
+   * meta_init). Set by the session from an earlier leg; '' when unknown.
+   */
+  defaultAgent?: string;
+}
+
+/**
+ * A push decoder from SSE frames to envelopes. `[DONE]` and error frames are recognised
+ * before a dialect sees a frame (see pipeline/stream-control.ts), so dialects only get
+ * content frames.
+ */
+export interface DialectDecoder {
+  readonly id: DialectId;
+  push(frame: Frame): void;
+  end(): void;
+}
+
+export type DialectFactory = (callbacks: DialectCallbacks, options?: DialectOptions) => DialectDecoder;

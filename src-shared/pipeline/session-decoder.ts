@@ -1,0 +1,258 @@
+import { createChunkStats, type ChunkStatistics } from '../diagnostics/chunk-stats';
+import { RULES } from '../diagnostics/rules';
+import type { Diagnostic, DiagnosticInit } from '../diagnostics/types';
+import { createAnthropicRawDecoder } from '../dialects/anthropic-raw/decoder';
+import { detectFormat, isAnthropicEventData } from '../dialects/detect';
+import { createJsonEnvelopeDecoder } from '../dialects/json-envelope/decoder';
+import { createLegacyXmlDecoder } from '../dialects/legacy-xml/decoder';
+import type { DialectDecoder, DialectId, Envelope, EnvelopeInit } from '../dialects/types';
+import { createReconstructor } from '../reconstruct/reconstructor';
+import type { AgentInfo, Block } from '../reconstruct/types';
+import { createSseFramer } from '../sse/framer';
+import type { Frame } from '../sse/types';
+import { classifyControlFrame } from './stream-control';
+import type { DecodeResult, FormatChoice } from './types';
+
+export interface SessionDecoderCallbacks {
+  onFrame?: (frame: Frame, leg: number) => void;
+  onEnvelope?: (envelope: Envelope) => void;
+  /** Called when a block opens and every time it changes (delta, citation, image, close). */
+  onBlock?: (block: Block) => void;
+  onAgent?: (agent: AgentInfo) => void;
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  onLegEnd?: (leg: number, end: LegEnd) => void;
+}
+
+export interface SessionDecoderOptions {
+  format?: FormatChoice;
+  /** Budget for one data: line (sse.oversize-line). Default 2048. */
+  maxDataLineBytes?: number;
+  /** The upstream chunker's budget (chunk fullness, envelope.over-budget). Default 2048. */
+  chunkBudget?: number;
+}
+
+export interface LegEnd {
+  format: DialectId | null;
+  lastEventId: string;
+  retry: number | null;
+  bytes: number;
+}
+
+export interface LegDecoder {
+  readonly leg: number;
+  push(chunk: Uint8Array, receivedAt?: number): void;
+  end(): LegEnd;
+}
+
+export interface SessionDecoder {
+  /** Open the next leg (the first request, then each tool_results continuation). */
+  startLeg(options?: { format?: FormatChoice }): LegDecoder;
+  /** No more legs: report what is left open (unterminated blocks, calls without results). */
+  finish(): void;
+  blocks(): readonly Block[];
+  agents(): readonly AgentInfo[];
+  stats(): ChunkStatistics;
+}
+
+/** How many undecidable content frames to hold before falling back to the JSON dialect. */
+const DETECTION_WINDOW = 8;
+
+const DIALECTS = {
+  json: createJsonEnvelopeDecoder,
+  xml: createLegacyXmlDecoder,
+  raw: createAnthropicRawDecoder,
+} as const;
+
+/**
+ * The one shared decoder: bytes → SSE frames → dialect envelopes → blocks, with chunk
+ * statistics and diagnostics from every stage. Main, the CLI and the tests all use it.
+ */
+export function createSessionDecoder(
+  callbacks: SessionDecoderCallbacks = {},
+  options: SessionDecoderOptions = {},
+): SessionDecoder {
+  const chunkBudget = options.chunkBudget ?? 2048;
+  let diagnosticSeq = 0;
+  let envelopeSeq = 0;
+  let legCount = 0;
+
+  const report = (init: DiagnosticInit, leg: number): void => {
+    const diagnostic: Diagnostic = {
+      ...init,
+      at: leg === 0 ? init.at : { ...init.at, leg },
+      seq: diagnosticSeq++,
+      severity: RULES[init.rule].severity,
+    };
+    callbacks.onDiagnostic?.(diagnostic);
+  };
+
+  const stats = createChunkStats({ budget: chunkBudget });
+  const reconstructor = createReconstructor({
+    onBlock: (block) => callbacks.onBlock?.(block),
+    onAgent: (agent) => callbacks.onAgent?.(agent),
+    onDiagnostic: (d) => report(d, d.at.leg ?? 0),
+  });
+
+  function startLeg(legOptions: { format?: FormatChoice } = {}): LegDecoder {
+    const leg = legCount++;
+    const choice = legOptions.format ?? options.format ?? 'auto';
+    const frames: Frame[] = [];
+    const pending: Frame[] = [];
+    let dialect: DialectDecoder | null = null;
+    let sawDone = false;
+    let sawErrorFrame = false;
+    const legReport = (d: DiagnosticInit): void => report(d, leg);
+
+    const emit = (init: EnvelopeInit, dialectId: DialectId): void => {
+      const frame = frames[init.frame];
+      const envelope: Envelope = {
+        ...init,
+        seq: envelopeSeq++,
+        leg,
+        dialect: dialectId,
+        byteStart: frame?.byteStart ?? 0,
+        byteEnd: frame?.byteEnd ?? 0,
+        receivedAt: frame?.receivedAt ?? 0,
+      };
+      stats.onEnvelope(envelope, frame);
+      callbacks.onEnvelope?.(envelope);
+      reconstructor.push(envelope);
+    };
+
+    const createDialect = (id: DialectId): DialectDecoder => {
+      const decoder = DIALECTS[id](
+        { onEnvelope: (e) => emit(e, id), onDiagnostic: legReport },
+        { chunkBudget, defaultAgent: reconstructor.rootAgent() ?? '' },
+      );
+      dialect = decoder;
+      return decoder;
+    };
+
+    const decide = (id: DialectId): void => {
+      const decoder = createDialect(id);
+      for (const frame of pending.splice(0)) decoder.push(frame);
+    };
+
+    const controlEnvelope = (frame: Frame, init: Omit<EnvelopeInit, 'frame' | 'agent'>): void =>
+      emit({ frame: frame.seq, agent: reconstructor.rootAgent() ?? '', ...init }, dialect?.id ?? 'json');
+
+    const onFrame = (frame: Frame): void => {
+      frames.push(frame);
+      stats.onFrame(frame, leg);
+      callbacks.onFrame?.(frame, leg);
+      if (sawDone) {
+        legReport({ rule: 'stream.after-done', message: `Event ${frame.seq} arrived after [DONE]; a client stops reading at [DONE] and never sees it.`, at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd } });
+      }
+      const control = classifyControlFrame(frame.data);
+      if (control?.kind === 'done') {
+        sawDone = true;
+        controlEnvelope(frame, { type: '[DONE]', final: true, delta: '', extras: {}, control: 'done' });
+        return;
+      }
+      if (control?.kind === 'error-frame') {
+        sawErrorFrame = true;
+        const message = typeof control.message === 'string' ? control.message : JSON.stringify(control.message);
+        legReport({ rule: 'stream.error-frame', message: `Server error ${String(control.error)}: ${message}`, at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd } });
+        const { error, message: _m, traceback, ...rest } = control.fields;
+        controlEnvelope(frame, { type: 'error_frame', final: true, delta: message, extras: { error, traceback, ...rest }, control: 'error-frame' });
+        return;
+      }
+      if (dialect) {
+        // A continuation leg of a raw stream starts with an XML item and only later shows
+        // Anthropic events: switch to the raw dialect, which decodes both kinds of item.
+        if (dialect.id === 'xml' && choice === 'auto' && isAnthropicEventData(frame.data)) createDialect('raw');
+        dialect.push(frame);
+        return;
+      }
+      pending.push(frame);
+      const detected = choice === 'auto' ? detectFormat(frame.data) : choice;
+      if (detected) {
+        decide(detected);
+      } else if (pending.length >= DETECTION_WINDOW) {
+        legReport({ rule: 'stream.format-undetected', message: `The first ${DETECTION_WINDOW} events match no known format; decoding as JSON envelopes.`, at: { frame: frame.seq } });
+        decide('json');
+      }
+    };
+
+    const framer = createSseFramer(
+      { onFrame, onDiagnostic: legReport },
+      { maxDataLineBytes: options.maxDataLineBytes ?? 2048 },
+    );
+
+    return {
+      leg,
+      push(chunk, receivedAt = 0) {
+        stats.onChunk(chunk.byteLength, receivedAt, leg);
+        framer.push(chunk, receivedAt);
+      },
+      end() {
+        const summary = framer.end();
+        if (!dialect && pending.length > 0) {
+          legReport({ rule: 'stream.format-undetected', message: `No event matched a known format; decoded ${pending.length} event(s) as JSON envelopes.`, at: { frame: pending[0]?.seq ?? 0 } });
+          decide('json');
+        }
+        (dialect as DialectDecoder | null)?.end();
+        if (!sawDone && !sawErrorFrame && summary.frames > 0) {
+          legReport({ rule: 'stream.missing-done', message: 'The stream ended without data: [DONE]; the run was cut off or the connection dropped.', at: { byteStart: summary.bytes } });
+        }
+        const end: LegEnd = { format: (dialect as DialectDecoder | null)?.id ?? null, lastEventId: summary.lastEventId, retry: summary.retry, bytes: summary.bytes };
+        callbacks.onLegEnd?.(leg, end);
+        return end;
+      },
+    };
+  }
+
+  return {
+    startLeg,
+    finish: () => reconstructor.end(),
+    blocks: () => reconstructor.blocks(),
+    agents: () => reconstructor.agents(),
+    stats: () => stats.snapshot(),
+  };
+}
+
+export interface ChunkInput {
+  bytes: Uint8Array;
+  receivedAt?: number;
+}
+
+/** Decode whole legs at once (CLI, tests, file import). Each leg is a list of network chunks. */
+export function decodeLegs(legs: readonly (readonly ChunkInput[])[], options: SessionDecoderOptions = {}): DecodeResult {
+  const frames: Frame[][] = [];
+  const envelopes: Envelope[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const formats: (DialectId | null)[] = [];
+  const ends: DecodeResult['ends'] = [];
+  const session = createSessionDecoder(
+    {
+      onFrame: (frame, leg) => (frames[leg] ??= []).push(frame),
+      onEnvelope: (e) => envelopes.push(e),
+      onDiagnostic: (d) => diagnostics.push(d),
+    },
+    options,
+  );
+  for (const chunks of legs) {
+    const leg = session.startLeg();
+    frames[leg.leg] ??= [];
+    for (const chunk of chunks) leg.push(chunk.bytes, chunk.receivedAt);
+    const end = leg.end();
+    formats.push(end.format);
+    ends.push({ lastEventId: end.lastEventId, retry: end.retry, bytes: end.bytes });
+  }
+  session.finish();
+  return {
+    formats,
+    frames,
+    envelopes,
+    blocks: [...session.blocks()],
+    agents: [...session.agents()],
+    diagnostics,
+    stats: session.stats(),
+    ends,
+  };
+}
+
+/** Decode one byte stream given as a single buffer. */
+export function decodeBytes(bytes: Uint8Array, options: SessionDecoderOptions = {}): DecodeResult {
+  return decodeLegs([[{ bytes }]], options);
+}

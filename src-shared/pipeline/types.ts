@@ -1,0 +1,21 @@
+import type { Diagnostic } from '../diagnostics/types';
+import type { ChunkStatistics } from '../diagnostics/chunk-stats';
+import type { DialectId, Envelope } from '../dialects/types';
+import type { AgentInfo, Block } from '../reconstruct/types';
+import type { Frame } from '../sse/types';
+
+export type FormatChoice = DialectId | 'auto';
+
+/** Everything one decoded session holds; what the CLI prints and the tests compare. */
+export interface DecodeResult {
+  /** Per leg: the dialect that decoded it (null when nothing could be detected). */
+  formats: (DialectId | null)[];
+  frames: Frame[][];
+  envelopes: Envelope[];
+  blocks: Block[];
+  agents: AgentInfo[];
+  diagnostics: Diagnostic[];
+  stats: ChunkStatistics;
+  /** Per leg: WHATWG end state. */
+  ends: { lastEventId: string; retry: number | null; bytes: number }[];
+}

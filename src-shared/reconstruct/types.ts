@@ -1,0 +1,60 @@
+export type BlockStatus = 'open' | 'complete' | 'abandoned';
+
+export interface Citation {
+  citationType: string;
+  citedText: string;
+  /** Every other field the wire gave (document_index, url, …), numbers kept as numbers. */
+  fields: Record<string, unknown>;
+  envelope: number;
+}
+
+export interface ImageRef {
+  src: string;
+  mediaType: string;
+  envelope: number;
+}
+
+export interface PendingTool {
+  toolUseId: string;
+  name: string;
+  input: unknown;
+}
+
+/**
+ * A reconstructed block: everything one agent produced for one (type) between its first
+ * delta and its final marker. `kind` is the envelope type it was built from.
+ */
+export interface Block {
+  id: number;
+  agent: string;
+  kind: string;
+  status: BlockStatus;
+  content: string;
+  toolId?: string;
+  name?: string;
+  citations: Citation[];
+  images: ImageRef[];
+  /** JSON payload parsed once the block completed (meta_*, tool arguments, awaiting tools…). */
+  parsed?: unknown;
+  /** Set when `parsed` was expected but the payload did not parse. */
+  parseError?: string;
+  /** For tool calls: the block id of the result, and vice versa. */
+  linkedBlock?: number;
+  /** For awaiting_frontend_tools. */
+  pendingTools?: PendingTool[];
+  /** Envelope sequence numbers this block was built from, in order. */
+  envelopes: number[];
+  byteStart: number;
+  byteEnd: number;
+}
+
+export interface AgentInfo {
+  uuid: string;
+  parent: string | null;
+  model?: string;
+  format?: string;
+  userQuery?: string;
+  /** Envelope seq of the meta_init that introduced the agent (none for agents seen without one). */
+  metaInitEnvelope?: number;
+  firstEnvelope: number;
+}

@@ -1,0 +1,50 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The upstream fixtures live in ../shared beside the project (CI clones it there too). */
+export const FIXTURES_DIR = resolve(
+  process.env['STREAM_INSPECTOR_FIXTURES'] ?? join(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/upstream'),
+);
+
+export function fixturesAvailable(): boolean {
+  return existsSync(join(FIXTURES_DIR, 'MANIFEST.json'));
+}
+
+export function fixturePath(name: string): string {
+  return join(FIXTURES_DIR, name);
+}
+
+export function readFixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(fixturePath(name)));
+}
+
+/** Every `.sse` fixture, sorted. */
+export function listSseFixtures(): string[] {
+  return readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.sse')).sort();
+}
+
+export interface ManifestEntry {
+  file: string;
+  kind: 'json' | 'xml' | 'raw' | 'captured';
+  bytes: number;
+  sse_events: number;
+  done_count: number;
+  done_is_last: boolean;
+  ignored_non_data_lines: number;
+  json_lines_over_2048: number;
+  max_json_line_bytes: number;
+  over_2048_by_type: Record<string, number>;
+  error_frames: { error: string; message: string }[];
+  envelope_types?: Record<string, number>;
+  agents?: Record<string, number>;
+  unclosed_blocks_at_end?: Record<string, number>;
+  xml_item_tags?: Record<string, number>;
+  text_roundtrip?: Record<string, boolean>;
+  [key: string]: unknown;
+}
+
+export function readManifest(): Record<string, ManifestEntry> {
+  const raw = JSON.parse(readFileSync(fixturePath('MANIFEST.json'), 'utf8')) as { files: Record<string, ManifestEntry> };
+  return raw.files;
+}
