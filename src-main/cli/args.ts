@@ -3,9 +3,10 @@ import type { FormatChoice } from '../../src-shared/pipeline/types';
 import { UsageError } from './io';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+type Parsed<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
 
 /** node:util parseArgs, with its errors turned into usage errors (exit 2). */
-export function parse<T extends Options>(args: string[], options: T) {
+export function parse<T extends Options>(args: string[], options: T): Parsed<T> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {

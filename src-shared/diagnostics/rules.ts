@@ -6,7 +6,7 @@ import type { Severity } from './types';
  */
 export interface RuleInfo {
   severity: Severity;
-  layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'reconstruct' | 'stream';
+  layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'reconstruct' | 'stream' | 'recording';
   title: string;
 }
 
@@ -26,7 +26,7 @@ export const RULES = {
   'stream.error-frame': { severity: 'error', layer: 'stream', title: 'Server sent an error frame {"error","message","traceback"}' },
   'stream.after-done': { severity: 'error', layer: 'stream', title: 'Event received after [DONE]' },
   'stream.missing-done': { severity: 'warning', layer: 'stream', title: 'Stream ended without [DONE]' },
-  'stream.meta-init-not-first': { severity: 'warning', layer: 'stream', title: 'meta_init is not the first event of the agent' },
+  'stream.meta-init-not-first': { severity: 'warning', layer: 'stream', title: 'meta_init arrives after the agent already sent content in this leg' },
   'stream.format-undetected': { severity: 'warning', layer: 'stream', title: 'Wire format could not be detected from the first events' },
   'stream.format-mismatch': { severity: 'warning', layer: 'stream', title: 'meta_init announces a format other than the one decoded' },
 
@@ -36,8 +36,8 @@ export const RULES = {
   'envelope.missing-field': { severity: 'error', layer: 'dialect', title: 'Envelope lacks a base field (type, agent, final, delta)' },
   'envelope.field-type': { severity: 'error', layer: 'dialect', title: 'Envelope base field has the wrong JSON type' },
   'envelope.unknown-type': { severity: 'info', layer: 'dialect', title: 'Envelope type is not in the known vocabulary (kept and shown)' },
-  'envelope.over-budget-after-escaping': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the 2048-byte budget only because of JSON escaping' },
-  'envelope.over-budget': { severity: 'warning', layer: 'dialect', title: 'Envelope payload exceeds the 2048-byte chunking budget' },
+  'envelope.over-budget-after-escaping': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the chunk budget (2048 bytes by default) only because of JSON escaping' },
+  'envelope.over-budget': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the chunk budget (2048 bytes by default) even before escaping: the payload was not chunked' },
   'envelope.payload-json': { severity: 'error', layer: 'dialect', title: 'Reassembled JSON payload does not parse' },
 
   // Legacy XML dialect
@@ -50,21 +50,33 @@ export const RULES = {
   'xml.malformed': { severity: 'error', layer: 'xml', title: 'Item is not a well-formed stream item' },
   'xml.subagent-unattributed': { severity: 'info', layer: 'xml', title: 'Sub-agent output cannot be attributed in XML/raw streams' },
   'xml.legacy-tag-name': { severity: 'info', layer: 'xml', title: 'Older tag name used for a server tool' },
+  'xml.overlapping-blocks': { severity: 'warning', layer: 'xml', title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed' },
+  'xml.unescaped-stream': { severity: 'info', layer: 'xml', title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim' },
 
   // Anthropic raw dialect
   'raw.unknown-event': { severity: 'info', layer: 'raw', title: 'Anthropic stream event type not recognised' },
   'raw.index-mismatch': { severity: 'warning', layer: 'raw', title: 'content_block event refers to a block index that is not open' },
+  'raw.block-not-stopped': { severity: 'warning', layer: 'raw', title: 'Content block never got its content_block_stop (retried API call or cut stream)' },
 
   // Reconstruction
   'block.id-changed': { severity: 'warning', layer: 'reconstruct', title: 'id or name changed inside one block' },
   'block.final-with-content': { severity: 'info', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
-  'block.content-after-final': { severity: 'warning', layer: 'reconstruct', title: 'Content arrived for a block after its final envelope' },
+  'block.content-after-final': { severity: 'warning', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
   'block.unterminated': { severity: 'warning', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
   'block.restarted': { severity: 'warning', layer: 'reconstruct', title: 'Block restarted without being closed (retried API call replayed it)' },
   'citation.orphan': { severity: 'warning', layer: 'reconstruct', title: 'Citation with no preceding text block of that agent' },
   'tool-result-image.orphan': { severity: 'warning', layer: 'reconstruct', title: 'tool_result_image with no open tool_result' },
   'tool.result-without-call': { severity: 'warning', layer: 'reconstruct', title: 'Tool result whose id matches no tool call' },
-  'tool.call-without-result': { severity: 'info', layer: 'reconstruct', title: 'Tool call that never got a result in this stream' },
+  'tool.call-without-result': { severity: 'info', layer: 'reconstruct', title: 'Tool call that never got a result in this session' },
+
+  // Recording files and imports (findings about the file, located by file byte offset)
+  'recording.torn-tail': { severity: 'warning', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },
+  'recording.damaged-line': { severity: 'error', layer: 'recording', title: 'Line of the recording is not a valid record; skipped, reading continues with the next line' },
+  'recording.unknown-record': { severity: 'info', layer: 'recording', title: 'Record type not known to this version; skipped' },
+  'recording.inconsistent': { severity: 'warning', layer: 'recording', title: 'Record refers to a leg that was never started or already ended' },
+  'recording.unfinished-leg': { severity: 'warning', layer: 'recording', title: 'Leg has no end record (the recording stopped while it streamed)' },
+  'import.skipped-item': { severity: 'warning', layer: 'recording', title: 'Item of an imported file cannot be an event and was skipped' },
+  'import.truncated': { severity: 'warning', layer: 'recording', title: 'Imported file ends inside a JSON value or has trailing data' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

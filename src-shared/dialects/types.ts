@@ -61,6 +61,11 @@ export interface DialectDecoder {
   readonly id: DialectId;
   push(frame: Frame): void;
   end(): void;
+  /**
+   * True while a streamed text/thinking block is open, where any item is content whatever it
+   * looks like (XML dialect only). The pipeline only re-detects the dialect outside one.
+   */
+  insideStreamedBlock?(): boolean;
 }
 
 export type DialectFactory = (callbacks: DialectCallbacks, options?: DialectOptions) => DialectDecoder;

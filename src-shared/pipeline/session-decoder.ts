@@ -54,6 +54,14 @@ export interface SessionDecoder {
   stats(): ChunkStatistics;
 }
 
+/**
+ * A continuation leg of a raw session starts with an agent-layer XML item, which alone looks
+ * like the xml dialect; the session already knows better.
+ */
+function continuationFormat(detected: DialectId | undefined, previous: DialectId | null): DialectId | undefined {
+  return detected === 'xml' && previous === 'raw' ? 'raw' : detected;
+}
+
 /** How many undecidable content frames to hold before falling back to the JSON dialect. */
 const DETECTION_WINDOW = 8;
 
@@ -75,6 +83,7 @@ export function createSessionDecoder(
   let diagnosticSeq = 0;
   let envelopeSeq = 0;
   let legCount = 0;
+  let lastFormat: DialectId | null = null;
 
   const report = (init: DiagnosticInit, leg: number): void => {
     const diagnostic: Diagnostic = {
@@ -95,6 +104,7 @@ export function createSessionDecoder(
 
   function startLeg(legOptions: { format?: FormatChoice } = {}): LegDecoder {
     const leg = legCount++;
+    const previousFormat = lastFormat;
     const choice = legOptions.format ?? options.format ?? 'auto';
     const frames: Frame[] = [];
     const pending: Frame[] = [];
@@ -158,14 +168,18 @@ export function createSessionDecoder(
         return;
       }
       if (dialect) {
-        // A continuation leg of a raw stream starts with an XML item and only later shows
-        // Anthropic events: switch to the raw dialect, which decodes both kinds of item.
-        if (dialect.id === 'xml' && choice === 'auto' && isAnthropicEventData(frame.data)) createDialect('raw');
+        // A continuation leg of a raw stream starts with an agent-layer XML item and only
+        // later shows Anthropic events: switch to the raw dialect, which decodes both kinds
+        // of item. Never inside an open text block, where an item is text whatever it holds.
+        if (dialect.id === 'xml' && choice === 'auto' && !dialect.insideStreamedBlock?.() && isAnthropicEventData(frame.data)) {
+          dialect.end();
+          createDialect('raw');
+        }
         dialect.push(frame);
         return;
       }
       pending.push(frame);
-      const detected = choice === 'auto' ? detectFormat(frame.data) : choice;
+      const detected = choice === 'auto' ? continuationFormat(detectFormat(frame.data), previousFormat) : choice;
       if (detected) {
         decide(detected);
       } else if (pending.length >= DETECTION_WINDOW) {
@@ -191,11 +205,12 @@ export function createSessionDecoder(
           legReport({ rule: 'stream.format-undetected', message: `No event matched a known format; decoded ${pending.length} event(s) as JSON envelopes.`, at: { frame: pending[0]?.seq ?? 0 } });
           decide('json');
         }
-        (dialect as DialectDecoder | null)?.end();
+        dialect?.end();
         if (!sawDone && !sawErrorFrame && summary.frames > 0) {
           legReport({ rule: 'stream.missing-done', message: 'The stream ended without data: [DONE]; the run was cut off or the connection dropped.', at: { byteStart: summary.bytes } });
         }
-        const end: LegEnd = { format: (dialect as DialectDecoder | null)?.id ?? null, lastEventId: summary.lastEventId, retry: summary.retry, bytes: summary.bytes };
+        lastFormat = dialect?.id ?? lastFormat;
+        const end: LegEnd = { format: dialect?.id ?? null, lastEventId: summary.lastEventId, retry: summary.retry, bytes: summary.bytes };
         callbacks.onLegEnd?.(leg, end);
         return end;
       },

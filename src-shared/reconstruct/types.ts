@@ -1,3 +1,8 @@
+/**
+ * `open`: no final envelope yet (still streaming, or never closed: see block.unterminated).
+ * `complete`: closed by its final envelope. `abandoned`: the server replayed the block from
+ * its start without closing it (a retried API call, block.restarted); `replacedBy` names the replay.
+ */
 export type BlockStatus = 'open' | 'complete' | 'abandoned';
 
 export interface Citation {
@@ -42,8 +47,18 @@ export interface Block {
   linkedBlock?: number;
   /** For awaiting_frontend_tools. */
   pendingTools?: PendingTool[];
-  /** Envelope sequence numbers this block was built from, in order. */
+  /** For an abandoned block: the block that replays it. */
+  replacedBy?: number;
+  /** For a replay: the abandoned block it replaces. */
+  replaces?: number;
+  /**
+   * Envelope sequence numbers this block was built from, in order (citations and
+   * tool_result_image envelopes included in the block they attach to).
+   */
   envelopes: number[];
+  /** Session leg of the block's first envelope; the byte span is in that leg's stream. */
+  leg: number;
+  /** Byte span in the leg's stream: min byteStart, max byteEnd of its envelopes of that leg. */
   byteStart: number;
   byteEnd: number;
 }

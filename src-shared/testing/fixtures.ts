@@ -7,12 +7,19 @@ export const FIXTURES_DIR = resolve(
   process.env['STREAM_INSPECTOR_FIXTURES'] ?? join(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/upstream'),
 );
 
-export function fixturesAvailable(): boolean {
-  return existsSync(join(FIXTURES_DIR, 'MANIFEST.json'));
+/**
+ * The fixtures are required test data: a missing folder fails the suite loudly rather than
+ * skipping the tests that would have caught a regression.
+ */
+function fixturesDir(): string {
+  if (!existsSync(join(FIXTURES_DIR, 'MANIFEST.json'))) {
+    throw new Error(`Upstream fixtures not found in ${FIXTURES_DIR}: clone shared/ beside the project or set STREAM_INSPECTOR_FIXTURES.`);
+  }
+  return FIXTURES_DIR;
 }
 
 export function fixturePath(name: string): string {
-  return join(FIXTURES_DIR, name);
+  return join(fixturesDir(), name);
 }
 
 export function readFixture(name: string): Uint8Array {
@@ -21,7 +28,7 @@ export function readFixture(name: string): Uint8Array {
 
 /** Every `.sse` fixture, sorted. */
 export function listSseFixtures(): string[] {
-  return readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.sse')).sort();
+  return readdirSync(fixturesDir()).filter((f) => f.endsWith('.sse')).sort();
 }
 
 export interface ManifestEntry {

@@ -32,3 +32,49 @@ export function chunkingBudget(shape: EnvelopeShape, budget = DEFAULT_CHUNK_BUDG
   const room = budget - overhead;
   return { overhead, maxDeltaBytes: room < DEGENERATE_DELTA_BYTES ? budget : room };
 }
+
+/** How an envelope that is larger than the budget on the wire came to be so. */
+export interface BudgetOverrun {
+  /**
+   * `after-escaping`: overhead + unescaped delta bytes fit the budget, as the seed's chunking
+   * algorithm promises, and only the JSON escaping of the delta pushed the wire size over.
+   * `payload`: the unescaped envelope itself is over: the delta was not chunked (text and
+   * thinking never are; an error payload may not be) or the extras leave no room.
+   */
+  cause: 'after-escaping' | 'payload';
+  wireBytes: number;
+  budget: number;
+  overhead: number;
+  maxDeltaBytes: number;
+  deltaBytes: number;
+  /** Bytes JSON escaping adds to the delta (quotes, backslashes, control characters). */
+  escapingBytes: number;
+  /** The extras leave under 64 bytes, so upstream allows the whole budget for the delta alone. */
+  degenerate: boolean;
+}
+
+/**
+ * Measure an envelope against the chunking budget. `wireBytes` is the UTF-8 length of the
+ * SSE event data as received. Returns undefined when the envelope fits; the overhead is only
+ * computed for envelopes that do not.
+ */
+export function assessEnvelopeBudget(
+  shape: EnvelopeShape,
+  delta: string,
+  wireBytes: number,
+  budget = DEFAULT_CHUNK_BUDGET,
+): BudgetOverrun | undefined {
+  if (wireBytes <= budget) return undefined;
+  const { overhead, maxDeltaBytes } = chunkingBudget(shape, budget);
+  const deltaBytes = utf8ByteLength(delta);
+  return {
+    cause: overhead + deltaBytes <= budget ? 'after-escaping' : 'payload',
+    wireBytes,
+    budget,
+    overhead,
+    maxDeltaBytes,
+    deltaBytes,
+    escapingBytes: utf8ByteLength(JSON.stringify(delta)) - 2 - deltaBytes,
+    degenerate: budget - overhead < DEGENERATE_DELTA_BYTES,
+  };
+}

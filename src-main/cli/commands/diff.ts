@@ -1,0 +1,69 @@
+import { diffSessions } from '../../../src-shared/diff/diff';
+import { INHERENT, type InherentId } from '../../../src-shared/diff/inherent';
+import { NORMALISATIONS, type NormalisationId } from '../../../src-shared/diff/normalisations';
+import type { AgentPair, DiffRow, SessionDiff, SideProfile } from '../../../src-shared/diff/types';
+import { parse, parseFormat } from '../args';
+import { decodeFile } from '../decode-file';
+import { UsageError, type Command } from '../io';
+
+/**
+ * Block-level diff of two streams (typically one run in two formats). Exit 1 when a
+ * difference remains after the documented normalisations (with --strict, also when an
+ * inherent format difference remains), 0 when the two are equivalent.
+ */
+export const diff: Command = async (args, io) => {
+  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, strict: { type: 'boolean' } });
+  const [leftFile, rightFile] = positionals;
+  if (positionals.length !== 2 || !leftFile || !rightFile) throw new UsageError('expected LEFT and RIGHT files (one of them may be - for stdin)');
+  if (leftFile === '-' && rightFile === '-') throw new UsageError('only one side can be read from stdin');
+  const format = parseFormat(values.format);
+  const result = diffSessions(await decodeFile(leftFile, format, io), await decodeFile(rightFile, format, io));
+  const failing = result.counts.differences + (values.strict ? result.counts.inherent : 0);
+  io.stdout(values.json ? `${JSON.stringify({ files: { left: leftFile, right: rightFile }, ...result }, null, 2)}\n` : formatDiff(result, leftFile, rightFile, failing));
+  return failing > 0 ? 1 : 0;
+};
+
+const short = (uuid: string | undefined): string => (uuid === undefined ? '-' : uuid === '' ? '(none)' : uuid.slice(0, 8));
+
+const MARK: Record<DiffRow['status'], string> = { equal: '=', changed: '~', 'only-left': '<', 'only-right': '>' };
+
+function describeSide(label: string, file: string, profile: SideProfile): string {
+  const dialects = profile.dialects.join('+') || 'undetected';
+  return `${label}  ${file}: ${dialects} · ${profile.generation} · ${profile.blocks} blocks · ${profile.agents} agent${profile.agents === 1 ? '' : 's'}`;
+}
+
+function describePair(pair: AgentPair, index: number): string {
+  return `  ${index + 1}. ${short(pair.left)} ↔ ${short(pair.right)}  (${pair.by})`;
+}
+
+function formatRow(row: DiffRow): string {
+  const id = (side: DiffRow['left']): string => (side ? `#${side.blockId}` : '·').padEnd(6);
+  const label = [row.name, row.toolId].filter(Boolean).join(' ');
+  const kind = `${row.kind}${label ? ` [${label}]` : ''}`;
+  return `  ${MARK[row.status]} ${id(row.left)}${id(row.right)} ${String(row.pair + 1).padStart(2)}  ${kind.padEnd(48)} ${row.reason}`;
+}
+
+export function formatDiff(result: SessionDiff, leftFile: string, rightFile: string, failing: number): string {
+  const { counts } = result;
+  const out: string[] = [describeSide('LEFT ', leftFile, result.left), describeSide('RIGHT', rightFile, result.right), ''];
+  out.push(result.flattened ? 'Agents (blocks aligned across agents: a side cannot attribute sub-agents):' : 'Agents:');
+  out.push(...result.agents.map(describePair), '');
+  out.push(
+    `Blocks: ${counts.equal} equal (${counts.normalised} after normalising), ${counts.changed} changed, ${counts.onlyLeft} only left, ${counts.onlyRight} only right` +
+      ` — ${counts.inherent} inherent, ${counts.differences} difference${counts.differences === 1 ? '' : 's'}`,
+  );
+  out.push('  st left  right  ag  kind', ...result.rows.map(formatRow), '');
+
+  const used = new Set<NormalisationId>(result.rows.flatMap((r) => r.normalisations));
+  if (used.size > 0) out.push('Normalisations applied:', ...[...used].map((id) => `  ${NORMALISATIONS[id].label}: ${NORMALISATIONS[id].description}`), '');
+  const inherent = new Set<InherentId>(result.rows.flatMap((r) => (r.inherent ? [r.inherent] : [])));
+  if (inherent.size > 0) out.push('Inherent differences:', ...[...inherent].map((id) => `  ${INHERENT[id].label}: ${INHERENT[id].description}`), '');
+
+  const wire = result.envelopes.differences;
+  out.push(wire.length ? 'Envelope-level differences (blocks unaffected):' : 'Envelope-level differences: none');
+  for (const d of wire) out.push(`  ${String(d.pair + 1).padStart(2)}  ${d.type.padEnd(26)} ${d.aspect.padEnd(10)} ${String(d.left).padStart(12)} | ${String(d.right).padEnd(12)} ${d.note}`);
+  const { left, right } = result.envelopes.totals;
+  out.push(`  totals: ${left.envelopes} | ${right.envelopes} envelopes, ${left.frames} | ${right.frames} events, ${left.wireBytes} | ${right.wireBytes} bytes on the wire, ${left.payloadBytes} | ${right.payloadBytes} payload bytes`, '');
+  out.push(failing > 0 ? `${failing} difference${failing === 1 ? '' : 's'}.` : 'Equivalent.', '');
+  return out.join('\n');
+}

@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEmitter, sseEvent } from './emit';
+import { realisticDelayMs, sleep, type Delay } from './pacing';
+import {
+  parseJsonBody,
+  validateDemoOptions,
+  validateRunRequest,
+  validateToolResultsRequest,
+  type DemoOptions,
+  type Pace,
+  type Validated,
+  type ValidationIssue,
+} from './request-validation';
+import { DEFAULT_SCENARIO, SCENARIOS, scenarioById, selectScenario } from './scenarios/catalogue';
+import { FORMATS, type Format, type Script } from './script';
+import { seededRandom, seededUuid } from './seeded';
+import { SessionStore } from './sessions';
+import { SseResponse } from './sse-response';
+
+export interface DemoAgentOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: '127.0.0.1';
+  /** `realistic` (default) waits between events like a real agent; `fast` writes at once. */
+  pace?: Pace;
+  /** Agent UUIDs derive from it: the same seed and the same requests give byte-identical streams. */
+  seed?: string;
+  /** The wait used by realistic pacing. */
+  delay?: Delay;
+}
+
+export interface DemoAgent {
+  /** Base URL, e.g. `http://127.0.0.1:8787`; the run endpoint is `${url}/agent/run`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Largest request body accepted (prompts may carry base64 images). */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** FastAPI's compact JSON responses (`{"detail": …}` for errors). */
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+const unprocessable = (res: ServerResponse, issues: ValidationIssue[]): void => sendJson(res, 422, { detail: issues });
+
+type ReadRequest<T> = { ok: true; request: T; demo: DemoOptions } | { ok: false; issues: ValidationIssue[] };
+
+/** The body as FastAPI would validate it, plus the demo's selectors; all issues in one 422. */
+async function readRequest<T>(req: IncomingMessage, query: URLSearchParams, validate: (body: unknown) => Validated<T>, scenarioIds: readonly string[] | null): Promise<ReadRequest<T>> {
+  const parsed = parseJsonBody(await readBody(req));
+  if (!parsed.ok) return parsed;
+  const request = validate(parsed.value);
+  const demo = validateDemoOptions(parsed.value, query, scenarioIds);
+  if (request.ok && demo.ok) return { ok: true, request: request.value, demo: demo.value };
+  return { ok: false, issues: [...(request.ok ? [] : request.issues), ...(demo.ok ? [] : demo.issues)] };
+}
+
+function scenarioListing(): unknown {
+  return {
+    default: DEFAULT_SCENARIO.id,
+    formats: FORMATS,
+    scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title, summary: s.summary, keywords: s.keywords, samplePrompt: s.samplePrompt, demonstrates: s.demonstrates ?? {} })),
+  };
+}
+
+/**
+ * A local server speaking the upstream agent API (`POST /agent/run`, `POST /agent/tool_results`)
+ * in the json, xml and raw formats, from deterministic scripted scenarios.
+ */
+export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<DemoAgent> {
+  const host = options.host ?? '127.0.0.1';
+  const seed = options.seed ?? 'demo-agent';
+  const defaultPace = options.pace ?? 'realistic';
+  const delay = options.delay ?? sleep;
+  const sessions = new SessionStore();
+  const streams = new Set<SseResponse>();
+  let runs = 0;
+
+  async function stream(res: ServerResponse, script: Script, format: Format, pace: Pace, paceSeed: string): Promise<void> {
+    const out = new SseResponse(res);
+    streams.add(out);
+    try {
+      const emitter = createEmitter(format);
+      const random = seededRandom(paceSeed);
+      for (const step of script.steps) {
+        if (out.isClosed) return;
+        const wait = pace === 'realistic' ? realisticDelayMs(step, random) : 0;
+        if (wait > 0) await Promise.race([delay(wait), out.closed]);
+        if (out.isClosed) return;
+        // The agent persists its pause before announcing it: a client may resume at once.
+        if (step.kind === 'awaiting_frontend_tools' && script.pause?.agent === step.agent) sessions.park(script.pause, format);
+        for (const op of emitter.emit(step)) {
+          if (op.op === 'cut') {
+            if (op.mode === 'end') out.end();
+            else out.drop();
+            return;
+          }
+          await out.write(op.op === 'event' ? sseEvent(op.data) : op.text);
+        }
+      }
+      out.end();
+    } finally {
+      streams.delete(out);
+    }
+  }
+
+  async function run(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+    const read = await readRequest(req, query, validateRunRequest, SCENARIOS.map((s) => s.id));
+    if (!read.ok) return unprocessable(res, read.issues);
+    const { request, demo } = read;
+    const agentUuid = request.agent_uuid ?? seededUuid(seed, 'run', String(++runs));
+    sessions.forget(agentUuid);
+    const scenario = (demo.scenario ? scenarioById(demo.scenario) : undefined) ?? selectScenario(request.user_prompt);
+    const script = scenario.build({ agentUuid, prompt: request.user_prompt, childUuid: (name) => seededUuid(agentUuid, 'subagent', name) });
+    await stream(res, script, demo.format ?? 'json', demo.pace ?? defaultPace, `${agentUuid}:run`);
+  }
+
+  async function toolResults(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+    const read = await readRequest(req, query, validateToolResultsRequest, null);
+    if (!read.ok) return unprocessable(res, read.issues);
+    const { request, demo } = read;
+    const format = demo.format ?? sessions.formatOf(request.agent_uuid) ?? 'json';
+    const script = sessions.resume(request.agent_uuid, request.tool_results);
+    const paceSeed = `${request.agent_uuid}:resume:${request.tool_results.map((r) => r.tool_use_id).join(',')}`;
+    await stream(res, script, format, demo.pace ?? defaultPace, paceSeed);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const route = `${req.method ?? 'GET'} ${path}`;
+    const routes: Record<string, (() => Promise<void>) | undefined> = {
+      'POST /agent/run': () => run(req, res, url.searchParams),
+      'POST /agent/tool_results': () => toolResults(req, res, url.searchParams),
+      'GET /agent/scenarios': () => Promise.resolve(sendJson(res, 200, scenarioListing())),
+      'GET /': () => Promise.resolve(sendJson(res, 200, { name: 'stream-inspector demo agent', run: 'POST /agent/run', tool_results: 'POST /agent/tool_results', scenarios: 'GET /agent/scenarios' })),
+    };
+    const handler = routes[route];
+    if (handler) return handler();
+    const allowed = Object.keys(routes).filter((r) => r.endsWith(` ${path}`)).map((r) => r.split(' ')[0] ?? '');
+    if (allowed.length > 0) return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: allowed.join(', ') });
+    return sendJson(res, 404, { detail: 'Not Found' });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else if (error instanceof BodyTooLarge) sendJson(res, 413, { detail: 'Request body too large' });
+      else sendJson(res, 500, { detail: 'Internal Server Error' });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of streams) s.destroy();
+        server.closeAllConnections();
+      }),
+  };
+}

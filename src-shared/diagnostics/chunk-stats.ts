@@ -1,0 +1,334 @@
+import { chunkingBudget, DEFAULT_CHUNK_BUDGET } from '../dialects/json-envelope/budget';
+import { isStreamedEnvelopeType } from '../dialects/json-envelope/vocabulary';
+import type { DialectId, Envelope } from '../dialects/types';
+import type { Frame } from '../sse/types';
+import { utf8ByteLength } from '../text/utf8';
+import { createLog2Histogram, type HistogramSummary } from './log2-histogram';
+
+export type { HistogramBucket, HistogramSummary } from './log2-histogram';
+
+/** How many underfull chunks are listed one by one; the counts cover all of them. */
+export const UNDERFULL_LIST_CAP = 100;
+
+/** Size and escaping per (dialect, envelope type). */
+export interface TypeOverhead {
+  dialect: DialectId;
+  type: string;
+  envelopes: number;
+  /**
+   * UTF-8 bytes of the SSE event data that carried these envelopes. An event that holds
+   * several envelopes (XML) counts once, for its first envelope.
+   */
+  wireBytes: number;
+  /** UTF-8 bytes of the deltas as decoded (unescaped). */
+  payloadBytes: number;
+  /** wireBytes − payloadBytes: envelope fields and keys plus escaping. */
+  overheadBytes: number;
+  /**
+   * JSON dialect only: UTF-8 bytes of the deltas once JSON-escaped the way upstream writes
+   * them (`ensure_ascii=False`: quotes, backslashes and control characters escaped).
+   */
+  escapedPayloadBytes?: number;
+  /** escapedPayloadBytes / payloadBytes: 1 means escaping added nothing. */
+  escapingInflation?: number;
+  /** Envelopes whose event data is larger than the budget. */
+  overBudget: number;
+}
+
+export interface ChunkFullnessEntry {
+  leg: number;
+  envelope: number;
+  agent: string;
+  type: string;
+  deltaBytes: number;
+  maxDeltaBytes: number;
+}
+
+/**
+ * How full the non-last chunks of multi-envelope buffered payloads (JSON dialect) are against
+ * `maxDeltaBytes` of the seed's chunking algorithm (chunkingBudget()). A chunk produced by that
+ * algorithm is full, or short only by the next character's UTF-8 bytes (the split backs up to
+ * a character boundary). Underfull and overfull chunks were cut by something else.
+ */
+export interface ChunkFullness {
+  chunks: number;
+  full: number;
+  underfull: number;
+  overfull: number;
+  /** deltaBytes / maxDeltaBytes over the measured chunks; 0 when there are none. */
+  meanFullness: number;
+  minFullness: number;
+  /** The first UNDERFULL_LIST_CAP underfull or overfull chunks. */
+  irregularChunks: ChunkFullnessEntry[];
+}
+
+export interface LegStatistics {
+  leg: number;
+  chunks: number;
+  bytes: number;
+  frames: number;
+  /** Frames whose bytes arrived in more than one network chunk. */
+  splitFrames: number;
+  envelopes: number;
+  /** receivedAt of the leg's first network chunk and of its first envelope (any kind). */
+  firstChunkAt: number | null;
+  firstEnvelopeAt: number | null;
+  timeToFirstEnvelope: number | null;
+}
+
+/** Everything the statistics hold, as plain data (the renderer charts it, the CLI prints it). */
+export interface ChunkStatistics {
+  /** The upstream chunker's budget in bytes (MAX_SSE_CHUNK_BYTES). */
+  budget: number;
+  /** Network chunk sizes, as received. */
+  chunkBytes: HistogramSummary;
+  /** SSE frame sizes on the wire: field names, data and the dispatching blank line. */
+  frameBytes: HistogramSummary;
+  /** Unescaped UTF-8 bytes of each content envelope's delta. */
+  payloadBytes: HistogramSummary;
+  /** Frames completed by each network chunk (0 for a chunk that completed none). */
+  framesPerChunk: HistogramSummary;
+  /** Time between consecutive frames of a leg, in the caller's clock (ms). */
+  frameGapMs: HistogramSummary;
+  frames: number;
+  splitFrames: number;
+  byType: TypeOverhead[];
+  /** Control envelopes ([DONE], error frames, XML start tags, …) by kind. */
+  controlEnvelopes: Record<string, number>;
+  fullness: ChunkFullness;
+  legs: LegStatistics[];
+}
+
+export interface ChunkStats {
+  onChunk(bytes: number, receivedAt: number, leg: number): void;
+  onFrame(frame: Frame, leg: number): void;
+  onEnvelope(envelope: Envelope, frame: Frame | undefined): void;
+  snapshot(): ChunkStatistics;
+}
+
+/** UTF-8 bytes of `text` inside a JSON string as Python's json.dumps(ensure_ascii=False) writes it. */
+export function jsonEscapedByteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x5c) bytes += 2;
+    else if (code < 0x20) bytes += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
+    else if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 6; // a lone surrogate can only be written as a \uXXXX escape
+    } else if (code >= 0xdc00 && code <= 0xdfff) bytes += 6;
+    else bytes += 3;
+  }
+  return bytes;
+}
+
+/** UTF-8 bytes of the first character of `text` (0 for an empty string). */
+function firstCharBytes(text: string): number {
+  if (text === '') return 0;
+  const code = text.codePointAt(0) ?? 0;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+}
+
+/** Types that are never chunked by the budget: streamed deltas, one citation or image each. */
+function isChunkedPayloadType(type: string): boolean {
+  return !isStreamedEnvelopeType(type) && type !== 'citation' && type !== 'tool_result_image';
+}
+
+interface TypeAccumulator extends Omit<TypeOverhead, 'overheadBytes' | 'escapingInflation'> {
+  escaped: number;
+}
+
+interface LegState extends LegStatistics {
+  /** Index of the chunk whose completed frames are being counted, and the count so far. */
+  chunkIndex: number;
+  framesInChunk: number;
+  lastFrameAt: number | null;
+}
+
+/** A non-final chunk waiting for the next envelope of its (agent, type), which says whether it was the last. */
+interface PendingChunk extends ChunkFullnessEntry {
+  id: unknown;
+  /** A tool_result_image came in between: the chunk ended the text part of a multimodal result. */
+  interrupted: boolean;
+}
+
+/**
+ * Chunk-size statistics over a whole session: constant memory per leg, per envelope type and
+ * per open payload, plus at most UNDERFULL_LIST_CAP listed chunks. Every update is O(size of
+ * the item).
+ */
+export function createChunkStats(options: { budget?: number } = {}): ChunkStats {
+  const budget = options.budget ?? DEFAULT_CHUNK_BUDGET;
+  const chunkBytes = createLog2Histogram();
+  const frameBytes = createLog2Histogram();
+  const payloadBytes = createLog2Histogram();
+  const framesPerChunk = createLog2Histogram();
+  const frameGapMs = createLog2Histogram();
+  const legs: LegState[] = [];
+  const types = new Map<string, TypeAccumulator>();
+  const controlEnvelopes: Record<string, number> = {};
+  const pendingChunks = new Map<string, PendingChunk>();
+  const fullness = { chunks: 0, full: 0, underfull: 0, overfull: 0, sum: 0, min: Infinity, irregular: [] as ChunkFullnessEntry[] };
+  let frames = 0;
+  let splitFrames = 0;
+  let countedFrame: { leg: number; seq: number } | undefined;
+
+  function legState(leg: number): LegState {
+    while (legs.length <= leg) {
+      legs.push({ leg: legs.length, chunks: 0, bytes: 0, frames: 0, splitFrames: 0, envelopes: 0, firstChunkAt: null, firstEnvelopeAt: null, timeToFirstEnvelope: null, chunkIndex: 0, framesInChunk: 0, lastFrameAt: null });
+    }
+    return legs[leg] as LegState;
+  }
+
+  function typeAccumulator(dialect: DialectId, type: string): TypeAccumulator {
+    const key = `${dialect}\u0000${type}`;
+    let acc = types.get(key);
+    if (!acc) {
+      acc = { dialect, type, envelopes: 0, wireBytes: 0, payloadBytes: 0, escaped: 0, overBudget: 0 };
+      types.set(key, acc);
+    }
+    return acc;
+  }
+
+  function judge(chunk: PendingChunk, nextFirstCharBytes: number): void {
+    const ratio = chunk.deltaBytes / chunk.maxDeltaBytes;
+    fullness.chunks++;
+    fullness.sum += ratio;
+    if (ratio < fullness.min) fullness.min = ratio;
+    const shortBy = chunk.maxDeltaBytes - chunk.deltaBytes;
+    let irregular = false;
+    if (shortBy < 0) {
+      fullness.overfull++;
+      irregular = true;
+    } else if (shortBy === 0 || nextFirstCharBytes > shortBy) fullness.full++;
+    else {
+      fullness.underfull++;
+      irregular = true;
+    }
+    if (irregular && fullness.irregular.length < UNDERFULL_LIST_CAP) {
+      const { id: _id, interrupted: _interrupted, ...entry } = chunk;
+      fullness.irregular.push(entry);
+    }
+  }
+
+  function trackChunking(envelope: Envelope, deltaBytes: number): void {
+    if (envelope.type === 'tool_result_image') {
+      const open = pendingChunks.get(`${envelope.agent}\u0000tool_result`);
+      if (open) open.interrupted = true;
+      return;
+    }
+    if (!isChunkedPayloadType(envelope.type)) return;
+    const key = `${envelope.agent}\u0000${envelope.type}`;
+    const previous = pendingChunks.get(key);
+    const id = envelope.extras['id'];
+    if (previous) {
+      pendingChunks.delete(key);
+      // Only a chunk followed by more of the same payload is a non-last chunk. An empty final
+      // after it closes a multimodal tool_result; another id means the payload never finished.
+      const continues = previous.leg === envelope.leg && !previous.interrupted && previous.id === id && !(envelope.final && envelope.delta === '');
+      if (continues) judge(previous, firstCharBytes(envelope.delta));
+    }
+    if (envelope.final) return;
+    const { maxDeltaBytes } = chunkingBudget({ type: envelope.type, agent: envelope.agent, extras: envelope.extras }, budget);
+    pendingChunks.set(key, { leg: envelope.leg, envelope: envelope.seq, agent: envelope.agent, type: envelope.type, deltaBytes, maxDeltaBytes, id, interrupted: false });
+  }
+
+  return {
+    onChunk(bytes, receivedAt, leg) {
+      const state = legState(leg);
+      chunkBytes.add(bytes);
+      state.chunks++;
+      state.bytes += bytes;
+      state.firstChunkAt ??= receivedAt;
+    },
+
+    onFrame(frame, leg) {
+      const state = legState(leg);
+      frames++;
+      state.frames++;
+      frameBytes.add(frame.byteEnd - frame.byteStart);
+      if (frame.chunkFirst !== frame.chunkLast) {
+        splitFrames++;
+        state.splitFrames++;
+      }
+      if (state.lastFrameAt !== null) frameGapMs.add(frame.receivedAt - state.lastFrameAt);
+      state.lastFrameAt = frame.receivedAt;
+      if (frame.chunkLast > state.chunkIndex) {
+        framesPerChunk.add(state.framesInChunk);
+        framesPerChunk.add(0, frame.chunkLast - state.chunkIndex - 1);
+        state.chunkIndex = frame.chunkLast;
+        state.framesInChunk = 0;
+      }
+      state.framesInChunk++;
+    },
+
+    onEnvelope(envelope, frame) {
+      const state = legState(envelope.leg);
+      state.envelopes++;
+      if (state.firstEnvelopeAt === null) {
+        state.firstEnvelopeAt = envelope.receivedAt;
+        if (state.firstChunkAt !== null) state.timeToFirstEnvelope = envelope.receivedAt - state.firstChunkAt;
+      }
+      if (envelope.control) {
+        controlEnvelopes[envelope.control] = (controlEnvelopes[envelope.control] ?? 0) + 1;
+        return;
+      }
+      const acc = typeAccumulator(envelope.dialect, envelope.type);
+      const deltaBytes = utf8ByteLength(envelope.delta);
+      acc.envelopes++;
+      acc.payloadBytes += deltaBytes;
+      payloadBytes.add(deltaBytes);
+      if (frame && (countedFrame?.leg !== envelope.leg || countedFrame.seq !== frame.seq)) {
+        countedFrame = { leg: envelope.leg, seq: frame.seq };
+        const wire = utf8ByteLength(frame.data);
+        acc.wireBytes += wire;
+        if (wire > budget) acc.overBudget++;
+      }
+      if (envelope.dialect === 'json') {
+        acc.escaped += jsonEscapedByteLength(envelope.delta);
+        trackChunking(envelope, deltaBytes);
+      }
+    },
+
+    snapshot() {
+      // Frames completed by the chunk being counted, and by the chunks after the last frame.
+      const perChunk = framesPerChunk.clone();
+      for (const state of legs) {
+        if (state.chunks <= state.chunkIndex) continue;
+        perChunk.add(state.framesInChunk);
+        perChunk.add(0, state.chunks - state.chunkIndex - 1);
+      }
+      return {
+        budget,
+        chunkBytes: chunkBytes.summary(),
+        frameBytes: frameBytes.summary(),
+        payloadBytes: payloadBytes.summary(),
+        framesPerChunk: perChunk.summary(),
+        frameGapMs: frameGapMs.summary(),
+        frames,
+        splitFrames,
+        byType: [...types.values()].map(({ escaped, ...acc }) => ({
+          ...acc,
+          overheadBytes: acc.wireBytes - acc.payloadBytes,
+          ...(acc.dialect === 'json' ? { escapedPayloadBytes: escaped, escapingInflation: acc.payloadBytes === 0 ? 1 : escaped / acc.payloadBytes } : {}),
+        })),
+        controlEnvelopes: { ...controlEnvelopes },
+        fullness: {
+          chunks: fullness.chunks,
+          full: fullness.full,
+          underfull: fullness.underfull,
+          overfull: fullness.overfull,
+          meanFullness: fullness.chunks === 0 ? 0 : fullness.sum / fullness.chunks,
+          minFullness: fullness.chunks === 0 ? 0 : fullness.min,
+          irregularChunks: [...fullness.irregular],
+        },
+        legs: legs.map(({ chunkIndex: _c, framesInChunk: _f, lastFrameAt: _l, ...leg }) => ({ ...leg })),
+      };
+    },
+  };
+}

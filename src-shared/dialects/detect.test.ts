@@ -1,0 +1,112 @@
+import { describe, expect, it, test } from 'vitest';
+import { classifyControlFrame } from '../pipeline/stream-control';
+import { listSseFixtures, readFixture, readManifest } from '../testing/fixtures';
+import { ANTHROPIC_EVENT_TYPES, detectFormat, isAnthropicEventData } from './detect';
+
+/** Data of each `data: …` event of a fixture whose events are single lines (not the captured one). */
+function eventData(name: string): string[] {
+  const text = new TextDecoder().decode(readFixture(name));
+  return text.split('\n\n').filter((event) => event.startsWith('data: ')).map((event) => event.slice('data: '.length));
+}
+
+const metaInitItem = (json: string): string =>
+  `<meta_init data="${json.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#x27;')}"></meta_init>`;
+
+describe('detectFormat on the upstream fixtures', () => {
+  const manifest = readManifest();
+
+  // A raw continuation leg starts with the XML tool_result item of the resumed tool; the
+  // pipeline switches to raw at its first Anthropic event (tested below and in the pipeline).
+  const continuationOfRaw = 'frontend_tools_resume.raw.sse';
+
+  test.each(listSseFixtures().filter((f) => f !== continuationOfRaw))('%s: the first content event tells the manifest kind', (file) => {
+    const entry = manifest[file];
+    expect(entry).toBeDefined();
+    const first = eventData(file).find((data) => classifyControlFrame(data) === undefined);
+    expect(first).toBeDefined();
+    expect(detectFormat(first ?? '')).toBe(entry?.kind === 'captured' ? 'xml' : entry?.kind);
+  });
+
+  it(`${continuationOfRaw}: starts with an XML item, then Anthropic events follow`, () => {
+    const events = eventData(continuationOfRaw);
+    expect(detectFormat(events[0] ?? '')).toBe('xml');
+    expect(isAnthropicEventData(events[0] ?? '')).toBe(false);
+    expect(isAnthropicEventData(events[1] ?? '')).toBe(true);
+    expect(detectFormat(events[1] ?? '')).toBe('raw');
+  });
+
+  it('detects json from a meta_init envelope whose delta is only the first chunk of its payload', () => {
+    const [first] = eventData('frontend_tools_resume.agent_base.json.sse');
+    expect(first).toMatch(/^\{"type":"meta_init",.*"final":false/);
+    expect(detectFormat(first ?? '')).toBe('json');
+  });
+
+  it('raw streams: every JSON line is an Anthropic event and no XML item is', () => {
+    for (const file of listSseFixtures().filter((f) => f.endsWith('.raw.sse'))) {
+      for (const data of eventData(file).filter((d) => d !== '[DONE]')) {
+        expect(isAnthropicEventData(data), `${file}: ${data.slice(0, 60)}`).toBe(data.startsWith('{'));
+      }
+    }
+  });
+
+  it('no JSON envelope is taken for an Anthropic event', () => {
+    for (const file of listSseFixtures().filter((f) => f.endsWith('.json.sse'))) {
+      for (const data of eventData(file)) expect(isAnthropicEventData(data), `${file}: ${data.slice(0, 60)}`).toBe(false);
+    }
+  });
+});
+
+describe('detectFormat', () => {
+  test.each([
+    ['an XML meta_init announcing raw', 'raw', metaInitItem('{"format": "raw", "user_query": "it\'s <b> & more"}')],
+    ['an XML meta_init announcing xml', 'xml', metaInitItem('{"format": "xml"}')],
+    ['an XML meta_init announcing json (still an XML item)', 'xml', metaInitItem('{"format": "json"}')],
+    ['an XML meta_init with single-quoted data', 'raw', `<meta_init data='{"format": "raw"}'></meta_init>`],
+    ['an XML meta_init whose data does not parse', 'xml', '<meta_init data="{&quot;format"></meta_init>'],
+    ['an XML meta_init without data', 'xml', '<meta_init></meta_init>'],
+    ['any other XML item', 'xml', '<content-block-text>'],
+    ['a bare "<"', 'xml', '<'],
+    ['a JSON envelope', 'json', '{"type":"text","agent":"a","final":false,"delta":"hi"}'],
+    ['a JSON envelope with wrongly typed fields', 'json', '{"type":1,"agent":null,"final":"no","delta":{}}'],
+    ['an Anthropic event with its type last', 'raw', '{"message":{"id":"m"},"type":"message_start"}'],
+    ['an Anthropic ping', 'raw', '{"type": "ping"}'],
+    ['an Anthropic error event', 'raw', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
+    ['leading whitespace and a BOM', 'raw', '\uFEFF \t{"type":"content_block_stop","index":0}'],
+  ] as const)('%s → %s', (_name, expected, data) => {
+    expect(detectFormat(data)).toBe(expected);
+  });
+
+  test.each([
+    ['an empty string', ''],
+    ['plain text', 'hello'],
+    ['a truncated object', '{"type":"text","agent":"a"'],
+    ['a JSON array', '[{"type":"text"}]'],
+    ['an object of neither kind', '{"foo":1}'],
+    ['an envelope missing delta', '{"type":"text","agent":"a","final":false}'],
+    ['an Anthropic type with an agent', '{"type":"error","agent":"a"}'],
+    ['a non-string type', '{"type":5}'],
+    ['NUL bytes', '\u0000\u0000'],
+    ['a lone surrogate', '\uD800'],
+  ])('%s → undefined', (_name, data) => {
+    expect(detectFormat(data)).toBeUndefined();
+  });
+});
+
+describe('isAnthropicEventData', () => {
+  test.each([...ANTHROPIC_EVENT_TYPES])('true for a %s event', (type) => {
+    expect(isAnthropicEventData(JSON.stringify({ type, index: 0 }))).toBe(true);
+  });
+
+  test.each([
+    ['an XML item', '<content-block-tool_result id="t"><![CDATA[{"type":"message_start"}]]></content-block-tool_result>'],
+    ['a JSON envelope', '{"type":"text","agent":"a","final":false,"delta":""}'],
+    ['an envelope-like object with an Anthropic type and an agent', '{"type":"message_start","agent":"a"}'],
+    ['an unknown event type', '{"type":"message_progress"}'],
+    ['an object without type', '{"message":{}}'],
+    ['broken JSON', '{"type":"message_start"'],
+    ['[DONE]', '[DONE]'],
+    ['an empty string', ''],
+  ])('false for %s', (_name, data) => {
+    expect(isAnthropicEventData(data)).toBe(false);
+  });
+});

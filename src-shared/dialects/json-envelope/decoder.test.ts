@@ -1,0 +1,387 @@
+import { describe, expect, it, test } from 'vitest';
+import type { DiagnosticInit } from '../../diagnostics/types';
+import { classifyControlFrame } from '../../pipeline/stream-control';
+import type { Frame } from '../../sse/types';
+import { readFixture, readManifest } from '../../testing/fixtures';
+import { frameOf } from '../../testing/frames';
+import { utf8ByteLength } from '../../text/utf8';
+import type { DialectOptions, EnvelopeInit } from '../types';
+import { createJsonEnvelopeDecoder, UNDECODED_TYPE } from './decoder';
+
+const AGENT = '11111111-1111-4111-8111-111111111111';
+
+interface Decoded {
+  envelopes: EnvelopeInit[];
+  diagnostics: DiagnosticInit[];
+}
+
+function decodeFrames(frames: readonly Frame[], options?: DialectOptions): Decoded {
+  const envelopes: EnvelopeInit[] = [];
+  const diagnostics: DiagnosticInit[] = [];
+  const decoder = createJsonEnvelopeDecoder({ onEnvelope: (e) => envelopes.push(e), onDiagnostic: (d) => diagnostics.push(d) }, options);
+  for (const frame of frames) decoder.push(frame);
+  decoder.end();
+  return { envelopes, diagnostics };
+}
+
+/** Decode hand-made event data, one frame per string. */
+function decodeData(data: readonly string[], options?: DialectOptions): Decoded {
+  return decodeFrames(data.map((d, i) => frameOf(d, i)), options);
+}
+
+function rulesOf(decoded: Decoded): string[] {
+  return decoded.diagnostics.map((d) => d.rule);
+}
+
+function envelopeData(fields: Record<string, unknown>): string {
+  return JSON.stringify({ type: 'text', agent: AGENT, final: false, delta: '', ...fields });
+}
+
+/**
+ * The frames of a fixture whose events are single `data:` lines separated by blank lines (all
+ * JSON fixtures are: MANIFEST multi_line_data_events = 0), with their byte spans. The real
+ * framer is tested on its own; this keeps the dialect's tests independent of it.
+ */
+function fixtureFrames(name: string): Frame[] {
+  const text = new TextDecoder().decode(readFixture(name));
+  const frames: Frame[] = [];
+  let byte = 0;
+  for (const event of text.split('\n\n')) {
+    if (event === '') continue;
+    if (!event.startsWith('data: ') || event.includes('\n')) throw new Error(`${name}: not a single data line: ${event.slice(0, 40)}`);
+    const bytes = utf8ByteLength(event) + 2;
+    frames.push(frameOf(event.slice('data: '.length), frames.length, { byteStart: byte, byteEnd: byte + bytes }));
+    byte += bytes;
+  }
+  return frames;
+}
+
+const OVER_BUDGET_RULES = new Set(['envelope.over-budget', 'envelope.over-budget-after-escaping']);
+
+const manifest = readManifest();
+const jsonFixtures = Object.values(manifest).filter((entry) => entry.kind === 'json');
+
+describe('JSON envelope fixtures', () => {
+  test.each(jsonFixtures.map((entry) => [entry.file, entry] as const))('%s decodes as the manifest counts', (file, entry) => {
+    const frames = fixtureFrames(file);
+    const content = frames.filter((f) => classifyControlFrame(f.data) === undefined);
+    const { envelopes, diagnostics } = decodeFrames(content);
+
+    expect(envelopes).toHaveLength(content.length);
+    const byType: Record<string, number> = {};
+    const byAgent: Record<string, number> = {};
+    for (const e of envelopes) {
+      byType[e.type] = (byType[e.type] ?? 0) + 1;
+      byAgent[e.agent] = (byAgent[e.agent] ?? 0) + 1;
+    }
+    expect(byType).toEqual(entry.envelope_types);
+    expect(byAgent).toEqual(entry.agents);
+
+    // Over-budget findings of both kinds, per envelope type; the router's error frame
+    // (listed under "null") is not an envelope and never reaches the dialect.
+    const { null: errorFrames = 0, ...expectedByType } = entry.over_2048_by_type;
+    const overBudget: Record<string, number> = {};
+    for (const d of diagnostics.filter((d) => OVER_BUDGET_RULES.has(d.rule))) {
+      const type = envelopes.find((e) => e.frame === d.at.frame)?.type ?? '?';
+      overBudget[type] = (overBudget[type] ?? 0) + 1;
+    }
+    expect(overBudget).toEqual(expectedByType);
+    expect(Object.values(overBudget).reduce((a, b) => a + b, 0)).toBe(entry.json_lines_over_2048 - errorFrames);
+
+    // The real servers chunk correctly: every overrun is the escaping blind spot.
+    expect(diagnostics.filter((d) => d.rule !== 'envelope.over-budget-after-escaping')).toEqual([]);
+  });
+
+  test.each(jsonFixtures.map((entry) => entry.file))('%s: every envelope re-serialises to its exact wire data (nothing dropped or changed)', (file) => {
+    const content = fixtureFrames(file).filter((f) => classifyControlFrame(f.data) === undefined);
+    const { envelopes } = decodeFrames(content);
+    for (const [i, e] of envelopes.entries()) {
+      expect(e.frame).toBe(content[i]?.seq);
+      expect(e.control).toBeUndefined();
+      expect(JSON.stringify({ type: e.type, agent: e.agent, final: e.final, delta: e.delta, ...e.extras })).toBe(content[i]?.data);
+    }
+  });
+
+  it('keeps agent_base extras verbatim: envelope_log stays a JSON string on every tool_result chunk', () => {
+    const { envelopes } = decodeFrames(fixtureFrames('json_stream.agent_base.json.sse'));
+    const results = envelopes.filter((e) => e.type === 'tool_result');
+    expect(results.length).toBeGreaterThan(0);
+    for (const e of results) {
+      expect(typeof e.extras['envelope_log']).toBe('string');
+      expect(Object.keys(e.extras)).toEqual(['id', 'name', 'envelope_log']);
+    }
+  });
+
+  it('keeps an agent_base citation delta as the JSON object string it is, with no extras', () => {
+    const { envelopes } = decodeFrames(fixtureFrames('probe_citations.agent_base.json.sse'));
+    const citations = envelopes.filter((e) => e.type === 'citation');
+    expect(citations).toHaveLength(3);
+    for (const c of citations) {
+      expect(c.extras).toEqual({});
+      expect(JSON.parse(c.delta)).toHaveProperty('cited_text');
+    }
+  });
+
+  it('reports no format mismatch for the agent_base meta_init chunked over several envelopes', () => {
+    const { envelopes, diagnostics } = decodeFrames(fixtureFrames('frontend_tools_resume.agent_base.json.sse').filter((f) => f.data !== '[DONE]'));
+    expect(envelopes.filter((e) => e.type === 'meta_init' && !e.final).length).toBeGreaterThan(0);
+    expect(rulesOf({ envelopes, diagnostics })).not.toContain('stream.format-mismatch');
+  });
+});
+
+describe('envelope fields', () => {
+  it('passes the four base fields through and every other key as an extra, in wire order', () => {
+    const data = '{"type":"tool_result_image","agent":"a","final":false,"delta":"","id":"t1","name":"shot","src":"/agent/a/images/1","media_type":"image/png","n":1.5,"nested":{"x":[1,null]}}';
+    const { envelopes, diagnostics } = decodeData([data]);
+    expect(diagnostics).toEqual([]);
+    expect(envelopes).toEqual([
+      { frame: 0, agent: 'a', type: 'tool_result_image', final: false, delta: '', extras: { id: 't1', name: 'shot', src: '/agent/a/images/1', media_type: 'image/png', n: 1.5, nested: { x: [1, null] } } },
+    ]);
+    expect(Object.keys(envelopes[0]?.extras ?? {})).toEqual(['id', 'name', 'src', 'media_type', 'n', 'nested']);
+  });
+
+  it('keeps a "__proto__" key as a plain extra instead of replacing the prototype', () => {
+    const { envelopes } = decodeData(['{"type":"text","agent":"a","final":false,"delta":"x","__proto__":{"polluted":true}}']);
+    const extras = envelopes[0]?.extras ?? {};
+    expect(Object.getPrototypeOf(extras)).toBe(Object.prototype);
+    expect(Object.keys(extras)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  test.each([
+    ['type', 'type ""', { type: '' }],
+    ['agent', 'the session\'s agent "root"', { agent: 'root' }],
+    ['final', 'false', { final: false }],
+    ['delta', 'an empty delta', { delta: '' }],
+  ] as const)('missing "%s" → envelope.missing-field, decoded with %s', (field, assumed, expected) => {
+    const object: Record<string, unknown> = { type: 'text', agent: AGENT, final: true, delta: 'hi' };
+    delete object[field];
+    const { envelopes, diagnostics } = decodeData([JSON.stringify(object)], { defaultAgent: 'root' });
+    expect(diagnostics).toEqual([{ rule: 'envelope.missing-field', message: expect.stringContaining(`assumed ${assumed}`) as unknown, at: { frame: 0, byteStart: 0, byteEnd: expect.any(Number) as unknown } }]);
+    expect(envelopes).toHaveLength(1);
+    expect(envelopes[0]).toMatchObject(expected);
+    expect(envelopes[0]?.control).toBeUndefined();
+  });
+
+  test.each([
+    ['type', 7, { type: '7' }],
+    ['type', { a: 1 }, { type: '' }],
+    ['agent', null, { agent: 'root' }],
+    ['agent', 42, { agent: '42' }],
+    ['final', 'true', { final: true }],
+    ['final', 0, { final: false }],
+    ['delta', 12, { delta: '12' }],
+    ['delta', { files: [] }, { delta: '{"files":[]}' }],
+    ['delta', null, { delta: '' }],
+  ] as const)('"%s": %j → envelope.field-type, decoded as %j', (field, value, expected) => {
+    const object: Record<string, unknown> = { type: 'text', agent: AGENT, final: false, delta: 'hi', [field]: value };
+    const { envelopes, diagnostics } = decodeData([JSON.stringify(object)], { defaultAgent: 'root' });
+    expect(rulesOf({ envelopes, diagnostics })).toEqual(['envelope.field-type']);
+    expect(diagnostics[0]?.message).toContain(`"${field}" must be a`);
+    expect(diagnostics[0]?.message).toContain('assumed');
+    expect(envelopes[0]).toMatchObject(expected);
+  });
+
+  it('reports nothing for a complete, well-typed envelope', () => {
+    expect(decodeData([envelopeData({ delta: 'hello' })]).diagnostics).toEqual([]);
+  });
+});
+
+describe('json.invalid', () => {
+  it('reports the parser error with a preview and keeps the raw data in an undecoded control envelope', () => {
+    const data = '{"type":"text","agent":"a","final":false,"delta":"cut';
+    const { envelopes, diagnostics } = decodeData([data], { defaultAgent: 'root' });
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]?.rule).toBe('json.invalid');
+    expect(diagnostics[0]?.message).toMatch(/not valid JSON \(.*(Unterminated|JSON).*\)/);
+    expect(diagnostics[0]?.message).toContain(JSON.stringify(data));
+    expect(diagnostics[0]?.at).toEqual({ frame: 0, byteStart: 0, byteEnd: data.length + 8 });
+    expect(envelopes).toEqual([{ frame: 0, agent: 'root', type: UNDECODED_TYPE, final: true, delta: data, extras: {}, control: 'undecoded' }]);
+  });
+
+  it('previews long garbage briefly but keeps all of it', () => {
+    const data = `{${'x'.repeat(5000)}`;
+    const { envelopes, diagnostics } = decodeData([data]);
+    expect(diagnostics[0]?.message.length).toBeLessThan(400);
+    expect(diagnostics[0]?.message).toContain('(5001 characters)');
+    expect(envelopes[0]?.delta).toBe(data);
+  });
+
+  it('keeps decoding the events after a broken one', () => {
+    const { envelopes } = decodeData(['{', envelopeData({ delta: 'ok' })]);
+    expect(envelopes.map((e) => e.control ?? e.type)).toEqual(['undecoded', 'text']);
+  });
+
+  test.each([['[1,2]', 'array'], ['"text"', 'string'], ['null', 'null'], ['42', 'number']])('JSON %s is not an envelope: envelope.missing-field, kept undecoded', (data, kind) => {
+    const { envelopes, diagnostics } = decodeData([data]);
+    expect(rulesOf({ envelopes, diagnostics })).toEqual(['envelope.missing-field']);
+    expect(diagnostics[0]?.message).toContain(`JSON ${kind}, not an envelope object`);
+    expect(envelopes).toEqual([expect.objectContaining({ control: 'undecoded', delta: data })]);
+  });
+
+  it('is not reported for valid JSON', () => {
+    expect(rulesOf(decodeData([envelopeData({ delta: '{"nested": "json \\" text"}' })]))).not.toContain('json.invalid');
+  });
+});
+
+describe('json.lone-surrogate', () => {
+  test.each([
+    ['a high surrogate alone', String.raw`"\ud83d"`, String.raw`\ud83d`],
+    ['a low surrogate alone', String.raw`"\uDE00x"`, String.raw`\uDE00`],
+    ['a pair in the wrong order', String.raw`"\uDE00\uD83D"`, String.raw`\uDE00`],
+    ['a high surrogate followed by a non-surrogate escape', String.raw`"\uD83D\u0041"`, String.raw`\uD83D`],
+    ['a surrogate after an escaped backslash', String.raw`"\\\uD83D"`, String.raw`\uD83D`],
+  ])('reports %s', (_name, delta, escape) => {
+    const data = `{"type":"text","agent":"a","final":false,"delta":${delta}}`;
+    const { envelopes, diagnostics } = decodeData([data]);
+    expect(rulesOf({ envelopes, diagnostics })).toEqual(['json.lone-surrogate']);
+    expect(diagnostics[0]?.message).toContain(`first: ${escape} at character ${data.indexOf(escape)}`);
+    expect(envelopes).toHaveLength(1);
+  });
+
+  it('counts several in one event', () => {
+    const { diagnostics } = decodeData([String.raw`{"type":"text","agent":"a","final":false,"delta":"\uD800 \uD801 \uDC02"}`]);
+    expect(diagnostics[0]?.message).toContain('3 unpaired surrogate escapes');
+  });
+
+  test.each([
+    ['a proper pair', String.raw`"\uD83D\uDE00"`],
+    ['a literal backslash-u text', String.raw`"\\uD83D"`],
+    ['a BMP escape', String.raw`"\u00e9\u2028"`],
+    ['a raw astral character', '"😀"'],
+  ])('does not report %s', (_name, delta) => {
+    expect(decodeData([`{"type":"text","agent":"a","final":false,"delta":${delta}}`]).diagnostics).toEqual([]);
+  });
+});
+
+describe('envelope.unknown-type', () => {
+  it('reports an unknown type once, as info, and keeps every envelope of it', () => {
+    const data = [envelopeData({ type: 'hook_progress', delta: 'a' }), envelopeData({ type: 'hook_progress', delta: 'b', final: true }), envelopeData({ type: 'other_hook' })];
+    const { envelopes, diagnostics } = decodeData(data);
+    expect(rulesOf({ envelopes, diagnostics })).toEqual(['envelope.unknown-type', 'envelope.unknown-type']);
+    expect(diagnostics[0]?.message).toContain('"hook_progress"');
+    expect(diagnostics[1]?.at.frame).toBe(2);
+    expect(envelopes.map((e) => e.type)).toEqual(['hook_progress', 'hook_progress', 'other_hook']);
+  });
+
+  test.each([
+    'meta_init', 'thinking', 'text', 'citation', 'tool_call', 'server_tool_call', 'tool_result', 'tool_result_image',
+    'server_tool_result', 'awaiting_frontend_tools', 'meta_files', 'error', 'meta_final',
+    'rollback', 'aborted', 'meta_end_turn_validation', 'compaction_start', 'compaction_end', 'meta_todo',
+  ])('does not report the known type %s', (type) => {
+    expect(decodeData([envelopeData({ type, delta: '' })]).diagnostics).toEqual([]);
+  });
+
+  it('keeps agent_base control types with their payloads untouched', () => {
+    const delta = '{"message":"retry","code":"x","details":null,"collapse_previous_assistant":true}';
+    const { envelopes } = decodeData([envelopeData({ type: 'rollback', final: true, delta })]);
+    expect(envelopes[0]).toMatchObject({ type: 'rollback', final: true, delta, extras: {} });
+  });
+});
+
+describe('chunk budget', () => {
+  /** A buffered envelope whose wire size is exactly `wireBytes`, its delta made of `unit`. */
+  function envelopeOfSize(wireBytes: number, unit: string, type = 'tool_result'): string {
+    const base = JSON.stringify({ type, agent: AGENT, final: true, delta: '', id: 'toolu_1', name: 'read' });
+    const unitBytes = utf8ByteLength(JSON.stringify(unit)) - 2;
+    const room = wireBytes - utf8ByteLength(base);
+    const count = Math.floor(room / unitBytes);
+    const pad = 'a'.repeat(room - count * unitBytes);
+    return JSON.stringify({ type, agent: AGENT, final: true, delta: unit.repeat(count) + pad, id: 'toolu_1', name: 'read' });
+  }
+
+  test.each([['ASCII', 'a'], ['multi-byte UTF-8', 'é'], ['emoji', '😀']])('an envelope of exactly the budget in bytes (%s) is not reported', (_name, unit) => {
+    const data = envelopeOfSize(2048, unit);
+    expect(utf8ByteLength(data)).toBe(2048);
+    expect(decodeData([data]).diagnostics).toEqual([]);
+  });
+
+  it('one byte over with an unescaped delta that did not fit → envelope.over-budget', () => {
+    const data = envelopeOfSize(2049, 'a');
+    const { diagnostics } = decodeData([data]);
+    expect(rulesOf({ envelopes: [], diagnostics })).toEqual(['envelope.over-budget']);
+    expect(diagnostics[0]?.message).toMatch(/is 2049 bytes, over the 2048-byte budget: its unescaped delta is \d+ bytes, more than the \d+ bytes .* did not chunk/);
+  });
+
+  it('over only because quotes are escaped → envelope.over-budget-after-escaping, with the escaping cost', () => {
+    // 1000 quotes: 1000 bytes unescaped (fits the ~1950-byte room), 2000 bytes escaped.
+    const data = envelopeData({ type: 'tool_result', final: true, delta: '"'.repeat(1000), id: 'toolu_1', name: 'read' });
+    const { diagnostics } = decodeData([data]);
+    expect(rulesOf({ envelopes: [], diagnostics })).toEqual(['envelope.over-budget-after-escaping']);
+    expect(diagnostics[0]?.message).toContain('its unescaped delta (1000 bytes) fits');
+    expect(diagnostics[0]?.message).toContain('JSON escaping adds 1000 bytes');
+    expect(diagnostics[0]?.at.frame).toBe(0);
+  });
+
+  it('control characters inflate six-fold and still count as escaping', () => {
+    const data = envelopeData({ type: 'tool_call', final: true, delta: '\u0001'.repeat(1900), id: 'toolu_1', name: 'x' });
+    expect(rulesOf(decodeData([data]))).toEqual(['envelope.over-budget-after-escaping']);
+  });
+
+  it('a text delta larger than the budget → envelope.over-budget, explained as never chunked upstream', () => {
+    const { diagnostics } = decodeData([envelopeData({ type: 'text', delta: 'x'.repeat(3000) })]);
+    expect(rulesOf({ envelopes: [], diagnostics })).toEqual(['envelope.over-budget']);
+    expect(diagnostics[0]?.message).toContain('never chunks them');
+  });
+
+  it('a text delta over the wire budget only through escaping is still after-escaping', () => {
+    expect(rulesOf(decodeData([envelopeData({ type: 'thinking', delta: '\n'.repeat(1500) })]))).toEqual(['envelope.over-budget-after-escaping']);
+  });
+
+  it('extras that leave no room for the delta → envelope.over-budget, explained as the degenerate budget', () => {
+    const envelopeLog = JSON.stringify({ summary: 'y'.repeat(2100) });
+    const { diagnostics } = decodeData([envelopeData({ type: 'tool_result', final: true, delta: 'ok', id: 't', name: 'n', envelope_log: envelopeLog })]);
+    expect(rulesOf({ envelopes: [], diagnostics })).toEqual(['envelope.over-budget']);
+    expect(diagnostics[0]?.message).toContain('leave fewer than 64 for the delta');
+  });
+
+  it('honours options.chunkBudget', () => {
+    const data = envelopeData({ delta: 'x'.repeat(600) });
+    expect(decodeData([data]).diagnostics).toEqual([]);
+    expect(rulesOf(decodeData([data], { chunkBudget: 512 }))).toEqual(['envelope.over-budget']);
+  });
+});
+
+describe('stream.format-mismatch', () => {
+  const metaInit = (payload: string, final: boolean, agent = AGENT): string => JSON.stringify({ type: 'meta_init', agent, final, delta: payload });
+
+  it('warns once the chunked meta_init announcing "xml" is complete, at its final envelope', () => {
+    const payload = '{"format": "xml", "user_query": "hi", "agent_uuid": "a"}';
+    const { diagnostics } = decodeData([metaInit(payload.slice(0, 20), false), envelopeData({ delta: 'x' }), metaInit(payload.slice(20), true)]);
+    expect(diagnostics).toEqual([{ rule: 'stream.format-mismatch', message: expect.stringContaining('announces format "xml"') as unknown, at: expect.objectContaining({ frame: 2 }) as unknown }]);
+  });
+
+  it('reassembles interleaved meta_init payloads per agent', () => {
+    const a = '{"format": "json", "agent_uuid": "a"}';
+    const b = '{"format": "raw", "agent_uuid": "b"}';
+    const { diagnostics } = decodeData([metaInit(a.slice(0, 10), false, 'a'), metaInit(b.slice(0, 10), false, 'b'), metaInit(a.slice(10), true, 'a'), metaInit(b.slice(10), true, 'b')]);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]?.message).toContain('"b" announces format "raw"');
+    expect(diagnostics[0]?.at.frame).toBe(3);
+  });
+
+  test.each([
+    ['announces json', '{"format":"json"}'],
+    ['announces no format', '{"user_query":"hi"}'],
+    ['does not parse (reconstruction reports it)', '{"format":"xml"'],
+  ])('does not warn when the meta_init %s', (_name, payload) => {
+    expect(decodeData([metaInit(payload, true)]).diagnostics).toEqual([]);
+  });
+
+  it('does not warn before the final chunk arrived', () => {
+    expect(decodeData([metaInit('{"format":"xml"}', false)]).diagnostics).toEqual([]);
+  });
+});
+
+describe('decoder contract', () => {
+  it('has the id json and ignores end() with nothing pending', () => {
+    const decoder = createJsonEnvelopeDecoder({ onEnvelope: () => undefined, onDiagnostic: () => undefined });
+    expect(decoder.id).toBe('json');
+    expect(() => decoder.end()).not.toThrow();
+  });
+
+  test.each(['', ' ', '\u0000', '{"type":', '{"a":1}{"b":2}', '\uFFFD\uFFFD', '[DONE'])('never throws on garbage %j and always emits one envelope', (data) => {
+    const { envelopes } = decodeData([data]);
+    expect(envelopes).toHaveLength(1);
+  });
+});

@@ -1,0 +1,106 @@
+import type { RuleId } from '../../diagnostics/rules';
+import type { DiagnosticLocation } from '../../diagnostics/types';
+import { utf8ByteLength } from '../../text/utf8';
+import type { Frame } from '../../sse/types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
+import { createAnnouncedFormatCheck } from './announced-format';
+import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, type BudgetOverrun } from './budget';
+import { readEnvelopeFields, type EnvelopeFields } from './fields';
+import { isJsonObject, jsonKind, previewText } from './json-values';
+import { findLoneSurrogateEscapes } from './surrogates';
+import { isKnownEnvelopeType, isStreamedEnvelopeType } from './vocabulary';
+
+/** Type of the control envelope that carries an event this dialect could not decode. */
+export const UNDECODED_TYPE = 'undecoded';
+
+/**
+ * The JSON envelope dialect (seed 001, legacy `anthropic_agent` and `agent_base` servers):
+ * one SSE event = one `{type, agent, final, delta, ...extras}` object. Envelopes are passed
+ * on as sent — unknown types and every extra kept verbatim, deltas not interpreted (a
+ * citation's delta may be a JSON object string, a tool result's extras may hold a JSON
+ * string log): meaning is reconstruction's job. Anything that does not decode becomes a
+ * diagnostic plus an `undecoded` control envelope holding the raw data, so nothing is lost.
+ */
+export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
+  const budget = options.chunkBudget ?? DEFAULT_CHUNK_BUDGET;
+  const defaultAgent = options.defaultAgent ?? '';
+  const unknownTypesSeen = new Set<string>();
+  const announcedFormat = createAnnouncedFormatCheck();
+
+  function push(frame: Frame): void {
+    const at: DiagnosticLocation = { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd };
+    const report = (rule: RuleId, message: string): void => callbacks.onDiagnostic({ rule, message, at });
+    const data = frame.data;
+
+    checkSurrogates(frame, report);
+
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      report('json.invalid', `Event ${frame.seq} is not valid JSON (${reason}); kept undecoded. Data: ${previewText(data)}`);
+      emitUndecoded(frame);
+      return;
+    }
+    if (!isJsonObject(value)) {
+      report('envelope.missing-field', `Event ${frame.seq} is a JSON ${jsonKind(value)}, not an envelope object, so it has none of type, agent, final, delta; kept undecoded. Data: ${previewText(data)}`);
+      emitUndecoded(frame);
+      return;
+    }
+
+    const fields = readEnvelopeFields(value, defaultAgent);
+    for (const issue of fields.issues) report(issue.rule, `Event ${frame.seq}: ${issue.message}`);
+    if (typeof value['type'] === 'string') checkType(frame, fields.type, report);
+    const overrun = assessEnvelopeBudget(fields, fields.delta, utf8ByteLength(data), budget);
+    if (overrun) reportOverrun(frame, fields, overrun, report);
+
+    callbacks.onEnvelope({ frame: frame.seq, agent: fields.agent, type: fields.type, final: fields.final, delta: fields.delta, extras: fields.extras });
+
+    if (fields.type === 'meta_init') {
+      const format = announcedFormat.push(fields.agent, fields.delta, fields.final);
+      if (format !== undefined && format !== 'json') {
+        report('stream.format-mismatch', `meta_init of agent ${JSON.stringify(fields.agent)} announces format ${JSON.stringify(format)}, but the stream is JSON envelopes and is decoded as such.`);
+      }
+    }
+  }
+
+  function emitUndecoded(frame: Frame): void {
+    callbacks.onEnvelope({ frame: frame.seq, agent: defaultAgent, type: UNDECODED_TYPE, final: true, delta: frame.data, extras: {}, control: 'undecoded' });
+  }
+
+  function checkSurrogates(frame: Frame, report: (rule: RuleId, message: string) => void): void {
+    const lone = findLoneSurrogateEscapes(frame.data);
+    const first = lone[0];
+    if (!first) return;
+    const count = lone.length === 1 ? 'an unpaired surrogate escape' : `${lone.length} unpaired surrogate escapes`;
+    report('json.lone-surrogate', `Event ${frame.seq} has ${count} (first: ${first.escape} at character ${first.index} of the data). JSON.parse accepts it, but the string then holds half a character that is shown as U+FFFD.`);
+  }
+
+  function checkType(frame: Frame, type: string, report: (rule: RuleId, message: string) => void): void {
+    if (isKnownEnvelopeType(type) || unknownTypesSeen.has(type)) return;
+    unknownTypesSeen.add(type);
+    report('envelope.unknown-type', `Envelope type ${JSON.stringify(type)} (first seen in event ${frame.seq}) is not in the known vocabulary; its envelopes are kept and shown as sent, and later ones are not reported again.`);
+  }
+
+  function reportOverrun(frame: Frame, fields: EnvelopeFields, o: BudgetOverrun, report: (rule: RuleId, message: string) => void): void {
+    const head = `Event ${frame.seq} (${fields.type}) is ${o.wireBytes} bytes, over the ${o.budget}-byte budget`;
+    if (o.cause === 'after-escaping') {
+      report('envelope.over-budget-after-escaping', `${head}, yet its unescaped delta (${o.deltaBytes} bytes) fits the ${o.maxDeltaBytes} bytes the upstream chunker allows beside ${o.overhead} bytes of envelope: JSON escaping adds ${o.escapingBytes} bytes to the delta, and the chunker does not count them.`);
+    } else if (o.degenerate) {
+      report('envelope.over-budget', `${head}: its other fields take ${o.overhead} bytes and leave fewer than 64 for the delta, so the upstream chunker allows the whole budget to the delta (${o.deltaBytes} bytes here) and envelopes of this shape always exceed it.`);
+    } else if (isStreamedEnvelopeType(fields.type)) {
+      report('envelope.over-budget', `${head}: its delta alone is ${o.deltaBytes} bytes. Upstream forwards ${fields.type} deltas as the model streamed them and never chunks them.`);
+    } else {
+      report('envelope.over-budget', `${head}: its unescaped delta is ${o.deltaBytes} bytes, more than the ${o.maxDeltaBytes} bytes the upstream chunker allows beside ${o.overhead} bytes of envelope, so the server did not chunk this payload.`);
+    }
+  }
+
+  return {
+    id: 'json',
+    push,
+    end() {
+      // Nothing is buffered across events: each event is one complete envelope.
+    },
+  };
+}

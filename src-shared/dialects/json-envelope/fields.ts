@@ -1,0 +1,85 @@
+import { describeValue } from './json-values';
+import { BASE_FIELDS } from './vocabulary';
+
+/** A base field that was absent or had the wrong JSON type, and what was assumed instead. */
+export interface FieldIssue {
+  rule: 'envelope.missing-field' | 'envelope.field-type';
+  message: string;
+}
+
+export interface EnvelopeFields {
+  type: string;
+  agent: string;
+  final: boolean;
+  delta: string;
+  /** Every other key, in wire order, values untouched. */
+  extras: Record<string, unknown>;
+  issues: FieldIssue[];
+}
+
+const BASE = new Set<string>(BASE_FIELDS);
+
+function isScalar(value: unknown): value is number | boolean {
+  return typeof value === 'number' || typeof value === 'boolean';
+}
+
+/**
+ * Read the four base fields of a parsed envelope object. A field that is missing or of the
+ * wrong type never stops decoding: the closest sensible value is assumed and the issue says
+ * which, so the timeline still shows the envelope and the user sees why it looks odd.
+ */
+export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent: string): EnvelopeFields {
+  const issues: FieldIssue[] = [];
+  const missing = (field: string, assumed: string): void => {
+    issues.push({ rule: 'envelope.missing-field', message: `Envelope has no "${field}" field; assumed ${assumed}.` });
+  };
+  const wrongType = (field: string, expected: string, value: unknown, assumed: string): void => {
+    issues.push({ rule: 'envelope.field-type', message: `Envelope field "${field}" must be a ${expected} but is ${describeValue(value)}; assumed ${assumed}.` });
+  };
+
+  let type = '';
+  const rawType = object['type'];
+  if (!('type' in object)) missing('type', 'type ""');
+  else if (typeof rawType === 'string') type = rawType;
+  else {
+    type = isScalar(rawType) ? String(rawType) : '';
+    wrongType('type', 'string', rawType, `type ${JSON.stringify(type)}`);
+  }
+
+  let agent = defaultAgent;
+  const rawAgent = object['agent'];
+  const agentDefault = defaultAgent ? `the session's agent ${JSON.stringify(defaultAgent)}` : 'agent ""';
+  if (!('agent' in object)) missing('agent', agentDefault);
+  else if (typeof rawAgent === 'string') agent = rawAgent;
+  else {
+    if (isScalar(rawAgent)) agent = String(rawAgent);
+    wrongType('agent', 'string', rawAgent, isScalar(rawAgent) ? `agent ${JSON.stringify(agent)}` : agentDefault);
+  }
+
+  let final = false;
+  const rawFinal = object['final'];
+  if (!('final' in object)) missing('final', 'false (the block stays open until an envelope with final:true)');
+  else if (typeof rawFinal === 'boolean') final = rawFinal;
+  else {
+    final = rawFinal === 'true' || rawFinal === 1;
+    wrongType('final', 'boolean', rawFinal, String(final));
+  }
+
+  let delta = '';
+  const rawDelta = object['delta'];
+  if (!('delta' in object)) missing('delta', 'an empty delta');
+  else if (typeof rawDelta === 'string') delta = rawDelta;
+  else {
+    // Keep a structured delta as its JSON text so its content is not lost.
+    delta = rawDelta === null ? '' : (JSON.stringify(rawDelta) ?? '');
+    wrongType('delta', 'string', rawDelta, rawDelta === null ? 'an empty delta' : 'its JSON text as the delta');
+  }
+
+  const extras: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) {
+    if (BASE.has(key)) continue;
+    // A wire key "__proto__" must stay a plain property, not replace the prototype.
+    Object.defineProperty(extras, key, { value: object[key], enumerable: true, writable: true, configurable: true });
+  }
+  return { type, agent, final, delta, extras, issues };
+}

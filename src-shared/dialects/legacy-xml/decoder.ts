@@ -1,0 +1,474 @@
+import type { RuleId } from '../../diagnostics/rules';
+import type { DiagnosticLocation } from '../../diagnostics/types';
+import type { Frame } from '../../sse/types';
+import { UNDECODED_TYPE } from '../json-envelope/decoder';
+import { isJsonObject, previewText } from '../json-envelope/json-values';
+import type { DialectCallbacks, DialectDecoder, DialectOptions, EnvelopeInit } from '../types';
+import { describeCdataProblem, unwrapCdata, type CdataProblem } from './cdata';
+import { citationExtras, readCitations } from './citations';
+import { findEmbeddedTags } from './embedded';
+import { decodeAttributeValue, type EntityProblem } from './entities';
+import { findUnpairedBackslash, unescapeFormatterItem, unescapeToolResultCdata } from './escaping';
+import { setField } from './fields';
+import { isMarkupError, readStartTag, tagNameAt, type RawAttribute } from './markup';
+import { readToolResultBody } from './tool-result';
+import { dynamicResultName, itemKind, SERVER_TOOL_ID_PREFIX, STREAMED_BLOCK_TAGS, type ItemKind } from './vocabulary';
+
+export interface XmlItemDecoderOptions extends DialectOptions {
+  /** The format a meta_init of this stream should announce (the raw dialect reuses this decoder). */
+  expectedFormat?: 'xml' | 'raw';
+}
+
+/** The item decoder behind the xml dialect; the raw dialect feeds it its XML items. */
+export interface XmlItemDecoder {
+  push(frame: Frame): void;
+  end(): void;
+  /** The agent items are stamped with: the root agent's meta_init uuid, else `defaultAgent`. */
+  agent(): string;
+  /** A text/thinking block is open, so the next item is content whatever it looks like. */
+  insideStreamedBlock(): boolean;
+}
+
+type StreamedType = 'text' | 'thinking';
+
+interface OpenBlock {
+  type: StreamedType;
+  frame: number;
+  /** Where its open tag is, for findings raised after that event. */
+  at: DiagnosticLocation;
+}
+
+interface Element {
+  tag: string;
+  attributes: Map<string, string>;
+  body: string;
+  /** The item does not end with the element's close tag. */
+  unclosed: boolean;
+}
+
+/** The envelope fields a decoding step chooses; frame and agent are filled in by `emit`. */
+type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'> & { agent?: string };
+
+/**
+ * The legacy XML wire dialect (seed 000; upstream-protocol.md §5, §7 #30, §13 #44). One SSE
+ * event is one queue item, decoded on its own — never by parsing the concatenation, since
+ * text deltas are not escaped and may contain `</content-block-text>`, `<chart>` or `&amp;`.
+ * Every item maps to the envelope vocabulary of the JSON dialect (seed 001's migration
+ * table), so reconstruction, diffing and the timeline treat both formats alike.
+ *
+ * Decisions that the wire leaves open:
+ * - Inside an open text/thinking block an item is a delta unless it is exactly an open tag
+ *   of a streamed block, the close tag of an open one, or a complete element of the
+ *   vocabulary (`<tag …>…</tag>` or `<tag … />`). A delta that is exactly such an item
+ *   cannot be told from one.
+ * - Escaping (escaping.ts) is undone per producer. Streams from before upstream escaped
+ *   anything (the captured stream) are recognised by a formatter item holding a backslash
+ *   the escaping cannot produce; from that item on, items are taken verbatim
+ *   (`xml.unescaped-stream`). Items before it that hold `\\` or `\n` were already unescaped.
+ * - Items carry no agent: they are stamped with `defaultAgent` until the root agent's
+ *   meta_init names it. A sub-agent's meta_init (parent_agent_uuid set) is stamped with the
+ *   child's uuid, but the child's later items cannot be told from the parent's and keep the
+ *   root agent (`xml.subagent-unattributed`).
+ */
+export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlItemDecoderOptions = {}): XmlItemDecoder {
+  const expectedFormat = options.expectedFormat ?? 'xml';
+  let rootAgent = options.defaultAgent ?? '';
+  /** Whether items still look SSE-escaped (see the notes above). */
+  let escaped = true;
+  /** Open streamed blocks in opening order; deltas go to the newest. */
+  const open: OpenBlock[] = [];
+  let subagentReported = false;
+  const legacyTagsReported = new Set<string>();
+  const unknownTagsReported = new Set<string>();
+
+  function push(frame: Frame): void {
+    const at: DiagnosticLocation = { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd };
+    const report = (rule: RuleId, message: string): void => callbacks.onDiagnostic({ rule, message, at });
+    const emit = (parts: EnvelopeParts): void => callbacks.onEnvelope({ frame: frame.seq, agent: parts.agent ?? rootAgent, ...withoutAgent(parts) });
+    const undecoded = (): void => emit({ type: UNDECODED_TYPE, final: true, delta: frame.data, extras: {}, control: 'undecoded' });
+    const ctx: ItemContext = { frame, at, report, emit, undecoded };
+    const data = frame.data;
+
+    const newest = open.at(-1);
+    const streamed = streamedTag(data);
+    // A close tag of a block that is not open, inside another block, can only be text.
+    if (streamed && (!streamed.closing || newest === undefined || open.some((b) => b.type === streamed.type))) {
+      if (streamed.closing) closeBlock(ctx, streamed.type);
+      else openBlock(ctx, streamed.type);
+      return;
+    }
+    const tag = tagNameAt(data, 0);
+    const kind = tag === null ? undefined : itemKind(tag);
+    if (tag !== null && kind !== undefined && (newest === undefined || isCompleteElement(data, tag))) {
+      decodeElement(ctx, tag, kind);
+    } else if (newest !== undefined) {
+      emitDelta(ctx, newest.type);
+    } else if (tag !== null && STREAMED_BLOCK_TAGS.has(tag)) {
+      report('xml.malformed', `Event ${frame.seq} starts with <${tag}> but is not that open tag alone; upstream always sends the open tag, each delta and the close tag as separate items. Kept undecoded: ${previewText(data)}`);
+      undecoded();
+    } else if (tag !== null) {
+      if (!unknownTagsReported.has(tag)) {
+        unknownTagsReported.add(tag);
+        report('xml.unknown-tag', `Event ${frame.seq} is a <${tag}> item, which is not part of the XML stream vocabulary; kept undecoded, and later <${tag}> items are not reported again.`);
+      }
+      undecoded();
+    } else if (data.startsWith('</')) {
+      report('xml.mismatched', `Event ${frame.seq} is a close tag with no open element: ${previewText(data)}; kept undecoded.`);
+      undecoded();
+    } else {
+      report('xml.malformed', `Event ${frame.seq} is text outside any <content-block-text> or <content-block-thinking> block, so it belongs to no block; kept undecoded: ${previewText(data)}`);
+      undecoded();
+    }
+  }
+
+  // ---- Streamed blocks -------------------------------------------------------------------
+
+  function openBlock(ctx: ItemContext, type: StreamedType): void {
+    const { frame, report, emit } = ctx;
+    const same = open.findIndex((b) => b.type === type);
+    if (same !== -1) {
+      const previous = open[same];
+      report('xml.unclosed', `<content-block-${type}> in event ${frame.seq} opens a new ${type} block while the one opened in event ${previous?.frame ?? '?'} was never closed: a retried API call replays the block from its start (interleaved sub-agents do the same). The new block starts here.`);
+      open.splice(same, 1);
+    } else if (open.length > 0) {
+      const others = open.map((b) => `${b.type} (event ${b.frame})`).join(', ');
+      report('xml.overlapping-blocks', `<content-block-${type}> in event ${frame.seq} opens while ${others} is still open. XML items carry no agent or block id, so the deltas that follow all go to this ${type} block: the stream interleaves concurrent sub-agents, whose output cannot be separated.`);
+    }
+    open.push({ type, frame: frame.seq, at: ctx.at });
+    emit({ type, final: false, delta: '', extras: {}, control: 'block-open' });
+  }
+
+  function closeBlock(ctx: ItemContext, type: StreamedType): void {
+    const { frame, report, emit, undecoded } = ctx;
+    const index = open.findIndex((b) => b.type === type);
+    const newest = open.at(-1);
+    if (index === -1) {
+      // Only reached with no block open: inside another block such an item is text.
+      report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} arrives while no block is open, so it closes nothing; kept undecoded.`);
+      undecoded();
+      return;
+    }
+    if (newest && index !== open.length - 1) {
+      report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} closes the ${type} block from event ${open[index]?.frame ?? '?'} while the ${newest.type} block opened after it (event ${newest.frame}) is still open: the tags of interleaved sub-agents cross.`);
+    }
+    open.splice(index, 1);
+    emit({ type, final: true, delta: '', extras: {} });
+  }
+
+  function emitDelta(ctx: ItemContext, type: StreamedType): void {
+    const delta = formatterText(ctx, ctx.frame.data);
+    const embedded = findEmbeddedTags(delta);
+    ctx.emit({ type, final: false, delta, extras: embedded.length > 0 ? { embedded } : {} });
+  }
+
+  /** Undo `stream_xml_to_aqueue` on a formatter item, unless the stream predates it. */
+  function formatterText(ctx: ItemContext, text: string): string {
+    if (!escaped) return text;
+    const unpaired = findUnpairedBackslash(text);
+    if (unpaired === -1) return unescapeFormatterItem(text);
+    escaped = false;
+    ctx.report('xml.unescaped-stream', `Event ${ctx.frame.seq} holds a backslash upstream's escaping cannot produce (character ${unpaired}: ${previewText(text.slice(Math.max(0, unpaired - 20), unpaired + 20))}), so this stream predates the escaping of "\\" and newlines (before 2026-01-01). This item and all later ones are taken verbatim; earlier items holding "\\\\" or "\\n" were unescaped and may differ from what was sent.`);
+    return text;
+  }
+
+  // ---- Elements --------------------------------------------------------------------------
+
+  function decodeElement(ctx: ItemContext, tag: string, kind: ItemKind): void {
+    const { frame, report } = ctx;
+    const legacyServerResult = kind.shape === 'tool-result' && isServerToolId(rawAttribute(frame.data, 'id'));
+    const formatter = kind.producer === 'formatter' || legacyServerResult;
+    const text = formatter ? formatterText(ctx, frame.data) : frame.data;
+    const element = readElement(ctx, text, tag);
+    if (!element) return;
+    if (legacyServerResult) {
+      reportLegacyTag(ctx, tag, 'server_tool_result');
+      decodeServerToolResult(ctx, element, element.attributes.get('name') ?? '');
+      return;
+    }
+    switch (kind.shape) {
+      case 'data-attribute':
+        decodeDataAttribute(ctx, element, kind.type);
+        break;
+      case 'tool-call':
+        decodeToolCall(ctx, element, kind.type);
+        break;
+      case 'cdata-result':
+        decodeServerToolResult(ctx, element, dynamicResultName(tag) ?? element.attributes.get('name') ?? '');
+        break;
+      case 'tool-result':
+        decodeToolResult(ctx, element);
+        break;
+      case 'cdata':
+        decodeCdataElement(ctx, element, kind.type);
+        break;
+      case 'citations':
+        decodeCitations(ctx, element);
+        break;
+    }
+    if (element.unclosed) report('xml.unclosed', `Event ${frame.seq}: the <${tag}> item does not end with </${tag}>; its content was read up to the end of the item.`);
+  }
+
+  /** Read the item's start tag, attributes and body; reports and keeps it undecoded when unreadable. */
+  function readElement(ctx: ItemContext, text: string, tag: string): Element | null {
+    const start = readStartTag(text, 0);
+    if (isMarkupError(start)) {
+      ctx.report('xml.malformed', `Event ${ctx.frame.seq}: ${start.error} (character ${start.index}); kept undecoded: ${previewText(text)}`);
+      ctx.undecoded();
+      return null;
+    }
+    const closeTag = `</${tag}>`;
+    let body = '';
+    let unclosed = false;
+    if (start.selfClosing) {
+      if (start.end < text.length) body = text.slice(start.end);
+    } else if (text.endsWith(closeTag) && text.length - closeTag.length >= start.end) {
+      body = text.slice(start.end, text.length - closeTag.length);
+    } else {
+      body = text.slice(start.end);
+      unclosed = true;
+    }
+    return { tag, attributes: decodeAttributes(ctx, tag, start.attributes), body, unclosed };
+  }
+
+  function decodeAttributes(ctx: ItemContext, tag: string, raw: readonly RawAttribute[]): Map<string, string> {
+    const attributes = new Map<string, string>();
+    for (const attribute of raw) {
+      const { value, problems } = decodeAttributeValue(attribute.raw);
+      if (problems.length > 0) ctx.report('xml.bad-entity', `Event ${ctx.frame.seq}: attribute ${attribute.name} of <${tag}> has ${describeEntityProblems(problems)}; kept verbatim.`);
+      if (attributes.has(attribute.name)) {
+        ctx.report('xml.malformed', `Event ${ctx.frame.seq}: attribute ${attribute.name} appears twice in <${tag}>; the first value is used.`);
+      } else {
+        attributes.set(attribute.name, value);
+      }
+    }
+    return attributes;
+  }
+
+  function decodeDataAttribute(ctx: ItemContext, element: Element, type: string): void {
+    const { frame, report, emit } = ctx;
+    const data = element.attributes.get('data');
+    if (data === undefined) {
+      report('xml.malformed', `Event ${frame.seq}: <${element.tag}> has no data attribute; kept undecoded.`);
+      ctx.undecoded();
+      return;
+    }
+    if (element.body !== '') report('xml.malformed', `Event ${frame.seq}: <${element.tag}> should be empty but holds ${previewText(element.body)}; kept in extras.body.`);
+    const payload = parseAttributeJson(ctx, element, 'data');
+    const agent = type === 'meta_init' ? agentOfMetaInit(ctx, payload) : rootAgent;
+    const extras = extraAttributes(element, ['data']);
+    if (element.body !== '') extras['body'] = element.body;
+    emit({ type, final: true, delta: data, extras, agent });
+  }
+
+  function decodeToolCall(ctx: ItemContext, element: Element, type: string): void {
+    let callType = type;
+    if (type === 'tool_call' && isServerToolId(element.attributes.get('id'))) {
+      callType = 'server_tool_call';
+      reportLegacyTag(ctx, element.tag, callType);
+    }
+    requireAttributes(ctx, element, ['id', 'name', 'arguments']);
+    parseAttributeJson(ctx, element, 'arguments');
+    ctx.emit({ type: callType, final: true, delta: element.attributes.get('arguments') ?? '', extras: idAndName(element, element.attributes.get('name'), ['arguments']) });
+  }
+
+  function decodeServerToolResult(ctx: ItemContext, element: Element, name: string): void {
+    requireAttributes(ctx, element, ['id']);
+    const section = unwrapCdata(element.body, false);
+    reportCdataProblem(ctx, element, section.problem);
+    ctx.emit({ type: 'server_tool_result', final: true, delta: section.content, extras: idAndName(element, name, []) });
+  }
+
+  function decodeToolResult(ctx: ItemContext, element: Element): void {
+    const { frame, report, emit } = ctx;
+    requireAttributes(ctx, element, ['id', 'name']);
+    const body = readToolResultBody(element.body);
+    reportCdataProblem(ctx, element, body.problem);
+    if (body.error) report('xml.malformed', `Event ${frame.seq}: the multimodal <${element.tag}> body is not <text> plus <image /> tags: ${body.error.message} (character ${body.error.index} of the body); the rest is dropped from the envelopes and stays in the event's bytes.`);
+    const text = body.problem?.kind === 'not-cdata' ? body.text : unescapeToolResultCdata(body.text, escaped);
+    const extras = idAndName(element, element.attributes.get('name'), []);
+    if (!body.multimodal) {
+      emit({ type: 'tool_result', final: true, delta: text, extras });
+      return;
+    }
+    // The JSON dialect's multimodal sequence: text (not final), one image each, empty final marker.
+    emit({ type: 'tool_result', final: false, delta: text, extras });
+    for (const image of body.images) {
+      const imageExtras = { ...extras };
+      for (const attribute of image) {
+        const { value, problems } = decodeAttributeValue(attribute.raw);
+        if (problems.length > 0) report('xml.bad-entity', `Event ${frame.seq}: attribute ${attribute.name} of <image> has ${describeEntityProblems(problems)}; kept verbatim.`);
+        if (!Object.hasOwn(imageExtras, attribute.name)) setField(imageExtras, attribute.name, value);
+      }
+      for (const required of ['src', 'media_type']) {
+        if (!Object.hasOwn(imageExtras, required)) report('xml.malformed', `Event ${frame.seq}: an <image /> of <${element.tag}> has no ${required} attribute.`);
+      }
+      emit({ type: 'tool_result_image', final: false, delta: '', extras: imageExtras });
+    }
+    emit({ type: 'tool_result', final: true, delta: '', extras });
+  }
+
+  function decodeCdataElement(ctx: ItemContext, element: Element, type: string): void {
+    const section = unwrapCdata(element.body, false);
+    reportCdataProblem(ctx, element, section.problem);
+    ctx.emit({ type, final: true, delta: section.content, extras: extraAttributes(element, []) });
+  }
+
+  function decodeCitations(ctx: ItemContext, element: Element): void {
+    const { frame, report, emit } = ctx;
+    const list = readCitations(element.body);
+    if (list.error) report('xml.malformed', `Event ${frame.seq}: <citations> holds something other than <citation> elements: ${list.error.message} (character ${list.error.index} of the body); the rest is dropped from the envelopes and stays in the event's bytes.`);
+    if (list.citations.length === 0) {
+      report('xml.malformed', `Event ${frame.seq}: <citations> holds no <citation>; kept undecoded.`);
+      ctx.undecoded();
+      return;
+    }
+    list.citations.forEach((citation, i) => {
+      const decoded = citation.attributes.map((attribute) => {
+        const { value, problems } = decodeAttributeValue(attribute.raw);
+        if (problems.length > 0) report('xml.bad-entity', `Event ${frame.seq}: attribute ${attribute.name} of citation ${i + 1} has ${describeEntityProblems(problems)}; kept verbatim.`);
+        return { name: attribute.name, value };
+      });
+      if (citation.problem) report(citation.problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata', describeCdataProblem(citation.problem, `Event ${frame.seq}, citation ${i + 1}`));
+      emit({ type: 'citation', final: i === list.citations.length - 1, delta: citation.citedText, extras: citationExtras(decoded) });
+    });
+  }
+
+  // ---- Element helpers -------------------------------------------------------------------
+
+  function parseAttributeJson(ctx: ItemContext, element: Element, name: string): unknown {
+    const value = element.attributes.get(name);
+    if (value === undefined) return undefined;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      ctx.report('xml.attr-json', `Event ${ctx.frame.seq}: attribute ${name} of <${element.tag}> is not valid JSON after decoding (${reason}); the decoded text is kept as the delta: ${previewText(value)}`);
+      return undefined;
+    }
+  }
+
+  function requireAttributes(ctx: ItemContext, element: Element, names: readonly string[]): void {
+    const missing = names.filter((n) => !element.attributes.has(n));
+    if (missing.length > 0) ctx.report('xml.malformed', `Event ${ctx.frame.seq}: <${element.tag}> lacks the attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+  }
+
+  function reportCdataProblem(ctx: ItemContext, element: Element, problem: CdataProblem | null): void {
+    if (!problem) return;
+    ctx.report(problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata', describeCdataProblem(problem, `Event ${ctx.frame.seq}, <${element.tag}>`));
+    // An unterminated section already explains the missing close tag.
+    if (problem.kind === 'unterminated') element.unclosed = false;
+  }
+
+  function reportLegacyTag(ctx: ItemContext, tag: string, type: string): void {
+    if (legacyTagsReported.has(tag)) return;
+    legacyTagsReported.add(tag);
+    ctx.report('xml.legacy-tag-name', `Event ${ctx.frame.seq}: <${tag}> with a ${SERVER_TOOL_ID_PREFIX} id is the tag name servers used for server tools before 2025-12-31; decoded as ${type}. Later items of this kind are not reported again.`);
+  }
+
+  function agentOfMetaInit(ctx: ItemContext, payload: unknown): string {
+    if (!isJsonObject(payload)) return rootAgent;
+    const format = payload['format'];
+    if (typeof format === 'string' && format !== expectedFormat) {
+      ctx.report('stream.format-mismatch', `meta_init in event ${ctx.frame.seq} announces format ${JSON.stringify(format)}, but the stream is decoded as ${expectedFormat}.`);
+    }
+    const uuid = payload['agent_uuid'];
+    if (typeof uuid !== 'string' || uuid === '') return rootAgent;
+    const parent = payload['parent_agent_uuid'];
+    if (typeof parent === 'string' && parent !== '') {
+      if (!subagentReported) {
+        subagentReported = true;
+        ctx.report('xml.subagent-unattributed', `meta_init in event ${ctx.frame.seq} starts sub-agent ${uuid} (parent ${parent}). XML items carry no agent id, so the sub-agent's text, tool calls and results cannot be told from its parent's: they are shown under the root agent ${rootAgent === '' ? '(unknown)' : rootAgent}, and concurrent sub-agents' tags interleave. Only the meta_init items are attributed. Reported once per stream.`);
+      }
+      return uuid;
+    }
+    rootAgent = uuid;
+    return uuid;
+  }
+
+  return {
+    push,
+    end() {
+      for (const block of open) {
+        callbacks.onDiagnostic({
+          rule: 'xml.unclosed',
+          message: `The ${block.type} block opened in event ${block.frame} is still open at the end of the stream: no </content-block-${block.type}> arrived.`,
+          at: block.at,
+        });
+      }
+      open.length = 0;
+    },
+    agent: () => rootAgent,
+    insideStreamedBlock: () => open.length > 0,
+  };
+}
+
+/** The xml dialect: see createXmlItemDecoder. */
+export function createLegacyXmlDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
+  const decoder = createXmlItemDecoder(callbacks, { ...options, expectedFormat: 'xml' });
+  return {
+    id: 'xml',
+    push: (frame) => decoder.push(frame),
+    end: () => decoder.end(),
+    insideStreamedBlock: () => decoder.insideStreamedBlock(),
+  };
+}
+
+interface ItemContext {
+  frame: Frame;
+  at: DiagnosticLocation;
+  report: (rule: RuleId, message: string) => void;
+  emit: (parts: EnvelopeParts) => void;
+  undecoded: () => void;
+}
+
+function withoutAgent(parts: EnvelopeParts): Omit<EnvelopeInit, 'frame' | 'agent'> {
+  const { agent: _agent, ...rest } = parts;
+  return rest;
+}
+
+/** `<content-block-text>`, `</content-block-thinking>`…: the whole item is the tag. */
+function streamedTag(data: string): { type: StreamedType; closing: boolean } | null {
+  if (!data.endsWith('>')) return null;
+  const closing = data.startsWith('</');
+  if (!closing && !data.startsWith('<')) return null;
+  const type = STREAMED_BLOCK_TAGS.get(data.slice(closing ? 2 : 1, -1));
+  return type ? { type, closing } : null;
+}
+
+function isCompleteElement(data: string, tag: string): boolean {
+  return data.endsWith(`</${tag}>`) || data.endsWith('/>');
+}
+
+function isServerToolId(id: string | undefined): boolean {
+  return id !== undefined && id.startsWith(SERVER_TOOL_ID_PREFIX);
+}
+
+/** An attribute's raw value read before unescaping (ids never hold backslashes or entities that matter here). */
+function rawAttribute(data: string, name: string): string | undefined {
+  const start = readStartTag(data, 0);
+  return isMarkupError(start) ? undefined : start.attributes.find((a) => a.name === name)?.raw;
+}
+
+/** `id` and `name` first, as the JSON dialect orders them, then any other attribute. */
+function idAndName(element: Element, name: string | undefined, skip: readonly string[]): Record<string, unknown> {
+  const extras: Record<string, unknown> = {};
+  const id = element.attributes.get('id');
+  if (id !== undefined) extras['id'] = id;
+  if (name !== undefined) extras['name'] = name;
+  for (const [key, value] of element.attributes) {
+    if (key !== 'id' && key !== 'name' && !skip.includes(key)) setField(extras, key, value);
+  }
+  return extras;
+}
+
+function extraAttributes(element: Element, skip: readonly string[]): Record<string, unknown> {
+  const extras: Record<string, unknown> = {};
+  for (const [key, value] of element.attributes) if (!skip.includes(key)) setField(extras, key, value);
+  return extras;
+}
+
+function describeEntityProblems(problems: readonly EntityProblem[]): string {
+  const shown = problems.slice(0, 3).map((p) => `${JSON.stringify(p.text)} at character ${p.index} (${p.reason})`);
+  const more = problems.length > 3 ? ` and ${problems.length - 3} more` : '';
+  return `${problems.length === 1 ? 'a bad character reference' : `${problems.length} bad character references`}: ${shown.join('; ')}${more}`;
+}

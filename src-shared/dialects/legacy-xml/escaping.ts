@@ -1,0 +1,66 @@
+/**
+ * The per-item escaping upstream applies before an XML item becomes one SSE `data:` line
+ * (upstream-protocol.md §5 #23). Two producers, two schemes:
+ *
+ * - formatter items (text/thinking tags and deltas, tool_call and server_tool_call tags,
+ *   citations, server_tool_result, error) pass through `stream_xml_to_aqueue`: first
+ *   `\` → `\\`, then LF → `\n`. The inverse is one left-to-right scan.
+ * - the agent layer's tool_result CDATA passes through `_escape_tool_result_cdata`:
+ *   `]]>` → `]]]]><![CDATA[>`, CR/CRLF → LF, LF → `\n`, with no backslash doubling, so a
+ *   literal backslash-n in a tool result cannot be told from a newline.
+ *
+ * Other agent-layer items (meta_init, meta_final, awaiting_frontend_tools, meta_files) are
+ * put on the queue as they are.
+ */
+
+const BACKSLASH = 0x5c;
+const LETTER_N = 0x6e;
+
+/** Undo `stream_xml_to_aqueue`: `\\` → `\`, `\n` → LF, scanning left to right. */
+export function unescapeFormatterItem(text: string): string {
+  let i = text.indexOf('\\');
+  if (i === -1) return text;
+  let out = '';
+  let from = 0;
+  while (i !== -1) {
+    const next = text.charCodeAt(i + 1);
+    if (next === BACKSLASH || next === LETTER_N) {
+      out += text.slice(from, i) + (next === BACKSLASH ? '\\' : '\n');
+      from = i + 2;
+      i = text.indexOf('\\', from);
+    } else {
+      // A backslash no escape explains: kept as it is (see findUnpairedBackslash).
+      i = text.indexOf('\\', i + 1);
+    }
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Index of the first backslash that `stream_xml_to_aqueue` cannot have produced (one not
+ * starting `\\` or `\n`), or -1. Such a backslash proves the item was never escaped: the
+ * stream predates the escaping (the captured 2025-12 stream has `\"` and `\u2713` inside
+ * tool arguments and results).
+ */
+export function findUnpairedBackslash(text: string): number {
+  let i = text.indexOf('\\');
+  while (i !== -1) {
+    const next = text.charCodeAt(i + 1);
+    if (next !== BACKSLASH && next !== LETTER_N) return i;
+    i = text.indexOf('\\', i + 2);
+  }
+  return -1;
+}
+
+const CDATA_SPLIT = ']]]]><![CDATA[>';
+
+/** Join the `]]]]><![CDATA[>` split upstream uses to keep `]]>` inside one CDATA section. */
+export function joinCdataSplits(text: string): string {
+  return text.includes(CDATA_SPLIT) ? text.replaceAll(CDATA_SPLIT, ']]>') : text;
+}
+
+/** Undo `_escape_tool_result_cdata` on the content of a tool_result CDATA section. */
+export function unescapeToolResultCdata(content: string, newlinesEscaped: boolean): string {
+  const joined = joinCdataSplits(content);
+  return newlinesEscaped && joined.includes('\\n') ? joined.replaceAll('\\n', '\n') : joined;
+}

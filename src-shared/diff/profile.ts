@@ -1,0 +1,55 @@
+import type { DialectId } from '../dialects/types';
+import type { Block } from '../reconstruct/types';
+import type { DiffInput, Generation, SideProfile } from './types';
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The agent_base server generation shows itself in its payloads (upstream-protocol §10):
+ * a `conversation_log` in meta_init/meta_final, `envelope_log` on tool results, the
+ * `{"tools": …}` awaiting payload, JSON-object citation deltas.
+ */
+function detectGeneration(input: DiffInput): Generation {
+  for (const block of input.blocks) {
+    if ((block.kind === 'meta_init' || block.kind === 'meta_final') && isObject(block.parsed) && 'conversation_log' in block.parsed) return 'agent_base';
+    if (block.kind === 'awaiting_frontend_tools' && isObject(block.parsed) && Array.isArray(block.parsed['tools'])) return 'agent_base';
+  }
+  for (const envelope of input.envelopes) {
+    if ('envelope_log' in envelope.extras) return 'agent_base';
+    if (envelope.type === 'citation' && !('citation_type' in envelope.extras) && envelope.delta.trimStart().startsWith('{')) return 'agent_base';
+  }
+  return 'legacy';
+}
+
+export function profileSide(input: DiffInput): SideProfile {
+  const dialects: DialectId[] = [];
+  for (const envelope of input.envelopes) {
+    if (envelope.control === 'done' || envelope.control === 'error-frame') continue;
+    if (!dialects.includes(envelope.dialect)) dialects.push(envelope.dialect);
+  }
+  const agents = new Set<string>(input.agents.map((a) => a.uuid));
+  for (const block of input.blocks) agents.add(block.agent);
+  return {
+    dialects,
+    generation: detectGeneration(input),
+    attributesAgents: dialects.every((d) => d === 'json'),
+    agents: agents.size,
+    blocks: input.blocks.length,
+  };
+}
+
+/** The side decoded xml items (legacy tags, or the agent-layer items inside a raw stream). */
+export function hasXmlItems(profile: SideProfile): boolean {
+  return profile.dialects.includes('xml') || profile.dialects.includes('raw');
+}
+
+export function isXmlOnly(profile: SideProfile): boolean {
+  return profile.dialects.length > 0 && profile.dialects.every((d) => d === 'xml');
+}
+
+/** Blocks in the order they opened (ids are assigned in that order). */
+export function blocksInOrder(blocks: readonly Block[]): Block[] {
+  return [...blocks].sort((a, b) => a.id - b.id);
+}

@@ -1,0 +1,43 @@
+import { AGENT_BASE_ENVELOPE_TYPES, isStreamedEnvelopeType } from '../dialects/json-envelope/vocabulary';
+
+/**
+ * How reconstruction treats each envelope type. Streamed kinds (text, thinking) grow delta by
+ * delta and close on an empty final marker; every other kind is a buffered payload whose last
+ * chunk carries `final: true` and content. Citations and tool_result_image never form blocks
+ * of their own: they attach to a text block and to a tool_result block.
+ */
+export const isStreamedKind = isStreamedEnvelopeType;
+
+const TOOL_CALL_KINDS = new Set(['tool_call', 'server_tool_call']);
+const TOOL_RESULT_KINDS = new Set(['tool_result', 'server_tool_result']);
+
+export function isToolCallKind(kind: string): boolean {
+  return TOOL_CALL_KINDS.has(kind);
+}
+
+export function isToolResultKind(kind: string): boolean {
+  return TOOL_RESULT_KINDS.has(kind);
+}
+
+/**
+ * Kinds whose reassembled payload is JSON by construction (seed 001 and upstream-protocol §4
+ * #19, §10): parsed once the block completes. tool_result is not among them (plain text or
+ * JSON, the server does not say which), nor server_tool_result (a JSON string of a Python repr).
+ */
+const JSON_PAYLOAD_KINDS = new Set<string>([
+  'meta_init',
+  'meta_final',
+  'meta_files',
+  'tool_call',
+  'server_tool_call',
+  'awaiting_frontend_tools',
+  'error',
+  ...AGENT_BASE_ENVELOPE_TYPES,
+]);
+
+export function hasJsonPayload(kind: string): boolean {
+  return JSON_PAYLOAD_KINDS.has(kind);
+}
+
+/** Block kind of the router's error frame (the pipeline's control envelope type). */
+export const ERROR_FRAME_KIND = 'error_frame';

@@ -1,0 +1,74 @@
+import type { Envelope } from '../dialects/types';
+import type { Citation, PendingTool } from './types';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** JSON.parse of a reassembled payload, with the parser's reason on failure. */
+export function parseJsonPayload(text: string): Parsed<unknown> {
+  if (text.trim() === '') return { ok: false, error: 'the payload is empty' };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The pending frontend tools of an `awaiting_frontend_tools` payload: the legacy server sends
+ * a JSON array `[{tool_use_id, name, input}]`, agent_base an object `{"tools": [...]}`.
+ */
+export function readPendingTools(value: unknown): Parsed<PendingTool[]> {
+  const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value['tools']) ? value['tools'] : undefined;
+  if (!list) {
+    return { ok: false, error: 'expected a JSON array of {tool_use_id, name, input} (legacy) or an object {"tools": [...]} (agent_base)' };
+  }
+  const tools: PendingTool[] = [];
+  for (const [index, item] of (list as unknown[]).entries()) {
+    if (!isObject(item) || typeof item['tool_use_id'] !== 'string' || typeof item['name'] !== 'string') {
+      return { ok: false, error: `pending tool ${index} is not an object with string tool_use_id and name` };
+    }
+    tools.push({ toolUseId: item['tool_use_id'], name: item['name'], input: item['input'] });
+  }
+  return { ok: true, value: tools };
+}
+
+export interface CitationReading {
+  citation: Citation;
+  /** Set when the delta looked like an agent_base JSON citation but did not parse. */
+  problem?: string;
+}
+
+/**
+ * One citation in either wire shape, normalised: the legacy server puts the cited text in
+ * `delta` and the metadata in extras (`citation_type`, `document_index`, …); agent_base sends
+ * no extras and a JSON object string `{"cited_text", "citation_type", …}` as the delta.
+ */
+export function readCitation(envelope: Envelope): CitationReading {
+  const { citation_type: legacyType, ...legacyFields } = envelope.extras;
+  const legacy = (): Citation => ({
+    citationType: typeof legacyType === 'string' ? legacyType : legacyType === undefined ? '' : JSON.stringify(legacyType),
+    citedText: envelope.delta,
+    fields: legacyFields,
+    envelope: envelope.seq,
+  });
+  if (legacyType !== undefined || !envelope.delta.trimStart().startsWith('{')) return { citation: legacy() };
+
+  const parsed = parseJsonPayload(envelope.delta);
+  if (!parsed.ok || !isObject(parsed.value)) {
+    const reason = parsed.ok ? 'it is not a JSON object' : parsed.error;
+    return { citation: legacy(), problem: `the citation has no citation_type extra and its delta looks like an agent_base JSON citation but does not parse (${reason}); the delta is kept as the cited text` };
+  }
+  const { cited_text: citedText, citation_type: citationType, ...fields } = parsed.value;
+  return {
+    citation: {
+      citationType: typeof citationType === 'string' ? citationType : '',
+      citedText: typeof citedText === 'string' ? citedText : '',
+      fields,
+      envelope: envelope.seq,
+    },
+  };
+}

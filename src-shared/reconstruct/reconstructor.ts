@@ -1,0 +1,438 @@
+import type { RuleId } from '../diagnostics/rules';
+import type { DiagnosticLocation, DiagnosticSink } from '../diagnostics/types';
+import type { Envelope } from '../dialects/types';
+import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolCallKind, isToolResultKind } from './kinds';
+import { parseJsonPayload, readCitation, readPendingTools } from './payloads';
+import { createReplayDetector, type ReplayDetector, type ReplayMark } from './replay-detector';
+import type { AgentInfo, Block } from './types';
+
+export interface ReconstructorCallbacks {
+  /**
+   * A block opened or changed (delta, citation, image, close, abandonment, link). The block
+   * is the reconstructor's live object: read it, do not mutate it; copy it to keep a snapshot.
+   */
+  onBlock?: (block: Block) => void;
+  /** An agent was first seen, or its meta_init completed. Live object, as for onBlock. */
+  onAgent?: (agent: AgentInfo) => void;
+  onDiagnostic?: DiagnosticSink;
+}
+
+export interface Reconstructor {
+  push(envelope: Envelope): void;
+  /** No more envelopes in the session: report blocks left open and calls without results. */
+  end(): void;
+  blocks(): readonly Block[];
+  agents(): readonly AgentInfo[];
+  /** The first agent seen that has no parent (the one the session's request started). */
+  rootAgent(): string | undefined;
+}
+
+interface ReplayPoint extends ReplayMark {
+  byteStart: number;
+  byteEnd: number;
+}
+
+/** A block that still accepts envelopes, with the state only an open block needs. */
+interface OpenBlock {
+  block: Block;
+  replay?: ReplayDetector<ReplayPoint>;
+}
+
+interface AgentState {
+  info: AgentInfo;
+  /** The open block per kind: the seed's "(agent, type)" tracker. */
+  open: Map<string, OpenBlock>;
+  /** The block per kind that completed last (block.content-after-final). */
+  lastCompleted: Map<string, Block>;
+  /** The text block citations attach to. */
+  lastText?: Block;
+  /** Leg in which this agent last sent content, -1 before any (stream.meta-init-not-first). */
+  contentLeg: number;
+}
+
+function stringExtra(envelope: Envelope, key: string): string | undefined {
+  const value = envelope.extras[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function agentLabel(uuid: string): string {
+  return uuid === '' ? 'the unattributed agent ""' : `agent ${uuid}`;
+}
+
+function describeBlock(block: Block): string {
+  const tool = block.toolId !== undefined ? ` ${block.toolId}` : '';
+  return `${block.kind}${tool} block #${block.id} of ${agentLabel(block.agent)}`;
+}
+
+/**
+ * Envelopes → blocks per agent, following seed 001 "Frontend Handling": one open block per
+ * (agent, type), deltas appended in arrival order, `final` closes. One reconstructor spans
+ * every leg of a session, so tool calls link to results that arrive in a continuation.
+ */
+export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Reconstructor {
+  const blocks: Block[] = [];
+  const agentStates = new Map<string, AgentState>();
+  const agentList: AgentInfo[] = [];
+  /** Tool and server tool calls by tool-use id; the first call with an id wins. */
+  const callsById = new Map<string, Block>();
+  /** Tool-use ids some awaiting_frontend_tools asked the client to answer, with the leg that asked. */
+  const pendingTools = new Map<string, number>();
+  /** The last leg that carried content: a continuation that ran means the pause was answered. */
+  let lastContentLeg = -1;
+  let ended = false;
+
+  const changed = (block: Block): void => callbacks.onBlock?.(block);
+
+  function report(rule: RuleId, message: string, at: DiagnosticLocation): void {
+    callbacks.onDiagnostic?.({ rule, message, at });
+  }
+
+  function envelopeAt(envelope: Envelope, block?: Block): DiagnosticLocation {
+    const at: DiagnosticLocation = { frame: envelope.frame, envelope: envelope.seq, byteStart: envelope.byteStart, byteEnd: envelope.byteEnd };
+    if (envelope.leg !== 0) at.leg = envelope.leg;
+    if (block) at.block = block.id;
+    return at;
+  }
+
+  function blockAt(block: Block): DiagnosticLocation {
+    const at: DiagnosticLocation = { byteStart: block.byteStart, byteEnd: block.byteEnd, block: block.id };
+    if (block.leg !== 0) at.leg = block.leg;
+    const first = block.envelopes[0];
+    if (first !== undefined) at.envelope = first;
+    return at;
+  }
+
+  /** The replay so far: from its first replayed envelope to the one that confirmed it. */
+  function replayAt(replay: Block, firstReplayed: number, envelope: Envelope): DiagnosticLocation {
+    const at: DiagnosticLocation = { envelope: firstReplayed, byteStart: replay.byteStart, byteEnd: envelope.byteEnd, block: replay.id };
+    if (envelope.leg !== 0) at.leg = envelope.leg;
+    return at;
+  }
+
+  function agentState(envelope: Envelope): AgentState {
+    let state = agentStates.get(envelope.agent);
+    if (!state) {
+      const info: AgentInfo = { uuid: envelope.agent, parent: null, firstEnvelope: envelope.seq };
+      state = { info, open: new Map(), lastCompleted: new Map(), contentLeg: -1 };
+      agentStates.set(envelope.agent, state);
+      agentList.push(info);
+      callbacks.onAgent?.(info);
+    }
+    return state;
+  }
+
+  function newBlock(envelope: Envelope, kind: string): Block {
+    const block: Block = {
+      id: blocks.length,
+      agent: envelope.agent,
+      kind,
+      status: 'open',
+      content: '',
+      citations: [],
+      images: [],
+      envelopes: [],
+      leg: envelope.leg,
+      byteStart: envelope.byteStart,
+      byteEnd: envelope.byteEnd,
+    };
+    const toolId = stringExtra(envelope, 'id');
+    const name = stringExtra(envelope, 'name');
+    if (toolId !== undefined) block.toolId = toolId;
+    if (name !== undefined) block.name = name;
+    blocks.push(block);
+    return block;
+  }
+
+  /** Record that `envelope` contributed to `block`; offsets of another leg do not widen the span. */
+  function addEnvelope(block: Block, envelope: Envelope): void {
+    block.envelopes.push(envelope.seq);
+    if (envelope.leg !== block.leg) return;
+    if (envelope.byteStart < block.byteStart) block.byteStart = envelope.byteStart;
+    if (envelope.byteEnd > block.byteEnd) block.byteEnd = envelope.byteEnd;
+  }
+
+  /** The open block of `kind`, if it belongs to the envelope's leg: a new response never continues an old one. */
+  function openBlockOf(state: AgentState, kind: string, envelope: Envelope): OpenBlock | undefined {
+    const open = state.open.get(kind);
+    if (open && open.block.leg !== envelope.leg) {
+      // Left open by its own leg; it stays 'open' and end() reports it.
+      state.open.delete(kind);
+      return undefined;
+    }
+    return open;
+  }
+
+  function startBlock(state: AgentState, envelope: Envelope, kind: string): OpenBlock {
+    const block = newBlock(envelope, kind);
+    const open: OpenBlock = isStreamedKind(kind) ? { block, replay: createReplayDetector<ReplayPoint>() } : { block };
+    state.open.set(kind, open);
+    if (kind === 'text') state.lastText = block;
+    if (isToolCallKind(kind) && block.toolId !== undefined && !callsById.has(block.toolId)) callsById.set(block.toolId, block);
+    if (isToolResultKind(kind)) linkResult(block, envelope);
+    return open;
+  }
+
+  function linkResult(result: Block, envelope: Envelope): void {
+    const call = result.toolId !== undefined ? callsById.get(result.toolId) : undefined;
+    if (!call) {
+      const why = result.toolId === undefined ? 'carries no id' : `has id ${result.toolId}, which no tool call of this session had`;
+      report('tool.result-without-call', `${result.kind} "${result.name ?? ''}" of ${agentLabel(result.agent)} ${why}; it is shown unlinked.`, envelopeAt(envelope, result));
+      return;
+    }
+    result.linkedBlock = call.id;
+    if (call.linkedBlock === undefined) {
+      call.linkedBlock = result.id;
+      changed(call);
+    }
+  }
+
+  function push(envelope: Envelope): void {
+    if (envelope.control) {
+      pushControl(envelope);
+      return;
+    }
+    const state = agentState(envelope);
+    if (envelope.leg > lastContentLeg) lastContentLeg = envelope.leg;
+    if (envelope.type === 'meta_init') checkMetaInitFirst(state, envelope);
+    else state.contentLeg = envelope.leg;
+
+    if (envelope.type === 'citation') attachCitation(state, envelope);
+    else if (envelope.type === 'tool_result_image') attachImage(state, envelope);
+    else accumulate(state, envelope);
+  }
+
+  function pushControl(envelope: Envelope): void {
+    if (envelope.control === 'error-frame') {
+      // The router's error frame ends the response: shown as a block so the blocks view has it.
+      const block = newBlock(envelope, ERROR_FRAME_KIND);
+      block.content = envelope.delta;
+      block.parsed = { ...envelope.extras, message: envelope.delta };
+      block.status = 'complete';
+      addEnvelope(block, envelope);
+      changed(block);
+    } else if (envelope.control === 'block-open') {
+      openEmpty(envelope);
+    }
+    // done, provider-event and undecoded carry no content; the timeline shows them.
+  }
+
+  /** An explicit open (an XML start tag): the block exists, empty, before its first delta. */
+  function openEmpty(envelope: Envelope): void {
+    const state = agentState(envelope);
+    state.contentLeg = envelope.leg;
+    const kind = envelope.type;
+    const previous = openBlockOf(state, kind, envelope);
+    if (previous) {
+      // A second start tag while the first block is open: upstream only does this when a
+      // retried API call replays the block.
+      state.open.delete(kind);
+      const next = startBlock(state, envelope, kind);
+      abandon(state, previous.block, next.block);
+      report('block.restarted', `${describeBlock(previous.block)} was opened again before it closed (a retried API call replays the block from its start; in XML, concurrent sub-agents that cannot be told apart look the same); the first attempt is kept as abandoned block #${previous.block.id} and the replay is block #${next.block.id}.`, envelopeAt(envelope, next.block));
+      addEnvelope(next.block, envelope);
+      changed(next.block);
+      return;
+    }
+    const open = startBlock(state, envelope, kind);
+    addEnvelope(open.block, envelope);
+    changed(open.block);
+  }
+
+  function abandon(state: AgentState, old: Block, replay: Block): void {
+    old.status = 'abandoned';
+    old.replacedBy = replay.id;
+    replay.replaces = old.id;
+    if (state.lastText === old) state.lastText = replay;
+    changed(old);
+  }
+
+  function checkMetaInitFirst(state: AgentState, envelope: Envelope): void {
+    const continuing = state.open.get('meta_init')?.block.leg === envelope.leg;
+    if (state.contentLeg !== envelope.leg || continuing) return;
+    report('stream.meta-init-not-first', `meta_init of ${agentLabel(envelope.agent)} arrives after that agent already sent content in this response; a client that reads the format and parent from the first event misses it.`, envelopeAt(envelope));
+  }
+
+  function accumulate(state: AgentState, envelope: Envelope): void {
+    const kind = envelope.type;
+    let open = openBlockOf(state, kind, envelope);
+    const toolId = stringExtra(envelope, 'id');
+    const name = stringExtra(envelope, 'name');
+
+    if (open && toolId !== undefined && open.block.toolId !== undefined && toolId !== open.block.toolId) {
+      report('block.id-changed', `${describeBlock(open.block)} is still open (no final envelope) when a ${kind} chunk for id ${toolId} arrives; the first payload is left unterminated and id ${toolId} starts a new block.`, envelopeAt(envelope, open.block));
+      state.open.delete(kind);
+      open = undefined;
+    } else if (open && name !== undefined && open.block.name !== undefined && name !== open.block.name) {
+      report('block.id-changed', `${describeBlock(open.block)} is named "${open.block.name}" but a later chunk says "${name}"; the chunk is appended and the first name kept.`, envelopeAt(envelope, open.block));
+    }
+
+    if (!open) {
+      const last = state.lastCompleted.get(kind);
+      open = startBlock(state, envelope, kind);
+      if (toolId !== undefined && last?.toolId === toolId) {
+        report('block.content-after-final', `A ${kind} chunk for id ${toolId} arrives after ${describeBlock(last)} already completed with its final envelope; it is kept as a new block #${open.block.id} rather than appended to the completed payload.`, envelopeAt(envelope, open.block));
+      }
+    }
+
+    if (open.replay && envelope.delta !== '' && !envelope.final) {
+      const block = open.block;
+      const start = open.replay.observe(envelope.delta, () => ({ contentLength: block.content.length, envelopeCount: block.envelopes.length, byteStart: envelope.byteStart, byteEnd: block.byteEnd }));
+      appendDelta(block, envelope);
+      if (start) splitReplay(state, open, start, envelope);
+      else changed(block);
+      return;
+    }
+
+    appendDelta(open.block, envelope);
+    if (envelope.final) {
+      if (isStreamedKind(kind) && envelope.delta !== '') {
+        report('block.final-with-content', `The final marker of ${describeBlock(open.block)} carries ${envelope.delta.length} characters of content (upstream sends an empty delta); the content is appended.`, envelopeAt(envelope, open.block));
+      }
+      close(state, open.block, envelope);
+    }
+    changed(open.block);
+  }
+
+  function appendDelta(block: Block, envelope: Envelope): void {
+    if (envelope.delta !== '') block.content += envelope.delta;
+    addEnvelope(block, envelope);
+  }
+
+  /** The open block turned out to hold a first attempt plus the start of its replay: split it. */
+  function splitReplay(state: AgentState, open: OpenBlock, start: ReplayPoint, envelope: Envelope): void {
+    const old = open.block;
+    const replay = newBlock(envelope, old.kind);
+    replay.content = old.content.slice(start.contentLength);
+    replay.envelopes = old.envelopes.slice(start.envelopeCount);
+    replay.byteStart = start.byteStart;
+    replay.byteEnd = old.byteEnd;
+    old.content = old.content.slice(0, start.contentLength);
+    old.envelopes.length = start.envelopeCount;
+    old.byteEnd = start.byteEnd;
+    state.open.set(old.kind, { block: replay, replay: open.replay });
+    abandon(state, old, replay);
+    const firstReplayed = replay.envelopes[0] ?? envelope.seq;
+    report('block.restarted', `${describeBlock(old)} received its own first deltas again from envelope ${firstReplayed} on, without a final marker in between (a retried API call replays the block from its start); the first attempt (${old.content.length} characters) is kept as abandoned block #${old.id} and the replay continues as block #${replay.id}.`, replayAt(replay, firstReplayed, envelope));
+    changed(replay);
+  }
+
+  function close(state: AgentState, block: Block, envelope: Envelope): void {
+    block.status = 'complete';
+    state.open.delete(block.kind);
+    state.lastCompleted.set(block.kind, block);
+    if (!hasJsonPayload(block.kind)) return;
+    const parsed = parseJsonPayload(block.content);
+    if (!parsed.ok) {
+      block.parseError = parsed.error;
+      report('envelope.payload-json', `The ${block.kind} payload of ${agentLabel(block.agent)}, reassembled from ${block.envelopes.length} envelope(s) (${block.content.length} characters), is not valid JSON: ${parsed.error}.`, envelopeAt(envelope, block));
+      return;
+    }
+    block.parsed = parsed.value;
+    if (block.kind === 'awaiting_frontend_tools') readAwaiting(block, envelope);
+    else if (block.kind === 'meta_init') applyMetaInit(state, block);
+  }
+
+  function readAwaiting(block: Block, envelope: Envelope): void {
+    const tools = readPendingTools(block.parsed);
+    if (!tools.ok) {
+      block.parseError = tools.error;
+      report('envelope.payload-json', `The awaiting_frontend_tools payload of ${agentLabel(block.agent)} parses but has the wrong shape: ${tools.error}.`, envelopeAt(envelope, block));
+      return;
+    }
+    block.pendingTools = tools.value;
+    for (const tool of tools.value) pendingTools.set(tool.toolUseId, envelope.leg);
+  }
+
+  function applyMetaInit(state: AgentState, block: Block): void {
+    const meta = block.parsed;
+    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return;
+    const fields = meta as Record<string, unknown>;
+    const info = state.info;
+    const parent = fields['parent_agent_uuid'];
+    // Upstream writes "unknown" when a sub-agent's parent was never set.
+    if (typeof parent === 'string' && parent !== '' && parent !== 'unknown' && parent !== info.uuid) info.parent = parent;
+    if (typeof fields['model'] === 'string') info.model = fields['model'];
+    if (typeof fields['format'] === 'string') info.format = fields['format'];
+    const query = fields['user_query'];
+    if (query !== undefined) info.userQuery = typeof query === 'string' ? query : JSON.stringify(query);
+    info.metaInitEnvelope ??= block.envelopes[0];
+    callbacks.onAgent?.(info);
+  }
+
+  function attachCitation(state: AgentState, envelope: Envelope): void {
+    const { citation, problem } = readCitation(envelope);
+    const target = state.lastText;
+    if (problem) report('envelope.payload-json', `Citation of ${agentLabel(envelope.agent)}: ${problem}.`, envelopeAt(envelope, target));
+    if (target) {
+      target.citations.push(citation);
+      addEnvelope(target, envelope);
+      changed(target);
+      return;
+    }
+    const block = newBlock(envelope, 'citation');
+    block.content = citation.citedText;
+    block.citations.push(citation);
+    block.status = 'complete';
+    addEnvelope(block, envelope);
+    report('citation.orphan', `Citation "${citation.citedText.slice(0, 60)}" of ${agentLabel(envelope.agent)} arrives before any text block of that agent, so there is nothing to attach it to; it is kept as its own block #${block.id}.`, envelopeAt(envelope, block));
+    changed(block);
+  }
+
+  function attachImage(state: AgentState, envelope: Envelope): void {
+    const image = { src: stringExtra(envelope, 'src') ?? '', mediaType: stringExtra(envelope, 'media_type') ?? '', envelope: envelope.seq };
+    const toolId = stringExtra(envelope, 'id');
+    const open = openBlockOf(state, 'tool_result', envelope);
+    const matches = open !== undefined && (toolId === undefined || open.block.toolId === undefined || open.block.toolId === toolId);
+    if (open && matches) {
+      open.block.images.push(image);
+      addEnvelope(open.block, envelope);
+      changed(open.block);
+      return;
+    }
+    // Kept as a block of its own, complete: the image has nowhere else to go.
+    const block = newBlock(envelope, 'tool_result_image');
+    block.images.push(image);
+    block.status = 'complete';
+    addEnvelope(block, envelope);
+    const why = open ? `the open tool_result is for id ${open.block.toolId ?? '(none)'}, not ${toolId ?? '(none)'}` : 'no tool_result of that agent is open';
+    report('tool-result-image.orphan', `tool_result_image ${image.src} of ${agentLabel(envelope.agent)} cannot attach to a tool result: ${why}; it is kept as its own block #${block.id}.`, envelopeAt(envelope, block));
+    changed(block);
+  }
+
+  function end(): void {
+    if (ended) return;
+    ended = true;
+    for (const block of blocks) {
+      if (block.status === 'open') {
+        report('block.unterminated', `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${block.content.length} characters. It is shown as received, not closed.`, blockAt(block));
+      }
+    }
+    for (const block of blocks) {
+      if (!isToolCallKind(block.kind) || block.linkedBlock !== undefined) continue;
+      const pausedIn = block.toolId !== undefined ? pendingTools.get(block.toolId) : undefined;
+      // The server only continues a paused run once it has the results; agent_base then
+      // streams no tool_result for them, so a continuation that ran is the answer.
+      if (pausedIn !== undefined && lastContentLeg > pausedIn) continue;
+      report('tool.call-without-result', `${describeBlock(block)} ("${block.name ?? ''}") got no result in this session${callContext(block, pausedIn)}.`, blockAt(block));
+    }
+  }
+
+  function callContext(call: Block, pausedIn: number | undefined): string {
+    if (pausedIn !== undefined) return ': the run paused for it (awaiting_frontend_tools) and no continuation of the session ran';
+    if (call.kind === 'server_tool_call') return ': server_tool_result is only streamed when the server streams tool results (never for sub-agents)';
+    return '';
+  }
+
+  return {
+    push(envelope) {
+      push(envelope);
+    },
+    end,
+    blocks: () => blocks,
+    agents: () => agentList,
+    rootAgent() {
+      for (const info of agentList) if (info.parent === null && info.uuid !== '') return info.uuid;
+      return undefined;
+    },
+  };
+}

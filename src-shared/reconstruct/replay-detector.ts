@@ -1,0 +1,71 @@
+/**
+ * Recognises the upstream retry replay inside one open streamed block (upstream-protocol §2
+ * #10): a retried API call streams the block again from its first delta, on the same
+ * connection, without closing the first attempt. Nothing on the wire marks it, so the replay
+ * is recognised by content: while the block is open, its first attempt arrives again, delta
+ * for delta. A replay is confirmed only once it has reproduced the *whole* first attempt and
+ * that attempt has at least `MIN_ATTEMPT_CHARS` characters: a few repeated deltas (".",
+ * " the", a repeated list item) are ordinary text.
+ *
+ * Periodic text that repeats itself from its very first delta is indistinguishable from a
+ * replay; a retry whose new call streams *different* text is indistinguishable from content
+ * and is not detected.
+ *
+ * Memory: the deltas of the open block (references to the strings its content is made of),
+ * released when the block closes.
+ */
+const MIN_ATTEMPT_CHARS = 8;
+
+/** Where in the block a possible replay began; supplied by the caller, returned on confirmation. */
+export interface ReplayMark {
+  /** Characters of the first attempt (the block's content length before the replay). */
+  contentLength: number;
+  /** Envelopes of the first attempt. */
+  envelopeCount: number;
+}
+
+export interface ReplayDetector<M extends ReplayMark> {
+  /**
+   * Feed the block's next non-empty delta before it is appended; `mark` describes the block
+   * at that moment and is only called when the delta may start a replay. Returns the mark
+   * of the replay's first delta once the replay is confirmed (the detector then follows the
+   * replay as the new block), else undefined.
+   */
+  observe(delta: string, mark: () => M): M | undefined;
+}
+
+interface Candidate<M> {
+  start: M;
+  /** Deltas of the first attempt, all of which the replay must reproduce. */
+  attemptDeltas: number;
+  matched: number;
+}
+
+export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> {
+  let deltas: string[] = [];
+  let candidate: Candidate<M> | undefined;
+
+  return {
+    observe(delta, mark) {
+      if (candidate) {
+        if (delta === deltas[candidate.matched]) candidate.matched++;
+        else candidate = undefined;
+      }
+      if (!candidate && deltas.length > 0 && delta === deltas[0]) {
+        candidate = { start: mark(), attemptDeltas: deltas.length, matched: 1 };
+      }
+      deltas.push(delta);
+
+      if (!candidate || candidate.matched < candidate.attemptDeltas || candidate.start.contentLength < MIN_ATTEMPT_CHARS) {
+        // A candidate that replayed the whole attempt but is too short cannot become one later.
+        if (candidate && candidate.matched >= candidate.attemptDeltas) candidate = undefined;
+        return undefined;
+      }
+      // From here on the replay is the block.
+      const { start, attemptDeltas } = candidate;
+      deltas = deltas.slice(attemptDeltas);
+      candidate = undefined;
+      return start;
+    },
+  };
+}

@@ -1,0 +1,354 @@
+/**
+ * The incremental SSE framer: network chunks in, WHATWG events out, with absolute byte
+ * offsets and a diagnostic for everything an EventSource would silently drop.
+ *
+ * Interpretation follows the HTML Standard, "interpreting an event stream", exactly:
+ * LF / CR / CRLF line endings, one leading BOM, `:` comments, fields with and without a
+ * colon, one leading space of the value stripped, `data` lines joined with LF, the event
+ * type reset after every dispatch, `id` with NUL ignored, `retry` only when all ASCII
+ * digits, dispatch on a blank line only when the data buffer is not empty, and the last
+ * unterminated event discarded at the end of the stream.
+ *
+ * Where things are:
+ * - Frames tile the stream. `byteStart` is the first byte after the previous dispatch's
+ *   blank line (0 for the first frame, counting a BOM), `byteEnd` is just after the line
+ *   ending of the blank line that dispatched it. Comments, ignored lines and extra blank
+ *   lines between two events therefore belong to the later frame, and any byte offset
+ *   before the last dispatch falls in exactly one frame.
+ * - Line diagnostics (`sse.ignored-line`, `sse.unknown-field`, `sse.id-with-nul`,
+ *   `sse.invalid-retry`, `sse.invalid-utf8` outside `data`) are reported as soon as the line
+ *   is complete, located by the bytes of the line content (without its line ending).
+ * - Diagnostics about a frame's data (`sse.oversize-line`, `sse.invalid-utf8` in a `data`
+ *   value, `sse.multi-line-data`) carry the frame's `seq` and are reported just before the
+ *   frame itself; if the event is never dispatched they come without a frame, at `end()`.
+ *
+ * See docs/diagnostics.md ("SSE framing") for each rule, including the rule that tells an
+ * unknown field (`sse.unknown-field`) from payload text lost to a raw line break
+ * (`sse.ignored-line`).
+ */
+import type { DiagnosticInit } from '../diagnostics/types';
+import {
+  FIELD_DATA,
+  FIELD_EVENT,
+  FIELD_ID,
+  FIELD_RETRY,
+  FIELD_UNKNOWN,
+  fieldKind,
+  indexOfNul,
+  isAsciiDigits,
+  looksLikeFieldName,
+} from './fields';
+import { createLineSplitter, type UnterminatedLine } from './line-splitter';
+import { previewBytes, previewText } from './preview';
+import type { Frame, FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from './types';
+import { findInvalidUtf8, hexBytes } from './utf8-errors';
+
+export const DEFAULT_MAX_DATA_LINE_BYTES = 2048;
+
+const COLON = 0x3a;
+const SPACE = 0x20;
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/** What the previous line was; decides whether an unknown line continues a payload. */
+const PREVIOUS_BLANK = 0;
+const PREVIOUS_DATA = 1;
+const PREVIOUS_FIELD = 2;
+const PREVIOUS_IGNORED = 3;
+const PREVIOUS_COMMENT = 4;
+type PreviousLine = typeof PREVIOUS_BLANK | typeof PREVIOUS_DATA | typeof PREVIOUS_FIELD | typeof PREVIOUS_IGNORED | typeof PREVIOUS_COMMENT;
+
+/** The last dispatched frame while it may still turn out to have been cut early. */
+interface CutCandidate {
+  frame: Frame;
+  /** Blank lines seen since its dispatch (they dispatched nothing). */
+  blankLines: number;
+}
+
+export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptions = {}): SseFramer {
+  const { onFrame, onDiagnostic, onRetry } = callbacks;
+  const maxDataLineBytes = options.maxDataLineBytes ?? DEFAULT_MAX_DATA_LINE_BYTES;
+
+  // Stream position.
+  let totalBytes = 0;
+  let chunkCount = 0;
+  let summary: FramerSummary | null = null;
+
+  // WHATWG buffers.
+  let data = '';
+  let dataLines = 0;
+  let eventType = '';
+  let idBuffer = '';
+  let lastEventId = '';
+  let retry: number | null = null;
+
+  // The event being built.
+  let longestDataLine = 0;
+  let dataDiagnostics: DiagnosticInit[] | null = null;
+  /** A field line (known or unknown) since the last blank line: an event is pending. */
+  let fieldSinceBlank = false;
+  /** Offset of the first line after the last blank line, or -1. */
+  let eventStart = -1;
+
+  // Frame tiling.
+  let seq = 0;
+  let tileStart = 0;
+  /** Chunk holding byte `tileStart`; -1 until a chunk holding it has been pushed. */
+  let tileChunk = -1;
+
+  let previous: PreviousLine = PREVIOUS_BLANK;
+  let cutCandidate: CutCandidate | null = null;
+
+  const splitter = createLineSplitter({ line });
+
+  function line(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    text: string,
+    textStart: number,
+    textEnd: number,
+    lineStart: number,
+    lineEnd: number,
+    lastChunk: number,
+    receivedAt: number,
+  ): void {
+    if (start === end) {
+      blankLine(lineEnd, lastChunk, receivedAt);
+      return;
+    }
+    if (eventStart < 0) eventStart = lineStart;
+    if (bytes[start] === COLON) {
+      previous = PREVIOUS_COMMENT;
+      cutCandidate = null;
+      return;
+    }
+    let nameEnd = start;
+    while (nameEnd < end && bytes[nameEnd] !== COLON) nameEnd++;
+    let valueStart = nameEnd < end ? nameEnd + 1 : end;
+    if (valueStart < end && bytes[valueStart] === SPACE) valueStart++;
+    const kind = fieldKind(bytes, start, nameEnd);
+    // A known field name, its colon and the space are ASCII: one character per byte.
+    const valueText = kind === FIELD_UNKNOWN ? '' : text.slice(textStart + (valueStart - start), textEnd);
+    if (kind === FIELD_DATA) {
+      dataField(bytes, valueStart, end, lineStart - start, valueText);
+      previous = PREVIOUS_DATA;
+    } else if (kind === FIELD_EVENT) {
+      eventType = checkValue(valueText, bytes, valueStart, end, lineStart - start, 'event', false);
+      previous = PREVIOUS_FIELD;
+    } else if (kind === FIELD_ID) {
+      idField(bytes, valueStart, end, lineStart - start, valueText);
+      previous = PREVIOUS_FIELD;
+    } else if (kind === FIELD_RETRY) {
+      retryField(bytes, start, valueStart, end, lineStart - start);
+      previous = PREVIOUS_FIELD;
+    } else {
+      unknownLine(bytes, start, nameEnd, end, lineStart);
+      return;
+    }
+    fieldSinceBlank = true;
+    cutCandidate = null;
+  }
+
+  /** `base` maps an index into `bytes` to an absolute offset: offset = base + index. */
+  function dataField(bytes: Uint8Array, valueStart: number, end: number, base: number, valueText: string): void {
+    const value = checkValue(valueText, bytes, valueStart, end, base, 'data', true);
+    data = dataLines === 0 ? value : `${data}\n${value}`;
+    dataLines++;
+    const length = end - valueStart;
+    if (length > longestDataLine) longestDataLine = length;
+    if (length > maxDataLineBytes) {
+      deferDataDiagnostic({
+        rule: 'sse.oversize-line',
+        message: `data: line of ${length} bytes exceeds the ${maxDataLineBytes}-byte budget by ${length - maxDataLineBytes} bytes.`,
+        at: { byteStart: base + valueStart, byteEnd: base + end },
+      });
+    }
+  }
+
+  function idField(bytes: Uint8Array, valueStart: number, end: number, base: number, valueText: string): void {
+    const nul = indexOfNul(bytes, valueStart, end);
+    if (nul >= 0) {
+      onDiagnostic({
+        rule: 'sse.id-with-nul',
+        message: `id field ${previewBytes(bytes, valueStart, end)} contains NUL at byte ${base + nul} and was ignored; the last event ID stays ${JSON.stringify(idBuffer)}.`,
+        at: { byteStart: base + valueStart, byteEnd: base + end },
+      });
+      return;
+    }
+    idBuffer = checkValue(valueText, bytes, valueStart, end, base, 'id', false);
+  }
+
+  function retryField(bytes: Uint8Array, start: number, valueStart: number, end: number, base: number): void {
+    if (!isAsciiDigits(bytes, valueStart, end)) {
+      onDiagnostic({
+        rule: 'sse.invalid-retry',
+        message: `retry value ${previewBytes(bytes, valueStart, end)} is not all ASCII digits and was ignored${retry === null ? '' : `; the reconnection time stays ${retry} ms`}.`,
+        at: { byteStart: base + start, byteEnd: base + end },
+      });
+      return;
+    }
+    let ms = 0;
+    for (let i = valueStart; i < end; i++) ms = ms * 10 + ((bytes[i] as number) - 0x30);
+    retry = ms;
+    onRetry?.(ms);
+  }
+
+  /**
+   * A line whose field name SSE does not define. It is `sse.ignored-line` (payload text
+   * lost to a raw line break) when it has no colon, when its name cannot be a field name,
+   * or when it directly follows a `data` line or another ignored line; otherwise it is
+   * `sse.unknown-field`.
+   */
+  function unknownLine(bytes: Uint8Array, start: number, nameEnd: number, end: number, lineStart: number): void {
+    const base = lineStart - start;
+    const continuesPayload = previous === PREVIOUS_DATA || previous === PREVIOUS_IGNORED;
+    if (nameEnd < end && looksLikeFieldName(bytes, start, nameEnd) && !continuesPayload) {
+      onDiagnostic({
+        rule: 'sse.unknown-field',
+        message: `Unknown field ${previewBytes(bytes, start, nameEnd, 40)} was ignored.`,
+        at: { byteStart: lineStart, byteEnd: base + end },
+      });
+      fieldSinceBlank = true;
+      previous = PREVIOUS_FIELD;
+      cutCandidate = null;
+      return;
+    }
+    const why = nameEnd === end ? 'it has no colon' : continuesPayload ? 'it continues the line above' : 'the text before its colon is not a field name';
+    const context =
+      previous === PREVIOUS_DATA
+        ? ' It directly follows a data: line, so a raw line break inside that payload probably cut it off.'
+        : previous === PREVIOUS_IGNORED
+          ? ' It continues the ignored text above.'
+          : '';
+    if (cutCandidate && (cutCandidate.blankLines === 0 || cutCandidate.frame.data === '')) {
+      reportEarlyDispatch(cutCandidate, bytes, start, end, lineStart);
+    }
+    cutCandidate = null;
+    onDiagnostic({
+      rule: 'sse.ignored-line',
+      message: `Line is not an SSE field (${why}) and was ignored; ${end - start} bytes lost: ${previewBytes(bytes, start, end)}.${context}`,
+      at: { byteStart: lineStart, byteEnd: base + end },
+    });
+    previous = PREVIOUS_IGNORED;
+  }
+
+  function reportEarlyDispatch(candidate: CutCandidate, bytes: Uint8Array, start: number, end: number, lineStart: number): void {
+    const { frame } = candidate;
+    const how =
+      candidate.blankLines === 0
+        ? 'the blank line that dispatched it is directly followed by a line that is not an SSE field'
+        : `it was dispatched with empty data and, after ${candidate.blankLines + 1} blank lines, a line that is not an SSE field follows`;
+    onDiagnostic({
+      rule: 'sse.early-dispatch',
+      message: `Event ${frame.seq} was probably cut by a blank line inside its payload: ${how} (${previewBytes(bytes, start, end, 40)} at byte ${lineStart}). Dispatched data: ${previewText(frame.data, 40)}.`,
+      at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
+    });
+  }
+
+  /**
+   * A decoded field value, checked: its invalid UTF-8 sequences (already U+FFFD in `text`)
+   * get one `sse.invalid-utf8` per value, located at the first bad sequence of
+   * `bytes[start, end)`. Data diagnostics wait for the frame.
+   */
+  function checkValue(text: string, bytes: Uint8Array, start: number, end: number, base: number, field: string, isData: boolean): string {
+    if (text.indexOf(REPLACEMENT_CHARACTER) === -1) return text;
+    const bad = findInvalidUtf8(bytes, start, end);
+    const first = bad[0];
+    if (!first) return text; // U+FFFD was in the stream, correctly encoded
+    const more = bad.length > 1 ? `; ${bad.length} invalid sequences in this value` : '';
+    const diagnostic: DiagnosticInit = {
+      rule: 'sse.invalid-utf8',
+      message: `Invalid UTF-8 (${hexBytes(bytes, first.start, first.end)}) at byte ${base + first.start} in a ${field} value, replaced by U+FFFD${more}.`,
+      at: { byteStart: base + first.start, byteEnd: base + first.end },
+    };
+    if (isData) deferDataDiagnostic(diagnostic);
+    else onDiagnostic(diagnostic);
+    return text;
+  }
+
+  function deferDataDiagnostic(diagnostic: DiagnosticInit): void {
+    (dataDiagnostics ??= []).push(diagnostic);
+  }
+
+  function flushDataDiagnostics(frameSeq: number | undefined): void {
+    if (!dataDiagnostics) return;
+    for (const d of dataDiagnostics) onDiagnostic(frameSeq === undefined ? d : { ...d, at: { ...d.at, frame: frameSeq } });
+    dataDiagnostics = null;
+  }
+
+  function blankLine(lineEnd: number, lastChunk: number, receivedAt: number): void {
+    lastEventId = idBuffer;
+    previous = PREVIOUS_BLANK;
+    eventStart = -1;
+    fieldSinceBlank = false;
+    if (dataLines === 0) {
+      eventType = '';
+      if (cutCandidate) cutCandidate.blankLines++;
+      return;
+    }
+    const frame: Frame = {
+      seq: seq++,
+      byteStart: tileStart,
+      byteEnd: lineEnd,
+      chunkFirst: tileChunk,
+      chunkLast: lastChunk,
+      receivedAt,
+      event: eventType,
+      data,
+      id: idBuffer,
+      dataLines,
+      maxDataLineBytes: longestDataLine,
+    };
+    flushDataDiagnostics(frame.seq);
+    if (dataLines > 1) {
+      onDiagnostic({
+        rule: 'sse.multi-line-data',
+        message: `Event ${frame.seq} has ${dataLines} data: lines, joined with LF into one message.`,
+        at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
+      });
+    }
+    data = '';
+    dataLines = 0;
+    eventType = '';
+    longestDataLine = 0;
+    tileStart = lineEnd;
+    // The next frame starts in this chunk unless the blank line ended exactly at its end.
+    tileChunk = lineEnd < totalBytes ? chunkCount - 1 : -1;
+    cutCandidate = { frame, blankLines: 0 };
+    onFrame(frame);
+  }
+
+  function reportUnterminated(tail: UnterminatedLine | null): void {
+    const pendingTail = tail !== null && tail.bytes.length > 0 && tail.bytes[0] !== COLON;
+    if (!fieldSinceBlank && dataLines === 0 && !pendingTail) return;
+    const lost: string[] = [];
+    if (dataLines > 0) lost.push(`${dataLines} data line${dataLines === 1 ? '' : 's'} (${previewText(data)})`);
+    if (eventType !== '') lost.push(`event type ${JSON.stringify(eventType)}`);
+    if (pendingTail) lost.push(`an unfinished last line with no line ending (${previewBytes(tail.bytes, 0, tail.bytes.length)})`);
+    if (lost.length === 0) lost.push('its fields');
+    const byteStart = eventStart >= 0 ? eventStart : (tail?.lineStart ?? totalBytes);
+    flushDataDiagnostics(undefined);
+    onDiagnostic({
+      rule: 'sse.unterminated-event',
+      message: `The stream ended before the blank line that would dispatch the last event; lost: ${lost.join(', ')}.`,
+      at: { byteStart, byteEnd: totalBytes },
+    });
+  }
+
+  return {
+    push(chunk, receivedAt = 0) {
+      if (summary) throw new Error('SseFramer.push() called after end()');
+      const index = chunkCount++;
+      totalBytes += chunk.length;
+      if (tileChunk === -1 && chunk.length > 0) tileChunk = index;
+      splitter.push(chunk, index, receivedAt);
+    },
+    end() {
+      if (summary) return summary;
+      const tail = splitter.end();
+      reportUnterminated(tail);
+      summary = { frames: seq, bytes: totalBytes, chunks: chunkCount, lastEventId, retry };
+      return summary;
+    },
+  };
+}
