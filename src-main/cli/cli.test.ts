@@ -1,6 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRecorder } from '../services/recording/recorder';
 import { fixturePath, readFixture } from '../../src-shared/testing/fixtures';
 import { main } from './main';
 import { memoryIo } from './test-io';
@@ -72,6 +76,55 @@ describe('stream-inspector inspect', () => {
     const { code, err } = await run(['inspect', 'no/such/file.sse']);
     expect(code).toBe(2);
     expect(err).toContain('no/such/file.sse');
+  });
+});
+
+describe('stream-inspector inspect on the files users already have', () => {
+  const dirs: string[] = [];
+  const tempFile = async (name: string): Promise<string> => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-test-'));
+    dirs.push(dir);
+    return join(dir, name);
+  };
+  afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  it('decodes every leg of a recording: the paused run and its tool_results continuation', async () => {
+    const file = await tempFile('session.recording');
+    const recorder = await createRecorder(file);
+    for (const [i, fixture] of ['frontend_tools.json.sse', 'frontend_tools_resume.json.sse'].entries()) {
+      const leg = recorder.startLeg({ method: 'POST', url: `http://127.0.0.1:1/agent/${i ? 'tool_results' : 'run'}`, headers: [], body: '{}' });
+      recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+      recorder.chunk(leg, readFixture(fixture), 1000 * i);
+      recorder.endLeg(leg, { reason: 'done' });
+    }
+    await recorder.close();
+    const { code, out } = await run(['inspect', '--json', file]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as { kind: string; formats: string[]; diagnostics: { rule: string }[] };
+    expect(report.kind).toBe('recording');
+    expect(report.formats).toEqual(['json', 'json']);
+    // The frontend tool called in leg 0 got its result in leg 1.
+    expect(report.diagnostics.map((d) => d.rule)).not.toContain('tool.call-without-result');
+  });
+
+  it('decodes NDJSON of envelopes like the stream they came from', async () => {
+    const file = await tempFile('envelopes.ndjson');
+    const text = new TextDecoder().decode(readFixture('probe_citations.json.sse'));
+    const items = text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => l.slice('data: '.length));
+    await writeFile(file, `${items.join('\n')}\n`);
+    const fromNdjson = JSON.parse((await run(['inspect', '--json', file])).out) as { kind: string; envelopeTypes: Record<string, number> };
+    const fromSse = JSON.parse((await run(['inspect', '--json', fixturePath('probe_citations.json.sse')])).out) as { envelopeTypes: Record<string, number> };
+    expect(fromNdjson.kind).toBe('ndjson-envelopes');
+    const { '[DONE]': _done, ...sseTypes } = fromSse.envelopeTypes;
+    expect(fromNdjson.envelopeTypes).toMatchObject(sseTypes);
+  });
+
+  it('names what it expected when a file is none of the known kinds', async () => {
+    const file = await tempFile('garbage.bin');
+    await writeFile(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
+    const { code, err } = await run(['inspect', file]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/recording|SSE|NDJSON|HAR/);
   });
 });
 

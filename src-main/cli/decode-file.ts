@@ -1,10 +1,28 @@
-import { decodeLegs } from '../../src-shared/pipeline/session-decoder';
+import { createCollectingSession, type ChunkInput } from '../../src-shared/pipeline/session-decoder';
 import type { DecodeResult, FormatChoice } from '../../src-shared/pipeline/types';
+import { resolve } from 'node:path';
+import { openSource } from '../services/importers';
 import type { CliIo } from './io';
-import { readAllChunks } from './input';
+import { readChunks } from './input';
 
-/** Decodes one captured stream (one leg) with the shared decoder. */
-export async function decodeFile(file: string, format: FormatChoice, io: CliIo): Promise<DecodeResult> {
-  const chunks = await readAllChunks(file, io);
-  return decodeLegs([chunks.map((bytes) => ({ bytes }))], { format });
+export interface DecodedFile extends DecodeResult {
+  /** What the file was recognised as ('stdin' for standard input, read as an SSE capture). */
+  kind: string;
+}
+
+async function* stdinChunks(io: CliIo): AsyncGenerator<ChunkInput> {
+  for await (const bytes of readChunks('-', io)) yield { bytes };
+}
+
+/**
+ * Opens FILE with the importers (recordings, SSE captures, NDJSON/JSON of envelopes or
+ * Anthropic events, HAR) and decodes every leg with the shared decoder, streaming the file.
+ */
+export async function decodeFile(file: string, format: FormatChoice, io: CliIo): Promise<DecodedFile> {
+  const source = file === '-' ? null : await openSource(resolve(io.cwd, file));
+  const session = createCollectingSession({ format });
+  for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)]) await session.decodeLegAsync(chunks);
+  const result = session.finish();
+  // Findings about the file itself (a torn recording, skipped items) come first.
+  return { ...result, kind: source?.kind ?? 'stdin', diagnostics: [...(source?.diagnostics ?? []), ...result.diagnostics] };
 }

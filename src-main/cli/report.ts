@@ -1,5 +1,5 @@
 import type { Severity } from '../../src-shared/diagnostics/types';
-import type { DecodeResult } from '../../src-shared/pipeline/types';
+import type { DecodedFile } from './decode-file';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 
 export interface RuleCount {
@@ -10,7 +10,9 @@ export interface RuleCount {
 }
 
 export interface InspectReport {
-  formats: DecodeResult['formats'];
+  /** What the file was recognised as: recording, sse, ndjson-envelopes, har… */
+  kind: string;
+  formats: DecodedFile['formats'];
   bytes: number;
   frames: number;
   envelopes: number;
@@ -21,7 +23,7 @@ export interface InspectReport {
   errors: number;
 }
 
-export function buildReport(result: DecodeResult): InspectReport {
+export function buildReport(result: DecodedFile): InspectReport {
   const envelopeTypes: Record<string, number> = {};
   const perAgent = new Map<string, number>();
   for (const e of result.envelopes) {
@@ -36,6 +38,7 @@ export function buildReport(result: DecodeResult): InspectReport {
   }
   const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
   return {
+    kind: result.kind,
     formats: result.formats,
     bytes: result.ends.reduce((sum, end) => sum + end.bytes, 0),
     frames: result.frames.reduce((sum, frames) => sum + frames.length, 0),
@@ -83,7 +86,7 @@ function agentTree(report: InspectReport): string[] {
 
 export function formatReport(report: InspectReport, file: string): string {
   const out: string[] = [];
-  out.push(`${file}: ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${report.bytes} bytes · ${report.frames} events · ${report.envelopes} envelopes`);
+  out.push(`${file} (${report.kind}): ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${report.bytes} bytes · ${report.frames} events · ${report.envelopes} envelopes`);
   out.push('', 'Agents:', ...(report.agents.length ? agentTree(report) : ['  (none)']));
   out.push('', 'Envelopes by type:');
   for (const [type, count] of Object.entries(report.envelopeTypes).sort((a, b) => b[1] - a[1])) out.push(`  ${String(count).padStart(6)}  ${type}`);

@@ -231,8 +231,16 @@ export interface ChunkInput {
   receivedAt?: number;
 }
 
-/** Decode whole legs at once (CLI, tests, file import). Each leg is a list of network chunks. */
-export function decodeLegs(legs: readonly (readonly ChunkInput[])[], options: SessionDecoderOptions = {}): DecodeResult {
+/** A session decoder that keeps everything it decodes: for the CLI, tests and file import. */
+export interface CollectingSession {
+  /** Decode one leg from its chunks (sync or async iterable), in order. */
+  decodeLeg(chunks: Iterable<ChunkInput>): void;
+  decodeLegAsync(chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>): Promise<void>;
+  /** No more legs: the whole decoded session. */
+  finish(): DecodeResult;
+}
+
+export function createCollectingSession(options: SessionDecoderOptions = {}): CollectingSession {
   const frames: Frame[][] = [];
   const envelopes: Envelope[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -246,25 +254,39 @@ export function decodeLegs(legs: readonly (readonly ChunkInput[])[], options: Se
     },
     options,
   );
-  for (const chunks of legs) {
+  const open = (): LegDecoder => {
     const leg = session.startLeg();
     frames[leg.leg] ??= [];
-    for (const chunk of chunks) leg.push(chunk.bytes, chunk.receivedAt);
+    return leg;
+  };
+  const close = (leg: LegDecoder): void => {
     const end = leg.end();
     formats.push(end.format);
     ends.push({ lastEventId: end.lastEventId, retry: end.retry, bytes: end.bytes });
-  }
-  session.finish();
-  return {
-    formats,
-    frames,
-    envelopes,
-    blocks: [...session.blocks()],
-    agents: [...session.agents()],
-    diagnostics,
-    stats: session.stats(),
-    ends,
   };
+  return {
+    decodeLeg(chunks) {
+      const leg = open();
+      for (const chunk of chunks) leg.push(chunk.bytes, chunk.receivedAt);
+      close(leg);
+    },
+    async decodeLegAsync(chunks) {
+      const leg = open();
+      for await (const chunk of chunks) leg.push(chunk.bytes, chunk.receivedAt);
+      close(leg);
+    },
+    finish() {
+      session.finish();
+      return { formats, frames, envelopes, blocks: [...session.blocks()], agents: [...session.agents()], diagnostics, stats: session.stats(), ends };
+    },
+  };
+}
+
+/** Decode whole legs at once (CLI, tests, file import). Each leg is a list of network chunks. */
+export function decodeLegs(legs: readonly (readonly ChunkInput[])[], options: SessionDecoderOptions = {}): DecodeResult {
+  const session = createCollectingSession(options);
+  for (const chunks of legs) session.decodeLeg(chunks);
+  return session.finish();
 }
 
 /** Decode one byte stream given as a single buffer. */

@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { fixturePath, readFixture } from '../../../src-shared/testing/fixtures';
+import { main } from '../main';
+import { memoryIo } from '../test-io';
+
+describe('stream-inspector serve', () => {
+  test('prints the URL, serves the file byte for byte until interrupted, then stops', async () => {
+    let interrupt = (): void => undefined;
+    const io = { ...memoryIo(), interrupted: new Promise<void>((resolve) => (interrupt = resolve)) };
+    let printed = (): void => undefined;
+    const ready = new Promise<void>((resolve) => (printed = resolve));
+    const stdout = io.stdout;
+    io.stdout = (text) => {
+      stdout(text);
+      printed();
+    };
+    const exit = main(['serve', fixturePath('frontend_tools.raw.sse'), '--port', '0', '--speed', 'fast', '--rechunk', 'byte'], io);
+    await ready;
+    const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? '';
+    expect(url).not.toBe('');
+    expect(io.out()).toContain('(sse, 1 leg)');
+    expect(io.out()).toContain('re-chunked to one byte per write');
+
+    const response = await fetch(`${url}/agent/run`, { method: 'POST', body: '{"user_prompt":"hi"}' });
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(readFixture('frontend_tools.raw.sse')))).toBe(true);
+
+    interrupt();
+    expect(await exit).toBe(0);
+    await expect(fetch(`${url}/agent/run`)).rejects.toThrow();
+  });
+
+  test.each([
+    [['--speed', '50'], '--speed takes a factor from 0.25 to 20, or fast'],
+    [['--speed', 'slow'], "--speed takes a factor from 0.25 to 20, or fast, not 'slow'"],
+    [['--rechunk', '0'], '--rechunk takes N (bytes, 1 or more) or byte'],
+    [['--port', 'http'], '--port takes a number from 0 to 65535'],
+    [['--har-entry', 'x'], '--har-entry takes an entry number'],
+  ])('rejects %j with a usage error', async (args, message) => {
+    const io = memoryIo();
+    expect(await main(['serve', fixturePath('frontend_tools.raw.sse'), ...args], io)).toBe(2);
+    expect(io.err()).toContain(message);
+  });
+
+  test('reports a file that is not a source, naming what was expected', async () => {
+    const io = memoryIo();
+    expect(await main(['serve', fixturePath('MANIFEST.json'), '--port', '0'], io)).toBe(2);
+    expect(io.err()).toContain('not a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, or HAR');
+  });
+});

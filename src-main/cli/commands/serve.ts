@@ -1,0 +1,71 @@
+import { resolve } from 'node:path';
+import { MAX_SPEED, MIN_SPEED, type ReplaySpeed } from '../../services/replay/clock';
+import type { RechunkOption } from '../../services/replay/rechunk';
+import { startReplayServer } from '../../services/replay/replay-server';
+import { parse } from '../args';
+import { UsageError, type Command } from '../io';
+
+/** The port the replay server listens on by default (0 picks a free one). */
+export const DEFAULT_REPLAY_PORT = 8788;
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_REPLAY_PORT;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not '${value}'`);
+  return port;
+}
+
+function parseSpeed(value: string | undefined): ReplaySpeed {
+  if (value === undefined) return 1;
+  if (value === 'fast') return 'fast';
+  const speed = Number(value.replace(/^x/i, ''));
+  if (!/^x?\d+(\.\d+)?$/i.test(value) || speed < MIN_SPEED || speed > MAX_SPEED) throw new UsageError(`--speed takes a factor from ${MIN_SPEED} to ${MAX_SPEED}, or fast, not '${value}'`);
+  return speed;
+}
+
+function parseRechunk(value: string | undefined): RechunkOption | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'byte') return 'byte';
+  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--rechunk takes N (bytes, 1 or more) or byte, not '${value}'`);
+  return Number(value);
+}
+
+function parseHarEntry(value: string | undefined): number[] | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(,\d+)*$/.test(value)) throw new UsageError(`--har-entry takes an entry number, or several separated by commas, not '${value}'`);
+  return value.split(',').map(Number);
+}
+
+/** Serves a recording (or any importable file) as a live SSE endpoint until interrupted. */
+export const serve: Command = async (args, io) => {
+  const { values, positionals } = parse(args, { port: { type: 'string' }, speed: { type: 'string' }, rechunk: { type: 'string' }, 'har-entry': { type: 'string' } });
+  if (positionals.length !== 1 || !positionals[0] || positionals[0] === '-') throw new UsageError('expected exactly one FILE (a recording, capture, envelope file or HAR)');
+  const file = positionals[0];
+  const speed = parseSpeed(values.speed);
+  const rechunk = parseRechunk(values.rechunk);
+  const harEntry = parseHarEntry(values['har-entry']);
+  const server = await startReplayServer({
+    path: resolve(io.cwd, file),
+    port: parsePort(values.port),
+    speed,
+    ...(rechunk !== undefined ? { rechunk } : {}),
+    ...(harEntry ? { open: { harEntry } } : {}),
+  });
+  const { source } = server;
+  const continuations = source.legs.length - 1;
+  const pacing = speed === 'fast' ? 'as fast as possible' : `with the recorded timing ×${speed}`;
+  const cutting = rechunk === undefined ? 'cut as recorded' : rechunk === 'byte' ? 're-chunked to one byte per write' : `re-chunked to ${rechunk}-byte writes`;
+  io.stdout(
+    [
+      `Replaying ${file} (${source.kind}, ${source.legs.length} leg${source.legs.length === 1 ? '' : 's'}) on ${server.url}`,
+      `  GET or POST ${server.url}/agent/run (any path)   leg 0, ${pacing}, ${cutting}`,
+      continuations > 0 ? `  POST ${server.url}/agent/tool_results         the next recorded continuation (${continuations})` : '  (no continuation legs: POST /agent/tool_results answers 409)',
+      ...source.diagnostics.map((d) => `  ${d.severity}: ${d.message}`),
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  await io.interrupted;
+  await server.close();
+  return 0;
+};

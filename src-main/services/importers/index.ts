@@ -1,0 +1,61 @@
+import { sniffSource, type SniffResult } from '../../../src-shared/recording/sniff';
+import { createFindings } from './findings';
+import { openHar } from './har-source';
+import { openItems } from './items-source';
+import { openRecording } from './recording-source';
+import { nodeSourceFs, type SourceFs } from './source-file';
+import { openSseCapture } from './sse-source';
+import { ImportError, type ImportedSource, type OpenSourceOptions } from './types';
+
+export * from './types';
+export { nodeSourceFs, type SourceFile, type SourceFs } from './source-file';
+
+/** How much of the file is looked at to recognise it, at first and at most. */
+const SNIFF_FIRST = 64 * 1024;
+const SNIFF_MAX = 16 * 1024 * 1024;
+
+async function sniffFile(path: string, fs: SourceFs): Promise<{ result: SniffResult; size: number }> {
+  const file = await fs.open(path);
+  try {
+    let length = SNIFF_FIRST;
+    for (;;) {
+      const head = await file.read(0, Math.min(length, file.size));
+      const complete = head.length >= file.size;
+      const result = sniffSource(head, complete || length >= SNIFF_MAX);
+      if (result.ok || !result.needMore) return { result, size: file.size };
+      length *= 4;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Opens a file the user already has as a source of legs of bytes for the shared decoder:
+ * a recording, a raw SSE capture, NDJSON or a JSON array of envelopes or Anthropic events,
+ * or a HAR file. The kind is recognised from the content, not the name. Files are streamed,
+ * never read into one string. Rejects with an ImportError naming what was expected when the
+ * file is none of these.
+ */
+export async function openSource(path: string, options: OpenSourceOptions = {}): Promise<ImportedSource> {
+  const fs = options.fs ?? nodeSourceFs;
+  const findings = createFindings(options.onDiagnostic);
+  const { result, size } = await sniffFile(path, fs);
+  if (!result.ok) {
+    // needMore after SNIFF_MAX bytes: the first line or item alone is larger than that.
+    const message = result.needMore ? `its first line or item is longer than ${SNIFF_MAX} bytes` : result.message;
+    throw new ImportError('unrecognised', path, `${path}: ${message}`);
+  }
+  switch (result.kind) {
+    case 'recording':
+      return openRecording(path, fs, findings);
+    case 'sse':
+      return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response);
+    case 'har':
+      return openHar(path, fs, findings, size, result.bodyOffset, options.harEntry);
+    case 'ndjson-envelopes':
+    case 'json-envelopes':
+    case 'anthropic-events':
+      return openItems(path, fs, findings, size, result.kind, result.container ?? 'ndjson', result.bodyOffset);
+  }
+}

@@ -1,0 +1,68 @@
+import { open } from 'node:fs/promises';
+
+/**
+ * Positional reads of a file, injected so tests can count reads or simulate failures. Every
+ * read returns a fresh buffer: consumers keep chunks (the session store holds raw bytes).
+ */
+export interface SourceFile {
+  readonly size: number;
+  read(position: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export interface SourceFs {
+  open(path: string): Promise<SourceFile>;
+}
+
+export const nodeSourceFs: SourceFs = {
+  async open(path) {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      return {
+        size,
+        async read(position, length) {
+          const buffer = new Uint8Array(length);
+          let filled = 0;
+          while (filled < length) {
+            const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+            if (bytesRead === 0) break;
+            filled += bytesRead;
+          }
+          return filled === length ? buffer : buffer.subarray(0, filled);
+        },
+        close: () => handle.close(),
+      };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  },
+};
+
+export const READ_BLOCK = 256 * 1024;
+
+/**
+ * The bytes of `[start, end)` (end defaults to the file's size when opened) as blocks of at
+ * most `block` bytes. The file is opened per iteration and closed when the loop ends or is
+ * left early, so an iterable built on this can be read again.
+ */
+export async function* readRange(fs: SourceFs, path: string, start: number, end?: number, block = READ_BLOCK): AsyncGenerator<Uint8Array> {
+  const file = await fs.open(path);
+  try {
+    const stop = Math.min(end ?? file.size, file.size);
+    for (let position = start; position < stop; ) {
+      const bytes = await file.read(position, Math.min(block, stop - position));
+      if (bytes.length === 0) break;
+      position += bytes.length;
+      yield bytes;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** An async iterable that runs `make` afresh for every `for await`. */
+export function reiterable<T>(make: () => AsyncGenerator<T>): AsyncIterable<T> {
+  return { [Symbol.asyncIterator]: () => make() };
+}

@@ -1,0 +1,95 @@
+import type { HarEntrySummary } from '../../../src-shared/recording/har';
+import type {
+  ImportDiagnostic,
+  LegOutcome,
+  RecordedAction,
+  RecordedRequest,
+  RecordedResponse,
+  RecordingHeader,
+  SourceKind,
+} from '../../../src-shared/recording/types';
+import type { SourceFs } from './source-file';
+
+export type { SourceKind };
+
+export interface ImportedChunk {
+  bytes: Uint8Array;
+  /** Receive time in ms (the recorder's clock for recordings; 0 when the file has no timing). */
+  receivedAt: number;
+}
+
+/**
+ * One leg: the first request, then each tool_results continuation. `chunks` streams the
+ * leg's bytes from the file; it can be iterated again (each `for await` re-reads the file),
+ * which is what replay and seeking backwards rely on.
+ */
+export interface ImportedLeg {
+  index: number;
+  request?: RecordedRequest;
+  response?: RecordedResponse;
+  /** When the leg's request was sent (recordings only). */
+  startedAt?: number;
+  /** How the leg ended (recordings only; absent when the recording stopped mid-leg). */
+  outcome?: LegOutcome;
+  /** Chunk count and byte count when known before reading (recordings, HAR). */
+  chunkCount?: number;
+  byteCount?: number;
+  chunks: AsyncIterable<ImportedChunk>;
+}
+
+/**
+ * An opened file. `legs` is an array known when `openSource` resolves (a recording is
+ * indexed in one pass that keeps no chunk bytes); each leg's chunks are streamed on demand.
+ *
+ * `diagnostics`: for recordings and HAR files it is complete when `openSource` resolves;
+ * for SSE captures and envelope/event files it grows while the chunks are read (each
+ * finding once, however often the chunks are iterated), complete after a full read.
+ */
+export interface ImportedSource {
+  kind: SourceKind;
+  path: string;
+  /** File size in bytes. */
+  size: number;
+  legs: ImportedLeg[];
+  actions: RecordedAction[];
+  /** What the user should know about how the file was read (no timing, synthetic chunks…). */
+  notes: string[];
+  diagnostics: ImportDiagnostic[];
+  /** Recordings: the header line (null if it was damaged). */
+  header?: RecordingHeader | null;
+  /** HAR files: every entry, for choosing another one. */
+  harEntries?: HarEntrySummary[];
+}
+
+export interface OpenSourceOptions {
+  /** HAR: the entry (index in log.entries) to open, or several, in order, as the legs of one session. */
+  harEntry?: number | readonly number[];
+  fs?: SourceFs;
+  /** Called for every finding as it is made (the same objects end up in `diagnostics`). */
+  onDiagnostic?: (diagnostic: ImportDiagnostic) => void;
+}
+
+export type ImportErrorCode = 'unrecognised' | 'unsupported-version' | 'choose-har-entry' | 'bad-har-entry';
+
+/** A file that cannot be opened as a source; the message says what was expected. */
+export class ImportError extends Error {
+  override readonly name = 'ImportError';
+  constructor(
+    readonly code: ImportErrorCode,
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A HAR file with several event streams and no choice made: the entries to choose from. */
+export class HarEntryChoiceError extends ImportError {
+  constructor(
+    path: string,
+    message: string,
+    readonly entries: HarEntrySummary[],
+  ) {
+    super('choose-har-entry', path, message);
+  }
+}

@@ -1,0 +1,278 @@
+import type { RecordedAction } from '../../../src-shared/recording/types';
+import type { ImportedLeg } from '../importers/types';
+import { createSleeper, speedError, systemClock, type Gap, type ReplayClock, type ReplaySpeed } from './clock';
+import { eventTime, gapBetween, timeline, type TimelineEvent, type TimelineSource } from './timeline';
+
+/**
+ * Plays a source back into a consumer (the session decoder) with its original timing: the
+ * gap between two recorded events is waited out divided by the speed (×0.25 … ×20), or not
+ * at all when the speed is `fast`. Files without timing (captures, envelope files) play at
+ * once at any speed.
+ *
+ * The position is the number of chunks delivered so far. A single step delivers the next
+ * chunk (with any leg start, leg end or action before it); stepping one SSE frame or one
+ * envelope is `stepUntil` with a predicate on the consumer's decoder (a frame or envelope
+ * count that grew), because only the decoder knows where frames end. Seeking to a chunk
+ * index delivers everything up to it at once; seeking backwards calls `onReset` (the
+ * consumer discards its state) and plays again from the start. Seeking to an envelope is
+ * `seekUntil` with a predicate on the envelope count. The clock is injected, so tests run
+ * without sleeping.
+ */
+
+export interface ReplayChunk {
+  leg: ImportedLeg;
+  /** Position in the whole replay (0-based); after delivery, `state.position` is this + 1. */
+  index: number;
+  /** Position within its leg. */
+  legChunk: number;
+  bytes: Uint8Array;
+  /** The recorded receive time (give this to the decoder: statistics stay true to the recording). */
+  receivedAt: number;
+  /** The replay clock when it was delivered. */
+  replayedAt: number;
+}
+
+export interface ReplayHandlers {
+  onChunk(chunk: ReplayChunk): void;
+  onLegStart?(leg: ImportedLeg): void;
+  onLegEnd?(leg: ImportedLeg): void;
+  onAction?(action: RecordedAction): void;
+  /** A backward seek restarts from the beginning: drop every chunk received so far. */
+  onReset?(): void;
+  onStateChange?(state: ReplayState): void;
+}
+
+export interface ReplayOptions {
+  speed?: ReplaySpeed;
+  clock?: ReplayClock;
+  /** Longest wait between two events in recorded ms (e.g. to skip a user's long think time). */
+  maxGapMs?: number;
+}
+
+export type ReplayStatus = 'paused' | 'playing' | 'ended';
+
+export interface ReplayState {
+  status: ReplayStatus;
+  /** Chunks delivered. */
+  position: number;
+  speed: ReplaySpeed;
+  /** Set when reading the source failed; the replay ended there. */
+  error?: string;
+}
+
+export interface Replay {
+  /** Plays from the current position (a replay starts paused). Does nothing once ended: seek first. */
+  play(): void;
+  pause(): void;
+  setSpeed(speed: ReplaySpeed): void;
+  /** Delivers the next chunk at once; false when there was none (the replay ended). */
+  step(): Promise<boolean>;
+  /** Delivers chunks until `done()` holds after one, or the end; returns how many. */
+  stepUntil(done: () => boolean): Promise<number>;
+  /** Makes `position` chunks delivered (forwards: the ones in between at once; backwards: reset and replay). */
+  seek(position: number): Promise<void>;
+  /** From the start, delivers chunks until `done()` holds (e.g. the decoder has produced envelope n). */
+  seekUntil(done: () => boolean): Promise<number>;
+  readonly state: ReplayState;
+  /** Stops playing and releases the file. */
+  dispose(): Promise<void>;
+}
+
+interface Cursor {
+  events: AsyncGenerator<TimelineEvent>;
+  /** The next event, read ahead so its gap can be waited out before it is delivered. */
+  next: TimelineEvent | null | undefined;
+  gap: Gap;
+  lastTime: number | undefined;
+}
+
+export function createReplay(source: TimelineSource, handlers: ReplayHandlers, options: ReplayOptions = {}): Replay {
+  const clock = options.clock ?? systemClock;
+  const maxGapMs = options.maxGapMs ?? Infinity;
+  const sleeper = createSleeper(clock);
+  let speed: ReplaySpeed = options.speed ?? 1;
+  checkSpeed(speed);
+  let status: ReplayStatus = 'paused';
+  let position = 0;
+  let error: string | undefined;
+  let cursor = openCursor();
+  /** Bumped to stop the running play loop. */
+  let generation = 0;
+  let playing: Promise<void> = Promise.resolve();
+  /** Steps and seeks run one at a time. */
+  let operations: Promise<unknown> = Promise.resolve();
+
+  function openCursor(): Cursor {
+    return { events: timeline(source), next: undefined, gap: { left: 0 }, lastTime: undefined };
+  }
+
+  const state = (): ReplayState => ({ status, position, speed, ...(error !== undefined ? { error } : {}) });
+  const changed = (): void => handlers.onStateChange?.(state());
+
+  /** The next event, reading it if needed; null at the end. */
+  async function peek(): Promise<TimelineEvent | null> {
+    if (cursor.next !== undefined) return cursor.next;
+    const read = cursor;
+    let result: IteratorResult<TimelineEvent>;
+    try {
+      result = await read.events.next();
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+      result = { done: true, value: undefined };
+    }
+    // A rewind while reading replaced the cursor: read from the new one.
+    if (cursor !== read) return peek();
+    const next = result.done ? null : result.value;
+    read.next = next;
+    read.gap = { left: next ? gapBetween(read.lastTime, eventTime(next), maxGapMs) : 0 };
+    return next;
+  }
+
+  function deliver(event: TimelineEvent): void {
+    cursor.next = undefined;
+    cursor.lastTime = eventTime(event) ?? cursor.lastTime;
+    switch (event.kind) {
+      case 'leg-start':
+        handlers.onLegStart?.(event.leg);
+        return;
+      case 'leg-end':
+        handlers.onLegEnd?.(event.leg);
+        return;
+      case 'action':
+        handlers.onAction?.(event.action);
+        return;
+      case 'chunk':
+        handlers.onChunk({ leg: event.leg, index: position++, legChunk: event.legChunk, bytes: event.bytes, receivedAt: event.t, replayedAt: clock.now() });
+    }
+  }
+
+  function finish(): void {
+    status = 'ended';
+    changed();
+  }
+
+  /** Delivers events up to and including the next chunk, with no waiting; false at the end. */
+  async function deliverNextChunk(): Promise<boolean> {
+    for (;;) {
+      const event = await peek();
+      if (!event) {
+        finish();
+        return false;
+      }
+      deliver(event);
+      if (event.kind === 'chunk') return true;
+    }
+  }
+
+  async function loop(run: number): Promise<void> {
+    while (run === generation) {
+      const event = await peek();
+      if (run !== generation) return;
+      if (!event) {
+        finish();
+        return;
+      }
+      if (speed !== 'fast' && !(await sleeper.sleep(cursor.gap, speed))) return;
+      if (run !== generation) return;
+      deliver(event);
+    }
+  }
+
+  function stopLoop(): Promise<void> {
+    generation++;
+    sleeper.interrupt();
+    return playing;
+  }
+
+  function startLoop(): void {
+    const run = ++generation;
+    playing = loop(run);
+  }
+
+  /** Runs `operation` after earlier ones, with the play loop stopped; playing resumes after if it was on. */
+  function exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const result = operations.then(async () => {
+      const wasPlaying = status === 'playing';
+      await stopLoop();
+      try {
+        return await operation();
+      } finally {
+        if (wasPlaying && status !== 'ended') startLoop();
+      }
+    });
+    operations = result.catch(() => undefined);
+    return result;
+  }
+
+  async function rewind(): Promise<void> {
+    await cursor.events.return(undefined);
+    cursor = openCursor();
+    position = 0;
+    error = undefined;
+    if (status === 'ended') status = 'paused';
+    handlers.onReset?.();
+  }
+
+  async function stepUntil(done: () => boolean): Promise<number> {
+    let delivered = 0;
+    while (await deliverNextChunk()) {
+      delivered++;
+      if (done()) break;
+    }
+    changed();
+    return delivered;
+  }
+
+  return {
+    get state() {
+      return state();
+    },
+    play() {
+      if (status !== 'paused') return;
+      status = 'playing';
+      changed();
+      startLoop();
+    },
+    pause() {
+      if (status !== 'playing') return;
+      status = 'paused';
+      void stopLoop();
+      changed();
+    },
+    setSpeed(next) {
+      checkSpeed(next);
+      speed = next;
+      if (status === 'playing') {
+        // Restart the wait for the next event: the interrupted sleep kept the recorded remainder.
+        void stopLoop().then(() => {
+          if (status === 'playing') startLoop();
+        });
+      }
+      changed();
+    },
+    step: () => exclusive(() => stepUntil(() => true).then((n) => n > 0)),
+    stepUntil: (done) => exclusive(() => stepUntil(done)),
+    seek: (target) =>
+      exclusive(async () => {
+        if (!Number.isInteger(target) || target < 0) throw new RangeError(`Cannot seek to ${target}: positions are chunk counts (0 or more).`);
+        if (target < position) await rewind();
+        if (target > position) await stepUntil(() => position >= target);
+        else changed();
+      }),
+    seekUntil: (done) =>
+      exclusive(async () => {
+        await rewind();
+        return stepUntil(done);
+      }),
+    async dispose() {
+      status = 'ended';
+      await stopLoop();
+      await cursor.events.return(undefined);
+    },
+  };
+}
+
+function checkSpeed(speed: ReplaySpeed): void {
+  const message = speedError(speed);
+  if (message) throw new RangeError(message);
+}

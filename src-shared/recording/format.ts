@@ -1,0 +1,150 @@
+import { encodeBase64 } from './base64';
+import {
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type ChunkRecord,
+  type HeaderList,
+  type LegEndReason,
+  type RecordedAction,
+  type RecordedRequest,
+  type RecordingHeader,
+  type RecordingRecord,
+} from './types';
+
+/**
+ * Writing and validating the lines of a recording (docs/recording-format.md). Each record
+ * is one JSON object on one line; JSON.stringify never emits a raw line break, so a line
+ * is always exactly one record and a reader can resynchronise at the next LF after damage.
+ */
+
+export function headerLine(init: { createdAt: string; t: number; redacted: boolean; tool?: string }): string {
+  const header: RecordingHeader = { format: RECORDING_FORMAT, version: RECORDING_VERSION, createdAt: init.createdAt, t: init.t, redacted: init.redacted };
+  if (init.tool !== undefined) header.tool = init.tool;
+  return `${JSON.stringify(header)}\n`;
+}
+
+export function recordLine(record: RecordingRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
+
+export function chunkRecord(leg: number, t: number, bytes: Uint8Array): ChunkRecord {
+  return { type: 'chunk', leg, t, bytes: encodeBase64(bytes) };
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const fail = <T>(reason: string): Parsed<T> => ({ ok: false, reason });
+
+type Json = Record<string, unknown>;
+
+function parseObject(text: string): Parsed<Json> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return fail(`not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('not a JSON object');
+  return ok(value as Json);
+}
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function isHeaderList(v: unknown): v is HeaderList {
+  return Array.isArray(v) && v.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string');
+}
+
+function isRequest(v: unknown): v is RecordedRequest {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Json;
+  return typeof r['method'] === 'string' && typeof r['url'] === 'string' && isHeaderList(r['headers']) && (r['body'] === null || typeof r['body'] === 'string');
+}
+
+function isAction(v: unknown): v is RecordedAction {
+  if (typeof v !== 'object' || v === null) return false;
+  const a = v as Json;
+  return a['kind'] === 'tool-results' && isTime(a['at']) && isInt(a['leg']) && typeof a['body'] === 'string' && (a['url'] === undefined || typeof a['url'] === 'string');
+}
+
+const LEG_END_REASONS: ReadonlySet<string> = new Set<LegEndReason>(['done', 'error', 'aborted', 'closed']);
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const RECORD_TYPES: ReadonlySet<string> = new Set<RecordingRecord['type']>(['leg', 'response', 'chunk', 'action', 'end']);
+
+/** The header line; a reason when the line is not one. */
+export function parseHeader(text: string): Parsed<RecordingHeader> {
+  const parsed = parseObject(text);
+  if (!parsed.ok) return parsed;
+  const h = parsed.value;
+  if (h['format'] !== RECORDING_FORMAT) return fail(`"format" is not "${RECORDING_FORMAT}"`);
+  if (!isInt(h['version']) || h['version'] < 1) return fail('"version" is not a positive integer');
+  return ok({
+    format: RECORDING_FORMAT,
+    version: h['version'],
+    createdAt: typeof h['createdAt'] === 'string' ? h['createdAt'] : '',
+    t: isTime(h['t']) ? h['t'] : 0,
+    redacted: h['redacted'] !== false,
+    ...(typeof h['tool'] === 'string' ? { tool: h['tool'] } : {}),
+  });
+}
+
+/** What one record line holds: a record, a record type this version does not know, or damage. */
+export type ParsedRecord = { kind: 'record'; record: RecordingRecord } | { kind: 'unknown'; type: string } | { kind: 'invalid'; reason: string };
+
+/**
+ * Validates one record line. Unknown record types are reported as such (a newer writer may
+ * add them); a known type with a missing or mistyped field is damage.
+ */
+export function parseRecord(text: string): ParsedRecord {
+  const parsed = parseObject(text);
+  if (!parsed.ok) return { kind: 'invalid', reason: parsed.reason };
+  const r = parsed.value;
+  const type = r['type'];
+  if (typeof type !== 'string') return { kind: 'invalid', reason: 'no "type" field' };
+  const invalid = (what: string): ParsedRecord => ({ kind: 'invalid', reason: `${type} record ${what}` });
+  if (!RECORD_TYPES.has(type)) return { kind: 'unknown', type };
+  if (!isTime(r['t'])) return invalid('has no numeric "t"');
+  const t = r['t'];
+  switch (type) {
+    case 'chunk': {
+      const bytes = r['bytes'];
+      if (!isInt(r['leg'])) return invalid('has no leg number');
+      if (typeof bytes !== 'string' || bytes.length % 4 !== 0 || !BASE64.test(bytes)) return invalid('has no valid base64 "bytes"');
+      return { kind: 'record', record: { type, leg: r['leg'], t, bytes } };
+    }
+    case 'leg':
+      if (!isInt(r['leg'])) return invalid('has no leg number');
+      if (!isRequest(r['request'])) return invalid('has no valid "request" {method, url, headers, body}');
+      return { kind: 'record', record: { type, leg: r['leg'], t, request: r['request'] } };
+    case 'response':
+      if (!isInt(r['leg'])) return invalid('has no leg number');
+      if (!isInt(r['status']) || typeof r['statusText'] !== 'string' || !isHeaderList(r['headers'])) return invalid('needs status, statusText and headers');
+      return { kind: 'record', record: { type, leg: r['leg'], t, status: r['status'], statusText: r['statusText'], headers: r['headers'] } };
+    case 'action':
+      if (!isAction(r['action'])) {
+        const kind = typeof r['action'] === 'object' && r['action'] !== null ? (r['action'] as Json)['kind'] : undefined;
+        return typeof kind === 'string' && kind !== 'tool-results' ? { kind: 'unknown', type: `action ${kind}` } : invalid('has no valid "action"');
+      }
+      return { kind: 'record', record: { type, t, action: r['action'] } };
+    case 'end': {
+      const reason = r['reason'];
+      if (!isInt(r['leg'])) return invalid('has no leg number');
+      if (typeof reason !== 'string' || !LEG_END_REASONS.has(reason)) return invalid('has no valid "reason" (done, error, aborted, closed)');
+      const message = r['message'];
+      return { kind: 'record', record: { type, leg: r['leg'], t, reason: reason as LegEndReason, ...(typeof message === 'string' ? { message } : {}) } };
+    }
+    default:
+      return { kind: 'unknown', type };
+  }
+}
+
+/** Decoded byte length of a valid padded base64 string, without decoding it. */
+export function base64ByteLength(text: string): number {
+  if (text.length === 0) return 0;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
+}
+
+/** The bytes a recording starts with; enough to recognise one from its first line. */
+export const RECORDING_MAGIC = `{"format":"${RECORDING_FORMAT}"`;

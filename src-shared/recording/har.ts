@@ -1,0 +1,113 @@
+import { encodeUtf8 } from '../text/utf8';
+import { decodeBase64 } from './base64';
+import type { HeaderList, RecordedRequest, RecordedResponse } from './types';
+
+/**
+ * HAR 1.2 entries (http://www.softwareishard.com/blog/har-12-spec/) as sources: a listing
+ * to choose from, and the chosen entry's request, response and body bytes. Browsers save
+ * an event stream's body as `response.content.text`, plain or base64.
+ */
+
+export interface HarEntrySummary {
+  /** Position in `log.entries`, the number to choose the entry by. */
+  index: number;
+  method: string;
+  url: string;
+  status: number;
+  mimeType: string;
+  /** Body size in bytes as the HAR reports it (-1 unknown). */
+  size: number;
+  isEventStream: boolean;
+  hasBody: boolean;
+  startedDateTime: string;
+}
+
+export interface HarLeg {
+  request: RecordedRequest;
+  response: RecordedResponse;
+  body: Uint8Array;
+  /** The time the first response byte arrived (ms since the epoch), as far as the HAR tells. */
+  receivedAt: number;
+}
+
+type Json = Record<string, unknown>;
+const asObject = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const asString = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+const asNumber = (value: unknown, fallback = -1): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+
+function headerList(value: unknown): HeaderList {
+  if (!Array.isArray(value)) return [];
+  return value.map((h) => [asString(asObject(h)['name']), asString(asObject(h)['value'])]);
+}
+
+function contentType(response: Json): string {
+  const content = asObject(response['content']);
+  const mime = asString(content['mimeType']);
+  if (mime) return mime;
+  return headerList(response['headers']).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+}
+
+export function summarizeHarEntry(entry: unknown, index: number): HarEntrySummary {
+  const e = asObject(entry);
+  const request = asObject(e['request']);
+  const response = asObject(e['response']);
+  const content = asObject(response['content']);
+  const mimeType = contentType(response);
+  return {
+    index,
+    method: asString(request['method'], 'GET'),
+    url: asString(request['url']),
+    status: asNumber(response['status'], 0),
+    mimeType,
+    size: asNumber(content['size']),
+    isEventStream: mimeType.toLowerCase().includes('text/event-stream'),
+    hasBody: typeof content['text'] === 'string' && content['text'].length > 0,
+    startedDateTime: asString(e['startedDateTime']),
+  };
+}
+
+export function describeHarEntry(summary: HarEntrySummary): string {
+  const size = summary.size >= 0 ? `, ${summary.size} bytes` : '';
+  return `#${summary.index} ${summary.method} ${summary.url} → ${summary.status} ${summary.mimeType || 'no content type'}${size}${summary.hasBody ? '' : ', no body saved'}`;
+}
+
+/** Time to first byte: the HAR timings before `receive` (negative values mean "not applicable"). */
+function firstByteDelay(timings: Json): number {
+  let total = 0;
+  for (const phase of ['blocked', 'dns', 'connect', 'send', 'wait']) {
+    const value = asNumber(timings[phase], -1);
+    if (value > 0) total += value;
+  }
+  return total;
+}
+
+/** The entry as a leg; an error message when its body cannot be read. */
+export function harEntryToLeg(entry: unknown): HarLeg | string {
+  const e = asObject(entry);
+  const request = asObject(e['request']);
+  const response = asObject(e['response']);
+  const content = asObject(response['content']);
+  const postData = asObject(request['postData']);
+  const text = content['text'];
+  let body: Uint8Array;
+  if (typeof text !== 'string') body = new Uint8Array(0);
+  else if (content['encoding'] === 'base64') {
+    const clean = text.replace(/\s+/g, '');
+    // Some writers drop the padding; the length says how much there was.
+    const decoded = decodeBase64(clean + '='.repeat((4 - (clean.length % 4)) % 4));
+    if (!decoded) return 'its response.content.text is marked base64 but is not valid base64';
+    body = decoded;
+  } else body = encodeUtf8(text);
+  const started = Date.parse(asString(e['startedDateTime']));
+  return {
+    request: {
+      method: asString(request['method'], 'GET'),
+      url: asString(request['url']),
+      headers: headerList(request['headers']),
+      body: typeof postData['text'] === 'string' ? postData['text'] : null,
+    },
+    response: { status: asNumber(response['status'], 0), statusText: asString(response['statusText']), headers: headerList(response['headers']) },
+    body,
+    receivedAt: Number.isFinite(started) ? started + firstByteDelay(asObject(e['timings'])) : 0,
+  };
+}

@@ -1,0 +1,133 @@
+import { fileDiagnostic, type ImportDiagnosticSink } from './diagnostics';
+import { base64ByteLength } from './format';
+import type { LegOutcome, RecordedAction, RecordedRequest, RecordedResponse, RecordingRecord } from './types';
+
+/**
+ * The table of contents of a recording, built in one pass over its records without keeping
+ * any chunk bytes: per leg its request, response, outcome, chunk count and the file range
+ * holding its chunk records (so a leg's bytes can be streamed again later), plus the user
+ * actions. It also checks that records agree with each other.
+ */
+
+export interface LegIndex {
+  leg: number;
+  request?: RecordedRequest;
+  /** Recorder clock when the leg started (its request was sent). */
+  startedAt?: number;
+  response?: RecordedResponse;
+  outcome?: LegOutcome;
+  endedAt?: number;
+  chunks: number;
+  bytes: number;
+  firstChunkAt: number | null;
+  lastChunkAt: number | null;
+  /** File range [chunkStart, chunkEnd) holding every chunk record of this leg (other legs' records may interleave). */
+  chunkStart: number;
+  chunkEnd: number;
+}
+
+export interface RecordingIndex {
+  legs: LegIndex[];
+  actions: RecordedAction[];
+  records: number;
+}
+
+export interface RecordingIndexer {
+  add(record: RecordingRecord, offset: number, end: number): void;
+  /** No more records: report legs that never ended. */
+  finish(): RecordingIndex;
+}
+
+/** Legs are numbered in order; a jump further than this is a damaged number, not a real leg. */
+const MAX_LEG_GAP = 64;
+
+export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingIndexer {
+  const legs: LegIndex[] = [];
+  const actions: RecordedAction[] = [];
+  const reportedMissingStart = new Set<number>();
+  let records = 0;
+
+  const newLeg = (leg: number): LegIndex => ({ leg, chunks: 0, bytes: 0, firstChunkAt: null, lastChunkAt: null, chunkStart: -1, chunkEnd: -1 });
+
+  /** The entry of `leg`, creating it (and any skipped before it) on first use. */
+  const legAt = (leg: number): LegIndex => {
+    for (let i = legs.length; i <= leg; i++) legs.push(newLeg(i));
+    return legs[leg] as LegIndex;
+  };
+
+  /** The leg a record refers to; a record for a leg with no start record still counts (nothing is dropped). */
+  const legFor = (record: RecordingRecord & { leg: number }, offset: number): LegIndex => {
+    const entry = legAt(record.leg);
+    if (entry.startedAt === undefined && !reportedMissingStart.has(record.leg)) {
+      reportedMissingStart.add(record.leg);
+      report(fileDiagnostic('recording.inconsistent', `A ${record.type} record at byte ${offset} belongs to leg ${record.leg}, which has no start record; its request is unknown.`, offset, { leg: record.leg }));
+    }
+    return entry;
+  };
+
+  const afterEnd = (entry: LegIndex, what: string, offset: number): void => {
+    if (entry.outcome) report(fileDiagnostic('recording.inconsistent', `A ${what} record at byte ${offset} comes after leg ${entry.leg} ended; it is kept.`, offset, { leg: entry.leg }));
+  };
+
+  return {
+    add(record, offset, end) {
+      records++;
+      if (record.type !== 'action' && record.leg > legs.length + MAX_LEG_GAP) {
+        report(fileDiagnostic('recording.inconsistent', `A ${record.type} record at byte ${offset} refers to leg ${record.leg}, far beyond the ${legs.length} leg(s) seen so far; skipped as damage.`, offset));
+        return;
+      }
+      switch (record.type) {
+        case 'leg': {
+          const existing = legs[record.leg];
+          if (existing?.startedAt !== undefined) {
+            report(fileDiagnostic('recording.inconsistent', `Leg ${record.leg} is started again at byte ${offset}; the first start record is kept.`, offset, { leg: record.leg }));
+            return;
+          }
+          const entry = legAt(record.leg);
+          entry.request = record.request;
+          entry.startedAt = record.t;
+          return;
+        }
+        case 'response': {
+          const entry = legFor(record, offset);
+          afterEnd(entry, 'response', offset);
+          entry.response = { status: record.status, statusText: record.statusText, headers: record.headers };
+          return;
+        }
+        case 'chunk': {
+          const entry = legFor(record, offset);
+          afterEnd(entry, 'chunk', offset);
+          if (entry.chunkStart < 0) entry.chunkStart = offset;
+          entry.chunkEnd = end;
+          entry.chunks++;
+          entry.bytes += base64ByteLength(record.bytes);
+          entry.firstChunkAt ??= record.t;
+          entry.lastChunkAt = record.t;
+          return;
+        }
+        case 'end': {
+          const entry = legFor(record, offset);
+          if (entry.outcome) {
+            report(fileDiagnostic('recording.inconsistent', `Leg ${record.leg} ends a second time at byte ${offset}; the first outcome is kept.`, offset, { leg: record.leg }));
+            return;
+          }
+          entry.outcome = { reason: record.reason, ...(record.message !== undefined ? { message: record.message } : {}) };
+          entry.endedAt = record.t;
+          return;
+        }
+        case 'action':
+          actions.push(record.action);
+          return;
+      }
+    },
+    finish() {
+      for (const entry of legs) {
+        if (!entry.outcome) {
+          const where = entry.chunkEnd >= 0 ? entry.chunkEnd : 0;
+          report(fileDiagnostic('recording.unfinished-leg', `Leg ${entry.leg} has no end record after its ${entry.chunks} chunk(s) (${entry.bytes} bytes): the recording stopped while it was streaming.`, where, { leg: entry.leg }));
+        }
+      }
+      return { legs, actions, records };
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import { createUtf8Decoder } from '../text/utf8';
+import { RECORDING_MAGIC } from './format';
+import { convertItem } from './items';
+import { createJsonArraySplitter } from './json-array-splitter';
+import type { HeaderList, RecordedResponse, SourceKind } from './types';
+
+/**
+ * Recognising an imported file from its first bytes, whatever its name: a recording, a raw
+ * `text/event-stream` capture (optionally with the HTTP head `curl -i` prints), NDJSON or a
+ * JSON array of envelopes or of Anthropic events, or a HAR file.
+ */
+
+export const EXPECTED_KINDS = 'a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, or HAR';
+
+export type SniffResult =
+  | {
+      ok: true;
+      kind: SourceKind;
+      /** How the items of an envelope/event file are laid out. */
+      container?: 'ndjson' | 'json-array';
+      /** Where the content starts (after an HTTP head). */
+      bodyOffset: number;
+      /** The HTTP head of a `curl -i` capture. */
+      response?: RecordedResponse;
+    }
+  /** The first line or item does not fit in `head`: call again with more of the file. */
+  | { ok: false; needMore: true }
+  | { ok: false; needMore: false; message: string };
+
+/** How much of the header prefix a file must show to be taken for a torn recording. */
+const TORN_HEADER_MIN = '{"format":"agent-stream'.length;
+
+const SSE_FIELDS: ReadonlySet<string> = new Set(['data', 'event', 'id', 'retry']);
+const decoder = createUtf8Decoder();
+
+const isBlankByte = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
+function skipBom(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+/** The line starting at `from`, without its ending, and where the next line starts (-1 if unterminated). */
+function lineAt(bytes: Uint8Array, from: number): { text: string; next: number } {
+  let end = from;
+  while (end < bytes.length && bytes[end] !== 0x0a && bytes[end] !== 0x0d) end++;
+  const text = decoder.decode(bytes.subarray(from, end));
+  if (end >= bytes.length) return { text, next: -1 };
+  return { text, next: bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 2 : end + 1 };
+}
+
+function isSseLine(line: string): boolean {
+  if (line.startsWith(':')) return true;
+  const colon = line.indexOf(':');
+  return SSE_FIELDS.has(colon < 0 ? line : line.slice(0, colon));
+}
+
+/** Whether the text from `from` starts, after blank lines, with an SSE field or comment (true for an empty rest). */
+function startsLikeSse(bytes: Uint8Array, from: number): boolean {
+  let i = from;
+  while (i < bytes.length && (bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  if (i >= bytes.length) return true;
+  return isSseLine(lineAt(bytes, i).text);
+}
+
+/** `HTTP/1.1 200 OK` + headers + blank line, as `curl -i` prints them. */
+function parseHttpHead(bytes: Uint8Array, from: number): { response: RecordedResponse; bodyOffset: number } | null {
+  const status = lineAt(bytes, from);
+  const match = /^HTTP\/[\d.]+ (\d{3})(?: (.*))?$/.exec(status.text);
+  if (!match || status.next < 0) return null;
+  const headers: HeaderList = [];
+  let at = status.next;
+  for (;;) {
+    if (at >= bytes.length) return null;
+    const line = lineAt(bytes, at);
+    if (line.next < 0) return null;
+    at = line.next;
+    if (line.text === '') break;
+    const colon = line.text.indexOf(':');
+    if (colon > 0) headers.push([line.text.slice(0, colon).trim(), line.text.slice(colon + 1).trim()]);
+  }
+  return { response: { status: Number(match[1]), statusText: match[2] ?? '', headers }, bodyOffset: at };
+}
+
+/** A short, safe description of a file's first bytes for an error message. */
+export function describeFirstBytes(bytes: Uint8Array, max = 48): string {
+  const head = bytes.subarray(0, max);
+  const binary = head.some((b) => b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) || decoder.decode(head).includes('\ufffd');
+  if (binary) {
+    const hex = Array.from(head.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join(' ');
+    return `binary data (${hex}${bytes.length > 16 ? ' …' : ''})`;
+  }
+  const text = JSON.stringify(decoder.decode(head));
+  return bytes.length > max ? `${text}…` : text;
+}
+
+function unknown(bytes: Uint8Array, detail?: string): SniffResult {
+  return { ok: false, needMore: false, message: `not ${EXPECTED_KINDS}${detail ? ` (${detail})` : ''}: first bytes were ${describeFirstBytes(bytes)}` };
+}
+
+const ITEM_SHAPES = 'an envelope {type, agent, final, delta} or an Anthropic event {type: message_start, content_block_delta, …}';
+
+function kindOfItems(shape: string, container: 'ndjson' | 'json-array'): SourceKind | null {
+  if (shape === 'anthropic-event') return 'anthropic-events';
+  if (shape === 'envelope' || shape === 'error-frame') return container === 'ndjson' ? 'ndjson-envelopes' : 'json-envelopes';
+  return null;
+}
+
+function sniffJsonArray(bytes: Uint8Array, start: number, complete: boolean): SniffResult {
+  // Set from the splitter's callback; an object so the checks below see the assignments.
+  const seen: { decided?: SniffResult; firstBad?: string } = {};
+  const splitter = createJsonArraySplitter({
+    onElement: (element) => {
+      if (seen.decided) return;
+      const item = convertItem(element.text);
+      if (item.ok && item.firstObject) {
+        const kind = kindOfItems(item.shape, 'json-array');
+        seen.decided = kind ? { ok: true, kind, container: 'json-array', bodyOffset: start } : { ok: false, needMore: false, message: `a JSON array, but its first item is not ${ITEM_SHAPES}: ${preview(element.text)}` };
+      } else if (!item.ok) seen.firstBad ??= `${item.reason}: ${preview(element.text)}`;
+    },
+    onDiagnostic: () => undefined,
+  });
+  splitter.push(bytes.subarray(start));
+  const summary = splitter.end();
+  if (seen.decided) return seen.decided;
+  if (!complete && !summary.complete) return { ok: false, needMore: true };
+  if (seen.firstBad !== undefined) return { ok: false, needMore: false, message: `a JSON array, but its items are not ${ITEM_SHAPES}; the first is ${seen.firstBad}` };
+  if (!summary.complete) return unknown(bytes, 'a JSON array that is not closed');
+  // An empty array (or one of strings only) holds no object to tell envelopes from events.
+  return { ok: true, kind: 'json-envelopes', container: 'json-array', bodyOffset: start };
+}
+
+function preview(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+const HAR_START = /^\{\s*"log"\s*:\s*\{/;
+
+function sniffObject(bytes: Uint8Array, start: number, complete: boolean): SniffResult {
+  const line = lineAt(bytes, start);
+  if (HAR_START.test(decoder.decode(bytes.subarray(start, Math.min(bytes.length, start + 4096))))) return { ok: true, kind: 'har', bodyOffset: start };
+  if (line.next < 0 && !complete) return { ok: false, needMore: true };
+  let value: unknown;
+  try {
+    value = JSON.parse(line.text);
+  } catch {
+    return unknown(bytes, 'its first line is not a JSON object');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return unknown(bytes);
+  if ('log' in value) return { ok: true, kind: 'har', bodyOffset: start };
+  const item = convertItem(line.text);
+  const kind = item.ok ? kindOfItems(item.shape, 'ndjson') : null;
+  if (!kind) return { ok: false, needMore: false, message: `JSON lines, but the first is not ${ITEM_SHAPES}: ${preview(line.text)}` };
+  return { ok: true, kind, container: 'ndjson', bodyOffset: start };
+}
+
+/**
+ * `head` is the start of the file; `complete` says whether it is the whole file. When the
+ * first line or item is longer than `head`, the answer is `needMore`.
+ */
+export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
+  if (head.length === 0) return { ok: false, needMore: false, message: 'the file is empty' };
+  let start = skipBom(head);
+  const text = decoder.decode(head.subarray(start, start + RECORDING_MAGIC.length));
+  if (text === RECORDING_MAGIC) return { ok: true, kind: 'recording', bodyOffset: 0 };
+  if (text.length > 0 && text.length < RECORDING_MAGIC.length && RECORDING_MAGIC.startsWith(text)) {
+    if (!complete) return { ok: false, needMore: true };
+    // A recorder killed while writing its header: still a recording (the reader reports the torn line).
+    if (text.length >= TORN_HEADER_MIN) return { ok: true, kind: 'recording', bodyOffset: 0 };
+  }
+  while (start < head.length && isBlankByte(head[start])) start++;
+  if (start >= head.length) return complete ? { ok: false, needMore: false, message: 'the file holds only blank lines' } : { ok: false, needMore: true };
+  const first = head[start];
+  if (first === 0x5b) return sniffJsonArray(head, start, complete);
+  if (first === 0x7b) return sniffObject(head, start, complete);
+  const http = parseHttpHead(head, start);
+  if (http) {
+    const contentType = http.response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+    if (contentType.includes('text/event-stream') || startsLikeSse(head, http.bodyOffset)) return { ok: true, kind: 'sse', bodyOffset: http.bodyOffset, response: http.response };
+    return { ok: false, needMore: false, message: `an HTTP response whose body is not an event stream (status ${http.response.status}, content-type ${contentType || 'none'})` };
+  }
+  if (/^HTTP\/[\d.]+ \d{3}/.test(lineAt(head, start).text) && !complete) return { ok: false, needMore: true };
+  const firstLine = lineAt(head, start);
+  if (firstLine.next < 0 && !complete && firstLine.text.length < 16) return { ok: false, needMore: true };
+  if (isSseLine(firstLine.text)) return { ok: true, kind: 'sse', bodyOffset: 0 };
+  return unknown(head);
+}
