@@ -8,6 +8,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   frames: { summary: 'frames FILE... [--rechunk N|random:SEED] --json       events exactly as an EventSource dispatches them', load: async () => (await import('./commands/frames')).frames },
   'demo-agent': { summary: 'demo-agent [--port N] [--pace fast|realistic]        serve the demo agent (upstream API, json/xml/raw) until Ctrl-C', load: async () => (await import('./commands/demo-agent')).demoAgent },
   diff: { summary: 'diff LEFT RIGHT [--format …] [--json] [--strict]      block-level diff of two streams (exit 1 on differences)', load: async () => (await import('./commands/diff')).diff },
+  record: { summary: 'record URL [-X METHOD] [-H "Name: value"]... [-d BODY|@FILE] -o FILE   record a live stream as it arrives (secrets redacted)', load: async () => (await import('./commands/record')).record },
+  answer: { summary: 'answer FILE [--result ID=TEXT]... [--yes] [-H ...] [-o OUT]   send frontend-tool results for a paused run (or --url RUN_URL --agent-uuid UUID)', load: async () => (await import('./commands/answer')).answer },
   serve: { summary: 'serve FILE [--port N] [--speed X|fast] [--rechunk N|byte] [--har-entry N]   replay a recording as a live SSE endpoint until Ctrl-C', load: async () => (await import('./commands/serve')).serve },
 };
 

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Two projects over the same app:
+ * - `browser`: the browser host, started the way the README says (`npm start -- --browser`),
+ *   driven in Debian's Chromium (CHROMIUM_PATH, else /usr/bin/chromium) — never a browser
+ *   downloaded by `npx playwright install`;
+ * - `electron`: the desktop build through Playwright's Electron support; its tests skip,
+ *   saying why, where the Electron binary is not installed.
+ *
+ * The access token is fixed for the run (set here once; the test workers inherit the
+ * environment) so the tests know the page URL.
+ */
+const port = Number(process.env['E2E_PORT'] ?? 47_831);
+process.env['E2E_TOKEN'] ??= randomBytes(24).toString('hex');
+const token = process.env['E2E_TOKEN'];
+const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: Boolean(process.env['CI']),
+  reporter: process.env['CI'] ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'browser',
+      testDir: 'e2e/browser',
+      use: {
+        browserName: 'chromium',
+        baseURL: `http://127.0.0.1:${port}/${token}/`,
+        headless: true,
+        launchOptions: {
+          executablePath: chromium,
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        },
+      },
+    },
+    {
+      name: 'electron',
+      testDir: 'e2e/electron',
+    },
+  ],
+  webServer: {
+    command: `node scripts/start.mjs --browser --port ${port}`,
+    url: `http://127.0.0.1:${port}/${token}/`,
+    env: { STREAM_INSPECTOR_TOKEN: token },
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

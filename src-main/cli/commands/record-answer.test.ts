@@ -1,0 +1,127 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { refusedPort, SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../../services/connection/loopback-testing';
+import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
+import { main } from '../main';
+import { memoryIo } from '../test-io';
+
+const CANARY = 'canary-cli-8d2f';
+let dir: string;
+let agent: DemoAgent | undefined;
+let server: LoopbackServer | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inspector-cli-'));
+});
+afterEach(async () => {
+  await agent?.close();
+  await server?.close();
+  agent = server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(args: string[]) {
+  const io = { ...memoryIo(), cwd: dir };
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function recordFrontendTools(format: string): Promise<string> {
+  agent ??= await startDemoAgent({ pace: 'fast' });
+  const { code, err } = await run([
+    'record',
+    `${agent.url}/agent/run?format=${format}`,
+    '-H',
+    `Authorization: Bearer ${CANARY}`,
+    '-d',
+    JSON.stringify({ user_prompt: 'x', scenario: 'frontend-tools' }),
+    '-o',
+    `paused-${format}.ndjson`,
+  ]);
+  expect(code).toBe(0);
+  expect(err).toMatch(/paused on awaiting_frontend_tools/);
+  return join(dir, `paused-${format}.ndjson`);
+}
+
+describe('stream-inspector record', () => {
+  it('records a POST stream with headers and body, keeping the secret out of the file and the output', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end('data: {"type":"text","agent":"a","final":true,"delta":"hi"}\n\ndata: [DONE]\n\n');
+    });
+    const { code, out, err } = await run(['record', `${server.url}/agent/run?token=${CANARY}`, '-H', `X-Api-Key: ${CANARY}`, '-d', '{"user_prompt":"hi"}', '-o', 'out.ndjson', '--json']);
+    expect(code).toBe(0);
+    expect(server.requests[0]).toMatchObject({ method: 'POST', body: '{"user_prompt":"hi"}' });
+    expect(server.requests[0]!.headers['x-api-key']).toBe(CANARY);
+    expect(JSON.parse(out)).toMatchObject({ state: 'complete', envelopes: 2 });
+    expect(err).toMatch(/Recording POST http:\/\/127\.0\.0\.1:\d+\/agent\/run\?token=\[redacted\]/);
+    const file = await readFile(join(dir, 'out.ndjson'), 'utf8');
+    expect(`${out}${err}${file}`).not.toContain(CANARY);
+  });
+
+  it('shows a failed request with its body and exits 2', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(422, { 'Content-Type': 'application/json' });
+      res.end('{"detail":[{"msg":"field required"}]}');
+    });
+    const { code, err } = await run(['record', `${server.url}/agent/run`, '-d', '{}', '-o', 'fail.ndjson']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/HTTP 422/);
+    expect(err).toContain('{"detail":[{"msg":"field required"}]}');
+  });
+
+  it('reports a refused connection', async () => {
+    const port = await refusedPort();
+    const { code, err } = await run(['record', `http://127.0.0.1:${port}/x`, '-o', 'refused.ndjson']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/Connection refused/);
+  });
+
+  it('needs an output file and refuses to overwrite one', async () => {
+    expect((await run(['record', 'http://127.0.0.1:9/x'])).code).toBe(2);
+    await writeFile(join(dir, 'exists.ndjson'), 'x');
+    const { code, err } = await run(['record', 'http://127.0.0.1:9/x', '-o', 'exists.ndjson']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/exists/);
+  });
+});
+
+describe('stream-inspector answer', () => {
+  it('lists the pending tools of a paused recording when no results are given', async () => {
+    const file = await recordFrontendTools('json');
+    const { code, out } = await run(['answer', file]);
+    expect(code).toBe(1);
+    expect(out).toMatch(/user_confirm/);
+    expect(out).toMatch(/Answer with --result/);
+  });
+
+  it.each(['json', 'xml', 'raw'])('answers a recorded %s pause with the credentials given and writes the whole session', async (format) => {
+    const file = await recordFrontendTools(format);
+    const { code, err } = await run(['answer', file, '--yes', '-H', `Authorization: Bearer ${CANARY}`, '-o', `answered-${format}.ndjson`]);
+    expect(err).toMatch(/Continuation \(leg 1\): /);
+    expect(code).toBe(0);
+    const saved = await readFile(join(dir, `answered-${format}.ndjson`), 'utf8');
+    expect(saved).toContain('"type":"action"');
+    expect(saved).not.toContain(CANARY);
+    expect(err).not.toContain(CANARY);
+    const reopened = await run(['answer', join(dir, `answered-${format}.ndjson`)]);
+    expect(reopened.err).toMatch(/does not end paused/);
+  });
+
+  it('answers a run known only by URL and agent uuid', async () => {
+    const file = await recordFrontendTools('json');
+    const listing = (await run(['answer', file])).out;
+    const uuid = /agent ([0-9a-f-]{36})/.exec(listing)![1]!;
+    const toolId = /^\s+(\S+)\s+user_confirm/m.exec(listing)![1]!;
+    const { code, err } = await run(['answer', '--url', `${agent!.url}/agent/run`, '--agent-uuid', uuid, '--result', `${toolId}=no`]);
+    expect(code).toBe(0);
+    expect(err).toMatch(/Continuation \(leg 0\)/);
+  });
+
+  it('explains its usage errors', async () => {
+    expect((await run(['answer'])).err).toMatch(/expected a recording FILE, or --url RUN_URL with --agent-uuid UUID/);
+    expect((await run(['answer', 'x.ndjson', '--result', 'novalue'])).err).toMatch(/--result takes TOOL_USE_ID=TEXT/);
+  });
+});

@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { RequestBody, SessionSummary } from '../../../src-shared/contract/payloads';
+import { redactUrl } from '../../../src-shared/recording/redact';
+import { createDefaultSessionService } from '../../services/sessions/default-service';
+import type { SessionService } from '../../services/sessions/session-service';
+import { parse, parseFormat } from '../args';
+import { UsageError, type CliIo, type Command } from '../io';
+
+/**
+ * `record URL [-X METHOD] [-H 'Name: value']… [-d BODY|@FILE] -o FILE`: opens a live stream
+ * like curl and records it (docs/recording-format.md) as it arrives, with secrets redacted.
+ * Progress and the outcome go to stderr; nothing printed carries a header value.
+ */
+
+/** `Name: value` → [name, value] (curl's -H syntax). */
+export function parseHeaderArg(text: string): [string, string] {
+  const colon = text.indexOf(':');
+  if (colon <= 0) throw new UsageError(`-H takes 'Name: value', not '${text}'`);
+  return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
+}
+
+/** curl's -d: `@FILE` reads the body from a file; JSON text is sent as JSON, anything else raw. */
+export async function parseBodyArg(value: string | undefined, io: CliIo): Promise<RequestBody | undefined> {
+  if (value === undefined) return undefined;
+  const text = value.startsWith('@') ? await readFile(resolve(io.cwd, value.slice(1)), 'utf8') : value;
+  try {
+    JSON.parse(text);
+    return { kind: 'json', text };
+  } catch {
+    return { kind: 'raw', text };
+  }
+}
+
+const LIVE_STATES = new Set(['connecting', 'streaming', 'loading']);
+
+/** Resolves with the session's summary once it is no longer receiving (or it was closed: null). */
+export function untilSettled(service: SessionService, sessionId: string, done: (s: SessionSummary) => boolean = (s) => !LIVE_STATES.has(s.state)): Promise<SessionSummary> {
+  return new Promise((resolvePromise, reject) => {
+    const check = (list: SessionSummary[]): void => {
+      const summary = list.find((s) => s.id === sessionId);
+      if (!summary) {
+        off();
+        reject(new Error('The session was closed'));
+      } else if (done(summary)) {
+        off();
+        resolvePromise(summary);
+      }
+    };
+    const off = service.onSessionsChanged(check);
+    void service.listSessions().then(check);
+  });
+}
+
+/** One paragraph saying how a session ended, for stderr. */
+export function describeOutcome(summary: SessionSummary): string {
+  const { envelopes, bytes, legs, diagnostics: d } = summary;
+  const lines = [`${summary.state}: ${envelopes} envelopes, ${bytes} bytes in ${legs} leg(s); diagnostics: ${d.error} errors, ${d.warning} warnings, ${d.info} info.`];
+  if (summary.failure) {
+    lines.push(summary.failure.message);
+    if (summary.failure.body) lines.push('--- response body ---', summary.failure.body.slice(0, 2000), ...(summary.failure.body.length > 2000 || summary.failure.bodyTruncated ? ['… (truncated)'] : []));
+  }
+  if (summary.awaitingTools) lines.push('The run is paused on awaiting_frontend_tools: answer it with `stream-inspector answer FILE --result TOOL_USE_ID=TEXT -H …`.');
+  return `${lines.join('\n')}\n`;
+}
+
+export function exitCodeFor(summary: SessionSummary): number {
+  if (summary.state === 'failed') return 2;
+  return summary.diagnostics.error > 0 ? 1 : 0;
+}
+
+export const record: Command = async (args, io) => {
+  const { values, positionals } = parse(args, {
+    request: { type: 'string', short: 'X' },
+    header: { type: 'string', short: 'H', multiple: true },
+    data: { type: 'string', short: 'd' },
+    output: { type: 'string', short: 'o' },
+    format: { type: 'string' },
+    'idle-timeout': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one URL');
+  if (!values.output) throw new UsageError('-o FILE is required: where to write the recording');
+  const url = positionals[0];
+  const body = await parseBodyArg(values.data, io);
+  const idle = values['idle-timeout'];
+  if (idle !== undefined && !/^\d+(\.\d+)?$/.test(idle)) throw new UsageError(`--idle-timeout takes seconds, not '${idle}'`);
+  const path = resolve(io.cwd, values.output);
+
+  const service = createDefaultSessionService();
+  try {
+    const started = await service.connect({
+      url,
+      method: values.request ?? (body ? 'POST' : 'GET'),
+      headers: (values.header ?? []).map(parseHeaderArg),
+      ...(body ? { body } : {}),
+      format: parseFormat(values.format),
+      recordTo: path,
+      ...(idle !== undefined ? { timeouts: { idleMs: Number(idle) * 1000 } } : {}),
+    });
+    io.stderr(`Recording ${started.source.kind === 'live' ? `${started.source.method} ${redactUrl(started.source.url)}` : url} to ${path} (Ctrl-C stops)\n`);
+    const offStatus = service.onSessionsChanged((list) => {
+      const s = list.find((x) => x.id === started.id);
+      if (s?.state === 'streaming' && s.httpStatus !== undefined) {
+        io.stderr(`HTTP ${s.httpStatus}: streaming…\n`);
+        offStatus();
+      }
+    });
+    void io.interrupted.then(() => service.stop({ sessionId: started.id })).catch(() => {});
+    const summary = await untilSettled(service, started.id);
+    offStatus();
+    if (values.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+    io.stderr(describeOutcome(summary));
+    io.stderr(`Recording written to ${path}\n`);
+    return summary.state === 'stopped' ? 0 : exitCodeFor(summary);
+  } finally {
+    await service.dispose();
+  }
+};

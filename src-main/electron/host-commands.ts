@@ -1,0 +1,76 @@
+import { app, BrowserWindow, dialog } from 'electron';
+import { join } from 'node:path';
+import { createEmitter, type Emitter } from '../../src-shared/contract/emitter';
+import type { ExportKind, HostCommand, SavedFile } from '../../src-shared/contract/payloads';
+import type { HostCommands, SessionCommands } from '../services/sessions/compose';
+import type { RecentFiles } from '../services/sessions/recent-files';
+import { confirmOpenExternal } from './window';
+
+/**
+ * The Electron host's part of the contract: native open and save dialogs, recent files,
+ * confirmed external links, and the menu's commands to the renderer.
+ */
+export interface ElectronHost extends HostCommands {
+  readonly commands: Emitter<HostCommand>;
+  /** Open dialog → session; null when cancelled. */
+  openWithDialog(): Promise<string | null>;
+}
+
+const FILE_FILTERS = [
+  { name: 'Streams and recordings', extensions: ['ndjson', 'jsonl', 'sse', 'txt', 'json', 'har', 'log'] },
+  { name: 'All files', extensions: ['*'] },
+];
+
+const EXPORT_EXTENSIONS: Record<ExportKind, string> = { 'envelopes-ndjson': 'ndjson', 'blocks-json': 'json', 'raw-sse': 'sse' };
+
+export function createElectronHost(sessions: SessionCommands, recentFiles: RecentFiles): ElectronHost {
+  const commands = createEmitter<HostCommand>();
+  const focused = (): BrowserWindow | null => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0] ?? null;
+
+  const chooseSavePath = async (title: string, name: string): Promise<string | null> => {
+    const owner = focused();
+    const options = { title, defaultPath: join(app.getPath('documents'), name) };
+    const result = owner ? await dialog.showSaveDialog(owner, options) : await dialog.showSaveDialog(options);
+    return result.canceled || !result.filePath ? null : result.filePath;
+  };
+
+  const openWithDialog = async (): Promise<string | null> => {
+    const owner = focused();
+    const options = { title: 'Open a stream or recording', properties: ['openFile' as const], filters: FILE_FILTERS };
+    const result = owner ? await dialog.showOpenDialog(owner, options) : await dialog.showOpenDialog(options);
+    const [path] = result.filePaths;
+    if (result.canceled || !path) return null;
+    const summary = await sessions.openFile({ path });
+    commands.fire({ kind: 'select-session', sessionId: summary.id });
+    return summary.id;
+  };
+
+  return {
+    commands,
+    openWithDialog,
+    getAppInfo: () =>
+      Promise.resolve({
+        name: app.getName(),
+        version: app.getVersion(),
+        host: 'electron',
+        platform: process.platform,
+        capabilities: { fileDialogs: true, upload: false, dropPaths: true },
+      }),
+    async showOpenDialog() {
+      const id = await openWithDialog();
+      if (id === null) return null;
+      return (await sessions.listSessions()).find((s) => s.id === id) ?? null;
+    },
+    listRecentFiles: () => recentFiles.list(),
+    openExternal: ({ url }) => confirmOpenExternal(focused(), url),
+    async saveRecording({ sessionId, path }): Promise<SavedFile> {
+      const target = path ?? (await chooseSavePath('Save recording', `session-${sessionId}.ndjson`));
+      return target === null ? null : sessions.saveRecording({ sessionId, path: target });
+    },
+    async exportSession({ sessionId, kind, path }): Promise<SavedFile> {
+      const target = path ?? (await chooseSavePath('Export', `session-${sessionId}.${EXPORT_EXTENSIONS[kind]}`));
+      return target === null ? null : sessions.exportSession({ sessionId, kind, path: target });
+    },
+    onHostCommand: commands.event,
+  };
+}

@@ -1,0 +1,71 @@
+import { BrowserWindow, ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { dispatchCall, subscribeEvent, type CallOutcome } from '../../src-shared/contract/dispatch';
+import type { Unsubscribe } from '../../src-shared/contract/define';
+import { CHANNEL_PREFIX, INSPECTOR_CONTRACT, INSPECTOR_NAMES, inspectorChannel, type InspectorService } from '../../src-shared/contract/inspector';
+
+/**
+ * The only place main listens to the renderer. Every command of the contract is registered
+ * through one wrapper that checks, before the service sees anything: the channel carries the
+ * contract's prefix, the sender is the main frame of one of our windows (not an iframe, not a
+ * stray webContents), and that frame shows the app's own page. The argument is then checked
+ * by the contract's schema and the result before it leaves (dispatchCall). Events go to every
+ * window that shows the app.
+ */
+
+export interface IpcOptions {
+  /** True for URLs of the app's own renderer (the app:// origin, or the dev server). */
+  isAppUrl(url: string): boolean;
+  log?: (message: string) => void;
+}
+
+export class SenderRejected extends Error {
+  override readonly name = 'SenderRejected';
+}
+
+/** Throws SenderRejected unless the call comes from the app's page in a main frame. */
+export function validateSender(channel: string, event: IpcMainInvokeEvent, options: IpcOptions): void {
+  if (!channel.startsWith(CHANNEL_PREFIX)) throw new SenderRejected(`channel ${channel} is not part of the contract`);
+  const frame = event.senderFrame;
+  if (!frame) throw new SenderRejected('the sending frame is gone');
+  if (frame !== event.sender.mainFrame || frame.parent !== null) throw new SenderRejected('calls are accepted from the main frame only');
+  if (!BrowserWindow.fromWebContents(event.sender)) throw new SenderRejected('the sender is not an app window');
+  if (!options.isAppUrl(frame.url)) throw new SenderRejected(`calls from ${frame.url || 'an unknown page'} are not accepted`);
+}
+
+function handle(channel: string, options: IpcOptions, run: (arg: unknown) => Promise<CallOutcome>): void {
+  ipcMain.handle(channel, async (event, arg: unknown): Promise<CallOutcome> => {
+    try {
+      validateSender(channel, event, options);
+    } catch (error) {
+      options.log?.(`IPC refused on ${channel}: ${error instanceof Error ? error.message : String(error)}`);
+      return { ok: false, error: { message: 'Refused: this page may not call the inspector.' } };
+    }
+    return run(arg);
+  });
+}
+
+/** Registers the contract's commands and forwards its events; returns a function undoing both. */
+export function registerContract(service: InspectorService, options: IpcOptions): Unsubscribe {
+  for (const name of INSPECTOR_NAMES.commands) {
+    handle(inspectorChannel(name), options, (arg) => dispatchCall(INSPECTOR_CONTRACT, service, name, arg));
+  }
+  const targets = (): WebContents[] =>
+    BrowserWindow.getAllWindows()
+      .map((w) => w.webContents)
+      .filter((wc) => !wc.isDestroyed() && options.isAppUrl(wc.mainFrame.url));
+  const unsubscribes = INSPECTOR_NAMES.events.map((name) =>
+    subscribeEvent(
+      INSPECTOR_CONTRACT,
+      service,
+      name,
+      (payload) => {
+        for (const wc of targets()) wc.send(inspectorChannel(name), payload);
+      },
+      (message) => options.log?.(message),
+    ),
+  );
+  return () => {
+    for (const name of INSPECTOR_NAMES.commands) ipcMain.removeHandler(inspectorChannel(name));
+    for (const unsubscribe of unsubscribes) unsubscribe();
+  };
+}

@@ -1,0 +1,123 @@
+import { app, BrowserWindow } from 'electron';
+import type { HostCommand } from '../../src-shared/contract/payloads';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
+import { composeInspector } from '../services/sessions/compose';
+import { createRecentFiles, trackOpenedFiles } from '../services/sessions/recent-files';
+import { startSessionWorker } from '../services/sessions/worker/worker-client';
+import { APP_ORIGIN, enforceCspOn, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
+import { createElectronHost } from './host-commands';
+import { registerContract } from './ipc';
+import { installMenu } from './menu';
+import { createMainWindow } from './window';
+
+/**
+ * The desktop app: one window on the renderer, the session service and the embedded demo
+ * agent in main, wired through the contract. Everything here is wiring; behaviour lives in
+ * the services, which run (and are tested) without Electron.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const devServer = process.env['ELECTRON_RENDERER_URL'];
+const appUrl = (url: string): boolean => isAppUrl(url, devServer);
+
+registerAppScheme();
+
+// Tests run each app in a fresh user-data folder (window state, recent files).
+const userDataOverride = process.env['STREAM_INSPECTOR_USER_DATA'];
+if (userDataOverride) app.setPath('userData', userDataOverride);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start();
+}
+
+/** Files named on a command line (existing regular files only; flags and the app path are skipped). */
+function filesIn(argv: readonly string[], cwd: string): string[] {
+  return argv
+    .slice(1)
+    .filter((arg) => !arg.startsWith('-'))
+    .map((arg) => resolve(cwd, arg))
+    .filter((path) => existsSync(path) && statSync(path).isFile() && !path.endsWith('.js') && path !== resolve(app.getAppPath()));
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const userData = app.getPath('userData');
+  const recentFiles = createRecentFiles(join(userData, 'recent-files.json'));
+
+  let demo: DemoAgent | null = null;
+  try {
+    demo = await startDemoAgent();
+  } catch (error) {
+    console.error(`The demo agent did not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const demoUrl = demo?.url ?? null;
+
+  const refreshMenu = async (): Promise<void> => installMenu(await recentFiles.list(), menuActions);
+  // Connections, decoding and the session store run in a worker: this thread answers IPC.
+  const worker = startSessionWorker({
+    entry: new URL('./session-worker.js', import.meta.url),
+    demoAgentUrl: demoUrl,
+    onError: (error) => console.error(`Session worker: ${error.message}`),
+  });
+  const sessions = worker.service;
+  trackOpenedFiles(sessions.onSessionsChanged, recentFiles, () => void refreshMenu());
+  const host = createElectronHost(sessions, recentFiles);
+  const inspector = composeInspector(sessions, host);
+  const unregister = registerContract(inspector, { isAppUrl: appUrl, log: (m) => console.warn(m) });
+
+  const openPath = (path: string): void => {
+    sessions
+      .openFile({ path })
+      .then((summary) => host.commands.fire({ kind: 'select-session', sessionId: summary.id }))
+      .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+  };
+  const menuActions = {
+    open: () => void host.openWithDialog().catch((error: unknown) => console.error(error)),
+    openPath,
+    send: (command: HostCommand) => host.commands.fire(command),
+    isDev: devServer !== undefined || !app.isPackaged,
+  };
+  await refreshMenu();
+
+  if (devServer) enforceCspOn(new URL(devServer).origin);
+  else serveRenderer(join(here, '../renderer'));
+
+  const window = createMainWindow({
+    preload: join(here, '../preload/preload.cjs'),
+    url: devServer ?? `${APP_ORIGIN}/index.html`,
+    statePath: join(userData, 'window-state.json'),
+    isAppUrl: appUrl,
+    onOpenPath: openPath,
+  });
+  window.webContents.once('did-finish-load', () => {
+    for (const path of filesIn(process.argv, process.cwd())) openPath(path);
+  });
+
+  app.on('second-instance', (_event, argv, cwd) => {
+    const main = BrowserWindow.getAllWindows()[0];
+    if (main) {
+      if (main.isMinimized()) main.restore();
+      main.focus();
+    }
+    for (const path of filesIn(argv, cwd)) openPath(path);
+  });
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    openPath(path);
+  });
+  app.on('window-all-closed', () => app.quit());
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    unregister();
+    void Promise.allSettled([worker.dispose(), demo?.close()]).finally(() => app.quit());
+  });
+}

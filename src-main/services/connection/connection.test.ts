@@ -1,0 +1,294 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openConnection, type ConnectionHandlers, type ConnectionSpec } from './connection';
+import { SSE_HEADERS, refusedPort, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from './loopback-testing';
+import { buildRequest } from './request-spec';
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface Captured {
+  chunks: { bytes: Uint8Array; receivedAt: number }[];
+  heads: { status: number; accepted: boolean }[];
+  rejected: number;
+  text(): string;
+}
+
+function capture(): Captured & ConnectionHandlers {
+  const captured: Captured & ConnectionHandlers = {
+    chunks: [],
+    heads: [],
+    rejected: 0,
+    text: () => Buffer.concat(captured.chunks.map((c) => c.bytes)).toString('utf8'),
+    onChunk: (bytes, receivedAt) => captured.chunks.push({ bytes, receivedAt }),
+    onResponse: (head, accepted) => captured.heads.push({ status: head.status, accepted }),
+    onRejectedChunk: (bytes) => (captured.rejected += bytes.byteLength),
+  };
+  return captured;
+}
+
+async function serve(handler: LoopbackHandler): Promise<LoopbackServer> {
+  server = await startLoopbackServer(handler);
+  return server;
+}
+
+function get(path: string, extra: Partial<ConnectionSpec> = {}): ConnectionSpec {
+  if (!server) throw new Error('no server');
+  return { url: new URL(path, server.url), method: 'GET', headers: [], ...extra };
+}
+
+describe('live connection against loopback servers', () => {
+  it('streams a POST with headers and body, chunk by chunk, with receive times', async () => {
+    await serve(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      await writeSlowly(res, ['data: {"a":1}\n\n', 'data: {"a"', ':2}\n\ndata: [DONE]\n\n'], 30);
+    });
+    const { spec } = buildRequest({
+      url: `${server!.url}/agent/run?format=json`,
+      method: 'post',
+      headers: [['X-Trace', 'abc'], ['Authorization', 'Bearer t0k']],
+      body: { kind: 'json', text: '{"user_prompt":"hi","agent_type":"agent_frontend_tools"}' },
+    });
+    const sink = capture();
+    const outcome = await openConnection(spec, sink).done;
+
+    expect(outcome).toMatchObject({ reason: 'complete', status: 200 });
+    const received = server!.requests[0]!;
+    expect(received.method).toBe('POST');
+    expect(received.url).toBe('/agent/run?format=json');
+    expect(received.headers['x-trace']).toBe('abc');
+    expect(received.headers['authorization']).toBe('Bearer t0k');
+    expect(received.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(received.body)).toEqual({ user_prompt: 'hi', agent_type: 'agent_frontend_tools' });
+    expect(sink.text()).toBe('data: {"a":1}\n\ndata: {"a":2}\n\ndata: [DONE]\n\n');
+    expect(sink.chunks.length).toBeGreaterThanOrEqual(3);
+    const times = sink.chunks.map((c) => c.receivedAt);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(40);
+    expect(outcome.bytes).toBe(Buffer.byteLength(sink.text()));
+  });
+
+  it('receives a slow drip of one byte every few milliseconds without losing or merging data', async () => {
+    const stream = 'data: {"type":"text","agent":"a","final":false,"delta":"héllo"}\n\n';
+    const bytes = [...Buffer.from(stream)].map((b) => Uint8Array.of(b));
+    await serve(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.flushHeaders();
+      await writeSlowly(res, bytes, 3);
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/drip'), sink).done;
+    expect(outcome.reason).toBe('complete');
+    expect(sink.text()).toBe(stream);
+    // Separate writes 3 ms apart arrive as (mostly) separate chunks.
+    expect(sink.chunks.length).toBeGreaterThan(bytes.length / 2);
+  });
+
+  it('reports a server that closes the connection mid-event as aborted and keeps every byte', async () => {
+    await serve(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write('data: {"complete":1}\n\ndata: {"cut');
+      await sleep(30);
+      res.socket?.destroy();
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/cut'), sink).done;
+    expect(outcome.reason).toBe('aborted');
+    expect(outcome.failure?.kind).toBe('aborted');
+    expect(outcome.failure?.message).toMatch(/cut off in the middle of the stream after 33 bytes/);
+    expect(sink.text()).toBe('data: {"complete":1}\n\ndata: {"cut');
+  });
+
+  it('treats a clean end in the middle of an event as a complete response (the decoder reports the torn event)', async () => {
+    await serve((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end('data: {"x":1}\n\ndata: {"torn"');
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/torn'), sink).done;
+    expect(outcome.reason).toBe('complete');
+    expect(sink.text()).toBe('data: {"x":1}\n\ndata: {"torn"');
+  });
+
+  it('keeps an idle stream open with no timeout of its own and delivers what comes after the silence', async () => {
+    await serve(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write('data: first\n\n');
+      await sleep(2500);
+      res.end('data: after-silence\n\n');
+    });
+    const sink = capture();
+    const connection = openConnection(get('/idle'), sink);
+    await sleep(1500);
+    const during = connection.progress();
+    expect(during.bytes).toBe(13);
+    expect(performance.timeOrigin + performance.now() - during.lastActivityAt).toBeGreaterThan(1000);
+    const outcome = await connection.done;
+    expect(outcome.reason).toBe('complete');
+    expect(sink.text()).toBe('data: first\n\ndata: after-silence\n\n');
+  });
+
+  it('gives up on an idle stream only when an idle timeout was asked for', async () => {
+    await serve(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write('data: one\n\n');
+      await sleep(2000);
+      res.end();
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/idle', { timeouts: { idleMs: 200 } }), sink).done;
+    expect(outcome.reason).toBe('failed');
+    expect(outcome.failure).toMatchObject({ kind: 'idle-timeout' });
+    expect(sink.text()).toBe('data: one\n\n');
+  });
+
+  it('stop closes the request within a second and the server sees the client go away', async () => {
+    await serve(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (let i = 0; i < 1000 && !res.destroyed; i++) {
+        res.write(`data: ${i}\n\n`);
+        await sleep(20);
+      }
+      res.end();
+    });
+    const sink = capture();
+    const connection = openConnection(get('/forever'), sink);
+    await sleep(150);
+    const stoppedAt = performance.now();
+    connection.stop();
+    const outcome = await connection.done;
+    expect(outcome.reason).toBe('stopped');
+    const serverSawClose = await server!.clientClosed(0);
+    expect(serverSawClose - stoppedAt).toBeLessThan(1000);
+    const count = sink.chunks.length;
+    await sleep(100);
+    expect(sink.chunks.length).toBe(count);
+  });
+
+  it.each([
+    [500, 'Internal Server Error', 'text/plain', 'Traceback: boom', /HTTP 500 Internal Server Error: the server failed/],
+    [422, 'Unprocessable Entity', 'application/json', '{"detail":[{"loc":["body","user_prompt"],"msg":"field required"}]}', /HTTP 422 Unprocessable Entity: the request body failed/],
+  ])('shows a %i response with its body and never decodes it', async (status, statusText, type, body, message) => {
+    await serve((_req, res) => {
+      res.writeHead(status, statusText, { 'Content-Type': type });
+      res.end(body);
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/fail'), sink).done;
+    expect(outcome.reason).toBe('failed');
+    expect(outcome.failure).toMatchObject({ kind: 'http-status', status, body, bodyTruncated: false, contentType: type });
+    expect(outcome.failure?.message).toMatch(message);
+    expect(sink.chunks).toHaveLength(0);
+    expect(sink.heads).toEqual([{ status, accepted: false }]);
+    expect(sink.rejected).toBe(Buffer.byteLength(body));
+  });
+
+  it.each([
+    ['an HTML login page', 'text/html; charset=utf-8', '<!doctype html><html><body><form>Sign in</form></body></html>', /login page/],
+    ['a JSON error', 'application/json', '{"error":"quota"}', /got application\/json \(HTTP 200\)/],
+  ])('refuses %s served with status 200 as a stream', async (_name, type, body, message) => {
+    await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': type });
+      res.end(body);
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/page'), sink).done;
+    expect(outcome.failure).toMatchObject({ kind: 'content-type', body, contentType: type });
+    expect(outcome.failure?.message).toMatch(message);
+    expect(sink.chunks).toHaveLength(0);
+  });
+
+  it('decodes a mislabelled stream when told to accept any content type', async () => {
+    await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('data: x\n\n');
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/plain', { acceptAnyContentType: true }), sink).done;
+    expect(outcome.reason).toBe('complete');
+    expect(sink.text()).toBe('data: x\n\n');
+  });
+
+  it('caps a large rejected body and says it was truncated', async () => {
+    await serve((_req, res) => {
+      res.writeHead(502, { 'Content-Type': 'text/html' });
+      res.end('<p>'.padEnd(300_000, 'x'));
+    });
+    const outcome = await openConnection(get('/big'), capture()).done;
+    expect(outcome.failure).toMatchObject({ kind: 'http-status', status: 502, bodyTruncated: true });
+    expect(outcome.failure?.body).toHaveLength(64 * 1024);
+  });
+
+  it('refuses a compressed stream instead of decoding compressed bytes', async () => {
+    await serve((_req, res) => {
+      res.writeHead(200, { ...SSE_HEADERS, 'Content-Encoding': 'gzip' });
+      res.end(Buffer.from([0x1f, 0x8b, 8, 0]));
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/gz'), sink).done;
+    expect(outcome.failure?.kind).toBe('content-type');
+    expect(outcome.failure?.message).toMatch(/Content-Encoding: gzip/);
+    expect(sink.chunks).toHaveLength(0);
+  });
+
+  it('reports a refused connection clearly', async () => {
+    const port = await refusedPort();
+    const outcome = await openConnection({ url: new URL(`http://127.0.0.1:${port}/agent/run`), method: 'POST', headers: [] }, capture()).done;
+    expect(outcome.reason).toBe('failed');
+    expect(outcome.failure).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' });
+    expect(outcome.failure?.message).toBe(`Connection refused by 127.0.0.1:${port}: nothing is listening there. Is the server running?`);
+  });
+
+  it('reports a host name that does not resolve as a DNS failure', async () => {
+    const outcome = await openConnection({ url: new URL('http://no-such-host.invalid/'), method: 'GET', headers: [] }, capture()).done;
+    expect(outcome.failure?.kind).toBe('dns');
+    expect(outcome.failure?.message).toMatch(/Could not resolve the host name no-such-host\.invalid/);
+  });
+
+  it('reports a TLS failure (https spoken to a plain HTTP server)', async () => {
+    await serve((_req, res) => {
+      res.end('plain');
+    });
+    const url = new URL(server!.url.replace('http:', 'https:'));
+    const outcome = await openConnection({ url, method: 'GET', headers: [] }, capture()).done;
+    expect(outcome.failure?.kind).toBe('tls');
+    expect(outcome.failure?.message).toMatch(/^TLS handshake with 127\.0\.0\.1:\d+ failed/);
+  });
+
+  it('times out when the server accepts but never answers', async () => {
+    await serve(() => {
+      // never respond
+    });
+    const started = performance.now();
+    const outcome = await openConnection(get('/hang', { timeouts: { responseMs: 200 } }), capture()).done;
+    expect(outcome.failure).toMatchObject({ kind: 'timeout' });
+    expect(outcome.failure?.message).toMatch(/accepted the request but sent no response within 200 ms/);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('building a request from the connect form', () => {
+  it('refuses what cannot be sent, saying what to fix', () => {
+    const base = { url: 'http://127.0.0.1:1/x', method: 'POST', headers: [] as [string, string][] };
+    expect(() => buildRequest({ ...base, url: 'ftp://x/y' })).toThrow(/Only http and https/);
+    expect(() => buildRequest({ ...base, url: 'localhost:8000' })).toThrow(/Only http and https URLs can be opened \(got localhost:\)/);
+    expect(() => buildRequest({ ...base, url: '/agent/run' })).toThrow(/not a valid URL/);
+    expect(() => buildRequest({ ...base, headers: [['Bad Name', 'v']] })).toThrow(/Header name 'Bad Name'/);
+    expect(() => buildRequest({ ...base, headers: [['X', 'a\r\nInjected: 1']] })).toThrow(/line break/);
+    expect(() => buildRequest({ ...base, body: { kind: 'json', text: '{nope' } })).toThrow(/not valid JSON/);
+    expect(() => buildRequest({ ...base, method: 'GET', body: { kind: 'raw', text: 'x' } })).toThrow(/GET request cannot carry a body/);
+    expect(() => buildRequest({ ...base, reconnect: { maxAttempts: 3 } })).toThrow(/re-sending a POST would start a new agent run/);
+  });
+
+  it('keeps an explicit Content-Type and skips empty header rows', () => {
+    const { spec } = buildRequest({
+      url: 'http://h/agent/run',
+      method: 'POST',
+      headers: [['', ''], ['content-type', 'application/vnd.x+json']],
+      body: { kind: 'json', text: '{}' },
+    });
+    expect(spec.headers).toEqual([['content-type', 'application/vnd.x+json']]);
+  });
+});

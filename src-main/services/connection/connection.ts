@@ -1,0 +1,234 @@
+import type { Failure } from '../../../src-shared/contract/payloads';
+import { contentTypeFailure, encodingFailure, httpStatusFailure, idleFailure, classifyNetworkError, timeoutFailure } from './failures';
+import { nodeHttpTransport, type HttpResponseHead, type HttpTransport } from './http-transport';
+
+/**
+ * One live HTTP exchange whose response body is an SSE stream. It decides, from the response
+ * head, whether the body is a stream at all: only a 2xx `text/event-stream` response is handed
+ * on chunk by chunk with receive times; anything else is captured (up to a cap) as text to
+ * show the user, so the decoder never runs over an HTML login page or a JSON error.
+ */
+
+export interface ConnectionSpec {
+  url: URL;
+  method: string;
+  headers: [string, string][];
+  body?: Uint8Array;
+  /** Decode the body even when the response is not text/event-stream (still 2xx only). */
+  acceptAnyContentType?: boolean;
+  timeouts?: ConnectionTimeouts;
+}
+
+export interface ConnectionTimeouts {
+  /** TCP + TLS handshake. Default 15 s. */
+  connectMs?: number;
+  /** Request sent → response head. Default 60 s. */
+  responseMs?: number;
+  /** Silence on an open stream before giving up; 0 or absent = wait forever (agents run long tools). */
+  idleMs?: number;
+}
+
+export interface ConnectionHandlers {
+  /** Every response head, accepted or not (the user sees status and headers either way). */
+  onResponse?(head: HttpResponseHead, accepted: boolean): void;
+  /** A chunk of an accepted stream, exactly as received. */
+  onChunk(bytes: Uint8Array, receivedAt: number): void;
+  /** A chunk of a rejected body (kept for the recording; not decoded). */
+  onRejectedChunk?(bytes: Uint8Array, receivedAt: number): void;
+}
+
+export type ConnectionEndReason = 'complete' | 'stopped' | 'failed' | 'aborted';
+
+export interface ConnectionOutcome {
+  reason: ConnectionEndReason;
+  failure?: Failure;
+  /** Bytes of the accepted stream. */
+  bytes: number;
+  status?: number;
+}
+
+export interface ConnectionProgress {
+  startedAt: number;
+  status?: number;
+  bytes: number;
+  chunks: number;
+  /** Receive time of the last chunk (or the response head before any chunk). */
+  lastActivityAt: number;
+}
+
+export interface Connection {
+  readonly done: Promise<ConnectionOutcome>;
+  /** Closes the request now; `done` resolves with reason 'stopped'. */
+  stop(): void;
+  progress(): ConnectionProgress;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface ConnectionDeps {
+  transport?: HttpTransport;
+  /** Receive-time clock in ms (default: wall clock with sub-millisecond precision). */
+  now?: () => number;
+  timers?: Timers;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 60_000;
+/** How much of a rejected body is kept to show (an HTML page, a JSON error). */
+export const REJECTED_BODY_CAP = 64 * 1024;
+
+export const wallClock = (): number => performance.timeOrigin + performance.now();
+export const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export function headerValue(headers: readonly [string, string][], name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return headers.find(([n]) => n.toLowerCase() === lower)?.[1];
+}
+
+export function isEventStream(contentType: string): boolean {
+  return /^\s*text\/event-stream\s*(;|$)/i.test(contentType);
+}
+
+export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandlers, deps: ConnectionDeps = {}): Connection {
+  const transport = deps.transport ?? nodeHttpTransport;
+  const now = deps.now ?? wallClock;
+  const timers = deps.timers ?? realTimers;
+  const connectMs = spec.timeouts?.connectMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const responseMs = spec.timeouts?.responseMs ?? DEFAULT_RESPONSE_TIMEOUT_MS;
+  const idleMs = spec.timeouts?.idleMs ?? 0;
+
+  const progress: ConnectionProgress = { startedAt: now(), bytes: 0, chunks: 0, lastActivityAt: now() };
+  let resolveDone!: (outcome: ConnectionOutcome) => void;
+  const done = new Promise<ConnectionOutcome>((resolve) => (resolveDone = resolve));
+  let settled = false;
+  let timer: unknown = null;
+  let mode: 'waiting' | 'stream' | 'rejected' = 'waiting';
+  let rejected: { head: HttpResponseHead; contentType: string; parts: Uint8Array[]; size: number; truncated: boolean; encodingOnly?: string } | null = null;
+
+  const clearTimer = (): void => {
+    if (timer !== null) timers.clearTimeout(timer);
+    timer = null;
+  };
+  const arm = (ms: number, onFire: () => void): void => {
+    clearTimer();
+    if (ms > 0) timer = timers.setTimeout(onFire, ms);
+  };
+  const settle = (outcome: Omit<ConnectionOutcome, 'bytes' | 'status'>): void => {
+    if (settled) return;
+    settled = true;
+    clearTimer();
+    resolveDone({ ...outcome, bytes: progress.bytes, ...(progress.status === undefined ? {} : { status: progress.status }) });
+  };
+  const failWith = (failure: Failure, reason: ConnectionEndReason = 'failed'): void => {
+    exchange.abort();
+    settle({ reason, failure });
+  };
+
+  const finishRejected = (): void => {
+    if (!rejected) return;
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(concat(rejected.parts, rejected.size));
+    const { head, contentType, truncated } = rejected;
+    if (rejected.encodingOnly !== undefined) settle({ reason: 'failed', failure: encodingFailure(head.status, contentType, rejected.encodingOnly) });
+    else if (head.status < 200 || head.status > 299) settle({ reason: 'failed', failure: httpStatusFailure(head.status, head.statusText, contentType, text, truncated) });
+    else settle({ reason: 'failed', failure: contentTypeFailure(head.status, contentType, text, truncated) });
+  };
+
+  const armIdle = (): void => {
+    if (idleMs > 0) arm(idleMs, () => failWith(idleFailure(idleMs, progress.bytes)));
+    else clearTimer();
+  };
+
+  const exchange = transport(
+    { url: spec.url, method: spec.method, headers: spec.headers, ...(spec.body ? { body: spec.body } : {}) },
+    {
+      onConnected() {
+        arm(responseMs, () => failWith(timeoutFailure('response', spec.url, responseMs)));
+      },
+      onResponse(head) {
+        if (settled) return;
+        progress.status = head.status;
+        progress.lastActivityAt = now();
+        const contentType = headerValue(head.headers, 'content-type') ?? '';
+        const encoding = (headerValue(head.headers, 'content-encoding') ?? 'identity').trim().toLowerCase();
+        const ok = head.status >= 200 && head.status <= 299 && head.status !== 204;
+        const accepted = ok && (spec.acceptAnyContentType === true || isEventStream(contentType)) && encoding === 'identity';
+        handlers.onResponse?.(head, accepted);
+        if (accepted) {
+          mode = 'stream';
+          armIdle();
+          return;
+        }
+        mode = 'rejected';
+        rejected = { head, contentType, parts: [], size: 0, truncated: false, ...(ok && encoding !== 'identity' ? { encodingOnly: encoding } : {}) };
+        // Keep a bounded wait for the rest of the body, so a server that holds it open does not hang us.
+        arm(responseMs, finishRejected);
+        if (rejected.encodingOnly !== undefined) {
+          exchange.abort();
+          finishRejected();
+        }
+      },
+      onData(chunk) {
+        if (settled) return;
+        const receivedAt = now();
+        progress.lastActivityAt = receivedAt;
+        if (mode === 'stream') {
+          progress.bytes += chunk.byteLength;
+          progress.chunks += 1;
+          armIdle();
+          handlers.onChunk(chunk, receivedAt);
+          return;
+        }
+        if (!rejected) return;
+        handlers.onRejectedChunk?.(chunk, receivedAt);
+        const room = REJECTED_BODY_CAP - rejected.size;
+        rejected.parts.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+        rejected.size += Math.min(room, chunk.byteLength);
+        if (chunk.byteLength > room) {
+          rejected.truncated = true;
+          exchange.abort();
+          finishRejected();
+        }
+      },
+      onEnd() {
+        if (mode === 'rejected') finishRejected();
+        else settle({ reason: 'complete' });
+      },
+      onError(error) {
+        if (settled) return;
+        if (mode === 'rejected') {
+          finishRejected();
+          return;
+        }
+        const failure = classifyNetworkError(error, spec.url, mode === 'stream' ? 'body' : 'connect', progress.bytes);
+        settle({ reason: mode === 'stream' ? 'aborted' : 'failed', failure });
+      },
+    },
+  );
+  arm(connectMs, () => failWith(timeoutFailure('connect', spec.url, connectMs)));
+
+  return {
+    done,
+    stop() {
+      if (settled) return;
+      exchange.abort();
+      settle({ reason: 'stopped' });
+    },
+    progress: () => ({ ...progress }),
+  };
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}

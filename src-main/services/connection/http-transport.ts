@@ -1,0 +1,119 @@
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/**
+ * How the live connection talks HTTP, injected so that tests and the CLI run it against real
+ * loopback servers and a host could swap it.
+ *
+ * The default is node:http(s) rather than fetch: Node 20's fetch is undici with a 300 s
+ * `bodyTimeout` that kills a quiet agent stream (a long tool run sends nothing), and the only
+ * way to lift it is an undici `Agent({ bodyTimeout: 0 })` dispatcher — but Node 20 does not
+ * export undici's Agent, and the `undici` package is not a dependency. node:http has no body
+ * or header timeout on the client side at all, so every timeout here is our own and visible
+ * (connect, response head, optional idle), and a stream may stay silent for hours.
+ */
+export interface HttpRequestSpec {
+  url: URL;
+  method: string;
+  headers: [string, string][];
+  body?: Uint8Array;
+}
+
+export interface HttpResponseHead {
+  status: number;
+  statusText: string;
+  /** In wire order, repeated names kept. */
+  headers: [string, string][];
+}
+
+export interface HttpSink {
+  /** TCP (and TLS) connection established. */
+  onConnected(): void;
+  onResponse(head: HttpResponseHead): void;
+  onData(chunk: Uint8Array): void;
+  /** The body ended normally (chunked terminator, content-length reached, or close-delimited). */
+  onEnd(): void;
+  /** The exchange failed: before the response head, or the body was cut off. Called at most once. */
+  onError(error: Error & { code?: string }): void;
+}
+
+export interface HttpExchange {
+  /** Destroys the socket at once; no sink callback follows. */
+  abort(): void;
+}
+
+export type HttpTransport = (spec: HttpRequestSpec, sink: HttpSink) => HttpExchange;
+
+/** Pairs from node's flat rawHeaders list. */
+function headerPairs(raw: string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i] as string, raw[i + 1] as string]);
+  return out;
+}
+
+/**
+ * A chunk handed to us may be a view into a larger pooled allocation; keeping the view would
+ * keep the whole allocation alive, so small views are copied (the store retains chunks).
+ */
+function ownBytes(chunk: Buffer): Uint8Array {
+  if (chunk.byteLength * 2 < chunk.buffer.byteLength) return new Uint8Array(chunk);
+  return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+export const nodeHttpTransport: HttpTransport = (spec, sink) => {
+  const send = spec.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  let finished = false;
+  let aborted = false;
+  const finish = (fn: () => void): void => {
+    if (finished || aborted) return;
+    finished = true;
+    fn();
+  };
+
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of spec.headers) {
+    const existing = headers[name];
+    headers[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+  }
+  if (spec.body && !spec.headers.some(([n]) => n.toLowerCase() === 'content-length')) headers['Content-Length'] = String(spec.body.byteLength);
+
+  let req: ClientRequest;
+  try {
+    // agent: false — a fresh connection that nobody else shares, so aborting it is final
+    // and no pooled keep-alive socket outlives the session.
+    req = send(spec.url, { method: spec.method, headers, agent: false });
+  } catch (error) {
+    queueMicrotask(() => finish(() => sink.onError(error as Error)));
+    return { abort: () => (aborted = true) };
+  }
+
+  req.on('socket', (socket) => {
+    const connectEvent = spec.url.protocol === 'https:' ? 'secureConnect' : 'connect';
+    socket.once(connectEvent, () => {
+      if (!finished && !aborted) sink.onConnected();
+    });
+  });
+  req.on('error', (error) => finish(() => sink.onError(error)));
+  req.on('response', (res: IncomingMessage) => {
+    if (aborted) return;
+    sink.onResponse({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders) });
+    res.on('data', (chunk: Buffer) => {
+      if (!finished && !aborted) sink.onData(ownBytes(chunk));
+    });
+    res.on('end', () => finish(() => sink.onEnd()));
+    res.on('error', (error) => finish(() => sink.onError(error)));
+    res.on('close', () => {
+      // 'close' without a complete body: the server (or the network) cut the stream off.
+      if (!res.complete) finish(() => sink.onError(Object.assign(new Error('The connection closed before the response body was complete'), { code: 'ECONNRESET' })));
+    });
+  });
+  req.end(spec.body);
+
+  return {
+    abort() {
+      if (aborted) return;
+      aborted = true;
+      req.destroy();
+    },
+  };
+};

@@ -1,0 +1,57 @@
+import type { SessionBatch } from '../../../src-shared/contract/payloads';
+import type { Timers } from '../connection/connection';
+import type { SessionData } from './session-data';
+
+/**
+ * Coalesces a session's changes into batch events: at most one per interval per session
+ * (an animation frame), at most `maxRows` new rows each; a bigger backlog drains over the
+ * following intervals. One event per envelope is the anti-pattern this exists to avoid.
+ */
+export interface Batcher {
+  /** Something changed in the session; a batch will follow within one interval. */
+  schedule(session: SessionData): void;
+  /** Send what is pending now (a leg ended: the status line should not lag the rows). */
+  flush(session: SessionData): void;
+  forget(sessionId: string): void;
+  dispose(): void;
+}
+
+export function createBatcher(
+  emit: (batch: SessionBatch) => void,
+  options: { timers: Timers; now: () => number; intervalMs: number; maxRows: number },
+): Batcher {
+  const timers = new Map<string, unknown>();
+  const lastFlush = new Map<string, number>();
+
+  const flush = (session: SessionData): void => {
+    const timer = timers.get(session.id);
+    if (timer !== undefined) options.timers.clearTimeout(timer);
+    timers.delete(session.id);
+    lastFlush.set(session.id, options.now());
+    const batch = session.takeBatch(options.maxRows);
+    if (batch) emit(batch);
+    if (batch && batch.start + batch.rows.length < batch.total) schedule(session);
+  };
+
+  const schedule = (session: SessionData): void => {
+    if (timers.has(session.id)) return;
+    const since = options.now() - (lastFlush.get(session.id) ?? Number.NEGATIVE_INFINITY);
+    const delay = Math.max(0, options.intervalMs - since);
+    timers.set(session.id, options.timers.setTimeout(() => flush(session), delay));
+  };
+
+  return {
+    schedule,
+    flush,
+    forget(sessionId) {
+      const timer = timers.get(sessionId);
+      if (timer !== undefined) options.timers.clearTimeout(timer);
+      timers.delete(sessionId);
+      lastFlush.delete(sessionId);
+    },
+    dispose() {
+      for (const timer of timers.values()) options.timers.clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}

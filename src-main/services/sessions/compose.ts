@@ -1,0 +1,50 @@
+import type { InspectorService } from '../../../src-shared/contract/inspector';
+import type { HostKeys } from './session-service';
+
+/** The session half of the contract, in-process (SessionService) or in a worker. */
+export type SessionCommands = Omit<InspectorService, HostKeys>;
+
+/** What a host adds to the session service: app info, dialogs, shell, menus (and may override saving). */
+export type HostCommands = Pick<InspectorService, HostKeys> & Partial<Pick<InspectorService, 'saveRecording' | 'exportSession'>>;
+
+/**
+ * The full contract implementation for one host: session commands from the session service,
+ * host commands from the host. Written out key by key so a missing member is a type error.
+ */
+export function composeInspector(sessions: SessionCommands, host: HostCommands): InspectorService {
+  return {
+    getAppInfo: host.getAppInfo,
+    getDemoAgent: sessions.getDemoAgent,
+    showOpenDialog: host.showOpenDialog,
+    listRecentFiles: host.listRecentFiles,
+    openExternal: host.openExternal,
+    connect: sessions.connect,
+    stop: sessions.stop,
+    openFile: sessions.openFile,
+    openUpload: sessions.openUpload,
+    closeSession: sessions.closeSession,
+    listSessions: sessions.listSessions,
+    getSession: sessions.getSession,
+    getRows: sessions.getRows,
+    searchRows: sessions.searchRows,
+    getEnvelope: sessions.getEnvelope,
+    getFrame: sessions.getFrame,
+    getRawBytes: sessions.getRawBytes,
+    getBlocks: sessions.getBlocks,
+    getBlock: sessions.getBlock,
+    getDiagnostics: sessions.getDiagnostics,
+    getStats: sessions.getStats,
+    sendToolResults: sessions.sendToolResults,
+    diffSessions: sessions.diffSessions,
+    startReplay: sessions.startReplay,
+    replayControl: sessions.replayControl,
+    saveRecording: host.saveRecording ?? sessions.saveRecording,
+    exportSession: host.exportSession ?? sessions.exportSession,
+    onSessionsChanged: sessions.onSessionsChanged,
+    onSessionBatch: sessions.onSessionBatch,
+    onLiveStatus: sessions.onLiveStatus,
+    onReplayState: sessions.onReplayState,
+    onError: sessions.onError,
+    onHostCommand: host.onHostCommand,
+  };
+}

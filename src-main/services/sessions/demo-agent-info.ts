@@ -1,0 +1,25 @@
+import type { DemoAgentInfo } from '../../../src-shared/contract/payloads';
+import { DEFAULT_SCENARIO, SCENARIOS } from '../demo-agent/index';
+import { FORMATS } from '../demo-agent/script';
+
+/**
+ * What the connect view needs about the embedded demo agent: its endpoints, formats and
+ * scenarios, and the request a newcomer runs first (the default scenario, JSON format).
+ */
+export function demoAgentInfo(baseUrl: string): NonNullable<DemoAgentInfo> {
+  const runUrl = `${baseUrl}/agent/run`;
+  return {
+    baseUrl,
+    runUrl,
+    toolResultsUrl: `${baseUrl}/agent/tool_results`,
+    formats: [...FORMATS],
+    scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title, description: s.summary })),
+    defaultRequest: {
+      url: runUrl,
+      method: 'POST',
+      headers: [],
+      body: { kind: 'json', text: JSON.stringify({ user_prompt: DEFAULT_SCENARIO.samplePrompt, agent_type: 'agent_frontend_tools', format: 'json' }, null, 2) },
+      title: `Demo agent: ${DEFAULT_SCENARIO.title}`,
+    },
+  };
+}

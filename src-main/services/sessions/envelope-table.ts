@@ -1,0 +1,177 @@
+import type { ControlKind, DialectId, Envelope } from '../../../src-shared/dialects/types';
+import type { Frame } from '../../../src-shared/sse/types';
+import { Column, Interned } from './columns';
+
+/**
+ * The session's envelopes as columns. The delta strings are the decoder's own (the
+ * reconstructed blocks reference the same strings), extras are kept only when an envelope has
+ * any, the byte span and receive time are the frame's (looked up, not copied), and an
+ * Envelope object is rebuilt when one is asked for.
+ */
+
+const CONTROLS: readonly (ControlKind | undefined)[] = [undefined, 'done', 'error-frame', 'block-open', 'provider-event', 'undecoded'];
+const DIALECTS: readonly DialectId[] = ['json', 'xml', 'raw'];
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** Where an envelope's frame is: its byte span and receive time. */
+export type FrameLookup = (leg: number, frame: number) => { byteStart: number; byteEnd: number; receivedAt: number } | undefined;
+
+export class EnvelopeTable {
+  constructor(private readonly frameOf: FrameLookup) {}
+
+  private size = 0;
+  private readonly legs = new Column(Int32Array);
+  private readonly frames = new Column(Int32Array);
+  private readonly agents = new Column(Int32Array);
+  private readonly types = new Column(Int32Array);
+  /** bit 0: final; bits 1-3: control kind; bits 4-5: dialect. */
+  private readonly flags = new Column(Uint8Array);
+  private readonly deltas: string[] = [];
+  private readonly extras = new Map<number, Record<string, unknown>>();
+  private readonly strings = new Interned();
+
+  get count(): number {
+    return this.size;
+  }
+
+  add(e: Envelope): void {
+    const i = e.seq;
+    this.legs.set(i, e.leg);
+    this.frames.set(i, e.frame);
+    this.agents.set(i, this.strings.id(e.agent));
+    this.types.set(i, this.strings.id(e.type));
+    this.flags.set(i, (e.final ? 1 : 0) | (Math.max(0, CONTROLS.indexOf(e.control)) << 1) | (DIALECTS.indexOf(e.dialect) << 4));
+    this.deltas[i] = e.delta;
+    for (const _key in e.extras) {
+      this.extras.set(i, e.extras);
+      break;
+    }
+    this.size = Math.max(this.size, i + 1);
+  }
+
+  leg(seq: number): number {
+    return this.legs.get(seq);
+  }
+
+  frame(seq: number): number {
+    return this.frames.get(seq);
+  }
+
+  delta(seq: number): string {
+    return this.deltas[seq] ?? '';
+  }
+
+  agent(seq: number): string {
+    return this.strings.value(this.agents.get(seq));
+  }
+
+  type(seq: number): string {
+    return this.strings.value(this.types.get(seq));
+  }
+
+  control(seq: number): ControlKind | undefined {
+    return CONTROLS[(this.flags.get(seq) >> 1) & 7];
+  }
+
+  extrasOf(seq: number): Record<string, unknown> {
+    return this.extras.get(seq) ?? EMPTY;
+  }
+
+  get(seq: number): Envelope | undefined {
+    if (seq < 0 || seq >= this.size || !Number.isInteger(seq)) return undefined;
+    const flags = this.flags.get(seq);
+    const leg = this.legs.get(seq);
+    const frame = this.frameOf(leg, this.frames.get(seq));
+    const envelope: Envelope = {
+      seq,
+      frame: this.frames.get(seq),
+      agent: this.agent(seq),
+      type: this.type(seq),
+      final: (flags & 1) === 1,
+      delta: this.delta(seq),
+      extras: this.extrasOf(seq),
+      leg,
+      dialect: DIALECTS[(flags >> 4) & 3] ?? 'json',
+      byteStart: frame?.byteStart ?? 0,
+      byteEnd: frame?.byteEnd ?? 0,
+      receivedAt: frame?.receivedAt ?? 0,
+    };
+    const control = this.control(seq);
+    if (control) envelope.control = control;
+    return envelope;
+  }
+
+  /** No more envelopes will be added: release spare capacity. */
+  trim(): void {
+    for (const column of [this.legs, this.frames, this.agents, this.types, this.flags]) column.trim(this.size);
+  }
+
+}
+
+/** A frame without its data (rebuilt from the raw bytes when asked for). */
+export type CompactFrame = Omit<Frame, 'data'>;
+
+/** One leg's frames as columns, with the first envelope each frame produced. */
+export class FrameTable {
+  private size = 0;
+  private readonly starts = new Column(Float64Array);
+  private readonly ends = new Column(Float64Array);
+  private readonly times = new Column(Float64Array);
+  private readonly chunkFirst = new Column(Int32Array);
+  private readonly chunkLast = new Column(Int32Array);
+  private readonly dataLines = new Column(Int32Array);
+  private readonly maxLine = new Column(Int32Array);
+  private readonly events = new Column(Int32Array);
+  private readonly ids = new Column(Int32Array);
+  private readonly firstEnvelopes = new Column(Int32Array);
+  private readonly strings = new Interned();
+
+  get count(): number {
+    return this.size;
+  }
+
+  add(frame: Frame): void {
+    const i = frame.seq;
+    this.starts.set(i, frame.byteStart);
+    this.ends.set(i, frame.byteEnd);
+    this.times.set(i, frame.receivedAt);
+    this.chunkFirst.set(i, frame.chunkFirst);
+    this.chunkLast.set(i, frame.chunkLast);
+    this.dataLines.set(i, frame.dataLines);
+    this.maxLine.set(i, frame.maxDataLineBytes);
+    this.events.set(i, this.strings.id(frame.event));
+    this.ids.set(i, this.strings.id(frame.id));
+    this.firstEnvelopes.set(i, -1);
+    this.size = Math.max(this.size, i + 1);
+  }
+
+  /** The first envelope of the frame, or -1 (none yet, or the frame produced none). */
+  firstEnvelope(seq: number): number {
+    return seq < this.size ? this.firstEnvelopes.get(seq) : -1;
+  }
+
+  noteEnvelope(frame: number, envelope: number): void {
+    if (frame < this.size && this.firstEnvelopes.get(frame) === -1) this.firstEnvelopes.set(frame, envelope);
+  }
+
+  get(seq: number): CompactFrame | undefined {
+    if (seq < 0 || seq >= this.size || !Number.isInteger(seq)) return undefined;
+    return {
+      seq,
+      byteStart: this.starts.get(seq),
+      byteEnd: this.ends.get(seq),
+      chunkFirst: this.chunkFirst.get(seq),
+      chunkLast: this.chunkLast.get(seq),
+      receivedAt: this.times.get(seq),
+      event: this.strings.value(this.events.get(seq)),
+      id: this.strings.value(this.ids.get(seq)),
+      dataLines: this.dataLines.get(seq),
+      maxDataLineBytes: this.maxLine.get(seq),
+    };
+  }
+
+  /** The leg ended: release spare capacity. */
+  trim(): void {
+    for (const column of [this.starts, this.ends, this.times, this.chunkFirst, this.chunkLast, this.dataLines, this.maxLine, this.events, this.ids, this.firstEnvelopes]) column.trim(this.size);
+  }
+}

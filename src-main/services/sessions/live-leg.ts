@@ -1,0 +1,72 @@
+import type { Failure, LegEndInfo } from '../../../src-shared/contract/payloads';
+import type { RecordedRequest } from '../../../src-shared/recording/types';
+import { openConnection, type Connection, type ConnectionDeps, type ConnectionOutcome, type ConnectionSpec } from '../connection/connection';
+import { recordedOutcome, type RecorderPort } from './recorder-port';
+import type { LegKind, SessionData } from './session-data';
+
+/**
+ * One live leg: an HTTP exchange whose accepted body goes chunk by chunk into the session's
+ * decoder and, when recording, into the recorder, both with the chunk's receive time.
+ */
+export interface LiveLeg {
+  readonly leg: number;
+  readonly connection: Connection;
+  /** Resolves after the leg was ended in the session (and the recording). */
+  readonly done: Promise<LiveLegEnd>;
+  /** True once a 2xx event-stream response head arrived. */
+  accepted(): boolean;
+}
+
+export interface LiveLegEnd {
+  outcome: ConnectionOutcome;
+  end: LegEndInfo;
+  failure?: Failure;
+}
+
+export interface LiveLegHooks {
+  onResponse?(accepted: boolean): void;
+}
+
+export function startLiveLeg(
+  session: SessionData,
+  kind: LegKind,
+  request: { spec: ConnectionSpec; recorded: RecordedRequest },
+  recorder: RecorderPort | null,
+  deps: ConnectionDeps & { now: () => number },
+  hooks: LiveLegHooks = {},
+): LiveLeg {
+  const state = session.openLeg(kind, request.recorded, deps.now());
+  const leg = state.index;
+  const recorderLeg = recorder ? recorder.startLeg(request.recorded) : -1;
+  let accepted = false;
+
+  const connection = openConnection(
+    request.spec,
+    {
+      onResponse(head, ok) {
+        accepted = ok;
+        session.setResponse(leg, head);
+        recorder?.response(recorderLeg, head);
+        hooks.onResponse?.(ok);
+      },
+      onChunk(bytes, receivedAt) {
+        recorder?.chunk(recorderLeg, bytes, receivedAt);
+        session.push(leg, bytes, receivedAt);
+      },
+      onRejectedChunk(bytes, receivedAt) {
+        recorder?.chunk(recorderLeg, bytes, receivedAt);
+        session.keepRejected(leg, bytes, receivedAt);
+      },
+    },
+    deps,
+  );
+
+  const done = connection.done.then((outcome): LiveLegEnd => {
+    const end: LegEndInfo = outcome.failure ? { reason: outcome.reason, message: outcome.failure.message } : { reason: outcome.reason };
+    session.endLeg(leg, end, outcome.failure);
+    recorder?.endLeg(recorderLeg, recordedOutcome(end));
+    return outcome.failure ? { outcome, end, failure: outcome.failure } : { outcome, end };
+  });
+
+  return { leg, connection, done, accepted: () => accepted };
+}

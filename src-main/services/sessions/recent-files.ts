@@ -1,0 +1,56 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * The most recently opened files, newest first, kept in a small JSON file when a path is
+ * given (Electron: the user-data folder) and in memory otherwise.
+ */
+export interface RecentFiles {
+  list(): Promise<string[]>;
+  add(path: string): Promise<void>;
+}
+
+const MAX_RECENT = 12;
+
+export function createRecentFiles(storePath?: string): RecentFiles {
+  let cache: string[] | null = storePath ? null : [];
+  const load = async (): Promise<string[]> => {
+    if (cache) return cache;
+    try {
+      const parsed = JSON.parse(await readFile(storePath as string, 'utf8')) as unknown;
+      cache = Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT) : [];
+    } catch {
+      cache = [];
+    }
+    return cache;
+  };
+  return {
+    list: async () => [...(await load())],
+    async add(path) {
+      const next = [path, ...(await load()).filter((p) => p !== path)].slice(0, MAX_RECENT);
+      cache = next;
+      if (!storePath) return;
+      await mkdir(dirname(storePath), { recursive: true });
+      await writeFile(storePath, JSON.stringify(next, null, 2));
+    },
+  };
+}
+
+/**
+ * Adds the file of every newly opened file session to the recent files (for hosts whose
+ * session service runs in a worker and cannot call back).
+ */
+export function trackOpenedFiles(
+  onSessionsChanged: (listener: (list: readonly { id: string; source: { kind: string; path?: string } }[]) => void) => () => void,
+  recent: RecentFiles,
+  onAdded: () => void = () => {},
+): () => void {
+  const seen = new Set<string>();
+  return onSessionsChanged((list) => {
+    for (const session of list) {
+      if (seen.has(session.id)) continue;
+      seen.add(session.id);
+      if (session.source.kind === 'file' && session.source.path) void recent.add(session.source.path).then(onAdded);
+    }
+  });
+}

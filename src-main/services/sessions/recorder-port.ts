@@ -1,0 +1,41 @@
+import type { LegEndInfo } from '../../../src-shared/contract/payloads';
+import type { LegOutcome, RecordedAction, RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
+
+/**
+ * What the session service needs from the recorder (src-main/services/recording/recorder.ts),
+ * injected so that sessions run without a disk in tests and the recorder stays its own module.
+ */
+export interface RecorderPort {
+  /** Opens the next leg; returns its number in the recording. */
+  startLeg(request: RecordedRequest): number;
+  response(leg: number, response: RecordedResponse): void;
+  chunk(leg: number, bytes: Uint8Array, receivedAt: number): void;
+  action(action: RecordedAction): void;
+  endLeg(leg: number, outcome: LegOutcome): void;
+  close(): unknown;
+}
+
+export interface RecorderFactoryOptions {
+  flushIntervalMs: number;
+  redact: boolean;
+  /** A write failed: the recording stopped (the session goes on). */
+  onError?: (error: Error) => void;
+}
+
+export type RecorderFactory = (path: string, options: RecorderFactoryOptions) => RecorderPort | Promise<RecorderPort>;
+
+/** How often a live recording is flushed: a crash loses at most this much. */
+export const RECORDING_FLUSH_MS = 200;
+
+/** A leg's end in the recording's vocabulary. */
+export function recordedOutcome(end: LegEndInfo): LegOutcome {
+  const reason = end.reason === 'complete' ? 'done' : end.reason === 'stopped' ? 'aborted' : 'error';
+  return end.message === undefined ? { reason } : { reason, message: end.message };
+}
+
+/** A recorded leg end in the session's vocabulary (absent: the recording stopped inside the leg). */
+export function legEndFromRecording(outcome: LegOutcome | undefined): LegEndInfo {
+  if (!outcome) return { reason: 'aborted', message: 'The recording ends inside this leg (the recorder was stopped or crashed).' };
+  const reason = outcome.reason === 'done' ? 'complete' : outcome.reason === 'error' ? 'failed' : 'stopped';
+  return outcome.message === undefined ? { reason } : { reason, message: outcome.message };
+}

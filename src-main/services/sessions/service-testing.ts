@@ -1,0 +1,61 @@
+import type { ErrorEvent, LiveStatus, SessionBatch, SessionSummary, TimelineRow } from '../../../src-shared/contract/payloads';
+import type { SessionService } from './session-service';
+
+/** Test support: records every event a session service fires, and waits for conditions. */
+export interface EventLog {
+  batches: SessionBatch[];
+  statuses: LiveStatus[];
+  lists: SessionSummary[][];
+  errors: ErrorEvent[];
+  /** Rows per session, rebuilt from batches exactly as a renderer would (appends + changes). */
+  rows(sessionId: string): TimelineRow[];
+  dispose(): void;
+}
+
+export function recordEvents(service: Pick<SessionService, 'onSessionBatch' | 'onLiveStatus' | 'onSessionsChanged' | 'onError'>): EventLog {
+  const log: EventLog = {
+    batches: [],
+    statuses: [],
+    lists: [],
+    errors: [],
+    rows(sessionId) {
+      const rows: TimelineRow[] = [];
+      for (const batch of log.batches) {
+        if (batch.sessionId !== sessionId) continue;
+        if (batch.start > rows.length) throw new Error(`batch starts at ${batch.start}, ${rows.length} rows seen`);
+        // A batch starting below the rows held: the session started over (replay seek back).
+        rows.length = batch.start;
+        rows.push(...batch.rows);
+        for (const row of batch.changed) rows[row.seq] = row;
+      }
+      return rows;
+    },
+    dispose: () => unsubscribes.forEach((u) => u()),
+  };
+  const unsubscribes = [
+    service.onSessionBatch((b) => log.batches.push(b)),
+    service.onLiveStatus((s) => log.statuses.push(s)),
+    service.onSessionsChanged((l) => log.lists.push(l)),
+    service.onError((e) => log.errors.push(e)),
+  ];
+  return log;
+}
+
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Resolves once the session has left the connecting/streaming/loading states. */
+export function settled(service: SessionService, sessionId: string, timeoutMs = 5000): Promise<SessionSummary> {
+  return waitFor(async () => {
+    const list = await service.listSessions();
+    const summary = list.find((s) => s.id === sessionId);
+    return summary && !['connecting', 'streaming', 'loading'].includes(summary.state) ? summary : undefined;
+  }, `session ${sessionId} to settle`, timeoutMs);
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
+import { listSseFixtures, readFixture } from '../../../src-shared/testing/fixtures';
+import { createRawChunks } from './raw-chunks';
+import { createSessionData } from './session-data';
+
+/** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
+function sessionOf(bytes: Uint8Array) {
+  const data = createSessionData({ id: 's1', title: 't', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 });
+  const leg = data.openLeg('file', null, 0).index;
+  const sizes = [1, 7, 300, 4096, 13];
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const size = sizes[i % sizes.length] as number;
+    data.push(leg, bytes.subarray(at, at + size), at);
+    at += size;
+  }
+  data.endLeg(leg, { reason: 'complete' });
+  data.finish();
+  return data;
+}
+
+describe('session data', () => {
+  it.each(listSseFixtures())('keeps %s as a compact index that gives back every envelope and frame exactly', (name) => {
+    const bytes = readFixture(name);
+    const data = sessionOf(bytes);
+    const expected = decodeBytes(bytes);
+    expect(data.envelopeCount).toBe(expected.envelopes.length);
+    for (const envelope of expected.envelopes) {
+      // Receive times differ (the test feeds offsets as times); everything else is identical.
+      expect({ ...data.envelope(envelope.seq), receivedAt: 0 }).toEqual({ ...envelope, receivedAt: 0 });
+    }
+    for (const frame of expected.frames[0] ?? []) {
+      const stored = data.frame(0, frame.seq);
+      expect({ ...stored, receivedAt: 0 }).toEqual({ ...frame, leg: 0, receivedAt: 0, chunkFirst: stored?.chunkFirst, chunkLast: stored?.chunkLast });
+    }
+  });
+
+  it('counts a diagnostic on the row of the frame it points at, even when it came before the envelope', () => {
+    // An oversize data line is reported while framing, before its envelope exists.
+    const long = 'x'.repeat(3000);
+    const data = sessionOf(new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${long}"}\n\ndata: [DONE]\n\n`));
+    const row = data.row(0);
+    expect(row?.diagnostics).toBeGreaterThan(0);
+    expect(data.diagnostics().some((d) => d.rule === 'sse.oversize-line' && d.at.frame === 0)).toBe(true);
+  });
+
+  it('sends each row once in batches, then only what changed', () => {
+    const data = sessionOf(readFixture('frontend_tools.json.sse'));
+    const first = data.takeBatch(5);
+    expect(first).toMatchObject({ start: 0, total: data.envelopeCount });
+    expect(first?.rows.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4]);
+    const second = data.takeBatch(100_000);
+    expect(second?.start).toBe(5);
+    expect(second?.rows.at(-1)?.seq).toBe(data.envelopeCount - 1);
+    expect(data.takeBatch(10)).toBeNull();
+  });
+});
+
+describe('raw chunks', () => {
+  it('slices any byte range across chunk boundaries and names the chunks it spans', () => {
+    const raw = createRawChunks();
+    raw.append(new TextEncoder().encode('abc'), 10);
+    raw.append(new TextEncoder().encode('defg'), 20);
+    raw.append(new Uint8Array(0), 25);
+    raw.append(new TextEncoder().encode('h'), 30);
+    expect(new TextDecoder().decode(raw.slice(2, 8))).toBe('cdefgh');
+    expect(new TextDecoder().decode(raw.slice(5, 100))).toBe('fgh');
+    expect(raw.slice(9, 12)).toHaveLength(0);
+    expect(raw.overlapping(2, 4)).toEqual([
+      { index: 0, byteStart: 0, byteEnd: 3, receivedAt: 10 },
+      { index: 1, byteStart: 3, byteEnd: 7, receivedAt: 20 },
+    ]);
+    expect(raw.count).toBe(3);
+    expect(raw.bytes).toBe(8);
+  });
+});

@@ -1,0 +1,517 @@
+import type {
+  BlockSummary,
+  Failure,
+  FrameDetail,
+  LegEndInfo,
+  LegInfo,
+  RawBytes,
+  RequestInfo,
+  SessionBatch,
+  SessionDetail,
+  SessionSource,
+  SessionState,
+  SessionSummary,
+  TimelineRow,
+} from '../../../src-shared/contract/payloads';
+import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
+import type { DialectId, Envelope } from '../../../src-shared/dialects/types';
+import { createSessionDecoder, type LegDecoder, type SessionDecoder } from '../../../src-shared/pipeline/session-decoder';
+import type { FormatChoice } from '../../../src-shared/pipeline/types';
+import type { AgentInfo, Block } from '../../../src-shared/reconstruct/types';
+import { encodeBase64 } from '../../../src-shared/recording/base64';
+import { redactRequest } from '../../../src-shared/recording/redact';
+import type { RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
+import type { DiffInput } from '../../../src-shared/diff/types';
+import { createSseFramer } from '../../../src-shared/sse/framer';
+import type { Frame } from '../../../src-shared/sse/types';
+import { Column } from './columns';
+import { EnvelopeTable, FrameTable } from './envelope-table';
+import { createRawChunks, type RawChunks } from './raw-chunks';
+import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';
+
+/**
+ * Everything one session holds, fed by the shared decoder: its legs (each with the raw bytes
+ * kept once as received chunks), a compact frame index, the envelopes, the blocks and agents
+ * (the reconstructor's live objects), diagnostics and statistics. Contents are handed out on
+ * demand, by id; what changed since the last batch is tracked for the batched row updates.
+ */
+
+export type LegKind = LegInfo['kind'];
+
+
+export interface LegState {
+  readonly index: number;
+  readonly kind: LegKind;
+  /** The request as sent, secrets intact: it never leaves main unredacted. */
+  readonly request: RecordedRequest | null;
+  response: RecordedResponse | null;
+  readonly startedAt: number;
+  endedAt?: number;
+  readonly raw: RawChunks;
+  /** Bytes of a response that was not decoded (an error page), kept apart from the stream. */
+  readonly rejected: RawChunks;
+  /** The leg's frames (without their data) and the first envelope of each. */
+  readonly frames: FrameTable;
+  format: DialectId | null;
+  end?: LegEndInfo;
+  failure?: Failure;
+  lastEventId: string;
+  retry: number | null;
+  decoder: LegDecoder | null;
+  /** Seq of the leg's first envelope (envelopeCount at the time the leg opened). */
+  readonly firstEnvelope: number;
+  /** Envelopes that are agent content (not [DONE], error frames or other control items). */
+  contentEnvelopes: number;
+}
+
+export interface SessionInit {
+  id: string;
+  title: string;
+  source: SessionSource;
+  createdAt: number;
+  format?: FormatChoice;
+}
+
+export interface PendingToolsState {
+  leg: number;
+  block: Block;
+  agentUuid: string;
+}
+
+export interface SessionData {
+  readonly id: string;
+  readonly title: string;
+  readonly source: SessionSource;
+  readonly createdAt: number;
+  state: SessionState;
+  failure?: Failure;
+  recordingPath?: string;
+  readonly legs: readonly LegState[];
+  readonly envelopeCount: number;
+  readonly finished: boolean;
+
+  openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState;
+  setResponse(leg: number, response: RecordedResponse): void;
+  push(leg: number, bytes: Uint8Array, receivedAt: number): void;
+  keepRejected(leg: number, bytes: Uint8Array, receivedAt: number): void;
+  endLeg(leg: number, end: LegEndInfo, failure?: Failure): void;
+  /** No more legs: let the reconstructor report what stayed open. */
+  finish(): void;
+  addDiagnostics(diagnostics: readonly Diagnostic[]): void;
+
+  envelope(seq: number): Envelope | undefined;
+  row(seq: number): TimelineRow | undefined;
+  rows(start: number, count: number): TimelineRow[];
+  search(text: string, max: number): { seqs: number[]; truncated: boolean };
+  frame(leg: number, seq: number): FrameDetail | undefined;
+  rawBytes(leg: number, start: number, end: number, cap: number): RawBytes;
+  blocks(agent?: string): readonly Block[];
+  block(id: number): Block | undefined;
+  blockSummary(block: Block): BlockSummary;
+  agents(): readonly AgentInfo[];
+  diagnostics(): readonly Diagnostic[];
+  stats(): unknown;
+  pendingTools(): PendingToolsState | null;
+  /** Everything decoded, materialised for the block diff (frames rebuilt from the raw bytes). */
+  diffInput(): DiffInput;
+  severityCounts(): Record<Severity, number>;
+
+  summary(extra?: { awaitingTools?: boolean }): SessionSummary;
+  detail(pending: SessionDetail['pendingTools']): SessionDetail;
+  /** The changes since the last batch (null when nothing changed). */
+  takeBatch(maxRows: number): SessionBatch | null;
+  /** Called whenever something a batch would carry changed. */
+  onChange: () => void;
+}
+
+const DISPLAY_BODY_CAP = 64 * 1024;
+
+export function displayRequest(request: RecordedRequest): RequestInfo {
+  const redacted = redactRequest(request);
+  const info: RequestInfo = { method: redacted.method, url: redacted.url, headers: redacted.headers };
+  if (redacted.body !== null) {
+    info.body = redacted.body.length > DISPLAY_BODY_CAP ? redacted.body.slice(0, DISPLAY_BODY_CAP) : redacted.body;
+    if (redacted.body.length > DISPLAY_BODY_CAP) info.bodyTruncated = true;
+  }
+  return info;
+}
+
+export function createSessionData(init: SessionInit): SessionData {
+  const legs: LegState[] = [];
+  const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame));
+  /** Envelope seq → block id + 1 (0: none yet). */
+  const envelopeBlock = new Column(Int32Array);
+  const blocksById = new Map<number, Block>();
+  /** How many of a block's envelopes are already mapped in envelopeBlock. */
+  const mappedEnvelopes = new Map<number, number>();
+  const awaitingBlocks: number[] = [];
+  /**
+   * Previews of blocks whose content is longer than a preview: the first characters never
+   * change once there, and taking them again would flatten the block's whole content string
+   * (an appended rope) on every batch, which is quadratic for a long block.
+   */
+  const blockPreviews = new Map<number, string>();
+  const agentsByUuid = new Map<string, AgentInfo>();
+  const diagnostics: Diagnostic[] = [];
+  const badgeByEnvelope = new Map<number, Badge>();
+  const badgeByFrame = new Map<string, Badge>();
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  let finished = false;
+
+  // Batch bookkeeping.
+  let sentRows = 0;
+  const dirtyRows = new Set<number>();
+  const dirtyBlocks = new Set<number>();
+  const dirtyAgents = new Set<string>();
+  const newDiagnostics: Diagnostic[] = [];
+
+  const frameKey = (leg: number, frame: number): string => `${leg}:${frame}`;
+  // Decoder callbacks run only once data exists (legs are opened through it).
+  const notify = (): void => data.onChange();
+  const touchRow = (seq: number): void => {
+    if (seq < sentRows) dirtyRows.add(seq);
+  };
+
+  const addDiagnostic = (diagnostic: Diagnostic): void => {
+    const stored: Diagnostic = { ...diagnostic, seq: diagnostics.length };
+    diagnostics.push(stored);
+    newDiagnostics.push(stored);
+    counts[stored.severity] += 1;
+    const { envelope, frame } = stored.at;
+    if (envelope !== undefined) {
+      badgeByEnvelope.set(envelope, addToBadge(badgeByEnvelope.get(envelope), stored.severity));
+      touchRow(envelope);
+    } else if (frame !== undefined) {
+      const leg = stored.at.leg ?? 0;
+      const key = frameKey(leg, frame);
+      badgeByFrame.set(key, addToBadge(badgeByFrame.get(key), stored.severity));
+      const first = legs[leg]?.frames.firstEnvelope(frame) ?? -1;
+      if (first >= 0) touchRow(first);
+    }
+    notify();
+  };
+
+  const decoder: SessionDecoder = createSessionDecoder(
+    {
+      onFrame(frame, leg) {
+        const state = legs[leg];
+        if (!state) return;
+        state.frames.add(frame);
+      },
+      onEnvelope(envelope) {
+        envelopes.add(envelope);
+        envelopeBlock.set(envelope.seq, 0);
+        const state = legs[envelope.leg];
+        state?.frames.noteEnvelope(envelope.frame, envelope.seq);
+        if (state && !envelope.control) state.contentEnvelopes += 1;
+        notify();
+      },
+      onBlock(block) {
+        if (!blocksById.has(block.id)) {
+          blocksById.set(block.id, block);
+          if (block.kind === 'awaiting_frontend_tools') awaitingBlocks.push(block.id);
+        }
+        let mapped = mappedEnvelopes.get(block.id) ?? 0;
+        for (; mapped < block.envelopes.length; mapped++) {
+          const seq = block.envelopes[mapped] as number;
+          if (envelopeBlock.get(seq) === 0) {
+            envelopeBlock.set(seq, block.id + 1);
+            touchRow(seq);
+          }
+        }
+        mappedEnvelopes.set(block.id, mapped);
+        dirtyBlocks.add(block.id);
+        notify();
+      },
+      onAgent(agent) {
+        agentsByUuid.set(agent.uuid, agent);
+        dirtyAgents.add(agent.uuid);
+        notify();
+      },
+      onDiagnostic: addDiagnostic,
+    },
+    init.format ? { format: init.format } : {},
+  );
+
+  const legAt = (leg: number): LegState => {
+    const state = legs[leg];
+    if (!state) throw new Error(`Session ${init.id} has no leg ${leg}`);
+    return state;
+  };
+
+  const row = (seq: number): TimelineRow | undefined => {
+    const envelope = envelopes.get(seq);
+    if (!envelope) return undefined;
+    let badge = badgeByEnvelope.get(seq);
+    if (legs[envelope.leg]?.frames.firstEnvelope(envelope.frame) === seq) {
+      const frameBadge = badgeByFrame.get(frameKey(envelope.leg, envelope.frame));
+      if (frameBadge) badge = badge ? { count: badge.count + frameBadge.count, severity: addToBadge(badge, frameBadge.severity).severity } : frameBadge;
+    }
+    const block = envelopeBlock.get(seq) - 1;
+    return toRow(envelope, envelope.byteEnd - envelope.byteStart, block < 0 ? undefined : block, badge);
+  };
+
+  const legInfo = (leg: LegState): LegInfo => {
+    const info: LegInfo = {
+      leg: leg.index,
+      kind: leg.kind,
+      request: leg.request ? displayRequest(leg.request) : null,
+      response: leg.response ? { status: leg.response.status, statusText: leg.response.statusText, headers: leg.response.headers } : null,
+      startedAt: leg.startedAt,
+      bytes: leg.raw.bytes,
+      chunks: leg.raw.count,
+      frames: leg.frames.count,
+      format: leg.format,
+    };
+    if (leg.endedAt !== undefined) info.endedAt = leg.endedAt;
+    if (leg.end) info.end = leg.end;
+    if (leg.failure) info.failure = leg.failure;
+    return info;
+  };
+
+  const data: SessionData = {
+    id: init.id,
+    title: init.title,
+    source: init.source,
+    createdAt: init.createdAt,
+    state: 'connecting',
+    legs,
+    get envelopeCount() {
+      return envelopes.count;
+    },
+    get finished() {
+      return finished;
+    },
+    onChange: () => {},
+    openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState {
+      if (finished) throw new Error('This session is finished; no further leg can be added');
+      const previous = legs.at(-1);
+      if (previous?.decoder) throw new Error(`Leg ${previous.index} is still open`);
+      const legDecoder = decoder.startLeg();
+      const state: LegState = {
+        index: legDecoder.leg,
+        kind,
+        request,
+        response: null,
+        startedAt,
+        raw: createRawChunks(),
+        rejected: createRawChunks(),
+        frames: new FrameTable(),
+        format: null,
+        lastEventId: '',
+        retry: null,
+        decoder: legDecoder,
+        firstEnvelope: envelopes.count,
+        contentEnvelopes: 0,
+      };
+      legs.push(state);
+      return state;
+    },
+    setResponse(leg: number, response: RecordedResponse) {
+      legAt(leg).response = response;
+    },
+    push(leg: number, bytes: Uint8Array, receivedAt: number) {
+      const state = legAt(leg);
+      if (!state.decoder) throw new Error(`Leg ${leg} has ended`);
+      state.raw.append(bytes, receivedAt);
+      state.decoder.push(bytes, receivedAt);
+    },
+    keepRejected(leg: number, bytes: Uint8Array, receivedAt: number) {
+      legAt(leg).rejected.append(bytes, receivedAt);
+    },
+    endLeg(leg: number, end: LegEndInfo, failure?: Failure) {
+      const state = legAt(leg);
+      if (!state.decoder) return;
+      const result = state.decoder.end();
+      state.decoder = null;
+      state.frames.trim();
+      state.format = result.format;
+      state.lastEventId = result.lastEventId;
+      state.retry = result.retry;
+      state.end = end;
+      state.endedAt = legs[leg]?.raw.count ? Math.max(state.startedAt, lastReceive(state)) : state.startedAt;
+      if (failure) state.failure = failure;
+      data.onChange();
+    },
+    finish() {
+      if (finished) return;
+      for (const leg of legs) if (leg.decoder) data.endLeg(leg.index, { reason: 'stopped', message: 'The session was closed' });
+      finished = true;
+      decoder.finish();
+      envelopes.trim();
+      envelopeBlock.trim(envelopes.count);
+      data.onChange();
+    },
+    addDiagnostics(list: readonly Diagnostic[]) {
+      for (const d of list) addDiagnostic(d);
+    },
+    envelope: (seq: number) => envelopes.get(seq),
+    row,
+    rows(start: number, count: number) {
+      const out: TimelineRow[] = [];
+      const end = Math.min(envelopes.count, start + count);
+      for (let seq = start; seq < end; seq++) out.push(row(seq) as TimelineRow);
+      return out;
+    },
+    search(text: string, max: number) {
+      const needle = text.toLowerCase();
+      const seqs: number[] = [];
+      for (let seq = 0; seq < envelopes.count; seq++) {
+        const extras = envelopes.extrasOf(seq);
+        const id = extras['id'];
+        const name = extras['name'];
+        const hit =
+          envelopes.delta(seq).toLowerCase().includes(needle) ||
+          envelopes.type(seq).toLowerCase().includes(needle) ||
+          envelopes.agent(seq).toLowerCase().includes(needle) ||
+          (typeof id === 'string' && id.toLowerCase().includes(needle)) ||
+          (typeof name === 'string' && name.toLowerCase().includes(needle));
+        if (!hit) continue;
+        if (seqs.length === max) return { seqs, truncated: true };
+        seqs.push(seq);
+      }
+      return { seqs, truncated: false };
+    },
+    frame(leg: number, seq: number): FrameDetail | undefined {
+      const state = legs[leg];
+      const compact = state?.frames.get(seq);
+      if (!state || !compact) return undefined;
+      return { leg, ...compact, data: reframeData(state.raw.slice(compact.byteStart, compact.byteEnd)) };
+    },
+    rawBytes(leg: number, start: number, end: number, cap: number): RawBytes {
+      const state = legAt(leg);
+      const from = Math.min(start, state.raw.bytes);
+      const wanted = Math.min(Math.max(end, from), state.raw.bytes);
+      const to = Math.min(wanted, from + cap);
+      return {
+        leg,
+        byteStart: from,
+        byteEnd: to,
+        base64: encodeBase64(state.raw.slice(from, to)),
+        truncated: to < wanted,
+        chunks: state.raw.overlapping(from, Math.max(to, from + 1)),
+      };
+    },
+    blocks: (agent?: string) => {
+      const all = decoder.blocks();
+      return agent === undefined ? all : all.filter((b) => b.agent === agent);
+    },
+    block: (id: number) => blocksById.get(id),
+    blockSummary(block: Block): BlockSummary {
+      let shown = blockPreviews.get(block.id);
+      if (shown === undefined) {
+        shown = preview(block.content);
+        if (block.content.length > PREVIEW_CHARS) blockPreviews.set(block.id, shown);
+      }
+      return toBlockSummary(block, shown);
+    },
+    agents: () => decoder.agents(),
+    diagnostics: () => diagnostics,
+    stats: () => decoder.stats(),
+    pendingTools(): PendingToolsState | null {
+      if (legs.at(-1)?.decoder) return null;
+      // A continuation that never ran (refused, 4xx, or only an error frame) leaves the run
+      // paused where it was: the pending set is the one of the last leg with content.
+      let last: LegState | undefined;
+      for (let i = legs.length - 1; i >= 0 && !last; i--) {
+        const leg = legs[i] as LegState;
+        if (leg.kind !== 'tool-results' || leg.contentEnvelopes > 0) last = leg;
+      }
+      if (!last) return null;
+      for (let i = awaitingBlocks.length - 1; i >= 0; i--) {
+        const block = blocksById.get(awaitingBlocks[i] as number);
+        if (!block || block.leg !== last.index) continue;
+        if (block.status !== 'complete' || !block.pendingTools || block.pendingTools.length === 0) return null;
+        const agentUuid = block.agent !== '' ? block.agent : (decoder.agents().find((a) => a.parent === null && a.uuid !== '')?.uuid ?? '');
+        return { leg: last.index, block, agentUuid };
+      }
+      return null;
+    },
+    severityCounts: () => ({ ...counts }),
+    diffInput(): DiffInput {
+      const all: Envelope[] = [];
+      for (let seq = 0; seq < envelopes.count; seq++) all.push(envelopes.get(seq) as Envelope);
+      return { blocks: decoder.blocks(), agents: decoder.agents(), envelopes: all, frames: legs.map((leg) => reframeLeg(leg.raw)) };
+    },
+    summary(extra: { awaitingTools?: boolean } = {}): SessionSummary {
+      const summary: SessionSummary = {
+        id: init.id,
+        title: init.title,
+        source: init.source,
+        state: data.state,
+        createdAt: init.createdAt,
+        legs: legs.length,
+        envelopes: envelopes.count,
+        bytes: legs.reduce((sum, leg) => sum + leg.raw.bytes, 0),
+        format: legs.find((l) => l.format !== null)?.format ?? null,
+        diagnostics: { ...counts },
+        awaitingTools: extra.awaitingTools ?? false,
+      };
+      const status = legs.at(-1)?.response?.status;
+      if (status !== undefined) summary.httpStatus = status;
+      if (data.recordingPath !== undefined) summary.recordingPath = data.recordingPath;
+      if (data.failure) summary.failure = data.failure;
+      return summary;
+    },
+    detail(pending: SessionDetail['pendingTools']): SessionDetail {
+      const first = legs[0]?.request;
+      return {
+        summary: data.summary({ awaitingTools: pending !== null && pending.answered !== 'sent' }),
+        request: first ? displayRequest(first) : null,
+        legs: legs.map(legInfo),
+        agents: decoder.agents().map(toAgentPayload),
+        pendingTools: pending,
+      };
+    },
+    takeBatch(maxRows: number): SessionBatch | null {
+      const start = sentRows;
+      const end = Math.min(envelopes.count, start + maxRows);
+      if (end === start && dirtyRows.size === 0 && dirtyBlocks.size === 0 && dirtyAgents.size === 0 && newDiagnostics.length === 0) return null;
+      const rows = data.rows(start, end - start);
+      sentRows = end;
+      const changed = [...dirtyRows].sort((a, b) => a - b).map((seq) => row(seq) as TimelineRow);
+      dirtyRows.clear();
+      const blocks = [...dirtyBlocks].sort((a, b) => a - b).flatMap((id) => {
+        const block = blocksById.get(id);
+        return block ? [data.blockSummary(block)] : [];
+      });
+      dirtyBlocks.clear();
+      const agents = [...dirtyAgents].flatMap((uuid) => {
+        const agent = agentsByUuid.get(uuid);
+        return agent ? [toAgentPayload(agent)] : [];
+      });
+      dirtyAgents.clear();
+      const diagnosticsOut = newDiagnostics.splice(0).map(toDiagnosticPayload);
+      return { sessionId: init.id, total: envelopes.count, start, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
+    },
+  };
+
+  return data;
+}
+
+function lastReceive(leg: LegState): number {
+  return leg.raw.chunk(leg.raw.count - 1)?.receivedAt ?? leg.startedAt;
+}
+
+/** A leg's frames with their data, by framing its bytes again in one pass. */
+function reframeLeg(raw: RawChunks): Frame[] {
+  const frames: Frame[] = [];
+  const framer = createSseFramer({ onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} }, { maxDataLineBytes: Number.MAX_SAFE_INTEGER });
+  for (let i = 0; i < raw.count; i++) {
+    const chunk = raw.chunk(i);
+    if (chunk) framer.push(chunk.bytes, chunk.receivedAt);
+  }
+  framer.end();
+  return frames;
+}
+
+/** The data of one event, rebuilt by framing exactly its bytes again (frames keep no text). */
+function reframeData(bytes: Uint8Array): string {
+  let data = '';
+  const framer = createSseFramer({ onFrame: (frame) => (data = frame.data), onDiagnostic: () => {} });
+  framer.push(bytes);
+  framer.end();
+  return data;
+}
+
+export { toBlockDetail, toEnvelopeDetail };

@@ -1,0 +1,620 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createEmitter } from '../../../src-shared/contract/emitter';
+import { BATCH_INTERVAL_MS, MAX_BATCH_ROWS, MAX_RAW_BYTES, type InspectorService } from '../../../src-shared/contract/inspector';
+import type {
+  ConnectRequest,
+  DemoAgentInfo,
+  ErrorEvent,
+  Failure,
+  LiveStatus,
+  PendingTools,
+  ReplayState,
+  SessionBatch,
+  SessionSummary,
+  ToolResult,
+} from '../../../src-shared/contract/payloads';
+import { diffSessions } from '../../../src-shared/diff/diff';
+import { diffTranscript } from '../../../src-shared/diff/transcript';
+import type { DiffInput } from '../../../src-shared/diff/types';
+import { redactUrl } from '../../../src-shared/recording/redact';
+import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
+import { realTimers, wallClock, type Timers } from '../connection/connection';
+import type { HttpTransport } from '../connection/http-transport';
+import { buildRequest, type BuiltRequest } from '../connection/request-spec';
+import type { ImportedSource, OpenSourceOptions } from '../importers/types';
+import { createAnswerLedger, pendingSetKey, type AnswerLedger } from '../tool-results/answer-ledger';
+import { buildToolResultsRequest, checkResults, defaultExtraBody, defaultToolResultsPath } from '../tool-results/tool-results';
+import { createBatcher } from './batcher';
+import { loadImportedSource } from './file-load';
+import { startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
+import { createStatusTicker } from './live-status';
+import { RECORDING_FLUSH_MS, type RecorderFactory, type RecorderPort } from './recorder-port';
+import type { ReplayClock } from '../replay/clock';
+import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
+import { createSessionData, type LegKind, type SessionData } from './session-data';
+import { exportSession, saveRecording } from './session-files';
+import { toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './views';
+
+/**
+ * The session service: every source of bytes (live connections, their tool-results
+ * continuations, opened files) decoded into sessions, and every session command of the
+ * contract. Plain Node with its dependencies injected: Electron, the browser host, the CLI and
+ * the tests all run this same object (in-process, or in a worker behind the same contract).
+ */
+
+/** Commands and events that depend on the host (native dialogs, shell, menus). */
+export type HostKeys = 'getAppInfo' | 'showOpenDialog' | 'listRecentFiles' | 'openExternal' | 'onHostCommand';
+export type SessionService = Omit<InspectorService, HostKeys> & {
+  /** Stops every connection, closes recordings, drops timers. */
+  dispose(): Promise<void>;
+  /**
+   * Lets a session opened from a recording answer its pause against the live server, with
+   * credentials the user supplies (recordings keep none): `stream-inspector answer FILE -H …`.
+   * Not part of the contract: the renderer never hands main credentials for another origin.
+   */
+  attachRun(options: { sessionId: string; headers: [string, string][]; url?: string }): void;
+};
+
+export type OpenSource = (path: string, options?: OpenSourceOptions) => Promise<ImportedSource>;
+
+export interface SessionServiceDeps {
+  transport?: HttpTransport;
+  now?: () => number;
+  timers?: Timers;
+  createRecorder?: RecorderFactory;
+  openSource?: OpenSource;
+  demoAgent?: () => DemoAgentInfo;
+  /** Where uploaded files (browser host) are written before being opened. */
+  uploadDir?: string;
+  /** Reports a file the user opened (recent files). */
+  onFileOpened?: (path: string) => void;
+  batchIntervalMs?: number;
+  statusIntervalMs?: number;
+  /** The clock replays run on (tests inject a manual one). */
+  replayClock?: ReplayClock;
+}
+
+/** Reconnect delay bounds for GET streams: the server's `retry` is honoured within these. */
+export const RECONNECT_MIN_MS = 500;
+export const RECONNECT_MAX_MS = 60_000;
+const RECONNECT_DEFAULT_MS = 3000;
+
+export function reconnectDelay(retry: number | null): number {
+  return Math.min(RECONNECT_MAX_MS, Math.max(RECONNECT_MIN_MS, retry ?? RECONNECT_DEFAULT_MS));
+}
+
+interface Runtime {
+  data: SessionData;
+  recorder: RecorderPort | null;
+  /** The run's request as sent (tool results and reconnects are derived from it). */
+  run: RecordedRequest | null;
+  runSpec: BuiltRequest | null;
+  current: LiveLeg | null;
+  reconnect: { attemptsLeft: number; timer: unknown } | null;
+  ledger: AnswerLedger;
+  actions: RecordedAction[];
+  loading: boolean;
+  closed: boolean;
+  /** Settles when the current leg has been fully ended (state published, recording updated). */
+  ending: Promise<void>;
+  /** For replay sessions: the player. */
+  replay: ReplaySession | null;
+  /** A file session given the credentials to answer its pause against the live server (CLI answer). */
+  answerable: boolean;
+  lastActivityAt: number;
+  startedAt: number;
+}
+
+/** A synchronous command body as a contract command: what it throws becomes a rejection. */
+function query<A, R>(fn: (arg: A) => R | Promise<R>): (arg: A) => Promise<R> {
+  return (arg) => new Promise<R>((resolve) => resolve(fn(arg)));
+}
+
+export function createSessionService(deps: SessionServiceDeps = {}): SessionService {
+  const now = deps.now ?? wallClock;
+  const timers = deps.timers ?? realTimers;
+  const connectionDeps = { ...(deps.transport ? { transport: deps.transport } : {}), now, timers };
+  const sessions = new Map<string, Runtime>();
+
+  const sessionsChanged = createEmitter<SessionSummary[]>();
+  const batches = createEmitter<SessionBatch>();
+  const liveStatus = createEmitter<LiveStatus>();
+  const replayState = createEmitter<ReplayState>();
+  const errors = createEmitter<ErrorEvent>();
+
+  const batcher = createBatcher((batch) => batches.fire(batch), { timers, now, intervalMs: deps.batchIntervalMs ?? BATCH_INTERVAL_MS, maxRows: MAX_BATCH_ROWS });
+  let liveCountsDirty = false;
+  const ticker = createStatusTicker((status) => liveStatus.fire(status), {
+    timers,
+    now,
+    intervalMs: deps.statusIntervalMs ?? 250,
+    onTick: () => {
+      // The sessions list shows envelope counts: refresh it now and then while live.
+      if (liveCountsDirty) announce();
+    },
+  });
+
+  const summaryOf = (rt: Runtime): SessionSummary => {
+    const pending = rt.data.pendingTools();
+    const awaiting = pending !== null && rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)) !== 'sent';
+    return rt.data.summary({ awaitingTools: awaiting });
+  };
+
+  let announceQueued = false;
+  const announce = (): void => {
+    liveCountsDirty = false;
+    if (announceQueued) return;
+    announceQueued = true;
+    queueMicrotask(() => {
+      announceQueued = false;
+      sessionsChanged.fire([...sessions.values()].map(summaryOf));
+    });
+  };
+
+  const reportError = (sessionId: string | undefined, failure: Pick<Failure, 'kind' | 'message'>): void => {
+    errors.fire({ ...(sessionId ? { sessionId } : {}), kind: failure.kind, message: failure.message, at: now() });
+  };
+
+  const runtimeOf = (sessionId: string): Runtime => {
+    const rt = sessions.get(sessionId);
+    if (!rt) throw new Error(`Unknown session '${sessionId}' (it may have been closed)`);
+    return rt;
+  };
+
+  const register = (data: SessionData, init: Partial<Runtime>): Runtime => {
+    const rt: Runtime = {
+      data,
+      recorder: null,
+      run: null,
+      runSpec: null,
+      current: null,
+      reconnect: null,
+      ledger: createAnswerLedger(),
+      actions: [],
+      loading: false,
+      closed: false,
+      ending: Promise.resolve(),
+      replay: null,
+      answerable: false,
+      lastActivityAt: now(),
+      startedAt: now(),
+      ...init,
+    };
+    data.onChange = () => {
+      rt.lastActivityAt = now();
+      liveCountsDirty = true;
+      batcher.schedule(rt.data);
+    };
+    sessions.set(data.id, rt);
+    announce();
+    return rt;
+  };
+
+  const newId = (): string => `s${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+
+  const track = (rt: Runtime): void => {
+    ticker.track(rt.data.id, () => {
+      const leg = rt.data.legs.at(-1);
+      const probe = {
+        state: rt.data.state,
+        leg: leg?.index ?? 0,
+        bytes: rt.data.legs.reduce((sum, l) => sum + l.raw.bytes, 0),
+        envelopes: rt.data.envelopeCount,
+        startedAt: rt.startedAt,
+        lastActivityAt: rt.current ? rt.current.connection.progress().lastActivityAt : rt.lastActivityAt,
+      };
+      return leg?.response ? { ...probe, httpStatus: leg.response.status } : probe;
+    });
+  };
+
+  /** After a leg: finish the session unless it waits for tool results (a continuation may follow). */
+  const settleSession = async (rt: Runtime): Promise<void> => {
+    batcher.flush(rt.data);
+    if (rt.data.pendingTools() === null && !rt.reconnect?.timer) {
+      rt.data.finish();
+      batcher.flush(rt.data);
+      const recorder = rt.recorder;
+      rt.recorder = null;
+      await recorder?.close();
+    }
+  };
+
+  const runLeg = (rt: Runtime, kind: LegKind, request: BuiltRequest, onEnded?: (live: LiveLeg, end: LiveLegEnd) => void): LiveLeg => {
+    const data = rt.data;
+    data.state = 'connecting';
+    data.failure = undefined;
+    const live = startLiveLeg(data, kind, request, rt.recorder, connectionDeps, {
+      onResponse(accepted) {
+        if (accepted) data.state = 'streaming';
+        ticker.emitNow(data.id);
+        announce();
+      },
+    });
+    rt.current = live;
+    track(rt);
+    rt.ending = live.done.then((end) => {
+      onEnded?.(live, end);
+      return onLegEnded(rt, live, end);
+    });
+    return live;
+  };
+
+  const onLegEnded = async (rt: Runtime, live: LiveLeg, end: LiveLegEnd): Promise<void> => {
+    if (rt.current === live) rt.current = null;
+    const data = rt.data;
+    const { reason } = end.outcome;
+    if (end.failure) data.failure = end.failure;
+    const reconnecting = !rt.closed && reason !== 'stopped' && reason !== 'failed' && rt.reconnect !== null && rt.reconnect.attemptsLeft > 0 && rt.runSpec !== null;
+    if (reconnecting) scheduleReconnect(rt);
+    await settleSession(rt);
+    // The terminal state is published last, once every row and block of the leg went out.
+    if (!reconnecting) data.state = reason === 'complete' ? 'complete' : reason === 'stopped' ? 'stopped' : 'failed';
+    ticker.untrack(data.id);
+    if (end.failure) reportError(data.id, end.failure);
+    announce();
+  };
+
+  const scheduleReconnect = (rt: Runtime): void => {
+    const reconnect = rt.reconnect;
+    const spec = rt.runSpec;
+    const leg = rt.data.legs.at(-1);
+    if (!reconnect || !spec || !leg) return;
+    reconnect.attemptsLeft -= 1;
+    rt.data.state = 'connecting';
+    reconnect.timer = timers.setTimeout(() => {
+      reconnect.timer = null;
+      if (rt.closed) return;
+      const headers = spec.spec.headers.filter(([n]) => n.toLowerCase() !== 'last-event-id');
+      if (leg.lastEventId !== '') headers.push(['Last-Event-ID', leg.lastEventId]);
+      runLeg(rt, 'reconnect', { spec: { ...spec.spec, headers }, recorded: { ...spec.recorded, headers } });
+      announce();
+    }, reconnectDelay(leg.retry));
+  };
+
+  const pendingInfo = (rt: Runtime): PendingTools | null => {
+    const pending = rt.data.pendingTools();
+    if (!pending) return null;
+    const run = rt.run;
+    return {
+      leg: pending.leg,
+      block: pending.block.id,
+      agentUuid: pending.agentUuid,
+      tools: (pending.block.pendingTools ?? []).map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null })),
+      answered: rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)),
+      defaultPath: run ? defaultToolResultsPath(run.url) : '/agent/tool_results',
+      defaultExtraBody: run ? defaultExtraBody(run.body) : {},
+    };
+  };
+
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string }): Promise<SessionSummary> => {
+    if (!deps.openSource) throw new Error('Opening files is not available in this host');
+    const absolute = resolve(path);
+    let session: SessionData | null = null;
+    const source = await deps.openSource(absolute, {
+      ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
+      onDiagnostic: (d) => session?.addDiagnostics([d]),
+    });
+    const data = createSessionData({
+      id: newId(),
+      title: options.title ?? basename(absolute),
+      source: { kind: 'file', path: absolute, importer: source.kind },
+      createdAt: now(),
+      ...(options.format ? { format: options.format } : {}),
+    });
+    data.addDiagnostics(source.diagnostics);
+    session = data;
+    data.state = 'loading';
+    const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null });
+    deps.onFileOpened?.(absolute);
+    void loadImportedSource(data, source, { now, cancelled: () => rt.closed })
+      .then(() => {
+        if (rt.closed) return;
+        data.state = 'complete';
+      })
+      .catch((error: unknown) => {
+        const failure: Failure = { kind: 'import', message: `Reading ${absolute} failed: ${error instanceof Error ? error.message : String(error)}` };
+        data.state = 'failed';
+        data.failure = failure;
+        reportError(data.id, failure);
+      })
+      .finally(() => {
+        rt.loading = false;
+        // A file that ends paused on frontend tools stays open for its answer (like a live session).
+        if (data.pendingTools() === null) data.finish();
+        batcher.flush(data);
+        announce();
+      });
+    return data.summary();
+  };
+
+  const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
+    if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
+    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now() };
+    const data = createSessionData(init);
+    data.state = 'streaming';
+    const rt = register(data, { run: source.run });
+    const replay = createReplaySession({
+      source: sessionAsSource(source.data, source.actions),
+      sourceId: source.data.id,
+      data: () => rt.data,
+      reset: () => {
+        const fresh = createSessionData(init);
+        fresh.state = 'streaming';
+        fresh.onChange = rt.data.onChange;
+        rt.data = fresh;
+        rt.ledger = createAnswerLedger();
+        fresh.onChange();
+      },
+      onState: (state) => {
+        if (state.finished && rt.data.state === 'streaming') {
+          if (rt.data.pendingTools() === null) rt.data.finish();
+          rt.data.state = 'complete';
+          batcher.flush(rt.data);
+          announce();
+        } else if (!state.finished && rt.data.state === 'complete') {
+          rt.data.state = 'streaming';
+          announce();
+        }
+        replayState.fire(state);
+      },
+      total: source.data.envelopeCount,
+      speed,
+      instant,
+      ...(deps.replayClock ? { clock: deps.replayClock } : {}),
+    });
+    rt.replay = replay;
+    if (!paused) void replay.control({ kind: 'play' });
+    return data.summary();
+  };
+
+  /** In a replay, answering checks the results and plays the recorded continuation. */
+  const answerReplay = (rt: Runtime, pending: NonNullable<ReturnType<SessionData['pendingTools']>>, results: readonly ToolResult[]): { leg: number } => {
+    const problem = checkResults(pending.block.pendingTools ?? [], results);
+    if (problem) throw new Error(problem);
+    const key = pendingSetKey(pending.leg, pending.block.id);
+    rt.ledger.claim(key, {});
+    rt.ledger.settle(key, 'sent', 'the recorded continuation plays');
+    rt.replay?.continueAfterAnswer();
+    announce();
+    return { leg: pending.leg + 1 };
+  };
+
+  const service: SessionService = {
+    getDemoAgent: () => Promise.resolve(deps.demoAgent?.() ?? null),
+
+    async connect(request) {
+      const built = buildRequest(request);
+      let recorder: RecorderPort | null = null;
+      let recordingPath: string | undefined;
+      if (request.recordTo !== undefined) {
+        if (!deps.createRecorder) throw new Error('Recording is not available in this host');
+        recordingPath = resolve(request.recordTo);
+        const path = recordingPath;
+        recorder = await deps.createRecorder(path, {
+          flushIntervalMs: RECORDING_FLUSH_MS,
+          redact: true,
+          onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+        });
+      }
+      const displayUrl = redactUrl(built.spec.url.href);
+      const data = createSessionData({
+        id: newId(),
+        title: request.title ?? `${built.spec.method} ${displayUrl}`,
+        source: { kind: 'live', method: built.spec.method, url: displayUrl },
+        createdAt: now(),
+        ...(request.format ? { format: request.format } : {}),
+      });
+      if (recordingPath !== undefined) data.recordingPath = recordingPath;
+      const rt = register(data, {
+        recorder,
+        run: built.recorded,
+        runSpec: built,
+        reconnect: request.reconnect ? { attemptsLeft: request.reconnect.maxAttempts, timer: null } : null,
+      });
+      runLeg(rt, 'run', built);
+      return data.summary();
+    },
+
+    async stop({ sessionId }) {
+      const rt = runtimeOf(sessionId);
+      if (rt.reconnect?.timer) {
+        timers.clearTimeout(rt.reconnect.timer);
+        rt.reconnect.timer = null;
+        rt.reconnect.attemptsLeft = 0;
+        rt.data.state = 'stopped';
+        await settleSession(rt);
+        announce();
+      }
+      if (rt.reconnect) rt.reconnect.attemptsLeft = 0;
+      rt.current?.connection.stop();
+      await rt.ending;
+    },
+
+    openFile: query(({ path, format, entry, title }) => {
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(title ? { title } : {}) });
+    }),
+
+    async openUpload({ name, base64, format, entry }) {
+      const bytes = Buffer.from(base64, 'base64');
+      const dir = deps.uploadDir ?? join(tmpdir(), 'stream-inspector-uploads');
+      await mkdir(dir, { recursive: true });
+      const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
+      const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
+      await writeFile(path, bytes, { flag: 'wx' });
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), title: name });
+    },
+
+    async closeSession({ sessionId }) {
+      const rt = sessions.get(sessionId);
+      if (!rt) return;
+      rt.closed = true;
+      await rt.replay?.dispose();
+      await service.stop({ sessionId });
+      rt.data.finish();
+      await rt.recorder?.close();
+      rt.recorder = null;
+      batcher.forget(sessionId);
+      ticker.untrack(sessionId);
+      sessions.delete(sessionId);
+      announce();
+    },
+
+    listSessions: () => Promise.resolve([...sessions.values()].map(summaryOf)),
+
+    getSession: query(({ sessionId }) => {
+      const rt = runtimeOf(sessionId);
+      return rt.data.detail(pendingInfo(rt));
+    }),
+
+    getRows: query(({ sessionId, start, count }) => {
+      const data = runtimeOf(sessionId).data;
+      return { total: data.envelopeCount, start, rows: data.rows(start, count) };
+    }),
+
+    searchRows: query(({ sessionId, text, max }) => {
+      return runtimeOf(sessionId).data.search(text, max ?? 10_000);
+    }),
+
+    getEnvelope: query(({ sessionId, seq }) => {
+      const envelope = runtimeOf(sessionId).data.envelope(seq);
+      if (!envelope) throw new Error(`Session ${sessionId} has no envelope ${seq}`);
+      return toEnvelopeDetail(envelope);
+    }),
+
+    getFrame: query(({ sessionId, leg, seq }) => {
+      const frame = runtimeOf(sessionId).data.frame(leg, seq);
+      if (!frame) throw new Error(`Session ${sessionId} has no frame ${seq} in leg ${leg}`);
+      return frame;
+    }),
+
+    getRawBytes: query(({ sessionId, leg, byteStart, byteEnd }) => {
+      return runtimeOf(sessionId).data.rawBytes(leg, byteStart, byteEnd, MAX_RAW_BYTES);
+    }),
+
+    getBlocks: query(({ sessionId, agent }) => {
+      const { data } = runtimeOf(sessionId);
+      return data.blocks(agent).map((block) => data.blockSummary(block));
+    }),
+
+    getBlock: query(({ sessionId, block }) => {
+      const found = runtimeOf(sessionId).data.block(block);
+      if (!found) throw new Error(`Session ${sessionId} has no block ${block}`);
+      return toBlockDetail(found);
+    }),
+
+    getDiagnostics: query(({ sessionId }) => {
+      return runtimeOf(sessionId).data.diagnostics().map(toDiagnosticPayload);
+    }),
+
+    getStats: query(({ sessionId }) => {
+      return runtimeOf(sessionId).data.stats();
+    }),
+
+    sendToolResults: query(({ sessionId, results, path, extraBody, resend, allowMismatch }) => {
+      const rt = runtimeOf(sessionId);
+      const data = rt.data;
+      if (rt.current) throw new Error('The stream is still running; tool results can be sent once it pauses on awaiting_frontend_tools.');
+      const pending = data.pendingTools();
+      if (!pending) throw new Error('This session is not waiting for frontend tool results.');
+      if (rt.replay) return answerReplay(rt, pending, results);
+      if ((data.source.kind !== 'live' && !rt.answerable) || !rt.run) {
+        throw new Error('This session was opened from a file, so there is no live run to answer. Replay it to play the recorded continuation, or use `stream-inspector answer FILE` with the credentials.');
+      }
+      if (!allowMismatch) {
+        const problem = checkResults(pending.block.pendingTools ?? [], results);
+        if (problem) throw new Error(problem);
+      }
+      const request = buildToolResultsRequest({
+        run: rt.run,
+        agentUuid: pending.agentUuid,
+        results,
+        ...(path !== undefined ? { path } : {}),
+        ...(extraBody !== undefined ? { extraBody } : {}),
+      });
+      const key = pendingSetKey(pending.leg, pending.block.id);
+      rt.ledger.claim(key, { resend: resend === true });
+      const action: RecordedAction = { kind: 'tool-results', at: now(), leg: pending.leg, body: request.recorded.body ?? '', url: request.recorded.url };
+      rt.actions.push(action);
+      rt.recorder?.action(action);
+      const live = runLeg(rt, 'tool-results', request, (ended, { outcome }) => {
+        // Failed only if the server certainly did not continue the run; anything else counts as sent.
+        if (!ended.accepted()) rt.ledger.settle(key, 'failed', outcome.failure?.message ?? `the server answered ${outcome.status ?? 'nothing'}`);
+        else if (firstContentIsErrorFrame(data, ended.leg)) rt.ledger.settle(key, 'failed', 'the server answered with an error frame');
+        else rt.ledger.settle(key, 'sent', `the continuation is leg ${ended.leg}`);
+      });
+      announce();
+      return { leg: live.leg };
+    }),
+
+    diffSessions: query(({ left, right, flattenAgents }) => {
+      const sides = [runtimeOf(left), runtimeOf(right)].map((rt) => {
+        if (rt.current || rt.loading) throw new Error(`Session "${rt.data.title}" is still receiving; diff it once it has ended.`);
+        return rt.data.diffInput();
+      });
+      const diff = diffSessions(sides[0] as DiffInput, sides[1] as DiffInput, flattenAgents === undefined ? {} : { flattenAgents });
+      return { diff, transcript: diffTranscript(diff) };
+    }),
+
+    startReplay: query(({ sessionId, speed, instant, paused }) => startReplay(runtimeOf(sessionId), speed ?? 1, instant ?? false, paused ?? false)),
+
+    async replayControl({ sessionId, action }) {
+      const rt = runtimeOf(sessionId);
+      if (!rt.replay) throw new Error(`Session ${sessionId} is not a replay; start one with startReplay`);
+      return rt.replay.control(action);
+    },
+
+    async saveRecording({ sessionId, path }) {
+      const rt = runtimeOf(sessionId);
+      if (path === undefined) throw new Error('Choose where to save the recording');
+      if (!deps.createRecorder) throw new Error('Recording is not available in this host');
+      const absolute = resolve(path);
+      await saveRecording(rt.data, rt.actions, absolute, deps.createRecorder);
+      const { size } = await import('node:fs/promises').then((fs) => fs.stat(absolute));
+      return { path: absolute, bytes: size };
+    },
+
+    async exportSession({ sessionId, kind, path }) {
+      const rt = runtimeOf(sessionId);
+      if (path === undefined) throw new Error('Choose where to export to');
+      const absolute = resolve(path);
+      const bytes = await exportSession(rt.data, kind, absolute);
+      return { path: absolute, bytes };
+    },
+
+    attachRun({ sessionId, headers, url }) {
+      const rt = runtimeOf(sessionId);
+      const recorded = rt.data.legs[0]?.request;
+      if (!recorded) throw new Error('The file has no recorded request to answer');
+      rt.run = { method: recorded.method, url: url ?? recorded.url, headers, body: recorded.body };
+      rt.answerable = true;
+    },
+
+    onSessionsChanged: sessionsChanged.event,
+    onSessionBatch: batches.event,
+    onLiveStatus: liveStatus.event,
+    onReplayState: replayState.event,
+    onError: errors.event,
+
+    async dispose() {
+      for (const id of [...sessions.keys()]) await service.closeSession({ sessionId: id });
+      batcher.dispose();
+      ticker.dispose();
+    },
+  };
+  return service;
+}
+
+/** The continuation's first envelope is the router's error frame: the server rejected the results. */
+function firstContentIsErrorFrame(data: SessionData, leg: number): boolean {
+  for (let seq = data.legs[leg]?.firstEnvelope ?? data.envelopeCount; seq < data.envelopeCount; seq++) {
+    const envelope = data.envelope(seq);
+    if (!envelope || envelope.leg < leg) continue;
+    if (envelope.leg > leg) return false;
+    if (envelope.type === 'meta_init') continue;
+    return envelope.control === 'error-frame';
+  }
+  return false;
+}

@@ -1,0 +1,162 @@
+import type {
+  AgentInfoPayload,
+  BlockDetail,
+  BlockSummary,
+  DiagnosticPayload,
+  EnvelopeDetail,
+  PendingToolPayload,
+  TimelineRow,
+} from '../../../src-shared/contract/payloads';
+import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
+import type { Envelope } from '../../../src-shared/dialects/types';
+import type { AgentInfo, Block, PendingTool } from '../../../src-shared/reconstruct/types';
+
+/**
+ * Decoder objects → contract payloads. Each mapping names the fields it sends, so a field
+ * the decoder adds later never leaks across the boundary by accident and previews stay short.
+ */
+
+export const PREVIEW_CHARS = 120;
+
+const VISIBLE: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** The start of a text for a one-line cell: control characters written as escapes. */
+export function preview(text: string, max = PREVIEW_CHARS): string {
+  let cut = Math.min(text.length, max);
+  const last = text.charCodeAt(cut - 1);
+  if (cut < text.length && last >= 0xd800 && last <= 0xdbff) cut--;
+  // eslint-disable-next-line no-control-regex
+  const shown = text.slice(0, cut).replace(/[\u0000-\u001f\u007f]/g, (c) => VISIBLE[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const clipped = cut < text.length ? `${shown}…` : shown;
+  // Escapes can lengthen the text; the contract caps previews at 256.
+  return clipped.length > 255 ? `${clipped.slice(0, 255)}…` : clipped;
+}
+
+function stringField(extras: Record<string, unknown>, key: string): string | undefined {
+  const value = extras[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export interface Badge {
+  count: number;
+  severity: Severity;
+}
+
+const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+export function addToBadge(badge: Badge | undefined, severity: Severity): Badge {
+  if (!badge) return { count: 1, severity };
+  return { count: badge.count + 1, severity: RANK[severity] > RANK[badge.severity] ? severity : badge.severity };
+}
+
+export function toRow(envelope: Envelope, frameBytes: number, block: number | undefined, badge: Badge | undefined): TimelineRow {
+  const row: TimelineRow = {
+    seq: envelope.seq,
+    leg: envelope.leg,
+    frame: envelope.frame,
+    receivedAt: envelope.receivedAt,
+    agent: envelope.agent,
+    type: envelope.type,
+    final: envelope.final,
+    preview: preview(envelope.delta),
+    deltaLength: envelope.delta.length,
+    bytes: frameBytes,
+    diagnostics: badge?.count ?? 0,
+  };
+  const toolId = stringField(envelope.extras, 'id');
+  const name = stringField(envelope.extras, 'name');
+  if (toolId !== undefined) row.toolId = toolId;
+  if (name !== undefined) row.name = name;
+  if (envelope.control) row.control = envelope.control;
+  if (block !== undefined) row.block = block;
+  if (badge) row.severity = badge.severity;
+  return row;
+}
+
+export function toEnvelopeDetail(envelope: Envelope): EnvelopeDetail {
+  const detail: EnvelopeDetail = {
+    seq: envelope.seq,
+    leg: envelope.leg,
+    frame: envelope.frame,
+    agent: envelope.agent,
+    type: envelope.type,
+    final: envelope.final,
+    delta: envelope.delta,
+    extras: envelope.extras,
+    dialect: envelope.dialect,
+    byteStart: envelope.byteStart,
+    byteEnd: envelope.byteEnd,
+    receivedAt: envelope.receivedAt,
+  };
+  if (envelope.control) detail.control = envelope.control;
+  return detail;
+}
+
+function toPendingTools(tools: PendingTool[]): PendingToolPayload[] {
+  return tools.map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null }));
+}
+
+function blockCommon(block: Block) {
+  return {
+    id: block.id,
+    agent: block.agent,
+    kind: block.kind,
+    status: block.status,
+    ...(block.toolId !== undefined ? { toolId: block.toolId } : {}),
+    ...(block.name !== undefined ? { name: block.name } : {}),
+    ...(block.linkedBlock !== undefined ? { linkedBlock: block.linkedBlock } : {}),
+    ...(block.pendingTools !== undefined ? { pendingTools: toPendingTools(block.pendingTools) } : {}),
+    ...(block.parseError !== undefined ? { parseError: block.parseError } : {}),
+    ...(block.replacedBy !== undefined ? { replacedBy: block.replacedBy } : {}),
+    ...(block.replaces !== undefined ? { replaces: block.replaces } : {}),
+    leg: block.leg,
+    byteStart: block.byteStart,
+    byteEnd: block.byteEnd,
+  };
+}
+
+/** `shownPreview`: the caller's cached preview (see SessionData.blockSummary). */
+export function toBlockSummary(block: Block, shownPreview = preview(block.content)): BlockSummary {
+  return {
+    ...blockCommon(block),
+    length: block.content.length,
+    preview: shownPreview,
+    citations: block.citations.length,
+    images: block.images.length,
+    firstEnvelope: block.envelopes[0] ?? 0,
+    lastEnvelope: block.envelopes.at(-1) ?? 0,
+    envelopeCount: block.envelopes.length,
+  };
+}
+
+export function toBlockDetail(block: Block): BlockDetail {
+  return {
+    ...blockCommon(block),
+    content: block.content,
+    citations: block.citations.map((c) => ({ citationType: c.citationType, citedText: c.citedText, fields: c.fields, envelope: c.envelope })),
+    images: block.images.map((i) => ({ src: i.src, mediaType: i.mediaType, envelope: i.envelope })),
+    ...(block.parsed !== undefined ? { parsed: block.parsed } : {}),
+    envelopes: [...block.envelopes],
+  };
+}
+
+export function toAgentPayload(agent: AgentInfo): AgentInfoPayload {
+  return {
+    uuid: agent.uuid,
+    parent: agent.parent,
+    ...(agent.model !== undefined ? { model: agent.model } : {}),
+    ...(agent.format !== undefined ? { format: agent.format } : {}),
+    ...(agent.userQuery !== undefined ? { userQuery: agent.userQuery } : {}),
+    ...(agent.metaInitEnvelope !== undefined ? { metaInitEnvelope: agent.metaInitEnvelope } : {}),
+    firstEnvelope: agent.firstEnvelope,
+  };
+}
+
+export function toDiagnosticPayload(diagnostic: Diagnostic & { at: { fileOffset?: number; line?: number } }): DiagnosticPayload {
+  const at: DiagnosticPayload['at'] = {};
+  for (const key of ['leg', 'byteStart', 'byteEnd', 'frame', 'envelope', 'block', 'fileOffset', 'line'] as const) {
+    const value = diagnostic.at[key];
+    if (value !== undefined) at[key] = value;
+  }
+  return { seq: diagnostic.seq, rule: diagnostic.rule, severity: diagnostic.severity, message: diagnostic.message, at };
+}

@@ -1,0 +1,195 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { socketUrlFor } from '../../src-shared/contract/browser-host';
+import { INSPECTOR_CONTRACT, INSPECTOR_NAMES, type InspectorService } from '../../src-shared/contract/inspector';
+import type { SessionBatch, SessionSummary } from '../../src-shared/contract/payloads';
+import { createSocketClient, type SocketClient } from '../../src-shared/contract/socket-client';
+import { fixturePath } from '../../src-shared/testing/fixtures';
+import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
+import { waitFor } from '../services/sessions/service-testing';
+import { startWebApp, type WebApp } from './web-app';
+
+let dir: string;
+let agent: DemoAgent;
+let app: WebApp;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inspector-web-'));
+  await mkdir(join(dir, 'assets'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>Agent Stream Inspector</title><script type="module" src="./assets/app.js"></script>');
+  await writeFile(join(dir, 'assets', 'app.js'), 'console.log("app")');
+  agent = await startDemoAgent({ pace: 'fast' });
+  app = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, version: '1.2.3' });
+});
+
+afterAll(async () => {
+  await app.close();
+  await agent.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(path: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: app.host.port, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Opens a WebSocket and reports how the server answered the upgrade. */
+function upgrade(url: string, headers: Record<string, string> = {}): Promise<'open' | number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('open', () => {
+      ws.close();
+      resolve('open');
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.on('error', () => {});
+  });
+}
+
+function client(): SocketClient<typeof INSPECTOR_CONTRACT> {
+  return createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(app.url)), { onProtocolError: (m) => console.error(m) });
+}
+
+describe('browser host: what it refuses', () => {
+  it('serves the page only under the per-run token, with a strict CSP', async () => {
+    const page = await get(`/${app.host.token}/`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Agent Stream Inspector</title>');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${app.host.port}`);
+    const asset = await get(`/${app.host.token}/assets/app.js`);
+    expect(asset).toMatchObject({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+  });
+
+  it.each([
+    ['no token', '/'],
+    ['no token, asset path', '/assets/app.js'],
+    ['a wrong token', `/${'0'.repeat(64)}/`],
+    ['a token prefix', '/abc/'],
+  ])('answers 403 to %s', async (_name, path) => {
+    expect((await get(path)).status).toBe(403);
+  });
+
+  it('answers 403 to a request naming another host (DNS rebinding)', async () => {
+    expect((await get(`/${app.host.token}/`, { Host: 'evil.example:80' })).status).toBe(403);
+  });
+
+  it('never serves files outside the renderer folder', async () => {
+    const reply = await get(`/${app.host.token}/..%2f..%2fetc%2fpasswd`);
+    expect(reply.status).toBe(404);
+    expect(reply.body).not.toContain('root:');
+  });
+
+  it('refuses WebSockets without the token or from a foreign origin', async () => {
+    const base = `ws://127.0.0.1:${app.host.port}`;
+    expect(await upgrade(`${base}/ws`)).toBe(403);
+    expect(await upgrade(`${base}/${'f'.repeat(64)}/ws`)).toBe(403);
+    expect(await upgrade(`${base}/${app.host.token}/other`)).toBe(403);
+    expect(await upgrade(socketUrlFor(app.url), { Origin: 'http://evil.example' })).toBe(403);
+    expect(await upgrade(socketUrlFor(app.url), { Origin: `http://127.0.0.1:${app.host.port}` })).toBe('open');
+  });
+});
+
+describe('browser host: the contract end to end over a real WebSocket', () => {
+  it('answers commands, validates arguments, and rejects with the service message', async () => {
+    const c = client();
+    await c.ready;
+    const service: InspectorService = c.service;
+    expect(await service.getAppInfo()).toMatchObject({ host: 'browser', version: '1.2.3', capabilities: { upload: true, fileDialogs: false } });
+    const demo = await service.getDemoAgent();
+    expect(demo?.runUrl).toBe(`${agent.url}/agent/run`);
+    expect(demo?.scenarios.map((s) => s.id)).toContain('frontend-tools');
+    await expect(service.connect({ url: 42 } as never)).rejects.toThrow(/Invalid argument for connect: arg\.url: expected a string, got number 42/);
+    await expect(service.getSession({ sessionId: 'missing' })).rejects.toThrow(/Unknown session 'missing'/);
+    await expect(service.showOpenDialog()).rejects.toThrow(/no native file dialog/);
+    c.close();
+    await c.closed;
+  });
+
+  it('streams a demo-agent session as batches and answers its frontend tool, over the socket', async () => {
+    const c = client();
+    const service = c.service;
+    const batches: SessionBatch[] = [];
+    const lists: SessionSummary[][] = [];
+    const offBatch = service.onSessionBatch((b) => batches.push(b));
+    service.onSessionsChanged((l) => lists.push(l));
+    const demo = (await service.getDemoAgent())!;
+
+    const summary = await service.connect({
+      ...demo.defaultRequest,
+      url: `${demo.runUrl}?format=xml`,
+      body: { kind: 'json', text: JSON.stringify({ user_prompt: 'x', scenario: 'frontend-tools' }) },
+    });
+    const paused = await waitFor(() => lists.at(-1)?.find((s) => s.id === summary.id && s.awaitingTools), 'the pause');
+    expect(paused.format).toBe('xml');
+    const rows = batches.filter((b) => b.sessionId === summary.id).flatMap((b) => b.rows);
+    expect(rows.map((r) => r.seq)).toEqual([...Array(paused.envelopes).keys()]);
+
+    const detail = await service.getSession({ sessionId: summary.id });
+    const results = detail.pendingTools!.tools.map((t) => ({ tool_use_id: t.toolUseId, content: 'yes' }));
+    expect(await service.sendToolResults({ sessionId: summary.id, results })).toEqual({ leg: 1 });
+    const done = await waitFor(() => lists.at(-1)?.find((s) => s.id === summary.id && s.legs === 2 && s.state === 'complete'), 'the continuation');
+    expect(done.awaitingTools).toBe(false);
+
+    // After unsubscribing, no more batches arrive for new sessions.
+    offBatch();
+    const before = batches.length;
+    const second = await service.openFile({ path: fixturePath('example_1.json.sse') });
+    await waitFor(() => lists.at(-1)?.find((s) => s.id === second.id && s.state === 'complete'), 'file session');
+    expect(batches.length).toBe(before);
+    c.close();
+  });
+
+  it('rejects pending calls when the socket closes', async () => {
+    const c = client();
+    await c.ready;
+    const pending = c.service.listSessions();
+    c.close();
+    await expect(pending).rejects.toThrow(/connection to the inspector closed/);
+    await expect(c.service.listSessions()).rejects.toThrow(/closed/);
+  });
+});
+
+describe('browser host with the session service in a worker thread', () => {
+  it('serves the same contract, decoding off the thread that answers the socket', async () => {
+    const threaded = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, sessionsInWorker: true });
+    try {
+      const c = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(threaded.url)));
+      const lists: SessionSummary[][] = [];
+      c.service.onSessionsChanged((l) => lists.push(l));
+      const demo = (await c.service.getDemoAgent())!;
+      const { id } = await c.service.connect({ ...demo.defaultRequest, body: { kind: 'json', text: JSON.stringify({ user_prompt: 'x', scenario: 'subagents', pace: 'fast' }) } });
+      const done = await waitFor(() => lists.at(-1)?.find((s) => s.id === id && s.state === 'complete'), 'the worker session');
+      expect(done.envelopes).toBeGreaterThan(10);
+      expect((await c.service.getAppInfo()).host).toBe('browser');
+      expect(await c.service.listRecentFiles()).toEqual([]);
+      c.close();
+    } finally {
+      await threaded.close();
+    }
+  });
+});

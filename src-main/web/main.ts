@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { startWebApp } from './web-app';
+
+/**
+ * Runs the inspector as a local web app until Ctrl-C: the demo agent, the session service
+ * and the browser host. `npm start` uses it where Electron is missing.
+ */
+export interface BrowserHostRun {
+  projectRoot: string;
+  port?: number;
+  demoAgent?: boolean;
+  /** Printed above the URL: why the browser host runs instead of the desktop app. */
+  reason?: string;
+  /** A fixed access token (e2e runs); random per run otherwise. */
+  token?: string;
+}
+
+export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
+  const version = (JSON.parse(readFileSync(join(options.projectRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  const app = await startWebApp({
+    rendererDir: join(options.projectRoot, 'out', 'renderer'),
+    version,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    demoAgent: options.demoAgent ?? true,
+    sessionsInWorker: true,
+    recentFilesPath: join(homedir(), '.config', 'agent-stream-inspector', 'recent-files.json'),
+  });
+  const lines = [
+    '',
+    ...(options.reason ? [options.reason, ''] : []),
+    `  Agent Stream Inspector: ${app.url}`,
+    ...(app.demoAgentUrl ? [`  Demo agent:             ${app.demoAgentUrl}/agent/run`] : []),
+    '',
+    'Open the first URL in a browser (it carries this run\'s access token). Ctrl-C stops.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  process.stdout.write('\nStopping…\n');
+  await app.close();
+}

@@ -1,0 +1,108 @@
+import { createEmitter } from '../../src-shared/contract/emitter';
+import type { HostCommand } from '../../src-shared/contract/payloads';
+import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
+import { composeInspector, type HostCommands, type SessionCommands } from '../services/sessions/compose';
+import { createDefaultSessionService } from '../services/sessions/default-service';
+import { demoAgentInfo } from '../services/sessions/demo-agent-info';
+import { createRecentFiles, trackOpenedFiles } from '../services/sessions/recent-files';
+import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
+import { startSessionWorker } from '../services/sessions/worker/worker-client';
+import { startBrowserHost, type BrowserHost } from './browser-host';
+
+/**
+ * The inspector as a local web app: the session service, optionally the demo agent, and the
+ * browser host serving both. What `npm start` runs where Electron is missing, and what the
+ * browser e2e suite drives.
+ */
+export interface WebAppOptions {
+  rendererDir: string;
+  port?: number;
+  token?: string;
+  version?: string;
+  /** Start the embedded demo agent (default true), or use one that is already running. */
+  demoAgent?: boolean | { url: string };
+  demoAgentPort?: number;
+  recentFilesPath?: string;
+  /**
+   * Run the session service in a worker thread (decoding off the thread that answers the
+   * socket). The worker loads the TypeScript sources through tsx. Default false (in-process).
+   */
+  sessionsInWorker?: boolean;
+  sessionDeps?: Omit<SessionServiceDeps, 'demoAgent' | 'onFileOpened'>;
+  log?: (message: string) => void;
+}
+
+export interface WebApp {
+  readonly url: string;
+  readonly host: BrowserHost;
+  readonly service: SessionCommands;
+  readonly demoAgentUrl: string | null;
+  close(): Promise<void>;
+}
+
+/** Host commands of the browser: no native dialogs or shell; files come as uploads. */
+export function browserHostCommands(options: { version: string; recentFiles: ReturnType<typeof createRecentFiles> }): HostCommands {
+  const hostCommands = createEmitter<HostCommand>();
+  return {
+    getAppInfo: () =>
+      Promise.resolve({
+        name: 'Agent Stream Inspector',
+        version: options.version,
+        host: 'browser',
+        platform: process.platform,
+        capabilities: { fileDialogs: false, upload: true, dropPaths: false },
+      }),
+    showOpenDialog: () => Promise.reject(new Error('The browser host has no native file dialog: pick the file with the upload button, or type its path.')),
+    listRecentFiles: () => options.recentFiles.list(),
+    // The page opens links itself (target=_blank, rel=noopener); main has no browser to drive.
+    openExternal: () => Promise.resolve(false),
+    onHostCommand: hostCommands.event,
+  };
+}
+
+export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
+  let demo: DemoAgent | null = null;
+  let demoUrl: string | null = null;
+  if (options.demoAgent === undefined || options.demoAgent === true) {
+    demo = await startDemoAgent({ ...(options.demoAgentPort !== undefined ? { port: options.demoAgentPort } : {}) });
+    demoUrl = demo.url;
+  } else if (typeof options.demoAgent === 'object') {
+    demoUrl = options.demoAgent.url;
+  }
+  const recentFiles = createRecentFiles(options.recentFilesPath);
+  let service: SessionCommands;
+  let disposeService: () => Promise<void>;
+  if (options.sessionsInWorker) {
+    const worker = startSessionWorker({ entry: new URL('../services/sessions/worker/session-worker.ts', import.meta.url), fromSource: true, demoAgentUrl: demoUrl, ...(options.log ? { onError: (e) => options.log?.(e.message) } : {}) });
+    service = worker.service;
+    disposeService = () => worker.dispose();
+    trackOpenedFiles(service.onSessionsChanged, recentFiles);
+  } else {
+    const inProcess: SessionService = createDefaultSessionService({
+      ...options.sessionDeps,
+      demoAgent: () => (demoUrl ? demoAgentInfo(demoUrl) : null),
+      onFileOpened: (path) => void recentFiles.add(path),
+    });
+    service = inProcess;
+    disposeService = () => inProcess.dispose();
+  }
+  const inspector = composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles }));
+  const host = await startBrowserHost({
+    service: inspector,
+    rendererDir: options.rendererDir,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return {
+    url: host.url,
+    host,
+    service,
+    demoAgentUrl: demoUrl,
+    async close() {
+      await host.close();
+      await disposeService();
+      await demo?.close();
+    },
+  };
+}

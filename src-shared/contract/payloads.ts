@@ -1,0 +1,556 @@
+import type { SessionDiff } from '../diff/types';
+import * as s from './schema';
+import type { Infer } from './schema';
+
+/**
+ * Every payload that crosses between main and the renderer, as a schema (checked at the
+ * boundary) and as a type (`Infer<…>`). Large things travel on demand, by id: rows carry a
+ * short preview, blocks a summary, and contents, raw bytes and frames are fetched when shown.
+ */
+
+// ─── Shared pieces ──────────────────────────────────────────────────────────────────────
+
+export const SessionId = s.string({ nonEmpty: true, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
+export const Severity = s.literal('error', 'warning', 'info');
+export const FormatChoice = s.literal('auto', 'json', 'xml', 'raw');
+export const DialectId = s.literal('json', 'xml', 'raw');
+export const ControlKind = s.literal('done', 'error-frame', 'block-open', 'provider-event', 'undecoded');
+
+/** An ordered header table: pairs keep order and duplicates (as typed in the connect form). */
+export const HeaderTable = s.array(s.tuple(s.string({ max: 1024 }), s.string({ max: 64 * 1024 })), { max: 500 });
+
+const Path = s.string({ nonEmpty: true, max: 4096 });
+const Count = s.index;
+
+export const SeverityCounts = s.object({ error: Count(), warning: Count(), info: Count() });
+
+// ─── Connecting and opening ─────────────────────────────────────────────────────────────
+
+export const RequestBody = s.variant('kind', {
+  /** JSON text; checked to parse before sending; Content-Type defaults to application/json. */
+  json: s.object({ text: s.string({ max: 16 * 1024 * 1024 }) }),
+  /** Sent exactly as written. */
+  raw: s.object({ text: s.string({ max: 16 * 1024 * 1024 }) }),
+});
+
+export const ConnectRequest = s.object({
+  url: s.string({ nonEmpty: true, max: 8192 }),
+  method: s.string({ nonEmpty: true, max: 16, pattern: /^[A-Za-z]+$/ }),
+  headers: HeaderTable,
+  body: s.optional(RequestBody),
+  /** Dialect override; auto-detected when absent. */
+  format: s.optional(FormatChoice),
+  /** Record the session to this file as it arrives (never overwrites an existing file). */
+  recordTo: s.optional(Path),
+  title: s.optional(s.string({ max: 200 })),
+  /**
+   * Reopen a dropped GET stream (with Last-Event-ID, after the server's clamped `retry`).
+   * Refused for other methods: re-sending a POST would start a new agent run.
+   */
+  reconnect: s.optional(s.object({ maxAttempts: s.number({ integer: true, min: 1, max: 100 }) })),
+  /** Decode even when the response is not text/event-stream. */
+  acceptAnyContentType: s.optional(s.boolean()),
+  timeouts: s.optional(
+    s.object({
+      /** TCP + TLS handshake. */
+      connectMs: s.optional(s.number({ min: 1, max: 600_000 })),
+      /** From the request being sent to the response head. */
+      responseMs: s.optional(s.number({ min: 1, max: 3_600_000 })),
+      /** Silence on an open stream before giving up; absent or 0 means wait forever. */
+      idleMs: s.optional(s.number({ min: 0, max: 86_400_000 })),
+    }),
+  ),
+});
+
+export const OpenFileRequest = s.object({
+  path: Path,
+  format: s.optional(FormatChoice),
+  /** For HAR files: which text/event-stream entry (index among those entries). */
+  entry: s.optional(s.index()),
+  title: s.optional(s.string({ max: 200 })),
+});
+
+/** A file picked in the browser host, sent as base64 (the browser cannot hand over a path). */
+export const OpenUploadRequest = s.object({
+  name: s.string({ nonEmpty: true, max: 512 }),
+  base64: s.string({ max: 96 * 1024 * 1024 }),
+  format: s.optional(FormatChoice),
+  entry: s.optional(s.index()),
+});
+
+// ─── Sessions ───────────────────────────────────────────────────────────────────────────
+
+export const SessionState = s.literal('connecting', 'streaming', 'loading', 'complete', 'stopped', 'failed');
+
+/** Why a source ended badly: each kind has its own clear message, and the body when there is one. */
+export const Failure = s.object({
+  kind: s.literal('http-status', 'content-type', 'dns', 'network', 'tls', 'timeout', 'idle-timeout', 'aborted', 'import', 'tool-results', 'internal'),
+  message: s.string(),
+  status: s.optional(s.number({ integer: true })),
+  contentType: s.optional(s.string()),
+  /** The response body as text, up to a cap (HTML login page, JSON error, 422 details). */
+  body: s.optional(s.string()),
+  bodyTruncated: s.optional(s.boolean()),
+  /** System error code (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED…). */
+  code: s.optional(s.string()),
+});
+
+export const SessionSource = s.variant('kind', {
+  live: s.object({ method: s.string(), url: s.string() }),
+  file: s.object({ path: s.string(), importer: s.string() }),
+  replay: s.object({ of: SessionId }),
+});
+
+export const SessionSummary = s.object({
+  id: SessionId,
+  title: s.string(),
+  source: SessionSource,
+  state: SessionState,
+  createdAt: s.number(),
+  legs: Count(),
+  envelopes: Count(),
+  bytes: Count(),
+  format: s.nullable(DialectId),
+  diagnostics: SeverityCounts,
+  httpStatus: s.optional(s.number({ integer: true })),
+  /** The last leg ended waiting for frontend tool results that were not sent yet. */
+  awaitingTools: s.boolean(),
+  recordingPath: s.optional(s.string()),
+  failure: s.optional(Failure),
+});
+
+/** A request as shown to the user: secrets in headers and URL are redacted. */
+export const RequestInfo = s.object({
+  method: s.string(),
+  url: s.string(),
+  headers: HeaderTable,
+  body: s.optional(s.string()),
+  bodyTruncated: s.optional(s.boolean()),
+});
+
+export const ResponseInfo = s.object({
+  status: s.number({ integer: true }),
+  statusText: s.string(),
+  headers: HeaderTable,
+});
+
+export const LegEnd = s.object({
+  reason: s.literal('complete', 'stopped', 'failed', 'aborted'),
+  message: s.optional(s.string()),
+});
+
+export const LegInfo = s.object({
+  leg: Count(),
+  kind: s.literal('run', 'tool-results', 'reconnect', 'file'),
+  request: s.nullable(RequestInfo),
+  response: s.nullable(ResponseInfo),
+  startedAt: s.number(),
+  endedAt: s.optional(s.number()),
+  bytes: Count(),
+  chunks: Count(),
+  frames: Count(),
+  format: s.nullable(DialectId),
+  end: s.optional(LegEnd),
+  failure: s.optional(Failure),
+});
+
+export const AgentInfo = s.object({
+  uuid: s.string(),
+  parent: s.nullable(s.string()),
+  model: s.optional(s.string()),
+  format: s.optional(s.string()),
+  userQuery: s.optional(s.string()),
+  metaInitEnvelope: s.optional(Count()),
+  firstEnvelope: Count(),
+});
+
+export const PendingTool = s.object({ toolUseId: s.string(), name: s.string(), input: s.json<unknown>() });
+
+/** What the frontend-tools prompt needs: the tools, and where the answer would go. */
+export const PendingTools = s.object({
+  leg: Count(),
+  block: Count(),
+  agentUuid: s.string(),
+  tools: s.array(PendingTool),
+  /** Set once results for this pending set were sent (a second send needs `resend`). */
+  answered: s.literal('no', 'sending', 'sent', 'failed'),
+  /** Where main will POST (shown, not taken from the renderer): path and query on the run's origin. */
+  defaultPath: s.string(),
+  defaultExtraBody: s.record(s.json<unknown>()),
+});
+
+export const SessionDetail = s.object({
+  summary: SessionSummary,
+  request: s.nullable(RequestInfo),
+  legs: s.array(LegInfo),
+  agents: s.array(AgentInfo),
+  pendingTools: s.nullable(PendingTools),
+});
+
+// ─── Rows, envelopes, frames, bytes, blocks, diagnostics ────────────────────────────────
+
+/** One timeline row per envelope; row index = envelope seq. Compact: the delta is a preview. */
+export const TimelineRow = s.object({
+  seq: Count(),
+  leg: Count(),
+  frame: Count(),
+  receivedAt: s.number(),
+  agent: s.string(),
+  type: s.string(),
+  final: s.boolean(),
+  /** The first characters of the delta, control characters made visible. */
+  preview: s.string({ max: 256 }),
+  /** Length of the whole delta in UTF-16 code units. */
+  deltaLength: Count(),
+  /** Bytes of the SSE frame on the wire (shared by envelopes of one XML frame). */
+  bytes: Count(),
+  toolId: s.optional(s.string()),
+  name: s.optional(s.string()),
+  control: s.optional(ControlKind),
+  block: s.optional(Count()),
+  diagnostics: Count(),
+  severity: s.optional(Severity),
+});
+
+export const RowsRequest = s.object({ sessionId: SessionId, start: Count(), count: s.number({ integer: true, min: 0, max: 10_000 }) });
+export const RowsPage = s.object({ total: Count(), start: Count(), rows: s.array(TimelineRow) });
+
+export const SearchRequest = s.object({ sessionId: SessionId, text: s.string({ nonEmpty: true, max: 1000 }), max: s.optional(s.number({ integer: true, min: 1, max: 1_000_000 })) });
+export const SearchResult = s.object({ seqs: s.array(Count()), truncated: s.boolean() });
+
+export const EnvelopeDetail = s.object({
+  seq: Count(),
+  leg: Count(),
+  frame: Count(),
+  agent: s.string(),
+  type: s.string(),
+  final: s.boolean(),
+  delta: s.string(),
+  extras: s.json<Record<string, unknown>>(),
+  control: s.optional(ControlKind),
+  dialect: DialectId,
+  byteStart: Count(),
+  byteEnd: Count(),
+  receivedAt: s.number(),
+});
+
+export const FrameDetail = s.object({
+  leg: Count(),
+  seq: Count(),
+  byteStart: Count(),
+  byteEnd: Count(),
+  chunkFirst: Count(),
+  chunkLast: Count(),
+  receivedAt: s.number(),
+  event: s.string(),
+  data: s.string(),
+  id: s.string(),
+  dataLines: Count(),
+  maxDataLineBytes: Count(),
+});
+
+export const RawBytesRequest = s.object({ sessionId: SessionId, leg: Count(), byteStart: Count(), byteEnd: Count() });
+
+export const NetworkChunk = s.object({ index: Count(), byteStart: Count(), byteEnd: Count(), receivedAt: s.number() });
+
+export const RawBytes = s.object({
+  leg: Count(),
+  byteStart: Count(),
+  /** Exclusive; clamped to what was received and to the per-request cap. */
+  byteEnd: Count(),
+  base64: s.string(),
+  truncated: s.boolean(),
+  /** The network chunks overlapping the range, with their receive times. */
+  chunks: s.array(NetworkChunk),
+});
+
+export const Citation = s.object({ citationType: s.string(), citedText: s.string(), fields: s.json<Record<string, unknown>>(), envelope: Count() });
+export const ImageRef = s.object({ src: s.string(), mediaType: s.string(), envelope: Count() });
+export const BlockStatus = s.literal('open', 'complete', 'abandoned');
+
+/** A block without its content: what the blocks list and the batches carry. */
+export const BlockSummary = s.object({
+  id: Count(),
+  agent: s.string(),
+  kind: s.string(),
+  status: BlockStatus,
+  toolId: s.optional(s.string()),
+  name: s.optional(s.string()),
+  /** Content length in UTF-16 code units, and its first characters. */
+  length: Count(),
+  preview: s.string({ max: 256 }),
+  citations: Count(),
+  images: Count(),
+  linkedBlock: s.optional(Count()),
+  pendingTools: s.optional(s.array(PendingTool)),
+  parseError: s.optional(s.string()),
+  /** For an abandoned block: the block that replays it; for a replay: the block it replaces. */
+  replacedBy: s.optional(Count()),
+  replaces: s.optional(Count()),
+  firstEnvelope: Count(),
+  lastEnvelope: Count(),
+  envelopeCount: Count(),
+  /** The leg of the first envelope; the byte span is in that leg's stream. */
+  leg: Count(),
+  byteStart: Count(),
+  byteEnd: Count(),
+});
+
+export const BlockDetail = s.object({
+  id: Count(),
+  agent: s.string(),
+  kind: s.string(),
+  status: BlockStatus,
+  content: s.string(),
+  toolId: s.optional(s.string()),
+  name: s.optional(s.string()),
+  citations: s.array(Citation),
+  images: s.array(ImageRef),
+  parsed: s.optional(s.json<unknown>()),
+  parseError: s.optional(s.string()),
+  linkedBlock: s.optional(Count()),
+  pendingTools: s.optional(s.array(PendingTool)),
+  replacedBy: s.optional(Count()),
+  replaces: s.optional(Count()),
+  envelopes: s.array(Count()),
+  leg: Count(),
+  byteStart: Count(),
+  byteEnd: Count(),
+});
+
+export const DiagnosticLocation = s.object({
+  leg: s.optional(Count()),
+  byteStart: s.optional(Count()),
+  byteEnd: s.optional(Count()),
+  frame: s.optional(Count()),
+  envelope: s.optional(Count()),
+  block: s.optional(Count()),
+  /** For findings about an imported file: byte offset in the file and 1-based line. */
+  fileOffset: s.optional(Count()),
+  line: s.optional(Count()),
+});
+
+export const Diagnostic = s.object({
+  seq: Count(),
+  rule: s.string(),
+  severity: Severity,
+  message: s.string(),
+  at: DiagnosticLocation,
+});
+
+// ─── Frontend tools ─────────────────────────────────────────────────────────────────────
+
+/** One answer, in the upstream wire's own field names (upstream-protocol §8 #33). */
+export const ToolResult = s.object({
+  tool_use_id: s.string({ nonEmpty: true, max: 512 }),
+  content: s.string({ max: 16 * 1024 * 1024 }),
+  is_error: s.optional(s.boolean()),
+});
+
+export const SendToolResultsRequest = s.object({
+  sessionId: SessionId,
+  results: s.array(ToolResult, { max: 1000 }),
+  /** Path (and query) on the run URL's origin; default: the run path with /agent/run → /agent/tool_results. */
+  path: s.optional(s.string({ max: 4096, pattern: /^\/(?!\/)/ })),
+  /** Extra top-level body fields such as agent_type (agent_uuid and tool_results are fixed). */
+  extraBody: s.optional(s.record(s.json<unknown>(), { maxKeys: 100 })),
+  /** Send although results for this pending set were already sent once and failed. */
+  resend: s.optional(s.boolean()),
+  /** Send a set of ids different from the pending set (to see the server's mismatch error). */
+  allowMismatch: s.optional(s.boolean()),
+});
+
+export const SendToolResultsResult = s.object({ leg: Count() });
+
+// ─── Replay ─────────────────────────────────────────────────────────────────────────────
+
+export const ReplaySpeed = s.number({ min: 0.25, max: 20 });
+
+export const StartReplayRequest = s.object({
+  sessionId: SessionId,
+  speed: s.optional(ReplaySpeed),
+  /** Ignore the recorded timing and play as fast as possible. */
+  instant: s.optional(s.boolean()),
+  paused: s.optional(s.boolean()),
+});
+
+export const ReplayAction = s.variant('kind', {
+  play: s.object({}),
+  pause: s.object({}),
+  /** Deliver the next N envelopes' bytes and pause. */
+  step: s.object({ count: s.optional(s.number({ integer: true, min: 1, max: 100_000 })) }),
+  /** Jump so that every envelope up to and including this one has been delivered. */
+  seek: s.object({ envelope: Count() }),
+  speed: s.object({ speed: ReplaySpeed, instant: s.optional(s.boolean()) }),
+});
+
+export const ReplayControlRequest = s.object({ sessionId: SessionId, action: ReplayAction });
+
+export const ReplayState = s.object({
+  sessionId: SessionId,
+  source: SessionId,
+  playing: s.boolean(),
+  speed: ReplaySpeed,
+  instant: s.boolean(),
+  /** Envelopes of the source delivered so far, and in total. */
+  position: Count(),
+  total: Count(),
+  finished: s.boolean(),
+});
+
+// ─── Diff ────────────────────────────────────────────────────────────────────────────────
+
+export const DiffRequest = s.object({
+  left: SessionId,
+  right: SessionId,
+  /** Align blocks across agents (chosen automatically when a side cannot attribute sub-agents). */
+  flattenAgents: s.optional(s.boolean()),
+});
+
+/**
+ * The block-level diff of two sessions (shape: src-shared/diff/types SessionDiff; checked as
+ * plain data) and one text per side for a whole-transcript diff editor.
+ */
+export const DiffResult = s.object({
+  diff: s.json<SessionDiff>(),
+  transcript: s.object({ left: s.string(), right: s.string() }),
+});
+
+// ─── Saving and exporting ───────────────────────────────────────────────────────────────
+
+export const SaveRecordingRequest = s.object({ sessionId: SessionId, path: s.optional(Path) });
+export const ExportKind = s.literal('envelopes-ndjson', 'blocks-json', 'raw-sse');
+export const ExportRequest = s.object({ sessionId: SessionId, kind: ExportKind, path: s.optional(Path) });
+/** null when the user cancelled the save dialog. */
+export const SavedFile = s.nullable(s.object({ path: s.string(), bytes: Count() }));
+
+// ─── App, host and demo agent ───────────────────────────────────────────────────────────
+
+export const AppInfo = s.object({
+  name: s.string(),
+  version: s.string(),
+  host: s.literal('electron', 'browser'),
+  platform: s.string(),
+  /** What this host can do: native dialogs (Electron) or uploads (browser). */
+  capabilities: s.object({ fileDialogs: s.boolean(), upload: s.boolean(), dropPaths: s.boolean() }),
+});
+
+export const DemoScenario = s.object({ id: s.string(), title: s.string(), description: s.optional(s.string()) });
+
+export const DemoAgentInfo = s.nullable(
+  s.object({
+    baseUrl: s.string(),
+    runUrl: s.string(),
+    toolResultsUrl: s.string(),
+    formats: s.array(s.string()),
+    scenarios: s.array(DemoScenario),
+    /** A ready-made connect request for the default scenario (what a newcomer runs first). */
+    defaultRequest: ConnectRequest,
+  }),
+);
+
+export const ExternalUrl = s.object({ url: s.string({ nonEmpty: true, max: 8192 }) });
+
+// ─── Events ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * What changed in one session since the last batch (at most one batch per ~16 ms per session,
+ * at most MAX_BATCH_ROWS rows). `rows` continue the timeline at `start`; `changed` are rows
+ * sent before whose block or diagnostic badge changed; `blocks` are summaries of blocks that
+ * opened or changed; `agents` and `diagnostics` are new ones. A batch whose `start` is below
+ * the rows a client holds means the session started over (a replay seeking backwards): drop
+ * the rows from `start` on, and the blocks, agents and diagnostics, then apply the batch.
+ */
+export const SessionBatch = s.object({
+  sessionId: SessionId,
+  total: Count(),
+  start: Count(),
+  rows: s.array(TimelineRow),
+  changed: s.array(TimelineRow),
+  blocks: s.array(BlockSummary),
+  agents: s.array(AgentInfo),
+  diagnostics: s.array(Diagnostic),
+});
+
+export const LiveStatus = s.object({
+  sessionId: SessionId,
+  state: SessionState,
+  leg: Count(),
+  httpStatus: s.optional(s.number({ integer: true })),
+  bytes: Count(),
+  envelopes: Count(),
+  elapsedMs: s.number({ min: 0 }),
+  /** Envelopes per second over the last second. */
+  envelopesPerSecond: s.number({ min: 0 }),
+  bytesPerSecond: s.number({ min: 0 }),
+  /** Time since the last byte arrived (a quiet agent runs a long tool). */
+  idleMs: s.number({ min: 0 }),
+});
+
+export const ErrorEvent = s.object({
+  sessionId: s.optional(SessionId),
+  kind: Failure.shape.kind,
+  message: s.string(),
+  at: s.number(),
+});
+
+/** Things the host asks the renderer to do (menu items, a file dropped on the window). */
+export const HostCommand = s.variant('kind', {
+  'select-session': s.object({ sessionId: SessionId }),
+  'save-recording': s.object({}),
+  export: s.object({ exportKind: ExportKind }),
+  replay: s.object({}),
+  connect: s.object({}),
+});
+
+export type HeaderTable = Infer<typeof HeaderTable>;
+export type FormatChoice = Infer<typeof FormatChoice>;
+export type ConnectRequest = Infer<typeof ConnectRequest>;
+export type RequestBody = Infer<typeof RequestBody>;
+export type OpenFileRequest = Infer<typeof OpenFileRequest>;
+export type OpenUploadRequest = Infer<typeof OpenUploadRequest>;
+export type SessionState = Infer<typeof SessionState>;
+export type Failure = Infer<typeof Failure>;
+export type FailureKind = Failure['kind'];
+export type SessionSource = Infer<typeof SessionSource>;
+export type SessionSummary = Infer<typeof SessionSummary>;
+export type RequestInfo = Infer<typeof RequestInfo>;
+export type ResponseInfo = Infer<typeof ResponseInfo>;
+export type LegInfo = Infer<typeof LegInfo>;
+export type LegEndInfo = Infer<typeof LegEnd>;
+export type AgentInfoPayload = Infer<typeof AgentInfo>;
+export type PendingToolPayload = Infer<typeof PendingTool>;
+export type PendingTools = Infer<typeof PendingTools>;
+export type SessionDetail = Infer<typeof SessionDetail>;
+export type TimelineRow = Infer<typeof TimelineRow>;
+export type RowsRequest = Infer<typeof RowsRequest>;
+export type RowsPage = Infer<typeof RowsPage>;
+export type SearchRequest = Infer<typeof SearchRequest>;
+export type SearchResult = Infer<typeof SearchResult>;
+export type EnvelopeDetail = Infer<typeof EnvelopeDetail>;
+export type FrameDetail = Infer<typeof FrameDetail>;
+export type RawBytesRequest = Infer<typeof RawBytesRequest>;
+export type RawBytes = Infer<typeof RawBytes>;
+export type NetworkChunk = Infer<typeof NetworkChunk>;
+export type BlockSummary = Infer<typeof BlockSummary>;
+export type BlockDetail = Infer<typeof BlockDetail>;
+export type DiagnosticPayload = Infer<typeof Diagnostic>;
+export type ToolResult = Infer<typeof ToolResult>;
+export type SendToolResultsRequest = Infer<typeof SendToolResultsRequest>;
+export type StartReplayRequest = Infer<typeof StartReplayRequest>;
+export type ReplayAction = Infer<typeof ReplayAction>;
+export type ReplayControlRequest = Infer<typeof ReplayControlRequest>;
+export type ReplayState = Infer<typeof ReplayState>;
+export type DiffRequest = Infer<typeof DiffRequest>;
+export type DiffResult = Infer<typeof DiffResult>;
+export type { SessionDiff };
+export type SaveRecordingRequest = Infer<typeof SaveRecordingRequest>;
+export type ExportKind = Infer<typeof ExportKind>;
+export type ExportRequest = Infer<typeof ExportRequest>;
+export type SavedFile = Infer<typeof SavedFile>;
+export type AppInfo = Infer<typeof AppInfo>;
+export type DemoAgentInfo = Infer<typeof DemoAgentInfo>;
+export type SessionBatch = Infer<typeof SessionBatch>;
+export type LiveStatus = Infer<typeof LiveStatus>;
+export type ErrorEvent = Infer<typeof ErrorEvent>;
+export type HostCommand = Infer<typeof HostCommand>;
