@@ -1,0 +1,35 @@
+import { expect, test } from './fixtures';
+import { AppPage } from './pages/app-page';
+
+test.describe('smoke', () => {
+  test('the UI renders, the bridge to the host is up and the demo agent is the default preset', async ({ page, app, connect }) => {
+    await expect(page).toHaveTitle(/Agent Stream Inspector/);
+    await app.expectView('connect');
+    // The preset is enabled and the form filled only once the host answered over the bridge.
+    await expect(connect.presetDemo).toBeEnabled();
+    await expect(connect.presetDemo).toHaveAttribute('aria-checked', 'true');
+    await expect(connect.url).toHaveValue(/^http:\/\/127\.0\.0\.1:\d+\/agent\/run$/);
+    await expect(connect.method).toHaveValue('POST');
+    await expect(connect.scenario).toBeVisible();
+    await expect(app.bridgeBanner).toHaveCount(0);
+    await app.expectNoErrors();
+    // The renderer runs as a web page: nothing of Node leaks into it.
+    expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+    await app.screenshot('01-connect');
+  });
+
+  test('says so, in a banner, when the bridge to the host is down', async ({ page }) => {
+    await page.routeWebSocket(/\/ws$/, (socket) => socket.close({ code: 1011, reason: 'host gone' }));
+    const app = new AppPage(page);
+    await app.open();
+    await expect(app.bridgeBanner).toBeVisible();
+  });
+
+  test('a first start connects to the demo agent on its own', async ({ app, timeline }) => {
+    await app.open({ autoconnect: true });
+    await app.expectView('timeline');
+    await expect(app.sessionItems).toHaveCount(1);
+    await expect(app.sessionTitle).toHaveText(/^Demo agent/);
+    await timeline.expectTotalAtLeast(1);
+  });
+});

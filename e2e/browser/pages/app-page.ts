@@ -1,0 +1,111 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { ViewId } from '../../../src-renderer/app/types';
+import { TEST_IDS } from '../../../src-renderer/testids';
+
+/** Where every run leaves its screenshots of the main views (gitignored). */
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../screenshots');
+
+/**
+ * The frame of the app: navigation, the sessions sidebar, the active session's header and
+ * status line, the error list and the hidden file input the browser host opens files through.
+ */
+export class AppPage {
+  readonly root: Locator;
+  readonly bridgeBanner: Locator;
+  readonly errorBanner: Locator;
+  readonly errorItems: Locator;
+  readonly viewRoot: Locator;
+  readonly sessionItems: Locator;
+  readonly fileInput: Locator;
+  readonly sessionHeader: Locator;
+  readonly sessionTitle: Locator;
+  readonly sessionState: Locator;
+  readonly statusEnvelopes: Locator;
+  readonly statusHttp: Locator;
+  readonly replayButton: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId(TEST_IDS.app);
+    this.bridgeBanner = page.getByTestId(TEST_IDS.bridgeBanner);
+    this.errorBanner = page.getByTestId(TEST_IDS.errorBanner);
+    this.errorItems = page.getByTestId(TEST_IDS.errorItem);
+    this.viewRoot = page.getByTestId(TEST_IDS.viewRoot);
+    this.sessionItems = page.getByTestId(TEST_IDS.sessionItem);
+    this.fileInput = page.getByTestId(TEST_IDS.fileInput);
+    this.sessionHeader = page.getByTestId(TEST_IDS.sessionHeader);
+    this.sessionTitle = page.getByTestId(TEST_IDS.sessionTitle);
+    this.sessionState = page.getByTestId(TEST_IDS.sessionState);
+    this.statusEnvelopes = page.getByTestId(TEST_IDS.statusEnvelopes);
+    this.statusHttp = page.getByTestId(TEST_IDS.statusHttp);
+    this.replayButton = page.getByTestId(TEST_IDS.replayButton);
+  }
+
+  /**
+   * Loads the app. `autoconnect: false` keeps the first start from connecting to the demo agent
+   * on its own, so a test sees only the sessions it starts.
+   */
+  async open({ autoconnect = false }: { autoconnect?: boolean } = {}): Promise<void> {
+    await this.page.goto(autoconnect ? './' : './?autoconnect=0');
+    await expect(this.root).toBeVisible();
+  }
+
+  tab(view: ViewId): Locator {
+    return this.page.getByTestId(`${TEST_IDS.nav}-${view}`);
+  }
+
+  async show(view: ViewId): Promise<void> {
+    await this.tab(view).click();
+    await this.expectView(view);
+  }
+
+  async expectView(view: ViewId): Promise<void> {
+    await expect(this.viewRoot).toHaveAttribute('data-view', view);
+  }
+
+  /** Opens files the way a user of the browser host does: through the file input. */
+  async openFiles(paths: string | readonly string[]): Promise<void> {
+    await this.fileInput.setInputFiles(typeof paths === 'string' ? paths : [...paths]);
+  }
+
+  sessionItem(title: string | RegExp): Locator {
+    return this.sessionItems.filter({ hasText: title });
+  }
+
+  sessionById(id: string): Locator {
+    return this.page.locator(`[data-testid="${TEST_IDS.sessionItem}"][data-session-id="${id}"]`);
+  }
+
+  /** Makes a session the active one by clicking it in the sidebar. */
+  async selectSession(title: string | RegExp): Promise<void> {
+    await this.sessionItem(title).first().click();
+    await expect(this.sessionTitle).toHaveText(title);
+  }
+
+  /** Waits for the active session's state badge (complete, awaiting tools, replaying, …). */
+  async expectState(state: string | RegExp, timeout = 30_000): Promise<void> {
+    await expect(this.sessionState).toHaveText(state, { timeout });
+  }
+
+  /** The envelope count of the status line ("1,234 envelopes" → 1234). */
+  async envelopeCount(): Promise<number> {
+    return numberIn(await this.statusEnvelopes.innerText());
+  }
+
+  async expectNoErrors(): Promise<void> {
+    await expect(this.errorItems).toHaveCount(0);
+  }
+
+  async screenshot(name: string): Promise<void> {
+    await mkdir(SCREENSHOT_DIR, { recursive: true });
+    await this.page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`) });
+  }
+}
+
+/** The first integer in a text, thousands separators allowed ("1,234 of 2,000" → 1234). */
+export function numberIn(text: string): number {
+  const match = /\d[\d,]*/.exec(text);
+  if (!match) throw new Error(`No number in “${text}”`);
+  return Number(match[0].replaceAll(',', ''));
+}

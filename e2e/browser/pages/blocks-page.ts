@@ -1,0 +1,68 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { BLOCK_IDS } from '../../../src-renderer/views/blocks/testids';
+
+export interface BlockCounts {
+  readonly blocks: number;
+  readonly agents: number;
+  readonly live: number;
+}
+
+/**
+ * The blocks view: one thread per root agent with sub-agents' threads nested inside, each
+ * block a card `block-<id>` carrying its kind and status (`data-kind`, `data-status`).
+ */
+export class BlocksPage {
+  readonly view: Locator;
+  readonly empty: Locator;
+  readonly count: Locator;
+  readonly threads: Locator;
+  readonly blocks: Locator;
+  readonly liveBadges: Locator;
+  readonly errorBlocks: Locator;
+  readonly awaitingBlocks: Locator;
+  readonly citations: Locator;
+  readonly legDividers: Locator;
+
+  constructor(readonly page: Page) {
+    this.view = page.getByTestId(BLOCK_IDS.view);
+    this.empty = page.getByTestId(BLOCK_IDS.empty);
+    this.count = page.getByTestId(BLOCK_IDS.count);
+    this.threads = page.getByTestId(BLOCK_IDS.thread);
+    this.blocks = page.locator(`[data-testid^="${BLOCK_IDS.block}-"][data-status]`);
+    this.liveBadges = page.getByTestId(BLOCK_IDS.blockLive);
+    this.errorBlocks = page.getByTestId(BLOCK_IDS.errorBlock);
+    this.awaitingBlocks = page.getByTestId(BLOCK_IDS.awaitingBlock);
+    this.citations = page.getByTestId(BLOCK_IDS.citation);
+    this.legDividers = page.getByTestId(BLOCK_IDS.legDivider);
+  }
+
+  thread(agent: string): Locator {
+    return this.page.locator(`[data-testid="${BLOCK_IDS.thread}"][data-agent="${agent}"]`);
+  }
+
+  /** Threads shown inside another thread: sub-agents nested where they were spawned. */
+  nestedThreads(): Locator {
+    return this.threads.locator(`[data-testid="${BLOCK_IDS.thread}"]`);
+  }
+
+  ofKind(kind: string, within: Locator | Page = this.page): Locator {
+    return within.locator(`[data-testid^="${BLOCK_IDS.block}-"][data-kind="${kind}"]`);
+  }
+
+  /** "12 blocks · 3 agents · 2 live". */
+  async counts(): Promise<BlockCounts> {
+    const text = await this.count.innerText();
+    const number = (pattern: RegExp): number => Number((pattern.exec(text)?.[1] ?? '0').replaceAll(',', ''));
+    return { blocks: number(/([\d,]+) blocks?/), agents: number(/([\d,]+) agents?/), live: number(/([\d,]+) live/) };
+  }
+
+  /** Every block's kind and status, in document order. */
+  async kindsAndStatuses(): Promise<{ kind: string; status: string }[]> {
+    return this.blocks.evaluateAll((cards) => cards.map((card) => ({ kind: card.getAttribute('data-kind') ?? '', status: card.getAttribute('data-status') ?? '' })));
+  }
+
+  async expectNoneLive(timeout = 30_000): Promise<void> {
+    await expect(this.liveBadges).toHaveCount(0, { timeout });
+    await expect.poll(async () => (await this.counts()).live, { timeout }).toBe(0);
+  }
+}

@@ -1,0 +1,52 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { TEST_IDS } from '../../../src-renderer/testids';
+
+export type DemoFormat = 'json' | 'xml' | 'raw';
+
+/** The connect view: presets, the demo agent's scenario and wire format, the request line. */
+export class ConnectPage {
+  readonly view: Locator;
+  readonly presetDemo: Locator;
+  readonly presetUpstream: Locator;
+  readonly scenario: Locator;
+  readonly format: Locator;
+  readonly url: Locator;
+  readonly method: Locator;
+  readonly connectButton: Locator;
+  readonly connectError: Locator;
+  readonly bodyEditor: Locator;
+
+  constructor(readonly page: Page) {
+    this.view = page.getByTestId(TEST_IDS.connectView);
+    this.presetDemo = page.getByTestId(TEST_IDS.presetDemo);
+    this.presetUpstream = page.getByTestId(TEST_IDS.presetUpstream);
+    this.scenario = page.getByTestId(TEST_IDS.demoScenario);
+    this.format = page.getByTestId(TEST_IDS.demoFormat);
+    this.url = page.getByTestId(TEST_IDS.connectUrl);
+    this.method = page.getByTestId(TEST_IDS.connectMethod);
+    this.connectButton = page.getByTestId(TEST_IDS.connectButton);
+    this.connectError = page.getByTestId(TEST_IDS.connectError);
+    this.bodyEditor = page.getByTestId(TEST_IDS.bodyEditor);
+  }
+
+  /**
+   * Fills the form for one demo-agent run. `pace: 'fast'` asks the demo agent (through its
+   * `?pace=` query) to send without its realistic delays, for flows that do not watch timing.
+   */
+  async chooseDemo({ scenario, format, pace = 'realistic' }: { scenario: string; format: DemoFormat; pace?: 'fast' | 'realistic' }): Promise<void> {
+    await expect(this.presetDemo).toBeEnabled();
+    await this.presetDemo.click();
+    await expect(this.presetDemo).toHaveAttribute('aria-checked', 'true');
+    await this.scenario.selectOption(scenario);
+    await this.format.selectOption(format);
+    if (pace === 'fast') {
+      const url = new URL(await this.url.inputValue());
+      url.searchParams.set('pace', 'fast');
+      await this.url.fill(url.toString());
+    }
+  }
+
+  async connect(): Promise<void> {
+    await this.connectButton.click();
+  }
+}

@@ -1,0 +1,50 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { DIAGNOSTIC_IDS } from '../../../src-renderer/views/diagnostics/testids';
+import { numberIn } from './app-page';
+
+/** The diagnostics view: findings grouped by rule (`diagnostic-group-<rule>`) and the chunk charts. */
+export class DiagnosticsPage {
+  readonly view: Locator;
+  readonly empty: Locator;
+  readonly summary: Locator;
+  readonly groups: Locator;
+  readonly charts: Locator;
+  readonly frameSizeChart: Locator;
+  readonly findings: Locator;
+
+  constructor(readonly page: Page) {
+    this.view = page.getByTestId(DIAGNOSTIC_IDS.view);
+    this.empty = page.getByTestId(DIAGNOSTIC_IDS.empty);
+    this.summary = page.getByTestId(DIAGNOSTIC_IDS.summary);
+    this.groups = page.locator(`[data-testid^="${DIAGNOSTIC_IDS.group}-"][data-rule]`);
+    this.charts = page.getByTestId(DIAGNOSTIC_IDS.charts);
+    this.frameSizeChart = page.getByTestId(DIAGNOSTIC_IDS.chartFrameSizes);
+    this.findings = page.getByTestId(DIAGNOSTIC_IDS.finding);
+  }
+
+  group(rule: string): Locator {
+    return this.page.getByTestId(`${DIAGNOSTIC_IDS.group}-${rule}`);
+  }
+
+  /** The rules listed, in display order. */
+  async rules(): Promise<string[]> {
+    return this.groups.evaluateAll((groups) => groups.map((g) => g.getAttribute('data-rule') ?? ''));
+  }
+
+  /** The finding count a rule's header shows. */
+  async countOf(rule: string): Promise<number> {
+    // The header reads "rule-id  Title  count"; titles may hold numbers too, the count comes last.
+    const header = (await this.group(rule).getByTestId(DIAGNOSTIC_IDS.groupHeader).innerText()).trim();
+    const count = /(\d[\d,]*)$/.exec(header)?.[1];
+    if (count === undefined) throw new Error(`No finding count in the header of ${rule}: “${header}”`);
+    return numberIn(count);
+  }
+
+  /** Opens a rule's group (idempotent) and returns its findings. */
+  async expand(rule: string): Promise<Locator> {
+    const header = this.group(rule).getByTestId(DIAGNOSTIC_IDS.groupHeader);
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    await expect(header).toHaveAttribute('aria-expanded', 'true');
+    return this.group(rule).getByTestId(DIAGNOSTIC_IDS.finding);
+  }
+}

@@ -1,0 +1,114 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { TEST_IDS } from '../../../src-renderer/testids';
+import { numberIn } from './app-page';
+
+export type DetailTab = 'envelope' | 'bytes' | 'frame' | 'block';
+
+const DETAIL_TABS: Record<DetailTab, string> = {
+  envelope: TEST_IDS.detailTabEnvelope,
+  bytes: TEST_IDS.detailTabBytes,
+  frame: TEST_IDS.detailTabFrame,
+  block: TEST_IDS.detailTabBlock,
+};
+
+/**
+ * The timeline: the virtualized envelope table (only rows in view exist in the DOM, each
+ * `timeline-row-<seq>`), the lanes view (one lane per agent) and the detail pane with the
+ * selected row's envelope, raw bytes, frame and chunks, and block.
+ */
+export class TimelinePage {
+  readonly view: Locator;
+  readonly table: Locator;
+  readonly rows: Locator;
+  readonly empty: Locator;
+  readonly count: Locator;
+  readonly modeTable: Locator;
+  readonly modeLanes: Locator;
+  readonly lanesView: Locator;
+  readonly lanes: Locator;
+  readonly filterText: Locator;
+  readonly detailPane: Locator;
+  readonly envelopeView: Locator;
+  readonly rawBytes: Locator;
+  readonly rawText: Locator;
+  readonly rawHex: Locator;
+  readonly byteHighlight: Locator;
+  readonly frameView: Locator;
+  readonly chunkList: Locator;
+  readonly blockOfRow: Locator;
+
+  constructor(readonly page: Page) {
+    this.view = page.getByTestId(TEST_IDS.timelineView);
+    this.table = page.getByTestId(TEST_IDS.timelineTable);
+    this.rows = page.locator(`[data-testid^="${TEST_IDS.timelineRow}-"]`);
+    this.empty = page.getByTestId(TEST_IDS.timelineEmpty);
+    this.count = page.getByTestId(TEST_IDS.timelineCount);
+    this.modeTable = page.getByTestId(TEST_IDS.modeTable);
+    this.modeLanes = page.getByTestId(TEST_IDS.modeLanes);
+    this.lanesView = page.getByTestId(TEST_IDS.lanesView);
+    this.lanes = page.getByTestId(TEST_IDS.lane);
+    this.filterText = page.getByTestId(TEST_IDS.filterText);
+    this.detailPane = page.getByTestId(TEST_IDS.detailPane);
+    this.envelopeView = page.getByTestId(TEST_IDS.envelopeView);
+    this.rawBytes = page.getByTestId(TEST_IDS.rawBytes);
+    this.rawText = page.getByTestId(TEST_IDS.rawText);
+    this.rawHex = page.getByTestId(TEST_IDS.rawHex);
+    this.byteHighlight = page.getByTestId(TEST_IDS.byteHighlight);
+    this.frameView = page.getByTestId(TEST_IDS.frameView);
+    this.chunkList = page.getByTestId(TEST_IDS.chunkList);
+    this.blockOfRow = page.getByTestId(TEST_IDS.blockOfRow);
+  }
+
+  row(seq: number): Locator {
+    return this.page.getByTestId(`${TEST_IDS.timelineRow}-${seq}`);
+  }
+
+  /** The rows currently selected (one) or highlighted with a block. */
+  selectedRow(): Locator {
+    return this.rows.and(this.page.locator('[aria-selected="true"]'));
+  }
+
+  /** The total envelope count the filter bar shows. */
+  async total(): Promise<number> {
+    const text = await this.count.innerText();
+    // "12 of 173 envelopes" while a filter is on: the total is the second number.
+    const of = /of\s+([\d,]+)/.exec(text);
+    return of?.[1] ? numberIn(of[1]) : numberIn(text);
+  }
+
+  async expectTotalAtLeast(n: number, timeout = 30_000): Promise<void> {
+    await expect.poll(() => this.total(), { timeout }).toBeGreaterThanOrEqual(n);
+  }
+
+  async showLanes(): Promise<void> {
+    await this.modeLanes.click();
+    await expect(this.lanesView).toBeVisible();
+  }
+
+  async showTable(): Promise<void> {
+    await this.modeTable.click();
+    await expect(this.table).toBeVisible();
+  }
+
+  /** Each lane's agent uuid, name and envelope count (a lane label reads "name count"), in display order. */
+  async laneCounts(): Promise<{ agent: string; name: string; count: number }[]> {
+    const lanes = await this.lanes.all();
+    return Promise.all(
+      lanes.map(async (lane) => {
+        const text = (await lane.innerText()).trim();
+        const count = /([\d,]+)$/.exec(text)?.[1] ?? '';
+        return { agent: (await lane.getAttribute('data-agent')) ?? '', name: text.slice(0, text.length - count.length).trim(), count: count ? numberIn(count) : 0 };
+      }),
+    );
+  }
+
+  async detailTab(tab: DetailTab): Promise<void> {
+    await this.page.getByTestId(DETAIL_TABS[tab]).click();
+    await expect(this.page.getByTestId(DETAIL_TABS[tab])).toHaveAttribute('aria-selected', 'true');
+  }
+
+  async select(seq: number): Promise<void> {
+    await this.row(seq).click();
+    await expect(this.row(seq)).toHaveAttribute('aria-selected', 'true');
+  }
+}

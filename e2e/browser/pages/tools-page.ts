@@ -1,0 +1,46 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { TOOL_IDS } from '../../../src-renderer/views/tools/testids';
+
+/** The frontend-tools prompt shown while a run waits on `awaiting_frontend_tools`. */
+export class ToolsPage {
+  readonly prompt: Locator;
+  readonly tools: Locator;
+  readonly messages: Locator;
+  readonly inputs: Locator;
+  readonly submitButton: Locator;
+  readonly state: Locator;
+  readonly replayNote: Locator;
+
+  constructor(readonly page: Page) {
+    this.prompt = page.getByTestId(TOOL_IDS.prompt);
+    // `pending-tool-<id>`; the prefix also starts `pending-tool-message` and `-input`, which hold no editor.
+    this.tools = page.locator(`[data-testid^="${TOOL_IDS.tool}-"]`).filter({ has: page.getByTestId(TOOL_IDS.resultText) });
+    this.messages = page.getByTestId(TOOL_IDS.toolMessage);
+    this.inputs = page.getByTestId(TOOL_IDS.toolInput);
+    this.submitButton = page.getByTestId(TOOL_IDS.submit);
+    this.state = page.getByTestId(TOOL_IDS.state);
+    this.replayNote = page.getByTestId(TOOL_IDS.replayNote);
+  }
+
+  tool(toolUseId: string): Locator {
+    return this.page.getByTestId(`${TOOL_IDS.tool}-${toolUseId}`);
+  }
+
+  /** Clicks a quick answer ("yes", "no", "ok") of one pending tool. */
+  async quickAnswer(toolUseId: string, content: string): Promise<void> {
+    const tool = this.tool(toolUseId);
+    await tool.getByTestId(`${TOOL_IDS.quickAnswer}-${content}`).click();
+    await expect(tool.getByTestId(TOOL_IDS.resultText)).toHaveValue(content);
+  }
+
+  async answerText(toolUseId: string, text: string): Promise<void> {
+    const tool = this.tool(toolUseId);
+    await tool.getByTestId(TOOL_IDS.modeText).click();
+    await tool.getByTestId(TOOL_IDS.resultText).fill(text);
+  }
+
+  async submit(): Promise<void> {
+    await expect(this.submitButton).toBeEnabled();
+    await this.submitButton.click();
+  }
+}

@@ -1,0 +1,186 @@
+import { useEffect, useState } from 'react';
+import type { ExportKind } from '../../src-shared/contract';
+import { Badge, SeverityCounts } from '../components/Badge';
+import { requestToCurl } from '../model/connect-form';
+import { TEST_IDS } from '../testids';
+import { ReplayControls } from '../views/replay/ReplayControls';
+import type { RendererApp } from './composition';
+import { copyText } from './files';
+import { stateLabel, stateTone } from './SessionSidebar';
+import { statusFields } from './status';
+import type { SessionData } from './types';
+
+const EXPORTS: readonly { kind: ExportKind; label: string }[] = [
+  { kind: 'envelopes-ndjson', label: 'Envelopes (NDJSON)' },
+  { kind: 'blocks-json', label: 'Blocks (JSON)' },
+  { kind: 'raw-sse', label: 'Raw SSE bytes' },
+];
+
+/** The active session: what it is, how it is going, and what can be done with it. */
+export function SessionHeader({ app, session }: { app: RendererApp; session: SessionData }) {
+  const { summary, live, detail } = session;
+  const isLive = summary.state === 'streaming' || summary.state === 'connecting';
+  const sinceStatus = useSinceStatus(live, isLive);
+  const status = statusFields(summary, live, sinceStatus);
+  const request = detail?.request ?? null;
+  const source =
+    summary.source.kind === 'live'
+      ? `${summary.source.method} ${summary.source.url}`
+      : summary.source.kind === 'file'
+        ? `${summary.source.path} (${summary.source.importer})`
+        : `replay of ${replayedTitle(app, summary.source.of)}`;
+
+  return (
+    <section className="session-header" data-testid={TEST_IDS.sessionHeader}>
+      <div className="session-header-row">
+        <Badge tone={stateTone(summary)} testId={TEST_IDS.sessionState}>
+          {stateLabel(summary)}
+        </Badge>
+        <h1 className="session-title" data-testid={TEST_IDS.sessionTitle} title={summary.title}>
+          {summary.title}
+        </h1>
+        {!summary.title.includes(source) && (
+          <span className="session-source" title={source}>
+            {source}
+          </span>
+        )}
+        <span className="spacer" />
+        <ReplayControls app={app} />
+        {isLive && (
+          <button type="button" className="button button-danger" data-testid={TEST_IDS.stopButton} title="Stop the stream (S)" onClick={() => void app.stop(summary.id)}>
+            ■ Stop
+          </button>
+        )}
+        {request && (
+          <button
+            type="button"
+            className="button"
+            data-testid={TEST_IDS.copyCurl}
+            title="Copy the request as a curl command (secrets stay redacted)"
+            onClick={() => void app.run('Copy as curl', async () => {
+              await copyText(requestToCurl(request));
+              app.notify('Copied', 'The request is on the clipboard as a curl command.', summary.id);
+            })}
+          >
+            Copy as curl
+          </button>
+        )}
+        {summary.source.kind !== 'replay' && summary.envelopes > 0 && (
+          <button
+            type="button"
+            className="button"
+            data-testid={TEST_IDS.replayButton}
+            title="Play this session again with its original timing"
+            onClick={() =>
+              void app.run('Replay', async () => {
+                const replay = await app.service.startReplay({ sessionId: summary.id, paused: false });
+                app.setActiveSession(replay.id);
+              }, summary.id)
+            }
+          >
+            ▶ Replay
+          </button>
+        )}
+        <button type="button" className="button" data-testid={TEST_IDS.saveButton} title="Save the session as a recording" onClick={() => void app.saveRecording(summary.id)}>
+          Save
+        </button>
+        <select
+          className="select"
+          data-testid={TEST_IDS.exportMenu}
+          value=""
+          aria-label="Export"
+          onChange={(event) => {
+            const kind = event.target.value as ExportKind;
+            if (kind) void app.exportSession(summary.id, kind);
+          }}
+        >
+          <option value="">Export…</option>
+          {EXPORTS.map((e) => (
+            <option key={e.kind} value={e.kind}>
+              {e.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="status-line" data-testid={TEST_IDS.statusLine}>
+        {status.http && (
+          <span className={`status-field ${summary.httpStatus !== undefined && summary.httpStatus >= 400 ? 'status-bad' : ''}`} data-testid={TEST_IDS.statusHttp}>
+            {status.http}
+          </span>
+        )}
+        <span className="status-field" data-testid={TEST_IDS.statusEnvelopes}>
+          {status.envelopes}
+        </span>
+        <span className="status-field" data-testid={TEST_IDS.statusBytes}>
+          {status.bytes}
+        </span>
+        {summary.format && <span className="status-field">format {summary.format}</span>}
+        {summary.legs > 1 && <span className="status-field">{summary.legs} legs</span>}
+        {status.elapsed && (
+          <span className="status-field" data-testid={TEST_IDS.statusElapsed}>
+            {status.elapsed}
+          </span>
+        )}
+        {status.rate && (
+          <span className="status-field" data-testid={TEST_IDS.statusRate}>
+            {status.rate}
+          </span>
+        )}
+        {status.idle && (
+          <span className="status-field status-idle" data-testid={TEST_IDS.statusIdle} title="No bytes for this long: the agent may be running a long tool">
+            {status.idle}
+          </span>
+        )}
+        <SeverityCounts counts={summary.diagnostics} />
+        {summary.recordingPath && (
+          <span className="status-field" title={summary.recordingPath}>
+            ● recording
+          </span>
+        )}
+      </div>
+      {summary.failure && <FailurePanel failure={summary.failure} />}
+    </section>
+  );
+}
+
+function replayedTitle(app: RendererApp, id: string): string {
+  return app.sessions.getSnapshot().list.find((s) => s.id === id)?.title ?? 'a closed session';
+}
+
+function FailurePanel({ failure }: { failure: NonNullable<SessionData['summary']['failure']> }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <div className="failure" data-testid={TEST_IDS.sessionFailure} role="alert">
+      <div className="failure-head">
+        <span className="failure-kind">{failure.kind}</span>
+        <span className="failure-message">{failure.message}</span>
+        {failure.status !== undefined && <span className="failure-meta">HTTP {failure.status}</span>}
+        {failure.contentType && <span className="failure-meta">{failure.contentType}</span>}
+        {failure.code && <span className="failure-meta">{failure.code}</span>}
+        {failure.body !== undefined && (
+          <button type="button" className="link-button" onClick={() => setOpen((o) => !o)}>
+            {open ? 'Hide body' : 'Show body'}
+          </button>
+        )}
+      </div>
+      {open && failure.body !== undefined && (
+        <pre className="failure-body">
+          {failure.body}
+          {failure.bodyTruncated ? '\n… (truncated)' : ''}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+/** Milliseconds since the last live status, ticking once a second while the session is live. */
+function useSinceStatus(live: SessionData['live'], isLive: boolean): number {
+  const [state, setState] = useState({ live, since: Date.now(), now: Date.now() });
+  if (state.live !== live) setState({ live, since: Date.now(), now: Date.now() });
+  useEffect(() => {
+    if (!isLive) return;
+    const timer = window.setInterval(() => setState((s) => ({ ...s, now: Date.now() })), 1000);
+    return () => window.clearInterval(timer);
+  }, [isLive]);
+  return Math.max(0, state.now - state.since);
+}

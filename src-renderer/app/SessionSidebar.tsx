@@ -1,0 +1,128 @@
+import { memo } from 'react';
+import type { SessionSummary } from '../../src-shared/contract';
+import { Badge, SeverityCounts, type Tone } from '../components/Badge';
+import { formatCount } from '../model/format';
+import { TEST_IDS } from '../testids';
+import type { RendererApp } from './composition';
+import { useStore } from './hooks';
+
+/** The sessions main knows, newest first, plus ways to start one and the recent files. */
+export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
+  const { list, activeId } = useStore(app.sessions);
+  const recent = useStore(app.recentFiles);
+
+  return (
+    <aside className="sidebar">
+      <div className="sidebar-actions">
+        <button type="button" className="button button-primary" data-testid={TEST_IDS.newSession} onClick={() => app.navigate('connect')} title="New connection (1)">
+          + Connect
+        </button>
+        <button type="button" className="button" data-testid={TEST_IDS.openFileButton} onClick={onOpenFile} title="Open a recording or capture (Ctrl+O)">
+          Open file…
+        </button>
+      </div>
+      <div className="sidebar-heading">Sessions</div>
+      <ul className="session-list" data-testid={TEST_IDS.sessionList}>
+        {list.length === 0 && <li className="sidebar-empty">None yet. Connect to a stream or open a file; each becomes a session here.</li>}
+        {list.map((session) => (
+          <li key={session.id}>
+            <div
+              role="button"
+              tabIndex={0}
+              className={`session-item ${session.id === activeId ? 'session-item-active' : ''}`}
+              data-testid={TEST_IDS.sessionItem}
+              data-session-id={session.id}
+              data-state={session.state}
+              onClick={() => {
+                app.setActiveSession(session.id);
+                if (app.view.getSnapshot() === 'connect') app.navigate('timeline');
+              }}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' || event.key === ' ') {
+                  event.preventDefault();
+                  app.setActiveSession(session.id);
+                }
+              }}
+            >
+              <div className="session-item-top">
+                <span className="session-item-title" title={session.title}>
+                  {displayTitle(session.title)}
+                </span>
+                <button
+                  type="button"
+                  className="icon-button session-close"
+                  title="Close session"
+                  aria-label={`Close ${session.title}`}
+                  data-testid={TEST_IDS.sessionClose}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    void app.closeSession(session.id);
+                  }}
+                >
+                  ×
+                </button>
+              </div>
+              <div className="session-item-meta">
+                <Badge tone={stateTone(session)}>{stateLabel(session)}</Badge>
+                {session.format && <span className="session-format">{session.format}</span>}
+                <span className="session-count">{formatCount(session.envelopes)} env</span>
+                <SeverityCounts counts={session.diagnostics} />
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {recent.length > 0 && (
+        <>
+          <div className="sidebar-heading">Recent files</div>
+          <ul className="recent-list" data-testid={TEST_IDS.recentFiles}>
+            {recent.slice(0, 8).map((path) => (
+              <li key={path}>
+                <button
+                  type="button"
+                  className="recent-file"
+                  data-testid={TEST_IDS.recentFile}
+                  title={path}
+                  onClick={() => void app.openPath(path)}
+                >
+                  {baseName(path)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </aside>
+  );
+});
+
+export function stateLabel(session: SessionSummary): string {
+  if (session.awaitingTools) return 'awaiting tools';
+  if (session.source.kind === 'replay' && session.state === 'streaming') return 'replaying';
+  return session.state;
+}
+
+export function stateTone(session: SessionSummary): Tone {
+  if (session.awaitingTools) return 'accent';
+  switch (session.state) {
+    case 'streaming':
+    case 'connecting':
+    case 'loading':
+      return 'live';
+    case 'complete':
+      return 'ok';
+    case 'failed':
+      return 'error';
+    case 'stopped':
+      return 'neutral';
+  }
+}
+
+/** Titles made of a method and URL read better without the scheme in a narrow list. */
+export function displayTitle(title: string): string {
+  return title.replace(/^([A-Z]+ )?https?:\/\//, '$1');
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}

@@ -1,0 +1,63 @@
+import type { FrameScheduler } from '../model/scheduler';
+import { createStore } from '../model/store';
+import type { ReadableStore, ThemeName } from './types';
+
+/** While the window is hidden there are no animation frames: queued work runs this often instead. */
+const HIDDEN_FRAME_MS = 250;
+
+/** Animation frames and timers of the window. */
+export function browserScheduler(): FrameScheduler {
+  return {
+    requestFrame(callback) {
+      if (document.visibilityState === 'hidden') {
+        // A hidden window gets no frames; batches must not pile up until it is shown again.
+        const timer = window.setTimeout(callback, HIDDEN_FRAME_MS);
+        return () => window.clearTimeout(timer);
+      }
+      const id = requestAnimationFrame(() => callback());
+      return () => cancelAnimationFrame(id);
+    },
+    after(ms, callback) {
+      const id = window.setTimeout(callback, ms);
+      return () => window.clearTimeout(id);
+    },
+    now: () => Date.now(),
+  };
+}
+
+/** The system's colour scheme, following changes while the app runs. */
+export function systemTheme(): ReadableStore<ThemeName> {
+  const query = window.matchMedia('(prefers-color-scheme: dark)');
+  const store = createStore<ThemeName>(query.matches ? 'dark' : 'light');
+  query.addEventListener('change', (event) => store.set(event.matches ? 'dark' : 'light'));
+  return store;
+}
+
+/** localStorage, or an in-memory stand-in where it is unavailable. */
+export function browserStorage(): { getItem(key: string): string | null; setItem(key: string, value: string): void } {
+  try {
+    const probe = '__asi_probe__';
+    window.localStorage.setItem(probe, probe);
+    window.localStorage.removeItem(probe);
+    return window.localStorage;
+  } catch {
+    const memory = new Map<string, string>();
+    return { getItem: (key) => memory.get(key) ?? null, setItem: (key, value) => void memory.set(key, value) };
+  }
+}
+
+/**
+ * Whether to start a demo session when main has none: on by default, off with `?autoconnect=0`
+ * (test runs that want an empty app), and only once per window.
+ */
+export function shouldAutoConnect(): boolean {
+  const param = new URLSearchParams(window.location.search).get('autoconnect');
+  if (param === '0' || param === 'false') return false;
+  try {
+    if (window.sessionStorage.getItem('asi.autoconnected')) return false;
+    window.sessionStorage.setItem('asi.autoconnected', '1');
+  } catch {
+    // No session storage: connect once per load.
+  }
+  return true;
+}

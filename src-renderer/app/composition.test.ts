@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { DemoAgentInfo, SessionSummary } from '../../src-shared/contract';
+import { createManualScheduler } from '../model/scheduler';
+import { createStore } from '../model/store';
+import { createFakeService, settle, summary } from '../testing/fake-service';
+import { createApp, type AppDeps } from './composition';
+
+const demo: NonNullable<DemoAgentInfo> = {
+  baseUrl: 'http://127.0.0.1:5000',
+  runUrl: 'http://127.0.0.1:5000/agent/run',
+  toolResultsUrl: 'http://127.0.0.1:5000/agent/tool_results',
+  formats: ['json', 'xml', 'raw'],
+  scenarios: [],
+  defaultRequest: { url: 'http://127.0.0.1:5000/agent/run', method: 'POST', headers: [], title: 'Demo agent: Tour' },
+};
+
+function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean; commands?: Parameters<typeof createFakeService>[0] } = {}) {
+  const fake = createFakeService({
+    getAppInfo: () => Promise.resolve({ name: 'ASI', version: '1', host: 'browser', platform: 'linux', capabilities: { fileDialogs: false, upload: true, dropPaths: false } }),
+    getDemoAgent: () => Promise.resolve(demo),
+    listSessions: () => Promise.resolve(options.sessions ?? []),
+    listRecentFiles: () => Promise.resolve(['/tmp/a.sse']),
+    getSession: (arg: { sessionId: string }) => Promise.resolve({ summary: summary(arg.sessionId), request: null, legs: [], agents: [], pendingTools: null }),
+    getBlocks: () => Promise.resolve([]),
+    getDiagnostics: () => Promise.resolve([]),
+    ...options.commands,
+  });
+  const storage = new Map<string, string>();
+  const scheduler = createManualScheduler();
+  const deps: AppDeps = {
+    service: fake.service,
+    bridgeKind: 'browser',
+    bridgeStatus: createStore({ connected: true, reason: null }),
+    scheduler,
+    theme: createStore<'dark' | 'light'>('dark'),
+    storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v) },
+    now: () => 42,
+    ...(options.autoConnectDemo !== undefined ? { autoConnectDemo: options.autoConnectDemo } : {}),
+  };
+  const app = createApp(deps);
+  const stop = app.start();
+  return { app, fake, storage, scheduler, stop };
+}
+
+describe('composition root', () => {
+  it('loads the host, the demo preset and the recent files on start', async () => {
+    const { app } = setup();
+    await settle();
+    expect(app.host.getSnapshot().info?.host).toBe('browser');
+    expect(app.host.getSnapshot().demo?.runUrl).toBe(demo.runUrl);
+    expect(app.connectForm.getSnapshot()).toMatchObject({ preset: 'demo', url: demo.runUrl });
+    expect(app.recentFiles.getSnapshot()).toEqual(['/tmp/a.sse']);
+    expect(app.view.getSnapshot()).toBe('connect');
+  });
+
+  it('opens the newest existing session in the timeline', async () => {
+    const { app } = setup({ sessions: [summary('old', { createdAt: 1 }), summary('new', { createdAt: 2 })] });
+    await settle();
+    expect(app.sessions.getSnapshot().activeId).toBe('new');
+    expect(app.view.getSnapshot()).toBe('timeline');
+  });
+
+  it('connects to the demo agent on a first start when asked to', async () => {
+    const { app, fake } = setup({ autoConnectDemo: true, commands: { connect: () => Promise.resolve(summary('live1')) } });
+    await settle();
+    expect(fake.calls.find((c) => c.method === 'connect')?.arg).toEqual(demo.defaultRequest);
+    expect(app.sessions.getSnapshot().activeId).toBe('live1');
+    expect(app.view.getSnapshot()).toBe('timeline');
+  });
+
+  it('shows errors from main in place and dismisses them', async () => {
+    const { app, fake } = setup();
+    await settle();
+    fake.fire('onError', { sessionId: 's1', kind: 'content-type', message: 'Expected text/event-stream, got text/html', at: 1 });
+    expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Not an event stream', message: 'Expected text/event-stream, got text/html', sessionId: 's1' }]);
+    app.dismissError(app.errors.getSnapshot()[0]!.id);
+    expect(app.errors.getSnapshot()).toEqual([]);
+  });
+
+  it('reports a rejected command instead of swallowing it, and stays on the form', async () => {
+    const { app } = setup({ commands: { connect: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9')) } });
+    await settle();
+    const result = await app.connect({ url: 'http://127.0.0.1:9/', method: 'GET', headers: [] });
+    expect(result).toBeUndefined();
+    expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Connect', message: 'connect ECONNREFUSED 127.0.0.1:9' }]);
+    expect(app.view.getSnapshot()).toBe('connect');
+  });
+
+  it('follows the host: select a session from the menu, save with nothing open reports why', async () => {
+    const { app, fake } = setup({ sessions: [summary('a'), summary('b', { createdAt: 5 })] });
+    await settle();
+    fake.fire('onHostCommand', { kind: 'select-session', sessionId: 'a' });
+    expect(app.sessions.getSnapshot().activeId).toBe('a');
+    app.setActiveSession(null);
+    fake.fire('onHostCommand', { kind: 'save-recording' });
+    expect(app.errors.getSnapshot().at(-1)).toMatchObject({ context: 'Save recording', message: 'Open or start a session first.' });
+  });
+
+  it('selects rows across views: reveal opens the timeline, highlightBytes opens the bytes tab', async () => {
+    const { app } = setup({ sessions: [summary('a')] });
+    await settle();
+    app.navigate('diagnostics');
+    app.selectRow(7);
+    expect(app.view.getSnapshot()).toBe('timeline');
+    expect(app.selection.getSnapshot()).toMatchObject({ sessionId: 'a', row: 7, revealRevision: 1 });
+    app.highlightBytes(0, 100, 120);
+    expect(app.selection.getSnapshot().bytes).toEqual({ leg: 0, start: 100, end: 120 });
+    expect(app.prefs.getSnapshot()).toMatchObject({ detailOpen: true, detailTab: 'bytes' });
+    app.navigate('blocks');
+    app.selectEnvelopes([9, 3, 5, 3], { block: 2, reveal: false });
+    expect(app.view.getSnapshot()).toBe('blocks');
+    expect(app.selection.getSnapshot()).toMatchObject({ row: 3, envelopes: [3, 5, 9], block: 2, bytes: null });
+    app.setActiveSession(null);
+    expect(app.selection.getSnapshot()).toMatchObject({ sessionId: null, row: null, envelopes: [] });
+  });
+
+  it('remembers the connect form, and confirmations dismiss themselves', async () => {
+    const { app, storage, scheduler } = setup({ commands: { saveRecording: () => Promise.resolve({ path: '/tmp/r.jsonl', bytes: 2048 }) } });
+    await settle();
+    app.connectForm.update((f) => ({ ...f, url: 'http://remembered.test/run' }));
+    expect(storage.get('asi.connectForm')).toContain('remembered.test');
+    await app.saveRecording('s1');
+    expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Saved', level: 'info', message: 'Recording saved to /tmp/r.jsonl (2.0 kB)' }]);
+    scheduler.advance(10_000);
+    expect(app.errors.getSnapshot()).toEqual([]);
+  });
+
+  it('stops listening to main when torn down', async () => {
+    const { fake, stop } = setup();
+    await settle();
+    expect(fake.listeners('onSessionBatch')).toBe(1);
+    stop();
+    expect(fake.listeners('onSessionBatch')).toBe(0);
+  });
+});

@@ -1,0 +1,312 @@
+import type { ConnectRequest, ExportKind, HostCommand, InspectorService, OpenUploadRequest, SessionSummary } from '../../src-shared/contract';
+import type { BridgeStatus } from '../bridge/client';
+import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
+import { ErrorsModel } from '../model/errors';
+import { formatBytes } from '../model/format';
+import type { FrameScheduler } from '../model/scheduler';
+import { SelectionModel } from '../model/selection';
+import { SessionsModel } from '../model/sessions';
+import { createStore, type Store } from '../model/store';
+import type { TimelineModel } from '../model/timeline';
+import type { AppModel, HostSnapshot, ReadableStore, ThemeName, ViewId } from './types';
+
+/** Key/value persistence (localStorage in the browser, a Map in tests). */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export interface AppDeps {
+  readonly service: InspectorService;
+  readonly bridgeKind: 'electron' | 'browser';
+  readonly bridgeStatus: ReadableStore<BridgeStatus>;
+  readonly scheduler: FrameScheduler;
+  readonly theme: ReadableStore<ThemeName>;
+  readonly storage: KeyValueStorage;
+  readonly now: () => number;
+  /** Start a demo-agent session when main has none (a newcomer sees a live stream at once). */
+  readonly autoConnectDemo?: boolean;
+}
+
+export type TimelineMode = 'table' | 'lanes';
+export type DetailTab = 'envelope' | 'bytes' | 'frame' | 'block';
+
+/** UI preferences remembered between runs. */
+export interface Prefs {
+  readonly timelineMode: TimelineMode;
+  readonly detailTab: DetailTab;
+  readonly detailOpen: boolean;
+  /** Width of the detail pane in pixels. */
+  readonly detailWidth: number;
+}
+
+const DEFAULT_PREFS: Prefs = { timelineMode: 'table', detailTab: 'envelope', detailOpen: true, detailWidth: 560 };
+
+/** What the shell and the timeline need beyond the shared AppModel. */
+export interface RendererApp extends AppModel {
+  readonly bridgeKind: 'electron' | 'browser';
+  readonly connectForm: Store<ConnectForm>;
+  readonly recentFiles: ReadableStore<readonly string[]>;
+  readonly prefs: Store<Prefs>;
+  readonly helpOpen: Store<boolean>;
+  timeline(sessionId: string): TimelineModel;
+  /** Starts a live session, makes it active and shows its timeline. */
+  connect(request: ConnectRequest): Promise<SessionSummary | undefined>;
+  openPath(path: string): Promise<SessionSummary | undefined>;
+  openUpload(request: OpenUploadRequest): Promise<SessionSummary | undefined>;
+  showOpenDialog(): Promise<SessionSummary | undefined>;
+  refreshRecentFiles(): Promise<void>;
+  stop(sessionId: string): Promise<void>;
+  closeSession(sessionId: string): Promise<void>;
+  saveRecording(sessionId: string): Promise<void>;
+  exportSession(sessionId: string, kind: ExportKind): Promise<void>;
+  /** A confirmation that dismisses itself ("Copied", "Saved to …"). */
+  notify(context: string, message: string, sessionId?: string): void;
+  /** Subscribes to main's events and loads the initial state; returns the teardown. */
+  start(): () => void;
+}
+
+const NOTICE_MS = 6000;
+const FORM_KEY = 'asi.connectForm';
+const PREFS_KEY = 'asi.prefs';
+
+/**
+ * The composition root: every store and model of the renderer is built here, once, from the
+ * bridge's service and the browser's scheduler, theme and storage (or test doubles of them).
+ */
+export function createApp(deps: AppDeps): RendererApp {
+  const { service, scheduler } = deps;
+  const errors = new ErrorsModel(deps.now);
+  const reportError = (context: string, error: unknown, sessionId?: string): void => {
+    errors.report(context, error, sessionId);
+  };
+  const sessions = new SessionsModel({ service, scheduler, reportError });
+  const selection = new SelectionModel();
+  const view = createStore<ViewId>('connect');
+  const recentFiles = createStore<readonly string[]>([]);
+  const helpOpen = createStore(false);
+  const host = createStore<HostSnapshot>({ info: null, demo: null, connected: deps.bridgeStatus.getSnapshot().connected, disconnectReason: deps.bridgeStatus.getSnapshot().reason });
+
+  const storedForm = deserializeForm(deps.storage.getItem(FORM_KEY));
+  const connectForm = createStore<ConnectForm>(storedForm ?? emptyForm());
+  const prefs = createStore<Prefs>({ ...DEFAULT_PREFS, ...readJson<Partial<Prefs>>(deps.storage.getItem(PREFS_KEY)) });
+  connectForm.subscribe(() => persist(FORM_KEY, serializeForm(connectForm.getSnapshot())));
+  prefs.subscribe(() => persist(PREFS_KEY, JSON.stringify(prefs.getSnapshot())));
+
+  function persist(key: string, value: string): void {
+    try {
+      deps.storage.setItem(key, value);
+    } catch {
+      // Storage full or disabled: the form simply is not remembered.
+    }
+  }
+
+  /** A confirmation shown like an error but dismissed by itself after a few seconds. */
+  function notify(context: string, message: string, sessionId?: string): void {
+    const entry = errors.report(context, message, sessionId, 'info');
+    scheduler.after(NOTICE_MS, () => errors.dismiss(entry.id));
+  }
+
+  async function run<T>(context: string, action: () => Promise<T>, sessionId?: string): Promise<T | undefined> {
+    try {
+      return await action();
+    } catch (error) {
+      reportError(context, error, sessionId);
+      return undefined;
+    }
+  }
+
+  const setActiveSession = (id: string | null): void => {
+    sessions.setActive(id);
+    selection.setSession(id);
+  };
+
+  const activate = (summary: SessionSummary | null | undefined, target: ViewId = 'timeline'): SessionSummary | undefined => {
+    if (!summary) return undefined;
+    sessions.upsert(summary);
+    setActiveSession(summary.id);
+    view.set(target);
+    return summary;
+  };
+
+  const activeId = (): string | null => sessions.list.getSnapshot().activeId;
+
+  const app: RendererApp = {
+    service,
+    bridgeKind: deps.bridgeKind,
+    host,
+    theme: deps.theme,
+    sessions: sessions.list,
+    selection: selection.store,
+    view,
+    errors: errors.store,
+    connectForm,
+    recentFiles,
+    prefs,
+    helpOpen,
+
+    session: (id) => sessions.data(id),
+    timeline: (id) => sessions.timeline(id),
+    refreshSession: (id) => sessions.refresh(id),
+    setActiveSession,
+    navigate: (next) => view.set(next),
+
+    selectRow(seq, options) {
+      selection.selectRow(seq, options?.reveal ?? true);
+      if (options?.reveal ?? true) view.set('timeline');
+    },
+    selectEnvelopes(seqs, options) {
+      selection.selectEnvelopes(seqs, options?.block ?? null, options?.reveal ?? true);
+      if (options?.reveal ?? true) view.set('timeline');
+    },
+    highlightBytes(leg, start, end) {
+      selection.highlightBytes({ leg, start, end });
+      prefs.update((p) => ({ ...p, detailOpen: true, detailTab: 'bytes' }));
+    },
+    clearSelection: () => selection.clear(),
+
+    reportError,
+    notify,
+    dismissError: (id) => errors.dismiss(id),
+    run,
+
+    async connect(request) {
+      return activate(await run('Connect', () => service.connect(request)));
+    },
+    async openPath(path) {
+      const summary = activate(await run('Open file', () => service.openFile({ path })));
+      void app.refreshRecentFiles();
+      return summary;
+    },
+    async openUpload(request) {
+      return activate(await run(`Open ${request.name}`, () => service.openUpload(request)));
+    },
+    async showOpenDialog() {
+      const summary = activate(await run('Open file', () => service.showOpenDialog()));
+      void app.refreshRecentFiles();
+      return summary;
+    },
+    async refreshRecentFiles() {
+      const list = await run('Recent files', () => service.listRecentFiles());
+      if (list) recentFiles.set(list);
+    },
+    async stop(sessionId) {
+      await run('Stop', () => service.stop({ sessionId }), sessionId);
+    },
+    async closeSession(sessionId) {
+      await run('Close session', () => service.closeSession({ sessionId }), sessionId);
+      if (activeId() === sessionId) setActiveSession(null);
+    },
+    async saveRecording(sessionId) {
+      const saved = await run('Save recording', () => service.saveRecording({ sessionId }), sessionId);
+      if (saved) notify('Saved', `Recording saved to ${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
+    },
+    async exportSession(sessionId, kind) {
+      const saved = await run('Export', () => service.exportSession({ sessionId, kind }), sessionId);
+      if (saved) notify('Exported', `${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
+    },
+
+    start() {
+      const unsubscribers = [
+        deps.bridgeStatus.subscribe(() => {
+          const status = deps.bridgeStatus.getSnapshot();
+          host.update((h) => ({ ...h, connected: status.connected, disconnectReason: status.reason }));
+        }),
+        service.onSessionsChanged((list) => sessions.applySessionsChanged(list)),
+        service.onSessionBatch((batch) => sessions.receiveBatch(batch)),
+        service.onLiveStatus((status) => sessions.applyLiveStatus(status)),
+        service.onReplayState((state) => sessions.applyReplayState(state)),
+        service.onError((event) => errors.report(errorContext(event.kind), event.message, event.sessionId)),
+        service.onHostCommand((command) => handleHostCommand(command)),
+      ];
+      void loadInitialState();
+      return () => {
+        for (const unsubscribe of unsubscribers) unsubscribe();
+      };
+    },
+  };
+
+  async function loadInitialState(): Promise<void> {
+    const [info, demo, list] = await Promise.all([
+      run('Connect to the inspector', () => service.getAppInfo()),
+      run('Demo agent', () => service.getDemoAgent()),
+      run('List sessions', () => service.listSessions()),
+    ]);
+    host.update((h) => ({ ...h, info: info ?? h.info, demo: demo ?? null }));
+    if (demo && !storedForm) connectForm.set(demoForm(demo));
+    if (list) {
+      sessions.applySessionsChanged(list);
+      const newest = sessions.list.getSnapshot().list[0];
+      if (newest && activeId() === null) {
+        setActiveSession(newest.id);
+        view.set('timeline');
+      } else if (!newest && demo && deps.autoConnectDemo) {
+        await app.connect(demo.defaultRequest);
+      }
+    }
+    void app.refreshRecentFiles();
+  }
+
+  function handleHostCommand(command: HostCommand): void {
+    const current = activeId();
+    switch (command.kind) {
+      case 'select-session':
+        setActiveSession(command.sessionId);
+        view.set('timeline');
+        return;
+      case 'connect':
+        view.set('connect');
+        return;
+      case 'save-recording':
+        if (current) void app.saveRecording(current);
+        else reportError('Save recording', 'Open or start a session first.');
+        return;
+      case 'export':
+        if (current) void app.exportSession(current, command.exportKind);
+        else reportError('Export', 'Open or start a session first.');
+        return;
+      case 'replay':
+        if (current) void run('Replay', async () => activate(await service.startReplay({ sessionId: current })), current);
+        else reportError('Replay', 'Open or start a session first.');
+        return;
+    }
+  }
+
+  return app;
+}
+
+/** A heading for each kind of failure main reports. */
+export function errorContext(kind: string): string {
+  switch (kind) {
+    case 'http-status':
+      return 'HTTP error';
+    case 'content-type':
+      return 'Not an event stream';
+    case 'dns':
+      return 'Host not found';
+    case 'network':
+      return 'Network error';
+    case 'tls':
+      return 'TLS error';
+    case 'timeout':
+    case 'idle-timeout':
+      return 'Timeout';
+    case 'aborted':
+      return 'Stopped';
+    case 'import':
+      return 'Import';
+    case 'tool-results':
+      return 'Tool results';
+    default:
+      return 'Inspector';
+  }
+}
+
+function readJson<T>(text: string | null): T | undefined {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,21 @@
+import { useSyncExternalStore } from 'react';
+import type { AppModel, ReadableStore, SessionData } from './types';
+
+/** Thin adapter from a model store to React: re-renders when the snapshot changes. */
+export function useStore<T>(store: ReadableStore<T>): T {
+  return useSyncExternalStore(store.subscribe, store.getSnapshot);
+}
+
+/** The active session's data, or null when no session is active. */
+export function useActiveSession(app: AppModel): SessionData | null {
+  const { activeId } = useStore(app.sessions);
+  return useSessionData(app, activeId);
+}
+
+const NO_SESSION: ReadableStore<null> = { getSnapshot: () => null, subscribe: () => () => {} };
+
+/** One session's data (null for a null id). */
+export function useSessionData(app: AppModel, sessionId: string | null): SessionData | null {
+  const store = sessionId === null ? NO_SESSION : app.session(sessionId);
+  return useStore<SessionData | null>(store);
+}

@@ -1,0 +1,32 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { browserScheduler, browserStorage, shouldAutoConnect, systemTheme } from './app/browser';
+import { createApp } from './app/composition';
+import { Shell } from './app/Shell';
+import { connectBridge } from './bridge/client';
+import { bindEditorTheme } from './editor/CodeView';
+import './styles.css';
+
+const bridge = connectBridge();
+const theme = systemTheme();
+bindEditorTheme(theme);
+const app = createApp({
+  service: bridge.service,
+  bridgeKind: bridge.kind,
+  bridgeStatus: bridge.status,
+  scheduler: browserScheduler(),
+  theme,
+  storage: browserStorage(),
+  now: () => Date.now(),
+  autoConnectDemo: shouldAutoConnect(),
+});
+app.start();
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <Shell app={app} pathForFile={bridge.pathForFile} />
+    </StrictMode>,
+  );
+}

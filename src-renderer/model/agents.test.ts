@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { agentTreeOrder, labelAgents, shortId } from './agents';
+
+describe('agent labels', () => {
+  const agents = [
+    { uuid: 'child-2', parent: 'root', firstEnvelope: 9 },
+    { uuid: 'root', parent: null, firstEnvelope: 0 },
+    { uuid: 'child-1', parent: 'root', firstEnvelope: 5 },
+    { uuid: 'grandchild', parent: 'child-1', firstEnvelope: 7 },
+  ];
+
+  it('names agents by their place in the spawn tree, in spawn order', () => {
+    const labels = labelAgents(agents);
+    expect([...labels.values()].map((l) => [l.uuid, l.name, l.depth, l.parent])).toEqual([
+      ['root', 'main', 0, null],
+      ['child-1', 'sub 1', 1, 'root'],
+      ['grandchild', 'sub 1.1', 2, 'child-1'],
+      ['child-2', 'sub 2', 1, 'root'],
+    ]);
+  });
+
+  it('gives every agent a distinct colour while the palette lasts', () => {
+    const colours = [...labelAgents(agents).values()].map((l) => l.colour);
+    expect(new Set(colours).size).toBe(colours.length);
+  });
+
+  it('orders parents before their children for lanes and filters', () => {
+    expect(agentTreeOrder(labelAgents(agents)).map((l) => l.name)).toEqual(['main', 'sub 1', 'sub 1.1', 'sub 2']);
+  });
+
+  it('adds agents seen only in rows as further roots, and an unknown parent makes a root', () => {
+    const labels = labelAgents([{ uuid: 'orphan', parent: 'missing', firstEnvelope: 0 }], ['orphan', 'from-rows']);
+    expect([...labels.values()].map((l) => l.name)).toEqual(['main', 'main 2']);
+  });
+
+  it('shortens uuids and names the empty agent', () => {
+    expect(shortId('22222222-2222-4222-8222-222222222222')).toBe('22222222');
+    expect(shortId('')).toBe('(none)');
+  });
+});

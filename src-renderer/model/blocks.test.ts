@@ -1,0 +1,187 @@
+import { describe, expect, test } from 'vitest';
+import type { AgentInfoPayload, BlockSummary } from '../../src-shared/contract';
+import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
+import { readFixture } from '../../src-shared/testing/fixtures';
+import { sessionPayloads } from './blocks-testing';
+import { ancestorsOf, buildThreads, classifyImageSource, countLiveBlocks, errorFrameOf, findThread, detailKey, metaFilesOf, prettyJson, safeExternalUrl, spawnedAgentOf, type AgentThread } from './blocks';
+
+function decoded(name: string): { agents: AgentInfoPayload[]; blocks: BlockSummary[] } {
+  return sessionPayloads(decodeBytes(readFixture(name)));
+}
+
+/** A compact picture of a thread: block ids as `kind#id`, nested agents as `[uuid8 …]`. */
+function outline(thread: AgentThread): string {
+  const parts = thread.items.map((item) => (item.type === 'block' ? `${item.block.kind}#${item.block.id}` : `[${item.thread.uuid.slice(0, 4)} ${outline(item.thread)}]`));
+  return parts.join(' ');
+}
+
+let nextId = 0;
+function block(agent: string, kind: string, firstEnvelope: number, extra: Partial<BlockSummary> = {}): BlockSummary {
+  const id = extra.id ?? nextId++;
+  return {
+    id,
+    agent,
+    kind,
+    status: 'complete',
+    length: 0,
+    preview: '',
+    citations: 0,
+    images: 0,
+    firstEnvelope,
+    lastEnvelope: firstEnvelope,
+    envelopeCount: 1,
+    leg: 0,
+    byteStart: 0,
+    byteEnd: 0,
+    ...extra,
+  };
+}
+
+function agent(uuid: string, parent: string | null, firstEnvelope: number): AgentInfoPayload {
+  return { uuid, parent, firstEnvelope };
+}
+
+describe('buildThreads on real streams', () => {
+  test('multi_agent.json: both children nest under the spawn_subagent calls that started them', () => {
+    const { agents, blocks } = decoded('multi_agent.json.sse');
+    const threads = buildThreads(agents, blocks);
+    expect(threads).toHaveLength(1);
+    const root = threads[0] as AgentThread;
+    expect(root.uuid.startsWith('2222')).toBe(true);
+    expect(outline(root)).toBe(
+      'meta_init#0 text#1 tool_call#2 [3333 meta_init#4 text#6 tool_call#8 tool_result#9 tool_call#10 tool_result#11 text#12] ' +
+        'tool_call#3 [4444 meta_init#5 thinking#7 text#13 server_tool_call#15 server_tool_call#16 server_tool_call#17 text#18 meta_files#19] ' +
+        'tool_result#14 tool_result#20 text#21 meta_final#22',
+    );
+    const children = root.items.flatMap((i) => (i.type === 'agent' ? [i.thread] : []));
+    expect(children.map((c) => [c.depth, c.spawnedBy])).toEqual([
+      [1, 2],
+      [1, 3],
+    ]);
+    const child = '44444444-4444-4444-8444-444444444444';
+    expect(findThread(threads, child).map((t) => t.uuid)).toEqual([child]);
+    expect(ancestorsOf(threads, child)).toEqual([root.uuid, child]);
+    expect(findThread(threads, 'nobody')).toEqual([]);
+    expect(ancestorsOf(threads, 'nobody')).toEqual([]);
+    expect(countLiveBlocks(threads)).toBe(0);
+  });
+
+  test('multi_agent.xml: unattributed output stays in one root thread', () => {
+    const { agents, blocks } = decoded('multi_agent.xml.sse');
+    const threads = buildThreads(agents, blocks);
+    const ids = (t: AgentThread): number[] => t.items.flatMap((i) => (i.type === 'block' ? [i.block.id] : ids(i.thread)));
+    const shown = threads.flatMap(ids);
+    expect(shown.sort((a, b) => a - b)).toEqual(blocks.map((b) => b.id).sort((a, b) => a - b));
+  });
+});
+
+describe('buildThreads placement', () => {
+  test('a spawn result naming the child wins over call order', () => {
+    const blocks = [
+      block('P', 'tool_call', 1, { id: 0, name: 'spawn_subagent' }),
+      block('P', 'tool_call', 2, { id: 1, name: 'spawn_subagent' }),
+      block('A', 'text', 3, { id: 2 }),
+      block('B', 'text', 4, { id: 3 }),
+      // The second call's result names A: A was spawned by block 1.
+      block('P', 'tool_result', 5, { id: 4, name: 'spawn_subagent', linkedBlock: 1, preview: "[Subagent 'a' completed]\\nAgent UUID: AAAAAAAA-1" }),
+    ];
+    const agents = [agent('P', null, 0), agent('AAAAAAAA-1', 'P', 3), agent('B', 'P', 4)];
+    blocks[2] = { ...(blocks[2] as BlockSummary), agent: 'AAAAAAAA-1' };
+    const [root] = buildThreads(agents, blocks);
+    expect(root && outline(root)).toBe('tool_call#0 [B text#3] tool_call#1 [AAAA text#2] tool_result#4');
+  });
+
+  test('without a spawn call a child is placed where it started', () => {
+    const blocks = [block('P', 'text', 1, { id: 0 }), block('C', 'text', 5, { id: 1 }), block('P', 'text', 9, { id: 2 })];
+    const [root] = buildThreads([agent('P', null, 0), agent('C', 'P', 4)], blocks);
+    expect(root && outline(root)).toBe('text#0 [C text#1] text#2');
+  });
+
+  test('a child that starts before any parent block comes first', () => {
+    const blocks = [block('C', 'text', 1, { id: 0 }), block('P', 'text', 9, { id: 1 })];
+    const [root] = buildThreads([agent('P', null, 5), agent('C', 'P', 0)], blocks);
+    expect(root && outline(root)).toBe('[C text#0] text#1');
+  });
+
+  test('a parent cycle does not loop: the agents become roots', () => {
+    const threads = buildThreads([agent('A', 'B', 0), agent('B', 'A', 1)], [block('A', 'text', 0, { id: 0 }), block('B', 'text', 1, { id: 1 })]);
+    expect(threads.map((t) => t.uuid)).toEqual(['A', 'B']);
+  });
+
+  test('an unknown parent ("unknown") makes a root; agents seen only in blocks get a thread', () => {
+    const threads = buildThreads([agent('A', 'unknown', 0)], [block('A', 'text', 0, { id: 0 }), block('X', 'text', 1, { id: 1 })]);
+    expect(threads.map((t) => [t.uuid, t.info?.uuid ?? null])).toEqual([
+      ['A', 'A'],
+      ['X', null],
+    ]);
+  });
+
+  test('holes in the block array are skipped and live blocks counted', () => {
+    const [root] = buildThreads([agent('A', null, 0)], [undefined, block('A', 'text', 3, { id: 1, status: 'open' }), undefined]);
+    expect(root?.items).toHaveLength(1);
+    expect(root?.liveBlocks).toBe(1);
+    const nested = buildThreads([agent('A', null, 0), agent('C', 'A', 1)], [block('A', 'text', 0, { id: 0 }), block('C', 'text', 1, { id: 1, status: 'open' })]);
+    expect(countLiveBlocks(nested)).toBe(1);
+  });
+});
+
+describe('helpers', () => {
+  test('spawnedAgentOf reads the uuid from a spawn_subagent result preview only', () => {
+    const result = { kind: 'tool_result', name: 'spawn_subagent', preview: "[Subagent 'c' completed]\\nAgent UUID: 33333333-3333-4333-8333-333333333333\\n\\nThe answer" };
+    expect(spawnedAgentOf(result)).toBe('33333333-3333-4333-8333-333333333333');
+    expect(spawnedAgentOf({ ...result, name: 'other' })).toBeUndefined();
+    expect(spawnedAgentOf({ ...result, preview: "Subagent 'c' error: ValueError" })).toBeUndefined();
+  });
+
+  test('classifyImageSource: data images inline, http(s) as a link, everything else refused', () => {
+    expect(classifyImageSource('data:image/png;base64,iVBORw0KGgo=')).toEqual({ kind: 'data', src: 'data:image/png;base64,iVBORw0KGgo=', mediaType: 'image/png' });
+    expect(classifyImageSource('https://example.com/a.png')).toEqual({ kind: 'remote', url: 'https://example.com/a.png' });
+    expect(classifyImageSource('data:text/html;base64,PHNjcmlwdD4=').kind).toBe('unsupported');
+    expect(classifyImageSource('javascript:alert(1)').kind).toBe('unsupported');
+    expect(classifyImageSource('/relative.png').kind).toBe('unsupported');
+    expect(classifyImageSource('file:///etc/passwd').kind).toBe('unsupported');
+  });
+
+  test('safeExternalUrl accepts absolute http(s) only', () => {
+    expect(safeExternalUrl('https://a.example/x?y=1')).toBe('https://a.example/x?y=1');
+    expect(safeExternalUrl('http://a.example')).toBe('http://a.example/');
+    expect(safeExternalUrl('mailto:a@b.c')).toBeNull();
+    expect(safeExternalUrl('javascript:void(0)')).toBeNull();
+    expect(safeExternalUrl('#frag')).toBeNull();
+    expect(safeExternalUrl(undefined)).toBeNull();
+  });
+
+  test('prettyJson prefers the parsed payload, falls back to parsing the content', () => {
+    expect(prettyJson({ parsed: { a: 1 }, content: 'ignored' })).toBe('{\n  "a": 1\n}');
+    expect(prettyJson({ content: ' [1, 2] ' })).toBe('[\n  1,\n  2\n]');
+    expect(prettyJson({ content: '{"a": ' })).toBeNull();
+    expect(prettyJson({ content: 'plain' })).toBeNull();
+  });
+
+  test('detailKey changes when a live block grows or completes', () => {
+    const { preview: _preview, ...base } = block('A', 'text', 0, { length: 10, status: 'open' });
+    expect(detailKey(base)).not.toBe(detailKey({ ...base, length: 11 }));
+    expect(detailKey(base)).not.toBe(detailKey({ ...base, status: 'complete' }));
+    expect(detailKey(base)).not.toBe(detailKey({ ...base, citations: 1 }));
+    const moved = { ...base, firstEnvelope: 99, agent: 'B' };
+    expect(detailKey(base)).toBe(detailKey(moved));
+  });
+
+  test('errorFrameOf: error_midstream.json carries error, message and traceback', () => {
+    const result = decodeBytes(readFixture('error_midstream.json.sse'));
+    const frame = result.blocks.find((b) => b.kind === 'error_frame');
+    const parsed = errorFrameOf(frame?.parsed);
+    expect(parsed?.error).toBe('APIStatusError');
+    expect(parsed?.message).toContain('Overloaded');
+    expect(parsed?.traceback).toMatch(/^Traceback \(most recent call last\)/);
+    expect(errorFrameOf({ message: 'Tool result mismatch' })).toEqual({ error: 'error', message: 'Tool result mismatch', traceback: null });
+    expect(errorFrameOf('text')).toBeNull();
+    expect(errorFrameOf({ other: 1 })).toBeNull();
+  });
+
+  test('metaFilesOf lists files and tolerates odd payloads', () => {
+    expect(metaFilesOf({ files: [{ file_id: 'f1', filename: 'a.png', size: 3 }, 'junk'] })).toEqual([{ id: 'f1', name: 'a.png', fields: { file_id: 'f1', filename: 'a.png', size: 3 } }]);
+    expect(metaFilesOf(null)).toEqual([]);
+    expect(metaFilesOf({ files: 'no' })).toEqual([]);
+  });
+});

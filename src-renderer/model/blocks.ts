@@ -1,0 +1,355 @@
+import type { AgentInfoPayload, BlockDetail, BlockSummary } from '../../src-shared/contract';
+
+/**
+ * The blocks view's model: a session's reconstructed blocks arranged as one conversation per
+ * root agent, each sub-agent's conversation nested at the `spawn_subagent` tool call that
+ * started it (the call whose result names the child's uuid; before that result arrives, the
+ * parent's spawn calls are taken in order; without any spawn call, where the child started).
+ */
+
+export interface AgentThread {
+  uuid: string;
+  info: AgentInfoPayload | undefined;
+  /** 0 for a root agent. */
+  depth: number;
+  items: ThreadItem[];
+  /** Block id of the tool call that spawned this agent, when one was found. */
+  spawnedBy: number | undefined;
+  /** Envelope seq where the agent first appears (orders siblings). */
+  firstEnvelope: number;
+  /** Blocks of this agent still streaming (its own, not its children's). */
+  liveBlocks: number;
+}
+
+export type ThreadItem = { type: 'block'; block: BlockSummary } | { type: 'agent'; thread: AgentThread };
+
+/** The tool that runs a sub-agent (upstream `SubAgentTool`). */
+export const SPAWN_TOOL = 'spawn_subagent';
+
+const AGENT_UUID_IN_RESULT = /Agent UUID: ([0-9A-Za-z-]{8,64})/;
+
+/** The child uuid a spawn_subagent result names (`[Subagent 'x' completed]\nAgent UUID: …`). */
+export function spawnedAgentOf(result: Pick<BlockSummary, 'kind' | 'name' | 'preview'>): string | undefined {
+  if (result.kind !== 'tool_result' || result.name !== SPAWN_TOOL) return undefined;
+  return AGENT_UUID_IN_RESULT.exec(result.preview)?.[1];
+}
+
+/** Blocks in id order, holes dropped. */
+export function presentBlocks(blocks: readonly (BlockSummary | undefined)[]): BlockSummary[] {
+  const out: BlockSummary[] = [];
+  for (const block of blocks) if (block) out.push(block);
+  return out;
+}
+
+/**
+ * Builds the nested conversations. Agents without a known parent (or with a parent cycle) are
+ * roots; agents that only appear in blocks (no meta_init) get a thread without info.
+ */
+export function buildThreads(agents: readonly AgentInfoPayload[], blocks: readonly (BlockSummary | undefined)[]): AgentThread[] {
+  const present = presentBlocks(blocks);
+  const infoByUuid = new Map(agents.map((a) => [a.uuid, a]));
+  const blocksByAgent = new Map<string, BlockSummary[]>();
+  for (const block of present) {
+    const list = blocksByAgent.get(block.agent);
+    if (list) list.push(block);
+    else blocksByAgent.set(block.agent, [block]);
+  }
+  for (const list of blocksByAgent.values()) list.sort((a, b) => a.firstEnvelope - b.firstEnvelope || a.id - b.id);
+
+  const uuids = new Set<string>([...agents.map((a) => a.uuid), ...blocksByAgent.keys()]);
+  const firstEnvelope = (uuid: string): number => infoByUuid.get(uuid)?.firstEnvelope ?? blocksByAgent.get(uuid)?.[0]?.firstEnvelope ?? Number.MAX_SAFE_INTEGER;
+  const parentOf = (uuid: string): string | null => {
+    const parent = infoByUuid.get(uuid)?.parent ?? null;
+    return parent !== null && parent !== uuid && uuids.has(parent) && !createsCycle(uuid, parent) ? parent : null;
+  };
+  const createsCycle = (child: string, parent: string): boolean => {
+    const seen = new Set([child]);
+    for (let at: string | null = parent; at !== null; at = infoByUuid.get(at)?.parent ?? null) {
+      if (seen.has(at)) return true;
+      seen.add(at);
+      if (!uuids.has(at)) return false;
+    }
+    return false;
+  };
+
+  const childrenOf = new Map<string, string[]>();
+  const roots: string[] = [];
+  for (const uuid of uuids) {
+    const parent = parentOf(uuid);
+    if (parent === null) roots.push(uuid);
+    else {
+      const list = childrenOf.get(parent);
+      if (list) list.push(uuid);
+      else childrenOf.set(parent, [uuid]);
+    }
+  }
+  const byFirst = (a: string, b: string): number => firstEnvelope(a) - firstEnvelope(b) || a.localeCompare(b);
+  roots.sort(byFirst);
+  for (const list of childrenOf.values()) list.sort(byFirst);
+
+  const build = (uuid: string, depth: number, spawnedBy: number | undefined): AgentThread => {
+    const own = blocksByAgent.get(uuid) ?? [];
+    const children = childrenOf.get(uuid) ?? [];
+    const placement = placeChildren(own, children, firstEnvelope);
+    const items: ThreadItem[] = [];
+    const childThread = (child: string): ThreadItem => ({ type: 'agent', thread: build(child, depth + 1, placement.spawnedBy.get(child)) });
+    for (const child of placement.before) items.push(childThread(child));
+    for (const block of own) {
+      items.push({ type: 'block', block });
+      for (const child of placement.after.get(block.id) ?? []) items.push(childThread(child));
+    }
+    return {
+      uuid,
+      info: infoByUuid.get(uuid),
+      depth,
+      items,
+      spawnedBy,
+      firstEnvelope: firstEnvelope(uuid),
+      liveBlocks: own.filter((b) => b.status === 'open').length,
+    };
+  };
+  return roots.map((uuid) => build(uuid, 0, undefined));
+}
+
+interface Placement {
+  /** Children shown before the parent's first block. */
+  before: string[];
+  /** Block id → children shown right after it. */
+  after: Map<number, string[]>;
+  spawnedBy: Map<string, number>;
+}
+
+function placeChildren(own: readonly BlockSummary[], children: readonly string[], firstEnvelope: (uuid: string) => number): Placement {
+  const placement: Placement = { before: [], after: new Map(), spawnedBy: new Map() };
+  if (children.length === 0) return placement;
+  const put = (child: string, block: number): void => {
+    const list = placement.after.get(block);
+    if (list) list.push(child);
+    else placement.after.set(block, [child]);
+  };
+
+  // 1. A spawn result naming the child: the call it answers is the spawn.
+  const spawnCalls = own.filter((b) => b.kind === 'tool_call' && b.name === SPAWN_TOOL);
+  const claimed = new Set<number>();
+  const unplaced: string[] = [];
+  const childSet = new Set(children);
+  const callOfChild = new Map<string, number>();
+  for (const block of own) {
+    const child = spawnedAgentOf(block);
+    if (child === undefined || !childSet.has(child) || callOfChild.has(child)) continue;
+    const call = block.linkedBlock !== undefined ? spawnCalls.find((c) => c.id === block.linkedBlock) : undefined;
+    if (call && !claimed.has(call.id)) {
+      claimed.add(call.id);
+      callOfChild.set(child, call.id);
+    }
+  }
+  // 2. Otherwise the earliest unclaimed spawn call that started before the child; 3. else by time.
+  for (const child of children) {
+    let call = callOfChild.get(child);
+    if (call === undefined) {
+      const start = firstEnvelope(child);
+      const candidate = spawnCalls.find((c) => !claimed.has(c.id) && c.firstEnvelope < start);
+      if (candidate) {
+        claimed.add(candidate.id);
+        call = candidate.id;
+      }
+    }
+    if (call !== undefined) {
+      placement.spawnedBy.set(child, call);
+      put(child, call);
+    } else unplaced.push(child);
+  }
+  for (const child of unplaced) {
+    const start = firstEnvelope(child);
+    let anchor: BlockSummary | undefined;
+    for (const block of own) if (block.firstEnvelope < start) anchor = block;
+    if (anchor) put(child, anchor.id);
+    else placement.before.push(child);
+  }
+  // Children of one anchor in the order they started.
+  for (const list of placement.after.values()) list.sort((a, b) => firstEnvelope(a) - firstEnvelope(b));
+  return placement;
+}
+
+function childThreads(thread: AgentThread): AgentThread[] {
+  return thread.items.flatMap((i) => (i.type === 'agent' ? [i.thread] : []));
+}
+
+/** The thread of one agent, wherever it is nested ([] when absent). */
+export function findThread(threads: readonly AgentThread[], uuid: string): AgentThread[] {
+  for (const thread of threads) {
+    if (thread.uuid === uuid) return [thread];
+    const inner = findThread(childThreads(thread), uuid);
+    if (inner.length > 0) return inner;
+  }
+  return [];
+}
+
+/** The uuids of the threads from a root down to `uuid`, inclusive ([] when absent). */
+export function ancestorsOf(threads: readonly AgentThread[], uuid: string): string[] {
+  for (const thread of threads) {
+    if (thread.uuid === uuid) return [uuid];
+    const inner = ancestorsOf(childThreads(thread), uuid);
+    if (inner.length > 0) return [thread.uuid, ...inner];
+  }
+  return [];
+}
+
+export function countLiveBlocks(threads: readonly AgentThread[]): number {
+  let n = 0;
+  for (const thread of threads) n += thread.liveBlocks + countLiveBlocks(childThreads(thread));
+  return n;
+}
+
+// ─── Labels ─────────────────────────────────────────────────────────────────────────────
+
+const KIND_LABELS: Record<string, string> = {
+  thinking: 'Thinking',
+  text: 'Text',
+  tool_call: 'Tool call',
+  tool_result: 'Tool result',
+  server_tool_call: 'Server tool call',
+  server_tool_result: 'Server tool result',
+  meta_init: 'meta_init',
+  meta_final: 'meta_final',
+  meta_files: 'Files',
+  error: 'Error',
+  error_frame: 'Server error frame',
+  awaiting_frontend_tools: 'Awaiting frontend tools',
+};
+
+export function kindLabel(kind: string): string {
+  return KIND_LABELS[kind] ?? kind;
+}
+
+/** How a block's content is presented. */
+export type BlockPresentation = 'markdown' | 'thinking' | 'tool-call' | 'tool-result' | 'json' | 'files' | 'error' | 'awaiting' | 'plain';
+
+export function presentationOf(kind: string): BlockPresentation {
+  switch (kind) {
+    case 'text':
+      return 'markdown';
+    case 'thinking':
+      return 'thinking';
+    case 'tool_call':
+    case 'server_tool_call':
+      return 'tool-call';
+    case 'tool_result':
+    case 'server_tool_result':
+      return 'tool-result';
+    case 'meta_init':
+    case 'meta_final':
+      return 'json';
+    case 'meta_files':
+      return 'files';
+    case 'error':
+    case 'error_frame':
+      return 'error';
+    case 'awaiting_frontend_tools':
+      return 'awaiting';
+    default:
+      return 'plain';
+  }
+}
+
+/** A short agent name for headers: the first 8 characters of the uuid. */
+export function shortAgent(uuid: string): string {
+  if (uuid === '') return '(unattributed)';
+  return uuid.length > 8 ? uuid.slice(0, 8) : uuid;
+}
+
+// ─── Content helpers ────────────────────────────────────────────────────────────────────
+
+/** Pretty JSON of a parsed payload, or of the content when it parses; null when it is not JSON. */
+export function prettyJson(detail: Pick<BlockDetail, 'parsed' | 'content'>): string | null {
+  if (detail.parsed !== undefined) return JSON.stringify(detail.parsed, null, 2);
+  const text = detail.content.trim();
+  if (text === '' || (text[0] !== '{' && text[0] !== '[')) return null;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A version key of a block's summary: a cached detail is current while its key matches (the
+ * content only grows, and a status, citation or image change bumps it too).
+ */
+export function detailKey(block: Pick<BlockSummary, 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock'>): string {
+  return `${block.status}:${block.length}:${block.envelopeCount}:${block.citations}:${block.images}:${block.linkedBlock ?? ''}`;
+}
+
+export interface ErrorFrame {
+  error: string;
+  message: string;
+  traceback: string | null;
+}
+
+/** The `{"error","message","traceback"}` of a router error frame (the block's parsed payload). */
+export function errorFrameOf(parsed: unknown): ErrorFrame | null {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const p = parsed as Record<string, unknown>;
+  const text = (v: unknown): string | null => (typeof v === 'string' ? v : v === undefined || v === null ? null : JSON.stringify(v));
+  const error = text(p['error']);
+  const message = text(p['message']);
+  if (error === null && message === null) return null;
+  return { error: error ?? 'error', message: message ?? '', traceback: text(p['traceback']) };
+}
+
+export interface MetaFile {
+  id: string;
+  name: string;
+  fields: Record<string, unknown>;
+}
+
+/** The files of a meta_files payload (`{"files":[{file_id, filename, …}]}`); [] when it has none. */
+export function metaFilesOf(parsed: unknown): MetaFile[] {
+  if (typeof parsed !== 'object' || parsed === null) return [];
+  const files = (parsed as Record<string, unknown>)['files'];
+  if (!Array.isArray(files)) return [];
+  return files.flatMap((entry: unknown): MetaFile[] => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const fields = entry as Record<string, unknown>;
+    const id = fields['file_id'];
+    const name = fields['filename'] ?? fields['name'] ?? fields['path'];
+    return [{ id: typeof id === 'string' ? id : '', name: typeof name === 'string' ? name : '(unnamed)', fields }];
+  });
+}
+
+// ─── URLs in untrusted content ──────────────────────────────────────────────────────────
+
+export type ImageSource = { kind: 'data'; src: string; mediaType: string } | { kind: 'remote'; url: string } | { kind: 'unsupported'; reason: string };
+
+const DATA_IMAGE_PREFIX = /^data:(image\/(?:png|jpeg|jpg|gif|webp|bmp|avif|svg\+xml));base64,/i;
+
+/**
+ * What an image reference may do: a base64 data URI of an image type is shown inline (it
+ * loads nothing); an http(s) URL becomes a link fetched only on click; anything else
+ * (javascript:, file:, relative paths) is shown as text.
+ */
+export function classifyImageSource(src: string): ImageSource {
+  const trimmed = src.trim();
+  const head = trimmed.slice(0, 64);
+  if (/^data:/i.test(head)) {
+    // The prefix decides; the payload is whatever follows (an <img> of a data URI loads nothing).
+    const match = DATA_IMAGE_PREFIX.exec(head);
+    if (match?.[1]) return { kind: 'data', src: trimmed, mediaType: match[1].toLowerCase() };
+    return { kind: 'unsupported', reason: 'data URI that is not a base64 image' };
+  }
+  const url = safeExternalUrl(trimmed);
+  if (url) return { kind: 'remote', url };
+  return { kind: 'unsupported', reason: 'not an http(s) or data: image URL' };
+}
+
+/** An absolute http(s) URL as a string, or null (relative, javascript:, file:, malformed). */
+export function safeExternalUrl(href: string | undefined | null): string | null {
+  if (!href) return null;
+  let url: URL;
+  try {
+    url = new URL(href.trim());
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+}

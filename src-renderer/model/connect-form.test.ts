@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { DemoAgentInfo } from '../../src-shared/contract';
+import {
+  bodyField,
+  demoForm,
+  deserializeForm,
+  emptyForm,
+  formFromCurl,
+  formToCurl,
+  formToRequest,
+  headerRow,
+  requestToCurl,
+  serializeForm,
+  upstreamForm,
+  withBodyField,
+  type ConnectForm,
+} from './connect-form';
+import { parseCurl } from './curl';
+
+const demo: NonNullable<DemoAgentInfo> = {
+  baseUrl: 'http://127.0.0.1:5000',
+  runUrl: 'http://127.0.0.1:5000/agent/run',
+  toolResultsUrl: 'http://127.0.0.1:5000/agent/tool_results',
+  formats: ['json', 'xml', 'raw'],
+  scenarios: [{ id: 'tour', title: 'Tour' }],
+  defaultRequest: { url: 'http://127.0.0.1:5000/agent/run', method: 'POST', headers: [], body: { kind: 'json', text: '{"user_prompt":"hi","format":"json"}' }, title: 'Demo agent: Tour' },
+};
+
+const form = (change: Partial<ConnectForm>): ConnectForm => ({ ...emptyForm(), url: 'http://x.test/run', body: '{}', ...change });
+
+describe('connect form', () => {
+  it('builds the demo preset from what main says about the demo agent', () => {
+    const result = formToRequest(demoForm(demo));
+    expect(result).toEqual({ ok: true, request: { url: demo.runUrl, method: 'POST', headers: [], body: { kind: 'json', text: '{"user_prompt":"hi","format":"json"}' }, title: 'Demo agent: Tour' } });
+  });
+
+  it('builds the upstream preset: POST /agent/run with user_prompt and agent_type', () => {
+    const result = formToRequest(upstreamForm());
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.request.method).toBe('POST');
+    expect(result.request.url).toMatch(/\/agent\/run$/);
+    const body = JSON.parse(result.request.body?.text ?? '') as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(['user_prompt', 'agent_type']);
+    expect(body['agent_type']).toBe('agent_frontend_tools');
+  });
+
+  it.each([
+    [{ url: '' }, 'url', /Enter the URL/],
+    [{ url: 'ftp://x' }, 'url', /http:\/\/ or https:\/\//],
+    [{ method: 'PO ST' }, 'method', /letters only/],
+    [{ body: '{"a":' }, 'body', /not valid JSON/],
+    [{ method: 'GET', body: '{}' }, 'body', /GET request has no body/],
+    [{ headers: [headerRow('Bad Name', 'x')] }, 'headers', /not a valid header name/],
+  ] as const)('rejects %j with a message on the field', (change, field, message) => {
+    const result = formToRequest(form(change));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[field]).toMatch(message);
+  });
+
+  it('sends enabled, non-empty headers in order, a raw body as written and the format override', () => {
+    const result = formToRequest(
+      form({
+        headers: [headerRow('A', '1'), headerRow('B', '2', false), headerRow('', ''), headerRow('A', '3')],
+        bodyKind: 'raw',
+        body: 'not json',
+        format: 'xml',
+        title: '  run  ',
+      }),
+    );
+    expect(result).toEqual({ ok: true, request: { url: 'http://x.test/run', method: 'POST', headers: [['A', '1'], ['A', '3']], body: { kind: 'raw', text: 'not json' }, format: 'xml', title: 'run' } });
+  });
+
+  it('sets and removes body fields for the scenario and format pickers, keeping the others', () => {
+    const start = demoForm(demo);
+    const withScenario = withBodyField(start, 'scenario', 'subagents');
+    expect(bodyField(withScenario, 'scenario')).toBe('subagents');
+    expect(JSON.parse(withScenario.body)).toEqual({ user_prompt: 'hi', format: 'json', scenario: 'subagents' });
+    const xml = withBodyField(withScenario, 'format', 'xml');
+    expect(bodyField(xml, 'format')).toBe('xml');
+    expect(bodyField(withBodyField(xml, 'scenario', null), 'scenario')).toBeNull();
+    expect(() => withBodyField(form({ body: '[1]' }), 'format', 'xml')).toThrow(/not a JSON object/);
+    expect(() => withBodyField(form({ body: '{' }), 'format', 'xml')).toThrow(/not a JSON object/);
+    expect(bodyField(form({ body: '{' }), 'format')).toBeNull();
+  });
+
+  it('fills the form from curl, pretty-printing a JSON body and keeping other fields', () => {
+    const previous = form({ format: 'raw', title: 'mine' });
+    const next = formFromCurl(`curl http://h.test/agent/run -H 'Content-Type: application/json' -H 'X-Key: k' -d '{"user_prompt":"hi"}'`, previous);
+    expect(next).toMatchObject({ preset: 'custom', url: 'http://h.test/agent/run', method: 'POST', bodyKind: 'json', body: '{\n  "user_prompt": "hi"\n}', format: 'raw', title: 'mine' });
+    expect(next.headers.map((h) => [h.name, h.value])).toEqual([['X-Key', 'k']]);
+  });
+
+  it('keeps a non-JSON body raw with its content type', () => {
+    const next = formFromCurl(`curl http://h.test -H 'Content-Type: text/plain' -d 'hello'`, emptyForm());
+    expect(next.bodyKind).toBe('raw');
+    expect(next.headers.map((h) => h.name)).toEqual(['Content-Type']);
+  });
+
+  it('copies as curl what it would send', () => {
+    const command = formToCurl(demoForm(demo));
+    expect(parseCurl(command)).toMatchObject({ url: demo.runUrl, method: 'POST', body: '{"user_prompt":"hi","format":"json"}', headers: [['Content-Type', 'application/json']] });
+    expect(() => formToCurl(form({ url: '' }))).toThrow(/Enter the URL/);
+  });
+
+  it('copies a recorded request as curl, with its body as a string', () => {
+    const command = requestToCurl({ method: 'POST', url: 'http://h.test/x', headers: [['Authorization', '[redacted]']], body: '{"a":1}' });
+    expect(parseCurl(command)).toMatchObject({ headers: [['Authorization', '[redacted]']], body: '{"a":1}' });
+  });
+
+  it('remembers the form between runs without the values of secret headers', () => {
+    const original = form({ headers: [headerRow('Authorization', 'Bearer secret'), headerRow('X-API-Key', 'k2'), headerRow('Accept', 'text/event-stream')] });
+    const text = serializeForm(original);
+    expect(text).not.toContain('secret');
+    expect(text).not.toContain('k2');
+    const restored = deserializeForm(text);
+    expect(restored?.headers.map((h) => [h.name, h.value])).toEqual([['Authorization', ''], ['X-API-Key', ''], ['Accept', 'text/event-stream']]);
+    expect(restored?.url).toBe(original.url);
+  });
+
+  it.each([null, '', 'not json', '{"version":2,"form":{}}', '{"version":1}'])('ignores an unusable stored form: %j', (text) => {
+    expect(deserializeForm(text)).toBeNull();
+  });
+});

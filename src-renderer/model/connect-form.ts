@@ -1,0 +1,257 @@
+import type { ConnectRequest, DemoAgentInfo, FormatChoice, RequestInfo } from '../../src-shared/contract';
+import { parseCurl, toCurl } from './curl';
+
+/**
+ * The connect form as data: what the user typed, presets, and the conversions to a
+ * ConnectRequest and to/from curl. The view only renders it and calls these functions.
+ */
+
+export interface HeaderRow {
+  readonly id: number;
+  readonly name: string;
+  readonly value: string;
+  readonly enabled: boolean;
+}
+
+export type BodyKind = 'json' | 'raw' | 'none';
+export type PresetId = 'demo' | 'upstream' | 'custom';
+export type DemoFormat = 'json' | 'xml' | 'raw';
+
+export interface ConnectForm {
+  readonly preset: PresetId;
+  readonly url: string;
+  readonly method: string;
+  readonly headers: readonly HeaderRow[];
+  readonly bodyKind: BodyKind;
+  readonly body: string;
+  /** Dialect override for decoding; 'auto' detects it. */
+  readonly format: FormatChoice;
+  readonly title: string;
+}
+
+/** The upstream server's agent configurations (upstream-protocol §8 #33). */
+export const AGENT_TYPES = ['agent_frontend_tools', 'agent_no_tools', 'agent_client_tools', 'agent_all_json', 'agent_skills', 'agent_subagents'] as const;
+export const UPSTREAM_DEFAULT_URL = 'http://localhost:8000/agent/run';
+export const METHODS = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'] as const;
+
+let nextHeaderId = 1;
+
+export function headerRow(name = '', value = '', enabled = true): HeaderRow {
+  return { id: nextHeaderId++, name, value, enabled };
+}
+
+export function emptyForm(): ConnectForm {
+  return { preset: 'custom', url: '', method: 'POST', headers: [], bodyKind: 'json', body: '{\n  \n}', format: 'auto', title: '' };
+}
+
+export function demoForm(demo: NonNullable<DemoAgentInfo>): ConnectForm {
+  const request = demo.defaultRequest;
+  return {
+    preset: 'demo',
+    url: request.url,
+    method: request.method,
+    headers: request.headers.map(([name, value]) => headerRow(name, value)),
+    bodyKind: request.body ? request.body.kind : 'none',
+    body: request.body?.text ?? '',
+    format: request.format ?? 'auto',
+    title: request.title ?? '',
+  };
+}
+
+export function upstreamForm(url = UPSTREAM_DEFAULT_URL): ConnectForm {
+  return {
+    preset: 'upstream',
+    url,
+    method: 'POST',
+    headers: [headerRow('Accept', 'text/event-stream')],
+    bodyKind: 'json',
+    body: JSON.stringify({ user_prompt: 'Hello! What can you do?', agent_type: 'agent_frontend_tools' }, null, 2),
+    format: 'auto',
+    title: '',
+  };
+}
+
+export type FieldErrors = Partial<Record<'url' | 'method' | 'headers' | 'body', string>>;
+
+export type FormResult = { ok: true; request: ConnectRequest } | { ok: false; errors: FieldErrors };
+
+/** Checks the form and builds the request main will send. */
+export function formToRequest(form: ConnectForm): FormResult {
+  const errors: FieldErrors = {};
+  const url = form.url.trim();
+  if (url === '') errors.url = 'Enter the URL of the streaming endpoint.';
+  else if (!/^https?:\/\/[^/\s]+/i.test(url)) errors.url = 'The URL must start with http:// or https:// and name a host.';
+  const method = form.method.trim().toUpperCase();
+  if (!/^[A-Z]+$/.test(method)) errors.method = 'The method is letters only (GET, POST …).';
+  const headers: [string, string][] = [];
+  for (const row of form.headers) {
+    if (!row.enabled || (row.name.trim() === '' && row.value.trim() === '')) continue;
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(row.name.trim())) {
+      errors.headers = `"${row.name}" is not a valid header name.`;
+      break;
+    }
+    headers.push([row.name.trim(), row.value]);
+  }
+  let body: ConnectRequest['body'];
+  if (form.bodyKind !== 'none') {
+    if (method === 'GET' || method === 'HEAD') {
+      if (form.body.trim() !== '') errors.body = `A ${method} request has no body: choose "none" or another method.`;
+    } else if (form.bodyKind === 'json') {
+      const problem = jsonProblem(form.body);
+      if (problem) errors.body = `The body is not valid JSON: ${problem}`;
+      else body = { kind: 'json', text: form.body };
+    } else {
+      body = { kind: 'raw', text: form.body };
+    }
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const title = form.title.trim();
+  return {
+    ok: true,
+    request: {
+      url,
+      method,
+      headers,
+      ...(body ? { body } : {}),
+      ...(form.format !== 'auto' ? { format: form.format } : {}),
+      ...(title ? { title } : {}),
+    },
+  };
+}
+
+function jsonProblem(text: string): string | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Fills the form from a pasted curl command (throws CurlParseError with a clear message). */
+export function formFromCurl(command: string, previous: ConnectForm): ConnectForm {
+  const parsed = parseCurl(command);
+  const headers = parsed.headers.filter(([name]) => !(parsed.bodyIsJson && name.toLowerCase() === 'content-type' && parsed.body !== undefined));
+  let bodyKind: BodyKind = 'none';
+  let body = '';
+  if (parsed.body !== undefined) {
+    bodyKind = parsed.bodyIsJson || jsonProblem(parsed.body) === null ? 'json' : 'raw';
+    body = bodyKind === 'json' ? prettyJson(parsed.body) : parsed.body;
+    // A JSON body keeps an explicit non-JSON content type; a raw body keeps whatever was given.
+    if (bodyKind === 'raw') headers.splice(0, headers.length, ...parsed.headers);
+  }
+  return {
+    ...previous,
+    preset: 'custom',
+    url: parsed.url,
+    method: parsed.method,
+    headers: headers.map(([name, value]) => headerRow(name, value)),
+    bodyKind,
+    body,
+  };
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** The form's request as a curl command (for the clipboard). */
+export function formToCurl(form: ConnectForm): string {
+  const result = formToRequest(form);
+  if (!result.ok) throw new Error(Object.values(result.errors)[0] ?? 'The form is incomplete.');
+  return requestToCurl(result.request);
+}
+
+/** A request (the form's or a recorded session's) as a curl command. */
+export function requestToCurl(request: ConnectRequest | RequestInfo): string {
+  const headers: [string, string][] = [...request.headers];
+  let body: string | undefined;
+  if ('body' in request && request.body !== undefined) {
+    if (typeof request.body === 'string') {
+      body = request.body;
+    } else {
+      body = request.body.text;
+      if (request.body.kind === 'json' && !headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'application/json']);
+    }
+  }
+  return toCurl({ method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) });
+}
+
+/**
+ * Reads a top-level string field of the JSON body (scenario, format, agent_type); null when
+ * the body is not a JSON object or the field is absent.
+ */
+export function bodyField(form: ConnectForm, field: string): string | null {
+  if (form.bodyKind !== 'json') return null;
+  try {
+    const value: unknown = JSON.parse(form.body);
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const fieldValue = (value as Record<string, unknown>)[field];
+      return typeof fieldValue === 'string' ? fieldValue : null;
+    }
+  } catch {
+    // Not JSON: the pickers show nothing selected.
+  }
+  return null;
+}
+
+/**
+ * Sets (or with null removes) a top-level field of the JSON body, keeping the other fields and
+ * their order. Throws with a clear message when the body is not a JSON object.
+ */
+export function withBodyField(form: ConnectForm, field: string, value: string | null): ConnectForm {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(form.bodyKind === 'json' ? form.body : '');
+  } catch {
+    throw new Error(`The body is not a JSON object, so "${field}" cannot be set: fix the body or reset the preset.`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`The body is not a JSON object, so "${field}" cannot be set.`);
+  const next: Record<string, unknown> = { ...(parsed as Record<string, unknown>) };
+  if (value === null) delete next[field];
+  else next[field] = value;
+  return { ...form, body: JSON.stringify(next, null, 2) };
+}
+
+/** The form remembered between runs (header ids are not). */
+export interface StoredForm {
+  readonly version: 1;
+  readonly form: Omit<ConnectForm, 'headers'> & { headers: [string, string, boolean][] };
+}
+
+/** Header names whose values are secrets: remembered by name only, never written to storage. */
+export function isSecretHeader(name: string): boolean {
+  return /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$|token|secret|password|session/i.test(name.trim());
+}
+
+export function serializeForm(form: ConnectForm): string {
+  const headers = form.headers.map((h): [string, string, boolean] => [h.name, isSecretHeader(h.name) ? '' : h.value, h.enabled]);
+  const stored: StoredForm = { version: 1, form: { ...form, headers } };
+  return JSON.stringify(stored);
+}
+
+/** The remembered form, or null when nothing usable is stored. */
+export function deserializeForm(text: string | null): ConnectForm | null {
+  if (!text) return null;
+  try {
+    const stored = JSON.parse(text) as Partial<StoredForm>;
+    const form = stored.form;
+    if (stored.version !== 1 || !form || typeof form.url !== 'string' || !Array.isArray(form.headers)) return null;
+    return {
+      preset: form.preset === 'demo' || form.preset === 'upstream' ? form.preset : 'custom',
+      url: form.url,
+      method: typeof form.method === 'string' ? form.method : 'POST',
+      headers: form.headers.filter((h) => Array.isArray(h) && h.length === 3).map(([name, value, enabled]) => headerRow(String(name), String(value), enabled !== false)),
+      bodyKind: form.bodyKind === 'raw' || form.bodyKind === 'none' ? form.bodyKind : 'json',
+      body: typeof form.body === 'string' ? form.body : '',
+      format: (['auto', 'json', 'xml', 'raw'] as const).includes(form.format) ? form.format : 'auto',
+      title: typeof form.title === 'string' ? form.title : '',
+    };
+  } catch {
+    return null;
+  }
+}

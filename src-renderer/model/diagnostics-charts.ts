@@ -1,0 +1,200 @@
+import type { ChunkStatistics, HistogramBucket, HistogramSummary, TypeOverhead } from '../../src-shared/diagnostics/chunk-stats';
+
+/**
+ * ChunkStatistics (getStats) → the series the chunk-size charts draw. Pure data: labels,
+ * values and the budget marker; the view only picks colours and chart types.
+ */
+
+/** The statistics as sent by main, or null when the payload does not have their shape. */
+export function asChunkStatistics(value: unknown): ChunkStatistics | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const isHistogram = (h: unknown): boolean => typeof h === 'object' && h !== null && Array.isArray((h as Record<string, unknown>)['buckets']) && typeof (h as Record<string, unknown>)['count'] === 'number';
+  const ok =
+    typeof v['budget'] === 'number' &&
+    ['chunkBytes', 'frameBytes', 'payloadBytes', 'framesPerChunk', 'frameGapMs'].every((k) => isHistogram(v[k])) &&
+    Array.isArray(v['byType']) &&
+    Array.isArray(v['legs']) &&
+    typeof v['fullness'] === 'object' &&
+    v['fullness'] !== null;
+  return ok ? (value as ChunkStatistics) : null;
+}
+
+export type Unit = 'bytes' | 'ms' | 'count';
+
+export interface HistogramBar {
+  label: string;
+  lo: number;
+  hi: number;
+  count: number;
+  /** The bucket lies wholly at or above the budget (for the frame-size chart). */
+  overBudget: boolean;
+}
+
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n)) return '∞';
+  if (n < 1024) return `${Math.round(n)} B`;
+  if (n < 1024 * 1024) return `${trim(n / 1024)} KiB`;
+  return `${trim(n / (1024 * 1024))} MiB`;
+}
+
+export function formatMs(n: number): string {
+  if (!Number.isFinite(n)) return '∞';
+  if (n < 1) return `${trim(n)} ms`;
+  if (n < 1000) return `${Math.round(n)} ms`;
+  return `${trim(n / 1000)} s`;
+}
+
+function trim(n: number): string {
+  return n >= 10 ? String(Math.round(n)) : String(Math.round(n * 10) / 10);
+}
+
+/** Compact bound for byte and count labels: 1024 → "1K", 2048 → "2K", 1048576 → "1M". */
+function bound(n: number, unit: Unit): string {
+  if (unit !== 'bytes') return String(n);
+  if (n >= 2 ** 30) return `${n / 2 ** 30}G`;
+  if (n >= 2 ** 20) return `${n / 2 ** 20}M`;
+  if (n >= 1024) return `${n / 1024}K`;
+  return String(n);
+}
+
+/** "0", "1", "2–3", "1K–2K", "≥ 64K", "4–8 ms", "1–2 s": integer buckets read as closed ranges. */
+export function bucketLabel(bucket: Pick<HistogramBucket, 'lo' | 'hi'>, unit: Unit): string {
+  if (unit === 'ms') {
+    if (!Number.isFinite(bucket.hi)) return `≥ ${formatMs(bucket.lo)}`;
+    if (bucket.hi <= 1024) return `${bucket.lo}–${bucket.hi} ms`;
+    return `${trim(bucket.lo / 1000)}–${trim(bucket.hi / 1000)} s`;
+  }
+  if (!Number.isFinite(bucket.hi)) return `≥ ${bound(bucket.lo, unit)}`;
+  if (bucket.hi - bucket.lo <= 1) return bound(bucket.lo, unit);
+  if (bucket.lo >= 1024 && unit === 'bytes') return `${bound(bucket.lo, unit)}–${bound(bucket.hi, unit)}`;
+  return `${bound(bucket.lo, unit)}–${bucket.hi - 1}`;
+}
+
+export function histogramBars(summary: HistogramSummary, unit: Unit, budget?: number): HistogramBar[] {
+  return summary.buckets.map((b) => ({ label: bucketLabel(b, unit), lo: b.lo, hi: b.hi, count: b.count, overBudget: budget !== undefined && b.lo >= budget }));
+}
+
+export interface BudgetMarker {
+  /** The bar label the marker is drawn at. */
+  label: string;
+  /** At the bar's left edge (the budget is its lower bound) or its middle (inside it). */
+  position: 'start' | 'middle';
+}
+
+/**
+ * Where the budget line goes on a histogram: buckets are powers of two, so a power-of-two
+ * budget (2048) is the left edge of its bucket. null when no bar reaches the budget's bucket
+ * and it would fall outside the chart; then the chart extends itself with an empty bar.
+ */
+export function budgetMarker(bars: readonly HistogramBar[], budget: number): BudgetMarker | null {
+  for (const bar of bars) {
+    if (bar.lo === budget) return { label: bar.label, position: 'start' };
+    if (bar.lo < budget && budget < bar.hi) return { label: bar.label, position: 'middle' };
+  }
+  return null;
+}
+
+/**
+ * Frame-size bars extended with empty buckets up to the budget's, so that the budget line is
+ * always drawn, even when every frame is far below it.
+ */
+export function frameSizeBars(stats: ChunkStatistics): { bars: HistogramBar[]; marker: BudgetMarker | null } {
+  const bars = histogramBars(stats.frameBytes, 'bytes', stats.budget);
+  const last = bars.at(-1);
+  if (last && Number.isFinite(last.hi) && last.hi <= stats.budget) {
+    let lo = last.hi;
+    while (lo <= stats.budget) {
+      const hi = lo * 2;
+      bars.push({ label: bucketLabel({ lo, hi }, 'bytes'), lo, hi, count: 0, overBudget: lo >= stats.budget });
+      lo = hi;
+    }
+  }
+  return { bars, marker: budgetMarker(bars, stats.budget) };
+}
+
+export interface OverheadBar {
+  /** Envelope type, with the dialect when the session mixes dialects. */
+  label: string;
+  type: string;
+  dialect: string;
+  envelopes: number;
+  payload: number;
+  /** Envelope fields and keys (wire − payload − escaping extra, never negative). */
+  envelope: number;
+  /** Extra bytes JSON escaping added to the payload (JSON dialect; 0 otherwise). */
+  escaping: number;
+  overBudget: number;
+  /** wire / payload: 1 means no overhead at all. */
+  ratio: number;
+}
+
+/** Payload versus envelope overhead per type, largest wire share first. */
+export function overheadBars(byType: readonly TypeOverhead[]): OverheadBar[] {
+  const dialects = new Set(byType.map((t) => t.dialect));
+  return [...byType]
+    .sort((a, b) => b.wireBytes - a.wireBytes || a.type.localeCompare(b.type))
+    .map((t) => {
+      const escaping = t.escapedPayloadBytes !== undefined ? Math.max(0, t.escapedPayloadBytes - t.payloadBytes) : 0;
+      return {
+        label: dialects.size > 1 ? `${t.type} (${t.dialect})` : t.type,
+        type: t.type,
+        dialect: t.dialect,
+        envelopes: t.envelopes,
+        payload: t.payloadBytes,
+        envelope: Math.max(0, t.overheadBytes - escaping),
+        escaping,
+        overBudget: t.overBudget,
+        ratio: t.payloadBytes === 0 ? (t.wireBytes === 0 ? 1 : Infinity) : t.wireBytes / t.payloadBytes,
+      };
+    });
+}
+
+export interface FullnessSlice {
+  name: 'full' | 'underfull' | 'overfull';
+  value: number;
+}
+
+export function fullnessSlices(stats: ChunkStatistics): FullnessSlice[] {
+  const f = stats.fullness;
+  return [
+    { name: 'full', value: f.full },
+    { name: 'underfull', value: f.underfull },
+    { name: 'overfull', value: f.overfull },
+  ];
+}
+
+export interface LegBar {
+  label: string;
+  chunks: number;
+  frames: number;
+  splitFrames: number;
+  envelopes: number;
+  bytes: number;
+  /** ms from the leg's first network chunk to its first envelope; null when unknown. */
+  timeToFirstEnvelope: number | null;
+}
+
+export function legBars(stats: ChunkStatistics): LegBar[] {
+  return stats.legs.map((leg) => ({
+    label: `leg ${leg.leg}`,
+    chunks: leg.chunks,
+    frames: leg.frames,
+    splitFrames: leg.splitFrames,
+    envelopes: leg.envelopes,
+    bytes: leg.bytes,
+    timeToFirstEnvelope: leg.timeToFirstEnvelope,
+  }));
+}
+
+/** One-line summary of a histogram: "n 135 · min 92 B · p50 180 B · p95 2 KiB · max 2.1 KiB". */
+export function histogramSummaryLine(summary: HistogramSummary, unit: Unit): string {
+  if (summary.count === 0) return 'none';
+  const f = unit === 'bytes' ? formatBytes : unit === 'ms' ? formatMs : (n: number) => trim(n);
+  return `n ${summary.count} · min ${f(summary.min)} · p50 ${f(summary.p50)} · p95 ${f(summary.p95)} · max ${f(summary.max)}`;
+}
+
+/** Whether a session recorded any timing (a file without receive times has all gaps 0). */
+export function hasTiming(stats: ChunkStatistics): boolean {
+  return stats.frameGapMs.count > 0 && stats.frameGapMs.max > 0;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatCount, formatDuration, formatGap, formatOffset, formatRate } from './format';
+
+describe('formatting', () => {
+  it.each([
+    [0, '0 B'],
+    [999, '999 B'],
+    [1000, '1.0 kB'],
+    [1530, '1.5 kB'],
+    [12_345, '12 kB'],
+    [3_400_000, '3.4 MB'],
+    [2_000_000_000, '2.0 GB'],
+  ])('bytes %d → %s', (n, text) => expect(formatBytes(n)).toBe(text));
+
+  it.each([
+    [0, '0.000'],
+    [1234.4, '1.234'],
+    [62_345, '1:02.345'],
+    [3_723_456, '1:02:03.456'],
+    [-1500, '-1.500'],
+  ])('offset %d → %s', (ms, text) => expect(formatOffset(ms)).toBe(text));
+
+  it.each([
+    [0, '+0'],
+    [0.42, '+0.4 ms'],
+    [12.4, '+12 ms'],
+    [1250, '+1.25 s'],
+    [125_000, '+2 m 05 s'],
+  ])('gap %d → %s', (ms, text) => expect(formatGap(ms)).toBe(text));
+
+  it.each([
+    [850, '850 ms'],
+    [3200, '3.2 s'],
+    [42_000, '42 s'],
+    [3_720_000, '1 h 02 m'],
+  ])('duration %d → %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+
+  it.each([
+    [0, '0/s'],
+    [850.4, '850/s'],
+    [1234, '1.2k/s'],
+    [12_345, '12k/s'],
+    [2_500_000, '2.5M/s'],
+  ])('rate %d → %s', (n, text) => expect(formatRate(n)).toBe(text));
+
+  it('separates thousands without the machine locale', () => {
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCount(999)).toBe('999');
+  });
+});

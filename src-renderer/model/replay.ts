@@ -1,0 +1,95 @@
+import type { ReplayAction, ReplayState, SessionSummary } from '../../src-shared/contract';
+
+/**
+ * The replay controls' model: the speed ladder (×0.25 … ×20, then "fast" = recorded timing
+ * ignored), what a session offers (start a replay, or control the one it is), and the seek
+ * arithmetic between a slider position (envelopes delivered) and the contract's `seek`.
+ */
+
+export const SPEEDS = [0.25, 0.5, 1, 2, 4, 10, 20] as const;
+export const MIN_SPEED = 0.25;
+export const MAX_SPEED = 20;
+
+/** A point on the ladder: a multiple of the recorded timing, or as fast as possible. */
+export type SpeedChoice = { speed: number; instant: false } | { speed: number; instant: true };
+
+export const FAST: SpeedChoice = { speed: MAX_SPEED, instant: true };
+
+export function speedChoices(): SpeedChoice[] {
+  return [...SPEEDS.map((speed): SpeedChoice => ({ speed, instant: false })), FAST];
+}
+
+export function speedLabel(choice: Pick<ReplayState, 'speed' | 'instant'>): string {
+  if (choice.instant) return 'fast';
+  return `×${choice.speed}`;
+}
+
+/** Index of the current speed on the ladder (the nearest rung for a speed set elsewhere). */
+export function speedIndex(state: Pick<ReplayState, 'speed' | 'instant'>): number {
+  const choices = speedChoices();
+  if (state.instant) return choices.length - 1;
+  let best = 0;
+  for (let i = 0; i < SPEEDS.length; i++) if (Math.abs(Math.log((SPEEDS[i] ?? 1) / state.speed)) < Math.abs(Math.log((SPEEDS[best] ?? 1) / state.speed))) best = i;
+  return best;
+}
+
+/** The speed one rung up or down (clamped at the ends). */
+export function stepSpeed(state: Pick<ReplayState, 'speed' | 'instant'>, direction: 1 | -1): SpeedChoice {
+  const choices = speedChoices();
+  const next = Math.min(choices.length - 1, Math.max(0, speedIndex(state) + direction));
+  return choices[next] ?? FAST;
+}
+
+export function speedAction(choice: SpeedChoice): ReplayAction {
+  return choice.instant ? { kind: 'speed', speed: choice.speed, instant: true } : { kind: 'speed', speed: choice.speed };
+}
+
+/** "123 / 456 envelopes". */
+export function progressLabel(state: Pick<ReplayState, 'position' | 'total'>): string {
+  return `${state.position} / ${state.total}`;
+}
+
+export function progressFraction(state: Pick<ReplayState, 'position' | 'total'>): number {
+  return state.total === 0 ? 0 : Math.min(1, state.position / state.total);
+}
+
+/**
+ * The seek action that leaves `delivered` envelopes delivered. `seek` names the last envelope
+ * to deliver, so delivering n means seeking to envelope n − 1; 0 cannot be reached by seeking
+ * (it is a restart) and yields null.
+ */
+export function seekAction(delivered: number, total: number): ReplayAction | null {
+  const clamped = Math.min(total, Math.max(0, Math.round(delivered)));
+  if (clamped === 0) return null;
+  return { kind: 'seek', envelope: clamped - 1 };
+}
+
+export type ReplayOffer =
+  /** The session is a replay: show the transport controls. */
+  | { kind: 'controls'; sourceId: string }
+  /** The session can be replayed: show a start button. */
+  | { kind: 'start' }
+  /** Nothing to replay yet (still streaming or connecting, or empty). */
+  | { kind: 'none'; reason: string };
+
+export function replayOffer(summary: Pick<SessionSummary, 'source' | 'state' | 'envelopes' | 'bytes'>): ReplayOffer {
+  if (summary.source.kind === 'replay') return { kind: 'controls', sourceId: summary.source.of };
+  if (summary.state === 'connecting' || summary.state === 'streaming' || summary.state === 'loading') return { kind: 'none', reason: 'Replay is available once the session has finished.' };
+  if (summary.bytes === 0) return { kind: 'none', reason: 'Nothing was received, so there is nothing to replay.' };
+  return { kind: 'start' };
+}
+
+/** Keyboard shortcuts of the transport (when focus is not in a text field), for the help overlay too. */
+export const REPLAY_KEYS = [
+  { key: 'k', action: 'toggle', description: 'Replay: play / pause' },
+  { key: '.', action: 'step', description: 'Replay: step one envelope' },
+  { key: '<', action: 'slower', description: 'Replay: slower' },
+  { key: '>', action: 'faster', description: 'Replay: faster' },
+] as const;
+
+export type ReplayKeyAction = (typeof REPLAY_KEYS)[number]['action'];
+
+export function replayKeyAction(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): ReplayKeyAction | null {
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  return REPLAY_KEYS.find((k) => k.key === event.key)?.action ?? null;
+}

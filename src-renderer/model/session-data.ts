@@ -1,0 +1,108 @@
+import type { AgentInfoPayload, BlockSummary, DiagnosticPayload, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
+import type { SessionData } from '../app/types';
+
+/**
+ * Pure updates of one session's data. Everything is keyed (blocks by id, diagnostics by seq,
+ * agents by uuid), so a batch and a fetch that overlap merge to the same result in any order.
+ */
+
+export function emptySessionData(summary: SessionSummary): SessionData {
+  return {
+    id: summary.id,
+    summary,
+    detail: null,
+    total: summary.envelopes,
+    agents: [],
+    blocks: [],
+    blocksVersion: 0,
+    diagnostics: [],
+    live: null,
+    replay: null,
+    loaded: false,
+  };
+}
+
+export function applyBatch(data: SessionData, batch: SessionBatch): SessionData {
+  const blocks = batch.blocks.length > 0 ? mergeBlocks(data.blocks, batch.blocks) : data.blocks;
+  return {
+    ...data,
+    total: Math.max(data.total, batch.total),
+    agents: batch.agents.length > 0 ? mergeAgents(data.agents, batch.agents) : data.agents,
+    blocks,
+    blocksVersion: blocks === data.blocks ? data.blocksVersion : data.blocksVersion + 1,
+    diagnostics: batch.diagnostics.length > 0 ? mergeDiagnostics(data.diagnostics, batch.diagnostics) : data.diagnostics,
+  };
+}
+
+/** The first full load (detail, blocks, diagnostics), merged with whatever batches brought meanwhile. */
+export function applyLoaded(
+  data: SessionData,
+  loaded: { detail: SessionDetail; blocks: readonly BlockSummary[]; diagnostics: readonly DiagnosticPayload[] },
+): SessionData {
+  // Blocks and diagnostics already present came from batches at least as new as the fetch.
+  const blocks = mergeBlocks(loaded.blocks, data.blocks.filter((b): b is BlockSummary => b !== undefined));
+  return {
+    ...applyDetail(data, loaded.detail),
+    blocks,
+    blocksVersion: data.blocksVersion + 1,
+    diagnostics: mergeDiagnostics(loaded.diagnostics, data.diagnostics),
+    loaded: true,
+  };
+}
+
+export function applyDetail(data: SessionData, detail: SessionDetail): SessionData {
+  return {
+    ...data,
+    detail,
+    summary: newerSummary(data.summary, detail.summary),
+    total: Math.max(data.total, detail.summary.envelopes),
+    agents: mergeAgents(detail.agents, data.agents),
+  };
+}
+
+export function applySummary(data: SessionData, summary: SessionSummary): SessionData {
+  if (summary === data.summary) return data;
+  return { ...data, summary, total: Math.max(data.total, summary.envelopes) };
+}
+
+/**
+ * Whether a summary change means the detail (legs, pending tools, failure) is stale: a new
+ * leg, a new state, or the awaiting-tools flag flipping.
+ */
+export function detailIsStale(before: SessionSummary, after: SessionSummary): boolean {
+  return before.legs !== after.legs || before.state !== after.state || before.awaitingTools !== after.awaitingTools || before.failure?.message !== after.failure?.message;
+}
+
+function newerSummary(current: SessionSummary, fetched: SessionSummary): SessionSummary {
+  return fetched.envelopes >= current.envelopes ? fetched : current;
+}
+
+export function mergeBlocks(
+  current: readonly (BlockSummary | undefined)[],
+  incoming: readonly BlockSummary[],
+): (BlockSummary | undefined)[] {
+  const next = current.slice();
+  for (const block of incoming) next[block.id] = block;
+  // Fill holes with explicit undefined so the array is dense for iteration.
+  for (let i = 0; i < next.length; i++) if (!(i in next)) next[i] = undefined;
+  return next;
+}
+
+export function mergeAgents(current: readonly AgentInfoPayload[], incoming: readonly AgentInfoPayload[]): AgentInfoPayload[] {
+  const byUuid = new Map<string, AgentInfoPayload>();
+  for (const agent of current) byUuid.set(agent.uuid, agent);
+  for (const agent of incoming) byUuid.set(agent.uuid, { ...byUuid.get(agent.uuid), ...agent });
+  return [...byUuid.values()].sort((a, b) => a.firstEnvelope - b.firstEnvelope);
+}
+
+export function mergeDiagnostics(current: readonly DiagnosticPayload[], incoming: readonly DiagnosticPayload[]): DiagnosticPayload[] {
+  const last = current[current.length - 1];
+  // The common case: new findings continue the list.
+  if (incoming.every((d, i) => (i === 0 ? last === undefined || d.seq > last.seq : d.seq > incoming[i - 1]!.seq))) {
+    return [...current, ...incoming];
+  }
+  const bySeq = new Map<number, DiagnosticPayload>();
+  for (const d of current) bySeq.set(d.seq, d);
+  for (const d of incoming) bySeq.set(d.seq, d);
+  return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+}

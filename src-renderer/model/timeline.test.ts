@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import type { RowsRequest, SearchRequest, TimelineRow } from '../../src-shared/contract';
+import { row, rows, settle } from '../testing/fake-service';
+import { PAGE_SIZE } from './row-cache';
+import { EMPTY_FILTER, type TimelineFilter } from './row-filter';
+import { createManualScheduler } from './scheduler';
+import { SEARCH_REFRESH_MS, TimelineModel } from './timeline';
+
+/** Main's side of the rows: a full list served by getRows and searched by searchRows. */
+function mainRows(all: TimelineRow[]) {
+  const requests: RowsRequest[] = [];
+  const searches: SearchRequest[] = [];
+  const service = {
+    getRows: (req: RowsRequest) => {
+      requests.push(req);
+      return Promise.resolve({ total: all.length, start: req.start, rows: all.slice(req.start, req.start + req.count) });
+    },
+    searchRows: (req: SearchRequest) => {
+      searches.push(req);
+      const text = req.text.toLowerCase();
+      return Promise.resolve({ seqs: all.filter((r) => r.preview.toLowerCase().includes(text) || r.type.includes(text)).map((r) => r.seq), truncated: false });
+    },
+  };
+  return { service, requests, searches };
+}
+
+function model(all: TimelineRow[] = []) {
+  const main = mainRows(all);
+  const scheduler = createManualScheduler();
+  const errors: string[] = [];
+  const timeline = new TimelineModel('s1', { service: main.service, scheduler, reportError: (c, e) => errors.push(`${c}: ${String(e)}`) });
+  return { timeline, main, scheduler, errors };
+}
+
+function visible(timeline: TimelineModel): number[] {
+  const seqs: number[] = [];
+  for (let p = 0; p < timeline.getSnapshot().visibleCount; p++) seqs.push(timeline.seqAt(p)!);
+  return seqs;
+}
+
+const filter = (change: Partial<TimelineFilter>): TimelineFilter => ({ ...EMPTY_FILTER, ...change });
+
+describe('timeline model', () => {
+  it('shows every row in seq order without a filter, and notifies once per applied batch', () => {
+    const { timeline } = model();
+    let notifications = 0;
+    timeline.subscribe(() => notifications++);
+    timeline.applyRows(rows(0, 3), [], 3);
+    timeline.applyRows(rows(3, 5), [], 5);
+    expect(notifications).toBe(2);
+    expect(timeline.getSnapshot()).toMatchObject({ total: 5, visibleCount: 5, filterActive: false });
+    expect(visible(timeline)).toEqual([0, 1, 2, 3, 4]);
+    expect(timeline.getRow(4)?.preview).toBe('delta 4');
+  });
+
+  it('filters by agent, type, final and severity, and keeps the filter as rows arrive', () => {
+    const { timeline } = model();
+    const kind = (seq: number): Partial<TimelineRow> => ({
+      agent: seq % 2 === 0 ? 'parent' : 'child',
+      type: seq % 3 === 0 ? 'tool_call' : 'text',
+      final: seq % 4 === 0,
+      ...(seq === 5 ? { diagnostics: 1, severity: 'warning' as const } : {}),
+      ...(seq === 7 ? { diagnostics: 2, severity: 'error' as const } : {}),
+    });
+    timeline.applyRows(rows(0, 8, kind), [], 8);
+
+    timeline.setFilter(filter({ agents: ['child'] }));
+    expect(visible(timeline)).toEqual([1, 3, 5, 7]);
+    timeline.setFilter(filter({ agents: ['child'], types: ['tool_call'] }));
+    expect(visible(timeline)).toEqual([3]);
+    timeline.setFilter(filter({ final: 'final' }));
+    expect(visible(timeline)).toEqual([0, 4]);
+    timeline.setFilter(filter({ final: 'not-final', agents: ['parent'] }));
+    expect(visible(timeline)).toEqual([2, 6]);
+    timeline.setFilter(filter({ minSeverity: 'info' }));
+    expect(visible(timeline)).toEqual([5, 7]);
+    timeline.setFilter(filter({ minSeverity: 'error' }));
+    expect(visible(timeline)).toEqual([7]);
+
+    timeline.setFilter(filter({ agents: ['child'] }));
+    timeline.applyRows(rows(8, 12, kind), [], 12);
+    expect(visible(timeline)).toEqual([1, 3, 5, 7, 9, 11]);
+    expect(timeline.getSnapshot()).toMatchObject({ total: 12, visibleCount: 6, filterActive: true });
+  });
+
+  it('moves a row into a severity filter when a later batch changes its badge', () => {
+    const { timeline } = model();
+    timeline.applyRows(rows(0, 4), [], 4);
+    timeline.setFilter(filter({ minSeverity: 'warning' }));
+    expect(visible(timeline)).toEqual([]);
+    timeline.applyRows([], [row(1, { diagnostics: 1, severity: 'warning' })], 4);
+    expect(visible(timeline)).toEqual([1]);
+  });
+
+  it('filters an agent it has not seen yet to nothing, then to its rows once they arrive', () => {
+    const { timeline } = model();
+    timeline.applyRows(rows(0, 2), [], 2);
+    timeline.setFilter(filter({ agents: ['late'] }));
+    expect(visible(timeline)).toEqual([]);
+    timeline.applyRows([row(2, { agent: 'late' })], [], 3);
+    expect(visible(timeline)).toEqual([2]);
+  });
+
+  it('matches free text through main (searchRows) and re-searches while rows keep arriving', async () => {
+    const all = rows(0, 6, (seq) => ({ preview: seq === 2 || seq === 4 ? 'the Eiffel tower' : 'other' }));
+    const { timeline, main, scheduler } = model(all);
+    timeline.applyRows(all.slice(0, 5), [], 5);
+    timeline.setFilter(filter({ text: 'eiffel' }));
+    expect(timeline.getSnapshot().searching).toBe(true);
+    await settle();
+    expect(visible(timeline)).toEqual([2, 4]);
+    expect(main.searches).toHaveLength(1);
+
+    all.push(row(6, { preview: 'eiffel again' }));
+    timeline.applyRows(all.slice(5, 7), [], 7);
+    expect(visible(timeline)).toEqual([2, 4]);
+    scheduler.advance(SEARCH_REFRESH_MS);
+    await settle();
+    expect(main.searches).toHaveLength(2);
+    expect(visible(timeline)).toEqual([2, 4, 6]);
+  });
+
+  it('drops a search answer that arrives after the text changed', async () => {
+    const all = rows(0, 4, (seq) => ({ preview: seq === 1 ? 'alpha' : 'beta' }));
+    const resolvers: ((value: { seqs: number[]; truncated: boolean }) => void)[] = [];
+    const scheduler = createManualScheduler();
+    const timeline = new TimelineModel('s1', {
+      service: {
+        getRows: () => Promise.reject(new Error('unused')),
+        searchRows: () => new Promise((resolve) => resolvers.push(resolve)),
+      },
+      scheduler,
+      reportError: () => {},
+    });
+    timeline.applyRows(all, [], 4);
+    timeline.setFilter(filter({ text: 'alpha' }));
+    timeline.setFilter(filter({ text: 'beta' }));
+    resolvers[1]!({ seqs: [0, 2, 3], truncated: false });
+    await settle();
+    resolvers[0]!({ seqs: [1], truncated: false });
+    await settle();
+    expect(visible(timeline)).toEqual([0, 2, 3]);
+  });
+
+  it('fetches rows it never received by page, once per page, when they come into view', async () => {
+    const all = rows(0, PAGE_SIZE * 3);
+    const { timeline, main } = model(all);
+    // A window that attached late: the first batch it sees starts far into the stream.
+    timeline.applyRows(all.slice(PAGE_SIZE * 2 + 10), [], all.length);
+    expect(timeline.getRow(5)).toBeUndefined();
+    timeline.ensurePositions(0, 20);
+    timeline.ensurePositions(0, 20);
+    expect(main.requests).toEqual([{ sessionId: 's1', start: 0, count: PAGE_SIZE }]);
+    await settle();
+    expect(timeline.getRow(5)?.preview).toBe('delta 5');
+  });
+
+  it('backfills the index with the rows it missed so filters and lanes see all of them', async () => {
+    const all = rows(0, 30, (seq) => ({ agent: seq < 10 ? 'early' : 'late' }));
+    const { timeline } = model(all);
+    timeline.applyRows(all.slice(20), [], 30);
+    expect(timeline.getSnapshot().indexComplete).toBe(false);
+    timeline.setFilter(filter({ agents: ['early'] }));
+    await settle();
+    expect(timeline.getSnapshot().indexComplete).toBe(true);
+    expect(visible(timeline)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('does not fetch rows that batches are still bringing', async () => {
+    const all = rows(0, 50);
+    const { timeline, main } = model(all);
+    timeline.applyRows(all.slice(0, 10), [], 10);
+    // Main already counts 50 (e.g. a file still loading): the rest arrives in batches.
+    timeline.growTo(50);
+    timeline.backfill();
+    await settle();
+    expect(main.requests).toEqual([]);
+  });
+
+  it('keeps a row from a batch when an older page answer for the same rows arrives later', async () => {
+    const stale = rows(0, 4);
+    const { timeline } = model(stale);
+    timeline.growTo(4);
+    timeline.ensurePositions(0, 4);
+    timeline.applyRows([], [row(2, { diagnostics: 1, severity: 'error' })], 4);
+    await settle();
+    expect(timeline.getRow(2)?.severity).toBe('error');
+    expect(timeline.getRow(1)?.preview).toBe('delta 1');
+  });
+
+  it('maps positions to seqs and back through a filter', () => {
+    const { timeline } = model();
+    timeline.applyRows(rows(0, 10, (seq) => ({ final: seq % 3 === 0 })), [], 10);
+    timeline.setFilter(filter({ final: 'final' }));
+    expect(visible(timeline)).toEqual([0, 3, 6, 9]);
+    expect(timeline.positionOf(6)).toBe(2);
+    expect(timeline.positionOf(5)).toBe(-1);
+    expect(timeline.seqAt(4)).toBeUndefined();
+  });
+
+  it('reports a failed page load instead of swallowing it', async () => {
+    const scheduler = createManualScheduler();
+    const errors: string[] = [];
+    const timeline = new TimelineModel('s1', {
+      service: { getRows: () => Promise.reject(new Error('session closed')), searchRows: () => Promise.reject(new Error('x')) },
+      scheduler,
+      reportError: (context, error) => errors.push(`${context}: ${(error as Error).message}`),
+    });
+    timeline.growTo(10);
+    timeline.ensurePositions(0, 10);
+    await settle();
+    expect(errors).toEqual(['Load rows: session closed']);
+  });
+});

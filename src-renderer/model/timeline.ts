@@ -1,0 +1,260 @@
+import type { InspectorService, TimelineRow } from '../../src-shared/contract';
+import type { ReadableStore } from '../app/types';
+import { RowCache } from './row-cache';
+import { compileFilter, EMPTY_FILTER, FilteredRows, hasTextFilter, isEmptyFilter, type TimelineFilter } from './row-filter';
+import { RowIndex } from './row-index';
+import type { FrameScheduler } from './scheduler';
+import { createStore, type Store } from './store';
+
+export interface TimelineSnapshot {
+  readonly sessionId: string;
+  /** Envelopes in the session. */
+  readonly total: number;
+  /** Rows the filter lets through (= total without a filter). */
+  readonly visibleCount: number;
+  /** Bumps whenever rows, the filter or loaded pages change: views re-read rows then. */
+  readonly version: number;
+  readonly filter: TimelineFilter;
+  readonly filterActive: boolean;
+  /** A text search is running in main. */
+  readonly searching: boolean;
+  /** Main capped the text matches. */
+  readonly searchTruncated: boolean;
+  /** Every row's columns are known (filters and lanes are exact). */
+  readonly indexComplete: boolean;
+}
+
+export interface TimelineDeps {
+  readonly service: Pick<InspectorService, 'getRows' | 'searchRows'>;
+  readonly scheduler: FrameScheduler;
+  readonly reportError: (context: string, error: unknown) => void;
+  readonly maxCachedPages?: number;
+}
+
+/** Rows fetched per backfill call (rows missed before this window attached, e.g. after a reload). */
+export const BACKFILL_ROWS = 10_000;
+/** While rows keep arriving, the text search is re-run at most this often. */
+export const SEARCH_REFRESH_MS = 750;
+export const SEARCH_MAX_MATCHES = 1_000_000;
+
+/**
+ * One session's timeline: every row's compact columns, the full rows of recently seen pages,
+ * and the rows the current filter lets through, updated incrementally as batches arrive.
+ */
+export class TimelineModel implements ReadableStore<TimelineSnapshot> {
+  readonly index = new RowIndex();
+  private readonly cache: RowCache;
+  private readonly filtered = new FilteredRows();
+  private filter: TimelineFilter = EMPTY_FILTER;
+  private textMatches: Set<number> | null = null;
+  private searchGeneration = 0;
+  private searchTruncated = false;
+  private searching = false;
+  private searchRefresh: (() => void) | null = null;
+  private backfilling = false;
+  private backfillCursor = 0;
+  /** Where the first batch this window saw started: rows before it were missed, rows after come in batches. */
+  private firstBatchStart: number | null = null;
+  private version = 0;
+  private readonly store: Store<TimelineSnapshot>;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly deps: TimelineDeps,
+  ) {
+    this.cache = new RowCache(
+      (start, count) => deps.service.getRows({ sessionId, start, count }),
+      () => this.changed(),
+      (error) => deps.reportError('Load rows', error),
+      deps.maxCachedPages,
+    );
+    this.store = createStore<TimelineSnapshot>(this.snapshot());
+  }
+
+  readonly getSnapshot = (): TimelineSnapshot => this.store.getSnapshot();
+  readonly subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener);
+
+  /** New rows continuing the timeline, rows that changed, and the session's total. */
+  applyRows(rows: readonly TimelineRow[], changed: readonly TimelineRow[], total: number): void {
+    if (this.firstBatchStart === null && rows.length > 0) this.firstBatchStart = rows[0]!.seq;
+    this.index.setTotal(total);
+    for (const row of rows) {
+      this.index.set(row);
+      this.cache.put(row);
+    }
+    for (const row of changed) {
+      this.index.set(row);
+      this.cache.put(row);
+    }
+    if (this.filterActive()) {
+      // A changed badge can move an earlier row in or out of a severity filter.
+      if (changed.length > 0 && this.filter.minSeverity !== null) this.rebuildFiltered();
+      else this.filtered.extend(this.index.total, this.matcher());
+      if (hasTextFilter(this.filter) && rows.length > 0) this.scheduleSearchRefresh();
+    }
+    this.changed();
+  }
+
+  /** Main reported more envelopes than batches brought (a window attached late): rows load by page. */
+  growTo(total: number): void {
+    if (total <= this.index.total) return;
+    this.index.setTotal(total);
+    this.changed();
+  }
+
+  setFilter(filter: TimelineFilter): void {
+    const textChanged = filter.text.trim() !== this.filter.text.trim();
+    this.filter = filter;
+    if (textChanged) {
+      this.textMatches = null;
+      this.searchTruncated = false;
+      if (hasTextFilter(filter)) this.runSearch();
+      else this.searchGeneration++;
+    }
+    if (this.filterActive()) {
+      this.rebuildFiltered();
+      this.backfill();
+    }
+    this.changed();
+  }
+
+  getFilter(): TimelineFilter {
+    return this.filter;
+  }
+
+  /** The seq shown at a position of the (filtered) list. */
+  seqAt(position: number): number | undefined {
+    if (!this.filterActive()) return position < this.index.total ? position : undefined;
+    return this.filtered.seqAt(position);
+  }
+
+  /** The position of a seq in the list, or -1 when the filter hides it. */
+  positionOf(seq: number): number {
+    if (!this.filterActive()) return seq < this.index.total ? seq : -1;
+    return this.filtered.positionOf(seq);
+  }
+
+  /** The full row when it is loaded; call `ensurePositions` or `ensureRow` for the ones that are not. */
+  getRow(seq: number): TimelineRow | undefined {
+    return this.cache.get(seq);
+  }
+
+  /** Loads the rows at these list positions (the visible window) if they are not cached. */
+  ensurePositions(from: number, to: number): void {
+    const seqs: number[] = [];
+    for (let position = Math.max(0, from); position < to; position++) {
+      const seq = this.seqAt(position);
+      if (seq !== undefined) seqs.push(seq);
+    }
+    this.cache.ensure(seqs, this.index.total);
+  }
+
+  /** Loads one row if it is not cached (a row selected from another view). */
+  ensureRow(seq: number): void {
+    this.cache.ensure([seq], this.index.total);
+  }
+
+  /**
+   * Fills the index with the rows this window missed before its first batch (lanes and filters
+   * need all of them); rows after it arrive in batches.
+   */
+  backfill(): void {
+    if (this.backfilling || this.index.complete) return;
+    // Rows never become unknown again, so the scan resumes where the last one stopped.
+    const [range] = this.index.missingRanges(1, this.backfillCursor);
+    if (!range) return;
+    const [start, rangeEnd] = range;
+    const end = this.firstBatchStart === null ? rangeEnd : Math.min(rangeEnd, this.firstBatchStart);
+    if (end <= start) return;
+    this.backfillCursor = start;
+    this.backfilling = true;
+    const count = Math.min(BACKFILL_ROWS, end - start);
+    this.deps.service.getRows({ sessionId: this.sessionId, start, count }).then(
+      (page) => {
+        this.backfilling = false;
+        let added = 0;
+        for (const row of page.rows) {
+          if (this.index.isKnown(row.seq)) continue;
+          this.index.set(row);
+          added++;
+        }
+        if (page.total > this.index.total) this.index.setTotal(page.total);
+        if (this.filterActive()) this.rebuildFiltered();
+        this.changed();
+        // Stop on an empty page instead of asking again for rows main does not have.
+        if (added > 0) this.backfill();
+      },
+      (error: unknown) => {
+        this.backfilling = false;
+        this.deps.reportError('Load rows', error);
+      },
+    );
+  }
+
+  dispose(): void {
+    this.searchRefresh?.();
+    this.searchGeneration++;
+  }
+
+  private filterActive(): boolean {
+    return !isEmptyFilter(this.filter);
+  }
+
+  private matcher(): (seq: number) => boolean {
+    return compileFilter(this.filter, this.index, this.textMatches);
+  }
+
+  private rebuildFiltered(): void {
+    this.filtered.rebuild(this.index.total, this.matcher());
+  }
+
+  private runSearch(): void {
+    const generation = ++this.searchGeneration;
+    const text = this.filter.text.trim();
+    this.searching = true;
+    this.deps.service.searchRows({ sessionId: this.sessionId, text, max: SEARCH_MAX_MATCHES }).then(
+      (result) => {
+        if (generation !== this.searchGeneration) return;
+        this.searching = false;
+        this.textMatches = new Set(result.seqs);
+        this.searchTruncated = result.truncated;
+        this.rebuildFiltered();
+        this.changed();
+      },
+      (error: unknown) => {
+        if (generation !== this.searchGeneration) return;
+        this.searching = false;
+        this.deps.reportError('Search', error);
+        this.changed();
+      },
+    );
+  }
+
+  private scheduleSearchRefresh(): void {
+    if (this.searchRefresh) return;
+    this.searchRefresh = this.deps.scheduler.after(SEARCH_REFRESH_MS, () => {
+      this.searchRefresh = null;
+      if (hasTextFilter(this.filter)) this.runSearch();
+    });
+  }
+
+  private changed(): void {
+    this.version++;
+    this.store.set(this.snapshot());
+  }
+
+  private snapshot(): TimelineSnapshot {
+    const filterActive = this.filterActive();
+    return {
+      sessionId: this.sessionId,
+      total: this.index.total,
+      visibleCount: filterActive ? this.filtered.length : this.index.total,
+      version: this.version,
+      filter: this.filter,
+      filterActive,
+      searching: this.searching,
+      searchTruncated: this.searchTruncated,
+      indexComplete: this.index.complete,
+    };
+  }
+}

@@ -1,0 +1,267 @@
+import type { LegInfo, PendingToolPayload, PendingTools, SendToolResultsRequest, ToolResult } from '../../src-shared/contract';
+
+/**
+ * The frontend-tools prompt's model: one draft answer per pending tool, quick answers, checks
+ * before sending, the request for `sendToolResults`, and the auto-answer rules used by QA runs.
+ */
+
+export type ResultMode = 'text' | 'json';
+
+export interface ToolDraft {
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  /** `input.message` when the tool carries one: what the user is asked. */
+  message: string | null;
+  mode: ResultMode;
+  content: string;
+  isError: boolean;
+}
+
+/** The tool the demo UI answers with yes/no (upstream-protocol §8 #35). */
+export const CONFIRM_TOOL = 'user_confirm';
+
+export function messageOf(input: unknown): string | null {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return null;
+  const message = (input as Record<string, unknown>)['message'];
+  return typeof message === 'string' && message.trim() !== '' ? message : null;
+}
+
+export function prettyInput(input: unknown): string {
+  if (input === undefined) return '(no input)';
+  return JSON.stringify(input, null, 2) ?? '(not JSON)';
+}
+
+/** Empty drafts: the user picks a quick answer or types one. */
+export function draftsFor(tools: readonly PendingToolPayload[]): ToolDraft[] {
+  return tools.map((tool) => ({ toolUseId: tool.toolUseId, name: tool.name, input: tool.input, message: messageOf(tool.input), mode: 'text', content: '', isError: false }));
+}
+
+export interface QuickAnswer {
+  label: string;
+  content: string;
+  isError: boolean;
+}
+
+/** user_confirm: yes / no, as the demo UI sends them; other tools: ok. */
+export function quickAnswers(name: string): QuickAnswer[] {
+  if (name === CONFIRM_TOOL) {
+    return [
+      { label: 'Yes', content: 'yes', isError: false },
+      { label: 'No', content: 'no', isError: false },
+    ];
+  }
+  return [{ label: 'OK', content: 'ok', isError: false }];
+}
+
+/** Why a draft cannot be sent as it is (null when it can). */
+export function draftProblem(draft: ToolDraft): string | null {
+  if (draft.mode === 'json') {
+    if (draft.content.trim() === '') return 'Enter a JSON value (the content is sent as its text).';
+    try {
+      JSON.parse(draft.content);
+    } catch (error) {
+      return `Not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  return null;
+}
+
+/** A hint that does not block sending. */
+export function draftWarning(draft: ToolDraft): string | null {
+  return draft.mode === 'text' && draft.content === '' ? 'Empty result: the server receives an empty string.' : null;
+}
+
+export function toResults(drafts: readonly ToolDraft[]): ToolResult[] {
+  return drafts.map((d) => ({ tool_use_id: d.toolUseId, content: d.content, is_error: d.isError }));
+}
+
+export function buildRequest(sessionId: string, drafts: readonly ToolDraft[], options: { resend?: boolean } = {}): SendToolResultsRequest {
+  return { sessionId, results: toResults(drafts), ...(options.resend ? { resend: true } : {}) };
+}
+
+/** Identifies one pending set: a new pause (another leg or block) gets fresh drafts. */
+export function pendingKey(sessionId: string, pending: Pick<PendingTools, 'leg' | 'block'>): string {
+  return `${sessionId}:${pending.leg}:${pending.block}`;
+}
+
+// ─── Auto-answer rules ──────────────────────────────────────────────────────────────────
+
+export interface AutoAnswerRule {
+  /** Tool name, or `*` for any tool without its own rule. */
+  tool: string;
+  content: string;
+  isError: boolean;
+}
+
+export interface AutoAnswerSettings {
+  enabled: boolean;
+  rules: AutoAnswerRule[];
+}
+
+export const AUTO_ANSWER_STORAGE_KEY = 'stream-inspector.auto-answer.v1';
+
+export const DEFAULT_AUTO_ANSWER: AutoAnswerSettings = {
+  enabled: false,
+  rules: [
+    { tool: CONFIRM_TOOL, content: 'yes', isError: false },
+    { tool: '*', content: 'ok', isError: false },
+  ],
+};
+
+/** Settings from storage; anything unreadable gives the defaults (off). */
+export function parseSettings(raw: string | null): AutoAnswerSettings {
+  if (raw === null) return DEFAULT_AUTO_ANSWER;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return DEFAULT_AUTO_ANSWER;
+  }
+  if (typeof value !== 'object' || value === null) return DEFAULT_AUTO_ANSWER;
+  const v = value as Record<string, unknown>;
+  const rules = Array.isArray(v['rules'])
+    ? v['rules'].flatMap((r: unknown): AutoAnswerRule[] => {
+        if (typeof r !== 'object' || r === null) return [];
+        const rule = r as Record<string, unknown>;
+        const tool = rule['tool'];
+        const content = rule['content'];
+        if (typeof tool !== 'string' || tool.trim() === '' || typeof content !== 'string') return [];
+        return [{ tool: tool.trim(), content, isError: rule['isError'] === true }];
+      })
+    : DEFAULT_AUTO_ANSWER.rules;
+  return { enabled: v['enabled'] === true, rules };
+}
+
+export function serializeSettings(settings: AutoAnswerSettings): string {
+  return JSON.stringify(settings);
+}
+
+export function ruleFor(settings: AutoAnswerSettings, tool: string): AutoAnswerRule | undefined {
+  return settings.rules.find((r) => r.tool === tool) ?? settings.rules.find((r) => r.tool === '*');
+}
+
+export type AutoAnswerPlan = { kind: 'off' } | { kind: 'answer'; results: ToolResult[] } | { kind: 'no-rule'; tools: string[] };
+
+/** What auto-answer does for a pending set: every tool needs a rule, else nothing is sent. */
+export function planAutoAnswer(settings: AutoAnswerSettings, tools: readonly PendingToolPayload[]): AutoAnswerPlan {
+  if (!settings.enabled) return { kind: 'off' };
+  const missing: string[] = [];
+  const results: ToolResult[] = [];
+  for (const tool of tools) {
+    const rule = ruleFor(settings, tool.name);
+    if (!rule) missing.push(tool.name);
+    else results.push({ tool_use_id: tool.toolUseId, content: rule.content, is_error: rule.isError });
+  }
+  return missing.length > 0 ? { kind: 'no-rule', tools: missing } : { kind: 'answer', results };
+}
+
+/** The bit of Web Storage the settings need (localStorage in the app, a Map in tests). */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export interface AutoAnswerStore {
+  getSnapshot(): AutoAnswerSettings;
+  subscribe(listener: () => void): () => void;
+  set(settings: AutoAnswerSettings): void;
+}
+
+export function createAutoAnswerStore(storage: KeyValueStorage | null): AutoAnswerStore {
+  let settings = parseSettings(readSafely(storage));
+  const listeners = new Set<() => void>();
+  return {
+    getSnapshot: () => settings,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(next) {
+      settings = next;
+      try {
+        storage?.setItem(AUTO_ANSWER_STORAGE_KEY, serializeSettings(next));
+      } catch {
+        // Storage full or disabled: the setting still applies for this window.
+      }
+      for (const listener of [...listeners]) listener();
+    },
+  };
+}
+
+function readSafely(storage: KeyValueStorage | null): string | null {
+  try {
+    return storage?.getItem(AUTO_ANSWER_STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Sends each pending set at most once (a set the user or a previous auto-answer already sent
+ * is left alone). `consider` is called whenever a session's pending tools may have changed.
+ */
+export interface AutoAnswerer {
+  consider(sessionId: string, pending: PendingTools | null): void;
+}
+
+export function createAutoAnswerer(deps: {
+  settings: () => AutoAnswerSettings;
+  send: (request: SendToolResultsRequest) => Promise<unknown>;
+  /** A pending set auto-answer cannot handle (a tool without a rule). */
+  onSkipped?: (sessionId: string, tools: string[]) => void;
+}): AutoAnswerer {
+  const handled = new Set<string>();
+  return {
+    consider(sessionId, pending) {
+      if (!pending || pending.answered !== 'no') return;
+      const key = pendingKey(sessionId, pending);
+      if (handled.has(key)) return;
+      const plan = planAutoAnswer(deps.settings(), pending.tools);
+      if (plan.kind === 'off') return;
+      handled.add(key);
+      if (plan.kind === 'no-rule') deps.onSkipped?.(sessionId, plan.tools);
+      else void deps.send({ sessionId, results: plan.results });
+    },
+  };
+}
+
+// ─── Replays: the recorded answer ───────────────────────────────────────────────────────
+
+/** The results a recorded `POST /agent/tool_results` body carried; null when it has none. */
+export function recordedAnswers(body: string | undefined): ToolResult[] | null {
+  if (body === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const results = (parsed as Record<string, unknown>)['tool_results'];
+  if (!Array.isArray(results)) return null;
+  return results.flatMap((r: unknown): ToolResult[] => {
+    if (typeof r !== 'object' || r === null) return [];
+    const { tool_use_id: id, content, is_error: isError } = r as Record<string, unknown>;
+    if (typeof id !== 'string' || id === '') return [];
+    return [{ tool_use_id: id, content: typeof content === 'string' ? content : JSON.stringify(content) ?? '', is_error: isError === true }];
+  });
+}
+
+/**
+ * What the recorded run answered at the pause of leg `pauseLeg`: the tool results of the
+ * source's next leg when it is a tool-results leg (null when the recording has none).
+ */
+export function recordedAnswersAt(sourceLegs: readonly Pick<LegInfo, 'leg' | 'kind' | 'request'>[], pauseLeg: number): ToolResult[] | null {
+  const next = sourceLegs.find((l) => l.leg === pauseLeg + 1);
+  return next?.kind === 'tool-results' ? recordedAnswers(next.request?.body) : null;
+}
+
+/** Drafts prefilled with recorded answers (a replay answers as the recorded run did). */
+export function draftsWithAnswers(drafts: readonly ToolDraft[], answers: readonly ToolResult[] | null): ToolDraft[] {
+  if (!answers) return [...drafts];
+  return drafts.map((d) => {
+    const answer = answers.find((a) => a.tool_use_id === d.toolUseId);
+    return answer ? { ...d, content: answer.content, isError: answer.is_error === true } : d;
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * data-testid values of the blocks view and the content components it shares with other
+ * views. Per-item ids take the block id: `${BLOCK_IDS.block}-${id}`.
+ */
+export const BLOCK_IDS = {
+  view: 'blocks-view',
+  empty: 'blocks-empty',
+  toolbar: 'blocks-toolbar',
+  agentFilter: 'blocks-agent-filter',
+  expandThinking: 'blocks-expand-thinking',
+  count: 'blocks-count',
+  thread: 'agent-thread',
+  threadHeader: 'agent-thread-header',
+  threadToggle: 'agent-thread-toggle',
+  block: 'block',
+  blockHeader: 'block-header',
+  blockLive: 'block-live',
+  blockReveal: 'block-reveal',
+  blockToggle: 'block-toggle',
+  blockBody: 'block-body',
+  markdown: 'block-markdown',
+  citations: 'block-citations',
+  citation: 'block-citation',
+  toolArgs: 'tool-args',
+  toolLink: 'tool-link',
+  toolResult: 'tool-result',
+  imageInline: 'image-inline',
+  imageRemote: 'image-remote',
+  externalLink: 'external-link',
+  metaJson: 'meta-json',
+  metaFiles: 'meta-files',
+  errorBlock: 'error-block',
+  awaitingBlock: 'awaiting-block',
+  legDivider: 'leg-divider',
+} as const;

@@ -1,0 +1,376 @@
+import { useState } from 'react';
+import type { DemoAgentInfo, FormatChoice } from '../../../src-shared/contract';
+import type { RendererApp } from '../../app/composition';
+import { copyText } from '../../app/files';
+import { useStore } from '../../app/hooks';
+import {
+  AGENT_TYPES,
+  bodyField,
+  demoForm,
+  formFromCurl,
+  formToCurl,
+  formToRequest,
+  headerRow,
+  METHODS,
+  upstreamForm,
+  withBodyField,
+  type BodyKind,
+  type ConnectForm,
+  type FieldErrors,
+} from '../../model/connect-form';
+import { errorMessage } from '../../model/errors';
+import { CodeView } from '../../editor/CodeView';
+import { TEST_IDS } from '../../testids';
+
+const DEMO_FORMATS = ['json', 'xml', 'raw'] as const;
+const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [
+  { value: 'auto', label: 'Detect' },
+  { value: 'json', label: 'JSON envelopes' },
+  { value: 'xml', label: 'Legacy XML tags' },
+  { value: 'raw', label: 'Raw Anthropic events' },
+];
+
+/** Start a live session: a preset or any endpoint, or fill the form from a curl command. */
+export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
+  const form = useStore(app.connectForm);
+  const host = useStore(app.host);
+  const recent = useStore(app.recentFiles);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pickerError, setPickerError] = useState<string | null>(null);
+  const [curl, setCurl] = useState('');
+  const [curlError, setCurlError] = useState<string | null>(null);
+  const [path, setPath] = useState('');
+  const [busy, setBusy] = useState(false);
+  const demo = host.demo;
+
+  const update = (change: Partial<ConnectForm>): void => {
+    app.connectForm.update((current) => ({ ...current, ...change }));
+    setErrors({});
+  };
+
+  const setBodyField = (field: string, value: string | null): void => {
+    try {
+      let next = withBodyField(app.connectForm.getSnapshot(), field, value);
+      if (next.preset === 'demo' && demo && (field === 'scenario' || field === 'format')) next = { ...next, title: demoTitle(demo, next) };
+      app.connectForm.set(next);
+      setPickerError(null);
+    } catch (error) {
+      setPickerError(errorMessage(error));
+    }
+  };
+
+  const connect = async (): Promise<void> => {
+    const result = formToRequest(form);
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await app.connect(result.request);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const applyCurl = (): void => {
+    try {
+      app.connectForm.set(formFromCurl(curl, form));
+      setCurlError(null);
+      setErrors({});
+    } catch (error) {
+      setCurlError(errorMessage(error));
+    }
+  };
+
+  const scenario = bodyField(form, 'scenario');
+  const demoFormat = bodyField(form, 'format') ?? 'json';
+  const agentType = bodyField(form, 'agent_type');
+  const scenarioInfo = demo?.scenarios.find((s) => s.id === scenario);
+
+  return (
+    <div className="connect-view" data-testid={TEST_IDS.connectView}>
+      <div className="connect-main">
+        <section className="panel">
+          <div className="panel-title">Connect to a stream</div>
+          <p className="hint">
+            The inspector sends this request and decodes the <code>text/event-stream</code> response as it arrives. Start with the built-in demo
+            agent, point it at your own agent server, or paste a curl command.
+          </p>
+          <div className="preset-row" role="radiogroup" aria-label="Preset">
+            <button
+              type="button"
+              role="radio"
+              aria-checked={form.preset === 'demo'}
+              className={`preset ${form.preset === 'demo' ? 'preset-active' : ''}`}
+              data-testid={TEST_IDS.presetDemo}
+              disabled={!demo}
+              title={demo ? `The demo agent at ${demo.baseUrl}` : 'The demo agent is not running'}
+              onClick={() => demo && app.connectForm.set(demoForm(demo))}
+            >
+              <span className="preset-name">Demo agent</span>
+              <span className="preset-sub">built in, scripted scenarios</span>
+            </button>
+            <button
+              type="button"
+              role="radio"
+              aria-checked={form.preset === 'upstream'}
+              className={`preset ${form.preset === 'upstream' ? 'preset-active' : ''}`}
+              data-testid={TEST_IDS.presetUpstream}
+              onClick={() => app.connectForm.set(upstreamForm())}
+            >
+              <span className="preset-name">Agent API</span>
+              <span className="preset-sub">POST /agent/run on your server</span>
+            </button>
+            <button
+              type="button"
+              role="radio"
+              aria-checked={form.preset === 'custom'}
+              className={`preset ${form.preset === 'custom' ? 'preset-active' : ''}`}
+              onClick={() => update({ preset: 'custom' })}
+            >
+              <span className="preset-name">Custom</span>
+              <span className="preset-sub">any URL, method and body</span>
+            </button>
+          </div>
+
+          {form.preset === 'demo' && demo && (
+            <div className="field-row">
+              <label className="field">
+                <span className="field-label">Scenario</span>
+                <select className="select" data-testid={TEST_IDS.demoScenario} value={scenario ?? ''} onChange={(e) => setBodyField('scenario', e.target.value || null)}>
+                  <option value="">Chosen from the prompt (default: the tour)</option>
+                  {demo.scenarios.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.title}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="field field-narrow">
+                <span className="field-label">Wire format</span>
+                <select className="select" data-testid={TEST_IDS.demoFormat} value={demoFormat} onChange={(e) => setBodyField('format', e.target.value)}>
+                  {DEMO_FORMATS.map((f) => (
+                    <option key={f} value={f}>
+                      {f}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+          )}
+          {form.preset === 'demo' && scenarioInfo?.description && <p className="hint">{scenarioInfo.description}</p>}
+          {form.preset === 'upstream' && (
+            <div className="field-row">
+              <label className="field">
+                <span className="field-label">agent_type</span>
+                <select className="select" data-testid={TEST_IDS.agentType} value={agentType ?? ''} onChange={(e) => setBodyField('agent_type', e.target.value || null)}>
+                  <option value="">(not sent: server default)</option>
+                  {AGENT_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+          )}
+          {pickerError && <div className="field-error">{pickerError}</div>}
+
+          <div className="request-line">
+            <select className="select method-select" aria-label="Method" data-testid={TEST_IDS.connectMethod} value={form.method} onChange={(e) => update({ method: e.target.value })}>
+              {[...new Set([...METHODS, form.method])].map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+            <input
+              className={`input url-input ${errors.url ? 'input-invalid' : ''}`}
+              aria-label="URL"
+              placeholder="https://agent.example.com/agent/run"
+              spellCheck={false}
+              data-testid={TEST_IDS.connectUrl}
+              value={form.url}
+              onChange={(e) => update({ url: e.target.value })}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') void connect();
+              }}
+            />
+            <button type="button" className="button button-primary connect-button" data-testid={TEST_IDS.connectButton} disabled={busy} onClick={() => void connect()} title="Connect (Ctrl+Enter)">
+              {busy ? 'Connecting…' : 'Connect'}
+            </button>
+          </div>
+          {(errors.url || errors.method) && (
+            <div className="field-error" data-testid={TEST_IDS.connectError}>
+              {errors.url ?? errors.method}
+            </div>
+          )}
+
+          <HeadersTable form={form} onChange={(headers) => update({ headers })} error={errors.headers} />
+
+          <div className="subsection">
+            <div className="subsection-title">
+              Body
+              <select className="select select-small" aria-label="Body kind" data-testid={TEST_IDS.bodyKind} value={form.bodyKind} onChange={(e) => update({ bodyKind: e.target.value as BodyKind })}>
+                <option value="json">JSON</option>
+                <option value="raw">Raw text</option>
+                <option value="none">None</option>
+              </select>
+            </div>
+            {form.bodyKind !== 'none' && (
+              <div className={`body-editor ${errors.body ? 'input-invalid' : ''}`}>
+                <CodeView value={form.body} language={form.bodyKind === 'json' ? 'json' : 'plaintext'} readOnly={false} onChange={(body) => update({ body })} height={200} ariaLabel="Request body" testId={TEST_IDS.bodyEditor} />
+              </div>
+            )}
+            {errors.body && (
+              <div className="field-error" data-testid={TEST_IDS.connectError}>
+                {errors.body}
+              </div>
+            )}
+          </div>
+
+          <div className="field-row">
+            <label className="field field-narrow">
+              <span className="field-label">Decode as</span>
+              <select className="select" data-testid={TEST_IDS.formatOverride} value={form.format} onChange={(e) => update({ format: e.target.value as FormatChoice })}>
+                {FORMAT_OVERRIDES.map((f) => (
+                  <option key={f.value} value={f.value}>
+                    {f.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span className="field-label">Session title (optional)</span>
+              <input className="input" value={form.title} placeholder="e.g. invoice run, JSON" onChange={(e) => update({ title: e.target.value })} />
+            </label>
+            <div className="field field-button">
+              <button
+                type="button"
+                className="button"
+                data-testid={TEST_IDS.formCopyCurl}
+                onClick={() =>
+                  void app.run('Copy as curl', async () => {
+                    await copyText(formToCurl(form));
+                    app.notify('Copied', 'The request is on the clipboard as a curl command.');
+                  })
+                }
+              >
+                Copy as curl
+              </button>
+            </div>
+          </div>
+        </section>
+      </div>
+
+      <div className="connect-side">
+        <section className="panel">
+          <div className="panel-title">Paste a curl command</div>
+          <p className="hint">From your terminal or the browser's "Copy as cURL": fills the URL, method, headers and body.</p>
+          <textarea
+            className="input curl-input"
+            data-testid={TEST_IDS.curlInput}
+            placeholder={"curl -N http://localhost:8000/agent/run \\\n  -H 'Content-Type: application/json' \\\n  -d '{\"user_prompt\": \"hi\"}'"}
+            spellCheck={false}
+            value={curl}
+            onChange={(e) => {
+              setCurl(e.target.value);
+              setCurlError(null);
+            }}
+          />
+          <div className="panel-actions">
+            <button type="button" className="button" data-testid={TEST_IDS.curlApply} disabled={curl.trim() === ''} onClick={applyCurl}>
+              Fill the form
+            </button>
+          </div>
+          {curlError && (
+            <div className="field-error" data-testid={TEST_IDS.curlError}>
+              {curlError}
+            </div>
+          )}
+        </section>
+
+        <section className="panel">
+          <div className="panel-title">Open a file</div>
+          <p className="hint">Recordings, SSE captures (curl -N output), NDJSON or JSON envelopes, Anthropic raw events, HAR files. Or drop a file anywhere.</p>
+          <div className="panel-actions">
+            <button type="button" className="button" onClick={onOpenFile}>
+              Choose a file…
+            </button>
+          </div>
+          <div className="request-line">
+            <input className="input" placeholder="or a path on this machine" spellCheck={false} value={path} onChange={(e) => setPath(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && path.trim() && void app.openPath(path.trim())} />
+            <button type="button" className="button" disabled={path.trim() === ''} onClick={() => void app.openPath(path.trim())}>
+              Open
+            </button>
+          </div>
+          {recent.length > 0 && (
+            <ul className="recent-list recent-list-panel">
+              {recent.slice(0, 6).map((p) => (
+                <li key={p}>
+                  <button type="button" className="recent-file" title={p} onClick={() => void app.openPath(p)}>
+                    {p}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+/** "Demo agent: Sub-agents · xml", so runs of one scenario in two formats are told apart (e.g. in Diff). */
+function demoTitle(demo: NonNullable<DemoAgentInfo>, form: ConnectForm): string {
+  const scenario = bodyField(form, 'scenario');
+  const title = demo.scenarios.find((s) => s.id === scenario)?.title ?? 'Tour';
+  return `Demo agent: ${title} · ${bodyField(form, 'format') ?? 'json'}`;
+}
+
+function HeadersTable({ form, onChange, error }: { form: ConnectForm; onChange: (headers: ConnectForm['headers']) => void; error: string | undefined }) {
+  const rows = form.headers;
+  const set = (id: number, change: Partial<{ name: string; value: string; enabled: boolean }>): void => onChange(rows.map((r) => (r.id === id ? { ...r, ...change } : r)));
+  return (
+    <div className="subsection">
+      <div className="subsection-title">
+        Headers
+        <button type="button" className="link-button" data-testid={TEST_IDS.headerAdd} onClick={() => onChange([...rows, headerRow()])}>
+          + Add
+        </button>
+      </div>
+      <table className="headers-table" data-testid={TEST_IDS.headersTable}>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={4} className="hint">
+                No headers. Content-Type is set for JSON bodies; add Authorization or others here.
+              </td>
+            </tr>
+          )}
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td className="headers-check">
+                <input type="checkbox" aria-label="Send this header" checked={row.enabled} onChange={(e) => set(row.id, { enabled: e.target.checked })} />
+              </td>
+              <td>
+                <input className="input" placeholder="Name" spellCheck={false} data-testid={TEST_IDS.headerName} value={row.name} onChange={(e) => set(row.id, { name: e.target.value })} />
+              </td>
+              <td>
+                <input className="input" placeholder="Value" spellCheck={false} data-testid={TEST_IDS.headerValue} value={row.value} onChange={(e) => set(row.id, { value: e.target.value })} />
+              </td>
+              <td className="headers-remove">
+                <button type="button" className="icon-button" aria-label="Remove header" data-testid={TEST_IDS.headerRemove} onClick={() => onChange(rows.filter((r) => r.id !== row.id))}>
+                  ×
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {error && <div className="field-error">{error}</div>}
+    </div>
+  );
+}

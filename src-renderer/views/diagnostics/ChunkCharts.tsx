@@ -1,0 +1,358 @@
+import type { ReactNode } from 'react';
+import { Bar, BarChart, CartesianGrid, Cell, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
+import type { ThemeName } from '../../app/types';
+import {
+  formatBytes,
+  formatMs,
+  frameSizeBars,
+  fullnessSlices,
+  hasTiming,
+  histogramBars,
+  histogramSummaryLine,
+  legBars,
+  overheadBars,
+} from '../../model/diagnostics-charts';
+import { DIAGNOSTIC_IDS } from './testids';
+
+/**
+ * The chunk-size charts of a session (ChunkStatistics from getStats): frame sizes against the
+ * budget, overhead per envelope type, chunk fullness, network chunks against frames,
+ * inter-arrival gaps and time to first envelope.
+ */
+
+interface Palette {
+  grid: string;
+  axis: string;
+  text: string;
+  tooltipBg: string;
+  tooltipBorder: string;
+  bar: string;
+  barOver: string;
+  payload: string;
+  envelope: string;
+  escaping: string;
+  budget: string;
+  full: string;
+  underfull: string;
+  overfull: string;
+  chunks: string;
+  frames: string;
+  split: string;
+}
+
+const PALETTES: Record<ThemeName, Palette> = {
+  dark: {
+    grid: '#2c313a',
+    axis: '#5c6370',
+    text: '#a9b1bd',
+    tooltipBg: '#1e2227',
+    tooltipBorder: '#3a404b',
+    bar: '#4e8cff',
+    barOver: '#e5534b',
+    payload: '#4e8cff',
+    envelope: '#8b949e',
+    escaping: '#e5a00d',
+    budget: '#e5534b',
+    full: '#2fb67c',
+    underfull: '#e5a00d',
+    overfull: '#e5534b',
+    chunks: '#a36bf2',
+    frames: '#4e8cff',
+    split: '#e5a00d',
+  },
+  light: {
+    grid: '#e4e7eb',
+    axis: '#9aa1ab',
+    text: '#4b5563',
+    tooltipBg: '#ffffff',
+    tooltipBorder: '#d0d5dc',
+    bar: '#2f6fe0',
+    barOver: '#cf222e',
+    payload: '#2f6fe0',
+    envelope: '#8c959f',
+    escaping: '#bf8700',
+    budget: '#cf222e',
+    full: '#1a7f37',
+    underfull: '#bf8700',
+    overfull: '#cf222e',
+    chunks: '#8250df',
+    frames: '#2f6fe0',
+    split: '#bf8700',
+  },
+};
+
+const FONT = 11;
+const MARGIN = { top: 8, right: 12, bottom: 2, left: 0 };
+
+function ChartCard({ title, subtitle, testId, children, note }: { title: string; subtitle?: ReactNode; testId: string; children: ReactNode; note?: ReactNode }) {
+  return (
+    <section className="chart-card" data-testid={testId}>
+      <header className="chart-head">
+        <span className="chart-title">{title}</span>
+        {subtitle && <span className="chart-sub">{subtitle}</span>}
+      </header>
+      <div className="chart-body">{children}</div>
+      {note && <div className="chart-note">{note}</div>}
+    </section>
+  );
+}
+
+/** Tooltip labels are category names (strings) here; anything else shows nothing. */
+function labelText(label: unknown): string {
+  return typeof label === 'string' || typeof label === 'number' ? String(label) : '';
+}
+
+function axisProps(p: Palette) {
+  return { stroke: p.axis, tick: { fill: p.text, fontSize: FONT }, tickLine: false } as const;
+}
+
+function tooltipProps(p: Palette) {
+  return {
+    contentStyle: { background: p.tooltipBg, border: `1px solid ${p.tooltipBorder}`, fontSize: FONT, padding: '4px 8px' },
+    labelStyle: { color: p.text },
+    itemStyle: { padding: 0 },
+    cursor: { fill: p.grid, opacity: 0.5 },
+    isAnimationActive: false,
+  } as const;
+}
+
+export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatistics; theme: ThemeName; onEnvelope: (seq: number) => void }) {
+  const p = PALETTES[theme];
+  const frames = frameSizeBars(stats);
+  const overBudgetFrames = frames.bars.filter((b) => b.overBudget).reduce((n, b) => n + b.count, 0);
+  const overhead = overheadBars(stats.byType);
+  const fullness = fullnessSlices(stats);
+  const legs = legBars(stats);
+  const perChunk = histogramBars(stats.framesPerChunk, 'count');
+  const gaps = histogramBars(stats.frameGapMs, 'ms');
+  const timing = hasTiming(stats);
+  const overheadHeight = Math.max(120, 26 * overhead.length + 50);
+
+  return (
+    <div className="chunk-charts" data-testid={DIAGNOSTIC_IDS.charts}>
+      <ChartCard
+        title="SSE frame sizes"
+        subtitle={histogramSummaryLine(stats.frameBytes, 'bytes')}
+        testId={DIAGNOSTIC_IDS.chartFrameSizes}
+        note={
+          <>
+            Red line: the upstream chunk budget of {formatBytes(stats.budget)} ({stats.budget} bytes of event data).{' '}
+            {overBudgetFrames > 0 ? (
+              <strong className="warn-text">
+                {overBudgetFrames} frame{overBudgetFrames === 1 ? '' : 's'} at or over it.
+              </strong>
+            ) : (
+              'No frame reaches it.'
+            )}{' '}
+            Frame size counts the field names and the blank line too.
+          </>
+        }
+      >
+        <ResponsiveContainer width="100%" height={180}>
+          <BarChart data={frames.bars} margin={MARGIN}>
+            <CartesianGrid stroke={p.grid} vertical={false} />
+            <XAxis dataKey="label" {...axisProps(p)} interval={0} angle={frames.bars.length > 8 ? -30 : 0} height={frames.bars.length > 8 ? 40 : 22} textAnchor={frames.bars.length > 8 ? 'end' : 'middle'} />
+            <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
+            <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'frames']} labelFormatter={(label) => `${labelText(label)} bytes`} />
+            <Bar dataKey="count" isAnimationActive={false}>
+              {frames.bars.map((bar) => (
+                <Cell key={bar.label} fill={bar.overBudget ? p.barOver : p.bar} />
+              ))}
+            </Bar>
+            {frames.marker && (
+              <ReferenceLine
+                x={frames.marker.label}
+                position={frames.marker.position}
+                stroke={p.budget}
+                strokeWidth={2}
+                strokeDasharray="4 3"
+                label={{ value: `budget ${stats.budget} B`, position: 'insideTopRight', fill: p.budget, fontSize: FONT }}
+              />
+            )}
+          </BarChart>
+        </ResponsiveContainer>
+      </ChartCard>
+
+      <ChartCard
+        title="Payload vs envelope overhead, per type"
+        subtitle="bytes on the wire, split into the payload, the envelope around it and what JSON escaping added"
+        testId={DIAGNOSTIC_IDS.chartOverhead}
+        note={
+          overhead.some((o) => o.overBudget > 0) ? (
+            <span className="warn-text">
+              Over budget:{' '}
+              {overhead
+                .filter((o) => o.overBudget > 0)
+                .map((o) => `${o.label} ×${o.overBudget}`)
+                .join(', ')}
+            </span>
+          ) : undefined
+        }
+      >
+        {overhead.length === 0 ? (
+          <div className="chart-empty">No content envelopes.</div>
+        ) : (
+          <ResponsiveContainer width="100%" height={overheadHeight}>
+            <BarChart data={overhead} layout="vertical" margin={{ ...MARGIN, left: 8 }}>
+              <CartesianGrid stroke={p.grid} horizontal={false} />
+              <XAxis type="number" {...axisProps(p)} tickFormatter={(v: number) => formatBytes(v)} />
+              <YAxis type="category" dataKey="label" {...axisProps(p)} width={150} interval={0} />
+              <Tooltip
+                {...tooltipProps(p)}
+                formatter={(value, name) => [formatBytes(Number(value)), String(name)]}
+                labelFormatter={(label, payload) => {
+                  const row = payload[0]?.payload as (typeof overhead)[number] | undefined;
+                  return row ? `${labelText(label)} — ${row.envelopes} envelopes, wire/payload ×${Number.isFinite(row.ratio) ? row.ratio.toFixed(2) : '∞'}` : labelText(label);
+                }}
+              />
+              <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
+              <Bar dataKey="payload" name="payload" stackId="w" fill={p.payload} isAnimationActive={false} />
+              <Bar dataKey="envelope" name="envelope" stackId="w" fill={p.envelope} isAnimationActive={false} />
+              <Bar dataKey="escaping" name="JSON escaping" stackId="w" fill={p.escaping} isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        )}
+      </ChartCard>
+
+      <ChartCard
+        title="How full the chunks of chunked payloads are"
+        subtitle={
+          stats.fullness.chunks === 0
+            ? 'no chunked payloads (JSON envelopes only)'
+            : `${stats.fullness.chunks} non-last chunks · mean ${(stats.fullness.meanFullness * 100).toFixed(1)}% · min ${(stats.fullness.minFullness * 100).toFixed(1)}%`
+        }
+        testId={DIAGNOSTIC_IDS.chartFullness}
+        note={
+          stats.fullness.irregularChunks.length > 0 ? (
+            <div className="irregular">
+              <span>Not cut by the upstream chunker:</span>
+              {stats.fullness.irregularChunks.slice(0, 12).map((c) => (
+                <button
+                  key={`${c.leg}-${c.envelope}`}
+                  type="button"
+                  className="link-button mono"
+                  data-testid={DIAGNOSTIC_IDS.irregularChunk}
+                  title={`${c.type} of ${c.agent.slice(0, 8)}: ${c.deltaBytes} of ${c.maxDeltaBytes} bytes`}
+                  onClick={() => onEnvelope(c.envelope)}
+                >
+                  #{c.envelope} {c.type} {Math.round((c.deltaBytes / c.maxDeltaBytes) * 100)}%
+                </button>
+              ))}
+              {stats.fullness.irregularChunks.length > 12 && <span className="muted">… {stats.fullness.irregularChunks.length - 12} more</span>}
+            </div>
+          ) : stats.fullness.chunks > 0 ? (
+            'Every non-last chunk is full (or short only by the next character): cut by the upstream chunker.'
+          ) : undefined
+        }
+      >
+        {stats.fullness.chunks === 0 ? (
+          <div className="chart-empty">Nothing to measure: no buffered payload was split over several envelopes.</div>
+        ) : (
+          <ResponsiveContainer width="100%" height={110}>
+            <BarChart data={fullness} layout="vertical" margin={MARGIN}>
+              <CartesianGrid stroke={p.grid} horizontal={false} />
+              <XAxis type="number" {...axisProps(p)} allowDecimals={false} />
+              <YAxis type="category" dataKey="name" {...axisProps(p)} width={80} />
+              <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'chunks']} />
+              <Bar dataKey="value" isAnimationActive={false}>
+                {fullness.map((slice) => (
+                  <Cell key={slice.name} fill={p[slice.name]} />
+                ))}
+              </Bar>
+            </BarChart>
+          </ResponsiveContainer>
+        )}
+      </ChartCard>
+
+      <ChartCard
+        title="Network chunks vs SSE frames"
+        subtitle={`${stats.frames} frames · ${stats.splitFrames} split over several chunks · frames per chunk: ${histogramSummaryLine(stats.framesPerChunk, 'count')}`}
+        testId={DIAGNOSTIC_IDS.chartChunksFrames}
+      >
+        <div className="chart-pair">
+          <ResponsiveContainer width="50%" height={160}>
+            <BarChart data={legs} margin={MARGIN}>
+              <CartesianGrid stroke={p.grid} vertical={false} />
+              <XAxis dataKey="label" {...axisProps(p)} />
+              <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
+              <Tooltip {...tooltipProps(p)} />
+              <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
+              <Bar dataKey="chunks" name="network chunks" fill={p.chunks} isAnimationActive={false} />
+              <Bar dataKey="frames" name="frames" fill={p.frames} isAnimationActive={false} />
+              <Bar dataKey="splitFrames" name="split frames" fill={p.split} isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+          <ResponsiveContainer width="50%" height={160}>
+            <BarChart data={perChunk} margin={MARGIN}>
+              <CartesianGrid stroke={p.grid} vertical={false} />
+              <XAxis dataKey="label" {...axisProps(p)} label={{ value: 'frames completed per network chunk', position: 'insideBottom', offset: 0, fill: p.text, fontSize: FONT }} height={36} />
+              <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
+              <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'chunks']} labelFormatter={(label) => `${labelText(label)} frames`} />
+              <Bar dataKey="count" fill={p.chunks} isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      </ChartCard>
+
+      <ChartCard
+        title="Inter-arrival gaps between frames"
+        subtitle={timing ? histogramSummaryLine(stats.frameGapMs, 'ms') : undefined}
+        testId={DIAGNOSTIC_IDS.chartGaps}
+        note={timing ? 'A long tail is a quiet agent (a slow tool or model call), not necessarily a network problem.' : undefined}
+      >
+        {timing ? (
+          <ResponsiveContainer width="100%" height={160}>
+            <BarChart data={gaps} margin={MARGIN}>
+              <CartesianGrid stroke={p.grid} vertical={false} />
+              <XAxis dataKey="label" {...axisProps(p)} interval={0} angle={gaps.length > 8 ? -30 : 0} height={gaps.length > 8 ? 44 : 22} textAnchor={gaps.length > 8 ? 'end' : 'middle'} />
+              <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
+              <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'gaps']} />
+              <Bar dataKey="count" fill={p.bar} isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        ) : (
+          <div className="chart-empty">No timing: every frame arrived at once (a file without receive times, or one network read).</div>
+        )}
+      </ChartCard>
+
+      <ChartCard title="Time to first envelope" subtitle="from the leg's first network chunk to its first envelope" testId={DIAGNOSTIC_IDS.chartFirstEnvelope}>
+        {legs.length > 1 && legs.some((l) => (l.timeToFirstEnvelope ?? 0) > 0) && (
+          <ResponsiveContainer width="100%" height={Math.max(80, 24 * legs.length + 30)}>
+            <BarChart data={legs.map((l) => ({ label: l.label, ms: l.timeToFirstEnvelope ?? 0 }))} layout="vertical" margin={MARGIN}>
+              <CartesianGrid stroke={p.grid} horizontal={false} />
+              <XAxis type="number" {...axisProps(p)} tickFormatter={(v: number) => formatMs(v)} />
+              <YAxis type="category" dataKey="label" {...axisProps(p)} width={50} />
+              <Tooltip {...tooltipProps(p)} formatter={(value) => [formatMs(Number(value)), 'time to first envelope']} />
+              <Bar dataKey="ms" fill={p.bar} isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        )}
+        <table className="ttfe-table">
+          <thead>
+            <tr>
+              <th>leg</th>
+              <th>time to first envelope</th>
+              <th>chunks</th>
+              <th>bytes</th>
+              <th>frames</th>
+              <th>envelopes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {legs.map((leg) => (
+              <tr key={leg.label}>
+                <td>{leg.label}</td>
+                <td className="mono">{leg.timeToFirstEnvelope === null ? '—' : formatMs(leg.timeToFirstEnvelope)}</td>
+                <td className="mono">{leg.chunks}</td>
+                <td className="mono">{formatBytes(leg.bytes)}</td>
+                <td className="mono">{leg.frames}</td>
+                <td className="mono">{leg.envelopes}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ChartCard>
+    </div>
+  );
+}

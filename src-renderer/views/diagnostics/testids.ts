@@ -1,0 +1,22 @@
+/** data-testid values of the diagnostics view. Per-rule ids take the rule: `${DIAGNOSTIC_IDS.group}-${rule}`. */
+export const DIAGNOSTIC_IDS = {
+  view: 'diagnostics-view',
+  empty: 'diagnostics-empty',
+  severityToggle: 'diagnostics-severity',
+  filterText: 'diagnostics-filter',
+  summary: 'diagnostics-summary',
+  group: 'diagnostic-group',
+  groupHeader: 'diagnostic-group-header',
+  ruleDoc: 'diagnostic-rule-doc',
+  ruleDocToggle: 'diagnostic-rule-doc-toggle',
+  finding: 'diagnostic-finding',
+  charts: 'chunk-charts',
+  chartFrameSizes: 'chart-frame-sizes',
+  chartOverhead: 'chart-overhead',
+  chartFullness: 'chart-fullness',
+  chartChunksFrames: 'chart-chunks-frames',
+  chartGaps: 'chart-gaps',
+  chartFirstEnvelope: 'chart-first-envelope',
+  irregularChunk: 'irregular-chunk',
+  statsError: 'stats-error',
+} as const;

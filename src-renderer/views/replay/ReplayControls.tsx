@@ -1,0 +1,163 @@
+import { useEffect, useState } from 'react';
+import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
+import { isEditableTarget } from '../../app/files';
+import { useActiveSession } from '../../app/hooks';
+import type { AppModel, ViewProps } from '../../app/types';
+import { progressLabel, replayKeyAction, seekAction, speedAction, speedChoices, speedIndex, speedLabel, stepSpeed } from '../../model/replay';
+import { PauseIcon, PlayIcon, RestartIcon, StepIcon } from './icons';
+import { REPLAY_IDS } from './testids';
+import './replay.css';
+
+/**
+ * The transport of a replay session, in the session header: play / pause, step, speed
+ * (×0.25 … ×20, fast), seek by envelope. Renders nothing for other sessions (the header's
+ * Replay button starts one). Keys: k play/pause, . step, < slower, > faster.
+ */
+export function ReplayControls({ app }: ViewProps) {
+  const session = useActiveSession(app);
+  if (!session || session.summary.source.kind !== 'replay') return null;
+  return <Transport app={app} sessionId={session.id} sourceId={session.summary.source.of} state={session.replay} received={session.total} />;
+}
+
+function Transport({ app, sessionId, sourceId, state: announced, received }: { app: AppModel; sessionId: string; sourceId: string; state: ReplayState | null; received: number }) {
+  // The slider moves freely while dragged; the seek is sent on release.
+  const [dragging, setDragging] = useState<number | null>(null);
+  // A command answers with the new state; it stands until main announces a newer one.
+  const [answered, setAnswered] = useState<ReplayState | null>(null);
+  useEffect(() => setAnswered(null), [announced]);
+  const state = answered ?? announced;
+  const control = (action: ReplayAction): void =>
+    void app.run('Replay', () => app.service.replayControl({ sessionId, action }), sessionId).then((next) => {
+      if (next) setAnswered(next);
+    });
+
+  // Main announces a replay's summary only when it finishes; when it pauses (by hand, or at a
+  // recorded frontend-tools prompt) the detail is fetched again so the prompt and counts show.
+  const playing = state?.playing ?? null;
+  const finished = state?.finished ?? null;
+  useEffect(() => {
+    if (playing === false || finished === true) void app.refreshSession(sessionId);
+  }, [app, sessionId, playing, finished]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (isEditableTarget(event.target)) return;
+      const action = replayKeyAction(event);
+      if (!action) return;
+      event.preventDefault();
+      if (action === 'toggle') control(state?.playing ? { kind: 'pause' } : { kind: 'play' });
+      else if (action === 'step') control({ kind: 'step', count: 1 });
+      else control(speedAction(stepSpeed(state ?? { speed: 1, instant: false }, action === 'faster' ? 1 : -1)));
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+    // `control` is rebuilt each render from the same app and session.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state, app, sessionId]);
+
+  if (!state) {
+    // Main has not announced a state yet (a replay started paused): assume a paused start.
+    return (
+      <span className="replay-controls" data-testid={REPLAY_IDS.controls} data-playing="false">
+        <button type="button" className="icon-button replay-button" title="Play (k)" aria-label="Play" data-testid={REPLAY_IDS.play} onClick={() => control({ kind: 'play' })}>
+          <PlayIcon />
+        </button>
+        <button type="button" className="icon-button replay-button" title="Step: deliver the next envelope and pause (.)" aria-label="Step" data-testid={REPLAY_IDS.step} onClick={() => control({ kind: 'step', count: 1 })}>
+          <StepIcon />
+        </button>
+        <span className="replay-position mono" data-testid={REPLAY_IDS.position}>
+          {received} delivered
+        </span>
+      </span>
+    );
+  }
+  // While playing, the rows that arrived are the position (state events come with control actions).
+  const position = dragging ?? (state.playing ? Math.min(state.total, Math.max(state.position, received)) : state.position);
+  const choices = speedChoices();
+  const restart = (): void =>
+    void app.run(
+      'Replay',
+      async () => {
+        // Paused at the start: the user chose to go back, and may want to step from there.
+        const replay = await app.service.startReplay({ sessionId: sourceId, speed: state.speed, instant: state.instant, paused: true });
+        app.setActiveSession(replay.id);
+      },
+      sessionId,
+    );
+
+  return (
+    <span className="replay-controls" data-testid={REPLAY_IDS.controls} data-playing={state.playing ? 'true' : 'false'} data-position={state.position}>
+      {state.finished ? (
+        <button type="button" className="icon-button replay-button" title="Start again from the beginning (paused)" aria-label="Restart" data-testid={REPLAY_IDS.restart} onClick={restart}>
+          <RestartIcon />
+        </button>
+      ) : state.playing ? (
+        <button type="button" className="icon-button replay-button" title="Pause (k)" aria-label="Pause" data-testid={REPLAY_IDS.pause} onClick={() => control({ kind: 'pause' })}>
+          <PauseIcon />
+        </button>
+      ) : (
+        <button type="button" className="icon-button replay-button" title="Play (k)" aria-label="Play" data-testid={REPLAY_IDS.play} onClick={() => control({ kind: 'play' })}>
+          <PlayIcon />
+        </button>
+      )}
+      <button
+        type="button"
+        className="icon-button replay-button"
+        title="Step: deliver the next envelope and pause (.)"
+        aria-label="Step"
+        data-testid={REPLAY_IDS.step}
+        disabled={state.finished}
+        onClick={() => control({ kind: 'step', count: 1 })}
+      >
+        <StepIcon />
+      </button>
+      <select
+        className="select select-small replay-speed"
+        value={String(speedIndex(state))}
+        title="Speed (< slower, > faster); fast ignores the recorded timing"
+        aria-label="Replay speed"
+        data-testid={REPLAY_IDS.speed}
+        onChange={(event) => {
+          const choice = choices[Number(event.target.value)];
+          if (choice) control(speedAction(choice));
+        }}
+      >
+        {choices.map((choice, index) => (
+          <option key={index} value={String(index)}>
+            {speedLabel(choice)}
+          </option>
+        ))}
+      </select>
+      <input
+        className="replay-seek"
+        type="range"
+        min={0}
+        max={Math.max(1, state.total)}
+        step={1}
+        value={position}
+        aria-label="Seek (envelopes delivered)"
+        data-testid={REPLAY_IDS.seek}
+        onChange={(event) => setDragging(Number(event.target.value))}
+        onPointerUp={() => commitSeek()}
+        onKeyUp={() => commitSeek()}
+        onBlur={() => setDragging(null)}
+      />
+      <span className="replay-position mono" data-testid={REPLAY_IDS.position} title="Envelopes delivered / total in the recording">
+        {progressLabel({ position, total: state.total })}
+      </span>
+      {state.finished && (
+        <span className="badge badge-ok" data-testid={REPLAY_IDS.finished}>
+          done
+        </span>
+      )}
+    </span>
+  );
+
+  function commitSeek(): void {
+    if (dragging === null || !state) return;
+    const action = seekAction(dragging, state.total);
+    setDragging(null);
+    if (action) control(action);
+    else restart();
+  }
+}

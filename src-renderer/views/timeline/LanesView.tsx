@@ -1,0 +1,314 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type WheelEvent } from 'react';
+import type { RendererApp } from '../../app/composition';
+import { useStore } from '../../app/hooks';
+import { useThrottled } from '../../app/use-throttled';
+import type { ThemeName } from '../../app/types';
+import { agentTreeOrder, fallbackLabel, type AgentLabel } from '../../model/agents';
+import { formatOffset } from '../../model/format';
+import { typeCategory, type TypeCategory } from '../../model/row-view';
+import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
+import { TEST_IDS } from '../../testids';
+
+const LANE_HEIGHT = 28;
+const REDRAW_INTERVAL_MS = 250;
+const AXIS_HEIGHT = 22;
+const LABEL_WIDTH = 150;
+
+const CATEGORY_COLOURS: Record<ThemeName, Record<TypeCategory, string>> = {
+  dark: { text: '#8ab4f8', thinking: '#b39ddb', tool: '#f6b26b', result: '#81c995', meta: '#9aa0a6', error: '#f28b82', control: '#78909c', other: '#cfd8dc' },
+  light: { text: '#1a73e8', thinking: '#7e57c2', tool: '#e37400', result: '#188038', meta: '#5f6368', error: '#d93025', control: '#607d8b', other: '#3c4043' },
+};
+const CATEGORY_ORDER: readonly TypeCategory[] = ['other', 'control', 'meta', 'text', 'thinking', 'result', 'tool', 'error'];
+
+interface Viewport {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * One lane per agent across time: each envelope is a tick at its receive time, coloured by
+ * type, so interleaved sub-agents can be seen side by side. Drawn on a canvas from the row
+ * index (a few bytes per row), so a million envelopes still draw in one pass. Wheel zooms,
+ * drag pans, click selects the nearest envelope of the lane.
+ */
+export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { app: RendererApp; timeline: TimelineModel; snapshot: TimelineSnapshot; labels: ReadonlyMap<string, AgentLabel>; sessionStart: number }) {
+  const theme = useStore(app.theme);
+  const selection = useStore(app.selection);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const plot = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(600);
+  const [viewport, setViewport] = useState<Viewport | null>(null);
+  const [hover, setHover] = useState<{ x: number; y: number; seq: number } | null>(null);
+  const drag = useRef<{ x: number; viewport: Viewport } | null>(null);
+
+  useEffect(() => timeline.backfill(), [timeline]);
+  // Redrawing walks every row: while rows stream in, at most a few times a second.
+  const version = useThrottled(snapshot.version, REDRAW_INTERVAL_MS);
+
+  const lanes = useMemo(() => {
+    const present = new Set(timeline.index.agents);
+    const ordered = agentTreeOrder(labels).filter((l) => present.has(l.uuid));
+    for (const uuid of timeline.index.agents) if (!ordered.some((l) => l.uuid === uuid)) ordered.push(labels.get(uuid) ?? fallbackLabel(uuid));
+    return ordered;
+    // The index's agent list grows in place.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [labels, timeline, timeline.index.agents.length]);
+
+  // Seqs per lane in time order, for hit-testing; rebuilt when rows change.
+  const laneSeqs = useMemo(() => {
+    const laneOfAgent = new Map<number, number>();
+    lanes.forEach((label, lane) => {
+      const id = timeline.index.agentIdOf(label.uuid);
+      if (id !== undefined) laneOfAgent.set(id, lane);
+    });
+    const perLane: number[][] = lanes.map(() => []);
+    for (let position = 0; position < snapshot.visibleCount; position++) {
+      const seq = timeline.seqAt(position);
+      if (seq === undefined || !timeline.index.isKnown(seq)) continue;
+      const lane = laneOfAgent.get(timeline.index.agentId(seq));
+      if (lane !== undefined) perLane[lane]!.push(seq);
+    }
+    return perLane;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lanes, timeline, version]);
+
+  const fullRange = useMemo<Viewport>(() => {
+    let end = sessionStart + 1;
+    for (const seqs of laneSeqs) {
+      const lastSeq = seqs[seqs.length - 1];
+      if (lastSeq !== undefined) end = Math.max(end, timeline.index.receivedAt(lastSeq));
+    }
+    return { start: sessionStart, end: end + Math.max(1, (end - sessionStart) * 0.03) };
+  }, [laneSeqs, sessionStart, timeline]);
+
+  const view = viewport ?? fullRange;
+
+  useEffect(() => {
+    const element = plot.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setWidth(Math.max(100, element.clientWidth)));
+    observer.observe(element);
+    setWidth(Math.max(100, element.clientWidth));
+    return () => observer.disconnect();
+  }, []);
+
+  const height = AXIS_HEIGHT + lanes.length * LANE_HEIGHT;
+
+  useEffect(() => {
+    const element = canvas.current;
+    const context = element?.getContext('2d');
+    if (!element || !context) return;
+    const ratio = window.devicePixelRatio || 1;
+    element.width = Math.round(width * ratio);
+    element.height = Math.round(height * ratio);
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    drawLanes(context, { width, height, view, sessionStart, laneSeqs, timeline, theme, selected: selection.row, highlighted: selection.envelopes });
+  }, [width, height, view, sessionStart, laneSeqs, timeline, theme, selection.row, selection.envelopes]);
+
+  const xToTime = useCallback((x: number) => view.start + (x / width) * (view.end - view.start), [view, width]);
+
+  const hit = (event: MouseEvent<HTMLDivElement>): { x: number; y: number; seq: number } | null => {
+    const rect = event.currentTarget.getBoundingClientRect();
+    const x = event.clientX - rect.left;
+    const y = event.clientY - rect.top;
+    const lane = Math.floor((y - AXIS_HEIGHT) / LANE_HEIGHT);
+    const seqs = laneSeqs[lane];
+    if (!seqs || seqs.length === 0) return null;
+    const seq = nearestByTime(seqs, xToTime(x), (s) => timeline.index.receivedAt(s));
+    const px = ((timeline.index.receivedAt(seq) - view.start) / (view.end - view.start)) * width;
+    return Math.abs(px - x) <= 8 ? { x, y, seq } : null;
+  };
+
+  const onWheel = (event: WheelEvent<HTMLDivElement>): void => {
+    const rect = event.currentTarget.getBoundingClientRect();
+    const anchor = xToTime(event.clientX - rect.left);
+    const factor = Math.exp(event.deltaY * 0.0015);
+    const span = Math.max(1, (view.end - view.start) * factor);
+    const ratio = (anchor - view.start) / (view.end - view.start);
+    const start = anchor - ratio * span;
+    setViewport(span >= fullRange.end - fullRange.start ? null : { start, end: start + span });
+  };
+
+  return (
+    <div className="lanes-view" data-testid={TEST_IDS.lanesView}>
+      <div className="lanes-toolbar">
+        <span className="hint lanes-hint" title="Each tick is an envelope at its receive time. Wheel to zoom, drag to pan, click a tick to select it.">
+          One lane per agent · wheel zooms · drag pans · click selects
+        </span>
+        <span className="spacer" />
+        <span className="legend">
+          {(['text', 'thinking', 'tool', 'result', 'meta', 'error'] as const).map((c) => (
+            <span key={c} className="legend-item">
+              <span className="legend-swatch" style={{ background: CATEGORY_COLOURS[theme][c] }} />
+              {c}
+            </span>
+          ))}
+        </span>
+        <button type="button" className="button button-small" disabled={viewport === null} onClick={() => setViewport(null)}>
+          Fit
+        </button>
+      </div>
+      <div className="lanes-body">
+        <div className="lanes-labels" style={{ width: LABEL_WIDTH }}>
+          <div style={{ height: AXIS_HEIGHT }} />
+          {lanes.map((label, lane) => (
+            <div key={label.uuid} className="lane-label" data-testid={TEST_IDS.lane} data-agent={label.uuid} style={{ height: LANE_HEIGHT, paddingLeft: 8 + label.depth * 12 }} title={label.uuid}>
+              <span className="agent-dot" style={{ background: label.colour }} />
+              <span className="lane-name">{label.name}</span>
+              <span className="lane-count">{laneSeqs[lane]?.length ?? 0}</span>
+            </div>
+          ))}
+          {lanes.length === 0 && <div className="hint lane-empty">No envelopes yet.</div>}
+        </div>
+        <div
+          ref={plot}
+          className="lanes-plot"
+          onWheel={onWheel}
+          onMouseDown={(event) => {
+            drag.current = { x: event.clientX, viewport: view };
+          }}
+          onMouseMove={(event) => {
+            const start = drag.current;
+            if (start && event.buttons === 1) {
+              const dt = ((event.clientX - start.x) / width) * (start.viewport.end - start.viewport.start);
+              if (Math.abs(event.clientX - start.x) > 2) setViewport({ start: start.viewport.start - dt, end: start.viewport.end - dt });
+              return;
+            }
+            setHover(hit(event));
+          }}
+          onMouseUp={(event) => {
+            const start = drag.current;
+            drag.current = null;
+            if (start && Math.abs(event.clientX - start.x) > 2) return;
+            const target = hit(event);
+            if (target) app.selectRow(target.seq, { reveal: false });
+          }}
+          onMouseLeave={() => {
+            drag.current = null;
+            setHover(null);
+          }}
+        >
+          <canvas ref={canvas} style={{ width, height }} />
+          {hover && <LaneTooltip timeline={timeline} seq={hover.seq} x={hover.x} y={hover.y} sessionStart={sessionStart} />}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function LaneTooltip({ timeline, seq, x, y, sessionStart }: { timeline: TimelineModel; seq: number; x: number; y: number; sessionStart: number }) {
+  const row = timeline.getRow(seq);
+  return (
+    <div className="lane-tooltip" style={{ left: x + 12, top: y + 12 }}>
+      <div>
+        <b>#{seq}</b> {timeline.index.typeOf(seq)} {timeline.index.isFinal(seq) ? '(final)' : ''}
+      </div>
+      <div className="dim">{formatOffset(timeline.index.receivedAt(seq) - sessionStart)} s</div>
+      {row && row.preview && <div className="lane-tooltip-preview">{row.preview.slice(0, 120)}</div>}
+    </div>
+  );
+}
+
+function nearestByTime(seqs: readonly number[], time: number, timeOf: (seq: number) => number): number {
+  let low = 0;
+  let high = seqs.length - 1;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (timeOf(seqs[mid]!) < time) low = mid + 1;
+    else high = mid;
+  }
+  const after = seqs[low]!;
+  const before = seqs[Math.max(0, low - 1)]!;
+  return Math.abs(timeOf(before) - time) <= Math.abs(timeOf(after) - time) ? before : after;
+}
+
+interface DrawInput {
+  width: number;
+  height: number;
+  view: Viewport;
+  sessionStart: number;
+  laneSeqs: readonly (readonly number[])[];
+  timeline: TimelineModel;
+  theme: ThemeName;
+  selected: number | null;
+  highlighted: readonly number[];
+}
+
+function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
+  const { width, height, view, laneSeqs, timeline, theme } = input;
+  const styles = getComputedStyle(document.documentElement);
+  const grid = styles.getPropertyValue('--border').trim() || '#444';
+  const textColour = styles.getPropertyValue('--text-dim').trim() || '#999';
+  const laneAlt = styles.getPropertyValue('--row-alt').trim() || 'transparent';
+  context.clearRect(0, 0, width, height);
+  const span = view.end - view.start;
+  const toX = (t: number): number => ((t - view.start) / span) * width;
+
+  // Lanes.
+  laneSeqs.forEach((_, lane) => {
+    if (lane % 2 === 1) {
+      context.fillStyle = laneAlt;
+      context.fillRect(0, AXIS_HEIGHT + lane * LANE_HEIGHT, width, LANE_HEIGHT);
+    }
+  });
+
+  // Time axis.
+  context.font = '10px system-ui, sans-serif';
+  context.fillStyle = textColour;
+  context.strokeStyle = grid;
+  context.lineWidth = 1;
+  const step = niceStep(span / Math.max(1, width / 90));
+  for (let offset = Math.ceil((view.start - input.sessionStart) / step) * step; input.sessionStart + offset <= view.end; offset += step) {
+    const x = Math.round(toX(input.sessionStart + offset)) + 0.5;
+    context.beginPath();
+    context.moveTo(x, AXIS_HEIGHT - 4);
+    context.lineTo(x, height);
+    context.globalAlpha = 0.35;
+    context.stroke();
+    context.globalAlpha = 1;
+    context.fillText(formatOffset(offset), x + 3, 12);
+  }
+
+  // Ticks: per lane and pixel column keep the most important category, then draw once.
+  const colours = CATEGORY_COLOURS[theme];
+  const columns = Math.ceil(width);
+  laneSeqs.forEach((seqs, lane) => {
+    const best = new Int8Array(columns).fill(-1);
+    for (const seq of seqs) {
+      const x = Math.floor(toX(timeline.index.receivedAt(seq)));
+      if (x < 0 || x >= columns) continue;
+      const type = timeline.index.typeOf(seq) ?? '';
+      const rank = CATEGORY_ORDER.indexOf(timeline.index.severityRank(seq) === 3 ? 'error' : typeCategory(type, timeline.index.isControl(seq) ? 'undecoded' : undefined));
+      if (rank > best[x]!) best[x] = rank;
+    }
+    const top = AXIS_HEIGHT + lane * LANE_HEIGHT + 5;
+    for (let x = 0; x < columns; x++) {
+      const rank = best[x]!;
+      if (rank < 0) continue;
+      context.fillStyle = colours[CATEGORY_ORDER[rank]!];
+      context.fillRect(x, top, 2, LANE_HEIGHT - 10);
+    }
+  });
+
+  // The selection.
+  const marks = input.selected !== null ? [input.selected] : [];
+  for (const seq of [...input.highlighted.slice(0, 2000), ...marks]) {
+    if (!timeline.index.isKnown(seq)) continue;
+    const x = Math.round(toX(timeline.index.receivedAt(seq))) + 0.5;
+    context.strokeStyle = seq === input.selected ? (theme === 'dark' ? '#ffffff' : '#000000') : colours.tool;
+    context.globalAlpha = seq === input.selected ? 0.9 : 0.35;
+    context.beginPath();
+    context.moveTo(x, AXIS_HEIGHT);
+    context.lineTo(x, height);
+    context.stroke();
+    context.globalAlpha = 1;
+  }
+}
+
+/** A round tick step (1, 2, 5 × 10^n ms) near `raw`. */
+function niceStep(raw: number): number {
+  const power = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1e-3))));
+  const scaled = raw / power;
+  const nice = scaled < 1.5 ? 1 : scaled < 3.5 ? 2 : scaled < 7.5 ? 5 : 10;
+  return nice * power;
+}
