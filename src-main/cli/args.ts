@@ -22,6 +22,14 @@ export function parseFormat(value: string | undefined): FormatChoice {
   return format;
 }
 
+/** `--port`: a TCP port, 0 for any free one; `fallback` when not given. */
+export function parsePort(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not '${value}'`);
+  return port;
+}
+
 export function singleFile(positionals: string[]): string {
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one FILE (or - for stdin)');
   return positionals[0];

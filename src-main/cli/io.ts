@@ -13,6 +13,14 @@ export interface CliIo {
 /** A command returns its exit code: 0 ok, 1 findings (e.g. error diagnostics), 2 usage or I/O error. */
 export type Command = (args: string[], io: CliIo) => Promise<number>;
 
+/** Prints `lines` and a Ctrl-C hint, serves until the user interrupts, then stops the server. */
+export async function serveUntilInterrupted(io: CliIo, lines: readonly string[], server: { close(): Promise<void> }): Promise<number> {
+  io.stdout([...lines, 'Press Ctrl-C to stop.', ''].join('\n'));
+  await io.interrupted;
+  await server.close();
+  return 0;
+}
+
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }

@@ -1,6 +1,23 @@
 import { Readable } from 'node:stream';
 import type { CliIo } from './io';
 
+/**
+ * A memoryIo for a command that serves until interrupted: `ready` resolves at its first output
+ * (the banner with its URL), `interrupt` stands for Ctrl-C.
+ */
+export function servingIo(): { io: ReturnType<typeof memoryIo>; ready: Promise<void>; interrupt: () => void } {
+  let interrupt = (): void => undefined;
+  let printed = (): void => undefined;
+  const ready = new Promise<void>((resolve) => (printed = resolve));
+  const io = { ...memoryIo(), interrupted: new Promise<void>((resolve) => (interrupt = resolve)) };
+  const stdout = io.stdout;
+  io.stdout = (text) => {
+    stdout(text);
+    printed();
+  };
+  return { io, ready, interrupt };
+}
+
 /** An in-memory CliIo for running commands in-process in tests. */
 export function memoryIo(stdin: string | Uint8Array = ''): CliIo & { out: () => string; err: () => string } {
   let out = '';

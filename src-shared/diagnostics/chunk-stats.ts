@@ -106,25 +106,13 @@ export interface ChunkStats {
   snapshot(): ChunkStatistics;
 }
 
-/** UTF-8 bytes of `text` inside a JSON string as Python's json.dumps(ensure_ascii=False) writes it. */
+/**
+ * UTF-8 bytes of `text` inside a JSON string as Python's json.dumps(ensure_ascii=False) writes
+ * it: JSON.stringify escapes exactly the same characters the same way (quote, backslash,
+ * control characters, lone surrogates), minus the two quotes.
+ */
 export function jsonEscapedByteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x22 || code === 0x5c) bytes += 2;
-    else if (code < 0x20) bytes += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
-    else if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 6; // a lone surrogate can only be written as a \uXXXX escape
-    } else if (code >= 0xdc00 && code <= 0xdfff) bytes += 6;
-    else bytes += 3;
-  }
-  return bytes;
+  return utf8ByteLength(JSON.stringify(text)) - 2;
 }
 
 /** UTF-8 bytes of the first character of `text` (0 for an empty string). */

@@ -1,4 +1,5 @@
 import { decodeHTML } from 'entities';
+import { parseJsonObject } from '../json/values';
 import type { DialectId } from './types';
 
 /**
@@ -26,15 +27,6 @@ function firstNonSpace(data: string): number {
   return i;
 }
 
-function parseObject(data: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(data);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A JSON envelope has the four base fields; their types are the decoder's to check. */
 function isEnvelopeObject(object: Record<string, unknown>): boolean {
   return 'type' in object && 'agent' in object && 'final' in object && 'delta' in object;
@@ -54,7 +46,7 @@ function formatOfXmlMetaInit(item: string): DialectId {
   const match = /\sdata\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(item);
   const attribute = match?.[1] ?? match?.[2];
   if (attribute === undefined) return 'xml';
-  const payload = parseObject(decodeHTML(attribute));
+  const payload = parseJsonObject(decodeHTML(attribute));
   return payload?.['format'] === 'raw' ? 'raw' : 'xml';
 }
 
@@ -70,7 +62,7 @@ export function detectFormat(data: string): DialectId | undefined {
   const first = data.charCodeAt(start);
   if (first === LESS_THAN) return 'xml';
   if (first !== OPEN_BRACE) return undefined;
-  const object = parseObject(start === 0 ? data : data.slice(start));
+  const object = parseJsonObject(start === 0 ? data : data.slice(start));
   if (!object) return undefined;
   if (isEnvelopeObject(object)) return 'json';
   if (isAnthropicEventObject(object)) return 'raw';
@@ -85,6 +77,6 @@ export function detectFormat(data: string): DialectId | undefined {
 export function isAnthropicEventData(data: string): boolean {
   const start = firstNonSpace(data);
   if (data.charCodeAt(start) !== OPEN_BRACE || !data.includes('"type"')) return false;
-  const object = parseObject(start === 0 ? data : data.slice(start));
+  const object = parseJsonObject(start === 0 ? data : data.slice(start));
   return object !== undefined && isAnthropicEventObject(object);
 }

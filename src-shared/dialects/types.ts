@@ -3,6 +3,9 @@ import type { Frame } from '../sse/types';
 
 export type DialectId = 'json' | 'xml' | 'raw';
 
+/** Type of the control envelope that carries an event its dialect could not decode. */
+export const UNDECODED_TYPE = 'undecoded';
+
 /**
  * Control envelopes mark things that are not content of the agent vocabulary but that a
  * user must see in the timeline: the `[DONE]` terminator, the router's error frame, an XML
@@ -24,6 +27,11 @@ export interface EnvelopeInit {
   /** Every field other than the four base fields, as sent (citation metadata, id, name, src…). */
   extras: Record<string, unknown>;
   control?: ControlKind;
+}
+
+/** The envelope fields of an event kept undecoded: its data, verbatim, as one final delta. */
+export function undecodedParts(frame: Frame): Pick<EnvelopeInit, 'type' | 'final' | 'delta' | 'extras' | 'control'> {
+  return { type: UNDECODED_TYPE, final: true, delta: frame.data, extras: {}, control: 'undecoded' };
 }
 
 export interface Envelope extends EnvelopeInit {

@@ -1,8 +1,8 @@
+import { canonicalJson, isJsonObject, jsonEqual, parseJsonPayload } from '../json/values';
 import { hasJsonPayload } from '../reconstruct/kinds';
 import type { Block, Citation } from '../reconstruct/types';
-import { canonicalJson, jsonEqual, tryParseJson } from './json-values';
 import { NORMALISATIONS, type NormalisationId } from './normalisations';
-import { hasXmlItems, isObject, isXmlOnly } from './profile';
+import { hasXmlItems, isXmlOnly } from './profile';
 import { dumpsDefaultStr } from './python-repr';
 import type { SideProfile } from './types';
 
@@ -103,7 +103,7 @@ function xmlToolResultNewlines(text: string): string {
 /** The reassembled payload as a JSON value, when it is one. */
 function payloadValue(block: Block): { ok: true; value: unknown } | { ok: false } {
   if (block.parsed !== undefined) return { ok: true, value: block.parsed };
-  return tryParseJson(block.content);
+  return parseJsonPayload(block.content);
 }
 
 function jsonPayload(left: Block, right: Block, context: CompareContext, applied: Applied): Aspect {
@@ -113,17 +113,17 @@ function jsonPayload(left: Block, right: Block, context: CompareContext, applied
   if (!lp.ok || !rp.ok) return { name, left: left.content, right: right.content, leftText: left.content, rightText: right.content };
   let l = lp.value;
   let r = rp.value;
-  if (left.kind === 'meta_init' && isObject(l) && isObject(r) && l['format'] !== r['format']) {
+  if (left.kind === 'meta_init' && isJsonObject(l) && isJsonObject(r) && l['format'] !== r['format']) {
     l = without(l, ['format']);
     r = without(r, ['format']);
     applied.add('meta-format-field');
   }
-  if ((left.kind === 'meta_init' || left.kind === 'meta_final') && isObject(l) && isObject(r) && historyKeysDiffer(l, r)) {
+  if ((left.kind === 'meta_init' || left.kind === 'meta_final') && isJsonObject(l) && isJsonObject(r) && historyKeysDiffer(l, r)) {
     l = without(l, HISTORY_KEYS);
     r = without(r, HISTORY_KEYS);
     applied.add('history-key');
   }
-  if (left.kind === 'meta_final' && context.left.generation !== context.right.generation && isObject(l) && isObject(r)) {
+  if (left.kind === 'meta_final' && context.left.generation !== context.right.generation && isJsonObject(l) && isJsonObject(r)) {
     l = metaFinalCore(l);
     r = metaFinalCore(r);
     applied.add('meta-final-generation');
@@ -189,7 +189,7 @@ function without(value: Record<string, unknown>, keys: readonly string[]): Recor
 
 /** The meta_final fields both server generations send with the same meaning. */
 function metaFinalCore(value: Record<string, unknown>): Record<string, unknown> {
-  const usage = isObject(value['cumulative_usage']) ? value['cumulative_usage'] : {};
+  const usage = isJsonObject(value['cumulative_usage']) ? value['cumulative_usage'] : {};
   return {
     stop_reason: value['stop_reason'],
     total_steps: value['total_steps'],
@@ -199,7 +199,7 @@ function metaFinalCore(value: Record<string, unknown>): Record<string, unknown> 
 }
 
 function unwrapTools(value: unknown): unknown {
-  return isObject(value) && Array.isArray(value['tools']) && Object.keys(value).length === 1 ? value['tools'] : value;
+  return isJsonObject(value) && Array.isArray(value['tools']) && Object.keys(value).length === 1 ? value['tools'] : value;
 }
 
 /**
@@ -207,8 +207,8 @@ function unwrapTools(value: unknown): unknown {
  * sends the objects. When the forms differ, the structured side is rendered as Python would.
  */
 function serverToolResult(left: Block, right: Block, applied: Applied): Aspect {
-  const lp = tryParseJson(left.content);
-  const rp = tryParseJson(right.content);
+  const lp = parseJsonPayload(left.content);
+  const rp = parseJsonPayload(right.content);
   if (!lp.ok || !rp.ok) return { name: 'content', left: left.content, right: right.content, leftText: left.content, rightText: right.content };
   let l = lp.value;
   let r = rp.value;

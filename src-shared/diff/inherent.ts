@@ -1,13 +1,7 @@
 import type { Envelope } from '../dialects/types';
 import type { Block } from '../reconstruct/types';
 import { hasXmlItems, isXmlOnly } from './profile';
-import type { SideProfile } from './types';
-
-export interface InherentInfo {
-  /** A few words for a table cell. */
-  label: string;
-  description: string;
-}
+import type { Explanation, SideProfile } from './types';
 
 /**
  * Differences at block level that are properties of the formats, not defects: one format
@@ -35,7 +29,7 @@ export const INHERENT = {
     label: 'no meta_files in agent_base',
     description: 'the agent_base server sends no meta_files envelope where the legacy server sends one (example_1: one meta_files block in json/xml/raw, none in agent_base.json)',
   },
-} as const satisfies Record<string, InherentInfo>;
+} as const satisfies Record<string, Explanation>;
 
 export type InherentId = keyof typeof INHERENT;
 

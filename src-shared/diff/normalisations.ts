@@ -2,13 +2,10 @@
  * The normalisations the diff may apply before comparing two blocks. Each one removes a
  * difference that the wire formats make by construction (docs/format-equivalence.md) and
  * nothing else; a row lists the ones that changed what was compared, so a user can read
- * "equal after normalising JSON spacing". Everything not covered here is a real difference.
+ * "equal after normalising JSON spacing" (the label completes "equal after normalising …").
+ * Everything not covered here is a real difference.
  */
-export interface NormalisationInfo {
-  /** A few words for a table cell: "equal after normalising <label>". */
-  label: string;
-  description: string;
-}
+import type { Explanation } from './types';
 
 export const NORMALISATIONS = {
   'json-value': {
@@ -55,6 +52,6 @@ export const NORMALISATIONS = {
     label: 'tool order',
     description: 'a tool block matched out of order: parallel tools finish, and their results stream, in any order',
   },
-} as const satisfies Record<string, NormalisationInfo>;
+} as const satisfies Record<string, Explanation>;
 
 export type NormalisationId = keyof typeof NORMALISATIONS;

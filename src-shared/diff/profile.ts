@@ -1,10 +1,7 @@
 import type { DialectId } from '../dialects/types';
+import { isJsonObject } from '../json/values';
 import type { Block } from '../reconstruct/types';
 import type { DiffInput, Generation, SideProfile } from './types';
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The agent_base server generation shows itself in its payloads (upstream-protocol §10):
@@ -13,8 +10,8 @@ export function isObject(value: unknown): value is Record<string, unknown> {
  */
 function detectGeneration(input: DiffInput): Generation {
   for (const block of input.blocks) {
-    if ((block.kind === 'meta_init' || block.kind === 'meta_final') && isObject(block.parsed) && 'conversation_log' in block.parsed) return 'agent_base';
-    if (block.kind === 'awaiting_frontend_tools' && isObject(block.parsed) && Array.isArray(block.parsed['tools'])) return 'agent_base';
+    if ((block.kind === 'meta_init' || block.kind === 'meta_final') && isJsonObject(block.parsed) && 'conversation_log' in block.parsed) return 'agent_base';
+    if (block.kind === 'awaiting_frontend_tools' && isJsonObject(block.parsed) && Array.isArray(block.parsed['tools'])) return 'agent_base';
   }
   for (const envelope of input.envelopes) {
     if ('envelope_log' in envelope.extras) return 'agent_base';

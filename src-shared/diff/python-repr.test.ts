@@ -1,35 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dumpsDefaultStr, modelClassName, pythonNumber, pythonRepr, pythonString } from './python-repr';
-
-describe('pythonString (repr of str)', () => {
-  it.each([
-    ['plain', "'plain'"],
-    ["it's", '"it\'s"'],
-    ['say "hi"', `'say "hi"'`],
-    [`both ' and "`, `'both \\' and "'`],
-    ['a\\b', "'a\\\\b'"],
-    ['line\nnext\r\ttab', "'line\\nnext\\r\\ttab'"],
-    ['\u0000\u001f\u007f', "'\\x00\\x1f\\x7f'"],
-    ['naïve 日本 😀', "'naïve 日本 😀'"],
-    ['\u2028\u00a0', "'\\u2028\\xa0'"],
-  ])('%j → %s', (text, repr) => {
-    expect(pythonString(text)).toBe(repr);
-  });
-});
-
-describe('pythonNumber (repr of int and float)', () => {
-  it.each([
-    [0, '0'],
-    [-3, '-3'],
-    [0.1, '0.1'],
-    [1.5e-7, '1.5e-07'],
-    [0.0001, '0.0001'],
-    [1e16, '1e+16'],
-    [1.25e22, '1.25e+22'],
-  ])('%d → %s', (n, repr) => {
-    expect(pythonNumber(n)).toBe(repr);
-  });
-});
+import { dumpsDefaultStr, modelClassName, pythonRepr } from './python-repr';
 
 describe('modelClassName', () => {
   it.each([

@@ -10,6 +10,8 @@
  * fields in the order the wire gave them; other objects are dicts. JSON cannot tell the float
  * 1.0 from the int 1, so integral numbers print as ints.
  */
+import { isJsonObject } from '../json/values';
+import { pythonNumber, pythonString } from '../python/repr';
 
 /** What `json.dumps(value, default=str)` sees: models become repr strings, containers recurse. */
 export function dumpsDefaultStr(value: unknown): unknown {
@@ -24,7 +26,7 @@ export function dumpsDefaultStr(value: unknown): unknown {
 }
 
 function isModel(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Record<string, unknown>)['type'] === 'string';
+  return isJsonObject(value) && typeof value['type'] === 'string';
 }
 
 export function modelClassName(type: string): string {
@@ -49,43 +51,4 @@ export function pythonRepr(value: unknown): string {
   }
   // Not a JSON value (functions, symbols): nothing Python would have sent.
   return 'None';
-}
-
-/** repr(float) / repr(int): shortest round-trip digits, exponent outside 1e-4 ≤ |x| < 1e16. */
-export function pythonNumber(n: number): string {
-  if (Number.isNaN(n)) return 'nan';
-  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
-  if (Number.isInteger(n) && Math.abs(n) < 1e16) return String(n);
-  const [mantissa = '0', exponentText = '0'] = n.toExponential().split('e');
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 16) {
-    const sign = exponent < 0 ? '-' : '+';
-    return `${mantissa}e${sign}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  }
-  return String(n);
-}
-
-/** Characters Python's str.isprintable() rejects: other (C*) and separators (Z*) except space. */
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
-
-/** repr(str): single quotes unless the text has ' and no ", escapes as CPython writes them. */
-export function pythonString(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (char === quote || char === '\\') out += `\\${char}`;
-    else if (char === '\n') out += '\\n';
-    else if (char === '\r') out += '\\r';
-    else if (char === '\t') out += '\\t';
-    else if (char !== ' ' && NON_PRINTABLE.test(char)) out += escapeCode(code);
-    else out += char;
-  }
-  return out + quote;
-}
-
-function escapeCode(code: number): string {
-  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
-  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
-  return `\\U${code.toString(16).padStart(8, '0')}`;
 }

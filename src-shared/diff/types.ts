@@ -4,6 +4,16 @@ import type { Frame } from '../sse/types';
 import type { InherentId } from './inherent';
 import type { NormalisationId } from './normalisations';
 
+/**
+ * Why a difference is not a defect: a normalisation the diff applied (normalisations.ts) or a
+ * difference inherent in the formats (inherent.ts).
+ */
+export interface Explanation {
+  /** A few words for a table cell. */
+  label: string;
+  description: string;
+}
+
 /** One side of a diff: what a decoded session holds (a DecodeResult fits). */
 export interface DiffInput {
   blocks: readonly Block[];

@@ -106,7 +106,11 @@ export function createSessionDecoder(
     const leg = legCount++;
     const previousFormat = lastFormat;
     const choice = legOptions.format ?? options.format ?? 'auto';
-    const frames: Frame[] = [];
+    /**
+     * The frame a dialect is decoding: dialects emit envelopes only while one of their frames
+     * is pushed, so no frame is kept after its envelopes (a live leg may run for hours).
+     */
+    let current: Frame | undefined;
     const pending: Frame[] = [];
     let dialect: DialectDecoder | null = null;
     let sawDone = false;
@@ -114,9 +118,18 @@ export function createSessionDecoder(
     const legReport = (d: DiagnosticInit): void => report(d, leg);
 
     const emit = (init: EnvelopeInit, dialectId: DialectId): void => {
-      const frame = frames[init.frame];
+      const frame = current?.seq === init.frame ? current : undefined;
+      // Every field named, in one order: envelopes of all dialects share one object shape.
+      // A spread of `init`, whose shape varies by dialect and control kind, runs V8's slow
+      // generic object clone and costs more than the rest of this stage.
       const envelope: Envelope = {
-        ...init,
+        frame: init.frame,
+        agent: init.agent,
+        type: init.type,
+        final: init.final,
+        delta: init.delta,
+        extras: init.extras,
+        control: init.control,
         seq: envelopeSeq++,
         leg,
         dialect: dialectId,
@@ -140,14 +153,17 @@ export function createSessionDecoder(
 
     const decide = (id: DialectId): void => {
       const decoder = createDialect(id);
-      for (const frame of pending.splice(0)) decoder.push(frame);
+      for (const frame of pending.splice(0)) {
+        current = frame;
+        decoder.push(frame);
+      }
     };
 
     const controlEnvelope = (frame: Frame, init: Omit<EnvelopeInit, 'frame' | 'agent'>): void =>
       emit({ frame: frame.seq, agent: reconstructor.rootAgent() ?? '', ...init }, dialect?.id ?? 'json');
 
     const onFrame = (frame: Frame): void => {
-      frames.push(frame);
+      current = frame;
       stats.onFrame(frame, leg);
       callbacks.onFrame?.(frame, leg);
       if (sawDone) {

@@ -1,3 +1,5 @@
+import { parseJsonObject } from '../json/values';
+
 /**
  * Frames every dialect shares: the `[DONE]` terminator and the router's error frame
  * `{"error": …, "message": …, "traceback": …}` (which has none of the envelope fields).
@@ -12,16 +14,7 @@ export function classifyControlFrame(data: string): ControlFrame | undefined {
   if (data === '[DONE]') return { kind: 'done' };
   // Cheap guard first: error frames are JSON objects with an "error" key.
   if (data.charCodeAt(0) !== 0x7b /* { */ || !data.includes('"error"')) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  if (!isPlainObject(value) || !('error' in value) || !('traceback' in value) || 'type' in value) return undefined;
+  const value = parseJsonObject(data);
+  if (!value || !('error' in value) || !('traceback' in value) || 'type' in value) return undefined;
   return { kind: 'error-frame', error: value['error'], message: value['message'], traceback: value['traceback'], fields: value };
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,34 +1,21 @@
 import type { Envelope } from '../dialects/types';
+import { isJsonObject, parseJsonPayload } from '../json/values';
 import type { Citation, PendingTool } from './types';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** JSON.parse of a reassembled payload, with the parser's reason on failure. */
-export function parseJsonPayload(text: string): Parsed<unknown> {
-  if (text.trim() === '') return { ok: false, error: 'the payload is empty' };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
 
 /**
  * The pending frontend tools of an `awaiting_frontend_tools` payload: the legacy server sends
  * a JSON array `[{tool_use_id, name, input}]`, agent_base an object `{"tools": [...]}`.
  */
 export function readPendingTools(value: unknown): Parsed<PendingTool[]> {
-  const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value['tools']) ? value['tools'] : undefined;
+  const list = Array.isArray(value) ? value : isJsonObject(value) && Array.isArray(value['tools']) ? value['tools'] : undefined;
   if (!list) {
     return { ok: false, error: 'expected a JSON array of {tool_use_id, name, input} (legacy) or an object {"tools": [...]} (agent_base)' };
   }
   const tools: PendingTool[] = [];
   for (const [index, item] of (list as unknown[]).entries()) {
-    if (!isObject(item) || typeof item['tool_use_id'] !== 'string' || typeof item['name'] !== 'string') {
+    if (!isJsonObject(item) || typeof item['tool_use_id'] !== 'string' || typeof item['name'] !== 'string') {
       return { ok: false, error: `pending tool ${index} is not an object with string tool_use_id and name` };
     }
     tools.push({ toolUseId: item['tool_use_id'], name: item['name'], input: item['input'] });
@@ -58,7 +45,7 @@ export function readCitation(envelope: Envelope): CitationReading {
   if (legacyType !== undefined || !envelope.delta.trimStart().startsWith('{')) return { citation: legacy() };
 
   const parsed = parseJsonPayload(envelope.delta);
-  if (!parsed.ok || !isObject(parsed.value)) {
+  if (!parsed.ok || !isJsonObject(parsed.value)) {
     const reason = parsed.ok ? 'it is not a JSON object' : parsed.error;
     return { citation: legacy(), problem: `the citation has no citation_type extra and its delta looks like an agent_base JSON citation but does not parse (${reason}); the delta is kept as the cited text` };
   }

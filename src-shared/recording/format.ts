@@ -1,3 +1,4 @@
+import { isJsonObject, parseJson } from '../json/values';
 import { encodeBase64 } from './base64';
 import {
   RECORDING_FORMAT,
@@ -39,14 +40,9 @@ const fail = <T>(reason: string): Parsed<T> => ({ ok: false, reason });
 type Json = Record<string, unknown>;
 
 function parseObject(text: string): Parsed<Json> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return fail(`not JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('not a JSON object');
-  return ok(value as Json);
+  const parsed = parseJson(text);
+  if (!parsed.ok) return fail(`not JSON (${parsed.error})`);
+  return isJsonObject(parsed.value) ? ok(parsed.value) : fail('not a JSON object');
 }
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json/values';
 import { encodeUtf8 } from '../text/utf8';
 import { decodeBase64 } from './base64';
 import type { HeaderList, RecordedRequest, RecordedResponse } from './types';
@@ -31,7 +32,7 @@ export interface HarLeg {
 }
 
 type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const asObject = (value: unknown): Json => (isJsonObject(value) ? value : {});
 const asString = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 const asNumber = (value: unknown, fallback = -1): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
 

@@ -1,4 +1,5 @@
 import { ANTHROPIC_EVENT_TYPES } from '../dialects/detect';
+import { isJsonObject, parseJson } from '../json/values';
 import { encodeUtf8 } from '../text/utf8';
 
 /**
@@ -9,10 +10,6 @@ import { encodeUtf8 } from '../text/utf8';
  */
 
 export type ItemShape = 'envelope' | 'anthropic-event' | 'error-frame' | 'other-object';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** What kind of object an item is; the first item of a file names the file's kind. */
 export function itemShape(value: Record<string, unknown>): ItemShape {
@@ -38,22 +35,21 @@ export type ConvertedItem =
  * cannot be events.
  */
 export function convertItem(text: string): ConvertedItem {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
     // Data lines copied from a stream: the terminator, XML items, and objects that do not parse.
     const trimmed = text.trim();
     if (trimmed === '[DONE]' || trimmed.startsWith('{') || trimmed.startsWith('<')) return { ok: true, shape: 'unparsed', payloads: [text], firstObject: null };
     return { ok: false, reason: 'not JSON' };
   }
-  if (isObject(value)) return { ok: true, shape: itemShape(value), payloads: [text], firstObject: value };
+  const value = parsed.value;
+  if (isJsonObject(value)) return { ok: true, shape: itemShape(value), payloads: [text], firstObject: value };
   if (typeof value === 'string') return { ok: true, shape: 'string', payloads: [value], firstObject: null };
   if (Array.isArray(value)) {
     const payloads: string[] = [];
     let firstObject: Record<string, unknown> | null = null;
     for (const inner of value) {
-      if (isObject(inner)) {
+      if (isJsonObject(inner)) {
         firstObject ??= inner;
         payloads.push(JSON.stringify(inner));
       } else if (typeof inner === 'string') payloads.push(inner);

@@ -1,13 +1,14 @@
 /**
  * Bytes → LF-terminated lines with absolute byte offsets, for NDJSON files (recordings and
  * imported NDJSON). Works on bytes so that offsets are file offsets and a multi-byte
- * character cut by a read boundary is never split. A line cut across pushes is kept as a
- * list of copied pieces and joined once at its end (linear time; the caller may reuse its
- * buffer). A trailing CR is dropped so CRLF files read the same.
+ * character cut by a read boundary is never split. A line cut across pushes is held
+ * (HeldBytes: linear time, the caller may reuse its buffer) until its end. A trailing CR is
+ * dropped so CRLF files read the same.
  *
  * A line longer than `maxLineBytes` is not buffered: its bytes are dropped as they come and
  * `onOversize` reports it at its end, so binary garbage without line breaks costs no memory.
  */
+import { createHeldBytes } from '../bytes/held-bytes';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -42,26 +43,13 @@ export function createByteLineSplitter(callbacks: LineCallbacks, options: { maxL
   let offset = options.startOffset ?? 0;
   let lineStart = offset;
   let line = options.startLine ?? 1;
-  let pieces: Uint8Array[] = [];
-  let held = 0;
+  const held = createHeldBytes();
   /** Bytes of the current line when it went over the limit and is being skipped. */
   let oversize = -1;
 
   const emit = (bytes: Uint8Array, start: number, end: number, next: number): void => {
     const trimmed = end > start && bytes[end - 1] === CR ? end - 1 : end;
     callbacks.onLine(bytes, start, trimmed, lineStart, line, next);
-  };
-
-  /** The held pieces followed by `tail`, as one buffer. */
-  const join = (tail: Uint8Array): Uint8Array => {
-    const joined = new Uint8Array(held + tail.length);
-    let at = 0;
-    for (const piece of pieces) {
-      joined.set(piece, at);
-      at += piece.length;
-    }
-    joined.set(tail, at);
-    return joined;
   };
 
   return {
@@ -76,23 +64,20 @@ export function createByteLineSplitter(callbacks: LineCallbacks, options: { maxL
         if (lf < 0) {
           const rest = chunk.length - from;
           if (oversize >= 0) oversize += rest;
-          else if (held + rest > maxLineBytes) {
-            oversize = held + rest;
-            pieces = [];
-            held = 0;
+          else if (held.length + rest > maxLineBytes) {
+            oversize = held.length + rest;
+            held.clear();
           } else {
-            pieces.push(chunk.slice(from));
-            held += rest;
+            held.hold(chunk.subarray(from));
           }
           break;
         }
-        const length = (oversize >= 0 ? oversize : held) + (lf - from);
+        const length = (oversize >= 0 ? oversize : held.length) + (lf - from);
         if (oversize >= 0 || length > maxLineBytes) callbacks.onOversize?.(lineStart, line, length);
-        else if (held > 0) emit(join(chunk.subarray(from, lf)), 0, length, base + lf + 1);
+        else if (held.length > 0) emit(held.take(chunk.subarray(from, lf)), 0, length, base + lf + 1);
         else emit(chunk, from, lf, base + lf + 1);
         oversize = -1;
-        pieces = [];
-        held = 0;
+        held.clear();
         lineStart = base + lf + 1;
         line++;
         from = lf + 1;
@@ -104,11 +89,8 @@ export function createByteLineSplitter(callbacks: LineCallbacks, options: { maxL
         callbacks.onOversize?.(lineStart, line, oversize);
         return null;
       }
-      if (held === 0) return null;
-      const bytes = join(new Uint8Array(0));
-      pieces = [];
-      held = 0;
-      return { bytes, offset: lineStart, line };
+      if (held.length === 0) return null;
+      return { bytes: held.take(), offset: lineStart, line };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { isJsonObject, parseJson } from '../json/values';
 import { createUtf8Decoder } from '../text/utf8';
 import { RECORDING_MAGIC } from './format';
 import { convertItem } from './items';
@@ -139,14 +140,10 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
   const line = lineAt(bytes, start);
   if (HAR_START.test(decoder.decode(bytes.subarray(start, Math.min(bytes.length, start + 4096))))) return { ok: true, kind: 'har', bodyOffset: start };
   if (line.next < 0 && !complete) return { ok: false, needMore: true };
-  let value: unknown;
-  try {
-    value = JSON.parse(line.text);
-  } catch {
-    return unknown(bytes, 'its first line is not a JSON object');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return unknown(bytes);
-  if ('log' in value) return { ok: true, kind: 'har', bodyOffset: start };
+  const parsed = parseJson(line.text);
+  if (!parsed.ok) return unknown(bytes, 'its first line is not a JSON object');
+  if (!isJsonObject(parsed.value)) return unknown(bytes);
+  if ('log' in parsed.value) return { ok: true, kind: 'har', bodyOffset: start };
   const item = convertItem(line.text);
   const kind = item.ok ? kindOfItems(item.shape, 'ndjson') : null;
   if (!kind) return { ok: false, needMore: false, message: `JSON lines, but the first is not ${ITEM_SHAPES}: ${preview(line.text)}` };

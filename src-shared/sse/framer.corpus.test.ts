@@ -5,6 +5,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { describe, expect, test } from 'vitest';
+import { concatBytes } from '../bytes/held-bytes';
 import type { RuleId } from '../diagnostics/rules';
 import { chunkings, seededRandom } from '../testing/chunking';
 import { listSseFixtures, readFixture, readManifest } from '../testing/fixtures';
@@ -224,13 +225,7 @@ function generateStream(seed: number): Uint8Array {
     payload();
     if (random() < 0.5) eol();
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 const SEEDS = Array.from({ length: 40 }, (_, i) => i + 1);

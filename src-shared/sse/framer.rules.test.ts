@@ -1,5 +1,6 @@
 /** One stream that triggers each sse.* rule and one that must not. */
 import { describe, expect, test } from 'vitest';
+import { concatBytes } from '../bytes/held-bytes';
 import type { RuleId } from '../diagnostics/rules';
 import { encodeUtf8 } from '../text/utf8';
 import { frameChunks } from './collect';
@@ -24,14 +25,7 @@ function only(text: string | Uint8Array, rule: RuleId, options: FramerOptions = 
 }
 
 function bytesOf(...parts: (string | number[])[]): Uint8Array {
-  const arrays = parts.map((p) => (typeof p === 'string' ? encodeUtf8(p) : Uint8Array.from(p)));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) {
-    out.set(a, at);
-    at += a.length;
-  }
-  return out;
+  return concatBytes(parts.map((p) => (typeof p === 'string' ? encodeUtf8(p) : Uint8Array.from(p))));
 }
 
 describe.each(EOLS)('sse.ignored-line ($name)', ({ eol }) => {

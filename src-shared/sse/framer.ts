@@ -27,6 +27,7 @@
  * (`sse.ignored-line`).
  */
 import type { DiagnosticInit } from '../diagnostics/types';
+import { previewBytes, previewText } from '../text/preview';
 import {
   FIELD_DATA,
   FIELD_EVENT,
@@ -38,8 +39,7 @@ import {
   isAsciiDigits,
   looksLikeFieldName,
 } from './fields';
-import { createLineSplitter, type UnterminatedLine } from './line-splitter';
-import { previewBytes, previewText } from './preview';
+import { createLineSplitter, type Line, type UnterminatedLine } from './line-splitter';
 import type { Frame, FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from './types';
 import { findInvalidUtf8, hexBytes } from './utf8-errors';
 
@@ -100,20 +100,10 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
 
   const splitter = createLineSplitter({ line });
 
-  function line(
-    bytes: Uint8Array,
-    start: number,
-    end: number,
-    text: string,
-    textStart: number,
-    textEnd: number,
-    lineStart: number,
-    lineEnd: number,
-    lastChunk: number,
-    receivedAt: number,
-  ): void {
+  function line(l: Line): void {
+    const { bytes, start, end, lineStart } = l;
     if (start === end) {
-      blankLine(lineEnd, lastChunk, receivedAt);
+      blankLine(l.lineEnd, l.lastChunk, l.receivedAt);
       return;
     }
     if (eventStart < 0) eventStart = lineStart;
@@ -128,7 +118,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     if (valueStart < end && bytes[valueStart] === SPACE) valueStart++;
     const kind = fieldKind(bytes, start, nameEnd);
     // A known field name, its colon and the space are ASCII: one character per byte.
-    const valueText = kind === FIELD_UNKNOWN ? '' : text.slice(textStart + (valueStart - start), textEnd);
+    const valueText = kind === FIELD_UNKNOWN ? '' : l.text.slice(l.textStart + (valueStart - start), l.textEnd);
     if (kind === FIELD_DATA) {
       dataField(bytes, valueStart, end, lineStart - start, valueText);
       previous = PREVIOUS_DATA;

@@ -14,7 +14,7 @@ function split(chunks: Uint8Array[]): { lines: Line[]; tail: UnterminatedLine | 
   const lines: Line[] = [];
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const splitter = createLineSplitter({
-    line: (bytes, start, end, text, textStart, textEnd, lineStart, lineEnd, lastChunk) => {
+    line: ({ bytes, start, end, text, textStart, textEnd, lineStart, lineEnd, lastChunk }) => {
       const fromText = text.slice(textStart, textEnd);
       // The text handed over must be the decoded bytes of the same line.
       expect(fromText).toBe(decoder.decode(bytes.subarray(start, end)));

@@ -29,27 +29,29 @@ const CR = 0x0d;
 /** Above this size the buffer of a finished long line is released rather than reused. */
 const KEEP_BUFFER_BYTES = 1 << 20;
 
+/**
+ * One complete line. The splitter passes the same object for every line, and `bytes` may be
+ * a reused buffer: both are valid only during the `LineSink.line` call.
+ */
+export interface Line {
+  /** `bytes[start, end)`: the content without the line ending (and without the stream's leading BOM). */
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+  /** `text.slice(textStart, textEnd)`: the same content decoded (invalid UTF-8 replaced by U+FFFD). */
+  text: string;
+  textStart: number;
+  textEnd: number;
+  /** Absolute offset of `bytes[start]`, and just after the line ending. */
+  lineStart: number;
+  lineEnd: number;
+  /** The network chunk holding the line ending's last byte, and its receive time. */
+  lastChunk: number;
+  receivedAt: number;
+}
+
 export interface LineSink {
-  /**
-   * One complete line. `bytes[start, end)` is its content without the line ending (and
-   * without the stream's leading BOM), `text.slice(textStart, textEnd)` the same content
-   * decoded (invalid UTF-8 replaced by U+FFFD); `lineStart` is the absolute offset of
-   * `bytes[start]` and `lineEnd` the absolute offset just after the line ending.
-   * `lastChunk` and `receivedAt` describe the network chunk holding the line ending's last
-   * byte. `bytes` may be a reused buffer: it is valid only during the call.
-   */
-  line(
-    bytes: Uint8Array,
-    start: number,
-    end: number,
-    text: string,
-    textStart: number,
-    textEnd: number,
-    lineStart: number,
-    lineEnd: number,
-    lastChunk: number,
-    receivedAt: number,
-  ): void;
+  line(line: Line): void;
 }
 
 /** A last line with no line ending: per WHATWG it is never interpreted. */
@@ -84,6 +86,8 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
   let heldChunk = 0;
   let heldReceivedAt = 0;
   let firstLine = true;
+  /** The line being passed to the sink: one object, so splitting allocates nothing per line. */
+  const current: Line = { bytes: held, start: 0, end: 0, text: '', textStart: 0, textEnd: 0, lineStart: 0, lineEnd: 0, lastChunk: 0, receivedAt: 0 };
 
   function hold(chunk: Uint8Array, from: number, to: number, chunkIndex: number, receivedAt: number): void {
     const needed = heldLength + (to - from);
@@ -141,33 +145,32 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
         textEol = textCr;
       }
       const fromHeld = next - 1 < heldEnd;
-      emit(region, pos, eol, text, textPos, textEol, base + pos, base + next, fromHeld ? heldChunk : chunkIndex, fromHeld ? heldReceivedAt : receivedAt);
+      current.bytes = region;
+      current.start = pos;
+      current.end = eol;
+      current.text = text;
+      current.textStart = textPos;
+      current.textEnd = textEol;
+      current.lineStart = base + pos;
+      current.lineEnd = base + next;
+      current.lastChunk = fromHeld ? heldChunk : chunkIndex;
+      current.receivedAt = fromHeld ? heldReceivedAt : receivedAt;
+      emit(current);
       pos = next;
       textPos = textEol + eolLength;
     }
   }
 
-  function emit(
-    bytes: Uint8Array,
-    start: number,
-    end: number,
-    text: string,
-    textStart: number,
-    textEnd: number,
-    lineStart: number,
-    lineEnd: number,
-    lastChunk: number,
-    receivedAt: number,
-  ): void {
+  function emit(line: Line): void {
     if (firstLine) {
       firstLine = false;
-      if (leadingBomLength(bytes, start, end) > 0) {
-        start += 3;
-        lineStart += 3;
-        textStart += 1; // U+FEFF is one UTF-16 unit
+      if (leadingBomLength(line.bytes, line.start, line.end) > 0) {
+        line.start += 3;
+        line.lineStart += 3;
+        line.textStart += 1; // U+FEFF is one UTF-16 unit
       }
     }
-    sink.line(bytes, start, end, text, textStart, textEnd, lineStart, lineEnd, lastChunk, receivedAt);
+    sink.line(line);
   }
 
   function push(chunk: Uint8Array, chunkIndex: number, receivedAt: number): void {

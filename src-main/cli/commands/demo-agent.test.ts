@@ -1,18 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { main } from '../main';
-import { memoryIo } from '../test-io';
+import { memoryIo, servingIo } from '../test-io';
 
 describe('stream-inspector demo-agent', () => {
   test('prints its URL, serves until interrupted, then stops', async () => {
-    let interrupt = (): void => undefined;
-    const io = { ...memoryIo(), interrupted: new Promise<void>((resolve) => (interrupt = resolve)) };
-    let printed = (): void => undefined;
-    const ready = new Promise<void>((resolve) => (printed = resolve));
-    const stdout = io.stdout;
-    io.stdout = (text) => {
-      stdout(text);
-      printed();
-    };
+    const { io, ready, interrupt } = servingIo();
     const exit = main(['demo-agent', '--port', '0', '--pace', 'fast'], io);
     await ready;
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? '';

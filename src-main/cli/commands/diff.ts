@@ -1,7 +1,7 @@
 import { diffSessions } from '../../../src-shared/diff/diff';
-import { INHERENT, type InherentId } from '../../../src-shared/diff/inherent';
-import { NORMALISATIONS, type NormalisationId } from '../../../src-shared/diff/normalisations';
-import type { AgentPair, DiffRow, SessionDiff, SideProfile } from '../../../src-shared/diff/types';
+import { INHERENT } from '../../../src-shared/diff/inherent';
+import { NORMALISATIONS } from '../../../src-shared/diff/normalisations';
+import type { AgentPair, DiffRow, Explanation, SessionDiff, SideProfile } from '../../../src-shared/diff/types';
 import { parse, parseFormat } from '../args';
 import { decodeFile } from '../decode-file';
 import { UsageError, type Command } from '../io';
@@ -43,6 +43,12 @@ function formatRow(row: DiffRow): string {
   return `  ${MARK[row.status]} ${id(row.left)}${id(row.right)} ${String(row.pair + 1).padStart(2)}  ${kind.padEnd(48)} ${row.reason}`;
 }
 
+/** Each explanation the rows used, once, under `title` (nothing when none was used). */
+function explanations<Id extends string>(title: string, used: readonly Id[], table: Readonly<Record<Id, Explanation>>): string[] {
+  const ids = [...new Set(used)];
+  return ids.length === 0 ? [] : [title, ...ids.map((id) => `  ${table[id].label}: ${table[id].description}`), ''];
+}
+
 export function formatDiff(result: SessionDiff, leftFile: string, rightFile: string, failing: number): string {
   const { counts } = result;
   const out: string[] = [describeSide('LEFT ', leftFile, result.left), describeSide('RIGHT', rightFile, result.right), ''];
@@ -54,10 +60,8 @@ export function formatDiff(result: SessionDiff, leftFile: string, rightFile: str
   );
   out.push('  st left  right  ag  kind', ...result.rows.map(formatRow), '');
 
-  const used = new Set<NormalisationId>(result.rows.flatMap((r) => r.normalisations));
-  if (used.size > 0) out.push('Normalisations applied:', ...[...used].map((id) => `  ${NORMALISATIONS[id].label}: ${NORMALISATIONS[id].description}`), '');
-  const inherent = new Set<InherentId>(result.rows.flatMap((r) => (r.inherent ? [r.inherent] : [])));
-  if (inherent.size > 0) out.push('Inherent differences:', ...[...inherent].map((id) => `  ${INHERENT[id].label}: ${INHERENT[id].description}`), '');
+  out.push(...explanations('Normalisations applied:', result.rows.flatMap((r) => r.normalisations), NORMALISATIONS));
+  out.push(...explanations('Inherent differences:', result.rows.flatMap((r) => (r.inherent ? [r.inherent] : [])), INHERENT));
 
   const wire = result.envelopes.differences;
   out.push(wire.length ? 'Envelope-level differences (blocks unaffected):' : 'Envelope-level differences: none');

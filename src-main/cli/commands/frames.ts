@@ -1,5 +1,6 @@
-import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
+import { concatBytes } from '../../../src-shared/bytes/held-bytes';
 import { createSseFramer } from '../../../src-shared/sse/framer';
+import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
 import { parse } from '../args';
 import { readAllChunks } from '../input';
 import { UsageError, type Command } from '../io';
@@ -14,16 +15,6 @@ function parseRechunk(value: string | undefined): Rechunk {
   throw new UsageError(`--rechunk takes N (bytes) or random:SEED, not '${value}'`);
 }
 
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
 /**
  * Each event exactly as a WHATWG EventSource dispatches it, as NDJSON, then the end state.
  * `--rechunk` re-splits the input first, to show results do not depend on chunking.
@@ -35,7 +26,7 @@ export const frames: Command = async (args, io) => {
   const rechunk = parseRechunk(values.rechunk);
   for (const file of positionals) {
     const read = await readAllChunks(file, io);
-    const chunks = rechunk ? rechunk(concat(read)) : read;
+    const chunks = rechunk ? rechunk(concatBytes(read)) : read;
     const framer = createSseFramer({
       onFrame: (f) => io.stdout(`${JSON.stringify({ file, event: f.event || 'message', data: f.data, id: f.id })}\n`),
       onDiagnostic: () => undefined,

@@ -1,19 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { fixturePath, readFixture } from '../../../src-shared/testing/fixtures';
 import { main } from '../main';
-import { memoryIo } from '../test-io';
+import { memoryIo, servingIo } from '../test-io';
 
 describe('stream-inspector serve', () => {
   test('prints the URL, serves the file byte for byte until interrupted, then stops', async () => {
-    let interrupt = (): void => undefined;
-    const io = { ...memoryIo(), interrupted: new Promise<void>((resolve) => (interrupt = resolve)) };
-    let printed = (): void => undefined;
-    const ready = new Promise<void>((resolve) => (printed = resolve));
-    const stdout = io.stdout;
-    io.stdout = (text) => {
-      stdout(text);
-      printed();
-    };
+    const { io, ready, interrupt } = servingIo();
     const exit = main(['serve', fixturePath('frontend_tools.raw.sse'), '--port', '0', '--speed', 'fast', '--rechunk', 'byte'], io);
     await ready;
     const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? '';

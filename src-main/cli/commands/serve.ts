@@ -2,18 +2,11 @@ import { resolve } from 'node:path';
 import { MAX_SPEED, MIN_SPEED, type ReplaySpeed } from '../../services/replay/clock';
 import type { RechunkOption } from '../../services/replay/rechunk';
 import { startReplayServer } from '../../services/replay/replay-server';
-import { parse } from '../args';
-import { UsageError, type Command } from '../io';
+import { parse, parsePort } from '../args';
+import { serveUntilInterrupted, UsageError, type Command } from '../io';
 
 /** The port the replay server listens on by default (0 picks a free one). */
 export const DEFAULT_REPLAY_PORT = 8788;
-
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_REPLAY_PORT;
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not '${value}'`);
-  return port;
-}
 
 function parseSpeed(value: string | undefined): ReplaySpeed {
   if (value === undefined) return 1;
@@ -46,7 +39,7 @@ export const serve: Command = async (args, io) => {
   const harEntry = parseHarEntry(values['har-entry']);
   const server = await startReplayServer({
     path: resolve(io.cwd, file),
-    port: parsePort(values.port),
+    port: parsePort(values.port, DEFAULT_REPLAY_PORT),
     speed,
     ...(rechunk !== undefined ? { rechunk } : {}),
     ...(harEntry ? { open: { harEntry } } : {}),
@@ -55,17 +48,11 @@ export const serve: Command = async (args, io) => {
   const continuations = source.legs.length - 1;
   const pacing = speed === 'fast' ? 'as fast as possible' : `with the recorded timing ×${speed}`;
   const cutting = rechunk === undefined ? 'cut as recorded' : rechunk === 'byte' ? 're-chunked to one byte per write' : `re-chunked to ${rechunk}-byte writes`;
-  io.stdout(
-    [
-      `Replaying ${file} (${source.kind}, ${source.legs.length} leg${source.legs.length === 1 ? '' : 's'}) on ${server.url}`,
-      `  GET or POST ${server.url}/agent/run (any path)   leg 0, ${pacing}, ${cutting}`,
-      continuations > 0 ? `  POST ${server.url}/agent/tool_results         the next recorded continuation (${continuations})` : '  (no continuation legs: POST /agent/tool_results answers 409)',
-      ...source.diagnostics.map((d) => `  ${d.severity}: ${d.message}`),
-      'Press Ctrl-C to stop.',
-      '',
-    ].join('\n'),
-  );
-  await io.interrupted;
-  await server.close();
-  return 0;
+  const endpoints = [
+    `Replaying ${file} (${source.kind}, ${source.legs.length} leg${source.legs.length === 1 ? '' : 's'}) on ${server.url}`,
+    `  GET or POST ${server.url}/agent/run (any path)   leg 0, ${pacing}, ${cutting}`,
+    continuations > 0 ? `  POST ${server.url}/agent/tool_results         the next recorded continuation (${continuations})` : '  (no continuation legs: POST /agent/tool_results answers 409)',
+    ...source.diagnostics.map((d) => `  ${d.severity}: ${d.message}`),
+  ];
+  return serveUntilInterrupted(io, endpoints, server);
 };

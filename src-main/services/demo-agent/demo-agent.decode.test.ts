@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RuleId } from '../../../src-shared/diagnostics/rules';
 import { decodeLegs, type ChunkInput } from '../../../src-shared/pipeline/session-decoder';
 import type { DecodeResult } from '../../../src-shared/pipeline/types';
 import type { Block } from '../../../src-shared/reconstruct/types';
 import { SCENARIOS } from './scenarios/catalogue';
 import { FORMATS, type Format } from './script';
-import { startDemoAgent, type DemoAgent } from './server';
-import { readAll } from './testing/http';
+import { readAll, useDemoAgent } from './testing/http';
 
 /**
  * The demo agent's streams through the shared decoder: one scenario reconstructs to the same
@@ -16,13 +15,7 @@ import { readAll } from './testing/http';
 
 const AGENT = '0d0d0d0d-0d0d-4d0d-8d0d-0d0d0d0d0d0d';
 
-let demo: DemoAgent;
-beforeAll(async () => {
-  demo = await startDemoAgent({ pace: 'fast' });
-});
-afterAll(async () => {
-  await demo.close();
-});
+const demo = useDemoAgent();
 
 /** The bytes of one POST, as received (a dropped connection keeps what arrived). */
 async function leg(path: string, body: Record<string, unknown>): Promise<ChunkInput[]> {

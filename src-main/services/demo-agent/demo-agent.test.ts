@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { chunkingBudget } from '../../../src-shared/dialects/json-envelope/budget';
 import { utf8ByteLength } from '../../../src-shared/text/utf8';
 import { quarterlyReport } from './scenarios/failures';
 import { SCENARIOS } from './scenarios/catalogue';
 import { FORMATS, type Format } from './script';
-import { startDemoAgent, type DemoAgent } from './server';
-import { envelopes, items, payloads, post, readAll, type Envelope } from './testing/http';
+import { startDemoAgent } from './server';
+import { envelopes, items, payloads, post, readAll, useDemoAgent, type Envelope } from './testing/http';
 
 const AGENT = '0a0a0a0a-0a0a-4a0a-8a0a-0a0a0a0a0a0a';
 
-let demo: DemoAgent;
-beforeAll(async () => {
-  demo = await startDemoAgent({ pace: 'fast' });
-});
-afterAll(async () => {
-  await demo.close();
-});
+const demo = useDemoAgent();
 
 const run = (body: Record<string, unknown>, query = ''): ReturnType<typeof post> => post(demo.url, `/agent/run${query}`, body);
 const answer = (body: Record<string, unknown>, query = ''): ReturnType<typeof post> => post(demo.url, `/agent/tool_results${query}`, body);
@@ -388,6 +382,12 @@ describe('content scenarios', () => {
 
 describe('fault scenarios produce their faults on the wire', () => {
   const body = async (scenario: string, format: Format): Promise<string> => (await run({ user_prompt: 'x', scenario, format })).text;
+  /** The body as far as it arrived, and how it ended (null: cleanly). */
+  const partialBody = async (scenario: string, format: Format): Promise<{ text: string; error: unknown }> => {
+    const response = await fetch(`${demo.url}/agent/run`, { method: 'POST', body: JSON.stringify({ user_prompt: 'x', scenario, format }) });
+    const { bytes, error } = await readAll(response);
+    return { text: new TextDecoder().decode(bytes), error };
+  };
   const events = (text: string): string[] => text.split('\n\n');
 
   test.each(FORMATS)('raw newline: an event holds a line that is not a data: field, and one holds a blank line (%s)', async (format) => {
@@ -415,9 +415,7 @@ describe('fault scenarios produce their faults on the wire', () => {
   });
 
   test.each(FORMATS)('truncated: the body ends mid-event, cleanly, without [DONE] (%s)', async (format) => {
-    const response = await fetch(`${demo.url}/agent/run`, { method: 'POST', body: JSON.stringify({ user_prompt: 'x', scenario: 'fault-truncated', format }) });
-    const { bytes, error } = await readAll(response);
-    const text = new TextDecoder().decode(bytes);
+    const { text, error } = await partialBody('fault-truncated', format);
     expect(error).toBeNull();
     expect(text.endsWith('\n\n')).toBe(false);
     expect(text).not.toContain('[DONE]');
@@ -425,9 +423,7 @@ describe('fault scenarios produce their faults on the wire', () => {
   });
 
   test.each(FORMATS)('connection dropped: half an event arrives, then the body fails (%s)', async (format) => {
-    const response = await fetch(`${demo.url}/agent/run`, { method: 'POST', body: JSON.stringify({ user_prompt: 'x', scenario: 'fault-connection-drop', format }) });
-    const { bytes, error } = await readAll(response);
-    const text = new TextDecoder().decode(bytes);
+    const { text, error } = await partialBody('fault-connection-drop', format);
     expect(error).not.toBeNull();
     expect(text.endsWith('\n\n')).toBe(false);
     expect(text.slice(text.lastIndexOf('\n\n') + 2).startsWith('data: ')).toBe(true);

@@ -2,7 +2,7 @@ import { serializeEnvelope } from '../../../src-shared/dialects/json-envelope/bu
 import { chunkEnvelopes } from './chunk-payload';
 import { pyDumps, type PyValue } from './python-json';
 import type { ApiEvent, Citation, ContentBlock, Step } from './script';
-import { metaInitPayload, parsePartialJson, pendingToolsValue, textParts, type AgentStep, type Formatter } from './emit-shared';
+import { createCallBlocks, metaInitPayload, parsePartialJson, pendingToolsValue, textParts, type AgentStep, type Formatter } from './emit-shared';
 
 interface BufferedBlock {
   type: ContentBlock['type'];
@@ -28,18 +28,13 @@ function citationEnvelope(agent: string, citation: Citation, final: boolean): st
  * agent and reset at each `message_start`, as each API call runs a fresh formatter.
  */
 export function createJsonFormatter(): Formatter {
-  const calls = new Map<string, Map<number, BufferedBlock>>();
+  const callBlocks = createCallBlocks<BufferedBlock>();
 
   const chunk = (type: string, agent: string, payload: string, finalOnLast: boolean, extras: Record<string, unknown> = {}): string[] =>
     chunkEnvelopes({ type, agent, extras }, payload, finalOnLast);
 
   function api(agent: string, event: ApiEvent): string[] {
-    if (event.type === 'message_start') {
-      calls.set(agent, new Map());
-      return [];
-    }
-    const blocks = calls.get(agent) ?? new Map<number, BufferedBlock>();
-    calls.set(agent, blocks);
+    const blocks = callBlocks(agent, event);
     switch (event.type) {
       case 'content_block_start': {
         const block = event.block;

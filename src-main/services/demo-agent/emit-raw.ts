@@ -1,5 +1,5 @@
 import { dumpEvent } from './api-dump';
-import { pyDumps } from './python-json';
+import { modelDumpJson } from './python-json';
 import { rawStreamEscape, type AgentStep, type Formatter } from './emit-shared';
 import { xmlAgentItem } from './emit-xml-agent';
 
@@ -10,5 +10,5 @@ import { xmlAgentItem } from './emit-xml-agent';
  */
 export function createRawFormatter(): Formatter {
   return (step: AgentStep): string[] =>
-    step.kind === 'api' ? [rawStreamEscape(pyDumps(dumpEvent(step.event), { ensureAscii: false, compact: true }))] : [xmlAgentItem(step, 'raw')];
+    step.kind === 'api' ? [rawStreamEscape(modelDumpJson(dumpEvent(step.event)))] : [xmlAgentItem(step, 'raw')];
 }

@@ -1,11 +1,26 @@
 import type { PyValue } from './python-json';
-import type { Format, MetaInit, PendingTool, Step } from './script';
+import type { ApiEvent, Format, MetaInit, PendingTool, Step } from './script';
 
 /** Steps an agent puts on the queue (as opposed to router-level steps: [DONE], error frame, faults). */
 export type AgentStep = Extract<Step, { agent: string }>;
 
 /** One wire format's formatter: a step in, the queue items (SSE data payloads) out. */
 export type Formatter = (step: AgentStep) => string[];
+
+/**
+ * A formatter's blocks per agent, by index, for the API call an event belongs to: a
+ * message_start begins a call with no blocks, as upstream runs a fresh formatter per call.
+ */
+export type CallBlocks<T> = (agent: string, event: ApiEvent) => Map<number, T>;
+
+export function createCallBlocks<T>(): CallBlocks<T> {
+  const calls = new Map<string, Map<number, T>>();
+  return (agent, event) => {
+    let blocks = event.type === 'message_start' ? undefined : calls.get(agent);
+    if (!blocks) calls.set(agent, (blocks = new Map<number, T>()));
+    return blocks;
+  };
+}
 
 /** `json.loads(buffer)`, falling back to the raw string as the upstream formatters do. */
 export function parsePartialJson(text: string): PyValue {
@@ -46,18 +61,7 @@ export function pendingToolsValue(tools: readonly PendingTool[]): PyValue {
   return tools.map((t) => ({ tool_use_id: t.tool_use_id, name: t.name, input: t.input }));
 }
 
-/** `stream_xml_to_aqueue`: backslashes doubled, then LF written as `\n`. CR passes through (an upstream hole). */
-export function xmlStreamEscape(text: string): string {
-  return text.replaceAll('\\', '\\\\').replaceAll('\n', '\\n');
-}
-
 /** `stream_to_aqueue` (raw format): only LF is written as `\n`. */
 export function rawStreamEscape(text: string): string {
   return text.replaceAll('\n', '\\n');
-}
-
-/** `_escape_tool_result_cdata`: protect `]]>`, fold CR/CRLF to LF, write LF as `\n` (no backslash doubling). */
-export function escapeToolResultCdata(content: string): string {
-  if (!content) return '';
-  return content.replaceAll(']]>', ']]]]><![CDATA[>').replaceAll('\r\n', '\n').replaceAll('\r', '\n').replaceAll('\n', '\\n');
 }

@@ -1,6 +1,8 @@
-import { htmlEscape, pyDumps } from './python-json';
+import { htmlEscape } from '../../../src-shared/dialects/legacy-xml/entities';
+import { escapeToolResultCdata } from '../../../src-shared/dialects/legacy-xml/escaping';
+import { pyDumps } from './python-json';
 import type { Format } from './script';
-import { escapeToolResultCdata, metaInitPayload, pendingToolsValue, textParts, type AgentStep } from './emit-shared';
+import { metaInitPayload, pendingToolsValue, textParts, type AgentStep } from './emit-shared';
 
 /**
  * The agent layer's items in the xml and raw formats (both use XML here). They are put on

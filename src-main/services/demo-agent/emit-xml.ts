@@ -1,6 +1,8 @@
-import { htmlEscape, pyDumps, type PyValue } from './python-json';
+import { htmlEscape } from '../../../src-shared/dialects/legacy-xml/entities';
+import { xmlStreamEscape } from '../../../src-shared/dialects/legacy-xml/escaping';
+import { pyDumps, type PyValue } from './python-json';
 import type { ApiEvent, Citation, ContentBlock } from './script';
-import { parsePartialJson, xmlStreamEscape, type AgentStep, type Formatter } from './emit-shared';
+import { createCallBlocks, parsePartialJson, type AgentStep, type Formatter } from './emit-shared';
 import { xmlAgentItem } from './emit-xml-agent';
 
 interface XmlBlock {
@@ -33,16 +35,11 @@ function citationXml(citation: Citation): string {
  * call therefore leaves the previous call's tag open, as upstream.
  */
 export function createXmlFormatter(): Formatter {
-  const calls = new Map<string, Map<number, XmlBlock>>();
+  const callBlocks = createCallBlocks<XmlBlock>();
   const item = (text: string): string => xmlStreamEscape(text);
 
   function api(agent: string, event: ApiEvent): string[] {
-    if (event.type === 'message_start') {
-      calls.set(agent, new Map());
-      return [];
-    }
-    const blocks = calls.get(agent) ?? new Map<number, XmlBlock>();
-    calls.set(agent, blocks);
+    const blocks = callBlocks(agent, event);
     switch (event.type) {
       case 'content_block_start': {
         const block = event.block;

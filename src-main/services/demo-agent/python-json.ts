@@ -1,9 +1,10 @@
 /**
  * Python's serialisers, reproduced byte for byte where the upstream server uses them:
  * `json.dumps` (default separators `", "`/`": "` or compact, `ensure_ascii` on or off),
- * `repr()` of SDK model objects (what `json.dumps(..., default=str)` prints for them) and
- * `html.escape(..., quote=True)`.
+ * `repr()` of SDK model objects (what `json.dumps(..., default=str)` prints for them). The
+ * repr of str, int and float is shared with the diff (src-shared/python/repr.ts).
  */
+import { pythonFloat, pythonNumber, pythonString } from '../../../src-shared/python/repr';
 
 /** A Python float whose value is integral: Python prints `0.0` where JavaScript prints `0`. */
 export class PyFloat {
@@ -41,9 +42,9 @@ export function pyDumps(value: PyValue, options: DumpsOptions = {}): string {
   const write = (v: PyValue): void => {
     if (v === null) out.push('null');
     else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
-    else if (typeof v === 'number') out.push(pyNumber(v));
+    else if (typeof v === 'number') out.push(jsonNumber(v, false));
     else if (typeof v === 'string') out.push(jsonString(v, ensureAscii));
-    else if (v instanceof PyFloat) out.push(pyFloatRepr(v.value));
+    else if (v instanceof PyFloat) out.push(jsonNumber(v.value, true));
     else if (v instanceof PyModel) out.push(jsonString(pyRepr(v), ensureAscii));
     else if (isPyList(v)) {
       out.push('[');
@@ -66,6 +67,11 @@ export function pyDumps(value: PyValue, options: DumpsOptions = {}): string {
   return out.join('');
 }
 
+/** pydantic's `model_dump_json()`: compact separators, non-ASCII kept as UTF-8. */
+export function modelDumpJson(value: PyValue): string {
+  return pyDumps(value, { ensureAscii: false, compact: true });
+}
+
 /** `model_dump(mode="json")`: models become plain objects, everything else is kept. */
 export function toPlain(value: PyValue): PyValue {
   if (value instanceof PyModel) return mapValues(value.fields, toPlain);
@@ -78,22 +84,15 @@ export function toPlain(value: PyValue): PyValue {
 export function pyRepr(value: PyValue): string {
   if (value === null) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (typeof value === 'number') return pyNumber(value);
-  if (typeof value === 'string') return pyStrRepr(value);
-  if (value instanceof PyFloat) return pyFloatRepr(value.value);
+  if (typeof value === 'number') return pythonNumber(value);
+  if (typeof value === 'string') return pythonString(value);
+  if (value instanceof PyFloat) return pythonFloat(value.value);
   if (value instanceof PyModel) {
     const fields = Object.entries(value.fields).map(([k, v]) => `${k}=${pyRepr(v)}`);
     return `${value.className}(${fields.join(', ')})`;
   }
   if (isPyList(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`).join(', ')}}`;
-}
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
-
-/** `html.escape(text, quote=True)`. */
-export function htmlEscape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+  return `{${Object.entries(value).map(([k, v]) => `${pythonString(k)}: ${pyRepr(v)}`).join(', ')}}`;
 }
 
 function isPyList(value: PyValue): value is readonly PyValue[] {
@@ -106,31 +105,11 @@ function mapValues(object: Readonly<Record<string, PyValue>>, fn: (v: PyValue) =
   return out;
 }
 
-function pyNumber(n: number): string {
-  return Number.isInteger(n) && Math.abs(n) < 1e16 ? String(n) : pyFloatRepr(n);
-}
-
-/**
- * `float.__repr__`: the shortest round-tripping digits (which JavaScript also computes),
- * laid out by CPython's rule: positional when the decimal exponent is in (-4, 16], else
- * `d.ddde±XX`; always with a `.0` when integral.
- */
-export function pyFloatRepr(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
-  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const sign = x < 0 ? '-' : '';
-  const [mantissa = '0', exponent = '0'] = Math.abs(x).toExponential().split('e');
-  const digits = mantissa.replace('.', '');
-  const exp = Number(exponent);
-  const decpt = exp + 1;
-  if (decpt > -4 && decpt <= 16) {
-    if (decpt <= 0) return `${sign}0.${'0'.repeat(-decpt)}${digits}`;
-    if (decpt >= digits.length) return `${sign}${digits}${'0'.repeat(decpt - digits.length)}.0`;
-    return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
-  }
-  const head = digits.length > 1 ? `${digits[0] ?? ''}.${digits.slice(1)}` : digits;
-  return `${sign}${head}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+/** A number as json.dumps writes it: repr() of the int or float, but NaN and ±Infinity for the non-finite. */
+function jsonNumber(n: number, isFloat: boolean): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
+  return isFloat ? pythonFloat(n) : pythonNumber(n);
 }
 
 const JSON_SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x22: '\\"', 0x5c: '\\\\', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x08: '\\b', 0x0c: '\\f' };
@@ -151,21 +130,4 @@ function jsonString(text: string, ensureAscii: boolean): string {
     runStart = i + 1;
   }
   return `${out}${text.slice(runStart)}"`;
-}
-
-const REPR_SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x5c: '\\\\', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t' };
-
-/** `repr(str)`: single quotes unless the text has a ' and no ", non-printables as \xNN. */
-function pyStrRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    const short = REPR_SHORT_ESCAPES[code];
-    if (short) out += short;
-    else if (char === quote) out += `\\${quote}`;
-    else if (code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0)) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += char;
-  }
-  return out + quote;
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../src-shared/json/values';
 import type { PyValue } from './python-json';
 import { pythonJsonError } from './python-json-error';
 import type { Format, FrontendResult } from './script';
@@ -83,7 +84,7 @@ class Checker {
 
   /** A model's input must be an object; a missing required field reports the whole object as input. */
   object(input: unknown, loc: Loc): Checked<Record<string, unknown>> {
-    if (isPlainObject(input)) return input;
+    if (isJsonObject(input)) return input;
     return this.fail('model_attributes_type', loc, 'Input should be a valid dictionary or object to extract fields from', input);
   }
 
@@ -99,9 +100,9 @@ class Checker {
 
   /** `str | list[dict] | dict`: pydantic reports every union member's failure, tagged. */
   userPrompt(input: unknown, loc: Loc): Checked<PyValue> {
-    if (typeof input === 'string' || isPlainObject(input)) return input as PyValue;
+    if (typeof input === 'string' || isJsonObject(input)) return input as PyValue;
     const listTag = 'list[dict[any,any]]';
-    const badItems = Array.isArray(input) ? input.flatMap((item: unknown, i) => (isPlainObject(item) ? [] : [{ i, item }])) : null;
+    const badItems = Array.isArray(input) ? input.flatMap((item: unknown, i) => (isJsonObject(item) ? [] : [{ i, item }])) : null;
     if (badItems && badItems.length === 0) return input as PyValue;
     this.fail('string_type', [...loc, 'str'], 'Input should be a valid string', input);
     if (badItems) for (const { i, item } of badItems) this.fail('dict_type', [...loc, listTag, i], 'Input should be a valid dictionary', item);
@@ -119,10 +120,6 @@ class Checker {
     const isError = 'is_error' in object ? this.bool(object['is_error'], [...loc, 'is_error']) : false;
     return id === INVALID || text === INVALID || isError === INVALID ? INVALID : { tool_use_id: id, content: text, is_error: isError };
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
@@ -180,7 +177,7 @@ export function validateToolResultsRequest(body: unknown): Validated<ToolResults
  */
 export function validateDemoOptions(body: unknown, query: URLSearchParams, scenarioIds: readonly string[] | null): Validated<DemoOptions> {
   const checker = new Checker();
-  const fromBody = isPlainObject(body) ? body : {};
+  const fromBody = isJsonObject(body) ? body : {};
   const pick = <T extends string>(key: string, values: readonly T[]): Checked<T | undefined> => {
     const queried = query.get(key);
     if (queried !== null) return checker.literal(values, queried, ['query', key]);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { seededRandom as seededNumbers } from '../../../src-shared/sse/rechunk';
 
 /** A version-4-shaped UUID derived from `parts`: the same parts always give the same UUID. */
 export function seededUuid(...parts: string[]): string {
@@ -14,14 +15,7 @@ export function seededBase64(length: number, ...parts: string[]): string {
   return out.slice(0, length);
 }
 
-/** mulberry32 seeded from a string: reproducible jitter for realistic pacing. */
+/** The shared mulberry32 (src-shared/sse/rechunk.ts) seeded from a string: reproducible jitter for realistic pacing. */
 export function seededRandom(seed: string): () => number {
-  let state = createHash('sha256').update(seed).digest().readUInt32LE(0);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededNumbers(createHash('sha256').update(seed).digest().readUInt32LE(0));
 }

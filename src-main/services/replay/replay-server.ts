@@ -2,11 +2,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { REDACTED } from '../../../src-shared/recording/redact';
+import { createRechunker } from '../../../src-shared/sse/rechunk';
 import type { HeaderList } from '../../../src-shared/recording/types';
 import { openSource } from '../importers';
 import type { ImportedLeg, ImportedSource, OpenSourceOptions } from '../importers/types';
 import { createSleeper, speedError, systemClock, type ReplayClock, type ReplaySpeed } from './clock';
-import { createRechunker, rechunkError, rechunkSize, type RechunkOption } from './rechunk';
+import { rechunkError, rechunkSize, type RechunkOption } from './rechunk';
 import { eventTime, gapBetween, timeline } from './timeline';
 
 /**

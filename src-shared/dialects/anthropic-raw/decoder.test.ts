@@ -1,21 +1,16 @@
 import { describe, expect, it, test } from 'vitest';
-import { frameChunks } from '../../sse/collect';
 import { chunkings } from '../../testing/chunking';
 import { listSseFixtures, readFixture, readManifest } from '../../testing/fixtures';
-import { frameOf } from '../../testing/frames';
-import { rulesOf, runDialect, runDialectOnChunks, type DialectRun } from '../legacy-xml/testing';
-import type { DialectOptions, EnvelopeInit } from '../types';
+import { deltaBlocks, envelopeShapes, jsonFixtureEnvelopes, payloads, rulesOf, runDialectOnChunks, runDialectOnItems, type Comparable, type DialectRun } from '../../testing/dialects';
+import type { DialectOptions } from '../types';
 import { createAnthropicRawDecoder } from './decoder';
 
 const AGENT = '66666666-6666-4666-8666-666666666666';
 
-function decode(events: readonly (object | string)[], options?: DialectOptions): DialectRun {
-  return runDialect(createAnthropicRawDecoder, events.map((e, i) => frameOf(typeof e === 'string' ? e : JSON.stringify(e), i)), options);
-}
+const decode = (events: readonly (object | string)[], options?: DialectOptions): DialectRun => runDialectOnItems(createAnthropicRawDecoder, events, options);
 
-function content(run: DialectRun): Omit<EnvelopeInit, 'frame' | 'agent'>[] {
-  return run.envelopes.filter((e) => e.control !== 'provider-event').map(({ frame: _f, agent: _a, ...rest }) => rest);
-}
+/** The envelopes without the provider events. */
+const content = (run: DialectRun): ReturnType<typeof envelopeShapes> => envelopeShapes(run.envelopes.filter((e) => e.control !== 'provider-event'));
 
 const start = (index: number, block: object): object => ({ type: 'content_block_start', index, content_block: block });
 const delta = (index: number, d: object): object => ({ type: 'content_block_delta', index, delta: d });
@@ -159,52 +154,6 @@ function decodeFixture(name: string, options?: DialectOptions): DialectRun {
   return runDialectOnChunks(createAnthropicRawDecoder, [readFixture(name)], options);
 }
 
-interface JsonEnvelope {
-  type: string;
-  agent: string;
-  final: boolean;
-  delta: string;
-  [extra: string]: unknown;
-}
-
-function jsonFixture(name: string): JsonEnvelope[] {
-  return frameChunks([readFixture(name)], { maxDataLineBytes: Number.MAX_SAFE_INTEGER })
-    .frames.filter((f) => f.data.startsWith('{"type"'))
-    .map((f) => JSON.parse(f.data) as JsonEnvelope);
-}
-
-type Comparable = { type: string; final: boolean; delta: string; control?: string };
-
-/** Streamed blocks of one type as lists of deltas, split at final markers. */
-function deltaBlocks(envelopes: readonly Comparable[], type: string): string[][] {
-  const blocks: string[][] = [];
-  let current: string[] = [];
-  for (const e of envelopes) {
-    if (e.type !== type || e.control !== undefined) continue;
-    if (!e.final) {
-      current.push(e.delta);
-      continue;
-    }
-    blocks.push(current);
-    current = [];
-  }
-  return blocks;
-}
-
-function payloads(envelopes: readonly Comparable[], type: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  for (const e of envelopes) {
-    if (e.type !== type || e.control !== undefined) continue;
-    current += e.delta;
-    if (e.final) {
-      out.push(current);
-      current = '';
-    }
-  }
-  return out;
-}
-
 const PAIRED = ['example_1', 'json_stream', 'frontend_tools', 'frontend_tools_resume', 'probe_citations', 'probe_escaping'];
 
 describe('upstream raw fixtures', () => {
@@ -232,13 +181,13 @@ describe('upstream raw fixtures', () => {
 
   test.each(PAIRED)('%s: text and thinking deltas equal the JSON run\'s, delta by delta', (stem) => {
     const raw = decodeFixture(`${stem}.raw.sse`).envelopes;
-    const json = jsonFixture(`${stem}.json.sse`);
+    const json = jsonFixtureEnvelopes(`${stem}.json.sse`);
     for (const type of ['text', 'thinking']) expect(deltaBlocks(raw, type)).toEqual(deltaBlocks(json, type));
     expect(deltaBlocks(raw, 'text').length).toBeGreaterThan(0);
   });
 
   test.each(PAIRED)('%s: tool calls, citations and agent-layer payloads equal the JSON run\'s', (stem) => {
-    const json = jsonFixture(`${stem}.json.sse`);
+    const json = jsonFixtureEnvelopes(`${stem}.json.sse`);
     // A continuation leg has no meta_init: the session gives the agent of the earlier leg.
     const raw = decodeFixture(`${stem}.raw.sse`, stem.endsWith('_resume') ? { defaultAgent: json[0]?.agent ?? '' } : {}).envelopes;
     for (const type of ['tool_call', 'server_tool_call', 'meta_final', 'awaiting_frontend_tools', 'meta_files']) {

@@ -1,4 +1,4 @@
-import { isJsonObject } from './json-values';
+import { isJsonObject } from '../../json/values';
 
 /**
  * meta_init payloads larger than this are not reassembled for the format check (the

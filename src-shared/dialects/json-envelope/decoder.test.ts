@@ -1,37 +1,18 @@
 import { describe, expect, it, test } from 'vitest';
-import type { DiagnosticInit } from '../../diagnostics/types';
-import { classifyControlFrame } from '../../pipeline/stream-control';
 import type { Frame } from '../../sse/types';
+import { rulesOf, runDialect, runDialectOnItems, type DialectRun } from '../../testing/dialects';
 import { readFixture, readManifest } from '../../testing/fixtures';
 import { frameOf } from '../../testing/frames';
 import { utf8ByteLength } from '../../text/utf8';
-import type { DialectOptions, EnvelopeInit } from '../types';
-import { createJsonEnvelopeDecoder, UNDECODED_TYPE } from './decoder';
+import { UNDECODED_TYPE, type DialectOptions } from '../types';
+import { createJsonEnvelopeDecoder } from './decoder';
 
 const AGENT = '11111111-1111-4111-8111-111111111111';
 
-interface Decoded {
-  envelopes: EnvelopeInit[];
-  diagnostics: DiagnosticInit[];
-}
-
-function decodeFrames(frames: readonly Frame[], options?: DialectOptions): Decoded {
-  const envelopes: EnvelopeInit[] = [];
-  const diagnostics: DiagnosticInit[] = [];
-  const decoder = createJsonEnvelopeDecoder({ onEnvelope: (e) => envelopes.push(e), onDiagnostic: (d) => diagnostics.push(d) }, options);
-  for (const frame of frames) decoder.push(frame);
-  decoder.end();
-  return { envelopes, diagnostics };
-}
+const decodeFrames = (frames: readonly Frame[], options?: DialectOptions): DialectRun => runDialect(createJsonEnvelopeDecoder, frames, options);
 
 /** Decode hand-made event data, one frame per string. */
-function decodeData(data: readonly string[], options?: DialectOptions): Decoded {
-  return decodeFrames(data.map((d, i) => frameOf(d, i)), options);
-}
-
-function rulesOf(decoded: Decoded): string[] {
-  return decoded.diagnostics.map((d) => d.rule);
-}
+const decodeData = (data: readonly string[], options?: DialectOptions): DialectRun => runDialectOnItems(createJsonEnvelopeDecoder, data, options);
 
 function envelopeData(fields: Record<string, unknown>): string {
   return JSON.stringify({ type: 'text', agent: AGENT, final: false, delta: '', ...fields });
@@ -63,9 +44,7 @@ const jsonFixtures = Object.values(manifest).filter((entry) => entry.kind === 'j
 
 describe('JSON envelope fixtures', () => {
   test.each(jsonFixtures.map((entry) => [entry.file, entry] as const))('%s decodes as the manifest counts', (file, entry) => {
-    const frames = fixtureFrames(file);
-    const content = frames.filter((f) => classifyControlFrame(f.data) === undefined);
-    const { envelopes, diagnostics } = decodeFrames(content);
+    const { frames: content, envelopes, diagnostics } = decodeFrames(fixtureFrames(file));
 
     expect(envelopes).toHaveLength(content.length);
     const byType: Record<string, number> = {};
@@ -93,8 +72,7 @@ describe('JSON envelope fixtures', () => {
   });
 
   test.each(jsonFixtures.map((entry) => entry.file))('%s: every envelope re-serialises to its exact wire data (nothing dropped or changed)', (file) => {
-    const content = fixtureFrames(file).filter((f) => classifyControlFrame(f.data) === undefined);
-    const { envelopes } = decodeFrames(content);
+    const { frames: content, envelopes } = decodeFrames(fixtureFrames(file));
     for (const [i, e] of envelopes.entries()) {
       expect(e.frame).toBe(content[i]?.seq);
       expect(e.control).toBeUndefined();
@@ -123,9 +101,9 @@ describe('JSON envelope fixtures', () => {
   });
 
   it('reports no format mismatch for the agent_base meta_init chunked over several envelopes', () => {
-    const { envelopes, diagnostics } = decodeFrames(fixtureFrames('frontend_tools_resume.agent_base.json.sse').filter((f) => f.data !== '[DONE]'));
-    expect(envelopes.filter((e) => e.type === 'meta_init' && !e.final).length).toBeGreaterThan(0);
-    expect(rulesOf({ envelopes, diagnostics })).not.toContain('stream.format-mismatch');
+    const run = decodeFrames(fixtureFrames('frontend_tools_resume.agent_base.json.sse'));
+    expect(run.envelopes.filter((e) => e.type === 'meta_init' && !e.final).length).toBeGreaterThan(0);
+    expect(rulesOf(run)).not.toContain('stream.format-mismatch');
   });
 });
 
@@ -176,7 +154,7 @@ describe('envelope fields', () => {
   ] as const)('"%s": %j → envelope.field-type, decoded as %j', (field, value, expected) => {
     const object: Record<string, unknown> = { type: 'text', agent: AGENT, final: false, delta: 'hi', [field]: value };
     const { envelopes, diagnostics } = decodeData([JSON.stringify(object)], { defaultAgent: 'root' });
-    expect(rulesOf({ envelopes, diagnostics })).toEqual(['envelope.field-type']);
+    expect(rulesOf({ diagnostics })).toEqual(['envelope.field-type']);
     expect(diagnostics[0]?.message).toContain(`"${field}" must be a`);
     expect(diagnostics[0]?.message).toContain('assumed');
     expect(envelopes[0]).toMatchObject(expected);
@@ -214,7 +192,7 @@ describe('json.invalid', () => {
 
   test.each([['[1,2]', 'array'], ['"text"', 'string'], ['null', 'null'], ['42', 'number']])('JSON %s is not an envelope: envelope.missing-field, kept undecoded', (data, kind) => {
     const { envelopes, diagnostics } = decodeData([data]);
-    expect(rulesOf({ envelopes, diagnostics })).toEqual(['envelope.missing-field']);
+    expect(rulesOf({ diagnostics })).toEqual(['envelope.missing-field']);
     expect(diagnostics[0]?.message).toContain(`JSON ${kind}, not an envelope object`);
     expect(envelopes).toEqual([expect.objectContaining({ control: 'undecoded', delta: data })]);
   });
@@ -234,7 +212,7 @@ describe('json.lone-surrogate', () => {
   ])('reports %s', (_name, delta, escape) => {
     const data = `{"type":"text","agent":"a","final":false,"delta":${delta}}`;
     const { envelopes, diagnostics } = decodeData([data]);
-    expect(rulesOf({ envelopes, diagnostics })).toEqual(['json.lone-surrogate']);
+    expect(rulesOf({ diagnostics })).toEqual(['json.lone-surrogate']);
     expect(diagnostics[0]?.message).toContain(`first: ${escape} at character ${data.indexOf(escape)}`);
     expect(envelopes).toHaveLength(1);
   });
@@ -258,7 +236,7 @@ describe('envelope.unknown-type', () => {
   it('reports an unknown type once, as info, and keeps every envelope of it', () => {
     const data = [envelopeData({ type: 'hook_progress', delta: 'a' }), envelopeData({ type: 'hook_progress', delta: 'b', final: true }), envelopeData({ type: 'other_hook' })];
     const { envelopes, diagnostics } = decodeData(data);
-    expect(rulesOf({ envelopes, diagnostics })).toEqual(['envelope.unknown-type', 'envelope.unknown-type']);
+    expect(rulesOf({ diagnostics })).toEqual(['envelope.unknown-type', 'envelope.unknown-type']);
     expect(diagnostics[0]?.message).toContain('"hook_progress"');
     expect(diagnostics[1]?.at.frame).toBe(2);
     expect(envelopes.map((e) => e.type)).toEqual(['hook_progress', 'hook_progress', 'other_hook']);
@@ -299,7 +277,7 @@ describe('chunk budget', () => {
   it('one byte over with an unescaped delta that did not fit → envelope.over-budget', () => {
     const data = envelopeOfSize(2049, 'a');
     const { diagnostics } = decodeData([data]);
-    expect(rulesOf({ envelopes: [], diagnostics })).toEqual(['envelope.over-budget']);
+    expect(rulesOf({ diagnostics })).toEqual(['envelope.over-budget']);
     expect(diagnostics[0]?.message).toMatch(/is 2049 bytes, over the 2048-byte budget: its unescaped delta is \d+ bytes, more than the \d+ bytes .* did not chunk/);
   });
 
@@ -307,7 +285,7 @@ describe('chunk budget', () => {
     // 1000 quotes: 1000 bytes unescaped (fits the ~1950-byte room), 2000 bytes escaped.
     const data = envelopeData({ type: 'tool_result', final: true, delta: '"'.repeat(1000), id: 'toolu_1', name: 'read' });
     const { diagnostics } = decodeData([data]);
-    expect(rulesOf({ envelopes: [], diagnostics })).toEqual(['envelope.over-budget-after-escaping']);
+    expect(rulesOf({ diagnostics })).toEqual(['envelope.over-budget-after-escaping']);
     expect(diagnostics[0]?.message).toContain('its unescaped delta (1000 bytes) fits');
     expect(diagnostics[0]?.message).toContain('JSON escaping adds 1000 bytes');
     expect(diagnostics[0]?.at.frame).toBe(0);
@@ -320,7 +298,7 @@ describe('chunk budget', () => {
 
   it('a text delta larger than the budget → envelope.over-budget, explained as never chunked upstream', () => {
     const { diagnostics } = decodeData([envelopeData({ type: 'text', delta: 'x'.repeat(3000) })]);
-    expect(rulesOf({ envelopes: [], diagnostics })).toEqual(['envelope.over-budget']);
+    expect(rulesOf({ diagnostics })).toEqual(['envelope.over-budget']);
     expect(diagnostics[0]?.message).toContain('never chunks them');
   });
 
@@ -331,7 +309,7 @@ describe('chunk budget', () => {
   it('extras that leave no room for the delta → envelope.over-budget, explained as the degenerate budget', () => {
     const envelopeLog = JSON.stringify({ summary: 'y'.repeat(2100) });
     const { diagnostics } = decodeData([envelopeData({ type: 'tool_result', final: true, delta: 'ok', id: 't', name: 'n', envelope_log: envelopeLog })]);
-    expect(rulesOf({ envelopes: [], diagnostics })).toEqual(['envelope.over-budget']);
+    expect(rulesOf({ diagnostics })).toEqual(['envelope.over-budget']);
     expect(diagnostics[0]?.message).toContain('leave fewer than 64 for the delta');
   });
 

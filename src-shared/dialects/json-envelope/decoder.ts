@@ -1,17 +1,15 @@
 import type { RuleId } from '../../diagnostics/rules';
 import type { DiagnosticLocation } from '../../diagnostics/types';
+import { isJsonObject, jsonKind, parseJson } from '../../json/values';
+import { previewText } from '../../text/preview';
 import { utf8ByteLength } from '../../text/utf8';
 import type { Frame } from '../../sse/types';
-import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
+import { undecodedParts, type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
 import { createAnnouncedFormatCheck } from './announced-format';
 import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, type BudgetOverrun } from './budget';
 import { readEnvelopeFields, type EnvelopeFields } from './fields';
-import { isJsonObject, jsonKind, previewText } from './json-values';
 import { findLoneSurrogateEscapes } from './surrogates';
 import { isKnownEnvelopeType, isStreamedEnvelopeType } from './vocabulary';
-
-/** Type of the control envelope that carries an event this dialect could not decode. */
-export const UNDECODED_TYPE = 'undecoded';
 
 /**
  * The JSON envelope dialect (seed 001, legacy `anthropic_agent` and `agent_base` servers):
@@ -34,15 +32,13 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
 
     checkSurrogates(frame, report);
 
-    let value: unknown;
-    try {
-      value = JSON.parse(data);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      report('json.invalid', `Event ${frame.seq} is not valid JSON (${reason}); kept undecoded. Data: ${previewText(data)}`);
+    const parsed = parseJson(data);
+    if (!parsed.ok) {
+      report('json.invalid', `Event ${frame.seq} is not valid JSON (${parsed.error}); kept undecoded. Data: ${previewText(data)}`);
       emitUndecoded(frame);
       return;
     }
+    const value = parsed.value;
     if (!isJsonObject(value)) {
       report('envelope.missing-field', `Event ${frame.seq} is a JSON ${jsonKind(value)}, not an envelope object, so it has none of type, agent, final, delta; kept undecoded. Data: ${previewText(data)}`);
       emitUndecoded(frame);
@@ -66,7 +62,7 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
   }
 
   function emitUndecoded(frame: Frame): void {
-    callbacks.onEnvelope({ frame: frame.seq, agent: defaultAgent, type: UNDECODED_TYPE, final: true, delta: frame.data, extras: {}, control: 'undecoded' });
+    callbacks.onEnvelope({ frame: frame.seq, agent: defaultAgent, ...undecodedParts(frame) });
   }
 
   function checkSurrogates(frame: Frame, report: (rule: RuleId, message: string) => void): void {

@@ -1,4 +1,4 @@
-import { describeValue } from './json-values';
+import { describeValue } from '../../json/values';
 import { BASE_FIELDS } from './vocabulary';
 
 /** A base field that was absent or had the wrong JSON type, and what was assumed instead. */

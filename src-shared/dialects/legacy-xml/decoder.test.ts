@@ -1,38 +1,23 @@
 import { describe, expect, it, test } from 'vitest';
-import { frameChunks } from '../../sse/collect';
 import { chunkings } from '../../testing/chunking';
+import { deltaBlocks, envelopeShapes, jsonFixtureEnvelopes, payloads, rulesOf, runDialectOnChunks, runDialectOnItems, type DialectRun, type JsonEnvelope } from '../../testing/dialects';
 import { listSseFixtures, readFixture, readManifest } from '../../testing/fixtures';
-import { frameOf } from '../../testing/frames';
 import type { DialectOptions, EnvelopeInit } from '../types';
 import { createLegacyXmlDecoder } from './decoder';
-import { rulesOf, runDialect, runDialectOnChunks, type DialectRun } from './testing';
+import { htmlEscape } from './entities';
+import { xmlStreamEscape } from './escaping';
 
 const ROOT = '11111111-1111-4111-8111-111111111111';
 
-function decode(items: readonly string[], options?: DialectOptions): DialectRun {
-  return runDialect(createLegacyXmlDecoder, items.map((data, i) => frameOf(data, i)), options);
-}
+const decode = (items: readonly string[], options?: DialectOptions): DialectRun => runDialectOnItems(createLegacyXmlDecoder, items, options);
 
-/** The envelope fields a test compares (frame and agent checked where they matter). */
-function shapes(run: DialectRun): Omit<EnvelopeInit, 'frame' | 'agent'>[] {
-  return run.envelopes.map(({ frame: _f, agent: _a, ...rest }) => rest);
-}
+const shapes = (run: DialectRun): ReturnType<typeof envelopeShapes> => envelopeShapes(run.envelopes);
 
 const metaInit = (json: object): string => `<meta_init data="${htmlEscape(JSON.stringify(json))}"></meta_init>`;
 
-/** Python's html.escape(quote=True). */
-function htmlEscape(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#x27;');
-}
-
-/** Upstream's stream_xml_to_aqueue. */
-function sseEscape(text: string): string {
-  return text.replaceAll('\\', '\\\\').replaceAll('\n', '\\n');
-}
-
 describe('streamed blocks', () => {
   test.each(['text', 'thinking'] as const)('%s: open tag, deltas, close tag map to block-open, deltas and an empty final marker', (type) => {
-    const run = decode([`<content-block-${type}>`, sseEscape('Hello\nC:\\temp '), sseEscape('a \\n b'), `</content-block-${type}>`]);
+    const run = decode([`<content-block-${type}>`, xmlStreamEscape('Hello\nC:\\temp '), xmlStreamEscape('a \\n b'), `</content-block-${type}>`]);
     expect(shapes(run)).toEqual([
       { type, final: false, delta: '', extras: {}, control: 'block-open' },
       { type, final: false, delta: 'Hello\nC:\\temp ', extras: {} },
@@ -102,7 +87,7 @@ describe('elements', () => {
   it('decodes tool call arguments in upstream order: SSE-unescape, HTML-unescape, JSON.parse', () => {
     const input = { query: 'say "hi" \\ ]]>', path: 'C:\\new' };
     const attribute = htmlEscape(JSON.stringify(input));
-    const item = sseEscape(`<content-block-server_tool_call id="srvtoolu_1" name="web_search" arguments="${attribute}"></content-block-server_tool_call>`);
+    const item = xmlStreamEscape(`<content-block-server_tool_call id="srvtoolu_1" name="web_search" arguments="${attribute}"></content-block-server_tool_call>`);
     const run = decode([item]);
     expect(shapes(run)).toEqual([{ type: 'server_tool_call', final: true, delta: JSON.stringify(input), extras: { id: 'srvtoolu_1', name: 'web_search' } }]);
     expect(JSON.parse(run.envelopes[0]?.delta ?? '')).toEqual(input);
@@ -130,7 +115,7 @@ describe('elements', () => {
 
   it('server_tool_result and dynamic *_tool_result tags: CDATA verbatim after SSE-unescaping, name from the tag suffix', () => {
     const run = decode([
-      sseEscape('<content-block-server_tool_result id="srvtoolu_1" name="web_search_tool_result"><![CDATA[["A \\"q\\" ]]> b"]]]></content-block-server_tool_result>'),
+      xmlStreamEscape('<content-block-server_tool_result id="srvtoolu_1" name="web_search_tool_result"><![CDATA[["A \\"q\\" ]]> b"]]]></content-block-server_tool_result>'),
       '<content-block-web_search_tool_result id="srvtoolu_2"><![CDATA[[]]]></content-block-web_search_tool_result>',
       '<bash_code_execution_tool_result id="srvtoolu_3"><![CDATA[x]]></bash_code_execution_tool_result>',
     ]);
@@ -152,7 +137,7 @@ describe('elements', () => {
   });
 
   it('meta_files and error carry their CDATA', () => {
-    const run = decode(['<content-block-meta_files><![CDATA[{"files":[]}]]></content-block-meta_files>', sseEscape('<content-block-error><![CDATA[{"type": "api_error", "message": "a\\nb"}]]></content-block-error>')]);
+    const run = decode(['<content-block-meta_files><![CDATA[{"files":[]}]]></content-block-meta_files>', xmlStreamEscape('<content-block-error><![CDATA[{"type": "api_error", "message": "a\\nb"}]]></content-block-error>')]);
     expect(shapes(run)).toEqual([
       { type: 'meta_files', final: true, delta: '{"files":[]}', extras: {} },
       { type: 'error', final: true, delta: '{"type": "api_error", "message": "a\\nb"}', extras: {} },
@@ -169,7 +154,7 @@ describe('through the SSE framer', () => {
   const items = [
     metaInit({ format: 'xml', agent_uuid: ROOT }),
     '<content-block-text>',
-    sseEscape('two\nlines \\ '),
+    xmlStreamEscape('two\nlines \\ '),
     '</content-block-text>',
     '<content-block-tool_result id="t" name="n"><text><![CDATA[a\\nb]]></text><image src="/i" media_type="image/png" /></content-block-tool_result>',
   ];
@@ -205,6 +190,10 @@ describe('escaping eras', () => {
   });
 });
 
+/** A sub-agent's meta_init: from here on, tags of concurrent agents may interleave. */
+const SUB_AGENT_STARTS = metaInit({ agent_uuid: 'c', parent_agent_uuid: 'p' });
+const TOOL_CALL = '<content-block-tool_call id="t" name="n" arguments="{}"></content-block-tool_call>';
+
 /** One hand-made stream that triggers each rule, and one close to it that must not. */
 const RULE_CASES: { rule: string; triggers: string[]; clean: string[] }[] = [
   { rule: 'xml.unclosed', triggers: ['<content-block-text>', 'partial'], clean: ['<content-block-text>', 'whole', '</content-block-text>'] },
@@ -212,7 +201,10 @@ const RULE_CASES: { rule: string; triggers: string[]; clean: string[] }[] = [
   { rule: 'xml.unclosed', triggers: ['<content-block-error><![CDATA[x]]>'], clean: ['<content-block-error><![CDATA[x]]></content-block-error>'] },
   { rule: 'xml.mismatched', triggers: ['</content-block-thinking>'], clean: ['<content-block-thinking>', '</content-block-thinking>'] },
   { rule: 'xml.mismatched', triggers: ['<content-block-text>', '<content-block-thinking>', '</content-block-text>', '</content-block-thinking>'], clean: ['<content-block-text>', '<content-block-thinking>', '</content-block-thinking>', '</content-block-text>'] },
-  { rule: 'xml.overlapping-blocks', triggers: ['<content-block-text>', '<content-block-thinking>'], clean: ['<content-block-text>', '</content-block-text>', '<content-block-thinking>'] },
+  { rule: 'xml.unclosed', triggers: ['<content-block-thinking>', 'hmm', TOOL_CALL, '</content-block-thinking>'], clean: [SUB_AGENT_STARTS, '<content-block-thinking>', 'hmm', TOOL_CALL, '</content-block-thinking>'] },
+  { rule: 'xml.unclosed', triggers: ['<content-block-thinking>', 'hmm', '<content-block-text>', '</content-block-text>', '</content-block-thinking>'], clean: [SUB_AGENT_STARTS, '<content-block-thinking>', 'hmm', '<content-block-text>', '</content-block-text>', '</content-block-thinking>'] },
+  { rule: 'xml.mismatched', triggers: ['<content-block-tool_result id="t" name="n"><![CDATA[x]]></content-block-tool_call>'], clean: ['<content-block-tool_result id="t" name="n"><![CDATA[x]]></content-block-tool_result>'] },
+  { rule: 'xml.overlapping-blocks', triggers: [SUB_AGENT_STARTS, '<content-block-text>', '<content-block-thinking>'], clean: [SUB_AGENT_STARTS, '<content-block-text>', '</content-block-text>', '<content-block-thinking>'] },
   { rule: 'xml.unknown-tag', triggers: ['<content-block-rollback data="{}"></content-block-rollback>'], clean: ['<content-block-text>', '<content-block-rollback data="{}"></content-block-rollback>', '</content-block-text>'] },
   { rule: 'xml.bad-entity', triggers: ['<meta_final data="{&quot;a&quot;: &quot;AT&T&bogus;&quot;}"></meta_final>'], clean: ['<meta_final data="{&quot;a&quot;: &quot;AT&amp;T&#x27;&#39;&quot;}"></meta_final>'] },
   { rule: 'xml.broken-cdata', triggers: ['<content-block-meta_files><![CDATA[{'], clean: ['<content-block-meta_files><![CDATA[{}]]></content-block-meta_files>'] },
@@ -244,6 +236,68 @@ describe('rules', () => {
   });
 });
 
+describe('a block left open, and elements closed by the wrong tag', () => {
+  it('regression: a tool_result closed by the wrong tag is xml.mismatched, not a never-terminated CDATA', () => {
+    const run = decode(['<content-block-tool_result id="t1" name="lookup"><![CDATA[No such dish]]></content-block-tool_call>']);
+    expect(rulesOf(run)).toEqual(['xml.mismatched']);
+    expect(run.diagnostics[0]?.message).toContain('ends with </content-block-tool_call> instead of </content-block-tool_result>');
+    expect(shapes(run)).toEqual([{ type: 'tool_result', final: true, delta: 'No such dish', extras: { id: 't1', name: 'lookup' } }]);
+  });
+
+  it('regression: items after a thinking block left open are reported, not silently taken as thinking text', () => {
+    const wrongClose = '<content-block-tool_result id="t1" name="lookup"><![CDATA[ok]]></content-block-tool_call>';
+    const run = decode(['<content-block-thinking>', 'hmm', wrongClose, TOOL_CALL, '<content-block-text>', 'Hi', '</content-block-text>']);
+    expect(run.envelopes.map((e) => [e.type, e.delta])).toEqual([
+      ['thinking', ''],
+      ['thinking', 'hmm'],
+      ['tool_result', 'ok'],
+      ['tool_call', '{}'],
+      ['text', ''],
+      ['text', 'Hi'],
+      ['text', ''],
+    ]);
+    // The open block is reported once, where the first item shows it was left open.
+    const unclosed = run.diagnostics.filter((d) => d.rule === 'xml.unclosed');
+    expect(unclosed).toEqual([expect.objectContaining({ at: expect.objectContaining({ frame: 2 }) as unknown })]);
+    expect(unclosed[0]?.message).toContain('The thinking block opened in event 0 was not closed before event 2 brought a complete <content-block-tool_result> item');
+    expect(rulesOf(run)).toEqual(['xml.unclosed', 'xml.mismatched']);
+  });
+
+  it('a block reported as left open still takes its late close tag, and is not reported again', () => {
+    const run = decode(['<content-block-text>', 'a', TOOL_CALL, 'b', '</content-block-text>', '<content-block-text>', 'c', '</content-block-text>']);
+    expect(rulesOf(run)).toEqual(['xml.unclosed']);
+    expect(run.envelopes.filter((e) => e.type === 'text').map((e) => [e.delta, e.final])).toEqual([
+      ['', false],
+      ['a', false],
+      ['b', false],
+      ['', true],
+      ['', false],
+      ['c', false],
+      ['', true],
+    ]);
+  });
+
+  it('reports a block left open once: a new block of its type opening does not report it again', () => {
+    const run = decode(['<content-block-text>', 'He', TOOL_CALL, '<content-block-text>', 'Hello']);
+    // The first block at the tool call; the second, never closed, at the end of the stream (located at its open tag).
+    expect(rulesOf(run)).toEqual(['xml.unclosed', 'xml.unclosed']);
+    expect(run.diagnostics.map((d) => d.at.frame)).toEqual([2, 3]);
+  });
+
+  it('text that merely ends like markup is no close tag: a tool_result cut inside its CDATA stays a broken CDATA', () => {
+    const run = decode(['<content-block-tool_result id="t1" name="n"><![CDATA[<b>bold</b>']);
+    expect(rulesOf(run)).toEqual(['xml.broken-cdata']);
+    expect(run.envelopes[0]?.delta).toBe('<b>bold</b>');
+  });
+
+  it('inside a block, an item ending in a close tag outside the vocabulary is a delta', () => {
+    const delta = '<content-block-tool_result id="x">see</b>';
+    const run = decode(['<content-block-text>', delta, '</content-block-text>']);
+    expect(run.envelopes[1]).toMatchObject({ type: 'text', delta });
+    expect(run.diagnostics).toEqual([]);
+  });
+});
+
 // ---- Real upstream streams ------------------------------------------------------------------
 
 const manifest = readManifest();
@@ -253,55 +307,9 @@ function decodeFixture(name: string): DialectRun {
   return runDialectOnChunks(createLegacyXmlDecoder, [readFixture(name)]);
 }
 
-interface JsonEnvelope {
-  type: string;
-  agent: string;
-  final: boolean;
-  delta: string;
-  [extra: string]: unknown;
-}
-
-function jsonFixture(name: string): JsonEnvelope[] {
-  return frameChunks([readFixture(name)], { maxDataLineBytes: Number.MAX_SAFE_INTEGER })
-    .frames.filter((f) => f.data.startsWith('{"type"'))
-    .map((f) => JSON.parse(f.data) as JsonEnvelope);
-}
-
 function extrasOf(e: JsonEnvelope): Record<string, unknown> {
   const { type: _t, agent: _a, final: _f, delta: _d, ...extras } = e;
   return extras;
-}
-
-/** Streamed blocks of one type as lists of deltas, split at final markers. */
-function deltaBlocks(envelopes: readonly { type: string; final: boolean; delta: string; control?: string }[], type: string): string[][] {
-  const blocks: string[][] = [];
-  let current: string[] | null = null;
-  for (const e of envelopes) {
-    if (e.type !== type || e.control !== undefined) continue;
-    current ??= [];
-    if (e.final) {
-      blocks.push(current);
-      current = null;
-    } else {
-      current.push(e.delta);
-    }
-  }
-  return blocks;
-}
-
-/** The payload of buffered envelopes of one type, chunks joined. */
-function payloads(envelopes: readonly { type: string; final: boolean; delta: string }[], type: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  for (const e of envelopes) {
-    if (e.type !== type) continue;
-    current += e.delta;
-    if (e.final) {
-      out.push(current);
-      current = '';
-    }
-  }
-  return out;
 }
 
 /** The item tag each decoded event came from, as the manifest counts them. */
@@ -363,7 +371,7 @@ describe('upstream XML fixtures', () => {
   test.each(['example_1', 'json_stream', 'frontend_tools', 'frontend_tools_resume', 'probe_citations'])('%s: text and thinking blocks equal the JSON run, block by block', (stem) => {
     expect(manifest[`${stem}.xml.sse`]?.['xml_text_roundtrip_exact']).toBe(true);
     const xml = decodeFixture(`${stem}.xml.sse`).envelopes;
-    const json = jsonFixture(`${stem}.json.sse`);
+    const json = jsonFixtureEnvelopes(`${stem}.json.sse`);
     for (const type of ['text', 'thinking']) {
       expect(deltaBlocks(xml, type).map((b) => b.join(''))).toEqual(deltaBlocks(json, type).map((b) => b.join('')));
     }
@@ -371,7 +379,7 @@ describe('upstream XML fixtures', () => {
 
   test.each(['example_1', 'json_stream', 'frontend_tools', 'frontend_tools_resume', 'probe_citations', 'probe_escaping'])('%s: buffered payloads parse to the JSON run\'s values', (stem) => {
     const xml = decodeFixture(`${stem}.xml.sse`).envelopes;
-    const json = jsonFixture(`${stem}.json.sse`);
+    const json = jsonFixtureEnvelopes(`${stem}.json.sse`);
     for (const type of ['tool_call', 'server_tool_call', 'meta_final', 'awaiting_frontend_tools', 'meta_files']) {
       expect(payloads(xml, type).map((p) => JSON.parse(p) as unknown)).toEqual(payloads(json, type).map((p) => JSON.parse(p) as unknown));
     }
@@ -382,7 +390,7 @@ describe('upstream XML fixtures', () => {
 
   it('probe_escaping: every text and thinking delta equals the JSON run\'s, except what the CR framing bug cut off', () => {
     const xml = decodeFixture('probe_escaping.xml.sse').envelopes;
-    const json = jsonFixture('probe_escaping.json.sse');
+    const json = jsonFixtureEnvelopes('probe_escaping.json.sse');
     for (const type of ['text', 'thinking']) {
       const expected = deltaBlocks(json, type).map((block) => block.map((d) => d.split('\r')[0]));
       expect(deltaBlocks(xml, type)).toEqual(expected);
@@ -395,7 +403,7 @@ describe('upstream XML fixtures', () => {
 
   it('probe_escaping: the tool result equals the JSON run\'s up to what its escaping cannot carry (CR, literal backslash-n)', () => {
     const xml = payloads(decodeFixture('probe_escaping.xml.sse').envelopes, 'tool_result');
-    const json = payloads(jsonFixture('probe_escaping.json.sse'), 'tool_result');
+    const json = payloads(jsonFixtureEnvelopes('probe_escaping.json.sse'), 'tool_result');
     expect(xml).toEqual(json.map((p) => p.replaceAll('\r\n', '\n').replaceAll('\r', '\n').replaceAll('\\n', '\n')));
     expect(xml[0]).toContain('cdata-end: ]]> |');
   });
@@ -409,14 +417,14 @@ describe('upstream XML fixtures', () => {
   it('frontend_tools: the multimodal tool result decodes to the JSON run\'s envelopes', () => {
     const pick = (e: { type: string }): boolean => e.type === 'tool_result' || e.type === 'tool_result_image';
     const xml = decodeFixture('frontend_tools.xml.sse').envelopes.filter(pick);
-    const json = jsonFixture('frontend_tools.json.sse').filter(pick);
+    const json = jsonFixtureEnvelopes('frontend_tools.json.sse').filter(pick);
     expect(xml.map((e) => ({ type: e.type, final: e.final, delta: e.delta, extras: e.extras }))).toEqual(json.map((e) => ({ type: e.type, final: e.final, delta: e.delta, extras: extrasOf(e) })));
     expect(xml.map((e) => e.type)).toEqual(['tool_result', 'tool_result', 'tool_result_image', 'tool_result']);
   });
 
   it('probe_citations: the three citations equal the JSON run\'s citation envelopes', () => {
     const xml = decodeFixture('probe_citations.xml.sse').envelopes.filter((e) => e.type === 'citation');
-    const json = jsonFixture('probe_citations.json.sse').filter((e) => e.type === 'citation');
+    const json = jsonFixtureEnvelopes('probe_citations.json.sse').filter((e) => e.type === 'citation');
     expect(json).toHaveLength(3);
     expect(xml.map((e) => ({ final: e.final, delta: e.delta, extras: e.extras, agent: e.agent }))).toEqual(json.map((e) => ({ final: e.final, delta: e.delta, extras: extrasOf(e), agent: e.agent })));
   });
@@ -424,7 +432,7 @@ describe('upstream XML fixtures', () => {
   it('every fixture with a meta_init stamps its agent on all envelopes', () => {
     for (const stem of ['example_1', 'json_stream', 'frontend_tools', 'probe_citations', 'probe_escaping']) {
       const agents = new Set(decodeFixture(`${stem}.xml.sse`).envelopes.map((e) => e.agent));
-      expect([...agents]).toEqual([...new Set(jsonFixture(`${stem}.json.sse`).map((e) => e.agent))]);
+      expect([...agents]).toEqual([...new Set(jsonFixtureEnvelopes(`${stem}.json.sse`).map((e) => e.agent))]);
     }
   });
 

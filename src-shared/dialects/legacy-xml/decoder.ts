@@ -1,9 +1,10 @@
 import type { RuleId } from '../../diagnostics/rules';
 import type { DiagnosticLocation } from '../../diagnostics/types';
 import type { Frame } from '../../sse/types';
-import { UNDECODED_TYPE } from '../json-envelope/decoder';
-import { isJsonObject, previewText } from '../json-envelope/json-values';
-import type { DialectCallbacks, DialectDecoder, DialectOptions, EnvelopeInit } from '../types';
+import { isJsonObject, parseJson } from '../../json/values';
+import { detachString } from '../../text/detach';
+import { previewText } from '../../text/preview';
+import { undecodedParts, type DialectCallbacks, type DialectDecoder, type DialectOptions, type EnvelopeInit } from '../types';
 import { describeCdataProblem, unwrapCdata, type CdataProblem } from './cdata';
 import { citationExtras, readCitations } from './citations';
 import { findEmbeddedTags } from './embedded';
@@ -36,13 +37,15 @@ interface OpenBlock {
   frame: number;
   /** Where its open tag is, for findings raised after that event. */
   at: DiagnosticLocation;
+  /** Already reported as left open (`xml.unclosed`): reported once. */
+  reportedUnclosed: boolean;
 }
 
 interface Element {
   tag: string;
   attributes: Map<string, string>;
   body: string;
-  /** The item does not end with the element's close tag. */
+  /** The item ends with no close tag; its body runs to the end of the item. */
   unclosed: boolean;
 }
 
@@ -59,8 +62,15 @@ type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'> & { agent?: string };
  * Decisions that the wire leaves open:
  * - Inside an open text/thinking block an item is a delta unless it is exactly an open tag
  *   of a streamed block, the close tag of an open one, or a complete element of the
- *   vocabulary (`<tag …>…</tag>` or `<tag … />`). A delta that is exactly such an item
+ *   vocabulary (`<tag …>…</tag>` or `<tag … />`; closed by the wrong vocabulary tag, it is
+ *   still an element, reported `xml.mismatched`). A delta that is exactly such an item
  *   cannot be told from one.
+ * - Upstream closes a block before it sends any other tag, so in a stream without
+ *   sub-agents an open tag or a complete element arriving while a block is open means that
+ *   block was left open (a retried API call abandons its partial block): it is reported
+ *   `xml.unclosed` there, once. It stays open, so a late close tag still closes it and no
+ *   item is taken from it. With sub-agents the tags of concurrent agents interleave:
+ *   another block opening is `xml.overlapping-blocks`, and an element is theirs.
  * - Escaping (escaping.ts) is undone per producer. Streams from before upstream escaped
  *   anything (the captured stream) are recognised by a formatter item holding a backslash
  *   the escaping cannot produce; from that item on, items are taken verbatim
@@ -77,6 +87,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   let escaped = true;
   /** Open streamed blocks in opening order; deltas go to the newest. */
   const open: OpenBlock[] = [];
+  /** A sub-agent's meta_init was seen: tags of concurrent agents may interleave from here on. */
   let subagentReported = false;
   const legacyTagsReported = new Set<string>();
   const unknownTagsReported = new Set<string>();
@@ -84,10 +95,15 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   function push(frame: Frame): void {
     const at: DiagnosticLocation = { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd };
     const report = (rule: RuleId, message: string): void => callbacks.onDiagnostic({ rule, message, at });
-    const emit = (parts: EnvelopeParts): void => callbacks.onEnvelope({ frame: frame.seq, agent: parts.agent ?? rootAgent, ...withoutAgent(parts) });
-    const undecoded = (): void => emit({ type: UNDECODED_TYPE, final: true, delta: frame.data, extras: {}, control: 'undecoded' });
-    const ctx: ItemContext = { frame, at, report, emit, undecoded };
-    const data = frame.data;
+    // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
+    const emit = (parts: EnvelopeParts): void =>
+      callbacks.onEnvelope({ frame: frame.seq, agent: parts.agent ?? rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
+    const undecoded = (): void => emit(undecodedParts(frame));
+    // Deltas, attribute values and CDATA bodies are cut from the data and kept by the blocks;
+    // the framer's data is itself cut from the text of a whole network chunk, which they would
+    // otherwise keep alive with them.
+    const data = detachString(frame.data);
+    const ctx: ItemContext = { frame, data, at, report, emit, undecoded };
 
     const newest = open.at(-1);
     const streamed = streamedTag(data);
@@ -100,6 +116,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     const tag = tagNameAt(data, 0);
     const kind = tag === null ? undefined : itemKind(tag);
     if (tag !== null && kind !== undefined && (newest === undefined || isCompleteElement(data, tag))) {
+      if (newest !== undefined && !subagentReported) reportLeftOpen(ctx, `brought a complete <${tag}> item`);
       decodeElement(ctx, tag, kind);
     } else if (newest !== undefined) {
       emitDelta(ctx, newest.type);
@@ -128,14 +145,32 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     const same = open.findIndex((b) => b.type === type);
     if (same !== -1) {
       const previous = open[same];
-      report('xml.unclosed', `<content-block-${type}> in event ${frame.seq} opens a new ${type} block while the one opened in event ${previous?.frame ?? '?'} was never closed: a retried API call replays the block from its start (interleaved sub-agents do the same). The new block starts here.`);
+      if (previous && !previous.reportedUnclosed) {
+        report('xml.unclosed', `<content-block-${type}> in event ${frame.seq} opens a new ${type} block while the one opened in event ${previous.frame} was never closed: a retried API call replays the block from its start (interleaved sub-agents do the same). The new block starts here.`);
+      }
       open.splice(same, 1);
-    } else if (open.length > 0) {
+    }
+    if (open.length > 0 && subagentReported) {
       const others = open.map((b) => `${b.type} (event ${b.frame})`).join(', ');
       report('xml.overlapping-blocks', `<content-block-${type}> in event ${frame.seq} opens while ${others} is still open. XML items carry no agent or block id, so the deltas that follow all go to this ${type} block: the stream interleaves concurrent sub-agents, whose output cannot be separated.`);
+    } else if (open.length > 0) {
+      reportLeftOpen(ctx, `opened a ${type} block`);
     }
-    open.push({ type, frame: frame.seq, at: ctx.at });
+    open.push({ type, frame: frame.seq, at: ctx.at, reportedUnclosed: false });
     emit({ type, final: false, delta: '', extras: {}, control: 'block-open' });
+  }
+
+  /**
+   * The open blocks were left open: in a stream without sub-agents nothing but their deltas
+   * and close tag comes between their open and close tags. Each is reported once, at the
+   * item that shows it.
+   */
+  function reportLeftOpen(ctx: ItemContext, what: string): void {
+    for (const block of open) {
+      if (block.reportedUnclosed) continue;
+      block.reportedUnclosed = true;
+      ctx.report('xml.unclosed', `The ${block.type} block opened in event ${block.frame} was not closed before event ${ctx.frame.seq} ${what}. Upstream sends </content-block-${block.type}> before anything else follows a block, and no sub-agent has started in this stream, so the block was left open (a retried API call abandons its partial block). Items that are no tag still go to the newest open block.`);
+    }
   }
 
   function closeBlock(ctx: ItemContext, type: StreamedType): void {
@@ -156,7 +191,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   }
 
   function emitDelta(ctx: ItemContext, type: StreamedType): void {
-    const delta = formatterText(ctx, ctx.frame.data);
+    const delta = formatterText(ctx, ctx.data);
     const embedded = findEmbeddedTags(delta);
     ctx.emit({ type, final: false, delta, extras: embedded.length > 0 ? { embedded } : {} });
   }
@@ -174,10 +209,10 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   // ---- Elements --------------------------------------------------------------------------
 
   function decodeElement(ctx: ItemContext, tag: string, kind: ItemKind): void {
-    const { frame, report } = ctx;
-    const legacyServerResult = kind.shape === 'tool-result' && isServerToolId(rawAttribute(frame.data, 'id'));
+    const { frame, data, report } = ctx;
+    const legacyServerResult = kind.shape === 'tool-result' && isServerToolId(rawAttribute(data, 'id'));
     const formatter = kind.producer === 'formatter' || legacyServerResult;
-    const text = formatter ? formatterText(ctx, frame.data) : frame.data;
+    const text = formatter ? formatterText(ctx, data) : data;
     const element = readElement(ctx, text, tag);
     if (!element) return;
     if (legacyServerResult) {
@@ -224,8 +259,14 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     } else if (text.endsWith(closeTag) && text.length - closeTag.length >= start.end) {
       body = text.slice(start.end, text.length - closeTag.length);
     } else {
-      body = text.slice(start.end);
-      unclosed = true;
+      const wrong = trailingVocabularyCloseTag(text, start.end);
+      if (wrong !== null) {
+        ctx.report('xml.mismatched', `Event ${ctx.frame.seq}: the <${tag}> item ends with </${wrong.tag}> instead of </${tag}>; its body was read up to that close tag.`);
+        body = text.slice(start.end, wrong.index);
+      } else {
+        body = text.slice(start.end);
+        unclosed = true;
+      }
     }
     return { tag, attributes: decodeAttributes(ctx, tag, start.attributes), body, unclosed };
   }
@@ -338,13 +379,10 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   function parseAttributeJson(ctx: ItemContext, element: Element, name: string): unknown {
     const value = element.attributes.get(name);
     if (value === undefined) return undefined;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      ctx.report('xml.attr-json', `Event ${ctx.frame.seq}: attribute ${name} of <${element.tag}> is not valid JSON after decoding (${reason}); the decoded text is kept as the delta: ${previewText(value)}`);
-      return undefined;
-    }
+    const parsed = parseJson(value);
+    if (parsed.ok) return parsed.value;
+    ctx.report('xml.attr-json', `Event ${ctx.frame.seq}: attribute ${name} of <${element.tag}> is not valid JSON after decoding (${parsed.error}); the decoded text is kept as the delta: ${previewText(value)}`);
+    return undefined;
   }
 
   function requireAttributes(ctx: ItemContext, element: Element, names: readonly string[]): void {
@@ -389,6 +427,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     push,
     end() {
       for (const block of open) {
+        if (block.reportedUnclosed) continue;
         callbacks.onDiagnostic({
           rule: 'xml.unclosed',
           message: `The ${block.type} block opened in event ${block.frame} is still open at the end of the stream: no </content-block-${block.type}> arrived.`,
@@ -415,15 +454,12 @@ export function createLegacyXmlDecoder(callbacks: DialectCallbacks, options: Dia
 
 interface ItemContext {
   frame: Frame;
+  /** The frame's data as a string of its own (see `push`). */
+  data: string;
   at: DiagnosticLocation;
   report: (rule: RuleId, message: string) => void;
   emit: (parts: EnvelopeParts) => void;
   undecoded: () => void;
-}
-
-function withoutAgent(parts: EnvelopeParts): Omit<EnvelopeInit, 'frame' | 'agent'> {
-  const { agent: _agent, ...rest } = parts;
-  return rest;
 }
 
 /** `<content-block-text>`, `</content-block-thinking>`…: the whole item is the tag. */
@@ -435,8 +471,21 @@ function streamedTag(data: string): { type: StreamedType; closing: boolean } | n
   return type ? { type, closing } : null;
 }
 
+/** The item ends its element: with `/>`, or with a close tag of the vocabulary (its own, or a wrong one). */
 function isCompleteElement(data: string, tag: string): boolean {
-  return data.endsWith(`</${tag}>`) || data.endsWith('/>');
+  return data.endsWith(`</${tag}>`) || data.endsWith('/>') || trailingVocabularyCloseTag(data, tag.length + 1) !== null;
+}
+
+/**
+ * The close tag of a vocabulary element that `text` ends with, at or after `from`, or null.
+ * Only vocabulary names count: text that merely ends like markup (`…</b>`) is no close tag.
+ */
+function trailingVocabularyCloseTag(text: string, from: number): { tag: string; index: number } | null {
+  if (!text.endsWith('>')) return null;
+  const index = text.lastIndexOf('</');
+  if (index < from) return null;
+  const tag = text.slice(index + 2, -1);
+  return itemKind(tag) !== undefined || STREAMED_BLOCK_TAGS.has(tag) ? { tag, index } : null;
 }
 
 function isServerToolId(id: string | undefined): boolean {

@@ -23,6 +23,23 @@ export interface DecodedValue {
 /** One reference at a position: `&name;`, `&#123;` or `&#x1F600;`. Bounded, so matching is linear. */
 const REFERENCE = /&(?:#([0-9]{1,8})|#[xX]([0-9a-fA-F]{1,8})|([A-Za-z][A-Za-z0-9]{0,31}));/y;
 
+/**
+ * The references Python's html.escape writes, decoded without the general HTML tables: a
+ * meta_init or meta_final attribute holds thousands of them.
+ */
+const ESCAPE_REFERENCES: readonly (readonly [string, string])[] = [
+  ['&quot;', '"'],
+  ['&amp;', '&'],
+  ['&lt;', '<'],
+  ['&gt;', '>'],
+  ['&#x27;', "'"],
+];
+
+function escapeReferenceAt(raw: string, amp: number): readonly [string, string] | undefined {
+  for (const reference of ESCAPE_REFERENCES) if (raw.startsWith(reference[0], amp)) return reference;
+  return undefined;
+}
+
 export function decodeAttributeValue(raw: string): DecodedValue {
   let amp = raw.indexOf('&');
   if (amp === -1) return { value: raw, problems: [] };
@@ -31,6 +48,13 @@ export function decodeAttributeValue(raw: string): DecodedValue {
   let from = 0;
   while (amp !== -1) {
     out += raw.slice(from, amp);
+    const escape = escapeReferenceAt(raw, amp);
+    if (escape) {
+      out += escape[1];
+      from = amp + escape[0].length;
+      amp = raw.indexOf('&', from);
+      continue;
+    }
     REFERENCE.lastIndex = amp;
     const match = REFERENCE.exec(raw);
     if (!match) {
@@ -69,4 +93,11 @@ function decodeReference(text: string, decimal: string | undefined, hex: string 
 /** Decode, ignoring problems: for markup the model wrote inside text, which nobody escaped. */
 export function decodeAttributeValueLeniently(raw: string): string {
   return decodeAttributeValue(raw).value;
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
+
+/** Python's `html.escape(text, quote=True)`: how upstream writes attribute values. */
+export function htmlEscape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }

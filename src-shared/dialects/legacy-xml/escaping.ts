@@ -11,10 +11,18 @@
  *
  * Other agent-layer items (meta_init, meta_final, awaiting_frontend_tools, meta_files) are
  * put on the queue as they are.
+ *
+ * Both schemes are here in both directions: the decoder undoes them, and the demo agent and
+ * the tests write streams the way upstream does.
  */
 
 const BACKSLASH = 0x5c;
 const LETTER_N = 0x6e;
+
+/** `stream_xml_to_aqueue`: backslashes doubled, then LF written as `\n`. CR passes through (an upstream hole). */
+export function xmlStreamEscape(text: string): string {
+  return text.replaceAll('\\', '\\\\').replaceAll('\n', '\\n');
+}
 
 /** Undo `stream_xml_to_aqueue`: `\\` → `\`, `\n` → LF, scanning left to right. */
 export function unescapeFormatterItem(text: string): string {
@@ -57,6 +65,12 @@ const CDATA_SPLIT = ']]]]><![CDATA[>';
 /** Join the `]]]]><![CDATA[>` split upstream uses to keep `]]>` inside one CDATA section. */
 export function joinCdataSplits(text: string): string {
   return text.includes(CDATA_SPLIT) ? text.replaceAll(CDATA_SPLIT, ']]>') : text;
+}
+
+/** `_escape_tool_result_cdata`: protect `]]>`, fold CR/CRLF to LF, write LF as `\n` (no backslash doubling). */
+export function escapeToolResultCdata(content: string): string {
+  if (!content) return '';
+  return content.replaceAll(']]>', CDATA_SPLIT).replaceAll('\r\n', '\n').replaceAll('\r', '\n').replaceAll('\n', '\\n');
 }
 
 /** Undo `_escape_tool_result_cdata` on the content of a tool_result CDATA section. */

@@ -2,16 +2,11 @@ import { describe, expect, it, test } from 'vitest';
 import { unwrapCdata } from './cdata';
 import { citationExtras, readCitations } from './citations';
 import { findEmbeddedTags } from './embedded';
-import { decodeAttributeValue } from './entities';
-import { findUnpairedBackslash, unescapeFormatterItem, unescapeToolResultCdata } from './escaping';
+import { decodeAttributeValue, htmlEscape } from './entities';
+import { escapeToolResultCdata, findUnpairedBackslash, unescapeFormatterItem, unescapeToolResultCdata, xmlStreamEscape } from './escaping';
 import { isMarkupError, readStartTag, tagNameAt } from './markup';
 import { readToolResultBody } from './tool-result';
 import { isXmlItem, xmlItemTag } from './vocabulary';
-
-/** What upstream's stream_xml_to_aqueue does, to check the inverse against it. */
-function pythonXmlEscape(text: string): string {
-  return text.replaceAll('\\', '\\\\').replaceAll('\n', '\\n');
-}
 
 describe('unescapeFormatterItem (inverse of stream_xml_to_aqueue)', () => {
   test.each([
@@ -23,7 +18,7 @@ describe('unescapeFormatterItem (inverse of stream_xml_to_aqueue)', () => {
     ['trailing backslash', 'end\\'],
     ['no escapes', 'plain <chart>x</chart> &amp;'],
   ])('round-trips %s', (_name, original) => {
-    expect(unescapeFormatterItem(pythonXmlEscape(original))).toBe(original);
+    expect(unescapeFormatterItem(xmlStreamEscape(original))).toBe(original);
   });
 
   it('scans left to right: \\\\n is a backslash then n, not a newline', () => {
@@ -34,7 +29,7 @@ describe('unescapeFormatterItem (inverse of stream_xml_to_aqueue)', () => {
   it('keeps a backslash no escape explains and finds it', () => {
     expect(unescapeFormatterItem('say \\"hi\\"')).toBe('say \\"hi\\"');
     expect(findUnpairedBackslash('ok \\\\ and \\n then \\u2713')).toBe(18);
-    expect(findUnpairedBackslash(pythonXmlEscape('any \\ text \\" here\n'))).toBe(-1);
+    expect(findUnpairedBackslash(xmlStreamEscape('any \\ text \\" here\n'))).toBe(-1);
     expect(findUnpairedBackslash('ends with \\')).toBe(10);
   });
 });
@@ -43,9 +38,16 @@ describe('unescapeToolResultCdata (inverse of _escape_tool_result_cdata)', () =>
   it('turns \\n into LF and joins ]]> splits, without touching other backslashes', () => {
     expect(unescapeToolResultCdata('a\\nb ]]]]><![CDATA[> \\\\ end', true)).toBe('a\nb ]]> \\\\ end');
   });
+  it('round-trips what upstream escapes, with CR and CRLF folded to LF', () => {
+    expect(unescapeToolResultCdata(escapeToolResultCdata('a ]]> b\r\nc\rd\ne'), true)).toBe('a ]]> b\nc\nd\ne');
+  });
   it('leaves \\n alone in a stream that predates escaping', () => {
     expect(unescapeToolResultCdata('a\\nb', false)).toBe('a\\nb');
   });
+});
+
+test('htmlEscape is html.escape(quote=True)', () => {
+  expect(htmlEscape(`a&b<c>"d'`)).toBe('a&amp;b&lt;c&gt;&quot;d&#x27;');
 });
 
 describe('decodeAttributeValue', () => {

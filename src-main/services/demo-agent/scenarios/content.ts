@@ -3,11 +3,12 @@ import { CHART_PNG_BASE64, CHART_PNG_DATA_URI } from '../sample-image';
 import type { Citation } from '../script';
 import { seededBase64 } from '../seeded';
 import type { ScriptedAgent } from '../scripted-agent';
-import { completed, deltas, mainAgent, thoughtDeltas, type Scenario } from './scenario';
+import { deltas, type Scenario, singleAgentScenario, thoughtDeltas } from './scenario';
 
 /** The scenarios that show what a healthy stream carries, one feature each, plus the tour. */
 
-function webResult(title: string, url: string, pageAge: string | null): PyModel {
+/** One web search result as the SDK returns it. */
+export function webResult(title: string, url: string, pageAge: string | null): PyModel {
   return new PyModel('BetaWebSearchResultBlock', { encrypted_content: seededBase64(96, 'web', url), page_age: pageAge, title, type: 'web_search_result', url });
 }
 
@@ -33,14 +34,15 @@ function chartResult(agent: ScriptedAgent, toolUseId: string, caption: string): 
   agent.toolResult(toolUseId, 'render_chart', content, [{ src: CHART_PNG_DATA_URI, media_type: 'image/png' }]);
 }
 
-export const tour: Scenario = {
-  id: 'tour',
-  title: 'Tour',
-  summary: 'Thinking, text, a web search with a cited answer, two client tools (one returns an image), a final answer and meta_final.',
-  keywords: ['tour', 'demo', 'everything'],
-  samplePrompt: 'Show me what an agent stream can carry.',
-  build(ctx) {
-    const agent = mainAgent(ctx);
+export const tour = singleAgentScenario(
+  {
+    id: 'tour',
+    title: 'Tour',
+    summary: 'Thinking, text, a web search with a cited answer, two client tools (one returns an image), a final answer and meta_final.',
+    keywords: ['tour', 'demo', 'everything'],
+    samplePrompt: 'Show me what an agent stream can carry.',
+  },
+  (agent) => {
     agent
       .turn()
       .thinking(thoughtDeltas('The user wants a tour. I will search for a fact, cite it, convert the number with a tool and draw a chart of both values.'))
@@ -58,35 +60,35 @@ export const tour: Scenario = {
       .turn()
       .text(deltas('330 m is about **1,083 ft**.\n\nThe chart compares both numbers; the stream above also shows thinking, a server tool, a citation and two client tools.'))
       .end('end_turn');
-    return completed(agent);
   },
-};
+);
 
-export const thinking: Scenario = {
-  id: 'thinking',
-  title: 'Extended thinking',
-  summary: 'A thinking block streamed delta by delta, then the answer.',
-  keywords: ['think', 'thinking', 'reason'],
-  samplePrompt: 'Think it through: what is 17 × 24?',
-  build(ctx) {
-    const agent = mainAgent(ctx);
+export const thinking = singleAgentScenario(
+  {
+    id: 'thinking',
+    title: 'Extended thinking',
+    summary: 'A thinking block streamed delta by delta, then the answer.',
+    keywords: ['think', 'thinking', 'reason'],
+    samplePrompt: 'Think it through: what is 17 × 24?',
+  },
+  (agent) => {
     agent
       .turn()
       .thinking(thoughtDeltas('The user wants 17 × 24. Split 24 into 20 + 4: 17 × 20 = 340 and 17 × 4 = 68, so 340 + 68 = 408. Check: 408 / 24 = 17. Correct.'))
       .text(deltas('17 × 24 = **408**.\n\nI split 24 into 20 + 4: 17 × 20 = 340 and 17 × 4 = 68, which add up to 408.'))
       .end('end_turn');
-    return completed(agent);
   },
-};
+);
 
-export const citations: Scenario = {
-  id: 'citations',
-  title: 'Citations',
-  summary: 'Text blocks citing a document by characters, a PDF by pages, and a web search result.',
-  keywords: ['citation', 'citations', 'cite', 'source', 'sources'],
-  samplePrompt: 'How tall is the Eiffel Tower? Cite your sources.',
-  build(ctx) {
-    const agent = mainAgent(ctx);
+export const citations = singleAgentScenario(
+  {
+    id: 'citations',
+    title: 'Citations',
+    summary: 'Text blocks citing a document by characters, a PDF by pages, and a web search result.',
+    keywords: ['citation', 'citations', 'cite', 'source', 'sources'],
+    samplePrompt: 'How tall is the Eiffel Tower? Cite your sources.',
+  },
+  (agent) => {
     agent
       .turn()
       .text(deltas('According to the sources, '))
@@ -101,35 +103,35 @@ export const citations: Scenario = {
       ])
       .text(deltas('.'))
       .end('end_turn');
-    return completed(agent);
   },
-};
+);
 
-export const clientTools: Scenario = {
-  id: 'client-tools',
-  title: 'Client tools',
-  summary: 'Three API turns: tool calls executed by the backend, each result streamed before the next turn.',
-  keywords: ['tool', 'tools', 'calculate', 'compute'],
-  samplePrompt: 'Calculate 5 + (10 * 2) with your tools.',
-  build(ctx) {
-    const agent = mainAgent(ctx);
+export const clientTools = singleAgentScenario(
+  {
+    id: 'client-tools',
+    title: 'Client tools',
+    summary: 'Three API turns: tool calls executed by the backend, each result streamed before the next turn.',
+    keywords: ['tool', 'tools', 'calculate', 'compute'],
+    samplePrompt: 'Calculate 5 + (10 * 2) with your tools.',
+  },
+  (agent) => {
     agent.turn().text(deltas('I need to calculate 5 + (10 * 2) following the order of operations: multiplication first.')).toolUse('toolu_demo_multiply', 'multiply', { a: 10, b: 2 }).end('tool_use');
     agent.toolResult('toolu_demo_multiply', 'multiply', '20');
     agent.turn().text(deltas('Now the addition.')).toolUse('toolu_demo_add', 'add', { a: 5, b: 20 }).end('tool_use');
     agent.toolResult('toolu_demo_add', 'add', '25');
     agent.turn().text(deltas('The answer is **25**.\n\n- 10 * 2 = 20\n- 5 + 20 = 25')).end('end_turn');
-    return completed(agent);
   },
-};
+);
 
-export const serverTools: Scenario = {
-  id: 'server-tools',
-  title: 'Server tools',
-  summary: 'Anthropic-executed tools: a web search and a code execution, with their results (Python reprs, as the upstream prints them).',
-  keywords: ['search', 'web', 'server', 'execute', 'execution'],
-  samplePrompt: 'Search the web for the Eiffel Tower and check the sandbox Node version.',
-  build(ctx) {
-    const agent = mainAgent(ctx);
+export const serverTools = singleAgentScenario(
+  {
+    id: 'server-tools',
+    title: 'Server tools',
+    summary: 'Anthropic-executed tools: a web search and a code execution, with their results (Python reprs, as the upstream prints them).',
+    keywords: ['search', 'web', 'server', 'execute', 'execution'],
+    samplePrompt: 'Search the web for the Eiffel Tower and check the sandbox Node version.',
+  },
+  (agent) => {
     agent
       .turn()
       .text(deltas('Let me search for that.'))
@@ -144,33 +146,33 @@ export const serverTools: Scenario = {
       )
       .text(deltas('The Eiffel Tower is 330 m tall, and the sandbox runs Node v22.11.0.'))
       .end('end_turn');
-    return completed(agent);
   },
-};
+);
 
-export const multimodal: Scenario = {
-  id: 'multimodal',
-  title: 'Multimodal tool result',
-  summary: 'A tool returns text and a PNG image (as a data: URI): tool_result, tool_result_image, then the closing tool_result.',
-  keywords: ['image', 'chart', 'picture', 'multimodal'],
-  samplePrompt: 'Render a chart of 12, 7 and 26.',
-  build(ctx) {
-    const agent = mainAgent(ctx);
+export const multimodal = singleAgentScenario(
+  {
+    id: 'multimodal',
+    title: 'Multimodal tool result',
+    summary: 'A tool returns text and a PNG image (as a data: URI): tool_result, tool_result_image, then the closing tool_result.',
+    keywords: ['image', 'chart', 'picture', 'multimodal'],
+    samplePrompt: 'Render a chart of 12, 7 and 26.',
+  },
+  (agent) => {
     agent.turn().text(deltas("I'll render that as a bar chart.")).toolUse('toolu_demo_chart', 'render_chart', { values: [12, 7, 26], title: 'Demo values' }).end('tool_use');
     chartResult(agent, 'toolu_demo_chart', 'Rendered a bar chart of [12, 7, 26] (48×32 PNG).');
     agent.turn().text(deltas('Here is the chart: the third bar (26) is the tallest.')).end('end_turn');
-    return completed(agent);
   },
-};
+);
 
-export const files: Scenario = {
-  id: 'files',
-  title: 'Generated files',
-  summary: 'Code execution writes a file; the run ends with meta_files listing it, then meta_final.',
-  keywords: ['file', 'files', 'csv'],
-  samplePrompt: 'Create a CSV report with code execution.',
-  build(ctx) {
-    const agent = mainAgent(ctx);
+export const files = singleAgentScenario(
+  {
+    id: 'files',
+    title: 'Generated files',
+    summary: 'Code execution writes a file; the run ends with meta_files listing it, then meta_final.',
+    keywords: ['file', 'files', 'csv'],
+    samplePrompt: 'Create a CSV report with code execution.',
+  },
+  (agent) => {
     const fileId = 'file_011CDemoReport00000001';
     agent
       .turn()
@@ -195,8 +197,7 @@ export const files: Scenario = {
       )
       .text(deltas('Done: `report.csv` is attached (3 rows).'))
       .end('end_turn');
-    return completed(agent);
   },
-};
+);
 
 export const CONTENT_SCENARIOS: readonly Scenario[] = [tour, thinking, citations, clientTools, serverTools, multimodal, files];

@@ -1,6 +1,6 @@
 import { utf8ByteLength } from '../../../../src-shared/text/utf8';
 import { overloadedErrorFrame } from '../error-frames';
-import { completed, deltas, mainAgent, thoughtDeltas, type Scenario } from './scenario';
+import { deltas, mainAgent, type Scenario, singleAgentScenario, thoughtDeltas } from './scenario';
 
 export const errorMidstream: Scenario = {
   id: 'error-midstream',
@@ -35,22 +35,22 @@ function summaryMarkdown(): string {
   return ['# Q3 summary — résumé', '', '| Région | Chiffre | Δ | 状态 |', '| --- | --- | --- | --- |', ...rows, '', 'Prepared by the demo agent 🤖.'].join('\n');
 }
 
-export const largePayloads: Scenario = {
-  id: 'large-payloads',
-  title: 'Large payloads',
-  summary: 'A ~10 KB tool result and a ~3 KB tool call, full of multi-byte characters, chunked by the seed algorithm (UTF-8-safe splits), and a meta_final with the whole history.',
-  keywords: ['large', 'big', 'chunk', 'chunked', 'chunking', 'huge'],
-  samplePrompt: 'Fetch the large quarterly report and save a summary.',
-  build(ctx) {
-    const agent = mainAgent(ctx);
+export const largePayloads = singleAgentScenario(
+  {
+    id: 'large-payloads',
+    title: 'Large payloads',
+    summary: 'A ~10 KB tool result and a ~3 KB tool call, full of multi-byte characters, chunked by the seed algorithm (UTF-8-safe splits), and a meta_final with the whole history.',
+    keywords: ['large', 'big', 'chunk', 'chunked', 'chunking', 'huge'],
+    samplePrompt: 'Fetch the large quarterly report and save a summary.',
+  },
+  (agent) => {
     agent.turn().text(deltas("I'll fetch the full quarterly report.")).toolUse('toolu_demo_fetch', 'fetch_report', { report_id: 'Q3-2025' }).end('tool_use');
     agent.toolResult('toolu_demo_fetch', 'fetch_report', quarterlyReport());
     const summary = summaryMarkdown();
     agent.turn().text(deltas('Saving a summary table.')).toolUse('toolu_demo_write', 'write_file', { path: 'reports/q3-summary.md', content: summary }, 64).end('tool_use');
     agent.toolResult('toolu_demo_write', 'write_file', `Wrote ${utf8ByteLength(summary)} bytes to reports/q3-summary.md`);
     agent.turn().text(deltas('The report is saved: revenue grew in every région, see reports/q3-summary.md.')).end('end_turn');
-    return completed(agent);
   },
-};
+);
 
 export const FAILURE_SCENARIOS: readonly Scenario[] = [errorMidstream, largePayloads];

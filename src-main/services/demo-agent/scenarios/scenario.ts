@@ -56,4 +56,19 @@ export function completed(agent: ScriptedAgent): Script {
   return { steps: [...agent.finish().take(), DONE] };
 }
 
+/** What a scenario is, apart from how it runs. */
+export type ScenarioInfo = Omit<Scenario, 'build'>;
+
+/** A scenario the main agent runs alone and completes: `script` drives the started agent. */
+export function singleAgentScenario(info: ScenarioInfo, script: (agent: ScriptedAgent) => void): Scenario {
+  return {
+    ...info,
+    build(ctx) {
+      const agent = mainAgent(ctx);
+      script(agent);
+      return completed(agent);
+    },
+  };
+}
+
 export const DONE: Step = { kind: 'done' };

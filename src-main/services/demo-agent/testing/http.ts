@@ -1,4 +1,6 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { concatBytes } from '../../../../src-shared/bytes/held-bytes';
+import { startDemoAgent, type DemoAgent } from '../server';
 
 /** Test support: a real HTTP client (global fetch) for the demo agent, and SSE body helpers. */
 
@@ -6,6 +8,23 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
+}
+
+/** A demo agent (fast pace) started before this file's tests and stopped after them; read `url` inside a test. */
+export function useDemoAgent(): { readonly url: string } {
+  let demo: DemoAgent | undefined;
+  beforeAll(async () => {
+    demo = await startDemoAgent({ pace: 'fast' });
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+  return {
+    get url() {
+      if (!demo) throw new Error('the demo agent is not started yet: read url inside a test');
+      return demo.url;
+    },
+  };
 }
 
 export async function post(base: string, path: string, body: unknown, init: { raw?: boolean } = {}): Promise<Reply> {
@@ -67,11 +86,5 @@ export async function readAll(response: Response): Promise<{ bytes: Uint8Array; 
   } catch (e) {
     error = e;
   }
-  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.length;
-  }
-  return { bytes, error };
+  return { bytes: concatBytes(chunks), error };
 }
