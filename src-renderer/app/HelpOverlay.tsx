@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { REPLAY_KEYS } from '../model/replay';
 import { TEST_IDS } from '../testids';
 import { SHORTCUTS, TABLE_KEYS } from './shortcuts';
 
@@ -52,6 +53,21 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
               </table>
             </section>
           ))}
+          <section>
+            <h3>Replay</h3>
+            <table className="help-table">
+              <tbody>
+                {REPLAY_KEYS.map((k) => (
+                  <tr key={k.key}>
+                    <td>
+                      <kbd>{k.key}</kbd>
+                    </td>
+                    <td>{k.description}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
         </div>
         <section className="help-guide">
           <h3>What you are looking at</h3>

@@ -79,12 +79,16 @@ export function replayOffer(summary: Pick<SessionSummary, 'source' | 'state' | '
   return { kind: 'start' };
 }
 
-/** Keyboard shortcuts of the transport (when focus is not in a text field), for the help overlay too. */
+/**
+ * Keyboard shortcuts of the transport (when focus is not in a text field); the help overlay
+ * lists them under "Replay". A step delivers the next event (a recording: the next network
+ * chunk, never more than one event).
+ */
 export const REPLAY_KEYS = [
-  { key: 'k', action: 'toggle', description: 'Replay: play / pause' },
-  { key: '.', action: 'step', description: 'Replay: step one envelope' },
-  { key: '<', action: 'slower', description: 'Replay: slower' },
-  { key: '>', action: 'faster', description: 'Replay: faster' },
+  { key: 'k', action: 'toggle', description: 'Play / pause' },
+  { key: '.', action: 'step', description: 'Step: deliver the next event' },
+  { key: '<', action: 'slower', description: 'Slower' },
+  { key: '>', action: 'faster', description: 'Faster' },
 ] as const;
 
 export type ReplayKeyAction = (typeof REPLAY_KEYS)[number]['action'];

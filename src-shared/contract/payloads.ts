@@ -377,9 +377,14 @@ export const StartReplayRequest = s.object({
 export const ReplayAction = s.variant('kind', {
   play: s.object({}),
   pause: s.object({}),
-  /** Deliver the next N envelopes' bytes and pause. */
+  /**
+   * Take N steps and pause. A step is the bytes up to the end of the next SSE event for a
+   * source without network timing (a capture, an envelope file), and the next network chunk
+   * for a recording or live session, cut so that it never completes more than one event. A
+   * step also ends at a recorded frontend-tools pause.
+   */
   step: s.object({ count: s.optional(s.number({ integer: true, min: 1, max: 100_000 })) }),
-  /** Jump so that every envelope up to and including this one has been delivered. */
+  /** Jump so that every envelope up to and including this one, and none after its frame, has been delivered. */
   seek: s.object({ envelope: Count() }),
   speed: s.object({ speed: ReplaySpeed, instant: s.optional(s.boolean()) }),
 });

@@ -195,6 +195,66 @@ describe('replay stepping and seeking', () => {
     expect(chunks()).toEqual(['a@50', 'b@60', 'c@60', 'd@710']);
   });
 
+  it('delivers a chunk in parts where a cut says; the position counts whole chunks', async () => {
+    const source = { legs: [leg(0, [{ bytes: text('abcdef'), receivedAt: 1000 }, { bytes: text('gh'), receivedAt: 1100 }], 950)], actions: [] };
+    const parts: string[] = [];
+    const replay = createReplay(source, { onChunk: (c) => parts.push(`${new TextDecoder().decode(c.bytes)}:${c.offset}:${c.last}`) }, { clock: createManualClock() });
+    const seen: { legOffset: number; rest: string }[] = [];
+    const cut = (rest: Uint8Array, at: { legOffset: number }) => {
+      seen.push({ legOffset: at.legOffset, rest: new TextDecoder().decode(rest) });
+      return 2;
+    };
+    await replay.stepUntil((d) => d.kind === 'chunk', { cut });
+    expect(parts).toEqual(['ab:0:false']);
+    expect(replay.state.position).toBe(0);
+    await replay.stepUntil((d) => d.kind === 'chunk' && d.chunk.last, { cut });
+    expect(parts).toEqual(['ab:0:false', 'cd:2:false', 'ef:4:true']);
+    expect(replay.state.position).toBe(1);
+    expect(seen).toEqual([
+      { legOffset: 0, rest: 'abcdef' },
+      { legOffset: 2, rest: 'cdef' },
+      { legOffset: 4, rest: 'ef' },
+    ]);
+    // Answers beyond the rest are clamped into it.
+    await replay.stepUntil(() => true, { cut: () => 99 });
+    expect(parts.at(-1)).toBe('gh:0:true');
+  });
+
+  it('plays the rest of a chunk cut by a step at once, then the recorded gaps again', async () => {
+    const { clock, replay, chunks } = setup();
+    await replay.stepUntil((d) => d.kind === 'chunk', { cut: () => 0 });
+    replay.play();
+    await clock.advance(0);
+    expect(chunks()).toEqual(['a@0']);
+    await clock.advance(99);
+    expect(chunks()).toEqual(['a@0']);
+    await clock.advance(1);
+    expect(chunks()).toEqual(['a@0', 'b@100']);
+  });
+
+  it('seeking to the position of a partly delivered chunk starts over', async () => {
+    const source = { legs: [leg(0, [{ bytes: text('abc'), receivedAt: 0 }])], actions: [] };
+    const log: string[] = [];
+    const replay = createReplay(source, { onChunk: (c) => log.push(new TextDecoder().decode(c.bytes)), onReset: () => log.push('reset') }, { clock: createManualClock() });
+    await replay.stepUntil((d) => d.kind === 'chunk', { cut: () => 1 });
+    await replay.stepUntil((d) => d.kind === 'chunk', { cut: () => 1 });
+    await replay.seek(0);
+    expect(log).toEqual(['a', 'b', 'reset']);
+    await replay.seek(1);
+    expect(log).toEqual(['a', 'b', 'reset', 'abc']);
+  });
+
+  it('a seek while playing stays paused when a consumer paused on the way (a recorded prompt)', async () => {
+    const clock = createManualClock();
+    const paused = createReplay(twoLegSource(), { onChunk: () => {}, onLegEnd: () => paused.pause() }, { clock });
+    paused.play();
+    await clock.advance(60);
+    await paused.seek(4);
+    expect(paused.state).toMatchObject({ status: 'paused', position: 4 });
+    await clock.advance(5000);
+    expect(paused.state).toMatchObject({ status: 'paused', position: 4 });
+  });
+
   describe('with the shared decoder', () => {
     // A real stream cut into 7-byte network chunks: frames span several chunks.
     const bytes = readFixture('json_stream.json.sse');

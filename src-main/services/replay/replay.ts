@@ -10,22 +10,29 @@ import { eventTime, gapBetween, timeline, type TimelineEvent, type TimelineSourc
  * once at any speed.
  *
  * The position is the number of chunks delivered so far. A single step delivers the next
- * chunk (with any leg start, leg end or action before it); stepping one SSE frame or one
- * envelope is `stepUntil` with a predicate on the consumer's decoder (a frame or envelope
- * count that grew), because only the decoder knows where frames end. Seeking to a chunk
- * index delivers everything up to it at once; seeking backwards calls `onReset` (the
- * consumer discards its state) and plays again from the start. Seeking to an envelope is
- * `seekUntil` with a predicate on the envelope count. The clock is injected, so tests run
- * without sleeping.
+ * chunk (with any leg start, leg end or action before it). `stepUntil` delivers one event at
+ * a time (a leg start or end, an action, a chunk) until a predicate holds, and can deliver a
+ * chunk in parts: its `cut` says how many of the chunk's remaining bytes go next, so a step
+ * of one SSE frame can stop inside a network chunk that holds many (only the consumer's
+ * decoder knows where frames end; ./replay-cuts.ts finds where they may). The rest of a cut
+ * chunk follows at once, with no gap, whether stepped or played. Seeking to a chunk index
+ * delivers everything up to it at once; seeking backwards calls `onReset` (the consumer
+ * discards its state) and plays again from the start. Seeking to an envelope is `seekUntil`
+ * with a predicate on the envelope count. The clock is injected, so tests run without sleeping.
  */
 
 export interface ReplayChunk {
   leg: ImportedLeg;
-  /** Position in the whole replay (0-based); after delivery, `state.position` is this + 1. */
+  /** Position in the whole replay (0-based); once its last part is delivered, `state.position` is this + 1. */
   index: number;
   /** Position within its leg. */
   legChunk: number;
+  /** The bytes delivered now: the whole chunk, or the next part of a chunk delivered in parts. */
   bytes: Uint8Array;
+  /** Where `bytes` start in the chunk (0 for a whole chunk and for a first part). */
+  offset: number;
+  /** Whether this delivery completes the chunk. */
+  last: boolean;
   /** The recorded receive time (give this to the decoder: statistics stay true to the recording). */
   receivedAt: number;
   /** The replay clock when it was delivered. */
@@ -60,6 +67,24 @@ export interface ReplayState {
   error?: string;
 }
 
+/** One event as delivered, for `stepUntil`'s predicate. */
+export type ReplayDelivery =
+  | { kind: 'chunk'; chunk: ReplayChunk }
+  | { kind: 'leg-start' | 'leg-end'; leg: ImportedLeg }
+  | { kind: 'action'; action: RecordedAction };
+
+/**
+ * How many bytes of a chunk to deliver next: `rest` is the chunk from the first byte not yet
+ * delivered; `legOffset` is where `rest` starts in its leg's byte stream. Answers outside
+ * 1 … rest.length are clamped into it.
+ */
+export type ChunkCut = (rest: Uint8Array, at: { leg: ImportedLeg; legChunk: number; legOffset: number }) => number;
+
+export interface StepOptions {
+  /** Delivers chunks in parts (default: whole). */
+  cut?: ChunkCut;
+}
+
 export interface Replay {
   /** Plays from the current position (a replay starts paused). Does nothing once ended: seek first. */
   play(): void;
@@ -67,12 +92,12 @@ export interface Replay {
   setSpeed(speed: ReplaySpeed): void;
   /** Delivers the next chunk at once; false when there was none (the replay ended). */
   step(): Promise<boolean>;
-  /** Delivers chunks until `done()` holds after one, or the end; returns how many. */
-  stepUntil(done: () => boolean): Promise<number>;
+  /** Delivers events one at a time until `done` holds after one, or the end; returns how many chunks or chunk parts it delivered. */
+  stepUntil(done: (delivered: ReplayDelivery) => boolean, options?: StepOptions): Promise<number>;
   /** Makes `position` chunks delivered (forwards: the ones in between at once; backwards: reset and replay). */
   seek(position: number): Promise<void>;
-  /** From the start, delivers chunks until `done()` holds (e.g. the decoder has produced envelope n). */
-  seekUntil(done: () => boolean): Promise<number>;
+  /** From the start, delivers events until `done` holds (e.g. the decoder has produced envelope n). */
+  seekUntil(done: (delivered: ReplayDelivery) => boolean, options?: StepOptions): Promise<number>;
   readonly state: ReplayState;
   /** Stops playing and releases the file. */
   dispose(): Promise<void>;
@@ -84,6 +109,10 @@ interface Cursor {
   next: TimelineEvent | null | undefined;
   gap: Gap;
   lastTime: number | undefined;
+  /** Bytes of `next` (a chunk) already delivered in parts. */
+  chunkOffset: number;
+  /** Bytes of the current leg delivered. */
+  legOffset: number;
 }
 
 export function createReplay(source: TimelineSource, handlers: ReplayHandlers, options: ReplayOptions = {}): Replay {
@@ -103,7 +132,7 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
   let operations: Promise<unknown> = Promise.resolve();
 
   function openCursor(): Cursor {
-    return { events: timeline(source), next: undefined, gap: { left: 0 }, lastTime: undefined };
+    return { events: timeline(source), next: undefined, gap: { left: 0 }, lastTime: undefined, chunkOffset: 0, legOffset: 0 };
   }
 
   const state = (): ReplayState => ({ status, position, speed, ...(error !== undefined ? { error } : {}) });
@@ -128,22 +157,49 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
     return next;
   }
 
-  function deliver(event: TimelineEvent): void {
-    cursor.next = undefined;
-    cursor.lastTime = eventTime(event) ?? cursor.lastTime;
+  function deliver(event: TimelineEvent, cut?: ChunkCut): ReplayDelivery {
+    if (event.kind !== 'chunk') {
+      cursor.next = undefined;
+      cursor.lastTime = eventTime(event) ?? cursor.lastTime;
+    }
     switch (event.kind) {
       case 'leg-start':
+        cursor.legOffset = 0;
         handlers.onLegStart?.(event.leg);
-        return;
+        return { kind: 'leg-start', leg: event.leg };
       case 'leg-end':
         handlers.onLegEnd?.(event.leg);
-        return;
+        return { kind: 'leg-end', leg: event.leg };
       case 'action':
         handlers.onAction?.(event.action);
-        return;
+        return { kind: 'action', action: event.action };
       case 'chunk':
-        handlers.onChunk({ leg: event.leg, index: position++, legChunk: event.legChunk, bytes: event.bytes, receivedAt: event.t, replayedAt: clock.now() });
+        return { kind: 'chunk', chunk: deliverChunk(event, cut) };
     }
+  }
+
+  /** Delivers the chunk's next part (all of its rest without a cut). */
+  function deliverChunk(event: Extract<TimelineEvent, { kind: 'chunk' }>, cut: ChunkCut | undefined): ReplayChunk {
+    const offset = cursor.chunkOffset;
+    const rest = offset === 0 ? event.bytes : event.bytes.subarray(offset);
+    const wanted = cut ? cut(rest, { leg: event.leg, legChunk: event.legChunk, legOffset: cursor.legOffset }) : rest.length;
+    const length = Math.min(rest.length, Math.max(1, Math.floor(wanted)));
+    const last = length === rest.length;
+    const bytes = last ? rest : rest.subarray(0, length);
+    cursor.lastTime = event.t;
+    cursor.legOffset += length;
+    if (last) {
+      cursor.next = undefined;
+      cursor.chunkOffset = 0;
+    } else {
+      // The rest of the chunk was received with this part: no gap before it.
+      cursor.chunkOffset += length;
+      cursor.gap = { left: 0 };
+    }
+    const chunk: ReplayChunk = { leg: event.leg, index: position, legChunk: event.legChunk, bytes, offset, last, receivedAt: event.t, replayedAt: clock.now() };
+    if (last) position++;
+    handlers.onChunk(chunk);
+    return chunk;
   }
 
   function finish(): void {
@@ -151,17 +207,14 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
     changed();
   }
 
-  /** Delivers events up to and including the next chunk, with no waiting; false at the end. */
-  async function deliverNextChunk(): Promise<boolean> {
-    for (;;) {
-      const event = await peek();
-      if (!event) {
-        finish();
-        return false;
-      }
-      deliver(event);
-      if (event.kind === 'chunk') return true;
+  /** Delivers the next event (or chunk part) with no waiting; null at the end. */
+  async function deliverNext(cut?: ChunkCut): Promise<ReplayDelivery | null> {
+    const event = await peek();
+    if (!event) {
+      finish();
+      return null;
     }
+    return deliver(event, cut);
   }
 
   async function loop(run: number): Promise<void> {
@@ -197,7 +250,8 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
       try {
         return await operation();
       } finally {
-        if (wasPlaying && status !== 'ended') startLoop();
+        // Unless the operation paused it (a consumer pausing at a recorded prompt) or it ended.
+        if (wasPlaying && status === 'playing') startLoop();
       }
     });
     operations = result.catch(() => undefined);
@@ -213,14 +267,16 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
     handlers.onReset?.();
   }
 
-  async function stepUntil(done: () => boolean): Promise<number> {
-    let delivered = 0;
-    while (await deliverNextChunk()) {
-      delivered++;
-      if (done()) break;
+  async function stepUntil(done: (delivered: ReplayDelivery) => boolean, options: StepOptions = {}): Promise<number> {
+    let chunks = 0;
+    for (;;) {
+      const delivered = await deliverNext(options.cut);
+      if (!delivered) break;
+      if (delivered.kind === 'chunk') chunks++;
+      if (done(delivered)) break;
     }
     changed();
-    return delivered;
+    return chunks;
   }
 
   return {
@@ -250,19 +306,20 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
       }
       changed();
     },
-    step: () => exclusive(() => stepUntil(() => true).then((n) => n > 0)),
-    stepUntil: (done) => exclusive(() => stepUntil(done)),
+    step: () => exclusive(() => stepUntil((d) => d.kind === 'chunk' && d.chunk.last).then((n) => n > 0)),
+    stepUntil: (done, stepOptions) => exclusive(() => stepUntil(done, stepOptions)),
     seek: (target) =>
       exclusive(async () => {
         if (!Number.isInteger(target) || target < 0) throw new RangeError(`Cannot seek to ${target}: positions are chunk counts (0 or more).`);
-        if (target < position) await rewind();
+        // Part of chunk `position` already delivered is past the target too.
+        if (target < position || (target === position && cursor.chunkOffset > 0)) await rewind();
         if (target > position) await stepUntil(() => position >= target);
         else changed();
       }),
-    seekUntil: (done) =>
+    seekUntil: (done, stepOptions) =>
       exclusive(async () => {
         await rewind();
-        return stepUntil(done);
+        return stepUntil(done, stepOptions);
       }),
     async dispose() {
       status = 'ended';

@@ -4,9 +4,17 @@ import type { SessionData } from './session-data';
 
 /**
  * Coalesces a session's changes into batch events: at most one per interval per session
- * (an animation frame), at most `maxRows` new rows each; a bigger backlog drains over the
- * following intervals. One event per envelope is the anti-pattern this exists to avoid.
+ * (an animation frame), at most `maxRows` new rows and `maxChanges` changed rows, blocks and
+ * diagnostics each; a bigger backlog drains over the following intervals, with the thread
+ * free in between. One event per envelope is the anti-pattern this exists to avoid.
  */
+
+/**
+ * Changed rows, blocks and diagnostics per batch. The end of a large session can change
+ * thousands at once (every tool call left without a result gets a diagnostic and a badge);
+ * at about 10 µs each, a thousand keeps one batch near 10 ms.
+ */
+export const MAX_BATCH_CHANGES = 1000;
 export interface Batcher {
   /** Something changed in the session; a batch will follow within one interval. */
   schedule(session: SessionData): void;
@@ -18,7 +26,7 @@ export interface Batcher {
 
 export function createBatcher(
   emit: (batch: SessionBatch) => void,
-  options: { timers: Timers; now: () => number; intervalMs: number; maxRows: number },
+  options: { timers: Timers; now: () => number; intervalMs: number; maxRows: number; maxChanges?: number },
 ): Batcher {
   const timers = new Map<string, unknown>();
   const lastFlush = new Map<string, number>();
@@ -28,9 +36,9 @@ export function createBatcher(
     if (timer !== undefined) options.timers.clearTimeout(timer);
     timers.delete(session.id);
     lastFlush.set(session.id, options.now());
-    const batch = session.takeBatch(options.maxRows);
+    const batch = session.takeBatch(options.maxRows, options.maxChanges ?? MAX_BATCH_CHANGES);
     if (batch) emit(batch);
-    if (batch && batch.start + batch.rows.length < batch.total) schedule(session);
+    if (session.batchPending) schedule(session);
   };
 
   const schedule = (session: SessionData): void => {

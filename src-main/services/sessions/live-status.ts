@@ -35,7 +35,7 @@ interface Sample {
 
 export function createStatusTicker(
   emit: (status: LiveStatus) => void,
-  options: { timers: Timers; now: () => number; intervalMs: number; onTick?: () => void },
+  options: { timers: Timers; now: () => number; intervalMs: number },
 ): StatusTicker {
   const tracked = new Map<string, { probe: () => StatusProbe; samples: Sample[] }>();
   let timer: unknown = null;
@@ -70,7 +70,6 @@ export function createStatusTicker(
       const status = statusOf(id);
       if (status) emit(status);
     }
-    options.onTick?.();
     if (tracked.size > 0) timer = options.timers.setTimeout(tick, options.intervalMs);
   };
 

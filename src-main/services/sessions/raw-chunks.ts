@@ -8,6 +8,11 @@ export interface RawChunks {
   readonly bytes: number;
   readonly count: number;
   append(chunk: Uint8Array, receivedAt: number): void;
+  /**
+   * Appends bytes to the last chunk: the next part of a network chunk delivered in parts
+   * (a replay stepping one event at a time), so the chunk table stays the network's.
+   */
+  extendLast(part: Uint8Array): void;
   /** A copy of bytes [start, end) (clamped to what was received). */
   slice(start: number, end: number): Uint8Array;
   /** Chunks overlapping [start, end). */
@@ -56,6 +61,24 @@ export function createRawChunks(): RawChunks {
       times[chunks.length] = receivedAt;
       chunks.push(chunk);
       total += chunk.byteLength;
+    },
+    extendLast(part) {
+      const lastIndex = chunks.length - 1;
+      const previous = chunks[lastIndex];
+      if (previous === undefined) throw new Error('There is no chunk to extend');
+      if (part.byteLength === 0) return;
+      // Consecutive parts of one chunk are adjacent views of its buffer: widen the view, no copy.
+      const adjacent = part.buffer === previous.buffer && part.byteOffset === previous.byteOffset + previous.byteLength;
+      let joined: Uint8Array;
+      if (adjacent) {
+        joined = new Uint8Array(previous.buffer, previous.byteOffset, previous.byteLength + part.byteLength);
+      } else {
+        joined = new Uint8Array(previous.byteLength + part.byteLength);
+        joined.set(previous);
+        joined.set(part, previous.byteLength);
+      }
+      chunks[lastIndex] = joined;
+      total += part.byteLength;
     },
     slice(start, end) {
       const from = Math.max(0, Math.min(start, total));

@@ -1,22 +1,36 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReplayState } from '../../../src-shared/contract/payloads';
+import { fixturePath, readFixture } from '../../../src-shared/testing/fixtures';
 import { SSE_HEADERS, startLoopbackServer, writeSlowly, type LoopbackServer } from '../connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
+import { createManualClock, type ManualClock } from '../replay/manual-clock';
 import { createDefaultSessionService } from './default-service';
-import { recordEvents, settled, waitFor, type EventLog } from './service-testing';
-import type { SessionService } from './session-service';
+import { recordEvents, settled, waitFor, writeRecordingFile, type EventLog } from './service-testing';
+import type { SessionService, SessionServiceDeps } from './session-service';
 
 let service: SessionService;
 let events: EventLog;
 let server: LoopbackServer | undefined;
 let agent: DemoAgent | undefined;
 let states: ReplayState[];
+let dir: string;
 
-beforeEach(() => {
-  service = createDefaultSessionService();
+/** (Re)creates the service under test with these dependencies, recording its events. */
+async function useService(deps: Omit<SessionServiceDeps, 'createRecorder' | 'openSource'> = {}): Promise<void> {
+  events?.dispose();
+  await service?.dispose();
+  service = createDefaultSessionService(deps);
   events = recordEvents(service);
   states = [];
   service.onReplayState((s) => states.push(s));
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'replay-session-'));
+  await useService();
 });
 
 afterEach(async () => {
@@ -25,6 +39,7 @@ afterEach(async () => {
   await server?.close();
   await agent?.close();
   server = agent = undefined;
+  await rm(dir, { recursive: true, force: true });
 });
 
 const event = (i: number): string => `data: {"type":"text","agent":"a","final":${i === 5},"delta":"${i === 5 ? '' : `part ${i} `}"}\n\n`;
@@ -105,14 +120,201 @@ describe('replay', () => {
     }, 'live continuation');
 
     const { id } = await service.startReplay({ sessionId: live, instant: true });
-    const paused = await waitFor(async () => {
-      const s = await summaryOf(id);
-      return s.awaitingTools ? s : undefined;
-    }, 'replay pause');
+    // Regression: the pause was never announced, so the sidebar and the prompt did not show it.
+    const paused = await waitFor(() => events.lists.at(-1)?.find((s) => s.id === id && s.awaitingTools), 'the replay pause announced');
     expect(paused.legs).toBe(1);
+    expect(states.at(-1)).toMatchObject({ sessionId: id, playing: false, finished: false });
     await expect(service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'wrong', content: 'x' }] })).rejects.toThrow(/not a pending tool/);
     expect(await service.sendToolResults({ sessionId: id, results })).toEqual({ leg: 1 });
     const done = await waitFor(async () => ((await summaryOf(id)).state === 'complete' ? summaryOf(id) : undefined), 'replayed continuation');
     expect(done).toMatchObject({ legs: 2, envelopes: answered.envelopes, awaitingTools: false });
+  });
+});
+
+/** One JSON-envelope event; `i` is also its delta, so rows show which envelope they are. */
+const envelopeEvent = (i: number, eol = '\n'): string => `data: {"type":"text","agent":"a","final":false,"delta":"e${i}"}${eol}${eol}`;
+
+/** A recording of `count` one-event chunks, the first 10 ms after the request, then every `gap` ms. */
+async function evenRecording(count: number, gap: number): Promise<string> {
+  const path = join(dir, `even-${count}-${gap}.recording`);
+  await writeRecordingFile(path, [{ startedAt: 990, chunks: Array.from({ length: count }, (_, i) => ({ t: 1000 + i * gap, text: envelopeEvent(i) })) }]);
+  return path;
+}
+
+async function openSettled(path: string): Promise<string> {
+  const { id } = await service.openFile({ path });
+  await settled(service, id);
+  return id;
+}
+
+const previews = async (id: string): Promise<string[]> => (await service.getRows({ sessionId: id, start: 0, count: 100_000 })).rows.map((r) => r.preview);
+
+describe('replay decoding', () => {
+  it('decodes with the format the source was opened with', async () => {
+    const { id: source } = await service.openFile({ path: fixturePath('json_stream.raw.sse'), format: 'json' });
+    await settled(service, source);
+    expect((await summaryOf(source)).format).toBe('json');
+    const { id } = await service.startReplay({ sessionId: source, instant: true });
+    await waitFor(async () => (await summaryOf(id)).state === 'complete', 'the replay end');
+    expect((await summaryOf(id)).format).toBe('json');
+    expect(await previews(id)).toEqual(await previews(source));
+  });
+});
+
+describe('replay announcements', () => {
+  it('regression: the sidebar showed "0 env" while a replay played — its summary is announced during playback', async () => {
+    const source = await openSettled(await evenRecording(10, 50));
+    const { id } = await service.startReplay({ sessionId: source, speed: 1 });
+    await waitFor(() => events.lists.at(-1)?.find((s) => s.id === id && s.state === 'complete'), 'the replay end announced');
+    const during = events.lists.map((list) => list.find((s) => s.id === id)).filter((s) => s !== undefined && s.state === 'streaming' && s.envelopes > 0 && s.envelopes < 10);
+    expect(during.length).toBeGreaterThan(0);
+  });
+});
+
+describe('replay state events', () => {
+  let clock: ManualClock;
+  beforeEach(async () => {
+    clock = createManualClock();
+    await useService({ replayClock: clock });
+  });
+
+  it('regression: a replay started paused announced no state — it announces one at start', async () => {
+    const source = await openSettled(await evenRecording(3, 50));
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    await waitFor(() => states.length > 0, 'the first state');
+    expect(states).toEqual([{ sessionId: id, source, playing: false, speed: 1, instant: false, position: 0, total: 3, finished: false }]);
+  });
+
+  it('regression: no state was sent during playback — the position is announced at most every 100 ms of the replay clock', async () => {
+    const source = await openSettled(await evenRecording(10, 50));
+    await service.startReplay({ sessionId: source, speed: 1 });
+    const at: number[] = [];
+    service.onReplayState(() => at.push(clock.now()));
+    await waitFor(() => states.length > 0, 'the first state');
+    for (let t = 0; t < 700; t += 10) await clock.advance(10);
+    // Chunks arrive at 10, 60, 110, …, 460 ms; the end is announced at once.
+    expect(states.map((s) => [s.position, s.playing, s.finished])).toEqual([
+      [0, true, false],
+      [2, true, false],
+      [4, true, false],
+      [6, true, false],
+      [8, true, false],
+      [10, false, true],
+    ]);
+    expect(at).toEqual([100, 200, 300, 400, 460]);
+  });
+
+  it('announces each control: step, speed, play, pause, seek', async () => {
+    const source = await openSettled(await evenRecording(10, 50));
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    await waitFor(() => states.length === 1, 'the first state');
+    const control = async (action: Parameters<SessionService['replayControl']>[0]['action']) => {
+      const answered = await service.replayControl({ sessionId: id, action });
+      expect(states.at(-1)).toEqual(answered);
+      return answered;
+    };
+    expect(await control({ kind: 'step' })).toMatchObject({ position: 1, playing: false });
+    expect(await control({ kind: 'speed', speed: 4 })).toMatchObject({ speed: 4 });
+    expect(await control({ kind: 'play' })).toMatchObject({ playing: true });
+    expect(await control({ kind: 'pause' })).toMatchObject({ playing: false });
+    expect(await control({ kind: 'seek', envelope: 6 })).toMatchObject({ position: 7, playing: false });
+    expect(states.length).toBe(6);
+  });
+});
+
+describe('replay steps and seeks', () => {
+  /** Steps until the replay finishes; the envelope count after each step. */
+  async function stepThrough(id: string, limit: number): Promise<number[]> {
+    const positions: number[] = [];
+    for (let i = 0; i < limit; i++) {
+      const state = await service.replayControl({ sessionId: id, action: { kind: 'step' } });
+      if (state.finished) break;
+      positions.push(state.position);
+    }
+    return positions;
+  }
+
+  it('regression: a capture read as one 64 KB chunk delivered all 173 envelopes on one step — a step is one event', async () => {
+    const source = await openSettled(fixturePath('multi_agent.json.sse'));
+    expect((await service.getSession({ sessionId: source })).legs[0]?.chunks).toBe(1);
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    expect(await service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({ position: 1, total: 173 });
+    expect(await service.replayControl({ sessionId: id, action: { kind: 'step', count: 4 } })).toMatchObject({ position: 5 });
+    const all = await previews(source);
+    expect(await previews(id)).toEqual(all.slice(0, 5));
+  });
+
+  it('seeks to an envelope exactly, inside a chunk holding every event, forwards and backwards', async () => {
+    const source = await openSettled(fixturePath('multi_agent.json.sse'));
+    const all = await previews(source);
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    for (const envelope of [100, 9, 172, 0, 171]) {
+      expect(await service.replayControl({ sessionId: id, action: { kind: 'seek', envelope } })).toMatchObject({ position: envelope + 1 });
+      expect(await previews(id)).toEqual(all.slice(0, envelope + 1));
+    }
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CR', '\r'],
+    ['CRLF', '\r\n'],
+  ])('steps a capture with %s line endings one event at a time', async (_name, eol) => {
+    const path = join(dir, 'capture.sse');
+    await writeFile(path, Array.from({ length: 6 }, (_, i) => envelopeEvent(i, eol)).join(''));
+    const source = await openSettled(path);
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    expect(await stepThrough(id, 20)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await previews(id)).toEqual(await previews(source));
+  });
+
+  /** Seven events in four network chunks: three whole events; half an event; its rest, one event and half the next; the rest and the last. */
+  async function cutRecording(): Promise<string> {
+    const e = Array.from({ length: 7 }, (_, i) => envelopeEvent(i));
+    const path = join(dir, 'cut.recording');
+    const chunks = [e[0]! + e[1]! + e[2]!, e[3]!.slice(0, 10), e[3]!.slice(10) + e[4]! + e[5]!.slice(0, 10), e[5]!.slice(10) + e[6]!];
+    await writeRecordingFile(path, [{ startedAt: 990, chunks: chunks.map((text, i) => ({ t: 1000 + i * 100, text })) }]);
+    return path;
+  }
+
+  it('steps a recording one network chunk at a time, cutting a chunk only where it would complete two events', async () => {
+    const source = await openSettled(await cutRecording());
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    expect(await stepThrough(id, 20)).toEqual([1, 2, 3, 3, 4, 5, 6, 7]);
+    expect(await previews(id)).toEqual(await previews(source));
+  });
+
+  it('keeps the network chunks of the source however it was stepped or seeked', async () => {
+    const source = await openSettled(await cutRecording());
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    await service.replayControl({ sessionId: id, action: { kind: 'step', count: 2 } });
+    await service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 3 } });
+    expect(await service.replayControl({ sessionId: id, action: { kind: 'play' } })).toMatchObject({ playing: true });
+    await waitFor(async () => (await summaryOf(id)).state === 'complete', 'the replay end');
+    const chunksOf = async (sessionId: string) => (await service.getRawBytes({ sessionId, leg: 0, byteStart: 0, byteEnd: 1 << 20 })).chunks;
+    expect(await chunksOf(id)).toEqual(await chunksOf(source));
+    expect((await service.getSession({ sessionId: id })).legs[0]).toMatchObject({ chunks: 4, frames: 7 });
+  });
+
+  it('stops a step at a recorded frontend-tools pause; the next step plays on into the recorded continuation', async () => {
+    const path = join(dir, 'pause.recording');
+    const text = (name: string) => new TextDecoder().decode(readFixture(name));
+    await writeRecordingFile(path, [
+      { startedAt: 0, chunks: [{ t: 10, text: text('frontend_tools.json.sse') }] },
+      { startedAt: 100, chunks: [{ t: 110, text: text('frontend_tools_resume.json.sse') }] },
+    ]);
+    const source = await openSettled(path);
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    const positions = await stepThrough(id, 15);
+    expect(positions).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    // The next step ends the leg and stops there, waiting for the answer.
+    expect(await service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({ position: 15, playing: false });
+    await waitFor(() => events.lists.at(-1)?.find((s) => s.id === id && s.awaitingTools), 'the pause announced');
+    expect(await stepThrough(id, 20)).toEqual([16, 17, 18, 19, 20, 21, 22]);
+    const all = await previews(source);
+    expect(await previews(id)).toEqual(all);
+    // A seek passes the recorded pause on its way to an envelope of the continuation.
+    await service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 2 } });
+    expect(await service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 17 } })).toMatchObject({ position: 18, playing: false });
+    expect(await previews(id)).toEqual(all.slice(0, 18));
   });
 });

@@ -1,8 +1,9 @@
 import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../src-shared/contract/payloads';
 import type { RecordedAction } from '../../../src-shared/recording/types';
 import type { ImportedChunk, ImportedLeg } from '../importers/types';
-import type { ReplayClock } from '../replay/clock';
-import { createReplay, type Replay } from '../replay/replay';
+import { systemClock, type ReplayClock } from '../replay/clock';
+import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../replay/replay';
+import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, STREAM_START, type ByteHistory } from '../replay/replay-cuts';
 import type { TimelineSource } from '../replay/timeline';
 import { isStreamResponse, rejectedLegFailure } from './file-load';
 import { legEndFromRecording, recordedOutcome } from './recorder-port';
@@ -12,7 +13,28 @@ import type { LegState, SessionData } from './session-data';
  * A replay session: another session's legs played back into a fresh session with their
  * recorded timing (×0.25 … ×20, or at once), with pause, step and seek. When a leg ends on
  * awaiting_frontend_tools the replay pauses there; answering plays the recorded continuation.
+ *
+ * What one step delivers depends on what the source's chunks are:
+ * - network chunks with receive times (live sessions, recordings): the next network chunk,
+ *   but never more than one SSE event. A chunk that would complete two events is cut after
+ *   the first; its rest follows on the next step (the chunk table of the replay still shows
+ *   the network's chunks). A step may complete no event (a chunk inside a long event).
+ * - blocks of a file without timing (SSE captures read 64 KiB at a time, envelope files,
+ *   HAR bodies): the bytes up to the end of the next SSE event, across blocks.
+ * A step also ends at a recorded frontend-tools pause; stepping on from there plays the
+ * recorded continuation, as answering does.
+ *
+ * Seeking to envelope n delivers whole chunks up to the one where the source's envelope n
+ * ends, and that chunk up to the end of its frame: the replay lands exactly on envelope n
+ * (on the last envelope of its frame when one XML or raw event carries several).
+ *
+ * The replay state is announced on every change: at start, on play, pause, step, seek and
+ * speed changes at once, and while playing as the position moves, at most every
+ * REPLAY_STATE_INTERVAL_MS of the replay clock.
  */
+
+/** Least time between two position announcements while playing (≤ 10 per second). */
+export const REPLAY_STATE_INTERVAL_MS = 100;
 
 /** Any session's bytes as a replay source: its legs, chunks and receive times, from memory. */
 export function sessionAsSource(data: SessionData, actions: readonly RecordedAction[]): TimelineSource {
@@ -53,8 +75,14 @@ export interface ReplaySessionOptions {
   onState: (state: ReplayStatePayload) => void;
   /** Envelopes of the source, for the position display. */
   total: number;
+  /** Where the source's envelope `seq` ends: its leg and the end of its frame in the leg's bytes. */
+  envelopeEnd: (seq: number) => { leg: number; byteEnd: number } | undefined;
+  /** The source's chunks are network chunks (live sessions, recordings), not blocks of a file. */
+  networkChunks: boolean;
   speed: number;
   instant: boolean;
+  /** Start paused (announcing the state once) instead of playing. */
+  paused: boolean;
   clock?: ReplayClock;
 }
 
@@ -67,10 +95,17 @@ export interface ReplaySession {
 }
 
 export function createReplaySession(options: ReplaySessionOptions): ReplaySession {
+  const clock = options.clock ?? systemClock;
   let speed = options.speed;
   let instant = options.instant;
   let legIndex = -1;
-  const pausedForTools = { value: false };
+  /** The last bytes delivered on the current leg, for finding where the next event ends. */
+  let history: ByteHistory = STREAM_START;
+  /** Stopped at a recorded awaiting_frontend_tools until answered (or stepped past). */
+  let pausedForTools = false;
+  /** A seek passes recorded pauses on its way to the envelope asked for. */
+  let seeking = false;
+  let disposed = false;
 
   const payload = (): ReplayStatePayload => ({
     sessionId: options.data().id,
@@ -83,13 +118,42 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     finished: replay.state.status === 'ended',
   });
 
+  // ─── Announcing the state ───────────────────────────────────────────────────────────
+  let announced: ReplayStatePayload | null = null;
+  let announcedAt = Number.NEGATIVE_INFINITY;
+  let positionTimer: unknown = null;
+
+  const announceNow = (): void => {
+    if (positionTimer !== null) clock.clearTimeout(positionTimer);
+    positionTimer = null;
+    if (disposed) return;
+    const state = payload();
+    if (announced && sameState(announced, state)) return;
+    announced = state;
+    announcedAt = clock.now();
+    options.onState(state);
+  };
+
+  /** The position moved: announce it within the interval, coalescing the moves in between. */
+  const announcePosition = (): void => {
+    if (positionTimer !== null || options.data().envelopeCount === announced?.position) return;
+    const wait = Math.max(0, announcedAt + REPLAY_STATE_INTERVAL_MS - clock.now());
+    positionTimer = clock.setTimeout(() => {
+      positionTimer = null;
+      announceNow();
+    }, wait);
+  };
+
+  // ─── Playing into the session ───────────────────────────────────────────────────────
   const currentLeg = (): LegState | undefined => options.data().legs[legIndex];
+  const frameCount = (): number => options.data().legs.reduce((sum, leg) => sum + leg.frames.count, 0);
 
   const replay: Replay = createReplay(
     options.source,
     {
       onLegStart(leg) {
         const data = options.data();
+        history = STREAM_START;
         legIndex = data.openLeg(leg.index === 0 ? 'file' : 'tool-results', leg.request ?? null, leg.startedAt ?? 0).index;
         if (leg.response) data.setResponse(legIndex, leg.response);
       },
@@ -97,8 +161,10 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         const data = options.data();
         const state = currentLeg();
         if (!state) return;
-        if (isStreamResponse(chunk.leg.response)) data.push(state.index, chunk.bytes, chunk.receivedAt);
+        if (isStreamResponse(chunk.leg.response)) data.push(state.index, chunk.bytes, chunk.receivedAt, chunk.offset > 0);
         else data.keepRejected(state.index, chunk.bytes, chunk.receivedAt);
+        history = historyAfter(history, chunk.bytes);
+        announcePosition();
       },
       onLegEnd(leg) {
         const data = options.data();
@@ -108,25 +174,81 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         if (failure) data.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
         else data.endLeg(state.index, legEndFromRecording(leg.outcome));
         // A pause for frontend tools: wait for the user's answer before the continuation.
-        if (data.pendingTools() !== null && leg.index < options.source.legs.length - 1) {
-          pausedForTools.value = true;
+        if (!seeking && data.pendingTools() !== null && leg.index < options.source.legs.length - 1) {
+          pausedForTools = true;
           replay.pause();
         }
       },
       onReset() {
         legIndex = -1;
+        history = STREAM_START;
+        pausedForTools = false;
         options.reset();
       },
-      onStateChange() {
-        options.onState(payload());
-      },
+      onStateChange: announceNow,
     },
-    { speed: instant ? 'fast' : speed, ...(options.clock ? { clock: options.clock } : {}) },
+    { speed: instant ? 'fast' : speed, clock },
   );
+
+  /** Bytes of a non-stream leg (an error page) are kept whole: there are no events to cut at. */
+  const streamed = (at: Parameters<ChunkCut>[1]): boolean => isStreamResponse(at.leg.response);
+
+  const stepCut: ChunkCut = (rest, at) => {
+    if (!streamed(at)) return rest.length;
+    return options.networkChunks ? cutBeforeSecondEvent(rest, history) : cutAfterFirstEvent(rest, history);
+  };
+
+  async function step(count: number): Promise<void> {
+    // Stepping on from a recorded pause plays the recorded continuation.
+    pausedForTools = false;
+    let left = count;
+    let frames = frameCount();
+    const stepEnded = (delivered: ReplayDelivery): boolean =>
+      pausedForTools || frameCount() > frames || (options.networkChunks && delivered.kind === 'chunk' && delivered.chunk.last);
+    await replay.stepUntil(
+      (delivered) => {
+        if (!stepEnded(delivered)) return false;
+        frames = frameCount();
+        left -= 1;
+        return left === 0 || pausedForTools;
+      },
+      { cut: stepCut },
+    );
+  }
+
+  async function seek(envelope: number): Promise<void> {
+    const wanted = envelope + 1;
+    const delivered = options.data().envelopeCount;
+    if (delivered === wanted) {
+      announceNow();
+      return;
+    }
+    const target = options.envelopeEnd(envelope);
+    // Whole chunks before the one where the envelope's frame ends, that one up to there; past
+    // it (a frame whose CR ending waits for the next byte), up to the next event end.
+    const cut: ChunkCut = (rest, at) => {
+      if (!streamed(at) || !target || at.leg.index < target.leg) return rest.length;
+      if (at.leg.index === target.leg && at.legOffset < target.byteEnd) return target.byteEnd - at.legOffset;
+      return cutAfterFirstEvent(rest, history);
+    };
+    const done = (): boolean => options.data().envelopeCount >= wanted;
+    seeking = true;
+    try {
+      if (delivered > wanted) await replay.seekUntil(done, { cut });
+      else await replay.stepUntil(done, { cut });
+    } finally {
+      seeking = false;
+    }
+  }
+
+  queueMicrotask(() => {
+    if (disposed) return;
+    if (options.paused) announceNow();
+    else replay.play();
+  });
 
   return {
     async control(action) {
-      const data = options.data;
       switch (action.kind) {
         case 'play':
           replay.play();
@@ -134,17 +256,12 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         case 'pause':
           replay.pause();
           break;
-        case 'step': {
-          const target = data().envelopeCount + (action.count ?? 1);
-          await replay.stepUntil(() => data().envelopeCount >= target);
+        case 'step':
+          await step(action.count ?? 1);
           break;
-        }
-        case 'seek': {
-          const wanted = action.envelope + 1;
-          if (data().envelopeCount > wanted) await replay.seekUntil(() => data().envelopeCount >= wanted);
-          else await replay.stepUntil(() => data().envelopeCount >= wanted);
+        case 'seek':
+          await seek(action.envelope);
           break;
-        }
         case 'speed':
           speed = action.speed;
           instant = action.instant ?? false;
@@ -154,11 +271,28 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       return payload();
     },
     continueAfterAnswer() {
-      if (!pausedForTools.value) return;
-      pausedForTools.value = false;
+      if (!pausedForTools) return;
+      pausedForTools = false;
       replay.play();
     },
     state: payload,
-    dispose: () => replay.dispose(),
+    async dispose() {
+      disposed = true;
+      if (positionTimer !== null) clock.clearTimeout(positionTimer);
+      positionTimer = null;
+      await replay.dispose();
+    },
   };
+}
+
+function sameState(a: ReplayStatePayload, b: ReplayStatePayload): boolean {
+  return (
+    a.sessionId === b.sessionId &&
+    a.playing === b.playing &&
+    a.speed === b.speed &&
+    a.instant === b.instant &&
+    a.position === b.position &&
+    a.total === b.total &&
+    a.finished === b.finished
+  );
 }

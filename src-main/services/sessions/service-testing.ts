@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { ErrorEvent, LiveStatus, SessionBatch, SessionSummary, TimelineRow } from '../../../src-shared/contract/payloads';
 import type { SessionService } from './session-service';
 
@@ -58,4 +59,25 @@ export function settled(service: SessionService, sessionId: string, timeoutMs = 
     const summary = list.find((s) => s.id === sessionId);
     return summary && !['connecting', 'streaming', 'loading'].includes(summary.state) ? summary : undefined;
   }, `session ${sessionId} to settle`, timeoutMs);
+}
+
+/** One leg of a hand-made recording: its network chunks (text) and their receive times. */
+export interface RecordingLegSpec {
+  startedAt: number;
+  chunks: { t: number; text: string }[];
+}
+
+/**
+ * Writes a recording file (docs/recording-format.md) with exactly the given chunks and times,
+ * so replay tests control how the bytes were cut by the network.
+ */
+export async function writeRecordingFile(path: string, legs: readonly RecordingLegSpec[]): Promise<void> {
+  const lines: unknown[] = [{ format: 'agent-stream-inspector-recording', version: 1, createdAt: '2026-03-01T12:00:00.000Z', t: 0, redacted: true }];
+  legs.forEach((leg, index) => {
+    lines.push({ type: 'leg', leg: index, t: leg.startedAt, request: { method: 'GET', url: 'http://127.0.0.1:9/stream', headers: [], body: null } });
+    lines.push({ type: 'response', leg: index, t: leg.startedAt, status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+    for (const chunk of leg.chunks) lines.push({ type: 'chunk', leg: index, t: chunk.t, bytes: Buffer.from(chunk.text, 'utf8').toString('base64') });
+    lines.push({ type: 'end', leg: index, t: leg.chunks.at(-1)?.t ?? leg.startedAt, reason: 'done' });
+  });
+  await writeFile(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { flag: 'wx' });
 }

@@ -54,6 +54,21 @@ describe('session data', () => {
     expect(second?.rows.at(-1)?.seq).toBe(data.envelopeCount - 1);
     expect(data.takeBatch(10)).toBeNull();
   });
+
+  it('sends at most maxChanges blocks and diagnostics per batch, the rest in the next ones, in order', () => {
+    const data = sessionOf(readFixture('example_1.json.sse'));
+    expect(data.diagnostics().length).toBeGreaterThan(5);
+    const batches = [];
+    for (let batch = data.takeBatch(100_000, 5); batch; batch = data.takeBatch(100_000, 5)) batches.push(batch);
+    expect(data.batchPending).toBe(false);
+    expect(batches[0]?.rows).toHaveLength(data.envelopeCount);
+    for (const batch of batches) {
+      expect(batch.diagnostics.length).toBeLessThanOrEqual(5);
+      expect(batch.blocks.length).toBeLessThanOrEqual(5);
+    }
+    expect(batches.flatMap((b) => b.diagnostics.map((d) => d.seq))).toEqual(data.diagnostics().map((d) => d.seq));
+    expect(batches.flatMap((b) => b.blocks.map((x) => x.id))).toEqual(data.blocks().map((x) => x.id));
+  });
 });
 
 describe('raw chunks', () => {
@@ -72,5 +87,26 @@ describe('raw chunks', () => {
     ]);
     expect(raw.count).toBe(3);
     expect(raw.bytes).toBe(8);
+  });
+
+  it('extends the last chunk with the next part of it, without copying adjacent parts', () => {
+    const chunk = new TextEncoder().encode('abcdefgh');
+    const raw = createRawChunks();
+    raw.append(new TextEncoder().encode('xy'), 5);
+    raw.append(chunk.subarray(0, 3), 10);
+    raw.extendLast(chunk.subarray(3, 5));
+    raw.extendLast(chunk.subarray(5));
+    expect(raw.count).toBe(2);
+    expect(raw.bytes).toBe(10);
+    expect(raw.chunk(1)?.bytes.buffer).toBe(chunk.buffer);
+    expect(new TextDecoder().decode(raw.chunk(1)?.bytes)).toBe('abcdefgh');
+    // A part from another buffer is copied in.
+    raw.extendLast(new TextEncoder().encode('!'));
+    expect(new TextDecoder().decode(raw.slice(0, 100))).toBe('xyabcdefgh!');
+    expect(raw.overlapping(0, 100)).toEqual([
+      { index: 0, byteStart: 0, byteEnd: 2, receivedAt: 5 },
+      { index: 1, byteStart: 2, byteEnd: 11, receivedAt: 10 },
+    ]);
+    expect(() => createRawChunks().extendLast(chunk)).toThrow('no chunk to extend');
   });
 });

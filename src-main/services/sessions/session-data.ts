@@ -83,6 +83,8 @@ export interface SessionData {
   readonly title: string;
   readonly source: SessionSource;
   readonly createdAt: number;
+  /** The format the user chose for decoding (a replay decodes its source the same way). */
+  readonly formatChoice: FormatChoice;
   state: SessionState;
   failure?: Failure;
   recordingPath?: string;
@@ -92,7 +94,8 @@ export interface SessionData {
 
   openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState;
   setResponse(leg: number, response: RecordedResponse): void;
-  push(leg: number, bytes: Uint8Array, receivedAt: number): void;
+  /** `continues`: the bytes are the next part of the last chunk pushed (see RawChunks.extendLast). */
+  push(leg: number, bytes: Uint8Array, receivedAt: number, continues?: boolean): void;
   keepRejected(leg: number, bytes: Uint8Array, receivedAt: number): void;
   endLeg(leg: number, end: LegEndInfo, failure?: Failure): void;
   /** No more legs: let the reconstructor report what stayed open. */
@@ -118,8 +121,14 @@ export interface SessionData {
 
   summary(extra?: { awaitingTools?: boolean }): SessionSummary;
   detail(pending: SessionDetail['pendingTools']): SessionDetail;
-  /** The changes since the last batch (null when nothing changed). */
-  takeBatch(maxRows: number): SessionBatch | null;
+  /**
+   * The changes since the last batch (null when nothing changed): at most `maxRows` new rows
+   * and at most `maxChanges` each of changed rows, blocks and diagnostics; the rest waits for
+   * the next batch (`batchPending`), so one batch never holds up the thread for long.
+   */
+  takeBatch(maxRows: number, maxChanges?: number): SessionBatch | null;
+  /** Something is left for another batch. */
+  readonly batchPending: boolean;
   /** Called whenever something a batch would carry changed. */
   onChange: () => void;
 }
@@ -274,6 +283,7 @@ export function createSessionData(init: SessionInit): SessionData {
     title: init.title,
     source: init.source,
     createdAt: init.createdAt,
+    formatChoice: init.format ?? 'auto',
     state: 'connecting',
     legs,
     get envelopeCount() {
@@ -310,10 +320,11 @@ export function createSessionData(init: SessionInit): SessionData {
     setResponse(leg: number, response: RecordedResponse) {
       legAt(leg).response = response;
     },
-    push(leg: number, bytes: Uint8Array, receivedAt: number) {
+    push(leg: number, bytes: Uint8Array, receivedAt: number, continues = false) {
       const state = legAt(leg);
       if (!state.decoder) throw new Error(`Leg ${leg} has ended`);
-      state.raw.append(bytes, receivedAt);
+      if (continues && state.raw.count > 0) state.raw.extendLast(bytes);
+      else state.raw.append(bytes, receivedAt);
       state.decoder.push(bytes, receivedAt);
     },
     keepRejected(leg: number, bytes: Uint8Array, receivedAt: number) {
@@ -463,30 +474,40 @@ export function createSessionData(init: SessionInit): SessionData {
         pendingTools: pending,
       };
     },
-    takeBatch(maxRows: number): SessionBatch | null {
+    get batchPending() {
+      return sentRows < envelopes.count || dirtyRows.size > 0 || dirtyBlocks.size > 0 || dirtyAgents.size > 0 || newDiagnostics.length > 0;
+    },
+    takeBatch(maxRows: number, maxChanges = maxRows): SessionBatch | null {
+      if (!data.batchPending) return null;
       const start = sentRows;
       const end = Math.min(envelopes.count, start + maxRows);
-      if (end === start && dirtyRows.size === 0 && dirtyBlocks.size === 0 && dirtyAgents.size === 0 && newDiagnostics.length === 0) return null;
       const rows = data.rows(start, end - start);
       sentRows = end;
-      const changed = [...dirtyRows].sort((a, b) => a - b).map((seq) => row(seq) as TimelineRow);
-      dirtyRows.clear();
-      const blocks = [...dirtyBlocks].sort((a, b) => a - b).flatMap((id) => {
+      const changed = takeLowest(dirtyRows, maxChanges).map((seq) => row(seq) as TimelineRow);
+      const blocks = takeLowest(dirtyBlocks, maxChanges).flatMap((id) => {
         const block = blocksById.get(id);
         return block ? [data.blockSummary(block)] : [];
       });
-      dirtyBlocks.clear();
       const agents = [...dirtyAgents].flatMap((uuid) => {
         const agent = agentsByUuid.get(uuid);
         return agent ? [toAgentPayload(agent)] : [];
       });
       dirtyAgents.clear();
-      const diagnosticsOut = newDiagnostics.splice(0).map(toDiagnosticPayload);
+      const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
       return { sessionId: init.id, total: envelopes.count, start, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
     },
   };
 
   return data;
+}
+
+/** Removes and returns the `max` lowest numbers of `set`, in order. */
+function takeLowest(set: Set<number>, max: number): number[] {
+  const sorted = [...set].sort((a, b) => a - b);
+  const taken = sorted.length > max ? sorted.slice(0, max) : sorted;
+  if (taken === sorted) set.clear();
+  else for (const n of taken) set.delete(n);
+  return taken;
 }
 
 function lastReceive(leg: LegState): number {

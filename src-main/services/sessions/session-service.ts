@@ -102,6 +102,8 @@ interface Runtime {
   ending: Promise<void>;
   /** For replay sessions: the player. */
   replay: ReplaySession | null;
+  /** The session's chunks are network chunks with receive times (live, recordings), not blocks of a file. */
+  networkChunks: boolean;
   /** A file session given the credentials to answer its pause against the live server (CLI answer). */
   answerable: boolean;
   lastActivityAt: number;
@@ -126,16 +128,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const errors = createEmitter<ErrorEvent>();
 
   const batcher = createBatcher((batch) => batches.fire(batch), { timers, now, intervalMs: deps.batchIntervalMs ?? BATCH_INTERVAL_MS, maxRows: MAX_BATCH_ROWS });
-  let liveCountsDirty = false;
-  const ticker = createStatusTicker((status) => liveStatus.fire(status), {
-    timers,
-    now,
-    intervalMs: deps.statusIntervalMs ?? 250,
-    onTick: () => {
-      // The sessions list shows envelope counts: refresh it now and then while live.
-      if (liveCountsDirty) announce();
-    },
-  });
+  const statusIntervalMs = deps.statusIntervalMs ?? 250;
+  const ticker = createStatusTicker((status) => liveStatus.fire(status), { timers, now, intervalMs: statusIntervalMs });
 
   const summaryOf = (rt: Runtime): SessionSummary => {
     const pending = rt.data.pendingTools();
@@ -144,14 +138,27 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   };
 
   let announceQueued = false;
+  let lastAnnounceAt = Number.NEGATIVE_INFINITY;
+  let countsTimer: unknown = null;
+  /** Announces the sessions list now (a state change: started, paused, ended, answered…). */
   const announce = (): void => {
-    liveCountsDirty = false;
+    if (countsTimer !== null) timers.clearTimeout(countsTimer);
+    countsTimer = null;
     if (announceQueued) return;
     announceQueued = true;
     queueMicrotask(() => {
       announceQueued = false;
+      lastAnnounceAt = now();
       sessionsChanged.fire([...sessions.values()].map(summaryOf));
     });
+  };
+  /**
+   * The list shows counts (envelopes, bytes, diagnostics) that move with every chunk of a live
+   * session, a replay or a file being read: announce them at most once per status interval.
+   */
+  const announceCounts = (): void => {
+    if (countsTimer !== null || announceQueued) return;
+    countsTimer = timers.setTimeout(announce, Math.max(0, lastAnnounceAt + statusIntervalMs - now()));
   };
 
   const reportError = (sessionId: string | undefined, failure: Pick<Failure, 'kind' | 'message'>): void => {
@@ -178,6 +185,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       closed: false,
       ending: Promise.resolve(),
       replay: null,
+      networkChunks: true,
       answerable: false,
       lastActivityAt: now(),
       startedAt: now(),
@@ -185,7 +193,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     };
     data.onChange = () => {
       rt.lastActivityAt = now();
-      liveCountsDirty = true;
+      announceCounts();
       batcher.schedule(rt.data);
     };
     sessions.set(data.id, rt);
@@ -307,7 +315,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     data.addDiagnostics(source.diagnostics);
     session = data;
     data.state = 'loading';
-    const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null });
+    const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
     deps.onFileOpened?.(absolute);
     void loadImportedSource(data, source, { now, cancelled: () => rt.closed })
       .then(() => {
@@ -332,13 +340,14 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
   const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
     if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
-    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now() };
+    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice };
     const data = createSessionData(init);
     data.state = 'streaming';
-    const rt = register(data, { run: source.run });
+    const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
+    const sourceData = source.data;
     const replay = createReplaySession({
-      source: sessionAsSource(source.data, source.actions),
-      sourceId: source.data.id,
+      source: sessionAsSource(sourceData, source.actions),
+      sourceId: sourceData.id,
       data: () => rt.data,
       reset: () => {
         const fresh = createSessionData(init);
@@ -352,21 +361,28 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         if (state.finished && rt.data.state === 'streaming') {
           if (rt.data.pendingTools() === null) rt.data.finish();
           rt.data.state = 'complete';
-          batcher.flush(rt.data);
-          announce();
         } else if (!state.finished && rt.data.state === 'complete') {
           rt.data.state = 'streaming';
+        }
+        // Stopped (paused, stepped, at a recorded prompt, ended): rows and list show where, now.
+        if (!state.playing) {
+          batcher.flush(rt.data);
           announce();
         }
         replayState.fire(state);
       },
-      total: source.data.envelopeCount,
+      total: sourceData.envelopeCount,
+      envelopeEnd: (seq) => {
+        const envelope = sourceData.envelope(seq);
+        return envelope ? { leg: envelope.leg, byteEnd: envelope.byteEnd } : undefined;
+      },
+      networkChunks: source.networkChunks,
       speed,
       instant,
+      paused,
       ...(deps.replayClock ? { clock: deps.replayClock } : {}),
     });
     rt.replay = replay;
-    if (!paused) void replay.control({ kind: 'play' });
     return data.summary();
   };
 
@@ -602,6 +618,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       for (const id of [...sessions.keys()]) await service.closeSession({ sessionId: id });
       batcher.dispose();
       ticker.dispose();
+      if (countsTimer !== null) timers.clearTimeout(countsTimer);
+      countsTimer = null;
     },
   };
   return service;

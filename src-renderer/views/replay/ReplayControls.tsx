@@ -31,8 +31,9 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
       if (next) setAnswered(next);
     });
 
-  // Main announces a replay's summary only when it finishes; when it pauses (by hand, or at a
-  // recorded frontend-tools prompt) the detail is fetched again so the prompt and counts show.
+  // When the replay stops (paused by hand, after a step or seek, at a recorded frontend-tools
+  // prompt, at the end) the detail is fetched again: its per-leg counts are not in the summaries
+  // main announces while it plays.
   const playing = state?.playing ?? null;
   const finished = state?.finished ?? null;
   useEffect(() => {
@@ -56,13 +57,13 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
   }, [state, app, sessionId]);
 
   if (!state) {
-    // Main has not announced a state yet (a replay started paused): assume a paused start.
+    // Main announces the state right after the start; until it arrives, assume a paused start.
     return (
       <span className="replay-controls" data-testid={REPLAY_IDS.controls} data-playing="false">
         <button type="button" className="icon-button replay-button" title="Play (k)" aria-label="Play" data-testid={REPLAY_IDS.play} onClick={() => control({ kind: 'play' })}>
           <PlayIcon />
         </button>
-        <button type="button" className="icon-button replay-button" title="Step: deliver the next envelope and pause (.)" aria-label="Step" data-testid={REPLAY_IDS.step} onClick={() => control({ kind: 'step', count: 1 })}>
+        <button type="button" className="icon-button replay-button" title="Step: deliver the next event and pause (.)" aria-label="Step" data-testid={REPLAY_IDS.step} onClick={() => control({ kind: 'step', count: 1 })}>
           <StepIcon />
         </button>
         <span className="replay-position mono" data-testid={REPLAY_IDS.position}>
@@ -71,7 +72,7 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
       </span>
     );
   }
-  // While playing, the rows that arrived are the position (state events come with control actions).
+  // While playing, main announces the position at most ten times a second; the rows that arrived are fresher.
   const position = dragging ?? (state.playing ? Math.min(state.total, Math.max(state.position, received)) : state.position);
   const choices = speedChoices();
   const restart = (): void =>
@@ -103,7 +104,7 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
       <button
         type="button"
         className="icon-button replay-button"
-        title="Step: deliver the next envelope and pause (.)"
+        title="Step: deliver the next event and pause (.)"
         aria-label="Step"
         data-testid={REPLAY_IDS.step}
         disabled={state.finished}
