@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_USER_DATA_PREFIX } from './e2e/support/user-data';
 
 /**
  * Two projects over the same app:
@@ -10,11 +14,15 @@ import { defineConfig } from '@playwright/test';
  *   saying why, where the Electron binary is not installed.
  *
  * The access token is fixed for the run (set here once; the test workers inherit the
- * environment) so the tests know the page URL.
+ * environment) so the tests know the page URL. The host keeps what it remembers (recent
+ * files) in a temp folder of the run, its HOME too, never in the user's own; the global
+ * teardown removes the folder.
  */
 const port = Number(process.env['E2E_PORT'] ?? 47_831);
 process.env['E2E_TOKEN'] ??= randomBytes(24).toString('hex');
 const token = process.env['E2E_TOKEN'];
+process.env['E2E_USER_DATA'] ??= mkdtempSync(join(tmpdir(), E2E_USER_DATA_PREFIX));
+const userData = process.env['E2E_USER_DATA'];
 const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -26,6 +34,7 @@ export default defineConfig({
   workers: 1,
   forbidOnly: Boolean(process.env['CI']),
   reporter: process.env['CI'] ? [['list'], ['html', { open: 'never' }]] : 'list',
+  globalTeardown: './e2e/support/user-data-teardown.ts',
   use: {
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -52,7 +61,7 @@ export default defineConfig({
   webServer: {
     command: `node scripts/start.mjs --browser --port ${port}`,
     url: `http://127.0.0.1:${port}/${token}/`,
-    env: { STREAM_INSPECTOR_TOKEN: token },
+    env: { STREAM_INSPECTOR_TOKEN: token, STREAM_INSPECTOR_USER_DATA: userData, HOME: userData },
     reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'pipe',

@@ -31,5 +31,10 @@ test.describe('smoke', () => {
     await expect(app.sessionItems).toHaveCount(1);
     await expect(app.sessionTitle).toHaveText(/^Demo agent/);
     await timeline.expectTotalAtLeast(1);
+    // Half a stream cannot be replayed: the Replay button waits for the end.
+    await expect(app.sessionState).toHaveText(/streaming|connecting/);
+    await expect(app.replayButton).toBeDisabled();
+    await app.expectState('complete');
+    await expect(app.replayButton).toBeEnabled();
   });
 });

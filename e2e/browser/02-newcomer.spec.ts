@@ -19,6 +19,9 @@ test('a newcomer connects to the demo agent and watches a parent and two sub-age
   await timeline.expectTotalAtLeast(early + 5);
   await app.screenshot('02-timeline-streaming');
 
+  // The table's agent filter offers the parent and both sub-agents.
+  await expect(timeline.agentOptions).toHaveCount(3, { timeout: 15_000 });
+
   await timeline.showLanes();
   await expect(timeline.lanes).toHaveCount(3, { timeout: 15_000 });
   await app.expectState('complete');

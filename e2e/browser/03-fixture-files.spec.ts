@@ -1,4 +1,5 @@
 import { fixturePath, listSseFixtures, readManifest } from '../../src-shared/testing/fixtures';
+import { TEST_IDS } from '../../src-renderer/testids';
 import { expectationsFor, OVER_BUDGET_RULES } from '../support/fixture-expectations';
 import { expect, test } from './fixtures';
 import type { AppPage } from './pages/app-page';
@@ -31,6 +32,15 @@ test.describe('open each upstream fixture', () => {
       for (const name of files) await test.step(name, () => checkFile(name, { app, blocks, diagnostics }));
     });
   }
+});
+
+test('an uploaded file does not become a recent file: its temp copy cannot be reopened', async ({ app, inspector }) => {
+  const name = 'json_stream.json.sse';
+  await app.openFiles(fixturePath(name));
+  await app.expectState('complete');
+  // The host has settled the upload once the session is complete; it would have been added by then.
+  expect((await inspector.listRecentFiles()).filter((path) => path.endsWith(name))).toEqual([]);
+  await expect(app.page.getByTestId(TEST_IDS.recentFile).filter({ hasText: name })).toHaveCount(0);
 });
 
 async function checkFile(name: string, { app, blocks, diagnostics }: { app: AppPage; blocks: BlocksPage; diagnostics: DiagnosticsPage }): Promise<void> {

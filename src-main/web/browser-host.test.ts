@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { createSocketClient, type SocketClient } from '../../src-shared/contract
 import { fixturePath } from '../../src-shared/testing/fixtures';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { waitFor } from '../services/sessions/service-testing';
-import { startWebApp, type WebApp } from './web-app';
+import { startWebApp, withoutUploads, type WebApp } from './web-app';
 
 let dir: string;
 let agent: DemoAgent;
@@ -191,5 +191,37 @@ describe('browser host with the session service in a worker thread', () => {
     } finally {
       await threaded.close();
     }
+  });
+});
+
+describe('recent files in the browser host', () => {
+  it('lists a file opened by its path, never the temp copy of an upload', async () => {
+    const store = join(dir, 'user-data', 'recent-files.json');
+    const uploadDir = join(dir, 'uploads');
+    const withRecent = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, recentFilesPath: store, sessionDeps: { uploadDir } });
+    try {
+      const c = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(withRecent.url)));
+      const uploaded = await c.service.openUpload({ name: 'json_stream.json.sse', base64: (await readFile(fixturePath('json_stream.json.sse'))).toString('base64') });
+      expect(uploaded.source).toMatchObject({ kind: 'file', path: expect.stringContaining(uploadDir) as unknown });
+      await c.service.openFile({ path: fixturePath('json_stream.json.sse') });
+      const written = await waitFor(async () => (await readFile(store, 'utf8').catch(() => '')) || undefined, 'the recent-files store');
+      expect(JSON.parse(written)).toEqual([fixturePath('json_stream.json.sse')]);
+      expect(await c.service.listRecentFiles()).toEqual([fixturePath('json_stream.json.sse')]);
+      c.close();
+    } finally {
+      await withRecent.close();
+    }
+  });
+});
+
+describe('withoutUploads', () => {
+  it('neither adds nor lists files inside the upload folder', async () => {
+    const stored = ['/tmp/up/1a-x.sse', '/home/me/run.json.sse', '/tmp/upper/y.sse'];
+    const added: string[] = [];
+    const recent = withoutUploads({ list: () => Promise.resolve(stored), add: (path) => Promise.resolve(void added.push(path)) }, '/tmp/up');
+    expect(await recent.list()).toEqual(['/home/me/run.json.sse', '/tmp/upper/y.sse']);
+    await recent.add('/tmp/up/2b-z.sse');
+    await recent.add('/tmp/upper/z.sse');
+    expect(added).toEqual(['/tmp/upper/z.sse']);
   });
 });

@@ -18,6 +18,15 @@ export interface BrowserHostRun {
   token?: string;
 }
 
+/**
+ * The folder for what the app keeps between runs (the recent files): STREAM_INSPECTOR_USER_DATA
+ * when set — the e2e suite points it at a temp folder, as it does for the desktop app — else
+ * ~/.config/agent-stream-inspector.
+ */
+export function userDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env['STREAM_INSPECTOR_USER_DATA'] || join(homedir(), '.config', 'agent-stream-inspector');
+}
+
 export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
   const version = (JSON.parse(readFileSync(join(options.projectRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
   const app = await startWebApp({
@@ -27,7 +36,7 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
     ...(options.token !== undefined ? { token: options.token } : {}),
     demoAgent: options.demoAgent ?? true,
     sessionsInWorker: true,
-    recentFilesPath: join(homedir(), '.config', 'agent-stream-inspector', 'recent-files.json'),
+    recentFilesPath: join(userDataDir(), 'recent-files.json'),
   });
   const lines = [
     '',

@@ -1,10 +1,12 @@
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative } from 'node:path';
 import { createEmitter } from '../../src-shared/contract/emitter';
 import type { HostCommand } from '../../src-shared/contract/payloads';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { composeInspector, type HostCommands, type SessionCommands } from '../services/sessions/compose';
 import { createDefaultSessionService } from '../services/sessions/default-service';
 import { demoAgentInfo } from '../services/sessions/demo-agent-info';
-import { createRecentFiles, trackOpenedFiles } from '../services/sessions/recent-files';
+import { createRecentFiles, trackOpenedFiles, type RecentFiles } from '../services/sessions/recent-files';
 import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
 import { startBrowserHost, type BrowserHost } from './browser-host';
@@ -22,6 +24,7 @@ export interface WebAppOptions {
   /** Start the embedded demo agent (default true), or use one that is already running. */
   demoAgent?: boolean | { url: string };
   demoAgentPort?: number;
+  /** Where the recent files are kept; in memory when not given. */
   recentFilesPath?: string;
   /**
    * Run the session service in a worker thread (decoding off the thread that answers the
@@ -41,7 +44,7 @@ export interface WebApp {
 }
 
 /** Host commands of the browser: no native dialogs or shell; files come as uploads. */
-export function browserHostCommands(options: { version: string; recentFiles: ReturnType<typeof createRecentFiles> }): HostCommands {
+export function browserHostCommands(options: { version: string; recentFiles: RecentFiles }): HostCommands {
   const hostCommands = createEmitter<HostCommand>();
   return {
     getAppInfo: () =>
@@ -60,6 +63,28 @@ export function browserHostCommands(options: { version: string; recentFiles: Ret
   };
 }
 
+/**
+ * Where the session service writes uploaded files when not told otherwise (its `uploadDir`
+ * default; the worker always uses it).
+ */
+const DEFAULT_UPLOAD_DIR = join(tmpdir(), 'stream-inspector-uploads');
+
+/**
+ * Recent files without the temporary copies the browser host makes of uploads: the user
+ * cannot reopen those (they live in a temp folder under a random name), so they are neither
+ * added nor listed.
+ */
+export function withoutUploads(recent: RecentFiles, uploadDir: string): RecentFiles {
+  const isUpload = (path: string): boolean => {
+    const inside = relative(uploadDir, path);
+    return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+  };
+  return {
+    list: async () => (await recent.list()).filter((path) => !isUpload(path)),
+    add: (path) => (isUpload(path) ? Promise.resolve() : recent.add(path)),
+  };
+}
+
 export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   let demo: DemoAgent | null = null;
   let demoUrl: string | null = null;
@@ -69,7 +94,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   } else if (typeof options.demoAgent === 'object') {
     demoUrl = options.demoAgent.url;
   }
-  const recentFiles = createRecentFiles(options.recentFilesPath);
+  const recentFiles = withoutUploads(createRecentFiles(options.recentFilesPath), options.sessionDeps?.uploadDir ?? DEFAULT_UPLOAD_DIR);
   let service: SessionCommands;
   let disposeService: () => Promise<void>;
   if (options.sessionsInWorker) {

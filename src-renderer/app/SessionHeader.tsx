@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ExportKind } from '../../src-shared/contract';
 import { Badge, SeverityCounts } from '../components/Badge';
 import { requestToCurl } from '../model/connect-form';
+import { replayOffer } from '../model/replay';
 import { TEST_IDS } from '../testids';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from './composition';
@@ -23,6 +24,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
   const sinceStatus = useSinceStatus(live, isLive);
   const status = statusFields(summary, live, sinceStatus);
   const request = detail?.request ?? null;
+  const replay = replayOffer(summary);
   const source =
     summary.source.kind === 'live'
       ? `${summary.source.method} ${summary.source.url}`
@@ -65,12 +67,14 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
             Copy as curl
           </button>
         )}
-        {summary.source.kind !== 'replay' && summary.envelopes > 0 && (
+        {replay.kind !== 'controls' && summary.envelopes > 0 && (
           <button
             type="button"
             className="button"
             data-testid={TEST_IDS.replayButton}
-            title="Play this session again with its original timing"
+            // Replaying a stream that is still arriving would replay half of it.
+            disabled={replay.kind !== 'start'}
+            title={replay.kind === 'start' ? 'Play this session again with its original timing' : replay.reason}
             onClick={() =>
               void app.run('Replay', async () => {
                 const replay = await app.service.startReplay({ sessionId: summary.id, paused: false });

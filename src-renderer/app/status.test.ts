@@ -27,4 +27,8 @@ describe('status line', () => {
   it('shows what the summary knows for a file with no live status', () => {
     expect(statusFields(summary('s1', { state: 'complete', envelopes: 3, bytes: 99 }), null, 0)).toEqual({ http: null, bytes: '99 B', envelopes: '3 envelopes', elapsed: null, rate: null, idle: null });
   });
+
+  it('regression: counts one envelope in the singular', () => {
+    expect(statusFields(summary('s1', { state: 'complete', envelopes: 1, bytes: 99 }), null, 0).envelopes).toBe('1 envelope');
+  });
 });

@@ -1,5 +1,5 @@
 import type { LiveStatus, SessionSummary } from '../../src-shared/contract';
-import { formatBytes, formatCount, formatDuration, formatRate } from '../model/format';
+import { formatBytes, formatCountOf, formatDuration, formatRate } from '../model/format';
 
 /** The status line's fields, as text (pure: the view only lays them out). */
 export interface StatusFields {
@@ -28,7 +28,7 @@ export function statusFields(summary: SessionSummary, live: LiveStatus | null, s
   return {
     http: httpStatus !== undefined ? `HTTP ${httpStatus}` : null,
     bytes: formatBytes(bytes),
-    envelopes: `${formatCount(envelopes)} envelopes`,
+    envelopes: formatCountOf(envelopes, 'envelope'),
     elapsed: live ? formatDuration(live.elapsedMs + extra) : null,
     rate: streaming ? `${formatRate(live.envelopesPerSecond)} · ${formatBytes(Math.round(live.bytesPerSecond))}/s` : null,
     idle: streaming && idleMs >= IDLE_NOTICE_MS ? `idle ${formatDuration(idleMs)}` : null,

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { formatCountOf } from '../model/format';
 
 export type Tone = 'neutral' | 'info' | 'ok' | 'warning' | 'error' | 'live' | 'accent';
 
@@ -14,9 +15,9 @@ export function Badge({ tone = 'neutral', children, title, testId }: { tone?: To
 export function SeverityCounts({ counts }: { counts: { error: number; warning: number; info: number } }) {
   return (
     <span className="severity-counts">
-      {counts.error > 0 && <Badge tone="error" title={`${counts.error} errors`}>{counts.error}</Badge>}
-      {counts.warning > 0 && <Badge tone="warning" title={`${counts.warning} warnings`}>{counts.warning}</Badge>}
-      {counts.info > 0 && <Badge tone="info" title={`${counts.info} notes`}>{counts.info}</Badge>}
+      {counts.error > 0 && <Badge tone="error" title={formatCountOf(counts.error, 'error')}>{counts.error}</Badge>}
+      {counts.warning > 0 && <Badge tone="warning" title={formatCountOf(counts.warning, 'warning')}>{counts.warning}</Badge>}
+      {counts.info > 0 && <Badge tone="info" title={formatCountOf(counts.info, 'note')}>{counts.info}</Badge>}
     </span>
   );
 }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatDuration, formatGap, formatOffset, formatRate } from './format';
+import { formatBytes, formatCount, formatCountOf, formatDuration, formatGap, formatOffset, formatRate } from './format';
 
 describe('formatting', () => {
+  it.each([
+    [0, 'envelope', undefined, '0 envelopes'],
+    [1, 'envelope', undefined, '1 envelope'],
+    [2, 'envelope', undefined, '2 envelopes'],
+    [1234, 'envelope', undefined, '1,234 envelopes'],
+    [1, 'entry', 'entries', '1 entry'],
+    [3, 'entry', 'entries', '3 entries'],
+  ])('regression "1 envelopes": %d %s → %s', (n, singular, plural, text) => expect(formatCountOf(n, singular, plural)).toBe(text));
+
   it.each([
     [0, '0 B'],
     [999, '999 B'],

@@ -65,6 +65,11 @@ export function formatCount(n: number): string {
   return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** "1 envelope", "2 envelopes", "1,234 envelopes": a count with its noun in the right number. */
+export function formatCountOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${Math.trunc(n) === 1 ? singular : plural}`;
+}
+
 function pad2(n: number): string {
   return String(n).padStart(2, '0');
 }

@@ -4,11 +4,14 @@ import type { Block, Citation } from '../reconstruct/types';
 import { NORMALISATIONS, type NormalisationId } from './normalisations';
 import { hasXmlItems, isXmlOnly } from './profile';
 import { dumpsDefaultStr } from './python-repr';
+import { rewriteStrings, withoutThinkingSignatures, type RunPairing } from './runs';
 import type { SideProfile } from './types';
 
 export interface CompareContext {
   left: SideProfile;
   right: SideProfile;
+  /** Set when the sides are two runs: their agent uuids, paired (runs.ts). */
+  runs: RunPairing | null;
 }
 
 export interface Comparison {
@@ -47,7 +50,7 @@ class Applied {
 export function compareBlocks(left: Block, right: Block, context: CompareContext): Comparison {
   const applied = new Applied();
   const aspects: Aspect[] = [];
-  if (left.kind === 'server_tool_result' && right.kind === 'server_tool_result') aspects.push(serverToolResult(left, right, applied));
+  if (left.kind === 'server_tool_result' && right.kind === 'server_tool_result') aspects.push(serverToolResult(left, right, context, applied));
   else if (hasJsonPayload(left.kind) || (left.parsed !== undefined && right.parsed !== undefined)) aspects.push(jsonPayload(left, right, context, applied));
   else aspects.push(plainContent(left, right, context, applied));
   if (left.citations.length + right.citations.length > 0) aspects.push(citations(left, right, context, applied));
@@ -83,7 +86,7 @@ function contentName(kind: string): string {
 
 /** tool_result, text, thinking and unknown kinds: the content string as sent. */
 function plainContent(left: Block, right: Block, context: CompareContext, applied: Applied): Aspect {
-  let l = left.content;
+  let l = runUuids(left.content, context, applied);
   let r = right.content;
   if (left.kind === 'tool_result' && hasXmlItems(context.left) !== hasXmlItems(context.right)) {
     const nl = xmlToolResultNewlines(l);
@@ -93,6 +96,24 @@ function plainContent(left: Block, right: Block, context: CompareContext, applie
     r = nr;
   }
   return { name: contentName(left.kind), left: l, right: r, leftText: l, rightText: r };
+}
+
+/**
+ * Two runs: the left side's agent uuids read as their right partners' in a content string or
+ * a parsed payload (every string in it).
+ */
+function runUuids<T>(value: T, context: CompareContext, applied: Applied): T {
+  const runs = context.runs;
+  if (!runs) return value;
+  let changed = false;
+  const substitute = (text: string): string => {
+    const out = runs.substitute(text);
+    if (out !== text) changed = true;
+    return out;
+  };
+  const out = (typeof value === 'string' ? substitute(value) : rewriteStrings(value, substitute)) as T;
+  if (changed) applied.add('run-agent-uuids');
+  return out;
 }
 
 /** What `_escape_tool_result_cdata` cannot preserve: CR, CRLF and a literal backslash-n all become LF. */
@@ -110,9 +131,19 @@ function jsonPayload(left: Block, right: Block, context: CompareContext, applied
   const name = contentName(left.kind);
   const lp = payloadValue(left);
   const rp = payloadValue(right);
-  if (!lp.ok || !rp.ok) return { name, left: left.content, right: right.content, leftText: left.content, rightText: right.content };
-  let l = lp.value;
+  if (!lp.ok || !rp.ok) {
+    const text = runUuids(left.content, context, applied);
+    return { name, left: text, right: right.content, leftText: text, rightText: right.content };
+  }
+  let l = runUuids(lp.value, context, applied);
   let r = rp.value;
+  if (context.runs && (left.kind === 'meta_init' || left.kind === 'meta_final')) {
+    const ls = withoutThinkingSignatures(l);
+    const rs = withoutThinkingSignatures(r);
+    if (!jsonEqual(ls.signatures, rs.signatures)) applied.add('thinking-signature');
+    l = ls.value;
+    r = rs.value;
+  }
   if (left.kind === 'meta_init' && isJsonObject(l) && isJsonObject(r) && l['format'] !== r['format']) {
     l = without(l, ['format']);
     r = without(r, ['format']);
@@ -206,17 +237,17 @@ function unwrapTools(value: unknown): unknown {
  * json/xml send a JSON string (or array of strings) holding the SDK objects' Python repr; raw
  * sends the objects. When the forms differ, the structured side is rendered as Python would.
  */
-function serverToolResult(left: Block, right: Block, applied: Applied): Aspect {
+function serverToolResult(left: Block, right: Block, context: CompareContext, applied: Applied): Aspect {
   const lp = parseJsonPayload(left.content);
   const rp = parseJsonPayload(right.content);
   if (!lp.ok || !rp.ok) return { name: 'content', left: left.content, right: right.content, leftText: left.content, rightText: right.content };
-  let l = lp.value;
+  let l = runUuids(lp.value, context, applied);
   let r = rp.value;
   if (isReprForm(l) !== isReprForm(r)) {
     l = dumpsDefaultStr(l);
     r = dumpsDefaultStr(r);
     applied.add('server-tool-result-repr');
-  } else if (left.content !== right.content) {
+  } else if ((context.runs?.substitute(left.content) ?? left.content) !== right.content) {
     applied.add('json-value');
   }
   return { name: 'content', left: l, right: r, leftText: reprText(l), rightText: reprText(r) };

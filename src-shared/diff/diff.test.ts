@@ -275,6 +275,77 @@ describe('diffSessions: normalisations', () => {
   });
 });
 
+describe('diffSessions: two runs of one scenario', () => {
+  // The second run of the same script: the server gave its agents new uuids.
+  const RUN2 = { root: 'cccccccc-0000-4000-8000-000000000000', child: 'dddddddd-0000-4000-8000-000000000000' };
+  const metaInit = (agent: string, parent: string | null): BlockSpec => ({ kind: 'meta_init', agent, content: spaced({ agent_uuid: agent, parent_agent_uuid: parent, model: 'm', user_query: 'q' }) });
+  const spawnResult = (child: string): BlockSpec => ({ ...result('t_spawn', 'spawn_agent', `[Subagent 'calc' completed]\nAgent UUID: ${child}\n\n42`), agent: ROOT });
+  const run = (root: string, child: string, extra: BlockSpec[] = []): DiffInput =>
+    session({
+      blocks: [metaInit(root, null), { ...call('t_spawn', 'spawn_agent', '{"task": "add"}'), agent: root }, metaInit(child, root), text('42', child), { ...spawnResult(child), agent: root }, ...extra],
+      parents: { [child]: root },
+    });
+  const history = (signature: string, thinking = 'Let me think.'): BlockSpec => ({
+    kind: 'meta_final',
+    content: spaced({ stop_reason: 'end_turn', conversation_history: [{ role: 'assistant', content: [{ type: 'thinking', thinking, signature }, { type: 'text', text: 'done' }] }] }),
+  });
+
+  it("reads the left run's agent uuids as the paired right agents' inside block contents", () => {
+    const diff = diffSessions(run(ROOT, CHILD), run(RUN2.root, RUN2.child));
+    expect(diff.agents.map((p) => p.by)).toEqual(['structure', 'structure']);
+    expect(brief(diff.rows)).toEqual([
+      'equal meta_init {run-agent-uuids}',
+      'equal tool_call',
+      'equal tool_result {run-agent-uuids}',
+      'equal meta_init {run-agent-uuids}',
+      'equal text',
+    ]);
+    expect(diff.counts).toMatchObject({ differences: 0, normalised: 3 });
+    expect(diff.rows[0]?.reason).toBe('equal after normalising per-run agent uuids');
+    // The left block as compared carries the right run's uuids; the editor shows no difference.
+    expect(diff.rows[2]?.left?.text).toContain(`Agent UUID: ${RUN2.child}`);
+    expect(diff.rows[3]?.left?.text).toBe(diff.rows[3]?.right?.text);
+  });
+
+  it('still reports what differs besides the uuids', () => {
+    const right = run(RUN2.root, RUN2.child);
+    const childMeta = right.blocks.find((b) => b.kind === 'meta_init' && b.agent === RUN2.child);
+    if (!childMeta) throw new Error('no child meta_init');
+    childMeta.content = childMeta.content.replace('"m"', '"other-model"');
+    childMeta.parsed = JSON.parse(childMeta.content) as unknown;
+    const diff = diffSessions(run(ROOT, CHILD), right);
+    expect(diff.rows[3]).toMatchObject({ status: 'changed', kind: 'meta_init', reason: 'content differs' });
+    expect(diff.counts.differences).toBe(1);
+  });
+
+  it('puts no uuid of the other run into a block present on one side only', () => {
+    const diff = diffSessions(run(ROOT, CHILD, [{ ...text(`bye from ${CHILD}`), agent: ROOT }]), run(RUN2.root, RUN2.child));
+    expect(diff.rows.find((r) => r.status !== 'equal')).toMatchObject({ status: 'only-left', left: { text: `bye from ${CHILD}` }, normalisations: [] });
+  });
+
+  it('substitutes nothing when the sides are one run (an agent uuid on both sides)', () => {
+    // The same root: a child uuid that differs is a real difference, not a new run.
+    const diff = diffSessions(run(ROOT, CHILD), run(ROOT, RUN2.child));
+    expect(diff.agents[0]).toMatchObject({ by: 'uuid' });
+    const changed = diff.rows.filter((r) => r.status === 'changed').map((r) => r.kind);
+    expect(changed).toEqual(['tool_result', 'meta_init']);
+    expect(diff.rows.flatMap((r) => r.normalisations)).not.toContain('run-agent-uuids');
+  });
+
+  it('leaves thinking signatures out of the history of two runs, and only the signatures', () => {
+    const diff = diffSessions(session({ blocks: [history('sig-run-1')] }), session({ blocks: [{ ...history('sig-run-2'), agent: RUN2.root }] }));
+    expect(diff.rows[0]).toMatchObject({ status: 'equal', normalisations: ['thinking-signature'], reason: 'equal after normalising thinking signatures' });
+    expect(diff.rows[0]?.left?.text).not.toContain('sig-run-1');
+    const otherThinking = diffSessions(session({ blocks: [history('sig-run-1')] }), session({ blocks: [{ ...history('sig-run-2', 'Let me rethink.'), agent: RUN2.root }] }));
+    expect(otherThinking.rows[0]).toMatchObject({ status: 'changed', reason: 'content differs' });
+  });
+
+  it('compares thinking signatures within one run: there they must be the same', () => {
+    const diff = diffSessions(session({ blocks: [history('sig-a')] }), session({ dialect: 'xml', blocks: [history('sig-b')] }));
+    expect(diff.rows[0]).toMatchObject({ status: 'changed', normalisations: [] });
+  });
+});
+
 describe('diffSessions: the agent_base server generation', () => {
   const agentBaseMeta = (kind: string, fields: Record<string, unknown>): BlockSpec => ({ kind, content: JSON.stringify({ ...fields, conversation_log: { agents: {}, entries: [] } }) });
 

@@ -7,6 +7,7 @@ import { summariseEnvelopes } from './envelopes';
 import { explainChanged, explainUnmatched, INHERENT, type InherentContext, type InherentId, type SideContext } from './inherent';
 import type { NormalisationId } from './normalisations';
 import { blocksInOrder, profileSide } from './profile';
+import { runPairing } from './runs';
 import type { DiffCounts, DiffInput, DiffOptions, DiffRow, RowSide, SessionDiff } from './types';
 
 /**
@@ -33,7 +34,7 @@ export function diffSessions(left: DiffInput, right: DiffInput, options: DiffOpt
     roots: rootAgents(nodes),
   });
   const context: RowContext = {
-    compare: { left: leftProfile, right: rightProfile },
+    compare: { left: leftProfile, right: rightProfile, runs: runPairing(agents) },
     inherent: { left: side(left, leftProfile, leftNodes), right: side(right, rightProfile, rightNodes), flattened },
     pairOf,
   };
@@ -194,7 +195,8 @@ function matchedRow(l: Block, r: Block, context: RowContext, moved: boolean): Di
 }
 
 function unmatchedRow(block: Block, side: 'left' | 'right', context: RowContext): DiffRow {
-  const text = compareBlocks(block, block, context.compare).leftText;
+  // A block without a partner is shown as sent: no uuid of the other run is put into it.
+  const text = compareBlocks(block, block, { ...context.compare, runs: null }).leftText;
   const row: DiffRow = {
     status: side === 'left' ? 'only-left' : 'only-right',
     pair: context.pairOf[side].get(block.agent) ?? -1,

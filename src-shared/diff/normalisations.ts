@@ -48,6 +48,15 @@ export const NORMALISATIONS = {
     label: 'agent attribution',
     description: 'xml/raw items carry no agent id, so blocks are aligned across agents and the agent is not compared',
   },
+  'run-agent-uuids': {
+    label: 'per-run agent uuids',
+    description:
+      'two runs of one scenario: every run has new agent uuids, so inside block contents (meta_init agent_uuid and parent_agent_uuid, "Agent UUID: …" in spawn results, meta_final history) each left agent\'s uuid reads as its paired right agent\'s',
+  },
+  'thinking-signature': {
+    label: 'thinking signatures',
+    description: 'two runs of one scenario: the API signs every thinking block anew, so the signature of a thinking block in the meta_init/meta_final history is not compared',
+  },
   'tool-order': {
     label: 'tool order',
     description: 'a tool block matched out of order: parallel tools finish, and their results stream, in any order',

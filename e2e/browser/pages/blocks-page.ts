@@ -9,7 +9,7 @@ export interface BlockCounts {
 
 /**
  * The blocks view: one thread per root agent with sub-agents' threads nested inside, each
- * block a card `block-<id>` carrying its kind and status (`data-kind`, `data-status`).
+ * block a card carrying its id, kind and status (`data-block-id`, `data-kind`, `data-status`).
  */
 export class BlocksPage {
   readonly view: Locator;
@@ -28,7 +28,7 @@ export class BlocksPage {
     this.empty = page.getByTestId(BLOCK_IDS.empty);
     this.count = page.getByTestId(BLOCK_IDS.count);
     this.threads = page.getByTestId(BLOCK_IDS.thread);
-    this.blocks = page.locator(`[data-testid^="${BLOCK_IDS.block}-"][data-status]`);
+    this.blocks = page.getByTestId(BLOCK_IDS.block);
     this.liveBadges = page.getByTestId(BLOCK_IDS.blockLive);
     this.errorBlocks = page.getByTestId(BLOCK_IDS.errorBlock);
     this.awaitingBlocks = page.getByTestId(BLOCK_IDS.awaitingBlock);
@@ -46,7 +46,7 @@ export class BlocksPage {
   }
 
   ofKind(kind: string, within: Locator | Page = this.page): Locator {
-    return within.locator(`[data-testid^="${BLOCK_IDS.block}-"][data-kind="${kind}"]`);
+    return within.getByTestId(BLOCK_IDS.block).and(this.page.locator(`[data-kind="${kind}"]`));
   }
 
   /** "12 blocks · 3 agents · 2 live". */

@@ -40,11 +40,16 @@ export class DiagnosticsPage {
     return numberIn(count);
   }
 
-  /** Opens a rule's group (idempotent) and returns its findings. */
+  /**
+   * Opens a rule's group (idempotent) and returns its findings. The view opens the worst group
+   * by itself once the findings arrive, which may toggle it under a click: retried until open.
+   */
   async expand(rule: string): Promise<Locator> {
     const header = this.group(rule).getByTestId(DIAGNOSTIC_IDS.groupHeader);
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-    await expect(header).toHaveAttribute('aria-expanded', 'true');
+    await expect(async () => {
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      await expect(header).toHaveAttribute('aria-expanded', 'true', { timeout: 1000 });
+    }).toPass();
     return this.group(rule).getByTestId(DIAGNOSTIC_IDS.finding);
   }
 }

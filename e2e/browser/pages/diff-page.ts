@@ -12,6 +12,7 @@ export class DiffPage {
   readonly left: Locator;
   readonly right: Locator;
   readonly compareButton: Locator;
+  readonly result: Locator;
   readonly headline: Locator;
   readonly counts: Locator;
   readonly table: Locator;
@@ -27,10 +28,11 @@ export class DiffPage {
     this.left = page.getByTestId(DIFF_IDS.left);
     this.right = page.getByTestId(DIFF_IDS.right);
     this.compareButton = page.getByTestId(DIFF_IDS.compare);
+    this.result = page.getByTestId(DIFF_IDS.result);
     this.headline = page.getByTestId(DIFF_IDS.headline);
     this.counts = page.getByTestId(DIFF_IDS.counts);
     this.table = page.getByTestId(DIFF_IDS.table);
-    this.rows = page.locator(`[data-testid^="${DIFF_IDS.row}-"]`);
+    this.rows = page.getByTestId(DIFF_IDS.row);
     this.tabEnvelopes = page.getByTestId(DIFF_IDS.tabEnvelopes);
     this.envelopeRows = page.getByTestId(DIFF_IDS.envelopeRow);
     this.blockEditor = page.getByTestId(DIFF_IDS.blockEditor);
@@ -38,15 +40,13 @@ export class DiffPage {
   }
 
   /**
-   * Picks the two sessions by their option labels ("title · format · N env"), then compares
-   * them explicitly: the automatic comparison may still be busy with the previous pair.
+   * Picks the two sessions by their option labels ("title · format · N env"); the view compares
+   * them by itself. Returns once the result shown is the diff of that pair.
    */
   async compare(left: string | RegExp, right: string | RegExp): Promise<void> {
     await this.left.selectOption({ label: await this.optionLabel(this.left, left) });
     await this.right.selectOption({ label: await this.optionLabel(this.right, right) });
-    await expect(this.compareButton).toBeEnabled({ timeout: 20_000 });
-    await this.compareButton.click();
-    await expect(this.compareButton).toBeEnabled({ timeout: 20_000 });
+    await expect(this.result).toHaveAttribute('data-stale', 'false', { timeout: 20_000 });
     await expect(this.headline).toBeVisible();
   }
 

@@ -27,6 +27,8 @@ export class TimelinePage {
   readonly lanesView: Locator;
   readonly lanes: Locator;
   readonly filterText: Locator;
+  /** The agent filter's choices: one per agent the session has shown so far. */
+  readonly agentOptions: Locator;
   readonly detailPane: Locator;
   readonly envelopeView: Locator;
   readonly rawBytes: Locator;
@@ -48,6 +50,7 @@ export class TimelinePage {
     this.lanesView = page.getByTestId(TEST_IDS.lanesView);
     this.lanes = page.getByTestId(TEST_IDS.lane);
     this.filterText = page.getByTestId(TEST_IDS.filterText);
+    this.agentOptions = page.getByTestId(`${TEST_IDS.filterAgent}-option`);
     this.detailPane = page.getByTestId(TEST_IDS.detailPane);
     this.envelopeView = page.getByTestId(TEST_IDS.envelopeView);
     this.rawBytes = page.getByTestId(TEST_IDS.rawBytes);

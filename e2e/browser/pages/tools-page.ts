@@ -13,8 +13,7 @@ export class ToolsPage {
 
   constructor(readonly page: Page) {
     this.prompt = page.getByTestId(TOOL_IDS.prompt);
-    // `pending-tool-<id>`; the prefix also starts `pending-tool-message` and `-input`, which hold no editor.
-    this.tools = page.locator(`[data-testid^="${TOOL_IDS.tool}-"]`).filter({ has: page.getByTestId(TOOL_IDS.resultText) });
+    this.tools = page.getByTestId(TOOL_IDS.tool);
     this.messages = page.getByTestId(TOOL_IDS.toolMessage);
     this.inputs = page.getByTestId(TOOL_IDS.toolInput);
     this.submitButton = page.getByTestId(TOOL_IDS.submit);
@@ -23,7 +22,7 @@ export class ToolsPage {
   }
 
   tool(toolUseId: string): Locator {
-    return this.page.getByTestId(`${TOOL_IDS.tool}-${toolUseId}`);
+    return this.tools.and(this.page.locator(`[data-tool-use-id="${toolUseId}"]`));
   }
 
   /** Clicks a quick answer ("yes", "no", "ok") of one pending tool. */

@@ -4,6 +4,7 @@ import type { AppModel } from '../../app/types';
 import { CodeView } from '../../editor/CodeView';
 import { holdBackPartialTag } from '../../model/blocks-holdback';
 import { errorFrameOf, metaFilesOf, prettyJson } from '../../model/blocks';
+import { formatCountOf } from '../../model/format';
 import { prettyInput, messageOf } from '../../model/tools';
 import { ExternalLink, ImageRefView } from './links';
 import { SafeMarkdown } from './SafeMarkdown';
@@ -201,7 +202,7 @@ export function JsonBody({ detail }: BodyProps) {
             setOpen((o) => !o);
           }}
         >
-          {open ? 'Hide JSON' : `Show JSON${keys.length > 0 ? ` (${keys.length} keys)` : ''}`}
+          {open ? 'Hide JSON' : `Show JSON${keys.length > 0 ? ` (${formatCountOf(keys.length, 'key')})` : ''}`}
         </button>
       </div>
       {open && (

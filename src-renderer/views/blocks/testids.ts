@@ -1,6 +1,7 @@
 /**
  * data-testid values of the blocks view and the content components it shares with other
- * views. Per-item ids take the block id: `${BLOCK_IDS.block}-${id}`.
+ * views. A block card is `BLOCK_IDS.block` with its id in `data-block-id`: no id is another
+ * id plus a suffix, so exact matches never pick up a card's header or body.
  */
 export const BLOCK_IDS = {
   view: 'blocks-view',

@@ -13,6 +13,7 @@ import {
   legBars,
   overheadBars,
 } from '../../model/diagnostics-charts';
+import { formatCountOf } from '../../model/format';
 import { DIAGNOSTIC_IDS } from './testids';
 
 /**
@@ -203,7 +204,7 @@ export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatisti
                 formatter={(value, name) => [formatBytes(Number(value)), String(name)]}
                 labelFormatter={(label, payload) => {
                   const row = payload[0]?.payload as (typeof overhead)[number] | undefined;
-                  return row ? `${labelText(label)} — ${row.envelopes} envelopes, wire/payload ×${Number.isFinite(row.ratio) ? row.ratio.toFixed(2) : '∞'}` : labelText(label);
+                  return row ? `${labelText(label)} — ${formatCountOf(row.envelopes, 'envelope')}, wire/payload ×${Number.isFinite(row.ratio) ? row.ratio.toFixed(2) : '∞'}` : labelText(label);
                 }}
               />
               <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
@@ -267,7 +268,7 @@ export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatisti
 
       <ChartCard
         title="Network chunks vs SSE frames"
-        subtitle={`${stats.frames} frames · ${stats.splitFrames} split over several chunks · frames per chunk: ${histogramSummaryLine(stats.framesPerChunk, 'count')}`}
+        subtitle={`${formatCountOf(stats.frames, 'frame')} · ${stats.splitFrames} split over several chunks · frames per chunk: ${histogramSummaryLine(stats.framesPerChunk, 'count')}`}
         testId={DIAGNOSTIC_IDS.chartChunksFrames}
       >
         <div className="chart-pair">
@@ -288,7 +289,7 @@ export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatisti
               <CartesianGrid stroke={p.grid} vertical={false} />
               <XAxis dataKey="label" {...axisProps(p)} label={{ value: 'frames completed per network chunk', position: 'insideBottom', offset: 0, fill: p.text, fontSize: FONT }} height={36} />
               <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
-              <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'chunks']} labelFormatter={(label) => `${labelText(label)} frames`} />
+              <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'chunks']} labelFormatter={(label) => `frames per chunk: ${labelText(label)}`} />
               <Bar dataKey="count" fill={p.chunks} isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>

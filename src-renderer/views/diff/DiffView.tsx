@@ -5,6 +5,8 @@ import { useStore } from '../../app/hooks';
 import type { AppModel, ViewProps } from '../../app/types';
 import { EmptyState } from '../../components/EmptyState';
 import { DiffEditor } from '../../editor/CodeView';
+import { comparePairKey, createDiffRunner, type ComparePair, type DiffRunner } from '../../model/diff-runner';
+import { formatCountOf } from '../../model/format';
 import { createStore, type Store } from '../../model/store';
 import {
   ALL_STATUSES,
@@ -36,32 +38,53 @@ interface DiffState {
   left: string | null;
   right: string | null;
   flatten: 'auto' | 'on';
-  status: 'idle' | 'loading' | 'done' | 'failed';
+  /** A comparison is running (main computes one at a time; see diff-runner). */
+  busy: boolean;
   diff: SessionDiff | null;
   /** One text per side of the whole transcript, for the transcript diff editor. */
   transcript: { left: string; right: string } | null;
-  /** The sessions the diff was computed for (the pickers may have moved since). */
-  of: { left: string; right: string } | null;
+  /** The pair the diff was computed for (the pickers may have moved since). */
+  of: ComparePair | null;
   error: string | null;
   selected: number | null;
 }
 
-const INITIAL: DiffState = { left: null, right: null, flatten: 'auto', status: 'idle', diff: null, transcript: null, of: null, error: null, selected: null };
+const INITIAL: DiffState = { left: null, right: null, flatten: 'auto', busy: false, diff: null, transcript: null, of: null, error: null, selected: null };
+
+interface DiffModel {
+  store: Store<DiffState>;
+  runner: DiffRunner;
+}
 
 /** The diff survives switching tabs: one state per app. */
-const states = new WeakMap<AppModel, Store<DiffState>>();
+const models = new WeakMap<AppModel, DiffModel>();
 
-function diffState(app: AppModel): Store<DiffState> {
-  let store = states.get(app);
-  if (!store) {
-    store = createStore(INITIAL);
-    states.set(app, store);
+function diffModel(app: AppModel): DiffModel {
+  let model = models.get(app);
+  if (!model) {
+    const store = createStore(INITIAL);
+    const runner = createDiffRunner((pair) => app.service.diffSessions({ left: pair.left, right: pair.right, ...(pair.flattenAgents ? { flattenAgents: true } : {}) }), {
+      onBusy: (busy) => store.update((s) => ({ ...s, busy, ...(busy ? { error: null } : {}) })),
+      onResult: (pair, { diff, transcript }) => store.update((s) => ({ ...s, diff, transcript, of: pair, error: null, selected: firstInterestingRow(diff.rows) })),
+      onError: (_pair, error) => {
+        store.update((s) => ({ ...s, error: error instanceof Error ? error.message : String(error) }));
+        app.reportError('Diff', error);
+      },
+    });
+    model = { store, runner };
+    models.set(app, model);
   }
-  return store;
+  return model;
+}
+
+/** The pair the pickers show, when it can be compared. */
+function pickedPair(state: Pick<DiffState, 'left' | 'right' | 'flatten'>): ComparePair | null {
+  if (state.left === null || state.right === null || state.left === state.right) return null;
+  return { left: state.left, right: state.right, flattenAgents: state.flatten === 'on' };
 }
 
 export function DiffView({ app }: ViewProps) {
-  const store = diffState(app);
+  const { store, runner } = diffModel(app);
   const state = useStore(store);
   const { list } = useStore(app.sessions);
   const candidates = useMemo(() => list.filter(isDiffable), [list]);
@@ -75,30 +98,14 @@ export function DiffView({ app }: ViewProps) {
     store.update((s) => ({ ...s, left: pair?.left ?? (s.left !== null && ids.has(s.left) ? s.left : null), right: pair?.right ?? (s.right !== null && ids.has(s.right) ? s.right : null) }));
   }, [candidates, store]);
 
-  const compare = async (): Promise<void> => {
-    const { left, right, flatten } = store.getSnapshot();
-    if (left === null || right === null) return;
-    store.update((s) => ({ ...s, status: 'loading', error: null }));
-    try {
-      const { diff, transcript } = await app.service.diffSessions({ left, right, ...(flatten === 'on' ? { flattenAgents: true } : {}) });
-      store.update((s) => ({ ...s, status: 'done', diff, transcript, of: { left, right }, selected: firstInterestingRow(diff.rows) }));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      store.update((s) => ({ ...s, status: 'failed', error: message }));
-      app.reportError('Diff', error);
-    }
-  };
-
-  // Compare automatically when the pair changes.
-  const pairKey = `${state.left ?? ''}|${state.right ?? ''}|${state.flatten}`;
-  const computedKey = state.of ? `${state.of.left}|${state.of.right}|${state.flatten}` : null;
+  // Compare automatically whenever the picked pair changes; the runner keeps only the latest.
+  const { left: leftId, right: rightId, flatten } = state;
   useEffect(() => {
-    if (state.left === null || state.right === null || state.left === state.right) return;
-    if (computedKey === pairKey || state.status === 'loading') return;
-    void compare();
-    // `compare` reads the store; the pair key is what matters.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pairKey]);
+    runner.want(pickedPair({ left: leftId, right: rightId, flatten }));
+  }, [runner, leftId, rightId, flatten]);
+
+  const picked = pickedPair(state);
+  const stale = picked === null || state.of === null || comparePairKey(picked) !== comparePairKey(state.of);
 
   if (candidates.length < 2) {
     return (
@@ -133,8 +140,15 @@ export function DiffView({ app }: ViewProps) {
           <input type="checkbox" checked={state.flatten === 'on'} onChange={(e) => store.update((s) => ({ ...s, flatten: e.target.checked ? 'on' : 'auto' }))} data-testid={DIFF_IDS.flatten} />
           Ignore agents
         </label>
-        <button type="button" className="button button-small" onClick={() => void compare()} disabled={state.left === null || state.right === null || state.status === 'loading'} data-testid={DIFF_IDS.compare}>
-          {state.status === 'loading' ? 'Comparing…' : 'Compare again'}
+        <button
+          type="button"
+          className="button button-small"
+          title="Compare the two sessions again (they are compared by themselves when the pair changes)"
+          onClick={() => runner.want(picked, { again: true })}
+          disabled={picked === null || state.busy}
+          data-testid={DIFF_IDS.compare}
+        >
+          {state.busy ? 'Comparing…' : 'Compare again'}
         </button>
         <span className="spacer" />
         <button
@@ -151,14 +165,14 @@ export function DiffView({ app }: ViewProps) {
         </button>
       </div>
       {state.left !== null && state.left === state.right && <div className="inline-error">Pick two different sessions.</div>}
-      {state.status === 'failed' && state.error && <div className="inline-error">The diff failed: {state.error}</div>}
-      {state.status === 'loading' && !state.diff && (
+      {state.error && <div className="inline-error">The diff failed: {state.error}</div>}
+      {state.busy && !state.diff && (
         <div className="muted pad" data-testid={DIFF_IDS.loading}>
           Comparing…
         </div>
       )}
       {state.diff && state.transcript && left && right && (
-        <DiffResult app={app} diff={state.diff} transcript={state.transcript} left={left} right={right} selected={state.selected} onSelect={(selected) => store.update((s) => ({ ...s, selected }))} stale={computedKey !== pairKey} />
+        <DiffResult app={app} diff={state.diff} transcript={state.transcript} left={left} right={right} selected={state.selected} onSelect={(selected) => store.update((s) => ({ ...s, selected }))} stale={stale} />
       )}
     </div>
   );
@@ -231,7 +245,7 @@ function DiffResult({
     });
 
   return (
-    <div className={`diff-result ${stale ? 'is-stale' : ''}`}>
+    <div className={`diff-result ${stale ? 'is-stale' : ''}`} data-testid={DIFF_IDS.result} data-stale={stale}>
       <div className="diff-summary" data-testid={DIFF_IDS.counts}>
         <span className={`diff-headline ${clean ? 'is-clean' : 'is-dirty'}`} data-testid={DIFF_IDS.headline} data-differences={counts.differences}>
           {clean ? '✓' : '≠'} {headline(counts)}
@@ -270,7 +284,7 @@ function DiffResult({
             </label>
             <input className="input diff-filter-text" type="search" placeholder="Filter kind, tool, reason" value={text} onChange={(e) => setText(e.target.value)} data-testid={DIFF_IDS.filterText} />
             <span className="muted small">
-              {rows.length} / {diff.rows.length} rows
+              {rows.length} / {formatCountOf(diff.rows.length, 'row')}
             </span>
           </div>
           <div className="diff-table-scroll">
@@ -336,7 +350,7 @@ function Count({ label, value, extra, tone }: { label: string; value: number; ex
 function SideLine({ side, summary, profile }: { side: string; summary: SessionSummary; profile: SessionDiff['left'] }) {
   return (
     <span className="side-line" title={summary.title}>
-      <strong>{side}</strong> {profile.dialects.join('+') || 'undetected'} · {profile.generation} · {profile.blocks} blocks · {profile.agents} agent{profile.agents === 1 ? '' : 's'}
+      <strong>{side}</strong> {profile.dialects.join('+') || 'undetected'} · {profile.generation} · {formatCountOf(profile.blocks, 'block')} · {formatCountOf(profile.agents, 'agent')}
     </span>
   );
 }
@@ -347,7 +361,8 @@ function DiffRowView({ index, row, diff, selected, onSelect }: { index: number; 
     <tr
       className={`st-${row.status} ${row.inherent ? 'is-inherent' : ''} ${selected ? 'is-selected' : ''}`}
       onClick={onSelect}
-      data-testid={`${DIFF_IDS.row}-${index}`}
+      data-testid={DIFF_IDS.row}
+      data-row={index}
       data-status={row.status}
       aria-selected={selected}
     >

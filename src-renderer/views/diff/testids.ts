@@ -1,4 +1,7 @@
-/** data-testid values of the diff view. Rows take their index: `${DIFF_IDS.row}-${index}`. */
+/**
+ * data-testid values of the diff view. Rows are `DIFF_IDS.row` with their index in
+ * `data-row` (a prefix never doubles as another id).
+ */
 export const DIFF_IDS = {
   view: 'diff-view',
   empty: 'diff-empty',
@@ -8,6 +11,8 @@ export const DIFF_IDS = {
   compare: 'diff-compare',
   flatten: 'diff-flatten',
   export: 'diff-export',
+  /** The result; `data-stale` is true while it is not the diff of the pair the pickers show. */
+  result: 'diff-result',
   headline: 'diff-headline',
   counts: 'diff-counts',
   count: 'diff-count',

@@ -9,7 +9,7 @@ import { CodeView } from '../../editor/CodeView';
 import { fallbackLabel, type AgentLabel } from '../../model/agents';
 import { asciiCell, decodeBase64, hexByte, hexLines, hexOffset, markRuns, visibleText } from '../../model/bytes';
 import { byteSpans, envelopeJson, parsedDelta, prettyWireData, wireLanguage } from '../../model/envelope-view';
-import { formatBytes, formatCount, formatGap, formatOffset } from '../../model/format';
+import { formatBytes, formatCount, formatCountOf, formatGap, formatOffset } from '../../model/format';
 import type { TimelineModel } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
 
@@ -143,7 +143,7 @@ function EnvelopeTab({ envelope, frame, label, sessionStart }: { envelope: Envel
         <dt>received</dt>
         <dd>{formatOffset(envelope.receivedAt - sessionStart)} s</dd>
         <dt>delta</dt>
-        <dd>{formatCount(envelope.delta.length)} characters</dd>
+        <dd>{formatCountOf(envelope.delta.length, 'character')}</dd>
       </dl>
       <div className="detail-section-title">Envelope (decoded)</div>
       <CodeView value={json} language="json" height={editorHeight(json)} ariaLabel="Envelope" />
@@ -367,7 +367,7 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
           {detail.envelopes.length} (#{detail.envelopes[0]}–#{detail.envelopes[detail.envelopes.length - 1]})
         </dd>
         <dt>content</dt>
-        <dd>{formatCount(detail.content.length)} characters</dd>
+        <dd>{formatCountOf(detail.content.length, 'character')}</dd>
         {detail.parseError && (
           <>
             <dt>parse error</dt>
@@ -377,7 +377,7 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
       </dl>
       <div className="panel-actions">
         <button type="button" className="button button-small" onClick={() => app.selectEnvelopes(detail.envelopes, { block: detail.id, reveal: false })}>
-          Highlight its {detail.envelopes.length} envelopes
+          Highlight its {formatCountOf(detail.envelopes.length, 'envelope')}
         </button>
         <button
           type="button"

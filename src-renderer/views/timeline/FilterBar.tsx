@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
-import { formatCount } from '../../model/format';
+import { formatCount, formatCountOf } from '../../model/format';
 import { activeFilterCount, EMPTY_FILTER, type TimelineFilter } from '../../model/row-filter';
 import type { SeverityName } from '../../model/row-index';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
@@ -103,7 +103,7 @@ export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineMo
       )}
       <span className="spacer" />
       <span className="filter-count" data-testid={TEST_IDS.timelineCount}>
-        {snapshot.filterActive ? `${formatCount(snapshot.visibleCount)} of ${formatCount(snapshot.total)}` : formatCount(snapshot.total)} envelopes
+        {snapshot.filterActive ? `${formatCount(snapshot.visibleCount)} of ${formatCountOf(snapshot.total, 'envelope')}` : formatCountOf(snapshot.total, 'envelope')}
         {snapshot.searching && ' · searching…'}
         {snapshot.searchTruncated && ' · search capped'}
         {snapshot.filterActive && !snapshot.indexComplete && ' · loading rows…'}

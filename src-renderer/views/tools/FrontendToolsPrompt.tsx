@@ -237,7 +237,7 @@ function ToolEditor({ draft, problem, onChange, inputRef }: { draft: ToolDraft; 
   const warning = draftWarning(draft);
   const input = useMemo(() => prettyInput(draft.input), [draft.input]);
   return (
-    <div className="tool-editor" data-testid={`${TOOL_IDS.tool}-${draft.toolUseId}`}>
+    <div className="tool-editor" data-testid={TOOL_IDS.tool} data-tool-use-id={draft.toolUseId}>
       <div className="tool-editor-head">
         <span className="mono strong">{draft.name}</span>
         <span className="mono muted small">{draft.toolUseId}</span>

@@ -1,4 +1,8 @@
-/** data-testid values of the frontend-tools prompt. Per-tool ids take the tool_use_id: `${TOOL_IDS.tool}-${id}`. */
+/**
+ * data-testid values of the frontend-tools prompt. A pending tool's editor is `TOOL_IDS.tool`
+ * with its tool_use_id in `data-tool-use-id` (so it is not confused with `pending-tool-message`).
+ * Quick answers take their content: `${TOOL_IDS.quickAnswer}-${content}`.
+ */
 export const TOOL_IDS = {
   prompt: 'tools-prompt',
   tool: 'pending-tool',
