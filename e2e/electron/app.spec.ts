@@ -24,7 +24,10 @@ interface PageGlobal {
   open(url: string): unknown;
 }
 
-test.skip(!binary.found, `Electron e2e skipped: ${binary.found ? '' : binary.reason}. The browser project covers the same app.`);
+const skipReason = `Electron e2e skipped: ${binary.found ? '' : binary.reason}. The browser project covers the same app.`;
+// The list reporter shows skipped tests without their reason: say it once, plainly.
+if (!binary.found) console.warn(skipReason);
+test.skip(!binary.found, skipReason);
 
 let app: ElectronApplication;
 let page: Page;

@@ -1,4 +1,5 @@
 import type { Severity } from '../../src-shared/diagnostics/types';
+import { countOf } from '../../src-shared/text/count';
 import type { DecodedFile } from './decode-file';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 
@@ -76,7 +77,7 @@ function agentTree(report: InspectReport): string[] {
   const walk = (parent: string | null, depth: number): void => {
     for (const a of children.get(parent) ?? []) {
       const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
-      lines.push(`  ${'  '.repeat(depth)}${depth ? '└ ' : ''}${a.uuid || '(no agent id)'}  ${a.envelopes} envelopes${a.model ? `  ${a.model}` : ''}${via}`);
+      lines.push(`  ${'  '.repeat(depth)}${depth ? '└ ' : ''}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`);
       walk(a.uuid, depth + 1);
     }
   };
@@ -86,7 +87,7 @@ function agentTree(report: InspectReport): string[] {
 
 export function formatReport(report: InspectReport, file: string): string {
   const out: string[] = [];
-  out.push(`${file} (${report.kind}): ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${report.bytes} bytes · ${report.frames} events · ${report.envelopes} envelopes`);
+  out.push(`${file} (${report.kind}): ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${countOf(report.bytes, 'byte')} · ${countOf(report.frames, 'event')} · ${countOf(report.envelopes, 'envelope')}`);
   out.push('', 'Agents:', ...(report.agents.length ? agentTree(report) : ['  (none)']));
   out.push('', 'Envelopes by type:');
   for (const [type, count] of Object.entries(report.envelopeTypes).sort((a, b) => b[1] - a[1])) out.push(`  ${String(count).padStart(6)}  ${type}`);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RequestBody, SessionSummary } from '../../../src-shared/contract/payloads';
 import { redactUrl } from '../../../src-shared/recording/redact';
+import { countOf } from '../../../src-shared/text/count';
 import { createDefaultSessionService } from '../../services/sessions/default-service';
 import type { SessionService } from '../../services/sessions/session-service';
 import { parse, parseFormat } from '../args';
@@ -55,7 +56,7 @@ export function untilSettled(service: SessionService, sessionId: string, done: (
 /** One paragraph saying how a session ended, for stderr. */
 export function describeOutcome(summary: SessionSummary): string {
   const { envelopes, bytes, legs, diagnostics: d } = summary;
-  const lines = [`${summary.state}: ${envelopes} envelopes, ${bytes} bytes in ${legs} leg(s); diagnostics: ${d.error} errors, ${d.warning} warnings, ${d.info} info.`];
+  const lines = [`${summary.state}: ${countOf(envelopes, 'envelope')}, ${countOf(bytes, 'byte')} in ${countOf(legs, 'leg')}; diagnostics: ${countOf(d.error, 'error')}, ${countOf(d.warning, 'warning')}, ${d.info} info.`];
   if (summary.failure) {
     lines.push(summary.failure.message);
     if (summary.failure.body) lines.push('--- response body ---', summary.failure.body.slice(0, 2000), ...(summary.failure.body.length > 2000 || summary.failure.bodyTruncated ? ['… (truncated)'] : []));
