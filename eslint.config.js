@@ -13,7 +13,7 @@ const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'http', 'https', 'ne
 const layering = [
   {
     files: ['src-shared/**/*.ts'],
-    ignores: ['src-shared/**/*.test.ts', 'src-shared/testing/**'],
+    ignores: ['src-shared/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
@@ -86,7 +86,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['src-main/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', 'scripts/**/*.ts', '**/*.test.ts', 'src-shared/testing/**', '*.config.ts', '*.config.js'],
+    files: ['src-main/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', 'scripts/**/*.ts', '**/*.test.ts', '*.config.ts', '*.config.js'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

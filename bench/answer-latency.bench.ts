@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { socketUrlFor } from '../src-shared/contract/browser-host';
 import { INSPECTOR_CONTRACT, INSPECTOR_NAMES } from '../src-shared/contract/inspector';
 import { createSocketClient } from '../src-shared/contract/socket-client';
-import { readFixture } from '../src-shared/testing/fixtures';
+import { readFixture } from '../src-main/testing/fixtures';
 import { startWebApp } from '../src-main/web/web-app';
 import type { BenchTable } from './run';
 

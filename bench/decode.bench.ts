@@ -17,7 +17,7 @@ import { createSessionDecoder, type SessionDecoder } from '../src-shared/pipelin
 import { classifyControlFrame } from '../src-shared/pipeline/stream-control';
 import { createSseFramer } from '../src-shared/sse/framer';
 import { splitEvery } from '../src-shared/sse/rechunk';
-import { listSseFixtures, readFixture, readManifest } from '../src-shared/testing/fixtures';
+import { listSseFixtures, readFixture, readManifest } from '../src-main/testing/fixtures';
 import type { BenchTable } from './run';
 
 const MB = 1024 * 1024;

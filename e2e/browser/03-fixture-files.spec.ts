@@ -1,4 +1,4 @@
-import { fixturePath, listSseFixtures, readManifest } from '../../src-shared/testing/fixtures';
+import { fixturePath, listSseFixtures, readManifest } from '../../src-main/testing/fixtures';
 import { TEST_IDS } from '../../src-renderer/testids';
 import { expectationsFor, OVER_BUDGET_RULES } from '../support/fixture-expectations';
 import { expect, test } from './fixtures';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fixturePath } from '../../src-shared/testing/fixtures';
+import { fixturePath } from '../../src-main/testing/fixtures';
 import { expect, test } from './fixtures';
 import type { AppPage } from './pages/app-page';
 import type { DiagnosticsPage } from './pages/diagnostics-page';

@@ -1,4 +1,4 @@
-import type { ManifestEntry } from '../../src-shared/testing/fixtures';
+import type { ManifestEntry } from '../../src-main/testing/fixtures';
 
 /**
  * What opening an upstream fixture must show, derived from what its MANIFEST.json entry and

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRecorder } from '../services/recording/recorder';
-import { fixturePath, readFixture } from '../../src-shared/testing/fixtures';
+import { fixturePath, readFixture } from '../testing/fixtures';
 import { main } from './main';
 import { memoryIo } from './test-io';
 

@@ -8,7 +8,7 @@ import { socketUrlFor } from '../../src-shared/contract/browser-host';
 import { INSPECTOR_CONTRACT, INSPECTOR_NAMES, type InspectorService } from '../../src-shared/contract/inspector';
 import type { SessionBatch, SessionSummary } from '../../src-shared/contract/payloads';
 import { createSocketClient, type SocketClient } from '../../src-shared/contract/socket-client';
-import { fixturePath } from '../../src-shared/testing/fixtures';
+import { fixturePath } from '../testing/fixtures';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { waitFor } from '../services/sessions/service-testing';
 import { startWebApp, withoutUploads, type WebApp } from './web-app';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { AgentInfoPayload, BlockSummary } from '../../src-shared/contract';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
-import { readFixture } from '../../src-shared/testing/fixtures';
+import { readFixture } from '../../src-main/testing/fixtures';
 import { sessionPayloads } from './blocks-testing';
 import { ancestorsOf, buildThreads, classifyImageSource, countLiveBlocks, errorFrameOf, findThread, detailKey, metaFilesOf, prettyJson, safeExternalUrl, spawnedAgentOf, type AgentThread } from './blocks';
 

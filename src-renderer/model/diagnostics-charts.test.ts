@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ChunkStatistics, HistogramSummary } from '../../src-shared/diagnostics/chunk-stats';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
-import { readFixture } from '../../src-shared/testing/fixtures';
+import { readFixture } from '../../src-main/testing/fixtures';
 import {
   asChunkStatistics,
   bucketLabel,

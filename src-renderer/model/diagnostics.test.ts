@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { DiagnosticPayload } from '../../src-shared/contract';
 import { RULES } from '../../src-shared/diagnostics/rules';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
-import { readFixture } from '../../src-shared/testing/fixtures';
+import { readFixture, readProjectText } from '../../src-main/testing/fixtures';
 import { sessionPayloads } from './blocks-testing';
 import { bytesOf, filterGroups, findRow, groupByRule, locationLabel, parseRuleDocs, severityCounts, type RowPosition } from './diagnostics';
 
@@ -146,7 +144,7 @@ describe('parseRuleDocs', () => {
   });
 
   test('docs/diagnostics.md: every decoder rule has its section', () => {
-    const markdown = readFileSync(fileURLToPath(new URL('../../docs/diagnostics.md', import.meta.url)), 'utf8');
+    const markdown = readProjectText('docs/diagnostics.md');
     const docs = parseRuleDocs(markdown);
     const missing = (Object.keys(RULES) as (keyof typeof RULES)[]).filter((rule) => !docs.has(rule) && RULES[rule].layer !== 'recording');
     expect(missing).toEqual([]);

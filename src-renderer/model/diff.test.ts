@@ -3,7 +3,7 @@ import type { SessionSummary } from '../../src-shared/contract';
 import { diffSessions } from '../../src-shared/diff/diff';
 import type { SessionDiff } from '../../src-shared/diff/types';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
-import { readFixture } from '../../src-shared/testing/fixtures';
+import { readFixture } from '../../src-main/testing/fixtures';
 import { ALL_STATUSES, DIFF_EXPORT_FORMAT, exportDiff, exportFileName, filterRows, firstInterestingRow, headline, pairLabel, rowLanguage, scenarioKey, suggestPair } from './diff';
 
 function diffOf(left: string, right: string): SessionDiff {

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type { PendingToolPayload, PendingTools, SendToolResultsRequest } from '../../src-shared/contract';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
-import { fixturePath, readFixture } from '../../src-shared/testing/fixtures';
+import { readFixture, readFixtureText } from '../../src-main/testing/fixtures';
 import {
   AUTO_ANSWER_STORAGE_KEY,
   buildRequest,
@@ -168,7 +167,7 @@ describe('planAutoAnswer and the auto-answerer', () => {
 
 describe('replays: the recorded answer', () => {
   const request = (body: string) => ({ method: 'POST', url: 'http://x/agent/tool_results', headers: [], body });
-  const recordedBody = readFileSync(fixturePath('frontend_tools.request.json'), 'utf8');
+  const recordedBody = readFixtureText('frontend_tools.request.json');
 
   test('recordedAnswers reads the tool_results of the recorded request (frontend_tools.request.json)', () => {
     expect(recordedAnswers(recordedBody)).toEqual([{ tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false }]);

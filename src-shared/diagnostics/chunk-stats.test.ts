@@ -3,7 +3,7 @@ import { chunkingBudget } from '../dialects/json-envelope/budget';
 import type { Envelope } from '../dialects/types';
 import { decodeBytes, decodeLegs } from '../pipeline/session-decoder';
 import { seededRandom, splitEvery } from '../testing/chunking';
-import { listSseFixtures, readFixture, readManifest } from '../testing/fixtures';
+import { listSseFixtures, readFixture, readManifest } from '../../src-main/testing/fixtures';
 import { frameOf } from '../testing/frames';
 import { createChunkStats, jsonEscapedByteLength, UNDERFULL_LIST_CAP } from './chunk-stats';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
 import { classifyControlFrame } from '../pipeline/stream-control';
-import { listSseFixtures, readFixture, readManifest } from '../testing/fixtures';
+import { listSseFixtures, readFixture, readManifest } from '../../src-main/testing/fixtures';
 import { ANTHROPIC_EVENT_TYPES, detectFormat, isAnthropicEventData } from './detect';
 
 /** Data of each `data: …` event of a fixture whose events are single lines (not the captured one). */

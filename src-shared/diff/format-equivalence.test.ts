@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBytes } from '../pipeline/session-decoder';
 import type { DecodeResult } from '../pipeline/types';
-import { listSseFixtures, readFixture } from '../testing/fixtures';
+import { listSseFixtures, readFixture } from '../../src-main/testing/fixtures';
 import { diffSessions } from './diff';
 import type { NormalisationId } from './normalisations';
 import { diffTranscript } from './transcript';

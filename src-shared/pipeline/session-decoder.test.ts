@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
 import { chunkings } from '../testing/chunking';
-import { listSseFixtures, readFixture, readManifest, type ManifestEntry } from '../testing/fixtures';
+import { listSseFixtures, readFixture, readManifest, type ManifestEntry } from '../../src-main/testing/fixtures';
 import { encodeUtf8 } from '../text/utf8';
 import { decodeBytes, decodeLegs, type SessionDecoderOptions } from './session-decoder';
 import type { DecodeResult } from './types';

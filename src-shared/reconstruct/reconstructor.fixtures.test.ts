@@ -3,7 +3,7 @@ import { RULES, type RuleId } from '../diagnostics/rules';
 import { decodeLegs } from '../pipeline/session-decoder';
 import type { DecodeResult } from '../pipeline/types';
 import { splitRandom } from '../testing/chunking';
-import { listSseFixtures, readFixture, readManifest } from '../testing/fixtures';
+import { listSseFixtures, readFixture, readManifest } from '../../src-main/testing/fixtures';
 import type { Block } from './types';
 
 type Decoded = DecodeResult & { rootAgent: string | undefined };

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { concatBytes } from '../bytes/held-bytes';
 import type { RuleId } from '../diagnostics/rules';
 import { chunkings, seededRandom } from '../testing/chunking';
-import { listSseFixtures, readFixture, readManifest } from '../testing/fixtures';
+import { listSseFixtures, readFixture, readManifest } from '../../src-main/testing/fixtures';
 import { encodeUtf8 } from '../text/utf8';
 import { frameChunks, type FramedStream } from './collect';
 import type { Frame } from './types';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { chunkings } from '../testing/chunking';
-import { readFixture } from '../testing/fixtures';
+import { readFixture } from '../../src-main/testing/fixtures';
 import { createRechunker, splitEvery } from './rechunk';
 
 const asArrays = (pieces: readonly Uint8Array[]): number[][] => pieces.map((p) => Array.from(p));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionDiff } from '../../../src-shared/diff/types';
-import { fixturePath, readFixture } from '../../../src-shared/testing/fixtures';
+import { fixturePath, readFixture } from '../../testing/fixtures';
 import { main } from '../main';
 import { memoryIo } from '../test-io';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fixturePath, readFixture } from '../../../src-shared/testing/fixtures';
+import { fixturePath, readFixture } from '../../testing/fixtures';
 import { main } from '../main';
 import { memoryIo, servingIo } from '../test-io';
 

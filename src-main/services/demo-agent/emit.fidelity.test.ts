@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { readFixture } from '../../../src-shared/testing/fixtures';
+import { readFixture } from '../../testing/fixtures';
 import { renderScript } from './emit';
 import type { Format } from './script';
 import { stepsFromRaw } from './testing/steps-from-raw';

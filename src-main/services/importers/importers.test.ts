@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
-import { fixturePath, listSseFixtures, readFixture } from '../../../src-shared/testing/fixtures';
+import { fixturePath, listSseFixtures, readFixture } from '../../testing/fixtures';
 import { createRecorder } from '../recording/recorder';
 import { HarEntryChoiceError, ImportError, openSource } from './index';
 import { blockSummary, concatChunks, decodeSource, readLegs } from './testing';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSessionDecoder } from '../../../src-shared/pipeline/session-decoder';
 import { chunkings } from '../../../src-shared/testing/chunking';
-import { readFixture } from '../../../src-shared/testing/fixtures';
+import { readFixture } from '../../testing/fixtures';
 import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, nextDispatchPoint, STREAM_START, type ByteHistory } from './replay-cuts';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);

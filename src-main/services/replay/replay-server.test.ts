@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fixturePath, readFixture } from '../../../src-shared/testing/fixtures';
+import { fixturePath, readFixture } from '../../testing/fixtures';
 import { createRecorder } from '../recording/recorder';
 import { createManualClock } from './manual-clock';
 import { startReplayServer, type ReplayServer, type ReplayServerOptions } from './replay-server';

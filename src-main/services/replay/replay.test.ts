@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSessionDecoder } from '../../../src-shared/pipeline/session-decoder';
 import type { RecordedAction } from '../../../src-shared/recording/types';
 import { splitEvery } from '../../../src-shared/testing/chunking';
-import { readFixture } from '../../../src-shared/testing/fixtures';
+import { readFixture } from '../../testing/fixtures';
 import type { ImportedChunk, ImportedLeg } from '../importers/types';
 import { createManualClock, settle } from './manual-clock';
 import { createReplay, type ReplayHandlers, type ReplayOptions } from './replay';

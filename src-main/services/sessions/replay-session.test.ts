@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReplayState } from '../../../src-shared/contract/payloads';
-import { fixturePath, readFixture } from '../../../src-shared/testing/fixtures';
+import { fixturePath, readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, startLoopbackServer, writeSlowly, type LoopbackServer } from '../connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { createManualClock, type ManualClock } from '../replay/manual-clock';

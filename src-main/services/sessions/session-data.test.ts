@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
-import { listSseFixtures, readFixture } from '../../../src-shared/testing/fixtures';
+import { listSseFixtures, readFixture } from '../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
 import { createSessionData } from './session-data';
 

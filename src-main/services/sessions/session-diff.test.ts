@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixturePath } from '../../../src-shared/testing/fixtures';
+import { fixturePath } from '../../testing/fixtures';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { createDefaultSessionService } from './default-service';
 import { settled } from './service-testing';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
-import { readFixture } from '../../../src-shared/testing/fixtures';
+import { readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
 import { recordEvents, settled, waitFor, type EventLog } from './service-testing';
 import { createSessionService, reconnectDelay, type SessionService } from './session-service';

@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
 import { chunkings } from '../../testing/chunking';
-import { listSseFixtures, readFixture, readManifest } from '../../testing/fixtures';
-import { deltaBlocks, envelopeShapes, jsonFixtureEnvelopes, payloads, rulesOf, runDialectOnChunks, runDialectOnItems, type Comparable, type DialectRun } from '../../testing/dialects';
+import { listSseFixtures, readFixture, readManifest } from '../../../src-main/testing/fixtures';
+import { deltaBlocks, envelopeShapes, jsonFixtureEnvelopes, payloads, rulesOf, runDialectOnChunks, runDialectOnItems, type Comparable, type DialectRun } from '../../../src-main/testing/dialects';
 import type { DialectOptions } from '../types';
 import { createAnthropicRawDecoder } from './decoder';
 

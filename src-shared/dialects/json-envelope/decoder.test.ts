@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
 import type { Frame } from '../../sse/types';
-import { rulesOf, runDialect, runDialectOnItems, type DialectRun } from '../../testing/dialects';
-import { readFixture, readManifest } from '../../testing/fixtures';
+import { rulesOf, runDialect, runDialectOnItems, type DialectRun } from '../../../src-main/testing/dialects';
+import { readFixture, readManifest } from '../../../src-main/testing/fixtures';
 import { frameOf } from '../../testing/frames';
 import { utf8ByteLength } from '../../text/utf8';
 import { UNDECODED_TYPE, type DialectOptions } from '../types';

@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
 import { chunkings } from '../../testing/chunking';
-import { deltaBlocks, envelopeShapes, jsonFixtureEnvelopes, payloads, rulesOf, runDialectOnChunks, runDialectOnItems, type DialectRun, type JsonEnvelope } from '../../testing/dialects';
-import { listSseFixtures, readFixture, readManifest } from '../../testing/fixtures';
+import { deltaBlocks, envelopeShapes, jsonFixtureEnvelopes, payloads, rulesOf, runDialectOnChunks, runDialectOnItems, type DialectRun, type JsonEnvelope } from '../../../src-main/testing/dialects';
+import { listSseFixtures, readFixture, readManifest } from '../../../src-main/testing/fixtures';
 import type { DialectOptions, EnvelopeInit } from '../types';
 import { createLegacyXmlDecoder } from './decoder';
 import { htmlEscape } from './entities';

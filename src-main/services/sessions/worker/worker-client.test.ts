@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
-import { fixturePath, readFixture } from '../../../../src-shared/testing/fixtures';
+import { fixturePath, readFixture } from '../../../testing/fixtures';
 import { startSessionWorker, type SessionWorker } from './worker-client';
 
 let worker: SessionWorker | undefined;

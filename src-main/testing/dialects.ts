@@ -1,10 +1,10 @@
-import type { DiagnosticInit } from '../diagnostics/types';
-import type { DialectFactory, DialectOptions, EnvelopeInit } from '../dialects/types';
-import { classifyControlFrame } from '../pipeline/stream-control';
-import { frameChunks } from '../sse/collect';
-import type { Frame } from '../sse/types';
+import type { DiagnosticInit } from '../../src-shared/diagnostics/types';
+import type { DialectFactory, DialectOptions, EnvelopeInit } from '../../src-shared/dialects/types';
+import { classifyControlFrame } from '../../src-shared/pipeline/stream-control';
+import { frameChunks } from '../../src-shared/sse/collect';
+import type { Frame } from '../../src-shared/sse/types';
 import { readFixture } from './fixtures';
-import { frameOf } from './frames';
+import { frameOf } from '../../src-shared/testing/frames';
 
 /**
  * Test support for the dialects: run one over frames the way the session decoder does

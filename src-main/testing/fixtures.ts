@@ -26,6 +26,17 @@ export function readFixture(name: string): Uint8Array {
   return new Uint8Array(readFileSync(fixturePath(name)));
 }
 
+export function readFixtureText(name: string): string {
+  return readFileSync(fixturePath(name), 'utf8');
+}
+
+const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A file of this project (docs the app embeds, for example), by its path from the root. */
+export function readProjectText(path: string): string {
+  return readFileSync(join(PROJECT_ROOT, path), 'utf8');
+}
+
 /** Every `.sse` fixture, sorted. */
 export function listSseFixtures(): string[] {
   return readdirSync(fixturesDir()).filter((f) => f.endsWith('.sse')).sort();
