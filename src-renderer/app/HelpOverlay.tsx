@@ -28,46 +28,13 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
         </div>
         <div className="help-columns">
           {groups.map((group) => (
-            <section key={group}>
-              <h3>{group}</h3>
-              <table className="help-table">
-                <tbody>
-                  {SHORTCUTS.filter((s) => s.group === group).map((s) => (
-                    <tr key={s.id}>
-                      <td>
-                        <kbd>{s.keys}</kbd>
-                      </td>
-                      <td>{s.description}</td>
-                    </tr>
-                  ))}
-                  {group === 'Timeline' &&
-                    TABLE_KEYS.map((k) => (
-                      <tr key={k.keys}>
-                        <td>
-                          <kbd>{k.keys}</kbd>
-                        </td>
-                        <td>{k.description}</td>
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
-            </section>
+            <KeyTable
+              key={group}
+              title={group}
+              keys={[...SHORTCUTS.filter((s) => s.group === group), ...(group === 'Timeline' ? TABLE_KEYS : [])]}
+            />
           ))}
-          <section>
-            <h3>Replay</h3>
-            <table className="help-table">
-              <tbody>
-                {REPLAY_KEYS.map((k) => (
-                  <tr key={k.key}>
-                    <td>
-                      <kbd>{k.key}</kbd>
-                    </td>
-                    <td>{k.description}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </section>
+          <KeyTable title="Replay" keys={REPLAY_KEYS.map((k) => ({ keys: k.key, description: k.description }))} />
         </div>
         <section className="help-guide">
           <h3>What you are looking at</h3>
@@ -81,5 +48,25 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
         </section>
       </div>
     </div>
+  );
+}
+
+function KeyTable({ title, keys }: { title: string; keys: readonly { keys: string; description: string }[] }) {
+  return (
+    <section>
+      <h3>{title}</h3>
+      <table className="help-table">
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.keys}>
+              <td>
+                <kbd>{k.keys}</kbd>
+              </td>
+              <td>{k.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
