@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { LookupFunction } from 'node:net';
 import { openConnection, type ConnectionHandlers, type ConnectionSpec } from './connection';
+import { createNodeHttpTransport } from './http-transport';
 import { SSE_HEADERS, refusedPort, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from './loopback-testing';
 import { buildRequest } from './request-spec';
 
@@ -242,7 +244,11 @@ describe('live connection against loopback servers', () => {
   });
 
   it('reports a host name that does not resolve as a DNS failure', async () => {
-    const outcome = await openConnection({ url: new URL('http://no-such-host.invalid/'), method: 'GET', headers: [] }, capture()).done;
+    // The resolver answers as the system's does for an unknown name; no query leaves the machine.
+    const notFound: LookupFunction = (hostname, _options, callback) =>
+      callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '', 4);
+    const transport = createNodeHttpTransport({ lookup: notFound });
+    const outcome = await openConnection({ url: new URL('http://no-such-host.invalid/'), method: 'GET', headers: [] }, capture(), { transport }).done;
     expect(outcome.failure?.kind).toBe('dns');
     expect(outcome.failure?.message).toMatch(/Could not resolve the host name no-such-host\.invalid/);
   });

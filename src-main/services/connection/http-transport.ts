@@ -1,5 +1,6 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 /**
  * How the live connection talks HTTP, injected so that tests and the CLI run it against real
@@ -60,7 +61,18 @@ function ownBytes(chunk: Buffer): Uint8Array {
   return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
-export const nodeHttpTransport: HttpTransport = (spec, sink) => {
+export interface NodeHttpTransportOptions {
+  /** Host name resolution (node's default: the system resolver). Tests inject one. */
+  lookup?: LookupFunction;
+}
+
+export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}): HttpTransport {
+  return (spec, sink) => exchange(spec, sink, options);
+}
+
+export const nodeHttpTransport: HttpTransport = createNodeHttpTransport();
+
+function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransportOptions): HttpExchange {
   const send = spec.url.protocol === 'https:' ? httpsRequest : httpRequest;
   let finished = false;
   let aborted = false;
@@ -81,7 +93,7 @@ export const nodeHttpTransport: HttpTransport = (spec, sink) => {
   try {
     // agent: false — a fresh connection that nobody else shares, so aborting it is final
     // and no pooled keep-alive socket outlives the session.
-    req = send(spec.url, { method: spec.method, headers, agent: false });
+    req = send(spec.url, { method: spec.method, headers, agent: false, ...(options.lookup ? { lookup: options.lookup } : {}) });
   } catch (error) {
     queueMicrotask(() => finish(() => sink.onError(error as Error)));
     return { abort: () => (aborted = true) };
@@ -116,4 +128,4 @@ export const nodeHttpTransport: HttpTransport = (spec, sink) => {
       req.destroy();
     },
   };
-};
+}
