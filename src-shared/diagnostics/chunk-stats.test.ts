@@ -49,6 +49,16 @@ describe('jsonEscapedByteLength', () => {
       expect(jsonEscapedByteLength(text), JSON.stringify(text)).toBe(new TextEncoder().encode(JSON.stringify(text)).length - 2);
     }
   });
+
+  it('counts the same bytes without encoding when given the text\'s UTF-8 length', () => {
+    const random = seededRandom(7);
+    const alphabet = ['a', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', 'é', '日', '\u2028', '😀', '\ud800', '\udc00', '/'];
+    for (let n = 0; n < 2000; n++) {
+      const text = Array.from({ length: Math.floor(random() * 20) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      const expected = new TextEncoder().encode(JSON.stringify(text)).length - 2;
+      expect(jsonEscapedByteLength(text, new TextEncoder().encode(text).length), JSON.stringify(text)).toBe(expected);
+    }
+  });
 });
 
 describe('chunk fullness against the seed algorithm', () => {

@@ -107,12 +107,41 @@ export interface ChunkStats {
 }
 
 /**
+ * Characters JSON.stringify may escape: quote, backslash, controls and surrogates (paired
+ * surrogates are kept as they are; matching them only costs the exact count).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
+const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
  * UTF-8 bytes of `text` inside a JSON string as Python's json.dumps(ensure_ascii=False) writes
  * it: JSON.stringify escapes exactly the same characters the same way (quote, backslash,
- * control characters, lone surrogates), minus the two quotes.
+ * control characters, lone surrogates), minus the two quotes. `textBytes`, the UTF-8 length
+ * of `text` when the caller has it, saves the encoding when nothing needs escaping.
  */
-export function jsonEscapedByteLength(text: string): number {
-  return utf8ByteLength(JSON.stringify(text)) - 2;
+export function jsonEscapedByteLength(text: string, textBytes?: number): number {
+  if (textBytes === undefined) return utf8ByteLength(JSON.stringify(text)) - 2;
+  return NEEDS_JSON_ESCAPE.test(text) ? textBytes + jsonEscapeExtraBytes(text) : textBytes;
+}
+
+/**
+ * Bytes JSON.stringify's escaping adds to the UTF-8 length of `text`: one for a quote,
+ * backslash or control character with a short escape, five for other controls (\u00XX),
+ * three for a lone surrogate (\uDXXX: six bytes where UTF-8 counts U+FFFD as three).
+ */
+function jsonEscapeExtraBytes(text: string): number {
+  let extra = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x5c) extra += 1;
+    else if (code < 0x20) extra += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
+    else if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+      else extra += 3;
+    }
+  }
+  return extra;
 }
 
 /** UTF-8 bytes of the first character of `text` (0 for an empty string). */
@@ -158,7 +187,9 @@ export function createChunkStats(options: { budget?: number } = {}): ChunkStats 
   const framesPerChunk = createLog2Histogram();
   const frameGapMs = createLog2Histogram();
   const legs: LegState[] = [];
-  const types = new Map<string, TypeAccumulator>();
+  /** Accumulators by dialect, then type (no key string built per envelope), and in first-seen order. */
+  const types = new Map<DialectId, Map<string, TypeAccumulator>>();
+  const typeOrder: TypeAccumulator[] = [];
   const controlEnvelopes: Record<string, number> = {};
   const pendingChunks = new Map<string, PendingChunk>();
   const fullness = { chunks: 0, full: 0, underfull: 0, overfull: 0, sum: 0, min: Infinity, irregular: [] as ChunkFullnessEntry[] };
@@ -174,11 +205,16 @@ export function createChunkStats(options: { budget?: number } = {}): ChunkStats 
   }
 
   function typeAccumulator(dialect: DialectId, type: string): TypeAccumulator {
-    const key = `${dialect}\u0000${type}`;
-    let acc = types.get(key);
+    let ofDialect = types.get(dialect);
+    if (!ofDialect) {
+      ofDialect = new Map();
+      types.set(dialect, ofDialect);
+    }
+    let acc = ofDialect.get(type);
     if (!acc) {
       acc = { dialect, type, envelopes: 0, wireBytes: 0, payloadBytes: 0, escaped: 0, overBudget: 0 };
-      types.set(key, acc);
+      ofDialect.set(type, acc);
+      typeOrder.push(acc);
     }
     return acc;
   }
@@ -278,7 +314,7 @@ export function createChunkStats(options: { budget?: number } = {}): ChunkStats 
         if (wire > budget) acc.overBudget++;
       }
       if (envelope.dialect === 'json') {
-        acc.escaped += jsonEscapedByteLength(envelope.delta);
+        acc.escaped += jsonEscapedByteLength(envelope.delta, deltaBytes);
         trackChunking(envelope, deltaBytes);
       }
     },
@@ -300,7 +336,7 @@ export function createChunkStats(options: { budget?: number } = {}): ChunkStats 
         frameGapMs: frameGapMs.summary(),
         frames,
         splitFrames,
-        byType: [...types.values()].map(({ escaped, ...acc }) => ({
+        byType: typeOrder.map(({ escaped, ...acc }) => ({
           ...acc,
           overheadBytes: acc.wireBytes - acc.payloadBytes,
           ...(acc.dialect === 'json' ? { escapedPayloadBytes: escaped, escapingInflation: acc.payloadBytes === 0 ? 1 : escaped / acc.payloadBytes } : {}),

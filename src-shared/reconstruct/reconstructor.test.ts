@@ -120,6 +120,19 @@ describe('reconstruction per (agent, type)', () => {
     expect(s.blocks()[0]).toMatchObject({ kind: 'tool_call', status: 'complete', content: '{"a": 1}', parsed: { a: 1 }, toolId: 't1', name: 'add' });
   });
 
+  it('keeps a parsed payload as its text only: each read of parsed is a fresh equal value, and assigning it stores the value', () => {
+    const s = session();
+    s.final('tool_call', '{"a": [1, 2]}', tool('t1', 'add'));
+    const block = s.blocks()[0] as Block;
+    const first = block.parsed;
+    expect(first).toEqual({ a: [1, 2] });
+    expect(block.parsed).not.toBe(first);
+    expect(Object.keys(block)).toContain('parsed');
+    expect(structuredClone(block).parsed).toEqual({ a: [1, 2] });
+    block.parsed = { replaced: true };
+    expect(block.parsed).toEqual({ replaced: true });
+  });
+
   it('calls onBlock when a block opens and on every change', () => {
     const s = session();
     s.text(['a', 'b']);

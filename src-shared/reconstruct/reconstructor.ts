@@ -65,6 +65,27 @@ function describeBlock(block: Block): string {
   return `${block.kind}${tool} block #${block.id} of ${agentLabel(block.agent)}`;
 }
 
+/** `block.parsed` of a completed block whose content is valid JSON: parsed again on each read. */
+function parsedContent(this: Block): unknown {
+  const parsed = parseJsonPayload(this.content);
+  return parsed.ok ? parsed.value : undefined;
+}
+
+/** Assigning `block.parsed` stores the value as a plain field, as on any other block. */
+function setParsed(this: Block, value: unknown): void {
+  Object.defineProperty(this, 'parsed', { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Make `block.parsed` parse the block's (final) content when read instead of holding the
+ * value: meta_init and meta_final payloads carry whole message histories, and a session
+ * would otherwise keep each of them twice, as text and as objects. Reads are rare (a block's
+ * detail view, the diff).
+ */
+function parseOnRead(block: Block): void {
+  Object.defineProperty(block, 'parsed', { get: parsedContent, set: setParsed, enumerable: true, configurable: true });
+}
+
 /**
  * Envelopes → blocks per agent, following seed 001 "Frontend Handling": one open block per
  * (agent, type), deltas appended in arrival order, `final` closes. One reconstructor spans
@@ -328,13 +349,13 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
       report('envelope.payload-json', `The ${block.kind} payload of ${agentLabel(block.agent)}, reassembled from ${block.envelopes.length} envelope(s) (${block.content.length} characters), is not valid JSON: ${parsed.error}.`, envelopeAt(envelope, block));
       return;
     }
-    block.parsed = parsed.value;
-    if (block.kind === 'awaiting_frontend_tools') readAwaiting(block, envelope);
-    else if (block.kind === 'meta_init') applyMetaInit(state, block);
+    parseOnRead(block);
+    if (block.kind === 'awaiting_frontend_tools') readAwaiting(block, parsed.value, envelope);
+    else if (block.kind === 'meta_init') applyMetaInit(state, block, parsed.value);
   }
 
-  function readAwaiting(block: Block, envelope: Envelope): void {
-    const tools = readPendingTools(block.parsed);
+  function readAwaiting(block: Block, payload: unknown, envelope: Envelope): void {
+    const tools = readPendingTools(payload);
     if (!tools.ok) {
       block.parseError = tools.error;
       report('envelope.payload-json', `The awaiting_frontend_tools payload of ${agentLabel(block.agent)} parses but has the wrong shape: ${tools.error}.`, envelopeAt(envelope, block));
@@ -344,8 +365,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     for (const tool of tools.value) pendingTools.set(tool.toolUseId, envelope.leg);
   }
 
-  function applyMetaInit(state: AgentState, block: Block): void {
-    const meta = block.parsed;
+  function applyMetaInit(state: AgentState, block: Block, meta: unknown): void {
     if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return;
     const fields = meta as Record<string, unknown>;
     const info = state.info;

@@ -28,6 +28,11 @@ export function encodeUtf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
+/** Encode `text` into `destination` (which must have room for it); returns the bytes written. */
+export function encodeUtf8Into(text: string, destination: Uint8Array): number {
+  return encoder.encodeInto(text, destination).written;
+}
+
 /**
  * Scratch space for `utf8ByteLength`: the native encoder counts bytes many times faster than
  * a loop over the characters. It grows to fit three bytes per character of the longest

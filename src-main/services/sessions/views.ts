@@ -96,29 +96,33 @@ function toPendingTools(tools: PendingTool[]): PendingToolPayload[] {
   return tools.map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null }));
 }
 
-function blockCommon(block: Block) {
-  return {
-    id: block.id,
-    agent: block.agent,
-    kind: block.kind,
-    status: block.status,
-    ...(block.toolId !== undefined ? { toolId: block.toolId } : {}),
-    ...(block.name !== undefined ? { name: block.name } : {}),
-    ...(block.linkedBlock !== undefined ? { linkedBlock: block.linkedBlock } : {}),
-    ...(block.pendingTools !== undefined ? { pendingTools: toPendingTools(block.pendingTools) } : {}),
-    ...(block.parseError !== undefined ? { parseError: block.parseError } : {}),
-    ...(block.replacedBy !== undefined ? { replacedBy: block.replacedBy } : {}),
-    ...(block.replaces !== undefined ? { replaces: block.replaces } : {}),
-    leg: block.leg,
-    byteStart: block.byteStart,
-    byteEnd: block.byteEnd,
-  };
+/** The fields a block summary and a block detail share that only some blocks have. */
+type OptionalBlockFields = Pick<BlockSummary, 'toolId' | 'name' | 'linkedBlock' | 'pendingTools' | 'parseError' | 'replacedBy' | 'replaces'>;
+
+/**
+ * Copy the optional fields a block has. Assigned one by one: spreading conditional objects
+ * runs V8's generic object clone, and summaries are built for every changed block of a batch.
+ */
+function setOptionalFields(out: OptionalBlockFields, block: Block): void {
+  if (block.toolId !== undefined) out.toolId = block.toolId;
+  if (block.name !== undefined) out.name = block.name;
+  if (block.linkedBlock !== undefined) out.linkedBlock = block.linkedBlock;
+  if (block.pendingTools !== undefined) out.pendingTools = toPendingTools(block.pendingTools);
+  if (block.parseError !== undefined) out.parseError = block.parseError;
+  if (block.replacedBy !== undefined) out.replacedBy = block.replacedBy;
+  if (block.replaces !== undefined) out.replaces = block.replaces;
 }
 
 /** `shownPreview`: the caller's cached preview (see SessionData.blockSummary). */
 export function toBlockSummary(block: Block, shownPreview = preview(block.content)): BlockSummary {
-  return {
-    ...blockCommon(block),
+  const summary: BlockSummary = {
+    id: block.id,
+    agent: block.agent,
+    kind: block.kind,
+    status: block.status,
+    leg: block.leg,
+    byteStart: block.byteStart,
+    byteEnd: block.byteEnd,
     length: block.content.length,
     preview: shownPreview,
     citations: block.citations.length,
@@ -127,17 +131,28 @@ export function toBlockSummary(block: Block, shownPreview = preview(block.conten
     lastEnvelope: block.envelopes.at(-1) ?? 0,
     envelopeCount: block.envelopes.length,
   };
+  setOptionalFields(summary, block);
+  return summary;
 }
 
 export function toBlockDetail(block: Block): BlockDetail {
-  return {
-    ...blockCommon(block),
+  const detail: BlockDetail = {
+    id: block.id,
+    agent: block.agent,
+    kind: block.kind,
+    status: block.status,
+    leg: block.leg,
+    byteStart: block.byteStart,
+    byteEnd: block.byteEnd,
     content: block.content,
     citations: block.citations.map((c) => ({ citationType: c.citationType, citedText: c.citedText, fields: c.fields, envelope: c.envelope })),
     images: block.images.map((i) => ({ src: i.src, mediaType: i.mediaType, envelope: i.envelope })),
-    ...(block.parsed !== undefined ? { parsed: block.parsed } : {}),
     envelopes: [...block.envelopes],
   };
+  setOptionalFields(detail, block);
+  const parsed = block.parsed;
+  if (parsed !== undefined) detail.parsed = parsed;
+  return detail;
 }
 
 export function toAgentPayload(agent: AgentInfo): AgentInfoPayload {

@@ -59,29 +59,41 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
   const blocks = new Map<number, OpenBlock>();
   const unknownReported = new Set<string>();
 
+  /** One event being decoded: methods, not closures per event. */
+  class EventItem implements EventContext {
+    constructor(
+      readonly frame: Frame,
+      readonly at: DiagnosticLocation,
+    ) {}
+
+    report(rule: RuleId, message: string): void {
+      callbacks.onDiagnostic({ rule, message, at: this.at });
+    }
+
+    // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
+    emit(parts: EnvelopeParts): void {
+      callbacks.onEnvelope({ frame: this.frame.seq, agent: xml.agent(), type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
+    }
+  }
+
   function push(frame: Frame): void {
     if (frame.data.charCodeAt(0) !== OPEN_BRACE) {
       xml.push(frame);
       return;
     }
-    const at: DiagnosticLocation = { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd };
-    const report = (rule: RuleId, message: string): void => callbacks.onDiagnostic({ rule, message, at });
-    // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
-    const emit = (parts: EnvelopeParts): void =>
-      callbacks.onEnvelope({ frame: frame.seq, agent: xml.agent(), type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
-    const ctx: EventContext = { frame, at, report, emit };
+    const ctx = new EventItem(frame, { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd });
 
     const parsed = parseJson(frame.data);
     if (!parsed.ok) {
-      report('json.invalid', `Event ${frame.seq} starts like an Anthropic event but is not valid JSON (${parsed.error}); kept undecoded: ${previewText(frame.data)}`);
-      emit(undecodedParts(frame));
+      ctx.report('json.invalid', `Event ${frame.seq} starts like an Anthropic event but is not valid JSON (${parsed.error}); kept undecoded: ${previewText(frame.data)}`);
+      ctx.emit(undecodedParts(frame));
       return;
     }
     const value = parsed.value;
     const type = isJsonObject(value) ? value['type'] : undefined;
     if (!isJsonObject(value) || typeof type !== 'string') {
-      report('raw.unknown-event', `Event ${frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no Anthropic stream event; kept undecoded: ${previewText(frame.data)}`);
-      emit(undecodedParts(frame));
+      ctx.report('raw.unknown-event', `Event ${frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no Anthropic stream event; kept undecoded: ${previewText(frame.data)}`);
+      ctx.emit(undecodedParts(frame));
       return;
     }
     decodeEvent(ctx, type, value);

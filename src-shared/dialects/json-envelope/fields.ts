@@ -23,6 +23,18 @@ function isScalar(value: unknown): value is number | boolean {
   return typeof value === 'number' || typeof value === 'boolean';
 }
 
+function missingField(field: string, assumed: string): FieldIssue {
+  return { rule: 'envelope.missing-field', message: `Envelope has no "${field}" field; assumed ${assumed}.` };
+}
+
+function wrongFieldType(field: string, expected: string, value: unknown, assumed: string): FieldIssue {
+  return { rule: 'envelope.field-type', message: `Envelope field "${field}" must be a ${expected} but is ${describeValue(value)}; assumed ${assumed}.` };
+}
+
+function agentDefaultText(defaultAgent: string): string {
+  return defaultAgent ? `the session's agent ${JSON.stringify(defaultAgent)}` : 'agent ""';
+}
+
 /**
  * Read the four base fields of a parsed envelope object. A field that is missing or of the
  * wrong type never stops decoding: the closest sensible value is assumed and the issue says
@@ -30,56 +42,50 @@ function isScalar(value: unknown): value is number | boolean {
  */
 export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent: string): EnvelopeFields {
   const issues: FieldIssue[] = [];
-  const missing = (field: string, assumed: string): void => {
-    issues.push({ rule: 'envelope.missing-field', message: `Envelope has no "${field}" field; assumed ${assumed}.` });
-  };
-  const wrongType = (field: string, expected: string, value: unknown, assumed: string): void => {
-    issues.push({ rule: 'envelope.field-type', message: `Envelope field "${field}" must be a ${expected} but is ${describeValue(value)}; assumed ${assumed}.` });
-  };
 
   let type = '';
   const rawType = object['type'];
-  if (!('type' in object)) missing('type', 'type ""');
+  if (!('type' in object)) issues.push(missingField('type', 'type ""'));
   else if (typeof rawType === 'string') type = rawType;
   else {
     type = isScalar(rawType) ? String(rawType) : '';
-    wrongType('type', 'string', rawType, `type ${JSON.stringify(type)}`);
+    issues.push(wrongFieldType('type', 'string', rawType, `type ${JSON.stringify(type)}`));
   }
 
   let agent = defaultAgent;
   const rawAgent = object['agent'];
-  const agentDefault = defaultAgent ? `the session's agent ${JSON.stringify(defaultAgent)}` : 'agent ""';
-  if (!('agent' in object)) missing('agent', agentDefault);
+  if (!('agent' in object)) issues.push(missingField('agent', agentDefaultText(defaultAgent)));
   else if (typeof rawAgent === 'string') agent = rawAgent;
   else {
     if (isScalar(rawAgent)) agent = String(rawAgent);
-    wrongType('agent', 'string', rawAgent, isScalar(rawAgent) ? `agent ${JSON.stringify(agent)}` : agentDefault);
+    issues.push(wrongFieldType('agent', 'string', rawAgent, isScalar(rawAgent) ? `agent ${JSON.stringify(agent)}` : agentDefaultText(defaultAgent)));
   }
 
   let final = false;
   const rawFinal = object['final'];
-  if (!('final' in object)) missing('final', 'false (the block stays open until an envelope with final:true)');
+  if (!('final' in object)) issues.push(missingField('final', 'false (the block stays open until an envelope with final:true)'));
   else if (typeof rawFinal === 'boolean') final = rawFinal;
   else {
     final = rawFinal === 'true' || rawFinal === 1;
-    wrongType('final', 'boolean', rawFinal, String(final));
+    issues.push(wrongFieldType('final', 'boolean', rawFinal, String(final)));
   }
 
   let delta = '';
   const rawDelta = object['delta'];
-  if (!('delta' in object)) missing('delta', 'an empty delta');
+  if (!('delta' in object)) issues.push(missingField('delta', 'an empty delta'));
   else if (typeof rawDelta === 'string') delta = rawDelta;
   else {
     // Keep a structured delta as its JSON text so its content is not lost.
     delta = rawDelta === null ? '' : (JSON.stringify(rawDelta) ?? '');
-    wrongType('delta', 'string', rawDelta, rawDelta === null ? 'an empty delta' : 'its JSON text as the delta');
+    issues.push(wrongFieldType('delta', 'string', rawDelta, rawDelta === null ? 'an empty delta' : 'its JSON text as the delta'));
   }
 
   const extras: Record<string, unknown> = {};
   for (const key of Object.keys(object)) {
     if (BASE.has(key)) continue;
     // A wire key "__proto__" must stay a plain property, not replace the prototype.
-    Object.defineProperty(extras, key, { value: object[key], enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__') Object.defineProperty(extras, key, { value: object[key], enumerable: true, writable: true, configurable: true });
+    else extras[key] = object[key];
   }
   return { type, agent, final, delta, extras, issues };
 }

@@ -92,18 +92,34 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   const legacyTagsReported = new Set<string>();
   const unknownTagsReported = new Set<string>();
 
-  function push(frame: Frame): void {
-    const at: DiagnosticLocation = { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd };
-    const report = (rule: RuleId, message: string): void => callbacks.onDiagnostic({ rule, message, at });
+  /** One item being decoded: methods, not closures per item (an item is one SSE event). */
+  class Item implements ItemContext {
+    constructor(
+      readonly frame: Frame,
+      readonly data: string,
+      readonly at: DiagnosticLocation,
+    ) {}
+
+    report(rule: RuleId, message: string): void {
+      callbacks.onDiagnostic({ rule, message, at: this.at });
+    }
+
     // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
-    const emit = (parts: EnvelopeParts): void =>
-      callbacks.onEnvelope({ frame: frame.seq, agent: parts.agent ?? rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
-    const undecoded = (): void => emit(undecodedParts(frame));
+    emit(parts: EnvelopeParts): void {
+      callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
+    }
+
+    undecoded(): void {
+      this.emit(undecodedParts(this.frame));
+    }
+  }
+
+  function push(frame: Frame): void {
     // Deltas, attribute values and CDATA bodies are cut from the data and kept by the blocks;
     // the framer's data is itself cut from the text of a whole network chunk, which they would
     // otherwise keep alive with them.
     const data = detachString(frame.data);
-    const ctx: ItemContext = { frame, data, at, report, emit, undecoded };
+    const ctx = new Item(frame, data, { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd });
 
     const newest = open.at(-1);
     const streamed = streamedTag(data);
@@ -121,43 +137,43 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     } else if (newest !== undefined) {
       emitDelta(ctx, newest.type);
     } else if (tag !== null && STREAMED_BLOCK_TAGS.has(tag)) {
-      report('xml.malformed', `Event ${frame.seq} starts with <${tag}> but is not that open tag alone; upstream always sends the open tag, each delta and the close tag as separate items. Kept undecoded: ${previewText(data)}`);
-      undecoded();
+      ctx.report('xml.malformed', `Event ${frame.seq} starts with <${tag}> but is not that open tag alone; upstream always sends the open tag, each delta and the close tag as separate items. Kept undecoded: ${previewText(data)}`);
+      ctx.undecoded();
     } else if (tag !== null) {
       if (!unknownTagsReported.has(tag)) {
         unknownTagsReported.add(tag);
-        report('xml.unknown-tag', `Event ${frame.seq} is a <${tag}> item, which is not part of the XML stream vocabulary; kept undecoded, and later <${tag}> items are not reported again.`);
+        ctx.report('xml.unknown-tag', `Event ${frame.seq} is a <${tag}> item, which is not part of the XML stream vocabulary; kept undecoded, and later <${tag}> items are not reported again.`);
       }
-      undecoded();
+      ctx.undecoded();
     } else if (data.startsWith('</')) {
-      report('xml.mismatched', `Event ${frame.seq} is a close tag with no open element: ${previewText(data)}; kept undecoded.`);
-      undecoded();
+      ctx.report('xml.mismatched', `Event ${frame.seq} is a close tag with no open element: ${previewText(data)}; kept undecoded.`);
+      ctx.undecoded();
     } else {
-      report('xml.malformed', `Event ${frame.seq} is text outside any <content-block-text> or <content-block-thinking> block, so it belongs to no block; kept undecoded: ${previewText(data)}`);
-      undecoded();
+      ctx.report('xml.malformed', `Event ${frame.seq} is text outside any <content-block-text> or <content-block-thinking> block, so it belongs to no block; kept undecoded: ${previewText(data)}`);
+      ctx.undecoded();
     }
   }
 
   // ---- Streamed blocks -------------------------------------------------------------------
 
   function openBlock(ctx: ItemContext, type: StreamedType): void {
-    const { frame, report, emit } = ctx;
+    const { frame } = ctx;
     const same = open.findIndex((b) => b.type === type);
     if (same !== -1) {
       const previous = open[same];
       if (previous && !previous.reportedUnclosed) {
-        report('xml.unclosed', `<content-block-${type}> in event ${frame.seq} opens a new ${type} block while the one opened in event ${previous.frame} was never closed: a retried API call replays the block from its start (interleaved sub-agents do the same). The new block starts here.`);
+        ctx.report('xml.unclosed', `<content-block-${type}> in event ${frame.seq} opens a new ${type} block while the one opened in event ${previous.frame} was never closed: a retried API call replays the block from its start (interleaved sub-agents do the same). The new block starts here.`);
       }
       open.splice(same, 1);
     }
     if (open.length > 0 && subagentReported) {
       const others = open.map((b) => `${b.type} (event ${b.frame})`).join(', ');
-      report('xml.overlapping-blocks', `<content-block-${type}> in event ${frame.seq} opens while ${others} is still open. XML items carry no agent or block id, so the deltas that follow all go to this ${type} block: the stream interleaves concurrent sub-agents, whose output cannot be separated.`);
+      ctx.report('xml.overlapping-blocks', `<content-block-${type}> in event ${frame.seq} opens while ${others} is still open. XML items carry no agent or block id, so the deltas that follow all go to this ${type} block: the stream interleaves concurrent sub-agents, whose output cannot be separated.`);
     } else if (open.length > 0) {
       reportLeftOpen(ctx, `opened a ${type} block`);
     }
     open.push({ type, frame: frame.seq, at: ctx.at, reportedUnclosed: false });
-    emit({ type, final: false, delta: '', extras: {}, control: 'block-open' });
+    ctx.emit({ type, final: false, delta: '', extras: {}, control: 'block-open' });
   }
 
   /**
@@ -174,20 +190,20 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   }
 
   function closeBlock(ctx: ItemContext, type: StreamedType): void {
-    const { frame, report, emit, undecoded } = ctx;
+    const { frame } = ctx;
     const index = open.findIndex((b) => b.type === type);
     const newest = open.at(-1);
     if (index === -1) {
       // Only reached with no block open: inside another block such an item is text.
-      report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} arrives while no block is open, so it closes nothing; kept undecoded.`);
-      undecoded();
+      ctx.report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} arrives while no block is open, so it closes nothing; kept undecoded.`);
+      ctx.undecoded();
       return;
     }
     if (newest && index !== open.length - 1) {
-      report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} closes the ${type} block from event ${open[index]?.frame ?? '?'} while the ${newest.type} block opened after it (event ${newest.frame}) is still open: the tags of interleaved sub-agents cross.`);
+      ctx.report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} closes the ${type} block from event ${open[index]?.frame ?? '?'} while the ${newest.type} block opened after it (event ${newest.frame}) is still open: the tags of interleaved sub-agents cross.`);
     }
     open.splice(index, 1);
-    emit({ type, final: true, delta: '', extras: {} });
+    ctx.emit({ type, final: true, delta: '', extras: {} });
   }
 
   function emitDelta(ctx: ItemContext, type: StreamedType): void {
@@ -209,7 +225,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   // ---- Elements --------------------------------------------------------------------------
 
   function decodeElement(ctx: ItemContext, tag: string, kind: ItemKind): void {
-    const { frame, data, report } = ctx;
+    const { frame, data } = ctx;
     const legacyServerResult = kind.shape === 'tool-result' && isServerToolId(rawAttribute(data, 'id'));
     const formatter = kind.producer === 'formatter' || legacyServerResult;
     const text = formatter ? formatterText(ctx, data) : data;
@@ -240,7 +256,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
         decodeCitations(ctx, element);
         break;
     }
-    if (element.unclosed) report('xml.unclosed', `Event ${frame.seq}: the <${tag}> item does not end with </${tag}>; its content was read up to the end of the item.`);
+    if (element.unclosed) ctx.report('xml.unclosed', `Event ${frame.seq}: the <${tag}> item does not end with </${tag}>; its content was read up to the end of the item.`);
   }
 
   /** Read the item's start tag, attributes and body; reports and keeps it undecoded when unreadable. */
@@ -286,19 +302,19 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   }
 
   function decodeDataAttribute(ctx: ItemContext, element: Element, type: string): void {
-    const { frame, report, emit } = ctx;
+    const { frame } = ctx;
     const data = element.attributes.get('data');
     if (data === undefined) {
-      report('xml.malformed', `Event ${frame.seq}: <${element.tag}> has no data attribute; kept undecoded.`);
+      ctx.report('xml.malformed', `Event ${frame.seq}: <${element.tag}> has no data attribute; kept undecoded.`);
       ctx.undecoded();
       return;
     }
-    if (element.body !== '') report('xml.malformed', `Event ${frame.seq}: <${element.tag}> should be empty but holds ${previewText(element.body)}; kept in extras.body.`);
+    if (element.body !== '') ctx.report('xml.malformed', `Event ${frame.seq}: <${element.tag}> should be empty but holds ${previewText(element.body)}; kept in extras.body.`);
     const payload = parseAttributeJson(ctx, element, 'data');
     const agent = type === 'meta_init' ? agentOfMetaInit(ctx, payload) : rootAgent;
     const extras = extraAttributes(element, ['data']);
     if (element.body !== '') extras['body'] = element.body;
-    emit({ type, final: true, delta: data, extras, agent });
+    ctx.emit({ type, final: true, delta: data, extras, agent });
   }
 
   function decodeToolCall(ctx: ItemContext, element: Element, type: string): void {
@@ -320,32 +336,32 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   }
 
   function decodeToolResult(ctx: ItemContext, element: Element): void {
-    const { frame, report, emit } = ctx;
+    const { frame } = ctx;
     requireAttributes(ctx, element, ['id', 'name']);
     const body = readToolResultBody(element.body);
     reportCdataProblem(ctx, element, body.problem);
-    if (body.error) report('xml.malformed', `Event ${frame.seq}: the multimodal <${element.tag}> body is not <text> plus <image /> tags: ${body.error.message} (character ${body.error.index} of the body); the rest is dropped from the envelopes and stays in the event's bytes.`);
+    if (body.error) ctx.report('xml.malformed', `Event ${frame.seq}: the multimodal <${element.tag}> body is not <text> plus <image /> tags: ${body.error.message} (character ${body.error.index} of the body); the rest is dropped from the envelopes and stays in the event's bytes.`);
     const text = body.problem?.kind === 'not-cdata' ? body.text : unescapeToolResultCdata(body.text, escaped);
     const extras = idAndName(element, element.attributes.get('name'), []);
     if (!body.multimodal) {
-      emit({ type: 'tool_result', final: true, delta: text, extras });
+      ctx.emit({ type: 'tool_result', final: true, delta: text, extras });
       return;
     }
     // The JSON dialect's multimodal sequence: text (not final), one image each, empty final marker.
-    emit({ type: 'tool_result', final: false, delta: text, extras });
+    ctx.emit({ type: 'tool_result', final: false, delta: text, extras });
     for (const image of body.images) {
       const imageExtras = { ...extras };
       for (const attribute of image) {
         const { value, problems } = decodeAttributeValue(attribute.raw);
-        if (problems.length > 0) report('xml.bad-entity', `Event ${frame.seq}: attribute ${attribute.name} of <image> has ${describeEntityProblems(problems)}; kept verbatim.`);
+        if (problems.length > 0) ctx.report('xml.bad-entity', `Event ${frame.seq}: attribute ${attribute.name} of <image> has ${describeEntityProblems(problems)}; kept verbatim.`);
         if (!Object.hasOwn(imageExtras, attribute.name)) setField(imageExtras, attribute.name, value);
       }
       for (const required of ['src', 'media_type']) {
-        if (!Object.hasOwn(imageExtras, required)) report('xml.malformed', `Event ${frame.seq}: an <image /> of <${element.tag}> has no ${required} attribute.`);
+        if (!Object.hasOwn(imageExtras, required)) ctx.report('xml.malformed', `Event ${frame.seq}: an <image /> of <${element.tag}> has no ${required} attribute.`);
       }
-      emit({ type: 'tool_result_image', final: false, delta: '', extras: imageExtras });
+      ctx.emit({ type: 'tool_result_image', final: false, delta: '', extras: imageExtras });
     }
-    emit({ type: 'tool_result', final: true, delta: '', extras });
+    ctx.emit({ type: 'tool_result', final: true, delta: '', extras });
   }
 
   function decodeCdataElement(ctx: ItemContext, element: Element, type: string): void {
@@ -355,22 +371,22 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   }
 
   function decodeCitations(ctx: ItemContext, element: Element): void {
-    const { frame, report, emit } = ctx;
+    const { frame } = ctx;
     const list = readCitations(element.body);
-    if (list.error) report('xml.malformed', `Event ${frame.seq}: <citations> holds something other than <citation> elements: ${list.error.message} (character ${list.error.index} of the body); the rest is dropped from the envelopes and stays in the event's bytes.`);
+    if (list.error) ctx.report('xml.malformed', `Event ${frame.seq}: <citations> holds something other than <citation> elements: ${list.error.message} (character ${list.error.index} of the body); the rest is dropped from the envelopes and stays in the event's bytes.`);
     if (list.citations.length === 0) {
-      report('xml.malformed', `Event ${frame.seq}: <citations> holds no <citation>; kept undecoded.`);
+      ctx.report('xml.malformed', `Event ${frame.seq}: <citations> holds no <citation>; kept undecoded.`);
       ctx.undecoded();
       return;
     }
     list.citations.forEach((citation, i) => {
       const decoded = citation.attributes.map((attribute) => {
         const { value, problems } = decodeAttributeValue(attribute.raw);
-        if (problems.length > 0) report('xml.bad-entity', `Event ${frame.seq}: attribute ${attribute.name} of citation ${i + 1} has ${describeEntityProblems(problems)}; kept verbatim.`);
+        if (problems.length > 0) ctx.report('xml.bad-entity', `Event ${frame.seq}: attribute ${attribute.name} of citation ${i + 1} has ${describeEntityProblems(problems)}; kept verbatim.`);
         return { name: attribute.name, value };
       });
-      if (citation.problem) report(citation.problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata', describeCdataProblem(citation.problem, `Event ${frame.seq}, citation ${i + 1}`));
-      emit({ type: 'citation', final: i === list.citations.length - 1, delta: citation.citedText, extras: citationExtras(decoded) });
+      if (citation.problem) ctx.report(citation.problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata', describeCdataProblem(citation.problem, `Event ${frame.seq}, citation ${i + 1}`));
+      ctx.emit({ type: 'citation', final: i === list.citations.length - 1, delta: citation.citedText, extras: citationExtras(decoded) });
     });
   }
 
