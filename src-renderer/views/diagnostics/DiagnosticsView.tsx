@@ -101,7 +101,7 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
           <button
             key={severity}
             type="button"
-            className={`sev-toggle sev-${severity} ${severities[severity] ? 'is-on' : ''}`}
+            className={`pill-toggle sev-toggle sev-${severity} ${severities[severity] ? 'is-on' : ''}`}
             aria-pressed={severities[severity]}
             data-testid={`${DIAGNOSTIC_IDS.severityToggle}-${severity}`}
             onClick={() => setSeverities((s) => ({ ...s, [severity]: !s[severity] }))}

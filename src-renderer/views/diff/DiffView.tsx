@@ -270,7 +270,7 @@ function DiffResult({
               <button
                 key={status}
                 type="button"
-                className={`status-toggle st-${status} ${statuses.has(status) ? 'is-on' : ''}`}
+                className={`pill-toggle status-toggle st-${status} ${statuses.has(status) ? 'is-on' : ''}`}
                 aria-pressed={statuses.has(status)}
                 data-testid={`${DIFF_IDS.statusFilter}-${status}`}
                 onClick={() => toggleStatus(status)}
