@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './src-main/testing/chromium';
 import { E2E_USER_DATA_PREFIX } from './e2e/support/user-data';
 
 /**
@@ -23,7 +24,6 @@ process.env['E2E_TOKEN'] ??= randomBytes(24).toString('hex');
 const token = process.env['E2E_TOKEN'];
 process.env['E2E_USER_DATA'] ??= mkdtempSync(join(tmpdir(), E2E_USER_DATA_PREFIX));
 const userData = process.env['E2E_USER_DATA'];
-const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -48,8 +48,8 @@ export default defineConfig({
         baseURL: `http://127.0.0.1:${port}/${token}/`,
         headless: true,
         launchOptions: {
-          executablePath: chromium,
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+          executablePath: CHROMIUM_PATH,
+          args: [...CHROMIUM_ARGS],
         },
       },
     },

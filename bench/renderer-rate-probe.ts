@@ -11,9 +11,12 @@
  * - Staleness: every animation frame while the stream runs, the age of the newest row in
  *   the DOM (what a user watching the following table sees).
  *
- * `window.__rendererRate.arm(epoch)` starts recording when the stream starts,
+ * `window.__rendererRate.settled(ms)` waits for the page's startup to be over (page-settled.ts),
+ * `arm(epoch)` starts recording when the stream starts,
  * `streamEnded()` stops the staleness samples, `collect()` returns everything.
  */
+import { SETTLED_SNIPPET } from './page-settled';
+
 export interface ProbeSamples {
   rowLags: number[];
   frameStaleness: number[];
@@ -23,7 +26,7 @@ export interface ProbeSamples {
 }
 
 export const PROBE_SCRIPT = String.raw`
-(() => {
+(() => {${SETTLED_SNIPPET}
   const state = { epoch: 0, armed: false, streaming: false, seen: new Set(), rowLags: [], frameStaleness: [], longTasks: [], frames: 0, maxSeqSeen: -1 };
   const T = /t=(\d+(?:\.\d+)?)/;
   const ROWS = '[data-testid="timeline-table"] [data-seq]';
@@ -65,6 +68,7 @@ export const PROBE_SCRIPT = String.raw`
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
   window.__rendererRate = {
+    settled,
     arm(epoch) { state.epoch = epoch; state.armed = true; state.streaming = true; },
     streamEnded() { state.streaming = false; },
     collect() {

@@ -4,7 +4,7 @@ import { browserScheduler, browserStorage, shouldAutoConnect, systemTheme } from
 import { createApp } from './app/composition';
 import { Shell } from './app/Shell';
 import { connectBridge } from './bridge/client';
-import { bindEditorTheme } from './editor/CodeView';
+import { bindEditorTheme, loadMonaco } from './editor/CodeView';
 import './styles.css';
 
 const bridge = connectBridge();
@@ -30,3 +30,8 @@ if (root) {
     </StrictMode>,
   );
 }
+
+// Monaco's first evaluation is one task of a few hundred milliseconds. Run it while the app
+// is idle after starting, not when the user first opens an envelope in the middle of a fast
+// stream.
+requestIdleCallback(() => void loadMonaco(), { timeout: 2000 });

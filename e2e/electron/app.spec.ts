@@ -96,7 +96,7 @@ test('opens a fixture file and batches its rows to the window', async () => {
   const rows = await page.evaluate(async (file) => {
     const api = (globalThis as unknown as PageGlobal).inspector!;
     let seen = 0;
-    const off = api.onSessionBatch((batch) => (seen += batch.rows.length));
+    const off = api.onSessionBatch((batch) => (seen += batch.columns.receivedAt.length));
     const session = await api.openFile({ path: file });
     for (let i = 0; i < 100; i++) {
       const current = (await api.listSessions()).find((s) => s.id === session.id);

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorList } from '../components/ErrorList';
+import { ViewErrorBoundary } from '../components/ViewErrorBoundary';
 import { formToRequest } from '../model/connect-form';
 import { TEST_IDS } from '../testids';
 import { ConnectView } from '../views/connect/ConnectView';
@@ -199,6 +200,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
           {view !== 'connect' && view !== 'diff' && hasSession && <FrontendToolsPrompt app={app} />}
           <ErrorList app={app} />
           <div className="view-body">
+            <ViewErrorBoundary view={view}>
             <Suspense fallback={<div className="view-loading">Loading…</div>}>
             {view === 'connect' && <ConnectView app={app} onOpenFile={openFile} />}
             {view === 'timeline' && (activeId ? <ActiveTimeline app={app} sessionId={activeId} /> : <NoSession app={app} onOpenFile={openFile} />)}
@@ -206,6 +208,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
             {view === 'diagnostics' && (hasSession ? <DiagnosticsView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
             {view === 'diff' && <DiffView app={app} />}
             </Suspense>
+            </ViewErrorBoundary>
           </div>
         </main>
       </div>

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionBatch } from '../../src-shared/contract';
-import { rows } from '../testing/fake-service';
+import { rows, rowsBatch } from '../testing/fake-service';
 import { createBatchQueue } from './batch-queue';
 import { createManualScheduler } from './scheduler';
 
 function batch(start: number, count: number, sessionId = 's1'): SessionBatch {
-  return { sessionId, total: start + count, start, rows: rows(start, start + count), changed: [], blocks: [], agents: [], diagnostics: [] };
+  return rowsBatch(rows(start, start + count), [], start + count, sessionId);
 }
 
 describe('batch queue', () => {
@@ -25,7 +25,7 @@ describe('batch queue', () => {
   it('drains a backlog over several frames, never more than the row budget per frame', () => {
     const scheduler = createManualScheduler();
     const perFrame: number[] = [];
-    const queue = createBatchQueue((batches) => perFrame.push(batches.reduce((n, b) => n + b.rows.length, 0)), scheduler, 1000);
+    const queue = createBatchQueue((batches) => perFrame.push(batches.reduce((n, b) => n + b.columns.receivedAt.length, 0)), scheduler, 1000);
     for (let i = 0; i < 10; i++) queue.push(batch(i * 400, 400));
     while (scheduler.pendingFrames > 0) scheduler.frame();
     expect(perFrame).toEqual([800, 800, 800, 800, 800]);
@@ -35,7 +35,7 @@ describe('batch queue', () => {
   it('lets a single batch larger than the budget through on its own', () => {
     const scheduler = createManualScheduler();
     const sizes: number[] = [];
-    const queue = createBatchQueue((batches) => sizes.push(...batches.map((b) => b.rows.length)), scheduler, 100);
+    const queue = createBatchQueue((batches) => sizes.push(...batches.map((b) => b.columns.receivedAt.length)), scheduler, 100);
     queue.push(batch(0, 5000));
     queue.push(batch(5000, 10));
     scheduler.frame();

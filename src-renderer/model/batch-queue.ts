@@ -1,4 +1,5 @@
 import type { SessionBatch } from '../../src-shared/contract';
+import { columnRows } from '../../src-shared/contract/row-columns';
 import type { FrameScheduler } from './scheduler';
 
 /**
@@ -25,7 +26,7 @@ export function createBatchQueue(
   let head = 0;
   let cancelFrame: (() => void) | null = null;
 
-  const size = (batch: SessionBatch): number => Math.max(1, batch.rows.length + batch.changed.length);
+  const size = (batch: SessionBatch): number => Math.max(1, columnRows(batch.columns) + batch.changed.length);
 
   const take = (limit: number): SessionBatch[] => {
     const taken: SessionBatch[] = [];

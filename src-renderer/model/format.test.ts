@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatCountOf, formatDuration, formatGap, formatOffset, formatRate } from './format';
+import { formatBytes, formatCount, formatCountOf, formatDuration, formatGap, formatOffset, formatRate, sessionOptionLabel } from './format';
 
 describe('formatting', () => {
   it.each([
@@ -55,5 +55,16 @@ describe('formatting', () => {
   it('separates thousands without the machine locale', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
     expect(formatCount(999)).toBe('999');
+  });
+});
+
+describe('sessionOptionLabel', () => {
+  it('names the format once: a demo run\'s title already ends with it', () => {
+    expect(sessionOptionLabel({ title: 'Demo agent: Citations · json', format: 'json', envelopes: 42 })).toBe('Demo agent: Citations · json · 42 env');
+  });
+
+  it('adds the format to other titles, and a question mark while it is unknown', () => {
+    expect(sessionOptionLabel({ title: 'run.sse', format: 'xml', envelopes: 7 })).toBe('run.sse · xml · 7 env');
+    expect(sessionOptionLabel({ title: 'POST http://x/agent/run', format: null, envelopes: 0 })).toBe('POST http://x/agent/run · ? · 0 env');
   });
 });

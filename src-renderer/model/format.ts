@@ -1,3 +1,5 @@
+import type { SessionSummary } from '../../src-shared/contract';
+
 /**
  * How numbers, times and bytes read in the UI. Pure functions, so the table, the status line
  * and the tests agree on every string.
@@ -72,4 +74,11 @@ export function formatCountOf(n: number, singular: string, plural = `${singular}
 
 function pad2(n: number): string {
   return String(n).padStart(2, '0');
+}
+
+/** "Title · format · N env", without the format when the title already ends with it (demo runs). */
+export function sessionOptionLabel(session: Pick<SessionSummary, 'title' | 'format' | 'envelopes'>): string {
+  const format = session.format ?? '?';
+  const parts = session.title.endsWith(` · ${format}`) ? [session.title] : [session.title, format];
+  return [...parts, `${session.envelopes} env`].join(' · ');
 }

@@ -1,20 +1,19 @@
-import type { TimelineRow } from '../../src-shared/contract';
+import type { RowColumns, TimelineRow } from '../../src-shared/contract';
+import { ROW_FLAG, rowFlags, SEVERITY_RANK } from '../../src-shared/contract/row-columns';
 
 /**
  * A compact column store of every row the renderer has seen: a few bytes per envelope
  * (receive time, agent, type, flags), enough to filter and draw lanes over a million rows
- * without keeping the full row objects (those live in the paged `RowCache`).
+ * without keeping the full row objects (those live in the paged `RowCache`). Batches fill it
+ * from their compact columns (src-shared/contract/row-columns.ts), whose flag bits it keeps.
  */
 
-export const SEVERITY_RANK = { info: 1, warning: 2, error: 3 } as const;
+export { SEVERITY_RANK };
 export type SeverityName = keyof typeof SEVERITY_RANK;
 
-const KNOWN = 1;
-const FINAL = 2;
-const CONTROL = 4;
-const SEVERITY_SHIFT = 3; // two bits: 0 none, 1 info, 2 warning, 3 error
-const SEVERITY_MASK = 3 << SEVERITY_SHIFT;
-const HAS_FINDINGS = 32;
+/** Set on rows whose columns are filled; above the bits of `ROW_FLAG`. */
+const KNOWN = 1 << 7;
+const SEVERITY_MASK = 3 << ROW_FLAG.severityShift;
 
 const INITIAL_CAPACITY = 1024;
 
@@ -44,21 +43,36 @@ export class RowIndex {
 
   /** Records a row (new or changed). */
   set(row: TimelineRow): void {
-    const seq = row.seq;
-    if (seq >= this.total) this.setTotal(seq + 1);
-    const flags = this.flagColumn[seq]!;
-    if ((flags & KNOWN) === 0) this.known++;
-    this.receivedAtColumn[seq] = row.receivedAt;
-    this.agentColumn[seq] = intern(row.agent, this.agentIds, this.agents);
-    this.typeColumn[seq] = intern(row.type, this.typeIds, this.types);
-    const severity = row.severity ? SEVERITY_RANK[row.severity] : 0;
-    this.flagColumn[seq] =
-      KNOWN |
-      (row.final ? FINAL : 0) |
-      (row.control ? CONTROL : 0) |
-      (severity << SEVERITY_SHIFT) |
-      (row.diagnostics > 0 ? HAS_FINDINGS : 0);
+    this.put(row.seq, row.receivedAt, intern(row.agent, this.agentIds, this.agents), intern(row.type, this.typeIds, this.types), rowFlags(row));
     this.version++;
+  }
+
+  /** Records consecutive rows from `start` in a batch's compact columns. */
+  setColumns(start: number, columns: RowColumns): void {
+    const n = columns.receivedAt.length;
+    if (n === 0) return;
+    if (start + n > this.total) this.setTotal(start + n);
+    // The batch's strings (agents and types together), mapped to this index's ids once each,
+    // and only in the table they are used in.
+    const agentIds: number[] = [];
+    const typeIds: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const agent = columns.agent[i]!;
+      const type = columns.type[i]!;
+      agentIds[agent] ??= intern(columns.strings[agent]!, this.agentIds, this.agents);
+      typeIds[type] ??= intern(columns.strings[type]!, this.typeIds, this.types);
+      this.put(start + i, columns.receivedAt[i]!, agentIds[agent], typeIds[type], columns.flags[i]!);
+    }
+    this.version++;
+  }
+
+  private put(seq: number, receivedAt: number, agent: number, type: number, flags: number): void {
+    if (seq >= this.total) this.setTotal(seq + 1);
+    if ((this.flagColumn[seq]! & KNOWN) === 0) this.known++;
+    this.receivedAtColumn[seq] = receivedAt;
+    this.agentColumn[seq] = agent;
+    this.typeColumn[seq] = type;
+    this.flagColumn[seq] = KNOWN | flags;
   }
 
   isKnown(seq: number): boolean {
@@ -90,20 +104,20 @@ export class RowIndex {
   }
 
   isFinal(seq: number): boolean {
-    return (this.flagColumn[seq]! & FINAL) !== 0;
+    return (this.flagColumn[seq]! & ROW_FLAG.final) !== 0;
   }
 
   isControl(seq: number): boolean {
-    return (this.flagColumn[seq]! & CONTROL) !== 0;
+    return (this.flagColumn[seq]! & ROW_FLAG.control) !== 0;
   }
 
   hasFindings(seq: number): boolean {
-    return (this.flagColumn[seq]! & HAS_FINDINGS) !== 0;
+    return (this.flagColumn[seq]! & ROW_FLAG.hasFindings) !== 0;
   }
 
   /** 0 none, 1 info, 2 warning, 3 error. */
   severityRank(seq: number): number {
-    return (this.flagColumn[seq]! & SEVERITY_MASK) >> SEVERITY_SHIFT;
+    return (this.flagColumn[seq]! & SEVERITY_MASK) >> ROW_FLAG.severityShift;
   }
 
   agentIdOf(agent: string): number | undefined {

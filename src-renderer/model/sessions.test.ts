@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockSummary, DiagnosticPayload, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
-import { createFakeService, row, rows, settle, summary } from '../testing/fake-service';
+import { createFakeService, row, rows, rowsBatch, settle, summary } from '../testing/fake-service';
 import { createManualScheduler } from './scheduler';
 import { SessionsModel } from './sessions';
 
@@ -16,7 +16,7 @@ function diagnostic(seq: number): DiagnosticPayload {
 }
 
 function batch(start: number, count: number, change: Partial<SessionBatch> = {}): SessionBatch {
-  return { sessionId: 's1', total: start + count, start, rows: rows(start, start + count), changed: [], blocks: [], agents: [], diagnostics: [], ...change };
+  return { ...rowsBatch(rows(start, start + count), [], start + count), ...change };
 }
 
 function detail(s: SessionSummary): SessionDetail {

@@ -140,7 +140,7 @@ export class SessionsModel {
       let data = entry.data.getSnapshot();
       for (const batch of group) {
         data = applyBatch(data, batch);
-        entry.timeline.applyRows(batch.rows, batch.changed, batch.total);
+        entry.timeline.applyBatch(batch);
       }
       entry.data.set(data);
     }

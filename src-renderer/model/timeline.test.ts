@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RowsRequest, SearchRequest, TimelineRow } from '../../src-shared/contract';
-import { row, rows, settle } from '../testing/fake-service';
+import { row, rows, rowsBatch, settle } from '../testing/fake-service';
 import { PAGE_SIZE } from './row-cache';
 import { EMPTY_FILTER, type TimelineFilter } from './row-filter';
 import { createManualScheduler } from './scheduler';
@@ -45,8 +45,8 @@ describe('timeline model', () => {
     const { timeline } = model();
     let notifications = 0;
     timeline.subscribe(() => notifications++);
-    timeline.applyRows(rows(0, 3), [], 3);
-    timeline.applyRows(rows(3, 5), [], 5);
+    timeline.applyBatch(rowsBatch(rows(0, 3), [], 3));
+    timeline.applyBatch(rowsBatch(rows(3, 5), [], 5));
     expect(notifications).toBe(2);
     expect(timeline.getSnapshot()).toMatchObject({ total: 5, visibleCount: 5, filterActive: false });
     expect(visible(timeline)).toEqual([0, 1, 2, 3, 4]);
@@ -62,7 +62,7 @@ describe('timeline model', () => {
       ...(seq === 5 ? { diagnostics: 1, severity: 'warning' as const } : {}),
       ...(seq === 7 ? { diagnostics: 2, severity: 'error' as const } : {}),
     });
-    timeline.applyRows(rows(0, 8, kind), [], 8);
+    timeline.applyBatch(rowsBatch(rows(0, 8, kind), [], 8));
 
     timeline.setFilter(filter({ agents: ['child'] }));
     expect(visible(timeline)).toEqual([1, 3, 5, 7]);
@@ -78,33 +78,33 @@ describe('timeline model', () => {
     expect(visible(timeline)).toEqual([7]);
 
     timeline.setFilter(filter({ agents: ['child'] }));
-    timeline.applyRows(rows(8, 12, kind), [], 12);
+    timeline.applyBatch(rowsBatch(rows(8, 12, kind), [], 12));
     expect(visible(timeline)).toEqual([1, 3, 5, 7, 9, 11]);
     expect(timeline.getSnapshot()).toMatchObject({ total: 12, visibleCount: 6, filterActive: true });
   });
 
   it('moves a row into a severity filter when a later batch changes its badge', () => {
     const { timeline } = model();
-    timeline.applyRows(rows(0, 4), [], 4);
+    timeline.applyBatch(rowsBatch(rows(0, 4), [], 4));
     timeline.setFilter(filter({ minSeverity: 'warning' }));
     expect(visible(timeline)).toEqual([]);
-    timeline.applyRows([], [row(1, { diagnostics: 1, severity: 'warning' })], 4);
+    timeline.applyBatch(rowsBatch([], [row(1, { diagnostics: 1, severity: 'warning' })], 4));
     expect(visible(timeline)).toEqual([1]);
   });
 
   it('filters an agent it has not seen yet to nothing, then to its rows once they arrive', () => {
     const { timeline } = model();
-    timeline.applyRows(rows(0, 2), [], 2);
+    timeline.applyBatch(rowsBatch(rows(0, 2), [], 2));
     timeline.setFilter(filter({ agents: ['late'] }));
     expect(visible(timeline)).toEqual([]);
-    timeline.applyRows([row(2, { agent: 'late' })], [], 3);
+    timeline.applyBatch(rowsBatch([row(2, { agent: 'late' })], [], 3));
     expect(visible(timeline)).toEqual([2]);
   });
 
   it('matches free text through main (searchRows) and re-searches while rows keep arriving', async () => {
     const all = rows(0, 6, (seq) => ({ preview: seq === 2 || seq === 4 ? 'the Eiffel tower' : 'other' }));
     const { timeline, main, scheduler } = model(all);
-    timeline.applyRows(all.slice(0, 5), [], 5);
+    timeline.applyBatch(rowsBatch(all.slice(0, 5), [], 5));
     timeline.setFilter(filter({ text: 'eiffel' }));
     expect(timeline.getSnapshot().searching).toBe(true);
     await settle();
@@ -112,7 +112,7 @@ describe('timeline model', () => {
     expect(main.searches).toHaveLength(1);
 
     all.push(row(6, { preview: 'eiffel again' }));
-    timeline.applyRows(all.slice(5, 7), [], 7);
+    timeline.applyBatch(rowsBatch(all.slice(5, 7), [], 7));
     expect(visible(timeline)).toEqual([2, 4]);
     scheduler.advance(SEARCH_REFRESH_MS);
     await settle();
@@ -132,7 +132,7 @@ describe('timeline model', () => {
       scheduler,
       reportError: () => {},
     });
-    timeline.applyRows(all, [], 4);
+    timeline.applyBatch(rowsBatch(all, [], 4));
     timeline.setFilter(filter({ text: 'alpha' }));
     timeline.setFilter(filter({ text: 'beta' }));
     resolvers[1]!({ seqs: [0, 2, 3], truncated: false });
@@ -146,7 +146,7 @@ describe('timeline model', () => {
     const all = rows(0, PAGE_SIZE * 3);
     const { timeline, main } = model(all);
     // A window that attached late: the first batch it sees starts far into the stream.
-    timeline.applyRows(all.slice(PAGE_SIZE * 2 + 10), [], all.length);
+    timeline.applyBatch(rowsBatch(all.slice(PAGE_SIZE * 2 + 10), [], all.length));
     expect(timeline.getRow(5)).toBeUndefined();
     timeline.ensurePositions(0, 20);
     timeline.ensurePositions(0, 20);
@@ -155,10 +155,30 @@ describe('timeline model', () => {
     expect(timeline.getRow(5)?.preview).toBe('delta 5');
   });
 
+  it('indexes every row of a batch from its columns, and loads by page the rows it did not carry in full', async () => {
+    const all = rows(0, 1000, (seq) => ({ agent: seq % 2 === 0 ? 'parent' : 'child', final: seq % 100 === 99 }));
+    const { timeline, main } = model(all);
+    // Main sends the newest rows of a big batch in full, the rest as columns only.
+    timeline.applyBatch({ ...rowsBatch(all), rows: all.slice(900) });
+    expect(timeline.getSnapshot()).toMatchObject({ total: 1000, indexComplete: true });
+    // The batch's one string table holds agents and types: each lands in its own list.
+    expect(timeline.index.agents).toEqual(['parent', 'child']);
+    expect(timeline.index.types).toEqual(['text']);
+    timeline.setFilter(filter({ agents: ['child'], final: 'final' }));
+    expect(visible(timeline)).toEqual([99, 199, 299, 399, 499, 599, 699, 799, 899, 999]);
+    expect(timeline.getRow(999)?.preview).toBe('delta 999');
+    expect(timeline.getRow(99)).toBeUndefined();
+    timeline.ensurePositions(0, 2);
+    expect(main.requests).toEqual([{ sessionId: 's1', start: 0, count: PAGE_SIZE }]);
+    await settle();
+    expect(timeline.getRow(99)?.preview).toBe('delta 99');
+    expect(main.searches).toEqual([]);
+  });
+
   it('backfills the index with the rows it missed so filters and lanes see all of them', async () => {
     const all = rows(0, 30, (seq) => ({ agent: seq < 10 ? 'early' : 'late' }));
     const { timeline } = model(all);
-    timeline.applyRows(all.slice(20), [], 30);
+    timeline.applyBatch(rowsBatch(all.slice(20), [], 30));
     expect(timeline.getSnapshot().indexComplete).toBe(false);
     timeline.setFilter(filter({ agents: ['early'] }));
     await settle();
@@ -169,7 +189,7 @@ describe('timeline model', () => {
   it('does not fetch rows that batches are still bringing', async () => {
     const all = rows(0, 50);
     const { timeline, main } = model(all);
-    timeline.applyRows(all.slice(0, 10), [], 10);
+    timeline.applyBatch(rowsBatch(all.slice(0, 10), [], 10));
     // Main already counts 50 (e.g. a file still loading): the rest arrives in batches.
     timeline.growTo(50);
     timeline.backfill();
@@ -182,7 +202,7 @@ describe('timeline model', () => {
     const { timeline } = model(stale);
     timeline.growTo(4);
     timeline.ensurePositions(0, 4);
-    timeline.applyRows([], [row(2, { diagnostics: 1, severity: 'error' })], 4);
+    timeline.applyBatch(rowsBatch([], [row(2, { diagnostics: 1, severity: 'error' })], 4));
     await settle();
     expect(timeline.getRow(2)?.severity).toBe('error');
     expect(timeline.getRow(1)?.preview).toBe('delta 1');
@@ -190,7 +210,7 @@ describe('timeline model', () => {
 
   it('maps positions to seqs and back through a filter', () => {
     const { timeline } = model();
-    timeline.applyRows(rows(0, 10, (seq) => ({ final: seq % 3 === 0 })), [], 10);
+    timeline.applyBatch(rowsBatch(rows(0, 10, (seq) => ({ final: seq % 3 === 0 })), [], 10));
     timeline.setFilter(filter({ final: 'final' }));
     expect(visible(timeline)).toEqual([0, 3, 6, 9]);
     expect(timeline.positionOf(6)).toBe(2);

@@ -1,4 +1,5 @@
-import type { InspectorService, TimelineRow } from '../../src-shared/contract';
+import type { InspectorService, SessionBatch, TimelineRow } from '../../src-shared/contract';
+import { columnRows } from '../../src-shared/contract/row-columns';
 import type { ReadableStore } from '../app/types';
 import { RowCache } from './row-cache';
 import { compileFilter, EMPTY_FILTER, FilteredRows, hasTextFilter, isEmptyFilter, type TimelineFilter } from './row-filter';
@@ -74,14 +75,16 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   readonly getSnapshot = (): TimelineSnapshot => this.store.getSnapshot();
   readonly subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener);
 
-  /** New rows continuing the timeline, rows that changed, and the session's total. */
-  applyRows(rows: readonly TimelineRow[], changed: readonly TimelineRow[], total: number): void {
-    if (this.firstBatchStart === null && rows.length > 0) this.firstBatchStart = rows[0]!.seq;
+  /**
+   * A batch: new rows continuing the timeline at `start` (all in compact columns, some also
+   * in full), rows that changed, and the session's total.
+   */
+  applyBatch({ start, columns, rows, changed, total }: Pick<SessionBatch, 'start' | 'columns' | 'rows' | 'changed' | 'total'>): void {
+    const added = columnRows(columns);
+    if (this.firstBatchStart === null && added > 0) this.firstBatchStart = start;
     this.index.setTotal(total);
-    for (const row of rows) {
-      this.index.set(row);
-      this.cache.put(row);
-    }
+    this.index.setColumns(start, columns);
+    for (const row of rows) this.cache.put(row);
     for (const row of changed) {
       this.index.set(row);
       this.cache.put(row);
@@ -90,7 +93,7 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
       // A changed badge can move an earlier row in or out of a severity filter.
       if (changed.length > 0 && this.filter.minSeverity !== null) this.rebuildFiltered();
       else this.filtered.extend(this.index.total, this.matcher());
-      if (hasTextFilter(this.filter) && rows.length > 0) this.scheduleSearchRefresh();
+      if (hasTextFilter(this.filter) && added > 0) this.scheduleSearchRefresh();
     }
     this.changed();
   }

@@ -1,6 +1,7 @@
 import { createEmitter, type Emitter } from '../../src-shared/contract/emitter';
 import { INSPECTOR_NAMES, type InspectorEvent, type InspectorService } from '../../src-shared/contract';
-import type { SessionSummary, TimelineRow } from '../../src-shared/contract';
+import type { RowColumns, SessionBatch, SessionSummary, TimelineRow } from '../../src-shared/contract';
+import { RowColumnsBuilder } from '../../src-shared/contract/row-columns';
 
 /**
  * An in-memory InspectorService for model tests: commands the test does not provide reject
@@ -82,6 +83,18 @@ export function rows(from: number, to: number, change: (seq: number) => Partial<
   const list: TimelineRow[] = [];
   for (let seq = from; seq < to; seq++) list.push(row(seq, change(seq)));
   return list;
+}
+
+/** The compact columns of consecutive rows, as main builds them for a batch. */
+export function columnsOf(list: readonly TimelineRow[]): RowColumns {
+  const builder = new RowColumnsBuilder();
+  for (const r of list) builder.add(r);
+  return builder.build();
+}
+
+/** A batch of new rows (all also sent in full), changed rows and the session's total. */
+export function rowsBatch(list: readonly TimelineRow[], changed: readonly TimelineRow[] = [], total = (list.at(-1)?.seq ?? -1) + 1, sessionId = 's1'): SessionBatch {
+  return { sessionId, total, start: list[0]?.seq ?? total, columns: columnsOf(list), rows: [...list], changed: [...changed], blocks: [], agents: [], diagnostics: [] };
 }
 
 /** Lets pending promise callbacks run. */

@@ -1,4 +1,5 @@
 import type { SessionDiff } from '../diff/types';
+import { columnsProblem, type RowColumns as RowColumnsData } from './row-columns';
 import * as s from './schema';
 import type { Infer } from './schema';
 
@@ -459,17 +460,36 @@ export const ExternalUrl = s.object({ url: s.string({ nonEmpty: true, max: 8192 
 // ─── Events ─────────────────────────────────────────────────────────────────────────────
 
 /**
+ * Rows in compact columns (src-shared/contract/row-columns.ts): receive time, agent and type
+ * (indexes into `strings`) and flags, one entry per row.
+ */
+export const RowColumns: s.Schema<RowColumnsData> = s.refine(
+  s.object({
+    strings: s.array(s.string()),
+    receivedAt: s.array(s.number()),
+    agent: s.array(Count()),
+    type: s.array(Count()),
+    flags: s.array(Count()),
+  }),
+  columnsProblem,
+);
+
+/**
  * What changed in one session since the last batch (at most one batch per ~16 ms per session,
- * at most MAX_BATCH_ROWS rows). `rows` continue the timeline at `start`; `changed` are rows
- * sent before whose block or diagnostic badge changed; `blocks` are summaries of blocks that
- * opened or changed; `agents` and `diagnostics` are new ones. A batch whose `start` is below
- * the rows a client holds means the session started over (a replay seeking backwards): drop
- * the rows from `start` on, and the blocks, agents and diagnostics, then apply the batch.
+ * at most MAX_BATCH_ROWS rows). `columns` hold the new rows, continuing the timeline at
+ * `start`, in compact form; `rows` are the full rows of some of them (the session's first
+ * rows and the batch's newest: what a table shows before it could fetch a page); `changed`
+ * are full rows sent before whose block or diagnostic badge changed; `blocks` are summaries of
+ * blocks that opened or changed; `agents` and `diagnostics` are new ones. A batch whose
+ * `start` is below the rows a client holds means the session started over (a replay seeking
+ * backwards): drop the rows from `start` on, and the blocks, agents and diagnostics, then
+ * apply the batch.
  */
 export const SessionBatch = s.object({
   sessionId: SessionId,
   total: Count(),
   start: Count(),
+  columns: RowColumns,
   rows: s.array(TimelineRow),
   changed: s.array(TimelineRow),
   blocks: s.array(BlockSummary),
@@ -528,6 +548,7 @@ export type PendingToolPayload = Infer<typeof PendingTool>;
 export type PendingTools = Infer<typeof PendingTools>;
 export type SessionDetail = Infer<typeof SessionDetail>;
 export type TimelineRow = Infer<typeof TimelineRow>;
+export type RowColumns = Infer<typeof RowColumns>;
 export type RowsRequest = Infer<typeof RowsRequest>;
 export type RowsPage = Infer<typeof RowsPage>;
 export type SearchRequest = Infer<typeof SearchRequest>;

@@ -39,6 +39,16 @@ function fail(path: string, expected: string, value: unknown): never {
   throw new ContractError(path, `expected ${expected}, got ${describeValue(value)}`);
 }
 
+/**
+ * Children are checked with their parent's path and name their own step only when they fail
+ * (`within`): building `value.rows[12].seq` for every valid value would cost a string per
+ * field of every batch, the bulk of checking a large one.
+ */
+function within(error: unknown, path: string, step: string): never {
+  if (error instanceof ContractError && error.path.startsWith(path)) throw new ContractError(path + step + error.path.slice(path.length), error.problem);
+  throw error;
+}
+
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -156,7 +166,13 @@ export function array<T>(item: Schema<T>, options: { max?: number } = {}): Schem
       if (!Array.isArray(value)) fail(path, 'an array', value);
       if (value.length > max) throw new ContractError(path, `has ${value.length} items, the limit is ${max}`);
       const out: T[] = new Array<T>(value.length);
-      for (let i = 0; i < value.length; i++) out[i] = item.parse(value[i], `${path}[${i}]`);
+      for (let i = 0; i < value.length; i++) {
+        try {
+          out[i] = item.parse(value[i], path);
+        } catch (error) {
+          within(error, path, `[${i}]`);
+        }
+      }
       return out;
     },
   };
@@ -167,7 +183,13 @@ export function tuple<const S extends readonly Schema<unknown>[]>(...items: S): 
     describe: `[${items.map((i) => i.describe).join(', ')}]`,
     parse(value, path = 'value') {
       if (!Array.isArray(value) || value.length !== items.length) fail(path, `a ${items.length}-tuple`, value);
-      return items.map((item, i) => item.parse(value[i], `${path}[${i}]`)) as { -readonly [K in keyof S]: Infer<S[K]> };
+      return items.map((item, i) => {
+        try {
+          return item.parse(value[i], path);
+        } catch (error) {
+          return within(error, path, `[${i}]`);
+        }
+      }) as { -readonly [K in keyof S]: Infer<S[K]> };
     },
   };
 }
@@ -184,7 +206,12 @@ export function object<S extends Shape>(shape: S): Schema<ObjectOf<S>> & { reado
       }
       const out: Record<string, unknown> = {};
       for (const key of keys) {
-        const parsed = (shape[key] as Schema<unknown>).parse(value[key], `${path}.${key}`);
+        let parsed: unknown;
+        try {
+          parsed = (shape[key] as Schema<unknown>).parse(value[key], path);
+        } catch (error) {
+          within(error, path, `.${key}`);
+        }
         if (parsed !== undefined) out[key] = parsed;
       }
       return out as ObjectOf<S>;
@@ -204,7 +231,11 @@ export function record<T>(item: Schema<T>, options: { maxKeys?: number } = {}): 
       const out: Record<string, T> = {};
       for (const key of keys) {
         if (key === '__proto__') throw new ContractError(path, 'must not have a __proto__ key');
-        out[key] = item.parse(value[key], `${path}.${key}`);
+        try {
+          out[key] = item.parse(value[key], path);
+        } catch (error) {
+          within(error, path, `.${key}`);
+        }
       }
       return out;
     },
@@ -247,6 +278,19 @@ export function custom<T>(describe: string, check: (value: unknown) => string | 
   };
 }
 
+/** `schema`, then a check across its fields (lengths that must agree, indexes in range); null: fine. */
+export function refine<T>(schema: Schema<T>, check: (value: T) => string | null): Schema<T> {
+  return {
+    describe: schema.describe,
+    parse(value, path = 'value') {
+      const parsed = schema.parse(value, path);
+      const problem = check(parsed);
+      if (problem !== null) throw new ContractError(path, problem);
+      return parsed;
+    },
+  };
+}
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /**
@@ -265,12 +309,22 @@ export function json<T = JsonValue>(options: { maxDepth?: number } = {}): Schema
     }
     if (depth >= maxDepth) throw new ContractError(path, `nests deeper than ${maxDepth} levels`);
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) check(value[i], `${path}[${i}]`, depth + 1);
+      for (let i = 0; i < value.length; i++) {
+        try {
+          check(value[i], path, depth + 1);
+        } catch (error) {
+          within(error, path, `[${i}]`);
+        }
+      }
       return;
     }
     if (isRecord(value)) {
       for (const key of Object.keys(value)) {
-        if (value[key] !== undefined) check(value[key], `${path}.${key}`, depth + 1);
+        try {
+          if (value[key] !== undefined) check(value[key], path, depth + 1);
+        } catch (error) {
+          within(error, path, `.${key}`);
+        }
       }
       return;
     }

@@ -65,7 +65,15 @@ function isAction(v: unknown): v is RecordedAction {
 }
 
 const LEG_END_REASONS: ReadonlySet<string> = new Set<LegEndReason>(['done', 'error', 'aborted', 'closed']);
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** A character outside base64's alphabet and padding (a negated class: the fastest check V8 runs). */
+const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
+
+/** Padded base64: whole quads of the alphabet, `=` only as the last one or two characters. */
+function isPaddedBase64(text: string): boolean {
+  if (text.length % 4 !== 0 || NOT_BASE64.test(text)) return false;
+  const pad = text.indexOf('=');
+  return pad < 0 || pad === text.length - 1 || (pad === text.length - 2 && text.charCodeAt(text.length - 1) === 0x3d);
+}
 const RECORD_TYPES: ReadonlySet<string> = new Set<RecordingRecord['type']>(['leg', 'response', 'chunk', 'action', 'end']);
 
 /** The header line; a reason when the line is not one. */
@@ -106,7 +114,7 @@ export function parseRecord(text: string): ParsedRecord {
     case 'chunk': {
       const bytes = r['bytes'];
       if (!isInt(r['leg'])) return invalid('has no leg number');
-      if (typeof bytes !== 'string' || bytes.length % 4 !== 0 || !BASE64.test(bytes)) return invalid('has no valid base64 "bytes"');
+      if (typeof bytes !== 'string' || !isPaddedBase64(bytes)) return invalid('has no valid base64 "bytes"');
       return { kind: 'record', record: { type, leg: r['leg'], t, bytes } };
     }
     case 'leg':

@@ -50,6 +50,12 @@ describe('recording reader', () => {
     expect(second?.type === 'chunk' && new TextDecoder().decode(decodeBase64(second.bytes) ?? undefined)).toBe('data: é€😀\n\n');
   });
 
+  it('reads chunks of every padding length', () => {
+    const { records, diagnostics } = read([encodeUtf8(`${header}${['QUJD', 'QUI=', 'QQ=='].map((b) => `{"type":"chunk","leg":0,"t":1,"bytes":"${b}"}\n`).join('')}`)]);
+    expect(diagnostics.filter((d) => d.rule === 'recording.damaged-line')).toEqual([]);
+    expect(records.map((r) => r.record.type === 'chunk' && new TextDecoder().decode(decodeBase64(r.record.bytes) ?? undefined))).toEqual(['ABC', 'AB', 'A']);
+  });
+
   it('reports a torn last line and keeps everything before it', () => {
     const text = sampleRecording();
     const torn = text.slice(0, text.length - 20);
@@ -81,6 +87,9 @@ describe('recording reader', () => {
 
   it.each([
     ['a chunk without base64', '{"type":"chunk","leg":0,"t":1,"bytes":"%%%"}', 'recording.damaged-line'],
+    ['a chunk whose bytes hold a character outside base64', '{"type":"chunk","leg":0,"t":1,"bytes":"QUJD%%%%"}', 'recording.damaged-line'],
+    ['a chunk with padding in the middle', '{"type":"chunk","leg":0,"t":1,"bytes":"QQ=AQUJD"}', 'recording.damaged-line'],
+    ['a chunk with three padding characters', '{"type":"chunk","leg":0,"t":1,"bytes":"Q==="}', 'recording.damaged-line'],
     ['a leg without request', '{"type":"leg","leg":0,"t":1}', 'recording.damaged-line'],
     ['an end with an unknown reason', '{"type":"end","leg":0,"t":1,"reason":"maybe"}', 'recording.damaged-line'],
     ['a JSON array', '[1,2]', 'recording.damaged-line'],

@@ -16,7 +16,7 @@ export class DiagnosticsPage {
     this.view = page.getByTestId(DIAGNOSTIC_IDS.view);
     this.empty = page.getByTestId(DIAGNOSTIC_IDS.empty);
     this.summary = page.getByTestId(DIAGNOSTIC_IDS.summary);
-    this.groups = page.locator(`[data-testid^="${DIAGNOSTIC_IDS.group}-"][data-rule]`);
+    this.groups = page.locator(`[data-testid^="${DIAGNOSTIC_IDS.group}-"]`);
     this.charts = page.getByTestId(DIAGNOSTIC_IDS.charts);
     this.frameSizeChart = page.getByTestId(DIAGNOSTIC_IDS.chartFrameSizes);
     this.findings = page.getByTestId(DIAGNOSTIC_IDS.finding);

@@ -40,7 +40,8 @@ export class DiffPage {
   }
 
   /**
-   * Picks the two sessions by their option labels ("title · format · N env"); the view compares
+   * Picks the two sessions by their option labels ("title · format · N env", the format only
+   * once when the title names it, as demo runs' titles do); the view compares
    * them by itself. Returns once the result shown is the diff of that pair.
    */
   async compare(left: string | RegExp, right: string | RegExp): Promise<void> {

@@ -11,6 +11,19 @@ const DETAIL_TABS: Record<DetailTab, string> = {
   block: TEST_IDS.detailTabBlock,
 };
 
+/** In-page: the seqs of the timeline rows inside the table's viewport (below its sticky header). */
+const SEQS_ON_SCREEN = `() => {
+  const table = document.querySelector('[data-testid="${TEST_IDS.timelineTable}"]');
+  if (!table) return [];
+  const header = table.querySelector('[role="row"]:not([data-seq])');
+  const top = (header || table).getBoundingClientRect().bottom;
+  const bottom = table.getBoundingClientRect().bottom;
+  return [...table.querySelectorAll('[data-seq]')]
+    .filter((row) => { const r = row.getBoundingClientRect(); return r.bottom > top && r.top < bottom; })
+    .map((row) => Number(row.dataset.seq))
+    .sort((a, b) => a - b);
+}`;
+
 /**
  * The timeline: the virtualized envelope table (only rows in view exist in the DOM, each
  * `timeline-row-<seq>`), the lanes view (one lane per agent) and the detail pane with the
@@ -69,6 +82,36 @@ export class TimelinePage {
   /** The rows currently selected (one) or highlighted with a block. */
   selectedRow(): Locator {
     return this.rows.and(this.page.locator('[aria-selected="true"]'));
+  }
+
+  /** The seqs of the rows the user can see: inside the table's scrolled viewport, below its header. */
+  async seqsOnScreen(): Promise<number[]> {
+    return this.page.evaluate<number[]>(`(${SEQS_ON_SCREEN})()`);
+  }
+
+  /**
+   * From now on, at every animation frame while the session state says it is streaming,
+   * notes how many rows the table holds (`aria-rowcount`) and how many of them are on
+   * screen; `framesWatched()` returns the notes.
+   */
+  async watchFrames(): Promise<void> {
+    await this.page.evaluate(`(() => {
+      const seqsOnScreen = ${SEQS_ON_SCREEN};
+      const frames = (window.__framesWatched = []);
+      const look = () => {
+        const table = document.querySelector('[data-testid="${TEST_IDS.timelineTable}"]');
+        const state = document.querySelector('[data-testid="${TEST_IDS.sessionState}"]');
+        if (table && state && /streaming/.test(state.textContent || '')) {
+          frames.push({ rows: Number(table.getAttribute('aria-rowcount')), onScreen: seqsOnScreen().length });
+        }
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    })()`);
+  }
+
+  async framesWatched(): Promise<{ rows: number; onScreen: number }[]> {
+    return this.page.evaluate<{ rows: number; onScreen: number }[]>('window.__framesWatched');
   }
 
   /** The total envelope count the filter bar shows. */

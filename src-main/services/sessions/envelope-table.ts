@@ -73,6 +73,15 @@ export class EnvelopeTable {
     return CONTROLS[(this.flags.get(seq) >> 1) & 7];
   }
 
+  final(seq: number): boolean {
+    return (this.flags.get(seq) & 1) === 1;
+  }
+
+  /** When the frame carrying the envelope arrived. */
+  receivedAt(seq: number): number {
+    return this.frameOf(this.legs.get(seq), this.frames.get(seq))?.receivedAt ?? 0;
+  }
+
   extrasOf(seq: number): Record<string, unknown> {
     return this.extras.get(seq) ?? EMPTY;
   }

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { ErrorEvent, LiveStatus, SessionBatch, SessionSummary, TimelineRow } from '../../../src-shared/contract/payloads';
+import { expandColumns, type IndexedRow } from '../../../src-shared/contract/row-columns';
 import type { SessionService } from './session-service';
 
 /** Test support: records every event a session service fires, and waits for conditions. */
@@ -8,8 +9,11 @@ export interface EventLog {
   statuses: LiveStatus[];
   lists: SessionSummary[][];
   errors: ErrorEvent[];
-  /** Rows per session, rebuilt from batches exactly as a renderer would (appends + changes). */
-  rows(sessionId: string): TimelineRow[];
+  /**
+   * Rows per session, rebuilt from batches as a renderer would (appends + changes): the full
+   * row where a batch carried it, else what the compact columns say of it.
+   */
+  rows(sessionId: string): (TimelineRow | IndexedRow)[];
   dispose(): void;
 }
 
@@ -20,14 +24,14 @@ export function recordEvents(service: Pick<SessionService, 'onSessionBatch' | 'o
     lists: [],
     errors: [],
     rows(sessionId) {
-      const rows: TimelineRow[] = [];
+      const rows: (TimelineRow | IndexedRow)[] = [];
       for (const batch of log.batches) {
         if (batch.sessionId !== sessionId) continue;
         if (batch.start > rows.length) throw new Error(`batch starts at ${batch.start}, ${rows.length} rows seen`);
         // A batch starting below the rows held: the session started over (replay seek back).
         rows.length = batch.start;
-        rows.push(...batch.rows);
-        for (const row of batch.changed) rows[row.seq] = row;
+        rows.push(...expandColumns(batch.start, batch.columns));
+        for (const row of [...batch.rows, ...batch.changed]) rows[row.seq] = row;
       }
       return rows;
     },

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { expandColumns, ROW_FLAG, rowFlags } from '../../../src-shared/contract/row-columns';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { listSseFixtures, readFixture } from '../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
-import { createSessionData } from './session-data';
+import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-data';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
 function sessionOf(bytes: Uint8Array) {
@@ -55,13 +56,39 @@ describe('session data', () => {
     expect(data.takeBatch(10)).toBeNull();
   });
 
+  it('sends every new row in compact columns, and in full only the session\'s first rows and each batch\'s newest', () => {
+    const events = Array.from({ length: 3000 }, (_, i) => `data: {"type":"${i % 7 === 0 ? 'thinking' : 'text'}","agent":"${i % 2 === 0 ? 'a' : 'b'}","final":false,"delta":"d${i}"}\n\n`);
+    // An oversize line gives row 1000 a finding, which its flags carry.
+    events[1000] = `data: {"type":"text","agent":"a","final":true,"delta":"${'x'.repeat(3000)}"}\n\n`;
+    const data = sessionOf(new TextEncoder().encode(events.join('')));
+    const first = data.takeBatch(2000);
+    const second = data.takeBatch(5000);
+    expect(data.takeBatch(5000)).toBeNull();
+
+    const fullSeqs = (batch: typeof first) => batch?.rows.map((r) => r.seq) ?? [];
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+    expect(fullSeqs(first)).toEqual([...range(0, FULL_HEAD_ROWS), ...range(2000 - FULL_TAIL_ROWS, 2000)]);
+    expect(fullSeqs(second)).toEqual(range(3000 - FULL_TAIL_ROWS, 3000));
+    for (const batch of [first, second]) {
+      const full = new Map(batch?.rows.map((r) => [r.seq, r]));
+      for (const row of batch?.rows ?? []) expect(row).toEqual(data.row(row.seq));
+      for (const indexed of expandColumns(batch?.start ?? -1, batch!.columns)) {
+        const row = data.row(indexed.seq)!;
+        expect(indexed).toEqual({ seq: row.seq, receivedAt: row.receivedAt, agent: row.agent, type: row.type, flags: rowFlags(row) });
+        if (full.has(indexed.seq)) expect(full.get(indexed.seq)).toEqual(row);
+      }
+    }
+    expect(first?.columns.strings.sort()).toEqual(['a', 'b', 'text', 'thinking']);
+    expect(expandColumns(0, first!.columns)[1000]!.flags & ROW_FLAG.hasFindings).toBe(ROW_FLAG.hasFindings);
+  });
+
   it('sends at most maxChanges blocks and diagnostics per batch, the rest in the next ones, in order', () => {
     const data = sessionOf(readFixture('example_1.json.sse'));
     expect(data.diagnostics().length).toBeGreaterThan(5);
     const batches = [];
     for (let batch = data.takeBatch(100_000, 5); batch; batch = data.takeBatch(100_000, 5)) batches.push(batch);
     expect(data.batchPending).toBe(false);
-    expect(batches[0]?.rows).toHaveLength(data.envelopeCount);
+    expect(batches[0]?.columns.receivedAt).toHaveLength(data.envelopeCount);
     for (const batch of batches) {
       expect(batch.diagnostics.length).toBeLessThanOrEqual(5);
       expect(batch.blocks.length).toBeLessThanOrEqual(5);

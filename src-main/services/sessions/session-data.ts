@@ -22,6 +22,7 @@ import { encodeBase64 } from '../../../src-shared/recording/base64';
 import { redactRequest } from '../../../src-shared/recording/redact';
 import type { RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
 import type { DiffInput } from '../../../src-shared/diff/types';
+import { RowColumnsBuilder, type RowColumns } from '../../../src-shared/contract/row-columns';
 import { createSseFramer } from '../../../src-shared/sse/framer';
 import type { Frame } from '../../../src-shared/sse/types';
 import { Column } from './columns';
@@ -134,6 +135,13 @@ export interface SessionData {
 }
 
 const DISPLAY_BODY_CAP = 64 * 1024;
+
+/**
+ * Batches carry the full rows of the session's first rows and of each batch's newest rows:
+ * a screenful of a table at the top or following the stream (more than a 4K screen's worth).
+ */
+export const FULL_HEAD_ROWS = 256;
+export const FULL_TAIL_ROWS = 128;
 
 export function displayRequest(request: RecordedRequest): RequestInfo {
   const redacted = redactRequest(request);
@@ -248,16 +256,41 @@ export function createSessionData(init: SessionInit): SessionData {
     return state;
   };
 
+  /** An envelope's findings, and those of its frame on the frame's first envelope. */
+  const badgeOf = (seq: number): Badge | undefined => {
+    const badge = badgeByEnvelope.get(seq);
+    const leg = envelopes.leg(seq);
+    const frame = envelopes.frame(seq);
+    if (legs[leg]?.frames.firstEnvelope(frame) !== seq) return badge;
+    const frameBadge = badgeByFrame.get(frameKey(leg, frame));
+    if (!frameBadge) return badge;
+    return badge ? { count: badge.count + frameBadge.count, severity: addToBadge(badge, frameBadge.severity).severity } : frameBadge;
+  };
+
   const row = (seq: number): TimelineRow | undefined => {
     const envelope = envelopes.get(seq);
     if (!envelope) return undefined;
-    let badge = badgeByEnvelope.get(seq);
-    if (legs[envelope.leg]?.frames.firstEnvelope(envelope.frame) === seq) {
-      const frameBadge = badgeByFrame.get(frameKey(envelope.leg, envelope.frame));
-      if (frameBadge) badge = badge ? { count: badge.count + frameBadge.count, severity: addToBadge(badge, frameBadge.severity).severity } : frameBadge;
-    }
     const block = envelopeBlock.get(seq) - 1;
-    return toRow(envelope, envelope.byteEnd - envelope.byteStart, block < 0 ? undefined : block, badge);
+    return toRow(envelope, envelope.byteEnd - envelope.byteStart, block < 0 ? undefined : block, badgeOf(seq));
+  };
+
+  /** Rows [start, end) in compact columns, without materialising envelopes. */
+  const rowColumns = (start: number, end: number): RowColumns => {
+    const builder = new RowColumnsBuilder();
+    for (let seq = start; seq < end; seq++) {
+      const badge = badgeOf(seq);
+      const control = envelopes.control(seq);
+      builder.add({
+        receivedAt: envelopes.receivedAt(seq),
+        agent: envelopes.agent(seq),
+        type: envelopes.type(seq),
+        final: envelopes.final(seq),
+        ...(control ? { control } : {}),
+        diagnostics: badge?.count ?? 0,
+        ...(badge ? { severity: badge.severity } : {}),
+      });
+    }
+    return builder.build();
   };
 
   const legInfo = (leg: LegState): LegInfo => {
@@ -481,7 +514,13 @@ export function createSessionData(init: SessionInit): SessionData {
       if (!data.batchPending) return null;
       const start = sentRows;
       const end = Math.min(envelopes.count, start + maxRows);
-      const rows = data.rows(start, end - start);
+      const columns = rowColumns(start, end);
+      // Full rows for what a table shows before it could fetch a page: the session's first
+      // rows and the batch's newest (a table following the stream).
+      const head = Math.min(end, FULL_HEAD_ROWS);
+      const rows = start < head ? data.rows(start, head - start) : [];
+      const tail = Math.max(head, start, end - FULL_TAIL_ROWS);
+      rows.push(...data.rows(tail, end - tail));
       sentRows = end;
       const changed = takeLowest(dirtyRows, maxChanges).map((seq) => row(seq) as TimelineRow);
       const blocks = takeLowest(dirtyBlocks, maxChanges).flatMap((id) => {
@@ -494,7 +533,7 @@ export function createSessionData(init: SessionInit): SessionData {
       });
       dirtyAgents.clear();
       const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
-      return { sessionId: init.id, total: envelopes.count, start, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
+      return { sessionId: init.id, total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
     },
   };
 

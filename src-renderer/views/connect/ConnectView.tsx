@@ -301,7 +301,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </button>
           </div>
           <div className="request-line">
-            <input className="input" placeholder="or a path on this machine" spellCheck={false} value={path} onChange={(e) => setPath(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && path.trim() && void app.openPath(path.trim())} />
+            <input className="input" placeholder="or a path on this machine" aria-label="Path of a file to open" data-testid={TEST_IDS.openPathInput} spellCheck={false} value={path} onChange={(e) => setPath(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && path.trim() && void app.openPath(path.trim())} />
             <button type="button" className="button" disabled={path.trim() === ''} onClick={() => void app.openPath(path.trim())}>
               Open
             </button>

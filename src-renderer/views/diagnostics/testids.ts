@@ -6,7 +6,7 @@ export const DIAGNOSTIC_IDS = {
   filterText: 'diagnostics-filter',
   summary: 'diagnostics-summary',
   group: 'diagnostic-group',
-  groupHeader: 'diagnostic-group-header',
+  groupHeader: 'diagnostic-rule-header',
   ruleDoc: 'diagnostic-rule-doc',
   ruleDocToggle: 'diagnostic-rule-doc-toggle',
   finding: 'diagnostic-finding',

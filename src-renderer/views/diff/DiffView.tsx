@@ -6,7 +6,7 @@ import type { AppModel, ViewProps } from '../../app/types';
 import { EmptyState } from '../../components/EmptyState';
 import { DiffEditor } from '../../editor/CodeView';
 import { comparePairKey, createDiffRunner, type ComparePair, type DiffRunner } from '../../model/diff-runner';
-import { formatCountOf } from '../../model/format';
+import { formatCountOf, sessionOptionLabel } from '../../model/format';
 import { createStore, type Store } from '../../model/store';
 import {
   ALL_STATUSES,
@@ -186,7 +186,7 @@ function SessionPicker({ label, value, sessions, testId, onChange }: { label: st
         {value === null && <option value="">Pick a session…</option>}
         {sessions.map((s) => (
           <option key={s.id} value={s.id}>
-            {s.title} · {s.format ?? '?'} · {s.envelopes} env
+            {sessionOptionLabel(s)}
           </option>
         ))}
       </select>

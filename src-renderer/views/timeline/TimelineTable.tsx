@@ -1,6 +1,6 @@
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnSizingState } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnSizingState, type Row } from '@tanstack/react-table';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TimelineRow } from '../../../src-shared/contract';
 import type { RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
@@ -8,6 +8,7 @@ import { useThrottled } from '../../app/use-throttled';
 import type { SelectionSnapshot } from '../../app/types';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
+import { followRange } from '../../model/follow-range';
 import { EMPTY_FILTER } from '../../model/row-filter';
 import { previewTitle, rowCells, type RowCells } from '../../model/row-view';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
@@ -18,6 +19,8 @@ export const ROW_HEIGHT = 22;
 const LARGE_COUNT = 100_000;
 const LARGE_COUNT_INTERVAL_MS = 150;
 const HEADER_HEIGHT = 24;
+/** Rows kept above the viewport while following the newest rows (nothing lies below them). */
+const FOLLOW_OVERSCAN = 4;
 
 /** One rendered row: its place in the (filtered) list, its seq, and the row once loaded. */
 interface DisplayRow {
@@ -118,14 +121,25 @@ export interface TimelineTableProps {
 export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, live }: TimelineTableProps) {
   const selection = useStore(app.selection);
   const scroller = useRef<HTMLDivElement>(null);
-  const following = useRef(true);
-  const [atBottom, setAtBottom] = useState(true);
+  // Whether the table sticks to the newest rows: from the start for a live session, and
+  // whenever the user is at the bottom. It outlasts the session's end, so the rows still
+  // draining in batches after the final summary are followed to the last one. State for
+  // rendering, a ref for the scroll handler and layout effect, which must see a change
+  // before the next render.
+  const followingRef = useRef(live);
+  const [following, setFollowingState] = useState(live);
+  const setFollowing = useCallback((on: boolean) => {
+    followingRef.current = on;
+    setFollowingState(on);
+  }, []);
   const [columnSizing, setColumnSizing] = useState<ColumnSizingState>({});
   // The virtualizer re-measures every row when the count changes: on huge sessions, a few times a second.
   const count = useThrottled(snapshot.visibleCount, snapshot.visibleCount > LARGE_COUNT ? LARGE_COUNT_INTERVAL_MS : 0);
 
   const virtualizer = useVirtualizer({
     count,
+    // While following, the newest rows, in the same frame as the scroll to the bottom.
+    rangeExtractor: following ? (range: Range) => followRange(range, FOLLOW_OVERSCAN) : defaultRangeExtractor,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 16,
@@ -172,29 +186,25 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const rowModel = table.getRowModel().rows;
   const byPosition = new Map(rowModel.map((r) => [r.original.position, r]));
 
-  // Follow new rows while live, only when the user is at the bottom. One scroll write per
-  // frame (the browser clamps it to the end); no layout reads, which a fast stream would pay
-  // for on every frame.
+  // Follow new rows. One scroll write per frame (the browser clamps it to the end); no layout
+  // reads, which a fast stream would pay for on every frame.
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (!element || !live || !following.current || count === 0) return;
+    if (!element || !followingRef.current || count === 0) return;
     element.scrollTop = HEADER_HEIGHT + count * ROW_HEIGHT;
-  }, [count, live]);
+  }, [count, following]);
 
   const onScroll = (): void => {
     const element = scroller.current;
     if (!element) return;
-    const bottom = element.scrollTop + element.clientHeight >= element.scrollHeight - ROW_HEIGHT * 1.5;
-    following.current = bottom;
-    if (bottom !== atBottom) setAtBottom(bottom);
+    setFollowing(element.scrollTop + element.clientHeight >= element.scrollHeight - ROW_HEIGHT * 1.5);
   };
 
   const follow = useCallback(() => {
-    following.current = true;
-    setAtBottom(true);
+    setFollowing(true);
     const element = scroller.current;
     if (element) element.scrollTop = HEADER_HEIGHT + count * ROW_HEIGHT;
-  }, [count]);
+  }, [count, setFollowing]);
 
   useEffect(() => uiCommands.event((command) => (command === 'follow' ? follow() : undefined)), [follow]);
 
@@ -216,10 +226,10 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
       position = timeline.positionOf(selection.row);
     }
     if (position < 0) return;
-    following.current = false;
+    setFollowing(false);
     virtualizer.scrollToIndex(position, { align: 'center' });
     if (pending) scroller.current?.focus({ preventScroll: true });
-  }, [selection.revealRevision, selection.row, timeline, snapshot.filterActive, virtualizer, app]);
+  }, [selection.revealRevision, selection.row, timeline, snapshot.filterActive, virtualizer, app, setFollowing]);
 
   const selectedPosition = selection.row === null ? -1 : timeline.positionOf(selection.row);
 
@@ -229,7 +239,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     const seq = timeline.seqAt(clamped);
     if (seq === undefined) return;
     app.selectRow(seq, { reveal: false });
-    following.current = clamped === count - 1 && live;
+    setFollowing(clamped === count - 1 && live);
     virtualizer.scrollToIndex(clamped, { align: 'auto' });
   };
 
@@ -299,33 +309,26 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
           {items.map((item) => {
             const row = byPosition.get(item.index);
             if (!row) return null;
-            const { seq, cells } = row.original;
-            const selected = seq === selection.row;
-            const highlighted = isHighlighted(selection, seq);
+            const seq = row.original.seq;
             return (
-              <div
-                key={seq}
-                role="row"
-                aria-rowindex={item.index + 1}
-                aria-selected={selected}
-                className={`tt-row ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''}`}
-                data-testid={`${TEST_IDS.timelineRow}-${seq}`}
-                data-seq={seq}
-                style={{ height: ROW_HEIGHT, width, transform: `translateY(${item.start - HEADER_HEIGHT}px)` }}
-                onClick={() => app.selectRow(seq, { reveal: false })}
-                onDoubleClick={() => app.prefs.update((p) => ({ ...p, detailOpen: true }))}
-              >
-                {row.getVisibleCells().map((cell) => (
-                  <div key={cell.id} role="gridcell" className={`tt-cell tt-col-${cell.column.id}`} style={{ width: cell.column.getSize() }}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </div>
-                ))}
-              </div>
+              <TimelineRowView
+                // Keyed by slot, not seq: a row leaving the window hands its elements to the
+                // row entering it, so scrolling and following update text instead of
+                // rebuilding every row's DOM.
+                key={item.index % items.length}
+                app={app}
+                row={row}
+                top={item.start - HEADER_HEIGHT}
+                width={width}
+                sizing={columnSizing}
+                selected={seq === selection.row}
+                highlighted={isHighlighted(selection, seq)}
+              />
             );
           })}
         </div>
       </div>
-      {live && !atBottom && count > 0 && (
+      {live && !following && count > 0 && (
         <button type="button" className="follow-button" data-testid={TEST_IDS.followButton} onClick={follow} title="Jump to the newest row and follow (F)">
           ↓ Follow new rows
         </button>
@@ -333,6 +336,44 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     </div>
   );
 }
+
+interface TimelineRowViewProps {
+  readonly app: RendererApp;
+  readonly row: Row<DisplayRow>;
+  readonly top: number;
+  readonly width: number;
+  /** Only to re-render when a column is resized: cells read their widths from the row. */
+  readonly sizing: ColumnSizingState;
+  readonly selected: boolean;
+  readonly highlighted: boolean;
+}
+
+/**
+ * One table row. Memoised: a render that leaves the window and the rows as they were (the
+ * scroll event after following, a selection elsewhere) touches only rows whose props changed.
+ */
+const TimelineRowView = memo(function TimelineRowView({ app, row, top, width, selected, highlighted }: TimelineRowViewProps) {
+  const { seq, position, cells } = row.original;
+  return (
+    <div
+      role="row"
+      aria-rowindex={position + 1}
+      aria-selected={selected}
+      className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''}`}
+      data-testid={`${TEST_IDS.timelineRow}-${seq}`}
+      data-seq={seq}
+      style={{ height: ROW_HEIGHT, width, transform: `translateY(${top}px)` }}
+      onClick={() => app.selectRow(seq, { reveal: false })}
+      onDoubleClick={() => app.prefs.update((p) => ({ ...p, detailOpen: true }))}
+    >
+      {row.getVisibleCells().map((cell) => (
+        <div key={cell.column.id} role="gridcell" className={`tt-cell tt-col-${cell.column.id}`} style={{ width: cell.column.getSize() }}>
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </div>
+      ))}
+    </div>
+  );
+});
 
 function isHighlighted(selection: SelectionSnapshot, seq: number): boolean {
   const list = selection.envelopes;

@@ -14,7 +14,7 @@ describe('the session service in a worker thread', () => {
     worker = startSessionWorker({ entry: new URL('./session-worker.ts', import.meta.url), fromSource: true, demoAgentUrl: 'http://127.0.0.1:1' });
     const service = worker.service;
     let rows = 0;
-    service.onSessionBatch((b) => (rows += b.rows.length));
+    service.onSessionBatch((b) => (rows += b.columns.receivedAt.length));
     const { id } = await service.openFile({ path: fixturePath('multi_agent.json.sse') });
     const expected = decodeBytes(readFixture('multi_agent.json.sse')).envelopes.length;
     for (let i = 0; i < 200 && rows < expected; i++) await new Promise((r) => setTimeout(r, 20));

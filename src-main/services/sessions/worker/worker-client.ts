@@ -33,6 +33,11 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     ? new Worker(sourceBootstrap(options.entry), { eval: true, workerData: data })
     : new Worker(options.entry, { workerData: data });
   const client = createContractClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, (message) => worker.postMessage(message), {
+    // The worker's contract server checked every result and event against the contract
+    // before posting it, and a structured clone of checked plain data is the same data:
+    // checking again here would parse every batch twice on the host's thread. The host's
+    // own server still checks what it sends on to the renderer.
+    validate: false,
     onProtocolError: (message) => options.onError?.(new Error(message)),
   });
   worker.on('message', (message: unknown) => {

@@ -1,0 +1,25 @@
+import { expect, test } from './fixtures';
+
+/**
+ * A fire hose: the demo agent's long answer (about 14,000 envelopes) at pace "fast". In
+ * every frame while it streams, the following table has rows on screen (it used to scroll to
+ * the new bottom a frame before rendering the rows there, so a fast stream showed a blank
+ * table); once it ends, the last envelope is on screen.
+ */
+test('a fast stream: the following table keeps the newest rows on screen', async ({ app, connect, timeline }) => {
+  await connect.chooseDemo({ scenario: 'long-answer', format: 'json', pace: 'fast' });
+  await timeline.watchFrames();
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('complete');
+
+  const frames = (await timeline.framesWatched()).filter((frame) => frame.rows > 0);
+  expect(frames.length, 'frames watched while rows streamed in').toBeGreaterThanOrEqual(3);
+  expect(frames.filter((frame) => frame.onScreen === 0), 'frames with rows but none on screen').toEqual([]);
+
+  const total = await timeline.total();
+  expect(total).toBeGreaterThan(10_000);
+  await expect.poll(async () => (await timeline.seqsOnScreen()).at(-1)).toBe(total - 1);
+  await app.screenshot('08-fast-stream-end');
+  await app.expectNoErrors();
+});
