@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './src-main/testing/chromium';
+import { RUN_OPTIONS } from './e2e/support/run-options';
 import { E2E_USER_DATA_PREFIX } from './e2e/support/user-data';
 
 /**
- * Two projects over the same app:
- * - `browser`: the browser host, started the way the README says (`npm start -- --browser`),
- *   driven in Debian's Chromium (CHROMIUM_PATH, else /usr/bin/chromium) — never a browser
- *   downloaded by `npx playwright install`;
- * - `electron`: the desktop build through Playwright's Electron support; its tests skip,
- *   saying why, where the Electron binary is not installed.
+ * The user flows (e2e/browser) against the browser host, started the way the README says
+ * (`npm start -- --browser`), driven in Debian's Chromium (CHROMIUM_PATH, else
+ * /usr/bin/chromium) — never a browser downloaded by `npx playwright install`. The same flows
+ * and the desktop-only checks run against the Electron build with
+ * playwright.electron.config.ts (`npm run test:e2e` runs both).
  *
  * The access token is fixed for the run (set here once; the test workers inherit the
  * environment) so the tests know the page URL. The host keeps what it remembers (recent
@@ -28,17 +28,9 @@ const userData = process.env['E2E_USER_DATA'];
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  fullyParallel: false,
-  workers: 1,
-  forbidOnly: Boolean(process.env['CI']),
+  ...RUN_OPTIONS,
   reporter: process.env['CI'] ? [['list'], ['html', { open: 'never' }]] : 'list',
   globalTeardown: './e2e/support/user-data-teardown.ts',
-  use: {
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
-  },
   projects: [
     {
       name: 'browser',
@@ -52,10 +44,6 @@ export default defineConfig({
           args: [...CHROMIUM_ARGS],
         },
       },
-    },
-    {
-      name: 'electron',
-      testDir: 'e2e/electron',
     },
   ],
   webServer: {

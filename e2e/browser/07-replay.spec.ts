@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { startDemoAgent } from '../../src-main/services/demo-agent/server';
 import { expect, test } from './fixtures';
 
 /**
@@ -15,13 +16,17 @@ let recording: string;
 /** Milliseconds between the first and the last network chunk of the recording. */
 let recordedSpan: number;
 
-test.beforeAll(async ({ inspector }) => {
-  const demo = await inspector.getDemoAgent();
-  if (!demo) throw new Error('The browser host runs no demo agent');
+test.beforeAll(async () => {
+  // A demo agent of the test's own, so the recording is made the same way for either app.
+  const demo = await startDemoAgent();
   folder = await mkdtemp(join(tmpdir(), 'inspector-e2e-replay-'));
   recording = join(folder, 'subagents.asi');
   const body = JSON.stringify({ user_prompt: 'Use sub-agents in parallel.', scenario: 'subagents', format: 'json' });
-  await promisify(execFile)(process.execPath, [join(root, 'bin/stream-inspector.mjs'), 'record', demo.runUrl, '-H', 'Content-Type: application/json', '-d', body, '-o', recording], { cwd: root });
+  try {
+    await promisify(execFile)(process.execPath, [join(root, 'bin/stream-inspector.mjs'), 'record', `${demo.url}/agent/run`, '-H', 'Content-Type: application/json', '-d', body, '-o', recording], { cwd: root });
+  } finally {
+    await demo.close();
+  }
   const times = (await readFile(recording, 'utf8'))
     .split('\n')
     .filter((line) => line.includes('"type":"chunk"'))

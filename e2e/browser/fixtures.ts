@@ -1,7 +1,8 @@
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
 import type { InspectorService } from '../../src-shared/contract';
 import { closeAllSessions, connectInspector } from '../support/inspector';
-import { AppPage } from './pages/app-page';
+import { ELECTRON_HOME, ELECTRON_SKIP_REASON, electronBinary, launchElectronApp } from '../support/electron-app';
+import { AppPage, BROWSER_HOST, type AppHost } from './pages/app-page';
 import { BlocksPage } from './pages/blocks-page';
 import { ConnectPage } from './pages/connect-page';
 import { DiagnosticsPage } from './pages/diagnostics-page';
@@ -11,12 +12,18 @@ import { TimelinePage } from './pages/timeline-page';
 import { ToolsPage } from './pages/tools-page';
 
 /**
- * The browser-host suite's fixtures. The host (started by playwright.config.ts the way the
- * README says) lives for the whole run, so every test starts by closing the sessions the
- * previous one left; each test has its own browser context, so the renderer's stored state
- * (form, preferences) starts empty too. `app` is the loaded app; the other page objects wrap
- * one view each.
+ * The flows' fixtures, for either app: the browser host (the `browser` project of
+ * playwright.config.ts, against the host it starts the way the README says) or the desktop
+ * app (playwright.electron.config.ts sets E2E_HOST=electron: each test launches the Electron
+ * build, and skips with the reason where its binary is not installed). Every test starts
+ * without sessions: the browser host outlives the tests, so the sessions the previous test
+ * left are closed; the renderer's stored state (form, preferences) starts empty too. `app` is
+ * the loaded app; the other page objects wrap one view each.
  */
+const HOST: AppHost = process.env['E2E_HOST'] === 'electron' ? { name: 'electron', home: ELECTRON_HOME } : BROWSER_HOST;
+/** Which app this run drives, for the few flows that exist in one of them only. */
+export const host = HOST.name;
+
 interface Pages {
   app: AppPage;
   connect: ConnectPage;
@@ -28,27 +35,49 @@ interface Pages {
   replay: ReplayPage;
 }
 
-interface Worker {
-  /** The tests' own client of the host, over the same contract as the page. */
+interface HostFixtures {
+  /** The tests' own client of the app's main process, over the same contract as the page. */
   inspector: InspectorService;
 }
 
-export const test = base.extend<Pages, Worker>({
+/** The browser host: the project's page, and a WebSocket client of the host. */
+const browserHost = base.extend<HostFixtures>({
+  inspector: async ({ baseURL }, use) => {
+    if (!baseURL) throw new Error('The browser project needs a baseURL (the browser host page URL, token included)');
+    const handle = await connectInspector(baseURL);
+    await use(handle.service);
+    handle.close();
+  },
+});
+
+/** The desktop app: its window is the page; the tests' client calls the contract through the window's bridge. */
+const electronHost = base.extend<HostFixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
+  page: async ({}, use, testInfo) => {
+    testInfo.skip(!electronBinary.found, ELECTRON_SKIP_REASON);
+    const launched = await launchElectronApp();
+    await launched.page.setViewportSize({ width: 1440, height: 900 });
+    await use(launched.page);
+    await launched.close();
+  },
+  inspector: async ({ page }, use) => use(bridgeClient(page)),
+});
+
+/** The contract's commands, called through the page's `window.inspector` bridge (events are not needed here). */
+function bridgeClient(page: Page): InspectorService {
+  const call = (method: string, arg: unknown): Promise<unknown> =>
+    page.evaluate(
+      ([name, value]) => (globalThis as unknown as { inspector: Record<string, (arg: unknown) => Promise<unknown>> }).inspector[name]!(value),
+      [method, arg] as const,
+    );
+  return new Proxy({} as InspectorService, { get: (_target, method) => (arg: unknown) => call(String(method), arg) });
+}
+
+export const test = (HOST.name === 'electron' ? electronHost : browserHost).extend<Pages>({
   viewport: { width: 1440, height: 900 },
-  inspector: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from this pattern
-    async ({}, use, workerInfo) => {
-      const baseURL = workerInfo.project.use.baseURL;
-      if (!baseURL) throw new Error('The browser project needs a baseURL (the browser host page URL, token included)');
-      const handle = await connectInspector(baseURL);
-      await use(handle.service);
-      handle.close();
-    },
-    { scope: 'worker' },
-  ],
   app: async ({ page, inspector }, use) => {
     await closeAllSessions(inspector);
-    const app = new AppPage(page);
+    const app = new AppPage(page, HOST);
     await app.open();
     await use(app);
   },

@@ -1,20 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
+import { join } from 'node:path';
+import { expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import type { InspectorService } from '../../src-shared/contract/inspector';
-import { findElectronBinary } from '../../src-main/web/electron-binary';
+import { ELECTRON_SKIP_REASON, electronBinary, launchElectronApp, ROOT, type LaunchedApp } from '../support/electron-app';
 
 /**
- * The desktop app, built (`npm run build`) and launched through Playwright's Electron support,
- * each test with its own user-data folder. Where the Electron binary is not installed (the
- * project's build machines) every test skips and says why; the same flows run against the
- * browser host in the `browser` project.
+ * What only the desktop app has: the preload bridge and nothing else of Node, the app://
+ * origin and its navigation lock, main's services reached over IPC, calls refused at the IPC
+ * boundary. The user flows run here too (playwright.electron.config.ts runs e2e/browser
+ * against this app). Where the Electron binary is not installed every test skips and says why.
  */
 
-const root = resolve(import.meta.dirname, '../..');
-const binary = findElectronBinary(root);
-const fixtures = resolve(root, '../shared/fixtures/upstream');
+const fixtures = join(ROOT, '../shared/fixtures/upstream');
 
 /** The page's global object as the tests see it (page.evaluate bodies run in the page). */
 interface PageGlobal {
@@ -24,30 +20,19 @@ interface PageGlobal {
   open(url: string): unknown;
 }
 
-const skipReason = `Electron e2e skipped: ${binary.found ? '' : binary.reason}. The browser project covers the same app.`;
-// The list reporter shows skipped tests without their reason: say it once, plainly.
-if (!binary.found) console.warn(skipReason);
-test.skip(!binary.found, skipReason);
+test.skip(!electronBinary.found, ELECTRON_SKIP_REASON);
 
+let launched: LaunchedApp;
 let app: ElectronApplication;
 let page: Page;
-let userData: string;
 
 test.beforeEach(async () => {
-  userData = await mkdtemp(join(tmpdir(), 'inspector-electron-'));
-  app = await electron.launch({
-    executablePath: binary.found ? binary.path : undefined,
-    args: [root],
-    cwd: root,
-    env: { ...process.env, STREAM_INSPECTOR_USER_DATA: userData },
-  });
-  page = await app.firstWindow();
-  await page.waitForLoadState('domcontentloaded');
+  launched = await launchElectronApp();
+  ({ app, page } = launched);
 });
 
 test.afterEach(async () => {
-  await app.close();
-  await rm(userData, { recursive: true, force: true });
+  await launched.close();
 });
 
 test('renders the app and exposes the contract bridge, and nothing else of Node', async () => {

@@ -28,6 +28,8 @@ registerAppScheme();
 // Tests run each app in a fresh user-data folder (window state, recent files).
 const userDataOverride = process.env['STREAM_INSPECTOR_USER_DATA'];
 if (userDataOverride) app.setPath('userData', userDataOverride);
+// Tests start from an empty app: no demo session connected on the first start.
+const entryQuery = process.env['STREAM_INSPECTOR_AUTOCONNECT'] === '0' ? '?autoconnect=0' : '';
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -89,7 +91,7 @@ async function start(): Promise<void> {
 
   const window = createMainWindow({
     preload: join(here, '../preload/preload.cjs'),
-    url: devServer ?? `${APP_ORIGIN}/index.html`,
+    url: `${devServer ?? `${APP_ORIGIN}/index.html`}${entryQuery}`,
     statePath: join(userData, 'window-state.json'),
     isAppUrl: appUrl,
     onOpenPath: openPath,

@@ -7,6 +7,15 @@ import { TEST_IDS } from '../../../src-renderer/testids';
 /** Where every run leaves its screenshots of the main views (gitignored). */
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../screenshots');
 
+/** Which app the flows drive: where it loads from, and where its screenshots go. */
+export interface AppHost {
+  readonly name: 'browser' | 'electron';
+  /** The entry page: relative to the project's baseURL for the browser host. */
+  readonly home: string;
+}
+
+export const BROWSER_HOST: AppHost = { name: 'browser', home: './' };
+
 /**
  * The frame of the app: navigation, the sessions sidebar, the active session's header and
  * status line, the error list and the hidden file input the browser host opens files through.
@@ -26,7 +35,10 @@ export class AppPage {
   readonly statusHttp: Locator;
   readonly replayButton: Locator;
 
-  constructor(readonly page: Page) {
+  constructor(
+    readonly page: Page,
+    readonly host: AppHost = BROWSER_HOST,
+  ) {
     this.root = page.getByTestId(TEST_IDS.app);
     this.bridgeBanner = page.getByTestId(TEST_IDS.bridgeBanner);
     this.errorBanner = page.getByTestId(TEST_IDS.errorBanner);
@@ -47,7 +59,7 @@ export class AppPage {
    * on its own, so a test sees only the sessions it starts.
    */
   async open({ autoconnect = false }: { autoconnect?: boolean } = {}): Promise<void> {
-    await this.page.goto(autoconnect ? './' : './?autoconnect=0');
+    await this.page.goto(autoconnect ? this.host.home : `${this.host.home}?autoconnect=0`);
     await expect(this.root).toBeVisible();
   }
 
@@ -64,7 +76,7 @@ export class AppPage {
     await expect(this.viewRoot).toHaveAttribute('data-view', view);
   }
 
-  /** Opens files the way a user of the browser host does: through the file input. */
+  /** Opens files the way a user does: through the file input (the desktop app reads them by path, the browser host uploads them). */
   async openFiles(paths: string | readonly string[]): Promise<void> {
     await this.fileInput.setInputFiles(typeof paths === 'string' ? paths : [...paths]);
   }
@@ -98,8 +110,9 @@ export class AppPage {
   }
 
   async screenshot(name: string): Promise<void> {
-    await mkdir(SCREENSHOT_DIR, { recursive: true });
-    await this.page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`) });
+    const dir = this.host.name === 'browser' ? SCREENSHOT_DIR : resolve(SCREENSHOT_DIR, this.host.name);
+    await mkdir(dir, { recursive: true });
+    await this.page.screenshot({ path: resolve(dir, `${name}.png`) });
   }
 }
 
