@@ -26,10 +26,11 @@ test('a newcomer connects to the demo agent and watches a parent and two sub-age
   await expect(timeline.lanes).toHaveCount(3, { timeout: 15_000 });
   await app.expectState('complete');
   const total = await timeline.total();
+  // Every envelope sits in exactly one lane (the closing [DONE] in the root agent's). The
+  // lanes redraw a few times a second: the last rows may land a moment after the state.
+  await expect.poll(async () => (await timeline.laneCounts()).reduce((sum, l) => sum + l.count, 0)).toBe(total);
   const lanes = await timeline.laneCounts();
   expect(lanes.map((l) => l.count).every((n) => n > 0)).toBe(true);
-  // Every envelope sits in exactly one lane (the closing [DONE] in the root agent's).
-  expect(lanes.reduce((sum, l) => sum + l.count, 0)).toBe(total);
   expect(new Set(lanes.map((l) => l.agent)).size).toBe(3);
   await app.screenshot('02-lanes');
 
