@@ -147,7 +147,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     // Scroll updates render in the next frame with the rest, never synchronously per event.
     useFlushSync: false,
     // Fixed row height, nothing measured: the default index keys keep the virtualizer's work
-    // minimal; React keys the rendered rows by seq.
+    // minimal; React keys the rendered rows by slot.
   });
 
   const items = virtualizer.getVirtualItems();

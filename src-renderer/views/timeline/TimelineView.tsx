@@ -77,7 +77,8 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
               {snapshot.searching ? 'Searching…' : 'Change or clear the filters above to see rows again.'}
             </EmptyState>
           ) : prefs.timelineMode === 'table' ? (
-            <TimelineTable app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={following} />
+            // Keyed by session: following and the scroll position belong to one session.
+            <TimelineTable key={session.id} app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={following} />
           ) : (
             <LanesView app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} />
           )}
