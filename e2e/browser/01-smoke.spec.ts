@@ -1,4 +1,5 @@
 import { expect, host, test } from './fixtures';
+import { TEST_IDS } from '../../src-renderer/testids';
 import { AppPage } from './pages/app-page';
 
 test.describe('smoke', () => {
@@ -24,6 +25,20 @@ test.describe('smoke', () => {
     const app = new AppPage(page);
     await app.open();
     await expect(app.bridgeBanner).toBeVisible();
+  });
+
+  test('a view whose code fails to load says so in place, and the other views keep working', async ({ page, app, connect }) => {
+    test.skip(host === 'electron', 'The desktop app loads its code from its own bundle: there is no request to fail.');
+    // As after an update replaced the chunks under an open page.
+    await page.route(/\/assets\/DiffView-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await app.tab('diff').click();
+    const failure = page.getByTestId(TEST_IDS.viewError);
+    await expect(failure).toContainText('This view failed');
+    await expect(failure).toContainText(/DiffView-[^/]+\.js/);
+    await expect(failure.getByRole('button', { name: 'Reload the window' })).toBeVisible();
+    await app.screenshot('01-view-error');
+    await app.show('connect');
+    await expect(connect.presetDemo).toBeVisible();
   });
 
   test('a first start connects to the demo agent on its own', async ({ app, timeline }) => {

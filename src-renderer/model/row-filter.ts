@@ -1,5 +1,5 @@
+import { SEVERITY_RANK } from '../../src-shared/contract/row-columns';
 import type { RowIndex, SeverityName } from './row-index';
-import { SEVERITY_RANK } from './row-index';
 
 /** What the timeline shows. The empty filter shows every row. */
 export interface TimelineFilter {

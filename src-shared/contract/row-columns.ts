@@ -85,22 +85,3 @@ export function columnsProblem(columns: RowColumns): string | null {
   return null;
 }
 
-/** One row as the columns give it. */
-export interface IndexedRow {
-  seq: number;
-  receivedAt: number;
-  agent: string;
-  type: string;
-  flags: number;
-}
-
-/** The rows of columns starting at `start`, as objects (tests, tools; the renderer reads the columns directly). */
-export function expandColumns(start: number, columns: RowColumns): IndexedRow[] {
-  return columns.receivedAt.map((receivedAt, i) => ({
-    seq: start + i,
-    receivedAt,
-    agent: columns.strings[columns.agent[i]!] ?? '',
-    type: columns.strings[columns.type[i]!] ?? '',
-    flags: columns.flags[i]!,
-  }));
-}

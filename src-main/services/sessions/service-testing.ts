@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { ErrorEvent, LiveStatus, SessionBatch, SessionSummary, TimelineRow } from '../../../src-shared/contract/payloads';
-import { expandColumns, type IndexedRow } from '../../../src-shared/contract/row-columns';
+import { expandColumns, type ColumnRow } from '../../../src-shared/testing/row-columns';
 import type { SessionService } from './session-service';
 
 /** Test support: records every event a session service fires, and waits for conditions. */
@@ -13,7 +13,7 @@ export interface EventLog {
    * Rows per session, rebuilt from batches as a renderer would (appends + changes): the full
    * row where a batch carried it, else what the compact columns say of it.
    */
-  rows(sessionId: string): (TimelineRow | IndexedRow)[];
+  rows(sessionId: string): (TimelineRow | ColumnRow)[];
   dispose(): void;
 }
 
@@ -24,7 +24,7 @@ export function recordEvents(service: Pick<SessionService, 'onSessionBatch' | 'o
     lists: [],
     errors: [],
     rows(sessionId) {
-      const rows: (TimelineRow | IndexedRow)[] = [];
+      const rows: (TimelineRow | ColumnRow)[] = [];
       for (const batch of log.batches) {
         if (batch.sessionId !== sessionId) continue;
         if (batch.start > rows.length) throw new Error(`batch starts at ${batch.start}, ${rows.length} rows seen`);

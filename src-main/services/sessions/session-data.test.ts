@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandColumns, ROW_FLAG, rowFlags } from '../../../src-shared/contract/row-columns';
+import { ROW_FLAG, rowFlags } from '../../../src-shared/contract/row-columns';
+import { expandColumns } from '../../../src-shared/testing/row-columns';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { listSseFixtures, readFixture } from '../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';

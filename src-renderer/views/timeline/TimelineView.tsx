@@ -26,7 +26,7 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
   const agents = useMemo(() => agentTreeOrder(labels), [labels]);
   const sessionStart = useSessionStart(session, timeline, snapshot.version);
   const live = session.summary.state === 'streaming' || session.summary.state === 'connecting' || session.summary.state === 'loading';
-  const following = session.summary.state === 'streaming' || session.summary.state === 'connecting';
+  const streaming = session.summary.state === 'streaming' || session.summary.state === 'connecting';
 
   return (
     <div className="timeline-view" data-testid={TEST_IDS.timelineView}>
@@ -78,7 +78,7 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
             </EmptyState>
           ) : prefs.timelineMode === 'table' ? (
             // Keyed by session: following and the scroll position belong to one session.
-            <TimelineTable key={session.id} app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={following} />
+            <TimelineTable key={session.id} app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={streaming} />
           ) : (
             <LanesView app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} />
           )}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { PendingTools, SendToolResultsRequest, ToolResult } from '../../../src-shared/contract';
 import { useActiveSession, useSessionData, useStore } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../app/types';
@@ -89,14 +89,11 @@ function Prompt(props: { app: AppModel; session: SessionData; pending: PendingTo
   if (!source?.detail) return null;
   if (!source.detail.legs.some((l) => l.leg > pending.leg)) {
     return (
-      <section className="tools-notice" data-testid={TOOL_IDS.replayNote} role="status">
-        <span className="tools-icon" aria-hidden="true">
-          <PauseIcon />
-        </span>
+      <ToolsNotice testId={TOOL_IDS.replayNote}>
         <span>
           The recording ends here, waiting for {pending.tools.map((t) => t.name).join(', ')}: nothing was recorded after this pause, so there is no continuation to play.
         </span>
-      </section>
+      </ToolsNotice>
     );
   }
   return <PendingPrompt {...props} recorded={recordedAnswersAt(source.detail.legs, pending.leg)} />;
@@ -305,10 +302,7 @@ function ToolEditor({ draft, problem, onChange, inputRef }: { draft: ToolDraft; 
 function FileNotice({ app, session, pending }: { app: AppModel; session: SessionData; pending: PendingTools }) {
   const names = pending.tools.map((t) => t.name).join(', ');
   return (
-    <section className="tools-notice" data-testid={TOOL_IDS.fileNotice} role="status">
-      <span className="tools-icon" aria-hidden="true">
-        <PauseIcon />
-      </span>
+    <ToolsNotice testId={TOOL_IDS.fileNotice}>
       <span>
         This recording stops waiting for {pending.tools.length === 1 ? 'a frontend tool' : `${pending.tools.length} frontend tools`} (<span className="mono">{names}</span>). A file
         cannot be answered; replay it to answer at this point and play what was recorded next.
@@ -331,6 +325,18 @@ function FileNotice({ app, session, pending }: { app: AppModel; session: Session
       >
         Replay it
       </button>
+    </ToolsNotice>
+  );
+}
+
+/** A paused run that cannot be answered here: the pause icon and why. */
+function ToolsNotice({ testId, children }: { testId: string; children: ReactNode }) {
+  return (
+    <section className="tools-notice" data-testid={testId} role="status">
+      <span className="tools-icon" aria-hidden="true">
+        <PauseIcon />
+      </span>
+      {children}
     </section>
   );
 }
