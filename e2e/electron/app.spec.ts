@@ -10,7 +10,7 @@ import { ELECTRON_SKIP_REASON, electronBinary, launchElectronApp, ROOT, type Lau
  * against this app). Where the Electron binary is not installed every test skips and says why.
  */
 
-const fixtures = join(ROOT, '../shared/fixtures/upstream');
+const fixtures = join(ROOT, 'resources/fixtures/upstream');
 
 /** The page's global object as the tests see it (page.evaluate bodies run in the page). */
 interface PageGlobal {

@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The upstream fixtures live in ../shared beside the project (CI clones it there too). */
+/** The upstream fixtures ship with the project (resources/fixtures/upstream, with their README and MANIFEST). */
 export const FIXTURES_DIR = resolve(
-  process.env['STREAM_INSPECTOR_FIXTURES'] ?? join(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/upstream'),
+  process.env['STREAM_INSPECTOR_FIXTURES'] ?? join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/upstream'),
 );
 
 /**
@@ -13,7 +13,7 @@ export const FIXTURES_DIR = resolve(
  */
 function fixturesDir(): string {
   if (!existsSync(join(FIXTURES_DIR, 'MANIFEST.json'))) {
-    throw new Error(`Upstream fixtures not found in ${FIXTURES_DIR}: clone shared/ beside the project or set STREAM_INSPECTOR_FIXTURES.`);
+    throw new Error(`Upstream fixtures not found in ${FIXTURES_DIR}: the checkout is incomplete, or STREAM_INSPECTOR_FIXTURES points elsewhere.`);
   }
   return FIXTURES_DIR;
 }

@@ -1,5 +1,5 @@
 /**
- * The holdback rule for text that is still streaming (seed 003, "Safe Streaming"): a tag can
+ * The holdback rule for text that is still streaming (docs/protocols/segments.md, "Safe Streaming"): a tag can
  * arrive split over several deltas, so the end of a live text may be the first characters of
  * a closing `</content-block-…>` or of an embedded `<chart>` / `<table>` tag. Showing them
  * would flash a partial tag that the next delta completes (or turns out not to be a tag at

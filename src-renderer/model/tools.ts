@@ -18,7 +18,7 @@ export interface ToolDraft {
   isError: boolean;
 }
 
-/** The tool the demo UI answers with yes/no (upstream-protocol §8 #35). */
+/** The tool the demo UI answers with yes/no (docs/protocols/upstream-protocol.md §8 #35). */
 export const CONFIRM_TOOL = 'user_confirm';
 
 export function messageOf(input: unknown): string | null {

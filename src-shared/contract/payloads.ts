@@ -341,7 +341,7 @@ export const Diagnostic = s.object({
 
 // ─── Frontend tools ─────────────────────────────────────────────────────────────────────
 
-/** One answer, in the upstream wire's own field names (upstream-protocol §8 #33). */
+/** One answer, in the upstream wire's own field names (docs/protocols/upstream-protocol.md §8 #33). */
 export const ToolResult = s.object({
   tool_use_id: s.string({ nonEmpty: true, max: 512 }),
   content: s.string({ max: 16 * 1024 * 1024 }),

@@ -24,7 +24,7 @@ function feed(envelopes: Partial<Envelope>[], budget = 2048) {
   return stats.snapshot();
 }
 
-/** A buffered payload split the way the seed's algorithm would, at `sizes` UTF-8 bytes per chunk. */
+/** A buffered payload split the way the chunking algorithm of docs/protocols/json-envelopes.md would, at `sizes` UTF-8 bytes per chunk. */
 function chunked(type: string, payload: string, sizes: number[], extras: Record<string, unknown> = {}): Partial<Envelope>[] {
   const bytes = new TextEncoder().encode(payload);
   const decoder = new TextDecoder();

@@ -46,7 +46,7 @@ export interface ChunkFullnessEntry {
 
 /**
  * How full the non-last chunks of multi-envelope buffered payloads (JSON dialect) are against
- * `maxDeltaBytes` of the seed's chunking algorithm (chunkingBudget()). A chunk produced by that
+ * `maxDeltaBytes` of the chunking algorithm of docs/protocols/json-envelopes.md (chunkingBudget()). A chunk produced by that
  * algorithm is full, or short only by the next character's UTF-8 bytes (the split backs up to
  * a character boundary). Underfull and overfull chunks were cut by something else.
  */

@@ -51,7 +51,7 @@ function formatOfXmlMetaInit(item: string): DialectId {
 }
 
 /**
- * Guess the wire format from one event's data (upstream-protocol.md §3 #13). Returns
+ * Guess the wire format from one event's data (docs/protocols/upstream-protocol.md §3 #13). Returns
  * undefined when this event does not tell, e.g. garbage or a JSON object of neither kind;
  * the caller then looks at the next events. `[DONE]` and error frames are recognised before
  * this is called. Runs on the first events only, never throws.

@@ -15,7 +15,7 @@ export const UNDECODED_TYPE = 'undecoded';
 export type ControlKind = 'done' | 'error-frame' | 'block-open' | 'provider-event' | 'undecoded';
 
 /**
- * One message in the shared envelope vocabulary (seed 001's 13 types, plus whatever type a
+ * One message in the shared envelope vocabulary (docs/protocols/json-envelopes.md's 13 types, plus whatever type a
  * newer server sends: unknown types are kept verbatim). Every dialect maps to this.
  */
 export interface EnvelopeInit {

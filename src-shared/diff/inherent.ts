@@ -11,19 +11,19 @@ import type { Explanation, SideProfile } from './types';
 export const INHERENT = {
   'unattributed-sub-agents': {
     label: 'xml/raw cannot attribute sub-agents',
-    description: "xml/raw items carry no agent id, so concurrent sub-agents' items interleave into one sequence and cannot be split per agent (upstream-protocol §7 #30)",
+    description: "xml/raw items carry no agent id, so concurrent sub-agents' items interleave into one sequence and cannot be split per agent (docs/protocols/upstream-protocol.md §7 #30)",
   },
   'xml-unescaped-cr': {
     label: 'xml loses text after a CR',
-    description: 'the xml formatter does not escape CR: the rest of a text/thinking delta after a CR becomes an ignored SSE line (upstream-protocol §5 #24a)',
+    description: 'the xml formatter does not escape CR: the rest of a text/thinking delta after a CR becomes an ignored SSE line (docs/protocols/upstream-protocol.md §5 #24a)',
   },
   'resume-meta-init': {
     label: 'agent_base meta_init on resume',
-    description: 'agent_base sends meta_init again at the start of a continuation; the legacy server does not (upstream-protocol §3 #14)',
+    description: 'agent_base sends meta_init again at the start of a continuation; the legacy server does not (docs/protocols/upstream-protocol.md §3 #14)',
   },
   'resume-frontend-tool-result': {
     label: 'no frontend tool_result in agent_base',
-    description: 'on resume the legacy server streams a tool_result per frontend result; agent_base streams none (upstream-protocol §8 #34)',
+    description: 'on resume the legacy server streams a tool_result per frontend result; agent_base streams none (docs/protocols/upstream-protocol.md §8 #34)',
   },
   'agent-base-no-meta-files': {
     label: 'no meta_files in agent_base',

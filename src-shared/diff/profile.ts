@@ -4,7 +4,7 @@ import type { Block } from '../reconstruct/types';
 import type { DiffInput, Generation, SideProfile } from './types';
 
 /**
- * The agent_base server generation shows itself in its payloads (upstream-protocol §10):
+ * The agent_base server generation shows itself in its payloads (docs/protocols/upstream-protocol.md §10):
  * a `conversation_log` in meta_init/meta_final, `envelope_log` on tool results, the
  * `{"tools": …}` awaiting payload, JSON-object citation deltas.
  */

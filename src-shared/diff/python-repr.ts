@@ -1,6 +1,6 @@
 /**
  * The Python text upstream's json and xml formats send for a server tool result:
- * `json.dumps(block.content, default=str)` of Anthropic SDK models (upstream-protocol §4 #19),
+ * `json.dumps(block.content, default=str)` of Anthropic SDK models (docs/protocols/upstream-protocol.md §4 #19),
  * i.e. each model becomes its pydantic repr `BetaXxxBlock(field=repr, …)` inside a JSON
  * string. The raw format carries the same content as structured JSON; rendering that JSON the
  * way Python would lets the two be compared.

@@ -20,7 +20,7 @@ export function isToolResultKind(kind: string): boolean {
 }
 
 /**
- * Kinds whose reassembled payload is JSON by construction (seed 001 and upstream-protocol §4
+ * Kinds whose reassembled payload is JSON by construction (docs/protocols/json-envelopes.md and docs/protocols/upstream-protocol.md §4
  * #19, §10): parsed once the block completes. tool_result is not among them (plain text or
  * JSON, the server does not say which), nor server_tool_result (a JSON string of a Python repr).
  */

@@ -134,7 +134,7 @@ describe('reconstruction of the upstream fixtures', () => {
   });
 
   const counterparts = listSseFixtures().filter((f) => /\.(xml|raw)\.sse$/.test(f) && jsonFixtures.includes(f.replace(/\.(xml|raw)\.sse$/, '.json.sse')));
-  /** Runs whose XML wire loses information (upstream-protocol §5 #24a, §7 #30). */
+  /** Runs whose XML wire loses information (docs/protocols/upstream-protocol.md §5 #24a, §7 #30). */
   const lossy = new Set(['multi_agent.xml.sse', 'probe_escaping.xml.sse']);
   const shape = (d: Decoded) => ({
     blocks: d.blocks.filter((b) => b.status !== 'abandoned').map((b) => [b.kind, b.toolId ?? null]),

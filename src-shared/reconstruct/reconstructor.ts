@@ -41,7 +41,7 @@ interface OpenBlock {
 
 interface AgentState {
   info: AgentInfo;
-  /** The open block per kind: the seed's "(agent, type)" tracker. */
+  /** The open block per kind: the "(agent, type)" tracker of docs/protocols/json-envelopes.md. */
   open: Map<string, OpenBlock>;
   /** The block per kind that completed last (block.content-after-final). */
   lastCompleted: Map<string, Block>;
@@ -87,7 +87,7 @@ function parseOnRead(block: Block): void {
 }
 
 /**
- * Envelopes → blocks per agent, following seed 001 "Frontend Handling": one open block per
+ * Envelopes → blocks per agent, following docs/protocols/json-envelopes.md "Frontend Handling": one open block per
  * (agent, type), deltas appended in arrival order, `final` closes. One reconstructor spans
  * every leg of a session, so tool calls link to results that arrive in a continuation.
  */

@@ -1,5 +1,5 @@
 /**
- * Recognises the upstream retry replay inside one open streamed block (upstream-protocol §2
+ * Recognises the upstream retry replay inside one open streamed block (docs/protocols/upstream-protocol.md §2
  * #10): a retried API call streams the block again from its first delta, on the same
  * connection, without closing the first attempt. Nothing on the wire marks it, so the replay
  * is recognised by content: while the block is open, its first attempt arrives again, delta

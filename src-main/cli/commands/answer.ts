@@ -51,7 +51,7 @@ async function readResults(values: { result?: string[]; error?: string[]; result
   return results;
 }
 
-/** The demo UI's quick answers: "yes" for user_confirm, "ok" for anything else (upstream-protocol §8 #35). */
+/** The demo UI's quick answers: "yes" for user_confirm, "ok" for anything else (docs/protocols/upstream-protocol.md §8 #35). */
 function quickAnswers(pending: PendingTools): ToolResult[] {
   return pending.tools.map((t) => ({ tool_use_id: t.toolUseId, content: t.name === 'user_confirm' ? 'yes' : 'ok', is_error: false }));
 }

@@ -5,7 +5,7 @@ import type { ConnectionSpec } from '../connection/connection';
 
 /**
  * Answering an `awaiting_frontend_tools` pause: where to POST, with which headers and body
- * (upstream-protocol.md §8 #33). Everything is derived from the run's own request in main;
+ * (docs/protocols/upstream-protocol.md §8 #33). Everything is derived from the run's own request in main;
  * the renderer only supplies the results, and at most a path on the same origin and extra
  * body fields.
  */

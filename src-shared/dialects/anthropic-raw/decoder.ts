@@ -36,7 +36,7 @@ type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'>;
 const OPEN_BRACE = 0x7b;
 
 /**
- * The raw wire dialect (upstream-protocol.md §6): Anthropic Messages stream events as JSON
+ * The raw wire dialect (docs/protocols/upstream-protocol.md §6): Anthropic Messages stream events as JSON
  * lines, mixed with the agent layer's XML items (meta_init, tool_result,
  * awaiting_frontend_tools, meta_files, meta_final), which go to the XML item decoder.
  * Events map to the envelopes the upstream JSON formatter derives from the same events:

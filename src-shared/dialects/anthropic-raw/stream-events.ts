@@ -1,7 +1,7 @@
 import { setField } from '../legacy-xml/fields';
 
 /**
- * The Anthropic Messages stream events the raw format forwards (upstream-protocol.md §6
+ * The Anthropic Messages stream events the raw format forwards (docs/protocols/upstream-protocol.md §6
  * #26): `event.model_dump_json()` of the SDK's events, `content_block_stop` and
  * `message_stop` enriched with the accumulated block and message.
  */
@@ -43,7 +43,7 @@ const CITATION_FIELDS = [
 
 /**
  * A citation of a text block's `citations` as the JSON formatter emits it: delta = cited
- * text, extras = `citation_type` plus the non-null fields above (upstream-protocol.md §4 #18).
+ * text, extras = `citation_type` plus the non-null fields above (docs/protocols/upstream-protocol.md §4 #18).
  */
 export function citationEnvelopeParts(citation: Record<string, unknown>): { delta: string; extras: Record<string, unknown> } {
   const type = citation['type'];

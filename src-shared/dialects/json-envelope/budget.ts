@@ -36,8 +36,8 @@ export function chunkingBudget(shape: EnvelopeShape, budget = DEFAULT_CHUNK_BUDG
 /** How an envelope that is larger than the budget on the wire came to be so. */
 export interface BudgetOverrun {
   /**
-   * `after-escaping`: overhead + unescaped delta bytes fit the budget, as the seed's chunking
-   * algorithm promises, and only the JSON escaping of the delta pushed the wire size over.
+   * `after-escaping`: overhead + unescaped delta bytes fit the budget, as the chunking
+   * algorithm of docs/protocols/json-envelopes.md promises, and only the JSON escaping of the delta pushed the wire size over.
    * `payload`: the unescaped envelope itself is over: the delta was not chunked (text and
    * thinking never are; an error payload may not be) or the extras leave no room.
    */

@@ -12,7 +12,7 @@ import { findLoneSurrogateEscapes } from './surrogates';
 import { isKnownEnvelopeType, isStreamedEnvelopeType } from './vocabulary';
 
 /**
- * The JSON envelope dialect (seed 001, legacy `anthropic_agent` and `agent_base` servers):
+ * The JSON envelope dialect (docs/protocols/json-envelopes.md, legacy `anthropic_agent` and `agent_base` servers):
  * one SSE event = one `{type, agent, final, delta, ...extras}` object. Envelopes are passed
  * on as sent — unknown types and every extra kept verbatim, deltas not interpreted (a
  * citation's delta may be a JSON object string, a tool result's extras may hold a JSON

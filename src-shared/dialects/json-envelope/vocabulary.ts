@@ -1,4 +1,4 @@
-/** The 13 message types of the JSON envelope specification (seed 001). */
+/** The 13 message types of the JSON envelope specification (docs/protocols/json-envelopes.md). */
 export const SEED_ENVELOPE_TYPES = [
   'meta_init',
   'thinking',

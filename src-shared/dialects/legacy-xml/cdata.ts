@@ -3,7 +3,7 @@ import { CDATA_CLOSE, CDATA_OPEN } from './markup';
 /**
  * The body of a CDATA item, read by stripping the fixed `<![CDATA[` prefix and `]]>` suffix
  * instead of parsing: upstream does not protect `]]>` in server_tool_result, citation and
- * error bodies (upstream-protocol.md §5 #24b), so a parser would end the section early.
+ * error bodies (docs/protocols/upstream-protocol.md §5 #24b), so a parser would end the section early.
  */
 export type CdataProblem =
   /** The content holds a `]]>` an XML parser would take as the end of the section. */

@@ -4,7 +4,7 @@ import { readStartTag, isMarkupError, tagNameAt, type RawAttribute, CDATA_OPEN }
 
 /**
  * The body of a `<citations>` item: `<citation type=… …><![CDATA[cited]]></citation>…`
- * (upstream-protocol.md §5 #22). The cited text is not `]]>`-protected, so each citation
+ * (docs/protocols/upstream-protocol.md §5 #22). The cited text is not `]]>`-protected, so each citation
  * ends at the `]]></citation>` that is followed by the next `<citation` or by the end of
  * the body, not at the first `]]>`.
  */
@@ -72,7 +72,7 @@ function findCitationEnd(body: string, from: number): number {
   return last >= from ? last : -1;
 }
 
-/** Citation fields the JSON formatter keeps as JSON numbers (upstream-protocol.md §4 #18). */
+/** Citation fields the JSON formatter keeps as JSON numbers (docs/protocols/upstream-protocol.md §4 #18). */
 const NUMERIC_FIELDS = new Set(['document_index', 'start_char_index', 'end_char_index', 'start_page_number', 'end_page_number']);
 const INTEGER = /^-?\d+$/;
 

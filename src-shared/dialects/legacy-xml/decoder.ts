@@ -53,10 +53,10 @@ interface Element {
 type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'> & { agent?: string };
 
 /**
- * The legacy XML wire dialect (seed 000; upstream-protocol.md §5, §7 #30, §13 #44). One SSE
+ * The legacy XML wire dialect (docs/protocols/legacy-xml.md; docs/protocols/upstream-protocol.md §5, §7 #30, §13 #44). One SSE
  * event is one queue item, decoded on its own — never by parsing the concatenation, since
  * text deltas are not escaped and may contain `</content-block-text>`, `<chart>` or `&amp;`.
- * Every item maps to the envelope vocabulary of the JSON dialect (seed 001's migration
+ * Every item maps to the envelope vocabulary of the JSON dialect (docs/protocols/json-envelopes.md's migration
  * table), so reconstruction, diffing and the timeline treat both formats alike.
  *
  * Decisions that the wire leaves open:

@@ -3,7 +3,7 @@ import { setField } from './fields';
 import { isMarkupError, readStartTag, tagNameAt } from './markup';
 
 /**
- * `<chart>` and `<table>` tags the model writes inside text (seed 000, "parser-accepted
+ * `<chart>` and `<table>` tags the model writes inside text (docs/protocols/legacy-xml.md, "parser-accepted
  * compatibility tags"). The text itself stays verbatim in the delta; each tag that is
  * complete inside one item is also given structured. A tag split across deltas is not
  * reassembled here: deltas are short, and the reconstructed block's text is where an

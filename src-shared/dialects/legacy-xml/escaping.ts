@@ -1,6 +1,6 @@
 /**
  * The per-item escaping upstream applies before an XML item becomes one SSE `data:` line
- * (upstream-protocol.md §5 #23). Two producers, two schemes:
+ * (docs/protocols/upstream-protocol.md §5 #23). Two producers, two schemes:
  *
  * - formatter items (text/thinking tags and deltas, tool_call and server_tool_call tags,
  *   citations, server_tool_result, error) pass through `stream_xml_to_aqueue`: first

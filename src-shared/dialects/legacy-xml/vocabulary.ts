@@ -1,8 +1,8 @@
 import { tagNameAt } from './markup';
 
 /**
- * The item vocabulary of the legacy XML stream (seed 000, upstream-protocol.md §5 #22) and
- * how each item maps to the shared envelope vocabulary (seed 001's migration table).
+ * The item vocabulary of the legacy XML stream (docs/protocols/legacy-xml.md, docs/protocols/upstream-protocol.md §5 #22) and
+ * how each item maps to the shared envelope vocabulary (docs/protocols/json-envelopes.md's migration table).
  */
 
 /** Who put the item on the queue, which decides its escaping (see escaping.ts). */
