@@ -1,0 +1,44 @@
+import { nameAgents } from '../agents/names';
+import type { Diagnostic } from '../diagnostics/types';
+import type { Envelope } from '../dialects/types';
+import type { DecodeResult } from '../pipeline/types';
+import type { Block } from '../reconstruct/types';
+import type { EnvelopeSubject } from './envelope-fields';
+
+/**
+ * Every envelope of a decoded session as a filter subject: its agent's name, its block and
+ * its findings (on the envelope itself, on its frame, or on its block). `startedAt` is when
+ * the first request was sent, on the clock of the receive times; without it time counts from
+ * the first envelope.
+ */
+export function envelopeSubjects(result: Pick<DecodeResult, 'envelopes' | 'blocks' | 'agents' | 'diagnostics'>, startedAt?: number): EnvelopeSubject[] {
+  const envelopes = result.envelopes;
+  const names = nameAgents(result.agents, envelopes.map((e) => e.agent));
+  const blockOf = new Map<number, Block>();
+  for (const block of result.blocks) for (const seq of block.envelopes) blockOf.set(seq, block);
+  const firstOfFrame = new Map<string, number>();
+  for (const e of envelopes) {
+    const key = `${e.leg}:${e.frame}`;
+    if (!firstOfFrame.has(key)) firstOfFrame.set(key, e.seq);
+  }
+  const findings = new Map<number, Diagnostic[]>();
+  const add = (seq: number | undefined, d: Diagnostic): void => {
+    if (seq === undefined) return;
+    const list = findings.get(seq);
+    if (list) list.push(d);
+    else findings.set(seq, [d]);
+  };
+  for (const d of result.diagnostics) {
+    if (d.at.envelope !== undefined) add(d.at.envelope, d);
+    else if (d.at.frame !== undefined) add(firstOfFrame.get(`${d.at.leg ?? 0}:${d.at.frame}`), d);
+    else if (d.at.block !== undefined) add(result.blocks.find((b) => b.id === d.at.block)?.envelopes[0], d);
+  }
+  const start = startedAt ?? envelopes.find((e) => e.receivedAt > 0)?.receivedAt ?? 0;
+  return envelopes.map((envelope: Envelope) => ({
+    envelope,
+    agentName: names.get(envelope.agent)?.name ?? envelope.agent,
+    block: blockOf.get(envelope.seq),
+    findings: findings.get(envelope.seq) ?? [],
+    time: envelope.receivedAt > 0 ? Math.max(0, envelope.receivedAt - start) : 0,
+  }));
+}
