@@ -1,5 +1,6 @@
 import { createCollectingSession, type ChunkInput } from '../../src-shared/pipeline/session-decoder';
 import type { DecodeResult, FormatChoice } from '../../src-shared/pipeline/types';
+import type { LegOutcome } from '../../src-shared/recording/types';
 import { resolve } from 'node:path';
 import { openSource } from '../services/importers';
 import type { CliIo } from './io';
@@ -8,6 +9,10 @@ import { readChunks } from './input';
 export interface DecodedFile extends DecodeResult {
   /** What the file was recognised as ('stdin' for standard input, read as an SSE capture). */
   kind: string;
+  /** Per leg: how it ended, where the file says (recordings). */
+  outcomes: (LegOutcome | undefined)[];
+  /** When the first request was sent, on the clock of the receive times (recordings). */
+  startedAt?: number;
 }
 
 async function* stdinChunks(io: CliIo): AsyncGenerator<ChunkInput> {
@@ -24,5 +29,12 @@ export async function decodeFile(file: string, format: FormatChoice, io: CliIo):
   for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)]) await session.decodeLegAsync(chunks);
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.
-  return { ...result, kind: source?.kind ?? 'stdin', diagnostics: [...(source?.diagnostics ?? []), ...result.diagnostics] };
+  const startedAt = source?.legs[0]?.startedAt;
+  return {
+    ...result,
+    kind: source?.kind ?? 'stdin',
+    diagnostics: [...(source?.diagnostics ?? []), ...result.diagnostics],
+    outcomes: source ? source.legs.map((leg) => leg.outcome) : [],
+    ...(startedAt !== undefined ? { startedAt } : {}),
+  };
 }

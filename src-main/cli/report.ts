@@ -1,6 +1,7 @@
 import type { Severity } from '../../src-shared/diagnostics/types';
 import { countOf } from '../../src-shared/text/count';
 import type { DecodedFile } from './decode-file';
+import { terminalText } from './terminal-text';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 
 export interface RuleCount {
@@ -99,5 +100,6 @@ export function formatReport(report: InspectReport, file: string): string {
   out.push('', report.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none');
   for (const d of report.diagnostics) out.push(`  ${d.severity.padEnd(7)} ${String(d.count).padStart(5)}× ${d.rule}  — ${d.first}`);
   out.push('');
-  return out.join('\n');
+  // Agent ids, models, tool names and messages come from the stream.
+  return out.map(terminalText).join('\n');
 }

@@ -120,7 +120,8 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
         if (!field) throw new Error(`Unknown field '${term.field}'`);
         if (!found) return [field, { value: undefined, detail: `no envelope matches ${printExpression(term.of)}` }];
         const value = field.get(found);
-        const shown = value === undefined ? 'absent' : field.type === 'duration' ? `${String(value)}ms` : JSON.stringify(value);
+        const first = values(value)[0];
+        const shown = first === undefined ? 'absent' : field.type === 'duration' ? `${Math.round(Number(first))}ms` : JSON.stringify(first);
         return [field, { value, envelope: found, detail: `${term.which} match #${found.envelope.seq}: ${term.field} is ${shown}` }];
       }
       case 'field':
