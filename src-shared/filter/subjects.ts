@@ -21,18 +21,8 @@ export function envelopeSubjects(result: Pick<DecodeResult, 'envelopes' | 'block
     const key = `${e.leg}:${e.frame}`;
     if (!firstOfFrame.has(key)) firstOfFrame.set(key, e.seq);
   }
-  const findings = new Map<number, Diagnostic[]>();
-  const add = (seq: number | undefined, d: Diagnostic): void => {
-    if (seq === undefined) return;
-    const list = findings.get(seq);
-    if (list) list.push(d);
-    else findings.set(seq, [d]);
-  };
-  for (const d of result.diagnostics) {
-    if (d.at.envelope !== undefined) add(d.at.envelope, d);
-    else if (d.at.frame !== undefined) add(firstOfFrame.get(`${d.at.leg ?? 0}:${d.at.frame}`), d);
-    else if (d.at.block !== undefined) add(result.blocks.find((b) => b.id === d.at.block)?.envelopes[0], d);
-  }
+  const blockStart = new Map(result.blocks.map((b) => [b.id, b.envelopes[0]]));
+  const findings = findingsByEnvelope(result.diagnostics, (leg, frame) => firstOfFrame.get(`${leg}:${frame}`), (id) => blockStart.get(id));
   const start = startedAt ?? envelopes.find((e) => e.receivedAt > 0)?.receivedAt ?? 0;
   return envelopes.map((envelope: Envelope) => ({
     envelope,
@@ -41,4 +31,24 @@ export function envelopeSubjects(result: Pick<DecodeResult, 'envelopes' | 'block
     findings: findings.get(envelope.seq) ?? [],
     time: envelope.receivedAt > 0 ? Math.max(0, envelope.receivedAt - start) : 0,
   }));
+}
+
+/**
+ * Findings by the envelope they belong to: their own envelope, else the first envelope of
+ * their frame (as the timeline badges them), else the first envelope of their block.
+ */
+export function findingsByEnvelope(
+  diagnostics: readonly Diagnostic[],
+  firstOfFrame: (leg: number, frame: number) => number | undefined,
+  firstOfBlock: (block: number) => number | undefined = () => undefined,
+): Map<number, Diagnostic[]> {
+  const findings = new Map<number, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const seq = d.at.envelope ?? (d.at.frame !== undefined ? firstOfFrame(d.at.leg ?? 0, d.at.frame) : d.at.block !== undefined ? firstOfBlock(d.at.block) : undefined);
+    if (seq === undefined || seq < 0) continue;
+    const list = findings.get(seq);
+    if (list) list.push(d);
+    else findings.set(seq, [d]);
+  }
+  return findings;
 }

@@ -24,6 +24,10 @@ import type { RecordedRequest, RecordedResponse } from '../../../src-shared/reco
 import type { DiffInput } from '../../../src-shared/diff/types';
 import { RowColumnsBuilder, type RowColumns } from '../../../src-shared/contract/row-columns';
 import { createSseFramer } from '../../../src-shared/sse/framer';
+import { nameAgents } from '../../../src-shared/agents/names';
+import { envelopeReader, type Expr } from '../../../src-shared/filter';
+import { compileFilter } from '../../../src-shared/filter/evaluate';
+import { findingsByEnvelope } from '../../../src-shared/filter/subjects';
 import type { Frame } from '../../../src-shared/sse/types';
 import { Column } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
@@ -107,6 +111,8 @@ export interface SessionData {
   row(seq: number): TimelineRow | undefined;
   rows(start: number, count: number): TimelineRow[];
   search(text: string, max: number): { seqs: number[]; truncated: boolean };
+  /** Envelopes a filter (docs/filters.md) lets through, at most `max`. */
+  filter(filter: Expr, max: number): { seqs: number[]; truncated: boolean };
   frame(leg: number, seq: number): FrameDetail | undefined;
   rawBytes(leg: number, start: number, end: number, cap: number): RawBytes;
   blocks(agent?: string): readonly Block[];
@@ -411,6 +417,29 @@ export function createSessionData(init: SessionInit): SessionData {
           (typeof id === 'string' && id.toLowerCase().includes(needle)) ||
           (typeof name === 'string' && name.toLowerCase().includes(needle));
         if (!hit) continue;
+        if (seqs.length === max) return { seqs, truncated: true };
+        seqs.push(seq);
+      }
+      return { seqs, truncated: false };
+    },
+    filter(filter: Expr, max: number) {
+      const match = compileFilter(filter, envelopeReader());
+      const names = nameAgents(decoder.agents(), [...new Set(Array.from({ length: envelopes.count }, (_, seq) => envelopes.agent(seq)))]);
+      const findings = findingsByEnvelope(diagnostics, (leg, frame) => legs[leg]?.frames.firstEnvelope(frame));
+      const startedAt = legs[0]?.startedAt ?? 0;
+      const seqs: number[] = [];
+      for (let seq = 0; seq < envelopes.count; seq++) {
+        const envelope = envelopes.get(seq);
+        if (!envelope) continue;
+        const block = envelopeBlock.get(seq) - 1;
+        const subject = {
+          envelope,
+          agentName: names.get(envelope.agent)?.name ?? envelope.agent,
+          block: block < 0 ? undefined : blocksById.get(block),
+          findings: findings.get(seq) ?? [],
+          time: envelope.receivedAt > 0 ? Math.max(0, envelope.receivedAt - startedAt) : 0,
+        };
+        if (!match(subject)) continue;
         if (seqs.length === max) return { seqs, truncated: true };
         seqs.push(seq);
       }
