@@ -82,6 +82,8 @@ export const TEST_IDS = {
   lanesView: 'lanes-view',
   lane: 'lane',
   filterText: 'filter-text',
+  filterCompletions: 'filter-completions',
+  filterError: 'filter-error',
   filterAgent: 'filter-agent',
   filterType: 'filter-type',
   filterFinal: 'filter-final',

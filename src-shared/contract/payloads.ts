@@ -591,6 +591,7 @@ export type RowColumns = Infer<typeof RowColumns>;
 export type RowsRequest = Infer<typeof RowsRequest>;
 export type RowsPage = Infer<typeof RowsPage>;
 export type SearchRequest = Infer<typeof SearchRequest>;
+export type FilterRowsRequest = Infer<typeof FilterRowsRequest>;
 export type SearchResult = Infer<typeof SearchResult>;
 export type EnvelopeDetail = Infer<typeof EnvelopeDetail>;
 export type FrameDetail = Infer<typeof FrameDetail>;

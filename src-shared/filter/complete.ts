@@ -41,8 +41,9 @@ export function completeFilter(source: string, cursor: number, fields: FieldLook
     tokens = tokenize(before).slice(0, -1);
   } catch (error) {
     if (!(error instanceof FilterError) || !error.message.startsWith('String is not closed')) return null;
-    tokens = safeTokens(before.slice(0, error.at));
-    if (!tokens) return null;
+    const head = safeTokens(before.slice(0, error.at));
+    if (!head) return null;
+    tokens = head;
     partial = { text: before.slice(error.at + 1), at: error.at, quoted: true };
   }
   // The word being typed (no space after it yet) is the partial; completion replaces it.
