@@ -66,7 +66,7 @@ export function FilterExpressionInput({
     <div className="filter-box">
       <input
         ref={inputRef}
-        className={`input filter-text filter-expression${error ? ' filter-expression-invalid' : ''}`}
+        className={`input filter-expression${error ? ' filter-expression-invalid' : ''}`}
         type="search"
         placeholder='Filter: type == "tool_call" && agent == "sub 1"   ( / )'
         spellCheck={false}
@@ -99,6 +99,8 @@ export function FilterExpressionInput({
             onApply(value);
           } else if (e.key === 'Escape') {
             if (open) {
+              // A search input clears itself on Escape; here Escape only closes the list.
+              e.preventDefault();
               setCompletion(null);
             } else {
               onClear();
