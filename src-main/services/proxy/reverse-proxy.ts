@@ -114,6 +114,8 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
       };
       tap = options.onResponse?.(recorded, { status: exchange.status, statusText: upstreamRes.statusMessage ?? '', headers: responseHeaders }, exchange) ?? null;
       options.onExchange?.(exchange);
+      // Piped first: each chunk goes to the client before any observer sees it.
+      upstreamRes.pipe(res);
       upstreamRes.on('data', (chunk: Buffer) => {
         exchange.bytes += chunk.length;
         tap?.chunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length), now());
@@ -127,7 +129,6 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
         finish('error', "The server's response broke off");
         res.destroy();
       });
-      upstreamRes.pipe(res);
     });
     upstream.on('error', (error) => {
       const message = `The proxy could not reach ${target.origin}: ${error.message}`;
