@@ -82,16 +82,16 @@ function parseHttpHead(bytes: Uint8Array, from: number): { response: RecordedRes
   return { response: { status: Number(match[1]), statusText: match[2] ?? '', headers }, bodyOffset: at };
 }
 
-/** A short, safe description of a file's first bytes for an error message. */
+/**
+ * What a file's first bytes look like, for an error message — never the bytes themselves: an
+ * error may travel to a page or a log, and a file's contents are not the message's to show.
+ */
 export function describeFirstBytes(bytes: Uint8Array, max = 48): string {
   const head = bytes.subarray(0, max);
   const binary = head.some((b) => b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) || decoder.decode(head).includes('\ufffd');
-  if (binary) {
-    const hex = Array.from(head.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join(' ');
-    return `binary data (${hex}${bytes.length > 16 ? ' …' : ''})`;
-  }
-  const text = JSON.stringify(decoder.decode(head));
-  return bytes.length > max ? `${text}…` : text;
+  if (binary) return 'binary data';
+  if (/^\s*<(!doctype|html)/i.test(decoder.decode(head))) return 'an HTML page';
+  return 'text that is none of these';
 }
 
 function unknown(bytes: Uint8Array, detail?: string): SniffResult {
