@@ -302,6 +302,8 @@ describe('recordings', () => {
     const source = await openSource(path);
     expect(source.diagnostics.map((d) => [d.rule, d.at.fileOffset])).toEqual([
       ['recording.damaged-line', Buffer.byteLength(lines.slice(0, 4).join('\n')) + 1],
+      // The damaged line was chunk 2: the next chunk's numbers show the hole.
+      ['recording.chunk-sequence', Buffer.byteLength(lines.slice(0, 5).join('\n')) + 1],
       ['recording.torn-tail', Buffer.byteLength(damaged)],
     ]);
     const [chunks = []] = await readLegs(source);
