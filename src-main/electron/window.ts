@@ -1,5 +1,5 @@
 import { BrowserWindow, dialog, shell, type WebContents } from 'electron';
-import { judgeNavigation, mainWindowOptions } from './window-policy';
+import { judgeNavigation } from './window-policy';
 import { loadWindowState, trackWindowState } from './window-state';
 
 /**
@@ -66,9 +66,33 @@ function lockDown(contents: WebContents, options: WindowOptions): void {
 
 export function createMainWindow(options: WindowOptions): BrowserWindow {
   const state = loadWindowState(options.statePath);
-  const window = new BrowserWindow(
-    mainWindowOptions(options.preload, { ...(state.positioned ? { x: state.bounds.x, y: state.bounds.y } : {}), width: state.bounds.width, height: state.bounds.height }),
-  );
+  // The renderer shows untrusted streams: no Node, sandboxed, in an isolated world. Written
+  // out here, where Electronegativity and window-policy.test.ts both read it.
+  const window = new BrowserWindow({
+    ...(state.positioned ? { x: state.bounds.x, y: state.bounds.y } : {}),
+    width: state.bounds.width,
+    height: state.bounds.height,
+    minWidth: 800,
+    minHeight: 500,
+    show: false,
+    title: 'Agent Stream Inspector',
+    backgroundColor: '#1e1e1e',
+    webPreferences: {
+      preload: options.preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
+      spellcheck: false,
+    },
+  });
   if (state.maximized) window.maximize();
   trackWindowState(window, options.statePath);
   lockDown(window.webContents, options);
