@@ -118,6 +118,11 @@ export const SessionSummary = s.object({
   awaitingTools: s.boolean(),
   recordingPath: s.optional(s.string()),
   failure: s.optional(Failure),
+  /**
+   * Bumps when the session starts over from empty (a replay seeking backwards): what the
+   * renderer holds of an older generation is gone. Absent: 0.
+   */
+  generation: s.optional(Count()),
 });
 
 /** A request as shown to the user: secrets in headers and URL are redacted. */
@@ -487,6 +492,8 @@ export const RowColumns: s.Schema<RowColumnsData> = s.refine(
  */
 export const SessionBatch = s.object({
   sessionId: SessionId,
+  /** The session's generation (see SessionSummary.generation); absent: 0. */
+  generation: s.optional(Count()),
   total: Count(),
   start: Count(),
   columns: RowColumns,

@@ -84,9 +84,10 @@ describe('replay', () => {
     const sent = events.batches.length;
     const back = await service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 1 } });
     expect(back.position).toBe(2);
-    // The renderer learns of the restart from a batch starting again at 0.
+    // The renderer learns of the restart from a batch of a newer generation starting again at 0.
     const restart = await waitFor(() => events.batches.slice(sent).find((b) => b.sessionId === id), 'restart batch');
-    expect(restart).toMatchObject({ start: 0, total: 2 });
+    expect(restart).toMatchObject({ generation: 1, start: 0, total: 2 });
+    expect(await summaryOf(id)).toMatchObject({ generation: 1, envelopes: 2 });
     const rows = await service.getRows({ sessionId: id, start: 0, count: 10 });
     expect(rows.rows.map((r) => r.preview)).toEqual(['part 0 ', 'part 1 ']);
     await expect(service.replayControl({ sessionId: source, action: { kind: 'play' } })).rejects.toThrow(/is not a replay/);
