@@ -407,6 +407,11 @@ export const ReplayState = s.object({
   position: Count(),
   total: Count(),
   finished: s.boolean(),
+  /**
+   * The source has no receive times (a capture, an envelope file): it plays one event at a
+   * time at this many per second at ×1 (the speed multiplies it) instead of all at once.
+   */
+  pace: s.optional(s.number({ min: 0 })),
 });
 
 // ─── Diff ────────────────────────────────────────────────────────────────────────────────
