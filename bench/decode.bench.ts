@@ -19,6 +19,7 @@ import { createSseFramer } from '../src-shared/sse/framer';
 import { splitEvery } from '../src-shared/sse/rechunk';
 import { listSseFixtures, readFixture, readManifest } from '../src-main/testing/fixtures';
 import type { BenchTable } from './run';
+import { alternate } from './timing';
 
 const MB = 1024 * 1024;
 const CHUNK = 64 * 1024;
@@ -75,32 +76,6 @@ function frameOnly(chunks: readonly Uint8Array[]): number {
   return frames;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-/** Two runs timed in alternation, so load from other processes hits both alike; medians of `rounds`. */
-function alternate(a: () => unknown, b: () => unknown, rounds: number): { aMs: number; bMs: number; ratio: number } {
-  a();
-  b();
-  const aMs: number[] = [];
-  const bMs: number[] = [];
-  const ratios: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    let start = performance.now();
-    b();
-    const bTime = performance.now() - start;
-    start = performance.now();
-    a();
-    const aTime = performance.now() - start;
-    aMs.push(aTime);
-    bMs.push(bTime);
-    ratios.push(aTime / bTime);
-  }
-  return { aMs: median(aMs), bMs: median(bMs), ratio: median(ratios) };
-}
-
 const mbps = (bytes: number, ms: number): number => bytes / MB / (ms / 1000);
 const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 
@@ -110,7 +85,7 @@ function throughput(streams: ReadonlyMap<Format, Uint8Array>): BenchTable {
   for (const [format, bytes] of streams) {
     const chunks = splitEvery(bytes, CHUNK);
     const result = decode(chunks);
-    const { aMs, bMs, ratio } = alternate(() => decode(chunks), () => frameOnly(chunks), 5);
+    const { oursMs: aMs, floorMs: bMs, ratio } = alternate(() => decode(chunks), () => frameOnly(chunks), 5);
     const rate = mbps(bytes.length, aMs);
     const envelopesPerS = result.envelopes / (aMs / 1000);
     rows.push([format, (bytes.length / MB).toFixed(1), result.envelopes, result.blocks, result.diagnostics, aMs.toFixed(0), rate.toFixed(1), Math.round(envelopesPerS), mbps(bytes.length, bMs).toFixed(0), `${ratio.toFixed(1)}x`]);
@@ -133,7 +108,7 @@ function scaling(): BenchTable {
   for (const format of FORMATS) {
     const small = splitEvery(fixtureStream(format, STREAM_BYTES / 4), CHUNK);
     const large = splitEvery(fixtureStream(format, STREAM_BYTES), CHUNK);
-    const { aMs: largeMs, bMs: smallMs, ratio } = alternate(() => decode(large), () => decode(small), 3);
+    const { oursMs: largeMs, floorMs: smallMs, ratio } = alternate(() => decode(large), () => decode(small), 3);
     rows.push([format, smallMs.toFixed(0), largeMs.toFixed(0), `${ratio.toFixed(2)}x`]);
     notes.push(`${format}: 4x the bytes took ${ratio.toFixed(2)}x the time (linear ≈ 4, quadratic ≈ 16: ${ratio < 6 ? 'linear' : 'NOT LINEAR'})`);
   }
