@@ -8,7 +8,8 @@ import { defineConfig } from 'electron-vite';
  * worker → out/main/session-worker.js, the preload →
  * out/preload/preload.cjs (one CommonJS file with everything inlined, as `sandbox: true`
  * requires), and the renderer → out/renderer (relative asset URLs, so the browser host can
- * serve it under its per-run token path).
+ * serve it under its per-run token path; the favicon generated from resources/icons is copied
+ * in as is).
  */
 const root = import.meta.dirname;
 
@@ -40,6 +41,7 @@ export default defineConfig({
   renderer: {
     root: resolve(root, 'src-renderer'),
     base: './',
+    publicDir: resolve(root, 'resources/icons/favicon'),
     plugins: [react()],
     build: {
       outDir: resolve(root, 'out/renderer'),

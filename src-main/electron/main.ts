@@ -11,6 +11,7 @@ import { APP_ORIGIN, enforceCspOn, isAppUrl, registerAppScheme, serveRenderer } 
 import { createElectronHost } from './host-commands';
 import { registerContract } from './ipc';
 import { installMenu } from './menu';
+import { windowIconPath } from './resources';
 import { createMainWindow } from './window';
 
 /**
@@ -93,6 +94,7 @@ async function start(): Promise<void> {
     preload: join(here, '../preload/preload.cjs'),
     url: `${devServer ?? `${APP_ORIGIN}/index.html`}${entryQuery}`,
     statePath: join(userData, 'window-state.json'),
+    icon: windowIconPath(),
     isAppUrl: appUrl,
     onOpenPath: openPath,
   });
