@@ -11,7 +11,7 @@ import { APP_ORIGIN, enforceCspOn, isAppUrl, registerAppScheme, serveRenderer } 
 import { createElectronHost } from './host-commands';
 import { registerContract } from './ipc';
 import { installMenu } from './menu';
-import { windowIconPath } from './resources';
+import { resourcesDir, windowIconPath } from './resources';
 import { createMainWindow } from './window';
 
 /**
@@ -69,7 +69,7 @@ async function start(): Promise<void> {
   });
   const sessions = worker.service;
   trackOpenedFiles(sessions.onSessionsChanged, recentFiles, () => void refreshMenu());
-  const host = createElectronHost(sessions, recentFiles);
+  const host = createElectronHost(sessions, recentFiles, join(resourcesDir(), 'samples'));
   const inspector = composeInspector(sessions, host);
   const unregister = registerContract(inspector, { isAppUrl: appUrl, log: (m) => console.warn(m) });
 
@@ -79,9 +79,16 @@ async function start(): Promise<void> {
       .then((summary) => host.commands.fire({ kind: 'select-session', sessionId: summary.id }))
       .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
   };
+  const openSample = (id: string): void => {
+    host
+      .openSample({ id })
+      .then(([first]) => first && host.commands.fire({ kind: 'select-session', sessionId: first.id }))
+      .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+  };
   const menuActions = {
     open: () => void host.openWithDialog().catch((error: unknown) => console.error(error)),
     openPath,
+    openSample,
     send: (command: HostCommand) => host.commands.fire(command),
     isDev: devServer !== undefined || !app.isPackaged,
   };

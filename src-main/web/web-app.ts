@@ -5,6 +5,7 @@ import type { HostCommand } from '../../src-shared/contract/payloads';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { composeInspector, type HostCommands, type SessionCommands } from '../services/sessions/compose';
 import { createDefaultSessionService } from '../services/sessions/default-service';
+import { PROJECT_SAMPLES_DIR, sampleCommands } from '../services/samples/sample-commands';
 import { demoAgentInfo } from '../services/sessions/demo-agent-info';
 import { createRecentFiles, trackOpenedFiles, type RecentFiles } from '../services/sessions/recent-files';
 import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
@@ -24,6 +25,8 @@ export interface WebAppOptions {
   /** Start the embedded demo agent (default true), or use one that is already running. */
   demoAgent?: boolean | { url: string };
   demoAgentPort?: number;
+  /** The shipped sample recordings; the project's resources/samples by default. */
+  samplesDir?: string;
   /** Where the recent files are kept; in memory when not given. */
   recentFilesPath?: string;
   /**
@@ -44,9 +47,10 @@ export interface WebApp {
 }
 
 /** Host commands of the browser: no native dialogs or shell; files come as uploads. */
-export function browserHostCommands(options: { version: string; recentFiles: RecentFiles }): HostCommands {
+export function browserHostCommands(options: { version: string; recentFiles: RecentFiles; service: SessionCommands; samplesDir: string }): HostCommands {
   const hostCommands = createEmitter<HostCommand>();
   return {
+    ...sampleCommands(options.service, options.samplesDir),
     getAppInfo: () =>
       Promise.resolve({
         name: 'Agent Stream Inspector',
@@ -111,7 +115,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     service = inProcess;
     disposeService = () => inProcess.dispose();
   }
-  const inspector = composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles }));
+  const inspector = composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles, service, samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR }));
   const host = await startBrowserHost({
     service: inspector,
     rendererDir: options.rendererDir,
