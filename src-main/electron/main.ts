@@ -11,7 +11,7 @@ import { APP_ORIGIN, enforceCspOn, isAppUrl, registerAppScheme, serveRenderer } 
 import { createElectronHost } from './host-commands';
 import { registerContract } from './ipc';
 import { installMenu } from './menu';
-import { resourcesDir, windowIconPath } from './resources';
+import { samplesDir, windowIconPath } from './resources';
 import { createMainWindow } from './window';
 
 /**
@@ -31,6 +31,19 @@ const userDataOverride = process.env['STREAM_INSPECTOR_USER_DATA'];
 if (userDataOverride) app.setPath('userData', userDataOverride);
 // Tests start from an empty app: no demo session connected on the first start.
 const entryQuery = process.env['STREAM_INSPECTOR_AUTOCONNECT'] === '0' ? '?autoconnect=0' : '';
+
+/**
+ * Files the system asks the app to open (macOS `open-file`: a double-clicked `.recording` or
+ * `.sse`, or one dropped on the Dock icon). It can fire before the app is ready, so it is
+ * registered at once and the paths wait until the window has loaded.
+ */
+const waitingPaths: string[] = [];
+let openWhenReady: ((path: string) => void) | null = null;
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  if (openWhenReady) openWhenReady(path);
+  else waitingPaths.push(path);
+});
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -69,7 +82,7 @@ async function start(): Promise<void> {
   });
   const sessions = worker.service;
   trackOpenedFiles(sessions.onSessionsChanged, recentFiles, () => void refreshMenu());
-  const host = createElectronHost(sessions, recentFiles, join(resourcesDir(), 'samples'));
+  const host = createElectronHost(sessions, recentFiles, samplesDir());
   const inspector = composeInspector(sessions, host);
   const unregister = registerContract(inspector, { isAppUrl: appUrl, log: (m) => console.warn(m) });
 
@@ -106,7 +119,9 @@ async function start(): Promise<void> {
     onOpenPath: openPath,
   });
   window.webContents.once('did-finish-load', () => {
-    for (const path of filesIn(process.argv, process.cwd())) openPath(path);
+    openWhenReady = openPath;
+    // Files named on the command line (Windows and Linux file associations pass them so) and those macOS asked for early.
+    for (const path of [...filesIn(process.argv, process.cwd()), ...waitingPaths.splice(0)]) openPath(path);
   });
 
   app.on('second-instance', (_event, argv, cwd) => {
@@ -116,10 +131,6 @@ async function start(): Promise<void> {
       main.focus();
     }
     for (const path of filesIn(argv, cwd)) openPath(path);
-  });
-  app.on('open-file', (event, path) => {
-    event.preventDefault();
-    openPath(path);
   });
   app.on('window-all-closed', () => app.quit());
 

@@ -1,5 +1,6 @@
 import { app } from 'electron';
 import { join } from 'node:path';
+import { RESOURCE_PATHS } from './resource-layout';
 
 /**
  * The folder of what the app ships beside its code (icons, samples): the project's
@@ -11,7 +12,12 @@ export function resourcesDir(): string {
   return app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources');
 }
 
+/** The shipped sample recordings (File → Open Sample). */
+export function samplesDir(): string {
+  return join(resourcesDir(), RESOURCE_PATHS.samples);
+}
+
 /** The window icon (Linux and Windows; macOS takes the bundle's .icns). */
 export function windowIconPath(): string {
-  return join(resourcesDir(), 'icons', 'png', '512x512.png');
+  return join(resourcesDir(), RESOURCE_PATHS.windowIcon);
 }
