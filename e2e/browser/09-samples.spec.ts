@@ -24,6 +24,9 @@ test('the Connect view offers the samples and opens one, rows and all', async ({
   await app.page.setViewportSize({ width: 1024, height: 700 });
   await app.page.getByTestId(TEST_IDS.samplesPanel).scrollIntoViewIfNeeded();
   await app.screenshot('09-samples-connect-1024');
+  await app.page.emulateMedia({ colorScheme: 'dark' });
+  await app.screenshot('09-samples-connect-1024-dark');
+  await app.page.emulateMedia({ colorScheme: 'light' });
   await app.page.setViewportSize({ width: 1440, height: 900 });
 
   await samples.and(app.page.locator('[data-sample="multi-agent"]')).click();
