@@ -126,6 +126,8 @@ describe('electron-builder configuration', () => {
     for (const entry of entries) expect(packed(relative(ROOT, entry)), relative(ROOT, entry)).toBe(true);
     expect(packed('package.json')).toBe(true);
     expect(packed('out/main/index.js.map')).toBe(false);
+    // The command-line bundle is not part of the desktop app.
+    expect(packed('out/cli/main.js')).toBe(false);
   });
 
   it('ships the samples and the window icon where the app looks for them once packaged', async () => {
