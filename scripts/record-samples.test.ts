@@ -20,6 +20,16 @@ async function decoded(path: string) {
   };
 }
 
+/** Each record's type and field names: the file's format, whatever the times and chunk boundaries. */
+async function recordShapes(path: string): Promise<string[]> {
+  const lines = (await readFile(path, 'utf8')).split('\n').filter(Boolean);
+  const shapes = lines.map((line) => {
+    const record = JSON.parse(line) as { type?: string };
+    return `${record.type ?? 'header'}: ${Object.keys(record).sort().join(',')}`;
+  });
+  return [...new Set(shapes)].sort();
+}
+
 /** The request of every leg (method, URL, body): what the recording says was asked. */
 async function requests(path: string): Promise<unknown[]> {
   const lines = (await readFile(path, 'utf8')).split('\n').filter(Boolean);
@@ -45,6 +55,7 @@ describe('the sample recordings', () => {
     const committed = join(PROJECT_SAMPLES_DIR, file);
     expect(await decoded(join(dir, file))).toEqual(await decoded(committed));
     expect(await requests(join(dir, file))).toEqual(await requests(committed));
+    expect(await recordShapes(join(dir, file)), 'recorded in the current recording format').toEqual(await recordShapes(committed));
   });
 
   it('names the demo agent at its documented port and holds no other origin', async () => {
