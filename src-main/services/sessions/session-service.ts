@@ -46,7 +46,7 @@ import { toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './views';
  */
 
 /** Commands and events that depend on the host (native dialogs, shell, menus). */
-export type HostKeys = 'getAppInfo' | 'showOpenDialog' | 'listRecentFiles' | 'openExternal' | 'onHostCommand';
+export type HostKeys = 'getAppInfo' | 'showOpenDialog' | 'listRecentFiles' | 'openExternal' | 'listSamples' | 'openSample' | 'onHostCommand';
 export type SessionService = Omit<InspectorService, HostKeys> & {
   /** Stops every connection, closes recordings, drops timers. */
   dispose(): Promise<void>;
