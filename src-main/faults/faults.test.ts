@@ -280,7 +280,7 @@ describe('faults: reconnecting a dropped stream', () => {
     service = createDefaultSessionService();
     const { id } = await service.connect({ url: `${url}/events`, method: 'GET', headers: [], reconnect: { maxAttempts: 5 } });
     const done = await waitFor(async () => {
-      const s = (await service!.listSessions())[0];
+      const s = (await service!.listSessions()).find((summary) => summary.id === id);
       return s?.legs === 2 && s.state === 'failed' ? s : undefined;
     }, 'the 204');
     expect(done.failure?.message).toMatch(/^HTTP 204 No Content/);
