@@ -79,6 +79,7 @@ export const TEST_IDS = {
   modeTable: 'mode-table',
   modeLanes: 'mode-lanes',
   lanesView: 'lanes-view',
+  lanesAxisNote: 'lanes-axis-note',
   lane: 'lane',
   filterText: 'filter-text',
   filterAgent: 'filter-agent',

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { DemoAgentInfo, FormatChoice } from '../../../src-shared/contract';
+import { DIALECTS } from '../../../src-shared/dialects/registry';
 import type { RendererApp } from '../../app/composition';
 import { copyText } from '../../app/files';
 import { useStore } from '../../app/hooks';
@@ -22,13 +23,7 @@ import { errorMessage } from '../../model/errors';
 import { CodeView } from '../../editor/CodeView';
 import { TEST_IDS } from '../../testids';
 
-const DEMO_FORMATS = ['json', 'xml', 'raw'] as const;
-const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [
-  { value: 'auto', label: 'Detect' },
-  { value: 'json', label: 'JSON envelopes' },
-  { value: 'xml', label: 'Legacy XML tags' },
-  { value: 'raw', label: 'Raw Anthropic events' },
-];
+const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [{ value: 'auto', label: 'Detect' }, ...DIALECTS.map((d) => ({ value: d.id, label: d.label }))];
 
 /** Start a live session: a preset or any endpoint, or fill the form from a curl command. */
 export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
@@ -150,7 +145,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
               <label className="field field-narrow">
                 <span className="field-label">Wire format</span>
                 <select className="select" data-testid={TEST_IDS.demoFormat} value={demoFormat} onChange={(e) => setBodyField('format', e.target.value)}>
-                  {DEMO_FORMATS.map((f) => (
+                  {demo.formats.map((f) => (
                     <option key={f} value={f}>
                       {f}
                     </option>
