@@ -97,6 +97,8 @@ export const TEST_IDS = {
   detailTabFrame: 'detail-tab-frame',
   detailTabBlock: 'detail-tab-block',
   envelopeView: 'envelope-view',
+  unifiedEvent: 'unified-event',
+  rowUnified: 'row-unified',
   rawBytes: 'raw-bytes',
   rawText: 'raw-text',
   rawHex: 'raw-hex',

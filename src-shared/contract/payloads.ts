@@ -1,6 +1,7 @@
 import { DIALECT_IDS } from '../dialects/registry';
 import type { SessionDiff } from '../diff/types';
 import { CONTROL_KINDS } from '../envelope/types';
+import type { UnifiedEvent } from '../envelope/unified';
 import { columnsProblem, type RowColumns as RowColumnsData } from './row-columns';
 import * as s from './schema';
 import type { Infer } from './schema';
@@ -213,6 +214,8 @@ export const TimelineRow = s.object({
   block: s.optional(Count()),
   diagnostics: Count(),
   severity: s.optional(Severity),
+  /** Provider dialects: the unified event's family and kind (`content_block_delta · text_delta`). */
+  unified: s.optional(s.string({ max: 256 })),
 });
 
 export const RowsRequest = s.object({ sessionId: SessionId, start: Count(), count: s.number({ integer: true, min: 0, max: 10_000 }) });
@@ -231,6 +234,8 @@ export const EnvelopeDetail = s.object({
   delta: s.string(),
   extras: s.json<Record<string, unknown>>(),
   control: s.optional(ControlKind),
+  /** Provider dialects: the wire event on the unified surface (docs/protocols/provider-events.md). */
+  unified: s.optional(s.json<UnifiedEvent>()),
   dialect: DialectId,
   byteStart: Count(),
   byteEnd: Count(),

@@ -76,6 +76,13 @@ export interface UnifiedEvent {
   error?: unknown;
 }
 
+/** The one-line label a timeline row shows beside the wire type: the family without `stream.`, and the kind or phase. */
+export function unifiedLabel(event: UnifiedEvent): string {
+  const detail = event.kind ?? event.phase ?? event.tool?.builtin ?? event.tool?.name;
+  const family = event.family.slice('stream.'.length);
+  return detail ? `${family} · ${detail}` : family;
+}
+
 /** Builds a unified event, leaving out fields that are undefined (events stay small and JSON-stable). */
 export function unified(family: UnifiedFamily, ids: StreamIds, fields: Omit<UnifiedEvent, 'family' | 'ids'> = {}): UnifiedEvent {
   const event: UnifiedEvent = { family, ids: compact(ids) };
