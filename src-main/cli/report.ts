@@ -1,4 +1,5 @@
 import type { Severity } from '../../src-shared/diagnostics/types';
+import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
 import { countOf } from '../../src-shared/text/count';
 import type { DecodedFile } from './decode-file';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
@@ -22,7 +23,7 @@ export interface InspectReport {
   /** Provider dialects: how many envelopes map to each unified event family (docs/protocols/provider-events.md). */
   unifiedEvents?: Record<string, number>;
   /** Provider dialects: each message's model, status, stop reason, usage and timing. */
-  messages?: unknown[];
+  messages?: MessageSummary[];
   blocks: { id: number; agent: string; kind: string; status: Block['status']; bytes: number; name?: string; toolId?: string }[];
   diagnostics: RuleCount[];
   errors: number;
@@ -52,7 +53,7 @@ export function buildReport(result: DecodedFile): InspectReport {
     envelopes: result.envelopes.length,
     agents: result.agents.map((a: AgentInfo) => ({ uuid: a.uuid, parent: a.parent, envelopes: perAgent.get(a.uuid) ?? 0, ...(a.model ? { model: a.model } : {}) })),
     envelopeTypes,
-    ...(Object.keys(unifiedEvents).length > 0 ? { unifiedEvents, messages: result.blocks.filter((b) => b.kind === 'message' && b.parsed !== undefined).map((b) => b.parsed) } : {}),
+    ...(Object.keys(unifiedEvents).length > 0 ? { unifiedEvents, messages: result.blocks.filter((b) => b.kind === 'message' && b.parsed !== undefined).map((b) => b.parsed as MessageSummary) } : {}),
     blocks: result.blocks.map((b) => ({
       id: b.id,
       agent: b.agent,
@@ -68,14 +69,15 @@ export function buildReport(result: DecodedFile): InspectReport {
 }
 
 /** One line per provider message: id, model, status, stop reason, tokens and timing. */
-function describeMessage(message: unknown): string {
-  const m = (message ?? {}) as Record<string, unknown>;
-  const usage = (m['usage'] ?? {}) as Record<string, unknown>;
-  const parts = [m['id'], m['model'], m['status'], m['stop_reason'] !== undefined ? `stop ${String(m['stop_reason'])}` : undefined];
-  if (usage['input_tokens'] !== undefined) parts.push(`${String(usage['input_tokens'])} in / ${String(usage['output_tokens'] ?? '?')} out tokens`);
-  if (m['time_to_first_token_ms'] !== undefined) parts.push(`TTFT ${String(m['time_to_first_token_ms'])} ms`);
-  if (m['output_tokens_per_second'] !== undefined) parts.push(`${String(m['output_tokens_per_second'])} tokens/s`);
-  return JSON.stringify(parts.filter((p) => p !== undefined && p !== '').join(' · '));
+function describeMessage(m: MessageSummary): string {
+  const parts: string[] = [m.id, m.model, m.status];
+  if (m.stop_reason !== undefined) parts.push(`stop ${m.stop_reason}`);
+  const input = m.usage?.['input_tokens'];
+  const output = m.usage?.['output_tokens'];
+  if (typeof input === 'number') parts.push(`${input} in / ${typeof output === 'number' ? output : '?'} out tokens`);
+  if (m.time_to_first_token_ms !== undefined) parts.push(`TTFT ${m.time_to_first_token_ms} ms`);
+  if (m.output_tokens_per_second !== undefined) parts.push(`${m.output_tokens_per_second} tokens/s`);
+  return JSON.stringify(parts.filter((p) => p !== '').join(' · '));
 }
 
 const short = (uuid: string): string => (uuid ? uuid.slice(0, 8) : '(none)');
