@@ -457,6 +457,8 @@ export const DemoAgentInfo = s.nullable(
     toolResultsUrl: s.string(),
     formats: s.array(s.string()),
     scenarios: s.array(DemoScenario),
+    /** The provider APIs it serves (`/v1/messages`, `/v1/responses`), with their scenarios. */
+    providers: s.array(s.object({ id: s.literal('anthropic', 'openai'), title: s.string(), url: s.string(), dialect: DialectId, scenarios: s.array(DemoScenario) })),
     /** A ready-made connect request for the default scenario (what a newcomer runs first). */
     defaultRequest: ConnectRequest,
   }),
