@@ -121,6 +121,11 @@ export const SessionSummary = s.object({
   awaitingTools: s.boolean(),
   recordingPath: s.optional(s.string()),
   failure: s.optional(Failure),
+  /**
+   * Bumps when the session starts over from empty (a replay seeking backwards): what the
+   * renderer holds of an older generation is gone. Absent: 0.
+   */
+  generation: s.optional(Count()),
 });
 
 /** A request as shown to the user: secrets in headers and URL are redacted. */
@@ -409,6 +414,11 @@ export const ReplayState = s.object({
   position: Count(),
   total: Count(),
   finished: s.boolean(),
+  /**
+   * The source has no receive times (a capture, an envelope file): it plays one event at a
+   * time at this many per second at ×1 (the speed multiplies it) instead of all at once.
+   */
+  pace: s.optional(s.number({ min: 0 })),
 });
 
 // ─── Diff ────────────────────────────────────────────────────────────────────────────────
@@ -496,6 +506,8 @@ export const RowColumns: s.Schema<RowColumnsData> = s.refine(
  */
 export const SessionBatch = s.object({
   sessionId: SessionId,
+  /** The session's generation (see SessionSummary.generation); absent: 0. */
+  generation: s.optional(Count()),
   total: Count(),
   start: Count(),
   columns: RowColumns,

@@ -220,10 +220,20 @@ export function createSessionDecoder(
       { maxDataLineBytes: options.maxDataLineBytes ?? 2048 },
     );
 
+    const signature = createGzipSignatureCheck(() =>
+      legReport({
+        rule: 'stream.compressed-body',
+        message:
+          'The body starts with 1f 8b, the gzip signature, but no Content-Encoding says it is compressed: it is decoded as text, and what follows is garbage. Decompress it first, or ask the server for an uncompressed stream (remove Accept-Encoding).',
+        at: { byteStart: 0, byteEnd: 2 },
+      }),
+    );
+
     return {
       leg,
       push(chunk, receivedAt = 0) {
         stats.onChunk(chunk.byteLength, receivedAt, leg);
+        signature.push(chunk);
         framer.push(chunk, receivedAt);
       },
       end() {
@@ -266,6 +276,20 @@ export interface CollectingSession {
   decodeLegAsync(chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>): Promise<void>;
   /** No more legs: the whole decoded session. */
   finish(): DecodeResult;
+}
+
+/** Calls `onGzip` once when a stream's first two bytes, however chunked, are gzip's signature. */
+function createGzipSignatureCheck(onGzip: () => void): { push(chunk: Uint8Array): void } {
+  let seen = 0;
+  let first = -1;
+  return {
+    push(chunk) {
+      for (let i = 0; i < chunk.length && seen < 2; i++, seen++) {
+        if (seen === 0) first = chunk[i] as number;
+        else if (first === 0x1f && chunk[i] === 0x8b) onGzip();
+      }
+    },
+  };
 }
 
 export function createCollectingSession(options: SessionDecoderOptions = {}): CollectingSession {

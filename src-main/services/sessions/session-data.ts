@@ -72,6 +72,8 @@ export interface SessionInit {
   source: SessionSource;
   createdAt: number;
   format?: FormatChoice;
+  /** Counts the times the session started over from empty (see SessionSummary.generation). */
+  generation?: number;
 }
 
 export interface PendingToolsState {
@@ -85,6 +87,7 @@ export interface SessionData {
   readonly title: string;
   readonly source: SessionSource;
   readonly createdAt: number;
+  readonly generation: number;
   /** The format the user chose for decoding (a replay decodes its source the same way). */
   readonly formatChoice: FormatChoice;
   state: SessionState;
@@ -318,6 +321,7 @@ export function createSessionData(init: SessionInit): SessionData {
     source: init.source,
     createdAt: init.createdAt,
     formatChoice: init.format ?? 'auto',
+    generation: init.generation ?? 0,
     state: 'connecting',
     legs,
     get envelopeCount() {
@@ -496,6 +500,7 @@ export function createSessionData(init: SessionInit): SessionData {
       if (status !== undefined) summary.httpStatus = status;
       if (data.recordingPath !== undefined) summary.recordingPath = data.recordingPath;
       if (data.failure) summary.failure = data.failure;
+      if (init.generation) summary.generation = init.generation;
       return summary;
     },
     detail(pending: SessionDetail['pendingTools']): SessionDetail {
@@ -534,7 +539,7 @@ export function createSessionData(init: SessionInit): SessionData {
       });
       dirtyAgents.clear();
       const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
-      return { sessionId: init.id, total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
+      return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
     },
   };
 

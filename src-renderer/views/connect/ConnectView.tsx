@@ -35,7 +35,6 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
   const [pickerError, setPickerError] = useState<string | null>(null);
   const [curl, setCurl] = useState('');
   const [curlError, setCurlError] = useState<string | null>(null);
-  const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
   const demo = host.demo;
 
@@ -326,12 +325,6 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
           <div className="panel-actions">
             <button type="button" className="button" onClick={onOpenFile}>
               Choose a file…
-            </button>
-          </div>
-          <div className="request-line">
-            <input className="input" placeholder="or a path on this machine" aria-label="Path of a file to open" data-testid={TEST_IDS.openPathInput} spellCheck={false} value={path} onChange={(e) => setPath(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && path.trim() && void app.openPath(path.trim())} />
-            <button type="button" className="button" disabled={path.trim() === ''} onClick={() => void app.openPath(path.trim())}>
-              Open
             </button>
           </div>
           {recent.length > 0 && (
