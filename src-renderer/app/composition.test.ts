@@ -11,6 +11,7 @@ const demo: NonNullable<DemoAgentInfo> = {
   toolResultsUrl: 'http://127.0.0.1:5000/agent/tool_results',
   formats: ['json', 'xml', 'raw'],
   scenarios: [],
+  providers: [],
   defaultRequest: { url: 'http://127.0.0.1:5000/agent/run', method: 'POST', headers: [], title: 'Demo agent: Tour' },
 };
 
