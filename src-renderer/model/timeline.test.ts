@@ -135,6 +135,23 @@ describe('timeline model', () => {
     expect(timeline.getSnapshot()).toMatchObject({ filterError: null, filterActive: false, visibleCount: 6 });
   });
 
+  it('refreshes a filter main evaluates with the applied expression, not an unfinished edit', async () => {
+    const all = rows(0, 3, (seq) => ({ preview: seq === 1 ? 'needle' : 'hay' }));
+    const { timeline, main, scheduler } = model(all);
+    timeline.applyBatch(rowsBatch(all.slice(0, 2), [], 2));
+    timeline.setFilter(filter('delta contains "needle"'));
+    await settle();
+    timeline.setFilter(filter('delta contains "needle" &&'));
+    all.push(row(3, { preview: 'needle again' }));
+    timeline.applyBatch(rowsBatch(all.slice(2), [], 4));
+    scheduler.advance(SEARCH_REFRESH_MS);
+    await settle();
+    expect(main.searches.map((r) => r.expression)).toEqual(['delta contains "needle"', 'delta contains "needle"']);
+    expect(visible(timeline)).toEqual([1, 3]);
+    timeline.setFilter(filter(''));
+    expect(timeline.getSnapshot()).toMatchObject({ filterError: null, filterActive: false, visibleCount: 6 });
+  });
+
   it('filters an agent it has not seen yet to nothing, then to its rows once they arrive', () => {
     const { timeline } = model();
     timeline.applyBatch(rowsBatch(rows(0, 2), [], 2));

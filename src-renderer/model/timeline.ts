@@ -4,6 +4,7 @@ import type { ReadableStore } from '../app/types';
 import { RowCache } from './row-cache';
 import type { Expr } from '../../src-shared/filter/ast';
 import { fieldsOf } from '../../src-shared/filter/ast';
+import { printExpression } from '../../src-shared/filter/print';
 import { compileLocalFilter, EMPTY_FILTER, FilteredRows, isLocalFilter, parseTimelineFilter, type TimelineFilter } from './row-filter';
 import { RowIndex } from './row-index';
 import type { FrameScheduler } from './scheduler';
@@ -49,9 +50,10 @@ export const SEARCH_MAX_MATCHES = 1_000_000;
  * and the rows the current filter lets through, updated incrementally as batches arrive.
  */
 export class TimelineModel implements ReadableStore<TimelineSnapshot> {
-  readonly index = new RowIndex();
-  private readonly cache: RowCache;
-  private readonly filtered = new FilteredRows();
+  /** Replaced (never cleared) when the session starts over, so views re-read it from here. */
+  index = new RowIndex();
+  private cache: RowCache;
+  private filtered = new FilteredRows();
   private filter: TimelineFilter = EMPTY_FILTER;
   /** The filter applied: the last expression that parsed. */
   private tree: Expr | null = null;
@@ -68,18 +70,15 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   /** Where the first batch this window saw started: rows before it were missed, rows after come in batches. */
   private firstBatchStart: number | null = null;
   private version = 0;
+  /** Counts `reset`s, so answers to requests made before one are dropped. */
+  private resets = 0;
   private readonly store: Store<TimelineSnapshot>;
 
   constructor(
     readonly sessionId: string,
     private readonly deps: TimelineDeps,
   ) {
-    this.cache = new RowCache(
-      (start, count) => deps.service.getRows({ sessionId, start, count }),
-      () => this.changed(),
-      (error) => deps.reportError('Load rows', error),
-      deps.maxCachedPages,
-    );
+    this.cache = this.createCache();
     this.store = createStore<TimelineSnapshot>(this.snapshot());
   }
 
@@ -107,6 +106,26 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
       } else {
         this.filtered.extend(this.index.total, this.matcher());
       }
+    }
+    this.changed();
+  }
+
+  /**
+   * The session started over from empty in main (a replay seeking backwards): every row this
+   * window knows is gone; rows of the new start arrive in batches from seq 0. The filter stays.
+   */
+  reset(): void {
+    this.index = new RowIndex();
+    this.cache = this.createCache();
+    this.filtered = new FilteredRows();
+    this.firstBatchStart = null;
+    this.backfillCursor = 0;
+    // A backfill or search in flight answers for the old rows: drop what it brings.
+    this.resets++;
+    this.backfilling = false;
+    if (this.isRemote()) {
+      this.remoteMatches = new Set();
+      this.runSearch();
     }
     this.changed();
   }
@@ -199,8 +218,10 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
     this.backfillCursor = start;
     this.backfilling = true;
     const count = Math.min(BACKFILL_ROWS, end - start);
+    const resets = this.resets;
     this.deps.service.getRows({ sessionId: this.sessionId, start, count }).then(
       (page) => {
+        if (resets !== this.resets) return;
         this.backfilling = false;
         let added = 0;
         for (const row of page.rows) {
@@ -215,6 +236,7 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
         if (added > 0) this.backfill();
       },
       (error: unknown) => {
+        if (resets !== this.resets) return;
         this.backfilling = false;
         this.deps.reportError('Load rows', error);
       },
@@ -224,6 +246,18 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   dispose(): void {
     this.searchRefresh?.();
     this.searchGeneration++;
+  }
+
+  private createCache(): RowCache {
+    const resets = this.resets;
+    return new RowCache(
+      (start, count) => this.deps.service.getRows({ sessionId: this.sessionId, start, count }),
+      () => {
+        if (resets === this.resets) this.changed();
+      },
+      (error) => this.deps.reportError('Load rows', error),
+      this.deps.maxCachedPages,
+    );
   }
 
   private filterActive(): boolean {
@@ -246,8 +280,10 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   }
 
   private runSearch(): void {
+    if (!this.tree) return;
     const generation = ++this.searchGeneration;
-    const expression = this.filter.expression.trim();
+    // The applied tree, not the box's text: that may be an unfinished edit that does not parse.
+    const expression = printExpression(this.tree);
     this.searching = true;
     this.deps.service.filterRows({ sessionId: this.sessionId, expression, max: SEARCH_MAX_MATCHES }).then(
       (result) => {

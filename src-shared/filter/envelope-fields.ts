@@ -1,6 +1,6 @@
-import { AGENT_BASE_ENVELOPE_TYPES, SEED_ENVELOPE_TYPES } from '../dialects/json-envelope/vocabulary';
+import { AGENT_BASE_ENVELOPE_TYPES, SEED_ENVELOPE_TYPES } from '../envelope/vocabulary';
 import type { Diagnostic } from '../diagnostics/types';
-import type { Envelope } from '../dialects/types';
+import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
 import { FieldTable, type FieldValue } from './fields';
 

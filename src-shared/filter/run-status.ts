@@ -1,4 +1,4 @@
-import type { Envelope } from '../dialects/types';
+import type { Envelope } from '../envelope/types';
 import type { LegOutcome } from '../recording/types';
 import type { RunStatus } from './assertions';
 

@@ -1,6 +1,6 @@
 import { nameAgents } from '../agents/names';
 import type { Diagnostic } from '../diagnostics/types';
-import type { Envelope } from '../dialects/types';
+import type { Envelope } from '../envelope/types';
 import type { DecodeResult } from '../pipeline/types';
 import type { Block } from '../reconstruct/types';
 import type { EnvelopeSubject } from './envelope-fields';

@@ -13,7 +13,7 @@ export const inspect: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, filter: { type: 'string' } });
   const file = singleFile(positionals);
   const filter = values.filter !== undefined ? parseOption(values.filter, 'filter', '--filter') : null;
-  const result = await decodeFile(file, parseFormat(values.format), io);
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io);
   const report = buildReport(result);
   const matches = filter ? selectSubjects(subjectsOf(result), filter) : null;
   if (values.json) {
