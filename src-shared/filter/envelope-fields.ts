@@ -2,7 +2,9 @@ import { AGENT_BASE_ENVELOPE_TYPES, SEED_ENVELOPE_TYPES } from '../envelope/voca
 import type { Diagnostic } from '../diagnostics/types';
 import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
+import { DIALECT_IDS } from '../dialects/registry';
 import { FieldTable, type FieldValue } from './fields';
+import { UNIFIED_FIELDS } from './unified-fields';
 
 /** One envelope as a filter sees it: the envelope with its agent's name, block and findings. */
 export interface EnvelopeSubject {
@@ -40,7 +42,7 @@ export const ENVELOPE_FIELDS = new FieldTable<EnvelopeSubject>()
   .define({ name: 'leg', type: 'number', description: 'leg of the session (0 = first request, 1 = first tool_results continuation…)', get: (s) => s.envelope.leg })
   .define({ name: 'seq', type: 'number', description: "the envelope's number in the session, from 0", get: (s) => s.envelope.seq })
   .define({ name: 'time', type: 'duration', description: 'time since the first request (2s, 150ms)', get: (s) => s.time })
-  .define({ name: 'dialect', type: 'string', values: ['json', 'xml', 'raw'], description: 'wire dialect that decoded the envelope', get: (s) => s.envelope.dialect })
+  .define({ name: 'dialect', type: 'string', values: DIALECT_IDS, description: 'wire dialect that decoded the envelope', get: (s) => s.envelope.dialect })
   .define({ name: 'control', type: 'string', values: ['done', 'error-frame', 'block-open', 'provider-event', 'undecoded'], description: 'kind of control envelope ([DONE], error frame…); absent on content', get: (s) => s.envelope.control })
   .define({ name: 'block.kind', type: 'string', values: ENVELOPE_TYPES, description: 'kind of the block the envelope belongs to', get: (s) => s.block?.kind })
   .define({ name: 'block.content', type: 'string', description: "the whole content of the envelope's block", get: (s) => s.block?.content })
@@ -48,6 +50,7 @@ export const ENVELOPE_FIELDS = new FieldTable<EnvelopeSubject>()
   .define({ name: 'finding.rule', type: 'string', description: 'rule id of any finding on the envelope (docs/diagnostics.md)', get: (s) => s.findings.map((f) => f.rule) })
   .define({ name: 'finding.severity', type: 'string', order: SEVERITY_ORDER, values: SEVERITY_ORDER, description: 'severity of any finding: info < warning < error', get: (s) => s.findings.map((f) => f.severity) })
   .definePrefix('extras.', (name, key) => ({ name, type: 'any', description: `the envelope's ${key} field as sent`, get: (s) => extra(s, key) }));
+for (const field of UNIFIED_FIELDS) ENVELOPE_FIELDS.define(field);
 
 /** What a bare quoted string searches, any case: delta, type, agent (name and uuid), id, name. */
 export function envelopeText(subject: EnvelopeSubject): string[] {

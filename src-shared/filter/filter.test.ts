@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFixture } from '../../src-main/testing/fixtures';
+import { readFileSync } from 'node:fs';
+import { providerFixturePath, readFixture } from '../../src-main/testing/fixtures';
 import { decodeBytes } from '../pipeline/session-decoder';
 import { seededRandom } from '../testing/chunking';
 import type { Expr, Literal, Term } from './ast';
@@ -273,5 +274,18 @@ describe('completion', () => {
   it('offers && and || after a complete condition, nothing on text it cannot read', () => {
     expect(labels('type == "text" ▮')).toEqual(['&&', '||']);
     expect(at('type # ▮')).toBeNull();
+  });
+});
+
+describe('unified event fields (provider dialects)', () => {
+  it('selects envelopes by the unified event their provider event maps to', () => {
+    const bytes = new Uint8Array(readFileSync(providerFixturePath('openai-responses/builtin-tools.sse')));
+    const subjects = envelopeSubjects(decodeBytes(bytes));
+    const statuses = select('event.family == "stream.tool_call_status"', subjects);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses).toEqual(subjects.filter((s) => s.envelope.unified?.family === 'stream.tool_call_status').map((s) => s.envelope.seq));
+    expect(select('event.tool == "web_search" && event.phase == "completed"', subjects).length).toBeGreaterThan(0);
+    // Agent dialects carry no unified event: the fields are absent, so nothing matches.
+    expect(select('event.family matches "."')).toEqual([]);
   });
 });
