@@ -41,8 +41,6 @@ export const INSPECTOR_CONTRACT = {
   listSessions: command(s.none(), s.array(p.SessionSummary)),
   getSession: command(SessionRef, p.SessionDetail),
   getRows: command(p.RowsRequest, p.RowsPage),
-  /** Envelope seqs whose delta, type, agent, id or name contains the text (case-insensitive). */
-  searchRows: command(p.SearchRequest, p.SearchResult),
   /** Envelope seqs that match a filter expression (docs/filters.md); rejects with the parse error. */
   filterRows: command(p.FilterRowsRequest, p.SearchResult),
   getEnvelope: command(EnvelopeRef, p.EnvelopeDetail),

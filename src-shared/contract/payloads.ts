@@ -226,7 +226,6 @@ export const TimelineRow = s.object({
 export const RowsRequest = s.object({ sessionId: SessionId, start: Count(), count: s.number({ integer: true, min: 0, max: 10_000 }) });
 export const RowsPage = s.object({ total: Count(), start: Count(), rows: s.array(TimelineRow) });
 
-export const SearchRequest = s.object({ sessionId: SessionId, text: s.string({ nonEmpty: true, max: 1000 }), max: s.optional(s.number({ integer: true, min: 1, max: 1_000_000 })) });
 export const SearchResult = s.object({ seqs: s.array(Count()), truncated: s.boolean() });
 
 /** A filter expression (docs/filters.md) evaluated over every envelope of a session. */
@@ -623,7 +622,6 @@ export type TimelineRow = Infer<typeof TimelineRow>;
 export type RowColumns = Infer<typeof RowColumns>;
 export type RowsRequest = Infer<typeof RowsRequest>;
 export type RowsPage = Infer<typeof RowsPage>;
-export type SearchRequest = Infer<typeof SearchRequest>;
 export type FilterRowsRequest = Infer<typeof FilterRowsRequest>;
 export type SearchResult = Infer<typeof SearchResult>;
 export type EnvelopeDetail = Infer<typeof EnvelopeDetail>;

@@ -28,7 +28,6 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     listSessions: sessions.listSessions,
     getSession: sessions.getSession,
     getRows: sessions.getRows,
-    searchRows: sessions.searchRows,
     filterRows: sessions.filterRows,
     getEnvelope: sessions.getEnvelope,
     getFrame: sessions.getFrame,

@@ -114,7 +114,6 @@ export interface SessionData {
   envelope(seq: number): Envelope | undefined;
   row(seq: number): TimelineRow | undefined;
   rows(start: number, count: number): TimelineRow[];
-  search(text: string, max: number): { seqs: number[]; truncated: boolean };
   /** Envelopes a filter (docs/filters.md) lets through, at most `max`. */
   filter(filter: Expr, max: number): { seqs: number[]; truncated: boolean };
   frame(leg: number, seq: number): FrameDetail | undefined;
@@ -407,25 +406,6 @@ export function createSessionData(init: SessionInit): SessionData {
       const end = Math.min(envelopes.count, start + count);
       for (let seq = start; seq < end; seq++) out.push(row(seq) as TimelineRow);
       return out;
-    },
-    search(text: string, max: number) {
-      const needle = text.toLowerCase();
-      const seqs: number[] = [];
-      for (let seq = 0; seq < envelopes.count; seq++) {
-        const extras = envelopes.extrasOf(seq);
-        const id = extras['id'];
-        const name = extras['name'];
-        const hit =
-          envelopes.delta(seq).toLowerCase().includes(needle) ||
-          envelopes.type(seq).toLowerCase().includes(needle) ||
-          envelopes.agent(seq).toLowerCase().includes(needle) ||
-          (typeof id === 'string' && id.toLowerCase().includes(needle)) ||
-          (typeof name === 'string' && name.toLowerCase().includes(needle));
-        if (!hit) continue;
-        if (seqs.length === max) return { seqs, truncated: true };
-        seqs.push(seq);
-      }
-      return { seqs, truncated: false };
     },
     filter(filter: Expr, max: number) {
       const match = compileFilter(filter, envelopeReader());

@@ -580,10 +580,6 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       return { total: data.envelopeCount, start, rows: data.rows(start, count) };
     }),
 
-    searchRows: query(({ sessionId, text, max }) => {
-      return runtimeOf(sessionId).data.search(text, max ?? 10_000);
-    }),
-
     filterRows: query(({ sessionId, expression, max }) => {
       const data = runtimeOf(sessionId).data;
       return data.filter(parseFilter(expression), max ?? 10_000);
