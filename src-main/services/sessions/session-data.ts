@@ -27,6 +27,7 @@ import { RowColumnsBuilder, type RowColumns } from '../../../src-shared/contract
 import { createSseFramer } from '../../../src-shared/sse/framer';
 import { nameAgents } from '../../../src-shared/agents/names';
 import { envelopeReader, type Expr } from '../../../src-shared/filter';
+import { fieldsOf } from '../../../src-shared/filter/ast';
 import { compileFilter } from '../../../src-shared/filter/evaluate';
 import { findingsByEnvelope } from '../../../src-shared/filter/subjects';
 import type { Frame } from '../../../src-shared/sse/types';
@@ -409,8 +410,13 @@ export function createSessionData(init: SessionInit): SessionData {
     },
     filter(filter: Expr, max: number) {
       const match = compileFilter(filter, envelopeReader());
-      const names = nameAgents(decoder.agents(), [...new Set(Array.from({ length: envelopes.count }, (_, seq) => envelopes.agent(seq)))]);
-      const findings = findingsByEnvelope(diagnostics, (leg, frame) => legs[leg]?.frames.firstEnvelope(frame));
+      // Agent names and findings by envelope cost a pass of their own: only when the filter reads them.
+      const fields = fieldsOf(filter);
+      const readsAgents = fields.has('agent') || fields.has('text');
+      const seen = new Set<string>();
+      if (readsAgents) for (let seq = 0; seq < envelopes.count; seq++) seen.add(envelopes.agent(seq));
+      const names = readsAgents ? nameAgents(decoder.agents(), [...seen]) : new Map<string, { name: string }>();
+      const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(diagnostics, (leg, frame) => legs[leg]?.frames.firstEnvelope(frame)) : new Map<number, Diagnostic[]>();
       const startedAt = legs[0]?.startedAt ?? 0;
       const seqs: number[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) {
