@@ -152,6 +152,48 @@ describe('recording proxy', () => {
     expect(await refused.text()).toContain('could not reach http://127.0.0.1:1');
   });
 
+  it('a stream the server cuts is a failed session, cut at the client too, every byte kept', async () => {
+    const head = 'data: {"type":"text","agent":"a","final":false,"delta":"partial"}\n\ndata: {"type":"te';
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write(head);
+      await sleep(50);
+      res.destroy();
+    });
+    const state = await proxyTo(server.url);
+    const response = await fetch(`${state.url}/agent/run`, { method: 'POST', body: '{}' });
+    const { bytes, error } = await readAll(response);
+    expect(error).not.toBeNull();
+    expect(new TextDecoder().decode(bytes)).toBe(head);
+    const summary = await settledSessionOf('/agent/run');
+    expect(summary).toMatchObject({ state: 'failed', bytes: head.length });
+    const detail = await service.getSession({ sessionId: summary.id });
+    expect(detail.legs[0]!.end).toMatchObject({ reason: 'failed' });
+    const exchange = (await service.getProxy())!.exchanges[0]!;
+    expect(exchange.error).toMatch(/broke off/);
+  });
+
+  it('a frontend that goes away stops the upstream request and the session', async () => {
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (let i = 0; i < 200 && !res.destroyed; i++) {
+        res.write(`data: {"type":"text","agent":"a","final":false,"delta":"${i}"}\n\n`);
+        await sleep(10);
+      }
+      res.end();
+    });
+    const state = await proxyTo(server.url, false);
+    const controller = new AbortController();
+    const response = await fetch(`${state.url}/agent/run`, { method: 'POST', body: '{}', signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await server.clientClosed(0);
+    const summary = await settledSessionOf('/agent/run');
+    expect(summary.state).toBe('stopped');
+    expect(summary.envelopes).toBeLessThan(200);
+  });
+
   it('slows the upstream read to a slow client instead of buffering (backpressure)', async () => {
     const TOTAL = 64 * 1024 * 1024;
     const chunk = Buffer.alloc(64 * 1024, 'x');
