@@ -20,7 +20,6 @@ export function ProxyPanel({ app }: { app: RendererApp }) {
   const [typedTarget, setTarget] = useState<string | null>(null);
   const target = typedTarget ?? demo?.baseUrl ?? '';
   const [port, setPort] = useState('0');
-  const [recordDir, setRecordDir] = useState('');
   const [busy, setBusy] = useState(false);
   const portNumber = Number(port);
   const portValid = /^\d+$/.test(port) && portNumber <= 65535;
@@ -28,7 +27,7 @@ export function ProxyPanel({ app }: { app: RendererApp }) {
   const start = async (): Promise<void> => {
     setBusy(true);
     try {
-      await app.startProxy({ port: portNumber, target: target.trim(), ...(recordDir.trim() ? { recordDir: recordDir.trim() } : {}) });
+      await app.startProxy({ port: portNumber, target: target.trim() });
     } finally {
       setBusy(false);
     }
@@ -41,7 +40,7 @@ export function ProxyPanel({ app }: { app: RendererApp }) {
         <>
           <p className="hint">
             Point your frontend at <code data-testid={TEST_IDS.proxyUrl}>{proxy.url}</code>: requests go on to <code>{proxy.target}</code> unchanged, and each event stream opens a session here
-            {proxy.recordDir ? `, recorded in ${proxy.recordDir}` : ''}.
+            {proxy.recordDir ? `, recorded in ${proxy.recordDir}` : ' (Save keeps its recording)'}.
           </p>
           <ul className="proxy-exchanges" data-testid={TEST_IDS.proxyExchanges}>
             {proxy.exchanges.length === 0 && <li className="hint">No request yet.</li>}
@@ -63,9 +62,6 @@ export function ProxyPanel({ app }: { app: RendererApp }) {
           <div className="request-line">
             <input className="input" aria-label="Proxy target" placeholder="Agent server URL, e.g. http://127.0.0.1:8787" spellCheck={false} data-testid={TEST_IDS.proxyTarget} value={target} onChange={(e) => setTarget(e.target.value)} />
             <input className="input proxy-port" aria-label="Proxy port (0: any free one)" title="Port on 127.0.0.1 (0: any free one)" spellCheck={false} data-testid={TEST_IDS.proxyPort} value={port} onChange={(e) => setPort(e.target.value)} />
-          </div>
-          <div className="request-line">
-            <input className="input" aria-label="Recording folder" placeholder="Folder for recordings (optional)" spellCheck={false} value={recordDir} onChange={(e) => setRecordDir(e.target.value)} />
             <button type="button" className="button" data-testid={TEST_IDS.proxyStart} disabled={busy || !portValid || target.trim() === ''} onClick={() => void start()}>
               Start
             </button>
