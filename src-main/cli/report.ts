@@ -74,14 +74,17 @@ function agentTree(report: InspectReport): string[] {
     children.set(parent, [...(children.get(parent) ?? []), a]);
   }
   const lines: string[] = [];
-  const walk = (parent: string | null, depth: number): void => {
-    for (const a of children.get(parent) ?? []) {
-      const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
-      lines.push(`  ${'  '.repeat(depth)}${depth ? '└ ' : ''}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`);
-      walk(a.uuid, depth + 1);
-    }
-  };
-  walk(null, 0);
+  // Depth first with an explicit stack: a stream decides how deep sub-agents nest.
+  const stack = (children.get(null) ?? []).map((agent) => ({ agent, depth: 0 })).reverse();
+  const seen = new Set<string>();
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { agent: a, depth } = next;
+    const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
+    lines.push(`  ${'  '.repeat(depth)}${depth ? '└ ' : ''}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`);
+    if (seen.has(a.uuid)) continue;
+    seen.add(a.uuid);
+    for (const child of [...(children.get(a.uuid) ?? [])].reverse()) stack.push({ agent: child, depth: depth + 1 });
+  }
   return lines;
 }
 

@@ -1,4 +1,5 @@
 import type { AgentInfoPayload, BlockDetail, BlockSummary } from '../../src-shared/contract';
+import { stringifyJson } from '../../src-shared/json/tree';
 
 /**
  * The blocks view's model: a session's reconstructed blocks arranged as one conversation per
@@ -262,11 +263,11 @@ export function shortAgent(uuid: string): string {
 
 /** Pretty JSON of a parsed payload, or of the content when it parses; null when it is not JSON. */
 export function prettyJson(detail: Pick<BlockDetail, 'parsed' | 'content'>): string | null {
-  if (detail.parsed !== undefined) return JSON.stringify(detail.parsed, null, 2);
+  if (detail.parsed !== undefined) return stringifyJson(detail.parsed, { indent: 2 }) ?? null;
   const text = detail.content.trim();
   if (text === '' || (text[0] !== '{' && text[0] !== '[')) return null;
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return stringifyJson(JSON.parse(text), { indent: 2 }) ?? null;
   } catch {
     return null;
   }
@@ -290,7 +291,7 @@ export interface ErrorFrame {
 export function errorFrameOf(parsed: unknown): ErrorFrame | null {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const p = parsed as Record<string, unknown>;
-  const text = (v: unknown): string | null => (typeof v === 'string' ? v : v === undefined || v === null ? null : JSON.stringify(v));
+  const text = (v: unknown): string | null => (typeof v === 'string' ? v : v === undefined || v === null ? null : (stringifyJson(v) ?? null));
   const error = text(p['error']);
   const message = text(p['message']);
   if (error === null && message === null) return null;

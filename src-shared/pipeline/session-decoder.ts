@@ -12,6 +12,7 @@ import { createSseFramer } from '../sse/framer';
 import type { Frame } from '../sse/types';
 import { classifyControlFrame } from './stream-control';
 import type { DecodeResult, FormatChoice } from './types';
+import { stringifyJson } from '../json/tree';
 
 export interface SessionDecoderCallbacks {
   onFrame?: (frame: Frame, leg: number) => void;
@@ -177,7 +178,7 @@ export function createSessionDecoder(
       }
       if (control?.kind === 'error-frame') {
         sawErrorFrame = true;
-        const message = typeof control.message === 'string' ? control.message : JSON.stringify(control.message);
+        const message = typeof control.message === 'string' ? control.message : (stringifyJson(control.message) ?? '');
         legReport({ rule: 'stream.error-frame', message: `Server error ${String(control.error)}: ${message}`, at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd } });
         const { error, message: _m, traceback, ...rest } = control.fields;
         controlEnvelope(frame, { type: 'error_frame', final: true, delta: message, extras: { error, traceback, ...rest }, control: 'error-frame' });

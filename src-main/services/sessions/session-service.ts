@@ -36,7 +36,8 @@ import type { ReplayClock } from '../replay/clock';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
 import { exportSession, saveRecording } from './session-files';
-import { toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './views';
+import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './views';
+import { limitJsonDepth } from '../../../src-shared/json/tree';
 
 /**
  * The session service: every source of bytes (live connections, their tool-results
@@ -290,7 +291,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       leg: pending.leg,
       block: pending.block.id,
       agentUuid: pending.agentUuid,
-      tools: (pending.block.pendingTools ?? []).map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null })),
+      tools: toPendingTools(pending.block.pendingTools ?? []),
       answered: rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)),
       defaultPath: run ? defaultToolResultsPath(run.url) : '/agent/tool_results',
       defaultExtraBody: run ? defaultExtraBody(run.body) : {},
@@ -571,7 +572,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         return rt.data.diffInput();
       });
       const diff = diffSessions(sides[0] as DiffInput, sides[1] as DiffInput, flattenAgents === undefined ? {} : { flattenAgents });
-      return { diff, transcript: diffTranscript(diff) };
+      // The diff holds values parsed from both streams: bounded like every other payload.
+      return { diff: limitJsonDepth(diff, 2 * STREAM_JSON_DEPTH) as typeof diff, transcript: diffTranscript(diff) };
     }),
 
     startReplay: query(({ sessionId, speed, instant, paused }) => startReplay(runtimeOf(sessionId), speed ?? 1, instant ?? false, paused ?? false)),
