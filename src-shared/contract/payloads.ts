@@ -85,7 +85,8 @@ export const SessionState = s.literal('connecting', 'streaming', 'loading', 'com
 
 /** Why a source ended badly: each kind has its own clear message, and the body when there is one. */
 export const Failure = s.object({
-  kind: s.literal('http-status', 'content-type', 'dns', 'network', 'tls', 'timeout', 'idle-timeout', 'aborted', 'import', 'tool-results', 'internal'),
+  /** `worker-restart`: the process that decodes sessions failed and was restarted (ErrorEvent only). */
+  kind: s.literal('http-status', 'content-type', 'dns', 'network', 'tls', 'timeout', 'idle-timeout', 'aborted', 'import', 'tool-results', 'internal', 'worker-restart'),
   message: s.string(),
   status: s.optional(s.number({ integer: true })),
   contentType: s.optional(s.string()),

@@ -95,8 +95,9 @@ function writeTree(root: unknown, style: TextStyle, sortKeys: boolean): string |
       }
     } else {
       while (frame.next < keys.length) {
-        key = keys[frame.next++];
-        value = (container as Record<string, unknown>)[key];
+        const name = keys[frame.next++] as string;
+        key = name;
+        value = (container as Record<string, unknown>)[name];
         if (!isOmitted(value)) {
           found = true;
           break;
