@@ -103,6 +103,13 @@ export const SessionSource = s.variant('kind', {
   replay: s.object({ of: SessionId }),
 });
 
+/** How a session ended (pipeline/end-status.ts): absent while it is still receiving. */
+export const EndStatus = s.object({
+  kind: s.literal('done', 'error', 'truncated', 'stopped', 'failed', 'paused'),
+  label: s.string({ max: 100 }),
+  reason: s.string({ max: 4096 }),
+});
+
 export const SessionSummary = s.object({
   id: SessionId,
   title: s.string(),
@@ -119,6 +126,7 @@ export const SessionSummary = s.object({
   awaitingTools: s.boolean(),
   recordingPath: s.optional(s.string()),
   failure: s.optional(Failure),
+  end: s.optional(EndStatus),
 });
 
 /** A request as shown to the user: secrets in headers and URL are redacted. */
@@ -540,6 +548,7 @@ export type Failure = Infer<typeof Failure>;
 export type FailureKind = Failure['kind'];
 export type SessionSource = Infer<typeof SessionSource>;
 export type SessionSummary = Infer<typeof SessionSummary>;
+export type EndStatusPayload = Infer<typeof EndStatus>;
 export type RequestInfo = Infer<typeof RequestInfo>;
 export type ResponseInfo = Infer<typeof ResponseInfo>;
 export type LegInfo = Infer<typeof LegInfo>;

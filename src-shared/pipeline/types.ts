@@ -3,6 +3,7 @@ import type { ChunkStatistics } from '../diagnostics/chunk-stats';
 import type { DialectId, Envelope } from '../dialects/types';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
+import type { StreamEnd } from './end-status';
 
 export type FormatChoice = DialectId | 'auto';
 
@@ -16,6 +17,6 @@ export interface DecodeResult {
   agents: AgentInfo[];
   diagnostics: Diagnostic[];
   stats: ChunkStatistics;
-  /** Per leg: WHATWG end state. */
-  ends: { lastEventId: string; retry: number | null; bytes: number }[];
+  /** Per leg: WHATWG end state, and what ended the stream. */
+  ends: { lastEventId: string; retry: number | null; bytes: number; stream: StreamEnd }[];
 }
