@@ -50,7 +50,7 @@ describe('end status: truncated and failed streams are never "done"', () => {
   });
 
   it('truncated: a block a retried call abandoned (retry_midstream)', () => {
-    expect(statusesOf(readFixture('retry_midstream.json.sse'))).toMatchObject({ kind: 'truncated', reason: 'Block #1 (text) never closed: abandoned when a retried call replayed it.' });
+    expect(statusesOf(readFixture('retry_midstream.json.sse'))).toMatchObject({ kind: 'truncated', reason: expect.stringMatching(/^Block #1 \(text\) never closed: it was opened again before the final marker/) as unknown });
   });
 
   it('awaiting tools: a run paused on awaiting_frontend_tools', () => {

@@ -83,7 +83,10 @@ export function endStatusOf(facts: EndFacts): EndStatus {
   if (stream.cutMidEvent) return status('truncated', `The stream was cut inside an event after ${countOf(frames, 'complete event')}${because}`);
   if (!stream.terminal) return status('truncated', `The stream ended after ${countOf(frames, 'event')} without a terminal event ([DONE])${because}`);
   if (facts.openBlocks.length > 0) return status('truncated', `The stream ended with ${facts.openBlocks.length === 1 ? 'block' : 'blocks'} ${blockList(facts.openBlocks)} still open (no final envelope).`);
-  if (facts.abandonedBlocks.length > 0) return status('truncated', `${facts.abandonedBlocks.length === 1 ? 'Block' : 'Blocks'} ${blockList(facts.abandonedBlocks)} never closed: abandoned when a retried call replayed ${facts.abandonedBlocks.length === 1 ? 'it' : 'them'}.`);
+  if (facts.abandonedBlocks.length > 0) {
+    const one = facts.abandonedBlocks.length === 1;
+    return status('truncated', `${one ? 'Block' : 'Blocks'} ${blockList(facts.abandonedBlocks)} never closed: ${one ? 'it was' : 'they were'} opened again before the final marker (a retried call replays a block; interleaved XML sub-agents look the same).`);
+  }
   if (facts.awaitingTools) return status('paused', 'The run paused on awaiting_frontend_tools and waits for tool results.');
   return status('done', `The stream ended with ${stream.terminal.event}.`);
 }
