@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { UsageError, type CliIo, type Command } from './io';
+import { terminalIo, UsageError, type CliIo, type Command } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -28,7 +28,8 @@ export function defaultIo(): CliIo {
   };
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<number> {
+  const io = terminalIo(rawIo);
   const [name, ...args] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     (name ? io.stdout : io.stderr)(usage());

@@ -1,6 +1,7 @@
 import { parse, parseFormat, singleFile } from '../args';
 import { decodeFile } from '../decode-file';
-import type { Command } from '../io';
+import { printJson, type Command } from '../io';
+import { stringifyJson } from '../../../src-shared/json/tree';
 import { preview } from '../report';
 
 /** The reconstructed blocks, in the order they opened. */
@@ -9,7 +10,7 @@ export const blocks: Command = async (args, io) => {
   const file = singleFile(positionals);
   const result = await decodeFile(file, parseFormat(values.format), io);
   if (values.json) {
-    io.stdout(`${JSON.stringify(result.blocks, null, 2)}\n`);
+    printJson(io, result.blocks);
     return 0;
   }
   for (const b of result.blocks) {
@@ -17,7 +18,7 @@ export const blocks: Command = async (args, io) => {
     io.stdout(`#${b.id} ${b.agent.slice(0, 8) || '-'} ${b.kind}${label ? ` [${label}]` : ''} ${b.status}: ${preview(b.content, 200)}\n`);
     for (const c of b.citations) io.stdout(`    cites ${c.citationType}: ${preview(c.citedText)}\n`);
     for (const i of b.images) io.stdout(`    image ${i.mediaType}: ${preview(i.src)}\n`);
-    if (b.pendingTools) for (const t of b.pendingTools) io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${JSON.stringify(t.input)}\n`);
+    if (b.pendingTools) for (const t of b.pendingTools) io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${stringifyJson(t.input) ?? '(no input)'}\n`);
   }
   return 0;
 };

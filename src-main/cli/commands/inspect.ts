@@ -1,7 +1,7 @@
 import { parse, parseFormat, singleFile } from '../args';
 import { decodeFile } from '../decode-file';
 import { failReasons, parseFailOn } from '../fail-on';
-import type { Command } from '../io';
+import { printJson, type Command } from '../io';
 import { buildReport, formatReport } from '../report';
 
 /**
@@ -17,6 +17,7 @@ export const inspect: Command = async (args, io) => {
   const report = buildReport(result);
   const failures = failReasons(report, policy);
   const verdict = { failOn: policy.text, failures };
-  io.stdout(values.json ? `${JSON.stringify({ file, ...report, ...verdict }, null, 2)}\n` : `${formatReport(report, file)}${failures.length > 0 ? `Fails (--fail-on ${policy.text}): ${failures.join('; ')}.\n` : ''}`);
+  if (values.json) printJson(io, { file, ...report, ...verdict });
+  else io.stdout(`${formatReport(report, file)}${failures.length > 0 ? `Fails (--fail-on ${policy.text}): ${failures.join('; ')}.\n` : ''}`);
   return failures.length > 0 ? 1 : 0;
 };

@@ -7,7 +7,7 @@ import { countOf } from '../../../src-shared/text/count';
 import { createDefaultSessionService } from '../../services/sessions/default-service';
 import type { SessionService } from '../../services/sessions/session-service';
 import { parse, parseFormat } from '../args';
-import { UsageError, type CliIo, type Command } from '../io';
+import { printJson, UsageError, type CliIo, type Command } from '../io';
 
 /**
  * `record URL [-X METHOD] [-H 'Name: value']… [-d BODY|@FILE] -o FILE`: opens a live stream
@@ -113,7 +113,7 @@ export const record: Command = async (args, io) => {
     void io.interrupted.then(() => service.stop({ sessionId: started.id })).catch(() => {});
     const summary = await untilSettled(service, started.id);
     offStatus();
-    if (values.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+    if (values.json) printJson(io, summary);
     io.stderr(describeOutcome(summary));
     io.stderr(`Recording written to ${path}\n`);
     return summary.state === 'stopped' ? 0 : exitCodeFor(summary);
