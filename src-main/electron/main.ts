@@ -12,6 +12,7 @@ import { createElectronHost } from './host-commands';
 import { registerContract } from './ipc';
 import { installMenu } from './menu';
 import { createMainWindow } from './window';
+import { terminalSafe } from '../../src-shared/text/terminal';
 
 /**
  * The desktop app: one window on the renderer, the session service and the embedded demo
@@ -64,19 +65,19 @@ async function start(): Promise<void> {
   const worker = startSessionWorker({
     entry: new URL('./session-worker.js', import.meta.url),
     demoAgentUrl: demoUrl,
-    onError: (error) => console.error(`Session worker: ${error.message}`),
+    onError: (error) => console.error(`Session worker: ${terminalSafe(error.message)}`),
   });
   const sessions = worker.service;
   trackOpenedFiles(sessions.onSessionsChanged, recentFiles, () => void refreshMenu());
   const host = createElectronHost(sessions, recentFiles);
   const inspector = composeInspector(sessions, host);
-  const unregister = registerContract(inspector, { isAppUrl: appUrl, log: (m) => console.warn(m) });
+  const unregister = registerContract(inspector, { isAppUrl: appUrl, log: (m) => console.warn(terminalSafe(m)) });
 
   const openPath = (path: string): void => {
     sessions
       .openFile({ path })
       .then((summary) => host.commands.fire({ kind: 'select-session', sessionId: summary.id }))
-      .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+      .catch((error: unknown) => console.error(terminalSafe(error instanceof Error ? error.message : String(error))));
   };
   const menuActions = {
     open: () => void host.openWithDialog().catch((error: unknown) => console.error(error)),

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { INSPECTOR_CONTRACT } from '../../../../src-shared/contract/inspector';
 import { createContractServer } from '../../../../src-shared/contract/wire';
 import { errorMessage } from '../../../../src-shared/json/values';
+import { terminalSafe } from '../../../../src-shared/text/terminal';
 import { composeInspector } from '../compose';
 import { createDefaultSessionService } from '../default-service';
 import { demoAgentInfo } from '../demo-agent-info';
@@ -21,7 +22,8 @@ const sessions = createDefaultSessionService({
   ...(data.spoolDir !== undefined ? { spoolDir: data.spoolDir } : {}),
 });
 const server = createContractServer(INSPECTOR_CONTRACT, composeInspector(sessions, HOST_ONLY), (message) => port.postMessage(message), {
-  onProtocolError: (message) => console.error(`session worker: ${message}`),
+  // A protocol error quotes what the client sent: escaped before it reaches the host's terminal.
+  onProtocolError: (message) => console.error(`session worker: ${terminalSafe(message)}`),
 });
 const post = (message: WorkerToHost): void => port.postMessage(message);
 
