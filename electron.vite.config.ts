@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { rendererCspPlugin } from './src-main/web/csp';
 
 /**
  * Three builds with explicit entries (this project's folders are not electron-vite's
@@ -8,7 +9,8 @@ import { defineConfig } from 'electron-vite';
  * worker → out/main/session-worker.js, the preload →
  * out/preload/preload.cjs (one CommonJS file with everything inlined, as `sandbox: true`
  * requires), and the renderer → out/renderer (relative asset URLs, so the browser host can
- * serve it under its per-run token path).
+ * serve it under its per-run token path; the favicon generated from resources/icons is copied
+ * in as is).
  */
 const root = import.meta.dirname;
 
@@ -40,7 +42,9 @@ export default defineConfig({
   renderer: {
     root: resolve(root, 'src-renderer'),
     base: './',
-    plugins: [react()],
+    publicDir: resolve(root, 'resources/icons/favicon'),
+    // index.html's meta CSP is written from the same source as the header CSP (src-main/web/csp.ts).
+    plugins: [react(), rendererCspPlugin()],
     build: {
       outDir: resolve(root, 'out/renderer'),
       emptyOutDir: true,

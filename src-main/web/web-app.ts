@@ -5,8 +5,10 @@ import type { HostCommand } from '../../src-shared/contract/payloads';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { composeInspector, type HostCommands, type SessionCommands } from '../services/sessions/compose';
 import { createDefaultSessionService } from '../services/sessions/default-service';
+import { PROJECT_SAMPLES_DIR, sampleCommands } from '../services/samples/sample-commands';
 import { demoAgentInfo } from '../services/sessions/demo-agent-info';
 import { createRecentFiles, trackOpenedFiles, type RecentFiles } from '../services/sessions/recent-files';
+import { createPathAccess, guardPaths } from '../services/sessions/path-guard';
 import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
 import { startBrowserHost, type BrowserHost } from './browser-host';
@@ -24,6 +26,8 @@ export interface WebAppOptions {
   /** Start the embedded demo agent (default true), or use one that is already running. */
   demoAgent?: boolean | { url: string };
   demoAgentPort?: number;
+  /** The shipped sample recordings; the project's resources/samples by default. */
+  samplesDir?: string;
   /** Where the recent files are kept; in memory when not given. */
   recentFilesPath?: string;
   /**
@@ -32,6 +36,8 @@ export interface WebAppOptions {
    */
   sessionsInWorker?: boolean;
   sessionDeps?: Omit<SessionServiceDeps, 'demoAgent' | 'onFileOpened'>;
+  /** Files named on the command line: opened at start, and the page may reopen them. */
+  files?: readonly string[];
   log?: (message: string) => void;
 }
 
@@ -44,9 +50,10 @@ export interface WebApp {
 }
 
 /** Host commands of the browser: no native dialogs or shell; files come as uploads. */
-export function browserHostCommands(options: { version: string; recentFiles: RecentFiles }): HostCommands {
+export function browserHostCommands(options: { version: string; recentFiles: RecentFiles; service: SessionCommands; samplesDir: string }): HostCommands {
   const hostCommands = createEmitter<HostCommand>();
   return {
+    ...sampleCommands(options.service, options.samplesDir),
     getAppInfo: () =>
       Promise.resolve({
         name: 'Agent Stream Inspector',
@@ -55,7 +62,7 @@ export function browserHostCommands(options: { version: string; recentFiles: Rec
         platform: process.platform,
         capabilities: { fileDialogs: false, upload: true, dropPaths: false },
       }),
-    showOpenDialog: () => Promise.reject(new Error('The browser host has no native file dialog: pick the file with the upload button, or type its path.')),
+    showOpenDialog: () => Promise.reject(new Error('The browser host has no native file dialog: pick the file with the Open button (an upload), or name it on the command line.')),
     listRecentFiles: () => options.recentFiles.list(),
     // The page opens links itself (target=_blank, rel=noopener); main has no browser to drive.
     openExternal: () => Promise.resolve(false),
@@ -111,7 +118,12 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     service = inProcess;
     disposeService = () => inProcess.dispose();
   }
-  const inspector = composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles }));
+  const access = createPathAccess({ recentFiles, howToOpen: 'Pick it with the Open button (an upload), drop it on the page, or name it on the command line that starts the inspector.' });
+  const inspector = guardPaths(composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles, service, samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR })), access);
+  for (const file of options.files ?? []) {
+    access.grantRead(file);
+    await service.openFile({ path: file }).catch((error: unknown) => (options.log ?? console.error)(error instanceof Error ? error.message : String(error)));
+  }
   const host = await startBrowserHost({
     service: inspector,
     rendererDir: options.rendererDir,

@@ -1,4 +1,7 @@
+import { DIALECT_IDS } from '../dialects/registry';
 import type { SessionDiff } from '../diff/types';
+import { CONTROL_KINDS } from '../envelope/types';
+import type { UnifiedEvent } from '../envelope/unified';
 import { columnsProblem, type RowColumns as RowColumnsData } from './row-columns';
 import * as s from './schema';
 import type { Infer } from './schema';
@@ -13,9 +16,9 @@ import type { Infer } from './schema';
 
 export const SessionId = s.string({ nonEmpty: true, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 export const Severity = s.literal('error', 'warning', 'info');
-export const FormatChoice = s.literal('auto', 'json', 'xml', 'raw');
-export const DialectId = s.literal('json', 'xml', 'raw');
-export const ControlKind = s.literal('done', 'error-frame', 'block-open', 'provider-event', 'undecoded');
+export const FormatChoice = s.literal('auto', ...DIALECT_IDS);
+export const DialectId = s.literal(...DIALECT_IDS);
+export const ControlKind = s.literal(...CONTROL_KINDS);
 
 /** An ordered header table: pairs keep order and duplicates (as typed in the connect form). */
 export const HeaderTable = s.array(s.tuple(s.string({ max: 1024 }), s.string({ max: 64 * 1024 })), { max: 500 });
@@ -127,6 +130,11 @@ export const SessionSummary = s.object({
   recordingPath: s.optional(s.string()),
   failure: s.optional(Failure),
   end: s.optional(EndStatus),
+  /**
+   * Bumps when the session starts over from empty (a replay seeking backwards): what the
+   * renderer holds of an older generation is gone. Absent: 0.
+   */
+  generation: s.optional(Count()),
 });
 
 /** A request as shown to the user: secrets in headers and URL are redacted. */
@@ -220,6 +228,8 @@ export const TimelineRow = s.object({
   block: s.optional(Count()),
   diagnostics: Count(),
   severity: s.optional(Severity),
+  /** Provider dialects: the unified event's family and kind (`content_block_delta · text_delta`). */
+  unified: s.optional(s.string({ max: 256 })),
 });
 
 export const RowsRequest = s.object({ sessionId: SessionId, start: Count(), count: s.number({ integer: true, min: 0, max: 10_000 }) });
@@ -238,6 +248,8 @@ export const EnvelopeDetail = s.object({
   delta: s.string(),
   extras: s.json<Record<string, unknown>>(),
   control: s.optional(ControlKind),
+  /** Provider dialects: the wire event on the unified surface (docs/protocols/provider-events.md). */
+  unified: s.optional(s.json<UnifiedEvent>()),
   dialect: DialectId,
   byteStart: Count(),
   byteEnd: Count(),
@@ -411,6 +423,11 @@ export const ReplayState = s.object({
   position: Count(),
   total: Count(),
   finished: s.boolean(),
+  /**
+   * The source has no receive times (a capture, an envelope file): it plays one event at a
+   * time at this many per second at ×1 (the speed multiplies it) instead of all at once.
+   */
+  pace: s.optional(s.number({ min: 0 })),
 });
 
 // ─── Diff ────────────────────────────────────────────────────────────────────────────────
@@ -459,10 +476,24 @@ export const DemoAgentInfo = s.nullable(
     toolResultsUrl: s.string(),
     formats: s.array(s.string()),
     scenarios: s.array(DemoScenario),
+    /** The provider APIs it serves (`/v1/messages`, `/v1/responses`), with their scenarios. */
+    providers: s.array(s.object({ id: s.literal('anthropic', 'openai'), title: s.string(), url: s.string(), dialect: DialectId, scenarios: s.array(DemoScenario) })),
     /** A ready-made connect request for the default scenario (what a newcomer runs first). */
     defaultRequest: ConnectRequest,
   }),
 );
+
+/** A sample recording shipped with the app (resources/samples); some hold a pair of runs. */
+export const SampleInfo = s.object({
+  id: s.string({ nonEmpty: true, max: 64 }),
+  title: s.string(),
+  summary: s.string(),
+  /** How many sessions opening it gives (2 for a pair to diff). */
+  sessions: s.number({ integer: true, min: 1 }),
+});
+
+/** Samples are named by id only: the host maps the id to its own files, never to a path. */
+export const OpenSampleRequest = s.object({ id: s.string({ nonEmpty: true, max: 64 }) });
 
 export const ExternalUrl = s.object({ url: s.string({ nonEmpty: true, max: 8192 }) });
 
@@ -496,6 +527,8 @@ export const RowColumns: s.Schema<RowColumnsData> = s.refine(
  */
 export const SessionBatch = s.object({
   sessionId: SessionId,
+  /** The session's generation (see SessionSummary.generation); absent: 0. */
+  generation: s.optional(Count()),
   total: Count(),
   start: Count(),
   columns: RowColumns,
@@ -586,6 +619,8 @@ export type ExportRequest = Infer<typeof ExportRequest>;
 export type SavedFile = Infer<typeof SavedFile>;
 export type AppInfo = Infer<typeof AppInfo>;
 export type DemoAgentInfo = Infer<typeof DemoAgentInfo>;
+export type SampleInfo = Infer<typeof SampleInfo>;
+export type OpenSampleRequest = Infer<typeof OpenSampleRequest>;
 export type SessionBatch = Infer<typeof SessionBatch>;
 export type LiveStatus = Infer<typeof LiveStatus>;
 export type ErrorEvent = Infer<typeof ErrorEvent>;

@@ -155,6 +155,11 @@ export function stringifyJson(value: unknown, options: { indent?: number; sortKe
   return writeTree(value, style, options.sortKeys ?? false);
 }
 
+/** `stringifyJson` as text: '' for what JSON cannot carry (undefined, a function). */
+export function jsonText(value: unknown): string {
+  return stringifyJson(value) ?? '';
+}
+
 /** A writer for another language's literal syntax (Python's repr), on the same explicit stack. */
 export function writeValueText(value: unknown, style: TextStyle): string {
   return writeTree(value, style, false) ?? '';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFixture } from '../../src-main/testing/fixtures';
+import { readFileSync } from 'node:fs';
+import { providerFixturePath, readFixture } from '../../src-main/testing/fixtures';
 import { chunkings } from '../testing/chunking';
 import { encodeUtf8 } from '../text/utf8';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from './end-status';
@@ -45,7 +46,7 @@ describe('end status: truncated and failed streams are never "done"', () => {
   });
 
   it('truncated: a clean close without [DONE], and blocks left open', () => {
-    expect(statusesOf(encodeUtf8(`${text('a')}${text('', true)}`)).reason).toMatch(/without a terminal event \(\[DONE\]\)/);
+    expect(statusesOf(encodeUtf8(`${text('a')}${text('', true)}`)).reason).toMatch(/without its terminal event \(\[DONE\], or the dialect's own\)/);
     expect(statusesOf(encodeUtf8(`${text('a')}data: [DONE]\n\n`))).toMatchObject({ kind: 'truncated', reason: 'The stream ended with block #0 (text) still open (no final envelope).' });
   });
 
@@ -63,5 +64,20 @@ describe('end status: truncated and failed streams are never "done"', () => {
     expect(endStatusOf({ stream: null, openBlocks: [], abandonedBlocks: [], awaitingTools: false, outcome: { kind: 'failed', message: 'Connection refused' } })).toEqual({ kind: 'failed', label: 'failed to connect', reason: 'Connection refused' });
     // A failure after events arrived is a cut stream, with the failure as the reason.
     expect(statusOf(result, { kind: 'failed', message: 'socket hang up' })).toMatchObject({ kind: 'truncated', reason: expect.stringContaining('socket hang up') as unknown });
+  });
+
+  it.each([
+    ['anthropic-messages/tool-use.sse', 'done', /^The stream ended with message_stop\.$/],
+    ['anthropic-messages/cut.sse', 'truncated', /without its terminal event/],
+    ['anthropic-messages/error-midstream.sse', 'error', /^The stream ended with an error in event 3: api_error: Internal server error$/],
+    ['openai-responses/text-annotations.sse', 'done', /^The stream ended with response\.completed\.$/],
+    ['openai-responses/failed.sse', 'error', /failed: The model failed to generate a response/],
+    ['openai-responses/incomplete.sse', 'error', /incomplete: max_output_tokens/],
+    ['openai-responses/error.sse', 'error', /rate_limit_exceeded: /],
+    ['openai-responses/cut.sse', 'truncated', /without its terminal event/],
+  ])('a dialect with its own terminal event declares it through onStreamEnd: %s is %s', (name, kind, reason) => {
+    const status = statusesOf(readFileSync(providerFixturePath(name)));
+    expect(status.kind).toBe(kind);
+    expect(status.reason).toMatch(reason);
   });
 });

@@ -81,7 +81,7 @@ export function endStatusOf(facts: EndFacts): EndStatus {
   const because = outcome ? `: ${outcome.message}` : '.';
   if (stream === null || frames === 0) return status('truncated', `The stream ended ${stream?.cutMidEvent ? 'inside its first event' : 'before any event'}${because}`);
   if (stream.cutMidEvent) return status('truncated', `The stream was cut inside an event after ${countOf(frames, 'complete event')}${because}`);
-  if (!stream.terminal) return status('truncated', `The stream ended after ${countOf(frames, 'event')} without a terminal event ([DONE])${because}`);
+  if (!stream.terminal) return status('truncated', `The stream ended after ${countOf(frames, 'event')} without its terminal event ([DONE], or the dialect's own)${because}`);
   if (facts.openBlocks.length > 0) return status('truncated', `The stream ended with ${facts.openBlocks.length === 1 ? 'block' : 'blocks'} ${blockList(facts.openBlocks)} still open (no final envelope).`);
   if (facts.abandonedBlocks.length > 0) {
     const one = facts.abandonedBlocks.length === 1;

@@ -3,14 +3,29 @@ import { decodeFile } from '../decode-file';
 import { printJson, type Command } from '../io';
 import { stringifyJson } from '../../../src-shared/json/tree';
 import { preview } from '../report';
+import type { Envelope } from '../../../src-shared/envelope/types';
+import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
+import type { Block } from '../../../src-shared/reconstruct/types';
+
+/**
+ * A provider dialect's block with the unified event it opened with (its family, kind,
+ * channel or tool, and StreamIDs), so scripts can follow a block back to the unified surface.
+ */
+function withUnified(block: Block, envelopes: readonly Envelope[]): Block & { unified?: UnifiedEvent } {
+  for (const seq of block.envelopes) {
+    const unified = envelopes[seq]?.unified;
+    if (unified) return { ...block, unified };
+  }
+  return block;
+}
 
 /** The reconstructed blocks, in the order they opened. */
 export const blocks: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } });
   const file = singleFile(positionals);
-  const result = await decodeFile(file, parseFormat(values.format), io);
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io);
   if (values.json) {
-    printJson(io, result.blocks);
+    printJson(io, result.blocks.map((b) => withUnified(b, result.envelopes)));
     return 0;
   }
   for (const b of result.blocks) {

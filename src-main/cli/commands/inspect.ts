@@ -13,7 +13,7 @@ export const inspect: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, 'fail-on': { type: 'string', multiple: true } });
   const file = singleFile(positionals);
   const policy = parseFailOn(values['fail-on']);
-  const result = await decodeFile(file, parseFormat(values.format), io);
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io);
   const report = buildReport(result);
   const failures = failReasons(report, policy);
   const verdict = { failOn: policy.text, failures };

@@ -1,5 +1,5 @@
-import { utf8ByteLength } from '../../text/utf8';
-import { stringifyJson } from '../../json/tree';
+import { utf8ByteLength } from '../text/utf8';
+import { stringifyJson } from '../json/tree';
 
 /** The upstream chunker's budget for one SSE message, in bytes (MAX_SSE_CHUNK_BYTES). */
 export const DEFAULT_CHUNK_BUDGET = 2048;
