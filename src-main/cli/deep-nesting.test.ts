@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deeplyNestedCapture } from '../../src-shared/testing/deep-json';
 import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../services/connection/loopback-testing';
-import { main } from './main';
-import { memoryIo } from './test-io';
+import { runCli } from './test-io';
 
 let dir: string;
 let server: LoopbackServer | undefined;
@@ -19,11 +18,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(args: string[]) {
-  const io = { ...memoryIo(), cwd: dir };
-  const code = await main(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const run = (args: string[]) => runCli(args, { cwd: dir });
 
 describe('deeply nested JSON does not crash the CLI', () => {
   it('inspect of a capture with 5,000 levels in an envelope exits normally with its findings', async () => {

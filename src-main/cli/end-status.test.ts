@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePath, readFixture } from '../testing/fixtures';
-import { main } from './main';
-import { memoryIo } from './test-io';
+import { runCli } from './test-io';
 
-const run = async (args: string[], stdin?: string | Uint8Array) => {
-  const io = memoryIo(stdin);
-  const code = await main(args, io);
-  return { code, out: io.out(), err: io.err() };
-};
+const run = (args: string[], stdin?: string | Uint8Array) => runCli(args, stdin === undefined ? {} : { stdin });
 
 interface Report {
   status: { kind: string; label: string; reason: string };

@@ -7,7 +7,7 @@ import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../servic
 import { createRecorder } from '../services/recording/recorder';
 import { fixturePath } from '../testing/fixtures';
 import { main } from './main';
-import { memoryIo, servingIo } from './test-io';
+import { runCli, servingIo } from './test-io';
 
 /** What a hostile stream puts in its strings: OSC 52 (clipboard write), clear screen, BEL, a C1 CSI, a bidi override. */
 const OSC52 = '\u001b]52;c;cHduZWQ=\u0007';
@@ -50,11 +50,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(args: string[]) {
-  const io = { ...memoryIo(), cwd: dir };
-  const code = await main(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const run = (args: string[]) => runCli(args, { cwd: dir });
 
 /** Nothing raw reached the terminal, and the hostile text is still there, visibly escaped. */
 function expectEscaped(output: string, visible: RegExp = /\\x1b\]52;c;|\\u001b\]52;c;/): void {
