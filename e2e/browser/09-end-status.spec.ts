@@ -51,6 +51,19 @@ test('a stream cut in the middle of an event is truncated, not complete', async 
   await app.screenshot('09-end-status-cut');
 });
 
+test('a connection that is refused failed to connect', async ({ app, connect }) => {
+  // A port nothing listens on: a server started and closed again.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  await app.show('connect');
+  await connect.url.fill(`http://127.0.0.1:${port}/agent/run`);
+  await connect.connect();
+  await expectStatus(app, 'failed to connect', 'failed', /refused/i);
+  await app.screenshot('09-end-status-failed');
+});
+
 test('a stream that ends in an error frame is "ended by error"', async ({ app, page }) => {
   await app.openFiles(fixturePath('error_midstream.json.sse'));
   await expectStatus(app, 'ended by error', 'error', /^The stream ended with an error in event 5: APIStatusError/);
