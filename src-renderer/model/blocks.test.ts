@@ -75,6 +75,22 @@ describe('buildThreads on real streams', () => {
   });
 });
 
+describe('buildThreads on a stream-controlled depth', () => {
+  test('a chain of 20,000 nested sub-agents builds, finds and counts without recursion, in linear time', () => {
+    const depth = 20_000;
+    const agents = Array.from({ length: depth }, (_, i) => agent(`a${i}`, i === 0 ? null : `a${i - 1}`, i));
+    const blocks = agents.map((a, i) => block(a.uuid, 'text', i, { id: i, status: i === depth - 1 ? 'open' : 'complete' }));
+    const threads = buildThreads(agents, blocks);
+    expect(threads).toHaveLength(1);
+    const deepest = findThread(threads, `a${depth - 1}`)[0];
+    expect(deepest?.depth).toBe(depth - 1);
+    const path = ancestorsOf(threads, `a${depth - 1}`);
+    expect(path).toHaveLength(depth);
+    expect(path[0]).toBe('a0');
+    expect(countLiveBlocks(threads)).toBe(1);
+  });
+});
+
 describe('buildThreads placement', () => {
   test('a spawn result naming the child wins over call order', () => {
     const blocks = [
