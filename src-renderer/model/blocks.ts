@@ -129,7 +129,29 @@ export function buildThreads(agents: readonly AgentInfoPayload[], blocks: readon
       for (const child of placement.after.get(block.id) ?? []) thread.items.push(childThread(child));
     }
   }
+  for (const { thread } of walkThreads(threads)) if (thread.depth === MAX_THREAD_NESTING) flattenDescendants(thread);
   return threads;
+}
+
+/**
+ * How deep threads nest on screen. A stream decides how deep its sub-agents nest; past this,
+ * descendants are listed one after another inside the thread at this depth (each keeps its
+ * real `depth`), so the page never holds thousands of nested sections.
+ */
+export const MAX_THREAD_NESTING = 8;
+
+/** Moves every descendant thread of `thread` into its items, depth first, each keeping only its own blocks. */
+function flattenDescendants(thread: AgentThread): void {
+  const flat: ThreadItem[] = [];
+  const pending: ThreadItem[] = [...thread.items].reverse();
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    flat.push(item);
+    if (item.type !== 'agent') continue;
+    const inner = item.thread.items;
+    item.thread.items = inner.filter((i) => i.type === 'block');
+    for (let i = inner.length - 1; i >= 0; i--) if (inner[i]?.type === 'agent') pending.push(inner[i] as ThreadItem);
+  }
+  thread.items = flat;
 }
 
 interface Placement {
