@@ -3,6 +3,12 @@ import type { Severity } from './types';
 /**
  * The rule catalogue. Ids are stable: users filter on them, CI gates on them and
  * docs/diagnostics.md documents each one with an example. Never rename an id; retire it.
+ *
+ * Severity follows one principle (docs/diagnostics.md, "Severity"): `error` when data is lost
+ * or corrupted on its way to the client (text of an ignored line, an event never dispatched,
+ * bytes replaced, a payload split or merged, a block without its end); `warning` for a
+ * deviation from the protocol that loses nothing; `info` for what the protocol allows or the
+ * format cannot say.
  */
 export interface RuleInfo {
   severity: Severity;
@@ -12,14 +18,14 @@ export interface RuleInfo {
 
 export const RULES = {
   // SSE framing (WHATWG "interpreting an event stream")
-  'sse.ignored-line': { severity: 'warning', layer: 'sse', title: 'Line is not an SSE field and was ignored (a raw newline or CR inside a payload loses data)' },
-  'sse.early-dispatch': { severity: 'warning', layer: 'sse', title: 'Event dispatched by a blank line embedded in a payload' },
+  'sse.ignored-line': { severity: 'error', layer: 'sse', title: 'Line is not an SSE field and was ignored (a raw newline or CR inside a payload loses data)' },
+  'sse.early-dispatch': { severity: 'error', layer: 'sse', title: 'Event dispatched by a blank line embedded in a payload' },
   'sse.oversize-line': { severity: 'warning', layer: 'sse', title: 'data: line longer than the configured budget' },
   'sse.multi-line-data': { severity: 'info', layer: 'sse', title: 'One message split over several data: lines' },
   'sse.invalid-utf8': { severity: 'error', layer: 'sse', title: 'Invalid UTF-8 bytes replaced by U+FFFD' },
-  'sse.unterminated-event': { severity: 'warning', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
+  'sse.unterminated-event': { severity: 'error', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
   'sse.id-with-nul': { severity: 'warning', layer: 'sse', title: 'id field contains NUL and was ignored' },
-  'sse.invalid-retry': { severity: 'info', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
+  'sse.invalid-retry': { severity: 'warning', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
   'sse.unknown-field': { severity: 'info', layer: 'sse', title: 'Field name not defined by SSE was ignored' },
 
   // Stream lifecycle, common to every dialect
@@ -32,7 +38,7 @@ export const RULES = {
 
   // JSON envelope dialect
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
-  'json.lone-surrogate': { severity: 'warning', layer: 'dialect', title: 'JSON string contains an unpaired surrogate escape' },
+  'json.lone-surrogate': { severity: 'error', layer: 'dialect', title: 'JSON string contains an unpaired surrogate escape' },
   'envelope.missing-field': { severity: 'error', layer: 'dialect', title: 'Envelope lacks a base field (type, agent, final, delta)' },
   'envelope.field-type': { severity: 'error', layer: 'dialect', title: 'Envelope base field has the wrong JSON type' },
   'envelope.unknown-type': { severity: 'info', layer: 'dialect', title: 'Envelope type is not in the known vocabulary (kept and shown)' },
@@ -45,24 +51,24 @@ export const RULES = {
   'xml.mismatched': { severity: 'error', layer: 'xml', title: 'Closing tag does not match the open tag' },
   'xml.unknown-tag': { severity: 'warning', layer: 'xml', title: 'Tag is not part of the XML stream vocabulary' },
   'xml.bad-entity': { severity: 'warning', layer: 'xml', title: 'Unknown or malformed character entity' },
-  'xml.broken-cdata': { severity: 'warning', layer: 'xml', title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)' },
+  'xml.broken-cdata': { severity: 'error', layer: 'xml', title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)' },
   'xml.attr-json': { severity: 'error', layer: 'xml', title: 'Attribute JSON does not parse' },
   'xml.malformed': { severity: 'error', layer: 'xml', title: 'Item is not a well-formed stream item' },
   'xml.subagent-unattributed': { severity: 'info', layer: 'xml', title: 'Sub-agent output cannot be attributed in XML/raw streams' },
   'xml.legacy-tag-name': { severity: 'info', layer: 'xml', title: 'Older tag name used for a server tool' },
-  'xml.overlapping-blocks': { severity: 'warning', layer: 'xml', title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed' },
-  'xml.unescaped-stream': { severity: 'info', layer: 'xml', title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim' },
+  'xml.overlapping-blocks': { severity: 'error', layer: 'xml', title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed' },
+  'xml.unescaped-stream': { severity: 'warning', layer: 'xml', title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim' },
 
   // Anthropic raw dialect
   'raw.unknown-event': { severity: 'info', layer: 'raw', title: 'Anthropic stream event type not recognised' },
-  'raw.index-mismatch': { severity: 'warning', layer: 'raw', title: 'content_block event refers to a block index that is not open' },
+  'raw.index-mismatch': { severity: 'error', layer: 'raw', title: 'content_block event refers to a block index that is not open' },
   'raw.block-not-stopped': { severity: 'warning', layer: 'raw', title: 'Content block never got its content_block_stop (retried API call or cut stream)' },
 
   // Reconstruction
-  'block.id-changed': { severity: 'warning', layer: 'reconstruct', title: 'id or name changed inside one block' },
-  'block.final-with-content': { severity: 'info', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
-  'block.content-after-final': { severity: 'warning', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
-  'block.unterminated': { severity: 'warning', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
+  'block.id-changed': { severity: 'error', layer: 'reconstruct', title: 'id or name changed inside one block' },
+  'block.final-with-content': { severity: 'warning', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
+  'block.content-after-final': { severity: 'error', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
+  'block.unterminated': { severity: 'error', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
   'block.restarted': { severity: 'warning', layer: 'reconstruct', title: 'Block restarted without being closed (retried API call replayed it)' },
   'citation.orphan': { severity: 'warning', layer: 'reconstruct', title: 'Citation with no preceding text block of that agent' },
   'tool-result-image.orphan': { severity: 'warning', layer: 'reconstruct', title: 'tool_result_image with no open tool_result' },
@@ -70,13 +76,13 @@ export const RULES = {
   'tool.call-without-result': { severity: 'info', layer: 'reconstruct', title: 'Tool call that never got a result in this session' },
 
   // Recording files and imports (findings about the file, located by file byte offset)
-  'recording.torn-tail': { severity: 'warning', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },
+  'recording.torn-tail': { severity: 'error', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },
   'recording.damaged-line': { severity: 'error', layer: 'recording', title: 'Line of the recording is not a valid record; skipped, reading continues with the next line' },
   'recording.unknown-record': { severity: 'info', layer: 'recording', title: 'Record type not known to this version; skipped' },
   'recording.inconsistent': { severity: 'warning', layer: 'recording', title: 'Record refers to a leg that was never started or already ended' },
   'recording.unfinished-leg': { severity: 'warning', layer: 'recording', title: 'Leg has no end record (the recording stopped while it streamed)' },
-  'import.skipped-item': { severity: 'warning', layer: 'recording', title: 'Item of an imported file cannot be an event and was skipped' },
-  'import.truncated': { severity: 'warning', layer: 'recording', title: 'Imported file ends inside a JSON value or has trailing data' },
+  'import.skipped-item': { severity: 'error', layer: 'recording', title: 'Item of an imported file cannot be an event and was skipped' },
+  'import.truncated': { severity: 'error', layer: 'recording', title: 'Imported file ends inside a JSON value or has trailing data' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

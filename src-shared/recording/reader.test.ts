@@ -62,7 +62,7 @@ describe('recording reader', () => {
     const { records, diagnostics } = read([encodeUtf8(torn)]);
     expect(records).toHaveLength(8);
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ rule: 'recording.torn-tail', severity: 'warning', at: { fileOffset: torn.lastIndexOf('\n') + 1, line: 10 } });
+    expect(diagnostics[0]).toMatchObject({ rule: 'recording.torn-tail', severity: 'error', at: { fileOffset: torn.lastIndexOf('\n') + 1, line: 10 } });
     expect(diagnostics[0]?.message).toContain('incomplete');
   });
 
