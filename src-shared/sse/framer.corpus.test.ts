@@ -217,6 +217,7 @@ describe('generated streams', () => {
     expect(frames).toBeGreaterThan(400);
     expect([...rules].sort()).toEqual([
       'sse.early-dispatch',
+      'sse.event-without-data',
       'sse.id-with-nul',
       'sse.ignored-line',
       'sse.invalid-retry',

@@ -6,7 +6,7 @@
  * of its dialect. The diagnostics test counts faults generated, flagged and missed.
  */
 import type { RuleId } from '../diagnostics/rules';
-import type { DialectId } from '../dialects/types';
+import type { DialectId } from '../dialects/registry';
 import { seededRandom } from '../sse/rechunk';
 import { bytesOf } from './sse-conformance';
 
@@ -58,6 +58,11 @@ function at(events: readonly string[], site: number, ...replacement: (string | U
 /** Event `site` with `inserted` (SSE text) before it; the finding points at the insertion. */
 function insertedBefore(events: readonly string[], site: number, inserted: string): Faulted {
   return { parts: [...events.slice(0, site).map(event), inserted, ...events.slice(site).map(event)], target: site };
+}
+
+/** Event `site` with `inserted` (SSE text) after it; the finding points at the insertion. */
+function insertedAfter(events: readonly string[], site: number, inserted: string): Faulted {
+  return insertedBefore(events, site + 1, inserted);
 }
 
 function indexes(events: readonly string[], test: (data: string, i: number) => boolean): number[] {
@@ -116,40 +121,26 @@ function openTagBefore(events: readonly string[], site: number): number {
 
 const AGENT = '77777777-7777-4777-8777-777777777777';
 
+/** A payload cut in two by `separator` (SSE text), at a point where the rest reads as no line of its own. */
+function splitPayload(rule: RuleId, name: string, separator: string): FaultKind {
+  return {
+    rule,
+    name,
+    dialects: ['json', 'xml', 'raw'],
+    sites: payloadSites,
+    apply: (events, site) => {
+      const data = events[site] ?? '';
+      const cut = splitPoint(data);
+      return at(events, site, `data: ${data.slice(0, cut)}${separator}${data.slice(cut)}\n\n`);
+    },
+  };
+}
+
 const SSE: FaultKind[] = [
-  {
-    rule: 'sse.ignored-line',
-    name: 'raw LF inside a payload',
-    dialects: ['json', 'xml', 'raw'],
-    sites: payloadSites,
-    apply: (events, site) => {
-      const data = events[site] ?? '';
-      const cut = splitPoint(data);
-      return at(events, site, `data: ${data.slice(0, cut)}\n${data.slice(cut)}\n\n`);
-    },
-  },
-  {
-    rule: 'sse.ignored-line',
-    name: 'raw CR inside a payload',
-    dialects: ['json', 'xml', 'raw'],
-    sites: payloadSites,
-    apply: (events, site) => {
-      const data = events[site] ?? '';
-      const cut = splitPoint(data);
-      return at(events, site, `data: ${data.slice(0, cut)}\r${data.slice(cut)}\n\n`);
-    },
-  },
-  {
-    rule: 'sse.early-dispatch',
-    name: 'blank line inside a payload',
-    dialects: ['json', 'xml', 'raw'],
-    sites: payloadSites,
-    apply: (events, site) => {
-      const data = events[site] ?? '';
-      const cut = splitPoint(data);
-      return at(events, site, `data: ${data.slice(0, cut)}\n\n${data.slice(cut)}\n\n`);
-    },
-  },
+  splitPayload('sse.ignored-line', 'raw LF inside a payload', '\n'),
+  splitPayload('sse.ignored-line', 'raw CR inside a payload', '\r'),
+  splitPayload('sse.early-dispatch', 'blank line inside a payload', '\n\n'),
+  splitPayload('sse.multi-line-data', 'one payload over two data lines', '\ndata: '),
   {
     rule: 'sse.invalid-utf8',
     name: 'invalid UTF-8 inside a payload',
@@ -175,17 +166,7 @@ const SSE: FaultKind[] = [
     sites: envelopesOf('text', (e) => e['final'] === false),
     apply: (events, site) => withFields(events, site, (e) => ({ ...e, delta: 'x'.repeat(2100) })),
   },
-  {
-    rule: 'sse.multi-line-data',
-    name: 'one payload over two data lines',
-    dialects: ['json', 'xml', 'raw'],
-    sites: payloadSites,
-    apply: (events, site) => {
-      const data = events[site] ?? '';
-      const cut = splitPoint(data);
-      return at(events, site, `data: ${data.slice(0, cut)}\ndata: ${data.slice(cut)}\n\n`);
-    },
-  },
+  { rule: 'sse.event-without-data', name: 'event type with no data', dialects: ['json', 'xml', 'raw'], sites: payloadSites, apply: (events, site) => insertedBefore(events, site, 'event: ping\n\n') },
   { rule: 'sse.id-with-nul', name: 'id with NUL', dialects: ['json', 'xml', 'raw'], sites: payloadSites, apply: (events, site) => at(events, site, `id: 4\u00002\n${event(events[site] ?? '')}`) },
   { rule: 'sse.invalid-retry', name: 'retry not all digits', dialects: ['json', 'xml', 'raw'], sites: payloadSites, apply: (events, site) => at(events, site, `retry: 1.5s\n${event(events[site] ?? '')}`) },
   { rule: 'sse.unknown-field', name: 'unknown field', dialects: ['json', 'xml', 'raw'], sites: payloadSites, apply: (events, site) => at(events, site, `x-trace: 4f2a\n${event(events[site] ?? '')}`) },
@@ -233,6 +214,14 @@ const STREAM: FaultKind[] = [
     dialects: ['json'],
     sites: envelopesOf('meta_init', (e) => typeof e['delta'] === 'string' && e['delta'].includes('"format": "json"')),
     apply: (events, site) => withFields(events, site, (e) => ({ ...e, delta: String(e['delta']).replace('"format": "json"', '"format": "xml"') })),
+  },
+  {
+    rule: 'stream.compressed-body',
+    name: 'gzip body without Content-Encoding',
+    dialects: ['json', 'xml', 'raw'],
+    sites: () => [0],
+    // A gzip member header (RFC 1952: 1F 8B, deflate, no flags, no time, no extra flags, Unix); the bytes after it are what a decoder would see as garbage.
+    apply: (events) => ({ parts: [Uint8Array.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]), ...events.map(event)], target: 0 }),
   },
   {
     rule: 'stream.format-undetected',
@@ -333,14 +322,14 @@ const XML_FAULTS: FaultKind[] = [
     name: 'close tag with no open block',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => ({ parts: [...events.slice(0, site + 1).map(event), event(events[site] ?? ''), ...events.slice(site + 1).map(event)], target: site + 1 }),
+    apply: (events, site) => insertedAfter(events, site, event(events[site] ?? '')),
   },
   {
     rule: 'xml.unknown-tag',
     name: 'unknown content-block tag',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => ({ parts: [...events.slice(0, site + 1).map(event), event('<content-block-rollback data="{}"></content-block-rollback>'), ...events.slice(site + 1).map(event)], target: site + 1 }),
+    apply: (events, site) => insertedAfter(events, site, event('<content-block-rollback data="{}"></content-block-rollback>')),
   },
   {
     rule: 'xml.bad-entity',
@@ -368,17 +357,14 @@ const XML_FAULTS: FaultKind[] = [
     name: 'text outside any block',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => ({ parts: [...events.slice(0, site + 1).map(event), event('stray text after the block closed'), ...events.slice(site + 1).map(event)], target: site + 1 }),
+    apply: (events, site) => insertedAfter(events, site, event('stray text after the block closed')),
   },
   {
     rule: 'xml.subagent-unattributed',
     name: 'sub-agent meta_init',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => ({
-      parts: [...events.slice(0, site + 1).map(event), event(`<meta_init data="{&quot;agent_uuid&quot;: &quot;${AGENT}&quot;, &quot;parent_agent_uuid&quot;: &quot;55555555-5555-4555-8555-555555555555&quot;}"></meta_init>`), ...events.slice(site + 1).map(event)],
-      target: site + 1,
-    }),
+    apply: (events, site) => insertedAfter(events, site, event(`<meta_init data="{&quot;agent_uuid&quot;: &quot;${AGENT}&quot;, &quot;parent_agent_uuid&quot;: &quot;55555555-5555-4555-8555-555555555555&quot;}"></meta_init>`)),
   },
   {
     rule: 'xml.overlapping-blocks',
@@ -400,10 +386,7 @@ const XML_FAULTS: FaultKind[] = [
     name: 'server tool under the client tool tag',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => ({
-      parts: [...events.slice(0, site + 1).map(event), event('<content-block-tool_call id="srvtoolu_01" name="web_search" arguments="{}"></content-block-tool_call>'), ...events.slice(site + 1).map(event)],
-      target: site + 1,
-    }),
+    apply: (events, site) => insertedAfter(events, site, event('<content-block-tool_call id="srvtoolu_01" name="web_search" arguments="{}"></content-block-tool_call>')),
   },
   {
     rule: 'xml.unescaped-stream',
@@ -464,7 +447,8 @@ const RECONSTRUCT: FaultKind[] = [
     sites: (events) => [...envelopesOf('tool_call')(events), ...envelopesOf('server_tool_call')(events)].filter((i) => parse(events[i] ?? '')?.['final'] === true),
     apply: (events, site) => {
       const e = parse(events[site] ?? '') ?? {};
-      return { parts: [...events.slice(0, site).map(event), event(JSON.stringify({ ...e, final: false, delta: '', id: 'toolu_other' })), ...events.slice(site).map(event)], target: site + 1 };
+      // The original final chunk, now after a first chunk with another id, is where the id changes.
+      return { ...insertedBefore(events, site, event(JSON.stringify({ ...e, final: false, delta: '', id: 'toolu_other' }))), target: site + 1 };
     },
   },
   {
@@ -479,7 +463,7 @@ const RECONSTRUCT: FaultKind[] = [
     name: 'chunk after its payload completed',
     dialects: ['json'],
     sites: (events) => [...envelopesOf('tool_result')(events), ...envelopesOf('server_tool_result')(events)].filter((i) => parse(events[i] ?? '')?.['final'] === true),
-    apply: (events, site) => ({ parts: [...events.slice(0, site + 1).map(event), event(events[site] ?? ''), ...events.slice(site + 1).map(event)], target: site + 1 }),
+    apply: (events, site) => insertedAfter(events, site, event(events[site] ?? '')),
   },
   {
     rule: 'block.unterminated',
@@ -509,7 +493,7 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return { parts: [...events.slice(0, site + 1).map(event), event(JSON.stringify({ type: 'citation', agent, final: true, delta: 'The grass is green.', citation_type: 'char_location', document_index: 0 })), ...events.slice(site + 1).map(event)], target: site + 1 };
+      return insertedAfter(events, site, event(JSON.stringify({ type: 'citation', agent, final: true, delta: 'The grass is green.', citation_type: 'char_location', document_index: 0 })));
     },
   },
   {
@@ -519,7 +503,7 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return { parts: [...events.slice(0, site + 1).map(event), event(JSON.stringify({ type: 'tool_result_image', agent, final: false, delta: '', id: 'toolu_none', name: 'chart', src: '/img', media_type: 'image/png' })), ...events.slice(site + 1).map(event)], target: site + 1 };
+      return insertedAfter(events, site, event(JSON.stringify({ type: 'tool_result_image', agent, final: false, delta: '', id: 'toolu_none', name: 'chart', src: '/img', media_type: 'image/png' })));
     },
   },
   {
@@ -529,7 +513,7 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return { parts: [...events.slice(0, site + 1).map(event), event(JSON.stringify({ type: 'tool_result', agent, final: true, delta: 'yes', id: 'toolu_nocall', name: 'user_confirm' })), ...events.slice(site + 1).map(event)], target: site + 1 };
+      return insertedAfter(events, site, event(JSON.stringify({ type: 'tool_result', agent, final: true, delta: 'yes', id: 'toolu_nocall', name: 'user_confirm' })));
     },
   },
   {

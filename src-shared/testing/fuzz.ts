@@ -14,7 +14,7 @@
  * Node runner (src-main/testing/fuzz-runner.ts).
  */
 import { concatBytes } from '../bytes/held-bytes';
-import type { DialectId } from '../dialects/types';
+import { DIALECT_IDS, type DialectId } from '../dialects/registry';
 import { decodeLegs } from '../pipeline/session-decoder';
 import type { DecodeResult } from '../pipeline/types';
 import { seededRandom, splitRandom } from '../sse/rechunk';
@@ -117,7 +117,7 @@ function rawEvent(random: Random): string {
   }
 }
 
-/** How the fuzzer treats one dialect. Every dialect id must have one (the type says so). */
+/** How the fuzzer treats one dialect. Every registered dialect must have one (the type says so). */
 export interface FuzzDialect {
   /** One event's data, from the dialect's grammar. */
   event(random: Random): string;
@@ -407,8 +407,7 @@ export interface FuzzOptions {
 /** The `index`-th input of a run: a function of (seed, index) only, so any input can be rebuilt. */
 export function makeInput(options: FuzzOptions, index: number): FuzzInput {
   const random = seededRandom((options.seed * 1_000_003 + index) >>> 0);
-  const dialects = Object.keys(FUZZ_DIALECTS) as DialectId[];
-  const dialect = dialects[index % dialects.length] as DialectId;
+  const dialect = DIALECT_IDS[index % DIALECT_IDS.length] as DialectId;
   const ofDialect = options.seeds.filter((s) => s.dialect === dialect);
   const all = mutations(options.limits);
   let bytes: Uint8Array;
