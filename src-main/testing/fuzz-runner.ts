@@ -3,20 +3,27 @@
  * failures, and the memory check (heap retained after a full GC against the input size),
  * for the short run in `npm test` (fuzz.test.ts) and the long one (`npm run fuzz`).
  */
+import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { isDialectId } from '../../src-shared/dialects/registry';
 import { decodeLegs } from '../../src-shared/pipeline/session-decoder';
 import { splitEvery } from '../../src-shared/sse/rechunk';
 import { failsWith, fuzzOne, minimise, type FuzzFailure, type FuzzOptions, type FuzzSeed } from '../../src-shared/testing/fuzz';
-import { listSseFixtures, readFixture, readManifest } from './fixtures';
+import { listProviderFixtures, listSseFixtures, providerFixturePath, readFixture, readManifest } from './fixtures';
 
-/** Every upstream fixture, with the dialect it is written in (the captured stream is XML). */
+/**
+ * Every upstream fixture, with the dialect it is written in (the captured stream is XML), and
+ * every provider fixture, whose folder is named after its dialect.
+ */
 export function fixtureSeeds(): FuzzSeed[] {
   const manifest = readManifest();
-  return listSseFixtures().map((name) => {
+  const upstream = listSseFixtures().map((name) => {
     const kind = manifest[name]?.kind ?? 'json';
-    return { name, dialect: (kind === 'captured' ? 'xml' : kind), bytes: readFixture(name) };
+    return { name, dialect: kind === 'captured' ? 'xml' : kind, bytes: readFixture(name) };
   });
+  const providers = listProviderFixtures().map((name) => ({ name, dialect: name.split('/')[0] ?? '', bytes: new Uint8Array(readFileSync(providerFixturePath(name))) }));
+  return [...upstream, ...providers].flatMap((seed) => (isDialectId(seed.dialect) ? [{ ...seed, dialect: seed.dialect }] : []));
 }
 
 export interface FoundFailure {

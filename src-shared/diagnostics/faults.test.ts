@@ -4,7 +4,8 @@
  * clean streams themselves must give no error. The figures are in docs/reliability.md.
  */
 import { describe, expect, test } from 'vitest';
-import { readFixture } from '../../src-main/testing/fixtures';
+import { readFileSync } from 'node:fs';
+import { providerFixturePath, readFixture } from '../../src-main/testing/fixtures';
 import { concatBytes } from '../bytes/held-bytes';
 import type { DialectId } from '../dialects/registry';
 import { decodeBytes } from '../pipeline/session-decoder';
@@ -18,10 +19,23 @@ const CLEAN: Record<DialectId, string[]> = {
   json: ['json_stream.json.sse', 'json_stream.agent_base.json.sse', 'probe_citations.json.sse', 'probe_escaping.json.sse', 'frontend_tools.json.sse', 'frontend_tools_chunked.json.sse', 'multi_agent.json.sse', 'example_1.json.sse'],
   xml: ['json_stream.xml.sse', 'probe_citations.xml.sse', 'frontend_tools.xml.sse', 'example_1.xml.sse'],
   raw: ['json_stream.raw.sse', 'probe_citations.raw.sse', 'probe_escaping.raw.sse', 'frontend_tools.raw.sse'],
+  'anthropic-messages': ['anthropic-messages/text-citations.sse', 'anthropic-messages/tool-use.sse', 'anthropic-messages/server-tools.sse', 'anthropic-messages/stop-sequence.sse'],
+  'openai-responses': ['openai-responses/text-annotations.sse', 'openai-responses/reasoning-function.sse', 'openai-responses/builtin-tools.sse'],
 };
 
-const streams: CleanStream[] = Object.entries(CLEAN).flatMap(([dialect, names]) =>
-  names.map((name) => ({ name, dialect: dialect as DialectId, events: frameChunks([readFixture(name)], { maxDataLineBytes: Number.MAX_SAFE_INTEGER }).frames.map((f) => f.data) })),
+const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses']);
+
+function readClean(dialect: DialectId, name: string): Uint8Array {
+  return PROVIDERS.has(dialect) ? new Uint8Array(readFileSync(providerFixturePath(name))) : readFixture(name);
+}
+
+const streams: CleanStream[] = (Object.entries(CLEAN) as [DialectId, string[]][]).flatMap(([dialect, names]) =>
+  names.map((name) => ({
+    name,
+    dialect,
+    events: frameChunks([readClean(dialect, name)], { maxDataLineBytes: Number.MAX_SAFE_INTEGER }).frames.map((f) => f.data),
+    eventFields: PROVIDERS.has(dialect),
+  })),
 );
 
 /** Whether `result` reports the fault's rule at the event the fault broke. */
@@ -60,7 +74,7 @@ describe('faults derived from the rules', () => {
   const missed = results.filter((r) => !r.caught);
 
   test('the figures of docs/reliability.md', () => {
-    expect({ kinds: FAULT_KINDS.length, streams: streams.length, generated: results.length, missed: missed.length }).toEqual({ kinds: 56, streams: 16, generated: 1216, missed: 0 });
+    expect({ kinds: FAULT_KINDS.length, streams: streams.length, generated: results.length, missed: missed.length }).toEqual({ kinds: 70, streams: 23, generated: 1343, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {
@@ -81,7 +95,7 @@ test('every rule about streams has a fault', () => {
 
 describe('clean streams give no error', () => {
   test.each(streams)('$name', (stream) => {
-    const result = decodeBytes(readFixture(stream.name));
+    const result = decodeBytes(readClean(stream.dialect, stream.name));
     expect(result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.rule)).toEqual([]);
   });
 });

@@ -99,7 +99,8 @@ function xmlItem(random: Random): string {
   }
 }
 
-function rawEvent(random: Random): string {
+/** An Anthropic Messages stream event (the raw format forwards them, the Messages API sends them). */
+function anthropicEvent(random: Random): string {
   const index = int(random, 3);
   switch (int(random, 6)) {
     case 0:
@@ -111,9 +112,38 @@ function rawEvent(random: Random): string {
     case 3:
       return JSON.stringify({ type: 'content_block_stop', index });
     case 4:
-      return JSON.stringify({ type: pick(random, ['message_delta', 'message_stop', 'ping', 'error', 'content_block_flush']), delta: { stop_reason: 'end_turn' }, usage: jsonValue(random) });
+      return JSON.stringify({ type: pick(random, ['message_delta', 'message_stop', 'ping', 'content_block_flush']), delta: { stop_reason: pick(random, ['end_turn', 'tool_use', 'max_tokens', null]) }, usage: jsonValue(random) });
     default:
-      return xmlItem(random);
+      return JSON.stringify({ type: 'error', error: { type: pick(random, ['overloaded_error', 'api_error']), message: text(random) } });
+  }
+}
+
+/** The raw format: Anthropic events mixed with the agent layer's XML items. */
+function rawEvent(random: Random): string {
+  return random() < 0.85 ? anthropicEvent(random) : xmlItem(random);
+}
+
+const RESPONSES_ITEMS = ['message', 'function_call', 'reasoning', 'web_search_call', 'image_generation_call', 'future_call'];
+const RESPONSES_DELTAS = ['response.output_text.delta', 'response.function_call_arguments.delta', 'response.reasoning_summary_text.delta', 'response.refusal.delta', 'response.future.delta'];
+
+/** An OpenAI Responses API stream event; sequence numbers are left to the stream (see generateStream). */
+function responsesEvent(random: Random): string {
+  const common = { output_index: int(random, 3), item_id: `item_${int(random, 3)}`, content_index: int(random, 2) };
+  const response = () => ({ id: 'resp_1', object: 'response', status: pick(random, ['in_progress', 'completed', 'failed', 'incomplete']), output: [], error: random() < 0.2 ? { code: 'server_error', message: text(random) } : null });
+  switch (int(random, 7)) {
+    case 0:
+      return JSON.stringify({ type: pick(random, ['response.created', 'response.in_progress', 'response.queued']), response: response() });
+    case 1:
+      return JSON.stringify({ type: pick(random, ['response.output_item.added', 'response.output_item.done']), ...common, item: { id: common.item_id, type: pick(random, RESPONSES_ITEMS), status: 'in_progress', name: 'f', arguments: text(random) } });
+    case 2:
+      return JSON.stringify({ type: pick(random, ['response.content_part.added', 'response.content_part.done']), ...common, part: { type: pick(random, ['output_text', 'refusal']), text: text(random), annotations: [] } });
+    case 3:
+    case 4:
+      return JSON.stringify({ type: pick(random, RESPONSES_DELTAS), ...common, delta: random() < 0.95 ? text(random) : jsonValue(random) });
+    case 5:
+      return JSON.stringify({ type: pick(random, ['response.output_text.done', 'response.function_call_arguments.done', 'response.output_text.annotation.added']), ...common, text: text(random), arguments: text(random), annotation: { type: 'url_citation', url: 'https://example.com', title: text(random) } });
+    default:
+      return JSON.stringify({ type: pick(random, ['response.completed', 'response.failed', 'response.incomplete', 'error']), response: response(), code: 'rate_limit_exceeded', message: text(random) });
   }
 }
 
@@ -121,13 +151,31 @@ function rawEvent(random: Random): string {
 export interface FuzzDialect {
   /** One event's data, from the dialect's grammar. */
   event(random: Random): string;
+  /**
+   * How the provider APIs frame events: an `event:` field naming the JSON `type`, a
+   * `sequence_number` counting events (OpenAI), no `[DONE]`.
+   */
+  framing?: { eventField: boolean; sequenceNumbers: boolean };
 }
 
 export const FUZZ_DIALECTS: Record<DialectId, FuzzDialect> = {
   json: { event: jsonEnvelope },
   xml: { event: xmlItem },
   raw: { event: rawEvent },
+  'anthropic-messages': { event: anthropicEvent, framing: { eventField: true, sequenceNumbers: false } },
+  'openai-responses': { event: responsesEvent, framing: { eventField: true, sequenceNumbers: true } },
 };
+
+/** The event as its dialect frames it: the `event:` field and the sequence number, most of the time right. */
+function framed(dialect: FuzzDialect, data: string, sequence: number, random: Random): { field: string; data: string } {
+  const framing = dialect.framing;
+  if (!framing) return { field: '', data };
+  const object = data.startsWith('{') ? (JSON.parse(data) as Record<string, unknown>) : undefined;
+  if (object && framing.sequenceNumbers) object['sequence_number'] = random() < 0.95 ? sequence : int(random, sequence + 2);
+  const type = object?.['type'];
+  const field = framing.eventField && typeof type === 'string' && random() < 0.97 ? `event: ${random() < 0.97 ? type : text(random)}` : '';
+  return { field, data: object ? JSON.stringify(object) : data };
+}
 
 const FINAL_MARKERS = ['[DONE]', JSON.stringify({ error: 'APIStatusError', message: 'Overloaded', traceback: 'Traceback…' })];
 
@@ -135,13 +183,14 @@ const FINAL_MARKERS = ['[DONE]', JSON.stringify({ error: 'APIStatusError', messa
 export function generateStream(dialect: FuzzDialect, random: Random): Uint8Array {
   const eol = random() < 0.8 ? '\n' : pick(random, ['\r', '\r\n']);
   const events: string[] = [];
-  for (let n = 1 + int(random, 40); n > 0; n--) {
-    const data = dialect.event(random);
+  const count = 1 + int(random, 40);
+  for (let n = 0; n < count; n++) {
+    const { field, data } = framed(dialect, dialect.event(random), n, random);
     // A payload holding line breaks is sent as several data: lines, as an EventSource joins them.
     const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}${eol}`);
-    events.push(`${lines.join('')}${eol}`);
+    events.push(`${field === '' ? '' : `${field.replace(/[\r\n]/g, ' ')}${eol}`}${lines.join('')}${eol}`);
   }
-  if (random() < 0.7) events.push(`data: ${pick(random, FINAL_MARKERS)}${eol}${eol}`);
+  if (!dialect.framing && random() < 0.7) events.push(`data: ${pick(random, FINAL_MARKERS)}${eol}${eol}`);
   return encodeUtf8(events.join(''));
 }
 
