@@ -9,8 +9,8 @@ import { readChunks } from './input';
 export interface DecodedFile extends DecodeResult {
   /** What the file was recognised as ('stdin' for standard input, read as an SSE capture). */
   kind: string;
-  /** Per leg: how it ended, where the file says (recordings). */
-  outcomes: (LegOutcome | undefined)[];
+  /** How the last leg ended, for a recording (undefined when it stops inside the leg, null for other files). */
+  lastLegOutcome: LegOutcome | undefined | null;
   /** When the first request was sent, on the clock of the receive times (recordings). */
   startedAt?: number;
 }
@@ -29,12 +29,13 @@ export async function decodeFile(file: string, format: FormatChoice, io: CliIo):
   for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)]) await session.decodeLegAsync(chunks);
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.
+  const lastLegOutcome = source?.kind === 'recording' ? source.legs.at(-1)?.outcome : null;
   const startedAt = source?.legs[0]?.startedAt;
   return {
     ...result,
     kind: source?.kind ?? 'stdin',
+    lastLegOutcome,
     diagnostics: [...(source?.diagnostics ?? []), ...result.diagnostics],
-    outcomes: source ? source.legs.map((leg) => leg.outcome) : [],
     ...(startedAt !== undefined ? { startedAt } : {}),
   };
 }

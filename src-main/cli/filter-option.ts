@@ -4,14 +4,14 @@ import { envelopeSubjects } from '../../src-shared/filter/subjects';
 import type { DecodedFile } from './decode-file';
 import { UsageError } from './io';
 import { preview } from './report';
-import { terminalText } from './terminal-text';
+import { terminalSafe } from '../../src-shared/text/terminal';
 
 /** A filter or assertion from the command line; a bad one is a usage error with the caret display. */
 export function parseOption(source: string, mode: 'filter' | 'assertion', option: string): Expr {
   try {
     return mode === 'filter' ? parseFilter(source) : parseAssertion(source);
   } catch (error) {
-    if (error instanceof FilterError) throw new UsageError(`${option}: ${describeFilterError(source, error).split('\n').map(terminalText).join('\n')}`);
+    if (error instanceof FilterError) throw new UsageError(`${option}: ${describeFilterError(source, error)}`);
     throw error;
   }
 }
@@ -25,12 +25,13 @@ export function selectSubjects(subjects: readonly EnvelopeSubject[], filter: Exp
   return subjects.filter(compileFilter(filter, envelopeReader()));
 }
 
-/** One envelope as a terminal line: seq, leg, agent, type, final, bytes, time and a preview. */
+/** One envelope as a terminal line: seq, leg, agent, type, final, bytes, time and a preview (line breaks from the stream escaped). */
 export function envelopeLine(s: EnvelopeSubject): string {
   const e = s.envelope;
   const label = [e.extras['name'], e.extras['id']].filter((v) => typeof v === 'string').join(' ');
-  return terminalText(
+  return terminalSafe(
     `#${String(e.seq).padEnd(5)} leg ${e.leg}  ${s.agentName.padEnd(8)} ${e.type.padEnd(24)} ${e.final ? 'final' : '     '} ${String(e.byteEnd - e.byteStart).padStart(6)} B ${formatMs(s.time).padStart(8)}  ${label ? `${label}  ` : ''}${preview(e.delta)}`,
+    { multiline: false },
   );
 }
 

@@ -1,16 +1,14 @@
+import type { EndStatus } from '../pipeline/end-status';
 import type { Expr, Term } from './ast';
 import type { EnvelopeSubject } from './envelope-fields';
 import { compileFilter, valueTest, values, type SubjectReader } from './evaluate';
 import type { FieldSpec } from './fields';
 import { printExpression } from './print';
 
-/** How a recording ended, as `status` compares it. */
-export type RunStatus = 'done' | 'error' | 'truncated' | 'stopped' | 'failed';
-
-/** What an assertion is checked against: one recording's envelopes and how it ended. */
+/** What an assertion is checked against: one recording's envelopes and how it ended (`status`). */
 export interface AssertionInput {
   readonly subjects: readonly EnvelopeSubject[];
-  readonly status: RunStatus;
+  readonly status: Pick<EndStatus, 'kind' | 'reason'>;
 }
 
 export interface AssertionResult {
@@ -101,7 +99,7 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
   const termReader = (term: Term, subjects: readonly EnvelopeSubject[]): [Pick<FieldSpec, 'order'>, Read] => {
     switch (term.kind) {
       case 'status':
-        return [STATUS_SPEC, { value: input.status, detail: `status is ${input.status}` }];
+        return [STATUS_SPEC, { value: input.status.kind, detail: `status is ${input.status.kind}: ${input.status.reason}` }];
       case 'count': {
         const match = compileFilter(term.of, reader);
         let count = 0;

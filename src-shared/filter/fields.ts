@@ -13,6 +13,8 @@ export interface FieldSpec {
   readonly order?: readonly string[];
   /** Values offered by completion when they are fixed (dialects, severities, kinds). */
   readonly values?: readonly string[];
+  /** `values` is the whole set: any other value is an error where the expression is read. */
+  readonly closed?: boolean;
 }
 
 export interface FieldDef<S> extends FieldSpec {

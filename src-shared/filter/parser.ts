@@ -1,3 +1,4 @@
+import { END_STATUS_LABELS } from '../pipeline/end-status';
 import type { CompareOp, Expr, Literal, ParseMode, Term } from './ast';
 import { FilterError } from './errors';
 import type { FieldSpec } from './fields';
@@ -208,7 +209,8 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
   }
 }
 
-const STATUS_SPEC: FieldSpec = { name: 'status', type: 'string', values: ['done', 'error', 'truncated', 'stopped', 'failed', 'awaiting-tools'] };
+/** `status` compares the end status kinds (src-shared/pipeline/end-status.ts). */
+const STATUS_SPEC: FieldSpec = { name: 'status', type: 'string', values: Object.keys(END_STATUS_LABELS), closed: true };
 
 /** The literal on the right of a comparison, checked against the field's type. */
 function literalFor(spec: FieldSpec, op: CompareOp, token: Token): Literal {
@@ -226,7 +228,10 @@ function literalFor(spec: FieldSpec, op: CompareOp, token: Token): Literal {
     case 'string':
       if (literal.kind !== 'string') fail(`${spec.name} is text; compare it with a quoted string`);
       if (ordering && !spec.order) fail(`${spec.name} has no order; use == , != , contains or matches`);
-      if (spec.order && !spec.order.includes((literal as { value: string }).value)) fail(`${spec.name} is one of ${spec.order.map((v) => JSON.stringify(v)).join(', ')}`);
+      {
+        const allowed = spec.order ?? (spec.closed ? spec.values : undefined);
+        if (allowed && !allowed.includes((literal as { value: string }).value)) fail(`${spec.name} is one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+      }
       return literal;
     case 'number':
       if (literal.kind !== 'number') fail(`${spec.name} is a number`);

@@ -1,6 +1,6 @@
 import { countOf } from '../../../src-shared/text/count';
 import { envelopeJson, envelopeLine } from '../filter-option';
-import { terminalText } from '../terminal-text';
+import { terminalSafe } from '../../../src-shared/text/terminal';
 import type { CheckedRecording } from './run';
 
 export interface CheckTotals {
@@ -16,16 +16,19 @@ export function totalsOf(checked: readonly CheckedRecording[]): CheckTotals {
   return { recordings: checked.length, assertions: all.length, passed, failed: all.length - passed };
 }
 
+/** One line of the report: text from streams and specs never breaks it. */
+const line = (text: string): string => terminalSafe(text, { multiline: false });
+
 /** The readable report: per recording, each assertion with PASS or FAIL, why, and the envelope that decided it. */
 export function formatCheckReport(checked: readonly CheckedRecording[]): string {
   const out: string[] = [];
   for (const c of checked) {
     const facts = c.error ? [`cannot be read: ${c.error}`] : [c.kind ?? '', countOf(c.legs ?? 0, 'leg'), countOf(c.envelopes ?? 0, 'envelope'), `status ${c.status ?? '?'}`];
-    out.push(terminalText(`${c.file} · ${facts.join(' · ')}`));
+    out.push(line(`${c.file} · ${facts.join(' · ')}`));
     const width = Math.min(40, Math.max(...c.results.map((r) => r.name.length)));
     for (const r of c.results) {
-      out.push(terminalText(`  ${r.pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(width)}  ${r.detail}`));
-      if (r.name !== r.expect) out.push(terminalText(`        ${r.expect}`));
+      out.push(line(`  ${r.pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(width)}  ${r.detail}`));
+      if (r.name !== r.expect) out.push(line(`        ${r.expect}`));
       if (r.envelope) out.push(`        ${r.pass ? 'by' : 'at'} ${envelopeLine(r.envelope)}`);
     }
     out.push('');

@@ -1,8 +1,9 @@
 import { envelopeReader, type EnvelopeSubject, type Expr } from '../../../src-shared/filter';
-import { checkAssertion, type RunStatus } from '../../../src-shared/filter/assertions';
-import { runStatus } from '../../../src-shared/filter/run-status';
+import { checkAssertion } from '../../../src-shared/filter/assertions';
+import type { EndStatusKind } from '../../../src-shared/pipeline/end-status';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { decodeFile } from '../decode-file';
+import { buildReport } from '../report';
 import { subjectsOf } from '../filter-option';
 import type { CliIo } from '../io';
 import type { NamedAssertion } from './spec';
@@ -22,7 +23,7 @@ export interface CheckedAssertion {
 export interface CheckedRecording {
   readonly file: string;
   readonly kind?: string;
-  readonly status?: RunStatus;
+  readonly status?: EndStatusKind;
   readonly legs?: number;
   readonly envelopes?: number;
   readonly results: readonly CheckedAssertion[];
@@ -39,13 +40,14 @@ export async function checkRecording(file: string, assertions: readonly ParsedAs
     const message = error instanceof Error ? error.message : String(error);
     return { file, error: message, results: assertions.map((a) => ({ name: a.name, expect: a.expect, pass: false, detail: `not checked: ${message}` })) };
   }
-  const status = runStatus(decoded.envelopes, decoded.outcomes);
+  // The end status inspect reports: done, error, truncated, stopped, failed or paused.
+  const { status } = buildReport(decoded);
   const input = { subjects: subjectsOf(decoded), status };
   const reader = envelopeReader();
   return {
     file,
     kind: decoded.kind,
-    status,
+    status: status.kind,
     legs: decoded.formats.length,
     envelopes: decoded.envelopes.length,
     results: assertions.map((a) => ({ name: a.name, expect: a.expect, ...checkAssertion(a.tree, input, reader) })),

@@ -7,7 +7,7 @@ import { parse, parseFormat } from '../args';
 import { decodeFile } from '../decode-file';
 import { parseOption, selectSubjects, subjectsOf } from '../filter-option';
 import { readAllChunks } from '../input';
-import { UsageError, type CliIo, type Command } from '../io';
+import { printJson, UsageError, type CliIo, type Command } from '../io';
 
 type Rechunk = ((bytes: Uint8Array) => Uint8Array[]) | null;
 
@@ -41,12 +41,12 @@ export const frames: Command = async (args, io) => {
     const read = await readAllChunks(file, io);
     const chunks = rechunk ? rechunk(concatBytes(read)) : read;
     const framer = createSseFramer({
-      onFrame: (f) => io.stdout(`${JSON.stringify({ file, event: f.event || 'message', data: f.data, id: f.id })}\n`),
+      onFrame: (f) => printJson(io, { file, event: f.event || 'message', data: f.data, id: f.id }, 0),
       onDiagnostic: () => undefined,
     });
     for (const chunk of chunks) framer.push(chunk);
     const end = framer.end();
-    io.stdout(`${JSON.stringify({ file, end: true, lastEventId: end.lastEventId, retry: end.retry })}\n`);
+    printJson(io, { file, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
   }
   return 0;
 };

@@ -3,7 +3,7 @@ import type { ProxyExchange } from '../../../src-shared/contract/payloads';
 import { createDefaultSessionService } from '../../services/sessions/default-service';
 import { parse, parsePort } from '../args';
 import { UsageError, type Command } from '../io';
-import { terminalText } from '../terminal-text';
+import { terminalSafe } from '../../../src-shared/text/terminal';
 
 /** Where `proxy` writes its recordings unless told otherwise. */
 export const DEFAULT_PROXY_RECORD_DIR = 'proxy-recordings';
@@ -38,7 +38,7 @@ export const proxy: Command = async (args, io) => {
   });
   try {
     const state = await service.startProxy({ port: parsePort(values.listen, 0), target: values.target, recordDir });
-    io.stdout(terminalText(`Proxy on ${state.url} → ${state.target}; event streams recorded in ${recordDir}`) + '\nPoint the frontend at the proxy URL. Press Ctrl-C to stop.\n');
+    io.stdout(`Proxy on ${state.url} → ${state.target}; event streams recorded in ${recordDir}\nPoint the frontend at the proxy URL. Press Ctrl-C to stop.\n`);
     await io.interrupted;
   } finally {
     await service.dispose();
@@ -52,5 +52,5 @@ function exchangeLine(e: ProxyExchange, recording: string | undefined): string {
   const parts = [e.method.padEnd(6), e.path, '→', status, e.contentType ?? '', `${e.bytes} B`, took];
   if (e.sessionId) parts.push(`session ${e.sessionId}${recording ? ` → ${recording}` : ''}`);
   if (e.error) parts.push(`(${e.error})`);
-  return terminalText(parts.filter(Boolean).join('  '));
+  return terminalSafe(parts.filter(Boolean).join('  '), { multiline: false });
 }
