@@ -9,7 +9,7 @@ import { expect, test } from './fixtures';
  */
 test('typing an expression filters rows; a bad one shows the error at the character', async ({ app, timeline, page }) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
-  await app.expectState('complete');
+  await app.expectState('done');
   await expect(timeline.count).toHaveText('173 envelopes');
 
   // Fields the renderer keeps (agent names as shown, type, final) filter at once.
@@ -47,7 +47,7 @@ test('typing an expression filters rows; a bad one shows the error at the charac
 
 test('completion offers fields, then operators, then the values the session has', async ({ app, timeline }) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
-  await app.expectState('complete');
+  await app.expectState('done');
   await timeline.filterText.click();
   await timeline.filterText.pressSequentially('ag');
   await expect(timeline.filterCompletions.getByRole('option')).toHaveText([/^agent/]);
@@ -73,7 +73,7 @@ test('completion offers fields, then operators, then the values the session has'
 
 test('every picker writes its condition into the box, and reads it back from there', async ({ app, timeline, page }) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
-  await app.expectState('complete');
+  await app.expectState('done');
   await page.getByTestId(TEST_IDS.filterAgent).locator('summary').click();
   await timeline.agentOptions.filter({ hasText: 'sub 2' }).locator('input').check();
   await expect(timeline.filterText).toHaveValue('agent == "sub 2"');

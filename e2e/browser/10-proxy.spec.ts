@@ -28,7 +28,7 @@ test('a frontend talking through the proxy shows up as a live session', async ({
     await app.screenshot('10-proxy-panel');
     await exchanges.getByRole('button', { name: 'POST /agent/run?format=json' }).click();
     await app.expectView('timeline');
-    await app.expectState('complete');
+    await app.expectState('done');
     await expect(timeline.count).toHaveText(`${received} envelopes`);
     await expect(app.sessionTitle).toContainText('Proxy POST /agent/run');
   } finally {
