@@ -54,6 +54,12 @@ for (const p of PROVIDERS) {
   test(`${p.dialect}: the demo's endpoint streams live through the connect preset`, async ({ app, connect, timeline, blocks, diagnostics }) => {
     await app.show('connect');
     await connect.chooseProvider({ provider: p.provider, scenario: p.live.scenario, pace: 'fast' });
+    await expect(connect.url).toHaveValue(new RegExp(`/v1/${p.provider === 'anthropic' ? 'messages' : 'responses'}\\?pace=fast$`));
+    await app.screenshot(`14-${p.provider}-connect`);
+    const wide = app.page.viewportSize();
+    await app.page.setViewportSize({ width: 1024, height: 700 });
+    await app.screenshot(`14-${p.provider}-connect-1024`);
+    if (wide) await app.page.setViewportSize(wide);
     await connect.connect();
     await app.expectView('timeline');
     await expect(timeline.rowUnified.first()).toBeVisible();
