@@ -27,6 +27,9 @@ export const TEST_IDS = {
   dropZone: 'drop-zone',
   recentFiles: 'recent-files',
   recentFile: 'recent-file',
+  samplesPanel: 'samples-panel',
+  /** One per sample; `data-sample` holds its id. */
+  sampleOpen: 'sample-open',
 
   // Session header and status line
   sessionHeader: 'session-header',

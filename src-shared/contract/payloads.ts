@@ -474,6 +474,18 @@ export const DemoAgentInfo = s.nullable(
   }),
 );
 
+/** A sample recording shipped with the app (resources/samples); some hold a pair of runs. */
+export const SampleInfo = s.object({
+  id: s.string({ nonEmpty: true, max: 64 }),
+  title: s.string(),
+  summary: s.string(),
+  /** How many sessions opening it gives (2 for a pair to diff). */
+  sessions: s.number({ integer: true, min: 1 }),
+});
+
+/** Samples are named by id only: the host maps the id to its own files, never to a path. */
+export const OpenSampleRequest = s.object({ id: s.string({ nonEmpty: true, max: 64 }) });
+
 export const ExternalUrl = s.object({ url: s.string({ nonEmpty: true, max: 8192 }) });
 
 // ─── Events ─────────────────────────────────────────────────────────────────────────────
@@ -597,6 +609,8 @@ export type ExportRequest = Infer<typeof ExportRequest>;
 export type SavedFile = Infer<typeof SavedFile>;
 export type AppInfo = Infer<typeof AppInfo>;
 export type DemoAgentInfo = Infer<typeof DemoAgentInfo>;
+export type SampleInfo = Infer<typeof SampleInfo>;
+export type OpenSampleRequest = Infer<typeof OpenSampleRequest>;
 export type SessionBatch = Infer<typeof SessionBatch>;
 export type LiveStatus = Infer<typeof LiveStatus>;
 export type ErrorEvent = Infer<typeof ErrorEvent>;

@@ -31,6 +31,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
   const form = useStore(app.connectForm);
   const host = useStore(app.host);
   const recent = useStore(app.recentFiles);
+  const samples = useStore(app.samples);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pickerError, setPickerError] = useState<string | null>(null);
   const [curl, setCurl] = useState('');
@@ -339,6 +340,26 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </ul>
           )}
         </section>
+
+        {samples.length > 0 && (
+          <section className="panel" data-testid={TEST_IDS.samplesPanel}>
+            <div className="panel-title">Open a sample</div>
+            <p className="hint">Recordings of the demo agent that ship with the app, one per kind of thing the inspector shows.</p>
+            <ul className="sample-list">
+              {samples.map((sample) => (
+                <li key={sample.id}>
+                  <button type="button" className="sample" data-testid={TEST_IDS.sampleOpen} data-sample={sample.id} onClick={() => void app.openSample(sample.id)}>
+                    <span className="sample-title">
+                      {sample.title}
+                      {sample.sessions > 1 && <span className="sample-count">{sample.sessions} sessions</span>}
+                    </span>
+                    <span className="sample-summary">{sample.summary}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
       </div>
     </div>
   );
