@@ -72,6 +72,8 @@ export interface UnifiedEvent {
   /** What a status event says the tool is doing (a query, a page it opens…). */
   action?: Record<string, unknown>;
   stop_reason?: string;
+  /** Web search results, normalised (the raw result stays on the wire event). */
+  search_results?: { url: string; title: string }[];
   usage?: Record<string, unknown>;
   error?: unknown;
 }

@@ -101,10 +101,11 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     }
   }
 
+  /** StreamIDs as docs/protocols/provider-events.md maps them: the block's index is its block_id and content_index. */
   const ids = (index?: number, block?: OpenBlock): Parameters<typeof unified>[1] => ({
     message_id: messageId,
-    ...(index !== undefined ? { content_index: index } : {}),
-    ...(block?.id ? { block_id: block.id, tool_call_id: block.id } : block?.toolUseId ? { tool_call_id: block.toolUseId } : {}),
+    ...(index !== undefined ? { block_id: String(index), content_index: index } : {}),
+    ...(block?.id ? { tool_call_id: block.id } : block?.toolUseId ? { tool_call_id: block.toolUseId } : {}),
   });
 
   function messageStart(ctx: ProviderEventContext, event: WireEvent): void {
@@ -204,7 +205,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       const failed = isErrorContent(content);
       ctx.emit(
         { type: 'server_tool_result', final: true, delta: content === undefined || content === null ? '' : typeof content === 'string' ? content : JSON.stringify(content), extras: { id: block.toolUseId, name: block.type } },
-        unified('stream.tool_call_result', ids(index, block), { kind: block.type, phase: failed ? 'failed' : 'completed', ...(failed ? { error: content } : {}) }),
+        unified('stream.tool_call_result', ids(index, block), { kind: block.type, phase: failed ? 'failed' : 'completed', ...(failed ? { error: content } : {}), search_results: searchResults(content) }),
       );
       return;
     }
@@ -295,6 +296,13 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       }
     },
   };
+}
+
+/** The `web_search_result` entries of a result's content, as `{url, title}`; undefined when there are none. */
+function searchResults(content: unknown): { url: string; title: string }[] | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const results = content.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && (r as Record<string, unknown>)['type'] === 'web_search_result');
+  return results.length > 0 ? results.map((r) => ({ url: typeof r['url'] === 'string' ? r['url'] : '', title: typeof r['title'] === 'string' ? r['title'] : '' })) : undefined;
 }
 
 /** A tool result whose content is an error object (`web_search_tool_result_error`, `*_error`…). */
