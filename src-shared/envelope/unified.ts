@@ -88,12 +88,19 @@ export function unifiedLabel(event: UnifiedEvent): string {
 /** Builds a unified event, leaving out fields that are undefined (events stay small and JSON-stable). */
 export function unified(family: UnifiedFamily, ids: StreamIds, fields: Omit<UnifiedEvent, 'family' | 'ids'> = {}): UnifiedEvent {
   const event: UnifiedEvent = { family, ids: compact(ids) };
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) (event as unknown as Record<string, unknown>)[key] = value;
+  const out = event as unknown as Record<string, unknown>;
+  for (const key in fields) {
+    const value = (fields as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
   return event;
 }
 
 function compact(ids: StreamIds): StreamIds {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(ids)) if (value !== undefined && value !== '') out[key] = value;
+  for (const key in ids) {
+    const value = (ids as Record<string, unknown>)[key];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
   return out;
 }
