@@ -68,7 +68,7 @@ export interface UnifiedEvent {
   channel?: ContentChannel;
   tool?: UnifiedTool;
   /** A StatusPhase, or the provider's own phase name where the surface has none (e.g. `partial_image`). */
-  phase?: string;
+  phase?: StatusPhase | (string & Record<never, never>);
   /** What a status event says the tool is doing (a query, a page it opens…). */
   action?: Record<string, unknown>;
   stop_reason?: string;

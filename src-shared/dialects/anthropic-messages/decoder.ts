@@ -39,8 +39,6 @@ const DELTA_KINDS: Readonly<Record<string, DeltaKind>> = {
   citations_delta: 'citations_delta',
 };
 
-const LIFECYCLE = new Set(['message_start', 'message_delta', 'message_stop', 'ping', 'error', 'content_block_start', 'content_block_delta', 'content_block_stop']);
-
 /** Result blocks of server tools: every `*_tool_result` type the API has, and MCP's. */
 function isToolResultBlock(type: string): boolean {
   return type.endsWith('_tool_result');
@@ -311,5 +309,3 @@ function isErrorContent(content: unknown): boolean {
   const type = (content as Record<string, unknown>)['type'];
   return typeof type === 'string' && type.endsWith('_error');
 }
-
-export const ANTHROPIC_MESSAGES_EVENT_TYPES: ReadonlySet<string> = LIFECYCLE;
