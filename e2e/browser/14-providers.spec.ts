@@ -31,6 +31,8 @@ for (const p of PROVIDERS) {
   test(`${p.dialect}: a capture shows unified events, blocks with usage, and diagnostics`, async ({ app, timeline, blocks, diagnostics }) => {
     await app.openFiles(providerFixturePath(p.capture));
     await app.expectView('timeline');
+    // It ends at its own terminal event (message_stop, response.completed), not at [DONE].
+    await app.expectState('done');
     await app.expectNoErrors();
     await expect(timeline.rowUnified.first()).toBeVisible();
     await expect(timeline.rowUnified.first()).toContainText('message_start');
@@ -63,6 +65,8 @@ for (const p of PROVIDERS) {
     await connect.connect();
     await app.expectView('timeline');
     await expect(timeline.rowUnified.first()).toBeVisible();
+    // An API error event and an incomplete response end the stream by error, never as done.
+    await app.expectState('ended by error');
 
     await app.show('blocks');
     for (const kind of p.live.kinds) await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
