@@ -6,8 +6,8 @@
  * Reported: throughput as a fraction of the floor, and time per MB at the large size
  * against the small one (linear: within 1.2x).
  */
-import { createSessionDecoder } from '../src-shared/pipeline/session-decoder';
 import { encodeUtf8 } from '../src-shared/text/utf8';
+import { decodeKeeping } from './decode.bench';
 import { linesFloor } from './floors';
 import type { BenchOptions, BenchTable } from './run';
 import { networkChunks } from './streams';
@@ -61,15 +61,7 @@ function openAiStream(bytes: number): Uint8Array {
   return encodeUtf8(out.join(''));
 }
 
-function decode(chunks: readonly Uint8Array[]): number {
-  let envelopes = 0;
-  const session = createSessionDecoder({ onEnvelope: () => envelopes++ });
-  const leg = session.startLeg();
-  for (let i = 0; i < chunks.length; i++) leg.push(chunks[i] as Uint8Array, i);
-  leg.end();
-  session.finish();
-  return envelopes;
-}
+const decode = (chunks: readonly Uint8Array[]): number => decodeKeeping(chunks).envelopes;
 
 const STREAMS = { 'anthropic-messages': anthropicStream, 'openai-responses': openAiStream } as const;
 
