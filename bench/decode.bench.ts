@@ -117,8 +117,8 @@ async function settledMemory(gc: Gc): Promise<number> {
   return last;
 }
 
-/** Decodes in a frame of its own, so that only the returned session stays reachable. */
-function decodeKeeping(chunks: readonly Uint8Array[]): { session: SessionDecoder; envelopes: number } {
+/** Decodes in a frame of its own, so that only the returned session stays reachable (the provider bench decodes with it too). */
+export function decodeKeeping(chunks: readonly Uint8Array[]): { session: SessionDecoder; envelopes: number } {
   let envelopes = 0;
   const session = createSessionDecoder({ onEnvelope: () => envelopes++ });
   const leg = session.startLeg();
