@@ -32,6 +32,8 @@ export const TEST_IDS = {
   // Session header and status line
   sessionHeader: 'session-header',
   sessionTitle: 'session-title',
+  sessionTitleInput: 'session-title-input',
+  sessionRename: 'session-rename',
   sessionState: 'session-state',
   statusLine: 'status-line',
   statusHttp: 'status-http',

@@ -1,4 +1,4 @@
-import type { ConnectRequest, ExportKind, HostCommand, InspectorService, OpenUploadRequest, SessionSummary } from '../../src-shared/contract';
+import type { ConnectRequest, DownloadFile, DownloadKind, HostCommand, InspectorService, OpenUploadRequest, SessionSummary } from '../../src-shared/contract';
 import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
 import { ErrorsModel } from '../model/errors';
@@ -26,6 +26,8 @@ export interface AppDeps {
   readonly now: () => number;
   /** Start a demo-agent session when main has none (a newcomer sees a live stream at once). */
   readonly autoConnectDemo?: boolean;
+  /** Hands a file to the browser as a download (hosts without a save dialog). */
+  readonly download?: (file: DownloadFile) => void;
 }
 
 export type TimelineMode = 'table' | 'lanes';
@@ -58,8 +60,10 @@ export interface RendererApp extends AppModel {
   refreshRecentFiles(): Promise<void>;
   stop(sessionId: string): Promise<void>;
   closeSession(sessionId: string): Promise<void>;
+  /** Saves the session as a recording: main's save dialog (Electron) or a download (browser host). */
   saveRecording(sessionId: string): Promise<void>;
-  exportSession(sessionId: string, kind: ExportKind): Promise<void>;
+  /** Exports the session (or saves it, for `recording`): a save dialog or a download, as saving. */
+  exportSession(sessionId: string, kind: DownloadKind): Promise<void>;
   /** A confirmation that dismisses itself ("Copied", "Saved to …"). */
   notify(context: string, message: string, sessionId?: string): void;
   /** Subscribes to main's events and loads the initial state; returns the teardown. */
@@ -92,6 +96,25 @@ export function createApp(deps: AppDeps): RendererApp {
   const prefs = createStore<Prefs>({ ...DEFAULT_PREFS, ...readJson<Partial<Prefs>>(deps.storage.getItem(PREFS_KEY)) });
   connectForm.subscribe(() => persist(FORM_KEY, serializeForm(connectForm.getSnapshot())));
   prefs.subscribe(() => persist(PREFS_KEY, JSON.stringify(prefs.getSnapshot())));
+
+  /** Main's save dialog where the host has one; otherwise main builds the file and the page downloads it. */
+  async function saveAs(sessionId: string, kind: DownloadKind): Promise<void> {
+    const context = kind === 'recording' ? 'Save recording' : 'Export';
+    const dialogs = host.getSnapshot().info?.capabilities.fileDialogs ?? deps.bridgeKind === 'electron';
+    if (!dialogs) {
+      const file = await run(context, () => service.downloadSession({ sessionId, kind }), sessionId);
+      if (!file) return;
+      if (!deps.download) {
+        reportError(context, new Error('This window cannot start downloads.'), sessionId);
+        return;
+      }
+      deps.download(file);
+      notify(kind === 'recording' ? 'Saved' : 'Exported', `${file.fileName} (${formatBytes(file.bytes)}) is downloading.`, sessionId);
+      return;
+    }
+    const saved = await run(context, () => (kind === 'recording' ? service.saveRecording({ sessionId }) : service.exportSession({ sessionId, kind })), sessionId);
+    if (saved) notify(kind === 'recording' ? 'Saved' : 'Exported', `${kind === 'recording' ? 'Recording saved to ' : ''}${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
+  }
 
   function persist(key: string, value: string): void {
     try {
@@ -197,14 +220,8 @@ export function createApp(deps: AppDeps): RendererApp {
       await run('Close session', () => service.closeSession({ sessionId }), sessionId);
       if (activeId() === sessionId) setActiveSession(null);
     },
-    async saveRecording(sessionId) {
-      const saved = await run('Save recording', () => service.saveRecording({ sessionId }), sessionId);
-      if (saved) notify('Saved', `Recording saved to ${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
-    },
-    async exportSession(sessionId, kind) {
-      const saved = await run('Export', () => service.exportSession({ sessionId, kind }), sessionId);
-      if (saved) notify('Exported', `${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
-    },
+    saveRecording: (sessionId) => saveAs(sessionId, 'recording'),
+    exportSession: saveAs,
 
     start() {
       const unsubscribers = [

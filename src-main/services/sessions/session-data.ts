@@ -83,7 +83,8 @@ export interface PendingToolsState {
 
 export interface SessionData {
   readonly id: string;
-  readonly title: string;
+  /** The user may rename a session. */
+  title: string;
   readonly source: SessionSource;
   readonly createdAt: number;
   readonly generation: number;
@@ -484,7 +485,7 @@ export function createSessionData(init: SessionInit): SessionData {
     summary(extra: { awaitingTools?: boolean } = {}): SessionSummary {
       const summary: SessionSummary = {
         id: init.id,
-        title: init.title,
+        title: data.title,
         source: init.source,
         state: data.state,
         createdAt: init.createdAt,

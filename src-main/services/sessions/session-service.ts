@@ -35,7 +35,9 @@ import { RECORDING_FLUSH_MS, type RecorderFactory, type RecorderPort } from './r
 import type { ReplayClock } from '../replay/clock';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
-import { exportSession, saveRecording } from './session-files';
+import { downloadFile, exportSession, saveRecording } from './session-files';
+import { liveSessionTitle } from './session-title';
+import { demoScenarioOf } from './demo-agent-info';
 import { toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './views';
 
 /**
@@ -416,9 +418,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         });
       }
       const displayUrl = redactUrl(built.spec.url.href);
+      const demo = deps.demoAgent?.() ?? null;
       const data = createSessionData({
         id: newId(),
-        title: request.title ?? `${built.spec.method} ${displayUrl}`,
+        title: request.title ?? liveSessionTitle({ method: built.spec.method, url: new URL(displayUrl), body: built.recorded.body }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null),
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
@@ -598,6 +601,20 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const absolute = resolve(path);
       const bytes = await exportSession(rt.data, kind, absolute);
       return { path: absolute, bytes };
+    },
+
+    renameSession: query(({ sessionId, title }) => {
+      const rt = runtimeOf(sessionId);
+      const name = title.replace(/\s+/g, ' ').trim();
+      if (name === '') throw new Error('A session needs a name: type one, or press Esc to keep the old one.');
+      rt.data.title = name;
+      announce();
+      return rt.data.summary();
+    }),
+
+    downloadSession({ sessionId, kind }) {
+      const rt = runtimeOf(sessionId);
+      return downloadFile(rt.data, rt.actions, kind, deps.createRecorder);
     },
 
     attachRun({ sessionId, headers, url }) {
