@@ -23,7 +23,6 @@ export const TEST_IDS = {
   newSession: 'new-session',
   openFileButton: 'open-file',
   fileInput: 'file-input',
-  openPathInput: 'open-path-input',
   viewError: 'view-error',
   dropZone: 'drop-zone',
   recentFiles: 'recent-files',

@@ -20,7 +20,7 @@ async function* stdinChunks(io: CliIo): AsyncGenerator<ChunkInput> {
  */
 export async function decodeFile(file: string, format: FormatChoice, io: CliIo): Promise<DecodedFile> {
   const source = file === '-' ? null : await openSource(resolve(io.cwd, file));
-  const session = createCollectingSession({ format });
+  const session = createCollectingSession({ format, ...(io.dialects ? { dialects: io.dialects } : {}) });
   for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)]) await session.decodeLegAsync(chunks);
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.

@@ -1,4 +1,6 @@
+import { DIALECT_IDS } from '../dialects/registry';
 import type { SessionDiff } from '../diff/types';
+import { CONTROL_KINDS } from '../envelope/types';
 import { columnsProblem, type RowColumns as RowColumnsData } from './row-columns';
 import * as s from './schema';
 import type { Infer } from './schema';
@@ -13,9 +15,9 @@ import type { Infer } from './schema';
 
 export const SessionId = s.string({ nonEmpty: true, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 export const Severity = s.literal('error', 'warning', 'info');
-export const FormatChoice = s.literal('auto', 'json', 'xml', 'raw');
-export const DialectId = s.literal('json', 'xml', 'raw');
-export const ControlKind = s.literal('done', 'error-frame', 'block-open', 'provider-event', 'undecoded');
+export const FormatChoice = s.literal('auto', ...DIALECT_IDS);
+export const DialectId = s.literal(...DIALECT_IDS);
+export const ControlKind = s.literal(...CONTROL_KINDS);
 
 /** An ordered header table: pairs keep order and duplicates (as typed in the connect form). */
 export const HeaderTable = s.array(s.tuple(s.string({ max: 1024 }), s.string({ max: 64 * 1024 })), { max: 500 });

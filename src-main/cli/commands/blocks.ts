@@ -7,7 +7,7 @@ import { preview } from '../report';
 export const blocks: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } });
   const file = singleFile(positionals);
-  const result = await decodeFile(file, parseFormat(values.format), io);
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io);
   if (values.json) {
     io.stdout(`${JSON.stringify(result.blocks, null, 2)}\n`);
     return 0;

@@ -7,7 +7,7 @@ import { buildReport, formatReport } from '../report';
 export const inspect: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } });
   const file = singleFile(positionals);
-  const result = await decodeFile(file, parseFormat(values.format), io);
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io);
   const report = buildReport(result);
   io.stdout(values.json ? `${JSON.stringify({ file, ...report }, null, 2)}\n` : formatReport(report, file));
   return report.errors > 0 ? 1 : 0;

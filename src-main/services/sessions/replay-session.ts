@@ -184,7 +184,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         const data = options.data();
         const state = currentLeg();
         if (!state) return;
-        const failure = rejectedLegFailure(leg.response, state);
+        const failure = rejectedLegFailure(leg.response, state, leg.request ?? null);
         if (failure) data.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
         else data.endLeg(state.index, legEndFromRecording(leg.outcome));
         // A pause for frontend tools: wait for the user's answer before the continuation.

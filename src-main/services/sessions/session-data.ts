@@ -14,7 +14,8 @@ import type {
   TimelineRow,
 } from '../../../src-shared/contract/payloads';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
-import type { DialectId, Envelope } from '../../../src-shared/dialects/types';
+import type { DialectId } from '../../../src-shared/dialects/registry';
+import type { Envelope } from '../../../src-shared/envelope/types';
 import { createSessionDecoder, type LegDecoder, type SessionDecoder } from '../../../src-shared/pipeline/session-decoder';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import type { AgentInfo, Block } from '../../../src-shared/reconstruct/types';
