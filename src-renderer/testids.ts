@@ -85,6 +85,7 @@ export const TEST_IDS = {
   lane: 'lane',
   filterText: 'filter-text',
   filterAgent: 'filter-agent',
+  columnChooser: 'column-chooser',
   filterType: 'filter-type',
   filterFinal: 'filter-final',
   filterSeverity: 'filter-severity',

@@ -1,6 +1,7 @@
 import type { ConnectRequest, DownloadFile, DownloadKind, HostCommand, InspectorService, OpenUploadRequest, SessionSummary } from '../../src-shared/contract';
 import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
+import { DEFAULT_COLUMN_PREFS, readColumnPrefs, type ColumnPrefs } from '../model/columns';
 import { ErrorsModel } from '../model/errors';
 import { formatBytes } from '../model/format';
 import type { FrameScheduler } from '../model/scheduler';
@@ -40,9 +41,11 @@ export interface Prefs {
   readonly detailOpen: boolean;
   /** Width of the detail pane in pixels. */
   readonly detailWidth: number;
+  /** The timeline table's chosen columns and their widths. */
+  readonly columns: ColumnPrefs;
 }
 
-const DEFAULT_PREFS: Prefs = { timelineMode: 'table', detailTab: 'envelope', detailOpen: true, detailWidth: 560 };
+const DEFAULT_PREFS: Prefs = { timelineMode: 'table', detailTab: 'envelope', detailOpen: true, detailWidth: 440, columns: DEFAULT_COLUMN_PREFS };
 
 /** What the shell and the timeline need beyond the shared AppModel. */
 export interface RendererApp extends AppModel {
@@ -70,6 +73,11 @@ export interface RendererApp extends AppModel {
   start(): () => void;
 }
 
+/** The detail pane opens when the user selects a row (it stays closed while the arrow keys move). */
+export function withDetailOpen(prefs: Prefs): Prefs {
+  return prefs.detailOpen ? prefs : { ...prefs, detailOpen: true };
+}
+
 const NOTICE_MS = 6000;
 const FORM_KEY = 'asi.connectForm';
 const PREFS_KEY = 'asi.prefs';
@@ -93,7 +101,8 @@ export function createApp(deps: AppDeps): RendererApp {
 
   const storedForm = deserializeForm(deps.storage.getItem(FORM_KEY));
   const connectForm = createStore<ConnectForm>(storedForm ?? emptyForm());
-  const prefs = createStore<Prefs>({ ...DEFAULT_PREFS, ...readJson<Partial<Prefs>>(deps.storage.getItem(PREFS_KEY)) });
+  const storedPrefs = readJson<Partial<Prefs>>(deps.storage.getItem(PREFS_KEY));
+  const prefs = createStore<Prefs>({ ...DEFAULT_PREFS, ...storedPrefs, columns: readColumnPrefs(storedPrefs?.columns) });
   connectForm.subscribe(() => persist(FORM_KEY, serializeForm(connectForm.getSnapshot())));
   prefs.subscribe(() => persist(PREFS_KEY, JSON.stringify(prefs.getSnapshot())));
 
@@ -176,7 +185,10 @@ export function createApp(deps: AppDeps): RendererApp {
 
     selectRow(seq, options) {
       selection.selectRow(seq, options?.reveal ?? true);
-      if (options?.reveal ?? true) view.set('timeline');
+      if (options?.reveal ?? true) {
+        view.set('timeline');
+        prefs.update(withDetailOpen);
+      }
     },
     selectEnvelopes(seqs, options) {
       selection.selectEnvelopes(seqs, options?.block ?? null, options?.reveal ?? true);

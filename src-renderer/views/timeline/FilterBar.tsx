@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { uiCommands } from '../../app/ui-commands';
+import { useMenuDismiss } from '../../components/use-menu-dismiss';
 import type { AgentLabel } from '../../model/agents';
 import { formatCount, formatCountOf } from '../../model/format';
 import { activeFilterCount, EMPTY_FILTER, type TimelineFilter } from '../../model/row-filter';
@@ -122,13 +123,7 @@ interface Option {
 
 function MultiSelect({ label, options, selected, onChange, testId }: { label: string; options: readonly Option[]; selected: readonly string[]; onChange: (values: string[]) => void; testId: string }) {
   const details = useRef<HTMLDetailsElement>(null);
-  useEffect(() => {
-    const close = (event: MouseEvent): void => {
-      if (details.current && !details.current.contains(event.target as Node)) details.current.open = false;
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, []);
+  useMenuDismiss(details);
   const summary = selected.length === 0 ? `${label}: all` : `${label}: ${selected.length}`;
   return (
     <details ref={details} className={`multi-select ${selected.length > 0 ? 'multi-select-active' : ''}`} data-testid={testId}>

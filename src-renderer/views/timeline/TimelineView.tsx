@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
 import type { SessionData } from '../../app/types';
@@ -9,6 +9,7 @@ import { TEST_IDS } from '../../testids';
 import { DetailPane } from './DetailPane';
 import { FilterBar } from './FilterBar';
 import { LanesView } from './LanesView';
+import { ColumnChooser } from './ColumnChooser';
 import { TimelineTable } from './TimelineTable';
 
 /** The session's envelopes in arrival order (table) or per agent over time (lanes), with the detail pane. */
@@ -16,6 +17,9 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
   const timeline = app.timeline(session.id);
   const snapshot = useStore(timeline);
   const prefs = useStore(app.prefs);
+  const selected = useStore(app.selection).row;
+  // Chosen columns the table has no room for, for the chooser to say so.
+  const [dropped, setDropped] = useState<readonly string[]>([]);
   const agentCount = timeline.index.agents.length;
   const labels = useMemo(
     () => labelAgents(session.agents, timeline.index.agents),
@@ -56,7 +60,8 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
           </button>
         </div>
         <FilterBar timeline={timeline} snapshot={snapshot} agents={agents} />
-        {!prefs.detailOpen && (
+        {prefs.timelineMode === 'table' && <ColumnChooser app={app} dropped={dropped} />}
+        {!prefs.detailOpen && selected !== null && (
           <button type="button" className="button button-small" onClick={() => app.prefs.update((p) => ({ ...p, detailOpen: true }))} title="Show the detail pane (D)">
             Details ▸
           </button>
@@ -78,12 +83,13 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
             </EmptyState>
           ) : prefs.timelineMode === 'table' ? (
             // Keyed by session: following and the scroll position belong to one session.
-            <TimelineTable key={session.id} app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={streaming} />
+            <TimelineTable key={session.id} app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={streaming} onDropped={setDropped} />
           ) : (
             <LanesView app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} />
           )}
         </div>
-        {prefs.detailOpen && snapshot.total > 0 && <DetailPane app={app} sessionId={session.id} timeline={timeline} labels={labels} sessionStart={sessionStart} />}
+        {/* Only for a selected row: before that it would take the table's room to say "select a row". */}
+        {prefs.detailOpen && selected !== null && snapshot.total > 0 && <DetailPane app={app} sessionId={session.id} timeline={timeline} labels={labels} sessionStart={sessionStart} />}
       </div>
     </div>
   );
