@@ -8,6 +8,8 @@ export const TEST_IDS = {
   bridgeBanner: 'bridge-banner',
   errorBanner: 'error-banner',
   errorItem: 'error-item',
+  errorMore: 'error-more',
+  errorDismissAll: 'error-dismiss-all',
   errorDismiss: 'error-dismiss',
   helpButton: 'help-button',
   helpOverlay: 'help-overlay',

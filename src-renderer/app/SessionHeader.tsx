@@ -26,14 +26,16 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
     summary.source.kind === 'live'
       ? `${summary.source.method} ${summary.source.url}`
       : summary.source.kind === 'file'
-        ? `${summary.source.path} (${summary.source.importer})`
+        ? summary.source.uploaded
+          ? `uploaded file (${summary.source.importer})`
+          : `${summary.source.path} (${summary.source.importer})`
         : `replay of ${replayedTitle(app, summary.source.of)}`;
 
   return (
     <section className="session-header" data-testid={TEST_IDS.sessionHeader}>
       <div className="session-header-row">
         <Badge tone={stateTone(summary)} testId={TEST_IDS.sessionState}>
-          {stateLabel(summary)}
+          {stateLabel(summary, session.replay)}
         </Badge>
         <SessionTitle app={app} sessionId={summary.id} title={summary.title} />
         {!summary.title.includes(source) && (
@@ -43,7 +45,8 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
         )}
         <span className="spacer" />
         <ReplayControls app={app} />
-        {isLive && (
+        {/* A paused replay is stopped already: its transport plays it on or restarts it. */}
+        {isLive && session.replay?.playing !== false && (
           <button type="button" className="button button-danger" data-testid={TEST_IDS.stopButton} title="Stop the stream (S)" onClick={() => void app.stop(summary.id)}>
             ■ Stop
           </button>

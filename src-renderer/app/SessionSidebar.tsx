@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { SessionSummary } from '../../src-shared/contract';
+import type { ReplayState, SessionSummary } from '../../src-shared/contract';
 import { Badge, SeverityCounts, type Tone } from '../components/Badge';
 import { formatCount } from '../model/format';
 import { TEST_IDS } from '../testids';
@@ -96,9 +96,10 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
   );
 });
 
-export function stateLabel(session: SessionSummary): string {
+/** `replay`: a replay session's transport state, when known ("paused" rather than "replaying"). */
+export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
   if (session.awaitingTools) return 'awaiting tools';
-  if (session.source.kind === 'replay' && session.state === 'streaming') return 'replaying';
+  if (session.source.kind === 'replay' && session.state === 'streaming') return replay?.playing === false ? 'paused' : 'replaying';
   return session.state;
 }
 

@@ -203,6 +203,9 @@ export function createApp(deps: AppDeps): RendererApp {
     reportError,
     notify,
     dismissError: (id) => errors.dismiss(id),
+    dismissErrors: (ids) => {
+      for (const id of ids) errors.dismiss(id);
+    },
     run,
 
     async connect(request) {

@@ -100,7 +100,8 @@ export const Failure = s.object({
 
 export const SessionSource = s.variant('kind', {
   live: s.object({ method: s.string(), url: s.string() }),
-  file: s.object({ path: s.string(), importer: s.string() }),
+  /** `uploaded`: a copy the browser host made of an upload; its path is internal, not the user's file. */
+  file: s.object({ path: s.string(), importer: s.string(), uploaded: s.optional(s.boolean()) }),
   replay: s.object({ of: SessionId }),
 });
 

@@ -299,18 +299,24 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     };
   };
 
-  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string }): Promise<SessionSummary> => {
+  /** `uploaded`: the file is the temporary copy of an upload named so: messages name the upload, not the copy. */
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; uploaded?: string }): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
     let session: SessionData | null = null;
-    const source = await deps.openSource(absolute, {
-      ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
-      onDiagnostic: (d) => session?.addDiagnostics([d]),
-    });
+    const source = await deps
+      .openSource(absolute, {
+        ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
+        onDiagnostic: (d) => session?.addDiagnostics([d]),
+      })
+      .catch((error: unknown) => {
+        if (options.uploaded === undefined || !(error instanceof Error)) throw error;
+        throw new Error(error.message.replaceAll(absolute, options.uploaded));
+      });
     const data = createSessionData({
       id: newId(),
       title: options.title ?? basename(absolute),
-      source: { kind: 'file', path: absolute, importer: source.kind },
+      source: { kind: 'file', path: absolute, importer: source.kind, ...(options.uploaded !== undefined ? { uploaded: true } : {}) },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
     });
@@ -463,7 +469,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
       const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
       await writeFile(path, bytes, { flag: 'wx' });
-      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), title: name });
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), title: name, uploaded: name });
     },
 
     async closeSession({ sessionId }) {

@@ -28,6 +28,8 @@ interface DisplayRow {
   readonly position: number;
   readonly seq: number;
   readonly cells: RowCells | null;
+  /** The first row of a continuation leg (after frontend-tool results were sent). */
+  readonly legStart: boolean;
 }
 
 const column = createColumnHelper<DisplayRow>();
@@ -169,7 +171,9 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
       if (seq === undefined) continue;
       const row: TimelineRow | undefined = timeline.getRow(seq);
       const previousReceivedAt = seq > 0 && timeline.index.isKnown(seq - 1) ? timeline.index.receivedAt(seq - 1) : undefined;
-      rows.push({ position, seq, cells: row ? rowCells(row, { sessionStart, previousReceivedAt, labels }) : null });
+      const previous = seq > 0 ? timeline.getRow(seq - 1) : undefined;
+      const legStart = row !== undefined && row.leg > 0 && previous !== undefined && previous.leg !== row.leg;
+      rows.push({ position, seq, cells: row ? rowCells(row, { sessionStart, previousReceivedAt, labels }) : null, legStart });
     }
     return rows;
     // snapshot.version: rows and pages change in place in the model.
@@ -379,7 +383,9 @@ const TimelineRowView = memo(function TimelineRowView({ app, row, top, width, se
       role="row"
       aria-rowindex={position + 1}
       aria-selected={selected}
-      className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''}`}
+      className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''} ${row.original.legStart ? 'tt-leg-start' : ''}`}
+      data-leg-start={row.original.legStart ? "true" : undefined}
+      title={row.original.legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
       data-testid={`${TEST_IDS.timelineRow}-${seq}`}
       data-seq={seq}
       style={{ height: ROW_HEIGHT, width, transform: `translateY(${top}px)` }}
