@@ -4,6 +4,7 @@ import { createEmitter, type Emitter } from '../../src-shared/contract/emitter';
 import type { HostCommand, SavedFile } from '../../src-shared/contract/payloads';
 import { FILE_FORMATS, fileNameFor, type FileFormat } from '../../src-shared/export/formats';
 import type { HostCommands, SessionCommands } from '../services/sessions/compose';
+import { sampleCommands } from '../services/samples/sample-commands';
 import type { RecentFiles } from '../services/sessions/recent-files';
 import { confirmOpenExternal } from './window';
 
@@ -23,7 +24,7 @@ const FILE_FILTERS = [
 ];
 
 
-export function createElectronHost(sessions: SessionCommands, recentFiles: RecentFiles): ElectronHost {
+export function createElectronHost(sessions: SessionCommands, recentFiles: RecentFiles, samplesDir: string): ElectronHost {
   const commands = createEmitter<HostCommand>();
   const focused = (): BrowserWindow | null => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0] ?? null;
 
@@ -50,6 +51,7 @@ export function createElectronHost(sessions: SessionCommands, recentFiles: Recen
     fileNameFor((await sessions.listSessions()).find((s) => s.id === sessionId)?.title ?? 'session', format);
 
   return {
+    ...sampleCommands(sessions, samplesDir),
     commands,
     openWithDialog,
     getAppInfo: () =>

@@ -58,7 +58,16 @@ const CELLS: Record<ColumnId, (row: DisplayRow) => ReactNode> = {
       </span>
     );
   },
-  type: (row) => (row.cells ? <span className={`type type-${row.cells.category}`}>{row.cells.type}</span> : null),
+  type: (row) => {
+    const cells = row.cells;
+    if (!cells) return null;
+    return (
+      <span className={`type type-${cells.category}`} title={cells.unified ? `${cells.type} → stream.${cells.unified}` : cells.type}>
+        {cells.type}
+        {cells.unified && <span className="type-unified" data-testid={TEST_IDS.rowUnified}> {cells.unified}</span>}
+      </span>
+    );
+  },
   final: (row) => (row.cells?.final ? <span className="final-mark" title="final">✓</span> : null),
   delta: (row) => {
     const cells = row.cells;
