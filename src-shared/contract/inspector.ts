@@ -43,7 +43,11 @@ export const INSPECTOR_CONTRACT = {
   listSessions: command(s.none(), s.array(p.SessionSummary)),
   getSession: command(SessionRef, p.SessionDetail),
   getRows: command(p.RowsRequest, p.RowsPage),
-  /** Envelope seqs whose delta, type, agent, id or name contains the text (case-insensitive). */
+  /**
+   * Envelope seqs whose delta, type, agent, id or name contains the text (case-insensitive),
+   * and those carrying part of a match in a block's reassembled text (a word split across
+   * envelopes is found on each of them).
+   */
   searchRows: command(p.SearchRequest, p.SearchResult),
   getEnvelope: command(EnvelopeRef, p.EnvelopeDetail),
   getFrame: command(FrameRef, p.FrameDetail),

@@ -1,3 +1,4 @@
+import { piecesMatching } from '../../../src-shared/reconstruct/text-search';
 import type {
   BlockSummary,
   Failure,
@@ -405,12 +406,20 @@ export function createSessionData(init: SessionInit): SessionData {
     },
     search(text: string, max: number) {
       const needle = text.toLowerCase();
+      // What the agent said: matches in blocks' reassembled text, across envelope boundaries.
+      const inText = new Set<number>();
+      for (const block of data.blocks()) {
+        // Citations and images attach to the block without adding to its text.
+        const pieces = block.envelopes.filter((seq) => envelopes.type(seq) === block.kind).map((seq) => ({ seq, length: envelopes.delta(seq).length }));
+        for (const seq of piecesMatching(block.content, pieces, text)) inText.add(seq);
+      }
       const seqs: number[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) {
         const extras = envelopes.extrasOf(seq);
         const id = extras['id'];
         const name = extras['name'];
         const hit =
+          inText.has(seq) ||
           envelopes.delta(seq).toLowerCase().includes(needle) ||
           envelopes.type(seq).toLowerCase().includes(needle) ||
           envelopes.agent(seq).toLowerCase().includes(needle) ||
