@@ -94,6 +94,8 @@ export const TEST_IDS = {
   filterText: 'filter-text',
   filterAgent: 'filter-agent',
   columnChooser: 'column-chooser',
+  introLine: 'intro-line',
+  introBlocks: 'intro-blocks',
   filterType: 'filter-type',
   filterFinal: 'filter-final',
   filterSeverity: 'filter-severity',

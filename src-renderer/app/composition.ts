@@ -43,9 +43,11 @@ export interface Prefs {
   readonly detailWidth: number;
   /** The timeline table's chosen columns and their widths. */
   readonly columns: ColumnPrefs;
+  /** The one-line introduction above a demo run was dismissed. */
+  readonly introDismissed: boolean;
 }
 
-const DEFAULT_PREFS: Prefs = { timelineMode: 'table', detailTab: 'envelope', detailOpen: true, detailWidth: 440, columns: DEFAULT_COLUMN_PREFS };
+const DEFAULT_PREFS: Prefs = { timelineMode: 'table', detailTab: 'envelope', detailOpen: true, detailWidth: 440, columns: DEFAULT_COLUMN_PREFS, introDismissed: false };
 
 /** What the shell and the timeline need beyond the shared AppModel. */
 export interface RendererApp extends AppModel {
