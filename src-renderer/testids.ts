@@ -39,6 +39,7 @@ export const TEST_IDS = {
   sessionTitleInput: 'session-title-input',
   sessionRename: 'session-rename',
   sessionState: 'session-state',
+  sessionItemState: 'session-item-state',
   statusLine: 'status-line',
   statusHttp: 'status-http',
   statusBytes: 'status-bytes',

@@ -1,6 +1,9 @@
 import { expect, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
+/** The badge of a session that has ended ("done", or how it ended otherwise). */
+const ENDED = /^(done|truncated|ended by error|stopped)$/;
+
 /**
  * The first minute: the first screen says in one line what the user is looking at and offers
  * the conversation (the Blocks view) of the demo run; the detail pane waits for a selection.
@@ -26,7 +29,7 @@ test('the first screen explains itself in one line and offers the Blocks view of
   const intro = page.getByTestId('intro-line');
   await expect(intro).toContainText('A live run of the built-in demo agent');
   await expect(timeline.detailPane).toHaveCount(0);
-  await app.expectState('complete', 60_000);
+  await app.expectState(ENDED, 60_000);
   await shoot(app, page, '13-first-screen');
 
   await page.getByTestId('intro-blocks').click();
@@ -46,7 +49,7 @@ test('the first screen explains itself in one line and offers the Blocks view of
 test('screenshots of the new table features in both themes and sizes', async ({ app, connect, timeline, page }) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState(ENDED);
   await timeline.select(22);
   await page.getByTestId('column-chooser').locator('summary').click();
   await shoot(app, page, '13-columns-chooser');

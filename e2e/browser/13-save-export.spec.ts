@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, host, test } from './fixtures';
 
+/** The badge of a session that has ended ("done", or how it ended otherwise). */
+const ENDED = /^(done|truncated|ended by error|stopped)$/;
+
 /**
  * In the browser host, Save and every Export are downloads the page starts with bytes main
  * builds (there is no save dialog to choose a path in). Each file is what it says: the
@@ -21,7 +24,7 @@ test('saves and exports a session as downloads that reopen to the same envelopes
   test.skip(host === 'electron', 'The desktop app saves through its own save dialog');
   await connect.chooseDemo({ scenario: 'citations', format: 'json', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState(ENDED);
   const total = await timeline.total();
   const title = await app.sessionTitle.innerText();
   expect(title).toBe('Demo agent: Citations · json');
@@ -55,7 +58,7 @@ test('saves and exports a session as downloads that reopen to the same envelopes
 
   for (const file of [files['recording']!, files['.sse']!, files['.ndjson']!, files['.har']!]) {
     await app.openFiles(file);
-    await app.expectState('complete');
+    await app.expectState(ENDED);
     await expect.poll(() => timeline.total(), { message: file }).toBe(total);
   }
   await app.expectNoErrors();

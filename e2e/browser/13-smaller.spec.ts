@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { fixturePath } from '../../src-main/testing/fixtures';
 import { expect, test } from './fixtures';
 
+/** The badge of a session that has ended ("done", or how it ended otherwise). */
+const ENDED = /^(done|truncated|ended by error|stopped)$/;
+
 /** The smaller defects a new user met in the first hour, one test each. */
 
 test('a paused replay says "paused" and offers no Stop', async ({ app, connect, replay }) => {
   // The demo's realistic pace: the replay at ×1 takes seconds.
   await connect.chooseDemo({ scenario: 'tour', format: 'json' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState(ENDED);
   await app.replayButton.click();
   await expect(replay.controls).toBeVisible();
   await expect(app.sessionState).toHaveText('replaying');
@@ -22,7 +25,7 @@ test('a paused replay says "paused" and offers no Stop', async ({ app, connect, 
 test('finding badges stay inside the sidebar; the overhead chart says it shows totals; file sessions have no chunks-vs-frames chart', async ({ app, diagnostics, page }) => {
   await page.setViewportSize({ width: 1024, height: 700 });
   await app.openFiles(fixturePath('multi_agent.json.sse'));
-  await app.expectState('complete');
+  await app.expectState(ENDED);
   const item = app.sessionItems.first();
   const itemBox = (await item.boundingBox())!;
   for (const badge of await item.locator('.badge').all()) {
@@ -40,7 +43,7 @@ test('finding badges stay inside the sidebar; the overhead chart says it shows t
 test('a live session counts the time to its first envelope from the request', async ({ app, connect, diagnostics, page }) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState(ENDED);
   await app.show('diagnostics');
   await expect(diagnostics.charts).toBeVisible();
   await expect(page.getByTestId('chart-first-envelope')).toContainText("from the leg's request");
@@ -71,7 +74,7 @@ test('the first row of a continuation leg is marked in the table', async ({ app,
   const paused = await timeline.total();
   await tools.quickAnswer('toolu_demo_confirm', 'yes');
   await tools.submit();
-  await app.expectState('complete');
+  await app.expectState(ENDED);
   await expect(timeline.row(paused)).toHaveAttribute('data-leg-start', 'true');
   await expect(timeline.row(paused - 1)).not.toHaveAttribute('data-leg-start', 'true');
   await app.screenshot('13-leg-divider');

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -38,7 +38,8 @@ import { createSessionData, type LegKind, type SessionData } from './session-dat
 import { downloadFile, exportSession, saveRecording } from './session-files';
 import { liveSessionTitle } from './session-title';
 import { demoScenarioOf } from './demo-agent-info';
-import { toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './views';
+import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './views';
+import { limitJsonDepth } from '../../../src-shared/json/tree';
 
 /**
  * The session service: every source of bytes (live connections, their tool-results
@@ -58,7 +59,19 @@ export type SessionService = Omit<InspectorService, HostKeys> & {
    * Not part of the contract: the renderer never hands main credentials for another origin.
    */
   attachRun(options: { sessionId: string; headers: [string, string][]; url?: string }): void;
+  /**
+   * Opens a file as the session `sessionId`: how a restarted session worker reloads the
+   * sessions of the one that failed, under the ids the renderer knows.
+   */
+  reopen(options: ReopenRequest): Promise<SessionSummary>;
 };
+
+export interface ReopenRequest {
+  sessionId: string;
+  path: string;
+  title: string;
+  format?: ConnectRequest['format'];
+}
 
 export type OpenSource = (path: string, options?: OpenSourceOptions) => Promise<ImportedSource>;
 
@@ -71,6 +84,12 @@ export interface SessionServiceDeps {
   demoAgent?: () => DemoAgentInfo;
   /** Where uploaded files (browser host) are written before being opened. */
   uploadDir?: string;
+  /**
+   * Where live sessions the user does not record are spooled as recordings
+   * (`spoolPath(spoolDir, id)`), so their bytes outlive the process that received them; each
+   * spool file is deleted when its session closes. No spooling when absent.
+   */
+  spoolDir?: string;
   /** Reports a file the user opened (recent files). */
   onFileOpened?: (path: string) => void;
   batchIntervalMs?: number;
@@ -81,6 +100,12 @@ export interface SessionServiceDeps {
 
 /** Reconnect delay bounds for GET streams: the server's `retry` is honoured within these. */
 export const RECONNECT_MIN_MS = 500;
+
+/** The spool recording of a live session (see SessionServiceDeps.spoolDir). */
+export function spoolPath(spoolDir: string, sessionId: string): string {
+  return join(spoolDir, `${sessionId}.recording`);
+}
+
 export const RECONNECT_MAX_MS = 60_000;
 const RECONNECT_DEFAULT_MS = 3000;
 
@@ -321,7 +346,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       leg: pending.leg,
       block: pending.block.id,
       agentUuid: pending.agentUuid,
-      tools: (pending.block.pendingTools ?? []).map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null })),
+      tools: toPendingTools(pending.block.pendingTools ?? []),
       answered: rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)),
       defaultPath: run ? defaultToolResultsPath(run.url) : '/agent/tool_results',
       defaultExtraBody: run ? defaultExtraBody(run.body) : {},
@@ -329,7 +354,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   };
 
   /** `uploaded`: the file is the temporary copy of an upload named so: messages name the upload, not the copy. */
-  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; uploaded?: string }): Promise<SessionSummary> => {
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string; uploaded?: string }): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
     let session: SessionData | null = null;
@@ -343,7 +368,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         throw new Error(error.message.replaceAll(absolute, options.uploaded));
       });
     const data = createSessionData({
-      id: newId(),
+      id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
       source: { kind: 'file', path: absolute, importer: source.kind, ...(options.uploaded !== undefined ? { uploaded: true } : {}) },
       createdAt: now(),
@@ -353,7 +378,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     session = data;
     data.state = 'loading';
     const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
-    deps.onFileOpened?.(absolute);
+    // A session reloaded under its old id is not a file the user opened.
+    if (options.id === undefined) deps.onFileOpened?.(absolute);
     void loadImportedSource(data, source, { now, cancelled: () => rt.closed })
       .then(() => {
         if (rt.closed) return;
@@ -442,6 +468,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const built = buildRequest(request);
       let recorder: RecorderPort | null = null;
       let recordingPath: string | undefined;
+      const id = newId();
       if (request.recordTo !== undefined) {
         if (!deps.createRecorder) throw new Error('Recording is not available in this host');
         recordingPath = resolve(request.recordTo);
@@ -451,11 +478,15 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
           redact: true,
           onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
         });
+      } else if (deps.spoolDir !== undefined && deps.createRecorder) {
+        await mkdir(deps.spoolDir, { recursive: true, mode: 0o700 });
+        // Spooling is a safety net: when it fails, the session runs on without it.
+        recorder = await Promise.resolve(deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true })).catch(() => null);
       }
       const displayUrl = redactUrl(built.spec.url.href);
       const demo = deps.demoAgent?.() ?? null;
       const data = createSessionData({
-        id: newId(),
+        id,
         title: request.title ?? liveSessionTitle({ method: built.spec.method, url: new URL(displayUrl), body: built.recorded.body }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null),
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
@@ -513,6 +544,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       batcher.forget(sessionId);
       ticker.untrack(sessionId);
       sessions.delete(sessionId);
+      if (deps.spoolDir !== undefined) await rm(spoolPath(deps.spoolDir, sessionId), { force: true });
       announce();
     },
 
@@ -609,7 +641,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         return rt.data.diffInput();
       });
       const diff = diffSessions(sides[0] as DiffInput, sides[1] as DiffInput, flattenAgents === undefined ? {} : { flattenAgents });
-      return { diff, transcript: diffTranscript(diff) };
+      // The diff holds values parsed from both streams: bounded like every other payload.
+      return { diff: limitJsonDepth(diff, 2 * STREAM_JSON_DEPTH) as typeof diff, transcript: diffTranscript(diff) };
     }),
 
     startReplay: query(({ sessionId, speed, instant, paused }) => startReplay(runtimeOf(sessionId), speed ?? 1, instant ?? false, paused ?? false)),
@@ -658,6 +691,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       if (!recorded) throw new Error('The file has no recorded request to answer');
       rt.run = { method: recorded.method, url: url ?? recorded.url, headers, body: recorded.body };
       rt.answerable = true;
+    },
+
+    reopen: ({ sessionId, path, title, format }) => {
+      if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
+      return openSourceFile(path, { id: sessionId, title, ...(format ? { format } : {}) });
     },
 
     onSessionsChanged: sessionsChanged.event,
