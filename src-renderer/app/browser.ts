@@ -69,10 +69,15 @@ const DOWNLOAD_URL_MS = 60_000;
 
 /** Hands a file main built to the browser as a download (the browser host has no save dialog). */
 export function browserDownload(file: DownloadFile): void {
-  const url = URL.createObjectURL(new Blob([decodeBase64(file.base64) as Uint8Array<ArrayBuffer>], { type: file.mimeType }));
+  downloadBlob(file.fileName, new Blob([decodeBase64(file.base64) as Uint8Array<ArrayBuffer>], { type: file.mimeType }));
+}
+
+/** Starts the browser's download of `blob` under `name`. */
+export function downloadBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = file.fileName;
+  link.download = name;
   link.rel = 'noopener';
   link.style.display = 'none';
   document.body.append(link);
