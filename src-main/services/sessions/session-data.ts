@@ -26,6 +26,11 @@ import type { RecordedRequest, RecordedResponse } from '../../../src-shared/reco
 import type { DiffInput } from '../../../src-shared/diff/types';
 import { RowColumnsBuilder, type RowColumns } from '../../../src-shared/contract/row-columns';
 import { createSseFramer } from '../../../src-shared/sse/framer';
+import { nameAgents } from '../../../src-shared/agents/names';
+import { envelopeReader, type Expr } from '../../../src-shared/filter';
+import { fieldsOf } from '../../../src-shared/filter/ast';
+import { compileFilter } from '../../../src-shared/filter/evaluate';
+import { findingsByEnvelope } from '../../../src-shared/filter/subjects';
 import type { Frame } from '../../../src-shared/sse/types';
 import { Column } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
@@ -129,7 +134,8 @@ export interface SessionData {
   envelope(seq: number): Envelope | undefined;
   row(seq: number): TimelineRow | undefined;
   rows(start: number, count: number): TimelineRow[];
-  search(text: string, max: number): { seqs: number[]; truncated: boolean };
+  /** Envelopes a filter (docs/filters.md) lets through, at most `max`. */
+  filter(filter: Expr, max: number): { seqs: number[]; truncated: boolean };
   frame(leg: number, seq: number): FrameDetail | undefined;
   rawBytes(leg: number, start: number, end: number, cap: number): RawBytes;
   blocks(agent?: string): readonly Block[];
@@ -422,20 +428,29 @@ export function createSessionData(init: SessionInit): SessionData {
       for (let seq = start; seq < end; seq++) out.push(row(seq) as TimelineRow);
       return out;
     },
-    search(text: string, max: number) {
-      const needle = text.toLowerCase();
+    filter(filter: Expr, max: number) {
+      const match = compileFilter(filter, envelopeReader());
+      // Agent names and findings by envelope cost a pass of their own: only when the filter reads them.
+      const fields = fieldsOf(filter);
+      const readsAgents = fields.has('agent') || fields.has('text');
+      const seen = new Set<string>();
+      if (readsAgents) for (let seq = 0; seq < envelopes.count; seq++) seen.add(envelopes.agent(seq));
+      const names = readsAgents ? nameAgents(decoder.agents(), [...seen]) : new Map<string, { name: string }>();
+      const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(diagnostics, (leg, frame) => legs[leg]?.frames.firstEnvelope(frame)) : new Map<number, Diagnostic[]>();
+      const startedAt = legs[0]?.startedAt ?? 0;
       const seqs: number[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) {
-        const extras = envelopes.extrasOf(seq);
-        const id = extras['id'];
-        const name = extras['name'];
-        const hit =
-          envelopes.delta(seq).toLowerCase().includes(needle) ||
-          envelopes.type(seq).toLowerCase().includes(needle) ||
-          envelopes.agent(seq).toLowerCase().includes(needle) ||
-          (typeof id === 'string' && id.toLowerCase().includes(needle)) ||
-          (typeof name === 'string' && name.toLowerCase().includes(needle));
-        if (!hit) continue;
+        const envelope = envelopes.get(seq);
+        if (!envelope) continue;
+        const block = envelopeBlock.get(seq) - 1;
+        const subject = {
+          envelope,
+          agentName: names.get(envelope.agent)?.name ?? envelope.agent,
+          block: block < 0 ? undefined : blocksById.get(block),
+          findings: findings.get(seq) ?? [],
+          time: envelope.receivedAt > 0 ? Math.max(0, envelope.receivedAt - startedAt) : 0,
+        };
+        if (!match(subject)) continue;
         if (seqs.length === max) return { seqs, truncated: true };
         seqs.push(seq);
       }

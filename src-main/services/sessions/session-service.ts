@@ -11,6 +11,7 @@ import type {
   Failure,
   LiveStatus,
   PendingTools,
+  ProxyState,
   ReplayState,
   SessionBatch,
   SessionSummary,
@@ -31,7 +32,9 @@ import { createBatcher } from './batcher';
 import { loadImportedSource } from './file-load';
 import { startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
 import { createStatusTicker } from './live-status';
-import { RECORDING_FLUSH_MS, type RecorderFactory, type RecorderPort } from './recorder-port';
+import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type RecorderPort } from './recorder-port';
+import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../proxy/proxy-sessions';
+import { parseFilter } from '../../../src-shared/filter';
 import type { ReplayClock } from '../replay/clock';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
@@ -168,6 +171,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const liveStatus = createEmitter<LiveStatus>();
   const replayState = createEmitter<ReplayState>();
   const errors = createEmitter<ErrorEvent>();
+  const proxyChanged = createEmitter<ProxyState | null>();
+  let proxy: RecordingProxy | null = null;
 
   const batcher = createBatcher((batch) => batches.fire(batch), { timers, now, intervalMs: deps.batchIntervalMs ?? BATCH_INTERVAL_MS, maxRows: MAX_BATCH_ROWS });
   const statusIntervalMs = deps.statusIntervalMs ?? 250;
@@ -452,6 +457,62 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     return { leg: pending.leg + 1 };
   };
 
+  /**
+   * A session fed from outside (the recording proxy): each leg's request, response head,
+   * chunks and end are pushed as they pass, and recorded (secrets redacted) when `recordTo` is set.
+   */
+  const openExternalSession = async (init: { title: string; method: string; url: string; recordTo?: string }): Promise<ExternalSession> => {
+    let recorder: RecorderPort | null = null;
+    if (init.recordTo !== undefined) {
+      if (!deps.createRecorder) throw new Error('Recording is not available in this host');
+      const path = init.recordTo;
+      recorder = await deps.createRecorder(path, {
+        flushIntervalMs: RECORDING_FLUSH_MS,
+        redact: true,
+        onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+      });
+    }
+    const data = createSessionData({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now() });
+    if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
+    const rt = register(data, { recorder });
+    return {
+      id: data.id,
+      waitingAgent: () => (rt.closed || data.finished ? null : (data.pendingTools()?.agentUuid ?? null)),
+      startLeg(kind, request) {
+        rt.run ??= request;
+        const leg = data.openLeg(kind, request, now()).index;
+        const recorderLeg = rt.recorder ? rt.recorder.startLeg(request) : -1;
+        data.state = 'connecting';
+        track(rt);
+        announce();
+        return {
+          response(head) {
+            data.setResponse(leg, head);
+            rt.recorder?.response(recorderLeg, head);
+            data.state = 'streaming';
+            ticker.emitNow(data.id);
+            announce();
+          },
+          chunk(bytes, receivedAt) {
+            if (rt.closed) return;
+            rt.recorder?.chunk(recorderLeg, bytes, receivedAt);
+            data.push(leg, bytes, receivedAt);
+          },
+          end(end) {
+            if (rt.closed) return;
+            data.endLeg(leg, end);
+            rt.recorder?.endLeg(recorderLeg, recordedOutcome(end));
+            rt.ending = settleSession(rt).then(() => {
+              data.state = end.reason === 'complete' ? 'complete' : end.reason === 'stopped' ? 'stopped' : 'failed';
+              ticker.untrack(data.id);
+              announce();
+            });
+          },
+        };
+      },
+    };
+  };
+
   const service: SessionService = {
     getDemoAgent: () => Promise.resolve(deps.demoAgent?.() ?? null),
 
@@ -550,8 +611,9 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       return { total: data.envelopeCount, start, rows: data.rows(start, count) };
     }),
 
-    searchRows: query(({ sessionId, text, max }) => {
-      return runtimeOf(sessionId).data.search(text, max ?? 10_000);
+    filterRows: query(({ sessionId, expression, max }) => {
+      const data = runtimeOf(sessionId).data;
+      return data.filter(parseFilter(expression), max ?? 10_000);
     }),
 
     getEnvelope: query(({ sessionId, seq }) => {
@@ -669,6 +731,31 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       rt.answerable = true;
     },
 
+    async startProxy({ port, target, recordDir }) {
+      if (proxy) throw new Error(`The proxy is already running on ${proxy.state().url}; stop it first.`);
+      if (recordDir !== undefined) await mkdir(resolve(recordDir), { recursive: true });
+      proxy = await startRecordingProxy({
+        port,
+        target,
+        ...(recordDir !== undefined ? { recordDir: resolve(recordDir) } : {}),
+        sessions: { open: openExternalSession },
+        now,
+        onChanged: (state) => proxyChanged.fire(state),
+      });
+      const state = proxy.state();
+      proxyChanged.fire(state);
+      return state;
+    },
+
+    async stopProxy() {
+      const running = proxy;
+      proxy = null;
+      await running?.close();
+      proxyChanged.fire(null);
+    },
+
+    getProxy: () => Promise.resolve(proxy?.state() ?? null),
+
     reopen: ({ sessionId, path, title, format }) => {
       if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
       return openSourceFile(path, { id: sessionId, title, ...(format ? { format } : {}) });
@@ -679,8 +766,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     onLiveStatus: liveStatus.event,
     onReplayState: replayState.event,
     onError: errors.event,
+    onProxyChanged: proxyChanged.event,
 
     async dispose() {
+      await service.stopProxy();
       for (const id of [...sessions.keys()]) await service.closeSession({ sessionId: id });
       batcher.dispose();
       ticker.dispose();
