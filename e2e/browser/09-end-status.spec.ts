@@ -48,7 +48,7 @@ test('a stream cut in the middle of an event is truncated, not complete', async 
   await connect.connect();
   await app.expectView('timeline');
   await expectStatus(app, 'truncated', 'warning', /^The stream was cut inside an event after 22 complete events/);
-  await app.screenshot('14-end-status-cut');
+  await app.screenshot('09-end-status-cut');
 });
 
 test('a connection that is refused failed to connect', async ({ app, connect }) => {
@@ -61,21 +61,21 @@ test('a connection that is refused failed to connect', async ({ app, connect }) 
   await connect.url.fill(`http://127.0.0.1:${port}/agent/run`);
   await connect.connect();
   await expectStatus(app, 'failed to connect', 'failed', /refused/i);
-  await app.screenshot('14-end-status-failed');
+  await app.screenshot('09-end-status-failed');
 });
 
 test('a stream that ends in an error frame is "ended by error"', async ({ app, page }) => {
   await app.openFiles(fixturePath('error_midstream.json.sse'));
   await expectStatus(app, 'ended by error', 'error', /^The stream ended with an error in event 5: APIStatusError/);
-  await app.screenshot('14-end-status-error');
+  await app.screenshot('09-end-status-error');
   await page.setViewportSize({ width: 1024, height: 700 });
-  await app.screenshot('14-end-status-error-1024');
+  await app.screenshot('09-end-status-error-1024');
 });
 
 test('a stream that leaves a block unclosed is truncated', async ({ app }) => {
   await app.openFiles(fixturePath('retry_midstream.json.sse'));
   await expectStatus(app, 'truncated', 'warning', /^Block #1 \(text\) never closed/);
-  await app.screenshot('14-end-status-unclosed');
+  await app.screenshot('09-end-status-unclosed');
 });
 
 test('a clean stream is done, and each status has its own colour in the sidebar', async ({ app, page }) => {
@@ -86,7 +86,7 @@ test('a clean stream is done, and each status has its own colour in the sidebar'
   await expect(badge('json_stream')).toHaveClass(/badge-ok\b/);
   await expect(badge('error_midstream')).toHaveClass(/badge-error\b/);
   await expect(badge('retry_midstream')).toHaveClass(/badge-warning\b/);
-  await app.screenshot('14-end-status-sidebar');
+  await app.screenshot('09-end-status-sidebar');
   await page.emulateMedia({ colorScheme: 'dark' });
-  await app.screenshot('14-end-status-sidebar-dark');
+  await app.screenshot('09-end-status-sidebar-dark');
 });
