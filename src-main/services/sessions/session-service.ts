@@ -103,14 +103,13 @@ export interface SessionServiceDeps {
 
 /** Reconnect delay bounds for GET streams: the server's `retry` is honoured within these. */
 export const RECONNECT_MIN_MS = 500;
+export const RECONNECT_MAX_MS = 60_000;
+const RECONNECT_DEFAULT_MS = 3000;
 
 /** The spool recording of a live session (see SessionServiceDeps.spoolDir). */
 export function spoolPath(spoolDir: string, sessionId: string): string {
   return join(spoolDir, `${sessionId}.recording`);
 }
-
-export const RECONNECT_MAX_MS = 60_000;
-const RECONNECT_DEFAULT_MS = 3000;
 
 export function reconnectDelay(retry: number | null): number {
   return Math.min(RECONNECT_MAX_MS, Math.max(RECONNECT_MIN_MS, retry ?? RECONNECT_DEFAULT_MS));
