@@ -14,7 +14,8 @@ export const FILE_FORMATS = {
 
 export type FileFormat = keyof typeof FILE_FORMATS;
 
-/** Characters that are unsafe or awkward in a file name on some platform. */
+/** Characters that are unsafe or awkward in a file name on some platform (controls included, on purpose). */
+// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*]+/g;
 
 /** A file name for a session's title: unsafe characters replaced, at most 80 characters before the extension. */
