@@ -35,6 +35,7 @@ export const TEST_IDS = {
   sessionHeader: 'session-header',
   sessionTitle: 'session-title',
   sessionState: 'session-state',
+  sessionItemState: 'session-item-state',
   statusLine: 'status-line',
   statusHttp: 'status-http',
   statusBytes: 'status-bytes',

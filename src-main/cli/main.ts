@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { DIALECT_IDS } from '../../src-shared/dialects/registry';
-import { UsageError, type CliIo, type Command } from './io';
+import { terminalIo, UsageError, type CliIo, type Command } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  inspect: { summary: `inspect FILE [--format auto|${DIALECT_IDS.join('|')}] [--json]   format, agents, counts, blocks, diagnostics (exit 1 on errors)`, load: async () => (await import('./commands/inspect')).inspect },
+  inspect: { summary: `inspect FILE [--format auto|${DIALECT_IDS.join('|')}] [--json] [--fail-on error|warning|info|end|none|RULE]...\n      format, end status, agents, counts, blocks, diagnostics; exit 1 on what --fail-on selects (default error,end)`, load: async () => (await import('./commands/inspect')).inspect },
   blocks: { summary: 'blocks FILE [--format …] [--json]                     the reconstructed blocks', load: async () => (await import('./commands/blocks')).blocks },
   frames: { summary: 'frames FILE... [--rechunk N|random:SEED] --json       events exactly as an EventSource dispatches them', load: async () => (await import('./commands/frames')).frames },
   'demo-agent': { summary: 'demo-agent [--port N] [--pace fast|realistic]        serve the demo agent (upstream API, json/xml/raw) until Ctrl-C', load: async () => (await import('./commands/demo-agent')).demoAgent },
@@ -29,7 +29,8 @@ export function defaultIo(): CliIo {
   };
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<number> {
+  const io = terminalIo(rawIo);
   const [name, ...args] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     (name ? io.stdout : io.stderr)(usage());

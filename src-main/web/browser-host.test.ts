@@ -8,6 +8,7 @@ import { socketUrlFor } from '../../src-shared/contract/browser-host';
 import { INSPECTOR_CONTRACT, INSPECTOR_NAMES, type InspectorService } from '../../src-shared/contract/inspector';
 import type { SessionBatch, SessionSummary } from '../../src-shared/contract/payloads';
 import { createSocketClient, type SocketClient } from '../../src-shared/contract/socket-client';
+import { deeplyNestedCapture } from '../../src-shared/testing/deep-json';
 import { fixturePath } from '../testing/fixtures';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { waitFor } from '../services/sessions/service-testing';
@@ -187,6 +188,28 @@ describe('browser host with the session service in a worker thread', () => {
       expect(done.envelopes).toBeGreaterThan(10);
       expect((await c.service.getAppInfo()).host).toBe('browser');
       expect(await c.service.listRecentFiles()).toEqual([]);
+      c.close();
+    } finally {
+      await threaded.close();
+    }
+  });
+});
+
+describe('deeply nested JSON in the browser host', () => {
+  it('keeps the session worker alive: the upload opens, its envelope and block load, later calls work', async () => {
+    const threaded = await startWebApp({ rendererDir: dir, demoAgent: false, sessionsInWorker: true });
+    try {
+      const c = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(threaded.url)));
+      const lists: SessionSummary[][] = [];
+      c.service.onSessionsChanged((l) => lists.push(l));
+      const { id } = await c.service.openUpload({ name: 'deep.sse', base64: Buffer.from(deeplyNestedCapture(5000)).toString('base64') });
+      const done = await waitFor(() => lists.at(-1)?.find((s) => s.id === id && s.state !== 'loading'), 'the deep session');
+      expect(done.envelopes).toBe(3);
+      const envelope = await c.service.getEnvelope({ sessionId: id, seq: 1 });
+      expect(Object.keys(envelope.extras)).toEqual(['tree']);
+      expect((await c.service.getBlock({ sessionId: id, block: 0 })).content).toBe('deep end');
+      const next = await c.service.openUpload({ name: 'json_stream.json.sse', base64: (await readFile(fixturePath('json_stream.json.sse'))).toString('base64') });
+      expect(next.id).not.toBe(id);
       c.close();
     } finally {
       await threaded.close();

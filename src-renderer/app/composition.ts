@@ -310,6 +310,8 @@ export function errorContext(kind: string): string {
       return 'Import';
     case 'tool-results':
       return 'Tool results';
+    case 'worker-restart':
+      return 'Session worker restarted';
     default:
       return 'Inspector';
   }

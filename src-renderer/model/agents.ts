@@ -66,13 +66,15 @@ export function agentTreeOrder(labels: ReadonlyMap<string, AgentLabel>): AgentLa
     children.set(label.parent, list);
   }
   const ordered: AgentLabel[] = [];
-  const visit = (parent: string | null): void => {
-    for (const label of children.get(parent) ?? []) {
-      ordered.push(label);
-      visit(label.uuid);
-    }
-  };
-  visit(null);
+  // Depth first with an explicit stack: a stream decides how deep sub-agents nest.
+  const stack = [...(children.get(null) ?? [])].reverse();
+  const seen = new Set<string>();
+  for (let label = stack.pop(); label; label = stack.pop()) {
+    ordered.push(label);
+    if (seen.has(label.uuid)) continue;
+    seen.add(label.uuid);
+    for (const child of [...(children.get(label.uuid) ?? [])].reverse()) stack.push(child);
+  }
   return ordered;
 }
 

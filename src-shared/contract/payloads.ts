@@ -88,7 +88,8 @@ export const SessionState = s.literal('connecting', 'streaming', 'loading', 'com
 
 /** Why a source ended badly: each kind has its own clear message, and the body when there is one. */
 export const Failure = s.object({
-  kind: s.literal('http-status', 'content-type', 'dns', 'network', 'tls', 'timeout', 'idle-timeout', 'aborted', 'import', 'tool-results', 'internal'),
+  /** `worker-restart`: the process that decodes sessions failed and was restarted (ErrorEvent only). */
+  kind: s.literal('http-status', 'content-type', 'dns', 'network', 'tls', 'timeout', 'idle-timeout', 'aborted', 'import', 'tool-results', 'internal', 'worker-restart'),
   message: s.string(),
   status: s.optional(s.number({ integer: true })),
   contentType: s.optional(s.string()),
@@ -103,6 +104,13 @@ export const SessionSource = s.variant('kind', {
   live: s.object({ method: s.string(), url: s.string() }),
   file: s.object({ path: s.string(), importer: s.string() }),
   replay: s.object({ of: SessionId }),
+});
+
+/** How a session ended (pipeline/end-status.ts): absent while it is still receiving. */
+export const EndStatus = s.object({
+  kind: s.literal('done', 'error', 'truncated', 'stopped', 'failed', 'paused'),
+  label: s.string({ max: 100 }),
+  reason: s.string({ max: 4096 }),
 });
 
 export const SessionSummary = s.object({
@@ -121,6 +129,7 @@ export const SessionSummary = s.object({
   awaitingTools: s.boolean(),
   recordingPath: s.optional(s.string()),
   failure: s.optional(Failure),
+  end: s.optional(EndStatus),
   /**
    * Bumps when the session starts over from empty (a replay seeking backwards): what the
    * renderer holds of an older generation is gone. Absent: 0.
@@ -572,6 +581,7 @@ export type Failure = Infer<typeof Failure>;
 export type FailureKind = Failure['kind'];
 export type SessionSource = Infer<typeof SessionSource>;
 export type SessionSummary = Infer<typeof SessionSummary>;
+export type EndStatusPayload = Infer<typeof EndStatus>;
 export type RequestInfo = Infer<typeof RequestInfo>;
 export type ResponseInfo = Infer<typeof ResponseInfo>;
 export type LegInfo = Infer<typeof LegInfo>;

@@ -3,7 +3,7 @@ import { createSseFramer } from '../../../src-shared/sse/framer';
 import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
 import { parse } from '../args';
 import { readAllChunks } from '../input';
-import { UsageError, type Command } from '../io';
+import { printJson, UsageError, type Command } from '../io';
 
 type Rechunk = ((bytes: Uint8Array) => Uint8Array[]) | null;
 
@@ -28,12 +28,12 @@ export const frames: Command = async (args, io) => {
     const read = await readAllChunks(file, io);
     const chunks = rechunk ? rechunk(concatBytes(read)) : read;
     const framer = createSseFramer({
-      onFrame: (f) => io.stdout(`${JSON.stringify({ file, event: f.event || 'message', data: f.data, id: f.id })}\n`),
+      onFrame: (f) => printJson(io, { file, event: f.event || 'message', data: f.data, id: f.id }, 0),
       onDiagnostic: () => undefined,
     });
     for (const chunk of chunks) framer.push(chunk);
     const end = framer.end();
-    io.stdout(`${JSON.stringify({ file, end: true, lastEventId: end.lastEventId, retry: end.retry })}\n`);
+    printJson(io, { file, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
   }
   return 0;
 };

@@ -1,3 +1,4 @@
+import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus, type StreamEnd } from '../../../src-shared/pipeline/end-status';
 import type {
   BlockSummary,
   Failure,
@@ -41,6 +42,22 @@ import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBl
 export type LegKind = LegInfo['kind'];
 
 
+/** How a session's source ended, for its end status (a file's legs carry their recorded ends). */
+function sessionOutcome(state: SessionState, failure: Failure | undefined, last: LegState | undefined): EndFacts['outcome'] {
+  if (state === 'stopped') return { kind: 'stopped' };
+  if (state === 'failed') return { kind: 'failed', message: failure?.message ?? 'The source failed.' };
+  switch (last?.end?.reason) {
+    case 'stopped':
+      return { kind: 'stopped' };
+    case 'failed':
+      return { kind: 'failed', message: last.failure?.message ?? last.end.message ?? 'The leg failed.' };
+    case 'aborted':
+      return { kind: 'cut', message: last.end.message ?? 'The leg was cut short.' };
+    default:
+      return undefined;
+  }
+}
+
 export interface LegState {
   readonly index: number;
   readonly kind: LegKind;
@@ -57,6 +74,8 @@ export interface LegState {
   format: DialectId | null;
   end?: LegEndInfo;
   failure?: Failure;
+  /** What ended the leg's stream, once the leg ended. */
+  stream?: StreamEnd;
   lastEventId: string;
   retry: number | null;
   decoder: LegDecoder | null;
@@ -377,6 +396,7 @@ export function createSessionData(init: SessionInit): SessionData {
       state.format = result.format;
       state.lastEventId = result.lastEventId;
       state.retry = result.retry;
+      state.stream = result.stream;
       state.end = end;
       state.endedAt = legs[leg]?.raw.count ? Math.max(state.startedAt, lastReceive(state)) : state.startedAt;
       if (failure) state.failure = failure;
@@ -483,6 +503,12 @@ export function createSessionData(init: SessionInit): SessionData {
       return { blocks: decoder.blocks(), agents: decoder.agents(), envelopes: all, frames: legs.map((leg) => reframeLeg(leg.raw)) };
     },
     summary(extra: { awaitingTools?: boolean } = {}): SessionSummary {
+      const endStatus = (awaitingTools: boolean): EndStatus => {
+        const last = legs.at(-1);
+        const outcome = sessionOutcome(data.state, data.failure, last);
+        const blocks = blockEndFacts(decoder.blocks(), last?.index ?? 0);
+        return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools, ...(outcome ? { outcome } : {}) });
+      };
       const summary: SessionSummary = {
         id: init.id,
         title: init.title,
@@ -500,6 +526,7 @@ export function createSessionData(init: SessionInit): SessionData {
       if (status !== undefined) summary.httpStatus = status;
       if (data.recordingPath !== undefined) summary.recordingPath = data.recordingPath;
       if (data.failure) summary.failure = data.failure;
+      if (data.state === 'complete' || data.state === 'stopped' || data.state === 'failed') summary.end = endStatus(summary.awaitingTools);
       if (init.generation) summary.generation = init.generation;
       return summary;
     },

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -36,7 +36,8 @@ import type { ReplayClock } from '../replay/clock';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
 import { exportSession, saveRecording } from './session-files';
-import { toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './views';
+import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './views';
+import { limitJsonDepth } from '../../../src-shared/json/tree';
 
 /**
  * The session service: every source of bytes (live connections, their tool-results
@@ -56,7 +57,19 @@ export type SessionService = Omit<InspectorService, HostKeys> & {
    * Not part of the contract: the renderer never hands main credentials for another origin.
    */
   attachRun(options: { sessionId: string; headers: [string, string][]; url?: string }): void;
+  /**
+   * Opens a file as the session `sessionId`: how a restarted session worker reloads the
+   * sessions of the one that failed, under the ids the renderer knows.
+   */
+  reopen(options: ReopenRequest): Promise<SessionSummary>;
 };
+
+export interface ReopenRequest {
+  sessionId: string;
+  path: string;
+  title: string;
+  format?: ConnectRequest['format'];
+}
 
 export type OpenSource = (path: string, options?: OpenSourceOptions) => Promise<ImportedSource>;
 
@@ -69,6 +82,12 @@ export interface SessionServiceDeps {
   demoAgent?: () => DemoAgentInfo;
   /** Where uploaded files (browser host) are written before being opened. */
   uploadDir?: string;
+  /**
+   * Where live sessions the user does not record are spooled as recordings
+   * (`spoolPath(spoolDir, id)`), so their bytes outlive the process that received them; each
+   * spool file is deleted when its session closes. No spooling when absent.
+   */
+  spoolDir?: string;
   /** Reports a file the user opened (recent files). */
   onFileOpened?: (path: string) => void;
   batchIntervalMs?: number;
@@ -79,6 +98,12 @@ export interface SessionServiceDeps {
 
 /** Reconnect delay bounds for GET streams: the server's `retry` is honoured within these. */
 export const RECONNECT_MIN_MS = 500;
+
+/** The spool recording of a live session (see SessionServiceDeps.spoolDir). */
+export function spoolPath(spoolDir: string, sessionId: string): string {
+  return join(spoolDir, `${sessionId}.recording`);
+}
+
 export const RECONNECT_MAX_MS = 60_000;
 const RECONNECT_DEFAULT_MS = 3000;
 
@@ -319,14 +344,14 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       leg: pending.leg,
       block: pending.block.id,
       agentUuid: pending.agentUuid,
-      tools: (pending.block.pendingTools ?? []).map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null })),
+      tools: toPendingTools(pending.block.pendingTools ?? []),
       answered: rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)),
       defaultPath: run ? defaultToolResultsPath(run.url) : '/agent/tool_results',
       defaultExtraBody: run ? defaultExtraBody(run.body) : {},
     };
   };
 
-  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string }): Promise<SessionSummary> => {
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string }): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
     let session: SessionData | null = null;
@@ -335,7 +360,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       onDiagnostic: (d) => session?.addDiagnostics([d]),
     });
     const data = createSessionData({
-      id: newId(),
+      id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
       source: { kind: 'file', path: absolute, importer: source.kind },
       createdAt: now(),
@@ -345,7 +370,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     session = data;
     data.state = 'loading';
     const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
-    deps.onFileOpened?.(absolute);
+    // A session reloaded under its old id is not a file the user opened.
+    if (options.id === undefined) deps.onFileOpened?.(absolute);
     void loadImportedSource(data, source, { now, cancelled: () => rt.closed })
       .then(() => {
         if (rt.closed) return;
@@ -434,6 +460,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const built = buildRequest(request);
       let recorder: RecorderPort | null = null;
       let recordingPath: string | undefined;
+      const id = newId();
       if (request.recordTo !== undefined) {
         if (!deps.createRecorder) throw new Error('Recording is not available in this host');
         recordingPath = resolve(request.recordTo);
@@ -443,10 +470,14 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
           redact: true,
           onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
         });
+      } else if (deps.spoolDir !== undefined && deps.createRecorder) {
+        await mkdir(deps.spoolDir, { recursive: true, mode: 0o700 });
+        // Spooling is a safety net: when it fails, the session runs on without it.
+        recorder = await Promise.resolve(deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true })).catch(() => null);
       }
       const displayUrl = redactUrl(built.spec.url.href);
       const data = createSessionData({
-        id: newId(),
+        id,
         title: request.title ?? `${built.spec.method} ${displayUrl}`,
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
@@ -504,6 +535,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       batcher.forget(sessionId);
       ticker.untrack(sessionId);
       sessions.delete(sessionId);
+      if (deps.spoolDir !== undefined) await rm(spoolPath(deps.spoolDir, sessionId), { force: true });
       announce();
     },
 
@@ -600,7 +632,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         return rt.data.diffInput();
       });
       const diff = diffSessions(sides[0] as DiffInput, sides[1] as DiffInput, flattenAgents === undefined ? {} : { flattenAgents });
-      return { diff, transcript: diffTranscript(diff) };
+      // The diff holds values parsed from both streams: bounded like every other payload.
+      return { diff: limitJsonDepth(diff, 2 * STREAM_JSON_DEPTH) as typeof diff, transcript: diffTranscript(diff) };
     }),
 
     startReplay: query(({ sessionId, speed, instant, paused }) => startReplay(runtimeOf(sessionId), speed ?? 1, instant ?? false, paused ?? false)),
@@ -635,6 +668,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       if (!recorded) throw new Error('The file has no recorded request to answer');
       rt.run = { method: recorded.method, url: url ?? recorded.url, headers, body: recorded.body };
       rt.answerable = true;
+    },
+
+    reopen: ({ sessionId, path, title, format }) => {
+      if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
+      return openSourceFile(path, { id: sessionId, title, ...(format ? { format } : {}) });
     },
 
     onSessionsChanged: sessionsChanged.event,

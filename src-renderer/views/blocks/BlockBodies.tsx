@@ -9,6 +9,7 @@ import { prettyInput, messageOf } from '../../model/tools';
 import { ExternalLink, ImageRefView } from './links';
 import { SafeMarkdown } from './SafeMarkdown';
 import { BLOCK_IDS } from './testids';
+import { stringifyJson } from '../../../src-shared/json/tree';
 
 /**
  * The body of each kind of block. Each takes the block's detail (content, citations, images,
@@ -98,7 +99,7 @@ function Citations({ app, detail }: { app: AppModel; detail: BlockDetail }) {
             <span className="citation-n">[{i + 1}]</span>
             <span className="chip chip-small">{c.citationType}</span>
             {title && <span className="citation-title">{title}</span>}
-            {docIndex !== undefined && <span className="muted">doc {JSON.stringify(docIndex)}</span>}
+            {docIndex !== undefined && <span className="muted">doc {stringifyJson(docIndex)}</span>}
             {url && (
               <ExternalLink app={app} href={url}>
                 {url}
@@ -109,7 +110,7 @@ function Citations({ app, detail }: { app: AppModel; detail: BlockDetail }) {
               <span className="citation-fields">
                 {rest.map(([k, v]) => (
                   <span key={k} className="kv">
-                    <span className="kv-k">{k}</span> <span className="kv-v">{typeof v === 'string' ? v : JSON.stringify(v)}</span>
+                    <span className="kv-k">{k}</span> <span className="kv-v">{typeof v === 'string' ? v : stringifyJson(v)}</span>
                   </span>
                 ))}
               </span>
@@ -223,7 +224,7 @@ function summaryFacts(kind: string, parsed: unknown): [string, string][] {
   for (const key of wanted) {
     const value = p[key];
     if (value === undefined || value === null) continue;
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    const text = typeof value === 'string' ? value : (stringifyJson(value) ?? '');
     out.push([key, text.length > 90 ? `${text.slice(0, 89)}…` : text]);
   }
   return out;
@@ -249,7 +250,7 @@ export function FilesBody(props: BodyProps) {
             <td className="muted">
               {Object.entries(f.fields)
                 .filter(([k]) => k !== 'file_id' && k !== 'filename')
-                .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+                .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : stringifyJson(v)}`)
                 .join(' · ')}
             </td>
           </tr>
