@@ -61,7 +61,8 @@ function eventsOf(count: number, perWrite: number, delta = (i: number): string =
   return () => {
     if (i > count) return null;
     let out = '';
-    for (let n = 0; n < perWrite && i <= count; n++, i++) out += i === count ? 'data: [DONE]\n\n' : event(delta(i));
+    // The last delta is final: the block closes and the stream is a clean one, then [DONE].
+    for (let n = 0; n < perWrite && i <= count; n++, i++) out += i === count ? 'data: [DONE]\n\n' : event(delta(i), i === count - 1);
     return out;
   };
 }
