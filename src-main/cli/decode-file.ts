@@ -11,6 +11,8 @@ export interface DecodedFile extends DecodeResult {
   kind: string;
   /** How the last leg ended, for a recording (undefined when it stops inside the leg, null for other files). */
   lastLegOutcome: LegOutcome | undefined | null;
+  /** When the first request was sent, on the clock of the receive times (recordings). */
+  startedAt?: number;
 }
 
 async function* stdinChunks(io: CliIo): AsyncGenerator<ChunkInput> {
@@ -28,5 +30,12 @@ export async function decodeFile(file: string, format: FormatChoice, io: CliIo):
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.
   const lastLegOutcome = source?.kind === 'recording' ? source.legs.at(-1)?.outcome : null;
-  return { ...result, kind: source?.kind ?? 'stdin', lastLegOutcome, diagnostics: [...(source?.diagnostics ?? []), ...result.diagnostics] };
+  const startedAt = source?.legs[0]?.startedAt;
+  return {
+    ...result,
+    kind: source?.kind ?? 'stdin',
+    lastLegOutcome,
+    diagnostics: [...(source?.diagnostics ?? []), ...result.diagnostics],
+    ...(startedAt !== undefined ? { startedAt } : {}),
+  };
 }

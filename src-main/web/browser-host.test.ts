@@ -265,7 +265,7 @@ describe('browser host: the page reads and writes only what the user chose', () 
     c.close();
   });
 
-  it('refuses every write to a path the page names: save, export and record-to', async () => {
+  it('refuses every write to a path the page names: save, export, record-to and proxy recordings', async () => {
     const c = client();
     const [session] = await c.service.listSessions();
     const target = (name: string): string => join(dir, name);
@@ -275,7 +275,9 @@ describe('browser host: the page reads and writes only what the user chose', () 
     await expect(c.service.exportSession({ sessionId: session!.id, kind: 'raw-sse', path: '/etc/cron.d/evil' })).rejects.toThrow(/^Refused to write "\/etc\/cron\.d\/evil": an export goes only/);
     const demo = (await c.service.getDemoAgent())!;
     await expect(c.service.connect({ ...demo.defaultRequest, recordTo: target('live.recording') })).rejects.toThrow(/^Refused to write ".*live\.recording"/);
-    for (const name of ['saved.recording', 'live.recording']) await expect(readFile(target(name))).rejects.toThrow(/ENOENT/);
+    await expect(c.service.startProxy({ port: 0, target: demo.baseUrl, recordDir: target('proxied') })).rejects.toThrow(/^Refused to write ".*proxied": a proxy recording goes only/);
+    expect(await c.service.getProxy()).toBeNull();
+    for (const name of ['saved.recording', 'live.recording', 'proxied']) await expect(readFile(target(name))).rejects.toThrow(/ENOENT/);
     c.close();
   });
 });

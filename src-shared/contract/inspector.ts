@@ -36,13 +36,15 @@ export const INSPECTOR_CONTRACT = {
   /** Opens a shipped sample by id: one session per file of the sample, in order. */
   openSample: command(p.OpenSampleRequest, s.array(p.SessionSummary)),
   closeSession: command(SessionRef, s.none()),
+  /** Renames a session (a blank title is refused); answers with its summary. */
+  renameSession: command(p.RenameRequest, p.SessionSummary),
 
   // Sessions and their contents, fetched on demand
   listSessions: command(s.none(), s.array(p.SessionSummary)),
   getSession: command(SessionRef, p.SessionDetail),
   getRows: command(p.RowsRequest, p.RowsPage),
-  /** Envelope seqs whose delta, type, agent, id or name contains the text (case-insensitive). */
-  searchRows: command(p.SearchRequest, p.SearchResult),
+  /** Envelope seqs that match a filter expression (docs/filters.md); rejects with the parse error. */
+  filterRows: command(p.FilterRowsRequest, p.SearchResult),
   getEnvelope: command(EnvelopeRef, p.EnvelopeDetail),
   getFrame: command(FrameRef, p.FrameDetail),
   getRawBytes: command(p.RawBytesRequest, p.RawBytes),
@@ -62,9 +64,19 @@ export const INSPECTOR_CONTRACT = {
   startReplay: command(p.StartReplayRequest, p.SessionSummary),
   replayControl: command(p.ReplayControlRequest, p.ReplayState),
 
+  // Recording proxy: forwards a frontend's requests to its agent server, one session per event stream
+  startProxy: command(p.ProxyStartRequest, p.ProxyState),
+  stopProxy: command(s.none(), s.none()),
+  getProxy: command(s.none(), s.nullable(p.ProxyState)),
+
   // Files
   saveRecording: command(p.SaveRecordingRequest, p.SavedFile),
   exportSession: command(p.ExportRequest, p.SavedFile),
+  /**
+   * The session as a recording or an export, as bytes for the page to download (the browser
+   * host, which has no save dialog). Rejects above MAX_DOWNLOAD_BYTES.
+   */
+  downloadSession: command(p.DownloadRequest, p.DownloadFile),
 
   // Events
   onSessionsChanged: event(s.array(p.SessionSummary)),
@@ -72,6 +84,8 @@ export const INSPECTOR_CONTRACT = {
   onLiveStatus: event(p.LiveStatus),
   onReplayState: event(p.ReplayState),
   onError: event(p.ErrorEvent),
+  /** The proxy started, stopped (null) or forwarded a request. */
+  onProxyChanged: event(s.nullable(p.ProxyState)),
   onHostCommand: event(p.HostCommand),
 } as const;
 

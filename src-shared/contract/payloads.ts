@@ -102,7 +102,8 @@ export const Failure = s.object({
 
 export const SessionSource = s.variant('kind', {
   live: s.object({ method: s.string(), url: s.string() }),
-  file: s.object({ path: s.string(), importer: s.string() }),
+  /** `uploaded`: a copy the browser host made of an upload; its path is internal, not the user's file. */
+  file: s.object({ path: s.string(), importer: s.string(), uploaded: s.optional(s.boolean()) }),
   replay: s.object({ of: SessionId }),
 });
 
@@ -235,8 +236,43 @@ export const TimelineRow = s.object({
 export const RowsRequest = s.object({ sessionId: SessionId, start: Count(), count: s.number({ integer: true, min: 0, max: 10_000 }) });
 export const RowsPage = s.object({ total: Count(), start: Count(), rows: s.array(TimelineRow) });
 
-export const SearchRequest = s.object({ sessionId: SessionId, text: s.string({ nonEmpty: true, max: 1000 }), max: s.optional(s.number({ integer: true, min: 1, max: 1_000_000 })) });
 export const SearchResult = s.object({ seqs: s.array(Count()), truncated: s.boolean() });
+
+/** A filter expression (docs/filters.md) evaluated over every envelope of a session. */
+export const FilterRowsRequest = s.object({ sessionId: SessionId, expression: s.string({ nonEmpty: true, max: 4000 }), max: s.optional(s.number({ integer: true, min: 1, max: 1_000_000 })) });
+
+// ─── Recording proxy ────────────────────────────────────────────────────────────────────
+
+export const ProxyStartRequest = s.object({
+  /** Port on 127.0.0.1 (0: any free one). */
+  port: s.number({ integer: true, min: 0, max: 65535 }),
+  /** The agent server the frontend's requests go to. */
+  target: s.string({ nonEmpty: true, max: 8192 }),
+  /** Folder for one recording per event-stream session; absent: sessions are kept in memory only. */
+  recordDir: s.optional(Path),
+});
+
+/** One forwarded request. */
+export const ProxyExchange = s.object({
+  id: Count(),
+  method: s.string({ max: 32 }),
+  path: s.string({ max: 8192 }),
+  startedAt: s.number(),
+  status: s.optional(s.number({ integer: true })),
+  contentType: s.optional(s.string({ max: 1024 })),
+  bytes: Count(),
+  endedAt: s.optional(s.number()),
+  error: s.optional(s.string()),
+  sessionId: s.optional(SessionId),
+});
+
+export const ProxyState = s.object({
+  url: s.string(),
+  target: s.string(),
+  recordDir: s.optional(s.string()),
+  /** The latest exchanges, oldest first (capped). */
+  exchanges: s.array(ProxyExchange, { max: 1000 }),
+});
 
 export const EnvelopeDetail = s.object({
   seq: Count(),
@@ -450,8 +486,14 @@ export const DiffResult = s.object({
 
 // ─── Saving and exporting ───────────────────────────────────────────────────────────────
 
+export const RenameRequest = s.object({ sessionId: SessionId, title: s.string({ max: 200 }) });
 export const SaveRecordingRequest = s.object({ sessionId: SessionId, path: s.optional(Path) });
-export const ExportKind = s.literal('envelopes-ndjson', 'blocks-json', 'raw-sse');
+export const ExportKind = s.literal('envelopes-ndjson', 'blocks-json', 'raw-sse', 'har', 'transcript-md');
+/** What a download holds: the session as a recording, or one of the exports (src-shared/export/formats.ts). */
+export const DownloadKind = s.literal('recording', 'envelopes-ndjson', 'blocks-json', 'raw-sse', 'har', 'transcript-md');
+export const DownloadRequest = s.object({ sessionId: SessionId, kind: DownloadKind });
+/** A file for the page to hand to the browser as a download: its name, type and bytes. */
+export const DownloadFile = s.object({ fileName: s.string(), mimeType: s.string(), bytes: Count(), base64: s.string() });
 export const ExportRequest = s.object({ sessionId: SessionId, kind: ExportKind, path: s.optional(Path) });
 /** null when the user cancelled the save dialog. */
 export const SavedFile = s.nullable(s.object({ path: s.string(), bytes: Count() }));
@@ -580,6 +622,9 @@ export type SessionState = Infer<typeof SessionState>;
 export type Failure = Infer<typeof Failure>;
 export type FailureKind = Failure['kind'];
 export type SessionSource = Infer<typeof SessionSource>;
+export type ProxyStartRequest = Infer<typeof ProxyStartRequest>;
+export type ProxyExchange = Infer<typeof ProxyExchange>;
+export type ProxyState = Infer<typeof ProxyState>;
 export type SessionSummary = Infer<typeof SessionSummary>;
 export type EndStatusPayload = Infer<typeof EndStatus>;
 export type RequestInfo = Infer<typeof RequestInfo>;
@@ -594,7 +639,7 @@ export type TimelineRow = Infer<typeof TimelineRow>;
 export type RowColumns = Infer<typeof RowColumns>;
 export type RowsRequest = Infer<typeof RowsRequest>;
 export type RowsPage = Infer<typeof RowsPage>;
-export type SearchRequest = Infer<typeof SearchRequest>;
+export type FilterRowsRequest = Infer<typeof FilterRowsRequest>;
 export type SearchResult = Infer<typeof SearchResult>;
 export type EnvelopeDetail = Infer<typeof EnvelopeDetail>;
 export type FrameDetail = Infer<typeof FrameDetail>;
@@ -614,9 +659,13 @@ export type DiffRequest = Infer<typeof DiffRequest>;
 export type DiffResult = Infer<typeof DiffResult>;
 export type { SessionDiff };
 export type SaveRecordingRequest = Infer<typeof SaveRecordingRequest>;
+export type RenameRequest = Infer<typeof RenameRequest>;
 export type ExportKind = Infer<typeof ExportKind>;
 export type ExportRequest = Infer<typeof ExportRequest>;
 export type SavedFile = Infer<typeof SavedFile>;
+export type DownloadKind = Infer<typeof DownloadKind>;
+export type DownloadRequest = Infer<typeof DownloadRequest>;
+export type DownloadFile = Infer<typeof DownloadFile>;
 export type AppInfo = Infer<typeof AppInfo>;
 export type DemoAgentInfo = Infer<typeof DemoAgentInfo>;
 export type SampleInfo = Infer<typeof SampleInfo>;

@@ -40,6 +40,8 @@ export class TimelinePage {
   readonly lanesView: Locator;
   readonly lanes: Locator;
   readonly filterText: Locator;
+  readonly filterCompletions: Locator;
+  readonly filterError: Locator;
   /** The agent filter's choices: one per agent the session has shown so far. */
   readonly agentOptions: Locator;
   readonly detailPane: Locator;
@@ -51,6 +53,9 @@ export class TimelinePage {
   readonly frameView: Locator;
   readonly chunkList: Locator;
   readonly blockOfRow: Locator;
+  /** Provider streams: the unified event beside a row's wire type, and its section in the detail pane. */
+  readonly rowUnified: Locator;
+  readonly unifiedEvent: Locator;
 
   constructor(readonly page: Page) {
     this.view = page.getByTestId(TEST_IDS.timelineView);
@@ -63,6 +68,8 @@ export class TimelinePage {
     this.lanesView = page.getByTestId(TEST_IDS.lanesView);
     this.lanes = page.getByTestId(TEST_IDS.lane);
     this.filterText = page.getByTestId(TEST_IDS.filterText);
+    this.filterCompletions = page.getByTestId(TEST_IDS.filterCompletions);
+    this.filterError = page.getByTestId(TEST_IDS.filterError);
     this.agentOptions = page.getByTestId(`${TEST_IDS.filterAgent}-option`);
     this.detailPane = page.getByTestId(TEST_IDS.detailPane);
     this.envelopeView = page.getByTestId(TEST_IDS.envelopeView);
@@ -73,6 +80,8 @@ export class TimelinePage {
     this.frameView = page.getByTestId(TEST_IDS.frameView);
     this.chunkList = page.getByTestId(TEST_IDS.chunkList);
     this.blockOfRow = page.getByTestId(TEST_IDS.blockOfRow);
+    this.rowUnified = page.getByTestId(TEST_IDS.rowUnified);
+    this.unifiedEvent = page.getByTestId(TEST_IDS.unifiedEvent);
   }
 
   row(seq: number): Locator {
@@ -124,6 +133,22 @@ export class TimelinePage {
 
   async expectTotalAtLeast(n: number, timeout = 30_000): Promise<void> {
     await expect.poll(() => this.total(), { timeout }).toBeGreaterThanOrEqual(n);
+  }
+
+  /** Types a filter expression into the box (replacing what it held) and waits for it to apply. */
+  /**
+   * Types a filter expression into the box (replacing what it held) and leaves the box, which
+   * closes the completion list; the filter applies after the typing pause.
+   */
+  async filter(expression: string): Promise<void> {
+    await this.filterText.fill(expression);
+    await this.filterText.blur();
+    await expect(this.filterCompletions).toHaveCount(0);
+  }
+
+  /** The count the filter bar shows while a filter is on: "12 of 173 envelopes" → 12. */
+  async visibleCount(): Promise<number> {
+    return numberIn(await this.count.innerText());
   }
 
   async showLanes(): Promise<void> {

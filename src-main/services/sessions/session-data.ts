@@ -1,3 +1,4 @@
+import { piecesMatching } from '../../../src-shared/reconstruct/text-search';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus, type StreamEnd } from '../../../src-shared/pipeline/end-status';
 import type {
   BlockSummary,
@@ -26,6 +27,11 @@ import type { RecordedRequest, RecordedResponse } from '../../../src-shared/reco
 import type { DiffInput } from '../../../src-shared/diff/types';
 import { RowColumnsBuilder, type RowColumns } from '../../../src-shared/contract/row-columns';
 import { createSseFramer } from '../../../src-shared/sse/framer';
+import { nameAgents } from '../../../src-shared/agents/names';
+import { envelopeReader, type Expr } from '../../../src-shared/filter';
+import { fieldsOf } from '../../../src-shared/filter/ast';
+import { compileFilter } from '../../../src-shared/filter/evaluate';
+import { findingsByEnvelope } from '../../../src-shared/filter/subjects';
 import type { Frame } from '../../../src-shared/sse/types';
 import { Column } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
@@ -103,7 +109,8 @@ export interface PendingToolsState {
 
 export interface SessionData {
   readonly id: string;
-  readonly title: string;
+  /** The user may rename a session. */
+  title: string;
   readonly source: SessionSource;
   readonly createdAt: number;
   readonly generation: number;
@@ -129,7 +136,8 @@ export interface SessionData {
   envelope(seq: number): Envelope | undefined;
   row(seq: number): TimelineRow | undefined;
   rows(start: number, count: number): TimelineRow[];
-  search(text: string, max: number): { seqs: number[]; truncated: boolean };
+  /** Envelopes a filter (docs/filters.md) lets through, at most `max`. */
+  filter(filter: Expr, max: number): { seqs: number[]; truncated: boolean };
   frame(leg: number, seq: number): FrameDetail | undefined;
   rawBytes(leg: number, start: number, end: number, cap: number): RawBytes;
   blocks(agent?: string): readonly Block[];
@@ -334,6 +342,16 @@ export function createSessionData(init: SessionInit): SessionData {
     return info;
   };
 
+  /** Envelopes carrying part of a match in a block's reassembled text (a word split across deltas). */
+  const textInBlocks = (needle: string): ((subject: { envelope: Envelope }) => boolean) => {
+    const hits = new Set<number>();
+    for (const block of data.blocks()) {
+      // Citations and images attach to the block without adding to its text.
+      const pieces = block.envelopes.filter((seq) => envelopes.type(seq) === block.kind).map((seq) => ({ seq, length: envelopes.delta(seq).length }));
+      for (const seq of piecesMatching(block.content, pieces, needle)) hits.add(seq);
+    }
+    return (subject) => hits.has(subject.envelope.seq);
+  };
   const data: SessionData = {
     id: init.id,
     title: init.title,
@@ -422,20 +440,29 @@ export function createSessionData(init: SessionInit): SessionData {
       for (let seq = start; seq < end; seq++) out.push(row(seq) as TimelineRow);
       return out;
     },
-    search(text: string, max: number) {
-      const needle = text.toLowerCase();
+    filter(filter: Expr, max: number) {
+      const match = compileFilter(filter, { ...envelopeReader(), textAcross: textInBlocks });
+      // Agent names and findings by envelope cost a pass of their own: only when the filter reads them.
+      const fields = fieldsOf(filter);
+      const readsAgents = fields.has('agent') || fields.has('text');
+      const seen = new Set<string>();
+      if (readsAgents) for (let seq = 0; seq < envelopes.count; seq++) seen.add(envelopes.agent(seq));
+      const names = readsAgents ? nameAgents(decoder.agents(), [...seen]) : new Map<string, { name: string }>();
+      const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(diagnostics, (leg, frame) => legs[leg]?.frames.firstEnvelope(frame)) : new Map<number, Diagnostic[]>();
+      const startedAt = legs[0]?.startedAt ?? 0;
       const seqs: number[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) {
-        const extras = envelopes.extrasOf(seq);
-        const id = extras['id'];
-        const name = extras['name'];
-        const hit =
-          envelopes.delta(seq).toLowerCase().includes(needle) ||
-          envelopes.type(seq).toLowerCase().includes(needle) ||
-          envelopes.agent(seq).toLowerCase().includes(needle) ||
-          (typeof id === 'string' && id.toLowerCase().includes(needle)) ||
-          (typeof name === 'string' && name.toLowerCase().includes(needle));
-        if (!hit) continue;
+        const envelope = envelopes.get(seq);
+        if (!envelope) continue;
+        const block = envelopeBlock.get(seq) - 1;
+        const subject = {
+          envelope,
+          agentName: names.get(envelope.agent)?.name ?? envelope.agent,
+          block: block < 0 ? undefined : blocksById.get(block),
+          findings: findings.get(seq) ?? [],
+          time: envelope.receivedAt > 0 ? Math.max(0, envelope.receivedAt - startedAt) : 0,
+        };
+        if (!match(subject)) continue;
         if (seqs.length === max) return { seqs, truncated: true };
         seqs.push(seq);
       }
@@ -511,7 +538,7 @@ export function createSessionData(init: SessionInit): SessionData {
       };
       const summary: SessionSummary = {
         id: init.id,
-        title: init.title,
+        title: data.title,
         source: init.source,
         state: data.state,
         createdAt: init.createdAt,

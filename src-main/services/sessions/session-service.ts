@@ -11,6 +11,7 @@ import type {
   Failure,
   LiveStatus,
   PendingTools,
+  ProxyState,
   ReplayState,
   SessionBatch,
   SessionSummary,
@@ -31,11 +32,15 @@ import { createBatcher } from './batcher';
 import { loadImportedSource } from './file-load';
 import { startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
 import { createStatusTicker } from './live-status';
-import { RECORDING_FLUSH_MS, type RecorderFactory, type RecorderPort } from './recorder-port';
+import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type RecorderPort } from './recorder-port';
+import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../proxy/proxy-sessions';
+import { parseFilter } from '../../../src-shared/filter';
 import type { ReplayClock } from '../replay/clock';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
-import { exportSession, saveRecording } from './session-files';
+import { downloadFile, exportSession, saveRecording } from './session-files';
+import { liveSessionTitle } from './session-title';
+import { demoScenarioOf } from './demo-agent-info';
 import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './views';
 import { limitJsonDepth } from '../../../src-shared/json/tree';
 
@@ -169,6 +174,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const liveStatus = createEmitter<LiveStatus>();
   const replayState = createEmitter<ReplayState>();
   const errors = createEmitter<ErrorEvent>();
+  const proxyChanged = createEmitter<ProxyState | null>();
+  let proxy: RecordingProxy | null = null;
 
   const batcher = createBatcher((batch) => batches.fire(batch), { timers, now, intervalMs: deps.batchIntervalMs ?? BATCH_INTERVAL_MS, maxRows: MAX_BATCH_ROWS });
   const statusIntervalMs = deps.statusIntervalMs ?? 250;
@@ -351,18 +358,24 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     };
   };
 
-  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string }): Promise<SessionSummary> => {
+  /** `uploaded`: the file is the temporary copy of an upload named so: messages name the upload, not the copy. */
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string; uploaded?: string }): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
     let session: SessionData | null = null;
-    const source = await deps.openSource(absolute, {
-      ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
-      onDiagnostic: (d) => session?.addDiagnostics([d]),
-    });
+    const source = await deps
+      .openSource(absolute, {
+        ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
+        onDiagnostic: (d) => session?.addDiagnostics([d]),
+      })
+      .catch((error: unknown) => {
+        if (options.uploaded === undefined || !(error instanceof Error)) throw error;
+        throw new Error(error.message.replaceAll(absolute, options.uploaded));
+      });
     const data = createSessionData({
       id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
-      source: { kind: 'file', path: absolute, importer: source.kind },
+      source: { kind: 'file', path: absolute, importer: source.kind, ...(options.uploaded !== undefined ? { uploaded: true } : {}) },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
     });
@@ -453,6 +466,62 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     return { leg: pending.leg + 1 };
   };
 
+  /**
+   * A session fed from outside (the recording proxy): each leg's request, response head,
+   * chunks and end are pushed as they pass, and recorded (secrets redacted) when `recordTo` is set.
+   */
+  const openExternalSession = async (init: { title: string; method: string; url: string; recordTo?: string }): Promise<ExternalSession> => {
+    let recorder: RecorderPort | null = null;
+    if (init.recordTo !== undefined) {
+      if (!deps.createRecorder) throw new Error('Recording is not available in this host');
+      const path = init.recordTo;
+      recorder = await deps.createRecorder(path, {
+        flushIntervalMs: RECORDING_FLUSH_MS,
+        redact: true,
+        onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+      });
+    }
+    const data = createSessionData({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now() });
+    if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
+    const rt = register(data, { recorder });
+    return {
+      id: data.id,
+      waitingAgent: () => (rt.closed || data.finished ? null : (data.pendingTools()?.agentUuid ?? null)),
+      startLeg(kind, request) {
+        rt.run ??= request;
+        const leg = data.openLeg(kind, request, now()).index;
+        const recorderLeg = rt.recorder ? rt.recorder.startLeg(request) : -1;
+        data.state = 'connecting';
+        track(rt);
+        announce();
+        return {
+          response(head) {
+            data.setResponse(leg, head);
+            rt.recorder?.response(recorderLeg, head);
+            data.state = 'streaming';
+            ticker.emitNow(data.id);
+            announce();
+          },
+          chunk(bytes, receivedAt) {
+            if (rt.closed) return;
+            rt.recorder?.chunk(recorderLeg, bytes, receivedAt);
+            data.push(leg, bytes, receivedAt);
+          },
+          end(end) {
+            if (rt.closed) return;
+            data.endLeg(leg, end);
+            rt.recorder?.endLeg(recorderLeg, recordedOutcome(end));
+            rt.ending = settleSession(rt).then(() => {
+              data.state = end.reason === 'complete' ? 'complete' : end.reason === 'stopped' ? 'stopped' : 'failed';
+              ticker.untrack(data.id);
+              announce();
+            });
+          },
+        };
+      },
+    };
+  };
+
   const service: SessionService = {
     getDemoAgent: () => Promise.resolve(deps.demoAgent?.() ?? null),
 
@@ -476,9 +545,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         recorder = await Promise.resolve(deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true })).catch(() => null);
       }
       const displayUrl = redactUrl(built.spec.url.href);
+      const demo = deps.demoAgent?.() ?? null;
       const data = createSessionData({
         id,
-        title: request.title ?? `${built.spec.method} ${displayUrl}`,
+        title: request.title ?? liveSessionTitle({ method: built.spec.method, url: new URL(displayUrl), body: built.recorded.body }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null),
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
@@ -520,7 +590,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
       const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
       await writeFile(path, bytes, { flag: 'wx' });
-      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), title: name });
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), title: name, uploaded: name });
     },
 
     async closeSession({ sessionId }) {
@@ -551,8 +621,9 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       return { total: data.envelopeCount, start, rows: data.rows(start, count) };
     }),
 
-    searchRows: query(({ sessionId, text, max }) => {
-      return runtimeOf(sessionId).data.search(text, max ?? 10_000);
+    filterRows: query(({ sessionId, expression, max }) => {
+      const data = runtimeOf(sessionId).data;
+      return data.filter(parseFilter(expression), max ?? 10_000);
     }),
 
     getEnvelope: query(({ sessionId, seq }) => {
@@ -662,6 +733,20 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       return { path: absolute, bytes };
     },
 
+    renameSession: query(({ sessionId, title }) => {
+      const rt = runtimeOf(sessionId);
+      const name = title.replace(/\s+/g, ' ').trim();
+      if (name === '') throw new Error('A session needs a name: type one, or press Esc to keep the old one.');
+      rt.data.title = name;
+      announce();
+      return rt.data.summary();
+    }),
+
+    downloadSession({ sessionId, kind }) {
+      const rt = runtimeOf(sessionId);
+      return downloadFile(rt.data, rt.actions, kind, deps.createRecorder);
+    },
+
     attachRun({ sessionId, headers, url }) {
       const rt = runtimeOf(sessionId);
       const recorded = rt.data.legs[0]?.request;
@@ -669,6 +754,31 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       rt.run = { method: recorded.method, url: url ?? recorded.url, headers, body: recorded.body };
       rt.answerable = true;
     },
+
+    async startProxy({ port, target, recordDir }) {
+      if (proxy) throw new Error(`The proxy is already running on ${proxy.state().url}; stop it first.`);
+      if (recordDir !== undefined) await mkdir(resolve(recordDir), { recursive: true });
+      proxy = await startRecordingProxy({
+        port,
+        target,
+        ...(recordDir !== undefined ? { recordDir: resolve(recordDir) } : {}),
+        sessions: { open: openExternalSession },
+        now,
+        onChanged: (state) => proxyChanged.fire(state),
+      });
+      const state = proxy.state();
+      proxyChanged.fire(state);
+      return state;
+    },
+
+    async stopProxy() {
+      const running = proxy;
+      proxy = null;
+      await running?.close();
+      proxyChanged.fire(null);
+    },
+
+    getProxy: () => Promise.resolve(proxy?.state() ?? null),
 
     reopen: ({ sessionId, path, title, format }) => {
       if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
@@ -680,8 +790,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     onLiveStatus: liveStatus.event,
     onReplayState: replayState.event,
     onError: errors.event,
+    onProxyChanged: proxyChanged.event,
 
     async dispose() {
+      await service.stopProxy();
       for (const id of [...sessions.keys()]) await service.closeSession({ sessionId: id });
       batcher.dispose();
       ticker.dispose();
