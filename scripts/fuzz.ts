@@ -25,7 +25,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const seeds = fixtureSeeds();
-  console.log(`fuzzing for ${seconds} s with seed ${seed}: ${seeds.length} upstream streams, dialects ${Object.keys(FUZZ_DIALECTS).join(', ')}`);
+  console.log(`fuzzing for ${seconds} s with seed ${seed}: ${seeds.length} real streams (upstream and provider fixtures), dialects ${Object.keys(FUZZ_DIALECTS).join(', ')}`);
   const report = runFuzz({ seed, seeds, limits: { hugeLineBytes: MIB } }, seconds);
   console.log(`${report.inputs} inputs (${Object.entries(report.byDialect).map(([d, n]) => `${d} ${n}`).join(', ')}), ${(report.bytes / MIB).toFixed(1)} MiB, ${report.seconds.toFixed(1)} s, ${report.failures.length} failures`);
   for (const f of report.failures) {

@@ -32,6 +32,7 @@ describe('inspect shows how the stream ended, and a truncated or error-ended str
     const text = await run(['inspect', '-'], CUT);
     expect(text.code).toBe(1);
     expect(text.out).toMatch(/^Status: truncated — The stream was cut inside an event after 22 complete events\.$/m);
+    // The cut event and the text block it leaves open are data lost: error findings too.
     expect(text.out).toMatch(/^Fails \(--fail-on error,end\): 2 error findings; the stream is truncated\.$/m);
     const json = JSON.parse((await run(['inspect', '--json', '-'], CUT)).out) as Report;
     expect(json).toMatchObject({ status: { kind: 'truncated', label: 'truncated' }, failOn: 'error,end', failures: ['2 error findings', 'the stream is truncated'] });
@@ -42,6 +43,7 @@ describe('inspect shows how the stream ended, and a truncated or error-ended str
     // Losing the cut event is an error finding (docs/diagnostics.md, severity principle); a clean stream has none.
     expect((await run(['inspect', '--fail-on', 'error', '-'], CUT)).code).toBe(1);
     expect((await run(['inspect', '--fail-on', 'end', '-'], CUT)).code).toBe(1);
+    expect((await run(['inspect', '--fail-on', 'error', fixturePath('json_stream.json.sse')])).code).toBe(0);
     expect((await run(['inspect', '--fail-on', 'warning', '-'], CUT)).code).toBe(1);
     expect((await run(['inspect', '--fail-on', 'stream.missing-done', fixturePath('retry_midstream.json.sse')])).code).toBe(0);
     expect((await run(['inspect', '--fail-on', 'end', fixturePath('retry_midstream.json.sse')])).code).toBe(1);

@@ -39,6 +39,17 @@ describe('short fuzz run', () => {
   });
 });
 
+describe('regressions found by the fuzzer', () => {
+  // Seed 12, input 408 (anthropic-messages/text-citations.sse + splice + line-endings + splice), minimised.
+  test('a provider message cut by a [DONE] it never sees is summarised at its own frame, with that frame\'s bytes', () => {
+    const bytes = encodeUtf8('event:message_start\rdata:{"type":"message_start","":{"":"","":[],"":null,"":{"":1}}}\r\rdata:[DONE]\n\n');
+    expect(checkInput(bytes, [])).toBeNull();
+    const result = decodeBytes(bytes);
+    const summary = result.envelopes.find((e) => e.type === 'message');
+    expect(summary).toMatchObject({ frame: 0, byteStart: 0, byteEnd: result.frames[0]?.[0]?.byteEnd });
+  });
+});
+
 describe('the checks can fail', () => {
   const bytes = readFixture('frontend_tools.json.sse');
   const whole = decodeBytes(bytes);

@@ -112,9 +112,13 @@ export function createSessionDecoder(
     if (choice !== 'auto' && !chosen) throw new Error(`unknown dialect ${choice}`);
     /**
      * The frame a dialect is decoding: dialects emit envelopes only while one of their frames
-     * is pushed, so no frame is kept after its envelopes (a live leg may run for hours).
+     * is pushed, or at `end()` for the last frame they were pushed (a provider stream cut
+     * before its terminal event closes its message there, after a `[DONE]` or an error frame
+     * it never saw may have come), so no other frame is kept after its envelopes (a live leg
+     * may run for hours).
      */
     let current: Frame | undefined;
+    let lastPushed: Frame | undefined;
     const pending: Frame[] = [];
     let dialect: DialectDecoder | null = null;
     let module: DialectModule | undefined;
@@ -131,7 +135,7 @@ export function createSessionDecoder(
     const legReport = (d: DiagnosticInit): void => report(d, leg);
 
     const emit = (init: EnvelopeInit, dialectId: DialectId): void => {
-      const frame = current?.seq === init.frame ? current : undefined;
+      const frame = current?.seq === init.frame ? current : lastPushed?.seq === init.frame ? lastPushed : undefined;
       // Every field named, in one order: envelopes of all dialects share one object shape.
       // A spread of `init`, whose shape varies by dialect and control kind, runs V8's slow
       // generic object clone and costs more than the rest of this stage.
@@ -174,6 +178,7 @@ export function createSessionDecoder(
       const decoder = createDialect(chosenModule);
       for (const frame of pending.splice(0)) {
         current = frame;
+        lastPushed = frame;
         decoder.push(frame);
       }
     };
@@ -216,6 +221,7 @@ export function createSessionDecoder(
             createDialect(successor);
           }
         }
+        lastPushed = frame;
         dialect.push(frame);
         return;
       }

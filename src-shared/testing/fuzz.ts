@@ -15,6 +15,7 @@
  */
 import { concatBytes } from '../bytes/held-bytes';
 import { DIALECT_IDS, type DialectId } from '../dialects/registry';
+import { jsonText, stringifyJson } from '../json/tree';
 import { decodeLegs } from '../pipeline/session-decoder';
 import type { DecodeResult } from '../pipeline/types';
 import { seededRandom, splitRandom } from '../sse/rechunk';
@@ -40,8 +41,13 @@ const XML_TAGS = ['text', 'thinking', 'tool_call', 'server_tool_call', 'tool_res
 const RAW_BLOCKS = ['text', 'thinking', 'tool_use', 'server_tool_use', 'web_search_tool_result'];
 const RAW_DELTAS = ['text_delta', 'thinking_delta', 'input_json_delta', 'signature_delta', 'citations_delta', 'bogus_delta'];
 
-/** Deepest nesting a generated JSON value reaches; see docs/reliability.md ("Fuzzing"). */
-export const MAX_GENERATED_NESTING = 200;
+/**
+ * Deepest nesting a generated JSON value reaches: deeper than any recursive walk survives
+ * (about 5,000 levels overflow V8's stack in a recursive serialiser), so every walk over
+ * decoded values must be iterative. The generator and the checks write JSON with jsonText
+ * and stringifyJson, which do not recurse, for the same reason.
+ */
+export const MAX_GENERATED_NESTING = 6000;
 
 function text(random: Random): string {
   let s = '';
@@ -66,13 +72,13 @@ function jsonEnvelope(random: Random): string {
   if (random() < 0.95) envelope['agent'] = random() < 0.97 ? pick(random, AGENTS) : jsonValue(random);
   if (random() < 0.95) envelope['final'] = random() < 0.95 ? random() < 0.3 : jsonValue(random);
   if (random() < 0.95) {
-    const payload = type.startsWith('meta_') || type.includes('tool') ? JSON.stringify({ format: 'json', agent_uuid: pick(random, AGENTS), value: jsonValue(random) }) : text(random);
+    const payload = type.startsWith('meta_') || type.includes('tool') ? jsonText({ format: 'json', agent_uuid: pick(random, AGENTS), value: jsonValue(random) }) : text(random);
     envelope['delta'] = random() < 0.95 ? payload : jsonValue(random);
   }
   if (random() < 0.3) envelope['id'] = `toolu_${int(random, 4)}`;
   if (random() < 0.3) envelope['name'] = pick(random, ['multiply', 'user_confirm', 'web_search']);
   if (random() < 0.1) envelope['extra'] = jsonValue(random);
-  return JSON.stringify(envelope);
+  return jsonText(envelope);
 }
 
 function escapeAttribute(value: string): string {
@@ -83,17 +89,17 @@ function xmlItem(random: Random): string {
   const tag = pick(random, XML_TAGS);
   switch (int(random, 7)) {
     case 0:
-      return `<meta_init data="${escapeAttribute(JSON.stringify({ format: 'xml', agent_uuid: pick(random, AGENTS), parent_agent_uuid: random() < 0.3 ? pick(random, AGENTS) : null }))}"></meta_init>`;
+      return `<meta_init data="${escapeAttribute(jsonText({ format: 'xml', agent_uuid: pick(random, AGENTS), parent_agent_uuid: random() < 0.3 ? pick(random, AGENTS) : null }))}"></meta_init>`;
     case 1:
       return `<content-block-${tag}>`;
     case 2:
       return `</content-block-${tag}>`;
     case 3:
-      return `<content-block-${tag} id="toolu_${int(random, 4)}" name="f" arguments="${escapeAttribute(JSON.stringify(jsonValue(random)))}"></content-block-${tag}>`;
+      return `<content-block-${tag} id="toolu_${int(random, 4)}" name="f" arguments="${escapeAttribute(jsonText(jsonValue(random)))}"></content-block-${tag}>`;
     case 4:
       return `<content-block-${tag} id="toolu_${int(random, 4)}" name="f"><![CDATA[${text(random)}${random() < 0.8 ? ']]>' : ''}</content-block-${random() < 0.9 ? tag : pick(random, XML_TAGS)}>`;
     case 5:
-      return `<meta_final data="${random() < 0.8 ? escapeAttribute(JSON.stringify(jsonValue(random))) : '&bogus;&#xZZ;&'}"></meta_final>`;
+      return `<meta_final data="${random() < 0.8 ? escapeAttribute(jsonText(jsonValue(random))) : '&bogus;&#xZZ;&'}"></meta_final>`;
     default:
       return text(random);
   }
@@ -104,17 +110,17 @@ function anthropicEvent(random: Random): string {
   const index = int(random, 3);
   switch (int(random, 6)) {
     case 0:
-      return JSON.stringify({ type: 'message_start', message: { id: `msg_${int(random, 9)}`, content: [], model: 'claude', role: 'assistant' } });
+      return jsonText({ type: 'message_start', message: { id: `msg_${int(random, 9)}`, content: [], model: 'claude', role: 'assistant' } });
     case 1:
-      return JSON.stringify({ type: 'content_block_start', index, content_block: { type: pick(random, RAW_BLOCKS), text: '', id: `toolu_${int(random, 4)}`, name: 'f', input: {} } });
+      return jsonText({ type: 'content_block_start', index, content_block: { type: pick(random, RAW_BLOCKS), text: '', id: `toolu_${int(random, 4)}`, name: 'f', input: {} } });
     case 2:
-      return JSON.stringify({ type: 'content_block_delta', index, delta: { type: pick(random, RAW_DELTAS), text: text(random), thinking: text(random), partial_json: text(random) } });
+      return jsonText({ type: 'content_block_delta', index, delta: { type: pick(random, RAW_DELTAS), text: text(random), thinking: text(random), partial_json: text(random) } });
     case 3:
-      return JSON.stringify({ type: 'content_block_stop', index });
+      return jsonText({ type: 'content_block_stop', index });
     case 4:
-      return JSON.stringify({ type: pick(random, ['message_delta', 'message_stop', 'ping', 'content_block_flush']), delta: { stop_reason: pick(random, ['end_turn', 'tool_use', 'max_tokens', null]) }, usage: jsonValue(random) });
+      return jsonText({ type: pick(random, ['message_delta', 'message_stop', 'ping', 'content_block_flush']), delta: { stop_reason: pick(random, ['end_turn', 'tool_use', 'max_tokens', null]) }, usage: jsonValue(random) });
     default:
-      return JSON.stringify({ type: 'error', error: { type: pick(random, ['overloaded_error', 'api_error']), message: text(random) } });
+      return jsonText({ type: 'error', error: { type: pick(random, ['overloaded_error', 'api_error']), message: text(random) } });
   }
 }
 
@@ -132,18 +138,18 @@ function responsesEvent(random: Random): string {
   const response = () => ({ id: 'resp_1', object: 'response', status: pick(random, ['in_progress', 'completed', 'failed', 'incomplete']), output: [], error: random() < 0.2 ? { code: 'server_error', message: text(random) } : null });
   switch (int(random, 7)) {
     case 0:
-      return JSON.stringify({ type: pick(random, ['response.created', 'response.in_progress', 'response.queued']), response: response() });
+      return jsonText({ type: pick(random, ['response.created', 'response.in_progress', 'response.queued']), response: response() });
     case 1:
-      return JSON.stringify({ type: pick(random, ['response.output_item.added', 'response.output_item.done']), ...common, item: { id: common.item_id, type: pick(random, RESPONSES_ITEMS), status: 'in_progress', name: 'f', arguments: text(random) } });
+      return jsonText({ type: pick(random, ['response.output_item.added', 'response.output_item.done']), ...common, item: { id: common.item_id, type: pick(random, RESPONSES_ITEMS), status: 'in_progress', name: 'f', arguments: text(random) } });
     case 2:
-      return JSON.stringify({ type: pick(random, ['response.content_part.added', 'response.content_part.done']), ...common, part: { type: pick(random, ['output_text', 'refusal']), text: text(random), annotations: [] } });
+      return jsonText({ type: pick(random, ['response.content_part.added', 'response.content_part.done']), ...common, part: { type: pick(random, ['output_text', 'refusal']), text: text(random), annotations: [] } });
     case 3:
     case 4:
-      return JSON.stringify({ type: pick(random, RESPONSES_DELTAS), ...common, delta: random() < 0.95 ? text(random) : jsonValue(random) });
+      return jsonText({ type: pick(random, RESPONSES_DELTAS), ...common, delta: random() < 0.95 ? text(random) : jsonValue(random) });
     case 5:
-      return JSON.stringify({ type: pick(random, ['response.output_text.done', 'response.function_call_arguments.done', 'response.output_text.annotation.added']), ...common, text: text(random), arguments: text(random), annotation: { type: 'url_citation', url: 'https://example.com', title: text(random) } });
+      return jsonText({ type: pick(random, ['response.output_text.done', 'response.function_call_arguments.done', 'response.output_text.annotation.added']), ...common, text: text(random), arguments: text(random), annotation: { type: 'url_citation', url: 'https://example.com', title: text(random) } });
     default:
-      return JSON.stringify({ type: pick(random, ['response.completed', 'response.failed', 'response.incomplete', 'error']), response: response(), code: 'rate_limit_exceeded', message: text(random) });
+      return jsonText({ type: pick(random, ['response.completed', 'response.failed', 'response.incomplete', 'error']), response: response(), code: 'rate_limit_exceeded', message: text(random) });
   }
 }
 
@@ -174,10 +180,10 @@ function framed(dialect: FuzzDialect, data: string, sequence: number, random: Ra
   if (object && framing.sequenceNumbers) object['sequence_number'] = random() < 0.95 ? sequence : int(random, sequence + 2);
   const type = object?.['type'];
   const field = framing.eventField && typeof type === 'string' && random() < 0.97 ? `event: ${random() < 0.97 ? type : text(random)}` : '';
-  return { field, data: object ? JSON.stringify(object) : data };
+  return { field, data: object ? jsonText(object) : data };
 }
 
-const FINAL_MARKERS = ['[DONE]', JSON.stringify({ error: 'APIStatusError', message: 'Overloaded', traceback: 'Traceback…' })];
+const FINAL_MARKERS = ['[DONE]', jsonText({ error: 'APIStatusError', message: 'Overloaded', traceback: 'Traceback…' })];
 
 /** A stream of grammar events, mostly well framed, sometimes with other line endings or split data lines. */
 export function generateStream(dialect: FuzzDialect, random: Random): Uint8Array {
@@ -402,8 +408,9 @@ function errorText(error: unknown): string {
 export function checkDecoded(bytes: Uint8Array, whole: DecodeResult, split: readonly DecodeResult[]): FuzzFailure | null {
   const structural = checkTiling(bytes, whole) ?? checkEnvelopes(whole);
   if (structural) return structural;
-  const expected = JSON.stringify(chunkIndependent(whole));
-  const differing = split.findIndex((result) => JSON.stringify(chunkIndependent(result)) !== expected);
+  // stringifyJson, not JSON.stringify: results may hold values nested deeper than V8's serialiser goes.
+  const expected = stringifyJson(chunkIndependent(whole));
+  const differing = split.findIndex((result) => stringifyJson(chunkIndependent(result)) !== expected);
   return differing < 0 ? null : { kind: 'chunking', detail: `splitting ${differing} decodes differently from the whole stream` };
 }
 
