@@ -37,11 +37,13 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
     <div className="timeline-view" data-testid={TEST_IDS.timelineView}>
       {!prefs.introDismissed && isDemoRun(session, host.demo?.baseUrl) && (
         <div className="intro-line" data-testid={TEST_IDS.introLine}>
-          <span>A live run of the built-in demo agent: one row per envelope of its SSE stream, as it arrived. The conversation they make is in</span>
-          <button type="button" className="link-button" data-testid={TEST_IDS.introBlocks} onClick={() => app.navigate('blocks')}>
-            Blocks
-          </button>
-          <span>.</span>
+          <span>
+            A live run of the built-in demo agent: one row per envelope of its SSE stream, as it arrived. The conversation they make is in{' '}
+            <button type="button" className="link-button" data-testid={TEST_IDS.introBlocks} onClick={() => app.navigate('blocks')}>
+              Blocks
+            </button>
+            .
+          </span>
           <span className="spacer" />
           <button type="button" className="icon-button" aria-label="Dismiss the introduction" title="Dismiss" onClick={() => app.prefs.update((p) => ({ ...p, introDismissed: true }))}>
             ×
