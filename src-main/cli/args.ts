@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { glob, isDynamicPattern } from 'tinyglobby';
 import { DIALECT_REGISTRY, type DialectRegistry } from '../../src-shared/dialects/registry';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import { UsageError } from './io';
@@ -34,4 +35,24 @@ export function parsePort(value: string | undefined, fallback: number): number {
 export function singleFile(positionals: string[]): string {
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one FILE (or - for stdin)');
   return positionals[0];
+}
+
+/**
+ * FILE operands: `-` (stdin, once), paths kept as typed, and globs expanded (sorted, relative
+ * to `cwd` as matched). A glob that matches nothing is a usage error, not an empty run.
+ */
+export async function filesFrom(patterns: readonly string[], cwd: string): Promise<string[]> {
+  if (patterns.length === 0) throw new UsageError('expected a FILE (or - for stdin)');
+  const out: string[] = [];
+  for (const pattern of patterns) {
+    if (pattern === '-' || !isDynamicPattern(pattern)) {
+      out.push(pattern);
+      continue;
+    }
+    const found = await glob(pattern, { cwd, onlyFiles: true, expandDirectories: false });
+    if (found.length === 0) throw new UsageError(`no file matches ${pattern}`);
+    out.push(...found.sort());
+  }
+  if (out.filter((file) => file === '-').length > 1) throw new UsageError('- (stdin) can be read once');
+  return [...new Set(out)];
 }

@@ -1,36 +1,57 @@
-import { parse, parseFormat, singleFile } from '../args';
+import { filesFrom, parse, parseFormat } from '../args';
 import { decodeFile } from '../decode-file';
 import { failReasons, parseFailOn } from '../fail-on';
 import { envelopeJson, envelopeLine, parseOption, selectSubjects, subjectsOf } from '../filter-option';
-import { printJson, type Command } from '../io';
+import { printJson, type CliIo, type Command } from '../io';
 import { buildReport, formatReport } from '../report';
 import { terminalSafe } from '../../../src-shared/text/terminal';
 
 /**
- * Summary of one stream, with its end status. Exit code 1 when the findings `--fail-on`
- * selects are there (default: an error-severity finding, or a stream that is truncated,
- * ended by an error or failed): the QA gate. `--filter EXPR` adds the envelopes that match a
- * filter (docs/filters.md).
+ * Summary of each stream, with its end status. Exit code 1 when the findings `--fail-on`
+ * selects are there in any of them (default: an error-severity finding, or a stream that is
+ * truncated, ended by an error or failed): the QA gate. `--filter EXPR` adds the envelopes
+ * that match a filter (docs/filters.md). Many files (paths or globs) decode in one run, one
+ * after the other: `--json` then prints an array of the reports.
  */
 export const inspect: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, 'fail-on': { type: 'string', multiple: true }, filter: { type: 'string' } });
-  const file = singleFile(positionals);
-  const policy = parseFailOn(values['fail-on']);
-  const filter = values.filter !== undefined ? parseOption(values.filter, 'filter', '--filter') : null;
-  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io);
+  const files = await filesFrom(positionals, io.cwd);
+  const options: InspectOptions = {
+    format: parseFormat(values.format, io.dialects),
+    policy: parseFailOn(values['fail-on']),
+    filter: values.filter !== undefined ? { text: values.filter, expr: parseOption(values.filter, 'filter', '--filter') } : null,
+  };
+  const reports: object[] = [];
+  let failed = 0;
+  for (const file of files) {
+    const { json, text, fails } = await inspectOne(file, options, io);
+    if (fails) failed++;
+    if (values.json) reports.push(json);
+    else io.stdout(`${files.length > 1 && file !== files[0] ? '\n' : ''}${text}`);
+  }
+  if (values.json) printJson(io, files.length === 1 ? reports[0] : reports);
+  else if (files.length > 1) io.stdout(`\n${files.length} files: ${failed} fail${failed === 1 ? 's' : ''} (--fail-on ${options.policy.text}).\n`);
+  return failed > 0 ? 1 : 0;
+};
+
+interface InspectOptions {
+  format: ReturnType<typeof parseFormat>;
+  policy: ReturnType<typeof parseFailOn>;
+  filter: { text: string; expr: ReturnType<typeof parseOption> } | null;
+}
+
+/** One file's report as JSON and as text, and whether it fails the policy. */
+async function inspectOne(file: string, { format, policy, filter }: InspectOptions, io: CliIo): Promise<{ json: object; text: string; fails: boolean }> {
+  const result = await decodeFile(file, format, io);
   const report = buildReport(result);
   const failures = failReasons(report, policy);
-  const verdict = { failOn: policy.text, failures };
-  const matches = filter ? selectSubjects(subjectsOf(result), filter) : null;
-  if (values.json) {
-    printJson(io, { file, ...report, ...verdict, ...(matches ? { filter: values.filter, matches: matches.map(envelopeJson) } : {}) });
-    return failures.length > 0 ? 1 : 0;
+  const matches = filter ? selectSubjects(subjectsOf(result), filter.expr) : null;
+  const json = { file, ...report, failOn: policy.text, failures, ...(matches && filter ? { filter: filter.text, matches: matches.map(envelopeJson) } : {}) };
+  let text = `${formatReport(report, file)}${failures.length > 0 ? `Fails (--fail-on ${policy.text}): ${failures.join('; ')}.\n` : ''}`;
+  if (matches && filter) {
+    text += `Envelopes matching ${terminalSafe(filter.text, { multiline: false })}: ${matches.length} of ${result.envelopes.length}\n`;
+    for (const s of matches) text += `  ${envelopeLine(s)}\n`;
+    text += '\n';
   }
-  io.stdout(`${formatReport(report, file)}${failures.length > 0 ? `Fails (--fail-on ${policy.text}): ${failures.join('; ')}.\n` : ''}`);
-  if (matches) {
-    io.stdout(`Envelopes matching ${terminalSafe(values.filter ?? '', { multiline: false })}: ${matches.length} of ${result.envelopes.length}\n`);
-    for (const s of matches) io.stdout(`  ${envelopeLine(s)}\n`);
-    io.stdout('\n');
-  }
-  return failures.length > 0 ? 1 : 0;
-};
+  return { json, text, fails: failures.length > 0 };
+}
