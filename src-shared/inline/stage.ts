@@ -1,0 +1,96 @@
+import type { DiagnosticInit, DiagnosticLocation } from '../diagnostics/types';
+import type { Block } from '../reconstruct/types';
+import { createInlineDocument, type InlineDocument, type InlineFinding } from './collect';
+import type { InlineOptions } from './types';
+
+/** The block kind whose text the model writes, and so the only kind the stage parses. */
+export const INLINE_BLOCK_KIND = 'text';
+
+/** Where the finding is: the envelope being decoded when it was found (none at the session's end). */
+export type InlineLocator = (block: Block) => DiagnosticLocation;
+
+export interface InlineStage {
+  /** A block opened or changed: parse what it gained. */
+  onBlock(block: Block): void;
+  /** The session ended: close what is still open (reports unclosed actions); returns the blocks that changed. */
+  finish(blocks: readonly Block[]): Block[];
+  /** Parse every text block again with other options (the user chose another mode). */
+  reconfigure(options: InlineOptions, blocks: readonly Block[]): void;
+  options(): InlineOptions;
+  /** Characters the block's parser holds back while it streams (0 for a finished block). */
+  held(block: Block): number;
+}
+
+interface BlockParse {
+  doc: InlineDocument;
+  /** Characters of the block's content already pushed. */
+  fed: number;
+  ended: boolean;
+}
+
+/**
+ * The inline stage after reconstruction: one incremental parser per text block, fed with what
+ * each change appended (never the whole content again), so a long block costs linear time.
+ * A block whose content shrank (the reconstructor split a replayed attempt off it) is parsed
+ * again from its start; that happens once per replay.
+ */
+export function createInlineStage(initial: InlineOptions, report: (d: DiagnosticInit) => void, locate: InlineLocator): InlineStage {
+  let options = initial;
+  let finished = false;
+  const parses = new Map<number, BlockParse>();
+
+  function startParse(block: Block): BlockParse {
+    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)));
+    const parse: BlockParse = { doc, fed: 0, ended: false };
+    parses.set(block.id, parse);
+    block.segments = doc.segments;
+    return parse;
+  }
+
+  function toDiagnostic(block: Block, finding: InlineFinding): DiagnosticInit {
+    return { rule: finding.rule, message: `${finding.message} (text block #${block.id}, character ${finding.offset})`, at: locate(block) };
+  }
+
+  function feed(block: Block): void {
+    let parse = parses.get(block.id);
+    if (parse && block.content.length < parse.fed) parse = undefined;
+    parse ??= startParse(block);
+    if (parse.ended) return;
+    if (block.content.length > parse.fed) {
+      parse.doc.parser.push(parse.fed === 0 ? block.content : block.content.slice(parse.fed));
+      parse.fed = block.content.length;
+    }
+    if (block.status !== 'open' || finished) {
+      parse.ended = true;
+      parse.doc.parser.end();
+    }
+  }
+
+  return {
+    onBlock(block) {
+      if (block.kind === INLINE_BLOCK_KIND) feed(block);
+    },
+    finish(blocks) {
+      finished = true;
+      const changed: Block[] = [];
+      for (const block of blocks) {
+        const parse = parses.get(block.id);
+        if (!parse || parse.ended) continue;
+        parse.ended = true;
+        parse.doc.parser.end();
+        changed.push(block);
+      }
+      return changed;
+    },
+    reconfigure(next, blocks) {
+      options = next;
+      parses.clear();
+      for (const block of blocks) if (block.kind === INLINE_BLOCK_KIND) feed(block);
+    },
+    options: () => options,
+    held(block) {
+      const parse = parses.get(block.id);
+      return parse && !parse.ended ? parse.doc.parser.held() : 0;
+    },
+  };
+}
