@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_TOOL_TAGS, INLINE_MODES, parseToolList, type InlineMode, type InlineOptions } from '../../src-shared/inline/types';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import { UsageError } from './io';
 
@@ -33,4 +34,22 @@ export function parsePort(value: string | undefined, fallback: number): number {
 export function singleFile(positionals: string[]): string {
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one FILE (or - for stdin)');
   return positionals[0];
+}
+
+/** The options `--inline` and `--tools` add to a command that decodes. */
+export const INLINE_ARGS = { inline: { type: 'string' }, tools: { type: 'string' } } as const;
+
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** `--inline auto|xml|sentinel|off` and `--tools search:query,extract:file_path,query` (docs/inline.md). */
+export function parseInline(mode: string | undefined, tools: string | undefined): InlineOptions {
+  const chosen = (mode ?? 'auto') as InlineMode;
+  if (!INLINE_MODES.includes(chosen)) throw new UsageError(`--inline must be one of ${INLINE_MODES.join(', ')}, not '${mode}'`);
+  if (tools === undefined) return { mode: chosen, tools: DEFAULT_TOOL_TAGS };
+  const list = parseToolList(tools);
+  const bad = list.flatMap((t) => [t.name, ...t.required]).find((name) => !TOOL_NAME.test(name));
+  if (list.length === 0 || bad !== undefined) {
+    throw new UsageError(`--tools takes tag names separated by commas, each with its required parameters after ':' (search:query,extract:file_path,query), not '${tools}'`);
+  }
+  return { mode: chosen, tools: list };
 }
