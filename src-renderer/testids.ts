@@ -84,6 +84,7 @@ export const TEST_IDS = {
   filterText: 'filter-text',
   filterAgent: 'filter-agent',
   filterType: 'filter-type',
+  filterSegment: 'filter-segment',
   filterFinal: 'filter-final',
   filterSeverity: 'filter-severity',
   filterClear: 'filter-clear',

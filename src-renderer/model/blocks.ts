@@ -276,8 +276,8 @@ export function prettyJson(detail: Pick<BlockDetail, 'parsed' | 'content'>): str
  * A version key of a block's summary: a cached detail is current while its key matches (the
  * content only grows, and a status, citation or image change bumps it too).
  */
-export function detailKey(block: Pick<BlockSummary, 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock'>): string {
-  return `${block.status}:${block.length}:${block.envelopeCount}:${block.citations}:${block.images}:${block.linkedBlock ?? ''}`;
+export function detailKey(block: Pick<BlockSummary, 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock' | 'segmentTypes'>): string {
+  return `${block.status}:${block.length}:${block.envelopeCount}:${block.citations}:${block.images}:${block.linkedBlock ?? ''}:${block.segmentTypes?.join(',') ?? ''}`;
 }
 
 export interface ErrorFrame {

@@ -12,9 +12,11 @@ export interface TimelineFilter {
   readonly minSeverity: SeverityName | null;
   /** Free text (matched in main by searchRows: delta, type, agent, id, name). */
   readonly text: string;
+  /** Segment types of text blocks (docs/inline.md): rows whose delta carries part of one (matched in main). */
+  readonly segments: readonly string[];
 }
 
-export const EMPTY_FILTER: TimelineFilter = { agents: [], types: [], final: 'any', minSeverity: null, text: '' };
+export const EMPTY_FILTER: TimelineFilter = { agents: [], types: [], final: 'any', minSeverity: null, text: '', segments: [] };
 
 export function isEmptyFilter(filter: TimelineFilter): boolean {
   return (
@@ -22,12 +24,19 @@ export function isEmptyFilter(filter: TimelineFilter): boolean {
     filter.types.length === 0 &&
     filter.final === 'any' &&
     filter.minSeverity === null &&
-    filter.text.trim() === ''
+    filter.text.trim() === '' &&
+    filter.segments.length === 0
   );
 }
 
-export function hasTextFilter(filter: TimelineFilter): boolean {
-  return filter.text.trim() !== '';
+/** The facets main matches (searchRows): the text and the segment types. */
+export function hasMainFilter(filter: TimelineFilter): boolean {
+  return filter.text.trim() !== '' || filter.segments.length > 0;
+}
+
+/** Equal keys: the same search in main. */
+export function mainFilterKey(filter: TimelineFilter): string {
+  return JSON.stringify([filter.text.trim(), [...filter.segments].sort()]);
 }
 
 /** How many filter facets are active (for the "Filters (2)" badge). */
@@ -37,13 +46,15 @@ export function activeFilterCount(filter: TimelineFilter): number {
     (filter.types.length > 0 ? 1 : 0) +
     (filter.final !== 'any' ? 1 : 0) +
     (filter.minSeverity !== null ? 1 : 0) +
-    (hasTextFilter(filter) ? 1 : 0)
+    (filter.text.trim() !== '' ? 1 : 0) +
+    (filter.segments.length > 0 ? 1 : 0)
   );
 }
 
 /**
  * A row predicate compiled against one index: agent and type names become interned ids, so
- * testing a row is a few array reads. `textMatches` is the set of seqs main found for the text.
+ * testing a row is a few array reads. `textMatches` is the set of seqs main found for the text
+ * and segment types.
  */
 export function compileFilter(
   filter: TimelineFilter,
@@ -53,7 +64,7 @@ export function compileFilter(
   const agentIds = idSet(filter.agents, (a) => index.agentIdOf(a));
   const typeIds = idSet(filter.types, (t) => index.typeIdOf(t));
   const minRank = filter.minSeverity ? SEVERITY_RANK[filter.minSeverity] : 0;
-  const text = hasTextFilter(filter);
+  const text = hasMainFilter(filter);
   return (seq) => {
     if (!index.isKnown(seq)) return false;
     if (agentIds && !agentIds.has(index.agentId(seq))) return false;

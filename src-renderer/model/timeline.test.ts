@@ -17,7 +17,7 @@ function mainRows(all: TimelineRow[]) {
     },
     searchRows: (req: SearchRequest) => {
       searches.push(req);
-      const text = req.text.toLowerCase();
+      const text = (req.text ?? '').toLowerCase();
       return Promise.resolve({ seqs: all.filter((r) => r.preview.toLowerCase().includes(text) || r.type.includes(text)).map((r) => r.seq), truncated: false });
     },
   };

@@ -2,7 +2,7 @@ import type { InspectorService, SessionBatch, TimelineRow } from '../../src-shar
 import { columnRows } from '../../src-shared/contract/row-columns';
 import type { ReadableStore } from '../app/types';
 import { RowCache } from './row-cache';
-import { compileFilter, EMPTY_FILTER, FilteredRows, hasTextFilter, isEmptyFilter, type TimelineFilter } from './row-filter';
+import { compileFilter, EMPTY_FILTER, FilteredRows, hasMainFilter, isEmptyFilter, mainFilterKey, type TimelineFilter } from './row-filter';
 import { RowIndex } from './row-index';
 import type { FrameScheduler } from './scheduler';
 import { createStore, type Store } from './store';
@@ -93,7 +93,7 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
       // A changed badge can move an earlier row in or out of a severity filter.
       if (changed.length > 0 && this.filter.minSeverity !== null) this.rebuildFiltered();
       else this.filtered.extend(this.index.total, this.matcher());
-      if (hasTextFilter(this.filter) && added > 0) this.scheduleSearchRefresh();
+      if (hasMainFilter(this.filter) && added > 0) this.scheduleSearchRefresh();
     }
     this.changed();
   }
@@ -106,12 +106,12 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   }
 
   setFilter(filter: TimelineFilter): void {
-    const textChanged = filter.text.trim() !== this.filter.text.trim();
+    const textChanged = mainFilterKey(filter) !== mainFilterKey(this.filter);
     this.filter = filter;
     if (textChanged) {
       this.textMatches = null;
       this.searchTruncated = false;
-      if (hasTextFilter(filter)) this.runSearch();
+      if (hasMainFilter(filter)) this.runSearch();
       else this.searchGeneration++;
     }
     if (this.filterActive()) {
@@ -214,8 +214,9 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   private runSearch(): void {
     const generation = ++this.searchGeneration;
     const text = this.filter.text.trim();
+    const segmentTypes = this.filter.segments;
     this.searching = true;
-    this.deps.service.searchRows({ sessionId: this.sessionId, text, max: SEARCH_MAX_MATCHES }).then(
+    this.deps.service.searchRows({ sessionId: this.sessionId, ...(text !== '' ? { text } : {}), ...(segmentTypes.length > 0 ? { segmentTypes: [...segmentTypes] } : {}), max: SEARCH_MAX_MATCHES }).then(
       (result) => {
         if (generation !== this.searchGeneration) return;
         this.searching = false;
@@ -237,7 +238,7 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
     if (this.searchRefresh) return;
     this.searchRefresh = this.deps.scheduler.after(SEARCH_REFRESH_MS, () => {
       this.searchRefresh = null;
-      if (hasTextFilter(this.filter)) this.runSearch();
+      if (hasMainFilter(this.filter)) this.runSearch();
     });
   }
 

@@ -17,19 +17,36 @@ export interface MarkerScanner {
   reset(): void;
 }
 
-/** Index of the first character of any marker at or after `from`, or -1. */
-function nextCandidate(text: string, from: number, firsts: string): number {
-  if (firsts.length === 1) return text.indexOf(firsts, from);
-  let best = -1;
-  for (const ch of firsts) {
-    const at = text.indexOf(ch, from);
-    if (at !== -1 && (best === -1 || at < best)) best = at;
-  }
-  return best;
+/**
+ * Finds the next occurrence of any of a few characters. A text is scanned from increasing
+ * offsets, so each character's last hit is kept: a rare character is searched for once per
+ * text, not once per call (which would be quadratic in a long delta full of the other one).
+ */
+export function createCharFinder(chars: string): (text: string, from: number) => number {
+  if (chars.length === 1) return (text, from) => text.indexOf(chars, from);
+  let cachedText: string | undefined;
+  const hits = new Array<number>(chars.length).fill(-1);
+  return (text, from) => {
+    if (text !== cachedText) {
+      cachedText = text;
+      hits.fill(-2);
+    }
+    let best = -1;
+    for (let c = 0; c < chars.length; c++) {
+      let at = hits[c] as number;
+      // -2: not searched in this text yet; a hit behind `from` is stale.
+      if (at === -2 || (at !== -1 && at < from)) {
+        at = text.indexOf(chars.charAt(c), from);
+        hits[c] = at;
+      }
+      if (at !== -1 && (best === -1 || at < best)) best = at;
+    }
+    return best;
+  };
 }
 
 export function createMarkerScanner(markers: readonly string[]): MarkerScanner {
-  const firsts = [...new Set(markers.map((m) => m.charAt(0)))].join('');
+  const nextCandidate = createCharFinder([...new Set(markers.map((m) => m.charAt(0)))].join(''));
   let held = '';
 
   const isPrefix = (s: string): boolean => markers.some((m) => m.startsWith(s));
@@ -46,7 +63,7 @@ export function createMarkerScanner(markers: readonly string[]): MarkerScanner {
       while (i < text.length) {
         if (held === '') {
           // Fast path: copy the run up to the next character that can start a marker.
-          const at = nextCandidate(text, i, firsts);
+          const at = nextCandidate(text, i);
           if (at === -1) {
             onContent(text.slice(i));
             return { hit: -1, next: text.length };

@@ -1,6 +1,6 @@
 import { decodeAttributeValueLeniently } from '../dialects/legacy-xml/entities';
 import { CDATA_CLOSE, CDATA_OPEN } from '../dialects/legacy-xml/markup';
-import { createMarkerScanner, type MarkerScanner } from './markers';
+import { createCharFinder, createMarkerScanner, type MarkerScanner } from './markers';
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
 import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
@@ -76,12 +76,21 @@ function quote(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
 }
 
+/** The tag names the parser recognises at the top of a text in this configuration (none without XML). */
+export function inlineTagNames(options: InlineOptions): string[] {
+  return options.mode === 'auto' || options.mode === 'xml' ? [...SEGMENT_TAGS, ...options.tools.map((t) => t.name)] : [];
+}
+
 export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
   const xml = options.mode === 'auto' || options.mode === 'xml';
   const sentinels = options.mode === 'auto' || options.mode === 'sentinel';
   const tools = new Map(options.tools.map((t) => [t.name, t]));
-  const topNames = xml ? [...SEGMENT_TAGS, ...tools.keys()] : [];
+  const topNames = inlineTagNames(options);
+  /** Every prefix of a top-level tag name: a name being read is checked in one lookup. */
+  const topPrefixes = new Set(topNames.flatMap((n) => Array.from({ length: n.length }, (_, i) => n.slice(0, i + 1))));
+  const topExact = new Set(topNames);
   const textTriggers = (xml ? '<' : '') + (sentinels ? '[' : '');
+  const nextTrigger = createCharFinder(textTriggers);
 
   let state: State = 'text';
   /** Absolute offset in the block of the character being read. */
@@ -99,7 +108,19 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   let tagReturn: 'text' | 'body' = 'text';
   let sentinel: SentinelCandidate = newSentinelCandidate();
 
-  let scanner: MarkerScanner = createMarkerScanner(['<']);
+  /** Scanners by marker set, reused: a block may hold thousands of segments with the same markers. */
+  const scanners = new Map<string, MarkerScanner>();
+  const scannerFor = (markers: readonly string[]): MarkerScanner => {
+    const key = markers.join('\u0000');
+    let found = scanners.get(key);
+    if (!found) {
+      found = createMarkerScanner(markers);
+      scanners.set(key, found);
+    }
+    found.reset();
+    return found;
+  };
+  let scanner: MarkerScanner = scannerFor(['<']);
   let paramName = '';
   let paramClose = '';
   /** A parameter value: decoded pieces so far, and raw text not yet decoded. */
@@ -209,21 +230,18 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   }
 
   function checkRequired(seg: Open, end: number): void {
-    const required = seg.family === 'completion' ? ['result'] : seg.family === 'action' ? (tools.get(seg.tag)?.required ?? []) : seg.family === 'file_tool' && FILE_TOOLS[seg.tag.toLowerCase()]?.needsPath ? ['path'] : [];
+    const required = seg.family === 'completion' ? ['result'] : seg.family === 'action' ? (tools.get(seg.tag)?.required ?? []) : seg.family === 'file_tool' && FILE_TOOLS[seg.type]?.needsPath ? ['path'] : [];
+    const what = seg.family === 'file_tool' ? `<tool name="${seg.type}">` : `<${seg.tag}>`;
     for (const name of required) {
       if (name in seg.params) continue;
-      report('inline.missing-param', `<${seg.tag}> has no <${name}> parameter, which ${seg.family === 'action' ? 'the tool configuration' : 'the protocol'} requires.`, end);
+      report('inline.missing-param', `${what} has no ${seg.family === 'file_tool' ? `<arg name="${name}">` : `<${name}>`} parameter, which ${seg.family === 'action' ? 'the tool configuration' : 'the protocol'} requires.`, end);
     }
   }
 
   // ── states ────────────────────────────────────────────────────────────────────────────
 
   function readText(s: string, i: number): number {
-    let next = -1;
-    for (const trigger of textTriggers) {
-      const at = s.indexOf(trigger, i);
-      if (at !== -1 && (next === -1 || at < next)) next = at;
-    }
+    const next = textTriggers === '' ? -1 : nextTrigger(s, i);
     if (next === -1) {
       text(s.slice(i), pos);
       pos += s.length - i;
@@ -244,9 +262,8 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     return next + 1;
   }
 
-  function allowedInText(name: string, closing: boolean, exact: boolean): boolean {
-    void closing;
-    return exact ? topNames.includes(name) : topNames.some((n) => n.startsWith(name));
+  function allowedInText(name: string, _closing: boolean, exact: boolean): boolean {
+    return exact ? topExact.has(name) : topPrefixes.has(name);
   }
 
   const anyName = (): boolean => true;
@@ -312,7 +329,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       state = 'text';
       return;
     }
-    scanner = createMarkerScanner([`</${name}>`]);
+    scanner = scannerFor([`</${name}>`]);
     state = 'content';
   }
 
@@ -363,7 +380,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     } else if (step.kind === 'done') {
       dropPendingSpace();
       openSegment('sentinel', SENTINEL_END, step.type, step.metadata, tagStart);
-      scanner = createMarkerScanner([SENTINEL_END]);
+      scanner = scannerFor([SENTINEL_END]);
       state = 'content';
     }
     return i + 1;
@@ -416,12 +433,12 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     if (seg.family === 'file_tool' && seg.contentArg.includes(name)) {
       streamPhase = 'lead';
       streamLead = '';
-      scanner = createMarkerScanner([paramClose]);
+      scanner = scannerFor([paramClose]);
       state = 'stream';
       startDeferredIfReady(seg);
       return;
     }
-    scanner = createMarkerScanner([paramClose, CDATA_OPEN]);
+    scanner = scannerFor([paramClose, CDATA_OPEN]);
     state = 'value';
   }
 
@@ -455,7 +472,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       setParam(open as Open, paramName, paramDecoded.trim());
       state = 'body';
     } else {
-      scanner = createMarkerScanner([CDATA_CLOSE]);
+      scanner = scannerFor([CDATA_CLOSE]);
       state = 'cdata';
     }
     return next;
@@ -471,7 +488,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     pos += next - i;
     if (hit === -1) return next;
     if (open?.family !== 'file_tool') emit(CDATA_CLOSE);
-    scanner = createMarkerScanner([paramClose, CDATA_OPEN]);
+    scanner = scannerFor([paramClose, CDATA_OPEN]);
     state = 'value';
     return next;
   }
@@ -490,7 +507,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
           // Between the raw markers only __END_CONTENT__ ends the content (a `</arg>` there is
           // file content). One line break after the opening marker and before the closing one
           // belongs to the markers.
-          scanner = createMarkerScanner(['\n' + END_CONTENT, END_CONTENT]);
+          scanner = scannerFor(['\n' + END_CONTENT, END_CONTENT]);
           streamLead = '';
         }
         return i + 1;
@@ -513,7 +530,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     if (hit === -1) return next;
     if (streamPhase === 'inside') {
       streamPhase = 'after';
-      scanner = createMarkerScanner([paramClose]);
+      scanner = scannerFor([paramClose]);
       return next;
     }
     state = 'body';

@@ -23,8 +23,15 @@ export function newTagCandidate(): TagCandidate {
   return { text: '<', closing: false, name: '', phase: 'open', quote: '' };
 }
 
-const isNameStart = (c: string): boolean => /[A-Za-z_]/.test(c);
-const isNameChar = (c: string): boolean => /[A-Za-z0-9_.:-]/.test(c);
+function isNameStart(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+function isNameChar(c: string): boolean {
+  const code = c.charCodeAt(0);
+  return isNameStart(c) || (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x3a || code === 0x2d;
+}
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
 /**

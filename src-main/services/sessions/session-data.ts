@@ -17,6 +17,8 @@ import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types
 import type { DialectId, Envelope } from '../../../src-shared/dialects/types';
 import { createSessionDecoder, type LegDecoder, type SessionDecoder } from '../../../src-shared/pipeline/session-decoder';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
+import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../src-shared/inline/types';
+import { segmentSeqs } from './segment-rows';
 import type { AgentInfo, Block } from '../../../src-shared/reconstruct/types';
 import { encodeBase64 } from '../../../src-shared/recording/base64';
 import { redactRequest } from '../../../src-shared/recording/redact';
@@ -71,6 +73,7 @@ export interface SessionInit {
   source: SessionSource;
   createdAt: number;
   format?: FormatChoice;
+  inline?: InlineOptions;
 }
 
 export interface PendingToolsState {
@@ -102,11 +105,17 @@ export interface SessionData {
   /** No more legs: let the reconstructor report what stayed open. */
   finish(): void;
   addDiagnostics(diagnostics: readonly Diagnostic[]): void;
+  inline(): InlineOptions;
+  /** Read the text blocks again with other inline options; their findings replace the previous mode's. */
+  setInline(options: InlineOptions): void;
+  /** Characters the inline stage holds back in a live text block. */
+  inlineHeld(block: Block): number;
 
   envelope(seq: number): Envelope | undefined;
   row(seq: number): TimelineRow | undefined;
   rows(start: number, count: number): TimelineRow[];
-  search(text: string, max: number): { seqs: number[]; truncated: boolean };
+  /** Rows whose delta, type, agent, id or name holds `text` (when given) and that carry part of a segment of `segmentTypes` (when given). */
+  search(text: string | undefined, max: number, segmentTypes?: readonly string[]): { seqs: number[]; truncated: boolean };
   frame(leg: number, seq: number): FrameDetail | undefined;
   rawBytes(leg: number, start: number, end: number, cap: number): RawBytes;
   blocks(agent?: string): readonly Block[];
@@ -181,6 +190,8 @@ export function createSessionData(init: SessionInit): SessionData {
   const dirtyBlocks = new Set<number>();
   const dirtyAgents = new Set<string>();
   const newDiagnostics: Diagnostic[] = [];
+  /** The next batch sends the whole diagnostics list (findings were replaced, not only added). */
+  let resetDiagnostics = false;
 
   const frameKey = (leg: number, frame: number): string => `${leg}:${frame}`;
   // Decoder callbacks run only once data exists (legs are opened through it).
@@ -247,8 +258,28 @@ export function createSessionData(init: SessionInit): SessionData {
       },
       onDiagnostic: addDiagnostic,
     },
-    init.format ? { format: init.format } : {},
+    { ...(init.format ? { format: init.format } : {}), inline: init.inline ?? DEFAULT_INLINE_OPTIONS },
   );
+
+  /** Characters an envelope added to its block's content (citations and control items add none). */
+  const contentLength = (seq: number): number => (envelopes.control(seq) || envelopes.type(seq) !== 'text' ? 0 : envelopes.delta(seq).length);
+
+  /** Forget every finding, then add `kept` again (renumbered): badges and counts follow. */
+  const replaceDiagnostics = (kept: readonly Diagnostic[]): void => {
+    for (const d of diagnostics) if (d.at.envelope !== undefined) touchRow(d.at.envelope);
+    for (const key of badgeByFrame.keys()) {
+      const [leg, frame] = key.split(':').map(Number) as [number, number];
+      const first = legs[leg]?.frames.firstEnvelope(frame) ?? -1;
+      if (first >= 0) touchRow(first);
+    }
+    diagnostics.length = 0;
+    newDiagnostics.length = 0;
+    badgeByEnvelope.clear();
+    badgeByFrame.clear();
+    counts.error = counts.warning = counts.info = 0;
+    resetDiagnostics = true;
+    for (const d of kept) addDiagnostic(d);
+  };
 
   const legAt = (leg: number): LegState => {
     const state = legs[leg];
@@ -389,6 +420,13 @@ export function createSessionData(init: SessionInit): SessionData {
     addDiagnostics(list: readonly Diagnostic[]) {
       for (const d of list) addDiagnostic(d);
     },
+    inline: () => decoder.inline(),
+    setInline(options: InlineOptions) {
+      replaceDiagnostics(diagnostics.filter((d) => !d.rule.startsWith('inline.')));
+      decoder.setInline(options);
+      notify();
+    },
+    inlineHeld: (block: Block) => decoder.inlineHeld(block),
     envelope: (seq: number) => envelopes.get(seq),
     row,
     rows(start: number, count: number) {
@@ -397,10 +435,17 @@ export function createSessionData(init: SessionInit): SessionData {
       for (let seq = start; seq < end; seq++) out.push(row(seq) as TimelineRow);
       return out;
     },
-    search(text: string, max: number) {
-      const needle = text.toLowerCase();
+    search(text: string | undefined, max: number, segmentTypes: readonly string[] = []) {
+      const needle = (text ?? '').toLowerCase();
+      const inSegments = segmentTypes.length > 0 ? segmentSeqs(decoder.blocks(), new Set(segmentTypes), contentLength) : null;
       const seqs: number[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) {
+        if (inSegments && !inSegments.has(seq)) continue;
+        if (needle === '') {
+          if (seqs.length === max) return { seqs, truncated: true };
+          seqs.push(seq);
+          continue;
+        }
         const extras = envelopes.extrasOf(seq);
         const id = extras['id'];
         const name = extras['name'];
@@ -490,6 +535,7 @@ export function createSessionData(init: SessionInit): SessionData {
         format: legs.find((l) => l.format !== null)?.format ?? null,
         diagnostics: { ...counts },
         awaitingTools: extra.awaitingTools ?? false,
+        inline: toInlinePayload(decoder.inline()),
       };
       const status = legs.at(-1)?.response?.status;
       if (status !== undefined) summary.httpStatus = status;
@@ -508,7 +554,7 @@ export function createSessionData(init: SessionInit): SessionData {
       };
     },
     get batchPending() {
-      return sentRows < envelopes.count || dirtyRows.size > 0 || dirtyBlocks.size > 0 || dirtyAgents.size > 0 || newDiagnostics.length > 0;
+      return sentRows < envelopes.count || dirtyRows.size > 0 || dirtyBlocks.size > 0 || dirtyAgents.size > 0 || newDiagnostics.length > 0 || resetDiagnostics;
     },
     takeBatch(maxRows: number, maxChanges = maxRows): SessionBatch | null {
       if (!data.batchPending) return null;
@@ -532,12 +578,22 @@ export function createSessionData(init: SessionInit): SessionData {
         return agent ? [toAgentPayload(agent)] : [];
       });
       dirtyAgents.clear();
+      if (resetDiagnostics) {
+        resetDiagnostics = false;
+        newDiagnostics.length = 0;
+        return { sessionId: init.id, total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnostics.map(toDiagnosticPayload), resetDiagnostics: true };
+      }
       const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
       return { sessionId: init.id, total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
     },
   };
 
   return data;
+}
+
+/** The options as the contract carries them (a fresh copy: payloads are plain data). */
+function toInlinePayload(options: InlineOptions): NonNullable<SessionSummary['inline']> {
+  return { mode: options.mode, tools: options.tools.map((t) => ({ name: t.name, required: [...t.required] })) };
 }
 
 /** Removes and returns the `max` lowest numbers of `set`, in order. */

@@ -297,7 +297,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     };
   };
 
-  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string }): Promise<SessionSummary> => {
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; inline?: ConnectRequest['inline'] }): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
     let session: SessionData | null = null;
@@ -311,6 +311,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       source: { kind: 'file', path: absolute, importer: source.kind },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
+      ...(options.inline ? { inline: options.inline } : {}),
     });
     data.addDiagnostics(source.diagnostics);
     session = data;
@@ -340,7 +341,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
   const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
     if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
-    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice };
+    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice, inline: source.data.inline() };
     const data = createSessionData(init);
     data.state = 'streaming';
     const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
@@ -422,6 +423,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
+        ...(request.inline ? { inline: request.inline } : {}),
       });
       if (recordingPath !== undefined) data.recordingPath = recordingPath;
       const rt = register(data, {
@@ -449,18 +451,18 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       await rt.ending;
     },
 
-    openFile: query(({ path, format, entry, title }) => {
-      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(title ? { title } : {}) });
+    openFile: query(({ path, format, entry, title, inline }) => {
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(title ? { title } : {}), ...(inline ? { inline } : {}) });
     }),
 
-    async openUpload({ name, base64, format, entry }) {
+    async openUpload({ name, base64, format, entry, inline }) {
       const bytes = Buffer.from(base64, 'base64');
       const dir = deps.uploadDir ?? join(tmpdir(), 'stream-inspector-uploads');
       await mkdir(dir, { recursive: true });
       const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
       const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
       await writeFile(path, bytes, { flag: 'wx' });
-      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), title: name });
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name });
     },
 
     async closeSession({ sessionId }) {
@@ -490,8 +492,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       return { total: data.envelopeCount, start, rows: data.rows(start, count) };
     }),
 
-    searchRows: query(({ sessionId, text, max }) => {
-      return runtimeOf(sessionId).data.search(text, max ?? 10_000);
+    searchRows: query(({ sessionId, text, segmentTypes, max }) => {
+      return runtimeOf(sessionId).data.search(text, max ?? 10_000, segmentTypes);
     }),
 
     getEnvelope: query(({ sessionId, seq }) => {
@@ -516,13 +518,21 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     }),
 
     getBlock: query(({ sessionId, block }) => {
-      const found = runtimeOf(sessionId).data.block(block);
+      const { data } = runtimeOf(sessionId);
+      const found = data.block(block);
       if (!found) throw new Error(`Session ${sessionId} has no block ${block}`);
-      return toBlockDetail(found);
+      return toBlockDetail(found, data.inlineHeld(found));
     }),
 
     getDiagnostics: query(({ sessionId }) => {
       return runtimeOf(sessionId).data.diagnostics().map(toDiagnosticPayload);
+    }),
+
+    setInline: query(({ sessionId, inline }) => {
+      const rt = runtimeOf(sessionId);
+      rt.data.setInline(inline);
+      announce();
+      return summaryOf(rt);
     }),
 
     getStats: query(({ sessionId }) => {

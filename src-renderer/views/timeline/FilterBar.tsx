@@ -4,13 +4,17 @@ import type { AgentLabel } from '../../model/agents';
 import { formatCount, formatCountOf } from '../../model/format';
 import { activeFilterCount, EMPTY_FILTER, type TimelineFilter } from '../../model/row-filter';
 import type { SeverityName } from '../../model/row-index';
+import { segmentLabel } from '../../model/segments';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
 
 const TEXT_DEBOUNCE_MS = 250;
 
-/** Filters of the timeline: free text (searched in main), agents, types, final, severity. */
-export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineModel; snapshot: TimelineSnapshot; agents: readonly AgentLabel[] }) {
+/**
+ * Filters of the timeline: free text (searched in main), agents, types, segment types of text
+ * blocks (matched in main), final, severity.
+ */
+export function FilterBar({ timeline, snapshot, agents, segmentTypes }: { timeline: TimelineModel; snapshot: TimelineSnapshot; agents: readonly AgentLabel[]; segmentTypes: readonly string[] }) {
   const filter = snapshot.filter;
   const [text, setText] = useState(filter.text);
   const input = useRef<HTMLInputElement>(null);
@@ -71,6 +75,15 @@ export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineMo
         onChange={(values) => set({ agents: values })}
       />
       <MultiSelect label="Types" testId={TEST_IDS.filterType} options={types.map((t) => ({ value: t, label: t }))} selected={filter.types} onChange={(values) => set({ types: values })} />
+      {(segmentTypes.length > 0 || filter.segments.length > 0) && (
+        <MultiSelect
+          label="Segments"
+          testId={TEST_IDS.filterSegment}
+          options={[...new Set([...segmentTypes, ...filter.segments])].map((t) => ({ value: t, label: segmentLabel(t), detail: t }))}
+          selected={filter.segments}
+          onChange={(values) => set({ segments: values })}
+        />
+      )}
       <select className="select" aria-label="Final" data-testid={TEST_IDS.filterFinal} value={filter.final} onChange={(e) => set({ final: e.target.value as TimelineFilter['final'] })}>
         <option value="any">final: any</option>
         <option value="final">final only</option>
