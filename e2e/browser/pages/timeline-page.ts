@@ -42,6 +42,7 @@ export class TimelinePage {
   readonly filterText: Locator;
   /** The agent filter's choices: one per agent the session has shown so far. */
   readonly agentOptions: Locator;
+  readonly segmentFilter: Locator;
   readonly detailPane: Locator;
   readonly envelopeView: Locator;
   readonly rawBytes: Locator;
@@ -64,6 +65,7 @@ export class TimelinePage {
     this.lanes = page.getByTestId(TEST_IDS.lane);
     this.filterText = page.getByTestId(TEST_IDS.filterText);
     this.agentOptions = page.getByTestId(`${TEST_IDS.filterAgent}-option`);
+    this.segmentFilter = page.getByTestId(TEST_IDS.filterSegment);
     this.detailPane = page.getByTestId(TEST_IDS.detailPane);
     this.envelopeView = page.getByTestId(TEST_IDS.envelopeView);
     this.rawBytes = page.getByTestId(TEST_IDS.rawBytes);
@@ -124,6 +126,13 @@ export class TimelinePage {
 
   async expectTotalAtLeast(n: number, timeout = 30_000): Promise<void> {
     await expect.poll(() => this.total(), { timeout }).toBeGreaterThanOrEqual(n);
+  }
+
+  /** Tick segment types in the timeline's Segments filter. */
+  async filterSegments(types: readonly string[]): Promise<void> {
+    await this.segmentFilter.locator('summary').click();
+    for (const type of types) await this.segmentFilter.locator(`[data-value="${type}"] input`).check();
+    await this.segmentFilter.locator('summary').click();
   }
 
   async showLanes(): Promise<void> {
