@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { rendererCspPlugin } from './src-main/web/csp';
 
 /**
  * Three builds with explicit entries (this project's folders are not electron-vite's
@@ -40,7 +41,8 @@ export default defineConfig({
   renderer: {
     root: resolve(root, 'src-renderer'),
     base: './',
-    plugins: [react()],
+    // index.html's meta CSP is written from the same source as the header CSP (src-main/web/csp.ts).
+    plugins: [react(), rendererCspPlugin()],
     build: {
       outDir: resolve(root, 'out/renderer'),
       emptyOutDir: true,

@@ -1,54 +1,27 @@
 /**
  * The whole shared decoder (createSessionDecoder: framer, dialect, chunk statistics,
- * reconstruction) on ~30 MB streams of each wire format, in 64 KB network chunks. The floor
- * is the SSE framer alone on the same chunks, timed in alternation with the decoder.
+ * reconstruction, diagnostics) against floors measured in the same process on the same
+ * network-like chunks (bench/floors.ts): line splitting + UTF-8 decoding + JSON.parse of each
+ * data line, and eventsource-parser + JSON.parse beside it. Streams are seeded and realistic
+ * (bench/streams.ts): `mixed` (tool payloads up to 200 KB) and `deltas` (nearly all small
+ * deltas), in every wire format, cut into 1 B–16 KB chunks.
  *
- * A stream is the upstream fixtures of one format (MANIFEST kind json, xml or raw) played
- * one after another until the size is reached: one long session with many runs. `[DONE]`
- * and the router's error frames are left out of the repeats, or every event after the first
- * `[DONE]` would be a `stream.after-done` finding.
- *
- * Reported: MB/s and envelopes/s against the budgets of the product (100 MB decoded within
- * 3 s; 10,000 envelopes/s live), time against the framer floor, N vs 4N bytes (linear ≈ 4),
- * and the heap the finished decoder keeps (blocks, agents, statistics) per MB of input and
- * per envelope. Heap figures need `global.gc`: `npm run bench` runs node with --expose-gc.
+ * Reported: throughput as a fraction of the floor (floor time / decoder time; targets json
+ * and raw >= 0.6, xml >= 0.5), time per MB at the large size against the small one (linear:
+ * within 1.2x), and the heap the finished decoder keeps per input byte and per envelope.
+ * Heap figures need `global.gc`: `npm run bench` runs node with --expose-gc.
  */
 import { createSessionDecoder, type SessionDecoder } from '../src-shared/pipeline/session-decoder';
-import { classifyControlFrame } from '../src-shared/pipeline/stream-control';
-import { createSseFramer } from '../src-shared/sse/framer';
-import { splitEvery } from '../src-shared/sse/rechunk';
-import { listSseFixtures, readFixture, readManifest } from '../src-main/testing/fixtures';
-import type { BenchTable } from './run';
+import { eventsourceParserFloor, linesFloor } from './floors';
+import type { BenchOptions, BenchTable } from './run';
+import { clearStreamCache, generateStream, networkChunks, STREAM_FORMATS, type StreamProfile } from './streams';
+import { alternate } from './timing';
 
 const MB = 1024 * 1024;
-const CHUNK = 64 * 1024;
-const STREAM_BYTES = 30 * MB;
-const FORMATS = ['json', 'xml', 'raw'] as const;
-type Format = (typeof FORMATS)[number];
-
-/** 100 MB within 3 s. */
-const TARGET_MB_PER_S = 100 / 3;
-const TARGET_ENVELOPES_PER_S = 10_000;
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** The fixture's events without `[DONE]` and error frames (all fixtures: one `data:` line per event). */
-function contentEvents(name: string): string {
-  const events = decoder.decode(readFixture(name)).split(/(?<=\n\n)/);
-  return events.filter((event) => !(event.startsWith('data: ') && classifyControlFrame(event.slice(6, -2)) !== undefined)).join('');
-}
-
-/** The fixtures of one format, repeated to about `bytes` bytes. */
-export function fixtureStream(format: Format, bytes: number): Uint8Array {
-  const manifest = readManifest();
-  const names = listSseFixtures().filter((name) => manifest[name]?.kind === format);
-  const once = encoder.encode(names.map(contentEvents).join(''));
-  const repeats = Math.max(1, Math.round(bytes / once.length));
-  const out = new Uint8Array(once.length * repeats);
-  for (let i = 0; i < repeats; i++) out.set(once, i * once.length);
-  return out;
-}
+const PROFILES: readonly StreamProfile[] = ['deltas', 'mixed'];
+/** Fraction of the floor the decoder must reach, per format. */
+const TARGET_OF_FLOOR = { json: 0.6, raw: 0.6, xml: 0.5 } as const;
+const LINEAR_TARGET = 1.2;
 
 interface Decoded {
   envelopes: number;
@@ -67,89 +40,81 @@ function decode(chunks: readonly Uint8Array[]): Decoded {
   return { envelopes, diagnostics, blocks: session.blocks().length };
 }
 
-function frameOnly(chunks: readonly Uint8Array[]): number {
-  let frames = 0;
-  const framer = createSseFramer({ onFrame: () => frames++, onDiagnostic: () => undefined });
-  for (let i = 0; i < chunks.length; i++) framer.push(chunks[i] as Uint8Array, i);
-  framer.end();
-  return frames;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-/** Two runs timed in alternation, so load from other processes hits both alike; medians of `rounds`. */
-function alternate(a: () => unknown, b: () => unknown, rounds: number): { aMs: number; bMs: number; ratio: number } {
-  a();
-  b();
-  const aMs: number[] = [];
-  const bMs: number[] = [];
-  const ratios: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    let start = performance.now();
-    b();
-    const bTime = performance.now() - start;
-    start = performance.now();
-    a();
-    const aTime = performance.now() - start;
-    aMs.push(aTime);
-    bMs.push(bTime);
-    ratios.push(aTime / bTime);
-  }
-  return { aMs: median(aMs), bMs: median(bMs), ratio: median(ratios) };
-}
-
 const mbps = (bytes: number, ms: number): number => bytes / MB / (ms / 1000);
 const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 
-function throughput(streams: ReadonlyMap<Format, Uint8Array>): BenchTable {
+function againstFloors(sizeMb: number, rounds: number): BenchTable {
   const rows: (string | number)[][] = [];
   const notes: string[] = [];
-  for (const [format, bytes] of streams) {
-    const chunks = splitEvery(bytes, CHUNK);
-    const result = decode(chunks);
-    const { aMs, bMs, ratio } = alternate(() => decode(chunks), () => frameOnly(chunks), 5);
-    const rate = mbps(bytes.length, aMs);
-    const envelopesPerS = result.envelopes / (aMs / 1000);
-    rows.push([format, (bytes.length / MB).toFixed(1), result.envelopes, result.blocks, result.diagnostics, aMs.toFixed(0), rate.toFixed(1), Math.round(envelopesPerS), mbps(bytes.length, bMs).toFixed(0), `${ratio.toFixed(1)}x`]);
-    notes.push(
-      `${format}: ${rate.toFixed(1)} MB/s (100 MB in ${(100 / rate).toFixed(1)} s; target 3 s: ${met(rate >= TARGET_MB_PER_S)}), ` +
-        `${Math.round(envelopesPerS)} envelopes/s (target ${TARGET_ENVELOPES_PER_S}: ${met(envelopesPerS >= TARGET_ENVELOPES_PER_S)})`,
-    );
+  for (const format of STREAM_FORMATS) {
+    for (const profile of PROFILES) {
+      const bytes = generateStream(format, sizeMb * MB, profile);
+      const chunks = networkChunks(bytes);
+      const ours = alternate(() => decode(chunks), () => linesFloor(chunks), rounds);
+      const esp = alternate(() => eventsourceParserFloor(chunks), () => linesFloor(chunks), rounds);
+      const ofFloor = 1 / ours.ratio;
+      const target = TARGET_OF_FLOOR[format];
+      rows.push([
+        format,
+        profile,
+        (bytes.length / MB).toFixed(1),
+        ours.ours.envelopes,
+        mbps(bytes.length, ours.oursMs).toFixed(1),
+        `${mbps(bytes.length, ours.oursMaxMs).toFixed(1)}–${mbps(bytes.length, ours.oursMinMs).toFixed(1)}`,
+        mbps(bytes.length, ours.floorMs).toFixed(1),
+        mbps(bytes.length, esp.oursMs).toFixed(1),
+        ofFloor.toFixed(2),
+      ]);
+      notes.push(`${format}/${profile}: ${ofFloor.toFixed(2)} of the floor (target >= ${target}: ${met(ofFloor >= target)})`);
+    }
   }
   return {
-    title: 'Whole decoder on repeated upstream fixtures, 64 KB chunks (median of 5 rounds alternating with the framer)',
-    columns: ['format', 'MB', 'envelopes', 'blocks', 'findings', 'decoder ms', 'MB/s', 'envelopes/s', 'framer MB/s', 'time decoder/framer'],
+    title: `Whole decoder against the floor, ${sizeMb} MB streams in 1 B–16 KB chunks (medians of ${rounds} alternating rounds)`,
+    columns: ['format', 'profile', 'MB', 'envelopes', 'decoder MB/s', 'min–max', 'floor MB/s', 'eventsource-parser+JSON.parse MB/s', 'of floor'],
     rows,
-    notes,
+    notes: [...notes, 'floor: line splitting + UTF-8 decoding + JSON.parse of each JSON data line (for XML items: splitting and decoding alone).'],
   };
 }
 
-function scaling(): BenchTable {
+function linearity(smallMb: number, largeMb: number, rounds: number): BenchTable {
   const rows: (string | number)[][] = [];
   const notes: string[] = [];
-  for (const format of FORMATS) {
-    const small = splitEvery(fixtureStream(format, STREAM_BYTES / 4), CHUNK);
-    const large = splitEvery(fixtureStream(format, STREAM_BYTES), CHUNK);
-    const { aMs: largeMs, bMs: smallMs, ratio } = alternate(() => decode(large), () => decode(small), 3);
-    rows.push([format, smallMs.toFixed(0), largeMs.toFixed(0), `${ratio.toFixed(2)}x`]);
-    notes.push(`${format}: 4x the bytes took ${ratio.toFixed(2)}x the time (linear ≈ 4, quadratic ≈ 16: ${ratio < 6 ? 'linear' : 'NOT LINEAR'})`);
+  for (const format of STREAM_FORMATS) {
+    const small = networkChunks(generateStream(format, smallMb * MB));
+    const large = networkChunks(generateStream(format, largeMb * MB));
+    const smallBytes = small.reduce((n, c) => n + c.length, 0);
+    const largeBytes = large.reduce((n, c) => n + c.length, 0);
+    const r = alternate(() => decode(large), () => decode(small), rounds);
+    const perMbSmall = r.floorMs / (smallBytes / MB);
+    const perMbLarge = r.oursMs / (largeBytes / MB);
+    const ratio = perMbLarge / perMbSmall;
+    rows.push([format, perMbSmall.toFixed(1), perMbLarge.toFixed(1), `${ratio.toFixed(2)}x`]);
+    notes.push(`${format}: time per MB at ${largeMb} MB is ${ratio.toFixed(2)}x that at ${smallMb} MB (target <= ${LINEAR_TARGET}x: ${met(ratio <= LINEAR_TARGET)})`);
   }
-  return { title: 'Scaling: N (7.5 MB) vs 4N (30 MB), median of 3 alternating rounds', columns: ['format', 'N ms', '4N ms', 'ratio'], rows, notes };
+  return { title: `Linear: time per MB at ${smallMb} MB and at ${largeMb} MB (medians of ${rounds} alternating rounds)`, columns: ['format', `ms/MB at ${smallMb} MB`, `ms/MB at ${largeMb} MB`, 'ratio'], rows, notes };
 }
 
 type Gc = () => void;
 
-/** Heap in use once garbage is collected and swept (sweeping finishes in the background). */
-async function settledHeap(gc: Gc): Promise<number> {
-  for (let i = 0; i < 3; i++) {
+/**
+ * Heap and buffers in use once garbage is collected and swept: collections repeat until two
+ * readings agree within 1 %, since sweeping finishes in the background.
+ */
+async function settledMemory(gc: Gc): Promise<number> {
+  const reading = (): number => {
+    const { heapUsed, external, arrayBuffers } = process.memoryUsage();
+    // arrayBuffers is part of external; count it once.
+    return heapUsed + Math.max(external, arrayBuffers);
+  };
+  let last = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 10; i++) {
     gc();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = reading();
+    if (Math.abs(now - last) < last * 0.01) return now;
+    last = now;
   }
-  const { heapUsed, external } = process.memoryUsage();
-  return heapUsed + external;
+  return last;
 }
 
 /** Decodes in a frame of its own, so that only the returned session stays reachable. */
@@ -163,36 +128,34 @@ function decodeKeeping(chunks: readonly Uint8Array[]): { session: SessionDecoder
   return { session, envelopes };
 }
 
-/** Heap kept by a finished session decoder (its blocks, agents and statistics), the input aside. */
-async function retained(streams: ReadonlyMap<Format, Uint8Array>): Promise<BenchTable> {
+/** Memory kept by a finished session decoder (its blocks, agents and statistics), the input aside. */
+async function retained(sizeMb: number): Promise<BenchTable> {
   const gc = (globalThis as { gc?: Gc }).gc;
   if (!gc) {
-    return { title: 'Retained heap', columns: ['format'], rows: [], notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'] };
+    return { title: 'Retained memory', columns: ['format'], rows: [], notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'] };
   }
   const rows: (string | number)[][] = [];
-  for (const [format, bytes] of streams) {
-    const chunks = splitEvery(bytes, CHUNK);
+  for (const format of STREAM_FORMATS) {
+    const bytes = generateStream(format, sizeMb * MB);
+    const chunks = networkChunks(bytes);
+    // Only this format's input stays reachable while memory is measured.
+    clearStreamCache();
     decodeKeeping(chunks); // warm-up: compiled code and caches are not what a session keeps
-    const before = await settledHeap(gc);
+    const before = await settledMemory(gc);
     const { session, envelopes } = decodeKeeping(chunks);
-    const kept = (await settledHeap(gc)) - before;
-    const blocks = session.blocks();
-    const content = blocks.reduce((n, b) => n + b.content.length, 0);
-    const parsed = blocks.reduce((n, b) => n + (b.parsed === undefined ? 0 : (JSON.stringify(b.parsed)?.length ?? 0)), 0);
-    rows.push([format, (bytes.length / MB).toFixed(1), (kept / MB).toFixed(1), (kept / (bytes.length / MB) / MB).toFixed(2), Math.round(kept / envelopes), blocks.length, (content / MB).toFixed(1), (parsed / MB).toFixed(1)]);
+    const kept = (await settledMemory(gc)) - before;
+    rows.push([format, (bytes.length / MB).toFixed(1), (kept / MB).toFixed(1), (kept / bytes.length).toFixed(2), Math.round(kept / envelopes), session.blocks().length]);
   }
   return {
-    title: 'Heap kept by the finished decoder (after GC, input buffer excluded)',
-    columns: ['format', 'input MB', 'kept MB', 'MB kept per MB input', 'bytes per envelope', 'blocks', 'content M chars', 'parsed M chars (as JSON)'],
+    title: 'Memory kept by the finished decoder (heap + external + array buffers after GC, input excluded)',
+    columns: ['format', 'input MB', 'kept MB', 'bytes kept per input byte', 'bytes per envelope', 'blocks'],
     rows,
-    notes: [
-      'What is kept is the result: block contents and the parsed JSON of JSON payloads (block.parsed; meta_init and meta_final with their',
-      'message histories dominate), plus per-block bookkeeping. A string cut from two-byte text takes two bytes per character.',
-    ],
+    notes: ['What is kept is the result: block contents, parsed JSON payloads (meta_init/meta_final histories) and per-block bookkeeping.'],
   };
 }
 
-export async function run(): Promise<BenchTable[]> {
-  const streams = new Map(FORMATS.map((format) => [format, fixtureStream(format, STREAM_BYTES)] as const));
-  return [throughput(streams), scaling(), await retained(streams)];
+export async function run({ quick }: BenchOptions): Promise<BenchTable[]> {
+  return quick
+    ? [againstFloors(4, 3), linearity(1, 8, 3), await retained(4)]
+    : [againstFloors(32, 5), linearity(1, 100, 3), await retained(100)];
 }

@@ -6,7 +6,7 @@ import { chromium } from '@playwright/test';
 import { createRecorder } from '../src-main/services/recording/recorder';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src-main/testing/chromium';
 import { startWebApp } from '../src-main/web/web-app';
-import { fixtureStream } from './decode.bench';
+import { fixtureStream } from './streams';
 import { OPEN_PROBE_SCRIPT, type OpenProbeSamples } from './renderer-open-probe';
 import type { BenchTable } from './run';
 

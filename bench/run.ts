@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- FILTER…]`: runs the exported `run()` of every `bench/*.bench.ts`
- * (or only those whose file name contains one of the FILTER words) and prints the tables
- * they return. Benchmarks live here, not in the test suite: they print throughput and
+ * `npm run bench [-- [--quick] [--json] FILTER…]`: runs the exported `run()` of every
+ * `bench/*.bench.ts` (or only those whose file name contains one of the FILTER words) and
+ * prints the tables they return; `--json` prints one JSON object per row instead (the
+ * bench, the table's title and the row's cells by column), `--quick` asks each benchmark for
+ * its small sizes so the whole suite finishes in about a minute. Benchmarks live here, not in the test suite: they print throughput and
  * ratios against a floor measured in the same run, and never gate CI.
  */
 import { readdirSync } from 'node:fs';
@@ -17,9 +19,14 @@ export interface BenchTable {
   notes?: string[];
 }
 
+export interface BenchOptions {
+  /** Small sizes and fewer rounds: the suite in about a minute. */
+  quick: boolean;
+}
+
 /** What a `*.bench.ts` module exports. */
 export interface BenchModule {
-  run(): BenchTable[] | Promise<BenchTable[]>;
+  run(options: BenchOptions): BenchTable[] | Promise<BenchTable[]>;
 }
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -37,7 +44,19 @@ function isBenchModule(value: unknown): value is BenchModule {
   return typeof value === 'object' && value !== null && typeof (value as { run?: unknown }).run === 'function';
 }
 
-async function main(filters: string[]): Promise<number> {
+/** One object per row: what `--json` prints, a line each. */
+export function tableRecords(bench: string, table: BenchTable): Record<string, string | number>[] {
+  return table.rows.map((row) => {
+    const record: Record<string, string | number> = { bench, table: table.title };
+    table.columns.forEach((column, i) => (record[column] = row[i] ?? ''));
+    return record;
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const options: BenchOptions = { quick: argv.includes('--quick') };
+  const filters = argv.filter((arg) => !arg.startsWith('--'));
   const files = readdirSync(BENCH_DIR)
     .filter((f) => f.endsWith('.bench.ts'))
     .filter((f) => filters.length === 0 || filters.some((word) => f.includes(word)))
@@ -48,11 +67,14 @@ async function main(filters: string[]): Promise<number> {
   }
   let failed = 0;
   for (const file of files) {
-    console.log(`# ${file}\n`);
+    if (!json) console.log(`# ${file}\n`);
     try {
       const module: unknown = await import(pathToFileURL(join(BENCH_DIR, file)).href);
       if (!isBenchModule(module)) throw new Error('does not export run()');
-      for (const table of await module.run()) console.log(formatTable(table));
+      for (const table of await module.run(options)) {
+        if (json) for (const record of tableRecords(file, table)) console.log(JSON.stringify(record));
+        else console.log(formatTable(table));
+      }
     } catch (error) {
       failed++;
       console.error(`${file} failed:`, error);

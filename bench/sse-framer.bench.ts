@@ -11,6 +11,7 @@ import { createParser } from 'eventsource-parser';
 import { createSseFramer } from '../src-shared/sse/framer';
 import { seededRandom, splitEvery } from '../src-shared/testing/chunking';
 import type { BenchTable } from './run';
+import { alternate, time } from './timing';
 
 const MB = 1024 * 1024;
 const TARGET_RATIO = 2;
@@ -73,46 +74,6 @@ function runEventsourceParser(chunks: readonly Uint8Array[]): number {
   return frames;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-/** Median wall time of `runs` runs after one warm-up, in ms. */
-function time(fn: () => number, runs: number): { ms: number; result: number } {
-  let result = fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    result = fn();
-    samples.push(performance.now() - start);
-  }
-  return { ms: median(samples), result };
-}
-
-/**
- * Two contenders timed in alternation, so load from other processes hits both alike; the
- * ratio is the median of the per-round ratios.
- */
-function compare(ours: () => number, floor: () => number, rounds: number): { oursMs: number; floorMs: number; ratio: number; ours: number; floor: number } {
-  const counts = { ours: ours(), floor: floor() };
-  const oursMs: number[] = [];
-  const floorMs: number[] = [];
-  const ratios: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    let start = performance.now();
-    counts.floor = floor();
-    const f = performance.now() - start;
-    start = performance.now();
-    counts.ours = ours();
-    const o = performance.now() - start;
-    floorMs.push(f);
-    oursMs.push(o);
-    ratios.push(o / f);
-  }
-  return { oursMs: median(oursMs), floorMs: median(floorMs), ratio: median(ratios), ...counts };
-}
-
 const mbps = (bytes: number, ms: number): string => (bytes / MB / (ms / 1000)).toFixed(0);
 
 function throughput(stream: Uint8Array): BenchTable {
@@ -123,7 +84,7 @@ function throughput(stream: Uint8Array): BenchTable {
     ['1 KB', 1024],
   ] as const) {
     const chunks = splitEvery(stream, size);
-    const { oursMs, floorMs, ratio, ours, floor } = compare(() => runOurs(chunks), () => runEventsourceParser(chunks), 9);
+    const { oursMs, floorMs, ratio, ours, floor } = alternate(() => runOurs(chunks), () => runEventsourceParser(chunks), 9);
     if (ours !== floor) throw new Error(`event counts differ: ours ${ours}, eventsource-parser ${floor}`);
     rows.push([label, ours, mbps(stream.length, floorMs), mbps(stream.length, oursMs), `${ratio.toFixed(2)}x`]);
     notes.push(`${label} chunks: ours/eventsource-parser = ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'})`);
@@ -147,7 +108,7 @@ function scaling(): BenchTable {
     const small = splitEvery(c.make(c.n), c.chunk);
     const large = splitEvery(c.make(4 * c.n), c.chunk);
     // The two sizes alternate like the contenders of `compare`; "ours" is the 4N run.
-    const { oursMs: largeMs, floorMs: smallMs, ratio } = compare(() => runOurs(large), () => runOurs(small), 9);
+    const { oursMs: largeMs, floorMs: smallMs, ratio } = alternate(() => runOurs(large), () => runOurs(small), 9);
     const floorLargeMs = time(() => runEventsourceParser(large), 5).ms;
     rows.push([c.label, `${(c.n / MB).toFixed(0)} MB`, smallMs.toFixed(1), `${((4 * c.n) / MB).toFixed(0)} MB`, largeMs.toFixed(1), `${ratio.toFixed(2)}x`, floorLargeMs.toFixed(1)]);
     notes.push(`${c.label}: 4x the bytes took ${ratio.toFixed(2)}x the time (linear ≈ 4, quadratic ≈ 16: ${ratio < 6 ? 'linear' : 'NOT LINEAR'})`);

@@ -1,8 +1,30 @@
 #!/usr/bin/env node
-// The CLI runs straight from the TypeScript sources, so `npx stream-inspector` works in a
-// fresh clone right after `npm install`, with no build step.
-import { register } from 'tsx/esm/api';
+// Runs the CLI bundle that `npm install` builds (scripts/build-cli.mjs) when it is at least as
+// new as every source file it was built from; otherwise (a fresh edit, or no bundle yet) runs
+// straight from the TypeScript sources through tsx, so the CLI never runs stale code.
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../src-main/cli/main.ts');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bundle = join(root, 'out/cli/main.mjs');
+
+function bundleIsFresh() {
+  try {
+    const built = statSync(bundle).mtimeMs;
+    const inputs = JSON.parse(readFileSync(join(root, 'out/cli/inputs.json'), 'utf8'));
+    return inputs.every((file) => statSync(join(root, file)).mtimeMs <= built);
+  } catch {
+    return false;
+  }
+}
+
+let main;
+if (process.env.STREAM_INSPECTOR_FROM_SOURCE !== '1' && bundleIsFresh()) {
+  ({ main } = await import(bundle));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src-main/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -4,7 +4,8 @@
 // missing, the browser host, printing its URL and why.
 //
 // Options: --browser (use the browser host even if Electron exists), --port N (browser
-// host port), --no-demo (do not start the demo agent), --no-build.
+// host port), --no-demo (do not start the demo agent), --no-build. Files named after the
+// options are opened at start (and are files the page may reopen).
 // STREAM_INSPECTOR_TOKEN fixes the browser host's access token (the e2e suite sets it).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
   options: {
     browser: { type: 'boolean', default: false },
     port: { type: 'string' },
@@ -22,7 +23,9 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
   },
   strict: true,
+  allowPositionals: true,
 });
+const files = positionals.map((file) => resolve(file));
 
 const OUTPUTS = ['out/main/index.js', 'out/preload/preload.cjs', 'out/renderer/index.html'];
 const SOURCES = ['src-main', 'src-shared', 'src-renderer', 'electron.vite.config.ts', 'package.json'];
@@ -70,7 +73,7 @@ if (electron.found && !values.browser) {
   console.log('Opening the desktop app (it starts the demo agent and connects the first session to it)…');
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE;
-  const child = spawn(electron.path, [root], { cwd: root, stdio: 'inherit', env });
+  const child = spawn(electron.path, [root, ...files], { cwd: root, stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
@@ -84,5 +87,6 @@ if (electron.found && !values.browser) {
     demoAgent: !values['no-demo'],
     ...(process.env.STREAM_INSPECTOR_TOKEN ? { token: process.env.STREAM_INSPECTOR_TOKEN } : {}),
     reason,
+    files,
   });
 }

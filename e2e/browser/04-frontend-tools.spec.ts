@@ -1,3 +1,4 @@
+import { FORMATS } from '../../src-main/services/demo-agent/script';
 import { expect, test } from './fixtures';
 
 /**
@@ -5,7 +6,7 @@ import { expect, test } from './fixtures';
  * sends the result through main and the continuation streams into the same session as a new
  * leg — in every wire format the upstream server speaks.
  */
-for (const format of ['json', 'xml', 'raw'] as const) {
+for (const format of FORMATS) {
   test(`answer a user_confirm prompt in ${format} and watch the continuation leg stream in`, async ({ app, connect, timeline, blocks, tools }) => {
     await connect.chooseDemo({ scenario: 'frontend-tools', format, pace: 'fast' });
     await connect.connect();

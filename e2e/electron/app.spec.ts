@@ -76,10 +76,17 @@ test('connects to the embedded demo agent through the contract and streams a ses
   expect(summary.diagnostics.error).toBe(0);
 });
 
-test('opens a fixture file and batches its rows to the window', async () => {
+test('opens a file named on the command line and batches its rows to the window; any other path is refused', async () => {
+  await launched.close();
   const path = join(fixtures, 'multi_agent.json.sse');
-  const rows = await page.evaluate(async (file) => {
+  launched = await launchElectronApp([path]);
+  ({ app, page } = launched);
+  const outcome = await page.evaluate(async (file) => {
     const api = (globalThis as unknown as PageGlobal).inspector!;
+    const refused = await api.openFile({ path: '/etc/passwd' }).then(
+      () => 'opened',
+      (error: unknown) => (error as Error).message,
+    );
     let seen = 0;
     const off = api.onSessionBatch((batch) => (seen += batch.columns.receivedAt.length));
     const session = await api.openFile({ path: file });
@@ -89,9 +96,20 @@ test('opens a fixture file and batches its rows to the window', async () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     off();
-    return seen;
+    return { seen, refused };
   }, path);
-  expect(rows).toBeGreaterThan(0);
+  expect(outcome.seen).toBeGreaterThan(0);
+  expect(outcome.refused).toMatch(/^Refused to open "\/etc\/passwd": the inspector opens only files you chose/);
+});
+
+test('never navigates to a file: URL', async () => {
+  await page.evaluate(() => {
+    (globalThis as unknown as { location: { href: string } }).location.href = 'file:///etc/passwd';
+  });
+  await page.waitForTimeout(500);
+  expect(page.url().startsWith('app://inspector/')).toBe(true);
+  const sessions = await page.evaluate(() => (globalThis as unknown as PageGlobal).inspector!.listSessions());
+  expect(sessions).toEqual([]);
 });
 
 test('refuses calls with malformed arguments at the boundary', async () => {

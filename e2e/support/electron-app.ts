@@ -23,12 +23,13 @@ export interface LaunchedApp {
   close(): Promise<void>;
 }
 
-export async function launchElectronApp(): Promise<LaunchedApp> {
+/** `files`: paths named on the command line (opened at start; the page may reopen them). */
+export async function launchElectronApp(files: readonly string[] = []): Promise<LaunchedApp> {
   if (!electronBinary.found) throw new Error(ELECTRON_SKIP_REASON);
   const userData = await mkdtemp(join(tmpdir(), 'inspector-electron-'));
   const app = await electron.launch({
     executablePath: electronBinary.path,
-    args: [ROOT],
+    args: [ROOT, ...files],
     cwd: ROOT,
     env: { ...process.env, STREAM_INSPECTOR_USER_DATA: userData, STREAM_INSPECTOR_AUTOCONNECT: '0' },
   });

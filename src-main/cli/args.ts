@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_TOOL_TAGS, INLINE_MODES, parseToolList, type InlineMode, type InlineOptions } from '../../src-shared/inline/types';
+import { DIALECT_REGISTRY, type DialectRegistry } from '../../src-shared/dialects/registry';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import { UsageError } from './io';
 
@@ -15,12 +16,12 @@ export function parse<T extends Options>(args: string[], options: T): Parsed<T> 
   }
 }
 
-const FORMATS: readonly FormatChoice[] = ['auto', 'json', 'xml', 'raw'];
-
-export function parseFormat(value: string | undefined): FormatChoice {
-  const format = (value ?? 'auto') as FormatChoice;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, not '${value}'`);
-  return format;
+/** `--format`: auto or the id of a registered dialect. */
+export function parseFormat(value: string | undefined, dialects: DialectRegistry = DIALECT_REGISTRY): FormatChoice {
+  const format = value ?? 'auto';
+  const formats = ['auto', ...dialects.ids];
+  if (!formats.includes(format)) throw new UsageError(`--format must be one of ${formats.join(', ')}, not '${value}'`);
+  return format as FormatChoice;
 }
 
 /** `--port`: a TCP port, 0 for any free one; `fallback` when not given. */

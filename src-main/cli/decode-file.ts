@@ -21,7 +21,7 @@ async function* stdinChunks(io: CliIo): AsyncGenerator<ChunkInput> {
  */
 export async function decodeFile(file: string, format: FormatChoice, io: CliIo, inline?: InlineOptions): Promise<DecodedFile> {
   const source = file === '-' ? null : await openSource(resolve(io.cwd, file));
-  const session = createCollectingSession(inline ? { format, inline } : { format });
+  const session = createCollectingSession({ format, ...(io.dialects ? { dialects: io.dialects } : {}), ...(inline ? { inline } : {}) });
   for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)]) await session.decodeLegAsync(chunks);
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.

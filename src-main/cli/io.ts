@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { DialectRegistry } from '../../src-shared/dialects/registry';
 
 /** What a command may touch, injected so tests run commands in-process. */
 export interface CliIo {
@@ -8,6 +9,8 @@ export interface CliIo {
   cwd: string;
   /** Resolves when the user interrupts (Ctrl-C); long-running commands stop on it. */
   interrupted: Promise<void>;
+  /** The dialects to decode with; the built-in registry when absent (tests register their own). */
+  dialects?: DialectRegistry;
 }
 
 /** A command returns its exit code: 0 ok, 1 findings (e.g. error diagnostics), 2 usage or I/O error. */

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
+import { DIALECT_IDS } from '../../src-shared/dialects/registry';
 import { UsageError, type CliIo, type Command } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  inspect: { summary: 'inspect FILE [--format auto|json|xml|raw] [--inline auto|xml|sentinel|off] [--tools search:query,…] [--json]   format, agents, counts, blocks, segments, diagnostics (exit 1 on errors)', load: async () => (await import('./commands/inspect')).inspect },
+  inspect: { summary: `inspect FILE [--format auto|${DIALECT_IDS.join('|')}] [--inline auto|xml|sentinel|off] [--tools search:query,…] [--json]   format, agents, counts, blocks, segments, diagnostics (exit 1 on errors)`, load: async () => (await import('./commands/inspect')).inspect },
   blocks: { summary: 'blocks FILE [--format …] [--inline …] [--tools …] [--json]  the reconstructed blocks; text blocks with their segments', load: async () => (await import('./commands/blocks')).blocks },
   frames: { summary: 'frames FILE... [--rechunk N|random:SEED] --json       events exactly as an EventSource dispatches them', load: async () => (await import('./commands/frames')).frames },
   'demo-agent': { summary: 'demo-agent [--port N] [--pace fast|realistic]        serve the demo agent (upstream API, json/xml/raw) until Ctrl-C', load: async () => (await import('./commands/demo-agent')).demoAgent },

@@ -1,6 +1,7 @@
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { dispatchCall, subscribeEvent, type CallOutcome } from '../../src-shared/contract/dispatch';
 import type { Unsubscribe } from '../../src-shared/contract/define';
+import { DROPPED_FILE_CHANNEL } from './channels';
 import { CHANNEL_PREFIX, INSPECTOR_CONTRACT, INSPECTOR_NAMES, inspectorChannel, type InspectorService } from '../../src-shared/contract/inspector';
 
 /**
@@ -42,6 +43,16 @@ function handle(channel: string, options: IpcOptions, run: (arg: unknown) => Pro
     }
     return run(arg);
   });
+}
+
+/** Lets the preload grant the path of a file dropped on the window (see DROPPED_FILE_CHANNEL). */
+export function registerDroppedFiles(grant: (path: string) => void, options: IpcOptions): Unsubscribe {
+  handle(DROPPED_FILE_CHANNEL, options, (path) => {
+    if (typeof path !== 'string' || path === '') return Promise.resolve({ ok: false, error: { message: 'A dropped file needs a path', invalidArgument: true } });
+    grant(path);
+    return Promise.resolve({ ok: true, value: null });
+  });
+  return () => ipcMain.removeHandler(DROPPED_FILE_CHANNEL);
 }
 
 /** Registers the contract's commands and forwards its events; returns a function undoing both. */

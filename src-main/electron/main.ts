@@ -5,11 +5,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { composeInspector } from '../services/sessions/compose';
+import { createPathAccess, guardPaths } from '../services/sessions/path-guard';
 import { createRecentFiles, trackOpenedFiles } from '../services/sessions/recent-files';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
 import { APP_ORIGIN, enforceCspOn, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
 import { createElectronHost } from './host-commands';
-import { registerContract } from './ipc';
+import { registerContract, registerDroppedFiles } from './ipc';
 import { installMenu } from './menu';
 import { createMainWindow } from './window';
 
@@ -69,8 +70,16 @@ async function start(): Promise<void> {
   const sessions = worker.service;
   trackOpenedFiles(sessions.onSessionsChanged, recentFiles, () => void refreshMenu());
   const host = createElectronHost(sessions, recentFiles);
-  const inspector = composeInspector(sessions, host);
-  const unregister = registerContract(inspector, { isAppUrl: appUrl, log: (m) => console.warn(m) });
+  // The renderer may open only files the user chose and never names a file to write.
+  const access = createPathAccess({ recentFiles, howToOpen: 'Open it with File › Open, drop it on the window, or name it on the command line.' });
+  const inspector = guardPaths(composeInspector(sessions, host), access);
+  const ipcOptions = { isAppUrl: appUrl, log: (m: string) => console.warn(m) };
+  const unregisterContract = registerContract(inspector, ipcOptions);
+  const unregisterDrops = registerDroppedFiles((path) => access.grantRead(path), ipcOptions);
+  const unregister = (): void => {
+    unregisterContract();
+    unregisterDrops();
+  };
 
   const openPath = (path: string): void => {
     sessions
@@ -94,7 +103,7 @@ async function start(): Promise<void> {
     url: `${devServer ?? `${APP_ORIGIN}/index.html`}${entryQuery}`,
     statePath: join(userData, 'window-state.json'),
     isAppUrl: appUrl,
-    onOpenPath: openPath,
+    log: (m) => console.warn(m),
   });
   window.webContents.once('did-finish-load', () => {
     for (const path of filesIn(process.argv, process.cwd())) openPath(path);

@@ -1,6 +1,7 @@
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { Listener, Unsubscribe } from '../../src-shared/contract/define';
 import { unwrapOutcome } from '../../src-shared/contract/dispatch';
+import { DROPPED_FILE_CHANNEL } from './channels';
 import { INSPECTOR_NAMES, inspectorChannel, type InspectorService } from '../../src-shared/contract/inspector';
 
 /**
@@ -37,9 +38,15 @@ const bridge = api as InspectorService;
 contextBridge.exposeInMainWorld('inspector', bridge);
 
 /**
- * Host helpers outside the contract: the real path of a file dropped on the window (the
- * renderer then calls openFile with it).
+ * Host helpers outside the contract: the real path of a file dropped on the window, granted
+ * to main first (the renderer then opens it with openFile, which refuses paths the user did
+ * not choose). A File the page made itself has no path, so the page cannot grant anything.
  */
 contextBridge.exposeInMainWorld('inspectorHost', {
-  pathForFile: (file: File): string => webUtils.getPathForFile(file),
+  grantDroppedFile: async (file: File): Promise<string | null> => {
+    const path = webUtils.getPathForFile(file);
+    if (!path) return null;
+    unwrapOutcome(await ipcRenderer.invoke(DROPPED_FILE_CHANNEL, path));
+    return path;
+  },
 });

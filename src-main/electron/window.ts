@@ -1,12 +1,13 @@
 import { BrowserWindow, dialog, shell, type WebContents } from 'electron';
-import { fileURLToPath } from 'node:url';
+import { judgeNavigation } from './window-policy';
 import { loadWindowState, trackWindowState } from './window-state';
 
 /**
  * The main window, locked down: context isolation, sandbox, no Node in the renderer, no
- * navigation away from the app, no new windows, no webviews, no permissions. Links to the web
- * open in the system browser only after the user confirms; a file dropped on the window (which
- * Chromium would navigate to) is opened as a session instead.
+ * navigation away from the app (a `file:` URL included: the page could otherwise show any
+ * file), no new windows, no webviews, no permissions. Links to the web open in the system
+ * browser only after the user confirms. Files dropped on the window are handled by the page
+ * (the preload grants their paths), so Chromium never navigates to them.
  */
 
 export interface WindowOptions {
@@ -15,8 +16,8 @@ export interface WindowOptions {
   url: string;
   statePath: string;
   isAppUrl(url: string): boolean;
-  /** A file was dropped onto the window. */
-  onOpenPath(path: string): void;
+  /** Where refused navigations are reported. */
+  log(message: string): void;
 }
 
 /** Asks before handing an http(s) URL to the system browser; anything else is refused. */
@@ -45,13 +46,11 @@ export async function confirmOpenExternal(owner: BrowserWindow | null, url: stri
 function lockDown(contents: WebContents, options: WindowOptions): void {
   contents.on('will-navigate', (event) => {
     const target = event.url;
-    if (options.isAppUrl(target)) return;
+    const verdict = judgeNavigation(target, (url) => options.isAppUrl(url));
+    if (verdict === 'allow') return;
     event.preventDefault();
-    if (target.startsWith('file:')) {
-      options.onOpenPath(fileURLToPath(target));
-      return;
-    }
-    void confirmOpenExternal(BrowserWindow.fromWebContents(contents), target);
+    if (verdict === 'ask-external') void confirmOpenExternal(BrowserWindow.fromWebContents(contents), target);
+    else options.log(`Blocked navigation to ${target.slice(0, 200)}`);
   });
   contents.on('will-redirect', (event) => {
     if (!options.isAppUrl(event.url)) event.preventDefault();
@@ -67,6 +66,8 @@ function lockDown(contents: WebContents, options: WindowOptions): void {
 
 export function createMainWindow(options: WindowOptions): BrowserWindow {
   const state = loadWindowState(options.statePath);
+  // The renderer shows untrusted streams: no Node, sandboxed, in an isolated world. Written
+  // out here, where Electronegativity and window-policy.test.ts both read it.
   const window = new BrowserWindow({
     ...(state.positioned ? { x: state.bounds.x, y: state.bounds.y } : {}),
     width: state.bounds.width,
@@ -82,9 +83,13 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       sandbox: true,
       nodeIntegration: false,
       nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
       webSecurity: true,
       allowRunningInsecureContent: false,
+      experimentalFeatures: false,
       webviewTag: false,
+      navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
       spellcheck: false,
     },
   });

@@ -1,5 +1,6 @@
 import type { DiagnosticInit } from '../../src-shared/diagnostics/types';
-import type { DialectFactory, DialectOptions, EnvelopeInit } from '../../src-shared/dialects/types';
+import type { DialectFactory, DialectOptions } from '../../src-shared/dialects/types';
+import type { EnvelopeInit } from '../../src-shared/envelope/types';
 import { classifyControlFrame } from '../../src-shared/pipeline/stream-control';
 import { frameChunks } from '../../src-shared/sse/collect';
 import type { Frame } from '../../src-shared/sse/types';

@@ -23,7 +23,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>Agent Stream Inspector</title><script type="module" src="./assets/app.js"></script>');
   await writeFile(join(dir, 'assets', 'app.js'), 'console.log("app")');
   agent = await startDemoAgent({ pace: 'fast' });
-  app = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, version: '1.2.3' });
+  app = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, version: '1.2.3', files: [fixturePath('example_1.json.sse')] });
 });
 
 afterAll(async () => {
@@ -198,7 +198,7 @@ describe('recent files in the browser host', () => {
   it('lists a file opened by its path, never the temp copy of an upload', async () => {
     const store = join(dir, 'user-data', 'recent-files.json');
     const uploadDir = join(dir, 'uploads');
-    const withRecent = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, recentFilesPath: store, sessionDeps: { uploadDir } });
+    const withRecent = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, recentFilesPath: store, sessionDeps: { uploadDir }, files: [fixturePath('json_stream.json.sse')] });
     try {
       const c = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(withRecent.url)));
       const uploaded = await c.service.openUpload({ name: 'json_stream.json.sse', base64: (await readFile(fixturePath('json_stream.json.sse'))).toString('base64') });
@@ -211,6 +211,49 @@ describe('recent files in the browser host', () => {
     } finally {
       await withRecent.close();
     }
+  });
+});
+
+describe('browser host: the page reads and writes only what the user chose', () => {
+  const SECRET = 'root:$6$canary-shadow-7c1d';
+
+  it('refuses to open a file the user did not choose, echoing nothing of it', async () => {
+    const shadow = join(dir, 'shadow');
+    await writeFile(shadow, `${SECRET}:19000:0:99999:7:::\n`);
+    const c = client();
+    const before = (await c.service.listSessions()).length;
+    for (const path of [shadow, '/etc/shadow', '/etc/passwd', `${dir}/../${dir.split('/').at(-1)}/shadow`, 'shadow']) {
+      const refusal = await c.service.openFile({ path }).then(
+        () => 'opened',
+        (error: unknown) => (error as Error).message,
+      );
+      expect(refusal).toMatch(/^Refused to open ".*": the inspector opens only files you chose\. Pick it with the Open button/);
+      expect(refusal).not.toContain('canary-shadow');
+      expect(refusal).not.toContain('root:');
+    }
+    expect((await c.service.listSessions()).length).toBe(before);
+    c.close();
+  });
+
+  it('opens a file named on the command line, and again by its path', async () => {
+    const c = client();
+    const again = await c.service.openFile({ path: fixturePath('example_1.json.sse') });
+    expect(again.source).toMatchObject({ kind: 'file', path: fixturePath('example_1.json.sse') });
+    c.close();
+  });
+
+  it('refuses every write to a path the page names: save, export and record-to', async () => {
+    const c = client();
+    const [session] = await c.service.listSessions();
+    const target = (name: string): string => join(dir, name);
+    await expect(c.service.saveRecording({ sessionId: session!.id, path: target('saved.recording') })).rejects.toThrow(
+      /^Refused to write ".*saved\.recording": a recording goes only where you choose in the inspector's own save dialog or download/,
+    );
+    await expect(c.service.exportSession({ sessionId: session!.id, kind: 'raw-sse', path: '/etc/cron.d/evil' })).rejects.toThrow(/^Refused to write "\/etc\/cron\.d\/evil": an export goes only/);
+    const demo = (await c.service.getDemoAgent())!;
+    await expect(c.service.connect({ ...demo.defaultRequest, recordTo: target('live.recording') })).rejects.toThrow(/^Refused to write ".*live\.recording"/);
+    for (const name of ['saved.recording', 'live.recording']) await expect(readFile(target(name))).rejects.toThrow(/ENOENT/);
+    c.close();
   });
 });
 

@@ -16,6 +16,8 @@ export interface BrowserHostRun {
   reason?: string;
   /** A fixed access token (e2e runs); random per run otherwise. */
   token?: string;
+  /** Files named on the command line: opened at start. */
+  files?: readonly string[];
 }
 
 /**
@@ -36,6 +38,7 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
     ...(options.token !== undefined ? { token: options.token } : {}),
     demoAgent: options.demoAgent ?? true,
     sessionsInWorker: true,
+    ...(options.files ? { files: options.files } : {}),
     recentFilesPath: join(userDataDir(), 'recent-files.json'),
   });
   const lines = [

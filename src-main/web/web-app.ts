@@ -7,6 +7,7 @@ import { composeInspector, type HostCommands, type SessionCommands } from '../se
 import { createDefaultSessionService } from '../services/sessions/default-service';
 import { demoAgentInfo } from '../services/sessions/demo-agent-info';
 import { createRecentFiles, trackOpenedFiles, type RecentFiles } from '../services/sessions/recent-files';
+import { createPathAccess, guardPaths } from '../services/sessions/path-guard';
 import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
 import { startBrowserHost, type BrowserHost } from './browser-host';
@@ -32,6 +33,8 @@ export interface WebAppOptions {
    */
   sessionsInWorker?: boolean;
   sessionDeps?: Omit<SessionServiceDeps, 'demoAgent' | 'onFileOpened'>;
+  /** Files named on the command line: opened at start, and the page may reopen them. */
+  files?: readonly string[];
   log?: (message: string) => void;
 }
 
@@ -55,7 +58,7 @@ export function browserHostCommands(options: { version: string; recentFiles: Rec
         platform: process.platform,
         capabilities: { fileDialogs: false, upload: true, dropPaths: false },
       }),
-    showOpenDialog: () => Promise.reject(new Error('The browser host has no native file dialog: pick the file with the upload button, or type its path.')),
+    showOpenDialog: () => Promise.reject(new Error('The browser host has no native file dialog: pick the file with the Open button (an upload), or name it on the command line.')),
     listRecentFiles: () => options.recentFiles.list(),
     // The page opens links itself (target=_blank, rel=noopener); main has no browser to drive.
     openExternal: () => Promise.resolve(false),
@@ -111,7 +114,12 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     service = inProcess;
     disposeService = () => inProcess.dispose();
   }
-  const inspector = composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles }));
+  const access = createPathAccess({ recentFiles, howToOpen: 'Pick it with the Open button (an upload), drop it on the page, or name it on the command line that starts the inspector.' });
+  const inspector = guardPaths(composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles })), access);
+  for (const file of options.files ?? []) {
+    access.grantRead(file);
+    await service.openFile({ path: file }).catch((error: unknown) => (options.log ?? console.error)(error instanceof Error ? error.message : String(error)));
+  }
   const host = await startBrowserHost({
     service: inspector,
     rendererDir: options.rendererDir,

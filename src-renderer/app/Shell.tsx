@@ -33,7 +33,7 @@ const TABS: readonly { id: ViewId; label: string; key: string }[] = [
 export interface ShellProps {
   readonly app: RendererApp;
   /** The real path of a dropped file (Electron), or null (browser: upload it). */
-  readonly pathForFile: (file: File) => string | null;
+  readonly pathForFile: (file: File) => Promise<string | null>;
 }
 
 /** The frame of the app: navigation, sessions, the active view, errors and the help overlay. */
@@ -55,7 +55,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
   const openFiles = useCallback(
     async (files: FileList | readonly File[]) => {
       for (const file of Array.from(files)) {
-        const path = pathForFile(file);
+        const path = await pathForFile(file);
         if (path) {
           await app.openPath(path);
           continue;

@@ -20,7 +20,7 @@ declare global {
     /** Set by the Electron preload: the contract's commands and event subscriptions. */
     readonly inspector?: InspectorService;
     /** Set by the Electron preload: host helpers outside the contract. */
-    readonly inspectorHost?: { pathForFile(file: File): string };
+    readonly inspectorHost?: { grantDroppedFile(file: File): Promise<string | null> };
   }
 }
 
@@ -34,8 +34,8 @@ export interface Bridge {
   readonly kind: 'electron' | 'browser';
   readonly service: InspectorService;
   readonly status: ReadableStore<BridgeStatus>;
-  /** The real path of a dropped file (Electron only; null in the browser). */
-  readonly pathForFile: (file: File) => string | null;
+  /** The real path of a dropped file, granted to main for openFile (Electron only; null in the browser). */
+  readonly pathForFile: (file: File) => Promise<string | null>;
 }
 
 export function connectBridge(): Bridge {
@@ -46,9 +46,9 @@ export function connectBridge(): Bridge {
       kind: 'electron',
       service: exposed,
       status: createStore<BridgeStatus>({ connected: true, reason: null }),
-      pathForFile: (file) => {
+      pathForFile: async (file) => {
         try {
-          return host?.pathForFile(file) || null;
+          return (await host?.grantDroppedFile(file)) ?? null;
         } catch {
           return null;
         }
@@ -69,7 +69,7 @@ function connectSocket(pageUrl: string): Bridge {
   }
   const socket = url ? new WebSocket(url) : null;
   if (!socket) {
-    return { kind: 'browser', service: unavailableService(status.getSnapshot().reason ?? 'No bridge to main'), status, pathForFile: () => null };
+    return { kind: 'browser', service: unavailableService(status.getSnapshot().reason ?? 'No bridge to main'), status, pathForFile: () => Promise.resolve(null) };
   }
   const client = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, socket, {
     onProtocolError: (message) => console.warn(`Inspector protocol: ${message}`),
@@ -79,7 +79,7 @@ function connectSocket(pageUrl: string): Bridge {
     () => status.set({ connected: false, reason: 'Could not connect to the inspector (is it still running, and is the URL the one it printed?)' }),
   );
   void client.closed.then((reason) => status.set({ connected: false, reason: `${reason}: restart the inspector and reload the page.` }));
-  return { kind: 'browser', service: client.service, status, pathForFile: () => null };
+  return { kind: 'browser', service: client.service, status, pathForFile: () => Promise.resolve(null) };
 }
 
 /** A service whose commands reject with the reason (the page was not opened from the host). */

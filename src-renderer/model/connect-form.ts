@@ -1,4 +1,5 @@
 import type { ConnectRequest, DemoAgentInfo, FormatChoice, RequestInfo } from '../../src-shared/contract';
+import { isDialectId } from '../../src-shared/dialects/registry';
 import { parseCurl, toCurl } from './curl';
 
 /**
@@ -248,7 +249,7 @@ export function deserializeForm(text: string | null): ConnectForm | null {
       headers: form.headers.filter((h) => Array.isArray(h) && h.length === 3).map(([name, value, enabled]) => headerRow(String(name), String(value), enabled !== false)),
       bodyKind: form.bodyKind === 'raw' || form.bodyKind === 'none' ? form.bodyKind : 'json',
       body: typeof form.body === 'string' ? form.body : '',
-      format: (['auto', 'json', 'xml', 'raw'] as const).includes(form.format) ? form.format : 'auto',
+      format: typeof form.format === 'string' && isDialectId(form.format) ? form.format : 'auto',
       title: typeof form.title === 'string' ? form.title : '',
     };
   } catch {

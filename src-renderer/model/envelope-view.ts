@@ -1,4 +1,5 @@
 import type { EnvelopeDetail } from '../../src-shared/contract';
+import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 
 /**
  * The envelope as the detail pane shows it: the decoded envelope as JSON (the four base
@@ -23,8 +24,9 @@ export function parsedDelta(delta: string): string | null {
 
 /** The editor language for the frame's data as it came over the wire. */
 export function wireLanguage(dialect: EnvelopeDetail['dialect'], data: string): 'json' | 'xml' | 'plaintext' {
-  if (dialect === 'xml' || data.trimStart().startsWith('<')) return 'xml';
-  if (dialect === 'json' || dialect === 'raw') {
+  const syntax = DIALECT_REGISTRY.get(dialect)?.syntax;
+  if (syntax === 'xml' || data.trimStart().startsWith('<')) return 'xml';
+  if (syntax === 'json' || syntax === 'json+xml') {
     const trimmed = data.trimStart();
     if (trimmed.startsWith('{') || trimmed.startsWith('[')) return 'json';
   }

@@ -7,6 +7,10 @@ describe('speeds', () => {
     expect(speedChoices().map(speedLabel)).toEqual(['×0.25', '×0.5', '×1', '×2', '×4', '×10', '×20', 'fast']);
   });
 
+  test('a source without receive times shows the ladder as events per second', () => {
+    expect(speedChoices().map((choice) => speedLabel({ ...choice, pace: 10 }))).toEqual(['2.5 ev/s', '5 ev/s', '10 ev/s', '20 ev/s', '40 ev/s', '100 ev/s', '200 ev/s', 'fast']);
+  });
+
   test('the ends of the ladder are the contract limits', () => {
     expect([SPEEDS[0], SPEEDS.at(-1)]).toEqual([MIN_SPEED, MAX_SPEED]);
   });

@@ -19,8 +19,13 @@ export function speedChoices(): SpeedChoice[] {
   return [...SPEEDS.map((speed): SpeedChoice => ({ speed, instant: false })), FAST];
 }
 
-export function speedLabel(choice: Pick<ReplayState, 'speed' | 'instant'>): string {
+/**
+ * "×4", "fast", or for a source without receive times (played at a pace) the events per
+ * second the speed gives: "40 ev/s".
+ */
+export function speedLabel(choice: Pick<ReplayState, 'speed' | 'instant' | 'pace'>): string {
   if (choice.instant) return 'fast';
+  if (choice.pace !== undefined) return `${Number((choice.speed * choice.pace).toPrecision(3))} ev/s`;
   return `×${choice.speed}`;
 }
 

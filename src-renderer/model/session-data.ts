@@ -22,6 +22,20 @@ export function emptySessionData(summary: SessionSummary): SessionData {
   };
 }
 
+/** A summary's or batch's generation: bumps when main starts the session over from empty. */
+export function generationOf(value: { readonly generation?: number | undefined }): number {
+  return value.generation ?? 0;
+}
+
+/**
+ * The session started over from empty in main (a replay seeking backwards): blocks, agents,
+ * diagnostics and the legs of the detail belong to the old start and go; batches of the new
+ * one bring everything from the beginning. Live and replay status stay (they are current).
+ */
+export function restartSessionData(data: SessionData, summary: SessionSummary): SessionData {
+  return { ...emptySessionData(summary), live: data.live, replay: data.replay, loaded: data.loaded };
+}
+
 export function applyBatch(data: SessionData, batch: SessionBatch): SessionData {
   const blocks = batch.blocks.length > 0 ? mergeBlocks(data.blocks, batch.blocks) : data.blocks;
   return {
@@ -46,6 +60,7 @@ export function applyLoaded(
   loaded: { detail: SessionDetail; blocks: readonly BlockSummary[]; diagnostics: readonly DiagnosticPayload[] },
 ): SessionData {
   // Blocks and diagnostics already present came from batches at least as new as the fetch.
+  if (generationOf(loaded.detail.summary) < generationOf(data.summary)) return { ...data, loaded: true };
   const blocks = mergeBlocks(loaded.blocks, data.blocks.filter((b): b is BlockSummary => b !== undefined));
   return {
     ...applyDetail(data, loaded.detail),
@@ -57,6 +72,8 @@ export function applyLoaded(
 }
 
 export function applyDetail(data: SessionData, detail: SessionDetail): SessionData {
+  // Fetched before the session started over: it describes what is gone.
+  if (generationOf(detail.summary) < generationOf(data.summary)) return data;
   return {
     ...data,
     detail,

@@ -140,4 +140,50 @@ describe('sessions model', () => {
     scheduler.frame();
     expect(model.timeline('s1').getRow(1)?.block).toBe(7);
   });
+
+  it('starts a session over when main announces a newer generation: rows, blocks, agents and findings of the old start go', async () => {
+    const { model, scheduler } = setup();
+    model.applySessionsChanged([summary('s1')]);
+    const data = model.data('s1');
+    await settle();
+    model.receiveBatch(batch(0, 40, { blocks: [block(0), block(1)], diagnostics: [diagnostic(30)], agents: [{ uuid: 'agent-b', parent: null, firstEnvelope: 3 }] }));
+    scheduler.frame();
+    expect(model.timeline('s1').getSnapshot().total).toBe(40);
+
+    // A replay seeks back to 9 envelopes: main starts the session over and plays 9 again.
+    model.receiveBatch(batch(0, 9, { generation: 1, blocks: [block(0)] }));
+    scheduler.frame();
+    const snapshot = data.getSnapshot();
+    expect(snapshot.total).toBe(9);
+    expect(snapshot.blocks.filter(Boolean)).toHaveLength(1);
+    expect(snapshot.diagnostics).toEqual([]);
+    expect(snapshot.agents.map((a) => a.uuid)).not.toContain('agent-b');
+    expect(model.timeline('s1').getSnapshot().total).toBe(9);
+    expect(model.timeline('s1').seqAt(9)).toBeUndefined();
+
+    // A batch of the old generation arriving late changes nothing.
+    model.receiveBatch(batch(9, 31));
+    scheduler.frame();
+    expect(data.getSnapshot().total).toBe(9);
+    // Stepping on continues from the new start.
+    model.receiveBatch(batch(9, 1, { generation: 1 }));
+    scheduler.frame();
+    expect(model.timeline('s1').getSnapshot().total).toBe(10);
+  });
+
+  it('starts a session over on a summary of a newer generation, and ignores a detail fetched before it', async () => {
+    const { model, scheduler, setSummary } = setup();
+    model.applySessionsChanged([summary('s1', { envelopes: 40 })]);
+    const data = model.data('s1');
+    await settle();
+    model.receiveBatch(batch(0, 40));
+    scheduler.frame();
+    model.applySessionsChanged([summary('s1', { envelopes: 0, generation: 1 })]);
+    expect(data.getSnapshot().total).toBe(0);
+    expect(model.timeline('s1').getSnapshot().total).toBe(0);
+    setSummary(summary('s1', { envelopes: 40 }));
+    await model.refresh('s1');
+    expect(data.getSnapshot().total).toBe(0);
+    expect(data.getSnapshot().summary.generation).toBe(1);
+  });
 });

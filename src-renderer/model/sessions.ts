@@ -2,7 +2,7 @@ import type { InspectorService, LiveStatus, ReplayState, SessionBatch, SessionSu
 import type { ReadableStore, SessionData, SessionsSnapshot } from '../app/types';
 import { createBatchQueue, type BatchQueue } from './batch-queue';
 import type { FrameScheduler } from './scheduler';
-import { applyBatch, applyDetail, applyLoaded, applySummary, detailIsStale, emptySessionData } from './session-data';
+import { applyBatch, applyDetail, applyLoaded, applySummary, detailIsStale, emptySessionData, generationOf, restartSessionData } from './session-data';
 import { createStore, type Store } from './store';
 import { TimelineModel } from './timeline';
 
@@ -54,6 +54,7 @@ export class SessionsModel {
     for (const summary of sorted) {
       const entry = this.entries.get(summary.id);
       if (!entry) continue;
+      if (this.restartIfNewer(entry, summary)) continue;
       const before = entry.data.getSnapshot();
       entry.data.set(applySummary(before, summary));
       if (before.loaded && detailIsStale(before.summary, summary)) void this.refresh(summary.id);
@@ -139,11 +140,31 @@ export class SessionsModel {
       const entry = this.entryFor(id);
       let data = entry.data.getSnapshot();
       for (const batch of group) {
+        const generation = generationOf(batch);
+        // A batch sent before the session started over describes rows that are gone.
+        if (generation < generationOf(data.summary)) continue;
+        if (generation > generationOf(data.summary)) {
+          this.restart(entry, { ...data.summary, generation, envelopes: 0 });
+          data = entry.data.getSnapshot();
+        }
         data = applyBatch(data, batch);
         entry.timeline.applyBatch(batch);
       }
       entry.data.set(data);
     }
+  }
+
+  /** A summary of a newer generation: the session started over in main. */
+  private restartIfNewer(entry: Entry, summary: SessionSummary): boolean {
+    if (generationOf(summary) <= generationOf(entry.data.getSnapshot().summary)) return false;
+    this.restart(entry, summary);
+    return true;
+  }
+
+  private restart(entry: Entry, summary: SessionSummary): void {
+    entry.data.set(restartSessionData(entry.data.getSnapshot(), summary));
+    entry.timeline.reset();
+    void this.refresh(summary.id);
   }
 
   private entryFor(id: string): Entry {

@@ -43,9 +43,10 @@ export const SEARCH_MAX_MATCHES = 1_000_000;
  * and the rows the current filter lets through, updated incrementally as batches arrive.
  */
 export class TimelineModel implements ReadableStore<TimelineSnapshot> {
-  readonly index = new RowIndex();
-  private readonly cache: RowCache;
-  private readonly filtered = new FilteredRows();
+  /** Replaced (never cleared) when the session starts over, so views re-read it from here. */
+  index = new RowIndex();
+  private cache: RowCache;
+  private filtered = new FilteredRows();
   private filter: TimelineFilter = EMPTY_FILTER;
   private textMatches: Set<number> | null = null;
   private searchGeneration = 0;
@@ -57,18 +58,15 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   /** Where the first batch this window saw started: rows before it were missed, rows after come in batches. */
   private firstBatchStart: number | null = null;
   private version = 0;
+  /** Counts `reset`s, so answers to requests made before one are dropped. */
+  private resets = 0;
   private readonly store: Store<TimelineSnapshot>;
 
   constructor(
     readonly sessionId: string,
     private readonly deps: TimelineDeps,
   ) {
-    this.cache = new RowCache(
-      (start, count) => deps.service.getRows({ sessionId, start, count }),
-      () => this.changed(),
-      (error) => deps.reportError('Load rows', error),
-      deps.maxCachedPages,
-    );
+    this.cache = this.createCache();
     this.store = createStore<TimelineSnapshot>(this.snapshot());
   }
 
@@ -94,6 +92,26 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
       if (changed.length > 0 && this.filter.minSeverity !== null) this.rebuildFiltered();
       else this.filtered.extend(this.index.total, this.matcher());
       if (hasMainFilter(this.filter) && added > 0) this.scheduleSearchRefresh();
+    }
+    this.changed();
+  }
+
+  /**
+   * The session started over from empty in main (a replay seeking backwards): every row this
+   * window knows is gone; rows of the new start arrive in batches from seq 0. The filter stays.
+   */
+  reset(): void {
+    this.index = new RowIndex();
+    this.cache = this.createCache();
+    this.filtered = new FilteredRows();
+    this.firstBatchStart = null;
+    this.backfillCursor = 0;
+    // A backfill or search in flight answers for the old rows: drop what it brings.
+    this.resets++;
+    this.backfilling = false;
+    if (hasMainFilter(this.filter)) {
+      this.textMatches = new Set();
+      this.runSearch();
     }
     this.changed();
   }
@@ -172,8 +190,10 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
     this.backfillCursor = start;
     this.backfilling = true;
     const count = Math.min(BACKFILL_ROWS, end - start);
+    const resets = this.resets;
     this.deps.service.getRows({ sessionId: this.sessionId, start, count }).then(
       (page) => {
+        if (resets !== this.resets) return;
         this.backfilling = false;
         let added = 0;
         for (const row of page.rows) {
@@ -188,6 +208,7 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
         if (added > 0) this.backfill();
       },
       (error: unknown) => {
+        if (resets !== this.resets) return;
         this.backfilling = false;
         this.deps.reportError('Load rows', error);
       },
@@ -197,6 +218,18 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   dispose(): void {
     this.searchRefresh?.();
     this.searchGeneration++;
+  }
+
+  private createCache(): RowCache {
+    const resets = this.resets;
+    return new RowCache(
+      (start, count) => this.deps.service.getRows({ sessionId: this.sessionId, start, count }),
+      () => {
+        if (resets === this.resets) this.changed();
+      },
+      (error) => this.deps.reportError('Load rows', error),
+      this.deps.maxCachedPages,
+    );
   }
 
   private filterActive(): boolean {

@@ -1,4 +1,6 @@
+import { DIALECT_IDS } from '../dialects/registry';
 import type { SessionDiff } from '../diff/types';
+import { CONTROL_KINDS } from '../envelope/types';
 import { columnsProblem, type RowColumns as RowColumnsData } from './row-columns';
 import * as s from './schema';
 import type { Infer } from './schema';
@@ -13,9 +15,9 @@ import type { Infer } from './schema';
 
 export const SessionId = s.string({ nonEmpty: true, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 export const Severity = s.literal('error', 'warning', 'info');
-export const FormatChoice = s.literal('auto', 'json', 'xml', 'raw');
-export const DialectId = s.literal('json', 'xml', 'raw');
-export const ControlKind = s.literal('done', 'error-frame', 'block-open', 'provider-event', 'undecoded');
+export const FormatChoice = s.literal('auto', ...DIALECT_IDS);
+export const DialectId = s.literal(...DIALECT_IDS);
+export const ControlKind = s.literal(...CONTROL_KINDS);
 
 /** An ordered header table: pairs keep order and duplicates (as typed in the connect form). */
 export const HeaderTable = s.array(s.tuple(s.string({ max: 1024 }), s.string({ max: 64 * 1024 })), { max: 500 });
@@ -136,6 +138,11 @@ export const SessionSummary = s.object({
   failure: s.optional(Failure),
   /** How the session's text blocks are read for in-text protocols. */
   inline: s.optional(InlineOptions),
+  /**
+   * Bumps when the session starts over from empty (a replay seeking backwards): what the
+   * renderer holds of an older generation is gone. Absent: 0.
+   */
+  generation: s.optional(Count()),
 });
 
 /** A request as shown to the user: secrets in headers and URL are redacted. */
@@ -449,6 +456,11 @@ export const ReplayState = s.object({
   position: Count(),
   total: Count(),
   finished: s.boolean(),
+  /**
+   * The source has no receive times (a capture, an envelope file): it plays one event at a
+   * time at this many per second at ×1 (the speed multiplies it) instead of all at once.
+   */
+  pace: s.optional(s.number({ min: 0 })),
 });
 
 // ─── Diff ────────────────────────────────────────────────────────────────────────────────
@@ -534,6 +546,8 @@ export const RowColumns: s.Schema<RowColumnsData> = s.refine(
  */
 export const SessionBatch = s.object({
   sessionId: SessionId,
+  /** The session's generation (see SessionSummary.generation); absent: 0. */
+  generation: s.optional(Count()),
   total: Count(),
   start: Count(),
   columns: RowColumns,

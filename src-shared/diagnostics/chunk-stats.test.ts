@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { chunkingBudget } from '../dialects/json-envelope/budget';
-import type { Envelope } from '../dialects/types';
+import { chunkingBudget } from '../envelope/budget';
+import { DIALECT_REGISTRY } from '../dialects/registry';
+import type { Envelope } from '../envelope/types';
+
+const isChunked = (dialect: string): boolean => DIALECT_REGISTRY.get(dialect)?.chunked === true;
 import { decodeBytes, decodeLegs } from '../pipeline/session-decoder';
 import { seededRandom, splitEvery } from '../testing/chunking';
 import { listSseFixtures, readFixture, readManifest } from '../../src-main/testing/fixtures';
@@ -15,7 +18,7 @@ function makeEnvelope(seq: number, fields: Partial<Envelope> = {}): Envelope {
 
 /** Feed envelopes of one leg, each in its own frame carrying its JSON serialisation. */
 function feed(envelopes: Partial<Envelope>[], budget = 2048) {
-  const stats = createChunkStats({ budget });
+  const stats = createChunkStats({ budget, isChunked });
   envelopes.forEach((fields, seq) => {
     const e = makeEnvelope(seq, fields);
     const frame = frameOf(JSON.stringify({ type: e.type, agent: e.agent, final: e.final, delta: e.delta, ...e.extras }), seq);
@@ -138,7 +141,7 @@ describe('sizes and overhead per type', () => {
   });
 
   it('counts a frame that carries several envelopes once', () => {
-    const stats = createChunkStats();
+    const stats = createChunkStats({ isChunked });
     const frame = frameOf('<content-block-tool_result id="t1">…</content-block-tool_result>', 0);
     stats.onEnvelope(makeEnvelope(0, { dialect: 'xml', type: 'tool_result', delta: 'text' }), frame);
     stats.onEnvelope(makeEnvelope(1, { dialect: 'xml', type: 'tool_result_image', delta: '' }), frame);
@@ -167,7 +170,7 @@ describe('sizes and overhead per type', () => {
 
 describe('chunks, frames and timing', () => {
   it('counts frames per network chunk, including chunks that complete none, and frames split across chunks', () => {
-    const stats = createChunkStats();
+    const stats = createChunkStats({ isChunked });
     for (let i = 0; i < 5; i++) stats.onChunk(10, i * 10, 0);
     stats.onFrame(frameOf('a', 0, { chunkFirst: 0, chunkLast: 0, receivedAt: 0 }), 0);
     stats.onFrame(frameOf('b', 1, { chunkFirst: 0, chunkLast: 0, receivedAt: 0 }), 0);
@@ -182,7 +185,7 @@ describe('chunks, frames and timing', () => {
   });
 
   it('gives the same snapshot twice (pending counts are not consumed)', () => {
-    const stats = createChunkStats();
+    const stats = createChunkStats({ isChunked });
     stats.onChunk(10, 0, 0);
     stats.onFrame(frameOf('a', 0, { chunkFirst: 0, chunkLast: 0 }), 0);
     expect(stats.snapshot()).toEqual(stats.snapshot());
@@ -190,7 +193,7 @@ describe('chunks, frames and timing', () => {
   });
 
   it('measures time to the first envelope from the first chunk of each leg', () => {
-    const stats = createChunkStats();
+    const stats = createChunkStats({ isChunked });
     stats.onChunk(10, 1000, 0);
     stats.onEnvelope(makeEnvelope(0, { receivedAt: 1250 }), undefined);
     stats.onEnvelope(makeEnvelope(1, { receivedAt: 1300 }), undefined);
@@ -203,7 +206,7 @@ describe('chunks, frames and timing', () => {
   });
 
   it('measures gaps between frames within a leg only', () => {
-    const stats = createChunkStats();
+    const stats = createChunkStats({ isChunked });
     stats.onFrame(frameOf('a', 0, { receivedAt: 100 }), 0);
     stats.onFrame(frameOf('b', 1, { receivedAt: 105 }), 0);
     stats.onFrame(frameOf('c', 0, { receivedAt: 9000 }), 1);

@@ -1,6 +1,7 @@
-import { chunkingBudget, DEFAULT_CHUNK_BUDGET } from '../dialects/json-envelope/budget';
-import { isStreamedEnvelopeType } from '../dialects/json-envelope/vocabulary';
-import type { DialectId, Envelope } from '../dialects/types';
+import { chunkingBudget, DEFAULT_CHUNK_BUDGET } from '../envelope/budget';
+import { isStreamedEnvelopeType } from '../envelope/vocabulary';
+import type { DialectId } from '../dialects/registry';
+import type { Envelope } from '../envelope/types';
 import type { Frame } from '../sse/types';
 import { utf8ByteLength } from '../text/utf8';
 import { createLog2Histogram, type HistogramSummary } from './log2-histogram';
@@ -158,6 +159,8 @@ function isChunkedPayloadType(type: string): boolean {
 
 interface TypeAccumulator extends Omit<TypeOverhead, 'overheadBytes' | 'escapingInflation'> {
   escaped: number;
+  /** The dialect chunks its envelopes against the budget (escaping statistics apply). */
+  chunked: boolean;
 }
 
 interface LegState extends LegStatistics {
@@ -179,8 +182,15 @@ interface PendingChunk extends ChunkFullnessEntry {
  * per open payload, plus at most UNDERFULL_LIST_CAP listed chunks. Every update is O(size of
  * the item).
  */
-export function createChunkStats(options: { budget?: number } = {}): ChunkStats {
+export interface ChunkStatsOptions {
+  budget?: number;
+  /** Whether a dialect's envelopes are chunked against the budget (escaping and fullness apply): its registry entry says. */
+  isChunked: (dialect: DialectId) => boolean;
+}
+
+export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
   const budget = options.budget ?? DEFAULT_CHUNK_BUDGET;
+  const isChunked = options.isChunked;
   const chunkBytes = createLog2Histogram();
   const frameBytes = createLog2Histogram();
   const payloadBytes = createLog2Histogram();
@@ -212,7 +222,7 @@ export function createChunkStats(options: { budget?: number } = {}): ChunkStats 
     }
     let acc = ofDialect.get(type);
     if (!acc) {
-      acc = { dialect, type, envelopes: 0, wireBytes: 0, payloadBytes: 0, escaped: 0, overBudget: 0 };
+      acc = { dialect, type, chunked: isChunked(dialect), envelopes: 0, wireBytes: 0, payloadBytes: 0, escaped: 0, overBudget: 0 };
       ofDialect.set(type, acc);
       typeOrder.push(acc);
     }
@@ -313,7 +323,7 @@ export function createChunkStats(options: { budget?: number } = {}): ChunkStats 
         acc.wireBytes += wire;
         if (wire > budget) acc.overBudget++;
       }
-      if (envelope.dialect === 'json') {
+      if (acc.chunked) {
         acc.escaped += jsonEscapedByteLength(envelope.delta, deltaBytes);
         trackChunking(envelope, deltaBytes);
       }
@@ -336,10 +346,10 @@ export function createChunkStats(options: { budget?: number } = {}): ChunkStats 
         frameGapMs: frameGapMs.summary(),
         frames,
         splitFrames,
-        byType: typeOrder.map(({ escaped, ...acc }) => ({
+        byType: typeOrder.map(({ escaped, chunked, ...acc }) => ({
           ...acc,
           overheadBytes: acc.wireBytes - acc.payloadBytes,
-          ...(acc.dialect === 'json' ? { escapedPayloadBytes: escaped, escapingInflation: acc.payloadBytes === 0 ? 1 : escaped / acc.payloadBytes } : {}),
+          ...(chunked ? { escapedPayloadBytes: escaped, escapingInflation: acc.payloadBytes === 0 ? 1 : escaped / acc.payloadBytes } : {}),
         })),
         controlEnvelopes: { ...controlEnvelopes },
         fullness: {

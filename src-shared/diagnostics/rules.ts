@@ -17,6 +17,7 @@ export const RULES = {
   'sse.oversize-line': { severity: 'warning', layer: 'sse', title: 'data: line longer than the configured budget' },
   'sse.multi-line-data': { severity: 'info', layer: 'sse', title: 'One message split over several data: lines' },
   'sse.invalid-utf8': { severity: 'error', layer: 'sse', title: 'Invalid UTF-8 bytes replaced by U+FFFD' },
+  'sse.event-without-data': { severity: 'warning', layer: 'sse', title: 'Event with an event: type but no data: line; dispatched as nothing (lost)' },
   'sse.unterminated-event': { severity: 'warning', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
   'sse.id-with-nul': { severity: 'warning', layer: 'sse', title: 'id field contains NUL and was ignored' },
   'sse.invalid-retry': { severity: 'info', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
@@ -24,6 +25,7 @@ export const RULES = {
 
   // Stream lifecycle, common to every dialect
   'stream.error-frame': { severity: 'error', layer: 'stream', title: 'Server sent an error frame {"error","message","traceback"}' },
+  'stream.compressed-body': { severity: 'error', layer: 'stream', title: 'Body is gzip-compressed but no Content-Encoding says so; decoded as text it is garbage' },
   'stream.after-done': { severity: 'error', layer: 'stream', title: 'Event received after [DONE]' },
   'stream.missing-done': { severity: 'warning', layer: 'stream', title: 'Stream ended without [DONE]' },
   'stream.meta-init-not-first': { severity: 'warning', layer: 'stream', title: 'meta_init arrives after the agent already sent content in this leg' },
@@ -79,12 +81,14 @@ export const RULES = {
   'inline.text-after-action': { severity: 'info', layer: 'inline', title: 'Text or reasoning after the turn\'s terminal action' },
 
   // Recording files and imports (findings about the file, located by file byte offset)
-  'recording.torn-tail': { severity: 'warning', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },
+  'recording.torn-tail': { severity: 'error', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },
   'recording.damaged-line': { severity: 'error', layer: 'recording', title: 'Line of the recording is not a valid record; skipped, reading continues with the next line' },
   'recording.unknown-record': { severity: 'info', layer: 'recording', title: 'Record type not known to this version; skipped' },
   'recording.inconsistent': { severity: 'warning', layer: 'recording', title: 'Record refers to a leg that was never started or already ended' },
+  'recording.chunk-sequence': { severity: 'error', layer: 'recording', title: 'Chunk records out of sequence: a chunk line was duplicated (skipped) or deleted (a hole in the stream)' },
   'recording.unfinished-leg': { severity: 'warning', layer: 'recording', title: 'Leg has no end record (the recording stopped while it streamed)' },
   'import.skipped-item': { severity: 'warning', layer: 'recording', title: 'Item of an imported file cannot be an event and was skipped' },
+  'import.skipped-prefix': { severity: 'warning', layer: 'recording', title: 'Capture does not start with an event (cut mid-line, extra byte-order marks, a line that is no field); decoded from the first event on' },
   'import.truncated': { severity: 'warning', layer: 'recording', title: 'Imported file ends inside a JSON value or has trailing data' },
 } as const satisfies Record<string, RuleInfo>;
 

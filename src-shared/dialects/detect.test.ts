@@ -1,7 +1,16 @@
 import { describe, expect, it, test } from 'vitest';
 import { classifyControlFrame } from '../pipeline/stream-control';
 import { listSseFixtures, readFixture, readManifest } from '../../src-main/testing/fixtures';
-import { ANTHROPIC_EVENT_TYPES, detectFormat, isAnthropicEventData } from './detect';
+import { ANTHROPIC_EVENT_TYPES, isAnthropicEvent } from './anthropic-raw/detect';
+import { DIALECT_REGISTRY } from './registry';
+import { sniffFrame } from './sniff';
+
+/** The dialect the registry detects from one event's data (no `event:` field). */
+const detectFormat = (data: string, event = ''): string | undefined => DIALECT_REGISTRY.detect(sniffFrame({ event, data }))?.id;
+const isAnthropicEventData = (data: string): boolean => isAnthropicEvent(sniffFrame({ event: '', data }));
+
+/** Every dialect that claims the frame: detection must never be ambiguous. */
+const claimants = (data: string, event = ''): string[] => DIALECT_REGISTRY.modules.filter((m) => m.detect(sniffFrame({ event, data }))).map((m) => m.id);
 
 /** Data of each `data: …` event of a fixture whose events are single lines (not the captured one). */
 function eventData(name: string): string[] {
@@ -12,7 +21,11 @@ function eventData(name: string): string[] {
 const metaInitItem = (json: string): string =>
   `<meta_init data="${json.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#x27;')}"></meta_init>`;
 
-describe('detectFormat on the upstream fixtures', () => {
+describe('detection on the upstream fixtures', () => {
+  test.each(listSseFixtures())('%s: no event is claimed by two dialects', (file) => {
+    for (const data of eventData(file)) expect(claimants(data).length, data.slice(0, 80)).toBeLessThanOrEqual(1);
+  });
+
   const manifest = readManifest();
 
   // A raw continuation leg starts with the XML tool_result item of the resumed tool; the
@@ -56,7 +69,7 @@ describe('detectFormat on the upstream fixtures', () => {
   });
 });
 
-describe('detectFormat', () => {
+describe('detection', () => {
   test.each([
     ['an XML meta_init announcing raw', 'raw', metaInitItem('{"format": "raw", "user_query": "it\'s <b> & more"}')],
     ['an XML meta_init announcing xml', 'xml', metaInitItem('{"format": "xml"}')],

@@ -1,49 +1,8 @@
 import type { DiagnosticSink } from '../diagnostics/types';
+import type { EnvelopeInit } from '../envelope/types';
 import type { Frame } from '../sse/types';
-
-export type DialectId = 'json' | 'xml' | 'raw';
-
-/** Type of the control envelope that carries an event its dialect could not decode. */
-export const UNDECODED_TYPE = 'undecoded';
-
-/**
- * Control envelopes mark things that are not content of the agent vocabulary but that a
- * user must see in the timeline: the `[DONE]` terminator, the router's error frame, an XML
- * open tag of a streamed block, a provider lifecycle event (Anthropic `message_start`…),
- * or an item the dialect could not decode (kept so no bytes go unseen).
- */
-export type ControlKind = 'done' | 'error-frame' | 'block-open' | 'provider-event' | 'undecoded';
-
-/**
- * One message in the shared envelope vocabulary (docs/protocols/json-envelopes.md's 13 types, plus whatever type a
- * newer server sends: unknown types are kept verbatim). Every dialect maps to this.
- */
-export interface EnvelopeInit {
-  frame: number;
-  agent: string;
-  type: string;
-  final: boolean;
-  delta: string;
-  /** Every field other than the four base fields, as sent (citation metadata, id, name, src…). */
-  extras: Record<string, unknown>;
-  control?: ControlKind;
-}
-
-/** The envelope fields of an event kept undecoded: its data, verbatim, as one final delta. */
-export function undecodedParts(frame: Frame): Pick<EnvelopeInit, 'type' | 'final' | 'delta' | 'extras' | 'control'> {
-  return { type: UNDECODED_TYPE, final: true, delta: frame.data, extras: {}, control: 'undecoded' };
-}
-
-export interface Envelope extends EnvelopeInit {
-  seq: number;
-  /** Which leg of the session (0 = the first request, 1 = the first tool_results continuation…). */
-  leg: number;
-  dialect: DialectId;
-  /** The frame's byte span in the stream (several envelopes may share one frame in XML). */
-  byteStart: number;
-  byteEnd: number;
-  receivedAt: number;
-}
+import type { DialectId } from './registry';
+import type { SniffedFrame } from './sniff';
 
 export interface DialectCallbacks {
   onEnvelope: (envelope: EnvelopeInit) => void;
@@ -77,3 +36,37 @@ export interface DialectDecoder {
 }
 
 export type DialectFactory = (callbacks: DialectCallbacks, options?: DialectOptions) => DialectDecoder;
+
+/**
+ * One wire dialect as a plug-in: everything the rest of the inspector needs to know about it.
+ * The registry (registry.ts) lists these; every other list of dialects derives from it.
+ */
+export interface DialectModule<Id extends string = string> {
+  readonly id: Id;
+  /** What the connect form and the CLI's help call it. */
+  readonly label: string;
+  /**
+   * Whether this frame (one of a leg's first content frames) is in this dialect. Detection
+   * runs before any decoder exists; the claims of the registered dialects never overlap, so
+   * their order does not matter. Returning false leaves the frame to the others (and, after
+   * a few undecided frames, to the fallback dialect).
+   */
+  readonly detect: (frame: SniffedFrame) => boolean;
+  readonly create: DialectFactory;
+  /**
+   * Dialects a stream of this one can start out looking like: a leg detected as one of them
+   * after a leg of this dialect is this dialect, and a leg decoded as one of them switches
+   * to this one (outside a streamed block) at the first frame this dialect claims.
+   */
+  readonly continues?: readonly string[];
+  /** The syntax of its events' data, for showing them: raw mixes JSON events with XML items. */
+  readonly syntax: 'json' | 'xml' | 'json+xml';
+  /** How the stream says it is over: `[DONE]` (the agent servers) or the dialect's own terminal event. */
+  readonly terminator: 'done-frame' | 'dialect';
+  /** Envelopes are chunked against the upstream budget, so escaping and fullness statistics apply. */
+  readonly chunked?: boolean;
+  /** Carries the agent layer's XML items (meta_init, tool_result…): the diff pairs it with the xml dialect. */
+  readonly agentXmlItems?: boolean;
+  /** Every envelope names its agent (multi-agent streams can be told apart). */
+  readonly attributesAgents?: boolean;
+}

@@ -1,5 +1,5 @@
 import { canonicalJson, isJsonObject, jsonEqual, parseJsonPayload } from '../json/values';
-import { hasJsonPayload } from '../reconstruct/kinds';
+import { hasJsonPayload } from '../envelope/kinds';
 import type { Block, Citation } from '../reconstruct/types';
 import { NORMALISATIONS, type NormalisationId } from './normalisations';
 import { hasXmlItems, isXmlOnly } from './profile';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DialectId, Envelope } from '../dialects/types';
+import type { DialectId } from '../dialects/registry';
+import type { Envelope } from '../envelope/types';
 import type { AgentInfo, Block, Citation, ImageRef } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 import { diffSessions } from './diff';

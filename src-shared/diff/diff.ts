@@ -1,4 +1,4 @@
-import type { Envelope } from '../dialects/types';
+import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
 import { agentNodes, matchAgents, pairIndex, rootAgents } from './agents';
 import { alignKeys, type Aligned } from './align';

@@ -1,5 +1,5 @@
-import type { Envelope } from '../dialects/types';
-import { isStreamedKind } from '../reconstruct/kinds';
+import type { Envelope } from '../envelope/types';
+import { isStreamedKind } from '../envelope/kinds';
 import type { Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 import { utf8ByteLength } from '../text/utf8';

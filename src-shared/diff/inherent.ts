@@ -1,4 +1,4 @@
-import type { Envelope } from '../dialects/types';
+import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
 import { hasXmlItems, isXmlOnly } from './profile';
 import type { Explanation, SideProfile } from './types';

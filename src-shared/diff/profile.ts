@@ -1,4 +1,4 @@
-import type { DialectId } from '../dialects/types';
+import { DIALECT_REGISTRY, type DialectId } from '../dialects/registry';
 import { isJsonObject } from '../json/values';
 import type { Block } from '../reconstruct/types';
 import type { DiffInput, Generation, SideProfile } from './types';
@@ -31,7 +31,7 @@ export function profileSide(input: DiffInput): SideProfile {
   return {
     dialects,
     generation: detectGeneration(input),
-    attributesAgents: dialects.every((d) => d === 'json'),
+    attributesAgents: dialects.every((d) => DIALECT_REGISTRY.get(d)?.attributesAgents === true),
     agents: agents.size,
     blocks: input.blocks.length,
   };
@@ -39,7 +39,7 @@ export function profileSide(input: DiffInput): SideProfile {
 
 /** The side decoded xml items (legacy tags, or the agent-layer items inside a raw stream). */
 export function hasXmlItems(profile: SideProfile): boolean {
-  return profile.dialects.includes('xml') || profile.dialects.includes('raw');
+  return profile.dialects.some((d) => DIALECT_REGISTRY.get(d)?.agentXmlItems === true);
 }
 
 export function isXmlOnly(profile: SideProfile): boolean {

@@ -1,4 +1,5 @@
-import type { DialectId, Envelope } from '../dialects/types';
+import type { DialectId } from '../dialects/registry';
+import type { Envelope } from '../envelope/types';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 import type { InherentId } from './inherent';

@@ -286,3 +286,22 @@ describe('stream.format-mismatch', () => {
     expect(rules(decode([META_INIT, '[DONE]']))).toEqual([]);
   });
 });
+
+describe('stream.compressed-body', () => {
+  // The gzip of "data: [DONE]\n\n" would do; any body starting with the signature is the case.
+  const gzipped = Uint8Array.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0x49, 0x2c, 0x49, 0xb4, 0x52]);
+
+  it.each(chunkings(gzipped).map((c) => [c.name, c.chunks] as const))('names a gzip body that no Content-Encoding announced (%s)', (_name, chunks) => {
+    const result = decodeLegs([chunks.map((bytes) => ({ bytes }))]);
+    const found = result.diagnostics.filter((d) => d.rule === 'stream.compressed-body');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ severity: 'error', at: { byteStart: 0, byteEnd: 2 } });
+    expect(found[0]?.message).toMatch(/gzip signature, but no Content-Encoding/);
+  });
+
+  it('must not trigger on a plain stream, nor on the signature later in a stream', () => {
+    expect(rules(decode([META_INIT, '[DONE]']))).not.toContain('stream.compressed-body');
+    const later = decodeBytes(Uint8Array.from([...encodeUtf8('data: x\n\n'), 0x1f, 0x8b]));
+    expect(rules(later)).not.toContain('stream.compressed-body');
+  });
+});

@@ -1,11 +1,10 @@
 import { createChunkStats, type ChunkStatistics } from '../diagnostics/chunk-stats';
 import { RULES } from '../diagnostics/rules';
 import type { Diagnostic, DiagnosticInit } from '../diagnostics/types';
-import { createAnthropicRawDecoder } from '../dialects/anthropic-raw/decoder';
-import { detectFormat, isAnthropicEventData } from '../dialects/detect';
-import { createJsonEnvelopeDecoder } from '../dialects/json-envelope/decoder';
-import { createLegacyXmlDecoder } from '../dialects/legacy-xml/decoder';
-import type { DialectDecoder, DialectId, Envelope, EnvelopeInit } from '../dialects/types';
+import { DIALECT_REGISTRY, type DialectId, type DialectRegistry } from '../dialects/registry';
+import { sniffFrame } from '../dialects/sniff';
+import type { DialectDecoder, DialectModule } from '../dialects/types';
+import type { Envelope, EnvelopeInit } from '../envelope/types';
 import { createInlineStage } from '../inline/stage';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../inline/types';
 import { createReconstructor } from '../reconstruct/reconstructor';
@@ -33,6 +32,8 @@ export interface SessionDecoderOptions {
   chunkBudget?: number;
   /** The inline stage over text blocks (docs/inline.md). Default: auto with the default tool tags. */
   inline?: InlineOptions;
+  /** The dialects to detect and decode with; the built-in registry by default (tests add their own). */
+  dialects?: DialectRegistry;
 }
 
 export interface LegEnd {
@@ -64,21 +65,16 @@ export interface SessionDecoder {
 }
 
 /**
- * A continuation leg of a raw session starts with an agent-layer XML item, which alone looks
- * like the xml dialect; the session already knows better.
+ * A continuation leg may start out looking like a dialect the previous leg's dialect
+ * continues (a raw session's continuation starts with an agent-layer XML item); the session
+ * already knows better.
  */
-function continuationFormat(detected: DialectId | undefined, previous: DialectId | null): DialectId | undefined {
-  return detected === 'xml' && previous === 'raw' ? 'raw' : detected;
+function continuationDialect(detected: DialectModule | undefined, previous: DialectModule | undefined): DialectModule | undefined {
+  return detected && previous?.continues?.includes(detected.id) ? previous : detected;
 }
 
-/** How many undecidable content frames to hold before falling back to the JSON dialect. */
+/** How many undecidable content frames to hold before falling back to the fallback dialect. */
 const DETECTION_WINDOW = 8;
-
-const DIALECTS = {
-  json: createJsonEnvelopeDecoder,
-  xml: createLegacyXmlDecoder,
-  raw: createAnthropicRawDecoder,
-} as const;
 
 /**
  * The one shared decoder: bytes → SSE frames → dialect envelopes → blocks, with chunk
@@ -89,6 +85,7 @@ export function createSessionDecoder(
   options: SessionDecoderOptions = {},
 ): SessionDecoder {
   const chunkBudget = options.chunkBudget ?? 2048;
+  const registry = options.dialects ?? DIALECT_REGISTRY;
   let diagnosticSeq = 0;
   let envelopeSeq = 0;
   let legCount = 0;
@@ -104,7 +101,7 @@ export function createSessionDecoder(
     callbacks.onDiagnostic?.(diagnostic);
   };
 
-  const stats = createChunkStats({ budget: chunkBudget });
+  const stats = createChunkStats({ budget: chunkBudget, isChunked: (id) => registry.get(id)?.chunked === true });
   /** The envelope being reconstructed: where the inline stage's findings point. */
   let currentEnvelope: Envelope | undefined;
   const inline = createInlineStage(options.inline ?? DEFAULT_INLINE_OPTIONS, (d) => report(d, d.at.leg ?? 0), (block) => {
@@ -123,8 +120,10 @@ export function createSessionDecoder(
 
   function startLeg(legOptions: { format?: FormatChoice } = {}): LegDecoder {
     const leg = legCount++;
-    const previousFormat = lastFormat;
+    const previousDialect = lastFormat === null ? undefined : registry.get(lastFormat);
     const choice = legOptions.format ?? options.format ?? 'auto';
+    const chosen = choice === 'auto' ? undefined : registry.get(choice);
+    if (choice !== 'auto' && !chosen) throw new Error(`unknown dialect ${choice}`);
     /**
      * The frame a dialect is decoding: dialects emit envelopes only while one of their frames
      * is pushed, so no frame is kept after its envelopes (a live leg may run for hours).
@@ -132,6 +131,9 @@ export function createSessionDecoder(
     let current: Frame | undefined;
     const pending: Frame[] = [];
     let dialect: DialectDecoder | null = null;
+    let module: DialectModule | undefined;
+    /** Dialects that may take over this leg (checked per frame only when auto-detecting). */
+    let successors: readonly DialectModule[] = [];
     let sawDone = false;
     let sawErrorFrame = false;
     const legReport = (d: DiagnosticInit): void => report(d, leg);
@@ -163,17 +165,20 @@ export function createSessionDecoder(
       currentEnvelope = undefined;
     };
 
-    const createDialect = (id: DialectId): DialectDecoder => {
-      const decoder = DIALECTS[id](
+    const createDialect = (chosenModule: DialectModule): DialectDecoder => {
+      const id = chosenModule.id as DialectId;
+      const decoder = chosenModule.create(
         { onEnvelope: (e) => emit(e, id), onDiagnostic: legReport },
         { chunkBudget, defaultAgent: reconstructor.rootAgent() ?? '' },
       );
       dialect = decoder;
+      module = chosenModule;
+      successors = choice === 'auto' ? registry.successorsOf(chosenModule.id) : [];
       return decoder;
     };
 
-    const decide = (id: DialectId): void => {
-      const decoder = createDialect(id);
+    const decide = (chosenModule: DialectModule): void => {
+      const decoder = createDialect(chosenModule);
       for (const frame of pending.splice(0)) {
         current = frame;
         decoder.push(frame);
@@ -181,7 +186,7 @@ export function createSessionDecoder(
     };
 
     const controlEnvelope = (frame: Frame, init: Omit<EnvelopeInit, 'frame' | 'agent'>): void =>
-      emit({ frame: frame.seq, agent: reconstructor.rootAgent() ?? '', ...init }, dialect?.id ?? 'json');
+      emit({ frame: frame.seq, agent: reconstructor.rootAgent() ?? '', ...init }, dialect?.id ?? (registry.fallback.id as DialectId));
 
     const onFrame = (frame: Frame): void => {
       current = frame;
@@ -205,23 +210,28 @@ export function createSessionDecoder(
         return;
       }
       if (dialect) {
-        // A continuation leg of a raw stream starts with an agent-layer XML item and only
-        // later shows Anthropic events: switch to the raw dialect, which decodes both kinds
-        // of item. Never inside an open text block, where an item is text whatever it holds.
-        if (dialect.id === 'xml' && choice === 'auto' && !dialect.insideStreamedBlock?.() && isAnthropicEventData(frame.data)) {
-          dialect.end();
-          createDialect('raw');
+        // A leg may turn out to be a dialect that continues the detected one (a continuation
+        // leg of a raw stream starts with an agent-layer XML item and only later shows
+        // Anthropic events): switch at the first frame the successor claims. Never inside an
+        // open text block, where an item is text whatever it holds.
+        if (successors.length > 0 && !dialect.insideStreamedBlock?.()) {
+          const sniffed = sniffFrame(frame);
+          const successor = successors.find((s) => s.detect(sniffed));
+          if (successor) {
+            dialect.end();
+            createDialect(successor);
+          }
         }
         dialect.push(frame);
         return;
       }
       pending.push(frame);
-      const detected = choice === 'auto' ? continuationFormat(detectFormat(frame.data), previousFormat) : choice;
+      const detected = chosen ?? continuationDialect(registry.detect(sniffFrame(frame)), previousDialect);
       if (detected) {
         decide(detected);
       } else if (pending.length >= DETECTION_WINDOW) {
-        legReport({ rule: 'stream.format-undetected', message: `The first ${DETECTION_WINDOW} events match no known format; decoding as JSON envelopes.`, at: { frame: frame.seq } });
-        decide('json');
+        legReport({ rule: 'stream.format-undetected', message: `The first ${DETECTION_WINDOW} events match no known format; decoding as ${registry.fallback.label}.`, at: { frame: frame.seq } });
+        decide(registry.fallback);
       }
     };
 
@@ -230,20 +240,31 @@ export function createSessionDecoder(
       { maxDataLineBytes: options.maxDataLineBytes ?? 2048 },
     );
 
+    const signature = createGzipSignatureCheck(() =>
+      legReport({
+        rule: 'stream.compressed-body',
+        message:
+          'The body starts with 1f 8b, the gzip signature, but no Content-Encoding says it is compressed: it is decoded as text, and what follows is garbage. Decompress it first, or ask the server for an uncompressed stream (remove Accept-Encoding).',
+        at: { byteStart: 0, byteEnd: 2 },
+      }),
+    );
+
     return {
       leg,
       push(chunk, receivedAt = 0) {
         stats.onChunk(chunk.byteLength, receivedAt, leg);
+        signature.push(chunk);
         framer.push(chunk, receivedAt);
       },
       end() {
         const summary = framer.end();
         if (!dialect && pending.length > 0) {
-          legReport({ rule: 'stream.format-undetected', message: `No event matched a known format; decoded ${pending.length} event(s) as JSON envelopes.`, at: { frame: pending[0]?.seq ?? 0 } });
-          decide('json');
+          legReport({ rule: 'stream.format-undetected', message: `No event matched a known format; decoded ${pending.length} event(s) as ${registry.fallback.label}.`, at: { frame: pending[0]?.seq ?? 0 } });
+          decide(registry.fallback);
         }
         dialect?.end();
-        if (!sawDone && !sawErrorFrame && summary.frames > 0) {
+        // Dialects with their own terminal event report a missing one themselves.
+        if (module?.terminator !== 'dialect' && !sawDone && !sawErrorFrame && summary.frames > 0) {
           legReport({ rule: 'stream.missing-done', message: 'The stream ended without data: [DONE]; the run was cut off or the connection dropped.', at: { byteStart: summary.bytes } });
         }
         lastFormat = dialect?.id ?? lastFormat;
@@ -285,6 +306,20 @@ export interface CollectingSession {
   decodeLegAsync(chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>): Promise<void>;
   /** No more legs: the whole decoded session. */
   finish(): DecodeResult;
+}
+
+/** Calls `onGzip` once when a stream's first two bytes, however chunked, are gzip's signature. */
+function createGzipSignatureCheck(onGzip: () => void): { push(chunk: Uint8Array): void } {
+  let seen = 0;
+  let first = -1;
+  return {
+    push(chunk) {
+      for (let i = 0; i < chunk.length && seen < 2; i++, seen++) {
+        if (seen === 0) first = chunk[i] as number;
+        else if (first === 0x1f && chunk[i] === 0x8b) onGzip();
+      }
+    },
+  };
 }
 
 export function createCollectingSession(options: SessionDecoderOptions = {}): CollectingSession {

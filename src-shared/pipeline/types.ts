@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/types';
 import type { ChunkStatistics } from '../diagnostics/chunk-stats';
-import type { DialectId, Envelope } from '../dialects/types';
+import type { DialectId } from '../dialects/registry';
+import type { Envelope } from '../envelope/types';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 

@@ -1,4 +1,4 @@
-import type { Envelope } from '../dialects/types';
+import type { Envelope } from '../envelope/types';
 import { isJsonObject, parseJsonPayload } from '../json/values';
 import type { Citation, PendingTool } from './types';
 

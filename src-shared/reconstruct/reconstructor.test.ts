@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RuleId } from '../diagnostics/rules';
 import type { DiagnosticInit } from '../diagnostics/types';
-import type { ControlKind, Envelope } from '../dialects/types';
+import type { ControlKind, Envelope } from '../envelope/types';
 import { createReconstructor } from './reconstructor';
 import type { AgentInfo, Block } from './types';
 

@@ -1,8 +1,8 @@
 import type { RuleId } from '../diagnostics/rules';
 import type { DiagnosticLocation, DiagnosticSink } from '../diagnostics/types';
-import type { Envelope } from '../dialects/types';
+import type { Envelope } from '../envelope/types';
 import { parseJsonPayload } from '../json/values';
-import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolCallKind, isToolResultKind } from './kinds';
+import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolCallKind, isToolResultKind } from '../envelope/kinds';
 import { readCitation, readPendingTools } from './payloads';
 import { createReplayDetector, type ReplayDetector, type ReplayMark } from './replay-detector';
 import type { AgentInfo, Block } from './types';

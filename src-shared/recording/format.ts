@@ -28,8 +28,9 @@ export function recordLine(record: RecordingRecord): string {
   return `${JSON.stringify(record)}\n`;
 }
 
-export function chunkRecord(leg: number, t: number, bytes: Uint8Array): ChunkRecord {
-  return { type: 'chunk', leg, t, bytes: encodeBase64(bytes) };
+/** `seq`: the chunk's number in its leg (from 0); `offset`: where its bytes start in the leg's stream. */
+export function chunkRecord(leg: number, t: number, bytes: Uint8Array, seq: number, offset: number): ChunkRecord {
+  return { type: 'chunk', leg, seq, offset, t, bytes: encodeBase64(bytes) };
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -115,7 +116,10 @@ export function parseRecord(text: string): ParsedRecord {
       const bytes = r['bytes'];
       if (!isInt(r['leg'])) return invalid('has no leg number');
       if (typeof bytes !== 'string' || !isPaddedBase64(bytes)) return invalid('has no valid base64 "bytes"');
-      return { kind: 'record', record: { type, leg: r['leg'], t, bytes } };
+      const seq = r['seq'];
+      const offset = r['offset'];
+      if ((seq !== undefined && !isInt(seq)) || (offset !== undefined && !isInt(offset))) return invalid('has a "seq" or "offset" that is not a whole number');
+      return { kind: 'record', record: { type, leg: r['leg'], t, bytes, ...(seq !== undefined ? { seq } : {}), ...(offset !== undefined ? { offset } : {}) } };
     }
     case 'leg':
       if (!isInt(r['leg'])) return invalid('has no leg number');

@@ -1,4 +1,4 @@
-import { ANTHROPIC_EVENT_TYPES } from '../dialects/detect';
+import { ANTHROPIC_EVENT_TYPES } from '../dialects/anthropic-raw/detect';
 import { isJsonObject, parseJson } from '../json/values';
 import { encodeUtf8 } from '../text/utf8';
 

@@ -17,12 +17,12 @@ function sampleRecording(): string {
     header,
     recordLine({ type: 'leg', leg: 0, t: 1001, request }),
     recordLine({ type: 'response', leg: 0, t: 1002, status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] }),
-    recordLine(chunkRecord(0, 1003, encodeUtf8('data: {"a":1}\n\n'))),
-    recordLine(chunkRecord(0, 1010, encodeUtf8('data: é€😀\n\n'))),
+    recordLine(chunkRecord(0, 1003, encodeUtf8('data: {"a":1}\n\n'), 0, 0)),
+    recordLine(chunkRecord(0, 1010, encodeUtf8('data: é€😀\n\n'), 1, 15)),
     recordLine({ type: 'end', leg: 0, t: 1011, reason: 'done' }),
     recordLine({ type: 'action', t: 1020, action: { kind: 'tool-results', at: 1020, leg: 0, body: '{"tool_results":[]}' } }),
     recordLine({ type: 'leg', leg: 1, t: 1021, request }),
-    recordLine(chunkRecord(1, 1030, encodeUtf8('data: [DONE]\n\n'))),
+    recordLine(chunkRecord(1, 1030, encodeUtf8('data: [DONE]\n\n'), 0, 0)),
     recordLine({ type: 'end', leg: 1, t: 1031, reason: 'done' }),
   ].join('');
 }
@@ -62,7 +62,7 @@ describe('recording reader', () => {
     const { records, diagnostics } = read([encodeUtf8(torn)]);
     expect(records).toHaveLength(8);
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ rule: 'recording.torn-tail', severity: 'warning', at: { fileOffset: torn.lastIndexOf('\n') + 1, line: 10 } });
+    expect(diagnostics[0]).toMatchObject({ rule: 'recording.torn-tail', severity: 'error', at: { fileOffset: torn.lastIndexOf('\n') + 1, line: 10 } });
     expect(diagnostics[0]?.message).toContain('incomplete');
   });
 
@@ -164,7 +164,7 @@ describe('recording index', () => {
   });
 
   it('reports a leg that never ended and records for a leg never started, keeping their chunks', () => {
-    const text = [header, recordLine(chunkRecord(0, 5, encodeUtf8('data: x\n\n'))), recordLine(chunkRecord(0, 6, encodeUtf8('data: y\n\n')))].join('');
+    const text = [header, recordLine(chunkRecord(0, 5, encodeUtf8('data: x\n\n'), 0, 0)), recordLine(chunkRecord(0, 6, encodeUtf8('data: y\n\n'), 1, 9))].join('');
     const { index: result, diagnostics } = index(text);
     expect(result.legs[0]).toMatchObject({ chunks: 2, bytes: 18 });
     expect(diagnostics.map((d) => d.rule)).toEqual(['recording.inconsistent', 'recording.unfinished-leg']);
@@ -179,8 +179,8 @@ describe('recording index', () => {
       header,
       recordLine({ type: 'leg', leg: 0, t: 1, request }),
       recordLine({ type: 'end', leg: 0, t: 2, reason: 'aborted', message: 'stopped by the user' }),
-      recordLine(chunkRecord(0, 3, encodeUtf8('late'))),
-      recordLine(chunkRecord(9999, 3, encodeUtf8('x'))),
+      recordLine(chunkRecord(0, 3, encodeUtf8('late'), 0, 0)),
+      recordLine(chunkRecord(9999, 3, encodeUtf8('x'), 0, 0)),
     ].join('');
     const { index: result, diagnostics } = index(text);
     expect(result.legs).toHaveLength(1);

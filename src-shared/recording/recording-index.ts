@@ -1,4 +1,5 @@
 import { fileDiagnostic, type ImportDiagnosticSink } from './diagnostics';
+import { createChunkSequence, type ChunkSequence } from './chunk-sequence';
 import { base64ByteLength } from './format';
 import type { LegOutcome, RecordedAction, RecordedRequest, RecordedResponse, RecordingRecord } from './types';
 
@@ -45,6 +46,7 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
   const legs: LegIndex[] = [];
   const actions: RecordedAction[] = [];
   const reportedMissingStart = new Set<number>();
+  const sequences: ChunkSequence[] = [];
   let records = 0;
 
   const newLeg = (leg: number): LegIndex => ({ leg, chunks: 0, bytes: 0, firstChunkAt: null, lastChunkAt: null, chunkStart: -1, chunkEnd: -1 });
@@ -97,6 +99,21 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
         case 'chunk': {
           const entry = legFor(record, offset);
           afterEnd(entry, 'chunk', offset);
+          const verdict = (sequences[record.leg] ??= createChunkSequence()).check(record);
+          if (verdict.kind === 'duplicate') {
+            report(fileDiagnostic('recording.chunk-sequence', `The chunk record at byte ${offset} repeats chunk ${verdict.seq} of leg ${record.leg}, which was already read (a duplicated line); skipped.`, offset, { leg: record.leg }));
+            return;
+          }
+          if (verdict.kind === 'gap') {
+            report(
+              fileDiagnostic(
+                'recording.chunk-sequence',
+                `Before the chunk record at byte ${offset}, leg ${record.leg} is missing ${verdict.missingChunks} chunk record(s), ${verdict.missingBytes} bytes of the stream from stream offset ${verdict.fromOffset} (deleted or damaged lines): the decoded stream has a hole here.`,
+                offset,
+                { leg: record.leg },
+              ),
+            );
+          }
           if (entry.chunkStart < 0) entry.chunkStart = offset;
           entry.chunkEnd = end;
           entry.chunks++;

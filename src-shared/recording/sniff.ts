@@ -23,6 +23,8 @@ export type SniffResult =
       bodyOffset: number;
       /** The HTTP head of a `curl -i` capture. */
       response?: RecordedResponse;
+      /** An SSE capture that does not start with an event: what was skipped to reach one (bodyOffset). */
+      skipped?: string;
     }
   /** The first line or item does not fit in `head`: call again with more of the file. */
   | { ok: false; needMore: true }
@@ -36,8 +38,10 @@ const decoder = createUtf8Decoder();
 
 const isBlankByte = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
+const isBomAt = (bytes: Uint8Array, at: number): boolean => bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf;
+
 function skipBom(bytes: Uint8Array): number {
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return isBomAt(bytes, 0) ? 3 : 0;
 }
 
 /** The line starting at `from`, without its ending, and where the next line starts (-1 if unterminated). */
@@ -82,16 +86,17 @@ function parseHttpHead(bytes: Uint8Array, from: number): { response: RecordedRes
   return { response: { status: Number(match[1]), statusText: match[2] ?? '', headers }, bodyOffset: at };
 }
 
-/** A short, safe description of a file's first bytes for an error message. */
+/**
+ * What a file's first bytes look like, for an error message — never the bytes themselves: an
+ * error may travel to a page or a log, and a file's contents are not the message's to show.
+ */
 export function describeFirstBytes(bytes: Uint8Array, max = 48): string {
   const head = bytes.subarray(0, max);
   const binary = head.some((b) => b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) || decoder.decode(head).includes('\ufffd');
-  if (binary) {
-    const hex = Array.from(head.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join(' ');
-    return `binary data (${hex}${bytes.length > 16 ? ' …' : ''})`;
-  }
-  const text = JSON.stringify(decoder.decode(head));
-  return bytes.length > max ? `${text}…` : text;
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'gzip-compressed data (decompress it first, e.g. with gunzip, and open the result)';
+  if (binary) return 'binary data';
+  if (/^\s*<(!doctype|html)/i.test(decoder.decode(head))) return 'an HTML page';
+  return 'text that is none of these';
 }
 
 function unknown(bytes: Uint8Array, detail?: string): SniffResult {
@@ -179,5 +184,40 @@ export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
   const firstLine = lineAt(head, start);
   if (firstLine.next < 0 && !complete && firstLine.text.length < 16) return { ok: false, needMore: true };
   if (isSseLine(firstLine.text)) return { ok: true, kind: 'sse', bodyOffset: 0 };
-  return unknown(head);
+  return resyncedCapture(head, start, complete) ?? unknown(head);
+}
+
+/**
+ * A capture that does not start with an event — cut mid-line, a byte-order mark doubled by
+ * an editor, a first line that is no field (`Data: x`: field names are case-sensitive) — is
+ * still a capture when an event follows: decoded from there, with what was skipped said.
+ * Extra BOMs are skipped alone; otherwise decoding starts after the first blank line.
+ */
+function resyncedCapture(head: Uint8Array, start: number, complete: boolean): SniffResult | null {
+  let boms = 0;
+  let afterBoms = 0;
+  while (isBomAt(head, afterBoms)) {
+    boms++;
+    afterBoms += 3;
+  }
+  if (boms > 1 && isSseLine(lineAt(head, afterBoms).text)) {
+    return { ok: true, kind: 'sse', bodyOffset: afterBoms, skipped: `the capture starts with ${boms} byte-order marks where a stream may have one; bytes 0–${afterBoms} were skipped` };
+  }
+  if (describeFirstBytes(head) !== 'text that is none of these') return null;
+  let at = start;
+  for (let lines = 0; lines < 10_000; lines++) {
+    const line = lineAt(head, at);
+    if (line.next < 0) return complete ? null : { ok: false, needMore: true };
+    at = line.next;
+    if (line.text !== '') continue;
+    while (at < head.length && (head[at] === 0x0a || head[at] === 0x0d)) at++;
+    if (at >= head.length || !isSseLine(lineAt(head, at).text)) return null;
+    return {
+      ok: true,
+      kind: 'sse',
+      bodyOffset: at,
+      skipped: `the capture does not start with an SSE field (it starts in the middle of a line or event, or with a line that is not a field — names are case-sensitive); bytes 0–${at}, up to the first blank line, were skipped`,
+    };
+  }
+  return null;
 }

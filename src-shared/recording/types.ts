@@ -82,12 +82,19 @@ export interface ResponseRecord extends RecordedResponse {
   t: number;
 }
 
-/** One network chunk, bytes exactly as received, base64. `t` is its receive time. */
+/**
+ * One network chunk, bytes exactly as received, base64. `t` is its receive time. `seq` (the
+ * chunk's number in its leg, from 0) and `offset` (where its bytes start in the leg's stream)
+ * let a reader notice a duplicated or deleted chunk line; files written before they existed
+ * lack them.
+ */
 export interface ChunkRecord {
   type: 'chunk';
   leg: number;
   t: number;
   bytes: string;
+  seq?: number;
+  offset?: number;
 }
 
 export interface ActionRecord {

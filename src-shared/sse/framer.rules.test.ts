@@ -224,3 +224,24 @@ describe('sse.invalid-retry', () => {
     expect(result.retries).toEqual([0, 7]);
   });
 });
+
+describe.each(EOLS)('sse.event-without-data ($name)', ({ eol }) => {
+  test('an event:-only event gets the finding, located on its lines, and dispatches nothing', () => {
+    const text = lines(eol, 'data: a', '', 'event: ping', '', 'data: b', '');
+    const result = frame(text);
+    expect(result.frames.map((f) => [f.event, f.data])).toEqual([
+      ['', 'a'],
+      ['', 'b'],
+    ]);
+    const found = result.diagnostics.filter((d) => d.rule === 'sse.event-without-data');
+    expect(found).toHaveLength(1);
+    const start = `data: a${eol}${eol}`.length;
+    expect(found[0]?.at).toEqual({ byteStart: start, byteEnd: start + `event: ping${eol}${eol}`.length });
+    expect(found[0]?.message).toContain('"ping"');
+  });
+
+  test('must not trigger for an event with data, an id-only event or an empty event type', () => {
+    const text = lines(eol, 'event: ping', 'data: x', '', 'id: 7', '', 'event:', '', ': comment', '');
+    expect(only(text, 'sse.event-without-data')).toEqual([]);
+  });
+});

@@ -1,13 +1,10 @@
+/** Where frames come from (offsets, chunks, timing); what they contain is conformance.test.ts. */
 import { describe, expect, test } from 'vitest';
 import { encodeUtf8 } from '../text/utf8';
 import { frameChunks } from './collect';
+import { EOLS } from '../testing/sse-conformance';
 import { createSseFramer } from './framer';
 
-const EOLS = [
-  { name: 'LF', eol: '\n' },
-  { name: 'CR', eol: '\r' },
-  { name: 'CRLF', eol: '\r\n' },
-] as const;
 
 /** Build a stream from lines, each followed by `eol`. */
 function stream(lines: readonly string[], eol: string): string {
@@ -18,110 +15,7 @@ function frame(text: string) {
   return frameChunks([encodeUtf8(text)]);
 }
 
-function events(text: string) {
-  return frame(text).frames.map((f) => ({ event: f.event, data: f.data, id: f.id }));
-}
-
-function rules(text: string | Uint8Array[]) {
-  return (typeof text === 'string' ? frame(text) : frameChunks(text)).diagnostics.map((d) => d.rule);
-}
-
-describe.each(EOLS)('WHATWG interpretation with $name line endings', ({ eol }) => {
-  test('dispatches only on a blank line and strips exactly one leading space', () => {
-    expect(events(stream(['data: one', '', 'data:two', '', 'data:  three', ''], eol))).toEqual([
-      { event: '', data: 'one', id: '' },
-      { event: '', data: 'two', id: '' },
-      { event: '', data: ' three', id: '' },
-    ]);
-  });
-
-  test('joins data lines with LF and removes only the trailing LF', () => {
-    expect(events(stream(['data: a', 'data: b', 'data:', ''], eol))).toEqual([{ event: '', data: 'a\nb\n', id: '' }]);
-  });
-
-  test('a field without a colon takes the whole line as its name and an empty value', () => {
-    expect(events(stream(['data', 'data', '', 'event', 'data: x', ''], eol))).toEqual([
-      { event: '', data: '\n', id: '' },
-      { event: '', data: 'x', id: '' },
-    ]);
-  });
-
-  test('keeps colons inside the value', () => {
-    expect(events(stream(['data: a: b:c', 'event: x:y', ''], eol))).toEqual([{ event: 'x:y', data: 'a: b:c', id: '' }]);
-  });
-
-  test('does not dispatch when the data buffer is empty, and still resets the event type', () => {
-    expect(events(stream(['event: lonely', '', 'data: x', ''], eol))).toEqual([{ event: '', data: 'x', id: '' }]);
-  });
-
-  test('resets the event type after every dispatch', () => {
-    expect(events(stream(['event: first', 'data: 1', '', 'data: 2', ''], eol))).toEqual([
-      { event: 'first', data: '1', id: '' },
-      { event: '', data: '2', id: '' },
-    ]);
-  });
-
-  test('the last event ID persists across events, and an empty id resets it', () => {
-    expect(events(stream(['id: 7', 'data: a', '', 'data: b', '', 'id', 'data: c', ''], eol))).toEqual([
-      { event: '', data: 'a', id: '7' },
-      { event: '', data: 'b', id: '7' },
-      { event: '', data: 'c', id: '' },
-    ]);
-  });
-
-  test('an id in an event without data still sets the last event ID', () => {
-    const result = frame(stream(['id: 9', '', 'data: a', ''], eol));
-    expect(result.frames.map((f) => f.id)).toEqual(['9']);
-    expect(result.summary.lastEventId).toBe('9');
-  });
-
-  test('an id containing NUL is ignored', () => {
-    const result = frame(stream(['id: 1', 'data: a', '', 'id: 2\0x', 'data: b', ''], eol));
-    expect(result.frames.map((f) => f.id)).toEqual(['1', '1']);
-    expect(result.summary.lastEventId).toBe('1');
-  });
-
-  test('retry is applied only when all ASCII digits', () => {
-    const result = frame(stream(['retry: 1500', 'retry: 15s', 'retry: -1', 'retry', 'retry: 2500', 'data: x', ''], eol));
-    expect(result.retries).toEqual([1500, 2500]);
-    expect(result.summary.retry).toBe(2500);
-    expect(result.frames).toHaveLength(1);
-  });
-
-  test('comment lines are ignored without a diagnostic', () => {
-    const result = frame(stream([': keep-alive', 'data: a', ':', ''], eol));
-    expect(result.frames.map((f) => f.data)).toEqual(['a']);
-    expect(result.diagnostics).toEqual([]);
-  });
-
-  test('field names are case-sensitive: Data is not data', () => {
-    const result = frame(stream(['Data: x', ''], eol));
-    expect(result.frames).toEqual([]);
-    expect(result.diagnostics.map((d) => d.rule)).toEqual(['sse.unknown-field']);
-  });
-
-  test('strips one leading BOM; a second BOM is part of the first field name', () => {
-    expect(events(`\uFEFF${stream(['data: a', ''], eol)}`)).toEqual([{ event: '', data: 'a', id: '' }]);
-    const twice = frame(`\uFEFF\uFEFF${stream(['data: a', ''], eol)}`);
-    expect(twice.frames).toEqual([]);
-    expect(twice.diagnostics.map((d) => d.rule)).toEqual(['sse.ignored-line']);
-  });
-
-  test('a BOM after the start is data', () => {
-    expect(events(stream(['data: \uFEFFx', ''], eol))).toEqual([{ event: '', data: '\uFEFFx', id: '' }]);
-  });
-
-  test('the unterminated last event is discarded', () => {
-    const result = frame(`${stream(['data: a', '', 'data: b'], eol)}`);
-    expect(result.frames.map((f) => f.data)).toEqual(['a']);
-    expect(result.diagnostics.map((d) => d.rule)).toEqual(['sse.unterminated-event']);
-  });
-
-  test('a last line without a line ending is never interpreted', () => {
-    const result = frame(`${stream(['data: a', ''], eol)}id: 5`);
-    expect(result.summary.lastEventId).toBe('');
-  });
-
+describe.each(EOLS)('frame offsets with $name line endings', ({ eol }) => {
   test('frames tile the stream: each starts where the previous dispatch ended', () => {
     const text = stream([': hello', 'data: a', '', '', 'id: 1', 'data: bb', '', 'data: c'], eol);
     const result = frame(text);
@@ -142,11 +36,6 @@ describe('line endings across chunk boundaries', () => {
     expect(result.frames[0]?.byteEnd).toBe(20);
   });
 
-  test('a CR at the end of a chunk followed by another line ends the line', () => {
-    const result = frameChunks(enc('data: a\r', 'data: b\r', '\r'));
-    expect(result.frames.map((f) => f.data)).toEqual(['a\nb']);
-  });
-
   test('a CR as the last byte of the stream ends the line', () => {
     const result = frameChunks(enc('data: a\r', '\r'));
     expect(result.frames.map((f) => [f.data, f.byteEnd])).toEqual([['a', 9]]);
@@ -157,10 +46,6 @@ describe('line endings across chunk boundaries', () => {
     const result = frameChunks(enc('data: a\r\n\r', '', '', '\n'));
     expect(result.frames.map((f) => [f.data, f.byteEnd, f.chunkLast])).toEqual([['a', 11, 3]]);
     expect(result.summary.chunks).toBe(4);
-  });
-
-  test('mixed line endings in one stream', () => {
-    expect(frame('data: a\rdata: b\r\ndata: c\n\r\ndata: d\r\r').frames.map((f) => f.data)).toEqual(['a\nb\nc', 'd']);
   });
 
   test('a BOM cut across chunks is still stripped', () => {
@@ -232,16 +117,6 @@ describe('where frames come from', () => {
 });
 
 describe('UTF-8', () => {
-  test('decodes multi-byte characters cut across chunks', () => {
-    const bytes = encodeUtf8('data: 日本 😀\n\n');
-    const chunks = Array.from(bytes, (_, i) => bytes.subarray(i, i + 1));
-    expect(frameChunks(chunks).frames.map((f) => f.data)).toEqual(['日本 😀']);
-  });
-
-  test('a correctly encoded U+FFFD in the stream is not an error', () => {
-    expect(rules('data: \uFFFD\n\n')).toEqual([]);
-  });
-
   test('lost text previews in messages are cut on a character boundary', () => {
     const line = `${'é'.repeat(100)}\n`;
     const message = frame(line).diagnostics[0]?.message ?? '';

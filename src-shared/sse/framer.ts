@@ -269,9 +269,17 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
   function blankLine(lineEnd: number, lastChunk: number, receivedAt: number): void {
     lastEventId = idBuffer;
     previous = PREVIOUS_BLANK;
+    const start = eventStart;
     eventStart = -1;
     fieldSinceBlank = false;
     if (dataLines === 0) {
+      if (eventType !== '') {
+        onDiagnostic({
+          rule: 'sse.event-without-data',
+          message: `An event of type ${previewText(eventType, 40)} has no data: line; an EventSource dispatches nothing for it, so the event is lost.`,
+          at: { byteStart: start >= 0 ? start : tileStart, byteEnd: lineEnd },
+        });
+      }
       eventType = '';
       if (cutCandidate) cutCandidate.blankLines++;
       return;

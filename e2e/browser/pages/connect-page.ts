@@ -1,7 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { Format as DemoFormat } from '../../../src-main/services/demo-agent/script';
 import { TEST_IDS } from '../../../src-renderer/testids';
 
-export type DemoFormat = 'json' | 'xml' | 'raw';
+export type { DemoFormat };
 
 /** The connect view: presets, the demo agent's scenario and wire format, the request line. */
 export class ConnectPage {

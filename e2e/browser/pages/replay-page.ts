@@ -57,4 +57,14 @@ export class ReplayPage {
   async step(): Promise<void> {
     await this.stepButton.click();
   }
+
+  /**
+   * Moves the seek slider to `delivered` envelopes and lets go (the seek is sent on release),
+   * then waits for the replay to report that position.
+   */
+  async seekTo(delivered: number): Promise<void> {
+    await this.seek.fill(String(delivered));
+    await this.seek.dispatchEvent('keyup');
+    await expect(this.controls).toHaveAttribute('data-position', String(delivered));
+  }
 }

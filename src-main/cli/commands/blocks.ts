@@ -7,7 +7,7 @@ import { formatSegment, preview } from '../report';
 export const blocks: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, ...INLINE_ARGS });
   const file = singleFile(positionals);
-  const result = await decodeFile(file, parseFormat(values.format), io, parseInline(values.inline, values.tools));
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io, parseInline(values.inline, values.tools));
   if (values.json) {
     io.stdout(`${JSON.stringify(result.blocks, null, 2)}\n`);
     return 0;

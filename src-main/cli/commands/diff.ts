@@ -16,7 +16,7 @@ export const diff: Command = async (args, io) => {
   const [leftFile, rightFile] = positionals;
   if (positionals.length !== 2 || !leftFile || !rightFile) throw new UsageError('expected LEFT and RIGHT files (one of them may be - for stdin)');
   if (leftFile === '-' && rightFile === '-') throw new UsageError('only one side can be read from stdin');
-  const format = parseFormat(values.format);
+  const format = parseFormat(values.format, io.dialects);
   const result = diffSessions(await decodeFile(leftFile, format, io), await decodeFile(rightFile, format, io));
   const failing = result.counts.differences + (values.strict ? result.counts.inherent : 0);
   io.stdout(values.json ? `${JSON.stringify({ files: { left: leftFile, right: rightFile }, ...result }, null, 2)}\n` : formatDiff(result, leftFile, rightFile, failing));

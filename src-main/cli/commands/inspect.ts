@@ -7,7 +7,7 @@ import { buildReport, formatReport } from '../report';
 export const inspect: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, ...INLINE_ARGS });
   const file = singleFile(positionals);
-  const result = await decodeFile(file, parseFormat(values.format), io, parseInline(values.inline, values.tools));
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io, parseInline(values.inline, values.tools));
   const report = buildReport(result);
   io.stdout(values.json ? `${JSON.stringify({ file, ...report }, null, 2)}\n` : formatReport(report, file));
   return report.errors > 0 ? 1 : 0;

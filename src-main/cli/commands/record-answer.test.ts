@@ -61,6 +61,29 @@ describe('stream-inspector record', () => {
     expect(`${out}${err}${file}`).not.toContain(CANARY);
   });
 
+  it('canary: secrets in JSON keys at any depth, a form body and a redirect Location reach neither the file nor the output', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(302, { Location: `https://login.example/cb?state=1&access_token=${CANARY}`, 'Content-Type': 'text/plain' });
+      res.end('moved');
+    });
+    const json = JSON.stringify({
+      user_prompt: 'hi',
+      openai_api_key: CANARY,
+      anthropic_api_key: CANARY,
+      tls: { private_key: CANARY },
+      credentials: { key: CANARY },
+      headers: { 'x-api-key': CANARY },
+    });
+    const first = await run(['record', `${server.url}/agent/run`, '-d', json, '-o', 'json.ndjson']);
+    const form = await run(['record', `${server.url}/agent/run`, '-H', 'Content-Type: application/x-www-form-urlencoded', '-d', `api_key=${CANARY}&password=${CANARY}&user=me`, '-o', 'form.ndjson']);
+    expect(server.requests.map((r) => r.body)).toEqual([json, `api_key=${CANARY}&password=${CANARY}&user=me`]);
+    const files = `${await readFile(join(dir, 'json.ndjson'), 'utf8')}${await readFile(join(dir, 'form.ndjson'), 'utf8')}`;
+    expect(files).toContain('user_prompt');
+    expect(files).toContain('user=me');
+    expect(files).toContain('login.example/cb?state=1&access_token=[redacted]');
+    expect(`${first.out}${first.err}${form.out}${form.err}${files}`).not.toContain(CANARY);
+  });
+
   it('shows a failed request with its body and exits 2', async () => {
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(422, { 'Content-Type': 'application/json' });

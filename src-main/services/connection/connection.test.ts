@@ -202,6 +202,40 @@ describe('live connection against loopback servers', () => {
     expect(sink.chunks).toHaveLength(0);
   });
 
+  it('regression: a 204 says No Content, not "no Content-Type"', async () => {
+    await serve((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    for (const extra of [{}, { acceptAnyContentType: true }]) {
+      const outcome = await openConnection(get('/empty', extra), capture()).done;
+      expect(outcome.failure).toMatchObject({ kind: 'http-status', status: 204 });
+      expect(outcome.failure?.message).toMatch(/^HTTP 204 No Content: the server has no stream to send/);
+      expect(outcome.failure?.message).not.toMatch(/Content-Type/);
+    }
+  });
+
+  it.each([301, 302, 303, 307, 308])('regression: a %i redirect names its target (secrets in it redacted) and is not followed', async (status) => {
+    await serve((_req, res) => {
+      res.writeHead(status, { Location: '/v2/agent/run?format=json&access_token=CANARY', 'Content-Type': 'text/plain' });
+      res.end('moved');
+    });
+    const outcome = await openConnection(get('/agent/run'), capture()).done;
+    expect(outcome.failure).toMatchObject({ kind: 'http-status', status });
+    expect(outcome.failure?.message).toMatch(new RegExp(`^HTTP ${status} .*: redirects to ${server!.url}/v2/agent/run\\?format=json&access_token=\\[redacted\\]; redirects are not followed`));
+    expect(outcome.failure?.message).not.toContain('CANARY');
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('regression: a redirect without a Location says so', async () => {
+    await serve((_req, res) => {
+      res.writeHead(302, { 'Content-Type': 'text/plain' });
+      res.end();
+    });
+    const outcome = await openConnection(get('/agent/run'), capture()).done;
+    expect(outcome.failure?.message).toMatch(/^HTTP 302 Found: a redirect without a Location header/);
+  });
+
   it('decodes a mislabelled stream when told to accept any content type', async () => {
     await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });

@@ -1,5 +1,5 @@
 import type { Failure } from '../../../src-shared/contract/payloads';
-import { contentTypeFailure, encodingFailure, httpStatusFailure, idleFailure, classifyNetworkError, timeoutFailure } from './failures';
+import { encodingFailure, idleFailure, classifyNetworkError, rejectedResponseFailure, timeoutFailure } from './failures';
 import { nodeHttpTransport, type HttpResponseHead, type HttpTransport } from './http-transport';
 
 /**
@@ -135,8 +135,7 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
     const text = new TextDecoder('utf-8', { fatal: false }).decode(concat(rejected.parts, rejected.size));
     const { head, contentType, truncated } = rejected;
     if (rejected.encodingOnly !== undefined) settle({ reason: 'failed', failure: encodingFailure(head.status, contentType, rejected.encodingOnly) });
-    else if (head.status < 200 || head.status > 299) settle({ reason: 'failed', failure: httpStatusFailure(head.status, head.statusText, contentType, text, truncated) });
-    else settle({ reason: 'failed', failure: contentTypeFailure(head.status, contentType, text, truncated) });
+    else settle({ reason: 'failed', failure: rejectedResponseFailure(head, text, truncated, spec.url) });
   };
 
   const armIdle = (): void => {

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import { redactUrl } from '../../../src-shared/recording/redact';
 import type { Failure } from '../../../src-shared/contract/payloads';
 
 /**
@@ -51,16 +53,54 @@ const STATUS_HINTS: Record<number, string> = {
   504: 'a proxy timed out waiting for the server',
 };
 
-export function httpStatusFailure(status: number, statusText: string, contentType: string, body: string, bodyTruncated: boolean): Failure {
-  const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'the server failed' : status === 204 ? 'no content: the server sent no stream' : 'not a successful response');
+/** What a redirect says: where it points (secrets in the target redacted), or that it points nowhere. */
+function redirectHint(location: string | undefined, base: URL): string {
+  if (location === undefined || location.trim() === '') return 'a redirect without a Location header, so it points nowhere';
+  let target = location;
+  try {
+    target = new URL(location, base).href;
+  } catch {
+    // Not a URL: name it as sent.
+  }
+  return `redirects to ${redactUrl(target)}; redirects are not followed (that could send the request again), so connect to that URL if it is the right one`;
+}
+
+export interface StatusContext {
+  /** The request URL, to resolve a relative Location against. */
+  url: URL;
+  location?: string;
+}
+
+export function httpStatusFailure(status: number, statusText: string, contentType: string, body: string, bodyTruncated: boolean, context?: StatusContext): Failure {
+  const text = statusText || STATUS_CODES[status] || '';
+  const hint =
+    status === 204
+      ? 'the server has no stream to send (an EventSource stops on a 204 and does not reconnect)'
+      : status >= 300 && status <= 399 && context
+        ? redirectHint(context.location, context.url)
+        : (STATUS_HINTS[status] ?? (status >= 500 ? 'the server failed' : 'not a successful response'));
   return {
     kind: 'http-status',
-    message: `HTTP ${status}${statusText ? ` ${statusText}` : ''}: ${hint}. No stream was decoded; the response body is shown.`,
+    message: `HTTP ${status}${text ? ` ${text}` : ''}: ${hint}. No stream was decoded${body ? '; the response body is shown' : ''}.`,
     status,
     contentType,
     body,
     bodyTruncated,
   };
+}
+
+/**
+ * Why a response that is not a stream was not decoded: its status when it is no plain success
+ * (a 204 included: it has no body at all), else its Content-Type. `url`: the request's, so a
+ * redirect can name its target.
+ */
+export function rejectedResponseFailure(response: { status: number; statusText: string; headers: readonly [string, string][] }, body: string, bodyTruncated: boolean, url?: URL): Failure {
+  const header = (name: string): string | undefined => response.headers.find(([n]) => n.toLowerCase() === name)?.[1];
+  const contentType = header('content-type') ?? '';
+  if (response.status >= 200 && response.status <= 299 && response.status !== 204) return contentTypeFailure(response.status, contentType, body, bodyTruncated);
+  const location = header('location');
+  const context = url === undefined ? undefined : location === undefined ? { url } : { url, location };
+  return httpStatusFailure(response.status, response.statusText, contentType, body, bodyTruncated, context);
 }
 
 export function contentTypeFailure(status: number, contentType: string, body: string, bodyTruncated: boolean): Failure {

@@ -1,4 +1,4 @@
-import { chunkingBudget, serializeEnvelope, type EnvelopeShape } from '../../../src-shared/dialects/json-envelope/budget';
+import { chunkingBudget, serializeEnvelope, type EnvelopeShape } from '../../../src-shared/envelope/budget';
 import { encodeUtf8, utf8ByteLength } from '../../../src-shared/text/utf8';
 
 const decoder = new TextDecoder('utf-8');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { chunkingBudget } from '../../../src-shared/dialects/json-envelope/budget';
+import { chunkingBudget } from '../../../src-shared/envelope/budget';
 import { utf8ByteLength } from '../../../src-shared/text/utf8';
 import { quarterlyReport } from './scenarios/failures';
 import { SCENARIOS } from './scenarios/catalogue';

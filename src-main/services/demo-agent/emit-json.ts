@@ -1,4 +1,4 @@
-import { serializeEnvelope } from '../../../src-shared/dialects/json-envelope/budget';
+import { serializeEnvelope } from '../../../src-shared/envelope/budget';
 import { chunkEnvelopes } from './chunk-payload';
 import { pyDumps, type PyValue } from './python-json';
 import type { ApiEvent, Citation, ContentBlock, Step } from './script';

@@ -1,3 +1,4 @@
+import { fileDiagnostic } from '../../../src-shared/recording/diagnostics';
 import { sniffSource, type SniffResult } from '../../../src-shared/recording/sniff';
 import { createFindings } from './findings';
 import { openHar } from './har-source';
@@ -50,6 +51,7 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
     case 'recording':
       return openRecording(path, fs, findings);
     case 'sse':
+      if (result.skipped) findings.report(fileDiagnostic('import.skipped-prefix', `Decoded from byte ${result.bodyOffset}: ${result.skipped}.`, 0));
       return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response);
     case 'har':
       return openHar(path, fs, findings, size, result.bodyOffset, options.harEntry);

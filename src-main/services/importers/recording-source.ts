@@ -1,3 +1,4 @@
+import { createChunkSequence } from '../../../src-shared/recording/chunk-sequence';
 import { parseRecord } from '../../../src-shared/recording/format';
 import { createByteLineSplitter } from '../../../src-shared/recording/lines';
 import { createRecordingReader } from '../../../src-shared/recording/reader';
@@ -66,15 +67,19 @@ function chunkOfLeg(text: string, leg: number): ChunkRecord | null {
   return parsed.kind === 'record' && parsed.record.type === 'chunk' && parsed.record.leg === leg ? parsed.record : null;
 }
 
-/** Re-reads the leg's chunk range; damage there was reported by the indexing pass, so it is skipped silently. */
+/**
+ * Re-reads the leg's chunk range; damage and duplicated chunks there were reported by the
+ * indexing pass, so they are skipped silently.
+ */
 async function* legChunks(path: string, fs: SourceFs, entry: LegIndex): AsyncGenerator<ImportedChunk> {
   if (entry.chunks === 0) return;
+  const sequence = createChunkSequence();
   let ready: ImportedChunk[] = [];
   const lines = createByteLineSplitter(
     {
       onLine(bytes, start, end) {
         const record = chunkOfLeg(utf8.decode(bytes.subarray(start, end)), entry.leg);
-        if (record) ready.push({ bytes: new Uint8Array(Buffer.from(record.bytes, 'base64')), receivedAt: record.t });
+        if (record && sequence.check(record).kind !== 'duplicate') ready.push({ bytes: new Uint8Array(Buffer.from(record.bytes, 'base64')), receivedAt: record.t });
       },
     },
     { startOffset: entry.chunkStart },

@@ -112,6 +112,8 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
   let closing: Promise<void> | null = null;
   let legCount = 0;
   const openLegs = new Set<number>();
+  /** Per leg: chunks recorded so far and the stream offset of the next one. */
+  const legChunks: { seq: number; offset: number }[] = [];
 
   const append = (line: string, chunks = 0): void => {
     if (closing) throw new Error(`The recorder for ${path} is closed.`);
@@ -178,6 +180,7 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
     startLeg(request) {
       const leg = legCount++;
       openLegs.add(leg);
+      legChunks[leg] = { seq: 0, offset: 0 };
       record({ type: 'leg', leg, t: now(), request: redact ? redactRequest(request) : request });
       return leg;
     },
@@ -187,7 +190,10 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
     },
     chunk(leg, bytes, receivedAt) {
       checkLeg(leg);
-      record(chunkRecord(leg, receivedAt, bytes));
+      const next = legChunks[leg] as { seq: number; offset: number };
+      record(chunkRecord(leg, receivedAt, bytes, next.seq, next.offset));
+      next.seq++;
+      next.offset += bytes.byteLength;
     },
     action(action) {
       const written = redact && action.url !== undefined ? { ...action, url: redactUrl(action.url) } : action;

@@ -1,4 +1,5 @@
-import type { ControlKind, DialectId, Envelope } from '../../../src-shared/dialects/types';
+import { DIALECT_IDS, DIALECT_REGISTRY, type DialectId } from '../../../src-shared/dialects/registry';
+import { CONTROL_KINDS, type ControlKind, type Envelope } from '../../../src-shared/envelope/types';
 import type { Frame } from '../../../src-shared/sse/types';
 import { Column, Interned } from './columns';
 
@@ -9,8 +10,22 @@ import { Column, Interned } from './columns';
  * Envelope object is rebuilt when one is asked for.
  */
 
-const CONTROLS: readonly (ControlKind | undefined)[] = [undefined, 'done', 'error-frame', 'block-open', 'provider-event', 'undecoded'];
-const DIALECTS: readonly DialectId[] = ['json', 'xml', 'raw'];
+const CONTROLS: readonly (ControlKind | undefined)[] = [undefined, ...CONTROL_KINDS];
+const DIALECTS: readonly DialectId[] = DIALECT_IDS;
+
+/** The flags byte: bit 0 final, bits 1-3 the control kind, bits 4-7 the dialect's registry index. */
+const CONTROL_SHIFT = 1;
+const CONTROL_MASK = 0b111;
+const DIALECT_SHIFT = 4;
+const DIALECT_MASK = 0b1111;
+if (CONTROLS.length > CONTROL_MASK + 1) throw new Error(`${CONTROLS.length} control kinds do not fit the envelope table's ${CONTROL_MASK + 1}`);
+if (DIALECTS.length > DIALECT_MASK + 1) throw new Error(`${DIALECTS.length} dialects do not fit the envelope table's ${DIALECT_MASK + 1}: widen the flags column`);
+function dialectIndex(dialect: DialectId): number {
+  const index = DIALECTS.indexOf(dialect);
+  if (index < 0) throw new Error(`envelope of unregistered dialect ${dialect}`);
+  return index;
+}
+
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** Where an envelope's frame is: its byte span and receive time. */
@@ -24,7 +39,7 @@ export class EnvelopeTable {
   private readonly frames = new Column(Int32Array);
   private readonly agents = new Column(Int32Array);
   private readonly types = new Column(Int32Array);
-  /** bit 0: final; bits 1-3: control kind; bits 4-5: dialect. */
+  /** See CONTROL_SHIFT and DIALECT_SHIFT. */
   private readonly flags = new Column(Uint8Array);
   private readonly deltas: string[] = [];
   private readonly extras = new Map<number, Record<string, unknown>>();
@@ -40,7 +55,7 @@ export class EnvelopeTable {
     this.frames.set(i, e.frame);
     this.agents.set(i, this.strings.id(e.agent));
     this.types.set(i, this.strings.id(e.type));
-    this.flags.set(i, (e.final ? 1 : 0) | (Math.max(0, CONTROLS.indexOf(e.control)) << 1) | (DIALECTS.indexOf(e.dialect) << 4));
+    this.flags.set(i, (e.final ? 1 : 0) | (Math.max(0, CONTROLS.indexOf(e.control)) << CONTROL_SHIFT) | (dialectIndex(e.dialect) << DIALECT_SHIFT));
     this.deltas[i] = e.delta;
     for (const _key in e.extras) {
       this.extras.set(i, e.extras);
@@ -70,7 +85,7 @@ export class EnvelopeTable {
   }
 
   control(seq: number): ControlKind | undefined {
-    return CONTROLS[(this.flags.get(seq) >> 1) & 7];
+    return CONTROLS[(this.flags.get(seq) >> CONTROL_SHIFT) & CONTROL_MASK];
   }
 
   final(seq: number): boolean {
@@ -100,7 +115,7 @@ export class EnvelopeTable {
       delta: this.delta(seq),
       extras: this.extrasOf(seq),
       leg,
-      dialect: DIALECTS[(flags >> 4) & 3] ?? 'json',
+      dialect: DIALECTS[(flags >> DIALECT_SHIFT) & DIALECT_MASK] ?? (DIALECT_REGISTRY.fallback.id as DialectId),
       byteStart: frame?.byteStart ?? 0,
       byteEnd: frame?.byteEnd ?? 0,
       receivedAt: frame?.receivedAt ?? 0,

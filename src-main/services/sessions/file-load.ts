@@ -1,7 +1,7 @@
 import type { Failure } from '../../../src-shared/contract/payloads';
-import type { RecordedResponse } from '../../../src-shared/recording/types';
+import type { RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
 import { headerValue, isEventStream, REJECTED_BODY_CAP } from '../connection/connection';
-import { contentTypeFailure, httpStatusFailure } from '../connection/failures';
+import { rejectedResponseFailure } from '../connection/failures';
 import type { ImportedSource } from '../importers/types';
 import { legEndFromRecording } from './recorder-port';
 import type { LegState, SessionData } from './session-data';
@@ -31,14 +31,16 @@ export function isStreamResponse(response: RecordedResponse | undefined): boolea
 }
 
 /** The failure to show for a leg whose recorded response was not a stream, with its body; null for a stream. */
-export function rejectedLegFailure(response: RecordedResponse | undefined, leg: LegState): Failure | null {
+export function rejectedLegFailure(response: RecordedResponse | undefined, leg: LegState, request: RecordedRequest | null): Failure | null {
   if (!response || isStreamResponse(response)) return null;
-  const contentType = headerValue(response.headers, 'content-type') ?? '';
+  let requestUrl: URL | undefined;
+  try {
+    requestUrl = request ? new URL(request.url) : undefined;
+  } catch {
+    requestUrl = undefined; // a recorded URL that does not parse: the redirect target is named as recorded
+  }
   const body = new TextDecoder().decode(leg.rejected.slice(0, REJECTED_BODY_CAP));
-  const truncated = leg.rejected.bytes > REJECTED_BODY_CAP;
-  return response.status < 200 || response.status > 299
-    ? httpStatusFailure(response.status, response.statusText, contentType, body, truncated)
-    : contentTypeFailure(response.status, contentType, body, truncated);
+  return rejectedResponseFailure(response, body, leg.rejected.bytes > REJECTED_BODY_CAP, requestUrl);
 }
 
 export async function loadImportedSource(session: SessionData, source: ImportedSource, options: FileLoadOptions): Promise<void> {
@@ -58,7 +60,7 @@ export async function loadImportedSource(session: SessionData, source: ImportedS
         sliceStart = performance.now();
       }
     }
-    const failure = rejectedLegFailure(leg.response, state);
+    const failure = rejectedLegFailure(leg.response, state, leg.request ?? null);
     if (failure) session.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
     else session.endLeg(state.index, source.kind === 'recording' ? legEndFromRecording(leg.outcome) : { reason: 'complete' });
   }

@@ -8,6 +8,7 @@ import { SSE_HEADERS, startLoopbackServer, writeSlowly, type LoopbackServer } fr
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { createManualClock, type ManualClock } from '../replay/manual-clock';
 import { createDefaultSessionService } from './default-service';
+import { UNTIMED_PACE } from './replay-session';
 import { recordEvents, settled, waitFor, writeRecordingFile, type EventLog } from './service-testing';
 import type { SessionService, SessionServiceDeps } from './session-service';
 
@@ -84,9 +85,10 @@ describe('replay', () => {
     const sent = events.batches.length;
     const back = await service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 1 } });
     expect(back.position).toBe(2);
-    // The renderer learns of the restart from a batch starting again at 0.
+    // The renderer learns of the restart from a batch of a newer generation starting again at 0.
     const restart = await waitFor(() => events.batches.slice(sent).find((b) => b.sessionId === id), 'restart batch');
-    expect(restart).toMatchObject({ start: 0, total: 2 });
+    expect(restart).toMatchObject({ generation: 1, start: 0, total: 2 });
+    expect(await summaryOf(id)).toMatchObject({ generation: 1, envelopes: 2 });
     const rows = await service.getRows({ sessionId: id, start: 0, count: 10 });
     expect(rows.rows.map((r) => r.preview)).toEqual(['part 0 ', 'part 1 ']);
     await expect(service.replayControl({ sessionId: source, action: { kind: 'play' } })).rejects.toThrow(/is not a replay/);
@@ -219,6 +221,46 @@ describe('replay state events', () => {
     expect(await control({ kind: 'pause' })).toMatchObject({ playing: false });
     expect(await control({ kind: 'seek', envelope: 6 })).toMatchObject({ position: 7, playing: false });
     expect(states.length).toBe(6);
+  });
+});
+
+describe('replay of a source without receive times', () => {
+  let clock: ManualClock;
+  beforeEach(async () => {
+    clock = createManualClock();
+    await useService({ replayClock: clock });
+  });
+
+  it('regression: a capture replayed at ×1 finished at once — it plays one event at a time at a pace the speed multiplies', async () => {
+    const source = await openSettled(fixturePath('multi_agent.json.sse'));
+    const { id } = await service.startReplay({ sessionId: source, speed: 1 });
+    await waitFor(() => states.length > 0, 'the first state');
+    expect(states[0]).toMatchObject({ playing: true, pace: UNTIMED_PACE });
+    // One event now, then one every 1000 / UNTIMED_PACE ms.
+    await clock.advance(1000);
+    expect((await summaryOf(id)).envelopes).toBe(UNTIMED_PACE + 1);
+    expect(await service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 4 } })).toMatchObject({ playing: true, speed: 4 });
+    const before = (await summaryOf(id)).envelopes;
+    await clock.advance(1000);
+    expect((await summaryOf(id)).envelopes - before).toBeGreaterThanOrEqual(4 * UNTIMED_PACE);
+    expect((await summaryOf(id)).envelopes - before).toBeLessThanOrEqual(4 * UNTIMED_PACE + 1);
+
+    // Pause holds the position; a step and a seek work from there; play goes on at the pace.
+    const paused = await service.replayControl({ sessionId: id, action: { kind: 'pause' } });
+    expect(paused.playing).toBe(false);
+    await clock.advance(1000);
+    expect((await summaryOf(id)).envelopes).toBe(paused.position);
+    expect(await service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({ position: paused.position + 1, playing: false });
+    expect(await service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 9 } })).toMatchObject({ position: 10, playing: false });
+    await service.replayControl({ sessionId: id, action: { kind: 'play' } });
+    await clock.advance(1000);
+    expect((await summaryOf(id)).envelopes).toBe(10 + 4 * UNTIMED_PACE + 1);
+
+    // "fast" still plays the rest at once.
+    await service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 20, instant: true } });
+    await clock.advance(10);
+    await waitFor(async () => (await summaryOf(id)).state === 'complete', 'the fast end');
+    expect(states.at(-1)).toMatchObject({ position: 173, finished: true, playing: false });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../src-shared/contract/payloads';
 import type { RecordedAction } from '../../../src-shared/recording/types';
 import type { ImportedChunk, ImportedLeg } from '../importers/types';
-import { systemClock, type ReplayClock } from '../replay/clock';
+import { createSleeper, systemClock, type ReplayClock } from '../replay/clock';
 import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../replay/replay';
 import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, STREAM_START, type ByteHistory } from '../replay/replay-cuts';
 import type { TimelineSource } from '../replay/timeline';
@@ -28,6 +28,10 @@ import type { LegState, SessionData } from './session-data';
  * ends, and that chunk up to the end of its frame: the replay lands exactly on envelope n
  * (on the last envelope of its frame when one XML or raw event carries several).
  *
+ * A source without receive times (blocks of a file) would play all at once at any speed: it
+ * plays one event at a time instead, UNTIMED_PACE events per second at ×1 (the speed
+ * multiplies the pace; "fast" still plays at once).
+ *
  * The replay state is announced on every change: at start, on play, pause, step, seek and
  * speed changes at once, and while playing as the position moves, at most every
  * REPLAY_STATE_INTERVAL_MS of the replay clock.
@@ -35,6 +39,9 @@ import type { LegState, SessionData } from './session-data';
 
 /** Least time between two position announcements while playing (≤ 10 per second). */
 export const REPLAY_STATE_INTERVAL_MS = 100;
+
+/** Events per second at ×1 for a source without receive times. */
+export const UNTIMED_PACE = 10;
 
 /** Any session's bytes as a replay source: its legs, chunks and receive times, from memory. */
 export function sessionAsSource(data: SessionData, actions: readonly RecordedAction[]): TimelineSource {
@@ -106,16 +113,23 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   /** A seek passes recorded pauses on its way to the envelope asked for. */
   let seeking = false;
   let disposed = false;
+  /** The source has no receive times: playing steps event by event at a pace (see pacedPlay). */
+  const paced = !options.networkChunks;
+  /** Bumped to stop the paced play loop; null while it is not running. */
+  let pacedRun: number | null = null;
+  let pacedRuns = 0;
+  const pacer = createSleeper(clock);
 
   const payload = (): ReplayStatePayload => ({
     sessionId: options.data().id,
     source: options.sourceId,
-    playing: replay.state.status === 'playing',
+    playing: pacedRun !== null || replay.state.status === 'playing',
     speed,
     instant,
     position: options.data().envelopeCount,
     total: options.total,
     finished: replay.state.status === 'ended',
+    ...(paced ? { pace: UNTIMED_PACE } : {}),
   });
 
   // ─── Announcing the state ───────────────────────────────────────────────────────────
@@ -170,13 +184,14 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         const data = options.data();
         const state = currentLeg();
         if (!state) return;
-        const failure = rejectedLegFailure(leg.response, state);
+        const failure = rejectedLegFailure(leg.response, state, leg.request ?? null);
         if (failure) data.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
         else data.endLeg(state.index, legEndFromRecording(leg.outcome));
         // A pause for frontend tools: wait for the user's answer before the continuation.
         if (!seeking && data.pendingTools() !== null && leg.index < options.source.legs.length - 1) {
           pausedForTools = true;
           replay.pause();
+          stopPaced();
         }
       },
       onReset() {
@@ -241,43 +256,98 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     }
   }
 
+  // ─── Playing at a pace (sources without receive times) ──────────────────────────────
+  function play(): void {
+    if (!paced || instant) {
+      replay.play();
+      return;
+    }
+    if (pacedRun !== null || replay.state.status === 'ended') return;
+    const run = (pacedRun = ++pacedRuns);
+    announceNow();
+    void pacedLoop(run);
+  }
+
+  async function pacedLoop(run: number): Promise<void> {
+    while (pacedRun === run && !disposed) {
+      await step(1);
+      if (pacedRun !== run) return;
+      if (pausedForTools || replay.state.status === 'ended') break;
+      if (!(await pacer.sleep({ left: 1000 / UNTIMED_PACE }, speed))) return;
+    }
+    if (pacedRun === run) {
+      pacedRun = null;
+      announceNow();
+    }
+  }
+
+  /** Stops the paced loop (true when it was running). */
+  function stopPaced(): boolean {
+    if (pacedRun === null) return false;
+    pacedRun = null;
+    pacer.interrupt();
+    return true;
+  }
+
+  const playing = (): boolean => pacedRun !== null || replay.state.status === 'playing';
+
+  function pause(): void {
+    replay.pause();
+    if (stopPaced()) announceNow();
+  }
+
+  /** Steps and seeks while playing at a pace: the loop stops for them and goes on from there. */
+  async function betweenPacedSteps(operation: () => Promise<void>): Promise<void> {
+    const resume = stopPaced();
+    await operation();
+    if (resume && !pausedForTools) play();
+  }
+
   queueMicrotask(() => {
     if (disposed) return;
     if (options.paused) announceNow();
-    else replay.play();
+    else play();
   });
 
   return {
     async control(action) {
       switch (action.kind) {
         case 'play':
-          replay.play();
+          play();
           break;
         case 'pause':
-          replay.pause();
+          pause();
           break;
         case 'step':
-          await step(action.count ?? 1);
+          await betweenPacedSteps(() => step(action.count ?? 1));
           break;
         case 'seek':
-          await seek(action.envelope);
+          await betweenPacedSteps(() => seek(action.envelope));
           break;
-        case 'speed':
+        case 'speed': {
+          const wasPlaying = playing();
           speed = action.speed;
           instant = action.instant ?? false;
           replay.setSpeed(instant ? 'fast' : speed);
+          // A paced source switches between stepping at a pace and playing at once.
+          if (paced && wasPlaying) {
+            pause();
+            play();
+          }
           break;
+        }
       }
       return payload();
     },
     continueAfterAnswer() {
       if (!pausedForTools) return;
       pausedForTools = false;
-      replay.play();
+      play();
     },
     state: payload,
     async dispose() {
       disposed = true;
+      stopPaced();
       if (positionTimer !== null) clock.clearTimeout(positionTimer);
       positionTimer = null;
       await replay.dispose();

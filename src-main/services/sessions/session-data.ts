@@ -14,7 +14,8 @@ import type {
   TimelineRow,
 } from '../../../src-shared/contract/payloads';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
-import type { DialectId, Envelope } from '../../../src-shared/dialects/types';
+import type { DialectId } from '../../../src-shared/dialects/registry';
+import type { Envelope } from '../../../src-shared/envelope/types';
 import { createSessionDecoder, type LegDecoder, type SessionDecoder } from '../../../src-shared/pipeline/session-decoder';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../src-shared/inline/types';
@@ -74,6 +75,8 @@ export interface SessionInit {
   createdAt: number;
   format?: FormatChoice;
   inline?: InlineOptions;
+  /** Counts the times the session started over from empty (see SessionSummary.generation). */
+  generation?: number;
 }
 
 export interface PendingToolsState {
@@ -87,6 +90,7 @@ export interface SessionData {
   readonly title: string;
   readonly source: SessionSource;
   readonly createdAt: number;
+  readonly generation: number;
   /** The format the user chose for decoding (a replay decodes its source the same way). */
   readonly formatChoice: FormatChoice;
   state: SessionState;
@@ -348,6 +352,7 @@ export function createSessionData(init: SessionInit): SessionData {
     source: init.source,
     createdAt: init.createdAt,
     formatChoice: init.format ?? 'auto',
+    generation: init.generation ?? 0,
     state: 'connecting',
     legs,
     get envelopeCount() {
@@ -541,6 +546,7 @@ export function createSessionData(init: SessionInit): SessionData {
       if (status !== undefined) summary.httpStatus = status;
       if (data.recordingPath !== undefined) summary.recordingPath = data.recordingPath;
       if (data.failure) summary.failure = data.failure;
+      if (init.generation) summary.generation = init.generation;
       return summary;
     },
     detail(pending: SessionDetail['pendingTools']): SessionDetail {
@@ -581,10 +587,10 @@ export function createSessionData(init: SessionInit): SessionData {
       if (resetDiagnostics) {
         resetDiagnostics = false;
         newDiagnostics.length = 0;
-        return { sessionId: init.id, total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnostics.map(toDiagnosticPayload), resetDiagnostics: true };
+        return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnostics.map(toDiagnosticPayload), resetDiagnostics: true };
       }
       const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
-      return { sessionId: init.id, total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
+      return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
     },
   };
 

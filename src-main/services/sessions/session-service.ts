@@ -351,7 +351,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       sourceId: sourceData.id,
       data: () => rt.data,
       reset: () => {
-        const fresh = createSessionData(init);
+        const fresh = createSessionData({ ...init, generation: rt.data.generation + 1 });
         fresh.state = 'streaming';
         fresh.onChange = rt.data.onChange;
         rt.data = fresh;

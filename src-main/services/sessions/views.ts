@@ -8,7 +8,7 @@ import type {
   TimelineRow,
 } from '../../../src-shared/contract/payloads';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
-import type { Envelope } from '../../../src-shared/dialects/types';
+import type { Envelope } from '../../../src-shared/envelope/types';
 import type { AgentInfo, Block, PendingTool } from '../../../src-shared/reconstruct/types';
 
 /**

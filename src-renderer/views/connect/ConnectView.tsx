@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { DemoAgentInfo, FormatChoice } from '../../../src-shared/contract';
+import { DIALECTS } from '../../../src-shared/dialects/registry';
 import type { RendererApp } from '../../app/composition';
 import { copyText } from '../../app/files';
 import { useStore } from '../../app/hooks';
@@ -22,13 +23,7 @@ import { errorMessage } from '../../model/errors';
 import { CodeView } from '../../editor/CodeView';
 import { TEST_IDS } from '../../testids';
 
-const DEMO_FORMATS = ['json', 'xml', 'raw'] as const;
-const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [
-  { value: 'auto', label: 'Detect' },
-  { value: 'json', label: 'JSON envelopes' },
-  { value: 'xml', label: 'Legacy XML tags' },
-  { value: 'raw', label: 'Raw Anthropic events' },
-];
+const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [{ value: 'auto', label: 'Detect' }, ...DIALECTS.map((d) => ({ value: d.id, label: d.label }))];
 
 /** Start a live session: a preset or any endpoint, or fill the form from a curl command. */
 export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
@@ -39,7 +34,6 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
   const [pickerError, setPickerError] = useState<string | null>(null);
   const [curl, setCurl] = useState('');
   const [curlError, setCurlError] = useState<string | null>(null);
-  const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
   const demo = host.demo;
 
@@ -151,7 +145,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
               <label className="field field-narrow">
                 <span className="field-label">Wire format</span>
                 <select className="select" data-testid={TEST_IDS.demoFormat} value={demoFormat} onChange={(e) => setBodyField('format', e.target.value)}>
-                  {DEMO_FORMATS.map((f) => (
+                  {demo.formats.map((f) => (
                     <option key={f} value={f}>
                       {f}
                     </option>
@@ -298,12 +292,6 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
           <div className="panel-actions">
             <button type="button" className="button" onClick={onOpenFile}>
               Choose a file…
-            </button>
-          </div>
-          <div className="request-line">
-            <input className="input" placeholder="or a path on this machine" aria-label="Path of a file to open" data-testid={TEST_IDS.openPathInput} spellCheck={false} value={path} onChange={(e) => setPath(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && path.trim() && void app.openPath(path.trim())} />
-            <button type="button" className="button" disabled={path.trim() === ''} onClick={() => void app.openPath(path.trim())}>
-              Open
             </button>
           </div>
           {recent.length > 0 && (

@@ -115,7 +115,7 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
       <select
         className="select select-small replay-speed"
         value={String(speedIndex(state))}
-        title="Speed (< slower, > faster); fast ignores the recorded timing"
+        title={state.pace !== undefined ? 'Pace (< slower, > faster): the source has no receive times, so it plays one event at a time; fast plays at once' : 'Speed (< slower, > faster); fast ignores the recorded timing'}
         aria-label="Replay speed"
         data-testid={REPLAY_IDS.speed}
         onChange={(event) => {
@@ -125,7 +125,7 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
       >
         {choices.map((choice, index) => (
           <option key={index} value={String(index)}>
-            {speedLabel(choice)}
+            {speedLabel({ ...choice, ...(state.pace !== undefined ? { pace: state.pace } : {}) })}
           </option>
         ))}
       </select>

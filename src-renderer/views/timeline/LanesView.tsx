@@ -5,6 +5,7 @@ import { useThrottled } from '../../app/use-throttled';
 import type { ThemeName } from '../../app/types';
 import { agentTreeOrder, fallbackLabel, type AgentLabel } from '../../model/agents';
 import { formatOffset } from '../../model/format';
+import { axisValue, laneAxis, type LaneAxis } from '../../model/lane-axis';
 import { typeCategory, type TypeCategory } from '../../model/row-view';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
@@ -26,8 +27,9 @@ interface Viewport {
 }
 
 /**
- * One lane per agent across time: each envelope is a tick at its receive time, coloured by
- * type, so interleaved sub-agents can be seen side by side. Drawn on a canvas from the row
+ * One lane per agent across time: each envelope is a tick at its receive time (in order of
+ * arrival for a file without timing), coloured by type, so interleaved sub-agents can be
+ * seen side by side. Drawn on a canvas from the row
  * index (a few bytes per row), so a million envelopes still draw in one pass. Wheel zooms,
  * drag pans, click selects the nearest envelope of the lane.
  */
@@ -72,14 +74,22 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lanes, timeline, version]);
 
+  const axis = useMemo(
+    () => laneAxis(timeline.index),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [timeline, version],
+  );
+  const origin = axis === 'time' ? sessionStart : 0;
+  const at = useCallback((seq: number) => axisValue(axis, timeline.index, seq), [axis, timeline]);
+
   const fullRange = useMemo<Viewport>(() => {
-    let end = sessionStart + 1;
+    let end = origin + 1;
     for (const seqs of laneSeqs) {
       const lastSeq = seqs[seqs.length - 1];
-      if (lastSeq !== undefined) end = Math.max(end, timeline.index.receivedAt(lastSeq));
+      if (lastSeq !== undefined) end = Math.max(end, at(lastSeq));
     }
-    return { start: sessionStart, end: end + Math.max(1, (end - sessionStart) * 0.03) };
-  }, [laneSeqs, sessionStart, timeline]);
+    return { start: origin, end: end + Math.max(1, (end - origin) * 0.03) };
+  }, [laneSeqs, origin, at]);
 
   const view = viewport ?? fullRange;
 
@@ -102,8 +112,8 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
     element.width = Math.round(width * ratio);
     element.height = Math.round(height * ratio);
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    drawLanes(context, { width, height, view, sessionStart, laneSeqs, timeline, theme, selected: selection.row, highlighted: selection.envelopes });
-  }, [width, height, view, sessionStart, laneSeqs, timeline, theme, selection.row, selection.envelopes]);
+    drawLanes(context, { width, height, view, axis, origin, at, laneSeqs, timeline, theme, selected: selection.row, highlighted: selection.envelopes });
+  }, [width, height, view, axis, origin, at, laneSeqs, timeline, theme, selection.row, selection.envelopes]);
 
   const xToTime = useCallback((x: number) => view.start + (x / width) * (view.end - view.start), [view, width]);
 
@@ -114,8 +124,8 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
     const lane = Math.floor((y - AXIS_HEIGHT) / LANE_HEIGHT);
     const seqs = laneSeqs[lane];
     if (!seqs || seqs.length === 0) return null;
-    const seq = nearestByTime(seqs, xToTime(x), (s) => timeline.index.receivedAt(s));
-    const px = ((timeline.index.receivedAt(seq) - view.start) / (view.end - view.start)) * width;
+    const seq = nearestByTime(seqs, xToTime(x), at);
+    const px = ((at(seq) - view.start) / (view.end - view.start)) * width;
     return Math.abs(px - x) <= 8 ? { x, y, seq } : null;
   };
 
@@ -130,11 +140,16 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
   };
 
   return (
-    <div className="lanes-view" data-testid={TEST_IDS.lanesView}>
+    <div className="lanes-view" data-testid={TEST_IDS.lanesView} data-axis={axis}>
       <div className="lanes-toolbar">
         <span className="hint lanes-hint" title="Each tick is an envelope at its receive time. Wheel to zoom, drag to pan, click a tick to select it.">
           One lane per agent · wheel zooms · drag pans · click selects
         </span>
+        {axis === 'sequence' && (
+          <span className="hint lanes-axis-note" data-testid={TEST_IDS.lanesAxisNote} title="Every envelope of this session has the same receive time (a file without timing), so the lanes show them in order of arrival.">
+            x = envelope # (no receive times)
+          </span>
+        )}
         <span className="spacer" />
         <span className="legend">
           {(['text', 'thinking', 'tool', 'result', 'meta', 'error'] as const).map((c) => (
@@ -189,21 +204,22 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
           }}
         >
           <canvas ref={canvas} style={{ width, height }} />
-          {hover && <LaneTooltip timeline={timeline} seq={hover.seq} x={hover.x} y={hover.y} sessionStart={sessionStart} />}
+          {hover && <LaneTooltip timeline={timeline} seq={hover.seq} x={hover.x} y={hover.y} sessionStart={axis === 'time' ? sessionStart : null} />}
         </div>
       </div>
     </div>
   );
 }
 
-function LaneTooltip({ timeline, seq, x, y, sessionStart }: { timeline: TimelineModel; seq: number; x: number; y: number; sessionStart: number }) {
+/** `sessionStart` null: the session has no receive times to show. */
+function LaneTooltip({ timeline, seq, x, y, sessionStart }: { timeline: TimelineModel; seq: number; x: number; y: number; sessionStart: number | null }) {
   const row = timeline.getRow(seq);
   return (
     <div className="lane-tooltip" style={{ left: x + 12, top: y + 12 }}>
       <div>
         <b>#{seq}</b> {timeline.index.typeOf(seq)} {timeline.index.isFinal(seq) ? '(final)' : ''}
       </div>
-      <div className="dim">{formatOffset(timeline.index.receivedAt(seq) - sessionStart)} s</div>
+      {sessionStart !== null && <div className="dim">{formatOffset(timeline.index.receivedAt(seq) - sessionStart)} s</div>}
       {row && row.preview && <div className="lane-tooltip-preview">{row.preview.slice(0, 120)}</div>}
     </div>
   );
@@ -226,7 +242,10 @@ interface DrawInput {
   width: number;
   height: number;
   view: Viewport;
-  sessionStart: number;
+  axis: LaneAxis;
+  /** Where the axis starts: the session's start time, or envelope 0. */
+  origin: number;
+  at: (seq: number) => number;
   laneSeqs: readonly (readonly number[])[];
   timeline: TimelineModel;
   theme: ThemeName;
@@ -235,7 +254,7 @@ interface DrawInput {
 }
 
 function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
-  const { width, height, view, laneSeqs, timeline, theme } = input;
+  const { width, height, view, laneSeqs, timeline, theme, at, origin } = input;
   const styles = getComputedStyle(document.documentElement);
   const grid = styles.getPropertyValue('--border').trim() || '#444';
   const textColour = styles.getPropertyValue('--text-dim').trim() || '#999';
@@ -257,16 +276,17 @@ function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
   context.fillStyle = textColour;
   context.strokeStyle = grid;
   context.lineWidth = 1;
-  const step = niceStep(span / Math.max(1, width / 90));
-  for (let offset = Math.ceil((view.start - input.sessionStart) / step) * step; input.sessionStart + offset <= view.end; offset += step) {
-    const x = Math.round(toX(input.sessionStart + offset)) + 0.5;
+  const rawStep = niceStep(span / Math.max(1, width / 90));
+  const step = input.axis === 'sequence' ? Math.max(1, rawStep) : rawStep;
+  for (let offset = Math.ceil((view.start - origin) / step) * step; origin + offset <= view.end; offset += step) {
+    const x = Math.round(toX(origin + offset)) + 0.5;
     context.beginPath();
     context.moveTo(x, AXIS_HEIGHT - 4);
     context.lineTo(x, height);
     context.globalAlpha = 0.35;
     context.stroke();
     context.globalAlpha = 1;
-    context.fillText(formatOffset(offset), x + 3, 12);
+    context.fillText(input.axis === 'time' ? formatOffset(offset) : `#${offset}`, x + 3, 12);
   }
 
   // Ticks: per lane and pixel column keep the most important category, then draw once.
@@ -275,7 +295,7 @@ function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
   laneSeqs.forEach((seqs, lane) => {
     const best = new Int8Array(columns).fill(-1);
     for (const seq of seqs) {
-      const x = Math.floor(toX(timeline.index.receivedAt(seq)));
+      const x = Math.floor(toX(at(seq)));
       if (x < 0 || x >= columns) continue;
       const type = timeline.index.typeOf(seq) ?? '';
       const rank = CATEGORY_ORDER.indexOf(timeline.index.severityRank(seq) === 3 ? 'error' : typeCategory(type, timeline.index.isControl(seq) ? 'undecoded' : undefined));
@@ -294,7 +314,7 @@ function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
   const marks = input.selected !== null ? [input.selected] : [];
   for (const seq of [...input.highlighted.slice(0, 2000), ...marks]) {
     if (!timeline.index.isKnown(seq)) continue;
-    const x = Math.round(toX(timeline.index.receivedAt(seq))) + 0.5;
+    const x = Math.round(toX(at(seq))) + 0.5;
     context.strokeStyle = seq === input.selected ? (theme === 'dark' ? '#ffffff' : '#000000') : colours.tool;
     context.globalAlpha = seq === input.selected ? 0.9 : 0.35;
     context.beginPath();
@@ -305,7 +325,7 @@ function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
   }
 }
 
-/** A round tick step (1, 2, 5 × 10^n ms) near `raw`. */
+/** A round tick step (1, 2, 5 × 10^n) near `raw`. */
 function niceStep(raw: number): number {
   const power = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1e-3))));
   const scaled = raw / power;

@@ -3,8 +3,10 @@ import type { DiagnosticLocation } from '../../diagnostics/types';
 import type { Frame } from '../../sse/types';
 import { isJsonObject, jsonKind, parseJson } from '../../json/values';
 import { previewText } from '../../text/preview';
+import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { createXmlItemDecoder } from '../legacy-xml/decoder';
-import { undecodedParts, type DialectCallbacks, type DialectDecoder, type DialectOptions, type EnvelopeInit } from '../types';
+import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
+import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
 import {
   citationEnvelopeParts,
   eventFields,
@@ -16,11 +18,8 @@ import {
 } from './stream-events';
 
 /** A content block between its content_block_start and content_block_stop. */
-interface OpenBlock {
+interface OpenBlock extends StartedBlock {
   type: string;
-  frame: number;
-  /** Where its content_block_start is, for findings raised after that event. */
-  at: DiagnosticLocation;
   id: string;
   name: string;
   toolUseId: string;
@@ -56,7 +55,7 @@ const OPEN_BRACE = 0x7b;
  */
 export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   const xml = createXmlItemDecoder(callbacks, { ...options, expectedFormat: 'raw' });
-  const blocks = new Map<number, OpenBlock>();
+  const blocks = createBlockTracker<number, OpenBlock>(reportNotStopped);
   const unknownReported = new Set<string>();
 
   /** One event being decoded: methods, not closures per event. */
@@ -129,11 +128,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     if (index === null) return;
     const block = isJsonObject(event['content_block']) ? event['content_block'] : {};
     const blockType = stringField(block, 'type');
-    const previous = blocks.get(index);
-    if (previous) {
-      ctx.report('raw.index-mismatch', `content_block_start in event ${ctx.frame.seq} starts block ${index} again while the ${previous.type} block started in event ${previous.frame} has not stopped; the new block replaces it.`);
-    }
-    blocks.set(index, {
+    const previous = blocks.start(index, {
       type: blockType,
       frame: ctx.frame.seq,
       at: ctx.at,
@@ -143,6 +138,9 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
       content: block['content'],
       input: [],
     });
+    if (previous) {
+      ctx.report('raw.index-mismatch', `content_block_start in event ${ctx.frame.seq} starts block ${index} again while the ${previous.type} block started in event ${previous.frame} has not stopped; the new block replaces it.`);
+    }
     if (STREAMED_BLOCK_TYPES.has(blockType)) {
       ctx.emit({ type: blockType, final: false, delta: '', extras: { index }, control: 'block-open' });
     } else {
@@ -175,7 +173,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
   function stopBlock(ctx: EventContext, event: Event): void {
     const block = openBlock(ctx, event);
     if (!block) return;
-    blocks.delete(numberIndex(event) ?? -1);
+    blocks.stop(numberIndex(event) ?? -1);
     const accumulated = isJsonObject(event['content_block']) ? event['content_block'] : {};
     if (STREAMED_BLOCK_TYPES.has(block.type)) {
       ctx.emit({ type: block.type, final: true, delta: '', extras: {} });
@@ -230,8 +228,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
 
   /** A retried API call restarts with message_start while the cut call's blocks are still open. */
   function abandonOpenBlocks(frame: number): void {
-    for (const [index, block] of blocks) reportNotStopped(index, block, `before the next message_start (event ${frame}): the API call was cut and retried, and the retry streams its blocks again`);
-    blocks.clear();
+    blocks.endMessage(`before the next message_start (event ${frame}): the API call was cut and retried, and the retry streams its blocks again`);
   }
 
   function reportNotStopped(index: number, block: OpenBlock, why: string): void {
@@ -252,8 +249,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     id: 'raw',
     push,
     end() {
-      for (const [index, block] of blocks) reportNotStopped(index, block, 'before the stream ended');
-      blocks.clear();
+      blocks.endMessage('before the stream ended');
       xml.end();
     },
   };

@@ -4,7 +4,8 @@ import { rulesOf, runDialect, runDialectOnItems, type DialectRun } from '../../.
 import { readFixture, readManifest } from '../../../src-main/testing/fixtures';
 import { frameOf } from '../../testing/frames';
 import { utf8ByteLength } from '../../text/utf8';
-import { UNDECODED_TYPE, type DialectOptions } from '../types';
+import { type DialectOptions } from '../types';
+import { UNDECODED_TYPE } from '../../envelope/types';
 import { createJsonEnvelopeDecoder } from './decoder';
 
 const AGENT = '11111111-1111-4111-8111-111111111111';

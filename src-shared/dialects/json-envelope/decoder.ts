@@ -4,12 +4,13 @@ import { isJsonObject, jsonKind, parseJson } from '../../json/values';
 import { previewText } from '../../text/preview';
 import { utf8ByteLength } from '../../text/utf8';
 import type { Frame } from '../../sse/types';
-import { undecodedParts, type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
+import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
+import { undecodedParts } from '../../envelope/types';
 import { createAnnouncedFormatCheck } from './announced-format';
-import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, type BudgetOverrun } from './budget';
+import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, type BudgetOverrun } from '../../envelope/budget';
 import { readEnvelopeFields, type EnvelopeFields } from './fields';
 import { findLoneSurrogateEscapes } from './surrogates';
-import { isKnownEnvelopeType, isStreamedEnvelopeType } from './vocabulary';
+import { isKnownEnvelopeType, isStreamedEnvelopeType } from '../../envelope/vocabulary';
 
 /**
  * The JSON envelope dialect (docs/protocols/json-envelopes.md, legacy `anthropic_agent` and `agent_base` servers):

@@ -1,5 +1,5 @@
 import { describeValue } from '../../json/values';
-import { BASE_FIELDS } from './vocabulary';
+import { BASE_FIELDS } from '../../envelope/vocabulary';
 
 /** A base field that was absent or had the wrong JSON type, and what was assumed instead. */
 export interface FieldIssue {

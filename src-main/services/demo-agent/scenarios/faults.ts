@@ -1,5 +1,5 @@
 import type { RuleId } from '../../../../src-shared/diagnostics/rules';
-import { serializeEnvelope } from '../../../../src-shared/dialects/json-envelope/budget';
+import { serializeEnvelope } from '../../../../src-shared/envelope/budget';
 import { htmlEscape } from '../../../../src-shared/dialects/legacy-xml/entities';
 import { xmlStreamEscape } from '../../../../src-shared/dialects/legacy-xml/escaping';
 import { dumpEvent } from '../api-dump';

@@ -1,4 +1,4 @@
-import { AGENT_BASE_ENVELOPE_TYPES, isStreamedEnvelopeType } from '../dialects/json-envelope/vocabulary';
+import { AGENT_BASE_ENVELOPE_TYPES, isStreamedEnvelopeType } from './vocabulary';
 
 /**
  * How reconstruction treats each envelope type. Streamed kinds (text, thinking) grow delta by

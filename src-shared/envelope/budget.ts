@@ -1,4 +1,4 @@
-import { utf8ByteLength } from '../../text/utf8';
+import { utf8ByteLength } from '../text/utf8';
 
 /** The upstream chunker's budget for one SSE message, in bytes (MAX_SSE_CHUNK_BYTES). */
 export const DEFAULT_CHUNK_BUDGET = 2048;

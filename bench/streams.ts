@@ -1,0 +1,178 @@
+/**
+ * Seeded, realistic agent streams for the benchmarks, in every wire format the demo agent
+ * speaks: runs of a main agent and two concurrent sub-agents (interleaved event by event),
+ * mostly 5–50-byte thinking and text deltas mixing Latin, CJK and emoji, tool calls whose
+ * inputs and results reach 200 KB, cut by the formats' own chunkers. The runs are built with
+ * the demo agent's scripted agents and formatters, so the bytes are what the upstream server
+ * writes. A stream of any size is distinct runs one after another; `networkChunks` cuts it the
+ * way sockets deliver it (1 B to 16 KB, splitting multi-byte characters).
+ */
+import { renderScript } from '../src-main/services/demo-agent/emit';
+import { interleave, ScriptedAgent } from '../src-main/services/demo-agent/scripted-agent';
+import type { Format, Step } from '../src-main/services/demo-agent/script';
+import { seededUuid } from '../src-main/services/demo-agent/seeded';
+import { classifyControlFrame } from '../src-shared/pipeline/stream-control';
+import { seededRandom } from '../src-shared/sse/rechunk';
+import { listSseFixtures, readFixture, readManifest } from '../src-main/testing/fixtures';
+
+export const STREAM_FORMATS = ['json', 'xml', 'raw'] as const satisfies readonly Format[];
+
+const WORDS = ['the', 'agent', 'streams', 'a', 'delta', 'of', 'text', 'while', 'tools', 'run', 'and', 'results', 'arrive', 'in', 'order'];
+const CJK = ['流式', '代理', '工具', '结果', '思考', '文本', 'エージェント', 'ストリーム', '도구', '결과'];
+const EMOJI = ['🚀', '✅', '🔍', '📄', '🧠', '⚙️', '👍🏽', '🇫🇷'];
+
+type Random = () => number;
+
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+/** An integer in [min, max], log-uniform: many small values, a few large ones. */
+const logUniform = (random: Random, min: number, max: number): number => Math.round(Math.exp(Math.log(min) + random() * (Math.log(max) - Math.log(min))));
+
+function sentence(random: Random): string {
+  const words: string[] = [];
+  for (let i = 3 + Math.floor(random() * 12); i > 0; i--) {
+    const r = random();
+    words.push(r < 0.75 ? pick(random, WORDS) : r < 0.93 ? pick(random, CJK) : pick(random, EMOJI));
+  }
+  return `${words.join(' ')}. `;
+}
+
+/** Text of about `bytes` UTF-8 bytes, cut into 5–50-byte deltas (never inside a code point). */
+function deltasOf(random: Random, bytes: number): string[] {
+  const text: string[] = [];
+  for (let size = 0; size < bytes; ) {
+    const s = sentence(random);
+    text.push(s);
+    size += Buffer.byteLength(s);
+  }
+  const out: string[] = [];
+  let current = '';
+  let currentBytes = 0;
+  let target = 5 + Math.floor(random() * 46);
+  for (const char of Array.from(text.join(''))) {
+    current += char;
+    currentBytes += Buffer.byteLength(char);
+    if (currentBytes >= target) {
+      out.push(current);
+      current = '';
+      currentBytes = 0;
+      target = 5 + Math.floor(random() * 46);
+    }
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+/** A tool payload of about `bytes` bytes: rows of mixed-script text, as a search or file read returns. */
+function payload(random: Random, bytes: number): string {
+  const rows: string[] = [];
+  for (let size = 0; size < bytes; ) {
+    const row = sentence(random);
+    rows.push(row);
+    size += Buffer.byteLength(row) + 1;
+  }
+  return rows.join('\n');
+}
+
+/**
+ * `mixed`: tool inputs and results of 100 B to 200 KB beside the deltas; `deltas`: tool
+ * payloads of at most 200 B, so nearly every byte is a small text or thinking delta.
+ */
+export type StreamProfile = 'mixed' | 'deltas';
+
+const MAX_PAYLOAD: Record<StreamProfile, number> = { mixed: 200_000, deltas: 200 };
+
+/** One agent's turns: thinking, text, a tool call and its result, then a closing answer. */
+function agentTurns(agent: ScriptedAgent, random: Random, turns: number, profile: StreamProfile): Step[] {
+  const maxPayload = MAX_PAYLOAD[profile];
+  for (let t = 0; t < turns; t++) {
+    const toolId = `toolu_bench_${agent.uuid.slice(0, 8)}_${t}`;
+    agent
+      .turn()
+      .thinking(deltasOf(random, logUniform(random, 200, 4_000)))
+      .text(deltasOf(random, logUniform(random, 200, 6_000)))
+      .toolUse(toolId, 'read_file', { path: `docs/${t}.md`, content: payload(random, logUniform(random, 100, maxPayload)) })
+      .end('tool_use');
+    agent.toolResult(toolId, 'read_file', payload(random, logUniform(random, 100, maxPayload)));
+  }
+  agent.turn().text(deltasOf(random, logUniform(random, 500, 8_000))).end('end_turn');
+  return agent.finish().take();
+}
+
+/** One run: a main agent and two sub-agents whose steps interleave. `[DONE]` is left out. */
+function run(seed: number, profile: StreamProfile): Step[] {
+  const random = seededRandom(seed);
+  const uuid = seededUuid('bench', String(seed));
+  const main = new ScriptedAgent({ uuid, parent: null, prompt: 'Benchmark run', streamMeta: true }).start();
+  const children = ['a', 'b'].map((name) => new ScriptedAgent({ uuid: seededUuid('bench', String(seed), name), parent: uuid, prompt: `task ${name}`, streamMeta: false }).start());
+  const head = main.take();
+  const concurrent = interleave(...children.map((child) => agentTurns(child, random, 2, profile)));
+  return [...head, ...concurrent, ...agentTurns(main, random, 3, profile)];
+}
+
+const encoder = new TextEncoder();
+const cache = new Map<string, Uint8Array>();
+
+/** Distinct runs in `format` one after another, to at least `bytes` bytes (cached per format and size). */
+export function generateStream(format: Format, bytes: number, profile: StreamProfile = 'mixed', seed = 1): Uint8Array {
+  const key = `${format}:${bytes}:${profile}:${seed}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  // Runs are made once per seed and reused past 64 distinct ones: a 1 GB stream needs ~1,000.
+  const distinct: Uint8Array[] = [];
+  for (let i = 0; total < bytes; i++) {
+    const part = i < 64 ? encoder.encode(renderScript(run(seed * 1_000 + i, profile), format)) : (distinct[i % 64] as Uint8Array);
+    if (i < 64) distinct.push(part);
+    parts.push(part);
+    total += part.length;
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  cache.set(key, out);
+  return out;
+}
+
+/** Forgets the generated streams (before memory is measured). */
+export function clearStreamCache(): void {
+  cache.clear();
+}
+
+/** Cuts `bytes` as a socket delivers it: chunks of 1 B to 16 KB, log-uniform, seeded. */
+export function networkChunks(bytes: Uint8Array, seed = 7): Uint8Array[] {
+  const random = seededRandom(seed);
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const size = logUniform(random, 1, 16 * 1024);
+    out.push(bytes.subarray(at, at + size));
+    at += size;
+  }
+  return out;
+}
+
+const textDecoder = new TextDecoder();
+
+/** The fixture's events without `[DONE]` and error frames (all fixtures: one `data:` line per event). */
+function contentEvents(name: string): string {
+  const events = textDecoder.decode(readFixture(name)).split(/(?<=\n\n)/);
+  return events.filter((event) => !(event.startsWith('data: ') && classifyControlFrame(event.slice(6, -2)) !== undefined)).join('');
+}
+
+/**
+ * The upstream fixtures of one format played one after another to about `bytes` bytes: real
+ * server output, `[DONE]` and error frames left out of the repeats (or every event after the
+ * first `[DONE]` would be a `stream.after-done` finding).
+ */
+export function fixtureStream(format: Format, bytes: number): Uint8Array {
+  const manifest = readManifest();
+  const names = listSseFixtures().filter((name) => manifest[name]?.kind === format);
+  const once = encoder.encode(names.map(contentEvents).join(''));
+  const repeats = Math.max(1, Math.round(bytes / once.length));
+  const out = new Uint8Array(once.length * repeats);
+  for (let i = 0; i < repeats; i++) out.set(once, i * once.length);
+  return out;
+}

@@ -1,0 +1,53 @@
+/** Timing helpers shared by the benchmarks: medians over rounds, contenders in alternation. */
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Median wall time of `runs` runs after one warm-up, in ms, and the last run's result. */
+export function time<T>(fn: () => T, runs: number): { ms: number; result: T } {
+  let result = fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    result = fn();
+    samples.push(performance.now() - start);
+  }
+  return { ms: median(samples), result };
+}
+
+export interface Alternated<A, B> {
+  oursMs: number;
+  floorMs: number;
+  /** Median of the per-round ratios ours/floor. */
+  ratio: number;
+  /** Fastest and slowest round of `ours`. */
+  oursMinMs: number;
+  oursMaxMs: number;
+  ours: A;
+  floor: B;
+}
+
+/**
+ * Two contenders timed in alternation after one warm-up each, so load from other processes
+ * hits both alike; medians of `rounds`, and the ratio as the median of the per-round ratios.
+ */
+export function alternate<A, B>(ours: () => A, floor: () => B, rounds: number): Alternated<A, B> {
+  const results = { ours: ours(), floor: floor() };
+  const oursMs: number[] = [];
+  const floorMs: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    let start = performance.now();
+    results.floor = floor();
+    const f = performance.now() - start;
+    start = performance.now();
+    results.ours = ours();
+    const o = performance.now() - start;
+    floorMs.push(f);
+    oursMs.push(o);
+    ratios.push(o / f);
+  }
+  return { oursMs: median(oursMs), floorMs: median(floorMs), ratio: median(ratios), oursMinMs: Math.min(...oursMs), oursMaxMs: Math.max(...oursMs), ...results };
+}

@@ -1,0 +1,16 @@
+import type { DialectModule } from '../types';
+import { announcedXmlFormat } from './announced';
+import { createLegacyXmlDecoder } from './decoder';
+
+const LESS_THAN = 0x3c;
+
+/** The legacy XML stream: one XML item per event (a meta_init announcing raw is the raw dialect's). */
+export const legacyXmlDialect: DialectModule<'xml'> = {
+  id: 'xml',
+  label: 'Legacy XML tags',
+  detect: (frame) => frame.data.charCodeAt(frame.start) === LESS_THAN && announcedXmlFormat(frame) !== 'raw',
+  create: createLegacyXmlDecoder,
+  syntax: 'xml',
+  terminator: 'done-frame',
+  agentXmlItems: true,
+};
