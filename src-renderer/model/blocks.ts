@@ -216,6 +216,7 @@ const KIND_LABELS: Record<string, string> = {
   error: 'Error',
   error_frame: 'Server error frame',
   awaiting_frontend_tools: 'Awaiting frontend tools',
+  segment: 'Segment',
 };
 
 export function kindLabel(kind: string): string {
@@ -223,7 +224,7 @@ export function kindLabel(kind: string): string {
 }
 
 /** How a block's content is presented. */
-export type BlockPresentation = 'markdown' | 'thinking' | 'tool-call' | 'tool-result' | 'json' | 'files' | 'error' | 'awaiting' | 'plain';
+export type BlockPresentation = 'markdown' | 'thinking' | 'tool-call' | 'tool-result' | 'json' | 'files' | 'error' | 'awaiting' | 'segment' | 'plain';
 
 export function presentationOf(kind: string): BlockPresentation {
   switch (kind) {
@@ -247,6 +248,8 @@ export function presentationOf(kind: string): BlockPresentation {
       return 'error';
     case 'awaiting_frontend_tools':
       return 'awaiting';
+    case 'segment':
+      return 'segment';
     default:
       return 'plain';
   }

@@ -80,6 +80,14 @@ export const RULES = {
   'inline.invalid-sentinel': { severity: 'warning', layer: 'inline', title: 'Sentinel header is not a JSON object with a "type"; the sentinel is kept as text' },
   'inline.text-after-action': { severity: 'info', layer: 'inline', title: 'Text or reasoning after the turn\'s terminal action' },
 
+  // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
+  'segments.malformed-event': { severity: 'error', layer: 'segments', title: 'Event is not a segment event with a segment_id and a known type (or lacks its payload fields)' },
+  'segments.unknown-id': { severity: 'warning', layer: 'segments', title: 'Content or end for a segment id that no SEGMENT_START opened' },
+  'segments.started-twice': { severity: 'warning', layer: 'segments', title: 'SEGMENT_START for a segment id that was already started' },
+  'segments.content-after-end': { severity: 'warning', layer: 'segments', title: 'SEGMENT_CONTENT for a segment after its SEGMENT_END' },
+  'segments.unclosed': { severity: 'warning', layer: 'segments', title: 'Segment still open when the stream ends' },
+  'segments.unknown-type': { severity: 'info', layer: 'segments', title: 'Segment type the protocol does not name (kept and shown)' },
+
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': { severity: 'error', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },
   'recording.damaged-line': { severity: 'error', layer: 'recording', title: 'Line of the recording is not a valid record; skipped, reading continues with the next line' },

@@ -1,7 +1,9 @@
 import type { DiagnosticInit, DiagnosticLocation } from '../diagnostics/types';
+import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
+import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
 import { createInlineDocument, type InlineDocument, type InlineFinding } from './collect';
-import type { InlineOptions } from './types';
+import type { InlineOptions, Segment } from './types';
 
 /** The block kind whose text the model writes, and so the only kind the stage parses. */
 export const INLINE_BLOCK_KIND = 'text';
@@ -10,8 +12,8 @@ export const INLINE_BLOCK_KIND = 'text';
 export type InlineLocator = (block: Block) => DiagnosticLocation;
 
 export interface InlineStage {
-  /** A block opened or changed: parse what it gained. */
-  onBlock(block: Block): void;
+  /** A block opened or changed (through `envelope`, when one is being decoded): parse what it gained. */
+  onBlock(block: Block, envelope?: Envelope): void;
   /** The session ended: close what is still open (reports unclosed actions); returns the blocks that changed. */
   finish(blocks: readonly Block[]): Block[];
   /** Parse every text block again with other options (the user chose another mode). */
@@ -26,6 +28,23 @@ interface BlockParse {
   /** Characters of the block's content already pushed. */
   fed: number;
   ended: boolean;
+}
+
+/**
+ * A block of the segment-events dialect is one segment already: its segment has the same
+ * fields as those the parser finds in text (the output contract of docs/inline.md). The
+ * metadata arrives on the SEGMENT_START envelope, which opens the block.
+ */
+function describeSegmentBlock(block: Block, envelope: Envelope | undefined): void {
+  let segment = block.segments?.[0];
+  if (!segment) {
+    const metadata = envelope?.extras['metadata'];
+    segment = { id: block.toolId ?? '', type: block.name ?? '', metadata: typeof metadata === 'object' && metadata !== null ? { ...(metadata as Record<string, unknown>) } : {}, params: {}, content: '', complete: false, start: 0, end: 0 } satisfies Segment;
+    block.segments = [segment];
+  }
+  segment.content = block.content;
+  segment.end = block.content.length;
+  segment.complete = block.status === 'complete';
 }
 
 /**
@@ -67,8 +86,9 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   }
 
   return {
-    onBlock(block) {
+    onBlock(block, envelope) {
       if (block.kind === INLINE_BLOCK_KIND) feed(block);
+      else if (block.kind === SEGMENT_BLOCK_KIND) describeSegmentBlock(block, envelope);
     },
     finish(blocks) {
       finished = true;

@@ -111,7 +111,7 @@ export function createSessionDecoder(
   });
   const reconstructor = createReconstructor({
     onBlock: (block) => {
-      inline.onBlock(block);
+      inline.onBlock(block, currentEnvelope);
       callbacks.onBlock?.(block);
     },
     onAgent: (agent) => callbacks.onAgent?.(agent),

@@ -78,3 +78,21 @@ describe('a session\'s inline stage', () => {
     expect(data.blockSummary(data.blocks()[0]!).segmentTypes).toEqual(['reasoning', 'text']);
   });
 });
+
+describe('a session of segment events', () => {
+  it('shows each segment block with its segment, and filters rows by its type', () => {
+    const events = [
+      { type: 'SEGMENT_START', segment_id: 'seg_1', segment_type: 'write_file', payload: { metadata: { path: '/a.py' } } },
+      { type: 'SEGMENT_CONTENT', segment_id: 'seg_1', payload: { delta: 'x = 1\n' } },
+      { type: 'SEGMENT_END', segment_id: 'seg_1', payload: {} },
+      { type: 'SEGMENT_START', segment_id: 'seg_2', segment_type: 'run_bash', payload: { metadata: {} } },
+      { type: 'SEGMENT_CONTENT', segment_id: 'seg_2', payload: { delta: 'ls' } },
+      { type: 'SEGMENT_END', segment_id: 'seg_2', payload: {} },
+    ];
+    const data = sessionOf(encoder.encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')));
+    expect(data.summary().format).toBe('segments');
+    expect(data.blocks().map((b) => data.blockSummary(b).segmentTypes)).toEqual([['write_file'], ['run_bash']]);
+    expect(toBlockDetail(data.blocks()[0]!).segments).toEqual([{ id: 'seg_1', type: 'write_file', metadata: { path: '/a.py' }, params: {}, content: 'x = 1\n', complete: true, start: 0, end: 6 }]);
+    expect(data.search(undefined, 100, ['run_bash']).seqs).toEqual([3, 4, 5]);
+  });
+});

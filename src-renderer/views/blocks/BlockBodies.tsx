@@ -100,6 +100,12 @@ export function TextBody({ app, detail, live, inline }: BodyProps) {
   );
 }
 
+/** A block of the segment-events dialect: one segment, shown as the inline stage's segments are. */
+export function SegmentBlockBody({ app, detail, live }: BodyProps) {
+  if (!detail.segments) return <ClippedText text={detail.content} />;
+  return <SegmentsBody app={app} segments={detail.segments} live={live} held={0} />;
+}
+
 function MarkdownText({ app, detail, live }: Pick<BodyProps, 'app' | 'detail' | 'live'>) {
   const { visible, heldBack } = holdBackPartialTag(detail.content, live);
   return (

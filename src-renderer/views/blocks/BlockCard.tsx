@@ -5,7 +5,7 @@ import { detailKey, kindLabel, presentationOf } from '../../model/blocks';
 import type { BlockDetails } from '../../model/blocks-details';
 import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
 import { formatBytes } from '../../model/format';
-import { AwaitingBody, ErrorBody, FilesBody, JsonBody, PlainBody, TextBody, ThinkingBody, ToolCallBody, ToolResultBody, type BodyProps } from './BlockBodies';
+import { AwaitingBody, ErrorBody, FilesBody, JsonBody, PlainBody, SegmentBlockBody, TextBody, ThinkingBody, ToolCallBody, ToolResultBody, type BodyProps } from './BlockBodies';
 import { BLOCK_IDS } from './testids';
 
 export interface BlockCardProps {
@@ -177,6 +177,8 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
             <ErrorBody {...bodyProps} />
           ) : presentation === 'awaiting' ? (
             <AwaitingBody {...bodyProps} pending={pending} />
+          ) : presentation === 'segment' ? (
+            <SegmentBlockBody {...bodyProps} />
           ) : (
             <PlainBody {...bodyProps} />
           )}
