@@ -156,3 +156,32 @@ test('the inline mode of an open session, and the timeline filtered by segment t
 function numberBefore(text: string): number {
   return Number((/^([\d,]+)/.exec(text.trim())?.[1] ?? 'NaN').replaceAll(',', ''));
 }
+
+test('a segment-event stream: one block per segment, shown as the inline stage shows its segments', async ({ app, connect, blocks, timeline, page }) => {
+  await connect.chooseDemo({ scenario: 'inline-segments', format: 'json', pace: 'fast' });
+  // The demo agent's segment-event endpoint: the same scenario's text, parsed on the server.
+  await connect.url.fill((await connect.url.inputValue()).replace('/agent/run', '/segments/run'));
+  await connect.connect();
+  await app.expectState('complete');
+  await expect(app.sessionHeader).toContainText('format segments');
+
+  await app.show('blocks');
+  const cards = blocks.ofKind('segment');
+  await expect(cards).toHaveCount(9);
+  await expect.poll(() => blocks.segmentTypes()).toEqual(
+    ['text', 'write_file', 'text', 'run_bash', 'text', 'write_file', 'patch_file', 'run_bash', 'tool_call'].map((type) => ({ type, complete: true })),
+  );
+  const file = blocks.segmentsOf(cards.nth(1), 'write_file');
+  await expect(blocks.segmentDetail(file, 'path')).toHaveText('scripts/hello.py');
+  await expect(blocks.segmentDetail(file, 'code')).toContainText('def main() -> int:');
+  await expect(blocks.segmentDetail(blocks.segmentsOf(cards.nth(8), 'tool_call'), 'name')).toHaveText('read_file');
+  await app.expectNoErrors();
+  await screenshots(app, page, '09-segment-events');
+
+  await app.show('timeline');
+  const total = await timeline.total();
+  await timeline.filterSegments(['run_bash']);
+  // Two bash segments: their start, content and end events.
+  await expect.poll(async () => numberBefore(await timeline.count.innerText())).toBeGreaterThanOrEqual(6);
+  expect(numberBefore(await timeline.count.innerText())).toBeLessThan(total);
+});
