@@ -185,3 +185,43 @@ test('a segment-event stream: one block per segment, shown as the inline stage s
   await expect.poll(async () => numberBefore(await timeline.count.innerText())).toBeGreaterThanOrEqual(6);
   expect(numberBefore(await timeline.count.innerText())).toBeLessThan(total);
 });
+
+test('a live text block holds back a marker until the next delta decides it', async ({ app, connect, blocks, replay, page }) => {
+  await connect.chooseDemo({ scenario: 'inline-xml', format: 'json', pace: 'fast' });
+  await connect.connect();
+  await app.expectState('complete');
+  // Replayed one envelope at a time, the first text block streams as it did live. (The fast
+  // run replays in a blink: seeking back to the start leaves it paused there.)
+  await app.replayButton.click();
+  await expect(replay.controls).toBeVisible();
+  await app.show('blocks');
+
+  // meta_init, then the first delta: "<thin", which may become <thinking>.
+  await replay.seekTo(2);
+  await expect(replay.controls).toHaveAttribute('data-playing', 'false');
+  const text = blocks.ofKind('text').first();
+  await expect(text).toHaveAttribute('data-live', 'true');
+  await expect(text.getByText('5 chars held back')).toBeVisible();
+  await expect(text).not.toContainText('<thin');
+  await app.screenshot('09-holdback-partial-open');
+
+  // "king>User wants to understand the", then "…login flow. I should search for relevant code.</thi": the
+  // reasoning streams, its closing tag's start held back.
+  for (let position = 3; position <= 8; position++) {
+    await replay.step();
+    await expect(replay.controls).toHaveAttribute('data-position', String(position));
+    const content = await text.innerText();
+    expect(content).not.toMatch(/<\/?t(h(i(n(k(i(n(g)?)?)?)?)?)?)?$/m);
+    expect(content).not.toContain('<thinking');
+  }
+  await expect(blocks.segmentsOf(text, 'reasoning')).toHaveCount(1);
+  await app.screenshot('09-holdback-streaming');
+
+  await replay.play();
+  await expect(replay.finished).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => blocks.segmentTypes(text)).toEqual([
+    { type: 'reasoning', complete: true },
+    { type: 'tool_call', complete: true },
+  ]);
+  await expect(page.getByText('held back')).toHaveCount(0);
+});

@@ -106,8 +106,16 @@ export function SegmentBlockBody({ app, detail, live }: BodyProps) {
   return <SegmentsBody app={app} segments={detail.segments} live={live} held={0} />;
 }
 
+/**
+ * Text with no protocol segments (yet): while live, the inline stage's held characters (a tag
+ * or sentinel it is still deciding, always the tail) are not shown, nor a partial tag of the
+ * legacy XML stream.
+ */
 function MarkdownText({ app, detail, live }: Pick<BodyProps, 'app' | 'detail' | 'live'>) {
-  const { visible, heldBack } = holdBackPartialTag(detail.content, live);
+  const held = live ? Math.min(detail.held ?? 0, detail.content.length) : 0;
+  const tagged = holdBackPartialTag(held > 0 ? detail.content.slice(0, detail.content.length - held) : detail.content, live);
+  const visible = tagged.visible;
+  const heldBack = tagged.heldBack + held;
   return (
     <>
       <SafeMarkdown app={app} text={visible} />
