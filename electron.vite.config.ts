@@ -9,7 +9,8 @@ import { rendererCspPlugin } from './src-main/web/csp';
  * worker → out/main/session-worker.js, the preload →
  * out/preload/preload.cjs (one CommonJS file with everything inlined, as `sandbox: true`
  * requires), and the renderer → out/renderer (relative asset URLs, so the browser host can
- * serve it under its per-run token path).
+ * serve it under its per-run token path; the favicon generated from resources/icons is copied
+ * in as is).
  */
 const root = import.meta.dirname;
 
@@ -41,6 +42,7 @@ export default defineConfig({
   renderer: {
     root: resolve(root, 'src-renderer'),
     base: './',
+    publicDir: resolve(root, 'resources/icons/favicon'),
     // index.html's meta CSP is written from the same source as the header CSP (src-main/web/csp.ts).
     plugins: [react(), rendererCspPlugin()],
     build: {

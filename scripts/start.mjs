@@ -28,7 +28,7 @@ const { values, positionals } = parseArgs({
 const files = positionals.map((file) => resolve(file));
 
 const OUTPUTS = ['out/main/index.js', 'out/preload/preload.cjs', 'out/renderer/index.html'];
-const SOURCES = ['src-main', 'src-shared', 'src-renderer', 'electron.vite.config.ts', 'package.json'];
+const SOURCES = ['src-main', 'src-shared', 'src-renderer', 'resources/icons/favicon', 'electron.vite.config.ts', 'package.json'];
 
 function newestMtime(path) {
   const info = statSync(path);

@@ -27,6 +27,9 @@ export const TEST_IDS = {
   dropZone: 'drop-zone',
   recentFiles: 'recent-files',
   recentFile: 'recent-file',
+  samplesPanel: 'samples-panel',
+  /** One per sample; `data-sample` holds its id. */
+  sampleOpen: 'sample-open',
 
   // Session header and status line
   sessionHeader: 'session-header',
@@ -50,6 +53,9 @@ export const TEST_IDS = {
   connectView: 'connect-view',
   presetDemo: 'preset-demo',
   presetUpstream: 'preset-upstream',
+  presetAnthropic: 'preset-anthropic',
+  presetOpenai: 'preset-openai',
+  providerScenario: 'provider-scenario',
   demoScenario: 'demo-scenario',
   demoFormat: 'demo-format',
   agentType: 'agent-type',
@@ -98,6 +104,8 @@ export const TEST_IDS = {
   detailTabFrame: 'detail-tab-frame',
   detailTabBlock: 'detail-tab-block',
   envelopeView: 'envelope-view',
+  unifiedEvent: 'unified-event',
+  rowUnified: 'row-unified',
   rawBytes: 'raw-bytes',
   rawText: 'raw-text',
   rawHex: 'raw-hex',

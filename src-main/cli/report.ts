@@ -1,4 +1,5 @@
 import type { Severity } from '../../src-shared/diagnostics/types';
+import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
 import { countOf } from '../../src-shared/text/count';
 import type { DecodedFile } from './decode-file';
 import type { Segment } from '../../src-shared/inline/types';
@@ -20,6 +21,10 @@ export interface InspectReport {
   envelopes: number;
   agents: { uuid: string; parent: string | null; envelopes: number; model?: string }[];
   envelopeTypes: Record<string, number>;
+  /** Provider dialects: how many envelopes map to each unified event family (docs/protocols/provider-events.md). */
+  unifiedEvents?: Record<string, number>;
+  /** Provider dialects: each message's model, status, stop reason, usage and timing. */
+  messages?: MessageSummary[];
   blocks: { id: number; agent: string; kind: string; status: Block['status']; bytes: number; name?: string; toolId?: string; segments?: Record<string, number> }[];
   diagnostics: RuleCount[];
   errors: number;
@@ -27,9 +32,11 @@ export interface InspectReport {
 
 export function buildReport(result: DecodedFile): InspectReport {
   const envelopeTypes: Record<string, number> = {};
+  const unifiedEvents: Record<string, number> = {};
   const perAgent = new Map<string, number>();
   for (const e of result.envelopes) {
     envelopeTypes[e.type] = (envelopeTypes[e.type] ?? 0) + 1;
+    if (e.unified) unifiedEvents[e.unified.family] = (unifiedEvents[e.unified.family] ?? 0) + 1;
     if (!e.control) perAgent.set(e.agent, (perAgent.get(e.agent) ?? 0) + 1);
   }
   const rules = new Map<string, RuleCount>();
@@ -47,6 +54,7 @@ export function buildReport(result: DecodedFile): InspectReport {
     envelopes: result.envelopes.length,
     agents: result.agents.map((a: AgentInfo) => ({ uuid: a.uuid, parent: a.parent, envelopes: perAgent.get(a.uuid) ?? 0, ...(a.model ? { model: a.model } : {}) })),
     envelopeTypes,
+    ...(Object.keys(unifiedEvents).length > 0 ? { unifiedEvents, messages: result.blocks.filter((b) => b.kind === 'message' && b.parsed !== undefined).map((b) => b.parsed as MessageSummary) } : {}),
     blocks: result.blocks.map((b) => ({
       id: b.id,
       agent: b.agent,
@@ -74,6 +82,18 @@ export function formatSegment(s: Segment): string {
   const names = [s.metadata['tool_name'], s.metadata['path']].filter((v) => typeof v === 'string').map((v) => JSON.stringify(v));
   const params = Object.entries(s.params).map(([k, v]) => `${k}=${preview(v, 40)}`);
   return [`${s.id} ${s.type}`, ...names, ...params, s.complete ? '' : '(unclosed)', `: ${preview(s.content, 120)}`].filter(Boolean).join(' ');
+}
+
+/** One line per provider message: id, model, status, stop reason, tokens and timing. */
+function describeMessage(m: MessageSummary): string {
+  const parts: string[] = [m.id, m.model, m.status];
+  if (m.stop_reason !== undefined) parts.push(`stop ${m.stop_reason}`);
+  const input = m.usage?.['input_tokens'];
+  const output = m.usage?.['output_tokens'];
+  if (typeof input === 'number') parts.push(`${input} in / ${typeof output === 'number' ? output : '?'} out tokens`);
+  if (m.time_to_first_token_ms !== undefined) parts.push(`TTFT ${m.time_to_first_token_ms} ms`);
+  if (m.output_tokens_per_second !== undefined) parts.push(`${m.output_tokens_per_second} tokens/s`);
+  return JSON.stringify(parts.filter((p) => p !== '').join(' · '));
 }
 
 const short = (uuid: string): string => (uuid ? uuid.slice(0, 8) : '(none)');
@@ -107,6 +127,7 @@ export function formatReport(report: InspectReport, file: string): string {
   out.push('', 'Agents:', ...(report.agents.length ? agentTree(report) : ['  (none)']));
   out.push('', 'Envelopes by type:');
   for (const [type, count] of Object.entries(report.envelopeTypes).sort((a, b) => b[1] - a[1])) out.push(`  ${String(count).padStart(6)}  ${type}`);
+  for (const message of report.messages ?? []) out.push('', `Message ${describeMessage(message)}`);
   out.push('', `Blocks (${report.blocks.length}):`);
   for (const b of report.blocks) {
     const label = [b.name, b.toolId].filter(Boolean).join(' ');

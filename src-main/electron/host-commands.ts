@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createEmitter, type Emitter } from '../../src-shared/contract/emitter';
 import type { ExportKind, HostCommand, SavedFile } from '../../src-shared/contract/payloads';
 import type { HostCommands, SessionCommands } from '../services/sessions/compose';
+import { sampleCommands } from '../services/samples/sample-commands';
 import type { RecentFiles } from '../services/sessions/recent-files';
 import { confirmOpenExternal } from './window';
 
@@ -23,7 +24,7 @@ const FILE_FILTERS = [
 
 const EXPORT_EXTENSIONS: Record<ExportKind, string> = { 'envelopes-ndjson': 'ndjson', 'blocks-json': 'json', 'raw-sse': 'sse' };
 
-export function createElectronHost(sessions: SessionCommands, recentFiles: RecentFiles): ElectronHost {
+export function createElectronHost(sessions: SessionCommands, recentFiles: RecentFiles, samplesDir: string): ElectronHost {
   const commands = createEmitter<HostCommand>();
   const focused = (): BrowserWindow | null => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0] ?? null;
 
@@ -46,6 +47,7 @@ export function createElectronHost(sessions: SessionCommands, recentFiles: Recen
   };
 
   return {
+    ...sampleCommands(sessions, samplesDir),
     commands,
     openWithDialog,
     getAppInfo: () =>

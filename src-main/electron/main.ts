@@ -12,6 +12,7 @@ import { APP_ORIGIN, enforceCspOn, isAppUrl, registerAppScheme, serveRenderer } 
 import { createElectronHost } from './host-commands';
 import { registerContract, registerDroppedFiles } from './ipc';
 import { installMenu } from './menu';
+import { samplesDir, windowIconPath } from './resources';
 import { createMainWindow } from './window';
 
 /**
@@ -31,6 +32,19 @@ const userDataOverride = process.env['STREAM_INSPECTOR_USER_DATA'];
 if (userDataOverride) app.setPath('userData', userDataOverride);
 // Tests start from an empty app: no demo session connected on the first start.
 const entryQuery = process.env['STREAM_INSPECTOR_AUTOCONNECT'] === '0' ? '?autoconnect=0' : '';
+
+/**
+ * Files the system asks the app to open (macOS `open-file`: a double-clicked `.recording` or
+ * `.sse`, or one dropped on the Dock icon). It can fire before the app is ready, so it is
+ * registered at once and the paths wait until the window has loaded.
+ */
+const waitingPaths: string[] = [];
+let openWhenReady: ((path: string) => void) | null = null;
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  if (openWhenReady) openWhenReady(path);
+  else waitingPaths.push(path);
+});
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -69,7 +83,7 @@ async function start(): Promise<void> {
   });
   const sessions = worker.service;
   trackOpenedFiles(sessions.onSessionsChanged, recentFiles, () => void refreshMenu());
-  const host = createElectronHost(sessions, recentFiles);
+  const host = createElectronHost(sessions, recentFiles, samplesDir());
   // The renderer may open only files the user chose and never names a file to write.
   const access = createPathAccess({ recentFiles, howToOpen: 'Open it with File › Open, drop it on the window, or name it on the command line.' });
   const inspector = guardPaths(composeInspector(sessions, host), access);
@@ -87,9 +101,16 @@ async function start(): Promise<void> {
       .then((summary) => host.commands.fire({ kind: 'select-session', sessionId: summary.id }))
       .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
   };
+  const openSample = (id: string): void => {
+    host
+      .openSample({ id })
+      .then(([first]) => first && host.commands.fire({ kind: 'select-session', sessionId: first.id }))
+      .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+  };
   const menuActions = {
     open: () => void host.openWithDialog().catch((error: unknown) => console.error(error)),
     openPath,
+    openSample,
     send: (command: HostCommand) => host.commands.fire(command),
     isDev: devServer !== undefined || !app.isPackaged,
   };
@@ -102,11 +123,14 @@ async function start(): Promise<void> {
     preload: join(here, '../preload/preload.cjs'),
     url: `${devServer ?? `${APP_ORIGIN}/index.html`}${entryQuery}`,
     statePath: join(userData, 'window-state.json'),
+    icon: windowIconPath(),
     isAppUrl: appUrl,
     log: (m) => console.warn(m),
   });
   window.webContents.once('did-finish-load', () => {
-    for (const path of filesIn(process.argv, process.cwd())) openPath(path);
+    openWhenReady = openPath;
+    // Files named on the command line (Windows and Linux file associations pass them so) and those macOS asked for early.
+    for (const path of [...filesIn(process.argv, process.cwd()), ...waitingPaths.splice(0)]) openPath(path);
   });
 
   app.on('second-instance', (_event, argv, cwd) => {
@@ -116,10 +140,6 @@ async function start(): Promise<void> {
       main.focus();
     }
     for (const path of filesIn(argv, cwd)) openPath(path);
-  });
-  app.on('open-file', (event, path) => {
-    event.preventDefault();
-    openPath(path);
   });
   app.on('window-all-closed', () => app.quit());
 

@@ -1,15 +1,18 @@
 import { app, Menu, type MenuItemConstructorOptions } from 'electron';
 import { basename } from 'node:path';
 import type { ExportKind, HostCommand } from '../../src-shared/contract/payloads';
+import { SAMPLES } from '../services/samples/catalogue';
 
 /**
- * The application menu: File (Open, Open Recent, Save Recording, Export), Session (Connect,
+ * The application menu: File (Open, Open Recent, Open Sample, Save Recording, Export), Session (Connect,
  * Replay), and the standard Edit, View and Window menus. Items that act on the selected
  * session are forwarded to the renderer as host commands (it knows the selection).
  */
 export interface MenuActions {
   open(): void;
   openPath(path: string): void;
+  /** Opens one of the shipped samples (resources/samples) by id. */
+  openSample(id: string): void;
   send(command: HostCommand): void;
   isDev: boolean;
 }
@@ -35,6 +38,7 @@ export function buildMenu(recent: readonly string[], actions: MenuActions): Menu
               ? [...recent.map((path) => ({ label: basename(path), sublabel: path, click: () => actions.openPath(path) })), { type: 'separator' as const }, { role: 'clearRecentDocuments' as const }]
               : [{ label: 'No recent files', enabled: false }],
         },
+        { label: 'Open Sample', submenu: SAMPLES.map((sample) => ({ label: sample.title, toolTip: sample.summary, click: () => actions.openSample(sample.id) })) },
         { type: 'separator' },
         { label: 'Save Recording…', accelerator: 'CmdOrCtrl+S', click: () => actions.send({ kind: 'save-recording' }) },
         { label: 'Export', submenu: EXPORTS.map(([exportKind, label]) => ({ label, click: () => actions.send({ kind: 'export', exportKind }) })) },

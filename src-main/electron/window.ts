@@ -15,6 +15,8 @@ export interface WindowOptions {
   /** The app page to load (app://inspector/index.html, or the dev server). */
   url: string;
   statePath: string;
+  /** The window icon (a PNG). */
+  icon: string;
   isAppUrl(url: string): boolean;
   /** Where refused navigations are reported. */
   log(message: string): void;
@@ -76,6 +78,7 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     minHeight: 500,
     show: false,
     title: 'Agent Stream Inspector',
+    icon: options.icon,
     backgroundColor: '#1e1e1e',
     webPreferences: {
       preload: options.preload,

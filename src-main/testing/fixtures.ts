@@ -66,3 +66,18 @@ export function readManifest(): Record<string, ManifestEntry> {
   const raw = JSON.parse(readFileSync(fixturePath('MANIFEST.json'), 'utf8')) as { files: Record<string, ManifestEntry> };
   return raw.files;
 }
+
+/** The provider API fixtures (Anthropic Messages, OpenAI Responses), written from the scripted scenarios; see their README. */
+export const PROVIDER_FIXTURES_DIR = join(PROJECT_ROOT, 'resources/fixtures/providers');
+
+export function providerFixturePath(name: string): string {
+  return join(PROVIDER_FIXTURES_DIR, name);
+}
+
+/** Every provider `.sse` fixture, sorted: `anthropic-messages/…` and `openai-responses/…`. */
+export function listProviderFixtures(): string[] {
+  return readdirSync(PROVIDER_FIXTURES_DIR, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.sse'))
+    .map((name) => name.split('\\').join('/'))
+    .sort();
+}

@@ -5,6 +5,7 @@ import type { HostCommand } from '../../src-shared/contract/payloads';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { composeInspector, type HostCommands, type SessionCommands } from '../services/sessions/compose';
 import { createDefaultSessionService } from '../services/sessions/default-service';
+import { PROJECT_SAMPLES_DIR, sampleCommands } from '../services/samples/sample-commands';
 import { demoAgentInfo } from '../services/sessions/demo-agent-info';
 import { createRecentFiles, trackOpenedFiles, type RecentFiles } from '../services/sessions/recent-files';
 import { createPathAccess, guardPaths } from '../services/sessions/path-guard';
@@ -25,6 +26,8 @@ export interface WebAppOptions {
   /** Start the embedded demo agent (default true), or use one that is already running. */
   demoAgent?: boolean | { url: string };
   demoAgentPort?: number;
+  /** The shipped sample recordings; the project's resources/samples by default. */
+  samplesDir?: string;
   /** Where the recent files are kept; in memory when not given. */
   recentFilesPath?: string;
   /**
@@ -47,9 +50,10 @@ export interface WebApp {
 }
 
 /** Host commands of the browser: no native dialogs or shell; files come as uploads. */
-export function browserHostCommands(options: { version: string; recentFiles: RecentFiles }): HostCommands {
+export function browserHostCommands(options: { version: string; recentFiles: RecentFiles; service: SessionCommands; samplesDir: string }): HostCommands {
   const hostCommands = createEmitter<HostCommand>();
   return {
+    ...sampleCommands(options.service, options.samplesDir),
     getAppInfo: () =>
       Promise.resolve({
         name: 'Agent Stream Inspector',
@@ -115,7 +119,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     disposeService = () => inProcess.dispose();
   }
   const access = createPathAccess({ recentFiles, howToOpen: 'Pick it with the Open button (an upload), drop it on the page, or name it on the command line that starts the inspector.' });
-  const inspector = guardPaths(composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles })), access);
+  const inspector = guardPaths(composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles, service, samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR })), access);
   for (const file of options.files ?? []) {
     access.grantRead(file);
     await service.openFile({ path: file }).catch((error: unknown) => (options.log ?? console.error)(error instanceof Error ? error.message : String(error)));

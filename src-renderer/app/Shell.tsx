@@ -178,7 +178,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
     >
       <header className="topbar">
         <div className="brand" title="Agent Stream Inspector">
-          <span className="brand-mark">◆</span> Agent Stream Inspector
+          <img className="brand-mark" src="./favicon.png" alt="" width={18} height={18} /> Agent Stream Inspector
         </div>
         <NavTabs app={app} view={view} />
         <div className="topbar-right">

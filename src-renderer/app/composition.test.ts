@@ -11,6 +11,7 @@ const demo: NonNullable<DemoAgentInfo> = {
   toolResultsUrl: 'http://127.0.0.1:5000/agent/tool_results',
   formats: ['json', 'xml', 'raw'],
   scenarios: [],
+  providers: [],
   defaultRequest: { url: 'http://127.0.0.1:5000/agent/run', method: 'POST', headers: [], title: 'Demo agent: Tour' },
 };
 
@@ -20,6 +21,7 @@ function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean
     getDemoAgent: () => Promise.resolve(demo),
     listSessions: () => Promise.resolve(options.sessions ?? []),
     listRecentFiles: () => Promise.resolve(['/tmp/a.sse']),
+    listSamples: () => Promise.resolve([{ id: 'pair', title: 'A pair', summary: 'Two runs', sessions: 2 }]),
     getSession: (arg: { sessionId: string }) => Promise.resolve({ summary: summary(arg.sessionId), request: null, legs: [], agents: [], pendingTools: null }),
     getBlocks: () => Promise.resolve([]),
     getDiagnostics: () => Promise.resolve([]),
@@ -50,6 +52,26 @@ describe('composition root', () => {
     expect(app.host.getSnapshot().demo?.runUrl).toBe(demo.runUrl);
     expect(app.connectForm.getSnapshot()).toMatchObject({ preset: 'demo', url: demo.runUrl });
     expect(app.recentFiles.getSnapshot()).toEqual(['/tmp/a.sse']);
+    expect(app.samples.getSnapshot().map((s) => s.id)).toEqual(['pair']);
+    expect(app.view.getSnapshot()).toBe('connect');
+  });
+
+  it('opens a sample by id: every session it holds is listed, the first is shown', async () => {
+    const { app, fake } = setup({ commands: { openSample: () => Promise.resolve([summary('xml', { createdAt: 1 }), summary('json', { createdAt: 2 })]) } });
+    await settle();
+    const shown = await app.openSample('pair');
+    expect(fake.calls.find((c) => c.method === 'openSample')?.arg).toEqual({ id: 'pair' });
+    expect(shown?.id).toBe('xml');
+    expect(app.sessions.getSnapshot().list.map((s) => s.id).sort()).toEqual(['json', 'xml']);
+    expect(app.sessions.getSnapshot().activeId).toBe('xml');
+    expect(app.view.getSnapshot()).toBe('timeline');
+  });
+
+  it('reports a sample that cannot be opened and stays where it was', async () => {
+    const { app } = setup({ commands: { openSample: () => Promise.reject(new Error("There is no sample named 'gone'.")) } });
+    await settle();
+    expect(await app.openSample('gone')).toBeUndefined();
+    expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Open sample', message: "There is no sample named 'gone'." }]);
     expect(app.view.getSnapshot()).toBe('connect');
   });
 

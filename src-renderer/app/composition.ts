@@ -1,4 +1,4 @@
-import type { ConnectRequest, ExportKind, HostCommand, InspectorService, OpenUploadRequest, SessionSummary } from '../../src-shared/contract';
+import type { ConnectRequest, ExportKind, HostCommand, InspectorService, OpenUploadRequest, SampleInfo, SessionSummary } from '../../src-shared/contract';
 import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
 import { ErrorsModel } from '../model/errors';
@@ -47,6 +47,8 @@ export interface RendererApp extends AppModel {
   readonly bridgeKind: 'electron' | 'browser';
   readonly connectForm: Store<ConnectForm>;
   readonly recentFiles: ReadableStore<readonly string[]>;
+  /** The sample recordings the host ships (File → Open Sample). */
+  readonly samples: ReadableStore<readonly SampleInfo[]>;
   readonly prefs: Store<Prefs>;
   readonly helpOpen: Store<boolean>;
   timeline(sessionId: string): TimelineModel;
@@ -54,6 +56,8 @@ export interface RendererApp extends AppModel {
   connect(request: ConnectRequest): Promise<SessionSummary | undefined>;
   openPath(path: string): Promise<SessionSummary | undefined>;
   openUpload(request: OpenUploadRequest): Promise<SessionSummary | undefined>;
+  /** Opens a shipped sample (a pair opens as two sessions) and shows the first. */
+  openSample(id: string): Promise<SessionSummary | undefined>;
   showOpenDialog(): Promise<SessionSummary | undefined>;
   refreshRecentFiles(): Promise<void>;
   stop(sessionId: string): Promise<void>;
@@ -84,6 +88,7 @@ export function createApp(deps: AppDeps): RendererApp {
   const selection = new SelectionModel();
   const view = createStore<ViewId>('connect');
   const recentFiles = createStore<readonly string[]>([]);
+  const samples = createStore<readonly SampleInfo[]>([]);
   const helpOpen = createStore(false);
   const host = createStore<HostSnapshot>({ info: null, demo: null, connected: deps.bridgeStatus.getSnapshot().connected, disconnectReason: deps.bridgeStatus.getSnapshot().reason });
 
@@ -142,6 +147,7 @@ export function createApp(deps: AppDeps): RendererApp {
     errors: errors.store,
     connectForm,
     recentFiles,
+    samples,
     prefs,
     helpOpen,
 
@@ -180,6 +186,11 @@ export function createApp(deps: AppDeps): RendererApp {
     },
     async openUpload(request) {
       return activate(await run(`Open ${request.name}`, () => service.openUpload(request)));
+    },
+    async openSample(id) {
+      const opened = await run('Open sample', () => service.openSample({ id }));
+      for (const summary of opened ?? []) sessions.upsert(summary);
+      return activate(opened?.[0]);
     },
     async showOpenDialog() {
       const summary = activate(await run('Open file', () => service.showOpenDialog()));
@@ -227,12 +238,14 @@ export function createApp(deps: AppDeps): RendererApp {
   };
 
   async function loadInitialState(): Promise<void> {
-    const [info, demo, list] = await Promise.all([
+    const [info, demo, list, sampleList] = await Promise.all([
       run('Connect to the inspector', () => service.getAppInfo()),
       run('Demo agent', () => service.getDemoAgent()),
       run('List sessions', () => service.listSessions()),
+      run('Samples', () => service.listSamples()),
     ]);
     host.update((h) => ({ ...h, info: info ?? h.info, demo: demo ?? null }));
+    if (sampleList) samples.set(sampleList);
     if (demo && !storedForm) connectForm.set(demoForm(demo));
     if (list) {
       sessions.applySessionsChanged(list);

@@ -13,6 +13,7 @@ import {
   serializeForm,
   upstreamForm,
   withBodyField,
+  providerForm,
   type ConnectForm,
 } from './connect-form';
 import { parseCurl } from './curl';
@@ -23,12 +24,27 @@ const demo: NonNullable<DemoAgentInfo> = {
   toolResultsUrl: 'http://127.0.0.1:5000/agent/tool_results',
   formats: ['json', 'xml', 'raw'],
   scenarios: [{ id: 'tour', title: 'Tour' }],
+  providers: [
+    { id: 'anthropic', title: 'Anthropic Messages', url: 'http://127.0.0.1:5000/v1/messages', dialect: 'anthropic-messages', scenarios: [{ id: 'text-citations', title: 'Thinking, text with citations' }] },
+    { id: 'openai', title: 'OpenAI Responses', url: 'http://127.0.0.1:5000/v1/responses', dialect: 'openai-responses', scenarios: [{ id: 'text-annotations', title: 'Text with citations' }] },
+  ],
   defaultRequest: { url: 'http://127.0.0.1:5000/agent/run', method: 'POST', headers: [], body: { kind: 'json', text: '{"user_prompt":"hi","format":"json"}' }, title: 'Demo agent: Tour' },
 };
 
 const form = (change: Partial<ConnectForm>): ConnectForm => ({ ...emptyForm(), url: 'http://x.test/run', body: '{}', ...change });
 
 describe('connect form', () => {
+  it('builds the provider presets: a streaming request in each API\'s shape to the demo endpoint', () => {
+    const [anthropic, openai] = demo.providers;
+    const messages = providerForm(anthropic!);
+    expect([messages.preset, messages.url, messages.headers.map((h) => [h.name, h.value])]).toEqual(['anthropic', 'http://127.0.0.1:5000/v1/messages', [['anthropic-version', '2023-06-01']]]);
+    expect(JSON.parse(messages.body)).toMatchObject({ stream: true, messages: [{ role: 'user' }], scenario: 'text-citations' });
+    const responses = providerForm(openai!);
+    expect(JSON.parse(responses.body)).toMatchObject({ stream: true, input: expect.any(String) as string, scenario: 'text-annotations' });
+    const request = formToRequest(responses);
+    expect(request.ok && request.request.url).toBe('http://127.0.0.1:5000/v1/responses');
+  });
+
   it('builds the demo preset from what main says about the demo agent', () => {
     const result = formToRequest(demoForm(demo));
     expect(result).toEqual({ ok: true, request: { url: demo.runUrl, method: 'POST', headers: [], body: { kind: 'json', text: '{"user_prompt":"hi","format":"json"}' }, title: 'Demo agent: Tour' } });

@@ -15,7 +15,8 @@ export interface HeaderRow {
 }
 
 export type BodyKind = 'json' | 'raw' | 'none';
-export type PresetId = 'demo' | 'upstream' | 'custom';
+export type PresetId = 'demo' | 'upstream' | 'anthropic' | 'openai' | 'custom';
+export type ProviderPreset = NonNullable<DemoAgentInfo>['providers'][number];
 export type DemoFormat = 'json' | 'xml' | 'raw';
 
 export interface ConnectForm {
@@ -67,6 +68,30 @@ export function upstreamForm(url = UPSTREAM_DEFAULT_URL): ConnectForm {
     headers: [headerRow('Accept', 'text/event-stream')],
     bodyKind: 'json',
     body: JSON.stringify({ user_prompt: 'Hello! What can you do?', agent_type: 'agent_frontend_tools' }, null, 2),
+    format: 'auto',
+    title: '',
+  };
+}
+
+/**
+ * A provider API preset: the demo agent's `/v1/messages` or `/v1/responses` with a streaming
+ * request in that API's shape (its first scenario picked). Point the URL at the provider
+ * itself and add the key header to inspect the real API.
+ */
+export function providerForm(provider: ProviderPreset): ConnectForm {
+  const scenario = provider.scenarios[0]?.id;
+  const prompt = 'What is the capital of France?';
+  const body =
+    provider.id === 'anthropic'
+      ? { model: 'claude-sonnet-4-5', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: prompt }], scenario }
+      : { model: 'gpt-5', stream: true, input: prompt, scenario };
+  return {
+    preset: provider.id,
+    url: provider.url,
+    method: 'POST',
+    headers: provider.id === 'anthropic' ? [headerRow('anthropic-version', '2023-06-01')] : [],
+    bodyKind: 'json',
+    body: JSON.stringify(body, null, 2),
     format: 'auto',
     title: '',
   };
@@ -243,7 +268,7 @@ export function deserializeForm(text: string | null): ConnectForm | null {
     const form = stored.form;
     if (stored.version !== 1 || !form || typeof form.url !== 'string' || !Array.isArray(form.headers)) return null;
     return {
-      preset: form.preset === 'demo' || form.preset === 'upstream' ? form.preset : 'custom',
+      preset: (['demo', 'upstream', 'anthropic', 'openai'] as const).find((p) => p === form.preset) ?? 'custom',
       url: form.url,
       method: typeof form.method === 'string' ? form.method : 'POST',
       headers: form.headers.filter((h) => Array.isArray(h) && h.length === 3).map(([name, value, enabled]) => headerRow(String(name), String(value), enabled !== false)),

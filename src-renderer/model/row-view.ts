@@ -25,6 +25,8 @@ export interface RowCells {
   readonly gap: string;
   readonly agent: AgentLabel;
   readonly type: string;
+  /** Provider dialects: the unified event beside the wire type. */
+  readonly unified: string | undefined;
   readonly category: TypeCategory;
   readonly final: boolean;
   readonly preview: string;
@@ -48,6 +50,7 @@ export function rowCells(
     gap: context.previousReceivedAt === undefined ? '' : formatGap(gapMs),
     agent: context.labels.get(row.agent) ?? fallbackLabel(row.agent),
     type: row.control && row.type === '' ? row.control : row.type,
+    unified: row.unified,
     category: typeCategory(row.type, row.control),
     final: row.final,
     preview: row.preview,

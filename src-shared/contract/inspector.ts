@@ -31,6 +31,10 @@ export const INSPECTOR_CONTRACT = {
   stop: command(SessionRef, s.none()),
   openFile: command(p.OpenFileRequest, p.SessionSummary),
   openUpload: command(p.OpenUploadRequest, p.SessionSummary),
+  /** The sample recordings the app ships (File → Open Sample). */
+  listSamples: command(s.none(), s.array(p.SampleInfo)),
+  /** Opens a shipped sample by id: one session per file of the sample, in order. */
+  openSample: command(p.OpenSampleRequest, s.array(p.SessionSummary)),
   closeSession: command(SessionRef, s.none()),
 
   // Sessions and their contents, fetched on demand

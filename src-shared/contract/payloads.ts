@@ -1,6 +1,7 @@
 import { DIALECT_IDS } from '../dialects/registry';
 import type { SessionDiff } from '../diff/types';
 import { CONTROL_KINDS } from '../envelope/types';
+import type { UnifiedEvent } from '../envelope/unified';
 import { columnsProblem, type RowColumns as RowColumnsData } from './row-columns';
 import * as s from './schema';
 import type { Infer } from './schema';
@@ -236,6 +237,8 @@ export const TimelineRow = s.object({
   block: s.optional(Count()),
   diagnostics: Count(),
   severity: s.optional(Severity),
+  /** Provider dialects: the unified event's family and kind (`content_block_delta · text_delta`). */
+  unified: s.optional(s.string({ max: 256 })),
 });
 
 export const RowsRequest = s.object({ sessionId: SessionId, start: Count(), count: s.number({ integer: true, min: 0, max: 10_000 }) });
@@ -266,6 +269,8 @@ export const EnvelopeDetail = s.object({
   delta: s.string(),
   extras: s.json<Record<string, unknown>>(),
   control: s.optional(ControlKind),
+  /** Provider dialects: the wire event on the unified surface (docs/protocols/provider-events.md). */
+  unified: s.optional(s.json<UnifiedEvent>()),
   dialect: DialectId,
   byteStart: Count(),
   byteEnd: Count(),
@@ -509,10 +514,24 @@ export const DemoAgentInfo = s.nullable(
     toolResultsUrl: s.string(),
     formats: s.array(s.string()),
     scenarios: s.array(DemoScenario),
+    /** The provider APIs it serves (`/v1/messages`, `/v1/responses`), with their scenarios. */
+    providers: s.array(s.object({ id: s.literal('anthropic', 'openai'), title: s.string(), url: s.string(), dialect: DialectId, scenarios: s.array(DemoScenario) })),
     /** A ready-made connect request for the default scenario (what a newcomer runs first). */
     defaultRequest: ConnectRequest,
   }),
 );
+
+/** A sample recording shipped with the app (resources/samples); some hold a pair of runs. */
+export const SampleInfo = s.object({
+  id: s.string({ nonEmpty: true, max: 64 }),
+  title: s.string(),
+  summary: s.string(),
+  /** How many sessions opening it gives (2 for a pair to diff). */
+  sessions: s.number({ integer: true, min: 1 }),
+});
+
+/** Samples are named by id only: the host maps the id to its own files, never to a path. */
+export const OpenSampleRequest = s.object({ id: s.string({ nonEmpty: true, max: 64 }) });
 
 export const ExternalUrl = s.object({ url: s.string({ nonEmpty: true, max: 8192 }) });
 
@@ -641,6 +660,8 @@ export type ExportRequest = Infer<typeof ExportRequest>;
 export type SavedFile = Infer<typeof SavedFile>;
 export type AppInfo = Infer<typeof AppInfo>;
 export type DemoAgentInfo = Infer<typeof DemoAgentInfo>;
+export type SampleInfo = Infer<typeof SampleInfo>;
+export type OpenSampleRequest = Infer<typeof OpenSampleRequest>;
 export type SessionBatch = Infer<typeof SessionBatch>;
 export type LiveStatus = Infer<typeof LiveStatus>;
 export type ErrorEvent = Infer<typeof ErrorEvent>;

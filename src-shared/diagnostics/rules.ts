@@ -6,7 +6,7 @@ import type { Severity } from './types';
  */
 export interface RuleInfo {
   severity: Severity;
-  layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'reconstruct' | 'inline' | 'segments' | 'stream' | 'recording';
+  layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'provider' | 'reconstruct' | 'inline' | 'segments' | 'stream' | 'recording';
   title: string;
 }
 
@@ -59,6 +59,21 @@ export const RULES = {
   'raw.unknown-event': { severity: 'info', layer: 'raw', title: 'Anthropic stream event type not recognised' },
   'raw.index-mismatch': { severity: 'warning', layer: 'raw', title: 'content_block event refers to a block index that is not open' },
   'raw.block-not-stopped': { severity: 'warning', layer: 'raw', title: 'Content block never got its content_block_stop (retried API call or cut stream)' },
+
+  // Provider APIs streamed directly (Anthropic Messages, OpenAI Responses)
+  'provider.api-error': { severity: 'error', layer: 'provider', title: 'The API sent an error event' },
+  'provider.response-failed': { severity: 'error', layer: 'provider', title: 'The response failed' },
+  'provider.response-incomplete': { severity: 'warning', layer: 'provider', title: 'The response ended incomplete (token limit, content filter…)' },
+  'provider.missing-terminal': { severity: 'error', layer: 'provider', title: 'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete)' },
+  'provider.block-not-started': { severity: 'warning', layer: 'provider', title: 'Delta or stop for a block, part or item that was never started' },
+  'provider.block-started-twice': { severity: 'warning', layer: 'provider', title: 'Block, part or item started again while open' },
+  'provider.delta-after-stop': { severity: 'warning', layer: 'provider', title: 'Delta or stop after the block, part or item was done' },
+  'provider.block-not-stopped': { severity: 'warning', layer: 'provider', title: 'Block, part or item never got its stop/done event' },
+  'provider.sequence-gap': { severity: 'warning', layer: 'provider', title: 'sequence_number skipped or went backwards' },
+  'provider.tool-args-invalid': { severity: 'error', layer: 'provider', title: 'Tool call arguments do not parse as JSON once complete' },
+  'provider.annotation-out-of-range': { severity: 'warning', layer: 'provider', title: 'Annotation offsets fall outside the text they annotate' },
+  'provider.unknown-event': { severity: 'info', layer: 'provider', title: 'Event, item, block or delta type not known to this version; kept and shown' },
+  'provider.invalid-event': { severity: 'error', layer: 'provider', title: 'Event is not a JSON object with a string type; kept undecoded' },
 
   // Reconstruction
   'block.id-changed': { severity: 'warning', layer: 'reconstruct', title: 'id or name changed inside one block' },

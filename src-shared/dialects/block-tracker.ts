@@ -31,6 +31,8 @@ export interface BlockTracker<K, B extends StartedBlock> {
    * forgets this message's keys.
    */
   endMessage(why: string): void;
+  /** The message ended in a way that already explains its open blocks (an error, a failed response): forget them without a report. */
+  discardMessage(): void;
   /** Open blocks, in start order. */
   open(): IterableIterator<[K, B]>;
 }
@@ -56,6 +58,10 @@ export function createBlockTracker<K, B extends StartedBlock>(onNotStopped: (key
     },
     endMessage(why) {
       for (const [key, block] of open) onNotStopped(key, block, why);
+      open.clear();
+      stopped.clear();
+    },
+    discardMessage() {
       open.clear();
       stopped.clear();
     },

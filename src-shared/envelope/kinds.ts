@@ -8,7 +8,7 @@ import { AGENT_BASE_ENVELOPE_TYPES, isStreamedEnvelopeType } from './vocabulary'
  */
 export const isStreamedKind = isStreamedEnvelopeType;
 
-const TOOL_CALL_KINDS = new Set(['tool_call', 'server_tool_call']);
+const TOOL_CALL_KINDS = new Set(['tool_call', 'server_tool_call', 'custom_tool_call']);
 const TOOL_RESULT_KINDS = new Set(['tool_result', 'server_tool_result']);
 
 export function isToolCallKind(kind: string): boolean {
@@ -33,6 +33,7 @@ const JSON_PAYLOAD_KINDS = new Set<string>([
   'awaiting_frontend_tools',
   'error',
   ...AGENT_BASE_ENVELOPE_TYPES,
+  'message',
 ]);
 
 export function hasJsonPayload(kind: string): boolean {

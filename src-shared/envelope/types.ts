@@ -1,5 +1,6 @@
 import type { DialectId } from '../dialects/registry';
 import type { Frame } from '../sse/types';
+import type { UnifiedEvent } from './unified';
 
 /** Type of the control envelope that carries an event its dialect could not decode. */
 export const UNDECODED_TYPE = 'undecoded';
@@ -28,6 +29,8 @@ export interface EnvelopeInit {
   /** Every field other than the four base fields, as sent (citation metadata, id, name, src…). */
   extras: Record<string, unknown>;
   control?: ControlKind;
+  /** Provider dialects: the wire event on the unified surface (docs/protocols/provider-events.md). */
+  unified?: UnifiedEvent;
 }
 
 /** The envelope fields of an event kept undecoded: its data, verbatim, as one final delta. */

@@ -28,6 +28,13 @@ export const AGENT_BASE_ENVELOPE_TYPES = [
   'meta_todo',
 ] as const;
 
+/**
+ * Types the provider dialects add for what the agent vocabulary has no word for: a
+ * message's summary (model, usage, stop reason, timing), refusals, reasoning summaries,
+ * redacted thinking and free-form custom tool input.
+ */
+export const PROVIDER_ENVELOPE_TYPES = ['message', 'refusal', 'reasoning_summary', 'redacted_thinking', 'custom_tool_call'] as const;
+
 const KNOWN = new Set<string>([...SEED_ENVELOPE_TYPES, ...AGENT_BASE_ENVELOPE_TYPES]);
 
 export function isKnownEnvelopeType(type: string): boolean {
@@ -35,7 +42,7 @@ export function isKnownEnvelopeType(type: string): boolean {
 }
 
 /** Types whose deltas upstream forwards as the API streamed them, without chunking. */
-const STREAMED = new Set<string>(['text', 'thinking']);
+const STREAMED = new Set<string>(['text', 'thinking', 'refusal', 'reasoning_summary']);
 
 export function isStreamedEnvelopeType(type: string): boolean {
   return STREAMED.has(type);

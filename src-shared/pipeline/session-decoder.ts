@@ -151,6 +151,7 @@ export function createSessionDecoder(
         delta: init.delta,
         extras: init.extras,
         control: init.control,
+        unified: init.unified,
         seq: envelopeSeq++,
         leg,
         dialect: dialectId,

@@ -165,7 +165,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   ...eachEol(EVENT_TYPE, 'the type is reset after every dispatch', 'event: first⏎data: 1⏎⏎data: 2⏎⏎', {
     events: [message('1', '', 'first'), message('2')],
   }),
-  make(EVENT_TYPE, 'a blank line without data resets the type', 'event: lonely\n\ndata: x\n\n', { events: [message('x')] }),
+  make(EVENT_TYPE, 'a blank line without data resets the type', 'event: lonely\n\ndata: x\n\n', { events: [message('x')], findings: ['sse.event-without-data'] }),
   make(EVENT_TYPE, 'the last event field wins', 'event: a\nevent: b\ndata: x\n\n', { events: [message('x', '', 'b')] }),
   make(EVENT_TYPE, 'an empty event field means message', 'event\ndata: x\n\n', { events: [message('x')] }),
   make(EVENT_TYPE, 'a non-ASCII type', 'event: 事件\ndata: x\n\n', { events: [message('x', '', '事件')] }),

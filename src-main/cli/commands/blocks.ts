@@ -2,6 +2,21 @@ import { INLINE_ARGS, parse, parseFormat, parseInline, singleFile } from '../arg
 import { decodeFile } from '../decode-file';
 import type { Command } from '../io';
 import { formatSegment, preview } from '../report';
+import type { Envelope } from '../../../src-shared/envelope/types';
+import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
+import type { Block } from '../../../src-shared/reconstruct/types';
+
+/**
+ * A provider dialect's block with the unified event it opened with (its family, kind,
+ * channel or tool, and StreamIDs), so scripts can follow a block back to the unified surface.
+ */
+function withUnified(block: Block, envelopes: readonly Envelope[]): Block & { unified?: UnifiedEvent } {
+  for (const seq of block.envelopes) {
+    const unified = envelopes[seq]?.unified;
+    if (unified) return { ...block, unified };
+  }
+  return block;
+}
 
 /** The reconstructed blocks, in the order they opened. */
 export const blocks: Command = async (args, io) => {
@@ -9,7 +24,7 @@ export const blocks: Command = async (args, io) => {
   const file = singleFile(positionals);
   const result = await decodeFile(file, parseFormat(values.format, io.dialects), io, parseInline(values.inline, values.tools));
   if (values.json) {
-    io.stdout(`${JSON.stringify(result.blocks, null, 2)}\n`);
+    io.stdout(`${JSON.stringify(result.blocks.map((b) => withUnified(b, result.envelopes)), null, 2)}\n`);
     return 0;
   }
   for (const b of result.blocks) {

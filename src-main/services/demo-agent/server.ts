@@ -18,6 +18,9 @@ import { FORMATS, type Format, type Script } from './script';
 import { seededRandom, seededUuid } from './seeded';
 import { SessionStore } from './sessions';
 import { SseResponse } from './sse-response';
+import { PROVIDER_APIS, type ProviderApi } from './providers';
+import { chooseProviderScenario, streamProviderScenario } from './providers/serve';
+import { isJsonObject } from '../../../src-shared/json/values';
 
 export interface DemoAgentOptions {
   /** 0 (the default) picks a free port. */
@@ -80,6 +83,7 @@ function scenarioListing(): unknown {
     default: DEFAULT_SCENARIO.id,
     formats: FORMATS,
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title, summary: s.summary, keywords: s.keywords, samplePrompt: s.samplePrompt, demonstrates: s.demonstrates ?? {} })),
+    providers: PROVIDER_APIS.map((api) => ({ path: api.path, dialect: api.dialect, scenarios: api.scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary })) })),
   };
 }
 
@@ -147,6 +151,19 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     await stream(res, script, format, demo.pace ?? defaultPace, paceSeed);
   }
 
+  /** `POST /v1/messages` and `POST /v1/responses`: the provider APIs' streams from scripted scenarios. */
+  async function provider(api: ProviderApi, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+    const parsed = parseJsonBody(await readBody(req));
+    if (!parsed.ok) return unprocessable(res, parsed.issues);
+    const demo = validateDemoOptions(parsed.value, query, api.scenarios.map((s) => s.id));
+    if (!demo.ok) return unprocessable(res, demo.issues);
+    if (!isJsonObject(parsed.value) || parsed.value['stream'] !== true) {
+      return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'The demo serves streams only: send "stream": true.' } });
+    }
+    const scenario = chooseProviderScenario(api, demo.value.scenario, parsed.value);
+    await streamProviderScenario(res, scenario, demo.value.pace ?? defaultPace, delay, streams);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -156,7 +173,8 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
       'POST /agent/tool_results': () => toolResults(req, res, url.searchParams),
       'POST /segments/run': () => run(req, res, url.searchParams, true),
       'GET /agent/scenarios': () => Promise.resolve(sendJson(res, 200, scenarioListing())),
-      'GET /': () => Promise.resolve(sendJson(res, 200, { name: 'stream-inspector demo agent', run: 'POST /agent/run', tool_results: 'POST /agent/tool_results', segments: 'POST /segments/run', scenarios: 'GET /agent/scenarios' })),
+      ...Object.fromEntries(PROVIDER_APIS.map((api) => [`POST ${api.path}`, () => provider(api, req, res, url.searchParams)])),
+      'GET /': () => Promise.resolve(sendJson(res, 200, { name: 'stream-inspector demo agent', run: 'POST /agent/run', tool_results: 'POST /agent/tool_results', segments: 'POST /segments/run', scenarios: 'GET /agent/scenarios', messages: 'POST /v1/messages', responses: 'POST /v1/responses' })),
     };
     const handler = routes[route];
     if (handler) return handler();

@@ -3,9 +3,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retainedHeap } from '../../testing/memory';
 import { openSource } from './index';
 
 /**
@@ -16,15 +15,6 @@ import { openSource } from './index';
 
 const FILE_BYTES = 96 * 1024 * 1024;
 const HEAP_BOUND = 40 * 1024 * 1024;
-
-/** Memory retained after a full collection (JS heap and array buffers); pending garbage does not count. */
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-const retainedHeap = (): number => {
-  collect();
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
-  return heapUsed + arrayBuffers;
-};
 
 let dir: string;
 beforeAll(async () => {

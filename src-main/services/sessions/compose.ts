@@ -4,7 +4,7 @@ import type { HostKeys } from './session-service';
 /** The session half of the contract, in-process (SessionService) or in a worker. */
 export type SessionCommands = Omit<InspectorService, HostKeys>;
 
-/** What a host adds to the session service: app info, dialogs, shell, menus (and may override saving). */
+/** What a host adds to the session service: app info, dialogs, shell, menus, its samples (and may override saving). */
 export type HostCommands = Pick<InspectorService, HostKeys> & Partial<Pick<InspectorService, 'saveRecording' | 'exportSession'>>;
 
 /**
@@ -22,6 +22,8 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     stop: sessions.stop,
     openFile: sessions.openFile,
     openUpload: sessions.openUpload,
+    listSamples: host.listSamples,
+    openSample: host.openSample,
     closeSession: sessions.closeSession,
     listSessions: sessions.listSessions,
     getSession: sessions.getSession,

@@ -1,5 +1,6 @@
 import type { DemoAgentInfo } from '../../../src-shared/contract/payloads';
 import { DEFAULT_SCENARIO, SCENARIOS } from '../demo-agent/index';
+import { PROVIDER_APIS } from '../demo-agent/providers';
 import { FORMATS } from '../demo-agent/script';
 
 /**
@@ -14,6 +15,7 @@ export function demoAgentInfo(baseUrl: string): NonNullable<DemoAgentInfo> {
     toolResultsUrl: `${baseUrl}/agent/tool_results`,
     formats: [...FORMATS],
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title, description: s.summary })),
+    providers: PROVIDER_APIS.map((api) => ({ id: api.id, title: api.title, url: `${baseUrl}${api.path}`, dialect: api.dialect, scenarios: api.scenarios.map((s) => ({ id: s.id, title: s.title, description: s.summary })) })),
     defaultRequest: {
       url: runUrl,
       method: 'POST',

@@ -1,5 +1,6 @@
 import { DIALECT_IDS, DIALECT_REGISTRY, type DialectId } from '../../../src-shared/dialects/registry';
 import { CONTROL_KINDS, type ControlKind, type Envelope } from '../../../src-shared/envelope/types';
+import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
 import type { Frame } from '../../../src-shared/sse/types';
 import { Column, Interned } from './columns';
 
@@ -43,6 +44,8 @@ export class EnvelopeTable {
   private readonly flags = new Column(Uint8Array);
   private readonly deltas: string[] = [];
   private readonly extras = new Map<number, Record<string, unknown>>();
+  /** Provider dialects' unified events, by seq (only their envelopes have one). */
+  private readonly unified = new Map<number, UnifiedEvent>();
   private readonly strings = new Interned();
 
   get count(): number {
@@ -57,6 +60,7 @@ export class EnvelopeTable {
     this.types.set(i, this.strings.id(e.type));
     this.flags.set(i, (e.final ? 1 : 0) | (Math.max(0, CONTROLS.indexOf(e.control)) << CONTROL_SHIFT) | (dialectIndex(e.dialect) << DIALECT_SHIFT));
     this.deltas[i] = e.delta;
+    if (e.unified) this.unified.set(i, e.unified);
     for (const _key in e.extras) {
       this.extras.set(i, e.extras);
       break;
@@ -122,6 +126,8 @@ export class EnvelopeTable {
     };
     const control = this.control(seq);
     if (control) envelope.control = control;
+    const unified = this.unified.get(seq);
+    if (unified) envelope.unified = unified;
     return envelope;
   }
 

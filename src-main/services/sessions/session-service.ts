@@ -46,7 +46,7 @@ import { toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './views';
  */
 
 /** Commands and events that depend on the host (native dialogs, shell, menus). */
-export type HostKeys = 'getAppInfo' | 'showOpenDialog' | 'listRecentFiles' | 'openExternal' | 'onHostCommand';
+export type HostKeys = 'getAppInfo' | 'showOpenDialog' | 'listRecentFiles' | 'openExternal' | 'listSamples' | 'openSample' | 'onHostCommand';
 export type SessionService = Omit<InspectorService, HostKeys> & {
   /** Stops every connection, closes recordings, drops timers. */
   dispose(): Promise<void>;
@@ -86,6 +86,23 @@ export function reconnectDelay(retry: number | null): number {
   return Math.min(RECONNECT_MAX_MS, Math.max(RECONNECT_MIN_MS, retry ?? RECONNECT_DEFAULT_MS));
 }
 
+/** The delay before a reconnect: the clamped `retry`, doubled for each attempt in a row that got no bytes. */
+export function backoffDelay(retry: number | null, failuresInARow: number): number {
+  return Math.min(RECONNECT_MAX_MS, reconnectDelay(retry) * 2 ** Math.min(failuresInARow, 16));
+}
+
+/**
+ * A stream that ended or dropped is reopened, and so is one whose reconnect hit a network
+ * error (as an EventSource does); an HTTP status — a 204 included — or a wrong Content-Type
+ * ends it for good.
+ */
+const RECONNECTABLE_FAILURES: ReadonlySet<Failure['kind']> = new Set(['network', 'dns', 'timeout']);
+
+/** Last-Event-ID goes out as UTF-8 bytes; Node writes a header string's characters as Latin-1 bytes. */
+function utf8HeaderValue(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
+
 interface Runtime {
   data: SessionData;
   recorder: RecorderPort | null;
@@ -93,7 +110,8 @@ interface Runtime {
   run: RecordedRequest | null;
   runSpec: BuiltRequest | null;
   current: LiveLeg | null;
-  reconnect: { attemptsLeft: number; timer: unknown } | null;
+  /** `retry`: the last one the server sent; `failuresInARow`: attempts that got no bytes (for backoff). */
+  reconnect: { attemptsLeft: number; timer: unknown; retry: number | null; failuresInARow: number } | null;
   ledger: AnswerLedger;
   actions: RecordedAction[];
   loading: boolean;
@@ -226,7 +244,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       batcher.flush(rt.data);
       const recorder = rt.recorder;
       rt.recorder = null;
-      await recorder?.close();
+      // A recording that failed was reported when it failed (onError); the session goes on.
+      await Promise.resolve(recorder?.close()).catch(() => undefined);
     }
   };
 
@@ -255,8 +274,9 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     const data = rt.data;
     const { reason } = end.outcome;
     if (end.failure) data.failure = end.failure;
-    const reconnecting = !rt.closed && reason !== 'stopped' && reason !== 'failed' && rt.reconnect !== null && rt.reconnect.attemptsLeft > 0 && rt.runSpec !== null;
-    if (reconnecting) scheduleReconnect(rt);
+    const reopenable = reason === 'complete' || reason === 'aborted' || (reason === 'failed' && end.failure !== undefined && RECONNECTABLE_FAILURES.has(end.failure.kind));
+    const reconnecting = !rt.closed && reopenable && rt.reconnect !== null && rt.reconnect.attemptsLeft > 0 && rt.runSpec !== null;
+    if (reconnecting) scheduleReconnect(rt, end.outcome.bytes);
     await settleSession(rt);
     // The terminal state is published last, once every row and block of the leg went out.
     if (!reconnecting) data.state = reason === 'complete' ? 'complete' : reason === 'stopped' ? 'stopped' : 'failed';
@@ -265,21 +285,30 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     announce();
   };
 
-  const scheduleReconnect = (rt: Runtime): void => {
+  const scheduleReconnect = (rt: Runtime, legBytes: number): void => {
     const reconnect = rt.reconnect;
     const spec = rt.runSpec;
     const leg = rt.data.legs.at(-1);
     if (!reconnect || !spec || !leg) return;
     reconnect.attemptsLeft -= 1;
+    if (leg.retry !== null) reconnect.retry = leg.retry;
+    reconnect.failuresInARow = legBytes > 0 ? 0 : reconnect.failuresInARow + 1;
+    // The last event ID the stream set, whichever leg set it (an attempt that failed sets none).
+    const lastEventId = [...rt.data.legs].reverse().find((l) => l.lastEventId !== '')?.lastEventId ?? '';
     rt.data.state = 'connecting';
     reconnect.timer = timers.setTimeout(() => {
       reconnect.timer = null;
       if (rt.closed) return;
-      const headers = spec.spec.headers.filter(([n]) => n.toLowerCase() !== 'last-event-id');
-      if (leg.lastEventId !== '') headers.push(['Last-Event-ID', leg.lastEventId]);
-      runLeg(rt, 'reconnect', { spec: { ...spec.spec, headers }, recorded: { ...spec.recorded, headers } });
+      const without = (headers: [string, string][]): [string, string][] => headers.filter(([n]) => n.toLowerCase() !== 'last-event-id');
+      const wire = without(spec.spec.headers);
+      const recorded = without(spec.recorded.headers);
+      if (lastEventId !== '') {
+        wire.push(['Last-Event-ID', utf8HeaderValue(lastEventId)]);
+        recorded.push(['Last-Event-ID', lastEventId]);
+      }
+      runLeg(rt, 'reconnect', { spec: { ...spec.spec, headers: wire }, recorded: { ...spec.recorded, headers: recorded } });
       announce();
-    }, reconnectDelay(leg.retry));
+    }, backoffDelay(reconnect.retry, reconnect.failuresInARow));
   };
 
   const pendingInfo = (rt: Runtime): PendingTools | null => {
@@ -430,7 +459,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         recorder,
         run: built.recorded,
         runSpec: built,
-        reconnect: request.reconnect ? { attemptsLeft: request.reconnect.maxAttempts, timer: null } : null,
+        reconnect: request.reconnect ? { attemptsLeft: request.reconnect.maxAttempts, timer: null, retry: null, failuresInARow: 0 } : null,
       });
       runLeg(rt, 'run', built);
       return data.summary();
@@ -472,7 +501,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       await rt.replay?.dispose();
       await service.stop({ sessionId });
       rt.data.finish();
-      await rt.recorder?.close();
+      await Promise.resolve(rt.recorder?.close()).catch(() => undefined);
       rt.recorder = null;
       batcher.forget(sessionId);
       ticker.untrack(sessionId);

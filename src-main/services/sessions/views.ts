@@ -9,6 +9,7 @@ import type {
 } from '../../../src-shared/contract/payloads';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
 import type { Envelope } from '../../../src-shared/envelope/types';
+import { unifiedLabel } from '../../../src-shared/envelope/unified';
 import type { AgentInfo, Block, PendingTool } from '../../../src-shared/reconstruct/types';
 
 /**
@@ -68,6 +69,7 @@ export function toRow(envelope: Envelope, frameBytes: number, block: number | un
   if (toolId !== undefined) row.toolId = toolId;
   if (name !== undefined) row.name = name;
   if (envelope.control) row.control = envelope.control;
+  if (envelope.unified) row.unified = unifiedLabel(envelope.unified);
   if (block !== undefined) row.block = block;
   if (badge) row.severity = badge.severity;
   return row;
@@ -89,6 +91,7 @@ export function toEnvelopeDetail(envelope: Envelope): EnvelopeDetail {
     receivedAt: envelope.receivedAt,
   };
   if (envelope.control) detail.control = envelope.control;
+  if (envelope.unified) detail.unified = envelope.unified;
   return detail;
 }
 

@@ -13,6 +13,7 @@ import {
   formToRequest,
   headerRow,
   METHODS,
+  providerForm,
   upstreamForm,
   withBodyField,
   type BodyKind,
@@ -30,6 +31,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
   const form = useStore(app.connectForm);
   const host = useStore(app.host);
   const recent = useStore(app.recentFiles);
+  const samples = useStore(app.samples);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pickerError, setPickerError] = useState<string | null>(null);
   const [curl, setCurl] = useState('');
@@ -82,6 +84,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
   const demoFormat = bodyField(form, 'format') ?? 'json';
   const agentType = bodyField(form, 'agent_type');
   const scenarioInfo = demo?.scenarios.find((s) => s.id === scenario);
+  const providerPreset = demo?.providers.find((p) => p.id === form.preset);
 
   return (
     <div className="connect-view" data-testid={TEST_IDS.connectView}>
@@ -117,6 +120,21 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
               <span className="preset-name">Agent API</span>
               <span className="preset-sub">POST /agent/run on your server</span>
             </button>
+            {demo?.providers.map((provider) => (
+              <button
+                key={provider.id}
+                type="button"
+                role="radio"
+                aria-checked={form.preset === provider.id}
+                className={`preset ${form.preset === provider.id ? 'preset-active' : ''}`}
+                data-testid={provider.id === 'anthropic' ? TEST_IDS.presetAnthropic : TEST_IDS.presetOpenai}
+                title={`The demo agent's ${provider.title} stream at ${provider.url}`}
+                onClick={() => app.connectForm.set(providerForm(provider))}
+              >
+                <span className="preset-name">{provider.title}</span>
+                <span className="preset-sub">POST {new URL(provider.url).pathname}, scripted</span>
+              </button>
+            ))}
             <button
               type="button"
               role="radio"
@@ -155,6 +173,22 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </div>
           )}
           {form.preset === 'demo' && scenarioInfo?.description && <p className="hint">{scenarioInfo.description}</p>}
+          {providerPreset && (
+            <div className="field-row">
+              <label className="field">
+                <span className="field-label">Scenario</span>
+                <select className="select" data-testid={TEST_IDS.providerScenario} value={scenario ?? ''} onChange={(e) => setBodyField('scenario', e.target.value || null)}>
+                  <option value="">Chosen from the prompt</option>
+                  {providerPreset.scenarios.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.title}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+          )}
+          {providerPreset && <p className="hint">{providerPreset.scenarios.find((s) => s.id === scenario)?.description ?? `Any scenario of the demo's ${providerPreset.title} API; point the URL at the provider to inspect the real stream.`}</p>}
           {form.preset === 'upstream' && (
             <div className="field-row">
               <label className="field">
@@ -306,6 +340,26 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </ul>
           )}
         </section>
+
+        {samples.length > 0 && (
+          <section className="panel" data-testid={TEST_IDS.samplesPanel}>
+            <div className="panel-title">Open a sample</div>
+            <p className="hint">Recordings of the demo agent that ship with the app, one per kind of thing the inspector shows.</p>
+            <ul className="sample-list">
+              {samples.map((sample) => (
+                <li key={sample.id}>
+                  <button type="button" className="sample" data-testid={TEST_IDS.sampleOpen} data-sample={sample.id} onClick={() => void app.openSample(sample.id)}>
+                    <span className="sample-title">
+                      {sample.title}
+                      {sample.sessions > 1 && <span className="sample-count">{sample.sessions} sessions</span>}
+                    </span>
+                    <span className="sample-summary">{sample.summary}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
       </div>
     </div>
   );

@@ -117,6 +117,7 @@ function Splitter({ width, onWidth }: { width: number; onWidth: (width: number) 
 
 function EnvelopeTab({ envelope, frame, label, sessionStart }: { envelope: EnvelopeDetail; frame: FrameDetail | undefined; label: AgentLabel; sessionStart: number }) {
   const json = useMemo(() => envelopeJson(envelope), [envelope]);
+  const unified = useMemo(() => (envelope.unified ? JSON.stringify(envelope.unified, null, 2) : null), [envelope.unified]);
   const delta = useMemo(() => parsedDelta(envelope.delta), [envelope.delta]);
   const wire = useMemo(() => (frame ? prettyWireData(frame.data) : ''), [frame]);
   return (
@@ -145,6 +146,12 @@ function EnvelopeTab({ envelope, frame, label, sessionStart }: { envelope: Envel
         <dt>delta</dt>
         <dd>{formatCountOf(envelope.delta.length, 'character')}</dd>
       </dl>
+      {unified && (
+        <div data-testid={TEST_IDS.unifiedEvent}>
+          <div className="detail-section-title">Unified event</div>
+          <CodeView value={unified} language="json" height={editorHeight(unified)} ariaLabel="Unified event" />
+        </div>
+      )}
       <div className="detail-section-title">Envelope (decoded)</div>
       <CodeView value={json} language="json" height={editorHeight(json)} ariaLabel="Envelope" />
       {delta && (

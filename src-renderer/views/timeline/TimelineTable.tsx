@@ -65,7 +65,13 @@ const COLUMNS = [
     size: 164,
     cell: (c) => {
       const cells = c.row.original.cells;
-      return cells ? <span className={`type type-${cells.category}`}>{cells.type}</span> : null;
+      if (!cells) return null;
+      return (
+        <span className={`type type-${cells.category}`} title={cells.unified ? `${cells.type} → stream.${cells.unified}` : cells.type}>
+          {cells.type}
+          {cells.unified && <span className="type-unified" data-testid={TEST_IDS.rowUnified}> {cells.unified}</span>}
+        </span>
+      );
     },
   }),
   column.display({ id: 'final', header: () => <span title="final: the last envelope of its block">Fin</span>, size: 40, cell: (c) => (c.row.original.cells?.final ? <span className="final-mark" title="final">✓</span> : null) }),

@@ -13,5 +13,7 @@ export const HOST_ONLY: HostCommands = {
   showOpenDialog: hostOnly,
   listRecentFiles: hostOnly,
   openExternal: hostOnly,
+  listSamples: hostOnly,
+  openSample: hostOnly,
   onHostCommand: () => () => {},
 };

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
+import { startDemoAgent, type DemoAgent } from '../server';
+import { PROVIDER_APIS, scenarioSse } from './index';
+
+let demo: DemoAgent;
+beforeAll(async () => {
+  demo = await startDemoAgent({ pace: 'fast' });
+});
+afterAll(async () => {
+  await demo.close();
+});
+
+async function post(path: string, body: unknown): Promise<Response> {
+  return fetch(`${demo.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+describe('the demo agent serves the provider APIs', () => {
+  for (const api of PROVIDER_APIS) {
+    it(`${api.path}: every scenario streams its fixture bytes and decodes as ${api.dialect}`, async () => {
+      for (const scenario of api.scenarios) {
+        const response = await post(`${api.path}?scenario=${scenario.id}`, { model: 'demo', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+        expect(response.headers.get('content-type')).toContain('text/event-stream');
+        const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
+        if (scenario.cut) continue; // the connection drops; fetch may keep the bytes or fail the body
+        expect(new TextDecoder().decode(bytes), scenario.id).toBe(scenarioSse(scenario));
+        expect(decodeBytes(bytes).formats).toEqual([api.dialect]);
+      }
+    });
+  }
+
+  it('picks the scenario named in the last user message, and the first one otherwise', async () => {
+    const named = await post('/v1/responses', { model: 'demo', stream: true, input: 'show me the refusal please' });
+    expect(await named.text()).toContain('response.refusal.delta');
+    const plain = await post('/v1/messages', { model: 'demo', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }] });
+    expect(await plain.text()).toBe(scenarioSse(PROVIDER_APIS[0].scenarios[0]!));
+  });
+
+  it('answers a request without "stream": true with a 400, and an unknown scenario with a 422', async () => {
+    const unstreamed = await post('/v1/messages', { model: 'demo', messages: [] });
+    expect(unstreamed.status).toBe(400);
+    expect(await unstreamed.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    expect((await post('/v1/responses?scenario=nope', { stream: true })).status).toBe(422);
+  });
+
+  it('a cut scenario ends without its terminal event, and the decoder says so', async () => {
+    const response = await post('/v1/messages?scenario=cut', { stream: true });
+    const reader = response.body?.getReader();
+    const parts: Uint8Array[] = [];
+    try {
+      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) parts.push(read.value as Uint8Array);
+    } catch {
+      // the premature end of the body
+    }
+    const bytes = new Uint8Array(Buffer.concat(parts));
+    expect(decodeBytes(bytes).diagnostics.map((d) => d.rule)).toContain('provider.missing-terminal');
+  });
+});

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { decodeBytes, decodeLegs } from '../../src-shared/pipeline/session-decoder';
+import type { DecodeResult } from '../../src-shared/pipeline/types';
+import { chunkings } from '../../src-shared/testing/chunking';
+import { encodeUtf8 } from '../../src-shared/text/utf8';
+import { providerFixturePath } from './fixtures';
+
+/** One provider event as the API frames it: `event: <type>` and the JSON data with that type. */
+export function providerEvent(type: string, fields: Record<string, unknown> = {}): string {
+  return `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+}
+
+/** Decode provider events (built with providerEvent, or raw SSE text) as one stream. */
+export function decodeProviderEvents(events: readonly string[]): DecodeResult {
+  return decodeBytes(encodeUtf8(events.join('')));
+}
+
+export function readProviderFixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(providerFixturePath(name)));
+}
+
+export function rulesOf(result: Pick<DecodeResult, 'diagnostics'>): string[] {
+  return result.diagnostics.map((d) => d.rule);
+}
+
+/** What a chunking must not change: every envelope, block and finding (receive times aside, as the cuts move them). */
+export function decodedShape(result: DecodeResult): unknown {
+  return {
+    formats: result.formats,
+    envelopes: result.envelopes.map(({ receivedAt: _r, ...e }) => e),
+    blocks: result.blocks,
+    diagnostics: result.diagnostics.map((d) => [d.rule, d.message, d.at]),
+  };
+}
+
+/** The fixture decoded whole, byte by byte and at seeded random cuts: each must equal the first. */
+export function decodeEveryChunking(bytes: Uint8Array): { name: string; shape: unknown }[] {
+  return chunkings(bytes).map(({ name, chunks }) => ({ name, shape: decodedShape(decodeLegs([chunks.map((c) => ({ bytes: c }))])) }));
+}

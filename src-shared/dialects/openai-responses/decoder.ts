@@ -1,0 +1,512 @@
+import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedTool } from '../../envelope/unified';
+import type { Frame } from '../../sse/types';
+import { createBlockTracker, type StartedBlock } from '../block-tracker';
+import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import { MessageClock } from '../provider/message-summary';
+import type { DialectCallbacks, DialectDecoder } from '../types';
+
+/** An output item between response.output_item.added and .done. */
+interface OpenItem extends StartedBlock {
+  type: string;
+  id: string;
+  name: string;
+  callId: string;
+  /** Streamed arguments, custom tool input or interpreter code, joined at the item's done. */
+  input: string[];
+  /** Status phases of a built-in or MCP call, in arrival order. */
+  phases: string[];
+}
+
+/** A content part (text, refusal, reasoning text) or a reasoning summary part. */
+interface OpenPart extends StartedBlock {
+  type: string;
+  envelopeType: string;
+  channel: ContentChannel;
+  /** Its text has had its `.done` event: further deltas are late. */
+  done: boolean;
+  /** Output text so far, for checking annotation offsets. */
+  text: string[];
+  annotations: { at: number; start?: number; end?: number }[];
+}
+
+const PART_TYPES: Readonly<Record<string, { envelopeType: string; channel: ContentChannel }>> = {
+  output_text: { envelopeType: 'text', channel: 'output_text' },
+  refusal: { envelopeType: 'refusal', channel: 'refusal' },
+  reasoning_text: { envelopeType: 'thinking', channel: 'reasoning' },
+  summary_text: { envelopeType: 'reasoning_summary', channel: 'reasoning_summary' },
+};
+
+/** Text streams: the delta event's prefix, the part type it streams into, and the unified delta kind. */
+const TEXT_STREAMS: Readonly<Record<string, { part: string; kind: DeltaKind; doneField: string }>> = {
+  'response.output_text': { part: 'output_text', kind: 'text_delta', doneField: 'text' },
+  'response.refusal': { part: 'refusal', kind: 'refusal_delta', doneField: 'refusal' },
+  'response.reasoning_text': { part: 'reasoning_text', kind: 'reasoning_delta', doneField: 'text' },
+  'response.reasoning_summary_text': { part: 'summary_text', kind: 'reasoning_summary_text_delta', doneField: 'text' },
+};
+
+/** Tool input streams: the event prefix (`….delta` / `….done`) and the done event's field. */
+const INPUT_STREAMS: Readonly<Record<string, string>> = {
+  'response.function_call_arguments': 'arguments',
+  'response.custom_tool_call_input': 'input',
+  'response.mcp_call_arguments': 'arguments',
+  'response.code_interpreter_call_code': 'code',
+};
+
+/** Built-in and MCP calls that report status phases as `response.<call>.<phase>`. */
+const STATUS_CALLS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools']);
+const BUILTIN_ITEMS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'computer_call', 'local_shell_call']);
+const KNOWN_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call', 'mcp_call', 'mcp_list_tools', 'mcp_approval_request', ...BUILTIN_ITEMS]);
+const LIFECYCLE = new Set(['response.created', 'response.queued', 'response.in_progress']);
+const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
+const AUDIO = new Set(['response.audio.delta', 'response.audio.done', 'response.audio_transcript.delta', 'response.audio_transcript.done']);
+
+/**
+ * The OpenAI Responses API stream (docs/protocols/provider-events.md): `event:` + `data:`
+ * frames, each with a `sequence_number`, ending at response.completed, .failed or
+ * .incomplete (or a top-level `error`). Output text, refusals, reasoning text and reasoning
+ * summaries become streamed envelopes of their own types; annotations become citations of
+ * the text; function, custom and MCP calls are buffered into one call envelope at the
+ * item's done (arguments checked to parse); built-in tools become a server tool call with
+ * its status phases and a server tool result (generated images attach to it). Every other
+ * event is shown as a provider event; each envelope carries the event's unified form, and a
+ * `message` envelope sums the response up at its terminal event.
+ */
+export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): DialectDecoder {
+  const notStopped = (what: string) => (key: string | number, block: StartedBlock & { type: string }, why: string) =>
+    callbacks.onDiagnostic({ rule: 'provider.block-not-stopped', message: `The ${block.type || 'untyped'} ${what} ${key} added in event ${block.frame} got no done event ${why}.`, at: block.at });
+  const items = createBlockTracker<number, OpenItem>(notStopped('output item'));
+  const parts = createBlockTracker<string, OpenPart>(notStopped('part'));
+  const unknownReported = new Set<string>();
+  let response: MessageClock | undefined;
+  let responseId = '';
+  let lastSequence: number | undefined;
+  let events = 0;
+  let terminated = false;
+  let lastFrame: Frame | undefined;
+
+  function push(frame: Frame): void {
+    lastFrame = frame;
+    const ctx = new ProviderEventContext(frame, callbacks, responseId);
+    const read = readWireEvent(ctx, 'OpenAI Responses');
+    events++;
+    if (!read) return;
+    const { type, event } = read;
+    checkSequence(ctx, type, event);
+    decode(ctx, type, event);
+  }
+
+  function checkSequence(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+    const sequence = integerField(event, 'sequence_number');
+    if (sequence === undefined) return;
+    if (lastSequence !== undefined && sequence !== lastSequence + 1) {
+      const how = sequence <= lastSequence ? `goes back from ${lastSequence} to ${sequence} (events reordered or repeated)` : `jumps from ${lastSequence} to ${sequence}: ${sequence - lastSequence - 1} event(s) missing`;
+      ctx.report('provider.sequence-gap', `${type} in event ${ctx.frame.seq}: sequence_number ${how}.`);
+    }
+    if (lastSequence === undefined || sequence > lastSequence) lastSequence = sequence;
+  }
+
+  function ids(event: WireEvent, extra: StreamIds = {}): StreamIds {
+    return {
+      response_id: responseId,
+      item_id: stringField(event, 'item_id') || undefined,
+      output_index: integerField(event, 'output_index'),
+      content_index: integerField(event, 'content_index') ?? integerField(event, 'summary_index'),
+      ...extra,
+    };
+  }
+
+  function decode(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+    if (LIFECYCLE.has(type)) return lifecycle(ctx, type, event);
+    if (TERMINAL.has(type)) return terminal(ctx, type, event);
+    switch (type) {
+      case 'error':
+        return apiError(ctx, event);
+      case 'response.output_item.added':
+        return itemAdded(ctx, event);
+      case 'response.output_item.done':
+        return itemDone(ctx, event);
+      case 'response.content_part.added':
+      case 'response.reasoning_summary_part.added':
+        return partAdded(ctx, type, event);
+      case 'response.content_part.done':
+      case 'response.reasoning_summary_part.done':
+        return partDone(ctx, type, event);
+      case 'response.output_text.annotation.added':
+        return annotation(ctx, event);
+      case 'response.image_generation_call.partial_image':
+        return ctx.wire(type, event, unified('stream.tool_call_result', ids(event, { tool_call_id: stringField(event, 'item_id') }), { kind: 'partial_image', tool: { kind: 'builtin', builtin: 'image_generation' }, phase: 'generating' }));
+    }
+    const dot = type.lastIndexOf('.');
+    const prefix = type.slice(0, dot);
+    const suffix = type.slice(dot + 1);
+    const text = TEXT_STREAMS[prefix];
+    if (text && (suffix === 'delta' || suffix === 'done')) return textEvent(ctx, type, event, text, suffix === 'done');
+    const inputField = INPUT_STREAMS[prefix];
+    if (inputField && (suffix === 'delta' || suffix === 'done')) return inputEvent(ctx, type, event, suffix === 'done' ? inputField : undefined);
+    const call = prefix.startsWith('response.') ? prefix.slice('response.'.length) : '';
+    if (STATUS_CALLS.has(call)) return statusEvent(ctx, type, event, call, suffix);
+    if (AUDIO.has(type)) {
+      const transcript = type.includes('transcript');
+      return ctx.wire(type, event, unified(suffix === 'delta' ? 'stream.content_block_delta' : 'stream.content_block_stop', ids(event), { kind: transcript ? 'audio_transcript_delta' : 'audio_delta', ...(transcript ? { channel: 'audio_transcript' as const } : {}) }));
+    }
+    reportUnknown(ctx, type, `Event ${ctx.frame.seq} has type ${JSON.stringify(type)}, which this version does not know; kept as a provider event.`);
+    ctx.wire(type, event);
+  }
+
+  function lifecycle(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+    const body = objectField(event, 'response');
+    if (type === 'response.created' || !response) {
+      if (response) items.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+      responseId = stringField(body, 'id');
+      response = new MessageClock(ctx.frame.receivedAt);
+      response.id = responseId;
+    }
+    response.model = stringField(body, 'model') || response.model;
+    response.status = stringField(body, 'status') || response.status;
+    const family = type === 'response.created' ? 'stream.message_start' : 'stream.message_delta';
+    new ProviderEventContext(ctx.frame, callbacks, responseId).wire(type, event, unified(family, { response_id: responseId }, { phase: type.slice('response.'.length) }));
+  }
+
+  function terminal(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+    terminated = true;
+    const body = objectField(event, 'response');
+    if (!response) {
+      responseId = stringField(body, 'id');
+      response = new MessageClock(0);
+      response.id = responseId;
+    }
+    response.model = stringField(body, 'model') || response.model;
+    response.status = stringField(body, 'status') || type.slice('response.'.length);
+    response.addUsage(body['usage']);
+    const end = new ProviderEventContext(ctx.frame, callbacks, responseId);
+    if (type === 'response.failed') {
+      const error = objectField(body, 'error');
+      response.error = body['error'];
+      end.report('provider.response-failed', `The response failed${stringField(error, 'code') ? ` (${stringField(error, 'code')})` : ''}: ${stringField(error, 'message') || 'no error message given'}`);
+    } else if (type === 'response.incomplete') {
+      const details = objectField(body, 'incomplete_details');
+      response.incompleteDetails = body['incomplete_details'];
+      response.stopReason = stringField(details, 'reason') || undefined;
+      end.report('provider.response-incomplete', `The response ended incomplete: ${stringField(details, 'reason') || 'no reason given'}; its output is cut short.`);
+    }
+    response.stopReason ??= response.status;
+    if (type === 'response.completed') {
+      items.endMessage(`before ${type} (event ${ctx.frame.seq})`);
+      parts.endMessage(`before ${type} (event ${ctx.frame.seq})`);
+    } else {
+      // Reported as a failed or incomplete response already; its open items are cut short.
+      items.discardMessage();
+      parts.discardMessage();
+    }
+    const phase = type.slice('response.'.length);
+    end.wire(type, event, unified('stream.message_stop', { response_id: responseId }, { phase, stop_reason: response.stopReason, usage: response.usage, error: body['error'] ?? undefined }));
+    emitSummary(end);
+  }
+
+  function apiError(ctx: ProviderEventContext, event: WireEvent): void {
+    terminated = true;
+    const first = events === 1 ? ' as the first event' : '';
+    const code = stringField(event, 'code');
+    ctx.report('provider.api-error', `The API sent an error${code ? ` (${code})` : ''}${first}: ${stringField(event, 'message') || JSON.stringify(event)}`);
+    const { type: _type, ...error } = event;
+    ctx.emit({ type: 'error', final: true, delta: JSON.stringify(error), extras: {} }, unified('stream.error', { response_id: responseId }, { error, phase: 'failed' }));
+    if (response) {
+      response.status = 'failed';
+      response.error = error;
+      emitSummary(ctx);
+    }
+  }
+
+  function emitSummary(ctx: ProviderEventContext): void {
+    if (!response) return;
+    ctx.emit({ type: 'message', final: true, delta: JSON.stringify(response.summary(ctx.frame.receivedAt)), extras: { id: response.id } });
+    response = undefined;
+  }
+
+  function itemAdded(ctx: ProviderEventContext, event: WireEvent): void {
+    const index = integerField(event, 'output_index');
+    const item = objectField(event, 'item');
+    const itemType = stringField(item, 'type');
+    if (index === undefined) return notAddressed(ctx, 'response.output_item.added', event, 'has no integer output_index');
+    const open: OpenItem = { type: itemType, id: stringField(item, 'id'), name: stringField(item, 'name'), callId: stringField(item, 'call_id'), frame: ctx.frame.seq, at: ctx.at, input: [], phases: [] };
+    const previous = items.start(index, open);
+    if (previous) ctx.report('provider.block-started-twice', `response.output_item.added in event ${ctx.frame.seq} adds output item ${index} again while the ${previous.type} item added in event ${previous.frame} is open; the new item replaces it.`);
+    if (!KNOWN_ITEMS.has(itemType)) reportUnknown(ctx, `item:${itemType}`, `response.output_item.added in event ${ctx.frame.seq} adds an item of type ${JSON.stringify(itemType)}, which this version does not know; kept and shown as a block of that type.`);
+    const tool = toolOf(open, item);
+    const itemIds = ids(event, { item_id: open.id, ...(tool ? { tool_call_id: open.callId || open.id } : {}) });
+    ctx.wire('response.output_item.added', event, tool ? unified('stream.tool_call_start', itemIds, { kind: itemType, tool }) : unified('stream.content_block_start', itemIds, { kind: itemType }));
+  }
+
+  function itemDone(ctx: ProviderEventContext, event: WireEvent): void {
+    const index = integerField(event, 'output_index');
+    const item = objectField(event, 'item');
+    if (index === undefined) return notAddressed(ctx, 'response.output_item.done', event, 'has no integer output_index');
+    const open = items.get(index);
+    if (!open) {
+      const why = items.state(index) === 'stopped' ? 'was already done' : 'was never added';
+      ctx.report(items.state(index) === 'stopped' ? 'provider.delta-after-stop' : 'provider.block-not-started', `response.output_item.done in event ${ctx.frame.seq} is for output item ${index}, which ${why}; decoded from its item alone.`);
+    }
+    items.stop(index);
+    const itemType = stringField(item, 'type') || open?.type || '';
+    const done: OpenItem = open ?? { type: itemType, id: stringField(item, 'id'), name: stringField(item, 'name'), callId: stringField(item, 'call_id'), frame: ctx.frame.seq, at: ctx.at, input: [], phases: [] };
+    const tool = toolOf(done, item);
+    const status = stringField(item, 'status');
+    const itemIds = ids(event, { item_id: done.id || stringField(item, 'id'), ...(tool ? { tool_call_id: done.callId || done.id } : {}) });
+    const phase = status === 'failed' || status === 'incomplete' ? status : 'completed';
+    ctx.wire('response.output_item.done', event, tool ? unified('stream.tool_call_stop', itemIds, { kind: itemType, tool, phase, error: item['error'] ?? undefined }) : unified('stream.content_block_stop', itemIds, { kind: itemType }));
+    emitItem(ctx, done, item);
+  }
+
+  /** The blocks an output item makes once it is done (its content parts made theirs already). */
+  function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
+    const what = `The ${open.type} item ${open.id || '(no id)'}${open.name ? ` (${open.name})` : ''}`;
+    switch (open.type) {
+      case 'message':
+      case 'reasoning':
+        return;
+      case 'function_call': {
+        const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
+        checkToolArguments(ctx, args, what);
+        ctx.emit({ type: 'tool_call', final: true, delta: args === '' ? '{}' : args, extras: { id: open.callId || open.id, name: open.name } });
+        return;
+      }
+      case 'custom_tool_call': {
+        const input = typeof item['input'] === 'string' ? item['input'] : open.input.join('');
+        ctx.emit({ type: 'custom_tool_call', final: true, delta: input, extras: { id: open.callId || open.id, name: open.name } });
+        return;
+      }
+      case 'mcp_call': {
+        const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
+        checkToolArguments(ctx, args, what);
+        ctx.emit({ type: 'server_tool_call', final: true, delta: JSON.stringify({ server_label: item['server_label'], name: open.name, arguments: parsedOr(args), phases: open.phases }), extras: { id: open.id, name: open.name } });
+        const output = item['error'] ?? item['output'];
+        if (output !== undefined && output !== null) emitResult(ctx, open, typeof output === 'string' ? output : JSON.stringify(output));
+        return;
+      }
+      case 'image_generation_call':
+        return emitImage(ctx, open, item);
+      case 'mcp_approval_request':
+        ctx.emit({ type: 'server_tool_call', final: true, delta: JSON.stringify({ approval_request: true, server_label: item['server_label'], name: open.name, arguments: parsedOr(stringField(item, 'arguments')) }), extras: { id: open.id, name: open.name } });
+        return;
+      default: {
+        if (STATUS_CALLS.has(open.type) || BUILTIN_ITEMS.has(open.type)) {
+          const { results, outputs, ...call } = item;
+          const code = open.input.join('');
+          ctx.emit({ type: 'server_tool_call', final: true, delta: JSON.stringify({ ...call, ...(code !== '' && call['code'] === undefined ? { code } : {}), phases: open.phases }), extras: { id: open.id, name: open.type } });
+          const result = results ?? outputs ?? (open.type === 'mcp_list_tools' ? item['tools'] : undefined);
+          emitResult(ctx, open, JSON.stringify(result ?? { status: item['status'] ?? null }));
+          return;
+        }
+        // An item type this version does not know: kept whole as a block of its type.
+        ctx.emit({ type: open.type || 'unknown_item', final: true, delta: JSON.stringify(item), extras: { id: open.id } });
+      }
+    }
+  }
+
+  function emitResult(ctx: ProviderEventContext, open: OpenItem, delta: string): void {
+    ctx.emit({ type: 'server_tool_result', final: true, delta, extras: { id: open.id, name: open.type } });
+  }
+
+  /** A generated image: the call, then a tool result holding the image (base64 PNG unless the item says otherwise). */
+  function emitImage(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
+    const { result, ...call } = item;
+    ctx.emit({ type: 'server_tool_call', final: true, delta: JSON.stringify({ ...call, phases: open.phases }), extras: { id: open.id, name: open.type } });
+    ctx.emit({ type: 'tool_result', final: false, delta: '', extras: { id: open.id, name: open.type } });
+    if (typeof result === 'string' && result !== '') {
+      const format = stringField(item, 'output_format') || 'png';
+      ctx.emit({ type: 'tool_result_image', final: true, delta: '', extras: { id: open.id, src: `data:image/${format};base64,${result}`, media_type: `image/${format}` } });
+    }
+    ctx.emit({ type: 'tool_result', final: true, delta: JSON.stringify({ status: item['status'] ?? null, revised_prompt: item['revised_prompt'] ?? null }), extras: { id: open.id, name: open.type } });
+  }
+
+  function partKey(event: WireEvent, summary: boolean): string | undefined {
+    const output = integerField(event, 'output_index');
+    const index = integerField(event, summary ? 'summary_index' : 'content_index');
+    return output === undefined || index === undefined ? undefined : `${output}:${summary ? 's' : ''}${index}`;
+  }
+
+  function partAdded(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+    const summary = type === 'response.reasoning_summary_part.added';
+    const key = partKey(event, summary);
+    if (key === undefined) return notAddressed(ctx, type, event, `has no integer output_index and ${summary ? 'summary_index' : 'content_index'}`);
+    const part = objectField(event, 'part');
+    const partType = stringField(part, 'type') || (summary ? 'summary_text' : '');
+    const known = PART_TYPES[partType];
+    if (!known) reportUnknown(ctx, `part:${partType}`, `${type} in event ${ctx.frame.seq} adds a part of type ${JSON.stringify(partType)}, which this version does not know; kept as a provider event.`);
+    const open: OpenPart = { type: partType, envelopeType: known?.envelopeType ?? partType, channel: known?.channel ?? 'output_text', frame: ctx.frame.seq, at: ctx.at, done: false, text: [], annotations: [] };
+    const previous = parts.start(key, open);
+    if (previous) ctx.report('provider.block-started-twice', `${type} in event ${ctx.frame.seq} adds part ${key} again while the ${previous.type} part added in event ${previous.frame} is open; the new part replaces it.`);
+    const u = unified('stream.content_block_start', ids(event), { kind: partType, ...(known ? { channel: known.channel } : {}) });
+    if (known) ctx.emit({ type: known.envelopeType, final: false, delta: '', extras: { part: key }, control: 'block-open' }, u);
+    else ctx.wire(type, event, u);
+  }
+
+  function partDone(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+    const summary = type === 'response.reasoning_summary_part.done';
+    const key = partKey(event, summary);
+    if (key === undefined) return notAddressed(ctx, type, event, 'has no part indexes');
+    const open = addressedPart(ctx, type, event, key);
+    parts.stop(key);
+    const u = unified('stream.content_block_stop', ids(event), { kind: open?.type, channel: open?.channel });
+    if (open && !open.done && PART_TYPES[open.type]) {
+      closeText(ctx, open, event, u);
+      return;
+    }
+    ctx.wire(type, event, u);
+  }
+
+  function textEvent(ctx: ProviderEventContext, type: string, event: WireEvent, stream: { part: string; kind: DeltaKind; doneField: string }, done: boolean): void {
+    const summary = stream.part === 'summary_text';
+    const key = partKey(event, summary);
+    if (key === undefined) return notAddressed(ctx, type, event, 'has no part indexes');
+    let open = parts.get(key);
+    if (!open && stream.part === 'reasoning_text' && parts.state(key) === 'unknown') {
+      // Reasoning text may stream without a content_part.added of its own: the first delta opens it.
+      partAdded(ctx, 'response.content_part.added', { ...event, part: { type: 'reasoning_text' } });
+      open = parts.get(key);
+    }
+    if (!open) {
+      addressedPart(ctx, type, event, key);
+      return;
+    }
+    if (open.done) {
+      ctx.report('provider.delta-after-stop', `${type} in event ${ctx.frame.seq} arrives after its part ${key} was done; kept as a provider event.`);
+      ctx.wire(type, event);
+      return;
+    }
+    const channel = PART_TYPES[stream.part]?.channel;
+    if (done) {
+      if (open.type === 'output_text') checkAnnotations(ctx, open, stringField(event, stream.doneField));
+      closeText(ctx, open, event, unified('stream.content_block_stop', ids(event), { kind: open.type, channel }));
+      return;
+    }
+    const delta = stringField(event, 'delta');
+    response?.token(ctx.frame.receivedAt);
+    if (open.type === 'output_text') open.text.push(delta);
+    ctx.emit({ type: open.envelopeType, final: false, delta, extras: {} }, unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel }));
+  }
+
+  function closeText(ctx: ProviderEventContext, open: OpenPart, event: WireEvent, u: ReturnType<typeof unified>): void {
+    open.done = true;
+    ctx.emit({ type: open.envelopeType, final: true, delta: '', extras: {} }, u);
+    void event;
+  }
+
+  function annotation(ctx: ProviderEventContext, event: WireEvent): void {
+    const key = partKey(event, false);
+    const note = objectField(event, 'annotation');
+    const open = key === undefined ? undefined : parts.get(key);
+    if (open) open.annotations.push({ at: ctx.frame.seq, start: integerField(note, 'start_index') ?? integerField(note, 'index'), end: integerField(note, 'end_index') });
+    else if (key !== undefined && parts.state(key) === 'unknown') ctx.report('provider.block-not-started', `response.output_text.annotation.added in event ${ctx.frame.seq} annotates part ${key}, which was never added.`);
+    const { type: citationType, ...fields } = note;
+    const cited = stringField(note, 'title') || stringField(note, 'url') || stringField(note, 'filename') || stringField(note, 'file_id');
+    const annotationFields: Record<string, unknown> = { citation_type: typeof citationType === 'string' ? citationType : 'unknown' };
+    for (const [name, value] of Object.entries(fields)) if (value !== null && value !== undefined && name !== '__proto__') annotationFields[name] = value;
+    ctx.emit({ type: 'citation', final: true, delta: cited, extras: annotationFields }, unified('stream.content_block_delta', ids(event), { kind: 'annotation_added', channel: 'output_text' }));
+  }
+
+  /** Annotation offsets must fall inside the text (indexes count characters, i.e. code points). */
+  function checkAnnotations(ctx: ProviderEventContext, open: OpenPart, finalText: string): void {
+    if (open.annotations.length === 0) return;
+    const text = finalText !== '' ? finalText : open.text.join('');
+    const length = Array.from(text).length;
+    for (const a of open.annotations) {
+      const bad = [a.start, a.end].some((i) => i !== undefined && (i < 0 || i > length)) || (a.start !== undefined && a.end !== undefined && a.start > a.end);
+      if (bad) ctx.report('provider.annotation-out-of-range', `The annotation of event ${a.at} spans ${a.start ?? '?'}..${a.end ?? a.start ?? '?'}, outside the ${length} characters of the text it annotates.`);
+    }
+  }
+
+  function inputEvent(ctx: ProviderEventContext, type: string, event: WireEvent, doneField: string | undefined): void {
+    const index = integerField(event, 'output_index');
+    const open = index === undefined ? undefined : items.get(index);
+    const itemIds = ids(event, { tool_call_id: open ? open.callId || open.id : stringField(event, 'item_id') });
+    if (!open) {
+      if (index !== undefined && items.state(index) === 'stopped') ctx.report('provider.delta-after-stop', `${type} in event ${ctx.frame.seq} is for output item ${index}, which was already done; kept as a provider event.`);
+      else ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} is for output item ${index ?? '(none)'}, which was never added; kept as a provider event.`);
+      ctx.wire(type, event);
+      return;
+    }
+    const isCode = type.startsWith('response.code_interpreter_call_code');
+    if (doneField === undefined) {
+      open.input.push(stringField(event, 'delta'));
+      response?.token(ctx.frame.receivedAt);
+      ctx.wire(type, event, isCode ? unified('stream.content_block_delta', itemIds, { kind: 'code_delta' }) : unified('stream.tool_call_input.delta', itemIds, { kind: 'input_json_delta' }));
+      return;
+    }
+    const complete = event[doneField];
+    if (typeof complete === 'string') open.input.splice(0, open.input.length, complete);
+    ctx.wire(type, event, isCode ? unified('stream.content_block_stop', itemIds, { kind: 'code' }) : unified('stream.tool_call_status', itemIds, { phase: 'result', kind: 'input_done' }));
+  }
+
+  function statusEvent(ctx: ProviderEventContext, type: string, event: WireEvent, call: string, phase: string): void {
+    const index = integerField(event, 'output_index');
+    const open = index === undefined ? undefined : items.get(index);
+    open?.phases.push(phase);
+    const tool: UnifiedTool = call.startsWith('mcp') ? { kind: 'mcp', name: call } : { kind: 'builtin', builtin: call.replace(/_call$/, '') };
+    const action = isRecord(event['action']) ? event['action'] : undefined;
+    ctx.wire(type, event, unified('stream.tool_call_status', ids(event, { tool_call_id: open?.id ?? stringField(event, 'item_id') }), { tool, phase, action }));
+  }
+
+  function addressedPart(ctx: ProviderEventContext, type: string, event: WireEvent, key: string): OpenPart | undefined {
+    const open = parts.get(key);
+    if (open) return open;
+    if (parts.state(key) === 'stopped') ctx.report('provider.delta-after-stop', `${type} in event ${ctx.frame.seq} is for part ${key}, which was already done; kept as a provider event.`);
+    else ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} is for part ${key}, which was never added; kept as a provider event.`);
+    ctx.wire(type, event);
+    return undefined;
+  }
+
+  function notAddressed(ctx: ProviderEventContext, type: string, event: WireEvent, why: string): void {
+    ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} ${why}, so it belongs to no item or part; kept as a provider event.`);
+    ctx.wire(type, event);
+  }
+
+  function reportUnknown(ctx: ProviderEventContext, key: string, text: string): void {
+    if (unknownReported.has(key)) return;
+    unknownReported.add(key);
+    ctx.report('provider.unknown-event', `${text} Later ones are not reported again.`);
+  }
+
+  return {
+    id: 'openai-responses',
+    push,
+    end() {
+      parts.endMessage('before the stream ended');
+      items.endMessage('before the stream ended');
+      if (!terminated && events > 0 && lastFrame) {
+        callbacks.onDiagnostic({ rule: 'provider.missing-terminal', message: 'The stream ended without response.completed, response.failed or response.incomplete (or an error event): the response was cut off or the connection dropped.', at: { byteStart: lastFrame.byteEnd } });
+        if (response) {
+          response.status = 'cut';
+          emitSummary(new ProviderEventContext(lastFrame, callbacks, responseId));
+        }
+      }
+    },
+  };
+}
+
+function toolOf(open: OpenItem, item: WireEvent): UnifiedTool | undefined {
+  switch (open.type) {
+    case 'function_call':
+      return { kind: 'client', name: open.name };
+    case 'custom_tool_call':
+      return { kind: 'custom', name: open.name };
+    case 'mcp_call':
+    case 'mcp_list_tools':
+    case 'mcp_approval_request':
+      return { kind: 'mcp', name: open.name || open.type, ...(typeof item['server_label'] === 'string' ? { builtin: item['server_label'] } : {}) };
+    default:
+      return BUILTIN_ITEMS.has(open.type) ? { kind: 'builtin', builtin: open.type.replace(/_call$/, '') } : undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parsedOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

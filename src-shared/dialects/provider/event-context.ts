@@ -1,0 +1,98 @@
+import type { RuleId } from '../../diagnostics/rules';
+import type { DiagnosticLocation } from '../../diagnostics/types';
+import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import type { UnifiedEvent } from '../../envelope/unified';
+import { isJsonObject, jsonKind, parseJson } from '../../json/values';
+import type { Frame } from '../../sse/types';
+import { previewText } from '../../text/preview';
+import type { DialectCallbacks } from '../types';
+
+export type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'>;
+export type WireEvent = Record<string, unknown>;
+
+/**
+ * One provider event being decoded: where it is, and how its envelopes and findings leave.
+ * Shared by the provider dialects (Anthropic Messages, OpenAI Responses).
+ */
+export class ProviderEventContext {
+  readonly at: DiagnosticLocation;
+
+  constructor(
+    readonly frame: Frame,
+    private readonly callbacks: DialectCallbacks,
+    private readonly agent: string,
+  ) {
+    this.at = { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd };
+  }
+
+  report(rule: RuleId, message: string): void {
+    this.callbacks.onDiagnostic({ rule, message, at: this.at });
+  }
+
+  // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
+  emit(parts: EnvelopeParts, unifiedEvent?: UnifiedEvent): void {
+    const envelope: EnvelopeInit = { frame: this.frame.seq, agent: this.agent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras };
+    if (parts.control !== undefined) envelope.control = parts.control;
+    if (unifiedEvent !== undefined) envelope.unified = unifiedEvent;
+    this.callbacks.onEnvelope(envelope);
+  }
+
+  /** The wire event itself, shown in the timeline as a provider event (its fields as extras). */
+  wire(type: string, event: WireEvent, unifiedEvent?: UnifiedEvent): void {
+    this.emit({ type, final: true, delta: '', extras: eventFields(event), control: 'provider-event' }, unifiedEvent);
+  }
+}
+
+/** Every field of the event except `type`: the extras of a provider-event envelope. */
+export function eventFields(event: WireEvent): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(event)) {
+    if (key === 'type') continue;
+    // defineProperty, not assignment: a "__proto__" key from the wire stays a plain field.
+    Object.defineProperty(fields, key, { value: event[key], enumerable: true, writable: true, configurable: true });
+  }
+  return fields;
+}
+
+/**
+ * The event's JSON object and type; reports and keeps the data undecoded when it is not a
+ * JSON object with a string `type`.
+ */
+export function readWireEvent(ctx: ProviderEventContext, dialectName: string): { type: string; event: WireEvent } | undefined {
+  const parsed = parseJson(ctx.frame.data);
+  if (!parsed.ok) {
+    ctx.report('provider.invalid-event', `Event ${ctx.frame.seq} is not valid JSON (${parsed.error}); kept undecoded: ${previewText(ctx.frame.data)}`);
+    ctx.emit(undecodedParts(ctx.frame));
+    return undefined;
+  }
+  const value = parsed.value;
+  const type = isJsonObject(value) ? value['type'] : undefined;
+  if (!isJsonObject(value) || typeof type !== 'string') {
+    ctx.report('provider.invalid-event', `Event ${ctx.frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no ${dialectName} event; kept undecoded: ${previewText(ctx.frame.data)}`);
+    ctx.emit(undecodedParts(ctx.frame));
+    return undefined;
+  }
+  return { type, event: value };
+}
+
+export function stringField(object: WireEvent, key: string): string {
+  const value = object[key];
+  return typeof value === 'string' ? value : '';
+}
+
+export function integerField(object: WireEvent, key: string): number | undefined {
+  const value = object[key];
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+}
+
+export function objectField(object: WireEvent, key: string): WireEvent {
+  const value = object[key];
+  return isJsonObject(value) ? value : {};
+}
+
+/** Complete tool arguments: valid JSON, or the parse error (reported as provider.tool-args-invalid). */
+export function checkToolArguments(ctx: ProviderEventContext, text: string, what: string): void {
+  if (text.trim() === '') return;
+  const parsed = parseJson(text);
+  if (!parsed.ok) ctx.report('provider.tool-args-invalid', `${what}: its complete arguments do not parse as JSON (${parsed.error}), so a client cannot call the tool: ${previewText(text)}`);
+}

@@ -1,0 +1,55 @@
+/**
+ * What the blocks view shows per message (one Anthropic message, one OpenAI response): id,
+ * model, status, stop reason, usage, time to first token and output tokens per second. The
+ * times are the frames' receive times, so a recording shows what the live stream showed.
+ */
+export interface MessageSummary {
+  id: string;
+  model: string;
+  status: string;
+  stop_reason?: string;
+  usage?: Record<string, unknown>;
+  error?: unknown;
+  incomplete_details?: unknown;
+  time_to_first_token_ms?: number;
+  duration_ms?: number;
+  output_tokens_per_second?: number;
+}
+
+export class MessageClock {
+  id = '';
+  model = '';
+  status = 'in_progress';
+  stopReason: string | undefined;
+  usage: Record<string, unknown> | undefined;
+  error: unknown;
+  incompleteDetails: unknown;
+  private firstTokenAt: number | undefined;
+
+  constructor(private readonly startedAt: number) {}
+
+  /** A content delta arrived (text, thinking, refusal, tool input…). */
+  token(receivedAt: number): void {
+    this.firstTokenAt ??= receivedAt;
+  }
+
+  /** Usage fields merged in as they arrive (Anthropic sends input tokens first, output tokens last). */
+  addUsage(usage: unknown): void {
+    if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) return;
+    this.usage = { ...this.usage, ...(usage as Record<string, unknown>) };
+  }
+
+  summary(endedAt: number): MessageSummary {
+    const summary: MessageSummary = { id: this.id, model: this.model, status: this.status };
+    if (this.stopReason !== undefined) summary.stop_reason = this.stopReason;
+    if (this.usage !== undefined) summary.usage = this.usage;
+    if (this.error !== undefined) summary.error = this.error;
+    if (this.incompleteDetails !== undefined && this.incompleteDetails !== null) summary.incomplete_details = this.incompleteDetails;
+    if (this.firstTokenAt !== undefined && this.startedAt > 0) summary.time_to_first_token_ms = this.firstTokenAt - this.startedAt;
+    if (this.startedAt > 0 && endedAt >= this.startedAt) summary.duration_ms = endedAt - this.startedAt;
+    const output = this.usage?.['output_tokens'];
+    const streaming = this.firstTokenAt === undefined ? 0 : endedAt - this.firstTokenAt;
+    if (typeof output === 'number' && streaming > 0) summary.output_tokens_per_second = Math.round((output / streaming) * 1000 * 10) / 10;
+    return summary;
+  }
+}
