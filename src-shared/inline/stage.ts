@@ -70,13 +70,17 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     return { rule: finding.rule, message: `${finding.message} (text block #${block.id}, character ${finding.offset})`, at: locate(block) };
   }
 
-  function feed(block: Block): void {
+  function feed(block: Block, envelope: Envelope | undefined): void {
     let parse = parses.get(block.id);
     if (parse && block.content.length < parse.fed) parse = undefined;
     parse ??= startParse(block);
     if (parse.ended) return;
-    if (block.content.length > parse.fed) {
-      parse.doc.parser.push(parse.fed === 0 ? block.content : block.content.slice(parse.fed));
+    const grown = block.content.length - parse.fed;
+    if (grown > 0) {
+      // The envelope's delta is what the block gained. Slicing the content instead would
+      // flatten the block's appended rope on every delta: quadratic in a long block.
+      const gained = envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : block.content.slice(parse.fed);
+      parse.doc.parser.push(gained);
       parse.fed = block.content.length;
     }
     if (block.status !== 'open' || finished) {
@@ -87,7 +91,7 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
 
   return {
     onBlock(block, envelope) {
-      if (block.kind === INLINE_BLOCK_KIND) feed(block);
+      if (block.kind === INLINE_BLOCK_KIND) feed(block, envelope);
       else if (block.kind === SEGMENT_BLOCK_KIND) describeSegmentBlock(block, envelope);
     },
     finish(blocks) {
@@ -105,7 +109,7 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     reconfigure(next, blocks) {
       options = next;
       parses.clear();
-      for (const block of blocks) if (block.kind === INLINE_BLOCK_KIND) feed(block);
+      for (const block of blocks) if (block.kind === INLINE_BLOCK_KIND) feed(block, undefined);
     },
     options: () => options,
     held(block) {
