@@ -48,6 +48,16 @@ function describeSegmentBlock(block: Block, envelope: Envelope | undefined): voi
 }
 
 /**
+ * Most text blocks are one plain text segment equal to the block's content: the segment then
+ * holds the block's string instead of its own chain of the same deltas (which costs a string
+ * cell per delta for as long as the session lives).
+ */
+function shareContent(block: Block, segments: readonly Segment[]): void {
+  const only = segments[0];
+  if (segments.length === 1 && only?.type === 'text' && only.content.length === block.content.length) only.content = block.content;
+}
+
+/**
  * The inline stage after reconstruction: one incremental parser per text block, fed with what
  * each change appended (never the whole content again), so a long block costs linear time.
  * A block whose content shrank (the reconstructor split a replayed attempt off it) is parsed
@@ -70,6 +80,12 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     return { rule: finding.rule, message: `${finding.message} (text block #${block.id}, character ${finding.offset})`, at: locate(block) };
   }
 
+  function end(block: Block, parse: BlockParse): void {
+    parse.ended = true;
+    parse.doc.parser.end();
+    shareContent(block, parse.doc.segments);
+  }
+
   function feed(block: Block, envelope: Envelope | undefined): void {
     let parse = parses.get(block.id);
     if (parse && block.content.length < parse.fed) parse = undefined;
@@ -83,10 +99,7 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
       parse.doc.parser.push(gained);
       parse.fed = block.content.length;
     }
-    if (block.status !== 'open' || finished) {
-      parse.ended = true;
-      parse.doc.parser.end();
-    }
+    if (block.status !== 'open' || finished) end(block, parse);
   }
 
   return {
@@ -100,8 +113,7 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
       for (const block of blocks) {
         const parse = parses.get(block.id);
         if (!parse || parse.ended) continue;
-        parse.ended = true;
-        parse.doc.parser.end();
+        end(block, parse);
         changed.push(block);
       }
       return changed;
