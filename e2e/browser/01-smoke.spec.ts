@@ -50,7 +50,7 @@ test.describe('smoke', () => {
     // Half a stream cannot be replayed: the Replay button waits for the end.
     await expect(app.sessionState).toHaveText(/streaming|connecting/);
     await expect(app.replayButton).toBeDisabled();
-    await app.expectState('complete');
+    await app.expectState('done');
     await expect(app.replayButton).toBeEnabled();
   });
 });

@@ -24,7 +24,7 @@ test('a newcomer connects to the demo agent and watches a parent and two sub-age
 
   await timeline.showLanes();
   await expect(timeline.lanes).toHaveCount(3, { timeout: 15_000 });
-  await app.expectState('complete');
+  await app.expectState('done');
   const total = await timeline.total();
   // Every envelope sits in exactly one lane (the closing [DONE] in the root agent's). The
   // lanes redraw a few times a second: the last rows may land a moment after the state.

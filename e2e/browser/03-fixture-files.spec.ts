@@ -38,7 +38,7 @@ test('an uploaded file does not become a recent file: its temp copy cannot be re
   test.skip(host === 'electron', 'The desktop app opens files by path: there is no upload copy.');
   const name = 'json_stream.json.sse';
   await app.openFiles(fixturePath(name));
-  await app.expectState('complete');
+  await app.expectState('done');
   // The host has settled the upload once the session is complete; it would have been added by then.
   expect((await inspector.listRecentFiles()).filter((path) => path.endsWith(name))).toEqual([]);
   await expect(app.page.getByTestId(TEST_IDS.recentFile).filter({ hasText: name })).toHaveCount(0);
@@ -52,7 +52,7 @@ async function checkFile(name: string, { app, blocks, diagnostics }: { app: AppP
   await app.openFiles(fixturePath(name));
   await app.expectView('timeline');
   await expect(app.sessionTitle).toContainText(name);
-  await app.expectState(expected.awaitsTools ? 'awaiting tools' : 'complete');
+  await app.expectState(expected.endLabel);
   await app.expectNoErrors();
 
   await app.show('blocks');

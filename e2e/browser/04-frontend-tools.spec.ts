@@ -27,7 +27,7 @@ for (const format of FORMATS) {
     await expect(app.sessionItems).toHaveCount(1);
     await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
     await timeline.expectTotalAtLeast(paused + 3);
-    await app.expectState('complete');
+    await app.expectState('done');
     await expect(app.page.getByText('2 legs')).toBeVisible();
 
     await app.show('blocks');

@@ -8,7 +8,7 @@ async function run(app: AppPage, connect: ConnectPage, scenario: string, format:
   await connect.chooseDemo({ scenario, format, pace: 'fast' });
   await connect.connect();
   await app.expectView('timeline');
-  await app.expectState('complete');
+  await app.expectState('done');
 }
 
 test('the XML and JSON runs of one scenario have no block differences', async ({ app, connect, diff }) => {

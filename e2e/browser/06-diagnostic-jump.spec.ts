@@ -30,7 +30,7 @@ function fileText(name: string, at: Location): string {
 
 async function open(app: AppPage, name: string): Promise<void> {
   await app.openFiles(fixturePath(name));
-  await app.expectState('complete');
+  await app.expectState('done');
   await app.show('diagnostics');
 }
 

@@ -41,7 +41,7 @@ test.afterAll(async () => {
 
 test('replay a recording at ×4 and step through it', async ({ app, timeline, replay }) => {
   await app.openFiles(recording);
-  await app.expectState('complete');
+  await app.expectState('done');
   const total = await timeline.total();
   expect(total).toBeGreaterThan(20);
 
@@ -71,7 +71,7 @@ test('replay a recording at ×4 and step through it', async ({ app, timeline, re
   await expect(replay.finished).toBeVisible({ timeout: recordedSpan });
   expect(Date.now() - played).toBeLessThan(recordedSpan * 0.6);
   await expect.poll(() => timeline.total()).toBe(total);
-  await app.expectState('complete');
+  await app.expectState('done');
   await expect.poll(() => app.envelopeCount()).toBe(total);
   await app.expectNoErrors();
   await app.screenshot('07-replay-finished');

@@ -11,7 +11,7 @@ test('a fast stream: the following table keeps the newest rows on screen', async
   await timeline.watchFrames();
   await connect.connect();
   await app.expectView('timeline');
-  await app.expectState('complete');
+  await app.expectState('done');
 
   const frames = (await timeline.framesWatched()).filter((frame) => frame.rows > 0);
   expect(frames.length, 'frames watched while rows streamed in').toBeGreaterThanOrEqual(3);

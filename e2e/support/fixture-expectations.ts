@@ -24,6 +24,8 @@ export interface FileExpectations {
   readonly restartedBlock: boolean;
   /** The run ends paused on `awaiting_frontend_tools` (README: "pauses … then [DONE]"). */
   readonly awaitsTools: boolean;
+  /** The end status badge: never "done" for a stream that errored, was cut or left a block open. */
+  readonly endLabel: 'done' | 'ended by error' | 'truncated' | 'awaiting tools';
 }
 
 /** Envelope types that attach to another block instead of forming one. */
@@ -73,6 +75,14 @@ export function expectationsFor(name: string, entry: ManifestEntry): FileExpecta
   if (name.startsWith('probe_citations.')) citations = entry.envelope_types?.['citation'] ? { exactly: entry.envelope_types['citation'] } : { atLeast: 1 };
 
   const kinds = blockKinds(entry);
+  const awaitsTools = kinds.includes('awaiting_frontend_tools');
+  // README: "multi_agent: … their envelopes interleave"; XML items carry no agent id, so
+  // interleaved sub-agents' blocks cross and one is opened again before it closed.
+  const crossingBlocks = name.startsWith('multi_agent.') && entry.kind === 'xml';
+  let endLabel: FileExpectations['endLabel'] = 'done';
+  if (entry.error_frames.length > 0) endLabel = 'ended by error';
+  else if (entry.trailing_incomplete || !entry.done_is_last || unclosed > 0 || restartedBlock || crossingBlocks) endLabel = 'truncated';
+  else if (awaitsTools) endLabel = 'awaiting tools';
   return {
     blockKinds: kinds,
     agents: entry.agents ? Object.keys(entry.agents).length : null,
@@ -82,7 +92,8 @@ export function expectationsFor(name: string, entry: ManifestEntry): FileExpecta
     errorFrames: entry.error_frames.map((frame) => frame.error),
     citations,
     restartedBlock,
-    awaitsTools: kinds.includes('awaiting_frontend_tools'),
+    awaitsTools,
+    endLabel,
   };
 }
 

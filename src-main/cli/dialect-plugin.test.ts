@@ -9,7 +9,8 @@ import { memoryIo } from './test-io';
 /**
  * A dialect added the way docs/dialects.md says: one module and one registry line. Its wire
  * is plain text lines sent as `event: line` events, each one a text delta, and `event: end`
- * closes the text. Nothing else in the inspector is edited for it.
+ * closes the text and the stream (declared through onStreamEnd). Nothing else in the
+ * inspector is edited for it.
  */
 const linesDialect: DialectModule<'lines'> = {
   id: 'lines',
@@ -20,6 +21,8 @@ const linesDialect: DialectModule<'lines'> = {
     push(frame) {
       const final = frame.event === 'end';
       callbacks.onEnvelope({ frame: frame.seq, agent: 'a', type: 'text', final, delta: final ? '' : `${frame.data}\n`, extras: {} });
+      // Its own terminal event, declared so the session's end status is "done".
+      if (final) callbacks.onStreamEnd?.({ event: 'end' });
     },
     end() {},
   }),
@@ -46,8 +49,9 @@ describe('a dialect registered in a registry', () => {
   it('flows through the CLI: --format accepts its id and inspect names it', async () => {
     const io = { ...memoryIo(stream), dialects: registry };
     expect(await main(['inspect', '-', '--format', 'lines', '--json'], io)).toBe(0);
-    const report = JSON.parse(io.out()) as { formats: string[]; blocks: number };
+    const report = JSON.parse(io.out()) as { formats: string[]; blocks: number; status: { kind: string; reason: string } };
     expect(report.formats).toEqual(['lines']);
+    expect(report.status).toMatchObject({ kind: 'done', reason: 'The stream ended with end.' });
 
     const detected = { ...memoryIo(stream), dialects: registry };
     expect(await main(['blocks', '-', '--json'], detected)).toBe(0);

@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import { stringifyJson } from '../../src-shared/json/tree';
+import { terminalSafe } from '../../src-shared/text/terminal';
 import type { DialectRegistry } from '../../src-shared/dialects/registry';
 
 /** What a command may touch, injected so tests run commands in-process. */
@@ -26,4 +28,20 @@ export async function serveUntilInterrupted(io: CliIo, lines: readonly string[],
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/**
+ * The io every command gets: all it prints passes through terminalSafe, so no control
+ * character from a stream or a server reaches the terminal raw, whichever printer wrote it.
+ */
+export function terminalIo(io: CliIo): CliIo {
+  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
+}
+
+/**
+ * Prints one JSON document (pretty unless `indent` is 0), its control characters escaped the
+ * JSON way (`\u001b`), so the output stays valid JSON with the same values.
+ */
+export function printJson(io: CliIo, value: unknown, indent = 2): void {
+  io.stdout(`${terminalSafe(stringifyJson(value, { indent }) ?? 'null', { json: true })}\n`);
 }

@@ -1,16 +1,18 @@
 import { once } from 'node:events';
 import { DIALECT_IDS } from '../../src-shared/dialects/registry';
-import { UsageError, type CliIo, type Command } from './io';
+import { terminalIo, UsageError, type CliIo, type Command } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  inspect: { summary: `inspect FILE [--format auto|${DIALECT_IDS.join('|')}] [--inline auto|xml|sentinel|off] [--tools search:query,…] [--json]   format, agents, counts, blocks, segments, diagnostics (exit 1 on errors)`, load: async () => (await import('./commands/inspect')).inspect },
+  inspect: { summary: `inspect FILE [--format auto|${DIALECT_IDS.join('|')}] [--inline auto|xml|sentinel|off] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`, load: async () => (await import('./commands/inspect')).inspect },
   blocks: { summary: 'blocks FILE [--format …] [--inline …] [--tools …] [--json]  the reconstructed blocks; text blocks with their segments', load: async () => (await import('./commands/blocks')).blocks },
-  frames: { summary: 'frames FILE... [--rechunk N|random:SEED] --json       events exactly as an EventSource dispatches them', load: async () => (await import('./commands/frames')).frames },
+  frames: { summary: 'frames FILE... [--rechunk N|random:SEED | --filter EXPR] --json   events exactly as an EventSource dispatches them', load: async () => (await import('./commands/frames')).frames },
+  check: { summary: "check FILE... --expect 'EXPR'... [--spec FILE] [--json] [--junit OUT]   assertions over recordings (exit 1 on a failure)", load: async () => (await import('./commands/check')).check },
   'demo-agent': { summary: 'demo-agent [--port N] [--pace fast|realistic]        serve the demo agent (upstream API, json/xml/raw) until Ctrl-C', load: async () => (await import('./commands/demo-agent')).demoAgent },
   diff: { summary: 'diff LEFT RIGHT [--format …] [--json] [--strict]      block-level diff of two streams (exit 1 on differences)', load: async () => (await import('./commands/diff')).diff },
   record: { summary: 'record URL [-X METHOD] [-H "Name: value"]... [-d BODY|@FILE] -o FILE   record a live stream as it arrives (secrets redacted)', load: async () => (await import('./commands/record')).record },
   answer: { summary: 'answer FILE [--result ID=TEXT]... [--yes] [-H ...] [-o OUT]   send frontend-tool results for a paused run (or --url RUN_URL --agent-uuid UUID)', load: async () => (await import('./commands/answer')).answer },
+  proxy: { summary: 'proxy --listen PORT --target URL [--record-dir DIR]   recording reverse proxy between a frontend and its agent server until Ctrl-C', load: async () => (await import('./commands/proxy')).proxy },
   serve: { summary: 'serve FILE [--port N] [--speed X|fast] [--rechunk N|byte] [--har-entry N]   replay a recording as a live SSE endpoint until Ctrl-C', load: async () => (await import('./commands/serve')).serve },
 };
 
@@ -29,7 +31,8 @@ export function defaultIo(): CliIo {
   };
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<number> {
+  const io = terminalIo(rawIo);
   const [name, ...args] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     (name ? io.stdout : io.stderr)(usage());

@@ -1,4 +1,5 @@
 import type { Severity } from '../../src-shared/diagnostics/types';
+import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../src-shared/pipeline/end-status';
 import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
 import { countOf } from '../../src-shared/text/count';
 import type { DecodedFile } from './decode-file';
@@ -28,6 +29,8 @@ export interface InspectReport {
   blocks: { id: number; agent: string; kind: string; status: Block['status']; bytes: number; name?: string; toolId?: string; segments?: Record<string, number> }[];
   diagnostics: RuleCount[];
   errors: number;
+  /** How the stream ended: done, ended by error, truncated, awaiting tools… */
+  status: EndStatus;
 }
 
 export function buildReport(result: DecodedFile): InspectReport {
@@ -67,6 +70,7 @@ export function buildReport(result: DecodedFile): InspectReport {
     })),
     diagnostics: [...rules.values()].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || a.rule.localeCompare(b.rule)),
     errors: result.diagnostics.filter((d) => d.severity === 'error').length,
+    status: endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), ...recordedOutcome(result.lastLegOutcome) }),
   };
 }
 
@@ -82,6 +86,14 @@ export function formatSegment(s: Segment): string {
   const names = [s.metadata['tool_name'], s.metadata['path']].filter((v) => typeof v === 'string').map((v) => JSON.stringify(v));
   const params = Object.entries(s.params).map(([k, v]) => `${k}=${preview(v, 40)}`);
   return [`${s.id} ${s.type}`, ...names, ...params, s.complete ? '' : '(unclosed)', `: ${preview(s.content, 120)}`].filter(Boolean).join(' ');
+}
+
+/** A recording's last leg end as an end-status outcome: stopped by the user, failed, or cut by the recording's end. */
+function recordedOutcome(outcome: DecodedFile['lastLegOutcome']): Pick<EndFacts, 'outcome'> {
+  if (outcome === null || outcome?.reason === 'done') return {};
+  if (outcome === undefined) return { outcome: { kind: 'cut', message: 'the recording ends inside this leg (the recorder was stopped or crashed)' } };
+  if (outcome.reason === 'aborted') return { outcome: { kind: 'stopped' } };
+  return { outcome: { kind: 'failed', message: outcome.message ?? 'the recorded leg failed' } };
 }
 
 /** One line per provider message: id, model, status, stop reason, tokens and timing. */
@@ -110,20 +122,24 @@ function agentTree(report: InspectReport): string[] {
     children.set(parent, [...(children.get(parent) ?? []), a]);
   }
   const lines: string[] = [];
-  const walk = (parent: string | null, depth: number): void => {
-    for (const a of children.get(parent) ?? []) {
-      const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
-      lines.push(`  ${'  '.repeat(depth)}${depth ? '└ ' : ''}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`);
-      walk(a.uuid, depth + 1);
-    }
-  };
-  walk(null, 0);
+  // Depth first with an explicit stack: a stream decides how deep sub-agents nest.
+  const stack = (children.get(null) ?? []).map((agent) => ({ agent, depth: 0 })).reverse();
+  const seen = new Set<string>();
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { agent: a, depth } = next;
+    const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
+    lines.push(`  ${'  '.repeat(depth)}${depth ? '└ ' : ''}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`);
+    if (seen.has(a.uuid)) continue;
+    seen.add(a.uuid);
+    for (const child of [...(children.get(a.uuid) ?? [])].reverse()) stack.push({ agent: child, depth: depth + 1 });
+  }
   return lines;
 }
 
 export function formatReport(report: InspectReport, file: string): string {
   const out: string[] = [];
   out.push(`${file} (${report.kind}): ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${countOf(report.bytes, 'byte')} · ${countOf(report.frames, 'event')} · ${countOf(report.envelopes, 'envelope')}`);
+  out.push(`Status: ${report.status.label} — ${report.status.reason}`);
   out.push('', 'Agents:', ...(report.agents.length ? agentTree(report) : ['  (none)']));
   out.push('', 'Envelopes by type:');
   for (const [type, count] of Object.entries(report.envelopeTypes).sort((a, b) => b[1] - a[1])) out.push(`  ${String(count).padStart(6)}  ${type}`);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { CliIo } from './io';
+import { main } from './main';
 
 /**
  * A memoryIo for a command that serves until interrupted: `ready` resolves at its first output
@@ -31,4 +32,11 @@ export function memoryIo(stdin: string | Uint8Array = ''): CliIo & { out: () => 
     out: () => out,
     err: () => err,
   };
+}
+
+/** Runs one CLI command in-process, as a user would in `cwd` (default: this process's), with `stdin`. */
+export async function runCli(args: string[], options: { cwd?: string; stdin?: string | Uint8Array } = {}): Promise<{ code: number; out: string; err: string }> {
+  const io = { ...memoryIo(options.stdin), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) };
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
 }

@@ -14,6 +14,7 @@ import { registerContract, registerDroppedFiles } from './ipc';
 import { installMenu } from './menu';
 import { samplesDir, windowIconPath } from './resources';
 import { createMainWindow } from './window';
+import { terminalSafe } from '../../src-shared/text/terminal';
 
 /**
  * The desktop app: one window on the renderer, the session service and the embedded demo
@@ -79,7 +80,7 @@ async function start(): Promise<void> {
   const worker = startSessionWorker({
     entry: new URL('./session-worker.js', import.meta.url),
     demoAgentUrl: demoUrl,
-    onError: (error) => console.error(`Session worker: ${error.message}`),
+    onError: (error) => console.error(`Session worker: ${terminalSafe(error.message)}`),
   });
   const sessions = worker.service;
   trackOpenedFiles(sessions.onSessionsChanged, recentFiles, () => void refreshMenu());
@@ -87,7 +88,7 @@ async function start(): Promise<void> {
   // The renderer may open only files the user chose and never names a file to write.
   const access = createPathAccess({ recentFiles, howToOpen: 'Open it with File › Open, drop it on the window, or name it on the command line.' });
   const inspector = guardPaths(composeInspector(sessions, host), access);
-  const ipcOptions = { isAppUrl: appUrl, log: (m: string) => console.warn(m) };
+  const ipcOptions = { isAppUrl: appUrl, log: (m: string) => console.warn(terminalSafe(m)) };
   const unregisterContract = registerContract(inspector, ipcOptions);
   const unregisterDrops = registerDroppedFiles((path) => access.grantRead(path), ipcOptions);
   const unregister = (): void => {
@@ -99,7 +100,7 @@ async function start(): Promise<void> {
     sessions
       .openFile({ path })
       .then((summary) => host.commands.fire({ kind: 'select-session', sessionId: summary.id }))
-      .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+      .catch((error: unknown) => console.error(terminalSafe(error instanceof Error ? error.message : String(error))));
   };
   const openSample = (id: string): void => {
     host

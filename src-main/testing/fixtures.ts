@@ -49,6 +49,7 @@ export interface ManifestEntry {
   sse_events: number;
   done_count: number;
   done_is_last: boolean;
+  trailing_incomplete: boolean;
   ignored_non_data_lines: number;
   json_lines_over_2048: number;
   max_json_line_bytes: number;

@@ -8,6 +8,7 @@ import { socketUrlFor } from '../../src-shared/contract/browser-host';
 import { INSPECTOR_CONTRACT, INSPECTOR_NAMES, type InspectorService } from '../../src-shared/contract/inspector';
 import type { SessionBatch, SessionSummary } from '../../src-shared/contract/payloads';
 import { createSocketClient, type SocketClient } from '../../src-shared/contract/socket-client';
+import { deeplyNestedCapture } from '../../src-shared/testing/deep-json';
 import { fixturePath } from '../testing/fixtures';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { waitFor } from '../services/sessions/service-testing';
@@ -194,6 +195,28 @@ describe('browser host with the session service in a worker thread', () => {
   });
 });
 
+describe('deeply nested JSON in the browser host', () => {
+  it('keeps the session worker alive: the upload opens, its envelope and block load, later calls work', async () => {
+    const threaded = await startWebApp({ rendererDir: dir, demoAgent: false, sessionsInWorker: true });
+    try {
+      const c = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(threaded.url)));
+      const lists: SessionSummary[][] = [];
+      c.service.onSessionsChanged((l) => lists.push(l));
+      const { id } = await c.service.openUpload({ name: 'deep.sse', base64: Buffer.from(deeplyNestedCapture(5000)).toString('base64') });
+      const done = await waitFor(() => lists.at(-1)?.find((s) => s.id === id && s.state !== 'loading'), 'the deep session');
+      expect(done.envelopes).toBe(3);
+      const envelope = await c.service.getEnvelope({ sessionId: id, seq: 1 });
+      expect(Object.keys(envelope.extras)).toEqual(['tree']);
+      expect((await c.service.getBlock({ sessionId: id, block: 0 })).content).toBe('deep end');
+      const next = await c.service.openUpload({ name: 'json_stream.json.sse', base64: (await readFile(fixturePath('json_stream.json.sse'))).toString('base64') });
+      expect(next.id).not.toBe(id);
+      c.close();
+    } finally {
+      await threaded.close();
+    }
+  });
+});
+
 describe('recent files in the browser host', () => {
   it('lists a file opened by its path, never the temp copy of an upload', async () => {
     const store = join(dir, 'user-data', 'recent-files.json');
@@ -242,7 +265,7 @@ describe('browser host: the page reads and writes only what the user chose', () 
     c.close();
   });
 
-  it('refuses every write to a path the page names: save, export and record-to', async () => {
+  it('refuses every write to a path the page names: save, export, record-to and proxy recordings', async () => {
     const c = client();
     const [session] = await c.service.listSessions();
     const target = (name: string): string => join(dir, name);
@@ -252,7 +275,9 @@ describe('browser host: the page reads and writes only what the user chose', () 
     await expect(c.service.exportSession({ sessionId: session!.id, kind: 'raw-sse', path: '/etc/cron.d/evil' })).rejects.toThrow(/^Refused to write "\/etc\/cron\.d\/evil": an export goes only/);
     const demo = (await c.service.getDemoAgent())!;
     await expect(c.service.connect({ ...demo.defaultRequest, recordTo: target('live.recording') })).rejects.toThrow(/^Refused to write ".*live\.recording"/);
-    for (const name of ['saved.recording', 'live.recording']) await expect(readFile(target(name))).rejects.toThrow(/ENOENT/);
+    await expect(c.service.startProxy({ port: 0, target: demo.baseUrl, recordDir: target('proxied') })).rejects.toThrow(/^Refused to write ".*proxied": a proxy recording goes only/);
+    expect(await c.service.getProxy()).toBeNull();
+    for (const name of ['saved.recording', 'live.recording', 'proxied']) await expect(readFile(target(name))).rejects.toThrow(/ENOENT/);
     c.close();
   });
 });

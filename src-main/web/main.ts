@@ -29,7 +29,13 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return env['STREAM_INSPECTOR_USER_DATA'] || join(homedir(), '.config', 'agent-stream-inspector');
 }
 
+/** How long closing the host may take after Ctrl-C or SIGTERM before the process exits anyway. */
+export const SHUTDOWN_TIMEOUT_MS = 5000;
+
 export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
+  // Listening before anything starts: a signal during start-up, or the instant the URL is
+  // printed, stops the host cleanly instead of killing it with its worker half started.
+  const signalled = Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
   const version = (JSON.parse(readFileSync(join(options.projectRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
   const app = await startWebApp({
     rendererDir: join(options.projectRoot, 'out', 'renderer'),
@@ -51,7 +57,13 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n'));
-  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  await signalled;
   process.stdout.write('\nStopping…\n');
-  await app.close();
+  // Shutdown always completes: a second signal ends the process at once (the listeners above
+  // are gone, so the default action applies), and a close that hangs is cut short.
+  const closed = await Promise.race([app.close().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS, false).unref())]);
+  if (!closed) {
+    process.stderr.write(`Shutdown took longer than ${SHUTDOWN_TIMEOUT_MS / 1000} s; exiting anyway.\n`);
+    process.exit(1);
+  }
 }

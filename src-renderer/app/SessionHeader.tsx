@@ -7,7 +7,7 @@ import { TEST_IDS } from '../testids';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from './composition';
 import { copyText } from './files';
-import { stateLabel, stateTone } from './SessionSidebar';
+import { stateLabel, stateTitle, stateTone } from './SessionSidebar';
 import { statusFields } from './status';
 import type { SessionData } from './types';
 
@@ -35,7 +35,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
   return (
     <section className="session-header" data-testid={TEST_IDS.sessionHeader}>
       <div className="session-header-row">
-        <Badge tone={stateTone(summary)} testId={TEST_IDS.sessionState}>
+        <Badge tone={stateTone(summary)} title={stateTitle(summary)} testId={TEST_IDS.sessionState}>
           {stateLabel(summary)}
         </Badge>
         <h1 className="session-title" data-testid={TEST_IDS.sessionTitle} title={summary.title}>

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { SessionSummary } from '../../src-shared/contract';
+import type { EndStatusPayload, SessionSummary } from '../../src-shared/contract';
 import { Badge, SeverityCounts, type Tone } from '../components/Badge';
 import { formatCount } from '../model/format';
 import { TEST_IDS } from '../testids';
@@ -33,6 +33,7 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
               data-testid={TEST_IDS.sessionItem}
               data-session-id={session.id}
               data-state={session.state}
+              data-end={session.end?.kind}
               onClick={() => {
                 app.setActiveSession(session.id);
                 if (app.view.getSnapshot() === 'connect') app.navigate('timeline');
@@ -63,7 +64,9 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
                 </button>
               </div>
               <div className="session-item-meta">
-                <Badge tone={stateTone(session)}>{stateLabel(session)}</Badge>
+                <Badge tone={stateTone(session)} title={stateTitle(session)} testId={TEST_IDS.sessionItemState}>
+                  {stateLabel(session)}
+                </Badge>
                 {session.format && <span className="session-format">{session.format}</span>}
                 <span className="session-count">{formatCount(session.envelopes)} env</span>
                 <SeverityCounts counts={session.diagnostics} />
@@ -96,14 +99,28 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
   );
 });
 
+/**
+ * The session's badge: while it receives, what it is doing; once it ended, its end status —
+ * "done" only for a stream that ended with its terminal event and nothing left open.
+ */
 export function stateLabel(session: SessionSummary): string {
   if (session.awaitingTools) return 'awaiting tools';
   if (session.source.kind === 'replay' && session.state === 'streaming') return 'replaying';
-  return session.state;
+  return session.end?.label ?? session.state;
 }
+
+const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
+  done: 'ok',
+  error: 'error',
+  truncated: 'warning',
+  stopped: 'neutral',
+  failed: 'failed',
+  paused: 'accent',
+};
 
 export function stateTone(session: SessionSummary): Tone {
   if (session.awaitingTools) return 'accent';
+  if (session.end) return END_TONES[session.end.kind];
   switch (session.state) {
     case 'streaming':
     case 'connecting':
@@ -112,10 +129,15 @@ export function stateTone(session: SessionSummary): Tone {
     case 'complete':
       return 'ok';
     case 'failed':
-      return 'error';
+      return 'failed';
     case 'stopped':
       return 'neutral';
   }
+}
+
+/** The badge's tooltip: why the session ended as it did. */
+export function stateTitle(session: SessionSummary): string | undefined {
+  return session.end?.reason;
 }
 
 /** Titles made of a method and URL read better without the scheme in a narrow list. */

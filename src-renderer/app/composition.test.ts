@@ -25,6 +25,7 @@ function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean
     getSession: (arg: { sessionId: string }) => Promise.resolve({ summary: summary(arg.sessionId), request: null, legs: [], agents: [], pendingTools: null }),
     getBlocks: () => Promise.resolve([]),
     getDiagnostics: () => Promise.resolve([]),
+    getProxy: () => Promise.resolve(null),
     ...options.commands,
   });
   const storage = new Map<string, string>();
@@ -88,6 +89,18 @@ describe('composition root', () => {
     expect(fake.calls.find((c) => c.method === 'connect')?.arg).toEqual(demo.defaultRequest);
     expect(app.sessions.getSnapshot().activeId).toBe('live1');
     expect(app.view.getSnapshot()).toBe('timeline');
+  });
+
+  it("keeps the recording proxy's state current: loaded on start, then from main's events", async () => {
+    const running = { url: 'http://127.0.0.1:4000', target: 'http://127.0.0.1:5000/', exchanges: [] };
+    const { app, fake } = setup({ commands: { getProxy: () => Promise.resolve(running) } });
+    await settle();
+    expect(app.proxy.getSnapshot()).toEqual(running);
+    const exchange = { id: 1, method: 'GET', path: '/agent/scenarios', startedAt: 1, status: 200, bytes: 10, endedAt: 2 };
+    fake.fire('onProxyChanged', { ...running, exchanges: [exchange] });
+    expect(app.proxy.getSnapshot()?.exchanges).toEqual([exchange]);
+    fake.fire('onProxyChanged', null);
+    expect(app.proxy.getSnapshot()).toBeNull();
   });
 
   it('shows errors from main in place and dismisses them', async () => {

@@ -1,4 +1,4 @@
-import type { ConnectRequest, ExportKind, HostCommand, InspectorService, OpenUploadRequest, SampleInfo, SessionSummary } from '../../src-shared/contract';
+import type { ConnectRequest, ExportKind, HostCommand, InspectorService, OpenUploadRequest, ProxyStartRequest, ProxyState, SampleInfo, SessionSummary } from '../../src-shared/contract';
 import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
 import { ErrorsModel } from '../model/errors';
@@ -51,6 +51,8 @@ export interface RendererApp extends AppModel {
   readonly samples: ReadableStore<readonly SampleInfo[]>;
   readonly prefs: Store<Prefs>;
   readonly helpOpen: Store<boolean>;
+  /** The recording proxy (null when it is not running), kept current from main. */
+  readonly proxy: ReadableStore<ProxyState | null>;
   timeline(sessionId: string): TimelineModel;
   /** Starts a live session, makes it active and shows its timeline. */
   connect(request: ConnectRequest): Promise<SessionSummary | undefined>;
@@ -63,6 +65,9 @@ export interface RendererApp extends AppModel {
   stop(sessionId: string): Promise<void>;
   closeSession(sessionId: string): Promise<void>;
   saveRecording(sessionId: string): Promise<void>;
+  /** Starts the recording proxy; its sessions appear in the list as their streams begin. */
+  startProxy(request: ProxyStartRequest): Promise<ProxyState | undefined>;
+  stopProxy(): Promise<void>;
   exportSession(sessionId: string, kind: ExportKind): Promise<void>;
   /** A confirmation that dismisses itself ("Copied", "Saved to …"). */
   notify(context: string, message: string, sessionId?: string): void;
@@ -88,6 +93,7 @@ export function createApp(deps: AppDeps): RendererApp {
   const selection = new SelectionModel();
   const view = createStore<ViewId>('connect');
   const recentFiles = createStore<readonly string[]>([]);
+  const proxy = createStore<ProxyState | null>(null);
   const samples = createStore<readonly SampleInfo[]>([]);
   const helpOpen = createStore(false);
   const host = createStore<HostSnapshot>({ info: null, demo: null, connected: deps.bridgeStatus.getSnapshot().connected, disconnectReason: deps.bridgeStatus.getSnapshot().reason });
@@ -147,6 +153,7 @@ export function createApp(deps: AppDeps): RendererApp {
     errors: errors.store,
     connectForm,
     recentFiles,
+    proxy,
     samples,
     prefs,
     helpOpen,
@@ -208,6 +215,14 @@ export function createApp(deps: AppDeps): RendererApp {
       await run('Close session', () => service.closeSession({ sessionId }), sessionId);
       if (activeId() === sessionId) setActiveSession(null);
     },
+    async startProxy(request) {
+      const state = await run('Start the proxy', () => service.startProxy(request));
+      if (state) proxy.set(state);
+      return state;
+    },
+    async stopProxy() {
+      await run('Stop the proxy', () => service.stopProxy());
+    },
     async saveRecording(sessionId) {
       const saved = await run('Save recording', () => service.saveRecording({ sessionId }), sessionId);
       if (saved) notify('Saved', `Recording saved to ${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
@@ -229,6 +244,7 @@ export function createApp(deps: AppDeps): RendererApp {
         service.onReplayState((state) => sessions.applyReplayState(state)),
         service.onError((event) => errors.report(errorContext(event.kind), event.message, event.sessionId)),
         service.onHostCommand((command) => handleHostCommand(command)),
+        service.onProxyChanged((state) => proxy.set(state)),
       ];
       void loadInitialState();
       return () => {
@@ -238,12 +254,14 @@ export function createApp(deps: AppDeps): RendererApp {
   };
 
   async function loadInitialState(): Promise<void> {
-    const [info, demo, list, sampleList] = await Promise.all([
+    const [info, demo, list, sampleList, proxyState] = await Promise.all([
       run('Connect to the inspector', () => service.getAppInfo()),
       run('Demo agent', () => service.getDemoAgent()),
       run('List sessions', () => service.listSessions()),
       run('Samples', () => service.listSamples()),
+      run('Proxy', () => service.getProxy()),
     ]);
+    if (proxyState !== undefined) proxy.set(proxyState);
     host.update((h) => ({ ...h, info: info ?? h.info, demo: demo ?? null }));
     if (sampleList) samples.set(sampleList);
     if (demo && !storedForm) connectForm.set(demoForm(demo));
@@ -310,6 +328,8 @@ export function errorContext(kind: string): string {
       return 'Import';
     case 'tool-results':
       return 'Tool results';
+    case 'worker-restart':
+      return 'Session worker restarted';
     default:
       return 'Inspector';
   }

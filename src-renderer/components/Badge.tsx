@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatCountOf } from '../model/format';
 
-export type Tone = 'neutral' | 'info' | 'ok' | 'warning' | 'error' | 'live' | 'accent';
+export type Tone = 'neutral' | 'info' | 'ok' | 'warning' | 'error' | 'failed' | 'live' | 'accent';
 
 export function Badge({ tone = 'neutral', children, title, testId }: { tone?: Tone; children: ReactNode; title?: string; testId?: string }) {
   return (

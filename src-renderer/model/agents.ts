@@ -1,3 +1,4 @@
+import { nameAgents } from '../../src-shared/agents/names';
 import type { AgentInfoPayload } from '../../src-shared/contract';
 
 /** How one agent is shown: a colour, a short name, and where it sits in the spawn tree. */
@@ -20,38 +21,19 @@ export interface AgentLabel {
 export const AGENT_COLOURS = ['#4e8cff', '#e5a00d', '#2fb67c', '#d9534f', '#a36bf2', '#17a2b8', '#e0669e', '#8c9a2b', '#ff7f50', '#6f86a6'] as const;
 
 /**
- * Labels for a session's agents in spawn order (by first envelope). Roots are "main" (or
- * "main 2", … when a stream has several); children are numbered under their parent. Agents
- * seen only in rows (not announced by a meta_init) are passed as `extra` and become roots.
+ * Labels for a session's agents: the names every part of the tool uses (src-shared/agents),
+ * with a colour each in spawn order.
  */
 export function labelAgents(agents: readonly AgentInfoPayload[], extra: readonly string[] = []): Map<string, AgentLabel> {
   const labels = new Map<string, AgentLabel>();
-  const known = new Set(agents.map((a) => a.uuid));
-  const all: AgentInfoPayload[] = [
-    ...[...agents].sort((a, b) => a.firstEnvelope - b.firstEnvelope),
-    ...extra.filter((uuid) => !known.has(uuid)).map((uuid) => ({ uuid, parent: null, firstEnvelope: Number.MAX_SAFE_INTEGER })),
-  ];
-  const childCount = new Map<string, number>();
-  let roots = 0;
-  for (const agent of all) {
-    const parent = agent.parent !== null && labels.has(agent.parent) ? labels.get(agent.parent)! : null;
-    let name: string;
-    if (parent) {
-      const n = (childCount.get(parent.uuid) ?? 0) + 1;
-      childCount.set(parent.uuid, n);
-      name = parent.depth === 0 ? `sub ${n}` : `${parent.name}.${n}`;
-    } else {
-      roots++;
-      name = roots === 1 ? 'main' : `main ${roots}`;
-    }
+  const models = new Map(agents.map((a) => [a.uuid, a.model]));
+  for (const agent of nameAgents(agents, extra).values()) {
+    const model = models.get(agent.uuid);
     labels.set(agent.uuid, {
-      uuid: agent.uuid,
-      name,
+      ...agent,
       shortId: shortId(agent.uuid),
       colour: AGENT_COLOURS[labels.size % AGENT_COLOURS.length]!,
-      depth: parent ? parent.depth + 1 : 0,
-      parent: parent ? parent.uuid : null,
-      ...(agent.model !== undefined ? { model: agent.model } : {}),
+      ...(model !== undefined ? { model } : {}),
     });
   }
   return labels;
@@ -66,13 +48,15 @@ export function agentTreeOrder(labels: ReadonlyMap<string, AgentLabel>): AgentLa
     children.set(label.parent, list);
   }
   const ordered: AgentLabel[] = [];
-  const visit = (parent: string | null): void => {
-    for (const label of children.get(parent) ?? []) {
-      ordered.push(label);
-      visit(label.uuid);
-    }
-  };
-  visit(null);
+  // Depth first with an explicit stack: a stream decides how deep sub-agents nest.
+  const stack = [...(children.get(null) ?? [])].reverse();
+  const seen = new Set<string>();
+  for (let label = stack.pop(); label; label = stack.pop()) {
+    ordered.push(label);
+    if (seen.has(label.uuid)) continue;
+    seen.add(label.uuid);
+    for (const child of [...(children.get(label.uuid) ?? [])].reverse()) stack.push(child);
+  }
   return ordered;
 }
 

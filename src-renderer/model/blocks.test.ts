@@ -3,7 +3,7 @@ import type { AgentInfoPayload, BlockSummary } from '../../src-shared/contract';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { readFixture } from '../../src-main/testing/fixtures';
 import { sessionPayloads } from './blocks-testing';
-import { ancestorsOf, buildThreads, classifyImageSource, countLiveBlocks, errorFrameOf, findThread, detailKey, metaFilesOf, prettyJson, safeExternalUrl, spawnedAgentOf, type AgentThread } from './blocks';
+import { ancestorsOf, buildThreads, MAX_THREAD_NESTING, classifyImageSource, countLiveBlocks, errorFrameOf, findThread, detailKey, metaFilesOf, prettyJson, safeExternalUrl, spawnedAgentOf, type AgentThread } from './blocks';
 
 function decoded(name: string): { agents: AgentInfoPayload[]; blocks: BlockSummary[] } {
   return sessionPayloads(decodeBytes(readFixture(name)));
@@ -72,6 +72,28 @@ describe('buildThreads on real streams', () => {
     const ids = (t: AgentThread): number[] => t.items.flatMap((i) => (i.type === 'block' ? [i.block.id] : ids(i.thread)));
     const shown = threads.flatMap(ids);
     expect(shown.sort((a, b) => a - b)).toEqual(blocks.map((b) => b.id).sort((a, b) => a - b));
+  });
+});
+
+describe('buildThreads on a stream-controlled depth', () => {
+  test('a chain of 20,000 nested sub-agents builds, finds and counts without recursion, in linear time', () => {
+    const depth = 20_000;
+    const agents = Array.from({ length: depth }, (_, i) => agent(`a${i}`, i === 0 ? null : `a${i - 1}`, i));
+    const blocks = agents.map((a, i) => block(a.uuid, 'text', i, { id: i, status: i === depth - 1 ? 'open' : 'complete' }));
+    const threads = buildThreads(agents, blocks);
+    expect(threads).toHaveLength(1);
+    const deepest = findThread(threads, `a${depth - 1}`)[0];
+    expect(deepest?.depth).toBe(depth - 1);
+    // The threads that hold it on screen (expanded to show it): the nesting stops at MAX_THREAD_NESTING.
+    const path = ancestorsOf(threads, `a${depth - 1}`);
+    expect(path).toEqual([...Array.from({ length: MAX_THREAD_NESTING + 1 }, (_, i) => `a${i}`), `a${depth - 1}`]);
+    expect(countLiveBlocks(threads)).toBe(1);
+    // On screen the nesting stops at MAX_THREAD_NESTING: deeper threads are listed in order inside that one.
+    let nesting = 0;
+    for (let level: AgentThread[] = threads; level.length > 0; level = level.flatMap((t) => t.items.flatMap((i) => (i.type === 'agent' ? [i.thread] : [])))) nesting++;
+    expect(nesting).toBe(MAX_THREAD_NESTING + 2);
+    const capped = findThread(threads, `a${MAX_THREAD_NESTING}`)[0];
+    expect(capped?.items.filter((i) => i.type === 'agent').map((i) => (i.type === 'agent' ? i.thread.depth : -1)).slice(0, 3)).toEqual([MAX_THREAD_NESTING + 1, MAX_THREAD_NESTING + 2, MAX_THREAD_NESTING + 3]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { AgentInfoPayload, BlockDetail, BlockSummary } from '../../src-shared/contract';
+import { stringifyJson } from '../../src-shared/json/tree';
 
 /**
  * The blocks view's model: a session's reconstructed blocks arranged as one conversation per
@@ -58,19 +59,40 @@ export function buildThreads(agents: readonly AgentInfoPayload[], blocks: readon
 
   const uuids = new Set<string>([...agents.map((a) => a.uuid), ...blocksByAgent.keys()]);
   const firstEnvelope = (uuid: string): number => infoByUuid.get(uuid)?.firstEnvelope ?? blocksByAgent.get(uuid)?.[0]?.firstEnvelope ?? Number.MAX_SAFE_INTEGER;
-  const parentOf = (uuid: string): string | null => {
+  /** The parent as sent, when it is another agent of the session. */
+  const declaredParent = (uuid: string): string | null => {
     const parent = infoByUuid.get(uuid)?.parent ?? null;
-    return parent !== null && parent !== uuid && uuids.has(parent) && !createsCycle(uuid, parent) ? parent : null;
+    return parent !== null && parent !== uuid && uuids.has(parent) ? parent : null;
   };
-  const createsCycle = (child: string, parent: string): boolean => {
-    const seen = new Set([child]);
-    for (let at: string | null = parent; at !== null; at = infoByUuid.get(at)?.parent ?? null) {
-      if (seen.has(at)) return true;
-      seen.add(at);
-      if (!uuids.has(at)) return false;
+  /**
+   * Agents whose chain of parents runs into a cycle: each chain is followed once (memoised),
+   * so a stream of thousands of nested sub-agents costs linear time. Such an agent is shown
+   * as a root rather than lost.
+   */
+  const inCycle = new Map<string, boolean>();
+  for (const start of uuids) {
+    const path: string[] = [];
+    const onPath = new Set<string>();
+    let verdict = false;
+    for (let at = declaredParent(start); ; at = declaredParent(at)) {
+      if (at === null) break;
+      const known = inCycle.get(at);
+      if (known !== undefined) {
+        verdict = known;
+        break;
+      }
+      if (onPath.has(at) || at === start) {
+        verdict = true;
+        break;
+      }
+      onPath.add(at);
+      path.push(at);
     }
-    return false;
-  };
+    if (!inCycle.has(start)) inCycle.set(start, verdict);
+    // Every agent on the way leads where this one does: into the cycle, or up to a root.
+    for (const at of path) if (!inCycle.has(at)) inCycle.set(at, verdict);
+  }
+  const parentOf = (uuid: string): string | null => (inCycle.get(uuid) ? null : declaredParent(uuid));
 
   const childrenOf = new Map<string, string[]>();
   const roots: string[] = [];
@@ -87,28 +109,49 @@ export function buildThreads(agents: readonly AgentInfoPayload[], blocks: readon
   roots.sort(byFirst);
   for (const list of childrenOf.values()) list.sort(byFirst);
 
-  const build = (uuid: string, depth: number, spawnedBy: number | undefined): AgentThread => {
+  // Threads are made first and filled from an explicit stack: a stream decides how deep
+  // sub-agents nest, and a recursive build would overflow on a long enough chain.
+  const unfilled: { thread: AgentThread; own: readonly BlockSummary[] }[] = [];
+  const makeThread = (uuid: string, depth: number, spawnedBy: number | undefined): AgentThread => {
     const own = blocksByAgent.get(uuid) ?? [];
-    const children = childrenOf.get(uuid) ?? [];
-    const placement = placeChildren(own, children, firstEnvelope);
-    const items: ThreadItem[] = [];
-    const childThread = (child: string): ThreadItem => ({ type: 'agent', thread: build(child, depth + 1, placement.spawnedBy.get(child)) });
-    for (const child of placement.before) items.push(childThread(child));
-    for (const block of own) {
-      items.push({ type: 'block', block });
-      for (const child of placement.after.get(block.id) ?? []) items.push(childThread(child));
-    }
-    return {
-      uuid,
-      info: infoByUuid.get(uuid),
-      depth,
-      items,
-      spawnedBy,
-      firstEnvelope: firstEnvelope(uuid),
-      liveBlocks: own.filter((b) => b.status === 'open').length,
-    };
+    const thread: AgentThread = { uuid, info: infoByUuid.get(uuid), depth, items: [], spawnedBy, firstEnvelope: firstEnvelope(uuid), liveBlocks: own.filter((b) => b.status === 'open').length };
+    unfilled.push({ thread, own });
+    return thread;
   };
-  return roots.map((uuid) => build(uuid, 0, undefined));
+  const threads = roots.map((uuid) => makeThread(uuid, 0, undefined));
+  for (let next = unfilled.pop(); next; next = unfilled.pop()) {
+    const { thread, own } = next;
+    const placement = placeChildren(own, childrenOf.get(thread.uuid) ?? [], firstEnvelope);
+    const childThread = (child: string): ThreadItem => ({ type: 'agent', thread: makeThread(child, thread.depth + 1, placement.spawnedBy.get(child)) });
+    for (const child of placement.before) thread.items.push(childThread(child));
+    for (const block of own) {
+      thread.items.push({ type: 'block', block });
+      for (const child of placement.after.get(block.id) ?? []) thread.items.push(childThread(child));
+    }
+  }
+  for (const { thread } of walkThreads(threads)) if (thread.depth === MAX_THREAD_NESTING) flattenDescendants(thread);
+  return threads;
+}
+
+/**
+ * How deep threads nest on screen. A stream decides how deep its sub-agents nest; past this,
+ * descendants are listed one after another inside the thread at this depth (each keeps its
+ * real `depth`), so the page never holds thousands of nested sections.
+ */
+export const MAX_THREAD_NESTING = 8;
+
+/** Moves every descendant thread of `thread` into its items, depth first, each keeping only its own blocks. */
+function flattenDescendants(thread: AgentThread): void {
+  const flat: ThreadItem[] = [];
+  const pending: ThreadItem[] = [...thread.items].reverse();
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    flat.push(item);
+    if (item.type !== 'agent') continue;
+    const inner = item.thread.items;
+    item.thread.items = inner.filter((i) => i.type === 'block');
+    for (let i = inner.length - 1; i >= 0; i--) if (inner[i]?.type === 'agent') pending.push(inner[i] as ThreadItem);
+  }
+  thread.items = flat;
 }
 
 interface Placement {
@@ -175,29 +218,40 @@ function childThreads(thread: AgentThread): AgentThread[] {
   return thread.items.flatMap((i) => (i.type === 'agent' ? [i.thread] : []));
 }
 
+interface ThreadVisit {
+  thread: AgentThread;
+  parent: ThreadVisit | null;
+}
+
+/** Every thread, depth first in display order, with the visit of the thread above it (an explicit stack). */
+function* walkThreads(threads: readonly AgentThread[]): Generator<ThreadVisit> {
+  const stack: ThreadVisit[] = [...threads].reverse().map((thread) => ({ thread, parent: null }));
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    yield next;
+    for (const child of childThreads(next.thread).reverse()) stack.push({ thread: child, parent: next });
+  }
+}
+
 /** The thread of one agent, wherever it is nested ([] when absent). */
 export function findThread(threads: readonly AgentThread[], uuid: string): AgentThread[] {
-  for (const thread of threads) {
-    if (thread.uuid === uuid) return [thread];
-    const inner = findThread(childThreads(thread), uuid);
-    if (inner.length > 0) return inner;
-  }
+  for (const { thread } of walkThreads(threads)) if (thread.uuid === uuid) return [thread];
   return [];
 }
 
 /** The uuids of the threads from a root down to `uuid`, inclusive ([] when absent). */
 export function ancestorsOf(threads: readonly AgentThread[], uuid: string): string[] {
-  for (const thread of threads) {
-    if (thread.uuid === uuid) return [uuid];
-    const inner = ancestorsOf(childThreads(thread), uuid);
-    if (inner.length > 0) return [thread.uuid, ...inner];
+  for (const visit of walkThreads(threads)) {
+    if (visit.thread.uuid !== uuid) continue;
+    const path: string[] = [];
+    for (let at: ThreadVisit | null = visit; at; at = at.parent) path.push(at.thread.uuid);
+    return path.reverse();
   }
   return [];
 }
 
 export function countLiveBlocks(threads: readonly AgentThread[]): number {
   let n = 0;
-  for (const thread of threads) n += thread.liveBlocks + countLiveBlocks(childThreads(thread));
+  for (const { thread } of walkThreads(threads)) n += thread.liveBlocks;
   return n;
 }
 
@@ -265,11 +319,11 @@ export function shortAgent(uuid: string): string {
 
 /** Pretty JSON of a parsed payload, or of the content when it parses; null when it is not JSON. */
 export function prettyJson(detail: Pick<BlockDetail, 'parsed' | 'content'>): string | null {
-  if (detail.parsed !== undefined) return JSON.stringify(detail.parsed, null, 2);
+  if (detail.parsed !== undefined) return stringifyJson(detail.parsed, { indent: 2 }) ?? null;
   const text = detail.content.trim();
   if (text === '' || (text[0] !== '{' && text[0] !== '[')) return null;
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return stringifyJson(JSON.parse(text), { indent: 2 }) ?? null;
   } catch {
     return null;
   }
@@ -293,7 +347,7 @@ export interface ErrorFrame {
 export function errorFrameOf(parsed: unknown): ErrorFrame | null {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const p = parsed as Record<string, unknown>;
-  const text = (v: unknown): string | null => (typeof v === 'string' ? v : v === undefined || v === null ? null : JSON.stringify(v));
+  const text = (v: unknown): string | null => (typeof v === 'string' ? v : v === undefined || v === null ? null : (stringifyJson(v) ?? null));
   const error = text(p['error']);
   const message = text(p['message']);
   if (error === null && message === null) return null;

@@ -1,4 +1,5 @@
 import type { EnvelopeDetail } from '../../src-shared/contract';
+import { stringifyJson } from '../../src-shared/json/tree';
 import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 
 /**
@@ -8,7 +9,7 @@ import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 export function envelopeJson(envelope: EnvelopeDetail): string {
   const value: Record<string, unknown> = { type: envelope.type, agent: envelope.agent, final: envelope.final, delta: envelope.delta, ...envelope.extras };
   if (envelope.control) value['(control)'] = envelope.control;
-  return JSON.stringify(value, null, 2);
+  return stringifyJson(value, { indent: 2 }) ?? '';
 }
 
 /** The delta pretty-printed when it is a JSON object or array (tool arguments, meta payloads); else null. */
@@ -16,7 +17,7 @@ export function parsedDelta(delta: string): string | null {
   const trimmed = delta.trimStart();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return null;
   try {
-    return JSON.stringify(JSON.parse(delta), null, 2);
+    return stringifyJson(JSON.parse(delta), { indent: 2 }) ?? null;
   } catch {
     return null;
   }
@@ -38,7 +39,7 @@ export function prettyWireData(data: string): string {
   const trimmed = data.trimStart();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return data;
   try {
-    return JSON.stringify(JSON.parse(data), null, 2);
+    return stringifyJson(JSON.parse(data), { indent: 2 }) ?? data;
   } catch {
     return data;
   }

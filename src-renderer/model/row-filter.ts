@@ -1,91 +1,67 @@
-import { SEVERITY_RANK } from '../../src-shared/contract/row-columns';
-import type { RowIndex, SeverityName } from './row-index';
+import { fieldsOf, type Expr } from '../../src-shared/filter/ast';
+import { ENVELOPE_FIELDS, FilterError, parseFilter } from '../../src-shared/filter';
+import { compileFilter, type SubjectReader } from '../../src-shared/filter/evaluate';
+import type { RowIndex } from './row-index';
 
-/** What the timeline shows. The empty filter shows every row. */
+/** What the timeline shows: a filter expression (docs/filters.md); '' shows every row. */
 export interface TimelineFilter {
-  /** Agent uuids to show; empty = all. */
-  readonly agents: readonly string[];
-  /** Envelope types to show; empty = all. */
-  readonly types: readonly string[];
-  readonly final: 'any' | 'final' | 'not-final';
-  /** Only rows with a finding of at least this severity; null = any row. */
-  readonly minSeverity: SeverityName | null;
-  /** Free text (matched in main by searchRows: delta, type, agent, id, name). */
-  readonly text: string;
-  /** Segment types of text blocks (docs/inline.md): rows whose delta carries part of one (matched in main). */
-  readonly segments: readonly string[];
+  readonly expression: string;
 }
 
-export const EMPTY_FILTER: TimelineFilter = { agents: [], types: [], final: 'any', minSeverity: null, text: '', segments: [] };
+export const EMPTY_FILTER: TimelineFilter = { expression: '' };
 
 export function isEmptyFilter(filter: TimelineFilter): boolean {
-  return (
-    filter.agents.length === 0 &&
-    filter.types.length === 0 &&
-    filter.final === 'any' &&
-    filter.minSeverity === null &&
-    filter.text.trim() === '' &&
-    filter.segments.length === 0
-  );
+  return filter.expression.trim() === '';
 }
 
-/** The facets main matches (searchRows): the text and the segment types. */
-export function hasMainFilter(filter: TimelineFilter): boolean {
-  return filter.text.trim() !== '' || filter.segments.length > 0;
+export type ParsedFilter = { readonly tree: Expr; readonly error: null } | { readonly tree: null; readonly error: FilterError | null };
+
+/** The filter's tree, or its syntax error (with the character it is at); both null when empty. */
+export function parseTimelineFilter(filter: TimelineFilter): ParsedFilter {
+  if (isEmptyFilter(filter)) return { tree: null, error: null };
+  try {
+    return { tree: parseFilter(filter.expression), error: null };
+  } catch (error) {
+    if (error instanceof FilterError) return { tree: null, error };
+    throw error;
+  }
 }
 
-/** Equal keys: the same search in main. */
-export function mainFilterKey(filter: TimelineFilter): string {
-  return JSON.stringify([filter.text.trim(), [...filter.segments].sort()]);
-}
+/** Fields the renderer's column store knows for every row: filters on only these run here, at once. */
+const LOCAL_FIELDS = new Set(['type', 'agent', 'final']);
 
-/** How many filter facets are active (for the "Filters (2)" badge). */
-export function activeFilterCount(filter: TimelineFilter): number {
-  return (
-    (filter.agents.length > 0 ? 1 : 0) +
-    (filter.types.length > 0 ? 1 : 0) +
-    (filter.final !== 'any' ? 1 : 0) +
-    (filter.minSeverity !== null ? 1 : 0) +
-    (filter.text.trim() !== '' ? 1 : 0) +
-    (filter.segments.length > 0 ? 1 : 0)
-  );
+export function isLocalFilter(tree: Expr): boolean {
+  return [...fieldsOf(tree)].every((field) => LOCAL_FIELDS.has(field));
 }
 
 /**
- * A row predicate compiled against one index: agent and type names become interned ids, so
- * testing a row is a few array reads. `textMatches` is the set of seqs main found for the text
- * and segment types.
+ * A row predicate over the column store, for filters that read only `type`, `agent` (name as
+ * shown, or uuid) and `final`; other filters run in main (filterRows), which has every field.
  */
-export function compileFilter(
-  filter: TimelineFilter,
-  index: RowIndex,
-  textMatches: ReadonlySet<number> | null,
-): (seq: number) => boolean {
-  const agentIds = idSet(filter.agents, (a) => index.agentIdOf(a));
-  const typeIds = idSet(filter.types, (t) => index.typeIdOf(t));
-  const minRank = filter.minSeverity ? SEVERITY_RANK[filter.minSeverity] : 0;
-  const text = hasMainFilter(filter);
-  return (seq) => {
-    if (!index.isKnown(seq)) return false;
-    if (agentIds && !agentIds.has(index.agentId(seq))) return false;
-    if (typeIds && !typeIds.has(index.typeId(seq))) return false;
-    if (filter.final === 'final' && !index.isFinal(seq)) return false;
-    if (filter.final === 'not-final' && index.isFinal(seq)) return false;
-    if (minRank > 0 && index.severityRank(seq) < minRank) return false;
-    if (text && !(textMatches?.has(seq) ?? false)) return false;
-    return true;
+export function compileLocalFilter(tree: Expr, index: RowIndex, agentNames: ReadonlyMap<string, string>): (seq: number) => boolean {
+  const spec = (name: string) => ENVELOPE_FIELDS.field(name)!;
+  const reader: SubjectReader<number> = {
+    field(name) {
+      switch (name) {
+        case 'type':
+          return { ...spec(name), get: (seq: number) => index.typeOf(seq) };
+        case 'agent':
+          return {
+            ...spec(name),
+            get: (seq: number) => {
+              const uuid = index.agentOf(seq);
+              return uuid === undefined ? undefined : [agentNames.get(uuid) ?? uuid, uuid];
+            },
+          };
+        case 'final':
+          return { ...spec(name), get: (seq: number) => index.isFinal(seq) };
+        default:
+          return undefined;
+      }
+    },
   };
-}
-
-function idSet(names: readonly string[], idOf: (name: string) => number | undefined): Set<number> | null {
-  if (names.length === 0) return null;
-  const ids = new Set<number>();
-  for (const name of names) {
-    const id = idOf(name);
-    // A name the index has not seen yet matches nothing for now; -1 keeps the set non-empty.
-    ids.add(id ?? -1);
-  }
-  return ids;
+  const match = compileFilter(tree, reader);
+  return (seq) => index.isKnown(seq) && match(seq);
 }
 
 /**

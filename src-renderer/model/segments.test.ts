@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SegmentPayload } from '../../src-shared/contract';
-import { fileLanguage, hasProtocolSegments, otherMetadata, segmentLabel, segmentPresentation, sessionSegmentTypes } from './segments';
+import { fileLanguage, hasProtocolSegments, otherMetadata, segmentLabel, segmentPresentation } from './segments';
 
 const segment = (type: string, metadata: Record<string, unknown> = {}): SegmentPayload => ({ id: 'seg_1', type, metadata, params: {}, content: '', complete: true, start: 0, end: 0 });
 
@@ -43,7 +43,4 @@ describe('segment presentation', () => {
     ]);
   });
 
-  it('collects a session\'s segment types in order of first appearance', () => {
-    expect(sessionSegmentTypes([{ segmentTypes: ['reasoning', 'tool_call'] }, undefined, {}, { segmentTypes: ['text', 'reasoning'] }])).toEqual(['reasoning', 'tool_call', 'text']);
-  });
 });

@@ -69,10 +69,3 @@ export function fileLanguage(segment: SegmentPayload): string {
   const dot = path.lastIndexOf('.');
   return dot > path.lastIndexOf('/') && dot >= 0 ? path.slice(dot + 1).toLowerCase() : 'text';
 }
-
-/** The segment types of a session's text blocks, in order of first appearance (the timeline's segment filter). */
-export function sessionSegmentTypes(blocks: readonly ({ segmentTypes?: readonly string[] } | undefined)[]): string[] {
-  const seen = new Set<string>();
-  for (const block of blocks) for (const type of block?.segmentTypes ?? []) seen.add(type);
-  return [...seen];
-}

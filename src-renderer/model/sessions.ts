@@ -7,7 +7,7 @@ import { createStore, type Store } from './store';
 import { TimelineModel } from './timeline';
 
 export interface SessionsDeps {
-  readonly service: Pick<InspectorService, 'getSession' | 'getBlocks' | 'getDiagnostics' | 'getRows' | 'searchRows'>;
+  readonly service: Pick<InspectorService, 'getSession' | 'getBlocks' | 'getDiagnostics' | 'getRows' | 'filterRows'>;
   readonly scheduler: FrameScheduler;
   readonly reportError: (context: string, error: unknown, sessionId?: string) => void;
   readonly maxRowsPerFrame?: number;

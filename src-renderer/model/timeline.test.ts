@@ -1,24 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import type { RowsRequest, SearchRequest, TimelineRow } from '../../src-shared/contract';
+import type { FilterRowsRequest, RowsRequest, TimelineRow } from '../../src-shared/contract';
+import { ENVELOPE_FIELDS, parseFilter } from '../../src-shared/filter';
+import { compileFilter, type SubjectReader } from '../../src-shared/filter/evaluate';
 import { row, rows, rowsBatch, settle } from '../testing/fake-service';
 import { PAGE_SIZE } from './row-cache';
 import { EMPTY_FILTER, type TimelineFilter } from './row-filter';
 import { createManualScheduler } from './scheduler';
 import { SEARCH_REFRESH_MS, TimelineModel } from './timeline';
 
-/** Main's side of the rows: a full list served by getRows and searched by searchRows. */
+/** The shared evaluator over full rows: what main's filterRows does over its envelopes. */
+const ROW_READER: SubjectReader<TimelineRow> = {
+  field(name) {
+    const spec = ENVELOPE_FIELDS.field(name)!;
+    const get: Record<string, (r: TimelineRow) => string | boolean | string[] | undefined> = {
+      type: (r) => r.type,
+      agent: (r) => r.agent,
+      final: (r) => r.final,
+      delta: (r) => r.preview,
+      'finding.severity': (r) => (r.severity ? [r.severity] : []),
+    };
+    return get[name] ? { ...spec, get: get[name] } : undefined;
+  },
+  text: (r) => [r.preview, r.type, r.agent],
+};
+
+/** Main's side of the rows: a full list served by getRows and filtered by filterRows. */
 function mainRows(all: TimelineRow[]) {
   const requests: RowsRequest[] = [];
-  const searches: SearchRequest[] = [];
+  const searches: FilterRowsRequest[] = [];
   const service = {
     getRows: (req: RowsRequest) => {
       requests.push(req);
       return Promise.resolve({ total: all.length, start: req.start, rows: all.slice(req.start, req.start + req.count) });
     },
-    searchRows: (req: SearchRequest) => {
+    filterRows: (req: FilterRowsRequest) => {
       searches.push(req);
-      const text = (req.text ?? '').toLowerCase();
-      return Promise.resolve({ seqs: all.filter((r) => r.preview.toLowerCase().includes(text) || r.type.includes(text)).map((r) => r.seq), truncated: false });
+      const match = compileFilter(parseFilter(req.expression), ROW_READER);
+      return Promise.resolve({ seqs: all.filter(match).map((r) => r.seq), truncated: false });
     },
   };
   return { service, requests, searches };
@@ -38,7 +56,7 @@ function visible(timeline: TimelineModel): number[] {
   return seqs;
 }
 
-const filter = (change: Partial<TimelineFilter>): TimelineFilter => ({ ...EMPTY_FILTER, ...change });
+const filter = (expression: string): TimelineFilter => ({ ...EMPTY_FILTER, expression });
 
 describe('timeline model', () => {
   it('shows every row in seq order without a filter, and notifies once per applied batch', () => {
@@ -64,48 +82,88 @@ describe('timeline model', () => {
     });
     timeline.applyBatch(rowsBatch(rows(0, 8, kind), [], 8));
 
-    timeline.setFilter(filter({ agents: ['child'] }));
+    timeline.setFilter(filter('agent == "child"'));
     expect(visible(timeline)).toEqual([1, 3, 5, 7]);
-    timeline.setFilter(filter({ agents: ['child'], types: ['tool_call'] }));
+    timeline.setFilter(filter('agent == "child" && type == "tool_call"'));
     expect(visible(timeline)).toEqual([3]);
-    timeline.setFilter(filter({ final: 'final' }));
+    timeline.setFilter(filter('final'));
     expect(visible(timeline)).toEqual([0, 4]);
-    timeline.setFilter(filter({ final: 'not-final', agents: ['parent'] }));
+    timeline.setFilter(filter('!final && agent in ["parent"]'));
     expect(visible(timeline)).toEqual([2, 6]);
-    timeline.setFilter(filter({ minSeverity: 'info' }));
-    expect(visible(timeline)).toEqual([5, 7]);
-    timeline.setFilter(filter({ minSeverity: 'error' }));
-    expect(visible(timeline)).toEqual([7]);
 
-    timeline.setFilter(filter({ agents: ['child'] }));
+    timeline.setFilter(filter('agent == "child"'));
     timeline.applyBatch(rowsBatch(rows(8, 12, kind), [], 12));
     expect(visible(timeline)).toEqual([1, 3, 5, 7, 9, 11]);
     expect(timeline.getSnapshot()).toMatchObject({ total: 12, visibleCount: 6, filterActive: true });
   });
 
-  it('moves a row into a severity filter when a later batch changes its badge', () => {
+  it('asks main again when a later batch changes a badge under a severity filter', async () => {
+    const all = rows(0, 4, (seq) => (seq === 3 ? { diagnostics: 1, severity: 'error' as const } : {}));
+    const { timeline, main, scheduler } = model(all);
+    timeline.applyBatch(rowsBatch(all, [], 4));
+    timeline.setFilter(filter('finding.severity >= "warning"'));
+    await settle();
+    expect(visible(timeline)).toEqual([3]);
+    all[1] = row(1, { diagnostics: 1, severity: 'warning' });
+    timeline.applyBatch(rowsBatch([], [all[1]], 4));
+    scheduler.advance(SEARCH_REFRESH_MS);
+    await settle();
+    expect(visible(timeline)).toEqual([1, 3]);
+    expect(main.searches.map((r) => r.expression)).toEqual(['finding.severity >= "warning"', 'finding.severity >= "warning"']);
+  });
+
+  it('filters on agent names as shown, here, without asking main', () => {
+    const { timeline, main } = model();
+    timeline.applyBatch(rowsBatch(rows(0, 4, (seq) => ({ agent: seq < 2 ? 'uuid-parent' : 'uuid-child' })), [], 4));
+    timeline.setAgentNames(new Map([['uuid-parent', 'main'], ['uuid-child', 'sub 1']]));
+    timeline.setFilter(filter('agent == "sub 1"'));
+    expect(visible(timeline)).toEqual([2, 3]);
+    timeline.setFilter(filter('agent == "uuid-parent" || agent == "sub 1" && !final'));
+    expect(visible(timeline)).toEqual([0, 1, 2, 3]);
+    expect(main.searches).toEqual([]);
+  });
+
+  it('keeps the last valid filter while the expression does not parse, and says where it breaks', () => {
     const { timeline } = model();
-    timeline.applyBatch(rowsBatch(rows(0, 4), [], 4));
-    timeline.setFilter(filter({ minSeverity: 'warning' }));
-    expect(visible(timeline)).toEqual([]);
-    timeline.applyBatch(rowsBatch([], [row(1, { diagnostics: 1, severity: 'warning' })], 4));
-    expect(visible(timeline)).toEqual([1]);
+    timeline.applyBatch(rowsBatch(rows(0, 6, (seq) => ({ final: seq % 2 === 0 })), [], 6));
+    timeline.setFilter(filter('final'));
+    timeline.setFilter(filter('final && typ == "x"'));
+    expect(timeline.getSnapshot().filterError).toMatchObject({ at: 9, length: 3 });
+    expect(timeline.getSnapshot().filterError?.message).toContain("did you mean 'type'");
+    expect(visible(timeline)).toEqual([0, 2, 4]);
+    timeline.setFilter(filter(''));
+    expect(timeline.getSnapshot()).toMatchObject({ filterError: null, filterActive: false, visibleCount: 6 });
+  });
+
+  it('refreshes a filter main evaluates with the applied expression, not an unfinished edit', async () => {
+    const all = rows(0, 3, (seq) => ({ preview: seq === 1 ? 'needle' : 'hay' }));
+    const { timeline, main, scheduler } = model(all);
+    timeline.applyBatch(rowsBatch(all.slice(0, 2), [], 2));
+    timeline.setFilter(filter('delta contains "needle"'));
+    await settle();
+    timeline.setFilter(filter('delta contains "needle" &&'));
+    all.push(row(3, { preview: 'needle again' }));
+    timeline.applyBatch(rowsBatch(all.slice(2), [], 4));
+    scheduler.advance(SEARCH_REFRESH_MS);
+    await settle();
+    expect(main.searches.map((r) => r.expression)).toEqual(['delta contains "needle"', 'delta contains "needle"']);
+    expect(visible(timeline)).toEqual([1, 3]);
   });
 
   it('filters an agent it has not seen yet to nothing, then to its rows once they arrive', () => {
     const { timeline } = model();
     timeline.applyBatch(rowsBatch(rows(0, 2), [], 2));
-    timeline.setFilter(filter({ agents: ['late'] }));
+    timeline.setFilter(filter('agent == "late"'));
     expect(visible(timeline)).toEqual([]);
     timeline.applyBatch(rowsBatch([row(2, { agent: 'late' })], [], 3));
     expect(visible(timeline)).toEqual([2]);
   });
 
-  it('matches free text through main (searchRows) and re-searches while rows keep arriving', async () => {
+  it('evaluates a filter on fields it does not keep in main (filterRows), again while rows keep arriving', async () => {
     const all = rows(0, 6, (seq) => ({ preview: seq === 2 || seq === 4 ? 'the Eiffel tower' : 'other' }));
     const { timeline, main, scheduler } = model(all);
     timeline.applyBatch(rowsBatch(all.slice(0, 5), [], 5));
-    timeline.setFilter(filter({ text: 'eiffel' }));
+    timeline.setFilter(filter('"eiffel"'));
     expect(timeline.getSnapshot().searching).toBe(true);
     await settle();
     expect(visible(timeline)).toEqual([2, 4]);
@@ -120,21 +178,21 @@ describe('timeline model', () => {
     expect(visible(timeline)).toEqual([2, 4, 6]);
   });
 
-  it('drops a search answer that arrives after the text changed', async () => {
+  it('drops an answer from main that arrives after the filter changed', async () => {
     const all = rows(0, 4, (seq) => ({ preview: seq === 1 ? 'alpha' : 'beta' }));
     const resolvers: ((value: { seqs: number[]; truncated: boolean }) => void)[] = [];
     const scheduler = createManualScheduler();
     const timeline = new TimelineModel('s1', {
       service: {
         getRows: () => Promise.reject(new Error('unused')),
-        searchRows: () => new Promise((resolve) => resolvers.push(resolve)),
+        filterRows: () => new Promise((resolve) => resolvers.push(resolve)),
       },
       scheduler,
       reportError: () => {},
     });
     timeline.applyBatch(rowsBatch(all, [], 4));
-    timeline.setFilter(filter({ text: 'alpha' }));
-    timeline.setFilter(filter({ text: 'beta' }));
+    timeline.setFilter(filter('"alpha"'));
+    timeline.setFilter(filter('"beta"'));
     resolvers[1]!({ seqs: [0, 2, 3], truncated: false });
     await settle();
     resolvers[0]!({ seqs: [1], truncated: false });
@@ -164,7 +222,7 @@ describe('timeline model', () => {
     // The batch's one string table holds agents and types: each lands in its own list.
     expect(timeline.index.agents).toEqual(['parent', 'child']);
     expect(timeline.index.types).toEqual(['text']);
-    timeline.setFilter(filter({ agents: ['child'], final: 'final' }));
+    timeline.setFilter(filter('agent == "child" && final'));
     expect(visible(timeline)).toEqual([99, 199, 299, 399, 499, 599, 699, 799, 899, 999]);
     expect(timeline.getRow(999)?.preview).toBe('delta 999');
     expect(timeline.getRow(99)).toBeUndefined();
@@ -180,7 +238,7 @@ describe('timeline model', () => {
     const { timeline } = model(all);
     timeline.applyBatch(rowsBatch(all.slice(20), [], 30));
     expect(timeline.getSnapshot().indexComplete).toBe(false);
-    timeline.setFilter(filter({ agents: ['early'] }));
+    timeline.setFilter(filter('agent == "early"'));
     await settle();
     expect(timeline.getSnapshot().indexComplete).toBe(true);
     expect(visible(timeline)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -211,7 +269,7 @@ describe('timeline model', () => {
   it('maps positions to seqs and back through a filter', () => {
     const { timeline } = model();
     timeline.applyBatch(rowsBatch(rows(0, 10, (seq) => ({ final: seq % 3 === 0 })), [], 10));
-    timeline.setFilter(filter({ final: 'final' }));
+    timeline.setFilter(filter('final'));
     expect(visible(timeline)).toEqual([0, 3, 6, 9]);
     expect(timeline.positionOf(6)).toBe(2);
     expect(timeline.positionOf(5)).toBe(-1);
@@ -222,7 +280,7 @@ describe('timeline model', () => {
     const scheduler = createManualScheduler();
     const errors: string[] = [];
     const timeline = new TimelineModel('s1', {
-      service: { getRows: () => Promise.reject(new Error('session closed')), searchRows: () => Promise.reject(new Error('x')) },
+      service: { getRows: () => Promise.reject(new Error('session closed')), filterRows: () => Promise.reject(new Error('x')) },
       scheduler,
       reportError: (context, error) => errors.push(`${context}: ${(error as Error).message}`),
     });

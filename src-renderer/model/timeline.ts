@@ -2,7 +2,10 @@ import type { InspectorService, SessionBatch, TimelineRow } from '../../src-shar
 import { columnRows } from '../../src-shared/contract/row-columns';
 import type { ReadableStore } from '../app/types';
 import { RowCache } from './row-cache';
-import { compileFilter, EMPTY_FILTER, FilteredRows, hasMainFilter, isEmptyFilter, mainFilterKey, type TimelineFilter } from './row-filter';
+import type { Expr } from '../../src-shared/filter/ast';
+import { fieldsOf } from '../../src-shared/filter/ast';
+import { printExpression } from '../../src-shared/filter/print';
+import { compileLocalFilter, EMPTY_FILTER, FilteredRows, isLocalFilter, parseTimelineFilter, type TimelineFilter } from './row-filter';
 import { RowIndex } from './row-index';
 import type { FrameScheduler } from './scheduler';
 import { createStore, type Store } from './store';
@@ -16,17 +19,21 @@ export interface TimelineSnapshot {
   /** Bumps whenever rows, the filter or loaded pages change: views re-read rows then. */
   readonly version: number;
   readonly filter: TimelineFilter;
+  /** The expression parsed (null when empty or invalid). */
+  readonly filterTree: Expr | null;
+  /** Why the expression does not parse, and where; the last valid filter stays applied meanwhile. */
+  readonly filterError: { readonly message: string; readonly at: number; readonly length: number } | null;
   readonly filterActive: boolean;
-  /** A text search is running in main. */
+  /** The filter is being evaluated in main (it reads fields the renderer does not keep). */
   readonly searching: boolean;
-  /** Main capped the text matches. */
+  /** Main capped the matches. */
   readonly searchTruncated: boolean;
   /** Every row's columns are known (filters and lanes are exact). */
   readonly indexComplete: boolean;
 }
 
 export interface TimelineDeps {
-  readonly service: Pick<InspectorService, 'getRows' | 'searchRows'>;
+  readonly service: Pick<InspectorService, 'getRows' | 'filterRows'>;
   readonly scheduler: FrameScheduler;
   readonly reportError: (context: string, error: unknown) => void;
   readonly maxCachedPages?: number;
@@ -34,7 +41,7 @@ export interface TimelineDeps {
 
 /** Rows fetched per backfill call (rows missed before this window attached, e.g. after a reload). */
 export const BACKFILL_ROWS = 10_000;
-/** While rows keep arriving, the text search is re-run at most this often. */
+/** While rows keep arriving, a filter evaluated in main is re-run at most this often. */
 export const SEARCH_REFRESH_MS = 750;
 export const SEARCH_MAX_MATCHES = 1_000_000;
 
@@ -48,7 +55,12 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   private cache: RowCache;
   private filtered = new FilteredRows();
   private filter: TimelineFilter = EMPTY_FILTER;
-  private textMatches: Set<number> | null = null;
+  /** The filter applied: the last expression that parsed. */
+  private tree: Expr | null = null;
+  private filterError: TimelineSnapshot['filterError'] = null;
+  private agentNames: ReadonlyMap<string, string> = new Map();
+  /** For a filter evaluated in main: the seqs it matched. */
+  private remoteMatches: Set<number> | null = null;
   private searchGeneration = 0;
   private searchTruncated = false;
   private searching = false;
@@ -87,11 +99,13 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
       this.index.set(row);
       this.cache.put(row);
     }
-    if (this.filterActive()) {
-      // A changed badge can move an earlier row in or out of a severity filter.
-      if (changed.length > 0 && this.filter.minSeverity !== null) this.rebuildFiltered();
-      else this.filtered.extend(this.index.total, this.matcher());
-      if (hasMainFilter(this.filter) && added > 0) this.scheduleSearchRefresh();
+    if (this.tree) {
+      if (this.isRemote()) {
+        // New rows, or changed badges and blocks, can move rows in or out: ask main again.
+        if (added > 0 || changed.length > 0) this.scheduleSearchRefresh();
+      } else {
+        this.filtered.extend(this.index.total, this.matcher());
+      }
     }
     this.changed();
   }
@@ -109,8 +123,8 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
     // A backfill or search in flight answers for the old rows: drop what it brings.
     this.resets++;
     this.backfilling = false;
-    if (hasMainFilter(this.filter)) {
-      this.textMatches = new Set();
+    if (this.isRemote()) {
+      this.remoteMatches = new Set();
       this.runSearch();
     }
     this.changed();
@@ -124,18 +138,32 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   }
 
   setFilter(filter: TimelineFilter): void {
-    const textChanged = mainFilterKey(filter) !== mainFilterKey(this.filter);
     this.filter = filter;
-    if (textChanged) {
-      this.textMatches = null;
+    const parsed = parseTimelineFilter(filter);
+    this.filterError = parsed.error ? { message: parsed.error.message, at: parsed.error.at, length: parsed.error.length } : null;
+    // An invalid expression keeps the last valid filter applied while the user edits it.
+    if (!parsed.error) {
+      this.tree = parsed.tree;
+      this.remoteMatches = null;
       this.searchTruncated = false;
-      if (hasMainFilter(filter)) this.runSearch();
-      else this.searchGeneration++;
+      this.searchGeneration++;
+      this.searching = false;
+      if (this.isRemote()) this.runSearch();
+      if (this.tree) {
+        this.rebuildFiltered();
+        this.backfill();
+      }
     }
-    if (this.filterActive()) {
-      this.rebuildFiltered();
-      this.backfill();
-    }
+    this.changed();
+  }
+
+  /** Agent names as shown (uuid → "main", "sub 1"), for filters on `agent`. */
+  setAgentNames(names: ReadonlyMap<string, string>): void {
+    if (sameMap(names, this.agentNames)) return;
+    this.agentNames = names;
+    if (!this.tree || !fieldsOf(this.tree).has('agent')) return;
+    if (this.isRemote()) this.runSearch();
+    else this.rebuildFiltered();
     this.changed();
   }
 
@@ -233,11 +261,18 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   }
 
   private filterActive(): boolean {
-    return !isEmptyFilter(this.filter);
+    return this.tree !== null;
+  }
+
+  private isRemote(): boolean {
+    return this.tree !== null && !isLocalFilter(this.tree);
   }
 
   private matcher(): (seq: number) => boolean {
-    return compileFilter(this.filter, this.index, this.textMatches);
+    if (!this.tree) return () => true;
+    if (!this.isRemote()) return compileLocalFilter(this.tree, this.index, this.agentNames);
+    const matches = this.remoteMatches;
+    return (seq) => matches?.has(seq) ?? false;
   }
 
   private rebuildFiltered(): void {
@@ -245,15 +280,16 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   }
 
   private runSearch(): void {
+    if (!this.tree) return;
     const generation = ++this.searchGeneration;
-    const text = this.filter.text.trim();
-    const segmentTypes = this.filter.segments;
+    // The applied tree, not the box's text: that may be an unfinished edit that does not parse.
+    const expression = printExpression(this.tree);
     this.searching = true;
-    this.deps.service.searchRows({ sessionId: this.sessionId, ...(text !== '' ? { text } : {}), ...(segmentTypes.length > 0 ? { segmentTypes: [...segmentTypes] } : {}), max: SEARCH_MAX_MATCHES }).then(
+    this.deps.service.filterRows({ sessionId: this.sessionId, expression, max: SEARCH_MAX_MATCHES }).then(
       (result) => {
         if (generation !== this.searchGeneration) return;
         this.searching = false;
-        this.textMatches = new Set(result.seqs);
+        this.remoteMatches = new Set(result.seqs);
         this.searchTruncated = result.truncated;
         this.rebuildFiltered();
         this.changed();
@@ -271,7 +307,7 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
     if (this.searchRefresh) return;
     this.searchRefresh = this.deps.scheduler.after(SEARCH_REFRESH_MS, () => {
       this.searchRefresh = null;
-      if (hasMainFilter(this.filter)) this.runSearch();
+      if (this.isRemote()) this.runSearch();
     });
   }
 
@@ -288,10 +324,18 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
       visibleCount: filterActive ? this.filtered.length : this.index.total,
       version: this.version,
       filter: this.filter,
+      filterTree: this.tree,
+      filterError: this.filterError,
       filterActive,
       searching: this.searching,
       searchTruncated: this.searchTruncated,
       indexComplete: this.index.complete,
     };
   }
+}
+
+function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key) !== value) return false;
+  return true;
 }

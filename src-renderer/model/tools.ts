@@ -1,4 +1,5 @@
 import type { LegInfo, PendingToolPayload, PendingTools, SendToolResultsRequest, ToolResult } from '../../src-shared/contract';
+import { stringifyJson } from '../../src-shared/json/tree';
 
 /**
  * The frontend-tools prompt's model: one draft answer per pending tool, quick answers, checks
@@ -29,7 +30,7 @@ export function messageOf(input: unknown): string | null {
 
 export function prettyInput(input: unknown): string {
   if (input === undefined) return '(no input)';
-  return JSON.stringify(input, null, 2) ?? '(not JSON)';
+  return stringifyJson(input, { indent: 2 }) ?? '(not JSON)';
 }
 
 /** Empty drafts: the user picks a quick answer or types one. */

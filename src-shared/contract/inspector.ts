@@ -41,8 +41,8 @@ export const INSPECTOR_CONTRACT = {
   listSessions: command(s.none(), s.array(p.SessionSummary)),
   getSession: command(SessionRef, p.SessionDetail),
   getRows: command(p.RowsRequest, p.RowsPage),
-  /** Envelope seqs whose delta, type, agent, id or name contains the text (case-insensitive). */
-  searchRows: command(p.SearchRequest, p.SearchResult),
+  /** Envelope seqs that match a filter expression (docs/filters.md); rejects with the parse error. */
+  filterRows: command(p.FilterRowsRequest, p.SearchResult),
   getEnvelope: command(EnvelopeRef, p.EnvelopeDetail),
   getFrame: command(FrameRef, p.FrameDetail),
   getRawBytes: command(p.RawBytesRequest, p.RawBytes),
@@ -64,6 +64,11 @@ export const INSPECTOR_CONTRACT = {
   startReplay: command(p.StartReplayRequest, p.SessionSummary),
   replayControl: command(p.ReplayControlRequest, p.ReplayState),
 
+  // Recording proxy: forwards a frontend's requests to its agent server, one session per event stream
+  startProxy: command(p.ProxyStartRequest, p.ProxyState),
+  stopProxy: command(s.none(), s.none()),
+  getProxy: command(s.none(), s.nullable(p.ProxyState)),
+
   // Files
   saveRecording: command(p.SaveRecordingRequest, p.SavedFile),
   exportSession: command(p.ExportRequest, p.SavedFile),
@@ -74,6 +79,8 @@ export const INSPECTOR_CONTRACT = {
   onLiveStatus: event(p.LiveStatus),
   onReplayState: event(p.ReplayState),
   onError: event(p.ErrorEvent),
+  /** The proxy started, stopped (null) or forwarded a request. */
+  onProxyChanged: event(s.nullable(p.ProxyState)),
   onHostCommand: event(p.HostCommand),
 } as const;
 

@@ -104,7 +104,8 @@ export const SessionState = s.literal('connecting', 'streaming', 'loading', 'com
 
 /** Why a source ended badly: each kind has its own clear message, and the body when there is one. */
 export const Failure = s.object({
-  kind: s.literal('http-status', 'content-type', 'dns', 'network', 'tls', 'timeout', 'idle-timeout', 'aborted', 'import', 'tool-results', 'internal'),
+  /** `worker-restart`: the process that decodes sessions failed and was restarted (ErrorEvent only). */
+  kind: s.literal('http-status', 'content-type', 'dns', 'network', 'tls', 'timeout', 'idle-timeout', 'aborted', 'import', 'tool-results', 'internal', 'worker-restart'),
   message: s.string(),
   status: s.optional(s.number({ integer: true })),
   contentType: s.optional(s.string()),
@@ -119,6 +120,13 @@ export const SessionSource = s.variant('kind', {
   live: s.object({ method: s.string(), url: s.string() }),
   file: s.object({ path: s.string(), importer: s.string() }),
   replay: s.object({ of: SessionId }),
+});
+
+/** How a session ended (pipeline/end-status.ts): absent while it is still receiving. */
+export const EndStatus = s.object({
+  kind: s.literal('done', 'error', 'truncated', 'stopped', 'failed', 'paused'),
+  label: s.string({ max: 100 }),
+  reason: s.string({ max: 4096 }),
 });
 
 export const SessionSummary = s.object({
@@ -139,6 +147,7 @@ export const SessionSummary = s.object({
   failure: s.optional(Failure),
   /** How the session's text blocks are read for in-text protocols. */
   inline: s.optional(InlineOptions),
+  end: s.optional(EndStatus),
   /**
    * Bumps when the session starts over from empty (a replay seeking backwards): what the
    * renderer holds of an older generation is gone. Absent: 0.
@@ -244,20 +253,43 @@ export const TimelineRow = s.object({
 export const RowsRequest = s.object({ sessionId: SessionId, start: Count(), count: s.number({ integer: true, min: 0, max: 10_000 }) });
 export const RowsPage = s.object({ total: Count(), start: Count(), rows: s.array(TimelineRow) });
 
-/**
- * Rows matching a free text (delta, type, agent, id, name) and/or whose delta carries part of a
- * segment of one of `segmentTypes` (the inline stage's segments of text blocks); both must hold.
- */
-export const SearchRequest = s.refine(
-  s.object({
-    sessionId: SessionId,
-    text: s.optional(s.string({ nonEmpty: true, max: 1000 })),
-    segmentTypes: s.optional(s.array(s.string({ nonEmpty: true, max: 100 }), { max: 50 })),
-    max: s.optional(s.number({ integer: true, min: 1, max: 1_000_000 })),
-  }),
-  (r) => (r.text === undefined && (r.segmentTypes ?? []).length === 0 ? 'a search needs a text or segment types' : null),
-);
 export const SearchResult = s.object({ seqs: s.array(Count()), truncated: s.boolean() });
+
+/** A filter expression (docs/filters.md) evaluated over every envelope of a session. */
+export const FilterRowsRequest = s.object({ sessionId: SessionId, expression: s.string({ nonEmpty: true, max: 4000 }), max: s.optional(s.number({ integer: true, min: 1, max: 1_000_000 })) });
+
+// ─── Recording proxy ────────────────────────────────────────────────────────────────────
+
+export const ProxyStartRequest = s.object({
+  /** Port on 127.0.0.1 (0: any free one). */
+  port: s.number({ integer: true, min: 0, max: 65535 }),
+  /** The agent server the frontend's requests go to. */
+  target: s.string({ nonEmpty: true, max: 8192 }),
+  /** Folder for one recording per event-stream session; absent: sessions are kept in memory only. */
+  recordDir: s.optional(Path),
+});
+
+/** One forwarded request. */
+export const ProxyExchange = s.object({
+  id: Count(),
+  method: s.string({ max: 32 }),
+  path: s.string({ max: 8192 }),
+  startedAt: s.number(),
+  status: s.optional(s.number({ integer: true })),
+  contentType: s.optional(s.string({ max: 1024 })),
+  bytes: Count(),
+  endedAt: s.optional(s.number()),
+  error: s.optional(s.string()),
+  sessionId: s.optional(SessionId),
+});
+
+export const ProxyState = s.object({
+  url: s.string(),
+  target: s.string(),
+  recordDir: s.optional(s.string()),
+  /** The latest exchanges, oldest first (capped). */
+  exchanges: s.array(ProxyExchange, { max: 1000 }),
+});
 
 export const EnvelopeDetail = s.object({
   seq: Count(),
@@ -620,7 +652,11 @@ export type SessionState = Infer<typeof SessionState>;
 export type Failure = Infer<typeof Failure>;
 export type FailureKind = Failure['kind'];
 export type SessionSource = Infer<typeof SessionSource>;
+export type ProxyStartRequest = Infer<typeof ProxyStartRequest>;
+export type ProxyExchange = Infer<typeof ProxyExchange>;
+export type ProxyState = Infer<typeof ProxyState>;
 export type SessionSummary = Infer<typeof SessionSummary>;
+export type EndStatusPayload = Infer<typeof EndStatus>;
 export type RequestInfo = Infer<typeof RequestInfo>;
 export type ResponseInfo = Infer<typeof ResponseInfo>;
 export type LegInfo = Infer<typeof LegInfo>;
@@ -633,7 +669,7 @@ export type TimelineRow = Infer<typeof TimelineRow>;
 export type RowColumns = Infer<typeof RowColumns>;
 export type RowsRequest = Infer<typeof RowsRequest>;
 export type RowsPage = Infer<typeof RowsPage>;
-export type SearchRequest = Infer<typeof SearchRequest>;
+export type FilterRowsRequest = Infer<typeof FilterRowsRequest>;
 export type SearchResult = Infer<typeof SearchResult>;
 export type EnvelopeDetail = Infer<typeof EnvelopeDetail>;
 export type FrameDetail = Infer<typeof FrameDetail>;

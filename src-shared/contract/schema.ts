@@ -301,39 +301,48 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  */
 export function json<T = JsonValue>(options: { maxDepth?: number } = {}): Schema<T> {
   const maxDepth = options.maxDepth ?? 64;
-  const check = (value: unknown, path: string, depth: number): void => {
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) throw new ContractError(path, `is ${value}, which JSON cannot carry`);
-      return;
-    }
-    if (depth >= maxDepth) throw new ContractError(path, `nests deeper than ${maxDepth} levels`);
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        try {
-          check(value[i], path, depth + 1);
-        } catch (error) {
-          within(error, path, `[${i}]`);
-        }
+  /**
+   * Checked with an explicit stack (parsed JSON from a stream can nest thousands of levels).
+   * Each entry links to its parent and names its path only when it fails.
+   */
+  interface Entry {
+    value: unknown;
+    depth: number;
+    parent: Entry | null;
+    step: string | number;
+  }
+  const pathOf = (path: string, entry: Entry): string => {
+    const steps: string[] = [];
+    for (let e: Entry | null = entry; e?.parent; e = e.parent) steps.push(typeof e.step === 'number' ? `[${e.step}]` : `.${e.step}`);
+    return path + steps.reverse().join('');
+  };
+  const check = (root: unknown, path: string): void => {
+    const stack: Entry[] = [{ value: root, depth: 0, parent: null, step: '' }];
+    while (stack.length > 0) {
+      const entry = stack.pop() as Entry;
+      const { value, depth } = entry;
+      if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
+      if (typeof value === 'number') {
+        if (!Number.isFinite(value)) throw new ContractError(pathOf(path, entry), `is ${value}, which JSON cannot carry`);
+        continue;
       }
-      return;
-    }
-    if (isRecord(value)) {
-      for (const key of Object.keys(value)) {
-        try {
-          if (value[key] !== undefined) check(value[key], path, depth + 1);
-        } catch (error) {
-          within(error, path, `.${key}`);
-        }
+      if (depth >= maxDepth) throw new ContractError(pathOf(path, entry), `nests deeper than ${maxDepth} levels`);
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, parent: entry, step: i });
+        continue;
       }
-      return;
+      if (!isRecord(value)) fail(pathOf(path, entry), 'plain JSON data', value);
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        if (value[key] !== undefined) stack.push({ value: value[key], depth: depth + 1, parent: entry, step: key });
+      }
     }
-    fail(path, 'plain JSON data', value);
   };
   return {
     describe: 'JSON',
     parse(value, path = 'value') {
-      check(value, path, 0);
+      check(value, path);
       return value as T;
     },
   };

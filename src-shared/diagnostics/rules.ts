@@ -3,6 +3,12 @@ import type { Severity } from './types';
 /**
  * The rule catalogue. Ids are stable: users filter on them, CI gates on them and
  * docs/diagnostics.md documents each one with an example. Never rename an id; retire it.
+ *
+ * Severity follows one principle (docs/diagnostics.md, "Severity"): `error` when data is lost
+ * or corrupted on its way to the client (text of an ignored line, an event never dispatched,
+ * bytes replaced, a payload split or merged, a block without its end); `warning` for a
+ * deviation from the protocol that loses nothing; `info` for what the protocol allows or the
+ * format cannot say.
  */
 export interface RuleInfo {
   severity: Severity;
@@ -12,15 +18,15 @@ export interface RuleInfo {
 
 export const RULES = {
   // SSE framing (WHATWG "interpreting an event stream")
-  'sse.ignored-line': { severity: 'warning', layer: 'sse', title: 'Line is not an SSE field and was ignored (a raw newline or CR inside a payload loses data)' },
-  'sse.early-dispatch': { severity: 'warning', layer: 'sse', title: 'Event dispatched by a blank line embedded in a payload' },
+  'sse.ignored-line': { severity: 'error', layer: 'sse', title: 'Line is not an SSE field and was ignored (a raw newline or CR inside a payload loses data)' },
+  'sse.early-dispatch': { severity: 'error', layer: 'sse', title: 'Event dispatched by a blank line embedded in a payload' },
   'sse.oversize-line': { severity: 'warning', layer: 'sse', title: 'data: line longer than the configured budget' },
   'sse.multi-line-data': { severity: 'info', layer: 'sse', title: 'One message split over several data: lines' },
   'sse.invalid-utf8': { severity: 'error', layer: 'sse', title: 'Invalid UTF-8 bytes replaced by U+FFFD' },
-  'sse.event-without-data': { severity: 'warning', layer: 'sse', title: 'Event with an event: type but no data: line; dispatched as nothing (lost)' },
-  'sse.unterminated-event': { severity: 'warning', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
+  'sse.event-without-data': { severity: 'error', layer: 'sse', title: 'Event with an event: type but no data: line; dispatched as nothing (lost)' },
+  'sse.unterminated-event': { severity: 'error', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
   'sse.id-with-nul': { severity: 'warning', layer: 'sse', title: 'id field contains NUL and was ignored' },
-  'sse.invalid-retry': { severity: 'info', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
+  'sse.invalid-retry': { severity: 'warning', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
   'sse.unknown-field': { severity: 'info', layer: 'sse', title: 'Field name not defined by SSE was ignored' },
 
   // Stream lifecycle, common to every dialect
@@ -34,7 +40,7 @@ export const RULES = {
 
   // JSON envelope dialect
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
-  'json.lone-surrogate': { severity: 'warning', layer: 'dialect', title: 'JSON string contains an unpaired surrogate escape' },
+  'json.lone-surrogate': { severity: 'error', layer: 'dialect', title: 'JSON string contains an unpaired surrogate escape' },
   'envelope.missing-field': { severity: 'error', layer: 'dialect', title: 'Envelope lacks a base field (type, agent, final, delta)' },
   'envelope.field-type': { severity: 'error', layer: 'dialect', title: 'Envelope base field has the wrong JSON type' },
   'envelope.unknown-type': { severity: 'info', layer: 'dialect', title: 'Envelope type is not in the known vocabulary (kept and shown)' },
@@ -47,17 +53,17 @@ export const RULES = {
   'xml.mismatched': { severity: 'error', layer: 'xml', title: 'Closing tag does not match the open tag' },
   'xml.unknown-tag': { severity: 'warning', layer: 'xml', title: 'Tag is not part of the XML stream vocabulary' },
   'xml.bad-entity': { severity: 'warning', layer: 'xml', title: 'Unknown or malformed character entity' },
-  'xml.broken-cdata': { severity: 'warning', layer: 'xml', title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)' },
+  'xml.broken-cdata': { severity: 'error', layer: 'xml', title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)' },
   'xml.attr-json': { severity: 'error', layer: 'xml', title: 'Attribute JSON does not parse' },
   'xml.malformed': { severity: 'error', layer: 'xml', title: 'Item is not a well-formed stream item' },
   'xml.subagent-unattributed': { severity: 'info', layer: 'xml', title: 'Sub-agent output cannot be attributed in XML/raw streams' },
   'xml.legacy-tag-name': { severity: 'info', layer: 'xml', title: 'Older tag name used for a server tool' },
-  'xml.overlapping-blocks': { severity: 'warning', layer: 'xml', title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed' },
-  'xml.unescaped-stream': { severity: 'info', layer: 'xml', title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim' },
+  'xml.overlapping-blocks': { severity: 'error', layer: 'xml', title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed' },
+  'xml.unescaped-stream': { severity: 'warning', layer: 'xml', title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim' },
 
   // Anthropic raw dialect
   'raw.unknown-event': { severity: 'info', layer: 'raw', title: 'Anthropic stream event type not recognised' },
-  'raw.index-mismatch': { severity: 'warning', layer: 'raw', title: 'content_block event refers to a block index that is not open' },
+  'raw.index-mismatch': { severity: 'error', layer: 'raw', title: 'content_block event refers to a block index that is not open' },
   'raw.block-not-stopped': { severity: 'warning', layer: 'raw', title: 'Content block never got its content_block_stop (retried API call or cut stream)' },
 
   // Provider APIs streamed directly (Anthropic Messages, OpenAI Responses)
@@ -65,21 +71,21 @@ export const RULES = {
   'provider.response-failed': { severity: 'error', layer: 'provider', title: 'The response failed' },
   'provider.response-incomplete': { severity: 'warning', layer: 'provider', title: 'The response ended incomplete (token limit, content filter…)' },
   'provider.missing-terminal': { severity: 'error', layer: 'provider', title: 'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete)' },
-  'provider.block-not-started': { severity: 'warning', layer: 'provider', title: 'Delta or stop for a block, part or item that was never started' },
+  'provider.block-not-started': { severity: 'error', layer: 'provider', title: 'Delta or stop for a block, part or item that was never started' },
   'provider.block-started-twice': { severity: 'warning', layer: 'provider', title: 'Block, part or item started again while open' },
-  'provider.delta-after-stop': { severity: 'warning', layer: 'provider', title: 'Delta or stop after the block, part or item was done' },
+  'provider.delta-after-stop': { severity: 'error', layer: 'provider', title: 'Delta or stop after the block, part or item was done' },
   'provider.block-not-stopped': { severity: 'warning', layer: 'provider', title: 'Block, part or item never got its stop/done event' },
-  'provider.sequence-gap': { severity: 'warning', layer: 'provider', title: 'sequence_number skipped or went backwards' },
+  'provider.sequence-gap': { severity: 'error', layer: 'provider', title: 'sequence_number skipped or went backwards' },
   'provider.tool-args-invalid': { severity: 'error', layer: 'provider', title: 'Tool call arguments do not parse as JSON once complete' },
   'provider.annotation-out-of-range': { severity: 'warning', layer: 'provider', title: 'Annotation offsets fall outside the text they annotate' },
   'provider.unknown-event': { severity: 'info', layer: 'provider', title: 'Event, item, block or delta type not known to this version; kept and shown' },
   'provider.invalid-event': { severity: 'error', layer: 'provider', title: 'Event is not a JSON object with a string type; kept undecoded' },
 
   // Reconstruction
-  'block.id-changed': { severity: 'warning', layer: 'reconstruct', title: 'id or name changed inside one block' },
-  'block.final-with-content': { severity: 'info', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
-  'block.content-after-final': { severity: 'warning', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
-  'block.unterminated': { severity: 'warning', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
+  'block.id-changed': { severity: 'error', layer: 'reconstruct', title: 'id or name changed inside one block' },
+  'block.final-with-content': { severity: 'warning', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
+  'block.content-after-final': { severity: 'error', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
+  'block.unterminated': { severity: 'error', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
   'block.restarted': { severity: 'warning', layer: 'reconstruct', title: 'Block restarted without being closed (retried API call replayed it)' },
   'citation.orphan': { severity: 'warning', layer: 'reconstruct', title: 'Citation with no preceding text block of that agent' },
   'tool-result-image.orphan': { severity: 'warning', layer: 'reconstruct', title: 'tool_result_image with no open tool_result' },
@@ -110,9 +116,9 @@ export const RULES = {
   'recording.inconsistent': { severity: 'warning', layer: 'recording', title: 'Record refers to a leg that was never started or already ended' },
   'recording.chunk-sequence': { severity: 'error', layer: 'recording', title: 'Chunk records out of sequence: a chunk line was duplicated (skipped) or deleted (a hole in the stream)' },
   'recording.unfinished-leg': { severity: 'warning', layer: 'recording', title: 'Leg has no end record (the recording stopped while it streamed)' },
-  'import.skipped-item': { severity: 'warning', layer: 'recording', title: 'Item of an imported file cannot be an event and was skipped' },
+  'import.skipped-item': { severity: 'error', layer: 'recording', title: 'Item of an imported file cannot be an event and was skipped' },
   'import.skipped-prefix': { severity: 'warning', layer: 'recording', title: 'Capture does not start with an event (cut mid-line, extra byte-order marks, a line that is no field); decoded from the first event on' },
-  'import.truncated': { severity: 'warning', layer: 'recording', title: 'Imported file ends inside a JSON value or has trailing data' },
+  'import.truncated': { severity: 'error', layer: 'recording', title: 'Imported file ends inside a JSON value or has trailing data' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

@@ -7,6 +7,14 @@ import type { SniffedFrame } from './sniff';
 export interface DialectCallbacks {
   onEnvelope: (envelope: EnvelopeInit) => void;
   onDiagnostic: DiagnosticSink;
+  /**
+   * The frame being decoded is the stream's terminal event in this dialect's protocol
+   * (Anthropic Messages `message_stop`, OpenAI Responses `response.completed`); with `error`,
+   * the stream ended in failure (`response.failed`, `response.incomplete`) and why. The
+   * pipeline recognises `[DONE]` and the router's error frame itself. What the session's end
+   * status is built from (pipeline/end-status.ts).
+   */
+  onStreamEnd?: (end: { event: string; error?: string }) => void;
 }
 
 export interface DialectOptions {

@@ -6,6 +6,7 @@ import { hasXmlItems, isXmlOnly } from './profile';
 import { dumpsDefaultStr } from './python-repr';
 import { rewriteStrings, withoutThinkingSignatures, type RunPairing } from './runs';
 import type { SideProfile } from './types';
+import { stringifyJson } from '../json/tree';
 
 export interface CompareContext {
   left: SideProfile;
@@ -183,7 +184,7 @@ function encodingDiffers(leftText: string, rightText: string, left: unknown, rig
   const b = jsonTextStyle(rightText);
   if (a.spaced !== b.spaced) return true;
   if ((a.asciiEscapes && b.rawNonAscii) || (b.asciiEscapes && a.rawNonAscii)) return true;
-  return JSON.stringify(left) !== JSON.stringify(right);
+  return stringifyJson(left) !== stringifyJson(right);
 }
 
 /** One scan of a JSON text: separators followed by a space; non-ASCII escaped or raw. */

@@ -11,18 +11,12 @@
  * 1.0 from the int 1, so integral numbers print as ints.
  */
 import { isJsonObject } from '../json/values';
+import { DESCEND, mapJson, writeValueText, type TextStyle } from '../json/tree';
 import { pythonNumber, pythonString } from '../python/repr';
 
-/** What `json.dumps(value, default=str)` sees: models become repr strings, containers recurse. */
+/** What `json.dumps(value, default=str)` sees: models become repr strings, containers are copied. */
 export function dumpsDefaultStr(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dumpsDefaultStr);
-  if (isModel(value)) return pythonRepr(value);
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = dumpsDefaultStr(item);
-    return out;
-  }
-  return value;
+  return mapJson(value, { enter: (item) => (isModel(item) ? pythonRepr(item) : DESCEND) });
 }
 
 function isModel(value: unknown): value is Record<string, unknown> {
@@ -37,18 +31,26 @@ export function modelClassName(type: string): string {
   return `Beta${pascal}${pascal.endsWith('Error') ? '' : 'Block'}`;
 }
 
+/** repr() of what JSON can carry: None, True/False, numbers, strings; lists and dicts; models as their pydantic repr. */
+const PYTHON_REPR: TextStyle = {
+  scalar(value) {
+    if (value === null || value === undefined) return 'None';
+    if (value === true) return 'True';
+    if (value === false) return 'False';
+    if (typeof value === 'number') return pythonNumber(value);
+    if (typeof value === 'string') return pythonString(value);
+    // Not a JSON value (functions, symbols): nothing Python would have sent.
+    return 'None';
+  },
+  open: (container) => (Array.isArray(container) ? '[' : isModel(container) ? `${modelClassName(container['type'] as string)}(` : '{'),
+  close: (container) => (Array.isArray(container) ? ']' : isModel(container) ? ')' : '}'),
+  member(container, key, index) {
+    const separator = index > 0 ? ', ' : '';
+    if (key === undefined) return separator;
+    return isModel(container) ? `${separator}${key}=` : `${separator}${pythonString(key)}: `;
+  },
+};
+
 export function pythonRepr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return pythonNumber(value);
-  if (typeof value === 'string') return pythonString(value);
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (isModel(value)) return `${modelClassName(value['type'] as string)}(${entries.map(([k, v]) => `${k}=${pythonRepr(v)}`).join(', ')})`;
-    return `{${entries.map(([k, v]) => `${pythonString(k)}: ${pythonRepr(v)}`).join(', ')}}`;
-  }
-  // Not a JSON value (functions, symbols): nothing Python would have sent.
-  return 'None';
+  return writeValueText(value, PYTHON_REPR);
 }

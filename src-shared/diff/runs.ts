@@ -1,4 +1,4 @@
-import { isJsonObject } from '../json/values';
+import { mapJson } from '../json/tree';
 import type { AgentPair } from './types';
 
 /**
@@ -43,14 +43,7 @@ function escapeRegExp(text: string): string {
 
 /** A JSON value with `rewrite` applied to every string in it, object keys included. */
 export function rewriteStrings(value: unknown, rewrite: (text: string) => string): unknown {
-  if (typeof value === 'string') return rewrite(value);
-  if (Array.isArray(value)) return value.map((item) => rewriteStrings(item, rewrite));
-  if (isJsonObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[rewrite(key)] = rewriteStrings(item, rewrite);
-    return out;
-  }
-  return value;
+  return mapJson(value, { key: rewrite, leaf: (item) => (typeof item === 'string' ? rewrite(item) : item) });
 }
 
 /**
@@ -60,16 +53,12 @@ export function rewriteStrings(value: unknown, rewrite: (text: string) => string
  */
 export function withoutThinkingSignatures(value: unknown): { value: unknown; signatures: unknown[] } {
   const signatures: unknown[] = [];
-  const walk = (item: unknown): unknown => {
-    if (Array.isArray(item)) return item.map(walk);
-    if (!isJsonObject(item)) return item;
-    const out: Record<string, unknown> = {};
-    const thinking = item['type'] === 'thinking';
-    for (const [key, field] of Object.entries(item)) {
-      if (thinking && key === 'signature') signatures.push(field);
-      else out[key] = walk(field);
-    }
-    return out;
-  };
-  return { value: walk(value), signatures };
+  const copy = mapJson(value, {
+    key(key, parent) {
+      if (key !== 'signature' || parent['type'] !== 'thinking') return key;
+      signatures.push(parent[key]);
+      return undefined;
+    },
+  });
+  return { value: copy, signatures };
 }

@@ -1,4 +1,5 @@
 import { utf8ByteLength } from '../text/utf8';
+import { stringifyJson } from '../json/tree';
 
 /** The upstream chunker's budget for one SSE message, in bytes (MAX_SSE_CHUNK_BYTES). */
 export const DEFAULT_CHUNK_BUDGET = 2048;
@@ -18,7 +19,7 @@ export interface EnvelopeShape {
  * (`ensure_ascii=False`), which JSON.stringify matches.
  */
 export function serializeEnvelope(shape: EnvelopeShape, final: boolean, delta: string): string {
-  return JSON.stringify({ type: shape.type, agent: shape.agent, final, delta, ...shape.extras });
+  return stringifyJson({ type: shape.type, agent: shape.agent, final, delta, ...shape.extras }) ?? '';
 }
 
 /**

@@ -2,6 +2,9 @@
  * Parsed JSON values: type checks, parsing with the parser's reason, comparison independent
  * of key order, and short descriptions for diagnostic messages.
  */
+import { stringifyJson } from './tree';
+
+export { jsonEqual } from './tree';
 
 /** A JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
@@ -21,7 +24,7 @@ const DESCRIBE_CHARS = 80;
 export function describeValue(value: unknown): string {
   const kind = jsonKind(value);
   if (kind === 'null') return 'null';
-  const json = JSON.stringify(value) ?? String(value);
+  const json = stringifyJson(value) ?? String(value);
   return `${kind} ${json.length > DESCRIBE_CHARS ? `${json.slice(0, DESCRIBE_CHARS)}…` : json}`;
 }
 
@@ -54,28 +57,5 @@ export function errorMessage(error: unknown): string {
 
 /** Pretty JSON with object keys sorted, so two equal values always print the same text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value), null, 2) ?? 'undefined';
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
-}
-
-/** Deep equality of parsed JSON values; object key order does not matter. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const keys = Object.keys(ra);
-  if (keys.length !== Object.keys(rb).length) return false;
-  return keys.every((key) => Object.hasOwn(rb, key) && jsonEqual(ra[key], rb[key]));
+  return stringifyJson(value, { indent: 2, sortKeys: true }) ?? 'undefined';
 }

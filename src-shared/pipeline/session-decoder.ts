@@ -13,6 +13,9 @@ import { createSseFramer } from '../sse/framer';
 import type { Frame } from '../sse/types';
 import { classifyControlFrame } from './stream-control';
 import type { DecodeResult, FormatChoice } from './types';
+import type { StreamEnd } from './end-status';
+import { previewText } from '../text/preview';
+import { stringifyJson } from '../json/tree';
 
 export interface SessionDecoderCallbacks {
   onFrame?: (frame: Frame, leg: number) => void;
@@ -41,6 +44,8 @@ export interface LegEnd {
   lastEventId: string;
   retry: number | null;
   bytes: number;
+  /** What ended the stream: its terminal event, an error, or a cut (see endStatusOf). */
+  stream: StreamEnd;
 }
 
 export interface LegDecoder {
@@ -135,7 +140,13 @@ export function createSessionDecoder(
     /** Dialects that may take over this leg (checked per frame only when auto-detecting). */
     let successors: readonly DialectModule[] = [];
     let sawDone = false;
-    let sawErrorFrame = false;
+    let terminal: StreamEnd['terminal'] = null;
+    let streamError: StreamEnd['error'] = null;
+    const onStreamEnd = (end: { event: string; error?: string }): void => {
+      const frame = current?.seq ?? 0;
+      if (end.error !== undefined) streamError = { message: end.error, frame };
+      terminal ??= { event: end.event, frame };
+    };
     const legReport = (d: DiagnosticInit): void => report(d, leg);
 
     const emit = (init: EnvelopeInit, dialectId: DialectId): void => {
@@ -160,6 +171,8 @@ export function createSessionDecoder(
         receivedAt: frame?.receivedAt ?? 0,
       };
       stats.onEnvelope(envelope, frame);
+      // An error envelope (the agent's API error event) ends the run in failure.
+      if (envelope.type === 'error' && !envelope.control) streamError ??= { message: previewText(envelope.delta, 200), frame: envelope.frame };
       callbacks.onEnvelope?.(envelope);
       currentEnvelope = envelope;
       reconstructor.push(envelope);
@@ -169,7 +182,7 @@ export function createSessionDecoder(
     const createDialect = (chosenModule: DialectModule): DialectDecoder => {
       const id = chosenModule.id as DialectId;
       const decoder = chosenModule.create(
-        { onEnvelope: (e) => emit(e, id), onDiagnostic: legReport },
+        { onEnvelope: (e) => emit(e, id), onDiagnostic: legReport, onStreamEnd },
         { chunkBudget, defaultAgent: reconstructor.rootAgent() ?? '' },
       );
       dialect = decoder;
@@ -199,12 +212,13 @@ export function createSessionDecoder(
       const control = classifyControlFrame(frame.data);
       if (control?.kind === 'done') {
         sawDone = true;
+        terminal ??= { event: '[DONE]', frame: frame.seq };
         controlEnvelope(frame, { type: '[DONE]', final: true, delta: '', extras: {}, control: 'done' });
         return;
       }
       if (control?.kind === 'error-frame') {
-        sawErrorFrame = true;
-        const message = typeof control.message === 'string' ? control.message : JSON.stringify(control.message);
+        const message = typeof control.message === 'string' ? control.message : (stringifyJson(control.message) ?? '');
+        streamError = { message: `${String(control.error)}: ${message}`, frame: frame.seq };
         legReport({ rule: 'stream.error-frame', message: `Server error ${String(control.error)}: ${message}`, at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd } });
         const { error, message: _m, traceback, ...rest } = control.fields;
         controlEnvelope(frame, { type: 'error_frame', final: true, delta: message, extras: { error, traceback, ...rest }, control: 'error-frame' });
@@ -265,11 +279,12 @@ export function createSessionDecoder(
         }
         dialect?.end();
         // Dialects with their own terminal event report a missing one themselves.
-        if (module?.terminator !== 'dialect' && !sawDone && !sawErrorFrame && summary.frames > 0) {
+        if (module?.terminator !== 'dialect' && !terminal && !streamError && summary.frames > 0) {
           legReport({ rule: 'stream.missing-done', message: 'The stream ended without data: [DONE]; the run was cut off or the connection dropped.', at: { byteStart: summary.bytes } });
         }
         lastFormat = dialect?.id ?? lastFormat;
-        const end: LegEnd = { format: dialect?.id ?? null, lastEventId: summary.lastEventId, retry: summary.retry, bytes: summary.bytes };
+        const stream: StreamEnd = { terminal, error: streamError, cutMidEvent: summary.endedInsideEvent, frames: summary.frames };
+        const end: LegEnd = { format: dialect?.id ?? null, lastEventId: summary.lastEventId, retry: summary.retry, bytes: summary.bytes, stream };
         callbacks.onLegEnd?.(leg, end);
         return end;
       },
@@ -345,7 +360,7 @@ export function createCollectingSession(options: SessionDecoderOptions = {}): Co
   const close = (leg: LegDecoder): void => {
     const end = leg.end();
     formats.push(end.format);
-    ends.push({ lastEventId: end.lastEventId, retry: end.retry, bytes: end.bytes });
+    ends.push({ lastEventId: end.lastEventId, retry: end.retry, bytes: end.bytes, stream: end.stream });
   };
   return {
     decodeLeg(chunks) {

@@ -4,6 +4,7 @@ import type { DialectId } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
+import type { StreamEnd } from './end-status';
 
 export type FormatChoice = DialectId | 'auto';
 
@@ -17,6 +18,6 @@ export interface DecodeResult {
   agents: AgentInfo[];
   diagnostics: Diagnostic[];
   stats: ChunkStatistics;
-  /** Per leg: WHATWG end state. */
-  ends: { lastEventId: string; retry: number | null; bytes: number }[];
+  /** Per leg: WHATWG end state, and what ended the stream. */
+  ends: { lastEventId: string; retry: number | null; bytes: number; stream: StreamEnd }[];
 }

@@ -1,6 +1,7 @@
 import type { Envelope } from '../envelope/types';
 import { isJsonObject, parseJsonPayload } from '../json/values';
 import type { Citation, PendingTool } from './types';
+import { stringifyJson } from '../json/tree';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -37,7 +38,7 @@ export interface CitationReading {
 export function readCitation(envelope: Envelope): CitationReading {
   const { citation_type: legacyType, ...legacyFields } = envelope.extras;
   const legacy = (): Citation => ({
-    citationType: typeof legacyType === 'string' ? legacyType : legacyType === undefined ? '' : JSON.stringify(legacyType),
+    citationType: typeof legacyType === 'string' ? legacyType : legacyType === undefined ? '' : (stringifyJson(legacyType) ?? ''),
     citedText: envelope.delta,
     fields: legacyFields,
     envelope: envelope.seq,

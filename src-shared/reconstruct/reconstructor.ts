@@ -6,6 +6,7 @@ import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolCallKind, isToo
 import { readCitation, readPendingTools } from './payloads';
 import { createReplayDetector, type ReplayDetector, type ReplayMark } from './replay-detector';
 import type { AgentInfo, Block } from './types';
+import { stringifyJson } from '../json/tree';
 
 export interface ReconstructorCallbacks {
   /**
@@ -375,7 +376,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     if (typeof fields['model'] === 'string') info.model = fields['model'];
     if (typeof fields['format'] === 'string') info.format = fields['format'];
     const query = fields['user_query'];
-    if (query !== undefined) info.userQuery = typeof query === 'string' ? query : JSON.stringify(query);
+    if (query !== undefined) info.userQuery = typeof query === 'string' ? query : (stringifyJson(query) ?? '');
     info.metaInitEnvelope ??= block.envelopes[0];
     callbacks.onAgent?.(info);
   }

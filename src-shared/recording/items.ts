@@ -1,6 +1,7 @@
 import { ANTHROPIC_EVENT_TYPES } from '../dialects/anthropic-raw/detect';
 import { isJsonObject, parseJson } from '../json/values';
 import { encodeUtf8 } from '../text/utf8';
+import { stringifyJson } from '../json/tree';
 
 /**
  * Items of NDJSON / JSON-array files (envelopes, Anthropic events) turned into SSE bytes,
@@ -51,7 +52,7 @@ export function convertItem(text: string): ConvertedItem {
     for (const inner of value) {
       if (isJsonObject(inner)) {
         firstObject ??= inner;
-        payloads.push(JSON.stringify(inner));
+        payloads.push(stringifyJson(inner) ?? '');
       } else if (typeof inner === 'string') payloads.push(inner);
       else return { ok: false, reason: `an array holding ${describe(inner)}` };
     }

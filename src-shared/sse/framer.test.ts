@@ -1,5 +1,6 @@
 /** Where frames come from (offsets, chunks, timing); what they contain is conformance.test.ts. */
 import { describe, expect, test } from 'vitest';
+import { chunkings } from '../testing/chunking';
 import { encodeUtf8 } from '../text/utf8';
 import { frameChunks } from './collect';
 import { EOLS } from '../testing/sse-conformance';
@@ -91,7 +92,17 @@ describe('where frames come from', () => {
 
   test('summary counts frames, bytes, chunks, last event ID and retry', () => {
     const chunks = ['retry: 300\nid: x\n', 'data: a\n\n', ''].map(encodeUtf8);
-    expect(frameChunks(chunks).summary).toEqual({ frames: 1, bytes: 26, chunks: 3, lastEventId: 'x', retry: 300 });
+    expect(frameChunks(chunks).summary).toEqual({ frames: 1, bytes: 26, chunks: 3, lastEventId: 'x', retry: 300, endedInsideEvent: false });
+  });
+
+  test.each([
+    ['a data line without its blank line', 'data: a\n\ndata: b\n', true],
+    ['half a line', 'data: a\n\ndata: {"ty', true],
+    ['an event: field alone', 'data: a\n\nevent: x\n', true],
+    ['a comment after the last event', 'data: a\n\n: keep-alive\n', false],
+    ['a clean end', 'data: a\n\n', false],
+  ])('summary says whether the bytes ended inside an event: %s', (_name, text, inside) => {
+    for (const { chunks } of chunkings(encodeUtf8(text))) expect(frameChunks(chunks).summary.endedInsideEvent).toBe(inside);
   });
 
   test('a chunk buffer reused by the caller after push does not corrupt a held line', () => {

@@ -316,9 +316,10 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     onFrame(frame);
   }
 
-  function reportUnterminated(tail: UnterminatedLine | null): void {
+  /** Reports the event the stream ended inside, if any; true when there was one. */
+  function reportUnterminated(tail: UnterminatedLine | null): boolean {
     const pendingTail = tail !== null && tail.bytes.length > 0 && tail.bytes[0] !== COLON;
-    if (!fieldSinceBlank && dataLines === 0 && !pendingTail) return;
+    if (!fieldSinceBlank && dataLines === 0 && !pendingTail) return false;
     const lost: string[] = [];
     if (dataLines > 0) lost.push(`${dataLines} data line${dataLines === 1 ? '' : 's'} (${previewText(data)})`);
     if (eventType !== '') lost.push(`event type ${JSON.stringify(eventType)}`);
@@ -331,6 +332,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       message: `The stream ended before the blank line that would dispatch the last event; lost: ${lost.join(', ')}.`,
       at: { byteStart, byteEnd: totalBytes },
     });
+    return true;
   }
 
   return {
@@ -344,8 +346,8 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     end() {
       if (summary) return summary;
       const tail = splitter.end();
-      reportUnterminated(tail);
-      summary = { frames: seq, bytes: totalBytes, chunks: chunkCount, lastEventId, retry };
+      const endedInsideEvent = reportUnterminated(tail);
+      summary = { frames: seq, bytes: totalBytes, chunks: chunkCount, lastEventId, retry, endedInsideEvent };
       return summary;
     },
   };

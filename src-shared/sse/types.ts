@@ -45,6 +45,8 @@ export interface FramerSummary {
   chunks: number;
   lastEventId: string;
   retry: number | null;
+  /** The bytes ended inside an event (fields or a partial line after the last blank line). */
+  endedInsideEvent: boolean;
 }
 
 export interface SseFramer {

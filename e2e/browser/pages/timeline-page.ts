@@ -40,9 +40,10 @@ export class TimelinePage {
   readonly lanesView: Locator;
   readonly lanes: Locator;
   readonly filterText: Locator;
+  readonly filterCompletions: Locator;
+  readonly filterError: Locator;
   /** The agent filter's choices: one per agent the session has shown so far. */
   readonly agentOptions: Locator;
-  readonly segmentFilter: Locator;
   readonly detailPane: Locator;
   readonly envelopeView: Locator;
   readonly rawBytes: Locator;
@@ -64,8 +65,9 @@ export class TimelinePage {
     this.lanesView = page.getByTestId(TEST_IDS.lanesView);
     this.lanes = page.getByTestId(TEST_IDS.lane);
     this.filterText = page.getByTestId(TEST_IDS.filterText);
+    this.filterCompletions = page.getByTestId(TEST_IDS.filterCompletions);
+    this.filterError = page.getByTestId(TEST_IDS.filterError);
     this.agentOptions = page.getByTestId(`${TEST_IDS.filterAgent}-option`);
-    this.segmentFilter = page.getByTestId(TEST_IDS.filterSegment);
     this.detailPane = page.getByTestId(TEST_IDS.detailPane);
     this.envelopeView = page.getByTestId(TEST_IDS.envelopeView);
     this.rawBytes = page.getByTestId(TEST_IDS.rawBytes);
@@ -128,11 +130,20 @@ export class TimelinePage {
     await expect.poll(() => this.total(), { timeout }).toBeGreaterThanOrEqual(n);
   }
 
-  /** Tick segment types in the timeline's Segments filter. */
-  async filterSegments(types: readonly string[]): Promise<void> {
-    await this.segmentFilter.locator('summary').click();
-    for (const type of types) await this.segmentFilter.locator(`[data-value="${type}"] input`).check();
-    await this.segmentFilter.locator('summary').click();
+  /** Types a filter expression into the box (replacing what it held) and waits for it to apply. */
+  /**
+   * Types a filter expression into the box (replacing what it held) and leaves the box, which
+   * closes the completion list; the filter applies after the typing pause.
+   */
+  async filter(expression: string): Promise<void> {
+    await this.filterText.fill(expression);
+    await this.filterText.blur();
+    await expect(this.filterCompletions).toHaveCount(0);
+  }
+
+  /** The count the filter bar shows while a filter is on: "12 of 173 envelopes" → 12. */
+  async visibleCount(): Promise<number> {
+    return numberIn(await this.count.innerText());
   }
 
   async showLanes(): Promise<void> {

@@ -7,7 +7,7 @@ import { createDefaultSessionService } from '../../services/sessions/default-ser
 import type { SessionService } from '../../services/sessions/session-service';
 import { buildToolResultsBody, toolResultsUrl } from '../../services/tool-results/tool-results';
 import { parse } from '../args';
-import { UsageError, type CliIo, type Command } from '../io';
+import { printJson, UsageError, type CliIo, type Command } from '../io';
 import { describeOutcome, exitCodeFor, parseHeaderArg, untilSettled } from './record';
 
 /**
@@ -105,7 +105,7 @@ export const answer: Command = async (args, io) => {
   const output = values.output ? resolve(io.cwd, values.output) : undefined;
   const service = createDefaultSessionService();
   const finish = (summary: SessionSummary): number => {
-    if (values.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+    if (values.json) printJson(io, summary);
     io.stderr(describeOutcome(summary));
     return exitCodeFor(summary);
   };

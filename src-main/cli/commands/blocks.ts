@@ -1,6 +1,7 @@
 import { INLINE_ARGS, parse, parseFormat, parseInline, singleFile } from '../args';
 import { decodeFile } from '../decode-file';
-import type { Command } from '../io';
+import { printJson, type Command } from '../io';
+import { stringifyJson } from '../../../src-shared/json/tree';
 import { formatSegment, preview } from '../report';
 import type { Envelope } from '../../../src-shared/envelope/types';
 import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
@@ -24,7 +25,7 @@ export const blocks: Command = async (args, io) => {
   const file = singleFile(positionals);
   const result = await decodeFile(file, parseFormat(values.format, io.dialects), io, parseInline(values.inline, values.tools));
   if (values.json) {
-    io.stdout(`${JSON.stringify(result.blocks.map((b) => withUnified(b, result.envelopes)), null, 2)}\n`);
+    printJson(io, result.blocks.map((b) => withUnified(b, result.envelopes)));
     return 0;
   }
   for (const b of result.blocks) {
@@ -32,7 +33,7 @@ export const blocks: Command = async (args, io) => {
     io.stdout(`#${b.id} ${b.agent.slice(0, 8) || '-'} ${b.kind}${label ? ` [${label}]` : ''} ${b.status}: ${preview(b.content, 200)}\n`);
     for (const c of b.citations) io.stdout(`    cites ${c.citationType}: ${preview(c.citedText)}\n`);
     for (const i of b.images) io.stdout(`    image ${i.mediaType}: ${preview(i.src)}\n`);
-    if (b.pendingTools) for (const t of b.pendingTools) io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${JSON.stringify(t.input)}\n`);
+    if (b.pendingTools) for (const t of b.pendingTools) io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${stringifyJson(t.input) ?? '(no input)'}\n`);
     // A text block that is one plain text segment says nothing more than its content.
     const segments = b.segments ?? [];
     if (segments.length > 1 || segments.some((s) => s.type !== 'text')) {

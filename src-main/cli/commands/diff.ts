@@ -4,7 +4,7 @@ import { NORMALISATIONS } from '../../../src-shared/diff/normalisations';
 import type { AgentPair, DiffRow, Explanation, SessionDiff, SideProfile } from '../../../src-shared/diff/types';
 import { parse, parseFormat } from '../args';
 import { decodeFile } from '../decode-file';
-import { UsageError, type Command } from '../io';
+import { printJson, UsageError, type Command } from '../io';
 
 /**
  * Block-level diff of two streams (typically one run in two formats). Exit 1 when a
@@ -19,7 +19,8 @@ export const diff: Command = async (args, io) => {
   const format = parseFormat(values.format, io.dialects);
   const result = diffSessions(await decodeFile(leftFile, format, io), await decodeFile(rightFile, format, io));
   const failing = result.counts.differences + (values.strict ? result.counts.inherent : 0);
-  io.stdout(values.json ? `${JSON.stringify({ files: { left: leftFile, right: rightFile }, ...result }, null, 2)}\n` : formatDiff(result, leftFile, rightFile, failing));
+  if (values.json) printJson(io, { files: { left: leftFile, right: rightFile }, ...result });
+  else io.stdout(formatDiff(result, leftFile, rightFile, failing));
   return failing > 0 ? 1 : 0;
 };
 

@@ -1,9 +1,13 @@
 import { concatBytes } from '../../../src-shared/bytes/held-bytes';
 import { createSseFramer } from '../../../src-shared/sse/framer';
 import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
-import { parse } from '../args';
+import type { Expr } from '../../../src-shared/filter';
+import type { FormatChoice } from '../../../src-shared/pipeline/types';
+import { parse, parseFormat } from '../args';
+import { decodeFile } from '../decode-file';
+import { parseOption, selectSubjects, subjectsOf } from '../filter-option';
 import { readAllChunks } from '../input';
-import { UsageError, type Command } from '../io';
+import { printJson, UsageError, type CliIo, type Command } from '../io';
 
 type Rechunk = ((bytes: Uint8Array) => Uint8Array[]) | null;
 
@@ -18,22 +22,42 @@ function parseRechunk(value: string | undefined): Rechunk {
 /**
  * Each event exactly as a WHATWG EventSource dispatches it, as NDJSON, then the end state.
  * `--rechunk` re-splits the input first, to show results do not depend on chunking.
+ * `--filter EXPR` keeps the events that carry an envelope matching the filter; it decodes
+ * each file with the importers (so a recording's legs are read as streams), one line per event
+ * with its leg.
  */
 export const frames: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { rechunk: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { rechunk: { type: 'string' }, json: { type: 'boolean' }, filter: { type: 'string' }, format: { type: 'string' } });
   if (!values.json) throw new UsageError('frames prints NDJSON only: pass --json');
   if (positionals.length === 0) throw new UsageError('expected FILE... (or - for stdin)');
+  if (values.filter !== undefined) {
+    if (values.rechunk !== undefined) throw new UsageError('--filter and --rechunk do not combine: a filter reads decoded envelopes, whatever the chunking');
+    const filter = parseOption(values.filter, 'filter', '--filter');
+    for (const file of positionals) await filteredFrames(file, filter, parseFormat(values.format), io);
+    return 0;
+  }
   const rechunk = parseRechunk(values.rechunk);
   for (const file of positionals) {
     const read = await readAllChunks(file, io);
     const chunks = rechunk ? rechunk(concatBytes(read)) : read;
     const framer = createSseFramer({
-      onFrame: (f) => io.stdout(`${JSON.stringify({ file, event: f.event || 'message', data: f.data, id: f.id })}\n`),
+      onFrame: (f) => printJson(io, { file, event: f.event || 'message', data: f.data, id: f.id }, 0),
       onDiagnostic: () => undefined,
     });
     for (const chunk of chunks) framer.push(chunk);
     const end = framer.end();
-    io.stdout(`${JSON.stringify({ file, end: true, lastEventId: end.lastEventId, retry: end.retry })}\n`);
+    printJson(io, { file, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
   }
   return 0;
 };
+
+async function filteredFrames(file: string, filter: Expr, format: FormatChoice, io: CliIo): Promise<void> {
+  const decoded = await decodeFile(file, format, io);
+  const keep = new Set(selectSubjects(subjectsOf(decoded), filter).map((s) => `${s.envelope.leg}:${s.envelope.frame}`));
+  decoded.frames.forEach((legFrames, leg) => {
+    for (const f of legFrames) {
+      if (keep.has(`${leg}:${f.seq}`)) io.stdout(`${JSON.stringify({ file, leg, event: f.event || 'message', data: f.data, id: f.id })}\n`);
+    }
+  });
+  io.stdout(`${JSON.stringify({ file, end: true, matched: keep.size })}\n`);
+}

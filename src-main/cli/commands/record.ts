@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RequestBody, SessionSummary } from '../../../src-shared/contract/payloads';
+import { isBadEnd } from '../../../src-shared/pipeline/end-status';
 import { redactUrl } from '../../../src-shared/recording/redact';
 import { countOf } from '../../../src-shared/text/count';
 import { createDefaultSessionService } from '../../services/sessions/default-service';
 import type { SessionService } from '../../services/sessions/session-service';
 import { parse, parseFormat } from '../args';
-import { UsageError, type CliIo, type Command } from '../io';
+import { printJson, UsageError, type CliIo, type Command } from '../io';
 
 /**
  * `record URL [-X METHOD] [-H 'Name: value']… [-d BODY|@FILE] -o FILE`: opens a live stream
@@ -56,7 +57,8 @@ export function untilSettled(service: SessionService, sessionId: string, done: (
 /** One paragraph saying how a session ended, for stderr. */
 export function describeOutcome(summary: SessionSummary): string {
   const { envelopes, bytes, legs, diagnostics: d } = summary;
-  const lines = [`${summary.state}: ${countOf(envelopes, 'envelope')}, ${countOf(bytes, 'byte')} in ${countOf(legs, 'leg')}; diagnostics: ${countOf(d.error, 'error')}, ${countOf(d.warning, 'warning')}, ${d.info} info.`];
+  const status = summary.end ? `${summary.end.label} (${summary.end.reason})` : summary.state;
+  const lines = [`${status}: ${countOf(envelopes, 'envelope')}, ${countOf(bytes, 'byte')} in ${countOf(legs, 'leg')}; diagnostics: ${countOf(d.error, 'error')}, ${countOf(d.warning, 'warning')}, ${d.info} info.`];
   if (summary.failure) {
     lines.push(summary.failure.message);
     if (summary.failure.body) lines.push('--- response body ---', summary.failure.body.slice(0, 2000), ...(summary.failure.body.length > 2000 || summary.failure.bodyTruncated ? ['… (truncated)'] : []));
@@ -65,9 +67,10 @@ export function describeOutcome(summary: SessionSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** 2 when the request failed, 1 when the stream is truncated, ended by an error or has error findings. */
 export function exitCodeFor(summary: SessionSummary): number {
-  if (summary.state === 'failed') return 2;
-  return summary.diagnostics.error > 0 ? 1 : 0;
+  if (summary.state === 'failed' && (summary.end?.kind ?? 'failed') === 'failed') return 2;
+  return summary.diagnostics.error > 0 || (summary.end !== undefined && isBadEnd(summary.end.kind)) ? 1 : 0;
 }
 
 export const record: Command = async (args, io) => {
@@ -110,7 +113,7 @@ export const record: Command = async (args, io) => {
     void io.interrupted.then(() => service.stop({ sessionId: started.id })).catch(() => {});
     const summary = await untilSettled(service, started.id);
     offStatus();
-    if (values.json) io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+    if (values.json) printJson(io, summary);
     io.stderr(describeOutcome(summary));
     io.stderr(`Recording written to ${path}\n`);
     return summary.state === 'stopped' ? 0 : exitCodeFor(summary);

@@ -28,7 +28,7 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     listSessions: sessions.listSessions,
     getSession: sessions.getSession,
     getRows: sessions.getRows,
-    searchRows: sessions.searchRows,
+    filterRows: sessions.filterRows,
     getEnvelope: sessions.getEnvelope,
     getFrame: sessions.getFrame,
     getRawBytes: sessions.getRawBytes,
@@ -41,6 +41,9 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     diffSessions: sessions.diffSessions,
     startReplay: sessions.startReplay,
     replayControl: sessions.replayControl,
+    startProxy: sessions.startProxy,
+    stopProxy: sessions.stopProxy,
+    getProxy: sessions.getProxy,
     saveRecording: host.saveRecording ?? sessions.saveRecording,
     exportSession: host.exportSession ?? sessions.exportSession,
     onSessionsChanged: sessions.onSessionsChanged,
@@ -48,6 +51,7 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     onLiveStatus: sessions.onLiveStatus,
     onReplayState: sessions.onReplayState,
     onError: sessions.onError,
+    onProxyChanged: sessions.onProxyChanged,
     onHostCommand: host.onHostCommand,
   };
 }

@@ -56,5 +56,6 @@ export function guardPaths(service: InspectorService, access: PathAccess): Inspe
     connect: (request) => (request.recordTo === undefined ? service.connect(request) : Promise.reject(writeRefused('a recording', request.recordTo))),
     saveRecording: (request) => (request.path === undefined ? service.saveRecording(request) : Promise.reject(writeRefused('a recording', request.path))),
     exportSession: (request) => (request.path === undefined ? service.exportSession(request) : Promise.reject(writeRefused('an export', request.path))),
+    startProxy: (request) => (request.recordDir === undefined ? service.startProxy(request) : Promise.reject(writeRefused('a proxy recording', request.recordDir))),
   };
 }

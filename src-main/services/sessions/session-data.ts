@@ -1,3 +1,4 @@
+import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus, type StreamEnd } from '../../../src-shared/pipeline/end-status';
 import type {
   BlockSummary,
   Failure,
@@ -19,7 +20,6 @@ import type { Envelope } from '../../../src-shared/envelope/types';
 import { createSessionDecoder, type LegDecoder, type SessionDecoder } from '../../../src-shared/pipeline/session-decoder';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../src-shared/inline/types';
-import { segmentSeqs } from './segment-rows';
 import type { AgentInfo, Block } from '../../../src-shared/reconstruct/types';
 import { encodeBase64 } from '../../../src-shared/recording/base64';
 import { redactRequest } from '../../../src-shared/recording/redact';
@@ -27,6 +27,11 @@ import type { RecordedRequest, RecordedResponse } from '../../../src-shared/reco
 import type { DiffInput } from '../../../src-shared/diff/types';
 import { RowColumnsBuilder, type RowColumns } from '../../../src-shared/contract/row-columns';
 import { createSseFramer } from '../../../src-shared/sse/framer';
+import { nameAgents } from '../../../src-shared/agents/names';
+import { envelopeReader, type Expr } from '../../../src-shared/filter';
+import { fieldsOf } from '../../../src-shared/filter/ast';
+import { compileFilter } from '../../../src-shared/filter/evaluate';
+import { findingsByEnvelope } from '../../../src-shared/filter/subjects';
 import type { Frame } from '../../../src-shared/sse/types';
 import { Column } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
@@ -42,6 +47,22 @@ import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBl
 
 export type LegKind = LegInfo['kind'];
 
+
+/** How a session's source ended, for its end status (a file's legs carry their recorded ends). */
+function sessionOutcome(state: SessionState, failure: Failure | undefined, last: LegState | undefined): EndFacts['outcome'] {
+  if (state === 'stopped') return { kind: 'stopped' };
+  if (state === 'failed') return { kind: 'failed', message: failure?.message ?? 'The source failed.' };
+  switch (last?.end?.reason) {
+    case 'stopped':
+      return { kind: 'stopped' };
+    case 'failed':
+      return { kind: 'failed', message: last.failure?.message ?? last.end.message ?? 'The leg failed.' };
+    case 'aborted':
+      return { kind: 'cut', message: last.end.message ?? 'The leg was cut short.' };
+    default:
+      return undefined;
+  }
+}
 
 export interface LegState {
   readonly index: number;
@@ -59,6 +80,8 @@ export interface LegState {
   format: DialectId | null;
   end?: LegEndInfo;
   failure?: Failure;
+  /** What ended the leg's stream, once the leg ended. */
+  stream?: StreamEnd;
   lastEventId: string;
   retry: number | null;
   decoder: LegDecoder | null;
@@ -118,8 +141,8 @@ export interface SessionData {
   envelope(seq: number): Envelope | undefined;
   row(seq: number): TimelineRow | undefined;
   rows(start: number, count: number): TimelineRow[];
-  /** Rows whose delta, type, agent, id or name holds `text` (when given) and that carry part of a segment of `segmentTypes` (when given). */
-  search(text: string | undefined, max: number, segmentTypes?: readonly string[]): { seqs: number[]; truncated: boolean };
+  /** Envelopes a filter (docs/filters.md) lets through, at most `max`. */
+  filter(filter: Expr, max: number): { seqs: number[]; truncated: boolean };
   frame(leg: number, seq: number): FrameDetail | undefined;
   rawBytes(leg: number, start: number, end: number, cap: number): RawBytes;
   blocks(agent?: string): readonly Block[];
@@ -265,9 +288,6 @@ export function createSessionData(init: SessionInit): SessionData {
     { ...(init.format ? { format: init.format } : {}), inline: init.inline ?? DEFAULT_INLINE_OPTIONS },
   );
 
-  /** Characters an envelope added to its block's content (citations and control items add none). */
-  const contentLength = (seq: number): number => (envelopes.control(seq) || envelopes.type(seq) !== 'text' ? 0 : envelopes.delta(seq).length);
-
   /** Forget every finding, then add `kept` again (renumbered): badges and counts follow. */
   const replaceDiagnostics = (kept: readonly Diagnostic[]): void => {
     for (const d of diagnostics) if (d.at.envelope !== undefined) touchRow(d.at.envelope);
@@ -408,6 +428,7 @@ export function createSessionData(init: SessionInit): SessionData {
       state.format = result.format;
       state.lastEventId = result.lastEventId;
       state.retry = result.retry;
+      state.stream = result.stream;
       state.end = end;
       state.endedAt = legs[leg]?.raw.count ? Math.max(state.startedAt, lastReceive(state)) : state.startedAt;
       if (failure) state.failure = failure;
@@ -440,27 +461,29 @@ export function createSessionData(init: SessionInit): SessionData {
       for (let seq = start; seq < end; seq++) out.push(row(seq) as TimelineRow);
       return out;
     },
-    search(text: string | undefined, max: number, segmentTypes: readonly string[] = []) {
-      const needle = (text ?? '').toLowerCase();
-      const inSegments = segmentTypes.length > 0 ? segmentSeqs(decoder.blocks(), new Set(segmentTypes), contentLength) : null;
+    filter(filter: Expr, max: number) {
+      const match = compileFilter(filter, envelopeReader());
+      // Agent names and findings by envelope cost a pass of their own: only when the filter reads them.
+      const fields = fieldsOf(filter);
+      const readsAgents = fields.has('agent') || fields.has('text');
+      const seen = new Set<string>();
+      if (readsAgents) for (let seq = 0; seq < envelopes.count; seq++) seen.add(envelopes.agent(seq));
+      const names = readsAgents ? nameAgents(decoder.agents(), [...seen]) : new Map<string, { name: string }>();
+      const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(diagnostics, (leg, frame) => legs[leg]?.frames.firstEnvelope(frame)) : new Map<number, Diagnostic[]>();
+      const startedAt = legs[0]?.startedAt ?? 0;
       const seqs: number[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) {
-        if (inSegments && !inSegments.has(seq)) continue;
-        if (needle === '') {
-          if (seqs.length === max) return { seqs, truncated: true };
-          seqs.push(seq);
-          continue;
-        }
-        const extras = envelopes.extrasOf(seq);
-        const id = extras['id'];
-        const name = extras['name'];
-        const hit =
-          envelopes.delta(seq).toLowerCase().includes(needle) ||
-          envelopes.type(seq).toLowerCase().includes(needle) ||
-          envelopes.agent(seq).toLowerCase().includes(needle) ||
-          (typeof id === 'string' && id.toLowerCase().includes(needle)) ||
-          (typeof name === 'string' && name.toLowerCase().includes(needle));
-        if (!hit) continue;
+        const envelope = envelopes.get(seq);
+        if (!envelope) continue;
+        const block = envelopeBlock.get(seq) - 1;
+        const subject = {
+          envelope,
+          agentName: names.get(envelope.agent)?.name ?? envelope.agent,
+          block: block < 0 ? undefined : blocksById.get(block),
+          findings: findings.get(seq) ?? [],
+          time: envelope.receivedAt > 0 ? Math.max(0, envelope.receivedAt - startedAt) : 0,
+        };
+        if (!match(subject)) continue;
         if (seqs.length === max) return { seqs, truncated: true };
         seqs.push(seq);
       }
@@ -528,6 +551,12 @@ export function createSessionData(init: SessionInit): SessionData {
       return { blocks: decoder.blocks(), agents: decoder.agents(), envelopes: all, frames: legs.map((leg) => reframeLeg(leg.raw)) };
     },
     summary(extra: { awaitingTools?: boolean } = {}): SessionSummary {
+      const endStatus = (awaitingTools: boolean): EndStatus => {
+        const last = legs.at(-1);
+        const outcome = sessionOutcome(data.state, data.failure, last);
+        const blocks = blockEndFacts(decoder.blocks(), last?.index ?? 0);
+        return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools, ...(outcome ? { outcome } : {}) });
+      };
       const summary: SessionSummary = {
         id: init.id,
         title: init.title,
@@ -546,6 +575,7 @@ export function createSessionData(init: SessionInit): SessionData {
       if (status !== undefined) summary.httpStatus = status;
       if (data.recordingPath !== undefined) summary.recordingPath = data.recordingPath;
       if (data.failure) summary.failure = data.failure;
+      if (data.state === 'complete' || data.state === 'stopped' || data.state === 'failed') summary.end = endStatus(summary.awaitingTools);
       if (init.generation) summary.generation = init.generation;
       return summary;
     },

@@ -21,7 +21,6 @@ function sessionOf(bytes: Uint8Array, inline?: InlineOptions) {
   return data;
 }
 
-// Envelopes 0-4 are the first block (4 deltas and its final marker), 5-7 the second.
 const BYTES = stream([
   ['<thinking>Plan.</thi', 'nking><search><query>q</query>', '</search>', ' and more'],
   ['<run_bash>ls', '</run_bash>'],
@@ -34,15 +33,6 @@ describe('a session\'s inline stage', () => {
     expect(data.blockSummary(first!).segmentTypes).toEqual(['reasoning', 'tool_call', 'text']);
     expect(toBlockDetail(second!).segments?.map((s) => [s.type, s.content])).toEqual([['run_bash', 'ls']]);
     expect(data.summary().inline).toEqual({ mode: 'auto', tools: DEFAULT_INLINE_OPTIONS.tools.map((t) => ({ name: t.name, required: [...t.required] })) });
-  });
-
-  it('finds the rows that carry part of a segment of a type', () => {
-    const data = sessionOf(BYTES);
-    expect(data.search(undefined, 100, ['reasoning']).seqs).toEqual([0, 1]);
-    expect(data.search(undefined, 100, ['tool_call']).seqs).toEqual([1, 2]);
-    expect(data.search(undefined, 100, ['run_bash']).seqs).toEqual([5, 6]);
-    expect(data.search('query', 100, ['tool_call']).seqs).toEqual([1]);
-    expect(data.search(undefined, 1, ['tool_call'])).toEqual({ seqs: [1], truncated: true });
   });
 
   it('reads the text again in another mode and replaces the inline findings, and only those', () => {
@@ -80,7 +70,7 @@ describe('a session\'s inline stage', () => {
 });
 
 describe('a session of segment events', () => {
-  it('shows each segment block with its segment, and filters rows by its type', () => {
+  it('shows each segment block with its segment', () => {
     const events = [
       { type: 'SEGMENT_START', segment_id: 'seg_1', segment_type: 'write_file', payload: { metadata: { path: '/a.py' } } },
       { type: 'SEGMENT_CONTENT', segment_id: 'seg_1', payload: { delta: 'x = 1\n' } },
@@ -93,6 +83,5 @@ describe('a session of segment events', () => {
     expect(data.summary().format).toBe('segments');
     expect(data.blocks().map((b) => data.blockSummary(b).segmentTypes)).toEqual([['write_file'], ['run_bash']]);
     expect(toBlockDetail(data.blocks()[0]!).segments).toEqual([{ id: 'seg_1', type: 'write_file', metadata: { path: '/a.py' }, params: {}, content: 'x = 1\n', complete: true, start: 0, end: 6 }]);
-    expect(data.search(undefined, 100, ['run_bash']).seqs).toEqual([3, 4, 5]);
   });
 });

@@ -96,8 +96,10 @@ describe('live sessions', () => {
     expect(blocks.map((b) => b.kind)).toEqual(expected.blocks.map((b) => b.kind));
     const text = blocks.find((b) => b.kind === 'text')!;
     expect((await service.getBlock({ sessionId: id, block: text.id })).content).toBe('Let me compute that, render a chart, then ask you to confirm.');
-    const found = await service.searchRows({ sessionId: id, text: 'RENDER_CHART' });
+    // A bare string searches delta, type, agent, id and name in any case.
+    const found = await service.filterRows({ sessionId: id, expression: '"RENDER_CHART"' });
     expect(found.seqs.length).toBeGreaterThan(0);
+    await expect(service.filterRows({ sessionId: id, expression: 'typ == "text"' })).rejects.toThrow(/Unknown field 'typ'/);
     await expect(service.getEnvelope({ sessionId: id, seq: 10_000 })).rejects.toThrow(/has no envelope 10000/);
     await expect(service.getRows({ sessionId: 'nope', start: 0, count: 1 })).rejects.toThrow(/Unknown session 'nope'/);
   });

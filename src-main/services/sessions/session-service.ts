@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +11,7 @@ import type {
   Failure,
   LiveStatus,
   PendingTools,
+  ProxyState,
   ReplayState,
   SessionBatch,
   SessionSummary,
@@ -31,12 +32,15 @@ import { createBatcher } from './batcher';
 import { loadImportedSource } from './file-load';
 import { startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
 import { createStatusTicker } from './live-status';
-import { RECORDING_FLUSH_MS, type RecorderFactory, type RecorderPort } from './recorder-port';
+import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type RecorderPort } from './recorder-port';
+import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../proxy/proxy-sessions';
+import { parseFilter } from '../../../src-shared/filter';
 import type { ReplayClock } from '../replay/clock';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
 import { exportSession, saveRecording } from './session-files';
-import { toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './views';
+import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './views';
+import { limitJsonDepth } from '../../../src-shared/json/tree';
 
 /**
  * The session service: every source of bytes (live connections, their tool-results
@@ -56,7 +60,19 @@ export type SessionService = Omit<InspectorService, HostKeys> & {
    * Not part of the contract: the renderer never hands main credentials for another origin.
    */
   attachRun(options: { sessionId: string; headers: [string, string][]; url?: string }): void;
+  /**
+   * Opens a file as the session `sessionId`: how a restarted session worker reloads the
+   * sessions of the one that failed, under the ids the renderer knows.
+   */
+  reopen(options: ReopenRequest): Promise<SessionSummary>;
 };
+
+export interface ReopenRequest {
+  sessionId: string;
+  path: string;
+  title: string;
+  format?: ConnectRequest['format'];
+}
 
 export type OpenSource = (path: string, options?: OpenSourceOptions) => Promise<ImportedSource>;
 
@@ -69,6 +85,12 @@ export interface SessionServiceDeps {
   demoAgent?: () => DemoAgentInfo;
   /** Where uploaded files (browser host) are written before being opened. */
   uploadDir?: string;
+  /**
+   * Where live sessions the user does not record are spooled as recordings
+   * (`spoolPath(spoolDir, id)`), so their bytes outlive the process that received them; each
+   * spool file is deleted when its session closes. No spooling when absent.
+   */
+  spoolDir?: string;
   /** Reports a file the user opened (recent files). */
   onFileOpened?: (path: string) => void;
   batchIntervalMs?: number;
@@ -79,6 +101,12 @@ export interface SessionServiceDeps {
 
 /** Reconnect delay bounds for GET streams: the server's `retry` is honoured within these. */
 export const RECONNECT_MIN_MS = 500;
+
+/** The spool recording of a live session (see SessionServiceDeps.spoolDir). */
+export function spoolPath(spoolDir: string, sessionId: string): string {
+  return join(spoolDir, `${sessionId}.recording`);
+}
+
 export const RECONNECT_MAX_MS = 60_000;
 const RECONNECT_DEFAULT_MS = 3000;
 
@@ -144,6 +172,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const liveStatus = createEmitter<LiveStatus>();
   const replayState = createEmitter<ReplayState>();
   const errors = createEmitter<ErrorEvent>();
+  const proxyChanged = createEmitter<ProxyState | null>();
+  let proxy: RecordingProxy | null = null;
 
   const batcher = createBatcher((batch) => batches.fire(batch), { timers, now, intervalMs: deps.batchIntervalMs ?? BATCH_INTERVAL_MS, maxRows: MAX_BATCH_ROWS });
   const statusIntervalMs = deps.statusIntervalMs ?? 250;
@@ -319,14 +349,14 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       leg: pending.leg,
       block: pending.block.id,
       agentUuid: pending.agentUuid,
-      tools: (pending.block.pendingTools ?? []).map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null })),
+      tools: toPendingTools(pending.block.pendingTools ?? []),
       answered: rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)),
       defaultPath: run ? defaultToolResultsPath(run.url) : '/agent/tool_results',
       defaultExtraBody: run ? defaultExtraBody(run.body) : {},
     };
   };
 
-  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; inline?: ConnectRequest['inline'] }): Promise<SessionSummary> => {
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string; inline?: ConnectRequest['inline'] }): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
     let session: SessionData | null = null;
@@ -335,7 +365,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       onDiagnostic: (d) => session?.addDiagnostics([d]),
     });
     const data = createSessionData({
-      id: newId(),
+      id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
       source: { kind: 'file', path: absolute, importer: source.kind },
       createdAt: now(),
@@ -346,7 +376,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     session = data;
     data.state = 'loading';
     const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
-    deps.onFileOpened?.(absolute);
+    // A session reloaded under its old id is not a file the user opened.
+    if (options.id === undefined) deps.onFileOpened?.(absolute);
     void loadImportedSource(data, source, { now, cancelled: () => rt.closed })
       .then(() => {
         if (rt.closed) return;
@@ -428,6 +459,62 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     return { leg: pending.leg + 1 };
   };
 
+  /**
+   * A session fed from outside (the recording proxy): each leg's request, response head,
+   * chunks and end are pushed as they pass, and recorded (secrets redacted) when `recordTo` is set.
+   */
+  const openExternalSession = async (init: { title: string; method: string; url: string; recordTo?: string }): Promise<ExternalSession> => {
+    let recorder: RecorderPort | null = null;
+    if (init.recordTo !== undefined) {
+      if (!deps.createRecorder) throw new Error('Recording is not available in this host');
+      const path = init.recordTo;
+      recorder = await deps.createRecorder(path, {
+        flushIntervalMs: RECORDING_FLUSH_MS,
+        redact: true,
+        onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+      });
+    }
+    const data = createSessionData({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now() });
+    if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
+    const rt = register(data, { recorder });
+    return {
+      id: data.id,
+      waitingAgent: () => (rt.closed || data.finished ? null : (data.pendingTools()?.agentUuid ?? null)),
+      startLeg(kind, request) {
+        rt.run ??= request;
+        const leg = data.openLeg(kind, request, now()).index;
+        const recorderLeg = rt.recorder ? rt.recorder.startLeg(request) : -1;
+        data.state = 'connecting';
+        track(rt);
+        announce();
+        return {
+          response(head) {
+            data.setResponse(leg, head);
+            rt.recorder?.response(recorderLeg, head);
+            data.state = 'streaming';
+            ticker.emitNow(data.id);
+            announce();
+          },
+          chunk(bytes, receivedAt) {
+            if (rt.closed) return;
+            rt.recorder?.chunk(recorderLeg, bytes, receivedAt);
+            data.push(leg, bytes, receivedAt);
+          },
+          end(end) {
+            if (rt.closed) return;
+            data.endLeg(leg, end);
+            rt.recorder?.endLeg(recorderLeg, recordedOutcome(end));
+            rt.ending = settleSession(rt).then(() => {
+              data.state = end.reason === 'complete' ? 'complete' : end.reason === 'stopped' ? 'stopped' : 'failed';
+              ticker.untrack(data.id);
+              announce();
+            });
+          },
+        };
+      },
+    };
+  };
+
   const service: SessionService = {
     getDemoAgent: () => Promise.resolve(deps.demoAgent?.() ?? null),
 
@@ -435,6 +522,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const built = buildRequest(request);
       let recorder: RecorderPort | null = null;
       let recordingPath: string | undefined;
+      const id = newId();
       if (request.recordTo !== undefined) {
         if (!deps.createRecorder) throw new Error('Recording is not available in this host');
         recordingPath = resolve(request.recordTo);
@@ -444,10 +532,14 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
           redact: true,
           onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
         });
+      } else if (deps.spoolDir !== undefined && deps.createRecorder) {
+        await mkdir(deps.spoolDir, { recursive: true, mode: 0o700 });
+        // Spooling is a safety net: when it fails, the session runs on without it.
+        recorder = await Promise.resolve(deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true })).catch(() => null);
       }
       const displayUrl = redactUrl(built.spec.url.href);
       const data = createSessionData({
-        id: newId(),
+        id,
         title: request.title ?? `${built.spec.method} ${displayUrl}`,
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
@@ -506,6 +598,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       batcher.forget(sessionId);
       ticker.untrack(sessionId);
       sessions.delete(sessionId);
+      if (deps.spoolDir !== undefined) await rm(spoolPath(deps.spoolDir, sessionId), { force: true });
       announce();
     },
 
@@ -521,8 +614,9 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       return { total: data.envelopeCount, start, rows: data.rows(start, count) };
     }),
 
-    searchRows: query(({ sessionId, text, segmentTypes, max }) => {
-      return runtimeOf(sessionId).data.search(text, max ?? 10_000, segmentTypes);
+    filterRows: query(({ sessionId, expression, max }) => {
+      const data = runtimeOf(sessionId).data;
+      return data.filter(parseFilter(expression), max ?? 10_000);
     }),
 
     getEnvelope: query(({ sessionId, seq }) => {
@@ -610,7 +704,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         return rt.data.diffInput();
       });
       const diff = diffSessions(sides[0] as DiffInput, sides[1] as DiffInput, flattenAgents === undefined ? {} : { flattenAgents });
-      return { diff, transcript: diffTranscript(diff) };
+      // The diff holds values parsed from both streams: bounded like every other payload.
+      return { diff: limitJsonDepth(diff, 2 * STREAM_JSON_DEPTH) as typeof diff, transcript: diffTranscript(diff) };
     }),
 
     startReplay: query(({ sessionId, speed, instant, paused }) => startReplay(runtimeOf(sessionId), speed ?? 1, instant ?? false, paused ?? false)),
@@ -647,13 +742,45 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       rt.answerable = true;
     },
 
+    async startProxy({ port, target, recordDir }) {
+      if (proxy) throw new Error(`The proxy is already running on ${proxy.state().url}; stop it first.`);
+      if (recordDir !== undefined) await mkdir(resolve(recordDir), { recursive: true });
+      proxy = await startRecordingProxy({
+        port,
+        target,
+        ...(recordDir !== undefined ? { recordDir: resolve(recordDir) } : {}),
+        sessions: { open: openExternalSession },
+        now,
+        onChanged: (state) => proxyChanged.fire(state),
+      });
+      const state = proxy.state();
+      proxyChanged.fire(state);
+      return state;
+    },
+
+    async stopProxy() {
+      const running = proxy;
+      proxy = null;
+      await running?.close();
+      proxyChanged.fire(null);
+    },
+
+    getProxy: () => Promise.resolve(proxy?.state() ?? null),
+
+    reopen: ({ sessionId, path, title, format }) => {
+      if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
+      return openSourceFile(path, { id: sessionId, title, ...(format ? { format } : {}) });
+    },
+
     onSessionsChanged: sessionsChanged.event,
     onSessionBatch: batches.event,
     onLiveStatus: liveStatus.event,
     onReplayState: replayState.event,
     onError: errors.event,
+    onProxyChanged: proxyChanged.event,
 
     async dispose() {
+      await service.stopProxy();
       for (const id of [...sessions.keys()]) await service.closeSession({ sessionId: id });
       batcher.dispose();
       ticker.dispose();

@@ -11,6 +11,7 @@ import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types
 import type { Envelope } from '../../../src-shared/envelope/types';
 import { unifiedLabel } from '../../../src-shared/envelope/unified';
 import type { AgentInfo, Block, PendingTool } from '../../../src-shared/reconstruct/types';
+import { limitJsonDepth } from '../../../src-shared/json/tree';
 
 /**
  * Decoder objects → contract payloads. Each mapping names the fields it sends, so a field
@@ -18,6 +19,17 @@ import type { AgentInfo, Block, PendingTool } from '../../../src-shared/reconstr
  */
 
 export const PREVIEW_CHARS = 120;
+
+/**
+ * How deep a value parsed from a stream (extras, a tool's input, a parsed block) crosses the
+ * contract: its JSON check allows 64 levels and payloads wrap such values a few levels deep.
+ * Deeper containers travel as their JSON text (limitJsonDepth), so nothing is lost.
+ */
+export const STREAM_JSON_DEPTH = 32;
+
+export function shownJson<T>(value: T): T {
+  return limitJsonDepth(value, STREAM_JSON_DEPTH) as T;
+}
 
 const VISIBLE: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -84,7 +96,7 @@ export function toEnvelopeDetail(envelope: Envelope): EnvelopeDetail {
     type: envelope.type,
     final: envelope.final,
     delta: envelope.delta,
-    extras: envelope.extras,
+    extras: shownJson(envelope.extras),
     dialect: envelope.dialect,
     byteStart: envelope.byteStart,
     byteEnd: envelope.byteEnd,
@@ -95,8 +107,8 @@ export function toEnvelopeDetail(envelope: Envelope): EnvelopeDetail {
   return detail;
 }
 
-function toPendingTools(tools: PendingTool[]): PendingToolPayload[] {
-  return tools.map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null }));
+export function toPendingTools(tools: PendingTool[]): PendingToolPayload[] {
+  return tools.map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: shownJson(t.input ?? null) }));
 }
 
 /** The fields a block summary and a block detail share that only some blocks have. */
@@ -150,13 +162,13 @@ export function toBlockDetail(block: Block, held = 0): BlockDetail {
     byteStart: block.byteStart,
     byteEnd: block.byteEnd,
     content: block.content,
-    citations: block.citations.map((c) => ({ citationType: c.citationType, citedText: c.citedText, fields: c.fields, envelope: c.envelope })),
+    citations: block.citations.map((c) => ({ citationType: c.citationType, citedText: c.citedText, fields: shownJson(c.fields), envelope: c.envelope })),
     images: block.images.map((i) => ({ src: i.src, mediaType: i.mediaType, envelope: i.envelope })),
     envelopes: [...block.envelopes],
   };
   setOptionalFields(detail, block);
   const parsed = block.parsed;
-  if (parsed !== undefined) detail.parsed = parsed;
+  if (parsed !== undefined) detail.parsed = shownJson(parsed);
   if (block.segments) {
     detail.segments = block.segments.map((seg) => ({ ...seg, metadata: { ...seg.metadata }, params: { ...seg.params } }));
     if (held > 0) detail.held = held;

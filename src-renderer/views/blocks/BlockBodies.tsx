@@ -13,6 +13,7 @@ import { ExternalLink, ImageRefView } from './links';
 import { SafeMarkdown } from './SafeMarkdown';
 import { SegmentsBody } from './SegmentsBody';
 import { BLOCK_IDS } from './testids';
+import { stringifyJson } from '../../../src-shared/json/tree';
 
 /**
  * The body of each kind of block. Each takes the block's detail (content, citations, images,
@@ -151,7 +152,7 @@ function Citations({ app, detail }: { app: AppModel; detail: BlockDetail }) {
             <span className="citation-n">[{i + 1}]</span>
             <span className="chip chip-small">{c.citationType}</span>
             {title && <span className="citation-title">{title}</span>}
-            {docIndex !== undefined && <span className="muted">doc {JSON.stringify(docIndex)}</span>}
+            {docIndex !== undefined && <span className="muted">doc {stringifyJson(docIndex)}</span>}
             {url && (
               <ExternalLink app={app} href={url}>
                 {url}
@@ -162,7 +163,7 @@ function Citations({ app, detail }: { app: AppModel; detail: BlockDetail }) {
               <span className="citation-fields">
                 {rest.map(([k, v]) => (
                   <span key={k} className="kv">
-                    <span className="kv-k">{k}</span> <span className="kv-v">{typeof v === 'string' ? v : JSON.stringify(v)}</span>
+                    <span className="kv-k">{k}</span> <span className="kv-v">{typeof v === 'string' ? v : stringifyJson(v)}</span>
                   </span>
                 ))}
               </span>
@@ -276,7 +277,7 @@ function summaryFacts(kind: string, parsed: unknown): [string, string][] {
   for (const key of wanted) {
     const value = p[key];
     if (value === undefined || value === null) continue;
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    const text = typeof value === 'string' ? value : (stringifyJson(value) ?? '');
     out.push([key, text.length > 90 ? `${text.slice(0, 89)}…` : text]);
   }
   return out;
@@ -302,7 +303,7 @@ export function FilesBody(props: BodyProps) {
             <td className="muted">
               {Object.entries(f.fields)
                 .filter(([k]) => k !== 'file_id' && k !== 'filename')
-                .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+                .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : stringifyJson(v)}`)
                 .join(' · ')}
             </td>
           </tr>

@@ -23,6 +23,8 @@ import {
 import { errorMessage } from '../../model/errors';
 import { CodeView } from '../../editor/CodeView';
 import { TEST_IDS } from '../../testids';
+import { ProxyPanel } from './ProxyPanel';
+import './proxy.css';
 
 const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [{ value: 'auto', label: 'Detect' }, ...DIALECTS.map((d) => ({ value: d.id, label: d.label }))];
 
@@ -320,6 +322,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
           )}
         </section>
 
+        <ProxyPanel app={app} />
         <section className="panel">
           <div className="panel-title">Open a file</div>
           <p className="hint">Recordings, SSE captures (curl -N output), NDJSON or JSON envelopes, Anthropic raw events, HAR files. Or drop a file anywhere.</p>

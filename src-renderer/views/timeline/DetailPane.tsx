@@ -12,6 +12,7 @@ import { byteSpans, envelopeJson, parsedDelta, prettyWireData, wireLanguage } fr
 import { formatBytes, formatCount, formatCountOf, formatGap, formatOffset } from '../../model/format';
 import type { TimelineModel } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
+import { stringifyJson } from '../../../src-shared/json/tree';
 
 const TABS: readonly { id: DetailTab; label: string; testId: string }[] = [
   { id: 'envelope', label: 'Envelope', testId: TEST_IDS.detailTabEnvelope },
@@ -353,7 +354,7 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
   if (block.error) return <div className="inline-error">Could not load block {blockId}: {block.error}</div>;
   const detail = block.value;
   if (!detail) return <div className="detail-empty">Loading block {blockId}…</div>;
-  const parsed = detail.parsed !== undefined ? JSON.stringify(detail.parsed, null, 2) : null;
+  const parsed = detail.parsed !== undefined ? (stringifyJson(detail.parsed, { indent: 2 }) ?? null) : null;
   return (
     <div className="detail-scroll" data-testid={TEST_IDS.blockOfRow}>
       <dl className="meta-grid">

@@ -1,35 +1,37 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { ENVELOPE_FIELDS } from '../../../src-shared/filter/envelope-fields';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
+import { applyChip, chipsOf, conjuncts, type ChipChange } from '../../model/filter-chips';
 import { formatCount, formatCountOf } from '../../model/format';
-import { activeFilterCount, EMPTY_FILTER, type TimelineFilter } from '../../model/row-filter';
+import { EMPTY_FILTER, parseTimelineFilter } from '../../model/row-filter';
 import type { SeverityName } from '../../model/row-index';
-import { segmentLabel } from '../../model/segments';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
+import { FilterExpressionInput } from './FilterExpressionInput';
 
 const TEXT_DEBOUNCE_MS = 250;
 
 /**
- * Filters of the timeline: free text (searched in main), agents, types, segment types of text
- * blocks (matched in main), final, severity.
+ * The timeline's filter: one expression (docs/filters.md) in the box, and pickers for agents,
+ * types, final and findings that edit their own condition of it, so each pick shows as text.
  */
-export function FilterBar({ timeline, snapshot, agents, segmentTypes }: { timeline: TimelineModel; snapshot: TimelineSnapshot; agents: readonly AgentLabel[]; segmentTypes: readonly string[] }) {
+export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineModel; snapshot: TimelineSnapshot; agents: readonly AgentLabel[] }) {
   const filter = snapshot.filter;
-  const [text, setText] = useState(filter.text);
+  const [text, setText] = useState(filter.expression);
   const input = useRef<HTMLInputElement>(null);
-  const set = (change: Partial<TimelineFilter>): void => timeline.setFilter({ ...timeline.getFilter(), ...change });
+  const apply = (expression: string): void => timeline.setFilter({ expression });
 
-  // Keep the field in step when the filter is cleared from elsewhere.
-  const [seenText, setSeenText] = useState(filter.text);
-  if (seenText !== filter.text) {
-    setSeenText(filter.text);
-    setText(filter.text);
+  // Keep the field in step when the filter is changed from elsewhere (cleared, a pick).
+  const [seenText, setSeenText] = useState(filter.expression);
+  if (seenText !== filter.expression) {
+    setSeenText(filter.expression);
+    setText(filter.expression);
   }
 
   useEffect(() => {
-    if (text === timeline.getFilter().text) return;
-    const timer = window.setTimeout(() => timeline.setFilter({ ...timeline.getFilter(), text }), TEXT_DEBOUNCE_MS);
+    if (text === timeline.getFilter().expression) return;
+    const timer = window.setTimeout(() => timeline.setFilter({ expression: text }), TEXT_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
   }, [text, timeline]);
 
@@ -44,47 +46,52 @@ export function FilterBar({ timeline, snapshot, agents, segmentTypes }: { timeli
     [],
   );
 
+  const names = useMemo(() => new Map(agents.map((a) => [a.uuid, a.name])), [agents]);
+  useEffect(() => timeline.setAgentNames(names), [timeline, names]);
+
   const types = [...timeline.index.types].sort();
-  const active = activeFilterCount(filter);
+  const context = useMemo(
+    () => ({
+      values: (field: string) => (field === 'agent' ? agents.map((a) => a.name) : field === 'type' ? types : []),
+      describe: (field: string) => ENVELOPE_FIELDS.field(field)?.description,
+    }),
+    // types: the index's list grows in place; its length says when.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [agents, types.length],
+  );
+  // The pickers show the expression in the box as typed, even before it is applied.
+  const typed = parseTimelineFilter({ expression: text });
+  const chips = chipsOf(typed.tree ?? (typed.error ? snapshot.filterTree : null));
+  const pick = (change: ChipChange): void => {
+    const next = applyChip(text, typed.tree, change);
+    setText(next);
+    apply(next);
+  };
+  const active = conjuncts(snapshot.filterTree).length;
 
   return (
     <div className="filter-bar">
-      <input
-        ref={input}
-        className="input filter-text"
-        type="search"
-        placeholder="Search delta, type, agent, id, name   ( / )"
-        spellCheck={false}
-        data-testid={TEST_IDS.filterText}
+      <FilterExpressionInput
         value={text}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') timeline.setFilter({ ...timeline.getFilter(), text });
-          if (e.key === 'Escape') {
-            setText('');
-            timeline.setFilter({ ...timeline.getFilter(), text: '' });
-            e.currentTarget.blur();
-          }
+        onChange={setText}
+        onApply={apply}
+        onClear={() => {
+          setText('');
+          apply('');
         }}
+        error={snapshot.filterError && text === filter.expression ? snapshot.filterError : null}
+        context={context}
+        inputRef={input}
       />
       <MultiSelect
         label="Agents"
         testId={TEST_IDS.filterAgent}
-        options={agents.map((a) => ({ value: a.uuid, label: a.name, detail: a.shortId, colour: a.colour, depth: a.depth }))}
-        selected={filter.agents}
-        onChange={(values) => set({ agents: values })}
+        options={agents.map((a) => ({ value: a.name, label: a.name, detail: a.shortId, colour: a.colour, depth: a.depth }))}
+        selected={chips.agents}
+        onChange={(values) => pick({ agents: values })}
       />
-      <MultiSelect label="Types" testId={TEST_IDS.filterType} options={types.map((t) => ({ value: t, label: t }))} selected={filter.types} onChange={(values) => set({ types: values })} />
-      {(segmentTypes.length > 0 || filter.segments.length > 0) && (
-        <MultiSelect
-          label="Segments"
-          testId={TEST_IDS.filterSegment}
-          options={[...new Set([...segmentTypes, ...filter.segments])].map((t) => ({ value: t, label: segmentLabel(t), detail: t }))}
-          selected={filter.segments}
-          onChange={(values) => set({ segments: values })}
-        />
-      )}
-      <select className="select" aria-label="Final" data-testid={TEST_IDS.filterFinal} value={filter.final} onChange={(e) => set({ final: e.target.value as TimelineFilter['final'] })}>
+      <MultiSelect label="Types" testId={TEST_IDS.filterType} options={types.map((t) => ({ value: t, label: t }))} selected={chips.types} onChange={(values) => pick({ types: values })} />
+      <select className="select" aria-label="Final" data-testid={TEST_IDS.filterFinal} value={chips.final} onChange={(e) => pick({ final: e.target.value as 'any' | 'final' | 'not-final' })}>
         <option value="any">final: any</option>
         <option value="final">final only</option>
         <option value="not-final">not final</option>
@@ -93,15 +100,15 @@ export function FilterBar({ timeline, snapshot, agents, segmentTypes }: { timeli
         className="select"
         aria-label="Diagnostics"
         data-testid={TEST_IDS.filterSeverity}
-        value={filter.minSeverity ?? ''}
-        onChange={(e) => set({ minSeverity: (e.target.value || null) as SeverityName | null })}
+        value={chips.minSeverity ?? ''}
+        onChange={(e) => pick({ minSeverity: (e.target.value || null) as SeverityName | null })}
       >
         <option value="">findings: any row</option>
         <option value="info">with findings</option>
         <option value="warning">warnings and errors</option>
         <option value="error">errors only</option>
       </select>
-      {active > 0 && (
+      {(active > 0 || text.trim() !== '') && (
         <button
           type="button"
           className="button button-small"
@@ -111,14 +118,14 @@ export function FilterBar({ timeline, snapshot, agents, segmentTypes }: { timeli
             timeline.setFilter(EMPTY_FILTER);
           }}
         >
-          Clear ({active})
+          Clear{active > 0 ? ` (${active})` : ''}
         </button>
       )}
       <span className="spacer" />
       <span className="filter-count" data-testid={TEST_IDS.timelineCount}>
         {snapshot.filterActive ? `${formatCount(snapshot.visibleCount)} of ${formatCountOf(snapshot.total, 'envelope')}` : formatCountOf(snapshot.total, 'envelope')}
-        {snapshot.searching && ' · searching…'}
-        {snapshot.searchTruncated && ' · search capped'}
+        {snapshot.searching && ' · filtering…'}
+        {snapshot.searchTruncated && ' · matches capped'}
         {snapshot.filterActive && !snapshot.indexComplete && ' · loading rows…'}
       </span>
     </div>

@@ -4,7 +4,6 @@ import { useStore } from '../../app/hooks';
 import type { SessionData } from '../../app/types';
 import { EmptyState } from '../../components/EmptyState';
 import { agentTreeOrder, labelAgents } from '../../model/agents';
-import { sessionSegmentTypes } from '../../model/segments';
 import type { TimelineModel } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
 import { DetailPane } from './DetailPane';
@@ -25,7 +24,6 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
     [session.agents, timeline, agentCount],
   );
   const agents = useMemo(() => agentTreeOrder(labels), [labels]);
-  const segmentTypes = useMemo(() => sessionSegmentTypes(session.blocks), [session.blocks]);
   const sessionStart = useSessionStart(session, timeline, snapshot.version);
   const live = session.summary.state === 'streaming' || session.summary.state === 'connecting' || session.summary.state === 'loading';
   const streaming = session.summary.state === 'streaming' || session.summary.state === 'connecting';
@@ -57,7 +55,7 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
             Lanes
           </button>
         </div>
-        <FilterBar timeline={timeline} snapshot={snapshot} agents={agents} segmentTypes={segmentTypes} />
+        <FilterBar timeline={timeline} snapshot={snapshot} agents={agents} />
         {!prefs.detailOpen && (
           <button type="button" className="button button-small" onClick={() => app.prefs.update((p) => ({ ...p, detailOpen: true }))} title="Show the detail pane (D)">
             Details ▸

@@ -5,6 +5,7 @@ import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import type { DialectCallbacks, DialectDecoder } from '../types';
+import { jsonText } from '../../json/tree';
 
 /** A content block between its content_block_start and content_block_stop. */
 interface OpenBlock extends StartedBlock {
@@ -76,7 +77,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     if (!read) return;
     const { type, event } = read;
     if (frame.event !== '' && frame.event !== type) {
-      ctx.report('provider.unknown-event', `Event ${frame.seq} says event: ${frame.event} but its data has type ${JSON.stringify(type)}; decoded by its data.`);
+      ctx.report('provider.unknown-event', `Event ${frame.seq} says event: ${frame.event} but its data has type ${jsonText(type)}; decoded by its data.`);
     }
     switch (type) {
       case 'message_start':
@@ -96,7 +97,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       case 'error':
         return apiError(ctx, event);
       default:
-        reportUnknown(ctx, type, `Event ${frame.seq} has type ${JSON.stringify(type)}, which is not an Anthropic Messages stream event; kept as a provider event.`);
+        reportUnknown(ctx, type, `Event ${frame.seq} has type ${jsonText(type)}, which is not an Anthropic Messages stream event; kept as a provider event.`);
         ctx.wire(type, event);
     }
   }
@@ -144,7 +145,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       ctx.wire('content_block_start', event, unified('stream.content_block_start', ids(index, block), { kind: blockType }));
       return;
     }
-    if (blockType !== 'redacted_thinking') reportUnknown(ctx, `block:${blockType}`, `content_block_start in event ${ctx.frame.seq} starts a block of type ${JSON.stringify(blockType)}, which is not a known Anthropic block type; kept and shown as a block of that type.`);
+    if (blockType !== 'redacted_thinking') reportUnknown(ctx, `block:${blockType}`, `content_block_start in event ${ctx.frame.seq} starts a block of type ${jsonText(blockType)}, which is not a known Anthropic block type; kept and shown as a block of that type.`);
     ctx.wire('content_block_start', event, unified('stream.content_block_start', ids(index, block), { kind: blockType }));
   }
 
@@ -175,7 +176,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       ctx.emit({ type: 'citation', final: true, delta: cited, extras }, unified('stream.content_block_delta', ids(index), { kind, channel: 'output_text' }));
       return;
     } else if (kind === undefined) {
-      reportUnknown(ctx, `delta:${deltaType}`, `content_block_delta in event ${ctx.frame.seq} has delta type ${JSON.stringify(deltaType)}, which is not a known Anthropic delta type; kept as a provider event.`);
+      reportUnknown(ctx, `delta:${deltaType}`, `content_block_delta in event ${ctx.frame.seq} has delta type ${jsonText(deltaType)}, which is not a known Anthropic delta type; kept as a provider event.`);
     }
     const channel: ContentChannel | undefined = deltaType === 'signature_delta' ? 'reasoning' : STREAMED[block.type]?.channel;
     ctx.wire('content_block_delta', event, unified('stream.content_block_delta', ids(index), { kind: kind ?? deltaType, ...(channel ? { channel } : {}) }));
@@ -195,7 +196,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     if (tool) {
       const input = block.input.join('');
       checkToolArguments(ctx, input, `The ${block.type} block ${index} (${block.name || 'unnamed'}, ${block.id || 'no id'})`);
-      const payload = input === '' ? JSON.stringify(block.start['input'] ?? {}) : input;
+      const payload = input === '' ? jsonText(block.start['input'] ?? {}) : input;
       ctx.emit({ type: tool.type, final: true, delta: payload, extras: { id: block.id, name: block.name } }, unified('stream.tool_call_stop', ids(index, block), { kind: block.type, phase: 'completed' }));
       return;
     }
@@ -203,13 +204,13 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       const content = block.start['content'];
       const failed = isErrorContent(content);
       ctx.emit(
-        { type: 'server_tool_result', final: true, delta: content === undefined || content === null ? '' : typeof content === 'string' ? content : JSON.stringify(content), extras: { id: block.toolUseId, name: block.type } },
+        { type: 'server_tool_result', final: true, delta: content === undefined || content === null ? '' : typeof content === 'string' ? content : jsonText(content), extras: { id: block.toolUseId, name: block.type } },
         unified('stream.tool_call_result', ids(index, block), { kind: block.type, phase: failed ? 'failed' : 'completed', ...(failed ? { error: content } : {}) }),
       );
       return;
     }
     // Redacted thinking and block types this version does not know: the start's block, kept whole.
-    ctx.emit({ type: block.type || 'unknown_block', final: true, delta: JSON.stringify(block.start), extras: { index } }, unified('stream.content_block_stop', ids(index, block), { kind: block.type }));
+    ctx.emit({ type: block.type || 'unknown_block', final: true, delta: jsonText(block.start), extras: { index } }, unified('stream.content_block_stop', ids(index, block), { kind: block.type }));
   }
 
   function messageDelta(ctx: ProviderEventContext, event: WireEvent): void {
@@ -229,15 +230,17 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     ctx.wire('message_stop', event, unified('stream.message_stop', ids(), { stop_reason: message?.stopReason, phase: 'completed' }));
     if (message) message.status = 'completed';
     emitSummary(ctx);
+    callbacks.onStreamEnd?.({ event: 'message_stop' });
   }
 
   function apiError(ctx: ProviderEventContext, event: WireEvent): void {
     terminated = true;
     const error = objectField(event, 'error');
     const errorType = stringField(error, 'type') || 'error';
+    callbacks.onStreamEnd?.({ event: 'error', error: `${errorType}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}` });
     const first = events === 1 ? ' as the first event, before any message started (the request was accepted, then failed)' : '';
-    ctx.report('provider.api-error', `The API sent an ${errorType} error${first}: ${stringField(error, 'message') || JSON.stringify(event['error'] ?? event)}`);
-    ctx.emit({ type: 'error', final: true, delta: JSON.stringify(event['error'] ?? event), extras: {} }, unified('stream.error', ids(), { error: event['error'] ?? event, phase: 'failed' }));
+    ctx.report('provider.api-error', `The API sent an ${errorType} error${first}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`);
+    ctx.emit({ type: 'error', final: true, delta: jsonText(event['error'] ?? event), extras: {} }, unified('stream.error', ids(), { error: event['error'] ?? event, phase: 'failed' }));
     blocks.discardMessage();
     if (message) {
       message.status = 'failed';
@@ -248,7 +251,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
 
   function emitSummary(ctx: ProviderEventContext): void {
     if (!message) return;
-    ctx.emit({ type: 'message', final: true, delta: JSON.stringify(message.summary(ctx.frame.receivedAt)), extras: { id: message.id } });
+    ctx.emit({ type: 'message', final: true, delta: jsonText(message.summary(ctx.frame.receivedAt)), extras: { id: message.id } });
     message = undefined;
   }
 

@@ -16,6 +16,7 @@ import {
   STREAMED_BLOCK_TYPES,
   TOOL_CALL_TYPES,
 } from './stream-events';
+import { stringifyJson } from '../../json/tree';
 
 /** A content block between its content_block_start and content_block_stop. */
 interface OpenBlock extends StartedBlock {
@@ -115,7 +116,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
         return;
       case 'error':
         // What the JSON formatter makes of it (unreachable through the SDK, §2 #10, but a capture of the API itself has it).
-        ctx.emit({ type: 'error', final: true, delta: JSON.stringify(event['error'] ?? event), extras: {} });
+        ctx.emit({ type: 'error', final: true, delta: stringifyJson(event['error'] ?? event) ?? '', extras: {} });
         return;
       default:
         if (!PROVIDER_LIFECYCLE_EVENTS.has(type)) reportUnknown(ctx, type, `Event ${ctx.frame.seq} has type ${JSON.stringify(type)}, which is not an Anthropic stream event type; kept as a provider event.`);
@@ -187,7 +188,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     }
     if (isServerToolResultType(block.type)) {
       const content = 'content' in accumulated ? accumulated['content'] : block.content;
-      const delta = content === undefined || content === null ? '' : typeof content === 'string' ? content : JSON.stringify(content);
+      const delta = content === undefined || content === null ? '' : typeof content === 'string' ? content : (stringifyJson(content) ?? '');
       ctx.emit({ type: 'server_tool_result', final: true, delta, extras: { id: block.toolUseId, name: block.type } });
       return;
     }
@@ -221,7 +222,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     const index = numberIndex(event);
     if (index !== null) return index;
     const kind = stringField(event, 'type');
-    ctx.report('raw.index-mismatch', `${kind} in event ${ctx.frame.seq} has no integer index (${previewText(JSON.stringify(event['index']) ?? 'missing')}); kept as a provider event.`);
+    ctx.report('raw.index-mismatch', `${kind} in event ${ctx.frame.seq} has no integer index (${previewText(stringifyJson(event['index']) ?? 'missing')}); kept as a provider event.`);
     providerEvent(ctx, kind, event);
     return null;
   }
@@ -284,5 +285,5 @@ function stringField(object: Record<string, unknown>, key: string): string {
 function toolInputPayload(input: string): string {
   if (input === '') return '{}';
   const parsed = parseJson(input);
-  return JSON.stringify(parsed.ok ? parsed.value : input);
+  return stringifyJson(parsed.ok ? parsed.value : input) ?? '';
 }

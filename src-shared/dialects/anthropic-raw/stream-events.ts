@@ -1,4 +1,5 @@
 import { setField } from '../legacy-xml/fields';
+import { stringifyJson } from '../../json/tree';
 
 /**
  * The Anthropic Messages stream events the raw format forwards (docs/protocols/upstream-protocol.md §6
@@ -53,5 +54,5 @@ export function citationEnvelopeParts(citation: Record<string, unknown>): { delt
     if (value !== undefined && value !== null) extras[key] = value;
   }
   const cited = citation['cited_text'];
-  return { delta: typeof cited === 'string' ? cited : cited === undefined || cited === null ? '' : JSON.stringify(cited), extras };
+  return { delta: typeof cited === 'string' ? cited : cited === undefined || cited === null ? '' : (stringifyJson(cited) ?? ''), extras };
 }

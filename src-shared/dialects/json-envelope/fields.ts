@@ -1,5 +1,6 @@
 import { describeValue } from '../../json/values';
 import { BASE_FIELDS } from '../../envelope/vocabulary';
+import { stringifyJson } from '../../json/tree';
 
 /** A base field that was absent or had the wrong JSON type, and what was assumed instead. */
 export interface FieldIssue {
@@ -76,7 +77,7 @@ export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent
   else if (typeof rawDelta === 'string') delta = rawDelta;
   else {
     // Keep a structured delta as its JSON text so its content is not lost.
-    delta = rawDelta === null ? '' : (JSON.stringify(rawDelta) ?? '');
+    delta = rawDelta === null ? '' : (stringifyJson(rawDelta) ?? '');
     issues.push(wrongFieldType('delta', 'string', rawDelta, rawDelta === null ? 'an empty delta' : 'its JSON text as the delta'));
   }
 

@@ -4,6 +4,7 @@ import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import type { DialectCallbacks, DialectDecoder } from '../types';
+import { jsonText } from '../../json/tree';
 
 /** An output item between response.output_item.added and .done. */
 interface OpenItem extends StartedBlock {
@@ -149,7 +150,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       const transcript = type.includes('transcript');
       return ctx.wire(type, event, unified(suffix === 'delta' ? 'stream.content_block_delta' : 'stream.content_block_stop', ids(event), { kind: transcript ? 'audio_transcript_delta' : 'audio_delta', ...(transcript ? { channel: 'audio_transcript' as const } : {}) }));
     }
-    reportUnknown(ctx, type, `Event ${ctx.frame.seq} has type ${JSON.stringify(type)}, which this version does not know; kept as a provider event.`);
+    reportUnknown(ctx, type, `Event ${ctx.frame.seq} has type ${jsonText(type)}, which this version does not know; kept as a provider event.`);
     ctx.wire(type, event);
   }
 
@@ -199,6 +200,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       parts.discardMessage();
     }
     const phase = type.slice('response.'.length);
+    const failure = type === 'response.failed' ? `failed: ${stringField(objectField(body, 'error'), 'message') || 'no error message given'}` : type === 'response.incomplete' ? `incomplete: ${response.stopReason}` : undefined;
+    callbacks.onStreamEnd?.(failure === undefined ? { event: type } : { event: type, error: failure });
     end.wire(type, event, unified('stream.message_stop', { response_id: responseId }, { phase, stop_reason: response.stopReason, usage: response.usage, error: body['error'] ?? undefined }));
     emitSummary(end);
   }
@@ -207,9 +210,10 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     terminated = true;
     const first = events === 1 ? ' as the first event' : '';
     const code = stringField(event, 'code');
-    ctx.report('provider.api-error', `The API sent an error${code ? ` (${code})` : ''}${first}: ${stringField(event, 'message') || JSON.stringify(event)}`);
+    callbacks.onStreamEnd?.({ event: 'error', error: `${code || 'error'}: ${stringField(event, 'message') || jsonText(event)}` });
+    ctx.report('provider.api-error', `The API sent an error${code ? ` (${code})` : ''}${first}: ${stringField(event, 'message') || jsonText(event)}`);
     const { type: _type, ...error } = event;
-    ctx.emit({ type: 'error', final: true, delta: JSON.stringify(error), extras: {} }, unified('stream.error', { response_id: responseId }, { error, phase: 'failed' }));
+    ctx.emit({ type: 'error', final: true, delta: jsonText(error), extras: {} }, unified('stream.error', { response_id: responseId }, { error, phase: 'failed' }));
     if (response) {
       response.status = 'failed';
       response.error = error;
@@ -219,7 +223,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
 
   function emitSummary(ctx: ProviderEventContext): void {
     if (!response) return;
-    ctx.emit({ type: 'message', final: true, delta: JSON.stringify(response.summary(ctx.frame.receivedAt)), extras: { id: response.id } });
+    ctx.emit({ type: 'message', final: true, delta: jsonText(response.summary(ctx.frame.receivedAt)), extras: { id: response.id } });
     response = undefined;
   }
 
@@ -231,7 +235,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const open: OpenItem = { type: itemType, id: stringField(item, 'id'), name: stringField(item, 'name'), callId: stringField(item, 'call_id'), frame: ctx.frame.seq, at: ctx.at, input: [], phases: [] };
     const previous = items.start(index, open);
     if (previous) ctx.report('provider.block-started-twice', `response.output_item.added in event ${ctx.frame.seq} adds output item ${index} again while the ${previous.type} item added in event ${previous.frame} is open; the new item replaces it.`);
-    if (!KNOWN_ITEMS.has(itemType)) reportUnknown(ctx, `item:${itemType}`, `response.output_item.added in event ${ctx.frame.seq} adds an item of type ${JSON.stringify(itemType)}, which this version does not know; kept and shown as a block of that type.`);
+    if (!KNOWN_ITEMS.has(itemType)) reportUnknown(ctx, `item:${itemType}`, `response.output_item.added in event ${ctx.frame.seq} adds an item of type ${jsonText(itemType)}, which this version does not know; kept and shown as a block of that type.`);
     const tool = toolOf(open, item);
     const itemIds = ids(event, { item_id: open.id, ...(tool ? { tool_call_id: open.callId || open.id } : {}) });
     ctx.wire('response.output_item.added', event, tool ? unified('stream.tool_call_start', itemIds, { kind: itemType, tool }) : unified('stream.content_block_start', itemIds, { kind: itemType }));
@@ -278,27 +282,27 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       case 'mcp_call': {
         const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
         checkToolArguments(ctx, args, what);
-        ctx.emit({ type: 'server_tool_call', final: true, delta: JSON.stringify({ server_label: item['server_label'], name: open.name, arguments: parsedOr(args), phases: open.phases }), extras: { id: open.id, name: open.name } });
+        ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ server_label: item['server_label'], name: open.name, arguments: parsedOr(args), phases: open.phases }), extras: { id: open.id, name: open.name } });
         const output = item['error'] ?? item['output'];
-        if (output !== undefined && output !== null) emitResult(ctx, open, typeof output === 'string' ? output : JSON.stringify(output));
+        if (output !== undefined && output !== null) emitResult(ctx, open, typeof output === 'string' ? output : jsonText(output));
         return;
       }
       case 'image_generation_call':
         return emitImage(ctx, open, item);
       case 'mcp_approval_request':
-        ctx.emit({ type: 'server_tool_call', final: true, delta: JSON.stringify({ approval_request: true, server_label: item['server_label'], name: open.name, arguments: parsedOr(stringField(item, 'arguments')) }), extras: { id: open.id, name: open.name } });
+        ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ approval_request: true, server_label: item['server_label'], name: open.name, arguments: parsedOr(stringField(item, 'arguments')) }), extras: { id: open.id, name: open.name } });
         return;
       default: {
         if (STATUS_CALLS.has(open.type) || BUILTIN_ITEMS.has(open.type)) {
           const { results, outputs, ...call } = item;
           const code = open.input.join('');
-          ctx.emit({ type: 'server_tool_call', final: true, delta: JSON.stringify({ ...call, ...(code !== '' && call['code'] === undefined ? { code } : {}), phases: open.phases }), extras: { id: open.id, name: open.type } });
+          ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ ...call, ...(code !== '' && call['code'] === undefined ? { code } : {}), phases: open.phases }), extras: { id: open.id, name: open.type } });
           const result = results ?? outputs ?? (open.type === 'mcp_list_tools' ? item['tools'] : undefined);
-          emitResult(ctx, open, JSON.stringify(result ?? { status: item['status'] ?? null }));
+          emitResult(ctx, open, jsonText(result ?? { status: item['status'] ?? null }));
           return;
         }
         // An item type this version does not know: kept whole as a block of its type.
-        ctx.emit({ type: open.type || 'unknown_item', final: true, delta: JSON.stringify(item), extras: { id: open.id } });
+        ctx.emit({ type: open.type || 'unknown_item', final: true, delta: jsonText(item), extras: { id: open.id } });
       }
     }
   }
@@ -310,13 +314,13 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   /** A generated image: the call, then a tool result holding the image (base64 PNG unless the item says otherwise). */
   function emitImage(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
     const { result, ...call } = item;
-    ctx.emit({ type: 'server_tool_call', final: true, delta: JSON.stringify({ ...call, phases: open.phases }), extras: { id: open.id, name: open.type } });
+    ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ ...call, phases: open.phases }), extras: { id: open.id, name: open.type } });
     ctx.emit({ type: 'tool_result', final: false, delta: '', extras: { id: open.id, name: open.type } });
     if (typeof result === 'string' && result !== '') {
       const format = stringField(item, 'output_format') || 'png';
       ctx.emit({ type: 'tool_result_image', final: true, delta: '', extras: { id: open.id, src: `data:image/${format};base64,${result}`, media_type: `image/${format}` } });
     }
-    ctx.emit({ type: 'tool_result', final: true, delta: JSON.stringify({ status: item['status'] ?? null, revised_prompt: item['revised_prompt'] ?? null }), extras: { id: open.id, name: open.type } });
+    ctx.emit({ type: 'tool_result', final: true, delta: jsonText({ status: item['status'] ?? null, revised_prompt: item['revised_prompt'] ?? null }), extras: { id: open.id, name: open.type } });
   }
 
   function partKey(event: WireEvent, summary: boolean): string | undefined {
@@ -332,7 +336,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const part = objectField(event, 'part');
     const partType = stringField(part, 'type') || (summary ? 'summary_text' : '');
     const known = PART_TYPES[partType];
-    if (!known) reportUnknown(ctx, `part:${partType}`, `${type} in event ${ctx.frame.seq} adds a part of type ${JSON.stringify(partType)}, which this version does not know; kept as a provider event.`);
+    if (!known) reportUnknown(ctx, `part:${partType}`, `${type} in event ${ctx.frame.seq} adds a part of type ${jsonText(partType)}, which this version does not know; kept as a provider event.`);
     const open: OpenPart = { type: partType, envelopeType: known?.envelopeType ?? partType, channel: known?.channel ?? 'output_text', frame: ctx.frame.seq, at: ctx.at, done: false, text: [], annotations: [] };
     const previous = parts.start(key, open);
     if (previous) ctx.report('provider.block-started-twice', `${type} in event ${ctx.frame.seq} adds part ${key} again while the ${previous.type} part added in event ${previous.frame} is open; the new part replaces it.`);

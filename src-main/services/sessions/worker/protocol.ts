@@ -1,8 +1,22 @@
 import type { HostCommands } from '../compose';
+import type { ReopenRequest } from '../session-service';
 
 /** What the main thread hands the session worker at start. */
 export interface SessionWorkerData {
   demoAgentUrl: string | null;
+  /** Where live sessions are spooled, so a restarted worker can reload them (see SessionServiceDeps.spoolDir). */
+  spoolDir?: string;
+}
+
+/**
+ * Messages beside the contract's: the host asks the worker to stop ('dispose' → 'disposed'),
+ * and a restarted worker reloads the sessions of the one that failed.
+ */
+export type HostToWorker = 'dispose' | { t: 'reload'; sessions: ReopenRequest[] };
+export type WorkerToHost = 'disposed' | { t: 'reloaded'; failed: { sessionId: string; message: string }[] };
+
+export function isReloaded(message: unknown): message is Extract<WorkerToHost, { t: 'reloaded' }> {
+  return typeof message === 'object' && message !== null && (message as { t?: unknown }).t === 'reloaded';
 }
 
 const hostOnly = (): Promise<never> => Promise.reject(new Error('This command is answered by the host, not the session worker'));

@@ -1,28 +1,109 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ErrorEvent, SessionSummary } from '../../../../src-shared/contract/payloads';
 import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
+import { deeplyNestedCapture } from '../../../../src-shared/testing/deep-json';
+import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../../connection/loopback-testing';
 import { fixturePath, readFixture } from '../../../testing/fixtures';
-import { startSessionWorker, type SessionWorker } from './worker-client';
+import { startSessionWorker, type SessionWorker, type SessionWorkerOptions } from './worker-client';
 
 let worker: SessionWorker | undefined;
+let server: LoopbackServer | undefined;
+let dir: string | undefined;
 afterEach(async () => {
   await worker?.dispose();
-  worker = undefined;
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  worker = server = dir = undefined;
 });
+
+const start = (options: Partial<SessionWorkerOptions> = {}): SessionWorker =>
+  (worker = startSessionWorker({ entry: new URL('./session-worker.ts', import.meta.url), fromSource: true, demoAgentUrl: 'http://127.0.0.1:1', ...options }));
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+const settled = (service: SessionWorker['service'], id: string): Promise<SessionSummary> =>
+  until(async () => (await service.listSessions()).find((s) => s.id === id && !['connecting', 'streaming', 'loading'].includes(s.state)), `session ${id} to settle`);
 
 describe('the session service in a worker thread', () => {
   it('decodes a file off the main thread and answers the same contract', async () => {
-    worker = startSessionWorker({ entry: new URL('./session-worker.ts', import.meta.url), fromSource: true, demoAgentUrl: 'http://127.0.0.1:1' });
-    const service = worker.service;
+    const service = start().service;
     let rows = 0;
     service.onSessionBatch((b) => (rows += b.columns.receivedAt.length));
     const { id } = await service.openFile({ path: fixturePath('multi_agent.json.sse') });
     const expected = decodeBytes(readFixture('multi_agent.json.sse')).envelopes.length;
-    for (let i = 0; i < 200 && rows < expected; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(() => (rows >= expected ? true : undefined), 'the rows');
     expect(rows).toBe(expected);
     const page = await service.getRows({ sessionId: id, start: 0, count: 3 });
     expect(page.rows).toHaveLength(3);
     expect((await service.getDemoAgent())?.runUrl).toBe('http://127.0.0.1:1/agent/run');
     await expect(service.getAppInfo()).rejects.toThrow(/answered by the host/);
     await expect(service.getSession({ sessionId: 'nope' })).rejects.toThrow(/Unknown session/);
+  });
+
+  it('survives deeply nested JSON: the session opens, its envelope crosses as JSON text below 32 levels, later calls work', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'worker-deep-'));
+    await writeFile(join(dir, 'deep.sse'), deeplyNestedCapture(5000));
+    const service = start().service;
+    const { id } = await service.openFile({ path: join(dir, 'deep.sse') });
+    expect((await settled(service, id)).envelopes).toBe(3);
+    const envelope = await service.getEnvelope({ sessionId: id, seq: 0 });
+    let inner: unknown = envelope.extras['nested'];
+    for (let depth = 1; depth < 32; depth++) inner = (inner as unknown[])[0];
+    expect(inner).toBe(`${'['.repeat(5000 - 31)}1${']'.repeat(5000 - 31)}`);
+    const block = await service.getBlock({ sessionId: id, block: 0 });
+    expect(block.content).toBe('deep end');
+    expect((await service.openFile({ path: fixturePath('json_stream.json.sse') })).id).not.toBe(id);
+  });
+
+  it('restarts a worker that fails, says so, and reloads its file and live sessions from their bytes under the same ids', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(readFixture('json_stream.json.sse'));
+    });
+    dir = await mkdtemp(join(tmpdir(), 'worker-spool-'));
+    const sw = start({ spoolDir: dir });
+    const service = sw.service;
+    const restarts: ErrorEvent[] = [];
+    service.onError((event) => event.kind === 'worker-restart' && restarts.push(event));
+    const file = await service.openFile({ path: fixturePath('multi_agent.json.sse') });
+    const live = await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
+    const before = await Promise.all([settled(service, file.id), settled(service, live.id)]);
+    const firstThread = sw.thread;
+
+    await firstThread.terminate();
+    const event = await until(() => restarts[0], 'the restart event');
+    expect(sw.thread).not.toBe(firstThread);
+    expect(event.message).toMatch(/The session worker stopped \(.*\) and was restarted; 2 sessions reloaded from their bytes on disk/);
+
+    const after = await Promise.all([settled(service, file.id), settled(service, live.id)]);
+    expect(after.map((s) => [s.id, s.title, s.envelopes])).toEqual(before.map((s) => [s.id, s.title, s.envelopes]));
+    const rows = await service.getRows({ sessionId: live.id, start: 0, count: 5 });
+    expect(rows.rows).toHaveLength(5);
+    expect((await service.getBlocks({ sessionId: file.id })).length).toBeGreaterThan(0);
+  });
+
+  it('gives up after too many failures, and disposing still completes with the worker dead', async () => {
+    const sw = start({ maxRestarts: 0 });
+    const events: ErrorEvent[] = [];
+    sw.service.onError((event) => events.push(event));
+    await sw.service.listSessions();
+    await sw.thread.terminate();
+    await until(() => events[0], 'the give-up event');
+    expect(events[0]?.message).toMatch(/is not restarted again/);
+    await expect(sw.service.listSessions()).rejects.toThrow(/stopped/);
+    const started = Date.now();
+    await sw.dispose();
+    expect(Date.now() - started).toBeLessThan(1000);
+    worker = undefined;
   });
 });

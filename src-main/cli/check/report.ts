@@ -1,0 +1,88 @@
+import { countOf } from '../../../src-shared/text/count';
+import { envelopeJson, envelopeLine } from '../filter-option';
+import { terminalSafe } from '../../../src-shared/text/terminal';
+import type { CheckedRecording } from './run';
+
+export interface CheckTotals {
+  recordings: number;
+  assertions: number;
+  passed: number;
+  failed: number;
+}
+
+export function totalsOf(checked: readonly CheckedRecording[]): CheckTotals {
+  const all = checked.flatMap((c) => c.results);
+  const passed = all.filter((r) => r.pass).length;
+  return { recordings: checked.length, assertions: all.length, passed, failed: all.length - passed };
+}
+
+/** One line of the report: text from streams and specs never breaks it. */
+const line = (text: string): string => terminalSafe(text, { multiline: false });
+
+/** The readable report: per recording, each assertion with PASS or FAIL, why, and the envelope that decided it. */
+export function formatCheckReport(checked: readonly CheckedRecording[]): string {
+  const out: string[] = [];
+  for (const c of checked) {
+    const facts = c.error ? [`cannot be read: ${c.error}`] : [c.kind ?? '', countOf(c.legs ?? 0, 'leg'), countOf(c.envelopes ?? 0, 'envelope'), `status ${c.status ?? '?'}`];
+    out.push(line(`${c.file} · ${facts.join(' · ')}`));
+    const width = Math.min(40, Math.max(...c.results.map((r) => r.name.length)));
+    for (const r of c.results) {
+      out.push(line(`  ${r.pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(width)}  ${r.detail}`));
+      if (r.name !== r.expect) out.push(line(`        ${r.expect}`));
+      if (r.envelope) out.push(`        ${r.pass ? 'by' : 'at'} ${envelopeLine(r.envelope)}`);
+    }
+    out.push('');
+  }
+  const t = totalsOf(checked);
+  out.push(`${countOf(t.recordings, 'recording')}, ${countOf(t.assertions, 'assertion')}: ${t.passed} passed, ${t.failed} failed`, '');
+  return out.join('\n');
+}
+
+export function checkJson(checked: readonly CheckedRecording[]): string {
+  return `${JSON.stringify(
+    {
+      ...totalsOf(checked),
+      recordings: checked.map((c) => ({
+        file: c.file,
+        ...(c.error ? { error: c.error } : { kind: c.kind, status: c.status, legs: c.legs, envelopes: c.envelopes }),
+        results: c.results.map((r) => ({ name: r.name, expect: r.expect, pass: r.pass, detail: r.detail, ...(r.envelope ? { envelope: envelopeJson(r.envelope) } : {}) })),
+      })),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** JUnit XML, one testsuite per recording and one testcase per assertion, for any CI's test view. */
+export function checkJunit(checked: readonly CheckedRecording[]): string {
+  const t = totalsOf(checked);
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="stream-inspector check" tests="${t.assertions}" failures="${t.failed}">`];
+  for (const c of checked) {
+    const failures = c.results.filter((r) => !r.pass).length;
+    out.push(`  <testsuite name="${xml(c.file)}" tests="${c.results.length}" failures="${failures}">`);
+    for (const r of c.results) {
+      const open = `    <testcase classname="${xml(c.file)}" name="${xml(r.name)}"`;
+      if (r.pass) {
+        out.push(`${open}/>`);
+        continue;
+      }
+      const body = [r.expect, r.detail, ...(r.envelope ? [envelopeLine(r.envelope)] : [])].join('\n');
+      out.push(`${open}>`, `      <failure type="assertion" message="${xml(r.detail)}">${xml(body)}</failure>`, '    </testcase>');
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>', '');
+  return out.join('\n');
+}
+
+/** Escapes XML text and attributes; characters XML 1.0 cannot carry at all become U+FFFD. */
+function xml(text: string): string {
+  return text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;');
+}

@@ -1,0 +1,55 @@
+import { envelopeReader, type EnvelopeSubject, type Expr } from '../../../src-shared/filter';
+import { checkAssertion } from '../../../src-shared/filter/assertions';
+import type { EndStatusKind } from '../../../src-shared/pipeline/end-status';
+import type { FormatChoice } from '../../../src-shared/pipeline/types';
+import { decodeFile } from '../decode-file';
+import { buildReport } from '../report';
+import { subjectsOf } from '../filter-option';
+import type { CliIo } from '../io';
+import type { NamedAssertion } from './spec';
+
+export interface ParsedAssertion extends NamedAssertion {
+  readonly tree: Expr;
+}
+
+export interface CheckedAssertion {
+  readonly name: string;
+  readonly expect: string;
+  readonly pass: boolean;
+  readonly detail: string;
+  readonly envelope?: EnvelopeSubject;
+}
+
+export interface CheckedRecording {
+  readonly file: string;
+  readonly kind?: string;
+  readonly status?: EndStatusKind;
+  readonly legs?: number;
+  readonly envelopes?: number;
+  readonly results: readonly CheckedAssertion[];
+  /** The file could not be read or decoded: every assertion fails with this. */
+  readonly error?: string;
+}
+
+/** Decodes one recording and checks every assertion on it; a file that cannot be opened fails them all. */
+export async function checkRecording(file: string, assertions: readonly ParsedAssertion[], format: FormatChoice, io: CliIo): Promise<CheckedRecording> {
+  let decoded;
+  try {
+    decoded = await decodeFile(file, format, io);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { file, error: message, results: assertions.map((a) => ({ name: a.name, expect: a.expect, pass: false, detail: `not checked: ${message}` })) };
+  }
+  // The end status inspect reports: done, error, truncated, stopped, failed or paused.
+  const { status } = buildReport(decoded);
+  const input = { subjects: subjectsOf(decoded), status };
+  const reader = envelopeReader();
+  return {
+    file,
+    kind: decoded.kind,
+    status: status.kind,
+    legs: decoded.formats.length,
+    envelopes: decoded.envelopes.length,
+    results: assertions.map((a) => ({ name: a.name, expect: a.expect, ...checkAssertion(a.tree, input, reader) })),
+  };
+}

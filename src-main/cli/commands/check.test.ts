@@ -1,0 +1,128 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
+import { fixturePath, readProjectText } from '../../testing/fixtures';
+import { main } from '../main';
+import { memoryIo } from '../test-io';
+
+let dir: string;
+let agent: DemoAgent;
+const SCENARIOS = ['tour', 'subagents', 'frontend-tools', 'error-midstream'];
+
+async function run(args: string[]) {
+  const io = { ...memoryIo(), cwd: dir };
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inspector-check-'));
+  agent = await startDemoAgent({ pace: 'fast' });
+  await mkdir(join(dir, 'runs'));
+  for (const scenario of SCENARIOS) {
+    const recorded = await run(['record', `${agent.url}/agent/run?format=json`, '-d', JSON.stringify({ user_prompt: 'x', scenario }), '-o', `runs/${scenario}.recording`]);
+    // record exits 1 when the stream ends on an error frame, as error-midstream does.
+    expect(recorded.code, recorded.err).toBe(scenario === 'error-midstream' ? 1 : 0);
+  }
+});
+afterAll(async () => {
+  await agent.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('stream-inspector check', () => {
+  it('passes the example spec for the demo agent (resources/specs/demo-agent.yaml) on recorded runs', async () => {
+    await writeFile(join(dir, 'demo-agent.yaml'), readProjectText('resources/specs/demo-agent.yaml'));
+    const { code, out } = await run(['check', '--spec', 'demo-agent.yaml', '--junit', 'check.xml']);
+    expect(out).toContain('4 recordings, 22 assertions: 22 passed, 0 failed');
+    expect(code).toBe(0);
+    const junit = await readFile(join(dir, 'check.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites name="stream-inspector check" tests="22" failures="0">/);
+    expect(junit.match(/<testcase /g)).toHaveLength(22);
+  });
+
+  it('fails with exit 1, the assertion, why, and the envelope that decided it', async () => {
+    const { code, out } = await run(['check', 'runs/error-midstream.recording', '--expect', 'status == "done"', '--expect', 'none finding.severity == "error"', '--expect', 'some type == "text"']);
+    expect(code).toBe(1);
+    expect(out).toContain('status error');
+    expect(out).toMatch(/FAIL {2}status == "done" +status is error: The stream ended with an error in event \d+/);
+    expect(out).toMatch(/FAIL {2}none finding\.severity == "error" +envelope #(\d+) matches\n {8}at #\1 +leg 0 {2}main /);
+    expect(out).toMatch(/PASS {2}some type == "text"/);
+    expect(out).toContain('1 recording, 3 assertions: 1 passed, 2 failed');
+  });
+
+  it('checks every agent on its own and names the one that fails', async () => {
+    const { code, out } = await run(['check', fixturePath('multi_agent.json.sse'), '--expect', 'every agent: some type == "meta_final"']);
+    expect(code).toBe(1);
+    expect(out).toContain('agent sub 1: no envelope matches');
+  });
+
+  it('prints --json with each result and its envelope, and writes JUnit failures', async () => {
+    const { code, out } = await run(['check', 'runs/*.recording', '--expect', 'count(type == "text") >= 10', '--json', '--junit', 'out/../fail.xml']);
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as { passed: number; failed: number; recordings: { file: string; status: string; results: { pass: boolean; detail: string; envelope?: { seq: number; agent: string } }[] }[] };
+    expect(report.recordings.map((r) => r.status).sort()).toEqual(['done', 'done', 'error', 'paused']);
+    const small = report.recordings.find((r) => r.file.endsWith('frontend-tools.recording'))!;
+    expect(small.results[0]).toMatchObject({ pass: false, detail: 'count is 6', envelope: { agent: 'main' } });
+    expect(report).toMatchObject({ passed: 2, failed: 2 });
+    const junit = await readFile(join(dir, 'fail.xml'), 'utf8');
+    expect(junit).toMatch(/<failure type="assertion" message="count is 6">count\(type == &quot;text&quot;\) &gt;= 10&#10;count is 6&#10;#1/);
+  });
+
+  it('refuses a bad expression before reading any file, pointing at the character (exit 2)', async () => {
+    const { code, err } = await run(['check', 'missing.recording', '--expect', 'some type == "text" && nmae == "x"']);
+    expect(code).toBe(2);
+    expect(err).toContain("Unknown field 'nmae'; did you mean 'name'?");
+    expect(err).toContain(`  some type == "text" && nmae == "x"\n  ${' '.repeat(23)}^^^^`);
+  });
+
+  it('reports a spec with no assertions, a glob that matches nothing, and a recording that cannot be read', async () => {
+    await writeFile(join(dir, 'empty.yaml'), 'recordings: [runs/*.recording]\n');
+    expect((await run(['check', '--spec', 'empty.yaml'])).err).toContain("'assertions' in");
+    expect((await run(['check', 'nothing-*.recording', '--expect', 'status == "done"'])).err).toContain('no file matches nothing-*.recording');
+    await writeFile(join(dir, 'broken.json'), '{"suites": [{"name": "x", "recordings": ["runs/tour.recording"], "assertions": {"ok": "status == \\"done\\""}}]}');
+    expect((await run(['check', '--spec', 'broken.json'])).code).toBe(0);
+    await writeFile(join(dir, 'unreadable.recording'), '');
+    const unreadable = await run(['check', 'unreadable.recording', '--expect', 'status == "done"']);
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.out).toMatch(/FAIL {2}status == "done" +(not checked|status is truncated)/);
+  });
+
+  it('escapes control characters from the stream in the terminal report', async () => {
+    const hostile = 'data: {"type":"text","agent":"a","final":true,"delta":"\\u001b[2J\\u009b31mred"}\n\ndata: [DONE]\n\n';
+    await writeFile(join(dir, 'hostile.sse'), hostile);
+    const { out } = await run(['check', 'hostile.sse', '--expect', 'none delta contains "red"']);
+    expect(out).not.toContain('\u001b');
+    expect(out).not.toContain('\u009b');
+    expect(out).toContain('\\u001b[2J\\x9b31mred');
+  });
+});
+
+describe('inspect --filter and frames --filter', () => {
+  it('lists the envelopes a filter matches, in text and JSON', async () => {
+    const file = fixturePath('multi_agent.json.sse');
+    const text = await run(['inspect', file, '--filter', 'agent == "sub 1" && type == "tool_call" && final']);
+    expect(text.out).toContain('Envelopes matching agent == "sub 1" && type == "tool_call" && final: 2 of 173');
+    expect(text.out).toMatch(/#39 +leg 0 {2}sub 1 +tool_call +final .* multiply toolu_/);
+    const json = JSON.parse((await run(['inspect', file, '--json', '--filter', 'name in ["add", "multiply"] && type == "tool_result"'])).out) as { matches: { name: string; agent: string }[] };
+    expect(json.matches.map((m) => m.name).sort()).toEqual(['add', 'multiply']);
+    expect(json.matches.every((m) => m.agent === 'sub 1')).toBe(true);
+  });
+
+  it('keeps the events that carry a matching envelope, per leg', async () => {
+    const { code, out } = await run(['frames', 'runs/tour.recording', '--json', '--filter', 'type == "tool_call"']);
+    expect(code).toBe(0);
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { leg?: number; data?: string; matched?: number });
+    expect(lines.at(-1)).toMatchObject({ end: true, matched: 2 });
+    expect(lines.slice(0, -1).every((l) => l.leg === 0 && (JSON.parse(l.data!) as { type: string }).type === 'tool_call')).toBe(true);
+  });
+
+  it('shows a bad filter with a caret and exits 2; refuses --filter with --rechunk', async () => {
+    const bad = await run(['inspect', 'runs/tour.recording', '--filter', 'type == "text" &&']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('Expected a field, a quoted text, ! or (, found the end');
+    expect((await run(['frames', 'runs/tour.recording', '--json', '--filter', 'final', '--rechunk', '3'])).err).toContain('do not combine');
+  });
+});

@@ -1,0 +1,42 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
+import { readAll } from '../../services/demo-agent/testing/http';
+import { main } from '../main';
+import { memoryIo, servingIo } from '../test-io';
+
+let dir: string;
+let agent: DemoAgent;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inspector-cli-proxy-'));
+  agent = await startDemoAgent({ pace: 'fast' });
+});
+afterAll(async () => {
+  await agent.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('proxy: forwards a run, prints one line per request, records the stream; check reads the recording', async () => {
+  const { io, ready, interrupt } = servingIo();
+  io.cwd = dir;
+  const exit = main(['proxy', '--listen', '0', '--target', agent.url, '--record-dir', 'runs'], io);
+  await ready;
+  const url = /Proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())![1]!;
+  const response = await fetch(`${url}/agent/run?format=json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_prompt: 'x', scenario: 'tour' }) });
+  await readAll(response);
+  while (!/POST +\/agent\/run\?format=json +→ +200/.test(io.out())) await new Promise((r) => setTimeout(r, 10));
+  interrupt();
+  expect(await exit).toBe(0);
+  expect(io.out()).toMatch(/text\/event-stream.* session s\w+ → .*runs\/proxy-.*\.recording/);
+  const [file] = await readdir(join(dir, 'runs'));
+  const checkIo = { ...memoryIo(), cwd: dir };
+  expect(await main(['check', `runs/${file}`, '--expect', 'status == "done"', '--expect', 'some type == "tool_result_image"'], checkIo)).toBe(0);
+});
+
+it('proxy: --target and --listen are required', async () => {
+  const io = memoryIo();
+  expect(await main(['proxy', '--listen', '0'], io)).toBe(2);
+  expect(io.err()).toContain('--target URL is required');
+});

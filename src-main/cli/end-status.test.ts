@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { fixturePath, readFixture } from '../testing/fixtures';
+import { runCli } from './test-io';
+
+const run = (args: string[], stdin?: string | Uint8Array) => runCli(args, stdin === undefined ? {} : { stdin });
+
+interface Report {
+  status: { kind: string; label: string; reason: string };
+  failOn: string;
+  failures: string[];
+}
+
+const CUT = readFixture('json_stream.json.sse').subarray(0, 3000);
+
+describe('inspect shows how the stream ended, and a truncated or error-ended stream fails', () => {
+  it.each([
+    ['json_stream.json.sse', 'done', 0],
+    ['error_midstream.json.sse', 'error', 1],
+    ['retry_midstream.json.sse', 'truncated', 1],
+    ['frontend_tools.json.sse', 'paused', 0],
+  ])('%s: %s, exit %i', async (fixture, kind, exit) => {
+    const json = await run(['inspect', '--json', fixturePath(fixture)]);
+    expect(json.code).toBe(exit);
+    expect((JSON.parse(json.out) as Report).status.kind).toBe(kind);
+    const text = await run(['inspect', fixturePath(fixture)]);
+    expect(text.code).toBe(exit);
+    expect(text.out).toMatch(/^Status: /m);
+    expect(text.out).not.toMatch(/complete —/);
+  });
+
+  it('a stream cut inside an event is truncated, exits 1 and says why in text and JSON', async () => {
+    const text = await run(['inspect', '-'], CUT);
+    expect(text.code).toBe(1);
+    expect(text.out).toMatch(/^Status: truncated — The stream was cut inside an event after 22 complete events\.$/m);
+    expect(text.out).toMatch(/^Fails \(--fail-on error,end\): the stream is truncated\.$/m);
+    const json = JSON.parse((await run(['inspect', '--json', '-'], CUT)).out) as Report;
+    expect(json).toMatchObject({ status: { kind: 'truncated', label: 'truncated' }, failOn: 'error,end', failures: ['the stream is truncated'] });
+  });
+
+  it('--fail-on chooses what fails: none, a severity, a rule, a family, repeated or as a comma list', async () => {
+    expect((await run(['inspect', '--fail-on', 'none', '-'], CUT)).code).toBe(0);
+    expect((await run(['inspect', '--fail-on', 'error', '-'], CUT)).code).toBe(0);
+    expect((await run(['inspect', '--fail-on', 'warning', '-'], CUT)).code).toBe(1);
+    expect((await run(['inspect', '--fail-on', 'sse.unterminated-event', '-'], CUT)).code).toBe(1);
+    expect((await run(['inspect', '--fail-on', 'stream.error-frame', '-'], CUT)).code).toBe(0);
+    expect((await run(['inspect', '--fail-on', 'stream.*', '-'], CUT)).code).toBe(1);
+    const both = JSON.parse((await run(['inspect', '--json', '--fail-on', 'stream.error-frame', '--fail-on', 'info,end', fixturePath('error_midstream.json.sse')])).out) as Report;
+    expect(both.failOn).toBe('stream.error-frame,info,end');
+    expect(both.failures).toEqual(['3 findings of severity info or worse', 'stream.error-frame (1×)', 'the stream ended with an error']);
+    expect((await run(['inspect', '--fail-on', 'warning', fixturePath('json_stream.json.sse')])).code).toBe(0);
+  });
+
+  it('--fail-on refuses what it does not know, with exit 2', async () => {
+    const unknown = await run(['inspect', '--fail-on', 'stream.nope', '-'], CUT);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/--fail-on takes error, warning, info, end, none, a rule id or a rule family/);
+    expect((await run(['inspect', '--fail-on', 'none,error', '-'], CUT)).code).toBe(2);
+  });
+
+  it('the help names --fail-on', async () => {
+    expect((await run(['--help'])).out).toMatch(/--fail-on error\|warning\|info\|end\|none\|RULE/);
+  });
+});

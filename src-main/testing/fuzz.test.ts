@@ -1,0 +1,113 @@
+/**
+ * The short fuzz run of `npm test` (a few seconds; `npm run fuzz` runs the long one), the
+ * memory check on large inputs, and the checks themselves checked: a property that cannot
+ * fail proves nothing.
+ */
+import { describe, expect, test } from 'vitest';
+import { DIALECT_IDS, type DialectId } from '../../src-shared/dialects/registry';
+import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
+import { seededRandom } from '../../src-shared/sse/rechunk';
+import { FUZZ_DIALECTS, checkDecoded, checkInput, generateStream, generateStreams, makeInput, minimise, type FuzzOptions } from '../../src-shared/testing/fuzz';
+import { encodeUtf8 } from '../../src-shared/text/utf8';
+import { readFixture } from './fixtures';
+import { MAX_RETAINED_PER_INPUT_BYTE, fixtureSeeds, measureHeap, runFuzz } from './fuzz-runner';
+
+const options: FuzzOptions = { seed: 20_261_125, seeds: fixtureSeeds(), limits: { hugeLineBytes: 256 * 1024 } };
+const DIALECTS: readonly DialectId[] = DIALECT_IDS;
+/** About three seconds on an idle CI core. */
+const SUITE_INPUTS = 60;
+
+describe('short fuzz run', () => {
+  test('no exception, frames tile the input, envelopes point at frames, results do not depend on chunking', () => {
+    // A fixed number of inputs, not a time box: the same inputs on a fast or a loaded machine.
+    const report = runFuzz(options, Number.POSITIVE_INFINITY, SUITE_INPUTS);
+    expect(Object.keys(report.byDialect).sort()).toEqual([...DIALECTS].sort());
+    expect(report.inputs).toBe(SUITE_INPUTS);
+    expect(report.failures.map((f) => ({ index: f.index, recipe: f.recipe.join(' + '), ...f.failure }))).toEqual([]);
+  }, 60_000);
+
+  test('an input is a function of (seed, index), so a failure is reproduced from its pair', () => {
+    const bytes = (seed: number) => Buffer.from(makeInput({ ...options, seed }, 17).bytes);
+    expect(bytes(options.seed).equals(bytes(options.seed))).toBe(true);
+    expect(bytes(options.seed).equals(bytes(options.seed + 1))).toBe(false);
+  });
+
+  test.each(DIALECTS)('the %s grammar generates streams the decoder reads as that dialect', (dialect) => {
+    const random = seededRandom(5);
+    const formats = Array.from({ length: 20 }, () => decodeBytes(generateStream(FUZZ_DIALECTS[dialect], random)).formats[0]);
+    expect(formats.filter((f) => f === dialect).length).toBeGreaterThan(10);
+  });
+});
+
+describe('the checks can fail', () => {
+  const bytes = readFixture('frontend_tools.json.sse');
+  const whole = decodeBytes(bytes);
+
+  test('a clean stream passes', () => {
+    expect(checkDecoded(bytes, whole, [whole])).toBeNull();
+  });
+
+  test('an exception is caught and reported', () => {
+    const failure = checkInput(bytes, [], () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    expect(failure).toEqual({ kind: 'exception', detail: 'RangeError: Maximum call stack size exceeded' });
+  });
+
+  test('a gap between frames breaks the tiling', () => {
+    const frames = whole.frames[0]!.map((f, i) => (i === 3 ? { ...f, byteStart: f.byteStart + 1 } : f));
+    expect(checkDecoded(bytes, { ...whole, frames: [frames] }, [])?.kind).toBe('tiling');
+  });
+
+  test('bytes after the last frame that no finding points at break the tiling', () => {
+    const cut = encodeUtf8('data: {"type":"text"\n');
+    const tail = new Uint8Array([...bytes, ...cut]);
+    const result = decodeBytes(tail);
+    expect(checkDecoded(tail, result, [])).toBeNull();
+    expect(checkDecoded(tail, { ...result, diagnostics: result.diagnostics.filter((d) => d.rule !== 'sse.unterminated-event') }, [])?.kind).toBe('tiling');
+  });
+
+  test('an envelope pointing at no frame is reported', () => {
+    const envelopes = whole.envelopes.map((e, i) => (i === 2 ? { ...e, byteEnd: e.byteEnd + 1 } : e));
+    expect(checkDecoded(bytes, { ...whole, envelopes }, [])?.kind).toBe('envelope-frame');
+  });
+
+  test('a result that depends on the chunking is reported', () => {
+    const other = { ...whole, diagnostics: whole.diagnostics.slice(1) };
+    expect(checkDecoded(bytes, whole, [whole, other])).toEqual({ kind: 'chunking', detail: 'splitting 1 decodes differently from the whole stream' });
+  });
+
+  test('minimise keeps what makes the input fail', () => {
+    const input = encodeUtf8(`${'a'.repeat(500)}BUG${'b'.repeat(500)}`);
+    const minimal = minimise(input, (candidate) => new TextDecoder().decode(candidate).includes('BUG'));
+    expect(new TextDecoder().decode(minimal)).toBe('BUG');
+  });
+});
+
+/** Heap left after the result is dropped (allocator noise; a leak of the input would be megabytes). */
+const MAX_LEAKED_BYTES = 4 * 1024 * 1024;
+const MIB = 1024 * 1024;
+
+function repeatTo(bytes: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(Math.ceil(size / bytes.length) * bytes.length);
+  for (let at = 0; at < out.length; at += bytes.length) out.set(bytes, at);
+  return out;
+}
+
+describe('memory stays bounded', () => {
+  const inputs: [string, () => Uint8Array][] = [
+    ['2 MiB of real raw events (example_1.raw.sse repeated)', () => repeatTo(readFixture('example_1.raw.sse'), 2 * MIB)],
+    ['2 MiB of real json envelopes (multi_agent.json.sse repeated)', () => repeatTo(readFixture('multi_agent.json.sse'), 2 * MIB)],
+    ['one 8 MiB envelope', () => encodeUtf8(`data: {"type":"text","agent":"a","final":false,"delta":"${'\\n'.repeat(4 * MIB)}"}\n\n`)],
+    ['4 MiB with no line ending', () => encodeUtf8(`data: ${'x'.repeat(4 * MIB)}`)],
+    ['generated xml streams, 1 MiB', () => generateStreams(FUZZ_DIALECTS['xml'], seededRandom(9), MIB)],
+    ['2 MiB of data lines and no blank line (one event that never ends)', () => encodeUtf8('data: xxxxxxxxxxxxxxxxxxxxxxx\n'.repeat((2 * MIB) / 30))],
+  ];
+
+  test.each(inputs)('%s', async (_name, make) => {
+    const use = await measureHeap(make());
+    expect(use.retainedBytes / use.inputBytes).toBeLessThan(MAX_RETAINED_PER_INPUT_BYTE);
+    expect(use.leakedBytes).toBeLessThan(MAX_LEAKED_BYTES);
+  }, 120_000);
+});
+

@@ -1,0 +1,144 @@
+import { useRef, useState } from 'react';
+import { caretLines } from '../../../src-shared/filter/errors';
+import { completeFilter, type Completion, type CompletionContext } from '../../../src-shared/filter/complete';
+import { ENVELOPE_FIELDS } from '../../../src-shared/filter/envelope-fields';
+import { TEST_IDS } from '../../testids';
+import './filter-box.css';
+
+export interface FilterError {
+  readonly message: string;
+  readonly at: number;
+  readonly length: number;
+}
+
+/**
+ * The filter box: a one-line expression editor (docs/filters.md) with completion of field
+ * names, operators and values, and the parse error shown under it with a caret at the
+ * character. Arrow keys move in the list, Tab or Enter take a suggestion, Escape closes it.
+ */
+export function FilterExpressionInput({
+  value,
+  onChange,
+  onApply,
+  onClear,
+  error,
+  context,
+  inputRef,
+}: {
+  value: string;
+  onChange: (text: string) => void;
+  /** Enter without a suggestion open: apply now instead of after the typing pause. */
+  onApply: (text: string) => void;
+  onClear: () => void;
+  error: FilterError | null;
+  context: CompletionContext;
+  inputRef: React.RefObject<HTMLInputElement | null>;
+}) {
+  const [completion, setCompletion] = useState<Completion | null>(null);
+  const [active, setActive] = useState(0);
+  const list = useRef<HTMLUListElement>(null);
+
+  const suggest = (text: string, cursor: number | null): void => {
+    const next = cursor === null ? null : completeFilter(text, cursor, ENVELOPE_FIELDS, context);
+    setCompletion(next);
+    setActive(0);
+  };
+
+  const accept = (index: number): void => {
+    const item = completion?.items[index];
+    const input = inputRef.current;
+    if (!completion || !item || !input) return;
+    const rest = value.slice(completion.to);
+    const spacer = item.insert.endsWith('[') || rest.startsWith(' ') ? '' : ' ';
+    const text = `${value.slice(0, completion.from)}${item.insert}${spacer}${rest}`;
+    const cursor = completion.from + item.insert.length + spacer.length;
+    onChange(text);
+    setCompletion(null);
+    requestAnimationFrame(() => {
+      input.setSelectionRange(cursor, cursor);
+      suggest(text, cursor);
+    });
+  };
+
+  const [shown, caret] = error ? caretLines(value, error) : ['', ''];
+
+  return (
+    <div className="filter-box">
+      <input
+        ref={inputRef}
+        className={`input filter-expression${error ? ' filter-expression-invalid' : ''}`}
+        type="search"
+        placeholder='Filter: type == "tool_call" && agent == "sub 1"   ( / )'
+        spellCheck={false}
+        autoComplete="off"
+        aria-label="Filter expression"
+        aria-invalid={error !== null}
+        aria-autocomplete="list"
+        aria-expanded={completion !== null}
+        data-testid={TEST_IDS.filterText}
+        value={value}
+        onChange={(e) => {
+          onChange(e.target.value);
+          suggest(e.target.value, e.target.selectionStart);
+        }}
+        onFocus={(e) => suggest(e.target.value, e.target.selectionStart)}
+        onClick={(e) => suggest(e.currentTarget.value, e.currentTarget.selectionStart)}
+        onBlur={() => setCompletion(null)}
+        onKeyDown={(e) => {
+          const open = completion !== null && completion.items.length > 0;
+          if (open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+            e.preventDefault();
+            const count = completion.items.length;
+            const next = (active + (e.key === 'ArrowDown' ? 1 : count - 1)) % count;
+            setActive(next);
+            list.current?.children[next]?.scrollIntoView({ block: 'nearest' });
+          } else if (open && (e.key === 'Tab' || e.key === 'Enter')) {
+            e.preventDefault();
+            accept(active);
+          } else if (e.key === 'Enter') {
+            onApply(value);
+          } else if (e.key === 'Escape') {
+            if (open) {
+              // A search input clears itself on Escape; here Escape only closes the list.
+              e.preventDefault();
+              setCompletion(null);
+            } else {
+              onClear();
+              e.currentTarget.blur();
+            }
+          }
+        }}
+      />
+      {completion && completion.items.length > 0 && (
+        <ul className="filter-completions" role="listbox" ref={list} data-testid={TEST_IDS.filterCompletions}>
+          {completion.items.map((item, i) => (
+            <li
+              key={item.label}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'filter-completion-active' : ''}
+              // mousedown, not click: the input keeps its focus.
+              onMouseDown={(e) => {
+                e.preventDefault();
+                accept(i);
+              }}
+            >
+              <span className="filter-completion-label">{item.label}</span>
+              {item.detail && <span className="dim">{item.detail}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && value.trim() !== '' && !completion && (
+        <div className="filter-error" role="alert" data-testid={TEST_IDS.filterError} data-at={error.at}>
+          <div className="filter-error-message">{error.message}</div>
+          <pre className="filter-error-source">
+            {shown}
+            {'\n'}
+            <span className="filter-error-caret">{caret}</span>
+          </pre>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { DURATION_MS, type CompareOp, type Expr, type Literal, type Term } from './ast';
+import type { FieldSpec, FieldValue, FieldValues } from './fields';
+import { compileRegex, type Regex } from './regex';
+
+export type Predicate<S> = (subject: S) => boolean;
+
+/**
+ * How a filter reads subjects: the field's spec and reader, or undefined when this reader
+ * cannot provide it (the renderer's column store knows a few fields; main knows them all).
+ * `text` reads the strings a bare quoted string searches.
+ */
+export interface SubjectReader<S> {
+  field(name: string): (FieldSpec & { get(subject: S): FieldValues }) | undefined;
+  readonly text?: (subject: S) => readonly string[];
+}
+
+/** A filter names a field this reader does not provide. */
+export class UnavailableFieldError extends Error {
+  override readonly name = 'UnavailableFieldError';
+  constructor(readonly field: string) {
+    super(`The field '${field}' cannot be read here`);
+  }
+}
+
+/**
+ * Compiles a filter (a condition on one subject) to a predicate. Semantics, as in
+ * docs/filters.md: a comparison on an absent field is false (`!=` too); on a field with
+ * several values (an envelope's findings) it holds if any value satisfies it, except `!=`,
+ * which holds if none equals. The tree's depth is capped by the parser, so compiling
+ * recursively is bounded.
+ */
+export function compileFilter<S>(expr: Expr, reader: SubjectReader<S>): Predicate<S> {
+  switch (expr.kind) {
+    case 'and': {
+      const left = compileFilter(expr.left, reader);
+      const right = compileFilter(expr.right, reader);
+      return (s) => left(s) && right(s);
+    }
+    case 'or': {
+      const left = compileFilter(expr.left, reader);
+      const right = compileFilter(expr.right, reader);
+      return (s) => left(s) || right(s);
+    }
+    case 'not': {
+      const operand = compileFilter(expr.operand, reader);
+      return (s) => !operand(s);
+    }
+    case 'flag': {
+      const field = fieldOf(reader, expr.field);
+      return (s) => values(field.get(s)).some((v) => v === true);
+    }
+    case 'text': {
+      const text = reader.text;
+      if (!text) throw new UnavailableFieldError('text');
+      const needle = expr.value.toLowerCase();
+      return (s) => text(s).some((t) => t.toLowerCase().includes(needle));
+    }
+    case 'compare': {
+      const field = fieldOf(reader, termField(expr.left));
+      const test = valueTest(expr.op, expr.right, field);
+      if (expr.op === '!=') return (s) => {
+        const list = values(field.get(s));
+        return list.length > 0 && list.every(test);
+      };
+      return (s) => values(field.get(s)).some(test);
+    }
+    case 'in': {
+      const field = fieldOf(reader, termField(expr.left));
+      const tests = expr.items.map((item) => valueTest('==', item, field));
+      return (s) => values(field.get(s)).some((v) => tests.some((t) => t(v)));
+    }
+    default:
+      throw new Error(`'${expr.kind}' is an assertion over a recording, not a filter`);
+  }
+}
+
+function termField(term: Term): string {
+  if (term.kind !== 'field') throw new Error(`'${term.kind}' belongs in an assertion, not a filter`);
+  return term.name;
+}
+
+function fieldOf<S>(reader: SubjectReader<S>, name: string): FieldSpec & { get(subject: S): FieldValues } {
+  const field = reader.field(name);
+  if (!field) throw new UnavailableFieldError(name);
+  return field;
+}
+
+const NO_VALUES: readonly FieldValue[] = [];
+
+export function values(value: FieldValues): readonly FieldValue[] {
+  if (value === undefined) return NO_VALUES;
+  return typeof value === 'object' ? value : [value];
+}
+
+/** The number a literal stands for (durations in milliseconds). */
+export function literalNumber(literal: Literal): number | undefined {
+  if (literal.kind === 'duration') return literal.value * DURATION_MS[literal.unit];
+  return literal.kind === 'number' ? literal.value : undefined;
+}
+
+/** A test of one field value against a literal, with the regex compiled once. */
+export function valueTest(op: CompareOp, literal: Literal, spec: Pick<FieldSpec, 'order'>): (value: FieldValue) => boolean {
+  if (op === 'contains') {
+    const needle = String(literal.value);
+    return (v) => typeof v === 'string' && v.includes(needle);
+  }
+  if (op === 'matches') {
+    const regex: Regex = compileRegex(String(literal.value));
+    return (v) => typeof v === 'string' && regex.test(v);
+  }
+  const order = spec.order;
+  const rank = (v: FieldValue): FieldValue => (order && typeof v === 'string' ? order.indexOf(v) : v);
+  const right = rank(literalNumber(literal) ?? literal.value);
+  const sameKind = (v: FieldValue): boolean => typeof v === typeof right;
+  switch (op) {
+    case '==':
+      return (v) => rank(v) === right;
+    case '!=':
+      return (v) => rank(v) !== right;
+    case '<':
+      return (v) => sameKind(rank(v)) && rank(v) < right;
+    case '<=':
+      return (v) => sameKind(rank(v)) && rank(v) <= right;
+    case '>':
+      return (v) => sameKind(rank(v)) && rank(v) > right;
+    case '>=':
+      return (v) => sameKind(rank(v)) && rank(v) >= right;
+  }
+}

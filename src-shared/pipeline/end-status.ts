@@ -1,0 +1,105 @@
+/**
+ * How a session ended, said plainly: the one status the header, the sidebar, `inspect` and
+ * `record` show. A stream is only "done" when its terminal event arrived and nothing was left
+ * open; anything else names what went wrong (docs/diagnostics.md, "End status").
+ */
+import type { Block } from '../reconstruct/types';
+import { countOf } from '../text/count';
+
+/**
+ * What ended one leg's stream, as the decoder saw it. `[DONE]` is recognised by the pipeline;
+ * a dialect whose stream has its own terminal event (Anthropic Messages `message_stop`,
+ * OpenAI Responses `response.completed` / `response.failed`) reports it through
+ * `DialectCallbacks.onStreamEnd`.
+ */
+export interface StreamEnd {
+  /** The terminal event, when one arrived: `[DONE]`, `message_stop`, `response.completed`… */
+  terminal: { event: string; frame: number } | null;
+  /** The error that ended the stream: an error frame, an error envelope, a dialect's failure event. */
+  error: { message: string; frame: number } | null;
+  /** The bytes stopped inside an event, which was never dispatched. */
+  cutMidEvent: boolean;
+  /** Events dispatched on the leg. */
+  frames: number;
+}
+
+export const NO_STREAM_END: StreamEnd = { terminal: null, error: null, cutMidEvent: false, frames: 0 };
+
+export type EndStatusKind = 'done' | 'error' | 'truncated' | 'stopped' | 'failed' | 'paused';
+
+export interface EndStatus {
+  kind: EndStatusKind;
+  /** What the status badge says: "done", "ended by error", "truncated"… */
+  label: string;
+  /** One sentence: why (the error's message, where the stream was cut, which block stayed open). */
+  reason: string;
+}
+
+export const END_STATUS_LABELS: Record<EndStatusKind, string> = {
+  done: 'done',
+  error: 'ended by error',
+  truncated: 'truncated',
+  stopped: 'stopped',
+  failed: 'failed to connect',
+  paused: 'awaiting tools',
+};
+
+/** Statuses that mean the stream did not end as its protocol says a finished run ends. */
+export function isBadEnd(kind: EndStatusKind): boolean {
+  return kind === 'error' || kind === 'truncated' || kind === 'failed';
+}
+
+export interface EndFacts {
+  /** The last leg's end (where the session stands); null when no leg received a byte. */
+  stream: StreamEnd | null;
+  /** Blocks still open at the end, and blocks abandoned without a final marker. */
+  openBlocks: readonly { id: number; kind: string }[];
+  abandonedBlocks: readonly { id: number; kind: string }[];
+  /** The run paused on awaiting_frontend_tools and waits for results. */
+  awaitingTools: boolean;
+  /**
+   * How the source ended, when not on its own: the user stopped it, it failed (a connection
+   * that broke or never opened), or its bytes were cut (a recording that stops inside a leg).
+   */
+  outcome?: { kind: 'stopped' } | { kind: 'failed' | 'cut'; message: string };
+}
+
+const blockList = (blocks: readonly { id: number; kind: string }[]): string => {
+  const shown = blocks.slice(0, 3).map((b) => `#${b.id} (${b.kind})`);
+  return `${shown.join(', ')}${blocks.length > 3 ? ` and ${blocks.length - 3} more` : ''}`;
+};
+
+const status = (kind: EndStatusKind, reason: string): EndStatus => ({ kind, label: END_STATUS_LABELS[kind], reason });
+
+/** The end status of a session that is no longer receiving. */
+export function endStatusOf(facts: EndFacts): EndStatus {
+  const { stream, outcome } = facts;
+  if (outcome?.kind === 'stopped') return status('stopped', 'The user stopped the stream.');
+  const frames = stream?.frames ?? 0;
+  if (outcome?.kind === 'failed' && frames === 0 && !stream?.cutMidEvent) return status('failed', outcome.message);
+  if (stream?.error) return status('error', `The stream ended with an error in event ${stream.error.frame}: ${stream.error.message}`);
+  const because = outcome ? `: ${outcome.message}` : '.';
+  if (stream === null || frames === 0) return status('truncated', `The stream ended ${stream?.cutMidEvent ? 'inside its first event' : 'before any event'}${because}`);
+  if (stream.cutMidEvent) return status('truncated', `The stream was cut inside an event after ${countOf(frames, 'complete event')}${because}`);
+  if (!stream.terminal) return status('truncated', `The stream ended after ${countOf(frames, 'event')} without its terminal event ([DONE], or the dialect's own)${because}`);
+  if (facts.openBlocks.length > 0) return status('truncated', `The stream ended with ${facts.openBlocks.length === 1 ? 'block' : 'blocks'} ${blockList(facts.openBlocks)} still open (no final envelope).`);
+  if (facts.abandonedBlocks.length > 0) {
+    const one = facts.abandonedBlocks.length === 1;
+    return status('truncated', `${one ? 'Block' : 'Blocks'} ${blockList(facts.abandonedBlocks)} never closed: ${one ? 'it was' : 'they were'} opened again before the final marker (a retried call replays a block; interleaved XML sub-agents look the same).`);
+  }
+  if (facts.awaitingTools) return status('paused', 'The run paused on awaiting_frontend_tools and waits for tool results.');
+  return status('done', `The stream ended with ${stream.terminal.event}.`);
+}
+
+/** The block facts of EndFacts: blocks left open or abandoned, and a pause on frontend tools in `lastLeg`. */
+export function blockEndFacts(blocks: readonly Block[], lastLeg: number): Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools'> {
+  const openBlocks: { id: number; kind: string }[] = [];
+  const abandonedBlocks: { id: number; kind: string }[] = [];
+  let awaitingTools = false;
+  for (const block of blocks) {
+    if (block.status === 'open') openBlocks.push({ id: block.id, kind: block.kind });
+    else if (block.status === 'abandoned') abandonedBlocks.push({ id: block.id, kind: block.kind });
+    else if (block.leg === lastLeg && block.kind === 'awaiting_frontend_tools' && (block.pendingTools?.length ?? 0) > 0) awaitingTools = true;
+  }
+  return { openBlocks, abandonedBlocks, awaitingTools };
+}
