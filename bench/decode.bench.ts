@@ -117,8 +117,8 @@ async function settledMemory(gc: Gc): Promise<number> {
   return last;
 }
 
-/** Decodes in a frame of its own, so that only the returned session stays reachable. */
-function decodeKeeping(chunks: readonly Uint8Array[]): { session: SessionDecoder; envelopes: number } {
+/** Decodes in a frame of its own, so that only the returned session stays reachable (the provider bench decodes with it too). */
+export function decodeKeeping(chunks: readonly Uint8Array[]): { session: SessionDecoder; envelopes: number } {
   let envelopes = 0;
   const session = createSessionDecoder({ onEnvelope: () => envelopes++ });
   const leg = session.startLeg();
@@ -128,6 +128,22 @@ function decodeKeeping(chunks: readonly Uint8Array[]): { session: SessionDecoder
   return { session, envelopes };
 }
 
+/**
+ * Memory kept by a finished session decoder for one format. A function of its own, so that
+ * nothing of the previous format's measurement stays reachable from this one's frame.
+ */
+async function retainedRow(gc: Gc, format: (typeof STREAM_FORMATS)[number], sizeMb: number): Promise<(string | number)[]> {
+  const bytes = generateStream(format, sizeMb * MB);
+  const chunks = networkChunks(bytes);
+  // Only this format's input stays reachable while memory is measured.
+  clearStreamCache();
+  decodeKeeping(chunks); // warm-up: compiled code and caches are not what a session keeps
+  const before = await settledMemory(gc);
+  const { session, envelopes } = decodeKeeping(chunks);
+  const kept = (await settledMemory(gc)) - before;
+  return [format, (bytes.length / MB).toFixed(1), (kept / MB).toFixed(1), (kept / bytes.length).toFixed(2), Math.round(kept / envelopes), session.blocks().length];
+}
+
 /** Memory kept by a finished session decoder (its blocks, agents and statistics), the input aside. */
 async function retained(sizeMb: number): Promise<BenchTable> {
   const gc = (globalThis as { gc?: Gc }).gc;
@@ -135,17 +151,7 @@ async function retained(sizeMb: number): Promise<BenchTable> {
     return { title: 'Retained memory', columns: ['format'], rows: [], notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'] };
   }
   const rows: (string | number)[][] = [];
-  for (const format of STREAM_FORMATS) {
-    const bytes = generateStream(format, sizeMb * MB);
-    const chunks = networkChunks(bytes);
-    // Only this format's input stays reachable while memory is measured.
-    clearStreamCache();
-    decodeKeeping(chunks); // warm-up: compiled code and caches are not what a session keeps
-    const before = await settledMemory(gc);
-    const { session, envelopes } = decodeKeeping(chunks);
-    const kept = (await settledMemory(gc)) - before;
-    rows.push([format, (bytes.length / MB).toFixed(1), (kept / MB).toFixed(1), (kept / bytes.length).toFixed(2), Math.round(kept / envelopes), session.blocks().length]);
-  }
+  for (const format of STREAM_FORMATS) rows.push(await retainedRow(gc, format, sizeMb));
   return {
     title: 'Memory kept by the finished decoder (heap + external + array buffers after GC, input excluded)',
     columns: ['format', 'input MB', 'kept MB', 'bytes kept per input byte', 'bytes per envelope', 'blocks'],

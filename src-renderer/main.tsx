@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { browserScheduler, browserStorage, shouldAutoConnect, systemTheme } from './app/browser';
+import { browserDownload, browserScheduler, browserStorage, shouldAutoConnect, systemTheme } from './app/browser';
 import { createApp } from './app/composition';
 import { Shell } from './app/Shell';
 import { connectBridge } from './bridge/client';
@@ -19,6 +19,7 @@ const app = createApp({
   storage: browserStorage(),
   now: () => Date.now(),
   autoConnectDemo: shouldAutoConnect(),
+  download: browserDownload,
 });
 app.start();
 

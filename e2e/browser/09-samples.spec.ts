@@ -32,7 +32,7 @@ test('the Connect view offers the samples and opens one, rows and all', async ({
   await samples.and(app.page.locator('[data-sample="multi-agent"]')).click();
   await app.expectView('timeline');
   await expect(app.sessionTitle).toHaveText('Multi-agent run');
-  await app.expectState('complete');
+  await app.expectState('done');
   expect(await app.envelopeCount()).toBe(await envelopesIn('multi-agent.recording'));
   await expect(timeline.rows.first()).toBeVisible();
   expect(await timeline.rows.count()).toBeGreaterThan(10);

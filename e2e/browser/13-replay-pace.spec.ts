@@ -8,7 +8,7 @@ import { expect, test } from './fixtures';
  */
 test('a capture without timing replays at a chosen pace, and its lanes fall back to sequence order', async ({ app, timeline, replay }) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
-  await app.expectState('complete');
+  await app.expectState('done');
   const total = await timeline.total();
   expect(total).toBe(173);
   await timeline.showLanes();

@@ -8,7 +8,7 @@ import { expect, test } from './fixtures';
 test('seeking backwards rewinds every view to the envelope asked for', async ({ app, connect, timeline, blocks, diagnostics, replay }) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState('done');
   const total = await timeline.total();
   expect(total).toBeGreaterThan(45);
 

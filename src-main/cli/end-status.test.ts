@@ -32,15 +32,19 @@ describe('inspect shows how the stream ended, and a truncated or error-ended str
     const text = await run(['inspect', '-'], CUT);
     expect(text.code).toBe(1);
     expect(text.out).toMatch(/^Status: truncated — The stream was cut inside an event after 22 complete events\.$/m);
-    expect(text.out).toMatch(/^Fails \(--fail-on error,end\): the stream is truncated\.$/m);
+    expect(text.out).toMatch(/^Fails \(--fail-on error,end\): 2 error findings; the stream is truncated\.$/m);
     const json = JSON.parse((await run(['inspect', '--json', '-'], CUT)).out) as Report;
-    expect(json).toMatchObject({ status: { kind: 'truncated', label: 'truncated' }, failOn: 'error,end', failures: ['the stream is truncated'] });
+    expect(json).toMatchObject({ status: { kind: 'truncated', label: 'truncated' }, failOn: 'error,end', failures: ['2 error findings', 'the stream is truncated'] });
   });
 
   it('--fail-on chooses what fails: none, a severity, a rule, a family, repeated or as a comma list', async () => {
     expect((await run(['inspect', '--fail-on', 'none', '-'], CUT)).code).toBe(0);
-    expect((await run(['inspect', '--fail-on', 'error', '-'], CUT)).code).toBe(0);
+    // Losing the cut event is an error finding (docs/diagnostics.md, severity principle); a clean stream has none.
+    expect((await run(['inspect', '--fail-on', 'error', '-'], CUT)).code).toBe(1);
+    expect((await run(['inspect', '--fail-on', 'end', '-'], CUT)).code).toBe(1);
     expect((await run(['inspect', '--fail-on', 'warning', '-'], CUT)).code).toBe(1);
+    expect((await run(['inspect', '--fail-on', 'stream.missing-done', fixturePath('retry_midstream.json.sse')])).code).toBe(0);
+    expect((await run(['inspect', '--fail-on', 'end', fixturePath('retry_midstream.json.sse')])).code).toBe(1);
     expect((await run(['inspect', '--fail-on', 'sse.unterminated-event', '-'], CUT)).code).toBe(1);
     expect((await run(['inspect', '--fail-on', 'stream.error-frame', '-'], CUT)).code).toBe(0);
     expect((await run(['inspect', '--fail-on', 'stream.*', '-'], CUT)).code).toBe(1);

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hasTerminalControls, terminalSafe } from '../../src-shared/text/terminal';
+import { terminalSafe } from '../../src-shared/text/terminal';
 import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../services/connection/loopback-testing';
 import { createRecorder } from '../services/recording/recorder';
 import { fixturePath } from '../testing/fixtures';
@@ -51,6 +51,11 @@ afterEach(async () => {
 });
 
 const run = (args: string[]) => runCli(args, { cwd: dir });
+
+/** A character terminalSafe escapes: C0 (but LF and TAB), DEL, C1, bidi and line separators, lone surrogates. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const hasTerminalControls = (text: string): boolean => RAW_CONTROL.test(text);
 
 /** Nothing raw reached the terminal, and the hostile text is still there, visibly escaped. */
 function expectEscaped(output: string, visible: RegExp = /\\x1b\]52;c;|\\u001b\]52;c;/): void {

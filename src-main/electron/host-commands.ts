@@ -1,7 +1,8 @@
 import { app, BrowserWindow, dialog } from 'electron';
 import { join } from 'node:path';
 import { createEmitter, type Emitter } from '../../src-shared/contract/emitter';
-import type { ExportKind, HostCommand, SavedFile } from '../../src-shared/contract/payloads';
+import type { HostCommand, SavedFile } from '../../src-shared/contract/payloads';
+import { FILE_FORMATS, fileNameFor, type FileFormat } from '../../src-shared/export/formats';
 import type { HostCommands, SessionCommands } from '../services/sessions/compose';
 import { sampleCommands } from '../services/samples/sample-commands';
 import type { RecentFiles } from '../services/sessions/recent-files';
@@ -22,7 +23,6 @@ const FILE_FILTERS = [
   { name: 'All files', extensions: ['*'] },
 ];
 
-const EXPORT_EXTENSIONS: Record<ExportKind, string> = { 'envelopes-ndjson': 'ndjson', 'blocks-json': 'json', 'raw-sse': 'sse' };
 
 export function createElectronHost(sessions: SessionCommands, recentFiles: RecentFiles, samplesDir: string): ElectronHost {
   const commands = createEmitter<HostCommand>();
@@ -46,6 +46,10 @@ export function createElectronHost(sessions: SessionCommands, recentFiles: Recen
     return summary.id;
   };
 
+  /** The save dialog's suggestion: the session's title with the format's extension. */
+  const defaultName = async (sessionId: string, format: FileFormat): Promise<string> =>
+    fileNameFor((await sessions.listSessions()).find((s) => s.id === sessionId)?.title ?? 'session', format);
+
   return {
     ...sampleCommands(sessions, samplesDir),
     commands,
@@ -66,11 +70,11 @@ export function createElectronHost(sessions: SessionCommands, recentFiles: Recen
     listRecentFiles: () => recentFiles.list(),
     openExternal: ({ url }) => confirmOpenExternal(focused(), url),
     async saveRecording({ sessionId, path }): Promise<SavedFile> {
-      const target = path ?? (await chooseSavePath('Save recording', `session-${sessionId}.ndjson`));
+      const target = path ?? (await chooseSavePath('Save recording', await defaultName(sessionId, 'recording')));
       return target === null ? null : sessions.saveRecording({ sessionId, path: target });
     },
     async exportSession({ sessionId, kind, path }): Promise<SavedFile> {
-      const target = path ?? (await chooseSavePath('Export', `session-${sessionId}.${EXPORT_EXTENSIONS[kind]}`));
+      const target = path ?? (await chooseSavePath(`Export ${FILE_FORMATS[kind].label}`, await defaultName(sessionId, kind)));
       return target === null ? null : sessions.exportSession({ sessionId, kind, path: target });
     },
     onHostCommand: commands.event,

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { ExportKind } from '../../src-shared/contract';
+import type { DownloadKind } from '../../src-shared/contract';
+import { FILE_FORMATS } from '../../src-shared/export/formats';
 import { Badge, SeverityCounts } from '../components/Badge';
 import { requestToCurl } from '../model/connect-form';
 import { replayOffer } from '../model/replay';
@@ -11,11 +12,7 @@ import { stateLabel, stateTitle, stateTone } from './SessionSidebar';
 import { statusFields } from './status';
 import type { SessionData } from './types';
 
-const EXPORTS: readonly { kind: ExportKind; label: string }[] = [
-  { kind: 'envelopes-ndjson', label: 'Envelopes (NDJSON)' },
-  { kind: 'blocks-json', label: 'Blocks (JSON)' },
-  { kind: 'raw-sse', label: 'Raw SSE bytes' },
-];
+const EXPORTS = Object.entries(FILE_FORMATS).map(([kind, format]) => ({ kind: kind as DownloadKind, label: format.label }));
 
 /** The active session: what it is, how it is going, and what can be done with it. */
 export function SessionHeader({ app, session }: { app: RendererApp; session: SessionData }) {
@@ -29,18 +26,18 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
     summary.source.kind === 'live'
       ? `${summary.source.method} ${summary.source.url}`
       : summary.source.kind === 'file'
-        ? `${summary.source.path} (${summary.source.importer})`
+        ? summary.source.uploaded
+          ? `uploaded file (${summary.source.importer})`
+          : `${summary.source.path} (${summary.source.importer})`
         : `replay of ${replayedTitle(app, summary.source.of)}`;
 
   return (
     <section className="session-header" data-testid={TEST_IDS.sessionHeader}>
       <div className="session-header-row">
         <Badge tone={stateTone(summary)} title={stateTitle(summary)} testId={TEST_IDS.sessionState}>
-          {stateLabel(summary)}
+          {stateLabel(summary, session.replay)}
         </Badge>
-        <h1 className="session-title" data-testid={TEST_IDS.sessionTitle} title={summary.title}>
-          {summary.title}
-        </h1>
+        <SessionTitle app={app} sessionId={summary.id} title={summary.title} />
         {!summary.title.includes(source) && (
           <span className="session-source" title={source}>
             {source}
@@ -48,7 +45,8 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
         )}
         <span className="spacer" />
         <ReplayControls app={app} />
-        {isLive && (
+        {/* A paused replay is stopped already: its transport plays it on or restarts it. */}
+        {isLive && session.replay?.playing !== false && (
           <button type="button" className="button button-danger" data-testid={TEST_IDS.stopButton} title="Stop the stream (S)" onClick={() => void app.stop(summary.id)}>
             ■ Stop
           </button>
@@ -94,7 +92,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
           value=""
           aria-label="Export"
           onChange={(event) => {
-            const kind = event.target.value as ExportKind;
+            const kind = event.target.value as DownloadKind;
             if (kind) void app.exportSession(summary.id, kind);
           }}
         >
@@ -187,4 +185,43 @@ function useSinceStatus(live: SessionData['live'], isLive: boolean): number {
     return () => window.clearInterval(timer);
   }, [isLive]);
   return Math.max(0, state.now - state.since);
+}
+
+/** The session's name: double-click it (or the pencil) to rename; Enter keeps, Esc cancels. */
+function SessionTitle({ app, sessionId, title }: { app: RendererApp; sessionId: string; title: string }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  useEffect(() => setEditing(null), [sessionId]);
+  const commit = (): void => {
+    const name = editing?.trim() ?? '';
+    setEditing(null);
+    if (name !== '' && name !== title) void app.run('Rename', () => app.service.renameSession({ sessionId, title: name }), sessionId);
+  };
+  if (editing !== null) {
+    return (
+      <input
+        className="input session-title-input"
+        data-testid={TEST_IDS.sessionTitleInput}
+        aria-label="Session name"
+        value={editing}
+        maxLength={200}
+        autoFocus
+        onChange={(event) => setEditing(event.target.value)}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') commit();
+          else if (event.key === 'Escape') setEditing(null);
+        }}
+      />
+    );
+  }
+  return (
+    <>
+      <h1 className="session-title" data-testid={TEST_IDS.sessionTitle} title={`${title} (double-click to rename)`} onDoubleClick={() => setEditing(title)}>
+        {title}
+      </h1>
+      <button type="button" className="icon-button session-rename" data-testid={TEST_IDS.sessionRename} title="Rename this session" aria-label="Rename session" onClick={() => setEditing(title)}>
+        ✎
+      </button>
+    </>
+  );
 }

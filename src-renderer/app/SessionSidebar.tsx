@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { EndStatusPayload, SessionSummary } from '../../src-shared/contract';
+import type { EndStatusPayload, ReplayState, SessionSummary } from '../../src-shared/contract';
 import { Badge, SeverityCounts, type Tone } from '../components/Badge';
 import { formatCount } from '../model/format';
 import { TEST_IDS } from '../testids';
@@ -100,12 +100,13 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
 });
 
 /**
- * The session's badge: while it receives, what it is doing; once it ended, its end status —
- * "done" only for a stream that ended with its terminal event and nothing left open.
+ * The session's badge: while it receives, what it is doing ("paused" for a paused replay, when
+ * its transport state is known); once it ended, its end status — "done" only for a stream that
+ * ended with its terminal event and nothing left open.
  */
-export function stateLabel(session: SessionSummary): string {
+export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
   if (session.awaitingTools) return 'awaiting tools';
-  if (session.source.kind === 'replay' && session.state === 'streaming') return 'replaying';
+  if (session.source.kind === 'replay' && session.state === 'streaming') return replay?.playing === false ? 'paused' : 'replaying';
   return session.end?.label ?? session.state;
 }
 

@@ -1,3 +1,5 @@
+import type { DownloadFile } from '../../src-shared/contract';
+import { decodeBase64 } from '../model/bytes';
 import type { FrameScheduler } from '../model/scheduler';
 import { createStore } from '../model/store';
 import type { ReadableStore, ThemeName } from './types';
@@ -60,4 +62,26 @@ export function shouldAutoConnect(): boolean {
     // No session storage: connect once per load.
   }
   return true;
+}
+
+/** How long a download's object URL stays valid: the browser has started reading it by then. */
+const DOWNLOAD_URL_MS = 60_000;
+
+/** Hands a file main built to the browser as a download (the browser host has no save dialog). */
+export function browserDownload(file: DownloadFile): void {
+  downloadBlob(file.fileName, new Blob([decodeBase64(file.base64) as Uint8Array<ArrayBuffer>], { type: file.mimeType }));
+}
+
+/** Starts the browser's download of `blob` under `name`. */
+export function downloadBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_MS);
 }

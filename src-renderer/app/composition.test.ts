@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoAgentInfo, SessionSummary } from '../../src-shared/contract';
+import type { DemoAgentInfo, DownloadFile, SessionSummary } from '../../src-shared/contract';
 import { createManualScheduler } from '../model/scheduler';
 import { createStore } from '../model/store';
 import { createFakeService, settle, summary } from '../testing/fake-service';
@@ -15,9 +15,10 @@ const demo: NonNullable<DemoAgentInfo> = {
   defaultRequest: { url: 'http://127.0.0.1:5000/agent/run', method: 'POST', headers: [], title: 'Demo agent: Tour' },
 };
 
-function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean; commands?: Parameters<typeof createFakeService>[0] } = {}) {
+function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean; commands?: Parameters<typeof createFakeService>[0]; fileDialogs?: boolean } = {}) {
+  const fileDialogs = options.fileDialogs ?? false;
   const fake = createFakeService({
-    getAppInfo: () => Promise.resolve({ name: 'ASI', version: '1', host: 'browser', platform: 'linux', capabilities: { fileDialogs: false, upload: true, dropPaths: false } }),
+    getAppInfo: () => Promise.resolve({ name: 'ASI', version: '1', host: fileDialogs ? 'electron' : 'browser', platform: 'linux', capabilities: { fileDialogs, upload: !fileDialogs, dropPaths: fileDialogs } }),
     getDemoAgent: () => Promise.resolve(demo),
     listSessions: () => Promise.resolve(options.sessions ?? []),
     listRecentFiles: () => Promise.resolve(['/tmp/a.sse']),
@@ -30,6 +31,7 @@ function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean
   });
   const storage = new Map<string, string>();
   const scheduler = createManualScheduler();
+  const downloads: DownloadFile[] = [];
   const deps: AppDeps = {
     service: fake.service,
     bridgeKind: 'browser',
@@ -38,11 +40,12 @@ function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean
     theme: createStore<'dark' | 'light'>('dark'),
     storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v) },
     now: () => 42,
+    download: (file) => downloads.push(file),
     ...(options.autoConnectDemo !== undefined ? { autoConnectDemo: options.autoConnectDemo } : {}),
   };
   const app = createApp(deps);
   const stop = app.start();
-  return { app, fake, storage, scheduler, stop };
+  return { app, fake, storage, scheduler, stop, downloads };
 }
 
 describe('composition root', () => {
@@ -150,7 +153,7 @@ describe('composition root', () => {
   });
 
   it('remembers the connect form, and confirmations dismiss themselves', async () => {
-    const { app, storage, scheduler } = setup({ commands: { saveRecording: () => Promise.resolve({ path: '/tmp/r.jsonl', bytes: 2048 }) } });
+    const { app, storage, scheduler } = setup({ fileDialogs: true, commands: { saveRecording: () => Promise.resolve({ path: '/tmp/r.jsonl', bytes: 2048 }) } });
     await settle();
     app.connectForm.update((f) => ({ ...f, url: 'http://remembered.test/run' }));
     expect(storage.get('asi.connectForm')).toContain('remembered.test');
@@ -158,6 +161,26 @@ describe('composition root', () => {
     expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Saved', level: 'info', message: 'Recording saved to /tmp/r.jsonl (2.0 kB)' }]);
     scheduler.advance(10_000);
     expect(app.errors.getSnapshot()).toEqual([]);
+  });
+
+  it('saves and exports as downloads where the host has no save dialog (the browser host)', async () => {
+    const asked: unknown[] = [];
+    const file = (kind: string): DownloadFile => ({ fileName: `run.${kind}`, mimeType: 'text/plain', bytes: 3, base64: 'YWJj' });
+    const { app, downloads } = setup({
+      commands: {
+        downloadSession: (arg: { sessionId: string; kind: string }) => (asked.push(arg), Promise.resolve(file(arg.kind))),
+        saveRecording: () => Promise.reject(new Error('Choose where to save the recording')),
+      },
+    });
+    await settle();
+    await app.saveRecording('s1');
+    await app.exportSession('s1', 'har');
+    expect(asked).toEqual([{ sessionId: 's1', kind: 'recording' }, { sessionId: 's1', kind: 'har' }]);
+    expect(downloads.map((d) => d.fileName)).toEqual(['run.recording', 'run.har']);
+    expect(app.errors.getSnapshot().map((e) => [e.level, e.message])).toEqual([
+      ['info', 'run.recording (3 B) is downloading.'],
+      ['info', 'run.har (3 B) is downloading.'],
+    ]);
   });
 
   it('stops listening to main when torn down', async () => {

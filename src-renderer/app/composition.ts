@@ -1,6 +1,7 @@
-import type { ConnectRequest, ExportKind, HostCommand, InspectorService, OpenUploadRequest, ProxyStartRequest, ProxyState, SampleInfo, SessionSummary } from '../../src-shared/contract';
+import type { ConnectRequest, DownloadFile, DownloadKind, HostCommand, InspectorService, OpenUploadRequest, ProxyStartRequest, ProxyState, SampleInfo, SessionSummary } from '../../src-shared/contract';
 import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
+import { DEFAULT_COLUMN_PREFS, readColumnPrefs, type ColumnPrefs } from '../model/columns';
 import { ErrorsModel } from '../model/errors';
 import { formatBytes } from '../model/format';
 import type { FrameScheduler } from '../model/scheduler';
@@ -26,6 +27,8 @@ export interface AppDeps {
   readonly now: () => number;
   /** Start a demo-agent session when main has none (a newcomer sees a live stream at once). */
   readonly autoConnectDemo?: boolean;
+  /** Hands a file to the browser as a download (hosts without a save dialog). */
+  readonly download?: (file: DownloadFile) => void;
 }
 
 export type TimelineMode = 'table' | 'lanes';
@@ -38,9 +41,13 @@ export interface Prefs {
   readonly detailOpen: boolean;
   /** Width of the detail pane in pixels. */
   readonly detailWidth: number;
+  /** The timeline table's chosen columns and their widths. */
+  readonly columns: ColumnPrefs;
+  /** The one-line introduction above a demo run was dismissed. */
+  readonly introDismissed: boolean;
 }
 
-const DEFAULT_PREFS: Prefs = { timelineMode: 'table', detailTab: 'envelope', detailOpen: true, detailWidth: 560 };
+const DEFAULT_PREFS: Prefs = { timelineMode: 'table', detailTab: 'envelope', detailOpen: true, detailWidth: 440, columns: DEFAULT_COLUMN_PREFS, introDismissed: false };
 
 /** What the shell and the timeline need beyond the shared AppModel. */
 export interface RendererApp extends AppModel {
@@ -64,15 +71,22 @@ export interface RendererApp extends AppModel {
   refreshRecentFiles(): Promise<void>;
   stop(sessionId: string): Promise<void>;
   closeSession(sessionId: string): Promise<void>;
+  /** Saves the session as a recording: main's save dialog (Electron) or a download (browser host). */
   saveRecording(sessionId: string): Promise<void>;
   /** Starts the recording proxy; its sessions appear in the list as their streams begin. */
   startProxy(request: ProxyStartRequest): Promise<ProxyState | undefined>;
   stopProxy(): Promise<void>;
-  exportSession(sessionId: string, kind: ExportKind): Promise<void>;
+  /** Exports the session (or saves it, for `recording`): a save dialog or a download, as saving. */
+  exportSession(sessionId: string, kind: DownloadKind): Promise<void>;
   /** A confirmation that dismisses itself ("Copied", "Saved to …"). */
   notify(context: string, message: string, sessionId?: string): void;
   /** Subscribes to main's events and loads the initial state; returns the teardown. */
   start(): () => void;
+}
+
+/** The detail pane opens when the user selects a row (it stays closed while the arrow keys move). */
+export function withDetailOpen(prefs: Prefs): Prefs {
+  return prefs.detailOpen ? prefs : { ...prefs, detailOpen: true };
 }
 
 const NOTICE_MS = 6000;
@@ -100,9 +114,29 @@ export function createApp(deps: AppDeps): RendererApp {
 
   const storedForm = deserializeForm(deps.storage.getItem(FORM_KEY));
   const connectForm = createStore<ConnectForm>(storedForm ?? emptyForm());
-  const prefs = createStore<Prefs>({ ...DEFAULT_PREFS, ...readJson<Partial<Prefs>>(deps.storage.getItem(PREFS_KEY)) });
+  const storedPrefs = readJson<Partial<Prefs>>(deps.storage.getItem(PREFS_KEY));
+  const prefs = createStore<Prefs>({ ...DEFAULT_PREFS, ...storedPrefs, columns: readColumnPrefs(storedPrefs?.columns) });
   connectForm.subscribe(() => persist(FORM_KEY, serializeForm(connectForm.getSnapshot())));
   prefs.subscribe(() => persist(PREFS_KEY, JSON.stringify(prefs.getSnapshot())));
+
+  /** Main's save dialog where the host has one; otherwise main builds the file and the page downloads it. */
+  async function saveAs(sessionId: string, kind: DownloadKind): Promise<void> {
+    const context = kind === 'recording' ? 'Save recording' : 'Export';
+    const dialogs = host.getSnapshot().info?.capabilities.fileDialogs ?? deps.bridgeKind === 'electron';
+    if (!dialogs) {
+      const file = await run(context, () => service.downloadSession({ sessionId, kind }), sessionId);
+      if (!file) return;
+      if (!deps.download) {
+        reportError(context, new Error('This window cannot start downloads.'), sessionId);
+        return;
+      }
+      deps.download(file);
+      notify(kind === 'recording' ? 'Saved' : 'Exported', `${file.fileName} (${formatBytes(file.bytes)}) is downloading.`, sessionId);
+      return;
+    }
+    const saved = await run(context, () => (kind === 'recording' ? service.saveRecording({ sessionId }) : service.exportSession({ sessionId, kind })), sessionId);
+    if (saved) notify(kind === 'recording' ? 'Saved' : 'Exported', `${kind === 'recording' ? 'Recording saved to ' : ''}${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
+  }
 
   function persist(key: string, value: string): void {
     try {
@@ -166,7 +200,10 @@ export function createApp(deps: AppDeps): RendererApp {
 
     selectRow(seq, options) {
       selection.selectRow(seq, options?.reveal ?? true);
-      if (options?.reveal ?? true) view.set('timeline');
+      if (options?.reveal ?? true) {
+        view.set('timeline');
+        prefs.update(withDetailOpen);
+      }
     },
     selectEnvelopes(seqs, options) {
       selection.selectEnvelopes(seqs, options?.block ?? null, options?.reveal ?? true);
@@ -181,6 +218,9 @@ export function createApp(deps: AppDeps): RendererApp {
     reportError,
     notify,
     dismissError: (id) => errors.dismiss(id),
+    dismissErrors: (ids) => {
+      for (const id of ids) errors.dismiss(id);
+    },
     run,
 
     async connect(request) {
@@ -223,14 +263,8 @@ export function createApp(deps: AppDeps): RendererApp {
     async stopProxy() {
       await run('Stop the proxy', () => service.stopProxy());
     },
-    async saveRecording(sessionId) {
-      const saved = await run('Save recording', () => service.saveRecording({ sessionId }), sessionId);
-      if (saved) notify('Saved', `Recording saved to ${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
-    },
-    async exportSession(sessionId, kind) {
-      const saved = await run('Export', () => service.exportSession({ sessionId, kind }), sessionId);
-      if (saved) notify('Exported', `${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
-    },
+    saveRecording: (sessionId) => saveAs(sessionId, 'recording'),
+    exportSession: saveAs,
 
     start() {
       const unsubscribers = [

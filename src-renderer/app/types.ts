@@ -162,6 +162,8 @@ export interface AppModel {
   /** Show an error in place (banner); rejections of commands should end up here, never swallowed. */
   reportError(context: string, error: unknown, sessionId?: string): void;
   dismissError(id: number): void;
+  /** Dismisses these errors at once ("Dismiss all"). */
+  dismissErrors(ids: readonly number[]): void;
   /**
    * Runs a command and reports its failure under `context`; resolves to undefined on failure.
    * `app.run('Send tool results', () => app.service.sendToolResults(req))`.

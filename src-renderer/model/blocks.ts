@@ -270,6 +270,11 @@ const KIND_LABELS: Record<string, string> = {
   error: 'Error',
   error_frame: 'Server error frame',
   awaiting_frontend_tools: 'Awaiting frontend tools',
+  message: 'Message',
+  refusal: 'Refusal',
+  reasoning_summary: 'Reasoning summary',
+  redacted_thinking: 'Redacted thinking',
+  custom_tool_call: 'Custom tool call',
   segment: 'Segment',
 };
 
@@ -283,17 +288,22 @@ export type BlockPresentation = 'markdown' | 'thinking' | 'tool-call' | 'tool-re
 export function presentationOf(kind: string): BlockPresentation {
   switch (kind) {
     case 'text':
+    case 'refusal':
       return 'markdown';
     case 'thinking':
+    case 'reasoning_summary':
+    case 'redacted_thinking':
       return 'thinking';
     case 'tool_call':
     case 'server_tool_call':
+    case 'custom_tool_call':
       return 'tool-call';
     case 'tool_result':
     case 'server_tool_result':
       return 'tool-result';
     case 'meta_init':
     case 'meta_final':
+    case 'message':
       return 'json';
     case 'meta_files':
       return 'files';

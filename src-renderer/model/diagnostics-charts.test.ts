@@ -128,7 +128,16 @@ describe('fullness, legs, summaries', () => {
   test('legBars carries chunks, frames and time to first envelope per leg', () => {
     const stats = statsOf('example_1.json.sse');
     const [leg] = legBars(stats);
-    expect(leg).toMatchObject({ label: 'leg 0', frames: stats.frames, chunks: 1 });
+    expect(leg).toMatchObject({ label: 'leg 0', frames: stats.frames, chunks: 1, from: 'first chunk' });
+  });
+
+  test('regression: time to first envelope counted from the first chunk — it counts from the request when the leg start is known', () => {
+    const stats = statsOf('example_1.json.sse');
+    const timed = { ...stats, legs: stats.legs.map((l) => ({ ...l, firstChunkAt: 10_300, firstEnvelopeAt: 10_320, timeToFirstEnvelope: 20 })) };
+    expect(legBars(timed, [10_000])[0]).toMatchObject({ timeToFirstEnvelope: 320, from: 'request' });
+    // A start on another clock (an imported file) or unknown: from the first chunk.
+    expect(legBars(timed, [99_999_999])[0]).toMatchObject({ timeToFirstEnvelope: 20, from: 'first chunk' });
+    expect(legBars(timed, [])[0]).toMatchObject({ timeToFirstEnvelope: 20, from: 'first chunk' });
   });
 
   test('histogramSummaryLine and hasTiming', () => {

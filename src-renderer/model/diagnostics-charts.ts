@@ -171,20 +171,35 @@ export interface LegBar {
   splitFrames: number;
   envelopes: number;
   bytes: number;
-  /** ms from the leg's first network chunk to its first envelope; null when unknown. */
+  /** ms from the leg's request (else its first network chunk) to its first envelope; null when unknown. */
   timeToFirstEnvelope: number | null;
+  /** What the time counts from. */
+  from: 'request' | 'first chunk';
 }
 
-export function legBars(stats: ChunkStatistics): LegBar[] {
-  return stats.legs.map((leg) => ({
-    label: `leg ${leg.leg}`,
-    chunks: leg.chunks,
-    frames: leg.frames,
-    splitFrames: leg.splitFrames,
-    envelopes: leg.envelopes,
-    bytes: leg.bytes,
-    timeToFirstEnvelope: leg.timeToFirstEnvelope,
-  }));
+/** A request more than this before its first envelope is on another clock (an imported file). */
+const SAME_CLOCK_MS = 3_600_000;
+
+/**
+ * Per leg: chunks, frames and the time to the first envelope, counted from the request when
+ * the leg's start is known on the same clock (`legStarts`, from the session's legs), so the
+ * server's time to answer is included; from the first network chunk otherwise.
+ */
+export function legBars(stats: ChunkStatistics, legStarts: readonly (number | undefined)[] = []): LegBar[] {
+  return stats.legs.map((leg) => {
+    const start = legStarts[leg.leg];
+    const fromRequest = start !== undefined && start > 0 && leg.firstEnvelopeAt !== null && start <= leg.firstEnvelopeAt && leg.firstEnvelopeAt - start < SAME_CLOCK_MS;
+    return {
+      label: `leg ${leg.leg}`,
+      chunks: leg.chunks,
+      frames: leg.frames,
+      splitFrames: leg.splitFrames,
+      envelopes: leg.envelopes,
+      bytes: leg.bytes,
+      timeToFirstEnvelope: fromRequest ? leg.firstEnvelopeAt! - start : leg.timeToFirstEnvelope,
+      from: fromRequest ? 'request' : 'first chunk',
+    };
+  });
 }
 
 /** One-line summary of a histogram: "n 135 · min 92 B · p50 180 B · p95 2 KiB · max 2.1 KiB". */

@@ -41,6 +41,13 @@ describe('scenarioKey and suggestPair', () => {
     expect(suggestPair(list)).toEqual({ left: 'a', right: 'b' });
     expect(suggestPair(list.slice(0, 1))).toBeNull();
   });
+
+  test('regression: a real run was paired with a failed connection that had no envelopes — only sessions with envelopes pair', () => {
+    const failed = { ...session('f', 'POST 127.0.0.1:1/agent/run', null, live('http://127.0.0.1:1/agent/run'), 'failed'), envelopes: 0 };
+    const list = [failed, session('b', 'one', 'json', file('/f/a.json.sse')), session('a', 'two', 'json', file('/f/b.json.sse'))];
+    expect(suggestPair(list)).toEqual({ left: 'a', right: 'b' });
+    expect(suggestPair([failed, session('b', 'one', 'json', file('/f/a.json.sse'))])).toBeNull();
+  });
 });
 
 describe('on real diffs', () => {

@@ -43,9 +43,12 @@ export function scenarioKey(summary: Pick<SessionSummary, 'title' | 'source'>): 
   return `replay:${title}`;
 }
 
-/** Sessions that have finished (a diff of a session still streaming would be half a diff). */
-export function isDiffable(summary: Pick<SessionSummary, 'state'>): boolean {
-  return summary.state === 'complete' || summary.state === 'stopped' || summary.state === 'failed';
+/**
+ * Sessions that have finished (a diff of a session still streaming would be half a diff) and
+ * hold envelopes (a connection that failed before any has nothing to compare).
+ */
+export function isDiffable(summary: Pick<SessionSummary, 'state' | 'envelopes'>): boolean {
+  return summary.envelopes > 0 && (summary.state === 'complete' || summary.state === 'stopped' || summary.state === 'failed');
 }
 
 /**

@@ -22,10 +22,12 @@ export interface AgentName {
  */
 export function nameAgents(agents: readonly NamedAgentInput[], extra: readonly string[] = []): Map<string, AgentName> {
   const names = new Map<string, AgentName>();
-  const known = new Set(agents.map((a) => a.uuid));
+  // `extra` may name an agent once per envelope: a set keeps this linear.
+  const unannounced = new Set(extra);
+  for (const agent of agents) unannounced.delete(agent.uuid);
   const all: NamedAgentInput[] = [
     ...[...agents].sort((a, b) => a.firstEnvelope - b.firstEnvelope),
-    ...extra.filter((uuid, i) => !known.has(uuid) && extra.indexOf(uuid) === i).map((uuid) => ({ uuid, parent: null, firstEnvelope: Number.MAX_SAFE_INTEGER })),
+    ...[...unannounced].map((uuid) => ({ uuid, parent: null, firstEnvelope: Number.MAX_SAFE_INTEGER })),
   ];
   const childCount = new Map<string, number>();
   let roots = 0;

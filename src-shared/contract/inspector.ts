@@ -36,6 +36,8 @@ export const INSPECTOR_CONTRACT = {
   /** Opens a shipped sample by id: one session per file of the sample, in order. */
   openSample: command(p.OpenSampleRequest, s.array(p.SessionSummary)),
   closeSession: command(SessionRef, s.none()),
+  /** Renames a session (a blank title is refused); answers with its summary. */
+  renameSession: command(p.RenameRequest, p.SessionSummary),
 
   // Sessions and their contents, fetched on demand
   listSessions: command(s.none(), s.array(p.SessionSummary)),
@@ -72,6 +74,11 @@ export const INSPECTOR_CONTRACT = {
   // Files
   saveRecording: command(p.SaveRecordingRequest, p.SavedFile),
   exportSession: command(p.ExportRequest, p.SavedFile),
+  /**
+   * The session as a recording or an export, as bytes for the page to download (the browser
+   * host, which has no save dialog). Rejects above MAX_DOWNLOAD_BYTES.
+   */
+  downloadSession: command(p.DownloadRequest, p.DownloadFile),
 
   // Events
   onSessionsChanged: event(s.array(p.SessionSummary)),

@@ -118,7 +118,8 @@ export const Failure = s.object({
 
 export const SessionSource = s.variant('kind', {
   live: s.object({ method: s.string(), url: s.string() }),
-  file: s.object({ path: s.string(), importer: s.string() }),
+  /** `uploaded`: a copy the browser host made of an upload; its path is internal, not the user's file. */
+  file: s.object({ path: s.string(), importer: s.string(), uploaded: s.optional(s.boolean()) }),
   replay: s.object({ of: SessionId }),
 });
 
@@ -520,8 +521,14 @@ export const DiffResult = s.object({
 
 // ─── Saving and exporting ───────────────────────────────────────────────────────────────
 
+export const RenameRequest = s.object({ sessionId: SessionId, title: s.string({ max: 200 }) });
 export const SaveRecordingRequest = s.object({ sessionId: SessionId, path: s.optional(Path) });
-export const ExportKind = s.literal('envelopes-ndjson', 'blocks-json', 'raw-sse');
+export const ExportKind = s.literal('envelopes-ndjson', 'blocks-json', 'raw-sse', 'har', 'transcript-md');
+/** What a download holds: the session as a recording, or one of the exports (src-shared/export/formats.ts). */
+export const DownloadKind = s.literal('recording', 'envelopes-ndjson', 'blocks-json', 'raw-sse', 'har', 'transcript-md');
+export const DownloadRequest = s.object({ sessionId: SessionId, kind: DownloadKind });
+/** A file for the page to hand to the browser as a download: its name, type and bytes. */
+export const DownloadFile = s.object({ fileName: s.string(), mimeType: s.string(), bytes: Count(), base64: s.string() });
 export const ExportRequest = s.object({ sessionId: SessionId, kind: ExportKind, path: s.optional(Path) });
 /** null when the user cancelled the save dialog. */
 export const SavedFile = s.nullable(s.object({ path: s.string(), bytes: Count() }));
@@ -691,9 +698,13 @@ export type DiffRequest = Infer<typeof DiffRequest>;
 export type DiffResult = Infer<typeof DiffResult>;
 export type { SessionDiff };
 export type SaveRecordingRequest = Infer<typeof SaveRecordingRequest>;
+export type RenameRequest = Infer<typeof RenameRequest>;
 export type ExportKind = Infer<typeof ExportKind>;
 export type ExportRequest = Infer<typeof ExportRequest>;
 export type SavedFile = Infer<typeof SavedFile>;
+export type DownloadKind = Infer<typeof DownloadKind>;
+export type DownloadRequest = Infer<typeof DownloadRequest>;
+export type DownloadFile = Infer<typeof DownloadFile>;
 export type AppInfo = Infer<typeof AppInfo>;
 export type DemoAgentInfo = Infer<typeof DemoAgentInfo>;
 export type SampleInfo = Infer<typeof SampleInfo>;

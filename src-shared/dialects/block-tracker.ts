@@ -33,8 +33,6 @@ export interface BlockTracker<K, B extends StartedBlock> {
   endMessage(why: string): void;
   /** The message ended in a way that already explains its open blocks (an error, a failed response): forget them without a report. */
   discardMessage(): void;
-  /** Open blocks, in start order. */
-  open(): IterableIterator<[K, B]>;
 }
 
 export function createBlockTracker<K, B extends StartedBlock>(onNotStopped: (key: K, block: B, why: string) => void): BlockTracker<K, B> {
@@ -65,6 +63,5 @@ export function createBlockTracker<K, B extends StartedBlock>(onNotStopped: (key
       open.clear();
       stopped.clear();
     },
-    open: () => open.entries(),
   };
 }

@@ -61,7 +61,3 @@ export const DIALECT_IDS = DIALECTS.map((d) => d.id) as unknown as readonly [Dia
 export function isDialectId(value: string): value is DialectId {
   return (DIALECT_IDS as readonly string[]).includes(value);
 }
-
-export function dialectLabel(id: string): string {
-  return DIALECT_REGISTRY.get(id)?.label ?? id;
-}

@@ -68,10 +68,12 @@ export interface UnifiedEvent {
   channel?: ContentChannel;
   tool?: UnifiedTool;
   /** A StatusPhase, or the provider's own phase name where the surface has none (e.g. `partial_image`). */
-  phase?: string;
+  phase?: StatusPhase | (string & Record<never, never>);
   /** What a status event says the tool is doing (a query, a page it opens…). */
   action?: Record<string, unknown>;
   stop_reason?: string;
+  /** Web search results, normalised (the raw result stays on the wire event). */
+  search_results?: { url: string; title: string }[];
   usage?: Record<string, unknown>;
   error?: unknown;
 }
@@ -86,12 +88,19 @@ export function unifiedLabel(event: UnifiedEvent): string {
 /** Builds a unified event, leaving out fields that are undefined (events stay small and JSON-stable). */
 export function unified(family: UnifiedFamily, ids: StreamIds, fields: Omit<UnifiedEvent, 'family' | 'ids'> = {}): UnifiedEvent {
   const event: UnifiedEvent = { family, ids: compact(ids) };
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) (event as unknown as Record<string, unknown>)[key] = value;
+  const out = event as unknown as Record<string, unknown>;
+  for (const key in fields) {
+    const value = (fields as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
   return event;
 }
 
 function compact(ids: StreamIds): StreamIds {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(ids)) if (value !== undefined && value !== '') out[key] = value;
+  for (const key in ids) {
+    const value = (ids as Record<string, unknown>)[key];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
   return out;
 }

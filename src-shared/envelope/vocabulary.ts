@@ -28,20 +28,18 @@ export const AGENT_BASE_ENVELOPE_TYPES = [
   'meta_todo',
 ] as const;
 
-/**
- * Types the provider dialects add for what the agent vocabulary has no word for: a
- * message's summary (model, usage, stop reason, timing), refusals, reasoning summaries,
- * redacted thinking and free-form custom tool input.
- */
-export const PROVIDER_ENVELOPE_TYPES = ['message', 'refusal', 'reasoning_summary', 'redacted_thinking', 'custom_tool_call'] as const;
-
 const KNOWN = new Set<string>([...SEED_ENVELOPE_TYPES, ...AGENT_BASE_ENVELOPE_TYPES]);
 
 export function isKnownEnvelopeType(type: string): boolean {
   return KNOWN.has(type);
 }
 
-/** Types whose deltas upstream forwards as the API streamed them, without chunking. */
+/**
+ * Types whose deltas stream as the model produced them, without chunking: upstream's text
+ * and thinking, and the provider dialects' refusals and reasoning summaries. (The provider
+ * dialects also emit `message`, `redacted_thinking` and `custom_tool_call` envelopes, which
+ * the agent vocabulary has no word for; see docs/dialects.md.)
+ */
 const STREAMED = new Set<string>(['text', 'thinking', 'refusal', 'reasoning_summary']);
 
 export function isStreamedEnvelopeType(type: string): boolean {

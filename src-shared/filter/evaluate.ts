@@ -12,6 +12,11 @@ export type Predicate<S> = (subject: S) => boolean;
 export interface SubjectReader<S> {
   field(name: string): (FieldSpec & { get(subject: S): FieldValues }) | undefined;
   readonly text?: (subject: S) => readonly string[];
+  /**
+   * Subjects that carry part of a match in text the stream split across subjects (a block's
+   * reassembled text: "The E" + "iffel Tower" is found by "Eiffel" on both envelopes).
+   */
+  readonly textAcross?: (needle: string) => Predicate<S>;
 }
 
 /** A filter names a field this reader does not provide. */
@@ -53,7 +58,8 @@ export function compileFilter<S>(expr: Expr, reader: SubjectReader<S>): Predicat
       const text = reader.text;
       if (!text) throw new UnavailableFieldError('text');
       const needle = expr.value.toLowerCase();
-      return (s) => text(s).some((t) => t.toLowerCase().includes(needle));
+      const across = reader.textAcross?.(expr.value);
+      return (s) => text(s).some((t) => t.toLowerCase().includes(needle)) || (across?.(s) ?? false);
     }
     case 'compare': {
       const field = fieldOf(reader, termField(expr.left));

@@ -33,9 +33,3 @@ export function terminalSafe(text: string, options: TerminalSafeOptions = {}): s
     return !json && code <= 0xff ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`;
   });
 }
-
-/** Whether `text` holds a character `terminalSafe` would escape (for tests and checks). */
-export function hasTerminalControls(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  return UNSAFE.test(text);
-}

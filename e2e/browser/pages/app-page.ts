@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Download, type Locator, type Page } from '@playwright/test';
 import type { ViewId } from '../../../src-renderer/app/types';
 import { TEST_IDS } from '../../../src-renderer/testids';
 
@@ -34,6 +34,10 @@ export class AppPage {
   readonly statusEnvelopes: Locator;
   readonly statusHttp: Locator;
   readonly replayButton: Locator;
+  readonly saveButton: Locator;
+  readonly exportMenu: Locator;
+  readonly renameButton: Locator;
+  readonly titleInput: Locator;
 
   constructor(
     readonly page: Page,
@@ -52,6 +56,10 @@ export class AppPage {
     this.statusEnvelopes = page.getByTestId(TEST_IDS.statusEnvelopes);
     this.statusHttp = page.getByTestId(TEST_IDS.statusHttp);
     this.replayButton = page.getByTestId(TEST_IDS.replayButton);
+    this.saveButton = page.getByTestId(TEST_IDS.saveButton);
+    this.exportMenu = page.getByTestId(TEST_IDS.exportMenu);
+    this.renameButton = page.getByTestId(TEST_IDS.sessionRename);
+    this.titleInput = page.getByTestId(TEST_IDS.sessionTitleInput);
   }
 
   /**
@@ -103,6 +111,28 @@ export class AppPage {
   /** The envelope count of the status line ("1,234 envelopes" → 1234). */
   async envelopeCount(): Promise<number> {
     return numberIn(await this.statusEnvelopes.innerText());
+  }
+
+  /** Clicks Save and waits for the download it starts (the browser host has no save dialog). */
+  async saveAsDownload(): Promise<Download> {
+    const download = this.page.waitForEvent('download');
+    await this.saveButton.click();
+    return download;
+  }
+
+  /** Picks an export by its menu label and waits for the download. */
+  async exportAsDownload(label: string): Promise<Download> {
+    const download = this.page.waitForEvent('download');
+    await this.exportMenu.selectOption({ label });
+    return download;
+  }
+
+  /** Renames the active session through the header. */
+  async rename(title: string): Promise<void> {
+    await this.renameButton.click();
+    await this.titleInput.fill(title);
+    await this.titleInput.press('Enter');
+    await expect(this.sessionTitle).toHaveText(title);
   }
 
   async expectNoErrors(): Promise<void> {

@@ -9,6 +9,9 @@ export class ConnectPage {
   readonly view: Locator;
   readonly presetDemo: Locator;
   readonly presetUpstream: Locator;
+  readonly presetAnthropic: Locator;
+  readonly presetOpenai: Locator;
+  readonly providerScenario: Locator;
   readonly scenario: Locator;
   readonly format: Locator;
   readonly url: Locator;
@@ -21,6 +24,9 @@ export class ConnectPage {
     this.view = page.getByTestId(TEST_IDS.connectView);
     this.presetDemo = page.getByTestId(TEST_IDS.presetDemo);
     this.presetUpstream = page.getByTestId(TEST_IDS.presetUpstream);
+    this.presetAnthropic = page.getByTestId(TEST_IDS.presetAnthropic);
+    this.presetOpenai = page.getByTestId(TEST_IDS.presetOpenai);
+    this.providerScenario = page.getByTestId(TEST_IDS.providerScenario);
     this.scenario = page.getByTestId(TEST_IDS.demoScenario);
     this.format = page.getByTestId(TEST_IDS.demoFormat);
     this.url = page.getByTestId(TEST_IDS.connectUrl);
@@ -40,6 +46,19 @@ export class ConnectPage {
     await expect(this.presetDemo).toHaveAttribute('aria-checked', 'true');
     await this.scenario.selectOption(scenario);
     await this.format.selectOption(format);
+    if (pace === 'fast') {
+      const url = new URL(await this.url.inputValue());
+      url.searchParams.set('pace', 'fast');
+      await this.url.fill(url.toString());
+    }
+  }
+
+  /** Fills the form for one of the demo's provider API streams (`/v1/messages`, `/v1/responses`). */
+  async chooseProvider({ provider, scenario, pace = 'realistic' }: { provider: 'anthropic' | 'openai'; scenario: string; pace?: 'fast' | 'realistic' }): Promise<void> {
+    const preset = provider === 'anthropic' ? this.presetAnthropic : this.presetOpenai;
+    await preset.click();
+    await expect(preset).toHaveAttribute('aria-checked', 'true');
+    await this.providerScenario.selectOption(scenario);
     if (pace === 'fast') {
       const url = new URL(await this.url.inputValue());
       url.searchParams.set('pace', 'fast');

@@ -53,6 +53,9 @@ export class TimelinePage {
   readonly frameView: Locator;
   readonly chunkList: Locator;
   readonly blockOfRow: Locator;
+  /** Provider streams: the unified event beside a row's wire type, and its section in the detail pane. */
+  readonly rowUnified: Locator;
+  readonly unifiedEvent: Locator;
 
   constructor(readonly page: Page) {
     this.view = page.getByTestId(TEST_IDS.timelineView);
@@ -77,6 +80,8 @@ export class TimelinePage {
     this.frameView = page.getByTestId(TEST_IDS.frameView);
     this.chunkList = page.getByTestId(TEST_IDS.chunkList);
     this.blockOfRow = page.getByTestId(TEST_IDS.blockOfRow);
+    this.rowUnified = page.getByTestId(TEST_IDS.rowUnified);
+    this.unifiedEvent = page.getByTestId(TEST_IDS.unifiedEvent);
   }
 
   row(seq: number): Locator {

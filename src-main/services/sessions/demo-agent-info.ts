@@ -1,6 +1,7 @@
 import type { DemoAgentInfo } from '../../../src-shared/contract/payloads';
-import { DEFAULT_SCENARIO, SCENARIOS } from '../demo-agent/index';
+import { DEFAULT_SCENARIO, SCENARIOS, selectScenario } from '../demo-agent/index';
 import { PROVIDER_APIS } from '../demo-agent/providers';
+import type { PyValue } from '../demo-agent/python-json';
 import { FORMATS } from '../demo-agent/script';
 
 /**
@@ -21,7 +22,12 @@ export function demoAgentInfo(baseUrl: string): NonNullable<DemoAgentInfo> {
       method: 'POST',
       headers: [],
       body: { kind: 'json', text: JSON.stringify({ user_prompt: DEFAULT_SCENARIO.samplePrompt, agent_type: 'agent_frontend_tools', format: 'json' }, null, 2) },
-      title: `Demo agent: ${DEFAULT_SCENARIO.title}`,
     },
   };
+}
+
+/** The scenario the demo agent plays for a prompt (parsed JSON: a string or content blocks). */
+export function demoScenarioOf(prompt: unknown): { id: string; title: string } {
+  const scenario = selectScenario(prompt as PyValue);
+  return { id: scenario.id, title: scenario.title };
 }

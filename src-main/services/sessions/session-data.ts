@@ -1,3 +1,4 @@
+import { piecesMatching } from '../../../src-shared/reconstruct/text-search';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus, type StreamEnd } from '../../../src-shared/pipeline/end-status';
 import type {
   BlockSummary,
@@ -110,7 +111,8 @@ export interface PendingToolsState {
 
 export interface SessionData {
   readonly id: string;
-  readonly title: string;
+  /** The user may rename a session. */
+  title: string;
   readonly source: SessionSource;
   readonly createdAt: number;
   readonly generation: number;
@@ -366,6 +368,16 @@ export function createSessionData(init: SessionInit): SessionData {
     return info;
   };
 
+  /** Envelopes carrying part of a match in a block's reassembled text (a word split across deltas). */
+  const textInBlocks = (needle: string): ((subject: { envelope: Envelope }) => boolean) => {
+    const hits = new Set<number>();
+    for (const block of data.blocks()) {
+      // Citations and images attach to the block without adding to its text.
+      const pieces = block.envelopes.filter((seq) => envelopes.type(seq) === block.kind).map((seq) => ({ seq, length: envelopes.delta(seq).length }));
+      for (const seq of piecesMatching(block.content, pieces, needle)) hits.add(seq);
+    }
+    return (subject) => hits.has(subject.envelope.seq);
+  };
   const data: SessionData = {
     id: init.id,
     title: init.title,
@@ -462,7 +474,7 @@ export function createSessionData(init: SessionInit): SessionData {
       return out;
     },
     filter(filter: Expr, max: number) {
-      const match = compileFilter(filter, envelopeReader());
+      const match = compileFilter(filter, { ...envelopeReader(), textAcross: textInBlocks });
       // Agent names and findings by envelope cost a pass of their own: only when the filter reads them.
       const fields = fieldsOf(filter);
       const readsAgents = fields.has('agent') || fields.has('text');
@@ -559,7 +571,7 @@ export function createSessionData(init: SessionInit): SessionData {
       };
       const summary: SessionSummary = {
         id: init.id,
-        title: init.title,
+        title: data.title,
         source: init.source,
         state: data.state,
         createdAt: init.createdAt,

@@ -180,3 +180,44 @@ describe('frontend tools with the demo agent', () => {
     expect(replayed).toMatchObject({ legs: 2, envelopes: done.envelopes });
   });
 });
+
+describe('downloads (the browser host saves and exports through the page)', () => {
+  it('builds every format as bytes: the recording, raw SSE, NDJSON and HAR reopen to the same envelopes; blocks and transcript carry the conversation; no secret leaves', async () => {
+    const stream = readFixture('multi_agent.json.sse');
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      await writeSlowly(res, [stream.subarray(0, 5000), stream.subarray(5000)], 20);
+    });
+    const { id } = await service.connect({
+      url: `${server.url}/agent/run?api_key=${CANARY}`,
+      method: 'POST',
+      headers: [['Authorization', `Bearer ${CANARY}`]],
+      body: { kind: 'json', text: JSON.stringify({ user_prompt: 'Write an invoice' }) },
+    });
+    const live = await settled(service, id);
+    const rows = async (sessionId: string) => (await service.getRows({ sessionId, start: 0, count: 1000 })).rows.map((r) => [r.agent, r.type, r.preview]);
+    const expected = await rows(id);
+
+    for (const kind of ['recording', 'raw-sse', 'envelopes-ndjson', 'har'] as const) {
+      const file = await service.downloadSession({ sessionId: id, kind });
+      const bytes = Buffer.from(file.base64, 'base64');
+      expect(bytes.byteLength).toBe(file.bytes);
+      expect(bytes.toString('latin1')).not.toContain(CANARY);
+      expect(file.fileName).toMatch(/^POST 127\.0\.0\.1-\d+-agent-run\.[a-z]+$/);
+      const path = join(dir, file.fileName);
+      await writeFile(path, bytes);
+      const reopened = await settled(service, (await service.openFile({ path })).id);
+      expect(reopened.envelopes, kind).toBe(live.envelopes);
+      expect(await rows(reopened.id), kind).toEqual(expected);
+    }
+
+    const blocks = JSON.parse(Buffer.from((await service.downloadSession({ sessionId: id, kind: 'blocks-json' })).base64, 'base64').toString('utf8')) as { kind: string }[];
+    expect(blocks.length).toBe((await service.getBlocks({ sessionId: id })).length);
+    const transcript = await service.downloadSession({ sessionId: id, kind: 'transcript-md' });
+    expect(transcript.mimeType).toBe('text/markdown');
+    const markdown = Buffer.from(transcript.base64, 'base64').toString('utf8');
+    expect(markdown).toMatch(/^# POST 127\.0\.0\.1:\d+\/agent\/run\n/);
+    expect(markdown).toContain('## sub 1');
+    expect(markdown).toContain('BELLA ITALIA');
+  });
+});

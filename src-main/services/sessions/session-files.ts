@@ -1,10 +1,20 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ExportKind } from '../../../src-shared/contract/payloads';
-import type { RecordedAction } from '../../../src-shared/recording/types';
+import { concatBytes } from '../../../src-shared/bytes/held-bytes';
+import type { DownloadFile, DownloadKind, ExportKind } from '../../../src-shared/contract/payloads';
+import { FILE_FORMATS, fileNameFor } from '../../../src-shared/export/formats';
+import { encodeBase64 } from '../../../src-shared/recording/base64';
+import { encodeUtf8 } from '../../../src-shared/text/utf8';
+import { buildHar, type HarExportLeg } from '../../../src-shared/export/har';
+import { buildTranscript } from '../../../src-shared/export/transcript';
+import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
+import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
-import type { SessionData } from './session-data';
+import type { LegState, SessionData } from './session-data';
 import { toBlockDetail, toEnvelopeDetail } from './views';
 
 /**
@@ -52,19 +62,57 @@ function* rawStream(session: SessionData): Generator<Uint8Array> {
   }
 }
 
+/** A leg's request as a file may show it (secrets redacted); a file's own location for a file without one. */
+function shownRequest(session: SessionData, leg: LegState): RecordedRequest {
+  if (leg.request) return redactRequest(leg.request);
+  return { method: 'GET', url: session.source.kind === 'file' ? pathToFileURL(session.source.path).href : '', headers: [], body: null };
+}
+
+function harLeg(session: SessionData, leg: LegState): HarExportLeg {
+  const body = leg.raw.count > 0 ? leg.raw : leg.rejected;
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < body.count; i++) {
+    const chunk = body.chunk(i);
+    if (chunk) chunks.push(chunk.bytes);
+  }
+  const first = body.count > 0 ? body.chunk(0)?.receivedAt : undefined;
+  const last = body.count > 0 ? body.chunk(body.count - 1)?.receivedAt : undefined;
+  return {
+    request: shownRequest(session, leg),
+    response: leg.response ? { ...leg.response, headers: redactHeaders(leg.response.headers) } : null,
+    startedAt: leg.startedAt,
+    ...(first !== undefined ? { firstByteAt: first } : {}),
+    ...(last !== undefined ? { lastByteAt: last } : {}),
+    body: concatBytes(chunks),
+  };
+}
+
+/** What a HAR says wrote it. */
+export const HAR_CREATOR = { name: 'Agent Stream Inspector', version: '1' };
+
 /**
- * `envelopes-ndjson`: one decoded envelope per line; `blocks-json`: the reconstructed blocks
- * with contents; `raw-sse`: the stream bytes exactly as received, legs one after the other.
+ * An export's contents, in parts: `envelopes-ndjson` one decoded envelope per line;
+ * `blocks-json` the reconstructed blocks with contents; `raw-sse` the stream bytes exactly as
+ * received, legs one after the other; `har` every leg as a HAR entry (docs: src-shared/export/har.ts);
+ * `transcript-md` the conversation as Markdown.
  */
-export async function exportSession(session: SessionData, kind: ExportKind, path: string): Promise<number> {
+export function exportParts(session: SessionData, kind: ExportKind): Iterable<string | Uint8Array> {
   switch (kind) {
     case 'envelopes-ndjson':
-      return writeNewFile(path, envelopeLines(session));
+      return envelopeLines(session);
     case 'blocks-json':
-      return writeNewFile(path, [`${JSON.stringify(session.blocks().map(toBlockDetail), null, 2)}\n`]);
+      return [`${JSON.stringify(session.blocks().map(toBlockDetail), null, 2)}\n`];
     case 'raw-sse':
-      return writeNewFile(path, rawStream(session));
+      return rawStream(session);
+    case 'har':
+      return [buildHar({ creator: HAR_CREATOR, legs: session.legs.map((leg) => harLeg(session, leg)) })];
+    case 'transcript-md':
+      return [buildTranscript({ title: session.title, agents: session.agents(), blocks: session.blocks() })];
   }
+}
+
+export async function exportSession(session: SessionData, kind: ExportKind, path: string): Promise<number> {
+  return writeNewFile(path, exportParts(session, kind));
 }
 
 /**
@@ -82,8 +130,8 @@ export async function saveRecording(
   try {
     for (const leg of session.legs) {
       for (const action of actions) if (action.leg === leg.index - 1) recorder.action(action);
-      const request = leg.request ?? { method: 'GET', url: session.source.kind === 'file' ? pathToFileURL(session.source.path).href : '', headers: [], body: null };
-      const recorded = recorder.startLeg(request);
+      // Unredacted: the recorder redacts what it writes.
+      const recorded = recorder.startLeg(leg.request ?? shownRequest(session, leg));
       if (leg.response) recorder.response(recorded, leg.response);
       const body = leg.raw.count > 0 ? leg.raw : leg.rejected;
       for (let i = 0; i < body.count; i++) {
@@ -94,5 +142,49 @@ export async function saveRecording(
     }
   } finally {
     await recorder.close();
+  }
+}
+
+/**
+ * The largest download the browser host hands the page: the bytes cross the WebSocket as
+ * base64 in one message. Larger sessions are saved with the CLI or the desktop app.
+ */
+export const MAX_DOWNLOAD_BYTES = 128 * 1024 * 1024;
+
+function tooLarge(what: string): Error {
+  return new Error(`${what} is larger than ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB, too large to download through the browser; save it with the desktop app or \`stream-inspector record\`.`);
+}
+
+/** A recording or an export as bytes for a download (the browser host has no save dialog). */
+export async function downloadFile(session: SessionData, actions: readonly RecordedAction[], kind: DownloadKind, createRecorder: RecorderFactory | undefined): Promise<DownloadFile> {
+  const format = FILE_FORMATS[kind];
+  const bytes = kind === 'recording' ? await recordingBytes(session, actions, createRecorder) : exportBytes(session, kind);
+  return { fileName: fileNameFor(session.title, kind), mimeType: format.mimeType, bytes: bytes.byteLength, base64: encodeBase64(bytes) };
+}
+
+function exportBytes(session: SessionData, kind: ExportKind): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (const part of exportParts(session, kind)) {
+    const bytes = typeof part === 'string' ? encodeUtf8(part) : part;
+    size += bytes.byteLength;
+    if (size > MAX_DOWNLOAD_BYTES) throw tooLarge(`The ${FILE_FORMATS[kind].label.toLowerCase()}`);
+    parts.push(bytes);
+  }
+  return concatBytes(parts);
+}
+
+/** The recording is written by the recorder (the one format writer, redacting) to a temporary file, then read back. */
+async function recordingBytes(session: SessionData, actions: readonly RecordedAction[], createRecorder: RecorderFactory | undefined): Promise<Uint8Array> {
+  if (!createRecorder) throw new Error('Recording is not available in this host');
+  const dir = await mkdtemp(join(tmpdir(), 'stream-inspector-download-'));
+  try {
+    const path = join(dir, 'session.recording');
+    await saveRecording(session, actions, path, createRecorder);
+    const bytes = await readFile(path);
+    if (bytes.byteLength > MAX_DOWNLOAD_BYTES) throw tooLarge('The recording');
+    return bytes;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

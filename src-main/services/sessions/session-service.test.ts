@@ -100,6 +100,12 @@ describe('live sessions', () => {
     const found = await service.filterRows({ sessionId: id, expression: '"RENDER_CHART"' });
     expect(found.seqs.length).toBeGreaterThan(0);
     await expect(service.filterRows({ sessionId: id, expression: 'typ == "text"' })).rejects.toThrow(/Unknown field 'typ'/);
+    // Regression: text split across envelopes ("compute th" + "at, …") was not found; it lands on both.
+    const envelopeOf = async (seq: number) => (await service.getEnvelope({ sessionId: id, seq })).delta;
+    const split = await service.filterRows({ sessionId: id, expression: '"compute that"' });
+    expect(split.seqs).toEqual([1, 2]);
+    expect((await envelopeOf(1)).includes('compute that')).toBe(false);
+    expect(`${await envelopeOf(1)}${await envelopeOf(2)}`).toContain('compute that');
     await expect(service.getEnvelope({ sessionId: id, seq: 10_000 })).rejects.toThrow(/has no envelope 10000/);
     await expect(service.getRows({ sessionId: 'nope', start: 0, count: 1 })).rejects.toThrow(/Unknown session 'nope'/);
   });

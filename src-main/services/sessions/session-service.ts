@@ -38,7 +38,9 @@ import { parseFilter } from '../../../src-shared/filter';
 import type { ReplayClock } from '../replay/clock';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
-import { exportSession, saveRecording } from './session-files';
+import { downloadFile, exportSession, saveRecording } from './session-files';
+import { liveSessionTitle } from './session-title';
+import { demoScenarioOf } from './demo-agent-info';
 import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './views';
 import { limitJsonDepth } from '../../../src-shared/json/tree';
 
@@ -101,14 +103,13 @@ export interface SessionServiceDeps {
 
 /** Reconnect delay bounds for GET streams: the server's `retry` is honoured within these. */
 export const RECONNECT_MIN_MS = 500;
+export const RECONNECT_MAX_MS = 60_000;
+const RECONNECT_DEFAULT_MS = 3000;
 
 /** The spool recording of a live session (see SessionServiceDeps.spoolDir). */
 export function spoolPath(spoolDir: string, sessionId: string): string {
   return join(spoolDir, `${sessionId}.recording`);
 }
-
-export const RECONNECT_MAX_MS = 60_000;
-const RECONNECT_DEFAULT_MS = 3000;
 
 export function reconnectDelay(retry: number | null): number {
   return Math.min(RECONNECT_MAX_MS, Math.max(RECONNECT_MIN_MS, retry ?? RECONNECT_DEFAULT_MS));
@@ -356,18 +357,24 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     };
   };
 
-  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string; inline?: ConnectRequest['inline'] }): Promise<SessionSummary> => {
+  /** `uploaded`: the file is the temporary copy of an upload named so: messages name the upload, not the copy. */
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string; uploaded?: string; inline?: ConnectRequest['inline'] }): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
     let session: SessionData | null = null;
-    const source = await deps.openSource(absolute, {
-      ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
-      onDiagnostic: (d) => session?.addDiagnostics([d]),
-    });
+    const source = await deps
+      .openSource(absolute, {
+        ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
+        onDiagnostic: (d) => session?.addDiagnostics([d]),
+      })
+      .catch((error: unknown) => {
+        if (options.uploaded === undefined || !(error instanceof Error)) throw error;
+        throw new Error(error.message.replaceAll(absolute, options.uploaded));
+      });
     const data = createSessionData({
       id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
-      source: { kind: 'file', path: absolute, importer: source.kind },
+      source: { kind: 'file', path: absolute, importer: source.kind, ...(options.uploaded !== undefined ? { uploaded: true } : {}) },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
       ...(options.inline ? { inline: options.inline } : {}),
@@ -538,9 +545,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         recorder = await Promise.resolve(deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true })).catch(() => null);
       }
       const displayUrl = redactUrl(built.spec.url.href);
+      const demo = deps.demoAgent?.() ?? null;
       const data = createSessionData({
         id,
-        title: request.title ?? `${built.spec.method} ${displayUrl}`,
+        title: request.title ?? liveSessionTitle({ method: built.spec.method, url: new URL(displayUrl), body: built.recorded.body }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null),
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
@@ -583,7 +591,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
       const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
       await writeFile(path, bytes, { flag: 'wx' });
-      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name });
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
     },
 
     async closeSession({ sessionId }) {
@@ -732,6 +740,20 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const absolute = resolve(path);
       const bytes = await exportSession(rt.data, kind, absolute);
       return { path: absolute, bytes };
+    },
+
+    renameSession: query(({ sessionId, title }) => {
+      const rt = runtimeOf(sessionId);
+      const name = title.replace(/\s+/g, ' ').trim();
+      if (name === '') throw new Error('A session needs a name: type one, or press Esc to keep the old one.');
+      rt.data.title = name;
+      announce();
+      return rt.data.summary();
+    }),
+
+    downloadSession({ sessionId, kind }) {
+      const rt = runtimeOf(sessionId);
+      return downloadFile(rt.data, rt.actions, kind, deps.createRecorder);
     },
 
     attachRun({ sessionId, headers, url }) {

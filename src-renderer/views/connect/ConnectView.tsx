@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DemoAgentInfo, FormatChoice } from '../../../src-shared/contract';
+import type { FormatChoice } from '../../../src-shared/contract';
 import { DIALECTS } from '../../../src-shared/dialects/registry';
 import type { RendererApp } from '../../app/composition';
 import { copyText } from '../../app/files';
@@ -48,9 +48,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
 
   const setBodyField = (field: string, value: string | null): void => {
     try {
-      let next = withBodyField(app.connectForm.getSnapshot(), field, value);
-      if (next.preset === 'demo' && demo && (field === 'scenario' || field === 'format')) next = { ...next, title: demoTitle(demo, next) };
-      app.connectForm.set(next);
+      app.connectForm.set(withBodyField(app.connectForm.getSnapshot(), field, value));
       setPickerError(null);
     } catch (error) {
       setPickerError(errorMessage(error));
@@ -66,7 +64,8 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
     setErrors({});
     setBusy(true);
     try {
-      await app.connect(result.request);
+      // A name typed for this run names this run only; the next one is named after what it connects to.
+      if (await app.connect(result.request)) app.connectForm.update((current) => ({ ...current, title: '' }));
     } finally {
       setBusy(false);
     }
@@ -274,7 +273,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </label>
             <label className="field">
               <span className="field-label">Session title (optional)</span>
-              <input className="input" value={form.title} placeholder="e.g. invoice run, JSON" onChange={(e) => update({ title: e.target.value })} />
+              <input className="input" value={form.title} placeholder="named after the endpoint when empty" onChange={(e) => update({ title: e.target.value })} />
             </label>
             <div className="field field-button">
               <button
@@ -366,13 +365,6 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
       </div>
     </div>
   );
-}
-
-/** "Demo agent: Sub-agents · xml", so runs of one scenario in two formats are told apart (e.g. in Diff). */
-function demoTitle(demo: NonNullable<DemoAgentInfo>, form: ConnectForm): string {
-  const scenario = bodyField(form, 'scenario');
-  const title = demo.scenarios.find((s) => s.id === scenario)?.title ?? 'Tour';
-  return `Demo agent: ${title} · ${bodyField(form, 'format') ?? 'json'}`;
 }
 
 function HeadersTable({ form, onChange, error }: { form: ConnectForm; onChange: (headers: ConnectForm['headers']) => void; error: string | undefined }) {

@@ -118,13 +118,19 @@ function tooltipProps(p: Palette) {
   } as const;
 }
 
-export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatistics; theme: ThemeName; onEnvelope: (seq: number) => void }) {
+/**
+ * `legStarts`: when each leg's request was sent (the session's legs), for the time to first
+ * envelope; `networkChunks`: the session's chunks are network reads (live, recordings), not
+ * blocks of a file, so comparing them with frames means something.
+ */
+export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks }: { stats: ChunkStatistics; theme: ThemeName; onEnvelope: (seq: number) => void; legStarts: readonly (number | undefined)[]; networkChunks: boolean }) {
   const p = PALETTES[theme];
   const frames = frameSizeBars(stats);
   const overBudgetFrames = frames.bars.filter((b) => b.overBudget).reduce((n, b) => n + b.count, 0);
   const overhead = overheadBars(stats.byType);
   const fullness = fullnessSlices(stats);
-  const legs = legBars(stats);
+  const legs = legBars(stats, legStarts);
+  const fromRequest = legs.every((l) => l.from === 'request');
   const perChunk = histogramBars(stats.framesPerChunk, 'count');
   const gaps = histogramBars(stats.frameGapMs, 'ms');
   const timing = hasTiming(stats);
@@ -177,7 +183,7 @@ export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatisti
 
       <ChartCard
         title="Payload vs envelope overhead, per type"
-        subtitle="bytes on the wire, split into the payload, the envelope around it and what JSON escaping added"
+        subtitle="total bytes on the wire per type over the whole session, split into the payload, the envelope around it and what JSON escaping added"
         testId={DIAGNOSTIC_IDS.chartOverhead}
         note={
           overhead.some((o) => o.overBudget > 0) ? (
@@ -266,6 +272,7 @@ export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatisti
         )}
       </ChartCard>
 
+      {networkChunks && (
       <ChartCard
         title="Network chunks vs SSE frames"
         subtitle={`${formatCountOf(stats.frames, 'frame')} · ${stats.splitFrames} split over several chunks · frames per chunk: ${histogramSummaryLine(stats.framesPerChunk, 'count')}`}
@@ -295,6 +302,7 @@ export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatisti
           </ResponsiveContainer>
         </div>
       </ChartCard>
+      )}
 
       <ChartCard
         title="Inter-arrival gaps between frames"
@@ -317,7 +325,11 @@ export function ChunkCharts({ stats, theme, onEnvelope }: { stats: ChunkStatisti
         )}
       </ChartCard>
 
-      <ChartCard title="Time to first envelope" subtitle="from the leg's first network chunk to its first envelope" testId={DIAGNOSTIC_IDS.chartFirstEnvelope}>
+      <ChartCard
+        title="Time to first envelope"
+        subtitle={fromRequest ? "from the leg's request to its first envelope" : "from the leg's first network chunk to its first envelope (the request time is not known)"}
+        testId={DIAGNOSTIC_IDS.chartFirstEnvelope}
+      >
         {legs.length > 1 && legs.some((l) => (l.timeToFirstEnvelope ?? 0) > 0) && (
           <ResponsiveContainer width="100%" height={Math.max(80, 24 * legs.length + 30)}>
             <BarChart data={legs.map((l) => ({ label: l.label, ms: l.timeToFirstEnvelope ?? 0 }))} layout="vertical" margin={MARGIN}>

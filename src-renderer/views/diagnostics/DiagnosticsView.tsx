@@ -134,7 +134,13 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
             </div>
           )}
           {stats ? (
-            <ChunkCharts stats={stats} theme={theme} onEnvelope={(seq) => app.selectRow(seq, { reveal: true })} />
+            <ChunkCharts
+              stats={stats}
+              theme={theme}
+              onEnvelope={(seq) => app.selectRow(seq, { reveal: true })}
+              legStarts={session.detail?.legs.map((leg) => leg.startedAt) ?? []}
+              networkChunks={hasNetworkChunks(session.summary)}
+            />
           ) : (
             !statsError && <div className="muted pad">Loading chunk statistics…</div>
           )}
@@ -206,4 +212,11 @@ function FindingRow({ app, session, finding }: { app: AppModel; session: Session
       </button>
     </li>
   );
+}
+
+/** Live sessions and recordings hold network reads; other files hold blocks of the file, which say nothing about the network. */
+function hasNetworkChunks(summary: SessionData['summary']): boolean {
+  const source = summary.source.kind === 'replay' ? undefined : summary.source;
+  if (!source) return true;
+  return source.kind === 'live' || source.importer === 'recording';
 }

@@ -1,3 +1,4 @@
+import { downloadBlob } from '../../app/browser';
 import { useEffect, useMemo, useState } from 'react';
 import type { SessionSummary } from '../../../src-shared/contract';
 import type { DiffRow, RowStatus, SessionDiff } from '../../../src-shared/diff/types';
@@ -158,7 +159,7 @@ export function DiffView({ app }: ViewProps) {
           data-testid={DIFF_IDS.export}
           title="Download the whole diff as JSON"
           onClick={() => {
-            if (state.diff && left && right) download(exportFileName(left, right), exportDiff(state.diff, left, right, Date.now()));
+            if (state.diff && left && right) downloadBlob(exportFileName(left, right), new Blob([exportDiff(state.diff, left, right, Date.now())], { type: 'application/json' }));
           }}
         >
           Export JSON
@@ -192,18 +193,6 @@ function SessionPicker({ label, value, sessions, testId, onChange }: { label: st
       </select>
     </label>
   );
-}
-
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 type Tab = 'block' | 'transcript' | 'envelopes';

@@ -118,7 +118,7 @@ function Splitter({ width, onWidth }: { width: number; onWidth: (width: number) 
 
 function EnvelopeTab({ envelope, frame, label, sessionStart }: { envelope: EnvelopeDetail; frame: FrameDetail | undefined; label: AgentLabel; sessionStart: number }) {
   const json = useMemo(() => envelopeJson(envelope), [envelope]);
-  const unified = useMemo(() => (envelope.unified ? JSON.stringify(envelope.unified, null, 2) : null), [envelope.unified]);
+  const unified = useMemo(() => (envelope.unified ? (stringifyJson(envelope.unified, { indent: 2 }) ?? null) : null), [envelope.unified]);
   const delta = useMemo(() => parsedDelta(envelope.delta), [envelope.delta]);
   const wire = useMemo(() => (frame ? prettyWireData(frame.data) : ''), [frame]);
   return (

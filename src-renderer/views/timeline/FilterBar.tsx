@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ENVELOPE_FIELDS } from '../../../src-shared/filter/envelope-fields';
 import { uiCommands } from '../../app/ui-commands';
+import { useMenuDismiss } from '../../components/use-menu-dismiss';
 import type { AgentLabel } from '../../model/agents';
 import { applyChip, chipsOf, conjuncts, type ChipChange } from '../../model/filter-chips';
 import { formatCount, formatCountOf } from '../../model/format';
@@ -142,13 +143,7 @@ interface Option {
 
 function MultiSelect({ label, options, selected, onChange, testId }: { label: string; options: readonly Option[]; selected: readonly string[]; onChange: (values: string[]) => void; testId: string }) {
   const details = useRef<HTMLDetailsElement>(null);
-  useEffect(() => {
-    const close = (event: MouseEvent): void => {
-      if (details.current && !details.current.contains(event.target as Node)) details.current.open = false;
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, []);
+  useMenuDismiss(details);
   const summary = selected.length === 0 ? `${label}: all` : `${label}: ${selected.length}`;
   return (
     <details ref={details} className={`multi-select ${selected.length > 0 ? 'multi-select-active' : ''}`} data-testid={testId}>

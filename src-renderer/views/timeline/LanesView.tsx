@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type WheelEvent } from 'react';
-import type { RendererApp } from '../../app/composition';
+import { withDetailOpen, type RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
 import { useThrottled } from '../../app/use-throttled';
 import type { ThemeName } from '../../app/types';
@@ -196,7 +196,10 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
             drag.current = null;
             if (start && Math.abs(event.clientX - start.x) > 2) return;
             const target = hit(event);
-            if (target) app.selectRow(target.seq, { reveal: false });
+            if (target) {
+              app.selectRow(target.seq, { reveal: false });
+              app.prefs.update(withDetailOpen);
+            }
           }}
           onMouseLeave={() => {
             drag.current = null;

@@ -1,13 +1,14 @@
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnSizingState, type Row } from '@tanstack/react-table';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnSizingState, type Row, type Updater, type VisibilityState } from '@tanstack/react-table';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { TimelineRow } from '../../../src-shared/contract';
-import type { RendererApp } from '../../app/composition';
+import { withDetailOpen, type RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
 import { useThrottled } from '../../app/use-throttled';
 import type { SelectionSnapshot } from '../../app/types';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
+import { columnSpec, layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
 import { followRange } from '../../model/follow-range';
 import { EMPTY_FILTER } from '../../model/row-filter';
 import { previewTitle, rowCells, type RowCells } from '../../model/row-view';
@@ -27,6 +28,8 @@ interface DisplayRow {
   readonly position: number;
   readonly seq: number;
   readonly cells: RowCells | null;
+  /** The first row of a continuation leg (after frontend-tool results were sent). */
+  readonly legStart: boolean;
 }
 
 const column = createColumnHelper<DisplayRow>();
@@ -39,75 +42,67 @@ let handledReveal = 0;
 
 const SEVERITY_SYMBOL = { error: '●', warning: '▲', info: 'ℹ' } as const;
 
-const COLUMNS = [
-  column.accessor('seq', { id: 'seq', header: '#', size: 56, cell: (c) => <span className="num">{c.row.original.seq}</span> }),
-  column.display({ id: 'time', header: 'Time', size: 78, cell: (c) => <span className="num">{c.row.original.cells?.time}</span> }),
-  column.display({ id: 'gap', header: 'Δ', size: 68, cell: (c) => <span className="num dim">{c.row.original.cells?.gap}</span> }),
+/** What each column shows; its header, widths and when it gives way are in model/columns.ts. */
+const CELLS: Record<ColumnId, (row: DisplayRow) => ReactNode> = {
+  seq: (row) => <span className="num">{row.seq}</span>,
+  time: (row) => <span className="num">{row.cells?.time}</span>,
+  gap: (row) => <span className="num dim">{row.cells?.gap}</span>,
+  agent: (row) => {
+    const agent = row.cells?.agent;
+    if (!agent) return null;
+    return (
+      <span className="agent-cell" style={{ paddingLeft: agent.depth * 10 }} title={`${agent.name} · ${agent.uuid}${agent.model ? ` · ${agent.model}` : ''}`}>
+        {agent.depth > 0 && <span className="agent-branch">└</span>}
+        <span className="agent-dot" style={{ background: agent.colour }} />
+        {agent.name}
+      </span>
+    );
+  },
+  type: (row) => {
+    const cells = row.cells;
+    if (!cells) return null;
+    return (
+      <span className={`type type-${cells.category}`} title={cells.unified ? `${cells.type} → stream.${cells.unified}` : cells.type}>
+        {cells.type}
+        {cells.unified && <span className="type-unified" data-testid={TEST_IDS.rowUnified}> {cells.unified}</span>}
+      </span>
+    );
+  },
+  final: (row) => (row.cells?.final ? <span className="final-mark" title="final">✓</span> : null),
+  delta: (row) => {
+    const cells = row.cells;
+    if (!cells) return <span className="dim">loading…</span>;
+    return (
+      <span className="preview" title={previewTitle(cells)}>
+        {cells.preview}
+        {cells.previewCut && <span className="dim">…</span>}
+      </span>
+    );
+  },
+  bytes: (row) => <span className="num dim">{row.cells?.bytes}</span>,
+  idName: (row) => <span className="id-name">{row.cells?.idName}</span>,
+  diagnostics: (row) => {
+    const cells = row.cells;
+    if (!cells || cells.diagnostics === 0) return null;
+    const severity = cells.severity ?? 'info';
+    return (
+      <span className={`diag-badge diag-${severity}`} title={`${cells.diagnostics} finding${cells.diagnostics === 1 ? '' : 's'} (${severity})`}>
+        {SEVERITY_SYMBOL[severity]} {cells.diagnostics}
+      </span>
+    );
+  },
+};
+
+const COLUMNS = TIMELINE_COLUMNS.map((spec) =>
   column.display({
-    id: 'agent',
-    header: 'Agent',
-    size: 112,
-    cell: (c) => {
-      const agent = c.row.original.cells?.agent;
-      if (!agent) return null;
-      return (
-        <span className="agent-cell" style={{ paddingLeft: agent.depth * 10 }} title={`${agent.name} · ${agent.uuid}${agent.model ? ` · ${agent.model}` : ''}`}>
-          {agent.depth > 0 && <span className="agent-branch">└</span>}
-          <span className="agent-dot" style={{ background: agent.colour }} />
-          {agent.name}
-        </span>
-      );
-    },
+    id: spec.id,
+    header: () => <span title={spec.title}>{spec.label}</span>,
+    size: spec.width,
+    minSize: spec.minWidth,
+    enableResizing: spec.id !== 'delta',
+    cell: (c) => CELLS[spec.id](c.row.original),
   }),
-  column.display({
-    id: 'type',
-    header: 'Type',
-    size: 164,
-    cell: (c) => {
-      const cells = c.row.original.cells;
-      if (!cells) return null;
-      return (
-        <span className={`type type-${cells.category}`} title={cells.unified ? `${cells.type} → stream.${cells.unified}` : cells.type}>
-          {cells.type}
-          {cells.unified && <span className="type-unified" data-testid={TEST_IDS.rowUnified}> {cells.unified}</span>}
-        </span>
-      );
-    },
-  }),
-  column.display({ id: 'final', header: () => <span title="final: the last envelope of its block">Fin</span>, size: 40, cell: (c) => (c.row.original.cells?.final ? <span className="final-mark" title="final">✓</span> : null) }),
-  column.display({
-    id: 'delta',
-    header: 'Delta',
-    size: 380,
-    cell: (c) => {
-      const cells = c.row.original.cells;
-      if (!cells) return <span className="dim">loading…</span>;
-      return (
-        <span className="preview" title={previewTitle(cells)}>
-          {cells.preview}
-          {cells.previewCut && <span className="dim">…</span>}
-        </span>
-      );
-    },
-  }),
-  column.display({ id: 'bytes', header: 'Bytes', size: 64, cell: (c) => <span className="num dim">{c.row.original.cells?.bytes}</span> }),
-  column.display({ id: 'idName', header: 'Id / name', size: 170, cell: (c) => <span className="id-name">{c.row.original.cells?.idName}</span> }),
-  column.display({
-    id: 'diagnostics',
-    header: 'Diag',
-    size: 52,
-    cell: (c) => {
-      const cells = c.row.original.cells;
-      if (!cells || cells.diagnostics === 0) return null;
-      const severity = cells.severity ?? 'info';
-      return (
-        <span className={`diag-badge diag-${severity}`} title={`${cells.diagnostics} finding${cells.diagnostics === 1 ? '' : 's'} (${severity})`}>
-          {SEVERITY_SYMBOL[severity]} {cells.diagnostics}
-        </span>
-      );
-    },
-  }),
-];
+);
 
 export interface TimelineTableProps {
   readonly app: RendererApp;
@@ -116,6 +111,8 @@ export interface TimelineTableProps {
   readonly labels: ReadonlyMap<string, AgentLabel>;
   readonly sessionStart: number;
   readonly live: boolean;
+  /** Told which chosen columns do not fit at the table's width. */
+  readonly onDropped?: (columns: readonly ColumnId[]) => void;
 }
 
 /**
@@ -124,7 +121,7 @@ export interface TimelineTableProps {
  * are materialised; missing ones are fetched by page. While the session is live the table
  * follows new rows, but only if the user was at the bottom.
  */
-export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, live }: TimelineTableProps) {
+export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, live, onDropped }: TimelineTableProps) {
   const selection = useStore(app.selection);
   const scroller = useRef<HTMLDivElement>(null);
   // Whether the table sticks to the newest rows: from the start for a live session, and
@@ -138,7 +135,22 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     followingRef.current = on;
     setFollowingState(on);
   }, []);
-  const [columnSizing, setColumnSizing] = useState<ColumnSizingState>({});
+  const prefs = useStore(app.prefs);
+  const wrap = useRef<HTMLDivElement>(null);
+  const tableWidth = useElementWidth(wrap);
+  const layout = useMemo(() => layoutColumns(tableWidth, prefs.columns), [tableWidth, prefs.columns]);
+  const layoutSizing = useMemo<ColumnSizingState>(() => Object.fromEntries(layout.columns.map((c) => [c.id, c.width])), [layout]);
+  // Widths being dragged; remembered in the preferences when the drag ends.
+  const [dragSizing, setDragSizing] = useState<ColumnSizingState>({});
+  const columnSizing = useMemo(() => ({ ...layoutSizing, ...dragSizing }), [layoutSizing, dragSizing]);
+  const columnVisibility = useMemo<VisibilityState>(() => Object.fromEntries(TIMELINE_COLUMNS.map((c) => [c.id, layout.columns.some((shown) => shown.id === c.id)])), [layout]);
+  const droppedKey = layout.dropped.join(',');
+  useEffect(() => onDropped?.(droppedKey === '' ? [] : (droppedKey.split(',') as ColumnId[])), [droppedKey, onDropped]);
+  // The table computes a drag's widths inside its own state updates: hand it a state setter.
+  const onColumnSizingChange = useCallback(
+    (change: Updater<ColumnSizingState>) => setDragSizing((old) => (typeof change === 'function' ? change({ ...layoutSizing, ...old }) : change)),
+    [layoutSizing],
+  );
   // The virtualizer re-measures every row when the count changes: on huge sessions, a few times a second.
   const count = useThrottled(snapshot.visibleCount, snapshot.visibleCount > LARGE_COUNT ? LARGE_COUNT_INTERVAL_MS : 0);
 
@@ -168,7 +180,9 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
       if (seq === undefined) continue;
       const row: TimelineRow | undefined = timeline.getRow(seq);
       const previousReceivedAt = seq > 0 && timeline.index.isKnown(seq - 1) ? timeline.index.receivedAt(seq - 1) : undefined;
-      rows.push({ position, seq, cells: row ? rowCells(row, { sessionStart, previousReceivedAt, labels }) : null });
+      const previous = seq > 0 ? timeline.getRow(seq - 1) : undefined;
+      const legStart = row !== undefined && row.leg > 0 && previous !== undefined && previous.leg !== row.leg;
+      rows.push({ position, seq, cells: row ? rowCells(row, { sessionStart, previousReceivedAt, labels }) : null, legStart });
     }
     return rows;
     // snapshot.version: rows and pages change in place in the model.
@@ -186,9 +200,19 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     getRowId: (row) => String(row.seq),
     columnResizeMode: 'onChange',
     enableColumnResizing: true,
-    state: { columnSizing },
-    onColumnSizingChange: setColumnSizing,
+    state: { columnSizing, columnVisibility },
+    onColumnSizingChange,
   });
+  const resizing = table.getState().columnSizingInfo.isResizingColumn;
+  useEffect(() => {
+    if (resizing !== false || Object.keys(dragSizing).length === 0) return;
+    app.prefs.update((p) => {
+      let columns = p.columns;
+      for (const [id, width] of Object.entries(dragSizing)) if (width !== layoutSizing[id]) columns = resizeColumn(columns, id as ColumnId, width);
+      return columns === p.columns ? p : { ...p, columns };
+    });
+    setDragSizing({});
+  }, [resizing, dragSizing, layoutSizing, app]);
   const rowModel = table.getRowModel().rows;
   const byPosition = new Map(rowModel.map((r) => [r.original.position, r]));
 
@@ -272,7 +296,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
         moveTo(count - 1);
         break;
       case 'Enter':
-        if (selection.row !== null) app.prefs.update((p) => ({ ...p, detailOpen: true }));
+        if (selection.row !== null) app.prefs.update(withDetailOpen);
         break;
       default:
         return;
@@ -285,7 +309,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const width = table.getTotalSize();
 
   return (
-    <div className="timeline-table-wrap">
+    <div className="timeline-table-wrap" ref={wrap}>
       <div
         ref={scroller}
         className="timeline-table"
@@ -301,13 +325,16 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
           {headerGroup?.headers.map((header) => (
             <div key={header.id} role="columnheader" className={`tt-cell tt-col-${header.column.id}`} style={{ width: header.getSize() }}>
               {flexRender(header.column.columnDef.header, header.getContext())}
-              <div
-                className={`tt-resizer ${header.column.getIsResizing() ? 'tt-resizing' : ''}`}
-                onMouseDown={header.getResizeHandler()}
-                onDoubleClick={() => header.column.resetSize()}
-                role="separator"
-                aria-label={`Resize ${String(header.column.columnDef.header)}`}
-              />
+              {header.column.getCanResize() && (
+                <div
+                  className={`tt-resizer ${header.column.getIsResizing() ? 'tt-resizing' : ''}`}
+                  onMouseDown={header.getResizeHandler()}
+                  onDoubleClick={() => app.prefs.update((p) => ({ ...p, columns: { ...p.columns, widths: { ...p.columns.widths, [header.column.id]: columnSpec(header.column.id as ColumnId).width } } }))}
+                  role="separator"
+                  aria-label={`Resize the ${columnSpec(header.column.id as ColumnId).label} column`}
+                  title="Drag to resize; double-click for the default width"
+                />
+              )}
             </div>
           ))}
         </div>
@@ -365,12 +392,16 @@ const TimelineRowView = memo(function TimelineRowView({ app, row, top, width, se
       role="row"
       aria-rowindex={position + 1}
       aria-selected={selected}
-      className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''}`}
+      className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''} ${row.original.legStart ? 'tt-leg-start' : ''}`}
+      data-leg-start={row.original.legStart ? "true" : undefined}
+      title={row.original.legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
       data-testid={`${TEST_IDS.timelineRow}-${seq}`}
       data-seq={seq}
       style={{ height: ROW_HEIGHT, width, transform: `translateY(${top}px)` }}
-      onClick={() => app.selectRow(seq, { reveal: false })}
-      onDoubleClick={() => app.prefs.update((p) => ({ ...p, detailOpen: true }))}
+      onClick={() => {
+        app.selectRow(seq, { reveal: false });
+        app.prefs.update(withDetailOpen);
+      }}
     >
       {row.getVisibleCells().map((cell) => (
         <div key={cell.column.id} role="gridcell" className={`tt-cell tt-col-${cell.column.id}`} style={{ width: cell.column.getSize() }}>
@@ -395,4 +426,18 @@ function isHighlighted(selection: SelectionSnapshot, seq: number): boolean {
     else high = mid - 1;
   }
   return false;
+}
+
+/** The element's width, followed as it changes (window resized, detail pane opened). */
+function useElementWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setWidth(element.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }

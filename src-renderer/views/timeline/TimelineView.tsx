@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
 import type { SessionData } from '../../app/types';
@@ -9,6 +9,7 @@ import { TEST_IDS } from '../../testids';
 import { DetailPane } from './DetailPane';
 import { FilterBar } from './FilterBar';
 import { LanesView } from './LanesView';
+import { ColumnChooser } from './ColumnChooser';
 import { TimelineTable } from './TimelineTable';
 
 /** The session's envelopes in arrival order (table) or per agent over time (lanes), with the detail pane. */
@@ -16,6 +17,10 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
   const timeline = app.timeline(session.id);
   const snapshot = useStore(timeline);
   const prefs = useStore(app.prefs);
+  const selected = useStore(app.selection).row;
+  const host = useStore(app.host);
+  // Chosen columns the table has no room for, for the chooser to say so.
+  const [dropped, setDropped] = useState<readonly string[]>([]);
   const agentCount = timeline.index.agents.length;
   const labels = useMemo(
     () => labelAgents(session.agents, timeline.index.agents),
@@ -30,6 +35,19 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
 
   return (
     <div className="timeline-view" data-testid={TEST_IDS.timelineView}>
+      {!prefs.introDismissed && isDemoRun(session, host.demo?.baseUrl) && (
+        <div className="intro-line" data-testid={TEST_IDS.introLine}>
+          <span>A live run of the built-in demo agent: one row per envelope of its SSE stream, as it arrived. The conversation they make is in</span>
+          <button type="button" className="link-button" data-testid={TEST_IDS.introBlocks} onClick={() => app.navigate('blocks')}>
+            Blocks
+          </button>
+          <span>.</span>
+          <span className="spacer" />
+          <button type="button" className="icon-button" aria-label="Dismiss the introduction" title="Dismiss" onClick={() => app.prefs.update((p) => ({ ...p, introDismissed: true }))}>
+            ×
+          </button>
+        </div>
+      )}
       <div className="timeline-toolbar">
         <div className="segmented" role="radiogroup" aria-label="Timeline mode">
           <button
@@ -56,7 +74,8 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
           </button>
         </div>
         <FilterBar timeline={timeline} snapshot={snapshot} agents={agents} />
-        {!prefs.detailOpen && (
+        {prefs.timelineMode === 'table' && <ColumnChooser app={app} dropped={dropped} />}
+        {!prefs.detailOpen && selected !== null && (
           <button type="button" className="button button-small" onClick={() => app.prefs.update((p) => ({ ...p, detailOpen: true }))} title="Show the detail pane (D)">
             Details ▸
           </button>
@@ -78,12 +97,13 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
             </EmptyState>
           ) : prefs.timelineMode === 'table' ? (
             // Keyed by session: following and the scroll position belong to one session.
-            <TimelineTable key={session.id} app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={streaming} />
+            <TimelineTable key={session.id} app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={streaming} onDropped={setDropped} />
           ) : (
             <LanesView app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} />
           )}
         </div>
-        {prefs.detailOpen && snapshot.total > 0 && <DetailPane app={app} sessionId={session.id} timeline={timeline} labels={labels} sessionStart={sessionStart} />}
+        {/* Only for a selected row: before that it would take the table's room to say "select a row". */}
+        {prefs.detailOpen && selected !== null && snapshot.total > 0 && <DetailPane app={app} sessionId={session.id} timeline={timeline} labels={labels} sessionStart={sessionStart} />}
       </div>
     </div>
   );
@@ -104,4 +124,14 @@ function useSessionStart(session: SessionData, timeline: TimelineModel, version:
     // version: the first row may arrive later.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [legStart, firstReceived, version]);
+}
+
+/** A session streamed from the embedded demo agent (what a first start shows). */
+function isDemoRun(session: SessionData, demoBaseUrl: string | undefined): boolean {
+  if (!demoBaseUrl || session.summary.source.kind !== 'live') return false;
+  try {
+    return new URL(session.summary.source.url).origin === new URL(demoBaseUrl).origin;
+  } catch {
+    return false;
+  }
 }

@@ -54,6 +54,12 @@ describe('Anthropic Messages fixtures', () => {
     ]);
     for (const result of results) expect(blocks.find((b) => b.id === result.linkedBlock)?.toolId).toBe(result.toolId);
     expect(blocks[0]?.kind).toBe('redacted_thinking');
+    const { envelopes } = decodeBytes(readProviderFixture('anthropic-messages/server-tools.sse'));
+    const searches = envelopes.filter((e) => e.unified?.family === 'stream.tool_call_result' && e.unified.kind === 'web_search_tool_result').map((e) => e.unified);
+    expect(searches.map((u) => [u?.phase, u?.search_results])).toEqual([
+      ['completed', [{ url: 'https://weather.example/paris', title: 'Paris weather' }]],
+      ['failed', undefined],
+    ]);
     expect(blocks.at(-1)?.parsed).toMatchObject({ stop_reason: 'pause_turn' });
   });
 
@@ -76,7 +82,7 @@ describe('Anthropic Messages fixtures', () => {
     const families = envelopes.map((e) => e.unified?.family);
     expect(families.slice(0, 3)).toEqual(['stream.message_start', 'stream.ping', 'stream.content_block_start']);
     const textDelta = envelopes.find((e) => e.type === 'text' && e.delta !== '');
-    expect(textDelta?.unified).toEqual({ family: 'stream.content_block_delta', ids: { message_id: 'msg_demo_text', content_index: 1 }, kind: 'text_delta', channel: 'output_text' });
+    expect(textDelta?.unified).toEqual({ family: 'stream.content_block_delta', ids: { message_id: 'msg_demo_text', block_id: '1', content_index: 1 }, kind: 'text_delta', channel: 'output_text' });
     expect(envelopes.find((e) => e.type === 'citation')?.unified?.kind).toBe('citations_delta');
     expect(envelopes.find((e) => e.type === 'thinking' && e.delta !== '')?.unified?.channel).toBe('reasoning');
   });

@@ -40,8 +40,6 @@ const DELTA_KINDS: Readonly<Record<string, DeltaKind>> = {
   citations_delta: 'citations_delta',
 };
 
-const LIFECYCLE = new Set(['message_start', 'message_delta', 'message_stop', 'ping', 'error', 'content_block_start', 'content_block_delta', 'content_block_stop']);
-
 /** Result blocks of server tools: every `*_tool_result` type the API has, and MCP's. */
 function isToolResultBlock(type: string): boolean {
   return type.endsWith('_tool_result');
@@ -102,10 +100,11 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     }
   }
 
+  /** StreamIDs as docs/protocols/provider-events.md maps them: the block's index is its block_id and content_index. */
   const ids = (index?: number, block?: OpenBlock): Parameters<typeof unified>[1] => ({
     message_id: messageId,
-    ...(index !== undefined ? { content_index: index } : {}),
-    ...(block?.id ? { block_id: block.id, tool_call_id: block.id } : block?.toolUseId ? { tool_call_id: block.toolUseId } : {}),
+    ...(index !== undefined ? { block_id: String(index), content_index: index } : {}),
+    ...(block?.id ? { tool_call_id: block.id } : block?.toolUseId ? { tool_call_id: block.toolUseId } : {}),
   });
 
   function messageStart(ctx: ProviderEventContext, event: WireEvent): void {
@@ -205,7 +204,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       const failed = isErrorContent(content);
       ctx.emit(
         { type: 'server_tool_result', final: true, delta: content === undefined || content === null ? '' : typeof content === 'string' ? content : jsonText(content), extras: { id: block.toolUseId, name: block.type } },
-        unified('stream.tool_call_result', ids(index, block), { kind: block.type, phase: failed ? 'failed' : 'completed', ...(failed ? { error: content } : {}) }),
+        unified('stream.tool_call_result', ids(index, block), { kind: block.type, phase: failed ? 'failed' : 'completed', ...(failed ? { error: content } : {}), search_results: searchResults(content) }),
       );
       return;
     }
@@ -300,11 +299,16 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   };
 }
 
+/** The `web_search_result` entries of a result's content, as `{url, title}`; undefined when there are none. */
+function searchResults(content: unknown): { url: string; title: string }[] | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const results = content.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && (r as Record<string, unknown>)['type'] === 'web_search_result');
+  return results.length > 0 ? results.map((r) => ({ url: typeof r['url'] === 'string' ? r['url'] : '', title: typeof r['title'] === 'string' ? r['title'] : '' })) : undefined;
+}
+
 /** A tool result whose content is an error object (`web_search_tool_result_error`, `*_error`…). */
 function isErrorContent(content: unknown): boolean {
   if (typeof content !== 'object' || content === null || Array.isArray(content)) return false;
   const type = (content as Record<string, unknown>)['type'];
   return typeof type === 'string' && type.endsWith('_error');
 }
-
-export const ANTHROPIC_MESSAGES_EVENT_TYPES: ReadonlySet<string> = LIFECYCLE;

@@ -46,10 +46,11 @@ export class ProviderEventContext {
 /** Every field of the event except `type`: the extras of a provider-event envelope. */
 export function eventFields(event: WireEvent): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  for (const key of Object.keys(event)) {
+  for (const key in event) {
     if (key === 'type') continue;
-    // defineProperty, not assignment: a "__proto__" key from the wire stays a plain field.
-    Object.defineProperty(fields, key, { value: event[key], enumerable: true, writable: true, configurable: true });
+    // A "__proto__" key from the wire stays a plain field: assignment would set the prototype.
+    if (key === '__proto__') Object.defineProperty(fields, key, { value: event[key], enumerable: true, writable: true, configurable: true });
+    else fields[key] = event[key];
   }
   return fields;
 }

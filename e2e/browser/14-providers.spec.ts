@@ -1,0 +1,80 @@
+import { providerFixturePath } from '../../src-main/testing/fixtures';
+import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
+import { expect, test } from './fixtures';
+
+/**
+ * The provider APIs' own streams, per provider: a capture opened as a file, and a live
+ * connection to the demo agent's endpoint through the connect form's preset. Each shows its
+ * unified events beside the wire events in the timeline, its blocks with the message's
+ * usage in the blocks view, and its findings in the diagnostics view.
+ */
+const PROVIDERS = [
+  {
+    provider: 'anthropic',
+    dialect: 'anthropic-messages',
+    capture: 'anthropic-messages/text-citations.sse',
+    captureKinds: ['thinking', 'text', 'message'],
+    usage: /412 in · 38 out/,
+    live: { scenario: 'error-midstream', rule: 'provider.api-error', kinds: ['text', 'error', 'message'] },
+  },
+  {
+    provider: 'openai',
+    dialect: 'openai-responses',
+    capture: 'openai-responses/builtin-tools.sse',
+    captureKinds: ['server_tool_call', 'server_tool_result', 'tool_result', 'custom_tool_call', 'text', 'message'],
+    usage: /900 in · 120 out/,
+    live: { scenario: 'incomplete', rule: 'provider.response-incomplete', kinds: ['text', 'message'] },
+  },
+] as const;
+
+for (const p of PROVIDERS) {
+  test(`${p.dialect}: a capture shows unified events, blocks with usage, and diagnostics`, async ({ app, timeline, blocks, diagnostics }) => {
+    await app.openFiles(providerFixturePath(p.capture));
+    await app.expectView('timeline');
+    // It ends at its own terminal event (message_stop, response.completed), not at [DONE].
+    await app.expectState('done');
+    await app.expectNoErrors();
+    await expect(timeline.rowUnified.first()).toBeVisible();
+    await expect(timeline.rowUnified.first()).toContainText('message_start');
+    await timeline.select(0);
+    await expect(timeline.unifiedEvent).toContainText('stream.message_start');
+    await app.screenshot(`14-${p.provider}-timeline`);
+
+    await app.show('blocks');
+    for (const kind of p.captureKinds) await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+    // The message's summary is the last block; its body loads once it is scrolled near.
+    const message = blocks.ofKind('message');
+    await message.scrollIntoViewIfNeeded();
+    await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(p.usage);
+    await app.screenshot(`14-${p.provider}-blocks`);
+
+    await app.show('diagnostics');
+    await expect(diagnostics.summary).toBeVisible();
+    expect(await diagnostics.rules()).not.toContain('stream.missing-done');
+  });
+
+  test(`${p.dialect}: the demo's endpoint streams live through the connect preset`, async ({ app, connect, timeline, blocks, diagnostics }) => {
+    await app.show('connect');
+    await connect.chooseProvider({ provider: p.provider, scenario: p.live.scenario, pace: 'fast' });
+    await expect(connect.url).toHaveValue(new RegExp(`/v1/${p.provider === 'anthropic' ? 'messages' : 'responses'}\\?pace=fast$`));
+    await app.screenshot(`14-${p.provider}-connect`);
+    const wide = app.page.viewportSize();
+    await app.page.setViewportSize({ width: 1024, height: 700 });
+    await app.screenshot(`14-${p.provider}-connect-1024`);
+    if (wide) await app.page.setViewportSize(wide);
+    await connect.connect();
+    await app.expectView('timeline');
+    await expect(timeline.rowUnified.first()).toBeVisible();
+    // An API error event and an incomplete response end the stream by error, never as done.
+    await app.expectState('ended by error');
+
+    await app.show('blocks');
+    for (const kind of p.live.kinds) await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+    await blocks.ofKind('message').scrollIntoViewIfNeeded();
+    await expect(blocks.ofKind('message').getByTestId(BLOCK_IDS.metaJson)).toContainText(/\d+ in · \d+ out/);
+
+    await app.show('diagnostics');
+    await expect.poll(() => diagnostics.rules()).toContain(p.live.rule);
+    await app.screenshot(`14-${p.provider}-live-diagnostics`);
+  });
+}

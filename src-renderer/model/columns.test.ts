@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_COLUMN_PREFS, layoutColumns, readColumnPrefs, resizeColumn, TIMELINE_COLUMNS, toggleColumn } from './columns';
+
+const ids = (available: number, prefs = DEFAULT_COLUMN_PREFS) => layoutColumns(available, prefs).columns.map((c) => c.id);
+const sum = (available: number, prefs = DEFAULT_COLUMN_PREFS) => layoutColumns(available, prefs).columns.reduce((s, c) => s + c.width, 0);
+
+describe('timeline columns', () => {
+  it('shows every column where there is room, Delta taking the rest', () => {
+    const layout = layoutColumns(1228, DEFAULT_COLUMN_PREFS);
+    expect(layout.columns.map((c) => c.id)).toEqual(TIMELINE_COLUMNS.map((c) => c.id));
+    expect(layout.dropped).toEqual([]);
+    expect(sum(1228)).toBe(1228);
+  });
+
+  it('regression: at 1024 px only #, Time, Δ, Agent and Type showed — narrow tables drop the least needed columns, never Delta', () => {
+    expect(ids(700)).toEqual(['seq', 'agent', 'type', 'delta', 'idName', 'diagnostics']);
+    expect(layoutColumns(700, DEFAULT_COLUMN_PREFS).dropped).toEqual(['gap', 'final', 'bytes', 'time']);
+    expect(ids(440)).toEqual(['seq', 'type', 'delta', 'diagnostics']);
+    // However narrow, the row number and the content stay.
+    expect(ids(100)).toEqual(['seq', 'delta']);
+    for (const width of [100, 440, 700, 1228]) expect(layoutColumns(width, DEFAULT_COLUMN_PREFS).columns.find((c) => c.id === 'delta')!.width).toBeGreaterThanOrEqual(160);
+  });
+
+  it('keeps the user’s choice of columns and their widths', () => {
+    let prefs = toggleColumn(DEFAULT_COLUMN_PREFS, 'gap');
+    prefs = toggleColumn(prefs, 'delta');
+    expect(ids(2000, prefs)).not.toContain('gap');
+    expect(ids(2000, prefs)).toContain('delta');
+    prefs = resizeColumn(prefs, 'type', 220);
+    prefs = resizeColumn(prefs, 'agent', 3);
+    const layout = layoutColumns(2000, prefs);
+    expect(layout.columns.find((c) => c.id === 'type')!.width).toBe(220);
+    expect(layout.columns.find((c) => c.id === 'agent')!.width).toBe(64);
+    expect(toggleColumn(prefs, 'gap').hidden).toEqual([]);
+  });
+
+  it('reads stored preferences defensively', () => {
+    expect(readColumnPrefs(null)).toEqual(DEFAULT_COLUMN_PREFS);
+    expect(readColumnPrefs({ hidden: ['gap', 'nope', 3], widths: { type: 200, agent: 'x', nope: 5, time: -1, bytes: 1e9 } })).toEqual({ hidden: ['gap'], widths: { type: 200 } });
+  });
+});
