@@ -48,16 +48,6 @@ function describeSegmentBlock(block: Block, envelope: Envelope | undefined): voi
 }
 
 /**
- * Most text blocks are one plain text segment equal to the block's content: the segment then
- * holds the block's string instead of its own chain of the same deltas (which costs a string
- * cell per delta for as long as the session lives).
- */
-function shareContent(block: Block, segments: readonly Segment[]): void {
-  const only = segments[0];
-  if (segments.length === 1 && only?.type === 'text' && only.content.length === block.content.length) only.content = block.content;
-}
-
-/**
  * The inline stage after reconstruction: one incremental parser per text block, fed with what
  * each change appended (never the whole content again), so a long block costs linear time.
  * A block whose content shrank (the reconstructor split a replayed attempt off it) is parsed
@@ -69,7 +59,7 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   const parses = new Map<number, BlockParse>();
 
   function startParse(block: Block): BlockParse {
-    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)));
+    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)), () => block.content);
     const parse: BlockParse = { doc, fed: 0, ended: false };
     parses.set(block.id, parse);
     block.segments = doc.segments;
@@ -83,7 +73,6 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   function end(block: Block, parse: BlockParse): void {
     parse.ended = true;
     parse.doc.parser.end();
-    shareContent(block, parse.doc.segments);
   }
 
   function feed(block: Block, envelope: Envelope | undefined): void {
