@@ -81,15 +81,36 @@ export function inlineTagNames(options: InlineOptions): string[] {
   return options.mode === 'auto' || options.mode === 'xml' ? [...SEGMENT_TAGS, ...options.tools.map((t) => t.name)] : [];
 }
 
-export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
-  const xml = options.mode === 'auto' || options.mode === 'xml';
-  const sentinels = options.mode === 'auto' || options.mode === 'sentinel';
-  const tools = new Map(options.tools.map((t) => [t.name, t]));
-  const topNames = inlineTagNames(options);
+/** What a configuration recognises, computed once per options object (a session parses thousands of blocks). */
+interface Vocabulary {
+  tools: Map<string, InlineOptions['tools'][number]>;
   /** Every prefix of a top-level tag name: a name being read is checked in one lookup. */
-  const topPrefixes = new Set(topNames.flatMap((n) => Array.from({ length: n.length }, (_, i) => n.slice(0, i + 1))));
-  const topExact = new Set(topNames);
-  const textTriggers = (xml ? '<' : '') + (sentinels ? '[' : '');
+  topPrefixes: Set<string>;
+  topExact: Set<string>;
+  textTriggers: string;
+}
+
+const vocabularies = new WeakMap<InlineOptions, Vocabulary>();
+
+function vocabularyOf(options: InlineOptions): Vocabulary {
+  let vocabulary = vocabularies.get(options);
+  if (!vocabulary) {
+    const topNames = inlineTagNames(options);
+    const xml = options.mode === 'auto' || options.mode === 'xml';
+    const sentinels = options.mode === 'auto' || options.mode === 'sentinel';
+    vocabulary = {
+      tools: new Map(options.tools.map((t) => [t.name, t])),
+      topPrefixes: new Set(topNames.flatMap((n) => Array.from({ length: n.length }, (_, i) => n.slice(0, i + 1)))),
+      topExact: new Set(topNames),
+      textTriggers: (xml ? '<' : '') + (sentinels ? '[' : ''),
+    };
+    vocabularies.set(options, vocabulary);
+  }
+  return vocabulary;
+}
+
+export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
+  const { tools, topPrefixes, topExact, textTriggers } = vocabularyOf(options);
   const nextTrigger = createCharFinder(textTriggers);
 
   let state: State = 'text';

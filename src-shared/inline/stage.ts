@@ -24,7 +24,8 @@ export interface InlineStage {
 }
 
 interface BlockParse {
-  doc: InlineDocument;
+  /** Dropped once the block ended: only its segments are kept. */
+  doc: InlineDocument | null;
   /** Characters of the block's content already pushed. */
   fed: number;
   ended: boolean;
@@ -70,16 +71,26 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     return { rule: finding.rule, message: `${finding.message} (text block #${block.id}, character ${finding.offset})`, at: locate(block) };
   }
 
+  /** The block ended: the parser goes, the segments stay (a session may hold many thousands of blocks). */
   function end(block: Block, parse: BlockParse): void {
     parse.ended = true;
-    parse.doc.parser.end();
+    parse.doc?.parser.end();
+    parse.doc = null;
+    parses.delete(block.id);
+    const only = block.segments?.[0];
+    // A plain text block: its one segment is the block's own string, no reader kept.
+    if (block.segments?.length === 1 && only?.type === 'text' && only.start === 0 && only.end === block.content.length) {
+      Object.defineProperty(only, 'content', { value: block.content, enumerable: true, writable: true, configurable: true });
+    }
   }
 
   function feed(block: Block, envelope: Envelope | undefined): void {
     let parse = parses.get(block.id);
+    // An ended block keeps its segments; it only changes again when a replay is split off it.
+    if (!parse && block.segments && block.status !== 'open') return;
     if (parse && block.content.length < parse.fed) parse = undefined;
     parse ??= startParse(block);
-    if (parse.ended) return;
+    if (parse.ended || !parse.doc) return;
     const grown = block.content.length - parse.fed;
     if (grown > 0) {
       // The envelope's delta is what the block gained. Slicing the content instead would
@@ -110,12 +121,16 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     reconfigure(next, blocks) {
       options = next;
       parses.clear();
-      for (const block of blocks) if (block.kind === INLINE_BLOCK_KIND) feed(block, undefined);
+      for (const block of blocks) {
+        if (block.kind !== INLINE_BLOCK_KIND) continue;
+        delete block.segments;
+        feed(block, undefined);
+      }
     },
     options: () => options,
     held(block) {
       const parse = parses.get(block.id);
-      return parse && !parse.ended ? parse.doc.parser.held() : 0;
+      return parse?.doc ? parse.doc.parser.held() : 0;
     },
   };
 }
