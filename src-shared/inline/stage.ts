@@ -60,7 +60,7 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   const parses = new Map<number, BlockParse>();
 
   function startParse(block: Block): BlockParse {
-    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)), () => block.content);
+    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)));
     const parse: BlockParse = { doc, fed: 0, ended: false };
     parses.set(block.id, parse);
     block.segments = doc.segments;
@@ -78,10 +78,9 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     parse.doc = null;
     parses.delete(block.id);
     const only = block.segments?.[0];
-    // A plain text block: its one segment is the block's own string, no reader kept.
-    if (block.segments?.length === 1 && only?.type === 'text' && only.start === 0 && only.end === block.content.length) {
-      Object.defineProperty(only, 'content', { value: block.content, enumerable: true, writable: true, configurable: true });
-    }
+    // A plain text block: its one segment holds the block's own string instead of a second
+    // chain of the same deltas.
+    if (block.segments?.length === 1 && only?.type === 'text' && only.content.length === block.content.length) only.content = block.content;
   }
 
   function feed(block: Block, envelope: Envelope | undefined): void {
