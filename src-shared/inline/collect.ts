@@ -14,6 +14,13 @@ export interface SegmentCollector {
   readonly sink: SegmentSink;
 }
 
+/**
+ * Most segments have no parameters and text has no metadata: they share one frozen empty
+ * object until a parameter arrives (a session may hold a segment per text block, many
+ * thousands of them).
+ */
+const NONE: Record<string, never> = Object.freeze({});
+
 /** Builds segments from parser events (the same events the segment-events dialect carries). */
 export function createSegmentCollector(onFinding: (finding: InlineFinding) => void = () => undefined): SegmentCollector {
   const segments: Segment[] = [];
@@ -22,14 +29,16 @@ export function createSegmentCollector(onFinding: (finding: InlineFinding) => vo
     segments,
     sink: {
       start(id, type, metadata, offset) {
-        current = { id, type, metadata, params: {}, content: '', complete: false, start: offset, end: offset };
+        current = { id, type, metadata: Object.keys(metadata).length === 0 ? NONE : metadata, params: NONE, content: '', complete: false, start: offset, end: offset };
         segments.push(current);
       },
       content(delta) {
         if (current) current.content += delta;
       },
       param(name, value) {
-        if (current) current.params[name] = value;
+        if (!current) return;
+        if (current.params === NONE) current.params = {};
+        current.params[name] = value;
       },
       end(complete, offset) {
         if (!current) return;
