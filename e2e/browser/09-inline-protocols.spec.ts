@@ -25,7 +25,7 @@ async function screenshots(app: AppPage, page: Page, name: string): Promise<void
 test('XML tool tags: reasoning, tool calls with their parameters and the completion, with the raw text a click away', async ({ app, connect, blocks, page }) => {
   await connect.chooseDemo({ scenario: 'inline-xml', format: 'json', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState('done');
   await app.show('blocks');
 
   const texts = blocks.ofKind('text');
@@ -58,7 +58,7 @@ test('XML tool tags: reasoning, tool calls with their parameters and the complet
 test('segment tags, in the XML wire format: file writes as code under their path, bash commands, a generic tool', async ({ app, connect, blocks, page }) => {
   await connect.chooseDemo({ scenario: 'inline-segments', format: 'xml', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState('done');
   await app.show('blocks');
 
   const texts = blocks.ofKind('text');
@@ -87,7 +87,7 @@ test('segment tags, in the XML wire format: file writes as code under their path
 test('sentinels, in the raw Anthropic format: segments typed by their JSON headers', async ({ app, connect, blocks, page }) => {
   await connect.chooseDemo({ scenario: 'inline-sentinels', format: 'raw', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState('done');
   await app.show('blocks');
 
   const text = blocks.ofKind('text').first();
@@ -108,7 +108,7 @@ for (const { scenario, format, rules, unclosed } of [
   test(`${scenario}: the broken protocol is shown as received and explained`, async ({ app, connect, blocks, diagnostics, page }) => {
     await connect.chooseDemo({ scenario, format, pace: 'fast' });
     await connect.connect();
-    await app.expectState('complete');
+    await app.expectState('done');
     await app.show('blocks');
     const unclosedSegment = blocks.segmentsOf(page, unclosed).and(page.locator('[data-complete="false"]'));
     await expect(unclosedSegment).toHaveCount(1);
@@ -123,7 +123,7 @@ for (const { scenario, format, rules, unclosed } of [
 test('the inline mode of an open session', async ({ app, connect, blocks, diagnostics }) => {
   await connect.chooseDemo({ scenario: 'inline-malformed-xml', format: 'json', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState('done');
 
   await app.show('blocks');
   await expect(blocks.segmentsOf(blocks.ofKind('text').first())).not.toHaveCount(0);
@@ -150,7 +150,7 @@ test('a segment-event stream: one block per segment, shown as the inline stage s
   // The demo agent's segment-event endpoint: the same scenario's text, parsed on the server.
   await connect.url.fill((await connect.url.inputValue()).replace('/agent/run', '/segments/run'));
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState('done');
   await expect(app.sessionHeader).toContainText('format segments');
 
   await app.show('blocks');
@@ -171,7 +171,7 @@ test('a segment-event stream: one block per segment, shown as the inline stage s
 test('a live text block holds back a marker until the next delta decides it', async ({ app, connect, blocks, replay, page }) => {
   await connect.chooseDemo({ scenario: 'inline-xml', format: 'json', pace: 'fast' });
   await connect.connect();
-  await app.expectState('complete');
+  await app.expectState('done');
   // Replayed one envelope at a time, the first text block streams as it did live. (The fast
   // run replays in a blink: seeking back to the start leaves it paused there.)
   await app.replayButton.click();
