@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { glob, isDynamicPattern } from 'tinyglobby';
+import { DEFAULT_TOOL_TAGS, INLINE_MODES, parseToolList, type InlineMode, type InlineOptions } from '../../src-shared/inline/types';
 import { DIALECT_REGISTRY, type DialectRegistry } from '../../src-shared/dialects/registry';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import { UsageError } from './io';
@@ -55,4 +56,22 @@ export async function filesFrom(patterns: readonly string[], cwd: string): Promi
   }
   if (out.filter((file) => file === '-').length > 1) throw new UsageError('- (stdin) can be read once');
   return [...new Set(out)];
+}
+
+/** The options `--inline` and `--tools` add to a command that decodes. */
+export const INLINE_ARGS = { inline: { type: 'string' }, tools: { type: 'string' } } as const;
+
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+/** `--inline auto|xml|sentinel|off` and `--tools search:query,extract:file_path,query` (docs/inline.md). */
+export function parseInline(mode: string | undefined, tools: string | undefined): InlineOptions {
+  const chosen = (mode ?? 'auto') as InlineMode;
+  if (!INLINE_MODES.includes(chosen)) throw new UsageError(`--inline must be one of ${INLINE_MODES.join(', ')}, not '${mode}'`);
+  if (tools === undefined) return { mode: chosen, tools: DEFAULT_TOOL_TAGS };
+  const list = parseToolList(tools);
+  const bad = list.flatMap((t) => [t.name, ...t.required]).find((name) => !TOOL_NAME.test(name));
+  if (list.length === 0 || bad !== undefined) {
+    throw new UsageError(`--tools takes tag names separated by commas, each with its required parameters after ':' (search:query,extract:file_path,query), not '${tools}'`);
+  }
+  return { mode: chosen, tools: list };
 }

@@ -3,6 +3,7 @@ import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../..
 import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
 import { countOf } from '../../src-shared/text/count';
 import type { DecodedFile } from './decode-file';
+import type { Segment } from '../../src-shared/inline/types';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 
 export interface RuleCount {
@@ -25,7 +26,7 @@ export interface InspectReport {
   unifiedEvents?: Record<string, number>;
   /** Provider dialects: each message's model, status, stop reason, usage and timing. */
   messages?: MessageSummary[];
-  blocks: { id: number; agent: string; kind: string; status: Block['status']; bytes: number; name?: string; toolId?: string }[];
+  blocks: { id: number; agent: string; kind: string; status: Block['status']; bytes: number; name?: string; toolId?: string; segments?: Record<string, number> }[];
   diagnostics: RuleCount[];
   errors: number;
   /** How the stream ended: done, ended by error, truncated, awaiting tools… */
@@ -65,11 +66,26 @@ export function buildReport(result: DecodedFile): InspectReport {
       bytes: b.content.length,
       ...(b.name !== undefined ? { name: b.name } : {}),
       ...(b.toolId !== undefined ? { toolId: b.toolId } : {}),
+      ...(b.segments ? { segments: segmentCounts(b.segments) } : {}),
     })),
     diagnostics: [...rules.values()].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || a.rule.localeCompare(b.rule)),
     errors: result.diagnostics.filter((d) => d.severity === 'error').length,
     status: endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), ...recordedOutcome(result.lastLegOutcome) }),
   };
+}
+
+/** Segments of a text block by type, in order of first appearance. */
+function segmentCounts(segments: readonly Segment[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const s of segments) counts[s.type] = (counts[s.type] ?? 0) + 1;
+  return counts;
+}
+
+/** One segment on one line: id, type, what names it (tool, path), parameters, content preview. */
+export function formatSegment(s: Segment): string {
+  const names = [s.metadata['tool_name'], s.metadata['path']].filter((v) => typeof v === 'string').map((v) => JSON.stringify(v));
+  const params = Object.entries(s.params).map(([k, v]) => `${k}=${preview(v, 40)}`);
+  return [`${s.id} ${s.type}`, ...names, ...params, s.complete ? '' : '(unclosed)', `: ${preview(s.content, 120)}`].filter(Boolean).join(' ');
 }
 
 /** A recording's last leg end as an end-status outcome: stopped by the user, failed, or cut by the recording's end. */
@@ -131,7 +147,8 @@ export function formatReport(report: InspectReport, file: string): string {
   out.push('', `Blocks (${report.blocks.length}):`);
   for (const b of report.blocks) {
     const label = [b.name, b.toolId].filter(Boolean).join(' ');
-    out.push(`  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} chars${label ? `  ${label}` : ''}`);
+    const segments = b.segments && Object.keys(b.segments).some((t) => t !== 'text') ? `  segments: ${Object.entries(b.segments).map(([t, n]) => `${n} ${t}`).join(', ')}` : '';
+    out.push(`  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} chars${label ? `  ${label}` : ''}${segments}`);
   }
   out.push('', report.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none');
   for (const d of report.diagnostics) out.push(`  ${d.severity.padEnd(7)} ${String(d.count).padStart(5)}× ${d.rule}  — ${d.first}`);

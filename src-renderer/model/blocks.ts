@@ -275,6 +275,7 @@ const KIND_LABELS: Record<string, string> = {
   reasoning_summary: 'Reasoning summary',
   redacted_thinking: 'Redacted thinking',
   custom_tool_call: 'Custom tool call',
+  segment: 'Segment',
 };
 
 export function kindLabel(kind: string): string {
@@ -282,7 +283,7 @@ export function kindLabel(kind: string): string {
 }
 
 /** How a block's content is presented. */
-export type BlockPresentation = 'markdown' | 'thinking' | 'tool-call' | 'tool-result' | 'json' | 'files' | 'error' | 'awaiting' | 'plain';
+export type BlockPresentation = 'markdown' | 'thinking' | 'tool-call' | 'tool-result' | 'json' | 'files' | 'error' | 'awaiting' | 'segment' | 'plain';
 
 export function presentationOf(kind: string): BlockPresentation {
   switch (kind) {
@@ -311,6 +312,8 @@ export function presentationOf(kind: string): BlockPresentation {
       return 'error';
     case 'awaiting_frontend_tools':
       return 'awaiting';
+    case 'segment':
+      return 'segment';
     default:
       return 'plain';
   }
@@ -340,8 +343,8 @@ export function prettyJson(detail: Pick<BlockDetail, 'parsed' | 'content'>): str
  * A version key of a block's summary: a cached detail is current while its key matches (the
  * content only grows, and a status, citation or image change bumps it too).
  */
-export function detailKey(block: Pick<BlockSummary, 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock'>): string {
-  return `${block.status}:${block.length}:${block.envelopeCount}:${block.citations}:${block.images}:${block.linkedBlock ?? ''}`;
+export function detailKey(block: Pick<BlockSummary, 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock' | 'segmentTypes'>): string {
+  return `${block.status}:${block.length}:${block.envelopeCount}:${block.citations}:${block.images}:${block.linkedBlock ?? ''}:${block.segmentTypes?.join(',') ?? ''}`;
 }
 
 export interface ErrorFrame {

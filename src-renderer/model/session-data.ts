@@ -44,8 +44,14 @@ export function applyBatch(data: SessionData, batch: SessionBatch): SessionData 
     agents: batch.agents.length > 0 ? mergeAgents(data.agents, batch.agents) : data.agents,
     blocks,
     blocksVersion: blocks === data.blocks ? data.blocksVersion : data.blocksVersion + 1,
-    diagnostics: batch.diagnostics.length > 0 ? mergeDiagnostics(data.diagnostics, batch.diagnostics) : data.diagnostics,
+    diagnostics: batchDiagnostics(data.diagnostics, batch),
   };
+}
+
+/** A batch adds findings, or (the inline mode changed) replaces the whole list. */
+function batchDiagnostics(current: readonly DiagnosticPayload[], batch: SessionBatch): readonly DiagnosticPayload[] {
+  if (batch.resetDiagnostics) return batch.diagnostics;
+  return batch.diagnostics.length > 0 ? mergeDiagnostics(current, batch.diagnostics) : current;
 }
 
 /** The first full load (detail, blocks, diagnostics), merged with whatever batches brought meanwhile. */

@@ -51,6 +51,8 @@ export const INSPECTOR_CONTRACT = {
   getBlocks: command(BlocksRequest, s.array(p.BlockSummary)),
   getBlock: command(BlockRef, p.BlockDetail),
   getDiagnostics: command(SessionRef, s.array(p.Diagnostic)),
+  /** Read the session's text blocks again with another inline mode or tool tags (docs/inline.md). */
+  setInline: command(s.object({ sessionId: p.SessionId, inline: p.InlineOptions }), p.SessionSummary),
   /** Chunk-size statistics (shape: src-shared/diagnostics/chunk-stats ChunkStatistics). */
   getStats: command(SessionRef, s.json<unknown>()),
 

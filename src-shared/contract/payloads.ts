@@ -26,6 +26,18 @@ export const HeaderTable = s.array(s.tuple(s.string({ max: 1024 }), s.string({ m
 const Path = s.string({ nonEmpty: true, max: 4096 });
 const Count = s.index;
 
+/** How the inline stage reads the model's text (docs/inline.md): a mode and the known tool tags. */
+export const InlineOptions = s.object({
+  mode: s.literal('auto', 'xml', 'sentinel', 'off'),
+  tools: s.array(
+    s.object({
+      name: s.string({ nonEmpty: true, max: 100, pattern: /^[A-Za-z_][A-Za-z0-9_.-]*$/ }),
+      required: s.array(s.string({ nonEmpty: true, max: 100, pattern: /^[A-Za-z_][A-Za-z0-9_.-]*$/ }), { max: 50 }),
+    }),
+    { max: 100 },
+  ),
+});
+
 export const SeverityCounts = s.object({ error: Count(), warning: Count(), info: Count() });
 
 // ─── Connecting and opening ─────────────────────────────────────────────────────────────
@@ -54,6 +66,8 @@ export const ConnectRequest = s.object({
   reconnect: s.optional(s.object({ maxAttempts: s.number({ integer: true, min: 1, max: 100 }) })),
   /** Decode even when the response is not text/event-stream. */
   acceptAnyContentType: s.optional(s.boolean()),
+  /** How text blocks are read for in-text protocols; auto with the default tool tags when absent. */
+  inline: s.optional(InlineOptions),
   timeouts: s.optional(
     s.object({
       /** TCP + TLS handshake. */
@@ -72,6 +86,7 @@ export const OpenFileRequest = s.object({
   /** For HAR files: which text/event-stream entry (index among those entries). */
   entry: s.optional(s.index()),
   title: s.optional(s.string({ max: 200 })),
+  inline: s.optional(InlineOptions),
 });
 
 /** A file picked in the browser host, sent as base64 (the browser cannot hand over a path). */
@@ -80,6 +95,7 @@ export const OpenUploadRequest = s.object({
   base64: s.string({ max: 96 * 1024 * 1024 }),
   format: s.optional(FormatChoice),
   entry: s.optional(s.index()),
+  inline: s.optional(InlineOptions),
 });
 
 // ─── Sessions ───────────────────────────────────────────────────────────────────────────
@@ -130,6 +146,8 @@ export const SessionSummary = s.object({
   awaitingTools: s.boolean(),
   recordingPath: s.optional(s.string()),
   failure: s.optional(Failure),
+  /** How the session's text blocks are read for in-text protocols. */
+  inline: s.optional(InlineOptions),
   end: s.optional(EndStatus),
   /**
    * Bumps when the session starts over from empty (a replay seeking backwards): what the
@@ -326,6 +344,18 @@ export const Citation = s.object({ citationType: s.string(), citedText: s.string
 export const ImageRef = s.object({ src: s.string(), mediaType: s.string(), envelope: Count() });
 export const BlockStatus = s.literal('open', 'complete', 'abandoned');
 
+/** A segment of a text block (docs/inline.md, "Output"). */
+export const Segment = s.object({
+  id: s.string(),
+  type: s.string(),
+  metadata: s.json<Record<string, unknown>>(),
+  params: s.record(s.string()),
+  content: s.string(),
+  complete: s.boolean(),
+  start: Count(),
+  end: Count(),
+});
+
 /** A block without its content: what the blocks list and the batches carry. */
 export const BlockSummary = s.object({
   id: Count(),
@@ -348,6 +378,8 @@ export const BlockSummary = s.object({
   firstEnvelope: Count(),
   lastEnvelope: Count(),
   envelopeCount: Count(),
+  /** For text blocks: the segment types the inline stage found, in order of first appearance. */
+  segmentTypes: s.optional(s.array(s.string())),
   /** The leg of the first envelope; the byte span is in that leg's stream. */
   leg: Count(),
   byteStart: Count(),
@@ -371,6 +403,9 @@ export const BlockDetail = s.object({
   replacedBy: s.optional(Count()),
   replaces: s.optional(Count()),
   envelopes: s.array(Count()),
+  /** For text blocks: the inline stage's segments, and (while live) the characters it holds back. */
+  segments: s.optional(s.array(Segment)),
+  held: s.optional(Count()),
   leg: Count(),
   byteStart: Count(),
   byteEnd: Count(),
@@ -579,6 +614,8 @@ export const SessionBatch = s.object({
   blocks: s.array(BlockSummary),
   agents: s.array(AgentInfo),
   diagnostics: s.array(Diagnostic),
+  /** `diagnostics` is the session's whole list, replacing what the client holds (the inline mode changed). */
+  resetDiagnostics: s.optional(s.boolean()),
 });
 
 export const LiveStatus = s.object({
@@ -647,6 +684,8 @@ export type RawBytesRequest = Infer<typeof RawBytesRequest>;
 export type RawBytes = Infer<typeof RawBytes>;
 export type NetworkChunk = Infer<typeof NetworkChunk>;
 export type BlockSummary = Infer<typeof BlockSummary>;
+export type InlineOptionsPayload = Infer<typeof InlineOptions>;
+export type SegmentPayload = Infer<typeof Segment>;
 export type BlockDetail = Infer<typeof BlockDetail>;
 export type DiagnosticPayload = Infer<typeof Diagnostic>;
 export type ToolResult = Infer<typeof ToolResult>;

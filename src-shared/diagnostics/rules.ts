@@ -12,7 +12,7 @@ import type { Severity } from './types';
  */
 export interface RuleInfo {
   severity: Severity;
-  layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'provider' | 'reconstruct' | 'stream' | 'recording';
+  layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'provider' | 'reconstruct' | 'inline' | 'segments' | 'stream' | 'recording';
   title: string;
 }
 
@@ -91,6 +91,23 @@ export const RULES = {
   'tool-result-image.orphan': { severity: 'warning', layer: 'reconstruct', title: 'tool_result_image with no open tool_result' },
   'tool.result-without-call': { severity: 'warning', layer: 'reconstruct', title: 'Tool result whose id matches no tool call' },
   'tool.call-without-result': { severity: 'info', layer: 'reconstruct', title: 'Tool call that never got a result in this session' },
+
+  // Protocols inside the model's text (the inline stage over text blocks, docs/inline.md)
+  'inline.unclosed': { severity: 'warning', layer: 'inline', title: 'Action, segment tag or sentinel in the model text left unclosed at the end of the block' },
+  'inline.mismatched-close': { severity: 'warning', layer: 'inline', title: 'Closing tag in the model text that closes nothing open' },
+  'inline.no-action': { severity: 'warning', layer: 'inline', title: 'Turn written in the XML tool protocol has no tool call and no <attempt_completion>' },
+  'inline.multiple-actions': { severity: 'warning', layer: 'inline', title: 'Turn has more than one action where the protocol asks for exactly one' },
+  'inline.missing-param': { severity: 'warning', layer: 'inline', title: 'Tool tag lacks a parameter its configuration (or the protocol) requires' },
+  'inline.invalid-sentinel': { severity: 'warning', layer: 'inline', title: 'Sentinel header is not a JSON object with a "type"; the sentinel is kept as text' },
+  'inline.text-after-action': { severity: 'info', layer: 'inline', title: 'Text or reasoning after the turn\'s terminal action' },
+
+  // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
+  'segments.malformed-event': { severity: 'error', layer: 'segments', title: 'Event is not a segment event with a segment_id and a known type (or lacks its payload fields)' },
+  'segments.unknown-id': { severity: 'warning', layer: 'segments', title: 'Content or end for a segment id that no SEGMENT_START opened' },
+  'segments.started-twice': { severity: 'warning', layer: 'segments', title: 'SEGMENT_START for a segment id that was already started' },
+  'segments.content-after-end': { severity: 'warning', layer: 'segments', title: 'SEGMENT_CONTENT for a segment after its SEGMENT_END' },
+  'segments.unclosed': { severity: 'warning', layer: 'segments', title: 'Segment still open when the stream ends' },
+  'segments.unknown-type': { severity: 'info', layer: 'segments', title: 'Segment type the protocol does not name (kept and shown)' },
 
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': { severity: 'error', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },

@@ -3,6 +3,7 @@ import { anthropicRawDialect } from './anthropic-raw';
 import { jsonEnvelopeDialect } from './json-envelope';
 import { legacyXmlDialect } from './legacy-xml';
 import { openAiResponsesDialect } from './openai-responses';
+import { segmentEventsDialect } from './segment-events';
 import type { SniffedFrame } from './sniff';
 import type { DialectModule } from './types';
 
@@ -12,7 +13,7 @@ import type { DialectModule } from './types';
  * the `DialectId` type, the contract's literals, the CLI's `--format` values, the connect
  * form and the session store all derive from this list.
  */
-export const DIALECTS = [jsonEnvelopeDialect, legacyXmlDialect, anthropicRawDialect, anthropicMessagesDialect, openAiResponsesDialect] as const;
+export const DIALECTS = [jsonEnvelopeDialect, legacyXmlDialect, anthropicRawDialect, anthropicMessagesDialect, openAiResponsesDialect, segmentEventsDialect] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];
 

@@ -5,6 +5,8 @@ import { DIALECT_REGISTRY, type DialectId, type DialectRegistry } from '../diale
 import { sniffFrame } from '../dialects/sniff';
 import type { DialectDecoder, DialectModule } from '../dialects/types';
 import type { Envelope, EnvelopeInit } from '../envelope/types';
+import { createInlineStage } from '../inline/stage';
+import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../inline/types';
 import { createReconstructor } from '../reconstruct/reconstructor';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import { createSseFramer } from '../sse/framer';
@@ -31,6 +33,8 @@ export interface SessionDecoderOptions {
   maxDataLineBytes?: number;
   /** The upstream chunker's budget (chunk fullness, envelope.over-budget). Default 2048. */
   chunkBudget?: number;
+  /** The inline stage over text blocks (docs/inline.md). Default: auto with the default tool tags. */
+  inline?: InlineOptions;
   /** The dialects to detect and decode with; the built-in registry by default (tests add their own). */
   dialects?: DialectRegistry;
 }
@@ -58,6 +62,11 @@ export interface SessionDecoder {
   blocks(): readonly Block[];
   agents(): readonly AgentInfo[];
   stats(): ChunkStatistics;
+  /** Parse every text block again with other inline options; each text block is reported through onBlock. */
+  setInline(options: InlineOptions): void;
+  inline(): InlineOptions;
+  /** Characters of a live text block the inline parser holds back (a marker not yet decided). */
+  inlineHeld(block: Block): number;
 }
 
 /**
@@ -98,8 +107,18 @@ export function createSessionDecoder(
   };
 
   const stats = createChunkStats({ budget: chunkBudget, isChunked: (id) => registry.get(id)?.chunked === true });
+  /** The envelope being reconstructed: where the inline stage's findings point. */
+  let currentEnvelope: Envelope | undefined;
+  const inline = createInlineStage(options.inline ?? DEFAULT_INLINE_OPTIONS, (d) => report(d, d.at.leg ?? 0), (block) => {
+    const e = currentEnvelope;
+    if (!e) return { block: block.id, byteStart: block.byteStart, byteEnd: block.byteEnd, ...(block.leg !== 0 ? { leg: block.leg } : {}) };
+    return { block: block.id, envelope: e.seq, frame: e.frame, byteStart: e.byteStart, byteEnd: e.byteEnd, ...(e.leg !== 0 ? { leg: e.leg } : {}) };
+  });
   const reconstructor = createReconstructor({
-    onBlock: (block) => callbacks.onBlock?.(block),
+    onBlock: (block) => {
+      inline.onBlock(block, currentEnvelope);
+      callbacks.onBlock?.(block);
+    },
     onAgent: (agent) => callbacks.onAgent?.(agent),
     onDiagnostic: (d) => report(d, d.at.leg ?? 0),
   });
@@ -159,7 +178,9 @@ export function createSessionDecoder(
       // An error envelope (the agent's API error event) ends the run in failure.
       if (envelope.type === 'error' && !envelope.control) streamError ??= { message: previewText(envelope.delta, 200), frame: envelope.frame };
       callbacks.onEnvelope?.(envelope);
+      currentEnvelope = envelope;
       reconstructor.push(envelope);
+      currentEnvelope = undefined;
     };
 
     const createDialect = (chosenModule: DialectModule): DialectDecoder => {
@@ -278,10 +299,20 @@ export function createSessionDecoder(
 
   return {
     startLeg,
-    finish: () => reconstructor.end(),
+    finish() {
+      reconstructor.end();
+      for (const block of inline.finish(reconstructor.blocks())) callbacks.onBlock?.(block);
+    },
     blocks: () => reconstructor.blocks(),
     agents: () => reconstructor.agents(),
     stats: () => stats.snapshot(),
+    setInline(next) {
+      const blocks = reconstructor.blocks();
+      inline.reconfigure(next, blocks);
+      for (const block of blocks) if (block.segments) callbacks.onBlock?.(block);
+    },
+    inline: () => inline.options(),
+    inlineHeld: (block) => inline.held(block),
   };
 }
 

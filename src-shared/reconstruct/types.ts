@@ -1,3 +1,5 @@
+import type { Segment } from '../inline/types';
+
 /**
  * `open`: no final envelope yet (still streaming, or never closed: see block.unterminated).
  * `complete`: closed by its final envelope. `abandoned`: the server replayed the block from
@@ -61,6 +63,8 @@ export interface Block {
   /** Byte span in the leg's stream: min byteStart, max byteEnd of its envelopes of that leg. */
   byteStart: number;
   byteEnd: number;
+  /** For text blocks: the protocol the model wrote inside its text, as segments (the inline stage). */
+  segments?: Segment[];
 }
 
 export interface AgentInfo {

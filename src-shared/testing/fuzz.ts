@@ -164,12 +164,23 @@ export interface FuzzDialect {
   framing?: { eventField: boolean; sequenceNumbers: boolean };
 }
 
+/** A segment event (docs/inline.md), mostly well formed: ids from a small set so starts, contents and ends meet. */
+function segmentEvent(random: Random): string {
+  const event: Record<string, unknown> = {};
+  if (random() < 0.97) event['type'] = random() < 0.97 ? pick(random, ['SEGMENT_START', 'SEGMENT_CONTENT', 'SEGMENT_END']) : jsonValue(random);
+  if (random() < 0.97) event['segment_id'] = random() < 0.97 ? `seg_${int(random, 4)}` : jsonValue(random);
+  if (event['type'] === 'SEGMENT_START') event['segment_type'] = pick(random, ['text', 'write_file', 'run_bash', 'tool_call', 'reasoning', 'diagram']);
+  event['payload'] = event['type'] === 'SEGMENT_CONTENT' ? { delta: random() < 0.95 ? text(random) : jsonValue(random) } : { metadata: random() < 0.5 ? { path: '/a.py' } : {} };
+  return JSON.stringify(event);
+}
+
 export const FUZZ_DIALECTS: Record<DialectId, FuzzDialect> = {
   json: { event: jsonEnvelope },
   xml: { event: xmlItem },
   raw: { event: rawEvent },
   'anthropic-messages': { event: anthropicEvent, framing: { eventField: true, sequenceNumbers: false } },
   'openai-responses': { event: responsesEvent, framing: { eventField: true, sequenceNumbers: true } },
+  segments: { event: segmentEvent },
 };
 
 /** The event as its dialect frames it: the `event:` field and the sequence number, most of the time right. */

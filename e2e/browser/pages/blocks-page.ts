@@ -22,6 +22,9 @@ export class BlocksPage {
   readonly awaitingBlocks: Locator;
   readonly citations: Locator;
   readonly legDividers: Locator;
+  readonly segments: Locator;
+  readonly inlineMode: Locator;
+  readonly inlineTools: Locator;
 
   constructor(readonly page: Page) {
     this.view = page.getByTestId(BLOCK_IDS.view);
@@ -34,6 +37,34 @@ export class BlocksPage {
     this.awaitingBlocks = page.getByTestId(BLOCK_IDS.awaitingBlock);
     this.citations = page.getByTestId(BLOCK_IDS.citation);
     this.legDividers = page.getByTestId(BLOCK_IDS.legDivider);
+    this.segments = page.getByTestId(BLOCK_IDS.segment);
+    this.inlineMode = page.getByTestId(BLOCK_IDS.inlineMode);
+    this.inlineTools = page.getByTestId(BLOCK_IDS.inlineTools);
+  }
+
+  /** The segments shown in a block card (or in the whole view), of one type when given. */
+  segmentsOf(within: Locator | Page = this.page, type?: string): Locator {
+    const all = within.getByTestId(BLOCK_IDS.segment);
+    return type === undefined ? all : all.and(this.page.locator(`[data-type="${type}"]`));
+  }
+
+  /** Every segment's type and completeness in document order. */
+  async segmentTypes(within: Locator | Page = this.page): Promise<{ type: string; complete: boolean }[]> {
+    return within.getByTestId(BLOCK_IDS.segment).evaluateAll((nodes) => nodes.map((n) => ({ type: n.getAttribute('data-type') ?? '', complete: n.getAttribute('data-complete') === 'true' })));
+  }
+
+  /** Switch a text block card between its segments and its raw text. */
+  async showRaw(card: Locator, raw: boolean): Promise<void> {
+    await card.getByTestId(BLOCK_IDS.textView).getByRole('radio', { name: raw ? 'Raw text' : /Segments/ }).click();
+  }
+
+  rawText(card: Locator): Locator {
+    return card.getByTestId(BLOCK_IDS.rawText);
+  }
+
+  segmentDetail(card: Locator, part: 'name' | 'path' | 'params' | 'code'): Locator {
+    const ids = { name: BLOCK_IDS.segmentName, path: BLOCK_IDS.segmentPath, params: BLOCK_IDS.segmentParams, code: BLOCK_IDS.segmentCode } as const;
+    return card.getByTestId(ids[part]);
   }
 
   thread(agent: string): Locator {

@@ -1,8 +1,8 @@
-import { parse, parseFormat, singleFile } from '../args';
+import { INLINE_ARGS, parse, parseFormat, parseInline, singleFile } from '../args';
 import { decodeFile } from '../decode-file';
 import { printJson, type Command } from '../io';
 import { stringifyJson } from '../../../src-shared/json/tree';
-import { preview } from '../report';
+import { formatSegment, preview } from '../report';
 import type { Envelope } from '../../../src-shared/envelope/types';
 import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
 import type { Block } from '../../../src-shared/reconstruct/types';
@@ -21,9 +21,9 @@ function withUnified(block: Block, envelopes: readonly Envelope[]): Block & { un
 
 /** The reconstructed blocks, in the order they opened. */
 export const blocks: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, ...INLINE_ARGS });
   const file = singleFile(positionals);
-  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io);
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io, parseInline(values.inline, values.tools));
   if (values.json) {
     printJson(io, result.blocks.map((b) => withUnified(b, result.envelopes)));
     return 0;
@@ -34,6 +34,11 @@ export const blocks: Command = async (args, io) => {
     for (const c of b.citations) io.stdout(`    cites ${c.citationType}: ${preview(c.citedText)}\n`);
     for (const i of b.images) io.stdout(`    image ${i.mediaType}: ${preview(i.src)}\n`);
     if (b.pendingTools) for (const t of b.pendingTools) io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${stringifyJson(t.input) ?? '(no input)'}\n`);
+    // A text block that is one plain text segment says nothing more than its content.
+    const segments = b.segments ?? [];
+    if (segments.length > 1 || segments.some((s) => s.type !== 'text')) {
+      for (const s of segments) io.stdout(`    ${formatSegment(s)}\n`);
+    }
   }
   return 0;
 };

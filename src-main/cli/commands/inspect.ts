@@ -1,4 +1,4 @@
-import { filesFrom, parse, parseFormat } from '../args';
+import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
 import { decodeFile } from '../decode-file';
 import { failReasons, parseFailOn } from '../fail-on';
 import { envelopeJson, envelopeLine, parseOption, selectSubjects, subjectsOf } from '../filter-option';
@@ -14,10 +14,11 @@ import { terminalSafe } from '../../../src-shared/text/terminal';
  * after the other: `--json` then prints an array of the reports.
  */
 export const inspect: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, 'fail-on': { type: 'string', multiple: true }, filter: { type: 'string' } });
+  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, 'fail-on': { type: 'string', multiple: true }, filter: { type: 'string' }, ...INLINE_ARGS });
   const files = await filesFrom(positionals, io.cwd);
   const options: InspectOptions = {
     format: parseFormat(values.format, io.dialects),
+    inline: parseInline(values.inline, values.tools),
     policy: parseFailOn(values['fail-on']),
     filter: values.filter !== undefined ? { text: values.filter, expr: parseOption(values.filter, 'filter', '--filter') } : null,
   };
@@ -36,13 +37,14 @@ export const inspect: Command = async (args, io) => {
 
 interface InspectOptions {
   format: ReturnType<typeof parseFormat>;
+  inline: ReturnType<typeof parseInline>;
   policy: ReturnType<typeof parseFailOn>;
   filter: { text: string; expr: ReturnType<typeof parseOption> } | null;
 }
 
 /** One file's report as JSON and as text, and whether it fails the policy. */
-async function inspectOne(file: string, { format, policy, filter }: InspectOptions, io: CliIo): Promise<{ json: object; text: string; fails: boolean }> {
-  const result = await decodeFile(file, format, io);
+async function inspectOne(file: string, { format, inline, policy, filter }: InspectOptions, io: CliIo): Promise<{ json: object; text: string; fails: boolean }> {
+  const result = await decodeFile(file, format, io, inline);
   const report = buildReport(result);
   const failures = failReasons(report, policy);
   const matches = filter ? selectSubjects(subjectsOf(result), filter.expr) : null;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEmitter, sseEvent } from './emit';
+import { createEmitter, sseEvent, type Emitter } from './emit';
+import { createSegmentEmitter } from './emit-segments';
 import { realisticDelayMs, sleep, type Delay } from './pacing';
 import {
   parseJsonBody,
@@ -99,11 +100,12 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   const streams = new Set<SseResponse>();
   let runs = 0;
 
-  async function stream(res: ServerResponse, script: Script, format: Format, pace: Pace, paceSeed: string): Promise<void> {
+  /** `format` null: the segment-event stream of the run's text (no pause can be answered there). */
+  async function stream(res: ServerResponse, script: Script, format: Format | null, pace: Pace, paceSeed: string): Promise<void> {
     const out = new SseResponse(res);
     streams.add(out);
     try {
-      const emitter = createEmitter(format);
+      const emitter: Emitter = format === null ? createSegmentEmitter() : createEmitter(format);
       const random = seededRandom(paceSeed);
       for (const step of script.steps) {
         if (out.isClosed) return;
@@ -111,7 +113,7 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
         if (wait > 0) await Promise.race([delay(wait), out.closed]);
         if (out.isClosed) return;
         // The agent persists its pause before announcing it: a client may resume at once.
-        if (step.kind === 'awaiting_frontend_tools' && script.pause?.agent === step.agent) sessions.park(script.pause, format);
+        if (step.kind === 'awaiting_frontend_tools' && script.pause?.agent === step.agent && format !== null) sessions.park(script.pause, format);
         for (const op of emitter.emit(step)) {
           if (op.op === 'cut') {
             if (op.mode === 'end') out.end();
@@ -127,7 +129,8 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     }
   }
 
-  async function run(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+  /** `segments`: the run's text as segment events instead of the agent API's format. */
+  async function run(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, segments = false): Promise<void> {
     const read = await readRequest(req, query, validateRunRequest, SCENARIOS.map((s) => s.id));
     if (!read.ok) return unprocessable(res, read.issues);
     const { request, demo } = read;
@@ -135,7 +138,7 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     sessions.forget(agentUuid);
     const scenario = (demo.scenario ? scenarioById(demo.scenario) : undefined) ?? selectScenario(request.user_prompt);
     const script = scenario.build({ agentUuid, prompt: request.user_prompt, childUuid: (name) => seededUuid(agentUuid, 'subagent', name) });
-    await stream(res, script, demo.format ?? 'json', demo.pace ?? defaultPace, `${agentUuid}:run`);
+    await stream(res, script, segments ? null : (demo.format ?? 'json'), demo.pace ?? defaultPace, `${agentUuid}:run`);
   }
 
   async function toolResults(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
@@ -168,9 +171,10 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     const routes: Record<string, (() => Promise<void>) | undefined> = {
       'POST /agent/run': () => run(req, res, url.searchParams),
       'POST /agent/tool_results': () => toolResults(req, res, url.searchParams),
+      'POST /segments/run': () => run(req, res, url.searchParams, true),
       'GET /agent/scenarios': () => Promise.resolve(sendJson(res, 200, scenarioListing())),
       ...Object.fromEntries(PROVIDER_APIS.map((api) => [`POST ${api.path}`, () => provider(api, req, res, url.searchParams)])),
-      'GET /': () => Promise.resolve(sendJson(res, 200, { name: 'stream-inspector demo agent', run: 'POST /agent/run', tool_results: 'POST /agent/tool_results', scenarios: 'GET /agent/scenarios', messages: 'POST /v1/messages', responses: 'POST /v1/responses' })),
+      'GET /': () => Promise.resolve(sendJson(res, 200, { name: 'stream-inspector demo agent', run: 'POST /agent/run', tool_results: 'POST /agent/tool_results', segments: 'POST /segments/run', scenarios: 'GET /agent/scenarios', messages: 'POST /v1/messages', responses: 'POST /v1/responses' })),
     };
     const handler = routes[route];
     if (handler) return handler();

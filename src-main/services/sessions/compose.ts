@@ -36,6 +36,7 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     getBlocks: sessions.getBlocks,
     getBlock: sessions.getBlock,
     getDiagnostics: sessions.getDiagnostics,
+    setInline: sessions.setInline,
     getStats: sessions.getStats,
     sendToolResults: sessions.sendToolResults,
     diffSessions: sessions.diffSessions,

@@ -20,6 +20,7 @@ import type { DialectId } from '../../../src-shared/dialects/registry';
 import type { Envelope } from '../../../src-shared/envelope/types';
 import { createSessionDecoder, type LegDecoder, type SessionDecoder } from '../../../src-shared/pipeline/session-decoder';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
+import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../src-shared/inline/types';
 import type { AgentInfo, Block } from '../../../src-shared/reconstruct/types';
 import { encodeBase64 } from '../../../src-shared/recording/base64';
 import { redactRequest } from '../../../src-shared/recording/redact';
@@ -97,6 +98,7 @@ export interface SessionInit {
   source: SessionSource;
   createdAt: number;
   format?: FormatChoice;
+  inline?: InlineOptions;
   /** Counts the times the session started over from empty (see SessionSummary.generation). */
   generation?: number;
 }
@@ -132,6 +134,11 @@ export interface SessionData {
   /** No more legs: let the reconstructor report what stayed open. */
   finish(): void;
   addDiagnostics(diagnostics: readonly Diagnostic[]): void;
+  inline(): InlineOptions;
+  /** Read the text blocks again with other inline options; their findings replace the previous mode's. */
+  setInline(options: InlineOptions): void;
+  /** Characters the inline stage holds back in a live text block. */
+  inlineHeld(block: Block): number;
 
   envelope(seq: number): Envelope | undefined;
   row(seq: number): TimelineRow | undefined;
@@ -212,6 +219,8 @@ export function createSessionData(init: SessionInit): SessionData {
   const dirtyBlocks = new Set<number>();
   const dirtyAgents = new Set<string>();
   const newDiagnostics: Diagnostic[] = [];
+  /** The next batch sends the whole diagnostics list (findings were replaced, not only added). */
+  let resetDiagnostics = false;
 
   const frameKey = (leg: number, frame: number): string => `${leg}:${frame}`;
   // Decoder callbacks run only once data exists (legs are opened through it).
@@ -278,8 +287,25 @@ export function createSessionData(init: SessionInit): SessionData {
       },
       onDiagnostic: addDiagnostic,
     },
-    init.format ? { format: init.format } : {},
+    { ...(init.format ? { format: init.format } : {}), inline: init.inline ?? DEFAULT_INLINE_OPTIONS },
   );
+
+  /** Forget every finding, then add `kept` again (renumbered): badges and counts follow. */
+  const replaceDiagnostics = (kept: readonly Diagnostic[]): void => {
+    for (const d of diagnostics) if (d.at.envelope !== undefined) touchRow(d.at.envelope);
+    for (const key of badgeByFrame.keys()) {
+      const [leg, frame] = key.split(':').map(Number) as [number, number];
+      const first = legs[leg]?.frames.firstEnvelope(frame) ?? -1;
+      if (first >= 0) touchRow(first);
+    }
+    diagnostics.length = 0;
+    newDiagnostics.length = 0;
+    badgeByEnvelope.clear();
+    badgeByFrame.clear();
+    counts.error = counts.warning = counts.info = 0;
+    resetDiagnostics = true;
+    for (const d of kept) addDiagnostic(d);
+  };
 
   const legAt = (leg: number): LegState => {
     const state = legs[leg];
@@ -432,6 +458,13 @@ export function createSessionData(init: SessionInit): SessionData {
     addDiagnostics(list: readonly Diagnostic[]) {
       for (const d of list) addDiagnostic(d);
     },
+    inline: () => decoder.inline(),
+    setInline(options: InlineOptions) {
+      replaceDiagnostics(diagnostics.filter((d) => !d.rule.startsWith('inline.')));
+      decoder.setInline(options);
+      notify();
+    },
+    inlineHeld: (block: Block) => decoder.inlineHeld(block),
     envelope: (seq: number) => envelopes.get(seq),
     row,
     rows(start: number, count: number) {
@@ -548,6 +581,7 @@ export function createSessionData(init: SessionInit): SessionData {
         format: legs.find((l) => l.format !== null)?.format ?? null,
         diagnostics: { ...counts },
         awaitingTools: extra.awaitingTools ?? false,
+        inline: toInlinePayload(decoder.inline()),
       };
       const status = legs.at(-1)?.response?.status;
       if (status !== undefined) summary.httpStatus = status;
@@ -568,7 +602,7 @@ export function createSessionData(init: SessionInit): SessionData {
       };
     },
     get batchPending() {
-      return sentRows < envelopes.count || dirtyRows.size > 0 || dirtyBlocks.size > 0 || dirtyAgents.size > 0 || newDiagnostics.length > 0;
+      return sentRows < envelopes.count || dirtyRows.size > 0 || dirtyBlocks.size > 0 || dirtyAgents.size > 0 || newDiagnostics.length > 0 || resetDiagnostics;
     },
     takeBatch(maxRows: number, maxChanges = maxRows): SessionBatch | null {
       if (!data.batchPending) return null;
@@ -592,12 +626,22 @@ export function createSessionData(init: SessionInit): SessionData {
         return agent ? [toAgentPayload(agent)] : [];
       });
       dirtyAgents.clear();
+      if (resetDiagnostics) {
+        resetDiagnostics = false;
+        newDiagnostics.length = 0;
+        return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnostics.map(toDiagnosticPayload), resetDiagnostics: true };
+      }
       const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
       return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
     },
   };
 
   return data;
+}
+
+/** The options as the contract carries them (a fresh copy: payloads are plain data). */
+function toInlinePayload(options: InlineOptions): NonNullable<SessionSummary['inline']> {
+  return { mode: options.mode, tools: options.tools.map((t) => ({ name: t.name, required: [...t.required] })) };
 }
 
 /** Removes and returns the `max` lowest numbers of `set`, in order. */

@@ -358,7 +358,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   };
 
   /** `uploaded`: the file is the temporary copy of an upload named so: messages name the upload, not the copy. */
-  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string; uploaded?: string }): Promise<SessionSummary> => {
+  const openSourceFile = async (path: string, options: { format?: ConnectRequest['format']; entry?: number; title?: string; id?: string; uploaded?: string; inline?: ConnectRequest['inline'] }): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
     let session: SessionData | null = null;
@@ -377,6 +377,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       source: { kind: 'file', path: absolute, importer: source.kind, ...(options.uploaded !== undefined ? { uploaded: true } : {}) },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
+      ...(options.inline ? { inline: options.inline } : {}),
     });
     data.addDiagnostics(source.diagnostics);
     session = data;
@@ -407,7 +408,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
   const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
     if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
-    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice };
+    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice, inline: source.data.inline() };
     const data = createSessionData(init);
     data.state = 'streaming';
     const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
@@ -551,6 +552,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
+        ...(request.inline ? { inline: request.inline } : {}),
       });
       if (recordingPath !== undefined) data.recordingPath = recordingPath;
       const rt = register(data, {
@@ -578,18 +580,18 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       await rt.ending;
     },
 
-    openFile: query(({ path, format, entry, title }) => {
-      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(title ? { title } : {}) });
+    openFile: query(({ path, format, entry, title, inline }) => {
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(title ? { title } : {}), ...(inline ? { inline } : {}) });
     }),
 
-    async openUpload({ name, base64, format, entry }) {
+    async openUpload({ name, base64, format, entry, inline }) {
       const bytes = Buffer.from(base64, 'base64');
       const dir = deps.uploadDir ?? join(tmpdir(), 'stream-inspector-uploads');
       await mkdir(dir, { recursive: true });
       const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
       const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
       await writeFile(path, bytes, { flag: 'wx' });
-      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), title: name, uploaded: name });
+      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
     },
 
     async closeSession({ sessionId }) {
@@ -647,13 +649,21 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     }),
 
     getBlock: query(({ sessionId, block }) => {
-      const found = runtimeOf(sessionId).data.block(block);
+      const { data } = runtimeOf(sessionId);
+      const found = data.block(block);
       if (!found) throw new Error(`Session ${sessionId} has no block ${block}`);
-      return toBlockDetail(found);
+      return toBlockDetail(found, data.inlineHeld(found));
     }),
 
     getDiagnostics: query(({ sessionId }) => {
       return runtimeOf(sessionId).data.diagnostics().map(toDiagnosticPayload);
+    }),
+
+    setInline: query(({ sessionId, inline }) => {
+      const rt = runtimeOf(sessionId);
+      rt.data.setInline(inline);
+      announce();
+      return summaryOf(rt);
     }),
 
     getStats: query(({ sessionId }) => {

@@ -147,10 +147,12 @@ export function toBlockSummary(block: Block, shownPreview = preview(block.conten
     envelopeCount: block.envelopes.length,
   };
   setOptionalFields(summary, block);
+  if (block.segments) summary.segmentTypes = [...new Set(block.segments.map((seg) => seg.type))];
   return summary;
 }
 
-export function toBlockDetail(block: Block): BlockDetail {
+/** `held`: characters of a live text block the inline stage holds back (see SessionData.inlineHeld). */
+export function toBlockDetail(block: Block, held = 0): BlockDetail {
   const detail: BlockDetail = {
     id: block.id,
     agent: block.agent,
@@ -167,6 +169,10 @@ export function toBlockDetail(block: Block): BlockDetail {
   setOptionalFields(detail, block);
   const parsed = block.parsed;
   if (parsed !== undefined) detail.parsed = shownJson(parsed);
+  if (block.segments) {
+    detail.segments = block.segments.map((seg) => ({ ...seg, metadata: { ...seg.metadata }, params: { ...seg.params } }));
+    if (held > 0) detail.held = held;
+  }
   return detail;
 }
 

@@ -1,13 +1,17 @@
 import { useState } from 'react';
-import type { BlockDetail, BlockSummary, PendingTools } from '../../../src-shared/contract';
+import type { BlockDetail, BlockSummary, InlineOptionsPayload, PendingTools } from '../../../src-shared/contract';
+import { inlineTagNames } from '../../../src-shared/inline/parser';
+import { DEFAULT_INLINE_OPTIONS } from '../../../src-shared/inline/types';
 import type { AppModel } from '../../app/types';
 import { CodeView } from '../../editor/CodeView';
-import { holdBackPartialTag } from '../../model/blocks-holdback';
+import { holdBackPartialTag, watchedWithInlineTags } from '../../../src-shared/inline/holdback';
 import { errorFrameOf, metaFilesOf, prettyJson } from '../../model/blocks';
 import { formatCountOf } from '../../model/format';
+import { hasProtocolSegments } from '../../model/segments';
 import { prettyInput, messageOf } from '../../model/tools';
 import { ExternalLink, ImageRefView } from './links';
 import { SafeMarkdown } from './SafeMarkdown';
+import { SegmentsBody } from './SegmentsBody';
 import { BLOCK_IDS } from './testids';
 import { stringifyJson } from '../../../src-shared/json/tree';
 
@@ -24,6 +28,8 @@ export interface BodyProps {
   /** The block is still streaming (holdback applies). */
   readonly live: boolean;
   readonly onJump: (blockId: number) => void;
+  /** How the session reads protocols in text blocks (the tags the raw view holds back). */
+  readonly inline?: InlineOptionsPayload;
 }
 
 /** Long plain content is clipped to this many lines until expanded. */
@@ -62,8 +68,55 @@ function HeldBackNote({ heldBack }: { heldBack: number }) {
   );
 }
 
-export function TextBody({ app, detail, live }: BodyProps) {
-  const { visible, heldBack } = holdBackPartialTag(detail.content, live);
+/**
+ * A text block: as its segments when the model wrote a protocol in it (docs/inline.md), with a
+ * toggle to the raw text; otherwise as markdown.
+ */
+export function TextBody({ app, detail, live, inline }: BodyProps) {
+  const [raw, setRaw] = useState(false);
+  const segments = detail.segments;
+  if (!hasProtocolSegments(segments)) return <MarkdownText {...{ app, detail, live }} />;
+  const { visible, heldBack } = holdBackPartialTag(detail.content, live, watchedWithInlineTags(inlineTagNames(inline ?? DEFAULT_INLINE_OPTIONS)));
+  return (
+    <>
+      <div className="segmented segmented-small text-view-toggle" role="radiogroup" aria-label="Text view" data-testid={BLOCK_IDS.textView}>
+        <button type="button" role="radio" aria-checked={!raw} className={raw ? '' : 'segmented-active'} onClick={() => setRaw(false)}>
+          Segments ({segments.length})
+        </button>
+        <button type="button" role="radio" aria-checked={raw} className={raw ? 'segmented-active' : ''} onClick={() => setRaw(true)}>
+          Raw text
+        </button>
+      </div>
+      {raw ? (
+        <>
+          <ClippedText text={visible} testId={BLOCK_IDS.rawText} />
+          <HeldBackNote heldBack={heldBack} />
+        </>
+      ) : (
+        <SegmentsBody app={app} segments={segments} live={live} held={detail.held ?? 0} />
+      )}
+      {detail.citations.length > 0 && <Citations app={app} detail={detail} />}
+      {detail.images.length > 0 && <Images app={app} detail={detail} />}
+    </>
+  );
+}
+
+/** A block of the segment-events dialect: one segment, shown as the inline stage's segments are. */
+export function SegmentBlockBody({ app, detail, live }: BodyProps) {
+  if (!detail.segments) return <ClippedText text={detail.content} />;
+  return <SegmentsBody app={app} segments={detail.segments} live={live} held={0} />;
+}
+
+/**
+ * Text with no protocol segments (yet): while live, the inline stage's held characters (a tag
+ * or sentinel it is still deciding, always the tail) are not shown, nor a partial tag of the
+ * legacy XML stream.
+ */
+function MarkdownText({ app, detail, live }: Pick<BodyProps, 'app' | 'detail' | 'live'>) {
+  const held = live ? Math.min(detail.held ?? 0, detail.content.length) : 0;
+  const tagged = holdBackPartialTag(held > 0 ? detail.content.slice(0, detail.content.length - held) : detail.content, live);
+  const visible = tagged.visible;
+  const heldBack = tagged.heldBack + held;
   return (
     <>
       <SafeMarkdown app={app} text={visible} />

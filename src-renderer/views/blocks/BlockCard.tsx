@@ -1,11 +1,11 @@
 import { memo, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
-import type { BlockDetail, BlockSummary, PendingTools } from '../../../src-shared/contract';
+import type { BlockDetail, BlockSummary, InlineOptionsPayload, PendingTools } from '../../../src-shared/contract';
 import type { AppModel } from '../../app/types';
 import { detailKey, kindLabel, presentationOf } from '../../model/blocks';
 import type { BlockDetails } from '../../model/blocks-details';
-import { holdBackPartialTag } from '../../model/blocks-holdback';
+import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
 import { formatBytes } from '../../model/format';
-import { AwaitingBody, ErrorBody, FilesBody, JsonBody, PlainBody, TextBody, ThinkingBody, ToolCallBody, ToolResultBody, type BodyProps } from './BlockBodies';
+import { AwaitingBody, ErrorBody, FilesBody, JsonBody, PlainBody, SegmentBlockBody, TextBody, ThinkingBody, ToolCallBody, ToolResultBody, type BodyProps } from './BlockBodies';
 import { BLOCK_IDS } from './testids';
 
 export interface BlockCardProps {
@@ -19,6 +19,7 @@ export interface BlockCardProps {
   readonly flash: boolean;
   readonly expandThinking: boolean;
   readonly pending: PendingTools | null;
+  readonly inline?: InlineOptionsPayload;
   readonly onSelect: (summary: BlockSummary, detail: BlockDetail | null, reveal: boolean) => void;
   readonly onJump: (blockId: number) => void;
 }
@@ -47,7 +48,7 @@ function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
 const COLLAPSIBLE = new Set(['thinking']);
 
 export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
-  const { app, sessionId, summary, details, sessionLive, selected, flash, expandThinking, pending, onSelect, onJump } = props;
+  const { app, sessionId, summary, details, sessionLive, selected, flash, expandThinking, pending, inline, onSelect, onJump } = props;
   const ref = useRef<HTMLDivElement>(null);
   const near = useNearViewport(ref);
   const entry = useSyncExternalStore(details.subscribe, () => details.entry(summary.id));
@@ -71,7 +72,7 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
   if (selected) classes.push('is-selected');
   if (flash) classes.push('is-flash');
 
-  const bodyProps: BodyProps | null = detail ? { app, sessionId, summary, detail, live, onJump } : null;
+  const bodyProps: BodyProps | null = detail ? { app, sessionId, summary, detail, live, onJump, ...(inline ? { inline } : {}) } : null;
 
   return (
     <div
@@ -176,6 +177,8 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
             <ErrorBody {...bodyProps} />
           ) : presentation === 'awaiting' ? (
             <AwaitingBody {...bodyProps} pending={pending} />
+          ) : presentation === 'segment' ? (
+            <SegmentBlockBody {...bodyProps} />
           ) : (
             <PlainBody {...bodyProps} />
           )}

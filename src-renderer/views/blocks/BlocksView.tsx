@@ -1,5 +1,6 @@
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
-import type { BlockDetail, BlockSummary, LegInfo, PendingTools } from '../../../src-shared/contract';
+import type { BlockDetail, BlockSummary, InlineOptionsPayload, LegInfo, PendingTools } from '../../../src-shared/contract';
+import { DEFAULT_TOOL_TAGS, formatToolList, INLINE_MODES, parseToolList, type InlineMode } from '../../../src-shared/inline/types';
 import { useActiveSession, useStore } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../app/types';
 import { EmptyState } from '../../components/EmptyState';
@@ -36,7 +37,8 @@ function isSessionLive(session: SessionData): boolean {
   return session.replay !== null && !session.replay.finished;
 }
 
-function useBlockDetails(app: AppModel, sessionId: string): BlockDetails | null {
+/** `inlineKey` changes when the session's inline mode does: every text block's segments are new then. */
+function useBlockDetails(app: AppModel, sessionId: string, inlineKey: string): BlockDetails | null {
   const [details, setDetails] = useState<BlockDetails | null>(null);
   useEffect(() => {
     const created = createBlockDetails({
@@ -46,7 +48,7 @@ function useBlockDetails(app: AppModel, sessionId: string): BlockDetails | null 
     });
     setDetails(created);
     return () => created.dispose();
-  }, [app, sessionId]);
+  }, [app, sessionId, inlineKey]);
   return details;
 }
 
@@ -57,7 +59,8 @@ interface Focus {
 }
 
 function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }) {
-  const details = useBlockDetails(app, session.id);
+  const inline = session.summary.inline;
+  const details = useBlockDetails(app, session.id, JSON.stringify(inline ?? null));
   const selection = useStore(app.selection);
   const [agentFilter, setAgentFilter] = useState<string>('');
   const [expandThinking, setExpandThinking] = useState(false);
@@ -124,6 +127,7 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
     flashBlock: flash,
     expandThinking,
     pending,
+    ...(inline ? { inline } : {}),
     legs: session.detail?.legs ?? [],
     collapsed,
     onToggle: toggleThread,
@@ -146,6 +150,7 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
             ))}
           </select>
         </label>
+        <InlineControls app={app} sessionId={session.id} inline={inline ?? DEFAULT_INLINE} />
         <label className="toolbar-check">
           <input type="checkbox" checked={expandThinking} onChange={(e) => setExpandThinking(e.target.checked)} data-testid={BLOCK_IDS.expandThinking} />
           Expand thinking
@@ -184,6 +189,7 @@ interface ThreadContext {
   flashBlock: number | null;
   expandThinking: boolean;
   pending: PendingTools | null;
+  inline?: InlineOptionsPayload;
   legs: readonly LegInfo[];
   collapsed: ReadonlySet<string>;
   onToggle: (uuid: string) => void;
@@ -240,6 +246,7 @@ function ThreadView({ thread, context, nested }: { thread: AgentThread; context:
                 flash={context.flashBlock === item.block.id}
                 expandThinking={context.expandThinking}
                 pending={item.block.kind === 'awaiting_frontend_tools' ? context.pending : null}
+                {...(context.inline ? { inline: context.inline } : {})}
                 onSelect={context.onSelect}
                 onJump={context.onJump}
               />
@@ -251,6 +258,67 @@ function ThreadView({ thread, context, nested }: { thread: AgentThread; context:
         </div>
       )}
     </section>
+  );
+}
+
+/** What main uses when a session says nothing (sessions made before the inline stage existed). */
+const DEFAULT_INLINE: InlineOptionsPayload = { mode: 'auto', tools: DEFAULT_TOOL_TAGS.map((t) => ({ name: t.name, required: [...t.required] })) };
+
+const MODE_TITLES: Record<InlineMode, string> = {
+  auto: 'XML tool tags, segment tags and sentinels',
+  xml: 'XML tool tags and segment tags only',
+  sentinel: '[[SEG_START …]] sentinels only',
+  off: 'No parsing: text blocks stay text',
+};
+
+/**
+ * How this session reads protocols inside the model's text (docs/inline.md): the mode, and the
+ * known tool tags (`search:query` = the tag search, which requires a query parameter). Main
+ * parses the text blocks again and replaces the inline findings.
+ */
+function InlineControls({ app, sessionId, inline }: { app: AppModel; sessionId: string; inline: InlineOptionsPayload }) {
+  const current = formatToolList(inline.tools);
+  const [tools, setTools] = useState(current);
+  const [seen, setSeen] = useState(current);
+  if (seen !== current) {
+    setSeen(current);
+    setTools(current);
+  }
+  const apply = (next: InlineOptionsPayload): void => {
+    void app.run('Change the inline mode', () => app.service.setInline({ sessionId, inline: next }), sessionId);
+  };
+  const applyTools = (): void => {
+    if (tools.trim() === current) return;
+    apply({ mode: inline.mode, tools: parseToolList(tools).map((t) => ({ name: t.name, required: [...t.required] })) });
+  };
+  return (
+    <>
+      <label className="toolbar-field" title="How text blocks are read for protocols the model writes inside its text">
+        <span className="muted">Inline</span>
+        <select value={inline.mode} data-testid={BLOCK_IDS.inlineMode} onChange={(e) => apply({ ...inline, mode: e.target.value as InlineMode })}>
+          {INLINE_MODES.map((mode) => (
+            <option key={mode} value={mode} title={MODE_TITLES[mode]}>
+              {mode}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="toolbar-field" title="Tool tags the model may write, each with its required parameters after ':' (search:query,extract:file_path,query)">
+        <span className="muted">Tools</span>
+        <input
+          className="input inline-tools"
+          spellCheck={false}
+          value={tools}
+          disabled={inline.mode === 'off' || inline.mode === 'sentinel'}
+          data-testid={BLOCK_IDS.inlineTools}
+          onChange={(e) => setTools(e.target.value)}
+          onBlur={applyTools}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') applyTools();
+          }}
+        />
+      </label>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { holdBackPartialTag, MAX_HOLDBACK, mayBecomeWatchedTag } from './blocks-holdback';
+import { holdBackPartialTag, MAX_HOLDBACK, mayBecomeWatchedTag, watchedWithInlineTags } from './holdback';
 
 describe('holdBackPartialTag', () => {
   test.each([
@@ -65,5 +65,21 @@ describe('mayBecomeWatchedTag', () => {
     ['<p', false],
   ])('%j → %s', (tail, expected) => {
     expect(mayBecomeWatchedTag(tail)).toBe(expected);
+  });
+});
+
+describe('holdBackPartialTag with the inline protocols\' tags', () => {
+  const starts = watchedWithInlineTags(['thinking', 'search']);
+
+  test.each([
+    ['Let me <thin', 'Let me ', 5],
+    ['<thinking>ok</thinking>\n<sea', '<thinking>ok</thinking>\n', 4],
+    ['<search><query>x</query></sear', '<search><query>x</query>', 6],
+  ])('holds back a partial inline tag in a live raw text: %j', (text, visible, held) => {
+    expect(holdBackPartialTag(text, true, starts)).toEqual({ visible, heldBack: held });
+  });
+
+  test('shows a tag that is no inline tag', () => {
+    expect(holdBackPartialTag('a <seat', true, starts)).toEqual({ visible: 'a <seat', heldBack: 0 });
   });
 });

@@ -1,0 +1,74 @@
+import { createInlineParser, type InlineParser } from './parser';
+import type { InlineOptions, InlineRuleId, Segment, SegmentSink } from './types';
+
+export interface InlineFinding {
+  rule: InlineRuleId;
+  message: string;
+  /** Offset in the block's raw text. */
+  offset: number;
+}
+
+export interface SegmentCollector {
+  /** The segments so far, in stream order; live objects that grow as the block streams. */
+  readonly segments: Segment[];
+  readonly sink: SegmentSink;
+}
+
+/**
+ * Most segments have no parameters and text has no metadata: they share one frozen empty
+ * object until a parameter arrives (a session may hold a segment per text block, many
+ * thousands of them).
+ */
+const NONE: Record<string, never> = Object.freeze({});
+
+/** Builds segments from parser events (the same events the segment-events dialect carries). */
+export function createSegmentCollector(onFinding: (finding: InlineFinding) => void = () => undefined): SegmentCollector {
+  const segments: Segment[] = [];
+  let current: Segment | undefined;
+  return {
+    segments,
+    sink: {
+      start(id, type, metadata, offset) {
+        current = { id, type, metadata: Object.keys(metadata).length === 0 ? NONE : metadata, params: NONE, content: '', complete: false, start: offset, end: offset };
+        segments.push(current);
+      },
+      content(delta) {
+        if (current) current.content += delta;
+      },
+      param(name, value) {
+        if (!current) return;
+        if (current.params === NONE) current.params = {};
+        current.params[name] = value;
+      },
+      end(complete, offset) {
+        if (!current) return;
+        current.complete = complete;
+        current.end = offset;
+        current = undefined;
+      },
+      diagnostic(rule, message, offset) {
+        onFinding({ rule, message, offset });
+      },
+    },
+  };
+}
+
+export interface InlineDocument {
+  parser: InlineParser;
+  segments: Segment[];
+}
+
+/** A parser with its collector: one per text block. */
+export function createInlineDocument(options: InlineOptions, onFinding?: (finding: InlineFinding) => void): InlineDocument {
+  const collector = createSegmentCollector(onFinding);
+  return { parser: createInlineParser(collector.sink, options), segments: collector.segments };
+}
+
+/** Parse a whole text (tests, re-parsing a finished block). */
+export function parseSegments(text: string, options: InlineOptions): { segments: Segment[]; findings: InlineFinding[] } {
+  const findings: InlineFinding[] = [];
+  const doc = createInlineDocument(options, (f) => findings.push(f));
+  doc.parser.push(text);
+  doc.parser.end();
+  return { segments: doc.segments, findings };
+}

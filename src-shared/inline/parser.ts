@@ -1,0 +1,629 @@
+import { decodeAttributeValueLeniently } from '../dialects/legacy-xml/entities';
+import { CDATA_CLOSE, CDATA_OPEN } from '../dialects/legacy-xml/markup';
+import { createCharFinder, createMarkerScanner, type MarkerScanner } from './markers';
+import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
+import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
+import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
+
+/**
+ * The incremental in-text parser (docs/inline.md). It reads each character once, holding
+ * back only what the next characters decide (a tag or sentinel being read, a possible closing
+ * marker), so the cost is linear in the text and what it has released never shows a partial
+ * marker. Forms recognised:
+ *
+ * - XML tool tags (docs/protocols/inline-tool-tags.md): `<thinking>` → reasoning; a configured
+ *   tool tag whose children are parameters → tool_call; `<attempt_completion><result>` →
+ *   completion; `<tool_result tool_name="…">` → tool_result.
+ * - Segment tags (docs/protocols/segments.md): `<write_file path="…">`, `<run_bash>`, and
+ *   `<tool name="…"><arguments><arg name="…">`, whose write_file / patch_file / run_bash forms
+ *   stream only the file content or command.
+ * - Sentinels: `[[SEG_START {json}]] … [[SEG_END]]`.
+ *
+ * Anything else is text. Whitespace between segments is not a segment of its own.
+ */
+export interface InlineParser {
+  push(text: string): void;
+  /** The block ended: release what is held, close what is open, check the turn. */
+  end(): void;
+  /** Characters read but not yet released (a marker being decided); what a live view holds back. */
+  held(): number;
+}
+
+/** What a segment is while the parser is inside it. */
+type Family = 'text' | 'reasoning' | 'action' | 'completion' | 'tool_result' | 'write_file' | 'run_bash' | 'xml_tool' | 'file_tool' | 'sentinel';
+
+interface Open {
+  family: Family;
+  /** The tag whose closing tag ends the segment (`search`, `tool`, …). */
+  tag: string;
+  /** Set once SEGMENT_START went out (a file tool defers it until its path is known). */
+  started: boolean;
+  type: string;
+  metadata: Record<string, unknown>;
+  start: number;
+  /** Content produced before a deferred start. */
+  deferred: string;
+  params: Record<string, string>;
+  /** For a file tool: the argument whose value is the segment's content. */
+  contentArg: readonly string[];
+}
+
+type State = 'text' | 'tag' | 'sentinel' | 'content' | 'body' | 'value' | 'cdata' | 'stream';
+
+/** Phases of a file tool's content argument (optional `__START_CONTENT__` … `__END_CONTENT__`). */
+type StreamPhase = 'lead' | 'raw' | 'inside' | 'after';
+
+const START_CONTENT = '__START_CONTENT__';
+const END_CONTENT = '__END_CONTENT__';
+
+const SEGMENT_TAGS = ['thinking', 'attempt_completion', 'tool_result', 'write_file', 'run_bash', 'tool'];
+
+/** The `<tool name="…">` forms that stream one argument as the segment's content. */
+const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly string[]; needsPath: boolean }>> = {
+  write_file: { type: 'write_file', content: ['content'], needsPath: true },
+  patch_file: { type: 'patch_file', content: ['patch', 'diff', 'content'], needsPath: true },
+  run_bash: { type: 'run_bash', content: ['command'], needsPath: false },
+};
+
+const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isSpace(text.charAt(i))) return false;
+  return true;
+}
+
+function quote(text: string, max = 60): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+}
+
+/** The tag names the parser recognises at the top of a text in this configuration (none without XML). */
+export function inlineTagNames(options: InlineOptions): string[] {
+  return options.mode === 'auto' || options.mode === 'xml' ? [...SEGMENT_TAGS, ...options.tools.map((t) => t.name)] : [];
+}
+
+/** What a configuration recognises, computed once per options object (a session parses thousands of blocks). */
+interface Vocabulary {
+  tools: Map<string, InlineOptions['tools'][number]>;
+  /** Every prefix of a top-level tag name: a name being read is checked in one lookup. */
+  topPrefixes: Set<string>;
+  topExact: Set<string>;
+  textTriggers: string;
+}
+
+const vocabularies = new WeakMap<InlineOptions, Vocabulary>();
+
+function vocabularyOf(options: InlineOptions): Vocabulary {
+  let vocabulary = vocabularies.get(options);
+  if (!vocabulary) {
+    const topNames = inlineTagNames(options);
+    const xml = options.mode === 'auto' || options.mode === 'xml';
+    const sentinels = options.mode === 'auto' || options.mode === 'sentinel';
+    vocabulary = {
+      tools: new Map(options.tools.map((t) => [t.name, t])),
+      topPrefixes: new Set(topNames.flatMap((n) => Array.from({ length: n.length }, (_, i) => n.slice(0, i + 1)))),
+      topExact: new Set(topNames),
+      textTriggers: (xml ? '<' : '') + (sentinels ? '[' : ''),
+    };
+    vocabularies.set(options, vocabulary);
+  }
+  return vocabulary;
+}
+
+export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
+  const { tools, topPrefixes, topExact, textTriggers } = vocabularyOf(options);
+  const nextTrigger = createCharFinder(textTriggers);
+
+  let state: State = 'text';
+  /** Absolute offset in the block of the character being read. */
+  let pos = 0;
+  let ids = 0;
+  let open: Open | null = null;
+  /** Whitespace read in text that belongs to no segment yet. */
+  let pendingSpace = '';
+  let pendingSpaceStart = 0;
+  let textOpen = false;
+
+  let tag: TagCandidate = newTagCandidate();
+  let tagStart = 0;
+  /** Where a tag candidate returns when it fails or is consumed. */
+  let tagReturn: 'text' | 'body' = 'text';
+  let sentinel: SentinelCandidate = newSentinelCandidate();
+
+  /** Scanners by marker set, reused: a block may hold thousands of segments with the same markers. */
+  const scanners = new Map<string, MarkerScanner>();
+  const scannerFor = (markers: readonly string[]): MarkerScanner => {
+    const key = markers.join('\u0000');
+    let found = scanners.get(key);
+    if (!found) {
+      found = createMarkerScanner(markers);
+      scanners.set(key, found);
+    }
+    found.reset();
+    return found;
+  };
+  let scanner: MarkerScanner = scannerFor(['<']);
+  let paramName = '';
+  let paramClose = '';
+  /** A parameter value: decoded pieces so far, and raw text not yet decoded. */
+  let paramDecoded = '';
+  let paramRaw = '';
+  let streamPhase: StreamPhase = 'raw';
+  let streamLead = '';
+
+  // Turn-level protocol checks (docs/protocols/inline-tool-tags.md: exactly one action per turn).
+  let protocolSeen = false;
+  let actions = 0;
+  let afterActionReported = false;
+  let lastActionEnd = -1;
+
+  const report = (rule: InlineRuleId, message: string, offset = pos): void => sink.diagnostic(rule, message, offset);
+
+  // ── segments ──────────────────────────────────────────────────────────────────────────
+
+  function startSegment(type: string, metadata: Record<string, unknown>, start: number): string {
+    const id = `seg_${++ids}`;
+    sink.start(id, type, metadata, start);
+    return id;
+  }
+
+  function emit(content: string): void {
+    if (content === '' || !open) return;
+    if (!open.started) open.deferred += content;
+    else sink.content(content);
+  }
+
+  function openSegment(family: Family, tagName: string, type: string, metadata: Record<string, unknown>, start: number, deferStart = false): Open {
+    closeText(start);
+    const seg: Open = { family, tag: tagName, started: !deferStart, type, metadata, start, deferred: '', params: {}, contentArg: [] };
+    open = seg;
+    if (!deferStart) startSegment(type, metadata, start);
+    if (family === 'action' || family === 'completion') beginAction(tagName, start);
+    else if (family === 'reasoning') {
+      protocolSeen = true;
+      checkAfterAction(start, 'a <thinking> block');
+    }
+    return seg;
+  }
+
+  function startDeferred(seg: Open): void {
+    if (seg.started) return;
+    seg.started = true;
+    startSegment(seg.type, seg.metadata, seg.start);
+    for (const [name, value] of Object.entries(seg.params)) sink.param(name, value);
+    if (seg.deferred !== '') sink.content(seg.deferred);
+    seg.deferred = '';
+  }
+
+  function closeSegment(complete: boolean, end: number): void {
+    const seg = open;
+    if (!seg) return;
+    open = null;
+    startDeferred(seg);
+    sink.end(complete, end);
+    if (seg.family === 'action' || seg.family === 'completion') lastActionEnd = end;
+    if (complete) checkRequired(seg, end);
+  }
+
+  function closeText(end: number): void {
+    if (!textOpen) return;
+    textOpen = false;
+    sink.end(true, end);
+  }
+
+  /** Text read in the text state: whitespace waits until something else shows the run is a segment. */
+  function text(content: string, start: number): void {
+    if (content === '') return;
+    if (!textOpen) {
+      if (isBlank(content)) {
+        if (pendingSpace === '') pendingSpaceStart = start;
+        pendingSpace += content;
+        return;
+      }
+      const from = pendingSpace === '' ? start : pendingSpaceStart;
+      textOpen = true;
+      startSegment('text', {}, from);
+      checkAfterAction(from, `text ${quote(content.trim())}`);
+      if (pendingSpace !== '') sink.content(pendingSpace);
+      pendingSpace = '';
+    }
+    sink.content(content);
+  }
+
+  function dropPendingSpace(): void {
+    pendingSpace = '';
+  }
+
+  // ── the turn ──────────────────────────────────────────────────────────────────────────
+
+  function beginAction(name: string, start: number): void {
+    protocolSeen = true;
+    actions++;
+    if (actions > 1) {
+      report('inline.multiple-actions', `<${name}> is action number ${actions} of this turn; the protocol asks for exactly one tool call or one <attempt_completion> per response, and an orchestrator acts on the first only.`, start);
+      afterActionReported = true;
+    }
+  }
+
+  function checkAfterAction(start: number, what: string): void {
+    if (lastActionEnd < 0 || afterActionReported) return;
+    afterActionReported = true;
+    report('inline.text-after-action', `${what} follows the turn's terminal action (ended at offset ${lastActionEnd}); an orchestrator stops reading at the action and never sees it.`, start);
+  }
+
+  function checkRequired(seg: Open, end: number): void {
+    const required = seg.family === 'completion' ? ['result'] : seg.family === 'action' ? (tools.get(seg.tag)?.required ?? []) : seg.family === 'file_tool' && FILE_TOOLS[seg.type]?.needsPath ? ['path'] : [];
+    const what = seg.family === 'file_tool' ? `<tool name="${seg.type}">` : `<${seg.tag}>`;
+    for (const name of required) {
+      if (name in seg.params) continue;
+      report('inline.missing-param', `${what} has no ${seg.family === 'file_tool' ? `<arg name="${name}">` : `<${name}>`} parameter, which ${seg.family === 'action' ? 'the tool configuration' : 'the protocol'} requires.`, end);
+    }
+  }
+
+  // ── states ────────────────────────────────────────────────────────────────────────────
+
+  function readText(s: string, i: number): number {
+    const next = textTriggers === '' ? -1 : nextTrigger(s, i);
+    if (next === -1) {
+      text(s.slice(i), pos);
+      pos += s.length - i;
+      return s.length;
+    }
+    text(s.slice(i, next), pos);
+    pos += next - i;
+    tagStart = pos;
+    if (s.charAt(next) === '<') {
+      tag = newTagCandidate();
+      tagReturn = 'text';
+      state = 'tag';
+    } else {
+      sentinel = newSentinelCandidate();
+      state = 'sentinel';
+    }
+    pos++;
+    return next + 1;
+  }
+
+  function allowedInText(name: string, _closing: boolean, exact: boolean): boolean {
+    return exact ? topExact.has(name) : topPrefixes.has(name);
+  }
+
+  const anyName = (): boolean => true;
+
+  /** Give a failed candidate back to the state it came from, as what it is: text. */
+  function releaseCandidate(candidate: string): void {
+    if (tagReturn === 'text') {
+      state = 'text';
+      text(candidate, tagStart);
+    } else {
+      state = 'body';
+      if (open?.family === 'action' || open?.family === 'completion' || open?.family === 'xml_tool') emit(candidate);
+    }
+  }
+
+  function readTagChar(s: string, i: number): number {
+    const c = s.charAt(i);
+    const step = stepTag(tag, c, tagReturn === 'text' ? allowedInText : anyName);
+    if (step === 'fail') {
+      releaseCandidate(tag.text);
+      return i;
+    }
+    pos++;
+    if (step === 'done') {
+      const read = readTag(tag);
+      if (!read) releaseCandidate(tag.text);
+      else if (tagReturn === 'text') onTopTag(read, tag.text);
+      else onBodyTag(read, tag.text);
+    }
+    return i + 1;
+  }
+
+  function onTopTag(t: ReadTag, raw: string): void {
+    if (t.closing) {
+      report('inline.mismatched-close', `</${t.name}> closes nothing: no <${t.name}> is open here. It is kept as text.`, tagStart);
+      state = 'text';
+      text(raw, tagStart);
+      return;
+    }
+    dropPendingSpace();
+    const name = t.name;
+    if (name === 'thinking') return enterContent('reasoning', name, 'reasoning', {}, t);
+    if (name === 'write_file') return enterContent('write_file', name, 'write_file', 'path' in t.attributes ? { path: t.attributes['path'] } : {}, t);
+    if (name === 'run_bash') return enterContent('run_bash', name, 'run_bash', {}, t);
+    if (name === 'tool_result') return enterContent('tool_result', name, 'tool_result', 'tool_name' in t.attributes ? { tool_name: t.attributes['tool_name'] } : {}, t);
+    if (name === 'attempt_completion') return enterBody('completion', name, 'completion', {}, t);
+    if (name === 'tool') {
+      const toolName = t.attributes['name'] ?? '';
+      const file = FILE_TOOLS[toolName.toLowerCase()];
+      if (file) {
+        openSegment('file_tool', name, file.type, {}, tagStart, file.needsPath).contentArg = file.content;
+        return afterBodyOpen(t);
+      }
+      return enterBody('xml_tool', name, 'tool_call', toolName !== '' ? { tool_name: toolName } : {}, t);
+    }
+    return enterBody('action', name, 'tool_call', { tool_name: name }, t);
+  }
+
+  function enterContent(family: Family, name: string, type: string, metadata: Record<string, unknown>, t: ReadTag): void {
+    openSegment(family, name, type, metadata, tagStart);
+    if (t.selfClosing) {
+      closeSegment(true, pos);
+      state = 'text';
+      return;
+    }
+    scanner = scannerFor([`</${name}>`]);
+    state = 'content';
+  }
+
+  function enterBody(family: Family, name: string, type: string, metadata: Record<string, unknown>, t: ReadTag): void {
+    openSegment(family, name, type, metadata, tagStart);
+    afterBodyOpen(t);
+  }
+
+  function afterBodyOpen(t: ReadTag): void {
+    if (t.selfClosing) {
+      closeSegment(true, pos);
+      state = 'text';
+      return;
+    }
+    state = 'body';
+  }
+
+  function readContent(s: string, i: number): number {
+    const { hit, next } = scanner.scan(s, i, emit);
+    pos += next - i;
+    if (hit !== -1) {
+      closeSegment(true, pos);
+      state = 'text';
+    }
+    return next;
+  }
+
+  function readSentinelChar(s: string, i: number): number {
+    const c = s.charAt(i);
+    const step = stepSentinel(sentinel, c);
+    if (step.kind === 'not-sentinel') {
+      if (sentinel.text === '[[' && c === '[') {
+        // `[[[SEG_START`: the first bracket is text, the sentinel may start at the second.
+        text('[', tagStart);
+        tagStart++;
+        pos++;
+        return i + 1;
+      }
+      state = 'text';
+      text(sentinel.text, tagStart);
+      return i;
+    }
+    pos++;
+    if (step.kind === 'invalid') {
+      report('inline.invalid-sentinel', `Sentinel header ${quote(sentinel.text)} is invalid: ${step.reason}. The marker and what follows it are kept as text.`, tagStart);
+      state = 'text';
+      text(sentinel.text, tagStart);
+    } else if (step.kind === 'done') {
+      dropPendingSpace();
+      openSegment('sentinel', SENTINEL_END, step.type, step.metadata, tagStart);
+      scanner = scannerFor([SENTINEL_END]);
+      state = 'content';
+    }
+    return i + 1;
+  }
+
+  /** Between the parameters of an action, a completion or a `<tool>`: only tags matter. */
+  function readBody(s: string, i: number): number {
+    const at = s.indexOf('<', i);
+    const end = at === -1 ? s.length : at;
+    if (end > i && open?.family !== 'file_tool') emit(s.slice(i, end));
+    pos += end - i;
+    if (at === -1) return s.length;
+    tag = newTagCandidate();
+    tagReturn = 'body';
+    tagStart = pos;
+    state = 'tag';
+    pos++;
+    return at + 1;
+  }
+
+  function onBodyTag(t: ReadTag, raw: string): void {
+    const seg = open as Open;
+    const rawShown = seg.family !== 'file_tool';
+    state = 'body';
+    if (t.closing) {
+      if (t.name === seg.tag) {
+        closeSegment(true, pos);
+        state = 'text';
+        return;
+      }
+      if (rawShown) emit(raw);
+      if (seg.family === 'xml_tool' || seg.family === 'file_tool') {
+        if (t.name === 'arguments') return;
+      }
+      report('inline.mismatched-close', `</${t.name}> inside <${seg.tag}> closes no parameter; <${seg.tag}> is closed by </${seg.tag}>. It is kept in the raw content.`, tagStart);
+      return;
+    }
+    if (rawShown) emit(raw);
+    const isToolForm = seg.family === 'xml_tool' || seg.family === 'file_tool';
+    if (isToolForm && t.name === 'arguments') return;
+    const name = isToolForm && t.name === 'arg' ? (t.attributes['name'] ?? '') : t.name;
+    if (t.selfClosing) {
+      setParam(seg, name, '');
+      return;
+    }
+    paramName = name;
+    paramClose = `</${t.name}>`;
+    paramDecoded = '';
+    paramRaw = '';
+    if (seg.family === 'file_tool' && seg.contentArg.includes(name)) {
+      streamPhase = 'lead';
+      streamLead = '';
+      scanner = scannerFor([paramClose]);
+      state = 'stream';
+      startDeferredIfReady(seg);
+      return;
+    }
+    scanner = scannerFor([paramClose, CDATA_OPEN]);
+    state = 'value';
+  }
+
+  function startDeferredIfReady(seg: Open): void {
+    if (!seg.started && 'path' in seg.metadata) startDeferred(seg);
+  }
+
+  function setParam(seg: Open, name: string, value: string): void {
+    seg.params[name] = value;
+    if (seg.started) sink.param(name, value);
+    if (seg.family === 'file_tool' && name === 'path') {
+      seg.metadata['path'] = value;
+      startDeferred(seg);
+    }
+  }
+
+  function onValueContent(content: string): void {
+    paramRaw += content;
+    if (open?.family !== 'file_tool') emit(content);
+  }
+
+  function readValue(s: string, i: number): number {
+    const { hit, next } = scanner.scan(s, i, onValueContent);
+    pos += next - i;
+    if (hit === -1) return next;
+    paramDecoded += decodeAttributeValueLeniently(paramRaw);
+    paramRaw = '';
+    const marker = hit === 0 ? paramClose : CDATA_OPEN;
+    if (open?.family !== 'file_tool') emit(marker);
+    if (hit === 0) {
+      setParam(open as Open, paramName, paramDecoded.trim());
+      state = 'body';
+    } else {
+      scanner = scannerFor([CDATA_CLOSE]);
+      state = 'cdata';
+    }
+    return next;
+  }
+
+  function onCdataContent(content: string): void {
+    paramDecoded += content;
+    if (open?.family !== 'file_tool') emit(content);
+  }
+
+  function readCdata(s: string, i: number): number {
+    const { hit, next } = scanner.scan(s, i, onCdataContent);
+    pos += next - i;
+    if (hit === -1) return next;
+    if (open?.family !== 'file_tool') emit(CDATA_CLOSE);
+    scanner = scannerFor([paramClose, CDATA_OPEN]);
+    state = 'value';
+    return next;
+  }
+
+  /** A file tool's content argument: streamed as the segment's content, optional raw markers stripped. */
+  function readStream(s: string, i: number): number {
+    if (streamPhase === 'lead') {
+      const c = s.charAt(i);
+      const lead = streamLead + c;
+      const marker = lead.trimStart();
+      if (marker === '' || START_CONTENT.startsWith(marker)) {
+        pos++;
+        streamLead = lead;
+        if (marker === START_CONTENT) {
+          streamPhase = 'inside';
+          // Between the raw markers only __END_CONTENT__ ends the content (a `</arg>` there is
+          // file content). One line break after the opening marker and before the closing one
+          // belongs to the markers.
+          scanner = scannerFor(['\n' + END_CONTENT, END_CONTENT]);
+          streamLead = '';
+        }
+        return i + 1;
+      }
+      streamPhase = 'raw';
+      emit(streamLead);
+      streamLead = '';
+      return i;
+    }
+    if (streamPhase === 'inside' && streamLead === '' && s.charAt(i) === '\n' && scanner.held === '') {
+      // Skip the line break right after __START_CONTENT__ (once).
+      streamLead = 'skipped';
+      pos++;
+      return i + 1;
+    }
+    if (streamPhase === 'inside') streamLead = 'skipped';
+    const sinkFor = streamPhase === 'after' ? () => undefined : emit;
+    const { hit, next } = scanner.scan(s, i, sinkFor);
+    pos += next - i;
+    if (hit === -1) return next;
+    if (streamPhase === 'inside') {
+      streamPhase = 'after';
+      scanner = scannerFor([paramClose]);
+      return next;
+    }
+    state = 'body';
+    return next;
+  }
+
+  const readers: Record<State, (s: string, i: number) => number> = {
+    text: readText,
+    tag: readTagChar,
+    sentinel: readSentinelChar,
+    content: readContent,
+    body: readBody,
+    value: readValue,
+    cdata: readCdata,
+    stream: readStream,
+  };
+
+  function push(s: string): void {
+    let i = 0;
+    while (i < s.length) i = readers[state](s, i);
+  }
+
+  function heldText(): string {
+    switch (state) {
+      case 'tag':
+        return tag.text;
+      case 'sentinel':
+        return sentinel.text;
+      case 'stream':
+        return streamPhase === 'lead' ? streamLead : streamPhase === 'after' ? '' : scanner.held;
+      case 'content':
+      case 'value':
+      case 'cdata':
+        return scanner.held;
+      default:
+        return '';
+    }
+  }
+
+  function end(): void {
+    // A candidate still being read at the end is what it looked like: text (or raw content).
+    if (state === 'tag') releaseCandidate(tag.text);
+    if (state === 'sentinel') {
+      if (isSentinelAttempt(sentinel)) {
+        report('inline.invalid-sentinel', `Sentinel header ${quote(sentinel.text)} is never closed by "]]" before the block ends; it is kept as text.`, tagStart);
+      }
+      state = 'text';
+      text(sentinel.text, tagStart);
+    }
+    if (state !== 'text') {
+      const held = heldText();
+      if (state === 'value' || state === 'cdata') onValueContent(held);
+      else if (state === 'stream' && streamPhase !== 'after') emit(held);
+      else if (state === 'content') emit(held);
+      const seg = open;
+      if (seg) {
+        const closer = seg.family === 'sentinel' ? SENTINEL_END : `</${seg.tag}>`;
+        const inside = state === 'value' || state === 'cdata' || state === 'stream' ? ` (inside its ${paramName} parameter)` : '';
+        report('inline.unclosed', `${seg.family === 'sentinel' ? `Sentinel segment "${seg.type}"` : `<${seg.tag}>`} is never closed${inside}: no ${closer} before the block ends. Its content is shown as received.`, seg.start);
+        closeSegment(false, pos);
+      }
+      state = 'text';
+    }
+    closeText(pos);
+    if (protocolSeen && actions === 0) {
+      report('inline.no-action', `The turn has no action: the protocol asks for exactly one tool call (${[...tools.keys()].map((n) => `<${n}>`).join(', ')}) or <attempt_completion> per response.`, pos);
+    }
+  }
+
+  return {
+    push,
+    end,
+    held: () => heldText().length + (open && !open.started ? open.deferred.length : 0),
+  };
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { decodeLegs, type ChunkInput } from '../pipeline/session-decoder';
+import { chunkings } from '../testing/chunking';
+import { DEFAULT_INLINE_OPTIONS } from './types';
+
+const encoder = new TextEncoder();
+const AGENT = '11111111-1111-4111-8111-111111111111';
+
+/** A JSON-envelope stream whose text block arrives in the given deltas. */
+function textStream(deltas: readonly string[], { close = true } = {}): Uint8Array {
+  const events = deltas.map((delta) => ({ type: 'text', agent: AGENT, final: false, delta }));
+  if (close) events.push({ type: 'text', agent: AGENT, final: true, delta: '' });
+  return encoder.encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + (close ? 'data: [DONE]\n\n' : ''));
+}
+
+const TURN = ['<thinking>Find the', ' login code.</thi', 'nking>\n<sea', 'rch>\n  <query>login</que', 'ry>\n</search>'];
+
+describe('the inline stage in the pipeline', () => {
+  it('gives each text block its segments, fed delta by delta', () => {
+    const result = decodeLegs([[{ bytes: textStream(TURN) }]]);
+    const block = result.blocks.find((b) => b.kind === 'text');
+    expect(block?.segments?.map((s) => [s.type, s.complete, s.params])).toEqual([
+      ['reasoning', true, {}],
+      ['tool_call', true, { query: 'login' }],
+    ]);
+    expect(result.diagnostics.filter((d) => d.rule.startsWith('inline.'))).toEqual([]);
+  });
+
+  it('is chunking-invariant over the bytes (whole, byte by byte, seeded random splits)', () => {
+    const bytes = textStream([...TURN, '\nand then [[SEG_START {"type":"run_bash"}]]ls', ' -la[[SEG_E', 'ND]] <run_bash>x']);
+    const decode = (chunks: readonly Uint8Array[]) => {
+      const r = decodeLegs([chunks.map((c): ChunkInput => ({ bytes: c }))]);
+      return { segments: r.blocks.map((b) => b.segments), diagnostics: r.diagnostics.map((d) => [d.rule, d.message, d.at]) };
+    };
+    const expected = decode([bytes]);
+    expect(expected.diagnostics.map((d) => d[0])).toEqual(expect.arrayContaining(['inline.unclosed', 'inline.text-after-action']));
+    for (const { name, chunks } of chunkings(bytes)) expect(decode(chunks), name).toEqual(expected);
+  });
+
+  it('points a finding at the envelope being decoded and at the block', () => {
+    const result = decodeLegs([[{ bytes: textStream(['<search><query>x</query></extract>', '</search>']) }]]);
+    const finding = result.diagnostics.find((d) => d.rule === 'inline.mismatched-close');
+    expect(finding?.at).toMatchObject({ block: 0, envelope: 0, frame: 0 });
+    expect(finding?.message).toContain('text block #0, character 24');
+  });
+
+  it('closes what a cut stream left open, and says so', () => {
+    const result = decodeLegs([[{ bytes: textStream(['<write_file path="/a.py">print(1)'], { close: false }) }]]);
+    const block = result.blocks[0];
+    expect(block?.status).toBe('open');
+    expect(block?.segments).toMatchObject([{ type: 'write_file', metadata: { path: '/a.py' }, content: 'print(1)', complete: false }]);
+    expect(result.diagnostics.map((d) => d.rule)).toContain('inline.unclosed');
+  });
+
+  it('follows the session\'s mode', () => {
+    const bytes = textStream(TURN);
+    const off = decodeLegs([[{ bytes }]], { inline: { ...DEFAULT_INLINE_OPTIONS, mode: 'off' } });
+    expect(off.blocks[0]?.segments?.map((s) => s.type)).toEqual(['text']);
+    const sentinel = decodeLegs([[{ bytes }]], { inline: { ...DEFAULT_INLINE_OPTIONS, mode: 'sentinel' } });
+    expect(sentinel.blocks[0]?.segments?.map((s) => s.type)).toEqual(['text']);
+  });
+
+  it('parses a block again from its start when a replayed attempt is split off it', () => {
+    // The same opening deltas twice without a final marker: the reconstructor keeps the first
+    // attempt as an abandoned block and continues with the replay (block.restarted).
+    const first = ['<thinking>Plan the', ' search carefully', ' now.</thinking>'];
+    const bytes = textStream([...first, ...first, '<search><query>q</query></search>']);
+    const result = decodeLegs([[{ bytes }]]);
+    expect(result.diagnostics.map((d) => d.rule)).toContain('block.restarted');
+    const [abandoned, replay] = result.blocks;
+    expect(abandoned?.status).toBe('abandoned');
+    expect(abandoned?.segments?.map((s) => s.content)).toEqual(['Plan the search carefully now.']);
+    expect(replay?.segments?.map((s) => s.type)).toEqual(['reasoning', 'tool_call']);
+  });
+});

@@ -1,0 +1,135 @@
+import type { DiagnosticInit, DiagnosticLocation } from '../diagnostics/types';
+import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
+import type { Envelope } from '../envelope/types';
+import type { Block } from '../reconstruct/types';
+import { createInlineDocument, type InlineDocument, type InlineFinding } from './collect';
+import type { InlineOptions, Segment } from './types';
+
+/** The block kind whose text the model writes, and so the only kind the stage parses. */
+export const INLINE_BLOCK_KIND = 'text';
+
+/** Where the finding is: the envelope being decoded when it was found (none at the session's end). */
+export type InlineLocator = (block: Block) => DiagnosticLocation;
+
+export interface InlineStage {
+  /** A block opened or changed (through `envelope`, when one is being decoded): parse what it gained. */
+  onBlock(block: Block, envelope?: Envelope): void;
+  /** The session ended: close what is still open (reports unclosed actions); returns the blocks that changed. */
+  finish(blocks: readonly Block[]): Block[];
+  /** Parse every text block again with other options (the user chose another mode). */
+  reconfigure(options: InlineOptions, blocks: readonly Block[]): void;
+  options(): InlineOptions;
+  /** Characters the block's parser holds back while it streams (0 for a finished block). */
+  held(block: Block): number;
+}
+
+interface BlockParse {
+  /** Dropped once the block ended: only its segments are kept. */
+  doc: InlineDocument | null;
+  /** Characters of the block's content already pushed. */
+  fed: number;
+  ended: boolean;
+}
+
+/**
+ * A block of the segment-events dialect is one segment already: its segment has the same
+ * fields as those the parser finds in text (the output contract of docs/inline.md). The
+ * metadata arrives on the SEGMENT_START envelope, which opens the block.
+ */
+function describeSegmentBlock(block: Block, envelope: Envelope | undefined): void {
+  let segment = block.segments?.[0];
+  if (!segment) {
+    const metadata = envelope?.extras['metadata'];
+    segment = { id: block.toolId ?? '', type: block.name ?? '', metadata: typeof metadata === 'object' && metadata !== null ? { ...(metadata as Record<string, unknown>) } : {}, params: {}, content: '', complete: false, start: 0, end: 0 } satisfies Segment;
+    block.segments = [segment];
+  }
+  segment.content = block.content;
+  segment.end = block.content.length;
+  segment.complete = block.status === 'complete';
+}
+
+/**
+ * The inline stage after reconstruction: one incremental parser per text block, fed with what
+ * each change appended (never the whole content again), so a long block costs linear time.
+ * A block whose content shrank (the reconstructor split a replayed attempt off it) is parsed
+ * again from its start; that happens once per replay.
+ */
+export function createInlineStage(initial: InlineOptions, report: (d: DiagnosticInit) => void, locate: InlineLocator): InlineStage {
+  let options = initial;
+  let finished = false;
+  const parses = new Map<number, BlockParse>();
+
+  function startParse(block: Block): BlockParse {
+    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)));
+    const parse: BlockParse = { doc, fed: 0, ended: false };
+    parses.set(block.id, parse);
+    block.segments = doc.segments;
+    return parse;
+  }
+
+  function toDiagnostic(block: Block, finding: InlineFinding): DiagnosticInit {
+    return { rule: finding.rule, message: `${finding.message} (text block #${block.id}, character ${finding.offset})`, at: locate(block) };
+  }
+
+  /** The block ended: the parser goes, the segments stay (a session may hold many thousands of blocks). */
+  function end(block: Block, parse: BlockParse): void {
+    parse.ended = true;
+    parse.doc?.parser.end();
+    parse.doc = null;
+    parses.delete(block.id);
+    const only = block.segments?.[0];
+    // A plain text block: its one segment holds the block's own string instead of a second
+    // chain of the same deltas.
+    if (block.segments?.length === 1 && only?.type === 'text' && only.content.length === block.content.length) only.content = block.content;
+  }
+
+  function feed(block: Block, envelope: Envelope | undefined): void {
+    let parse = parses.get(block.id);
+    // An ended block keeps its segments; it only changes again when a replay is split off it.
+    if (!parse && block.segments && block.status !== 'open') return;
+    if (parse && block.content.length < parse.fed) parse = undefined;
+    parse ??= startParse(block);
+    if (parse.ended || !parse.doc) return;
+    const grown = block.content.length - parse.fed;
+    if (grown > 0) {
+      // The envelope's delta is what the block gained. Slicing the content instead would
+      // flatten the block's appended rope on every delta: quadratic in a long block.
+      const gained = envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : block.content.slice(parse.fed);
+      parse.doc.parser.push(gained);
+      parse.fed = block.content.length;
+    }
+    if (block.status !== 'open' || finished) end(block, parse);
+  }
+
+  return {
+    onBlock(block, envelope) {
+      if (block.kind === INLINE_BLOCK_KIND) feed(block, envelope);
+      else if (block.kind === SEGMENT_BLOCK_KIND) describeSegmentBlock(block, envelope);
+    },
+    finish(blocks) {
+      finished = true;
+      const changed: Block[] = [];
+      for (const block of blocks) {
+        const parse = parses.get(block.id);
+        if (!parse || parse.ended) continue;
+        end(block, parse);
+        changed.push(block);
+      }
+      return changed;
+    },
+    reconfigure(next, blocks) {
+      options = next;
+      parses.clear();
+      for (const block of blocks) {
+        if (block.kind !== INLINE_BLOCK_KIND) continue;
+        delete block.segments;
+        feed(block, undefined);
+      }
+    },
+    options: () => options,
+    held(block) {
+      const parse = parses.get(block.id);
+      return parse?.doc ? parse.doc.parser.held() : 0;
+    },
+  };
+}
