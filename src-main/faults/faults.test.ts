@@ -149,7 +149,10 @@ describe('faults: floods and giants', () => {
 
   it('a million events: every one decoded, retained memory bounded', { timeout: 300_000 }, async () => {
     const count = 1_000_000;
-    const { url } = await serve((_req, res) => pour(res, eventsOf(count, 5000, () => 'x')));
+    // One character each, cycling through 2,000 CJK characters: a run of one repeated delta
+    // would read as retry replays (docs/diagnostics.md, block.restarted) and split the
+    // text into a block per 8 characters.
+    const { url } = await serve((_req, res) => pour(res, eventsOf(count, 5000, (i) => String.fromCharCode(0x4e00 + (i % 2000)))));
     const baseline = retainedHeap();
     let peak = 0;
     let samples = 0;
