@@ -26,6 +26,12 @@ function decode(chunks: readonly Uint8Array[]) {
 }
 
 describe('the segment-events dialect', () => {
+  it('ends a stream whose every segment ended (its wire has no terminal event), and not one left open', () => {
+    const terminalOf = (bytes: Uint8Array) => decodeLegs([[{ bytes }]]).ends[0]?.stream.terminal?.event;
+    expect(terminalOf(events(start('seg_1', 'text'), content('seg_1', 'hi'), end('seg_1')))).toBe('the end of its last segment');
+    expect(terminalOf(events(start('seg_1', 'text'), content('seg_1', 'hi')))).toBeUndefined();
+  });
+
   it('is detected from its first event, and claims nothing else', () => {
     expect(DIALECT_REGISTRY.detect(sniffFrame({ event: '', data: JSON.stringify(start('seg_1', 'text')) }))?.id).toBe('segments');
     expect(DIALECT_REGISTRY.detect(sniffFrame({ event: '', data: '{"type":"SEGMENT_START"}' }))?.id).toBeUndefined();

@@ -113,6 +113,8 @@ export function createSegmentEventsDecoder(callbacks: DialectCallbacks, options:
       for (const [id, frame] of startedAt) {
         report(frame, 'segments.unclosed', `Segment ${JSON.stringify(id)} is still open when the stream ends: no SEGMENT_END came. It is shown as received.`);
       }
+      // The wire has no terminal event: a stream whose every segment ended is a finished one.
+      if (startedAt.size === 0 && segments.size > 0) callbacks.onStreamEnd?.({ event: 'the end of its last segment' });
       startedAt.clear();
     },
   };
