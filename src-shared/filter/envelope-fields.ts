@@ -4,6 +4,7 @@ import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
 import { DIALECT_IDS } from '../dialects/registry';
 import { FieldTable, type FieldValue } from './fields';
+import { SEGMENT_FIELDS } from './segment-fields';
 import { UNIFIED_FIELDS } from './unified-fields';
 
 /** One envelope as a filter sees it: the envelope with its agent's name, block and findings. */
@@ -50,7 +51,7 @@ export const ENVELOPE_FIELDS = new FieldTable<EnvelopeSubject>()
   .define({ name: 'finding.rule', type: 'string', description: 'rule id of any finding on the envelope (docs/diagnostics.md)', get: (s) => s.findings.map((f) => f.rule) })
   .define({ name: 'finding.severity', type: 'string', order: SEVERITY_ORDER, values: SEVERITY_ORDER, description: 'severity of any finding: info < warning < error', get: (s) => s.findings.map((f) => f.severity) })
   .definePrefix('extras.', (name, key) => ({ name, type: 'any', description: `the envelope's ${key} field as sent`, get: (s) => extra(s, key) }));
-for (const field of UNIFIED_FIELDS) ENVELOPE_FIELDS.define(field);
+for (const field of [...UNIFIED_FIELDS, ...SEGMENT_FIELDS]) ENVELOPE_FIELDS.define(field);
 
 /** What a bare quoted string searches, any case: delta, type, agent (name and uuid), id, name. */
 export function envelopeText(subject: EnvelopeSubject): string[] {
