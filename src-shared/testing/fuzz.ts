@@ -171,7 +171,7 @@ function segmentEvent(random: Random): string {
   if (random() < 0.97) event['segment_id'] = random() < 0.97 ? `seg_${int(random, 4)}` : jsonValue(random);
   if (event['type'] === 'SEGMENT_START') event['segment_type'] = pick(random, ['text', 'write_file', 'run_bash', 'tool_call', 'reasoning', 'diagram']);
   event['payload'] = event['type'] === 'SEGMENT_CONTENT' ? { delta: random() < 0.95 ? text(random) : jsonValue(random) } : { metadata: random() < 0.5 ? { path: '/a.py' } : {} };
-  return JSON.stringify(event);
+  return jsonText(event);
 }
 
 export const FUZZ_DIALECTS: Record<DialectId, FuzzDialect> = {
