@@ -78,15 +78,19 @@ describe('the session service in a worker thread', () => {
     const file = await service.openFile({ path: fixturePath('multi_agent.json.sse') });
     const live = await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
     const before = await Promise.all([settled(service, file.id), settled(service, live.id)]);
+    // A replay paused at its start comes back as the whole stream it plays, under its own id.
+    const replay = await service.startReplay({ sessionId: live.id, paused: true });
     const firstThread = sw.thread;
 
     await firstThread.terminate();
     const event = await until(() => restarts[0], 'the restart event');
     expect(sw.thread).not.toBe(firstThread);
-    expect(event.message).toMatch(/The session worker stopped \(.*\) and was restarted; 2 sessions reloaded from their bytes on disk/);
+    expect(event.message).toMatch(/The session worker stopped \(.*\) and was restarted; 3 sessions reloaded from their bytes on disk/);
 
     const after = await Promise.all([settled(service, file.id), settled(service, live.id)]);
     expect(after.map((s) => [s.id, s.title, s.envelopes])).toEqual(before.map((s) => [s.id, s.title, s.envelopes]));
+    const replayed = await settled(service, replay.id);
+    expect([replayed.title, replayed.envelopes]).toEqual([replay.title, before[1]?.envelopes]);
     const rows = await service.getRows({ sessionId: live.id, start: 0, count: 5 });
     expect(rows.rows).toHaveLength(5);
     expect((await service.getBlocks({ sessionId: file.id })).length).toBeGreaterThan(0);

@@ -65,12 +65,22 @@ interface Relay {
   off: Unsubscribe | null;
 }
 
-/** Where a session's bytes are on disk, so a new worker can reload it; null when they were only in memory. */
-function reopenRequest(summary: SessionSummary, spoolDir: string | undefined): ReopenRequest | null {
+/**
+ * Where a session's bytes are on disk, so a new worker can reload it; null when they were only
+ * in memory. A replay has the bytes of the session it plays (followed through replays of
+ * replays): it comes back as that whole stream, under its own id and title.
+ */
+function reopenRequest(summary: SessionSummary, open: readonly SessionSummary[], spoolDir: string | undefined): ReopenRequest | null {
   const base = { sessionId: summary.id, title: summary.title, ...(summary.format ? { format: summary.format } : {}) };
-  if (summary.source.kind === 'file') return { ...base, path: summary.source.path };
-  if (summary.source.kind !== 'live') return null;
-  const path = summary.recordingPath ?? (spoolDir !== undefined ? spoolPath(spoolDir, summary.id) : undefined);
+  let origin: SessionSummary | undefined = summary;
+  for (let hops = 0; origin?.source.kind === 'replay' && hops < open.length; hops++) {
+    const of: string = origin.source.of;
+    origin = open.find((s) => s.id === of);
+  }
+  if (!origin) return null;
+  if (origin.source.kind === 'file') return { ...base, path: origin.source.path };
+  if (origin.source.kind !== 'live') return null;
+  const path = origin.recordingPath ?? (spoolDir !== undefined ? spoolPath(spoolDir, origin.id) : undefined);
   return path !== undefined && existsSync(path) ? { ...base, path } : null;
 }
 
@@ -143,7 +153,7 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     const reload: ReopenRequest[] = [];
     const lost: string[] = [];
     for (const summary of open) {
-      const request = reopenRequest(summary, spoolDir);
+      const request = reopenRequest(summary, open, spoolDir);
       if (request) reload.push(request);
       else lost.push(summary.title);
     }
