@@ -4,6 +4,7 @@
  * (1.0 = as fast as the floor).
  */
 import { createParser } from 'eventsource-parser';
+import { concatBytes } from '../src-shared/bytes/held-bytes';
 
 const NEWLINE = 0x0a;
 
@@ -29,14 +30,14 @@ export function linesFloor(chunks: readonly Uint8Array[]): number {
       if (pending.length === 0) line(chunk.subarray(start, nl));
       else {
         pending.push(chunk.subarray(start, nl));
-        line(concat(pending));
+        line(concatBytes(pending));
         pending = [];
       }
       start = nl + 1;
     }
     if (start < chunk.length) pending.push(chunk.subarray(start));
   }
-  if (pending.length > 0) line(concat(pending));
+  if (pending.length > 0) line(concatBytes(pending));
   return parsed;
 }
 
@@ -55,16 +56,4 @@ export function eventsourceParserFloor(chunks: readonly Uint8Array[]): number {
   for (const chunk of chunks) parser.feed(decoder.decode(chunk, { stream: true }));
   parser.feed(decoder.decode());
   return parsed;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

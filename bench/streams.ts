@@ -11,6 +11,7 @@ import { renderScript } from '../src-main/services/demo-agent/emit';
 import { interleave, ScriptedAgent } from '../src-main/services/demo-agent/scripted-agent';
 import type { Format, Step } from '../src-main/services/demo-agent/script';
 import { seededUuid } from '../src-main/services/demo-agent/seeded';
+import { concatBytes } from '../src-shared/bytes/held-bytes';
 import { classifyControlFrame } from '../src-shared/pipeline/stream-control';
 import { seededRandom } from '../src-shared/sse/rechunk';
 import { listSseFixtures, readFixture, readManifest } from '../src-main/testing/fixtures';
@@ -127,12 +128,7 @@ export function generateStream(format: Format, bytes: number, profile: StreamPro
     parts.push(part);
     total += part.length;
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
+  const out = concatBytes(parts);
   cache.set(key, out);
   return out;
 }
