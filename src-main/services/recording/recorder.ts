@@ -11,6 +11,9 @@ import type { LegOutcome, RecordedAction, RecordedRequest, RecordedResponse, Rec
  * anything reaches the buffer. An existing file is never overwritten.
  */
 
+/** The program named in the header of the recordings this project writes. */
+export const RECORDING_TOOL = 'agent-stream-inspector';
+
 /** Where the bytes go; the default appends to a file created exclusively. */
 export interface RecorderSink {
   write(data: Uint8Array): Promise<void>;
