@@ -2,7 +2,7 @@ import type { Failure, LegEndInfo } from '../../../src-shared/contract/payloads'
 import type { InlineOptions } from '../../../src-shared/inline/types';
 import { endStatusOf, type EndFacts, type EndStatus } from '../../../src-shared/pipeline/end-status';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
-import { openConnection, wallClock, type Connection, type ConnectionDeps } from '../connection/connection';
+import { openConnection, wallClock, type ConnectionDeps } from '../connection/connection';
 import type { BuiltRequest } from '../connection/request-spec';
 import { recordedOutcome, RECORDING_FLUSH_MS } from '../sessions/recorder-port';
 import { createCountingSession, type CountedSession } from './counting-session';
@@ -50,14 +50,15 @@ function outcomeOf(state: LiveRecordingResult['state'], failure: Failure | undef
 /** Creates the file (never overwriting one: RecordingExistsError) and sends the request. */
 export async function startLiveRecording(request: BuiltRequest, path: string, options: LiveRecordingOptions = {}): Promise<LiveRecording> {
   let diskFailure: Failure | undefined;
-  let connection: Connection | undefined;
+  /** Set once the request is sent: a disk that fails stops it. */
+  let stopRequest = (): void => undefined;
   const recorder = await createRecorder(path, {
     flushIntervalMs: RECORDING_FLUSH_MS,
     redact: true,
     tool: RECORDING_TOOL,
     onError(error) {
       diskFailure = { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` };
-      connection?.stop();
+      stopRequest();
     },
   });
   const session = createCountingSession({ ...(options.format ? { format: options.format } : {}), ...(options.inline ? { inline: options.inline } : {}) });
@@ -66,7 +67,7 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
   const now = options.connection?.now ?? wallClock;
   let httpStatus: number | undefined;
 
-  connection = openConnection(
+  const connection = openConnection(
     request.spec,
     {
       onResponse(head, accepted) {
@@ -100,5 +101,6 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
     return { state, bytes: outcome.bytes, counted, end, ...(httpStatus !== undefined ? { httpStatus } : {}), ...(failure ? { failure } : {}) };
   });
 
-  return { done, stop: () => connection?.stop() };
+  stopRequest = () => connection.stop();
+  return { done, stop: () => connection.stop() };
 }
