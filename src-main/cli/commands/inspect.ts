@@ -1,3 +1,4 @@
+import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
 import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
 import { decodeFile } from '../decode-file';
 import { failReasons, parseFailOn } from '../fail-on';
@@ -10,8 +11,9 @@ import { terminalSafe } from '../../../src-shared/text/terminal';
  * Summary of each stream, with its end status. Exit code 1 when the findings `--fail-on`
  * selects are there in any of them (default: an error-severity finding, or a stream that is
  * truncated, ended by an error or failed): the QA gate. `--filter EXPR` adds the envelopes
- * that match a filter (docs/filters.md). Many files (paths or globs) decode in one run, one
- * after the other: `--json` then prints an array of the reports.
+ * that match a filter (docs/filters.md). Many files (paths or globs) decode in one run, a few
+ * small ones at once (src-main/cli/ahead.ts), reported in order: `--json` then prints an
+ * array of the reports.
  */
 export const inspect: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, 'fail-on': { type: 'string', multiple: true }, filter: { type: 'string' }, ...INLINE_ARGS });
@@ -24,8 +26,8 @@ export const inspect: Command = async (args, io) => {
   };
   const reports: object[] = [];
   let failed = 0;
-  for (const file of files) {
-    const { json, text, fails } = await inspectOne(file, options, io);
+  const results = inOrderAhead(files, await fileSizes(files, io.cwd), DECODE_AHEAD_BYTES, (file) => inspectOne(file, options, io));
+  for await (const { file, json, text, fails } of results) {
     if (fails) failed++;
     if (values.json) reports.push(json);
     else io.stdout(`${files.length > 1 && file !== files[0] ? '\n' : ''}${text}`);
@@ -43,7 +45,7 @@ interface InspectOptions {
 }
 
 /** One file's report as JSON and as text, and whether it fails the policy. */
-async function inspectOne(file: string, { format, inline, policy, filter }: InspectOptions, io: CliIo): Promise<{ json: object; text: string; fails: boolean }> {
+async function inspectOne(file: string, { format, inline, policy, filter }: InspectOptions, io: CliIo): Promise<{ file: string; json: object; text: string; fails: boolean }> {
   const result = await decodeFile(file, format, io, inline);
   const report = buildReport(result);
   const failures = failReasons(report, policy);
@@ -55,5 +57,5 @@ async function inspectOne(file: string, { format, inline, policy, filter }: Insp
     for (const s of matches) text += `  ${envelopeLine(s)}\n`;
     text += '\n';
   }
-  return { json, text, fails: failures.length > 0 };
+  return { file, json, text, fails: failures.length > 0 };
 }

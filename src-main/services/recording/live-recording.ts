@@ -40,6 +40,12 @@ export interface LiveRecording {
   stop(): void;
 }
 
+/**
+ * How many bytes of records may wait for the disk before the stream is paused. A loaded
+ * disk writes slower than loopback delivers; without a bound the records queue in memory.
+ */
+export const MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
+
 /** How the connection's end reads as a live session's outcome (as in src-main/services/sessions). */
 function outcomeOf(state: LiveRecordingResult['state'], failure: Failure | undefined): EndFacts['outcome'] {
   if (state === 'stopped') return { kind: 'stopped' };
@@ -78,6 +84,7 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
       onChunk(bytes, receivedAt) {
         recorder.chunk(recorderLeg, bytes, receivedAt);
         leg.push(bytes, receivedAt);
+        if (recorder.backlog > MAX_BACKLOG_BYTES) waitForDisk();
       },
       onRejectedChunk(bytes, receivedAt) {
         recorder.chunk(recorderLeg, bytes, receivedAt);
@@ -101,6 +108,20 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
     return { state, bytes: outcome.bytes, counted, end, ...(httpStatus !== undefined ? { httpStatus } : {}), ...(failure ? { failure } : {}) };
   });
 
+  /** The disk is behind the network: stop reading until what was taken is in the file. */
+  let waiting = false;
+  function waitForDisk(): void {
+    if (waiting) return;
+    waiting = true;
+    connection.pause();
+    void recorder
+      .flush()
+      .catch(() => undefined)
+      .then(() => {
+        waiting = false;
+        connection.resume();
+      });
+  }
   stopRequest = () => connection.stop();
   return { done, stop: () => connection.stop() };
 }
