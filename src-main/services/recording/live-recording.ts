@@ -6,7 +6,7 @@ import { openConnection, wallClock, type ConnectionDeps } from '../connection/co
 import type { BuiltRequest } from '../connection/request-spec';
 import { recordedOutcome, RECORDING_FLUSH_MS } from '../sessions/recorder-port';
 import { createCountingSession, type CountedSession } from './counting-session';
-import { createRecorder, RECORDING_TOOL } from './recorder';
+import { createRecorder, RECORDING_TOOL, type RecorderOptions } from './recorder';
 
 /**
  * One live request recorded to a file as it arrives (secrets redacted), its stream decoded
@@ -19,6 +19,8 @@ export interface LiveRecordingOptions {
   format?: FormatChoice;
   inline?: InlineOptions;
   connection?: ConnectionDeps;
+  /** Where the records go (default: the file, created exclusively); tests slow the disk down. */
+  openSink?: RecorderOptions['openSink'];
   /** The response head arrived (accepted: a 2xx event stream the decoder reads). */
   onResponse?(status: number, accepted: boolean): void;
 }
@@ -62,6 +64,7 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
     flushIntervalMs: RECORDING_FLUSH_MS,
     redact: true,
     tool: RECORDING_TOOL,
+    ...(options.openSink ? { openSink: options.openSink } : {}),
     onError(error) {
       diskFailure = { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` };
       stopRequest();
