@@ -111,6 +111,26 @@ describe('stream-inspector record', () => {
     expect(Object.values(summary.diagnostics).reduce((a, b) => a + b)).toBe(inspected.diagnostics.reduce((sum, d) => sum + d.count, 0));
   });
 
+  it('stops on Ctrl-C with exit 0, says so, and closes the recording with its end', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      const timer = setInterval(() => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'), 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    let interrupt = (): void => undefined;
+    const io = { ...memoryIo(), cwd: dir, interrupted: new Promise<void>((resolve) => (interrupt = resolve)) };
+    const stderr = io.stderr;
+    io.stderr = (text) => {
+      stderr(text);
+      if (text.includes('streaming')) setTimeout(interrupt, 100);
+    };
+    const code = await main(['record', `${server.url}/agent/run`, '-o', 'stopped.recording'], io);
+    expect(code).toBe(0);
+    expect(io.err()).toMatch(/^stopped \(The user stopped the stream\.\): [1-9]\d* envelopes?, /m);
+    const records = (await readFile(join(dir, 'stopped.recording'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; reason?: string });
+    expect(records.at(-1)).toMatchObject({ type: 'end', reason: 'aborted' });
+  });
+
   it('shows a failed request with its body and exits 2', async () => {
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(422, { 'Content-Type': 'application/json' });
