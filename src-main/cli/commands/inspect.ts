@@ -2,7 +2,8 @@ import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
 import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
 import { decodeFile } from '../decode-file';
 import { failReasons, parseFailOn } from '../fail-on';
-import { envelopeJson, envelopeLine, parseOption, selectSubjects, subjectsOf } from '../filter-option';
+import type { Expr } from '../../../src-shared/filter';
+import type * as FilterOption from '../filter-option';
 import { printJson, type CliIo, type Command } from '../io';
 import { buildReport, formatReport } from '../report';
 import { terminalSafe } from '../../../src-shared/text/terminal';
@@ -22,7 +23,7 @@ export const inspect: Command = async (args, io) => {
     format: parseFormat(values.format, io.dialects),
     inline: parseInline(values.inline, values.tools),
     policy: parseFailOn(values['fail-on']),
-    filter: values.filter !== undefined ? { text: values.filter, expr: parseOption(values.filter, 'filter', '--filter') } : null,
+    filter: values.filter !== undefined ? await loadFilter(values.filter) : null,
   };
   const reports: object[] = [];
   let failed = 0;
@@ -41,7 +42,13 @@ interface InspectOptions {
   format: ReturnType<typeof parseFormat>;
   inline: ReturnType<typeof parseInline>;
   policy: ReturnType<typeof parseFailOn>;
-  filter: { text: string; expr: ReturnType<typeof parseOption> } | null;
+  filter: { text: string; expr: Expr; option: typeof FilterOption } | null;
+}
+
+/** The filter language (and its RE2 engine) loads only for a run that filters: start-up is every run's. */
+async function loadFilter(text: string): Promise<NonNullable<InspectOptions['filter']>> {
+  const option = await import('../filter-option');
+  return { text, expr: option.parseOption(text, 'filter', '--filter'), option };
 }
 
 /** One file's report as JSON and as text, and whether it fails the policy. */
@@ -49,12 +56,12 @@ async function inspectOne(file: string, { format, inline, policy, filter }: Insp
   const result = await decodeFile(file, format, io, inline);
   const report = buildReport(result);
   const failures = failReasons(report, policy);
-  const matches = filter ? selectSubjects(subjectsOf(result), filter.expr) : null;
-  const json = { file, ...report, failOn: policy.text, failures, ...(matches && filter ? { filter: filter.text, matches: matches.map(envelopeJson) } : {}) };
+  const matches = filter ? filter.option.selectSubjects(filter.option.subjectsOf(result), filter.expr) : null;
+  const json = { file, ...report, failOn: policy.text, failures, ...(matches && filter ? { filter: filter.text, matches: matches.map(filter.option.envelopeJson) } : {}) };
   let text = `${formatReport(report, file)}${failures.length > 0 ? `Fails (--fail-on ${policy.text}): ${failures.join('; ')}.\n` : ''}`;
   if (matches && filter) {
     text += `Envelopes matching ${terminalSafe(filter.text, { multiline: false })}: ${matches.length} of ${result.envelopes.length}\n`;
-    for (const s of matches) text += `  ${envelopeLine(s)}\n`;
+    for (const s of matches) text += `  ${filter.option.envelopeLine(s)}\n`;
     text += '\n';
   }
   return { file, json, text, fails: failures.length > 0 };
