@@ -176,7 +176,7 @@ describe('workspace: a live session sent with an environment secret, kept as a r
   });
 
   it('the server gets the secret; the session, its spool recording and the kept recent session show {{token}}; a new workspace reopens it', async () => {
-    const stream = readFixture('frontend_tools.json.sse');
+    const stream = readFixture('example_1.json.sse');
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, SSE_HEADERS);
       res.end(Buffer.from(stream));
