@@ -26,20 +26,6 @@ async function clearWorkspace(inspector: InspectorService): Promise<void> {
   for (const env of (await inspector.listEnvironments()).environments) await inspector.deleteEnvironment({ id: env.id });
 }
 
-async function shoot(app: AppPage, page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [width, height] of [
-      [1440, 900],
-      [1024, 700],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      await app.screenshot(`${name}-${width}-${scheme}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 /** Creates an environment through the editor: plain variables and secrets as given. */
 async function createEnvironment(page: Page, name: string, variables: { name: string; value: string; secret?: boolean }[]): Promise<void> {
@@ -83,7 +69,7 @@ test.describe('requests and environments', () => {
     await expect(tokenValue).toHaveAttribute('type', 'password');
     await expect(tokenValue).toHaveAttribute('placeholder', /kept/);
     expect(await page.content()).not.toContain(SECRET);
-    await shoot(app, page, '17-environments');
+    await app.screenshotSizesAndThemes('17-environments');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByTestId(TEST_IDS.environmentSelect).locator('option:checked')).toHaveText('Local');
 
@@ -165,7 +151,7 @@ test.describe('requests and environments', () => {
     await expect(items).toHaveCount(2);
     await expect(items.nth(1)).toContainText('POST /agent/run on 127.0.0.1');
     await app.show('connect');
-    await shoot(app, page, '17-requests');
+    await app.screenshotSizesAndThemes('17-requests');
   });
 
   test('after the host restarts: saved requests, the environment and its secret, and recent sessions reopened from their recordings', async ({ page }) => {
@@ -203,7 +189,7 @@ test.describe('requests and environments', () => {
       await expect(recent.first()).toContainText('Tour');
       await expect(recent.first()).toContainText('xml');
       await expect(recent.first()).toContainText(/done|truncated|ended by error|stopped/);
-      await shoot(app, page, '17-recent-after-restart');
+      await app.screenshotSizesAndThemes('17-recent-after-restart');
 
       // Reopened from its recording: the same envelopes, no secret in it.
       await recent.first().click();

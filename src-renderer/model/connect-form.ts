@@ -1,4 +1,4 @@
-import type { ConnectRequest, DemoAgentInfo, FormatChoice, InlineOptionsPayload, RequestInfo } from '../../src-shared/contract';
+import type { ConnectRequest, DemoAgentInfo, FormatChoice, InlineOptionsPayload, RequestInfo, RequestTemplate } from '../../src-shared/contract';
 import { isDialectId } from '../../src-shared/dialects/registry';
 import { DEFAULT_TOOL_TAGS } from '../../src-shared/inline/types';
 import { requestReferences } from '../../src-shared/requests/variables';
@@ -65,10 +65,10 @@ export function emptyForm(): ConnectForm {
   return { preset: 'custom', url: '', method: 'POST', headers: [], bodyKind: 'json', body: '{\n  \n}', format: 'auto', inline: 'auto', title: '', savedId: null };
 }
 
-export function demoForm(demo: NonNullable<DemoAgentInfo>): ConnectForm {
-  const request = demo.defaultRequest;
+/** The form showing a request (a preset's, a saved one's). */
+export function formFromRequest(request: RequestTemplate & { title?: string }, preset: PresetId = 'custom'): ConnectForm {
   return {
-    preset: 'demo',
+    preset,
     url: request.url,
     method: request.method,
     headers: request.headers.map(([name, value]) => headerRow(name, value)),
@@ -79,6 +79,10 @@ export function demoForm(demo: NonNullable<DemoAgentInfo>): ConnectForm {
     title: request.title ?? '',
     savedId: null,
   };
+}
+
+export function demoForm(demo: NonNullable<DemoAgentInfo>): ConnectForm {
+  return formFromRequest(demo.defaultRequest, 'demo');
 }
 
 export function upstreamForm(url = UPSTREAM_DEFAULT_URL): ConnectForm {

@@ -1,5 +1,5 @@
 import type { RequestTemplate, SavedRequest } from '../../src-shared/contract';
-import { formFromCurl, formToRequest, headerRow, emptyForm, type ConnectForm, type FieldErrors } from './connect-form';
+import { emptyForm, formFromCurl, formFromRequest, formToRequest, type ConnectForm, type FieldErrors } from './connect-form';
 
 /**
  * Saved requests as the renderer handles them: the connect form to and from a request
@@ -19,18 +19,7 @@ export function formToTemplate(form: ConnectForm): TemplateResult {
 
 /** The connect form showing a saved request (Save then updates it). */
 export function formFromSaved(saved: SavedRequest): ConnectForm {
-  const request = saved.request;
-  return {
-    ...emptyForm(),
-    url: request.url,
-    method: request.method,
-    headers: request.headers.map(([name, value]) => headerRow(name, value)),
-    bodyKind: request.body ? request.body.kind : 'none',
-    body: request.body?.text ?? '',
-    format: request.format ?? 'auto',
-    inline: request.inline?.mode ?? 'auto',
-    savedId: saved.id,
-  };
+  return { ...formFromRequest(saved.request), savedId: saved.id };
 }
 
 /** A pasted curl command as a template (throws CurlParseError with a clear message). */

@@ -52,13 +52,23 @@ export const RequestBody = s.variant('kind', {
 /** Secret values main filled into a request: wherever it is shown or written, each occurrence reads `{{name}}`. */
 export const SecretValues = s.array(s.object({ name: s.string({ nonEmpty: true, max: 100 }), value: s.string({ max: 64 * 1024 }) }), { max: 200 });
 
-export const ConnectRequest = s.object({
+/**
+ * What a request is: the connect form's fields, and what a saved request keeps (with its
+ * `{{variables}}` as written).
+ */
+export const RequestTemplate = s.object({
   url: s.string({ nonEmpty: true, max: 8192 }),
   method: s.string({ nonEmpty: true, max: 16, pattern: /^[A-Za-z]+$/ }),
   headers: HeaderTable,
   body: s.optional(RequestBody),
   /** Dialect override; auto-detected when absent. */
   format: s.optional(FormatChoice),
+  /** How text blocks are read for in-text protocols; auto with the default tool tags when absent. */
+  inline: s.optional(InlineOptions),
+});
+
+export const ConnectRequest = s.object({
+  ...RequestTemplate.shape,
   /** Record the session to this file as it arrives (never overwrites an existing file). */
   recordTo: s.optional(Path),
   title: s.optional(s.string({ max: 200 })),
@@ -69,8 +79,6 @@ export const ConnectRequest = s.object({
   reconnect: s.optional(s.object({ maxAttempts: s.number({ integer: true, min: 1, max: 100 }) })),
   /** Decode even when the response is not text/event-stream. */
   acceptAnyContentType: s.optional(s.boolean()),
-  /** How text blocks are read for in-text protocols; auto with the default tool tags when absent. */
-  inline: s.optional(InlineOptions),
   /** Set by main after filling in environment variables (see SecretValues). */
   secretValues: s.optional(SecretValues),
   timeouts: s.optional(
@@ -539,16 +547,6 @@ export const ExportRequest = s.object({ sessionId: SessionId, kind: ExportKind, 
 export const SavedFile = s.nullable(s.object({ path: s.string(), bytes: Count() }));
 
 // ─── Saved requests, environments, recent sessions ───────────────────────────────────────
-
-/** What a saved request keeps: the connect form's request, `{{variables}}` as written. */
-export const RequestTemplate = s.object({
-  url: s.string({ nonEmpty: true, max: 8192 }),
-  method: s.string({ nonEmpty: true, max: 16, pattern: /^[A-Za-z]+$/ }),
-  headers: HeaderTable,
-  body: s.optional(RequestBody),
-  format: s.optional(FormatChoice),
-  inline: s.optional(InlineOptions),
-});
 
 const ItemId = s.string({ nonEmpty: true, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 const ItemName = s.string({ nonEmpty: true, max: 200 });
