@@ -218,6 +218,34 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     expect(done.envelopes).toBeGreaterThan(0);
   });
 
+  it('a tool-results continuation carries the secret on the wire and {{token}} in the session; a secret host never names the session', async () => {
+    server = await startLoopbackServer((req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(Buffer.from(readFixture(req.url?.startsWith('/agent/tool_results') ? 'frontend_tools_resume.json.sse' : 'frontend_tools.json.sse')));
+    });
+    const spoolDir = join(dir, 'spool');
+    service = createDefaultSessionService({ spoolDir });
+    workspace = createWorkspace({ userData: join(dir, 'user-data'), cipher: aesCipher(), sessions: service, spoolDir });
+    await workspace.saveEnvironment({ name: 'Local', variables: [{ name: 'base_url', secret: false, value: server.url }, { name: 'token', secret: true, value: SECRET }] });
+    const run = await service.connect(await workspace.prepareConnect({ url: '{{base_url}}/agent/run', method: 'POST', headers: [['X-Trace', 't-{{token}}']], body: { kind: 'json', text: '{"user_prompt": "confirm", "ref": "{{token}}"}' } }));
+    await waitFor(async () => (await service?.listSessions())?.find((s) => s.id === run.id)?.awaitingTools, 'the pause');
+    await service.sendToolResults({ sessionId: run.id, results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes' }] });
+    await waitFor(async () => (await service?.listSessions())?.find((s) => s.id === run.id && s.legs === 2 && s.state === 'complete'), 'the continuation');
+    expect(server.requests[1]?.headers['x-trace']).toBe(`t-${SECRET}`);
+    const detail = await service.getSession({ sessionId: run.id });
+    expect(detail.legs[1]?.request?.headers).toContainEqual(['X-Trace', 't-{{token}}']);
+    expect(JSON.stringify(detail)).not.toContain(SECRET);
+    expect(await readFile(join(spoolDir, `${run.id}.recording`), 'utf8')).not.toContain(SECRET);
+
+    await workspace.saveEnvironment({ name: 'Hosts', variables: [{ name: 'host', secret: true, value: '127.0.0.1' }] });
+    const env = (await workspace.listEnvironments()).environments.find((e) => e.name === 'Hosts');
+    await workspace.setActiveEnvironment({ id: env?.id ?? null });
+    const hidden = await service.connect(await workspace.prepareConnect({ url: `http://{{host}}:${server.port}/agent/run`, method: 'GET', headers: [] }));
+    expect(hidden.title).toContain('{{host}}');
+    expect(hidden.title).not.toContain('127.0.0.1');
+    await settled(service, hidden.id);
+  });
+
   it('keeps at most `keep` sessions (0 keeps none) and deletes the files of the others', async () => {
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, SSE_HEADERS);

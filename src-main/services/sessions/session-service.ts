@@ -568,7 +568,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const demo = deps.demoAgent?.() ?? null;
       const data = createSessionData({
         id,
-        title: request.title ?? liveSessionTitle({ method: built.spec.method, url: new URL(displayUrl), body: built.recorded.body === null ? null : mask(built.recorded.body) }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null),
+        title: request.title ?? titleOf(built, displayUrl, mask, demo),
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
@@ -835,6 +835,17 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 }
 
 const unmasked = (text: string): string => text;
+
+/** A live session's default name; a URL whose host was a secret (now `{{name}}`) is named as it is shown. */
+function titleOf(built: BuiltRequest, displayUrl: string, mask: (text: string) => string, demo: DemoAgentInfo): string {
+  let url: URL;
+  try {
+    url = new URL(displayUrl);
+  } catch {
+    return `${built.spec.method} ${displayUrl}`;
+  }
+  return liveSessionTitle({ method: built.spec.method, url, body: built.recorded.body === null ? null : mask(built.recorded.body) }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null);
+}
 
 /** A request as the session shows and records it: every secret value the mask knows replaced by its `{{name}}`. */
 function maskRequest(request: RecordedRequest, mask: (text: string) => string): RecordedRequest {
