@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { RecentSession } from '../../../src-shared/contract';
 import type { RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
@@ -9,11 +9,15 @@ import { TEST_IDS } from '../../testids';
 import { END_TONES, displayTitle } from '../../app/SessionSidebar';
 
 const KEEP_CHOICES = [0, 10, 20, 50, 100] as const;
+/** How many the sidebar lists before "Show all". */
+const FOLDED = 5;
 
 /** Live sessions of earlier runs, reopened from the recordings main keeps (newest first). */
 export const RecentSessionsList = memo(function RecentSessionsList({ app, now }: { app: RendererApp; now: number }) {
   const recent = useStore(app.recentSessions);
+  const [unfolded, setUnfolded] = useState(false);
   if (!recent) return null;
+  const shown = unfolded ? recent.sessions : recent.sessions.slice(0, FOLDED);
   return (
     <section data-testid={TEST_IDS.recentSessions}>
       <div className="sidebar-heading sidebar-heading-row">
@@ -35,7 +39,7 @@ export const RecentSessionsList = memo(function RecentSessionsList({ app, now }:
       </div>
       <ul className="recent-list">
         {recent.sessions.length === 0 && <li className="sidebar-empty">{recent.keep === 0 ? 'Not kept (choose how many to keep).' : 'Live sessions appear here once they end, and stay after a restart.'}</li>}
-        {recent.sessions.map((session) => (
+        {shown.map((session) => (
           <li key={session.id}>
             <button type="button" className="recent-session" data-testid={TEST_IDS.recentSession} data-recent-id={session.id} title={recentTitle(session)} onClick={() => void app.openRecentSession(session.id)}>
               <span className="recent-session-title">{displayTitle(session.title)}</span>
@@ -52,6 +56,13 @@ export const RecentSessionsList = memo(function RecentSessionsList({ app, now }:
             </button>
           </li>
         ))}
+        {recent.sessions.length > FOLDED && (
+          <li>
+            <button type="button" className="link-button recent-more" onClick={() => setUnfolded((u) => !u)}>
+              {unfolded ? 'Show fewer' : `Show all ${recent.sessions.length}`}
+            </button>
+          </li>
+        )}
       </ul>
     </section>
   );
