@@ -246,6 +246,17 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     await settled(service, hidden.id);
   });
 
+  it('a refused request never quotes a secret', async () => {
+    const spoolDir = join(dir, 'spool');
+    service = createDefaultSessionService({ spoolDir });
+    workspace = createWorkspace({ userData: join(dir, 'user-data'), cipher: aesCipher(), sessions: service, spoolDir });
+    await workspace.saveEnvironment({ name: 'Local', variables: [{ name: 'token', secret: true, value: SECRET }] });
+    const refused = service.connect(await workspace.prepareConnect({ url: 'http://[bad/{{token}}', method: 'GET', headers: [] }));
+    await expect(refused).rejects.toThrow("'http://[bad/{{token}}' is not a valid URL");
+    const badHeader = service.connect(await workspace.prepareConnect({ url: 'http://h/', method: 'GET', headers: [['X {{token}}', 'v']] }));
+    await expect(badHeader).rejects.toThrow("Header name 'X {{token}}' is not valid");
+  });
+
   it('keeps at most `keep` sessions (0 keeps none) and deletes the files of the others', async () => {
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, SSE_HEADERS);

@@ -544,7 +544,15 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     getDemoAgent: () => Promise.resolve(deps.demoAgent?.() ?? null),
 
     async connect(request) {
-      const built = buildRequest(request);
+      const secrets = request.secretValues ?? [];
+      const mask = secrets.length === 0 ? unmasked : (text: string): string => maskSecrets(text, secrets);
+      let built: BuiltRequest;
+      try {
+        built = buildRequest(request);
+      } catch (error) {
+        // A refusal quotes what it refuses (a URL, a header): never with a secret in it.
+        throw new Error(mask(error instanceof Error ? error.message : String(error)));
+      }
       let recorder: RecorderPort | null = null;
       let recordingPath: string | undefined;
       const id = newId();
@@ -562,8 +570,6 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         // Spooling is a safety net: when it fails, the session runs on without it.
         recorder = await Promise.resolve(deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true })).catch(() => null);
       }
-      const secrets = request.secretValues ?? [];
-      const mask = secrets.length === 0 ? unmasked : (text: string): string => maskSecrets(text, secrets);
       const displayUrl = mask(redactUrl(built.spec.url.href));
       const demo = deps.demoAgent?.() ?? null;
       const data = createSessionData({
