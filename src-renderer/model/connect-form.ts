@@ -39,7 +39,7 @@ export interface ConnectForm {
 
 export type InlineMode = InlineOptionsPayload['mode'];
 export const INLINE_MODES: readonly { value: InlineMode; label: string }[] = [
-  { value: 'auto', label: 'Auto (tags and sentinels)' },
+  { value: 'auto', label: 'Auto' },
   { value: 'xml', label: 'XML tool tags' },
   { value: 'sentinel', label: 'Sentinels' },
   { value: 'off', label: 'Off (plain text)' },
