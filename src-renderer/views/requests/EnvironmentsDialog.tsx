@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { EnvironmentView, VariableInput } from '../../../src-shared/contract';
 import { VARIABLE_NAME } from '../../../src-shared/requests/variables';
 import type { RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
+import { Dialog } from '../../components/Dialog';
 import { TEST_IDS } from '../../testids';
 
 interface DraftVariable {
@@ -53,8 +54,6 @@ export function EnvironmentsDialog({ app, onClose }: { app: RendererApp; onClose
   const [selected, setSelected] = useState<string | null>(state?.activeId ?? environments[0]?.id ?? null);
   const [draft, setDraft] = useState<Draft>(() => draftOf(environments.find((e) => e.id === selected) ?? null));
   const [problem, setProblem] = useState<string | null>(null);
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.focus(), []);
 
   const choose = (env: EnvironmentView | null): void => {
     setSelected(env?.id ?? null);
@@ -74,136 +73,113 @@ export function EnvironmentsDialog({ app, onClose }: { app: RendererApp; onClose
   };
 
   return (
-    <div className="overlay" onClick={onClose}>
-      <div
-        ref={box}
-        className="overlay-box environments"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Environments"
-        tabIndex={-1}
-        data-testid={TEST_IDS.environmentsDialog}
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.stopPropagation();
-            onClose();
-          }
-        }}
-      >
-        <div className="overlay-header">
-          <h2>Environments</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            ×
-          </button>
-        </div>
-        <p className="hint">
-          Write <code>{'{{name}}'}</code> in a request's URL, headers or body; the active environment fills it in when the request is sent. Secret values are
-          kept by the inspector and never shown again.
+    <Dialog title="Environments" className="environments" testId={TEST_IDS.environmentsDialog} onClose={onClose}>
+      <p className="hint">
+        Write <code>{'{{name}}'}</code> in a request's URL, headers or body; the active environment fills it in when the request is sent. Secret values are
+        kept by the inspector and never shown again.
+      </p>
+      {state && (
+        <p className={`secret-storage ${state.secretStorage.encrypted ? '' : 'secret-storage-plain'}`} data-testid={TEST_IDS.secretStorage}>
+          {state.secretStorage.encrypted ? '🔒 ' : '⚠ '}
+          {state.secretStorage.description}
         </p>
-        {state && (
-          <p className={`secret-storage ${state.secretStorage.encrypted ? '' : 'secret-storage-plain'}`} data-testid={TEST_IDS.secretStorage}>
-            {state.secretStorage.encrypted ? '🔒 ' : '⚠ '}
-            {state.secretStorage.description}
-          </p>
-        )}
-        <div className="environments-body">
-          <ul className="environment-tabs" role="tablist" aria-label="Environments">
-            {environments.map((env) => (
-              <li key={env.id}>
-                <button type="button" role="tab" aria-selected={selected === env.id} className={`environment-tab ${selected === env.id ? 'environment-tab-active' : ''}`} data-testid={TEST_IDS.environmentTab} onClick={() => choose(env)}>
-                  {env.name}
-                  {state?.activeId === env.id && <span className="environment-active"> active</span>}
-                </button>
-              </li>
-            ))}
-            <li>
-              <button type="button" className="link-button" data-testid={TEST_IDS.environmentNew} onClick={() => choose(null)}>
-                + New environment
+      )}
+      <div className="environments-body">
+        <ul className="environment-tabs" role="tablist" aria-label="Environments">
+          {environments.map((env) => (
+            <li key={env.id}>
+              <button type="button" role="tab" aria-selected={selected === env.id} className={`environment-tab ${selected === env.id ? 'environment-tab-active' : ''}`} data-testid={TEST_IDS.environmentTab} onClick={() => choose(env)}>
+                {env.name}
+                {state?.activeId === env.id && <span className="environment-active"> active</span>}
               </button>
             </li>
-          </ul>
-          <div className="environment-editor">
-            <label className="field">
-              <span className="field-label">Name</span>
-              <input className="input" data-testid={TEST_IDS.environmentName} value={draft.name} placeholder="Dev, Staging, Local…" onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} />
-            </label>
-            <table className="variables-table">
-              <thead>
-                <tr>
-                  <th>Variable</th>
-                  <th>Value</th>
-                  <th title="Secret values are kept by main, masked here, and hidden in recordings, exports and copies">Secret</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {draft.variables.length === 0 && (
-                  <tr>
-                    <td colSpan={4} className="hint">
-                      No variables yet: add base_url, token…
-                    </td>
-                  </tr>
-                )}
-                {draft.variables.map((v) => (
-                  <tr key={v.key} data-testid={TEST_IDS.variableRow}>
-                    <td>
-                      <input className="input variable-input" aria-label="Variable name" spellCheck={false} data-testid={TEST_IDS.variableName} value={v.name} placeholder="base_url" onChange={(e) => setVariable(v.key, { name: e.target.value })} />
-                    </td>
-                    <td>
-                      <input
-                        className="input variable-input"
-                        aria-label={`Value of ${v.name || 'the variable'}`}
-                        spellCheck={false}
-                        autoComplete="off"
-                        type={v.secret ? 'password' : 'text'}
-                        data-testid={TEST_IDS.variableValue}
-                        value={v.value}
-                        placeholder={v.secret ? (v.held ? '•••••••• kept (type to replace)' : 'secret value') : 'value'}
-                        onChange={(e) => setVariable(v.key, { value: e.target.value })}
-                      />
-                    </td>
-                    <td className="variables-secret">
-                      <input type="checkbox" aria-label={`${v.name || 'Variable'} is secret`} data-testid={TEST_IDS.variableSecret} checked={v.secret} onChange={(e) => setVariable(v.key, { secret: e.target.checked })} />
-                    </td>
-                    <td>
-                      <button type="button" className="icon-button" aria-label={`Remove ${v.name || 'variable'}`} data-testid={TEST_IDS.variableRemove} onClick={() => setDraft((d) => ({ ...d, variables: d.variables.filter((x) => x.key !== v.key) }))}>
-                        ×
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <button type="button" className="link-button" data-testid={TEST_IDS.variableAdd} onClick={() => setDraft((d) => ({ ...d, variables: [...d.variables, { key: nextKey++, name: '', secret: false, value: '', held: false }] }))}>
-              + Add variable
+          ))}
+          <li>
+            <button type="button" className="link-button" data-testid={TEST_IDS.environmentNew} onClick={() => choose(null)}>
+              + New environment
             </button>
-            {problem && <div className="field-error">{problem}</div>}
-            <div className="panel-actions environment-actions">
-              <button type="button" className="button button-primary" data-testid={TEST_IDS.environmentSave} onClick={() => void save()}>
-                {draft.id ? 'Save' : 'Create'}
+          </li>
+        </ul>
+        <div className="environment-editor">
+          <label className="field">
+            <span className="field-label">Name</span>
+            <input className="input" data-testid={TEST_IDS.environmentName} value={draft.name} placeholder="Dev, Staging, Local…" onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} />
+          </label>
+          <table className="variables-table">
+            <thead>
+              <tr>
+                <th>Variable</th>
+                <th>Value</th>
+                <th title="Secret values are kept by main, masked here, and hidden in recordings, exports and copies">Secret</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {draft.variables.length === 0 && (
+                <tr>
+                  <td colSpan={4} className="hint">
+                    No variables yet: add base_url, token…
+                  </td>
+                </tr>
+              )}
+              {draft.variables.map((v) => (
+                <tr key={v.key} data-testid={TEST_IDS.variableRow}>
+                  <td>
+                    <input className="input variable-input" aria-label="Variable name" spellCheck={false} data-testid={TEST_IDS.variableName} value={v.name} placeholder="base_url" onChange={(e) => setVariable(v.key, { name: e.target.value })} />
+                  </td>
+                  <td>
+                    <input
+                      className="input variable-input"
+                      aria-label={`Value of ${v.name || 'the variable'}`}
+                      spellCheck={false}
+                      autoComplete="off"
+                      type={v.secret ? 'password' : 'text'}
+                      data-testid={TEST_IDS.variableValue}
+                      value={v.value}
+                      placeholder={v.secret ? (v.held ? '•••••••• kept (type to replace)' : 'secret value') : 'value'}
+                      onChange={(e) => setVariable(v.key, { value: e.target.value })}
+                    />
+                  </td>
+                  <td className="variables-secret">
+                    <input type="checkbox" aria-label={`${v.name || 'Variable'} is secret`} data-testid={TEST_IDS.variableSecret} checked={v.secret} onChange={(e) => setVariable(v.key, { secret: e.target.checked })} />
+                  </td>
+                  <td>
+                    <button type="button" className="icon-button" aria-label={`Remove ${v.name || 'variable'}`} data-testid={TEST_IDS.variableRemove} onClick={() => setDraft((d) => ({ ...d, variables: d.variables.filter((x) => x.key !== v.key) }))}>
+                      ×
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <button type="button" className="link-button" data-testid={TEST_IDS.variableAdd} onClick={() => setDraft((d) => ({ ...d, variables: [...d.variables, { key: nextKey++, name: '', secret: false, value: '', held: false }] }))}>
+            + Add variable
+          </button>
+          {problem && <div className="field-error">{problem}</div>}
+          <div className="panel-actions environment-actions">
+            <button type="button" className="button button-primary" data-testid={TEST_IDS.environmentSave} onClick={() => void save()}>
+              {draft.id ? 'Save' : 'Create'}
+            </button>
+            {draft.id && state?.activeId !== draft.id && (
+              <button type="button" className="button" onClick={() => void app.setActiveEnvironment(draft.id)}>
+                Make active
               </button>
-              {draft.id && state?.activeId !== draft.id && (
-                <button type="button" className="button" onClick={() => void app.setActiveEnvironment(draft.id)}>
-                  Make active
-                </button>
-              )}
-              {draft.id && (
-                <button
-                  type="button"
-                  className="button button-danger"
-                  data-testid={TEST_IDS.environmentDelete}
-                  onClick={() => {
-                    if (draft.id && window.confirm(`Delete the environment "${draft.name}" and its variables?`)) void app.deleteEnvironment(draft.id).then(() => choose(null));
-                  }}
-                >
-                  Delete
-                </button>
-              )}
-            </div>
+            )}
+            {draft.id && (
+              <button
+                type="button"
+                className="button button-danger"
+                data-testid={TEST_IDS.environmentDelete}
+                onClick={() => {
+                  if (draft.id && window.confirm(`Delete the environment "${draft.name}" and its variables?`)) void app.deleteEnvironment(draft.id).then(() => choose(null));
+                }}
+              >
+                Delete
+              </button>
+            )}
           </div>
         </div>
       </div>
-    </div>
+    </Dialog>
   );
 }
