@@ -627,6 +627,30 @@ describe('block.restarted', () => {
     expect(s.kinds('text').map((b) => b.content)).toEqual(['hahaha ok']);
   });
 
+  it('is not reported for a block of identical deltas, however long', () => {
+    const s = session();
+    const deltas = Array.from({ length: 200 }, () => 'ab');
+    s.text(deltas);
+    expect(s.count('block.restarted')).toBe(0);
+    expect(s.kinds('text').map((b) => b.content)).toEqual([deltas.join('')]);
+  });
+
+  it('is not reported for a block that repeats a run of several deltas', () => {
+    const s = session();
+    s.text(Array.from({ length: 120 }, (_, i) => ['ha', '!', ' '][i % 3] as string));
+    expect(s.count('block.restarted')).toBe(0);
+    expect(s.kinds('text')).toHaveLength(1);
+  });
+
+  it('still triggers when a first attempt that repeats itself inside is replayed after other text', () => {
+    const s = session();
+    const first = ['ab', 'ab', ' then something else'];
+    for (const d of first) s.push('text', d);
+    s.text([...first, ' and the end.']);
+    expect(s.rules()).toEqual(['block.restarted']);
+    expect(s.kinds('text').map((b) => b.content)).toEqual([first.join(''), `${first.join('')} and the end.`]);
+  });
+
   it('is not reported for the same text in two closed blocks', () => {
     const s = session();
     s.text(attempt);

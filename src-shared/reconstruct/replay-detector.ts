@@ -7,8 +7,11 @@
  * that attempt has at least `MIN_ATTEMPT_CHARS` characters: a few repeated deltas (".",
  * " the", a repeated list item) are ordinary text.
  *
- * Periodic text that repeats itself from its very first delta is indistinguishable from a
- * replay; a retry whose new call streams *different* text is indistinguishable from content
+ * A first attempt that is itself a shorter run of deltas repeated ("ab" "ab" "ab" "ab", or
+ * "ha" "!" "ha" "!") is repetitive text, not a cut call: its "replay" is only more of the same, so it
+ * is never confirmed (else a block of identical deltas would restart every few characters).
+ * Other periodic text that repeats itself from its very first delta is indistinguishable from
+ * a replay; a retry whose new call streams *different* text is indistinguishable from content
  * and is not detected.
  *
  * Memory: the deltas of the open block (references to the strings its content is made of),
@@ -56,9 +59,10 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
       }
       deltas.push(delta);
 
-      if (!candidate || candidate.matched < candidate.attemptDeltas || candidate.start.contentLength < MIN_ATTEMPT_CHARS) {
-        // A candidate that replayed the whole attempt but is too short cannot become one later.
-        if (candidate && candidate.matched >= candidate.attemptDeltas) candidate = undefined;
+      if (!candidate || candidate.matched < candidate.attemptDeltas) return undefined;
+      if (candidate.start.contentLength < MIN_ATTEMPT_CHARS || isRepetition(deltas, candidate.attemptDeltas)) {
+        // A candidate that replayed the whole attempt but does not qualify cannot become one later.
+        candidate = undefined;
         return undefined;
       }
       // From here on the replay is the block.
@@ -68,4 +72,21 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
       return start;
     },
   };
+}
+
+/**
+ * Whether `deltas[0, length)` is a shorter run of deltas repeated whole (a power of a shorter
+ * word): its smallest period, from the prefix function (Knuth–Morris–Pratt), divides its
+ * length. Linear in `length`; called only when a candidate has replayed a whole attempt.
+ */
+function isRepetition(deltas: readonly string[], length: number): boolean {
+  const border = new Int32Array(length);
+  for (let i = 1; i < length; i++) {
+    let k = border[i - 1] as number;
+    while (k > 0 && deltas[i] !== deltas[k]) k = border[k - 1] as number;
+    if (deltas[i] === deltas[k]) k++;
+    border[i] = k;
+  }
+  const period = length - (border[length - 1] as number);
+  return period < length && length % period === 0;
 }
