@@ -642,6 +642,14 @@ describe('block.restarted', () => {
     expect(s.kinds('text')).toHaveLength(1);
   });
 
+  it('is not reported for a block that cycles through the same words again and again', () => {
+    const s = session();
+    const words = ['the ', 'stream ', 'inspector ', 'décode ', 'chaque '];
+    s.text(Array.from({ length: 50 }, (_, i) => words[i % words.length] as string));
+    expect(s.count('block.restarted')).toBe(0);
+    expect(s.kinds('text')).toHaveLength(1);
+  });
+
   it('still triggers when a first attempt that repeats itself inside is replayed after other text', () => {
     const s = session();
     const first = ['ab', 'ab', ' then something else'];

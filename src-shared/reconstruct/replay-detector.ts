@@ -3,16 +3,17 @@
  * #10): a retried API call streams the block again from its first delta, on the same
  * connection, without closing the first attempt. Nothing on the wire marks it, so the replay
  * is recognised by content: while the block is open, its first attempt arrives again, delta
- * for delta. A replay is confirmed only once it has reproduced the *whole* first attempt and
- * that attempt has at least `MIN_ATTEMPT_CHARS` characters: a few repeated deltas (".",
- * " the", a repeated list item) are ordinary text.
+ * for delta. A replay is confirmed only once it has reproduced the *whole* first attempt, that
+ * attempt has at least `MIN_ATTEMPT_CHARS` characters (a few repeated deltas — ".", " the", a
+ * repeated list item — are ordinary text), and the next delta goes on with something other
+ * than the attempt's first delta: text that starts over a third time repeats itself.
  *
  * A first attempt that is itself a shorter run of deltas repeated ("ab" "ab" "ab" "ab", or
  * "ha" "!" "ha" "!") is repetitive text, not a cut call: its "replay" is only more of the same, so it
  * is never confirmed (else a block of identical deltas would restart every few characters).
- * Other periodic text that repeats itself from its very first delta is indistinguishable from
- * a replay; a retry whose new call streams *different* text is indistinguishable from content
- * and is not detected.
+ * A replay that the block's final marker follows at once is not confirmed (no delta after it
+ * says the text does not simply repeat); a retry whose new call streams *different* text is
+ * indistinguishable from content and is not detected.
  *
  * Memory: the deltas of the open block (references to the strings its content is made of),
  * released when the block closes.
@@ -50,7 +51,17 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
 
   return {
     observe(delta, mark) {
-      if (candidate) {
+      if (candidate && candidate.matched === candidate.attemptDeltas) {
+        // The whole attempt came again; this delta decides. Starting it a third time is text
+        // that repeats itself; anything else continues the replay, which is now the block.
+        const { start, attemptDeltas } = candidate;
+        candidate = undefined;
+        if (delta !== deltas[0]) {
+          deltas = deltas.slice(attemptDeltas);
+          deltas.push(delta);
+          return start;
+        }
+      } else if (candidate) {
         if (delta === deltas[candidate.matched]) candidate.matched++;
         else candidate = undefined;
       }
@@ -58,18 +69,11 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
         candidate = { start: mark(), attemptDeltas: deltas.length, matched: 1 };
       }
       deltas.push(delta);
-
-      if (!candidate || candidate.matched < candidate.attemptDeltas) return undefined;
-      if (candidate.start.contentLength < MIN_ATTEMPT_CHARS || isRepetition(deltas, candidate.attemptDeltas)) {
-        // A candidate that replayed the whole attempt but does not qualify cannot become one later.
+      // A candidate that replayed the whole attempt but does not qualify cannot become one later.
+      if (candidate && candidate.matched === candidate.attemptDeltas && (candidate.start.contentLength < MIN_ATTEMPT_CHARS || isRepetition(deltas, candidate.attemptDeltas))) {
         candidate = undefined;
-        return undefined;
       }
-      // From here on the replay is the block.
-      const { start, attemptDeltas } = candidate;
-      deltas = deltas.slice(attemptDeltas);
-      candidate = undefined;
-      return start;
+      return undefined;
     },
   };
 }
