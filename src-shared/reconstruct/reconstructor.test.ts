@@ -585,6 +585,17 @@ describe('block.restarted', () => {
     expect(s.kinds('text').map((b) => b.content)).toEqual(['I need to', 'I need to go.']);
   });
 
+  it('triggers when the final marker follows the replayed attempt at once', () => {
+    const s = session();
+    for (const d of attempt) s.push('text', d);
+    s.text(attempt);
+    expect(s.rules()).toEqual(['block.restarted']);
+    expect(s.kinds('text').map((b) => [b.status, b.content])).toEqual([
+      ['abandoned', attempt.join('')],
+      ['complete', attempt.join('')],
+    ]);
+  });
+
   it('triggers when an explicit open (XML start tag) arrives while the block is open', () => {
     const s = session();
     s.push('text', '', { control: 'block-open' });

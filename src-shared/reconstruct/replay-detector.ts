@@ -11,8 +11,8 @@
  * A first attempt that is itself a shorter run of deltas repeated ("ab" "ab" "ab" "ab", or
  * "ha" "!" "ha" "!") is repetitive text, not a cut call: its "replay" is only more of the same, so it
  * is never confirmed (else a block of identical deltas would restart every few characters).
- * A replay that the block's final marker follows at once is not confirmed (no delta after it
- * says the text does not simply repeat); a retry whose new call streams *different* text is
+ * A replay that the block's final marker follows at once is confirmed by that marker (the
+ * retry streamed exactly the cut attempt). A retry whose new call streams *different* text is
  * indistinguishable from content and is not detected.
  *
  * Memory: the deltas of the open block (references to the strings its content is made of),
@@ -36,6 +36,11 @@ export interface ReplayDetector<M extends ReplayMark> {
    * replay as the new block), else undefined.
    */
   observe(delta: string, mark: () => M): M | undefined;
+  /**
+   * The block's final marker came: a replay of the whole attempt that it follows at once (no
+   * delta after it to decide) is confirmed here. Returns its mark, else undefined.
+   */
+  end(): M | undefined;
 }
 
 interface Candidate<M> {
@@ -74,6 +79,11 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
         candidate = undefined;
       }
       return undefined;
+    },
+    end() {
+      const replayed = candidate && candidate.matched === candidate.attemptDeltas ? candidate.start : undefined;
+      candidate = undefined;
+      return replayed;
     },
   };
 }
