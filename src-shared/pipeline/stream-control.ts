@@ -12,8 +12,9 @@ export type ControlFrame =
 
 export function classifyControlFrame(data: string): ControlFrame | undefined {
   if (data === '[DONE]') return { kind: 'done' };
-  // Cheap guard first: error frames are JSON objects with an "error" key.
-  if (data.charCodeAt(0) !== 0x7b /* { */ || !data.includes('"error"')) return undefined;
+  // Cheap guards first: error frames are JSON objects with an "error" key and no "type" (every
+  // event of every dialect names its type first, so that prefix settles nearly all frames).
+  if (data.charCodeAt(0) !== 0x7b /* { */ || data.startsWith('{"type"') || !data.includes('"error"')) return undefined;
   const value = parseJsonObject(data);
   if (!value || !('error' in value) || !('traceback' in value) || 'type' in value) return undefined;
   return { kind: 'error-frame', error: value['error'], message: value['message'], traceback: value['traceback'], fields: value };
