@@ -1,9 +1,8 @@
-import { chunkingBudget, DEFAULT_CHUNK_BUDGET } from '../envelope/budget';
+import { chunkingBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, measureText, type TextMeasure } from '../envelope/budget';
 import { isStreamedEnvelopeType } from '../envelope/vocabulary';
 import type { DialectId } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import type { Frame } from '../sse/types';
-import { utf8ByteLength } from '../text/utf8';
 import { createLog2Histogram, type HistogramSummary } from './log2-histogram';
 
 export type { HistogramBucket, HistogramSummary } from './log2-histogram';
@@ -105,92 +104,6 @@ export interface ChunkStats {
   onFrame(frame: Frame, leg: number): void;
   onEnvelope(envelope: Envelope, frame: Frame | undefined): void;
   snapshot(): ChunkStatistics;
-}
-
-/**
- * Characters JSON.stringify may escape: quote, backslash, controls and surrogates (paired
- * surrogates are kept as they are; matching them only costs the exact count).
- */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
-const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** Up to this many UTF-16 units a loop over the characters measures faster than the native encoder's call. */
-const SHORT_TEXT = 256;
-
-/** What `measureText` found: reused, so that measuring allocates nothing. */
-export interface TextMeasure {
-  /** UTF-8 bytes of the text (a lone surrogate counts as U+FFFD: 3 bytes). */
-  bytes: number;
-  /**
-   * UTF-8 bytes of the text inside a JSON string as Python's json.dumps(ensure_ascii=False)
-   * writes it: JSON.stringify escapes exactly the same characters the same way (quote,
-   * backslash, control characters, lone surrogates), minus the two quotes.
-   */
-  escapedBytes: number;
-}
-
-/**
- * Measures `text` into `out`, in one pass for short text (most deltas are 5–50 bytes) and with
- * the native encoder for long text.
- */
-export function measureText(text: string, out: TextMeasure): TextMeasure {
-  if (text.length > SHORT_TEXT) {
-    out.bytes = utf8ByteLength(text);
-    out.escapedBytes = NEEDS_JSON_ESCAPE.test(text) ? out.bytes + jsonEscapeExtraBytes(text) : out.bytes;
-    return out;
-  }
-  let bytes = 0;
-  let extra = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) {
-      bytes++;
-      if (code === 0x22 || code === 0x5c) extra += 1;
-      else if (code < 0x20) extra += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
-    } else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdfff) {
-      const next = text.charCodeAt(i + 1);
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else {
-        // A lone surrogate: U+FFFD (3 bytes) in UTF-8, \uDXXX (6 bytes) once escaped.
-        bytes += 3;
-        extra += 3;
-      }
-    } else bytes += 3;
-  }
-  out.bytes = bytes;
-  out.escapedBytes = bytes + extra;
-  return out;
-}
-
-/**
- * Bytes JSON.stringify's escaping adds to the UTF-8 length of `text`: one for a quote,
- * backslash or control character with a short escape, five for other controls (\u00XX),
- * three for a lone surrogate (\uDXXX: six bytes where UTF-8 counts U+FFFD as three).
- */
-function jsonEscapeExtraBytes(text: string): number {
-  let extra = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x22 || code === 0x5c) extra += 1;
-    else if (code < 0x20) extra += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
-    else if (code >= 0xd800 && code <= 0xdfff) {
-      const next = text.charCodeAt(i + 1);
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
-      else extra += 3;
-    }
-  }
-  return extra;
-}
-
-/**
- * UTF-8 bytes of a frame's data: for one data line without invalid UTF-8 (replaced by U+FFFD
- * in the data), the framer already counted them; otherwise they are measured.
- */
-function dataBytes(frame: Frame): number {
-  return frame.dataLines === 1 && frame.data.indexOf('\uFFFD') === -1 ? frame.maxDataLineBytes : utf8ByteLength(frame.data);
 }
 
 /** UTF-8 bytes of the first character of `text` (0 for an empty string). */
@@ -379,7 +292,7 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
       if (frame && (countedLeg !== envelope.leg || countedFrame !== frame.seq)) {
         countedLeg = envelope.leg;
         countedFrame = frame.seq;
-        const wire = dataBytes(frame);
+        const wire = frameDataBytes(frame);
         acc.wireBytes += wire;
         if (wire > budget) acc.overBudget++;
       }
