@@ -30,9 +30,35 @@ export function serializeEnvelope(shape: EnvelopeShape, final: boolean, delta: s
  * envelopes routinely exceed it on the wire.
  */
 export function chunkingBudget(shape: EnvelopeShape, budget = DEFAULT_CHUNK_BUDGET): { overhead: number; maxDeltaBytes: number } {
-  const overhead = utf8ByteLength(serializeEnvelope(shape, false, ''));
+  // The chunks of one payload share their shape, and each is measured by the budget check
+  // and by the statistics: serialise a shape once.
+  const overhead = isLastShape(shape) ? last.overhead : rememberShape(shape, utf8ByteLength(serializeEnvelope(shape, false, '')));
   const room = budget - overhead;
   return { overhead, maxDeltaBytes: room < DEGENERATE_DELTA_BYTES ? budget : room };
+}
+
+/** The last shape measured, as a copy (a caller may reuse and change its objects), and its overhead. */
+const last = { type: '', agent: '', keys: [] as string[], values: [] as unknown[], overhead: -1 };
+
+function isLastShape(shape: EnvelopeShape): boolean {
+  if (last.overhead < 0 || shape.type !== last.type || shape.agent !== last.agent) return false;
+  let i = 0;
+  for (const key in shape.extras) {
+    const value = shape.extras[key];
+    // Objects may have changed since: only primitives are compared.
+    if (key !== last.keys[i] || value !== last.values[i] || (typeof value === 'object' && value !== null)) return false;
+    i++;
+  }
+  return i === last.keys.length;
+}
+
+function rememberShape(shape: EnvelopeShape, overhead: number): number {
+  last.type = shape.type;
+  last.agent = shape.agent;
+  last.keys = Object.keys(shape.extras);
+  last.values = last.keys.map((key) => shape.extras[key]);
+  last.overhead = overhead;
+  return overhead;
 }
 
 /**
@@ -62,10 +88,26 @@ export interface TextMeasure {
  * the native encoder for long text.
  */
 export function measureText(text: string, out: TextMeasure): TextMeasure {
+  // The same delta is often measured twice in a row (its budget check, then its statistics).
+  if (text === lastMeasured.text) {
+    out.bytes = lastMeasured.bytes;
+    out.escapedBytes = lastMeasured.escapedBytes;
+    return out;
+  }
+  measureInto(text, out);
+  lastMeasured.text = text;
+  lastMeasured.bytes = out.bytes;
+  lastMeasured.escapedBytes = out.escapedBytes;
+  return out;
+}
+
+const lastMeasured = { text: '', bytes: 0, escapedBytes: 0 };
+
+function measureInto(text: string, out: TextMeasure): void {
   if (text.length > SHORT_TEXT) {
     out.bytes = utf8ByteLength(text);
     out.escapedBytes = NEEDS_JSON_ESCAPE.test(text) ? out.bytes + jsonEscapeExtraBytes(text) : out.bytes;
-    return out;
+    return;
   }
   let bytes = 0;
   let extra = 0;
@@ -90,7 +132,6 @@ export function measureText(text: string, out: TextMeasure): TextMeasure {
   }
   out.bytes = bytes;
   out.escapedBytes = bytes + extra;
-  return out;
 }
 
 /**
