@@ -1,4 +1,4 @@
-import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedTool } from '../../envelope/unified';
+import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
@@ -28,6 +28,8 @@ interface OpenPart extends StartedBlock {
   /** Output text so far, for checking annotation offsets. */
   text: string[];
   annotations: { at: number; start?: number; end?: number }[];
+  /** The unified form of the part's last delta: the next one with the same ids and kind shares it (read-only). */
+  deltaEvent?: UnifiedEvent;
 }
 
 const PART_TYPES: Readonly<Record<string, { envelopeType: string; channel: ContentChannel }>> = {
@@ -387,7 +389,21 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const delta = stringField(event, 'delta');
     response?.token(ctx.frame.receivedAt);
     if (open.type === 'output_text') open.text.push(delta);
-    ctx.emit({ type: open.envelopeType, final: false, delta, extras: {} }, unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel }));
+    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
+    ctx.emit({ type: open.envelopeType, final: false, delta, extras: {} }, open.deltaEvent);
+  }
+
+  /** Whether `event` (a delta) has the unified form `cached`: what ids(event) would give, compared without building it. */
+  function isSameDelta(cached: UnifiedEvent, event: WireEvent, kind: string, channel: ContentChannel | undefined): boolean {
+    const { ids: c } = cached;
+    return (
+      cached.kind === kind &&
+      cached.channel === channel &&
+      c.response_id === (responseId || undefined) &&
+      c.item_id === (stringField(event, 'item_id') || undefined) &&
+      c.output_index === integerField(event, 'output_index') &&
+      c.content_index === (integerField(event, 'content_index') ?? integerField(event, 'summary_index'))
+    );
   }
 
   function closeText(ctx: ProviderEventContext, open: OpenPart, event: WireEvent, u: ReturnType<typeof unified>): void {

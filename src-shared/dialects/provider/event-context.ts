@@ -17,7 +17,6 @@ export type WireEvent = Record<string, unknown>;
 export class ProviderEventContext {
   // Declared, not class fields: ES2022 [[Define]] field initializers cost more per instance
   // (one per event) than the event's decoding in Node 20's V8.
-  declare readonly at: DiagnosticLocation;
   declare readonly frame: Frame;
   declare private readonly callbacks: DialectCallbacks;
   declare private readonly agent: string;
@@ -26,7 +25,11 @@ export class ProviderEventContext {
     this.frame = frame;
     this.callbacks = callbacks;
     this.agent = agent;
-    this.at = { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd };
+  }
+
+  /** Where the event is: made when a finding or a block asks, not for every event. */
+  get at(): DiagnosticLocation {
+    return { frame: this.frame.seq, byteStart: this.frame.byteStart, byteEnd: this.frame.byteEnd };
   }
 
   report(rule: RuleId, message: string): void {
