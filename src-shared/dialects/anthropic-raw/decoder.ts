@@ -66,11 +66,14 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
    */
   class EventItem implements EventContext {
     declare readonly frame: Frame;
-    declare readonly at: DiagnosticLocation;
 
-    constructor(frame: Frame, at: DiagnosticLocation) {
+    constructor(frame: Frame) {
       this.frame = frame;
-      this.at = at;
+    }
+
+    /** Where the event is: made when a finding or a block asks, not for every event. */
+    get at(): DiagnosticLocation {
+      return { frame: this.frame.seq, byteStart: this.frame.byteStart, byteEnd: this.frame.byteEnd };
     }
 
     report(rule: RuleId, message: string): void {
@@ -88,7 +91,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
       xml.push(frame);
       return;
     }
-    const ctx = new EventItem(frame, { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd });
+    const ctx = new EventItem(frame);
 
     const parsed = parseJson(frame.data);
     if (!parsed.ok) {
