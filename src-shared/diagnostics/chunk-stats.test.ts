@@ -58,6 +58,9 @@ describe('measureText', () => {
       measureText(text, out);
       expect(out.bytes, JSON.stringify(text)).toBe(encoded(text));
       expect(out.escapedBytes, JSON.stringify(text)).toBe(encoded(JSON.stringify(text)) - 2);
+      // Without escapes: the same bytes; then with them again, not the remembered NaN.
+      expect(measureText(text, out, false).bytes).toBe(encoded(text));
+      expect(measureText(text, out).escapedBytes).toBe(encoded(JSON.stringify(text)) - 2);
     }
   });
 });

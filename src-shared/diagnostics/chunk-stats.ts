@@ -285,7 +285,8 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
         return;
       }
       const acc = typeAccumulator(envelope.dialect, envelope.type);
-      const { bytes: deltaBytes, escapedBytes } = measureText(envelope.delta, measure);
+      // Escaped sizes only matter for chunked dialects.
+      const { bytes: deltaBytes, escapedBytes } = measureText(envelope.delta, measure, acc.chunked);
       acc.envelopes++;
       acc.payloadBytes += deltaBytes;
       payloadBytes.add(deltaBytes);

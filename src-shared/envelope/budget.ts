@@ -85,28 +85,30 @@ export interface TextMeasure {
 
 /**
  * Measures `text` into `out`, in one pass for short text (most deltas are 5–50 bytes) and with
- * the native encoder for long text.
+ * the native encoder for long text. Without `escapes`, long text is not scanned for what JSON
+ * escapes and `escapedBytes` is left unset (NaN).
  */
-export function measureText(text: string, out: TextMeasure): TextMeasure {
+export function measureText(text: string, out: TextMeasure, escapes = true): TextMeasure {
   // The same delta is often measured twice in a row (its budget check, then its statistics).
-  if (text === lastMeasured.text) {
+  if (text === lastMeasured.text && (lastMeasured.escapes || !escapes)) {
     out.bytes = lastMeasured.bytes;
     out.escapedBytes = lastMeasured.escapedBytes;
     return out;
   }
-  measureInto(text, out);
+  measureInto(text, out, escapes);
   lastMeasured.text = text;
   lastMeasured.bytes = out.bytes;
   lastMeasured.escapedBytes = out.escapedBytes;
+  lastMeasured.escapes = !Number.isNaN(out.escapedBytes);
   return out;
 }
 
-const lastMeasured = { text: '', bytes: 0, escapedBytes: 0 };
+const lastMeasured = { text: '', bytes: 0, escapedBytes: 0, escapes: true };
 
-function measureInto(text: string, out: TextMeasure): void {
+function measureInto(text: string, out: TextMeasure, escapes: boolean): void {
   if (text.length > SHORT_TEXT) {
     out.bytes = utf8ByteLength(text);
-    out.escapedBytes = NEEDS_JSON_ESCAPE.test(text) ? out.bytes + jsonEscapeExtraBytes(text) : out.bytes;
+    out.escapedBytes = !escapes ? Number.NaN : NEEDS_JSON_ESCAPE.test(text) ? out.bytes + jsonEscapeExtraBytes(text) : out.bytes;
     return;
   }
   let bytes = 0;
