@@ -183,7 +183,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const summaryOf = (rt: Runtime): SessionSummary => {
     const pending = rt.data.pendingTools();
     const awaiting = pending !== null && rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)) !== 'sent';
-    return rt.data.summary({ awaitingTools: awaiting });
+    const summary = rt.data.summary({ awaitingTools: awaiting });
+    // The sidebar tells a paused replay from a playing one (it has no transport state).
+    if (rt.replay && rt.data.state === 'streaming' && !rt.replay.state().playing) summary.replayPaused = true;
+    return summary;
   };
 
   let announceQueued = false;
@@ -413,6 +416,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     data.state = 'streaming';
     const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
     const sourceData = source.data;
+    let wasPlaying = false;
     const replay = createReplaySession({
       source: sessionAsSource(sourceData, source.actions),
       sourceId: sourceData.id,
@@ -432,11 +436,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         } else if (!state.finished && rt.data.state === 'complete') {
           rt.data.state = 'streaming';
         }
-        // Stopped (paused, stepped, at a recorded prompt, ended): rows and list show where, now.
-        if (!state.playing) {
-          batcher.flush(rt.data);
-          announce();
-        }
+        // Stopped (paused, stepped, at a recorded prompt or breakpoint, ended): rows and list
+        // show where, now; started again: the list says it plays.
+        if (!state.playing) batcher.flush(rt.data);
+        if (!state.playing || !wasPlaying) announce();
+        wasPlaying = state.playing;
         replayState.fire(state);
       },
       total: sourceData.envelopeCount,
@@ -448,6 +452,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       speed,
       instant,
       paused,
+      types: sourceData.envelopeTypes(),
       ...(deps.replayClock ? { clock: deps.replayClock } : {}),
     });
     rt.replay = replay;
