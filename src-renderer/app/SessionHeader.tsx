@@ -5,6 +5,7 @@ import { Badge, SeverityCounts } from '../components/Badge';
 import { requestToCurl } from '../model/connect-form';
 import { replayOffer } from '../model/replay';
 import { TEST_IDS } from '../testids';
+import { ReplayHitNotice } from '../views/replay/Breakpoints';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from './composition';
 import { copyText } from './files';
@@ -104,6 +105,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
           ))}
         </select>
       </div>
+      <ReplayHitNotice app={app} />
       <div className="status-line" data-testid={TEST_IDS.statusLine}>
         {status.http && (
           <span className={`status-field ${summary.httpStatus !== undefined && summary.httpStatus >= 400 ? 'status-bad' : ''}`} data-testid={TEST_IDS.statusHttp}>

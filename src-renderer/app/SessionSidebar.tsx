@@ -100,13 +100,13 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
 });
 
 /**
- * The session's badge: while it receives, what it is doing ("paused" for a paused replay, when
- * its transport state is known); once it ended, its end status — "done" only for a stream that
+ * The session's badge: while it receives, what it is doing ("paused" for a paused replay: from
+ * its transport state where known, else from its summary); once it ended, its end status — "done" only for a stream that
  * ended with its terminal event and nothing left open.
  */
 export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
   if (session.awaitingTools) return 'awaiting tools';
-  if (session.source.kind === 'replay' && session.state === 'streaming') return replay?.playing === false ? 'paused' : 'replaying';
+  if (session.source.kind === 'replay' && session.state === 'streaming') return (replay ? !replay.playing : session.replayPaused === true) ? 'paused' : 'replaying';
   return session.end?.label ?? session.state;
 }
 

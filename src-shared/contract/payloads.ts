@@ -457,6 +457,12 @@ export const SendToolResultsRequest = s.object({
 
 export const SendToolResultsResult = s.object({ leg: Count() });
 
+/** Run a live session's request again once per format, to diff the runs. */
+export const RunInFormatsRequest = s.object({
+  sessionId: SessionId,
+  formats: s.array(s.literal('json', 'xml', 'raw'), { max: 3 }),
+});
+
 // ─── Replay ─────────────────────────────────────────────────────────────────────────────
 
 export const ReplaySpeed = s.number({ min: 0.25, max: 20 });
@@ -722,6 +728,7 @@ export type StartReplayRequest = Infer<typeof StartReplayRequest>;
 export type ReplayAction = Infer<typeof ReplayAction>;
 export type ReplayControlRequest = Infer<typeof ReplayControlRequest>;
 export type ReplayState = Infer<typeof ReplayState>;
+export type RunInFormatsRequest = Infer<typeof RunInFormatsRequest>;
 export type BreakpointPayload = Infer<typeof Breakpoint>;
 export type DiffRequest = Infer<typeof DiffRequest>;
 export type DiffResult = Infer<typeof DiffResult>;

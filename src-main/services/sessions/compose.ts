@@ -40,6 +40,7 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     getStats: sessions.getStats,
     sendToolResults: sessions.sendToolResults,
     diffSessions: sessions.diffSessions,
+    runInFormats: sessions.runInFormats,
     startReplay: sessions.startReplay,
     replayControl: sessions.replayControl,
     startProxy: sessions.startProxy,

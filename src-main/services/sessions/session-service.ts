@@ -36,6 +36,7 @@ import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type Recorde
 import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../proxy/proxy-sessions';
 import { parseFilter } from '../../../src-shared/filter';
 import type { ReplayClock } from '../replay/clock';
+import { requestInFormat } from './format-runs';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
 import { downloadFile, exportSession, saveRecording } from './session-files';
@@ -720,6 +721,17 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       // The diff holds values parsed from both streams: bounded like every other payload.
       return { diff: limitJsonDepth(diff, 2 * STREAM_JSON_DEPTH) as typeof diff, transcript: diffTranscript(diff) };
     }),
+
+    async runInFormats({ sessionId, formats }) {
+      const rt = runtimeOf(sessionId);
+      const built = rt.runSpec;
+      if (!built) throw new Error(`"${rt.data.title}" was not connected to an agent (it is a file, a replay or a proxied stream), so there is no request to run again.`);
+      // Every variant is checked before the first is sent: all run or none.
+      const requests = formats.map((format) => requestInFormat(built, format, { inline: rt.data.summary().inline }));
+      const started: SessionSummary[] = [];
+      for (const request of requests) started.push(await service.connect(request));
+      return started;
+    },
 
     startReplay: query(({ sessionId, speed, instant, paused }) => startReplay(runtimeOf(sessionId), speed ?? 1, instant ?? false, paused ?? false)),
 
