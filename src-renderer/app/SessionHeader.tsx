@@ -3,8 +3,10 @@ import type { DownloadKind } from '../../src-shared/contract';
 import { FILE_FORMATS } from '../../src-shared/export/formats';
 import { Badge, SeverityCounts } from '../components/Badge';
 import { requestToCurl } from '../model/connect-form';
+import { FORMAT_PAIR, offersFormatPair, whenAllEnded } from '../model/format-pair';
 import { replayOffer } from '../model/replay';
 import { TEST_IDS } from '../testids';
+import { showDiff } from '../views/diff/DiffView';
 import { ReplayHitNotice } from '../views/replay/Breakpoints';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from './composition';
@@ -84,11 +86,22 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
             ▶ Replay
           </button>
         )}
+        {offersFormatPair(summary, request) && (
+          <button
+            type="button"
+            className="button"
+            data-testid={TEST_IDS.runFormats}
+            title="Run this request again in xml and in json, and open the Diff view on the two runs when both are done"
+            onClick={() => void runFormatPair(app, summary.id)}
+          >
+            xml ⇄ json
+          </button>
+        )}
         <button type="button" className="button" data-testid={TEST_IDS.saveButton} title="Save the session as a recording" onClick={() => void app.saveRecording(summary.id)}>
           Save
         </button>
         <select
-          className="select"
+          className="select export-select"
           data-testid={TEST_IDS.exportMenu}
           value=""
           aria-label="Export"
@@ -145,6 +158,15 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
       {summary.failure && <FailurePanel failure={summary.failure} />}
     </section>
   );
+}
+
+/** Starts the xml and json runs of a session's request; the Diff view opens on them once both ended. */
+async function runFormatPair(app: RendererApp, sessionId: string): Promise<void> {
+  const started = await app.run('Run in xml and json', () => app.service.runInFormats({ sessionId, formats: [...FORMAT_PAIR] }), sessionId);
+  const [left, right] = started ?? [];
+  if (!left || !right) return;
+  app.notify('Run in xml and json', `“${left.title}” and “${right.title}” are running; the Diff view opens when both are done.`, sessionId);
+  whenAllEnded(app.sessions, [left.id, right.id], () => showDiff(app, left.id, right.id));
 }
 
 function replayedTitle(app: RendererApp, id: string): string {

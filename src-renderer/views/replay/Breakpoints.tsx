@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
 import { withBreakpoint, withoutBreakpoint, sameBreakpoint, type Breakpoint } from '../../../src-shared/replay/breakpoints';
 import { useActiveSession, useSessionData } from '../../app/hooks';
@@ -78,6 +78,13 @@ export function ReplayHitNotice({ app }: { app: AppModel }) {
   const sourceId = session?.summary.source.kind === 'replay' ? session.summary.source.of : null;
   const agents = useSourceAgents(app, sourceId ?? '');
   const hit = session?.replay?.hit;
+  // Like a debugger showing the line it stopped at: the timeline selects the envelope that hit.
+  const hitKey = hit && session ? `${session.id}:${session.summary.generation ?? 0}:${hit.envelope}` : null;
+  useEffect(() => {
+    if (hitKey !== null && hit && app.view.getSnapshot() === 'timeline') app.selectRow(hit.envelope);
+    // The key names the hit; `hit` itself is a new object with every announced state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hitKey, app]);
   if (!session || !sourceId || !hit) return null;
   const name = (uuid: string): string => agents.find((a) => a.uuid === uuid)?.name ?? uuid;
   const sessionId = session.id;
