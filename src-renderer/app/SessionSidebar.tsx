@@ -121,6 +121,7 @@ const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
 
 export function stateTone(session: SessionSummary): Tone {
   if (session.awaitingTools) return 'accent';
+  if (session.replayPaused) return 'neutral';
   if (session.end) return END_TONES[session.end.kind];
   switch (session.state) {
     case 'streaming':
