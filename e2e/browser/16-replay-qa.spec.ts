@@ -43,20 +43,6 @@ async function setBreakpoints(page: Page, values: string[]): Promise<void> {
   await expect(menu).not.toHaveAttribute('open', '');
 }
 
-async function shoot(app: AppPage, page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [width, height] of [
-      [1440, 900],
-      [1024, 700],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      await app.screenshot(`${name}-${width}-${scheme}`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test('a type breakpoint pauses exactly at the first envelope of each run; Continue goes to the next hit', async ({ app, replay, timeline, inspector, page }) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
@@ -82,7 +68,7 @@ test('a type breakpoint pauses exactly at the first envelope of each run; Contin
     await expect(timeline.row(seq + 1)).toHaveCount(0);
     await expect(app.sessionState).toHaveText('paused');
   }
-  await shoot(app, page, '16-breakpoint-hit');
+  await app.screenshotsInThemesAndSizes('16-breakpoint-hit');
 
   // Show envelope selects the row.
   await page.getByTestId(REPLAY_IDS.hitShow).click();
@@ -93,7 +79,7 @@ test('a type breakpoint pauses exactly at the first envelope of each run; Contin
   const takeOver = rows.findIndex((r, i) => r.agent === sub && i > starts[1]! && rows[i - 1]!.agent !== sub);
   expect(takeOver).toBeGreaterThan(0);
   await page.getByTestId(REPLAY_IDS.breakpoints).locator('summary').click();
-  await shoot(app, page, '16-breakpoint-menu');
+  await app.screenshotsInThemesAndSizes('16-breakpoint-menu');
   await breakpointOption(page, 'type:tool_call').click();
   await expect(breakpointOption(page, 'type:tool_call')).not.toBeChecked();
   await breakpointOption(page, `agent:${sub}`).click();
@@ -165,7 +151,7 @@ test('loop: a replay starts over at the end until the loop is turned off', async
   await expect(loop).toHaveAttribute('aria-pressed', 'true');
   await replay.play();
   await expect(loop).toHaveAttribute('data-loops', '2', { timeout: 15_000 });
-  await shoot(app, page, '16-replay-loop');
+  await app.screenshotsInThemesAndSizes('16-replay-loop');
   await loop.click();
   await expect(loop).toHaveAttribute('aria-pressed', 'false');
   await expect(replay.finished).toBeVisible({ timeout: 10_000 });
@@ -237,7 +223,7 @@ test('one action runs the request in xml and json and opens the Diff on the pair
       if (text.split(/\s+/).length >= 3) expect(await linesOf(why), `“${text}” at ${width} px`).toBeLessThanOrEqual(2);
     }
   }
-  await shoot(app, page, '16-format-pair-diff');
+  await app.screenshotsInThemesAndSizes('16-format-pair-diff');
 });
 
 test('the filter bar at 1024 px shows its selects whole', async ({ app, timeline, page }) => {

@@ -26,7 +26,7 @@ describe('offersFormatPair', () => {
 
 describe('whenAllEnded', () => {
   const summary = (id: string, state: SessionSummary['state']): SessionSummary =>
-    ({ id, title: id, source: { kind: 'live', method: 'POST', url: 'http://h' }, state, createdAt: 0, legs: 1, envelopes: 1, bytes: 1, format: null, diagnostics: { error: 0, warning: 0, info: 0 }, awaitingTools: false }) as SessionSummary;
+    ({ id, title: id, source: { kind: 'live', method: 'POST', url: 'http://h' }, state, createdAt: 0, legs: 1, envelopes: 1, bytes: 1, format: null, diagnostics: { error: 0, warning: 0, info: 0 }, awaitingTools: false });
 
   test('waits for sessions not listed yet, then for both to end, and calls once in the order asked', () => {
     const store = createStore<SessionsSnapshot>({ list: [], activeId: null });

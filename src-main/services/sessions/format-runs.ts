@@ -1,5 +1,5 @@
 import type { ConnectRequest } from '../../../src-shared/contract/payloads';
-import { isJsonObject } from '../../../src-shared/json/values';
+import { parseJsonObject } from '../../../src-shared/json/values';
 import type { BuiltRequest } from '../connection/request-spec';
 
 /**
@@ -20,7 +20,7 @@ export function requestInFormat(built: BuiltRequest, format: WireFormat, options
   if (url.searchParams.has('format')) {
     url.searchParams.set('format', format);
   } else {
-    const parsed = parseJsonObject(body);
+    const parsed = body === null ? undefined : parseJsonObject(body);
     if (!parsed) throw new Error(`The request has no JSON object body and no ?format= in its URL, so there is no place to ask for ${format}: connect with a JSON body such as {"user_prompt": "…", "format": "${format}"}.`);
     body = JSON.stringify({ ...parsed, format });
   }
@@ -34,14 +34,4 @@ export function requestInFormat(built: BuiltRequest, format: WireFormat, options
     ...(spec.timeouts ? { timeouts: spec.timeouts } : {}),
     ...(options.inline ? { inline: options.inline } : {}),
   };
-}
-
-function parseJsonObject(text: string | null): Record<string, unknown> | null {
-  if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isJsonObject(value) ? value : null;
-  } catch {
-    return null;
-  }
 }
