@@ -45,6 +45,8 @@ async function setBreakpoints(page: Page, values: string[]): Promise<void> {
 
 
 test('a type breakpoint pauses exactly at the first envelope of each run; Continue goes to the next hit', async ({ app, replay, timeline, inspector, page }) => {
+  // Two rounds of screenshots (two themes, two sizes) on a loaded machine.
+  test.setTimeout(150_000);
   await app.openFiles(fixturePath('multi_agent.json.sse'));
   await app.expectState(ENDED);
   const sourceId = (await app.sessionItems.first().getAttribute('data-session-id'))!;

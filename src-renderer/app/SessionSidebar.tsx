@@ -106,8 +106,13 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
  */
 export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
   if (session.awaitingTools) return 'awaiting tools';
-  if (session.source.kind === 'replay' && session.state === 'streaming') return (replay ? !replay.playing : session.replayPaused === true) ? 'paused' : 'replaying';
+  if (session.source.kind === 'replay' && session.state === 'streaming') return replayPaused(session, replay) ? 'paused' : 'replaying';
   return session.end?.label ?? session.state;
+}
+
+/** A replay that is not playing: by its transport state where known, else by its summary. */
+function replayPaused(session: SessionSummary, replay: Pick<ReplayState, 'playing'> | null | undefined): boolean {
+  return session.source.kind === 'replay' && session.state === 'streaming' && (replay ? !replay.playing : session.replayPaused === true);
 }
 
 const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
@@ -119,9 +124,9 @@ const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
   paused: 'accent',
 };
 
-export function stateTone(session: SessionSummary): Tone {
+export function stateTone(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): Tone {
   if (session.awaitingTools) return 'accent';
-  if (session.replayPaused) return 'neutral';
+  if (replayPaused(session, replay)) return 'neutral';
   if (session.end) return END_TONES[session.end.kind];
   switch (session.state) {
     case 'streaming':
