@@ -475,9 +475,13 @@ export const StartReplayRequest = s.object({
   paused: s.optional(s.boolean()),
 });
 
+/** Longest envelope type a breakpoint names, and most types a replay offers (a stream may send any). */
+export const BREAKPOINT_TYPE_MAX = 200;
+export const REPLAY_TYPES_MAX = 500;
+
 /** A condition that pauses a playing replay (src-shared/replay/breakpoints.ts, docs/replay.md). */
 export const Breakpoint = s.variant('kind', {
-  type: s.object({ type: s.string({ nonEmpty: true, max: 200 }) }),
+  type: s.object({ type: s.string({ nonEmpty: true, max: BREAKPOINT_TYPE_MAX }) }),
   agent: s.object({ agent: s.string({ max: 200 }) }),
   error: s.object({}),
 });
@@ -531,8 +535,8 @@ export const ReplayState = s.object({
   loop: s.boolean(),
   /** Passes that started over because of the loop. */
   loops: Count(),
-  /** The source's envelope types in order of first appearance (what a type breakpoint can name). */
-  types: s.array(s.string({ max: 200 }), { max: 500 }),
+  /** The source's envelope types in order of first appearance (what a type breakpoint can name); at most REPLAY_TYPES_MAX of at most BREAKPOINT_TYPE_MAX characters. */
+  types: s.array(s.string({ max: BREAKPOINT_TYPE_MAX }), { max: REPLAY_TYPES_MAX }),
 });
 
 // ─── Diff ────────────────────────────────────────────────────────────────────────────────

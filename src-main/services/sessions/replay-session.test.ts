@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ReplayState } from '../../../src-shared/contract/payloads';
+import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX, ReplayState as ReplayStateSchema, type ReplayState } from '../../../src-shared/contract/payloads';
 import { fixturePath, readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, startLoopbackServer, writeSlowly, type LoopbackServer } from '../connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
@@ -422,6 +422,21 @@ describe('replay breakpoints', () => {
     expect(await playToStop(id)).toMatchObject({ position: 2, hit: { breakpoint: { kind: 'error' }, envelope: 1, rule: 'json.invalid' } });
     expect(await playToStop(id)).toMatchObject({ position: 3, hit: { breakpoint: { kind: 'agent', agent: 'b' }, envelope: 2 } });
     expect(await playToStop(id)).toMatchObject({ finished: true });
+  });
+
+  it('a stream of many odd types still gives a valid replay state: the chooser offers the types a breakpoint can name', async () => {
+    const path = join(dir, 'types.sse');
+    const types = [...Array.from({ length: 600 }, (_, i) => `t${i}`), 'x'.repeat(300)];
+    await writeFile(path, types.map((type) => `data: {"type":"${type}","agent":"a","final":true,"delta":""}\n\n`).join(''));
+    const source = await openSettled(path);
+    const { id } = await service.startReplay({ sessionId: source, paused: true });
+    const state = await control(id, { kind: 'breakpoints', breakpoints: [{ kind: 'type', type: 't599' }] });
+    expect(ReplayStateSchema.parse(state)).toEqual(state);
+    expect(state.types.length).toBe(REPLAY_TYPES_MAX);
+    expect(state.types.every((t) => t.length <= BREAKPOINT_TYPE_MAX)).toBe(true);
+    // A breakpoint on a type beyond the list still hits.
+    await control(id, { kind: 'speed', speed: 20, instant: true });
+    expect(await playToStop(id)).toMatchObject({ hit: { envelope: 599 }, position: 600 });
   });
 
   it('steps and seeks pass breakpoints; removing the breakpoint paused at clears the hit', async () => {

@@ -17,6 +17,7 @@ import type {
   SessionSummary,
   ToolResult,
 } from '../../../src-shared/contract/payloads';
+import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX } from '../../../src-shared/contract/payloads';
 import { diffSessions } from '../../../src-shared/diff/diff';
 import { diffTranscript } from '../../../src-shared/diff/transcript';
 import type { DiffInput } from '../../../src-shared/diff/types';
@@ -453,7 +454,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       speed,
       instant,
       paused,
-      types: sourceData.envelopeTypes(),
+      // A stream names its own types: only those a breakpoint can name are offered.
+      types: sourceData
+        .envelopeTypes()
+        .filter((type) => type !== '' && type.length <= BREAKPOINT_TYPE_MAX)
+        .slice(0, REPLAY_TYPES_MAX),
       ...(deps.replayClock ? { clock: deps.replayClock } : {}),
     });
     rt.replay = replay;
