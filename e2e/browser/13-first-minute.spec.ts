@@ -15,12 +15,12 @@ test('the first screen explains itself in one line and offers the Blocks view of
   await expect(intro).toContainText('A live run of the built-in demo agent');
   await expect(timeline.detailPane).toHaveCount(0);
   await app.expectState(ENDED, 60_000);
-  await app.screenshotsInThemesAndSizes('13-first-screen');
+  await app.screenshotSizesAndThemes('13-first-screen');
 
   await page.getByTestId('intro-blocks').click();
   await app.expectView('blocks');
   await expect(blocks.blocks.first()).toBeVisible();
-  await app.screenshotsInThemesAndSizes('13-first-blocks');
+  await app.screenshotSizesAndThemes('13-first-blocks');
 
   // Dismissed, it stays away.
   await app.show('timeline');
@@ -37,9 +37,9 @@ test('screenshots of the new table features in both themes and sizes', async ({ 
   await app.expectState(ENDED);
   await timeline.select(22);
   await page.getByTestId('column-chooser').locator('summary').click();
-  await app.screenshotsInThemesAndSizes('13-columns-chooser');
+  await app.screenshotSizesAndThemes('13-columns-chooser');
   await page.keyboard.press('Escape');
   await timeline.filterText.fill('Eiffel');
   await expect(timeline.row(23)).toBeVisible();
-  await app.screenshotsInThemesAndSizes('13-search');
+  await app.screenshotSizesAndThemes('13-search');
 });

@@ -70,7 +70,7 @@ test('a type breakpoint pauses exactly at the first envelope of each run; Contin
     await expect(timeline.row(seq + 1)).toHaveCount(0);
     await expect(app.sessionState).toHaveText('paused');
   }
-  await app.screenshotsInThemesAndSizes('16-breakpoint-hit');
+  await app.screenshotSizesAndThemes('16-breakpoint-hit');
 
   // Show envelope selects the row.
   await page.getByTestId(REPLAY_IDS.hitShow).click();
@@ -81,7 +81,7 @@ test('a type breakpoint pauses exactly at the first envelope of each run; Contin
   const takeOver = rows.findIndex((r, i) => r.agent === sub && i > starts[1]! && rows[i - 1]!.agent !== sub);
   expect(takeOver).toBeGreaterThan(0);
   await page.getByTestId(REPLAY_IDS.breakpoints).locator('summary').click();
-  await app.screenshotsInThemesAndSizes('16-breakpoint-menu');
+  await app.screenshotSizesAndThemes('16-breakpoint-menu');
   await breakpointOption(page, 'type:tool_call').click();
   await expect(breakpointOption(page, 'type:tool_call')).not.toBeChecked();
   await breakpointOption(page, `agent:${sub}`).click();
@@ -153,7 +153,7 @@ test('loop: a replay starts over at the end until the loop is turned off', async
   await expect(loop).toHaveAttribute('aria-pressed', 'true');
   await replay.play();
   await expect(loop).toHaveAttribute('data-loops', '2', { timeout: 15_000 });
-  await app.screenshotsInThemesAndSizes('16-replay-loop');
+  await app.screenshotSizesAndThemes('16-replay-loop');
   await loop.click();
   await expect(loop).toHaveAttribute('aria-pressed', 'false');
   await expect(replay.finished).toBeVisible({ timeout: 10_000 });
@@ -225,7 +225,7 @@ test('one action runs the request in xml and json and opens the Diff on the pair
       if (text.split(/\s+/).length >= 3) expect(await linesOf(why), `“${text}” at ${width} px`).toBeLessThanOrEqual(2);
     }
   }
-  await app.screenshotsInThemesAndSizes('16-format-pair-diff');
+  await app.screenshotSizesAndThemes('16-format-pair-diff');
 });
 
 test('the filter bar at 1024 px shows its selects whole', async ({ app, timeline, page }) => {

@@ -3,6 +3,8 @@ import type { EndStatusPayload, ReplayState, SessionSummary } from '../../src-sh
 import { Badge, SeverityCounts, type Tone } from '../components/Badge';
 import { formatCount } from '../model/format';
 import { TEST_IDS } from '../testids';
+import { RecentSessionsList } from '../views/requests/RecentSessionsList';
+import { RequestsPanel } from '../views/requests/RequestsPanel';
 import type { RendererApp } from './composition';
 import { useStore } from './hooks';
 
@@ -75,6 +77,8 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
           </li>
         ))}
       </ul>
+      <RequestsPanel app={app} />
+      <RecentSessionsList app={app} now={Date.now()} />
       {recent.length > 0 && (
         <>
           <div className="sidebar-heading">Recent files</div>
@@ -115,7 +119,7 @@ function replayPaused(session: SessionSummary, replay: Pick<ReplayState, 'playin
   return session.source.kind === 'replay' && session.state === 'streaming' && (replay ? !replay.playing : session.replayPaused === true);
 }
 
-const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
+export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
   done: 'ok',
   error: 'error',
   truncated: 'warning',

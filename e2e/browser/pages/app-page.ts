@@ -139,8 +139,8 @@ export class AppPage {
     await expect(this.errorItems).toHaveCount(0);
   }
 
-  /** Screenshots at 1440×900 and 1024×700 in the light and dark themes (`NAME-WIDTH-SCHEME.png`); back to light 1440×900 after. */
-  async screenshotsInThemesAndSizes(name: string): Promise<void> {
+  /** Screenshots at 1440×900 and 1024×700, light and dark (`NAME-WIDTH-SCHEME.png`); leaves the page light at 1440×900. */
+  async screenshotSizesAndThemes(name: string): Promise<void> {
     for (const scheme of ['light', 'dark'] as const) {
       await this.page.emulateMedia({ colorScheme: scheme });
       for (const [width, height] of [
