@@ -570,6 +570,13 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   };
 
   function push(s: string): void {
+    // Most deltas of most blocks are more text for the open text segment with nothing that
+    // could start a marker: they go straight to the segment, without the state machine.
+    if (state === 'text' && textOpen && nextTrigger(s, 0) === -1) {
+      sink.content(s);
+      pos += s.length;
+      return;
+    }
     let i = 0;
     while (i < s.length) i = readers[state](s, i);
   }

@@ -237,7 +237,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
    * `bytes[start, end)`. Data diagnostics wait for the frame.
    */
   function checkValue(text: string, bytes: Uint8Array, start: number, end: number, base: number, field: string, isData: boolean): string {
-    if (!mayHoldInvalidUtf8 || text.indexOf(REPLACEMENT_CHARACTER) === -1) return text;
+    if (!mayHoldInvalidUtf8 || !text.includes(REPLACEMENT_CHARACTER)) return text;
     const bad = findInvalidUtf8(bytes, start, end);
     const first = bad[0];
     if (!first) return text; // U+FFFD was in the stream, correctly encoded
