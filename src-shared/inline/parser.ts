@@ -67,7 +67,8 @@ const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly stri
 
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
-function isBlank(text: string): boolean {
+/** Whether `text` is only white space (space, tab, LF, CR), or empty. */
+export function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (!isSpace(text.charAt(i))) return false;
   return true;
 }
@@ -107,6 +108,14 @@ function vocabularyOf(options: InlineOptions): Vocabulary {
     vocabularies.set(options, vocabulary);
   }
   return vocabulary;
+}
+
+/**
+ * The characters that can start a marker in text, in this configuration (`<` for XML tags,
+ * `[` for sentinels): text without any of them is text, whatever comes before or after it.
+ */
+export function markerStarts(options: InlineOptions): string {
+  return vocabularyOf(options).textTriggers;
 }
 
 export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {

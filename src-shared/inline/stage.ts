@@ -3,6 +3,7 @@ import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
 import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
 import { createInlineDocument, type InlineDocument, type InlineFinding } from './collect';
+import { isBlank, markerStarts } from './parser';
 import type { InlineOptions, Segment } from './types';
 
 /** The block kind whose text the model writes, and so the only kind the stage parses. */
@@ -26,9 +27,22 @@ export interface InlineStage {
 interface BlockParse {
   /** Dropped once the block ended: only its segments are kept. */
   doc: InlineDocument | null;
-  /** Characters of the block's content already pushed. */
+  /** Characters of the block's content already taken. */
   fed: number;
+  /**
+   * No character that can start a marker has come yet. The parser makes one text segment of
+   * such a block (none while it is only white space), so the stage keeps that segment's
+   * content the block's own string instead of pushing each delta through the parser:
+   * `doc` has read the content only up to the first delta that was not white space.
+   */
+  plain: boolean;
   ended: boolean;
+}
+
+/** Whether `text` holds any of the characters of `chars`. */
+function holdsAny(text: string, chars: string): boolean {
+  for (let i = 0; i < chars.length; i++) if (text.includes(chars.charAt(i))) return true;
+  return false;
 }
 
 /**
@@ -56,15 +70,22 @@ function describeSegmentBlock(block: Block, envelope: Envelope | undefined): voi
  */
 export function createInlineStage(initial: InlineOptions, report: (d: DiagnosticInit) => void, locate: InlineLocator): InlineStage {
   let options = initial;
+  let starts = markerStarts(options);
   let finished = false;
   const parses = new Map<number, BlockParse>();
 
   function startParse(block: Block): BlockParse {
-    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)));
-    const parse: BlockParse = { doc, fed: 0, ended: false };
+    const parse: BlockParse = { doc: null, fed: 0, plain: true, ended: false };
     parses.set(block.id, parse);
-    block.segments = doc.segments;
+    newDocument(block, parse);
     return parse;
+  }
+
+  function newDocument(block: Block, parse: BlockParse): InlineDocument {
+    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)));
+    parse.doc = doc;
+    block.segments = doc.segments;
+    return doc;
   }
 
   function toDiagnostic(block: Block, finding: InlineFinding): DiagnosticInit {
@@ -74,7 +95,14 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   /** The block ended: the parser goes, the segments stay (a session may hold many thousands of blocks). */
   function end(block: Block, parse: BlockParse): void {
     parse.ended = true;
-    parse.doc?.parser.end();
+    const text = parse.plain ? parse.doc?.segments[0] : undefined;
+    if (text) {
+      // What the parser's end does to its open text segment.
+      text.complete = true;
+      text.end = block.content.length;
+    } else if (!parse.plain) {
+      parse.doc?.parser.end();
+    }
     parse.doc = null;
     parses.delete(block.id);
     const only = block.segments?.[0];
@@ -95,10 +123,28 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
       // The envelope's delta is what the block gained. Slicing the content instead would
       // flatten the block's appended rope on every delta: quadratic in a long block.
       const gained = envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : block.content.slice(parse.fed);
-      parse.doc.parser.push(gained);
+      take(block, parse, parse.doc, gained);
       parse.fed = block.content.length;
     }
     if (block.status !== 'open' || finished) end(block, parse);
+  }
+
+  function take(block: Block, parse: BlockParse, doc: InlineDocument, gained: string): void {
+    if (parse.plain && !holdsAny(gained, starts)) {
+      const text = doc.segments[0];
+      if (text) text.content = block.content;
+      // The first text that is not white space: the parser opens the text segment, with the
+      // white space before it.
+      else if (!isBlank(gained)) doc.parser.push(block.content);
+      return;
+    }
+    if (parse.plain) {
+      // A marker may start here: a parser of its own reads the block from its start (once).
+      parse.plain = false;
+      newDocument(block, parse).parser.push(block.content);
+      return;
+    }
+    doc.parser.push(gained);
   }
 
   return {
@@ -119,6 +165,7 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     },
     reconfigure(next, blocks) {
       options = next;
+      starts = markerStarts(options);
       parses.clear();
       for (const block of blocks) {
         if (block.kind !== INLINE_BLOCK_KIND) continue;
