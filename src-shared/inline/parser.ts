@@ -110,6 +110,11 @@ function vocabularyOf(options: InlineOptions): Vocabulary {
   return vocabulary;
 }
 
+/** Id of the n-th segment (from 1) a parser opens in a block. */
+export function segmentId(n: number): string {
+  return `seg_${n}`;
+}
+
 /**
  * The characters that can start a marker in text, in this configuration (`<` for XML tags,
  * `[` for sentinels): text without any of them is text, whatever comes before or after it.
@@ -170,7 +175,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   // ── segments ──────────────────────────────────────────────────────────────────────────
 
   function startSegment(type: string, metadata: Record<string, unknown>, start: number): string {
-    const id = `seg_${++ids}`;
+    const id = segmentId(++ids);
     sink.start(id, type, metadata, start);
     return id;
   }

@@ -2,7 +2,7 @@ import type { DiagnosticInit, DiagnosticLocation } from '../diagnostics/types';
 import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
 import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
-import { createInlineDocument, type InlineDocument, type InlineFinding } from './collect';
+import { createInlineDocument, plainTextSegment, type InlineDocument, type InlineFinding } from './collect';
 import { isBlank, markerStarts } from './parser';
 import type { InlineOptions, Segment } from './types';
 
@@ -25,17 +25,15 @@ export interface InlineStage {
 }
 
 interface BlockParse {
-  /** Dropped once the block ended: only its segments are kept. */
+  /**
+   * The block's parser with its segments, from the first character that can start a marker
+   * on; null before, and once the block ended. Until then the block is plain text, of which
+   * the parser makes one text segment (none while it is only white space): the stage keeps
+   * that segment on the block's own string instead of pushing each delta through a parser.
+   */
   doc: InlineDocument | null;
   /** Characters of the block's content already taken. */
   fed: number;
-  /**
-   * No character that can start a marker has come yet. The parser makes one text segment of
-   * such a block (none while it is only white space), so the stage keeps that segment's
-   * content the block's own string instead of pushing each delta through the parser:
-   * `doc` has read the content only up to the first delta that was not white space.
-   */
-  plain: boolean;
   ended: boolean;
 }
 
@@ -75,9 +73,9 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   const parses = new Map<number, BlockParse>();
 
   function startParse(block: Block): BlockParse {
-    const parse: BlockParse = { doc: null, fed: 0, plain: true, ended: false };
+    const parse: BlockParse = { doc: null, fed: 0, ended: false };
     parses.set(block.id, parse);
-    newDocument(block, parse);
+    block.segments = [];
     return parse;
   }
 
@@ -95,14 +93,13 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   /** The block ended: the parser goes, the segments stay (a session may hold many thousands of blocks). */
   function end(block: Block, parse: BlockParse): void {
     parse.ended = true;
-    const text = parse.plain ? parse.doc?.segments[0] : undefined;
+    const text = parse.doc ? undefined : block.segments?.[0];
     if (text) {
-      // What the parser's end does to its open text segment.
+      // What a parser's end does to the open text segment of plain text.
       text.complete = true;
       text.end = block.content.length;
-    } else if (!parse.plain) {
-      parse.doc?.parser.end();
     }
+    parse.doc?.parser.end();
     parse.doc = null;
     parses.delete(block.id);
     const only = block.segments?.[0];
@@ -117,34 +114,30 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     if (!parse && block.segments && block.status !== 'open') return;
     if (parse && block.content.length < parse.fed) parse = undefined;
     parse ??= startParse(block);
-    if (parse.ended || !parse.doc) return;
+    if (parse.ended) return;
     const grown = block.content.length - parse.fed;
     if (grown > 0) {
       // The envelope's delta is what the block gained. Slicing the content instead would
       // flatten the block's appended rope on every delta: quadratic in a long block.
       const gained = envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : block.content.slice(parse.fed);
-      take(block, parse, parse.doc, gained);
+      take(block, parse, gained);
       parse.fed = block.content.length;
     }
     if (block.status !== 'open' || finished) end(block, parse);
   }
 
-  function take(block: Block, parse: BlockParse, doc: InlineDocument, gained: string): void {
-    if (parse.plain && !holdsAny(gained, starts)) {
-      const text = doc.segments[0];
-      if (text) text.content = block.content;
-      // The first text that is not white space: the parser opens the text segment, with the
-      // white space before it.
-      else if (!isBlank(gained)) doc.parser.push(block.content);
-      return;
-    }
-    if (parse.plain) {
-      // A marker may start here: a parser of its own reads the block from its start (once).
-      parse.plain = false;
+  function take(block: Block, parse: BlockParse, gained: string): void {
+    if (parse.doc) {
+      parse.doc.parser.push(gained);
+    } else if (holdsAny(gained, starts)) {
+      // A marker may start here: the block's parser reads it from its start (once).
       newDocument(block, parse).parser.push(block.content);
-      return;
+    } else {
+      const segments = block.segments ?? (block.segments = []);
+      const text = segments[0];
+      if (text) text.content = block.content;
+      else if (!isBlank(gained)) segments.push(plainTextSegment(block.content));
     }
-    doc.parser.push(gained);
   }
 
   return {
