@@ -27,6 +27,9 @@ const LF = 0x0a;
 const CR = 0x0d;
 const REPLACEMENT_CHARACTER = '\uFFFD';
 
+/** Tail bytes read one by one before the search for a chunk's last line ending goes native. */
+const SHORT_TAIL_BYTES = 256;
+
 /** Above this size the buffer of a finished long line is released rather than reused. */
 const KEEP_BUFFER_BYTES = 1 << 20;
 
@@ -223,17 +226,19 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
 /**
  * Just after the chunk's last complete line (0 when no line ends in it): after its last line
  * ending, except that a CR as the chunk's last byte might be the first half of a CRLF, so
- * its line waits for the next chunk. A loop from the end over the short tail after the last
- * line ending: a TypedArray's lastIndexOf costs more per call than this loop per byte.
+ * its line waits for the next chunk. The tail after the last line ending is usually short:
+ * a loop reads it, since a TypedArray's lastIndexOf costs more per call than the loop per
+ * byte; past SHORT_TAIL_BYTES (a line longer than the chunk) lastIndexOf is the faster.
  */
 function completeLinesEnd(chunk: Uint8Array): number {
   let i = chunk.length - 1;
   if (chunk[i] === CR) i--;
-  for (; i >= 0; i--) {
+  const stop = Math.max(0, i - SHORT_TAIL_BYTES);
+  for (; i >= stop; i--) {
     const byte = chunk[i];
     if (byte === LF || byte === CR) return i + 1;
   }
-  return 0;
+  return i < 0 ? 0 : Math.max(chunk.lastIndexOf(LF, i), chunk.lastIndexOf(CR, i)) + 1;
 }
 
 /** 3 when `bytes[start, end)` begins with the UTF-8 BOM EF BB BF, else 0. */
