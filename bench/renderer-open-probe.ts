@@ -18,8 +18,8 @@ export const OPEN_PROBE_SCRIPT = String.raw`
   new PerformanceObserver((list) => {
     if (state.enterAt > 0) for (const entry of list.getEntries()) state.longTasks.push(entry.duration);
   }).observe({ type: 'longtask' });
-  addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && state.enterAt === 0) state.enterAt = Date.now();
+  addEventListener('click', () => {
+    if (state.enterAt === 0) state.enterAt = Date.now();
   }, true);
   const watch = new MutationObserver(() => {
     if (state.enterAt === 0 || state.firstRowAt > 0) return;

@@ -36,6 +36,8 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     getBlocks: sessions.getBlocks,
     getBlock: sessions.getBlock,
     getDiagnostics: sessions.getDiagnostics,
+    getBlockChanges: sessions.getBlockChanges,
+    getDiagnosticsSince: sessions.getDiagnosticsSince,
     setInline: sessions.setInline,
     getStats: sessions.getStats,
     sendToolResults: sessions.sendToolResults,

@@ -83,58 +83,37 @@ describe('session data', () => {
     expect(expandColumns(0, first!.columns)[1000]!.flags & ROW_FLAG.hasFindings).toBe(ROW_FLAG.hasFindings);
   });
 
-  it('sends at most maxChanges blocks and diagnostics per batch, the rest in the next ones, in order', () => {
+  it('carries no blocks or findings in batches, only how far they have got; views fetch what changed', () => {
     const data = sessionOf(readFixture('example_1.json.sse'));
     expect(data.diagnostics().length).toBeGreaterThan(5);
-    const batches = [];
-    for (let batch = data.takeBatch(100_000, 5); batch; batch = data.takeBatch(100_000, 5)) batches.push(batch);
+    const batch = data.takeBatch(100_000);
+    expect(batch).not.toHaveProperty('blocks');
+    expect(batch).not.toHaveProperty('diagnostics');
+    expect(batch?.diagnosticCount).toBe(data.diagnostics().length);
     expect(data.batchPending).toBe(false);
-    expect(batches[0]?.columns.receivedAt).toHaveLength(data.envelopeCount);
-    for (const batch of batches) {
-      expect(batch.diagnostics.length).toBeLessThanOrEqual(5);
-      expect(batch.blocks.length).toBeLessThanOrEqual(5);
-    }
-    expect(batches.flatMap((b) => b.diagnostics.map((d) => d.seq))).toEqual(data.diagnostics().map((d) => d.seq));
-    expect(batches.flatMap((b) => b.blocks.map((x) => x.id))).toEqual(data.blocks().map((x) => x.id));
-  });
-});
 
-describe('raw chunks', () => {
-  it('slices any byte range across chunk boundaries and names the chunks it spans', () => {
-    const raw = createRawChunks();
-    raw.append(new TextEncoder().encode('abc'), 10);
-    raw.append(new TextEncoder().encode('defg'), 20);
-    raw.append(new Uint8Array(0), 25);
-    raw.append(new TextEncoder().encode('h'), 30);
-    expect(new TextDecoder().decode(raw.slice(2, 8))).toBe('cdefgh');
-    expect(new TextDecoder().decode(raw.slice(5, 100))).toBe('fgh');
-    expect(raw.slice(9, 12)).toHaveLength(0);
-    expect(raw.overlapping(2, 4)).toEqual([
-      { index: 0, byteStart: 0, byteEnd: 3, receivedAt: 10 },
-      { index: 1, byteStart: 3, byteEnd: 7, receivedAt: 20 },
-    ]);
-    expect(raw.count).toBe(3);
-    expect(raw.bytes).toBe(8);
+    const all = data.blockChanges(0);
+    expect(all.blocks.map((b) => b.id)).toEqual(data.blocks().map((b) => b.id));
+    expect(all.revision).toBe(batch?.blockRevision);
+    expect(data.blockChanges(all.revision)).toEqual({ revision: all.revision, blocks: [] });
+
+    const findings = data.diagnosticsSince(0, 0);
+    expect(findings.diagnostics.map((d) => d.seq)).toEqual(data.diagnostics().map((d) => d.seq));
+    expect(data.diagnosticsSince(3, 0)).toMatchObject({ from: 3, resets: 0 });
+    expect(data.diagnosticsSince(3, 0).diagnostics[0]?.seq).toBe(3);
   });
 
-  it('extends the last chunk with the next part of it, without copying adjacent parts', () => {
-    const chunk = new TextEncoder().encode('abcdefgh');
-    const raw = createRawChunks();
-    raw.append(new TextEncoder().encode('xy'), 5);
-    raw.append(chunk.subarray(0, 3), 10);
-    raw.extendLast(chunk.subarray(3, 5));
-    raw.extendLast(chunk.subarray(5));
-    expect(raw.count).toBe(2);
-    expect(raw.bytes).toBe(10);
-    expect(raw.chunk(1)?.bytes.buffer).toBe(chunk.buffer);
-    expect(new TextDecoder().decode(raw.chunk(1)?.bytes)).toBe('abcdefgh');
-    // A part from another buffer is copied in.
-    raw.extendLast(new TextEncoder().encode('!'));
-    expect(new TextDecoder().decode(raw.slice(0, 100))).toBe('xyabcdefgh!');
-    expect(raw.overlapping(0, 100)).toEqual([
-      { index: 0, byteStart: 0, byteEnd: 2, receivedAt: 5 },
-      { index: 1, byteStart: 2, byteEnd: 11, receivedAt: 10 },
-    ]);
-    expect(() => createRawChunks().extendLast(chunk)).toThrow('no chunk to extend');
+  it('sends the changed blocks only, after the revision a client holds', () => {
+    const data = createSessionData({ id: 's1', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const leg = data.openLeg('live', null, 0).index;
+    const text = (delta: string) => new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${delta}"}\n\n`);
+    data.push(leg, text('one'), 0);
+    const first = data.blockChanges(0);
+    expect(first.blocks.map((b) => [b.id, b.length])).toEqual([[0, 3]]);
+    expect(data.blockChanges(first.revision).blocks).toEqual([]);
+    data.push(leg, text(' two'), 1);
+    const next = data.blockChanges(first.revision);
+    expect(next.revision).toBeGreaterThan(first.revision);
+    expect(next.blocks.map((b) => [b.id, b.length])).toEqual([[0, 7]]);
   });
 });

@@ -1,7 +1,9 @@
 import { piecesMatching } from '../../../src-shared/reconstruct/text-search';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus, type StreamEnd } from '../../../src-shared/pipeline/end-status';
 import type {
+  BlockChanges,
   BlockSummary,
+  DiagnosticsPage,
   Failure,
   FrameDetail,
   LegEndInfo,
@@ -150,8 +152,12 @@ export interface SessionData {
   blocks(agent?: string): readonly Block[];
   block(id: number): Block | undefined;
   blockSummary(block: Block): BlockSummary;
+  /** Summaries of the blocks that opened or changed after revision `since`. */
+  blockChanges(since: number): BlockChanges;
   agents(): readonly AgentInfo[];
   diagnostics(): readonly Diagnostic[];
+  /** Findings from `from` on, or the whole list when it was replaced since `resets` (see DiagnosticsPage). */
+  diagnosticsSince(from: number, resets: number): DiagnosticsPage;
   stats(): unknown;
   pendingTools(): PendingToolsState | null;
   /** Everything decoded, materialised for the block diff (frames rebuilt from the raw bytes). */
@@ -162,8 +168,8 @@ export interface SessionData {
   detail(pending: SessionDetail['pendingTools']): SessionDetail;
   /**
    * The changes since the last batch (null when nothing changed): at most `maxRows` new rows
-   * and at most `maxChanges` each of changed rows, blocks and diagnostics; the rest waits for
-   * the next batch (`batchPending`), so one batch never holds up the thread for long.
+   * and at most `maxChanges` changed rows; the rest waits for the next batch (`batchPending`),
+   * so one batch never holds up the thread for long. Blocks and findings travel on demand.
    */
   takeBatch(maxRows: number, maxChanges?: number): SessionBatch | null;
   /** Something is left for another batch. */
@@ -212,15 +218,19 @@ export function createSessionData(init: SessionInit): SessionData {
   const badgeByFrame = new Map<string, Badge>();
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   let finished = false;
+  /** Bumps whenever a block opens or changes; `blockStamps` holds each block's last (by id). */
+  let blockRevision = 0;
+  const blockStamps = new Column(Int32Array);
+  /** Times the findings were replaced (the inline mode changed). */
+  let diagnosticResets = 0;
 
   // Batch bookkeeping.
   let sentRows = 0;
   const dirtyRows = new Set<number>();
-  const dirtyBlocks = new Set<number>();
   const dirtyAgents = new Set<string>();
-  const newDiagnostics: Diagnostic[] = [];
-  /** The next batch sends the whole diagnostics list (findings were replaced, not only added). */
-  let resetDiagnostics = false;
+  let sentBlockRevision = 0;
+  let sentDiagnostics = 0;
+  let sentResets = 0;
 
   const frameKey = (leg: number, frame: number): string => `${leg}:${frame}`;
   // Decoder callbacks run only once data exists (legs are opened through it).
@@ -232,7 +242,6 @@ export function createSessionData(init: SessionInit): SessionData {
   const addDiagnostic = (diagnostic: Diagnostic): void => {
     const stored: Diagnostic = { ...diagnostic, seq: diagnostics.length };
     diagnostics.push(stored);
-    newDiagnostics.push(stored);
     counts[stored.severity] += 1;
     const { envelope, frame } = stored.at;
     if (envelope !== undefined) {
@@ -277,7 +286,7 @@ export function createSessionData(init: SessionInit): SessionData {
           }
         }
         mappedEnvelopes.set(block.id, mapped);
-        dirtyBlocks.add(block.id);
+        blockStamps.set(block.id, ++blockRevision);
         notify();
       },
       onAgent(agent) {
@@ -299,11 +308,10 @@ export function createSessionData(init: SessionInit): SessionData {
       if (first >= 0) touchRow(first);
     }
     diagnostics.length = 0;
-    newDiagnostics.length = 0;
     badgeByEnvelope.clear();
     badgeByFrame.clear();
     counts.error = counts.warning = counts.info = 0;
-    resetDiagnostics = true;
+    diagnosticResets += 1;
     for (const d of kept) addDiagnostic(d);
   };
 
@@ -534,8 +542,19 @@ export function createSessionData(init: SessionInit): SessionData {
       }
       return toBlockSummary(block, shown);
     },
+    blockChanges(since: number): BlockChanges {
+      const blocks: BlockSummary[] = [];
+      if (since < blockRevision) {
+        for (const block of decoder.blocks()) if (blockStamps.get(block.id) > since) blocks.push(data.blockSummary(block));
+      }
+      return { revision: blockRevision, blocks };
+    },
     agents: () => decoder.agents(),
     diagnostics: () => diagnostics,
+    diagnosticsSince(from: number, resets: number): DiagnosticsPage {
+      const start = resets === diagnosticResets ? Math.min(from, diagnostics.length) : 0;
+      return { resets: diagnosticResets, from: start, diagnostics: diagnostics.slice(start).map(toDiagnosticPayload) };
+    },
     stats: () => decoder.stats(),
     pendingTools(): PendingToolsState | null {
       if (legs.at(-1)?.decoder) return null;
@@ -589,6 +608,8 @@ export function createSessionData(init: SessionInit): SessionData {
       if (data.failure) summary.failure = data.failure;
       if (data.state === 'complete' || data.state === 'stopped' || data.state === 'failed') summary.end = endStatus(summary.awaitingTools);
       if (init.generation) summary.generation = init.generation;
+      const blocks = decoder.blocks().length;
+      if (blocks > 0) summary.blocks = blocks;
       return summary;
     },
     detail(pending: SessionDetail['pendingTools']): SessionDetail {
@@ -602,7 +623,14 @@ export function createSessionData(init: SessionInit): SessionData {
       };
     },
     get batchPending() {
-      return sentRows < envelopes.count || dirtyRows.size > 0 || dirtyBlocks.size > 0 || dirtyAgents.size > 0 || newDiagnostics.length > 0 || resetDiagnostics;
+      return (
+        sentRows < envelopes.count ||
+        dirtyRows.size > 0 ||
+        dirtyAgents.size > 0 ||
+        sentBlockRevision !== blockRevision ||
+        sentDiagnostics !== diagnostics.length ||
+        sentResets !== diagnosticResets
+      );
     },
     takeBatch(maxRows: number, maxChanges = maxRows): SessionBatch | null {
       if (!data.batchPending) return null;
@@ -617,22 +645,27 @@ export function createSessionData(init: SessionInit): SessionData {
       rows.push(...data.rows(tail, end - tail));
       sentRows = end;
       const changed = takeLowest(dirtyRows, maxChanges).map((seq) => row(seq) as TimelineRow);
-      const blocks = takeLowest(dirtyBlocks, maxChanges).flatMap((id) => {
-        const block = blocksById.get(id);
-        return block ? [data.blockSummary(block)] : [];
-      });
       const agents = [...dirtyAgents].flatMap((uuid) => {
         const agent = agentsByUuid.get(uuid);
         return agent ? [toAgentPayload(agent)] : [];
       });
       dirtyAgents.clear();
-      if (resetDiagnostics) {
-        resetDiagnostics = false;
-        newDiagnostics.length = 0;
-        return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnostics.map(toDiagnosticPayload), resetDiagnostics: true };
-      }
-      const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
-      return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
+      sentBlockRevision = blockRevision;
+      sentDiagnostics = diagnostics.length;
+      sentResets = diagnosticResets;
+      return {
+        sessionId: init.id,
+        ...(init.generation ? { generation: init.generation } : {}),
+        total: envelopes.count,
+        start,
+        columns,
+        rows,
+        changed,
+        agents,
+        blockRevision,
+        diagnosticCount: diagnostics.length,
+        ...(diagnosticResets ? { diagnosticResets } : {}),
+      };
     },
   };
 
