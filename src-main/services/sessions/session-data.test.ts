@@ -105,7 +105,7 @@ describe('session data', () => {
 
   it('sends the changed blocks only, after the revision a client holds', () => {
     const data = createSessionData({ id: 's1', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
-    const leg = data.openLeg('live', null, 0).index;
+    const leg = data.openLeg('run', null, 0).index;
     const text = (delta: string) => new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${delta}"}\n\n`);
     data.push(leg, text('one'), 0);
     const first = data.blockChanges(0);
@@ -115,5 +115,46 @@ describe('session data', () => {
     const next = data.blockChanges(first.revision);
     expect(next.revision).toBeGreaterThan(first.revision);
     expect(next.blocks.map((b) => [b.id, b.length])).toEqual([[0, 7]]);
+  });
+});
+
+
+describe('raw chunks', () => {
+  it('slices any byte range across chunk boundaries and names the chunks it spans', () => {
+    const raw = createRawChunks();
+    raw.append(new TextEncoder().encode('abc'), 10);
+    raw.append(new TextEncoder().encode('defg'), 20);
+    raw.append(new Uint8Array(0), 25);
+    raw.append(new TextEncoder().encode('h'), 30);
+    expect(new TextDecoder().decode(raw.slice(2, 8))).toBe('cdefgh');
+    expect(new TextDecoder().decode(raw.slice(5, 100))).toBe('fgh');
+    expect(raw.slice(9, 12)).toHaveLength(0);
+    expect(raw.overlapping(2, 4)).toEqual([
+      { index: 0, byteStart: 0, byteEnd: 3, receivedAt: 10 },
+      { index: 1, byteStart: 3, byteEnd: 7, receivedAt: 20 },
+    ]);
+    expect(raw.count).toBe(3);
+    expect(raw.bytes).toBe(8);
+  });
+
+  it('extends the last chunk with the next part of it, without copying adjacent parts', () => {
+    const chunk = new TextEncoder().encode('abcdefgh');
+    const raw = createRawChunks();
+    raw.append(new TextEncoder().encode('xy'), 5);
+    raw.append(chunk.subarray(0, 3), 10);
+    raw.extendLast(chunk.subarray(3, 5));
+    raw.extendLast(chunk.subarray(5));
+    expect(raw.count).toBe(2);
+    expect(raw.bytes).toBe(10);
+    expect(raw.chunk(1)?.bytes.buffer).toBe(chunk.buffer);
+    expect(new TextDecoder().decode(raw.chunk(1)?.bytes)).toBe('abcdefgh');
+    // A part from another buffer is copied in.
+    raw.extendLast(new TextEncoder().encode('!'));
+    expect(new TextDecoder().decode(raw.slice(0, 100))).toBe('xyabcdefgh!');
+    expect(raw.overlapping(0, 100)).toEqual([
+      { index: 0, byteStart: 0, byteEnd: 2, receivedAt: 5 },
+      { index: 1, byteStart: 2, byteEnd: 11, receivedAt: 10 },
+    ]);
+    expect(() => createRawChunks().extendLast(chunk)).toThrow('no chunk to extend');
   });
 });
