@@ -114,14 +114,16 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
         ))}
         <input className="filter-input" type="search" placeholder="Filter rules and messages" value={text} onChange={(e) => setText(e.target.value)} data-testid={DIAGNOSTIC_IDS.filterText} />
         <span className="spacer" />
-        <span className="muted" data-testid={DIAGNOSTIC_IDS.summary}>
-          {session.diagnostics.length} finding{session.diagnostics.length === 1 ? '' : 's'} · {groups.length} rule{groups.length === 1 ? '' : 's'}
-        </span>
+        {session.diagnosticsLoaded && (
+          <span className="muted" data-testid={DIAGNOSTIC_IDS.summary}>
+            {session.diagnostics.length} finding{session.diagnostics.length === 1 ? '' : 's'} · {groups.length} rule{groups.length === 1 ? '' : 's'}
+          </span>
+        )}
       </div>
       <div className="diagnostics-split">
         <div className="findings-pane">
           {session.diagnostics.length === 0 ? (
-            <EmptyState title={session.loaded ? 'No findings' : 'Loading findings…'} testId={DIAGNOSTIC_IDS.empty}>
+            <EmptyState title={session.diagnosticsLoaded ? 'No findings' : 'Loading findings…'} testId={DIAGNOSTIC_IDS.empty}>
               {session.diagnosticsLoaded ? 'The decoder found nothing wrong with this stream: framing, dialect and reconstruction all check out.' : null}
             </EmptyState>
           ) : shown.length === 0 ? (
