@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionSource } from '../../../src-shared/contract/payloads';
 import { ROW_FLAG, rowFlags } from '../../../src-shared/contract/row-columns';
 import { expandColumns } from '../../../src-shared/testing/row-columns';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
@@ -7,8 +8,8 @@ import { createRawChunks } from './raw-chunks';
 import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-data';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
-function sessionOf(bytes: Uint8Array) {
-  const data = createSessionData({ id: 's1', title: 't', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 });
+function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', path: '/x', importer: 'sse' }) {
+  const data = createSessionData({ id: 's1', title: 't', source, createdAt: 0 });
   const leg = data.openLeg('file', null, 0).index;
   const sizes = [1, 7, 300, 4096, 13];
   for (let at = 0, i = 0; at < bytes.length; i++) {
@@ -57,11 +58,12 @@ describe('session data', () => {
     expect(data.takeBatch(10)).toBeNull();
   });
 
-  it('sends every new row in compact columns, and in full only the session\'s first rows and each batch\'s newest', () => {
+  it('sends every new row in compact columns, and in full only the session\'s first rows and (streaming) each batch\'s newest', () => {
     const events = Array.from({ length: 3000 }, (_, i) => `data: {"type":"${i % 7 === 0 ? 'thinking' : 'text'}","agent":"${i % 2 === 0 ? 'a' : 'b'}","final":false,"delta":"d${i}"}\n\n`);
     // An oversize line gives row 1000 a finding, which its flags carry.
     events[1000] = `data: {"type":"text","agent":"a","final":true,"delta":"${'x'.repeat(3000)}"}\n\n`;
-    const data = sessionOf(new TextEncoder().encode(events.join('')));
+    const bytes = new TextEncoder().encode(events.join(''));
+    const data = sessionOf(bytes, { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' });
     const first = data.takeBatch(2000);
     const second = data.takeBatch(5000);
     expect(data.takeBatch(5000)).toBeNull();
@@ -80,6 +82,10 @@ describe('session data', () => {
       }
     }
     expect(first?.columns.strings.sort()).toEqual(['a', 'b', 'text', 'thinking']);
+    // A file's table stays at the top while it loads: only its first rows in full.
+    const file = sessionOf(bytes);
+    expect(fullSeqs(file.takeBatch(2000))).toEqual(range(0, FULL_HEAD_ROWS));
+    expect(fullSeqs(file.takeBatch(5000))).toEqual([]);
     expect(expandColumns(0, first!.columns)[1000]!.flags & ROW_FLAG.hasFindings).toBe(ROW_FLAG.hasFindings);
   });
 

@@ -181,8 +181,10 @@ export interface SessionData {
 const DISPLAY_BODY_CAP = 64 * 1024;
 
 /**
- * Batches carry the full rows of the session's first rows and of each batch's newest rows:
- * a screenful of a table at the top or following the stream (more than a 4K screen's worth).
+ * Batches carry the full rows of the session's first rows and, for sessions that stream (a
+ * live source, a replay), of each batch's newest rows: a screenful of a table at the top or
+ * following the stream (more than a 4K screen's worth). A file's table stays at the top while
+ * it loads; rows below load by page when scrolled to.
  */
 export const FULL_HEAD_ROWS = 256;
 export const FULL_TAIL_ROWS = 128;
@@ -641,7 +643,7 @@ export function createSessionData(init: SessionInit): SessionData {
       // rows and the batch's newest (a table following the stream).
       const head = Math.min(end, FULL_HEAD_ROWS);
       const rows = start < head ? data.rows(start, head - start) : [];
-      const tail = Math.max(head, start, end - FULL_TAIL_ROWS);
+      const tail = init.source.kind === 'file' ? end : Math.max(head, start, end - FULL_TAIL_ROWS);
       rows.push(...data.rows(tail, end - tail));
       sentRows = end;
       const changed = takeLowest(dirtyRows, maxChanges).map((seq) => row(seq) as TimelineRow);
