@@ -11,6 +11,7 @@ import type { SessionSummary } from '../../src-shared/contract';
 import type { RendererApp } from './composition';
 import { fileToUpload, isEditableTarget } from './files';
 import { HelpOverlay } from './HelpOverlay';
+import { EnvironmentsDialog } from '../views/requests/EnvironmentsDialog';
 import { useActiveSession, useSessionData, useStore } from './hooks';
 import { SessionHeader } from './SessionHeader';
 import { SessionSidebar } from './SessionSidebar';
@@ -43,6 +44,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
   const theme = useStore(app.theme);
   const host = useStore(app.host);
   const helpOpen = useStore(app.helpOpen);
+  const environmentsOpen = useStore(app.environmentsOpen);
   // Only the active id here: what streams in re-renders the parts that show it, not the shell.
   const { activeId } = useStore(app.sessions);
   const hasSession = activeId !== null;
@@ -231,6 +233,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
         </div>
       )}
       {helpOpen && <HelpOverlay onClose={() => app.helpOpen.set(false)} />}
+      {environmentsOpen && <EnvironmentsDialog app={app} onClose={() => app.environmentsOpen.set(false)} />}
     </div>
   );
 }
