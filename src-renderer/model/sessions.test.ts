@@ -176,7 +176,7 @@ describe('sessions model', () => {
     const { model } = setup();
     model.applySessionsChanged([summary('s1')]);
     model.applyLiveStatus({ sessionId: 's1', state: 'streaming', leg: 0, bytes: 10, envelopes: 2, elapsedMs: 100, envelopesPerSecond: 20, bytesPerSecond: 100, idleMs: 0 });
-    model.applyReplayState({ sessionId: 's1', source: 's0', playing: true, speed: 4, instant: false, position: 3, total: 9, finished: false });
+    model.applyReplayState({ sessionId: 's1', source: 's0', playing: true, speed: 4, instant: false, position: 3, total: 9, finished: false, breakpoints: [], loop: false, loops: 0, types: [] });
     const snapshot = model.data('s1').getSnapshot();
     expect(snapshot.live?.envelopes).toBe(2);
     expect(snapshot.replay?.speed).toBe(4);

@@ -65,6 +65,8 @@ export const INSPECTOR_CONTRACT = {
 
   // Diff: two finished sessions, block by block (typically one run in XML and in JSON)
   diffSessions: command(p.DiffRequest, p.DiffResult),
+  /** A live session's request again in each wire format (`?format=` or the body's `format`): new sessions, to diff. */
+  runInFormats: command(p.RunInFormatsRequest, s.array(p.SessionSummary)),
 
   // Replay
   startReplay: command(p.StartReplayRequest, p.SessionSummary),

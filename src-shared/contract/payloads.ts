@@ -169,6 +169,8 @@ export const SessionSummary = s.object({
    * renderer holds of an older generation is gone. Absent: 0.
    */
   generation: s.optional(Count()),
+  /** A replay that has not ended and is not playing (paused, at a breakpoint, stepped). */
+  replayPaused: s.optional(s.boolean()),
 });
 
 /** A request as shown to the user: secrets in headers and URL are redacted. */
@@ -470,6 +472,12 @@ export const SendToolResultsRequest = s.object({
 
 export const SendToolResultsResult = s.object({ leg: Count() });
 
+/** Run a live session's request again once per format, to diff the runs. */
+export const RunInFormatsRequest = s.object({
+  sessionId: SessionId,
+  formats: s.array(s.literal('json', 'xml', 'raw'), { max: 3 }),
+});
+
 // ─── Replay ─────────────────────────────────────────────────────────────────────────────
 
 export const ReplaySpeed = s.number({ min: 0.25, max: 20 });
@@ -480,6 +488,17 @@ export const StartReplayRequest = s.object({
   /** Ignore the recorded timing and play as fast as possible. */
   instant: s.optional(s.boolean()),
   paused: s.optional(s.boolean()),
+});
+
+/** Longest envelope type a breakpoint names, and most types a replay offers (a stream may send any). */
+export const BREAKPOINT_TYPE_MAX = 200;
+export const REPLAY_TYPES_MAX = 500;
+
+/** A condition that pauses a playing replay (src-shared/replay/breakpoints.ts, docs/replay.md). */
+export const Breakpoint = s.variant('kind', {
+  type: s.object({ type: s.string({ nonEmpty: true, max: BREAKPOINT_TYPE_MAX }) }),
+  agent: s.object({ agent: s.string({ max: 200 }) }),
+  error: s.object({}),
 });
 
 export const ReplayAction = s.variant('kind', {
@@ -495,6 +514,10 @@ export const ReplayAction = s.variant('kind', {
   /** Jump so that every envelope up to and including this one, and none after its frame, has been delivered. */
   seek: s.object({ envelope: Count() }),
   speed: s.object({ speed: ReplaySpeed, instant: s.optional(s.boolean()) }),
+  /** Replace the breakpoints; playing pauses at the next envelope one of them hits. */
+  breakpoints: s.object({ breakpoints: s.array(Breakpoint, { max: 50 }) }),
+  /** Start over at the end (after a short hold on the finished state) until turned off. */
+  loop: s.object({ on: s.boolean() }),
 });
 
 export const ReplayControlRequest = s.object({ sessionId: SessionId, action: ReplayAction });
@@ -514,6 +537,21 @@ export const ReplayState = s.object({
    * time at this many per second at ×1 (the speed multiplies it) instead of all at once.
    */
   pace: s.optional(s.number({ min: 0 })),
+  breakpoints: s.array(Breakpoint),
+  /** The breakpoint the replay is paused at (cleared when it plays on, steps or seeks). */
+  hit: s.optional(
+    s.object({
+      breakpoint: Breakpoint,
+      envelope: Count(),
+      rule: s.optional(s.string()),
+      message: s.optional(s.string()),
+    }),
+  ),
+  loop: s.boolean(),
+  /** Passes that started over because of the loop. */
+  loops: Count(),
+  /** The source's envelope types in order of first appearance (what a type breakpoint can name); at most REPLAY_TYPES_MAX of at most BREAKPOINT_TYPE_MAX characters. */
+  types: s.array(s.string({ max: BREAKPOINT_TYPE_MAX }), { max: REPLAY_TYPES_MAX }),
 });
 
 // ─── Diff ────────────────────────────────────────────────────────────────────────────────
@@ -776,6 +814,8 @@ export type StartReplayRequest = Infer<typeof StartReplayRequest>;
 export type ReplayAction = Infer<typeof ReplayAction>;
 export type ReplayControlRequest = Infer<typeof ReplayControlRequest>;
 export type ReplayState = Infer<typeof ReplayState>;
+export type RunInFormatsRequest = Infer<typeof RunInFormatsRequest>;
+export type BreakpointPayload = Infer<typeof Breakpoint>;
 export type DiffRequest = Infer<typeof DiffRequest>;
 export type DiffResult = Infer<typeof DiffResult>;
 export type { SessionDiff };

@@ -143,6 +143,12 @@ export interface SessionData {
   inlineHeld(block: Block): number;
 
   envelope(seq: number): Envelope | undefined;
+  /** An envelope's type and agent, without building the whole envelope. */
+  envelopeFacts(seq: number): { seq: number; type: string; agent: string } | undefined;
+  /** The envelope types in order of first appearance. */
+  envelopeTypes(): string[];
+  /** The envelope a finding belongs to: its own, else the first of its frame. */
+  findingEnvelope(diagnostic: Diagnostic): number | undefined;
   row(seq: number): TimelineRow | undefined;
   rows(start: number, count: number): TimelineRow[];
   /** Envelopes a filter (docs/filters.md) lets through, at most `max`. */
@@ -476,6 +482,17 @@ export function createSessionData(init: SessionInit): SessionData {
     },
     inlineHeld: (block: Block) => decoder.inlineHeld(block),
     envelope: (seq: number) => envelopes.get(seq),
+    envelopeFacts: (seq: number) => (seq >= 0 && seq < envelopes.count ? { seq, type: envelopes.type(seq), agent: envelopes.agent(seq) } : undefined),
+    envelopeTypes() {
+      const types = new Set<string>();
+      for (let seq = 0; seq < envelopes.count; seq++) types.add(envelopes.type(seq));
+      return [...types];
+    },
+    findingEnvelope({ at }: Diagnostic) {
+      if (at.envelope !== undefined) return at.envelope;
+      const first = at.frame !== undefined ? (legs[at.leg ?? 0]?.frames.firstEnvelope(at.frame) ?? -1) : -1;
+      return first >= 0 ? first : undefined;
+    },
     row,
     rows(start: number, count: number) {
       const out: TimelineRow[] = [];

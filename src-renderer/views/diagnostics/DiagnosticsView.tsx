@@ -6,7 +6,7 @@ import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../app/types';
 import { EmptyState } from '../../components/EmptyState';
 import { filterGroups, groupByRule, locationLabel, severityCounts, type RuleGroup, type SeverityFilter } from '../../model/diagnostics';
-import { asChunkStatistics } from '../../model/diagnostics-charts';
+import { asChunkStatistics, hasNetworkChunks } from '../../model/diagnostics-charts';
 import { SafeMarkdown } from '../blocks/SafeMarkdown';
 import { ChunkCharts } from './ChunkCharts';
 import { jumpToFinding } from './jump';
@@ -72,6 +72,7 @@ function useStats(app: AppModel, session: SessionData): { stats: ChunkStatistics
 
 function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionData }) {
   const theme = useStore(app.theme);
+  const sessions = useStore(app.sessions).list;
   const [severities, setSeverities] = useState<SeverityFilter>({ error: true, warning: true, info: true });
   const [text, setText] = useState('');
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
@@ -144,7 +145,7 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
               theme={theme}
               onEnvelope={(seq) => app.selectRow(seq, { reveal: true })}
               legStarts={session.detail?.legs.map((leg) => leg.startedAt) ?? []}
-              networkChunks={hasNetworkChunks(session.summary)}
+              networkChunks={hasNetworkChunks(session.summary, sessions)}
             />
           ) : (
             !statsError && <div className="muted pad">Loading chunk statistics…</div>
@@ -220,8 +221,3 @@ function FindingRow({ app, session, finding }: { app: AppModel; session: Session
 }
 
 /** Live sessions and recordings hold network reads; other files hold blocks of the file, which say nothing about the network. */
-function hasNetworkChunks(summary: SessionData['summary']): boolean {
-  const source = summary.source.kind === 'replay' ? undefined : summary.source;
-  if (!source) return true;
-  return source.kind === 'live' || source.importer === 'recording';
-}
