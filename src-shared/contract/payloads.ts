@@ -154,6 +154,8 @@ export const SessionSummary = s.object({
   bytes: Count(),
   format: s.nullable(DialectId),
   diagnostics: SeverityCounts,
+  /** Blocks reconstructed so far (absent: none). */
+  blocks: s.optional(Count()),
   httpStatus: s.optional(s.number({ integer: true })),
   /** The last leg ended waiting for frontend tool results that were not sent yet. */
   awaitingTools: s.boolean(),
@@ -692,11 +694,12 @@ export const RowColumns: s.Schema<RowColumnsData> = s.refine(
  * at most MAX_BATCH_ROWS rows). `columns` hold the new rows, continuing the timeline at
  * `start`, in compact form; `rows` are the full rows of some of them (the session's first
  * rows and the batch's newest: what a table shows before it could fetch a page); `changed`
- * are full rows sent before whose block or diagnostic badge changed; `blocks` are summaries of
- * blocks that opened or changed; `agents` and `diagnostics` are new ones. A batch whose
- * `start` is below the rows a client holds means the session started over (a replay seeking
- * backwards): drop the rows from `start` on, and the blocks, agents and diagnostics, then
- * apply the batch.
+ * are full rows sent before whose block or diagnostic badge changed; `agents` are new ones.
+ * Blocks and findings are not carried: a batch says how far they have got (`blockRevision`,
+ * `diagnosticCount`, `diagnosticResets`) and the views that show them fetch what changed
+ * (getBlockChanges, getDiagnosticsSince). A batch whose `start` is below the rows a client
+ * holds means the session started over (a replay seeking backwards): drop the rows from
+ * `start` on, and the blocks, agents and diagnostics, then apply the batch.
  */
 export const SessionBatch = s.object({
   sessionId: SessionId,
@@ -707,11 +710,32 @@ export const SessionBatch = s.object({
   columns: RowColumns,
   rows: s.array(TimelineRow),
   changed: s.array(TimelineRow),
-  blocks: s.array(BlockSummary),
   agents: s.array(AgentInfo),
+  /** Bumps whenever a block opens or changes (see BlockChanges). */
+  blockRevision: Count(),
+  /** Findings in the session's list. */
+  diagnosticCount: Count(),
+  /** Bumps whenever the list was replaced (the inline mode changed); absent: 0. */
+  diagnosticResets: s.optional(Count()),
+});
+
+/** The blocks that opened or changed after revision `since` of a BlockChangesRequest, and the revision they bring the client to. */
+export const BlockChanges = s.object({
+  revision: Count(),
+  blocks: s.array(BlockSummary),
+});
+
+export const BlockChangesRequest = s.object({ sessionId: SessionId, since: Count() });
+
+/**
+ * Findings from `from` on. When the list was replaced since the client's `resets` (the inline
+ * mode changed), the answer is the whole new list: `from` 0 and the current `resets`.
+ */
+export const DiagnosticsSinceRequest = s.object({ sessionId: SessionId, from: Count(), resets: Count() });
+export const DiagnosticsPage = s.object({
+  resets: Count(),
+  from: Count(),
   diagnostics: s.array(Diagnostic),
-  /** `diagnostics` is the session's whole list, replacing what the client holds (the inline mode changed). */
-  resetDiagnostics: s.optional(s.boolean()),
 });
 
 export const LiveStatus = s.object({
@@ -808,6 +832,10 @@ export type DemoAgentInfo = Infer<typeof DemoAgentInfo>;
 export type SampleInfo = Infer<typeof SampleInfo>;
 export type OpenSampleRequest = Infer<typeof OpenSampleRequest>;
 export type SessionBatch = Infer<typeof SessionBatch>;
+export type BlockChanges = Infer<typeof BlockChanges>;
+export type BlockChangesRequest = Infer<typeof BlockChangesRequest>;
+export type DiagnosticsSinceRequest = Infer<typeof DiagnosticsSinceRequest>;
+export type DiagnosticsPage = Infer<typeof DiagnosticsPage>;
 export type LiveStatus = Infer<typeof LiveStatus>;
 export type ErrorEvent = Infer<typeof ErrorEvent>;
 export type HostCommand = Infer<typeof HostCommand>;

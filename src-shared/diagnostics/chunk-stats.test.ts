@@ -63,6 +63,12 @@ describe('measureText', () => {
       expect(measureText(text, out).escapedBytes).toBe(encoded(JSON.stringify(text)) - 2);
     }
   });
+
+  it('measures the empty string right after a long text, which it does not remember', () => {
+    const out = { bytes: 0, escapedBytes: 0 };
+    expect(measureText('é'.repeat(1000), out).bytes).toBe(2000);
+    expect(measureText('', out)).toEqual({ bytes: 0, escapedBytes: 0 });
+  });
 });
 
 describe('chunk fullness against the seed algorithm', () => {

@@ -96,14 +96,20 @@ export function measureText(text: string, out: TextMeasure, escapes = true): Tex
     return out;
   }
   measureInto(text, out, escapes);
-  lastMeasured.text = text;
-  lastMeasured.bytes = out.bytes;
-  lastMeasured.escapedBytes = out.escapedBytes;
-  lastMeasured.escapes = !Number.isNaN(out.escapedBytes);
+  // Only short text is remembered: a module-level reference to a long delta would keep it alive
+  // after its session is gone (long text is measured by the native encoder anyway).
+  if (text.length > SHORT_TEXT) Object.assign(lastMeasured, EMPTY_MEASURE);
+  else {
+    lastMeasured.text = text;
+    lastMeasured.bytes = out.bytes;
+    lastMeasured.escapedBytes = out.escapedBytes;
+    lastMeasured.escapes = !Number.isNaN(out.escapedBytes);
+  }
   return out;
 }
 
-const lastMeasured = { text: '', bytes: 0, escapedBytes: 0, escapes: true };
+const EMPTY_MEASURE = { text: '', bytes: 0, escapedBytes: 0, escapes: true };
+const lastMeasured = { ...EMPTY_MEASURE };
 
 function measureInto(text: string, out: TextMeasure, escapes: boolean): void {
   if (text.length > SHORT_TEXT) {

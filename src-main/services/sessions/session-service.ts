@@ -697,6 +697,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       return runtimeOf(sessionId).data.diagnostics().map(toDiagnosticPayload);
     }),
 
+    getBlockChanges: query(({ sessionId, since }) => runtimeOf(sessionId).data.blockChanges(since)),
+
+    getDiagnosticsSince: query(({ sessionId, from, resets }) => runtimeOf(sessionId).data.diagnosticsSince(from, resets)),
+
     setInline: query(({ sessionId, inline }) => {
       const rt = runtimeOf(sessionId);
       rt.data.setInline(inline);

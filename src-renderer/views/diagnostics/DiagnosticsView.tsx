@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DiagnosticPayload } from '../../../src-shared/contract';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
 import type { Severity } from '../../../src-shared/diagnostics/types';
-import { useActiveSession, useStore } from '../../app/hooks';
+import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../app/types';
 import { EmptyState } from '../../components/EmptyState';
 import { filterGroups, groupByRule, locationLabel, severityCounts, type RuleGroup, type SeverityFilter } from '../../model/diagnostics';
@@ -76,6 +76,9 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
   const [severities, setSeverities] = useState<SeverityFilter>({ error: true, warning: true, info: true });
   const [text, setText] = useState('');
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  useWatchSession(app, session.id, 'diagnostics');
+  // A finding on a block lands on the block's first envelope.
+  useWatchSession(app, session.id, 'blocks');
   const groups = useMemo(() => groupByRule(session.diagnostics), [session.diagnostics]);
   const counts = useMemo(() => severityCounts(session.diagnostics), [session.diagnostics]);
   const shown = useMemo(() => filterGroups(groups, severities, text), [groups, severities, text]);
@@ -112,15 +115,17 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
         ))}
         <input className="filter-input" type="search" placeholder="Filter rules and messages" value={text} onChange={(e) => setText(e.target.value)} data-testid={DIAGNOSTIC_IDS.filterText} />
         <span className="spacer" />
-        <span className="muted" data-testid={DIAGNOSTIC_IDS.summary}>
-          {session.diagnostics.length} finding{session.diagnostics.length === 1 ? '' : 's'} · {groups.length} rule{groups.length === 1 ? '' : 's'}
-        </span>
+        {session.diagnosticsLoaded && (
+          <span className="muted" data-testid={DIAGNOSTIC_IDS.summary}>
+            {session.diagnostics.length} finding{session.diagnostics.length === 1 ? '' : 's'} · {groups.length} rule{groups.length === 1 ? '' : 's'}
+          </span>
+        )}
       </div>
       <div className="diagnostics-split">
         <div className="findings-pane">
           {session.diagnostics.length === 0 ? (
-            <EmptyState title={session.loaded ? 'No findings' : 'Loading findings…'} testId={DIAGNOSTIC_IDS.empty}>
-              {session.loaded ? 'The decoder found nothing wrong with this stream: framing, dialect and reconstruction all check out.' : null}
+            <EmptyState title={session.diagnosticsLoaded ? 'No findings' : 'Loading findings…'} testId={DIAGNOSTIC_IDS.empty}>
+              {session.diagnosticsLoaded ? 'The decoder found nothing wrong with this stream: framing, dialect and reconstruction all check out.' : null}
             </EmptyState>
           ) : shown.length === 0 ? (
             <EmptyState title="Nothing matches the filter" />
