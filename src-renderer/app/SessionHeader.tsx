@@ -6,7 +6,7 @@ import { requestToCurl } from '../model/connect-form';
 import { FORMAT_PAIR, offersFormatPair, whenAllEnded } from '../model/format-pair';
 import { replayOffer } from '../model/replay';
 import { TEST_IDS } from '../testids';
-import { showDiff } from '../views/diff/DiffView';
+import { showDiff } from '../views/diff/diff-model';
 import { ReplayHitNotice } from '../views/replay/Breakpoints';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from './composition';
