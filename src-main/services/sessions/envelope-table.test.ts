@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECT_IDS } from '../../../src-shared/dialects/registry';
 import { CONTROL_KINDS, type Envelope } from '../../../src-shared/envelope/types';
 import { EnvelopeTable } from './envelope-table';
+import { SpoolFile } from './spool-file';
 
 const envelope = (seq: number, init: Partial<Envelope>): Envelope => ({
   seq,
@@ -21,7 +22,7 @@ const envelope = (seq: number, init: Partial<Envelope>): Envelope => ({
 
 describe('EnvelopeTable', () => {
   it('reads back every registered dialect with every control kind and final flag', () => {
-    const table = new EnvelopeTable(() => undefined);
+    const table = new EnvelopeTable(() => undefined, new SpoolFile());
     const written: Envelope[] = [];
     for (const dialect of DIALECT_IDS) {
       for (const control of [undefined, ...CONTROL_KINDS]) {
@@ -39,7 +40,7 @@ describe('EnvelopeTable', () => {
   });
 
   it('refuses an envelope of a dialect the registry does not know instead of reading it back as another', () => {
-    const table = new EnvelopeTable(() => undefined);
+    const table = new EnvelopeTable(() => undefined, new SpoolFile());
     expect(() => table.add(envelope(0, { dialect: 'unregistered' as Envelope['dialect'] }))).toThrow(/unregistered dialect/);
   });
 });

@@ -2,13 +2,15 @@ import { DIALECT_IDS, DIALECT_REGISTRY, type DialectId } from '../../../src-shar
 import { CONTROL_KINDS, type ControlKind, type Envelope } from '../../../src-shared/envelope/types';
 import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
 import type { Frame } from '../../../src-shared/sse/types';
-import { Column, Interned } from './columns';
+import { Column, Interned, UintColumn } from './columns';
+import type { SpoolFile } from './spool-file';
 
 /**
- * The session's envelopes as columns. The delta strings are the decoder's own (the
- * reconstructed blocks reference the same strings), extras are kept only when an envelope has
- * any, the byte span and receive time are the frame's (looked up, not copied), and an
- * Envelope object is rebuilt when one is asked for.
+ * The session's envelopes as columns of small integers (each as wide as its largest value
+ * needs: a few bytes per envelope). The deltas are written to the session's spool file, as
+ * UTF-8 one after the other, and read back by offset when asked for; extras are kept only
+ * when an envelope has any, the byte span and receive time are the frame's (looked up, not
+ * copied), and an Envelope object is rebuilt when one is asked for.
  */
 
 const CONTROLS: readonly (ControlKind | undefined)[] = [undefined, ...CONTROL_KINDS];
@@ -33,16 +35,20 @@ const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 export type FrameLookup = (leg: number, frame: number) => { byteStart: number; byteEnd: number; receivedAt: number } | undefined;
 
 export class EnvelopeTable {
-  constructor(private readonly frameOf: FrameLookup) {}
+  constructor(
+    private readonly frameOf: FrameLookup,
+    private readonly text: SpoolFile,
+  ) {}
 
   private size = 0;
-  private readonly legs = new Column(Int32Array);
-  private readonly frames = new Column(Int32Array);
-  private readonly agents = new Column(Int32Array);
-  private readonly types = new Column(Int32Array);
+  private readonly legs = new UintColumn();
+  private readonly frames = new UintColumn();
+  private readonly agents = new UintColumn();
+  private readonly types = new UintColumn();
   /** See CONTROL_SHIFT and DIALECT_SHIFT. */
   private readonly flags = new Column(Uint8Array);
-  private readonly deltas: string[] = [];
+  /** Where each envelope's delta ends in the spool file (it starts where the previous one ends). */
+  private readonly deltaEnds = new UintColumn();
   private readonly extras = new Map<number, Record<string, unknown>>();
   /** Provider dialects' unified events, by seq (only their envelopes have one). */
   private readonly unified = new Map<number, UnifiedEvent>();
@@ -54,18 +60,19 @@ export class EnvelopeTable {
 
   add(e: Envelope): void {
     const i = e.seq;
+    if (i !== this.size) throw new Error(`Envelope ${i} arrived after envelope ${this.size - 1}: envelopes are stored in order`);
     this.legs.set(i, e.leg);
     this.frames.set(i, e.frame);
     this.agents.set(i, this.strings.id(e.agent));
     this.types.set(i, this.strings.id(e.type));
     this.flags.set(i, (e.final ? 1 : 0) | (Math.max(0, CONTROLS.indexOf(e.control)) << CONTROL_SHIFT) | (dialectIndex(e.dialect) << DIALECT_SHIFT));
-    this.deltas[i] = e.delta;
+    this.deltaEnds.set(i, this.deltaStart(i) + this.text.appendText(e.delta));
     if (e.unified) this.unified.set(i, e.unified);
     for (const _key in e.extras) {
       this.extras.set(i, e.extras);
       break;
     }
-    this.size = Math.max(this.size, i + 1);
+    this.size = i + 1;
   }
 
   leg(seq: number): number {
@@ -77,7 +84,22 @@ export class EnvelopeTable {
   }
 
   delta(seq: number): string {
-    return this.deltas[seq] ?? '';
+    if (seq < 0 || seq >= this.size) return '';
+    return this.text.readText(this.deltaStart(seq), this.deltaEnds.get(seq));
+  }
+
+  /** The delta's length in UTF-8 bytes (without reading it). */
+  deltaBytes(seq: number): number {
+    return seq < 0 || seq >= this.size ? 0 : this.deltaEnds.get(seq) - this.deltaStart(seq);
+  }
+
+  /** Bytes the index takes in memory (deltas, extras and unified events aside). */
+  get indexBytes(): number {
+    return [this.legs, this.frames, this.agents, this.types, this.flags, this.deltaEnds].reduce((sum, column) => sum + column.byteLength, 0);
+  }
+
+  private deltaStart(seq: number): number {
+    return seq === 0 ? 0 : this.deltaEnds.get(seq - 1);
   }
 
   agent(seq: number): string {
@@ -133,9 +155,8 @@ export class EnvelopeTable {
 
   /** No more envelopes will be added: release spare capacity. */
   trim(): void {
-    for (const column of [this.legs, this.frames, this.agents, this.types, this.flags]) column.trim(this.size);
+    for (const column of [this.legs, this.frames, this.agents, this.types, this.flags, this.deltaEnds]) column.trim(this.size);
   }
-
 }
 
 /** A frame without its data (rebuilt from the raw bytes when asked for). */
@@ -202,6 +223,15 @@ export class FrameTable {
 
   /** The leg ended: release spare capacity. */
   trim(): void {
-    for (const column of [this.starts, this.ends, this.times, this.chunkFirst, this.chunkLast, this.dataLines, this.maxLine, this.events, this.ids, this.firstEnvelopes]) column.trim(this.size);
+    for (const column of this.columns()) column.trim(this.size);
+  }
+
+  /** Bytes the index takes in memory. */
+  get indexBytes(): number {
+    return this.columns().reduce((sum, column) => sum + column.byteLength, 0);
+  }
+
+  private columns() {
+    return [this.starts, this.ends, this.times, this.chunkFirst, this.chunkLast, this.dataLines, this.maxLine, this.events, this.ids, this.firstEnvelopes];
   }
 }

@@ -34,16 +34,20 @@ import { fieldsOf } from '../../../src-shared/filter/ast';
 import { compileFilter } from '../../../src-shared/filter/evaluate';
 import { findingsByEnvelope } from '../../../src-shared/filter/subjects';
 import type { Frame } from '../../../src-shared/sse/types';
-import { Column } from './columns';
+import { UintColumn } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
 import { createRawChunks, type RawChunks } from './raw-chunks';
+import { BlockContents } from './block-contents';
+import { SpoolFile } from './spool-file';
 import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';
 
 /**
  * Everything one session holds, fed by the shared decoder: its legs (each with the raw bytes
- * kept once as received chunks), a compact frame index, the envelopes, the blocks and agents
- * (the reconstructor's live objects), diagnostics and statistics. Contents are handed out on
- * demand, by id; what changed since the last batch is tracked for the batched row updates.
+ * kept once, on disk, behind an index of the received chunks), a compact frame index, the
+ * envelopes (their deltas on disk too), the blocks and agents (the reconstructor's live
+ * objects; a finished block's content is read back from disk), diagnostics and statistics.
+ * Contents are handed out on demand, by id; what changed since the last batch is tracked for
+ * the batched row updates.
  */
 
 export type LegKind = LegInfo['kind'];
@@ -170,6 +174,10 @@ export interface SessionData {
   readonly batchPending: boolean;
   /** Called whenever something a batch would carry changed. */
   onChange: () => void;
+  /** The session was closed: its spool files are deleted, and nothing may be read from it any more. */
+  dispose(): void;
+  /** Bytes the envelope and frame indexes take in memory (what the benchmarks report). */
+  indexBytes(): { envelopes: number; frames: number };
 }
 
 const DISPLAY_BODY_CAP = 64 * 1024;
@@ -193,9 +201,13 @@ export function displayRequest(request: RecordedRequest): RequestInfo {
 
 export function createSessionData(init: SessionInit): SessionData {
   const legs: LegState[] = [];
-  const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame));
+  /** The legs' raw bytes, one leg after the other, and the envelopes' deltas. */
+  const rawSpool = new SpoolFile();
+  const textSpool = new SpoolFile();
+  const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame), textSpool);
+  const contents = new BlockContents(envelopes);
   /** Envelope seq → block id + 1 (0: none yet). */
-  const envelopeBlock = new Column(Int32Array);
+  const envelopeBlock = new UintColumn();
   const blocksById = new Map<number, Block>();
   /** How many of a block's envelopes are already mapped in envelopeBlock. */
   const mappedEnvelopes = new Map<number, number>();
@@ -277,6 +289,7 @@ export function createSessionData(init: SessionInit): SessionData {
           }
         }
         mappedEnvelopes.set(block.id, mapped);
+        contents.release(block);
         dirtyBlocks.add(block.id);
         notify();
       },
@@ -394,6 +407,11 @@ export function createSessionData(init: SessionInit): SessionData {
       return finished;
     },
     onChange: () => {},
+    dispose() {
+      rawSpool.close();
+      textSpool.close();
+    },
+    indexBytes: () => ({ envelopes: envelopes.indexBytes + envelopeBlock.byteLength, frames: legs.reduce((sum, leg) => sum + leg.frames.indexBytes, 0) }),
     openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState {
       if (finished) throw new Error('This session is finished; no further leg can be added');
       const previous = legs.at(-1);
@@ -405,7 +423,7 @@ export function createSessionData(init: SessionInit): SessionData {
         request,
         response: null,
         startedAt,
-        raw: createRawChunks(),
+        raw: createRawChunks(rawSpool),
         rejected: createRawChunks(),
         frames: new FrameTable(),
         format: null,
@@ -528,11 +546,12 @@ export function createSessionData(init: SessionInit): SessionData {
     block: (id: number) => blocksById.get(id),
     blockSummary(block: Block): BlockSummary {
       let shown = blockPreviews.get(block.id);
+      const length = contents.length(block);
       if (shown === undefined) {
         shown = preview(block.content);
-        if (block.content.length > PREVIEW_CHARS) blockPreviews.set(block.id, shown);
+        if (length > PREVIEW_CHARS) blockPreviews.set(block.id, shown);
       }
-      return toBlockSummary(block, shown);
+      return toBlockSummary(block, shown, length);
     },
     agents: () => decoder.agents(),
     diagnostics: () => diagnostics,
