@@ -70,6 +70,23 @@ export class BlockContents {
     return content;
   }
 
+  /** At least the first `chars` characters of the content (all of it when shorter), read without caching. */
+  head(block: Block, chars: number): string {
+    if (!this.lengths.has(block.id)) return block.content;
+    const cached = this.cache.get(block.id);
+    if (cached !== undefined) return cached;
+    const parts: string[] = [];
+    let length = 0;
+    for (const seq of block.envelopes) {
+      if (length >= chars) break;
+      if (this.envelopes.type(seq) !== block.kind) continue;
+      const delta = this.envelopes.delta(seq);
+      parts.push(delta);
+      length += delta.length;
+    }
+    return parts.join('');
+  }
+
   private forget(id: number): void {
     const cached = this.cache.get(id);
     if (cached === undefined) return;

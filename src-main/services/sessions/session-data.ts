@@ -39,6 +39,7 @@ import { EnvelopeTable, FrameTable } from './envelope-table';
 import { createRawChunks, type RawChunks } from './raw-chunks';
 import { BlockContents } from './block-contents';
 import { SpoolFile } from './spool-file';
+import { DiagnosticStore } from './diagnostic-store';
 import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';
 
 /**
@@ -219,7 +220,7 @@ export function createSessionData(init: SessionInit): SessionData {
    */
   const blockPreviews = new Map<number, string>();
   const agentsByUuid = new Map<string, AgentInfo>();
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics = new DiagnosticStore(new SpoolFile());
   const badgeByEnvelope = new Map<number, Badge>();
   const badgeByFrame = new Map<string, Badge>();
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
@@ -242,8 +243,8 @@ export function createSessionData(init: SessionInit): SessionData {
   };
 
   const addDiagnostic = (diagnostic: Diagnostic): void => {
-    const stored: Diagnostic = { ...diagnostic, seq: diagnostics.length };
-    diagnostics.push(stored);
+    const stored: Diagnostic = { ...diagnostic, seq: diagnostics.count };
+    diagnostics.add(stored);
     newDiagnostics.push(stored);
     counts[stored.severity] += 1;
     const { envelope, frame } = stored.at;
@@ -305,13 +306,13 @@ export function createSessionData(init: SessionInit): SessionData {
 
   /** Forget every finding, then add `kept` again (renumbered): badges and counts follow. */
   const replaceDiagnostics = (kept: readonly Diagnostic[]): void => {
-    for (const d of diagnostics) if (d.at.envelope !== undefined) touchRow(d.at.envelope);
+    for (const seq of badgeByEnvelope.keys()) touchRow(seq);
     for (const key of badgeByFrame.keys()) {
       const [leg, frame] = key.split(':').map(Number) as [number, number];
       const first = legs[leg]?.frames.firstEnvelope(frame) ?? -1;
       if (first >= 0) touchRow(first);
     }
-    diagnostics.length = 0;
+    diagnostics.clear();
     newDiagnostics.length = 0;
     badgeByEnvelope.clear();
     badgeByFrame.clear();
@@ -478,7 +479,7 @@ export function createSessionData(init: SessionInit): SessionData {
     },
     inline: () => decoder.inline(),
     setInline(options: InlineOptions) {
-      replaceDiagnostics(diagnostics.filter((d) => !d.rule.startsWith('inline.')));
+      replaceDiagnostics(diagnostics.all().filter((d) => !d.rule.startsWith('inline.')));
       decoder.setInline(options);
       notify();
     },
@@ -499,7 +500,7 @@ export function createSessionData(init: SessionInit): SessionData {
       const seen = new Set<string>();
       if (readsAgents) for (let seq = 0; seq < envelopes.count; seq++) seen.add(envelopes.agent(seq));
       const names = readsAgents ? nameAgents(decoder.agents(), [...seen]) : new Map<string, { name: string }>();
-      const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(diagnostics, (leg, frame) => legs[leg]?.frames.firstEnvelope(frame)) : new Map<number, Diagnostic[]>();
+      const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(diagnostics.all(), (leg, frame) => legs[leg]?.frames.firstEnvelope(frame)) : new Map<number, Diagnostic[]>();
       const startedAt = legs[0]?.startedAt ?? 0;
       const seqs: number[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) {
@@ -548,13 +549,13 @@ export function createSessionData(init: SessionInit): SessionData {
       let shown = blockPreviews.get(block.id);
       const length = contents.length(block);
       if (shown === undefined) {
-        shown = preview(block.content);
-        if (length > PREVIEW_CHARS) blockPreviews.set(block.id, shown);
+        shown = preview(contents.head(block, PREVIEW_CHARS + 1));
+        if (length > PREVIEW_CHARS) blockPreviews.set(block.id, (shown = detached(shown)));
       }
       return toBlockSummary(block, shown, length);
     },
     agents: () => decoder.agents(),
-    diagnostics: () => diagnostics,
+    diagnostics: () => diagnostics.all(),
     stats: () => decoder.stats(),
     pendingTools(): PendingToolsState | null {
       if (legs.at(-1)?.decoder) return null;
@@ -648,7 +649,7 @@ export function createSessionData(init: SessionInit): SessionData {
       if (resetDiagnostics) {
         resetDiagnostics = false;
         newDiagnostics.length = 0;
-        return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnostics.map(toDiagnosticPayload), resetDiagnostics: true };
+        return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnostics.all().map(toDiagnosticPayload), resetDiagnostics: true };
       }
       const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
       return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
@@ -661,6 +662,15 @@ export function createSessionData(init: SessionInit): SessionData {
 /** The options as the contract carries them (a fresh copy: payloads are plain data). */
 function toInlinePayload(options: InlineOptions): NonNullable<SessionSummary['inline']> {
   return { mode: options.mode, tools: options.tools.map((t) => ({ name: t.name, required: [...t.required] })) };
+}
+
+/**
+ * A flat copy of `text` that keeps nothing else alive: a slice keeps the whole string it was
+ * cut from (a preview would keep its block's full content), and a message built from parts
+ * keeps every part.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** Removes and returns the `max` lowest numbers of `set`, in order. */

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
  * after a crash. Where an open file cannot be unlinked (Windows), it is deleted on close.
  */
 
-const WRITE_BUFFER_BYTES = 256 * 1024;
+const WRITE_BUFFER_BYTES = 64 * 1024;
 const READ_WINDOW_BYTES = 64 * 1024;
 
 /** The folder spool files are created in (created on first use, private to the user). */
