@@ -105,6 +105,20 @@ describe('422 validation errors, as FastAPI writes them', () => {
     expect(await detail(run({ agent_uuid: 'x' }))).toEqual([{ type: 'missing', loc: ['body', 'user_prompt'], msg: 'Field required', input: { agent_uuid: 'x' } }]);
   });
 
+  test('a body nested 20,000 deep is echoed in the 422, not a 500', async () => {
+    const depth = 20_000;
+    const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const [issue] = (await detail(post(demo.url, '/agent/run', `{"agent_uuid": ${nested}}`, { raw: true }))) as { loc: unknown; input: { agent_uuid: unknown } }[];
+    expect(issue?.loc).toEqual(['body', 'user_prompt']);
+    let level: unknown = issue?.input.agent_uuid;
+    let seen = 0;
+    while (Array.isArray(level) && level.length > 0) {
+      level = (level as unknown[])[0];
+      seen += 1;
+    }
+    expect(seen).toBe(depth - 1);
+  });
+
   test('an empty body is a missing body', async () => {
     expect(await detail(post(demo.url, '/agent/run', '', { raw: true }))).toEqual([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
   });

@@ -20,6 +20,7 @@ import { SessionStore } from './sessions';
 import { SseResponse } from './sse-response';
 import { PROVIDER_APIS, type ProviderApi } from './providers';
 import { chooseProviderScenario, streamProviderScenario } from './providers/serve';
+import { jsonText } from '../../../src-shared/json/tree';
 import { isJsonObject } from '../../../src-shared/json/values';
 
 export interface DemoAgentOptions {
@@ -59,7 +60,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 /** FastAPI's compact JSON responses (`{"detail": …}` for errors). */
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  // A 422 echoes the request's values back, and a request may nest deeper than JSON.stringify's stack.
+  const text = jsonText(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
