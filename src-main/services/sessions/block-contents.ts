@@ -42,18 +42,27 @@ export class BlockContents {
     for (const seq of block.envelopes) if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
     if (bytes !== Buffer.byteLength(content, 'utf8')) return;
     this.lengths.set(block.id, content.length);
-    Object.defineProperty(block, 'content', {
-      get: () => this.read(block),
+    Object.defineProperty(block, 'content', this.accessor);
+  }
+
+  /** One getter and setter for every block of the session (a pair per block would cost more than its index). */
+  private readonly accessor: PropertyDescriptor = (() => {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the accessors' `this` is the block
+    const contents = this;
+    return {
+      get(this: Block): string {
+        return contents.read(this);
+      },
       // Anything assigning a content again holds it in memory, as before.
-      set: (value: string) => {
-        this.lengths.delete(block.id);
-        this.forget(block.id);
-        Object.defineProperty(block, 'content', { value, writable: true, enumerable: true, configurable: true });
+      set(this: Block, value: string): void {
+        contents.lengths.delete(this.id);
+        contents.forget(this.id);
+        Object.defineProperty(this, 'content', { value, writable: true, enumerable: true, configurable: true });
       },
       enumerable: true,
       configurable: true,
-    });
-  }
+    };
+  })();
 
   private read(block: Block): string {
     const cached = this.cache.get(block.id);

@@ -40,6 +40,7 @@ import { createRawChunks, type RawChunks } from './raw-chunks';
 import { BlockContents } from './block-contents';
 import { SpoolFile } from './spool-file';
 import { DiagnosticStore } from './diagnostic-store';
+import { Badges, frameBadgeKey, frameOfBadgeKey } from './badges';
 import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';
 
 /**
@@ -221,8 +222,8 @@ export function createSessionData(init: SessionInit): SessionData {
   const blockPreviews = new Map<number, string>();
   const agentsByUuid = new Map<string, AgentInfo>();
   const diagnostics = new DiagnosticStore(new SpoolFile());
-  const badgeByEnvelope = new Map<number, Badge>();
-  const badgeByFrame = new Map<string, Badge>();
+  const badgeByEnvelope = new Badges();
+  const badgeByFrame = new Badges();
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   let finished = false;
 
@@ -235,7 +236,6 @@ export function createSessionData(init: SessionInit): SessionData {
   /** The next batch sends the whole diagnostics list (findings were replaced, not only added). */
   let resetDiagnostics = false;
 
-  const frameKey = (leg: number, frame: number): string => `${leg}:${frame}`;
   // Decoder callbacks run only once data exists (legs are opened through it).
   const notify = (): void => data.onChange();
   const touchRow = (seq: number): void => {
@@ -249,12 +249,11 @@ export function createSessionData(init: SessionInit): SessionData {
     counts[stored.severity] += 1;
     const { envelope, frame } = stored.at;
     if (envelope !== undefined) {
-      badgeByEnvelope.set(envelope, addToBadge(badgeByEnvelope.get(envelope), stored.severity));
+      badgeByEnvelope.add(envelope, stored.severity);
       touchRow(envelope);
     } else if (frame !== undefined) {
       const leg = stored.at.leg ?? 0;
-      const key = frameKey(leg, frame);
-      badgeByFrame.set(key, addToBadge(badgeByFrame.get(key), stored.severity));
+      badgeByFrame.add(frameBadgeKey(leg, frame), stored.severity);
       const first = legs[leg]?.frames.firstEnvelope(frame) ?? -1;
       if (first >= 0) touchRow(first);
     }
@@ -308,7 +307,7 @@ export function createSessionData(init: SessionInit): SessionData {
   const replaceDiagnostics = (kept: readonly Diagnostic[]): void => {
     for (const seq of badgeByEnvelope.keys()) touchRow(seq);
     for (const key of badgeByFrame.keys()) {
-      const [leg, frame] = key.split(':').map(Number) as [number, number];
+      const { leg, frame } = frameOfBadgeKey(key);
       const first = legs[leg]?.frames.firstEnvelope(frame) ?? -1;
       if (first >= 0) touchRow(first);
     }
@@ -333,7 +332,7 @@ export function createSessionData(init: SessionInit): SessionData {
     const leg = envelopes.leg(seq);
     const frame = envelopes.frame(seq);
     if (legs[leg]?.frames.firstEnvelope(frame) !== seq) return badge;
-    const frameBadge = badgeByFrame.get(frameKey(leg, frame));
+    const frameBadge = badgeByFrame.get(frameBadgeKey(leg, frame));
     if (!frameBadge) return badge;
     return badge ? { count: badge.count + frameBadge.count, severity: addToBadge(badge, frameBadge.severity).severity } : frameBadge;
   };
