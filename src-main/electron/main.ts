@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { composeInspector } from '../services/sessions/compose';
 import { createPathAccess, guardPaths } from '../services/sessions/path-guard';
-import { createRecentFiles, trackOpenedFiles } from '../services/sessions/recent-files';
+import { createRecentFiles, trackOpenedFiles, withoutFilesIn } from '../services/sessions/recent-files';
+import { createWorkspace, workspacePaths } from '../services/requests/workspace';
+import { safeStorageCipher } from './safe-storage';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
 import { APP_ORIGIN, enforceCspOn, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
 import { createElectronHost } from './host-commands';
@@ -65,7 +67,8 @@ function filesIn(argv: readonly string[], cwd: string): string[] {
 async function start(): Promise<void> {
   await app.whenReady();
   const userData = app.getPath('userData');
-  const recentFiles = createRecentFiles(join(userData, 'recent-files.json'));
+  const paths = workspacePaths(userData);
+  const recentFiles = withoutFilesIn(createRecentFiles(join(userData, 'recent-files.json')), paths.recentSessions);
 
   let demo: DemoAgent | null = null;
   try {
@@ -87,7 +90,14 @@ async function start(): Promise<void> {
   const host = createElectronHost(sessions, recentFiles, samplesDir());
   // The renderer may open only files the user chose and never names a file to write.
   const access = createPathAccess({ recentFiles, howToOpen: 'Open it with File › Open, drop it on the window, or name it on the command line.' });
-  const inspector = guardPaths(composeInspector(sessions, host), access);
+  const workspace = createWorkspace({
+    userData,
+    cipher: safeStorageCipher(paths.environments),
+    sessions,
+    spoolDir: worker.spoolDir,
+    onError: (error) => console.error(`Keeping a recent session failed: ${terminalSafe(error instanceof Error ? error.message : String(error))}`),
+  });
+  const inspector = guardPaths(composeInspector(sessions, host, workspace), access);
   const ipcOptions = { isAppUrl: appUrl, log: (m: string) => console.warn(terminalSafe(m)) };
   const unregisterContract = registerContract(inspector, ipcOptions);
   const unregisterDrops = registerDroppedFiles((path) => access.grantRead(path), ipcOptions);
@@ -150,6 +160,7 @@ async function start(): Promise<void> {
     quitting = true;
     event.preventDefault();
     unregister();
+    workspace.dispose();
     void Promise.allSettled([worker.dispose(), demo?.close()]).finally(() => app.quit());
   });
 }

@@ -12,7 +12,8 @@ import { deeplyNestedCapture } from '../../src-shared/testing/deep-json';
 import { fixturePath } from '../testing/fixtures';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { waitFor } from '../services/sessions/service-testing';
-import { startWebApp, withoutUploads, type WebApp } from './web-app';
+import { startWebApp, type WebApp } from './web-app';
+import { withoutFilesIn } from '../services/sessions/recent-files';
 
 let dir: string;
 let agent: DemoAgent;
@@ -282,11 +283,11 @@ describe('browser host: the page reads and writes only what the user chose', () 
   });
 });
 
-describe('withoutUploads', () => {
+describe('withoutFilesIn', () => {
   it('neither adds nor lists files inside the upload folder', async () => {
     const stored = ['/tmp/up/1a-x.sse', '/home/me/run.json.sse', '/tmp/upper/y.sse'];
     const added: string[] = [];
-    const recent = withoutUploads({ list: () => Promise.resolve(stored), add: (path) => Promise.resolve(void added.push(path)) }, '/tmp/up');
+    const recent = withoutFilesIn({ list: () => Promise.resolve(stored), add: (path) => Promise.resolve(void added.push(path)) }, '/tmp/up');
     expect(await recent.list()).toEqual(['/home/me/run.json.sse', '/tmp/upper/y.sse']);
     await recent.add('/tmp/up/2b-z.sse');
     await recent.add('/tmp/upper/z.sse');

@@ -46,6 +46,7 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
     sessionsInWorker: true,
     ...(options.files ? { files: options.files } : {}),
     recentFilesPath: join(userDataDir(), 'recent-files.json'),
+    userData: userDataDir(),
   });
   const lines = [
     '',

@@ -1,5 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { createEmitter } from '../../src-shared/contract/emitter';
 import type { HostCommand } from '../../src-shared/contract/payloads';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
@@ -7,7 +8,9 @@ import { composeInspector, type HostCommands, type SessionCommands } from '../se
 import { createDefaultSessionService } from '../services/sessions/default-service';
 import { PROJECT_SAMPLES_DIR, sampleCommands } from '../services/samples/sample-commands';
 import { demoAgentInfo } from '../services/sessions/demo-agent-info';
-import { createRecentFiles, trackOpenedFiles, type RecentFiles } from '../services/sessions/recent-files';
+import { createRecentFiles, trackOpenedFiles, withoutFilesIn, type RecentFiles } from '../services/sessions/recent-files';
+import { plainSecrets } from '../services/requests/secret-cipher';
+import { createWorkspace, workspacePaths } from '../services/requests/workspace';
 import { createPathAccess, guardPaths } from '../services/sessions/path-guard';
 import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
@@ -30,6 +33,11 @@ export interface WebAppOptions {
   samplesDir?: string;
   /** Where the recent files are kept; in memory when not given. */
   recentFilesPath?: string;
+  /**
+   * The user-data folder: saved requests, environments and recent sessions are kept there. A
+   * temporary folder, removed at close, when not given.
+   */
+  userData?: string;
   /**
    * Run the session service in a worker thread (decoding off the thread that answers the
    * socket). The worker loads the TypeScript sources through tsx. Default false (in-process).
@@ -76,22 +84,6 @@ export function browserHostCommands(options: { version: string; recentFiles: Rec
  */
 const DEFAULT_UPLOAD_DIR = join(tmpdir(), 'stream-inspector-uploads');
 
-/**
- * Recent files without the temporary copies the browser host makes of uploads: the user
- * cannot reopen those (they live in a temp folder under a random name), so they are neither
- * added nor listed.
- */
-export function withoutUploads(recent: RecentFiles, uploadDir: string): RecentFiles {
-  const isUpload = (path: string): boolean => {
-    const inside = relative(uploadDir, path);
-    return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
-  };
-  return {
-    list: async () => (await recent.list()).filter((path) => !isUpload(path)),
-    add: (path) => (isUpload(path) ? Promise.resolve() : recent.add(path)),
-  };
-}
-
 export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   let demo: DemoAgent | null = null;
   let demoUrl: string | null = null;
@@ -101,12 +93,16 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   } else if (typeof options.demoAgent === 'object') {
     demoUrl = options.demoAgent.url;
   }
-  const recentFiles = withoutUploads(createRecentFiles(options.recentFilesPath), options.sessionDeps?.uploadDir ?? DEFAULT_UPLOAD_DIR);
+  const userData = options.userData ?? (await mkdtemp(join(tmpdir(), 'stream-inspector-data-')));
+  const paths = workspacePaths(userData);
+  const recentFiles = withoutFilesIn(withoutFilesIn(createRecentFiles(options.recentFilesPath), options.sessionDeps?.uploadDir ?? DEFAULT_UPLOAD_DIR), paths.recentSessions);
   let service: SessionCommands;
   let disposeService: () => Promise<void>;
+  let spoolDir: string | null = options.sessionDeps?.spoolDir ?? null;
   if (options.sessionsInWorker) {
     const worker = startSessionWorker({ entry: new URL('../services/sessions/worker/session-worker.ts', import.meta.url), fromSource: true, demoAgentUrl: demoUrl, ...(options.log ? { onError: (e) => options.log?.(e.message) } : {}) });
     service = worker.service;
+    spoolDir = worker.spoolDir;
     disposeService = () => worker.dispose();
     trackOpenedFiles(service.onSessionsChanged, recentFiles);
   } else {
@@ -119,7 +115,14 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     disposeService = () => inProcess.dispose();
   }
   const access = createPathAccess({ recentFiles, howToOpen: 'Pick it with the Open button (an upload), drop it on the page, or name it on the command line that starts the inspector.' });
-  const inspector = guardPaths(composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles, service, samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR })), access);
+  const workspace = createWorkspace({
+    userData,
+    cipher: plainSecrets(paths.environments, 'the browser host has no system keychain (the desktop app encrypts them with it).'),
+    sessions: service,
+    spoolDir,
+    onError: (error) => (options.log ?? console.error)(`Keeping a recent session failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  const inspector = guardPaths(composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles, service, samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR }), workspace), access);
   for (const file of options.files ?? []) {
     access.grantRead(file);
     await service.openFile({ path: file }).catch((error: unknown) => (options.log ?? console.error)(error instanceof Error ? error.message : String(error)));
@@ -138,8 +141,10 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     demoAgentUrl: demoUrl,
     async close() {
       await host.close();
+      workspace.dispose();
       await disposeService();
       await demo?.close();
+      if (options.userData === undefined) await rm(userData, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,8 @@ import type { EndStatusPayload, ReplayState, SessionSummary } from '../../src-sh
 import { Badge, SeverityCounts, type Tone } from '../components/Badge';
 import { formatCount } from '../model/format';
 import { TEST_IDS } from '../testids';
+import { RecentSessionsList } from '../views/requests/RecentSessionsList';
+import { RequestsPanel } from '../views/requests/RequestsPanel';
 import type { RendererApp } from './composition';
 import { useStore } from './hooks';
 
@@ -75,6 +77,8 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
           </li>
         ))}
       </ul>
+      <RequestsPanel app={app} />
+      <RecentSessionsList app={app} now={Date.now()} />
       {recent.length > 0 && (
         <>
           <div className="sidebar-heading">Recent files</div>
@@ -110,7 +114,7 @@ export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, '
   return session.end?.label ?? session.state;
 }
 
-const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
+export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
   done: 'ok',
   error: 'error',
   truncated: 'warning',

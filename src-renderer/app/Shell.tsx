@@ -10,6 +10,7 @@ import { FrontendToolsPrompt } from '../views/tools/FrontendToolsPrompt';
 import type { RendererApp } from './composition';
 import { fileToUpload, isEditableTarget } from './files';
 import { HelpOverlay } from './HelpOverlay';
+import { EnvironmentsDialog } from '../views/requests/EnvironmentsDialog';
 import { useActiveSession, useSessionData, useStore } from './hooks';
 import { SessionHeader } from './SessionHeader';
 import { SessionSidebar } from './SessionSidebar';
@@ -42,6 +43,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
   const theme = useStore(app.theme);
   const host = useStore(app.host);
   const helpOpen = useStore(app.helpOpen);
+  const environmentsOpen = useStore(app.environmentsOpen);
   // Only the active id here: what streams in re-renders the parts that show it, not the shell.
   const { activeId } = useStore(app.sessions);
   const hasSession = activeId !== null;
@@ -230,6 +232,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
         </div>
       )}
       {helpOpen && <HelpOverlay onClose={() => app.helpOpen.set(false)} />}
+      {environmentsOpen && <EnvironmentsDialog app={app} onClose={() => app.environmentsOpen.set(false)} />}
     </div>
   );
 }

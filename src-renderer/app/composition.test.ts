@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoAgentInfo, DownloadFile, SessionSummary } from '../../src-shared/contract';
+import type { ConnectRequest, DemoAgentInfo, DownloadFile, SaveRequestInput, SavedRequest, SessionSummary } from '../../src-shared/contract';
 import { createManualScheduler } from '../model/scheduler';
 import { createStore } from '../model/store';
 import { createFakeService, settle, summary } from '../testing/fake-service';
@@ -27,6 +27,9 @@ function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean
     getBlocks: () => Promise.resolve([]),
     getDiagnostics: () => Promise.resolve([]),
     getProxy: () => Promise.resolve(null),
+    listRequests: () => Promise.resolve([]),
+    listEnvironments: () => Promise.resolve({ environments: [], activeId: null, secretStorage: { encrypted: false, description: 'plain' } }),
+    listRecentSessions: () => Promise.resolve({ sessions: [], keep: 20, folder: '/tmp/recent' }),
     ...options.commands,
   });
   const storage = new Map<string, string>();
@@ -189,5 +192,62 @@ describe('composition root', () => {
     expect(fake.listeners('onSessionBatch')).toBe(1);
     stop();
     expect(fake.listeners('onSessionBatch')).toBe(0);
+  });
+});
+
+describe('saved requests', () => {
+  it('saves the form, updates it on the next save, duplicates, renames, deletes, and runs one under its name', async () => {
+    const saved: SavedRequest[] = [];
+    let n = 0;
+    const { app, fake } = setup({
+      commands: {
+        listRequests: () => Promise.resolve([...saved]),
+        saveRequest: (input: SaveRequestInput) => {
+          const entry: SavedRequest = { id: input.id ?? `r${++n}`, name: input.name, request: input.request, createdAt: 1, updatedAt: 1 };
+          const at = saved.findIndex((r) => r.id === entry.id);
+          if (at >= 0) saved[at] = entry;
+          else saved.push(entry);
+          return Promise.resolve(entry);
+        },
+        deleteRequest: ({ id }: { id: string }) => Promise.resolve(void saved.splice(saved.findIndex((r) => r.id === id), 1)),
+        connect: (request: ConnectRequest) => Promise.resolve(summary('s9', { title: request.title ?? '' })),
+      },
+    });
+    await settle();
+    app.connectForm.update((f) => ({ ...f, preset: 'custom', url: '{{base_url}}/agent/run', bodyKind: 'none', title: '' }));
+    const first = await app.saveFormAsRequest();
+    expect(first?.name).toBe('POST /agent/run on {{base_url}}');
+    expect(app.connectForm.getSnapshot().savedId).toBe(first?.id);
+    app.connectForm.update((f) => ({ ...f, method: 'PUT' }));
+    await app.saveFormAsRequest();
+    expect(app.requests.getSnapshot()).toHaveLength(1);
+    expect(app.requests.getSnapshot()[0]?.request.method).toBe('PUT');
+    await app.duplicateRequest(first?.id ?? '');
+    expect(app.requests.getSnapshot().map((r) => r.name)).toEqual(['POST /agent/run on {{base_url}}', 'POST /agent/run on {{base_url}} copy']);
+    await app.renameRequest(first?.id ?? '', 'Demo run');
+    expect(app.requests.getSnapshot()[0]?.name).toBe('Demo run');
+    await app.runRequest(first?.id ?? '');
+    expect(fake.calls.find((c) => c.method === 'connect')?.arg).toMatchObject({ url: '{{base_url}}/agent/run', method: 'PUT', title: 'Demo run' });
+    await app.deleteRequest(first?.id ?? '');
+    expect(app.connectForm.getSnapshot().savedId).toBeNull();
+    expect(app.requests.getSnapshot()).toHaveLength(1);
+  });
+
+  it('copy as curl asks main to fill the request as chosen; a paste becomes a saved request', async () => {
+    const saved: SavedRequest = { id: 'r1', name: 'Run', request: { url: '{{base_url}}/run', method: 'GET', headers: [['Authorization', 'Bearer {{token}}']] }, createdAt: 1, updatedAt: 1 };
+    const { app, fake } = setup({
+      commands: {
+        listRequests: () => Promise.resolve([saved]),
+        resolveRequest: ({ request }: { request: SavedRequest['request'] }) => Promise.resolve({ ...request, url: 'http://h/run' }),
+        saveRequest: (input: SaveRequestInput) => Promise.resolve({ id: 'r2', ...input, createdAt: 1, updatedAt: 1 }),
+      },
+    });
+    await settle();
+    expect(await app.requestAsCurl('r1', 'resolved')).toBe("curl -N http://h/run -H 'Authorization: Bearer {{token}}'");
+    expect(fake.calls.find((c) => c.method === 'resolveRequest')?.arg).toMatchObject({ mode: 'resolved' });
+    const imported = await app.importCurl("curl http://x:1/stream -H 'Accept: text/event-stream'");
+    expect(imported?.name).toBe('GET /stream on x:1');
+    await app.importCurl('curl "http://x');
+    expect(app.errors.getSnapshot().at(-1)).toMatchObject({ context: 'Import curl' });
   });
 });

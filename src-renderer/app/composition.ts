@@ -1,6 +1,23 @@
-import type { ConnectRequest, DownloadFile, DownloadKind, HostCommand, InspectorService, OpenUploadRequest, ProxyStartRequest, ProxyState, SampleInfo, SessionSummary } from '../../src-shared/contract';
+import type {
+  ConnectRequest,
+  DownloadFile,
+  DownloadKind,
+  EnvironmentInput,
+  EnvironmentsState,
+  HostCommand,
+  InspectorService,
+  OpenUploadRequest,
+  ProxyStartRequest,
+  ProxyState,
+  RecentSessions,
+  ResolveRequestInput,
+  SampleInfo,
+  SavedRequest,
+  SessionSummary,
+} from '../../src-shared/contract';
 import type { BridgeStatus } from '../bridge/client';
-import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
+import { demoForm, deserializeForm, emptyForm, requestToCurl, serializeForm, type ConnectForm } from '../model/connect-form';
+import { copyName, defaultRequestName, formFromSaved, formToTemplate, templateFromCurl } from '../model/requests';
 import { DEFAULT_COLUMN_PREFS, readColumnPrefs, type ColumnPrefs } from '../model/columns';
 import { ErrorsModel } from '../model/errors';
 import { formatBytes } from '../model/format';
@@ -78,6 +95,33 @@ export interface RendererApp extends AppModel {
   stopProxy(): Promise<void>;
   /** Exports the session (or saves it, for `recording`): a save dialog or a download, as saving. */
   exportSession(sessionId: string, kind: DownloadKind): Promise<void>;
+  /** The saved requests of the sidebar's collection, in main's user-data folder. */
+  readonly requests: ReadableStore<readonly SavedRequest[]>;
+  /** The environments (secret values never here: only whether each has one) and how secrets are kept. */
+  readonly environments: ReadableStore<EnvironmentsState | null>;
+  /** The environments editor is open. */
+  readonly environmentsOpen: Store<boolean>;
+  /** Live sessions of earlier runs, kept as recordings; null until loaded. */
+  readonly recentSessions: ReadableStore<RecentSessions | null>;
+  /** Saves the connect form: over the saved request it came from, or (asNew, or none) as a new one. */
+  saveFormAsRequest(asNew?: boolean): Promise<SavedRequest | undefined>;
+  /** Shows a saved request in the connect form. */
+  openRequest(id: string): void;
+  /** Connects with a saved request (its name names the session). */
+  runRequest(id: string): Promise<SessionSummary | undefined>;
+  renameRequest(id: string, name: string): Promise<boolean>;
+  duplicateRequest(id: string): Promise<SavedRequest | undefined>;
+  deleteRequest(id: string): Promise<void>;
+  /** A saved request as a curl command: `{{variables}}` kept, filled with secrets masked, or filled whole. */
+  requestAsCurl(id: string, mode: ResolveRequestInput['mode']): Promise<string | undefined>;
+  /** Saves a pasted curl command as a new request of the collection. */
+  importCurl(command: string): Promise<SavedRequest | undefined>;
+  saveEnvironment(input: EnvironmentInput): Promise<boolean>;
+  deleteEnvironment(id: string): Promise<void>;
+  setActiveEnvironment(id: string | null): Promise<void>;
+  openRecentSession(id: string): Promise<SessionSummary | undefined>;
+  setRecentSessionsKeep(keep: number): Promise<void>;
+  refreshRecentSessions(): Promise<void>;
   /** A confirmation that dismisses itself ("Copied", "Saved to …"). */
   notify(context: string, message: string, sessionId?: string): void;
   /** Subscribes to main's events and loads the initial state; returns the teardown. */
@@ -110,6 +154,10 @@ export function createApp(deps: AppDeps): RendererApp {
   const proxy = createStore<ProxyState | null>(null);
   const samples = createStore<readonly SampleInfo[]>([]);
   const helpOpen = createStore(false);
+  const requests = createStore<readonly SavedRequest[]>([]);
+  const environments = createStore<EnvironmentsState | null>(null);
+  const environmentsOpen = createStore(false);
+  const recentSessions = createStore<RecentSessions | null>(null);
   const host = createStore<HostSnapshot>({ info: null, demo: null, connected: deps.bridgeStatus.getSnapshot().connected, disconnectReason: deps.bridgeStatus.getSnapshot().reason });
 
   const storedForm = deserializeForm(deps.storage.getItem(FORM_KEY));
@@ -175,6 +223,31 @@ export function createApp(deps: AppDeps): RendererApp {
   };
 
   const activeId = (): string | null => sessions.list.getSnapshot().activeId;
+
+  const savedRequest = (id: string): SavedRequest => {
+    const found = requests.getSnapshot().find((r) => r.id === id);
+    if (!found) throw new Error('That saved request is gone (deleted in another window?).');
+    return found;
+  };
+  /** Runs a command that changes the collection, then shows main's list. */
+  async function changeRequests<T>(context: string, action: () => Promise<T>): Promise<T | undefined> {
+    const result = await run(context, action);
+    const list = await run('Saved requests', () => service.listRequests());
+    if (list) requests.set(list);
+    return result;
+  }
+  async function changeEnvironments(context: string, action: () => Promise<EnvironmentsState>): Promise<boolean> {
+    const state = await run(context, action);
+    if (state) environments.set(state);
+    return state !== undefined;
+  }
+  /** Ended live sessions seen: when it grows, main has kept (or is keeping) one more recent session. */
+  let endedLive = 0;
+  function watchEndedSessions(list: readonly SessionSummary[]): void {
+    const ended = list.filter((s) => s.source.kind === 'live' && s.end !== undefined).length;
+    if (ended > endedLive) scheduler.after(400, () => void app.refreshRecentSessions());
+    endedLive = ended;
+  }
 
   const app: RendererApp = {
     service,
@@ -266,13 +339,90 @@ export function createApp(deps: AppDeps): RendererApp {
     saveRecording: (sessionId) => saveAs(sessionId, 'recording'),
     exportSession: saveAs,
 
+    requests,
+    environments,
+    environmentsOpen,
+    recentSessions,
+    async saveFormAsRequest(asNew = false) {
+      const form = connectForm.getSnapshot();
+      const result = formToTemplate(form);
+      if (!result.ok) {
+        reportError('Save request', Object.values(result.errors)[0] ?? 'The form is incomplete.');
+        return undefined;
+      }
+      const existing = !asNew && form.savedId !== null ? requests.getSnapshot().find((r) => r.id === form.savedId) : undefined;
+      const name = existing?.name ?? defaultRequestName(result.template, form.title);
+      const saved = await changeRequests('Save request', () => service.saveRequest({ ...(existing ? { id: existing.id } : {}), name, request: result.template }));
+      if (saved) {
+        connectForm.update((f) => ({ ...f, savedId: saved.id }));
+        notify('Saved', `"${saved.name}" is in Requests.`);
+      }
+      return saved;
+    },
+    openRequest(id) {
+      const found = requests.getSnapshot().find((r) => r.id === id);
+      if (!found) {
+        reportError('Open request', 'That saved request is gone (deleted in another window?).');
+        return;
+      }
+      connectForm.set(formFromSaved(found));
+      view.set('connect');
+    },
+    async runRequest(id) {
+      const found = await run('Run request', () => Promise.resolve(savedRequest(id)));
+      return found ? app.connect({ ...found.request, title: found.name }) : undefined;
+    },
+    async renameRequest(id, name) {
+      const saved = await changeRequests('Rename request', async () => service.saveRequest({ id, name, request: savedRequest(id).request }));
+      return saved !== undefined;
+    },
+    duplicateRequest: (id) =>
+      changeRequests('Duplicate request', async () => {
+        const original = savedRequest(id);
+        return service.saveRequest({ name: copyName(original.name, requests.getSnapshot().map((r) => r.name)), request: original.request });
+      }),
+    async deleteRequest(id) {
+      await changeRequests('Delete request', () => service.deleteRequest({ id }));
+      if (connectForm.getSnapshot().savedId === id) connectForm.update((f) => ({ ...f, savedId: null }));
+    },
+    async requestAsCurl(id, mode) {
+      const resolved = await run('Copy as curl', async () => service.resolveRequest({ request: savedRequest(id).request, mode }));
+      return resolved ? requestToCurl(resolved) : undefined;
+    },
+    importCurl: (command) =>
+      changeRequests('Import curl', async () => {
+        const template = templateFromCurl(command);
+        return service.saveRequest({ name: defaultRequestName(template), request: template });
+      }),
+    saveEnvironment: (input) => changeEnvironments('Save environment', () => service.saveEnvironment(input)),
+    async deleteEnvironment(id) {
+      await changeEnvironments('Delete environment', () => service.deleteEnvironment({ id }));
+    },
+    async setActiveEnvironment(id) {
+      await changeEnvironments('Environment', () => service.setActiveEnvironment({ id }));
+    },
+    async openRecentSession(id) {
+      return activate(await run('Open recent session', () => service.openRecentSession({ id })));
+    },
+    async setRecentSessionsKeep(keep) {
+      const state = await run('Recent sessions', () => service.setRecentSessionsKeep({ keep }));
+      if (state) recentSessions.set(state);
+    },
+    async refreshRecentSessions() {
+      const state = await run('Recent sessions', () => service.listRecentSessions());
+      if (state) recentSessions.set(state);
+    },
+
     start() {
       const unsubscribers = [
         deps.bridgeStatus.subscribe(() => {
           const status = deps.bridgeStatus.getSnapshot();
           host.update((h) => ({ ...h, connected: status.connected, disconnectReason: status.reason }));
         }),
-        service.onSessionsChanged((list) => sessions.applySessionsChanged(list)),
+        service.onSessionsChanged((list) => {
+          sessions.applySessionsChanged(list);
+          watchEndedSessions(list);
+        }),
         service.onSessionBatch((batch) => sessions.receiveBatch(batch)),
         service.onLiveStatus((status) => sessions.applyLiveStatus(status)),
         service.onReplayState((state) => sessions.applyReplayState(state)),
@@ -296,6 +446,7 @@ export function createApp(deps: AppDeps): RendererApp {
       run('Proxy', () => service.getProxy()),
     ]);
     if (proxyState !== undefined) proxy.set(proxyState);
+    void loadWorkspace();
     host.update((h) => ({ ...h, info: info ?? h.info, demo: demo ?? null }));
     if (sampleList) samples.set(sampleList);
     if (demo && !storedForm) connectForm.set(demoForm(demo));
@@ -310,6 +461,15 @@ export function createApp(deps: AppDeps): RendererApp {
       }
     }
     void app.refreshRecentFiles();
+  }
+
+  /** Saved requests, environments and recent sessions: each shown as soon as it is there. */
+  async function loadWorkspace(): Promise<void> {
+    await Promise.all([
+      run('Saved requests', () => service.listRequests()).then((list) => list && requests.set(list)),
+      run('Environments', () => service.listEnvironments()).then((state) => state && environments.set(state)),
+      app.refreshRecentSessions(),
+    ]);
   }
 
   function handleHostCommand(command: HostCommand): void {

@@ -1,5 +1,7 @@
-import type { ConnectRequest, DemoAgentInfo, FormatChoice, RequestInfo } from '../../src-shared/contract';
+import type { ConnectRequest, DemoAgentInfo, FormatChoice, InlineOptionsPayload, RequestInfo, RequestTemplate } from '../../src-shared/contract';
 import { isDialectId } from '../../src-shared/dialects/registry';
+import { DEFAULT_TOOL_TAGS } from '../../src-shared/inline/types';
+import { requestReferences } from '../../src-shared/requests/variables';
 import { parseCurl, toCurl } from './curl';
 
 /**
@@ -28,7 +30,24 @@ export interface ConnectForm {
   readonly body: string;
   /** Dialect override for decoding; 'auto' detects it. */
   readonly format: FormatChoice;
+  /** How the session's text blocks are read for in-text protocols (docs/inline.md). */
+  readonly inline: InlineMode;
   readonly title: string;
+  /** The saved request the form was opened from (Save updates it); null for an unsaved form. */
+  readonly savedId: string | null;
+}
+
+export type InlineMode = InlineOptionsPayload['mode'];
+export const INLINE_MODES: readonly { value: InlineMode; label: string }[] = [
+  { value: 'auto', label: 'Auto' },
+  { value: 'xml', label: 'XML tool tags' },
+  { value: 'sentinel', label: 'Sentinels' },
+  { value: 'off', label: 'Off (plain text)' },
+];
+
+/** The inline options a mode stands for, with the default tool tags; none for auto (main's default). */
+export function inlineOptions(mode: InlineMode): InlineOptionsPayload | undefined {
+  return mode === 'auto' ? undefined : { mode, tools: DEFAULT_TOOL_TAGS.map((t) => ({ name: t.name, required: [...t.required] })) };
 }
 
 /** The upstream server's agent configurations (docs/protocols/upstream-protocol.md §8 #33). */
@@ -43,21 +62,27 @@ export function headerRow(name = '', value = '', enabled = true): HeaderRow {
 }
 
 export function emptyForm(): ConnectForm {
-  return { preset: 'custom', url: '', method: 'POST', headers: [], bodyKind: 'json', body: '{\n  \n}', format: 'auto', title: '' };
+  return { preset: 'custom', url: '', method: 'POST', headers: [], bodyKind: 'json', body: '{\n  \n}', format: 'auto', inline: 'auto', title: '', savedId: null };
 }
 
-export function demoForm(demo: NonNullable<DemoAgentInfo>): ConnectForm {
-  const request = demo.defaultRequest;
+/** The form showing a request (a preset's, a saved one's). */
+export function formFromRequest(request: RequestTemplate & { title?: string }, preset: PresetId = 'custom'): ConnectForm {
   return {
-    preset: 'demo',
+    preset,
     url: request.url,
     method: request.method,
     headers: request.headers.map(([name, value]) => headerRow(name, value)),
     bodyKind: request.body ? request.body.kind : 'none',
     body: request.body?.text ?? '',
     format: request.format ?? 'auto',
+    inline: request.inline?.mode ?? 'auto',
     title: request.title ?? '',
+    savedId: null,
   };
+}
+
+export function demoForm(demo: NonNullable<DemoAgentInfo>): ConnectForm {
+  return formFromRequest(demo.defaultRequest, 'demo');
 }
 
 export function upstreamForm(url = UPSTREAM_DEFAULT_URL): ConnectForm {
@@ -69,7 +94,9 @@ export function upstreamForm(url = UPSTREAM_DEFAULT_URL): ConnectForm {
     bodyKind: 'json',
     body: JSON.stringify({ user_prompt: 'Hello! What can you do?', agent_type: 'agent_frontend_tools' }, null, 2),
     format: 'auto',
+    inline: 'auto',
     title: '',
+    savedId: null,
   };
 }
 
@@ -93,7 +120,9 @@ export function providerForm(provider: ProviderPreset): ConnectForm {
     bodyKind: 'json',
     body: JSON.stringify(body, null, 2),
     format: 'auto',
+    inline: 'auto',
     title: '',
+    savedId: null,
   };
 }
 
@@ -105,8 +134,9 @@ export type FormResult = { ok: true; request: ConnectRequest } | { ok: false; er
 export function formToRequest(form: ConnectForm): FormResult {
   const errors: FieldErrors = {};
   const url = form.url.trim();
+  // A URL with {{variables}} is checked by main once the environment has filled them in.
   if (url === '') errors.url = 'Enter the URL of the streaming endpoint.';
-  else if (!/^https?:\/\/[^/\s]+/i.test(url)) errors.url = 'The URL must start with http:// or https:// and name a host.';
+  else if (!/^https?:\/\/[^/\s]+/i.test(url) && !usesVariables(url)) errors.url = 'The URL must start with http:// or https:// and name a host, or with a {{variable}} such as {{base_url}}.';
   const method = form.method.trim().toUpperCase();
   if (!/^[A-Z]+$/.test(method)) errors.method = 'The method is letters only (GET, POST …).';
   const headers: [string, string][] = [];
@@ -123,7 +153,7 @@ export function formToRequest(form: ConnectForm): FormResult {
     if (method === 'GET' || method === 'HEAD') {
       if (form.body.trim() !== '') errors.body = `A ${method} request has no body: choose "none" or another method.`;
     } else if (form.bodyKind === 'json') {
-      const problem = jsonProblem(form.body);
+      const problem = usesVariables(form.body) ? null : jsonProblem(form.body);
       if (problem) errors.body = `The body is not valid JSON: ${problem}`;
       else body = { kind: 'json', text: form.body };
     } else {
@@ -140,9 +170,15 @@ export function formToRequest(form: ConnectForm): FormResult {
       headers,
       ...(body ? { body } : {}),
       ...(form.format !== 'auto' ? { format: form.format } : {}),
+      ...(form.inline !== 'auto' ? { inline: inlineOptions(form.inline) } : {}),
       ...(title ? { title } : {}),
     },
   };
+}
+
+/** The text refers to environment variables (`{{name}}`): main fills them in before sending. */
+export function usesVariables(text: string): boolean {
+  return requestReferences({ url: text, headers: [] }).length > 0;
 }
 
 function jsonProblem(text: string): string | null {
@@ -169,6 +205,7 @@ export function formFromCurl(command: string, previous: ConnectForm): ConnectFor
   return {
     ...previous,
     preset: 'custom',
+    savedId: null,
     url: parsed.url,
     method: parsed.method,
     headers: headers.map(([name, value]) => headerRow(name, value)),
@@ -275,7 +312,9 @@ export function deserializeForm(text: string | null): ConnectForm | null {
       bodyKind: form.bodyKind === 'raw' || form.bodyKind === 'none' ? form.bodyKind : 'json',
       body: typeof form.body === 'string' ? form.body : '',
       format: typeof form.format === 'string' && isDialectId(form.format) ? form.format : 'auto',
+      inline: INLINE_MODES.find((m) => m.value === form.inline)?.value ?? 'auto',
       title: typeof form.title === 'string' ? form.title : '',
+      savedId: typeof form.savedId === 'string' ? form.savedId : null,
     };
   } catch {
     return null;

@@ -80,6 +80,23 @@ export const INSPECTOR_CONTRACT = {
    */
   downloadSession: command(p.DownloadRequest, p.DownloadFile),
 
+  // Saved requests and environments, kept by main in the user-data folder
+  listRequests: command(s.none(), s.array(p.SavedRequest)),
+  saveRequest: command(p.SaveRequestInput, p.SavedRequest),
+  deleteRequest: command(s.object({ id: p.SavedRequest.shape.id }), s.none()),
+  /** Secret values are not in the answer: only whether each has one. */
+  listEnvironments: command(s.none(), p.EnvironmentsState),
+  saveEnvironment: command(p.EnvironmentInput, p.EnvironmentsState),
+  deleteEnvironment: command(s.object({ id: p.EnvironmentView.shape.id }), p.EnvironmentsState),
+  setActiveEnvironment: command(s.object({ id: s.nullable(p.EnvironmentView.shape.id) }), p.EnvironmentsState),
+  /** The request with the active environment's values filled in as asked (for copy as curl); rejects naming an unknown variable. */
+  resolveRequest: command(p.ResolveRequestInput, p.RequestTemplate),
+  /** Live sessions of earlier runs, newest first, kept as recordings in the user-data folder. */
+  listRecentSessions: command(s.none(), p.RecentSessions),
+  openRecentSession: command(s.object({ id: p.RecentSession.shape.id }), p.SessionSummary),
+  /** How many recent sessions to keep (0: none; older ones are deleted at once). */
+  setRecentSessionsKeep: command(s.object({ keep: p.RecentSessions.shape.keep }), p.RecentSessions),
+
   // Events
   onSessionsChanged: event(s.array(p.SessionSummary)),
   onSessionBatch: event(p.SessionBatch),

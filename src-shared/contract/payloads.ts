@@ -49,13 +49,26 @@ export const RequestBody = s.variant('kind', {
   raw: s.object({ text: s.string({ max: 16 * 1024 * 1024 }) }),
 });
 
-export const ConnectRequest = s.object({
+/** Secret values main filled into a request: wherever it is shown or written, each occurrence reads `{{name}}`. */
+export const SecretValues = s.array(s.object({ name: s.string({ nonEmpty: true, max: 100 }), value: s.string({ max: 64 * 1024 }) }), { max: 200 });
+
+/**
+ * What a request is: the connect form's fields, and what a saved request keeps (with its
+ * `{{variables}}` as written).
+ */
+export const RequestTemplate = s.object({
   url: s.string({ nonEmpty: true, max: 8192 }),
   method: s.string({ nonEmpty: true, max: 16, pattern: /^[A-Za-z]+$/ }),
   headers: HeaderTable,
   body: s.optional(RequestBody),
   /** Dialect override; auto-detected when absent. */
   format: s.optional(FormatChoice),
+  /** How text blocks are read for in-text protocols; auto with the default tool tags when absent. */
+  inline: s.optional(InlineOptions),
+});
+
+export const ConnectRequest = s.object({
+  ...RequestTemplate.shape,
   /** Record the session to this file as it arrives (never overwrites an existing file). */
   recordTo: s.optional(Path),
   title: s.optional(s.string({ max: 200 })),
@@ -66,8 +79,8 @@ export const ConnectRequest = s.object({
   reconnect: s.optional(s.object({ maxAttempts: s.number({ integer: true, min: 1, max: 100 }) })),
   /** Decode even when the response is not text/event-stream. */
   acceptAnyContentType: s.optional(s.boolean()),
-  /** How text blocks are read for in-text protocols; auto with the default tool tags when absent. */
-  inline: s.optional(InlineOptions),
+  /** Set by main after filling in environment variables (see SecretValues). */
+  secretValues: s.optional(SecretValues),
   timeouts: s.optional(
     s.object({
       /** TCP + TLS handshake. */
@@ -533,6 +546,51 @@ export const ExportRequest = s.object({ sessionId: SessionId, kind: ExportKind, 
 /** null when the user cancelled the save dialog. */
 export const SavedFile = s.nullable(s.object({ path: s.string(), bytes: Count() }));
 
+// ─── Saved requests, environments, recent sessions ───────────────────────────────────────
+
+const ItemId = s.string({ nonEmpty: true, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
+const ItemName = s.string({ nonEmpty: true, max: 200 });
+
+export const SavedRequest = s.object({ id: ItemId, name: ItemName, request: RequestTemplate, createdAt: s.number(), updatedAt: s.number() });
+/** Without an id: a new saved request; with one: that request replaced. */
+export const SaveRequestInput = s.object({ id: s.optional(ItemId), name: ItemName, request: RequestTemplate });
+
+export const VariableName = s.string({ nonEmpty: true, max: 100, pattern: /^[A-Za-z_][A-Za-z0-9_.-]*$/ });
+
+/** A variable as the renderer sees it: a secret's value never leaves main, only whether it has one. */
+export const VariableView = s.object({ name: VariableName, secret: s.boolean(), value: s.optional(s.string({ max: 64 * 1024 })), hasValue: s.boolean() });
+export const EnvironmentView = s.object({ id: ItemId, name: ItemName, variables: s.array(VariableView, { max: 500 }) });
+
+/** An edited variable; a secret without `value` keeps the one main holds. */
+export const VariableInput = s.object({ name: VariableName, secret: s.boolean(), value: s.optional(s.string({ max: 64 * 1024 })) });
+export const EnvironmentInput = s.object({ id: s.optional(ItemId), name: ItemName, variables: s.array(VariableInput, { max: 500 }) });
+
+export const EnvironmentsState = s.object({
+  environments: s.array(EnvironmentView),
+  activeId: s.nullable(ItemId),
+  /** How secret values are kept on this host, said plainly to the user. */
+  secretStorage: s.object({ encrypted: s.boolean(), description: s.string() }),
+});
+
+/** How a request is filled before it is copied as curl: references kept, or filled with secrets masked, or filled whole. */
+export const ResolveRequestInput = s.object({ request: RequestTemplate, mode: s.literal('template', 'resolved', 'with-secrets') });
+
+export const RecentSession = s.object({
+  id: ItemId,
+  title: s.string(),
+  format: s.nullable(DialectId),
+  end: s.optional(EndStatus),
+  method: s.string(),
+  url: s.string(),
+  envelopes: Count(),
+  bytes: Count(),
+  createdAt: s.number(),
+  endedAt: s.number(),
+});
+
+/** The recent sessions kept, and the setting that bounds them (0: none kept). */
+export const RecentSessions = s.object({ sessions: s.array(RecentSession), keep: s.number({ integer: true, min: 0, max: 500 }), folder: s.string() });
+
 // ─── App, host and demo agent ───────────────────────────────────────────────────────────
 
 export const AppInfo = s.object({
@@ -713,3 +771,15 @@ export type SessionBatch = Infer<typeof SessionBatch>;
 export type LiveStatus = Infer<typeof LiveStatus>;
 export type ErrorEvent = Infer<typeof ErrorEvent>;
 export type HostCommand = Infer<typeof HostCommand>;
+export type SecretValues = Infer<typeof SecretValues>;
+export type RequestTemplate = Infer<typeof RequestTemplate>;
+export type SavedRequest = Infer<typeof SavedRequest>;
+export type SaveRequestInput = Infer<typeof SaveRequestInput>;
+export type VariableView = Infer<typeof VariableView>;
+export type EnvironmentView = Infer<typeof EnvironmentView>;
+export type VariableInput = Infer<typeof VariableInput>;
+export type EnvironmentInput = Infer<typeof EnvironmentInput>;
+export type EnvironmentsState = Infer<typeof EnvironmentsState>;
+export type ResolveRequestInput = Infer<typeof ResolveRequestInput>;
+export type RecentSession = Infer<typeof RecentSession>;
+export type RecentSessions = Infer<typeof RecentSessions>;

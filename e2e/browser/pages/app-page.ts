@@ -139,6 +139,22 @@ export class AppPage {
     await expect(this.errorItems).toHaveCount(0);
   }
 
+  /** Screenshots at 1440×900 and 1024×700, light and dark (`NAME-WIDTH-SCHEME.png`); leaves the page light at 1440×900. */
+  async screenshotSizesAndThemes(name: string): Promise<void> {
+    for (const scheme of ['light', 'dark'] as const) {
+      await this.page.emulateMedia({ colorScheme: scheme });
+      for (const [width, height] of [
+        [1440, 900],
+        [1024, 700],
+      ] as const) {
+        await this.page.setViewportSize({ width, height });
+        await this.screenshot(`${name}-${width}-${scheme}`);
+      }
+    }
+    await this.page.emulateMedia({ colorScheme: 'light' });
+    await this.page.setViewportSize({ width: 1440, height: 900 });
+  }
+
   async screenshot(name: string): Promise<void> {
     const dir = this.host.name === 'browser' ? SCREENSHOT_DIR : resolve(SCREENSHOT_DIR, this.host.name);
     await mkdir(dir, { recursive: true });

@@ -1,8 +1,14 @@
 import type { InspectorService } from '../../../src-shared/contract/inspector';
-import type { HostKeys } from './session-service';
+import type { ConnectRequest } from '../../../src-shared/contract/payloads';
+import type { HostKeys, WorkspaceKeys } from './session-service';
 
 /** The session half of the contract, in-process (SessionService) or in a worker. */
-export type SessionCommands = Omit<InspectorService, HostKeys>;
+export type SessionCommands = Omit<InspectorService, HostKeys | WorkspaceKeys>;
+
+/** Saved requests, environments and recent sessions, and filling a request's variables before it is sent. */
+export type WorkspaceCommands = Pick<InspectorService, WorkspaceKeys> & {
+  prepareConnect(request: ConnectRequest): Promise<ConnectRequest>;
+};
 
 /** What a host adds to the session service: app info, dialogs, shell, menus, its samples (and may override saving). */
 export type HostCommands = Pick<InspectorService, HostKeys> & Partial<Pick<InspectorService, 'saveRecording' | 'exportSession'>>;
@@ -11,14 +17,14 @@ export type HostCommands = Pick<InspectorService, HostKeys> & Partial<Pick<Inspe
  * The full contract implementation for one host: session commands from the session service,
  * host commands from the host. Written out key by key so a missing member is a type error.
  */
-export function composeInspector(sessions: SessionCommands, host: HostCommands): InspectorService {
+export function composeInspector(sessions: SessionCommands, host: HostCommands, workspace: WorkspaceCommands): InspectorService {
   return {
     getAppInfo: host.getAppInfo,
     getDemoAgent: sessions.getDemoAgent,
     showOpenDialog: host.showOpenDialog,
     listRecentFiles: host.listRecentFiles,
     openExternal: host.openExternal,
-    connect: sessions.connect,
+    connect: async (request) => sessions.connect(await workspace.prepareConnect(request)),
     stop: sessions.stop,
     openFile: sessions.openFile,
     openUpload: sessions.openUpload,
@@ -48,6 +54,17 @@ export function composeInspector(sessions: SessionCommands, host: HostCommands):
     saveRecording: host.saveRecording ?? sessions.saveRecording,
     exportSession: host.exportSession ?? sessions.exportSession,
     downloadSession: sessions.downloadSession,
+    listRequests: workspace.listRequests,
+    saveRequest: workspace.saveRequest,
+    deleteRequest: workspace.deleteRequest,
+    listEnvironments: workspace.listEnvironments,
+    saveEnvironment: workspace.saveEnvironment,
+    deleteEnvironment: workspace.deleteEnvironment,
+    setActiveEnvironment: workspace.setActiveEnvironment,
+    resolveRequest: workspace.resolveRequest,
+    listRecentSessions: workspace.listRecentSessions,
+    openRecentSession: workspace.openRecentSession,
+    setRecentSessionsKeep: workspace.setRecentSessionsKeep,
     onSessionsChanged: sessions.onSessionsChanged,
     onSessionBatch: sessions.onSessionBatch,
     onLiveStatus: sessions.onLiveStatus,

@@ -1,5 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 
 /**
  * The most recently opened files, newest first, kept in a small JSON file when a path is
@@ -53,4 +53,20 @@ export function trackOpenedFiles(
       if (session.source.kind === 'file' && session.source.path) void recent.add(session.source.path).then(onAdded);
     }
   });
+}
+
+/**
+ * Recent files without the files inside `folder`: copies the app made itself (an upload's
+ * temporary copy, a recent session's kept recording) are reopened another way, so they are
+ * neither added nor listed.
+ */
+export function withoutFilesIn(recent: RecentFiles, folder: string): RecentFiles {
+  const inside = (path: string): boolean => {
+    const rest = relative(folder, path);
+    return rest !== '' && !rest.startsWith('..') && !isAbsolute(rest);
+  };
+  return {
+    list: async () => (await recent.list()).filter((path) => !inside(path)),
+    add: (path) => (inside(path) ? Promise.resolve() : recent.add(path)),
+  };
 }

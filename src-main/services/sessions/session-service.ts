@@ -21,6 +21,7 @@ import { diffSessions } from '../../../src-shared/diff/diff';
 import { diffTranscript } from '../../../src-shared/diff/transcript';
 import type { DiffInput } from '../../../src-shared/diff/types';
 import { redactUrl } from '../../../src-shared/recording/redact';
+import { maskSecrets } from '../../../src-shared/requests/variables';
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { realTimers, wallClock, type Timers } from '../connection/connection';
 import type { HttpTransport } from '../connection/http-transport';
@@ -53,7 +54,20 @@ import { limitJsonDepth } from '../../../src-shared/json/tree';
 
 /** Commands and events that depend on the host (native dialogs, shell, menus). */
 export type HostKeys = 'getAppInfo' | 'showOpenDialog' | 'listRecentFiles' | 'openExternal' | 'listSamples' | 'openSample' | 'onHostCommand';
-export type SessionService = Omit<InspectorService, HostKeys> & {
+/** Commands over what the app keeps in the user-data folder (saved requests, environments, recent sessions): answered by the host. */
+export type WorkspaceKeys =
+  | 'listRequests'
+  | 'saveRequest'
+  | 'deleteRequest'
+  | 'listEnvironments'
+  | 'saveEnvironment'
+  | 'deleteEnvironment'
+  | 'setActiveEnvironment'
+  | 'resolveRequest'
+  | 'listRecentSessions'
+  | 'openRecentSession'
+  | 'setRecentSessionsKeep';
+export type SessionService = Omit<InspectorService, HostKeys | WorkspaceKeys> & {
   /** Stops every connection, closes recordings, drops timers. */
   dispose(): Promise<void>;
   /**
@@ -155,6 +169,8 @@ interface Runtime {
   answerable: boolean;
   lastActivityAt: number;
   startedAt: number;
+  /** Hides the environment's secret values in every request and action the session shows or records. */
+  mask: (text: string) => string;
 }
 
 /** A synchronous command body as a contract command: what it throws becomes a rejection. */
@@ -238,6 +254,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       answerable: false,
       lastActivityAt: now(),
       startedAt: now(),
+      mask: unmasked,
       ...init,
     };
     data.onChange = () => {
@@ -284,7 +301,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     const data = rt.data;
     data.state = 'connecting';
     data.failure = undefined;
-    const live = startLiveLeg(data, kind, request, rt.recorder, connectionDeps, {
+    const shown = rt.mask === unmasked ? request : { spec: request.spec, recorded: maskRequest(request.recorded, rt.mask) };
+    const live = startLiveLeg(data, kind, shown, rt.recorder, connectionDeps, {
       onResponse(accepted) {
         if (accepted) data.state = 'streaming';
         ticker.emitNow(data.id);
@@ -526,7 +544,15 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     getDemoAgent: () => Promise.resolve(deps.demoAgent?.() ?? null),
 
     async connect(request) {
-      const built = buildRequest(request);
+      const secrets = request.secretValues ?? [];
+      const mask = secrets.length === 0 ? unmasked : (text: string): string => maskSecrets(text, secrets);
+      let built: BuiltRequest;
+      try {
+        built = buildRequest(request);
+      } catch (error) {
+        // A refusal quotes what it refuses (a URL, a header): never with a secret in it.
+        throw new Error(mask(error instanceof Error ? error.message : String(error)));
+      }
       let recorder: RecorderPort | null = null;
       let recordingPath: string | undefined;
       const id = newId();
@@ -544,11 +570,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         // Spooling is a safety net: when it fails, the session runs on without it.
         recorder = await Promise.resolve(deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true })).catch(() => null);
       }
-      const displayUrl = redactUrl(built.spec.url.href);
+      const displayUrl = mask(redactUrl(built.spec.url.href));
       const demo = deps.demoAgent?.() ?? null;
       const data = createSessionData({
         id,
-        title: request.title ?? liveSessionTitle({ method: built.spec.method, url: new URL(displayUrl), body: built.recorded.body }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null),
+        title: request.title ?? titleOf(built, displayUrl, mask, demo),
         source: { kind: 'live', method: built.spec.method, url: displayUrl },
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
@@ -559,6 +585,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         recorder,
         run: built.recorded,
         runSpec: built,
+        mask,
         reconnect: request.reconnect ? { attemptsLeft: request.reconnect.maxAttempts, timer: null, retry: null, failuresInARow: 0 } : null,
       });
       runLeg(rt, 'run', built);
@@ -694,7 +721,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       });
       const key = pendingSetKey(pending.leg, pending.block.id);
       rt.ledger.claim(key, { resend: resend === true });
-      const action: RecordedAction = { kind: 'tool-results', at: now(), leg: pending.leg, body: request.recorded.body ?? '', url: request.recorded.url };
+      const action: RecordedAction = { kind: 'tool-results', at: now(), leg: pending.leg, body: rt.mask(request.recorded.body ?? ''), url: rt.mask(request.recorded.url) };
       rt.actions.push(action);
       rt.recorder?.action(action);
       const live = runLeg(rt, 'tool-results', request, (ended, { outcome }) => {
@@ -812,6 +839,24 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     },
   };
   return service;
+}
+
+const unmasked = (text: string): string => text;
+
+/** A live session's default name; a URL whose host was a secret (now `{{name}}`) is named as it is shown. */
+function titleOf(built: BuiltRequest, displayUrl: string, mask: (text: string) => string, demo: DemoAgentInfo): string {
+  let url: URL;
+  try {
+    url = new URL(displayUrl);
+  } catch {
+    return `${built.spec.method} ${displayUrl}`;
+  }
+  return liveSessionTitle({ method: built.spec.method, url, body: built.recorded.body === null ? null : mask(built.recorded.body) }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null);
+}
+
+/** A request as the session shows and records it: every secret value the mask knows replaced by its `{{name}}`. */
+function maskRequest(request: RecordedRequest, mask: (text: string) => string): RecordedRequest {
+  return { method: request.method, url: mask(request.url), headers: request.headers.map(([name, value]) => [name, mask(value)]), body: request.body === null ? null : mask(request.body) };
 }
 
 /** The continuation's first envelope is the router's error frame: the server rejected the results. */

@@ -12,6 +12,7 @@ import {
   formToCurl,
   formToRequest,
   headerRow,
+  INLINE_MODES,
   METHODS,
   providerForm,
   upstreamForm,
@@ -19,6 +20,7 @@ import {
   type BodyKind,
   type ConnectForm,
   type FieldErrors,
+  type InlineMode,
 } from '../../model/connect-form';
 import { errorMessage } from '../../model/errors';
 import { CodeView } from '../../editor/CodeView';
@@ -33,6 +35,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
   const form = useStore(app.connectForm);
   const host = useStore(app.host);
   const recent = useStore(app.recentFiles);
+  const saved = useStore(app.requests).find((r) => r.id === form.savedId);
   const samples = useStore(app.samples);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pickerError, setPickerError] = useState<string | null>(null);
@@ -91,7 +94,10 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
     <div className="connect-view" data-testid={TEST_IDS.connectView}>
       <div className="connect-main">
         <section className="panel">
-          <div className="panel-title">Connect to a stream</div>
+          <div className="panel-title">
+            Connect to a stream
+            {saved && <span className="panel-title-note"> · saved request “{saved.name}”</span>}
+          </div>
           <p className="hint">
             The inspector sends this request and decodes the <code>text/event-stream</code> response as it arrives. Start with the built-in demo
             agent, point it at your own agent server, or paste a curl command.
@@ -271,6 +277,16 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
                 ))}
               </select>
             </label>
+            <label className="field field-narrow">
+              <span className="field-label">In-text protocols</span>
+              <select className="select" data-testid={TEST_IDS.inlineMode} title="How the model's text is read for tool tags and sentinels (docs/inline.md)" value={form.inline} onChange={(e) => update({ inline: e.target.value as InlineMode })}>
+                {INLINE_MODES.map((m) => (
+                  <option key={m.value} value={m.value}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
+            </label>
             <label className="field">
               <span className="field-label">Session title (optional)</span>
               <input className="input" value={form.title} placeholder="named after the endpoint when empty" onChange={(e) => update({ title: e.target.value })} />
@@ -290,6 +306,19 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
                 Copy as curl
               </button>
             </div>
+          </div>
+          <div className="panel-actions connect-save">
+            <button type="button" className="button" data-testid={TEST_IDS.saveRequest} title={saved ? `Save the form over "${saved.name}"` : 'Save the form in Requests (sidebar)'} onClick={() => void app.saveFormAsRequest()}>
+              {saved ? 'Save request' : 'Save to Requests'}
+            </button>
+            {saved && (
+              <button type="button" className="button" data-testid={TEST_IDS.saveRequestAsNew} onClick={() => void app.saveFormAsRequest(true)}>
+                Save as new
+              </button>
+            )}
+            <span className="hint">
+              Use <code>{'{{base_url}}'}</code>, <code>{'{{token}}'}</code> to take values from the active environment.
+            </span>
           </div>
         </section>
       </div>
@@ -312,6 +341,22 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
           <div className="panel-actions">
             <button type="button" className="button" data-testid={TEST_IDS.curlApply} disabled={curl.trim() === ''} onClick={applyCurl}>
               Fill the form
+            </button>
+            <button
+              type="button"
+              className="button"
+              data-testid={TEST_IDS.curlImport}
+              disabled={curl.trim() === ''}
+              title="Save the command as a new request in Requests (sidebar)"
+              onClick={() =>
+                void app.importCurl(curl).then((imported) => {
+                  if (!imported) return;
+                  setCurl('');
+                  app.notify('Imported', `"${imported.name}" is in Requests.`);
+                })
+              }
+            >
+              Save to Requests
             </button>
           </div>
           {curlError && (

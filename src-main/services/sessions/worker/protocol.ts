@@ -1,4 +1,4 @@
-import type { HostCommands } from '../compose';
+import type { HostCommands, WorkspaceCommands } from '../compose';
 import type { ReopenRequest } from '../session-service';
 
 /** What the main thread hands the session worker at start. */
@@ -30,4 +30,20 @@ export const HOST_ONLY: HostCommands = {
   listSamples: hostOnly,
   openSample: hostOnly,
   onHostCommand: () => () => {},
+};
+
+/** The user-data folder's commands are the host's too; requests reach the worker with their variables already filled. */
+export const WORKSPACE_HOST_ONLY: WorkspaceCommands = {
+  listRequests: hostOnly,
+  saveRequest: hostOnly,
+  deleteRequest: hostOnly,
+  listEnvironments: hostOnly,
+  saveEnvironment: hostOnly,
+  deleteEnvironment: hostOnly,
+  setActiveEnvironment: hostOnly,
+  resolveRequest: hostOnly,
+  listRecentSessions: hostOnly,
+  openRecentSession: hostOnly,
+  setRecentSessionsKeep: hostOnly,
+  prepareConnect: (request) => Promise.resolve(request),
 };

@@ -27,6 +27,8 @@ export interface SessionWorker {
   readonly service: InspectorService;
   /** The running worker thread (tests end it to stand for a crash). */
   readonly thread: Worker;
+  /** Where live sessions are spooled (their recordings while they run). */
+  readonly spoolDir: string;
   dispose(): Promise<void>;
 }
 
@@ -202,6 +204,7 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     get thread() {
       return current.worker;
     },
+    spoolDir,
     async dispose() {
       disposing = true;
       const running = current;
