@@ -25,6 +25,11 @@ export class BlockContents {
 
   constructor(private readonly envelopes: EnvelopeTable) {}
 
+  /** The block's content was released: it is read from disk. */
+  onDisk(block: Block): boolean {
+    return this.lengths.has(block.id);
+  }
+
   /** The block's content length, without reading a content that is on disk. */
   length(block: Block): number {
     return this.lengths.get(block.id) ?? block.content.length;
@@ -33,16 +38,19 @@ export class BlockContents {
   /**
    * Drops the content string of a block that can no longer grow (complete or abandoned), if
    * its deltas rebuild it exactly; `block.content` reads it back from disk from then on.
+   * True when the content is on disk now (released by this call or before).
    */
-  release(block: Block): void {
-    if (block.status === 'open' || this.lengths.has(block.id) || KEPT_KINDS.has(block.kind)) return;
+  release(block: Block): boolean {
+    if (this.lengths.has(block.id)) return true;
+    if (block.status === 'open' || KEPT_KINDS.has(block.kind)) return false;
     const content = block.content;
-    if (content.length === 0) return;
+    if (content.length === 0) return false;
     let bytes = 0;
     for (const seq of block.envelopes) if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
-    if (bytes !== Buffer.byteLength(content, 'utf8')) return;
+    if (bytes !== Buffer.byteLength(content, 'utf8')) return false;
     this.lengths.set(block.id, content.length);
     Object.defineProperty(block, 'content', this.accessor);
+    return true;
   }
 
   /** One getter and setter for every block of the session (a pair per block would cost more than its index). */

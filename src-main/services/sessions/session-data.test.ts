@@ -5,6 +5,7 @@ import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { listSseFixtures, readFixture } from '../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
 import { SpoolFile } from './spool-file';
+import { preview } from './views';
 import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-data';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
@@ -170,6 +171,7 @@ describe('block contents on disk', () => {
     const expected = decodeBytes(bytes).blocks;
     expect(data.blocks().map((b) => b.content)).toEqual(expected.map((b) => b.content));
     expect(data.blocks().map((b) => data.blockSummary(b).length)).toEqual(expected.map((b) => b.content.length));
+    expect(data.blocks().map((b) => data.blockSummary(b).preview)).toEqual(expected.map((b) => preview(b.content)));
     const onDisk = data.blocks().filter((b) => Object.getOwnPropertyDescriptor(b, 'content')?.get !== undefined);
     const finishedText = expected.filter((b) => b.status !== 'open' && b.kind === 'text' && b.content !== '');
     expect(onDisk.length).toBeGreaterThanOrEqual(finishedText.length);

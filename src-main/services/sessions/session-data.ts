@@ -215,9 +215,10 @@ export function createSessionData(init: SessionInit): SessionData {
   const mappedEnvelopes = new Map<number, number>();
   const awaitingBlocks: number[] = [];
   /**
-   * Previews of blocks whose content is longer than a preview: the first characters never
+   * Previews of open blocks whose content is longer than a preview: the first characters never
    * change once there, and taking them again would flatten the block's whole content string
-   * (an appended rope) on every batch, which is quadratic for a long block.
+   * (an appended rope) on every batch, which is quadratic for a long block. A finished block's
+   * preview is read from its first deltas instead.
    */
   const blockPreviews = new Map<number, string>();
   const agentsByUuid = new Map<string, AgentInfo>();
@@ -289,7 +290,8 @@ export function createSessionData(init: SessionInit): SessionData {
           }
         }
         mappedEnvelopes.set(block.id, mapped);
-        contents.release(block);
+        // A finished block's preview is read from its first deltas on disk: no need to keep it.
+        if (contents.release(block)) blockPreviews.delete(block.id);
         dirtyBlocks.add(block.id);
         notify();
       },
@@ -549,7 +551,7 @@ export function createSessionData(init: SessionInit): SessionData {
       const length = contents.length(block);
       if (shown === undefined) {
         shown = preview(contents.head(block, PREVIEW_CHARS + 1));
-        if (length > PREVIEW_CHARS) blockPreviews.set(block.id, (shown = detached(shown)));
+        if (length > PREVIEW_CHARS && !contents.onDisk(block)) blockPreviews.set(block.id, (shown = detached(shown)));
       }
       return toBlockSummary(block, shown, length);
     },
