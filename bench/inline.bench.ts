@@ -13,11 +13,16 @@
  * demo's long answer, scaled), decoded with the stage on and off. The stage must take each
  * envelope's delta, not a slice of the block's content: slicing flattens the content's rope
  * on every delta, which made the 14,000-delta long answer decode 10× slower.
+ *
+ * Last, the stage's share of decoding the decode benchmark's streams (bench/streams.ts, every
+ * format and profile): the whole decoder with the stage on (`auto`, the default) and off,
+ * in alternation, by CPU time (fastest round of each); the share is 1 − off / on.
  */
 import { createInlineDocument } from '../src-shared/inline/collect';
-import { DEFAULT_INLINE_OPTIONS } from '../src-shared/inline/types';
-import { decodeBytes } from '../src-shared/pipeline/session-decoder';
-import type { BenchTable } from './run';
+import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../src-shared/inline/types';
+import { createSessionDecoder, decodeBytes } from '../src-shared/pipeline/session-decoder';
+import type { BenchOptions, BenchTable } from './run';
+import { generateStream, networkChunks, STREAM_FORMATS, type StreamProfile } from './streams';
 
 const MB = 1024 * 1024;
 const DELTA = 16;
@@ -85,7 +90,59 @@ function pipeline(): BenchTable {
   };
 }
 
-export function run(): BenchTable[] {
+const INLINE_OFF: InlineOptions = { ...DEFAULT_INLINE_OPTIONS, mode: 'off' };
+
+function decodeChunks(chunks: readonly Uint8Array[], inline: InlineOptions): number {
+  let envelopes = 0;
+  const session = createSessionDecoder({ onEnvelope: () => envelopes++ }, { inline });
+  const leg = session.startLeg();
+  for (let i = 0; i < chunks.length; i++) leg.push(chunks[i] as Uint8Array, i);
+  leg.end();
+  session.finish();
+  return envelopes;
+}
+
+/** CPU time of this process (user + system, ms): far less disturbed by other processes than wall time. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** The fastest of `rounds` runs of each, alternating, in CPU ms. */
+function fastestCpu(a: () => unknown, b: () => unknown, rounds: number): [number, number] {
+  let bestA = Number.POSITIVE_INFINITY;
+  let bestB = Number.POSITIVE_INFINITY;
+  a();
+  b();
+  for (let i = 0; i < rounds; i++) {
+    let start = cpuMs();
+    a();
+    bestA = Math.min(bestA, cpuMs() - start);
+    start = cpuMs();
+    b();
+    bestB = Math.min(bestB, cpuMs() - start);
+  }
+  return [bestA, bestB];
+}
+
+function shareOfDecoding(sizeMb: number, rounds: number): BenchTable {
+  const rows: (string | number)[][] = [];
+  for (const format of STREAM_FORMATS) {
+    for (const profile of ['deltas', 'mixed'] as const satisfies readonly StreamProfile[]) {
+      const chunks = networkChunks(generateStream(format, sizeMb * MB, profile));
+      const [on, off] = fastestCpu(() => decodeChunks(chunks, DEFAULT_INLINE_OPTIONS), () => decodeChunks(chunks, INLINE_OFF), rounds);
+      rows.push([format, profile, on.toFixed(0), off.toFixed(0), `${((1 - off / on) * 100).toFixed(0)} %`]);
+    }
+  }
+  return {
+    title: `The inline stage's share of decoding the decode benchmark's ${sizeMb} MB streams (CPU time, fastest of ${rounds} alternating rounds)`,
+    columns: ['format', 'profile', 'CPU ms, inline auto', 'CPU ms, inline off', 'share (1 − off/on)'],
+    rows,
+    notes: ['Only text blocks are parsed; with the stage off they still pass through it (as one text segment each). A few % either way is noise.'],
+  };
+}
+
+export function run({ quick }: BenchOptions): BenchTable[] {
   const rows: (string | number)[][] = [];
   for (const [kind, unit] of Object.entries(KINDS)) {
     const text = textOf(unit, 8 * MB);
@@ -110,5 +167,6 @@ export function run(): BenchTable[] {
       ],
     },
     pipeline(),
+    shareOfDecoding(quick ? 4 : 16, quick ? 7 : 9),
   ];
 }

@@ -21,6 +21,7 @@ const STAGES: readonly [stage: string, test: (url: string, name: string) => bool
   ['UTF-8 decoding', (url, name) => isBuiltIn(url) && (name === 'decode' || name === 'decodeUTF8')],
   ['framing (sse)', (url) => url.includes('/src-shared/sse/')],
   ['statistics', (url) => url.includes('/src-shared/diagnostics/chunk-stats') || url.includes('/budget.')],
+  ['in-text stage (inline)', (url) => url.includes('/src-shared/inline/')],
   ['dialect decoding + validation', (url) => url.includes('/src-shared/dialects/') || url.includes('/src-shared/json/') || url.includes('/src-shared/python/')],
   ['reconstruction', (url) => url.includes('/src-shared/reconstruct/')],
   ['diagnostics', (url) => url.includes('/src-shared/diagnostics/')],

@@ -1,40 +1,50 @@
 /**
  * The in-page half of the renderer-open bench (plain JavaScript text for `addInitScript`,
- * like renderer-rate-probe.ts): the time of the Enter key in the path field, the time the
- * first timeline row reaches the DOM, and the long tasks from the key press on.
- * `settled(ms)`: see page-settled.ts.
+ * like renderer-rate-probe.ts): the time of the click that opens the file, the time the
+ * first timeline row reaches the DOM, the time the session's state badge last changed (it
+ * says the session is complete once main decoded everything), and the long tasks from the
+ * click on, with their start times. `settled(ms)`: see page-settled.ts.
  */
 import { SETTLED_SNIPPET } from './page-settled';
 
 export interface OpenProbeSamples {
-  enterAt: number;
+  clickAt: number;
   firstRowAt: number;
-  longTasks: number[];
+  stateText: string;
+  stateChangedAt: number;
+  /** [start ms after the click, duration ms]. */
+  longTasks: [number, number][];
 }
 
 export const OPEN_PROBE_SCRIPT = String.raw`
 (() => {${SETTLED_SNIPPET}
-  const state = { enterAt: 0, firstRowAt: 0, longTasks: [] };
+  const state = { clickAt: 0, clickPerf: 0, firstRowAt: 0, stateText: '', stateChangedAt: 0, longTasks: [] };
   new PerformanceObserver((list) => {
-    if (state.enterAt > 0) for (const entry of list.getEntries()) state.longTasks.push(entry.duration);
+    if (state.clickAt === 0) return;
+    for (const entry of list.getEntries()) state.longTasks.push([entry.startTime - state.clickPerf, entry.duration]);
   }).observe({ type: 'longtask' });
-  addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && state.enterAt === 0) state.enterAt = Date.now();
+  addEventListener('click', () => {
+    if (state.clickAt !== 0) return;
+    state.clickAt = Date.now();
+    state.clickPerf = performance.now();
   }, true);
   const watch = new MutationObserver(() => {
-    if (state.enterAt === 0 || state.firstRowAt > 0) return;
-    if (document.querySelector('[data-testid="timeline-table"] [data-seq]')) {
-      state.firstRowAt = Date.now();
-      watch.disconnect();
+    if (state.clickAt === 0) return;
+    if (state.firstRowAt === 0 && document.querySelector('[data-testid="timeline-table"] [data-seq]')) state.firstRowAt = Date.now();
+    const badge = document.querySelector('[data-testid="session-state"]');
+    const text = badge ? badge.textContent || '' : '';
+    if (text !== state.stateText) {
+      state.stateText = text;
+      state.stateChangedAt = Date.now();
     }
   });
-  const start = () => watch.observe(document.documentElement, { childList: true, subtree: true });
+  const start = () => watch.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
   window.__rendererOpen = {
     settled,
     collect() {
-      return { enterAt: state.enterAt, firstRowAt: state.firstRowAt, longTasks: state.longTasks };
+      return { clickAt: state.clickAt, firstRowAt: state.firstRowAt, stateText: state.stateText, stateChangedAt: state.stateChangedAt, longTasks: state.longTasks };
     },
   };
 })();

@@ -1,5 +1,6 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -8,29 +9,33 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src-main/testing/chromium';
 import { startWebApp } from '../src-main/web/web-app';
 import { fixtureStream } from './streams';
 import { OPEN_PROBE_SCRIPT, type OpenProbeSamples } from './renderer-open-probe';
-import type { BenchTable } from './run';
+import type { BenchOptions, BenchTable } from './run';
 
 /**
- * Issue 4's budget: "a 100 MB recording shows its first rows within 1 s". A recording file
- * of 100 MB (upstream fixtures of one format repeated, in 64 KB chunks) is opened the way a
- * user does it: the path typed into the Connect view and Enter, in Debian's chromium, with
- * the browser host as `npm start` runs it (sessions in its worker). Timed in the page, from
- * the key press to the first timeline row in the DOM; then to the file fully loaded, with
+ * Opening a large recording in the app: "first screen of rows within 0.5 s of choosing the
+ * file, the whole session decoded with blocks and diagnostics within 3 s, no renderer task
+ * over 50 ms". A recording of 100 MB (10 MB with --quick; upstream fixtures of one format
+ * repeated, in 64 KB chunks) is opened the way a user does it in the browser host, with
+ * sessions in its worker as `npm start` runs it, in Debian's chromium: from the Connect
+ * view's recent files (the browser host takes uploads up to 72 MB). Timed in the page: from
+ * the click to the first timeline row in the DOM, and to the session's state badge showing
+ * it complete (main has decoded everything: blocks and diagnostics are built as it decodes);
  * the long tasks the page had meanwhile.
  */
 
 const MB = 1024 * 1024;
-const FILE_BYTES = 100 * MB;
-/** A recording stores chunks in base64: 3 stream bytes per 4 file bytes. */
-const STREAM_BYTES = Math.round((FILE_BYTES * 3) / 4);
+const FIRST_ROWS_BUDGET_MS = 500;
+const LOADED_BUDGET_MS = 3000;
+const LONG_TASK_BUDGET_MS = 50;
 const CHUNK = 64 * 1024;
-const FIRST_ROWS_BUDGET_MS = 1000;
-const LONG_TASK_BUDGET_MS = 100;
 const FORMATS = ['json', 'xml'] as const;
 const RENDERER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'renderer');
 
-async function writeRecording(path: string, format: (typeof FORMATS)[number]): Promise<number> {
-  const stream = fixtureStream(format, STREAM_BYTES);
+type Probe = { __rendererOpen: { settled(ms: number): Promise<void>; collect(): OpenProbeSamples } };
+
+/** A recording stores chunks in base64: 3 stream bytes per 4 file bytes. */
+async function writeRecording(path: string, format: (typeof FORMATS)[number], fileBytes: number): Promise<number> {
+  const stream = fixtureStream(format, Math.round((fileBytes * 3) / 4));
   const recorder = await createRecorder(path, { tool: 'renderer-open bench' });
   const leg = recorder.startLeg({ method: 'POST', url: 'http://127.0.0.1/agent/run', headers: [['content-type', 'application/json']], body: '{"user_prompt":"bench"}' });
   recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
@@ -44,8 +49,11 @@ async function writeRecording(path: string, format: (typeof FORMATS)[number]): P
   return (await stat(path)).size;
 }
 
-async function measure(path: string, format: string, fileBytes: number): Promise<{ row: (string | number)[]; met: boolean }> {
-  const app = await startWebApp({ rendererDir: RENDERER_DIR, demoAgent: false, sessionsInWorker: true });
+async function measure(path: string, format: string, fileBytes: number): Promise<(string | number)[]> {
+  // The browser host takes uploads up to 72 MB: a larger file is opened from the recent files.
+  const recentFilesPath = `${path}.recent.json`;
+  await writeFile(recentFilesPath, JSON.stringify([path]));
+  const app = await startWebApp({ rendererDir: RENDERER_DIR, demoAgent: false, sessionsInWorker: true, recentFilesPath });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS] });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -53,11 +61,11 @@ async function measure(path: string, format: string, fileBytes: number): Promise
     const url = new URL(app.url);
     url.searchParams.set('autoconnect', '0');
     await page.goto(url.href);
-    const input = page.getByTestId('open-path-input');
-    await input.fill(path);
+    const recent = page.locator('.recent-file', { hasText: path });
+    await recent.waitFor();
     // Startup work (Monaco's first load among it) is over before the file opens.
-    await page.evaluate(() => (globalThis as unknown as { __rendererOpen: { settled(ms: number): Promise<void> } }).__rendererOpen.settled(1000));
-    await input.press('Enter');
+    await page.evaluate(() => (globalThis as unknown as Probe).__rendererOpen.settled(1000));
+    await recent.click();
     await page.locator('[data-testid="timeline-table"] [data-seq="0"]').waitFor({ timeout: 30_000 });
     const deadline = Date.now() + 120_000;
     let summary = (await app.service.listSessions())[0];
@@ -65,50 +73,55 @@ async function measure(path: string, format: string, fileBytes: number): Promise
       await new Promise((resolve) => setTimeout(resolve, 25));
       summary = (await app.service.listSessions())[0];
     }
-    const completeAt = summary?.state === 'complete' ? Date.now() : Number.NaN;
-    const samples = await page.evaluate(() => (globalThis as unknown as { __rendererOpen: { collect(): OpenProbeSamples } }).__rendererOpen.collect());
-    const firstRows = samples.firstRowAt - samples.enterAt;
-    const loaded = completeAt - samples.enterAt;
-    const tasks = [...samples.longTasks].sort((a, b) => a - b);
-    const overBudget = tasks.filter((d) => d > LONG_TASK_BUDGET_MS).length;
-    const met = firstRows <= FIRST_ROWS_BUDGET_MS;
-    return {
-      met,
-      row: [
-        format,
-        `${(fileBytes / MB).toFixed(1)} MB`,
-        summary?.envelopes ?? 0,
-        Math.round(firstRows),
-        Number.isNaN(loaded) ? 'not within 120 s' : (loaded / 1000).toFixed(2),
-        tasks.length,
-        overBudget,
-        Math.round(tasks.at(-1) ?? 0),
-        met ? 'met' : 'MISSED',
-      ],
-    };
+    // The page hears of the end within a status interval; then nothing is left to change.
+    await page.waitForTimeout(1000);
+    const samples = await page.evaluate(() => (globalThis as unknown as Probe).__rendererOpen.collect());
+    const firstRows = samples.firstRowAt - samples.clickAt;
+    const loaded = summary?.state === 'complete' ? samples.stateChangedAt - samples.clickAt : Number.NaN;
+    const tasks = samples.longTasks.map(([, duration]) => duration).sort((a, b) => a - b);
+    const longest = Math.round(tasks.at(-1) ?? 0);
+    const verdict = [
+      firstRows <= FIRST_ROWS_BUDGET_MS ? 'first rows met' : 'first rows MISSED',
+      loaded <= LOADED_BUDGET_MS ? 'loaded met' : 'loaded MISSED',
+      longest <= LONG_TASK_BUDGET_MS ? 'tasks met' : 'tasks MISSED',
+    ].join(', ');
+    return [
+      format,
+      `${(fileBytes / MB).toFixed(1)} MB`,
+      summary?.envelopes ?? 0,
+      Math.round(firstRows),
+      Number.isNaN(loaded) ? 'not within 120 s' : (loaded / 1000).toFixed(2),
+      tasks.length,
+      tasks.filter((d) => d > LONG_TASK_BUDGET_MS).length,
+      longest,
+      verdict,
+    ];
   } finally {
     await browser.close();
     await app.close();
   }
 }
 
-export async function run(): Promise<BenchTable[]> {
+export async function run(options: BenchOptions): Promise<BenchTable[]> {
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('out/renderer is missing: run `npx electron-vite build` first');
+  const fileBytes = (options.quick ? 10 : 100) * MB;
   const dir = await mkdtemp(join(tmpdir(), 'renderer-open-'));
   try {
     const rows: (string | number)[][] = [];
     for (const format of FORMATS) {
       const path = join(dir, `${format}.recording.ndjson`);
-      const size = await writeRecording(path, format);
-      rows.push((await measure(path, format, size)).row);
+      const size = await writeRecording(path, format, fileBytes);
+      rows.push(await measure(path, format, size));
     }
     return [
       {
-        title: 'Opening a 100 MB recording in the renderer (browser host + chromium, path typed in the Connect view)',
-        columns: ['format', 'file', 'envelopes', 'first rows ms', 'loaded s', 'long tasks', `> ${LONG_TASK_BUDGET_MS} ms`, 'longest task ms', `first rows ≤ ${FIRST_ROWS_BUDGET_MS} ms`],
+        title: `Opening a ${fileBytes / MB} MB recording in the app (browser host + chromium, chosen from the recent files)`,
+        columns: ['format', 'file', 'envelopes', 'first rows ms', 'loaded s', 'long tasks', `> ${LONG_TASK_BUDGET_MS} ms`, 'longest task ms', 'budget'],
         rows,
         notes: [
-          'First rows: from the Enter key in the path field to the first timeline row in the DOM, timed in the page. Loaded: to main reporting the session complete (polled every 25 ms; same clock).',
-          'Long tasks: those of the page while the file loads (startup is over before the key press).',
+          `Budget: first rows ≤ ${FIRST_ROWS_BUDGET_MS} ms, loaded ≤ ${LOADED_BUDGET_MS / 1000} s, no long task over ${LONG_TASK_BUDGET_MS} ms.`,
+          'First rows: from the click on the file to the first timeline row in the DOM. Loaded: to the state badge showing the session complete (main decoded every envelope, block and diagnostic). Both timed in the page.',
+          `Long tasks: those of the page while the file loads (startup is over before the click). 1-min load average at the end: ${(loadavg()[0] ?? 0).toFixed(2)} (2 shared cores).`,
         ],
       },
     ];

@@ -77,6 +77,7 @@ export const TEST_IDS = {
   statusRate: 'status-rate',
   statusIdle: 'status-idle',
   stopButton: 'stop-button',
+  runFormats: 'run-formats',
   saveButton: 'save-recording',
   exportMenu: 'export-menu',
   copyCurl: 'copy-curl',

@@ -3,8 +3,11 @@ import type { DownloadKind } from '../../src-shared/contract';
 import { FILE_FORMATS } from '../../src-shared/export/formats';
 import { Badge, SeverityCounts } from '../components/Badge';
 import { requestToCurl } from '../model/connect-form';
+import { FORMAT_PAIR, offersFormatPair, whenAllEnded } from '../model/format-pair';
 import { replayOffer } from '../model/replay';
 import { TEST_IDS } from '../testids';
+import { showDiff } from '../views/diff/DiffView';
+import { ReplayHitNotice } from '../views/replay/Breakpoints';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from './composition';
 import { copyText } from './files';
@@ -34,7 +37,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
   return (
     <section className="session-header" data-testid={TEST_IDS.sessionHeader}>
       <div className="session-header-row">
-        <Badge tone={stateTone(summary)} title={stateTitle(summary)} testId={TEST_IDS.sessionState}>
+        <Badge tone={stateTone(summary, session.replay)} title={stateTitle(summary)} testId={TEST_IDS.sessionState}>
           {stateLabel(summary, session.replay)}
         </Badge>
         <SessionTitle app={app} sessionId={summary.id} title={summary.title} />
@@ -43,67 +46,80 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
             {source}
           </span>
         )}
-        <span className="spacer" />
-        <ReplayControls app={app} />
-        {/* A paused replay is stopped already: its transport plays it on or restarts it. */}
-        {isLive && session.replay?.playing !== false && (
-          <button type="button" className="button button-danger" data-testid={TEST_IDS.stopButton} title="Stop the stream (S)" onClick={() => void app.stop(summary.id)}>
-            ■ Stop
+        <span className="session-actions">
+          <ReplayControls app={app} />
+          {/* A paused replay is stopped already: its transport plays it on or restarts it. */}
+          {isLive && session.replay?.playing !== false && (
+            <button type="button" className="button button-danger" data-testid={TEST_IDS.stopButton} title="Stop the stream (S)" onClick={() => void app.stop(summary.id)}>
+              ■ Stop
+            </button>
+          )}
+          {request && (
+            <button
+              type="button"
+              className="button"
+              data-testid={TEST_IDS.copyCurl}
+              title="Copy the request as a curl command (secrets stay redacted)"
+              onClick={() => void app.run('Copy as curl', async () => {
+                await copyText(requestToCurl(request));
+                app.notify('Copied', 'The request is on the clipboard as a curl command.', summary.id);
+              })}
+            >
+              Copy as curl
+            </button>
+          )}
+          {replay.kind !== 'controls' && summary.envelopes > 0 && (
+            <button
+              type="button"
+              className="button"
+              data-testid={TEST_IDS.replayButton}
+              // Replaying a stream that is still arriving would replay half of it.
+              disabled={replay.kind !== 'start'}
+              title={replay.kind === 'start' ? 'Play this session again with its original timing' : replay.reason}
+              onClick={() =>
+                void app.run('Replay', async () => {
+                  const replay = await app.service.startReplay({ sessionId: summary.id, paused: false });
+                  app.setActiveSession(replay.id);
+                }, summary.id)
+              }
+            >
+              ▶ Replay
+            </button>
+          )}
+          {offersFormatPair(summary, request) && (
+            <button
+              type="button"
+              className="button"
+              data-testid={TEST_IDS.runFormats}
+              title="Run this request again in xml and in json, and open the Diff view on the two runs when both are done"
+              onClick={() => void runFormatPair(app, summary.id)}
+            >
+              xml ⇄ json
+            </button>
+          )}
+          <button type="button" className="button" data-testid={TEST_IDS.saveButton} title="Save the session as a recording" onClick={() => void app.saveRecording(summary.id)}>
+            Save
           </button>
-        )}
-        {request && (
-          <button
-            type="button"
-            className="button"
-            data-testid={TEST_IDS.copyCurl}
-            title="Copy the request as a curl command (secrets stay redacted)"
-            onClick={() => void app.run('Copy as curl', async () => {
-              await copyText(requestToCurl(request));
-              app.notify('Copied', 'The request is on the clipboard as a curl command.', summary.id);
-            })}
+          <select
+            className="select export-select"
+            data-testid={TEST_IDS.exportMenu}
+            value=""
+            aria-label="Export"
+            onChange={(event) => {
+              const kind = event.target.value as DownloadKind;
+              if (kind) void app.exportSession(summary.id, kind);
+            }}
           >
-            Copy as curl
-          </button>
-        )}
-        {replay.kind !== 'controls' && summary.envelopes > 0 && (
-          <button
-            type="button"
-            className="button"
-            data-testid={TEST_IDS.replayButton}
-            // Replaying a stream that is still arriving would replay half of it.
-            disabled={replay.kind !== 'start'}
-            title={replay.kind === 'start' ? 'Play this session again with its original timing' : replay.reason}
-            onClick={() =>
-              void app.run('Replay', async () => {
-                const replay = await app.service.startReplay({ sessionId: summary.id, paused: false });
-                app.setActiveSession(replay.id);
-              }, summary.id)
-            }
-          >
-            ▶ Replay
-          </button>
-        )}
-        <button type="button" className="button" data-testid={TEST_IDS.saveButton} title="Save the session as a recording" onClick={() => void app.saveRecording(summary.id)}>
-          Save
-        </button>
-        <select
-          className="select"
-          data-testid={TEST_IDS.exportMenu}
-          value=""
-          aria-label="Export"
-          onChange={(event) => {
-            const kind = event.target.value as DownloadKind;
-            if (kind) void app.exportSession(summary.id, kind);
-          }}
-        >
-          <option value="">Export…</option>
-          {EXPORTS.map((e) => (
-            <option key={e.kind} value={e.kind}>
-              {e.label}
-            </option>
-          ))}
-        </select>
+            <option value="">Export…</option>
+            {EXPORTS.map((e) => (
+              <option key={e.kind} value={e.kind}>
+                {e.label}
+              </option>
+            ))}
+          </select>
+        </span>
       </div>
+      <ReplayHitNotice app={app} />
       <div className="status-line" data-testid={TEST_IDS.statusLine}>
         {status.http && (
           <span className={`status-field ${summary.httpStatus !== undefined && summary.httpStatus >= 400 ? 'status-bad' : ''}`} data-testid={TEST_IDS.statusHttp}>
@@ -143,6 +159,15 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
       {summary.failure && <FailurePanel failure={summary.failure} />}
     </section>
   );
+}
+
+/** Starts the xml and json runs of a session's request; the Diff view opens on them once both ended. */
+async function runFormatPair(app: RendererApp, sessionId: string): Promise<void> {
+  const started = await app.run('Run in xml and json', () => app.service.runInFormats({ sessionId, formats: [...FORMAT_PAIR] }), sessionId);
+  const [left, right] = started ?? [];
+  if (!left || !right) return;
+  app.notify('Run in xml and json', `“${left.title}” and “${right.title}” are running; the Diff view opens when both are done.`, sessionId);
+  whenAllEnded(app.sessions, [left.id, right.id], () => showDiff(app, left.id, right.id));
 }
 
 function replayedTitle(app: RendererApp, id: string): string {

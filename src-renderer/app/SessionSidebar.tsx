@@ -104,14 +104,19 @@ export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: 
 });
 
 /**
- * The session's badge: while it receives, what it is doing ("paused" for a paused replay, when
- * its transport state is known); once it ended, its end status — "done" only for a stream that
+ * The session's badge: while it receives, what it is doing ("paused" for a paused replay: from
+ * its transport state where known, else from its summary); once it ended, its end status — "done" only for a stream that
  * ended with its terminal event and nothing left open.
  */
 export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
   if (session.awaitingTools) return 'awaiting tools';
-  if (session.source.kind === 'replay' && session.state === 'streaming') return replay?.playing === false ? 'paused' : 'replaying';
+  if (session.source.kind === 'replay' && session.state === 'streaming') return replayPaused(session, replay) ? 'paused' : 'replaying';
   return session.end?.label ?? session.state;
+}
+
+/** A replay that is not playing: by its transport state where known, else by its summary. */
+function replayPaused(session: SessionSummary, replay: Pick<ReplayState, 'playing'> | null | undefined): boolean {
+  return session.source.kind === 'replay' && session.state === 'streaming' && (replay ? !replay.playing : session.replayPaused === true);
 }
 
 export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
@@ -123,8 +128,9 @@ export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
   paused: 'accent',
 };
 
-export function stateTone(session: SessionSummary): Tone {
+export function stateTone(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): Tone {
   if (session.awaitingTools) return 'accent';
+  if (replayPaused(session, replay)) return 'neutral';
   if (session.end) return END_TONES[session.end.kind];
   switch (session.state) {
     case 'streaming':

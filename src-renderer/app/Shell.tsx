@@ -7,6 +7,7 @@ import { TEST_IDS } from '../testids';
 import { ConnectView } from '../views/connect/ConnectView';
 import { TimelineView } from '../views/timeline/TimelineView';
 import { FrontendToolsPrompt } from '../views/tools/FrontendToolsPrompt';
+import type { SessionSummary } from '../../src-shared/contract';
 import type { RendererApp } from './composition';
 import { fileToUpload, isEditableTarget } from './files';
 import { HelpOverlay } from './HelpOverlay';
@@ -242,8 +243,8 @@ function NavTabs({ app, view }: { app: RendererApp; view: ViewId }) {
   const counts: Partial<Record<ViewId, string>> = session
     ? {
         timeline: session.total > 0 ? compact(session.total) : '',
-        blocks: session.blocks.length > 0 ? compact(session.blocks.length) : '',
-        diagnostics: session.diagnostics.length > 0 ? compact(session.diagnostics.length) : '',
+        blocks: session.summary.blocks ? compact(session.summary.blocks) : '',
+        diagnostics: findingCount(session.summary) > 0 ? compact(findingCount(session.summary)) : '',
       }
     : {};
   const errors = session !== null && session.summary.diagnostics.error > 0;
@@ -305,4 +306,8 @@ function compact(n: number): string {
   if (n < 10_000) return String(n);
   if (n < 1_000_000) return `${Math.floor(n / 1000)}k`;
   return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+function findingCount(summary: SessionSummary): number {
+  return summary.diagnostics.error + summary.diagnostics.warning + summary.diagnostics.info;
 }

@@ -266,6 +266,7 @@ export function createApp(deps: AppDeps): RendererApp {
     helpOpen,
 
     session: (id) => sessions.data(id),
+    watchSession: (id, part) => sessions.watch(id, part),
     timeline: (id) => sessions.timeline(id),
     refreshSession: (id) => sessions.refresh(id),
     setActiveSession,

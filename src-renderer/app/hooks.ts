@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
-import type { AppModel, ReadableStore, SessionData } from './types';
+import { useEffect, useSyncExternalStore } from 'react';
+import type { AppModel, ReadableStore, SessionData, SessionPart } from './types';
 
 /** Thin adapter from a model store to React: re-renders when the snapshot changes. */
 export function useStore<T>(store: ReadableStore<T>): T {
@@ -18,4 +18,9 @@ const NO_SESSION: ReadableStore<null> = { getSnapshot: () => null, subscribe: ()
 export function useSessionData(app: AppModel, sessionId: string | null): SessionData | null {
   const store = sessionId === null ? NO_SESSION : app.session(sessionId);
   return useStore<SessionData | null>(store);
+}
+
+/** Keeps a session's blocks or findings current while the calling view is mounted (and `enabled`). */
+export function useWatchSession(app: AppModel, sessionId: string | null, part: SessionPart, enabled = true): void {
+  useEffect(() => (sessionId !== null && enabled ? app.watchSession(sessionId, part) : undefined), [app, sessionId, part, enabled]);
 }

@@ -58,6 +58,9 @@ export type ThemeName = 'dark' | 'light';
 
 // ─── Sessions ───────────────────────────────────────────────────────────────────────────
 
+/** The parts of a session fetched only while a view shows them. */
+export type SessionPart = 'blocks' | 'diagnostics';
+
 export interface SessionsSnapshot {
   /** Newest first. */
   readonly list: readonly SessionSummary[];
@@ -77,16 +80,19 @@ export interface SessionData {
   /** Envelopes known so far (= rows). */
   readonly total: number;
   readonly agents: readonly AgentInfoPayload[];
-  /** Block summaries indexed by block id (holes while still loading are `undefined`). */
+  /** Block summaries indexed by block id (holes while still loading are `undefined`); kept current only while watched. */
   readonly blocks: readonly (BlockSummary | undefined)[];
   /** Bumps whenever `blocks` changes (cheap change check for derived views). */
   readonly blocksVersion: number;
-  /** Ordered by `seq`, no duplicates. */
+  /** Ordered by `seq`, no duplicates; kept current only while watched. */
   readonly diagnostics: readonly DiagnosticPayload[];
   readonly live: LiveStatus | null;
   readonly replay: ReplayState | null;
-  /** blocks/diagnostics/detail have been fetched once (batches alone may be partial). */
+  /** The detail has been fetched once. */
   readonly loaded: boolean;
+  /** `blocks` and `diagnostics` have been fetched once (they are fetched while a view shows them). */
+  readonly blocksLoaded: boolean;
+  readonly diagnosticsLoaded: boolean;
 }
 
 // ─── Selection and navigation ───────────────────────────────────────────────────────────
@@ -143,8 +149,10 @@ export interface AppModel {
   readonly view: ReadableStore<ViewId>;
   readonly errors: ReadableStore<readonly AppError[]>;
 
-  /** The per-session store (created on first use; fetches blocks, diagnostics and detail once). */
+  /** The per-session store (created on first use; fetches the detail once). */
   session(id: string): ReadableStore<SessionData>;
+  /** A view shows the session's blocks or findings: keeps them current until the returned function is called. */
+  watchSession(id: string, part: SessionPart): () => void;
   /** Re-fetch a session's detail (e.g. after sending tool results). */
   refreshSession(id: string): Promise<void>;
 

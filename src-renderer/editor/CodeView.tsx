@@ -85,8 +85,11 @@ export function CodeView({ value, language, readOnly = true, onChange, height = 
     );
     return () => {
       cancelled = true;
-      created?.dispose();
       editor.current = null;
+      // Disposing an editor takes tens of milliseconds: in a task of its own, so a view
+      // switch (Connect → Timeline on opening a file) does not become one long task.
+      const disposed = created;
+      if (disposed) window.setTimeout(() => disposed.dispose(), 0);
     };
     // The editor is created once; value, language and options are pushed by the effects below.
     // eslint-disable-next-line react-hooks/exhaustive-deps

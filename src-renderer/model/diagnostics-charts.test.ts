@@ -3,6 +3,7 @@ import type { ChunkStatistics, HistogramSummary } from '../../src-shared/diagnos
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { readFixture } from '../../src-main/testing/fixtures';
 import {
+  hasNetworkChunks,
   asChunkStatistics,
   bucketLabel,
   budgetMarker,
@@ -146,5 +147,27 @@ describe('fullness, legs, summaries', () => {
     const stats = statsOf('example_1.json.sse');
     expect(hasTiming(stats)).toBe(false);
     expect(hasTiming({ ...stats, frameGapMs: { ...stats.frameGapMs, count: 2, max: 12 } })).toBe(true);
+  });
+});
+
+describe('hasNetworkChunks', () => {
+  const live = { id: 'l', source: { kind: 'live' as const, method: 'GET', url: 'http://x' } };
+  const capture = { id: 'c', source: { kind: 'file' as const, path: '/c.sse', importer: 'sse' } };
+  const recording = { id: 'r', source: { kind: 'file' as const, path: '/r.recording', importer: 'recording' } };
+  const replayOf = (id: string, of: string) => ({ id, source: { kind: 'replay' as const, of } });
+
+  test('live sessions and recordings have network chunks; other files do not', () => {
+    expect([live, capture, recording].map((s) => hasNetworkChunks(s, []))).toEqual([true, false, true]);
+  });
+
+  test('regression: a replay of a capture showed the chunks-vs-frames chart — a replay has its source’s kind of chunks', () => {
+    const list = [capture, recording, replayOf('rc', 'c'), replayOf('rr', 'r'), replayOf('rrc', 'rc')];
+    expect(['rc', 'rr', 'rrc'].map((id) => hasNetworkChunks(list.find((s) => s.id === id)!, list))).toEqual([false, true, false]);
+  });
+
+  test('a replay whose source is closed, or a cycle, ends the walk', () => {
+    expect(hasNetworkChunks(replayOf('x', 'gone'), [])).toBe(true);
+    const loop = [replayOf('a', 'b'), replayOf('b', 'a')];
+    expect(typeof hasNetworkChunks(loop[0]!, loop)).toBe('boolean');
   });
 });

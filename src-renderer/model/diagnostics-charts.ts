@@ -1,3 +1,4 @@
+import type { SessionSummary } from '../../src-shared/contract';
 import type { ChunkStatistics, HistogramBucket, HistogramSummary, TypeOverhead } from '../../src-shared/diagnostics/chunk-stats';
 
 /**
@@ -212,4 +213,21 @@ export function histogramSummaryLine(summary: HistogramSummary, unit: Unit): str
 /** Whether a session recorded any timing (a file without receive times has all gaps 0). */
 export function hasTiming(stats: ChunkStatistics): boolean {
   return stats.frameGapMs.count > 0 && stats.frameGapMs.max > 0;
+}
+
+/**
+ * Whether a session's chunks are network reads (live sessions, recordings), which the
+ * chunks-vs-frames chart is about, and not blocks a file was read in. A replay has the chunks
+ * of the session it plays: followed through replays of replays; unknown (its source closed)
+ * counts as network reads.
+ */
+export function hasNetworkChunks(summary: Pick<SessionSummary, 'source'>, sessions: readonly Pick<SessionSummary, 'id' | 'source'>[]): boolean {
+  let source = summary.source;
+  for (let hops = 0; source.kind === 'replay' && hops <= sessions.length; hops++) {
+    const of = source.of;
+    const next = sessions.find((s) => s.id === of);
+    if (!next) return true;
+    source = next.source;
+  }
+  return source.kind === 'live' || (source.kind === 'file' && source.importer === 'recording');
 }

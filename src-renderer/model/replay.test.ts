@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { SessionSummary } from '../../src-shared/contract';
-import { FAST, MAX_SPEED, MIN_SPEED, SPEEDS, progressFraction, replayKeyAction, progressLabel, replayOffer, seekAction, speedAction, speedChoices, speedIndex, speedLabel, stepSpeed } from './replay';
+import { breakpointTypes, FAST, hitLabel, MAX_SPEED, MIN_SPEED, SPEEDS, progressFraction, replayKeyAction, progressLabel, replayOffer, seekAction, speedAction, speedChoices, speedIndex, speedLabel, stepSpeed } from './replay';
 
 describe('speeds', () => {
   test('the ladder runs ×0.25 … ×20, then fast', () => {
@@ -70,4 +70,17 @@ test('replayKeyAction: single keys without modifiers', () => {
   const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
   expect(['k', '.', '<', '>', 'x'].map((k) => replayKeyAction(key(k)))).toEqual(['toggle', 'step', 'slower', 'faster', null]);
   expect(replayKeyAction(key('k', { ctrlKey: true }))).toBeNull();
+});
+
+describe('breakpoint chooser', () => {
+  test('offers the frontend-tools prompt first, then the source types once each', () => {
+    expect(breakpointTypes(['meta_init', 'text', 'awaiting_frontend_tools'])).toEqual(['awaiting_frontend_tools', 'meta_init', 'text']);
+    expect(breakpointTypes([])).toEqual(['awaiting_frontend_tools']);
+  });
+
+  test('says what the replay paused at, with the agent named and the finding explained', () => {
+    expect(hitLabel({ breakpoint: { kind: 'type', type: 'tool_call' }, envelope: 12 }, () => '?')).toBe('type tool_call at envelope #12');
+    expect(hitLabel({ breakpoint: { kind: 'agent', agent: 'u-1' }, envelope: 3 }, (u) => (u === 'u-1' ? 'sub 1' : u))).toBe('agent sub 1 at envelope #3');
+    expect(hitLabel({ breakpoint: { kind: 'error' }, envelope: 1, rule: 'json.invalid', message: 'Event 1 is not valid JSON' }, () => '?')).toBe('error finding json.invalid at envelope #1: Event 1 is not valid JSON');
+  });
 });

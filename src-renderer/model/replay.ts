@@ -1,4 +1,5 @@
 import type { ReplayAction, ReplayState, SessionSummary } from '../../src-shared/contract';
+import { describeBreakpoint } from '../../src-shared/replay/breakpoints';
 
 /**
  * The replay controls' model: the speed ladder (×0.25 … ×20, then "fast" = recorded timing
@@ -101,4 +102,21 @@ export type ReplayKeyAction = (typeof REPLAY_KEYS)[number]['action'];
 export function replayKeyAction(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): ReplayKeyAction | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
   return REPLAY_KEYS.find((k) => k.key === event.key)?.action ?? null;
+}
+
+/** The type a "frontend tools prompt" breakpoint names: offered first, whatever the source holds. */
+export const TOOLS_PROMPT_TYPE = 'awaiting_frontend_tools';
+
+/**
+ * The types a type breakpoint can name, for the chooser: the frontend-tools prompt first, then
+ * the source's types in order of first appearance.
+ */
+export function breakpointTypes(sourceTypes: readonly string[]): string[] {
+  return [TOOLS_PROMPT_TYPE, ...sourceTypes.filter((t) => t !== TOOLS_PROMPT_TYPE)];
+}
+
+/** What the replay paused at, in one line: "type tool_call at envelope #12", "error finding json.invalid at #1: …". */
+export function hitLabel(hit: NonNullable<ReplayState['hit']>, agentName: (uuid: string) => string): string {
+  const what = hit.breakpoint.kind === 'error' ? `error finding ${hit.rule ?? ''}`.trim() : describeBreakpoint(hit.breakpoint, agentName);
+  return `${what} at envelope #${hit.envelope}${hit.message ? `: ${hit.message}` : ''}`;
 }

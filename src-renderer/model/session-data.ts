@@ -1,4 +1,4 @@
-import type { AgentInfoPayload, BlockSummary, DiagnosticPayload, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
+import type { AgentInfoPayload, BlockSummary, DiagnosticPayload, DiagnosticsPage, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
 import type { SessionData } from '../app/types';
 
 /**
@@ -19,6 +19,8 @@ export function emptySessionData(summary: SessionSummary): SessionData {
     live: null,
     replay: null,
     loaded: false,
+    blocksLoaded: false,
+    diagnosticsLoaded: false,
   };
 }
 
@@ -30,45 +32,31 @@ export function generationOf(value: { readonly generation?: number | undefined }
 /**
  * The session started over from empty in main (a replay seeking backwards): blocks, agents,
  * diagnostics and the legs of the detail belong to the old start and go; batches of the new
- * one bring everything from the beginning. Live and replay status stay (they are current).
+ * one bring everything from the beginning (blocks and findings are fetched again by the views
+ * that show them). Live and replay status stay (they are current).
  */
 export function restartSessionData(data: SessionData, summary: SessionSummary): SessionData {
   return { ...emptySessionData(summary), live: data.live, replay: data.replay, loaded: data.loaded };
 }
 
+/** A batch brings rows (kept by the timeline), the session's total and new agents. */
 export function applyBatch(data: SessionData, batch: SessionBatch): SessionData {
-  const blocks = batch.blocks.length > 0 ? mergeBlocks(data.blocks, batch.blocks) : data.blocks;
-  return {
-    ...data,
-    total: Math.max(data.total, batch.total),
-    agents: batch.agents.length > 0 ? mergeAgents(data.agents, batch.agents) : data.agents,
-    blocks,
-    blocksVersion: blocks === data.blocks ? data.blocksVersion : data.blocksVersion + 1,
-    diagnostics: batchDiagnostics(data.diagnostics, batch),
-  };
+  const total = Math.max(data.total, batch.total);
+  if (total === data.total && batch.agents.length === 0) return data;
+  return { ...data, total, agents: batch.agents.length > 0 ? mergeAgents(data.agents, batch.agents) : data.agents };
 }
 
-/** A batch adds findings, or (the inline mode changed) replaces the whole list. */
-function batchDiagnostics(current: readonly DiagnosticPayload[], batch: SessionBatch): readonly DiagnosticPayload[] {
-  if (batch.resetDiagnostics) return batch.diagnostics;
-  return batch.diagnostics.length > 0 ? mergeDiagnostics(current, batch.diagnostics) : current;
+/** Block summaries fetched because they changed (see SessionsModel.watch). */
+export function applyBlockChanges(data: SessionData, changed: readonly BlockSummary[]): SessionData {
+  if (changed.length === 0) return data.blocksLoaded ? data : { ...data, blocksLoaded: true };
+  return { ...data, blocks: mergeBlocks(data.blocks, changed), blocksVersion: data.blocksVersion + 1, blocksLoaded: true };
 }
 
-/** The first full load (detail, blocks, diagnostics), merged with whatever batches brought meanwhile. */
-export function applyLoaded(
-  data: SessionData,
-  loaded: { detail: SessionDetail; blocks: readonly BlockSummary[]; diagnostics: readonly DiagnosticPayload[] },
-): SessionData {
-  // Blocks and diagnostics already present came from batches at least as new as the fetch.
-  if (generationOf(loaded.detail.summary) < generationOf(data.summary)) return { ...data, loaded: true };
-  const blocks = mergeBlocks(loaded.blocks, data.blocks.filter((b): b is BlockSummary => b !== undefined));
-  return {
-    ...applyDetail(data, loaded.detail),
-    blocks,
-    blocksVersion: data.blocksVersion + 1,
-    diagnostics: mergeDiagnostics(loaded.diagnostics, data.diagnostics),
-    loaded: true,
-  };
+/** Findings fetched from where the held list ends, or the whole list when main replaced it (`from` 0). */
+export function applyDiagnosticsPage(data: SessionData, page: DiagnosticsPage): SessionData {
+  const diagnostics = page.from === 0 ? page.diagnostics : page.diagnostics.length > 0 ? mergeDiagnostics(data.diagnostics, page.diagnostics) : data.diagnostics;
+  if (diagnostics === data.diagnostics && data.diagnosticsLoaded) return data;
+  return { ...data, diagnostics, diagnosticsLoaded: true };
 }
 
 export function applyDetail(data: SessionData, detail: SessionDetail): SessionData {

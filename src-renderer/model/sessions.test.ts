@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockSummary, DiagnosticPayload, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
 import { createFakeService, row, rows, rowsBatch, settle, summary } from '../testing/fake-service';
 import { createManualScheduler } from './scheduler';
-import { SessionsModel } from './sessions';
+import { ON_DEMAND_INTERVAL_MS, SessionsModel } from './sessions';
 
 function block(id: number, change: Partial<BlockSummary> = {}): BlockSummary {
   return {
@@ -23,17 +23,30 @@ function detail(s: SessionSummary): SessionDetail {
   return { summary: s, request: null, legs: [], agents: [{ uuid: 'agent-a', parent: null, firstEnvelope: 0 }], pendingTools: null };
 }
 
-function setup(loaded: { blocks?: BlockSummary[]; diagnostics?: DiagnosticPayload[] } = {}) {
+/**
+ * Main's side for the tests: blocks with the revision each last changed at, findings with
+ * the times they were replaced; getBlockChanges and getDiagnosticsSince answer like main.
+ */
+function setup(main: { blocks?: { block: BlockSummary; revision: number }[]; diagnostics?: DiagnosticPayload[]; resets?: number } = {}) {
   const scheduler = createManualScheduler();
   const errors: string[] = [];
   let current = summary('s1');
   const fake = createFakeService({
     getSession: () => Promise.resolve(detail(current)),
-    getBlocks: () => Promise.resolve(loaded.blocks ?? []),
-    getDiagnostics: () => Promise.resolve(loaded.diagnostics ?? []),
+    getBlockChanges: ({ since }: { since: number }) => {
+      const blocks = main.blocks ?? [];
+      const revision = Math.max(0, ...blocks.map((b) => b.revision));
+      return Promise.resolve({ revision, blocks: blocks.filter((b) => b.revision > since).map((b) => b.block) });
+    },
+    getDiagnosticsSince: ({ from, resets }: { from: number; resets: number }) => {
+      const all = main.diagnostics ?? [];
+      const start = resets === (main.resets ?? 0) ? from : 0;
+      return Promise.resolve({ resets: main.resets ?? 0, from: start, diagnostics: all.slice(start) });
+    },
   });
   const model = new SessionsModel({ service: fake.service, scheduler, reportError: (c, e) => errors.push(`${c}: ${(e as Error).message}`) });
-  return { model, scheduler, fake, errors, setSummary: (s: SessionSummary) => (current = s) };
+  const callsOf = (method: string) => fake.calls.filter((c) => c.method === method);
+  return { model, scheduler, fake, errors, main, callsOf, setSummary: (s: SessionSummary) => (current = s) };
 }
 
 describe('sessions model', () => {
@@ -51,20 +64,86 @@ describe('sessions model', () => {
     expect(model.timeline('s1').getSnapshot().total).toBe(100);
   });
 
-  it('merges blocks by id and diagnostics by seq from batches and from the first load, in any order', async () => {
-    const { model, scheduler } = setup({ blocks: [block(0, { status: 'complete' }), block(1)], diagnostics: [diagnostic(1), diagnostic(3)] });
+  it('fetches blocks and findings only while a view watches them, then only what changed', async () => {
+    const main = { blocks: [{ block: block(0, { status: 'complete' }), revision: 1 }, { block: block(1), revision: 2 }], diagnostics: [diagnostic(0), diagnostic(1)] };
+    const { model, scheduler, callsOf } = setup(main);
     model.applySessionsChanged([summary('s1')]);
-    // A batch that arrives before the load answers.
-    model.receiveBatch(batch(0, 4, { blocks: [block(1, { status: 'complete', length: 9 }), block(2)], diagnostics: [diagnostic(3), diagnostic(4)] }));
-    scheduler.frame();
     const data = model.data('s1');
+    model.receiveBatch(batch(0, 4, { blockRevision: 2, diagnosticCount: 2 }));
+    scheduler.frame();
     await settle();
-    const snapshot = data.getSnapshot();
-    expect(snapshot.loaded).toBe(true);
-    expect(snapshot.blocks.map((b) => `${b?.id}:${b?.status}`)).toEqual(['0:complete', '1:complete', '2:open']);
-    expect(snapshot.blocks[1]?.length).toBe(9);
-    expect(snapshot.diagnostics.map((d) => d.seq)).toEqual([1, 3, 4]);
-    expect(snapshot.agents.map((a) => a.uuid)).toEqual(['agent-a']);
+    // Nobody shows them: batches alone fetch nothing.
+    expect(callsOf('getBlockChanges')).toHaveLength(0);
+    expect(callsOf('getDiagnosticsSince')).toHaveLength(0);
+    expect(data.getSnapshot()).toMatchObject({ loaded: true, blocksLoaded: false, diagnosticsLoaded: false });
+
+    const stopBlocks = model.watch('s1', 'blocks');
+    const stopFindings = model.watch('s1', 'diagnostics');
+    await settle();
+    expect(data.getSnapshot().blocks.map((b) => `${b?.id}:${b?.status}`)).toEqual(['0:complete', '1:open']);
+    expect(data.getSnapshot().diagnostics.map((d) => d.seq)).toEqual([0, 1]);
+    expect(data.getSnapshot()).toMatchObject({ blocksLoaded: true, diagnosticsLoaded: true });
+
+    // Main moves on: block 1 changes, block 2 opens, a finding is added.
+    main.blocks[1] = { block: block(1, { status: 'complete', length: 9 }), revision: 3 };
+    main.blocks.push({ block: block(2), revision: 4 });
+    main.diagnostics.push(diagnostic(2));
+    model.receiveBatch(batch(4, 2, { blockRevision: 4, diagnosticCount: 3 }));
+    scheduler.frame();
+    scheduler.advance(ON_DEMAND_INTERVAL_MS);
+    await settle();
+    expect(callsOf('getBlockChanges').map((c) => (c.arg as { since: number }).since)).toEqual([0, 2]);
+    expect(callsOf('getDiagnosticsSince').map((c) => (c.arg as { from: number }).from)).toEqual([0, 2]);
+    expect(data.getSnapshot().blocks.map((b) => `${b?.id}:${b?.status}:${b?.length}`)).toEqual(['0:complete:1', '1:complete:9', '2:open:1']);
+    expect(data.getSnapshot().diagnostics.map((d) => d.seq)).toEqual([0, 1, 2]);
+
+    // Unwatched again: later batches fetch nothing.
+    stopBlocks();
+    stopFindings();
+    main.blocks.push({ block: block(3), revision: 5 });
+    model.receiveBatch(batch(6, 1, { blockRevision: 5, diagnosticCount: 3 }));
+    scheduler.frame();
+    scheduler.advance(ON_DEMAND_INTERVAL_MS);
+    await settle();
+    expect(callsOf('getBlockChanges')).toHaveLength(2);
+  });
+
+  it('fetches at most once per interval while batches keep coming, one request at a time', async () => {
+    const main = { blocks: [{ block: block(0), revision: 1 }] };
+    const { model, scheduler, callsOf } = setup(main);
+    model.applySessionsChanged([summary('s1')]);
+    model.watch('s1', 'blocks');
+    await settle();
+    for (let i = 1; i <= 30; i++) {
+      main.blocks[0] = { block: block(0, { length: i }), revision: i + 1 };
+      model.receiveBatch(batch(i, 1, { blockRevision: i + 1 }));
+      scheduler.frame();
+      scheduler.advance(16);
+      await settle();
+    }
+    // 30 frames of 16 ms: 480 ms, so the first fetch and at most 480 / interval more.
+    expect(callsOf('getBlockChanges').length).toBeLessThanOrEqual(1 + Math.ceil(480 / ON_DEMAND_INTERVAL_MS));
+    scheduler.advance(ON_DEMAND_INTERVAL_MS);
+    await settle();
+    expect(model.data('s1').getSnapshot().blocks[0]?.length).toBe(30);
+  });
+
+  it('takes the whole list of findings again when main replaced it (the inline mode changed)', async () => {
+    const main = { diagnostics: [diagnostic(0), diagnostic(1), diagnostic(2)], resets: 0 };
+    const { model, scheduler } = setup(main);
+    model.applySessionsChanged([summary('s1')]);
+    model.watch('s1', 'diagnostics');
+    model.receiveBatch(batch(0, 1, { diagnosticCount: 3 }));
+    scheduler.frame();
+    await settle();
+    expect(model.data('s1').getSnapshot().diagnostics).toHaveLength(3);
+    main.diagnostics = [{ ...diagnostic(0), rule: 'inline.other' }];
+    main.resets = 1;
+    model.receiveBatch(batch(1, 1, { diagnosticCount: 1, diagnosticResets: 1 }));
+    scheduler.frame();
+    scheduler.advance(ON_DEMAND_INTERVAL_MS);
+    await settle();
+    expect(model.data('s1').getSnapshot().diagnostics.map((d) => d.rule)).toEqual(['inline.other']);
   });
 
   it('keeps sessions newest first and drops the active id when its session goes away', () => {
@@ -97,7 +176,7 @@ describe('sessions model', () => {
     const { model } = setup();
     model.applySessionsChanged([summary('s1')]);
     model.applyLiveStatus({ sessionId: 's1', state: 'streaming', leg: 0, bytes: 10, envelopes: 2, elapsedMs: 100, envelopesPerSecond: 20, bytesPerSecond: 100, idleMs: 0 });
-    model.applyReplayState({ sessionId: 's1', source: 's0', playing: true, speed: 4, instant: false, position: 3, total: 9, finished: false });
+    model.applyReplayState({ sessionId: 's1', source: 's0', playing: true, speed: 4, instant: false, position: 3, total: 9, finished: false, breakpoints: [], loop: false, loops: 0, types: [] });
     const snapshot = model.data('s1').getSnapshot();
     expect(snapshot.live?.envelopes).toBe(2);
     expect(snapshot.replay?.speed).toBe(4);
@@ -119,8 +198,6 @@ describe('sessions model', () => {
     let fail = true;
     const fake = createFakeService({
       getSession: () => (fail ? Promise.reject(new Error('gone')) : Promise.resolve(detail(summary('s1')))),
-      getBlocks: () => Promise.resolve([]),
-      getDiagnostics: () => Promise.resolve([]),
     });
     const model = new SessionsModel({ service: fake.service, scheduler, reportError: (c, e) => errors.push(`${c}: ${(e as Error).message}`) });
     model.applySessionsChanged([summary('s1')]);
@@ -142,17 +219,26 @@ describe('sessions model', () => {
   });
 
   it('starts a session over when main announces a newer generation: rows, blocks, agents and findings of the old start go', async () => {
-    const { model, scheduler } = setup();
+    const main = { blocks: [{ block: block(0), revision: 1 }, { block: block(1), revision: 2 }], diagnostics: [diagnostic(30)] };
+    const { model, scheduler } = setup(main);
     model.applySessionsChanged([summary('s1')]);
     const data = model.data('s1');
+    model.watch('s1', 'blocks');
+    model.watch('s1', 'diagnostics');
     await settle();
-    model.receiveBatch(batch(0, 40, { blocks: [block(0), block(1)], diagnostics: [diagnostic(30)], agents: [{ uuid: 'agent-b', parent: null, firstEnvelope: 3 }] }));
+    model.receiveBatch(batch(0, 40, { blockRevision: 2, diagnosticCount: 1, agents: [{ uuid: 'agent-b', parent: null, firstEnvelope: 3 }] }));
     scheduler.frame();
+    await settle();
     expect(model.timeline('s1').getSnapshot().total).toBe(40);
+    expect(data.getSnapshot().blocks).toHaveLength(2);
 
     // A replay seeks back to 9 envelopes: main starts the session over and plays 9 again.
-    model.receiveBatch(batch(0, 9, { generation: 1, blocks: [block(0)] }));
+    main.blocks = [{ block: block(0), revision: 1 }];
+    main.diagnostics = [];
+    model.receiveBatch(batch(0, 9, { generation: 1, blockRevision: 1 }));
     scheduler.frame();
+    scheduler.advance(ON_DEMAND_INTERVAL_MS);
+    await settle();
     const snapshot = data.getSnapshot();
     expect(snapshot.total).toBe(9);
     expect(snapshot.blocks.filter(Boolean)).toHaveLength(1);

@@ -1,17 +1,21 @@
 import type { InspectorService, LiveStatus, ReplayState, SessionBatch, SessionSummary } from '../../src-shared/contract';
-import type { ReadableStore, SessionData, SessionsSnapshot } from '../app/types';
+import type { ReadableStore, SessionData, SessionPart, SessionsSnapshot } from '../app/types';
 import { createBatchQueue, type BatchQueue } from './batch-queue';
 import type { FrameScheduler } from './scheduler';
-import { applyBatch, applyDetail, applyLoaded, applySummary, detailIsStale, emptySessionData, generationOf, restartSessionData } from './session-data';
+import { OnDemand } from './on-demand';
+import { applyBatch, applyBlockChanges, applyDetail, applyDiagnosticsPage, applySummary, detailIsStale, emptySessionData, generationOf, restartSessionData } from './session-data';
 import { createStore, type Store } from './store';
 import { TimelineModel } from './timeline';
 
 export interface SessionsDeps {
-  readonly service: Pick<InspectorService, 'getSession' | 'getBlocks' | 'getDiagnostics' | 'getRows' | 'filterRows'>;
+  readonly service: Pick<InspectorService, 'getSession' | 'getBlockChanges' | 'getDiagnosticsSince' | 'getRows' | 'filterRows'>;
   readonly scheduler: FrameScheduler;
   readonly reportError: (context: string, error: unknown, sessionId?: string) => void;
   readonly maxRowsPerFrame?: number;
 }
+
+/** A view that shows blocks or findings keeps them current at most this often while they change. */
+export const ON_DEMAND_INTERVAL_MS = 200;
 
 interface Entry {
   readonly data: Store<SessionData>;
@@ -19,6 +23,15 @@ interface Entry {
   loading: Promise<void> | null;
   refreshing: Promise<void> | null;
   refreshAgain: boolean;
+  readonly blocks: OnDemand;
+  readonly diagnostics: OnDemand;
+  /** How far main has got, as batches (and fetches) reported it. */
+  blockRevision: number;
+  diagnosticCount: number;
+  diagnosticResets: number;
+  /** The block revision and findings replacement the held data is at. */
+  heldBlockRevision: number;
+  heldResets: number;
 }
 
 /**
@@ -103,6 +116,11 @@ export class SessionsModel {
     return this.entryFor(id).timeline;
   }
 
+  /** A view shows the session's blocks or findings: keep them current until the returned function is called. */
+  watch(id: string, part: SessionPart): () => void {
+    return this.entryFor(id)[part].watch();
+  }
+
   /** Re-fetches the detail (coalesced: at most one request in flight, one queued). */
   refresh(id: string): Promise<void> {
     const entry = this.entries.get(id);
@@ -149,8 +167,13 @@ export class SessionsModel {
         }
         data = applyBatch(data, batch);
         entry.timeline.applyBatch(batch);
+        entry.blockRevision = Math.max(entry.blockRevision, batch.blockRevision);
+        entry.diagnosticCount = batch.diagnosticCount;
+        entry.diagnosticResets = Math.max(entry.diagnosticResets, batch.diagnosticResets ?? 0);
       }
       entry.data.set(data);
+      entry.blocks.poke();
+      entry.diagnostics.poke();
     }
   }
 
@@ -164,7 +187,11 @@ export class SessionsModel {
   private restart(entry: Entry, summary: SessionSummary): void {
     entry.data.set(restartSessionData(entry.data.getSnapshot(), summary));
     entry.timeline.reset();
+    entry.blockRevision = entry.heldBlockRevision = 0;
+    entry.diagnosticCount = entry.diagnosticResets = entry.heldResets = 0;
     void this.refresh(summary.id);
+    entry.blocks.poke();
+    entry.diagnostics.poke();
   }
 
   private entryFor(id: string): Entry {
@@ -173,32 +200,85 @@ export class SessionsModel {
   }
 
   private createEntry(id: string, summary: SessionSummary): Entry {
+    const { scheduler } = this.deps;
     const entry: Entry = {
       data: createStore(emptySessionData(summary)),
       timeline: new TimelineModel(id, {
         service: this.deps.service,
-        scheduler: this.deps.scheduler,
+        scheduler,
         reportError: (context, error) => this.deps.reportError(context, error, id),
       }),
       loading: null,
       refreshing: null,
       refreshAgain: false,
+      blocks: new OnDemand(
+        scheduler,
+        () => !entry.data.getSnapshot().blocksLoaded || entry.heldBlockRevision < entry.blockRevision,
+        () => this.fetchBlocks(entry, id),
+        ON_DEMAND_INTERVAL_MS,
+      ),
+      diagnostics: new OnDemand(
+        scheduler,
+        () => {
+          const data = entry.data.getSnapshot();
+          return !data.diagnosticsLoaded || entry.heldResets < entry.diagnosticResets || data.diagnostics.length < entry.diagnosticCount;
+        },
+        () => this.fetchDiagnostics(entry, id),
+        ON_DEMAND_INTERVAL_MS,
+      ),
+      blockRevision: 0,
+      diagnosticCount: 0,
+      diagnosticResets: 0,
+      heldBlockRevision: 0,
+      heldResets: 0,
     };
     this.entries.set(id, entry);
     return entry;
+  }
+
+  /** The block summaries that changed since the revision held (all of them the first time). */
+  private fetchBlocks(entry: Entry, sessionId: string): Promise<void> {
+    const generation = generationOf(entry.data.getSnapshot().summary);
+    return this.deps.service.getBlockChanges({ sessionId, since: entry.heldBlockRevision }).then(
+      (changes) => {
+        // Asked before the session started over: the answer describes what is gone.
+        if (this.entries.get(sessionId) !== entry || generation !== generationOf(entry.data.getSnapshot().summary)) return;
+        entry.heldBlockRevision = Math.max(entry.heldBlockRevision, changes.revision);
+        entry.blockRevision = Math.max(entry.blockRevision, changes.revision);
+        entry.data.update((data) => applyBlockChanges(data, changes.blocks));
+      },
+      (error: unknown) => this.fetchFailed(entry, sessionId, 'Load blocks', error),
+    );
+  }
+
+  /** The findings after those held, or all of them when main replaced the list. */
+  private fetchDiagnostics(entry: Entry, sessionId: string): Promise<void> {
+    const generation = generationOf(entry.data.getSnapshot().summary);
+    const from = entry.data.getSnapshot().diagnostics.length;
+    return this.deps.service.getDiagnosticsSince({ sessionId, from, resets: entry.heldResets }).then(
+      (page) => {
+        if (this.entries.get(sessionId) !== entry || generation !== generationOf(entry.data.getSnapshot().summary)) return;
+        entry.heldResets = page.resets;
+        entry.diagnosticResets = Math.max(entry.diagnosticResets, page.resets);
+        entry.data.update((data) => applyDiagnosticsPage(data, page));
+      },
+      (error: unknown) => this.fetchFailed(entry, sessionId, 'Load findings', error),
+    );
+  }
+
+  /** Reports a failed fetch (not for a session closed meanwhile) and rejects, so the next batch asks again. */
+  private fetchFailed(entry: Entry, sessionId: string, context: string, error: unknown): Promise<never> {
+    if (this.entries.get(sessionId) === entry) this.deps.reportError(context, error, sessionId);
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 
   private load(id: string): void {
     const entry = this.entryFor(id);
     if (entry.loading) return;
     const sessionId = id;
-    entry.loading = Promise.all([
-      this.deps.service.getSession({ sessionId }),
-      this.deps.service.getBlocks({ sessionId }),
-      this.deps.service.getDiagnostics({ sessionId }),
-    ]).then(
-      ([detail, blocks, diagnostics]) => {
-        entry.data.update((data) => applyLoaded(data, { detail, blocks, diagnostics }));
+    entry.loading = this.deps.service.getSession({ sessionId }).then(
+      (detail) => {
+        entry.data.update((data) => ({ ...applyDetail(data, detail), loaded: true }));
         entry.timeline.growTo(entry.data.getSnapshot().total);
         entry.timeline.backfill();
       },

@@ -94,7 +94,7 @@ export function columnsOf(list: readonly TimelineRow[]): RowColumns {
 
 /** A batch of new rows (all also sent in full), changed rows and the session's total. */
 export function rowsBatch(list: readonly TimelineRow[], changed: readonly TimelineRow[] = [], total = (list.at(-1)?.seq ?? -1) + 1, sessionId = 's1'): SessionBatch {
-  return { sessionId, total, start: list[0]?.seq ?? total, columns: columnsOf(list), rows: [...list], changed: [...changed], blocks: [], agents: [], diagnostics: [] };
+  return { sessionId, total, start: list[0]?.seq ?? total, columns: columnsOf(list), rows: [...list], changed: [...changed], agents: [], blockRevision: 0, diagnosticCount: 0 };
 }
 
 /** Lets pending promise callbacks run. */

@@ -71,11 +71,12 @@ describe('schemas', () => {
 
   it('checks a batch event payload, rows and columns included', () => {
     const columns = { strings: ['a', 'text'], receivedAt: [1], agent: [0], type: [1], flags: [0] };
-    const batch = { sessionId: 's1', total: 1, start: 0, columns, rows: [{ seq: 0, leg: 0, frame: 0, receivedAt: 1, agent: 'a', type: 'text', final: false, preview: 'hi', deltaLength: 2, bytes: 10, diagnostics: 0 }], changed: [], blocks: [], agents: [], diagnostics: [] };
+    const batch = { sessionId: 's1', total: 1, start: 0, columns, rows: [{ seq: 0, leg: 0, frame: 0, receivedAt: 1, agent: 'a', type: 'text', final: false, preview: 'hi', deltaLength: 2, bytes: 10, diagnostics: 0 }], changed: [], agents: [], blockRevision: 3, diagnosticCount: 0 };
     expect(SessionBatch.parse(batch)).toEqual(batch);
     expect(() => SessionBatch.parse({ ...batch, rows: [{ ...batch.rows[0], seq: -1 }] })).toThrow(/rows\[0\]\.seq: -1 is outside/);
     expect(() => SessionBatch.parse({ ...batch, columns: { ...columns, flags: [] } })).toThrow(/value\.columns: columns of different lengths/);
     expect(() => SessionBatch.parse({ ...batch, columns: { ...columns, type: [2] } })).toThrow(/row 0: string index 2 is outside the 2 strings/);
+    expect(() => SessionBatch.parse({ ...batch, blockRevision: -1 })).toThrow(/blockRevision/);
   });
 });
 

@@ -51,6 +51,10 @@ export const INSPECTOR_CONTRACT = {
   getBlocks: command(BlocksRequest, s.array(p.BlockSummary)),
   getBlock: command(BlockRef, p.BlockDetail),
   getDiagnostics: command(SessionRef, s.array(p.Diagnostic)),
+  /** What views that show blocks fetch as batches report new revisions: only what changed. */
+  getBlockChanges: command(p.BlockChangesRequest, p.BlockChanges),
+  /** What views that show findings fetch as batches report more: only the new ones. */
+  getDiagnosticsSince: command(p.DiagnosticsSinceRequest, p.DiagnosticsPage),
   /** Read the session's text blocks again with another inline mode or tool tags (docs/inline.md). */
   setInline: command(s.object({ sessionId: p.SessionId, inline: p.InlineOptions }), p.SessionSummary),
   /** Chunk-size statistics (shape: src-shared/diagnostics/chunk-stats ChunkStatistics). */
@@ -61,6 +65,8 @@ export const INSPECTOR_CONTRACT = {
 
   // Diff: two finished sessions, block by block (typically one run in XML and in JSON)
   diffSessions: command(p.DiffRequest, p.DiffResult),
+  /** A live session's request again in each wire format (`?format=` or the body's `format`): new sessions, to diff. */
+  runInFormats: command(p.RunInFormatsRequest, s.array(p.SessionSummary)),
 
   // Replay
   startReplay: command(p.StartReplayRequest, p.SessionSummary),

@@ -154,6 +154,8 @@ export const SessionSummary = s.object({
   bytes: Count(),
   format: s.nullable(DialectId),
   diagnostics: SeverityCounts,
+  /** Blocks reconstructed so far (absent: none). */
+  blocks: s.optional(Count()),
   httpStatus: s.optional(s.number({ integer: true })),
   /** The last leg ended waiting for frontend tool results that were not sent yet. */
   awaitingTools: s.boolean(),
@@ -167,6 +169,8 @@ export const SessionSummary = s.object({
    * renderer holds of an older generation is gone. Absent: 0.
    */
   generation: s.optional(Count()),
+  /** A replay that has not ended and is not playing (paused, at a breakpoint, stepped). */
+  replayPaused: s.optional(s.boolean()),
 });
 
 /** A request as shown to the user: secrets in headers and URL are redacted. */
@@ -468,6 +472,12 @@ export const SendToolResultsRequest = s.object({
 
 export const SendToolResultsResult = s.object({ leg: Count() });
 
+/** Run a live session's request again once per format, to diff the runs. */
+export const RunInFormatsRequest = s.object({
+  sessionId: SessionId,
+  formats: s.array(s.literal('json', 'xml', 'raw'), { max: 3 }),
+});
+
 // ─── Replay ─────────────────────────────────────────────────────────────────────────────
 
 export const ReplaySpeed = s.number({ min: 0.25, max: 20 });
@@ -478,6 +488,17 @@ export const StartReplayRequest = s.object({
   /** Ignore the recorded timing and play as fast as possible. */
   instant: s.optional(s.boolean()),
   paused: s.optional(s.boolean()),
+});
+
+/** Longest envelope type a breakpoint names, and most types a replay offers (a stream may send any). */
+export const BREAKPOINT_TYPE_MAX = 200;
+export const REPLAY_TYPES_MAX = 500;
+
+/** A condition that pauses a playing replay (src-shared/replay/breakpoints.ts, docs/replay.md). */
+export const Breakpoint = s.variant('kind', {
+  type: s.object({ type: s.string({ nonEmpty: true, max: BREAKPOINT_TYPE_MAX }) }),
+  agent: s.object({ agent: s.string({ max: 200 }) }),
+  error: s.object({}),
 });
 
 export const ReplayAction = s.variant('kind', {
@@ -493,6 +514,10 @@ export const ReplayAction = s.variant('kind', {
   /** Jump so that every envelope up to and including this one, and none after its frame, has been delivered. */
   seek: s.object({ envelope: Count() }),
   speed: s.object({ speed: ReplaySpeed, instant: s.optional(s.boolean()) }),
+  /** Replace the breakpoints; playing pauses at the next envelope one of them hits. */
+  breakpoints: s.object({ breakpoints: s.array(Breakpoint, { max: 50 }) }),
+  /** Start over at the end (after a short hold on the finished state) until turned off. */
+  loop: s.object({ on: s.boolean() }),
 });
 
 export const ReplayControlRequest = s.object({ sessionId: SessionId, action: ReplayAction });
@@ -512,6 +537,21 @@ export const ReplayState = s.object({
    * time at this many per second at ×1 (the speed multiplies it) instead of all at once.
    */
   pace: s.optional(s.number({ min: 0 })),
+  breakpoints: s.array(Breakpoint),
+  /** The breakpoint the replay is paused at (cleared when it plays on, steps or seeks). */
+  hit: s.optional(
+    s.object({
+      breakpoint: Breakpoint,
+      envelope: Count(),
+      rule: s.optional(s.string()),
+      message: s.optional(s.string()),
+    }),
+  ),
+  loop: s.boolean(),
+  /** Passes that started over because of the loop. */
+  loops: Count(),
+  /** The source's envelope types in order of first appearance (what a type breakpoint can name); at most REPLAY_TYPES_MAX of at most BREAKPOINT_TYPE_MAX characters. */
+  types: s.array(s.string({ max: BREAKPOINT_TYPE_MAX }), { max: REPLAY_TYPES_MAX }),
 });
 
 // ─── Diff ────────────────────────────────────────────────────────────────────────────────
@@ -654,11 +694,12 @@ export const RowColumns: s.Schema<RowColumnsData> = s.refine(
  * at most MAX_BATCH_ROWS rows). `columns` hold the new rows, continuing the timeline at
  * `start`, in compact form; `rows` are the full rows of some of them (the session's first
  * rows and the batch's newest: what a table shows before it could fetch a page); `changed`
- * are full rows sent before whose block or diagnostic badge changed; `blocks` are summaries of
- * blocks that opened or changed; `agents` and `diagnostics` are new ones. A batch whose
- * `start` is below the rows a client holds means the session started over (a replay seeking
- * backwards): drop the rows from `start` on, and the blocks, agents and diagnostics, then
- * apply the batch.
+ * are full rows sent before whose block or diagnostic badge changed; `agents` are new ones.
+ * Blocks and findings are not carried: a batch says how far they have got (`blockRevision`,
+ * `diagnosticCount`, `diagnosticResets`) and the views that show them fetch what changed
+ * (getBlockChanges, getDiagnosticsSince). A batch whose `start` is below the rows a client
+ * holds means the session started over (a replay seeking backwards): drop the rows from
+ * `start` on, and the blocks, agents and diagnostics, then apply the batch.
  */
 export const SessionBatch = s.object({
   sessionId: SessionId,
@@ -669,11 +710,32 @@ export const SessionBatch = s.object({
   columns: RowColumns,
   rows: s.array(TimelineRow),
   changed: s.array(TimelineRow),
-  blocks: s.array(BlockSummary),
   agents: s.array(AgentInfo),
+  /** Bumps whenever a block opens or changes (see BlockChanges). */
+  blockRevision: Count(),
+  /** Findings in the session's list. */
+  diagnosticCount: Count(),
+  /** Bumps whenever the list was replaced (the inline mode changed); absent: 0. */
+  diagnosticResets: s.optional(Count()),
+});
+
+/** The blocks that opened or changed after revision `since` of a BlockChangesRequest, and the revision they bring the client to. */
+export const BlockChanges = s.object({
+  revision: Count(),
+  blocks: s.array(BlockSummary),
+});
+
+export const BlockChangesRequest = s.object({ sessionId: SessionId, since: Count() });
+
+/**
+ * Findings from `from` on. When the list was replaced since the client's `resets` (the inline
+ * mode changed), the answer is the whole new list: `from` 0 and the current `resets`.
+ */
+export const DiagnosticsSinceRequest = s.object({ sessionId: SessionId, from: Count(), resets: Count() });
+export const DiagnosticsPage = s.object({
+  resets: Count(),
+  from: Count(),
   diagnostics: s.array(Diagnostic),
-  /** `diagnostics` is the session's whole list, replacing what the client holds (the inline mode changed). */
-  resetDiagnostics: s.optional(s.boolean()),
 });
 
 export const LiveStatus = s.object({
@@ -752,6 +814,8 @@ export type StartReplayRequest = Infer<typeof StartReplayRequest>;
 export type ReplayAction = Infer<typeof ReplayAction>;
 export type ReplayControlRequest = Infer<typeof ReplayControlRequest>;
 export type ReplayState = Infer<typeof ReplayState>;
+export type RunInFormatsRequest = Infer<typeof RunInFormatsRequest>;
+export type BreakpointPayload = Infer<typeof Breakpoint>;
 export type DiffRequest = Infer<typeof DiffRequest>;
 export type DiffResult = Infer<typeof DiffResult>;
 export type { SessionDiff };
@@ -768,6 +832,10 @@ export type DemoAgentInfo = Infer<typeof DemoAgentInfo>;
 export type SampleInfo = Infer<typeof SampleInfo>;
 export type OpenSampleRequest = Infer<typeof OpenSampleRequest>;
 export type SessionBatch = Infer<typeof SessionBatch>;
+export type BlockChanges = Infer<typeof BlockChanges>;
+export type BlockChangesRequest = Infer<typeof BlockChangesRequest>;
+export type DiagnosticsSinceRequest = Infer<typeof DiagnosticsSinceRequest>;
+export type DiagnosticsPage = Infer<typeof DiagnosticsPage>;
 export type LiveStatus = Infer<typeof LiveStatus>;
 export type ErrorEvent = Infer<typeof ErrorEvent>;
 export type HostCommand = Infer<typeof HostCommand>;

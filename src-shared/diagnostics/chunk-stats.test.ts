@@ -8,7 +8,8 @@ import { decodeBytes, decodeLegs } from '../pipeline/session-decoder';
 import { seededRandom, splitEvery } from '../testing/chunking';
 import { listSseFixtures, readFixture, readManifest } from '../../src-main/testing/fixtures';
 import { frameOf } from '../testing/frames';
-import { createChunkStats, jsonEscapedByteLength, UNDERFULL_LIST_CAP } from './chunk-stats';
+import { createChunkStats, UNDERFULL_LIST_CAP } from './chunk-stats';
+import { measureText } from '../envelope/budget';
 
 const AGENT = 'aaaaaaaa-0000-4000-8000-000000000000';
 
@@ -43,24 +44,30 @@ function chunked(type: string, payload: string, sizes: number[], extras: Record<
 
 const max = (type: string, extras: Record<string, unknown> = {}) => chunkingBudget({ type, agent: AGENT, extras }).maxDeltaBytes;
 
-describe('jsonEscapedByteLength', () => {
-  it('matches the bytes JSON.stringify writes inside the quotes, for any string', () => {
+describe('measureText', () => {
+  const encoded = (text: string): number => new TextEncoder().encode(text).length;
+
+  it('counts the UTF-8 bytes and the bytes JSON.stringify writes inside the quotes, for any string, short or long', () => {
     const random = seededRandom(5);
-    const alphabet = ['a', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0001', '\u001f', '\u007f', 'é', '日', '\u2028', '😀', '\ud800', '\udc00', '/'];
-    for (let n = 0; n < 500; n++) {
-      const text = Array.from({ length: Math.floor(random() * 20) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
-      expect(jsonEscapedByteLength(text), JSON.stringify(text)).toBe(new TextEncoder().encode(JSON.stringify(text)).length - 2);
+    const alphabet = ['a', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', 'é', '日', '\u2028', '😀', '\ud800', '\udc00', '/', '\ufffd'];
+    const out = { bytes: 0, escapedBytes: 0 };
+    for (let n = 0; n < 2000; n++) {
+      // Lengths on both sides of the short-text loop's limit.
+      const length = n % 10 === 0 ? 200 + Math.floor(random() * 200) : Math.floor(random() * 20);
+      const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      measureText(text, out);
+      expect(out.bytes, JSON.stringify(text)).toBe(encoded(text));
+      expect(out.escapedBytes, JSON.stringify(text)).toBe(encoded(JSON.stringify(text)) - 2);
+      // Without escapes: the same bytes; then with them again, not the remembered NaN.
+      expect(measureText(text, out, false).bytes).toBe(encoded(text));
+      expect(measureText(text, out).escapedBytes).toBe(encoded(JSON.stringify(text)) - 2);
     }
   });
 
-  it('counts the same bytes without encoding when given the text\'s UTF-8 length', () => {
-    const random = seededRandom(7);
-    const alphabet = ['a', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', 'é', '日', '\u2028', '😀', '\ud800', '\udc00', '/'];
-    for (let n = 0; n < 2000; n++) {
-      const text = Array.from({ length: Math.floor(random() * 20) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
-      const expected = new TextEncoder().encode(JSON.stringify(text)).length - 2;
-      expect(jsonEscapedByteLength(text, new TextEncoder().encode(text).length), JSON.stringify(text)).toBe(expected);
-    }
+  it('measures the empty string right after a long text, which it does not remember', () => {
+    const out = { bytes: 0, escapedBytes: 0 };
+    expect(measureText('é'.repeat(1000), out).bytes).toBe(2000);
+    expect(measureText('', out)).toEqual({ bytes: 0, escapedBytes: 0 });
   });
 });
 

@@ -1,9 +1,8 @@
-import { chunkingBudget, DEFAULT_CHUNK_BUDGET } from '../envelope/budget';
+import { chunkingBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, measureText, type TextMeasure } from '../envelope/budget';
 import { isStreamedEnvelopeType } from '../envelope/vocabulary';
 import type { DialectId } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import type { Frame } from '../sse/types';
-import { utf8ByteLength } from '../text/utf8';
 import { createLog2Histogram, type HistogramSummary } from './log2-histogram';
 
 export type { HistogramBucket, HistogramSummary } from './log2-histogram';
@@ -107,44 +106,6 @@ export interface ChunkStats {
   snapshot(): ChunkStatistics;
 }
 
-/**
- * Characters JSON.stringify may escape: quote, backslash, controls and surrogates (paired
- * surrogates are kept as they are; matching them only costs the exact count).
- */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
-const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * UTF-8 bytes of `text` inside a JSON string as Python's json.dumps(ensure_ascii=False) writes
- * it: JSON.stringify escapes exactly the same characters the same way (quote, backslash,
- * control characters, lone surrogates), minus the two quotes. `textBytes`, the UTF-8 length
- * of `text` when the caller has it, saves the encoding when nothing needs escaping.
- */
-export function jsonEscapedByteLength(text: string, textBytes?: number): number {
-  if (textBytes === undefined) return utf8ByteLength(JSON.stringify(text)) - 2;
-  return NEEDS_JSON_ESCAPE.test(text) ? textBytes + jsonEscapeExtraBytes(text) : textBytes;
-}
-
-/**
- * Bytes JSON.stringify's escaping adds to the UTF-8 length of `text`: one for a quote,
- * backslash or control character with a short escape, five for other controls (\u00XX),
- * three for a lone surrogate (\uDXXX: six bytes where UTF-8 counts U+FFFD as three).
- */
-function jsonEscapeExtraBytes(text: string): number {
-  let extra = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x22 || code === 0x5c) extra += 1;
-    else if (code < 0x20) extra += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
-    else if (code >= 0xd800 && code <= 0xdfff) {
-      const next = text.charCodeAt(i + 1);
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
-      else extra += 3;
-    }
-  }
-  return extra;
-}
-
 /** UTF-8 bytes of the first character of `text` (0 for an empty string). */
 function firstCharBytes(text: string): number {
   if (text === '') return 0;
@@ -205,7 +166,12 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
   const fullness = { chunks: 0, full: 0, underfull: 0, overfull: 0, sum: 0, min: Infinity, irregular: [] as ChunkFullnessEntry[] };
   let frames = 0;
   let splitFrames = 0;
-  let countedFrame: { leg: number; seq: number } | undefined;
+  /** The frame whose data was counted last (an XML event's envelopes count it once). */
+  let countedLeg = -1;
+  let countedFrame = -1;
+  const measure: TextMeasure = { bytes: 0, escapedBytes: 0 };
+  /** The accumulator of the last envelope: runs of one type skip the lookup. */
+  let lastAcc: TypeAccumulator | undefined;
 
   function legState(leg: number): LegState {
     while (legs.length <= leg) {
@@ -215,6 +181,12 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
   }
 
   function typeAccumulator(dialect: DialectId, type: string): TypeAccumulator {
+    if (lastAcc !== undefined && lastAcc.type === type && lastAcc.dialect === dialect) return lastAcc;
+    lastAcc = lookUpAccumulator(dialect, type);
+    return lastAcc;
+  }
+
+  function lookUpAccumulator(dialect: DialectId, type: string): TypeAccumulator {
     let ofDialect = types.get(dialect);
     if (!ofDialect) {
       ofDialect = new Map();
@@ -313,18 +285,20 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
         return;
       }
       const acc = typeAccumulator(envelope.dialect, envelope.type);
-      const deltaBytes = utf8ByteLength(envelope.delta);
+      // Escaped sizes only matter for chunked dialects.
+      const { bytes: deltaBytes, escapedBytes } = measureText(envelope.delta, measure, acc.chunked);
       acc.envelopes++;
       acc.payloadBytes += deltaBytes;
       payloadBytes.add(deltaBytes);
-      if (frame && (countedFrame?.leg !== envelope.leg || countedFrame.seq !== frame.seq)) {
-        countedFrame = { leg: envelope.leg, seq: frame.seq };
-        const wire = utf8ByteLength(frame.data);
+      if (frame && (countedLeg !== envelope.leg || countedFrame !== frame.seq)) {
+        countedLeg = envelope.leg;
+        countedFrame = frame.seq;
+        const wire = frameDataBytes(frame);
         acc.wireBytes += wire;
         if (wire > budget) acc.overBudget++;
       }
       if (acc.chunked) {
-        acc.escaped += jsonEscapedByteLength(envelope.delta, deltaBytes);
+        acc.escaped += escapedBytes;
         trackChunking(envelope, deltaBytes);
       }
     },

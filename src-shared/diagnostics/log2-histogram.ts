@@ -39,6 +39,8 @@ export interface Log2Histogram {
 
 function bucketOf(value: number): number {
   if (!(value >= 1)) return 0;
+  // Sizes and counts are small integers: their bit length is the bucket, without a logarithm.
+  if (value <= 0x7fffffff && (value | 0) === value) return 32 - Math.clz32(value);
   return Math.min(BUCKETS - 1, Math.floor(Math.log2(value)) + 1);
 }
 

@@ -1,5 +1,6 @@
 import { utf8ByteLength } from '../text/utf8';
 import { stringifyJson } from '../json/tree';
+import type { Frame } from '../sse/types';
 
 /** The upstream chunker's budget for one SSE message, in bytes (MAX_SSE_CHUNK_BYTES). */
 export const DEFAULT_CHUNK_BUDGET = 2048;
@@ -29,9 +30,144 @@ export function serializeEnvelope(shape: EnvelopeShape, final: boolean, delta: s
  * envelopes routinely exceed it on the wire.
  */
 export function chunkingBudget(shape: EnvelopeShape, budget = DEFAULT_CHUNK_BUDGET): { overhead: number; maxDeltaBytes: number } {
-  const overhead = utf8ByteLength(serializeEnvelope(shape, false, ''));
+  // The chunks of one payload share their shape, and each is measured by the budget check
+  // and by the statistics: serialise a shape once.
+  const overhead = isLastShape(shape) ? last.overhead : rememberShape(shape, utf8ByteLength(serializeEnvelope(shape, false, '')));
   const room = budget - overhead;
   return { overhead, maxDeltaBytes: room < DEGENERATE_DELTA_BYTES ? budget : room };
+}
+
+/** The last shape measured, as a copy (a caller may reuse and change its objects), and its overhead. */
+const last = { type: '', agent: '', keys: [] as string[], values: [] as unknown[], overhead: -1 };
+
+function isLastShape(shape: EnvelopeShape): boolean {
+  if (last.overhead < 0 || shape.type !== last.type || shape.agent !== last.agent) return false;
+  let i = 0;
+  for (const key in shape.extras) {
+    const value = shape.extras[key];
+    // Objects may have changed since: only primitives are compared.
+    if (key !== last.keys[i] || value !== last.values[i] || (typeof value === 'object' && value !== null)) return false;
+    i++;
+  }
+  return i === last.keys.length;
+}
+
+function rememberShape(shape: EnvelopeShape, overhead: number): number {
+  last.type = shape.type;
+  last.agent = shape.agent;
+  last.keys = Object.keys(shape.extras);
+  last.values = last.keys.map((key) => shape.extras[key]);
+  last.overhead = overhead;
+  return overhead;
+}
+
+/**
+ * Characters JSON.stringify may escape: quote, backslash, controls and surrogates (paired
+ * surrogates are kept as they are; matching them only costs the exact count).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
+const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Up to this many UTF-16 units a loop over the characters measures faster than the native encoder's call. */
+const SHORT_TEXT = 256;
+
+/** What `measureText` found: reused, so that measuring allocates nothing. */
+export interface TextMeasure {
+  /** UTF-8 bytes of the text (a lone surrogate counts as U+FFFD: 3 bytes). */
+  bytes: number;
+  /**
+   * UTF-8 bytes of the text inside a JSON string as Python's json.dumps(ensure_ascii=False)
+   * writes it: JSON.stringify escapes exactly the same characters the same way (quote,
+   * backslash, control characters, lone surrogates), minus the two quotes.
+   */
+  escapedBytes: number;
+}
+
+/**
+ * Measures `text` into `out`, in one pass for short text (most deltas are 5–50 bytes) and with
+ * the native encoder for long text. Without `escapes`, long text is not scanned for what JSON
+ * escapes and `escapedBytes` is left unset (NaN).
+ */
+export function measureText(text: string, out: TextMeasure, escapes = true): TextMeasure {
+  // The same delta is often measured twice in a row (its budget check, then its statistics).
+  if (text === lastMeasured.text && (lastMeasured.escapes || !escapes)) {
+    out.bytes = lastMeasured.bytes;
+    out.escapedBytes = lastMeasured.escapedBytes;
+    return out;
+  }
+  measureInto(text, out, escapes);
+  // Only short text is remembered: a module-level reference to a long delta would keep it alive
+  // after its session is gone (long text is measured by the native encoder anyway).
+  if (text.length > SHORT_TEXT) Object.assign(lastMeasured, EMPTY_MEASURE);
+  else {
+    lastMeasured.text = text;
+    lastMeasured.bytes = out.bytes;
+    lastMeasured.escapedBytes = out.escapedBytes;
+    lastMeasured.escapes = !Number.isNaN(out.escapedBytes);
+  }
+  return out;
+}
+
+const EMPTY_MEASURE = { text: '', bytes: 0, escapedBytes: 0, escapes: true };
+const lastMeasured = { ...EMPTY_MEASURE };
+
+function measureInto(text: string, out: TextMeasure, escapes: boolean): void {
+  if (text.length > SHORT_TEXT) {
+    out.bytes = utf8ByteLength(text);
+    out.escapedBytes = !escapes ? Number.NaN : NEEDS_JSON_ESCAPE.test(text) ? out.bytes + jsonEscapeExtraBytes(text) : out.bytes;
+    return;
+  }
+  let bytes = 0;
+  let extra = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      bytes++;
+      if (code === 0x22 || code === 0x5c) extra += 1;
+      else if (code < 0x20) extra += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
+    } else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else {
+        // A lone surrogate: U+FFFD (3 bytes) in UTF-8, \uDXXX (6 bytes) once escaped.
+        bytes += 3;
+        extra += 3;
+      }
+    } else bytes += 3;
+  }
+  out.bytes = bytes;
+  out.escapedBytes = bytes + extra;
+}
+
+/**
+ * Bytes JSON.stringify's escaping adds to the UTF-8 length of `text`: one for a quote,
+ * backslash or control character with a short escape, five for other controls (\u00XX),
+ * three for a lone surrogate (\uDXXX: six bytes where UTF-8 counts U+FFFD as three).
+ */
+function jsonEscapeExtraBytes(text: string): number {
+  let extra = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x5c) extra += 1;
+    else if (code < 0x20) extra += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
+    else if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+      else extra += 3;
+    }
+  }
+  return extra;
+}
+
+/**
+ * UTF-8 bytes of a frame's data: for one data line without invalid UTF-8 (replaced by U+FFFD
+ * in the data), the framer already counted them; otherwise they are measured.
+ */
+export function frameDataBytes(frame: Frame): number {
+  return frame.dataLines === 1 && frame.data.indexOf('\uFFFD') === -1 ? frame.maxDataLineBytes : utf8ByteLength(frame.data);
 }
 
 /** How an envelope that is larger than the budget on the wire came to be so. */
@@ -54,6 +190,8 @@ export interface BudgetOverrun {
   degenerate: boolean;
 }
 
+const measured: TextMeasure = { bytes: 0, escapedBytes: 0 };
+
 /**
  * Measure an envelope against the chunking budget. `wireBytes` is the UTF-8 length of the
  * SSE event data as received. Returns undefined when the envelope fits; the overhead is only
@@ -67,7 +205,7 @@ export function assessEnvelopeBudget(
 ): BudgetOverrun | undefined {
   if (wireBytes <= budget) return undefined;
   const { overhead, maxDeltaBytes } = chunkingBudget(shape, budget);
-  const deltaBytes = utf8ByteLength(delta);
+  const { bytes: deltaBytes, escapedBytes } = measureText(delta, measured);
   return {
     cause: overhead + deltaBytes <= budget ? 'after-escaping' : 'payload',
     wireBytes,
@@ -75,7 +213,7 @@ export function assessEnvelopeBudget(
     overhead,
     maxDeltaBytes,
     deltaBytes,
-    escapingBytes: utf8ByteLength(JSON.stringify(delta)) - 2 - deltaBytes,
+    escapingBytes: escapedBytes - deltaBytes,
     degenerate: budget - overhead < DEGENERATE_DELTA_BYTES,
   };
 }

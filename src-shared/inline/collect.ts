@@ -1,4 +1,4 @@
-import { createInlineParser, type InlineParser } from './parser';
+import { createInlineParser, segmentId, type InlineParser } from './parser';
 import type { InlineOptions, InlineRuleId, Segment, SegmentSink } from './types';
 
 export interface InlineFinding {
@@ -51,6 +51,14 @@ export function createSegmentCollector(onFinding: (finding: InlineFinding) => vo
       },
     },
   };
+}
+
+/**
+ * The one segment a parser makes of plain text (no character that can start a marker) that
+ * is not only white space, while the block streams: what the parser's events would build.
+ */
+export function plainTextSegment(content: string): Segment {
+  return { id: segmentId(1), type: 'text', metadata: NONE, params: NONE, content, complete: false, start: 0, end: 0 };
 }
 
 export interface InlineDocument {

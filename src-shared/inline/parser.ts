@@ -67,7 +67,8 @@ const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly stri
 
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
-function isBlank(text: string): boolean {
+/** Whether `text` is only white space (space, tab, LF, CR), or empty. */
+export function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (!isSpace(text.charAt(i))) return false;
   return true;
 }
@@ -107,6 +108,19 @@ function vocabularyOf(options: InlineOptions): Vocabulary {
     vocabularies.set(options, vocabulary);
   }
   return vocabulary;
+}
+
+/** Id of the n-th segment (from 1) a parser opens in a block. */
+export function segmentId(n: number): string {
+  return `seg_${n}`;
+}
+
+/**
+ * The characters that can start a marker in text, in this configuration (`<` for XML tags,
+ * `[` for sentinels): text without any of them is text, whatever comes before or after it.
+ */
+export function markerStarts(options: InlineOptions): string {
+  return vocabularyOf(options).textTriggers;
 }
 
 export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
@@ -161,7 +175,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   // ── segments ──────────────────────────────────────────────────────────────────────────
 
   function startSegment(type: string, metadata: Record<string, unknown>, start: number): string {
-    const id = `seg_${++ids}`;
+    const id = segmentId(++ids);
     sink.start(id, type, metadata, start);
     return id;
   }
@@ -570,6 +584,13 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   };
 
   function push(s: string): void {
+    // Most deltas of most blocks are more text for the open text segment with nothing that
+    // could start a marker: they go straight to the segment, without the state machine.
+    if (state === 'text' && textOpen && nextTrigger(s, 0) === -1) {
+      sink.content(s);
+      pos += s.length;
+      return;
+    }
     let i = 0;
     while (i < s.length) i = readers[state](s, i);
   }

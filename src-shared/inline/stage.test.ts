@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLegs, type ChunkInput } from '../pipeline/session-decoder';
-import { chunkings } from '../testing/chunking';
-import { DEFAULT_INLINE_OPTIONS } from './types';
+import { chunkings, textChunkings } from '../testing/chunking';
+import { parseSegments } from './collect';
+import { DEFAULT_INLINE_OPTIONS, INLINE_MODES } from './types';
 
 const encoder = new TextEncoder();
 const AGENT = '11111111-1111-4111-8111-111111111111';
@@ -50,6 +51,31 @@ describe('the inline stage in the pipeline', () => {
     expect(block?.status).toBe('open');
     expect(block?.segments).toMatchObject([{ type: 'write_file', metadata: { path: '/a.py' }, content: 'print(1)', complete: false }]);
     expect(result.diagnostics.map((d) => d.rule)).toContain('inline.unclosed');
+  });
+
+  // Plain text (no character that can start a marker) is kept without running the parser on
+  // each delta; whatever the deltas, the segments and findings are the parser's over the whole text.
+  it.each([
+    ['plain prose', 'The plan, in plain words: first this, then that.\nDone.'],
+    ['white space first', '  \n\n  Then the answer.'],
+    ['only white space', ' \n\t \n'],
+    ['a tag late in plain text', 'Some words first, then <search><query>q</query></search>'],
+    ['a sentinel late in plain text', 'Words, then [[SEG_START {"type":"run_bash"}]]ls[[SEG_END]] and more'],
+    ['brackets and comparisons only', 'a [b] and c < d, then e'],
+    ['a tag cut by the end', 'Text before <write_file path="a">x'],
+  ])('gives %s the segments of a whole-text parse, in any deltas and every mode', (_name, text) => {
+    for (const mode of INLINE_MODES) {
+      const options = { ...DEFAULT_INLINE_OPTIONS, mode };
+      const whole = parseSegments(text, options);
+      for (const { name, pieces } of textChunkings(text)) {
+        for (const close of [true, false]) {
+          const result = decodeLegs([[{ bytes: textStream(pieces, { close }) }]], { inline: options });
+          expect(result.blocks[0]?.segments ?? [], `${mode}, ${name}, close ${close}`).toEqual(whole.segments);
+          const findings = result.diagnostics.filter((d) => d.rule.startsWith('inline.')).map((d) => d.rule);
+          expect(findings, `${mode}, ${name}, close ${close}`).toEqual(whole.findings.map((f) => f.rule));
+        }
+      }
+    }
   });
 
   it('follows the session\'s mode', () => {

@@ -2,7 +2,8 @@ import type { DiagnosticInit, DiagnosticLocation } from '../diagnostics/types';
 import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
 import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
-import { createInlineDocument, type InlineDocument, type InlineFinding } from './collect';
+import { createInlineDocument, plainTextSegment, type InlineDocument, type InlineFinding } from './collect';
+import { isBlank, markerStarts } from './parser';
 import type { InlineOptions, Segment } from './types';
 
 /** The block kind whose text the model writes, and so the only kind the stage parses. */
@@ -24,11 +25,22 @@ export interface InlineStage {
 }
 
 interface BlockParse {
-  /** Dropped once the block ended: only its segments are kept. */
+  /**
+   * The block's parser with its segments, from the first character that can start a marker
+   * on; null before, and once the block ended. Until then the block is plain text, of which
+   * the parser makes one text segment (none while it is only white space): the stage keeps
+   * that segment on the block's own string instead of pushing each delta through a parser.
+   */
   doc: InlineDocument | null;
-  /** Characters of the block's content already pushed. */
+  /** Characters of the block's content already taken. */
   fed: number;
   ended: boolean;
+}
+
+/** Whether `text` holds any of the characters of `chars`. */
+function holdsAny(text: string, chars: string): boolean {
+  for (let i = 0; i < chars.length; i++) if (text.includes(chars.charAt(i))) return true;
+  return false;
 }
 
 /**
@@ -56,15 +68,22 @@ function describeSegmentBlock(block: Block, envelope: Envelope | undefined): voi
  */
 export function createInlineStage(initial: InlineOptions, report: (d: DiagnosticInit) => void, locate: InlineLocator): InlineStage {
   let options = initial;
+  let starts = markerStarts(options);
   let finished = false;
   const parses = new Map<number, BlockParse>();
 
   function startParse(block: Block): BlockParse {
-    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)));
-    const parse: BlockParse = { doc, fed: 0, ended: false };
+    const parse: BlockParse = { doc: null, fed: 0, ended: false };
     parses.set(block.id, parse);
-    block.segments = doc.segments;
+    block.segments = [];
     return parse;
+  }
+
+  function newDocument(block: Block, parse: BlockParse): InlineDocument {
+    const doc = createInlineDocument(options, (finding) => report(toDiagnostic(block, finding)));
+    parse.doc = doc;
+    block.segments = doc.segments;
+    return doc;
   }
 
   function toDiagnostic(block: Block, finding: InlineFinding): DiagnosticInit {
@@ -74,6 +93,12 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   /** The block ended: the parser goes, the segments stay (a session may hold many thousands of blocks). */
   function end(block: Block, parse: BlockParse): void {
     parse.ended = true;
+    const text = parse.doc ? undefined : block.segments?.[0];
+    if (text) {
+      // What a parser's end does to the open text segment of plain text.
+      text.complete = true;
+      text.end = block.content.length;
+    }
     parse.doc?.parser.end();
     parse.doc = null;
     parses.delete(block.id);
@@ -89,16 +114,30 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     if (!parse && block.segments && block.status !== 'open') return;
     if (parse && block.content.length < parse.fed) parse = undefined;
     parse ??= startParse(block);
-    if (parse.ended || !parse.doc) return;
+    if (parse.ended) return;
     const grown = block.content.length - parse.fed;
     if (grown > 0) {
       // The envelope's delta is what the block gained. Slicing the content instead would
       // flatten the block's appended rope on every delta: quadratic in a long block.
       const gained = envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : block.content.slice(parse.fed);
-      parse.doc.parser.push(gained);
+      take(block, parse, gained);
       parse.fed = block.content.length;
     }
     if (block.status !== 'open' || finished) end(block, parse);
+  }
+
+  function take(block: Block, parse: BlockParse, gained: string): void {
+    if (parse.doc) {
+      parse.doc.parser.push(gained);
+    } else if (holdsAny(gained, starts)) {
+      // A marker may start here: the block's parser reads it from its start (once).
+      newDocument(block, parse).parser.push(block.content);
+    } else {
+      const segments = block.segments ?? (block.segments = []);
+      const text = segments[0];
+      if (text) text.content = block.content;
+      else if (!isBlank(gained)) segments.push(plainTextSegment(block.content));
+    }
   }
 
   return {
@@ -119,6 +158,7 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     },
     reconfigure(next, blocks) {
       options = next;
+      starts = markerStarts(options);
       parses.clear();
       for (const block of blocks) {
         if (block.kind !== INLINE_BLOCK_KIND) continue;

@@ -12,9 +12,23 @@ export type ControlFrame =
 
 export function classifyControlFrame(data: string): ControlFrame | undefined {
   if (data === '[DONE]') return { kind: 'done' };
-  // Cheap guard first: error frames are JSON objects with an "error" key.
-  if (data.charCodeAt(0) !== 0x7b /* { */ || !data.includes('"error"')) return undefined;
+  // Cheap guards first: error frames are JSON objects with an "error" key and no "type". Every
+  // event of every dialect names its type first or (the Anthropic SDK's dumps) last, so the two
+  // ends of the data settle nearly all frames without a scan.
+  if (data.charCodeAt(0) !== 0x7b /* { */ || data.startsWith('{"type"') || endsWithTypeMember(data) || !data.includes('"error"')) return undefined;
   const value = parseJsonObject(data);
   if (!value || !('error' in value) || !('traceback' in value) || 'type' in value) return undefined;
   return { kind: 'error-frame', error: value['error'], message: value['message'], traceback: value['traceback'], fields: value };
+}
+
+/**
+ * Whether JSON object text ends with a `"type": "…"` member, which then is a member of the
+ * object itself: the closing brace is the data's last character and directly follows the
+ * member's string. (Inside a string every quote is escaped, so `,"type":"` is structure.)
+ * Invalid JSON may match too; it is no error frame either.
+ */
+function endsWithTypeMember(data: string): boolean {
+  if (data.charCodeAt(data.length - 1) !== 0x7d /* } */) return false;
+  const member = data.lastIndexOf(',"type":"');
+  return member !== -1 && data.indexOf('"', member + 9) === data.length - 2;
 }

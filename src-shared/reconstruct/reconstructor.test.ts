@@ -585,6 +585,17 @@ describe('block.restarted', () => {
     expect(s.kinds('text').map((b) => b.content)).toEqual(['I need to', 'I need to go.']);
   });
 
+  it('triggers when the final marker follows the replayed attempt at once', () => {
+    const s = session();
+    for (const d of attempt) s.push('text', d);
+    s.text(attempt);
+    expect(s.rules()).toEqual(['block.restarted']);
+    expect(s.kinds('text').map((b) => [b.status, b.content])).toEqual([
+      ['abandoned', attempt.join('')],
+      ['complete', attempt.join('')],
+    ]);
+  });
+
   it('triggers when an explicit open (XML start tag) arrives while the block is open', () => {
     const s = session();
     s.push('text', '', { control: 'block-open' });
@@ -625,6 +636,38 @@ describe('block.restarted', () => {
     s.text(['ha', 'ha', 'ha', ' ok']);
     expect(s.count('block.restarted')).toBe(0);
     expect(s.kinds('text').map((b) => b.content)).toEqual(['hahaha ok']);
+  });
+
+  it('is not reported for a block of identical deltas, however long', () => {
+    const s = session();
+    const deltas = Array.from({ length: 200 }, () => 'ab');
+    s.text(deltas);
+    expect(s.count('block.restarted')).toBe(0);
+    expect(s.kinds('text').map((b) => b.content)).toEqual([deltas.join('')]);
+  });
+
+  it('is not reported for a block that repeats a run of several deltas', () => {
+    const s = session();
+    s.text(Array.from({ length: 120 }, (_, i) => ['ha', '!', ' '][i % 3] as string));
+    expect(s.count('block.restarted')).toBe(0);
+    expect(s.kinds('text')).toHaveLength(1);
+  });
+
+  it('is not reported for a block that cycles through the same words again and again', () => {
+    const s = session();
+    const words = ['the ', 'stream ', 'inspector ', 'décode ', 'chaque '];
+    s.text(Array.from({ length: 50 }, (_, i) => words[i % words.length] as string));
+    expect(s.count('block.restarted')).toBe(0);
+    expect(s.kinds('text')).toHaveLength(1);
+  });
+
+  it('still triggers when a first attempt that repeats itself inside is replayed after other text', () => {
+    const s = session();
+    const first = ['ab', 'ab', ' then something else'];
+    for (const d of first) s.push('text', d);
+    s.text([...first, ' and the end.']);
+    expect(s.rules()).toEqual(['block.restarted']);
+    expect(s.kinds('text').map((b) => b.content)).toEqual([first.join(''), `${first.join('')} and the end.`]);
   });
 
   it('is not reported for the same text in two closed blocks', () => {

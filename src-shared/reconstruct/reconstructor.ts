@@ -315,6 +315,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
       return;
     }
 
+    if (envelope.final && open.replay) {
+      // A replay of the whole first attempt that the final marker follows at once.
+      const start = open.replay.end();
+      if (start) open = splitReplay(state, open, start, envelope);
+    }
     appendDelta(open.block, envelope);
     if (envelope.final) {
       if (isStreamedKind(kind) && envelope.delta !== '') {
@@ -330,8 +335,8 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     addEnvelope(block, envelope);
   }
 
-  /** The open block turned out to hold a first attempt plus the start of its replay: split it. */
-  function splitReplay(state: AgentState, open: OpenBlock, start: ReplayPoint, envelope: Envelope): void {
+  /** The open block turned out to hold a first attempt plus the start of its replay: split it; returns the replay. */
+  function splitReplay(state: AgentState, open: OpenBlock, start: ReplayPoint, envelope: Envelope): OpenBlock {
     const old = open.block;
     const replay = newBlock(envelope, old.kind);
     replay.content = old.content.slice(start.contentLength);
@@ -341,11 +346,13 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     old.content = old.content.slice(0, start.contentLength);
     old.envelopes.length = start.envelopeCount;
     old.byteEnd = start.byteEnd;
-    state.open.set(old.kind, { block: replay, replay: open.replay });
+    const next: OpenBlock = { block: replay, replay: open.replay };
+    state.open.set(old.kind, next);
     abandon(state, old, replay);
     const firstReplayed = replay.envelopes[0] ?? envelope.seq;
     report('block.restarted', `${describeBlock(old)} received its own first deltas again from envelope ${firstReplayed} on, without a final marker in between (a retried API call replays the block from its start); the first attempt (${old.content.length} characters) is kept as abandoned block #${old.id} and the replay continues as block #${replay.id}.`, replayAt(replay, firstReplayed, envelope));
     changed(replay);
+    return next;
   }
 
   function close(state: AgentState, block: Block, envelope: Envelope): void {

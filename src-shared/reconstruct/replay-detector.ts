@@ -3,13 +3,17 @@
  * #10): a retried API call streams the block again from its first delta, on the same
  * connection, without closing the first attempt. Nothing on the wire marks it, so the replay
  * is recognised by content: while the block is open, its first attempt arrives again, delta
- * for delta. A replay is confirmed only once it has reproduced the *whole* first attempt and
- * that attempt has at least `MIN_ATTEMPT_CHARS` characters: a few repeated deltas (".",
- * " the", a repeated list item) are ordinary text.
+ * for delta. A replay is confirmed only once it has reproduced the *whole* first attempt, that
+ * attempt has at least `MIN_ATTEMPT_CHARS` characters (a few repeated deltas — ".", " the", a
+ * repeated list item — are ordinary text), and the next delta goes on with something other
+ * than the attempt's first delta: text that starts over a third time repeats itself.
  *
- * Periodic text that repeats itself from its very first delta is indistinguishable from a
- * replay; a retry whose new call streams *different* text is indistinguishable from content
- * and is not detected.
+ * A first attempt that is itself a shorter run of deltas repeated ("ab" "ab" "ab" "ab", or
+ * "ha" "!" "ha" "!") is repetitive text, not a cut call: its "replay" is only more of the same, so it
+ * is never confirmed (else a block of identical deltas would restart every few characters).
+ * A replay that the block's final marker follows at once is confirmed by that marker (the
+ * retry streamed exactly the cut attempt). A retry whose new call streams *different* text is
+ * indistinguishable from content and is not detected.
  *
  * Memory: the deltas of the open block (references to the strings its content is made of),
  * released when the block closes.
@@ -32,6 +36,11 @@ export interface ReplayDetector<M extends ReplayMark> {
    * replay as the new block), else undefined.
    */
   observe(delta: string, mark: () => M): M | undefined;
+  /**
+   * The block's final marker came: a replay of the whole attempt that it follows at once (no
+   * delta after it to decide) is confirmed here. Returns its mark, else undefined.
+   */
+  end(): M | undefined;
 }
 
 interface Candidate<M> {
@@ -47,7 +56,17 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
 
   return {
     observe(delta, mark) {
-      if (candidate) {
+      if (candidate && candidate.matched === candidate.attemptDeltas) {
+        // The whole attempt came again; this delta decides. Starting it a third time is text
+        // that repeats itself; anything else continues the replay, which is now the block.
+        const { start, attemptDeltas } = candidate;
+        candidate = undefined;
+        if (delta !== deltas[0]) {
+          deltas = deltas.slice(attemptDeltas);
+          deltas.push(delta);
+          return start;
+        }
+      } else if (candidate) {
         if (delta === deltas[candidate.matched]) candidate.matched++;
         else candidate = undefined;
       }
@@ -55,17 +74,33 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
         candidate = { start: mark(), attemptDeltas: deltas.length, matched: 1 };
       }
       deltas.push(delta);
-
-      if (!candidate || candidate.matched < candidate.attemptDeltas || candidate.start.contentLength < MIN_ATTEMPT_CHARS) {
-        // A candidate that replayed the whole attempt but is too short cannot become one later.
-        if (candidate && candidate.matched >= candidate.attemptDeltas) candidate = undefined;
-        return undefined;
+      // A candidate that replayed the whole attempt but does not qualify cannot become one later.
+      if (candidate && candidate.matched === candidate.attemptDeltas && (candidate.start.contentLength < MIN_ATTEMPT_CHARS || isRepetition(deltas, candidate.attemptDeltas))) {
+        candidate = undefined;
       }
-      // From here on the replay is the block.
-      const { start, attemptDeltas } = candidate;
-      deltas = deltas.slice(attemptDeltas);
+      return undefined;
+    },
+    end() {
+      const replayed = candidate && candidate.matched === candidate.attemptDeltas ? candidate.start : undefined;
       candidate = undefined;
-      return start;
+      return replayed;
     },
   };
+}
+
+/**
+ * Whether `deltas[0, length)` is a shorter run of deltas repeated whole (a power of a shorter
+ * word): its smallest period, from the prefix function (Knuth–Morris–Pratt), divides its
+ * length. Linear in `length`; called only when a candidate has replayed a whole attempt.
+ */
+function isRepetition(deltas: readonly string[], length: number): boolean {
+  const border = new Int32Array(length);
+  for (let i = 1; i < length; i++) {
+    let k = border[i - 1] as number;
+    while (k > 0 && deltas[i] !== deltas[k]) k = border[k - 1] as number;
+    if (deltas[i] === deltas[k]) k++;
+    border[i] = k;
+  }
+  const period = length - (border[length - 1] as number);
+  return period < length && length % period === 0;
 }

@@ -57,13 +57,6 @@ const PREVIOUS_IGNORED = 3;
 const PREVIOUS_COMMENT = 4;
 type PreviousLine = typeof PREVIOUS_BLANK | typeof PREVIOUS_DATA | typeof PREVIOUS_FIELD | typeof PREVIOUS_IGNORED | typeof PREVIOUS_COMMENT;
 
-/** The last dispatched frame while it may still turn out to have been cut early. */
-interface CutCandidate {
-  frame: Frame;
-  /** Blank lines seen since its dispatch (they dispatched nothing). */
-  blankLines: number;
-}
-
 export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptions = {}): SseFramer {
   const { onFrame, onDiagnostic, onRetry } = callbacks;
   const maxDataLineBytes = options.maxDataLineBytes ?? DEFAULT_MAX_DATA_LINE_BYTES;
@@ -96,7 +89,12 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
   let tileChunk = -1;
 
   let previous: PreviousLine = PREVIOUS_BLANK;
-  let cutCandidate: CutCandidate | null = null;
+  /** The last dispatched frame while it may still turn out to have been cut early. */
+  let cutFrame: Frame | null = null;
+  /** Blank lines seen since its dispatch (they dispatched nothing). */
+  let cutBlankLines = 0;
+  /** The current line's region decoded with U+FFFD somewhere: its values need checking. */
+  let mayHoldInvalidUtf8 = false;
 
   const splitter = createLineSplitter({ line });
 
@@ -107,9 +105,10 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       return;
     }
     if (eventStart < 0) eventStart = lineStart;
+    mayHoldInvalidUtf8 = l.mayHoldInvalidUtf8;
     if (bytes[start] === COLON) {
       previous = PREVIOUS_COMMENT;
-      cutCandidate = null;
+      cutFrame = null;
       return;
     }
     let nameEnd = start;
@@ -136,7 +135,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       return;
     }
     fieldSinceBlank = true;
-    cutCandidate = null;
+    cutFrame = null;
   }
 
   /** `base` maps an index into `bytes` to an absolute offset: offset = base + index. */
@@ -200,7 +199,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       });
       fieldSinceBlank = true;
       previous = PREVIOUS_FIELD;
-      cutCandidate = null;
+      cutFrame = null;
       return;
     }
     const why = nameEnd === end ? 'it has no colon' : continuesPayload ? 'it continues the line above' : 'the text before its colon is not a field name';
@@ -210,10 +209,8 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
         : previous === PREVIOUS_IGNORED
           ? ' It continues the ignored text above.'
           : '';
-    if (cutCandidate && (cutCandidate.blankLines === 0 || cutCandidate.frame.data === '')) {
-      reportEarlyDispatch(cutCandidate, bytes, start, end, lineStart);
-    }
-    cutCandidate = null;
+    if (cutFrame && (cutBlankLines === 0 || cutFrame.data === '')) reportEarlyDispatch(cutFrame, bytes, start, end, lineStart);
+    cutFrame = null;
     onDiagnostic({
       rule: 'sse.ignored-line',
       message: `Line is not an SSE field (${why}) and was ignored; ${end - start} bytes lost: ${previewBytes(bytes, start, end)}.${context}`,
@@ -222,12 +219,11 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     previous = PREVIOUS_IGNORED;
   }
 
-  function reportEarlyDispatch(candidate: CutCandidate, bytes: Uint8Array, start: number, end: number, lineStart: number): void {
-    const { frame } = candidate;
+  function reportEarlyDispatch(frame: Frame, bytes: Uint8Array, start: number, end: number, lineStart: number): void {
     const how =
-      candidate.blankLines === 0
+      cutBlankLines === 0
         ? 'the blank line that dispatched it is directly followed by a line that is not an SSE field'
-        : `it was dispatched with empty data and, after ${candidate.blankLines + 1} blank lines, a line that is not an SSE field follows`;
+        : `it was dispatched with empty data and, after ${cutBlankLines + 1} blank lines, a line that is not an SSE field follows`;
     onDiagnostic({
       rule: 'sse.early-dispatch',
       message: `Event ${frame.seq} was probably cut by a blank line inside its payload: ${how} (${previewBytes(bytes, start, end, 40)} at byte ${lineStart}). Dispatched data: ${previewText(frame.data, 40)}.`,
@@ -241,7 +237,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
    * `bytes[start, end)`. Data diagnostics wait for the frame.
    */
   function checkValue(text: string, bytes: Uint8Array, start: number, end: number, base: number, field: string, isData: boolean): string {
-    if (text.indexOf(REPLACEMENT_CHARACTER) === -1) return text;
+    if (!mayHoldInvalidUtf8 || !text.includes(REPLACEMENT_CHARACTER)) return text;
     const bad = findInvalidUtf8(bytes, start, end);
     const first = bad[0];
     if (!first) return text; // U+FFFD was in the stream, correctly encoded
@@ -281,7 +277,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
         });
       }
       eventType = '';
-      if (cutCandidate) cutCandidate.blankLines++;
+      cutBlankLines++;
       return;
     }
     const frame: Frame = {
@@ -312,7 +308,8 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     tileStart = lineEnd;
     // The next frame starts in this chunk unless the blank line ended exactly at its end.
     tileChunk = lineEnd < totalBytes ? chunkCount - 1 : -1;
-    cutCandidate = { frame, blankLines: 0 };
+    cutFrame = frame;
+    cutBlankLines = 0;
     onFrame(frame);
   }
 

@@ -102,3 +102,16 @@ test('text and bytes stay in step through multi-byte and invalid UTF-8 and mixed
     ]);
   }
 });
+
+test.each(EOLS)('a chunk whose last $name comes long before its end holds the rest, in any chunking', ({ eol }) => {
+  // Tails longer than the few hundred bytes read one by one are searched another way.
+  const long = 'x'.repeat(700);
+  const text = `é${eol}${long}${eol}${eol}ü${long}${eol}end`;
+  const whole = split([encodeUtf8(text)]);
+  expect(whole.lines.map((l) => l.text)).toEqual(['é', long, '', `ü${long}`]);
+  expect(new TextDecoder().decode(whole.tail?.bytes)).toBe('end');
+  for (const size of [1, 300, 701, 1000]) {
+    const pieces = split(splitEvery(encodeUtf8(text), size));
+    expect(pieces.lines.map(({ lastChunk: _, ...l }) => l), `${size}-byte chunks`).toEqual(whole.lines.map(({ lastChunk: _, ...l }) => l));
+  }
+});

@@ -15,16 +15,20 @@
  * linear time and a region is always contiguous.
  *
  * A region is decoded with one TextDecoder call (a call per line costs more than the rest
- * of the framer together), and lines are found in the bytes and in the text in lockstep:
- * every CR and LF byte decodes to exactly one CR or LF character, in the same order, even
- * around invalid UTF-8 (a replaced sequence never swallows an ASCII byte), so the k-th line
- * ending of the bytes is the k-th line ending of the text. A region that decodes to as many
- * characters as it has bytes maps byte i to character i and needs no second search.
+ * of the framer together), and lines are found in the text, then in the bytes: every CR and
+ * LF byte decodes to exactly one CR or LF character, in the same order, even around invalid
+ * UTF-8 (a replaced sequence never swallows an ASCII byte), so the k-th line ending of the
+ * bytes is the k-th line ending of the text. A region that decodes to as many characters as
+ * it has bytes maps byte i to character i and needs no byte search at all.
  */
 import { createUtf8Decoder } from '../text/utf8';
 
 const LF = 0x0a;
 const CR = 0x0d;
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/** Tail bytes read one by one before the search for a chunk's last line ending goes native. */
+const SHORT_TAIL_BYTES = 256;
 
 /** Above this size the buffer of a finished long line is released rather than reused. */
 const KEEP_BUFFER_BYTES = 1 << 20;
@@ -42,6 +46,11 @@ export interface Line {
   text: string;
   textStart: number;
   textEnd: number;
+  /**
+   * False when the line's region decoded without U+FFFD, so the line holds no invalid UTF-8
+   * (checked once per region, not once per field).
+   */
+  mayHoldInvalidUtf8: boolean;
   /** Absolute offset of `bytes[start]`, and just after the line ending. */
   lineStart: number;
   lineEnd: number;
@@ -87,7 +96,7 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
   let heldReceivedAt = 0;
   let firstLine = true;
   /** The line being passed to the sink: one object, so splitting allocates nothing per line. */
-  const current: Line = { bytes: held, start: 0, end: 0, text: '', textStart: 0, textEnd: 0, lineStart: 0, lineEnd: 0, lastChunk: 0, receivedAt: 0 };
+  const current: Line = { bytes: held, start: 0, end: 0, text: '', textStart: 0, textEnd: 0, mayHoldInvalidUtf8: false, lineStart: 0, lineEnd: 0, lastChunk: 0, receivedAt: 0 };
 
   function hold(chunk: Uint8Array, from: number, to: number, chunkIndex: number, receivedAt: number): void {
     const needed = heldLength + (to - from);
@@ -117,38 +126,37 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
     const text = lastRegionWasAscii ? asciiDecoder.decode(region) : textDecoder.decode(region, decodeOptions);
     const oneToOne = text.length === regionEnd;
     lastRegionWasAscii = oneToOne;
+    current.text = text;
+    current.bytes = region;
+    current.mayHoldInvalidUtf8 = text.includes(REPLACEMENT_CHARACTER);
     let pos = 0;
     let textPos = 0;
-    // Next LF and CR at or after `pos` (bytes) or `textPos` (text); each is searched again
-    // only once passed, so the scans over one region stay linear. Whether there is any CR
-    // is asked of the text: a string search is several times faster than a byte search.
-    let lf = region.indexOf(LF);
-    let cr = text.indexOf('\r') === -1 ? -1 : region.indexOf(CR);
-    let textLf = -1;
-    let textCr = -1;
+    // Next LF and CR in the text at or after `textPos`; each is searched again only once
+    // passed, so the scans over one region stay linear. Line endings are searched in the
+    // text, not the bytes: a string search is several times faster than a byte search.
+    // Whether there is any CR is asked with `includes`: in Node 20 an `indexOf` here that
+    // finds nothing in a long two-byte text took up to 40 times as long (bench/sse-framer).
+    let textLf = text.indexOf('\n');
+    let textCr = text.includes('\r') ? text.indexOf('\r') : -1;
     while (pos < regionEnd) {
-      if (lf !== -1 && lf < pos) lf = region.indexOf(LF, pos);
-      if (cr !== -1 && cr < pos) cr = region.indexOf(CR, pos);
-      const isLf = cr === -1 || (lf !== -1 && lf < cr);
-      const eol = isLf ? lf : cr;
-      // A CR ending the region is never followed by an LF (see `push`): it ends its line.
-      const eolLength = !isLf && eol + 1 < regionEnd && region[eol + 1] === LF ? 2 : 1;
-      const next = eol + eolLength;
-      let textEol: number;
-      if (oneToOne) {
-        textEol = eol;
-      } else if (isLf) {
-        if (textLf < textPos) textLf = text.indexOf('\n', textPos);
-        textEol = textLf;
-      } else {
-        if (textCr < textPos) textCr = text.indexOf('\r', textPos);
-        textEol = textCr;
+      if (textLf !== -1 && textLf < textPos) textLf = text.indexOf('\n', textPos);
+      if (textCr !== -1 && textCr < textPos) textCr = text.indexOf('\r', textPos);
+      const isLf = textCr === -1 || (textLf !== -1 && textLf < textCr);
+      const textEol = isLf ? textLf : textCr;
+      // Every character comes from at least one byte, so the line ending's byte is at least
+      // as far from the line's first byte as its character is from the line's first
+      // character: only the line's extra bytes (those of multi-byte characters) are searched.
+      let eol = pos + (textEol - textPos);
+      if (!oneToOne) {
+        const ending = isLf ? LF : CR;
+        while (region[eol] !== ending) eol++;
       }
+      // A CR ending the region is never followed by an LF (see `push`): it ends its line.
+      const eolLength = !isLf && text.charCodeAt(textEol + 1) === LF ? 2 : 1;
+      const next = eol + eolLength;
       const fromHeld = next - 1 < heldEnd;
-      current.bytes = region;
       current.start = pos;
       current.end = eol;
-      current.text = text;
       current.textStart = textPos;
       current.textEnd = textEol;
       current.lineStart = base + pos;
@@ -179,13 +187,7 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
     const chunkStart = offset;
     offset += length;
     const heldEndsWithCr = heldLength > 0 && held[heldLength - 1] === CR;
-    // The chunk's complete lines end after its last line ending, except that a CR as the
-    // chunk's last byte might be the first half of a CRLF: its line waits for the next chunk.
-    // Only the short tail after the last LF is searched for that last CR.
-    const lastLf = chunk.lastIndexOf(LF);
-    const tailStart = lastLf + 1;
-    const lastCrInTail = tailStart < length - 1 ? chunk.subarray(tailStart, length - 1).lastIndexOf(CR) : -1;
-    const completeEnd = lastCrInTail === -1 ? tailStart : tailStart + lastCrInTail + 1;
+    const completeEnd = completeLinesEnd(chunk);
     if (completeEnd === 0 && !heldEndsWithCr) {
       hold(chunk, 0, length, chunkIndex, receivedAt);
       return;
@@ -219,6 +221,24 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
   }
 
   return { push, end };
+}
+
+/**
+ * Just after the chunk's last complete line (0 when no line ends in it): after its last line
+ * ending, except that a CR as the chunk's last byte might be the first half of a CRLF, so
+ * its line waits for the next chunk. The tail after the last line ending is usually short:
+ * a loop reads it, since a TypedArray's lastIndexOf costs more per call than the loop per
+ * byte; past SHORT_TAIL_BYTES (a line longer than the chunk) lastIndexOf is the faster.
+ */
+function completeLinesEnd(chunk: Uint8Array): number {
+  let i = chunk.length - 1;
+  if (chunk[i] === CR) i--;
+  const stop = Math.max(0, i - SHORT_TAIL_BYTES);
+  for (; i >= stop; i--) {
+    const byte = chunk[i];
+    if (byte === LF || byte === CR) return i + 1;
+  }
+  return i < 0 ? 0 : Math.max(chunk.lastIndexOf(LF, i), chunk.lastIndexOf(CR, i)) + 1;
 }
 
 /** 3 when `bytes[start, end)` begins with the UTF-8 BOM EF BB BF, else 0. */

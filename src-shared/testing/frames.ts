@@ -1,4 +1,5 @@
 import type { Frame } from '../sse/types';
+import { utf8ByteLength } from '../text/utf8';
 
 /** A Frame for dialect unit tests that do not need the framer; offsets are synthetic. */
 export function frameOf(data: string, seq = 0, overrides: Partial<Frame> = {}): Frame {
@@ -13,7 +14,8 @@ export function frameOf(data: string, seq = 0, overrides: Partial<Frame> = {}): 
     data,
     id: '',
     dataLines: 1,
-    maxDataLineBytes: data.length,
+    // What the framer counts for one data line: its UTF-8 bytes.
+    maxDataLineBytes: utf8ByteLength(data),
     ...overrides,
   };
 }

@@ -5,6 +5,12 @@ const utf8 = createUtf8Decoder();
 /** Any character outside ASCII. */
 const NON_ASCII = /[^\x00-\x7f]/; // eslint-disable-line no-control-regex -- the whole ASCII range, NUL included
 
+/**
+ * V8 neither slices nor concatenates strings shorter than this: it copies them, so they share
+ * memory with nothing already (its SlicedString and ConsString minimum length).
+ */
+const V8_COPIES_BELOW_CHARS = 13;
+
 /** Below this many characters a string is copied by concatenation, whatever its characters. */
 const COMPACT_MIN_CHARS = 64;
 
@@ -32,7 +38,7 @@ function compactAscii(text: string): string {
  * ASCII), which gives a string of one byte per character: half the memory for what is kept.
  */
 export function detachString(text: string): string {
-  if (text.length === 0) return text;
+  if (text.length < V8_COPIES_BELOW_CHARS) return text;
   if (text.length >= COMPACT_MIN_CHARS && !NON_ASCII.test(text)) return compactAscii(text);
   return ` ${text}`.slice(1);
 }

@@ -54,6 +54,11 @@ export interface ReplayOptions {
   clock?: ReplayClock;
   /** Longest wait between two events in recorded ms (e.g. to skip a user's long think time). */
   maxGapMs?: number;
+  /**
+   * How playing delivers chunks, asked before each delivery: whole (no cut, the default) or in
+   * parts, e.g. one event at a time so a consumer can pause between two events of one chunk.
+   */
+  playCut?: () => ChunkCut | undefined;
 }
 
 export type ReplayStatus = 'paused' | 'playing' | 'ended';
@@ -227,7 +232,7 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
       }
       if (speed !== 'fast' && !(await sleeper.sleep(cursor.gap, speed))) return;
       if (run !== generation) return;
-      deliver(event);
+      deliver(event, options.playCut?.());
     }
   }
 

@@ -29,11 +29,11 @@ export class DiagnosticStore {
     this.size += 1;
   }
 
-  /** Every finding, in order, read back from disk. */
-  all(): Diagnostic[] {
+  /** Every finding from number `from` on, in order, read back from disk. */
+  all(from = 0): Diagnostic[] {
     const out: Diagnostic[] = [];
-    let start = 0;
-    for (let i = 0; i < this.size; i++) {
+    let start = from > 0 && from <= this.size ? this.ends.get(from - 1) : 0;
+    for (let i = Math.max(0, from); i < this.size; i++) {
       const end = this.ends.get(i);
       const parsed = parseJson(this.spool.readText(this.base + start, this.base + end));
       if (!parsed.ok) throw new Error(`The spool file's finding ${i} does not parse: ${parsed.error}`);

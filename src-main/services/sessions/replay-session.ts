@@ -1,5 +1,6 @@
 import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../src-shared/contract/payloads';
 import type { RecordedAction } from '../../../src-shared/recording/types';
+import { createBreakpointMatcher, sameBreakpoint, type Breakpoint, type BreakpointFinding, type BreakpointHit } from '../../../src-shared/replay/breakpoints';
 import type { ImportedChunk, ImportedLeg } from '../importers/types';
 import { createSleeper, systemClock, type ReplayClock } from '../replay/clock';
 import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../replay/replay';
@@ -32,6 +33,17 @@ import type { LegState, SessionData } from './session-data';
  * plays one event at a time instead, UNTIMED_PACE events per second at ×1 (the speed
  * multiplies the pace; "fast" still plays at once).
  *
+ * Breakpoints (src-shared/replay/breakpoints.ts) pause a playing replay at the envelope that
+ * hits one: while any is set, playing delivers one event at a time (a network chunk holding
+ * several is cut after each, its rest following with no gap), and every delivered envelope and
+ * finding is shown to the matcher. Stepping and seeking pass breakpoints (a seek is a jump);
+ * play (Continue) goes on to the next hit. When one SSE event carries several envelopes (XML),
+ * the replay pauses after the whole event.
+ *
+ * Looping: a replay that plays to its end holds the finished state for LOOP_HOLD_MS, then
+ * starts over (a new generation of the session, as a backward seek) and plays again, until the
+ * loop is turned off or the replay paused, stepped or seeked.
+ *
  * The replay state is announced on every change: at start, on play, pause, step, seek and
  * speed changes at once, and while playing as the position moves, at most every
  * REPLAY_STATE_INTERVAL_MS of the replay clock.
@@ -42,6 +54,9 @@ export const REPLAY_STATE_INTERVAL_MS = 100;
 
 /** Events per second at ×1 for a source without receive times. */
 export const UNTIMED_PACE = 10;
+
+/** How long a looping replay shows its finished state before it starts over (replay clock). */
+export const LOOP_HOLD_MS = 1000;
 
 /** Any session's bytes as a replay source: its legs, chunks and receive times, from memory. */
 export function sessionAsSource(data: SessionData, actions: readonly RecordedAction[]): TimelineSource {
@@ -90,6 +105,8 @@ export interface ReplaySessionOptions {
   instant: boolean;
   /** Start paused (announcing the state once) instead of playing. */
   paused: boolean;
+  /** The source's envelope types, for the breakpoint chooser. */
+  types: readonly string[];
   clock?: ReplayClock;
 }
 
@@ -120,6 +137,20 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   let pacedRuns = 0;
   const pacer = createSleeper(clock);
 
+  // ─── Breakpoints and loop ───────────────────────────────────────────────────────────
+  let breakpoints: Breakpoint[] = [];
+  let matcher = createBreakpointMatcher(breakpoints);
+  /** The breakpoint the replay paused at, until it moves on. */
+  let hit: BreakpointHit | undefined;
+  /** Envelopes and findings of the session the matcher has seen. */
+  let seenEnvelopes = 0;
+  let seenFindings = 0;
+  let loop = false;
+  let loops = 0;
+  let loopTimer: unknown = null;
+  /** The replay's own status as last reported (to tell an end reached while playing). */
+  let replayStatus = 'paused';
+
   const payload = (): ReplayStatePayload => ({
     sessionId: options.data().id,
     source: options.sourceId,
@@ -130,6 +161,11 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     total: options.total,
     finished: replay.state.status === 'ended',
     ...(paced ? { pace: UNTIMED_PACE } : {}),
+    breakpoints,
+    ...(hit ? { hit: { ...hit } } : {}),
+    loop,
+    loops,
+    types: [...options.types],
   });
 
   // ─── Announcing the state ───────────────────────────────────────────────────────────
@@ -178,6 +214,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         if (isStreamResponse(chunk.leg.response)) data.push(state.index, chunk.bytes, chunk.receivedAt, chunk.offset > 0);
         else data.keepRejected(state.index, chunk.bytes, chunk.receivedAt);
         history = historyAfter(history, chunk.bytes);
+        checkBreakpoints();
         announcePosition();
       },
       onLegEnd(leg) {
@@ -187,6 +224,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         const failure = rejectedLegFailure(leg.response, state, leg.request ?? null);
         if (failure) data.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
         else data.endLeg(state.index, legEndFromRecording(leg.outcome));
+        checkBreakpoints();
         // A pause for frontend tools: wait for the user's answer before the continuation.
         if (!seeking && data.pendingTools() !== null && leg.index < options.source.legs.length - 1) {
           pausedForTools = true;
@@ -199,11 +237,78 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         history = STREAM_START;
         pausedForTools = false;
         options.reset();
+        matcher = createBreakpointMatcher(breakpoints);
+        seenEnvelopes = seenFindings = 0;
+        hit = undefined;
       },
-      onStateChange: announceNow,
+      onStateChange(state) {
+        const endedPlaying = state.status === 'ended' && replayStatus === 'playing';
+        replayStatus = state.status;
+        announceNow();
+        if (endedPlaying) loopAgain();
+      },
     },
-    { speed: instant ? 'fast' : speed, clock },
+    // With breakpoints set, playing delivers one event at a time (see checkBreakpoints).
+    { speed: instant ? 'fast' : speed, clock, playCut: () => (breakpoints.length > 0 ? stepCut : undefined) },
   );
+
+  /**
+   * Shows the matcher what was delivered since it last looked; a hit while playing pauses the
+   * replay there. Without breakpoints it only moves its marks.
+   */
+  function checkBreakpoints(): void {
+    const data = options.data();
+    const findings = data.diagnostics();
+    if (breakpoints.length === 0) {
+      seenEnvelopes = data.envelopeCount;
+      seenFindings = findings.length;
+      return;
+    }
+    let first: BreakpointHit | null = null;
+    for (; seenEnvelopes < data.envelopeCount; seenEnvelopes++) {
+      const facts = data.envelopeFacts(seenEnvelopes);
+      if (facts) first ??= matcher.envelope(facts)[0] ?? null;
+    }
+    if (seenFindings < findings.length) {
+      const fresh = findings.slice(seenFindings).map((d): BreakpointFinding => ({ severity: d.severity, rule: d.rule, message: d.message, envelope: data.findingEnvelope(d) ?? Math.max(0, data.envelopeCount - 1) }));
+      seenFindings = findings.length;
+      const error = matcher.findings(fresh);
+      if (error && (first === null || error.envelope < first.envelope)) first = error;
+    }
+    if (first === null || seeking || !playing()) return;
+    hit = first;
+    replay.pause();
+    stopPaced();
+  }
+
+  /** A replay that played to its end starts over after a hold, while the loop is on. */
+  function loopAgain(): void {
+    if (!loop || disposed || loopTimer !== null) return;
+    loopTimer = clock.setTimeout(() => {
+      loopTimer = null;
+      if (!loop || disposed) return;
+      loops += 1;
+      void replay.seek(0).then(() => play());
+    }, LOOP_HOLD_MS);
+  }
+
+  function cancelLoopHold(): void {
+    if (loopTimer !== null) clock.clearTimeout(loopTimer);
+    loopTimer = null;
+  }
+
+  function setBreakpoints(next: readonly Breakpoint[]): void {
+    breakpoints = [...next];
+    matcher = createBreakpointMatcher(breakpoints);
+    // The envelope delivered last tells whether a run of matches is under way already.
+    const data = options.data();
+    const last = data.envelopeFacts(data.envelopeCount - 1);
+    if (last) matcher.envelope(last);
+    seenEnvelopes = data.envelopeCount;
+    seenFindings = data.diagnostics().length;
+    const paused = hit;
+    if (paused && !breakpoints.some((b) => sameBreakpoint(b, paused.breakpoint))) hit = undefined;
+  }
 
   /** Bytes of a non-stream leg (an error page) are kept whole: there are no events to cut at. */
   const streamed = (at: Parameters<ChunkCut>[1]): boolean => isStreamResponse(at.leg.response);
@@ -216,6 +321,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   async function step(count: number): Promise<void> {
     // Stepping on from a recorded pause plays the recorded continuation.
     pausedForTools = false;
+    hit = undefined;
     let left = count;
     let frames = frameCount();
     const stepEnded = (delivered: ReplayDelivery): boolean =>
@@ -247,6 +353,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       return cutAfterFirstEvent(rest, history);
     };
     const done = (): boolean => options.data().envelopeCount >= wanted;
+    hit = undefined;
     seeking = true;
     try {
       if (delivered > wanted) await replay.seekUntil(done, { cut });
@@ -258,6 +365,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
 
   // ─── Playing at a pace (sources without receive times) ──────────────────────────────
   function play(): void {
+    hit = undefined;
     if (!paced || instant) {
       replay.play();
       return;
@@ -278,6 +386,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     if (pacedRun === run) {
       pacedRun = null;
       announceNow();
+      if (replay.state.status === 'ended') loopAgain();
     }
   }
 
@@ -316,13 +425,25 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
           play();
           break;
         case 'pause':
+          cancelLoopHold();
           pause();
           break;
         case 'step':
+          cancelLoopHold();
           await betweenPacedSteps(() => step(action.count ?? 1));
           break;
         case 'seek':
+          cancelLoopHold();
           await betweenPacedSteps(() => seek(action.envelope));
+          break;
+        case 'breakpoints':
+          setBreakpoints(action.breakpoints);
+          announceNow();
+          break;
+        case 'loop':
+          loop = action.on;
+          if (!loop) cancelLoopHold();
+          announceNow();
           break;
         case 'speed': {
           const wasPlaying = playing();
@@ -347,6 +468,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     state: payload,
     async dispose() {
       disposed = true;
+      cancelLoopHold();
       stopPaced();
       if (positionTimer !== null) clock.clearTimeout(positionTimer);
       positionTimer = null;
@@ -363,6 +485,11 @@ function sameState(a: ReplayStatePayload, b: ReplayStatePayload): boolean {
     a.instant === b.instant &&
     a.position === b.position &&
     a.total === b.total &&
-    a.finished === b.finished
+    a.finished === b.finished &&
+    a.breakpoints === b.breakpoints &&
+    a.hit?.envelope === b.hit?.envelope &&
+    a.hit?.breakpoint === b.hit?.breakpoint &&
+    a.loop === b.loop &&
+    a.loops === b.loops
   );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionSource } from '../../../src-shared/contract/payloads';
 import { ROW_FLAG, rowFlags } from '../../../src-shared/contract/row-columns';
 import { expandColumns } from '../../../src-shared/testing/row-columns';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
@@ -9,8 +10,8 @@ import { preview } from './views';
 import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-data';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
-function sessionOf(bytes: Uint8Array) {
-  const data = createSessionData({ id: 's1', title: 't', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 });
+function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', path: '/x', importer: 'sse' }) {
+  const data = createSessionData({ id: 's1', title: 't', source, createdAt: 0 });
   const leg = data.openLeg('file', null, 0).index;
   const sizes = [1, 7, 300, 4096, 13];
   for (let at = 0, i = 0; at < bytes.length; i++) {
@@ -59,11 +60,12 @@ describe('session data', () => {
     expect(data.takeBatch(10)).toBeNull();
   });
 
-  it('sends every new row in compact columns, and in full only the session\'s first rows and each batch\'s newest', () => {
+  it('sends every new row in compact columns, and in full only the session\'s first rows and (streaming) each batch\'s newest', () => {
     const events = Array.from({ length: 3000 }, (_, i) => `data: {"type":"${i % 7 === 0 ? 'thinking' : 'text'}","agent":"${i % 2 === 0 ? 'a' : 'b'}","final":false,"delta":"d${i}"}\n\n`);
     // An oversize line gives row 1000 a finding, which its flags carry.
     events[1000] = `data: {"type":"text","agent":"a","final":true,"delta":"${'x'.repeat(3000)}"}\n\n`;
-    const data = sessionOf(new TextEncoder().encode(events.join('')));
+    const bytes = new TextEncoder().encode(events.join(''));
+    const data = sessionOf(bytes, { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' });
     const first = data.takeBatch(2000);
     const second = data.takeBatch(5000);
     expect(data.takeBatch(5000)).toBeNull();
@@ -82,24 +84,48 @@ describe('session data', () => {
       }
     }
     expect(first?.columns.strings.sort()).toEqual(['a', 'b', 'text', 'thinking']);
+    // A file's table stays at the top while it loads: only its first rows in full.
+    const file = sessionOf(bytes);
+    expect(fullSeqs(file.takeBatch(2000))).toEqual(range(0, FULL_HEAD_ROWS));
+    expect(fullSeqs(file.takeBatch(5000))).toEqual([]);
     expect(expandColumns(0, first!.columns)[1000]!.flags & ROW_FLAG.hasFindings).toBe(ROW_FLAG.hasFindings);
   });
 
-  it('sends at most maxChanges blocks and diagnostics per batch, the rest in the next ones, in order', () => {
+  it('carries no blocks or findings in batches, only how far they have got; views fetch what changed', () => {
     const data = sessionOf(readFixture('example_1.json.sse'));
     expect(data.diagnostics().length).toBeGreaterThan(5);
-    const batches = [];
-    for (let batch = data.takeBatch(100_000, 5); batch; batch = data.takeBatch(100_000, 5)) batches.push(batch);
+    const batch = data.takeBatch(100_000);
+    expect(batch).not.toHaveProperty('blocks');
+    expect(batch).not.toHaveProperty('diagnostics');
+    expect(batch?.diagnosticCount).toBe(data.diagnostics().length);
     expect(data.batchPending).toBe(false);
-    expect(batches[0]?.columns.receivedAt).toHaveLength(data.envelopeCount);
-    for (const batch of batches) {
-      expect(batch.diagnostics.length).toBeLessThanOrEqual(5);
-      expect(batch.blocks.length).toBeLessThanOrEqual(5);
-    }
-    expect(batches.flatMap((b) => b.diagnostics.map((d) => d.seq))).toEqual(data.diagnostics().map((d) => d.seq));
-    expect(batches.flatMap((b) => b.blocks.map((x) => x.id))).toEqual(data.blocks().map((x) => x.id));
+
+    const all = data.blockChanges(0);
+    expect(all.blocks.map((b) => b.id)).toEqual(data.blocks().map((b) => b.id));
+    expect(all.revision).toBe(batch?.blockRevision);
+    expect(data.blockChanges(all.revision)).toEqual({ revision: all.revision, blocks: [] });
+
+    const findings = data.diagnosticsSince(0, 0);
+    expect(findings.diagnostics.map((d) => d.seq)).toEqual(data.diagnostics().map((d) => d.seq));
+    expect(data.diagnosticsSince(3, 0)).toMatchObject({ from: 3, resets: 0 });
+    expect(data.diagnosticsSince(3, 0).diagnostics[0]?.seq).toBe(3);
+  });
+
+  it('sends the changed blocks only, after the revision a client holds', () => {
+    const data = createSessionData({ id: 's1', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const leg = data.openLeg('run', null, 0).index;
+    const text = (delta: string) => new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${delta}"}\n\n`);
+    data.push(leg, text('one'), 0);
+    const first = data.blockChanges(0);
+    expect(first.blocks.map((b) => [b.id, b.length])).toEqual([[0, 3]]);
+    expect(data.blockChanges(first.revision).blocks).toEqual([]);
+    data.push(leg, text(' two'), 1);
+    const next = data.blockChanges(first.revision);
+    expect(next.revision).toBeGreaterThan(first.revision);
+    expect(next.blocks.map((b) => [b.id, b.length])).toEqual([[0, 7]]);
   });
 });
+
 
 describe('raw chunks', () => {
   it.each([

@@ -1,7 +1,9 @@
 import { piecesMatching } from '../../../src-shared/reconstruct/text-search';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus, type StreamEnd } from '../../../src-shared/pipeline/end-status';
 import type {
+  BlockChanges,
   BlockSummary,
+  DiagnosticsPage,
   Failure,
   FrameDetail,
   LegEndInfo,
@@ -147,6 +149,12 @@ export interface SessionData {
   inlineHeld(block: Block): number;
 
   envelope(seq: number): Envelope | undefined;
+  /** An envelope's type and agent, without building the whole envelope. */
+  envelopeFacts(seq: number): { seq: number; type: string; agent: string } | undefined;
+  /** The envelope types in order of first appearance. */
+  envelopeTypes(): string[];
+  /** The envelope a finding belongs to: its own, else the first of its frame. */
+  findingEnvelope(diagnostic: Diagnostic): number | undefined;
   row(seq: number): TimelineRow | undefined;
   rows(start: number, count: number): TimelineRow[];
   /** Envelopes a filter (docs/filters.md) lets through, at most `max`. */
@@ -156,8 +164,12 @@ export interface SessionData {
   blocks(agent?: string): readonly Block[];
   block(id: number): Block | undefined;
   blockSummary(block: Block): BlockSummary;
+  /** Summaries of the blocks that opened or changed after revision `since`. */
+  blockChanges(since: number): BlockChanges;
   agents(): readonly AgentInfo[];
   diagnostics(): readonly Diagnostic[];
+  /** Findings from `from` on, or the whole list when it was replaced since `resets` (see DiagnosticsPage). */
+  diagnosticsSince(from: number, resets: number): DiagnosticsPage;
   stats(): unknown;
   pendingTools(): PendingToolsState | null;
   /** Everything decoded, materialised for the block diff (frames rebuilt from the raw bytes). */
@@ -168,8 +180,8 @@ export interface SessionData {
   detail(pending: SessionDetail['pendingTools']): SessionDetail;
   /**
    * The changes since the last batch (null when nothing changed): at most `maxRows` new rows
-   * and at most `maxChanges` each of changed rows, blocks and diagnostics; the rest waits for
-   * the next batch (`batchPending`), so one batch never holds up the thread for long.
+   * and at most `maxChanges` changed rows; the rest waits for the next batch (`batchPending`),
+   * so one batch never holds up the thread for long. Blocks and findings travel on demand.
    */
   takeBatch(maxRows: number, maxChanges?: number): SessionBatch | null;
   /** Something is left for another batch. */
@@ -185,8 +197,10 @@ export interface SessionData {
 const DISPLAY_BODY_CAP = 64 * 1024;
 
 /**
- * Batches carry the full rows of the session's first rows and of each batch's newest rows:
- * a screenful of a table at the top or following the stream (more than a 4K screen's worth).
+ * Batches carry the full rows of the session's first rows and, for sessions that stream (a
+ * live source, a replay), of each batch's newest rows: a screenful of a table at the top or
+ * following the stream (more than a 4K screen's worth). A file's table stays at the top while
+ * it loads; rows below load by page when scrolled to.
  */
 export const FULL_HEAD_ROWS = 256;
 export const FULL_TAIL_ROWS = 128;
@@ -227,15 +241,19 @@ export function createSessionData(init: SessionInit): SessionData {
   const badgeByFrame = new Badges();
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   let finished = false;
+  /** Bumps whenever a block opens or changes; `blockStamps` holds each block's last (by id). */
+  let blockRevision = 0;
+  const blockStamps = new UintColumn();
+  /** Times the findings were replaced (the inline mode changed). */
+  let diagnosticResets = 0;
 
   // Batch bookkeeping.
   let sentRows = 0;
   const dirtyRows = new Set<number>();
-  const dirtyBlocks = new Set<number>();
   const dirtyAgents = new Set<string>();
-  const newDiagnostics: Diagnostic[] = [];
-  /** The next batch sends the whole diagnostics list (findings were replaced, not only added). */
-  let resetDiagnostics = false;
+  let sentBlockRevision = 0;
+  let sentDiagnostics = 0;
+  let sentResets = 0;
 
   // Decoder callbacks run only once data exists (legs are opened through it).
   const notify = (): void => data.onChange();
@@ -246,7 +264,6 @@ export function createSessionData(init: SessionInit): SessionData {
   const addDiagnostic = (diagnostic: Diagnostic): void => {
     const stored: Diagnostic = { ...diagnostic, seq: diagnostics.count };
     diagnostics.add(stored);
-    newDiagnostics.push(stored);
     counts[stored.severity] += 1;
     const { envelope, frame } = stored.at;
     if (envelope !== undefined) {
@@ -292,7 +309,7 @@ export function createSessionData(init: SessionInit): SessionData {
         mappedEnvelopes.set(block.id, mapped);
         // A finished block's preview is read from its first deltas on disk: no need to keep it.
         if (contents.release(block)) blockPreviews.delete(block.id);
-        dirtyBlocks.add(block.id);
+        blockStamps.set(block.id, ++blockRevision);
         notify();
       },
       onAgent(agent) {
@@ -314,11 +331,10 @@ export function createSessionData(init: SessionInit): SessionData {
       if (first >= 0) touchRow(first);
     }
     diagnostics.clear();
-    newDiagnostics.length = 0;
     badgeByEnvelope.clear();
     badgeByFrame.clear();
     counts.error = counts.warning = counts.info = 0;
-    resetDiagnostics = true;
+    diagnosticResets += 1;
     for (const d of kept) addDiagnostic(d);
   };
 
@@ -486,6 +502,17 @@ export function createSessionData(init: SessionInit): SessionData {
     },
     inlineHeld: (block: Block) => decoder.inlineHeld(block),
     envelope: (seq: number) => envelopes.get(seq),
+    envelopeFacts: (seq: number) => (seq >= 0 && seq < envelopes.count ? { seq, type: envelopes.type(seq), agent: envelopes.agent(seq) } : undefined),
+    envelopeTypes() {
+      const types = new Set<string>();
+      for (let seq = 0; seq < envelopes.count; seq++) types.add(envelopes.type(seq));
+      return [...types];
+    },
+    findingEnvelope({ at }: Diagnostic) {
+      if (at.envelope !== undefined) return at.envelope;
+      const first = at.frame !== undefined ? (legs[at.leg ?? 0]?.frames.firstEnvelope(at.frame) ?? -1) : -1;
+      return first >= 0 ? first : undefined;
+    },
     row,
     rows(start: number, count: number) {
       const out: TimelineRow[] = [];
@@ -555,8 +582,19 @@ export function createSessionData(init: SessionInit): SessionData {
       }
       return toBlockSummary(block, shown, length);
     },
+    blockChanges(since: number): BlockChanges {
+      const blocks: BlockSummary[] = [];
+      if (since < blockRevision) {
+        for (const block of decoder.blocks()) if (blockStamps.get(block.id) > since) blocks.push(data.blockSummary(block));
+      }
+      return { revision: blockRevision, blocks };
+    },
     agents: () => decoder.agents(),
     diagnostics: () => diagnostics.all(),
+    diagnosticsSince(from: number, resets: number): DiagnosticsPage {
+      const start = resets === diagnosticResets ? Math.min(from, diagnostics.count) : 0;
+      return { resets: diagnosticResets, from: start, diagnostics: diagnostics.all(start).map(toDiagnosticPayload) };
+    },
     stats: () => decoder.stats(),
     pendingTools(): PendingToolsState | null {
       if (legs.at(-1)?.decoder) return null;
@@ -610,6 +648,8 @@ export function createSessionData(init: SessionInit): SessionData {
       if (data.failure) summary.failure = data.failure;
       if (data.state === 'complete' || data.state === 'stopped' || data.state === 'failed') summary.end = endStatus(summary.awaitingTools);
       if (init.generation) summary.generation = init.generation;
+      const blocks = decoder.blocks().length;
+      if (blocks > 0) summary.blocks = blocks;
       return summary;
     },
     detail(pending: SessionDetail['pendingTools']): SessionDetail {
@@ -623,7 +663,14 @@ export function createSessionData(init: SessionInit): SessionData {
       };
     },
     get batchPending() {
-      return sentRows < envelopes.count || dirtyRows.size > 0 || dirtyBlocks.size > 0 || dirtyAgents.size > 0 || newDiagnostics.length > 0 || resetDiagnostics;
+      return (
+        sentRows < envelopes.count ||
+        dirtyRows.size > 0 ||
+        dirtyAgents.size > 0 ||
+        sentBlockRevision !== blockRevision ||
+        sentDiagnostics !== diagnostics.count ||
+        sentResets !== diagnosticResets
+      );
     },
     takeBatch(maxRows: number, maxChanges = maxRows): SessionBatch | null {
       if (!data.batchPending) return null;
@@ -634,26 +681,31 @@ export function createSessionData(init: SessionInit): SessionData {
       // rows and the batch's newest (a table following the stream).
       const head = Math.min(end, FULL_HEAD_ROWS);
       const rows = start < head ? data.rows(start, head - start) : [];
-      const tail = Math.max(head, start, end - FULL_TAIL_ROWS);
+      const tail = init.source.kind === 'file' ? end : Math.max(head, start, end - FULL_TAIL_ROWS);
       rows.push(...data.rows(tail, end - tail));
       sentRows = end;
       const changed = takeLowest(dirtyRows, maxChanges).map((seq) => row(seq) as TimelineRow);
-      const blocks = takeLowest(dirtyBlocks, maxChanges).flatMap((id) => {
-        const block = blocksById.get(id);
-        return block ? [data.blockSummary(block)] : [];
-      });
       const agents = [...dirtyAgents].flatMap((uuid) => {
         const agent = agentsByUuid.get(uuid);
         return agent ? [toAgentPayload(agent)] : [];
       });
       dirtyAgents.clear();
-      if (resetDiagnostics) {
-        resetDiagnostics = false;
-        newDiagnostics.length = 0;
-        return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnostics.all().map(toDiagnosticPayload), resetDiagnostics: true };
-      }
-      const diagnosticsOut = newDiagnostics.splice(0, maxChanges).map(toDiagnosticPayload);
-      return { sessionId: init.id, ...(init.generation ? { generation: init.generation } : {}), total: envelopes.count, start, columns, rows, changed, blocks, agents, diagnostics: diagnosticsOut };
+      sentBlockRevision = blockRevision;
+      sentDiagnostics = diagnostics.count;
+      sentResets = diagnosticResets;
+      return {
+        sessionId: init.id,
+        ...(init.generation ? { generation: init.generation } : {}),
+        total: envelopes.count,
+        start,
+        columns,
+        rows,
+        changed,
+        agents,
+        blockRevision,
+        diagnosticCount: diagnostics.count,
+        ...(diagnosticResets ? { diagnosticResets } : {}),
+      };
     },
   };
 

@@ -38,16 +38,16 @@ describe('a session\'s inline stage', () => {
   it('reads the text again in another mode and replaces the inline findings, and only those', () => {
     const data = sessionOf(stream([['<search><path>x</path></search> tail']]));
     expect(data.diagnostics().map((d) => d.rule)).toEqual(['inline.missing-param', 'inline.text-after-action']);
-    data.takeBatch(1000);
+    const before = data.takeBatch(1000);
 
     data.setInline({ mode: 'off', tools: [] });
     expect(data.blocks()[0]?.segments?.map((s) => s.type)).toEqual(['text']);
     expect(data.diagnostics()).toEqual([]);
     expect(data.severityCounts()).toEqual({ error: 0, warning: 0, info: 0 });
     const reset = data.takeBatch(1000);
-    expect(reset?.resetDiagnostics).toBe(true);
-    expect(reset?.diagnostics).toEqual([]);
-    expect(reset?.blocks.map((b) => b.segmentTypes)).toEqual([['text']]);
+    expect(reset).toMatchObject({ diagnosticResets: 1, diagnosticCount: 0 });
+    expect(data.diagnosticsSince(2, 0)).toEqual({ resets: 1, from: 0, diagnostics: [] });
+    expect(data.blockChanges(before?.blockRevision ?? 0).blocks.map((b) => b.segmentTypes)).toEqual([['text']]);
     expect(reset?.changed.map((r) => [r.seq, r.diagnostics])).toEqual([[0, 0]]);
 
     data.setInline(DEFAULT_INLINE_OPTIONS);

@@ -17,6 +17,7 @@ import type {
   SessionSummary,
   ToolResult,
 } from '../../../src-shared/contract/payloads';
+import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX } from '../../../src-shared/contract/payloads';
 import { diffSessions } from '../../../src-shared/diff/diff';
 import { diffTranscript } from '../../../src-shared/diff/transcript';
 import type { DiffInput } from '../../../src-shared/diff/types';
@@ -37,6 +38,7 @@ import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type Recorde
 import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../proxy/proxy-sessions';
 import { parseFilter } from '../../../src-shared/filter';
 import type { ReplayClock } from '../replay/clock';
+import { requestInFormat } from './format-runs';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './replay-session';
 import { createSessionData, type LegKind, type SessionData } from './session-data';
 import { downloadFile, exportSession, saveRecording } from './session-files';
@@ -199,7 +201,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const summaryOf = (rt: Runtime): SessionSummary => {
     const pending = rt.data.pendingTools();
     const awaiting = pending !== null && rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)) !== 'sent';
-    return rt.data.summary({ awaitingTools: awaiting });
+    const summary = rt.data.summary({ awaitingTools: awaiting });
+    // The sidebar tells a paused replay from a playing one (it has no transport state).
+    if (rt.replay && rt.data.state === 'streaming' && !rt.replay.state().playing) summary.replayPaused = true;
+    return summary;
   };
 
   let announceQueued = false;
@@ -431,6 +436,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     data.state = 'streaming';
     const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
     const sourceData = source.data;
+    let wasPlaying = false;
     const replay = createReplaySession({
       source: sessionAsSource(sourceData, source.actions),
       sourceId: sourceData.id,
@@ -450,11 +456,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         } else if (!state.finished && rt.data.state === 'complete') {
           rt.data.state = 'streaming';
         }
-        // Stopped (paused, stepped, at a recorded prompt, ended): rows and list show where, now.
-        if (!state.playing) {
-          batcher.flush(rt.data);
-          announce();
-        }
+        // Stopped (paused, stepped, at a recorded prompt or breakpoint, ended): rows and list
+        // show where, now; started again: the list says it plays.
+        if (!state.playing) batcher.flush(rt.data);
+        if (!state.playing || !wasPlaying) announce();
+        wasPlaying = state.playing;
         replayState.fire(state);
       },
       total: sourceData.envelopeCount,
@@ -466,6 +472,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       speed,
       instant,
       paused,
+      // A stream names its own types: only those a breakpoint can name are offered.
+      types: sourceData
+        .envelopeTypes()
+        .filter((type) => type !== '' && type.length <= BREAKPOINT_TYPE_MAX)
+        .slice(0, REPLAY_TYPES_MAX),
       ...(deps.replayClock ? { clock: deps.replayClock } : {}),
     });
     rt.replay = replay;
@@ -687,6 +698,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       return runtimeOf(sessionId).data.diagnostics().map(toDiagnosticPayload);
     }),
 
+    getBlockChanges: query(({ sessionId, since }) => runtimeOf(sessionId).data.blockChanges(since)),
+
+    getDiagnosticsSince: query(({ sessionId, from, resets }) => runtimeOf(sessionId).data.diagnosticsSince(from, resets)),
+
     setInline: query(({ sessionId, inline }) => {
       const rt = runtimeOf(sessionId);
       rt.data.setInline(inline);
@@ -743,6 +758,17 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       // The diff holds values parsed from both streams: bounded like every other payload.
       return { diff: limitJsonDepth(diff, 2 * STREAM_JSON_DEPTH) as typeof diff, transcript: diffTranscript(diff) };
     }),
+
+    async runInFormats({ sessionId, formats }) {
+      const rt = runtimeOf(sessionId);
+      const built = rt.runSpec;
+      if (!built) throw new Error(`"${rt.data.title}" was not connected to an agent (it is a file, a replay or a proxied stream), so there is no request to run again.`);
+      // Every variant is checked before the first is sent: all run or none.
+      const requests = formats.map((format) => requestInFormat(built, format, { inline: rt.data.summary().inline }));
+      const started: SessionSummary[] = [];
+      for (const request of requests) started.push(await service.connect(request));
+      return started;
+    },
 
     startReplay: query(({ sessionId, speed, instant, paused }) => startReplay(runtimeOf(sessionId), speed ?? 1, instant ?? false, paused ?? false)),
 

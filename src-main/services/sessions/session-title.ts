@@ -1,5 +1,5 @@
 import type { DemoAgentInfo } from '../../../src-shared/contract/payloads';
-import { isJsonObject } from '../../../src-shared/json/values';
+import { parseJsonObject } from '../../../src-shared/json/values';
 
 /**
  * A live session's name, from what was connected to: the demo agent's scenario and format
@@ -21,7 +21,7 @@ export type ScenarioOfPrompt = (prompt: unknown) => { id: string; title: string 
 const MAX_PART = 40;
 
 export function liveSessionTitle(request: TitleRequest, demo: { info: NonNullable<DemoAgentInfo>; scenarioOf: ScenarioOfPrompt } | null): string {
-  const body = parseObject(request.body);
+  const body = request.body === null ? undefined : parseJsonObject(request.body);
   const field = (name: string): string | undefined => {
     const fromQuery = request.url.searchParams.get(name);
     if (fromQuery) return fromQuery;
@@ -46,15 +46,5 @@ function sameOrigin(url: URL, base: string): boolean {
     return new URL(base).origin === url.origin;
   } catch {
     return false;
-  }
-}
-
-function parseObject(text: string | null): Record<string, unknown> | null {
-  if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isJsonObject(value) ? value : null;
-  } catch {
-    return null;
   }
 }

@@ -1,7 +1,7 @@
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload, LegInfo, PendingTools } from '../../../src-shared/contract';
 import { DEFAULT_TOOL_TAGS, formatToolList, INLINE_MODES, parseToolList, type InlineMode } from '../../../src-shared/inline/types';
-import { useActiveSession, useStore } from '../../app/hooks';
+import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../app/types';
 import { EmptyState } from '../../components/EmptyState';
 import { fallbackLabel, labelAgents, type AgentLabel } from '../../model/agents';
@@ -66,6 +66,7 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
   const [expandThinking, setExpandThinking] = useState(false);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [focus, setFocus] = useState<Focus | null>(() => (selection.sessionId === session.id && selection.block !== null ? { block: selection.block, revision: 0 } : null));
+  useWatchSession(app, session.id, 'blocks');
 
   const { agents, blocks, blocksVersion } = session;
   const threads = useMemo(() => buildThreads(agents, blocks), [agents, blocks]);
@@ -167,7 +168,7 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
           <EmptyState title={sessionLive ? 'Waiting for the first block…' : session.loaded ? 'No blocks in this session' : 'Loading blocks…'} testId={BLOCK_IDS.empty}>
             {sessionLive
               ? 'Blocks appear here as the agent streams them.'
-              : session.loaded
+              : session.blocksLoaded
                 ? 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).'
                 : null}
           </EmptyState>

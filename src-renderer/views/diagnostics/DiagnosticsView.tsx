@@ -2,11 +2,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DiagnosticPayload } from '../../../src-shared/contract';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
 import type { Severity } from '../../../src-shared/diagnostics/types';
-import { useActiveSession, useStore } from '../../app/hooks';
+import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../app/types';
 import { EmptyState } from '../../components/EmptyState';
 import { filterGroups, groupByRule, locationLabel, severityCounts, type RuleGroup, type SeverityFilter } from '../../model/diagnostics';
-import { asChunkStatistics } from '../../model/diagnostics-charts';
+import { asChunkStatistics, hasNetworkChunks } from '../../model/diagnostics-charts';
 import { SafeMarkdown } from '../blocks/SafeMarkdown';
 import { ChunkCharts } from './ChunkCharts';
 import { jumpToFinding } from './jump';
@@ -72,9 +72,13 @@ function useStats(app: AppModel, session: SessionData): { stats: ChunkStatistics
 
 function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionData }) {
   const theme = useStore(app.theme);
+  const sessions = useStore(app.sessions).list;
   const [severities, setSeverities] = useState<SeverityFilter>({ error: true, warning: true, info: true });
   const [text, setText] = useState('');
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  useWatchSession(app, session.id, 'diagnostics');
+  // A finding on a block lands on the block's first envelope.
+  useWatchSession(app, session.id, 'blocks');
   const groups = useMemo(() => groupByRule(session.diagnostics), [session.diagnostics]);
   const counts = useMemo(() => severityCounts(session.diagnostics), [session.diagnostics]);
   const shown = useMemo(() => filterGroups(groups, severities, text), [groups, severities, text]);
@@ -111,15 +115,17 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
         ))}
         <input className="filter-input" type="search" placeholder="Filter rules and messages" value={text} onChange={(e) => setText(e.target.value)} data-testid={DIAGNOSTIC_IDS.filterText} />
         <span className="spacer" />
-        <span className="muted" data-testid={DIAGNOSTIC_IDS.summary}>
-          {session.diagnostics.length} finding{session.diagnostics.length === 1 ? '' : 's'} · {groups.length} rule{groups.length === 1 ? '' : 's'}
-        </span>
+        {session.diagnosticsLoaded && (
+          <span className="muted" data-testid={DIAGNOSTIC_IDS.summary}>
+            {session.diagnostics.length} finding{session.diagnostics.length === 1 ? '' : 's'} · {groups.length} rule{groups.length === 1 ? '' : 's'}
+          </span>
+        )}
       </div>
       <div className="diagnostics-split">
         <div className="findings-pane">
           {session.diagnostics.length === 0 ? (
-            <EmptyState title={session.loaded ? 'No findings' : 'Loading findings…'} testId={DIAGNOSTIC_IDS.empty}>
-              {session.loaded ? 'The decoder found nothing wrong with this stream: framing, dialect and reconstruction all check out.' : null}
+            <EmptyState title={session.diagnosticsLoaded ? 'No findings' : 'Loading findings…'} testId={DIAGNOSTIC_IDS.empty}>
+              {session.diagnosticsLoaded ? 'The decoder found nothing wrong with this stream: framing, dialect and reconstruction all check out.' : null}
             </EmptyState>
           ) : shown.length === 0 ? (
             <EmptyState title="Nothing matches the filter" />
@@ -139,7 +145,7 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
               theme={theme}
               onEnvelope={(seq) => app.selectRow(seq, { reveal: true })}
               legStarts={session.detail?.legs.map((leg) => leg.startedAt) ?? []}
-              networkChunks={hasNetworkChunks(session.summary)}
+              networkChunks={hasNetworkChunks(session.summary, sessions)}
             />
           ) : (
             !statsError && <div className="muted pad">Loading chunk statistics…</div>
@@ -215,8 +221,3 @@ function FindingRow({ app, session, finding }: { app: AppModel; session: Session
 }
 
 /** Live sessions and recordings hold network reads; other files hold blocks of the file, which say nothing about the network. */
-function hasNetworkChunks(summary: SessionData['summary']): boolean {
-  const source = summary.source.kind === 'replay' ? undefined : summary.source;
-  if (!source) return true;
-  return source.kind === 'live' || source.importer === 'recording';
-}

@@ -78,6 +78,12 @@ function diffModel(app: AppModel): DiffModel {
   return model;
 }
 
+/** Opens the Diff view on this pair (the pickers show it; the comparison runs when the view shows). */
+export function showDiff(app: AppModel, left: string, right: string): void {
+  diffModel(app).store.update((s) => ({ ...s, left, right }));
+  app.navigate('diff');
+}
+
 /** The pair the pickers show, when it can be compared. */
 function pickedPair(state: Pick<DiffState, 'left' | 'right' | 'flatten'>): ComparePair | null {
   if (state.left === null || state.right === null || state.left === state.right) return null;

@@ -4,7 +4,8 @@ import { isEditableTarget } from '../../app/files';
 import { useActiveSession } from '../../app/hooks';
 import type { AppModel, ViewProps } from '../../app/types';
 import { progressLabel, replayKeyAction, seekAction, speedAction, speedChoices, speedIndex, speedLabel, stepSpeed } from '../../model/replay';
-import { PauseIcon, PlayIcon, RestartIcon, StepIcon } from './icons';
+import { BreakpointMenu } from './Breakpoints';
+import { LoopIcon, PauseIcon, PlayIcon, RestartIcon, StepIcon } from './icons';
 import { REPLAY_IDS } from './testids';
 import './replay.css';
 
@@ -97,7 +98,14 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
           <PauseIcon />
         </button>
       ) : (
-        <button type="button" className="icon-button replay-button" title="Play (k)" aria-label="Play" data-testid={REPLAY_IDS.play} onClick={() => control({ kind: 'play' })}>
+        <button
+          type="button"
+          className="icon-button replay-button"
+          title={state.breakpoints.length > 0 ? 'Play to the next breakpoint (k)' : 'Play (k)'}
+          aria-label={state.hit ? 'Continue' : 'Play'}
+          data-testid={REPLAY_IDS.play}
+          onClick={() => control({ kind: 'play' })}
+        >
           <PlayIcon />
         </button>
       )}
@@ -129,6 +137,19 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
           </option>
         ))}
       </select>
+      <button
+        type="button"
+        className={`icon-button replay-button replay-loop ${state.loop ? 'is-on' : ''}`}
+        title={state.loop ? `Looping (pass ${state.loops + 1}): click to stop after this pass` : 'Loop: start over at the end until turned off'}
+        aria-label="Loop"
+        aria-pressed={state.loop}
+        data-testid={REPLAY_IDS.loop}
+        data-loops={state.loops}
+        onClick={() => control({ kind: 'loop', on: !state.loop })}
+      >
+        <LoopIcon />
+      </button>
+      <BreakpointMenu app={app} sourceId={sourceId} state={state} control={control} />
       <input
         className="replay-seek"
         type="range"

@@ -9,4 +9,11 @@ export const REPLAY_IDS = {
   position: 'replay-position',
   finished: 'replay-finished',
   restart: 'replay-restart',
+  loop: 'replay-loop',
+  breakpoints: 'replay-breakpoints',
+  breakpointOption: 'replay-breakpoint-option',
+  breakpointsClear: 'replay-breakpoints-clear',
+  hit: 'replay-hit',
+  hitShow: 'replay-hit-show',
+  continue: 'replay-continue',
 } as const;

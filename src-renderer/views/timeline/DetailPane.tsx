@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo } from 'react';
 import { MAX_RAW_BYTES, type EnvelopeDetail, type FrameDetail, type RawBytes } from '../../../src-shared/contract';
 import type { DetailTab, RendererApp } from '../../app/composition';
-import { useSessionData, useStore } from '../../app/hooks';
+import { useSessionData, useStore, useWatchSession } from '../../app/hooks';
 import type { ByteRange } from '../../app/types';
 import { useAsync } from '../../app/use-async';
 import { Badge } from '../../components/Badge';
@@ -345,6 +345,7 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
     if (!row) timeline.ensureRow(seq);
   }, [row, seq, timeline]);
   const blockId = row?.block;
+  useWatchSession(app, sessionId, 'blocks', blockId !== undefined);
   const summary = blockId !== undefined ? session?.blocks[blockId] : undefined;
   // An open block grows: reload it when its summary changes.
   const key = blockId === undefined ? null : `${sessionId}:${blockId}:${summary?.status ?? ''}:${summary?.length ?? ''}:${summary?.envelopeCount ?? ''}`;

@@ -1,25 +1,22 @@
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnSizingState, type Row, type Updater, type VisibilityState } from '@tanstack/react-table';
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { TimelineRow } from '../../../src-shared/contract';
 import { withDetailOpen, type RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
-import { useThrottled } from '../../app/use-throttled';
 import type { SelectionSnapshot } from '../../app/types';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
 import { columnSpec, layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
-import { followRange } from '../../model/follow-range';
 import { EMPTY_FILTER } from '../../model/row-filter';
+import { rowWindow, scrollTopFor } from '../../model/row-window';
 import { previewTitle, rowCells, type RowCells } from '../../model/row-view';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
 
 export const ROW_HEIGHT = 22;
-/** Above this many rows, count changes reach the virtualizer at most every LARGE_COUNT_INTERVAL_MS. */
-const LARGE_COUNT = 100_000;
-const LARGE_COUNT_INTERVAL_MS = 150;
 const HEADER_HEIGHT = 24;
+/** Rows rendered beyond each side of the viewport. */
+const OVERSCAN = 16;
 /** Rows kept above the viewport while following the newest rows (nothing lies below them). */
 const FOLLOW_OVERSCAN = 4;
 
@@ -116,9 +113,9 @@ export interface TimelineTableProps {
 }
 
 /**
- * The envelopes as a virtualized table: @tanstack/react-table for the columns over
- * @tanstack/react-virtual for the rows (fixed height, keyed by seq). Only the rows in view
- * are materialised; missing ones are fetched by page. While the session is live the table
+ * The envelopes as a virtualized table: @tanstack/react-table for the columns over a
+ * fixed-height row window (model/row-window.ts: constant work per render however many rows).
+ * Only the rows in view are materialised; missing ones are fetched by page. While the session is live the table
  * follows new rows, but only if the user was at the bottom.
  */
 export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, live, onDropped }: TimelineTableProps) {
@@ -151,26 +148,22 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     (change: Updater<ColumnSizingState>) => setDragSizing((old) => (typeof change === 'function' ? change({ ...layoutSizing, ...old }) : change)),
     [layoutSizing],
   );
-  // The virtualizer re-measures every row when the count changes: on huge sessions, a few times a second.
-  const count = useThrottled(snapshot.visibleCount, snapshot.visibleCount > LARGE_COUNT ? LARGE_COUNT_INTERVAL_MS : 0);
-
-  const virtualizer = useVirtualizer({
-    count,
-    // While following, the newest rows, in the same frame as the scroll to the bottom.
-    rangeExtractor: following ? (range: Range) => followRange(range, FOLLOW_OVERSCAN) : defaultRangeExtractor,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 16,
-    scrollMargin: HEADER_HEIGHT,
-    // Scroll updates render in the next frame with the rest, never synchronously per event.
-    useFlushSync: false,
-    // Fixed row height, nothing measured: the default index keys keep the virtualizer's work
-    // minimal; React keys the rendered rows by slot.
-  });
-
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? -1;
+  const count = snapshot.visibleCount;
+  const { scrollTop, clientHeight } = useScrollGeometry(scroller);
+  const geometry = { count, rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, clientHeight };
+  // While following, the newest rows, in the same render as the scroll to the bottom.
+  const shown = rowWindow({ ...geometry, scrollTop, following, overscan: following ? FOLLOW_OVERSCAN : OVERSCAN });
+  const first = shown.first;
+  const last = shown.end - 1;
+  const scrollToPosition = useCallback(
+    (position: number, align: 'center' | 'nearest') => {
+      const element = scroller.current;
+      if (!element) return;
+      const top = scrollTopFor({ count, rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, clientHeight: element.clientHeight, scrollTop: element.scrollTop }, position, align);
+      if (top !== null) element.scrollTop = top;
+    },
+    [count],
+  );
 
   // Rows of the window: recomputed when the window moves or the timeline changes.
   const data = useMemo<DisplayRow[]>(() => {
@@ -214,7 +207,6 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     setDragSizing({});
   }, [resizing, dragSizing, layoutSizing, app]);
   const rowModel = table.getRowModel().rows;
-  const byPosition = new Map(rowModel.map((r) => [r.original.position, r]));
 
   // Follow new rows. One scroll write per frame (the browser clamps it to the end); no layout
   // reads, which a fast stream would pay for on every frame.
@@ -257,9 +249,9 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     }
     if (position < 0) return;
     setFollowing(false);
-    virtualizer.scrollToIndex(position, { align: 'center' });
+    scrollToPosition(position, 'center');
     if (pending) scroller.current?.focus({ preventScroll: true });
-  }, [selection.revealRevision, selection.row, timeline, snapshot.filterActive, virtualizer, app, setFollowing]);
+  }, [selection.revealRevision, selection.row, timeline, snapshot.filterActive, scrollToPosition, app, setFollowing]);
 
   const selectedPosition = selection.row === null ? -1 : timeline.positionOf(selection.row);
 
@@ -270,7 +262,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     if (seq === undefined) return;
     app.selectRow(seq, { reveal: false });
     setFollowing(clamped === count - 1 && live);
-    virtualizer.scrollToIndex(clamped, { align: 'auto' });
+    scrollToPosition(clamped, 'nearest');
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
@@ -338,20 +330,19 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
             </div>
           ))}
         </div>
-        <div className="tt-body" style={{ height: virtualizer.getTotalSize(), width }}>
-          {items.map((item) => {
-            const row = byPosition.get(item.index);
-            if (!row) return null;
+        <div className="tt-body" style={{ height: shown.bodyHeight, width }}>
+          {rowModel.map((row) => {
+            const position = row.original.position;
             const seq = row.original.seq;
             return (
               <TimelineRowView
                 // Keyed by slot, not seq: a row leaving the window hands its elements to the
                 // row entering it, so scrolling and following update text instead of
                 // rebuilding every row's DOM.
-                key={item.index % items.length}
+                key={position % (shown.end - shown.first)}
                 app={app}
                 row={row}
-                top={item.start - HEADER_HEIGHT}
+                top={shown.top(position)}
                 width={width}
                 sizing={columnSizing}
                 selected={seq === selection.row}
@@ -429,6 +420,25 @@ function isHighlighted(selection: SelectionSnapshot, seq: number): boolean {
 }
 
 /** The element's width, followed as it changes (window resized, detail pane opened). */
+/** The scroller's offset and height, as state: the row window is computed from them. */
+function useScrollGeometry(ref: RefObject<HTMLElement | null>): { scrollTop: number; clientHeight: number } {
+  const [geometry, setGeometry] = useState({ scrollTop: 0, clientHeight: 0 });
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const read = (): void => setGeometry((g) => (g.scrollTop === element.scrollTop && g.clientHeight === element.clientHeight ? g : { scrollTop: element.scrollTop, clientHeight: element.clientHeight }));
+    read();
+    const observer = new ResizeObserver(read);
+    observer.observe(element);
+    element.addEventListener('scroll', read, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', read);
+    };
+  }, [ref]);
+  return geometry;
+}
+
 function useElementWidth(ref: RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
   useLayoutEffect(() => {

@@ -1,4 +1,4 @@
-import { unified, type ContentChannel, type DeltaKind, type ToolKind, type UnifiedTool } from '../../envelope/unified';
+import { unified, type ContentChannel, type DeltaKind, type ToolKind, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { citationEnvelopeParts } from '../anthropic-raw/stream-events';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
@@ -17,6 +17,11 @@ interface OpenBlock extends StartedBlock {
   start: WireEvent;
   /** input_json_delta fragments, joined at the stop. */
   input: string[];
+  /**
+   * The unified form of the block's text or thinking deltas, made at the first: every delta
+   * of a block has the same one, so its envelopes share it (read-only) instead of one each.
+   */
+  deltaEvent?: UnifiedEvent;
 }
 
 /** Block types whose text streams as deltas, with the envelope type and channel they stream on. */
@@ -161,7 +166,8 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       const text = delta[field];
       const streamed = STREAMED[block.type];
       if (typeof text === 'string' && streamed) {
-        ctx.emit({ type: streamed.type, final: false, delta: text, extras: {} }, unified('stream.content_block_delta', ids(index), { kind, channel: streamed.channel }));
+        if (block.deltaEvent?.kind !== kind) block.deltaEvent = unified('stream.content_block_delta', ids(index), { kind, channel: streamed.channel });
+        ctx.emit({ type: streamed.type, final: false, delta: text, extras: {} }, block.deltaEvent);
         return;
       }
     } else if (deltaType === 'input_json_delta') {

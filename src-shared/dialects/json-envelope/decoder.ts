@@ -2,12 +2,11 @@ import type { RuleId } from '../../diagnostics/rules';
 import type { DiagnosticLocation } from '../../diagnostics/types';
 import { isJsonObject, jsonKind, parseJson } from '../../json/values';
 import { previewText } from '../../text/preview';
-import { utf8ByteLength } from '../../text/utf8';
 import type { Frame } from '../../sse/types';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
 import { undecodedParts } from '../../envelope/types';
 import { createAnnouncedFormatCheck } from './announced-format';
-import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, type BudgetOverrun } from '../../envelope/budget';
+import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, type BudgetOverrun } from '../../envelope/budget';
 import { readEnvelopeFields, type EnvelopeFields } from './fields';
 import { findLoneSurrogateEscapes } from './surrogates';
 import { isKnownEnvelopeType, isStreamedEnvelopeType } from '../../envelope/vocabulary';
@@ -48,7 +47,7 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     for (const issue of fields.issues) report(frame, issue.rule, `Event ${frame.seq}: ${issue.message}`);
     if (typeof value['type'] === 'string') checkType(frame, fields.type);
     // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter data cannot be over the budget.
-    const overrun = data.length * 3 > budget ? assessEnvelopeBudget(fields, fields.delta, utf8ByteLength(data), budget) : undefined;
+    const overrun = data.length * 3 > budget ? assessEnvelopeBudget(fields, fields.delta, frameDataBytes(frame), budget) : undefined;
     if (overrun) reportOverrun(frame, fields, overrun);
 
     callbacks.onEnvelope({ frame: frame.seq, agent: fields.agent, type: fields.type, final: fields.final, delta: fields.delta, extras: fields.extras });

@@ -15,8 +15,11 @@ export interface EnvelopeFields {
   delta: string;
   /** Every other key, in wire order, values untouched. */
   extras: Record<string, unknown>;
-  issues: FieldIssue[];
+  issues: readonly FieldIssue[];
 }
+
+/** The issues of a well-formed envelope (nearly all of them): one shared empty list. */
+const NO_ISSUES: readonly FieldIssue[] = [];
 
 const BASE = new Set<string>(BASE_FIELDS);
 
@@ -42,47 +45,48 @@ function agentDefaultText(defaultAgent: string): string {
  * which, so the timeline still shows the envelope and the user sees why it looks odd.
  */
 export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent: string): EnvelopeFields {
-  const issues: FieldIssue[] = [];
+  let issues = NO_ISSUES;
 
   let type = '';
   const rawType = object['type'];
-  if (!('type' in object)) issues.push(missingField('type', 'type ""'));
+  if (!('type' in object)) issues = [...issues, missingField('type', 'type ""')];
   else if (typeof rawType === 'string') type = rawType;
   else {
     type = isScalar(rawType) ? String(rawType) : '';
-    issues.push(wrongFieldType('type', 'string', rawType, `type ${JSON.stringify(type)}`));
+    issues = [...issues, wrongFieldType('type', 'string', rawType, `type ${JSON.stringify(type)}`)];
   }
 
   let agent = defaultAgent;
   const rawAgent = object['agent'];
-  if (!('agent' in object)) issues.push(missingField('agent', agentDefaultText(defaultAgent)));
+  if (!('agent' in object)) issues = [...issues, missingField('agent', agentDefaultText(defaultAgent))];
   else if (typeof rawAgent === 'string') agent = rawAgent;
   else {
     if (isScalar(rawAgent)) agent = String(rawAgent);
-    issues.push(wrongFieldType('agent', 'string', rawAgent, isScalar(rawAgent) ? `agent ${JSON.stringify(agent)}` : agentDefaultText(defaultAgent)));
+    issues = [...issues, wrongFieldType('agent', 'string', rawAgent, isScalar(rawAgent) ? `agent ${JSON.stringify(agent)}` : agentDefaultText(defaultAgent))];
   }
 
   let final = false;
   const rawFinal = object['final'];
-  if (!('final' in object)) issues.push(missingField('final', 'false (the block stays open until an envelope with final:true)'));
+  if (!('final' in object)) issues = [...issues, missingField('final', 'false (the block stays open until an envelope with final:true)')];
   else if (typeof rawFinal === 'boolean') final = rawFinal;
   else {
     final = rawFinal === 'true' || rawFinal === 1;
-    issues.push(wrongFieldType('final', 'boolean', rawFinal, String(final)));
+    issues = [...issues, wrongFieldType('final', 'boolean', rawFinal, String(final))];
   }
 
   let delta = '';
   const rawDelta = object['delta'];
-  if (!('delta' in object)) issues.push(missingField('delta', 'an empty delta'));
+  if (!('delta' in object)) issues = [...issues, missingField('delta', 'an empty delta')];
   else if (typeof rawDelta === 'string') delta = rawDelta;
   else {
     // Keep a structured delta as its JSON text so its content is not lost.
     delta = rawDelta === null ? '' : (stringifyJson(rawDelta) ?? '');
-    issues.push(wrongFieldType('delta', 'string', rawDelta, rawDelta === null ? 'an empty delta' : 'its JSON text as the delta'));
+    issues = [...issues, wrongFieldType('delta', 'string', rawDelta, rawDelta === null ? 'an empty delta' : 'its JSON text as the delta')];
   }
 
   const extras: Record<string, unknown> = {};
-  for (const key of Object.keys(object)) {
+  // for…in lists a parsed object's own keys in wire order, without an array of them.
+  for (const key in object) {
     if (BASE.has(key)) continue;
     // A wire key "__proto__" must stay a plain property, not replace the prototype.
     if (key === '__proto__') Object.defineProperty(extras, key, { value: object[key], enumerable: true, writable: true, configurable: true });

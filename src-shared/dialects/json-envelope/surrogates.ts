@@ -7,6 +7,7 @@ export interface LoneSurrogateEscape {
 }
 
 const BACKSLASH = 0x5c;
+const NONE: readonly LoneSurrogateEscape[] = [];
 const LOWER_U = 0x75;
 
 function surrogateAt(text: string, index: number): { code: number; high: boolean } | undefined {
@@ -28,9 +29,11 @@ function surrogateAt(text: string, index: number): { code: number; high: boolean
  * sequence as a unit (`\\u…` is a backslash followed by the letter u, not an escape) is exact
  * without tracking string boundaries. Linear in the text length.
  */
-export function findLoneSurrogateEscapes(text: string): LoneSurrogateEscape[] {
-  const found: LoneSurrogateEscape[] = [];
+export function findLoneSurrogateEscapes(text: string): readonly LoneSurrogateEscape[] {
   let i = text.indexOf('\\');
+  // Nearly every event has none: nothing is allocated for it.
+  if (i === -1) return NONE;
+  const found: LoneSurrogateEscape[] = [];
   while (i !== -1) {
     const here = surrogateAt(text, i);
     if (!here) {

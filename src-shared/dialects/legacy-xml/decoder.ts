@@ -83,7 +83,7 @@ type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'> & { agent?: string };
  */
 export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlItemDecoderOptions = {}): XmlItemDecoder {
   const expectedFormat = options.expectedFormat ?? 'xml';
-  let rootAgent = options.defaultAgent ?? '';
+  const stream: ItemStream = { callbacks, rootAgent: options.defaultAgent ?? '' };
   /** Whether items still look SSE-escaped (see the notes above). */
   let escaped = true;
   /** Open streamed blocks in opening order; deltas go to the newest. */
@@ -93,34 +93,12 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   const legacyTagsReported = new Set<string>();
   const unknownTagsReported = new Set<string>();
 
-  /** One item being decoded: methods, not closures per item (an item is one SSE event). */
-  class Item implements ItemContext {
-    constructor(
-      readonly frame: Frame,
-      readonly data: string,
-      readonly at: DiagnosticLocation,
-    ) {}
-
-    report(rule: RuleId, message: string): void {
-      callbacks.onDiagnostic({ rule, message, at: this.at });
-    }
-
-    // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
-    emit(parts: EnvelopeParts): void {
-      callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
-    }
-
-    undecoded(): void {
-      this.emit(undecodedParts(this.frame));
-    }
-  }
-
   function push(frame: Frame): void {
     // Deltas, attribute values and CDATA bodies are cut from the data and kept by the blocks;
     // the framer's data is itself cut from the text of a whole network chunk, which they would
     // otherwise keep alive with them.
     const data = detachString(frame.data);
-    const ctx = new Item(frame, data, { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd });
+    const ctx = new Item(frame, data, stream);
 
     const newest = open.at(-1);
     const streamed = streamedTag(data);
@@ -312,7 +290,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     }
     if (element.body !== '') ctx.report('xml.malformed', `Event ${frame.seq}: <${element.tag}> should be empty but holds ${previewText(element.body)}; kept in extras.body.`);
     const payload = parseAttributeJson(ctx, element, 'data');
-    const agent = type === 'meta_init' ? agentOfMetaInit(ctx, payload) : rootAgent;
+    const agent = type === 'meta_init' ? agentOfMetaInit(ctx, payload) : stream.rootAgent;
     const extras = extraAttributes(element, ['data']);
     if (element.body !== '') extras['body'] = element.body;
     ctx.emit({ type, final: true, delta: data, extras, agent });
@@ -421,22 +399,22 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   }
 
   function agentOfMetaInit(ctx: ItemContext, payload: unknown): string {
-    if (!isJsonObject(payload)) return rootAgent;
+    if (!isJsonObject(payload)) return stream.rootAgent;
     const format = payload['format'];
     if (typeof format === 'string' && format !== expectedFormat) {
       ctx.report('stream.format-mismatch', `meta_init in event ${ctx.frame.seq} announces format ${JSON.stringify(format)}, but the stream is decoded as ${expectedFormat}.`);
     }
     const uuid = payload['agent_uuid'];
-    if (typeof uuid !== 'string' || uuid === '') return rootAgent;
+    if (typeof uuid !== 'string' || uuid === '') return stream.rootAgent;
     const parent = payload['parent_agent_uuid'];
     if (typeof parent === 'string' && parent !== '') {
       if (!subagentReported) {
         subagentReported = true;
-        ctx.report('xml.subagent-unattributed', `meta_init in event ${ctx.frame.seq} starts sub-agent ${uuid} (parent ${parent}). XML items carry no agent id, so the sub-agent's text, tool calls and results cannot be told from its parent's: they are shown under the root agent ${rootAgent === '' ? '(unknown)' : rootAgent}, and concurrent sub-agents' tags interleave. Only the meta_init items are attributed. Reported once per stream.`);
+        ctx.report('xml.subagent-unattributed', `meta_init in event ${ctx.frame.seq} starts sub-agent ${uuid} (parent ${parent}). XML items carry no agent id, so the sub-agent's text, tool calls and results cannot be told from its parent's: they are shown under the root agent ${stream.rootAgent === '' ? '(unknown)' : stream.rootAgent}, and concurrent sub-agents' tags interleave. Only the meta_init items are attributed. Reported once per stream.`);
       }
       return uuid;
     }
-    rootAgent = uuid;
+    stream.rootAgent = uuid;
     return uuid;
   }
 
@@ -453,7 +431,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       }
       open.length = 0;
     },
-    agent: () => rootAgent,
+    agent: () => stream.rootAgent,
     insideStreamedBlock: () => open.length > 0,
   };
 }
@@ -467,6 +445,46 @@ export function createLegacyXmlDecoder(callbacks: DialectCallbacks, options: Dia
     end: () => decoder.end(),
     insideStreamedBlock: () => decoder.insideStreamedBlock(),
   };
+}
+
+/** What the items of one stream report to, and the agent they are stamped with. */
+interface ItemStream {
+  callbacks: DialectCallbacks;
+  /** The root agent's meta_init uuid, else the `defaultAgent` option. */
+  rootAgent: string;
+}
+
+/**
+ * One item being decoded: methods, not closures per item (an item is one SSE event). The
+ * class is the module's, not each decoder's: with a class per decoder, the `new` in `push`
+ * sees a new class for every stream decoded and V8 falls back to its slow generic path.
+ */
+class Item implements ItemContext {
+  private location: DiagnosticLocation | null = null;
+
+  constructor(
+    readonly frame: Frame,
+    readonly data: string,
+    private readonly stream: ItemStream,
+  ) {}
+
+  /** Built when first asked for: most items report nothing. */
+  get at(): DiagnosticLocation {
+    return (this.location ??= { frame: this.frame.seq, byteStart: this.frame.byteStart, byteEnd: this.frame.byteEnd });
+  }
+
+  report(rule: RuleId, message: string): void {
+    this.stream.callbacks.onDiagnostic({ rule, message, at: this.at });
+  }
+
+  // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
+  emit(parts: EnvelopeParts): void {
+    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? this.stream.rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
+  }
+
+  undecoded(): void {
+    this.emit(undecodedParts(this.frame));
+  }
 }
 
 interface ItemContext {

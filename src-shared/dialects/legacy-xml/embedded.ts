@@ -17,11 +17,15 @@ export interface EmbeddedTag {
 
 const EMBEDDED_TAGS = new Set(['chart', 'table']);
 
-export function findEmbeddedTags(text: string): EmbeddedTag[] {
+/** What most deltas hold: shared, so that a delta without a `<` allocates nothing. */
+const NONE: readonly EmbeddedTag[] = Object.freeze([]);
+
+export function findEmbeddedTags(text: string): readonly EmbeddedTag[] {
+  let lt = text.indexOf('<');
+  if (lt === -1) return NONE;
   const found: EmbeddedTag[] = [];
   // Tags whose close tag is not in the rest of the text: no later search can find it either.
   const neverClosed = new Set<string>();
-  let lt = text.indexOf('<');
   while (lt !== -1) {
     const name = tagNameAt(text, lt);
     let next = lt + 1;

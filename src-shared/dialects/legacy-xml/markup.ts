@@ -24,17 +24,24 @@ export interface MarkupError {
   index: number;
 }
 
-const NAME_START = /[A-Za-z_]/;
-const NAME_CHAR = /[A-Za-z0-9_.:-]/;
+/** `[A-Za-z_]`, by character code (a regular expression per character is several times slower). */
+function isNameStart(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f;
+}
+
+/** `[A-Za-z0-9_.:-]` */
+function isNameChar(code: number): boolean {
+  return isNameStart(code) || (code >= 0x30 && code <= 0x3a) || code === 0x2e || code === 0x2d;
+}
 
 function isSpace(ch: string): boolean {
   return ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
 }
 
 function readName(text: string, start: number): number {
-  if (start >= text.length || !NAME_START.test(text.charAt(start))) return start;
+  if (start >= text.length || !isNameStart(text.charCodeAt(start))) return start;
   let i = start + 1;
-  while (i < text.length && NAME_CHAR.test(text.charAt(i))) i++;
+  while (i < text.length && isNameChar(text.charCodeAt(i))) i++;
   return i;
 }
 

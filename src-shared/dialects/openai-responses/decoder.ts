@@ -1,4 +1,4 @@
-import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedTool } from '../../envelope/unified';
+import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
@@ -28,6 +28,8 @@ interface OpenPart extends StartedBlock {
   /** Output text so far, for checking annotation offsets. */
   text: string[];
   annotations: { at: number; start?: number; end?: number }[];
+  /** The unified form of the part's last delta: the next one with the same ids and kind shares it (read-only). */
+  deltaEvent?: UnifiedEvent;
 }
 
 const PART_TYPES: Readonly<Record<string, { envelopeType: string; channel: ContentChannel }>> = {
@@ -44,6 +46,9 @@ const TEXT_STREAMS: Readonly<Record<string, { part: string; kind: DeltaKind; don
   'response.reasoning_text': { part: 'reasoning_text', kind: 'reasoning_delta', doneField: 'text' },
   'response.reasoning_summary_text': { part: 'summary_text', kind: 'reasoning_summary_text_delta', doneField: 'text' },
 };
+
+/** The text streams' delta events by their whole type: the most frequent events, found with one lookup. */
+const TEXT_DELTAS: ReadonlyMap<string, (typeof TEXT_STREAMS)[string]> = new Map(Object.entries(TEXT_STREAMS).map(([prefix, stream]) => [`${prefix}.delta`, stream]));
 
 /** Tool input streams: the event prefix (`….delta` / `….done`) and the done event's field. */
 const INPUT_STREAMS: Readonly<Record<string, string>> = {
@@ -117,6 +122,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   }
 
   function decode(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+    const textDelta = TEXT_DELTAS.get(type);
+    if (textDelta) return textEvent(ctx, type, event, textDelta, false);
     if (LIFECYCLE.has(type)) return lifecycle(ctx, type, event);
     if (TERMINAL.has(type)) return terminal(ctx, type, event);
     switch (type) {
@@ -387,7 +394,21 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const delta = stringField(event, 'delta');
     response?.token(ctx.frame.receivedAt);
     if (open.type === 'output_text') open.text.push(delta);
-    ctx.emit({ type: open.envelopeType, final: false, delta, extras: {} }, unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel }));
+    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
+    ctx.emit({ type: open.envelopeType, final: false, delta, extras: {} }, open.deltaEvent);
+  }
+
+  /** Whether `event` (a delta) has the unified form `cached`: what ids(event) would give, compared without building it. */
+  function isSameDelta(cached: UnifiedEvent, event: WireEvent, kind: string, channel: ContentChannel | undefined): boolean {
+    const { ids: c } = cached;
+    return (
+      cached.kind === kind &&
+      cached.channel === channel &&
+      c.response_id === (responseId || undefined) &&
+      c.item_id === (stringField(event, 'item_id') || undefined) &&
+      c.output_index === integerField(event, 'output_index') &&
+      c.content_index === (integerField(event, 'content_index') ?? integerField(event, 'summary_index'))
+    );
   }
 
   function closeText(ctx: ProviderEventContext, open: OpenPart, event: WireEvent, u: ReturnType<typeof unified>): void {

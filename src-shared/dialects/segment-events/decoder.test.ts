@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeLegs, type ChunkInput } from '../../pipeline/session-decoder';
 import { chunkings } from '../../testing/chunking';
+import { nestedArrayText } from '../../testing/deep-json';
 import { sniffFrame } from '../sniff';
 import { DIALECT_REGISTRY } from '../registry';
 
@@ -97,5 +98,13 @@ describe('segment-events diagnostics', () => {
     const result = decodeLegs([[{ bytes: events(start('seg_1', 'text'), '{oops', end('seg_1')) }]]);
     expect(result.diagnostics.map((d) => d.rule)).toEqual(['json.invalid']);
     expect(result.envelopes.find((e) => e.control === 'undecoded')?.delta).toBe('{oops');
+  });
+
+  it('keeps an event whose type is deeply nested JSON undecoded, without overflowing the stack', () => {
+    const deep = `{"type":${nestedArrayText(100_000)},"segment_id":"seg_1","payload":{}}`;
+    const result = decodeLegs([[{ bytes: events(start('seg_1', 'text'), deep, end('seg_1')) }]]);
+    const undecoded = result.envelopes.find((e) => e.control === 'undecoded');
+    expect(undecoded?.delta).toBe(deep);
+    expect(result.diagnostics.find((d) => d.message.includes('none of'))?.message).toContain('array [[[[');
   });
 });

@@ -1,7 +1,7 @@
 import type { RuleId } from '../../diagnostics/rules';
 import { undecodedParts } from '../../envelope/types';
 import { KNOWN_SEGMENT_TYPES } from '../../inline/types';
-import { isJsonObject, jsonKind, parseJson } from '../../json/values';
+import { describeValue, isJsonObject, jsonKind, parseJson } from '../../json/values';
 import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
@@ -107,7 +107,8 @@ export function createSegmentEventsDecoder(callbacks: DialectCallbacks, options:
       if (type === 'SEGMENT_START') start(frame, id, event, payload);
       else if (type === 'SEGMENT_CONTENT') content(frame, id, payload);
       else if (type === 'SEGMENT_END') end(frame, id);
-      else undecoded(frame, `its type ${JSON.stringify(type)} is none of ${SEGMENT_EVENT_TYPES.join(', ')}`);
+      // The type may be any JSON value, nested arbitrarily deep: described with the stack-safe writer.
+      else undecoded(frame, `its type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)} is none of ${SEGMENT_EVENT_TYPES.join(', ')}`);
     },
     end() {
       for (const [id, frame] of startedAt) {
