@@ -1,5 +1,4 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { DEFAULT_TOOL_TAGS, INLINE_MODES, parseToolList, type InlineMode, type InlineOptions } from '../../src-shared/inline/types';
 import { DIALECT_REGISTRY, type DialectRegistry } from '../../src-shared/dialects/registry';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
@@ -38,6 +37,9 @@ export function singleFile(positionals: string[]): string {
   return positionals[0];
 }
 
+/** Characters without which no operand is a glob (tinyglobby's isDynamicPattern decides for the rest). */
+const GLOB_CHARACTERS = /[*?[\]{}()!+@\\]/;
+
 /**
  * FILE operands: `-` (stdin, once), paths kept as typed, and globs expanded (sorted, relative
  * to `cwd` as matched). A glob that matches nothing is a usage error, not an empty run.
@@ -46,11 +48,13 @@ export async function filesFrom(patterns: readonly string[], cwd: string): Promi
   if (patterns.length === 0) throw new UsageError('expected a FILE (or - for stdin)');
   const out: string[] = [];
   for (const pattern of patterns) {
-    if (pattern === '-' || !isDynamicPattern(pattern)) {
+    // The glob library loads only for an operand that may be a pattern (most runs name files).
+    const globs = pattern !== '-' && GLOB_CHARACTERS.test(pattern) ? await import('tinyglobby') : null;
+    if (!globs?.isDynamicPattern(pattern)) {
       out.push(pattern);
       continue;
     }
-    const found = await glob(pattern, { cwd, onlyFiles: true, expandDirectories: false });
+    const found = await globs.glob(pattern, { cwd, onlyFiles: true, expandDirectories: false });
     if (found.length === 0) throw new UsageError(`no file matches ${pattern}`);
     out.push(...found.sort());
   }

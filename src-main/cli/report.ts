@@ -48,7 +48,6 @@ export function buildReport(result: DecodedFile): InspectReport {
     if (entry) entry.count++;
     else rules.set(d.rule, { rule: d.rule, severity: d.severity, count: 1, first: d.message });
   }
-  const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
   return {
     kind: result.kind,
     formats: result.formats,
@@ -68,10 +67,25 @@ export function buildReport(result: DecodedFile): InspectReport {
       ...(b.toolId !== undefined ? { toolId: b.toolId } : {}),
       ...(b.segments ? { segments: segmentCounts(b.segments) } : {}),
     })),
-    diagnostics: [...rules.values()].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || a.rule.localeCompare(b.rule)),
+    diagnostics: sortRuleCounts([...rules.values()]),
     errors: result.diagnostics.filter((d) => d.severity === 'error').length,
     status: endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), ...recordedOutcome(result.lastLegOutcome) }),
   };
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/**
+ * Rules by severity (errors first), then by id. Ids are ASCII, compared as such:
+ * localeCompare would load the ICU collator, some 10 ms of every run's start-up.
+ */
+export function sortRuleCounts<T extends Pick<RuleCount, 'rule' | 'severity'>>(rules: T[]): T[] {
+  return rules.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+}
+
+/** One rule's findings on one line: severity, count, rule and its first message. */
+export function formatRuleCount(d: RuleCount): string {
+  return `  ${d.severity.padEnd(7)} ${String(d.count).padStart(5)}× ${d.rule}  — ${d.first}`;
 }
 
 /** Segments of a text block by type, in order of first appearance. */
@@ -151,7 +165,7 @@ export function formatReport(report: InspectReport, file: string): string {
     out.push(`  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} chars${label ? `  ${label}` : ''}${segments}`);
   }
   out.push('', report.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none');
-  for (const d of report.diagnostics) out.push(`  ${d.severity.padEnd(7)} ${String(d.count).padStart(5)}× ${d.rule}  — ${d.first}`);
+  for (const d of report.diagnostics) out.push(formatRuleCount(d));
   out.push('');
   return out.join('\n');
 }

@@ -90,6 +90,17 @@ describe('stream-inspector check', () => {
     expect(unreadable.out).toMatch(/FAIL {2}status == "done" +(not checked|status is truncated)/);
   });
 
+  it('checks many files in one run, paths and globs as inspect takes them: each once, in order, named as typed', async () => {
+    const { code, out } = await run(['check', 'runs/tour.recording', 'runs/*.recording', 'missing.recording', '--expect', 'status != "failed"', '--json']);
+    const report = JSON.parse(out) as { passed: number; failed: number; recordings: { file: string; error?: string; results: { pass: boolean }[] }[] };
+    expect(report.recordings.map((r) => r.file)).toEqual(['runs/tour.recording', 'runs/error-midstream.recording', 'runs/frontend-tools.recording', 'runs/subagents.recording', 'missing.recording']);
+    expect(report.recordings.slice(0, 4).every((r) => r.results[0]!.pass)).toBe(true);
+    // A file that cannot be read fails its assertions; the others are still checked.
+    expect(report.recordings[4]!.error).toMatch(/ENOENT|no such file/);
+    expect(report).toMatchObject({ passed: 4, failed: 1 });
+    expect(code).toBe(1);
+  });
+
   it('escapes control characters from the stream in the terminal report', async () => {
     const hostile = 'data: {"type":"text","agent":"a","final":true,"delta":"\\u001b[2J\\u009b31mred"}\n\ndata: [DONE]\n\n';
     await writeFile(join(dir, 'hostile.sse'), hostile);

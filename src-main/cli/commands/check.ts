@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parse, parseFormat } from '../args';
+import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
+import { filesFrom, parse, parseFormat } from '../args';
 import { checkRecording, type CheckedRecording, type ParsedAssertion } from '../check/run';
 import { checkJson, checkJunit, formatCheckReport, totalsOf } from '../check/report';
-import { expandGlobs, loadSpec, type CheckSuite } from '../check/spec';
+import { loadSpec, type CheckSuite } from '../check/spec';
 import { parseOption } from '../filter-option';
 import { UsageError, type Command } from '../io';
 
@@ -30,11 +31,13 @@ export const check: Command = async (args, io) => {
     suite,
     assertions: suite.assertions.map((a): ParsedAssertion => ({ ...a, tree: parseOption(a.expect, 'assertion', a.name === a.expect ? '--expect' : `'${a.name}' in ${suite.name}`) })),
   }));
-  const files = await expandGlobs(positionals, io.cwd);
-  const runs = parsed.map(({ suite, assertions }) => ({ recordings: suite.recordings.length > 0 ? suite.recordings : files, assertions }));
-  if (runs.some((suite) => suite.recordings.length === 0)) throw new UsageError('no recordings: give FILE... or list them under recordings: in the spec');
+  const needFiles = parsed.some(({ suite }) => suite.recordings.length === 0);
+  if (needFiles && positionals.length === 0) throw new UsageError('no recordings: give FILE... or list them under recordings: in the spec');
+  const files = positionals.length > 0 ? await filesFrom(positionals, io.cwd) : [];
+  const runs = parsed.flatMap(({ suite, assertions }) => (suite.recordings.length > 0 ? suite.recordings : files).map((file) => ({ file, assertions })));
   const checked: CheckedRecording[] = [];
-  for (const suite of runs) for (const file of suite.recordings) checked.push(await checkRecording(file, suite.assertions, format, io));
+  const results = inOrderAhead(runs, await fileSizes(runs.map((run) => run.file), io.cwd), DECODE_AHEAD_BYTES, (run) => checkRecording(run.file, run.assertions, format, io));
+  for await (const result of results) checked.push(result);
   if (values.junit) await writeFile(resolve(io.cwd, values.junit), checkJunit(checked));
   io.stdout(values.json ? checkJson(checked) : formatCheckReport(checked));
   return totalsOf(checked).failed > 0 ? 1 : 0;

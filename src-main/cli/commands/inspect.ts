@@ -1,7 +1,9 @@
+import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
 import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
 import { decodeFile } from '../decode-file';
 import { failReasons, parseFailOn } from '../fail-on';
-import { envelopeJson, envelopeLine, parseOption, selectSubjects, subjectsOf } from '../filter-option';
+import type { Expr } from '../../../src-shared/filter';
+import type * as FilterOption from '../filter-option';
 import { printJson, type CliIo, type Command } from '../io';
 import { buildReport, formatReport } from '../report';
 import { terminalSafe } from '../../../src-shared/text/terminal';
@@ -10,8 +12,9 @@ import { terminalSafe } from '../../../src-shared/text/terminal';
  * Summary of each stream, with its end status. Exit code 1 when the findings `--fail-on`
  * selects are there in any of them (default: an error-severity finding, or a stream that is
  * truncated, ended by an error or failed): the QA gate. `--filter EXPR` adds the envelopes
- * that match a filter (docs/filters.md). Many files (paths or globs) decode in one run, one
- * after the other: `--json` then prints an array of the reports.
+ * that match a filter (docs/filters.md). Many files (paths or globs) decode in one run, a few
+ * small ones at once (src-main/cli/ahead.ts), reported in order: `--json` then prints an
+ * array of the reports.
  */
 export const inspect: Command = async (args, io) => {
   const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, 'fail-on': { type: 'string', multiple: true }, filter: { type: 'string' }, ...INLINE_ARGS });
@@ -20,12 +23,12 @@ export const inspect: Command = async (args, io) => {
     format: parseFormat(values.format, io.dialects),
     inline: parseInline(values.inline, values.tools),
     policy: parseFailOn(values['fail-on']),
-    filter: values.filter !== undefined ? { text: values.filter, expr: parseOption(values.filter, 'filter', '--filter') } : null,
+    filter: values.filter !== undefined ? await loadFilter(values.filter) : null,
   };
   const reports: object[] = [];
   let failed = 0;
-  for (const file of files) {
-    const { json, text, fails } = await inspectOne(file, options, io);
+  const results = inOrderAhead(files, await fileSizes(files, io.cwd), DECODE_AHEAD_BYTES, (file) => inspectOne(file, options, io));
+  for await (const { file, json, text, fails } of results) {
     if (fails) failed++;
     if (values.json) reports.push(json);
     else io.stdout(`${files.length > 1 && file !== files[0] ? '\n' : ''}${text}`);
@@ -39,21 +42,27 @@ interface InspectOptions {
   format: ReturnType<typeof parseFormat>;
   inline: ReturnType<typeof parseInline>;
   policy: ReturnType<typeof parseFailOn>;
-  filter: { text: string; expr: ReturnType<typeof parseOption> } | null;
+  filter: { text: string; expr: Expr; option: typeof FilterOption } | null;
+}
+
+/** The filter language (and its RE2 engine) loads only for a run that filters: start-up is every run's. */
+async function loadFilter(text: string): Promise<NonNullable<InspectOptions['filter']>> {
+  const option = await import('../filter-option');
+  return { text, expr: option.parseOption(text, 'filter', '--filter'), option };
 }
 
 /** One file's report as JSON and as text, and whether it fails the policy. */
-async function inspectOne(file: string, { format, inline, policy, filter }: InspectOptions, io: CliIo): Promise<{ json: object; text: string; fails: boolean }> {
+async function inspectOne(file: string, { format, inline, policy, filter }: InspectOptions, io: CliIo): Promise<{ file: string; json: object; text: string; fails: boolean }> {
   const result = await decodeFile(file, format, io, inline);
   const report = buildReport(result);
   const failures = failReasons(report, policy);
-  const matches = filter ? selectSubjects(subjectsOf(result), filter.expr) : null;
-  const json = { file, ...report, failOn: policy.text, failures, ...(matches && filter ? { filter: filter.text, matches: matches.map(envelopeJson) } : {}) };
+  const matches = filter ? filter.option.selectSubjects(filter.option.subjectsOf(result), filter.expr) : null;
+  const json = { file, ...report, failOn: policy.text, failures, ...(matches && filter ? { filter: filter.text, matches: matches.map(filter.option.envelopeJson) } : {}) };
   let text = `${formatReport(report, file)}${failures.length > 0 ? `Fails (--fail-on ${policy.text}): ${failures.join('; ')}.\n` : ''}`;
   if (matches && filter) {
     text += `Envelopes matching ${terminalSafe(filter.text, { multiline: false })}: ${matches.length} of ${result.envelopes.length}\n`;
-    for (const s of matches) text += `  ${envelopeLine(s)}\n`;
+    for (const s of matches) text += `  ${filter.option.envelopeLine(s)}\n`;
     text += '\n';
   }
-  return { json, text, fails: failures.length > 0 };
+  return { file, json, text, fails: failures.length > 0 };
 }

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refusedPort, SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../../services/connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
+import { FINDING_EXAMPLES } from '../../services/recording/counting-session';
+import { readFixture } from '../../testing/fixtures';
 import { main } from '../main';
 import { memoryIo } from '../test-io';
 
@@ -82,6 +84,51 @@ describe('stream-inspector record', () => {
     expect(files).toContain('user=me');
     expect(files).toContain('login.example/cb?state=1&access_token=[redacted]');
     expect(`${first.out}${first.err}${form.out}${form.err}${files}`).not.toContain(CANARY);
+  });
+
+  it('prints the findings by rule, every one counted and the first five kept, as inspect of the recording finds them', async () => {
+    const once = readFixture('multi_agent.json.sse');
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      // Played three times over: the runs after the first [DONE] are findings of their own, many times over.
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => res.write(once, resolve));
+      res.end();
+    });
+    const recorded = await run(['record', `${server.url}/agent/run`, '-o', 'many.recording', '--json']);
+    type Finding = { rule: string; severity: string; count: number; first: string; examples: { message: string; at: object }[] };
+    const summary = JSON.parse(recorded.out) as { envelopes: number; bytes: number; end: { kind: string }; findings: Finding[]; diagnostics: Record<string, number> };
+    expect(summary.bytes).toBe(3 * once.length);
+    const afterDone = summary.findings.find((f) => f.rule === 'stream.after-done');
+    expect(afterDone!.count).toBeGreaterThan(FINDING_EXAMPLES);
+    expect(afterDone!.examples).toHaveLength(FINDING_EXAMPLES);
+    expect(summary.findings.every((f) => f.examples[0]!.message === f.first && f.examples.length === Math.min(f.count, FINDING_EXAMPLES))).toBe(true);
+    expect(recorded.err).toMatch(new RegExp(`Findings by rule[^\n]*\n(.*\n)*  ${afterDone!.severity} +${afterDone!.count}× stream\\.after-done  — `));
+
+    const inspected = JSON.parse((await run(['inspect', '--json', 'many.recording'])).out) as { envelopes: number; status: { kind: string }; diagnostics: Omit<Finding, 'examples'>[] };
+    expect(summary.envelopes).toBe(inspected.envelopes);
+    expect(summary.end.kind).toBe(inspected.status.kind);
+    expect(summary.findings.map(({ examples: _e, ...rule }) => rule)).toEqual(inspected.diagnostics);
+    expect(Object.values(summary.diagnostics).reduce((a, b) => a + b)).toBe(inspected.diagnostics.reduce((sum, d) => sum + d.count, 0));
+  });
+
+  it('stops on Ctrl-C with exit 0, says so, and closes the recording with its end', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      const timer = setInterval(() => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'), 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    let interrupt = (): void => undefined;
+    const io = { ...memoryIo(), cwd: dir, interrupted: new Promise<void>((resolve) => (interrupt = resolve)) };
+    const stderr = io.stderr;
+    io.stderr = (text) => {
+      stderr(text);
+      if (text.includes('streaming')) setTimeout(interrupt, 100);
+    };
+    const code = await main(['record', `${server.url}/agent/run`, '-o', 'stopped.recording'], io);
+    expect(code).toBe(0);
+    expect(io.err()).toMatch(/^stopped \(The user stopped the stream\.\): [1-9]\d* envelopes?, /m);
+    const records = (await readFile(join(dir, 'stopped.recording'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; reason?: string });
+    expect(records.at(-1)).toMatchObject({ type: 'end', reason: 'aborted' });
   });
 
   it('shows a failed request with its body and exits 2', async () => {

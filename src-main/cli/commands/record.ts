@@ -4,10 +4,13 @@ import type { RequestBody, SessionSummary } from '../../../src-shared/contract/p
 import { isBadEnd } from '../../../src-shared/pipeline/end-status';
 import { redactUrl } from '../../../src-shared/recording/redact';
 import { countOf } from '../../../src-shared/text/count';
-import { createDefaultSessionService } from '../../services/sessions/default-service';
+import { buildRequest } from '../../services/connection/request-spec';
+import { FINDING_EXAMPLES } from '../../services/recording/counting-session';
+import { startLiveRecording, type LiveRecordingResult } from '../../services/recording/live-recording';
 import type { SessionService } from '../../services/sessions/session-service';
 import { parse, parseFormat } from '../args';
 import { printJson, UsageError, type CliIo, type Command } from '../io';
+import { formatRuleCount, sortRuleCounts, type RuleCount } from '../report';
 
 /**
  * `record URL [-X METHOD] [-H 'Name: value']… [-d BODY|@FILE] -o FILE`: opens a live stream
@@ -54,8 +57,11 @@ export function untilSettled(service: SessionService, sessionId: string, done: (
   });
 }
 
+/** What describeOutcome and exitCodeFor read of a session's summary (record has no session: it counts). */
+type Outcome = Pick<SessionSummary, 'state' | 'end' | 'envelopes' | 'bytes' | 'legs' | 'diagnostics' | 'failure' | 'awaitingTools'>;
+
 /** One paragraph saying how a session ended, for stderr. */
-export function describeOutcome(summary: SessionSummary): string {
+export function describeOutcome(summary: Outcome): string {
   const { envelopes, bytes, legs, diagnostics: d } = summary;
   const status = summary.end ? `${summary.end.label} (${summary.end.reason})` : summary.state;
   const lines = [`${status}: ${countOf(envelopes, 'envelope')}, ${countOf(bytes, 'byte')} in ${countOf(legs, 'leg')}; diagnostics: ${countOf(d.error, 'error')}, ${countOf(d.warning, 'warning')}, ${d.info} info.`];
@@ -68,7 +74,7 @@ export function describeOutcome(summary: SessionSummary): string {
 }
 
 /** 2 when the request failed, 1 when the stream is truncated, ended by an error or has error findings. */
-export function exitCodeFor(summary: SessionSummary): number {
+export function exitCodeFor(summary: Outcome): number {
   if (summary.state === 'failed' && (summary.end?.kind ?? 'failed') === 'failed') return 2;
   return summary.diagnostics.error > 0 || (summary.end !== undefined && isBadEnd(summary.end.kind)) ? 1 : 0;
 }
@@ -85,39 +91,67 @@ export const record: Command = async (args, io) => {
   });
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one URL');
   if (!values.output) throw new UsageError('-o FILE is required: where to write the recording');
-  const url = positionals[0];
   const body = await parseBodyArg(values.data, io);
   const idle = values['idle-timeout'];
   if (idle !== undefined && !/^\d+(\.\d+)?$/.test(idle)) throw new UsageError(`--idle-timeout takes seconds, not '${idle}'`);
   const path = resolve(io.cwd, values.output);
+  const built = buildRequest({
+    url: positionals[0],
+    method: values.request ?? (body ? 'POST' : 'GET'),
+    headers: (values.header ?? []).map(parseHeaderArg),
+    ...(body ? { body } : {}),
+    ...(idle !== undefined ? { timeouts: { idleMs: Number(idle) * 1000 } } : {}),
+  });
 
-  const service = createDefaultSessionService();
-  try {
-    const started = await service.connect({
-      url,
-      method: values.request ?? (body ? 'POST' : 'GET'),
-      headers: (values.header ?? []).map(parseHeaderArg),
-      ...(body ? { body } : {}),
-      format: parseFormat(values.format),
-      recordTo: path,
-      ...(idle !== undefined ? { timeouts: { idleMs: Number(idle) * 1000 } } : {}),
-    });
-    io.stderr(`Recording ${started.source.kind === 'live' ? `${started.source.method} ${redactUrl(started.source.url)}` : url} to ${path} (Ctrl-C stops)\n`);
-    const offStatus = service.onSessionsChanged((list) => {
-      const s = list.find((x) => x.id === started.id);
-      if (s?.state === 'streaming' && s.httpStatus !== undefined) {
-        io.stderr(`HTTP ${s.httpStatus}: streaming…\n`);
-        offStatus();
-      }
-    });
-    void io.interrupted.then(() => service.stop({ sessionId: started.id })).catch(() => {});
-    const summary = await untilSettled(service, started.id);
-    offStatus();
-    if (values.json) printJson(io, summary);
-    io.stderr(describeOutcome(summary));
-    io.stderr(`Recording written to ${path}\n`);
-    return summary.state === 'stopped' ? 0 : exitCodeFor(summary);
-  } finally {
-    await service.dispose();
-  }
+  const recording = await startLiveRecording(built, path, {
+    format: parseFormat(values.format),
+    onResponse: (status, accepted) => {
+      if (accepted) io.stderr(`HTTP ${status}: streaming…\n`);
+    },
+  });
+  const source = { kind: 'live', method: built.spec.method, url: redactUrl(built.spec.url.href) } as const;
+  io.stderr(`Recording ${source.method} ${source.url} to ${path} (Ctrl-C stops)\n`);
+  void io.interrupted.then(() => recording.stop());
+  const result = await recording.done;
+  const summary = recordSummary(result, source, path);
+  if (values.json) printJson(io, summary);
+  io.stderr(describeOutcome(summary));
+  io.stderr(formatFindings(summary.findings));
+  io.stderr(`Recording written to ${path}\n`);
+  return summary.state === 'stopped' ? 0 : exitCodeFor(summary);
 };
+
+/**
+ * What `record` prints (and `--json` writes): a live session's summary, with the findings per
+ * rule, each with its count and first examples (a long run may have millions; `inspect FILE`
+ * lists them all).
+ */
+function recordSummary(result: LiveRecordingResult, source: SessionSummary['source'], path: string) {
+  const { counted } = result;
+  return {
+    source,
+    recordingPath: path,
+    state: result.state,
+    legs: counted.legs.length,
+    envelopes: counted.envelopes,
+    bytes: result.bytes,
+    frames: counted.frames,
+    format: counted.legs.find((leg) => leg.format !== null)?.format ?? null,
+    diagnostics: counted.severities,
+    ...(result.httpStatus !== undefined ? { httpStatus: result.httpStatus } : {}),
+    awaitingTools: counted.blockFacts.awaitingTools,
+    ...(result.failure ? { failure: result.failure } : {}),
+    end: result.end,
+    envelopeTypes: counted.envelopeTypes,
+    findings: sortRuleCounts(
+      counted.findings.map(({ rule, severity, count, examples }) => ({ rule, severity, count, first: examples[0]?.message ?? '', examples: examples.map((d) => ({ message: d.message, at: d.at })) })),
+    ),
+  };
+}
+
+/** The findings per rule, as `inspect` lists them. */
+function formatFindings(findings: readonly RuleCount[]): string {
+  if (findings.length === 0) return 'Findings: none.\n';
+  const head = `Findings by rule (every one counted; the first ${FINDING_EXAMPLES} of each in --json, all of them from \`stream-inspector inspect FILE\`):`;
+  return `${[head, ...findings.map(formatRuleCount)].join('\n')}\n`;
+}

@@ -146,6 +146,39 @@ describe('live connection against loopback servers', () => {
     expect(sink.text()).toBe('data: one\n\n');
   });
 
+  it('pause stops reading: the server is held back by TCP, the idle timeout waits, and resume delivers every byte', async () => {
+    const event = `data: ${'x'.repeat(1000)}\n\n`;
+    const total = 16 * 1024 * 1024;
+    let sent = 0;
+    await serve(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      while (sent < total && !res.destroyed) {
+        const part = event.repeat(64);
+        sent += part.length;
+        if (!res.write(part)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+    });
+    let received = 0;
+    const connection = openConnection(get('/firehose', { timeouts: { idleMs: 300 } }), {
+      onChunk: (bytes) => {
+        received += bytes.byteLength;
+        if (received === bytes.byteLength) connection.pause();
+      },
+    });
+    await sleep(1000);
+    const whilePaused = received;
+    // Paused after the first chunk: what arrived is at most that chunk, and the server could
+    // only fill the socket buffers, far from the whole stream; no idle timeout fired.
+    expect(whilePaused).toBeLessThanOrEqual(64 * 1024);
+    expect(sent).toBeLessThan(total / 2);
+    connection.resume();
+    const outcome = await connection.done;
+    expect(outcome.reason).toBe('complete');
+    expect(received).toBe(sent);
+    expect(received).toBeGreaterThanOrEqual(total);
+  });
+
   it('stop closes the request within a second and the server sees the client go away', async () => {
     await serve(async (_req, res) => {
       res.writeHead(200, SSE_HEADERS);

@@ -60,6 +60,13 @@ export interface Connection {
   readonly done: Promise<ConnectionOutcome>;
   /** Closes the request now; `done` resolves with reason 'stopped'. */
   stop(): void;
+  /**
+   * Stops reading the stream until `resume` (the consumer, a recording on a slow disk, is
+   * behind): TCP slows the server down instead of memory filling up. The idle timeout does
+   * not run while paused.
+   */
+  pause(): void;
+  resume(): void;
   progress(): ConnectionProgress;
 }
 
@@ -138,8 +145,9 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
     else settle({ reason: 'failed', failure: rejectedResponseFailure(head, text, truncated, spec.url) });
   };
 
+  let paused = false;
   const armIdle = (): void => {
-    if (idleMs > 0) arm(idleMs, () => failWith(idleFailure(idleMs, progress.bytes)));
+    if (idleMs > 0 && !paused) arm(idleMs, () => failWith(idleFailure(idleMs, progress.bytes)));
     else clearTimer();
   };
 
@@ -217,6 +225,18 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
       if (settled) return;
       exchange.abort();
       settle({ reason: 'stopped' });
+    },
+    pause() {
+      if (settled || paused) return;
+      paused = true;
+      exchange.pause?.();
+      if (mode === 'stream') clearTimer();
+    },
+    resume() {
+      if (settled || !paused) return;
+      paused = false;
+      exchange.resume?.();
+      if (mode === 'stream') armIdle();
     },
     progress: () => ({ ...progress }),
   };

@@ -41,6 +41,9 @@ export interface HttpSink {
 export interface HttpExchange {
   /** Destroys the socket at once; no sink callback follows. */
   abort(): void;
+  /** Stops reading the body (TCP slows the server down) until `resume`: the consumer is behind. */
+  pause?(): void;
+  resume?(): void;
 }
 
 export type HttpTransport = (spec: HttpRequestSpec, sink: HttpSink) => HttpExchange;
@@ -90,6 +93,8 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
   if (spec.body && !spec.headers.some(([n]) => n.toLowerCase() === 'content-length')) headers['Content-Length'] = String(spec.body.byteLength);
 
   let req: ClientRequest;
+  let response: IncomingMessage | undefined;
+  let paused = false;
   try {
     // agent: false — a fresh connection that nobody else shares, so aborting it is final
     // and no pooled keep-alive socket outlives the session.
@@ -108,6 +113,8 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
   req.on('error', (error) => finish(() => sink.onError(error)));
   req.on('response', (res: IncomingMessage) => {
     if (aborted) return;
+    response = res;
+    if (paused) res.pause();
     sink.onResponse({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders) });
     res.on('data', (chunk: Buffer) => {
       if (!finished && !aborted) sink.onData(ownBytes(chunk));
@@ -126,6 +133,14 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
       if (aborted) return;
       aborted = true;
       req.destroy();
+    },
+    pause() {
+      paused = true;
+      response?.pause();
+    },
+    resume() {
+      paused = false;
+      response?.resume();
     },
   };
 }

@@ -158,4 +158,33 @@ describe('recorder', () => {
     await expect(recorder.close()).rejects.toThrow('ENOSPC');
     expect(errors.map((e) => e.message)).toEqual(['ENOSPC: no space left on device']);
   });
+
+  it('counts as backlog what waits for the disk, until it is written', async () => {
+    const written: Uint8Array[] = [];
+    let release = (): void => undefined;
+    let gate = Promise.resolve();
+    const recorder = await createRecorder(join(dir, 'slow.recording'), {
+      maxBufferedBytes: 1024,
+      openSink: () =>
+        Promise.resolve({
+          async write(data) {
+            await gate;
+            written.push(data);
+          },
+          close: () => Promise.resolve(),
+        }),
+    });
+    expect(recorder.backlog).toBe(0);
+    gate = new Promise((resolve) => (release = resolve));
+    const leg = recorder.startLeg(request);
+    for (let i = 0; i < 100; i++) recorder.chunk(leg, bytes('data: {"type":"text"}\n\n'.repeat(20)), i);
+    const waiting = recorder.backlog;
+    // Every record taken is waiting: the first write holds the queue.
+    expect(waiting).toBeGreaterThan(100 * 400);
+    expect(written).toHaveLength(1);
+    release();
+    await recorder.flush();
+    expect(recorder.backlog).toBe(0);
+    expect(written.slice(1).reduce((sum, d) => sum + d.length, 0)).toBe(waiting);
+  });
 });

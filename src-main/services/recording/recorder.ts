@@ -11,6 +11,9 @@ import type { LegOutcome, RecordedAction, RecordedRequest, RecordedResponse, Rec
  * anything reaches the buffer. An existing file is never overwritten.
  */
 
+/** The program named in the header of the recordings this project writes. */
+export const RECORDING_TOOL = 'agent-stream-inspector';
+
 /** Where the bytes go; the default appends to a file created exclusively. */
 export interface RecorderSink {
   write(data: Uint8Array): Promise<void>;
@@ -58,6 +61,11 @@ export interface Recorder {
   /** Ends open legs as `closed`, writes everything, syncs and closes the file. */
   close(): Promise<void>;
   readonly acknowledged: FlushAck;
+  /**
+   * Bytes taken but not yet in the file (buffered, or queued behind a write in progress). A
+   * source faster than the disk makes it grow: slow the source down while it is high.
+   */
+  readonly backlog: number;
 }
 
 export class RecordingExistsError extends Error {
@@ -107,6 +115,8 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
   let bufferedChunks = 0;
   const acknowledged: FlushAck = { records: 0, bytes: 0, chunks: 0 };
   let writes: Promise<void> = Promise.resolve();
+  /** Bytes handed to `writes` and not yet written. */
+  let queuedBytes = 0;
   let failure: Error | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let closing: Promise<void> | null = null;
@@ -137,14 +147,17 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
       bufferedBytes = 0;
       bufferedRecords = 0;
       bufferedChunks = 0;
+      queuedBytes += data.length;
       writes = writes.then(async () => {
-        if (failure) return;
         try {
+          if (failure) return;
           await sink.write(data);
         } catch (error) {
           failure = error instanceof Error ? error : new Error(String(error));
           options.onError?.(failure);
           return;
+        } finally {
+          queuedBytes -= data.length;
         }
         acknowledged.records += counts.records;
         acknowledged.chunks += counts.chunks;
@@ -176,6 +189,9 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
     path,
     get acknowledged() {
       return { ...acknowledged };
+    },
+    get backlog() {
+      return bufferedBytes + queuedBytes;
     },
     startLeg(request) {
       const leg = legCount++;

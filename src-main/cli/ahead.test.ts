@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { inOrderAhead } from './ahead';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('inOrderAhead', () => {
+  it('yields in order however the tasks finish, with at most the budget in flight (one always)', async () => {
+    const weights = [3, 1, 1, 5, 1, 1];
+    let inFlight = 0;
+    let most = 0;
+    const task = async (i: number): Promise<number> => {
+      inFlight += weights[i]!;
+      most = Math.max(most, inFlight);
+      await sleep((6 - i) * 5);
+      inFlight -= weights[i]!;
+      return i * 10;
+    };
+    const out: number[] = [];
+    for await (const result of inOrderAhead([0, 1, 2, 3, 4, 5], weights, 5, task)) out.push(result);
+    expect(out).toEqual([0, 10, 20, 30, 40, 50]);
+    expect(most).toBe(5);
+  });
+
+  it('starts an item heavier than the budget on its own', async () => {
+    const started: number[] = [];
+    const out: number[] = [];
+    for await (const result of inOrderAhead([0, 1], [10, 10], 5, async (i) => (started.push(i), await sleep(1), i))) out.push(result);
+    expect(out).toEqual([0, 1]);
+    expect(started).toEqual([0, 1]);
+  });
+
+  it('throws a failure in its turn, after the results before it, and a failure started early is not unhandled', async () => {
+    const out: number[] = [];
+    const run = async (): Promise<void> => {
+      for await (const result of inOrderAhead([0, 1, 2], [1, 1, 1], 10, async (i) => {
+        if (i === 2) throw new Error('item 2 failed');
+        await sleep(20);
+        return i;
+      })) out.push(result);
+    };
+    await expect(run()).rejects.toThrow('item 2 failed');
+    expect(out).toEqual([0, 1]);
+  });
+});

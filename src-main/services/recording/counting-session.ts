@@ -1,0 +1,129 @@
+import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
+import { blockEndFacts, type EndFacts } from '../../../src-shared/pipeline/end-status';
+import { createSessionDecoder, type LegDecoder, type LegEnd, type SessionDecoderOptions } from '../../../src-shared/pipeline/session-decoder';
+import type { Block } from '../../../src-shared/reconstruct/types';
+
+/**
+ * The shared decoder with a counting sink: what a long live recording needs to say how it
+ * ended (counts, findings, end status) in memory that does not grow with the stream. Frames
+ * and envelopes are counted, not kept; findings are counted per rule with their first
+ * `FINDING_EXAMPLES`; a block gives up its content once it is closed (the bytes are in the
+ * recording, and `inspect` of it rebuilds everything).
+ */
+
+/** How many findings of each rule are kept whole; the counts cover all of them. */
+export const FINDING_EXAMPLES = 5;
+
+export interface RuleFindings {
+  rule: Diagnostic['rule'];
+  severity: Severity;
+  count: number;
+  /** The first FINDING_EXAMPLES findings of the rule, in the order they were found. */
+  examples: Diagnostic[];
+}
+
+export interface CountedSession {
+  /** Per leg: the dialect that decoded it, and how its stream ended. */
+  legs: LegEnd[];
+  frames: number;
+  envelopes: number;
+  envelopeTypes: Record<string, number>;
+  blocks: number;
+  agents: number;
+  severities: Record<Severity, number>;
+  /** Per rule, in the order each rule was first found. */
+  findings: RuleFindings[];
+  /** Blocks left open or abandoned, and a pause on frontend tools in the last leg: the end status's block facts. */
+  blockFacts: Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools'>;
+}
+
+export interface CountingSession {
+  startLeg(): LegDecoder;
+  /** No more legs: the reconstructor reports what stayed open; returns the counts. */
+  finish(): CountedSession;
+}
+
+/**
+ * Drops what a closed block holds that grows with the stream: its content, its segments,
+ * citations and images, and its envelope list but the first (where findings about the block
+ * point). The reconstructor reads nothing else of a closed block (status, kind, ids, links,
+ * pending tools and byte span stay), and the inline stage skips a closed block that has
+ * segments, so an empty list keeps it from parsing the block again.
+ */
+function release(block: Block): void {
+  block.content = '';
+  if (block.envelopes.length > 1) block.envelopes.length = 1;
+  if (block.citations.length > 0) block.citations = [];
+  if (block.images.length > 0) block.images = [];
+  if (block.segments) block.segments = [];
+}
+
+export function createCountingSession(options: SessionDecoderOptions = {}): CountingSession {
+  const envelopeTypes: Record<string, number> = {};
+  const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  const findings = new Map<Diagnostic['rule'], RuleFindings>();
+  const legs: LegEnd[] = [];
+  let envelopes = 0;
+  /**
+   * Blocks that closed while the current envelope was decoded. They are released when the
+   * next envelope arrives: until the envelope that closed a block is through, the
+   * reconstructor and the inline stage may still read its content (a replay's report quotes
+   * the length of the attempt it abandoned).
+   */
+  let closed: Block[] = [];
+
+  const decoder = createSessionDecoder(
+    {
+      onEnvelope(envelope) {
+        for (const block of closed) release(block);
+        closed = [];
+        envelopes++;
+        envelopeTypes[envelope.type] = (envelopeTypes[envelope.type] ?? 0) + 1;
+      },
+      onBlock(block) {
+        if (block.status !== 'open') closed.push(block);
+      },
+      onDiagnostic(diagnostic) {
+        severities[diagnostic.severity]++;
+        const entry = findings.get(diagnostic.rule);
+        if (!entry) {
+          findings.set(diagnostic.rule, { rule: diagnostic.rule, severity: diagnostic.severity, count: 1, examples: [diagnostic] });
+          return;
+        }
+        entry.count++;
+        if (entry.examples.length < FINDING_EXAMPLES) entry.examples.push(diagnostic);
+      },
+    },
+    options,
+  );
+
+  return {
+    startLeg() {
+      const leg = decoder.startLeg();
+      return {
+        leg: leg.leg,
+        push: (chunk, receivedAt) => leg.push(chunk, receivedAt),
+        end() {
+          const end = leg.end();
+          legs.push(end);
+          return end;
+        },
+      };
+    },
+    finish() {
+      decoder.finish();
+      const blocks = decoder.blocks();
+      return {
+        legs,
+        frames: legs.reduce((sum, leg) => sum + leg.stream.frames, 0),
+        envelopes,
+        envelopeTypes,
+        blocks: blocks.length,
+        agents: decoder.agents().length,
+        severities: { ...severities },
+        findings: [...findings.values()],
+        blockFacts: blockEndFacts(blocks, legs.length - 1),
+      };
+    },
+  };
+}
