@@ -94,13 +94,13 @@ function linearity(smallMb: number, largeMb: number, rounds: number): BenchTable
   return { title: `Linear: time per MB at ${smallMb} MB and at ${largeMb} MB (medians of ${rounds} alternating rounds)`, columns: ['format', `ms/MB at ${smallMb} MB`, `ms/MB at ${largeMb} MB`, 'ratio'], rows, notes };
 }
 
-type Gc = () => void;
+export type Gc = () => void;
 
 /**
  * Heap and buffers in use once garbage is collected and swept: collections repeat until two
  * readings agree within 1 %, since sweeping finishes in the background.
  */
-async function settledMemory(gc: Gc): Promise<number> {
+export async function settledMemory(gc: Gc): Promise<number> {
   const reading = (): number => {
     const { heapUsed, external, arrayBuffers } = process.memoryUsage();
     // arrayBuffers is part of external; count it once.

@@ -57,6 +57,14 @@ function stringExtra(envelope: Envelope, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * A flat copy of a short string: a string cut from a larger one (a slice of a frame's data)
+ * keeps the whole larger one in memory for as long as it lives.
+ */
+function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
 function agentLabel(uuid: string): string {
   return uuid === '' ? 'the unattributed agent ""' : `agent ${uuid}`;
 }
@@ -135,7 +143,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   function agentState(envelope: Envelope): AgentState {
     let state = agentStates.get(envelope.agent);
     if (!state) {
-      const info: AgentInfo = { uuid: envelope.agent, parent: null, firstEnvelope: envelope.seq };
+      const info: AgentInfo = { uuid: ownCopy(envelope.agent), parent: null, firstEnvelope: envelope.seq };
       state = { info, open: new Map(), lastCompleted: new Map(), contentLeg: -1 };
       agentStates.set(envelope.agent, state);
       agentList.push(info);
@@ -147,7 +155,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   function newBlock(envelope: Envelope, kind: string): Block {
     const block: Block = {
       id: blocks.length,
-      agent: envelope.agent,
+      agent: ownCopy(envelope.agent),
       kind,
       status: 'open',
       content: '',
@@ -160,8 +168,9 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     };
     const toolId = stringExtra(envelope, 'id');
     const name = stringExtra(envelope, 'name');
-    if (toolId !== undefined) block.toolId = toolId;
-    if (name !== undefined) block.name = name;
+    // The block outlives its envelope: its own copies, not slices that keep the frame's text alive.
+    if (toolId !== undefined) block.toolId = ownCopy(toolId);
+    if (name !== undefined) block.name = ownCopy(name);
     blocks.push(block);
     return block;
   }

@@ -2,13 +2,18 @@ import { DIALECT_IDS, DIALECT_REGISTRY, type DialectId } from '../../../src-shar
 import { CONTROL_KINDS, type ControlKind, type Envelope } from '../../../src-shared/envelope/types';
 import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
 import type { Frame } from '../../../src-shared/sse/types';
-import { Column, Interned } from './columns';
+import { Column, Interned, UintColumn } from './columns';
+import type { SpoolFile } from './spool-file';
+import { jsonText } from '../../../src-shared/json/tree';
+import { parseJson } from '../../../src-shared/json/values';
 
 /**
- * The session's envelopes as columns. The delta strings are the decoder's own (the
- * reconstructed blocks reference the same strings), extras are kept only when an envelope has
- * any, the byte span and receive time are the frame's (looked up, not copied), and an
- * Envelope object is rebuilt when one is asked for.
+ * The session's envelopes as columns of small integers (each as wide as its largest value
+ * needs: a few bytes per envelope). What an envelope carries beyond them is written to the
+ * session's spool file, one record per envelope, and read back by offset when asked for: its
+ * delta (UTF-8), then its extras and its unified event as JSON text when it has them. The
+ * byte span and receive time are the frame's (looked up, not copied), and an Envelope object
+ * is rebuilt when one is asked for.
  */
 
 const CONTROLS: readonly (ControlKind | undefined)[] = [undefined, ...CONTROL_KINDS];
@@ -33,19 +38,24 @@ const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 export type FrameLookup = (leg: number, frame: number) => { byteStart: number; byteEnd: number; receivedAt: number } | undefined;
 
 export class EnvelopeTable {
-  constructor(private readonly frameOf: FrameLookup) {}
+  constructor(
+    private readonly frameOf: FrameLookup,
+    private readonly text: SpoolFile,
+  ) {}
 
   private size = 0;
-  private readonly legs = new Column(Int32Array);
-  private readonly frames = new Column(Int32Array);
-  private readonly agents = new Column(Int32Array);
-  private readonly types = new Column(Int32Array);
+  private readonly legs = new UintColumn();
+  private readonly frames = new UintColumn();
+  private readonly agents = new UintColumn();
+  private readonly types = new UintColumn();
   /** See CONTROL_SHIFT and DIALECT_SHIFT. */
   private readonly flags = new Column(Uint8Array);
-  private readonly deltas: string[] = [];
-  private readonly extras = new Map<number, Record<string, unknown>>();
-  /** Provider dialects' unified events, by seq (only their envelopes have one). */
-  private readonly unified = new Map<number, UnifiedEvent>();
+  /** Where each envelope's record ends in the spool file (it starts where the previous one ends). */
+  private readonly recordEnds = new UintColumn();
+  /** Bytes of the record's extras JSON (0: none), after its delta. */
+  private readonly extrasBytes = new UintColumn();
+  /** Bytes of the record's unified event JSON (0: none; only provider dialects have one), last. */
+  private readonly unifiedBytes = new UintColumn();
   private readonly strings = new Interned();
 
   get count(): number {
@@ -54,18 +64,19 @@ export class EnvelopeTable {
 
   add(e: Envelope): void {
     const i = e.seq;
+    if (i !== this.size) throw new Error(`Envelope ${i} arrived after envelope ${this.size - 1}: envelopes are stored in order`);
     this.legs.set(i, e.leg);
     this.frames.set(i, e.frame);
     this.agents.set(i, this.strings.id(e.agent));
     this.types.set(i, this.strings.id(e.type));
     this.flags.set(i, (e.final ? 1 : 0) | (Math.max(0, CONTROLS.indexOf(e.control)) << CONTROL_SHIFT) | (dialectIndex(e.dialect) << DIALECT_SHIFT));
-    this.deltas[i] = e.delta;
-    if (e.unified) this.unified.set(i, e.unified);
-    for (const _key in e.extras) {
-      this.extras.set(i, e.extras);
-      break;
-    }
-    this.size = Math.max(this.size, i + 1);
+    const deltaBytes = this.text.appendText(e.delta);
+    const extrasBytes = hasKeys(e.extras) ? this.text.appendText(jsonText(e.extras)) : 0;
+    const unifiedBytes = e.unified ? this.text.appendText(jsonText(e.unified)) : 0;
+    this.extrasBytes.set(i, extrasBytes);
+    this.unifiedBytes.set(i, unifiedBytes);
+    this.recordEnds.set(i, this.recordStart(i) + deltaBytes + extrasBytes + unifiedBytes);
+    this.size = i + 1;
   }
 
   leg(seq: number): number {
@@ -77,7 +88,40 @@ export class EnvelopeTable {
   }
 
   delta(seq: number): string {
-    return this.deltas[seq] ?? '';
+    if (seq < 0 || seq >= this.size) return '';
+    return this.text.readText(this.recordStart(seq), this.recordStart(seq) + this.deltaBytes(seq));
+  }
+
+  /** The delta's length in UTF-8 bytes (without reading it). */
+  deltaBytes(seq: number): number {
+    if (seq < 0 || seq >= this.size) return 0;
+    return this.recordEnds.get(seq) - this.recordStart(seq) - this.extrasBytes.get(seq) - this.unifiedBytes.get(seq);
+  }
+
+  /** Bytes the index takes in memory. */
+  get indexBytes(): number {
+    return this.columns().reduce((sum, column) => sum + column.byteLength, 0);
+  }
+
+  private columns() {
+    return [this.legs, this.frames, this.agents, this.types, this.flags, this.recordEnds, this.extrasBytes, this.unifiedBytes];
+  }
+
+  private recordStart(seq: number): number {
+    return seq === 0 ? 0 : this.recordEnds.get(seq - 1);
+  }
+
+  /** The JSON value written `bytes` before the end of the envelope's record, `skip` bytes further back. */
+  private readJson(seq: number, bytes: number, skip: number): unknown {
+    const end = this.recordEnds.get(seq) - skip;
+    const parsed = parseJson(this.text.readText(end - bytes, end));
+    if (!parsed.ok) throw new Error(`The spool file's record of envelope ${seq} does not parse: ${parsed.error}`);
+    return parsed.value;
+  }
+
+  private unifiedOf(seq: number): UnifiedEvent | undefined {
+    const bytes = this.unifiedBytes.get(seq);
+    return bytes === 0 ? undefined : (this.readJson(seq, bytes, 0) as UnifiedEvent);
   }
 
   agent(seq: number): string {
@@ -102,7 +146,9 @@ export class EnvelopeTable {
   }
 
   extrasOf(seq: number): Record<string, unknown> {
-    return this.extras.get(seq) ?? EMPTY;
+    if (seq < 0 || seq >= this.size) return EMPTY;
+    const bytes = this.extrasBytes.get(seq);
+    return bytes === 0 ? EMPTY : (this.readJson(seq, bytes, this.unifiedBytes.get(seq)) as Record<string, unknown>);
   }
 
   get(seq: number): Envelope | undefined {
@@ -126,16 +172,20 @@ export class EnvelopeTable {
     };
     const control = this.control(seq);
     if (control) envelope.control = control;
-    const unified = this.unified.get(seq);
+    const unified = this.unifiedOf(seq);
     if (unified) envelope.unified = unified;
     return envelope;
   }
 
   /** No more envelopes will be added: release spare capacity. */
   trim(): void {
-    for (const column of [this.legs, this.frames, this.agents, this.types, this.flags]) column.trim(this.size);
+    for (const column of this.columns()) column.trim(this.size);
   }
+}
 
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const _key in record) return true;
+  return false;
 }
 
 /** A frame without its data (rebuilt from the raw bytes when asked for). */
@@ -144,16 +194,17 @@ export type CompactFrame = Omit<Frame, 'data'>;
 /** One leg's frames as columns, with the first envelope each frame produced. */
 export class FrameTable {
   private size = 0;
-  private readonly starts = new Column(Float64Array);
-  private readonly ends = new Column(Float64Array);
+  private readonly starts = new UintColumn();
+  private readonly ends = new UintColumn();
   private readonly times = new Column(Float64Array);
-  private readonly chunkFirst = new Column(Int32Array);
-  private readonly chunkLast = new Column(Int32Array);
-  private readonly dataLines = new Column(Int32Array);
-  private readonly maxLine = new Column(Int32Array);
-  private readonly events = new Column(Int32Array);
-  private readonly ids = new Column(Int32Array);
-  private readonly firstEnvelopes = new Column(Int32Array);
+  private readonly chunkFirst = new UintColumn();
+  private readonly chunkLast = new UintColumn();
+  private readonly dataLines = new UintColumn();
+  private readonly maxLine = new UintColumn();
+  private readonly events = new UintColumn();
+  private readonly ids = new UintColumn();
+  /** The frame's first envelope + 1 (0: none). */
+  private readonly firstEnvelopes = new UintColumn();
   private readonly strings = new Interned();
 
   get count(): number {
@@ -171,17 +222,17 @@ export class FrameTable {
     this.maxLine.set(i, frame.maxDataLineBytes);
     this.events.set(i, this.strings.id(frame.event));
     this.ids.set(i, this.strings.id(frame.id));
-    this.firstEnvelopes.set(i, -1);
+    this.firstEnvelopes.set(i, 0);
     this.size = Math.max(this.size, i + 1);
   }
 
   /** The first envelope of the frame, or -1 (none yet, or the frame produced none). */
   firstEnvelope(seq: number): number {
-    return seq < this.size ? this.firstEnvelopes.get(seq) : -1;
+    return seq < this.size ? this.firstEnvelopes.get(seq) - 1 : -1;
   }
 
   noteEnvelope(frame: number, envelope: number): void {
-    if (frame < this.size && this.firstEnvelopes.get(frame) === -1) this.firstEnvelopes.set(frame, envelope);
+    if (frame < this.size && this.firstEnvelopes.get(frame) === 0) this.firstEnvelopes.set(frame, envelope + 1);
   }
 
   get(seq: number): CompactFrame | undefined {
@@ -202,6 +253,15 @@ export class FrameTable {
 
   /** The leg ended: release spare capacity. */
   trim(): void {
-    for (const column of [this.starts, this.ends, this.times, this.chunkFirst, this.chunkLast, this.dataLines, this.maxLine, this.events, this.ids, this.firstEnvelopes]) column.trim(this.size);
+    for (const column of this.columns()) column.trim(this.size);
+  }
+
+  /** Bytes the index takes in memory. */
+  get indexBytes(): number {
+    return this.columns().reduce((sum, column) => sum + column.byteLength, 0);
+  }
+
+  private columns() {
+    return [this.starts, this.ends, this.times, this.chunkFirst, this.chunkLast, this.dataLines, this.maxLine, this.events, this.ids, this.firstEnvelopes];
   }
 }

@@ -5,6 +5,8 @@ import { expandColumns } from '../../../src-shared/testing/row-columns';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { listSseFixtures, readFixture } from '../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
+import { SpoolFile } from './spool-file';
+import { preview } from './views';
 import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-data';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
@@ -126,8 +128,11 @@ describe('session data', () => {
 
 
 describe('raw chunks', () => {
-  it('slices any byte range across chunk boundaries and names the chunks it spans', () => {
-    const raw = createRawChunks();
+  it.each([
+    ['in memory', () => createRawChunks()],
+    ['on disk', () => createRawChunks(new SpoolFile())],
+  ])('%s: slices any byte range across chunk boundaries and names the chunks it spans', (_, create) => {
+    const raw = create();
     raw.append(new TextEncoder().encode('abc'), 10);
     raw.append(new TextEncoder().encode('defg'), 20);
     raw.append(new Uint8Array(0), 25);
@@ -162,5 +167,52 @@ describe('raw chunks', () => {
       { index: 1, byteStart: 2, byteEnd: 11, receivedAt: 10 },
     ]);
     expect(() => createRawChunks().extendLast(chunk)).toThrow('no chunk to extend');
+  });
+
+  it('on disk: extends the last chunk, and keeps each leg of a session as its own run of the shared file', () => {
+    const spool = new SpoolFile();
+    const first = createRawChunks(spool);
+    first.append(new TextEncoder().encode('xy'), 5);
+    first.append(new TextEncoder().encode('abc'), 10);
+    first.extendLast(new TextEncoder().encode('de'));
+    const second = createRawChunks(spool);
+    second.append(new TextEncoder().encode('12345'), 20);
+    expect(new TextDecoder().decode(first.slice(0, 100))).toBe('xyabcde');
+    expect(new TextDecoder().decode(first.chunk(1)?.bytes)).toBe('abcde');
+    expect(new TextDecoder().decode(second.slice(1, 3))).toBe('23');
+    expect(first.overlapping(0, 100)).toEqual([
+      { index: 0, byteStart: 0, byteEnd: 2, receivedAt: 5 },
+      { index: 1, byteStart: 2, byteEnd: 7, receivedAt: 10 },
+    ]);
+    // The first leg cannot grow once another leg wrote after it.
+    expect(() => first.append(new Uint8Array(1), 30)).toThrow(/Two legs/);
+    expect(() => createRawChunks(spool).extendLast(new Uint8Array(1))).toThrow('no chunk to extend');
+  });
+});
+
+describe('block contents on disk', () => {
+  it.each(listSseFixtures())('%s: every block reads back the content the decoder built, finished ones from disk', (name) => {
+    const bytes = readFixture(name);
+    const data = sessionOf(bytes);
+    const expected = decodeBytes(bytes).blocks;
+    expect(data.blocks().map((b) => b.content)).toEqual(expected.map((b) => b.content));
+    expect(data.blocks().map((b) => data.blockSummary(b).length)).toEqual(expected.map((b) => b.content.length));
+    expect(data.blocks().map((b) => data.blockSummary(b).preview)).toEqual(expected.map((b) => preview(b.content)));
+    const onDisk = data.blocks().filter((b) => Object.getOwnPropertyDescriptor(b, 'content')?.get !== undefined);
+    const finishedText = expected.filter((b) => b.status !== 'open' && b.kind === 'text' && b.content !== '');
+    expect(onDisk.length).toBeGreaterThanOrEqual(finishedText.length);
+    data.dispose();
+  });
+
+  it('rebuilds a replayed block and the abandoned first attempt from their own deltas', () => {
+    const bytes = readFixture('retry_midstream.json.sse');
+    const data = sessionOf(bytes);
+    const expected = decodeBytes(bytes).blocks;
+    const abandoned = data.blocks().filter((b) => b.status === 'abandoned');
+    expect(abandoned.length).toBeGreaterThan(0);
+    for (const block of abandoned) {
+      expect(Object.getOwnPropertyDescriptor(block, 'content')?.get !== undefined).toBe(true);
+      expect(block.content).toBe(expected[block.id]?.content);
+    }
   });
 });

@@ -36,16 +36,22 @@ import { fieldsOf } from '../../../src-shared/filter/ast';
 import { compileFilter } from '../../../src-shared/filter/evaluate';
 import { findingsByEnvelope } from '../../../src-shared/filter/subjects';
 import type { Frame } from '../../../src-shared/sse/types';
-import { Column } from './columns';
+import { UintColumn } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
 import { createRawChunks, type RawChunks } from './raw-chunks';
+import { BlockContents } from './block-contents';
+import { SpoolFile } from './spool-file';
+import { DiagnosticStore } from './diagnostic-store';
+import { Badges, frameBadgeKey, frameOfBadgeKey } from './badges';
 import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';
 
 /**
  * Everything one session holds, fed by the shared decoder: its legs (each with the raw bytes
- * kept once as received chunks), a compact frame index, the envelopes, the blocks and agents
- * (the reconstructor's live objects), diagnostics and statistics. Contents are handed out on
- * demand, by id; what changed since the last batch is tracked for the batched row updates.
+ * kept once, on disk, behind an index of the received chunks), a compact frame index, the
+ * envelopes (their deltas on disk too), the blocks and agents (the reconstructor's live
+ * objects; a finished block's content is read back from disk), diagnostics and statistics.
+ * Contents are handed out on demand, by id; what changed since the last batch is tracked for
+ * the batched row updates.
  */
 
 export type LegKind = LegInfo['kind'];
@@ -182,6 +188,10 @@ export interface SessionData {
   readonly batchPending: boolean;
   /** Called whenever something a batch would carry changed. */
   onChange: () => void;
+  /** The session was closed: its spool files are deleted, and nothing may be read from it any more. */
+  dispose(): void;
+  /** Bytes the envelope and frame indexes take in memory (what the benchmarks report). */
+  indexBytes(): { envelopes: number; frames: number };
 }
 
 const DISPLAY_BODY_CAP = 64 * 1024;
@@ -207,28 +217,33 @@ export function displayRequest(request: RecordedRequest): RequestInfo {
 
 export function createSessionData(init: SessionInit): SessionData {
   const legs: LegState[] = [];
-  const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame));
+  /** The legs' raw bytes, one leg after the other, and the envelopes' deltas. */
+  const rawSpool = new SpoolFile();
+  const textSpool = new SpoolFile();
+  const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame), textSpool);
+  const contents = new BlockContents(envelopes);
   /** Envelope seq → block id + 1 (0: none yet). */
-  const envelopeBlock = new Column(Int32Array);
+  const envelopeBlock = new UintColumn();
   const blocksById = new Map<number, Block>();
   /** How many of a block's envelopes are already mapped in envelopeBlock. */
   const mappedEnvelopes = new Map<number, number>();
   const awaitingBlocks: number[] = [];
   /**
-   * Previews of blocks whose content is longer than a preview: the first characters never
+   * Previews of open blocks whose content is longer than a preview: the first characters never
    * change once there, and taking them again would flatten the block's whole content string
-   * (an appended rope) on every batch, which is quadratic for a long block.
+   * (an appended rope) on every batch, which is quadratic for a long block. A finished block's
+   * preview is read from its first deltas instead.
    */
   const blockPreviews = new Map<number, string>();
   const agentsByUuid = new Map<string, AgentInfo>();
-  const diagnostics: Diagnostic[] = [];
-  const badgeByEnvelope = new Map<number, Badge>();
-  const badgeByFrame = new Map<string, Badge>();
+  const diagnostics = new DiagnosticStore(new SpoolFile());
+  const badgeByEnvelope = new Badges();
+  const badgeByFrame = new Badges();
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   let finished = false;
   /** Bumps whenever a block opens or changes; `blockStamps` holds each block's last (by id). */
   let blockRevision = 0;
-  const blockStamps = new Column(Int32Array);
+  const blockStamps = new UintColumn();
   /** Times the findings were replaced (the inline mode changed). */
   let diagnosticResets = 0;
 
@@ -240,7 +255,6 @@ export function createSessionData(init: SessionInit): SessionData {
   let sentDiagnostics = 0;
   let sentResets = 0;
 
-  const frameKey = (leg: number, frame: number): string => `${leg}:${frame}`;
   // Decoder callbacks run only once data exists (legs are opened through it).
   const notify = (): void => data.onChange();
   const touchRow = (seq: number): void => {
@@ -248,17 +262,16 @@ export function createSessionData(init: SessionInit): SessionData {
   };
 
   const addDiagnostic = (diagnostic: Diagnostic): void => {
-    const stored: Diagnostic = { ...diagnostic, seq: diagnostics.length };
-    diagnostics.push(stored);
+    const stored: Diagnostic = { ...diagnostic, seq: diagnostics.count };
+    diagnostics.add(stored);
     counts[stored.severity] += 1;
     const { envelope, frame } = stored.at;
     if (envelope !== undefined) {
-      badgeByEnvelope.set(envelope, addToBadge(badgeByEnvelope.get(envelope), stored.severity));
+      badgeByEnvelope.add(envelope, stored.severity);
       touchRow(envelope);
     } else if (frame !== undefined) {
       const leg = stored.at.leg ?? 0;
-      const key = frameKey(leg, frame);
-      badgeByFrame.set(key, addToBadge(badgeByFrame.get(key), stored.severity));
+      badgeByFrame.add(frameBadgeKey(leg, frame), stored.severity);
       const first = legs[leg]?.frames.firstEnvelope(frame) ?? -1;
       if (first >= 0) touchRow(first);
     }
@@ -294,6 +307,8 @@ export function createSessionData(init: SessionInit): SessionData {
           }
         }
         mappedEnvelopes.set(block.id, mapped);
+        // A finished block's preview is read from its first deltas on disk: no need to keep it.
+        if (contents.release(block)) blockPreviews.delete(block.id);
         blockStamps.set(block.id, ++blockRevision);
         notify();
       },
@@ -309,13 +324,13 @@ export function createSessionData(init: SessionInit): SessionData {
 
   /** Forget every finding, then add `kept` again (renumbered): badges and counts follow. */
   const replaceDiagnostics = (kept: readonly Diagnostic[]): void => {
-    for (const d of diagnostics) if (d.at.envelope !== undefined) touchRow(d.at.envelope);
+    for (const seq of badgeByEnvelope.keys()) touchRow(seq);
     for (const key of badgeByFrame.keys()) {
-      const [leg, frame] = key.split(':').map(Number) as [number, number];
+      const { leg, frame } = frameOfBadgeKey(key);
       const first = legs[leg]?.frames.firstEnvelope(frame) ?? -1;
       if (first >= 0) touchRow(first);
     }
-    diagnostics.length = 0;
+    diagnostics.clear();
     badgeByEnvelope.clear();
     badgeByFrame.clear();
     counts.error = counts.warning = counts.info = 0;
@@ -335,7 +350,7 @@ export function createSessionData(init: SessionInit): SessionData {
     const leg = envelopes.leg(seq);
     const frame = envelopes.frame(seq);
     if (legs[leg]?.frames.firstEnvelope(frame) !== seq) return badge;
-    const frameBadge = badgeByFrame.get(frameKey(leg, frame));
+    const frameBadge = badgeByFrame.get(frameBadgeKey(leg, frame));
     if (!frameBadge) return badge;
     return badge ? { count: badge.count + frameBadge.count, severity: addToBadge(badge, frameBadge.severity).severity } : frameBadge;
   };
@@ -410,6 +425,11 @@ export function createSessionData(init: SessionInit): SessionData {
       return finished;
     },
     onChange: () => {},
+    dispose() {
+      rawSpool.close();
+      textSpool.close();
+    },
+    indexBytes: () => ({ envelopes: envelopes.indexBytes + envelopeBlock.byteLength, frames: legs.reduce((sum, leg) => sum + leg.frames.indexBytes, 0) }),
     openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState {
       if (finished) throw new Error('This session is finished; no further leg can be added');
       const previous = legs.at(-1);
@@ -421,7 +441,7 @@ export function createSessionData(init: SessionInit): SessionData {
         request,
         response: null,
         startedAt,
-        raw: createRawChunks(),
+        raw: createRawChunks(rawSpool),
         rejected: createRawChunks(),
         frames: new FrameTable(),
         format: null,
@@ -476,7 +496,7 @@ export function createSessionData(init: SessionInit): SessionData {
     },
     inline: () => decoder.inline(),
     setInline(options: InlineOptions) {
-      replaceDiagnostics(diagnostics.filter((d) => !d.rule.startsWith('inline.')));
+      replaceDiagnostics(diagnostics.all().filter((d) => !d.rule.startsWith('inline.')));
       decoder.setInline(options);
       notify();
     },
@@ -508,7 +528,7 @@ export function createSessionData(init: SessionInit): SessionData {
       const seen = new Set<string>();
       if (readsAgents) for (let seq = 0; seq < envelopes.count; seq++) seen.add(envelopes.agent(seq));
       const names = readsAgents ? nameAgents(decoder.agents(), [...seen]) : new Map<string, { name: string }>();
-      const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(diagnostics, (leg, frame) => legs[leg]?.frames.firstEnvelope(frame)) : new Map<number, Diagnostic[]>();
+      const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(diagnostics.all(), (leg, frame) => legs[leg]?.frames.firstEnvelope(frame)) : new Map<number, Diagnostic[]>();
       const startedAt = legs[0]?.startedAt ?? 0;
       const seqs: number[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) {
@@ -555,11 +575,12 @@ export function createSessionData(init: SessionInit): SessionData {
     block: (id: number) => blocksById.get(id),
     blockSummary(block: Block): BlockSummary {
       let shown = blockPreviews.get(block.id);
+      const length = contents.length(block);
       if (shown === undefined) {
-        shown = preview(block.content);
-        if (block.content.length > PREVIEW_CHARS) blockPreviews.set(block.id, shown);
+        shown = preview(contents.head(block, PREVIEW_CHARS + 1));
+        if (length > PREVIEW_CHARS && !contents.onDisk(block)) blockPreviews.set(block.id, (shown = detached(shown)));
       }
-      return toBlockSummary(block, shown);
+      return toBlockSummary(block, shown, length);
     },
     blockChanges(since: number): BlockChanges {
       const blocks: BlockSummary[] = [];
@@ -569,10 +590,10 @@ export function createSessionData(init: SessionInit): SessionData {
       return { revision: blockRevision, blocks };
     },
     agents: () => decoder.agents(),
-    diagnostics: () => diagnostics,
+    diagnostics: () => diagnostics.all(),
     diagnosticsSince(from: number, resets: number): DiagnosticsPage {
-      const start = resets === diagnosticResets ? Math.min(from, diagnostics.length) : 0;
-      return { resets: diagnosticResets, from: start, diagnostics: diagnostics.slice(start).map(toDiagnosticPayload) };
+      const start = resets === diagnosticResets ? Math.min(from, diagnostics.count) : 0;
+      return { resets: diagnosticResets, from: start, diagnostics: diagnostics.all(start).map(toDiagnosticPayload) };
     },
     stats: () => decoder.stats(),
     pendingTools(): PendingToolsState | null {
@@ -647,7 +668,7 @@ export function createSessionData(init: SessionInit): SessionData {
         dirtyRows.size > 0 ||
         dirtyAgents.size > 0 ||
         sentBlockRevision !== blockRevision ||
-        sentDiagnostics !== diagnostics.length ||
+        sentDiagnostics !== diagnostics.count ||
         sentResets !== diagnosticResets
       );
     },
@@ -670,7 +691,7 @@ export function createSessionData(init: SessionInit): SessionData {
       });
       dirtyAgents.clear();
       sentBlockRevision = blockRevision;
-      sentDiagnostics = diagnostics.length;
+      sentDiagnostics = diagnostics.count;
       sentResets = diagnosticResets;
       return {
         sessionId: init.id,
@@ -682,7 +703,7 @@ export function createSessionData(init: SessionInit): SessionData {
         changed,
         agents,
         blockRevision,
-        diagnosticCount: diagnostics.length,
+        diagnosticCount: diagnostics.count,
         ...(diagnosticResets ? { diagnosticResets } : {}),
       };
     },
@@ -694,6 +715,15 @@ export function createSessionData(init: SessionInit): SessionData {
 /** The options as the contract carries them (a fresh copy: payloads are plain data). */
 function toInlinePayload(options: InlineOptions): NonNullable<SessionSummary['inline']> {
   return { mode: options.mode, tools: options.tools.map((t) => ({ name: t.name, required: [...t.required] })) };
+}
+
+/**
+ * A flat copy of `text` that keeps nothing else alive: a slice keeps the whole string it was
+ * cut from (a preview would keep its block's full content), and a message built from parts
+ * keeps every part.
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** Removes and returns the `max` lowest numbers of `set`, in order. */

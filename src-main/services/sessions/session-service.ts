@@ -641,6 +641,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       rt.data.finish();
       await Promise.resolve(rt.recorder?.close()).catch(() => undefined);
       rt.recorder = null;
+      rt.data.dispose();
       batcher.forget(sessionId);
       ticker.untrack(sessionId);
       sessions.delete(sessionId);

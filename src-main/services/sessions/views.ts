@@ -129,7 +129,7 @@ function setOptionalFields(out: OptionalBlockFields, block: Block): void {
 }
 
 /** `shownPreview`: the caller's cached preview (see SessionData.blockSummary). */
-export function toBlockSummary(block: Block, shownPreview = preview(block.content)): BlockSummary {
+export function toBlockSummary(block: Block, shownPreview = preview(block.content), length = block.content.length): BlockSummary {
   const summary: BlockSummary = {
     id: block.id,
     agent: block.agent,
@@ -138,7 +138,7 @@ export function toBlockSummary(block: Block, shownPreview = preview(block.conten
     leg: block.leg,
     byteStart: block.byteStart,
     byteEnd: block.byteEnd,
-    length: block.content.length,
+    length,
     preview: shownPreview,
     citations: block.citations.length,
     images: block.images.length,

@@ -1,0 +1,124 @@
+import { ERROR_FRAME_KIND } from '../../../src-shared/envelope/kinds';
+import type { Block } from '../../../src-shared/reconstruct/types';
+import type { EnvelopeTable } from './envelope-table';
+
+/**
+ * The contents of a session's finished blocks, kept on disk: a block's content is the
+ * concatenation of the deltas of its envelopes of its own type (citations and images attach
+ * without adding text), and the deltas are in the session's spool file. Once a block can no
+ * longer grow, its content string is dropped and `block.content` rebuilds it from the deltas
+ * when read; the most recently read contents stay in a small cache, so a view that reads one
+ * block several times reads the disk once.
+ */
+
+/** Characters of rebuilt contents kept for the next read. */
+const CACHE_CHARS = 4 * 1024 * 1024;
+
+/** Blocks whose content is not their deltas' text: an error frame's message, an orphan citation's cited text. */
+const KEPT_KINDS: ReadonlySet<string> = new Set([ERROR_FRAME_KIND, 'citation', 'tool_result_image']);
+
+export class BlockContents {
+  /** Content length (UTF-16 units) of each block whose content is on disk. */
+  private readonly lengths = new Map<number, number>();
+  private readonly cache = new Map<number, string>();
+  private cachedChars = 0;
+
+  constructor(private readonly envelopes: EnvelopeTable) {}
+
+  /** The block's content was released: it is read from disk. */
+  onDisk(block: Block): boolean {
+    return this.lengths.has(block.id);
+  }
+
+  /** The block's content length, without reading a content that is on disk. */
+  length(block: Block): number {
+    return this.lengths.get(block.id) ?? block.content.length;
+  }
+
+  /**
+   * Drops the content string of a block that can no longer grow (complete or abandoned), if
+   * its deltas rebuild it exactly; `block.content` reads it back from disk from then on.
+   * True when the content is on disk now (released by this call or before).
+   */
+  release(block: Block): boolean {
+    if (this.lengths.has(block.id)) return true;
+    if (block.status === 'open' || KEPT_KINDS.has(block.kind)) return false;
+    const content = block.content;
+    if (content.length === 0) return false;
+    let bytes = 0;
+    for (const seq of block.envelopes) if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
+    if (bytes !== Buffer.byteLength(content, 'utf8')) return false;
+    this.lengths.set(block.id, content.length);
+    Object.defineProperty(block, 'content', this.accessor);
+    return true;
+  }
+
+  /** One getter and setter for every block of the session (a pair per block would cost more than its index). */
+  private readonly accessor: PropertyDescriptor = (() => {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the accessors' `this` is the block
+    const contents = this;
+    return {
+      get(this: Block): string {
+        return contents.read(this);
+      },
+      // Anything assigning a content again holds it in memory, as before.
+      set(this: Block, value: string): void {
+        contents.lengths.delete(this.id);
+        contents.forget(this.id);
+        Object.defineProperty(this, 'content', { value, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: true,
+      configurable: true,
+    };
+  })();
+
+  private read(block: Block): string {
+    const cached = this.cache.get(block.id);
+    if (cached !== undefined) {
+      // Most recently used last.
+      this.cache.delete(block.id);
+      this.cache.set(block.id, cached);
+      return cached;
+    }
+    const parts: string[] = [];
+    for (const seq of block.envelopes) if (this.envelopes.type(seq) === block.kind) parts.push(this.envelopes.delta(seq));
+    const content = parts.join('');
+    this.remember(block.id, content);
+    return content;
+  }
+
+  /** At least the first `chars` characters of the content (all of it when shorter), read without caching. */
+  head(block: Block, chars: number): string {
+    if (!this.lengths.has(block.id)) return block.content;
+    const cached = this.cache.get(block.id);
+    if (cached !== undefined) return cached;
+    const parts: string[] = [];
+    let length = 0;
+    for (const seq of block.envelopes) {
+      if (length >= chars) break;
+      if (this.envelopes.type(seq) !== block.kind) continue;
+      const delta = this.envelopes.delta(seq);
+      parts.push(delta);
+      length += delta.length;
+    }
+    return parts.join('');
+  }
+
+  private forget(id: number): void {
+    const cached = this.cache.get(id);
+    if (cached === undefined) return;
+    this.cache.delete(id);
+    this.cachedChars -= cached.length;
+  }
+
+  private remember(id: number, content: string): void {
+    if (content.length > CACHE_CHARS) return;
+    this.cache.set(id, content);
+    this.cachedChars += content.length;
+    for (const [oldest, text] of this.cache) {
+      if (this.cachedChars <= CACHE_CHARS) break;
+      this.cache.delete(oldest);
+      this.cachedChars -= text.length;
+    }
+  }
+}

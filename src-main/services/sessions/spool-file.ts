@@ -1,0 +1,166 @@
+import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * An append-only scratch file of one session: bytes are written once and read back by
+ * offset, so a session keeps its raw stream and its envelopes' text on disk and only an
+ * index in memory. Writes go through a small buffer (one system call per block, not per
+ * chunk); reads are served from a window of the file, so reading neighbouring items (a page
+ * of rows, a block's deltas, a full scan) costs one system call per window.
+ *
+ * The file is unlinked as soon as it is created where the system allows it (POSIX): it has
+ * no name, and its space returns to the disk when it is closed or the process ends, even
+ * after a crash. Where an open file cannot be unlinked (Windows), it is deleted on close.
+ */
+
+const WRITE_BUFFER_BYTES = 64 * 1024;
+const READ_WINDOW_BYTES = 64 * 1024;
+
+/** The folder spool files are created in (created on first use, private to the user). */
+function spoolFolder(): string {
+  const dir = join(tmpdir(), 'stream-inspector-spool');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class SpoolFile {
+  private fd: number | null = null;
+  private path: string | null = null;
+  private closed = false;
+  /** Bytes already written to the file. */
+  private flushed = 0;
+  private readonly pending = new Uint8Array(WRITE_BUFFER_BYTES);
+  private pendingBytes = 0;
+  private window = new Uint8Array(0);
+  private windowStart = 0;
+
+  /** Bytes appended so far. */
+  get length(): number {
+    return this.flushed + this.pendingBytes;
+  }
+
+  /** Appends `bytes`; returns the offset they start at. */
+  append(bytes: Uint8Array): number {
+    const start = this.length;
+    if (bytes.byteLength > this.pending.length - this.pendingBytes) this.flush();
+    if (bytes.byteLength >= this.pending.length) this.write(bytes);
+    else {
+      this.pending.set(bytes, this.pendingBytes);
+      this.pendingBytes += bytes.byteLength;
+    }
+    return start;
+  }
+
+  /** Appends `text` as UTF-8; returns its byte length. */
+  appendText(text: string): number {
+    if (text === '') return 0;
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+    if (text.length * 3 > this.pending.length - this.pendingBytes) this.flush();
+    if (text.length * 3 > this.pending.length) {
+      const bytes = encoder.encode(text);
+      this.append(bytes);
+      return bytes.byteLength;
+    }
+    const { written } = encoder.encodeInto(text, this.pending.subarray(this.pendingBytes));
+    this.pendingBytes += written;
+    return written;
+  }
+
+  /** Bytes [start, end) (clamped to what was appended). A view, valid until the next append or read: copy it to keep it. */
+  read(start: number, end: number): Uint8Array {
+    const from = Math.max(0, Math.min(start, this.length));
+    const to = Math.max(from, Math.min(end, this.length));
+    if (to === from) return new Uint8Array(0);
+    if (from >= this.flushed) return this.pending.subarray(from - this.flushed, to - this.flushed);
+    if (from >= this.windowStart && to <= this.windowStart + this.window.byteLength) {
+      return this.window.subarray(from - this.windowStart, to - this.windowStart);
+    }
+    // The part still in the write buffer is joined after the part on disk.
+    const onDisk = Math.min(to, this.flushed);
+    const windowEnd = Math.min(this.flushed, Math.max(onDisk, from + READ_WINDOW_BYTES));
+    const window = new Uint8Array(windowEnd - from);
+    let read = 0;
+    while (read < window.byteLength) {
+      const n = readSync(this.descriptor(), window, read, window.byteLength - read, from + read);
+      if (n === 0) throw new Error(`The spool file ended at ${from + read} of ${this.flushed} bytes`);
+      read += n;
+    }
+    this.window = window;
+    this.windowStart = from;
+    if (to <= onDisk) return window.subarray(0, to - from);
+    const out = new Uint8Array(to - from);
+    out.set(window.subarray(0, onDisk - from));
+    out.set(this.pending.subarray(0, to - onDisk), onDisk - from);
+    return out;
+  }
+
+  /** Bytes [start, end) decoded as UTF-8. */
+  readText(start: number, end: number): string {
+    return end > start ? decoder.decode(this.read(start, end)) : '';
+  }
+
+  /** Closes (and deletes) the file; reading afterwards is an error. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.window = new Uint8Array(0);
+    if (this.fd !== null) {
+      spoolFiles.unregister(this);
+      closeSync(this.fd);
+    }
+    this.fd = null;
+    if (this.path !== null) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // Already gone: the temp folder was cleaned.
+      }
+    }
+  }
+
+  private flush(): void {
+    if (this.pendingBytes === 0) return;
+    this.write(this.pending.subarray(0, this.pendingBytes));
+    this.pendingBytes = 0;
+  }
+
+  private write(bytes: Uint8Array): void {
+    const fd = this.descriptor();
+    let written = 0;
+    while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written, this.flushed + written);
+    this.flushed += bytes.byteLength;
+  }
+
+  private descriptor(): number {
+    if (this.closed) throw new Error('The session was closed: its spool file is gone');
+    if (this.fd !== null) return this.fd;
+    const path = join(spoolFolder(), `${process.pid}-${randomBytes(8).toString('hex')}.spool`);
+    this.fd = openSync(path, 'wx+', 0o600);
+    try {
+      unlinkSync(path);
+    } catch {
+      this.path = path; // deleted on close instead
+    }
+    spoolFiles.register(this, { fd: this.fd, path: this.path }, this);
+    return this.fd;
+  }
+}
+
+/**
+ * Closes (and deletes) the file of a session that was dropped without being closed: a replay
+ * started over (its previous run may still have a batch scheduled, so it is not closed at
+ * once), a test.
+ */
+const spoolFiles = new FinalizationRegistry<{ fd: number; path: string | null }>(({ fd, path }) => {
+  try {
+    closeSync(fd);
+    if (path !== null) unlinkSync(path);
+  } catch {
+    // Closed or deleted already.
+  }
+});
