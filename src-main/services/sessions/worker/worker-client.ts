@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Listener, Unsubscribe } from '../../../../src-shared/contract/define';
 import { INSPECTOR_CONTRACT, INSPECTOR_NAMES, type InspectorService } from '../../../../src-shared/contract/inspector';
@@ -10,6 +7,7 @@ import type { ErrorEvent, SessionSummary } from '../../../../src-shared/contract
 import { createContractClient, type ContractClient } from '../../../../src-shared/contract/wire';
 import { countOf } from '../../../../src-shared/text/count';
 import { spoolPath, type ReopenRequest } from '../session-service';
+import { runSpoolFolder, sweepStaleSpoolFolders } from './spool-folders';
 import { isReloaded, type HostToWorker, type SessionWorkerData, type WorkerToHost } from './protocol';
 
 /**
@@ -88,7 +86,8 @@ function reopenRequest(summary: SessionSummary, open: readonly SessionSummary[],
 
 export function startSessionWorker(options: SessionWorkerOptions): SessionWorker {
   // Live sessions are spooled to disk so that a restarted worker can reload them; the folder is this run's.
-  const spoolDir = options.spoolDir ?? join(tmpdir(), 'stream-inspector-spool', `${process.pid}-${randomBytes(4).toString('hex')}`);
+  if (options.spoolDir === undefined) void sweepStaleSpoolFolders();
+  const spoolDir = options.spoolDir ?? runSpoolFolder();
   const data: SessionWorkerData = { demoAgentUrl: options.demoAgentUrl, spoolDir };
   const maxRestarts = options.maxRestarts ?? 3;
   const relays = new Map<string, Relay>();
