@@ -6,7 +6,7 @@ import { expect, test } from './fixtures';
  * the new bottom a frame before rendering the rows there, so a fast stream showed a blank
  * table); once it ends, the last envelope is on screen.
  */
-test('a fast stream: the following table keeps the newest rows on screen', async ({ app, connect, timeline }) => {
+test('a fast stream: the following table keeps the newest rows on screen', async ({ app, connect, timeline, page }) => {
   await connect.chooseDemo({ scenario: 'long-answer', format: 'json', pace: 'fast' });
   await timeline.watchFrames();
   await connect.connect();
@@ -21,5 +21,13 @@ test('a fast stream: the following table keeps the newest rows on screen', async
   expect(total).toBeGreaterThan(10_000);
   await expect.poll(async () => (await timeline.seqsOnScreen()).at(-1)).toBe(total - 1);
   await app.screenshot('08-fast-stream-end');
+
+  // A smaller window gives the table more scroll range under an unchanged offset: it must
+  // stay on the newest rows, not show the rows above them as a blank band.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await expect.poll(async () => (await timeline.seqsOnScreen()).at(-1)).toBe(total - 1);
+  const onScreen = await timeline.seqsOnScreen();
+  expect(onScreen.length, 'rows filling the smaller table').toBeGreaterThan(10);
+  expect(onScreen.at(-1)! - onScreen[0]!).toBe(onScreen.length - 1);
   await app.expectNoErrors();
 });

@@ -209,12 +209,13 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const rowModel = table.getRowModel().rows;
 
   // Follow new rows. One scroll write per frame (the browser clamps it to the end); no layout
-  // reads, which a fast stream would pay for on every frame.
+  // reads, which a fast stream would pay for on every frame. A smaller table (a smaller window,
+  // a taller header) keeps its scroll offset, which is then no longer the end: scroll again.
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element || !followingRef.current || count === 0) return;
     element.scrollTop = HEADER_HEIGHT + count * ROW_HEIGHT;
-  }, [count, following]);
+  }, [count, following, clientHeight]);
 
   const onScroll = (): void => {
     const element = scroller.current;
