@@ -166,7 +166,7 @@ async function runFormatPair(app: RendererApp, sessionId: string): Promise<void>
   const started = await app.run('Run in xml and json', () => app.service.runInFormats({ sessionId, formats: [...FORMAT_PAIR] }), sessionId);
   const [left, right] = started ?? [];
   if (!left || !right) return;
-  app.notify('Run in xml and json', `“${left.title}” and “${right.title}” are running; the Diff view opens when both are done.`, sessionId);
+  app.notify('Run in xml and json', `“${left.title}” and “${right.title}” started; the Diff view opens on them when both have ended.`, sessionId);
   whenAllEnded(app.sessions, [left.id, right.id], () => showDiff(app, left.id, right.id));
 }
 
