@@ -7,6 +7,7 @@ import { readCitation, readPendingTools } from './payloads';
 import { createReplayDetector, type ReplayDetector, type ReplayMark } from './replay-detector';
 import type { AgentInfo, Block } from './types';
 import { stringifyJson } from '../json/tree';
+import { detachString } from '../text/detach';
 
 export interface ReconstructorCallbacks {
   /**
@@ -55,14 +56,6 @@ interface AgentState {
 function stringExtra(envelope: Envelope, key: string): string | undefined {
   const value = envelope.extras[key];
   return typeof value === 'string' ? value : undefined;
-}
-
-/**
- * A flat copy of a short string: a string cut from a larger one (a slice of a frame's data)
- * keeps the whole larger one in memory for as long as it lives.
- */
-function ownCopy(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 function agentLabel(uuid: string): string {
@@ -143,7 +136,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   function agentState(envelope: Envelope): AgentState {
     let state = agentStates.get(envelope.agent);
     if (!state) {
-      const info: AgentInfo = { uuid: ownCopy(envelope.agent), parent: null, firstEnvelope: envelope.seq };
+      const info: AgentInfo = { uuid: detachString(envelope.agent), parent: null, firstEnvelope: envelope.seq };
       state = { info, open: new Map(), lastCompleted: new Map(), contentLeg: -1 };
       agentStates.set(envelope.agent, state);
       agentList.push(info);
@@ -155,7 +148,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   function newBlock(envelope: Envelope, kind: string): Block {
     const block: Block = {
       id: blocks.length,
-      agent: ownCopy(envelope.agent),
+      agent: detachString(envelope.agent),
       kind,
       status: 'open',
       content: '',
@@ -169,8 +162,8 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     const toolId = stringExtra(envelope, 'id');
     const name = stringExtra(envelope, 'name');
     // The block outlives its envelope: its own copies, not slices that keep the frame's text alive.
-    if (toolId !== undefined) block.toolId = ownCopy(toolId);
-    if (name !== undefined) block.name = ownCopy(name);
+    if (toolId !== undefined) block.toolId = detachString(toolId);
+    if (name !== undefined) block.name = detachString(name);
     blocks.push(block);
     return block;
   }
