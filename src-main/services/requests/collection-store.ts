@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SavedRequest, type SaveRequestInput, type SavedRequest as SavedRequestData } from '../../../src-shared/contract/payloads';
 import * as s from '../../../src-shared/contract/schema';
-import { jsonFile } from './json-file';
+import { jsonFile } from '../storage/json-file';
 
 /**
  * The saved requests of the sidebar's collection, in `requests.json` of the user-data folder,

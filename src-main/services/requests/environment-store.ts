@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EnvironmentInput, EnvironmentsState, EnvironmentView } from '../../../src-shared/contract/payloads';
 import * as s from '../../../src-shared/contract/schema';
 import type { Variable } from '../../../src-shared/requests/variables';
-import { jsonFile } from './json-file';
+import { jsonFile } from '../storage/json-file';
 import type { SecretCipher } from './secret-cipher';
 
 /**

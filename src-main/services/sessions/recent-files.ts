@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
+import { jsonFile } from '../storage/json-file';
 
 /**
  * The most recently opened files, newest first, kept in a small JSON file when a path is
@@ -12,16 +12,14 @@ export interface RecentFiles {
 
 const MAX_RECENT = 12;
 
+const checkPaths = (value: unknown): string[] => (Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT) : []);
+
 export function createRecentFiles(storePath?: string): RecentFiles {
-  let cache: string[] | null = storePath ? null : [];
+  const file = storePath ? jsonFile(storePath, { fallback: () => [], check: checkPaths }) : null;
+  let cache: string[] | null = file ? null : [];
   const load = async (): Promise<string[]> => {
-    if (cache) return cache;
-    try {
-      const parsed = JSON.parse(await readFile(storePath as string, 'utf8')) as unknown;
-      cache = Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT) : [];
-    } catch {
-      cache = [];
-    }
+    // A damaged list is only a convenience lost: start a new one (the next add replaces it).
+    cache ??= file ? await file.read().catch(() => []) : [];
     return cache;
   };
   return {
@@ -29,9 +27,7 @@ export function createRecentFiles(storePath?: string): RecentFiles {
     async add(path) {
       const next = [path, ...(await load()).filter((p) => p !== path)].slice(0, MAX_RECENT);
       cache = next;
-      if (!storePath) return;
-      await mkdir(dirname(storePath), { recursive: true });
-      await writeFile(storePath, JSON.stringify(next, null, 2));
+      await file?.write(next);
     },
   };
 }

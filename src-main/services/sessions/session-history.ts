@@ -2,7 +2,7 @@ import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RecentSession, type RecentSessions, type SessionSummary } from '../../../src-shared/contract/payloads';
 import * as s from '../../../src-shared/contract/schema';
-import { jsonFile } from '../requests/json-file';
+import { jsonFile } from '../storage/json-file';
 
 /**
  * Recent sessions that outlive the app: when a live session ends, its recording (the spool
