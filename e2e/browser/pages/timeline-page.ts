@@ -99,9 +99,9 @@ export class TimelinePage {
   }
 
   /**
-   * From now on, at every animation frame while the session state says it is streaming,
-   * notes how many rows the table holds (`aria-rowcount`) and how many of them are on
-   * screen; `framesWatched()` returns the notes.
+   * From now on, at every animation frame, notes how many rows the table holds
+   * (`aria-rowcount`), how many of them are on screen and whether the session state says it
+   * is streaming; `framesWatched()` returns the notes.
    */
   async watchFrames(): Promise<void> {
     await this.page.evaluate(`(() => {
@@ -110,8 +110,8 @@ export class TimelinePage {
       const look = () => {
         const table = document.querySelector('[data-testid="${TEST_IDS.timelineTable}"]');
         const state = document.querySelector('[data-testid="${TEST_IDS.sessionState}"]');
-        if (table && state && /streaming/.test(state.textContent || '')) {
-          frames.push({ rows: Number(table.getAttribute('aria-rowcount')), onScreen: seqsOnScreen().length });
+        if (table && state) {
+          frames.push({ rows: Number(table.getAttribute('aria-rowcount')), onScreen: seqsOnScreen().length, streaming: /streaming/.test(state.textContent || '') });
         }
         requestAnimationFrame(look);
       };
@@ -119,8 +119,8 @@ export class TimelinePage {
     })()`);
   }
 
-  async framesWatched(): Promise<{ rows: number; onScreen: number }[]> {
-    return this.page.evaluate<{ rows: number; onScreen: number }[]>('window.__framesWatched');
+  async framesWatched(): Promise<{ rows: number; onScreen: number; streaming: boolean }[]> {
+    return this.page.evaluate<{ rows: number; onScreen: number; streaming: boolean }[]>('window.__framesWatched');
   }
 
   /** The total envelope count the filter bar shows. */
