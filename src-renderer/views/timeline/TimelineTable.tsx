@@ -1,6 +1,5 @@
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnSizingState, type Row, type Updater, type VisibilityState } from '@tanstack/react-table';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
-import type { TimelineRow } from '../../../src-shared/contract';
 import { withDetailOpen, type RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
 import type { SelectionSnapshot } from '../../app/types';
@@ -9,8 +8,9 @@ import type { AgentLabel } from '../../model/agents';
 import { columnSpec, layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
 import { EMPTY_FILTER } from '../../model/row-filter';
 import { rowWindow, scrollTopFor } from '../../model/row-window';
-import { previewTitle, rowCells, type RowCells } from '../../model/row-view';
+import { previewTitle } from '../../model/row-view';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
+import { windowRows, type WindowContext, type WindowRow as DisplayRow } from '../../model/window-rows';
 import { TEST_IDS } from '../../testids';
 
 export const ROW_HEIGHT = 22;
@@ -19,15 +19,6 @@ const HEADER_HEIGHT = 24;
 const OVERSCAN = 16;
 /** Rows kept above the viewport while following the newest rows (nothing lies below them). */
 const FOLLOW_OVERSCAN = 4;
-
-/** One rendered row: its place in the (filtered) list, its seq, and the row once loaded. */
-interface DisplayRow {
-  readonly position: number;
-  readonly seq: number;
-  readonly cells: RowCells | null;
-  /** The first row of a continuation leg (after frontend-tool results were sent). */
-  readonly legStart: boolean;
-}
 
 const column = createColumnHelper<DisplayRow>();
 
@@ -165,22 +156,16 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     [count],
   );
 
-  // Rows of the window: recomputed when the window moves or the timeline changes.
-  const data = useMemo<DisplayRow[]>(() => {
-    const rows: DisplayRow[] = [];
-    for (let position = first; position <= last; position++) {
-      const seq = timeline.seqAt(position);
-      if (seq === undefined) continue;
-      const row: TimelineRow | undefined = timeline.getRow(seq);
-      const previousReceivedAt = seq > 0 && timeline.index.isKnown(seq - 1) ? timeline.index.receivedAt(seq - 1) : undefined;
-      const previous = seq > 0 ? timeline.getRow(seq - 1) : undefined;
-      const legStart = row !== undefined && row.leg > 0 && previous !== undefined && previous.leg !== row.leg;
-      rows.push({ position, seq, cells: row ? rowCells(row, { sessionStart, previousReceivedAt, labels }) : null, legStart });
-    }
-    return rows;
+  // Rows of the window: recomputed when the window moves or the timeline changes, keeping the
+  // rows (and the array) that stayed as they were, so a batch that changes none re-renders none.
+  const context = useMemo<WindowContext>(() => ({ sessionStart, labels }), [sessionStart, labels]);
+  const previousRows = useRef<readonly DisplayRow[]>([]);
+  const data = useMemo(() => {
+    previousRows.current = windowRows(previousRows.current, first, last, timeline, context);
+    return previousRows.current as DisplayRow[];
     // snapshot.version: rows and pages change in place in the model.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [first, last, timeline, snapshot.version, labels, sessionStart]);
+  }, [first, last, timeline, snapshot.version, context]);
 
   useEffect(() => {
     if (last >= first) timeline.ensurePositions(first, last + 1);
