@@ -64,6 +64,27 @@ describe('sessions model', () => {
     expect(model.timeline('s1').getSnapshot().total).toBe(100);
   });
 
+  it('keeps the agent list as it was when main announces the same agents again (names and colours are not derived again)', async () => {
+    const { model, scheduler } = setup();
+    model.applySessionsChanged([summary('s1')]);
+    const data = model.data('s1');
+    await settle();
+    const agentA = { uuid: 'agent-a', parent: null, firstEnvelope: 0 };
+    model.receiveBatch(batch(0, 4, { agents: [{ ...agentA }] }));
+    scheduler.frame();
+    const held = data.getSnapshot().agents;
+    model.receiveBatch(batch(4, 4, { agents: [{ ...agentA }] }));
+    scheduler.frame();
+    await model.refresh('s1');
+    expect(data.getSnapshot().total).toBe(8);
+    expect(data.getSnapshot().agents).toBe(held);
+    // A new agent, or a field that changed, makes a new list.
+    model.receiveBatch(batch(8, 4, { agents: [{ ...agentA, model: 'claude' }, { uuid: 'agent-b', parent: 'agent-a', firstEnvelope: 9 }] }));
+    scheduler.frame();
+    expect(data.getSnapshot().agents).not.toBe(held);
+    expect(data.getSnapshot().agents.map((a) => [a.uuid, a.model])).toEqual([['agent-a', 'claude'], ['agent-b', undefined]]);
+  });
+
   it('fetches blocks and findings only while a view watches them, then only what changed', async () => {
     const main = { blocks: [{ block: block(0, { status: 'complete' }), revision: 1 }, { block: block(1), revision: 2 }], diagnostics: [diagnostic(0), diagnostic(1)] };
     const { model, scheduler, callsOf } = setup(main);
