@@ -35,7 +35,8 @@ const GRACE_MS = 1000;
 const RATE = 50_000;
 const AGENT = '11111111-1111-4111-8111-111111111111';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const RENDERER_DIR = join(ROOT, 'out', 'renderer');
+/** BENCH_RENDERER_DIR: another build of the renderer, to compare two in the same conditions. */
+const RENDERER_DIR = process.env['BENCH_RENDERER_DIR'] ?? join(ROOT, 'out', 'renderer');
 
 type Probe = {
   __rendererRate: { settled(ms: number): Promise<number[]>; arm(at: number): void; streamEnded(): void; collect(): ProbeSamples };
