@@ -293,7 +293,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     const agent = type === 'meta_init' ? agentOfMetaInit(ctx, payload) : stream.rootAgent;
     const extras = extraAttributes(element, ['data']);
     if (element.body !== '') extras['body'] = element.body;
-    ctx.emit({ type, final: true, delta: data, extras, agent });
+    ctx.emit({ type, final: true, delta: data, extras, agent }, payload);
   }
 
   function decodeToolCall(ctx: ItemContext, element: Element, type: string): void {
@@ -303,8 +303,8 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       reportLegacyTag(ctx, element.tag, callType);
     }
     requireAttributes(ctx, element, ['id', 'name', 'arguments']);
-    parseAttributeJson(ctx, element, 'arguments');
-    ctx.emit({ type: callType, final: true, delta: element.attributes.get('arguments') ?? '', extras: idAndName(element, element.attributes.get('name'), ['arguments']) });
+    const payload = parseAttributeJson(ctx, element, 'arguments');
+    ctx.emit({ type: callType, final: true, delta: element.attributes.get('arguments') ?? '', extras: idAndName(element, element.attributes.get('name'), ['arguments']) }, payload);
   }
 
   function decodeServerToolResult(ctx: ItemContext, element: Element, name: string): void {
@@ -478,8 +478,9 @@ class Item implements ItemContext {
   }
 
   // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
-  emit(parts: EnvelopeParts): void {
-    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? this.stream.rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
+  /** `payload`: the delta as parsed JSON, when it was parsed (reconstruction then need not parse it again). */
+  emit(parts: EnvelopeParts, payload?: unknown): void {
+    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? this.stream.rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control }, payload);
   }
 
   undecoded(): void {
@@ -493,7 +494,7 @@ interface ItemContext {
   data: string;
   at: DiagnosticLocation;
   report: (rule: RuleId, message: string) => void;
-  emit: (parts: EnvelopeParts) => void;
+  emit: (parts: EnvelopeParts, payload?: unknown) => void;
   undecoded: () => void;
 }
 
