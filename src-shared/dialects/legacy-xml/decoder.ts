@@ -33,6 +33,11 @@ export interface XmlItemDecoder {
 
 type StreamedType = 'text' | 'thinking';
 
+const LESS_THAN = 0x3c;
+const GREATER_THAN = 0x3e;
+/** What an Item holds before its first item. */
+const NO_FRAME: Frame = { seq: -1, byteStart: 0, byteEnd: 0, chunkFirst: 0, chunkLast: 0, receivedAt: 0, event: '', data: '', id: '', dataLines: 0, maxDataLineBytes: 0 };
+
 interface OpenBlock {
   type: StreamedType;
   frame: number;
@@ -92,22 +97,24 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   let subagentReported = false;
   const legacyTagsReported = new Set<string>();
   const unknownTagsReported = new Set<string>();
+  /** The item being decoded: one object, reset for each item (see Item). */
+  const ctx = new Item(stream);
 
   function push(frame: Frame): void {
-    // Deltas, attribute values and CDATA bodies are cut from the data and kept by the blocks;
-    // the framer's data is itself cut from the text of a whole network chunk, which they would
-    // otherwise keep alive with them.
-    const data = detachString(frame.data);
-    const ctx = new Item(frame, data, stream);
-
     const newest = open.at(-1);
-    const streamed = streamedTag(data);
+    const streamed = streamedTag(frame.data);
     // A close tag of a block that is not open, inside another block, can only be text.
     if (streamed && (!streamed.closing || newest === undefined || open.some((b) => b.type === streamed.type))) {
+      ctx.start(frame, frame.data);
       if (streamed.closing) closeBlock(ctx, streamed.type);
       else openBlock(ctx, streamed.type);
       return;
     }
+    // Deltas, attribute values and CDATA bodies are cut from the data and kept by the blocks;
+    // the framer's data is itself cut from the text of a whole network chunk, which they would
+    // otherwise keep alive with them.
+    const data = detachString(frame.data);
+    ctx.start(frame, data);
     const tag = tagNameAt(data, 0);
     const kind = tag === null ? undefined : itemKind(tag);
     if (tag !== null && kind !== undefined && (newest === undefined || isCompleteElement(data, tag))) {
@@ -455,18 +462,23 @@ interface ItemStream {
 }
 
 /**
- * One item being decoded: methods, not closures per item (an item is one SSE event). The
- * class is the module's, not each decoder's: with a class per decoder, the `new` in `push`
- * sees a new class for every stream decoded and V8 falls back to its slow generic path.
+ * The item being decoded: methods, not closures per item (an item is one SSE event), and one
+ * object per decoder, reset by `start` for each item, since nothing keeps it past its item.
+ * The class is the module's, not each decoder's: with a class per decoder, V8 would see a
+ * new class for every stream decoded and fall back to its slow generic path.
  */
 class Item implements ItemContext {
+  frame: Frame = NO_FRAME;
+  data = '';
   private location: DiagnosticLocation | null = null;
 
-  constructor(
-    readonly frame: Frame,
-    readonly data: string,
-    private readonly stream: ItemStream,
-  ) {}
+  constructor(private readonly stream: ItemStream) {}
+
+  start(frame: Frame, data: string): void {
+    this.frame = frame;
+    this.data = data;
+    this.location = null;
+  }
 
   /** Built when first asked for: most items report nothing. */
   get at(): DiagnosticLocation {
@@ -498,13 +510,24 @@ interface ItemContext {
   undecoded: () => void;
 }
 
+interface StreamedTag {
+  type: StreamedType;
+  closing: boolean;
+}
+
+/** The four streamed tags, shared: the check runs on every item. */
+const STREAMED_TAGS: ReadonlyMap<string, StreamedTag> = new Map(
+  [...STREAMED_BLOCK_TAGS].flatMap(([name, type]): [string, StreamedTag][] => [
+    [`<${name}>`, { type, closing: false }],
+    [`</${name}>`, { type, closing: true }],
+  ]),
+);
+
 /** `<content-block-text>`, `</content-block-thinking>`…: the whole item is the tag. */
-function streamedTag(data: string): { type: StreamedType; closing: boolean } | null {
-  if (!data.endsWith('>')) return null;
-  const closing = data.startsWith('</');
-  if (!closing && !data.startsWith('<')) return null;
-  const type = STREAMED_BLOCK_TAGS.get(data.slice(closing ? 2 : 1, -1));
-  return type ? { type, closing } : null;
+function streamedTag(data: string): StreamedTag | null {
+  // Most items are deltas: two character reads settle them.
+  if (data.charCodeAt(0) !== LESS_THAN || data.charCodeAt(data.length - 1) !== GREATER_THAN) return null;
+  return STREAMED_TAGS.get(data) ?? null;
 }
 
 /** The item ends its element: with `/>`, or with a close tag of the vocabulary (its own, or a wrong one). */
