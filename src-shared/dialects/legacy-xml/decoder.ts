@@ -35,6 +35,7 @@ type StreamedType = 'text' | 'thinking';
 
 const LESS_THAN = 0x3c;
 const GREATER_THAN = 0x3e;
+const NO_EXTRAS: Record<string, unknown> = Object.freeze({});
 /** What an Item holds before its first item. */
 const NO_FRAME: Frame = { seq: -1, byteStart: 0, byteEnd: 0, chunkFirst: 0, chunkLast: 0, receivedAt: 0, event: '', data: '', id: '', dataLines: 0, maxDataLineBytes: 0 };
 
@@ -159,7 +160,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       reportLeftOpen(ctx, `opened a ${type} block`);
     }
     open.push({ type, frame: frame.seq, at: ctx.at, reportedUnclosed: false });
-    ctx.emit({ type, final: false, delta: '', extras: {}, control: 'block-open' });
+    ctx.emitStreamed(type, false, '', 'block-open');
   }
 
   /**
@@ -189,13 +190,14 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       ctx.report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} closes the ${type} block from event ${open[index]?.frame ?? '?'} while the ${newest.type} block opened after it (event ${newest.frame}) is still open: the tags of interleaved sub-agents cross.`);
     }
     open.splice(index, 1);
-    ctx.emit({ type, final: true, delta: '', extras: {} });
+    ctx.emitStreamed(type, true, '');
   }
 
   function emitDelta(ctx: ItemContext, type: StreamedType): void {
     const delta = formatterText(ctx, ctx.data);
     const embedded = findEmbeddedTags(delta);
-    ctx.emit({ type, final: false, delta, extras: embedded.length > 0 ? { embedded } : {} });
+    if (embedded.length > 0) ctx.emit({ type, final: false, delta, extras: { embedded } });
+    else ctx.emitStreamed(type, false, delta);
   }
 
   /** Undo `stream_xml_to_aqueue` on a formatter item, unless the stream predates it. */
@@ -495,6 +497,14 @@ class Item implements ItemContext {
     this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? this.stream.rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control }, payload);
   }
 
+  /**
+   * An envelope of a text or thinking block with no extras: most items are one. No parts
+   * object, and the extras object is shared (nothing changes an envelope's extras).
+   */
+  emitStreamed(type: StreamedType, final: boolean, delta: string, control?: 'block-open'): void {
+    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: this.stream.rootAgent, type, final, delta, extras: NO_EXTRAS, control });
+  }
+
   undecoded(): void {
     this.emit(undecodedParts(this.frame));
   }
@@ -507,6 +517,7 @@ interface ItemContext {
   at: DiagnosticLocation;
   report: (rule: RuleId, message: string) => void;
   emit: (parts: EnvelopeParts, payload?: unknown) => void;
+  emitStreamed: (type: StreamedType, final: boolean, delta: string, control?: 'block-open') => void;
   undecoded: () => void;
 }
 
