@@ -10,7 +10,7 @@ import { describeCdataProblem, unwrapCdata, type CdataProblem } from './cdata';
 import { citationExtras, readCitations } from './citations';
 import { findEmbeddedTags } from './embedded';
 import { decodeAttributeValue, type EntityProblem } from './entities';
-import { findUnpairedBackslash, unescapeFormatterItem, unescapeToolResultCdata } from './escaping';
+import { unescapeFormatterItem, unescapeToolResultCdata } from './escaping';
 import { setField } from './fields';
 import { isMarkupError, readStartTag, tagNameAt, type RawAttribute } from './markup';
 import { readToolResultBody } from './tool-result';
@@ -203,8 +203,10 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   /** Undo `stream_xml_to_aqueue` on a formatter item, unless the stream predates it. */
   function formatterText(ctx: ItemContext, text: string): string {
     if (!escaped) return text;
-    const unpaired = findUnpairedBackslash(text);
-    if (unpaired === -1) return unescapeFormatterItem(text);
+    // The text unescaped, or where a backslash shows it was never escaped.
+    const unescapedOrUnpaired = unescapeFormatterItem(text);
+    if (typeof unescapedOrUnpaired === 'string') return unescapedOrUnpaired;
+    const unpaired = unescapedOrUnpaired;
     escaped = false;
     ctx.report('xml.unescaped-stream', `Event ${ctx.frame.seq} holds a backslash upstream's escaping cannot produce (character ${unpaired}: ${previewText(text.slice(Math.max(0, unpaired - 20), unpaired + 20))}), so this stream predates the escaping of "\\" and newlines (before 2026-01-01). This item and all later ones are taken verbatim; earlier items holding "\\\\" or "\\n" were unescaped and may differ from what was sent.`);
     return text;
