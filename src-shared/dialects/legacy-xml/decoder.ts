@@ -536,10 +536,13 @@ const STREAMED_TAGS: ReadonlyMap<string, StreamedTag> = new Map(
   ]),
 );
 
+/** The longest streamed tag: a longer item is none, and is not hashed for the lookup. */
+const LONGEST_STREAMED_TAG = Math.max(...[...STREAMED_TAGS.keys()].map((tag) => tag.length));
+
 /** `<content-block-text>`, `</content-block-thinking>`…: the whole item is the tag. */
 function streamedTag(data: string): StreamedTag | null {
   // Most items are deltas: two character reads settle them.
-  if (data.charCodeAt(0) !== LESS_THAN || data.charCodeAt(data.length - 1) !== GREATER_THAN) return null;
+  if (data.length > LONGEST_STREAMED_TAG || data.charCodeAt(0) !== LESS_THAN || data.charCodeAt(data.length - 1) !== GREATER_THAN) return null;
   return STREAMED_TAGS.get(data) ?? null;
 }
 
