@@ -87,10 +87,10 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
         return streamedDelta(ctx, compact.index, block, streamed, compact.thinking ? 'reasoning_delta' : 'text_delta', compact.text);
       }
     }
-    const read = readWireEvent(ctx, 'Anthropic Messages');
+    const event = readWireEvent(ctx, 'Anthropic Messages');
     events++;
-    if (!read) return;
-    const { type, event } = read;
+    if (!event) return;
+    const type = event['type'] as string;
     if (frame.event !== '' && frame.event !== type) {
       ctx.report('provider.unknown-event', `Event ${frame.seq} says event: ${frame.event} but its data has type ${jsonText(type)}; decoded by its data.`);
     }

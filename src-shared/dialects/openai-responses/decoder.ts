@@ -93,10 +93,10 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   function push(frame: Frame): void {
     lastFrame = frame;
     const ctx = new ProviderEventContext(frame, callbacks, responseId);
-    const read = readWireEvent(ctx, 'OpenAI Responses');
+    const event = readWireEvent(ctx, 'OpenAI Responses');
     events++;
-    if (!read) return;
-    const { type, event } = read;
+    if (!event) return;
+    const type = event['type'] as string;
     checkSequence(ctx, type, event);
     decode(ctx, type, event);
   }
