@@ -73,10 +73,11 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   let terminated = false;
   let lastFrame: Frame | undefined;
   const compact = new CompactTextDelta();
+  let eventContext: ProviderEventContext | undefined;
 
   function push(frame: Frame): void {
     lastFrame = frame;
-    const ctx = new ProviderEventContext(frame, callbacks, messageId);
+    const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, messageId)).next(frame, messageId);
     if ((frame.event === '' || frame.event === 'content_block_delta') && compact.read(frame.data)) {
       // A text or thinking delta in the API's compact form: decoded as below, without JSON.parse.
       const block = blocks.get(compact.index);
@@ -198,7 +199,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   /** A text or thinking delta of an open text or thinking block: streamed content. */
   function streamedDelta(ctx: ProviderEventContext, index: number, block: OpenBlock, streamed: (typeof STREAMED)[string], kind: DeltaKind, text: string): void {
     if (block.deltaEvent?.kind !== kind) block.deltaEvent = unified('stream.content_block_delta', ids(index), { kind, channel: streamed.channel });
-    ctx.emit({ type: streamed.type, final: false, delta: text, extras: {} }, block.deltaEvent);
+    ctx.envelope(streamed.type, false, text, {}, undefined, block.deltaEvent);
   }
 
   function stopBlock(ctx: ProviderEventContext, event: WireEvent): void {
