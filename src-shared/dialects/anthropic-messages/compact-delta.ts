@@ -1,17 +1,12 @@
 import { detachString } from '../../text/detach';
+import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt } from '../provider/compact-json';
 
 const PREFIX = '{"type":"content_block_delta","index":';
 const TEXT = ',"delta":{"type":"text_delta","text":"';
 const THINKING = ',"delta":{"type":"thinking_delta","thinking":"';
 const SUFFIX = '"}}';
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
 /** Digits of an index read here; longer ones (never seen) go through JSON.parse. */
 const MAX_DIGITS = 9;
-
-/** What a JSON string holds only escaped (quote, backslash, control characters): text without them is its own value. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
-const ESCAPED_IN_JSON = /["\\\u0000-\u001f]/;
 
 /**
  * The Anthropic stream's most frequent event, a text or thinking delta, read from the
@@ -32,26 +27,22 @@ export class CompactTextDelta {
 
   /** Whether `data` is such a delta; when it is, its index, kind and text are in the fields. */
   read(data: string): boolean {
-    if (!data.startsWith(PREFIX)) return false;
-    const first = PREFIX.length;
-    let at = first;
-    let index = 0;
-    for (let c = data.charCodeAt(at); c >= DIGIT_0 && c <= DIGIT_9; c = data.charCodeAt(++at)) index = index * 10 + (c - DIGIT_0);
-    const digits = at - first;
-    // A JSON integer has no leading zero; nine digits stay exact.
-    if (digits === 0 || digits > MAX_DIGITS || (digits > 1 && data.charCodeAt(first) === DIGIT_0)) return false;
+    if (!startsAt(data, PREFIX, 0)) return false;
+    const digits = integerEnd(data, PREFIX.length, MAX_DIGITS);
+    if (digits === -1) return false;
+    let at = digits;
     let thinking: boolean;
-    if (data.startsWith(TEXT, at)) {
+    if (startsAt(data, TEXT, at)) {
       thinking = false;
       at += TEXT.length;
-    } else if (data.startsWith(THINKING, at)) {
+    } else if (startsAt(data, THINKING, at)) {
       thinking = true;
       at += THINKING.length;
     } else return false;
     const end = data.length - SUFFIX.length;
-    if (end < at || !data.endsWith(SUFFIX)) return false;
+    if (end < at || !startsAt(data, SUFFIX, end)) return false;
     const text = data.slice(at, end);
-    this.index = index;
+    this.index = integerValue(data, PREFIX.length, digits);
     this.thinking = thinking;
     // No quote inside: the string ends exactly at the suffix; no escape: it is its own value. A
     // slice keeps the whole chunk's text alive, where JSON.parse would make a string of its own.

@@ -1,8 +1,5 @@
 import { detachString } from '../../text/detach';
-
-/** What a JSON string holds only escaped (quote, backslash, control characters): text without them is its own value. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
-const ESCAPED_IN_JSON = /["\\\u0000-\u001f]/;
+import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt } from '../provider/compact-json';
 
 /**
  * A prefix that can be learnt: an object's first members, each a plain string (no escapes),
@@ -17,8 +14,6 @@ const SEQUENCE = ',"sequence_number":';
 const LOGPROBS = ',"logprobs":[]';
 const OBFUSCATION = ',"obfuscation":"';
 const CLOSE_BRACE = 0x7d;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
 /** Digits of a sequence number read here; longer ones go through JSON.parse. */
 const MAX_DIGITS = 15;
 
@@ -56,7 +51,7 @@ export class RecentTextDelta<Meaning> {
    * and only members read here follow it (so that they add nothing to its meaning).
    */
   learn(data: string, meaning: Meaning): void {
-    if ((this.meaning === meaning && data.startsWith(this.prefix)) || this.unlearnable === meaning) return;
+    if ((this.meaning === meaning && startsAt(data, this.prefix, 0)) || this.unlearnable === meaning) return;
     this.forget();
     const at = data.indexOf(DELTA_MEMBER);
     const prefix = at === -1 ? '' : data.slice(0, at + DELTA_MEMBER.length);
@@ -81,7 +76,7 @@ export class RecentTextDelta<Meaning> {
   /** Whether `data` is a delta with the learnt prefix that is read here; its text and sequence number are then in the fields. */
   read(data: string): boolean {
     const prefix = this.prefix;
-    if (prefix === '' || !data.startsWith(prefix)) return false;
+    if (prefix === '' || !startsAt(data, prefix, 0)) return false;
     const end = data.indexOf('"', prefix.length);
     if (end === -1) return false;
     const text = data.slice(prefix.length, end);
@@ -98,18 +93,14 @@ export class RecentTextDelta<Meaning> {
     let at = from;
     const last = data.length - 1;
     while (at < last) {
-      if (sequence === undefined && data.startsWith(SEQUENCE, at)) {
-        at += SEQUENCE.length;
-        const first = at;
-        let value = 0;
-        for (let c = data.charCodeAt(at); c >= DIGIT_0 && c <= DIGIT_9; c = data.charCodeAt(++at)) value = value * 10 + (c - DIGIT_0);
-        const digits = at - first;
-        // A JSON integer has no leading zero; fifteen digits stay exact.
-        if (digits === 0 || digits > MAX_DIGITS || (digits > 1 && data.charCodeAt(first) === DIGIT_0)) return false;
-        sequence = value;
-      } else if (data.startsWith(LOGPROBS, at)) {
+      if (sequence === undefined && startsAt(data, SEQUENCE, at)) {
+        const first = at + SEQUENCE.length;
+        at = integerEnd(data, first, MAX_DIGITS);
+        if (at === -1) return false;
+        sequence = integerValue(data, first, at);
+      } else if (startsAt(data, LOGPROBS, at)) {
         at += LOGPROBS.length;
-      } else if (data.startsWith(OBFUSCATION, at)) {
+      } else if (startsAt(data, OBFUSCATION, at)) {
         const close = data.indexOf('"', at + OBFUSCATION.length);
         if (close === -1 || ESCAPED_IN_JSON.test(data.slice(at + OBFUSCATION.length, close))) return false;
         at = close + 1;
