@@ -2,7 +2,7 @@ import { unified, type ContentChannel, type DeltaKind, type ToolKind, type Unifi
 import type { Frame } from '../../sse/types';
 import { citationEnvelopeParts } from '../anthropic-raw/stream-events';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import { checkToolArguments, integerField, NO_EXTRAS, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
@@ -199,7 +199,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   /** A text or thinking delta of an open text or thinking block: streamed content. */
   function streamedDelta(ctx: ProviderEventContext, index: number, block: OpenBlock, streamed: (typeof STREAMED)[string], kind: DeltaKind, text: string): void {
     if (block.deltaEvent?.kind !== kind) block.deltaEvent = unified('stream.content_block_delta', ids(index), { kind, channel: streamed.channel });
-    ctx.envelope(streamed.type, false, text, {}, undefined, block.deltaEvent);
+    ctx.envelope(streamed.type, false, text, NO_EXTRAS, undefined, block.deltaEvent);
   }
 
   function stopBlock(ctx: ProviderEventContext, event: WireEvent): void {

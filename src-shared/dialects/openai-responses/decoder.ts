@@ -1,7 +1,7 @@
 import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import { checkToolArguments, integerField, NO_EXTRAS, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
@@ -426,7 +426,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   function streamText(ctx: ProviderEventContext, open: OpenPart, delta: string): void {
     response?.token(ctx.frame.receivedAt);
     if (open.type === 'output_text') open.text.push(delta);
-    ctx.envelope(open.envelopeType, false, delta, {}, undefined, open.deltaEvent);
+    ctx.envelope(open.envelopeType, false, delta, NO_EXTRAS, undefined, open.deltaEvent);
   }
 
   /** Whether `event` (a delta) has the unified form `cached`: what ids(event) would give, compared without building it. */
