@@ -1,5 +1,4 @@
-import { detachString } from '../../text/detach';
-import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt } from '../provider/compact-json';
+import { integerEnd, integerValue, startsAt, stringValue } from '../provider/compact-json';
 
 const PREFIX = '{"type":"content_block_delta","index":';
 const TEXT = ',"delta":{"type":"text_delta","text":"';
@@ -14,7 +13,7 @@ const MAX_DIGITS = 9;
  * `{"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"…"}}` (or
  * `thinking_delta` / `thinking`). JSON.parse of such an event builds two objects for one
  * string, and was a third of the dialect's whole decoding time. Anything else — other key
- * orders, whitespace, escapes in the text, other delta types — is declined, and the dialect
+ * orders, whitespace, other delta types — is declined, and the dialect
  * parses the event as usual, so what is read here is exactly what JSON.parse would give.
  * One reader per decoder: `read` overwrites the fields, so nothing is allocated per event
  * but the text.
@@ -41,27 +40,11 @@ export class CompactTextDelta {
     } else return false;
     const end = data.length - SUFFIX.length;
     if (end < at || !startsAt(data, SUFFIX, end)) return false;
-    const text = data.slice(at, end);
+    const text = stringValue(data, at, end);
+    if (text === undefined) return false;
     this.index = integerValue(data, PREFIX.length, digits);
     this.thinking = thinking;
-    // No quote inside: the string ends exactly at the suffix; no escape: it is its own value. A
-    // slice keeps the whole chunk's text alive, where JSON.parse would make a string of its own.
-    if (!ESCAPED_IN_JSON.test(text)) this.text = detachString(text);
-    else {
-      // Escapes (a newline, a quote…): the string literal alone through JSON.parse, which fails
-      // when the literal ends before the suffix (an unescaped quote) or holds a raw control character.
-      const value = stringLiteral(data.slice(at - 1, end + 1));
-      if (value === undefined) return false;
-      this.text = value;
-    }
+    this.text = text;
     return true;
-  }
-}
-
-function stringLiteral(literal: string): string | undefined {
-  try {
-    return JSON.parse(literal) as string;
-  } catch {
-    return undefined;
   }
 }

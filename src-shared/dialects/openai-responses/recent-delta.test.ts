@@ -28,7 +28,19 @@ describe('RecentTextDelta', () => {
   it('reads the next deltas with the learnt prefix: text and sequence number, as JSON.parse does', () => {
     const reader = learnt();
     expect(reader.meaning).toBe('part 0:0');
-    for (const data of [delta(' there', 2), delta('数据 😀 é', 3), delta('', 4), delta('x', 5, ',"logprobs":[]'), delta('y', 6, ',"obfuscation":"a1B2"'), delta('z', 123456789012345)]) {
+    const accepted = [
+      delta(' there', 2),
+      delta('数据 😀 é', 3),
+      delta('', 4),
+      delta('x', 5, ',"logprobs":[]'),
+      delta('y', 6, ',"obfuscation":"a1B2"'),
+      delta('z', 123456789012345),
+      delta('a \\"quoted\\" word', 7),
+      delta('line\\nbreak', 8),
+      delta('back\\\\', 9),
+      delta('\\u00e9\\ud83d\\ude00', 10),
+    ];
+    for (const data of accepted) {
       expect(read(reader, data), data).toEqual(byJsonParse(data));
       expect(read(reader, data), data).toBeDefined();
     }
@@ -42,10 +54,9 @@ describe('RecentTextDelta', () => {
       // Another part or item: another prefix.
       delta('Hi', 2).replace('"output_index":0', '"output_index":1'),
       delta('Hi', 2).replace('msg_1', 'msg_2'),
-      // Escapes in the text (the quote found may be escaped).
-      delta('a \\"quoted\\" word', 2),
-      delta('line\\nbreak', 2),
-      delta('back\\\\', 2),
+      // Not a JSON string: a bad escape, a raw control character, a backslash escaping the closing quote.
+      delta('bad \\x escape', 2),
+      delta('Hi\\', 2),
       // Members this reader does not know, or again.
       delta('Hi', 2, ',"output_index":1'),
       delta('Hi', 2, ',"logprobs":[{"token":"Hi"}]'),
@@ -77,13 +88,30 @@ describe('RecentTextDelta', () => {
     }
   });
 
-  it('learns from the next delta when the first one had escapes, and forgets on request', () => {
+  it('learns from a delta with escapes too, and forgets on request', () => {
     const reader = new RecentTextDelta<string>();
     reader.learn(delta('\\"quoted\\"', 1), 'part');
-    expect(reader.meaning).toBeUndefined();
-    reader.learn(delta('plain', 2), 'part');
+    expect(reader.meaning).toBe('part');
     expect(read(reader, delta('more', 3))).toEqual({ text: 'more', sequence: 3 });
     reader.forget();
     expect(reader.read(delta('more', 4))).toBe(false);
+  });
+
+  it('never reads what JSON.parse reads differently (seeded variations of a delta)', () => {
+    const pieces = ['a', ' ', '"', '\\', '\\"', '\\n', '\\u0041', 'é', '数', '\n', '}', ',"sequence_number":1', ',"logprobs":[]', 'x'.repeat(20)];
+    let seed = 29;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const reader = learnt();
+    for (let i = 0; i < 2000; i++) {
+      let body = '';
+      for (let k = next(6); k > 0; k--) body += pieces[next(pieces.length)];
+      const data = delta(body, next(1000));
+      const got = read(reader, data);
+      if (got !== undefined) expect(got, data).toEqual(byJsonParse(data));
+      else if (byJsonParse(data) !== undefined && !body.includes(',"')) expect.fail(`declined a valid delta: ${data}`);
+    }
   });
 });

@@ -1,5 +1,4 @@
-import { detachString } from '../../text/detach';
-import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt } from '../provider/compact-json';
+import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt, stringEnd, stringValue } from '../provider/compact-json';
 
 /**
  * A prefix that can be learnt: an object's first members, each a plain string (no escapes),
@@ -21,8 +20,8 @@ const MAX_DIGITS = 15;
  * The text deltas of one part differ only in their text and sequence number: everything
  * before the `delta` member (type, item id, output and content index) repeats from event to
  * event. After a delta has been decoded through JSON.parse, the reader learns that prefix;
- * a following event that starts with the very same prefix, whose text has no escapes and
- * whose remaining members are only `sequence_number`, `logprobs: []` and `obfuscation`, is
+ * a following event that starts with the very same prefix and whose remaining members are
+ * only `sequence_number`, `logprobs: []` and `obfuscation`, is
  * then read without JSON.parse: its prefix means what it meant for the learnt event, its
  * text and sequence number are read here. Anything else is declined and parsed as usual, so
  * what is read is exactly what JSON.parse would give. The dialect keeps what the prefix
@@ -59,10 +58,8 @@ export class RecentTextDelta<Meaning> {
       this.unlearnable = meaning;
       return;
     }
-    const end = data.indexOf('"', prefix.length);
-    // Text with escapes hides where it ends: the next delta of the part may tell.
-    if (end === -1 || ESCAPED_IN_JSON.test(data.slice(prefix.length, end))) return;
-    if (this.readTail(data, end + 1)) {
+    const end = stringEnd(data, prefix.length);
+    if (end !== -1 && this.readTail(data, end + 1)) {
       this.prefix = prefix;
       this.meaning = meaning;
     } else this.unlearnable = meaning;
@@ -77,13 +74,11 @@ export class RecentTextDelta<Meaning> {
   read(data: string): boolean {
     const prefix = this.prefix;
     if (prefix === '' || !startsAt(data, prefix, 0)) return false;
-    const end = data.indexOf('"', prefix.length);
-    if (end === -1) return false;
-    const text = data.slice(prefix.length, end);
-    // A backslash may escape the quote found: such text goes through JSON.parse.
-    if (ESCAPED_IN_JSON.test(text) || !this.readTail(data, end + 1)) return false;
-    // A slice keeps the whole chunk's text alive; JSON.parse would have made a string of its own.
-    this.text = detachString(text);
+    const end = stringEnd(data, prefix.length);
+    if (end === -1 || !this.readTail(data, end + 1)) return false;
+    const text = stringValue(data, prefix.length, end);
+    if (text === undefined) return false;
+    this.text = text;
     return true;
   }
 
