@@ -418,8 +418,14 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     }
     if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
     streamText(ctx, open, stringField(event, 'delta'));
-    const decoded = open.decoded?.unified === open.deltaEvent && open.decoded.type === type && open.decoded.responseId === responseId ? open.decoded : (open.decoded = { part: open, type, unified: open.deltaEvent, responseId });
-    recent.learn(ctx.frame.data, decoded);
+    recent.learn(ctx.frame.data, decodedDelta(open, type, open.deltaEvent));
+  }
+
+  /** What the part's delta of this type decoded to: the same object while nothing in it changes. */
+  function decodedDelta(open: OpenPart, type: string, deltaEvent: UnifiedEvent): DecodedDelta {
+    const last = open.decoded;
+    if (last?.unified === deltaEvent && last.type === type && last.responseId === responseId) return last;
+    return (open.decoded = { part: open, type, unified: deltaEvent, responseId });
   }
 
   /** A text delta of an open part that is not done: streamed content. */

@@ -1,3 +1,4 @@
+import { detachString } from '../../text/detach';
 import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt, stringEnd, stringValue } from '../provider/compact-json';
 
 /**
@@ -60,7 +61,8 @@ export class RecentTextDelta<Meaning> {
     }
     const end = stringEnd(data, prefix.length);
     if (end !== -1 && this.readTail(data, end + 1)) {
-      this.prefix = prefix;
+      // Its own copy: a slice would keep the whole chunk's text alive while the part streams.
+      this.prefix = detachString(prefix);
       this.meaning = meaning;
     } else this.unlearnable = meaning;
   }
