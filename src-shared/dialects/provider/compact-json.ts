@@ -17,9 +17,9 @@ const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 
 /**
- * Whether `search` occurs in `text` at `at`. `startsWith` compares character by character
- * in V8 (a 40-character literal costs a quarter of a JSON.parse of the whole event), while
- * `lastIndexOf` from `at` tries `at` first with a block comparison, then only the positions
+ * Whether `search` occurs in `text` at `at`. In Node 20, `startsWith` with a literal search
+ * string measured about four times slower (a 38-character literal: a quarter of a JSON.parse
+ * of the whole event); `lastIndexOf` from `at` tries `at` first, then only the positions
  * before it.
  */
 export function startsAt(text: string, search: string, at: number): boolean {
