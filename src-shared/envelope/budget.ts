@@ -67,7 +67,7 @@ function rememberShape(shape: EnvelopeShape, overhead: number): number {
  * character with a short escape, five for other controls: \u00XX); 0 marks a surrogate, whose
  * size depends on its neighbour. One table lookup per character instead of a chain of
  * comparisons: on text that mixes scripts the comparisons' branches mispredict, and the
- * lookup measures text about a third faster (bench/measure-text.bench.ts).
+ * lookup measures text about a third faster (bench/delta-scans.bench.ts).
  */
 const UNIT_SIZES = ((): Uint8Array => {
   const sizes = new Uint8Array(0x10000);
