@@ -99,35 +99,34 @@ export interface TextMeasure {
 /**
  * Measures `text` into `out` in one pass over its characters. Without `escapes`, long text
  * is measured by the native encoder (faster for bytes alone) and `escapedBytes` is left
- * unset (NaN). With `handOn`, a long text is remembered for the next measurement only,
- * which takes it: the budget check hands an envelope's delta on to its statistics.
+ * unset (NaN). With `handOn`, the measure is kept for the next measurement only, which takes
+ * it when it is of the same text: the budget check hands an envelope's delta on to its
+ * statistics, which measure it next. (Nothing else is remembered: a module-level reference
+ * to a delta would keep it alive after its session is gone.)
  */
 export function measureText(text: string, out: TextMeasure, escapes = true, handOn = false): TextMeasure {
-  // The same delta is often measured twice in a row (its budget check, then its statistics).
-  if (text === lastMeasured.text && (lastMeasured.escapes || !escapes)) {
-    out.bytes = lastMeasured.bytes;
-    out.escapedBytes = lastMeasured.escapedBytes;
-    if (text.length > SHORT_TEXT) Object.assign(lastMeasured, EMPTY_MEASURE);
-    return out;
+  if (handedOn.text !== undefined) {
+    const same = handedOn.text === text;
+    handedOn.text = undefined;
+    if (same) {
+      out.bytes = handedOn.bytes;
+      out.escapedBytes = handedOn.escapedBytes;
+      return out;
+    }
   }
   if (!escapes && text.length > SHORT_TEXT) {
     out.bytes = utf8ByteLength(text);
     out.escapedBytes = Number.NaN;
   } else measureInto(text, out);
-  // A long text is remembered only when handed on: a module-level reference to a long delta
-  // would otherwise keep it alive after its session is gone.
-  if (text.length > SHORT_TEXT && !handOn) Object.assign(lastMeasured, EMPTY_MEASURE);
-  else {
-    lastMeasured.text = text;
-    lastMeasured.bytes = out.bytes;
-    lastMeasured.escapedBytes = out.escapedBytes;
-    lastMeasured.escapes = escapes || text.length <= SHORT_TEXT;
+  if (handOn && escapes) {
+    handedOn.text = text;
+    handedOn.bytes = out.bytes;
+    handedOn.escapedBytes = out.escapedBytes;
   }
   return out;
 }
 
-const EMPTY_MEASURE = { text: '', bytes: 0, escapedBytes: 0, escapes: true };
-const lastMeasured = { ...EMPTY_MEASURE };
+const handedOn: { text: string | undefined; bytes: number; escapedBytes: number } = { text: undefined, bytes: 0, escapedBytes: 0 };
 
 function measureInto(text: string, out: TextMeasure): void {
   let bytes = 0;
