@@ -57,7 +57,7 @@ class ChunkIndex {
   }
 
   receivedAt(i: number): number | undefined {
-    return i >= 0 && i < this.count && Number.isInteger(i) ? (this.times[i]) : undefined;
+    return i >= 0 && i < this.count && Number.isInteger(i) ? this.times[i] : undefined;
   }
 
   /** Bytes [start, end) of chunk `i` in a leg of `total` bytes. */
