@@ -112,8 +112,9 @@ export interface SessionInit {
   /** Counts the times the session started over from empty (see SessionSummary.generation). */
   generation?: number;
   /**
-   * The recording the session is read from: its legs' raw bytes are read back from their chunk
-   * records there (every chunk pushed comes with its record), not copied to a spool file.
+   * The recording the session is read from: the raw bytes of its file legs are read back from
+   * their chunk records there (every chunk pushed to them comes with its record), not copied to
+   * a spool file.
    */
   recording?: string;
 }
@@ -453,7 +454,8 @@ export function createSessionData(init: SessionInit): SessionData {
         request,
         response: null,
         startedAt,
-        raw: createRawChunks(recording ? { recording, leg: legDecoder.leg } : rawSpool),
+        // A file session's legs are read from its recording; a leg answered live after them is spooled.
+        raw: createRawChunks(recording && kind === 'file' ? { recording, leg: legDecoder.leg } : rawSpool),
         rejected: createRawChunks(),
         frames: new FrameTable(),
         format: null,
