@@ -54,7 +54,8 @@ export interface ImportedLeg {
  * indexed in one pass that keeps no chunk bytes, unless opened to be streamed: see
  * `readRecords`); each leg's chunks are streamed on demand.
  *
- * `diagnostics`: for recordings and HAR files it is complete when `openSource` resolves;
+ * `diagnostics`: for recordings (unless opened to be streamed) and HAR files it is complete
+ * when `openSource` resolves;
  * for SSE captures and envelope/event files it grows while the chunks are read (each
  * finding once, however often the chunks are iterated), complete after a full read.
  */
@@ -73,10 +74,11 @@ export interface ImportedSource {
   /** HAR files: every entry, for choosing another one. */
   harEntries?: HarEntrySummary[];
   /**
-   * Recordings opened with `stream: true`: `legs`, `actions` and `diagnostics` are empty until
-   * this has run. It reads the file once, in order, hands every record to `onRecord` as soon
-   * as it is read (so a caller can decode the first leg while the rest is still on disk), and
-   * fills `legs` and `actions` when the file is through. Rejects when the file cannot be read.
+   * Recordings opened with `stream: true`: `legs` and `actions` are empty until this has run,
+   * and `diagnostics` grows while it runs. It reads the file once, in order, hands every record
+   * to `onRecord` as soon as it is read (so a caller can decode the first leg while the rest is
+   * still on disk), and fills `legs` and `actions` when the file is through. Rejects when the
+   * file cannot be read.
    */
   readRecords?: (onRecord: RecordListener) => Promise<void>;
 }
