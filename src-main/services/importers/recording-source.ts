@@ -33,7 +33,7 @@ export async function openRecording(path: string, fs: SourceFs, findings: Findin
     ],
     diagnostics: findings.list,
   };
-  const readRecords = async (onRecord?: RecordListener): Promise<void> => {
+  const readRecords = async (onRecord?: RecordListener, stopped?: () => boolean): Promise<void> => {
     const indexer = createRecordingIndexer(findings.report);
     const reader = createRecordingReader({
       onRecord(record, offset, end) {
@@ -43,6 +43,7 @@ export async function openRecording(path: string, fs: SourceFs, findings: Findin
     });
     let read = 0;
     for await (const block of readRange(fs, path, 0)) {
+      if (stopped?.()) return;
       read += block.length;
       reader.push(block);
     }

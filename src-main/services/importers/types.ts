@@ -77,10 +77,11 @@ export interface ImportedSource {
    * Recordings opened with `stream: true`: `legs` and `actions` are empty until this has run,
    * and `diagnostics` grows while it runs. It reads the file once, in order, hands every record
    * to `onRecord` as soon as it is read (so a caller can decode the first leg while the rest is
-   * still on disk), and fills `legs` and `actions` when the file is through. Rejects when the
-   * file cannot be read.
+   * still on disk), and fills `legs` and `actions` when the file is through. `stopped` is asked
+   * between blocks: once it says yes, reading ends there (and `legs` stays empty). Rejects when
+   * the file cannot be read.
    */
-  readRecords?: (onRecord: RecordListener) => Promise<void>;
+  readRecords?: (onRecord: RecordListener, stopped?: () => boolean) => Promise<void>;
 }
 
 export interface OpenSourceOptions {

@@ -132,9 +132,10 @@ export async function loadRecordingAsRead(session: SessionData, source: Imported
     }
   };
   let inOrder = true;
+  // A session closed while it loads stops the read too.
   await source.readRecords((record, line) => {
     if (inOrder && !options.cancelled()) inOrder = take(record, line);
-  });
+  }, options.cancelled);
   if (inOrder && !options.cancelled()) close();
   return inOrder;
 }

@@ -50,9 +50,10 @@ async function record(name: string, legs: readonly Uint8Array[], options: { endL
   return path;
 }
 
-/** The node file system with every read from `gate` on held until `open()`: the file as read so far. */
-function gatedFs(gate: number): { fs: SourceFs; open: () => void } {
+/** The node file system with every read from `gate` on held until `open()`: the file as read so far. `read()`: the furthest byte read. */
+function gatedFs(gate: number): { fs: SourceFs; open: () => void; read: () => number } {
   let open = (): void => {};
+  let furthest = 0;
   const opened = new Promise<void>((resolve) => (open = resolve));
   const fs: SourceFs = {
     async open(path) {
@@ -61,13 +62,15 @@ function gatedFs(gate: number): { fs: SourceFs; open: () => void } {
         size: file.size,
         async read(position, length) {
           if (position >= gate) await opened;
-          return file.read(position, position < gate ? Math.min(length, gate - position) : length);
+          const bytes = await file.read(position, position < gate ? Math.min(length, gate - position) : length);
+          furthest = Math.max(furthest, position + bytes.length);
+          return bytes;
         },
         close: () => file.close(),
       };
     },
   };
-  return { fs, open: () => open() };
+  return { fs, open: () => open(), read: () => furthest };
 }
 
 function serviceReading(fs: SourceFs): SessionService {
@@ -157,6 +160,21 @@ describe('opening a recording while it is read', () => {
     expect(done.end?.reason).toMatch(/recording ends inside this leg/);
     const rules = (await service.getDiagnostics({ sessionId: id })).map((d) => d.rule);
     expect(rules).toEqual(expect.arrayContaining(['recording.torn-tail', 'recording.unfinished-leg']));
+  });
+
+  it('stops reading the file when the session is closed while it loads', async () => {
+    const path = await record('long.recording', Array.from({ length: 40 }, () => STREAM));
+    const size = (await readFile(path)).length;
+    const gate = gatedFs(300_000);
+    const service = serviceReading(gate.fs);
+    const { id } = await service.openFile({ path });
+    await waitFor(async () => (await service.getRows({ sessionId: id, start: 0, count: 1 })).total > 0, 'the first rows');
+    await service.closeSession({ sessionId: id });
+    gate.open();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(size).toBeGreaterThan(2_000_000);
+    // The blocks already asked for (one being decoded, one read ahead), not the rest of the file.
+    expect(gate.read()).toBeLessThan(300_000 + 3 * 256 * 1024);
   });
 
   it('decodes a leg’s chunk recorded after its end record, as the index does', async () => {
