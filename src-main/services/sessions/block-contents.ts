@@ -1,4 +1,5 @@
 import { ERROR_FRAME_KIND } from '../../../src-shared/envelope/kinds';
+import { moveContent, type ContentSource } from '../../../src-shared/reconstruct/block-content';
 import type { Block } from '../../../src-shared/reconstruct/types';
 import type { EnvelopeTable } from './envelope-table';
 
@@ -17,7 +18,7 @@ const CACHE_CHARS = 4 * 1024 * 1024;
 /** Blocks whose content is not their deltas' text: an error frame's message, an orphan citation's cited text. */
 const KEPT_KINDS: ReadonlySet<string> = new Set([ERROR_FRAME_KIND, 'citation', 'tool_result_image']);
 
-export class BlockContents {
+export class BlockContents implements ContentSource {
   /** Content length (UTF-16 units) of each block whose content is on disk. */
   private readonly lengths = new Map<number, number>();
   private readonly cache = new Map<number, string>();
@@ -48,31 +49,18 @@ export class BlockContents {
     let bytes = 0;
     for (const seq of block.envelopes) if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
     if (bytes !== Buffer.byteLength(content, 'utf8')) return false;
+    if (!moveContent(block, this)) return false;
     this.lengths.set(block.id, content.length);
-    Object.defineProperty(block, 'content', this.accessor);
     return true;
   }
 
-  /** One getter and setter for every block of the session (a pair per block would cost more than its index). */
-  private readonly accessor: PropertyDescriptor = (() => {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the accessors' `this` is the block
-    const contents = this;
-    return {
-      get(this: Block): string {
-        return contents.read(this);
-      },
-      // Anything assigning a content again holds it in memory, as before.
-      set(this: Block, value: string): void {
-        contents.lengths.delete(this.id);
-        contents.forget(this.id);
-        Object.defineProperty(this, 'content', { value, writable: true, enumerable: true, configurable: true });
-      },
-      enumerable: true,
-      configurable: true,
-    };
-  })();
+  /** Anything assigning a content again holds it in memory, as before. */
+  forget(block: Block): void {
+    this.lengths.delete(block.id);
+    this.uncache(block.id);
+  }
 
-  private read(block: Block): string {
+  read(block: Block): string {
     const cached = this.cache.get(block.id);
     if (cached !== undefined) {
       // Most recently used last.
@@ -104,7 +92,7 @@ export class BlockContents {
     return parts.join('');
   }
 
-  private forget(id: number): void {
+  private uncache(id: number): void {
     const cached = this.cache.get(id);
     if (cached === undefined) return;
     this.cache.delete(id);
