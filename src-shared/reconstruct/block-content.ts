@@ -1,19 +1,20 @@
 import type { Block } from './types';
 
 /**
- * Where a finished block's content can live instead of in the block: a session store keeps
- * it on disk and rebuilds it when read (src-main/services/sessions/block-contents.ts).
+ * Where a finished block's content (or its plain text segment's) can live instead of in the
+ * object: a session store keeps it on disk and rebuilds it when read
+ * (src-main/services/sessions/block-contents.ts).
  */
-export interface ContentSource {
-  read(block: Block): string;
-  /** The block's content was assigned again: it is held in the block from now on. */
-  forget(block: Block): void;
+export interface ContentSource<T extends object = Block> {
+  read(owner: T): string;
+  /** The owner's content was assigned again: it is held in the owner from now on. */
+  forget(owner: T): void;
 }
 
 /** The hidden own field behind `content`: the text, or the source that rebuilds it. */
 const HELD = 'heldContent';
 
-type Held = { [HELD]: string | ContentSource };
+type Held = { [HELD]: string | ContentSource<object> };
 
 /**
  * One getter and setter shared by every block: `content` reads the text the block holds or
@@ -24,11 +25,11 @@ type Held = { [HELD]: string | ContentSource };
 const CONTENT: PropertyDescriptor = {
   get(this: Held): string {
     const held = this[HELD];
-    return typeof held === 'string' ? held : held.read(this as unknown as Block);
+    return typeof held === 'string' ? held : held.read(this);
   },
   set(this: Held, value: string): void {
     const held = this[HELD];
-    if (typeof held !== 'string') held.forget(this as unknown as Block);
+    if (typeof held !== 'string') held.forget(this);
     this[HELD] = value;
   },
   enumerable: true,
@@ -37,7 +38,7 @@ const CONTENT: PropertyDescriptor = {
 
 const HIDDEN: PropertyDescriptor = { value: '', writable: true, enumerable: false, configurable: true };
 
-/** A block without content yet: `fields` first, then `content` (enumerable, as a data property would be). */
+/** A block or segment without content yet: `fields` first, then `content` (enumerable, as a data property would be). */
 export function withContent<T extends object>(fields: T): T & { content: string } {
   Object.defineProperty(fields, HELD, HIDDEN);
   Object.defineProperty(fields, 'content', CONTENT);
@@ -45,11 +46,16 @@ export function withContent<T extends object>(fields: T): T & { content: string 
 }
 
 /**
- * Lets `source` keep the block's content: the block drops its text. False for a block not
+ * Lets `source` keep the owner's content: the owner drops its text. False for an owner not
  * made by `withContent` (its content stays where it is).
  */
-export function moveContent(block: Block, source: ContentSource): boolean {
-  if (!Object.prototype.hasOwnProperty.call(block, HELD)) return false;
-  (block as unknown as Held)[HELD] = source;
+export function moveContent<T extends { content: string }>(owner: T, source: ContentSource<T>): boolean {
+  if (!Object.prototype.hasOwnProperty.call(owner, HELD)) return false;
+  (owner as unknown as Held)[HELD] = source;
   return true;
+}
+
+/** Whether the owner holds its content itself (false once it moved to a source). */
+export function holdsContent(owner: object): boolean {
+  return typeof (owner as Partial<Held>)[HELD] !== 'object';
 }
