@@ -305,7 +305,12 @@ export function createSessionData(init: SessionInit): SessionData {
         }
         mappedEnvelopes.set(block.id, mapped);
         // A finished block's preview is read from its first deltas on disk: no need to keep it.
-        if (contents.release(block)) blockPreviews.delete(block.id);
+        const released = !contents.onDisk(block) && contents.release(block);
+        if (released) {
+          blockPreviews.delete(block.id);
+          // A finished block's envelope list is done growing (but for a late citation): an exact copy drops its spare room.
+          block.envelopes = block.envelopes.slice();
+        }
         blockStamps.set(block.id, ++blockRevision);
         notify();
       },
