@@ -236,9 +236,8 @@ export function createSessionData(init: SessionInit): SessionData {
   const contents = new BlockContents(envelopes);
   /** Envelope seq → block id + 1 (0: none yet). */
   const envelopeBlock = new UintColumn();
-  const blocksById = new Map<number, Block>();
-  /** How many of a block's envelopes are already mapped in envelopeBlock. */
-  const mappedEnvelopes = new Map<number, number>();
+  /** How many of a block's envelopes are already mapped in envelopeBlock (by block id). */
+  const mappedEnvelopes = new UintColumn();
   const awaitingBlocks: number[] = [];
   /**
    * Previews of open blocks whose content is longer than a preview: the first characters never
@@ -306,11 +305,9 @@ export function createSessionData(init: SessionInit): SessionData {
         notify();
       },
       onBlock(block) {
-        if (!blocksById.has(block.id)) {
-          blocksById.set(block.id, block);
-          if (block.kind === 'awaiting_frontend_tools') awaitingBlocks.push(block.id);
-        }
-        let mapped = mappedEnvelopes.get(block.id) ?? 0;
+        // A block is new until it has a stamp (revisions start at 1).
+        if (blockStamps.get(block.id) === 0 && block.kind === 'awaiting_frontend_tools') awaitingBlocks.push(block.id);
+        let mapped = mappedEnvelopes.get(block.id);
         for (; mapped < block.envelopes.length; mapped++) {
           const seq = block.envelopes[mapped] as number;
           if (envelopeBlock.get(seq) === 0) {
@@ -320,7 +317,12 @@ export function createSessionData(init: SessionInit): SessionData {
         }
         mappedEnvelopes.set(block.id, mapped);
         // A finished block's preview is read from its first deltas on disk: no need to keep it.
-        if (contents.release(block)) blockPreviews.delete(block.id);
+        const released = !contents.onDisk(block) && contents.release(block);
+        if (released) {
+          blockPreviews.delete(block.id);
+          // A finished block's envelope list is done growing (but for a late citation): an exact copy drops its spare room.
+          block.envelopes = block.envelopes.slice();
+        }
         blockStamps.set(block.id, ++blockRevision);
         notify();
       },
@@ -552,7 +554,7 @@ export function createSessionData(init: SessionInit): SessionData {
         const subject = {
           envelope,
           agentName: names.get(envelope.agent)?.name ?? envelope.agent,
-          block: block < 0 ? undefined : blocksById.get(block),
+          block: block < 0 ? undefined : decoder.blocks()[block],
           findings: findings.get(seq) ?? [],
           time: envelope.receivedAt > 0 ? Math.max(0, envelope.receivedAt - startedAt) : 0,
         };
@@ -586,7 +588,7 @@ export function createSessionData(init: SessionInit): SessionData {
       const all = decoder.blocks();
       return agent === undefined ? all : all.filter((b) => b.agent === agent);
     },
-    block: (id: number) => blocksById.get(id),
+    block: (id: number) => decoder.blocks()[id],
     blockSummary(block: Block): BlockSummary {
       let shown = blockPreviews.get(block.id);
       const length = contents.length(block);
@@ -621,7 +623,7 @@ export function createSessionData(init: SessionInit): SessionData {
       }
       if (!last) return null;
       for (let i = awaitingBlocks.length - 1; i >= 0; i--) {
-        const block = blocksById.get(awaitingBlocks[i] as number);
+        const block = decoder.blocks()[awaitingBlocks[i] as number];
         if (!block || block.leg !== last.index) continue;
         if (block.status !== 'complete' || !block.pendingTools || block.pendingTools.length === 0) return null;
         const agentUuid = block.agent !== '' ? block.agent : (decoder.agents().find((a) => a.parent === null && a.uuid !== '')?.uuid ?? '');
