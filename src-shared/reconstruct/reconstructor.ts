@@ -5,9 +5,10 @@ import { parseJsonPayload } from '../json/values';
 import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolCallKind, isToolResultKind } from '../envelope/kinds';
 import { readCitation, readPendingTools } from './payloads';
 import { createReplayDetector, type ReplayDetector, type ReplayMark } from './replay-detector';
-import type { AgentInfo, Block } from './types';
+import type { AgentInfo, Block, BlockStatus } from './types';
 import { stringifyJson } from '../json/tree';
 import { detachString } from '../text/detach';
+import { withContent } from './block-content';
 
 export interface ReconstructorCallbacks {
   /**
@@ -147,19 +148,16 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   }
 
   function newBlock(envelope: Envelope, kind: string): Block {
-    const block: Block = {
-      id: blocks.length,
-      agent: detachString(envelope.agent),
-      kind,
-      status: 'open',
-      content: '',
+    // Fields in the order they always had; `content` may move to a store once the block is done.
+    const status: BlockStatus = 'open';
+    const block: Block = Object.assign(withContent({ id: blocks.length, agent: detachString(envelope.agent), kind, status }), {
       citations: [],
       images: [],
       envelopes: [],
       leg: envelope.leg,
       byteStart: envelope.byteStart,
       byteEnd: envelope.byteEnd,
-    };
+    });
     const toolId = stringExtra(envelope, 'id');
     const name = stringExtra(envelope, 'name');
     // The block outlives its envelope: its own copies, not slices that keep the frame's text alive.
