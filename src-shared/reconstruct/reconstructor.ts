@@ -384,6 +384,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return;
     const fields = meta as Record<string, unknown>;
     const info = state.info;
+    const before = [info.parent, info.model, info.format, info.userQuery, info.metaInitEnvelope];
     const parent = fields['parent_agent_uuid'];
     // Upstream writes "unknown" when a sub-agent's parent was never set.
     if (typeof parent === 'string' && parent !== '' && parent !== 'unknown' && parent !== info.uuid) info.parent = parent;
@@ -392,7 +393,9 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     const query = fields['user_query'];
     if (query !== undefined) info.userQuery = typeof query === 'string' ? query : (stringifyJson(query) ?? '');
     info.metaInitEnvelope ??= block.envelopes[0];
-    callbacks.onAgent?.(info);
+    // A run that announces its agents again unchanged (every leg of a long recording) is not news.
+    const after = [info.parent, info.model, info.format, info.userQuery, info.metaInitEnvelope];
+    if (after.some((value, i) => value !== before[i])) callbacks.onAgent?.(info);
   }
 
   function attachCitation(state: AgentState, envelope: Envelope): void {
