@@ -55,7 +55,12 @@ test('errors stack instead of piling up, dismiss all at once, and never show the
   try {
     const files = [1, 2, 3, 4].map((i) => join(folder, `not-a-stream-${i}.bin`));
     for (const [i, file] of files.entries()) await writeFile(file, Buffer.from([0, 1, 2, 0xff, 0xfe, i, 0, 0, 7]));
-    for (const file of files) await app.openFiles(file);
+    // One at a time, as a user would: each open's error is shown before the next file is chosen
+    // (opens run concurrently in main, so four at once may fail in any order).
+    for (const [i, file] of files.entries()) {
+      await app.openFiles(file);
+      await expect(app.errorBanner).toContainText(`not-a-stream-${i + 1}.bin`);
+    }
     await expect(page.getByTestId('error-more')).toContainText('2 more');
     await expect(app.errorItems.filter({ hasNotText: 'more' })).toHaveCount(2);
     await expect(app.errorBanner).toContainText('not-a-stream-4.bin');
