@@ -40,7 +40,7 @@ import { UintColumn } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
 import { createRawChunks, type RawChunks } from './raw-chunks';
 import { BlockContents } from './block-contents';
-import { SpoolFile } from './spool-file';
+import { SpoolFile, type OpenSpool } from './spool-file';
 import { DiagnosticStore } from './diagnostic-store';
 import { Badges, frameBadgeKey, frameOfBadgeKey } from './badges';
 import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';
@@ -109,6 +109,8 @@ export interface SessionInit {
   inline?: InlineOptions;
   /** Counts the times the session started over from empty (see SessionSummary.generation). */
   generation?: number;
+  /** Creates the session's spool files (temp files by default; tests inject failing ones). */
+  openSpool?: OpenSpool;
 }
 
 export interface PendingToolsState {
@@ -218,8 +220,8 @@ export function displayRequest(request: RecordedRequest): RequestInfo {
 export function createSessionData(init: SessionInit): SessionData {
   const legs: LegState[] = [];
   /** The legs' raw bytes, one leg after the other, and the envelopes' deltas. */
-  const rawSpool = new SpoolFile();
-  const textSpool = new SpoolFile();
+  const rawSpool = new SpoolFile('raw bytes', init.openSpool);
+  const textSpool = new SpoolFile('envelope text', init.openSpool);
   const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame), textSpool);
   const contents = new BlockContents(envelopes);
   /** Envelope seq → block id + 1 (0: none yet). */
@@ -236,7 +238,7 @@ export function createSessionData(init: SessionInit): SessionData {
    */
   const blockPreviews = new Map<number, string>();
   const agentsByUuid = new Map<string, AgentInfo>();
-  const diagnostics = new DiagnosticStore(new SpoolFile());
+  const diagnostics = new DiagnosticStore(new SpoolFile('findings', init.openSpool));
   const badgeByEnvelope = new Badges();
   const badgeByFrame = new Badges();
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
