@@ -159,6 +159,17 @@ describe('sizes and overhead per type', () => {
     ]);
   });
 
+  it('counts the bytes of XML text deltas, verbatim or unescaped, whatever their characters', () => {
+    const deltas = ['héllo 日本 😀 and more than a few characters', 'a\\nb \\\\ c', 'x'];
+    const items = ['<content-block-text>', ...deltas];
+    const head = new TextEncoder().encode(items.map((item) => `data: ${item}\n\n`).join(''));
+    // A lone continuation byte: invalid UTF-8 in the last delta, decoded as U+FFFD.
+    const bytes = new Uint8Array([...head, ...new TextEncoder().encode('data: '), 0x80, ...new TextEncoder().encode('\n\ndata: </content-block-text>\n\n')]);
+    const text = decodeBytes(bytes, { format: 'xml' }).stats.byType.find((t) => t.type === 'text');
+    const unescaped = ['héllo 日本 😀 and more than a few characters', 'a\nb \\ c', 'x', '\ufffd'];
+    expect(text?.payloadBytes).toBe(unescaped.reduce((n, d) => n + new TextEncoder().encode(d).length, 0));
+  });
+
   it('counts envelopes over the budget per type', () => {
     const s = feed([{ type: 'meta_final', delta: 'x'.repeat(100), final: true }], 64);
     expect(s.byType[0]?.overBudget).toBe(1);

@@ -285,20 +285,23 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
         return;
       }
       const acc = typeAccumulator(envelope.dialect, envelope.type);
-      // Escaped sizes only matter for chunked dialects.
-      const { bytes: deltaBytes, escapedBytes } = measureText(envelope.delta, measure, acc.chunked);
-      acc.envelopes++;
-      acc.payloadBytes += deltaBytes;
-      payloadBytes.add(deltaBytes);
+      let wire = -1;
       if (frame && (countedLeg !== envelope.leg || countedFrame !== frame.seq)) {
         countedLeg = envelope.leg;
         countedFrame = frame.seq;
-        const wire = frameDataBytes(frame);
+        wire = frameDataBytes(frame);
         acc.wireBytes += wire;
         if (wire > budget) acc.overBudget++;
       }
+      // A delta that is its event's data verbatim (an XML text delta) has the bytes just
+      // counted. Escaped sizes only matter for chunked dialects.
+      const verbatim = wire !== -1 && !acc.chunked && envelope.delta.length === frame?.data.length && envelope.delta === frame.data;
+      const deltaBytes = verbatim ? wire : measureText(envelope.delta, measure, acc.chunked).bytes;
+      acc.envelopes++;
+      acc.payloadBytes += deltaBytes;
+      payloadBytes.add(deltaBytes);
       if (acc.chunked) {
-        acc.escaped += escapedBytes;
+        acc.escaped += measure.escapedBytes;
         trackChunking(envelope, deltaBytes);
       }
     },

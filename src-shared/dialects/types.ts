@@ -5,7 +5,12 @@ import type { DialectId } from './registry';
 import type { SniffedFrame } from './sniff';
 
 export interface DialectCallbacks {
-  onEnvelope: (envelope: EnvelopeInit) => void;
+  /**
+   * `payload` is the envelope's delta parsed as JSON, given when the dialect parsed it anyway
+   * (an XML attribute checked for `xml.attr-json`): reconstruction then takes it instead of
+   * parsing a payload that is this one delta a second time.
+   */
+  onEnvelope: (envelope: EnvelopeInit, payload?: unknown) => void;
   onDiagnostic: DiagnosticSink;
   /**
    * The frame being decoded is the stream's terminal event in this dialect's protocol

@@ -162,7 +162,7 @@ export function createSessionDecoder(
     };
     const legReport = (d: DiagnosticInit): void => report(d, leg);
 
-    const emit = (init: EnvelopeInit, dialectId: DialectId): void => {
+    const emit = (init: EnvelopeInit, dialectId: DialectId, payload?: unknown): void => {
       const frame = current?.seq === init.frame ? current : lastPushed?.seq === init.frame ? lastPushed : undefined;
       // Every field named, in one order: envelopes of all dialects share one object shape.
       // A spread of `init`, whose shape varies by dialect and control kind, runs V8's slow
@@ -188,14 +188,14 @@ export function createSessionDecoder(
       if (envelope.type === 'error' && !envelope.control) streamError ??= { message: previewText(envelope.delta, 200), frame: envelope.frame };
       callbacks.onEnvelope?.(envelope);
       currentEnvelope = envelope;
-      reconstructor.push(envelope);
+      reconstructor.push(envelope, payload);
       currentEnvelope = undefined;
     };
 
     const createDialect = (chosenModule: DialectModule): DialectDecoder => {
       const id = chosenModule.id as DialectId;
       const decoder = chosenModule.create(
-        { onEnvelope: (e) => emit(e, id), onDiagnostic: legReport, onStreamEnd },
+        { onEnvelope: (e, payload) => emit(e, id, payload), onDiagnostic: legReport, onStreamEnd },
         { chunkBudget, defaultAgent: reconstructor.rootAgent() ?? '' },
       );
       dialect = decoder;

@@ -13,6 +13,8 @@ interface EnvOptions {
   agent?: string;
   extras?: Record<string, unknown>;
   control?: ControlKind;
+  /** The delta as its dialect parsed it (handed on with the envelope). */
+  payload?: unknown;
 }
 
 /**
@@ -50,7 +52,7 @@ function session() {
       ...(o.control ? { control: o.control } : {}),
     };
     offset += size;
-    r.push(envelope);
+    r.push(envelope, o.payload);
     return envelope;
   };
   return {
@@ -219,6 +221,20 @@ describe('agents', () => {
       [B, A, 'claude-sonnet-4-5'],
     ]);
     expect(s.r.rootAgent()).toBe(A);
+  });
+
+  it('takes a one-envelope payload as its dialect parsed it, and parses a reassembled one itself', () => {
+    const s = session();
+    // The handed-on value differs from the delta only to show which one was read.
+    const handedOn = { ...(JSON.parse(metaInit(A, null)) as object), model: 'as parsed by the dialect' };
+    s.final('meta_init', metaInit(A, null), { agent: A, payload: handedOn });
+    s.push('meta_init', metaInit(B, A).slice(0, 20), { agent: B });
+    s.final('meta_init', metaInit(B, A).slice(20), { agent: B, payload: handedOn });
+    expect(s.r.agents().map((a) => [a.uuid, a.parent, a.model])).toEqual([
+      [A, null, 'as parsed by the dialect'],
+      [B, A, 'claude-sonnet-4-5'],
+    ]);
+    expect(s.blocks().map((b) => b.parsed)).toEqual([JSON.parse(metaInit(A, null)), JSON.parse(metaInit(B, A))]);
   });
 
   it.each([['unknown'], [null]])('treats parent_agent_uuid %j as no parent', (parent) => {

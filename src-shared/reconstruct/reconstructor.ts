@@ -21,7 +21,8 @@ export interface ReconstructorCallbacks {
 }
 
 export interface Reconstructor {
-  push(envelope: Envelope): void;
+  /** `payload`: the envelope's delta already parsed as JSON by its dialect, if it was (see DialectCallbacks). */
+  push(envelope: Envelope, payload?: unknown): void;
   /** No more envelopes in the session: report blocks left open and calls without results. */
   end(): void;
   blocks(): readonly Block[];
@@ -211,7 +212,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     }
   }
 
-  function push(envelope: Envelope): void {
+  function push(envelope: Envelope, payload: unknown): void {
     if (envelope.control) {
       pushControl(envelope);
       return;
@@ -223,7 +224,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
 
     if (envelope.type === 'citation') attachCitation(state, envelope);
     else if (envelope.type === 'tool_result_image') attachImage(state, envelope);
-    else accumulate(state, envelope);
+    else accumulate(state, envelope, payload);
   }
 
   function pushControl(envelope: Envelope): void {
@@ -277,7 +278,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     report('stream.meta-init-not-first', `meta_init of ${agentLabel(envelope.agent)} arrives after that agent already sent content in this response; a client that reads the format and parent from the first event misses it.`, envelopeAt(envelope));
   }
 
-  function accumulate(state: AgentState, envelope: Envelope): void {
+  function accumulate(state: AgentState, envelope: Envelope, payload: unknown): void {
     const kind = envelope.type;
     let open = openBlockOf(state, kind, envelope);
     const toolId = stringExtra(envelope, 'id');
@@ -318,7 +319,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
       if (isStreamedKind(kind) && envelope.delta !== '') {
         report('block.final-with-content', `The final marker of ${describeBlock(open.block)} carries ${envelope.delta.length} characters of content (upstream sends an empty delta); the content is appended.`, envelopeAt(envelope, open.block));
       }
-      close(state, open.block, envelope);
+      close(state, open.block, envelope, payload);
     }
     changed(open.block);
   }
@@ -348,20 +349,26 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     return next;
   }
 
-  function close(state: AgentState, block: Block, envelope: Envelope): void {
+  /** `payload`: the closing envelope's delta as its dialect parsed it, if it did. */
+  function close(state: AgentState, block: Block, envelope: Envelope, payload: unknown): void {
     block.status = 'complete';
     state.open.delete(block.kind);
     state.lastCompleted.set(block.kind, block);
     if (!hasJsonPayload(block.kind)) return;
-    const parsed = parseJsonPayload(block.content);
-    if (!parsed.ok) {
-      block.parseError = parsed.error;
-      report('envelope.payload-json', `The ${block.kind} payload of ${agentLabel(block.agent)}, reassembled from ${block.envelopes.length} envelope(s) (${block.content.length} characters), is not valid JSON: ${parsed.error}.`, envelopeAt(envelope, block));
-      return;
+    // A payload of this one envelope is its delta, which the dialect already parsed.
+    let value = block.envelopes.length === 1 ? payload : undefined;
+    if (value === undefined) {
+      const parsed = parseJsonPayload(block.content);
+      if (!parsed.ok) {
+        block.parseError = parsed.error;
+        report('envelope.payload-json', `The ${block.kind} payload of ${agentLabel(block.agent)}, reassembled from ${block.envelopes.length} envelope(s) (${block.content.length} characters), is not valid JSON: ${parsed.error}.`, envelopeAt(envelope, block));
+        return;
+      }
+      value = parsed.value;
     }
     parseOnRead(block);
-    if (block.kind === 'awaiting_frontend_tools') readAwaiting(block, parsed.value, envelope);
-    else if (block.kind === 'meta_init') applyMetaInit(state, block, parsed.value);
+    if (block.kind === 'awaiting_frontend_tools') readAwaiting(block, value, envelope);
+    else if (block.kind === 'meta_init') applyMetaInit(state, block, value);
   }
 
   function readAwaiting(block: Block, payload: unknown, envelope: Envelope): void {
@@ -455,8 +462,8 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   }
 
   return {
-    push(envelope) {
-      push(envelope);
+    push(envelope, payload) {
+      push(envelope, payload);
     },
     end,
     blocks: () => blocks,

@@ -17,9 +17,18 @@ describe('utf8ByteLength', () => {
     expect(utf8ByteLength(text)).toBe(encoded(text));
   });
 
-  test('strings too long for the scratch buffer are counted the same, character by character', () => {
+  test('strings too long for the scratch buffer are counted the same, a window at a time', () => {
     const text = `${'x'.repeat(200_000)}é😀\uD800${'日'.repeat(200_000)}`;
     expect(utf8ByteLength(text)).toBe(encoded(text));
+    // Around the end of the first window (a third of the 1 MiB buffer, in characters): a pair
+    // across it, a lone high surrogate before it, a lone low surrogate after it.
+    const window = Math.floor((1024 * 1024) / 3);
+    for (const around of ['😀', '\uD800y', 'y\uDC00', '😀😀']) {
+      for (let shift = -2; shift <= 1; shift++) {
+        const long = `${'x'.repeat(window + shift)}${around}${'é'.repeat(window)}`;
+        expect(utf8ByteLength(long), `${JSON.stringify(around)} at ${shift}`).toBe(encoded(long));
+      }
+    }
   });
 
   test('a string longer than the last one grows the scratch buffer instead of being cut', () => {

@@ -36,35 +36,43 @@ export function encodeUtf8Into(text: string, destination: Uint8Array): number {
 /**
  * Scratch space for `utf8ByteLength`: the native encoder counts bytes many times faster than
  * a loop over the characters. It grows to fit three bytes per character of the longest
- * string measured, up to SCRATCH_MAX_BYTES; longer strings are counted by the loop.
+ * string measured, up to SCRATCH_MAX_BYTES; longer strings are counted a window at a time.
  */
 let scratch = new Uint8Array(16 * 1024);
 const SCRATCH_MAX_BYTES = 1024 * 1024;
+/** Characters per window of a long string: three bytes each fill the largest scratch buffer. */
+const WINDOW_CHARS = Math.floor(SCRATCH_MAX_BYTES / 3);
 
 /** Byte length of `text` in UTF-8 (lone surrogates count as U+FFFD: 3 bytes). */
 export function utf8ByteLength(text: string): number {
   const worst = text.length * 3;
   if (worst > scratch.length) {
-    if (worst > SCRATCH_MAX_BYTES) return countUtf8Bytes(text);
+    if (worst > SCRATCH_MAX_BYTES) return windowedUtf8Bytes(text);
     scratch = new Uint8Array(Math.min(SCRATCH_MAX_BYTES, Math.max(worst, scratch.length * 2)));
   }
   return encoder.encodeInto(text, scratch).written;
 }
 
-/** `utf8ByteLength` without allocating, one character at a time. */
-function countUtf8Bytes(text: string): number {
+/** `utf8ByteLength` of a string too long for the scratch buffer: encoded a window at a time. */
+function windowedUtf8Bytes(text: string): number {
+  if (scratch.length < SCRATCH_MAX_BYTES) scratch = new Uint8Array(SCRATCH_MAX_BYTES);
   let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + WINDOW_CHARS);
+    // A window never ends between the two halves of a surrogate pair, which would each count
+    // as a lone surrogate (three bytes, where the pair is four).
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end--;
+    bytes += encoder.encodeInto(text.slice(start, end), scratch).written;
+    start = end;
   }
   return bytes;
 }
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+

@@ -180,3 +180,27 @@ describe('Anthropic Messages diagnostics', () => {
     expect(rulesOf(decodeProviderEvents(complete))).not.toContain('provider.unknown-event');
   });
 });
+
+describe('compact deltas, read without JSON.parse', () => {
+  /** The same delta with its keys in another order: decoded through JSON.parse. */
+  const reordered = (index: number, type: 'text_delta' | 'thinking_delta', text: string): string =>
+    `event: content_block_delta\ndata: ${JSON.stringify({ delta: { [type === 'text_delta' ? 'text' : 'thinking']: text, type }, index, type: 'content_block_delta' })}\n\n`;
+  const thinkingStart = ev('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } });
+  const thinkingDelta = (text: string): string => ev('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: text } });
+  const texts = ['Hi', ' "quoted"\nline', ' 数据 😀', '\\', ''];
+  const compact = [start, thinkingStart, ...texts.map(thinkingDelta), stop(0), textStart(1), ...texts.map((t) => textDelta(1, t)), textDelta(5, 'stray'), stop(1), textDelta(1, 'late'), ...end];
+  const parsed = [start, thinkingStart, ...texts.map((t) => reordered(0, 'thinking_delta', t)), stop(0), textStart(1), ...texts.map((t) => reordered(1, 'text_delta', t)), reordered(5, 'text_delta', 'stray'), stop(1), reordered(1, 'text_delta', 'late'), ...end];
+
+  it('decode to exactly what the same events in another key order decode to (envelopes, blocks, findings)', () => {
+    const a = decodeProviderEvents(compact);
+    const b = decodeProviderEvents(parsed);
+    const shape = (r: typeof a): unknown => ({
+      envelopes: r.envelopes.map(({ byteStart: _s, byteEnd: _e, ...e }) => e),
+      blocks: r.blocks.map(({ byteStart: _s, byteEnd: _e, ...block }) => block),
+      diagnostics: r.diagnostics.map((d) => [d.rule, d.message]),
+    });
+    expect(shape(a)).toEqual(shape(b));
+    expect(rulesOf(a)).toEqual(['provider.block-not-started', 'provider.delta-after-stop']);
+    expect(a.blocks.map((block) => block.content).slice(0, 2)).toEqual([texts.join(''), texts.join('')]);
+  });
+});

@@ -2,10 +2,11 @@ import { unified, type ContentChannel, type DeltaKind, type ToolKind, type Unifi
 import type { Frame } from '../../sse/types';
 import { citationEnvelopeParts } from '../anthropic-raw/stream-events';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import { checkToolArguments, integerField, NO_EXTRAS, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
+import { CompactTextDelta } from './compact-delta';
 
 /** A content block between its content_block_start and content_block_stop. */
 interface OpenBlock extends StartedBlock {
@@ -71,14 +72,26 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   let events = 0;
   let terminated = false;
   let lastFrame: Frame | undefined;
+  const compact = new CompactTextDelta();
+  let eventContext: ProviderEventContext | undefined;
 
   function push(frame: Frame): void {
     lastFrame = frame;
-    const ctx = new ProviderEventContext(frame, callbacks, messageId);
-    const read = readWireEvent(ctx, 'Anthropic Messages');
+    const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, messageId)).next(frame, messageId);
+    if ((frame.event === '' || frame.event === 'content_block_delta') && compact.read(frame.data)) {
+      // A text or thinking delta in the API's compact form: decoded as below, without JSON.parse.
+      const block = blocks.get(compact.index);
+      const streamed = block ? STREAMED[block.type] : undefined;
+      if (block && streamed) {
+        events++;
+        message?.token(frame.receivedAt);
+        return streamedDelta(ctx, compact.index, block, streamed, compact.thinking ? 'reasoning_delta' : 'text_delta', compact.text);
+      }
+    }
+    const event = readWireEvent(ctx, 'Anthropic Messages');
     events++;
-    if (!read) return;
-    const { type, event } = read;
+    if (!event) return;
+    const type = event['type'] as string;
     if (frame.event !== '' && frame.event !== type) {
       ctx.report('provider.unknown-event', `Event ${frame.seq} says event: ${frame.event} but its data has type ${jsonText(type)}; decoded by its data.`);
     }
@@ -165,11 +178,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       const field = deltaType === 'text_delta' ? 'text' : 'thinking';
       const text = delta[field];
       const streamed = STREAMED[block.type];
-      if (typeof text === 'string' && streamed) {
-        if (block.deltaEvent?.kind !== kind) block.deltaEvent = unified('stream.content_block_delta', ids(index), { kind, channel: streamed.channel });
-        ctx.emit({ type: streamed.type, final: false, delta: text, extras: {} }, block.deltaEvent);
-        return;
-      }
+      if (typeof text === 'string' && streamed) return streamedDelta(ctx, index, block, streamed, deltaType === 'text_delta' ? 'text_delta' : 'reasoning_delta', text);
     } else if (deltaType === 'input_json_delta') {
       const partial = delta['partial_json'];
       if (typeof partial === 'string') block.input.push(partial);
@@ -185,6 +194,12 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     }
     const channel: ContentChannel | undefined = deltaType === 'signature_delta' ? 'reasoning' : STREAMED[block.type]?.channel;
     ctx.wire('content_block_delta', event, unified('stream.content_block_delta', ids(index), { kind: kind ?? deltaType, ...(channel ? { channel } : {}) }));
+  }
+
+  /** A text or thinking delta of an open text or thinking block: streamed content. */
+  function streamedDelta(ctx: ProviderEventContext, index: number, block: OpenBlock, streamed: (typeof STREAMED)[string], kind: DeltaKind, text: string): void {
+    if (block.deltaEvent?.kind !== kind) block.deltaEvent = unified('stream.content_block_delta', ids(index), { kind, channel: streamed.channel });
+    ctx.envelope(streamed.type, false, text, NO_EXTRAS, undefined, block.deltaEvent);
   }
 
   function stopBlock(ctx: ProviderEventContext, event: WireEvent): void {

@@ -4,7 +4,7 @@ import type { Frame } from '../../sse/types';
 import { isJsonObject, jsonKind, parseJson } from '../../json/values';
 import { previewText } from '../../text/preview';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { createXmlItemDecoder } from '../legacy-xml/decoder';
+import { createXmlItemDecoder, type XmlItemDecoder } from '../legacy-xml/decoder';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
 import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
 import {
@@ -59,39 +59,12 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
   const blocks = createBlockTracker<number, OpenBlock>(reportNotStopped);
   const unknownReported = new Set<string>();
 
-  /**
-   * One event being decoded: methods, not closures per event. Fields are declared, not
-   * initialised as class fields: [[Define]] semantics (ES2022 class fields) run an initializer
-   * per instance that costs more than the whole event's decoding in Node 20's V8.
-   */
-  class EventItem implements EventContext {
-    declare readonly frame: Frame;
-
-    constructor(frame: Frame) {
-      this.frame = frame;
-    }
-
-    /** Where the event is: made when a finding or a block asks, not for every event. */
-    get at(): DiagnosticLocation {
-      return { frame: this.frame.seq, byteStart: this.frame.byteStart, byteEnd: this.frame.byteEnd };
-    }
-
-    report(rule: RuleId, message: string): void {
-      callbacks.onDiagnostic({ rule, message, at: this.at });
-    }
-
-    // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
-    emit(parts: EnvelopeParts): void {
-      callbacks.onEnvelope({ frame: this.frame.seq, agent: xml.agent(), type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
-    }
-  }
-
   function push(frame: Frame): void {
     if (frame.data.charCodeAt(0) !== OPEN_BRACE) {
       xml.push(frame);
       return;
     }
-    const ctx = new EventItem(frame);
+    const ctx = new EventItem(frame, callbacks, xml);
 
     const parsed = parseJson(frame.data);
     if (!parsed.ok) {
@@ -264,6 +237,41 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
       xml.end();
     },
   };
+}
+
+/**
+ * One event being decoded: methods, not closures per event. Defined once, not per decoder: a
+ * class made by each decoder gives each session's events a map of their own, and the code
+ * optimised for the previous session's events is thrown away at the next one's first event.
+ * Fields are declared, not initialised as class fields: [[Define]] semantics (ES2022 class
+ * fields) run an initializer per instance that costs more than the whole event's decoding in
+ * Node 20's V8.
+ */
+class EventItem implements EventContext {
+  declare readonly frame: Frame;
+  declare readonly callbacks: DialectCallbacks;
+  /** The XML item decoder of the same stream, which knows the agent to stamp. */
+  declare readonly xml: XmlItemDecoder;
+
+  constructor(frame: Frame, callbacks: DialectCallbacks, xml: XmlItemDecoder) {
+    this.frame = frame;
+    this.callbacks = callbacks;
+    this.xml = xml;
+  }
+
+  /** Where the event is: made when a finding or a block asks, not for every event. */
+  get at(): DiagnosticLocation {
+    return { frame: this.frame.seq, byteStart: this.frame.byteStart, byteEnd: this.frame.byteEnd };
+  }
+
+  report(rule: RuleId, message: string): void {
+    this.callbacks.onDiagnostic({ rule, message, at: this.at });
+  }
+
+  // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
+  emit(parts: EnvelopeParts): void {
+    this.callbacks.onEnvelope({ frame: this.frame.seq, agent: this.xml.agent(), type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
+  }
 }
 
 interface EventContext {

@@ -26,7 +26,8 @@ export function isServerToolResultType(blockType: string): boolean {
 /** Every field of the event except `type`: the extras of a provider-event envelope. */
 export function eventFields(event: Record<string, unknown>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(event)) if (key !== 'type') setField(fields, key, value);
+  // for…in lists a parsed object's own keys in wire order, without an array of entries.
+  for (const key in event) if (key !== 'type') setField(fields, key, event[key]);
   return fields;
 }
 

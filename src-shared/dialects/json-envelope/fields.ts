@@ -1,5 +1,4 @@
 import { describeValue } from '../../json/values';
-import { BASE_FIELDS } from '../../envelope/vocabulary';
 import { stringifyJson } from '../../json/tree';
 
 /** A base field that was absent or had the wrong JSON type, and what was assumed instead. */
@@ -20,8 +19,6 @@ export interface EnvelopeFields {
 
 /** The issues of a well-formed envelope (nearly all of them): one shared empty list. */
 const NO_ISSUES: readonly FieldIssue[] = [];
-
-const BASE = new Set<string>(BASE_FIELDS);
 
 function isScalar(value: unknown): value is number | boolean {
   return typeof value === 'number' || typeof value === 'boolean';
@@ -47,10 +44,11 @@ function agentDefaultText(defaultAgent: string): string {
 export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent: string): EnvelopeFields {
   let issues = NO_ISSUES;
 
+  // The type check first: a well-formed envelope asks no `in` (a key lookup of its own).
   let type = '';
   const rawType = object['type'];
-  if (!('type' in object)) issues = [...issues, missingField('type', 'type ""')];
-  else if (typeof rawType === 'string') type = rawType;
+  if (typeof rawType === 'string') type = rawType;
+  else if (!('type' in object)) issues = [...issues, missingField('type', 'type ""')];
   else {
     type = isScalar(rawType) ? String(rawType) : '';
     issues = [...issues, wrongFieldType('type', 'string', rawType, `type ${JSON.stringify(type)}`)];
@@ -58,8 +56,8 @@ export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent
 
   let agent = defaultAgent;
   const rawAgent = object['agent'];
-  if (!('agent' in object)) issues = [...issues, missingField('agent', agentDefaultText(defaultAgent))];
-  else if (typeof rawAgent === 'string') agent = rawAgent;
+  if (typeof rawAgent === 'string') agent = rawAgent;
+  else if (!('agent' in object)) issues = [...issues, missingField('agent', agentDefaultText(defaultAgent))];
   else {
     if (isScalar(rawAgent)) agent = String(rawAgent);
     issues = [...issues, wrongFieldType('agent', 'string', rawAgent, isScalar(rawAgent) ? `agent ${JSON.stringify(agent)}` : agentDefaultText(defaultAgent))];
@@ -67,8 +65,8 @@ export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent
 
   let final = false;
   const rawFinal = object['final'];
-  if (!('final' in object)) issues = [...issues, missingField('final', 'false (the block stays open until an envelope with final:true)')];
-  else if (typeof rawFinal === 'boolean') final = rawFinal;
+  if (typeof rawFinal === 'boolean') final = rawFinal;
+  else if (!('final' in object)) issues = [...issues, missingField('final', 'false (the block stays open until an envelope with final:true)')];
   else {
     final = rawFinal === 'true' || rawFinal === 1;
     issues = [...issues, wrongFieldType('final', 'boolean', rawFinal, String(final))];
@@ -76,8 +74,8 @@ export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent
 
   let delta = '';
   const rawDelta = object['delta'];
-  if (!('delta' in object)) issues = [...issues, missingField('delta', 'an empty delta')];
-  else if (typeof rawDelta === 'string') delta = rawDelta;
+  if (typeof rawDelta === 'string') delta = rawDelta;
+  else if (!('delta' in object)) issues = [...issues, missingField('delta', 'an empty delta')];
   else {
     // Keep a structured delta as its JSON text so its content is not lost.
     delta = rawDelta === null ? '' : (stringifyJson(rawDelta) ?? '');
@@ -87,7 +85,8 @@ export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent
   const extras: Record<string, unknown> = {};
   // for…in lists a parsed object's own keys in wire order, without an array of them.
   for (const key in object) {
-    if (BASE.has(key)) continue;
+    // Compared one by one: keys of parsed objects are internalised, so each is a pointer check.
+    if (key === 'type' || key === 'agent' || key === 'final' || key === 'delta') continue;
     // A wire key "__proto__" must stay a plain property, not replace the prototype.
     if (key === '__proto__') Object.defineProperty(extras, key, { value: object[key], enumerable: true, writable: true, configurable: true });
     else extras[key] = object[key];

@@ -7,6 +7,7 @@ import type { EnvelopeInit } from '../../envelope/types';
 import { createLegacyXmlDecoder } from './decoder';
 import { htmlEscape } from './entities';
 import { xmlStreamEscape } from './escaping';
+import { frameOf } from '../../testing/frames';
 
 const ROOT = '11111111-1111-4111-8111-111111111111';
 
@@ -482,5 +483,25 @@ describe('upstream XML fixtures', () => {
       const run = runDialectOnChunks(createLegacyXmlDecoder, chunking.chunks);
       expect({ chunking: chunking.name, envelopes: run.envelopes, diagnostics: run.diagnostics }).toEqual({ chunking: chunking.name, envelopes: whole.envelopes, diagnostics: whole.diagnostics });
     }
+  });
+});
+
+describe('parsed attributes', () => {
+  it('hands each JSON attribute it parsed on with its envelope, and nothing when the JSON is invalid', () => {
+    const handed: [string, unknown][] = [];
+    const decoder = createLegacyXmlDecoder({ onEnvelope: (e, payload) => handed.push([e.type, payload]), onDiagnostic: () => undefined });
+    const items = [
+      metaInit({ format: 'xml', agent_uuid: ROOT }),
+      xmlStreamEscape(`<content-block-tool_call id="t1" name="f" arguments="${htmlEscape('{"path": "a\\nb"}')}"></content-block-tool_call>`),
+      `<meta_final data="${htmlEscape('{"stop_reason": "end_turn"')}"></meta_final>`,
+      '<content-block-text>',
+    ];
+    items.forEach((item, i) => decoder.push(frameOf(item, i)));
+    expect(handed).toEqual([
+      ['meta_init', { format: 'xml', agent_uuid: ROOT }],
+      ['tool_call', { path: 'a\nb' }],
+      ['meta_final', undefined],
+      ['text', undefined],
+    ]);
   });
 });

@@ -10,7 +10,7 @@ import { describeCdataProblem, unwrapCdata, type CdataProblem } from './cdata';
 import { citationExtras, readCitations } from './citations';
 import { findEmbeddedTags } from './embedded';
 import { decodeAttributeValue, type EntityProblem } from './entities';
-import { findUnpairedBackslash, unescapeFormatterItem, unescapeToolResultCdata } from './escaping';
+import { unescapeFormatterItem, unescapeToolResultCdata } from './escaping';
 import { setField } from './fields';
 import { isMarkupError, readStartTag, tagNameAt, type RawAttribute } from './markup';
 import { readToolResultBody } from './tool-result';
@@ -32,6 +32,12 @@ export interface XmlItemDecoder {
 }
 
 type StreamedType = 'text' | 'thinking';
+
+const LESS_THAN = 0x3c;
+const GREATER_THAN = 0x3e;
+const NO_EXTRAS: Record<string, unknown> = Object.freeze({});
+/** What an Item holds before its first item. */
+const NO_FRAME: Frame = { seq: -1, byteStart: 0, byteEnd: 0, chunkFirst: 0, chunkLast: 0, receivedAt: 0, event: '', data: '', id: '', dataLines: 0, maxDataLineBytes: 0 };
 
 interface OpenBlock {
   type: StreamedType;
@@ -92,22 +98,24 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   let subagentReported = false;
   const legacyTagsReported = new Set<string>();
   const unknownTagsReported = new Set<string>();
+  /** The item being decoded: one object, reset for each item (see Item). */
+  const ctx = new Item(stream);
 
   function push(frame: Frame): void {
-    // Deltas, attribute values and CDATA bodies are cut from the data and kept by the blocks;
-    // the framer's data is itself cut from the text of a whole network chunk, which they would
-    // otherwise keep alive with them.
-    const data = detachString(frame.data);
-    const ctx = new Item(frame, data, stream);
-
     const newest = open.at(-1);
-    const streamed = streamedTag(data);
+    const streamed = streamedTag(frame.data);
     // A close tag of a block that is not open, inside another block, can only be text.
     if (streamed && (!streamed.closing || newest === undefined || open.some((b) => b.type === streamed.type))) {
+      ctx.start(frame, frame.data);
       if (streamed.closing) closeBlock(ctx, streamed.type);
       else openBlock(ctx, streamed.type);
       return;
     }
+    // Deltas, attribute values and CDATA bodies are cut from the data and kept by the blocks;
+    // the framer's data is itself cut from the text of a whole network chunk, which they would
+    // otherwise keep alive with them.
+    const data = detachString(frame.data);
+    ctx.start(frame, data);
     const tag = tagNameAt(data, 0);
     const kind = tag === null ? undefined : itemKind(tag);
     if (tag !== null && kind !== undefined && (newest === undefined || isCompleteElement(data, tag))) {
@@ -152,7 +160,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       reportLeftOpen(ctx, `opened a ${type} block`);
     }
     open.push({ type, frame: frame.seq, at: ctx.at, reportedUnclosed: false });
-    ctx.emit({ type, final: false, delta: '', extras: {}, control: 'block-open' });
+    ctx.emitStreamed(type, false, '', 'block-open');
   }
 
   /**
@@ -182,20 +190,23 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       ctx.report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} closes the ${type} block from event ${open[index]?.frame ?? '?'} while the ${newest.type} block opened after it (event ${newest.frame}) is still open: the tags of interleaved sub-agents cross.`);
     }
     open.splice(index, 1);
-    ctx.emit({ type, final: true, delta: '', extras: {} });
+    ctx.emitStreamed(type, true, '');
   }
 
   function emitDelta(ctx: ItemContext, type: StreamedType): void {
     const delta = formatterText(ctx, ctx.data);
     const embedded = findEmbeddedTags(delta);
-    ctx.emit({ type, final: false, delta, extras: embedded.length > 0 ? { embedded } : {} });
+    if (embedded.length > 0) ctx.emit({ type, final: false, delta, extras: { embedded } });
+    else ctx.emitStreamed(type, false, delta);
   }
 
   /** Undo `stream_xml_to_aqueue` on a formatter item, unless the stream predates it. */
   function formatterText(ctx: ItemContext, text: string): string {
     if (!escaped) return text;
-    const unpaired = findUnpairedBackslash(text);
-    if (unpaired === -1) return unescapeFormatterItem(text);
+    // The text unescaped, or where a backslash shows it was never escaped.
+    const unescapedOrUnpaired = unescapeFormatterItem(text);
+    if (typeof unescapedOrUnpaired === 'string') return unescapedOrUnpaired;
+    const unpaired = unescapedOrUnpaired;
     escaped = false;
     ctx.report('xml.unescaped-stream', `Event ${ctx.frame.seq} holds a backslash upstream's escaping cannot produce (character ${unpaired}: ${previewText(text.slice(Math.max(0, unpaired - 20), unpaired + 20))}), so this stream predates the escaping of "\\" and newlines (before 2026-01-01). This item and all later ones are taken verbatim; earlier items holding "\\\\" or "\\n" were unescaped and may differ from what was sent.`);
     return text;
@@ -293,7 +304,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     const agent = type === 'meta_init' ? agentOfMetaInit(ctx, payload) : stream.rootAgent;
     const extras = extraAttributes(element, ['data']);
     if (element.body !== '') extras['body'] = element.body;
-    ctx.emit({ type, final: true, delta: data, extras, agent });
+    ctx.emit({ type, final: true, delta: data, extras, agent }, payload);
   }
 
   function decodeToolCall(ctx: ItemContext, element: Element, type: string): void {
@@ -303,8 +314,8 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       reportLegacyTag(ctx, element.tag, callType);
     }
     requireAttributes(ctx, element, ['id', 'name', 'arguments']);
-    parseAttributeJson(ctx, element, 'arguments');
-    ctx.emit({ type: callType, final: true, delta: element.attributes.get('arguments') ?? '', extras: idAndName(element, element.attributes.get('name'), ['arguments']) });
+    const payload = parseAttributeJson(ctx, element, 'arguments');
+    ctx.emit({ type: callType, final: true, delta: element.attributes.get('arguments') ?? '', extras: idAndName(element, element.attributes.get('name'), ['arguments']) }, payload);
   }
 
   function decodeServerToolResult(ctx: ItemContext, element: Element, name: string): void {
@@ -455,18 +466,23 @@ interface ItemStream {
 }
 
 /**
- * One item being decoded: methods, not closures per item (an item is one SSE event). The
- * class is the module's, not each decoder's: with a class per decoder, the `new` in `push`
- * sees a new class for every stream decoded and V8 falls back to its slow generic path.
+ * The item being decoded: methods, not closures per item (an item is one SSE event), and one
+ * object per decoder, reset by `start` for each item, since nothing keeps it past its item.
+ * The class is the module's, not each decoder's: with a class per decoder, V8 would see a
+ * new class for every stream decoded and fall back to its slow generic path.
  */
 class Item implements ItemContext {
+  frame: Frame = NO_FRAME;
+  data = '';
   private location: DiagnosticLocation | null = null;
 
-  constructor(
-    readonly frame: Frame,
-    readonly data: string,
-    private readonly stream: ItemStream,
-  ) {}
+  constructor(private readonly stream: ItemStream) {}
+
+  start(frame: Frame, data: string): void {
+    this.frame = frame;
+    this.data = data;
+    this.location = null;
+  }
 
   /** Built when first asked for: most items report nothing. */
   get at(): DiagnosticLocation {
@@ -478,8 +494,17 @@ class Item implements ItemContext {
   }
 
   // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
-  emit(parts: EnvelopeParts): void {
-    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? this.stream.rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
+  /** `payload`: the delta as parsed JSON, when it was parsed (reconstruction then need not parse it again). */
+  emit(parts: EnvelopeParts, payload?: unknown): void {
+    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? this.stream.rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control }, payload);
+  }
+
+  /**
+   * An envelope of a text or thinking block with no extras: most items are one. No parts
+   * object, and the extras object is shared (nothing changes an envelope's extras).
+   */
+  emitStreamed(type: StreamedType, final: boolean, delta: string, control?: 'block-open'): void {
+    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: this.stream.rootAgent, type, final, delta, extras: NO_EXTRAS, control });
   }
 
   undecoded(): void {
@@ -493,17 +518,32 @@ interface ItemContext {
   data: string;
   at: DiagnosticLocation;
   report: (rule: RuleId, message: string) => void;
-  emit: (parts: EnvelopeParts) => void;
+  emit: (parts: EnvelopeParts, payload?: unknown) => void;
+  emitStreamed: (type: StreamedType, final: boolean, delta: string, control?: 'block-open') => void;
   undecoded: () => void;
 }
 
+interface StreamedTag {
+  type: StreamedType;
+  closing: boolean;
+}
+
+/** The four streamed tags, shared: the check runs on every item. */
+const STREAMED_TAGS: ReadonlyMap<string, StreamedTag> = new Map(
+  [...STREAMED_BLOCK_TAGS].flatMap(([name, type]): [string, StreamedTag][] => [
+    [`<${name}>`, { type, closing: false }],
+    [`</${name}>`, { type, closing: true }],
+  ]),
+);
+
+/** The longest streamed tag: a longer item is none, and is not hashed for the lookup. */
+const LONGEST_STREAMED_TAG = Math.max(...[...STREAMED_TAGS.keys()].map((tag) => tag.length));
+
 /** `<content-block-text>`, `</content-block-thinking>`…: the whole item is the tag. */
-function streamedTag(data: string): { type: StreamedType; closing: boolean } | null {
-  if (!data.endsWith('>')) return null;
-  const closing = data.startsWith('</');
-  if (!closing && !data.startsWith('<')) return null;
-  const type = STREAMED_BLOCK_TAGS.get(data.slice(closing ? 2 : 1, -1));
-  return type ? { type, closing } : null;
+function streamedTag(data: string): StreamedTag | null {
+  // Most items are deltas: two character reads settle them.
+  if (data.length > LONGEST_STREAMED_TAG || data.charCodeAt(0) !== LESS_THAN || data.charCodeAt(data.length - 1) !== GREATER_THAN) return null;
+  return STREAMED_TAGS.get(data) ?? null;
 }
 
 /** The item ends its element: with `/>`, or with a close tag of the vocabulary (its own, or a wrong one). */

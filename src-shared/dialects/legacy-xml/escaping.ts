@@ -24,40 +24,26 @@ export function xmlStreamEscape(text: string): string {
   return text.replaceAll('\\', '\\\\').replaceAll('\n', '\\n');
 }
 
-/** Undo `stream_xml_to_aqueue`: `\\` → `\`, `\n` → LF, scanning left to right. */
-export function unescapeFormatterItem(text: string): string {
+/**
+ * Undo `stream_xml_to_aqueue`: `\\` → `\`, `\n` → LF, scanning left to right. A backslash
+ * that starts neither could not have been written by it: such a backslash proves the item was
+ * never escaped (the stream predates the escaping; the captured 2025-12 stream has `\"` and
+ * `\u2713` inside tool arguments and results), and its index is returned instead of text.
+ * One scan does both, since every escaped item is checked before it is unescaped.
+ */
+export function unescapeFormatterItem(text: string): string | number {
   let i = text.indexOf('\\');
   if (i === -1) return text;
   let out = '';
   let from = 0;
   while (i !== -1) {
     const next = text.charCodeAt(i + 1);
-    if (next === BACKSLASH || next === LETTER_N) {
-      out += text.slice(from, i) + (next === BACKSLASH ? '\\' : '\n');
-      from = i + 2;
-      i = text.indexOf('\\', from);
-    } else {
-      // A backslash no escape explains: kept as it is (see findUnpairedBackslash).
-      i = text.indexOf('\\', i + 1);
-    }
+    if (next !== BACKSLASH && next !== LETTER_N) return i;
+    out += text.slice(from, i) + (next === BACKSLASH ? '\\' : '\n');
+    from = i + 2;
+    i = text.indexOf('\\', from);
   }
   return out + text.slice(from);
-}
-
-/**
- * Index of the first backslash that `stream_xml_to_aqueue` cannot have produced (one not
- * starting `\\` or `\n`), or -1. Such a backslash proves the item was never escaped: the
- * stream predates the escaping (the captured 2025-12 stream has `\"` and `\u2713` inside
- * tool arguments and results).
- */
-export function findUnpairedBackslash(text: string): number {
-  let i = text.indexOf('\\');
-  while (i !== -1) {
-    const next = text.charCodeAt(i + 1);
-    if (next !== BACKSLASH && next !== LETTER_N) return i;
-    i = text.indexOf('\\', i + 2);
-  }
-  return -1;
 }
 
 const CDATA_SPLIT = ']]]]><![CDATA[>';

@@ -3,7 +3,7 @@ import { unwrapCdata } from './cdata';
 import { citationExtras, readCitations } from './citations';
 import { findEmbeddedTags } from './embedded';
 import { decodeAttributeValue, htmlEscape } from './entities';
-import { escapeToolResultCdata, findUnpairedBackslash, unescapeFormatterItem, unescapeToolResultCdata, xmlStreamEscape } from './escaping';
+import { escapeToolResultCdata, unescapeFormatterItem, unescapeToolResultCdata, xmlStreamEscape } from './escaping';
 import { isMarkupError, readStartTag, tagNameAt } from './markup';
 import { readToolResultBody } from './tool-result';
 import { isXmlItem, xmlItemTag } from './vocabulary';
@@ -26,11 +26,11 @@ describe('unescapeFormatterItem (inverse of stream_xml_to_aqueue)', () => {
     expect(unescapeFormatterItem('\\\\\\n')).toBe('\\\n');
   });
 
-  it('keeps a backslash no escape explains and finds it', () => {
-    expect(unescapeFormatterItem('say \\"hi\\"')).toBe('say \\"hi\\"');
-    expect(findUnpairedBackslash('ok \\\\ and \\n then \\u2713')).toBe(18);
-    expect(findUnpairedBackslash(xmlStreamEscape('any \\ text \\" here\n'))).toBe(-1);
-    expect(findUnpairedBackslash('ends with \\')).toBe(10);
+  it('gives the index of the first backslash no escape explains instead of text', () => {
+    expect(unescapeFormatterItem('say \\"hi\\"')).toBe(4);
+    expect(unescapeFormatterItem('ok \\\\ and \\n then \\u2713')).toBe(18);
+    expect(unescapeFormatterItem(xmlStreamEscape('any \\ text \\" here\n'))).toBe('any \\ text \\" here\n');
+    expect(unescapeFormatterItem('ends with \\')).toBe(10);
   });
 });
 

@@ -151,3 +151,60 @@ describe('OpenAI Responses diagnostics', () => {
     expect(result.envelopes.some((e) => e.type === 'response.hologram.delta' && e.control === 'provider-event')).toBe(true);
   });
 });
+
+describe('text deltas read without JSON.parse once their prefix is known', () => {
+  /** The events as the API writes them, or with `delta` first, which is never read without JSON.parse. */
+  const frames = (events: [string, Record<string, unknown>, number?][], deltaFirst: boolean): string[] =>
+    events.map(([type, fields, sequence], i) => {
+      const { delta: text, ...rest } = fields;
+      const ordered = deltaFirst && text !== undefined ? { delta: text, type, ...rest } : { type, ...fields };
+      return `event: ${type}\ndata: ${JSON.stringify({ ...ordered, sequence_number: sequence ?? i })}\n\n`;
+    });
+  const otherIds = { item_id: 'msg_2', output_index: 1, content_index: 0 };
+  const summaryIds = { item_id: 'rs_1', output_index: 2, summary_index: 0 };
+  const events: [string, Record<string, unknown>, number?][] = [
+    created,
+    itemAdded,
+    partAdded,
+    ...['Hel', 'lo', ' "you"', '\n', ' 数据 😀', ''].map(delta),
+    // A gap in the sequence numbers is reported whichever way the delta is read.
+    ['response.output_text.delta', { ...ids, delta: 'gap' }, 40],
+    ['response.output_item.added', { output_index: 1, item: { id: 'msg_2', type: 'message', content: [] } }],
+    ['response.content_part.added', { ...otherIds, part: { type: 'refusal', refusal: '' } }],
+    ['response.refusal.delta', { ...otherIds, delta: 'No.' }],
+    ['response.refusal.delta', { ...otherIds, delta: ' Sorry' }],
+    delta(' again'),
+    ['response.output_item.added', { output_index: 2, item: { id: 'rs_1', type: 'reasoning', summary: [] } }],
+    ['response.reasoning_summary_part.added', { ...summaryIds, part: { type: 'summary_text', text: '' } }],
+    ['response.reasoning_summary_text.delta', { ...summaryIds, delta: 'Think' }],
+    ['response.reasoning_summary_text.delta', { ...summaryIds, delta: 'ing' }],
+    textDone('Hello'),
+    // Late: its part is done, so it is a provider event with a finding, not text.
+    delta(' late'),
+    partDone,
+    delta(' later'),
+    itemDone,
+    // A new response: the refusal part still open goes on in it, and the same ids again belong to a new part.
+    ['response.refusal.delta', { ...otherIds, delta: ' still' }],
+    ['response.created', { response: { id: 'resp_2', status: 'in_progress', model: 'gpt-test' } }],
+    ['response.refusal.delta', { ...otherIds, delta: ' no' }],
+    partAdded,
+    delta('Second'),
+    delta(' response'),
+    completed,
+  ];
+
+  it('decode to exactly what JSON.parse of every event gives (envelopes, blocks, findings)', () => {
+    const read = decodeProviderEvents(frames(events, false));
+    const parsed = decodeProviderEvents(frames(events, true));
+    const shape = (r: typeof read): unknown => ({
+      envelopes: r.envelopes.map(({ byteStart: _s, byteEnd: _e, ...e }) => e),
+      blocks: r.blocks.map(({ byteStart: _s, byteEnd: _e, ...block }) => block),
+      diagnostics: r.diagnostics.map((d) => [d.rule, d.message]),
+    });
+    expect(shape(read)).toEqual(shape(parsed));
+    expect(rulesOf(read)).toEqual(expect.arrayContaining(['provider.sequence-gap', 'provider.delta-after-stop']));
+    expect(read.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['Hello "you"\n 数据 😀gap again', 'Second response']);
+    expect(read.blocks.find((b) => b.kind === 'reasoning_summary')?.content).toBe('Thinking');
+  });
+});

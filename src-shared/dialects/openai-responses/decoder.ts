@@ -1,10 +1,11 @@
 import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import { checkToolArguments, integerField, NO_EXTRAS, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
+import { RecentTextDelta } from './recent-delta';
 
 /** An output item between response.output_item.added and .done. */
 interface OpenItem extends StartedBlock {
@@ -20,6 +21,8 @@ interface OpenItem extends StartedBlock {
 
 /** A content part (text, refusal, reasoning text) or a reasoning summary part. */
 interface OpenPart extends StartedBlock {
+  /** Its key in the part tracker: `output:index`, or `output:sindex` for a summary part. */
+  key: string;
   type: string;
   envelopeType: string;
   channel: ContentChannel;
@@ -30,6 +33,16 @@ interface OpenPart extends StartedBlock {
   annotations: { at: number; start?: number; end?: number }[];
   /** The unified form of the part's last delta: the next one with the same ids and kind shares it (read-only). */
   deltaEvent?: UnifiedEvent;
+  /** What its last delta decoded to, for reading the next ones without JSON.parse (RecentTextDelta). */
+  decoded?: DecodedDelta;
+}
+
+/** What a text delta decoded to: everything but its text and sequence number. */
+interface DecodedDelta {
+  part: OpenPart;
+  type: string;
+  unified: UnifiedEvent;
+  responseId: string;
 }
 
 const PART_TYPES: Readonly<Record<string, { envelopeType: string; channel: ContentChannel }>> = {
@@ -89,20 +102,32 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   let events = 0;
   let terminated = false;
   let lastFrame: Frame | undefined;
+  const recent = new RecentTextDelta<DecodedDelta>();
+  let eventContext: ProviderEventContext | undefined;
 
   function push(frame: Frame): void {
     lastFrame = frame;
-    const ctx = new ProviderEventContext(frame, callbacks, responseId);
-    const read = readWireEvent(ctx, 'OpenAI Responses');
+    const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, responseId)).next(frame, responseId);
+    if (recent.read(frame.data)) {
+      // The next text delta of the part the last one was for, read without JSON.parse: decoded
+      // as that one was, while its part is still open and nothing it decoded to changed.
+      const decoded = recent.meaning as DecodedDelta;
+      const part = decoded.part;
+      if (parts.get(part.key) === part && !part.done && part.deltaEvent === decoded.unified && decoded.responseId === responseId) {
+        events++;
+        checkSequence(ctx, decoded.type, recent.sequence);
+        return streamText(ctx, part, recent.text);
+      }
+    }
+    const event = readWireEvent(ctx, 'OpenAI Responses');
     events++;
-    if (!read) return;
-    const { type, event } = read;
-    checkSequence(ctx, type, event);
+    if (!event) return;
+    const type = event['type'] as string;
+    checkSequence(ctx, type, integerField(event, 'sequence_number'));
     decode(ctx, type, event);
   }
 
-  function checkSequence(ctx: ProviderEventContext, type: string, event: WireEvent): void {
-    const sequence = integerField(event, 'sequence_number');
+  function checkSequence(ctx: ProviderEventContext, type: string, sequence: number | undefined): void {
     if (sequence === undefined) return;
     if (lastSequence !== undefined && sequence !== lastSequence + 1) {
       const how = sequence <= lastSequence ? `goes back from ${lastSequence} to ${sequence} (events reordered or repeated)` : `jumps from ${lastSequence} to ${sequence}: ${sequence - lastSequence - 1} event(s) missing`;
@@ -344,7 +369,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const partType = stringField(part, 'type') || (summary ? 'summary_text' : '');
     const known = PART_TYPES[partType];
     if (!known) reportUnknown(ctx, `part:${partType}`, `${type} in event ${ctx.frame.seq} adds a part of type ${jsonText(partType)}, which this version does not know; kept as a provider event.`);
-    const open: OpenPart = { type: partType, envelopeType: known?.envelopeType ?? partType, channel: known?.channel ?? 'output_text', frame: ctx.frame.seq, at: ctx.at, done: false, text: [], annotations: [] };
+    const open: OpenPart = { key, type: partType, envelopeType: known?.envelopeType ?? partType, channel: known?.channel ?? 'output_text', frame: ctx.frame.seq, at: ctx.at, done: false, text: [], annotations: [] };
     const previous = parts.start(key, open);
     if (previous) ctx.report('provider.block-started-twice', `${type} in event ${ctx.frame.seq} adds part ${key} again while the ${previous.type} part added in event ${previous.frame} is open; the new part replaces it.`);
     const u = unified('stream.content_block_start', ids(event), { kind: partType, ...(known ? { channel: known.channel } : {}) });
@@ -391,11 +416,23 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       closeText(ctx, open, event, unified('stream.content_block_stop', ids(event), { kind: open.type, channel }));
       return;
     }
-    const delta = stringField(event, 'delta');
+    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
+    streamText(ctx, open, stringField(event, 'delta'));
+    recent.learn(ctx.frame.data, decodedDelta(open, type, open.deltaEvent));
+  }
+
+  /** What the part's delta of this type decoded to: the same object while nothing in it changes. */
+  function decodedDelta(open: OpenPart, type: string, deltaEvent: UnifiedEvent): DecodedDelta {
+    const last = open.decoded;
+    if (last?.unified === deltaEvent && last.type === type && last.responseId === responseId) return last;
+    return (open.decoded = { part: open, type, unified: deltaEvent, responseId });
+  }
+
+  /** A text delta of an open part that is not done: streamed content. */
+  function streamText(ctx: ProviderEventContext, open: OpenPart, delta: string): void {
     response?.token(ctx.frame.receivedAt);
     if (open.type === 'output_text') open.text.push(delta);
-    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
-    ctx.emit({ type: open.envelopeType, final: false, delta, extras: {} }, open.deltaEvent);
+    ctx.envelope(open.envelopeType, false, delta, NO_EXTRAS, undefined, open.deltaEvent);
   }
 
   /** Whether `event` (a delta) has the unified form `cached`: what ids(event) would give, compared without building it. */

@@ -1,8 +1,8 @@
 import type { RuleId } from '../../diagnostics/rules';
 import type { DiagnosticLocation } from '../../diagnostics/types';
-import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import { undecodedParts, type ControlKind, type EnvelopeInit } from '../../envelope/types';
 import type { UnifiedEvent } from '../../envelope/unified';
-import { isJsonObject, jsonKind, parseJson } from '../../json/values';
+import { errorMessage, isJsonObject, jsonKind, parseJson } from '../../json/values';
 import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import type { DialectCallbacks } from '../types';
@@ -11,20 +11,35 @@ export type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'>;
 export type WireEvent = Record<string, unknown>;
 
 /**
+ * The extras of a streamed delta, which has none: one frozen object shared by all of them
+ * (the session store reads stored envelopes back with such an object too), not one per delta.
+ */
+export const NO_EXTRAS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
  * One provider event being decoded: where it is, and how its envelopes and findings leave.
- * Shared by the provider dialects (Anthropic Messages, OpenAI Responses).
+ * Shared by the provider dialects (Anthropic Messages, OpenAI Responses). A dialect keeps
+ * one for the events it is pushed and moves it to each (`next`): nothing of it outlives
+ * the event.
  */
 export class ProviderEventContext {
   // Declared, not class fields: ES2022 [[Define]] field initializers cost more per instance
-  // (one per event) than the event's decoding in Node 20's V8.
-  declare readonly frame: Frame;
+  // than the event's decoding in Node 20's V8.
+  declare frame: Frame;
   declare private readonly callbacks: DialectCallbacks;
-  declare private readonly agent: string;
+  declare private agent: string;
 
   constructor(frame: Frame, callbacks: DialectCallbacks, agent: string) {
     this.frame = frame;
     this.callbacks = callbacks;
     this.agent = agent;
+  }
+
+  /** The context of the next event pushed (this one, moved: one object per decoder, not per event). */
+  next(frame: Frame, agent: string): this {
+    this.frame = frame;
+    this.agent = agent;
+    return this;
   }
 
   /** Where the event is: made when a finding or a block asks, not for every event. */
@@ -36,17 +51,22 @@ export class ProviderEventContext {
     this.callbacks.onDiagnostic({ rule, message, at: this.at });
   }
 
-  // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
   emit(parts: EnvelopeParts, unifiedEvent?: UnifiedEvent): void {
-    const envelope: EnvelopeInit = { frame: this.frame.seq, agent: this.agent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras };
-    if (parts.control !== undefined) envelope.control = parts.control;
-    if (unifiedEvent !== undefined) envelope.unified = unifiedEvent;
-    this.callbacks.onEnvelope(envelope);
+    this.envelope(parts.type, parts.final, parts.delta, parts.extras, parts.control, unifiedEvent);
+  }
+
+  /**
+   * `emit` without the parts object, for the events that come by the thousand (deltas). Every
+   * envelope has the same fields in the same order, so that the pipeline that takes them sees
+   * one object shape; a spread of objects of varying shapes is slow in V8.
+   */
+  envelope(type: string, final: boolean, delta: string, extras: Record<string, unknown>, control: ControlKind | undefined, unifiedEvent: UnifiedEvent | undefined): void {
+    this.callbacks.onEnvelope({ frame: this.frame.seq, agent: this.agent, type, final, delta, extras, control, unified: unifiedEvent });
   }
 
   /** The wire event itself, shown in the timeline as a provider event (its fields as extras). */
   wire(type: string, event: WireEvent, unifiedEvent?: UnifiedEvent): void {
-    this.emit({ type, final: true, delta: '', extras: eventFields(event), control: 'provider-event' }, unifiedEvent);
+    this.envelope(type, true, '', eventFields(event), 'provider-event', unifiedEvent);
   }
 }
 
@@ -63,24 +83,25 @@ export function eventFields(event: WireEvent): Record<string, unknown> {
 }
 
 /**
- * The event's JSON object and type; reports and keeps the data undecoded when it is not a
- * JSON object with a string `type`.
+ * The event's JSON object, whose `type` is a string; reports and keeps the data undecoded when
+ * it is not a JSON object with a string `type`. (The type is read from the object again by
+ * the caller: one object less per event.)
  */
-export function readWireEvent(ctx: ProviderEventContext, dialectName: string): { type: string; event: WireEvent } | undefined {
-  const parsed = parseJson(ctx.frame.data);
-  if (!parsed.ok) {
-    ctx.report('provider.invalid-event', `Event ${ctx.frame.seq} is not valid JSON (${parsed.error}); kept undecoded: ${previewText(ctx.frame.data)}`);
+export function readWireEvent(ctx: ProviderEventContext, dialectName: string): WireEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(ctx.frame.data);
+  } catch (error) {
+    ctx.report('provider.invalid-event', `Event ${ctx.frame.seq} is not valid JSON (${errorMessage(error)}); kept undecoded: ${previewText(ctx.frame.data)}`);
     ctx.emit(undecodedParts(ctx.frame));
     return undefined;
   }
-  const value = parsed.value;
-  const type = isJsonObject(value) ? value['type'] : undefined;
-  if (!isJsonObject(value) || typeof type !== 'string') {
+  if (!isJsonObject(value) || typeof value['type'] !== 'string') {
     ctx.report('provider.invalid-event', `Event ${ctx.frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no ${dialectName} event; kept undecoded: ${previewText(ctx.frame.data)}`);
     ctx.emit(undecodedParts(ctx.frame));
     return undefined;
   }
-  return { type, event: value };
+  return value;
 }
 
 export function stringField(object: WireEvent, key: string): string {
