@@ -5,6 +5,7 @@ import { readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
 import { recordEvents, settled, waitFor, type EventLog } from './service-testing';
 import { createSessionService, reconnectDelay, type SessionService } from './session-service';
+import { createTempSpool } from './spool-file';
 
 let server: LoopbackServer | undefined;
 let service: SessionService | undefined;
@@ -162,6 +163,23 @@ describe('live sessions', () => {
     expect((await service.getRows({ sessionId: id, start: 0, count: 5 })).rows.length).toBeGreaterThan(0);
     const raw = await service.getRawBytes({ sessionId: id, leg: 0, byteStart: 0, byteEnd: kept });
     expect(Buffer.from(raw.base64, 'base64').equals(Buffer.from(stream.subarray(0, kept)))).toBe(true);
+  });
+
+  it('ends as failed, not stuck, when the envelope text cannot be written', async () => {
+    const delta = 'x'.repeat(1500);
+    const frames = Array.from({ length: 120 }, () => `data: ${JSON.stringify({ type: 'text', agent: 'a', final: false, delta })}\n\n`);
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      await writeSlowly(res, [...frames, 'data: [DONE]\n\n'], 1);
+    });
+    // Only the envelopes' text spool is on a full disk.
+    service = createSessionService({ openSpool: (what) => (what === 'envelope text' ? { fd: openSync('/dev/full', 'r+'), path: null } : createTempSpool(what)) });
+    events = recordEvents(service);
+    const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+    const done = await settled(service, id);
+    expect(done.state).toBe('failed');
+    expect(done.failure?.message).toMatch(/^Writing the session's envelope text to disk failed: ENOSPC/);
+    expect((await service.getRows({ sessionId: id, start: 0, count: 5 })).rows.length).toBeGreaterThan(0);
   });
 
   it('finalises a clean end mid-event as complete with the torn event diagnosed', async () => {

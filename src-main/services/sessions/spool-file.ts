@@ -26,12 +26,12 @@ function spoolFolder(): string {
 }
 
 /**
- * Creates a spool file and returns its descriptor and, where it could not be unlinked while
- * open, its path (deleted on close). Injected where a test needs writes that fail.
+ * Creates the spool file for `what` and returns its descriptor and, where it could not be
+ * unlinked while open, its path (deleted on close). Injected where a test needs writes that fail.
  */
-export type OpenSpool = () => { fd: number; path: string | null };
+export type OpenSpool = (what: string) => { fd: number; path: string | null };
 
-const createSpoolFile: OpenSpool = () => {
+export const createTempSpool: OpenSpool = () => {
   const path = join(spoolFolder(), `${process.pid}-${randomBytes(8).toString('hex')}.spool`);
   const fd = openSync(path, 'wx+', 0o600);
   try {
@@ -64,7 +64,7 @@ export class SpoolFile {
    */
   constructor(
     private readonly what = 'data',
-    private readonly open: OpenSpool = createSpoolFile,
+    private readonly open: OpenSpool = createTempSpool,
   ) {}
 
   private fd: number | null = null;
@@ -182,7 +182,7 @@ export class SpoolFile {
   private descriptor(): number {
     if (this.closed) throw new Error('The session was closed: its spool file is gone');
     if (this.fd !== null) return this.fd;
-    const { fd, path } = this.open();
+    const { fd, path } = this.open(this.what);
     this.fd = fd;
     this.path = path;
     spoolFiles.register(this, { fd, path }, this);
