@@ -11,68 +11,13 @@ import { renderScript } from '../src-main/services/demo-agent/emit';
 import { interleave, ScriptedAgent } from '../src-main/services/demo-agent/scripted-agent';
 import type { Format, Step } from '../src-main/services/demo-agent/script';
 import { seededUuid } from '../src-main/services/demo-agent/seeded';
+import { deltasOf, logUniform, toolTurn, type Random } from '../src-main/services/demo-agent/scenarios/random-text';
 import { concatBytes } from '../src-shared/bytes/held-bytes';
 import { classifyControlFrame } from '../src-shared/pipeline/stream-control';
 import { seededRandom } from '../src-shared/sse/rechunk';
 import { listSseFixtures, readFixture, readManifest } from '../src-main/testing/fixtures';
 
 export const STREAM_FORMATS = ['json', 'xml', 'raw'] as const satisfies readonly Format[];
-
-const WORDS = ['the', 'agent', 'streams', 'a', 'delta', 'of', 'text', 'while', 'tools', 'run', 'and', 'results', 'arrive', 'in', 'order'];
-const CJK = ['流式', '代理', '工具', '结果', '思考', '文本', 'エージェント', 'ストリーム', '도구', '결과'];
-const EMOJI = ['🚀', '✅', '🔍', '📄', '🧠', '⚙️', '👍🏽', '🇫🇷'];
-
-type Random = () => number;
-
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-/** An integer in [min, max], log-uniform: many small values, a few large ones. */
-const logUniform = (random: Random, min: number, max: number): number => Math.round(Math.exp(Math.log(min) + random() * (Math.log(max) - Math.log(min))));
-
-function sentence(random: Random): string {
-  const words: string[] = [];
-  for (let i = 3 + Math.floor(random() * 12); i > 0; i--) {
-    const r = random();
-    words.push(r < 0.75 ? pick(random, WORDS) : r < 0.93 ? pick(random, CJK) : pick(random, EMOJI));
-  }
-  return `${words.join(' ')}. `;
-}
-
-/** Text of about `bytes` UTF-8 bytes, cut into 5–50-byte deltas (never inside a code point). */
-function deltasOf(random: Random, bytes: number): string[] {
-  const text: string[] = [];
-  for (let size = 0; size < bytes; ) {
-    const s = sentence(random);
-    text.push(s);
-    size += Buffer.byteLength(s);
-  }
-  const out: string[] = [];
-  let current = '';
-  let currentBytes = 0;
-  let target = 5 + Math.floor(random() * 46);
-  for (const char of Array.from(text.join(''))) {
-    current += char;
-    currentBytes += Buffer.byteLength(char);
-    if (currentBytes >= target) {
-      out.push(current);
-      current = '';
-      currentBytes = 0;
-      target = 5 + Math.floor(random() * 46);
-    }
-  }
-  if (current) out.push(current);
-  return out;
-}
-
-/** A tool payload of about `bytes` bytes: rows of mixed-script text, as a search or file read returns. */
-function payload(random: Random, bytes: number): string {
-  const rows: string[] = [];
-  for (let size = 0; size < bytes; ) {
-    const row = sentence(random);
-    rows.push(row);
-    size += Buffer.byteLength(row) + 1;
-  }
-  return rows.join('\n');
-}
 
 /**
  * `mixed`: tool inputs and results of 100 B to 200 KB beside the deltas; `deltas`: tool
@@ -84,17 +29,8 @@ const MAX_PAYLOAD: Record<StreamProfile, number> = { mixed: 200_000, deltas: 200
 
 /** One agent's turns: thinking, text, a tool call and its result, then a closing answer. */
 function agentTurns(agent: ScriptedAgent, random: Random, turns: number, profile: StreamProfile): Step[] {
-  const maxPayload = MAX_PAYLOAD[profile];
-  for (let t = 0; t < turns; t++) {
-    const toolId = `toolu_bench_${agent.uuid.slice(0, 8)}_${t}`;
-    agent
-      .turn()
-      .thinking(deltasOf(random, logUniform(random, 200, 4_000)))
-      .text(deltasOf(random, logUniform(random, 200, 6_000)))
-      .toolUse(toolId, 'read_file', { path: `docs/${t}.md`, content: payload(random, logUniform(random, 100, maxPayload)) })
-      .end('tool_use');
-    agent.toolResult(toolId, 'read_file', payload(random, logUniform(random, 100, maxPayload)));
-  }
+  const sizes = { thinking: [200, 4_000], text: [200, 6_000], payload: [100, MAX_PAYLOAD[profile]] } as const;
+  for (let t = 0; t < turns; t++) toolTurn(agent, random, `toolu_bench_${agent.uuid.slice(0, 8)}_${t}`, `docs/${t}.md`, sizes);
   agent.turn().text(deltasOf(random, logUniform(random, 500, 8_000))).end('end_turn');
   return agent.finish().take();
 }

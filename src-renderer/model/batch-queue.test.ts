@@ -73,4 +73,45 @@ describe('batch queue', () => {
     while (scheduler.pendingFrames > 0) scheduler.frame();
     expect(per).toEqual([2, 2]);
   });
+
+  it('spaces the frames by the interval the queued batches ask for, the shortest of them', () => {
+    const scheduler = createManualScheduler();
+    const applied: number[] = [];
+    const interval = (b: SessionBatch): number => (b.sessionId === 'file' ? 100 : 0);
+    const queue = createBatchQueue((batches) => applied.push(batches.length), scheduler, undefined, interval);
+    // The first batch goes at the next frame: a file's first rows do not wait.
+    queue.push(batch(0, 1, 'file'));
+    scheduler.frame();
+    expect(applied).toEqual([1]);
+    queue.push(batch(1, 1, 'file'));
+    queue.push(batch(2, 1, 'file'));
+    scheduler.frame();
+    expect(applied).toEqual([1]);
+    scheduler.advance(99);
+    scheduler.frame();
+    expect(applied).toEqual([1]);
+    scheduler.advance(1);
+    scheduler.frame();
+    expect(applied).toEqual([1, 2]);
+    // A live session's batch in the queue: no waiting for anyone.
+    queue.push(batch(3, 1, 'file'));
+    queue.push(batch(0, 1, 'live'));
+    scheduler.frame();
+    expect(applied).toEqual([1, 2, 2]);
+  });
+
+  it('flushAll also applies batches waiting for their interval, and nothing runs later', () => {
+    const scheduler = createManualScheduler();
+    const applied: number[] = [];
+    const queue = createBatchQueue((batches) => applied.push(batches.length), scheduler, undefined, () => 100);
+    queue.push(batch(0, 1));
+    scheduler.frame();
+    queue.push(batch(1, 1));
+    scheduler.frame();
+    queue.flushAll();
+    expect(applied).toEqual([1, 1]);
+    scheduler.advance(200);
+    scheduler.frame();
+    expect(applied).toEqual([1, 1]);
+  });
 });

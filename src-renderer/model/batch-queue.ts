@@ -6,7 +6,8 @@ import type { FrameScheduler } from './scheduler';
  * Queues incoming session batches and applies them once per animation frame, at most
  * `maxRowsPerFrame` rows at a time (HTTP Toolkit's `queueEventFlush`): however fast events
  * arrive, the views update at most once per frame and a backlog drains over several frames
- * instead of blocking one.
+ * instead of blocking one. `interval` can space the frames further: the batches wait until
+ * that long after the last frame that applied some (the shortest interval any queued batch asks for).
  */
 export interface BatchQueue {
   push(batch: SessionBatch): void;
@@ -21,10 +22,13 @@ export function createBatchQueue(
   apply: (batches: readonly SessionBatch[]) => void,
   scheduler: FrameScheduler,
   maxRowsPerFrame = DEFAULT_MAX_ROWS_PER_FRAME,
+  interval: (batch: SessionBatch) => number = () => 0,
 ): BatchQueue {
   let queue: SessionBatch[] = [];
   let head = 0;
+  /** Cancels the pending frame (or the timer that will ask for it). */
   let cancelFrame: (() => void) | null = null;
+  let lastFlush = Number.NEGATIVE_INFINITY;
 
   const size = (batch: SessionBatch): number => Math.max(1, columnRows(batch.columns) + batch.changed.length);
 
@@ -44,8 +48,28 @@ export function createBatchQueue(
     return taken;
   };
 
+  const wait = (): number => {
+    let shortest = Number.POSITIVE_INFINITY;
+    for (let i = head; i < queue.length && shortest > 0; i++) shortest = Math.min(shortest, interval(queue[i]!));
+    return lastFlush + shortest - scheduler.now();
+  };
+
   const flushFrame = (): void => {
     cancelFrame = null;
+    if (head === queue.length) return;
+    const remaining = wait();
+    if (remaining > 0) {
+      let cancelLater: (() => void) | null = null;
+      const cancelTimer = scheduler.after(remaining, () => {
+        cancelLater = scheduler.requestFrame(flushFrame);
+      });
+      cancelFrame = () => {
+        cancelTimer();
+        cancelLater?.();
+      };
+      return;
+    }
+    lastFlush = scheduler.now();
     const taken = take(maxRowsPerFrame);
     if (head < queue.length) schedule();
     if (taken.length > 0) apply(taken);

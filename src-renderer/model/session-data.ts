@@ -42,8 +42,9 @@ export function restartSessionData(data: SessionData, summary: SessionSummary): 
 /** A batch brings rows (kept by the timeline), the session's total and new agents. */
 export function applyBatch(data: SessionData, batch: SessionBatch): SessionData {
   const total = Math.max(data.total, batch.total);
-  if (total === data.total && batch.agents.length === 0) return data;
-  return { ...data, total, agents: batch.agents.length > 0 ? mergeAgents(data.agents, batch.agents) : data.agents };
+  const agents = batch.agents.length > 0 ? mergeAgents(data.agents, batch.agents) : data.agents;
+  if (total === data.total && agents === data.agents) return data;
+  return { ...data, total, agents };
 }
 
 /** Block summaries fetched because they changed (see SessionsModel.watch). */
@@ -67,7 +68,7 @@ export function applyDetail(data: SessionData, detail: SessionDetail): SessionDa
     detail,
     summary: newerSummary(data.summary, detail.summary),
     total: Math.max(data.total, detail.summary.envelopes),
-    agents: mergeAgents(detail.agents, data.agents),
+    agents: sameAgentsOr(data.agents, mergeAgents(detail.agents, data.agents)),
   };
 }
 
@@ -99,11 +100,26 @@ export function mergeBlocks(
   return next;
 }
 
-export function mergeAgents(current: readonly AgentInfoPayload[], incoming: readonly AgentInfoPayload[]): AgentInfoPayload[] {
+/**
+ * `current` with `incoming` merged in by uuid; `current` itself when that changes nothing (main
+ * announces an agent again whenever the decoder sees it again), so the views that derive names
+ * and colours from the list do not redo that, and redraw every row, for each batch.
+ */
+export function mergeAgents(current: readonly AgentInfoPayload[], incoming: readonly AgentInfoPayload[]): readonly AgentInfoPayload[] {
   const byUuid = new Map<string, AgentInfoPayload>();
   for (const agent of current) byUuid.set(agent.uuid, agent);
   for (const agent of incoming) byUuid.set(agent.uuid, { ...byUuid.get(agent.uuid), ...agent });
-  return [...byUuid.values()].sort((a, b) => a.firstEnvelope - b.firstEnvelope);
+  return sameAgentsOr(current, [...byUuid.values()].sort((a, b) => a.firstEnvelope - b.firstEnvelope));
+}
+
+/** `held` when `merged` lists the same agents with the same fields, else `merged`. */
+function sameAgentsOr(held: readonly AgentInfoPayload[], merged: readonly AgentInfoPayload[]): readonly AgentInfoPayload[] {
+  return merged.length === held.length && merged.every((agent, i) => sameFields(agent, held[i]!)) ? held : merged;
+}
+
+function sameFields(a: AgentInfoPayload, b: AgentInfoPayload): boolean {
+  const keys = Object.keys(a) as (keyof AgentInfoPayload)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 export function mergeDiagnostics(current: readonly DiagnosticPayload[], incoming: readonly DiagnosticPayload[]): DiagnosticPayload[] {

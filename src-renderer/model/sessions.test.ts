@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockSummary, DiagnosticPayload, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
 import { createFakeService, row, rows, rowsBatch, settle, summary } from '../testing/fake-service';
 import { createManualScheduler } from './scheduler';
-import { ON_DEMAND_INTERVAL_MS, SessionsModel } from './sessions';
+import { FILE_LOAD_INTERVAL_MS, ON_DEMAND_INTERVAL_MS, SessionsModel } from './sessions';
 
 function block(id: number, change: Partial<BlockSummary> = {}): BlockSummary {
   return {
@@ -62,6 +62,48 @@ describe('sessions model', () => {
     expect(notified).toBe(1);
     expect(data.getSnapshot().total).toBe(100);
     expect(model.timeline('s1').getSnapshot().total).toBe(100);
+  });
+
+  it('applies a loading file\'s batches at most every FILE_LOAD_INTERVAL_MS, a live session\'s at every frame', () => {
+    const { model, scheduler } = setup();
+    model.applySessionsChanged([summary('s1', { state: 'loading' }), summary('s2', { state: 'streaming' })]);
+    const file = model.data('s1');
+    const live = model.data('s2');
+    model.receiveBatch(batch(0, 10));
+    scheduler.frame();
+    expect(file.getSnapshot().total).toBe(10);
+    model.receiveBatch(batch(10, 10));
+    scheduler.frame();
+    expect(file.getSnapshot().total).toBe(10);
+    scheduler.advance(FILE_LOAD_INTERVAL_MS);
+    scheduler.frame();
+    expect(file.getSnapshot().total).toBe(20);
+    for (let i = 0; i < 3; i++) {
+      model.receiveBatch({ ...batch(i * 5, 5), sessionId: 's2' });
+      scheduler.frame();
+      expect(live.getSnapshot().total).toBe((i + 1) * 5);
+    }
+  });
+
+  it('keeps the agent list as it was when main announces the same agents again (names and colours are not derived again)', async () => {
+    const { model, scheduler } = setup();
+    model.applySessionsChanged([summary('s1')]);
+    const data = model.data('s1');
+    await settle();
+    const agentA = { uuid: 'agent-a', parent: null, firstEnvelope: 0 };
+    model.receiveBatch(batch(0, 4, { agents: [{ ...agentA }] }));
+    scheduler.frame();
+    const held = data.getSnapshot().agents;
+    model.receiveBatch(batch(4, 4, { agents: [{ ...agentA }] }));
+    scheduler.frame();
+    await model.refresh('s1');
+    expect(data.getSnapshot().total).toBe(8);
+    expect(data.getSnapshot().agents).toBe(held);
+    // A new agent, or a field that changed, makes a new list.
+    model.receiveBatch(batch(8, 4, { agents: [{ ...agentA, model: 'claude' }, { uuid: 'agent-b', parent: 'agent-a', firstEnvelope: 9 }] }));
+    scheduler.frame();
+    expect(data.getSnapshot().agents).not.toBe(held);
+    expect(data.getSnapshot().agents.map((a) => [a.uuid, a.model])).toEqual([['agent-a', 'claude'], ['agent-b', undefined]]);
   });
 
   it('fetches blocks and findings only while a view watches them, then only what changed', async () => {

@@ -17,6 +17,14 @@ export interface SessionsDeps {
 /** A view that shows blocks or findings keeps them current at most this often while they change. */
 export const ON_DEMAND_INTERVAL_MS = 200;
 
+/**
+ * A file's batches are applied at most this often while it loads (a live session's at every
+ * frame, so the table following it stays current): its table stays at its first rows, so
+ * what changes is counts, and rendering those at every frame took a fifth of a core from
+ * the decoder it waits for.
+ */
+export const FILE_LOAD_INTERVAL_MS = 100;
+
 interface Entry {
   readonly data: Store<SessionData>;
   readonly timeline: TimelineModel;
@@ -45,7 +53,9 @@ export class SessionsModel {
   private readonly queue: BatchQueue;
 
   constructor(private readonly deps: SessionsDeps) {
-    this.queue = createBatchQueue((batches) => this.applyBatches(batches), deps.scheduler, deps.maxRowsPerFrame);
+    this.queue = createBatchQueue((batches) => this.applyBatches(batches), deps.scheduler, deps.maxRowsPerFrame, (batch) =>
+      this.summary(batch.sessionId)?.state === 'loading' ? FILE_LOAD_INTERVAL_MS : 0,
+    );
   }
 
   // ─── Events from main ───────────────────────────────────────────────────────────────

@@ -1,3 +1,4 @@
+import { withContent } from '../reconstruct/block-content';
 import { createInlineParser, segmentId, type InlineParser } from './parser';
 import type { InlineOptions, InlineRuleId, Segment, SegmentSink } from './types';
 
@@ -21,6 +22,14 @@ export interface SegmentCollector {
  */
 const NONE: Record<string, never> = Object.freeze({});
 
+/**
+ * An empty segment. A plain text segment's content is its block's own string, and may move
+ * to disk with it (src-shared/reconstruct/block-content.ts).
+ */
+function newSegment(id: string, type: string, metadata: Record<string, unknown>, offset: number): Segment {
+  return Object.assign(withContent({ id, type, metadata, params: NONE }), { complete: false, start: offset, end: offset });
+}
+
 /** Builds segments from parser events (the same events the segment-events dialect carries). */
 export function createSegmentCollector(onFinding: (finding: InlineFinding) => void = () => undefined): SegmentCollector {
   const segments: Segment[] = [];
@@ -29,7 +38,7 @@ export function createSegmentCollector(onFinding: (finding: InlineFinding) => vo
     segments,
     sink: {
       start(id, type, metadata, offset) {
-        current = { id, type, metadata: Object.keys(metadata).length === 0 ? NONE : metadata, params: NONE, content: '', complete: false, start: offset, end: offset };
+        current = newSegment(id, type, Object.keys(metadata).length === 0 ? NONE : metadata, offset);
         segments.push(current);
       },
       content(delta) {
@@ -58,7 +67,9 @@ export function createSegmentCollector(onFinding: (finding: InlineFinding) => vo
  * is not only white space, while the block streams: what the parser's events would build.
  */
 export function plainTextSegment(content: string): Segment {
-  return { id: segmentId(1), type: 'text', metadata: NONE, params: NONE, content, complete: false, start: 0, end: 0 };
+  const segment = newSegment(segmentId(1), 'text', NONE, 0);
+  segment.content = content;
+  return segment;
 }
 
 export interface InlineDocument {

@@ -223,6 +223,15 @@ describe('agents', () => {
     expect(s.r.rootAgent()).toBe(A);
   });
 
+  it('reports an agent announced again only when the announcement changes something', () => {
+    const s = session();
+    s.final('meta_init', metaInit(A, null), { agent: A });
+    s.final('meta_init', metaInit(A, null), { agent: A });
+    expect(s.agentEvents).toHaveLength(2);
+    s.final('meta_init', JSON.stringify({ format: 'json', user_query: 'q2', agent_uuid: A, parent_agent_uuid: null, model: 'claude-sonnet-4-5' }), { agent: A });
+    expect(s.agentEvents.map((a) => a.userQuery)).toEqual([undefined, 'q', 'q2']);
+  });
+
   it('takes a one-envelope payload as its dialect parsed it, and parses a reassembled one itself', () => {
     const s = session();
     // The handed-on value differs from the delta only to show which one was read.

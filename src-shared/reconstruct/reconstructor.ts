@@ -5,9 +5,10 @@ import { parseJsonPayload } from '../json/values';
 import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolCallKind, isToolResultKind } from '../envelope/kinds';
 import { readCitation, readPendingTools } from './payloads';
 import { createReplayDetector, type ReplayDetector, type ReplayMark } from './replay-detector';
-import type { AgentInfo, Block } from './types';
+import type { AgentInfo, Block, BlockStatus } from './types';
 import { stringifyJson } from '../json/tree';
 import { detachString } from '../text/detach';
+import { withContent } from './block-content';
 
 export interface ReconstructorCallbacks {
   /**
@@ -147,19 +148,16 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   }
 
   function newBlock(envelope: Envelope, kind: string): Block {
-    const block: Block = {
-      id: blocks.length,
-      agent: detachString(envelope.agent),
-      kind,
-      status: 'open',
-      content: '',
+    // Fields in the order they always had; `content` may move to a store once the block is done.
+    const status: BlockStatus = 'open';
+    const block: Block = Object.assign(withContent({ id: blocks.length, agent: detachString(envelope.agent), kind, status }), {
       citations: [],
       images: [],
       envelopes: [],
       leg: envelope.leg,
       byteStart: envelope.byteStart,
       byteEnd: envelope.byteEnd,
-    };
+    });
     const toolId = stringExtra(envelope, 'id');
     const name = stringExtra(envelope, 'name');
     // The block outlives its envelope: its own copies, not slices that keep the frame's text alive.
@@ -386,6 +384,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return;
     const fields = meta as Record<string, unknown>;
     const info = state.info;
+    const before = [info.parent, info.model, info.format, info.userQuery, info.metaInitEnvelope];
     const parent = fields['parent_agent_uuid'];
     // Upstream writes "unknown" when a sub-agent's parent was never set.
     if (typeof parent === 'string' && parent !== '' && parent !== 'unknown' && parent !== info.uuid) info.parent = parent;
@@ -394,7 +393,9 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     const query = fields['user_query'];
     if (query !== undefined) info.userQuery = typeof query === 'string' ? query : (stringifyJson(query) ?? '');
     info.metaInitEnvelope ??= block.envelopes[0];
-    callbacks.onAgent?.(info);
+    // A run that announces its agents again unchanged (every leg of a long recording) is not news.
+    const after = [info.parent, info.model, info.format, info.userQuery, info.metaInitEnvelope];
+    if (after.some((value, i) => value !== before[i])) callbacks.onAgent?.(info);
   }
 
   function attachCitation(state: AgentState, envelope: Envelope): void {

@@ -34,7 +34,11 @@ export interface RecordingIndex {
 }
 
 export interface RecordingIndexer {
-  add(record: RecordingRecord, offset: number, end: number): void;
+  /**
+   * Takes the record whose line is at [offset, end); false when it does not count (a duplicated
+   * chunk, a leg started or ended again, an absurd leg number), as reported.
+   */
+  add(record: RecordingRecord, offset: number, end: number): boolean;
   /** No more records: report legs that never ended. */
   finish(): RecordingIndex;
 }
@@ -76,25 +80,25 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
       records++;
       if (record.type !== 'action' && record.leg > legs.length + MAX_LEG_GAP) {
         report(fileDiagnostic('recording.inconsistent', `A ${record.type} record at byte ${offset} refers to leg ${record.leg}, far beyond the ${legs.length} leg(s) seen so far; skipped as damage.`, offset));
-        return;
+        return false;
       }
       switch (record.type) {
         case 'leg': {
           const existing = legs[record.leg];
           if (existing?.startedAt !== undefined) {
             report(fileDiagnostic('recording.inconsistent', `Leg ${record.leg} is started again at byte ${offset}; the first start record is kept.`, offset, { leg: record.leg }));
-            return;
+            return false;
           }
           const entry = legAt(record.leg);
           entry.request = record.request;
           entry.startedAt = record.t;
-          return;
+          return true;
         }
         case 'response': {
           const entry = legFor(record, offset);
           afterEnd(entry, 'response', offset);
           entry.response = { status: record.status, statusText: record.statusText, headers: record.headers };
-          return;
+          return true;
         }
         case 'chunk': {
           const entry = legFor(record, offset);
@@ -102,7 +106,7 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
           const verdict = (sequences[record.leg] ??= createChunkSequence()).check(record);
           if (verdict.kind === 'duplicate') {
             report(fileDiagnostic('recording.chunk-sequence', `The chunk record at byte ${offset} repeats chunk ${verdict.seq} of leg ${record.leg}, which was already read (a duplicated line); skipped.`, offset, { leg: record.leg }));
-            return;
+            return false;
           }
           if (verdict.kind === 'gap') {
             report(
@@ -120,21 +124,21 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
           entry.bytes += base64ByteLength(record.bytes);
           entry.firstChunkAt ??= record.t;
           entry.lastChunkAt = record.t;
-          return;
+          return true;
         }
         case 'end': {
           const entry = legFor(record, offset);
           if (entry.outcome) {
             report(fileDiagnostic('recording.inconsistent', `Leg ${record.leg} ends a second time at byte ${offset}; the first outcome is kept.`, offset, { leg: record.leg }));
-            return;
+            return false;
           }
           entry.outcome = { reason: record.reason, ...(record.message !== undefined ? { message: record.message } : {}) };
           entry.endedAt = record.t;
-          return;
+          return true;
         }
         case 'action':
           actions.push(record.action);
-          return;
+          return true;
       }
     },
     finish() {

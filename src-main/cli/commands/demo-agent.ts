@@ -21,6 +21,7 @@ export const demoAgent: Command = async (args, io) => {
     `  POST ${agent.url}/agent/run           {"user_prompt": "…", "format": "json|xml|raw", "scenario": "…"}`,
     `  POST ${agent.url}/agent/tool_results  {"agent_uuid": "…", "tool_results": [{"tool_use_id": "…", "content": "yes"}]}`,
     `  GET  ${agent.url}/agent/scenarios     ${SCENARIOS.length} scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}`,
+    `  POST ${agent.url}/agent/run           {"user_prompt": "…", "scenario": "firehose", "rate": 50000, "duration": 60}   (envelopes/s, seconds; 0: until disconnected)`,
   ];
   return serveUntilInterrupted(io, endpoints, agent);
 };

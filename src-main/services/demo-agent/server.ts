@@ -18,6 +18,8 @@ import { FORMATS, type Format, type Script } from './script';
 import { seededRandom, seededUuid } from './seeded';
 import { SessionStore } from './sessions';
 import { SseResponse } from './sse-response';
+import { FIREHOSE_DEFAULTS, readFirehosePace, streamFirehose } from './firehose-stream';
+import { firehose } from './scenarios/firehose';
 import { PROVIDER_APIS, type ProviderApi } from './providers';
 import { chooseProviderScenario, streamProviderScenario } from './providers/serve';
 import { jsonText } from '../../../src-shared/json/tree';
@@ -39,6 +41,8 @@ export interface DemoAgent {
   /** Base URL, e.g. `http://127.0.0.1:8787`; the run endpoint is `${url}/agent/run`. */
   url: string;
   port: number;
+  /** Responses still streaming (a disconnected client's stream stops and leaves this count). */
+  readonly openStreams: number;
   close(): Promise<void>;
 }
 
@@ -68,7 +72,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 const unprocessable = (res: ServerResponse, issues: ValidationIssue[]): void => sendJson(res, 422, { detail: issues });
 
-type ReadRequest<T> = { ok: true; request: T; demo: DemoOptions } | { ok: false; issues: ValidationIssue[] };
+/** A request the demo cannot serve as asked, with a sentence saying why (FastAPI's HTTPException shape). */
+const badRequest = (res: ServerResponse, detail: string): void => sendJson(res, 400, { detail });
+
+type ReadRequest<T> = { ok: true; request: T; demo: DemoOptions; body: unknown } | { ok: false; issues: ValidationIssue[] };
 
 /** The body as FastAPI would validate it, plus the demo's selectors; all issues in one 422. */
 async function readRequest<T>(req: IncomingMessage, query: URLSearchParams, validate: (body: unknown) => Validated<T>, scenarioIds: readonly string[] | null): Promise<ReadRequest<T>> {
@@ -76,7 +83,7 @@ async function readRequest<T>(req: IncomingMessage, query: URLSearchParams, vali
   if (!parsed.ok) return parsed;
   const request = validate(parsed.value);
   const demo = validateDemoOptions(parsed.value, query, scenarioIds);
-  if (request.ok && demo.ok) return { ok: true, request: request.value, demo: demo.value };
+  if (request.ok && demo.ok) return { ok: true, request: request.value, demo: demo.value, body: parsed.value };
   return { ok: false, issues: [...(request.ok ? [] : request.issues), ...(demo.ok ? [] : demo.issues)] };
 }
 
@@ -102,11 +109,20 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   const streams = new Set<SseResponse>();
   let runs = 0;
 
-  /** `format` null: the segment-event stream of the run's text (no pause can be answered there). */
-  async function stream(res: ServerResponse, script: Script, format: Format | null, pace: Pace, paceSeed: string): Promise<void> {
+  /** Writes an event stream; server shutdown closes it. */
+  async function respond(res: ServerResponse, write: (out: SseResponse) => Promise<void>): Promise<void> {
     const out = new SseResponse(res);
     streams.add(out);
     try {
+      await write(out);
+    } finally {
+      streams.delete(out);
+    }
+  }
+
+  /** `format` null: the segment-event stream of the run's text (no pause can be answered there). */
+  async function stream(res: ServerResponse, script: Script, format: Format | null, pace: Pace, paceSeed: string): Promise<void> {
+    await respond(res, async (out) => {
       const emitter: Emitter = format === null ? createSegmentEmitter() : createEmitter(format);
       const random = seededRandom(paceSeed);
       for (const step of script.steps) {
@@ -126,9 +142,7 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
         }
       }
       out.end();
-    } finally {
-      streams.delete(out);
-    }
+    });
   }
 
   /** `segments`: the run's text as segment events instead of the agent API's format. */
@@ -139,7 +153,16 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     const agentUuid = request.agent_uuid ?? seededUuid(seed, 'run', String(++runs));
     sessions.forget(agentUuid);
     const scenario = (demo.scenario ? scenarioById(demo.scenario) : undefined) ?? selectScenario(request.user_prompt);
-    const script = scenario.build({ agentUuid, prompt: request.user_prompt, childUuid: (name) => seededUuid(agentUuid, 'subagent', name) });
+    const ctx = { agentUuid, prompt: request.user_prompt, childUuid: (name: string) => seededUuid(agentUuid, 'subagent', name) };
+    const paced = readFirehosePace(read.body, query);
+    if (!paced.ok) return badRequest(res, paced.message);
+    if (scenario === firehose) {
+      const format = segments ? 'segments' : (demo.format ?? 'json');
+      if (format !== 'json') return badRequest(res, `the firehose scenario streams the json format only (its three agents interleave, and only json names each event's agent), not ${format}`);
+      return respond(res, (out) => streamFirehose(out, ctx, { ...FIREHOSE_DEFAULTS, ...paced.pace }));
+    }
+    if (paced.pace.rate !== undefined || paced.pace.seconds !== undefined) return badRequest(res, `rate and duration pace the firehose scenario only; this request plays the "${scenario.id}" scenario`);
+    const script = scenario.build(ctx);
     await stream(res, script, segments ? null : (demo.format ?? 'json'), demo.pace ?? defaultPace, `${agentUuid}:run`);
   }
 
@@ -205,6 +228,9 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   return {
     url: `http://${host}:${port}`,
     port,
+    get openStreams() {
+      return streams.size;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

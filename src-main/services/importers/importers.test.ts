@@ -285,6 +285,17 @@ describe('recordings', () => {
     }
   });
 
+  it('reads a last chunk record that lost only its line ending, without a finding', async () => {
+    const header = '{"format":"agent-stream-inspector-recording","version":1,"createdAt":"","t":0,"redacted":true}';
+    const leg = '{"type":"leg","leg":0,"t":0,"request":{"method":"GET","url":"http://h/","headers":[],"body":null}}';
+    const chunk = (seq: number, text: string) => JSON.stringify({ type: 'chunk', leg: 0, seq, offset: seq * 8, t: seq, bytes: Buffer.from(text).toString('base64') });
+    const path = await file('no-final-lf.recording', [header, leg, chunk(0, 'data: 1\n'), chunk(1, '\ndata: 2')].join('\n'));
+    const source = await openSource(path);
+    expect(source.diagnostics.map((d) => d.rule)).toEqual(['recording.unfinished-leg']);
+    const [chunks = []] = await readLegs(source);
+    expect(concatChunks(chunks).toString()).toBe('data: 1\n\ndata: 2');
+  });
+
   it('opens a recording killed while writing its header, reporting the torn line', async () => {
     const path = await file('torn-header.recording', '{"format":"agent-stream-inspector-recording","vers');
     const source = await openSource(path);

@@ -49,7 +49,7 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
   }
   switch (result.kind) {
     case 'recording':
-      return openRecording(path, fs, findings);
+      return openRecording(path, fs, findings, options.stream);
     case 'sse':
       if (result.skipped) findings.report(fileDiagnostic('import.skipped-prefix', `Decoded from byte ${result.bodyOffset}: ${result.skipped}.`, 0));
       return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response);

@@ -57,20 +57,29 @@ export const READ_BLOCK = 256 * 1024;
 
 /**
  * The bytes of `[start, end)` (end defaults to the file's size when opened) as blocks of at
- * most `block` bytes. The file is opened per iteration and closed when the loop ends or is
- * left early, so an iterable built on this can be read again.
+ * most `block` bytes. The next block is read while the caller works on one, so a caller that
+ * decodes as it reads never waits for the disk (nor, on a busy machine, for the thread that
+ * reads). The file is opened per iteration and closed when the loop ends or is left early,
+ * so an iterable built on this can be read again.
  */
 export async function* readRange(fs: SourceFs, path: string, start: number, end?: number, block = READ_BLOCK): AsyncGenerator<Uint8Array> {
   const file = await fs.open(path);
+  let next: Promise<Uint8Array> | null = null;
   try {
     const stop = Math.min(end ?? file.size, file.size);
-    for (let position = start; position < stop; ) {
-      const bytes = await file.read(position, Math.min(block, stop - position));
+    const readFrom = (position: number): Promise<Uint8Array> | null => (position < stop ? file.read(position, Math.min(block, stop - position)) : null);
+    next = readFrom(start);
+    for (let position = start; next; ) {
+      const bytes: Uint8Array = await next;
+      next = null;
       if (bytes.length === 0) break;
       position += bytes.length;
+      next = readFrom(position);
       yield bytes;
     }
   } finally {
+    // A loop left early leaves a read in flight: it settles before the file closes.
+    await next?.catch(() => undefined);
     await file.close();
   }
 }

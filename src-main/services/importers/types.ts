@@ -6,17 +6,29 @@ import type {
   RecordedRequest,
   RecordedResponse,
   RecordingHeader,
+  RecordingRecord,
   SourceKind,
 } from '../../../src-shared/recording/types';
 import type { SourceFs } from './source-file';
 
 export type { SourceKind };
 
+/** Where a record's line is in its file: [start, end), `end` just after its LF. */
+export interface FileSpan {
+  start: number;
+  end: number;
+}
+
 export interface ImportedChunk {
   bytes: Uint8Array;
   /** Receive time in ms (the recorder's clock for recordings; 0 when the file has no timing). */
   receivedAt: number;
+  /** Recordings: the chunk record these bytes were read from, to read them again by offset. */
+  record?: FileSpan;
 }
+
+/** A record of a recording as it is read, with where its line is; only records the index keeps. */
+export type RecordListener = (record: RecordingRecord, line: FileSpan) => void;
 
 /**
  * One leg: the first request, then each tool_results continuation. `chunks` streams the
@@ -39,9 +51,11 @@ export interface ImportedLeg {
 
 /**
  * An opened file. `legs` is an array known when `openSource` resolves (a recording is
- * indexed in one pass that keeps no chunk bytes); each leg's chunks are streamed on demand.
+ * indexed in one pass that keeps no chunk bytes, unless opened to be streamed: see
+ * `readRecords`); each leg's chunks are streamed on demand.
  *
- * `diagnostics`: for recordings and HAR files it is complete when `openSource` resolves;
+ * `diagnostics`: for recordings (unless opened to be streamed) and HAR files it is complete
+ * when `openSource` resolves;
  * for SSE captures and envelope/event files it grows while the chunks are read (each
  * finding once, however often the chunks are iterated), complete after a full read.
  */
@@ -59,6 +73,15 @@ export interface ImportedSource {
   header?: RecordingHeader | null;
   /** HAR files: every entry, for choosing another one. */
   harEntries?: HarEntrySummary[];
+  /**
+   * Recordings opened with `stream: true`: `legs` and `actions` are empty until this has run,
+   * and `diagnostics` grows while it runs. It reads the file once, in order, hands every record
+   * to `onRecord` as soon as it is read (so a caller can decode the first leg while the rest is
+   * still on disk), and fills `legs` and `actions` when the file is through. `stopped` is asked
+   * between blocks: once it says yes, reading ends there (and `legs` stays empty). Rejects when
+   * the file cannot be read.
+   */
+  readRecords?: (onRecord: RecordListener, stopped?: () => boolean) => Promise<void>;
 }
 
 export interface OpenSourceOptions {
@@ -67,6 +90,8 @@ export interface OpenSourceOptions {
   fs?: SourceFs;
   /** Called for every finding as it is made (the same objects end up in `diagnostics`). */
   onDiagnostic?: (diagnostic: ImportDiagnostic) => void;
+  /** A recording resolves before it is read, with `readRecords` to read it (see ImportedSource). */
+  stream?: boolean;
 }
 
 export type ImportErrorCode = 'unrecognised' | 'unsupported-version' | 'choose-har-entry' | 'bad-har-entry';

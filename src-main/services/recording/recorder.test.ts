@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSource, type ImportedLeg } from '../importers';
+import { openSource, type ImportedChunk, type ImportedLeg } from '../importers';
 import { createRecorder, RecordingExistsError, type FlushAck } from './recorder';
 
 let dir: string;
@@ -17,7 +17,7 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const request = { method: 'POST', url: 'http://127.0.0.1:8000/agent/run', headers: [['content-type', 'application/json']] as [string, string][], body: '{"user_prompt":"hi"}' };
 
 async function legChunks(leg: ImportedLeg | undefined) {
-  const out: { bytes: Uint8Array; receivedAt: number }[] = [];
+  const out: ImportedChunk[] = [];
   if (leg) for await (const chunk of leg.chunks) out.push(chunk);
   return out;
 }
@@ -48,11 +48,21 @@ describe('recorder', () => {
       { index: 1, request: { ...request, url: 'http://127.0.0.1:8000/agent/tool_results' }, outcome: { reason: 'error', message: 'socket hang up' }, chunkCount: 1 },
     ]);
     expect(source.legs[0]?.response).toEqual({ status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
-    expect(await legChunks(source.legs[0])).toEqual([
+    // Each chunk names the line of its record, to be read again by offset.
+    const file = await readFile(path);
+    const line = (record: { start: number; end: number } | undefined) => (record ? file.subarray(record.start, record.end).toString() : '');
+    const chunks = [...(await legChunks(source.legs[0])), ...(await legChunks(source.legs[1]))];
+    expect(chunks.map(({ bytes, receivedAt }) => ({ bytes, receivedAt }))).toEqual([
       { bytes: bytes('data: {"type":"text"'), receivedAt: 5000 },
       { bytes: binary, receivedAt: 5010.5 },
+      { bytes: bytes('data: [DONE]\n\n'), receivedAt: 7000 },
     ]);
-    expect(await legChunks(source.legs[1])).toEqual([{ bytes: bytes('data: [DONE]\n\n'), receivedAt: 7000 }]);
+    expect(chunks.map((c) => JSON.parse(line(c.record)) as unknown)).toEqual([
+      expect.objectContaining({ type: 'chunk', leg: 0, seq: 0, t: 5000 }),
+      expect.objectContaining({ type: 'chunk', leg: 0, seq: 1, t: 5010.5 }),
+      expect.objectContaining({ type: 'chunk', leg: 1, seq: 0, t: 7000 }),
+    ]);
+    expect(chunks.every((c) => line(c.record).endsWith('}\n'))).toBe(true);
     expect(source.actions).toEqual([{ kind: 'tool-results', at: 6000, leg: 0, body: '{"tool_results":[{"tool_use_id":"t","content":"yes"}]}' }]);
   });
 

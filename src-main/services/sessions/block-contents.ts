@@ -1,5 +1,8 @@
 import { ERROR_FRAME_KIND } from '../../../src-shared/envelope/kinds';
+import { moveContent, type ContentSource } from '../../../src-shared/reconstruct/block-content';
+import type { Segment } from '../../../src-shared/inline/types';
 import type { Block } from '../../../src-shared/reconstruct/types';
+import { UintColumn } from './columns';
 import type { EnvelopeTable } from './envelope-table';
 
 /**
@@ -17,9 +20,20 @@ const CACHE_CHARS = 4 * 1024 * 1024;
 /** Blocks whose content is not their deltas' text: an error frame's message, an orphan citation's cited text. */
 const KEPT_KINDS: ReadonlySet<string> = new Set([ERROR_FRAME_KIND, 'citation', 'tool_result_image']);
 
-export class BlockContents {
-  /** Content length (UTF-16 units) of each block whose content is on disk. */
-  private readonly lengths = new Map<number, number>();
+/** A segment that is its block's whole text reads the block's content. */
+class SegmentOfBlock implements ContentSource<Segment> {
+  constructor(private readonly block: Block) {}
+
+  read(): string {
+    return this.block.content;
+  }
+
+  forget(): void {}
+}
+
+export class BlockContents implements ContentSource {
+  /** By block id: content length (UTF-16 units) + 1 of a block whose content is on disk, else 0. */
+  private readonly lengths = new UintColumn();
   private readonly cache = new Map<number, string>();
   private cachedChars = 0;
 
@@ -27,12 +41,13 @@ export class BlockContents {
 
   /** The block's content was released: it is read from disk. */
   onDisk(block: Block): boolean {
-    return this.lengths.has(block.id);
+    return this.lengths.get(block.id) > 0;
   }
 
   /** The block's content length, without reading a content that is on disk. */
   length(block: Block): number {
-    return this.lengths.get(block.id) ?? block.content.length;
+    const stored = this.lengths.get(block.id);
+    return stored > 0 ? stored - 1 : block.content.length;
   }
 
   /**
@@ -41,38 +56,28 @@ export class BlockContents {
    * True when the content is on disk now (released by this call or before).
    */
   release(block: Block): boolean {
-    if (this.lengths.has(block.id)) return true;
+    if (this.onDisk(block)) return true;
     if (block.status === 'open' || KEPT_KINDS.has(block.kind)) return false;
     const content = block.content;
     if (content.length === 0) return false;
     let bytes = 0;
     for (const seq of block.envelopes) if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
     if (bytes !== Buffer.byteLength(content, 'utf8')) return false;
-    this.lengths.set(block.id, content.length);
-    Object.defineProperty(block, 'content', this.accessor);
+    if (!moveContent(block, this)) return false;
+    this.lengths.set(block.id, content.length + 1);
+    // A plain text block's one segment holds the block's own string: it moves along.
+    const only = block.segments?.length === 1 ? block.segments[0] : undefined;
+    if (only?.content === content) moveContent(only, new SegmentOfBlock(block));
     return true;
   }
 
-  /** One getter and setter for every block of the session (a pair per block would cost more than its index). */
-  private readonly accessor: PropertyDescriptor = (() => {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the accessors' `this` is the block
-    const contents = this;
-    return {
-      get(this: Block): string {
-        return contents.read(this);
-      },
-      // Anything assigning a content again holds it in memory, as before.
-      set(this: Block, value: string): void {
-        contents.lengths.delete(this.id);
-        contents.forget(this.id);
-        Object.defineProperty(this, 'content', { value, writable: true, enumerable: true, configurable: true });
-      },
-      enumerable: true,
-      configurable: true,
-    };
-  })();
+  /** Anything assigning a content again holds it in memory, as before. */
+  forget(block: Block): void {
+    this.lengths.set(block.id, 0);
+    this.uncache(block.id);
+  }
 
-  private read(block: Block): string {
+  read(block: Block): string {
     const cached = this.cache.get(block.id);
     if (cached !== undefined) {
       // Most recently used last.
@@ -89,7 +94,7 @@ export class BlockContents {
 
   /** At least the first `chars` characters of the content (all of it when shorter), read without caching. */
   head(block: Block, chars: number): string {
-    if (!this.lengths.has(block.id)) return block.content;
+    if (!this.onDisk(block)) return block.content;
     const cached = this.cache.get(block.id);
     if (cached !== undefined) return cached;
     const parts: string[] = [];
@@ -104,7 +109,7 @@ export class BlockContents {
     return parts.join('');
   }
 
-  private forget(id: number): void {
+  private uncache(id: number): void {
     const cached = this.cache.get(id);
     if (cached === undefined) return;
     this.cache.delete(id);

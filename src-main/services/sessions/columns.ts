@@ -64,8 +64,9 @@ export class UintColumn {
     this.data = new Uint8Array(initial);
   }
 
+  /** 0 past the items set so far. */
   get(index: number): number {
-    return this.data[index] as number;
+    return this.data[index] ?? 0;
   }
 
   set(index: number, value: number): void {

@@ -1,16 +1,22 @@
 import type { NetworkChunk } from '../../../src-shared/contract/payloads';
+import type { FileSpan } from '../importers/types';
+import { UintColumn } from './columns';
+import type { RecordingFile } from './recording-file';
 import type { SpoolFile } from './spool-file';
 
 /**
  * The bytes of one leg, kept exactly once, as the network chunks they arrived in, with a
  * compact index (start offset and receive time per chunk) for slicing any byte range. With a
  * spool file the bytes live on disk (the leg's bytes are one contiguous run of the file: legs
- * of a session receive one after the other) and only the index stays in memory.
+ * of a session receive one after the other) and only the index stays in memory. A leg read
+ * from a recording keeps nothing but where each chunk record is: its bytes are read back from
+ * the recording itself.
  */
 export interface RawChunks {
   readonly bytes: number;
   readonly count: number;
-  append(chunk: Uint8Array, receivedAt: number): void;
+  /** `record`: the chunk record these bytes came from (a leg read from a recording needs it; the others ignore it). */
+  append(chunk: Uint8Array, receivedAt: number, record?: FileSpan): void;
   /**
    * Appends bytes to the last chunk: the next part of a network chunk delivered in parts
    * (a replay stepping one event at a time), so the chunk table stays the network's.
@@ -21,10 +27,13 @@ export interface RawChunks {
   /** Chunks overlapping [start, end). */
   overlapping(start: number, end: number): NetworkChunk[];
   chunk(index: number): { bytes: Uint8Array; receivedAt: number } | undefined;
+  receivedAt(index: number): number | undefined;
 }
 
-export function createRawChunks(spool?: SpoolFile): RawChunks {
-  return spool ? spooledChunks(spool) : memoryChunks();
+/** Where a leg's bytes are kept: a spool file, the recording the leg is read from (with its number there), or memory. */
+export function createRawChunks(store?: SpoolFile | { recording: RecordingFile; leg: number }): RawChunks {
+  if (!store) return memoryChunks();
+  return 'recording' in store ? recordedChunks(store.recording, store.leg) : spooledChunks(store);
 }
 
 /** Start offset and receive time per chunk, in growable columns. */
@@ -45,6 +54,15 @@ class ChunkIndex {
     this.starts[this.count] = start;
     this.times[this.count] = receivedAt;
     this.count += 1;
+  }
+
+  receivedAt(i: number): number | undefined {
+    return i >= 0 && i < this.count && Number.isInteger(i) ? this.times[i] : undefined;
+  }
+
+  /** Bytes [start, end) of chunk `i` in a leg of `total` bytes. */
+  span(i: number, total: number): { start: number; end: number } {
+    return { start: this.starts[i] as number, end: i + 1 < this.count ? (this.starts[i + 1] as number) : total };
   }
 
   /** Index of the chunk holding byte `offset` (the last chunk starting at or before it). */
@@ -111,11 +129,56 @@ function spooledChunks(spool: SpoolFile): RawChunks {
     },
     overlapping: (start, end) => index.overlapping(start, end, total),
     chunk(i) {
-      if (i < 0 || i >= index.count || !Number.isInteger(i)) return undefined;
-      const start = index.starts[i] as number;
-      const end = i + 1 < index.count ? (index.starts[i + 1] as number) : total;
-      return { bytes: spool.read(base + start, base + end).slice(), receivedAt: index.times[i] as number };
+      const receivedAt = index.receivedAt(i);
+      if (receivedAt === undefined) return undefined;
+      const { start, end } = index.span(i, total);
+      return { bytes: spool.read(base + start, base + end).slice(), receivedAt };
     },
+    receivedAt: (i) => index.receivedAt(i),
+  };
+}
+
+/**
+ * A leg read from a recording: per chunk, where its record's line is in the file (the bytes
+ * are decoded from it again when read).
+ */
+function recordedChunks(recording: RecordingFile, leg: number): RawChunks {
+  const index = new ChunkIndex();
+  const lineStarts = new UintColumn();
+  const lineLengths = new UintColumn();
+  let total = 0;
+
+  const bytesOf = (i: number): Uint8Array => {
+    const { start, end } = index.span(i, total);
+    const line = lineStarts.get(i);
+    return recording.chunk({ start: line, end: line + lineLengths.get(i) }, leg, end - start);
+  };
+
+  return {
+    get bytes() {
+      return total;
+    },
+    get count() {
+      return index.count;
+    },
+    append(chunk, receivedAt, record) {
+      if (!record) throw new Error('A leg read from a recording takes only chunks read from it');
+      if (chunk.byteLength === 0) return;
+      lineStarts.set(index.count, record.start);
+      lineLengths.set(index.count, record.end - record.start);
+      index.add(total, receivedAt);
+      total += chunk.byteLength;
+    },
+    extendLast() {
+      throw new Error('A leg read from a recording keeps its chunks as recorded');
+    },
+    slice: (start, end) => sliceOfChunks(index, total, start, end, bytesOf),
+    overlapping: (start, end) => index.overlapping(start, end, total),
+    chunk(i) {
+      const receivedAt = index.receivedAt(i);
+      return receivedAt === undefined ? undefined : { bytes: bytesOf(i), receivedAt };
+    },
+    receivedAt: (i) => index.receivedAt(i),
   };
 }
 
@@ -155,26 +218,27 @@ function memoryChunks(): RawChunks {
       chunks[lastIndex] = joined;
       total += part.byteLength;
     },
-    slice(start, end) {
-      const from = Math.max(0, Math.min(start, total));
-      const to = Math.max(from, Math.min(end, total));
-      const out = new Uint8Array(to - from);
-      if (to === from) return out;
-      let written = 0;
-      for (let i = index.at(from); i < chunks.length && written < out.length; i++) {
-        const chunk = chunks[i] as Uint8Array;
-        const chunkStart = index.starts[i] as number;
-        const a = Math.max(0, from - chunkStart);
-        const b = Math.min(chunk.byteLength, to - chunkStart);
-        out.set(chunk.subarray(a, b), written);
-        written += b - a;
-      }
-      return out;
-    },
+    slice: (start, end) => sliceOfChunks(index, total, start, end, (i) => chunks[i] as Uint8Array),
     overlapping: (start, end) => index.overlapping(start, end, total),
     chunk(i) {
       const bytes = chunks[i];
       return bytes ? { bytes, receivedAt: index.times[i] as number } : undefined;
     },
+    receivedAt: (i) => index.receivedAt(i),
   };
+}
+
+/** A copy of bytes [start, end) (clamped to the leg's `total`) of a leg kept as separate chunks. */
+function sliceOfChunks(index: ChunkIndex, total: number, start: number, end: number, chunkAt: (i: number) => Uint8Array): Uint8Array {
+  const from = Math.max(0, Math.min(start, total));
+  const to = Math.max(from, Math.min(end, total));
+  const out = new Uint8Array(to - from);
+  for (let i = index.at(from), written = 0; i < index.count && written < out.length; i++) {
+    const chunk = chunkAt(i);
+    const chunkStart = index.starts[i] as number;
+    const part = chunk.subarray(Math.max(0, from - chunkStart), Math.min(chunk.byteLength, to - chunkStart));
+    out.set(part, written);
+    written += part.byteLength;
+  }
+  return out;
 }

@@ -1,3 +1,4 @@
+import { holdsContent } from '../../../src-shared/reconstruct/block-content';
 import { describe, expect, it } from 'vitest';
 import type { SessionSource } from '../../../src-shared/contract/payloads';
 import { ROW_FLAG, rowFlags } from '../../../src-shared/contract/row-columns';
@@ -198,9 +199,15 @@ describe('block contents on disk', () => {
     expect(data.blocks().map((b) => b.content)).toEqual(expected.map((b) => b.content));
     expect(data.blocks().map((b) => data.blockSummary(b).length)).toEqual(expected.map((b) => b.content.length));
     expect(data.blocks().map((b) => data.blockSummary(b).preview)).toEqual(expected.map((b) => preview(b.content)));
-    const onDisk = data.blocks().filter((b) => Object.getOwnPropertyDescriptor(b, 'content')?.get !== undefined);
-    const finishedText = expected.filter((b) => b.status !== 'open' && b.kind === 'text' && b.content !== '');
+    const onDisk = data.blocks().filter((b) => !holdsContent(b));
+    const finishedText = data.blocks().filter((b) => b.status !== 'open' && b.kind === 'text' && b.content !== '');
     expect(onDisk.length).toBeGreaterThanOrEqual(finishedText.length);
+    // A plain text block's one segment does not keep a copy in memory either.
+    for (const block of finishedText) {
+      expect(onDisk).toContain(block);
+      const only = block.segments?.length === 1 ? block.segments[0] : undefined;
+      if (only?.type === 'text' && only.content === block.content) expect(holdsContent(only)).toBe(false);
+    }
     data.dispose();
   });
 
@@ -211,7 +218,7 @@ describe('block contents on disk', () => {
     const abandoned = data.blocks().filter((b) => b.status === 'abandoned');
     expect(abandoned.length).toBeGreaterThan(0);
     for (const block of abandoned) {
-      expect(Object.getOwnPropertyDescriptor(block, 'content')?.get !== undefined).toBe(true);
+      expect(holdsContent(block)).toBe(false);
       expect(block.content).toBe(expected[block.id]?.content);
     }
   });

@@ -41,6 +41,8 @@ import { EnvelopeTable, FrameTable } from './envelope-table';
 import { createRawChunks, type RawChunks } from './raw-chunks';
 import { BlockContents } from './block-contents';
 import { SpoolFile, type OpenSpool } from './spool-file';
+import { RecordingFile } from './recording-file';
+import type { FileSpan } from '../importers/types';
 import { DiagnosticStore } from './diagnostic-store';
 import { Badges, frameBadgeKey, frameOfBadgeKey } from './badges';
 import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';
@@ -109,6 +111,12 @@ export interface SessionInit {
   inline?: InlineOptions;
   /** Counts the times the session started over from empty (see SessionSummary.generation). */
   generation?: number;
+  /**
+   * The recording the session is read from: the raw bytes of its file legs are read back from
+   * their chunk records there (every chunk pushed to them comes with its record), not copied to
+   * a spool file.
+   */
+  recording?: string;
   /** Creates the session's spool files (temp files by default; tests inject failing ones). */
   openSpool?: OpenSpool;
 }
@@ -137,8 +145,11 @@ export interface SessionData {
 
   openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState;
   setResponse(leg: number, response: RecordedResponse): void;
-  /** `continues`: the bytes are the next part of the last chunk pushed (see RawChunks.extendLast). */
-  push(leg: number, bytes: Uint8Array, receivedAt: number, continues?: boolean): void;
+  /**
+   * `continues`: the bytes are the next part of the last chunk pushed (see RawChunks.extendLast).
+   * `record`: where the chunk's record is in the session's recording (SessionInit.recording).
+   */
+  push(leg: number, bytes: Uint8Array, receivedAt: number, continues?: boolean, record?: FileSpan): void;
   keepRejected(leg: number, bytes: Uint8Array, receivedAt: number): void;
   endLeg(leg: number, end: LegEndInfo, failure?: Failure): void;
   /** No more legs: let the reconstructor report what stayed open. */
@@ -219,16 +230,16 @@ export function displayRequest(request: RecordedRequest): RequestInfo {
 
 export function createSessionData(init: SessionInit): SessionData {
   const legs: LegState[] = [];
-  /** The legs' raw bytes, one leg after the other, and the envelopes' deltas. */
+  /** The legs' raw bytes (one leg after the other, unless they are read from the recording), and the envelopes' deltas. */
   const rawSpool = new SpoolFile('raw bytes', init.openSpool);
+  const recording = init.recording !== undefined ? new RecordingFile(init.recording) : null;
   const textSpool = new SpoolFile('envelope text', init.openSpool);
   const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame), textSpool);
   const contents = new BlockContents(envelopes);
   /** Envelope seq → block id + 1 (0: none yet). */
   const envelopeBlock = new UintColumn();
-  const blocksById = new Map<number, Block>();
-  /** How many of a block's envelopes are already mapped in envelopeBlock. */
-  const mappedEnvelopes = new Map<number, number>();
+  /** How many of a block's envelopes are already mapped in envelopeBlock (by block id). */
+  const mappedEnvelopes = new UintColumn();
   const awaitingBlocks: number[] = [];
   /**
    * Previews of open blocks whose content is longer than a preview: the first characters never
@@ -296,11 +307,9 @@ export function createSessionData(init: SessionInit): SessionData {
         notify();
       },
       onBlock(block) {
-        if (!blocksById.has(block.id)) {
-          blocksById.set(block.id, block);
-          if (block.kind === 'awaiting_frontend_tools') awaitingBlocks.push(block.id);
-        }
-        let mapped = mappedEnvelopes.get(block.id) ?? 0;
+        // A block is new until it has a stamp (revisions start at 1).
+        if (blockStamps.get(block.id) === 0 && block.kind === 'awaiting_frontend_tools') awaitingBlocks.push(block.id);
+        let mapped = mappedEnvelopes.get(block.id);
         for (; mapped < block.envelopes.length; mapped++) {
           const seq = block.envelopes[mapped] as number;
           if (envelopeBlock.get(seq) === 0) {
@@ -310,7 +319,12 @@ export function createSessionData(init: SessionInit): SessionData {
         }
         mappedEnvelopes.set(block.id, mapped);
         // A finished block's preview is read from its first deltas on disk: no need to keep it.
-        if (contents.release(block)) blockPreviews.delete(block.id);
+        const released = !contents.onDisk(block) && contents.release(block);
+        if (released) {
+          blockPreviews.delete(block.id);
+          // A finished block's envelope list is done growing (but for a late citation): an exact copy drops its spare room.
+          block.envelopes = block.envelopes.slice();
+        }
         blockStamps.set(block.id, ++blockRevision);
         notify();
       },
@@ -430,6 +444,7 @@ export function createSessionData(init: SessionInit): SessionData {
     dispose() {
       rawSpool.close();
       textSpool.close();
+      recording?.close();
     },
     indexBytes: () => ({ envelopes: envelopes.indexBytes + envelopeBlock.byteLength, frames: legs.reduce((sum, leg) => sum + leg.frames.indexBytes, 0) }),
     openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState {
@@ -443,7 +458,8 @@ export function createSessionData(init: SessionInit): SessionData {
         request,
         response: null,
         startedAt,
-        raw: createRawChunks(rawSpool),
+        // A file session's legs are read from its recording; a leg answered live after them is spooled.
+        raw: createRawChunks(recording && kind === 'file' ? { recording, leg: legDecoder.leg } : rawSpool),
         rejected: createRawChunks(),
         frames: new FrameTable(),
         format: null,
@@ -459,11 +475,11 @@ export function createSessionData(init: SessionInit): SessionData {
     setResponse(leg: number, response: RecordedResponse) {
       legAt(leg).response = response;
     },
-    push(leg: number, bytes: Uint8Array, receivedAt: number, continues = false) {
+    push(leg: number, bytes: Uint8Array, receivedAt: number, continues = false, record?: FileSpan) {
       const state = legAt(leg);
       if (!state.decoder) throw new Error(`Leg ${leg} has ended`);
       if (continues && state.raw.count > 0) state.raw.extendLast(bytes);
-      else state.raw.append(bytes, receivedAt);
+      else state.raw.append(bytes, receivedAt, record);
       state.decoder.push(bytes, receivedAt);
     },
     keepRejected(leg: number, bytes: Uint8Array, receivedAt: number) {
@@ -540,7 +556,7 @@ export function createSessionData(init: SessionInit): SessionData {
         const subject = {
           envelope,
           agentName: names.get(envelope.agent)?.name ?? envelope.agent,
-          block: block < 0 ? undefined : blocksById.get(block),
+          block: block < 0 ? undefined : decoder.blocks()[block],
           findings: findings.get(seq) ?? [],
           time: envelope.receivedAt > 0 ? Math.max(0, envelope.receivedAt - startedAt) : 0,
         };
@@ -574,7 +590,7 @@ export function createSessionData(init: SessionInit): SessionData {
       const all = decoder.blocks();
       return agent === undefined ? all : all.filter((b) => b.agent === agent);
     },
-    block: (id: number) => blocksById.get(id),
+    block: (id: number) => decoder.blocks()[id],
     blockSummary(block: Block): BlockSummary {
       let shown = blockPreviews.get(block.id);
       const length = contents.length(block);
@@ -609,7 +625,7 @@ export function createSessionData(init: SessionInit): SessionData {
       }
       if (!last) return null;
       for (let i = awaitingBlocks.length - 1; i >= 0; i--) {
-        const block = blocksById.get(awaitingBlocks[i] as number);
+        const block = decoder.blocks()[awaitingBlocks[i] as number];
         if (!block || block.leg !== last.index) continue;
         if (block.status !== 'complete' || !block.pendingTools || block.pendingTools.length === 0) return null;
         const agentUuid = block.agent !== '' ? block.agent : (decoder.agents().find((a) => a.parent === null && a.uuid !== '')?.uuid ?? '');
@@ -738,7 +754,7 @@ function takeLowest(set: Set<number>, max: number): number[] {
 }
 
 function lastReceive(leg: LegState): number {
-  return leg.raw.chunk(leg.raw.count - 1)?.receivedAt ?? leg.startedAt;
+  return leg.raw.receivedAt(leg.raw.count - 1) ?? leg.startedAt;
 }
 
 /** A leg's frames with their data, by framing its bytes again in one pass. */

@@ -31,7 +31,7 @@ import type { ImportedSource, OpenSourceOptions } from '../importers/types';
 import { createAnswerLedger, pendingSetKey, type AnswerLedger } from '../tool-results/answer-ledger';
 import { buildToolResultsRequest, checkResults, defaultExtraBody, defaultToolResultsPath } from '../tool-results/tool-results';
 import { createBatcher } from './batcher';
-import { loadImportedSource } from './file-load';
+import { loadImportedSource, loadRecordingAsRead } from './file-load';
 import { startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
 import { createStatusTicker } from './live-status';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type RecorderPort } from './recorder-port';
@@ -391,42 +391,70 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     const source = await deps
       .openSource(absolute, {
         ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
+        // A recording is decoded as it is read: its first rows come before the rest of the file is.
+        stream: true,
         onDiagnostic: (d) => session?.addDiagnostics([d]),
       })
       .catch((error: unknown) => {
         if (options.uploaded === undefined || !(error instanceof Error)) throw error;
         throw new Error(error.message.replaceAll(absolute, options.uploaded));
       });
-    const data = createSessionData({
+    const init = {
       id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
-      source: { kind: 'file', path: absolute, importer: source.kind, ...(options.uploaded !== undefined ? { uploaded: true } : {}) },
+      source: { kind: 'file' as const, path: absolute, importer: source.kind, ...(options.uploaded !== undefined ? { uploaded: true } : {}) },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
       ...(options.inline ? { inline: options.inline } : {}),
-    });
+      // A recording's raw bytes are read back from it by offset, not copied.
+      ...(source.kind === 'recording' ? { recording: absolute } : {}),
+    };
+    const data = createSessionData(init);
     data.addDiagnostics(source.diagnostics);
     session = data;
     data.state = 'loading';
     const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
     // A session reloaded under its old id is not a file the user opened.
     if (options.id === undefined) deps.onFileOpened?.(absolute);
-    void loadImportedSource(data, source, { now, cancelled: () => rt.closed })
+    const loadOptions = { now, cancelled: () => rt.closed };
+    /**
+     * A recording whose records were not in the order a decoder can follow as they come
+     * (interleaved legs) starts over, a new generation of the session, decoded from its index.
+     */
+    const startOver = (): SessionData => {
+      const fresh = createSessionData({ ...init, generation: rt.data.generation + 1 });
+      fresh.state = 'loading';
+      fresh.onChange = rt.data.onChange;
+      fresh.addDiagnostics(source.diagnostics);
+      batcher.forget(init.id);
+      rt.data.dispose();
+      rt.data = session = fresh;
+      fresh.onChange();
+      return fresh;
+    };
+    const load = async (): Promise<void> => {
+      if (source.readRecords && (await loadRecordingAsRead(rt.data, source, loadOptions))) return;
+      if (rt.closed) return;
+      await loadImportedSource(source.readRecords ? startOver() : rt.data, source, loadOptions);
+    };
+    void load()
       .then(() => {
         if (rt.closed) return;
-        data.state = 'complete';
+        rt.run ??= rt.data.legs[0]?.request ?? null;
+        rt.data.state = 'complete';
       })
       .catch((error: unknown) => {
         const failure: Failure = { kind: 'import', message: `Reading ${absolute} failed: ${error instanceof Error ? error.message : String(error)}` };
-        data.state = 'failed';
-        data.failure = failure;
-        reportError(data.id, failure);
+        rt.data.state = 'failed';
+        rt.data.failure = failure;
+        reportError(init.id, failure);
       })
       .finally(() => {
         rt.loading = false;
+        if (rt.closed) return;
         // A file that ends paused on frontend tools stays open for its answer (like a live session).
-        if (data.pendingTools() === null) data.finish();
-        batcher.flush(data);
+        if (rt.data.pendingTools() === null) rt.data.finish();
+        batcher.flush(rt.data);
         announce();
       });
     return data.summary();

@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { FileWindow } from './file-window';
 
 /**
  * An append-only scratch file of one session: bytes are written once and read back by
@@ -74,8 +75,7 @@ export class SpoolFile {
   private flushed = 0;
   private readonly pending = new Uint8Array(WRITE_BUFFER_BYTES);
   private pendingBytes = 0;
-  private window = new Uint8Array(0);
-  private windowStart = 0;
+  private readonly window = new FileWindow(READ_WINDOW_BYTES);
 
   /** Bytes appended so far. */
   get length(): number {
@@ -115,24 +115,13 @@ export class SpoolFile {
     const to = Math.max(from, Math.min(end, this.length));
     if (to === from) return new Uint8Array(0);
     if (from >= this.flushed) return this.pending.subarray(from - this.flushed, to - this.flushed);
-    if (from >= this.windowStart && to <= this.windowStart + this.window.byteLength) {
-      return this.window.subarray(from - this.windowStart, to - this.windowStart);
-    }
     // The part still in the write buffer is joined after the part on disk.
     const onDisk = Math.min(to, this.flushed);
-    const windowEnd = Math.min(this.flushed, Math.max(onDisk, from + READ_WINDOW_BYTES));
-    const window = new Uint8Array(windowEnd - from);
-    let read = 0;
-    while (read < window.byteLength) {
-      const n = readSync(this.descriptor(), window, read, window.byteLength - read, from + read);
-      if (n === 0) throw new Error(`The spool file ended at ${from + read} of ${this.flushed} bytes`);
-      read += n;
-    }
-    this.window = window;
-    this.windowStart = from;
-    if (to <= onDisk) return window.subarray(0, to - from);
+    const window = this.window.read(this.descriptor(), from, onDisk, this.flushed);
+    if (window.byteLength < onDisk - from) throw new Error(`The spool file ended at ${from + window.byteLength} of ${this.flushed} bytes`);
+    if (to <= onDisk) return window;
     const out = new Uint8Array(to - from);
-    out.set(window.subarray(0, onDisk - from));
+    out.set(window);
     out.set(this.pending.subarray(0, to - onDisk), onDisk - from);
     return out;
   }
@@ -146,7 +135,7 @@ export class SpoolFile {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.window = new Uint8Array(0);
+    this.window.clear();
     if (this.fd !== null) {
       spoolFiles.unregister(this);
       closeSync(this.fd);

@@ -8,8 +8,11 @@ import { agentTreeOrder, labelAgents, type AgentLabel } from '../../model/agents
 import { breakpointTypes, hitLabel, TOOLS_PROMPT_TYPE } from '../../model/replay';
 import { REPLAY_IDS } from './testids';
 
-/** The agents of the replayed session, named as everywhere else ("main", "sub 1"…). */
-export function useSourceAgents(app: AppModel, sourceId: string): AgentLabel[] {
+/**
+ * The agents of the replayed session, named as everywhere else ("main", "sub 1"…); none
+ * without a source (a null id asks main for nothing).
+ */
+export function useSourceAgents(app: AppModel, sourceId: string | null): AgentLabel[] {
   const source = useSessionData(app, sourceId);
   const agents = source?.agents;
   return useMemo(() => agentTreeOrder(labelAgents(agents ?? [])), [agents]);
@@ -76,7 +79,7 @@ function breakpointKey(breakpoint: Breakpoint): string {
 export function ReplayHitNotice({ app }: { app: AppModel }) {
   const session = useActiveSession(app);
   const sourceId = session?.summary.source.kind === 'replay' ? session.summary.source.of : null;
-  const agents = useSourceAgents(app, sourceId ?? '');
+  const agents = useSourceAgents(app, sourceId);
   const hit = session?.replay?.hit;
   // Like a debugger showing the line it stopped at: the timeline selects the envelope that hit.
   const hitKey = hit && session ? `${session.id}:${session.summary.generation ?? 0}:${hit.envelope}` : null;

@@ -1,6 +1,5 @@
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type ColumnSizingState, type Row, type Updater, type VisibilityState } from '@tanstack/react-table';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Column, type ColumnSizingState, type Updater, type VisibilityState } from '@tanstack/react-table';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
-import type { TimelineRow } from '../../../src-shared/contract';
 import { withDetailOpen, type RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
 import type { SelectionSnapshot } from '../../app/types';
@@ -9,8 +8,9 @@ import type { AgentLabel } from '../../model/agents';
 import { columnSpec, layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
 import { EMPTY_FILTER } from '../../model/row-filter';
 import { rowWindow, scrollTopFor } from '../../model/row-window';
-import { previewTitle, rowCells, type RowCells } from '../../model/row-view';
+import { previewTitle } from '../../model/row-view';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
+import { windowRows, type WindowContext, type WindowRow as DisplayRow } from '../../model/window-rows';
 import { TEST_IDS } from '../../testids';
 
 export const ROW_HEIGHT = 22;
@@ -19,15 +19,6 @@ const HEADER_HEIGHT = 24;
 const OVERSCAN = 16;
 /** Rows kept above the viewport while following the newest rows (nothing lies below them). */
 const FOLLOW_OVERSCAN = 4;
-
-/** One rendered row: its place in the (filtered) list, its seq, and the row once loaded. */
-interface DisplayRow {
-  readonly position: number;
-  readonly seq: number;
-  readonly cells: RowCells | null;
-  /** The first row of a continuation leg (after frontend-tool results were sent). */
-  readonly legStart: boolean;
-}
 
 const column = createColumnHelper<DisplayRow>();
 
@@ -90,6 +81,9 @@ const CELLS: Record<ColumnId, (row: DisplayRow) => ReactNode> = {
   },
 };
 
+// The table library lays out the columns (widths, resizing, which are shown); the body draws
+// each row's cells itself from CELLS, without the library's row and cell objects, which it
+// would make again for every row of every frame while a fast stream is followed.
 const COLUMNS = TIMELINE_COLUMNS.map((spec) =>
   column.display({
     id: spec.id,
@@ -97,9 +91,9 @@ const COLUMNS = TIMELINE_COLUMNS.map((spec) =>
     size: spec.width,
     minSize: spec.minWidth,
     enableResizing: spec.id !== 'delta',
-    cell: (c) => CELLS[spec.id](c.row.original),
   }),
 );
+const NO_ROWS: DisplayRow[] = [];
 
 export interface TimelineTableProps {
   readonly app: RendererApp;
@@ -152,9 +146,20 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const { scrollTop, clientHeight } = useScrollGeometry(scroller);
   const geometry = { count, rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, clientHeight };
   // While following, the newest rows, in the same render as the scroll to the bottom.
-  const shown = rowWindow({ ...geometry, scrollTop, following, overscan: following ? FOLLOW_OVERSCAN : OVERSCAN });
+  // The rows beyond the viewport only from the next frame on: the first one (a file's first
+  // rows appearing) builds the table and lays out the view around it in one task already.
+  const [overscanReady, setOverscanReady] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setOverscanReady(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  const shown = rowWindow({ ...geometry, scrollTop, following, overscan: !overscanReady ? 0 : following ? FOLLOW_OVERSCAN : OVERSCAN });
   const first = shown.first;
-  const last = shown.end - 1;
+  // No rows before the table's size is known (the mount's first pass, measured by the layout
+  // effects before it paints): rows laid out for a zero-sized table would be made only to be
+  // replaced in the same frame.
+  const measured = clientHeight > 0 && tableWidth > 0;
+  const last = measured ? shown.end - 1 : first - 1;
   const scrollToPosition = useCallback(
     (position: number, align: 'center' | 'nearest') => {
       const element = scroller.current;
@@ -165,32 +170,25 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     [count],
   );
 
-  // Rows of the window: recomputed when the window moves or the timeline changes.
-  const data = useMemo<DisplayRow[]>(() => {
-    const rows: DisplayRow[] = [];
-    for (let position = first; position <= last; position++) {
-      const seq = timeline.seqAt(position);
-      if (seq === undefined) continue;
-      const row: TimelineRow | undefined = timeline.getRow(seq);
-      const previousReceivedAt = seq > 0 && timeline.index.isKnown(seq - 1) ? timeline.index.receivedAt(seq - 1) : undefined;
-      const previous = seq > 0 ? timeline.getRow(seq - 1) : undefined;
-      const legStart = row !== undefined && row.leg > 0 && previous !== undefined && previous.leg !== row.leg;
-      rows.push({ position, seq, cells: row ? rowCells(row, { sessionStart, previousReceivedAt, labels }) : null, legStart });
-    }
-    return rows;
+  // Rows of the window: recomputed when the window moves or the timeline changes, keeping the
+  // rows (and the array) that stayed as they were, so a batch that changes none re-renders none.
+  const context = useMemo<WindowContext>(() => ({ sessionStart, labels }), [sessionStart, labels]);
+  const previousRows = useRef<readonly DisplayRow[]>([]);
+  const rows = useMemo(() => {
+    previousRows.current = windowRows(previousRows.current, first, last, timeline, context);
+    return previousRows.current;
     // snapshot.version: rows and pages change in place in the model.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [first, last, timeline, snapshot.version, labels, sessionStart]);
+  }, [first, last, timeline, snapshot.version, context]);
 
   useEffect(() => {
     if (last >= first) timeline.ensurePositions(first, last + 1);
   }, [first, last, timeline, snapshot.version]);
 
   const table = useReactTable({
-    data,
+    data: NO_ROWS,
     columns: COLUMNS,
     getCoreRowModel: getCoreRowModel(),
-    getRowId: (row) => String(row.seq),
     columnResizeMode: 'onChange',
     enableColumnResizing: true,
     state: { columnSizing, columnVisibility },
@@ -206,7 +204,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     });
     setDragSizing({});
   }, [resizing, dragSizing, layoutSizing, app]);
-  const rowModel = table.getRowModel().rows;
+  const visibleColumns = table.getVisibleLeafColumns();
 
   // Follow new rows. One scroll write per frame (the browser clamps it to the end); no layout
   // reads, which a fast stream would pay for on every frame. A smaller table (a smaller window,
@@ -332,9 +330,8 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
           ))}
         </div>
         <div className="tt-body" style={{ height: shown.bodyHeight, width }}>
-          {rowModel.map((row) => {
-            const position = row.original.position;
-            const seq = row.original.seq;
+          {rows.map((row) => {
+            const { position, seq } = row;
             return (
               <TimelineRowView
                 // Keyed by slot, not seq: a row leaving the window hands its elements to the
@@ -343,6 +340,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
                 key={position % (shown.end - shown.first)}
                 app={app}
                 row={row}
+                columns={visibleColumns}
                 top={shown.top(position)}
                 width={width}
                 sizing={columnSizing}
@@ -364,10 +362,11 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
 
 interface TimelineRowViewProps {
   readonly app: RendererApp;
-  readonly row: Row<DisplayRow>;
+  readonly row: DisplayRow;
+  readonly columns: readonly Column<DisplayRow>[];
   readonly top: number;
   readonly width: number;
-  /** Only to re-render when a column is resized: cells read their widths from the row. */
+  /** Only to re-render when a column is resized: cells read their widths from the columns. */
   readonly sizing: ColumnSizingState;
   readonly selected: boolean;
   readonly highlighted: boolean;
@@ -377,16 +376,16 @@ interface TimelineRowViewProps {
  * One table row. Memoised: a render that leaves the window and the rows as they were (the
  * scroll event after following, a selection elsewhere) touches only rows whose props changed.
  */
-const TimelineRowView = memo(function TimelineRowView({ app, row, top, width, selected, highlighted }: TimelineRowViewProps) {
-  const { seq, position, cells } = row.original;
+const TimelineRowView = memo(function TimelineRowView({ app, row, columns, top, width, selected, highlighted }: TimelineRowViewProps) {
+  const { seq, position, cells, legStart } = row;
   return (
     <div
       role="row"
       aria-rowindex={position + 1}
       aria-selected={selected}
-      className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''} ${row.original.legStart ? 'tt-leg-start' : ''}`}
-      data-leg-start={row.original.legStart ? "true" : undefined}
-      title={row.original.legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
+      className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''} ${legStart ? 'tt-leg-start' : ''}`}
+      data-leg-start={legStart ? "true" : undefined}
+      title={legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
       data-testid={`${TEST_IDS.timelineRow}-${seq}`}
       data-seq={seq}
       style={{ height: ROW_HEIGHT, width, transform: `translateY(${top}px)` }}
@@ -395,9 +394,9 @@ const TimelineRowView = memo(function TimelineRowView({ app, row, top, width, se
         app.prefs.update(withDetailOpen);
       }}
     >
-      {row.getVisibleCells().map((cell) => (
-        <div key={cell.column.id} role="gridcell" className={`tt-cell tt-col-${cell.column.id}`} style={{ width: cell.column.getSize() }}>
-          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+      {columns.map((column) => (
+        <div key={column.id} role="gridcell" className={`tt-cell tt-col-${column.id}`} style={{ width: column.getSize() }}>
+          {CELLS[column.id as ColumnId](row)}
         </div>
       ))}
     </div>

@@ -4,11 +4,12 @@ import { FAILURE_SCENARIOS } from './failures';
 import { FAULT_SCENARIOS } from './faults';
 import { INLINE_SCENARIOS } from './inline';
 import { frontendTools } from './frontend-tools';
+import { firehose } from './firehose';
 import { longAnswer } from './long-answer';
 import type { Scenario } from './scenario';
 import { subagents } from './subagents';
 
-export const SCENARIOS: readonly Scenario[] = [...CONTENT_SCENARIOS, subagents, frontendTools, ...FAILURE_SCENARIOS, longAnswer, ...INLINE_SCENARIOS, ...FAULT_SCENARIOS];
+export const SCENARIOS: readonly Scenario[] = [...CONTENT_SCENARIOS, subagents, frontendTools, ...FAILURE_SCENARIOS, longAnswer, firehose, ...INLINE_SCENARIOS, ...FAULT_SCENARIOS];
 export const DEFAULT_SCENARIO = tour;
 
 const BY_ID = new Map(SCENARIOS.map((s) => [s.id, s]));
@@ -30,7 +31,7 @@ export function promptText(prompt: PyValue): string {
 }
 
 /** Keyword matching tries the narrowest scenarios first ("confirm … report" is a pause, not files). */
-const MATCH_ORDER: readonly Scenario[] = [...FAULT_SCENARIOS, ...INLINE_SCENARIOS, frontendTools, subagents, ...FAILURE_SCENARIOS, longAnswer, files, multimodal, serverTools, citations, thinking, clientTools, tour];
+const MATCH_ORDER: readonly Scenario[] = [...FAULT_SCENARIOS, ...INLINE_SCENARIOS, frontendTools, subagents, ...FAILURE_SCENARIOS, firehose, longAnswer, files, multimodal, serverTools, citations, thinking, clientTools, tour];
 
 /**
  * The scenario a prompt asks for: a scenario id among its words wins (`fault-truncated`),

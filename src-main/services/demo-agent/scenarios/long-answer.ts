@@ -18,8 +18,8 @@ export const longAnswer = singleAgentScenario(
   {
     id: 'long-answer',
     title: 'Long answer',
-    summary: `One text block of ${LINES.toLocaleString('en-US')} numbered lines in about 14,000 small deltas (with pace "fast", a fire hose); its meta_final, full of line breaks, shows the upstream chunker overflowing the frame budget by its JSON escaping.`,
-    keywords: ['firehose', 'stress', 'thousands'],
+    summary: `One text block of ${LINES.toLocaleString('en-US')} numbered lines in about 14,000 small deltas (with pace "fast", as fast as the loopback carries it); its meta_final, full of line breaks, shows the upstream chunker overflowing the frame budget by its JSON escaping.`,
+    keywords: ['stress', 'thousands'],
     samplePrompt: 'Stress test: answer with thousands of lines.',
   },
   (agent) => {

@@ -1,0 +1,61 @@
+import type { Block } from './types';
+
+/**
+ * Where a finished block's content (or its plain text segment's) can live instead of in the
+ * object: a session store keeps it on disk and rebuilds it when read
+ * (src-main/services/sessions/block-contents.ts).
+ */
+export interface ContentSource<T extends object = Block> {
+  read(owner: T): string;
+  /** The owner's content was assigned again: it is held in the owner from now on. */
+  forget(owner: T): void;
+}
+
+/** The hidden own field behind `content`: the text, or the source that rebuilds it. */
+const HELD = 'heldContent';
+
+type Held = { [HELD]: string | ContentSource<object> };
+
+/**
+ * One getter and setter shared by every block: `content` reads the text the block holds or
+ * asks its source. Added to each new block by the same transitions, so blocks keep one fast
+ * shape; reconfiguring a data property into an accessor later would turn each block into a
+ * dictionary (about three times its size).
+ */
+const CONTENT: PropertyDescriptor = {
+  get(this: Held): string {
+    const held = this[HELD];
+    return typeof held === 'string' ? held : held.read(this);
+  },
+  set(this: Held, value: string): void {
+    const held = this[HELD];
+    if (typeof held !== 'string') held.forget(this);
+    this[HELD] = value;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+const HIDDEN: PropertyDescriptor = { value: '', writable: true, enumerable: false, configurable: true };
+
+/** A block or segment without content yet: `fields` first, then `content` (enumerable, as a data property would be). */
+export function withContent<T extends object>(fields: T): T & { content: string } {
+  Object.defineProperty(fields, HELD, HIDDEN);
+  Object.defineProperty(fields, 'content', CONTENT);
+  return fields as T & { content: string };
+}
+
+/**
+ * Lets `source` keep the owner's content: the owner drops its text. False for an owner not
+ * made by `withContent` (its content stays where it is).
+ */
+export function moveContent<T extends { content: string }>(owner: T, source: ContentSource<T>): boolean {
+  if (!Object.prototype.hasOwnProperty.call(owner, HELD)) return false;
+  (owner as unknown as Held)[HELD] = source;
+  return true;
+}
+
+/** Whether the owner holds its content itself (false once it moved to a source). */
+export function holdsContent(owner: object): boolean {
+  return typeof (owner as Partial<Held>)[HELD] !== 'object';
+}
