@@ -2,8 +2,9 @@ import { createCollectingSession, type ChunkInput } from '../../src-shared/pipel
 import type { InlineOptions } from '../../src-shared/inline/types';
 import type { DecodeResult, FormatChoice } from '../../src-shared/pipeline/types';
 import type { LegOutcome } from '../../src-shared/recording/types';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openSource } from '../services/importers';
+import { bytesSourceFs, openSource, type SourceFs } from '../services/importers';
 import type { CliIo } from './io';
 import { readChunks } from './input';
 
@@ -20,13 +21,33 @@ async function* stdinChunks(io: CliIo): AsyncGenerator<ChunkInput> {
   for await (const bytes of readChunks('-', io)) yield { bytes };
 }
 
+/** Files up to this size are read whole (larger ones are streamed). */
+const READ_WHOLE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A small file's bytes, read in one synchronous call: the importers open a file twice (to
+ * recognise it, then to stream it), and for the many small files of one run those opens and
+ * their promises cost more than the reads. Undefined for a large file, or one that cannot be
+ * read: the importers then stream it, or report the error as they always do.
+ */
+function wholeSmallFile(path: string): SourceFs | undefined {
+  try {
+    return statSync(path).size <= READ_WHOLE_BYTES ? bytesSourceFs(readFileSync(path)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Opens FILE with the importers (recordings, SSE captures, NDJSON/JSON of envelopes or
- * Anthropic events, HAR) and decodes every leg with the shared decoder, streaming the file.
+ * Anthropic events, HAR) and decodes every leg with the shared decoder (a large file streamed).
  */
 export async function decodeFile(file: string, format: FormatChoice, io: CliIo, inline?: InlineOptions): Promise<DecodedFile> {
-  const source = file === '-' ? null : await openSource(resolve(io.cwd, file));
-  const session = createCollectingSession({ format, ...(io.dialects ? { dialects: io.dialects } : {}), ...(inline ? { inline } : {}) });
+  const path = file === '-' ? null : resolve(io.cwd, file);
+  const fs = path === null ? undefined : wholeSmallFile(path);
+  const source = path === null ? null : await openSource(path, fs ? { fs } : {});
+  // No command prints chunk statistics: they are not computed.
+  const session = createCollectingSession({ format, statistics: false, ...(io.dialects ? { dialects: io.dialects } : {}), ...(inline ? { inline } : {}) });
   for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)]) await session.decodeLegAsync(chunks);
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.

@@ -5,7 +5,10 @@ import { compileFilter, valueTest, values, type SubjectReader } from './evaluate
 import type { FieldSpec } from './fields';
 import { printExpression } from './print';
 
-/** What an assertion is checked against: one recording's envelopes and how it ended (`status`). */
+/**
+ * What an assertion is checked against: one recording's envelopes and how it ended (`status`).
+ * `subjects` is read only by an assertion about envelopes (it may be a getter that builds them).
+ */
 export interface AssertionInput {
   readonly subjects: readonly EnvelopeSubject[];
   readonly status: Pick<EndStatus, 'kind' | 'reason'>;
@@ -29,7 +32,10 @@ const STATUS_SPEC: FieldSpec = { name: 'status', type: 'string' };
  * the first `b`; `every agent:` checks its body on each agent's envelopes alone, in spawn order.
  */
 export function checkAssertion(expr: Expr, input: AssertionInput, reader: SubjectReader<EnvelopeSubject>): AssertionResult {
-  const run = (node: Expr, subjects: readonly EnvelopeSubject[]): AssertionResult => {
+  /** The envelopes in scope: null for all of the input's, read only when a node needs them. */
+  type Scope = readonly EnvelopeSubject[] | null;
+  const all = (scope: Scope): readonly EnvelopeSubject[] => scope ?? input.subjects;
+  const run = (node: Expr, subjects: Scope): AssertionResult => {
     switch (node.kind) {
       case 'and': {
         const left = run(node.left, subjects);
@@ -48,13 +54,13 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
       case 'some':
       case 'none': {
         const match = compileFilter(node.predicate, reader);
-        const found = subjects.find(match);
+        const found = all(subjects).find(match);
         const pass = node.kind === 'some' ? found !== undefined : found === undefined;
         return found ? { pass, detail: `envelope #${found.envelope.seq} matches`, envelope: found } : { pass, detail: 'no envelope matches' };
       }
       case 'before': {
-        const first = subjects.find(compileFilter(node.first, reader));
-        const then = subjects.find(compileFilter(node.then, reader));
+        const first = all(subjects).find(compileFilter(node.first, reader));
+        const then = all(subjects).find(compileFilter(node.then, reader));
         if (!first) return { pass: false, detail: `no envelope matches ${printExpression(node.first)}`, ...(then ? { envelope: then } : {}) };
         if (!then) return { pass: false, detail: `no envelope matches ${printExpression(node.then)}`, envelope: first };
         const pass = first.envelope.seq < then.envelope.seq;
@@ -62,7 +68,7 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
       }
       case 'every-agent': {
         const byAgent = new Map<string, EnvelopeSubject[]>();
-        for (const s of subjects) {
+        for (const s of all(subjects)) {
           const list = byAgent.get(s.agentName);
           if (list) list.push(s);
           else byAgent.set(s.agentName, [s]);
@@ -84,7 +90,7 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
     }
   };
 
-  const compareTerm = (node: Extract<Expr, { kind: 'compare' | 'in' }>, subjects: readonly EnvelopeSubject[]): AssertionResult => {
+  const compareTerm = (node: Extract<Expr, { kind: 'compare' | 'in' }>, subjects: Scope): AssertionResult => {
     const [spec, read] = termReader(node.left, subjects);
     const tests = node.kind === 'in' ? node.items.map((item) => valueTest('==', item, spec)) : [valueTest(node.op, node.right, spec)];
     const { value, envelope, detail } = read;
@@ -96,7 +102,7 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
 
   type Read = { value: ReturnType<NonNullable<ReturnType<SubjectReader<EnvelopeSubject>['field']>>['get']>; envelope?: EnvelopeSubject; detail: string };
 
-  const termReader = (term: Term, subjects: readonly EnvelopeSubject[]): [Pick<FieldSpec, 'order'>, Read] => {
+  const termReader = (term: Term, subjects: Scope): [Pick<FieldSpec, 'order'>, Read] => {
     switch (term.kind) {
       case 'status':
         return [STATUS_SPEC, { value: input.status.kind, detail: `status is ${input.status.kind}: ${input.status.reason}` }];
@@ -104,7 +110,7 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
         const match = compileFilter(term.of, reader);
         let count = 0;
         let firstMatch: EnvelopeSubject | undefined;
-        for (const s of subjects) {
+        for (const s of all(subjects)) {
           if (!match(s)) continue;
           count++;
           firstMatch ??= s;
@@ -113,7 +119,7 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
       }
       case 'pick': {
         const match = compileFilter(term.of, reader);
-        const found = term.which === 'first' ? subjects.find(match) : lastMatch(subjects, match);
+        const found = term.which === 'first' ? all(subjects).find(match) : lastMatch(all(subjects), match);
         const field = reader.field(term.field);
         if (!field) throw new Error(`Unknown field '${term.field}'`);
         if (!found) return [field, { value: undefined, detail: `no envelope matches ${printExpression(term.of)}` }];
@@ -127,7 +133,7 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
     }
   };
 
-  return run(expr, input.subjects);
+  return run(expr, null);
 }
 
 function lastMatch(subjects: readonly EnvelopeSubject[], match: (s: EnvelopeSubject) => boolean): EnvelopeSubject | undefined {

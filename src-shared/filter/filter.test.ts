@@ -11,6 +11,7 @@ import { compileFilter, UnavailableFieldError } from './evaluate';
 import { envelopeFilter, envelopeReader, parseAssertion, parseFilter, printExpression } from './index';
 import { MAX_DEPTH } from './parser';
 import { envelopeSubjects } from './subjects';
+import { checkAssertion } from './assertions';
 
 const multiAgent = envelopeSubjects(decodeBytes(readFixture('multi_agent.json.sse')));
 const errorMidstream = envelopeSubjects(decodeBytes(readFixture('error_midstream.json.sse')));
@@ -288,5 +289,26 @@ describe('unified event fields (provider dialects)', () => {
     expect(select('event.tool == "web_search" && event.phase == "completed"', subjects).length).toBeGreaterThan(0);
     // Agent dialects carry no unified event: the fields are absent, so nothing matches.
     expect(select('event.family matches "."')).toEqual([]);
+  });
+});
+
+describe('assertions', () => {
+  const status = { kind: 'done', reason: '[DONE] received' } as const;
+  const subjects = envelopeSubjects(decodeBytes(readFixture('multi_agent.json.sse')));
+
+  it('read the envelopes only when they are about envelopes (building them is a recording\'s whole cost)', () => {
+    let reads = 0;
+    const input = {
+      status,
+      get subjects() {
+        reads++;
+        return subjects;
+      },
+    };
+    expect(checkAssertion(parseAssertion('status == "done" || status == "error"'), input, envelopeReader())).toMatchObject({ pass: true });
+    expect(reads).toBe(0);
+    expect(checkAssertion(parseAssertion('status == "done" && some type == "text"'), input, envelopeReader())).toMatchObject({ pass: true });
+    expect(reads).toBeGreaterThan(0);
+    expect(checkAssertion(parseAssertion('count(type == "text") == 0'), input, envelopeReader())).toMatchObject({ pass: false });
   });
 });

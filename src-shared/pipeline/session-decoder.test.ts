@@ -2,7 +2,7 @@ import { describe, expect, it, test } from 'vitest';
 import { chunkings } from '../testing/chunking';
 import { listSseFixtures, readFixture, readManifest, type ManifestEntry } from '../../src-main/testing/fixtures';
 import { encodeUtf8 } from '../text/utf8';
-import { decodeBytes, decodeLegs, type SessionDecoderOptions } from './session-decoder';
+import { createCollectingSession, decodeBytes, decodeLegs, type SessionDecoderOptions } from './session-decoder';
 import type { DecodeResult } from './types';
 
 const AGENT = '11111111-1111-4111-8111-111111111111';
@@ -142,6 +142,19 @@ describe('the pipeline over the upstream fixtures', () => {
 function chunkIndependent(result: DecodeResult): unknown {
   return { formats: result.formats, envelopes: result.envelopes, blocks: result.blocks, agents: result.agents, diagnostics: result.diagnostics };
 }
+
+describe('decoding without statistics', () => {
+  test.each(fixtures)('%s: the same frames, envelopes, blocks, agents, findings and ends, and no statistics', (file) => {
+    const bytes = readFixture(file);
+    const session = createCollectingSession({ statistics: false });
+    session.decodeLeg([{ bytes }]);
+    const { stats, ...without } = session.finish();
+    const { stats: withStats, ...full } = decodeBytes(bytes);
+    expect(stats).toBeUndefined();
+    expect(withStats.frames).toBe(full.frames.flat().length);
+    expect(without).toEqual(full);
+  });
+});
 
 describe('chunking invariance of the whole pipeline', () => {
   test.each(fixtures)('%s: whole, byte by byte and seeded random splits decode identically', (file) => {

@@ -17,7 +17,8 @@ export interface DecodeResult {
   blocks: Block[];
   agents: AgentInfo[];
   diagnostics: Diagnostic[];
-  stats: ChunkStatistics;
+  /** Absent when decoded without statistics (SessionDecoderOptions.statistics). */
+  stats?: ChunkStatistics;
   /** Per leg: WHATWG end state, and what ended the stream. */
   ends: { lastEventId: string; retry: number | null; bytes: number; stream: StreamEnd }[];
 }

@@ -188,7 +188,14 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
           progress.bytes += chunk.byteLength;
           progress.chunks += 1;
           armIdle();
-          handlers.onChunk(chunk, receivedAt);
+          try {
+            handlers.onChunk(chunk, receivedAt);
+          } catch (error) {
+            // What receives the stream could not keep this chunk (a spool file on a full
+            // disk): the exchange ends as failed, with that reason, instead of going on
+            // without the bytes or throwing out of the socket's event.
+            failWith(consumerFailure(error));
+          }
           return;
         }
         if (!rejected) return;
@@ -240,6 +247,12 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
     },
     progress: () => ({ ...progress }),
   };
+}
+
+/** A failure of the stream's consumer, with its message (which says what failed) and system code. */
+function consumerFailure(error: unknown): Failure {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { kind: 'internal', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {

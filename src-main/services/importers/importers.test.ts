@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { fixturePath, listSseFixtures, readFixture } from '../../testing/fixtures';
 import { createRecorder } from '../recording/recorder';
-import { HarEntryChoiceError, ImportError, openSource } from './index';
+import { bytesSourceFs, HarEntryChoiceError, ImportError, openSource } from './index';
 import { blockSummary, concatChunks, decodeSource, readLegs } from './testing';
 
 let dir: string;
@@ -271,6 +271,18 @@ describe('recordings', () => {
     expect(concatChunks(legs[1] ?? []).equals(Buffer.from(readFixture('frontend_tools_resume.json.sse')))).toBe(true);
     const decoded = await decodeSource(source);
     expect(decoded.formats).toEqual(['json', 'json']);
+  });
+
+  it('a file read whole into memory (bytesSourceFs) opens and reads exactly as from disk', async () => {
+    for (const path of [join(import.meta.dirname, '../../../resources/samples/multi-agent.recording'), join(import.meta.dirname, '../../../resources/samples/truncated.recording'), fixturePath('example_1.raw.sse')]) {
+      const fromDisk = await openSource(path);
+      const fromMemory = await openSource(path, { fs: bytesSourceFs(await readFile(path)) });
+      const strip = (source: typeof fromDisk) => ({ ...source, legs: source.legs.map(({ chunks: _chunks, ...leg }) => leg) });
+      expect(strip(fromMemory)).toEqual(strip(fromDisk));
+      // Chunk by chunk: the same times, sizes and bytes.
+      const chunks = async (source: typeof fromDisk) => (await readLegs(source)).map((leg) => leg.map((c) => `${c.receivedAt} ${Buffer.from(c.bytes).toString('base64')}`));
+      expect(await chunks(fromMemory)).toEqual(await chunks(fromDisk));
+    }
   });
 
   it('reads a last chunk record that lost only its line ending, without a finding', async () => {

@@ -40,6 +40,19 @@ export const nodeSourceFs: SourceFs = {
   },
 };
 
+/**
+ * A SourceFs over one file's bytes already in memory (every path opens them). Reads are views
+ * of those bytes, which nothing writes to, so each is as safe to keep as a fresh buffer.
+ */
+export function bytesSourceFs(bytes: Uint8Array): SourceFs {
+  const file: SourceFile = {
+    size: bytes.length,
+    read: (position, length) => Promise.resolve(bytes.subarray(position, position + length)),
+    close: () => Promise.resolve(),
+  };
+  return { open: () => Promise.resolve(file) };
+}
+
 export const READ_BLOCK = 256 * 1024;
 
 /**

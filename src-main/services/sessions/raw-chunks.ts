@@ -113,8 +113,10 @@ function spooledChunks(spool: SpoolFile): RawChunks {
     },
     append(chunk, receivedAt) {
       if (chunk.byteLength === 0) return;
-      index.add(total, receivedAt);
+      const start = total;
+      // Indexed once stored: a chunk the spool could not take is not there to read.
       write(chunk);
+      index.add(start, receivedAt);
     },
     extendLast(part) {
       if (index.count === 0) throw new Error('There is no chunk to extend');

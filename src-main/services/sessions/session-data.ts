@@ -40,7 +40,7 @@ import { UintColumn } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
 import { createRawChunks, type RawChunks } from './raw-chunks';
 import { BlockContents } from './block-contents';
-import { SpoolFile } from './spool-file';
+import { SpoolFile, type OpenSpool } from './spool-file';
 import { RecordingFile } from './recording-file';
 import type { FileSpan } from '../importers/types';
 import { DiagnosticStore } from './diagnostic-store';
@@ -117,6 +117,8 @@ export interface SessionInit {
    * a spool file.
    */
   recording?: string;
+  /** Creates the session's spool files (temp files by default; tests inject failing ones). */
+  openSpool?: OpenSpool;
 }
 
 export interface PendingToolsState {
@@ -229,9 +231,9 @@ export function displayRequest(request: RecordedRequest): RequestInfo {
 export function createSessionData(init: SessionInit): SessionData {
   const legs: LegState[] = [];
   /** The legs' raw bytes (one leg after the other, unless they are read from the recording), and the envelopes' deltas. */
-  const rawSpool = new SpoolFile();
+  const rawSpool = new SpoolFile('raw bytes', init.openSpool);
   const recording = init.recording !== undefined ? new RecordingFile(init.recording) : null;
-  const textSpool = new SpoolFile();
+  const textSpool = new SpoolFile('envelope text', init.openSpool);
   const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame), textSpool);
   const contents = new BlockContents(envelopes);
   /** Envelope seq → block id + 1 (0: none yet). */
@@ -247,7 +249,7 @@ export function createSessionData(init: SessionInit): SessionData {
    */
   const blockPreviews = new Map<number, string>();
   const agentsByUuid = new Map<string, AgentInfo>();
-  const diagnostics = new DiagnosticStore(new SpoolFile());
+  const diagnostics = new DiagnosticStore(new SpoolFile('findings', init.openSpool));
   const badgeByEnvelope = new Badges();
   const badgeByFrame = new Badges();
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };

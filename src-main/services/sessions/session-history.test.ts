@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEmitter } from '../../../src-shared/contract/emitter';
 import type { SessionSummary } from '../../../src-shared/contract/payloads';
-import { waitFor } from './service-testing';
+import { readFixture } from '../../testing/fixtures';
+import { SSE_HEADERS, startLoopbackServer } from '../connection/loopback-testing';
+import { createDefaultSessionService } from './default-service';
+import { settled, waitFor } from './service-testing';
 import { createSessionHistory, trackEndedSessions } from './session-history';
+import { spoolPath } from './session-service';
 
 let dir: string;
 beforeEach(async () => {
@@ -71,5 +75,38 @@ describe('session history', () => {
     changed.fire([summary('sdone'), summary('slive', { state: 'stopped' })]);
     await waitFor(async () => (await history.list()).sessions.length === 2, 'two kept');
     expect((await history.list()).sessions.map((s) => s.id).sort()).toEqual(['sdone', 'slive']);
+  });
+});
+
+describe('a live session closed right after it ends', () => {
+  it('is kept from its spool recording, which the close removes, without an error', async () => {
+    const server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(Buffer.from(readFixture('example_1.json.sse')));
+    });
+    const spoolDir = join(dir, 'spool');
+    const service = createDefaultSessionService({ spoolDir });
+    const history = createSessionHistory({ folder: join(dir, 'recent') });
+    const errors: unknown[] = [];
+    const stop = trackEndedSessions(service.onSessionsChanged, history, (s) => ({ path: spoolPath(spoolDir, s.id), spool: true }), undefined, (e) => errors.push(e));
+    try {
+      for (const ended of ['complete', 'stopped'] as const) {
+        const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+        // Closed as soon as it ended, or closed while it runs (the close ends it).
+        if (ended === 'complete') await settled(service, id);
+        await service.closeSession({ sessionId: id });
+        await expect(stat(spoolPath(spoolDir, id))).rejects.toThrow(/ENOENT/);
+        const kept = await waitFor(async () => (await history.list()).sessions.find((s) => s.id === id), `session ${id} kept`);
+        expect(kept.end?.kind).toBe(ended === 'complete' ? 'done' : 'stopped');
+        const { path } = await history.recordingOf(id);
+        // The whole stream when it ended on its own; the recording's header at least when the close cut it.
+        expect((await stat(path)).size).toBeGreaterThan(ended === 'complete' ? readFixture('example_1.json.sse').length : 0);
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      stop();
+      await service.dispose();
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,7 @@
+import { closeSync, createReadStream, createWriteStream, openSync } from 'node:fs';
 import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { RecentSession, type RecentSessions, type SessionSummary } from '../../../src-shared/contract/payloads';
 import * as s from '../../../src-shared/contract/schema';
 import { jsonFile } from '../storage/json-file';
@@ -18,12 +20,20 @@ export interface SessionHistory {
   /**
    * Keeps the ended session's recording: hard-linked when it is the app's own spool file (no
    * copy of a large run; closing the session removes only the spool's name), else copied (a
-   * file the user recorded to stays theirs to change).
+   * file the user recorded to stays theirs to change). With `fd`, a descriptor of the file
+   * opened when the session ended, it is copied from that when its name is gone (the session
+   * was closed meanwhile); the descriptor is closed either way.
    */
-  add(summary: SessionSummary, recording: { path: string; spool: boolean }): Promise<void>;
+  add(summary: SessionSummary, recording: KeptRecording): Promise<void>;
   setKeep(keep: number): Promise<RecentSessions>;
   /** The kept recording of a recent session; rejects for an unknown id. */
   recordingOf(id: string): Promise<{ path: string; entry: RecentSessions['sessions'][number] }>;
+}
+
+export interface KeptRecording {
+  path: string;
+  spool: boolean;
+  fd?: number;
 }
 
 export const DEFAULT_KEEP = 20;
@@ -66,32 +76,46 @@ export function createSessionHistory(options: { folder: string; maxBytes?: numbe
     return next;
   };
 
+  /** Copies the recording from its descriptor (its name may be gone) or its path. */
+  const copy = async (recording: KeptRecording, target: string): Promise<void> => {
+    if (recording.fd === undefined) return copyFile(recording.path, target);
+    await pipeline(createReadStream(recording.path, { fd: recording.fd, autoClose: false, start: 0 }), createWriteStream(target, { mode: 0o600 }));
+  };
+
+  const keepRecording = async (summary: SessionSummary, recording: KeptRecording): Promise<void> => {
+    const doc = await index.read();
+    if (doc.keep === 0 || doc.entries.some((e) => e.session.id === summary.id)) return;
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const target = fileOf(summary.id);
+    await rm(target, { force: true });
+    await (recording.spool ? link(recording.path, target) : Promise.reject(new Error('copy'))).catch(() => copy(recording, target));
+    const { size } = await stat(target);
+    const source = summary.source.kind === 'live' ? summary.source : { method: '', url: '' };
+    const session = {
+      id: summary.id,
+      title: summary.title,
+      format: summary.format,
+      ...(summary.end ? { end: summary.end } : {}),
+      method: source.method,
+      url: source.url,
+      envelopes: summary.envelopes,
+      bytes: summary.bytes,
+      createdAt: summary.createdAt,
+      endedAt: now(),
+    };
+    await bounded({ ...doc, entries: [{ session, fileBytes: size }, ...doc.entries] });
+  };
+
   return {
     folder,
     list: () => serial(async () => view(await index.read())),
     add: (summary, recording) =>
       serial(async () => {
-        const doc = await index.read();
-        if (doc.keep === 0 || doc.entries.some((e) => e.session.id === summary.id)) return;
-        await mkdir(folder, { recursive: true, mode: 0o700 });
-        const target = fileOf(summary.id);
-        await rm(target, { force: true });
-        await (recording.spool ? link(recording.path, target) : Promise.reject(new Error('copy'))).catch(() => copyFile(recording.path, target));
-        const { size } = await stat(target);
-        const source = summary.source.kind === 'live' ? summary.source : { method: '', url: '' };
-        const session = {
-          id: summary.id,
-          title: summary.title,
-          format: summary.format,
-          ...(summary.end ? { end: summary.end } : {}),
-          method: source.method,
-          url: source.url,
-          envelopes: summary.envelopes,
-          bytes: summary.bytes,
-          createdAt: summary.createdAt,
-          endedAt: now(),
-        };
-        await bounded({ ...doc, entries: [{ session, fileBytes: size }, ...doc.entries] });
+        try {
+          await keepRecording(summary, recording);
+        } finally {
+          if (recording.fd !== undefined) closeSync(recording.fd);
+        }
       }),
     setKeep: (keep) => serial(async () => view(await bounded({ ...(await index.read()), keep }))),
     async recordingOf(id) {
@@ -123,7 +147,17 @@ export function trackEndedSessions(
       const recording = recordingOf(summary);
       if (recording === null) continue;
       done.add(summary.id);
-      history.add(summary, recording).then(onAdded, onError);
+      // Opened now, while it surely exists: closing the session deletes a spool recording,
+      // maybe before the add's turn comes, and an open file keeps its bytes readable.
+      let fd: number;
+      try {
+        fd = openSync(recording.path, 'r');
+      } catch (error) {
+        // No recording to keep (spooling is a safety net that may have failed): nothing to say.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') onError(error);
+        continue;
+      }
+      history.add(summary, { ...recording, fd }).then(onAdded, onError);
     }
   });
 }

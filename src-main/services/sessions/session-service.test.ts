@@ -1,9 +1,11 @@
+import { openSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
 import { recordEvents, settled, waitFor, type EventLog } from './service-testing';
 import { createSessionService, reconnectDelay, type SessionService } from './session-service';
+import { createTempSpool } from './spool-file';
 
 let server: LoopbackServer | undefined;
 let service: SessionService | undefined;
@@ -128,6 +130,56 @@ describe('live sessions', () => {
     const raw = await service.getRawBytes({ sessionId: id, leg: 0, byteStart: 0, byteEnd: 10_000 });
     expect(Buffer.from(raw.base64, 'base64').toString('utf8')).toBe(partial);
     expect(events.errors).toEqual([expect.objectContaining({ sessionId: id, kind: 'aborted' })]);
+  });
+
+  it('ends a session whose spool file cannot be written (a full disk) as failed, cut off, with what it kept viewable', async () => {
+    const stream = readFixture('example_1.raw.sse');
+    let serverSawClose = false;
+    let written = 0;
+    server = await startLoopbackServer(async (req, res) => {
+      req.on('close', () => (serverSawClose = true));
+      res.writeHead(200, SSE_HEADERS);
+      for (const piece of pieces(stream, 4096)) {
+        if (res.destroyed) return;
+        res.write(piece);
+        written += piece.length;
+        await sleep(2);
+      }
+      res.end();
+    });
+    // /dev/full takes no byte: every write fails with ENOSPC, as on a full disk.
+    service = createSessionService({ openSpool: () => ({ fd: openSync('/dev/full', 'r+'), path: null }) });
+    events = recordEvents(service);
+    const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+    const done = await settled(service, id);
+    expect(done.state).toBe('failed');
+    expect(done.failure).toMatchObject({ kind: 'internal', code: 'ENOSPC', message: expect.stringMatching(/^Writing the session's raw bytes to disk failed: ENOSPC: no space left on device/) as unknown });
+    expect(events.errors).toEqual([expect.objectContaining({ sessionId: id, kind: 'internal', message: done.failure?.message })]);
+    await waitFor(() => serverSawClose, 'the server to see the connection closed');
+    expect(written).toBeLessThan(stream.length);
+    // What was received before the failed write is still there: its rows, and its raw bytes exactly.
+    const kept = done.bytes;
+    expect(kept).toBeGreaterThan(0);
+    expect((await service.getRows({ sessionId: id, start: 0, count: 5 })).rows.length).toBeGreaterThan(0);
+    const raw = await service.getRawBytes({ sessionId: id, leg: 0, byteStart: 0, byteEnd: kept });
+    expect(Buffer.from(raw.base64, 'base64').equals(Buffer.from(stream.subarray(0, kept)))).toBe(true);
+  });
+
+  it('ends as failed, not stuck, when the envelope text cannot be written', async () => {
+    const delta = 'x'.repeat(1500);
+    const frames = Array.from({ length: 120 }, () => `data: ${JSON.stringify({ type: 'text', agent: 'a', final: false, delta })}\n\n`);
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      await writeSlowly(res, [...frames, 'data: [DONE]\n\n'], 1);
+    });
+    // Only the envelopes' text spool is on a full disk.
+    service = createSessionService({ openSpool: (what) => (what === 'envelope text' ? { fd: openSync('/dev/full', 'r+'), path: null } : createTempSpool(what)) });
+    events = recordEvents(service);
+    const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+    const done = await settled(service, id);
+    expect(done.state).toBe('failed');
+    expect(done.failure?.message).toMatch(/^Writing the session's envelope text to disk failed: ENOSPC/);
+    expect((await service.getRows({ sessionId: id, start: 0, count: 5 })).rows.length).toBeGreaterThan(0);
   });
 
   it('finalises a clean end mid-event as complete with the torn event diagnosed', async () => {

@@ -43,6 +43,7 @@ import { createReplaySession, sessionAsSource, type ReplaySession } from './repl
 import { createSessionData, type LegKind, type SessionData } from './session-data';
 import { downloadFile, exportSession, saveRecording } from './session-files';
 import { liveSessionTitle } from './session-title';
+import type { OpenSpool } from './spool-file';
 import { demoScenarioOf } from './demo-agent-info';
 import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './views';
 import { limitJsonDepth } from '../../../src-shared/json/tree';
@@ -111,6 +112,8 @@ export interface SessionServiceDeps {
   spoolDir?: string;
   /** Reports a file the user opened (recent files). */
   onFileOpened?: (path: string) => void;
+  /** Creates the spool files of live sessions (temp files by default; tests inject failing ones). */
+  openSpool?: OpenSpool;
   batchIntervalMs?: number;
   statusIntervalMs?: number;
   /** The clock replays run on (tests inject a manual one). */
@@ -618,6 +621,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
         ...(request.inline ? { inline: request.inline } : {}),
+        ...(deps.openSpool ? { openSpool: deps.openSpool } : {}),
       });
       if (recordingPath !== undefined) data.recordingPath = recordingPath;
       const rt = register(data, {

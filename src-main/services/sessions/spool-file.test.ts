@@ -1,7 +1,9 @@
+import { openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src-shared/testing/chunking';
 import { UintColumn } from './columns';
-import { SpoolFile } from './spool-file';
+import { createRawChunks } from './raw-chunks';
+import { SpoolFile, SpoolWriteError } from './spool-file';
 
 /** Byte equality without a deep comparison's cost on large arrays. */
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
@@ -46,6 +48,27 @@ describe('spool file', () => {
       return [start, start + spool.appendText(text)] as const;
     });
     texts.forEach((text, i) => expect(spool.readText(...(ranges[i] as readonly [number, number]))).toBe(text));
+    spool.close();
+  });
+
+  it('a write that fails (a full disk) says what and why, and loses nothing already appended', () => {
+    // /dev/full takes no byte: every write fails with ENOSPC.
+    const spool = new SpoolFile('raw bytes', () => ({ fd: openSync('/dev/full', 'r+'), path: null }));
+    const raw = createRawChunks(spool);
+    const first = new Uint8Array(40_000).fill(7);
+    raw.append(first, 1);
+    let error: unknown;
+    try {
+      raw.append(new Uint8Array(40_000).fill(9), 2);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SpoolWriteError);
+    expect(error).toMatchObject({ code: 'ENOSPC', message: expect.stringMatching(/^Writing the session's raw bytes to disk failed: ENOSPC: no space left on device/) as unknown });
+    // The chunk that could not be stored is not indexed; the one before reads back whole.
+    expect([raw.count, raw.bytes]).toEqual([1, first.length]);
+    expect(same(raw.slice(0, first.length), first)).toBe(true);
+    expect(raw.chunk(0)?.receivedAt).toBe(1);
     spool.close();
   });
 

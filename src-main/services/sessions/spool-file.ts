@@ -26,10 +26,48 @@ function spoolFolder(): string {
   return dir;
 }
 
+/**
+ * Creates the spool file for `what` and returns its descriptor and, where it could not be
+ * unlinked while open, its path (deleted on close). Injected where a test needs writes that fail.
+ */
+export type OpenSpool = (what: string) => { fd: number; path: string | null };
+
+export const createTempSpool: OpenSpool = () => {
+  const path = join(spoolFolder(), `${process.pid}-${randomBytes(8).toString('hex')}.spool`);
+  const fd = openSync(path, 'wx+', 0o600);
+  try {
+    unlinkSync(path);
+    return { fd, path: null };
+  } catch {
+    return { fd, path }; // deleted on close instead
+  }
+};
+
+/** A write to a spool file failed (the disk is full, the folder is gone…): the message names what and why. */
+export class SpoolWriteError extends Error {
+  override readonly name = 'SpoolWriteError';
+  readonly code: string | undefined;
+  constructor(what: string, cause: unknown) {
+    const error = cause as NodeJS.ErrnoException;
+    super(`Writing the session's ${what} to disk failed: ${error instanceof Error ? error.message : String(cause)}`, { cause });
+    this.code = typeof error?.code === 'string' ? error.code : undefined;
+  }
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export class SpoolFile {
+  /**
+   * `what` the file holds, for the message of a failed write ("raw bytes"). A failed write
+   * throws a SpoolWriteError and loses nothing already appended: the bytes not yet on disk
+   * stay in the write buffer, readable, and the next flush tries them again.
+   */
+  constructor(
+    private readonly what = 'data',
+    private readonly open: OpenSpool = createTempSpool,
+  ) {}
+
   private fd: number | null = null;
   private path: string | null = null;
   private closed = false;
@@ -119,24 +157,25 @@ export class SpoolFile {
   }
 
   private write(bytes: Uint8Array): void {
-    const fd = this.descriptor();
-    let written = 0;
-    while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written, this.flushed + written);
+    try {
+      const fd = this.descriptor();
+      let written = 0;
+      while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written, this.flushed + written);
+    } catch (error) {
+      if (this.closed) throw error;
+      throw new SpoolWriteError(this.what, error);
+    }
     this.flushed += bytes.byteLength;
   }
 
   private descriptor(): number {
     if (this.closed) throw new Error('The session was closed: its spool file is gone');
     if (this.fd !== null) return this.fd;
-    const path = join(spoolFolder(), `${process.pid}-${randomBytes(8).toString('hex')}.spool`);
-    this.fd = openSync(path, 'wx+', 0o600);
-    try {
-      unlinkSync(path);
-    } catch {
-      this.path = path; // deleted on close instead
-    }
-    spoolFiles.register(this, { fd: this.fd, path: this.path }, this);
-    return this.fd;
+    const { fd, path } = this.open(this.what);
+    this.fd = fd;
+    this.path = path;
+    spoolFiles.register(this, { fd, path }, this);
+    return fd;
   }
 }
 
