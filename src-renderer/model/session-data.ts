@@ -101,9 +101,9 @@ export function mergeBlocks(
 }
 
 /**
- * `current` with `incoming` merged in by uuid; `current` itself when that changes nothing (main
- * announces an agent again whenever the decoder sees it again), so the views that derive names
- * and colours from the list do not redo that, and redraw every row, for each batch.
+ * `current` with `incoming` merged in by uuid; `current` itself when that changes nothing (a
+ * session's detail lists every agent each time it is fetched), so the views that derive names
+ * and colours from the list do not redo that, and redraw every row.
  */
 export function mergeAgents(current: readonly AgentInfoPayload[], incoming: readonly AgentInfoPayload[]): readonly AgentInfoPayload[] {
   const byUuid = new Map<string, AgentInfoPayload>();
