@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatCountOf, formatDuration, formatGap, formatOffset, formatRate, sessionOptionLabel } from './format';
+import { formatBytes, formatCompact, formatCount, formatCountOf, formatDuration, formatGap, formatOffset, formatRate, sessionOptionLabel } from './format';
 
 describe('formatting', () => {
   it.each([
@@ -51,6 +51,13 @@ describe('formatting', () => {
     [12_345, '12k/s'],
     [2_500_000, '2.5M/s'],
   ])('rate %d → %s', (n, text) => expect(formatRate(n)).toBe(text));
+
+  it.each([
+    [0, '0'],
+    [45_000, '45k'],
+    [180_000, '180k'],
+    [2_500_000, '2.5M'],
+  ])('a count on a narrow axis %d → %s', (n, text) => expect(formatCompact(n)).toBe(text));
 
   it('separates thousands without the machine locale', () => {
     expect(formatCount(1234567)).toBe('1,234,567');

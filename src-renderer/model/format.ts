@@ -56,10 +56,14 @@ export function formatDuration(ms: number): string {
 
 /** "0/s", "850/s", "12.3k/s", "1.2M/s". */
 export function formatRate(perSecond: number, unit = ''): string {
-  const suffix = `${unit}/s`;
-  if (perSecond < 1000) return `${Math.round(perSecond)}${suffix}`;
-  if (perSecond < 1_000_000) return `${(perSecond / 1000).toFixed(perSecond < 10_000 ? 1 : 0)}k${suffix}`;
-  return `${(perSecond / 1_000_000).toFixed(1)}M${suffix}`;
+  return `${formatCompact(perSecond)}${unit}/s`;
+}
+
+/** A count in a few characters, for a narrow axis: "850", "12.3k", "180k", "1.2M". */
+export function formatCompact(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
 /** Thousands separators without depending on the machine's locale: "1,234,567". */

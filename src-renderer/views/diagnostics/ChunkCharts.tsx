@@ -13,7 +13,7 @@ import {
   legBars,
   overheadBars,
 } from '../../model/diagnostics-charts';
-import { formatCountOf } from '../../model/format';
+import { formatCompact, formatCountOf } from '../../model/format';
 import { DIAGNOSTIC_IDS } from './testids';
 
 /**
@@ -160,7 +160,7 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
           <BarChart data={frames.bars} margin={MARGIN}>
             <CartesianGrid stroke={p.grid} vertical={false} />
             <XAxis dataKey="label" {...axisProps(p)} interval={0} angle={frames.bars.length > 8 ? -30 : 0} height={frames.bars.length > 8 ? 40 : 22} textAnchor={frames.bars.length > 8 ? 'end' : 'middle'} />
-            <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
+            <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
             <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'frames']} labelFormatter={(label) => `${labelText(label)} bytes`} />
             <Bar dataKey="count" isAnimationActive={false}>
               {frames.bars.map((bar) => (
@@ -259,7 +259,7 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
           <ResponsiveContainer width="100%" height={110}>
             <BarChart data={fullness} layout="vertical" margin={MARGIN}>
               <CartesianGrid stroke={p.grid} horizontal={false} />
-              <XAxis type="number" {...axisProps(p)} allowDecimals={false} />
+              <XAxis type="number" {...axisProps(p)} allowDecimals={false} tickFormatter={formatCompact} />
               <YAxis type="category" dataKey="name" {...axisProps(p)} width={80} />
               <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'chunks']} />
               <Bar dataKey="value" isAnimationActive={false}>
@@ -283,7 +283,7 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
             <BarChart data={legs} margin={MARGIN}>
               <CartesianGrid stroke={p.grid} vertical={false} />
               <XAxis dataKey="label" {...axisProps(p)} />
-              <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
+              <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
               <Tooltip {...tooltipProps(p)} />
               <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
               <Bar dataKey="chunks" name="network chunks" fill={p.chunks} isAnimationActive={false} />
@@ -295,7 +295,7 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
             <BarChart data={perChunk} margin={MARGIN}>
               <CartesianGrid stroke={p.grid} vertical={false} />
               <XAxis dataKey="label" {...axisProps(p)} label={{ value: 'frames completed per network chunk', position: 'insideBottom', offset: 0, fill: p.text, fontSize: FONT }} height={36} />
-              <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
+              <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
               <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'chunks']} labelFormatter={(label) => `frames per chunk: ${labelText(label)}`} />
               <Bar dataKey="count" fill={p.chunks} isAnimationActive={false} />
             </BarChart>
@@ -315,7 +315,7 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
             <BarChart data={gaps} margin={MARGIN}>
               <CartesianGrid stroke={p.grid} vertical={false} />
               <XAxis dataKey="label" {...axisProps(p)} interval={0} angle={gaps.length > 8 ? -30 : 0} height={gaps.length > 8 ? 44 : 22} textAnchor={gaps.length > 8 ? 'end' : 'middle'} />
-              <YAxis {...axisProps(p)} allowDecimals={false} width={40} />
+              <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
               <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'gaps']} />
               <Bar dataKey="count" fill={p.bar} isAnimationActive={false} />
             </BarChart>
