@@ -15,9 +15,11 @@
  * Both schemes are here in both directions: the decoder undoes them, and the demo agent and
  * the tests write streams the way upstream does.
  */
+import { createUtf8Decoder, encodeUtf8 } from '../../text/utf8';
 
 const BACKSLASH = 0x5c;
 const LETTER_N = 0x6e;
+const LF = 0x0a;
 
 /** `stream_xml_to_aqueue`: backslashes doubled, then LF written as `\n`. CR passes through (an upstream hole). */
 export function xmlStreamEscape(text: string): string {
@@ -34,6 +36,10 @@ export function xmlStreamEscape(text: string): string {
 export function unescapeFormatterItem(text: string): string | number {
   let i = text.indexOf('\\');
   if (i === -1) return text;
+  if (text.length >= BYTEWISE_MIN_CHARS) {
+    const bytewise = unescapeAsciiBytewise(text, i);
+    if (bytewise !== null) return bytewise;
+  }
   let out = '';
   let from = 0;
   while (i !== -1) {
@@ -44,6 +50,40 @@ export function unescapeFormatterItem(text: string): string | number {
     i = text.indexOf('\\', from);
   }
   return out + text.slice(from);
+}
+
+/**
+ * From this length on, an item is unescaped as bytes when it is ASCII. A tool call's arguments
+ * are JSON whose every `\\n` and `\\"` arrives doubled: tens of thousands of escapes in one
+ * item, which the scan above turns into as many string pieces that a reader then copies
+ * together; the bytes take one native encode, a loop and one decode (about 0.6× the time on
+ * the decode benchmark's tool calls). A short item (a delta) is not worth the decoder calls.
+ */
+const BYTEWISE_MIN_CHARS = 1024;
+
+const utf8 = createUtf8Decoder();
+
+/**
+ * `unescapeFormatterItem` of ASCII `text` whose first backslash is at `from`, done on its UTF-8
+ * bytes in place (unescaping only shortens); null when `text` is not ASCII. ASCII decodes to a
+ * string of one byte a character.
+ */
+function unescapeAsciiBytewise(text: string, from: number): string | number | null {
+  const bytes = encodeUtf8(text);
+  if (bytes.length !== text.length) return null;
+  let written = from;
+  for (let read = from; read < bytes.length; read++) {
+    const byte = bytes[read] as number;
+    if (byte !== BACKSLASH) {
+      bytes[written++] = byte;
+      continue;
+    }
+    const next = bytes[++read];
+    if (next === BACKSLASH) bytes[written++] = BACKSLASH;
+    else if (next === LETTER_N) bytes[written++] = LF;
+    else return read - 1;
+  }
+  return utf8.decode(bytes.subarray(0, written));
 }
 
 const CDATA_SPLIT = ']]]]><![CDATA[>';

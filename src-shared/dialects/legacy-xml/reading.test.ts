@@ -7,6 +7,7 @@ import { escapeToolResultCdata, unescapeFormatterItem, unescapeToolResultCdata, 
 import { isMarkupError, readStartTag, tagNameAt } from './markup';
 import { readToolResultBody } from './tool-result';
 import { isXmlItem, xmlItemTag } from './vocabulary';
+import { seededRandom } from '../../sse/rechunk';
 
 describe('unescapeFormatterItem (inverse of stream_xml_to_aqueue)', () => {
   test.each([
@@ -31,6 +32,32 @@ describe('unescapeFormatterItem (inverse of stream_xml_to_aqueue)', () => {
     expect(unescapeFormatterItem('ok \\\\ and \\n then \\u2713')).toBe(18);
     expect(unescapeFormatterItem(xmlStreamEscape('any \\ text \\" here\n'))).toBe('any \\ text \\" here\n');
     expect(unescapeFormatterItem('ends with \\')).toBe(10);
+  });
+
+  it('gives the same result for long items, which are unescaped as bytes when ASCII', () => {
+    /** The definition: a left-to-right scan, one character at a time. */
+    const reference = (text: string): string | number => {
+      let out = '';
+      for (let i = 0; i < text.length; i++) {
+        if (text[i] !== '\\') out += text[i];
+        else if (text[i + 1] === '\\') out += text[++i];
+        else if (text[i + 1] === 'n') out += (++i, '\n');
+        else return i;
+      }
+      return out;
+    };
+    const random = seededRandom(14);
+    const pieces = ['\\\\', '\\n', 'n', 'abc', '\n', '"', ' ', '&quot;', '\\', 'é', '🚀'];
+    for (let run = 0; run < 300; run++) {
+      // A third of the runs ASCII and well escaped, a third with unpaired backslashes, a third also with non-ASCII characters.
+      const allowed = pieces.slice(0, run % 3 === 0 ? pieces.length : run % 3 === 1 ? 9 : 8);
+      let text = '';
+      while (text.length < 1100 + (run % 7) * 300) text += allowed[Math.floor(random() * allowed.length)];
+      expect(unescapeFormatterItem(text)).toEqual(reference(text));
+    }
+    const original = `${'{"path": "C:\\\\temp", "text": "a\\nb"}\n'.repeat(60)}\\`;
+    expect(original.length).toBeGreaterThan(1024);
+    expect(unescapeFormatterItem(xmlStreamEscape(original))).toBe(original);
   });
 });
 
