@@ -9,6 +9,8 @@ describe('detachString', () => {
     ['long text with one non-ASCII character', `${'a'.repeat(100)}é`],
     ['long text with a lone surrogate', `${'a'.repeat(100)}\ud800`],
     ['long text with an emoji', `😀${'b'.repeat(100)}`],
+    // As many UTF-8 bytes fit in text.length as it has characters, but not all of it is read.
+    ['long text ending in a two-byte and a three-byte character', `${'a'.repeat(98)}é€`],
   ])('keeps %s exactly', (_name, text) => {
     expect(detachString(text)).toBe(text);
   });

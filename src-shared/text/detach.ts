@@ -1,9 +1,6 @@
-import { createUtf8Decoder, encodeUtf8, encodeUtf8Into } from './utf8';
+import { createUtf8Decoder, encodeAsciiInto, encodeUtf8 } from './utf8';
 
 const utf8 = createUtf8Decoder();
-
-/** Any character outside ASCII. */
-const NON_ASCII = /[^\x00-\x7f]/; // eslint-disable-line no-control-regex -- the whole ASCII range, NUL included
 
 /**
  * V8 neither slices nor concatenates strings shorter than this: it copies them, so they share
@@ -18,11 +15,21 @@ const COMPACT_MIN_CHARS = 64;
 let scratch = new Uint8Array(16 * 1024);
 const SCRATCH_MAX_BYTES = 1024 * 1024;
 
-/** A one-byte-per-character copy of ASCII `text`. */
-function compactAscii(text: string): string {
-  if (text.length > SCRATCH_MAX_BYTES) return utf8.decode(encodeUtf8(text));
-  if (text.length > scratch.length) scratch = new Uint8Array(Math.min(SCRATCH_MAX_BYTES, Math.max(text.length, scratch.length * 2)));
-  return utf8.decode(scratch.subarray(0, encodeUtf8Into(text, scratch)));
+/**
+ * A one-byte-per-character copy of `text` when it is ASCII, else null. Encoding it into
+ * exactly `text.length` bytes tells which: only ASCII is read whole into them. That costs a
+ * non-ASCII text an encode of most of it, but spares ASCII (the long items of a stream: JSON
+ * payloads) a scan for non-ASCII before the encode.
+ */
+function compactAscii(text: string): string | null {
+  const length = text.length;
+  if (length > SCRATCH_MAX_BYTES) {
+    const bytes = encodeUtf8(text);
+    return bytes.length === length ? utf8.decode(bytes) : null;
+  }
+  if (length > scratch.length) scratch = new Uint8Array(Math.min(SCRATCH_MAX_BYTES, Math.max(length, scratch.length * 2)));
+  const room = scratch.subarray(0, length);
+  return encodeAsciiInto(text, room) ? utf8.decode(room) : null;
 }
 
 /**
@@ -39,6 +46,5 @@ function compactAscii(text: string): string {
  */
 export function detachString(text: string): string {
   if (text.length < V8_COPIES_BELOW_CHARS) return text;
-  if (text.length >= COMPACT_MIN_CHARS && !NON_ASCII.test(text)) return compactAscii(text);
-  return ` ${text}`.slice(1);
+  return (text.length >= COMPACT_MIN_CHARS ? compactAscii(text) : null) ?? ` ${text}`.slice(1);
 }

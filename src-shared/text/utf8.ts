@@ -34,6 +34,15 @@ export function encodeUtf8Into(text: string, destination: Uint8Array): number {
 }
 
 /**
+ * Encode `text` into `destination`; true when it was all ASCII and fitted: every character
+ * read, one byte each.
+ */
+export function encodeAsciiInto(text: string, destination: Uint8Array): boolean {
+  const { read, written } = encoder.encodeInto(text, destination);
+  return read === text.length && written === read;
+}
+
+/**
  * Scratch space for `utf8ByteLength`: the native encoder counts bytes many times faster than
  * a loop over the characters. It grows to fit three bytes per character of the longest
  * string measured, up to SCRATCH_MAX_BYTES; longer strings are counted a window at a time.
