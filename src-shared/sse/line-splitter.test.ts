@@ -115,3 +115,18 @@ test.each(EOLS)('a chunk whose last $name comes long before its end holds the re
     expect(pieces.lines.map(({ lastChunk: _, ...l }) => l), `${size}-byte chunks`).toEqual(whole.lines.map(({ lastChunk: _, ...l }) => l));
   }
 });
+
+test('a long region is read exactly whether its sampled bytes guess its characters right or wrong', () => {
+  // Regions of 4 KB and more are decoded as ASCII when five 64-byte samples are: here the
+  // non-ASCII and invalid bytes sit between the samples, or only in them.
+  const ascii = 'x'.repeat(5_000);
+  const between = Uint8Array.from([...encodeUtf8(`${ascii.slice(0, 1_000)}é${ascii.slice(0, 2_000)}`), 0xff, ...encodeUtf8(`${ascii.slice(0, 2_000)}\n${ascii.slice(0, 100)}\n`)]);
+  const inSamples = encodeUtf8(`日${ascii}\n${ascii}😀\n`);
+  const allAscii = encodeUtf8(`${ascii}\n${ascii}\n`);
+  for (const bytes of [between, inSamples, allAscii, Uint8Array.from([...inSamples, ...between, ...allAscii, ...between])]) {
+    const expected = new TextDecoder().decode(bytes).split('\n').slice(0, -1);
+    for (const chunks of [[bytes], splitEvery(bytes, 4_500), splitEvery(bytes, 999)]) {
+      expect(split(chunks).lines.map((l) => l.text)).toEqual(expected);
+    }
+  }
+});

@@ -123,7 +123,7 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
    */
   function splitRegion(region: Uint8Array, base: number, heldEnd: number, chunkIndex: number, receivedAt: number): void {
     const regionEnd = region.length;
-    const text = lastRegionWasAscii ? asciiDecoder.decode(region) : textDecoder.decode(region, decodeOptions);
+    const text = looksAscii(region, lastRegionWasAscii) ? asciiDecoder.decode(region) : textDecoder.decode(region, decodeOptions);
     const oneToOne = text.length === regionEnd;
     lastRegionWasAscii = oneToOne;
     current.text = text;
@@ -239,6 +239,29 @@ function completeLinesEnd(chunk: Uint8Array): number {
     if (byte === LF || byte === CR) return i + 1;
   }
   return i < 0 ? 0 : Math.max(chunk.lastIndexOf(LF, i), chunk.lastIndexOf(CR, i)) + 1;
+}
+
+/** From this size a region's decoder is chosen by a sample of its bytes, not by the previous region. */
+const SAMPLED_REGION_BYTES = 4096;
+const SAMPLE_BYTES = 64;
+const SAMPLES = 5;
+
+/**
+ * Whether `region` is probably ASCII, which decides its decoder. A short region is guessed to
+ * be like the previous one (`previousWasAscii`). A long one is most often one long line (a
+ * tool payload or message history held across chunks) that differs from the deltas around
+ * it, so it is sampled: 64 bytes at five evenly spaced places, all ASCII. A wrong guess costs
+ * time only (up to 2× for the decode), never a different text.
+ */
+function looksAscii(region: Uint8Array, previousWasAscii: boolean): boolean {
+  const length = region.length;
+  if (length < SAMPLED_REGION_BYTES) return previousWasAscii;
+  const step = Math.floor((length - SAMPLE_BYTES) / (SAMPLES - 1));
+  for (let sample = 0; sample < SAMPLES; sample++) {
+    const start = sample * step;
+    for (let i = start; i < start + SAMPLE_BYTES; i++) if ((region[i] as number) > 0x7f) return false;
+  }
+  return true;
 }
 
 /** 3 when `bytes[start, end)` begins with the UTF-8 BOM EF BB BF, else 0. */
