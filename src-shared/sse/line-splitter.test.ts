@@ -116,9 +116,9 @@ test.each(EOLS)('a chunk whose last $name comes long before its end holds the re
   }
 });
 
-test('a long region is read exactly whether its sampled bytes guess its characters right or wrong', () => {
-  // Regions of 4 KB and more are decoded as ASCII when five 64-byte samples are: here the
-  // non-ASCII and invalid bytes sit between the samples, or only in them.
+test('a long line held across chunks is read exactly whether its sampled bytes guess its characters right or wrong', () => {
+  // Such a line of 4 KB and more is decoded as ASCII when five 64-byte samples of it are: here
+  // the non-ASCII and invalid bytes sit between the samples, or only in them.
   const ascii = 'x'.repeat(5_000);
   const between = Uint8Array.from([...encodeUtf8(`${ascii.slice(0, 1_000)}é${ascii.slice(0, 2_000)}`), 0xff, ...encodeUtf8(`${ascii.slice(0, 2_000)}\n${ascii.slice(0, 100)}\n`)]);
   const inSamples = encodeUtf8(`日${ascii}\n${ascii}😀\n`);

@@ -123,7 +123,7 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
    */
   function splitRegion(region: Uint8Array, base: number, heldEnd: number, chunkIndex: number, receivedAt: number): void {
     const regionEnd = region.length;
-    const text = looksAscii(region, lastRegionWasAscii) ? asciiDecoder.decode(region) : textDecoder.decode(region, decodeOptions);
+    const text = looksAscii(region, heldEnd, lastRegionWasAscii) ? asciiDecoder.decode(region) : textDecoder.decode(region, decodeOptions);
     const oneToOne = text.length === regionEnd;
     lastRegionWasAscii = oneToOne;
     current.text = text;
@@ -241,22 +241,22 @@ function completeLinesEnd(chunk: Uint8Array): number {
   return i < 0 ? 0 : Math.max(chunk.lastIndexOf(LF, i), chunk.lastIndexOf(CR, i)) + 1;
 }
 
-/** From this size a region's decoder is chosen by a sample of its bytes, not by the previous region. */
-const SAMPLED_REGION_BYTES = 4096;
+/** From this length a line held across chunks chooses its region's decoder by a sample of its bytes. */
+const SAMPLED_LINE_BYTES = 4096;
 const SAMPLE_BYTES = 64;
 const SAMPLES = 5;
 
 /**
- * Whether `region` is probably ASCII, which decides its decoder. A short region is guessed to
- * be like the previous one (`previousWasAscii`). A long one is most often one long line (a
- * tool payload or message history held across chunks) that differs from the deltas around
- * it, so it is sampled: 64 bytes at five evenly spaced places, all ASCII. A wrong guess costs
- * time only (up to 2× for the decode), never a different text.
+ * Whether `region` is probably ASCII, which decides its decoder. A region is guessed to be
+ * like the previous one (`previousWasAscii`), unless most of it is one long line held across
+ * chunks (its first `heldBytes`): such a line (a tool payload, a message history) often
+ * differs from the deltas around it, so its bytes are sampled, 64 at five evenly spaced
+ * places, all ASCII. A wrong guess costs time only (up to 2× for the decode), never a
+ * different text.
  */
-function looksAscii(region: Uint8Array, previousWasAscii: boolean): boolean {
-  const length = region.length;
-  if (length < SAMPLED_REGION_BYTES) return previousWasAscii;
-  const step = Math.floor((length - SAMPLE_BYTES) / (SAMPLES - 1));
+function looksAscii(region: Uint8Array, heldBytes: number, previousWasAscii: boolean): boolean {
+  if (heldBytes < SAMPLED_LINE_BYTES || heldBytes * 2 < region.length) return previousWasAscii;
+  const step = Math.floor((heldBytes - SAMPLE_BYTES) / (SAMPLES - 1));
   for (let sample = 0; sample < SAMPLES; sample++) {
     const start = sample * step;
     for (let i = start; i < start + SAMPLE_BYTES; i++) if ((region[i] as number) > 0x7f) return false;
