@@ -566,7 +566,7 @@ export function createSessionData(init: SessionInit): SessionData {
       const state = legs[leg];
       const compact = state?.frames.get(seq);
       if (!state || !compact) return undefined;
-      const { event, data, dataLines, maxDataLineBytes } = reframe(state.raw.slice(compact.byteStart, compact.byteEnd));
+      const { event, data, dataLines, maxDataLineBytes } = reframe(state.raw.slice(compact.byteStart, compact.byteEnd), compact.byteStart === 0);
       const { byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, id } = compact;
       return { leg, seq, byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, event, id, dataLines, maxDataLineBytes, data };
     },
@@ -767,14 +767,19 @@ function reframeLeg(raw: RawChunks): Frame[] {
   return frames;
 }
 
+/** A blank line: framed before an event that does not start the stream, it dispatches nothing. */
+const NOT_THE_START = new Uint8Array([0x0a]);
+
 /**
  * One event as framing exactly its bytes again gives it: its type, data and data lines (the
  * frame index keeps none of them). Its id is not among them: an event without an id line
- * carries the one before it.
+ * carries the one before it. Only the stream's first event may begin with a BOM that framing
+ * skips: any other is framed after a blank line, so a BOM it begins with stays content.
  */
-function reframe(bytes: Uint8Array): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
+function reframe(bytes: Uint8Array, startsStream: boolean): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
   let event: Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> = { event: '', data: '', dataLines: 0, maxDataLineBytes: 0 };
   const framer = createSseFramer({ onFrame: (frame) => (event = frame), onDiagnostic: () => {} });
+  if (!startsStream) framer.push(NOT_THE_START);
   framer.push(bytes);
   framer.end();
   return event;
