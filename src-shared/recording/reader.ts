@@ -1,6 +1,7 @@
 import { createUtf8Decoder } from '../text/utf8';
 import { fileDiagnostic, type ImportDiagnosticSink } from './diagnostics';
 import { parseHeader, parseRecord, RECORDING_MAGIC } from './format';
+import { parseChunkLine } from './chunk-line';
 import { createByteLineSplitter } from './lines';
 import type { RecordingHeader, RecordingRecord } from './types';
 
@@ -71,7 +72,10 @@ export function createRecordingReader(callbacks: RecordingReaderCallbacks, optio
   const lines = createByteLineSplitter(
     {
       onLine(bytes, start, end, offset, line, next) {
-        if (!isBlank(bytes, start, end)) handle(decoder.decode(bytes.subarray(start, end)), offset, next, line, true);
+        // Most lines are chunk records in the recorder's layout: read from their bytes.
+        const chunk = sawFirstLine ? parseChunkLine(bytes, start, end) : null;
+        if (chunk) callbacks.onRecord(chunk, offset, next);
+        else if (!isBlank(bytes, start, end)) handle(decoder.decode(bytes.subarray(start, end)), offset, next, line, true);
       },
       onOversize(offset, line, length) {
         callbacks.onDiagnostic(fileDiagnostic('recording.damaged-line', `Line ${line} (byte ${offset}) is ${length} bytes long, over the limit for one record; skipped.`, offset, { line }));

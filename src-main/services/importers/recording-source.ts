@@ -1,4 +1,5 @@
 import { createChunkSequence } from '../../../src-shared/recording/chunk-sequence';
+import { parseChunkLine } from '../../../src-shared/recording/chunk-line';
 import { base64ByteLength, parseHeader, parseRecord } from '../../../src-shared/recording/format';
 import { createByteLineSplitter } from '../../../src-shared/recording/lines';
 import { createRecordingReader } from '../../../src-shared/recording/reader';
@@ -109,8 +110,10 @@ export function chunkBytes(record: ChunkRecord): Uint8Array {
  * The chunk record of `leg` on this line, if it is one. The indexing pass already validated
  * every line and reported damage; this one only picks its leg's chunks, and skips the rest.
  */
-function chunkOfLeg(text: string, leg: number): ChunkRecord | null {
-  const parsed = parseRecord(text);
+function chunkOfLeg(line: Uint8Array, leg: number): ChunkRecord | null {
+  const chunk = parseChunkLine(line, 0, line.length);
+  if (chunk) return chunk.leg === leg ? chunk : null;
+  const parsed = parseRecord(utf8.decode(line));
   return parsed.kind === 'record' && parsed.record.type === 'chunk' && parsed.record.leg === leg ? parsed.record : null;
 }
 
@@ -123,7 +126,7 @@ async function* legChunks(path: string, fs: SourceFs, entry: LegIndex): AsyncGen
   const sequence = createChunkSequence();
   let ready: ImportedChunk[] = [];
   const take = (line: Uint8Array, start: number, end: number): void => {
-    const record = chunkOfLeg(utf8.decode(line), entry.leg);
+    const record = chunkOfLeg(line, entry.leg);
     if (record && sequence.check(record).kind !== 'duplicate') ready.push({ bytes: chunkBytes(record), receivedAt: record.t, record: { start, end } });
   };
   const lines = createByteLineSplitter({ onLine: (bytes, start, end, offset, _line, next) => take(bytes.subarray(start, end), offset, next) }, { startOffset: entry.chunkStart });

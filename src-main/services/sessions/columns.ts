@@ -4,6 +4,16 @@
  * rather than hundreds (a 100 MB stream has about half a million envelopes).
  */
 
+/**
+ * The next capacity of a growing column. By a fifth: a live session's columns are never
+ * trimmed, so their spare room is part of what it keeps (a tenth on average and a fifth at
+ * most, against a fifth and a half growing by half); the copies it costs are memory copies,
+ * five per item in all.
+ */
+function grown(length: number): number {
+  return Math.ceil(length * 1.2) + 16;
+}
+
 type NumberArray = Float64Array | Int32Array | Uint8Array;
 type NumberArrayConstructor<T extends NumberArray> = new (length: number) => T;
 
@@ -22,9 +32,8 @@ export class Column<T extends NumberArray> {
 
   set(index: number, value: number): void {
     if (index >= this.data.length) {
-      // Growing by half keeps the spare capacity (and the copy) small for large sessions.
-      let size = Math.ceil(this.data.length * 1.5);
-      while (size <= index) size = Math.ceil(size * 1.5);
+      let size = grown(this.data.length);
+      while (size <= index) size = grown(size);
       const next = new this.Type(size);
       next.set(this.data);
       this.data = next;
@@ -73,8 +82,8 @@ export class UintColumn {
     if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${value} is not a non-negative integer`);
     while (value > (WIDTHS[this.width] as (typeof WIDTHS)[number]).max) this.resize(this.data.length, this.width + 1);
     if (index >= this.data.length) {
-      let size = Math.ceil(this.data.length * 1.5);
-      while (size <= index) size = Math.ceil(size * 1.5);
+      let size = grown(this.data.length);
+      while (size <= index) size = grown(size);
       this.resize(size, this.width);
     }
     this.data[index] = value;
@@ -96,6 +105,139 @@ export class UintColumn {
     this.data = next;
     this.width = width;
   }
+}
+
+/** Items per run of a NearColumn: its base costs 8 bytes, an eighth of a byte per item. */
+const RUN = 64;
+
+/**
+ * Non-negative integers that lie close to their neighbours (byte offsets, sequence numbers,
+ * whole-millisecond times): each run of RUN items keeps its smallest value as a base and the
+ * items only their distance from it, in a UintColumn as wide as the largest distance needs.
+ * A byte offset in a long stream takes two bytes this way instead of four, a sequence number
+ * one. An item may be left unset (read back as -1), which costs nothing in width.
+ */
+export class NearColumn {
+  /** Each run's base + 1 (0: the run has no item set yet). */
+  private readonly bases = new Column(Float64Array, 16);
+  /** Each item's distance from its run's base + 1 (0: unset). */
+  private readonly distances = new UintColumn();
+
+  /** -1 when the item was never set. */
+  get(index: number): number {
+    const distance = this.distances.get(index);
+    return distance === 0 ? -1 : this.bases.get(Math.floor(index / RUN)) + distance - 2;
+  }
+
+  set(index: number, value: number): void {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${value} is not a non-negative integer`);
+    const run = Math.floor(index / RUN);
+    const stored = this.bases.get(run);
+    if (stored === 0 || stored === undefined) {
+      this.bases.set(run, value + 1);
+      this.distances.set(index, 1);
+      return;
+    }
+    let base = stored - 1;
+    if (value < base) {
+      // A smaller value than the run's base: the run's items move away from the new base.
+      const shift = base - value;
+      for (let i = run * RUN; i < (run + 1) * RUN; i++) {
+        const distance = this.distances.get(i);
+        if (distance !== 0) this.distances.set(i, distance + shift);
+      }
+      this.bases.set(run, value + 1);
+      base = value;
+    }
+    this.distances.set(index, value - base + 1);
+  }
+
+  /** Bytes the column takes. */
+  get byteLength(): number {
+    return this.bases.byteLength + this.distances.byteLength;
+  }
+
+  /** Releases the spare capacity once no more items will be added. */
+  trim(size: number): void {
+    this.bases.trim(Math.ceil(size / RUN));
+    this.distances.trim(size);
+  }
+}
+
+/**
+ * Receive times: in a NearColumn while they are whole milliseconds, as a live connection
+ * stamps them (one or two bytes each), in 8-byte floats from the first that is not (a
+ * recording may carry any number).
+ */
+export class TimeColumn {
+  private near: NearColumn | null = new NearColumn();
+  private floats: Column<Float64Array> | null = null;
+  private size = 0;
+
+  get(index: number): number {
+    if (this.floats) return this.floats.get(index) ?? 0;
+    const time = (this.near as NearColumn).get(index);
+    return time < 0 ? 0 : time;
+  }
+
+  set(index: number, value: number): void {
+    if (this.near && !(Number.isSafeInteger(value) && value >= 0)) {
+      const floats = new Column(Float64Array, Math.max(this.size, 16));
+      for (let i = 0; i < this.size; i++) floats.set(i, this.get(i));
+      this.floats = floats;
+      this.near = null;
+    }
+    if (this.floats) this.floats.set(index, value);
+    else (this.near as NearColumn).set(index, value);
+    this.size = Math.max(this.size, index + 1);
+  }
+
+  get byteLength(): number {
+    return (this.near ?? (this.floats as Column<Float64Array>)).byteLength;
+  }
+
+  trim(size: number): void {
+    (this.near ?? (this.floats as Column<Float64Array>)).trim(size);
+  }
+}
+
+/**
+ * Values that stay the same for long runs of items appended in order (the leg of a session's
+ * envelopes): a run's first item and value each, an item's found by binary search.
+ */
+export class RunColumn {
+  private readonly starts: number[] = [];
+  private readonly values: number[] = [];
+  private size = 0;
+
+  append(value: number): void {
+    if (this.values.at(-1) !== value) {
+      this.starts.push(this.size);
+      this.values.push(value);
+    }
+    this.size += 1;
+  }
+
+  /** 0 past the items appended. */
+  get(index: number): number {
+    if (index < 0 || index >= this.size) return 0;
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.starts[middle] as number) <= index) low = middle;
+      else high = middle - 1;
+    }
+    return this.values[low] as number;
+  }
+
+  /** Bytes the column takes (two numbers per run). */
+  get byteLength(): number {
+    return this.starts.length * 16;
+  }
+
+  /** Nothing to release: runs are kept exactly. */
+  trim(): void {}
 }
 
 /** Strings that repeat across items (agent uuids, envelope types, SSE event names), stored once. */

@@ -2,7 +2,7 @@ import { DIALECT_IDS, DIALECT_REGISTRY, type DialectId } from '../../../src-shar
 import { CONTROL_KINDS, type ControlKind, type Envelope } from '../../../src-shared/envelope/types';
 import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
 import type { Frame } from '../../../src-shared/sse/types';
-import { Column, Interned, UintColumn } from './columns';
+import { Column, Interned, NearColumn, RunColumn, TimeColumn, UintColumn } from './columns';
 import type { SpoolFile } from './spool-file';
 import { jsonText } from '../../../src-shared/json/tree';
 import { parseJson } from '../../../src-shared/json/values';
@@ -34,8 +34,8 @@ function dialectIndex(dialect: DialectId): number {
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** Where an envelope's frame is: its byte span and receive time. */
-export type FrameLookup = (leg: number, frame: number) => { byteStart: number; byteEnd: number; receivedAt: number } | undefined;
+/** A leg's frames: where each is (its byte span) and when it arrived. */
+export type FrameLookup = (leg: number) => Pick<FrameTable, 'count' | 'byteStart' | 'byteEnd' | 'receivedAt'> | undefined;
 
 export class EnvelopeTable {
   constructor(
@@ -44,18 +44,20 @@ export class EnvelopeTable {
   ) {}
 
   private size = 0;
-  private readonly legs = new UintColumn();
-  private readonly frames = new UintColumn();
+  private readonly legs = new RunColumn();
+  private readonly frames = new NearColumn();
   private readonly agents = new UintColumn();
   private readonly types = new UintColumn();
   /** See CONTROL_SHIFT and DIALECT_SHIFT. */
   private readonly flags = new Column(Uint8Array);
   /** Where each envelope's record ends in the spool file (it starts where the previous one ends). */
-  private readonly recordEnds = new UintColumn();
+  private readonly recordEnds = new NearColumn();
   /** Bytes of the record's extras JSON (0: none), after its delta. */
   private readonly extrasBytes = new UintColumn();
   /** Bytes of the record's unified event JSON (0: none; only provider dialects have one), last. */
   private readonly unifiedBytes = new UintColumn();
+  /** The block each envelope went to (unset: none yet, or none at all). */
+  private readonly blocks = new NearColumn();
   private readonly strings = new Interned();
 
   get count(): number {
@@ -65,7 +67,7 @@ export class EnvelopeTable {
   add(e: Envelope): void {
     const i = e.seq;
     if (i !== this.size) throw new Error(`Envelope ${i} arrived after envelope ${this.size - 1}: envelopes are stored in order`);
-    this.legs.set(i, e.leg);
+    this.legs.append(e.leg);
     this.frames.set(i, e.frame);
     this.agents.set(i, this.strings.id(e.agent));
     this.types.set(i, this.strings.id(e.type));
@@ -87,6 +89,15 @@ export class EnvelopeTable {
     return this.frames.get(seq);
   }
 
+  /** The envelope's block, or -1 (none). */
+  block(seq: number): number {
+    return this.blocks.get(seq);
+  }
+
+  setBlock(seq: number, block: number): void {
+    this.blocks.set(seq, block);
+  }
+
   delta(seq: number): string {
     if (seq < 0 || seq >= this.size) return '';
     return this.text.readText(this.recordStart(seq), this.recordStart(seq) + this.deltaBytes(seq));
@@ -104,7 +115,7 @@ export class EnvelopeTable {
   }
 
   private columns() {
-    return [this.legs, this.frames, this.agents, this.types, this.flags, this.recordEnds, this.extrasBytes, this.unifiedBytes];
+    return [this.legs, this.frames, this.agents, this.types, this.flags, this.recordEnds, this.extrasBytes, this.unifiedBytes, this.blocks];
   }
 
   private recordStart(seq: number): number {
@@ -142,7 +153,9 @@ export class EnvelopeTable {
 
   /** When the frame carrying the envelope arrived. */
   receivedAt(seq: number): number {
-    return this.frameOf(this.legs.get(seq), this.frames.get(seq))?.receivedAt ?? 0;
+    const frame = this.frames.get(seq);
+    const frames = this.frameOf(this.legs.get(seq));
+    return frames && frame < frames.count ? frames.receivedAt(frame) : 0;
   }
 
   extrasOf(seq: number): Record<string, unknown> {
@@ -155,10 +168,12 @@ export class EnvelopeTable {
     if (seq < 0 || seq >= this.size || !Number.isInteger(seq)) return undefined;
     const flags = this.flags.get(seq);
     const leg = this.legs.get(seq);
-    const frame = this.frameOf(leg, this.frames.get(seq));
+    const frame = this.frames.get(seq);
+    const frames = this.frameOf(leg);
+    const known = frames !== undefined && frame < frames.count;
     const envelope: Envelope = {
       seq,
-      frame: this.frames.get(seq),
+      frame,
       agent: this.agent(seq),
       type: this.type(seq),
       final: (flags & 1) === 1,
@@ -166,9 +181,9 @@ export class EnvelopeTable {
       extras: this.extrasOf(seq),
       leg,
       dialect: DIALECTS[(flags >> DIALECT_SHIFT) & DIALECT_MASK] ?? (DIALECT_REGISTRY.fallback.id as DialectId),
-      byteStart: frame?.byteStart ?? 0,
-      byteEnd: frame?.byteEnd ?? 0,
-      receivedAt: frame?.receivedAt ?? 0,
+      byteStart: known ? frames.byteStart(frame) : 0,
+      byteEnd: known ? frames.byteEnd(frame) : 0,
+      receivedAt: known ? frames.receivedAt(frame) : 0,
     };
     const control = this.control(seq);
     if (control) envelope.control = control;
@@ -188,23 +203,30 @@ function hasKeys(record: Record<string, unknown>): boolean {
   return false;
 }
 
-/** A frame without its data (rebuilt from the raw bytes when asked for). */
-export type CompactFrame = Omit<Frame, 'data'>;
+/**
+ * A frame without what framing its bytes again gives back (its event type and data lines):
+ * the frame's data is rebuilt from the raw bytes when asked for, and they come with it.
+ */
+export type CompactFrame = Omit<Frame, 'data' | 'event' | 'dataLines' | 'maxDataLineBytes'>;
 
-/** One leg's frames as columns, with the first envelope each frame produced. */
+/**
+ * One leg's frames as columns, with the first envelope each frame produced: where each frame
+ * is (bytes and chunks), when it arrived, the last event id. A live firehose has a frame per
+ * envelope, so this costs about as much as the envelope table itself: offsets are kept as
+ * lengths and distances (NearColumn), and what framing the bytes again gives back is not kept.
+ */
 export class FrameTable {
   private size = 0;
-  private readonly starts = new UintColumn();
-  private readonly ends = new UintColumn();
-  private readonly times = new Column(Float64Array);
-  private readonly chunkFirst = new UintColumn();
-  private readonly chunkLast = new UintColumn();
-  private readonly dataLines = new UintColumn();
-  private readonly maxLine = new UintColumn();
-  private readonly events = new UintColumn();
+  private readonly starts = new NearColumn();
+  /** byteEnd - byteStart. */
+  private readonly lengths = new UintColumn();
+  private readonly times = new TimeColumn();
+  private readonly chunkFirst = new NearColumn();
+  /** chunkLast - chunkFirst. */
+  private readonly chunkSpans = new UintColumn();
   private readonly ids = new UintColumn();
-  /** The frame's first envelope + 1 (0: none). */
-  private readonly firstEnvelopes = new UintColumn();
+  /** The frame's first envelope (unset: none). */
+  private readonly firstEnvelopes = new NearColumn();
   private readonly strings = new Interned();
 
   get count(): number {
@@ -214,40 +236,46 @@ export class FrameTable {
   add(frame: Frame): void {
     const i = frame.seq;
     this.starts.set(i, frame.byteStart);
-    this.ends.set(i, frame.byteEnd);
+    this.lengths.set(i, frame.byteEnd - frame.byteStart);
     this.times.set(i, frame.receivedAt);
     this.chunkFirst.set(i, frame.chunkFirst);
-    this.chunkLast.set(i, frame.chunkLast);
-    this.dataLines.set(i, frame.dataLines);
-    this.maxLine.set(i, frame.maxDataLineBytes);
-    this.events.set(i, this.strings.id(frame.event));
+    this.chunkSpans.set(i, frame.chunkLast - frame.chunkFirst);
     this.ids.set(i, this.strings.id(frame.id));
-    this.firstEnvelopes.set(i, 0);
     this.size = Math.max(this.size, i + 1);
   }
 
   /** The first envelope of the frame, or -1 (none yet, or the frame produced none). */
   firstEnvelope(seq: number): number {
-    return seq < this.size ? this.firstEnvelopes.get(seq) - 1 : -1;
+    return seq < this.size ? this.firstEnvelopes.get(seq) : -1;
   }
 
   noteEnvelope(frame: number, envelope: number): void {
-    if (frame < this.size && this.firstEnvelopes.get(frame) === 0) this.firstEnvelopes.set(frame, envelope + 1);
+    if (frame < this.size && this.firstEnvelopes.get(frame) < 0) this.firstEnvelopes.set(frame, envelope);
+  }
+
+  byteStart(seq: number): number {
+    return this.starts.get(seq);
+  }
+
+  byteEnd(seq: number): number {
+    return this.starts.get(seq) + this.lengths.get(seq);
+  }
+
+  receivedAt(seq: number): number {
+    return this.times.get(seq);
   }
 
   get(seq: number): CompactFrame | undefined {
     if (seq < 0 || seq >= this.size || !Number.isInteger(seq)) return undefined;
+    const chunkFirst = this.chunkFirst.get(seq);
     return {
       seq,
-      byteStart: this.starts.get(seq),
-      byteEnd: this.ends.get(seq),
-      chunkFirst: this.chunkFirst.get(seq),
-      chunkLast: this.chunkLast.get(seq),
+      byteStart: this.byteStart(seq),
+      byteEnd: this.byteEnd(seq),
+      chunkFirst,
+      chunkLast: chunkFirst + this.chunkSpans.get(seq),
       receivedAt: this.times.get(seq),
-      event: this.strings.value(this.events.get(seq)),
       id: this.strings.value(this.ids.get(seq)),
-      dataLines: this.dataLines.get(seq),
-      maxDataLineBytes: this.maxLine.get(seq),
     };
   }
 
@@ -262,6 +290,6 @@ export class FrameTable {
   }
 
   private columns() {
-    return [this.starts, this.ends, this.times, this.chunkFirst, this.chunkLast, this.dataLines, this.maxLine, this.events, this.ids, this.firstEnvelopes];
+    return [this.starts, this.lengths, this.times, this.chunkFirst, this.chunkSpans, this.ids, this.firstEnvelopes];
   }
 }

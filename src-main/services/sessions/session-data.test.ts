@@ -41,6 +41,17 @@ describe('session data', () => {
     }
   });
 
+  it('gives back a frame that begins with a BOM mid-stream as it was framed: the BOM is content there, not skipped', () => {
+    const bytes = new TextEncoder().encode('\uFEFFevent: e\ndata: a\n\n\uFEFFdata: b\nevent: f\ndata: c\n\n');
+    const data = sessionOf(bytes);
+    const expected = decodeBytes(bytes).frames[0] ?? [];
+    expect(expected).toHaveLength(2);
+    for (const frame of expected) {
+      const { event, data: text, dataLines, maxDataLineBytes } = frame;
+      expect(data.frame(0, frame.seq)).toMatchObject({ event, data: text, dataLines, maxDataLineBytes });
+    }
+  });
+
   it('counts a diagnostic on the row of the frame it points at, even when it came before the envelope', () => {
     // An oversize data line is reported while framing, before its envelope exists.
     const long = 'x'.repeat(3000);

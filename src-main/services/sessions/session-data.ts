@@ -234,11 +234,9 @@ export function createSessionData(init: SessionInit): SessionData {
   const rawSpool = new SpoolFile('raw bytes', init.openSpool);
   const recording = init.recording !== undefined ? new RecordingFile(init.recording) : null;
   const textSpool = new SpoolFile('envelope text', init.openSpool);
-  const envelopes = new EnvelopeTable((leg, frame) => legs[leg]?.frames.get(frame), textSpool);
+  const envelopes = new EnvelopeTable((leg) => legs[leg]?.frames, textSpool);
   const contents = new BlockContents(envelopes);
-  /** Envelope seq → block id + 1 (0: none yet). */
-  const envelopeBlock = new UintColumn();
-  /** How many of a block's envelopes are already mapped in envelopeBlock (by block id). */
+  /** How many of a block's envelopes already have it as their block (by block id). */
   const mappedEnvelopes = new UintColumn();
   const awaitingBlocks: number[] = [];
   /**
@@ -300,7 +298,6 @@ export function createSessionData(init: SessionInit): SessionData {
       },
       onEnvelope(envelope) {
         envelopes.add(envelope);
-        envelopeBlock.set(envelope.seq, 0);
         const state = legs[envelope.leg];
         state?.frames.noteEnvelope(envelope.frame, envelope.seq);
         if (state && !envelope.control) state.contentEnvelopes += 1;
@@ -312,8 +309,8 @@ export function createSessionData(init: SessionInit): SessionData {
         let mapped = mappedEnvelopes.get(block.id);
         for (; mapped < block.envelopes.length; mapped++) {
           const seq = block.envelopes[mapped] as number;
-          if (envelopeBlock.get(seq) === 0) {
-            envelopeBlock.set(seq, block.id + 1);
+          if (envelopes.block(seq) < 0) {
+            envelopes.setBlock(seq, block.id);
             touchRow(seq);
           }
         }
@@ -374,7 +371,7 @@ export function createSessionData(init: SessionInit): SessionData {
   const row = (seq: number): TimelineRow | undefined => {
     const envelope = envelopes.get(seq);
     if (!envelope) return undefined;
-    const block = envelopeBlock.get(seq) - 1;
+    const block = envelopes.block(seq);
     return toRow(envelope, envelope.byteEnd - envelope.byteStart, block < 0 ? undefined : block, badgeOf(seq));
   };
 
@@ -446,7 +443,7 @@ export function createSessionData(init: SessionInit): SessionData {
       textSpool.close();
       recording?.close();
     },
-    indexBytes: () => ({ envelopes: envelopes.indexBytes + envelopeBlock.byteLength, frames: legs.reduce((sum, leg) => sum + leg.frames.indexBytes, 0) }),
+    indexBytes: () => ({ envelopes: envelopes.indexBytes, frames: legs.reduce((sum, leg) => sum + leg.frames.indexBytes, 0) }),
     openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState {
       if (finished) throw new Error('This session is finished; no further leg can be added');
       const previous = legs.at(-1);
@@ -506,7 +503,6 @@ export function createSessionData(init: SessionInit): SessionData {
       finished = true;
       decoder.finish();
       envelopes.trim();
-      envelopeBlock.trim(envelopes.count);
       data.onChange();
     },
     addDiagnostics(list: readonly Diagnostic[]) {
@@ -552,7 +548,7 @@ export function createSessionData(init: SessionInit): SessionData {
       for (let seq = 0; seq < envelopes.count; seq++) {
         const envelope = envelopes.get(seq);
         if (!envelope) continue;
-        const block = envelopeBlock.get(seq) - 1;
+        const block = envelopes.block(seq);
         const subject = {
           envelope,
           agentName: names.get(envelope.agent)?.name ?? envelope.agent,
@@ -570,7 +566,9 @@ export function createSessionData(init: SessionInit): SessionData {
       const state = legs[leg];
       const compact = state?.frames.get(seq);
       if (!state || !compact) return undefined;
-      return { leg, ...compact, data: reframeData(state.raw.slice(compact.byteStart, compact.byteEnd)) };
+      const { event, data, dataLines, maxDataLineBytes } = reframe(state.raw.slice(compact.byteStart, compact.byteEnd), compact.byteStart === 0);
+      const { byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, id } = compact;
+      return { leg, seq, byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, event, id, dataLines, maxDataLineBytes, data };
     },
     rawBytes(leg: number, start: number, end: number, cap: number): RawBytes {
       const state = legAt(leg);
@@ -769,13 +767,22 @@ function reframeLeg(raw: RawChunks): Frame[] {
   return frames;
 }
 
-/** The data of one event, rebuilt by framing exactly its bytes again (frames keep no text). */
-function reframeData(bytes: Uint8Array): string {
-  let data = '';
-  const framer = createSseFramer({ onFrame: (frame) => (data = frame.data), onDiagnostic: () => {} });
+/** A blank line: framed before an event that does not start the stream, it dispatches nothing. */
+const NOT_THE_START = new Uint8Array([0x0a]);
+
+/**
+ * One event as framing exactly its bytes again gives it: its type, data and data lines (the
+ * frame index keeps none of them). Its id is not among them: an event without an id line
+ * carries the one before it. Only the stream's first event may begin with a BOM that framing
+ * skips: any other is framed after a blank line, so a BOM it begins with stays content.
+ */
+function reframe(bytes: Uint8Array, startsStream: boolean): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
+  let event: Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> = { event: '', data: '', dataLines: 0, maxDataLineBytes: 0 };
+  const framer = createSseFramer({ onFrame: (frame) => (event = frame), onDiagnostic: () => {} });
+  if (!startsStream) framer.push(NOT_THE_START);
   framer.push(bytes);
   framer.end();
-  return data;
+  return event;
 }
 
 export { toBlockDetail, toEnvelopeDetail };
