@@ -365,25 +365,29 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
           ))}
         </div>
         <div className="tt-body" style={{ height: shown.bodyHeight, width }}>
-          {rows.map((row) => {
-            const { position, seq } = row;
-            return (
-              <TimelineRowView
-                // Keyed by slot, not seq: a row leaving the window hands its elements to the
-                // row entering it, so scrolling and following update text instead of
-                // rebuilding every row's DOM.
-                key={position % (shown.end - shown.first)}
-                app={app}
-                row={row}
-                columns={visibleColumns}
-                top={shown.top(position)}
-                width={width}
-                sizing={columnSizing}
-                selected={seq === selection.row}
-                highlighted={isHighlighted(selection, seq)}
-              />
-            );
-          })}
+          {/* The window's rows move as one: a frame that follows new rows changes their text and this offset, never a row's position or its place among the others. */}
+          <div className="tt-rows" style={{ transform: `translateY(${shown.top(first)}px)` }}>
+            {rows.map((row) => {
+              const { position, seq } = row;
+              const slot = position - first;
+              return (
+                <TimelineRowView
+                  // Keyed by place in the window, not seq: the row there now takes over the
+                  // elements of the one there before, so following and scrolling update text
+                  // instead of building rows or moving them in the DOM.
+                  key={slot}
+                  app={app}
+                  row={row}
+                  columns={visibleColumns}
+                  top={slot * ROW_HEIGHT}
+                  width={width}
+                  sizing={columnSizing}
+                  selected={seq === selection.row}
+                  highlighted={isHighlighted(selection, seq)}
+                />
+              );
+            })}
+          </div>
         </div>
       </div>
       {live && !following && count > 0 && (
@@ -399,6 +403,7 @@ interface TimelineRowViewProps {
   readonly app: RendererApp;
   readonly row: DisplayRow;
   readonly columns: readonly Column<DisplayRow>[];
+  /** Offset in the window's rows. */
   readonly top: number;
   readonly width: number;
   /** Only to re-render when a column is resized: cells read their widths from the columns. */
@@ -423,7 +428,7 @@ const TimelineRowView = memo(function TimelineRowView({ app, row, columns, top, 
       title={legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
       data-testid={`${TEST_IDS.timelineRow}-${seq}`}
       data-seq={seq}
-      style={{ height: ROW_HEIGHT, width, transform: `translateY(${top}px)` }}
+      style={{ height: ROW_HEIGHT, width, top }}
       onClick={() => {
         app.selectRow(seq, { reveal: false });
         app.prefs.update(withDetailOpen);
