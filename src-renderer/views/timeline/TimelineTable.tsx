@@ -330,6 +330,11 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     event.preventDefault();
   };
 
+  // Where the rows' block sits in the body. While following, at the window's first row: each
+  // update then moves this one offset, not every row. Otherwise at the body's top, so a row
+  // keeps its place while the user scrolls.
+  const rowsOrigin = following ? shown.top(first) : 0;
+
   const headerGroup = table.getHeaderGroups()[0];
   // Explicit widths: rows never size to their content, so layout stays cheap per frame.
   const width = table.getTotalSize();
@@ -365,21 +370,23 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
           ))}
         </div>
         <div className="tt-body" style={{ height: shown.bodyHeight, width }}>
-          {/* The window's rows move as one: a frame that follows new rows changes their text and this offset, never a row's position or its place among the others. */}
-          <div className="tt-rows" style={{ transform: `translateY(${shown.top(first)}px)` }}>
+          {/* While following, the window's rows move as one (see rowsOrigin). */}
+          <div className="tt-rows" style={{ transform: `translateY(${rowsOrigin}px)` }}>
             {rows.map((row) => {
               const { position, seq } = row;
-              const slot = position - first;
               return (
                 <TimelineRowView
-                  // Keyed by place in the window, not seq: the row there now takes over the
-                  // elements of the one there before, so following and scrolling update text
-                  // instead of building rows or moving them in the DOM.
-                  key={slot}
+                  // While following, every row on view changes at every update: keyed by
+                  // place in the window, so new rows change the text of the same elements
+                  // and never their order in the DOM. Otherwise keyed by slot: a row leaving
+                  // the window hands its elements to the row entering it, and the rows that
+                  // stay keep theirs. Two sets of keys: a row's elements never pass to
+                  // another row when following starts or stops.
+                  key={following ? `f${position - first}` : position % (shown.end - shown.first)}
                   app={app}
                   row={row}
                   columns={visibleColumns}
-                  top={slot * ROW_HEIGHT}
+                  top={following ? (position - first) * ROW_HEIGHT : shown.top(position)}
                   width={width}
                   sizing={columnSizing}
                   selected={seq === selection.row}
@@ -403,7 +410,7 @@ interface TimelineRowViewProps {
   readonly app: RendererApp;
   readonly row: DisplayRow;
   readonly columns: readonly Column<DisplayRow>[];
-  /** Offset in the window's rows. */
+  /** Offset from the rows' origin. */
   readonly top: number;
   readonly width: number;
   /** Only to re-render when a column is resized: cells read their widths from the columns. */
