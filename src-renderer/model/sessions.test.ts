@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockSummary, DiagnosticPayload, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
 import { createFakeService, row, rows, rowsBatch, settle, summary } from '../testing/fake-service';
-import { createManualScheduler } from './scheduler';
-import { FILE_LOAD_INTERVAL_MS, ON_DEMAND_INTERVAL_MS, SessionsModel } from './sessions';
+import { createManualScheduler, type ManualScheduler } from './scheduler';
+import { FILE_LOAD_INTERVAL_MS, LIVE_INTERVAL_MS, ON_DEMAND_INTERVAL_MS, SessionsModel } from './sessions';
 
 function block(id: number, change: Partial<BlockSummary> = {}): BlockSummary {
   return {
@@ -27,6 +27,12 @@ function detail(s: SessionSummary): SessionDetail {
  * Main's side for the tests: blocks with the revision each last changed at, findings with
  * the times they were replaced; getBlockChanges and getDiagnosticsSince answer like main.
  */
+/** The next frame that applies a live session's batches: they come at most every LIVE_INTERVAL_MS. */
+function nextUpdate(scheduler: ManualScheduler): void {
+  scheduler.advance(LIVE_INTERVAL_MS);
+  scheduler.frame();
+}
+
 function setup(main: { blocks?: { block: BlockSummary; revision: number }[]; diagnostics?: DiagnosticPayload[]; resets?: number } = {}) {
   const scheduler = createManualScheduler();
   const errors: string[] = [];
@@ -64,7 +70,7 @@ describe('sessions model', () => {
     expect(model.timeline('s1').getSnapshot().total).toBe(100);
   });
 
-  it('applies a loading file\'s batches at most every FILE_LOAD_INTERVAL_MS, a live session\'s at every frame', () => {
+  it('applies a loading file\'s batches at most every FILE_LOAD_INTERVAL_MS, a live session\'s at most every LIVE_INTERVAL_MS', () => {
     const { model, scheduler } = setup();
     model.applySessionsChanged([summary('s1', { state: 'loading' }), summary('s2', { state: 'streaming' })]);
     const file = model.data('s1');
@@ -78,11 +84,21 @@ describe('sessions model', () => {
     scheduler.advance(FILE_LOAD_INTERVAL_MS);
     scheduler.frame();
     expect(file.getSnapshot().total).toBe(20);
-    for (let i = 0; i < 3; i++) {
+    // A batch every frame (16 ms): applied at every other frame, each time all that came.
+    scheduler.advance(FILE_LOAD_INTERVAL_MS);
+    const applied: number[] = [];
+    for (let i = 0; i < 6; i++) {
       model.receiveBatch({ ...batch(i * 5, 5), sessionId: 's2' });
       scheduler.frame();
-      expect(live.getSnapshot().total).toBe((i + 1) * 5);
+      applied.push(live.getSnapshot().total);
+      scheduler.advance(16);
     }
+    expect(applied).toEqual([5, 5, 15, 15, 25, 25]);
+    // A batch less often than that: applied at its next frame.
+    scheduler.advance(LIVE_INTERVAL_MS);
+    model.receiveBatch({ ...batch(30, 5), sessionId: 's2' });
+    scheduler.frame();
+    expect(live.getSnapshot().total).toBe(35);
   });
 
   it('keeps the agent list as it was when main announces the same agents again (names and colours are not derived again)', async () => {
@@ -92,16 +108,16 @@ describe('sessions model', () => {
     await settle();
     const agentA = { uuid: 'agent-a', parent: null, firstEnvelope: 0 };
     model.receiveBatch(batch(0, 4, { agents: [{ ...agentA }] }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     const held = data.getSnapshot().agents;
     model.receiveBatch(batch(4, 4, { agents: [{ ...agentA }] }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     await model.refresh('s1');
     expect(data.getSnapshot().total).toBe(8);
     expect(data.getSnapshot().agents).toBe(held);
     // A new agent, or a field that changed, makes a new list.
     model.receiveBatch(batch(8, 4, { agents: [{ ...agentA, model: 'claude' }, { uuid: 'agent-b', parent: 'agent-a', firstEnvelope: 9 }] }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     expect(data.getSnapshot().agents).not.toBe(held);
     expect(data.getSnapshot().agents.map((a) => [a.uuid, a.model])).toEqual([['agent-a', 'claude'], ['agent-b', undefined]]);
   });
@@ -112,7 +128,7 @@ describe('sessions model', () => {
     model.applySessionsChanged([summary('s1')]);
     const data = model.data('s1');
     model.receiveBatch(batch(0, 4, { blockRevision: 2, diagnosticCount: 2 }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     await settle();
     // Nobody shows them: batches alone fetch nothing.
     expect(callsOf('getBlockChanges')).toHaveLength(0);
@@ -131,7 +147,7 @@ describe('sessions model', () => {
     main.blocks.push({ block: block(2), revision: 4 });
     main.diagnostics.push(diagnostic(2));
     model.receiveBatch(batch(4, 2, { blockRevision: 4, diagnosticCount: 3 }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     scheduler.advance(ON_DEMAND_INTERVAL_MS);
     await settle();
     expect(callsOf('getBlockChanges').map((c) => (c.arg as { since: number }).since)).toEqual([0, 2]);
@@ -144,7 +160,7 @@ describe('sessions model', () => {
     stopFindings();
     main.blocks.push({ block: block(3), revision: 5 });
     model.receiveBatch(batch(6, 1, { blockRevision: 5, diagnosticCount: 3 }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     scheduler.advance(ON_DEMAND_INTERVAL_MS);
     await settle();
     expect(callsOf('getBlockChanges')).toHaveLength(2);
@@ -176,13 +192,13 @@ describe('sessions model', () => {
     model.applySessionsChanged([summary('s1')]);
     model.watch('s1', 'diagnostics');
     model.receiveBatch(batch(0, 1, { diagnosticCount: 3 }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     await settle();
     expect(model.data('s1').getSnapshot().diagnostics).toHaveLength(3);
     main.diagnostics = [{ ...diagnostic(0), rule: 'inline.other' }];
     main.resets = 1;
     model.receiveBatch(batch(1, 1, { diagnosticCount: 1, diagnosticResets: 1 }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     scheduler.advance(ON_DEMAND_INTERVAL_MS);
     await settle();
     expect(model.data('s1').getSnapshot().diagnostics.map((d) => d.rule)).toEqual(['inline.other']);
@@ -269,7 +285,7 @@ describe('sessions model', () => {
     model.watch('s1', 'diagnostics');
     await settle();
     model.receiveBatch(batch(0, 40, { blockRevision: 2, diagnosticCount: 1, agents: [{ uuid: 'agent-b', parent: null, firstEnvelope: 3 }] }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     await settle();
     expect(model.timeline('s1').getSnapshot().total).toBe(40);
     expect(data.getSnapshot().blocks).toHaveLength(2);
@@ -278,7 +294,7 @@ describe('sessions model', () => {
     main.blocks = [{ block: block(0), revision: 1 }];
     main.diagnostics = [];
     model.receiveBatch(batch(0, 9, { generation: 1, blockRevision: 1 }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     scheduler.advance(ON_DEMAND_INTERVAL_MS);
     await settle();
     const snapshot = data.getSnapshot();
@@ -291,11 +307,11 @@ describe('sessions model', () => {
 
     // A batch of the old generation arriving late changes nothing.
     model.receiveBatch(batch(9, 31));
-    scheduler.frame();
+    nextUpdate(scheduler);
     expect(data.getSnapshot().total).toBe(9);
     // Stepping on continues from the new start.
     model.receiveBatch(batch(9, 1, { generation: 1 }));
-    scheduler.frame();
+    nextUpdate(scheduler);
     expect(model.timeline('s1').getSnapshot().total).toBe(10);
   });
 

@@ -18,12 +18,20 @@ export interface SessionsDeps {
 export const ON_DEMAND_INTERVAL_MS = 200;
 
 /**
- * A file's batches are applied at most this often while it loads (a live session's at every
- * frame, so the table following it stays current): its table stays at its first rows, so
- * what changes is counts, and rendering those at every frame took a fifth of a core from
- * the decoder it waits for.
+ * A file's batches are applied at most this often while it loads: its table stays at its
+ * first rows, so what changes is counts, and rendering those at every frame took a fifth of
+ * a core from the decoder it waits for.
  */
 export const FILE_LOAD_INTERVAL_MS = 100;
+
+/**
+ * A live session's batches are applied at most this often: every other frame at 60 Hz, and
+ * at the next frame when they come less often. A fast stream changes every row on view at
+ * every update, about 20 ms of the page's own work; at every frame the page alone would take
+ * a core from the session worker and host that it shares two with, and each of those frames
+ * would wait for a core past 50 ms. Arrival → painted grows by at most one frame.
+ */
+export const LIVE_INTERVAL_MS = 25;
 
 interface Entry {
   readonly data: Store<SessionData>;
@@ -54,7 +62,7 @@ export class SessionsModel {
 
   constructor(private readonly deps: SessionsDeps) {
     this.queue = createBatchQueue((batches) => this.applyBatches(batches), deps.scheduler, deps.maxRowsPerFrame, (batch) =>
-      this.summary(batch.sessionId)?.state === 'loading' ? FILE_LOAD_INTERVAL_MS : 0,
+      this.summary(batch.sessionId)?.state === 'loading' ? FILE_LOAD_INTERVAL_MS : LIVE_INTERVAL_MS,
     );
   }
 

@@ -1,5 +1,5 @@
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Column, type ColumnSizingState, type Updater, type VisibilityState } from '@tanstack/react-table';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { withDetailOpen, type RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
 import type { SelectionSnapshot } from '../../app/types';
@@ -14,6 +14,8 @@ import { windowRows, type WindowContext, type WindowRow as DisplayRow } from '..
 import { TEST_IDS } from '../../testids';
 
 export const ROW_HEIGHT = 22;
+/** A cell's horizontal padding (styles.css, .tt-cell). */
+const CELL_PADDING = 6;
 const HEADER_HEIGHT = 24;
 /** Rows rendered beyond each side of the viewport. */
 const OVERSCAN = 16;
@@ -30,54 +32,87 @@ let handledReveal = 0;
 
 const SEVERITY_SYMBOL = { error: '●', warning: '▲', info: 'ℹ' } as const;
 
+/**
+ * A cell's content and what its element carries besides. Each cell is one element, its text
+ * a plain text node: while a fast stream is followed every row on view changes at every
+ * frame, and each element more per cell is more for React to diff and for the browser to
+ * style, lay out and paint.
+ */
+interface Cell {
+  readonly content?: ReactNode;
+  readonly className?: string;
+  readonly title?: string;
+  readonly style?: CSSProperties;
+}
+
+const EMPTY_CELL: Cell = {};
+
 /** What each column shows; its header, widths and when it gives way are in model/columns.ts. */
-const CELLS: Record<ColumnId, (row: DisplayRow) => ReactNode> = {
-  seq: (row) => <span className="num">{row.seq}</span>,
-  time: (row) => <span className="num">{row.cells?.time}</span>,
-  gap: (row) => <span className="num dim">{row.cells?.gap}</span>,
+const CELLS: Record<ColumnId, (row: DisplayRow) => Cell> = {
+  seq: (row) => ({ content: row.seq, className: 'num' }),
+  time: (row) => ({ content: row.cells?.time, className: 'num' }),
+  gap: (row) => ({ content: row.cells?.gap, className: 'num dim' }),
   agent: (row) => {
     const agent = row.cells?.agent;
-    if (!agent) return null;
-    return (
-      <span className="agent-cell" style={{ paddingLeft: agent.depth * 10 }} title={`${agent.name} · ${agent.uuid}${agent.model ? ` · ${agent.model}` : ''}`}>
-        {agent.depth > 0 && <span className="agent-branch">└</span>}
-        <span className="agent-dot" style={{ background: agent.colour }} />
-        {agent.name}
-      </span>
-    );
+    if (!agent) return EMPTY_CELL;
+    return {
+      // The agent's dot is the cell's ::before, in the agent's colour.
+      className: 'agent-cell',
+      style: { paddingLeft: CELL_PADDING + agent.depth * 10, '--agent-colour': agent.colour } as CSSProperties,
+      title: `${agent.name} · ${agent.uuid}${agent.model ? ` · ${agent.model}` : ''}`,
+      content:
+        agent.depth > 0 ? (
+          <>
+            <span className="agent-branch">└</span>
+            {agent.name}
+          </>
+        ) : (
+          agent.name
+        ),
+    };
   },
   type: (row) => {
     const cells = row.cells;
-    if (!cells) return null;
-    return (
-      <span className={`type type-${cells.category}`} title={cells.unified ? `${cells.type} → stream.${cells.unified}` : cells.type}>
-        {cells.type}
-        {cells.unified && <span className="type-unified" data-testid={TEST_IDS.rowUnified}> {cells.unified}</span>}
-      </span>
-    );
+    if (!cells) return EMPTY_CELL;
+    return {
+      title: cells.unified ? `${cells.type} → stream.${cells.unified}` : cells.type,
+      // A span of its own: the type's font on the cell itself would move its baseline.
+      content: (
+        <span className={`type type-${cells.category}`}>
+          {cells.type}
+          {cells.unified && <span className="type-unified" data-testid={TEST_IDS.rowUnified}> {cells.unified}</span>}
+        </span>
+      ),
+    };
   },
-  final: (row) => (row.cells?.final ? <span className="final-mark" title="final">✓</span> : null),
+  final: (row) => (row.cells?.final ? { content: '✓', className: 'final-mark', title: 'final' } : EMPTY_CELL),
   delta: (row) => {
     const cells = row.cells;
-    if (!cells) return <span className="dim">loading…</span>;
-    return (
-      <span className="preview" title={previewTitle(cells)}>
-        {cells.preview}
-        {cells.previewCut && <span className="dim">…</span>}
-      </span>
-    );
+    if (!cells) return { content: 'loading…', className: 'dim' };
+    return {
+      className: 'preview',
+      title: previewTitle(cells),
+      content: cells.previewCut ? (
+        <>
+          {cells.preview}
+          <span className="dim">…</span>
+        </>
+      ) : (
+        cells.preview
+      ),
+    };
   },
-  bytes: (row) => <span className="num dim">{row.cells?.bytes}</span>,
-  idName: (row) => <span className="id-name">{row.cells?.idName}</span>,
+  bytes: (row) => ({ content: row.cells?.bytes, className: 'num dim' }),
+  idName: (row) => ({ content: row.cells?.idName }),
   diagnostics: (row) => {
     const cells = row.cells;
-    if (!cells || cells.diagnostics === 0) return null;
+    if (!cells || cells.diagnostics === 0) return EMPTY_CELL;
     const severity = cells.severity ?? 'info';
-    return (
-      <span className={`diag-badge diag-${severity}`} title={`${cells.diagnostics} finding${cells.diagnostics === 1 ? '' : 's'} (${severity})`}>
-        {SEVERITY_SYMBOL[severity]} {cells.diagnostics}
-      </span>
-    );
+    return {
+      className: `diag-badge diag-${severity}`,
+      title: `${cells.diagnostics} finding${cells.diagnostics === 1 ? '' : 's'} (${severity})`,
+      content: `${SEVERITY_SYMBOL[severity]} ${cells.diagnostics}`,
+    };
   },
 };
 
@@ -295,6 +330,11 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     event.preventDefault();
   };
 
+  // Where the rows' block sits in the body. While following, at the window's first row: each
+  // update then moves this one offset, not every row. Otherwise at the body's top, so a row
+  // keeps its place while the user scrolls.
+  const rowsOrigin = following ? shown.top(first) : 0;
+
   const headerGroup = table.getHeaderGroups()[0];
   // Explicit widths: rows never size to their content, so layout stays cheap per frame.
   const width = table.getTotalSize();
@@ -330,25 +370,31 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
           ))}
         </div>
         <div className="tt-body" style={{ height: shown.bodyHeight, width }}>
-          {rows.map((row) => {
-            const { position, seq } = row;
-            return (
-              <TimelineRowView
-                // Keyed by slot, not seq: a row leaving the window hands its elements to the
-                // row entering it, so scrolling and following update text instead of
-                // rebuilding every row's DOM.
-                key={position % (shown.end - shown.first)}
-                app={app}
-                row={row}
-                columns={visibleColumns}
-                top={shown.top(position)}
-                width={width}
-                sizing={columnSizing}
-                selected={seq === selection.row}
-                highlighted={isHighlighted(selection, seq)}
-              />
-            );
-          })}
+          {/* While following, the window's rows move as one (see rowsOrigin). */}
+          <div className="tt-rows" style={{ transform: `translateY(${rowsOrigin}px)` }}>
+            {rows.map((row) => {
+              const { position, seq } = row;
+              return (
+                <TimelineRowView
+                  // While following, every row on view changes at every update: keyed by
+                  // place in the window, so new rows change the text of the same elements
+                  // and never their order in the DOM. Otherwise keyed by slot: a row leaving
+                  // the window hands its elements to the row entering it, and the rows that
+                  // stay keep theirs. Two sets of keys: a row's elements never pass to
+                  // another row when following starts or stops.
+                  key={following ? `f${position - first}` : position % (shown.end - shown.first)}
+                  app={app}
+                  row={row}
+                  columns={visibleColumns}
+                  top={following ? (position - first) * ROW_HEIGHT : shown.top(position)}
+                  width={width}
+                  sizing={columnSizing}
+                  selected={seq === selection.row}
+                  highlighted={isHighlighted(selection, seq)}
+                />
+              );
+            })}
+          </div>
         </div>
       </div>
       {live && !following && count > 0 && (
@@ -364,6 +410,7 @@ interface TimelineRowViewProps {
   readonly app: RendererApp;
   readonly row: DisplayRow;
   readonly columns: readonly Column<DisplayRow>[];
+  /** Offset from the rows' origin. */
   readonly top: number;
   readonly width: number;
   /** Only to re-render when a column is resized: cells read their widths from the columns. */
@@ -388,17 +435,21 @@ const TimelineRowView = memo(function TimelineRowView({ app, row, columns, top, 
       title={legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
       data-testid={`${TEST_IDS.timelineRow}-${seq}`}
       data-seq={seq}
-      style={{ height: ROW_HEIGHT, width, transform: `translateY(${top}px)` }}
+      style={{ height: ROW_HEIGHT, width, top }}
       onClick={() => {
         app.selectRow(seq, { reveal: false });
         app.prefs.update(withDetailOpen);
       }}
     >
-      {columns.map((column) => (
-        <div key={column.id} role="gridcell" className={`tt-cell tt-col-${column.id}`} style={{ width: column.getSize() }}>
-          {CELLS[column.id as ColumnId](row)}
-        </div>
-      ))}
+      {columns.map((column) => {
+        const id = column.id as ColumnId;
+        const cell = CELLS[id](row);
+        return (
+          <div key={id} role="gridcell" className={cell.className ? `tt-cell tt-col-${id} ${cell.className}` : `tt-cell tt-col-${id}`} title={cell.title} style={{ width: column.getSize(), ...cell.style }}>
+            {cell.content}
+          </div>
+        );
+      })}
     </div>
   );
 });
