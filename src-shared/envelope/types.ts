@@ -33,6 +33,12 @@ export interface EnvelopeInit {
   unified?: UnifiedEvent;
 }
 
+/**
+ * The extras of an envelope that has none (nearly every text and thinking delta): one shared
+ * frozen object instead of an empty one per envelope.
+ */
+export const NO_EXTRAS: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /** The envelope fields of an event kept undecoded: its data, verbatim, as one final delta. */
 export function undecodedParts(frame: Frame): Pick<EnvelopeInit, 'type' | 'final' | 'delta' | 'extras' | 'control'> {
   return { type: UNDECODED_TYPE, final: true, delta: frame.data, extras: {}, control: 'undecoded' };

@@ -112,31 +112,34 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     let parse = parses.get(block.id);
     // An ended block keeps its segments; it only changes again when a replay is split off it.
     if (!parse && block.segments && block.status !== 'open') return;
-    if (parse && block.content.length < parse.fed) parse = undefined;
+    // Read once: `content` is an accessor, called the slow way from here (every block shape).
+    const content = block.content;
+    if (parse && content.length < parse.fed) parse = undefined;
     parse ??= startParse(block);
     if (parse.ended) return;
-    const grown = block.content.length - parse.fed;
+    const grown = content.length - parse.fed;
     if (grown > 0) {
       // The envelope's delta is what the block gained. Slicing the content instead would
       // flatten the block's appended rope on every delta: quadratic in a long block.
-      const gained = envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : block.content.slice(parse.fed);
-      take(block, parse, gained);
-      parse.fed = block.content.length;
+      const gained = envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : content.slice(parse.fed);
+      take(block, content, parse, gained);
+      parse.fed = content.length;
     }
     if (block.status !== 'open' || finished) end(block, parse);
   }
 
-  function take(block: Block, parse: BlockParse, gained: string): void {
+  /** `content`: the block's content, of which `gained` is the end. */
+  function take(block: Block, content: string, parse: BlockParse, gained: string): void {
     if (parse.doc) {
       parse.doc.parser.push(gained);
     } else if (holdsAny(gained, starts)) {
       // A marker may start here: the block's parser reads it from its start (once).
-      newDocument(block, parse).parser.push(block.content);
+      newDocument(block, parse).parser.push(content);
     } else {
       const segments = block.segments ?? (block.segments = []);
       const text = segments[0];
-      if (text) text.content = block.content;
-      else if (!isBlank(gained)) segments.push(plainTextSegment(block.content));
+      if (text) text.content = content;
+      else if (!isBlank(gained)) segments.push(plainTextSegment(content));
     }
   }
 

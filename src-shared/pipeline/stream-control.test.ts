@@ -31,4 +31,26 @@ describe('classifyControlFrame', () => {
       expect(classifyControlFrame(data), data).toBeUndefined();
     }
   });
+
+  it('agrees with parsing on objects that name a "type" anywhere, nested, or in strings that look like members', () => {
+    // A seeded generator: the guards that skip parsing must never hide an error frame.
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pieces = [',"type":"', '"', '}', 'x', '\\', ':', ',', 'type', ' '];
+    const text = (): string => Array.from({ length: next(5) }, () => pieces[next(pieces.length)]).join('');
+    const keys = ['error', 'traceback', 'message', 'type', 'meta'];
+    for (let i = 0; i < 2000; i++) {
+      const object: Record<string, unknown> = {};
+      for (let k = next(6); k > 0; k--) {
+        const key = keys[next(keys.length)] as string;
+        object[key] = next(3) === 0 ? { type: text() } : text();
+      }
+      const data = JSON.stringify(object);
+      const isErrorFrame = 'error' in object && 'traceback' in object && !('type' in object);
+      expect(classifyControlFrame(data) !== undefined, data).toBe(isErrorFrame);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { parseJsonObject } from '../json/values';
+import { startsAt } from '../dialects/provider/compact-json';
 
 /**
  * Frames every dialect shares: the `[DONE]` terminator and the router's error frame
@@ -14,8 +15,9 @@ export function classifyControlFrame(data: string): ControlFrame | undefined {
   if (data === '[DONE]') return { kind: 'done' };
   // Cheap guards first: error frames are JSON objects with an "error" key and no "type". Every
   // event of every dialect names its type first or (the Anthropic SDK's dumps) last, so the two
-  // ends of the data settle nearly all frames without a scan.
-  if (data.charCodeAt(0) !== 0x7b /* { */ || data.startsWith('{"type"') || endsWithTypeMember(data) || !data.includes('"error"')) return undefined;
+  // ends of the data settle nearly all frames without a scan. (`startsAt`, not `startsWith`:
+  // see there; this runs for every frame.)
+  if (data.charCodeAt(0) !== 0x7b /* { */ || startsAt(data, '{"type"', 0) || endsWithTypeMember(data) || !data.includes('"error"')) return undefined;
   const value = parseJsonObject(data);
   if (!value || !('error' in value) || !('traceback' in value) || 'type' in value) return undefined;
   return { kind: 'error-frame', error: value['error'], message: value['message'], traceback: value['traceback'], fields: value };

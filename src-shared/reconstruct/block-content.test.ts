@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { moveContent, withContent, type ContentSource } from './block-content';
+import { appendContent, moveContent, withContent, type ContentSource } from './block-content';
 import type { Block } from './types';
 
 const block = (): Block => Object.assign(withContent({ id: 3, agent: 'a', kind: 'text', status: 'complete' as const }), { citations: [], images: [], envelopes: [1, 2], leg: 0, byteStart: 0, byteEnd: 9 });
@@ -47,5 +47,21 @@ describe('block content held by the block or by a source', () => {
     const plain = { ...block(), content: 'kept' };
     expect(moveContent(plain, source())).toBe(false);
     expect(plain.content).toBe('kept');
+  });
+
+  test('appendContent appends to held content, to moved content (through its source) and to a plain block', () => {
+    const held = block();
+    appendContent(held, 'hello ');
+    appendContent(held, 'world');
+    expect(held.content).toBe('hello world');
+    const moved = block();
+    const s = source();
+    moveContent(moved, s);
+    appendContent(moved, ' more');
+    expect(s.forgotten).toEqual([3]);
+    expect(moved.content).toBe('stored 3 more');
+    const plain = { ...block(), content: 'kept' };
+    appendContent(plain, '!');
+    expect(plain.content).toBe('kept!');
   });
 });

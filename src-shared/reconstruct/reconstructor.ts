@@ -8,7 +8,7 @@ import { createReplayDetector, type ReplayDetector, type ReplayMark } from './re
 import type { AgentInfo, Block, BlockStatus } from './types';
 import { stringifyJson } from '../json/tree';
 import { detachString } from '../text/detach';
-import { withContent } from './block-content';
+import { appendContent, withContent } from './block-content';
 
 export interface ReconstructorCallbacks {
   /**
@@ -323,7 +323,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   }
 
   function appendDelta(block: Block, envelope: Envelope): void {
-    if (envelope.delta !== '') block.content += envelope.delta;
+    if (envelope.delta !== '') appendContent(block, envelope.delta);
     addEnvelope(block, envelope);
   }
 

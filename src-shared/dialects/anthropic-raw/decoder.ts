@@ -1,12 +1,12 @@
 import type { RuleId } from '../../diagnostics/rules';
 import type { DiagnosticLocation } from '../../diagnostics/types';
 import type { Frame } from '../../sse/types';
-import { isJsonObject, jsonKind, parseJson } from '../../json/values';
+import { errorMessage, isJsonObject, jsonKind, parseJson } from '../../json/values';
 import { previewText } from '../../text/preview';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { createXmlItemDecoder, type XmlItemDecoder } from '../legacy-xml/decoder';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
-import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import { NO_EXTRAS, undecodedParts, type EnvelopeInit } from '../../envelope/types';
 import {
   citationEnvelopeParts,
   eventFields,
@@ -66,13 +66,15 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     }
     const ctx = new EventItem(frame, callbacks, xml);
 
-    const parsed = parseJson(frame.data);
-    if (!parsed.ok) {
-      ctx.report('json.invalid', `Event ${frame.seq} starts like an Anthropic event but is not valid JSON (${parsed.error}); kept undecoded: ${previewText(frame.data)}`);
+    // JSON.parse itself, not parseJson: no result object per event.
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.data);
+    } catch (error) {
+      ctx.report('json.invalid', `Event ${frame.seq} starts like an Anthropic event but is not valid JSON (${errorMessage(error)}); kept undecoded: ${previewText(frame.data)}`);
       ctx.emit(undecodedParts(frame));
       return;
     }
-    const value = parsed.value;
     const type = isJsonObject(value) ? value['type'] : undefined;
     if (!isJsonObject(value) || typeof type !== 'string') {
       ctx.report('raw.unknown-event', `Event ${frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no Anthropic stream event; kept undecoded: ${previewText(frame.data)}`);
@@ -142,7 +144,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
       const text = delta[streamed];
       // Empty deltas are skipped by the JSON formatter; the event still shows as a provider event.
       if (typeof text === 'string' && text !== '') {
-        ctx.emit({ type: streamed, final: false, delta: text, extras: {} });
+        ctx.emit({ type: streamed, final: false, delta: text, extras: NO_EXTRAS });
         return;
       }
     } else if (deltaType === 'input_json_delta') {
@@ -160,7 +162,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     blocks.stop(numberIndex(event) ?? -1);
     const accumulated = isJsonObject(event['content_block']) ? event['content_block'] : {};
     if (STREAMED_BLOCK_TYPES.has(block.type)) {
-      ctx.emit({ type: block.type, final: true, delta: '', extras: {} });
+      ctx.emit({ type: block.type, final: true, delta: '', extras: NO_EXTRAS });
       if (block.type === 'text') emitCitations(ctx, accumulated['citations']);
       return;
     }

@@ -1,13 +1,13 @@
 import type { RuleId } from '../../diagnostics/rules';
 import type { DiagnosticLocation } from '../../diagnostics/types';
-import { isJsonObject, jsonKind, parseJson } from '../../json/values';
+import { errorMessage, isJsonObject, jsonKind } from '../../json/values';
 import { previewText } from '../../text/preview';
 import type { Frame } from '../../sse/types';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
-import { undecodedParts } from '../../envelope/types';
+import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
 import { createAnnouncedFormatCheck } from './announced-format';
 import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, type BudgetOverrun } from '../../envelope/budget';
-import { readEnvelopeFields, type EnvelopeFields } from './fields';
+import { readEnvelopeFields, type FieldIssue } from './fields';
 import { findLoneSurrogateEscapes } from './surrogates';
 import { isKnownEnvelopeType, isStreamedEnvelopeType } from '../../envelope/vocabulary';
 
@@ -24,33 +24,37 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
   const defaultAgent = options.defaultAgent ?? '';
   const unknownTypesSeen = new Set<string>();
   const announcedFormat = createAnnouncedFormatCheck();
+  const agents = createRecentStrings();
 
   function push(frame: Frame): void {
     const data = frame.data;
 
     checkSurrogates(frame);
 
-    const parsed = parseJson(data);
-    if (!parsed.ok) {
-      report(frame, 'json.invalid', `Event ${frame.seq} is not valid JSON (${parsed.error}); kept undecoded. Data: ${previewText(data)}`);
+    // JSON.parse itself, not parseJson: no result object per event.
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch (error) {
+      report(frame, 'json.invalid', `Event ${frame.seq} is not valid JSON (${errorMessage(error)}); kept undecoded. Data: ${previewText(data)}`);
       emitUndecoded(frame);
       return;
     }
-    const value = parsed.value;
     if (!isJsonObject(value)) {
       report(frame, 'envelope.missing-field', `Event ${frame.seq} is a JSON ${jsonKind(value)}, not an envelope object, so it has none of type, agent, final, delta; kept undecoded. Data: ${previewText(data)}`);
       emitUndecoded(frame);
       return;
     }
 
-    const fields = readEnvelopeFields(value, defaultAgent);
-    for (const issue of fields.issues) report(frame, issue.rule, `Event ${frame.seq}: ${issue.message}`);
+    current = frame;
+    const fields = readEnvelopeFields(value, defaultAgent, frame.seq, reportIssue);
+    fields.agent = agents.same(fields.agent);
     if (typeof value['type'] === 'string') checkType(frame, fields.type);
     // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter data cannot be over the budget.
     const overrun = data.length * 3 > budget ? assessEnvelopeBudget(fields, fields.delta, frameDataBytes(frame), budget) : undefined;
     if (overrun) reportOverrun(frame, fields, overrun);
 
-    callbacks.onEnvelope({ frame: frame.seq, agent: fields.agent, type: fields.type, final: fields.final, delta: fields.delta, extras: fields.extras });
+    callbacks.onEnvelope(fields);
 
     if (fields.type === 'meta_init') {
       const format = announcedFormat.push(fields.agent, fields.delta, fields.final);
@@ -58,6 +62,12 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
         report(frame, 'stream.format-mismatch', `meta_init of agent ${JSON.stringify(fields.agent)} announces format ${JSON.stringify(format)}, but the stream is JSON envelopes and is decoded as such.`);
       }
     }
+  }
+
+  /** The frame whose fields are being read, for `reportIssue` (one function, not a closure per event). */
+  let current: Frame | undefined;
+  function reportIssue(issue: FieldIssue): void {
+    if (current) report(current, issue.rule, `Event ${current.seq}: ${issue.message}`);
   }
 
   function report(frame: Frame, rule: RuleId, message: string): void {
@@ -83,7 +93,7 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     report(frame, 'envelope.unknown-type', `Envelope type ${JSON.stringify(type)} (first seen in event ${frame.seq}) is not in the known vocabulary; its envelopes are kept and shown as sent, and later ones are not reported again.`);
   }
 
-  function reportOverrun(frame: Frame, fields: EnvelopeFields, o: BudgetOverrun): void {
+  function reportOverrun(frame: Frame, fields: EnvelopeInit, o: BudgetOverrun): void {
     const head = `Event ${frame.seq} (${fields.type}) is ${o.wireBytes} bytes, over the ${o.budget}-byte budget`;
     if (o.cause === 'after-escaping') {
       report(frame, 'envelope.over-budget-after-escaping', `${head}, yet its unescaped delta (${o.deltaBytes} bytes) fits the ${o.maxDeltaBytes} bytes the upstream chunker allows beside ${o.overhead} bytes of envelope: JSON escaping adds ${o.escapingBytes} bytes to the delta, and the chunker does not count them.`);
@@ -101,6 +111,32 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     push,
     end() {
       // Nothing is buffered across events: each event is one complete envelope.
+    },
+  };
+}
+
+/** How many agents' strings are kept: a session interleaves a main agent and a few sub-agents. */
+const RECENT_AGENTS = 4;
+
+/**
+ * The last few distinct strings seen, each handed out again for an equal string. JSON.parse
+ * makes a new string of each event's agent uuid, and the stages after the dialect look the
+ * agent up in maps (the reconstructor's agent states, statistics, the session store), each
+ * lookup hashing a new 36-character string; one string per agent keeps its hash after the
+ * first lookup, and comparing against it is one memory comparison.
+ */
+function createRecentStrings(): { same(text: string): string } {
+  const recent: string[] = [];
+  let next = 0;
+  return {
+    same(text) {
+      for (let i = 0; i < recent.length; i++) {
+        const known = recent[i] as string;
+        if (known === text) return known;
+      }
+      recent[next] = text;
+      next = (next + 1) % RECENT_AGENTS;
+      return text;
     },
   };
 }
