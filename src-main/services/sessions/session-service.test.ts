@@ -219,6 +219,20 @@ describe('live sessions', () => {
     expect(events.errors).toEqual([expect.objectContaining({ sessionId: id, kind: 'internal', message: done.failure?.message })]);
   });
 
+  it('closes a session paused on frontend tools even when the findings written as it finishes cannot be written', async () => {
+    const open = Array.from({ length: 400 }, (_, i) => `data: ${JSON.stringify({ type: 'text', agent: `a${i}`, final: false, delta: 'x' })}\n\n`).join('');
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(Buffer.concat([Buffer.from(open), FRONTEND]));
+    });
+    service = createSessionService({ openSpool: (what) => (what === 'findings' ? { fd: openSync('/dev/full', 'r+'), path: null } : createTempSpool(what)) });
+    const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+    expect(await settled(service, id)).toMatchObject({ state: 'complete', awaitingTools: true });
+    // Closing finishes the session (its open blocks reported): that write fails, the close does not.
+    await service.closeSession({ sessionId: id });
+    expect(await service.listSessions()).toEqual([]);
+  });
+
   it('finalises a clean end mid-event as complete with the torn event diagnosed', async () => {
     const { server, service } = await setup((_req, res) => {
       res.writeHead(200, SSE_HEADERS);

@@ -688,7 +688,12 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       rt.closed = true;
       await rt.replay?.dispose();
       await service.stop({ sessionId });
-      rt.data.finish();
+      try {
+        rt.data.finish();
+      } catch {
+        // What finishing writes last (the findings on blocks left open) could not be kept (a
+        // full disk): the session goes away all the same.
+      }
       await Promise.resolve(rt.recorder?.close()).catch(() => undefined);
       rt.recorder = null;
       rt.data.dispose();
