@@ -250,7 +250,7 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
 }
 
 /** A failure of the stream's consumer, with its message (which says what failed) and system code. */
-function consumerFailure(error: unknown): Failure {
+export function consumerFailure(error: unknown): Failure {
   const code = (error as { code?: unknown } | null)?.code;
   return { kind: 'internal', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
 }

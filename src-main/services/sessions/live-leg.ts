@@ -1,6 +1,6 @@
 import type { Failure, LegEndInfo } from '../../../src-shared/contract/payloads';
 import type { RecordedRequest } from '../../../src-shared/recording/types';
-import { openConnection, type Connection, type ConnectionDeps, type ConnectionOutcome, type ConnectionSpec } from '../connection/connection';
+import { consumerFailure, openConnection, type Connection, type ConnectionDeps, type ConnectionOutcome, type ConnectionSpec } from '../connection/connection';
 import { recordedOutcome, type RecorderPort } from './recorder-port';
 import type { LegKind, SessionData } from './session-data';
 
@@ -62,11 +62,29 @@ export function startLiveLeg(
   );
 
   const done = connection.done.then((outcome): LiveLegEnd => {
-    const end: LegEndInfo = outcome.failure ? { reason: outcome.reason, message: outcome.failure.message } : { reason: outcome.reason };
-    session.endLeg(leg, end, outcome.failure);
-    recorder?.endLeg(recorderLeg, recordedOutcome(end));
-    return outcome.failure ? { outcome, end, failure: outcome.failure } : { outcome, end };
+    let ended = legEnd(outcome);
+    try {
+      session.endLeg(leg, ended.end, ended.failure);
+    } catch (error) {
+      // What the leg's end decodes (frames held until then, its findings) could not be kept (a
+      // spool file on a full disk): the leg failed with that reason, whatever the connection
+      // said. Ending it again records that end (finishing the session would otherwise end it
+      // as closed).
+      ended = legEnd({ ...outcome, reason: 'failed', failure: consumerFailure(error) });
+      try {
+        session.endLeg(leg, ended.end, ended.failure);
+      } catch {
+        // Still failing: the failure above is the leg's end all the same.
+      }
+    }
+    recorder?.endLeg(recorderLeg, recordedOutcome(ended.end));
+    return ended;
   });
 
   return { leg, connection, done, accepted: () => accepted };
+}
+
+function legEnd(outcome: ConnectionOutcome): LiveLegEnd {
+  const { failure } = outcome;
+  return failure ? { outcome, end: { reason: outcome.reason, message: failure.message }, failure } : { outcome, end: { reason: outcome.reason } };
 }

@@ -182,6 +182,57 @@ describe('live sessions', () => {
     expect((await service.getRows({ sessionId: id, start: 0, count: 5 })).rows.length).toBeGreaterThan(0);
   });
 
+  it('ends as failed, not streaming, when the text written as the leg ends cannot be written', async () => {
+    // Frames of no known format are held until the leg ends, and decoded then: their text is
+    // written to the spool only as the leg ends (here more than the write buffer holds).
+    const held = `data: ${JSON.stringify({ note: 'x'.repeat(70_000) })}\n\n`;
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(held);
+    });
+    service = createSessionService({ openSpool: (what) => (what === 'envelope text' ? { fd: openSync('/dev/full', 'r+'), path: null } : createTempSpool(what)) });
+    events = recordEvents(service);
+    const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+    const done = await settled(service, id);
+    expect(done.state).toBe('failed');
+    expect(done.failure).toMatchObject({ kind: 'internal', code: 'ENOSPC', message: expect.stringMatching(/^Writing the session's envelope text to disk failed: ENOSPC/) as unknown });
+    expect(events.errors).toEqual([expect.objectContaining({ sessionId: id, kind: 'internal', message: done.failure?.message })]);
+    // The leg says so too (not "complete", not "the session was closed").
+    expect((await service.getSession({ sessionId: id })).legs[0]?.end).toEqual({ reason: 'failed', message: done.failure?.message });
+  });
+
+  it('ends as failed, not streaming or complete, when the findings written as the session finishes cannot be written', async () => {
+    // Each block left open is reported only as the session finishes, after the leg ended
+    // complete: 400 findings, more than the write buffer holds.
+    const frames = Array.from({ length: 400 }, (_, i) => `data: ${JSON.stringify({ type: 'text', agent: `a${i}`, final: false, delta: 'x' })}\n\n`);
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end([...frames, 'data: [DONE]\n\n'].join(''));
+    });
+    service = createSessionService({ openSpool: (what) => (what === 'findings' ? { fd: openSync('/dev/full', 'r+'), path: null } : createTempSpool(what)) });
+    events = recordEvents(service);
+    const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+    const done = await settled(service, id);
+    expect(done.state).toBe('failed');
+    expect(done.envelopes).toBe(401);
+    expect(done.failure).toMatchObject({ kind: 'internal', code: 'ENOSPC', message: expect.stringMatching(/^Writing the session's findings to disk failed: ENOSPC/) as unknown });
+    expect(events.errors).toEqual([expect.objectContaining({ sessionId: id, kind: 'internal', message: done.failure?.message })]);
+  });
+
+  it('closes a session paused on frontend tools even when the findings written as it finishes cannot be written', async () => {
+    const open = Array.from({ length: 400 }, (_, i) => `data: ${JSON.stringify({ type: 'text', agent: `a${i}`, final: false, delta: 'x' })}\n\n`).join('');
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(Buffer.concat([Buffer.from(open), FRONTEND]));
+    });
+    service = createSessionService({ openSpool: (what) => (what === 'findings' ? { fd: openSync('/dev/full', 'r+'), path: null } : createTempSpool(what)) });
+    const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+    expect(await settled(service, id)).toMatchObject({ state: 'complete', awaitingTools: true });
+    // Closing finishes the session (its open blocks reported): that write fails, the close does not.
+    await service.closeSession({ sessionId: id });
+    expect(await service.listSessions()).toEqual([]);
+  });
+
   it('finalises a clean end mid-event as complete with the torn event diagnosed', async () => {
     const { server, service } = await setup((_req, res) => {
       res.writeHead(200, SSE_HEADERS);

@@ -9,6 +9,7 @@ import type {
   DemoAgentInfo,
   ErrorEvent,
   Failure,
+  LegEndInfo,
   LiveStatus,
   PendingTools,
   ProxyState,
@@ -24,7 +25,7 @@ import type { DiffInput } from '../../../src-shared/diff/types';
 import { redactUrl } from '../../../src-shared/recording/redact';
 import { maskSecrets } from '../../../src-shared/requests/variables';
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
-import { realTimers, wallClock, type Timers } from '../connection/connection';
+import { consumerFailure, realTimers, wallClock, type Timers } from '../connection/connection';
 import type { HttpTransport } from '../connection/http-transport';
 import { buildRequest, type BuiltRequest } from '../connection/request-spec';
 import type { ImportedSource, OpenSourceOptions } from '../importers/types';
@@ -292,18 +293,31 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     });
   };
 
-  /** After a leg: finish the session unless it waits for tool results (a continuation may follow). */
-  const settleSession = async (rt: Runtime): Promise<void> => {
+  /**
+   * After a leg: finish the session unless it waits for tool results (a continuation may follow).
+   * Returns why finishing failed: what it decodes last (the findings on blocks left open) could
+   * not be kept (a spool file on a full disk), so the session cannot end complete.
+   */
+  const settleSession = async (rt: Runtime): Promise<Failure | undefined> => {
     batcher.flush(rt.data);
-    if (rt.data.pendingTools() === null && !rt.reconnect?.timer) {
+    if (rt.data.pendingTools() !== null || rt.reconnect?.timer) return undefined;
+    let failure: Failure | undefined;
+    try {
       rt.data.finish();
-      batcher.flush(rt.data);
-      const recorder = rt.recorder;
-      rt.recorder = null;
-      // A recording that failed was reported when it failed (onError); the session goes on.
-      await Promise.resolve(recorder?.close()).catch(() => undefined);
+    } catch (error) {
+      failure = consumerFailure(error);
     }
+    batcher.flush(rt.data);
+    const recorder = rt.recorder;
+    rt.recorder = null;
+    // A recording that failed was reported when it failed (onError); the session goes on.
+    await Promise.resolve(recorder?.close()).catch(() => undefined);
+    return failure;
   };
+
+  /** A session's terminal state: `unfinished`, finishing it failed (see settleSession), so it did not end complete. */
+  const endState = (reason: LegEndInfo['reason'], unfinished: Failure | undefined): SessionSummary['state'] =>
+    unfinished ? 'failed' : reason === 'complete' ? 'complete' : reason === 'stopped' ? 'stopped' : 'failed';
 
   const runLeg = (rt: Runtime, kind: LegKind, request: BuiltRequest, onEnded?: (live: LiveLeg, end: LiveLegEnd) => void): LiveLeg => {
     const data = rt.data;
@@ -334,11 +348,13 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     const reopenable = reason === 'complete' || reason === 'aborted' || (reason === 'failed' && end.failure !== undefined && RECONNECTABLE_FAILURES.has(end.failure.kind));
     const reconnecting = !rt.closed && reopenable && rt.reconnect !== null && rt.reconnect.attemptsLeft > 0 && rt.runSpec !== null;
     if (reconnecting) scheduleReconnect(rt, end.outcome.bytes);
-    await settleSession(rt);
+    const unfinished = await settleSession(rt);
+    data.failure ??= unfinished;
     // The terminal state is published last, once every row and block of the leg went out.
-    if (!reconnecting) data.state = reason === 'complete' ? 'complete' : reason === 'stopped' ? 'stopped' : 'failed';
+    if (!reconnecting) data.state = endState(reason, unfinished);
     ticker.untrack(data.id);
     if (end.failure) reportError(data.id, end.failure);
+    if (unfinished) reportError(data.id, unfinished);
     announce();
   };
 
@@ -571,9 +587,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
             if (rt.closed) return;
             data.endLeg(leg, end);
             rt.recorder?.endLeg(recorderLeg, recordedOutcome(end));
-            rt.ending = settleSession(rt).then(() => {
-              data.state = end.reason === 'complete' ? 'complete' : end.reason === 'stopped' ? 'stopped' : 'failed';
+            rt.ending = settleSession(rt).then((unfinished) => {
+              data.failure ??= unfinished;
+              data.state = endState(end.reason, unfinished);
               ticker.untrack(data.id);
+              if (unfinished) reportError(data.id, unfinished);
               announce();
             });
           },
@@ -670,7 +688,12 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       rt.closed = true;
       await rt.replay?.dispose();
       await service.stop({ sessionId });
-      rt.data.finish();
+      try {
+        rt.data.finish();
+      } catch {
+        // What finishing writes last (the findings on blocks left open) could not be kept (a
+        // full disk): the session goes away all the same.
+      }
       await Promise.resolve(rt.recorder?.close()).catch(() => undefined);
       rt.recorder = null;
       rt.data.dispose();

@@ -1,12 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorEvent, SessionSummary } from '../../../../src-shared/contract/payloads';
 import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { deeplyNestedCapture } from '../../../../src-shared/testing/deep-json';
-import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../../connection/loopback-testing';
+import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '../../connection/loopback-testing';
 import { fixturePath, readFixture } from '../../../testing/fixtures';
+import { createSessionHistory, trackEndedSessions } from '../session-history';
+import { spoolPath } from '../session-service';
 import { startSessionWorker, type SessionWorker, type SessionWorkerOptions } from './worker-client';
 
 let worker: SessionWorker | undefined;
@@ -94,6 +97,41 @@ describe('the session service in a worker thread', () => {
     const rows = await service.getRows({ sessionId: live.id, start: 0, count: 5 });
     expect(rows.rows).toHaveLength(5);
     expect((await service.getBlocks({ sessionId: file.id })).length).toBeGreaterThan(0);
+  });
+
+  it('keeps a running live session the user closes in recent sessions, however late the host reads the sessions list', async () => {
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (let i = 0; i < 1000 && !res.destroyed; i++) {
+        res.write(`data: ${JSON.stringify({ type: 'text', agent: 'a', final: false, delta: `${i} ` })}\n\n`);
+        await sleep(10);
+      }
+      res.end();
+    });
+    dir = await mkdtemp(join(tmpdir(), 'worker-close-'));
+    const spoolDir = join(dir, 'spool');
+    const sw = start({ spoolDir });
+    const history = createSessionHistory({ folder: join(dir, 'recent') });
+    const errors: unknown[] = [];
+    const stopTracking = trackEndedSessions(sw.service.onSessionsChanged, history, (s) => ({ path: spoolPath(spoolDir, s.id), spool: true }), undefined, (e) => errors.push(e));
+    try {
+      const { id } = await sw.service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+      const spool = spoolPath(spoolDir, id);
+      await until(async () => ((await sw.service.listSessions()).find((s) => s.id === id && s.state === 'streaming' && s.envelopes > 0) ? true : undefined), 'the session streaming');
+      const closed = sw.service.closeSession({ sessionId: id });
+      // The host's thread is busy (as the main process may be) until the worker removed the
+      // spool file, or long enough for it to have: the list that says the session ended is read only then.
+      const blocked = new Int32Array(new SharedArrayBuffer(4));
+      for (const deadline = Date.now() + 2000; existsSync(spool) && Date.now() < deadline; ) Atomics.wait(blocked, 0, 0, 5);
+      await closed;
+      const kept = await until(async () => (await history.list()).sessions.find((s) => s.id === id), `session ${id} kept`);
+      expect(kept.end?.kind).toBe('stopped');
+      expect((await stat((await history.recordingOf(id)).path)).size).toBeGreaterThan(0);
+      expect(existsSync(spool)).toBe(false);
+      expect(errors).toEqual([]);
+    } finally {
+      stopTracking();
+    }
   });
 
   it('gives up after too many failures, and disposing still completes with the worker dead', async () => {

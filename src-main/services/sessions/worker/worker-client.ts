@@ -181,6 +181,18 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
   for (const name of INSPECTOR_NAMES.commands) {
     service[name] = (arg?: unknown) => (current.client.service[name] as (arg?: unknown) => Promise<unknown>)(arg);
   }
+  /**
+   * A close that would end a running live session stops it first. In one thread the sessions list
+   * that says it ended reaches every listener before the close deletes its spool file; across
+   * the thread boundary the host may read that list only after the worker deleted the file, and
+   * recent sessions could not keep it. The worker posts that list before it answers the stop.
+   */
+  service['closeSession'] = async (arg: { sessionId: string }): Promise<void> => {
+    const running = sessions.some((s) => s.id === arg.sessionId && s.source.kind === 'live' && (s.state === 'connecting' || s.state === 'streaming'));
+    // Whatever the stop said (the session may have been closed meanwhile), the close goes on.
+    if (running) await current.client.service.stop(arg).catch(() => undefined);
+    await current.client.service.closeSession(arg);
+  };
   for (const name of INSPECTOR_NAMES.events) {
     service[name] = (listener: Listener<unknown>): Unsubscribe => {
       let relay = relays.get(name);
