@@ -35,7 +35,8 @@ export interface EnvelopeInit {
 
 /**
  * The extras of an envelope that has none (nearly every text and thinking delta): one shared
- * frozen object instead of an empty one per envelope.
+ * frozen object instead of an empty one per envelope, for every dialect and for the session
+ * store reading stored envelopes back.
  */
 export const NO_EXTRAS: Readonly<Record<string, unknown>> = Object.freeze({});
 

@@ -1,5 +1,5 @@
 import { DIALECT_IDS, DIALECT_REGISTRY, type DialectId } from '../../../src-shared/dialects/registry';
-import { CONTROL_KINDS, type ControlKind, type Envelope } from '../../../src-shared/envelope/types';
+import { CONTROL_KINDS, NO_EXTRAS, type ControlKind, type Envelope } from '../../../src-shared/envelope/types';
 import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
 import type { Frame } from '../../../src-shared/sse/types';
 import { Column, Interned, NearColumn, RunColumn, TimeColumn, UintColumn } from './columns';
@@ -31,8 +31,6 @@ function dialectIndex(dialect: DialectId): number {
   if (index < 0) throw new Error(`envelope of unregistered dialect ${dialect}`);
   return index;
 }
-
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** A leg's frames: where each is (its byte span) and when it arrived. */
 export type FrameLookup = (leg: number) => Pick<FrameTable, 'count' | 'byteStart' | 'byteEnd' | 'receivedAt'> | undefined;
@@ -159,9 +157,9 @@ export class EnvelopeTable {
   }
 
   extrasOf(seq: number): Record<string, unknown> {
-    if (seq < 0 || seq >= this.size) return EMPTY;
+    if (seq < 0 || seq >= this.size) return NO_EXTRAS;
     const bytes = this.extrasBytes.get(seq);
-    return bytes === 0 ? EMPTY : (this.readJson(seq, bytes, this.unifiedBytes.get(seq)) as Record<string, unknown>);
+    return bytes === 0 ? NO_EXTRAS : (this.readJson(seq, bytes, this.unifiedBytes.get(seq)) as Record<string, unknown>);
   }
 
   get(seq: number): Envelope | undefined {

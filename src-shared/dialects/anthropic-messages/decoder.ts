@@ -2,7 +2,8 @@ import { unified, type ContentChannel, type DeltaKind, type ToolKind, type Unifi
 import type { Frame } from '../../sse/types';
 import { citationEnvelopeParts } from '../anthropic-raw/stream-events';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { checkToolArguments, integerField, NO_EXTRAS, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import { NO_EXTRAS } from '../../envelope/types';
 import { MessageClock } from '../provider/message-summary';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';

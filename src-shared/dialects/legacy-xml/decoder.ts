@@ -5,7 +5,7 @@ import { isJsonObject, parseJson } from '../../json/values';
 import { detachString } from '../../text/detach';
 import { previewText } from '../../text/preview';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
-import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import { NO_EXTRAS, undecodedParts, type EnvelopeInit } from '../../envelope/types';
 import { describeCdataProblem, unwrapCdata, type CdataProblem } from './cdata';
 import { citationExtras, readCitations } from './citations';
 import { findEmbeddedTags } from './embedded';
@@ -35,7 +35,6 @@ type StreamedType = 'text' | 'thinking';
 
 const LESS_THAN = 0x3c;
 const GREATER_THAN = 0x3e;
-const NO_EXTRAS: Record<string, unknown> = Object.freeze({});
 /** What an Item holds before its first item. */
 const NO_FRAME: Frame = { seq: -1, byteStart: 0, byteEnd: 0, chunkFirst: 0, chunkLast: 0, receivedAt: 0, event: '', data: '', id: '', dataLines: 0, maxDataLineBytes: 0 };
 

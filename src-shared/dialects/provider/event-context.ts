@@ -10,11 +10,6 @@ import type { DialectCallbacks } from '../types';
 export type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'>;
 export type WireEvent = Record<string, unknown>;
 
-/**
- * The extras of a streamed delta, which has none: one frozen object shared by all of them
- * (the session store reads stored envelopes back with such an object too), not one per delta.
- */
-export const NO_EXTRAS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * One provider event being decoded: where it is, and how its envelopes and findings leave.
