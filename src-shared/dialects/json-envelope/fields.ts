@@ -8,7 +8,6 @@ export interface FieldIssue {
   message: string;
 }
 
-
 function isScalar(value: unknown): value is number | boolean {
   return typeof value === 'number' || typeof value === 'boolean';
 }
@@ -33,7 +32,6 @@ function agentDefaultText(defaultAgent: string): string {
  * it looks odd.
  */
 export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent: string, frame: number, onIssue: (issue: FieldIssue) => void): EnvelopeInit {
-
   // The type check first: a well-formed envelope asks no `in` (a key lookup of its own).
   let type = '';
   const rawType = object['type'];
