@@ -10,7 +10,7 @@ import { seededRandom } from '../../src-shared/sse/rechunk';
 import { FUZZ_DIALECTS, checkDecoded, checkInput, generateStream, generateStreams, makeInput, minimise, type FuzzOptions } from '../../src-shared/testing/fuzz';
 import { encodeUtf8 } from '../../src-shared/text/utf8';
 import { readFixture } from './fixtures';
-import { MAX_RETAINED_PER_INPUT_BYTE, fixtureSeeds, measureHeap, runFuzz } from './fuzz-runner';
+import { MAX_LEAKED_BYTES, MAX_RETAINED_PER_INPUT_BYTE, fixtureSeeds, measureHeap, runFuzz } from './fuzz-runner';
 
 const options: FuzzOptions = { seed: 20_261_125, seeds: fixtureSeeds(), limits: { hugeLineBytes: 256 * 1024 } };
 const DIALECTS: readonly DialectId[] = DIALECT_IDS;
@@ -95,8 +95,6 @@ describe('the checks can fail', () => {
   });
 });
 
-/** Heap left after the result is dropped (allocator noise; a leak of the input would be megabytes). */
-const MAX_LEAKED_BYTES = 4 * 1024 * 1024;
 const MIB = 1024 * 1024;
 
 function repeatTo(bytes: Uint8Array, size: number): Uint8Array {
@@ -119,6 +117,18 @@ describe('memory stays bounded', () => {
     const use = await measureHeap(make());
     expect(use.retainedBytes / use.inputBytes).toBeLessThan(MAX_RETAINED_PER_INPUT_BYTE);
     expect(use.leakedBytes).toBeLessThan(MAX_LEAKED_BYTES);
+  }, 120_000);
+
+  test('a decoder that keeps what it decoded after the result is dropped is caught', async () => {
+    const kept: unknown[] = [];
+    const leaky = (bytes: Uint8Array) => {
+      const result = decodeBytes(bytes);
+      kept.push(result);
+      return result;
+    };
+    const use = await measureHeap(repeatTo(readFixture('multi_agent.json.sse'), 2 * MIB), leaky);
+    expect(kept).toHaveLength(1);
+    expect(use.leakedBytes).toBeGreaterThan(MAX_LEAKED_BYTES);
   }, 120_000);
 });
 
