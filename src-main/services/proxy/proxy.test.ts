@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { openSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { concatBytes } from '../../../src-shared/bytes/held-bytes';
 import type { ProxyState, SessionSummary } from '../../../src-shared/contract/payloads';
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { untilSettled } from '../../cli/commands/record';
+import { readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '../connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { readAll } from '../demo-agent/testing/http';
@@ -171,6 +173,35 @@ describe('recording proxy', () => {
     expect(detail.legs[0]!.end).toMatchObject({ reason: 'failed' });
     const exchange = (await service.getProxy())!.exchanges[0]!;
     expect(exchange.error).toMatch(/broke off/);
+  });
+
+  it('a session that cannot keep the stream (a full disk) fails, saying why, while the client still gets every byte', async () => {
+    // More than the spool's write buffer holds, so that it writes to the disk mid-stream.
+    const expected = readFixture('example_1.raw.sse');
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (let at = 0; at < expected.length; at += 4096) {
+        res.write(expected.subarray(at, at + 4096));
+        await sleep(1);
+      }
+      res.end();
+    });
+    await service.dispose();
+    // /dev/full takes no byte: every write of the session's spool fails with ENOSPC.
+    service = createDefaultSessionService({ openSpool: () => ({ fd: openSync('/dev/full', 'r+'), path: null }) });
+    const errors: string[] = [];
+    service.onError((error) => errors.push(error.message));
+    const state = await proxyTo(server.url, false);
+    const response = await fetch(`${state.url}/agent/run`, { method: 'POST', body: '{}' });
+    const { bytes, error } = await readAll(response);
+    expect(error).toBeNull();
+    expect(Buffer.from(bytes).equals(Buffer.from(expected))).toBe(true);
+    const summary = await settledSessionOf('/agent/run');
+    expect(summary.state).toBe('failed');
+    expect(summary.failure?.message).toMatch(/^Writing the session's raw bytes to disk failed: ENOSPC/);
+    expect(errors).toEqual([summary.failure?.message]);
+    const detail = await service.getSession({ sessionId: summary.id });
+    expect(detail.legs[0]!.end).toEqual({ reason: 'failed', message: summary.failure?.message });
   });
 
   it('a frontend that goes away stops the upstream request and the session', async () => {

@@ -63,25 +63,34 @@ export function startLiveLeg(
 
   const done = connection.done.then((outcome): LiveLegEnd => {
     let ended = legEnd(outcome);
-    try {
-      session.endLeg(leg, ended.end, ended.failure);
-    } catch (error) {
-      // What the leg's end decodes (frames held until then, its findings) could not be kept (a
-      // spool file on a full disk): the leg failed with that reason, whatever the connection
-      // said. Ending it again records that end (finishing the session would otherwise end it
-      // as closed).
-      ended = legEnd({ ...outcome, reason: 'failed', failure: consumerFailure(error) });
-      try {
-        session.endLeg(leg, ended.end, ended.failure);
-      } catch {
-        // Still failing: the failure above is the leg's end all the same.
-      }
-    }
+    const unkept = endLegInSession(session, leg, ended.end, ended.failure);
+    if (unkept) ended = legEnd({ ...outcome, reason: 'failed', failure: unkept });
     recorder?.endLeg(recorderLeg, recordedOutcome(ended.end));
     return ended;
   });
 
   return { leg, connection, done, accepted: () => accepted };
+}
+
+/**
+ * Ends `leg` in the session; returns why that end could not be kept, if it could not. What a
+ * leg's end decodes (frames held until then, their findings) may fail to be written (a spool
+ * file on a full disk): the leg then failed with that reason, whatever its source said. Ending
+ * it again records that end (finishing the session would otherwise end it as closed).
+ */
+export function endLegInSession(session: SessionData, leg: number, end: LegEndInfo, failure?: Failure): Failure | undefined {
+  try {
+    session.endLeg(leg, end, failure);
+    return undefined;
+  } catch (error) {
+    const unkept = consumerFailure(error);
+    try {
+      session.endLeg(leg, { reason: 'failed', message: unkept.message }, unkept);
+    } catch {
+      // Still failing: the failure above is the leg's end all the same.
+    }
+    return unkept;
+  }
 }
 
 function legEnd(outcome: ConnectionOutcome): LiveLegEnd {

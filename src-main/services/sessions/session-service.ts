@@ -33,7 +33,7 @@ import { createAnswerLedger, pendingSetKey, type AnswerLedger } from '../tool-re
 import { buildToolResultsRequest, checkResults, defaultExtraBody, defaultToolResultsPath } from '../tool-results/tool-results';
 import { createBatcher } from './batcher';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
-import { startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
+import { endLegInSession, startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
 import { createStatusTicker } from './live-status';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type RecorderPort } from './recorder-port';
 import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../proxy/proxy-sessions';
@@ -239,6 +239,9 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     errors.fire({ ...(sessionId ? { sessionId } : {}), kind: failure.kind, message: failure.message, at: now() });
   };
 
+  /** Where every session's spool files are created (tests inject failing ones). */
+  const spooling = deps.openSpool ? { openSpool: deps.openSpool } : {};
+
   const runtimeOf = (sessionId: string): Runtime => {
     const rt = sessions.get(sessionId);
     if (!rt) throw new Error(`Unknown session '${sessionId}' (it may have been closed)`);
@@ -424,6 +427,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       ...(options.inline ? { inline: options.inline } : {}),
       // A recording's raw bytes are read back from it by offset, not copied.
       ...(source.kind === 'recording' ? { recording: absolute } : {}),
+      ...spooling,
     };
     const data = createSessionData(init);
     data.addDiagnostics(source.diagnostics);
@@ -478,7 +482,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
   const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
     if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
-    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice, inline: source.data.inline() };
+    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice, inline: source.data.inline(), ...spooling };
     const data = createSessionData(init);
     data.state = 'streaming';
     const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
@@ -557,7 +561,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
       });
     }
-    const data = createSessionData({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now() });
+    const data = createSessionData({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
     if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
     const rt = register(data, { recorder });
     return {
@@ -570,6 +574,23 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         data.state = 'connecting';
         track(rt);
         announce();
+        // The leg ends at the proxy's end, or at a chunk the session could not keep (a spool
+        // file on a full disk): it failed there, and the proxy still forwards the rest.
+        let ended = false;
+        const endLeg = (end: LegEndInfo, failure?: Failure): void => {
+          ended = true;
+          const unkept = endLegInSession(data, leg, end, failure);
+          const kept: LegEndInfo = unkept ? { reason: 'failed', message: unkept.message } : end;
+          rt.recorder?.endLeg(recorderLeg, recordedOutcome(kept));
+          rt.ending = settleSession(rt).then((unfinished) => {
+            const why = failure ?? unkept ?? unfinished;
+            data.failure ??= why;
+            data.state = endState(kept.reason, why);
+            ticker.untrack(data.id);
+            if (why) reportError(data.id, why);
+            announce();
+          });
+        };
         return {
           response(head) {
             data.setResponse(leg, head);
@@ -579,21 +600,18 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
             announce();
           },
           chunk(bytes, receivedAt) {
-            if (rt.closed) return;
+            if (rt.closed || ended) return;
             rt.recorder?.chunk(recorderLeg, bytes, receivedAt);
-            data.push(leg, bytes, receivedAt);
+            try {
+              data.push(leg, bytes, receivedAt);
+            } catch (error) {
+              const failure = consumerFailure(error);
+              endLeg({ reason: 'failed', message: failure.message }, failure);
+            }
           },
           end(end) {
-            if (rt.closed) return;
-            data.endLeg(leg, end);
-            rt.recorder?.endLeg(recorderLeg, recordedOutcome(end));
-            rt.ending = settleSession(rt).then((unfinished) => {
-              data.failure ??= unfinished;
-              data.state = endState(end.reason, unfinished);
-              ticker.untrack(data.id);
-              if (unfinished) reportError(data.id, unfinished);
-              announce();
-            });
+            if (rt.closed || ended) return;
+            endLeg(end);
           },
         };
       },
@@ -639,7 +657,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         createdAt: now(),
         ...(request.format ? { format: request.format } : {}),
         ...(request.inline ? { inline: request.inline } : {}),
-        ...(deps.openSpool ? { openSpool: deps.openSpool } : {}),
+        ...spooling,
       });
       if (recordingPath !== undefined) data.recordingPath = recordingPath;
       const rt = register(data, {
