@@ -160,7 +160,7 @@ async function start(): Promise<void> {
     quitting = true;
     event.preventDefault();
     unregister();
-    workspace.dispose();
-    void Promise.allSettled([worker.dispose(), demo?.close()]).finally(() => app.quit());
+    // The sessions still running end (stopped) first, and are kept in recent sessions.
+    void Promise.allSettled([worker.dispose().then(() => workspace.dispose()), demo?.close()]).finally(() => app.quit());
   });
 }

@@ -10,6 +10,10 @@ import type { SessionBatch, SessionSummary } from '../../src-shared/contract/pay
 import { createSocketClient, type SocketClient } from '../../src-shared/contract/socket-client';
 import { deeplyNestedCapture } from '../../src-shared/testing/deep-json';
 import { fixturePath } from '../testing/fixtures';
+import { SSE_HEADERS, sleep, startLoopbackServer } from '../services/connection/loopback-testing';
+import { openSource } from '../services/importers';
+import { workspacePaths } from '../services/requests/workspace';
+import { createSessionHistory } from '../services/sessions/session-history';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { waitFor } from '../services/sessions/service-testing';
 import { startWebApp, type WebApp } from './web-app';
@@ -193,6 +197,35 @@ describe('browser host with the session service in a worker thread', () => {
     } finally {
       await threaded.close();
     }
+  });
+});
+
+describe('quitting the browser host', () => {
+  it('keeps a live session still streaming in recent sessions, stopped, with the bytes it received', async () => {
+    const server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (let i = 0; i < 2000 && !res.destroyed; i++) {
+        res.write(`data: ${JSON.stringify({ type: 'text', agent: 'a', final: false, delta: `${i} ` })}\n\n`);
+        await sleep(5);
+      }
+      res.end();
+    });
+    const userData = join(dir, 'quit-user-data');
+    const threaded = await startWebApp({ rendererDir: dir, demoAgent: false, sessionsInWorker: true, userData });
+    try {
+      const { id } = await threaded.service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
+      await waitFor(async () => (await threaded.service.listSessions()).find((s) => s.id === id && s.state === 'streaming' && s.envelopes > 10), 'the session streaming');
+    } finally {
+      await threaded.close();
+      await server.close();
+    }
+    const history = createSessionHistory({ folder: workspacePaths(userData).recentSessions });
+    const [kept] = (await history.list()).sessions;
+    expect(kept?.end?.kind).toBe('stopped');
+    const recording = await openSource((await history.recordingOf(kept!.id)).path);
+    let bytes = 0;
+    for await (const chunk of recording.legs[0]!.chunks) bytes += chunk.bytes.length;
+    expect(bytes).toBeGreaterThan(10 * 40);
   });
 });
 

@@ -141,8 +141,9 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     demoAgentUrl: demoUrl,
     async close() {
       await host.close();
-      workspace.dispose();
+      // The service first: the sessions still running end (stopped), and the workspace keeps them in recent sessions.
       await disposeService();
+      await workspace.dispose();
       await demo?.close();
       if (options.userData === undefined) await rm(userData, { recursive: true, force: true });
     },

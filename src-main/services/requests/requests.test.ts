@@ -169,7 +169,7 @@ describe('workspace: a live session sent with an environment secret, kept as a r
   let service: SessionService | undefined;
   let workspace: Workspace | undefined;
   afterEach(async () => {
-    workspace?.dispose();
+    await workspace?.dispose();
     await service?.dispose();
     await server?.close();
     server = service = workspace = undefined;
@@ -206,7 +206,7 @@ describe('workspace: a live session sent with an environment secret, kept as a r
 
     // The session closes (its spool file goes) and the app restarts: the recent session reopens from the kept recording.
     await service.closeSession({ sessionId: summary.id });
-    workspace.dispose();
+    await workspace.dispose();
     await service.dispose();
     service = createDefaultSessionService({ spoolDir });
     workspace = createWorkspace({ userData, cipher, sessions: service, spoolDir });

@@ -25,8 +25,8 @@ export interface WorkspaceOptions {
 
 export interface Workspace extends WorkspaceCommands {
   readonly history: SessionHistory;
-  /** Stops following the sessions list. */
-  dispose(): void;
+  /** Stops following the sessions list; resolves once the sessions that ended before are kept. */
+  dispose(): Promise<void>;
 }
 
 /**

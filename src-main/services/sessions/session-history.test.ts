@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +66,7 @@ describe('session history', () => {
     const history = createSessionHistory({ folder: join(dir, 'recent') });
     const changed = createEmitter<SessionSummary[]>();
     const spool = await recordingFile('spool', 10);
-    trackEndedSessions(changed.event, history, () => ({ path: spool, spool: false }));
+    const stop = trackEndedSessions(changed.event, history, () => ({ path: spool, spool: false }));
     changed.fire([
       summary('slive', { state: 'streaming', end: undefined }),
       summary('spaused', { awaitingTools: true }),
@@ -73,7 +74,12 @@ describe('session history', () => {
       summary('sdone'),
     ]);
     changed.fire([summary('sdone'), summary('slive', { state: 'stopped' })]);
-    await waitFor(async () => (await history.list()).sessions.length === 2, 'two kept');
+    // Stopping waits for what it began keeping (a host quitting right after the last list).
+    await stop();
+    // On disk already, not just queued (history.list() would wait for the queue).
+    const index = JSON.parse(readFileSync(join(dir, 'recent', 'index.json'), 'utf8')) as { entries: { session: { id: string } }[] };
+    expect(index.entries.map((e) => e.session.id).sort()).toEqual(['sdone', 'slive']);
+    changed.fire([summary('slater')]);
     expect((await history.list()).sessions.map((s) => s.id).sort()).toEqual(['sdone', 'slive']);
   });
 });
@@ -104,7 +110,7 @@ describe('a live session closed right after it ends', () => {
       }
       expect(errors).toEqual([]);
     } finally {
-      stop();
+      await stop();
       await service.dispose();
       await server.close();
     }

@@ -131,7 +131,8 @@ const ENDED: ReadonlySet<SessionSummary['state']> = new Set(['complete', 'stoppe
 /**
  * Keeps every live session that ended (not one waiting for tool results, which may go on)
  * once, from the sessions list main announces. `recordingOf` says where a session's bytes are
- * (its recording or its spool file).
+ * (its recording or its spool file). Returns how to stop: it stops following the list and
+ * resolves once the sessions already ended are kept (a host quitting waits for it).
  */
 export function trackEndedSessions(
   onSessionsChanged: (listener: (list: readonly SessionSummary[]) => void) => () => void,
@@ -139,9 +140,10 @@ export function trackEndedSessions(
   recordingOf: (summary: SessionSummary) => { path: string; spool: boolean } | null,
   onAdded: () => void = () => {},
   onError: (error: unknown) => void = () => {},
-): () => void {
+): () => Promise<void> {
   const done = new Set<string>();
-  return onSessionsChanged((list) => {
+  const adding = new Set<Promise<void>>();
+  const unsubscribe = onSessionsChanged((list) => {
     for (const summary of list) {
       if (done.has(summary.id) || summary.source.kind !== 'live' || !ENDED.has(summary.state) || summary.awaitingTools) continue;
       const recording = recordingOf(summary);
@@ -157,7 +159,13 @@ export function trackEndedSessions(
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') onError(error);
         continue;
       }
-      history.add(summary, { ...recording, fd }).then(onAdded, onError);
+      const added = history.add(summary, { ...recording, fd }).then(onAdded, onError);
+      adding.add(added);
+      void added.finally(() => adding.delete(added));
     }
   });
+  return async () => {
+    unsubscribe();
+    await Promise.all(adding);
+  };
 }

@@ -130,7 +130,7 @@ describe('the session service in a worker thread', () => {
       expect(existsSync(spool)).toBe(false);
       expect(errors).toEqual([]);
     } finally {
-      stopTracking();
+      await stopTracking();
     }
   });
 

@@ -182,15 +182,20 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     service[name] = (arg?: unknown) => (current.client.service[name] as (arg?: unknown) => Promise<unknown>)(arg);
   }
   /**
-   * A close that would end a running live session stops it first. In one thread the sessions list
-   * that says it ended reaches every listener before the close deletes its spool file; across
-   * the thread boundary the host may read that list only after the worker deleted the file, and
-   * recent sessions could not keep it. The worker posts that list before it answers the stop.
+   * Stops `session` when it is a running live session, before a close (or disposing) ends it.
+   * In one thread the sessions list that says it ended reaches every listener before the close
+   * deletes its spool file; across the thread boundary the host may read that list only after
+   * the worker deleted the file, and recent sessions could not keep it. The worker posts that
+   * list before it answers the stop.
    */
-  service['closeSession'] = async (arg: { sessionId: string }): Promise<void> => {
-    const running = sessions.some((s) => s.id === arg.sessionId && s.source.kind === 'live' && (s.state === 'connecting' || s.state === 'streaming'));
+  const stopIfRunning = async (session: SessionSummary): Promise<void> => {
+    const running = session.source.kind === 'live' && (session.state === 'connecting' || session.state === 'streaming');
     // Whatever the stop said (the session may have been closed meanwhile), the close goes on.
-    if (running) await current.client.service.stop(arg).catch(() => undefined);
+    if (running) await current.client.service.stop({ sessionId: session.id }).catch(() => undefined);
+  };
+  service['closeSession'] = async (arg: { sessionId: string }): Promise<void> => {
+    const session = sessions.find((s) => s.id === arg.sessionId);
+    if (session) await stopIfRunning(session);
     await current.client.service.closeSession(arg);
   };
   for (const name of INSPECTOR_NAMES.events) {
@@ -219,6 +224,8 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     async dispose() {
       disposing = true;
       const running = current;
+      // Disposing closes every session: the running ones are stopped first (see stopIfRunning).
+      if (!running.exited) await Promise.all(sessions.map(stopIfRunning));
       if (!running.exited) {
         // A worker that is busy or hung gets DISPOSE_TIMEOUT_MS to close its sessions; then it is terminated.
         await new Promise<void>((resolve) => {
