@@ -1,6 +1,7 @@
-import { useRef } from 'react';
+import { useCallback, useRef, type ChangeEvent } from 'react';
 import type { RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
+import { Checkbox } from '../../components/Checkbox';
 import { useMenuDismiss } from '../../components/use-menu-dismiss';
 import { isShown, TIMELINE_COLUMNS, toggleColumn } from '../../model/columns';
 import { TEST_IDS } from '../../testids';
@@ -11,6 +12,10 @@ import { TEST_IDS } from '../../testids';
  */
 export function ColumnChooser({ app, dropped }: { app: RendererApp; dropped: readonly string[] }) {
   const prefs = useStore(app.prefs);
+  const toggle = useCallback((e: ChangeEvent<HTMLInputElement>) => {
+    const spec = TIMELINE_COLUMNS.find((c) => c.id === e.target.value);
+    if (spec) app.prefs.update((p) => ({ ...p, columns: toggleColumn(p.columns, spec.id) }));
+  }, [app]);
   const details = useRef<HTMLDetailsElement>(null);
   useMenuDismiss(details);
   return (
@@ -24,7 +29,7 @@ export function ColumnChooser({ app, dropped }: { app: RendererApp; dropped: rea
           const noRoom = dropped.includes(spec.id);
           return (
             <label key={spec.id} className="multi-select-option" title={spec.title} data-testid={`${TEST_IDS.columnChooser}-option`} data-value={spec.id}>
-              <input type="checkbox" checked={isShown(spec.id, prefs.columns)} disabled={fixed} onChange={() => app.prefs.update((p) => ({ ...p, columns: toggleColumn(p.columns, spec.id) }))} />
+              <Checkbox value={spec.id} checked={isShown(spec.id, prefs.columns)} disabled={fixed} onChange={toggle} />
               <span>{spec.label === 'Δ' ? 'Δ (gap)' : spec.label}</span>
               {noRoom && <span className="dim">no room at this width</span>}
             </label>

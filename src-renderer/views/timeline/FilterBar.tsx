@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { ENVELOPE_FIELDS } from '../../../src-shared/filter/envelope-fields';
 import { uiCommands } from '../../app/ui-commands';
+import { Checkbox } from '../../components/Checkbox';
 import { useMenuDismiss } from '../../components/use-menu-dismiss';
 import type { AgentLabel } from '../../model/agents';
 import { applyChip, chipsOf, conjuncts, type ChipChange } from '../../model/filter-chips';
@@ -145,6 +146,16 @@ function MultiSelect({ label, options, selected, onChange, testId }: { label: st
   const details = useRef<HTMLDetailsElement>(null);
   useMenuDismiss(details);
   const summary = selected.length === 0 ? `${label}: all` : `${label}: ${selected.length}`;
+  // One handler for every option, the same function across renders (see Checkbox).
+  const latest = useRef({ selected, onChange });
+  useLayoutEffect(() => {
+    latest.current = { selected, onChange };
+  });
+  const toggle = useCallback((e: ChangeEvent<HTMLInputElement>) => {
+    const { value, checked } = e.target;
+    const now = latest.current;
+    now.onChange(checked ? [...now.selected, value] : now.selected.filter((v) => v !== value));
+  }, []);
   return (
     <details ref={details} className={`multi-select ${selected.length > 0 ? 'multi-select-active' : ''}`} data-testid={testId}>
       <summary className="select">{summary}</summary>
@@ -152,11 +163,7 @@ function MultiSelect({ label, options, selected, onChange, testId }: { label: st
         {options.length === 0 && <div className="hint">Nothing yet.</div>}
         {options.map((option) => (
           <label key={option.value} className="multi-select-option" style={{ paddingLeft: 8 + (option.depth ?? 0) * 12 }} data-testid={`${testId}-option`} data-value={option.value}>
-            <input
-              type="checkbox"
-              checked={selected.includes(option.value)}
-              onChange={(e) => onChange(e.target.checked ? [...selected, option.value] : selected.filter((v) => v !== option.value))}
-            />
+            <Checkbox value={option.value} checked={selected.includes(option.value)} onChange={toggle} />
             {option.colour && <span className="agent-dot" style={{ background: option.colour }} />}
             <span>{option.label}</span>
             {option.detail && <span className="dim">{option.detail}</span>}
