@@ -66,10 +66,12 @@ test('replay a recording at ×4 and step through it', async ({ app, timeline, re
 
   // At ×4 the rest plays in about a quarter of the recorded time (×1 would take nearly all of it).
   await replay.setSpeed('×4');
+  await app.watchCheckboxWrites();
   const played = Date.now();
   await replay.play();
   await expect(replay.finished).toBeVisible({ timeout: recordedSpan });
   expect(Date.now() - played).toBeLessThan(recordedSpan * 0.6);
+  expect(await app.checkboxWrites(), 'checkbox attributes written while playing (the breakpoints menu)').toBe(0);
   await expect.poll(() => timeline.total()).toBe(total);
   await app.expectState('done');
   await expect.poll(() => app.envelopeCount()).toBe(total);

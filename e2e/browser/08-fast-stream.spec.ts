@@ -9,19 +9,11 @@ import { expect, test } from './fixtures';
 test('a fast stream: the following table keeps the newest rows on screen', async ({ app, connect, timeline, page }) => {
   await connect.chooseDemo({ scenario: 'long-answer', format: 'json', pace: 'fast' });
   await timeline.watchFrames();
-  // Attributes written to the page's checkboxes while it follows (the filter pickers' are
-  // unchanged by a batch: React used to write their type and name again on every one).
-  await page.evaluate(() => {
-    const counter = window as unknown as { checkboxWrites: number };
-    counter.checkboxWrites = 0;
-    new MutationObserver((records) => {
-      counter.checkboxWrites += records.filter((r) => r.target instanceof HTMLInputElement && r.target.type === 'checkbox').length;
-    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['type', 'name'] });
-  });
+  await app.watchCheckboxWrites();
   await connect.connect();
   await app.expectView('timeline');
   await app.expectState('done');
-  expect(await page.evaluate(() => (window as unknown as { checkboxWrites: number }).checkboxWrites), 'checkbox attributes written while following').toBe(0);
+  expect(await app.checkboxWrites(), 'checkbox attributes written while following').toBe(0);
 
   const total = await timeline.total();
   expect(total).toBeGreaterThan(10_000);

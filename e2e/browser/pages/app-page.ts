@@ -155,6 +155,24 @@ export class AppPage {
     await this.page.setViewportSize({ width: 1440, height: 900 });
   }
 
+  /**
+   * Starts counting the attributes written to the page's checkboxes. While a view follows a
+   * stream none should be: the pickers' checkboxes are unchanged by a batch (see Checkbox).
+   */
+  async watchCheckboxWrites(): Promise<void> {
+    await this.page.evaluate(() => {
+      const counter = window as unknown as { checkboxWrites: number };
+      counter.checkboxWrites = 0;
+      new MutationObserver((records) => {
+        counter.checkboxWrites += records.filter((r) => r.target instanceof HTMLInputElement && r.target.type === 'checkbox').length;
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['type', 'name'] });
+    });
+  }
+
+  async checkboxWrites(): Promise<number> {
+    return this.page.evaluate(() => (window as unknown as { checkboxWrites: number }).checkboxWrites);
+  }
+
   async screenshot(name: string): Promise<void> {
     const dir = this.host.name === 'browser' ? SCREENSHOT_DIR : resolve(SCREENSHOT_DIR, this.host.name);
     await mkdir(dir, { recursive: true });

@@ -1,8 +1,10 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, type ChangeEvent } from 'react';
 import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
 import { withBreakpoint, withoutBreakpoint, sameBreakpoint, type Breakpoint } from '../../../src-shared/replay/breakpoints';
 import { useActiveSession, useSessionData } from '../../app/hooks';
 import type { AppModel } from '../../app/types';
+import { useStableHandler } from '../../app/use-stable-handler';
+import { Checkbox } from '../../components/Checkbox';
 import { useMenuDismiss } from '../../components/use-menu-dismiss';
 import { agentTreeOrder, labelAgents, type AgentLabel } from '../../model/agents';
 import { breakpointTypes, hitLabel, TOOLS_PROMPT_TYPE } from '../../model/replay';
@@ -29,10 +31,14 @@ export function BreakpointMenu({ app, sourceId, state, control }: { app: AppMode
   const agents = useSourceAgents(app, sourceId);
   const set = state.breakpoints;
   const isSet = (breakpoint: Breakpoint): boolean => set.some((b) => sameBreakpoint(b, breakpoint));
-  const toggle = (breakpoint: Breakpoint): void => control({ kind: 'breakpoints', breakpoints: isSet(breakpoint) ? withoutBreakpoint(set, breakpoint) : withBreakpoint(set, breakpoint) });
+  // One handler for every option, the same function across renders (see Checkbox).
+  const toggle = useStableHandler((e: ChangeEvent<HTMLInputElement>) => {
+    const breakpoint = breakpointOfKey(e.target.value);
+    control({ kind: 'breakpoints', breakpoints: e.target.checked ? withBreakpoint(set, breakpoint) : withoutBreakpoint(set, breakpoint) });
+  });
   const option = (breakpoint: Breakpoint, label: string, detail?: string, colour?: string) => (
     <label className="multi-select-option" data-testid={REPLAY_IDS.breakpointOption} data-value={breakpointKey(breakpoint)}>
-      <input type="checkbox" checked={isSet(breakpoint)} onChange={() => toggle(breakpoint)} />
+      <Checkbox value={breakpointKey(breakpoint)} checked={isSet(breakpoint)} onChange={toggle} />
       {colour && <span className="agent-dot" style={{ background: colour }} />}
       <span className={breakpoint.kind === 'type' ? 'mono' : undefined}>{label}</span>
       {detail && <span className="dim">{detail}</span>}
@@ -70,6 +76,13 @@ export function BreakpointMenu({ app, sourceId, state, control }: { app: AppMode
 
 function breakpointKey(breakpoint: Breakpoint): string {
   return breakpoint.kind === 'type' ? `type:${breakpoint.type}` : breakpoint.kind === 'agent' ? `agent:${breakpoint.agent}` : 'error';
+}
+
+/** The breakpoint `breakpointKey` made `key` of. */
+function breakpointOfKey(key: string): Breakpoint {
+  if (key.startsWith('type:')) return { kind: 'type', type: key.slice('type:'.length) };
+  if (key.startsWith('agent:')) return { kind: 'agent', agent: key.slice('agent:'.length) };
+  return { kind: 'error' };
 }
 
 /**

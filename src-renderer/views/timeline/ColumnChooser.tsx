@@ -1,6 +1,7 @@
-import { useCallback, useRef, type ChangeEvent } from 'react';
+import { useRef, type ChangeEvent } from 'react';
 import type { RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
+import { useStableHandler } from '../../app/use-stable-handler';
 import { Checkbox } from '../../components/Checkbox';
 import { useMenuDismiss } from '../../components/use-menu-dismiss';
 import { isShown, TIMELINE_COLUMNS, toggleColumn } from '../../model/columns';
@@ -12,10 +13,11 @@ import { TEST_IDS } from '../../testids';
  */
 export function ColumnChooser({ app, dropped }: { app: RendererApp; dropped: readonly string[] }) {
   const prefs = useStore(app.prefs);
-  const toggle = useCallback((e: ChangeEvent<HTMLInputElement>) => {
+  // One handler for every option, the same function across renders (see Checkbox).
+  const toggle = useStableHandler((e: ChangeEvent<HTMLInputElement>) => {
     const spec = TIMELINE_COLUMNS.find((c) => c.id === e.target.value);
     if (spec) app.prefs.update((p) => ({ ...p, columns: toggleColumn(p.columns, spec.id) }));
-  }, [app]);
+  });
   const details = useRef<HTMLDetailsElement>(null);
   useMenuDismiss(details);
   return (

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { ENVELOPE_FIELDS } from '../../../src-shared/filter/envelope-fields';
 import { uiCommands } from '../../app/ui-commands';
+import { useStableHandler } from '../../app/use-stable-handler';
 import { Checkbox } from '../../components/Checkbox';
 import { useMenuDismiss } from '../../components/use-menu-dismiss';
 import type { AgentLabel } from '../../model/agents';
@@ -147,15 +148,10 @@ function MultiSelect({ label, options, selected, onChange, testId }: { label: st
   useMenuDismiss(details);
   const summary = selected.length === 0 ? `${label}: all` : `${label}: ${selected.length}`;
   // One handler for every option, the same function across renders (see Checkbox).
-  const latest = useRef({ selected, onChange });
-  useLayoutEffect(() => {
-    latest.current = { selected, onChange };
-  });
-  const toggle = useCallback((e: ChangeEvent<HTMLInputElement>) => {
+  const toggle = useStableHandler((e: ChangeEvent<HTMLInputElement>) => {
     const { value, checked } = e.target;
-    const now = latest.current;
-    now.onChange(checked ? [...now.selected, value] : now.selected.filter((v) => v !== value));
-  }, []);
+    onChange(checked ? [...selected, value] : selected.filter((v) => v !== value));
+  });
   return (
     <details ref={details} className={`multi-select ${selected.length > 0 ? 'multi-select-active' : ''}`} data-testid={testId}>
       <summary className="select">{summary}</summary>
