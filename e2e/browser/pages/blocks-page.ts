@@ -82,6 +82,8 @@ export class BlocksPage {
 
   /** "12 blocks · 3 agents · 2 live". */
   async counts(): Promise<BlockCounts> {
+    // Before the view's first fetch answers there is nothing to count yet.
+    await expect(this.count).toHaveAttribute('data-loaded', 'true');
     const text = await this.count.innerText();
     const number = (pattern: RegExp): number => Number((pattern.exec(text)?.[1] ?? '0').replaceAll(',', ''));
     return { blocks: number(/([\d,]+) blocks?/), agents: number(/([\d,]+) agents?/), live: number(/([\d,]+) live/) };

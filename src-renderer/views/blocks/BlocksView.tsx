@@ -157,20 +157,27 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
           Expand thinking
         </label>
         <span className="spacer" />
-        <span className="muted" data-testid={BLOCK_IDS.count}>
-          {blockCount} block{blockCount === 1 ? '' : 's'} · {labels.size} agent{labels.size === 1 ? '' : 's'}
-          {liveCount > 0 && ` · ${liveCount} live`}
+        {/* Until the first fetch answers, "0 blocks" would be a claim about the session. */}
+        <span className="muted" data-testid={BLOCK_IDS.count} data-loaded={session.blocksLoaded}>
+          {session.blocksLoaded ? (
+            <>
+              {blockCount} block{blockCount === 1 ? '' : 's'} · {labels.size} agent{labels.size === 1 ? '' : 's'}
+              {liveCount > 0 && ` · ${liveCount} live`}
+            </>
+          ) : (
+            'Loading blocks…'
+          )}
         </span>
         <span className="muted hint">Click a block to highlight its envelopes; ⇱ opens them in the timeline.</span>
       </div>
       <div className="blocks-scroll">
         {blockCount === 0 ? (
-          <EmptyState title={sessionLive ? 'Waiting for the first block…' : session.loaded ? 'No blocks in this session' : 'Loading blocks…'} testId={BLOCK_IDS.empty}>
-            {sessionLive
-              ? 'Blocks appear here as the agent streams them.'
-              : session.blocksLoaded
-                ? 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).'
-                : null}
+          <EmptyState title={!session.blocksLoaded ? 'Loading blocks…' : sessionLive ? 'Waiting for the first block…' : 'No blocks in this session'} testId={BLOCK_IDS.empty}>
+            {!session.blocksLoaded
+              ? null
+              : sessionLive
+                ? 'Blocks appear here as the agent streams them.'
+                : 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).'}
           </EmptyState>
         ) : (
           shown.map((thread) => <ThreadView key={thread.uuid} thread={thread} context={context} nested={false} />)
