@@ -117,6 +117,8 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
 
   if (!details) return null;
 
+  const empty = noBlocksMessage(session.blocksLoaded, sessionLive);
+
   const selectedBlock = selection.sessionId === session.id ? selection.block : null;
   const context: ThreadContext = {
     app,
@@ -172,12 +174,8 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
       </div>
       <div className="blocks-scroll">
         {blockCount === 0 ? (
-          <EmptyState title={!session.blocksLoaded ? 'Loading blocks…' : sessionLive ? 'Waiting for the first block…' : 'No blocks in this session'} testId={BLOCK_IDS.empty}>
-            {!session.blocksLoaded
-              ? null
-              : sessionLive
-                ? 'Blocks appear here as the agent streams them.'
-                : 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).'}
+          <EmptyState title={empty.title} testId={BLOCK_IDS.empty}>
+            {empty.text}
           </EmptyState>
         ) : (
           shown.map((thread) => <ThreadView key={thread.uuid} thread={thread} context={context} nested={false} />)
@@ -185,6 +183,13 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
       </div>
     </div>
   );
+}
+
+/** What the view says while it shows no block: that none arrived yet, or that none ever will. */
+function noBlocksMessage(loaded: boolean, live: boolean): { title: string; text: string | null } {
+  if (!loaded) return { title: 'Loading blocks…', text: null };
+  if (live) return { title: 'Waiting for the first block…', text: 'Blocks appear here as the agent streams them.' };
+  return { title: 'No blocks in this session', text: 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).' };
 }
 
 interface ThreadContext {
