@@ -11,9 +11,9 @@ import { ReplayHitNotice } from '../views/replay/Breakpoints';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from './composition';
 import { copyText } from './files';
-import { stateLabel, stateTitle, stateTone } from './SessionSidebar';
+import { stateLabel, stateTitle, stateTone } from '../model/session-state';
 import { statusFields } from './status';
-import type { SessionData } from './types';
+import type { SessionData } from '../model/types';
 
 const EXPORTS = Object.entries(FILE_FORMATS).map(([kind, format]) => ({ kind: kind as DownloadKind, label: format.label }));
 

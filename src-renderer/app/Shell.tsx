@@ -16,7 +16,7 @@ import { useActiveSession, useSessionData, useStore } from './hooks';
 import { SessionHeader } from './SessionHeader';
 import { SessionSidebar } from './SessionSidebar';
 import { matchShortcut } from './shortcuts';
-import type { ViewId } from './types';
+import type { ViewId } from '../model/types';
 import { uiCommands } from './ui-commands';
 
 // The heavier views (markdown, charts, diff) load on first use, so the first paint does not wait for them.

@@ -26,7 +26,7 @@ import { SelectionModel } from '../model/selection';
 import { SessionsModel } from '../model/sessions';
 import { createStore, type Store } from '../model/store';
 import type { TimelineModel } from '../model/timeline';
-import type { AppModel, HostSnapshot, ReadableStore, ThemeName, ViewId } from './types';
+import type { AppModel, HostSnapshot, ReadableStore, ThemeName, ViewId } from '../model/types';
 
 /** Key/value persistence (localStorage in the browser, a Map in tests). */
 export interface KeyValueStorage {

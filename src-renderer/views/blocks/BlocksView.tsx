@@ -2,7 +2,7 @@ import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload, LegInfo, PendingTools } from '../../../src-shared/contract';
 import { DEFAULT_TOOL_TAGS, formatToolList, INLINE_MODES, parseToolList, type InlineMode } from '../../../src-shared/inline/types';
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
-import type { AppModel, SessionData, ViewProps } from '../../app/types';
+import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { fallbackLabel, labelAgents, type AgentLabel } from '../../model/agents';
 import { ancestorsOf, buildThreads, countLiveBlocks, findThread, presentBlocks, type AgentThread } from '../../model/blocks';

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { classifyImageSource, safeExternalUrl } from '../../model/blocks';
 import { formatBytes } from '../../model/format';
 import { BLOCK_IDS } from './testids';

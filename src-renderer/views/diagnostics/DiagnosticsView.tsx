@@ -3,7 +3,7 @@ import type { DiagnosticPayload } from '../../../src-shared/contract';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
 import type { Severity } from '../../../src-shared/diagnostics/types';
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
-import type { AppModel, SessionData, ViewProps } from '../../app/types';
+import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { filterGroups, groupByRule, locationLabel, severityCounts, type RuleGroup, type SeverityFilter } from '../../model/diagnostics';
 import { asChunkStatistics, hasNetworkChunks } from '../../model/diagnostics-charts';

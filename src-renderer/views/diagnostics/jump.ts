@@ -1,5 +1,5 @@
 import type { DiagnosticPayload } from '../../../src-shared/contract';
-import type { AppModel, SessionData } from '../../app/types';
+import type { AppModel, SessionData } from '../../model/types';
 import { bytesOf, findRow, type RowPosition } from '../../model/diagnostics';
 
 /**

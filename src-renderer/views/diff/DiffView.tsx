@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { SessionSummary } from '../../../src-shared/contract';
 import type { DiffRow, RowStatus, SessionDiff } from '../../../src-shared/diff/types';
 import { useStore } from '../../app/hooks';
-import type { AppModel, ViewProps } from '../../app/types';
+import type { AppModel, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { DiffEditor } from '../../editor/CodeView';
 import { comparePairKey, type ComparePair } from '../../model/diff-runner';

@@ -1,5 +1,5 @@
 import type { SessionDiff } from '../../../src-shared/diff/types';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { firstInterestingRow } from '../../model/diff';
 import { createDiffRunner, type ComparePair, type DiffRunner } from '../../model/diff-runner';
 import { createStore, type Store } from '../../model/store';

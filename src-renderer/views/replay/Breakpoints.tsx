@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, type ChangeEvent } from 'react';
 import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
 import { withBreakpoint, withoutBreakpoint, sameBreakpoint, type Breakpoint } from '../../../src-shared/replay/breakpoints';
 import { useActiveSession, useSessionData } from '../../app/hooks';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { useStableHandler } from '../../app/use-stable-handler';
 import { Checkbox } from '../../components/Checkbox';
 import { useMenuDismiss } from '../../components/use-menu-dismiss';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
 import { isEditableTarget } from '../../app/files';
 import { useActiveSession } from '../../app/hooks';
-import type { AppModel, ViewProps } from '../../app/types';
+import type { AppModel, ViewProps } from '../../model/types';
 import { progressLabel, replayKeyAction, seekAction, speedAction, speedChoices, speedIndex, speedLabel, stepSpeed } from '../../model/replay';
 import { BreakpointMenu } from './Breakpoints';
 import { LoopIcon, PauseIcon, PlayIcon, RestartIcon, StepIcon } from './icons';

@@ -6,7 +6,7 @@ import { Badge } from '../../components/Badge';
 import { formatCount } from '../../model/format';
 import { timeAgo } from '../../model/requests';
 import { TEST_IDS } from '../../testids';
-import { END_TONES, displayTitle } from '../../app/SessionSidebar';
+import { END_TONES, displayTitle } from '../../model/session-state';
 
 const KEEP_CHOICES = [0, 10, 20, 50, 100] as const;
 /** How many the sidebar lists before "Show all". */

@@ -2,7 +2,7 @@ import { memo, useEffect, useMemo } from 'react';
 import { MAX_RAW_BYTES, type EnvelopeDetail, type FrameDetail, type RawBytes } from '../../../src-shared/contract';
 import type { DetailTab, RendererApp } from '../../app/composition';
 import { useSessionData, useStore, useWatchSession } from '../../app/hooks';
-import type { ByteRange } from '../../app/types';
+import type { ByteRange } from '../../model/types';
 import { useAsync } from '../../app/use-async';
 import { Badge } from '../../components/Badge';
 import { CodeView } from '../../editor/CodeView';

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, typ
 import { withDetailOpen, type RendererApp } from '../../app/composition';
 import { useStore } from '../../app/hooks';
 import { useThrottled } from '../../app/use-throttled';
-import type { ThemeName } from '../../app/types';
+import type { ThemeName } from '../../model/types';
 import { agentTreeOrder, fallbackLabel, type AgentLabel } from '../../model/agents';
 import { formatOffset } from '../../model/format';
 import { axisValue, laneAxis, type LaneAxis } from '../../model/lane-axis';

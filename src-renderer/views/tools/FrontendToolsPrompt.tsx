@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { PendingTools, SendToolResultsRequest, ToolResult } from '../../../src-shared/contract';
 import { useActiveSession, useSessionData, useStore } from '../../app/hooks';
-import type { AppModel, SessionData, ViewProps } from '../../app/types';
+import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import {
   buildRequest,
   draftProblem,

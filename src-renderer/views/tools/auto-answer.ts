@@ -1,5 +1,5 @@
 import { browserStorage } from '../../app/browser';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { createAutoAnswerer, createAutoAnswerStore, type AutoAnswerer, type AutoAnswerStore } from '../../model/tools';
 
 /**
