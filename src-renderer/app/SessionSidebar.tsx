@@ -5,7 +5,7 @@ import { displayTitle, stateLabel, stateTitle, stateTone } from '../model/sessio
 import { TEST_IDS } from '../testids';
 import { RecentSessionsList } from '../views/requests/RecentSessionsList';
 import { RequestsPanel } from '../views/requests/RequestsPanel';
-import type { RendererApp } from './composition';
+import type { RendererApp } from '../model/types';
 import { useStore } from './hooks';
 
 /** The sessions main knows, newest first, plus ways to start one and the recent files. */

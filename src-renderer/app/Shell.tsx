@@ -8,7 +8,7 @@ import { ConnectView } from '../views/connect/ConnectView';
 import { TimelineView } from '../views/timeline/TimelineView';
 import { FrontendToolsPrompt } from '../views/tools/FrontendToolsPrompt';
 import type { SessionSummary } from '../../src-shared/contract';
-import type { RendererApp } from './composition';
+import type { RendererApp } from '../model/types';
 import { fileToUpload, isEditableTarget } from './files';
 import { HelpOverlay } from './HelpOverlay';
 import { EnvironmentsDialog } from '../views/requests/EnvironmentsDialog';

@@ -16,7 +16,7 @@ export function openExternal(app: AppModel, url: string): void {
     window.open(url, '_blank', 'noopener,noreferrer');
     return;
   }
-  void app.run('Open link', () => app.service.openExternal({ url }));
+  void app.run('Open link', () => app.openExternal(url));
 }
 
 export function ExternalLink({ app, href, children, title }: { app: AppModel; href: string | undefined; children?: ReactNode; title?: string }) {

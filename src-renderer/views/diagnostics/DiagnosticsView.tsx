@@ -54,7 +54,7 @@ function useStats(app: AppModel, session: SessionData): { stats: ChunkStatistics
     const wait = live ? Math.max(0, lastFetch.current + STATS_REFRESH_MS - performance.now()) : 0;
     const timer = window.setTimeout(() => {
       lastFetch.current = performance.now();
-      app.service.getStats({ sessionId: session.id }).then(
+      app.commands(session.id).stats().then(
         (value) => {
           if (!mounted.current) return;
           const stats = asChunkStatistics(value);

@@ -344,7 +344,7 @@ function DiffRowView({ index, row, diff, selected, onSelect }: { index: number; 
 function BlockDiff({ app, row, left, right }: { app: AppModel; row: DiffRow; left: SessionSummary; right: SessionSummary }) {
   const open = (session: SessionSummary, blockId: number): void => {
     app.setActiveSession(session.id);
-    void app.run('Open block', () => app.service.getBlock({ sessionId: session.id, block: blockId }), session.id).then((detail) => {
+    void app.run('Open block', () => app.commands(session.id).block(blockId), session.id).then((detail) => {
       if (!detail) return;
       app.selectEnvelopes(detail.envelopes, { block: blockId, reveal: false });
       app.navigate('blocks');

@@ -38,7 +38,7 @@ export function diffModel(app: AppModel): DiffModel {
   let model = models.get(app);
   if (!model) {
     const store = createStore(INITIAL);
-    const runner = createDiffRunner((pair) => app.service.diffSessions({ left: pair.left, right: pair.right, ...(pair.flattenAgents ? { flattenAgents: true } : {}) }), {
+    const runner = createDiffRunner((pair) => app.diffSessions({ left: pair.left, right: pair.right, ...(pair.flattenAgents ? { flattenAgents: true } : {}) }), {
       onBusy: (busy) => store.update((s) => ({ ...s, busy, ...(busy ? { error: null } : {}) })),
       onResult: (pair, { diff, transcript }) => store.update((s) => ({ ...s, diff, transcript, of: pair, error: null, selected: firstInterestingRow(diff.rows) })),
       onError: (_pair, error) => {

@@ -116,7 +116,7 @@ export function ReplayHitNotice({ app }: { app: AppModel }) {
         className="button button-small button-primary"
         data-testid={REPLAY_IDS.continue}
         title="Play on to the next breakpoint (k)"
-        onClick={() => void app.run('Replay', () => app.service.replayControl({ sessionId, action: { kind: 'play' } }), sessionId)}
+        onClick={() => void app.run('Replay', () => app.commands(sessionId).replayControl({ kind: 'play' }), sessionId)}
       >
         Continue
       </button>

@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import type { RecentSession } from '../../../src-shared/contract';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import { Badge } from '../../components/Badge';
 import { formatCount } from '../../model/format';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import type { SessionData } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
