@@ -15,7 +15,7 @@ import { redactHeaders, redactRequest } from '../../../src-shared/recording/reda
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
 import type { LegState, SessionData } from './store/session-store';
-import { toBlockDetail, toEnvelopeDetail } from './store/views';
+import { toBlockDetail, toEnvelopeDetail } from './store/session-summary';
 
 /**
  * Saving a session as a recording, and exporting what was decoded. Files are created, never

@@ -46,7 +46,7 @@ import { downloadFile, exportSession, saveRecording } from './session-files';
 import { liveSessionTitle } from './session-title';
 import type { OpenSpool } from './store/spool-file';
 import { demoScenarioOf } from './demo-agent-info';
-import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './store/views';
+import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './store/session-summary';
 import { limitJsonDepth } from '../../../src-shared/json/tree';
 
 /**

@@ -7,7 +7,7 @@ import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { listSseFixtures, readFixture } from '../../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
 import { SpoolFile } from './spool-file';
-import { preview } from './views';
+import { preview } from './session-summary';
 import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-store';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */

@@ -44,8 +44,8 @@ import { SpoolFile, type OpenSpool } from './spool-file';
 import { RecordingFile } from './recording-file';
 import type { FileSpan } from '../../importers/types';
 import { DiagnosticStore } from './diagnostic-store';
-import { Badges, frameBadgeKey, frameOfBadgeKey } from './badges';
-import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';
+import { Badges, frameBadgeKey, frameOfBadgeKey } from './finding-badges';
+import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './session-summary';
 
 /**
  * Everything one session holds, fed by the shared decoder: its legs (each with the raw bytes

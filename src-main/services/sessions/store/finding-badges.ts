@@ -1,5 +1,5 @@
 import type { Severity } from '../../../../src-shared/diagnostics/types';
-import type { Badge } from './views';
+import type { Badge } from './session-summary';
 
 const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
 const LEVELS = SEVERITIES.length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Badges, frameBadgeKey, frameOfBadgeKey } from './badges';
+import { Badges, frameBadgeKey, frameOfBadgeKey } from './finding-badges';
 
 describe('Badges', () => {
   it('counts findings per key and keeps the worst severity, whatever the order', () => {
