@@ -14,7 +14,8 @@ import { buildTranscript } from '../../../src-shared/export/transcript';
 import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
-import type { LegState, SessionData } from './store/session-store';
+import type { LegState } from './store/leg-state';
+import type { SessionData } from './store/session-store';
 import { toBlockDetail, toEnvelopeDetail } from './store/session-summary';
 
 /**
