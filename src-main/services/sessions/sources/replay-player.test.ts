@@ -8,7 +8,7 @@ import { SSE_HEADERS, startLoopbackServer, writeSlowly, type LoopbackServer } fr
 import { startDemoAgent, type DemoAgent } from '../../demo-agent/index';
 import { createManualClock, type ManualClock } from '../../replay/manual-clock';
 import { createDefaultSessionService } from '../../../hosts/default-service';
-import { LOOP_HOLD_MS, UNTIMED_PACE } from './replay-session';
+import { LOOP_HOLD_MS, UNTIMED_PACE } from './replay-player';
 import { recordEvents, settled, waitFor, writeRecordingFile, type EventLog } from '../service-testing';
 import type { SessionService, SessionServiceDeps } from '../session-service';
 
