@@ -13,8 +13,8 @@ const rendererPatterns = [
 ];
 
 /**
- * The layering of ARCHITECTURE.md, as errors. Do not relax these rules: each folder keeps to one
- * runtime so that src-shared runs everywhere and only src-main/electron touches Electron.
+ * The layering of ARCHITECTURE.md ("Layers"), as errors. Do not relax these rules: each folder
+ * keeps to one runtime so that src-shared runs everywhere and only src-main/electron touches Electron.
  */
 const layering = [
   {
