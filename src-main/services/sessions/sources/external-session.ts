@@ -6,7 +6,6 @@ import { consumerFailure } from '../../connection/connection';
 import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../../proxy/proxy-sessions';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderPort } from '../recorder-port';
 import type { SessionRegistry } from '../session-registry';
-import { createSessionStore } from '../store/session-store';
 import { endLegInSession } from './live-leg';
 
 /**
@@ -17,7 +16,7 @@ import { endLegInSession } from './live-leg';
 export type ExternalSessions = ReturnType<typeof createExternalSessions>;
 
 export function createExternalSessions(registry: SessionRegistry) {
-  const { deps, now, spooling, ticker, announce, reportError, register, newId, track, settleSession, endState, events } = registry;
+  const { deps, now, spooling, ticker, announce, reportError, register, newStore, newId, track, settleSession, endState, events } = registry;
   const proxyChanged = events.proxyChanged;
   let proxy: RecordingProxy | null = null;
 
@@ -36,7 +35,7 @@ export function createExternalSessions(registry: SessionRegistry) {
         onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
       });
     }
-    const data = createSessionStore({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
+    const data = newStore({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
     if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
     const rt = register(data, { recorder });
     return {
