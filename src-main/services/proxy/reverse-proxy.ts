@@ -128,9 +128,8 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
       res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`${message}\n`);
     };
-    const brokeOff = (error?: Error): void => {
-      const code = (error)?.code;
-      finish('error', `The server's response broke off${code === 'ECONNRESET' ? ': the connection was reset' : error ? `: ${error.message}` : ''}`);
+    const brokeOff = (error?: NodeJS.ErrnoException): void => {
+      finish('error', `The server's response broke off${error?.code === 'ECONNRESET' ? ': the connection was reset' : error ? `: ${error.message}` : ''}`);
       res.destroy();
     };
 
