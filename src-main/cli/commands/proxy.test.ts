@@ -1,7 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readFixture } from '../../testing/fixtures';
+import { SSE_HEADERS, startLoopbackServer } from '../../services/connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { readAll } from '../../services/demo-agent/testing/http';
 import { main } from '../main';
@@ -33,6 +36,39 @@ it('proxy: forwards a run, prints one line per request, records the stream; chec
   const [file] = await readdir(join(dir, 'runs'));
   const checkIo = { ...memoryIo(), cwd: dir };
   expect(await main(['check', `runs/${file}`, '--expect', 'status == "done"', '--expect', 'some type == "tool_result_image"'], checkIo)).toBe(0);
+});
+
+it('proxy: a session is closed once its stream is recorded, so streams leave no descriptor open', async () => {
+  const { io, ready, interrupt } = servingIo();
+  io.cwd = dir;
+  // Larger than a spool file's write buffer, so that each session's spools are real open files.
+  const stream = readFixture('example_1.raw.sse');
+  const server = await startLoopbackServer((_req, res) => {
+    res.writeHead(200, SSE_HEADERS);
+    res.end(stream);
+  });
+  const exit = main(['proxy', '--listen', '0', '--target', server.url, '--record-dir', 'many'], io);
+  await ready;
+  const url = /Proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())![1]!;
+  const openDescriptors = (): number => readdirSync('/proc/self/fd').length;
+  const run = async (): Promise<void> => {
+    await readAll(await fetch(`${url}/agent/run`, { method: 'POST', body: '{}' }));
+  };
+  await run();
+  const printed = (): number => io.out().match(/session s\w+ → /g)?.length ?? 0;
+  while (printed() < 1) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 200));
+  const before = openDescriptors();
+  const STREAMS = 20;
+  for (let i = 0; i < STREAMS; i++) await run();
+  while (printed() < STREAMS + 1) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 200));
+  // Each open session holds its spool files; a closed one holds none.
+  expect(openDescriptors() - before).toBeLessThan(STREAMS);
+  interrupt();
+  expect(await exit).toBe(0);
+  await server.close();
+  expect(await readdir(join(dir, 'many'))).toHaveLength(STREAMS + 1);
 });
 
 it('proxy: --target and --listen are required', async () => {

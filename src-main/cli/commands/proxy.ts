@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { ProxyExchange } from '../../../src-shared/contract/payloads';
+import type { ProxyExchange, SessionState } from '../../../src-shared/contract/payloads';
 import { createDefaultSessionService } from '../../services/sessions/default-service';
 import { parse, parsePort } from '../args';
 import { UsageError, type Command } from '../io';
@@ -7,6 +7,8 @@ import { terminalSafe } from '../../../src-shared/text/terminal';
 
 /** Where `proxy` writes its recordings unless told otherwise. */
 export const DEFAULT_PROXY_RECORD_DIR = 'proxy-recordings';
+
+const ENDED: ReadonlySet<SessionState> = new Set(['complete', 'stopped', 'failed']);
 
 /**
  * `proxy --listen PORT --target URL [--record-dir DIR]`: a reverse proxy on 127.0.0.1 between a
@@ -24,8 +26,17 @@ export const proxy: Command = async (args, io) => {
   const service = createDefaultSessionService();
   const printed = new Set<number>();
   const recordings = new Map<string, string>();
+  const closing = new Set<string>();
   service.onSessionsChanged((list) => {
-    for (const s of list) if (s.recordingPath) recordings.set(s.id, s.recordingPath);
+    for (const s of list) {
+      if (s.recordingPath) recordings.set(s.id, s.recordingPath);
+      // Nobody views a session here: once its recording is written it is closed, so its spool
+      // files, descriptors and memory go (a paused run stays open for its tool_results leg).
+      if (ENDED.has(s.state) && !s.awaitingTools && !closing.has(s.id)) {
+        closing.add(s.id);
+        queueMicrotask(() => void service.closeSession({ sessionId: s.id }).finally(() => closing.delete(s.id)));
+      }
+    }
   });
   service.onProxyChanged((state) => {
     for (const e of state?.exchanges ?? []) {

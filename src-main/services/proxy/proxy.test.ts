@@ -14,7 +14,10 @@ import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '..
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { readAll } from '../demo-agent/testing/http';
 import { openSource } from '../importers';
+import { createRecorder, openFileSink } from '../recording/recorder';
 import { createDefaultSessionService } from '../sessions/default-service';
+import { MAX_BACKLOG_BYTES } from '../sessions/recorder-port';
+import { createSessionService } from '../sessions/session-service';
 import type { SessionService } from '../sessions/session-service';
 
 const CANARY = 'canary-proxy-5c1e';
@@ -252,5 +255,54 @@ describe('recording proxy', () => {
     response.resume();
     await once(response, 'end');
     expect(received).toBe(TOTAL);
+  });
+
+  it('a recording on a slow disk holds the server back instead of queueing the stream, and stopping waits for no backlog', async () => {
+    // Mostly an SSE comment, which the decoder skips quickly: the disk, not decoding, is what holds the stream back.
+    const event = (n: number): string => `: ${'x'.repeat(64 * 1024)}\ndata: {"type":"text","agent":"a","final":false,"delta":"${n}"}\n\n`;
+    const total = 48 * 1024 * 1024;
+    let sent = 0;
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (let n = 0; sent < total && !res.destroyed; n++) {
+        const part = event(n);
+        sent += part.length;
+        if (!res.write(part)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+    });
+    // A disk that takes nothing but the file's header until it is opened.
+    let open = (): void => undefined;
+    const disk = new Promise<void>((resolve) => (open = resolve));
+    let writes = 0;
+    await service.dispose();
+    service = createSessionService({
+      openSource,
+      createRecorder: (path, options) =>
+        createRecorder(path, {
+          ...options,
+          openSink: async (file) => {
+            const sink = await openFileSink(file);
+            return { write: async (data) => (writes++ > 0 && (await disk), sink.write(data)), close: () => sink.close() };
+          },
+        }),
+    });
+    const state = await proxyTo(server.url);
+    const response = await new Promise<IncomingMessage>((resolve) => httpRequest(`${state.url}/agent/run`, resolve).end());
+    let received = 0;
+    response.on('data', (c: Buffer) => (received += c.length));
+    // Until the stream stalls (the disk holds it back) or the server has sent all of it.
+    for (let last = -1, t = 0; received !== last && sent < total && t < 10_000; t += 500) {
+      last = received;
+      await sleep(500);
+    }
+    // What the server got out: the recording's backlog (base64 takes 4/3 of the bytes), the
+    // socket buffers of both hops and one read each; never the stream.
+    expect(received).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(MAX_BACKLOG_BYTES + 12 * 1024 * 1024);
+    open();
+    const stopping = performance.now();
+    await service.dispose();
+    expect(performance.now() - stopping).toBeLessThan(2000);
   });
 });

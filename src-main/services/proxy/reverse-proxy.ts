@@ -9,17 +9,18 @@ import { forwardHeaders, resolveRequestTarget } from './request-target';
  * every response back as it arrives. It is what a frontend under test talks to instead of its
  * agent server, so the inspector sees exactly what the frontend receives.
  *
- * Bytes are piped (`upstream.pipe(client)`): a chunk is written to the client as soon as it is
- * read, and when the client's socket buffer is full the pipe pauses the upstream read, so a
- * slow frontend slows the server instead of growing memory. Observers (`tap`) only look at the
- * chunks on their way; they never hold the stream up.
+ * A chunk is written to the client as soon as it is read, and when the client's socket buffer
+ * is full the upstream read pauses, so a slow frontend slows the server instead of growing
+ * memory. Observers (`tap`) look at the chunks after the client got them; one that falls behind
+ * (a recording on a slow disk) pauses the read the same way instead of queueing.
  */
 
 /** Request bodies kept for the recording (the whole body is always forwarded). */
 export const MAX_RECORDED_BODY = 1024 * 1024;
 
 export interface ExchangeTap {
-  chunk(bytes: Uint8Array, receivedAt: number): void;
+  /** Returns a promise when the observer cannot keep up (a recording behind the stream): the server is not read until it resolves. */
+  chunk(bytes: Uint8Array, receivedAt: number): Promise<void> | undefined;
   /** The response ended (`done`), failed upstream (`error`) or the client went away (`aborted`). */
   end(outcome: { reason: 'done' | 'error' | 'aborted'; message?: string }): void;
 }
@@ -151,13 +152,32 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
       };
       tap = options.onResponse?.(recorded, { status: exchange.status, statusText: upstreamRes.statusMessage ?? '', headers: responseHeaders }, exchange) ?? null;
       options.onExchange?.(exchange);
-      // Piped first: each chunk goes to the client before any observer sees it.
-      upstreamRes.pipe(res);
+      // The server is read while both the client and the observer keep up: a full client socket
+      // or a recording behind the stream pauses the read, and TCP slows the server down.
+      let holds = 0;
+      const hold = (): void => {
+        if (holds++ === 0) upstreamRes.pause();
+      };
+      const release = (): void => {
+        if (--holds === 0) upstreamRes.resume();
+      };
       upstreamRes.on('data', (chunk: Buffer) => {
         exchange.bytes += chunk.length;
-        tap?.chunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length), now());
+        // Written first: each chunk goes to the client before any observer sees it.
+        if (!res.write(chunk)) {
+          hold();
+          res.once('drain', release);
+        }
+        const wait = tap?.chunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length), now());
+        if (wait) {
+          hold();
+          void wait.then(release);
+        }
       });
-      upstreamRes.on('end', () => finish('done'));
+      upstreamRes.on('end', () => {
+        res.end();
+        finish('done');
+      });
       upstreamRes.on('error', brokeOff);
       upstreamRes.on('aborted', () => brokeOff());
     };

@@ -35,7 +35,7 @@ import { createBatcher } from './batcher';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
 import { endLegInSession, startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
 import { createStatusTicker } from './live-status';
-import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type RecorderPort } from './recorder-port';
+import { MAX_BACKLOG_BYTES, RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type RecorderPort } from './recorder-port';
 import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../proxy/proxy-sessions';
 import { parseFilter } from '../../../src-shared/filter';
 import type { ReplayClock } from '../replay/clock';
@@ -600,7 +600,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
             announce();
           },
           chunk(bytes, receivedAt) {
-            if (rt.closed || ended) return;
+            if (rt.closed || ended) return undefined;
             rt.recorder?.chunk(recorderLeg, bytes, receivedAt);
             try {
               data.push(leg, bytes, receivedAt);
@@ -608,6 +608,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
               const failure = consumerFailure(error);
               endLeg({ reason: 'failed', message: failure.message }, failure);
             }
+            return waitForDisk(rt.recorder);
           },
           end(end) {
             if (rt.closed || ended) return;
@@ -941,6 +942,13 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 }
 
 const unmasked = (text: string): string => text;
+
+/** While a recording is further behind the stream than MAX_BACKLOG_BYTES: resolves once it has caught up. */
+function waitForDisk(recorder: RecorderPort | null): Promise<void> | undefined {
+  if (!recorder?.flush || (recorder.backlog ?? 0) <= MAX_BACKLOG_BYTES) return undefined;
+  // A failed write was reported when it failed (onError); the stream goes on, unrecorded.
+  return recorder.flush().catch(() => undefined);
+}
 
 /** A live session's default name; a URL whose host was a secret (now `{{name}}`) is named as it is shown. */
 function titleOf(built: BuiltRequest, displayUrl: string, mask: (text: string) => string, demo: DemoAgentInfo): string {
