@@ -15,7 +15,7 @@ import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { readAll } from '../demo-agent/testing/http';
 import { openSource } from '../importers';
 import { createRecorder, openFileSink } from '../recording/recorder';
-import { createDefaultSessionService } from '../sessions/default-service';
+import { createDefaultSessionService } from '../../hosts/default-service';
 import { MAX_BACKLOG_BYTES } from '../sessions/recorder-port';
 import { createSessionService } from '../sessions/session-service';
 import type { SessionService } from '../sessions/session-service';
