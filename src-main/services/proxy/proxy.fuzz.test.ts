@@ -23,8 +23,8 @@ let elsewhere: LoopbackServer;
 let proxy: ReverseProxy;
 
 beforeAll(async () => {
-  target = await startLoopbackServer((_req, res) => res.end('target'));
-  elsewhere = await startLoopbackServer((_req, res) => res.end('elsewhere'));
+  target = await startLoopbackServer((_req, res) => void res.end('target'));
+  elsewhere = await startLoopbackServer((_req, res) => void res.end('elsewhere'));
   proxy = await startReverseProxy({ target: new URL(target.url), port: 0 });
 });
 afterAll(async () => {

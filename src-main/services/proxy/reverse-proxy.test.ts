@@ -13,8 +13,8 @@ let proxy: ReverseProxy;
 let exchanges: ProxyExchange[];
 
 async function start(targetPath = ''): Promise<void> {
-  target = await startLoopbackServer((_req, res) => res.end('target'));
-  elsewhere = await startLoopbackServer((_req, res) => res.end('elsewhere'));
+  target = await startLoopbackServer((_req, res) => void res.end('target'));
+  elsewhere = await startLoopbackServer((_req, res) => void res.end('elsewhere'));
   exchanges = [];
   proxy = await startReverseProxy({ target: new URL(`${target.url}${targetPath}`), port: 0, onExchange: (e) => void (exchanges.includes(e) || exchanges.push(e)) });
 }
@@ -98,7 +98,7 @@ describe('headers and failures', () => {
       res.writeHead(200, { connection: 'x-upstream-hop', 'x-upstream-hop': 'no', 'x-kept': 'yes' });
       res.end('ok');
     });
-    elsewhere = await startLoopbackServer((_req, res) => res.end());
+    elsewhere = await startLoopbackServer((_req, res) => void res.end());
     proxy = await startReverseProxy({ target: new URL(target.url), port: 0 });
     const answer = await sendRaw(proxy.port, 'GET /x HTTP/1.1\r\nHost: a\r\nConnection: close, X-Hop, authorization\r\nX-Hop: secret\r\nAuthorization: Bearer a\r\nX-End: 1\r\n\r\n');
     expect(statusOf(answer)).toBe(200);
@@ -116,7 +116,7 @@ describe('headers and failures', () => {
       await sleep(50);
       res.socket!.resetAndDestroy();
     });
-    elsewhere = await startLoopbackServer((_req, res) => res.end());
+    elsewhere = await startLoopbackServer((_req, res) => void res.end());
     exchanges = [];
     proxy = await startReverseProxy({ target: new URL(target.url), port: 0, onExchange: (e) => void (exchanges.includes(e) || exchanges.push(e)) });
     await sendRaw(proxy.port, 'GET /run HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');

@@ -122,6 +122,9 @@ export interface SessionServiceDeps {
   replayClock?: ReplayClock;
 }
 
+/** Proxied sessions kept open at once; past this a stream still passes, unrecorded, saying why (docs/proxy.md). */
+export const MAX_OPEN_PROXY_SESSIONS = 50;
+
 /** Reconnect delay bounds for GET streams: the server's `retry` is honoured within these. */
 export const RECONNECT_MIN_MS = 500;
 export const RECONNECT_MAX_MS = 60_000;
@@ -551,20 +554,31 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
    * A session fed from outside (the recording proxy): each leg's request, response head,
    * chunks and end are pushed as they pass, and recorded (secrets redacted) when `recordTo` is set.
    */
+  /** Proxied sessions open (and being opened): each holds its spool files until it is closed. */
+  const proxied = new Set<string>();
+  let proxiedOpening = 0;
   const openExternalSession = async (init: { title: string; method: string; url: string; recordTo?: string }): Promise<ExternalSession> => {
+    // Any local process or page can start streams through the proxy: their sessions are bounded.
+    if (proxied.size + proxiedOpening >= MAX_OPEN_PROXY_SESSIONS) throw new Error(`${MAX_OPEN_PROXY_SESSIONS} proxied sessions are open; close some to record more`);
     let recorder: RecorderPort | null = null;
-    if (init.recordTo !== undefined) {
-      if (!deps.createRecorder) throw new Error('Recording is not available in this host');
-      const path = init.recordTo;
-      recorder = await deps.createRecorder(path, {
-        flushIntervalMs: RECORDING_FLUSH_MS,
-        redact: true,
-        onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
-      });
+    proxiedOpening++;
+    try {
+      if (init.recordTo !== undefined) {
+        if (!deps.createRecorder) throw new Error('Recording is not available in this host');
+        const path = init.recordTo;
+        recorder = await deps.createRecorder(path, {
+          flushIntervalMs: RECORDING_FLUSH_MS,
+          redact: true,
+          onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+        });
+      }
+    } finally {
+      proxiedOpening--;
     }
     const data = createSessionData({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
     if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
     const rt = register(data, { recorder });
+    proxied.add(data.id);
     return {
       id: data.id,
       waitingAgent: () => (rt.closed || data.finished ? null : (data.pendingTools()?.agentUuid ?? null)),
@@ -706,6 +720,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const rt = sessions.get(sessionId);
       if (!rt) return;
       rt.closed = true;
+      proxied.delete(sessionId);
       await rt.replay?.dispose();
       await service.stop({ sessionId });
       try {
