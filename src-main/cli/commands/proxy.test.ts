@@ -1,9 +1,11 @@
 import { readdirSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readFixture } from '../../testing/fixtures';
+import { tinyFilesystem } from '../../testing/tiny-filesystem';
+import { openSource } from '../../services/importers';
 import { SSE_HEADERS, startLoopbackServer } from '../../services/connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { readAll } from '../../services/demo-agent/testing/http';
@@ -69,6 +71,46 @@ it('proxy: a session is closed once its stream is recorded, so streams leave no 
   expect(await exit).toBe(0);
   await server.close();
   expect(await readdir(join(dir, 'many'))).toHaveLength(STREAMS + 1);
+});
+
+it('proxy: a full temp folder fails the recording and says so, instead of cutting it silently', async (context) => {
+  const tmp = join(dir, 'tiny-tmp');
+  await mkdir(tmp);
+  const tiny = tinyFilesystem(tmp, 64);
+  if (!tiny) {
+    context.skip();
+    return;
+  }
+  const savedTmp = process.env['TMPDIR'];
+  try {
+    // The sessions' spool files go to the temp folder: 64 KiB, less than the stream.
+    process.env['TMPDIR'] = tmp;
+    const stream = readFixture('example_1.raw.sse');
+    const server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(stream);
+    });
+    const { io, ready, interrupt } = servingIo();
+    io.cwd = dir;
+    const exit = main(['proxy', '--listen', '0', '--target', server.url, '--record-dir', 'full-tmp'], io);
+    await ready;
+    const url = /Proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())![1]!;
+    const { bytes } = await readAll(await fetch(`${url}/agent/run`, { method: 'POST', body: '{}' }));
+    expect(bytes.length).toBe(stream.length);
+    while (!/POST +\/agent\/run +→ +200/.test(io.out())) await new Promise((r) => setTimeout(r, 10));
+    interrupt();
+    expect(await exit).toBe(0);
+    await server.close();
+    expect(io.err()).toMatch(/error: the recording .*full-tmp\/proxy-.*\.recording is incomplete: Writing the session's raw bytes to disk failed: ENOSPC/);
+    // The recording itself ends its leg failed, naming the same reason.
+    const [file] = await readdir(join(dir, 'full-tmp'));
+    const source = await openSource(join(dir, 'full-tmp', file!));
+    expect(source.legs[0]!.outcome).toMatchObject({ reason: 'error', message: expect.stringMatching(/ENOSPC/) as unknown });
+  } finally {
+    if (savedTmp === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = savedTmp;
+    tiny.unmount();
+  }
 });
 
 it('proxy: --target and --listen are required', async () => {

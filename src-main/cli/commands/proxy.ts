@@ -38,6 +38,12 @@ export const proxy: Command = async (args, io) => {
       }
     }
   });
+  // A session that cannot keep its stream (the temp folder is full) fails its recording, which
+  // says so in its last record; the user hears it here, not only from the file.
+  service.onError((error) => {
+    const recording = error.sessionId ? recordings.get(error.sessionId) : undefined;
+    io.stderr(`${terminalSafe(`error: ${recording ? `the recording ${recording} is incomplete: ` : ''}${error.message}`, { multiline: false })}\n`);
+  });
   service.onProxyChanged((state) => {
     for (const e of state?.exchanges ?? []) {
       // A stream's line waits for its session (opening the recording may take longer than a fast stream).
