@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { connect } from 'node:net';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +111,37 @@ it('proxy: a full temp folder fails the recording and says so, instead of cuttin
     if (savedTmp === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = savedTmp;
     tiny.unmount();
+  }
+});
+
+it('proxy: an interrupt stops forwarding within 2 s while streams pour through, and every recording is closed', async () => {
+  const burst = Buffer.from('data: {"type":"text","agent":"a","final":false,"delta":"x"}\n\n'.repeat(2000));
+  const server = await startLoopbackServer(async (_req, res) => {
+    res.writeHead(200, SSE_HEADERS);
+    while (!res.destroyed) if (!res.write(burst)) await new Promise((r) => res.once('drain', r));
+  });
+  const { io, ready, interrupt } = servingIo();
+  io.cwd = dir;
+  const exit = main(['proxy', '--listen', '0', '--target', server.url, '--record-dir', 'firehose'], io);
+  await ready;
+  const url = /Proxy on (http:\/\/127\.0\.0\.1:(\d+))/.exec(io.out())!;
+  const clients = Array.from({ length: 4 }, () => fetch(`${url[1]}/agent/run`, { method: 'POST', body: '{}' }).then((r) => readAll(r)));
+  while ((await readdir(join(dir, 'firehose')).catch(() => [])).length < 4) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 500));
+  const interruptedAt = performance.now();
+  interrupt();
+  // The streams are cut and the port is closed at once, whatever is still being written.
+  const results = await Promise.all(clients);
+  for (const result of results) expect(result.error).not.toBeNull();
+  const refused = await new Promise<boolean>((resolve) => connect(Number(url[2]), '127.0.0.1').on('connect', () => resolve(false)).on('error', () => resolve(true)));
+  expect(refused).toBe(true);
+  expect(performance.now() - interruptedAt).toBeLessThan(2000);
+  expect(await exit).toBe(0);
+  await server.close();
+  // Each recording was closed: its leg has its end record (cut by the client, or closed with the proxy), never "done".
+  for (const file of await readdir(join(dir, 'firehose'))) {
+    const source = await openSource(join(dir, 'firehose', file));
+    expect(['aborted', 'closed']).toContain(source.legs[0]!.outcome?.reason);
   }
 });
 
