@@ -10,6 +10,7 @@ import type { ProxyState, SessionSummary } from '../../../src-shared/contract/pa
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { untilSettled } from '../../cli/commands/record';
 import { readFixture } from '../../testing/fixtures';
+import { retainedHeap } from '../../testing/memory';
 import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '../connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { readAll } from '../demo-agent/testing/http';
@@ -21,6 +22,8 @@ import { createSessionService, MAX_OPEN_PROXY_SESSIONS } from '../sessions/sessi
 import type { SessionService } from '../sessions/session-service';
 
 const CANARY = 'canary-proxy-5c1e';
+/** How long the memory soak streams; PROXY_SOAK_SECONDS=120 for the long run. */
+const SOAK_SECONDS = Number(process.env['PROXY_SOAK_SECONDS'] ?? 3);
 let dir: string;
 let service: SessionService;
 let agent: DemoAgent | undefined;
@@ -331,5 +334,38 @@ describe('recording proxy', () => {
     await service.closeSession({ sessionId: (await service.listSessions())[0]!.id });
     await run('/after-closing');
     expect((await refused('/after-closing'))?.sessionId).toBeDefined();
+  });
+
+  it(`memory soak: a stream pouring through for ${SOAK_SECONDS} s keeps a fixed backlog and a live session's index, and gives it all back when closed`, { timeout: 60_000 + SOAK_SECONDS * 2000 }, async () => {
+    // Short text blocks, each closed by its final chunk: what stays is the session's index, not open content.
+    const AGENT = '11111111-1111-4111-8111-111111111111';
+    const block = Array.from({ length: 20 }, (_, i) => `data: {"type":"text","agent":"${AGENT}","final":${i === 19},"delta":"${i === 19 ? '' : 'word '}"}\n\n`).join('');
+    const burst = Buffer.from(block.repeat(50));
+    const until = performance.now() + SOAK_SECONDS * 1000;
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      while (!res.destroyed && performance.now() < until) if (!res.write(burst)) await new Promise((r) => res.once('drain', r));
+      res.end('data: [DONE]\n\n');
+    });
+    const state = await proxyTo(server.url);
+    const baseline = retainedHeap();
+    const response = await new Promise<IncomingMessage>((resolve) => httpRequest(`${state.url}/agent/run`, resolve).end());
+    response.resume();
+    let peak = 0;
+    const ended = once(response, 'end');
+    while (performance.now() < until) {
+      await sleep(500);
+      peak = Math.max(peak, retainedHeap() - baseline);
+    }
+    await ended;
+    const summary = await settledSessionOf('/agent/run');
+    expect(summary.state).toBe('complete');
+    // Bounded: the recording's backlog and write buffer (fixed), and per envelope what a live
+    // session keeps, about 20–24 B of index plus the blocks' records (docs/performance.md); a
+    // copy of each event's line or chunk would be over 100 B.
+    expect(summary.envelopes).toBeGreaterThan(10_000);
+    expect(peak).toBeLessThan(MAX_BACKLOG_BYTES + 4 * 1024 * 1024 + 64 * summary.envelopes);
+    await service.closeSession({ sessionId: summary.id });
+    expect(retainedHeap() - baseline).toBeLessThan(8 * 1024 * 1024);
   });
 });
