@@ -18,7 +18,8 @@ import { openSource } from '../importers';
 import { createRecorder, openFileSink } from '../recording/recorder';
 import { createDefaultSessionService } from '../../hosts/default-service';
 import { MAX_BACKLOG_BYTES } from '../sessions/recorder-port';
-import { createSessionService, MAX_OPEN_PROXY_SESSIONS } from '../sessions/session-service';
+import { createSessionService } from '../sessions/session-service';
+import { MAX_OPEN_PROXY_SESSIONS } from '../sessions/sources/external-session';
 import type { SessionService } from '../sessions/session-service';
 
 const CANARY = 'canary-proxy-5c1e';
