@@ -1,5 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createEmitter } from '../../../src-shared/contract/emitter';
@@ -33,7 +32,8 @@ import { createAnswerLedger, pendingSetKey, type AnswerLedger } from '../tool-re
 import { buildToolResultsRequest, checkResults, defaultExtraBody, defaultToolResultsPath } from '../tool-results/tool-results';
 import { createBatcher } from './batcher';
 import { loadImportedSource, loadRecordingAsRead } from './sources/file-load';
-import { endLegInSession, startLiveLeg, type LiveLeg, type LiveLegEnd } from './sources/live-leg';
+import { createUploadFolder } from './sources/upload-folder';
+import { endLegInSession, startLiveLeg, type LegSecrets, type LiveLeg, type LiveLegEnd } from './sources/live-leg';
 import { createStatusTicker } from './sources/live-status';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory, type RecorderPort } from './recorder-port';
 import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../proxy/proxy-sessions';
@@ -103,7 +103,7 @@ export interface SessionServiceDeps {
   createRecorder?: RecorderFactory;
   openSource?: OpenSource;
   demoAgent?: () => DemoAgentInfo;
-  /** Where uploaded files (browser host) are written before being opened. */
+  /** Where the private folder for uploaded files (browser host) is made; the temp folder by default (sources/upload-folder.ts). */
   uploadDir?: string;
   /**
    * Where live sessions the user does not record are spooled as recordings
@@ -175,8 +175,12 @@ interface Runtime {
   answerable: boolean;
   lastActivityAt: number;
   startedAt: number;
+  /** An upload's copy in the private upload folder: removed when the session closes. */
+  uploadPath?: string;
   /** Hides the environment's secret values in every request and action the session shows or records. */
   mask: (text: string) => string;
+  /** The environment secret values the request was sent with: what `mask` hides, also in the bytes every leg receives. */
+  secrets: LegSecrets;
 }
 
 /** A synchronous command body as a contract command: what it throws becomes a rejection. */
@@ -189,6 +193,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const timers = deps.timers ?? realTimers;
   const connectionDeps = { ...(deps.transport ? { transport: deps.transport } : {}), now, timers };
   const sessions = new Map<string, Runtime>();
+  const uploads = createUploadFolder(deps.uploadDir);
 
   const sessionsChanged = createEmitter<SessionSummary[]>();
   const batches = createEmitter<SessionBatch>();
@@ -267,6 +272,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       lastActivityAt: now(),
       startedAt: now(),
       mask: unmasked,
+      secrets: [],
       ...init,
     };
     data.onChange = () => {
@@ -333,7 +339,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         ticker.emitNow(data.id);
         announce();
       },
-    });
+    }, rt.secrets);
     rt.current = live;
     track(rt);
     rt.ending = live.done.then((end) => {
@@ -435,7 +441,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     data.state = 'loading';
     const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
     // A session reloaded under its old id is not a file the user opened.
-    if (options.id === undefined) deps.onFileOpened?.(absolute);
+    // Nor is an upload's copy (removed when the session closes).
+    if (options.id === undefined && options.uploaded === undefined) deps.onFileOpened?.(absolute);
     const loadOptions = { now, cancelled: () => rt.closed };
     /**
      * A recording whose records were not in the order a decoder can follow as they come
@@ -665,6 +672,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         run: built.recorded,
         runSpec: built,
         mask,
+        secrets,
         reconnect: request.reconnect ? { attemptsLeft: request.reconnect.maxAttempts, timer: null, retry: null, failuresInARow: 0 } : null,
       });
       runLeg(rt, 'run', built);
@@ -691,13 +699,15 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     }),
 
     async openUpload({ name, base64, format, entry, inline }) {
-      const bytes = Buffer.from(base64, 'base64');
-      const dir = deps.uploadDir ?? join(tmpdir(), 'stream-inspector-uploads');
-      await mkdir(dir, { recursive: true });
-      const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
-      const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
-      await writeFile(path, bytes, { flag: 'wx' });
-      return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
+      const path = await uploads.write(name, Buffer.from(base64, 'base64'));
+      try {
+        const summary = await openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
+        runtimeOf(summary.id).uploadPath = path;
+        return summary;
+      } catch (error) {
+        await uploads.remove(path);
+        throw error;
+      }
     },
 
     async closeSession({ sessionId }) {
@@ -719,6 +729,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       ticker.untrack(sessionId);
       sessions.delete(sessionId);
       if (deps.spoolDir !== undefined) await rm(spoolPath(deps.spoolDir, sessionId), { force: true });
+      if (rt.uploadPath !== undefined) await uploads.remove(rt.uploadPath);
       announce();
     },
 
@@ -931,6 +942,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     async dispose() {
       await service.stopProxy();
       for (const id of [...sessions.keys()]) await service.closeSession({ sessionId: id });
+      await uploads.dispose();
       batcher.dispose();
       ticker.dispose();
       if (countsTimer !== null) timers.clearTimeout(countsTimer);
