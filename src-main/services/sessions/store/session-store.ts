@@ -25,7 +25,7 @@ import type { FormatChoice } from '../../../../src-shared/pipeline/types';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../../src-shared/inline/types';
 import type { AgentInfo, Block } from '../../../../src-shared/reconstruct/types';
 import { encodeBase64 } from '../../../../src-shared/recording/base64';
-import { redactRequest } from '../../../../src-shared/recording/redact';
+import { redactHeaders, redactRequest } from '../../../../src-shared/recording/redact';
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
 import type { DiffInput } from '../../../../src-shared/diff/types';
 import { RowColumnsBuilder, type RowColumns } from '../../../../src-shared/contract/row-columns';
@@ -399,7 +399,8 @@ export function createSessionData(init: SessionInit): SessionData {
       leg: leg.index,
       kind: leg.kind,
       request: leg.request ? displayRequest(leg.request) : null,
-      response: leg.response ? { status: leg.response.status, statusText: leg.response.statusText, headers: leg.response.headers } : null,
+      // Set-Cookie, X-Api-Key and the like never reach the page (docs/security.md, "Secrets").
+      response: leg.response ? { status: leg.response.status, statusText: leg.response.statusText, headers: redactHeaders(leg.response.headers) } : null,
       startedAt: leg.startedAt,
       bytes: leg.raw.bytes,
       chunks: leg.raw.count,
