@@ -4,7 +4,8 @@ import { consumerFailure, openConnection, type Connection, type ConnectionDeps, 
 import { createStreamMasker } from '../../../../src-shared/requests/secret-stream';
 import { maskSecrets } from '../../../../src-shared/requests/variables';
 import { recordedOutcome, type RecorderPort } from '../recorder-port';
-import type { LegKind, SessionData } from '../store/session-store';
+import type { LegKind } from '../store/leg-state';
+import type { SessionData } from '../store/session-store';
 
 /**
  * One live leg: an HTTP exchange whose accepted body goes chunk by chunk into the session's
