@@ -185,7 +185,8 @@ beforeAll(async () => {
   keep('events: live statuses', events.statuses);
 
   // The command line: record (a stream, a redirect), inspect, check with JUnit, the proxy command.
-  await cli('cli record', ['record', `${server.url}/agent/run?access_token=${CANARIES.queryToken}`, '-H', `X-Api-Key: ${CANARIES.requestHeader}`, '-H', `Authorization: Bearer ${CANARIES.requestHeader}`, '-d', JSON.stringify({ api_key: CANARIES.bodyKey }), '-o', 'cli.recording', '--json']);
+  // `;` separates parameters as `&` does: the token after it is a parameter too.
+  await cli('cli record', ['record', `${server.url}/agent/run?a=1;token=${CANARIES.queryToken}`, '-H', `X-Api-Key: ${CANARIES.requestHeader}`, '-H', `Authorization: Bearer ${CANARIES.requestHeader}`, '-d', JSON.stringify({ api_key: CANARIES.bodyKey }), '-o', 'cli.recording', '--json']);
   keep('cli record: recording file', await readFile(join(dir, 'cli.recording'), 'utf8'));
   await cli('cli record redirect', ['record', `${server.url}/redirect?token=${CANARIES.queryToken}`, '-o', 'redirect.recording']);
   keep('cli record redirect: recording file', await readFile(join(dir, 'redirect.recording'), 'utf8'));
@@ -197,7 +198,7 @@ beforeAll(async () => {
   const exit = main(['proxy', '--listen', '0', '--target', server.url, '--record-dir', 'cli-proxied'], serving.io);
   await serving.ready;
   const url = /Proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(serving.io.out())![1]!;
-  await readAll(await fetch(`${url}/agent/run?access_token=${CANARIES.queryToken}`, { method: 'POST', headers: { 'x-api-key': CANARIES.requestHeader }, body: `{"api_key": "${CANARIES.lenientBodyKey}",}` }));
+  await readAll(await fetch(`${url}/agent/run?a=1;token=${CANARIES.queryToken}`, { method: 'POST', headers: { 'x-api-key': CANARIES.requestHeader }, body: `{"api_key": "${CANARIES.lenientBodyKey}",}` }));
   await waitFor(() => /→ +200/.test(serving.io.out()), 'the proxy line');
   serving.interrupt();
   await exit;
