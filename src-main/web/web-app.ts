@@ -81,12 +81,6 @@ export function browserHostCommands(options: { version: string; recentFiles: Rec
   };
 }
 
-/**
- * Where the session service writes uploaded files when not told otherwise (its `uploadDir`
- * default; the worker always uses it).
- */
-const DEFAULT_UPLOAD_DIR = join(tmpdir(), 'stream-inspector-uploads');
-
 export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   let demo: DemoAgent | null = null;
   let demoUrl: string | null = null;
@@ -98,7 +92,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   }
   const userData = options.userData ?? (await mkdtemp(join(tmpdir(), 'stream-inspector-data-')));
   const paths = workspacePaths(userData);
-  const recentFiles = withoutFilesIn(withoutFilesIn(createRecentFiles(options.recentFilesPath), options.sessionDeps?.uploadDir ?? DEFAULT_UPLOAD_DIR), paths.recentSessions);
+  // Uploads never become recent files: the session service does not report them (their copies are deleted).
+  const recentFiles = withoutFilesIn(createRecentFiles(options.recentFilesPath), paths.recentSessions);
   let service: SessionCommands;
   let disposeService: () => Promise<void>;
   let spoolDir: string | null = options.sessionDeps?.spoolDir ?? null;

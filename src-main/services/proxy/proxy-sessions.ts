@@ -64,7 +64,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     url: proxy?.url ?? '',
     target: redactUrl(target.href),
     ...(options.recordDir !== undefined ? { recordDir: options.recordDir } : {}),
-    exchanges: exchanges.map((e) => ({ ...e })),
+    // The list and the CLI's lines show paths: a `?token=…` in one is redacted there (docs/security.md).
+    exchanges: exchanges.map((e) => ({ ...e, path: redactUrl(e.path) })),
   });
 
   /** The session a tool-results POST continues: the paused one waiting on the body's agent_uuid. */

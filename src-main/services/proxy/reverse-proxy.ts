@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { withheldBody } from '../../../src-shared/recording/redact';
 import type { HeaderList, RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
 import { forwardHeaders, resolveRequestTarget } from './request-target';
 
@@ -148,7 +149,8 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
         method: exchange.method,
         url: forward.url.href,
         headers: headers.filter(([name]) => name !== 'host'),
-        body: bodyBytes === 0 ? null : Buffer.concat(body).toString('utf8'),
+        // A cut body could not be redacted reliably (it may end inside a secret): it is withheld, saying so.
+        body: bodyBytes === 0 ? null : bodyBytes > MAX_RECORDED_BODY ? withheldBody(`${bodyBytes} bytes, over the ${MAX_RECORDED_BODY} bytes the proxy keeps of a request body; it was forwarded whole`) : Buffer.concat(body).toString('utf8'),
       };
       tap = options.onResponse?.(recorded, { status: exchange.status, statusText: upstreamRes.statusMessage ?? '', headers: responseHeaders }, exchange) ?? null;
       options.onExchange?.(exchange);

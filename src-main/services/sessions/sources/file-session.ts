@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { ConnectRequest, Failure, OpenFileRequest, OpenUploadRequest, SessionSummary } from '../../../../src-shared/contract/payloads';
 import type { SessionRegistry } from '../session-registry';
 import type { SessionStore } from '../store/session-store';
@@ -33,7 +30,7 @@ interface OpenOptions {
 export type FileSessions = ReturnType<typeof createFileSessions>;
 
 export function createFileSessions(registry: SessionRegistry) {
-  const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions } = registry;
+  const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions, uploads } = registry;
 
   const openSourceFile = async (path: string, options: OpenOptions): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
@@ -67,7 +64,8 @@ export function createFileSessions(registry: SessionRegistry) {
     data.state = 'loading';
     const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
     // A session reloaded under its old id is not a file the user opened.
-    if (options.id === undefined) deps.onFileOpened?.(absolute);
+    // Nor is an upload's copy (removed when the session closes).
+    if (options.id === undefined && options.uploaded === undefined) deps.onFileOpened?.(absolute);
     const loadOptions = { now, cancelled: () => rt.closed };
     /**
      * A recording whose records were not in the order a decoder can follow as they come
@@ -116,13 +114,15 @@ export function createFileSessions(registry: SessionRegistry) {
   }
 
   async function openUpload({ name, base64, format, entry, inline }: OpenUploadRequest): Promise<SessionSummary> {
-    const bytes = Buffer.from(base64, 'base64');
-    const dir = deps.uploadDir ?? join(tmpdir(), 'stream-inspector-uploads');
-    await mkdir(dir, { recursive: true });
-    const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
-    const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
-    await writeFile(path, bytes, { flag: 'wx' });
-    return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
+    const path = await uploads.write(name, Buffer.from(base64, 'base64'));
+    try {
+      const summary = await openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
+      registry.runtimeOf(summary.id).uploadPath = path;
+      return summary;
+    } catch (error) {
+      await uploads.remove(path);
+      throw error;
+    }
   }
 
   function reopen({ sessionId, path, title, format }: ReopenRequest): Promise<SessionSummary> {

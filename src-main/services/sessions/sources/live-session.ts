@@ -62,7 +62,7 @@ export function createLiveSessions(registry: SessionRegistry) {
         ticker.emitNow(data.id);
         announce();
       },
-    });
+    }, rt.secrets);
     rt.current = live;
     track(rt);
     rt.ending = live.done.then((end) => {
@@ -160,6 +160,7 @@ export function createLiveSessions(registry: SessionRegistry) {
       run: built.recorded,
       runSpec: built,
       mask,
+      secrets,
       reconnect: request.reconnect ? { attemptsLeft: request.reconnect.maxAttempts, timer: null, retry: null, failuresInARow: 0 } : null,
     });
     runLeg(rt, 'run', built);
