@@ -9,6 +9,7 @@ import type { AgentInfo, Block, BlockStatus } from './types';
 import { stringifyJson } from '../json/tree';
 import { detachString } from '../text/detach';
 import { appendContent, withContent } from './block-content';
+import { createBlockHold, HELD_IDLE_AGENTS, HELD_LINKED_CALLS, RecentMap, type Retention } from './retention';
 
 export interface ReconstructorCallbacks {
   /**
@@ -21,13 +22,22 @@ export interface ReconstructorCallbacks {
   onDiagnostic?: DiagnosticSink;
 }
 
+export interface ReconstructorOptions {
+  /** What is kept of closed blocks and idle agents (retention.ts); default `all`. */
+  retention?: Retention;
+}
+
 export interface Reconstructor {
   /** `payload`: the envelope's delta already parsed as JSON by its dialect, if it was (see DialectCallbacks). */
   push(envelope: Envelope, payload?: unknown): void;
   /** No more envelopes in the session: report blocks left open and calls without results. */
   end(): void;
+  /** The blocks held (all of them, unless retention is `open`), in id order. */
   blocks(): readonly Block[];
+  /** The agents held (all of them, unless retention is `open`). */
   agents(): readonly AgentInfo[];
+  /** Blocks and agents seen, held or not (an agent let go that comes back counts again). */
+  counts(): { blocks: number; agents: number };
   /** The first agent seen that has no parent (the one the session's request started). */
   rootAgent(): string | undefined;
 }
@@ -95,19 +105,33 @@ function parseOnRead(block: Block): void {
  * (agent, type), deltas appended in arrival order, `final` closes. One reconstructor spans
  * every leg of a session, so tool calls link to results that arrive in a continuation.
  */
-export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Reconstructor {
-  const blocks: Block[] = [];
+export function createReconstructor(callbacks: ReconstructorCallbacks = {}, options: ReconstructorOptions = {}): Reconstructor {
+  const retention = options.retention ?? 'all';
+  const blocks = createBlockHold(retention);
+  /** In `open` retention, least recently active first. */
   const agentStates = new Map<string, AgentState>();
-  const agentList: AgentInfo[] = [];
+  /** Every agent in the order first seen (`all` retention only: `open` counts them). */
+  const agentList: AgentInfo[] | undefined = retention === 'all' ? [] : undefined;
+  let agentsSeen = 0;
+  /** The root agent (rootAgent()), once looked for; reset when it may have changed. */
+  let root: { uuid: string | undefined } | undefined;
   /** Tool and server tool calls by tool-use id; the first call with an id wins. */
   const callsById = new Map<string, Block>();
+  /** In `open` retention: the ids of calls let go once linked, with their block ids. */
+  const linkedCalls = retention === 'open' ? new RecentMap<string, number>(HELD_LINKED_CALLS) : undefined;
   /** Tool-use ids some awaiting_frontend_tools asked the client to answer, with the leg that asked. */
   const pendingTools = new Map<string, number>();
   /** The last leg that carried content: a continuation that ran means the pause was answered. */
   let lastContentLeg = -1;
   let ended = false;
 
-  const changed = (block: Block): void => callbacks.onBlock?.(block);
+  const changed = (block: Block): void => {
+    callbacks.onBlock?.(block);
+    if (blocks.settle(block) && linkedCalls && block.toolId !== undefined && block.linkedBlock !== undefined && callsById.get(block.toolId) === block) {
+      callsById.delete(block.toolId);
+      linkedCalls.set(block.toolId, block.id);
+    }
+  };
 
   function report(rule: RuleId, message: string, at: DiagnosticLocation): void {
     callbacks.onDiagnostic?.({ rule, message, at });
@@ -135,22 +159,50 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     return at;
   }
 
+  let lastActive: AgentState | undefined;
+
   function agentState(envelope: Envelope): AgentState {
     let state = agentStates.get(envelope.agent);
     if (!state) {
       const info: AgentInfo = { uuid: detachString(envelope.agent), parent: null, firstEnvelope: envelope.seq };
       state = { info, open: new Map(), lastCompleted: new Map(), contentLeg: -1 };
       agentStates.set(envelope.agent, state);
-      agentList.push(info);
+      agentsSeen++;
+      agentList?.push(info);
+      if (root && root.uuid === undefined && info.uuid !== '') root = { uuid: info.uuid };
+      if (retention === 'open') letIdleAgentGo();
       callbacks.onAgent?.(info);
+    } else if (retention === 'open' && state !== lastActive) {
+      // Most recently active last: the idle agents let go are the ones not heard from longest.
+      agentStates.delete(envelope.agent);
+      agentStates.set(envelope.agent, state);
     }
+    lastActive = state;
     return state;
+  }
+
+  /**
+   * `open` retention: past HELD_IDLE_AGENTS agents, the least recently active one without an
+   * open block goes (never the root). Agents with open blocks that are passed over move to
+   * the back, so each new agent looks at a few entries only.
+   */
+  function letIdleAgentGo(): void {
+    if (agentStates.size <= HELD_IDLE_AGENTS) return;
+    const keep = rootAgent();
+    for (let looked = 0; looked < 8; looked++) {
+      const oldest = agentStates.entries().next();
+      if (oldest.done) return;
+      const [uuid, state] = oldest.value;
+      agentStates.delete(uuid);
+      if (state.open.size === 0 && uuid !== keep) return;
+      agentStates.set(uuid, state);
+    }
   }
 
   function newBlock(envelope: Envelope, kind: string): Block {
     // Fields in the order they always had; `content` may move to a store once the block is done.
     const status: BlockStatus = 'open';
-    const block: Block = Object.assign(withContent({ id: blocks.length, agent: detachString(envelope.agent), kind, status }), {
+    const block: Block = Object.assign(withContent({ id: blocks.made, agent: detachString(envelope.agent), kind, status }), {
       citations: [],
       images: [],
       envelopes: [],
@@ -163,7 +215,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     // The block outlives its envelope: its own copies, not slices that keep the frame's text alive.
     if (toolId !== undefined) block.toolId = detachString(toolId);
     if (name !== undefined) block.name = detachString(name);
-    blocks.push(block);
+    blocks.add(block);
     return block;
   }
 
@@ -191,20 +243,21 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     const open: OpenBlock = isStreamedKind(kind) ? { block, replay: createReplayDetector<ReplayPoint>() } : { block };
     state.open.set(kind, open);
     if (kind === 'text') state.lastText = block;
-    if (isToolCallKind(kind) && block.toolId !== undefined && !callsById.has(block.toolId)) callsById.set(block.toolId, block);
+    if (isToolCallKind(kind) && block.toolId !== undefined && !callsById.has(block.toolId) && !linkedCalls?.has(block.toolId)) callsById.set(block.toolId, block);
     if (isToolResultKind(kind)) linkResult(block, envelope);
     return open;
   }
 
   function linkResult(result: Block, envelope: Envelope): void {
     const call = result.toolId !== undefined ? callsById.get(result.toolId) : undefined;
-    if (!call) {
+    const callId = call?.id ?? (result.toolId !== undefined ? linkedCalls?.get(result.toolId) : undefined);
+    if (callId === undefined) {
       const why = result.toolId === undefined ? 'carries no id' : `has id ${result.toolId}, which no tool call of this session had`;
       report('tool.result-without-call', `${result.kind} "${result.name ?? ''}" of ${agentLabel(result.agent)} ${why}; it is shown unlinked.`, envelopeAt(envelope, result));
       return;
     }
-    result.linkedBlock = call.id;
-    if (call.linkedBlock === undefined) {
+    result.linkedBlock = callId;
+    if (call && call.linkedBlock === undefined) {
       call.linkedBlock = result.id;
       changed(call);
     }
@@ -387,7 +440,10 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     const before = [info.parent, info.model, info.format, info.userQuery, info.metaInitEnvelope];
     const parent = fields['parent_agent_uuid'];
     // Upstream writes "unknown" when a sub-agent's parent was never set.
-    if (typeof parent === 'string' && parent !== '' && parent !== 'unknown' && parent !== info.uuid) info.parent = parent;
+    if (typeof parent === 'string' && parent !== '' && parent !== 'unknown' && parent !== info.uuid) {
+      info.parent = parent;
+      if (root?.uuid === info.uuid) root = undefined;
+    }
     if (typeof fields['model'] === 'string') info.model = fields['model'];
     if (typeof fields['format'] === 'string') info.format = fields['format'];
     const query = fields['user_query'];
@@ -441,12 +497,13 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   function end(): void {
     if (ended) return;
     ended = true;
-    for (const block of blocks) {
+    const held = blocks.list();
+    for (const block of held) {
       if (block.status === 'open') {
         report('block.unterminated', `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${block.content.length} characters. It is shown as received, not closed.`, blockAt(block));
       }
     }
-    for (const block of blocks) {
+    for (const block of held) {
       if (!isToolCallKind(block.kind) || block.linkedBlock !== undefined) continue;
       const pausedIn = block.toolId !== undefined ? pendingTools.get(block.toolId) : undefined;
       // The server only continues a paused run once it has the results; agent_base then
@@ -467,11 +524,21 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
       push(envelope, payload);
     },
     end,
-    blocks: () => blocks,
-    agents: () => agentList,
-    rootAgent() {
-      for (const info of agentList) if (info.parent === null && info.uuid !== '') return info.uuid;
-      return undefined;
-    },
+    blocks: () => blocks.list(),
+    agents: () => agentList ?? [...agentStates.values()].map((state) => state.info).sort((a, b) => a.firstEnvelope - b.firstEnvelope),
+    counts: () => ({ blocks: blocks.made, agents: agentsSeen }),
+    rootAgent,
   };
+
+  /** The first agent seen that has no parent, among those held (the root is never let go). */
+  function rootAgent(): string | undefined {
+    if (!root) {
+      let first: AgentInfo | undefined;
+      for (const { info } of agentStates.values()) {
+        if (info.parent === null && info.uuid !== '' && (!first || info.firstEnvelope < first.firstEnvelope)) first = info;
+      }
+      root = { uuid: first?.uuid };
+    }
+    return root.uuid;
+  }
 }
