@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../../../src-shared/diagnostics/types';
+import { DiagnosticStore } from './diagnostic-store';
+import { SpoolFile } from './spool-file';
+
+const finding = (seq: number, message: string): Diagnostic => ({ rule: 'sse.oversize-line', severity: 'warning', message, at: { frame: seq, byteStart: seq, byteEnd: seq + 1 }, seq });
+
+describe('DiagnosticStore', () => {
+  it('reads back every finding in order, or those from a number on, and starts a new list after clear', () => {
+    const store = new DiagnosticStore(new SpoolFile());
+    const first = [finding(0, 'a "quoted" line'), finding(1, 'multi-byte 世界 🙂'), finding(2, 'x'.repeat(100_000))];
+    for (const d of first) store.add(d);
+    expect(store.count).toBe(3);
+    expect(store.all()).toEqual(first);
+    expect(store.all(1)).toEqual(first.slice(1));
+    expect(store.all(3)).toEqual([]);
+    store.clear();
+    expect(store.all()).toEqual([]);
+    store.add(finding(0, 'after'));
+    expect(store.all()).toEqual([finding(0, 'after')]);
+  });
+});
