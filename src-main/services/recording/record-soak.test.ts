@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nestedAgentEvents } from '../../../src-shared/testing/nested-agents';
 
 /**
  * The memory soak (docs/reliability.md, "Memory that does not grow with the stream"): the real
@@ -31,10 +32,7 @@ const STREAMS = {
   'small complete blocks': (n: number): string =>
     `data: {"type":"text","agent":"aaaa","final":false,"delta":"block ${n} says hello"}\n\ndata: {"type":"text","agent":"aaaa","final":true,"delta":""}\n\n`,
   /** Each agent a sub-agent of the one before, with one small block: nesting as deep as the stream is long. */
-  'nested sub-agents': (n: number): string => {
-    const meta = JSON.stringify({ format: 'json', agent_uuid: `agent-${n}`, parent_agent_uuid: n === 0 ? null : `agent-${n - 1}`, model: 'm' });
-    return `data: ${JSON.stringify({ type: 'meta_init', agent: `agent-${n}`, final: true, delta: meta })}\n\ndata: {"type":"text","agent":"agent-${n}","final":false,"delta":"hi"}\n\ndata: {"type":"text","agent":"agent-${n}","final":true,"delta":""}\n\n`;
-  },
+  'nested sub-agents': nestedAgentEvents,
 };
 
 let server: Server;
