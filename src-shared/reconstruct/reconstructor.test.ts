@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RuleId } from '../diagnostics/rules';
 import type { DiagnosticInit } from '../diagnostics/types';
 import type { ControlKind, Envelope } from '../envelope/types';
-import { createReconstructor, type ReconstructorOptions } from './reconstructor';
+import { createReconstructor, MAX_BLOCK_CHARS, type ReconstructorOptions } from './reconstructor';
 import { HELD_IDLE_AGENTS } from './retention';
 import type { AgentInfo, Block } from './types';
 
@@ -781,5 +781,48 @@ describe("'open' retention: closed blocks are counted, not kept", () => {
     expect(held).not.toContain('sub-0');
     expect(s.r.rootAgent()).toBe(A);
     expect(s.r.counts()).toEqual({ blocks: agents + 2, agents: agents + 2 });
+  });
+});
+
+describe('a block past the held-content cap', () => {
+  it("keeps its first characters, counts the rest, and says so once: 'block.content-capped'", () => {
+    const s = session({ maxBlockChars: 10 });
+    s.push('text', 'abcdefgh');
+    s.push('text', 'ijklmnop');
+    s.push('text', 'qrstuvwx');
+    s.r.end();
+    const [block] = s.blocks();
+    expect(block).toMatchObject({ content: 'abcdefghij', omittedChars: 14, envelopes: [0, 1, 2] });
+    expect(s.rules()).toEqual(['block.content-capped', 'block.unterminated']);
+    expect(s.diagnostics[0]?.message).toContain('passed 10 characters at envelope 1');
+    expect(s.diagnostics[1]?.message).toContain('3 envelope(s) and 24 characters');
+  });
+
+  it('never splits a surrogate pair at the cap, and must not fire under it', () => {
+    const s = session({ maxBlockChars: 10 });
+    s.text(['abcdefghi😀']);
+    expect(s.blocks()[0]).toMatchObject({ content: 'abcdefghi', omittedChars: 2 });
+    const under = session({ maxBlockChars: 10 });
+    under.text(['abcde', 'fghij']);
+    expect(under.blocks()[0]?.omittedChars).toBeUndefined();
+    expect(under.rules()).toEqual([]);
+  });
+
+  it('does not parse a buffered payload it cut', () => {
+    const s = session({ maxBlockChars: 10 });
+    s.push('tool_call', '{"query": "', tool('t1', 'search'));
+    s.final('tool_call', 'a long search"}', tool('t1', 'search'));
+    expect(s.rules()).toEqual(['block.content-capped']);
+    expect(s.blocks()[0]?.status).toBe('complete');
+  });
+
+  it('holds at most MAX_BLOCK_CHARS of one endless block (was: "Invalid string length" past V8\'s longest string)', () => {
+    const s = session();
+    const delta = 'x'.repeat(8 * 1024 * 1024);
+    // 96 Mi characters: past the cap, not yet V8's limit, so the test is quick and shows the cap holds.
+    for (let i = 0; i < 12; i++) s.push('text', delta);
+    expect(s.blocks()[0]?.content.length).toBe(MAX_BLOCK_CHARS);
+    expect(s.blocks()[0]?.omittedChars).toBe(12 * delta.length - MAX_BLOCK_CHARS);
+    expect(s.count('block.content-capped')).toBe(1);
   });
 });

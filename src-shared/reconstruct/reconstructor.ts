@@ -25,6 +25,21 @@ export interface ReconstructorCallbacks {
 export interface ReconstructorOptions {
   /** What is kept of closed blocks and idle agents (retention.ts); default `all`. */
   retention?: Retention;
+  /** Characters of a block's content held in memory (default MAX_BLOCK_CHARS; tests lower it). */
+  maxBlockChars?: number;
+}
+
+/**
+ * Characters of one block's content held in memory: 64 Mi, far past any real block and far
+ * below V8's longest string (about 512 Mi characters), which a single endless block reached
+ * and took the whole decode down with ("Invalid string length"). Past it the block keeps its
+ * first characters and counts the rest (block.content-capped); the bytes stay in the stream.
+ */
+export const MAX_BLOCK_CHARS = 64 * 1024 * 1024;
+
+/** A block's length in characters, the ones past the cap included. */
+export function contentLength(block: Block): number {
+  return block.content.length + (block.omittedChars ?? 0);
 }
 
 export interface Reconstructor {
@@ -107,6 +122,7 @@ function parseOnRead(block: Block): void {
  */
 export function createReconstructor(callbacks: ReconstructorCallbacks = {}, options: ReconstructorOptions = {}): Reconstructor {
   const retention = options.retention ?? 'all';
+  const maxBlockChars = options.maxBlockChars ?? MAX_BLOCK_CHARS;
   const blocks = createBlockHold(retention);
   /** In `open` retention, least recently active first. */
   const agentStates = new Map<string, AgentState>();
@@ -376,8 +392,19 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
   }
 
   function appendDelta(block: Block, envelope: Envelope): void {
-    if (envelope.delta !== '') appendContent(block, envelope.delta);
+    if (envelope.delta !== '') {
+      const omitted = appendContent(block, envelope.delta, maxBlockChars);
+      if (omitted > 0) omit(block, omitted, envelope);
+    }
     addEnvelope(block, envelope);
+  }
+
+  /** Characters past the cap are counted, not held; said once per block. */
+  function omit(block: Block, omitted: number, envelope: Envelope): void {
+    if (block.omittedChars === undefined) {
+      report('block.content-capped', `${describeBlock(block)} passed ${maxBlockChars} characters at envelope ${envelope.seq}: its first ${block.content.length} characters are held and shown; the rest is counted, not held (its bytes are in the stream, from byte ${envelope.byteStart} of leg ${envelope.leg}).`, envelopeAt(envelope, block));
+    }
+    block.omittedChars = (block.omittedChars ?? 0) + omitted;
   }
 
   /** The open block turned out to hold a first attempt plus the start of its replay: split it; returns the replay. */
@@ -405,7 +432,8 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     block.status = 'complete';
     state.open.delete(block.kind);
     state.lastCompleted.set(block.kind, block);
-    if (!hasJsonPayload(block.kind)) return;
+    // A payload cut at the cap cannot parse; block.content-capped said why.
+    if (!hasJsonPayload(block.kind) || block.omittedChars !== undefined) return;
     // A payload of this one envelope is its delta, which the dialect already parsed.
     let value = block.envelopes.length === 1 ? payload : undefined;
     if (value === undefined) {
@@ -500,7 +528,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     const held = blocks.list();
     for (const block of held) {
       if (block.status === 'open') {
-        report('block.unterminated', `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${block.content.length} characters. It is shown as received, not closed.`, blockAt(block));
+        report('block.unterminated', `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${contentLength(block)} characters. It is shown as received, not closed.`, blockAt(block));
       }
     }
     for (const block of held) {
