@@ -78,7 +78,7 @@ export interface PendingToolsState {
   agentUuid: string;
 }
 
-export interface SessionData {
+export interface SessionStore {
   readonly id: string;
   /** The user may rename a session. */
   title: string;
@@ -158,7 +158,7 @@ export interface SessionData {
   indexBytes(): { envelopes: number; frames: number };
 }
 
-export function createSessionData(init: SessionInit): SessionData {
+export function createSessionStore(init: SessionInit): SessionStore {
   const legs: LegState[] = [];
   /** The legs' raw bytes (one leg after the other, unless they are read from the recording), and the envelopes' deltas. */
   const rawSpool = new SpoolFile('raw bytes', init.openSpool);
@@ -196,7 +196,7 @@ export function createSessionData(init: SessionInit): SessionData {
 
   const batchMarks = () => ({ rows: envelopes.count, blockRevision: blockIndex.revision, diagnostics: findings.count, diagnosticResets: findings.resets });
 
-  const data: SessionData = {
+  const data: SessionStore = {
     id: init.id,
     title: init.title,
     source: init.source,
