@@ -1,7 +1,10 @@
+import { statSync, type Stats } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_TOOL_TAGS, INLINE_MODES, parseToolList, type InlineMode, type InlineOptions } from '../../src-shared/inline/types';
 import { DIALECT_REGISTRY, type DialectRegistry } from '../../src-shared/dialects/registry';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
+import { NotRegularFileError } from '../services/importers/regular-file';
 import { UsageError } from './io';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -56,10 +59,22 @@ export async function filesFrom(patterns: readonly string[], cwd: string): Promi
     }
     const found = await globs.glob(pattern, { cwd, onlyFiles: true, expandDirectories: false });
     if (found.length === 0) throw new UsageError(`no file matches ${pattern}`);
+    // "Files" to the glob include symlinks to devices and FIFOs, which are never read.
+    for (const match of found) checkRegularFile(resolve(cwd, match), pattern);
     out.push(...found.sort());
   }
   if (out.filter((file) => file === '-').length > 1) throw new UsageError('- (stdin) can be read once');
   return [...new Set(out)];
+}
+
+function checkRegularFile(path: string, pattern: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return; // Gone or unreadable: opening it says why.
+  }
+  if (!stats.isFile()) throw new UsageError(`${pattern} matches ${path}, which is ${new NotRegularFileError(path, stats).kind}: only regular files are read`);
 }
 
 /** The options `--inline` and `--tools` add to a command that decodes. */

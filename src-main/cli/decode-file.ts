@@ -2,9 +2,9 @@ import { createCollectingSession, type ChunkInput } from '../../src-shared/pipel
 import type { InlineOptions } from '../../src-shared/inline/types';
 import type { DecodeResult, FormatChoice } from '../../src-shared/pipeline/types';
 import type { LegOutcome } from '../../src-shared/recording/types';
-import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { bytesSourceFs, openSource, type SourceFs } from '../services/importers';
+import { readSmallRegularFileSync } from '../services/importers/regular-file';
 import type { CliIo } from './io';
 import { readChunks } from './input';
 
@@ -28,14 +28,12 @@ const READ_WHOLE_BYTES = 4 * 1024 * 1024;
  * A small file's bytes, read in one synchronous call: the importers open a file twice (to
  * recognise it, then to stream it), and for the many small files of one run those opens and
  * their promises cost more than the reads. Undefined for a large file, or one that cannot be
- * read: the importers then stream it, or report the error as they always do.
+ * read or is not a regular file: the importers then stream it, or report the error as they
+ * always do.
  */
 function wholeSmallFile(path: string): SourceFs | undefined {
-  try {
-    return statSync(path).size <= READ_WHOLE_BYTES ? bytesSourceFs(readFileSync(path)) : undefined;
-  } catch {
-    return undefined;
-  }
+  const bytes = readSmallRegularFileSync(path, READ_WHOLE_BYTES);
+  return bytes ? bytesSourceFs(bytes) : undefined;
 }
 
 /**

@@ -2,7 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_INDENT } from '../../src-shared/agents/names';
 import { deeplyNestedCapture } from '../../src-shared/testing/deep-json';
+import { nestedAgentsCapture } from '../../src-shared/testing/nested-agents';
 import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../services/connection/loopback-testing';
 import { runCli } from './test-io';
 
@@ -51,5 +53,20 @@ describe('deeply nested JSON does not crash the CLI', () => {
     expect(records.at(-1)?.type).toBe('end');
     const inspected = await run(['inspect', '--json', 'deep.ndjson']);
     expect(JSON.parse(inspected.out)).toMatchObject({ envelopes: 3 });
+  });
+});
+
+describe('deeply nested agents', () => {
+  it('inspect of 3,000 nested agents prints output that grows with the agents, not with their depth squared', async () => {
+    const capture = nestedAgentsCapture(3000);
+    await writeFile(join(dir, 'nested.sse'), capture);
+    const text = await run(['inspect', 'nested.sse']);
+    expect(text.code).toBe(0);
+    // Indentation stops at MAX_INDENT levels; deeper agents say their depth.
+    expect(text.out).toContain(`${' '.repeat(2 + 2 * MAX_INDENT)}└ [depth 2999] agent-2999  3 envelopes`);
+    expect(text.out.length).toBeLessThan(capture.length);
+    // The filter language names them short: the deepest agent's name is its depth and index.
+    const check = await run(['check', 'nested.sse', '--expect', 'some agent == "sub d2999#1"']);
+    expect(check.code, check.out).toBe(0);
   });
 });

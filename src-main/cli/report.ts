@@ -2,6 +2,7 @@ import type { Severity } from '../../src-shared/diagnostics/types';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../src-shared/pipeline/end-status';
 import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
 import { countOf } from '../../src-shared/text/count';
+import { MAX_INDENT } from '../../src-shared/agents/names';
 import type { DecodedFile } from './decode-file';
 import type { Segment } from '../../src-shared/inline/types';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
@@ -130,10 +131,13 @@ export function preview(text: string, max = 60): string {
 }
 
 function agentTree(report: InspectReport): string[] {
+  const uuids = new Set(report.agents.map((a) => a.uuid));
   const children = new Map<string | null, InspectReport['agents']>();
   for (const a of report.agents) {
-    const parent = a.parent && report.agents.some((p) => p.uuid === a.parent) ? a.parent : null;
-    children.set(parent, [...(children.get(parent) ?? []), a]);
+    const parent = a.parent && uuids.has(a.parent) ? a.parent : null;
+    const list = children.get(parent);
+    if (list) list.push(a);
+    else children.set(parent, [a]);
   }
   const lines: string[] = [];
   // Depth first with an explicit stack: a stream decides how deep sub-agents nest.
@@ -142,7 +146,9 @@ function agentTree(report: InspectReport): string[] {
   for (let next = stack.pop(); next; next = stack.pop()) {
     const { agent: a, depth } = next;
     const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
-    lines.push(`  ${'  '.repeat(depth)}${depth ? '└ ' : ''}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`);
+    // Indented up to MAX_INDENT; deeper agents say their depth instead of indenting further.
+    const branch = depth === 0 ? '' : depth > MAX_INDENT ? `└ [depth ${depth}] ` : '└ ';
+    lines.push(`  ${'  '.repeat(Math.min(depth, MAX_INDENT))}${branch}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`);
     if (seen.has(a.uuid)) continue;
     seen.add(a.uuid);
     for (const child of [...(children.get(a.uuid) ?? [])].reverse()) stack.push({ agent: child, depth: depth + 1 });

@@ -4,12 +4,14 @@ import type { AgentInfoPayload } from '../../src-shared/contract';
 /** How one agent is shown: a colour, a short name, and where it sits in the spawn tree. */
 export interface AgentLabel {
   readonly uuid: string;
-  /** "main", "sub 1", "sub 1.2" … */
+  /** "main", "sub 1", "sub 1.2" … (src-shared/agents/names.ts) */
   readonly name: string;
   /** The first characters of the uuid, to tell agents apart in lists and tooltips. */
   readonly shortId: string;
   readonly colour: string;
   readonly depth: number;
+  /** The depth views indent by, capped (MAX_INDENT). */
+  readonly indent: number;
   readonly parent: string | null;
   readonly model?: string;
 }
@@ -67,5 +69,5 @@ export function shortId(uuid: string): string {
 
 /** A label for an agent uuid that has none (before the agents list arrives). */
 export function fallbackLabel(uuid: string): AgentLabel {
-  return { uuid, name: shortId(uuid), shortId: shortId(uuid), colour: '#888888', depth: 0, parent: null };
+  return { uuid, name: shortId(uuid), shortId: shortId(uuid), colour: '#888888', depth: 0, indent: 0, parent: null };
 }

@@ -7,18 +7,29 @@ export interface NamedAgentInput {
 
 export interface AgentName {
   readonly uuid: string;
-  /** "main", "sub 1", "sub 1.2" … */
+  /** "main", "sub 1", "sub 1.2", "sub 1.2.3", then "sub d4#1" … (short at any depth) */
   readonly name: string;
   readonly depth: number;
+  /** How far views indent the agent: its depth, up to MAX_INDENT (a stream decides how deep agents nest). */
+  readonly indent: number;
   /** The parent's uuid when the parent is among the named agents. */
   readonly parent: string | null;
 }
 
+/** Depths named by their path of child numbers ("sub 1.2.3"); deeper agents are named by depth and index. */
+export const MAX_PATH_DEPTH = 3;
+
+/** The deepest indentation a view gives an agent; deeper agents line up with it, their names say how deep. */
+export const MAX_INDENT = 8;
+
 /**
  * Names for a session's agents as the UI shows them, in spawn order (by first envelope):
  * roots are "main" (or "main 2", … when a stream has several); children are numbered under
- * their parent. Agents seen only in envelopes (no meta_init) are passed as `extra` and become
- * roots. The timeline, the filter language and `check` all name agents this way.
+ * their parent ("sub 1", "sub 1.2", "sub 1.2.3"). Past MAX_PATH_DEPTH a path would grow with
+ * the nesting, which a stream decides (a thousand nested agents would each carry a name of
+ * thousands of characters): an agent there is "sub dDEPTH#N", the Nth agent to start at that
+ * depth. Agents seen only in envelopes (no meta_init) are passed as `extra` and become roots.
+ * The timeline, the filter language and `check` all name agents this way.
  */
 export function nameAgents(agents: readonly NamedAgentInput[], extra: readonly string[] = []): Map<string, AgentName> {
   const names = new Map<string, AgentName>();
@@ -30,19 +41,26 @@ export function nameAgents(agents: readonly NamedAgentInput[], extra: readonly s
     ...[...unannounced].map((uuid) => ({ uuid, parent: null, firstEnvelope: Number.MAX_SAFE_INTEGER })),
   ];
   const childCount = new Map<string, number>();
+  /** Agents named so far per depth past MAX_PATH_DEPTH. */
+  const atDepth = new Map<number, number>();
   let roots = 0;
   for (const agent of all) {
     const parent = agent.parent !== null ? names.get(agent.parent) : undefined;
+    const depth = parent ? parent.depth + 1 : 0;
     let name: string;
-    if (parent) {
+    if (!parent) {
+      roots++;
+      name = roots === 1 ? 'main' : `main ${roots}`;
+    } else if (depth > MAX_PATH_DEPTH) {
+      const n = (atDepth.get(depth) ?? 0) + 1;
+      atDepth.set(depth, n);
+      name = `sub d${depth}#${n}`;
+    } else {
       const n = (childCount.get(parent.uuid) ?? 0) + 1;
       childCount.set(parent.uuid, n);
       name = parent.depth === 0 ? `sub ${n}` : `${parent.name}.${n}`;
-    } else {
-      roots++;
-      name = roots === 1 ? 'main' : `main ${roots}`;
     }
-    names.set(agent.uuid, { uuid: agent.uuid, name, depth: parent ? parent.depth + 1 : 0, parent: parent ? parent.uuid : null });
+    names.set(agent.uuid, { uuid: agent.uuid, name, depth, indent: Math.min(depth, MAX_INDENT), parent: parent ? parent.uuid : null });
   }
   return names;
 }

@@ -86,6 +86,7 @@ export const RULES = {
   'block.final-with-content': { severity: 'warning', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
   'block.content-after-final': { severity: 'error', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
   'block.unterminated': { severity: 'error', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
+  'block.content-capped': { severity: 'info', layer: 'reconstruct', title: 'Block longer than the content held in memory: its first characters are shown' },
   'block.restarted': { severity: 'warning', layer: 'reconstruct', title: 'Block restarted without being closed (retried API call replayed it)' },
   'citation.orphan': { severity: 'warning', layer: 'reconstruct', title: 'Citation with no preceding text block of that agent' },
   'tool-result-image.orphan': { severity: 'warning', layer: 'reconstruct', title: 'tool_result_image with no open tool_result' },

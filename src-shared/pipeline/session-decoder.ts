@@ -8,6 +8,7 @@ import type { Envelope, EnvelopeInit } from '../envelope/types';
 import { createInlineStage } from '../inline/stage';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../inline/types';
 import { createReconstructor } from '../reconstruct/reconstructor';
+import type { Retention } from '../reconstruct/retention';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import { createSseFramer } from '../sse/framer';
 import type { Frame } from '../sse/types';
@@ -43,6 +44,11 @@ export interface SessionDecoderOptions {
    * size is about a fifth of decoding a file, and none of it is a diagnostic.
    */
   statistics?: boolean;
+  /**
+   * What the reconstructor keeps (src-shared/reconstruct/retention.ts): `all` (the default) or
+   * `open`, where closed blocks are counted, not kept (`record`'s flat memory).
+   */
+  retention?: Retention;
 }
 
 export interface LegEnd {
@@ -65,8 +71,11 @@ export interface SessionDecoder {
   startLeg(options?: { format?: FormatChoice }): LegDecoder;
   /** No more legs: report what is left open (unterminated blocks, calls without results). */
   finish(): void;
+  /** The blocks held: all of them unless `retention` is `open`. */
   blocks(): readonly Block[];
   agents(): readonly AgentInfo[];
+  /** Blocks and agents seen, whatever was kept. */
+  counts(): { blocks: number; agents: number };
   /** Undefined when decoding without statistics. */
   stats(): ChunkStatistics | undefined;
   /** Parse every text block again with other inline options; each text block is reported through onBlock. */
@@ -130,7 +139,7 @@ export function createSessionDecoder(
     },
     onAgent: (agent) => callbacks.onAgent?.(agent),
     onDiagnostic: (d) => report(d, d.at.leg ?? 0),
-  });
+  }, options.retention ? { retention: options.retention } : {});
 
   function startLeg(legOptions: { format?: FormatChoice } = {}): LegDecoder {
     const leg = legCount++;
@@ -314,6 +323,7 @@ export function createSessionDecoder(
     },
     blocks: () => reconstructor.blocks(),
     agents: () => reconstructor.agents(),
+    counts: () => reconstructor.counts(),
     stats: () => stats?.snapshot(),
     setInline(next) {
       const blocks = reconstructor.blocks();

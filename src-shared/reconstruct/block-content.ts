@@ -49,11 +49,23 @@ export function withContent<T extends object>(fields: T): T & { content: string 
  * `owner.content += text`, for the one append every delta makes: the held string is read and
  * written directly, not through the getter and the setter, which a property access that sees
  * every shape of block calls the slow way (they were 5 % of decoding a delta-heavy XML stream).
+ * The content stops at `limit` characters (never between the halves of a surrogate pair):
+ * returns how many characters of `text` were left out (0 while it fits).
  */
-export function appendContent(owner: { content: string }, text: string): void {
+export function appendContent(owner: { content: string }, text: string, limit = Infinity): number {
   const held = (owner as unknown as Partial<Held>)[HELD];
-  if (typeof held === 'string') (owner as unknown as Held)[HELD] = held + text;
-  else owner.content += text;
+  const content = typeof held === 'string' ? held : owner.content;
+  let room = limit - content.length;
+  if (text.length <= room) {
+    if (typeof held === 'string') (owner as unknown as Held)[HELD] = held + text;
+    else owner.content += text;
+    return 0;
+  }
+  if (room <= 0) return text.length;
+  const high = text.charCodeAt(room - 1);
+  if (high >= 0xd800 && high <= 0xdbff) room--;
+  owner.content = content + text.slice(0, room);
+  return text.length - room;
 }
 
 /**

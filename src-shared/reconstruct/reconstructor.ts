@@ -9,6 +9,7 @@ import type { AgentInfo, Block, BlockStatus } from './types';
 import { stringifyJson } from '../json/tree';
 import { detachString } from '../text/detach';
 import { appendContent, withContent } from './block-content';
+import { createBlockHold, HELD_IDLE_AGENTS, HELD_LINKED_CALLS, RecentMap, type Retention } from './retention';
 
 export interface ReconstructorCallbacks {
   /**
@@ -21,13 +22,37 @@ export interface ReconstructorCallbacks {
   onDiagnostic?: DiagnosticSink;
 }
 
+export interface ReconstructorOptions {
+  /** What is kept of closed blocks and idle agents (retention.ts); default `all`. */
+  retention?: Retention;
+  /** Characters of a block's content held in memory (default MAX_BLOCK_CHARS; tests lower it). */
+  maxBlockChars?: number;
+}
+
+/**
+ * Characters of one block's content held in memory: 64 Mi, far past any real block and far
+ * below V8's longest string (about 512 Mi characters), which a single endless block reached
+ * and took the whole decode down with ("Invalid string length"). Past it the block keeps its
+ * first characters and counts the rest (block.content-capped); the bytes stay in the stream.
+ */
+export const MAX_BLOCK_CHARS = 64 * 1024 * 1024;
+
+/** A block's length in characters, the ones past the cap included. */
+export function contentLength(block: Block): number {
+  return block.content.length + (block.omittedChars ?? 0);
+}
+
 export interface Reconstructor {
   /** `payload`: the envelope's delta already parsed as JSON by its dialect, if it was (see DialectCallbacks). */
   push(envelope: Envelope, payload?: unknown): void;
   /** No more envelopes in the session: report blocks left open and calls without results. */
   end(): void;
+  /** The blocks held (all of them, unless retention is `open`), in id order. */
   blocks(): readonly Block[];
+  /** The agents held (all of them, unless retention is `open`). */
   agents(): readonly AgentInfo[];
+  /** Blocks and agents seen, held or not (an agent let go that comes back counts again). */
+  counts(): { blocks: number; agents: number };
   /** The first agent seen that has no parent (the one the session's request started). */
   rootAgent(): string | undefined;
 }
@@ -95,19 +120,34 @@ function parseOnRead(block: Block): void {
  * (agent, type), deltas appended in arrival order, `final` closes. One reconstructor spans
  * every leg of a session, so tool calls link to results that arrive in a continuation.
  */
-export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Reconstructor {
-  const blocks: Block[] = [];
+export function createReconstructor(callbacks: ReconstructorCallbacks = {}, options: ReconstructorOptions = {}): Reconstructor {
+  const retention = options.retention ?? 'all';
+  const maxBlockChars = options.maxBlockChars ?? MAX_BLOCK_CHARS;
+  const blocks = createBlockHold(retention);
+  /** In `open` retention, least recently active first. */
   const agentStates = new Map<string, AgentState>();
-  const agentList: AgentInfo[] = [];
+  /** Every agent in the order first seen (`all` retention only: `open` counts them). */
+  const agentList: AgentInfo[] | undefined = retention === 'all' ? [] : undefined;
+  let agentsSeen = 0;
+  /** The root agent (rootAgent()), once looked for; reset when it may have changed. */
+  let root: { uuid: string | undefined } | undefined;
   /** Tool and server tool calls by tool-use id; the first call with an id wins. */
   const callsById = new Map<string, Block>();
+  /** In `open` retention: the ids of calls let go once linked, with their block ids. */
+  const linkedCalls = retention === 'open' ? new RecentMap<string, number>(HELD_LINKED_CALLS) : undefined;
   /** Tool-use ids some awaiting_frontend_tools asked the client to answer, with the leg that asked. */
   const pendingTools = new Map<string, number>();
   /** The last leg that carried content: a continuation that ran means the pause was answered. */
   let lastContentLeg = -1;
   let ended = false;
 
-  const changed = (block: Block): void => callbacks.onBlock?.(block);
+  const changed = (block: Block): void => {
+    callbacks.onBlock?.(block);
+    if (blocks.settle(block) && linkedCalls && block.toolId !== undefined && block.linkedBlock !== undefined && callsById.get(block.toolId) === block) {
+      callsById.delete(block.toolId);
+      linkedCalls.set(block.toolId, block.id);
+    }
+  };
 
   function report(rule: RuleId, message: string, at: DiagnosticLocation): void {
     callbacks.onDiagnostic?.({ rule, message, at });
@@ -135,22 +175,50 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     return at;
   }
 
+  let lastActive: AgentState | undefined;
+
   function agentState(envelope: Envelope): AgentState {
     let state = agentStates.get(envelope.agent);
     if (!state) {
       const info: AgentInfo = { uuid: detachString(envelope.agent), parent: null, firstEnvelope: envelope.seq };
       state = { info, open: new Map(), lastCompleted: new Map(), contentLeg: -1 };
       agentStates.set(envelope.agent, state);
-      agentList.push(info);
+      agentsSeen++;
+      agentList?.push(info);
+      if (root && root.uuid === undefined && info.uuid !== '') root = { uuid: info.uuid };
+      if (retention === 'open') letIdleAgentGo();
       callbacks.onAgent?.(info);
+    } else if (retention === 'open' && state !== lastActive) {
+      // Most recently active last: the idle agents let go are the ones not heard from longest.
+      agentStates.delete(envelope.agent);
+      agentStates.set(envelope.agent, state);
     }
+    lastActive = state;
     return state;
+  }
+
+  /**
+   * `open` retention: past HELD_IDLE_AGENTS agents, the least recently active one without an
+   * open block goes (never the root). Agents with open blocks that are passed over move to
+   * the back, so each new agent looks at a few entries only.
+   */
+  function letIdleAgentGo(): void {
+    if (agentStates.size <= HELD_IDLE_AGENTS) return;
+    const keep = rootAgent();
+    for (let looked = 0; looked < 8; looked++) {
+      const oldest = agentStates.entries().next();
+      if (oldest.done) return;
+      const [uuid, state] = oldest.value;
+      agentStates.delete(uuid);
+      if (state.open.size === 0 && uuid !== keep) return;
+      agentStates.set(uuid, state);
+    }
   }
 
   function newBlock(envelope: Envelope, kind: string): Block {
     // Fields in the order they always had; `content` may move to a store once the block is done.
     const status: BlockStatus = 'open';
-    const block: Block = Object.assign(withContent({ id: blocks.length, agent: detachString(envelope.agent), kind, status }), {
+    const block: Block = Object.assign(withContent({ id: blocks.made, agent: detachString(envelope.agent), kind, status }), {
       citations: [],
       images: [],
       envelopes: [],
@@ -163,7 +231,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     // The block outlives its envelope: its own copies, not slices that keep the frame's text alive.
     if (toolId !== undefined) block.toolId = detachString(toolId);
     if (name !== undefined) block.name = detachString(name);
-    blocks.push(block);
+    blocks.add(block);
     return block;
   }
 
@@ -191,20 +259,21 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     const open: OpenBlock = isStreamedKind(kind) ? { block, replay: createReplayDetector<ReplayPoint>() } : { block };
     state.open.set(kind, open);
     if (kind === 'text') state.lastText = block;
-    if (isToolCallKind(kind) && block.toolId !== undefined && !callsById.has(block.toolId)) callsById.set(block.toolId, block);
+    if (isToolCallKind(kind) && block.toolId !== undefined && !callsById.has(block.toolId) && !linkedCalls?.has(block.toolId)) callsById.set(block.toolId, block);
     if (isToolResultKind(kind)) linkResult(block, envelope);
     return open;
   }
 
   function linkResult(result: Block, envelope: Envelope): void {
     const call = result.toolId !== undefined ? callsById.get(result.toolId) : undefined;
-    if (!call) {
+    const callId = call?.id ?? (result.toolId !== undefined ? linkedCalls?.get(result.toolId) : undefined);
+    if (callId === undefined) {
       const why = result.toolId === undefined ? 'carries no id' : `has id ${result.toolId}, which no tool call of this session had`;
       report('tool.result-without-call', `${result.kind} "${result.name ?? ''}" of ${agentLabel(result.agent)} ${why}; it is shown unlinked.`, envelopeAt(envelope, result));
       return;
     }
-    result.linkedBlock = call.id;
-    if (call.linkedBlock === undefined) {
+    result.linkedBlock = callId;
+    if (call && call.linkedBlock === undefined) {
       call.linkedBlock = result.id;
       changed(call);
     }
@@ -323,8 +392,19 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   }
 
   function appendDelta(block: Block, envelope: Envelope): void {
-    if (envelope.delta !== '') appendContent(block, envelope.delta);
+    if (envelope.delta !== '') {
+      const omitted = appendContent(block, envelope.delta, maxBlockChars);
+      if (omitted > 0) omit(block, omitted, envelope);
+    }
     addEnvelope(block, envelope);
+  }
+
+  /** Characters past the cap are counted, not held; said once per block. */
+  function omit(block: Block, omitted: number, envelope: Envelope): void {
+    if (block.omittedChars === undefined) {
+      report('block.content-capped', `${describeBlock(block)} passed ${maxBlockChars} characters at envelope ${envelope.seq}: its first ${block.content.length} characters are held and shown; the rest is counted, not held (its bytes are in the stream, from byte ${envelope.byteStart} of leg ${envelope.leg}).`, envelopeAt(envelope, block));
+    }
+    block.omittedChars = (block.omittedChars ?? 0) + omitted;
   }
 
   /** The open block turned out to hold a first attempt plus the start of its replay: split it; returns the replay. */
@@ -352,7 +432,8 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     block.status = 'complete';
     state.open.delete(block.kind);
     state.lastCompleted.set(block.kind, block);
-    if (!hasJsonPayload(block.kind)) return;
+    // A payload cut at the cap cannot parse; block.content-capped said why.
+    if (!hasJsonPayload(block.kind) || block.omittedChars !== undefined) return;
     // A payload of this one envelope is its delta, which the dialect already parsed.
     let value = block.envelopes.length === 1 ? payload : undefined;
     if (value === undefined) {
@@ -387,7 +468,10 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
     const before = [info.parent, info.model, info.format, info.userQuery, info.metaInitEnvelope];
     const parent = fields['parent_agent_uuid'];
     // Upstream writes "unknown" when a sub-agent's parent was never set.
-    if (typeof parent === 'string' && parent !== '' && parent !== 'unknown' && parent !== info.uuid) info.parent = parent;
+    if (typeof parent === 'string' && parent !== '' && parent !== 'unknown' && parent !== info.uuid) {
+      info.parent = parent;
+      if (root?.uuid === info.uuid) root = undefined;
+    }
     if (typeof fields['model'] === 'string') info.model = fields['model'];
     if (typeof fields['format'] === 'string') info.format = fields['format'];
     const query = fields['user_query'];
@@ -441,12 +525,13 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
   function end(): void {
     if (ended) return;
     ended = true;
-    for (const block of blocks) {
+    const held = blocks.list();
+    for (const block of held) {
       if (block.status === 'open') {
-        report('block.unterminated', `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${block.content.length} characters. It is shown as received, not closed.`, blockAt(block));
+        report('block.unterminated', `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${contentLength(block)} characters. It is shown as received, not closed.`, blockAt(block));
       }
     }
-    for (const block of blocks) {
+    for (const block of held) {
       if (!isToolCallKind(block.kind) || block.linkedBlock !== undefined) continue;
       const pausedIn = block.toolId !== undefined ? pendingTools.get(block.toolId) : undefined;
       // The server only continues a paused run once it has the results; agent_base then
@@ -467,11 +552,21 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}): Rec
       push(envelope, payload);
     },
     end,
-    blocks: () => blocks,
-    agents: () => agentList,
-    rootAgent() {
-      for (const info of agentList) if (info.parent === null && info.uuid !== '') return info.uuid;
-      return undefined;
-    },
+    blocks: () => blocks.list(),
+    agents: () => agentList ?? [...agentStates.values()].map((state) => state.info).sort((a, b) => a.firstEnvelope - b.firstEnvelope),
+    counts: () => ({ blocks: blocks.made, agents: agentsSeen }),
+    rootAgent,
   };
+
+  /** The first agent seen that has no parent, among those held (the root is never let go). */
+  function rootAgent(): string | undefined {
+    if (!root) {
+      let first: AgentInfo | undefined;
+      for (const { info } of agentStates.values()) {
+        if (info.parent === null && info.uuid !== '' && (!first || info.firstEnvelope < first.firstEnvelope)) first = info;
+      }
+      root = { uuid: first?.uuid };
+    }
+    return root.uuid;
+  }
 }

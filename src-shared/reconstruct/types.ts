@@ -65,6 +65,11 @@ export interface Block {
   byteEnd: number;
   /** For text blocks: the protocol the model wrote inside its text, as segments (the inline stage). */
   segments?: Segment[];
+  /**
+   * Characters past the held-content cap (MAX_BLOCK_CHARS, block.content-capped): `content` is
+   * the block's first characters only; the rest is in the stream's bytes (recording, spool file).
+   */
+  omittedChars?: number;
 }
 
 export interface AgentInfo {

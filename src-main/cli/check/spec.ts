@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
+import { readRegularTextFile } from '../../services/importers/regular-file';
 import { UsageError } from '../io';
 
 /** One named assertion of a check. */
@@ -32,7 +32,7 @@ export interface CheckSuite {
 export async function loadSpec(path: string): Promise<CheckSuite[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularTextFile(path);
   } catch (error) {
     throw new UsageError(`cannot read the spec ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { PendingTools, SessionSummary, ToolResult } from '../../../src-shared/contract/payloads';
 import { ToolResult as ToolResultSchema } from '../../../src-shared/contract/payloads';
 import { array } from '../../../src-shared/contract/schema';
 import { createDefaultSessionService } from '../../hosts/default-service';
+import { readRegularTextFile } from '../../services/importers/regular-file';
 import type { SessionService } from '../../services/sessions/session-service';
 import { buildToolResultsBody, toolResultsUrl } from '../../services/tool-results/tool-results';
 import { parse } from '../args';
@@ -33,7 +33,7 @@ function splitPair(text: string, option: string): [string, string] {
 async function readResults(values: { result?: string[]; error?: string[]; results?: string }, io: CliIo): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
   if (values.results) {
-    const text = await readFile(resolve(io.cwd, values.results), 'utf8');
+    const text = await readRegularTextFile(resolve(io.cwd, values.results));
     try {
       results.push(...array(ToolResultSchema).parse(JSON.parse(text), '--results'));
     } catch (error) {

@@ -31,6 +31,7 @@ export const blocks: Command = async (args, io) => {
   for (const b of result.blocks) {
     const label = [b.name, b.toolId].filter(Boolean).join(' ');
     io.stdout(`#${b.id} ${b.agent.slice(0, 8) || '-'} ${b.kind}${label ? ` [${label}]` : ''} ${b.status}: ${preview(b.content, 200)}\n`);
+    if (b.omittedChars) io.stdout(`    holds its first ${b.content.length} characters; ${b.omittedChars} more are in the stream's bytes (block.content-capped)\n`);
     for (const c of b.citations) io.stdout(`    cites ${c.citationType}: ${preview(c.citedText)}\n`);
     for (const i of b.images) io.stdout(`    image ${i.mediaType}: ${preview(i.src)}\n`);
     if (b.pendingTools) for (const t of b.pendingTools) io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${stringifyJson(t.input) ?? '(no input)'}\n`);

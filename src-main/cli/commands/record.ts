@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RequestBody, SessionSummary } from '../../../src-shared/contract/payloads';
 import { isBadEnd } from '../../../src-shared/pipeline/end-status';
@@ -6,6 +5,7 @@ import { redactUrl } from '../../../src-shared/recording/redact';
 import { countOf } from '../../../src-shared/text/count';
 import { buildRequest } from '../../services/connection/request-spec';
 import { FINDING_EXAMPLES } from '../../services/recording/counting-session';
+import { readRegularTextFile } from '../../services/importers/regular-file';
 import { startLiveRecording, type LiveRecordingResult } from '../../services/recording/live-recording';
 import type { SessionService } from '../../services/sessions/session-service';
 import { parse, parseFormat } from '../args';
@@ -28,7 +28,7 @@ export function parseHeaderArg(text: string): [string, string] {
 /** curl's -d: `@FILE` reads the body from a file; JSON text is sent as JSON, anything else raw. */
 export async function parseBodyArg(value: string | undefined, io: CliIo): Promise<RequestBody | undefined> {
   if (value === undefined) return undefined;
-  const text = value.startsWith('@') ? await readFile(resolve(io.cwd, value.slice(1)), 'utf8') : value;
+  const text = value.startsWith('@') ? await readRegularTextFile(resolve(io.cwd, value.slice(1))) : value;
   try {
     JSON.parse(text);
     return { kind: 'json', text };

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openRegularFile } from './regular-file';
 
 /**
  * Positional reads of a file, injected so tests can count reads or simulate failures. Every
@@ -16,7 +16,7 @@ export interface SourceFs {
 
 export const nodeSourceFs: SourceFs = {
   async open(path) {
-    const handle = await open(path, 'r');
+    const handle = await openRegularFile(path);
     try {
       const { size } = await handle.stat();
       return {

@@ -1,5 +1,5 @@
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
-import { blockEndFacts, type EndFacts } from '../../../src-shared/pipeline/end-status';
+import type { EndFacts } from '../../../src-shared/pipeline/end-status';
 import { createSessionDecoder, type LegDecoder, type LegEnd, type SessionDecoderOptions } from '../../../src-shared/pipeline/session-decoder';
 import type { Block } from '../../../src-shared/reconstruct/types';
 
@@ -7,8 +7,10 @@ import type { Block } from '../../../src-shared/reconstruct/types';
  * The shared decoder with a counting sink: what a long live recording needs to say how it
  * ended (counts, findings, end status) in memory that does not grow with the stream. Frames
  * and envelopes are counted, not kept; findings are counted per rule with their first
- * `FINDING_EXAMPLES`; a block gives up its content once it is closed (the bytes are in the
- * recording, and `inspect` of it rebuilds everything).
+ * `FINDING_EXAMPLES`; the decoder keeps only what can still change (`open` retention: closed
+ * blocks are counted, idle agents beyond a thousand let go), and a closed block it still holds
+ * (a call waiting for its result) gives up its content. The bytes are in the recording, and
+ * `inspect` of it rebuilds everything.
  */
 
 /** How many findings of each rule are kept whole; the counts cover all of them. */
@@ -71,6 +73,9 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
    * the length of the attempt it abandoned).
    */
   let closed: Block[] = [];
+  /** The end status's block facts the decoder no longer holds: abandoned blocks, and the legs paused on frontend tools. */
+  const abandoned = new Map<number, string>();
+  const pausedLegs = new Set<number>();
 
   const decoder = createSessionDecoder(
     {
@@ -81,7 +86,10 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
         envelopeTypes[envelope.type] = (envelopeTypes[envelope.type] ?? 0) + 1;
       },
       onBlock(block) {
-        if (block.status !== 'open') closed.push(block);
+        if (block.status === 'open') return;
+        closed.push(block);
+        if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
+        else if (block.kind === 'awaiting_frontend_tools' && (block.pendingTools?.length ?? 0) > 0) pausedLegs.add(block.leg);
       },
       onDiagnostic(diagnostic) {
         severities[diagnostic.severity]++;
@@ -94,7 +102,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
         if (entry.examples.length < FINDING_EXAMPLES) entry.examples.push(diagnostic);
       },
     },
-    options,
+    { ...options, retention: 'open' },
   );
 
   return {
@@ -112,17 +120,19 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
     },
     finish() {
       decoder.finish();
-      const blocks = decoder.blocks();
+      const openBlocks = decoder.blocks().filter((block) => block.status === 'open').map(({ id, kind }) => ({ id, kind }));
+      const abandonedBlocks = [...abandoned].sort(([a], [b]) => a - b).map(([id, kind]) => ({ id, kind }));
+      const counts = decoder.counts();
       return {
         legs,
         frames: legs.reduce((sum, leg) => sum + leg.stream.frames, 0),
         envelopes,
         envelopeTypes,
-        blocks: blocks.length,
-        agents: decoder.agents().length,
+        blocks: counts.blocks,
+        agents: counts.agents,
         severities: { ...severities },
         findings: [...findings.values()],
-        blockFacts: blockEndFacts(blocks, legs.length - 1),
+        blockFacts: { openBlocks, abandonedBlocks, awaitingTools: pausedLegs.has(legs.length - 1) },
       };
     },
   };

@@ -147,7 +147,7 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
             <option value="">All agents, nested</option>
             {[...labels.values()].map((label) => (
               <option key={label.uuid} value={label.uuid}>
-                {'  '.repeat(label.depth)}
+                {'  '.repeat(label.indent)}
                 {label.name} · {label.shortId}
               </option>
             ))}

@@ -89,7 +89,7 @@ export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineMo
       <MultiSelect
         label="Agents"
         testId={TEST_IDS.filterAgent}
-        options={agents.map((a) => ({ value: a.name, label: a.name, detail: a.shortId, colour: a.colour, depth: a.depth }))}
+        options={agents.map((a) => ({ value: a.name, label: a.name, detail: a.shortId, colour: a.colour, depth: a.indent }))}
         selected={chips.agents}
         onChange={(values) => pick({ agents: values })}
       />

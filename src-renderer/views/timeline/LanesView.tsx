@@ -168,7 +168,7 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
         <div className="lanes-labels" style={{ width: LABEL_WIDTH }}>
           <div style={{ height: AXIS_HEIGHT }} />
           {lanes.map((label, lane) => (
-            <div key={label.uuid} className="lane-label" data-testid={TEST_IDS.lane} data-agent={label.uuid} style={{ height: LANE_HEIGHT, paddingLeft: 8 + label.depth * 12 }} title={label.uuid}>
+            <div key={label.uuid} className="lane-label" data-testid={TEST_IDS.lane} data-agent={label.uuid} style={{ height: LANE_HEIGHT, paddingLeft: 8 + label.indent * 12 }} title={label.uuid}>
               <span className="agent-dot" style={{ background: label.colour }} />
               <span className="lane-name">{label.name}</span>
               <span className="lane-count">{laneSeqs[lane]?.length ?? 0}</span>

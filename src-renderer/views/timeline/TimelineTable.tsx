@@ -59,7 +59,7 @@ const CELLS: Record<ColumnId, (row: DisplayRow) => Cell> = {
     return {
       // The agent's dot is the cell's ::before, in the agent's colour.
       className: 'agent-cell',
-      style: { paddingLeft: CELL_PADDING + agent.depth * 10, '--agent-colour': agent.colour } as CSSProperties,
+      style: { paddingLeft: CELL_PADDING + agent.indent * 10, '--agent-colour': agent.colour } as CSSProperties,
       title: `${agent.name} · ${agent.uuid}${agent.model ? ` · ${agent.model}` : ''}`,
       content:
         agent.depth > 0 ? (
