@@ -80,6 +80,32 @@ describe('the inline parser', () => {
     expect(doc.segments.map((s) => [s.type, s.metadata, s.content])).toEqual([['write_file', { path: '/p' }, 'abc']]);
   });
 
+  it('keeps an end marker that no closing tag follows as file content (issue 23 §2.1)', () => {
+    const file = '// a line with __END_CONTENT__ in it\nconst END = "__END_CONTENT__";\nx';
+    const text = `<tool name="write_file"><arguments><arg name="path">/a.js</arg><arg name="content">__START_CONTENT__\n${file}\n__END_CONTENT__\n</arg></arguments></tool>`;
+    expect(brief(text)).toEqual([{ type: 'write_file', content: `${file}\n`, params: { path: '/a.js' }, metadata: { path: '/a.js' } }]);
+    // The same, fed one character at a time.
+    const doc = createInlineDocument(auto);
+    for (const c of text) doc.parser.push(c);
+    doc.parser.end();
+    expect(doc.segments[0]?.content).toBe(`${file}\n`);
+  });
+
+  it('keeps an end marker followed by a closing tag of another name as content', () => {
+    const text = '<tool name="write_file"><arguments><arg name="path">/a</arg><arg name="content">__START_CONTENT__\na __END_CONTENT__</b>\n__END_CONTENT__</arg></arguments></tool>';
+    expect(brief(text)[0]?.content).toBe('a __END_CONTENT__</b>\n');
+  });
+
+  it('strips __START_PATCH__ / __END_PATCH__ around a patch, with the same end-marker rule (issue 23 §2.2)', () => {
+    const diff = '--- a/x.md\n+++ b/x.md\n-old __END_PATCH__ mention\n+new';
+    const text = `<tool name="patch_file"><arguments><arg name="path">x.md</arg><arg name="patch">\n__START_PATCH__\n${diff}\n__END_PATCH__\n</arg></arguments></tool>`;
+    expect(brief(text)).toEqual([{ type: 'patch_file', content: `${diff}\n`, params: { path: 'x.md' }, metadata: { path: 'x.md' } }]);
+  });
+
+  it('shows a patch without markers as it came', () => {
+    expect(brief('<tool name="patch_file"><arguments><arg name="path">x</arg><arg name="diff">-a\n+b</arg></arguments></tool>')[0]?.content).toBe('-a\n+b');
+  });
+
   it('survives input that is nothing but markers', () => {
     const text = '<'.repeat(50_000) + '[['.repeat(50_000) + '</'.repeat(20_000);
     const doc = createInlineDocument(auto);
@@ -104,7 +130,10 @@ const MARKERS: { name: string; before: string; marker: string; after: string }[]
   { name: 'opening <tool name>', before: 'go ', marker: '<tool name="read_file">', after: '<arguments></arguments></tool>' },
   { name: 'closing </arg> of a file tool', before: '<tool name="run_bash"><arguments><arg name="command">ls', marker: '</arg>', after: '</arguments></tool>' },
   { name: '__START_CONTENT__', before: '<tool name="write_file"><arguments><arg name="path">/a</arg><arg name="content">', marker: '__START_CONTENT__', after: '\nx\n__END_CONTENT__</arg></arguments></tool>' },
-  { name: '__END_CONTENT__', before: '<tool name="write_file"><arguments><arg name="path">/a</arg><arg name="content">__START_CONTENT__\nx', marker: '\n__END_CONTENT__', after: '</arg></arguments></tool>' },
+  // An end marker is decided by the closing tag after it: both are held until then.
+  { name: '__END_CONTENT__ and </arg>', before: '<tool name="write_file"><arguments><arg name="path">/a</arg><arg name="content">__START_CONTENT__\nx\n', marker: '__END_CONTENT__ \n</arg>', after: '</arguments></tool>' },
+  { name: '__START_PATCH__', before: '<tool name="patch_file"><arguments><arg name="path">/a</arg><arg name="patch">', marker: '__START_PATCH__', after: '\n-a\n__END_PATCH__</arg></arguments></tool>' },
+  { name: '__END_PATCH__ and </arg>', before: '<tool name="patch_file"><arguments><arg name="path">/a</arg><arg name="patch">__START_PATCH__\n-a\n', marker: '__END_PATCH__</arg>', after: '</arguments></tool>' },
   { name: 'sentinel start', before: 'so ', marker: '[[SEG_START {"type":"write_file","path":"/a"}]]', after: 'x[[SEG_END]]' },
   { name: 'sentinel end', before: '[[SEG_START {"type":"run_bash"}]]ls', marker: '[[SEG_END]]', after: '' },
 ];

@@ -1,5 +1,6 @@
 import { decodeAttributeValueLeniently } from '../dialects/legacy-xml/entities';
 import { CDATA_CLOSE, CDATA_OPEN } from '../dialects/legacy-xml/markup';
+import { CONTENT_MARKERS, createArgStream, PATCH_MARKERS, type ArgStream, type RawMarkers } from './arg-stream';
 import { createCharFinder, createMarkerScanner, type MarkerScanner } from './markers';
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
@@ -50,19 +51,13 @@ interface Open {
 
 type State = 'text' | 'tag' | 'sentinel' | 'content' | 'body' | 'value' | 'cdata' | 'stream';
 
-/** Phases of a file tool's content argument (optional `__START_CONTENT__` … `__END_CONTENT__`). */
-type StreamPhase = 'lead' | 'raw' | 'inside' | 'after';
-
-const START_CONTENT = '__START_CONTENT__';
-const END_CONTENT = '__END_CONTENT__';
-
 const SEGMENT_TAGS = ['thinking', 'attempt_completion', 'tool_result', 'write_file', 'run_bash', 'tool'];
 
 /** The `<tool name="…">` forms that stream one argument as the segment's content. */
-const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly string[]; needsPath: boolean }>> = {
-  write_file: { type: 'write_file', content: ['content'], needsPath: true },
-  patch_file: { type: 'patch_file', content: ['patch', 'diff', 'content'], needsPath: true },
-  run_bash: { type: 'run_bash', content: ['command'], needsPath: false },
+const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly string[]; needsPath: boolean; markers: readonly RawMarkers[] }>> = {
+  write_file: { type: 'write_file', content: ['content'], needsPath: true, markers: [CONTENT_MARKERS] },
+  patch_file: { type: 'patch_file', content: ['patch', 'diff', 'content'], needsPath: true, markers: [PATCH_MARKERS, CONTENT_MARKERS] },
+  run_bash: { type: 'run_bash', content: ['command'], needsPath: false, markers: [CONTENT_MARKERS] },
 };
 
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
@@ -161,8 +156,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   /** A parameter value: decoded pieces so far, and raw text not yet decoded. */
   let paramDecoded = '';
   let paramRaw = '';
-  let streamPhase: StreamPhase = 'raw';
-  let streamLead = '';
+  let argStream: ArgStream | null = null;
 
   // Turn-level protocol checks (docs/protocols/inline-tool-tags.md: exactly one action per turn).
   let protocolSeen = false;
@@ -466,9 +460,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     paramDecoded = '';
     paramRaw = '';
     if (seg.family === 'file_tool' && seg.contentArg.includes(name)) {
-      streamPhase = 'lead';
-      streamLead = '';
-      scanner = scannerFor([paramClose]);
+      argStream = createArgStream(paramClose, FILE_TOOLS[seg.type]?.markers ?? [], scannerFor);
       state = 'stream';
       startDeferredIfReady(seg);
       return;
@@ -530,45 +522,12 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
 
   /** A file tool's content argument: streamed as the segment's content, optional raw markers stripped. */
   function readStream(s: string, i: number): number {
-    if (streamPhase === 'lead') {
-      const c = s.charAt(i);
-      const lead = streamLead + c;
-      const marker = lead.trimStart();
-      if (marker === '' || START_CONTENT.startsWith(marker)) {
-        pos++;
-        streamLead = lead;
-        if (marker === START_CONTENT) {
-          streamPhase = 'inside';
-          // Between the raw markers only __END_CONTENT__ ends the content (a `</arg>` there is
-          // file content). One line break after the opening marker and before the closing one
-          // belongs to the markers.
-          scanner = scannerFor(['\n' + END_CONTENT, END_CONTENT]);
-          streamLead = '';
-        }
-        return i + 1;
-      }
-      streamPhase = 'raw';
-      emit(streamLead);
-      streamLead = '';
-      return i;
-    }
-    if (streamPhase === 'inside' && streamLead === '' && s.charAt(i) === '\n' && scanner.held === '') {
-      // Skip the line break right after __START_CONTENT__ (once).
-      streamLead = 'skipped';
-      pos++;
-      return i + 1;
-    }
-    if (streamPhase === 'inside') streamLead = 'skipped';
-    const sinkFor = streamPhase === 'after' ? () => undefined : emit;
-    const { hit, next } = scanner.scan(s, i, sinkFor);
+    const { next, closed } = (argStream as ArgStream).read(s, i, emit);
     pos += next - i;
-    if (hit === -1) return next;
-    if (streamPhase === 'inside') {
-      streamPhase = 'after';
-      scanner = scannerFor([paramClose]);
-      return next;
+    if (closed) {
+      argStream = null;
+      state = 'body';
     }
-    state = 'body';
     return next;
   }
 
@@ -602,7 +561,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       case 'sentinel':
         return sentinel.text;
       case 'stream':
-        return streamPhase === 'lead' ? streamLead : streamPhase === 'after' ? '' : scanner.held;
+        return argStream?.held() ?? '';
       case 'content':
       case 'value':
       case 'cdata':
@@ -625,8 +584,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     if (state !== 'text') {
       const held = heldText();
       if (state === 'value' || state === 'cdata') onValueContent(held);
-      else if (state === 'stream' && streamPhase !== 'after') emit(held);
-      else if (state === 'content') emit(held);
+      else if (state === 'stream' || state === 'content') emit(held);
       const seg = open;
       if (seg) {
         const closer = seg.family === 'sentinel' ? SENTINEL_END : `</${seg.tag}>`;
