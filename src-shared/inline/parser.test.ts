@@ -106,6 +106,40 @@ describe('the inline parser', () => {
     expect(brief('<tool name="patch_file"><arguments><arg name="path">x</arg><arg name="diff">-a\n+b</arg></arguments></tool>')[0]?.content).toBe('-a\n+b');
   });
 
+  describe('a tag left open when the text ends (issue 23 §2.4)', () => {
+    it('reads the open parameter and those after it, each up to the next parameter tag', () => {
+      expect(brief('<search><query>login &amp; session<path>src/auth</path><allow_tests>true')).toEqual([
+        { type: 'tool_call', content: '<query>login &amp; session<path>src/auth</path><allow_tests>true', params: { query: 'login & session', path: 'src/auth', allow_tests: 'true' }, metadata: { tool_name: 'search' }, complete: false },
+      ]);
+      const { findings } = parseSegments('<search><query>login', auto);
+      expect(findings.map((f) => [f.rule, f.message])).toEqual([['inline.unclosed', expect.stringContaining('nor is its <query> parameter') as unknown]]);
+    });
+
+    it('reads the <arg> parameters of an open <tool name>, and a file tool\'s path', () => {
+      expect(brief('<tool name="read_file"><arguments><arg name="path">README.md<arg name="limit">40')[0]?.params).toEqual({ path: 'README.md', limit: '40' });
+      expect(brief('<tool name="write_file"><arguments><arg name="path">/a.md<arg name="content">body')).toEqual([
+        { type: 'write_file', content: 'body', params: { path: '/a.md' }, metadata: { path: '/a.md' }, complete: false },
+      ]);
+    });
+
+    it('ends an open parameter at the tool\'s closing tag', () => {
+      expect(brief('<search><query>abc</search>')[0]?.params).toEqual({ query: 'abc' });
+    });
+
+    it('still reads the tool call after an unclosed <thinking>', () => {
+      expect(brief('<thinking>I should search.\n<search><query>q</query></search>')).toEqual([
+        { type: 'reasoning', content: 'I should search.\n', complete: false },
+        { type: 'tool_call', content: '<query>q</query>', params: { query: 'q' }, metadata: { tool_name: 'search' } },
+      ]);
+      expect(rules('<thinking>I should search.\n<search><query>q</query></search>')).toEqual(['inline.unclosed']);
+      expect(brief('<thinking>done</thinking><attempt_completion><result>r</result></attempt_completion>').map((s) => s.type)).toEqual(['reasoning', 'completion']);
+    });
+
+    it('keeps a <tool> tag without a name as text', () => {
+      expect(brief('<tool><arguments><arg name="a">1</arg></arguments></tool>')).toEqual([{ type: 'text', content: '<tool><arguments><arg name="a">1</arg></arguments></tool>' }]);
+    });
+  });
+
   it('survives input that is nothing but markers', () => {
     const text = '<'.repeat(50_000) + '[['.repeat(50_000) + '</'.repeat(20_000);
     const doc = createInlineDocument(auto);
@@ -120,6 +154,7 @@ const MARKERS: { name: string; before: string; marker: string; after: string }[]
   { name: 'opening <thinking>', before: 'Hi ', marker: '<thinking>', after: 'x</thinking>' },
   { name: 'closing </thinking>', before: '<thinking>abc', marker: '</thinking>', after: 'tail' },
   { name: 'opening tool tag', before: 'x ', marker: '<search>', after: '<query>q</query></search>' },
+  { name: 'tool tag inside an unclosed <thinking>', before: '<thinking>abc', marker: '<search>', after: '<query>q</query></search>' },
   { name: 'closing tool tag', before: '<search><query>q</query>', marker: '</search>', after: '' },
   { name: 'closing parameter', before: '<search><query>q', marker: '</query>', after: '</search>' },
   { name: 'CDATA open', before: '<search><query>q', marker: '<![CDATA[', after: 'x]]></query></search>' },

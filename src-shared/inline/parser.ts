@@ -5,6 +5,7 @@ import { createCharFinder, createMarkerScanner, type MarkerScanner } from './mar
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
 import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
+import { readUnclosedParams } from './unclosed-params';
 
 /**
  * The incremental in-text parser (docs/inline.md). It reads each character once, holding
@@ -121,6 +122,8 @@ export function markerStarts(options: InlineOptions): string {
 export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
   const { tools, topPrefixes, topExact, textTriggers } = vocabularyOf(options);
   const nextTrigger = createCharFinder(textTriggers);
+  /** The opening tags of the actions (a configured tool tag, <attempt_completion>), as written without attributes. */
+  const actionOpeners = [...tools.keys(), 'attempt_completion'].map((name) => `<${name}>`);
 
   let state: State = 'text';
   /** Absolute offset in the block of the character being read. */
@@ -332,6 +335,12 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       text(raw, tagStart);
       return;
     }
+    if (t.name === 'tool' && !t.attributes['name']) {
+      // A `<tool>` without a name calls nothing: it is text, like any tag the parser does not know.
+      state = 'text';
+      text(raw, tagStart);
+      return;
+    }
     dropPendingSpace();
     const name = t.name;
     if (name === 'thinking') return enterContent('reasoning', name, 'reasoning', {}, t);
@@ -358,7 +367,10 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       state = 'text';
       return;
     }
-    scanner = scannerFor([`</${name}>`]);
+    // A tool tag or <attempt_completion> inside an unclosed <thinking> ends it (the protocol puts
+    // the action after the reasoning, and a model that stops reasoning without closing the tag
+    // still acts); the reasoning is flagged as unclosed.
+    scanner = scannerFor(family === 'reasoning' ? [`</${name}>`, ...actionOpeners] : [`</${name}>`]);
     state = 'content';
   }
 
@@ -379,9 +391,16 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   function readContent(s: string, i: number): number {
     const { hit, next } = scanner.scan(s, i, emit);
     pos += next - i;
-    if (hit !== -1) {
+    if (hit === 0) {
       closeSegment(true, pos);
       state = 'text';
+    } else if (hit > 0) {
+      const opener = actionOpeners[hit - 1] as string;
+      tagStart = pos - opener.length;
+      const thinking = open as Open;
+      report('inline.unclosed', `<${thinking.tag}> is never closed: ${opener} starts before any </${thinking.tag}>. The reasoning ends there and ${opener} is read as the action.`, thinking.start);
+      closeSegment(false, tagStart);
+      onTopTag({ name: opener.slice(1, -1), closing: false, selfClosing: false, attributes: {} }, opener);
     }
     return next;
   }
@@ -505,6 +524,17 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     return next;
   }
 
+  /** The text ended inside a parameter value: what arrived is the value, and the parameters after it (unclosed-params.ts). */
+  function takeUnclosedParams(seg: Open, inCdata: boolean): void {
+    const argForm = seg.family === 'xml_tool' || seg.family === 'file_tool';
+    const found: [string, string][] = inCdata ? [[paramName, paramRaw]] : readUnclosedParams(paramName, paramRaw, { toolTag: seg.tag, argForm });
+    found.forEach(([name, raw], i) => {
+      if (seg.family === 'file_tool' && seg.contentArg.includes(name)) return emit(raw);
+      const decoded = inCdata ? raw : decodeAttributeValueLeniently(raw);
+      setParam(seg, name, (i === 0 ? paramDecoded + decoded : decoded).trim());
+    });
+  }
+
   function onCdataContent(content: string): void {
     paramDecoded += content;
     if (open?.family !== 'file_tool') emit(content);
@@ -588,7 +618,11 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       const seg = open;
       if (seg) {
         const closer = seg.family === 'sentinel' ? SENTINEL_END : `</${seg.tag}>`;
-        const inside = state === 'value' || state === 'cdata' || state === 'stream' ? ` (inside its ${paramName} parameter)` : '';
+        let inside = state === 'stream' ? ` (inside its ${paramName} parameter)` : '';
+        if (state === 'value' || state === 'cdata') {
+          inside = `, nor is its ${paramClose === '</arg>' ? `<arg name="${paramName}">` : `<${paramName}>`} parameter (each parameter is read up to the next parameter tag or the end of the text)`;
+          takeUnclosedParams(seg, state === 'cdata');
+        }
         report('inline.unclosed', `${seg.family === 'sentinel' ? `Sentinel segment "${seg.type}"` : `<${seg.tag}>`} is never closed${inside}: no ${closer} before the block ends. Its content is shown as received.`, seg.start);
         closeSegment(false, pos);
       }
