@@ -4,6 +4,7 @@ import { CONTENT_MARKERS, createArgStream, PATCH_MARKERS, type ArgStream, type R
 import { createCharFinder, createMarkerScanner, type MarkerScanner } from './markers';
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
+import { createTextRuns } from './text-runs';
 import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
 import { readUnclosedParams } from './unclosed-params';
 
@@ -61,14 +62,6 @@ const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly stri
   run_bash: { type: 'run_bash', content: ['command'], needsPath: false, markers: [CONTENT_MARKERS] },
 };
 
-const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
-
-/** Whether `text` is only white space (space, tab, LF, CR), or empty. */
-export function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (!isSpace(text.charAt(i))) return false;
-  return true;
-}
-
 function quote(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
 }
@@ -106,11 +99,6 @@ function vocabularyOf(options: InlineOptions): Vocabulary {
   return vocabulary;
 }
 
-/** Id of the n-th segment (from 1) a parser opens in a block. */
-export function segmentId(n: number): string {
-  return `seg_${n}`;
-}
-
 /**
  * The characters that can start a marker in text, in this configuration (`<` for XML tags,
  * `[` for sentinels): text without any of them is text, whatever comes before or after it.
@@ -128,12 +116,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   let state: State = 'text';
   /** Absolute offset in the block of the character being read. */
   let pos = 0;
-  let ids = 0;
   let open: Open | null = null;
-  /** Whitespace read in text that belongs to no segment yet. */
-  let pendingSpace = '';
-  let pendingSpaceStart = 0;
-  let textOpen = false;
 
   let tag: TagCandidate = newTagCandidate();
   let tagStart = 0;
@@ -168,14 +151,10 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   let lastActionEnd = -1;
 
   const report = (rule: InlineRuleId, message: string, offset = pos): void => sink.diagnostic(rule, message, offset);
+  const runs = createTextRuns(sink, (from, content) => checkAfterAction(from, `text ${quote(content.trim())}`));
+  const { startSegment, text, closeText, dropPendingSpace } = runs;
 
   // ── segments ──────────────────────────────────────────────────────────────────────────
-
-  function startSegment(type: string, metadata: Record<string, unknown>, start: number): string {
-    const id = segmentId(++ids);
-    sink.start(id, type, metadata, start);
-    return id;
-  }
 
   function emit(content: string): void {
     if (content === '' || !open) return;
@@ -213,35 +192,6 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     sink.end(complete, end);
     if (seg.family === 'action' || seg.family === 'completion') lastActionEnd = end;
     if (complete) checkRequired(seg, end);
-  }
-
-  function closeText(end: number): void {
-    if (!textOpen) return;
-    textOpen = false;
-    sink.end(true, end);
-  }
-
-  /** Text read in the text state: whitespace waits until something else shows the run is a segment. */
-  function text(content: string, start: number): void {
-    if (content === '') return;
-    if (!textOpen) {
-      if (isBlank(content)) {
-        if (pendingSpace === '') pendingSpaceStart = start;
-        pendingSpace += content;
-        return;
-      }
-      const from = pendingSpace === '' ? start : pendingSpaceStart;
-      textOpen = true;
-      startSegment('text', {}, from);
-      checkAfterAction(from, `text ${quote(content.trim())}`);
-      if (pendingSpace !== '') sink.content(pendingSpace);
-      pendingSpace = '';
-    }
-    sink.content(content);
-  }
-
-  function dropPendingSpace(): void {
-    pendingSpace = '';
   }
 
   // ── the turn ──────────────────────────────────────────────────────────────────────────
@@ -575,7 +525,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   function push(s: string): void {
     // Most deltas of most blocks are more text for the open text segment with nothing that
     // could start a marker: they go straight to the segment, without the state machine.
-    if (state === 'text' && textOpen && nextTrigger(s, 0) === -1) {
+    if (state === 'text' && runs.textOpen && nextTrigger(s, 0) === -1) {
       sink.content(s);
       pos += s.length;
       return;

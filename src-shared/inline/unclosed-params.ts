@@ -38,7 +38,7 @@ export function readUnclosedParams(first: string, rest: string, form: UnclosedPa
     if (closesTool) return params;
     if (opensParam) {
       const named = form.argForm ? NAME_ATTRIBUTE.exec(attributes ?? '') : null;
-      name = form.argForm ? (named?.[1] ?? named?.[2] ?? '') : tag;
+      name = form.argForm ? (named?.[1] ?? named?.[2] ?? '') : (tag ?? '');
       from = at + raw.length;
     }
   }
