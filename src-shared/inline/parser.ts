@@ -1,6 +1,7 @@
 import { decodeAttributeValueLeniently } from '../dialects/legacy-xml/entities';
 import { CDATA_CLOSE, CDATA_OPEN } from '../dialects/legacy-xml/markup';
 import { CONTENT_MARKERS, createArgStream, PATCH_MARKERS, type ArgStream, type RawMarkers } from './arg-stream';
+import { createJsonCallParser, JSON_CALL_TRIGGERS } from './json-calls';
 import { createCharFinder, createMarkerScanner, type MarkerScanner } from './markers';
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
@@ -92,7 +93,7 @@ function vocabularyOf(options: InlineOptions): Vocabulary {
       tools: new Map(options.tools.map((t) => [t.name, t])),
       topPrefixes: new Set(topNames.flatMap((n) => Array.from({ length: n.length }, (_, i) => n.slice(0, i + 1)))),
       topExact: new Set(topNames),
-      textTriggers: (xml ? '<' : '') + (sentinels ? '[' : ''),
+      textTriggers: options.mode === 'json' ? JSON_CALL_TRIGGERS : (xml ? '<' : '') + (sentinels ? '[' : ''),
     };
     vocabularies.set(options, vocabulary);
   }
@@ -108,6 +109,7 @@ export function markerStarts(options: InlineOptions): string {
 }
 
 export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
+  if (options.mode === 'json') return createJsonCallParser(sink);
   const { tools, topPrefixes, topExact, textTriggers } = vocabularyOf(options);
   const nextTrigger = createCharFinder(textTriggers);
   /** The opening tags of the actions (a configured tool tag, <attempt_completion>), as written without attributes. */
