@@ -41,12 +41,13 @@ import { parseFilter } from '../../../src-shared/filter';
 import type { ReplayClock } from '../replay/clock';
 import { requestInFormat } from './sources/format-runs';
 import { createReplaySession, sessionAsSource, type ReplaySession } from './sources/replay-session';
-import { createSessionData, type LegKind, type SessionData } from './store/session-store';
+import type { LegKind } from './store/leg-state';
+import { createSessionData, type SessionData } from './store/session-store';
 import { downloadFile, exportSession, saveRecording } from './session-files';
 import { liveSessionTitle } from './session-title';
 import type { OpenSpool } from './store/spool-file';
 import { demoScenarioOf } from './demo-agent-info';
-import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './store/views';
+import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail, toPendingTools } from './store/session-summary';
 import { limitJsonDepth } from '../../../src-shared/json/tree';
 
 /**

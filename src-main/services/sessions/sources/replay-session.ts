@@ -8,7 +8,8 @@ import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, STREAM_START, t
 import type { TimelineSource } from '../../replay/timeline';
 import { isStreamResponse, rejectedLegFailure } from './file-load';
 import { legEndFromRecording, recordedOutcome } from '../recorder-port';
-import type { LegState, SessionData } from '../store/session-store';
+import type { LegState } from '../store/leg-state';
+import type { SessionData } from '../store/session-store';
 
 /**
  * A replay session: another session's legs played back into a fresh session with their
