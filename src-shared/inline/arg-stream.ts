@@ -1,4 +1,5 @@
 import { createMarkerScanner, type MarkerScanner } from './markers';
+import { isSpace } from './text-runs';
 
 /**
  * The content argument of a `<tool name="write_file">` (`patch_file`, `run_bash`), streamed as
@@ -31,8 +32,6 @@ export interface ArgStream {
   /** Characters read but not released (a marker being decided). */
   held(): string;
 }
-
-const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
 /** `close`: the argument's closing tag (`</arg>`); `pairs`: the raw markers this tool accepts. */
 export function createArgStream(close: string, pairs: readonly RawMarkers[], scannerFor: (markers: readonly string[]) => MarkerScanner = createMarkerScanner): ArgStream {

@@ -1,7 +1,7 @@
 import { createCharFinder, createMarkerScanner } from './markers';
 import { createJsonScanner, type JsonScanner, type JsonStep } from './json-scan';
 import type { InlineParser } from './parser';
-import { createTextRuns } from './text-runs';
+import { createTextRuns, isSpace, quote } from './text-runs';
 import type { InlineRuleId, SegmentSink } from './types';
 
 /**
@@ -45,12 +45,6 @@ interface Call {
 }
 
 type Phase = 'text' | 'opener' | 'gap' | 'json' | 'skip' | 'after' | 'code';
-
-const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
-
-function quote(text: string, max = 60): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
-}
 
 /** A call's parameters: its arguments object (or a JSON string holding one), values as text. */
 function argumentsOf(raw: string): Record<string, string> | string {

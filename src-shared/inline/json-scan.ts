@@ -1,3 +1,5 @@
+import { isSpace } from './text-runs';
+
 /**
  * An incremental JSON reader for tool calls written in the model's text (docs/inline.md, "JSON
  * tool calls"): one character at a time, its state kept between deltas, so a call that streams
@@ -39,7 +41,6 @@ export interface JsonScanner {
   closers(): string;
 }
 
-const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const ESCAPES = '"\\/bfnrtu';

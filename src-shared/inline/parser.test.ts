@@ -216,6 +216,9 @@ describe('protocol diagnostics', () => {
     { rule: 'inline.multiple-actions', triggers: '<search><query>a</query></search><extract><file_path>b</file_path></extract>', mustNot: '<thinking>x</thinking><search><query>a</query></search>\n' },
     { rule: 'inline.missing-param', triggers: '<search><path>./src</path></search>', mustNot: '<query><path>./src</path></query>' },
     { rule: 'inline.invalid-sentinel', triggers: '[[SEG_START {"path":"/a"}]]x[[SEG_END]]', mustNot: '[[SEG_START {"type":"write_file","path":"/a"}]]x[[SEG_END]] and [[links]]' },
+    { rule: 'inline.unclosed', triggers: '<thinking>a\n<search><query>x</query></search>', mustNot: '<thinking>a <b>c</b></thinking><search><query>x</query></search>' },
+    { rule: 'inline.unclosed', triggers: 'x {"name": "read", "arguments": {"path": "a"', mustNot: 'x {"name": "Bob", "age": 3', options: withMode('json') },
+    { rule: 'inline.missing-param', triggers: '[{"name": "a", "arguments": {}}, {"arguments": {}}]', mustNot: '[{"name": "a", "arguments": {}}, {"name": "b", "args": {}}]', options: withMode('json') },
     { rule: 'inline.text-after-action', triggers: '<attempt_completion><result>done</result></attempt_completion>\nP.S. one more thing', mustNot: '<thinking>x</thinking>\n<attempt_completion><result>done</result></attempt_completion>\n\n' },
   ];
 

@@ -5,7 +5,7 @@ import { createJsonCallParser, JSON_CALL_TRIGGERS } from './json-calls';
 import { createCharFinder, createMarkerScanner, type MarkerScanner } from './markers';
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
-import { createTextRuns } from './text-runs';
+import { createTextRuns, quote } from './text-runs';
 import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
 import { readUnclosedParams } from './unclosed-params';
 
@@ -62,10 +62,6 @@ const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly stri
   patch_file: { type: 'patch_file', content: ['patch', 'diff', 'content'], needsPath: true, markers: [PATCH_MARKERS, CONTENT_MARKERS] },
   run_bash: { type: 'run_bash', content: ['command'], needsPath: false, markers: [CONTENT_MARKERS] },
 };
-
-function quote(text: string, max = 60): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
-}
 
 /** The tag names the parser recognises at the top of a text in this configuration (none without XML). */
 export function inlineTagNames(options: InlineOptions): string[] {

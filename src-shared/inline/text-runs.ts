@@ -23,12 +23,18 @@ export function segmentId(n: number): string {
   return `seg_${n}`;
 }
 
-const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+/** White space as the protocols write it: space, tab, LF, CR. */
+export const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
 /** Whether `text` is only white space (space, tab, LF, CR), or empty. */
 export function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (!isSpace(text.charAt(i))) return false;
   return true;
+}
+
+/** A piece of the model's text for a finding's message: JSON-quoted, shortened. */
+export function quote(text: string, max = 60): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
 }
 
 /** `onTextOpen`: a text segment opens at `from` with `content` (the turn checks of the XML protocol). */
