@@ -305,20 +305,22 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
     return false;
   }
 
-  /** JSON that is not a tool call, read as text to its end. */
-  function readSkip(c: string): boolean {
-    const step = (scanner as JsonScanner).step(c);
-    if (typeof step === 'object') {
-      scanner = null;
-      phase = 'text';
-      return false;
+  /** JSON that is not a tool call, read as text to its end (or to where it stops being JSON); returns where it stopped. */
+  function readSkip(s: string, from: number): number {
+    let i = from;
+    while (i < s.length) {
+      const step = (scanner as JsonScanner).step(s.charAt(i));
+      // A character that is not JSON here is not part of it: it is read again, as text.
+      if (typeof step !== 'object') i++;
+      if (step !== 'more') {
+        scanner = null;
+        phase = 'text';
+        break;
+      }
     }
-    runs.text(c, pos);
-    if (step === 'done') {
-      scanner = null;
-      phase = 'text';
-    }
-    return true;
+    runs.text(s.slice(from, i), pos);
+    pos += i - from;
+    return i;
   }
 
   function readChar(c: string): boolean {
@@ -343,8 +345,6 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
         if (readJson(c)) return true;
         if (!accepted && phase === 'json') release(false);
         return false;
-      case 'skip':
-        return readSkip(c);
       case 'after':
         return readAfter(c);
       default:
@@ -364,6 +364,10 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
         if (hit === -1) break;
         runs.text(`\n${FENCE}`, pos);
         phase = 'text';
+        continue;
+      }
+      if (phase === 'skip') {
+        i = readSkip(s, i);
         continue;
       }
       if (phase === 'text') {
