@@ -83,7 +83,6 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
   let accepted = false;
   let wrapper: Wrapper | null = null;
   let opener = '';
-  let scanner: JsonScanner | null = null;
   /** Depth of the call objects: 1 for a bare object, 2 for the elements of an array. */
   let callDepth = 1;
   let call: Call | null = null;
@@ -161,6 +160,9 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
     },
   };
 
+  /** One reader for every candidate of the block, reset at each. */
+  const scanner: JsonScanner = createJsonScanner(events);
+
   /** The candidate is a tool call: what was held before its first call object is markup, swallowed. */
   function accept(c: Call): void {
     accepted = true;
@@ -193,7 +195,7 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
   }
 
   function startJson(c: string): void {
-    scanner = createJsonScanner(events);
+    scanner.reset();
     callDepth = c === '[' ? 2 : 1;
     // A bare object is the call; an array's calls start at its elements (valueStart).
     call = c === '{' ? { start: pos, raw: c, lastKey: '', hasArguments: false, started: false } : null;
@@ -237,7 +239,7 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
   }
 
   function readJson(c: string): boolean {
-    const step: JsonStep = (scanner as JsonScanner).step(c);
+    const step: JsonStep = scanner.step(c);
     if (typeof step === 'object') {
       if (!accepted) return false;
       breakCall(step.error);
@@ -261,7 +263,6 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
       else if (call.started) pending += c;
     }
     if (step === 'done') {
-      scanner = null;
       after = '';
       phase = wrapper ? 'after' : 'text';
     }
@@ -273,7 +274,6 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
     const what = call ? `The JSON tool call ${quote(call.raw)}` : 'The JSON array of tool calls';
     report('inline.unclosed', `${what} breaks off at character ${pos}: ${why}. What follows is read as text.`, call?.start ?? heldStart);
     if (call) endCall(call, false, pos);
-    scanner = null;
     wrapper = null;
     phase = 'text';
   }
@@ -309,11 +309,10 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
   function readSkip(s: string, from: number): number {
     let i = from;
     while (i < s.length) {
-      const step = (scanner as JsonScanner).step(s.charAt(i));
+      const step = scanner.step(s.charAt(i));
       // A character that is not JSON here is not part of it: it is read again, as text.
       if (typeof step !== 'object') i++;
       if (step !== 'more') {
-        scanner = null;
         phase = 'text';
         break;
       }
@@ -392,7 +391,7 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
       const open = call;
       runs.closeText(heldStart);
       report('inline.unclosed', `The JSON tool call ${quote(open.raw)} is never closed before the block ends; it is kept as an incomplete tool call.`, open.start);
-      endCall(open, false, pos, (scanner as JsonScanner).closers());
+      endCall(open, false, pos, scanner.closers());
     } else if (phase === 'json' && accepted) {
       report('inline.unclosed', 'The JSON array of tool calls is never closed before the block ends.', heldStart);
     } else if (phase === 'after') {

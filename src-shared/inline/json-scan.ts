@@ -39,6 +39,8 @@ export interface JsonScanner {
   step(c: string): JsonStep;
   /** What closes the value read so far, where a value can still be completed (for an incomplete tool call). */
   closers(): string;
+  /** Read a new value (one reader serves every candidate of a block). */
+  reset(): void;
 }
 
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
@@ -189,6 +191,13 @@ export function createJsonScanner(events: JsonEvents): JsonScanner {
   }
 
   return {
+    reset() {
+      stack.length = 0;
+      token = 'none';
+      kept = '';
+      escape = 0;
+      started = false;
+    },
     step(c) {
       if (token === 'string') return readString(c);
       if (token === 'literal') {
