@@ -1,4 +1,5 @@
 import { createCharFinder, createMarkerScanner } from './markers';
+import { argumentsOf, ARGUMENT_KEYS, CALL_KEYS } from './json-call-shape';
 import { createJsonScanner, type JsonScanner, type JsonStep } from './json-scan';
 import type { InlineParser } from './parser';
 import { createTextRuns, isSpace, quote } from './text-runs';
@@ -19,8 +20,6 @@ import type { InlineRuleId, SegmentSink } from './types';
  */
 export const MAX_JSON_HOLD = 16_384;
 
-const ARGUMENT_KEYS = ['arguments', 'args', 'parameters'];
-const CALL_KEYS = new Set(['name', 'id', 'type', ...ARGUMENT_KEYS]);
 /** The characters that can start a candidate in text. */
 export const JSON_CALL_TRIGGERS = '{[<`';
 const TOOL_CALL_OPEN = '<tool_call>';
@@ -45,30 +44,6 @@ interface Call {
 }
 
 type Phase = 'text' | 'opener' | 'gap' | 'json' | 'skip' | 'after' | 'code';
-
-/** A call's parameters: its arguments object (or a JSON string holding one), values as text. */
-function argumentsOf(raw: string): Record<string, string> | string {
-  let call: unknown;
-  try {
-    call = JSON.parse(raw);
-  } catch (error) {
-    return `it is not valid JSON (${(error as Error).message})`;
-  }
-  const fields = call as Record<string, unknown>;
-  const key = ARGUMENT_KEYS.find((k) => k in fields);
-  let args = key === undefined ? undefined : fields[key];
-  if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args);
-    } catch {
-      return `its "${key}" string is not JSON`;
-    }
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return `it has no "arguments" object`;
-  const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(args)) params[name] = typeof value === 'string' ? value : JSON.stringify(value);
-  return params;
-}
 
 export function createJsonCallParser(sink: SegmentSink): InlineParser {
   const runs = createTextRuns(sink);
