@@ -3,7 +3,8 @@ import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX } from '../../../../src-shared/co
 import { createAnswerLedger } from '../../tool-results/answer-ledger';
 import type { Runtime, SessionRegistry } from '../session-registry';
 import { createSessionData } from '../store/session-store';
-import { createReplaySession, sessionAsSource } from './replay-player';
+import { createReplaySession } from './replay-player';
+import { sessionAsSource } from './replay-source';
 
 /**
  * Replay sessions: another session's legs played back into a fresh session by the player
