@@ -173,7 +173,8 @@ export function run({ quick }: BenchOptions): BenchTable[] {
       notes: [
         'MB = million UTF-16 characters. The stage adds this to decoding only for text blocks; a text block streams at most a few kB/s live.',
         'The protocol row keeps a segment every ~40 characters (130,000 segments): collecting the growing segment list, not parsing, sets its',
-        'pace and its 8M/2M ratio (the parser alone with a discarding sink runs ~6 MB/s on it, linearly).',
+        'pace and its 8M/2M ratio (the parser alone with a discarding sink runs ~6 MB/s on it, linearly). So does the json-calls row (175,000 segments).',
+        'The json rows read the same text in the json mode (docs/inline.md, "JSON tool calls"): calls, and JSON that is no call (held, then text).',
       ],
     },
     pipeline(),
