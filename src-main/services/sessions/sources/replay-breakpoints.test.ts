@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionData } from '../store/session-store';
+import { createSessionStore } from '../store/session-store';
 import { BreakpointWatch } from './replay-breakpoints';
 
 const text = (agent: string, type = 'text') => `data: ${JSON.stringify({ type, agent, final: false, delta: 'x' })}\n\n`;
 
 function sessionWith(events: string[]) {
-  const data = createSessionData({ id: 's', title: 't', source: { kind: 'replay', of: 'o' }, createdAt: 0 });
+  const data = createSessionStore({ id: 's', title: 't', source: { kind: 'replay', of: 'o' }, createdAt: 0 });
   const leg = data.openLeg('file', null, 0).index;
   const push = (more: string[]) => data.push(leg, new TextEncoder().encode(more.join('')), 0);
   push(events);

@@ -1,5 +1,5 @@
 import { createBreakpointMatcher, sameBreakpoint, type Breakpoint, type BreakpointFinding, type BreakpointHit } from '../../../../src-shared/replay/breakpoints';
-import type { SessionData } from '../store/session-store';
+import type { SessionStore } from '../store/session-store';
 
 /**
  * A replay's breakpoints (docs/replay.md) and what its matcher has seen of the session played
@@ -17,7 +17,7 @@ export class BreakpointWatch {
   private seenFindings = 0;
 
   /** The first hit among what was delivered since the last look (null: none). Without breakpoints it only moves its marks. */
-  look(data: SessionData): BreakpointHit | null {
+  look(data: SessionStore): BreakpointHit | null {
     const findings = data.diagnostics();
     if (this.list.length === 0) {
       this.seenEnvelopes = data.envelopeCount;
@@ -38,7 +38,7 @@ export class BreakpointWatch {
     return first;
   }
 
-  set(next: readonly Breakpoint[], data: SessionData): void {
+  set(next: readonly Breakpoint[], data: SessionStore): void {
     this.list = [...next];
     this.matcher = createBreakpointMatcher(this.list);
     // The envelope delivered last tells whether a run of matches is under way already.

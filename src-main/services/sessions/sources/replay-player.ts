@@ -8,7 +8,7 @@ import { ReplayAnnouncer } from './replay-announcer';
 import { BreakpointWatch } from './replay-breakpoints';
 import { legEndFromRecording } from '../recorder-port';
 import type { LegState } from '../store/leg-state';
-import type { SessionData } from '../store/session-store';
+import type { SessionStore } from '../store/session-store';
 
 /**
  * A replay session: another session's legs played back into a fresh session with their
@@ -59,7 +59,7 @@ export interface ReplaySessionOptions {
   source: TimelineSource;
   sourceId: string;
   /** The session the replay plays into; replaced on a backward seek. */
-  data: () => SessionData;
+  data: () => SessionStore;
   /** A backward seek: start over with an empty session. */
   reset: () => void;
   onState: (state: ReplayStatePayload) => void;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createSessionData } from '../store/session-store';
+import { createSessionStore } from '../store/session-store';
 import { sessionAsSource } from './replay-source';
 
 describe('sessionAsSource', () => {
   it('gives a session\'s legs with their chunks and receive times, readable again for each replay from the start', async () => {
-    const data = createSessionData({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
     const leg = data.openLeg('run', { method: 'GET', url: 'http://127.0.0.1/', headers: [], body: null }, 5).index;
     data.push(leg, new TextEncoder().encode('data: a\n\n'), 10);
     data.push(leg, new TextEncoder().encode('data: b\n\n'), 20);

@@ -3,10 +3,10 @@ import type { ImportedChunk, ImportedLeg } from '../../importers/types';
 import type { TimelineSource } from '../../replay/timeline';
 import { recordedOutcome } from '../recorder-port';
 import type { LegState } from '../store/leg-state';
-import type { SessionData } from '../store/session-store';
+import type { SessionStore } from '../store/session-store';
 
 /** Any session's bytes as a replay source: its legs, chunks and receive times, from memory. */
-export function sessionAsSource(data: SessionData, actions: readonly RecordedAction[]): TimelineSource {
+export function sessionAsSource(data: SessionStore, actions: readonly RecordedAction[]): TimelineSource {
   function* chunks(leg: LegState): Generator<ImportedChunk> {
     const raw = leg.raw.count > 0 ? leg.raw : leg.rejected;
     for (let i = 0; i < raw.count; i++) {
