@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import type { AppPage } from './pages/app-page';
@@ -8,6 +9,9 @@ import type { AppPage } from './pages/app-page';
  * blocks view shows each text block as its segments, with a toggle to the raw text; the mode
  * can change for an open session; the timeline filters by segment type.
  */
+
+/** Captures of the inline protocols (resources/fixtures/inline/README.md). */
+const INLINE_FIXTURES = join(import.meta.dirname, '../../resources/fixtures/inline');
 
 /** Screenshots of the view at both window sizes, light and dark. */
 async function screenshots(app: AppPage, page: Page, name: string): Promise<void> {
@@ -206,4 +210,35 @@ test('a live text block holds back a marker until the next delta decides it', as
     { type: 'tool_call', complete: true },
   ]);
   await expect(page.getByText('held back')).toHaveCount(0);
+});
+
+test('JSON tool calls in a capture: the json mode of the Blocks toolbar reads them, and a call cut off is explained', async ({ app, blocks, diagnostics, page }) => {
+  // Text blocks whose tool calls are JSON (a Hermes <tool_call>, then a bare object the model
+  // stopped writing): the default mode shows them as text.
+  await app.openFiles(join(INLINE_FIXTURES, 'json-tool-calls.json.sse'));
+  await app.expectState('done');
+  await app.show('blocks');
+  const texts = blocks.ofKind('text');
+  await expect(texts).toHaveCount(2);
+  await expect(texts.nth(0)).toContainText('<tool_call>');
+  await expect(blocks.segmentsOf(page, 'tool_call')).toHaveCount(0);
+
+  await blocks.inlineMode.selectOption('json');
+  await expect.poll(() => blocks.segmentTypes(texts.nth(0))).toEqual([
+    { type: 'text', complete: true },
+    { type: 'tool_call', complete: true },
+  ]);
+  const weather = blocks.segmentsOf(texts.nth(0), 'tool_call');
+  await expect(blocks.segmentDetail(weather, 'name')).toHaveText('get_current_weather');
+  await expect(blocks.segmentDetail(weather, 'params')).toContainText('Boston, MA');
+  await expect(texts.nth(0)).not.toContainText('<tool_call>');
+  const cut = blocks.segmentsOf(texts.nth(1), 'tool_call');
+  await expect(cut).toHaveAttribute('data-complete', 'false');
+  await expect(blocks.segmentDetail(cut, 'name')).toHaveText('read_file');
+  await expect(blocks.segmentDetail(cut, 'params')).toContainText('config/app.json');
+  await screenshots(app, page, '09-inline-json');
+
+  await app.show('diagnostics');
+  await expect.poll(async () => (await diagnostics.rules()).filter((r) => r.startsWith('inline.'))).toEqual(['inline.unclosed']);
+  await app.expectNoErrors();
 });

@@ -82,7 +82,7 @@ export const INLINE_ARGS = { inline: { type: 'string' }, tools: { type: 'string'
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/** `--inline auto|xml|sentinel|off` and `--tools search:query,extract:file_path,query` (docs/inline.md). */
+/** `--inline MODE` (one of INLINE_MODES) and `--tools search:query,extract:file_path,query` (docs/inline.md). */
 export function parseInline(mode: string | undefined, tools: string | undefined): InlineOptions {
   const chosen = (mode ?? 'auto') as InlineMode;
   if (!INLINE_MODES.includes(chosen)) throw new UsageError(`--inline must be one of ${INLINE_MODES.join(', ')}, not '${mode}'`);

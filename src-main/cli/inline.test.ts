@@ -40,6 +40,19 @@ describe('stream-inspector blocks --json: segments of text blocks', () => {
     expect((JSON.parse(out) as JsonBlock[])[0]?.segments?.map((s) => s.type)).toEqual(['text']);
   });
 
+  it('--inline json reads tool calls written as JSON in the text (issue 23 §2.3)', async () => {
+    const text = capture(['Looking it up.\n<tool_call>\n{"name": "get_weather", "argu', 'ments": {"city": "Paris"}}\n</tool_call>']);
+    const { code, out } = await run(['blocks', '--json', '--inline', 'json', '-'], text);
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as JsonBlock[])[0]?.segments?.map((s) => [s.type, s.metadata, s.params])).toEqual([
+      ['text', {}, {}],
+      ['tool_call', { tool_name: 'get_weather' }, { city: 'Paris' }],
+    ]);
+    // The default mode does not read JSON: the same text is one text segment.
+    const auto = await run(['blocks', '--json', '-'], text);
+    expect((JSON.parse(auto.out) as JsonBlock[])[0]?.segments?.map((s) => s.type)).toEqual(['text']);
+  });
+
   it('--tools replaces the known tool tags, with their required parameters', async () => {
     const { out } = await run(['blocks', '--json', '--tools', 'lookup:term', '-'], capture(['<lookup><term>x</term></lookup>']));
     expect((JSON.parse(out) as JsonBlock[])[0]?.segments?.map((s) => [s.type, s.metadata])).toEqual([['tool_call', { tool_name: 'lookup' }]]);
@@ -59,7 +72,7 @@ describe('stream-inspector blocks --json: segments of text blocks', () => {
   });
 
   it.each([
-    [['--inline', 'maybe'], '--inline must be one of auto, xml, sentinel, off'],
+    [['--inline', 'maybe'], '--inline must be one of auto, xml, sentinel, json, off'],
     [['--tools', 'bad name'], '--tools takes tag names'],
     [['--tools', ''], '--tools takes tag names'],
   ])('rejects %j with a usage error', async (args, message) => {

@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import { DIALECT_IDS } from '../../src-shared/dialects/registry';
+import { INLINE_MODES } from '../../src-shared/inline/types';
 import { terminalIo, UsageError, type CliIo, type Command } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  inspect: { summary: `inspect FILE... [--format auto|${DIALECT_IDS.join('|')}] [--inline auto|xml|sentinel|off] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`, load: async () => (await import('./commands/inspect')).inspect },
+  inspect: { summary: `inspect FILE... [--format auto|${DIALECT_IDS.join('|')}] [--inline ${INLINE_MODES.join('|')}] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`, load: async () => (await import('./commands/inspect')).inspect },
   blocks: { summary: 'blocks FILE [--format …] [--inline …] [--tools …] [--json]  the reconstructed blocks; text blocks with their segments', load: async () => (await import('./commands/blocks')).blocks },
   frames: { summary: 'frames FILE... [--rechunk N|random:SEED | --filter EXPR] --json   events exactly as an EventSource dispatches them', load: async () => (await import('./commands/frames')).frames },
   check: { summary: "check FILE... --expect 'EXPR'... [--spec FILE] [--json] [--junit OUT]   assertions over recordings (exit 1 on a failure)", load: async () => (await import('./commands/check')).check },

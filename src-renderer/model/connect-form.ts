@@ -42,6 +42,7 @@ export const INLINE_MODES: readonly { value: InlineMode; label: string }[] = [
   { value: 'auto', label: 'Auto' },
   { value: 'xml', label: 'XML tool tags' },
   { value: 'sentinel', label: 'Sentinels' },
+  { value: 'json', label: 'JSON tool calls' },
   { value: 'off', label: 'Off (plain text)' },
 ];
 

@@ -1,6 +1,7 @@
 import { DIALECT_IDS } from '../dialects/registry';
 import type { SessionDiff } from '../diff/types';
 import { CONTROL_KINDS } from '../envelope/types';
+import { INLINE_MODES } from '../inline/types';
 import type { UnifiedEvent } from '../envelope/unified';
 import { columnsProblem, type RowColumns as RowColumnsData } from './row-columns';
 import * as s from './schema';
@@ -28,7 +29,7 @@ const Count = s.index;
 
 /** How the inline stage reads the model's text (docs/inline.md): a mode and the known tool tags. */
 export const InlineOptions = s.object({
-  mode: s.literal('auto', 'xml', 'sentinel', 'off'),
+  mode: s.literal(...INLINE_MODES),
   tools: s.array(
     s.object({
       name: s.string({ nonEmpty: true, max: 100, pattern: /^[A-Za-z_][A-Za-z0-9_.-]*$/ }),

@@ -1,5 +1,6 @@
 import { withContent } from '../reconstruct/block-content';
-import { createInlineParser, segmentId, type InlineParser } from './parser';
+import { createInlineParser, type InlineParser } from './parser';
+import { segmentId } from './text-runs';
 import type { InlineOptions, InlineRuleId, Segment, SegmentSink } from './types';
 
 export interface InlineFinding {

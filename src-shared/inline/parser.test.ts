@@ -80,6 +80,66 @@ describe('the inline parser', () => {
     expect(doc.segments.map((s) => [s.type, s.metadata, s.content])).toEqual([['write_file', { path: '/p' }, 'abc']]);
   });
 
+  it('keeps an end marker that no closing tag follows as file content (issue 23 §2.1)', () => {
+    const file = '// a line with __END_CONTENT__ in it\nconst END = "__END_CONTENT__";\nx';
+    const text = `<tool name="write_file"><arguments><arg name="path">/a.js</arg><arg name="content">__START_CONTENT__\n${file}\n__END_CONTENT__\n</arg></arguments></tool>`;
+    expect(brief(text)).toEqual([{ type: 'write_file', content: `${file}\n`, params: { path: '/a.js' }, metadata: { path: '/a.js' } }]);
+    // The same, fed one character at a time.
+    const doc = createInlineDocument(auto);
+    for (const c of text) doc.parser.push(c);
+    doc.parser.end();
+    expect(doc.segments[0]?.content).toBe(`${file}\n`);
+  });
+
+  it('keeps an end marker followed by a closing tag of another name as content', () => {
+    const text = '<tool name="write_file"><arguments><arg name="path">/a</arg><arg name="content">__START_CONTENT__\na __END_CONTENT__</b>\n__END_CONTENT__</arg></arguments></tool>';
+    expect(brief(text)[0]?.content).toBe('a __END_CONTENT__</b>\n');
+  });
+
+  it('strips __START_PATCH__ / __END_PATCH__ around a patch, with the same end-marker rule (issue 23 §2.2)', () => {
+    const diff = '--- a/x.md\n+++ b/x.md\n-old __END_PATCH__ mention\n+new';
+    const text = `<tool name="patch_file"><arguments><arg name="path">x.md</arg><arg name="patch">\n__START_PATCH__\n${diff}\n__END_PATCH__\n</arg></arguments></tool>`;
+    expect(brief(text)).toEqual([{ type: 'patch_file', content: `${diff}\n`, params: { path: 'x.md' }, metadata: { path: 'x.md' } }]);
+  });
+
+  it('shows a patch without markers as it came', () => {
+    expect(brief('<tool name="patch_file"><arguments><arg name="path">x</arg><arg name="diff">-a\n+b</arg></arguments></tool>')[0]?.content).toBe('-a\n+b');
+  });
+
+  describe('a tag left open when the text ends (issue 23 §2.4)', () => {
+    it('reads the open parameter and those after it, each up to the next parameter tag', () => {
+      expect(brief('<search><query>login &amp; session<path>src/auth</path><allow_tests>true')).toEqual([
+        { type: 'tool_call', content: '<query>login &amp; session<path>src/auth</path><allow_tests>true', params: { query: 'login & session', path: 'src/auth', allow_tests: 'true' }, metadata: { tool_name: 'search' }, complete: false },
+      ]);
+      const { findings } = parseSegments('<search><query>login', auto);
+      expect(findings.map((f) => [f.rule, f.message])).toEqual([['inline.unclosed', expect.stringContaining('nor is its <query> parameter') as unknown]]);
+    });
+
+    it('reads the <arg> parameters of an open <tool name>, and a file tool\'s path', () => {
+      expect(brief('<tool name="read_file"><arguments><arg name="path">README.md<arg name="limit">40')[0]?.params).toEqual({ path: 'README.md', limit: '40' });
+      expect(brief('<tool name="write_file"><arguments><arg name="path">/a.md<arg name="content">body')).toEqual([
+        { type: 'write_file', content: 'body', params: { path: '/a.md' }, metadata: { path: '/a.md' }, complete: false },
+      ]);
+    });
+
+    it('ends an open parameter at the tool\'s closing tag', () => {
+      expect(brief('<search><query>abc</search>')[0]?.params).toEqual({ query: 'abc' });
+    });
+
+    it('still reads the tool call after an unclosed <thinking>', () => {
+      expect(brief('<thinking>I should search.\n<search><query>q</query></search>')).toEqual([
+        { type: 'reasoning', content: 'I should search.\n', complete: false },
+        { type: 'tool_call', content: '<query>q</query>', params: { query: 'q' }, metadata: { tool_name: 'search' } },
+      ]);
+      expect(rules('<thinking>I should search.\n<search><query>q</query></search>')).toEqual(['inline.unclosed']);
+      expect(brief('<thinking>done</thinking><attempt_completion><result>r</result></attempt_completion>').map((s) => s.type)).toEqual(['reasoning', 'completion']);
+    });
+
+    it('keeps a <tool> tag without a name as text', () => {
+      expect(brief('<tool><arguments><arg name="a">1</arg></arguments></tool>')).toEqual([{ type: 'text', content: '<tool><arguments><arg name="a">1</arg></arguments></tool>' }]);
+    });
+  });
+
   it('survives input that is nothing but markers', () => {
     const text = '<'.repeat(50_000) + '[['.repeat(50_000) + '</'.repeat(20_000);
     const doc = createInlineDocument(auto);
@@ -94,6 +154,7 @@ const MARKERS: { name: string; before: string; marker: string; after: string }[]
   { name: 'opening <thinking>', before: 'Hi ', marker: '<thinking>', after: 'x</thinking>' },
   { name: 'closing </thinking>', before: '<thinking>abc', marker: '</thinking>', after: 'tail' },
   { name: 'opening tool tag', before: 'x ', marker: '<search>', after: '<query>q</query></search>' },
+  { name: 'tool tag inside an unclosed <thinking>', before: '<thinking>abc', marker: '<search>', after: '<query>q</query></search>' },
   { name: 'closing tool tag', before: '<search><query>q</query>', marker: '</search>', after: '' },
   { name: 'closing parameter', before: '<search><query>q', marker: '</query>', after: '</search>' },
   { name: 'CDATA open', before: '<search><query>q', marker: '<![CDATA[', after: 'x]]></query></search>' },
@@ -104,7 +165,10 @@ const MARKERS: { name: string; before: string; marker: string; after: string }[]
   { name: 'opening <tool name>', before: 'go ', marker: '<tool name="read_file">', after: '<arguments></arguments></tool>' },
   { name: 'closing </arg> of a file tool', before: '<tool name="run_bash"><arguments><arg name="command">ls', marker: '</arg>', after: '</arguments></tool>' },
   { name: '__START_CONTENT__', before: '<tool name="write_file"><arguments><arg name="path">/a</arg><arg name="content">', marker: '__START_CONTENT__', after: '\nx\n__END_CONTENT__</arg></arguments></tool>' },
-  { name: '__END_CONTENT__', before: '<tool name="write_file"><arguments><arg name="path">/a</arg><arg name="content">__START_CONTENT__\nx', marker: '\n__END_CONTENT__', after: '</arg></arguments></tool>' },
+  // An end marker is decided by the closing tag after it: both are held until then.
+  { name: '__END_CONTENT__ and </arg>', before: '<tool name="write_file"><arguments><arg name="path">/a</arg><arg name="content">__START_CONTENT__\nx\n', marker: '__END_CONTENT__ \n</arg>', after: '</arguments></tool>' },
+  { name: '__START_PATCH__', before: '<tool name="patch_file"><arguments><arg name="path">/a</arg><arg name="patch">', marker: '__START_PATCH__', after: '\n-a\n__END_PATCH__</arg></arguments></tool>' },
+  { name: '__END_PATCH__ and </arg>', before: '<tool name="patch_file"><arguments><arg name="path">/a</arg><arg name="patch">__START_PATCH__\n-a\n', marker: '__END_PATCH__</arg>', after: '</arguments></tool>' },
   { name: 'sentinel start', before: 'so ', marker: '[[SEG_START {"type":"write_file","path":"/a"}]]', after: 'x[[SEG_END]]' },
   { name: 'sentinel end', before: '[[SEG_START {"type":"run_bash"}]]ls', marker: '[[SEG_END]]', after: '' },
 ];
@@ -152,6 +216,9 @@ describe('protocol diagnostics', () => {
     { rule: 'inline.multiple-actions', triggers: '<search><query>a</query></search><extract><file_path>b</file_path></extract>', mustNot: '<thinking>x</thinking><search><query>a</query></search>\n' },
     { rule: 'inline.missing-param', triggers: '<search><path>./src</path></search>', mustNot: '<query><path>./src</path></query>' },
     { rule: 'inline.invalid-sentinel', triggers: '[[SEG_START {"path":"/a"}]]x[[SEG_END]]', mustNot: '[[SEG_START {"type":"write_file","path":"/a"}]]x[[SEG_END]] and [[links]]' },
+    { rule: 'inline.unclosed', triggers: '<thinking>a\n<search><query>x</query></search>', mustNot: '<thinking>a <b>c</b></thinking><search><query>x</query></search>' },
+    { rule: 'inline.unclosed', triggers: 'x {"name": "read", "arguments": {"path": "a"', mustNot: 'x {"name": "Bob", "age": 3', options: withMode('json') },
+    { rule: 'inline.missing-param', triggers: '[{"name": "a", "arguments": {}}, {"arguments": {}}]', mustNot: '[{"name": "a", "arguments": {}}, {"name": "b", "args": {}}]', options: withMode('json') },
     { rule: 'inline.text-after-action', triggers: '<attempt_completion><result>done</result></attempt_completion>\nP.S. one more thing', mustNot: '<thinking>x</thinking>\n<attempt_completion><result>done</result></attempt_completion>\n\n' },
   ];
 

@@ -1,9 +1,13 @@
 import { decodeAttributeValueLeniently } from '../dialects/legacy-xml/entities';
 import { CDATA_CLOSE, CDATA_OPEN } from '../dialects/legacy-xml/markup';
+import { CONTENT_MARKERS, createArgStream, PATCH_MARKERS, type ArgStream, type RawMarkers } from './arg-stream';
+import { createJsonCallParser, JSON_CALL_TRIGGERS } from './json-calls';
 import { createCharFinder, createMarkerScanner, type MarkerScanner } from './markers';
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
+import { createTextRuns, quote } from './text-runs';
 import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
+import { readUnclosedParams } from './unclosed-params';
 
 /**
  * The incremental in-text parser (docs/inline.md). It reads each character once, holding
@@ -50,32 +54,14 @@ interface Open {
 
 type State = 'text' | 'tag' | 'sentinel' | 'content' | 'body' | 'value' | 'cdata' | 'stream';
 
-/** Phases of a file tool's content argument (optional `__START_CONTENT__` … `__END_CONTENT__`). */
-type StreamPhase = 'lead' | 'raw' | 'inside' | 'after';
-
-const START_CONTENT = '__START_CONTENT__';
-const END_CONTENT = '__END_CONTENT__';
-
 const SEGMENT_TAGS = ['thinking', 'attempt_completion', 'tool_result', 'write_file', 'run_bash', 'tool'];
 
 /** The `<tool name="…">` forms that stream one argument as the segment's content. */
-const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly string[]; needsPath: boolean }>> = {
-  write_file: { type: 'write_file', content: ['content'], needsPath: true },
-  patch_file: { type: 'patch_file', content: ['patch', 'diff', 'content'], needsPath: true },
-  run_bash: { type: 'run_bash', content: ['command'], needsPath: false },
+const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly string[]; needsPath: boolean; markers: readonly RawMarkers[] }>> = {
+  write_file: { type: 'write_file', content: ['content'], needsPath: true, markers: [CONTENT_MARKERS] },
+  patch_file: { type: 'patch_file', content: ['patch', 'diff', 'content'], needsPath: true, markers: [PATCH_MARKERS, CONTENT_MARKERS] },
+  run_bash: { type: 'run_bash', content: ['command'], needsPath: false, markers: [CONTENT_MARKERS] },
 };
-
-const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
-
-/** Whether `text` is only white space (space, tab, LF, CR), or empty. */
-export function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (!isSpace(text.charAt(i))) return false;
-  return true;
-}
-
-function quote(text: string, max = 60): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
-}
 
 /** The tag names the parser recognises at the top of a text in this configuration (none without XML). */
 export function inlineTagNames(options: InlineOptions): string[] {
@@ -103,16 +89,11 @@ function vocabularyOf(options: InlineOptions): Vocabulary {
       tools: new Map(options.tools.map((t) => [t.name, t])),
       topPrefixes: new Set(topNames.flatMap((n) => Array.from({ length: n.length }, (_, i) => n.slice(0, i + 1)))),
       topExact: new Set(topNames),
-      textTriggers: (xml ? '<' : '') + (sentinels ? '[' : ''),
+      textTriggers: options.mode === 'json' ? JSON_CALL_TRIGGERS : (xml ? '<' : '') + (sentinels ? '[' : ''),
     };
     vocabularies.set(options, vocabulary);
   }
   return vocabulary;
-}
-
-/** Id of the n-th segment (from 1) a parser opens in a block. */
-export function segmentId(n: number): string {
-  return `seg_${n}`;
 }
 
 /**
@@ -124,18 +105,16 @@ export function markerStarts(options: InlineOptions): string {
 }
 
 export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
+  if (options.mode === 'json') return createJsonCallParser(sink);
   const { tools, topPrefixes, topExact, textTriggers } = vocabularyOf(options);
   const nextTrigger = createCharFinder(textTriggers);
+  /** The opening tags of the actions (a configured tool tag, <attempt_completion>), as written without attributes. */
+  const actionOpeners = [...tools.keys(), 'attempt_completion'].map((name) => `<${name}>`);
 
   let state: State = 'text';
   /** Absolute offset in the block of the character being read. */
   let pos = 0;
-  let ids = 0;
   let open: Open | null = null;
-  /** Whitespace read in text that belongs to no segment yet. */
-  let pendingSpace = '';
-  let pendingSpaceStart = 0;
-  let textOpen = false;
 
   let tag: TagCandidate = newTagCandidate();
   let tagStart = 0;
@@ -161,8 +140,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   /** A parameter value: decoded pieces so far, and raw text not yet decoded. */
   let paramDecoded = '';
   let paramRaw = '';
-  let streamPhase: StreamPhase = 'raw';
-  let streamLead = '';
+  let argStream: ArgStream | null = null;
 
   // Turn-level protocol checks (docs/protocols/inline-tool-tags.md: exactly one action per turn).
   let protocolSeen = false;
@@ -171,14 +149,10 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   let lastActionEnd = -1;
 
   const report = (rule: InlineRuleId, message: string, offset = pos): void => sink.diagnostic(rule, message, offset);
+  const runs = createTextRuns(sink, (from, content) => checkAfterAction(from, `text ${quote(content.trim())}`));
+  const { startSegment, text, closeText, dropPendingSpace } = runs;
 
   // ── segments ──────────────────────────────────────────────────────────────────────────
-
-  function startSegment(type: string, metadata: Record<string, unknown>, start: number): string {
-    const id = segmentId(++ids);
-    sink.start(id, type, metadata, start);
-    return id;
-  }
 
   function emit(content: string): void {
     if (content === '' || !open) return;
@@ -216,35 +190,6 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     sink.end(complete, end);
     if (seg.family === 'action' || seg.family === 'completion') lastActionEnd = end;
     if (complete) checkRequired(seg, end);
-  }
-
-  function closeText(end: number): void {
-    if (!textOpen) return;
-    textOpen = false;
-    sink.end(true, end);
-  }
-
-  /** Text read in the text state: whitespace waits until something else shows the run is a segment. */
-  function text(content: string, start: number): void {
-    if (content === '') return;
-    if (!textOpen) {
-      if (isBlank(content)) {
-        if (pendingSpace === '') pendingSpaceStart = start;
-        pendingSpace += content;
-        return;
-      }
-      const from = pendingSpace === '' ? start : pendingSpaceStart;
-      textOpen = true;
-      startSegment('text', {}, from);
-      checkAfterAction(from, `text ${quote(content.trim())}`);
-      if (pendingSpace !== '') sink.content(pendingSpace);
-      pendingSpace = '';
-    }
-    sink.content(content);
-  }
-
-  function dropPendingSpace(): void {
-    pendingSpace = '';
   }
 
   // ── the turn ──────────────────────────────────────────────────────────────────────────
@@ -338,6 +283,12 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       text(raw, tagStart);
       return;
     }
+    if (t.name === 'tool' && !t.attributes['name']) {
+      // A `<tool>` without a name calls nothing: it is text, like any tag the parser does not know.
+      state = 'text';
+      text(raw, tagStart);
+      return;
+    }
     dropPendingSpace();
     const name = t.name;
     if (name === 'thinking') return enterContent('reasoning', name, 'reasoning', {}, t);
@@ -364,7 +315,10 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       state = 'text';
       return;
     }
-    scanner = scannerFor([`</${name}>`]);
+    // A tool tag or <attempt_completion> inside an unclosed <thinking> ends it (the protocol puts
+    // the action after the reasoning, and a model that stops reasoning without closing the tag
+    // still acts); the reasoning is flagged as unclosed.
+    scanner = scannerFor(family === 'reasoning' ? [`</${name}>`, ...actionOpeners] : [`</${name}>`]);
     state = 'content';
   }
 
@@ -385,9 +339,16 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   function readContent(s: string, i: number): number {
     const { hit, next } = scanner.scan(s, i, emit);
     pos += next - i;
-    if (hit !== -1) {
+    if (hit === 0) {
       closeSegment(true, pos);
       state = 'text';
+    } else if (hit > 0) {
+      const opener = actionOpeners[hit - 1] as string;
+      tagStart = pos - opener.length;
+      const thinking = open as Open;
+      report('inline.unclosed', `<${thinking.tag}> is never closed: ${opener} starts before any </${thinking.tag}>. The reasoning ends there and ${opener} is read as the action.`, thinking.start);
+      closeSegment(false, tagStart);
+      onTopTag({ name: opener.slice(1, -1), closing: false, selfClosing: false, attributes: {} }, opener);
     }
     return next;
   }
@@ -466,9 +427,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     paramDecoded = '';
     paramRaw = '';
     if (seg.family === 'file_tool' && seg.contentArg.includes(name)) {
-      streamPhase = 'lead';
-      streamLead = '';
-      scanner = scannerFor([paramClose]);
+      argStream = createArgStream(paramClose, FILE_TOOLS[seg.type]?.markers ?? [], scannerFor);
       state = 'stream';
       startDeferredIfReady(seg);
       return;
@@ -513,6 +472,17 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     return next;
   }
 
+  /** The text ended inside a parameter value: what arrived is the value, and the parameters after it (unclosed-params.ts). */
+  function takeUnclosedParams(seg: Open, inCdata: boolean): void {
+    const argForm = seg.family === 'xml_tool' || seg.family === 'file_tool';
+    const found: [string, string][] = inCdata ? [[paramName, paramRaw]] : readUnclosedParams(paramName, paramRaw, { toolTag: seg.tag, argForm });
+    found.forEach(([name, raw], i) => {
+      if (seg.family === 'file_tool' && seg.contentArg.includes(name)) return emit(raw);
+      const decoded = inCdata ? raw : decodeAttributeValueLeniently(raw);
+      setParam(seg, name, (i === 0 ? paramDecoded + decoded : decoded).trim());
+    });
+  }
+
   function onCdataContent(content: string): void {
     paramDecoded += content;
     if (open?.family !== 'file_tool') emit(content);
@@ -530,45 +500,12 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
 
   /** A file tool's content argument: streamed as the segment's content, optional raw markers stripped. */
   function readStream(s: string, i: number): number {
-    if (streamPhase === 'lead') {
-      const c = s.charAt(i);
-      const lead = streamLead + c;
-      const marker = lead.trimStart();
-      if (marker === '' || START_CONTENT.startsWith(marker)) {
-        pos++;
-        streamLead = lead;
-        if (marker === START_CONTENT) {
-          streamPhase = 'inside';
-          // Between the raw markers only __END_CONTENT__ ends the content (a `</arg>` there is
-          // file content). One line break after the opening marker and before the closing one
-          // belongs to the markers.
-          scanner = scannerFor(['\n' + END_CONTENT, END_CONTENT]);
-          streamLead = '';
-        }
-        return i + 1;
-      }
-      streamPhase = 'raw';
-      emit(streamLead);
-      streamLead = '';
-      return i;
-    }
-    if (streamPhase === 'inside' && streamLead === '' && s.charAt(i) === '\n' && scanner.held === '') {
-      // Skip the line break right after __START_CONTENT__ (once).
-      streamLead = 'skipped';
-      pos++;
-      return i + 1;
-    }
-    if (streamPhase === 'inside') streamLead = 'skipped';
-    const sinkFor = streamPhase === 'after' ? () => undefined : emit;
-    const { hit, next } = scanner.scan(s, i, sinkFor);
+    const { next, closed } = (argStream as ArgStream).read(s, i, emit);
     pos += next - i;
-    if (hit === -1) return next;
-    if (streamPhase === 'inside') {
-      streamPhase = 'after';
-      scanner = scannerFor([paramClose]);
-      return next;
+    if (closed) {
+      argStream = null;
+      state = 'body';
     }
-    state = 'body';
     return next;
   }
 
@@ -586,7 +523,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   function push(s: string): void {
     // Most deltas of most blocks are more text for the open text segment with nothing that
     // could start a marker: they go straight to the segment, without the state machine.
-    if (state === 'text' && textOpen && nextTrigger(s, 0) === -1) {
+    if (state === 'text' && runs.textOpen && nextTrigger(s, 0) === -1) {
       sink.content(s);
       pos += s.length;
       return;
@@ -602,7 +539,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       case 'sentinel':
         return sentinel.text;
       case 'stream':
-        return streamPhase === 'lead' ? streamLead : streamPhase === 'after' ? '' : scanner.held;
+        return argStream?.held() ?? '';
       case 'content':
       case 'value':
       case 'cdata':
@@ -625,12 +562,15 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     if (state !== 'text') {
       const held = heldText();
       if (state === 'value' || state === 'cdata') onValueContent(held);
-      else if (state === 'stream' && streamPhase !== 'after') emit(held);
-      else if (state === 'content') emit(held);
+      else if (state === 'stream' || state === 'content') emit(held);
       const seg = open;
       if (seg) {
         const closer = seg.family === 'sentinel' ? SENTINEL_END : `</${seg.tag}>`;
-        const inside = state === 'value' || state === 'cdata' || state === 'stream' ? ` (inside its ${paramName} parameter)` : '';
+        let inside = state === 'stream' ? ` (inside its ${paramName} parameter)` : '';
+        if (state === 'value' || state === 'cdata') {
+          inside = `, nor is its ${paramClose === '</arg>' ? `<arg name="${paramName}">` : `<${paramName}>`} parameter (each parameter is read up to the next parameter tag or the end of the text)`;
+          takeUnclosedParams(seg, state === 'cdata');
+        }
         report('inline.unclosed', `${seg.family === 'sentinel' ? `Sentinel segment "${seg.type}"` : `<${seg.tag}>`} is never closed${inside}: no ${closer} before the block ends. Its content is shown as received.`, seg.start);
         closeSegment(false, pos);
       }

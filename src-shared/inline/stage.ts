@@ -3,7 +3,8 @@ import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
 import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
 import { createInlineDocument, plainTextSegment, type InlineDocument, type InlineFinding } from './collect';
-import { isBlank, markerStarts } from './parser';
+import { markerStarts } from './parser';
+import { isBlank } from './text-runs';
 import type { InlineOptions, Segment } from './types';
 
 /** The block kind whose text the model writes, and so the only kind the stage parses. */

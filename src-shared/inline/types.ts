@@ -5,10 +5,13 @@
  * the same shape.
  */
 
-/** `auto` recognises XML tags and sentinels, `xml` and `sentinel` one family, `off` neither. */
-export type InlineMode = 'auto' | 'xml' | 'sentinel' | 'off';
+/**
+ * `auto` recognises XML tags and sentinels, `xml` and `sentinel` one family, `json` JSON tool
+ * calls (docs/protocols/segments.md, "Parser strategies"), `off` none.
+ */
+export type InlineMode = 'auto' | 'xml' | 'sentinel' | 'json' | 'off';
 
-export const INLINE_MODES: readonly InlineMode[] = ['auto', 'xml', 'sentinel', 'off'];
+export const INLINE_MODES: readonly InlineMode[] = ['auto', 'xml', 'sentinel', 'json', 'off'];
 
 /** A tool tag the model may write (`<search>…</search>`), with the parameters it must carry. */
 export interface ToolTag {

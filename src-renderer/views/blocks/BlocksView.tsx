@@ -281,6 +281,7 @@ const MODE_TITLES: Record<InlineMode, string> = {
   auto: 'XML tool tags, segment tags and sentinels',
   xml: 'XML tool tags and segment tags only',
   sentinel: '[[SEG_START …]] sentinels only',
+  json: 'JSON tool calls ({"name": …, "arguments": …}), bare, fenced or in <tool_call>',
   off: 'No parsing: text blocks stay text',
 };
 
@@ -322,7 +323,7 @@ function InlineControls({ app, sessionId, inline }: { app: AppModel; sessionId: 
           className="input inline-tools"
           spellCheck={false}
           value={tools}
-          disabled={inline.mode === 'off' || inline.mode === 'sentinel'}
+          disabled={inline.mode === 'off' || inline.mode === 'sentinel' || inline.mode === 'json'}
           data-testid={BLOCK_IDS.inlineTools}
           onChange={(e) => setTools(e.target.value)}
           onBlur={applyTools}
