@@ -82,3 +82,10 @@ export function listProviderFixtures(): string[] {
     .map((name) => name.split('\\').join('/'))
     .sort();
 }
+
+/** Streams recorded by other projects' test suites (resources/fixtures/external, credited in its README). */
+export const EXTERNAL_FIXTURES_DIR = join(PROJECT_ROOT, 'resources/fixtures/external');
+
+export function readExternalFixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(EXTERNAL_FIXTURES_DIR, name)));
+}

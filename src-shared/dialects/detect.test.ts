@@ -45,7 +45,9 @@ describe('detection on the upstream fixtures', () => {
     expect(detectFormat(events[0] ?? '')).toBe('xml');
     expect(isAnthropicEventData(events[0] ?? '')).toBe(false);
     expect(isAnthropicEventData(events[1] ?? '')).toBe(true);
-    expect(detectFormat(events[1] ?? '')).toBe('raw');
+    // Alone, a bare Anthropic event is the Messages API's; after the leg's XML item, raw takes it over.
+    expect(detectFormat(events[1] ?? '')).toBe('anthropic-messages');
+    expect(DIALECT_REGISTRY.get('raw')?.takesOver?.(sniffFrame({ event: '', data: events[1] ?? '' }))).toBe(true);
   });
 
   it('detects json from a meta_init envelope whose delta is only the first chunk of its payload', () => {
@@ -74,6 +76,7 @@ describe('detection', () => {
     ['an XML meta_init announcing raw', 'raw', metaInitItem('{"format": "raw", "user_query": "it\'s <b> & more"}')],
     ['an XML meta_init announcing xml', 'xml', metaInitItem('{"format": "xml"}')],
     ['an XML meta_init announcing json (still an XML item)', 'xml', metaInitItem('{"format": "json"}')],
+    ['an Anthropic event named by its event: field', 'anthropic-messages', '{"type":"ping"}', 'ping'],
     ['an XML meta_init with single-quoted data', 'raw', `<meta_init data='{"format": "raw"}'></meta_init>`],
     ['an XML meta_init whose data does not parse', 'xml', '<meta_init data="{&quot;format"></meta_init>'],
     ['an XML meta_init without data', 'xml', '<meta_init></meta_init>'],
@@ -81,12 +84,12 @@ describe('detection', () => {
     ['a bare "<"', 'xml', '<'],
     ['a JSON envelope', 'json', '{"type":"text","agent":"a","final":false,"delta":"hi"}'],
     ['a JSON envelope with wrongly typed fields', 'json', '{"type":1,"agent":null,"final":"no","delta":{}}'],
-    ['an Anthropic event with its type last', 'raw', '{"message":{"id":"m"},"type":"message_start"}'],
-    ['an Anthropic ping', 'raw', '{"type": "ping"}'],
-    ['an Anthropic error event', 'raw', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
-    ['leading whitespace and a BOM', 'raw', '\uFEFF \t{"type":"content_block_stop","index":0}'],
-  ] as const)('%s → %s', (_name, expected, data) => {
-    expect(detectFormat(data)).toBe(expected);
+    ['an Anthropic event with its type last', 'anthropic-messages', '{"message":{"id":"m"},"type":"message_start"}'],
+    ['an Anthropic ping', 'anthropic-messages', '{"type": "ping"}'],
+    ['an Anthropic error event', 'anthropic-messages', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
+    ['leading whitespace and a BOM', 'anthropic-messages', '\uFEFF \t{"type":"content_block_stop","index":0}'],
+  ] as const)('%s → %s', (_name, expected, data, event = '') => {
+    expect(detectFormat(data, event)).toBe(expected);
   });
 
   test.each([

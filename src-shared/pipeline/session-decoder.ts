@@ -1,8 +1,8 @@
 import { createChunkStats, type ChunkStatistics } from '../diagnostics/chunk-stats';
-import { RULES } from '../diagnostics/rules';
+import { ruleAppliesTo, ruleDialects, RULES } from '../diagnostics/rules';
 import type { Diagnostic, DiagnosticInit } from '../diagnostics/types';
 import { DIALECT_REGISTRY, type DialectId, type DialectRegistry } from '../dialects/registry';
-import { sniffFrame } from '../dialects/sniff';
+import { sniffFrame, type SniffedFrame } from '../dialects/sniff';
 import type { DialectDecoder, DialectModule } from '../dialects/types';
 import type { Envelope, EnvelopeInit } from '../envelope/types';
 import { createInlineStage } from '../inline/stage';
@@ -81,7 +81,8 @@ export interface SessionDecoder {
  * continues (a raw session's continuation starts with an agent-layer XML item); the session
  * already knows better.
  */
-function continuationDialect(detected: DialectModule | undefined, previous: DialectModule | undefined): DialectModule | undefined {
+function continuationDialect(detected: DialectModule | undefined, previous: DialectModule | undefined, frame: SniffedFrame): DialectModule | undefined {
+  if (previous?.takesOver?.(frame)) return previous;
   return detected && previous?.continues?.includes(detected.id) ? previous : detected;
 }
 
@@ -160,7 +161,18 @@ export function createSessionDecoder(
       if (end.error !== undefined) streamError = { message: end.error, frame };
       terminal ??= { event: end.event, frame };
     };
-    const legReport = (d: DiagnosticInit): void => report(d, leg);
+    /** Findings of dialect-specific rules raised before the leg's dialect was known (the framer's, during detection). */
+    let undecided: DiagnosticInit[] = [];
+    const legReport = (d: DiagnosticInit): void => {
+      if (!module && ruleDialects(d.rule)) undecided.push(d);
+      else if (ruleAppliesTo(d.rule, module?.id)) report(d, leg);
+    };
+    /** Reports the held findings that apply to the dialect now decided (all of them when none ever is). */
+    const flushUndecided = (): void => {
+      const held = undecided;
+      undecided = [];
+      for (const d of held) if (ruleAppliesTo(d.rule, module?.id)) report(d, leg);
+    };
 
     const emit = (init: EnvelopeInit, dialectId: DialectId, payload?: unknown): void => {
       const frame = current?.seq === init.frame ? current : lastPushed?.seq === init.frame ? lastPushed : undefined;
@@ -206,6 +218,7 @@ export function createSessionDecoder(
 
     const decide = (chosenModule: DialectModule): void => {
       const decoder = createDialect(chosenModule);
+      flushUndecided();
       for (const frame of pending.splice(0)) {
         current = frame;
         lastPushed = frame;
@@ -245,7 +258,7 @@ export function createSessionDecoder(
         // open text block, where an item is text whatever it holds.
         if (successors.length > 0 && !dialect.insideStreamedBlock?.()) {
           const sniffed = sniffFrame(frame);
-          const successor = successors.find((s) => s.detect(sniffed));
+          const successor = successors.find((s) => s.detect(sniffed) || s.takesOver?.(sniffed));
           if (successor) {
             dialect.end();
             createDialect(successor);
@@ -256,7 +269,8 @@ export function createSessionDecoder(
         return;
       }
       pending.push(frame);
-      const detected = chosen ?? continuationDialect(registry.detect(sniffFrame(frame)), previousDialect);
+      const sniffed = sniffFrame(frame);
+      const detected = chosen ?? continuationDialect(registry.detect(sniffed), previousDialect, sniffed);
       if (detected) {
         decide(detected);
       } else if (pending.length >= DETECTION_WINDOW) {
@@ -292,6 +306,7 @@ export function createSessionDecoder(
           legReport({ rule: 'stream.format-undetected', message: `No event matched a known format; decoded ${pending.length} event(s) as ${registry.fallback.label}.`, at: { frame: pending[0]?.seq ?? 0 } });
           decide(registry.fallback);
         }
+        flushUndecided();
         dialect?.end();
         // Dialects with their own terminal event report a missing one themselves.
         if (module?.terminator !== 'dialect' && !terminal && !streamError && summary.frames > 0) {

@@ -1,6 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
-import { listProviderFixtures, listSseFixtures, readFixture } from '../../../src-main/testing/fixtures';
+import { listProviderFixtures, listSseFixtures, readExternalFixture, readFixture } from '../../../src-main/testing/fixtures';
 import { decodeEveryChunking, decodeProviderEvents, providerEvent as ev, readProviderFixture, rulesOf } from '../../../src-main/testing/provider-streams';
+import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
 import { decodeBytes, decodeLegs } from '../../pipeline/session-decoder';
 
 const start = ev('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 10, output_tokens: 1 } } });
@@ -104,11 +105,27 @@ describe('detection: the API names its events, the agent raw format does not', (
     }
   });
 
-  it('the same events without event: lines are the raw format (and miss [DONE])', () => {
+  it('the same events without event: lines are still the Messages API, done at message_stop (no [DONE] wanted)', () => {
     const bare = complete.map((e) => e.replace(/^event: [^\n]*\n/, ''));
     const result = decodeProviderEvents(bare);
-    expect(result.formats).toEqual(['raw']);
-    expect(rulesOf(result)).toContain('stream.missing-done');
+    expect(result.formats).toEqual(['anthropic-messages']);
+    expect(rulesOf(result)).toEqual([]);
+    expect(result.ends[0]?.stream.terminal?.event).toBe('message_stop');
+    expect(result.blocks.map((b) => [b.kind, b.content])).toEqual([
+      ['text', 'Hi'],
+      ['message', expect.any(String)],
+    ]);
+  });
+
+  it('a real data-only capture (an SDK test suite\'s recorded stream): anthropic-messages, done, its text whole, at every chunking', () => {
+    const bytes = readExternalFixture('vercel-ai/anthropic-text.data-only.sse');
+    const result = decodeBytes(bytes);
+    expect(result.formats).toEqual(['anthropic-messages']);
+    expect(rulesOf(result)).toEqual([]);
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe('done');
+    expect(result.blocks[0]?.content).toBe("Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?");
+    const [first, ...rest] = decodeEveryChunking(bytes);
+    expect(rest.filter((r) => JSON.stringify(r.shape) !== JSON.stringify(first?.shape)).map((r) => r.name)).toEqual([]);
   });
 });
 
