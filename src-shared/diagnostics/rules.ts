@@ -89,6 +89,7 @@ export const RULES = {
   'provider.block-started-twice': { severity: 'warning', layer: 'provider', title: 'Block, part or item started again while open', dialects: PROVIDERS },
   'provider.delta-after-stop': { severity: 'error', layer: 'provider', title: 'Delta or stop after the block, part or item was done', dialects: PROVIDERS },
   'provider.block-not-stopped': { severity: 'warning', layer: 'provider', title: 'Block, part or item never got its stop/done event', dialects: PROVIDERS },
+  'provider.next-message': { severity: 'info', layer: 'provider', title: 'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another', dialects: PROVIDERS },
   'provider.sequence-gap': { severity: 'error', layer: 'provider', title: 'sequence_number skipped or went backwards', dialects: PROVIDERS },
   'provider.tool-args-invalid': { severity: 'error', layer: 'provider', title: 'Tool call arguments do not parse as JSON once complete', dialects: PROVIDERS },
   'provider.annotation-out-of-range': { severity: 'warning', layer: 'provider', title: 'Annotation offsets fall outside the text they annotate', dialects: PROVIDERS },

@@ -20,6 +20,11 @@ export interface DialectCallbacks {
    * status is built from (pipeline/end-status.ts).
    */
   onStreamEnd?: (end: { event: string; error?: string }) => void;
+  /**
+   * A new message started after the terminal event of the previous one (a capture holding
+   * several responses): the stream is not over until this one ends too.
+   */
+  onStreamResumed?: () => void;
 }
 
 export interface DialectOptions {

@@ -163,6 +163,9 @@ export function createSessionDecoder(
     };
     /** Findings of dialect-specific rules raised before the leg's dialect was known (the framer's, during detection). */
     let undecided: DiagnosticInit[] = [];
+    const onStreamResumed = (): void => {
+      terminal = null;
+    };
     const legReport = (d: DiagnosticInit): void => {
       if (!module && ruleDialects(d.rule)) undecided.push(d);
       else if (ruleAppliesTo(d.rule, module?.id)) report(d, leg);
@@ -207,7 +210,7 @@ export function createSessionDecoder(
     const createDialect = (chosenModule: DialectModule): DialectDecoder => {
       const id = chosenModule.id as DialectId;
       const decoder = chosenModule.create(
-        { onEnvelope: (e, payload) => emit(e, id, payload), onDiagnostic: legReport, onStreamEnd },
+        { onEnvelope: (e, payload) => emit(e, id, payload), onDiagnostic: legReport, onStreamEnd, onStreamResumed },
         { chunkBudget, defaultAgent: reconstructor.rootAgent() ?? '' },
       );
       dialect = decoder;

@@ -221,3 +221,42 @@ describe('compact deltas, read without JSON.parse', () => {
     expect(a.blocks.map((block) => block.content).slice(0, 2)).toEqual([texts.join(''), texts.join('')]);
   });
 });
+
+describe('several messages in one capture', () => {
+  const second = (id: string): string[] => [
+    ev('message_start', { message: { id, type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 3, output_tokens: 1 } } }),
+    textStart(0),
+    textDelta(0, 'Again'),
+    stop(0),
+    ...end,
+  ];
+
+  it('a second message_start after message_stop begins the next message: one info finding, both messages complete, done', () => {
+    const result = decodeProviderEvents([...complete, ...second('msg_2')]);
+    expect(result.diagnostics.map((d) => [d.rule, d.severity])).toEqual([['provider.next-message', 'info']]);
+    expect(result.diagnostics[0]?.message).toBe('message_start in event 6 begins message 2 (msg_2) after message 1 ended in event 5: the capture holds several messages, decoded one after another.');
+    expect(result.blocks.map((b) => [b.kind, b.kind === 'message' ? (b.parsed as { id: string }).id : b.content])).toEqual([
+      ['text', 'Hi'],
+      ['message', 'msg_1'],
+      ['text', 'Again'],
+      ['message', 'msg_2'],
+    ]);
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe('done');
+  });
+
+  it('the second message cut short: truncated, though the first one stopped', () => {
+    const result = decodeProviderEvents([...complete, ...second('msg_2').slice(0, 3)]);
+    expect(rulesOf(result)).toContain('provider.missing-terminal');
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe('truncated');
+  });
+
+  it('a message_start while the message is open: the open one was cut short (another id), or the start is repeated (its own id)', () => {
+    const cut = decodeProviderEvents([start, textStart(0), textDelta(0, 'Hi'), ...second('msg_2')]);
+    expect(rulesOf(cut)).toEqual(['provider.missing-terminal', 'provider.block-not-stopped', 'block.unterminated']);
+    expect(cut.blocks.filter((b) => b.kind === 'message').map((b) => (b.parsed as { status: string }).status)).toEqual(['cut', 'completed']);
+    // A duplicated message_start, as in an SDK suite's duplicate-message-start fixture: one message.
+    const repeated = decodeProviderEvents([start, start, textStart(0), textDelta(0, 'ok'), stop(0), ...end]);
+    expect(rulesOf(repeated)).toEqual(['provider.block-started-twice']);
+    expect(repeated.blocks.map((b) => b.kind)).toEqual(['text', 'message']);
+  });
+});

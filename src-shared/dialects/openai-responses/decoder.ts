@@ -4,6 +4,7 @@ import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { NO_EXTRAS } from '../../envelope/types';
 import { MessageClock } from '../provider/message-summary';
+import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
 import { RecentTextDelta } from './recent-delta';
@@ -101,7 +102,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   let responseId = '';
   let lastSequence: number | undefined;
   let events = 0;
-  let terminated = false;
+  const responses = new MessageSequence(callbacks, { message: 'response', start: 'response.created', terminal: 'response.completed, .failed or .incomplete' });
   let lastFrame: Frame | undefined;
   const recent = new RecentTextDelta<DecodedDelta>();
   let eventContext: ProviderEventContext | undefined;
@@ -124,6 +125,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     events++;
     if (!event) return;
     const type = event['type'] as string;
+    // A response numbers its events from its own response.created: a new one starts again.
+    if (type === 'response.created') lastSequence = undefined;
     checkSequence(ctx, type, integerField(event, 'sequence_number'));
     decode(ctx, type, event);
   }
@@ -134,7 +137,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       const how = sequence <= lastSequence ? `goes back from ${lastSequence} to ${sequence} (events reordered or repeated)` : `jumps from ${lastSequence} to ${sequence}: ${sequence - lastSequence - 1} event(s) missing`;
       ctx.report('provider.sequence-gap', `${type} in event ${ctx.frame.seq}: sequence_number ${how}.`);
     }
-    if (lastSequence === undefined || sequence > lastSequence) lastSequence = sequence;
+    // Counted on from where the stream went: one gap or step back is one finding, not one per later event.
+    lastSequence = sequence;
   }
 
   function ids(event: WireEvent, extra: StreamIds = {}): StreamIds {
@@ -190,19 +194,29 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   function lifecycle(ctx: ProviderEventContext, type: string, event: WireEvent): void {
     const body = objectField(event, 'response');
     if (type === 'response.created' || !response) {
-      if (response) items.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+      if (!responses.start(ctx, stringField(body, 'id'), response !== undefined)) return lifecycleEvent(ctx, type, event);
+      if (response) {
+        items.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+        parts.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+        response.status = 'cut';
+        emitSummary(ctx);
+      }
       responseId = stringField(body, 'id');
       response = new MessageClock(ctx.frame.receivedAt);
       response.id = responseId;
     }
     response.model = stringField(body, 'model') || response.model;
     response.status = stringField(body, 'status') || response.status;
+    lifecycleEvent(ctx, type, event);
+  }
+
+  function lifecycleEvent(ctx: ProviderEventContext, type: string, event: WireEvent): void {
     const family = type === 'response.created' ? 'stream.message_start' : 'stream.message_delta';
     new ProviderEventContext(ctx.frame, callbacks, responseId).wire(type, event, unified(family, { response_id: responseId }, { phase: type.slice('response.'.length) }));
   }
 
   function terminal(ctx: ProviderEventContext, type: string, event: WireEvent): void {
-    terminated = true;
+    responses.end(ctx);
     const body = objectField(event, 'response');
     if (!response) {
       responseId = stringField(body, 'id');
@@ -240,7 +254,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   }
 
   function apiError(ctx: ProviderEventContext, event: WireEvent): void {
-    terminated = true;
+    responses.end(ctx);
     const first = events === 1 ? ' as the first event' : '';
     const code = stringField(event, 'code');
     callbacks.onStreamEnd?.({ event: 'error', error: `${code || 'error'}: ${stringField(event, 'message') || jsonText(event)}` });
@@ -536,7 +550,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     end() {
       parts.endMessage('before the stream ended');
       items.endMessage('before the stream ended');
-      if (!terminated && events > 0 && lastFrame) {
+      if (!responses.ended && events > 0 && lastFrame) {
         callbacks.onDiagnostic({ rule: 'provider.missing-terminal', message: 'The stream ended without response.completed, response.failed or response.incomplete (or an error event): the response was cut off or the connection dropped.', at: { byteStart: lastFrame.byteEnd } });
         if (response) {
           response.status = 'cut';
