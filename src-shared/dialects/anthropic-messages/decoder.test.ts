@@ -145,10 +145,19 @@ describe('Anthropic Messages diagnostics', () => {
     expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);
   });
 
-  it("'provider.block-not-started': a delta for an index never started; must not for a started one", () => {
-    const result = decodeProviderEvents([start, textDelta(3, 'x'), ...end]);
+  it("'provider.block-not-started': a delta for an index never started, its text kept in a block of its own; must not for a started one", () => {
+    const result = decodeProviderEvents([start, textDelta(3, 'x'), textDelta(3, 'y'), stop(3), ...end]);
     expect(rulesOf(result)).toEqual(['provider.block-not-started']);
-    expect(result.envelopes.some((e) => e.control === 'provider-event' && e.type === 'content_block_delta')).toBe(true);
+    expect(result.diagnostics[0]?.message).toBe('content_block_delta in event 1 is for block 3, which no content_block_start of this message started; its text is kept in a text block of its own.');
+    expect(result.blocks.map((b) => [b.kind, b.status, b.content])).toEqual([
+      ['text', 'complete', 'xy'],
+      ['message', 'complete', expect.any(String)],
+    ]);
+    // Inside another open block a stray delta is shown as the provider event it is, and cuts nothing off.
+    const stray = decodeProviderEvents([start, textStart(0), textDelta(3, 'x'), textDelta(0, 'Hi'), stop(0), ...end]);
+    expect(rulesOf(stray)).toEqual(['provider.block-not-started']);
+    expect(stray.envelopes.some((e) => e.control === 'provider-event' && e.type === 'content_block_delta')).toBe(true);
+    expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);
   });
 
   it("'provider.block-started-twice': a second start for an open index; must not after its stop", () => {

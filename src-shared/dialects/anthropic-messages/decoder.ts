@@ -178,6 +178,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   }
 
   function blockDelta(ctx: ProviderEventContext, event: WireEvent): void {
+    impliedBlock(ctx, event);
     const found = addressedBlock(ctx, event);
     if (!found) return;
     const { index, block } = found;
@@ -284,6 +285,22 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     if (!message) return;
     ctx.emit({ type: 'message', final: true, delta: jsonText(message.summary(ctx.frame.receivedAt)), extras: { id: message.id } });
     message = undefined;
+  }
+
+  /**
+   * A text or thinking delta for a block no content_block_start of this message started (a
+   * proxied or hand-trimmed stream): reported, and the block is started from the delta, so
+   * its text is kept in a block of its own and never dropped. Not while another block is
+   * open: blocks stream one at a time, so a stray delta inside another block is shown as the
+   * provider event it is rather than cut that block off.
+   */
+  function impliedBlock(ctx: ProviderEventContext, event: WireEvent): void {
+    const index = integerField(event, 'index');
+    const deltaType = stringField(objectField(event, 'delta'), 'type');
+    const blockType = deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : undefined;
+    if (index === undefined || blockType === undefined || blocks.state(index) !== 'unknown' || blocks.anyOpen()) return;
+    ctx.report('provider.block-not-started', `content_block_delta in event ${ctx.frame.seq} is for block ${index}, which no content_block_start of this message started; its text is kept in a ${blockType} block of its own.`);
+    startBlock(ctx, { type: 'content_block_start', index, content_block: { type: blockType } });
   }
 
   /** The open block a delta or stop event addresses; reports and shows the event when there is none. */

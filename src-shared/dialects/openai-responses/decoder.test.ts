@@ -257,3 +257,34 @@ describe('several responses in one capture', () => {
     expect(found[0]?.message).toContain('goes back from 3 to 0');
   });
 });
+
+describe('text for an item or part that was never added', () => {
+  it('a hand-trimmed real capture (output_item.added and content_part.added cut out): flagged, and the text is still a block', () => {
+    const lines = new TextDecoder().decode(readExternalFixture('vercel-ai/openai-two-responses.data-only.sse')).split('\n\n');
+    const second = lines.findIndex((l) => l.includes('"resp_0039ff4ed0aeca1e016ac948b5704887d29d49ae212623313e"'));
+    const trimmed = lines.filter((l, i) => i < second || !/"type":"response\.(output_item|content_part)\.added"/.test(l)).join('\n\n');
+    const result = decodeBytes(new TextEncoder().encode(trimmed));
+    const found = result.diagnostics.filter((d) => d.rule === 'provider.block-not-started').map((d) => d.message);
+    expect(found[0]).toBe('response.output_text.delta in event 11 is for part 0:0, which was never added; its text is kept in a text block of its own.');
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.content, b.status])).toEqual([['blue-42', 'complete']]);
+  });
+
+  it('deltas without any part indexes (a proxy that strips them) are kept in one block of their item', () => {
+    const result = decodeProviderEvents([
+      'data: {"type":"response.output_text.delta","delta":"1"}\n\n',
+      'data: {"type":"response.output_text.delta","delta":"2"}\n\n',
+      'data: {"type":"response.output_text.done"}\n\n',
+    ]);
+    expect(result.formats).toEqual(['openai-responses']);
+    expect(rulesOf(result)).toEqual(['provider.block-not-started', 'provider.block-not-stopped', 'provider.missing-terminal']);
+    expect(result.diagnostics[0]?.message).toBe('response.output_text.delta in event 0 has no part indexes; its text is kept in a text block of its own.');
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.content, b.status])).toEqual([['12', 'complete']]);
+  });
+
+  it('a done event alone for a part never added keeps its text; must not report a part that was added', () => {
+    const result = decodeProviderEvents(numbered([created, itemAdded, textDone('Whole'), partDone, itemDone, completed]));
+    expect(rulesOf(result)).toEqual(['provider.block-not-started']);
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['Whole']);
+    expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);
+  });
+});

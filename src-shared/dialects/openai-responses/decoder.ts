@@ -376,9 +376,9 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     return output === undefined || index === undefined ? undefined : `${output}:${summary ? 's' : ''}${index}`;
   }
 
-  function partAdded(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+  function partAdded(ctx: ProviderEventContext, type: string, event: WireEvent, impliedKey?: string): void {
     const summary = type === 'response.reasoning_summary_part.added';
-    const key = partKey(event, summary);
+    const key = impliedKey ?? partKey(event, summary);
     if (key === undefined) return notAddressed(ctx, type, event, `has no integer output_index and ${summary ? 'summary_index' : 'content_index'}`);
     const part = objectField(event, 'part');
     const partType = stringField(part, 'type') || (summary ? 'summary_text' : '');
@@ -408,13 +408,22 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
 
   function textEvent(ctx: ProviderEventContext, type: string, event: WireEvent, stream: { part: string; kind: DeltaKind; doneField: string }, done: boolean): void {
     const summary = stream.part === 'summary_text';
-    const key = partKey(event, summary);
-    if (key === undefined) return notAddressed(ctx, type, event, 'has no part indexes');
+    const indexed = partKey(event, summary);
+    // Text without part indexes (a proxy's or a hand-trimmed stream) is kept all the same, in a part of its item.
+    const key = indexed ?? `${stringField(event, 'item_id') || '(no item)'}:${summary ? 's' : ''}`;
     let open = parts.get(key);
-    if (!open && stream.part === 'reasoning_text' && parts.state(key) === 'unknown') {
-      // Reasoning text may stream without a content_part.added of its own: the first delta opens it.
-      partAdded(ctx, 'response.content_part.added', { ...event, part: { type: 'reasoning_text' } });
+    const implied = stream.part === 'reasoning_text' || !parts.anyOpen();
+    if (!open && parts.state(key) === 'unknown' && implied) {
+      // Reasoning text may stream without a content_part.added of its own: the first delta
+      // opens it. Any other text whose part was never added is reported, and kept in a part
+      // of its own (not while another part is open: a stray delta inside it stays a provider event).
+      if (stream.part !== 'reasoning_text') {
+        const where = indexed === undefined ? 'has no part indexes' : `is for part ${key}, which was never added`;
+        ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} ${where}; its text is kept in a ${PART_TYPES[stream.part]?.envelopeType ?? stream.part} block of its own.`);
+      }
+      partAdded(ctx, summary ? 'response.reasoning_summary_part.added' : 'response.content_part.added', { ...event, part: { type: stream.part } }, key);
       open = parts.get(key);
+      if (open && done) streamText(ctx, open, stringField(event, stream.doneField));
     }
     if (!open) {
       addressedPart(ctx, type, event, key);
