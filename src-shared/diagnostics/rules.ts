@@ -39,6 +39,7 @@ export const RULES = {
   'sse.invalid-utf8': { severity: 'error', layer: 'sse', title: 'Invalid UTF-8 bytes replaced by U+FFFD' },
   'sse.event-without-data': { severity: 'error', layer: 'sse', title: 'Event with an event: type but no data: line; dispatched as nothing (lost)' },
   'sse.unterminated-event': { severity: 'error', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
+  'sse.unterminated-last-event': { severity: 'warning', layer: 'sse', title: 'Last event has no blank line after it: an EventSource drops it; its data is complete, so it is decoded' },
   'sse.id-with-nul': { severity: 'warning', layer: 'sse', title: 'id field contains NUL and was ignored' },
   'sse.invalid-retry': { severity: 'warning', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
   'sse.unknown-field': { severity: 'info', layer: 'sse', title: 'Field name not defined by SSE was ignored' },

@@ -11,6 +11,7 @@ import { createReconstructor } from '../reconstruct/reconstructor';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import { createSseFramer } from '../sse/framer';
 import type { Frame } from '../sse/types';
+import { SESSION_FRAMING } from './last-event';
 import { classifyControlFrame } from './stream-control';
 import type { DecodeResult, FormatChoice } from './types';
 import type { StreamEnd } from './end-status';
@@ -284,7 +285,7 @@ export function createSessionDecoder(
 
     const framer = createSseFramer(
       { onFrame, onDiagnostic: legReport },
-      { maxDataLineBytes: options.maxDataLineBytes ?? 2048 },
+      { maxDataLineBytes: options.maxDataLineBytes ?? 2048, ...SESSION_FRAMING },
     );
 
     const signature = createGzipSignatureCheck(() =>

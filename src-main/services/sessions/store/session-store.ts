@@ -29,6 +29,7 @@ import { redactRequest } from '../../../../src-shared/recording/redact';
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
 import type { DiffInput } from '../../../../src-shared/diff/types';
 import { RowColumnsBuilder, type RowColumns } from '../../../../src-shared/contract/row-columns';
+import { SESSION_FRAMING } from '../../../../src-shared/pipeline/last-event';
 import { createSseFramer } from '../../../../src-shared/sse/framer';
 import { nameAgents } from '../../../../src-shared/agents/names';
 import { envelopeReader, type Expr } from '../../../../src-shared/filter';
@@ -758,7 +759,7 @@ function lastReceive(leg: LegState): number {
 /** A leg's frames with their data, by framing its bytes again in one pass. */
 function reframeLeg(raw: RawChunks): Frame[] {
   const frames: Frame[] = [];
-  const framer = createSseFramer({ onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} }, { maxDataLineBytes: Number.MAX_SAFE_INTEGER });
+  const framer = createSseFramer({ onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} }, { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING });
   for (let i = 0; i < raw.count; i++) {
     const chunk = raw.chunk(i);
     if (chunk) framer.push(chunk.bytes, chunk.receivedAt);
@@ -778,7 +779,7 @@ const NOT_THE_START = new Uint8Array([0x0a]);
  */
 function reframe(bytes: Uint8Array, startsStream: boolean): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
   let event: Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> = { event: '', data: '', dataLines: 0, maxDataLineBytes: 0 };
-  const framer = createSseFramer({ onFrame: (frame) => (event = frame), onDiagnostic: () => {} });
+  const framer = createSseFramer({ onFrame: (frame) => (event = frame), onDiagnostic: () => {} }, SESSION_FRAMING);
   if (!startsStream) framer.push(NOT_THE_START);
   framer.push(bytes);
   framer.end();
