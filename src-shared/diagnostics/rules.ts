@@ -101,6 +101,7 @@ export const RULES = {
   'block.id-changed': { severity: 'error', layer: 'reconstruct', title: 'id or name changed inside one block' },
   'block.final-with-content': { severity: 'warning', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
   'block.content-after-final': { severity: 'error', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
+  'block.not-finalised': { severity: 'warning', layer: 'reconstruct', title: 'Streamed block (text, thinking) got no final envelope before a block of another type began, and its type streamed on; closed there, kept apart', dialects: ENVELOPES },
   'block.unterminated': { severity: 'error', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
   'block.restarted': { severity: 'warning', layer: 'reconstruct', title: 'Block restarted without being closed (retried API call replayed it)' },
   'citation.orphan': { severity: 'warning', layer: 'reconstruct', title: 'Citation with no preceding text block of that agent' },
