@@ -76,7 +76,6 @@ describe('detection', () => {
     ['an XML meta_init announcing raw', 'raw', metaInitItem('{"format": "raw", "user_query": "it\'s <b> & more"}')],
     ['an XML meta_init announcing xml', 'xml', metaInitItem('{"format": "xml"}')],
     ['an XML meta_init announcing json (still an XML item)', 'xml', metaInitItem('{"format": "json"}')],
-    ['an Anthropic event named by its event: field', 'anthropic-messages', '{"type":"ping"}', 'ping'],
     ['an XML meta_init with single-quoted data', 'raw', `<meta_init data='{"format": "raw"}'></meta_init>`],
     ['an XML meta_init whose data does not parse', 'xml', '<meta_init data="{&quot;format"></meta_init>'],
     ['an XML meta_init without data', 'xml', '<meta_init></meta_init>'],
@@ -88,8 +87,12 @@ describe('detection', () => {
     ['an Anthropic ping', 'anthropic-messages', '{"type": "ping"}'],
     ['an Anthropic error event', 'anthropic-messages', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
     ['leading whitespace and a BOM', 'anthropic-messages', '\uFEFF \t{"type":"content_block_stop","index":0}'],
-  ] as const)('%s → %s', (_name, expected, data, event = '') => {
-    expect(detectFormat(data, event)).toBe(expected);
+  ] as const)('%s → %s', (_name, expected, data) => {
+    expect(detectFormat(data)).toBe(expected);
+  });
+
+  it('an Anthropic event named by its event: field → anthropic-messages, as without one', () => {
+    expect(detectFormat('{"type":"ping"}', 'ping')).toBe('anthropic-messages');
   });
 
   test.each([
