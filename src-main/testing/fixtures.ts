@@ -82,3 +82,14 @@ export function listProviderFixtures(): string[] {
     .map((name) => name.split('\\').join('/'))
     .sort();
 }
+
+/** Streams recorded by other projects' test suites (resources/fixtures/external, credited in its README). */
+export const EXTERNAL_FIXTURES_DIR = join(PROJECT_ROOT, 'resources/fixtures/external');
+
+export function externalFixturePath(name: string): string {
+  return join(EXTERNAL_FIXTURES_DIR, name);
+}
+
+export function readExternalFixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(externalFixturePath(name)));
+}

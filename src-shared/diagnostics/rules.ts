@@ -1,3 +1,4 @@
+import type { DialectId } from '../dialects/registry';
 import type { Severity } from './types';
 
 /**
@@ -14,17 +15,31 @@ export interface RuleInfo {
   severity: Severity;
   layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'provider' | 'reconstruct' | 'inline' | 'segments' | 'stream' | 'recording';
   title: string;
+  /**
+   * The dialects the rule belongs to; absent: every dialect. A finding of a rule that does
+   * not apply to the leg's dialect is never reported (the pipeline drops it), so a rule of
+   * one wire protocol (the upstream agent's 2 KiB chunk budget) cannot fire on another.
+   */
+  dialects?: readonly DialectId[];
 }
+
+/** The upstream agent's own dialects: its chunk budget, `[DONE]`, meta_init and XML items are its rules. */
+const UPSTREAM: readonly DialectId[] = ['json', 'xml', 'raw'];
+const XML_ITEMS: readonly DialectId[] = ['xml', 'raw'];
+const ENVELOPES: readonly DialectId[] = ['json'];
+const PROVIDERS: readonly DialectId[] = ['anthropic-messages', 'openai-responses'];
+const SEGMENTS: readonly DialectId[] = ['segments'];
 
 export const RULES = {
   // SSE framing (WHATWG "interpreting an event stream")
   'sse.ignored-line': { severity: 'error', layer: 'sse', title: 'Line is not an SSE field and was ignored (a raw newline or CR inside a payload loses data)' },
   'sse.early-dispatch': { severity: 'error', layer: 'sse', title: 'Event dispatched by a blank line embedded in a payload' },
-  'sse.oversize-line': { severity: 'warning', layer: 'sse', title: 'data: line longer than the configured budget' },
+  'sse.oversize-line': { severity: 'warning', layer: 'sse', title: 'data: line longer than the configured budget', dialects: UPSTREAM },
   'sse.multi-line-data': { severity: 'info', layer: 'sse', title: 'One message split over several data: lines' },
   'sse.invalid-utf8': { severity: 'error', layer: 'sse', title: 'Invalid UTF-8 bytes replaced by U+FFFD' },
   'sse.event-without-data': { severity: 'error', layer: 'sse', title: 'Event with an event: type but no data: line; dispatched as nothing (lost)' },
   'sse.unterminated-event': { severity: 'error', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
+  'sse.unterminated-last-event': { severity: 'warning', layer: 'sse', title: 'Last event has no blank line after it: an EventSource drops it; its data is complete, so it is decoded' },
   'sse.id-with-nul': { severity: 'warning', layer: 'sse', title: 'id field contains NUL and was ignored' },
   'sse.invalid-retry': { severity: 'warning', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
   'sse.unknown-field': { severity: 'info', layer: 'sse', title: 'Field name not defined by SSE was ignored' },
@@ -33,58 +48,60 @@ export const RULES = {
   'stream.error-frame': { severity: 'error', layer: 'stream', title: 'Server sent an error frame {"error","message","traceback"}' },
   'stream.compressed-body': { severity: 'error', layer: 'stream', title: 'Body is gzip-compressed but no Content-Encoding says so; decoded as text it is garbage' },
   'stream.after-done': { severity: 'error', layer: 'stream', title: 'Event received after [DONE]' },
-  'stream.missing-done': { severity: 'warning', layer: 'stream', title: 'Stream ended without [DONE]' },
-  'stream.meta-init-not-first': { severity: 'warning', layer: 'stream', title: 'meta_init arrives after the agent already sent content in this leg' },
+  'stream.missing-done': { severity: 'warning', layer: 'stream', title: 'Stream ended without [DONE]', dialects: UPSTREAM },
+  'stream.meta-init-not-first': { severity: 'warning', layer: 'stream', title: 'meta_init arrives after the agent already sent content in this leg', dialects: UPSTREAM },
   'stream.format-undetected': { severity: 'warning', layer: 'stream', title: 'Wire format could not be detected from the first events' },
-  'stream.format-mismatch': { severity: 'warning', layer: 'stream', title: 'meta_init announces a format other than the one decoded' },
+  'stream.format-mismatch': { severity: 'warning', layer: 'stream', title: 'meta_init announces a format other than the one decoded', dialects: UPSTREAM },
 
   // JSON envelope dialect
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
-  'json.lone-surrogate': { severity: 'error', layer: 'dialect', title: 'JSON string contains an unpaired surrogate escape' },
-  'envelope.missing-field': { severity: 'error', layer: 'dialect', title: 'Envelope lacks a base field (type, agent, final, delta)' },
-  'envelope.field-type': { severity: 'error', layer: 'dialect', title: 'Envelope base field has the wrong JSON type' },
-  'envelope.unknown-type': { severity: 'info', layer: 'dialect', title: 'Envelope type is not in the known vocabulary (kept and shown)' },
-  'envelope.over-budget-after-escaping': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the chunk budget (2048 bytes by default) only because of JSON escaping' },
-  'envelope.over-budget': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the chunk budget (2048 bytes by default) even before escaping: the payload was not chunked' },
-  'envelope.payload-json': { severity: 'error', layer: 'dialect', title: 'Reassembled JSON payload does not parse' },
+  'json.lone-surrogate': { severity: 'error', layer: 'dialect', title: 'JSON string contains an unpaired surrogate escape', dialects: ENVELOPES },
+  'envelope.missing-field': { severity: 'error', layer: 'dialect', title: 'Envelope lacks a base field (type, agent, final, delta)', dialects: ENVELOPES },
+  'envelope.field-type': { severity: 'error', layer: 'dialect', title: 'Envelope base field has the wrong JSON type', dialects: ENVELOPES },
+  'envelope.unknown-type': { severity: 'info', layer: 'dialect', title: 'Envelope type is not in the known vocabulary (kept and shown)', dialects: ENVELOPES },
+  'envelope.over-budget-after-escaping': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the chunk budget (2048 bytes by default) only because of JSON escaping', dialects: ENVELOPES },
+  'envelope.over-budget': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the chunk budget (2048 bytes by default) even before escaping: the payload was not chunked', dialects: ENVELOPES },
+  'envelope.payload-json': { severity: 'error', layer: 'dialect', title: 'Reassembled JSON payload does not parse', dialects: ENVELOPES },
 
   // Legacy XML dialect
-  'xml.unclosed': { severity: 'error', layer: 'xml', title: 'Tag opened and never closed' },
-  'xml.mismatched': { severity: 'error', layer: 'xml', title: 'Closing tag does not match the open tag' },
-  'xml.unknown-tag': { severity: 'warning', layer: 'xml', title: 'Tag is not part of the XML stream vocabulary' },
-  'xml.bad-entity': { severity: 'warning', layer: 'xml', title: 'Unknown or malformed character entity' },
-  'xml.broken-cdata': { severity: 'error', layer: 'xml', title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)' },
-  'xml.attr-json': { severity: 'error', layer: 'xml', title: 'Attribute JSON does not parse' },
-  'xml.malformed': { severity: 'error', layer: 'xml', title: 'Item is not a well-formed stream item' },
-  'xml.subagent-unattributed': { severity: 'info', layer: 'xml', title: 'Sub-agent output cannot be attributed in XML/raw streams' },
-  'xml.legacy-tag-name': { severity: 'info', layer: 'xml', title: 'Older tag name used for a server tool' },
-  'xml.overlapping-blocks': { severity: 'error', layer: 'xml', title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed' },
-  'xml.unescaped-stream': { severity: 'warning', layer: 'xml', title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim' },
+  'xml.unclosed': { severity: 'error', layer: 'xml', title: 'Tag opened and never closed', dialects: XML_ITEMS },
+  'xml.mismatched': { severity: 'error', layer: 'xml', title: 'Closing tag does not match the open tag', dialects: XML_ITEMS },
+  'xml.unknown-tag': { severity: 'warning', layer: 'xml', title: 'Tag is not part of the XML stream vocabulary', dialects: XML_ITEMS },
+  'xml.bad-entity': { severity: 'warning', layer: 'xml', title: 'Unknown or malformed character entity', dialects: XML_ITEMS },
+  'xml.broken-cdata': { severity: 'error', layer: 'xml', title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)', dialects: XML_ITEMS },
+  'xml.attr-json': { severity: 'error', layer: 'xml', title: 'Attribute JSON does not parse', dialects: XML_ITEMS },
+  'xml.malformed': { severity: 'error', layer: 'xml', title: 'Item is not a well-formed stream item', dialects: XML_ITEMS },
+  'xml.subagent-unattributed': { severity: 'info', layer: 'xml', title: 'Sub-agent output cannot be attributed in XML/raw streams', dialects: XML_ITEMS },
+  'xml.legacy-tag-name': { severity: 'info', layer: 'xml', title: 'Older tag name used for a server tool', dialects: XML_ITEMS },
+  'xml.overlapping-blocks': { severity: 'error', layer: 'xml', title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed', dialects: XML_ITEMS },
+  'xml.unescaped-stream': { severity: 'warning', layer: 'xml', title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim', dialects: XML_ITEMS },
 
   // Anthropic raw dialect
-  'raw.unknown-event': { severity: 'info', layer: 'raw', title: 'Anthropic stream event type not recognised' },
-  'raw.index-mismatch': { severity: 'error', layer: 'raw', title: 'content_block event refers to a block index that is not open' },
-  'raw.block-not-stopped': { severity: 'warning', layer: 'raw', title: 'Content block never got its content_block_stop (retried API call or cut stream)' },
+  'raw.unknown-event': { severity: 'info', layer: 'raw', title: 'Anthropic stream event type not recognised', dialects: ['raw'] },
+  'raw.index-mismatch': { severity: 'error', layer: 'raw', title: 'content_block event refers to a block index that is not open', dialects: ['raw'] },
+  'raw.block-not-stopped': { severity: 'warning', layer: 'raw', title: 'Content block never got its content_block_stop (retried API call or cut stream)', dialects: ['raw'] },
 
   // Provider APIs streamed directly (Anthropic Messages, OpenAI Responses)
-  'provider.api-error': { severity: 'error', layer: 'provider', title: 'The API sent an error event' },
-  'provider.response-failed': { severity: 'error', layer: 'provider', title: 'The response failed' },
-  'provider.response-incomplete': { severity: 'warning', layer: 'provider', title: 'The response ended incomplete (token limit, content filter…)' },
-  'provider.missing-terminal': { severity: 'error', layer: 'provider', title: 'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete)' },
-  'provider.block-not-started': { severity: 'error', layer: 'provider', title: 'Delta or stop for a block, part or item that was never started' },
-  'provider.block-started-twice': { severity: 'warning', layer: 'provider', title: 'Block, part or item started again while open' },
-  'provider.delta-after-stop': { severity: 'error', layer: 'provider', title: 'Delta or stop after the block, part or item was done' },
-  'provider.block-not-stopped': { severity: 'warning', layer: 'provider', title: 'Block, part or item never got its stop/done event' },
-  'provider.sequence-gap': { severity: 'error', layer: 'provider', title: 'sequence_number skipped or went backwards' },
-  'provider.tool-args-invalid': { severity: 'error', layer: 'provider', title: 'Tool call arguments do not parse as JSON once complete' },
-  'provider.annotation-out-of-range': { severity: 'warning', layer: 'provider', title: 'Annotation offsets fall outside the text they annotate' },
-  'provider.unknown-event': { severity: 'info', layer: 'provider', title: 'Event, item, block or delta type not known to this version; kept and shown' },
-  'provider.invalid-event': { severity: 'error', layer: 'provider', title: 'Event is not a JSON object with a string type; kept undecoded' },
+  'provider.api-error': { severity: 'error', layer: 'provider', title: 'The API sent an error event', dialects: PROVIDERS },
+  'provider.response-failed': { severity: 'error', layer: 'provider', title: 'The response failed', dialects: PROVIDERS },
+  'provider.response-incomplete': { severity: 'warning', layer: 'provider', title: 'The response ended incomplete (token limit, content filter…)', dialects: PROVIDERS },
+  'provider.missing-terminal': { severity: 'error', layer: 'provider', title: 'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete)', dialects: PROVIDERS },
+  'provider.block-not-started': { severity: 'error', layer: 'provider', title: 'Delta or stop for a block, part or item that was never started', dialects: PROVIDERS },
+  'provider.block-started-twice': { severity: 'warning', layer: 'provider', title: 'Block, part or item started again while open', dialects: PROVIDERS },
+  'provider.delta-after-stop': { severity: 'error', layer: 'provider', title: 'Delta or stop after the block, part or item was done', dialects: PROVIDERS },
+  'provider.block-not-stopped': { severity: 'warning', layer: 'provider', title: 'Block, part or item never got its stop/done event', dialects: PROVIDERS },
+  'provider.next-message': { severity: 'info', layer: 'provider', title: 'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another', dialects: PROVIDERS },
+  'provider.sequence-gap': { severity: 'error', layer: 'provider', title: 'sequence_number skipped or went backwards', dialects: PROVIDERS },
+  'provider.tool-args-invalid': { severity: 'error', layer: 'provider', title: 'Tool call arguments do not parse as JSON once complete', dialects: PROVIDERS },
+  'provider.annotation-out-of-range': { severity: 'warning', layer: 'provider', title: 'Annotation offsets fall outside the text they annotate', dialects: PROVIDERS },
+  'provider.unknown-event': { severity: 'info', layer: 'provider', title: 'Event, item, block or delta type not known to this version; kept and shown', dialects: PROVIDERS },
+  'provider.invalid-event': { severity: 'error', layer: 'provider', title: 'Event is not a JSON object with a string type; kept undecoded', dialects: PROVIDERS },
 
   // Reconstruction
   'block.id-changed': { severity: 'error', layer: 'reconstruct', title: 'id or name changed inside one block' },
   'block.final-with-content': { severity: 'warning', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
   'block.content-after-final': { severity: 'error', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
+  'block.not-finalised': { severity: 'warning', layer: 'reconstruct', title: 'Streamed block (text, thinking) got no final envelope before a block of another type began, and its type streamed on; closed there, kept apart', dialects: ENVELOPES },
   'block.unterminated': { severity: 'error', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
   'block.content-capped': { severity: 'info', layer: 'reconstruct', title: 'Block longer than the content held in memory: its first characters are shown' },
   'block.restarted': { severity: 'warning', layer: 'reconstruct', title: 'Block restarted without being closed (retried API call replayed it)' },
@@ -103,12 +120,12 @@ export const RULES = {
   'inline.text-after-action': { severity: 'info', layer: 'inline', title: 'Text or reasoning after the turn\'s terminal action' },
 
   // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
-  'segments.malformed-event': { severity: 'error', layer: 'segments', title: 'Event is not a segment event with a segment_id and a known type (or lacks its payload fields)' },
-  'segments.unknown-id': { severity: 'warning', layer: 'segments', title: 'Content or end for a segment id that no SEGMENT_START opened' },
-  'segments.started-twice': { severity: 'warning', layer: 'segments', title: 'SEGMENT_START for a segment id that was already started' },
-  'segments.content-after-end': { severity: 'warning', layer: 'segments', title: 'SEGMENT_CONTENT for a segment after its SEGMENT_END' },
-  'segments.unclosed': { severity: 'warning', layer: 'segments', title: 'Segment still open when the stream ends' },
-  'segments.unknown-type': { severity: 'info', layer: 'segments', title: 'Segment type the protocol does not name (kept and shown)' },
+  'segments.malformed-event': { severity: 'error', layer: 'segments', title: 'Event is not a segment event with a segment_id and a known type (or lacks its payload fields)', dialects: SEGMENTS },
+  'segments.unknown-id': { severity: 'warning', layer: 'segments', title: 'Content or end for a segment id that no SEGMENT_START opened', dialects: SEGMENTS },
+  'segments.started-twice': { severity: 'warning', layer: 'segments', title: 'SEGMENT_START for a segment id that was already started', dialects: SEGMENTS },
+  'segments.content-after-end': { severity: 'warning', layer: 'segments', title: 'SEGMENT_CONTENT for a segment after its SEGMENT_END', dialects: SEGMENTS },
+  'segments.unclosed': { severity: 'warning', layer: 'segments', title: 'Segment still open when the stream ends', dialects: SEGMENTS },
+  'segments.unknown-type': { severity: 'info', layer: 'segments', title: 'Segment type the protocol does not name (kept and shown)', dialects: SEGMENTS },
 
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': { severity: 'error', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },
@@ -126,4 +143,15 @@ export type RuleId = keyof typeof RULES;
 
 export function ruleInfo(id: RuleId): RuleInfo {
   return RULES[id];
+}
+
+/** The dialects a rule belongs to; undefined when it applies to every dialect. */
+export function ruleDialects(id: RuleId): readonly string[] | undefined {
+  return (RULES[id] as RuleInfo).dialects;
+}
+
+/** Whether a rule applies to a dialect (`undefined` while the leg's dialect is not yet known: every rule may). */
+export function ruleAppliesTo(id: RuleId, dialect: string | undefined): boolean {
+  const dialects = ruleDialects(id);
+  return dialects === undefined || dialect === undefined || dialects.includes(dialect);
 }

@@ -23,6 +23,8 @@ export interface BlockTracker<K, B extends StartedBlock> {
   get(key: K): B | undefined;
   /** Whether the key is open, was stopped in this message, or was never started in it. */
   state(key: K): BlockState;
+  /** Whether any block is open. */
+  anyOpen(): boolean;
   /** Closes the block under this key and returns it (undefined when none is open). */
   stop(key: K): B | undefined;
   /**
@@ -46,6 +48,7 @@ export function createBlockTracker<K, B extends StartedBlock>(onNotStopped: (key
       return previous;
     },
     get: (key) => open.get(key),
+    anyOpen: () => open.size > 0,
     state: (key) => (open.has(key) ? 'open' : stopped.has(key) ? 'stopped' : 'unknown'),
     stop(key) {
       const block = open.get(key);

@@ -45,7 +45,9 @@ describe('detection on the upstream fixtures', () => {
     expect(detectFormat(events[0] ?? '')).toBe('xml');
     expect(isAnthropicEventData(events[0] ?? '')).toBe(false);
     expect(isAnthropicEventData(events[1] ?? '')).toBe(true);
-    expect(detectFormat(events[1] ?? '')).toBe('raw');
+    // Alone, a bare Anthropic event is the Messages API's; after the leg's XML item, raw takes it over.
+    expect(detectFormat(events[1] ?? '')).toBe('anthropic-messages');
+    expect(DIALECT_REGISTRY.get('raw')?.takesOver?.(sniffFrame({ event: '', data: events[1] ?? '' }))).toBe(true);
   });
 
   it('detects json from a meta_init envelope whose delta is only the first chunk of its payload', () => {
@@ -81,12 +83,16 @@ describe('detection', () => {
     ['a bare "<"', 'xml', '<'],
     ['a JSON envelope', 'json', '{"type":"text","agent":"a","final":false,"delta":"hi"}'],
     ['a JSON envelope with wrongly typed fields', 'json', '{"type":1,"agent":null,"final":"no","delta":{}}'],
-    ['an Anthropic event with its type last', 'raw', '{"message":{"id":"m"},"type":"message_start"}'],
-    ['an Anthropic ping', 'raw', '{"type": "ping"}'],
-    ['an Anthropic error event', 'raw', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
-    ['leading whitespace and a BOM', 'raw', '\uFEFF \t{"type":"content_block_stop","index":0}'],
+    ['an Anthropic event with its type last', 'anthropic-messages', '{"message":{"id":"m"},"type":"message_start"}'],
+    ['an Anthropic ping', 'anthropic-messages', '{"type": "ping"}'],
+    ['an Anthropic error event', 'anthropic-messages', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
+    ['leading whitespace and a BOM', 'anthropic-messages', '\uFEFF \t{"type":"content_block_stop","index":0}'],
   ] as const)('%s → %s', (_name, expected, data) => {
     expect(detectFormat(data)).toBe(expected);
+  });
+
+  it('an Anthropic event named by its event: field → anthropic-messages, as without one', () => {
+    expect(detectFormat('{"type":"ping"}', 'ping')).toBe('anthropic-messages');
   });
 
   test.each([

@@ -20,6 +20,11 @@ export interface DialectCallbacks {
    * status is built from (pipeline/end-status.ts).
    */
   onStreamEnd?: (end: { event: string; error?: string }) => void;
+  /**
+   * A new message started after the terminal event of the previous one (a capture holding
+   * several responses): the stream is not over until this one ends too.
+   */
+  onStreamResumed?: () => void;
 }
 
 export interface DialectOptions {
@@ -72,6 +77,12 @@ export interface DialectModule<Id extends string = string> {
    * to this one (outside a streamed block) at the first frame this dialect claims.
    */
   readonly continues?: readonly string[];
+  /**
+   * Frames this dialect also claims, besides `detect`'s, where the session already knows it
+   * (in a leg being decoded as a dialect it continues, and in a leg after one of its own):
+   * `detect` may need markers that such a leg lacks.
+   */
+  readonly takesOver?: (frame: SniffedFrame) => boolean;
   /** The syntax of its events' data, for showing them: raw mixes JSON events with XML items. */
   readonly syntax: 'json' | 'xml' | 'json+xml';
   /** How the stream says it is over: `[DONE]` (the agent servers) or the dialect's own terminal event. */

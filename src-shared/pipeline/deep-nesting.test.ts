@@ -37,7 +37,7 @@ describe('deeply nested JSON does not crash the decoder', () => {
       { type: 'error', error: 'ERROR' },
       { type: 'message_stop' },
     ].map((event) => `data: ${JSON.stringify(event).replace('"CONTENT"', nestedArrayText(5000)).replace('"ERROR"', nestedObjectText(5000))}\n\n`);
-    const result = decodeBytes(encodeUtf8(`${events.join('')}data: [DONE]\n\n`));
+    const result = decodeBytes(encodeUtf8(`data: <meta_init data='{"format": "raw"}'></meta_init>\n\n${events.join('')}data: [DONE]\n\n`));
     expect(result.formats).toEqual(['raw']);
     const deltas = new Map(result.envelopes.map((e) => [e.type, e.delta]));
     expect(deltas.get('tool_call')).toBe(nestedObjectText(5000));

@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
 import { chunkings } from '../testing/chunking';
-import { listSseFixtures, readFixture, readManifest, type ManifestEntry } from '../../src-main/testing/fixtures';
+import { listSseFixtures, readExternalFixture, readFixture, readManifest, type ManifestEntry } from '../../src-main/testing/fixtures';
 import { encodeUtf8 } from '../text/utf8';
 import { createCollectingSession, decodeBytes, decodeLegs, type SessionDecoderOptions } from './session-decoder';
 import type { DecodeResult } from './types';
@@ -277,7 +277,7 @@ describe('format detection and stream.format-undetected', () => {
   test.each([
     ['json', [META_INIT, envelope(), '[DONE]']],
     ['xml', ['<content-block-text>', 'hello', '</content-block-text>', '[DONE]']],
-    ['raw', ['{"type":"message_start","message":{"id":"m"}}', '{"type":"message_stop"}', '[DONE]']],
+    ['raw', [`<meta_init data='{"format": "raw"}'></meta_init>`, '{"type":"message_start","message":{"id":"m"}}', '{"type":"message_stop"}', '[DONE]']],
   ] as const)('detects %s from hand-made events', (format, events) => {
     const result = decode(events);
     expect(result.formats).toEqual([format]);
@@ -316,5 +316,29 @@ describe('stream.compressed-body', () => {
     expect(rules(decode([META_INIT, '[DONE]']))).not.toContain('stream.compressed-body');
     const later = decodeBytes(Uint8Array.from([...encodeUtf8('data: x\n\n'), 0x1f, 0x8b]));
     expect(rules(later)).not.toContain('stream.compressed-body');
+  });
+});
+
+describe('rules that belong to a dialect (the catalogue\'s `dialects`)', () => {
+  const long = 'x'.repeat(2100);
+
+  it('sse.oversize-line, the upstream agent\'s 2 KiB chunk budget, fires on its JSON envelopes', () => {
+    const result = decode([META_INIT, envelope({ delta: long }), '[DONE]']);
+    expect(rules(result, 'sse.')).toEqual(['sse.oversize-line']);
+  });
+
+  it('must not fire on provider streams, where no such budget exists, even on lines read before the dialect was detected', () => {
+    const anthropic = decode([
+      JSON.stringify({ type: 'message_start', message: { id: 'm', content: [], padding: long } }),
+      JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: long } }),
+      JSON.stringify({ type: 'content_block_stop', index: 0 }),
+      JSON.stringify({ type: 'message_stop' }),
+    ]);
+    expect(anthropic.formats).toEqual(['anthropic-messages']);
+    expect(rules(anthropic, 'sse.')).toEqual([]);
+    // A real capture: a reasoning item and a response.completed of more than 2,048 bytes.
+    const openai = decodeBytes(readExternalFixture('vercel-ai/openai-two-responses.data-only.sse'));
+    expect(openai.formats).toEqual(['openai-responses']);
+    expect(rules(openai, 'sse.')).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { createChunkStats, type ChunkStatistics } from '../diagnostics/chunk-stats';
-import { RULES } from '../diagnostics/rules';
+import { ruleAppliesTo, ruleDialects, RULES } from '../diagnostics/rules';
 import type { Diagnostic, DiagnosticInit } from '../diagnostics/types';
 import { DIALECT_REGISTRY, type DialectId, type DialectRegistry } from '../dialects/registry';
-import { sniffFrame } from '../dialects/sniff';
+import { sniffFrame, type SniffedFrame } from '../dialects/sniff';
 import type { DialectDecoder, DialectModule } from '../dialects/types';
 import type { Envelope, EnvelopeInit } from '../envelope/types';
 import { createInlineStage } from '../inline/stage';
@@ -12,6 +12,7 @@ import type { Retention } from '../reconstruct/retention';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import { createSseFramer } from '../sse/framer';
 import type { Frame } from '../sse/types';
+import { SESSION_FRAMING } from './last-event';
 import { classifyControlFrame } from './stream-control';
 import type { DecodeResult, FormatChoice } from './types';
 import type { StreamEnd } from './end-status';
@@ -90,7 +91,8 @@ export interface SessionDecoder {
  * continues (a raw session's continuation starts with an agent-layer XML item); the session
  * already knows better.
  */
-function continuationDialect(detected: DialectModule | undefined, previous: DialectModule | undefined): DialectModule | undefined {
+function continuationDialect(detected: DialectModule | undefined, previous: DialectModule | undefined, frame: SniffedFrame): DialectModule | undefined {
+  if (previous?.takesOver?.(frame)) return previous;
   return detected && previous?.continues?.includes(detected.id) ? previous : detected;
 }
 
@@ -169,7 +171,21 @@ export function createSessionDecoder(
       if (end.error !== undefined) streamError = { message: end.error, frame };
       terminal ??= { event: end.event, frame };
     };
-    const legReport = (d: DiagnosticInit): void => report(d, leg);
+    /** Findings of dialect-specific rules raised before the leg's dialect was known (the framer's, during detection). */
+    let undecided: DiagnosticInit[] = [];
+    const onStreamResumed = (): void => {
+      terminal = null;
+    };
+    const legReport = (d: DiagnosticInit): void => {
+      if (!module && ruleDialects(d.rule)) undecided.push(d);
+      else if (ruleAppliesTo(d.rule, module?.id)) report(d, leg);
+    };
+    /** Reports the held findings that apply to the dialect now decided (all of them when none ever is). */
+    const flushUndecided = (): void => {
+      const held = undecided;
+      undecided = [];
+      for (const d of held) if (ruleAppliesTo(d.rule, module?.id)) report(d, leg);
+    };
 
     const emit = (init: EnvelopeInit, dialectId: DialectId, payload?: unknown): void => {
       const frame = current?.seq === init.frame ? current : lastPushed?.seq === init.frame ? lastPushed : undefined;
@@ -204,7 +220,7 @@ export function createSessionDecoder(
     const createDialect = (chosenModule: DialectModule): DialectDecoder => {
       const id = chosenModule.id as DialectId;
       const decoder = chosenModule.create(
-        { onEnvelope: (e, payload) => emit(e, id, payload), onDiagnostic: legReport, onStreamEnd },
+        { onEnvelope: (e, payload) => emit(e, id, payload), onDiagnostic: legReport, onStreamEnd, onStreamResumed },
         { chunkBudget, defaultAgent: reconstructor.rootAgent() ?? '' },
       );
       dialect = decoder;
@@ -215,6 +231,7 @@ export function createSessionDecoder(
 
     const decide = (chosenModule: DialectModule): void => {
       const decoder = createDialect(chosenModule);
+      flushUndecided();
       for (const frame of pending.splice(0)) {
         current = frame;
         lastPushed = frame;
@@ -254,7 +271,7 @@ export function createSessionDecoder(
         // open text block, where an item is text whatever it holds.
         if (successors.length > 0 && !dialect.insideStreamedBlock?.()) {
           const sniffed = sniffFrame(frame);
-          const successor = successors.find((s) => s.detect(sniffed));
+          const successor = successors.find((s) => s.detect(sniffed) || s.takesOver?.(sniffed));
           if (successor) {
             dialect.end();
             createDialect(successor);
@@ -265,7 +282,8 @@ export function createSessionDecoder(
         return;
       }
       pending.push(frame);
-      const detected = chosen ?? continuationDialect(registry.detect(sniffFrame(frame)), previousDialect);
+      const sniffed = sniffFrame(frame);
+      const detected = chosen ?? continuationDialect(registry.detect(sniffed), previousDialect, sniffed);
       if (detected) {
         decide(detected);
       } else if (pending.length >= DETECTION_WINDOW) {
@@ -276,7 +294,7 @@ export function createSessionDecoder(
 
     const framer = createSseFramer(
       { onFrame, onDiagnostic: legReport },
-      { maxDataLineBytes: options.maxDataLineBytes ?? 2048 },
+      { maxDataLineBytes: options.maxDataLineBytes ?? 2048, ...SESSION_FRAMING },
     );
 
     const signature = createGzipSignatureCheck(() =>
@@ -301,6 +319,7 @@ export function createSessionDecoder(
           legReport({ rule: 'stream.format-undetected', message: `No event matched a known format; decoded ${pending.length} event(s) as ${registry.fallback.label}.`, at: { frame: pending[0]?.seq ?? 0 } });
           decide(registry.fallback);
         }
+        flushUndecided();
         dialect?.end();
         // Dialects with their own terminal event report a missing one themselves.
         if (module?.terminator !== 'dialect' && !terminal && !streamError && summary.frames > 0) {

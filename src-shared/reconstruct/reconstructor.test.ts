@@ -556,6 +556,49 @@ describe('block.content-after-final', () => {
   });
 });
 
+describe('block.not-finalised', () => {
+  it('a text block without its final envelope, a thinking block, then text again: flagged where the thinking began, and kept apart', () => {
+    const s = session();
+    s.push('text', 'First ');
+    const thinking = s.push('thinking', 'hmm');
+    s.final('thinking');
+    s.push('text', 'Second');
+    s.final('text');
+    expect(s.blocks().map((b) => [b.kind, b.content, b.status])).toEqual([
+      ['text', 'First ', 'complete'],
+      ['thinking', 'hmm', 'complete'],
+      ['text', 'Second', 'complete'],
+    ]);
+    expect(s.rules()).toEqual(['block.not-finalised']);
+    expect(s.diagnostics[0]?.at).toMatchObject({ envelope: thinking.seq, frame: thinking.frame, block: 0 });
+    expect(s.diagnostics[0]?.message).toBe(`text block #0 of agent ${A} got no final envelope before a thinking block began at envelope 1; it is closed there (6 characters), and the text that follows is a block of its own, not merged into it.`);
+  });
+
+  it('the same after a tool call (any other block), and for thinking', () => {
+    const s = session();
+    s.push('thinking', 'plan');
+    s.final('tool_call', '{}', tool('t1', 'f'));
+    s.push('thinking', 'again');
+    s.final('thinking');
+    expect(s.kinds('thinking').map((b) => b.content)).toEqual(['plan', 'again']);
+    expect(s.rules()).toEqual(['block.not-finalised']);
+  });
+
+  it('must not fire when the final envelope comes after the other block (one open block per agent and type), nor across agents', () => {
+    const s = session();
+    s.push('text', 'A1');
+    s.push('thinking', 'T');
+    s.final('text');
+    s.final('thinking');
+    s.push('text', 'B1', { agent: B });
+    s.push('text', 'A2');
+    s.final('text');
+    s.final('text', '', { agent: B });
+    expect(s.count('block.not-finalised')).toBe(0);
+    expect(s.blocks().map((b) => b.content)).toEqual(['A1', 'T', 'B1', 'A2']);
+  });
+});
+
 describe('block.unterminated', () => {
   it('triggers at end() for each block still open, which stays open', () => {
     const s = session();

@@ -66,6 +66,14 @@ interface ReplayPoint extends ReplayMark {
 interface OpenBlock {
   block: Block;
   replay?: ReplayDetector<ReplayPoint>;
+  /** Where a block of another type began while this streamed block was open (JSON envelopes). */
+  interruptedAt?: Interruption;
+}
+
+interface Interruption {
+  envelope: number;
+  type: string;
+  at: DiagnosticLocation;
 }
 
 interface AgentState {
@@ -359,8 +367,14 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
       report('block.id-changed', `${describeBlock(open.block)} is named "${open.block.name}" but a later chunk says "${name}"; the chunk is appended and the first name kept.`, envelopeAt(envelope, open.block));
     }
 
+    if (open?.interruptedAt && !envelope.final) {
+      closeUnfinalised(state, open, open.interruptedAt);
+      open = undefined;
+    }
+
     if (!open) {
       const last = state.lastCompleted.get(kind);
+      if (envelope.dialect === 'json') markInterrupted(state, envelope);
       open = startBlock(state, envelope, kind);
       if (toolId !== undefined && last?.toolId === toolId) {
         report('block.content-after-final', `A ${kind} chunk for id ${toolId} arrives after ${describeBlock(last)} already completed with its final envelope; it is kept as a new block #${open.block.id} rather than appended to the completed payload.`, envelopeAt(envelope, open.block));
@@ -389,6 +403,34 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
       close(state, open.block, envelope, payload);
     }
     changed(open.block);
+  }
+
+  /**
+   * JSON envelopes have no start event: a block begins with its first envelope and ends with
+   * its final one. A streamed block (text, thinking) of the agent still open when a block of
+   * another type begins is marked: its final envelope may still come (consumers keep one open
+   * block per (agent, type)), but if a delta of its type comes first, it never got one.
+   */
+  function markInterrupted(state: AgentState, envelope: Envelope): void {
+    for (const [kind, open] of state.open) {
+      if (kind !== envelope.type && isStreamedKind(kind) && open.interruptedAt === undefined && open.block.leg === envelope.leg) {
+        open.interruptedAt = { envelope: envelope.seq, type: envelope.type, at: envelopeAt(envelope, open.block) };
+      }
+    }
+  }
+
+  /**
+   * A delta for a streamed block that a block of another type interrupted: the block never
+   * got its final envelope, and appending would merge two blocks' text. It is closed where the
+   * other block began, and said so; the delta starts a block of its own.
+   */
+  function closeUnfinalised(state: AgentState, open: OpenBlock, interrupted: Interruption): void {
+    const block = open.block;
+    report('block.not-finalised', `${describeBlock(block)} got no final envelope before a ${interrupted.type} block began at envelope ${interrupted.envelope}; it is closed there (${block.content.length} characters), and the ${block.kind} that follows is a block of its own, not merged into it.`, interrupted.at);
+    block.status = 'complete';
+    state.open.delete(block.kind);
+    state.lastCompleted.set(block.kind, block);
+    changed(block);
   }
 
   function appendDelta(block: Block, envelope: Envelope): void {

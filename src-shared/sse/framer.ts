@@ -7,7 +7,10 @@
  * colon, one leading space of the value stripped, `data` lines joined with LF, the event
  * type reset after every dispatch, `id` with NUL ignored, `retry` only when all ASCII
  * digits, dispatch on a blank line only when the data buffer is not empty, and the last
- * unterminated event discarded at the end of the stream.
+ * unterminated event discarded at the end of the stream. The one departure is opt-in
+ * (`dispatchUnterminated`, the session decoder's): a saved capture often ends right after its
+ * last `data:` line, which SDKs read and an EventSource drops; with it, that event is
+ * dispatched when its data is complete, and flagged.
  *
  * Where things are:
  * - Frames tile the stream. `byteStart` is the first byte after the previous dispatch's
@@ -40,6 +43,7 @@ import {
   looksLikeFieldName,
 } from './fields';
 import { createLineSplitter, type Line, type UnterminatedLine } from './line-splitter';
+import { createUtf8Decoder } from '../text/utf8';
 import type { Frame, FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from './types';
 import { findInvalidUtf8, hexBytes } from './utf8-errors';
 
@@ -60,6 +64,8 @@ type PreviousLine = typeof PREVIOUS_BLANK | typeof PREVIOUS_DATA | typeof PREVIO
 export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptions = {}): SseFramer {
   const { onFrame, onDiagnostic, onRetry } = callbacks;
   const maxDataLineBytes = options.maxDataLineBytes ?? DEFAULT_MAX_DATA_LINE_BYTES;
+  const dispatchUnterminated = options.dispatchUnterminated;
+  let lastReceivedAt = 0;
 
   // Stream position.
   let totalBytes = 0;
@@ -332,9 +338,33 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     return true;
   }
 
+  /**
+   * With `dispatchUnterminated`: the last line, unterminated, is read as a line, and the
+   * event it ends is dispatched when its data is complete. True when it was.
+   */
+  function dispatchLastEvent(tail: UnterminatedLine | null, accept: (data: string) => boolean): boolean {
+    if (tail !== null && tail.bytes.length > 0) line(tailLine(tail));
+    if (dataLines === 0 || !accept(data)) return false;
+    const missing = tail !== null && tail.bytes.length > 0 ? 'its last line has no line ending, and no blank line follows' : 'no blank line follows it';
+    onDiagnostic({
+      rule: 'sse.unterminated-last-event',
+      message: `The stream ended inside its last event: ${missing}. An EventSource drops such an event; its data is complete, so it is decoded as SDKs read it: ${previewText(data, 60)}.`,
+      at: { frame: seq, byteStart: tileStart, byteEnd: totalBytes },
+    });
+    blankLine(totalBytes, chunkCount - 1, lastReceivedAt);
+    return true;
+  }
+
+  function tailLine(tail: UnterminatedLine): Line {
+    const text = createUtf8Decoder().decode(tail.bytes);
+    const end = tail.lineStart + tail.bytes.length;
+    return { bytes: tail.bytes, start: 0, end: tail.bytes.length, text, textStart: 0, textEnd: text.length, mayHoldInvalidUtf8: text.includes(REPLACEMENT_CHARACTER), lineStart: tail.lineStart, lineEnd: end, lastChunk: chunkCount - 1, receivedAt: lastReceivedAt };
+  }
+
   return {
     push(chunk, receivedAt = 0) {
       if (summary) throw new Error('SseFramer.push() called after end()');
+      lastReceivedAt = receivedAt;
       const index = chunkCount++;
       totalBytes += chunk.length;
       if (tileChunk === -1 && chunk.length > 0) tileChunk = index;
@@ -343,7 +373,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     end() {
       if (summary) return summary;
       const tail = splitter.end();
-      const endedInsideEvent = reportUnterminated(tail);
+      const endedInsideEvent = dispatchUnterminated ? !dispatchLastEvent(tail, dispatchUnterminated) && reportUnterminated(null) : reportUnterminated(tail);
       summary = { frames: seq, bytes: totalBytes, chunks: chunkCount, lastEventId, retry, endedInsideEvent };
       return summary;
     },

@@ -37,6 +37,15 @@ export interface FramerCallbacks {
 export interface FramerOptions {
   /** Budget for one `data:` line in bytes; longer lines get `sse.oversize-line`. Default 2048. */
   maxDataLineBytes?: number;
+  /**
+   * Absent (the default), the stream's last event is dropped when no blank line follows it,
+   * as an EventSource drops it (`frames` shows exactly what one dispatches). Given, such an
+   * event — its last line counted complete at the end of the bytes — is dispatched when this
+   * says its data is complete, with `sse.unterminated-last-event` (a warning), as the SDKs
+   * read it; its frame then ends at the last byte. Otherwise it is still lost
+   * (`sse.unterminated-event`).
+   */
+  dispatchUnterminated?: (data: string) => boolean;
 }
 
 export interface FramerSummary {
@@ -45,13 +54,13 @@ export interface FramerSummary {
   chunks: number;
   lastEventId: string;
   retry: number | null;
-  /** The bytes ended inside an event (fields or a partial line after the last blank line). */
+  /** The bytes ended inside an event that was not dispatched (fields or a partial line after the last blank line). */
   endedInsideEvent: boolean;
 }
 
 export interface SseFramer {
   /** Feed the next network chunk. `receivedAt` defaults to 0 (recordings without timing). */
   push(chunk: Uint8Array, receivedAt?: number): void;
-  /** The stream ended: report an unterminated event (never dispatched, per WHATWG). */
+  /** The stream ended: report an unterminated event (never dispatched, per WHATWG, unless FramerOptions.dispatchUnterminated takes it). */
   end(): FramerSummary;
 }

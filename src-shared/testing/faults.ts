@@ -162,6 +162,13 @@ const SSE: FaultKind[] = [
     apply: (events, site) => ({ parts: [...events.slice(0, site).map(event), `data: ${(events[site] ?? '').slice(0, 10)}`], target: site }),
   },
   {
+    rule: 'sse.unterminated-last-event',
+    name: 'capture saved without the blank line after its last event',
+    dialects: ['json', 'xml', 'raw', 'anthropic-messages', 'openai-responses'],
+    sites: (events) => (events.length > 0 ? [events.length - 1] : []),
+    apply: (events, site) => ({ parts: [...events.slice(0, site).map(event), `data: ${events[site] ?? ''}\n`], target: site }),
+  },
+  {
     rule: 'sse.oversize-line',
     name: 'data line over 2048 bytes',
     dialects: ['json'],
@@ -489,6 +496,18 @@ const RECONSTRUCT: FaultKind[] = [
     },
   },
   {
+    rule: 'block.not-finalised',
+    name: 'text block left without its final envelope while another block streams, then continued',
+    dialects: ['json'],
+    sites: envelopesOf('text', (e) => e['final'] === true && e['delta'] === ''),
+    apply: (events, site) => {
+      const final = parse(events[site] ?? '') ?? {};
+      const envelope = (fields: Json): string => event(JSON.stringify({ ...final, ...fields }));
+      const interruption = [envelope({ type: 'thinking', final: false, delta: 'meanwhile' }), envelope({ type: 'thinking', final: true, delta: '' }), envelope({ final: false, delta: ' more' })];
+      return { parts: [...events.slice(0, site).map(event), ...interruption, ...events.slice(site).map(event)], target: site };
+    },
+  },
+  {
     rule: 'citation.orphan',
     name: 'citation before any text',
     dialects: ['json'],
@@ -610,6 +629,13 @@ const PROVIDER_FAULTS: FaultKind[] = [
     dialects: PROVIDERS,
     sites: typed((type) => type === 'content_block_stop' || type === 'response.output_item.done'),
     apply: (events, site) => ({ parts: replaced(events, site), target: openerOf(events, site, (type) => type === 'content_block_start' || type === 'response.output_item.added') }),
+  },
+  {
+    rule: 'provider.next-message',
+    name: 'a capture holding a second message after the first one ended',
+    dialects: PROVIDERS,
+    sites: (events) => (events.length > 0 ? [0] : []),
+    apply: (events) => ({ parts: [...events.map(event), ...events.map(event)], target: events.length }),
   },
   {
     rule: 'provider.sequence-gap',

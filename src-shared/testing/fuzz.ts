@@ -162,6 +162,8 @@ export interface FuzzDialect {
    * `sequence_number` counting events (OpenAI), no `[DONE]`.
    */
   framing?: { eventField: boolean; sequenceNumbers: boolean };
+  /** The event a stream of the dialect opens with, mostly: its marker (the raw format's meta_init announcing it). */
+  opening?: string;
 }
 
 /** A segment event (docs/inline.md), mostly well formed: ids from a small set so starts, contents and ends meet. */
@@ -177,7 +179,7 @@ function segmentEvent(random: Random): string {
 export const FUZZ_DIALECTS: Record<DialectId, FuzzDialect> = {
   json: { event: jsonEnvelope },
   xml: { event: xmlItem },
-  raw: { event: rawEvent },
+  raw: { event: rawEvent, opening: `<meta_init data="${escapeAttribute(jsonText({ format: 'raw' }))}"></meta_init>` },
   'anthropic-messages': { event: anthropicEvent, framing: { eventField: true, sequenceNumbers: false } },
   'openai-responses': { event: responsesEvent, framing: { eventField: true, sequenceNumbers: true } },
   segments: { event: segmentEvent },
@@ -201,6 +203,7 @@ export function generateStream(dialect: FuzzDialect, random: Random): Uint8Array
   const eol = random() < 0.8 ? '\n' : pick(random, ['\r', '\r\n']);
   const events: string[] = [];
   const count = 1 + int(random, 40);
+  if (dialect.opening !== undefined && random() < 0.95) events.push(`data: ${dialect.opening}${eol}${eol}`);
   for (let n = 0; n < count; n++) {
     const { field, data } = framed(dialect, dialect.event(random), n, random);
     // A payload holding line breaks is sent as several data: lines, as an EventSource joins them.

@@ -142,13 +142,13 @@ describe('Anthropic raw events', () => {
   const events = anthropicEvents('json_stream.raw.sse');
   const expected = () => blockSummary(decodeBytes(sseOf(events.map((e) => JSON.stringify(e)))));
 
-  it('a JSON array of events (like upstream json_stream.json) decodes through the raw dialect', async () => {
+  it('a JSON array of events (like upstream json_stream.json) decodes as the Anthropic Messages API: the agent raw format\'s XML items are not there', async () => {
     expect(events.length).toBeGreaterThan(40);
     const path = await file('json_stream.json', JSON.stringify(events, null, 2));
     const source = await openSource(path);
     expect(source.kind).toBe('anthropic-events');
     const decoded = await decodeSource(source);
-    expect(decoded.formats).toEqual(['raw']);
+    expect(decoded.formats).toEqual(['anthropic-messages']);
     expect(blockSummary(decoded)).toEqual(expected());
     expect(decoded.blocks.map((b) => b.content).join('')).toContain('I need to calculate 5 + (10 * 2)');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
-import { listProviderFixtures, listSseFixtures, readFixture } from '../../../src-main/testing/fixtures';
+import { listProviderFixtures, listSseFixtures, readExternalFixture, readFixture } from '../../../src-main/testing/fixtures';
 import { decodeEveryChunking, decodeProviderEvents, providerEvent as ev, readProviderFixture, rulesOf } from '../../../src-main/testing/provider-streams';
+import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
 import { decodeBytes, decodeLegs } from '../../pipeline/session-decoder';
 
 const start = ev('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 10, output_tokens: 1 } } });
@@ -104,11 +105,27 @@ describe('detection: the API names its events, the agent raw format does not', (
     }
   });
 
-  it('the same events without event: lines are the raw format (and miss [DONE])', () => {
+  it('the same events without event: lines are still the Messages API, done at message_stop (no [DONE] wanted)', () => {
     const bare = complete.map((e) => e.replace(/^event: [^\n]*\n/, ''));
     const result = decodeProviderEvents(bare);
-    expect(result.formats).toEqual(['raw']);
-    expect(rulesOf(result)).toContain('stream.missing-done');
+    expect(result.formats).toEqual(['anthropic-messages']);
+    expect(rulesOf(result)).toEqual([]);
+    expect(result.ends[0]?.stream.terminal?.event).toBe('message_stop');
+    expect(result.blocks.map((b) => [b.kind, b.content])).toEqual([
+      ['text', 'Hi'],
+      ['message', expect.any(String)],
+    ]);
+  });
+
+  it('a real data-only capture (an SDK test suite\'s recorded stream): anthropic-messages, done, its text whole, at every chunking', () => {
+    const bytes = readExternalFixture('vercel-ai/anthropic-text.data-only.sse');
+    const result = decodeBytes(bytes);
+    expect(result.formats).toEqual(['anthropic-messages']);
+    expect(rulesOf(result)).toEqual([]);
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe('done');
+    expect(result.blocks[0]?.content).toBe("Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?");
+    const [first, ...rest] = decodeEveryChunking(bytes);
+    expect(rest.filter((r) => JSON.stringify(r.shape) !== JSON.stringify(first?.shape)).map((r) => r.name)).toEqual([]);
   });
 });
 
@@ -128,10 +145,19 @@ describe('Anthropic Messages diagnostics', () => {
     expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);
   });
 
-  it("'provider.block-not-started': a delta for an index never started; must not for a started one", () => {
-    const result = decodeProviderEvents([start, textDelta(3, 'x'), ...end]);
+  it("'provider.block-not-started': a delta for an index never started, its text kept in a block of its own; must not for a started one", () => {
+    const result = decodeProviderEvents([start, textDelta(3, 'x'), textDelta(3, 'y'), stop(3), ...end]);
     expect(rulesOf(result)).toEqual(['provider.block-not-started']);
-    expect(result.envelopes.some((e) => e.control === 'provider-event' && e.type === 'content_block_delta')).toBe(true);
+    expect(result.diagnostics[0]?.message).toBe('content_block_delta in event 1 is for block 3, which no content_block_start of this message started; its text is kept in a text block of its own.');
+    expect(result.blocks.map((b) => [b.kind, b.status, b.content])).toEqual([
+      ['text', 'complete', 'xy'],
+      ['message', 'complete', expect.any(String)],
+    ]);
+    // Inside another open block a stray delta is shown as the provider event it is, and cuts nothing off.
+    const stray = decodeProviderEvents([start, textStart(0), textDelta(3, 'x'), textDelta(0, 'Hi'), stop(0), ...end]);
+    expect(rulesOf(stray)).toEqual(['provider.block-not-started']);
+    expect(stray.envelopes.some((e) => e.control === 'provider-event' && e.type === 'content_block_delta')).toBe(true);
+    expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);
   });
 
   it("'provider.block-started-twice': a second start for an open index; must not after its stop", () => {
@@ -202,5 +228,44 @@ describe('compact deltas, read without JSON.parse', () => {
     expect(shape(a)).toEqual(shape(b));
     expect(rulesOf(a)).toEqual(['provider.block-not-started', 'provider.delta-after-stop']);
     expect(a.blocks.map((block) => block.content).slice(0, 2)).toEqual([texts.join(''), texts.join('')]);
+  });
+});
+
+describe('several messages in one capture', () => {
+  const second = (id: string): string[] => [
+    ev('message_start', { message: { id, type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 3, output_tokens: 1 } } }),
+    textStart(0),
+    textDelta(0, 'Again'),
+    stop(0),
+    ...end,
+  ];
+
+  it('a second message_start after message_stop begins the next message: one info finding, both messages complete, done', () => {
+    const result = decodeProviderEvents([...complete, ...second('msg_2')]);
+    expect(result.diagnostics.map((d) => [d.rule, d.severity])).toEqual([['provider.next-message', 'info']]);
+    expect(result.diagnostics[0]?.message).toBe('message_start in event 6 begins message 2 (msg_2) after message 1 ended in event 5: the capture holds several messages, decoded one after another.');
+    expect(result.blocks.map((b) => [b.kind, b.kind === 'message' ? (b.parsed as { id: string }).id : b.content])).toEqual([
+      ['text', 'Hi'],
+      ['message', 'msg_1'],
+      ['text', 'Again'],
+      ['message', 'msg_2'],
+    ]);
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe('done');
+  });
+
+  it('the second message cut short: truncated, though the first one stopped', () => {
+    const result = decodeProviderEvents([...complete, ...second('msg_2').slice(0, 3)]);
+    expect(rulesOf(result)).toContain('provider.missing-terminal');
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe('truncated');
+  });
+
+  it('a message_start while the message is open: the open one was cut short (another id), or the start is repeated (its own id)', () => {
+    const cut = decodeProviderEvents([start, textStart(0), textDelta(0, 'Hi'), ...second('msg_2')]);
+    expect(rulesOf(cut)).toEqual(['provider.missing-terminal', 'provider.block-not-stopped', 'block.unterminated']);
+    expect(cut.blocks.filter((b) => b.kind === 'message').map((b) => (b.parsed as { status: string }).status)).toEqual(['cut', 'completed']);
+    // A duplicated message_start, as in an SDK suite's duplicate-message-start fixture: one message.
+    const repeated = decodeProviderEvents([start, start, textStart(0), textDelta(0, 'ok'), stop(0), ...end]);
+    expect(rulesOf(repeated)).toEqual(['provider.block-started-twice']);
+    expect(repeated.blocks.map((b) => b.kind)).toEqual(['text', 'message']);
   });
 });

@@ -5,6 +5,7 @@ import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { NO_EXTRAS } from '../../envelope/types';
 import { MessageClock } from '../provider/message-summary';
+import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
 import { CompactTextDelta } from './compact-delta';
@@ -71,7 +72,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   let message: MessageClock | undefined;
   let messageId = '';
   let events = 0;
-  let terminated = false;
+  const messages = new MessageSequence(callbacks, { message: 'message', start: 'message_start', terminal: 'message_stop' });
   let lastFrame: Frame | undefined;
   const compact = new CompactTextDelta();
   let eventContext: ProviderEventContext | undefined;
@@ -127,8 +128,17 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   });
 
   function messageStart(ctx: ProviderEventContext, event: WireEvent): void {
-    if (message) blocks.endMessage(`before the next message_start (event ${ctx.frame.seq})`);
     const body = objectField(event, 'message');
+    if (!messages.start(ctx, stringField(body, 'id'), message !== undefined)) {
+      ctx.report('provider.block-started-twice', `message_start in event ${ctx.frame.seq} starts message ${messageId} again while it is open; decoded as one message.`);
+      ctx.wire('message_start', event, unified('stream.message_start', ids()));
+      return;
+    }
+    if (message) {
+      blocks.endMessage(`before the next message_start (event ${ctx.frame.seq})`);
+      message.status = 'cut';
+      emitSummary(ctx);
+    }
     messageId = stringField(body, 'id');
     message = new MessageClock(ctx.frame.receivedAt);
     message.id = messageId;
@@ -168,6 +178,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   }
 
   function blockDelta(ctx: ProviderEventContext, event: WireEvent): void {
+    impliedBlock(ctx, event);
     const found = addressedBlock(ctx, event);
     if (!found) return;
     const { index, block } = found;
@@ -246,7 +257,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   }
 
   function messageStop(ctx: ProviderEventContext, event: WireEvent): void {
-    terminated = true;
+    messages.end(ctx);
     blocks.endMessage(`before message_stop (event ${ctx.frame.seq})`);
     ctx.wire('message_stop', event, unified('stream.message_stop', ids(), { stop_reason: message?.stopReason, phase: 'completed' }));
     if (message) message.status = 'completed';
@@ -255,7 +266,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   }
 
   function apiError(ctx: ProviderEventContext, event: WireEvent): void {
-    terminated = true;
+    messages.end(ctx);
     const error = objectField(event, 'error');
     const errorType = stringField(error, 'type') || 'error';
     callbacks.onStreamEnd?.({ event: 'error', error: `${errorType}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}` });
@@ -274,6 +285,22 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     if (!message) return;
     ctx.emit({ type: 'message', final: true, delta: jsonText(message.summary(ctx.frame.receivedAt)), extras: { id: message.id } });
     message = undefined;
+  }
+
+  /**
+   * A text or thinking delta for a block no content_block_start of this message started (a
+   * proxied or hand-trimmed stream): reported, and the block is started from the delta, so
+   * its text is kept in a block of its own and never dropped. Not while another block is
+   * open: blocks stream one at a time, so a stray delta inside another block is shown as the
+   * provider event it is rather than cut that block off.
+   */
+  function impliedBlock(ctx: ProviderEventContext, event: WireEvent): void {
+    const index = integerField(event, 'index');
+    const deltaType = stringField(objectField(event, 'delta'), 'type');
+    const blockType = deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : undefined;
+    if (index === undefined || blockType === undefined || blocks.state(index) !== 'unknown' || blocks.anyOpen()) return;
+    ctx.report('provider.block-not-started', `content_block_delta in event ${ctx.frame.seq} is for block ${index}, which no content_block_start of this message started; its text is kept in a ${blockType} block of its own.`);
+    startBlock(ctx, { type: 'content_block_start', index, content_block: { type: blockType } });
   }
 
   /** The open block a delta or stop event addresses; reports and shows the event when there is none. */
@@ -309,7 +336,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     push,
     end() {
       blocks.endMessage('before the stream ended');
-      if (!terminated && events > 0 && lastFrame) {
+      if (!messages.ended && events > 0 && lastFrame) {
         const at = { byteStart: lastFrame.byteEnd };
         callbacks.onDiagnostic({ rule: 'provider.missing-terminal', message: 'The stream ended without message_stop (or an error event): the response was cut off or the connection dropped.', at });
         if (message) {

@@ -3,14 +3,16 @@ import type { DialectModule } from '../types';
 import { createAnthropicMessagesDecoder } from './decoder';
 
 /**
- * The Anthropic Messages API stream: the API names every event in the SSE `event:` field
- * (the upstream agent's raw format forwards the same events as bare `data:` lines). An
- * `error` with a sequence_number is the Responses API's.
+ * The Anthropic Messages API stream. The API names every event in the SSE `event:` field;
+ * SDK test suites, proxies and hand-made captures often send the same events as bare `data:`
+ * lines, which are this dialect too (the upstream agent's raw format is told apart by its own
+ * markers, see anthropic-raw). An `event:` field that names another type, or an `error` with
+ * a sequence_number (the Responses API's), is not this dialect.
  */
 export const anthropicMessagesDialect: DialectModule<'anthropic-messages'> = {
   id: 'anthropic-messages',
   label: 'Anthropic Messages API',
-  detect: (frame) => frame.event !== '' && isAnthropicEvent(frame) && frame.json()?.['type'] === frame.event && !('sequence_number' in (frame.json() ?? {})),
+  detect: (frame) => isAnthropicEvent(frame) && (frame.event === '' || frame.json()?.['type'] === frame.event) && !('sequence_number' in (frame.json() ?? {})),
   create: createAnthropicMessagesDecoder,
   syntax: 'json',
   terminator: 'dialect',

@@ -36,6 +36,17 @@ describe('streamed blocks', () => {
     expect(run.diagnostics).toEqual([]);
   });
 
+  it('flags an item that is wholly a content-block-* tag the vocabulary lacks, inside a block, and shows it as received (text of the block)', () => {
+    const items = ['<content-block-redacted_thinking>', 'x', '</content-block-redacted_thinking>', '<content-block-image src="a.png" />', '<content-block-redacted_thinking>'];
+    const run = decode(['<content-block-text>', 'Hi ', ...items, '</content-block-text>']);
+    expect(run.envelopes.slice(1, -1).map((e) => [e.type, e.delta])).toEqual(['Hi ', ...items].map((d) => ['text', d]));
+    expect(run.diagnostics.map((d) => [d.rule, d.at.frame])).toEqual([
+      ['xml.unknown-tag', 2],
+      ['xml.unknown-tag', 5],
+    ]);
+    expect(run.diagnostics[0]?.message).toBe('Event 2 is a <content-block-redacted_thinking> item, which is not part of the XML stream vocabulary; it came inside the open text block and is shown as received, as text of that block. Later <content-block-redacted_thinking> items are not reported again.');
+  });
+
   it('decodes a complete element of the vocabulary even while a block is open', () => {
     const run = decode(['<content-block-text>', '<content-block-tool_call id="t1" name="f" arguments="{}"></content-block-tool_call>', '</content-block-text>']);
     expect(run.envelopes.map((e) => e.type)).toEqual(['text', 'tool_call', 'text']);
@@ -207,7 +218,8 @@ const RULE_CASES: { rule: string; triggers: string[]; clean: string[] }[] = [
   { rule: 'xml.unclosed', triggers: ['<content-block-thinking>', 'hmm', '<content-block-text>', '</content-block-text>', '</content-block-thinking>'], clean: [SUB_AGENT_STARTS, '<content-block-thinking>', 'hmm', '<content-block-text>', '</content-block-text>', '</content-block-thinking>'] },
   { rule: 'xml.mismatched', triggers: ['<content-block-tool_result id="t" name="n"><![CDATA[x]]></content-block-tool_call>'], clean: ['<content-block-tool_result id="t" name="n"><![CDATA[x]]></content-block-tool_result>'] },
   { rule: 'xml.overlapping-blocks', triggers: [SUB_AGENT_STARTS, '<content-block-text>', '<content-block-thinking>'], clean: [SUB_AGENT_STARTS, '<content-block-text>', '</content-block-text>', '<content-block-thinking>'] },
-  { rule: 'xml.unknown-tag', triggers: ['<content-block-rollback data="{}"></content-block-rollback>'], clean: ['<content-block-text>', '<content-block-rollback data="{}"></content-block-rollback>', '</content-block-text>'] },
+  { rule: 'xml.unknown-tag', triggers: ['<content-block-rollback data="{}"></content-block-rollback>'], clean: ['<content-block-web_search_tool_result id="t" name="n"><![CDATA[x]]></content-block-web_search_tool_result>'] },
+  { rule: 'xml.unknown-tag', triggers: ['<content-block-text>', '<content-block-rollback data="{}"></content-block-rollback>', '</content-block-text>'], clean: ['<content-block-text>', 'see <chart type="bar">{}</chart>', '</content-block-text>'] },
   { rule: 'xml.bad-entity', triggers: ['<meta_final data="{&quot;a&quot;: &quot;AT&T&bogus;&quot;}"></meta_final>'], clean: ['<meta_final data="{&quot;a&quot;: &quot;AT&amp;T&#x27;&#39;&quot;}"></meta_final>'] },
   { rule: 'xml.broken-cdata', triggers: ['<content-block-meta_files><![CDATA[{'], clean: ['<content-block-meta_files><![CDATA[{}]]></content-block-meta_files>'] },
   { rule: 'xml.broken-cdata', triggers: ['<content-block-error><![CDATA[a]]>b]]></content-block-error>'], clean: ['<content-block-tool_result id="t" name="n"><![CDATA[a]]]]><![CDATA[>b]]></content-block-tool_result>'] },

@@ -14,7 +14,7 @@ import { unescapeFormatterItem, unescapeToolResultCdata } from './escaping';
 import { setField } from './fields';
 import { isMarkupError, readStartTag, tagNameAt, type RawAttribute } from './markup';
 import { readToolResultBody } from './tool-result';
-import { dynamicResultName, itemKind, SERVER_TOOL_ID_PREFIX, STREAMED_BLOCK_TAGS, type ItemKind } from './vocabulary';
+import { BLOCK_TAG_PREFIX, dynamicResultName, itemKind, SERVER_TOOL_ID_PREFIX, STREAMED_BLOCK_TAGS, type ItemKind } from './vocabulary';
 
 export interface XmlItemDecoderOptions extends DialectOptions {
   /** The format a meta_init of this stream should announce (the raw dialect reuses this decoder). */
@@ -121,15 +121,14 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       if (newest !== undefined && !subagentReported) reportLeftOpen(ctx, `brought a complete <${tag}> item`);
       decodeElement(ctx, tag, kind);
     } else if (newest !== undefined) {
+      const unknown = unknownBlockTag(data, tag);
+      if (unknown !== null) reportUnknownTag(ctx, unknown, `it came inside the open ${newest.type} block and is shown as received, as text of that block`);
       emitDelta(ctx, newest.type);
     } else if (tag !== null && STREAMED_BLOCK_TAGS.has(tag)) {
       ctx.report('xml.malformed', `Event ${frame.seq} starts with <${tag}> but is not that open tag alone; upstream always sends the open tag, each delta and the close tag as separate items. Kept undecoded: ${previewText(data)}`);
       ctx.undecoded();
     } else if (tag !== null) {
-      if (!unknownTagsReported.has(tag)) {
-        unknownTagsReported.add(tag);
-        ctx.report('xml.unknown-tag', `Event ${frame.seq} is a <${tag}> item, which is not part of the XML stream vocabulary; kept undecoded, and later <${tag}> items are not reported again.`);
-      }
+      reportUnknownTag(ctx, tag, 'kept undecoded');
       ctx.undecoded();
     } else if (data.startsWith('</')) {
       ctx.report('xml.mismatched', `Event ${frame.seq} is a close tag with no open element: ${previewText(data)}; kept undecoded.`);
@@ -138,6 +137,12 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       ctx.report('xml.malformed', `Event ${frame.seq} is text outside any <content-block-text> or <content-block-thinking> block, so it belongs to no block; kept undecoded: ${previewText(data)}`);
       ctx.undecoded();
     }
+  }
+
+  function reportUnknownTag(ctx: ItemContext, tag: string, how: string): void {
+    if (unknownTagsReported.has(tag)) return;
+    unknownTagsReported.add(tag);
+    ctx.report('xml.unknown-tag', `Event ${ctx.frame.seq} is a <${tag}> item, which is not part of the XML stream vocabulary; ${how}. Later <${tag}> items are not reported again.`);
   }
 
   // ---- Streamed blocks -------------------------------------------------------------------
@@ -543,6 +548,21 @@ function streamedTag(data: string): StreamedTag | null {
   // Most items are deltas: two character reads settle them.
   if (data.length > LONGEST_STREAMED_TAG || data.charCodeAt(0) !== LESS_THAN || data.charCodeAt(data.length - 1) !== GREATER_THAN) return null;
   return STREAMED_TAGS.get(data) ?? null;
+}
+
+/**
+ * The tag of an item that is wholly a tag or element of the stream's own `content-block-`
+ * namespace that the vocabulary does not have (`<content-block-rollback …/>`,
+ * `</content-block-redacted_thinking>`), or null. Inside a block such an item is text as far
+ * as the protocol goes, but a model does not write the stream's own markup: it is the
+ * server's, and worth a word. (`<chart>`, `<table>` and other text stay text without one.)
+ */
+function unknownBlockTag(data: string, tag: string | null): string | null {
+  if (!data.endsWith('>')) return null;
+  const name = tag ?? (data.startsWith('</') ? data.slice(2, -1).trimEnd() : null);
+  if (name === null || !name.startsWith(BLOCK_TAG_PREFIX) || itemKind(name) !== undefined || STREAMED_BLOCK_TAGS.has(name)) return null;
+  const whole = tag === null ? /^[\w.-]+$/.test(name) : data.indexOf('>') === data.length - 1 || isCompleteElement(data, name);
+  return whole ? name : null;
 }
 
 /** The item ends its element: with `/>`, or with a close tag of the vocabulary (its own, or a wrong one). */

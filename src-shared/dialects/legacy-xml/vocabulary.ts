@@ -47,7 +47,7 @@ export const STREAMED_BLOCK_TAGS: ReadonlyMap<string, 'text' | 'thinking'> = new
 ]);
 
 const DYNAMIC_RESULT_SUFFIX = '_tool_result';
-const BLOCK_PREFIX = 'content-block-';
+export const BLOCK_TAG_PREFIX = 'content-block-';
 
 /**
  * The server-tool result tag names the demo parser also accepts: any tag ending in
@@ -56,7 +56,7 @@ const BLOCK_PREFIX = 'content-block-';
  */
 export function dynamicResultName(tag: string): string | null {
   if (!tag.endsWith(DYNAMIC_RESULT_SUFFIX) || ITEMS.has(tag)) return null;
-  const name = tag.startsWith(BLOCK_PREFIX) ? tag.slice(BLOCK_PREFIX.length) : tag;
+  const name = tag.startsWith(BLOCK_TAG_PREFIX) ? tag.slice(BLOCK_TAG_PREFIX.length) : tag;
   return name.length > DYNAMIC_RESULT_SUFFIX.length ? name : null;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
-import { listProviderFixtures } from '../../../src-main/testing/fixtures';
+import { listProviderFixtures, readExternalFixture } from '../../../src-main/testing/fixtures';
 import { decodeEveryChunking, decodeProviderEvents, readProviderFixture, rulesOf } from '../../../src-main/testing/provider-streams';
+import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 
 /** Events numbered in order, as the API sends them. */
@@ -206,5 +207,84 @@ describe('text deltas read without JSON.parse once their prefix is known', () =>
     expect(rulesOf(read)).toEqual(expect.arrayContaining(['provider.sequence-gap', 'provider.delta-after-stop']));
     expect(read.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['Hello "you"\n 数据 😀gap again', 'Second response']);
     expect(read.blocks.find((b) => b.kind === 'reasoning_summary')?.content).toBe('Thinking');
+  });
+});
+
+describe('several responses in one capture', () => {
+  const capture = readExternalFixture('vercel-ai/openai-two-responses.data-only.sse');
+
+  it('a real capture of two responses (an SDK suite\'s tool loop): two messages, done, one info finding and no sequence gap', () => {
+    const result = decodeBytes(capture);
+    expect(result.formats).toEqual(['openai-responses']);
+    expect(result.diagnostics.map((d) => [d.rule, d.severity])).toEqual([
+      ['provider.next-message', 'info'],
+      ['tool.call-without-result', 'info'],
+    ]);
+    expect(result.diagnostics[0]?.message).toMatch(/^response\.created in event 9 begins response 2 \(resp_0039ff4ed0aeca1e016ac948b5704887d29d49ae212623313e\) after response 1 ended in event 8/);
+    expect(result.blocks.filter((b) => b.kind === 'message').map((b) => (b.parsed as { id: string; status: string }).status)).toEqual(['completed', 'completed']);
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['blue-42']);
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe('done');
+    const [first, ...rest] = decodeEveryChunking(capture);
+    expect(rest.filter((r) => JSON.stringify(r.shape) !== JSON.stringify(first?.shape)).map((r) => r.name)).toEqual([]);
+  });
+
+  it('the second response cut short: the stream is truncated, though the first one completed', () => {
+    const text = new TextDecoder().decode(capture);
+    const cut = decodeBytes(new TextEncoder().encode(text.slice(0, text.lastIndexOf('data: {"type":"response.completed"'))));
+    expect(rulesOf(cut)).toContain('provider.missing-terminal');
+    expect(endStatusOf({ stream: cut.ends[0]?.stream ?? null, ...blockEndFacts(cut.blocks, 0) }).kind).toBe('truncated');
+  });
+
+  it('a response that starts while the previous one is open cut that one short (provider.missing-terminal), and both are kept', () => {
+    const second = numbered([created, ...message('Hi')]).concat(numbered([['response.created', { response: { id: 'resp_2', status: 'in_progress' } }], ...message('Again'), ['response.completed', { response: { id: 'resp_2', status: 'completed' } }]]));
+    const result = decodeProviderEvents(second);
+    expect(rulesOf(result)).toEqual(['provider.missing-terminal']);
+    expect(result.diagnostics[0]?.message).toContain('response 1 (resp_1) got no response.completed, .failed or .incomplete before response.created in event 7 began response 2 (resp_2)');
+    expect(result.blocks.filter((b) => b.kind === 'message').map((b) => (b.parsed as { status: string }).status)).toEqual(['cut', 'completed']);
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['Hi', 'Again']);
+  });
+
+  it('a real gap inside one response is one finding that says how many events are missing', () => {
+    const gap = complete.filter((_, i) => i < 2 || i > 4);
+    const found = decodeProviderEvents(gap).diagnostics.filter((d) => d.rule === 'provider.sequence-gap');
+    expect(found.map((d) => d.message)).toEqual([expect.stringContaining('jumps from 1 to 5: 3 event(s) missing')]);
+  });
+
+  it('a restart of sequence_number without a new response stays one finding, not one per later event', () => {
+    const restarted = [...complete.slice(0, 4), ...numbered([...message('x'), completed]).slice(0)];
+    const found = decodeProviderEvents(restarted).diagnostics.filter((d) => d.rule === 'provider.sequence-gap');
+    expect(found).toHaveLength(1);
+    expect(found[0]?.message).toContain('goes back from 3 to 0');
+  });
+});
+
+describe('text for an item or part that was never added', () => {
+  it('a hand-trimmed real capture (output_item.added and content_part.added cut out): flagged, and the text is still a block', () => {
+    const lines = new TextDecoder().decode(readExternalFixture('vercel-ai/openai-two-responses.data-only.sse')).split('\n\n');
+    const second = lines.findIndex((l) => l.includes('"resp_0039ff4ed0aeca1e016ac948b5704887d29d49ae212623313e"'));
+    const trimmed = lines.filter((l, i) => i < second || !/"type":"response\.(output_item|content_part)\.added"/.test(l)).join('\n\n');
+    const result = decodeBytes(new TextEncoder().encode(trimmed));
+    const found = result.diagnostics.filter((d) => d.rule === 'provider.block-not-started').map((d) => d.message);
+    expect(found[0]).toBe('response.output_text.delta in event 11 is for part 0:0, which was never added; its text is kept in a text block of its own.');
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.content, b.status])).toEqual([['blue-42', 'complete']]);
+  });
+
+  it('deltas without any part indexes (a proxy that strips them) are kept in one block of their item', () => {
+    const result = decodeProviderEvents([
+      'data: {"type":"response.output_text.delta","delta":"1"}\n\n',
+      'data: {"type":"response.output_text.delta","delta":"2"}\n\n',
+      'data: {"type":"response.output_text.done"}\n\n',
+    ]);
+    expect(result.formats).toEqual(['openai-responses']);
+    expect(rulesOf(result)).toEqual(['provider.block-not-started', 'provider.block-not-stopped', 'provider.missing-terminal']);
+    expect(result.diagnostics[0]?.message).toBe('response.output_text.delta in event 0 has no part indexes; its text is kept in a text block of its own.');
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.content, b.status])).toEqual([['12', 'complete']]);
+  });
+
+  it('a done event alone for a part never added keeps its text; must not report a part that was added', () => {
+    const result = decodeProviderEvents(numbered([created, itemAdded, textDone('Whole'), partDone, itemDone, completed]));
+    expect(rulesOf(result)).toEqual(['provider.block-not-started']);
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['Whole']);
+    expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { NO_EXTRAS } from '../../envelope/types';
 import { MessageClock } from '../provider/message-summary';
+import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
 import { RecentTextDelta } from './recent-delta';
@@ -101,7 +102,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   let responseId = '';
   let lastSequence: number | undefined;
   let events = 0;
-  let terminated = false;
+  const responses = new MessageSequence(callbacks, { message: 'response', start: 'response.created', terminal: 'response.completed, .failed or .incomplete' });
   let lastFrame: Frame | undefined;
   const recent = new RecentTextDelta<DecodedDelta>();
   let eventContext: ProviderEventContext | undefined;
@@ -124,6 +125,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     events++;
     if (!event) return;
     const type = event['type'] as string;
+    // A response numbers its events from its own response.created: a new one starts again.
+    if (type === 'response.created') lastSequence = undefined;
     checkSequence(ctx, type, integerField(event, 'sequence_number'));
     decode(ctx, type, event);
   }
@@ -134,7 +137,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       const how = sequence <= lastSequence ? `goes back from ${lastSequence} to ${sequence} (events reordered or repeated)` : `jumps from ${lastSequence} to ${sequence}: ${sequence - lastSequence - 1} event(s) missing`;
       ctx.report('provider.sequence-gap', `${type} in event ${ctx.frame.seq}: sequence_number ${how}.`);
     }
-    if (lastSequence === undefined || sequence > lastSequence) lastSequence = sequence;
+    // Counted on from where the stream went: one gap or step back is one finding, not one per later event.
+    lastSequence = sequence;
   }
 
   function ids(event: WireEvent, extra: StreamIds = {}): StreamIds {
@@ -190,19 +194,29 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   function lifecycle(ctx: ProviderEventContext, type: string, event: WireEvent): void {
     const body = objectField(event, 'response');
     if (type === 'response.created' || !response) {
-      if (response) items.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+      if (!responses.start(ctx, stringField(body, 'id'), response !== undefined)) return lifecycleEvent(ctx, type, event);
+      if (response) {
+        items.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+        parts.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+        response.status = 'cut';
+        emitSummary(ctx);
+      }
       responseId = stringField(body, 'id');
       response = new MessageClock(ctx.frame.receivedAt);
       response.id = responseId;
     }
     response.model = stringField(body, 'model') || response.model;
     response.status = stringField(body, 'status') || response.status;
+    lifecycleEvent(ctx, type, event);
+  }
+
+  function lifecycleEvent(ctx: ProviderEventContext, type: string, event: WireEvent): void {
     const family = type === 'response.created' ? 'stream.message_start' : 'stream.message_delta';
     new ProviderEventContext(ctx.frame, callbacks, responseId).wire(type, event, unified(family, { response_id: responseId }, { phase: type.slice('response.'.length) }));
   }
 
   function terminal(ctx: ProviderEventContext, type: string, event: WireEvent): void {
-    terminated = true;
+    responses.end(ctx);
     const body = objectField(event, 'response');
     if (!response) {
       responseId = stringField(body, 'id');
@@ -240,7 +254,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   }
 
   function apiError(ctx: ProviderEventContext, event: WireEvent): void {
-    terminated = true;
+    responses.end(ctx);
     const first = events === 1 ? ' as the first event' : '';
     const code = stringField(event, 'code');
     callbacks.onStreamEnd?.({ event: 'error', error: `${code || 'error'}: ${stringField(event, 'message') || jsonText(event)}` });
@@ -362,9 +376,9 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     return output === undefined || index === undefined ? undefined : `${output}:${summary ? 's' : ''}${index}`;
   }
 
-  function partAdded(ctx: ProviderEventContext, type: string, event: WireEvent): void {
+  function partAdded(ctx: ProviderEventContext, type: string, event: WireEvent, impliedKey?: string): void {
     const summary = type === 'response.reasoning_summary_part.added';
-    const key = partKey(event, summary);
+    const key = impliedKey ?? partKey(event, summary);
     if (key === undefined) return notAddressed(ctx, type, event, `has no integer output_index and ${summary ? 'summary_index' : 'content_index'}`);
     const part = objectField(event, 'part');
     const partType = stringField(part, 'type') || (summary ? 'summary_text' : '');
@@ -394,13 +408,22 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
 
   function textEvent(ctx: ProviderEventContext, type: string, event: WireEvent, stream: { part: string; kind: DeltaKind; doneField: string }, done: boolean): void {
     const summary = stream.part === 'summary_text';
-    const key = partKey(event, summary);
-    if (key === undefined) return notAddressed(ctx, type, event, 'has no part indexes');
+    const indexed = partKey(event, summary);
+    // Text without part indexes (a proxy's or a hand-trimmed stream) is kept all the same, in a part of its item.
+    const key = indexed ?? `${stringField(event, 'item_id') || '(no item)'}:${summary ? 's' : ''}`;
     let open = parts.get(key);
-    if (!open && stream.part === 'reasoning_text' && parts.state(key) === 'unknown') {
-      // Reasoning text may stream without a content_part.added of its own: the first delta opens it.
-      partAdded(ctx, 'response.content_part.added', { ...event, part: { type: 'reasoning_text' } });
+    const implied = stream.part === 'reasoning_text' || !parts.anyOpen();
+    if (!open && parts.state(key) === 'unknown' && implied) {
+      // Reasoning text may stream without a content_part.added of its own: the first delta
+      // opens it. Any other text whose part was never added is reported, and kept in a part
+      // of its own (not while another part is open: a stray delta inside it stays a provider event).
+      if (stream.part !== 'reasoning_text') {
+        const where = indexed === undefined ? 'has no part indexes' : `is for part ${key}, which was never added`;
+        ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} ${where}; its text is kept in a ${PART_TYPES[stream.part]?.envelopeType ?? stream.part} block of its own.`);
+      }
+      partAdded(ctx, summary ? 'response.reasoning_summary_part.added' : 'response.content_part.added', { ...event, part: { type: stream.part } }, key);
       open = parts.get(key);
+      if (open && done) streamText(ctx, open, stringField(event, stream.doneField));
     }
     if (!open) {
       addressedPart(ctx, type, event, key);
@@ -536,7 +559,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     end() {
       parts.endMessage('before the stream ended');
       items.endMessage('before the stream ended');
-      if (!terminated && events > 0 && lastFrame) {
+      if (!responses.ended && events > 0 && lastFrame) {
         callbacks.onDiagnostic({ rule: 'provider.missing-terminal', message: 'The stream ended without response.completed, response.failed or response.incomplete (or an error event): the response was cut off or the connection dropped.', at: { byteStart: lastFrame.byteEnd } });
         if (response) {
           response.status = 'cut';

@@ -1,4 +1,5 @@
 import type { FrameDetail } from '../../../../src-shared/contract/payloads';
+import { SESSION_FRAMING } from '../../../../src-shared/pipeline/last-event';
 import { createSseFramer } from '../../../../src-shared/sse/framer';
 import type { Frame } from '../../../../src-shared/sse/types';
 import type { FrameTable } from './envelope-table';
@@ -12,7 +13,7 @@ import type { RawChunks } from './raw-chunks';
 /** A leg's frames with their data, by framing its bytes again in one pass. */
 export function reframeLeg(raw: RawChunks): Frame[] {
   const frames: Frame[] = [];
-  const framer = createSseFramer({ onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} }, { maxDataLineBytes: Number.MAX_SAFE_INTEGER });
+  const framer = createSseFramer({ onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} }, { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING });
   for (let i = 0; i < raw.count; i++) {
     const chunk = raw.chunk(i);
     if (chunk) framer.push(chunk.bytes, chunk.receivedAt);
@@ -32,7 +33,7 @@ const NOT_THE_START = new Uint8Array([0x0a]);
  */
 export function reframe(bytes: Uint8Array, startsStream: boolean): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
   let event: Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> = { event: '', data: '', dataLines: 0, maxDataLineBytes: 0 };
-  const framer = createSseFramer({ onFrame: (frame) => (event = frame), onDiagnostic: () => {} });
+  const framer = createSseFramer({ onFrame: (frame) => (event = frame), onDiagnostic: () => {} }, SESSION_FRAMING);
   if (!startsStream) framer.push(NOT_THE_START);
   framer.push(bytes);
   framer.end();
