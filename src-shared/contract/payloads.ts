@@ -1,4 +1,5 @@
 import { DIALECT_IDS } from '../dialects/registry';
+import { SEVERITIES } from '../diagnostics/severity';
 import type { SessionDiff } from '../diff/types';
 import { CONTROL_KINDS } from '../envelope/types';
 import type { UnifiedEvent } from '../envelope/unified';
@@ -15,7 +16,7 @@ import type { Infer } from './schema';
 // ─── Shared pieces ──────────────────────────────────────────────────────────────────────
 
 export const SessionId = s.string({ nonEmpty: true, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
-export const Severity = s.literal('error', 'warning', 'info');
+export const Severity = s.literal(...SEVERITIES);
 export const FormatChoice = s.literal('auto', ...DIALECT_IDS);
 export const DialectId = s.literal(...DIALECT_IDS);
 export const ControlKind = s.literal(...CONTROL_KINDS);
@@ -38,7 +39,7 @@ export const InlineOptions = s.object({
   ),
 });
 
-export const SeverityCounts = s.object({ error: Count(), warning: Count(), info: Count() });
+export const SeverityCounts = s.object({ error: Count(), warning: Count(), info: Count() } satisfies Record<(typeof SEVERITIES)[number], unknown>);
 
 // ─── Connecting and opening ─────────────────────────────────────────────────────────────
 

@@ -1,7 +1,6 @@
-import type { Severity } from '../../../src-shared/diagnostics/types';
+import { SEVERITIES_MILDEST_FIRST as SEVERITIES, type Severity } from '../../../src-shared/diagnostics/severity';
 import type { Badge } from './views';
 
-const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
 const LEVELS = SEVERITIES.length;
 
 /**

@@ -17,6 +17,7 @@ import type {
   SessionSummary,
   TimelineRow,
 } from '../../../src-shared/contract/payloads';
+import { zeroSeverityCounts } from '../../../src-shared/diagnostics/severity';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
 import type { DialectId } from '../../../src-shared/dialects/registry';
 import type { Envelope } from '../../../src-shared/envelope/types';
@@ -250,7 +251,7 @@ export function createSessionData(init: SessionInit): SessionData {
   const diagnostics = new DiagnosticStore(new SpoolFile('findings', init.openSpool));
   const badgeByEnvelope = new Badges();
   const badgeByFrame = new Badges();
-  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  const counts = zeroSeverityCounts();
   let finished = false;
   /** Bumps whenever a block opens or changes; `blockStamps` holds each block's last (by id). */
   let blockRevision = 0;
