@@ -1,8 +1,13 @@
+import { WIRE_FORMATS } from '../agents/wire-formats';
 import { DIALECT_IDS } from '../dialects/registry';
 import { SEVERITIES } from '../diagnostics/severity';
+import { INLINE_MODES } from '../inline/types';
+import { END_STATUS_KINDS } from '../pipeline/end-status';
+import { BLOCK_STATUSES } from '../reconstruct/types';
 import type { SessionDiff } from '../diff/types';
 import { CONTROL_KINDS } from '../envelope/types';
 import type { UnifiedEvent } from '../envelope/unified';
+import { FAILURE_KIND_NAMES } from './failure-kinds';
 import { columnsProblem, type RowColumns as RowColumnsData } from './row-columns';
 import * as s from './schema';
 import type { Infer } from './schema';
@@ -29,7 +34,7 @@ const Count = s.index;
 
 /** How the inline stage reads the model's text (docs/inline.md): a mode and the known tool tags. */
 export const InlineOptions = s.object({
-  mode: s.literal('auto', 'xml', 'sentinel', 'off'),
+  mode: s.literal(...INLINE_MODES),
   tools: s.array(
     s.object({
       name: s.string({ nonEmpty: true, max: 100, pattern: /^[A-Za-z_][A-Za-z0-9_.-]*$/ }),
@@ -118,8 +123,7 @@ export const SessionState = s.literal('connecting', 'streaming', 'loading', 'com
 
 /** Why a source ended badly: each kind has its own clear message, and the body when there is one. */
 export const Failure = s.object({
-  /** `worker-restart`: the process that decodes sessions failed and was restarted (ErrorEvent only). */
-  kind: s.literal('http-status', 'content-type', 'dns', 'network', 'tls', 'timeout', 'idle-timeout', 'aborted', 'import', 'tool-results', 'internal', 'worker-restart'),
+  kind: s.literal(...FAILURE_KIND_NAMES),
   message: s.string(),
   status: s.optional(s.number({ integer: true })),
   contentType: s.optional(s.string()),
@@ -139,7 +143,7 @@ export const SessionSource = s.variant('kind', {
 
 /** How a session ended (pipeline/end-status.ts): absent while it is still receiving. */
 export const EndStatus = s.object({
-  kind: s.literal('done', 'error', 'truncated', 'stopped', 'failed', 'paused'),
+  kind: s.literal(...END_STATUS_KINDS),
   label: s.string({ max: 100 }),
   reason: s.string({ max: 4096 }),
 });
@@ -360,7 +364,7 @@ export const RawBytes = s.object({
 
 export const Citation = s.object({ citationType: s.string(), citedText: s.string(), fields: s.json<Record<string, unknown>>(), envelope: Count() });
 export const ImageRef = s.object({ src: s.string(), mediaType: s.string(), envelope: Count() });
-export const BlockStatus = s.literal('open', 'complete', 'abandoned');
+export const BlockStatus = s.literal(...BLOCK_STATUSES);
 
 /** A segment of a text block (docs/inline.md, "Output"). */
 export const Segment = s.object({
@@ -476,7 +480,7 @@ export const SendToolResultsResult = s.object({ leg: Count() });
 /** Run a live session's request again once per format, to diff the runs. */
 export const RunInFormatsRequest = s.object({
   sessionId: SessionId,
-  formats: s.array(s.literal('json', 'xml', 'raw'), { max: 3 }),
+  formats: s.array(s.literal(...WIRE_FORMATS), { max: WIRE_FORMATS.length }),
 });
 
 // ─── Replay ─────────────────────────────────────────────────────────────────────────────
@@ -778,7 +782,6 @@ export type OpenFileRequest = Infer<typeof OpenFileRequest>;
 export type OpenUploadRequest = Infer<typeof OpenUploadRequest>;
 export type SessionState = Infer<typeof SessionState>;
 export type Failure = Infer<typeof Failure>;
-export type FailureKind = Failure['kind'];
 export type SessionSource = Infer<typeof SessionSource>;
 export type ProxyStartRequest = Infer<typeof ProxyStartRequest>;
 export type ProxyExchange = Infer<typeof ProxyExchange>;

@@ -5,10 +5,21 @@
  * the same shape.
  */
 
-/** `auto` recognises XML tags and sentinels, `xml` and `sentinel` one family, `off` neither. */
-export type InlineMode = 'auto' | 'xml' | 'sentinel' | 'off';
+/**
+ * The inline modes, one entry each: `auto` recognises XML tags and sentinels, `xml` and
+ * `sentinel` one family, `off` neither. `label` is what the connect form offers, `title` the
+ * Blocks view's tooltip; the contract, `--inline` and both pickers read this table.
+ */
+export const INLINE_MODE_TABLE = {
+  auto: { label: 'Auto', title: 'XML tool tags, segment tags and sentinels' },
+  xml: { label: 'XML tool tags', title: 'XML tool tags and segment tags only' },
+  sentinel: { label: 'Sentinels', title: '[[SEG_START …]] sentinels only' },
+  off: { label: 'Off (plain text)', title: 'No parsing: text blocks stay text' },
+} as const satisfies Record<string, { label: string; title: string }>;
 
-export const INLINE_MODES: readonly InlineMode[] = ['auto', 'xml', 'sentinel', 'off'];
+export type InlineMode = keyof typeof INLINE_MODE_TABLE;
+
+export const INLINE_MODES = Object.keys(INLINE_MODE_TABLE) as readonly InlineMode[];
 
 /** A tool tag the model may write (`<search>…</search>`), with the parameters it must carry. */
 export interface ToolTag {
