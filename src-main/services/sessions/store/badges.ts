@@ -1,4 +1,4 @@
-import { SEVERITIES_MILDEST_FIRST as SEVERITIES, type Severity } from '../../../src-shared/diagnostics/severity';
+import { SEVERITIES_MILDEST_FIRST as SEVERITIES, type Severity } from '../../../../src-shared/diagnostics/severity';
 import type { Badge } from './views';
 
 const LEVELS = SEVERITIES.length;
