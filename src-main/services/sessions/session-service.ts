@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createEmitter } from '../../../src-shared/contract/emitter';
-import { BATCH_INTERVAL_MS, MAX_BATCH_ROWS, MAX_RAW_BYTES, type InspectorService } from '../../../src-shared/contract/inspector';
+import { BATCH_INTERVAL_MS, MAX_BATCH_ROWS, MAX_RAW_BYTES, type InspectorService, type SessionKeys } from '../../../src-shared/contract/inspector';
 import type {
   ConnectRequest,
   DemoAgentInfo,
@@ -56,22 +56,7 @@ import { limitJsonDepth } from '../../../src-shared/json/tree';
  * the tests all run this same object (in-process, or in a worker behind the same contract).
  */
 
-/** Commands and events that depend on the host (native dialogs, shell, menus). */
-export type HostKeys = 'getAppInfo' | 'showOpenDialog' | 'listRecentFiles' | 'openExternal' | 'listSamples' | 'openSample' | 'onHostCommand';
-/** Commands over what the app keeps in the user-data folder (saved requests, environments, recent sessions): answered by the host. */
-export type WorkspaceKeys =
-  | 'listRequests'
-  | 'saveRequest'
-  | 'deleteRequest'
-  | 'listEnvironments'
-  | 'saveEnvironment'
-  | 'deleteEnvironment'
-  | 'setActiveEnvironment'
-  | 'resolveRequest'
-  | 'listRecentSessions'
-  | 'openRecentSession'
-  | 'setRecentSessionsKeep';
-export type SessionService = Omit<InspectorService, HostKeys | WorkspaceKeys> & {
+export type SessionService = Pick<InspectorService, SessionKeys> & {
   /** Stops every connection, closes recordings, drops timers. */
   dispose(): Promise<void>;
   /**
