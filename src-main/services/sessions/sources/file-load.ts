@@ -5,7 +5,8 @@ import { headerValue, isEventStream, REJECTED_BODY_CAP } from '../../connection/
 import { rejectedResponseFailure } from '../../connection/failures';
 import type { FileSpan, ImportedSource } from '../../importers/types';
 import { legEndFromRecording } from '../recorder-port';
-import type { LegState, SessionData } from '../store/session-store';
+import type { LegState } from '../store/leg-state';
+import type { SessionData } from '../store/session-store';
 
 /**
  * Decodes an opened file into a session, leg by leg, as its chunks stream from disk. Control
