@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { WIRE_FORMATS } from '../agents/wire-formats';
 import { SEVERITIES, SEVERITIES_MILDEST_FIRST, SEVERITY_RANK, zeroSeverityCounts } from '../diagnostics/severity';
+import { hasJsonPayload, isStreamedKind, isToolCallKind, isToolResultKind } from '../envelope/kinds';
 import { CONTENT_CHANNELS, UNIFIED_FAMILIES } from '../envelope/unified';
+import { ENVELOPE_KINDS, isKnownEnvelopeType, kindInfo, kindsWhere } from '../envelope/vocabulary';
 import { ENVELOPE_FIELDS } from '../filter/envelope-fields';
 import { INLINE_MODE_TABLE, INLINE_MODES } from '../inline/types';
 import { END_STATUS_KINDS } from '../pipeline/end-status';
@@ -50,5 +52,27 @@ describe('vocabulary tables', () => {
   it('offers the unified families and channels as filter values', () => {
     expect(ENVELOPE_FIELDS.field('event.family')?.values).toEqual(UNIFIED_FAMILIES);
     expect(ENVELOPE_FIELDS.field('event.channel')?.values).toEqual(CONTENT_CHANNELS);
+  });
+});
+
+describe('the envelope kinds table', () => {
+  it('derives the reconstruction rules from its columns', () => {
+    expect(Object.keys(ENVELOPE_KINDS).filter(isToolCallKind)).toEqual(['tool_call', 'server_tool_call', 'custom_tool_call']);
+    expect(['tool_result', 'server_tool_result'].every(isToolResultKind)).toBe(true);
+    expect(isToolResultKind('tool_result_image')).toBe(false);
+    expect(hasJsonPayload('tool_call') && hasJsonPayload('meta_todo') && hasJsonPayload('message')).toBe(true);
+    expect(hasJsonPayload('tool_result') || hasJsonPayload('server_tool_result')).toBe(false);
+    expect(isStreamedKind('refusal') && !isStreamedKind('redacted_thinking')).toBe(true);
+  });
+
+  it('knows the agent vocabulary, not the provider-only kinds, as known types', () => {
+    expect(isKnownEnvelopeType('meta_todo') && isKnownEnvelopeType('tool_call')).toBe(true);
+    expect(isKnownEnvelopeType('custom_tool_call') || isKnownEnvelopeType('hook_output')).toBe(false);
+    expect(ENVELOPE_FIELDS.field('type')?.values).toEqual([...kindsWhere((k) => k.origin !== 'provider'), '[DONE]', 'error_frame']);
+  });
+
+  it('gives every kind a category', () => {
+    for (const kind of Object.keys(ENVELOPE_KINDS)) expect(kindInfo(kind)?.category).toBeTruthy();
+    expect(kindInfo('toString')).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SEVERITIES, SEVERITIES_MILDEST_FIRST } from '../diagnostics/severity';
 import { CONTROL_KINDS } from '../envelope/types';
+import { isStreamedEnvelopeType, SEED_ENVELOPE_TYPES } from '../envelope/vocabulary';
 import { ENVELOPE_FIELDS } from '../filter/envelope-fields';
 import { INLINE_MODES } from '../inline/types';
 import { END_STATUS_KINDS, END_STATUSES, isBadEnd } from '../pipeline/end-status';
@@ -75,5 +76,12 @@ describe('docs/inline.md', () => {
   it('lists every inline mode', () => {
     const rows = tableRows(doc('inline.md'), '| mode | reads |');
     expect(rows.map(([mode]) => codeSpans(mode!)[0])).toEqual([...INLINE_MODES]);
+  });
+});
+
+describe('docs/protocols/json-envelopes.md', () => {
+  it('lists the seed envelope kinds in order, the streamed ones as incremental', () => {
+    const rows = tableRows(doc('protocols/json-envelopes.md'), '| `type` | extra fields | emission | emitted by | `delta` carries |');
+    expect(rows.map(([type, , emission]) => [codeSpans(type!)[0], emission])).toEqual(SEED_ENVELOPE_TYPES.map((type) => [type, isStreamedEnvelopeType(type) ? 'incremental' : 'buffered']));
   });
 });
