@@ -6,7 +6,7 @@ import { createRecorder } from '../recording/recorder';
 import type { SessionBatch, SessionSummary } from '../../../src-shared/contract/payloads';
 import { createSessionRegistry, type SessionRegistry } from './session-registry';
 import { waitFor } from './service-testing';
-import { createSessionData } from './store/session-store';
+import { createSessionStore } from './store/session-store';
 
 let registry: SessionRegistry | undefined;
 afterEach(() => {
@@ -14,7 +14,7 @@ afterEach(() => {
   registry = undefined;
 });
 
-const storeOf = (id: string) => createSessionData({ id, title: id, source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+const storeOf = (id: string) => createSessionStore({ id, title: id, source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 describe('session registry', () => {

@@ -14,7 +14,7 @@ import type { RecorderFactory, RecorderPort } from './recorder-port';
 import type { LiveLeg } from './sources/live-leg';
 import { createStatusTicker } from './sources/live-status';
 import type { ReplaySession } from './sources/replay-player';
-import type { SessionData } from './store/session-store';
+import type { SessionStore } from './store/session-store';
 import type { OpenSpool } from './store/spool-file';
 
 /**
@@ -52,7 +52,7 @@ export interface SessionServiceDeps {
 
 /** One open session: its store and what its source keeps beside it. */
 export interface Runtime {
-  data: SessionData;
+  data: SessionStore;
   recorder: RecorderPort | null;
   /** The run's request as sent (tool results and reconnects are derived from it). */
   run: RecordedRequest | null;
@@ -147,7 +147,7 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     return rt;
   };
 
-  const register = (data: SessionData, init: Partial<Runtime>): Runtime => {
+  const register = (data: SessionStore, init: Partial<Runtime>): Runtime => {
     const rt: Runtime = {
       data,
       recorder: null,

@@ -4,7 +4,7 @@ import { pendingSetKey } from '../tool-results/answer-ledger';
 import { buildToolResultsRequest, checkResults, defaultExtraBody, defaultToolResultsPath } from '../tool-results/tool-results';
 import type { Runtime, SessionRegistry } from './session-registry';
 import type { LiveSessions } from './sources/live-session';
-import type { SessionData } from './store/session-store';
+import type { SessionStore } from './store/session-store';
 import { toPendingTools } from './store/session-summary';
 
 /**
@@ -36,7 +36,7 @@ export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSess
   };
 
   /** In a replay, answering checks the results and plays the recorded continuation. */
-  const answerReplay = (rt: Runtime, pending: NonNullable<ReturnType<SessionData['pendingTools']>>, results: readonly ToolResult[]): { leg: number } => {
+  const answerReplay = (rt: Runtime, pending: NonNullable<ReturnType<SessionStore['pendingTools']>>, results: readonly ToolResult[]): { leg: number } => {
     const problem = checkResults(pending.block.pendingTools ?? [], results);
     if (problem) throw new Error(problem);
     const key = pendingSetKey(pending.leg, pending.block.id);
@@ -99,7 +99,7 @@ export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSess
 }
 
 /** The continuation's first envelope is the router's error frame: the server rejected the results. */
-function firstContentIsErrorFrame(data: SessionData, leg: number): boolean {
+function firstContentIsErrorFrame(data: SessionStore, leg: number): boolean {
   for (let seq = data.legs[leg]?.firstEnvelope ?? data.envelopeCount; seq < data.envelopeCount; seq++) {
     const envelope = data.envelope(seq);
     if (!envelope || envelope.leg < leg) continue;

@@ -6,7 +6,7 @@ import { consumerFailure } from '../../connection/connection';
 import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../../proxy/proxy-sessions';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderPort } from '../recorder-port';
 import type { SessionRegistry } from '../session-registry';
-import { createSessionData } from '../store/session-store';
+import { createSessionStore } from '../store/session-store';
 import { endLegInSession } from './live-leg';
 
 /**
@@ -36,7 +36,7 @@ export function createExternalSessions(registry: SessionRegistry) {
         onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
       });
     }
-    const data = createSessionData({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
+    const data = createSessionStore({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
     if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
     const rt = register(data, { recorder });
     return {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { ConnectRequest, Failure, OpenFileRequest, OpenUploadRequest, SessionSummary } from '../../../../src-shared/contract/payloads';
 import type { SessionRegistry } from '../session-registry';
-import { createSessionData, type SessionData } from '../store/session-store';
+import { createSessionStore, type SessionStore } from '../store/session-store';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
 
 /**
@@ -38,7 +38,7 @@ export function createFileSessions(registry: SessionRegistry) {
   const openSourceFile = async (path: string, options: OpenOptions): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     const absolute = resolve(path);
-    let session: SessionData | null = null;
+    let session: SessionStore | null = null;
     const source = await deps
       .openSource(absolute, {
         ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
@@ -61,7 +61,7 @@ export function createFileSessions(registry: SessionRegistry) {
       ...(source.kind === 'recording' ? { recording: absolute } : {}),
       ...spooling,
     };
-    const data = createSessionData(init);
+    const data = createSessionStore(init);
     data.addDiagnostics(source.diagnostics);
     session = data;
     data.state = 'loading';
@@ -73,8 +73,8 @@ export function createFileSessions(registry: SessionRegistry) {
      * A recording whose records were not in the order a decoder can follow as they come
      * (interleaved legs) starts over, a new generation of the session, decoded from its index.
      */
-    const startOver = (): SessionData => {
-      const fresh = createSessionData({ ...init, generation: rt.data.generation + 1 });
+    const startOver = (): SessionStore => {
+      const fresh = createSessionStore({ ...init, generation: rt.data.generation + 1 });
       fresh.state = 'loading';
       fresh.onChange = rt.data.onChange;
       fresh.addDiagnostics(source.diagnostics);

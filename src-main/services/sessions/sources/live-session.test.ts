@@ -4,7 +4,7 @@ import { readFixture } from '../../../testing/fixtures';
 import { SSE_HEADERS, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../../connection/loopback-testing';
 import { createSessionRegistry, type SessionRegistry } from '../session-registry';
 import { waitFor } from '../service-testing';
-import { createSessionData } from '../store/session-store';
+import { createSessionStore } from '../store/session-store';
 import { backoffDelay, createLiveSessions, RECONNECT_MAX_MS, reconnectDelay } from './live-session';
 
 let server: LoopbackServer | undefined;
@@ -59,7 +59,7 @@ describe('live sessions', () => {
 
   it('runs a session again in other formats only when it was connected to an agent', async () => {
     const { registry, live } = await setup(() => {});
-    const rt = registry.register(createSessionData({ id: 'f', title: 'file', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 }), {});
+    const rt = registry.register(createSessionStore({ id: 'f', title: 'file', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 }), {});
     await expect(live.runInFormats({ sessionId: rt.data.id, formats: ['xml'] })).rejects.toThrow('"file" was not connected to an agent');
   });
 });

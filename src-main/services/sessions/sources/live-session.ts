@@ -10,7 +10,7 @@ import { RECORDING_FLUSH_MS, type RecorderPort } from '../recorder-port';
 import { unmasked, type Runtime, type SessionRegistry } from '../session-registry';
 import { liveSessionTitle } from '../session-title';
 import type { LegKind } from '../store/leg-state';
-import { createSessionData } from '../store/session-store';
+import { createSessionStore } from '../store/session-store';
 import { spoolPath } from '../spool-folders';
 import { requestInFormat } from './format-runs';
 import { startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
@@ -146,7 +146,7 @@ export function createLiveSessions(registry: SessionRegistry) {
     }
     const displayUrl = mask(redactUrl(built.spec.url.href));
     const demo = deps.demoAgent?.() ?? null;
-    const data = createSessionData({
+    const data = createSessionStore({
       id,
       title: request.title ?? titleOf(built, displayUrl, mask, demo),
       source: { kind: 'live', method: built.spec.method, url: displayUrl },

@@ -1,15 +1,14 @@
 import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../../src-shared/contract/payloads';
-import type { RecordedAction } from '../../../../src-shared/recording/types';
-import { createBreakpointMatcher, sameBreakpoint, type Breakpoint, type BreakpointFinding, type BreakpointHit } from '../../../../src-shared/replay/breakpoints';
-import type { ImportedChunk, ImportedLeg } from '../../importers/types';
 import { createSleeper, systemClock, type ReplayClock } from '../../replay/clock';
 import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../../replay/replay';
 import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, STREAM_START, type ByteHistory } from '../../replay/replay-cuts';
 import type { TimelineSource } from '../../replay/timeline';
 import { isStreamResponse, rejectedLegFailure } from './file-load';
-import { legEndFromRecording, recordedOutcome } from '../recorder-port';
+import { ReplayAnnouncer } from './replay-announcer';
+import { BreakpointWatch } from './replay-breakpoints';
+import { legEndFromRecording } from '../recorder-port';
 import type { LegState } from '../store/leg-state';
-import type { SessionData } from '../store/session-store';
+import type { SessionStore } from '../store/session-store';
 
 /**
  * A replay session: another session's legs played back into a fresh session with their
@@ -50,49 +49,17 @@ import type { SessionData } from '../store/session-store';
  * REPLAY_STATE_INTERVAL_MS of the replay clock.
  */
 
-/** Least time between two position announcements while playing (≤ 10 per second). */
-export const REPLAY_STATE_INTERVAL_MS = 100;
-
 /** Events per second at ×1 for a source without receive times. */
 export const UNTIMED_PACE = 10;
 
 /** How long a looping replay shows its finished state before it starts over (replay clock). */
 export const LOOP_HOLD_MS = 1000;
 
-/** Any session's bytes as a replay source: its legs, chunks and receive times, from memory. */
-export function sessionAsSource(data: SessionData, actions: readonly RecordedAction[]): TimelineSource {
-  function* chunks(leg: LegState): Generator<ImportedChunk> {
-    const raw = leg.raw.count > 0 ? leg.raw : leg.rejected;
-    for (let i = 0; i < raw.count; i++) {
-      const chunk = raw.chunk(i);
-      if (chunk) yield { bytes: chunk.bytes, receivedAt: chunk.receivedAt };
-    }
-  }
-  // Re-iterable, like an importer's legs: each replay from the start reads the chunks again.
-  const chunksOf = (leg: LegState): AsyncIterable<ImportedChunk> => ({
-    [Symbol.asyncIterator]: () => {
-      const inner = chunks(leg);
-      return { next: () => Promise.resolve(inner.next()), return: () => Promise.resolve(inner.return(undefined)) };
-    },
-  });
-  const legs: ImportedLeg[] = data.legs.map((leg) => ({
-    index: leg.index,
-    ...(leg.request ? { request: leg.request } : {}),
-    ...(leg.response ? { response: leg.response } : {}),
-    startedAt: leg.startedAt,
-    ...(leg.end ? { outcome: recordedOutcome(leg.end) } : {}),
-    chunkCount: leg.raw.count,
-    byteCount: leg.raw.bytes,
-    chunks: chunksOf(leg),
-  }));
-  return { legs, actions: [...actions] };
-}
-
 export interface ReplaySessionOptions {
   source: TimelineSource;
   sourceId: string;
   /** The session the replay plays into; replaced on a backward seek. */
-  data: () => SessionData;
+  data: () => SessionStore;
   /** A backward seek: start over with an empty session. */
   reset: () => void;
   onState: (state: ReplayStatePayload) => void;
@@ -139,13 +106,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   const pacer = createSleeper(clock);
 
   // ─── Breakpoints and loop ───────────────────────────────────────────────────────────
-  let breakpoints: Breakpoint[] = [];
-  let matcher = createBreakpointMatcher(breakpoints);
-  /** The breakpoint the replay paused at, until it moves on. */
-  let hit: BreakpointHit | undefined;
-  /** Envelopes and findings of the session the matcher has seen. */
-  let seenEnvelopes = 0;
-  let seenFindings = 0;
+  const breaks = new BreakpointWatch();
   let loop = false;
   let loops = 0;
   let loopTimer: unknown = null;
@@ -162,38 +123,17 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     total: options.total,
     finished: replay.state.status === 'ended',
     ...(paced ? { pace: UNTIMED_PACE } : {}),
-    breakpoints,
-    ...(hit ? { hit: { ...hit } } : {}),
+    breakpoints: breaks.list,
+    ...(breaks.hit ? { hit: { ...breaks.hit } } : {}),
     loop,
     loops,
     types: [...options.types],
   });
 
-  // ─── Announcing the state ───────────────────────────────────────────────────────────
-  let announced: ReplayStatePayload | null = null;
-  let announcedAt = Number.NEGATIVE_INFINITY;
-  let positionTimer: unknown = null;
-
-  const announceNow = (): void => {
-    if (positionTimer !== null) clock.clearTimeout(positionTimer);
-    positionTimer = null;
-    if (disposed) return;
-    const state = payload();
-    if (announced && sameState(announced, state)) return;
-    announced = state;
-    announcedAt = clock.now();
-    options.onState(state);
-  };
-
+  const announcer = new ReplayAnnouncer(clock, () => payload(), options.onState);
+  const announceNow = (): void => announcer.now();
   /** The position moved: announce it within the interval, coalescing the moves in between. */
-  const announcePosition = (): void => {
-    if (positionTimer !== null || options.data().envelopeCount === announced?.position) return;
-    const wait = Math.max(0, announcedAt + REPLAY_STATE_INTERVAL_MS - clock.now());
-    positionTimer = clock.setTimeout(() => {
-      positionTimer = null;
-      announceNow();
-    }, wait);
-  };
+  const announcePosition = (): void => announcer.position(options.data().envelopeCount);
 
   // ─── Playing into the session ───────────────────────────────────────────────────────
   const currentLeg = (): LegState | undefined => options.data().legs[legIndex];
@@ -238,9 +178,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         history = STREAM_START;
         pausedForTools = false;
         options.reset();
-        matcher = createBreakpointMatcher(breakpoints);
-        seenEnvelopes = seenFindings = 0;
-        hit = undefined;
+        breaks.reset();
       },
       onStateChange(state) {
         const endedPlaying = state.status === 'ended' && replayStatus === 'playing';
@@ -250,7 +188,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       },
     },
     // With breakpoints set, playing delivers one event at a time (see checkBreakpoints).
-    { speed: instant ? 'fast' : speed, clock, playCut: () => (breakpoints.length > 0 ? stepCut : undefined) },
+    { speed: instant ? 'fast' : speed, clock, playCut: () => (breaks.list.length > 0 ? stepCut : undefined) },
   );
 
   /**
@@ -258,26 +196,9 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
    * replay there. Without breakpoints it only moves its marks.
    */
   function checkBreakpoints(): void {
-    const data = options.data();
-    const findings = data.diagnostics();
-    if (breakpoints.length === 0) {
-      seenEnvelopes = data.envelopeCount;
-      seenFindings = findings.length;
-      return;
-    }
-    let first: BreakpointHit | null = null;
-    for (; seenEnvelopes < data.envelopeCount; seenEnvelopes++) {
-      const facts = data.envelopeFacts(seenEnvelopes);
-      if (facts) first ??= matcher.envelope(facts)[0] ?? null;
-    }
-    if (seenFindings < findings.length) {
-      const fresh = findings.slice(seenFindings).map((d): BreakpointFinding => ({ severity: d.severity, rule: d.rule, message: d.message, envelope: data.findingEnvelope(d) ?? Math.max(0, data.envelopeCount - 1) }));
-      seenFindings = findings.length;
-      const error = matcher.findings(fresh);
-      if (error && (first === null || error.envelope < first.envelope)) first = error;
-    }
+    const first = breaks.look(options.data());
     if (first === null || seeking || !playing()) return;
-    hit = first;
+    breaks.hit = first;
     replay.pause();
     stopPaced();
   }
@@ -298,19 +219,6 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     loopTimer = null;
   }
 
-  function setBreakpoints(next: readonly Breakpoint[]): void {
-    breakpoints = [...next];
-    matcher = createBreakpointMatcher(breakpoints);
-    // The envelope delivered last tells whether a run of matches is under way already.
-    const data = options.data();
-    const last = data.envelopeFacts(data.envelopeCount - 1);
-    if (last) matcher.envelope(last);
-    seenEnvelopes = data.envelopeCount;
-    seenFindings = data.diagnostics().length;
-    const paused = hit;
-    if (paused && !breakpoints.some((b) => sameBreakpoint(b, paused.breakpoint))) hit = undefined;
-  }
-
   /** Bytes of a non-stream leg (an error page) are kept whole: there are no events to cut at. */
   const streamed = (at: Parameters<ChunkCut>[1]): boolean => isStreamResponse(at.leg.response);
 
@@ -322,7 +230,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   async function step(count: number): Promise<void> {
     // Stepping on from a recorded pause plays the recorded continuation.
     pausedForTools = false;
-    hit = undefined;
+    breaks.hit = undefined;
     let left = count;
     let frames = frameCount();
     const stepEnded = (delivered: ReplayDelivery): boolean =>
@@ -354,7 +262,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       return cutAfterFirstEvent(rest, history);
     };
     const done = (): boolean => options.data().envelopeCount >= wanted;
-    hit = undefined;
+    breaks.hit = undefined;
     seeking = true;
     try {
       if (delivered > wanted) await replay.seekUntil(done, { cut });
@@ -366,7 +274,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
 
   // ─── Playing at a pace (sources without receive times) ──────────────────────────────
   function play(): void {
-    hit = undefined;
+    breaks.hit = undefined;
     if (!paced || instant) {
       replay.play();
       return;
@@ -438,7 +346,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
           await betweenPacedSteps(() => seek(action.envelope));
           break;
         case 'breakpoints':
-          setBreakpoints(action.breakpoints);
+          breaks.set(action.breakpoints, options.data());
           announceNow();
           break;
         case 'loop':
@@ -469,28 +377,10 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     state: payload,
     async dispose() {
       disposed = true;
+      announcer.dispose();
       cancelLoopHold();
       stopPaced();
-      if (positionTimer !== null) clock.clearTimeout(positionTimer);
-      positionTimer = null;
       await replay.dispose();
     },
   };
-}
-
-function sameState(a: ReplayStatePayload, b: ReplayStatePayload): boolean {
-  return (
-    a.sessionId === b.sessionId &&
-    a.playing === b.playing &&
-    a.speed === b.speed &&
-    a.instant === b.instant &&
-    a.position === b.position &&
-    a.total === b.total &&
-    a.finished === b.finished &&
-    a.breakpoints === b.breakpoints &&
-    a.hit?.envelope === b.hit?.envelope &&
-    a.hit?.breakpoint === b.hit?.breakpoint &&
-    a.loop === b.loop &&
-    a.loops === b.loops
-  );
 }

@@ -2,8 +2,9 @@ import type { ReplayControlRequest, ReplayState, SessionSummary, StartReplayRequ
 import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX } from '../../../../src-shared/contract/payloads';
 import { createAnswerLedger } from '../../tool-results/answer-ledger';
 import type { Runtime, SessionRegistry } from '../session-registry';
-import { createSessionData } from '../store/session-store';
-import { createReplaySession, sessionAsSource } from './replay-player';
+import { createSessionStore } from '../store/session-store';
+import { createReplaySession } from './replay-player';
+import { sessionAsSource } from './replay-source';
 
 /**
  * Replay sessions: another session's legs played back into a fresh session by the player
@@ -19,7 +20,7 @@ export function createReplaySessions(registry: SessionRegistry) {
   const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
     if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
     const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice, inline: source.data.inline(), ...spooling };
-    const data = createSessionData(init);
+    const data = createSessionStore(init);
     data.state = 'streaming';
     const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
     const sourceData = source.data;
@@ -29,7 +30,7 @@ export function createReplaySessions(registry: SessionRegistry) {
       sourceId: sourceData.id,
       data: () => rt.data,
       reset: () => {
-        const fresh = createSessionData({ ...init, generation: rt.data.generation + 1 });
+        const fresh = createSessionStore({ ...init, generation: rt.data.generation + 1 });
         fresh.state = 'streaming';
         fresh.onChange = rt.data.onChange;
         rt.data = fresh;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../testing/fixtures';
-import { createSessionData } from './session-store';
+import { createSessionStore } from './session-store';
 
 /** A file session of `bytes`, fed in one chunk; `end`: the leg ends and the session finishes. */
 function sessionOf(bytes: Uint8Array, end = true) {
-  const data = createSessionData({ id: 's', title: 't', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 });
+  const data = createSessionStore({ id: 's', title: 't', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 });
   const leg = data.openLeg('file', null, 0).index;
   data.push(leg, bytes, 0);
   if (end) {

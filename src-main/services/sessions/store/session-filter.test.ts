@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseFilter } from '../../../../src-shared/filter';
-import { createSessionData } from './session-store';
+import { createSessionStore } from './session-store';
 
 /** A session decoded from `events` (JSON dialect payloads), one chunk each. */
 function sessionOf(events: string[]) {
-  const data = createSessionData({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+  const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
   const leg = data.openLeg('run', null, 1000).index;
   events.forEach((e, i) => data.push(leg, new TextEncoder().encode(`data: ${e}\n\n`), 1000 + i * 500));
   data.endLeg(leg, { reason: 'complete' });

@@ -8,12 +8,12 @@ import { listSseFixtures, readFixture } from '../../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
 import { SpoolFile } from './spool-file';
 import { preview } from './session-summary';
-import { createSessionData } from './session-store';
+import { createSessionStore } from './session-store';
 import { FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-rows';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
 function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', path: '/x', importer: 'sse' }) {
-  const data = createSessionData({ id: 's1', title: 't', source, createdAt: 0 });
+  const data = createSessionStore({ id: 's1', title: 't', source, createdAt: 0 });
   const leg = data.openLeg('file', null, 0).index;
   const sizes = [1, 7, 300, 4096, 13];
   for (let at = 0, i = 0; at < bytes.length; i++) {
@@ -26,9 +26,9 @@ function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', pa
   return data;
 }
 
-describe('session data', () => {
+describe('session store', () => {
   it('takes a chunk in once: pushed bytes reach the indexes through the decoder, and a batch only reads them', () => {
-    const data = createSessionData({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
     let changes = 0;
     data.onChange = () => (changes += 1);
     const leg = data.openLeg('run', null, 0).index;
@@ -143,7 +143,7 @@ describe('session data', () => {
   });
 
   it('sends the changed blocks only, after the revision a client holds', () => {
-    const data = createSessionData({ id: 's1', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const data = createSessionStore({ id: 's1', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
     const leg = data.openLeg('run', null, 0).index;
     const text = (delta: string) => new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${delta}"}\n\n`);
     data.push(leg, text('one'), 0);

@@ -15,16 +15,15 @@ import type {
 } from '../../../../src-shared/contract/payloads';
 import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
 import type { Envelope } from '../../../../src-shared/envelope/types';
-import { createSessionDecoder, type SessionDecoder } from '../../../../src-shared/pipeline/session-decoder';
+import type { SessionDecoder } from '../../../../src-shared/pipeline/session-decoder';
 import type { FormatChoice } from '../../../../src-shared/pipeline/types';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../../src-shared/inline/types';
 import type { AgentInfo, Block } from '../../../../src-shared/reconstruct/types';
-import { encodeBase64 } from '../../../../src-shared/recording/base64';
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
 import type { DiffInput } from '../../../../src-shared/diff/types';
 import type { Expr } from '../../../../src-shared/filter';
 import { EnvelopeTable, FrameTable } from './envelope-table';
-import { createRawChunks } from './raw-chunks';
+import { createRawChunks, rawBytesOf } from './raw-chunks';
 import type { LegKind, LegState } from './leg-state';
 import { BlockContents } from './block-contents';
 import { SpoolFile, type OpenSpool } from './spool-file';
@@ -33,6 +32,7 @@ import type { FileSpan } from '../../importers/types';
 import { DiagnosticStore } from './diagnostic-store';
 import { FindingBadges } from './finding-badges';
 import { BatchTracker } from './batch-tracker';
+import { decoderInto } from './decoder-wiring';
 import { BlockIndex, pendingToolsOf } from './block-index';
 import { filterEnvelopes } from './session-filter';
 import { SessionRows } from './session-rows';
@@ -78,7 +78,7 @@ export interface PendingToolsState {
   agentUuid: string;
 }
 
-export interface SessionData {
+export interface SessionStore {
   readonly id: string;
   /** The user may rename a session. */
   title: string;
@@ -158,7 +158,7 @@ export interface SessionData {
   indexBytes(): { envelopes: number; frames: number };
 }
 
-export function createSessionData(init: SessionInit): SessionData {
+export function createSessionStore(init: SessionInit): SessionStore {
   const legs: LegState[] = [];
   /** The legs' raw bytes (one leg after the other, unless they are read from the recording), and the envelopes' deltas. */
   const rawSpool = new SpoolFile('raw bytes', init.openSpool);
@@ -180,33 +180,10 @@ export function createSessionData(init: SessionInit): SessionData {
     notify();
   };
 
-  const decoder: SessionDecoder = createSessionDecoder(
-    {
-      onFrame(frame, leg) {
-        const state = legs[leg];
-        if (!state) return;
-        state.frames.add(frame);
-      },
-      onEnvelope(envelope) {
-        envelopes.add(envelope);
-        const state = legs[envelope.leg];
-        state?.frames.noteEnvelope(envelope.frame, envelope.seq);
-        if (state && !envelope.control) state.contentEnvelopes += 1;
-        notify();
-      },
-      onBlock(block) {
-        blockIndex.note(block);
-        notify();
-      },
-      onAgent(agent) {
-        agentsByUuid.set(agent.uuid, agent);
-        batch.touchAgent(agent.uuid);
-        notify();
-      },
-      onDiagnostic: addDiagnostic,
-    },
-    { ...(init.format ? { format: init.format } : {}), inline: init.inline ?? DEFAULT_INLINE_OPTIONS },
-  );
+  const decoder: SessionDecoder = decoderInto({ legs, envelopes, blocks: blockIndex, agents: agentsByUuid, findings, batch }, notify, {
+    ...(init.format ? { format: init.format } : {}),
+    inline: init.inline ?? DEFAULT_INLINE_OPTIONS,
+  });
 
   const legAt = (leg: number): LegState => {
     const state = legs[leg];
@@ -219,7 +196,7 @@ export function createSessionData(init: SessionInit): SessionData {
 
   const batchMarks = () => ({ rows: envelopes.count, blockRevision: blockIndex.revision, diagnostics: findings.count, diagnosticResets: findings.resets });
 
-  const data: SessionData = {
+  const data: SessionStore = {
     id: init.id,
     title: init.title,
     source: init.source,
@@ -344,20 +321,7 @@ export function createSessionData(init: SessionInit): SessionData {
       const state = legs[leg];
       return state ? frameDetail(leg, seq, state.frames, state.raw) : undefined;
     },
-    rawBytes(leg: number, start: number, end: number, cap: number): RawBytes {
-      const state = legAt(leg);
-      const from = Math.min(start, state.raw.bytes);
-      const wanted = Math.min(Math.max(end, from), state.raw.bytes);
-      const to = Math.min(wanted, from + cap);
-      return {
-        leg,
-        byteStart: from,
-        byteEnd: to,
-        base64: encodeBase64(state.raw.slice(from, to)),
-        truncated: to < wanted,
-        chunks: state.raw.overlapping(from, Math.max(to, from + 1)),
-      };
-    },
+    rawBytes: (leg: number, start: number, end: number, cap: number) => rawBytesOf(leg, legAt(leg).raw, start, end, cap),
     blocks: (agent?: string) => {
       const all = decoder.blocks();
       return agent === undefined ? all : all.filter((b) => b.agent === agent);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../testing/fixtures';
 import { displayRequest } from './session-summary';
-import { createSessionData } from './session-store';
+import { createSessionStore } from './session-store';
 
 describe('session summary', () => {
   it('shows a request with its secrets redacted and a long body cut, saying so', () => {
@@ -14,7 +14,7 @@ describe('session summary', () => {
   });
 
   it('sums the legs and gives an end status only once the session ended: stopped, or truncated when cut', () => {
-    const data = createSessionData({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 5 });
+    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 5 });
     const bytes = readFixture('example_1.json.sse');
     const leg = data.openLeg('run', null, 0).index;
     data.push(leg, bytes.subarray(0, 200), 1);
@@ -30,7 +30,7 @@ describe('session summary', () => {
   });
 
   it('details each leg with its request shown redacted', () => {
-    const data = createSessionData({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
     data.openLeg('run', { method: 'GET', url: 'http://127.0.0.1/?api_key=sk-secret', headers: [], body: null }, 0);
     const detail = data.detail(null);
     expect(detail.legs).toHaveLength(1);

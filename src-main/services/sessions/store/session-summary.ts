@@ -139,7 +139,7 @@ function setOptionalFields(out: OptionalBlockFields, block: Block): void {
   if (block.replaces !== undefined) out.replaces = block.replaces;
 }
 
-/** `shownPreview`: the caller's cached preview (see SessionData.blockSummary). */
+/** `shownPreview`: the caller's cached preview (see SessionStore.blockSummary). */
 export function toBlockSummary(block: Block, shownPreview = preview(block.content), length = block.content.length): BlockSummary {
   const summary: BlockSummary = {
     id: block.id,
@@ -162,7 +162,7 @@ export function toBlockSummary(block: Block, shownPreview = preview(block.conten
   return summary;
 }
 
-/** `held`: characters of a live text block the inline stage holds back (see SessionData.inlineHeld). */
+/** `held`: characters of a live text block the inline stage holds back (see SessionStore.inlineHeld). */
 export function toBlockDetail(block: Block, held = 0): BlockDetail {
   const detail: BlockDetail = {
     id: block.id,
