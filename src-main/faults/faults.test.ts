@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { createDefaultSessionService } from '../hosts/default-service';
 import { recordEvents, settled, waitFor, type EventLog } from '../services/sessions/service-testing';
 import { createSessionService, type SessionService } from '../services/sessions/session-service';
 import { readFixture } from '../testing/fixtures';
+import { tinyFilesystem } from '../testing/tiny-filesystem';
 
 /**
  * The faults suite (docs/reliability.md, "Faults"): each test breaks the live path the way
@@ -39,16 +39,6 @@ afterEach(async () => {
 async function serve(handler: LoopbackHandler): Promise<LoopbackServer> {
   server = await startLoopbackServer(handler);
   return server;
-}
-
-/** A real tmpfs of `kb` KiB at `path` (root, Linux); null where mounting is not allowed. */
-function tinyFilesystem(path: string, kb: number): { unmount(): void } | null {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${kb}k`, 'tmpfs', path], { stdio: 'ignore' });
-    return { unmount: () => execFileSync('umount', ['-l', path], { stdio: 'ignore' }) };
-  } catch {
-    return null;
-  }
 }
 
 /** A file sink that writes real bytes until `limit`, then fails like the disk would. */

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { ThemeName } from './types';
+import type { ThemeName } from '../model/types';
 
 /**
  * Colours a canvas or a chart library needs as values, read from the theme's CSS variables:

@@ -14,7 +14,7 @@ import type { RecorderFactory, RecorderPort } from './recorder-port';
 import type { LiveLeg } from './sources/live-leg';
 import { createStatusTicker } from './sources/live-status';
 import type { ReplaySession } from './sources/replay-player';
-import type { SessionStore } from './store/session-store';
+import { createSessionStore, type SessionInit, type SessionStore } from './store/session-store';
 import type { OpenSpool } from './store/spool-file';
 
 /**
@@ -168,15 +168,22 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
       mask: unmasked,
       ...init,
     };
-    data.onChange = () => {
-      rt.lastActivityAt = now();
-      announceCounts();
-      batcher.schedule(rt.data);
-    };
     sessions.set(data.id, rt);
     announce();
     return rt;
   };
+
+  /** Something a batch would carry changed in the store of session `sessionId`. */
+  const changed = (sessionId: string): void => {
+    const rt = sessions.get(sessionId);
+    if (!rt) return;
+    rt.lastActivityAt = now();
+    announceCounts();
+    batcher.schedule(rt.data);
+  };
+
+  /** A session's store, its changes reported to the registry (a new generation of a session is one too). */
+  const newStore = (init: Omit<SessionInit, 'onChange'>): SessionStore => createSessionStore({ ...init, onChange: () => changed(init.id) });
 
   const newId = (): string => `s${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
@@ -229,5 +236,5 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     countsTimer = null;
   };
 
-  return { deps, now, timers, connectionDeps, sessions, events, batcher, ticker, spooling, summaryOf, announce, reportError, runtimeOf, register, newId, track, settleSession, endState, dispose };
+  return { deps, now, timers, connectionDeps, sessions, events, batcher, ticker, spooling, summaryOf, announce, reportError, runtimeOf, register, changed, newStore, newId, track, settleSession, endState, dispose };
 }

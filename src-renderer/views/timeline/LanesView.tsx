@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type WheelEvent } from 'react';
-import { withDetailOpen, type RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
+import { withDetailOpen } from '../../model/preferences';
 import { useStore } from '../../app/hooks';
 import { useThrottled } from '../../app/use-throttled';
 import { useThemeColours } from '../../app/theme-colours';

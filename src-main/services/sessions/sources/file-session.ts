@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { ConnectRequest, Failure, OpenFileRequest, OpenUploadRequest, SessionSummary } from '../../../../src-shared/contract/payloads';
 import type { SessionRegistry } from '../session-registry';
-import { createSessionStore, type SessionStore } from '../store/session-store';
+import type { SessionStore } from '../store/session-store';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
 
 /**
@@ -33,7 +33,7 @@ interface OpenOptions {
 export type FileSessions = ReturnType<typeof createFileSessions>;
 
 export function createFileSessions(registry: SessionRegistry) {
-  const { deps, now, spooling, batcher, announce, reportError, register, newId, sessions } = registry;
+  const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions } = registry;
 
   const openSourceFile = async (path: string, options: OpenOptions): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
@@ -61,7 +61,7 @@ export function createFileSessions(registry: SessionRegistry) {
       ...(source.kind === 'recording' ? { recording: absolute } : {}),
       ...spooling,
     };
-    const data = createSessionStore(init);
+    const data = newStore(init);
     data.addDiagnostics(source.diagnostics);
     session = data;
     data.state = 'loading';
@@ -74,14 +74,13 @@ export function createFileSessions(registry: SessionRegistry) {
      * (interleaved legs) starts over, a new generation of the session, decoded from its index.
      */
     const startOver = (): SessionStore => {
-      const fresh = createSessionStore({ ...init, generation: rt.data.generation + 1 });
+      const fresh = newStore({ ...init, generation: rt.data.generation + 1 });
       fresh.state = 'loading';
-      fresh.onChange = rt.data.onChange;
       fresh.addDiagnostics(source.diagnostics);
       batcher.forget(init.id);
       rt.data.dispose();
       rt.data = session = fresh;
-      fresh.onChange();
+      changed(init.id);
       return fresh;
     };
     const load = async (): Promise<void> => {
