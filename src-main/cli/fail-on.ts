@@ -1,5 +1,5 @@
 import { RULES } from '../../src-shared/diagnostics/rules';
-import type { Severity } from '../../src-shared/diagnostics/types';
+import { isSeverity, SEVERITY_RANK, type Severity } from '../../src-shared/diagnostics/severity';
 import { isBadEnd } from '../../src-shared/pipeline/end-status';
 import { countOf } from '../../src-shared/text/count';
 import { UsageError } from './io';
@@ -21,7 +21,6 @@ export interface FailPolicy {
   text: string;
 }
 
-const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 export const DEFAULT_FAIL_ON = 'error,end';
 
 export function parseFailOn(values: readonly string[] | undefined): FailPolicy {
@@ -32,8 +31,8 @@ export function parseFailOn(values: readonly string[] | undefined): FailPolicy {
     return policy;
   }
   for (const item of items) {
-    if (item === 'error' || item === 'warning' || item === 'info') {
-      if (policy.severity === null || RANK[item] > RANK[policy.severity]) policy.severity = item;
+    if (isSeverity(item)) {
+      if (policy.severity === null || SEVERITY_RANK[item] < SEVERITY_RANK[policy.severity]) policy.severity = item;
     } else if (item === 'end') policy.end = true;
     else if (item.endsWith('.*') && Object.keys(RULES).some((rule) => rule.startsWith(item.slice(0, -1)))) policy.families.add(item.slice(0, -1));
     else if (Object.hasOwn(RULES, item)) policy.rules.add(item);
@@ -47,7 +46,7 @@ export function failReasons(report: InspectReport, policy: FailPolicy): string[]
   const reasons: string[] = [];
   const severity = policy.severity;
   if (severity !== null) {
-    const counted = report.diagnostics.filter((d) => RANK[d.severity] <= RANK[severity]).reduce((sum, d) => sum + d.count, 0);
+    const counted = report.diagnostics.filter((d) => SEVERITY_RANK[d.severity] >= SEVERITY_RANK[severity]).reduce((sum, d) => sum + d.count, 0);
     if (counted > 0) reasons.push(severity === 'error' ? countOf(counted, 'error finding') : `${countOf(counted, 'finding')} of severity ${severity} or worse`);
   }
   for (const d of report.diagnostics) {

@@ -1,4 +1,4 @@
-import type { Severity } from '../../src-shared/diagnostics/types';
+import { SEVERITY_RANK, type Severity } from '../../src-shared/diagnostics/severity';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../src-shared/pipeline/end-status';
 import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
 import { countOf } from '../../src-shared/text/count';
@@ -74,14 +74,12 @@ export function buildReport(result: DecodedFile): InspectReport {
   };
 }
 
-const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-
 /**
  * Rules by severity (errors first), then by id. Ids are ASCII, compared as such:
  * localeCompare would load the ICU collator, some 10 ms of every run's start-up.
  */
 export function sortRuleCounts<T extends Pick<RuleCount, 'rule' | 'severity'>>(rules: T[]): T[] {
-  return rules.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+  return rules.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
 }
 
 /** One rule's findings on one line: severity, count, rule and its first message. */

@@ -1,9 +1,8 @@
-import type { InspectorService } from '../../src-shared/contract/inspector';
+import { HOST_NAMES, SESSION_NAMES, WORKSPACE_NAMES, type HostKeys, type InspectorService, type SessionKeys, type WorkspaceKeys } from '../../src-shared/contract/inspector';
 import type { ConnectRequest } from '../../src-shared/contract/payloads';
-import type { HostKeys, WorkspaceKeys } from '../services/sessions/session-service';
 
 /** The session half of the contract, in-process (SessionService) or in a worker. */
-export type SessionCommands = Omit<InspectorService, HostKeys | WorkspaceKeys>;
+export type SessionCommands = Pick<InspectorService, SessionKeys>;
 
 /** Saved requests, environments and recent sessions, and filling a request's variables before it is sent. */
 export type WorkspaceCommands = Pick<InspectorService, WorkspaceKeys> & {
@@ -13,67 +12,25 @@ export type WorkspaceCommands = Pick<InspectorService, WorkspaceKeys> & {
 /** What a host adds to the session service: app info, dialogs, shell, menus, its samples (and may override saving). */
 export type HostCommands = Pick<InspectorService, HostKeys> & Partial<Pick<InspectorService, 'saveRecording' | 'exportSession'>>;
 
+/** The members of `service` the contract's `names` list, as they are (unbound, as the contract calls them). */
+function pick<T, K extends keyof T & string>(service: T, names: { commands: readonly string[]; events: readonly string[] }): Pick<T, K> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const name of [...names.commands, ...names.events] as K[]) out[name] = service[name];
+  return out as Pick<T, K>;
+}
+
 /**
- * The full contract implementation for one host: session commands from the session service,
- * host commands from the host. Written out key by key so a missing member is a type error.
+ * The full contract implementation for one host: each owner's commands from its part of the
+ * contract (src-shared/contract/*-contract.ts), so a new command is routed by the file it is
+ * declared in. A connect request gets its variables filled first; a host may save files itself.
  */
 export function composeInspector(sessions: SessionCommands, host: HostCommands, workspace: WorkspaceCommands): InspectorService {
   return {
-    getAppInfo: host.getAppInfo,
-    getDemoAgent: sessions.getDemoAgent,
-    showOpenDialog: host.showOpenDialog,
-    listRecentFiles: host.listRecentFiles,
-    openExternal: host.openExternal,
+    ...pick<HostCommands, HostKeys>(host, HOST_NAMES),
+    ...pick<WorkspaceCommands, WorkspaceKeys>(workspace, WORKSPACE_NAMES),
+    ...pick<SessionCommands, SessionKeys>(sessions, SESSION_NAMES),
     connect: async (request) => sessions.connect(await workspace.prepareConnect(request)),
-    stop: sessions.stop,
-    openFile: sessions.openFile,
-    openUpload: sessions.openUpload,
-    listSamples: host.listSamples,
-    openSample: host.openSample,
-    closeSession: sessions.closeSession,
-    renameSession: sessions.renameSession,
-    listSessions: sessions.listSessions,
-    getSession: sessions.getSession,
-    getRows: sessions.getRows,
-    filterRows: sessions.filterRows,
-    getEnvelope: sessions.getEnvelope,
-    getFrame: sessions.getFrame,
-    getRawBytes: sessions.getRawBytes,
-    getBlocks: sessions.getBlocks,
-    getBlock: sessions.getBlock,
-    getDiagnostics: sessions.getDiagnostics,
-    getBlockChanges: sessions.getBlockChanges,
-    getDiagnosticsSince: sessions.getDiagnosticsSince,
-    setInline: sessions.setInline,
-    getStats: sessions.getStats,
-    sendToolResults: sessions.sendToolResults,
-    diffSessions: sessions.diffSessions,
-    runInFormats: sessions.runInFormats,
-    startReplay: sessions.startReplay,
-    replayControl: sessions.replayControl,
-    startProxy: sessions.startProxy,
-    stopProxy: sessions.stopProxy,
-    getProxy: sessions.getProxy,
     saveRecording: host.saveRecording ?? sessions.saveRecording,
     exportSession: host.exportSession ?? sessions.exportSession,
-    downloadSession: sessions.downloadSession,
-    listRequests: workspace.listRequests,
-    saveRequest: workspace.saveRequest,
-    deleteRequest: workspace.deleteRequest,
-    listEnvironments: workspace.listEnvironments,
-    saveEnvironment: workspace.saveEnvironment,
-    deleteEnvironment: workspace.deleteEnvironment,
-    setActiveEnvironment: workspace.setActiveEnvironment,
-    resolveRequest: workspace.resolveRequest,
-    listRecentSessions: workspace.listRecentSessions,
-    openRecentSession: workspace.openRecentSession,
-    setRecentSessionsKeep: workspace.setRecentSessionsKeep,
-    onSessionsChanged: sessions.onSessionsChanged,
-    onSessionBatch: sessions.onSessionBatch,
-    onLiveStatus: sessions.onLiveStatus,
-    onReplayState: sessions.onReplayState,
-    onError: sessions.onError,
-    onProxyChanged: sessions.onProxyChanged,
-    onHostCommand: host.onHostCommand,
   };
 }

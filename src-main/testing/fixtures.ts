@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { WireFormat } from '../../src-shared/agents/wire-formats';
 
 /** The upstream fixtures ship with the project (resources/fixtures/upstream, with their README and MANIFEST). */
 export const FIXTURES_DIR = resolve(
@@ -44,7 +45,7 @@ export function listSseFixtures(): string[] {
 
 export interface ManifestEntry {
   file: string;
-  kind: 'json' | 'xml' | 'raw' | 'captured';
+  kind: WireFormat | 'captured';
   bytes: number;
   sse_events: number;
   done_count: number;

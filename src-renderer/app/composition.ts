@@ -1,4 +1,5 @@
 import type { DownloadFile, DownloadKind, HostCommand, InspectorService, ProxyState, SampleInfo, SessionSummary } from '../../src-shared/contract';
+import { FAILURE_KINDS, type FailureKind } from '../../src-shared/contract/failure-kinds';
 import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
 import { ErrorsModel } from '../model/errors';
@@ -289,30 +290,6 @@ export function createApp(deps: AppDeps): RendererApp {
 }
 
 /** A heading for each kind of failure main reports. */
-export function errorContext(kind: string): string {
-  switch (kind) {
-    case 'http-status':
-      return 'HTTP error';
-    case 'content-type':
-      return 'Not an event stream';
-    case 'dns':
-      return 'Host not found';
-    case 'network':
-      return 'Network error';
-    case 'tls':
-      return 'TLS error';
-    case 'timeout':
-    case 'idle-timeout':
-      return 'Timeout';
-    case 'aborted':
-      return 'Stopped';
-    case 'import':
-      return 'Import';
-    case 'tool-results':
-      return 'Tool results';
-    case 'worker-restart':
-      return 'Session worker restarted';
-    default:
-      return 'Inspector';
-  }
+export function errorContext(kind: FailureKind): string {
+  return FAILURE_KINDS[kind].heading;
 }

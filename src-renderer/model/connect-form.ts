@@ -1,6 +1,6 @@
 import type { ConnectRequest, DemoAgentInfo, FormatChoice, InlineOptionsPayload, RequestInfo, RequestTemplate } from '../../src-shared/contract';
 import { isDialectId } from '../../src-shared/dialects/registry';
-import { DEFAULT_TOOL_TAGS } from '../../src-shared/inline/types';
+import { DEFAULT_TOOL_TAGS, INLINE_MODES, type InlineMode } from '../../src-shared/inline/types';
 import { requestReferences } from '../../src-shared/requests/variables';
 import { parseCurl, toCurl } from './curl';
 
@@ -19,7 +19,6 @@ export interface HeaderRow {
 export type BodyKind = 'json' | 'raw' | 'none';
 export type PresetId = 'demo' | 'upstream' | 'anthropic' | 'openai' | 'custom';
 export type ProviderPreset = NonNullable<DemoAgentInfo>['providers'][number];
-export type DemoFormat = 'json' | 'xml' | 'raw';
 
 export interface ConnectForm {
   readonly preset: PresetId;
@@ -36,15 +35,6 @@ export interface ConnectForm {
   /** The saved request the form was opened from (Save updates it); null for an unsaved form. */
   readonly savedId: string | null;
 }
-
-export type InlineMode = InlineOptionsPayload['mode'];
-export const INLINE_MODES: readonly { value: InlineMode; label: string }[] = [
-  { value: 'auto', label: 'Auto' },
-  { value: 'xml', label: 'XML tool tags' },
-  { value: 'sentinel', label: 'Sentinels' },
-  { value: 'json', label: 'JSON tool calls' },
-  { value: 'off', label: 'Off (plain text)' },
-];
 
 /** The inline options a mode stands for, with the default tool tags; none for auto (main's default). */
 export function inlineOptions(mode: InlineMode): InlineOptionsPayload | undefined {
@@ -313,7 +303,7 @@ export function deserializeForm(text: string | null): ConnectForm | null {
       bodyKind: form.bodyKind === 'raw' || form.bodyKind === 'none' ? form.bodyKind : 'json',
       body: typeof form.body === 'string' ? form.body : '',
       format: typeof form.format === 'string' && isDialectId(form.format) ? form.format : 'auto',
-      inline: INLINE_MODES.find((m) => m.value === form.inline)?.value ?? 'auto',
+      inline: INLINE_MODES.find((m) => m === form.inline) ?? 'auto',
       title: typeof form.title === 'string' ? form.title : '',
       savedId: typeof form.savedId === 'string' ? form.savedId : null,
     };

@@ -1,14 +1,12 @@
 import type { DiagnosticPayload } from '../../src-shared/contract';
 import { RULES, type RuleInfo } from '../../src-shared/diagnostics/rules';
-import type { Severity } from '../../src-shared/diagnostics/types';
+import { SEVERITY_RANK, zeroSeverityCounts, type Severity } from '../../src-shared/diagnostics/severity';
 
 /**
  * The diagnostics view's model: findings grouped by rule with the catalogue's title and the
  * rule's section of docs/diagnostics.md, location labels, and how a finding maps to a
  * timeline row and a byte range.
  */
-
-export const SEVERITY_RANK: Record<Severity, number> = { error: 2, warning: 1, info: 0 };
 
 export interface RuleGroup {
   rule: string;
@@ -72,7 +70,7 @@ export function filterGroups(groups: readonly RuleGroup[], severities: SeverityF
 }
 
 export function severityCounts(diagnostics: readonly DiagnosticPayload[]): Record<Severity, number> {
-  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  const counts = zeroSeverityCounts();
   for (const d of diagnostics) counts[d.severity]++;
   return counts;
 }

@@ -1,6 +1,6 @@
 import type { Expr, Literal } from '../../src-shared/filter/ast';
 import { printExpression } from '../../src-shared/filter/print';
-import type { SeverityName } from './row-index';
+import type { Severity } from '../../src-shared/diagnostics/severity';
 
 /**
  * The filter bar's pickers (agents, types, final, findings) are views of the filter
@@ -13,10 +13,10 @@ export interface ChipState {
   readonly agents: readonly string[];
   readonly types: readonly string[];
   readonly final: 'any' | 'final' | 'not-final';
-  readonly minSeverity: SeverityName | null;
+  readonly minSeverity: Severity | null;
 }
 
-export type ChipChange = { agents: readonly string[] } | { types: readonly string[] } | { final: ChipState['final'] } | { minSeverity: SeverityName | null };
+export type ChipChange = { agents: readonly string[] } | { types: readonly string[] } | { final: ChipState['final'] } | { minSeverity: Severity | null };
 
 type Chip = 'agents' | 'types' | 'final' | 'minSeverity';
 
@@ -46,7 +46,7 @@ function chipOf(node: Expr): { chip: Chip; state: Partial<ChipState> } | null {
     const values = node.kind === 'in' ? strings(node.items) : node.op === '==' && node.right.kind === 'string' ? [node.right.value] : null;
     if (values && field === 'agent') return { chip: 'agents', state: { agents: values } };
     if (values && field === 'type') return { chip: 'types', state: { types: values } };
-    if (node.kind === 'compare' && field === 'finding.severity' && node.op === '>=' && node.right.kind === 'string') return { chip: 'minSeverity', state: { minSeverity: node.right.value as SeverityName } };
+    if (node.kind === 'compare' && field === 'finding.severity' && node.op === '>=' && node.right.kind === 'string') return { chip: 'minSeverity', state: { minSeverity: node.right.value as Severity } };
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import type { RowColumns, TimelineRow } from '../../src-shared/contract';
-import { ROW_FLAG, rowFlags, type SEVERITY_RANK } from '../../src-shared/contract/row-columns';
+import { ROW_FLAG, rowFlags } from '../../src-shared/contract/row-columns';
 
 /**
  * A compact column store of every row the renderer has seen: a few bytes per envelope
@@ -7,8 +7,6 @@ import { ROW_FLAG, rowFlags, type SEVERITY_RANK } from '../../src-shared/contrac
  * without keeping the full row objects (those live in the paged `RowCache`). Batches fill it
  * from their compact columns (src-shared/contract/row-columns.ts), whose flag bits it keeps.
  */
-
-export type SeverityName = keyof typeof SEVERITY_RANK;
 
 /** Set on rows whose columns are filled; above the bits of `ROW_FLAG`. */
 const KNOWN = 1 << 7;

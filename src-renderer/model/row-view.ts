@@ -1,17 +1,23 @@
 import type { TimelineRow } from '../../src-shared/contract';
+import { kindInfo, type KindCategory } from '../../src-shared/envelope/vocabulary';
 import { fallbackLabel, type AgentLabel } from './agents';
 import { formatBytes, formatCount, formatGap, formatOffset } from './format';
 
 /** A colour family per envelope type, so the eye finds tool calls and errors in a long list. */
-export type TypeCategory = 'text' | 'thinking' | 'tool' | 'result' | 'meta' | 'error' | 'control' | 'other';
+export type TypeCategory = KindCategory;
 
+/**
+ * A known kind's category is the envelope vocabulary's (src-shared/envelope/vocabulary.ts);
+ * an unknown type (an end-turn hook's, a provider's) is placed by its name.
+ */
 export function typeCategory(type: string, control?: TimelineRow['control']): TypeCategory {
-  if (control === 'error-frame' || type === 'error' || type.endsWith('_error')) return 'error';
+  const known = kindInfo(type)?.category;
+  if (control === 'error-frame' || known === 'error' || type.endsWith('_error')) return 'error';
   if (control) return 'control';
-  if (type === 'text' || type === 'citation' || type.startsWith('citation')) return 'text';
-  if (type === 'thinking' || type === 'redacted_thinking') return 'thinking';
-  if (type.endsWith('tool_call') || type === 'tool_use' || type === 'server_tool_use' || type === 'awaiting_frontend_tools') return 'tool';
-  if (type.endsWith('tool_result') || type.endsWith('_result') || type === 'tool_result_image') return 'result';
+  if (known) return known;
+  if (type.startsWith('citation')) return 'text';
+  if (type.endsWith('tool_call') || type === 'tool_use' || type === 'server_tool_use') return 'tool';
+  if (type.endsWith('_result')) return 'result';
   if (type.startsWith('meta')) return 'meta';
   return 'other';
 }

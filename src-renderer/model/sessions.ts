@@ -1,4 +1,5 @@
 import type { InspectorService, LiveStatus, ReplayState, SessionBatch, SessionSummary } from '../../src-shared/contract';
+import { zeroSeverityCounts } from '../../src-shared/diagnostics/severity';
 import type { ReadableStore, SessionData, SessionPart, SessionsSnapshot } from './types';
 import { createBatchQueue, type BatchQueue } from './batch-queue';
 import type { FrameScheduler } from './scheduler';
@@ -326,7 +327,7 @@ function placeholderSummary(id: string): SessionSummary {
     envelopes: 0,
     bytes: 0,
     format: null,
-    diagnostics: { error: 0, warning: 0, info: 0 },
+    diagnostics: zeroSeverityCounts(),
     awaitingTools: false,
   };
 }

@@ -1,3 +1,4 @@
+import { SEVERITY_RANK } from '../diagnostics/severity';
 import type { TimelineRow } from './payloads';
 
 /**
@@ -27,15 +28,13 @@ export const ROW_FLAG = {
   severityShift: 3,
 } as const;
 
-export const SEVERITY_RANK = { info: 1, warning: 2, error: 3 } as const;
-
 /** The flags of one row. */
 export function rowFlags(row: Pick<TimelineRow, 'final' | 'control' | 'diagnostics' | 'severity'>): number {
   return (
     (row.final ? ROW_FLAG.final : 0) |
     (row.control ? ROW_FLAG.control : 0) |
     (row.diagnostics > 0 ? ROW_FLAG.hasFindings : 0) |
-    ((row.severity ? SEVERITY_RANK[row.severity] : 0) << ROW_FLAG.severityShift)
+    ((row.severity ? SEVERITY_RANK[row.severity] + 1 : 0) << ROW_FLAG.severityShift)
   );
 }
 

@@ -1,5 +1,5 @@
 import { chunkingBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, measureText, type TextMeasure } from '../envelope/budget';
-import { isStreamedEnvelopeType } from '../envelope/vocabulary';
+import { isStreamedEnvelopeType, kindInfo } from '../envelope/vocabulary';
 import type { DialectId } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import type { Frame } from '../sse/types';
@@ -115,7 +115,7 @@ function firstCharBytes(text: string): number {
 
 /** Types that are never chunked by the budget: streamed deltas, one citation or image each. */
 function isChunkedPayloadType(type: string): boolean {
-  return !isStreamedEnvelopeType(type) && type !== 'citation' && type !== 'tool_result_image';
+  return !isStreamedEnvelopeType(type) && kindInfo(type)?.attaches !== true;
 }
 
 interface TypeAccumulator extends Omit<TypeOverhead, 'overheadBytes' | 'escapingInflation'> {

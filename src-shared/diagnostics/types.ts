@@ -1,6 +1,7 @@
 import type { RuleId } from './rules';
+import type { Severity } from './severity';
 
-export type Severity = 'error' | 'warning' | 'info';
+export type { Severity } from './severity';
 
 /**
  * Where a finding points. Byte offsets are absolute offsets in the leg's byte stream;

@@ -1,4 +1,4 @@
-import { AGENT_BASE_ENVELOPE_TYPES, isStreamedEnvelopeType } from './vocabulary';
+import { isStreamedEnvelopeType, kindsWhere } from './vocabulary';
 
 /**
  * How reconstruction treats each envelope type. Streamed kinds (text, thinking) grow delta by
@@ -8,8 +8,8 @@ import { AGENT_BASE_ENVELOPE_TYPES, isStreamedEnvelopeType } from './vocabulary'
  */
 export const isStreamedKind = isStreamedEnvelopeType;
 
-const TOOL_CALL_KINDS = new Set(['tool_call', 'server_tool_call', 'custom_tool_call']);
-const TOOL_RESULT_KINDS = new Set(['tool_result', 'server_tool_result']);
+const TOOL_CALL_KINDS = new Set<string>(kindsWhere((k) => k.tool === 'call'));
+const TOOL_RESULT_KINDS = new Set<string>(kindsWhere((k) => k.tool === 'result'));
 
 export function isToolCallKind(kind: string): boolean {
   return TOOL_CALL_KINDS.has(kind);
@@ -19,22 +19,8 @@ export function isToolResultKind(kind: string): boolean {
   return TOOL_RESULT_KINDS.has(kind);
 }
 
-/**
- * Kinds whose reassembled payload is JSON by construction (docs/protocols/json-envelopes.md and docs/protocols/upstream-protocol.md §4
- * #19, §10): parsed once the block completes. tool_result is not among them (plain text or
- * JSON, the server does not say which), nor server_tool_result (a JSON string of a Python repr).
- */
-const JSON_PAYLOAD_KINDS = new Set<string>([
-  'meta_init',
-  'meta_final',
-  'meta_files',
-  'tool_call',
-  'server_tool_call',
-  'awaiting_frontend_tools',
-  'error',
-  ...AGENT_BASE_ENVELOPE_TYPES,
-  'message',
-]);
+/** Kinds whose reassembled payload is JSON by construction (docs/protocols/json-envelopes.md and docs/protocols/upstream-protocol.md §4 #19, §10): parsed once the block completes. */
+const JSON_PAYLOAD_KINDS = new Set<string>(kindsWhere((k) => k.jsonPayload === true));
 
 export function hasJsonPayload(kind: string): boolean {
   return JSON_PAYLOAD_KINDS.has(kind);

@@ -5,21 +5,25 @@
  * maps to at most one unified event; it rides on the envelope the event decoded to.
  */
 
-export type UnifiedFamily =
-  | 'stream.message_start'
-  | 'stream.message_delta'
-  | 'stream.message_stop'
-  | 'stream.ping'
-  | 'stream.content_block_start'
-  | 'stream.content_block_delta'
-  | 'stream.content_block_stop'
-  | 'stream.tool_call_start'
-  | 'stream.tool_call_input.delta'
-  | 'stream.tool_call_status'
-  | 'stream.tool_call_result'
-  | 'stream.tool_call_stop'
+/** The event families (the filter's `event.family` values read this list). */
+export const UNIFIED_FAMILIES = [
+  'stream.message_start',
+  'stream.message_delta',
+  'stream.message_stop',
+  'stream.ping',
+  'stream.content_block_start',
+  'stream.content_block_delta',
+  'stream.content_block_stop',
+  'stream.tool_call_start',
+  'stream.tool_call_input.delta',
+  'stream.tool_call_status',
+  'stream.tool_call_result',
+  'stream.tool_call_stop',
   /** An API error event: not in the surface's families, which end a failed message with message_stop. */
-  | 'stream.error';
+  'stream.error',
+] as const;
+
+export type UnifiedFamily = (typeof UNIFIED_FAMILIES)[number];
 
 export type DeltaKind =
   | 'text_delta'
@@ -36,7 +40,10 @@ export type DeltaKind =
   | 'signature_delta'
   | 'code_delta';
 
-export type ContentChannel = 'output_text' | 'refusal' | 'reasoning' | 'reasoning_summary' | 'reasoning_summary_text' | 'audio_transcript';
+/** The content channels (the filter's `event.channel` values read this list). */
+export const CONTENT_CHANNELS = ['output_text', 'refusal', 'reasoning', 'reasoning_summary', 'reasoning_summary_text', 'audio_transcript'] as const;
+
+export type ContentChannel = (typeof CONTENT_CHANNELS)[number];
 
 export type ToolKind = 'client' | 'server' | 'builtin' | 'mcp' | 'custom';
 

@@ -1,7 +1,8 @@
 import { AGENT_BASE_ENVELOPE_TYPES, SEED_ENVELOPE_TYPES } from '../envelope/vocabulary';
+import { SEVERITIES_MILDEST_FIRST } from '../diagnostics/severity';
 import type { Diagnostic } from '../diagnostics/types';
-import type { Envelope } from '../envelope/types';
-import type { Block } from '../reconstruct/types';
+import { CONTROL_KINDS, type Envelope } from '../envelope/types';
+import { BLOCK_STATUSES, type Block } from '../reconstruct/types';
 import { DIALECT_IDS } from '../dialects/registry';
 import { FieldTable, type FieldValue } from './fields';
 import { SEGMENT_FIELDS } from './segment-fields';
@@ -20,8 +21,6 @@ export interface EnvelopeSubject {
 }
 
 const ENVELOPE_TYPES: readonly string[] = [...SEED_ENVELOPE_TYPES, ...AGENT_BASE_ENVELOPE_TYPES];
-
-export const SEVERITY_ORDER = ['info', 'warning', 'error'] as const;
 
 const extra = (subject: EnvelopeSubject, key: string): FieldValue | undefined => {
   const value = subject.envelope.extras[key];
@@ -44,12 +43,12 @@ export const ENVELOPE_FIELDS = new FieldTable<EnvelopeSubject>()
   .define({ name: 'seq', type: 'number', description: "the envelope's number in the session, from 0", get: (s) => s.envelope.seq })
   .define({ name: 'time', type: 'duration', description: 'time since the first request (2s, 150ms)', get: (s) => s.time })
   .define({ name: 'dialect', type: 'string', values: DIALECT_IDS, description: 'wire dialect that decoded the envelope', get: (s) => s.envelope.dialect })
-  .define({ name: 'control', type: 'string', values: ['done', 'error-frame', 'block-open', 'provider-event', 'undecoded'], description: 'kind of control envelope ([DONE], error frame…); absent on content', get: (s) => s.envelope.control })
+  .define({ name: 'control', type: 'string', values: CONTROL_KINDS, description: 'kind of control envelope ([DONE], error frame…); absent on content', get: (s) => s.envelope.control })
   .define({ name: 'block.kind', type: 'string', values: ENVELOPE_TYPES, description: 'kind of the block the envelope belongs to', get: (s) => s.block?.kind })
   .define({ name: 'block.content', type: 'string', description: "the whole content of the envelope's block", get: (s) => s.block?.content })
-  .define({ name: 'block.status', type: 'string', values: ['open', 'complete', 'abandoned'], description: 'open, complete or abandoned', get: (s) => s.block?.status })
+  .define({ name: 'block.status', type: 'string', values: BLOCK_STATUSES, description: 'open, complete or abandoned', get: (s) => s.block?.status })
   .define({ name: 'finding.rule', type: 'string', description: 'rule id of any finding on the envelope (docs/diagnostics.md)', get: (s) => s.findings.map((f) => f.rule) })
-  .define({ name: 'finding.severity', type: 'string', order: SEVERITY_ORDER, values: SEVERITY_ORDER, description: 'severity of any finding: info < warning < error', get: (s) => s.findings.map((f) => f.severity) })
+  .define({ name: 'finding.severity', type: 'string', order: SEVERITIES_MILDEST_FIRST, values: SEVERITIES_MILDEST_FIRST, description: 'severity of any finding: info < warning < error', get: (s) => s.findings.map((f) => f.severity) })
   .definePrefix('extras.', (name, key) => ({ name, type: 'any', description: `the envelope's ${key} field as sent`, get: (s) => extra(s, key) }));
 for (const field of [...UNIFIED_FIELDS, ...SEGMENT_FIELDS]) ENVELOPE_FIELDS.define(field);
 

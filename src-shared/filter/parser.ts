@@ -1,4 +1,4 @@
-import { END_STATUS_LABELS } from '../pipeline/end-status';
+import { END_STATUS_KINDS } from '../pipeline/end-status';
 import type { CompareOp, Expr, Literal, ParseMode, Term } from './ast';
 import { FilterError } from './errors';
 import type { FieldSpec } from './fields';
@@ -210,7 +210,7 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
 }
 
 /** `status` compares the end status kinds (src-shared/pipeline/end-status.ts). */
-const STATUS_SPEC: FieldSpec = { name: 'status', type: 'string', values: Object.keys(END_STATUS_LABELS), closed: true };
+const STATUS_SPEC: FieldSpec = { name: 'status', type: 'string', values: END_STATUS_KINDS, closed: true };
 
 /** The literal on the right of a comparison, checked against the field's type. */
 function literalFor(spec: FieldSpec, op: CompareOp, token: Token): Literal {

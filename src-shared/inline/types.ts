@@ -6,12 +6,22 @@
  */
 
 /**
- * `auto` recognises XML tags and sentinels, `xml` and `sentinel` one family, `json` JSON tool
- * calls (docs/protocols/segments.md, "Parser strategies"), `off` none.
+ * The inline modes, one entry each: `auto` recognises XML tags and sentinels, `xml` and
+ * `sentinel` one family, `json` JSON tool calls (docs/protocols/segments.md, "Parser
+ * strategies"), `off` none. `label` is what the connect form offers, `title` the
+ * Blocks view's tooltip; the contract, `--inline` and both pickers read this table.
  */
-export type InlineMode = 'auto' | 'xml' | 'sentinel' | 'json' | 'off';
+export const INLINE_MODE_TABLE = {
+  auto: { label: 'Auto', title: 'XML tool tags, segment tags and sentinels' },
+  xml: { label: 'XML tool tags', title: 'XML tool tags and segment tags only' },
+  sentinel: { label: 'Sentinels', title: '[[SEG_START …]] sentinels only' },
+  json: { label: 'JSON tool calls', title: 'JSON tool calls ({"name": …, "arguments": …}), bare, fenced or in <tool_call>' },
+  off: { label: 'Off (plain text)', title: 'No parsing: text blocks stay text' },
+} as const satisfies Record<string, { label: string; title: string }>;
 
-export const INLINE_MODES: readonly InlineMode[] = ['auto', 'xml', 'sentinel', 'json', 'off'];
+export type InlineMode = keyof typeof INLINE_MODE_TABLE;
+
+export const INLINE_MODES = Object.keys(INLINE_MODE_TABLE) as readonly InlineMode[];
 
 /** A tool tag the model may write (`<search>…</search>`), with the parameters it must carry. */
 export interface ToolTag {

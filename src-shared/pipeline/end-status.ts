@@ -25,7 +25,22 @@ export interface StreamEnd {
 
 export const NO_STREAM_END: StreamEnd = { terminal: null, error: null, cutMidEvent: false, frames: 0 };
 
-export type EndStatusKind = 'done' | 'error' | 'truncated' | 'stopped' | 'failed' | 'paused';
+/**
+ * The end statuses (docs/diagnostics.md, "End status"): what the badge says, and whether the
+ * stream did not end as its protocol says a finished run ends (`--fail-on end`).
+ */
+export const END_STATUSES = {
+  done: { label: 'done', bad: false },
+  error: { label: 'ended by error', bad: true },
+  truncated: { label: 'truncated', bad: true },
+  stopped: { label: 'stopped', bad: false },
+  failed: { label: 'failed to connect', bad: true },
+  paused: { label: 'awaiting tools', bad: false },
+} as const satisfies Record<string, { label: string; bad: boolean }>;
+
+export type EndStatusKind = keyof typeof END_STATUSES;
+
+export const END_STATUS_KINDS = Object.keys(END_STATUSES) as readonly EndStatusKind[];
 
 export interface EndStatus {
   kind: EndStatusKind;
@@ -35,18 +50,9 @@ export interface EndStatus {
   reason: string;
 }
 
-export const END_STATUS_LABELS: Record<EndStatusKind, string> = {
-  done: 'done',
-  error: 'ended by error',
-  truncated: 'truncated',
-  stopped: 'stopped',
-  failed: 'failed to connect',
-  paused: 'awaiting tools',
-};
-
 /** Statuses that mean the stream did not end as its protocol says a finished run ends. */
 export function isBadEnd(kind: EndStatusKind): boolean {
-  return kind === 'error' || kind === 'truncated' || kind === 'failed';
+  return END_STATUSES[kind].bad;
 }
 
 export interface EndFacts {
@@ -69,7 +75,7 @@ const blockList = (blocks: readonly { id: number; kind: string }[]): string => {
   return `${shown.join(', ')}${blocks.length > 3 ? ` and ${blocks.length - 3} more` : ''}`;
 };
 
-const status = (kind: EndStatusKind, reason: string): EndStatus => ({ kind, label: END_STATUS_LABELS[kind], reason });
+const status = (kind: EndStatusKind, reason: string): EndStatus => ({ kind, label: END_STATUSES[kind].label, reason });
 
 /** The end status of a session that is no longer receiving. */
 export function endStatusOf(facts: EndFacts): EndStatus {

@@ -5,7 +5,9 @@ import type { Segment } from '../inline/types';
  * `complete`: closed by its final envelope. `abandoned`: the server replayed the block from
  * its start without closing it (a retried API call, block.restarted); `replacedBy` names the replay.
  */
-export type BlockStatus = 'open' | 'complete' | 'abandoned';
+export const BLOCK_STATUSES = ['open', 'complete', 'abandoned'] as const;
+
+export type BlockStatus = (typeof BLOCK_STATUSES)[number];
 
 export interface Citation {
   citationType: string;

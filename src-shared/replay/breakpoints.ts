@@ -1,3 +1,5 @@
+import type { Severity } from '../diagnostics/severity';
+
 /**
  * Replay breakpoints: conditions that pause a playing replay at the envelope that meets them,
  * the way a debugger pauses on a line. Four kinds are offered (docs/replay.md):
@@ -27,7 +29,7 @@ export interface BreakpointEnvelope {
 
 /** A finding as a breakpoint reads it, with the envelope it belongs to. */
 export interface BreakpointFinding {
-  readonly severity: 'error' | 'warning' | 'info';
+  readonly severity: Severity;
   readonly rule: string;
   readonly message: string;
   readonly envelope: number;

@@ -1,7 +1,7 @@
 import { isJsonObject } from '../../../src-shared/json/values';
 import type { PyValue } from './python-json';
 import { pythonJsonError } from './python-json-error';
-import type { Format, FrontendResult } from './script';
+import { FORMATS, type Format, type FrontendResult } from './script';
 
 /**
  * Request validation with the error bodies FastAPI + pydantic v2 produce (HTTP 422,
@@ -22,7 +22,6 @@ export const AGENT_TYPES = ['agent_no_tools', 'agent_client_tools', 'agent_front
 export type AgentType = (typeof AGENT_TYPES)[number];
 export const PACES = ['fast', 'realistic'] as const;
 export type Pace = (typeof PACES)[number];
-const FORMAT_VALUES: readonly Format[] = ['json', 'xml', 'raw'];
 
 export interface RunRequest {
   user_prompt: PyValue;
@@ -184,7 +183,7 @@ export function validateDemoOptions(body: unknown, query: URLSearchParams, scena
     const value = fromBody[key];
     return value === undefined || value === null ? undefined : checker.literal(values, value, ['body', key]);
   };
-  const format = pick('format', FORMAT_VALUES);
+  const format = pick('format', FORMATS);
   const scenario = scenarioIds ? pick('scenario', scenarioIds) : undefined;
   const pace = pick('pace', PACES);
   if (format === INVALID || scenario === INVALID || pace === INVALID) return failed(checker);

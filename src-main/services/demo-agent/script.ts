@@ -1,3 +1,4 @@
+import type { WireFormat } from '../../../src-shared/agents/wire-formats';
 import type { PyValue } from './python-json';
 
 /**
@@ -7,8 +8,8 @@ import type { PyValue } from './python-json';
  * into wire items exactly as the upstream formatters would.
  */
 
-export type Format = 'json' | 'xml' | 'raw';
-export const FORMATS: readonly Format[] = ['json', 'xml', 'raw'];
+export { WIRE_FORMATS as FORMATS } from '../../../src-shared/agents/wire-formats';
+export type Format = WireFormat;
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'pause_turn';
 

@@ -1,3 +1,4 @@
+import { zeroSeverityCounts } from '../../../src-shared/diagnostics/severity';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
 import type { EndFacts } from '../../../src-shared/pipeline/end-status';
 import { createSessionDecoder, type LegDecoder, type LegEnd, type SessionDecoderOptions } from '../../../src-shared/pipeline/session-decoder';
@@ -62,7 +63,7 @@ function release(block: Block): void {
 
 export function createCountingSession(options: SessionDecoderOptions = {}): CountingSession {
   const envelopeTypes: Record<string, number> = {};
-  const severities: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  const severities = zeroSeverityCounts();
   const findings = new Map<Diagnostic['rule'], RuleFindings>();
   const legs: LegEnd[] = [];
   let envelopes = 0;

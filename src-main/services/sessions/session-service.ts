@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { MAX_RAW_BYTES, type InspectorService } from '../../../src-shared/contract/inspector';
+import { MAX_RAW_BYTES, type InspectorService, type SessionKeys } from '../../../src-shared/contract/inspector';
 import type { SessionSummary } from '../../../src-shared/contract/payloads';
 import { diffSessions } from '../../../src-shared/diff/diff';
 import { diffTranscript } from '../../../src-shared/diff/transcript';
@@ -30,22 +30,7 @@ export type { ReopenRequest } from './sources/file-session';
  * paused runs are tool-answers.ts, and what a session holds is the store (store/).
  */
 
-/** Commands and events that depend on the host (native dialogs, shell, menus). */
-export type HostKeys = 'getAppInfo' | 'showOpenDialog' | 'listRecentFiles' | 'openExternal' | 'listSamples' | 'openSample' | 'onHostCommand';
-/** Commands over what the app keeps in the user-data folder (saved requests, environments, recent sessions): answered by the host. */
-export type WorkspaceKeys =
-  | 'listRequests'
-  | 'saveRequest'
-  | 'deleteRequest'
-  | 'listEnvironments'
-  | 'saveEnvironment'
-  | 'deleteEnvironment'
-  | 'setActiveEnvironment'
-  | 'resolveRequest'
-  | 'listRecentSessions'
-  | 'openRecentSession'
-  | 'setRecentSessionsKeep';
-export type SessionService = Omit<InspectorService, HostKeys | WorkspaceKeys> & {
+export type SessionService = Pick<InspectorService, SessionKeys> & {
   /** Stops every connection, closes recordings, drops timers. */
   dispose(): Promise<void>;
   /**

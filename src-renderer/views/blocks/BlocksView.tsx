@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload, LegInfo, PendingTools } from '../../../src-shared/contract';
-import { DEFAULT_TOOL_TAGS, formatToolList, INLINE_MODES, parseToolList, type InlineMode } from '../../../src-shared/inline/types';
+import { DEFAULT_TOOL_TAGS, formatToolList, INLINE_MODE_TABLE, INLINE_MODES, parseToolList, type InlineMode } from '../../../src-shared/inline/types';
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
@@ -277,14 +277,6 @@ function ThreadView({ thread, context, nested }: { thread: AgentThread; context:
 /** What main uses when a session says nothing (sessions made before the inline stage existed). */
 const DEFAULT_INLINE: InlineOptionsPayload = { mode: 'auto', tools: DEFAULT_TOOL_TAGS.map((t) => ({ name: t.name, required: [...t.required] })) };
 
-const MODE_TITLES: Record<InlineMode, string> = {
-  auto: 'XML tool tags, segment tags and sentinels',
-  xml: 'XML tool tags and segment tags only',
-  sentinel: '[[SEG_START …]] sentinels only',
-  json: 'JSON tool calls ({"name": …, "arguments": …}), bare, fenced or in <tool_call>',
-  off: 'No parsing: text blocks stay text',
-};
-
 /**
  * How this session reads protocols inside the model's text (docs/inline.md): the mode, and the
  * known tool tags (`search:query` = the tag search, which requires a query parameter). Main
@@ -311,7 +303,7 @@ function InlineControls({ app, sessionId, inline }: { app: AppModel; sessionId: 
         <span className="muted">Inline</span>
         <select value={inline.mode} data-testid={BLOCK_IDS.inlineMode} onChange={(e) => apply({ ...inline, mode: e.target.value as InlineMode })}>
           {INLINE_MODES.map((mode) => (
-            <option key={mode} value={mode} title={MODE_TITLES[mode]}>
+            <option key={mode} value={mode} title={INLINE_MODE_TABLE[mode].title}>
               {mode}
             </option>
           ))}

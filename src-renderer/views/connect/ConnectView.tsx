@@ -12,7 +12,6 @@ import {
   formToCurl,
   formToRequest,
   headerRow,
-  INLINE_MODES,
   METHODS,
   providerForm,
   upstreamForm,
@@ -20,9 +19,9 @@ import {
   type BodyKind,
   type ConnectForm,
   type FieldErrors,
-  type InlineMode,
 } from '../../model/connect-form';
 import { errorMessage } from '../../model/errors';
+import { INLINE_MODE_TABLE, INLINE_MODES, type InlineMode } from '../../../src-shared/inline/types';
 import { CodeView } from '../../editor/CodeView';
 import { TEST_IDS } from '../../testids';
 import { ProxyPanel } from './ProxyPanel';
@@ -280,9 +279,9 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             <label className="field field-narrow">
               <span className="field-label">In-text protocols</span>
               <select className="select" data-testid={TEST_IDS.inlineMode} title="How the model's text is read for tool tags and sentinels (docs/inline.md)" value={form.inline} onChange={(e) => update({ inline: e.target.value as InlineMode })}>
-                {INLINE_MODES.map((m) => (
-                  <option key={m.value} value={m.value}>
-                    {m.label}
+                {INLINE_MODES.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {INLINE_MODE_TABLE[mode].label}
                   </option>
                 ))}
               </select>

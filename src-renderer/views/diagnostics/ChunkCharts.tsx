@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
+import { useThemeColours } from '../../app/theme-colours';
 import type { ThemeName } from '../../model/types';
 import {
   formatBytes,
@@ -42,45 +43,25 @@ interface Palette {
   split: string;
 }
 
-const PALETTES: Record<ThemeName, Palette> = {
-  dark: {
-    grid: '#2c313a',
-    axis: '#5c6370',
-    text: '#a9b1bd',
-    tooltipBg: '#1e2227',
-    tooltipBorder: '#3a404b',
-    bar: '#4e8cff',
-    barOver: '#e5534b',
-    payload: '#4e8cff',
-    envelope: '#8b949e',
-    escaping: '#e5a00d',
-    budget: '#e5534b',
-    full: '#2fb67c',
-    underfull: '#e5a00d',
-    overfull: '#e5534b',
-    chunks: '#a36bf2',
-    frames: '#4e8cff',
-    split: '#e5a00d',
-  },
-  light: {
-    grid: '#e4e7eb',
-    axis: '#9aa1ab',
-    text: '#4b5563',
-    tooltipBg: '#ffffff',
-    tooltipBorder: '#d0d5dc',
-    bar: '#2f6fe0',
-    barOver: '#cf222e',
-    payload: '#2f6fe0',
-    envelope: '#8c959f',
-    escaping: '#bf8700',
-    budget: '#cf222e',
-    full: '#1a7f37',
-    underfull: '#bf8700',
-    overfull: '#cf222e',
-    chunks: '#8250df',
-    frames: '#2f6fe0',
-    split: '#bf8700',
-  },
+/** Each chart colour's theme variable (styles.css): a series keeps its hue in both themes. */
+const PALETTE_VARIABLES: Record<keyof Palette, string> = {
+  grid: '--chart-grid',
+  axis: '--chart-axis',
+  text: '--chart-text',
+  tooltipBg: '--chart-tooltip-bg',
+  tooltipBorder: '--chart-tooltip-border',
+  bar: '--chart-blue',
+  barOver: '--chart-red',
+  payload: '--chart-blue',
+  envelope: '--chart-grey',
+  escaping: '--chart-amber',
+  budget: '--chart-red',
+  full: '--chart-green',
+  underfull: '--chart-amber',
+  overfull: '--chart-red',
+  chunks: '--chart-purple',
+  frames: '--chart-blue',
+  split: '--chart-amber',
 };
 
 const FONT = 11;
@@ -124,7 +105,7 @@ function tooltipProps(p: Palette) {
  * blocks of a file, so comparing them with frames means something.
  */
 export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks }: { stats: ChunkStatistics; theme: ThemeName; onEnvelope: (seq: number) => void; legStarts: readonly (number | undefined)[]; networkChunks: boolean }) {
-  const p = PALETTES[theme];
+  const p = useThemeColours(theme, PALETTE_VARIABLES);
   const frames = frameSizeBars(stats);
   const overBudgetFrames = frames.bars.filter((b) => b.overBudget).reduce((n, b) => n + b.count, 0);
   const overhead = overheadBars(stats.byType);

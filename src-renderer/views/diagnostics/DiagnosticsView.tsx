@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DiagnosticPayload } from '../../../src-shared/contract';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
-import type { Severity } from '../../../src-shared/diagnostics/types';
+import { SEVERITIES, type Severity } from '../../../src-shared/diagnostics/severity';
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
@@ -101,7 +101,7 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
   return (
     <div className="diagnostics-view" data-testid={DIAGNOSTIC_IDS.view}>
       <div className="toolbar diagnostics-toolbar">
-        {(['error', 'warning', 'info'] as const).map((severity) => (
+        {SEVERITIES.map((severity) => (
           <button
             key={severity}
             type="button"

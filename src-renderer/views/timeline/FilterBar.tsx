@@ -8,7 +8,7 @@ import type { AgentLabel } from '../../model/agents';
 import { applyChip, chipsOf, conjuncts, type ChipChange } from '../../model/filter-chips';
 import { formatCount, formatCountOf } from '../../model/format';
 import { EMPTY_FILTER, parseTimelineFilter } from '../../model/row-filter';
-import type { SeverityName } from '../../model/row-index';
+import type { Severity } from '../../../src-shared/diagnostics/severity';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
 import { FilterExpressionInput } from './FilterExpressionInput';
@@ -104,7 +104,7 @@ export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineMo
         aria-label="Diagnostics"
         data-testid={TEST_IDS.filterSeverity}
         value={chips.minSeverity ?? ''}
-        onChange={(e) => pick({ minSeverity: (e.target.value || null) as SeverityName | null })}
+        onChange={(e) => pick({ minSeverity: (e.target.value || null) as Severity | null })}
       >
         <option value="">findings: any row</option>
         <option value="info">with findings</option>

@@ -3,7 +3,7 @@ import type { RendererApp } from '../../model/types';
 import { withDetailOpen } from '../../model/preferences';
 import { useStore } from '../../app/hooks';
 import { useThrottled } from '../../app/use-throttled';
-import type { ThemeName } from '../../model/types';
+import { useThemeColours } from '../../app/theme-colours';
 import { agentTreeOrder, fallbackLabel, type AgentLabel } from '../../model/agents';
 import { formatOffset } from '../../model/format';
 import { axisValue, laneAxis, type LaneAxis } from '../../model/lane-axis';
@@ -16,10 +16,23 @@ const REDRAW_INTERVAL_MS = 250;
 const AXIS_HEIGHT = 22;
 const LABEL_WIDTH = 150;
 
-const CATEGORY_COLOURS: Record<ThemeName, Record<TypeCategory, string>> = {
-  dark: { text: '#8ab4f8', thinking: '#b39ddb', tool: '#f6b26b', result: '#81c995', meta: '#9aa0a6', error: '#f28b82', control: '#78909c', other: '#cfd8dc' },
-  light: { text: '#1a73e8', thinking: '#7e57c2', tool: '#e37400', result: '#188038', meta: '#5f6368', error: '#d93025', control: '#607d8b', other: '#3c4043' },
-};
+/** The theme variables (styles.css) the canvas draws with: a tick takes its type's colour, as the table's rows do. */
+const LANE_VARIABLES = {
+  text: '--t-text',
+  thinking: '--t-thinking',
+  tool: '--t-tool',
+  result: '--t-result',
+  meta: '--t-meta',
+  error: '--t-error',
+  control: '--t-control',
+  other: '--t-other',
+  selected: '--lane-selected',
+  grid: '--border',
+  label: '--text-dim',
+  laneAlt: '--row-alt',
+} as const satisfies Record<TypeCategory, string> & Record<string, string>;
+
+type LaneColours = Record<keyof typeof LANE_VARIABLES, string>;
 const CATEGORY_ORDER: readonly TypeCategory[] = ['other', 'control', 'meta', 'text', 'thinking', 'result', 'tool', 'error'];
 
 interface Viewport {
@@ -36,6 +49,7 @@ interface Viewport {
  */
 export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { app: RendererApp; timeline: TimelineModel; snapshot: TimelineSnapshot; labels: ReadonlyMap<string, AgentLabel>; sessionStart: number }) {
   const theme = useStore(app.theme);
+  const colours = useThemeColours(theme, LANE_VARIABLES);
   const selection = useStore(app.selection);
   const canvas = useRef<HTMLCanvasElement>(null);
   const plot = useRef<HTMLDivElement>(null);
@@ -113,8 +127,8 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
     element.width = Math.round(width * ratio);
     element.height = Math.round(height * ratio);
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    drawLanes(context, { width, height, view, axis, origin, at, laneSeqs, timeline, theme, selected: selection.row, highlighted: selection.envelopes });
-  }, [width, height, view, axis, origin, at, laneSeqs, timeline, theme, selection.row, selection.envelopes]);
+    drawLanes(context, { width, height, view, axis, origin, at, laneSeqs, timeline, colours, selected: selection.row, highlighted: selection.envelopes });
+  }, [width, height, view, axis, origin, at, laneSeqs, timeline, colours, selection.row, selection.envelopes]);
 
   const xToTime = useCallback((x: number) => view.start + (x / width) * (view.end - view.start), [view, width]);
 
@@ -155,7 +169,7 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
         <span className="legend">
           {(['text', 'thinking', 'tool', 'result', 'meta', 'error'] as const).map((c) => (
             <span key={c} className="legend-item">
-              <span className="legend-swatch" style={{ background: CATEGORY_COLOURS[theme][c] }} />
+              <span className="legend-swatch" style={{ background: `var(${LANE_VARIABLES[c]})` }} />
               {c}
             </span>
           ))}
@@ -252,17 +266,13 @@ interface DrawInput {
   at: (seq: number) => number;
   laneSeqs: readonly (readonly number[])[];
   timeline: TimelineModel;
-  theme: ThemeName;
+  colours: LaneColours;
   selected: number | null;
   highlighted: readonly number[];
 }
 
 function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
-  const { width, height, view, laneSeqs, timeline, theme, at, origin } = input;
-  const styles = getComputedStyle(document.documentElement);
-  const grid = styles.getPropertyValue('--border').trim() || '#444';
-  const textColour = styles.getPropertyValue('--text-dim').trim() || '#999';
-  const laneAlt = styles.getPropertyValue('--row-alt').trim() || 'transparent';
+  const { width, height, view, laneSeqs, timeline, colours, at, origin } = input;
   context.clearRect(0, 0, width, height);
   const span = view.end - view.start;
   const toX = (t: number): number => ((t - view.start) / span) * width;
@@ -270,15 +280,15 @@ function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
   // Lanes.
   laneSeqs.forEach((_, lane) => {
     if (lane % 2 === 1) {
-      context.fillStyle = laneAlt;
+      context.fillStyle = colours.laneAlt;
       context.fillRect(0, AXIS_HEIGHT + lane * LANE_HEIGHT, width, LANE_HEIGHT);
     }
   });
 
   // Time axis.
   context.font = '10px system-ui, sans-serif';
-  context.fillStyle = textColour;
-  context.strokeStyle = grid;
+  context.fillStyle = colours.label;
+  context.strokeStyle = colours.grid;
   context.lineWidth = 1;
   const rawStep = niceStep(span / Math.max(1, width / 90));
   const step = input.axis === 'sequence' ? Math.max(1, rawStep) : rawStep;
@@ -294,7 +304,6 @@ function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
   }
 
   // Ticks: per lane and pixel column keep the most important category, then draw once.
-  const colours = CATEGORY_COLOURS[theme];
   const columns = Math.ceil(width);
   laneSeqs.forEach((seqs, lane) => {
     const best = new Int8Array(columns).fill(-1);
@@ -319,7 +328,7 @@ function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
   for (const seq of [...input.highlighted.slice(0, 2000), ...marks]) {
     if (!timeline.index.isKnown(seq)) continue;
     const x = Math.round(toX(at(seq))) + 0.5;
-    context.strokeStyle = seq === input.selected ? (theme === 'dark' ? '#ffffff' : '#000000') : colours.tool;
+    context.strokeStyle = seq === input.selected ? colours.selected : colours.tool;
     context.globalAlpha = seq === input.selected ? 0.9 : 0.35;
     context.beginPath();
     context.moveTo(x, AXIS_HEIGHT);

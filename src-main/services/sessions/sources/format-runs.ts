@@ -1,4 +1,5 @@
 import type { ConnectRequest } from '../../../../src-shared/contract/payloads';
+import type { WireFormat } from '../../../../src-shared/agents/wire-formats';
 import { parseJsonObject } from '../../../../src-shared/json/values';
 import type { BuiltRequest } from '../../connection/request-spec';
 
@@ -10,8 +11,6 @@ import type { BuiltRequest } from '../../connection/request-spec';
  * had it, else in the JSON body; a request with neither a format in its query nor a JSON
  * object body cannot be varied and is refused with a message saying why.
  */
-
-export type WireFormat = 'json' | 'xml' | 'raw';
 
 export function requestInFormat(built: BuiltRequest, format: WireFormat, options: Pick<ConnectRequest, 'inline'> = {}): ConnectRequest {
   const { spec } = built;

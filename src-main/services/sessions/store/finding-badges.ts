@@ -1,8 +1,8 @@
+import { SEVERITIES_MILDEST_FIRST as SEVERITIES, zeroSeverityCounts } from '../../../../src-shared/diagnostics/severity';
 import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
 import type { DiagnosticStore } from './diagnostic-store';
 import { addToBadge, type Badge } from './session-summary';
 
-const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
 const LEVELS = SEVERITIES.length;
 
 /**
@@ -52,7 +52,7 @@ export function frameOfBadgeKey(key: number): { leg: number; frame: number } {
 export class FindingBadges {
   private readonly byEnvelope = new Badges();
   private readonly byFrame = new Badges();
-  private readonly counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  private readonly counts = zeroSeverityCounts();
   /** Times the findings were replaced (the inline mode changed). */
   resets = 0;
 

@@ -14,6 +14,7 @@ import type {
   SessionSummary,
   TimelineRow,
 } from '../../../../src-shared/contract/payloads';
+import { SEVERITY_RANK } from '../../../../src-shared/diagnostics/severity';
 import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
 import type { InlineOptions } from '../../../../src-shared/inline/types';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../../../src-shared/pipeline/end-status';
@@ -67,11 +68,9 @@ export interface Badge {
   severity: Severity;
 }
 
-const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
-
 export function addToBadge(badge: Badge | undefined, severity: Severity): Badge {
   if (!badge) return { count: 1, severity };
-  return { count: badge.count + 1, severity: RANK[severity] > RANK[badge.severity] ? severity : badge.severity };
+  return { count: badge.count + 1, severity: SEVERITY_RANK[severity] > SEVERITY_RANK[badge.severity] ? severity : badge.severity };
 }
 
 export function toRow(envelope: Envelope, frameBytes: number, block: number | undefined, badge: Badge | undefined): TimelineRow {

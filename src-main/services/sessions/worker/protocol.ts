@@ -1,3 +1,4 @@
+import { HOST_NAMES, WORKSPACE_NAMES } from '../../../../src-shared/contract/inspector';
 import type { HostCommands, WorkspaceCommands } from '../../../hosts/compose';
 import type { ReopenRequest } from '../session-service';
 
@@ -21,29 +22,19 @@ export function isReloaded(message: unknown): message is Extract<WorkerToHost, {
 
 const hostOnly = (): Promise<never> => Promise.reject(new Error('This command is answered by the host, not the session worker'));
 
+/** Every command of `names` refused, every event silent: an owner the worker does not answer for. */
+function refused<T>(names: { readonly commands: readonly string[]; readonly events: readonly string[] }): T {
+  const out: Record<string, unknown> = {};
+  for (const name of names.commands) out[name] = hostOnly;
+  for (const name of names.events) out[name] = () => () => {};
+  return out as T;
+}
+
 /** The host's commands, answered outside the worker (the worker's side refuses them). */
-export const HOST_ONLY: HostCommands = {
-  getAppInfo: hostOnly,
-  showOpenDialog: hostOnly,
-  listRecentFiles: hostOnly,
-  openExternal: hostOnly,
-  listSamples: hostOnly,
-  openSample: hostOnly,
-  onHostCommand: () => () => {},
-};
+export const HOST_ONLY: HostCommands = refused(HOST_NAMES);
 
 /** The user-data folder's commands are the host's too; requests reach the worker with their variables already filled. */
 export const WORKSPACE_HOST_ONLY: WorkspaceCommands = {
-  listRequests: hostOnly,
-  saveRequest: hostOnly,
-  deleteRequest: hostOnly,
-  listEnvironments: hostOnly,
-  saveEnvironment: hostOnly,
-  deleteEnvironment: hostOnly,
-  setActiveEnvironment: hostOnly,
-  resolveRequest: hostOnly,
-  listRecentSessions: hostOnly,
-  openRecentSession: hostOnly,
-  setRecentSessionsKeep: hostOnly,
+  ...refused<Omit<WorkspaceCommands, 'prepareConnect'>>(WORKSPACE_NAMES),
   prepareConnect: (request) => Promise.resolve(request),
 };

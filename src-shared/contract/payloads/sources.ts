@@ -1,0 +1,80 @@
+import type { Infer } from '../schema';
+import { FormatChoice, HeaderTable, InlineOptions, Path } from './common';
+import * as s from '../schema';
+
+/** Connecting and opening: live requests, files and uploads. */
+
+export const RequestBody = s.variant('kind', {
+  /** JSON text; checked to parse before sending; Content-Type defaults to application/json. */
+  json: s.object({ text: s.string({ max: 16 * 1024 * 1024 }) }),
+  /** Sent exactly as written. */
+  raw: s.object({ text: s.string({ max: 16 * 1024 * 1024 }) }),
+});
+export type RequestBody = Infer<typeof RequestBody>;
+
+/** Secret values main filled into a request: wherever it is shown or written, each occurrence reads `{{name}}`. */
+export const SecretValues = s.array(s.object({ name: s.string({ nonEmpty: true, max: 100 }), value: s.string({ max: 64 * 1024 }) }), { max: 200 });
+export type SecretValues = Infer<typeof SecretValues>;
+
+/**
+ * What a request is: the connect form's fields, and what a saved request keeps (with its
+ * `{{variables}}` as written).
+ */
+export const RequestTemplate = s.object({
+  url: s.string({ nonEmpty: true, max: 8192 }),
+  method: s.string({ nonEmpty: true, max: 16, pattern: /^[A-Za-z]+$/ }),
+  headers: HeaderTable,
+  body: s.optional(RequestBody),
+  /** Dialect override; auto-detected when absent. */
+  format: s.optional(FormatChoice),
+  /** How text blocks are read for in-text protocols; auto with the default tool tags when absent. */
+  inline: s.optional(InlineOptions),
+});
+export type RequestTemplate = Infer<typeof RequestTemplate>;
+
+export const ConnectRequest = s.object({
+  ...RequestTemplate.shape,
+  /** Record the session to this file as it arrives (never overwrites an existing file). */
+  recordTo: s.optional(Path),
+  title: s.optional(s.string({ max: 200 })),
+  /**
+   * Reopen a dropped GET stream (with Last-Event-ID, after the server's clamped `retry`).
+   * Refused for other methods: re-sending a POST would start a new agent run.
+   */
+  reconnect: s.optional(s.object({ maxAttempts: s.number({ integer: true, min: 1, max: 100 }) })),
+  /** Decode even when the response is not text/event-stream. */
+  acceptAnyContentType: s.optional(s.boolean()),
+  /** Set by main after filling in environment variables (see SecretValues). */
+  secretValues: s.optional(SecretValues),
+  timeouts: s.optional(
+    s.object({
+      /** TCP + TLS handshake. */
+      connectMs: s.optional(s.number({ min: 1, max: 600_000 })),
+      /** From the request being sent to the response head. */
+      responseMs: s.optional(s.number({ min: 1, max: 3_600_000 })),
+      /** Silence on an open stream before giving up; absent or 0 means wait forever. */
+      idleMs: s.optional(s.number({ min: 0, max: 86_400_000 })),
+    }),
+  ),
+});
+export type ConnectRequest = Infer<typeof ConnectRequest>;
+
+export const OpenFileRequest = s.object({
+  path: Path,
+  format: s.optional(FormatChoice),
+  /** For HAR files: which text/event-stream entry (index among those entries). */
+  entry: s.optional(s.index()),
+  title: s.optional(s.string({ max: 200 })),
+  inline: s.optional(InlineOptions),
+});
+export type OpenFileRequest = Infer<typeof OpenFileRequest>;
+
+/** A file picked in the browser host, sent as base64 (the browser cannot hand over a path). */
+export const OpenUploadRequest = s.object({
+  name: s.string({ nonEmpty: true, max: 512 }),
+  base64: s.string({ max: 96 * 1024 * 1024 }),
+  format: s.optional(FormatChoice),
+  entry: s.optional(s.index()),
+  inline: s.optional(InlineOptions),
+});
+export type OpenUploadRequest = Infer<typeof OpenUploadRequest>;
