@@ -37,14 +37,12 @@ export class UnavailableFieldError extends Error {
 export function compileFilter<S>(expr: Expr, reader: SubjectReader<S>): Predicate<S> {
   switch (expr.kind) {
     case 'and': {
-      const left = compileFilter(expr.left, reader);
-      const right = compileFilter(expr.right, reader);
-      return (s) => left(s) && right(s);
+      const operands = expr.operands.map((operand) => compileFilter(operand, reader));
+      return (s) => operands.every((operand) => operand(s));
     }
     case 'or': {
-      const left = compileFilter(expr.left, reader);
-      const right = compileFilter(expr.right, reader);
-      return (s) => left(s) || right(s);
+      const operands = expr.operands.map((operand) => compileFilter(operand, reader));
+      return (s) => operands.some((operand) => operand(s));
     }
     case 'not': {
       const operand = compileFilter(expr.operand, reader);

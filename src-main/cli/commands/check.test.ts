@@ -90,6 +90,24 @@ describe('stream-inspector check', () => {
     expect(unreadable.out).toMatch(/FAIL {2}status == "done" +(not checked|status is truncated)/);
   });
 
+  it('reads a spec whose suites share settings through merge keys, 150 of them, and still refuses a billion laughs', async () => {
+    const suites = Array.from({ length: 150 }, (_, i) => `  - <<: *common\n    name: run ${i + 1}\n`).join('');
+    await writeFile(join(dir, 'merged.yaml'), `common: &common\n  recordings: [runs/tour.recording]\n  assertions: ['status == "done"']\nsuites:\n${suites}`);
+    const merged = await run(['check', '--spec', 'merged.yaml', '--json']);
+    expect(merged.err).toBe('');
+    expect(JSON.parse(merged.out)).toMatchObject({ passed: 150, failed: 0 });
+    expect(merged.code).toBe(0);
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      levels.push(`${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array.from({ length: 9 }, () => `*${previous}`).join(',')}]`);
+    }
+    await writeFile(join(dir, 'laughs.yaml'), `${levels.join('\n')}\nassertions: ['status == "done"']\n`);
+    const laughs = await run(['check', '--spec', 'laughs.yaml', 'runs/tour.recording']);
+    expect(laughs.code).toBe(2);
+    expect(laughs.err).toContain('does not parse: Excessive alias count');
+  });
+
   it('checks many files in one run, paths and globs as inspect takes them: each once, in order, named as typed', async () => {
     const { code, out } = await run(['check', 'runs/tour.recording', 'runs/*.recording', 'missing.recording', '--expect', 'status != "failed"', '--json']);
     const report = JSON.parse(out) as { passed: number; failed: number; recordings: { file: string; error?: string; results: { pass: boolean }[] }[] };
