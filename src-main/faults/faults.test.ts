@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import { recordEvents, settled, waitFor, type EventLog } from '../services/sessi
 import { createSessionService, type SessionService } from '../services/sessions/session-service';
 import { readFixture } from '../testing/fixtures';
 import { retainedHeap } from '../testing/memory';
+import { tinyFilesystem } from '../testing/tiny-filesystem';
 
 /**
  * The faults suite (docs/reliability.md, "Faults"): each test breaks the live path the way
@@ -170,16 +170,6 @@ describe('faults: floods and giants', () => {
     expect(peak / count).toBeLessThan(96);
   });
 });
-
-/** A real tmpfs of `kb` KiB at `path` (root, Linux); null where mounting is not allowed. */
-function tinyFilesystem(path: string, kb: number): { unmount(): void } | null {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${kb}k`, 'tmpfs', path], { stdio: 'ignore' });
-    return { unmount: () => execFileSync('umount', ['-l', path], { stdio: 'ignore' }) };
-  } catch {
-    return null;
-  }
-}
 
 /** A file sink that writes real bytes until `limit`, then fails like the disk would. */
 function failingAfter(limit: number, code: string, message: string): (path: string) => Promise<RecorderSink> {

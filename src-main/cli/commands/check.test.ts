@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { fixturePath, readProjectText } from '../../testing/fixtures';
+import { tinyFilesystem } from '../../testing/tiny-filesystem';
 import { main } from '../main';
 import { memoryIo } from '../test-io';
 
@@ -69,6 +71,21 @@ describe('stream-inspector check', () => {
     expect(report).toMatchObject({ passed: 2, failed: 2 });
     const junit = await readFile(join(dir, 'fail.xml'), 'utf8');
     expect(junit).toMatch(/<failure type="assertion" message="count is 6">count\(type == &quot;text&quot;\) &gt;= 10&#10;count is 6&#10;#1/);
+  });
+
+  it('on a full disk, exits 2 naming the JUnit file it could not write, and leaves no empty one behind', async (context) => {
+    await mkdir(join(dir, 'full'));
+    const full = tinyFilesystem(join(dir, 'full'), 4);
+    if (!full) return context.skip();
+    try {
+      await writeFile(join(dir, 'full', 'filler'), Buffer.alloc(4096)).catch(() => undefined);
+      const { code, err } = await run(['check', 'runs/tour.recording', '--expect', 'status == "done"', '--junit', 'full/junit.xml']);
+      expect(err).toMatch(/junit\.xml.*ENOSPC/);
+      expect(code).toBe(2);
+      expect(existsSync(join(dir, 'full', 'junit.xml'))).toBe(false);
+    } finally {
+      full.unmount();
+    }
   });
 
   it('refuses a bad expression before reading any file, pointing at the character (exit 2)', async () => {

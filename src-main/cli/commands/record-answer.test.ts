@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { refusedPort, SSE_HEADERS, startLoopbackServer, type LoopbackServer } fr
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { FINDING_EXAMPLES } from '../../services/recording/counting-session';
 import { readFixture } from '../../testing/fixtures';
+import { tinyFilesystem } from '../../testing/tiny-filesystem';
 import { main } from '../main';
 import { memoryIo } from '../test-io';
 
@@ -193,5 +194,29 @@ describe('stream-inspector answer', () => {
   it('explains its usage errors', async () => {
     expect((await run(['answer'])).err).toMatch(/expected a recording FILE, or --url RUN_URL with --agent-uuid UUID/);
     expect((await run(['answer', 'x.ndjson', '--result', 'novalue'])).err).toMatch(/--result takes TOOL_USE_ID=TEXT/);
+  });
+});
+
+describe('stream-inspector record: the disk fills up', () => {
+  it('exits non-zero, says the recording failed and does not claim it was written', { timeout: 30_000 }, async (context) => {
+    const mountPoint = join(dir, 'tiny');
+    await mkdir(mountPoint);
+    const tiny = tinyFilesystem(mountPoint, 64);
+    if (!tiny) return context.skip();
+    try {
+      // The whole stream, [DONE] included, arrives before the first flush: the disk fills while the records are written.
+      server = await startLoopbackServer((_req, res) => {
+        res.writeHead(200, SSE_HEADERS);
+        res.end(`${Array.from({ length: 100 }, (_, i) => `data: {"type":"text","agent":"a","final":${i === 99},"delta":"${'y'.repeat(1000)}"}\n\n`).join('')}data: [DONE]\n\n`);
+      });
+      const { code, out, err } = await run(['record', `${server.url}/agent/run`, '-o', 'tiny/run.recording', '--json']);
+      expect(JSON.parse(out)).toMatchObject({ state: 'failed', failure: { message: expect.stringMatching(/stopped: ENOSPC/) as unknown } });
+      expect(err).toMatch(/ENOSPC/);
+      expect(err).not.toMatch(/^Recording written/m);
+      expect(err).toMatch(/^The recording .*run\.recording is incomplete/m);
+      expect(code).toBe(2);
+    } finally {
+      tiny.unmount();
+    }
   });
 });

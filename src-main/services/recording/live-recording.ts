@@ -30,6 +30,8 @@ export interface LiveRecordingResult {
   state: 'complete' | 'stopped' | 'failed';
   httpStatus?: number;
   failure?: Failure;
+  /** Writing the file failed (disk full, permission lost): it holds only what was written before. */
+  recordingFailed: boolean;
   /** Bytes of the accepted stream (all decoded and all in the file). */
   bytes: number;
   counted: CountedSession;
@@ -108,7 +110,7 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
     const state = diskFailure ? 'failed' : outcome.reason === 'complete' ? 'complete' : outcome.reason === 'stopped' ? 'stopped' : 'failed';
     const outcomeFacts = outcomeOf(state, failure);
     const end = endStatusOf({ stream: outcome.bytes > 0 ? streamEnd.stream : null, ...counted.blockFacts, ...(outcomeFacts ? { outcome: outcomeFacts } : {}) });
-    return { state, bytes: outcome.bytes, counted, end, ...(httpStatus !== undefined ? { httpStatus } : {}), ...(failure ? { failure } : {}) };
+    return { state, recordingFailed: diskFailure !== undefined, bytes: outcome.bytes, counted, end, ...(httpStatus !== undefined ? { httpStatus } : {}), ...(failure ? { failure } : {}) };
   });
 
   /** The disk is behind the network: stop reading until what was taken is in the file. */
