@@ -165,6 +165,24 @@ describe('inspect --filter and frames --filter', () => {
     expect(lines.slice(0, -1).every((l) => l.leg === 0 && (JSON.parse(l.data!) as { type: string }).type === 'tool_call')).toBe(true);
   });
 
+  it('without a filter, prints the events of the stream a recording or an NDJSON file holds, not of the file itself', async () => {
+    type Line = { leg?: number; data?: string; end?: boolean };
+    const parsed = (out: string): Line[] => out.trim().split('\n').map((l) => JSON.parse(l) as Line);
+    const all = parsed((await run(['frames', 'runs/tour.recording', '--json'])).out);
+    const filtered = parsed((await run(['frames', 'runs/tour.recording', '--json', '--filter', 'seq >= 0'])).out);
+    const events = all.filter((l) => !l.end);
+    expect(events.length).toBeGreaterThan(10);
+    // Every event of the leg, [DONE] included: what a filter selecting every envelope keeps.
+    expect(events).toEqual(filtered.filter((l) => !l.end).map((l) => ({ file: 'runs/tour.recording', ...l, id: '' })));
+    expect(events.at(-1)).toMatchObject({ leg: 0, data: '[DONE]' });
+    expect(all.at(-1)).toMatchObject({ leg: 0, end: true });
+    expect((await run(['frames', 'runs/tour.recording', '--json', '--rechunk', 'random:3'])).out).toBe((await run(['frames', 'runs/tour.recording', '--json'])).out);
+
+    const items = ['{"type":"text","agent":"a","final":false,"delta":"hi"}', '{"type":"text","agent":"a","final":true,"delta":""}'];
+    await writeFile(join(dir, 'items.ndjson'), `${items.join('\n')}\n`);
+    expect(parsed((await run(['frames', 'items.ndjson', '--json'])).out).filter((l) => !l.end).map((l) => l.data)).toEqual(items);
+  });
+
   it('shows a bad filter with a caret and exits 2; refuses --filter with --rechunk', async () => {
     const bad = await run(['inspect', 'runs/tour.recording', '--filter', 'type == "text" &&']);
     expect(bad.code).toBe(2);
