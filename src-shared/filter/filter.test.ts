@@ -115,6 +115,27 @@ describe('parsing', () => {
   });
 });
 
+describe('block.content is matched once per block', () => {
+  it('reads a block\'s content once for all its envelopes, again only when the block grew', () => {
+    const deltas = Array.from({ length: 3000 }, (_, i) => `data: {"type":"text","agent":"a","final":false,"delta":"part ${i} "}\n\n`).join('');
+    const subjects = envelopeSubjects(decodeBytes(new TextEncoder().encode(`${deltas}data: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n`)));
+    const block = subjects[0]!.block!;
+    const content = block.content;
+    let reads = 0;
+    Object.defineProperty(block, 'content', { get: () => (reads++, content) });
+    for (const [filter, expected] of [['block.content matches "part 2999 $"', 3001], ['block.content != "x"', 3001], ['block.content in ["x"]', 0]] as const) {
+      reads = 0;
+      expect(select(filter, subjects)).toHaveLength(expected);
+      expect(reads, filter).toBe(1);
+    }
+    const match = envelopeFilter('block.content contains "part 3000"');
+    expect(match(subjects[0]!)).toBe(false);
+    Object.defineProperty(block, 'content', { get: () => `${content}part 3000 ` });
+    block.envelopes.push(3002);
+    expect(match(subjects[0]!)).toBe(true);
+  });
+});
+
 describe('evaluation over a decoded fixture (multi_agent.json.sse)', () => {
   it('names agents as the UI does and filters on them', () => {
     const agents = new Set(multiAgent.map((s) => s.agentName));
