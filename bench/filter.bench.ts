@@ -5,7 +5,7 @@
  * same run — reading every envelope once (what any filter must at least do).
  */
 import { parseFilter } from '../src-shared/filter';
-import { createSessionData, type SessionData } from '../src-main/services/sessions/session-data';
+import { createSessionData, type SessionData } from '../src-main/services/sessions/store/session-store';
 import type { BenchOptions, BenchTable } from './run';
 import { generateStream, networkChunks } from './streams';
 import { alternate } from './timing';

@@ -1,9 +1,9 @@
 import { loadavg } from 'node:os';
 import type { SessionSummary } from '../src-shared/contract/payloads';
 import { startDemoAgent } from '../src-main/services/demo-agent/index';
-import { createDefaultSessionService } from '../src-main/services/sessions/default-service';
+import { createDefaultSessionService } from '../src-main/hosts/default-service';
 import type { SessionService } from '../src-main/services/sessions/session-service';
-import { createSessionData } from '../src-main/services/sessions/session-data';
+import { createSessionData } from '../src-main/services/sessions/store/session-store';
 import { settledMemory, type Gc } from './decode.bench';
 import type { BenchOptions, BenchTable } from './run';
 

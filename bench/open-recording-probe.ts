@@ -7,7 +7,7 @@
  * prints the CPU time of each.
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { createDefaultSessionService } from '../src-main/services/sessions/default-service';
+import { createDefaultSessionService } from '../src-main/hosts/default-service';
 import { sessionKeeping } from './session-store.bench';
 import { recordedStream, streamPart, type DecodeResult, type ProbeResult } from './session-store-open.bench';
 import { createCountingSession } from '../src-main/services/recording/counting-session';

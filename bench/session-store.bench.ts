@@ -3,7 +3,7 @@
  * texts live on disk, behind a compact index). Opening a large recording is
  * `session-store-open.bench.ts` (`npm run bench -- session-store` runs both).
  */
-import { createSessionData, type SessionData } from '../src-main/services/sessions/session-data';
+import { createSessionData, type SessionData } from '../src-main/services/sessions/store/session-store';
 import { settledMemory, type Gc } from './decode.bench';
 import type { BenchOptions, BenchTable } from './run';
 import { clearStreamCache, generateStream, networkChunks, STREAM_FORMATS } from './streams';

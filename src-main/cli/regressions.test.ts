@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../services/connection/loopback-testing';
-import { createDefaultSessionService } from '../services/sessions/default-service';
+import { createDefaultSessionService } from '../hosts/default-service';
 import { settled } from '../services/sessions/service-testing';
 import type { SessionService } from '../services/sessions/session-service';
 import { main } from './main';

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { createEmitter, type Emitter } from '../../src-shared/contract/emitter';
 import type { HostCommand, SavedFile } from '../../src-shared/contract/payloads';
 import { FILE_FORMATS, fileNameFor, type FileFormat } from '../../src-shared/export/formats';
-import type { HostCommands, SessionCommands } from '../services/sessions/compose';
+import type { HostCommands, SessionCommands } from '../hosts/compose';
 import { sampleCommands } from '../services/samples/sample-commands';
-import type { RecentFiles } from '../services/sessions/recent-files';
+import type { RecentFiles } from '../hosts/recent-files';
 import { confirmOpenExternal } from './window';
 
 /**

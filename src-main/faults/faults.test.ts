@@ -8,7 +8,7 @@ import { openConnection } from '../services/connection/connection';
 import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../services/connection/loopback-testing';
 import { openSource } from '../services/importers/index';
 import { createRecorder, openFileSink, type RecorderSink } from '../services/recording/recorder';
-import { createDefaultSessionService } from '../services/sessions/default-service';
+import { createDefaultSessionService } from '../hosts/default-service';
 import { recordEvents, settled, waitFor, type EventLog } from '../services/sessions/service-testing';
 import { createSessionService, type SessionService } from '../services/sessions/session-service';
 import { readFixture } from '../testing/fixtures';

@@ -13,11 +13,11 @@ import { fixturePath } from '../testing/fixtures';
 import { SSE_HEADERS, sleep, startLoopbackServer } from '../services/connection/loopback-testing';
 import { openSource } from '../services/importers';
 import { workspacePaths } from '../services/requests/workspace';
-import { createSessionHistory } from '../services/sessions/session-history';
+import { createSessionHistory } from '../services/requests/session-history';
 import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
 import { waitFor } from '../services/sessions/service-testing';
 import { startWebApp, type WebApp } from './web-app';
-import { withoutFilesIn } from '../services/sessions/recent-files';
+import { withoutFilesIn } from '../hosts/recent-files';
 
 let dir: string;
 let agent: DemoAgent;

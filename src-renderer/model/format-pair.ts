@@ -4,7 +4,7 @@ import type { ReadableStore, SessionsSnapshot } from '../app/types';
 /**
  * "Run in xml and json, then diff": which sessions offer it, and waiting for the pair to end.
  * Main sets the format where the request asks for one (`?format=` or a `format` field of the
- * JSON body, see src-main/services/sessions/format-runs.ts); the header offers the action for a
+ * JSON body, see src-main/services/sessions/sources/format-runs.ts); the header offers the action for a
  * live session that has ended and whose request has either place.
  */
 

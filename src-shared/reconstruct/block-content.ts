@@ -3,7 +3,7 @@ import type { Block } from './types';
 /**
  * Where a finished block's content (or its plain text segment's) can live instead of in the
  * object: a session store keeps it on disk and rebuilds it when read
- * (src-main/services/sessions/block-contents.ts).
+ * (src-main/services/sessions/store/block-contents.ts).
  */
 export interface ContentSource<T extends object = Block> {
   read(owner: T): string;

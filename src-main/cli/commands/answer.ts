@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { PendingTools, SessionSummary, ToolResult } from '../../../src-shared/contract/payloads';
 import { ToolResult as ToolResultSchema } from '../../../src-shared/contract/payloads';
 import { array } from '../../../src-shared/contract/schema';
-import { createDefaultSessionService } from '../../services/sessions/default-service';
+import { createDefaultSessionService } from '../../hosts/default-service';
 import type { SessionService } from '../../services/sessions/session-service';
 import { buildToolResultsBody, toolResultsUrl } from '../../services/tool-results/tool-results';
 import { parse } from '../args';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { ProxyExchange } from '../../../src-shared/contract/payloads';
-import { createDefaultSessionService } from '../../services/sessions/default-service';
+import { createDefaultSessionService } from '../../hosts/default-service';
 import { parse, parsePort } from '../args';
 import { UsageError, type Command } from '../io';
 import { terminalSafe } from '../../../src-shared/text/terminal';

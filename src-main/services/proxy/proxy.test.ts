@@ -14,7 +14,7 @@ import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '..
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { readAll } from '../demo-agent/testing/http';
 import { openSource } from '../importers';
-import { createDefaultSessionService } from '../sessions/default-service';
+import { createDefaultSessionService } from '../../hosts/default-service';
 import type { SessionService } from '../sessions/session-service';
 
 const CANARY = 'canary-proxy-5c1e';

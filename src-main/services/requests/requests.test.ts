@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestTemplate } from '../../../src-shared/contract/payloads';
 import { readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../connection/loopback-testing';
-import { createDefaultSessionService } from '../sessions/default-service';
+import { createDefaultSessionService } from '../../hosts/default-service';
 import { settled, waitFor } from '../sessions/service-testing';
 import type { SessionService } from '../sessions/session-service';
 import { createCollectionStore } from './collection-store';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { SessionSummary } from '../../../src-shared/contract/payloads';
-import type { SessionCommands, WorkspaceCommands } from '../sessions/compose';
-import { createSessionHistory, trackEndedSessions, type SessionHistory } from '../sessions/session-history';
+import type { SessionCommands, WorkspaceCommands } from '../../hosts/compose';
+import { createSessionHistory, trackEndedSessions, type SessionHistory } from './session-history';
 import { spoolPath } from '../sessions/session-service';
 import { createCollectionStore } from './collection-store';
 import { createEnvironmentStore } from './environment-store';

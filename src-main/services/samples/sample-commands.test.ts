@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { untilSettled } from '../../cli/commands/record';
-import { createDefaultSessionService } from '../sessions/default-service';
+import { createDefaultSessionService } from '../../hosts/default-service';
 import type { SessionService } from '../sessions/session-service';
 import { SAMPLES } from './catalogue';
 import { PROJECT_SAMPLES_DIR, sampleCommands } from './sample-commands';

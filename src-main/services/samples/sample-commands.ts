@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InspectorService } from '../../../src-shared/contract/inspector';
 import type { SampleInfo, SessionSummary } from '../../../src-shared/contract/payloads';
-import type { SessionCommands } from '../sessions/compose';
+import type { SessionCommands } from '../../hosts/compose';
 import { sampleById, SAMPLES } from './catalogue';
 
 /** resources/samples of the project, for hosts that run from the sources (the browser host, the tests). */

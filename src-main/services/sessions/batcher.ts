@@ -1,6 +1,6 @@
 import type { SessionBatch } from '../../../src-shared/contract/payloads';
 import type { Timers } from '../connection/connection';
-import type { SessionData } from './session-data';
+import type { SessionData } from './store/session-store';
 
 /**
  * Coalesces a session's changes into batch events: at most one per interval per session

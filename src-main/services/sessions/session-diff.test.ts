@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixturePath } from '../../testing/fixtures';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
-import { createDefaultSessionService } from './default-service';
+import { createDefaultSessionService } from '../../hosts/default-service';
 import { settled } from './service-testing';
 import type { SessionService } from './session-service';
 

@@ -6,7 +6,7 @@ import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { fixturePath, readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, startLoopbackServer, writeSlowly, type LoopbackServer } from '../connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
-import { createDefaultSessionService } from './default-service';
+import { createDefaultSessionService } from '../../hosts/default-service';
 import { recordEvents, settled, waitFor } from './service-testing';
 import type { SessionService } from './session-service';
 

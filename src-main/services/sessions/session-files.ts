@@ -14,8 +14,8 @@ import { buildTranscript } from '../../../src-shared/export/transcript';
 import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
-import type { LegState, SessionData } from './session-data';
-import { toBlockDetail, toEnvelopeDetail } from './views';
+import type { LegState, SessionData } from './store/session-store';
+import { toBlockDetail, toEnvelopeDetail } from './store/views';
 
 /**
  * Saving a session as a recording, and exporting what was decoded. Files are created, never

@@ -5,7 +5,7 @@ import { readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
 import { recordEvents, settled, waitFor, type EventLog } from './service-testing';
 import { createSessionService, reconnectDelay, type SessionService } from './session-service';
-import { createTempSpool } from './spool-file';
+import { createTempSpool } from './store/spool-file';
 
 let server: LoopbackServer | undefined;
 let service: SessionService | undefined;

@@ -1,4 +1,4 @@
-import type { HostCommands, WorkspaceCommands } from '../compose';
+import type { HostCommands, WorkspaceCommands } from '../../../hosts/compose';
 import type { ReopenRequest } from '../session-service';
 
 /** What the main thread hands the session worker at start. */

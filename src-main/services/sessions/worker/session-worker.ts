@@ -3,8 +3,8 @@ import { INSPECTOR_CONTRACT } from '../../../../src-shared/contract/inspector';
 import { createContractServer } from '../../../../src-shared/contract/wire';
 import { errorMessage } from '../../../../src-shared/json/values';
 import { terminalSafe } from '../../../../src-shared/text/terminal';
-import { composeInspector } from '../compose';
-import { createDefaultSessionService } from '../default-service';
+import { composeInspector } from '../../../hosts/compose';
+import { createDefaultSessionService } from '../../../hosts/default-service';
 import { demoAgentInfo } from '../demo-agent-info';
 import { HOST_ONLY, WORKSPACE_HOST_ONLY, type HostToWorker, type SessionWorkerData, type WorkerToHost } from './protocol';
 

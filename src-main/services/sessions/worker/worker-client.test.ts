@@ -8,7 +8,7 @@ import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { deeplyNestedCapture } from '../../../../src-shared/testing/deep-json';
 import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '../../connection/loopback-testing';
 import { fixturePath, readFixture } from '../../../testing/fixtures';
-import { createSessionHistory, trackEndedSessions } from '../session-history';
+import { createSessionHistory, trackEndedSessions } from '../../requests/session-history';
 import { spoolPath } from '../session-service';
 import { startSessionWorker, type SessionWorker, type SessionWorkerOptions } from './worker-client';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../src-shared/inline/types';
+import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../../src-shared/inline/types';
 import { toBlockDetail } from './views';
-import { createSessionData } from './session-data';
+import { createSessionData } from './session-store';
 
 const AGENT = '11111111-1111-4111-8111-111111111111';
 const encoder = new TextEncoder();

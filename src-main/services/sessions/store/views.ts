@@ -6,12 +6,12 @@ import type {
   EnvelopeDetail,
   PendingToolPayload,
   TimelineRow,
-} from '../../../src-shared/contract/payloads';
-import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
-import type { Envelope } from '../../../src-shared/envelope/types';
-import { unifiedLabel } from '../../../src-shared/envelope/unified';
-import type { AgentInfo, Block, PendingTool } from '../../../src-shared/reconstruct/types';
-import { limitJsonDepth } from '../../../src-shared/json/tree';
+} from '../../../../src-shared/contract/payloads';
+import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
+import type { Envelope } from '../../../../src-shared/envelope/types';
+import { unifiedLabel } from '../../../../src-shared/envelope/unified';
+import type { AgentInfo, Block, PendingTool } from '../../../../src-shared/reconstruct/types';
+import { limitJsonDepth } from '../../../../src-shared/json/tree';
 
 /**
  * Decoder objects → contract payloads. Each mapping names the fields it sends, so a field

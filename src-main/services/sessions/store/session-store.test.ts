@@ -1,14 +1,14 @@
-import { holdsContent } from '../../../src-shared/reconstruct/block-content';
+import { holdsContent } from '../../../../src-shared/reconstruct/block-content';
 import { describe, expect, it } from 'vitest';
-import type { SessionSource } from '../../../src-shared/contract/payloads';
-import { ROW_FLAG, rowFlags } from '../../../src-shared/contract/row-columns';
-import { expandColumns } from '../../../src-shared/testing/row-columns';
-import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
-import { listSseFixtures, readFixture } from '../../testing/fixtures';
+import type { SessionSource } from '../../../../src-shared/contract/payloads';
+import { ROW_FLAG, rowFlags } from '../../../../src-shared/contract/row-columns';
+import { expandColumns } from '../../../../src-shared/testing/row-columns';
+import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
+import { listSseFixtures, readFixture } from '../../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
 import { SpoolFile } from './spool-file';
 import { preview } from './views';
-import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-data';
+import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-store';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
 function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', path: '/x', importer: 'sse' }) {

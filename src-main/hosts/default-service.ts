@@ -1,7 +1,7 @@
-import { openSource } from '../importers/index';
-import { createRecorder, RECORDING_TOOL } from '../recording/recorder';
-import type { RecorderFactory } from './recorder-port';
-import { createSessionService, type SessionService, type SessionServiceDeps } from './session-service';
+import { openSource } from '../services/importers/index';
+import { createRecorder, RECORDING_TOOL } from '../services/recording/recorder';
+import type { RecorderFactory } from '../services/sessions/recorder-port';
+import { createSessionService, type SessionService, type SessionServiceDeps } from '../services/sessions/session-service';
 
 /** The recorder with this program's name in the file header. */
 export const fileRecorder: RecorderFactory = (path, options) =>

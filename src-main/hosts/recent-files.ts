@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import { jsonFile } from '../storage/json-file';
+import { jsonFile } from '../services/storage/json-file';
 
 /**
  * The most recently opened files, newest first, kept in a small JSON file when a path is

@@ -1,7 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
-import { parseRecord } from '../../../src-shared/recording/format';
-import { chunkBytes } from '../importers/recording-source';
-import type { FileSpan } from '../importers/types';
+import { parseRecord } from '../../../../src-shared/recording/format';
+import { chunkBytes } from '../../importers/recording-source';
+import type { FileSpan } from '../../importers/types';
 import { FileWindow } from './file-window';
 
 /**

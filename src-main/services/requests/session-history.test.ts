@@ -7,10 +7,10 @@ import { createEmitter } from '../../../src-shared/contract/emitter';
 import type { SessionSummary } from '../../../src-shared/contract/payloads';
 import { readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, startLoopbackServer } from '../connection/loopback-testing';
-import { createDefaultSessionService } from './default-service';
-import { settled, waitFor } from './service-testing';
+import { createDefaultSessionService } from '../../hosts/default-service';
+import { settled, waitFor } from '../sessions/service-testing';
 import { createSessionHistory, trackEndedSessions } from './session-history';
-import { spoolPath } from './session-service';
+import { spoolPath } from '../sessions/session-service';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src-shared/testing/chunking';
+import { seededRandom } from '../../../../src-shared/testing/chunking';
 import { UintColumn } from './columns';
 import { createRawChunks } from './raw-chunks';
 import { SpoolFile, SpoolWriteError } from './spool-file';

@@ -1,11 +1,11 @@
-import { DIALECT_IDS, DIALECT_REGISTRY, type DialectId } from '../../../src-shared/dialects/registry';
-import { CONTROL_KINDS, NO_EXTRAS, type ControlKind, type Envelope } from '../../../src-shared/envelope/types';
-import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
-import type { Frame } from '../../../src-shared/sse/types';
+import { DIALECT_IDS, DIALECT_REGISTRY, type DialectId } from '../../../../src-shared/dialects/registry';
+import { CONTROL_KINDS, NO_EXTRAS, type ControlKind, type Envelope } from '../../../../src-shared/envelope/types';
+import type { UnifiedEvent } from '../../../../src-shared/envelope/unified';
+import type { Frame } from '../../../../src-shared/sse/types';
 import { Column, Interned, NearColumn, RunColumn, TimeColumn, UintColumn } from './columns';
 import type { SpoolFile } from './spool-file';
-import { jsonText } from '../../../src-shared/json/tree';
-import { parseJson } from '../../../src-shared/json/values';
+import { jsonText } from '../../../../src-shared/json/tree';
+import { parseJson } from '../../../../src-shared/json/values';
 
 /**
  * The session's envelopes as columns of small integers (each as wide as its largest value

@@ -1,11 +1,11 @@
-import type { Failure, LegEndInfo } from '../../../src-shared/contract/payloads';
-import type { LegOutcome, RecordedRequest, RecordedResponse, RecordingRecord } from '../../../src-shared/recording/types';
-import { chunkBytes } from '../importers/recording-source';
-import { headerValue, isEventStream, REJECTED_BODY_CAP } from '../connection/connection';
-import { rejectedResponseFailure } from '../connection/failures';
-import type { FileSpan, ImportedSource } from '../importers/types';
-import { legEndFromRecording } from './recorder-port';
-import type { LegState, SessionData } from './session-data';
+import type { Failure, LegEndInfo } from '../../../../src-shared/contract/payloads';
+import type { LegOutcome, RecordedRequest, RecordedResponse, RecordingRecord } from '../../../../src-shared/recording/types';
+import { chunkBytes } from '../../importers/recording-source';
+import { headerValue, isEventStream, REJECTED_BODY_CAP } from '../../connection/connection';
+import { rejectedResponseFailure } from '../../connection/failures';
+import type { FileSpan, ImportedSource } from '../../importers/types';
+import { legEndFromRecording } from '../recorder-port';
+import type { LegState, SessionData } from '../store/session-store';
 
 /**
  * Decodes an opened file into a session, leg by leg, as its chunks stream from disk. Control

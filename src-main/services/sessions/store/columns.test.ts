@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../../src-shared/sse/types';
+import type { Frame } from '../../../../src-shared/sse/types';
 import { NearColumn, RunColumn, TimeColumn } from './columns';
 import { FrameTable } from './envelope-table';
 

@@ -1,5 +1,5 @@
-import type { LiveStatus, SessionState } from '../../../src-shared/contract/payloads';
-import type { Timers } from '../connection/connection';
+import type { LiveStatus, SessionState } from '../../../../src-shared/contract/payloads';
+import type { Timers } from '../../connection/connection';
 
 /**
  * The status line of a live session: HTTP status, bytes, envelopes, elapsed time, the current

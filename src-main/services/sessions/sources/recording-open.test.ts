@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeBytes, decodeLegs } from '../../../src-shared/pipeline/session-decoder';
-import { readFixture } from '../../testing/fixtures';
-import { nodeSourceFs, openSource, type SourceFs } from '../importers';
-import { createRecorder } from '../recording/recorder';
-import { settled, waitFor } from './service-testing';
-import { createSessionService, type SessionService } from './session-service';
+import { decodeBytes, decodeLegs } from '../../../../src-shared/pipeline/session-decoder';
+import { readFixture } from '../../../testing/fixtures';
+import { nodeSourceFs, openSource, type SourceFs } from '../../importers';
+import { createRecorder } from '../../recording/recorder';
+import { settled, waitFor } from '../service-testing';
+import { createSessionService, type SessionService } from '../session-service';
 
 /**
  * Opening a recording decodes it as it is read: rows of the first leg come while the rest of

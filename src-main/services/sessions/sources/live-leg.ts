@@ -1,8 +1,8 @@
-import type { Failure, LegEndInfo } from '../../../src-shared/contract/payloads';
-import type { RecordedRequest } from '../../../src-shared/recording/types';
-import { consumerFailure, openConnection, type Connection, type ConnectionDeps, type ConnectionOutcome, type ConnectionSpec } from '../connection/connection';
-import { recordedOutcome, type RecorderPort } from './recorder-port';
-import type { LegKind, SessionData } from './session-data';
+import type { Failure, LegEndInfo } from '../../../../src-shared/contract/payloads';
+import type { RecordedRequest } from '../../../../src-shared/recording/types';
+import { consumerFailure, openConnection, type Connection, type ConnectionDeps, type ConnectionOutcome, type ConnectionSpec } from '../../connection/connection';
+import { recordedOutcome, type RecorderPort } from '../recorder-port';
+import type { LegKind, SessionData } from '../store/session-store';
 
 /**
  * One live leg: an HTTP exchange whose accepted body goes chunk by chunk into the session's

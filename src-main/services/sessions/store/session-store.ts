@@ -1,5 +1,5 @@
-import { piecesMatching } from '../../../src-shared/reconstruct/text-search';
-import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus, type StreamEnd } from '../../../src-shared/pipeline/end-status';
+import { piecesMatching } from '../../../../src-shared/reconstruct/text-search';
+import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus, type StreamEnd } from '../../../../src-shared/pipeline/end-status';
 import type {
   BlockChanges,
   BlockSummary,
@@ -16,33 +16,33 @@ import type {
   SessionState,
   SessionSummary,
   TimelineRow,
-} from '../../../src-shared/contract/payloads';
-import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
-import type { DialectId } from '../../../src-shared/dialects/registry';
-import type { Envelope } from '../../../src-shared/envelope/types';
-import { createSessionDecoder, type LegDecoder, type SessionDecoder } from '../../../src-shared/pipeline/session-decoder';
-import type { FormatChoice } from '../../../src-shared/pipeline/types';
-import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../src-shared/inline/types';
-import type { AgentInfo, Block } from '../../../src-shared/reconstruct/types';
-import { encodeBase64 } from '../../../src-shared/recording/base64';
-import { redactRequest } from '../../../src-shared/recording/redact';
-import type { RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
-import type { DiffInput } from '../../../src-shared/diff/types';
-import { RowColumnsBuilder, type RowColumns } from '../../../src-shared/contract/row-columns';
-import { createSseFramer } from '../../../src-shared/sse/framer';
-import { nameAgents } from '../../../src-shared/agents/names';
-import { envelopeReader, type Expr } from '../../../src-shared/filter';
-import { fieldsOf } from '../../../src-shared/filter/ast';
-import { compileFilter } from '../../../src-shared/filter/evaluate';
-import { findingsByEnvelope } from '../../../src-shared/filter/subjects';
-import type { Frame } from '../../../src-shared/sse/types';
+} from '../../../../src-shared/contract/payloads';
+import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
+import type { DialectId } from '../../../../src-shared/dialects/registry';
+import type { Envelope } from '../../../../src-shared/envelope/types';
+import { createSessionDecoder, type LegDecoder, type SessionDecoder } from '../../../../src-shared/pipeline/session-decoder';
+import type { FormatChoice } from '../../../../src-shared/pipeline/types';
+import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../../src-shared/inline/types';
+import type { AgentInfo, Block } from '../../../../src-shared/reconstruct/types';
+import { encodeBase64 } from '../../../../src-shared/recording/base64';
+import { redactRequest } from '../../../../src-shared/recording/redact';
+import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
+import type { DiffInput } from '../../../../src-shared/diff/types';
+import { RowColumnsBuilder, type RowColumns } from '../../../../src-shared/contract/row-columns';
+import { createSseFramer } from '../../../../src-shared/sse/framer';
+import { nameAgents } from '../../../../src-shared/agents/names';
+import { envelopeReader, type Expr } from '../../../../src-shared/filter';
+import { fieldsOf } from '../../../../src-shared/filter/ast';
+import { compileFilter } from '../../../../src-shared/filter/evaluate';
+import { findingsByEnvelope } from '../../../../src-shared/filter/subjects';
+import type { Frame } from '../../../../src-shared/sse/types';
 import { UintColumn } from './columns';
 import { EnvelopeTable, FrameTable } from './envelope-table';
 import { createRawChunks, type RawChunks } from './raw-chunks';
 import { BlockContents } from './block-contents';
 import { SpoolFile, type OpenSpool } from './spool-file';
 import { RecordingFile } from './recording-file';
-import type { FileSpan } from '../importers/types';
+import type { FileSpan } from '../../importers/types';
 import { DiagnosticStore } from './diagnostic-store';
 import { Badges, frameBadgeKey, frameOfBadgeKey } from './badges';
 import { addToBadge, preview, PREVIEW_CHARS, toAgentPayload, toBlockDetail, toBlockSummary, toDiagnosticPayload, toEnvelopeDetail, toRow, type Badge } from './views';

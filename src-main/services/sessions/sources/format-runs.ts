@@ -1,6 +1,6 @@
-import type { ConnectRequest } from '../../../src-shared/contract/payloads';
-import { parseJsonObject } from '../../../src-shared/json/values';
-import type { BuiltRequest } from '../connection/request-spec';
+import type { ConnectRequest } from '../../../../src-shared/contract/payloads';
+import { parseJsonObject } from '../../../../src-shared/json/values';
+import type { BuiltRequest } from '../../connection/request-spec';
 
 /**
  * "Run this scenario in xml and json": the request of a live session again, with only its

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECT_IDS } from '../../../src-shared/dialects/registry';
-import { CONTROL_KINDS, type Envelope } from '../../../src-shared/envelope/types';
+import { DIALECT_IDS } from '../../../../src-shared/dialects/registry';
+import { CONTROL_KINDS, type Envelope } from '../../../../src-shared/envelope/types';
 import { EnvelopeTable } from './envelope-table';
 import { SpoolFile } from './spool-file';
-import { nestedArrayText } from '../../../src-shared/testing/deep-json';
-import { jsonText } from '../../../src-shared/json/tree';
+import { nestedArrayText } from '../../../../src-shared/testing/deep-json';
+import { jsonText } from '../../../../src-shared/json/tree';
 
 const envelope = (seq: number, init: Partial<Envelope>): Envelope => ({
   seq,

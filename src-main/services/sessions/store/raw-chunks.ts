@@ -1,5 +1,5 @@
-import type { NetworkChunk } from '../../../src-shared/contract/payloads';
-import type { FileSpan } from '../importers/types';
+import type { NetworkChunk } from '../../../../src-shared/contract/payloads';
+import type { FileSpan } from '../../importers/types';
 import { UintColumn } from './columns';
 import type { RecordingFile } from './recording-file';
 import type { SpoolFile } from './spool-file';

@@ -1,4 +1,4 @@
-import type { Severity } from '../../../src-shared/diagnostics/types';
+import type { Severity } from '../../../../src-shared/diagnostics/types';
 import type { Badge } from './views';
 
 const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];

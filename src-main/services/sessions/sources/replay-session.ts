@@ -1,14 +1,14 @@
-import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../src-shared/contract/payloads';
-import type { RecordedAction } from '../../../src-shared/recording/types';
-import { createBreakpointMatcher, sameBreakpoint, type Breakpoint, type BreakpointFinding, type BreakpointHit } from '../../../src-shared/replay/breakpoints';
-import type { ImportedChunk, ImportedLeg } from '../importers/types';
-import { createSleeper, systemClock, type ReplayClock } from '../replay/clock';
-import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../replay/replay';
-import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, STREAM_START, type ByteHistory } from '../replay/replay-cuts';
-import type { TimelineSource } from '../replay/timeline';
+import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../../src-shared/contract/payloads';
+import type { RecordedAction } from '../../../../src-shared/recording/types';
+import { createBreakpointMatcher, sameBreakpoint, type Breakpoint, type BreakpointFinding, type BreakpointHit } from '../../../../src-shared/replay/breakpoints';
+import type { ImportedChunk, ImportedLeg } from '../../importers/types';
+import { createSleeper, systemClock, type ReplayClock } from '../../replay/clock';
+import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../../replay/replay';
+import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, STREAM_START, type ByteHistory } from '../../replay/replay-cuts';
+import type { TimelineSource } from '../../replay/timeline';
 import { isStreamResponse, rejectedLegFailure } from './file-load';
-import { legEndFromRecording, recordedOutcome } from './recorder-port';
-import type { LegState, SessionData } from './session-data';
+import { legEndFromRecording, recordedOutcome } from '../recorder-port';
+import type { LegState, SessionData } from '../store/session-store';
 
 /**
  * A replay session: another session's legs played back into a fresh session with their

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { InspectorService } from '../../../src-shared/contract/inspector';
+import type { InspectorService } from '../../src-shared/contract/inspector';
 import type { RecentFiles } from './recent-files';
 
 /**

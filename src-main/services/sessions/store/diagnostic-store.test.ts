@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../../src-shared/diagnostics/types';
+import type { Diagnostic } from '../../../../src-shared/diagnostics/types';
 import { DiagnosticStore } from './diagnostic-store';
 import { SpoolFile } from './spool-file';
 

@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../../../src-shared/diagnostics/types';
-import { jsonText } from '../../../src-shared/json/tree';
-import { parseJson } from '../../../src-shared/json/values';
+import type { Diagnostic } from '../../../../src-shared/diagnostics/types';
+import { jsonText } from '../../../../src-shared/json/tree';
+import { parseJson } from '../../../../src-shared/json/values';
 import { UintColumn } from './columns';
 import type { SpoolFile } from './spool-file';
 

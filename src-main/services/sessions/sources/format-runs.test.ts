@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixturePath } from '../../testing/fixtures';
-import { buildRequest } from '../connection/request-spec';
-import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
-import { demoAgentInfo } from './demo-agent-info';
-import { createDefaultSessionService } from './default-service';
+import { fixturePath } from '../../../testing/fixtures';
+import { buildRequest } from '../../connection/request-spec';
+import { startDemoAgent, type DemoAgent } from '../../demo-agent/index';
+import { demoAgentInfo } from '../demo-agent-info';
+import { createDefaultSessionService } from '../../../hosts/default-service';
 import { requestInFormat } from './format-runs';
-import { settled } from './service-testing';
-import type { SessionService } from './session-service';
+import { settled } from '../service-testing';
+import type { SessionService } from '../session-service';
 
 describe('requestInFormat', () => {
   const built = (url: string, body: string | null, headers: [string, string][] = [['Authorization', 'Bearer secret']]) =>

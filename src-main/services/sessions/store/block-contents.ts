@@ -1,7 +1,7 @@
-import { ERROR_FRAME_KIND } from '../../../src-shared/envelope/kinds';
-import { moveContent, type ContentSource } from '../../../src-shared/reconstruct/block-content';
-import type { Segment } from '../../../src-shared/inline/types';
-import type { Block } from '../../../src-shared/reconstruct/types';
+import { ERROR_FRAME_KIND } from '../../../../src-shared/envelope/kinds';
+import { moveContent, type ContentSource } from '../../../../src-shared/reconstruct/block-content';
+import type { Segment } from '../../../../src-shared/inline/types';
+import type { Block } from '../../../../src-shared/reconstruct/types';
 import { UintColumn } from './columns';
 import type { EnvelopeTable } from './envelope-table';
 

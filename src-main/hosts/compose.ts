@@ -1,6 +1,6 @@
-import type { InspectorService } from '../../../src-shared/contract/inspector';
-import type { ConnectRequest } from '../../../src-shared/contract/payloads';
-import type { HostKeys, WorkspaceKeys } from './session-service';
+import type { InspectorService } from '../../src-shared/contract/inspector';
+import type { ConnectRequest } from '../../src-shared/contract/payloads';
+import type { HostKeys, WorkspaceKeys } from '../services/sessions/session-service';
 
 /** The session half of the contract, in-process (SessionService) or in a worker. */
 export type SessionCommands = Omit<InspectorService, HostKeys | WorkspaceKeys>;
