@@ -69,7 +69,7 @@ export function buildReport(result: DecodedFile): InspectReport {
     })),
     diagnostics: sortRuleCounts([...rules.values()]),
     errors: result.diagnostics.filter((d) => d.severity === 'error').length,
-    status: endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), ...recordedOutcome(result.lastLegOutcome) }),
+    status: endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), answered: result.lastLegAnswered, ...recordedOutcome(result.lastLegOutcome) }),
   };
 }
 

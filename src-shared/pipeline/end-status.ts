@@ -58,6 +58,11 @@ export interface EndFacts {
   /** The run paused on awaiting_frontend_tools and waits for results. */
   awaitingTools: boolean;
   /**
+   * That pause was answered (its tool results were sent) and nothing of a continuation
+   * followed: the session is not waiting any more, nor is it done.
+   */
+  answered?: boolean;
+  /**
    * How the source ended, when not on its own: the user stopped it, it failed (a connection
    * that broke or never opened), or its bytes were cut (a recording that stops inside a leg).
    */
@@ -87,6 +92,7 @@ export function endStatusOf(facts: EndFacts): EndStatus {
     const one = facts.abandonedBlocks.length === 1;
     return status('truncated', `${one ? 'Block' : 'Blocks'} ${blockList(facts.abandonedBlocks)} never closed: ${one ? 'it was' : 'they were'} opened again before the final marker (a retried call replays a block; interleaved XML sub-agents look the same).`);
   }
+  if (facts.awaitingTools && facts.answered) return status('truncated', 'The run paused on awaiting_frontend_tools and its tool results were sent, but the session ends before their continuation.');
   if (facts.awaitingTools) return status('paused', 'The run paused on awaiting_frontend_tools and waits for tool results.');
   return status('done', `The stream ended with ${stream.terminal.event}.`);
 }

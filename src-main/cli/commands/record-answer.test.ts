@@ -181,6 +181,28 @@ describe('stream-inspector answer', () => {
     expect(reopened.err).toMatch(/does not end paused/);
   });
 
+  it('a recording that sent the results and ends before the continuation is not paused, and is never answered twice', async () => {
+    const paused = readFixture('frontend_tools.json.sse');
+    server = await startLoopbackServer((req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(req.url === '/agent/run' ? paused : 'data: [DONE]\n\n');
+    });
+    expect((await run(['record', `${server.url}/agent/run`, '-d', '{"user_prompt":"x"}', '-o', 'sent.recording'])).err).toMatch(/paused on awaiting_frontend_tools/);
+    const file = join(dir, 'sent.recording');
+    // What the recorder writes when the results go out; the session was closed before the continuation began.
+    const action = { kind: 'tool-results', at: 5000, leg: 0, body: '{"agent_uuid":"a","tool_results":[{"tool_use_id":"t","content":"yes"}]}', url: `${server.url}/agent/tool_results` };
+    await writeFile(file, `${JSON.stringify({ type: 'action', t: 5000, action })}\n`, { flag: 'a' });
+
+    const answered = await run(['answer', 'sent.recording', '--yes']);
+    expect(answered.err).toMatch(/already sent the tool results/);
+    expect(answered.code).toBe(2);
+    expect(server.requests.map((r) => r.url)).toEqual(['/agent/run']);
+    const inspected = await run(['inspect', 'sent.recording', '--json']);
+    expect(JSON.parse(inspected.out)).toMatchObject({ status: { kind: 'truncated', reason: expect.stringMatching(/tool results were sent/) as unknown } });
+    const checked = await run(['check', 'sent.recording', '--expect', 'status == "paused"']);
+    expect(checked.code).toBe(1);
+  });
+
   it('answers a run known only by URL and agent uuid', async () => {
     const file = await recordFrontendTools('json');
     const listing = (await run(['answer', file])).out;

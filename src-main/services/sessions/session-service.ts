@@ -204,8 +204,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
   const summaryOf = (rt: Runtime): SessionSummary => {
     const pending = rt.data.pendingTools();
-    const awaiting = pending !== null && rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)) !== 'sent';
-    const summary = rt.data.summary({ awaitingTools: awaiting });
+    const answered = pending !== null && rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)) === 'sent';
+    const summary = rt.data.summary({ awaitingTools: pending !== null && !answered, answered });
     // The sidebar tells a paused replay from a playing one (it has no transport state).
     if (rt.replay && rt.data.state === 'streaming' && !rt.replay.state().playing) summary.replayPaused = true;
     return summary;
@@ -472,8 +472,16 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       .finally(() => {
         rt.loading = false;
         if (rt.closed) return;
+        const pending = rt.data.pendingTools();
+        // A recording that sent the results of its last pause (and ends before the continuation) is not paused any more.
+        const sent = pending !== null && source.actions.some((a) => a.kind === 'tool-results' && a.leg === pending.leg);
+        if (sent) {
+          const key = pendingSetKey(pending.leg, pending.block.id);
+          rt.ledger.claim(key, {});
+          rt.ledger.settle(key, 'sent', 'the recording holds their POST and ends before the continuation');
+        }
         // A file that ends paused on frontend tools stays open for its answer (like a live session).
-        if (rt.data.pendingTools() === null) rt.data.finish();
+        if (pending === null || sent) rt.data.finish();
         batcher.flush(rt.data);
         announce();
       });

@@ -189,7 +189,8 @@ export interface SessionData {
   diffInput(): DiffInput;
   severityCounts(): Record<Severity, number>;
 
-  summary(extra?: { awaitingTools?: boolean }): SessionSummary;
+  /** `awaitingTools`: the run waits for results; `answered`: its pause was answered, without a continuation after it. */
+  summary(extra?: { awaitingTools?: boolean; answered?: boolean }): SessionSummary;
   detail(pending: SessionDetail['pendingTools']): SessionDetail;
   /**
    * The changes since the last batch (null when nothing changed): at most `maxRows` new rows
@@ -637,12 +638,13 @@ export function createSessionData(init: SessionInit): SessionData {
       for (let seq = 0; seq < envelopes.count; seq++) all.push(envelopes.get(seq) as Envelope);
       return { blocks: decoder.blocks(), agents: decoder.agents(), envelopes: all, frames: legs.map((leg) => reframeLeg(leg.raw)) };
     },
-    summary(extra: { awaitingTools?: boolean } = {}): SessionSummary {
+    summary(extra: { awaitingTools?: boolean; answered?: boolean } = {}): SessionSummary {
+      const answered = extra.answered === true;
       const endStatus = (awaitingTools: boolean): EndStatus => {
         const last = legs.at(-1);
         const outcome = sessionOutcome(data.state, data.failure, last);
         const blocks = blockEndFacts(decoder.blocks(), last?.index ?? 0);
-        return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools, ...(outcome ? { outcome } : {}) });
+        return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools: awaitingTools || answered, answered, ...(outcome ? { outcome } : {}) });
       };
       const summary: SessionSummary = {
         id: init.id,
@@ -671,7 +673,7 @@ export function createSessionData(init: SessionInit): SessionData {
     detail(pending: SessionDetail['pendingTools']): SessionDetail {
       const first = legs[0]?.request;
       return {
-        summary: data.summary({ awaitingTools: pending !== null && pending.answered !== 'sent' }),
+        summary: data.summary({ awaitingTools: pending !== null && pending.answered !== 'sent', answered: pending?.answered === 'sent' }),
         request: first ? displayRequest(first) : null,
         legs: legs.map(legInfo),
         agents: decoder.agents().map(toAgentPayload),
