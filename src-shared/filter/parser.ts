@@ -61,7 +61,7 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
   const condition = (minBp: number, mode: ParseMode, depth: number): Node<Expr> => {
     let left = prefix(mode, deeper(depth, peek().at));
     /** The operands of the chain `left` is, while the same operator repeats (a && b && c). */
-    let chain: { kind: 'and' | 'or'; operands: Expr[] } | null = null;
+    let chain = null as { kind: 'and' | 'or'; operands: Expr[] } | null;
     for (;;) {
       const token = peek();
       const bp = isOp(token, '||') ? BP_OR : isOp(token, '&&') ? BP_AND : 0;
