@@ -27,6 +27,7 @@ import type { AgentInfo, Block } from '../../../../src-shared/reconstruct/types'
 import { encodeBase64 } from '../../../../src-shared/recording/base64';
 import { redactRequest } from '../../../../src-shared/recording/redact';
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
+import { LostData } from '../../../../src-shared/recording/diagnostics';
 import type { DiffInput } from '../../../../src-shared/diff/types';
 import { RowColumnsBuilder, type RowColumns } from '../../../../src-shared/contract/row-columns';
 import { createSseFramer } from '../../../../src-shared/sse/framer';
@@ -252,6 +253,7 @@ export function createSessionData(init: SessionInit): SessionData {
   const badgeByEnvelope = new Badges();
   const badgeByFrame = new Badges();
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  const lostData = new LostData();
   let finished = false;
   /** Bumps whenever a block opens or changes; `blockStamps` holds each block's last (by id). */
   let blockRevision = 0;
@@ -277,6 +279,7 @@ export function createSessionData(init: SessionInit): SessionData {
     const stored: Diagnostic = { ...diagnostic, seq: diagnostics.count };
     diagnostics.add(stored);
     counts[stored.severity] += 1;
+    lostData.add(stored);
     const { envelope, frame } = stored.at;
     if (envelope !== undefined) {
       badgeByEnvelope.add(envelope, stored.severity);
@@ -348,6 +351,7 @@ export function createSessionData(init: SessionInit): SessionData {
     badgeByEnvelope.clear();
     badgeByFrame.clear();
     counts.error = counts.warning = counts.info = 0;
+    lostData.clear();
     diagnosticResets += 1;
     for (const d of kept) addDiagnostic(d);
   };
@@ -644,7 +648,8 @@ export function createSessionData(init: SessionInit): SessionData {
         const last = legs.at(-1);
         const outcome = sessionOutcome(data.state, data.failure, last);
         const blocks = blockEndFacts(decoder.blocks(), last?.index ?? 0);
-        return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools: awaitingTools || answered, answered, ...(outcome ? { outcome } : {}) });
+        const lost = lostData.describe();
+        return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools: awaitingTools || answered, answered, ...(lost ? { lostData: lost } : {}), ...(outcome ? { outcome } : {}) });
       };
       const summary: SessionSummary = {
         id: init.id,
