@@ -16,7 +16,7 @@ export function createImportDiagnostics(): { list: ImportDiagnostic[]; report: I
 
 /** Findings that say the file lost part of the stream: the recording layer's errors (a hole, a damaged or torn line, a skipped item). */
 export function losesData(diagnostic: Pick<Diagnostic, 'rule' | 'severity'>): boolean {
-  return diagnostic.severity === 'error' && RULES[diagnostic.rule as RuleId]?.layer === 'recording';
+  return diagnostic.severity === 'error' && RULES[diagnostic.rule].layer === 'recording';
 }
 
 /** Counts the data-loss findings of a file as they come, for its end status (EndFacts.lostData). */
