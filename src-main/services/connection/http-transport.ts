@@ -111,6 +111,17 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
     });
   });
   req.on('error', (error) => finish(() => sink.onError(error)));
+  // 101 Switching Protocols is no HTTP response: node hands it over as 'upgrade' (and with no
+  // listener drops the socket without a word). It is reported as the answer it is.
+  req.on('upgrade', (res: IncomingMessage, socket) => {
+    socket.destroy();
+    if (aborted) return;
+    sink.onResponse({ status: res.statusCode ?? 101, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders) });
+    finish(() => sink.onEnd());
+  });
+  req.on('close', () => {
+    if (!response) finish(() => sink.onError(Object.assign(new Error('The connection closed before any response'), { code: 'ECONNRESET' })));
+  });
   req.on('response', (res: IncomingMessage) => {
     if (aborted) return;
     response = res;
