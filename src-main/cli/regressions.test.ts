@@ -74,6 +74,14 @@ describe('regressions: smaller defects', () => {
     expect(err).toMatch(/first bytes were gzip-compressed data \(decompress it first/);
   });
 
+  it('a recording whose header was written with spaces (another tool, a pretty-printer) is read as a recording', async () => {
+    const spaced = '{"format": "agent-stream-inspector-recording", "version": 1, "createdAt": "2026-03-01T12:00:00.000Z", "t": 0, "redacted": true}\n';
+    const path = await file('spaced.recording', spaced + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + chunk(0, 0, 'data: [DONE]\n\n') + end);
+    const { code, report } = await inspect(path);
+    expect(report).toMatchObject({ kind: 'recording', status: { kind: 'done' }, diagnostics: [] });
+    expect(code).toBe(0);
+  });
+
   it('a recorded 204 says No Content, not "no Content-Type"', async () => {
     const path = await file('204.recording', header + legStart + response(204, 'No Content') + end);
     expect(await legFailure(path)).toMatch(/^HTTP 204 No Content: the server has no stream to send/);
