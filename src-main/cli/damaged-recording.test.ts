@@ -67,7 +67,7 @@ describe('damaged recordings', () => {
     const report = JSON.parse(out) as { status: { kind: string; reason: string }; diagnostics: { rule: string; severity: string; first: string }[] };
     expect(report.diagnostics.find((d) => d.rule === 'recording.chunk-sequence')).toMatchObject({ severity: 'error', first: expect.stringMatching(/^Leg 0 ends with 6 chunk record\(s\), \d+ bytes, written, but its chunks in the file end at chunk 5, .*its last 1 chunk record\(s\)/) as unknown });
     expect(report.status.kind).toBe('truncated');
-    expect(report.status.reason).toMatch(/^The file lost part of the stream: Leg 0 ends with 6 chunk record/);
+    expect(report.status.reason).toMatch(/^Part of the stream was lost: Leg 0 ends with 6 chunk record/);
   });
 
   it('reads end records written before they carried counts, without the check and without a finding', async () => {
@@ -97,12 +97,12 @@ describe('damaged recordings', () => {
     expect(checked.code).toBe(1);
     const inspected = JSON.parse((await run(['inspect', '--json', 'holes.recording'])).out) as { status: { reason: string }; diagnostics: { rule: string; count: number }[] };
     expect(inspected.diagnostics.find((d) => d.rule === 'recording.chunk-sequence')?.count).toBe(44);
-    expect(inspected.status.reason).toMatch(/^The file lost part of the stream: 44 findings, the first: Before the chunk record/);
+    expect(inspected.status.reason).toMatch(/^Part of the stream was lost: 44 findings, the first: Before the chunk record/);
 
     const service = createDefaultSessionService();
     try {
       const { id } = await service.openFile({ path: join(dir, 'holes.recording') });
-      expect((await settled(service, id)).end).toMatchObject({ kind: 'truncated', reason: expect.stringMatching(/^The file lost part of the stream/) as unknown });
+      expect((await settled(service, id)).end).toMatchObject({ kind: 'truncated', reason: expect.stringMatching(/^Part of the stream was lost/) as unknown });
     } finally {
       await service.dispose();
     }

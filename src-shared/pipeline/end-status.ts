@@ -62,7 +62,7 @@ export interface EndFacts {
    * followed: the session is not waiting any more, nor is it done.
    */
   answered?: boolean;
-  /** The file lost part of the stream (a hole, a damaged or torn line): what, in one phrase. A file with lost data is never done. */
+  /** Part of the stream was lost (a hole or a damaged line in a file, bytes past a response's length): what, in one phrase. Lost data is never done. */
   lostData?: string;
   /**
    * How the source ended, when not on its own: the user stopped it, it failed (a connection
@@ -90,7 +90,7 @@ export function endStatusOf(facts: EndFacts): EndStatus {
   if (stream.cutMidEvent) return status('truncated', `The stream was cut inside an event after ${countOf(frames, 'complete event')}${because}`);
   if (!stream.terminal) return status('truncated', `The stream ended after ${countOf(frames, 'event')} without its terminal event ([DONE], or the dialect's own)${because}`);
   // Lost data explains blocks left open by the hole; where the stream itself was cut says more.
-  if (facts.lostData) return status('truncated', `The file lost part of the stream: ${facts.lostData}`);
+  if (facts.lostData) return status('truncated', `Part of the stream was lost: ${facts.lostData}`);
   if (facts.openBlocks.length > 0) return status('truncated', `The stream ended with ${facts.openBlocks.length === 1 ? 'block' : 'blocks'} ${blockList(facts.openBlocks)} still open (no final envelope).`);
   if (facts.abandonedBlocks.length > 0) {
     const one = facts.abandonedBlocks.length === 1;

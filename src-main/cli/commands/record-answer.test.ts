@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -141,6 +142,20 @@ describe('stream-inspector record', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/HTTP 422/);
     expect(err).toContain('{"detail":[{"msg":"field required"}]}');
+  });
+
+  it('does not call a response that goes on past its Content-Length done, and exits 1', async () => {
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 14\r\n\r\ndata: [DONE]\n\ndata: {"late":1}\n\n'));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const { code, err } = await run(['record', `http://127.0.0.1:${(raw.address() as AddressInfo).port}/agent/run`, '-o', 'overrun.recording']);
+      expect(err).toMatch(/^truncated \(Part of the stream was lost: The server sent more bytes than the response's length/m);
+      expect(code).toBe(1);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('reports a refused connection', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { openConnection, type ConnectionHandlers, type ConnectionSpec } from './connection';
 import { createNodeHttpTransport } from './http-transport';
 import { SSE_HEADERS, refusedPort, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from './loopback-testing';
@@ -345,6 +345,24 @@ describe('live connection against loopback servers', () => {
     } finally {
       upgrading.closeAllConnections();
       await new Promise((resolve) => upgrading.close(resolve));
+    }
+  });
+
+  it('never completes a response that goes on past its Content-Length, and keeps the body before the excess', async () => {
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => {
+        socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 9\r\n\r\ndata: a\n\ndata: [DONE]\n\ndata: b\n\n');
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = raw.address() as AddressInfo;
+      const sink = capture();
+      const outcome = await openConnection({ url: new URL(`http://127.0.0.1:${port}/run`), method: 'GET', headers: [] }, sink).done;
+      expect(outcome).toMatchObject({ reason: 'aborted', failure: { code: 'EOVERRUN', message: expect.stringMatching(/^The server sent more bytes than the response's length .*the 9 bytes before them are kept\.$/) as unknown } });
+      expect(sink.text()).toBe('data: a\n\n');
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
     }
   });
 

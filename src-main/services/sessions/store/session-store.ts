@@ -28,6 +28,7 @@ import { encodeBase64 } from '../../../../src-shared/recording/base64';
 import { redactRequest } from '../../../../src-shared/recording/redact';
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
 import { LostData } from '../../../../src-shared/recording/diagnostics';
+import { droppedBytesOf } from '../../connection/failures';
 import type { DiffInput } from '../../../../src-shared/diff/types';
 import { RowColumnsBuilder, type RowColumns } from '../../../../src-shared/contract/row-columns';
 import { createSseFramer } from '../../../../src-shared/sse/framer';
@@ -648,7 +649,7 @@ export function createSessionData(init: SessionInit): SessionData {
         const last = legs.at(-1);
         const outcome = sessionOutcome(data.state, data.failure, last);
         const blocks = blockEndFacts(decoder.blocks(), last?.index ?? 0);
-        const lost = lostData.describe();
+        const lost = lostData.describe() ?? droppedBytesOf(last?.failure).lostData;
         return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools: awaitingTools || answered, answered, ...(lost ? { lostData: lost } : {}), ...(outcome ? { outcome } : {}) });
       };
       const summary: SessionSummary = {
