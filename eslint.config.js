@@ -7,8 +7,8 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'http', 'https', 'net', 'url', 'child_process', 'worker_threads', 'stream', 'crypto', 'events', 'util', 'zlib'];
 
 /**
- * The layering of DESIGN.md, as errors. Do not relax these rules: each folder keeps to one
- * runtime so that src-shared runs everywhere and only src-main/electron touches Electron.
+ * The layering of ARCHITECTURE.md ("Layers"), as errors. Do not relax these rules: each folder
+ * keeps to one runtime so that src-shared runs everywhere and only src-main/electron touches Electron.
  */
 const layering = [
   {

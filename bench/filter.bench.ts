@@ -1,11 +1,11 @@
 /**
- * The filter language over a whole session in main (SessionData.filter, what the timeline's
+ * The filter language over a whole session in main (SessionStore.filter, what the timeline's
  * filter box runs for fields the renderer does not keep, and what a live session re-runs while
  * it grows): envelopes per second for typical expressions, against a floor measured in the
  * same run — reading every envelope once (what any filter must at least do).
  */
 import { parseFilter } from '../src-shared/filter';
-import { createSessionData, type SessionData } from '../src-main/services/sessions/store/session-store';
+import { createSessionStore, type SessionStore } from '../src-main/services/sessions/store/session-store';
 import type { BenchOptions, BenchTable } from './run';
 import { generateStream, networkChunks } from './streams';
 import { alternate } from './timing';
@@ -24,8 +24,8 @@ const EXPRESSIONS = [
   'finding.severity >= "warning"',
 ];
 
-function loadSession(bytes: Uint8Array): SessionData {
-  const data = createSessionData({ id: 'bench', title: 'bench', source: { kind: 'live', method: 'POST', url: 'http://127.0.0.1/agent/run' }, createdAt: 0 });
+function loadSession(bytes: Uint8Array): SessionStore {
+  const data = createSessionStore({ id: 'bench', title: 'bench', source: { kind: 'live', method: 'POST', url: 'http://127.0.0.1/agent/run' }, createdAt: 0 });
   const leg = data.openLeg('run', null, 0).index;
   let t = 0;
   for (const chunk of networkChunks(bytes)) data.push(leg, chunk, t++);
@@ -35,7 +35,7 @@ function loadSession(bytes: Uint8Array): SessionData {
 }
 
 /** The floor: every envelope read once. */
-function readAll(data: SessionData): number {
+function readAll(data: SessionStore): number {
   let n = 0;
   for (let seq = 0; seq < data.envelopeCount; seq++) if (data.envelope(seq)) n++;
   return n;
@@ -56,7 +56,7 @@ export function run(options: BenchOptions): BenchTable[] {
       title: `Filters in main over a ${sizeMb} MB json session (${envelopes} envelopes; medians of ${rounds} alternating rounds)`,
       columns: ['expression', 'matches', 'M envelopes/s', 'ms', 'floor M envelopes/s', 'time / floor'],
       rows,
-      notes: ['floor: reading every envelope of the session once (SessionData.envelope).'],
+      notes: ['floor: reading every envelope of the session once (SessionStore.envelope).'],
     },
   ];
 }

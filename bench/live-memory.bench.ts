@@ -3,7 +3,7 @@ import type { SessionSummary } from '../src-shared/contract/payloads';
 import { startDemoAgent } from '../src-main/services/demo-agent/index';
 import { createDefaultSessionService } from '../src-main/hosts/default-service';
 import type { SessionService } from '../src-main/services/sessions/session-service';
-import { createSessionData } from '../src-main/services/sessions/store/session-store';
+import { createSessionStore } from '../src-main/services/sessions/store/session-store';
 import { settledMemory, type Gc } from './decode.bench';
 import type { BenchOptions, BenchTable } from './run';
 
@@ -38,7 +38,7 @@ async function liveIndex(url: string, seconds: number): Promise<(string | number
   const response = await fetch(`${url}/agent/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const chunks: { bytes: Uint8Array; receivedAt: number }[] = [];
   for await (const bytes of response.body as AsyncIterable<Uint8Array>) chunks.push({ bytes, receivedAt: Date.now() });
-  const data = createSessionData({ id: 'bench', title: 'bench', source: { kind: 'live', method: 'POST', url }, createdAt: 0 });
+  const data = createSessionStore({ id: 'bench', title: 'bench', source: { kind: 'live', method: 'POST', url }, createdAt: 0 });
   const leg = data.openLeg('run', null, 0).index;
   chunks.forEach(({ bytes, receivedAt }, i) => {
     data.push(leg, bytes, receivedAt);

@@ -3,7 +3,7 @@
  * texts live on disk, behind a compact index). Opening a large recording is
  * `session-store-open.bench.ts` (`npm run bench -- session-store` runs both).
  */
-import { createSessionData, type SessionData } from '../src-main/services/sessions/store/session-store';
+import { createSessionStore, type SessionStore } from '../src-main/services/sessions/store/session-store';
 import { settledMemory, type Gc } from './decode.bench';
 import type { BenchOptions, BenchTable } from './run';
 import { clearStreamCache, generateStream, networkChunks, STREAM_FORMATS } from './streams';
@@ -21,8 +21,8 @@ export const BATCH_ROWS = 2000;
  * own): its batches are taken as it decodes, as the batcher does, so that what is left is
  * what the session keeps, not what waits to be sent.
  */
-export function sessionKeeping(chunks: Iterable<Uint8Array>): SessionData {
-  const data = createSessionData({ id: 'bench', title: 'bench', source: { kind: 'file', path: '/bench', importer: 'sse' }, createdAt: 0 });
+export function sessionKeeping(chunks: Iterable<Uint8Array>): SessionStore {
+  const data = createSessionStore({ id: 'bench', title: 'bench', source: { kind: 'file', path: '/bench', importer: 'sse' }, createdAt: 0 });
   const leg = data.openLeg('file', null, 0).index;
   let i = 0;
   for (const chunk of chunks) {

@@ -1,7 +1,7 @@
 /**
  * Where to cut replayed bytes so that an SSE reader completes exactly one event: the
  * "dispatch points" of a byte stream. Replay delivers a network chunk in parts at these
- * points when a single step must not deliver more than one event (see replay-session.ts).
+ * points when a single step must not deliver more than one event (see sessions/sources/replay-player.ts).
  *
  * An event is dispatched at the line ending of the empty line after it (WHATWG "interpreting
  * an event stream"; line endings are LF, CR and CRLF). The shared line splitter holds a CR

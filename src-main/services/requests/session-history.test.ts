@@ -10,7 +10,7 @@ import { SSE_HEADERS, startLoopbackServer } from '../connection/loopback-testing
 import { createDefaultSessionService } from '../../hosts/default-service';
 import { settled, waitFor } from '../sessions/service-testing';
 import { createSessionHistory, trackEndedSessions } from './session-history';
-import { spoolPath } from '../sessions/session-service';
+import { spoolPath } from '../sessions/spool-folders';
 
 let dir: string;
 beforeEach(async () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { SessionSummary } from '../../../src-shared/contract/payloads';
 import type { SessionCommands, WorkspaceCommands } from '../../hosts/compose';
 import { createSessionHistory, trackEndedSessions, type SessionHistory } from './session-history';
-import { spoolPath } from '../sessions/session-service';
+import { spoolPath } from '../sessions/spool-folders';
 import { createCollectionStore } from './collection-store';
 import { createEnvironmentStore } from './environment-store';
 import { createRequests } from './request-commands';

@@ -1,6 +1,6 @@
 import type { SessionBatch } from '../../../src-shared/contract/payloads';
 import type { Timers } from '../connection/connection';
-import type { SessionData } from './store/session-store';
+import type { SessionStore } from './store/session-store';
 
 /**
  * Coalesces a session's changes into batch events: at most one per interval per session
@@ -17,9 +17,9 @@ import type { SessionData } from './store/session-store';
 export const MAX_BATCH_CHANGES = 1000;
 export interface Batcher {
   /** Something changed in the session; a batch will follow within one interval. */
-  schedule(session: SessionData): void;
+  schedule(session: SessionStore): void;
   /** Send what is pending now (a leg ended: the status line should not lag the rows). */
-  flush(session: SessionData): void;
+  flush(session: SessionStore): void;
   forget(sessionId: string): void;
   dispose(): void;
 }
@@ -31,7 +31,7 @@ export function createBatcher(
   const timers = new Map<string, unknown>();
   const lastFlush = new Map<string, number>();
 
-  const flush = (session: SessionData): void => {
+  const flush = (session: SessionStore): void => {
     const timer = timers.get(session.id);
     if (timer !== undefined) options.timers.clearTimeout(timer);
     timers.delete(session.id);
@@ -41,7 +41,7 @@ export function createBatcher(
     if (session.batchPending) schedule(session);
   };
 
-  const schedule = (session: SessionData): void => {
+  const schedule = (session: SessionStore): void => {
     if (timers.has(session.id)) return;
     const since = options.now() - (lastFlush.get(session.id) ?? Number.NEGATIVE_INFINITY);
     const delay = Math.max(0, options.intervalMs - since);

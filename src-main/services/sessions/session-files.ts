@@ -14,8 +14,9 @@ import { buildTranscript } from '../../../src-shared/export/transcript';
 import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
-import type { LegState, SessionData } from './store/session-store';
-import { toBlockDetail, toEnvelopeDetail } from './store/views';
+import type { LegState } from './store/leg-state';
+import type { SessionStore } from './store/session-store';
+import { toBlockDetail, toEnvelopeDetail } from './store/session-summary';
 
 /**
  * Saving a session as a recording, and exporting what was decoded. Files are created, never
@@ -46,14 +47,14 @@ async function writeNewFile(path: string, parts: Iterable<string | Uint8Array>):
   return bytes;
 }
 
-function* envelopeLines(session: SessionData): Generator<string> {
+function* envelopeLines(session: SessionStore): Generator<string> {
   for (let seq = 0; seq < session.envelopeCount; seq++) {
     const envelope = session.envelope(seq);
     if (envelope) yield `${JSON.stringify(toEnvelopeDetail(envelope))}\n`;
   }
 }
 
-function* rawStream(session: SessionData): Generator<Uint8Array> {
+function* rawStream(session: SessionStore): Generator<Uint8Array> {
   for (const leg of session.legs) {
     for (let i = 0; i < leg.raw.count; i++) {
       const chunk = leg.raw.chunk(i);
@@ -63,12 +64,12 @@ function* rawStream(session: SessionData): Generator<Uint8Array> {
 }
 
 /** A leg's request as a file may show it (secrets redacted); a file's own location for a file without one. */
-function shownRequest(session: SessionData, leg: LegState): RecordedRequest {
+function shownRequest(session: SessionStore, leg: LegState): RecordedRequest {
   if (leg.request) return redactRequest(leg.request);
   return { method: 'GET', url: session.source.kind === 'file' ? pathToFileURL(session.source.path).href : '', headers: [], body: null };
 }
 
-function harLeg(session: SessionData, leg: LegState): HarExportLeg {
+function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
   const body = leg.raw.count > 0 ? leg.raw : leg.rejected;
   const chunks: Uint8Array[] = [];
   for (let i = 0; i < body.count; i++) {
@@ -96,7 +97,7 @@ export const HAR_CREATOR = { name: 'Agent Stream Inspector', version: '1' };
  * received, legs one after the other; `har` every leg as a HAR entry (docs: src-shared/export/har.ts);
  * `transcript-md` the conversation as Markdown.
  */
-export function exportParts(session: SessionData, kind: ExportKind): Iterable<string | Uint8Array> {
+export function exportParts(session: SessionStore, kind: ExportKind): Iterable<string | Uint8Array> {
   switch (kind) {
     case 'envelopes-ndjson':
       return envelopeLines(session);
@@ -111,7 +112,7 @@ export function exportParts(session: SessionData, kind: ExportKind): Iterable<st
   }
 }
 
-export async function exportSession(session: SessionData, kind: ExportKind, path: string): Promise<number> {
+export async function exportSession(session: SessionStore, kind: ExportKind, path: string): Promise<number> {
   return writeNewFile(path, exportParts(session, kind));
 }
 
@@ -121,7 +122,7 @@ export async function exportSession(session: SessionData, kind: ExportKind, path
  * the user's tool-results actions before the legs they started, and each leg's end.
  */
 export async function saveRecording(
-  session: SessionData,
+  session: SessionStore,
   actions: readonly RecordedAction[],
   path: string,
   createRecorder: RecorderFactory,
@@ -156,13 +157,13 @@ function tooLarge(what: string): Error {
 }
 
 /** A recording or an export as bytes for a download (the browser host has no save dialog). */
-export async function downloadFile(session: SessionData, actions: readonly RecordedAction[], kind: DownloadKind, createRecorder: RecorderFactory | undefined): Promise<DownloadFile> {
+export async function downloadFile(session: SessionStore, actions: readonly RecordedAction[], kind: DownloadKind, createRecorder: RecorderFactory | undefined): Promise<DownloadFile> {
   const format = FILE_FORMATS[kind];
   const bytes = kind === 'recording' ? await recordingBytes(session, actions, createRecorder) : exportBytes(session, kind);
   return { fileName: fileNameFor(session.title, kind), mimeType: format.mimeType, bytes: bytes.byteLength, base64: encodeBase64(bytes) };
 }
 
-function exportBytes(session: SessionData, kind: ExportKind): Uint8Array {
+function exportBytes(session: SessionStore, kind: ExportKind): Uint8Array {
   const parts: Uint8Array[] = [];
   let size = 0;
   for (const part of exportParts(session, kind)) {
@@ -175,7 +176,7 @@ function exportBytes(session: SessionData, kind: ExportKind): Uint8Array {
 }
 
 /** The recording is written by the recorder (the one format writer, redacting) to a temporary file, then read back. */
-async function recordingBytes(session: SessionData, actions: readonly RecordedAction[], createRecorder: RecorderFactory | undefined): Promise<Uint8Array> {
+async function recordingBytes(session: SessionStore, actions: readonly RecordedAction[], createRecorder: RecorderFactory | undefined): Promise<Uint8Array> {
   if (!createRecorder) throw new Error('Recording is not available in this host');
   const dir = await mkdtemp(join(tmpdir(), 'stream-inspector-download-'));
   try {

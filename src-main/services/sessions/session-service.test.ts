@@ -4,7 +4,8 @@ import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
 import { recordEvents, settled, waitFor, type EventLog } from './service-testing';
-import { createSessionService, reconnectDelay, type SessionService } from './session-service';
+import { createSessionService, type SessionService } from './session-service';
+import { reconnectDelay } from './sources/live-session';
 import { createTempSpool } from './store/spool-file';
 
 let server: LoopbackServer | undefined;

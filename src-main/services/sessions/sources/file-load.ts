@@ -5,7 +5,8 @@ import { headerValue, isEventStream, REJECTED_BODY_CAP } from '../../connection/
 import { rejectedResponseFailure } from '../../connection/failures';
 import type { FileSpan, ImportedSource } from '../../importers/types';
 import { legEndFromRecording } from '../recorder-port';
-import type { LegState, SessionData } from '../store/session-store';
+import type { LegState } from '../store/leg-state';
+import type { SessionStore } from '../store/session-store';
 
 /**
  * Decodes an opened file into a session, leg by leg, as its chunks stream from disk. Control
@@ -44,7 +45,7 @@ export function rejectedLegFailure(response: RecordedResponse | undefined, leg: 
   return rejectedResponseFailure(response, body, leg.rejected.bytes > REJECTED_BODY_CAP, requestUrl);
 }
 
-export async function loadImportedSource(session: SessionData, source: ImportedSource, options: FileLoadOptions): Promise<void> {
+export async function loadImportedSource(session: SessionStore, source: ImportedSource, options: FileLoadOptions): Promise<void> {
   let sliceStart = performance.now();
   for (const leg of source.legs) {
     if (options.cancelled()) return;
@@ -66,7 +67,7 @@ export async function loadImportedSource(session: SessionData, source: ImportedS
 }
 
 /** Ends a leg read from a file: a recorded response that was not a stream fails it, with its body. */
-function endFileLeg(session: SessionData, state: LegState, request: RecordedRequest | null, end: LegEndInfo): void {
+function endFileLeg(session: SessionStore, state: LegState, request: RecordedRequest | null, end: LegEndInfo): void {
   const failure = rejectedLegFailure(state.response ?? undefined, state, request);
   if (failure) session.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
   else session.endLeg(state.index, end);
@@ -81,7 +82,7 @@ function endFileLeg(session: SessionData, state: LegState, request: RecordedRequ
  * format allows legs to interleave): the session must then be decoded again from the index
  * (loadImportedSource), which `readRecords` has completed by then.
  */
-export async function loadRecordingAsRead(session: SessionData, source: ImportedSource, options: FileLoadOptions): Promise<boolean> {
+export async function loadRecordingAsRead(session: SessionStore, source: ImportedSource, options: FileLoadOptions): Promise<boolean> {
   if (!source.readRecords) throw new Error(`${source.path} is not a recording opened to be streamed`);
   /** The leg being decoded, with what its records said so far. */
   interface OpenLeg {

@@ -2,7 +2,8 @@ import type { Failure, LegEndInfo } from '../../../../src-shared/contract/payloa
 import type { RecordedRequest } from '../../../../src-shared/recording/types';
 import { consumerFailure, openConnection, type Connection, type ConnectionDeps, type ConnectionOutcome, type ConnectionSpec } from '../../connection/connection';
 import { recordedOutcome, type RecorderPort } from '../recorder-port';
-import type { LegKind, SessionData } from '../store/session-store';
+import type { LegKind } from '../store/leg-state';
+import type { SessionStore } from '../store/session-store';
 
 /**
  * One live leg: an HTTP exchange whose accepted body goes chunk by chunk into the session's
@@ -28,7 +29,7 @@ export interface LiveLegHooks {
 }
 
 export function startLiveLeg(
-  session: SessionData,
+  session: SessionStore,
   kind: LegKind,
   request: { spec: ConnectionSpec; recorded: RecordedRequest },
   recorder: RecorderPort | null,
@@ -78,7 +79,7 @@ export function startLiveLeg(
  * file on a full disk): the leg then failed with that reason, whatever its source said. Ending
  * it again records that end (finishing the session would otherwise end it as closed).
  */
-export function endLegInSession(session: SessionData, leg: number, end: LegEndInfo, failure?: Failure): Failure | undefined {
+export function endLegInSession(session: SessionStore, leg: number, end: LegEndInfo, failure?: Failure): Failure | undefined {
   try {
     session.endLeg(leg, end, failure);
     return undefined;

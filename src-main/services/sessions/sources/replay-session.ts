@@ -1,495 +1,85 @@
-import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../../src-shared/contract/payloads';
-import type { RecordedAction } from '../../../../src-shared/recording/types';
-import { createBreakpointMatcher, sameBreakpoint, type Breakpoint, type BreakpointFinding, type BreakpointHit } from '../../../../src-shared/replay/breakpoints';
-import type { ImportedChunk, ImportedLeg } from '../../importers/types';
-import { createSleeper, systemClock, type ReplayClock } from '../../replay/clock';
-import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../../replay/replay';
-import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, STREAM_START, type ByteHistory } from '../../replay/replay-cuts';
-import type { TimelineSource } from '../../replay/timeline';
-import { isStreamResponse, rejectedLegFailure } from './file-load';
-import { legEndFromRecording, recordedOutcome } from '../recorder-port';
-import type { LegState, SessionData } from '../store/session-store';
+import type { ReplayControlRequest, ReplayState, SessionSummary, StartReplayRequest } from '../../../../src-shared/contract/payloads';
+import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX } from '../../../../src-shared/contract/payloads';
+import { createAnswerLedger } from '../../tool-results/answer-ledger';
+import type { Runtime, SessionRegistry } from '../session-registry';
+import { createSessionStore } from '../store/session-store';
+import { createReplaySession } from './replay-player';
+import { sessionAsSource } from './replay-source';
 
 /**
- * A replay session: another session's legs played back into a fresh session with their
- * recorded timing (×0.25 … ×20, or at once), with pause, step and seek. When a leg ends on
- * awaiting_frontend_tools the replay pauses there; answering plays the recorded continuation.
- *
- * What one step delivers depends on what the source's chunks are:
- * - network chunks with receive times (live sessions, recordings): the next network chunk,
- *   but never more than one SSE event. A chunk that would complete two events is cut after
- *   the first; its rest follows on the next step (the chunk table of the replay still shows
- *   the network's chunks). A step may complete no event (a chunk inside a long event).
- * - blocks of a file without timing (SSE captures read 64 KiB at a time, envelope files,
- *   HAR bodies): the bytes up to the end of the next SSE event, across blocks.
- * A step also ends at a recorded frontend-tools pause; stepping on from there plays the
- * recorded continuation, as answering does.
- *
- * Seeking to envelope n delivers whole chunks up to the one where the source's envelope n
- * ends, and that chunk up to the end of its frame: the replay lands exactly on envelope n
- * (on the last envelope of its frame when one XML or raw event carries several).
- *
- * A source without receive times (blocks of a file) would play all at once at any speed: it
- * plays one event at a time instead, UNTIMED_PACE events per second at ×1 (the speed
- * multiplies the pace; "fast" still plays at once).
- *
- * Breakpoints (src-shared/replay/breakpoints.ts) pause a playing replay at the envelope that
- * hits one: while any is set, playing delivers one event at a time (a network chunk holding
- * several is cut after each, its rest following with no gap), and every delivered envelope and
- * finding is shown to the matcher. Stepping and seeking pass breakpoints (a seek is a jump);
- * play (Continue) goes on to the next hit. When one SSE event carries several envelopes (XML),
- * the replay pauses after the whole event.
- *
- * Looping: a replay that plays to its end holds the finished state for LOOP_HOLD_MS, then
- * starts over (a new generation of the session, as a backward seek) and plays again, until the
- * loop is turned off or the replay paused, stepped or seeked.
- *
- * The replay state is announced on every change: at start, on play, pause, step, seek and
- * speed changes at once, and while playing as the position moves, at most every
- * REPLAY_STATE_INTERVAL_MS of the replay clock.
+ * Replay sessions: another session's legs played back into a fresh session by the player
+ * (replay-player.ts); playing it again from the start is a new generation of the session.
  */
 
-/** Least time between two position announcements while playing (≤ 10 per second). */
-export const REPLAY_STATE_INTERVAL_MS = 100;
+export type ReplaySessions = ReturnType<typeof createReplaySessions>;
 
-/** Events per second at ×1 for a source without receive times. */
-export const UNTIMED_PACE = 10;
+export function createReplaySessions(registry: SessionRegistry) {
+  const { deps, now, spooling, batcher, announce, register, newId, runtimeOf, events } = registry;
+  const replayState = events.replayState;
 
-/** How long a looping replay shows its finished state before it starts over (replay clock). */
-export const LOOP_HOLD_MS = 1000;
-
-/** Any session's bytes as a replay source: its legs, chunks and receive times, from memory. */
-export function sessionAsSource(data: SessionData, actions: readonly RecordedAction[]): TimelineSource {
-  function* chunks(leg: LegState): Generator<ImportedChunk> {
-    const raw = leg.raw.count > 0 ? leg.raw : leg.rejected;
-    for (let i = 0; i < raw.count; i++) {
-      const chunk = raw.chunk(i);
-      if (chunk) yield { bytes: chunk.bytes, receivedAt: chunk.receivedAt };
-    }
-  }
-  // Re-iterable, like an importer's legs: each replay from the start reads the chunks again.
-  const chunksOf = (leg: LegState): AsyncIterable<ImportedChunk> => ({
-    [Symbol.asyncIterator]: () => {
-      const inner = chunks(leg);
-      return { next: () => Promise.resolve(inner.next()), return: () => Promise.resolve(inner.return(undefined)) };
-    },
-  });
-  const legs: ImportedLeg[] = data.legs.map((leg) => ({
-    index: leg.index,
-    ...(leg.request ? { request: leg.request } : {}),
-    ...(leg.response ? { response: leg.response } : {}),
-    startedAt: leg.startedAt,
-    ...(leg.end ? { outcome: recordedOutcome(leg.end) } : {}),
-    chunkCount: leg.raw.count,
-    byteCount: leg.raw.bytes,
-    chunks: chunksOf(leg),
-  }));
-  return { legs, actions: [...actions] };
-}
-
-export interface ReplaySessionOptions {
-  source: TimelineSource;
-  sourceId: string;
-  /** The session the replay plays into; replaced on a backward seek. */
-  data: () => SessionData;
-  /** A backward seek: start over with an empty session. */
-  reset: () => void;
-  onState: (state: ReplayStatePayload) => void;
-  /** Envelopes of the source, for the position display. */
-  total: number;
-  /** Where the source's envelope `seq` ends: its leg and the end of its frame in the leg's bytes. */
-  envelopeEnd: (seq: number) => { leg: number; byteEnd: number } | undefined;
-  /** The source's chunks are network chunks (live sessions, recordings), not blocks of a file. */
-  networkChunks: boolean;
-  speed: number;
-  instant: boolean;
-  /** Start paused (announcing the state once) instead of playing. */
-  paused: boolean;
-  /** The source's envelope types, for the breakpoint chooser. */
-  types: readonly string[];
-  clock?: ReplayClock;
-}
-
-export interface ReplaySession {
-  control(action: ReplayAction): Promise<ReplayStatePayload>;
-  /** Plays on past a tool-results pause (the recorded continuation). */
-  continueAfterAnswer(): void;
-  state(): ReplayStatePayload;
-  dispose(): Promise<void>;
-}
-
-export function createReplaySession(options: ReplaySessionOptions): ReplaySession {
-  const clock = options.clock ?? systemClock;
-  let speed = options.speed;
-  let instant = options.instant;
-  let legIndex = -1;
-  /** The last bytes delivered on the current leg, for finding where the next event ends. */
-  let history: ByteHistory = STREAM_START;
-  /** Stopped at a recorded awaiting_frontend_tools until answered (or stepped past). */
-  let pausedForTools = false;
-  /** A seek passes recorded pauses on its way to the envelope asked for. */
-  let seeking = false;
-  let disposed = false;
-  /** The source has no receive times: playing steps event by event at a pace (see pacedPlay). */
-  const paced = !options.networkChunks;
-  /** Bumped to stop the paced play loop; null while it is not running. */
-  let pacedRun: number | null = null;
-  let pacedRuns = 0;
-  const pacer = createSleeper(clock);
-
-  // ─── Breakpoints and loop ───────────────────────────────────────────────────────────
-  let breakpoints: Breakpoint[] = [];
-  let matcher = createBreakpointMatcher(breakpoints);
-  /** The breakpoint the replay paused at, until it moves on. */
-  let hit: BreakpointHit | undefined;
-  /** Envelopes and findings of the session the matcher has seen. */
-  let seenEnvelopes = 0;
-  let seenFindings = 0;
-  let loop = false;
-  let loops = 0;
-  let loopTimer: unknown = null;
-  /** The replay's own status as last reported (to tell an end reached while playing). */
-  let replayStatus = 'paused';
-
-  const payload = (): ReplayStatePayload => ({
-    sessionId: options.data().id,
-    source: options.sourceId,
-    playing: pacedRun !== null || replay.state.status === 'playing',
-    speed,
-    instant,
-    position: options.data().envelopeCount,
-    total: options.total,
-    finished: replay.state.status === 'ended',
-    ...(paced ? { pace: UNTIMED_PACE } : {}),
-    breakpoints,
-    ...(hit ? { hit: { ...hit } } : {}),
-    loop,
-    loops,
-    types: [...options.types],
-  });
-
-  // ─── Announcing the state ───────────────────────────────────────────────────────────
-  let announced: ReplayStatePayload | null = null;
-  let announcedAt = Number.NEGATIVE_INFINITY;
-  let positionTimer: unknown = null;
-
-  const announceNow = (): void => {
-    if (positionTimer !== null) clock.clearTimeout(positionTimer);
-    positionTimer = null;
-    if (disposed) return;
-    const state = payload();
-    if (announced && sameState(announced, state)) return;
-    announced = state;
-    announcedAt = clock.now();
-    options.onState(state);
-  };
-
-  /** The position moved: announce it within the interval, coalescing the moves in between. */
-  const announcePosition = (): void => {
-    if (positionTimer !== null || options.data().envelopeCount === announced?.position) return;
-    const wait = Math.max(0, announcedAt + REPLAY_STATE_INTERVAL_MS - clock.now());
-    positionTimer = clock.setTimeout(() => {
-      positionTimer = null;
-      announceNow();
-    }, wait);
-  };
-
-  // ─── Playing into the session ───────────────────────────────────────────────────────
-  const currentLeg = (): LegState | undefined => options.data().legs[legIndex];
-  const frameCount = (): number => options.data().legs.reduce((sum, leg) => sum + leg.frames.count, 0);
-
-  const replay: Replay = createReplay(
-    options.source,
-    {
-      onLegStart(leg) {
-        const data = options.data();
-        history = STREAM_START;
-        legIndex = data.openLeg(leg.index === 0 ? 'file' : 'tool-results', leg.request ?? null, leg.startedAt ?? 0).index;
-        if (leg.response) data.setResponse(legIndex, leg.response);
+  const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
+    if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
+    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice, inline: source.data.inline(), ...spooling };
+    const data = createSessionStore(init);
+    data.state = 'streaming';
+    const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
+    const sourceData = source.data;
+    let wasPlaying = false;
+    const replay = createReplaySession({
+      source: sessionAsSource(sourceData, source.actions),
+      sourceId: sourceData.id,
+      data: () => rt.data,
+      reset: () => {
+        const fresh = createSessionStore({ ...init, generation: rt.data.generation + 1 });
+        fresh.state = 'streaming';
+        fresh.onChange = rt.data.onChange;
+        rt.data = fresh;
+        rt.ledger = createAnswerLedger();
+        fresh.onChange();
       },
-      onChunk(chunk) {
-        const data = options.data();
-        const state = currentLeg();
-        if (!state) return;
-        if (isStreamResponse(chunk.leg.response)) data.push(state.index, chunk.bytes, chunk.receivedAt, chunk.offset > 0);
-        else data.keepRejected(state.index, chunk.bytes, chunk.receivedAt);
-        history = historyAfter(history, chunk.bytes);
-        checkBreakpoints();
-        announcePosition();
-      },
-      onLegEnd(leg) {
-        const data = options.data();
-        const state = currentLeg();
-        if (!state) return;
-        const failure = rejectedLegFailure(leg.response, state, leg.request ?? null);
-        if (failure) data.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
-        else data.endLeg(state.index, legEndFromRecording(leg.outcome));
-        checkBreakpoints();
-        // A pause for frontend tools: wait for the user's answer before the continuation.
-        if (!seeking && data.pendingTools() !== null && leg.index < options.source.legs.length - 1) {
-          pausedForTools = true;
-          replay.pause();
-          stopPaced();
+      onState: (state) => {
+        if (state.finished && rt.data.state === 'streaming') {
+          if (rt.data.pendingTools() === null) rt.data.finish();
+          rt.data.state = 'complete';
+        } else if (!state.finished && rt.data.state === 'complete') {
+          rt.data.state = 'streaming';
         }
+        // Stopped (paused, stepped, at a recorded prompt or breakpoint, ended): rows and list
+        // show where, now; started again: the list says it plays.
+        if (!state.playing) batcher.flush(rt.data);
+        if (!state.playing || !wasPlaying) announce();
+        wasPlaying = state.playing;
+        replayState.fire(state);
       },
-      onReset() {
-        legIndex = -1;
-        history = STREAM_START;
-        pausedForTools = false;
-        options.reset();
-        matcher = createBreakpointMatcher(breakpoints);
-        seenEnvelopes = seenFindings = 0;
-        hit = undefined;
+      total: sourceData.envelopeCount,
+      envelopeEnd: (seq) => {
+        const envelope = sourceData.envelope(seq);
+        return envelope ? { leg: envelope.leg, byteEnd: envelope.byteEnd } : undefined;
       },
-      onStateChange(state) {
-        const endedPlaying = state.status === 'ended' && replayStatus === 'playing';
-        replayStatus = state.status;
-        announceNow();
-        if (endedPlaying) loopAgain();
-      },
-    },
-    // With breakpoints set, playing delivers one event at a time (see checkBreakpoints).
-    { speed: instant ? 'fast' : speed, clock, playCut: () => (breakpoints.length > 0 ? stepCut : undefined) },
-  );
-
-  /**
-   * Shows the matcher what was delivered since it last looked; a hit while playing pauses the
-   * replay there. Without breakpoints it only moves its marks.
-   */
-  function checkBreakpoints(): void {
-    const data = options.data();
-    const findings = data.diagnostics();
-    if (breakpoints.length === 0) {
-      seenEnvelopes = data.envelopeCount;
-      seenFindings = findings.length;
-      return;
-    }
-    let first: BreakpointHit | null = null;
-    for (; seenEnvelopes < data.envelopeCount; seenEnvelopes++) {
-      const facts = data.envelopeFacts(seenEnvelopes);
-      if (facts) first ??= matcher.envelope(facts)[0] ?? null;
-    }
-    if (seenFindings < findings.length) {
-      const fresh = findings.slice(seenFindings).map((d): BreakpointFinding => ({ severity: d.severity, rule: d.rule, message: d.message, envelope: data.findingEnvelope(d) ?? Math.max(0, data.envelopeCount - 1) }));
-      seenFindings = findings.length;
-      const error = matcher.findings(fresh);
-      if (error && (first === null || error.envelope < first.envelope)) first = error;
-    }
-    if (first === null || seeking || !playing()) return;
-    hit = first;
-    replay.pause();
-    stopPaced();
-  }
-
-  /** A replay that played to its end starts over after a hold, while the loop is on. */
-  function loopAgain(): void {
-    if (!loop || disposed || loopTimer !== null) return;
-    loopTimer = clock.setTimeout(() => {
-      loopTimer = null;
-      if (!loop || disposed) return;
-      loops += 1;
-      void replay.seek(0).then(() => play());
-    }, LOOP_HOLD_MS);
-  }
-
-  function cancelLoopHold(): void {
-    if (loopTimer !== null) clock.clearTimeout(loopTimer);
-    loopTimer = null;
-  }
-
-  function setBreakpoints(next: readonly Breakpoint[]): void {
-    breakpoints = [...next];
-    matcher = createBreakpointMatcher(breakpoints);
-    // The envelope delivered last tells whether a run of matches is under way already.
-    const data = options.data();
-    const last = data.envelopeFacts(data.envelopeCount - 1);
-    if (last) matcher.envelope(last);
-    seenEnvelopes = data.envelopeCount;
-    seenFindings = data.diagnostics().length;
-    const paused = hit;
-    if (paused && !breakpoints.some((b) => sameBreakpoint(b, paused.breakpoint))) hit = undefined;
-  }
-
-  /** Bytes of a non-stream leg (an error page) are kept whole: there are no events to cut at. */
-  const streamed = (at: Parameters<ChunkCut>[1]): boolean => isStreamResponse(at.leg.response);
-
-  const stepCut: ChunkCut = (rest, at) => {
-    if (!streamed(at)) return rest.length;
-    return options.networkChunks ? cutBeforeSecondEvent(rest, history) : cutAfterFirstEvent(rest, history);
+      networkChunks: source.networkChunks,
+      speed,
+      instant,
+      paused,
+      // A stream names its own types: only those a breakpoint can name are offered.
+      types: sourceData
+        .envelopeTypes()
+        .filter((type) => type !== '' && type.length <= BREAKPOINT_TYPE_MAX)
+        .slice(0, REPLAY_TYPES_MAX),
+      ...(deps.replayClock ? { clock: deps.replayClock } : {}),
+    });
+    rt.replay = replay;
+    return data.summary();
   };
 
-  async function step(count: number): Promise<void> {
-    // Stepping on from a recorded pause plays the recorded continuation.
-    pausedForTools = false;
-    hit = undefined;
-    let left = count;
-    let frames = frameCount();
-    const stepEnded = (delivered: ReplayDelivery): boolean =>
-      pausedForTools || frameCount() > frames || (options.networkChunks && delivered.kind === 'chunk' && delivered.chunk.last);
-    await replay.stepUntil(
-      (delivered) => {
-        if (!stepEnded(delivered)) return false;
-        frames = frameCount();
-        left -= 1;
-        return left === 0 || pausedForTools;
-      },
-      { cut: stepCut },
-    );
+  function startReplayOf({ sessionId, speed, instant, paused }: StartReplayRequest): SessionSummary {
+    return startReplay(runtimeOf(sessionId), speed ?? 1, instant ?? false, paused ?? false);
   }
 
-  async function seek(envelope: number): Promise<void> {
-    const wanted = envelope + 1;
-    const delivered = options.data().envelopeCount;
-    if (delivered === wanted) {
-      announceNow();
-      return;
-    }
-    const target = options.envelopeEnd(envelope);
-    // Whole chunks before the one where the envelope's frame ends, that one up to there; past
-    // it (a frame whose CR ending waits for the next byte), up to the next event end.
-    const cut: ChunkCut = (rest, at) => {
-      if (!streamed(at) || !target || at.leg.index < target.leg) return rest.length;
-      if (at.leg.index === target.leg && at.legOffset < target.byteEnd) return target.byteEnd - at.legOffset;
-      return cutAfterFirstEvent(rest, history);
-    };
-    const done = (): boolean => options.data().envelopeCount >= wanted;
-    hit = undefined;
-    seeking = true;
-    try {
-      if (delivered > wanted) await replay.seekUntil(done, { cut });
-      else await replay.stepUntil(done, { cut });
-    } finally {
-      seeking = false;
-    }
+  async function replayControl({ sessionId, action }: ReplayControlRequest): Promise<ReplayState> {
+    const rt = runtimeOf(sessionId);
+    if (!rt.replay) throw new Error(`Session ${sessionId} is not a replay; start one with startReplay`);
+    return rt.replay.control(action);
   }
 
-  // ─── Playing at a pace (sources without receive times) ──────────────────────────────
-  function play(): void {
-    hit = undefined;
-    if (!paced || instant) {
-      replay.play();
-      return;
-    }
-    if (pacedRun !== null || replay.state.status === 'ended') return;
-    const run = (pacedRun = ++pacedRuns);
-    announceNow();
-    void pacedLoop(run);
-  }
-
-  async function pacedLoop(run: number): Promise<void> {
-    while (pacedRun === run && !disposed) {
-      await step(1);
-      if (pacedRun !== run) return;
-      if (pausedForTools || replay.state.status === 'ended') break;
-      if (!(await pacer.sleep({ left: 1000 / UNTIMED_PACE }, speed))) return;
-    }
-    if (pacedRun === run) {
-      pacedRun = null;
-      announceNow();
-      if (replay.state.status === 'ended') loopAgain();
-    }
-  }
-
-  /** Stops the paced loop (true when it was running). */
-  function stopPaced(): boolean {
-    if (pacedRun === null) return false;
-    pacedRun = null;
-    pacer.interrupt();
-    return true;
-  }
-
-  const playing = (): boolean => pacedRun !== null || replay.state.status === 'playing';
-
-  function pause(): void {
-    replay.pause();
-    if (stopPaced()) announceNow();
-  }
-
-  /** Steps and seeks while playing at a pace: the loop stops for them and goes on from there. */
-  async function betweenPacedSteps(operation: () => Promise<void>): Promise<void> {
-    const resume = stopPaced();
-    await operation();
-    if (resume && !pausedForTools) play();
-  }
-
-  queueMicrotask(() => {
-    if (disposed) return;
-    if (options.paused) announceNow();
-    else play();
-  });
-
-  return {
-    async control(action) {
-      switch (action.kind) {
-        case 'play':
-          play();
-          break;
-        case 'pause':
-          cancelLoopHold();
-          pause();
-          break;
-        case 'step':
-          cancelLoopHold();
-          await betweenPacedSteps(() => step(action.count ?? 1));
-          break;
-        case 'seek':
-          cancelLoopHold();
-          await betweenPacedSteps(() => seek(action.envelope));
-          break;
-        case 'breakpoints':
-          setBreakpoints(action.breakpoints);
-          announceNow();
-          break;
-        case 'loop':
-          loop = action.on;
-          if (!loop) cancelLoopHold();
-          announceNow();
-          break;
-        case 'speed': {
-          const wasPlaying = playing();
-          speed = action.speed;
-          instant = action.instant ?? false;
-          replay.setSpeed(instant ? 'fast' : speed);
-          // A paced source switches between stepping at a pace and playing at once.
-          if (paced && wasPlaying) {
-            pause();
-            play();
-          }
-          break;
-        }
-      }
-      return payload();
-    },
-    continueAfterAnswer() {
-      if (!pausedForTools) return;
-      pausedForTools = false;
-      play();
-    },
-    state: payload,
-    async dispose() {
-      disposed = true;
-      cancelLoopHold();
-      stopPaced();
-      if (positionTimer !== null) clock.clearTimeout(positionTimer);
-      positionTimer = null;
-      await replay.dispose();
-    },
-  };
-}
-
-function sameState(a: ReplayStatePayload, b: ReplayStatePayload): boolean {
-  return (
-    a.sessionId === b.sessionId &&
-    a.playing === b.playing &&
-    a.speed === b.speed &&
-    a.instant === b.instant &&
-    a.position === b.position &&
-    a.total === b.total &&
-    a.finished === b.finished &&
-    a.breakpoints === b.breakpoints &&
-    a.hit?.envelope === b.hit?.envelope &&
-    a.hit?.breakpoint === b.hit?.breakpoint &&
-    a.loop === b.loop &&
-    a.loops === b.loops
-  );
+  return { startReplay: startReplayOf, replayControl };
 }

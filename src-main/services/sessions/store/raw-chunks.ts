@@ -1,4 +1,5 @@
-import type { NetworkChunk } from '../../../../src-shared/contract/payloads';
+import type { NetworkChunk, RawBytes } from '../../../../src-shared/contract/payloads';
+import { encodeBase64 } from '../../../../src-shared/recording/base64';
 import type { FileSpan } from '../../importers/types';
 import { UintColumn } from './columns';
 import type { RecordingFile } from './recording-file';
@@ -241,4 +242,19 @@ function sliceOfChunks(index: ChunkIndex, total: number, start: number, end: num
     written += part.byteLength;
   }
   return out;
+}
+
+/** Bytes [start, end) of a leg's raw bytes as the contract carries them: at most `cap`, base64, with the chunks they overlap. */
+export function rawBytesOf(leg: number, raw: RawChunks, start: number, end: number, cap: number): RawBytes {
+  const from = Math.min(start, raw.bytes);
+  const wanted = Math.min(Math.max(end, from), raw.bytes);
+  const to = Math.min(wanted, from + cap);
+  return {
+    leg,
+    byteStart: from,
+    byteEnd: to,
+    base64: encodeBase64(raw.slice(from, to)),
+    truncated: to < wanted,
+    chunks: raw.overlapping(from, Math.max(to, from + 1)),
+  };
 }

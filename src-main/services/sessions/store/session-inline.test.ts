@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../../../../src-shared/inline/types';
-import { toBlockDetail } from './views';
-import { createSessionData } from './session-store';
+import { toBlockDetail } from './session-summary';
+import { createSessionStore } from './session-store';
 
 const AGENT = '11111111-1111-4111-8111-111111111111';
 const encoder = new TextEncoder();
@@ -13,7 +13,7 @@ function stream(blocks: readonly (readonly string[])[]): Uint8Array {
 }
 
 function sessionOf(bytes: Uint8Array, inline?: InlineOptions) {
-  const data = createSessionData({ id: 's1', title: 't', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0, ...(inline ? { inline } : {}) });
+  const data = createSessionStore({ id: 's1', title: 't', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0, ...(inline ? { inline } : {}) });
   const leg = data.openLeg('file', null, 0).index;
   data.push(leg, bytes, 0);
   data.endLeg(leg, { reason: 'complete' });

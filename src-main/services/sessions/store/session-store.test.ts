@@ -7,12 +7,13 @@ import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { listSseFixtures, readFixture } from '../../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
 import { SpoolFile } from './spool-file';
-import { preview } from './views';
-import { createSessionData, FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-store';
+import { preview } from './session-summary';
+import { createSessionStore } from './session-store';
+import { FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-rows';
 
 /** Feeds `bytes` to a fresh session in pieces of a few sizes (deterministic, no randomness). */
 function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', path: '/x', importer: 'sse' }) {
-  const data = createSessionData({ id: 's1', title: 't', source, createdAt: 0 });
+  const data = createSessionStore({ id: 's1', title: 't', source, createdAt: 0 });
   const leg = data.openLeg('file', null, 0).index;
   const sizes = [1, 7, 300, 4096, 13];
   for (let at = 0, i = 0; at < bytes.length; i++) {
@@ -25,7 +26,25 @@ function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', pa
   return data;
 }
 
-describe('session data', () => {
+describe('session store', () => {
+  it('takes a chunk in once: pushed bytes reach the indexes through the decoder, and a batch only reads them', () => {
+    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    let changes = 0;
+    data.onChange = () => (changes += 1);
+    const leg = data.openLeg('run', null, 0).index;
+    expect(data.takeBatch(100)).toBeNull();
+    data.push(leg, new TextEncoder().encode('data: {"type":"text","agent":"a","final":false,"delta":"hi"}\n\n'), 1);
+    expect(changes).toBeGreaterThan(0);
+    expect(data.envelopeCount).toBe(1);
+    expect(data.legs[0]?.raw.bytes).toBeGreaterThan(0);
+    const batch = data.takeBatch(100);
+    expect(batch).toMatchObject({ start: 0, total: 1 });
+    expect(batch?.rows.map((r) => r.seq)).toEqual([0]);
+    // Taking a batch changes nothing the indexes hold, and nothing is left to take.
+    expect(data.envelopeCount).toBe(1);
+    expect(data.takeBatch(100)).toBeNull();
+  });
+
   it.each(listSseFixtures())('keeps %s as a compact index that gives back every envelope and frame exactly', (name) => {
     const bytes = readFixture(name);
     const data = sessionOf(bytes);
@@ -124,7 +143,7 @@ describe('session data', () => {
   });
 
   it('sends the changed blocks only, after the revision a client holds', () => {
-    const data = createSessionData({ id: 's1', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const data = createSessionStore({ id: 's1', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
     const leg = data.openLeg('run', null, 0).index;
     const text = (delta: string) => new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${delta}"}\n\n`);
     data.push(leg, text('one'), 0);

@@ -9,7 +9,7 @@ import { deeplyNestedCapture } from '../../../../src-shared/testing/deep-json';
 import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '../../connection/loopback-testing';
 import { fixturePath, readFixture } from '../../../testing/fixtures';
 import { createSessionHistory, trackEndedSessions } from '../../requests/session-history';
-import { spoolPath } from '../session-service';
+import { spoolPath } from '../spool-folders';
 import { startSessionWorker, type SessionWorker, type SessionWorkerOptions } from './worker-client';
 
 let worker: SessionWorker | undefined;

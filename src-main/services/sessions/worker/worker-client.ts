@@ -6,8 +6,8 @@ import { INSPECTOR_CONTRACT, INSPECTOR_NAMES, type InspectorService } from '../.
 import type { ErrorEvent, SessionSummary } from '../../../../src-shared/contract/payloads';
 import { createContractClient, type ContractClient } from '../../../../src-shared/contract/wire';
 import { countOf } from '../../../../src-shared/text/count';
-import { spoolPath, type ReopenRequest } from '../session-service';
-import { runSpoolFolder, sweepStaleSpoolFolders } from './spool-folders';
+import type { ReopenRequest } from '../session-service';
+import { runSpoolFolder, spoolPath, sweepStaleSpoolFolders } from '../spool-folders';
 import { isReloaded, type HostToWorker, type SessionWorkerData, type WorkerToHost } from './protocol';
 
 /**

@@ -1,20 +1,33 @@
+import { droppedBytesOf } from '../../connection/failures';
 import type {
   AgentInfoPayload,
   BlockDetail,
   BlockSummary,
   DiagnosticPayload,
   EnvelopeDetail,
+  Failure,
+  LegInfo,
   PendingToolPayload,
+  RequestInfo,
+  SessionDetail,
+  SessionSource,
+  SessionState,
+  SessionSummary,
   TimelineRow,
 } from '../../../../src-shared/contract/payloads';
 import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
+import type { InlineOptions } from '../../../../src-shared/inline/types';
+import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../../../src-shared/pipeline/end-status';
+import { redactRequest } from '../../../../src-shared/recording/redact';
+import type { RecordedRequest } from '../../../../src-shared/recording/types';
 import type { Envelope } from '../../../../src-shared/envelope/types';
 import { unifiedLabel } from '../../../../src-shared/envelope/unified';
 import type { AgentInfo, Block, PendingTool } from '../../../../src-shared/reconstruct/types';
 import { limitJsonDepth } from '../../../../src-shared/json/tree';
+import type { LegState } from './leg-state';
 
 /**
- * Decoder objects → contract payloads. Each mapping names the fields it sends, so a field
+ * Decoder objects and a session's state → contract payloads (its summary, detail, rows, blocks). Each mapping names the fields it sends, so a field
  * the decoder adds later never leaks across the boundary by accident and previews stay short.
  */
 
@@ -128,7 +141,7 @@ function setOptionalFields(out: OptionalBlockFields, block: Block): void {
   if (block.replaces !== undefined) out.replaces = block.replaces;
 }
 
-/** `shownPreview`: the caller's cached preview (see SessionData.blockSummary). */
+/** `shownPreview`: the caller's cached preview (see SessionStore.blockSummary). */
 export function toBlockSummary(block: Block, shownPreview = preview(block.content), length = block.content.length): BlockSummary {
   const summary: BlockSummary = {
     id: block.id,
@@ -151,7 +164,7 @@ export function toBlockSummary(block: Block, shownPreview = preview(block.conten
   return summary;
 }
 
-/** `held`: characters of a live text block the inline stage holds back (see SessionData.inlineHeld). */
+/** `held`: characters of a live text block the inline stage holds back (see SessionStore.inlineHeld). */
 export function toBlockDetail(block: Block, held = 0): BlockDetail {
   const detail: BlockDetail = {
     id: block.id,
@@ -195,4 +208,120 @@ export function toDiagnosticPayload(diagnostic: Diagnostic & { at: { fileOffset?
     if (value !== undefined) at[key] = value;
   }
   return { seq: diagnostic.seq, rule: diagnostic.rule, severity: diagnostic.severity, message: diagnostic.message, at };
+}
+
+/** How a session's source ended, for its end status (a file's legs carry their recorded ends). */
+function sessionOutcome(state: SessionState, failure: Failure | undefined, last: LegState | undefined): EndFacts['outcome'] {
+  if (state === 'stopped') return { kind: 'stopped' };
+  if (state === 'failed') return { kind: 'failed', message: failure?.message ?? 'The source failed.' };
+  switch (last?.end?.reason) {
+    case 'stopped':
+      return { kind: 'stopped' };
+    case 'failed':
+      return { kind: 'failed', message: last.failure?.message ?? last.end.message ?? 'The leg failed.' };
+    case 'aborted':
+      return { kind: 'cut', message: last.end.message ?? 'The leg was cut short.' };
+    default:
+      return undefined;
+  }
+}
+
+const DISPLAY_BODY_CAP = 64 * 1024;
+
+export function displayRequest(request: RecordedRequest): RequestInfo {
+  const redacted = redactRequest(request);
+  const info: RequestInfo = { method: redacted.method, url: redacted.url, headers: redacted.headers };
+  if (redacted.body !== null) {
+    info.body = redacted.body.length > DISPLAY_BODY_CAP ? redacted.body.slice(0, DISPLAY_BODY_CAP) : redacted.body;
+    if (redacted.body.length > DISPLAY_BODY_CAP) info.bodyTruncated = true;
+  }
+  return info;
+}
+
+export function legInfo(leg: LegState): LegInfo {
+  const info: LegInfo = {
+    leg: leg.index,
+    kind: leg.kind,
+    request: leg.request ? displayRequest(leg.request) : null,
+    response: leg.response ? { status: leg.response.status, statusText: leg.response.statusText, headers: leg.response.headers } : null,
+    startedAt: leg.startedAt,
+    bytes: leg.raw.bytes,
+    chunks: leg.raw.count,
+    frames: leg.frames.count,
+    format: leg.format,
+  };
+  if (leg.endedAt !== undefined) info.endedAt = leg.endedAt;
+  if (leg.end) info.end = leg.end;
+  if (leg.failure) info.failure = leg.failure;
+  return info;
+}
+
+/** The options as the contract carries them (a fresh copy: payloads are plain data). */
+function toInlinePayload(options: InlineOptions): NonNullable<SessionSummary['inline']> {
+  return { mode: options.mode, tools: options.tools.map((t) => ({ name: t.name, required: [...t.required] })) };
+}
+
+/** What a session summary is made of. */
+export interface SummarySubjects {
+  readonly id: string;
+  readonly title: string;
+  readonly source: SessionSource;
+  readonly state: SessionState;
+  readonly createdAt: number;
+  readonly generation: number;
+  readonly failure?: Failure;
+  readonly recordingPath?: string;
+  readonly legs: readonly LegState[];
+  readonly envelopeCount: number;
+  blocks(): readonly Block[];
+  inline(): InlineOptions;
+  severityCounts(): Record<Severity, number>;
+  /** What the findings say was lost of the stream; undefined when nothing was. */
+  lostData(): string | undefined;
+}
+
+/** `answered`: the run's pause was answered (results sent) and no continuation followed. */
+export function sessionSummary(session: SummarySubjects, awaitingTools: boolean, answered = false): SessionSummary {
+  const { legs } = session;
+  const endStatus = (): EndStatus => {
+    const last = legs.at(-1);
+    const outcome = sessionOutcome(session.state, session.failure, last);
+    const blocks = blockEndFacts(session.blocks(), last?.index ?? 0);
+    const lost = session.lostData() ?? droppedBytesOf(last?.failure).lostData;
+    return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools: awaitingTools || answered, answered, ...(lost ? { lostData: lost } : {}), ...(outcome ? { outcome } : {}) });
+  };
+  const summary: SessionSummary = {
+    id: session.id,
+    title: session.title,
+    source: session.source,
+    state: session.state,
+    createdAt: session.createdAt,
+    legs: legs.length,
+    envelopes: session.envelopeCount,
+    bytes: legs.reduce((sum, leg) => sum + leg.raw.bytes, 0),
+    format: legs.find((l) => l.format !== null)?.format ?? null,
+    diagnostics: session.severityCounts(),
+    awaitingTools,
+    inline: toInlinePayload(session.inline()),
+  };
+  const status = legs.at(-1)?.response?.status;
+  if (status !== undefined) summary.httpStatus = status;
+  if (session.recordingPath !== undefined) summary.recordingPath = session.recordingPath;
+  if (session.failure) summary.failure = session.failure;
+  if (session.state === 'complete' || session.state === 'stopped' || session.state === 'failed') summary.end = endStatus();
+  if (session.generation) summary.generation = session.generation;
+  const blocks = session.blocks().length;
+  if (blocks > 0) summary.blocks = blocks;
+  return summary;
+}
+
+export function sessionDetail(summary: SessionSummary, legs: readonly LegState[], agents: readonly AgentInfo[], pending: SessionDetail['pendingTools']): SessionDetail {
+  const first = legs[0]?.request;
+  return {
+    summary,
+    request: first ? displayRequest(first) : null,
+    legs: legs.map(legInfo),
+    agents: agents.map(toAgentPayload),
+    pendingTools: pending,
+  };
 }

@@ -11,6 +11,11 @@ import { join } from 'node:path';
  */
 
 const SPOOL_PARENT = join(tmpdir(), 'stream-inspector-spool');
+
+/** The spool recording of a live session in a spool folder (see SessionServiceDeps.spoolDir). */
+export function spoolPath(spoolDir: string, sessionId: string): string {
+  return join(spoolDir, `${sessionId}.recording`);
+}
 const RUN_FOLDER = /^(\d+)-[0-9a-f]{8}$/;
 
 export function runSpoolFolder(parent = SPOOL_PARENT): string {

@@ -1,0 +1,124 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Failure, LegEndInfo, ProxyStartRequest, ProxyState } from '../../../../src-shared/contract/payloads';
+import { redactUrl } from '../../../../src-shared/recording/redact';
+import { consumerFailure } from '../../connection/connection';
+import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../../proxy/proxy-sessions';
+import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderPort } from '../recorder-port';
+import type { SessionRegistry } from '../session-registry';
+import { createSessionStore } from '../store/session-store';
+import { endLegInSession } from './live-leg';
+
+/**
+ * External sessions: sessions fed from outside the service, by the recording proxy
+ * (docs/proxy.md), one per event stream that passes through it; and the proxy's own commands.
+ */
+
+export type ExternalSessions = ReturnType<typeof createExternalSessions>;
+
+export function createExternalSessions(registry: SessionRegistry) {
+  const { deps, now, spooling, ticker, announce, reportError, register, newId, track, settleSession, endState, events } = registry;
+  const proxyChanged = events.proxyChanged;
+  let proxy: RecordingProxy | null = null;
+
+  /**
+   * A session fed from outside (the recording proxy): each leg's request, response head,
+   * chunks and end are pushed as they pass, and recorded (secrets redacted) when `recordTo` is set.
+   */
+  const openExternalSession = async (init: { title: string; method: string; url: string; recordTo?: string }): Promise<ExternalSession> => {
+    let recorder: RecorderPort | null = null;
+    if (init.recordTo !== undefined) {
+      if (!deps.createRecorder) throw new Error('Recording is not available in this host');
+      const path = init.recordTo;
+      recorder = await deps.createRecorder(path, {
+        flushIntervalMs: RECORDING_FLUSH_MS,
+        redact: true,
+        onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+      });
+    }
+    const data = createSessionStore({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
+    if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
+    const rt = register(data, { recorder });
+    return {
+      id: data.id,
+      waitingAgent: () => (rt.closed || data.finished ? null : (data.pendingTools()?.agentUuid ?? null)),
+      startLeg(kind, request) {
+        rt.run ??= request;
+        const leg = data.openLeg(kind, request, now()).index;
+        const recorderLeg = rt.recorder ? rt.recorder.startLeg(request) : -1;
+        data.state = 'connecting';
+        track(rt);
+        announce();
+        // The leg ends at the proxy's end, or at a chunk the session could not keep (a spool
+        // file on a full disk): it failed there, and the proxy still forwards the rest.
+        let ended = false;
+        const endLeg = (end: LegEndInfo, failure?: Failure): void => {
+          ended = true;
+          const unkept = endLegInSession(data, leg, end, failure);
+          const kept: LegEndInfo = unkept ? { reason: 'failed', message: unkept.message } : end;
+          rt.recorder?.endLeg(recorderLeg, recordedOutcome(kept));
+          rt.ending = settleSession(rt).then((unfinished) => {
+            const why = failure ?? unkept ?? unfinished;
+            data.failure ??= why;
+            data.state = endState(kept.reason, why);
+            ticker.untrack(data.id);
+            if (why) reportError(data.id, why);
+            announce();
+          });
+        };
+        return {
+          response(head) {
+            data.setResponse(leg, head);
+            rt.recorder?.response(recorderLeg, head);
+            data.state = 'streaming';
+            ticker.emitNow(data.id);
+            announce();
+          },
+          chunk(bytes, receivedAt) {
+            if (rt.closed || ended) return;
+            rt.recorder?.chunk(recorderLeg, bytes, receivedAt);
+            try {
+              data.push(leg, bytes, receivedAt);
+            } catch (error) {
+              const failure = consumerFailure(error);
+              endLeg({ reason: 'failed', message: failure.message }, failure);
+            }
+          },
+          end(end) {
+            if (rt.closed || ended) return;
+            endLeg(end);
+          },
+        };
+      },
+    };
+  };
+
+  async function startProxy({ port, target, recordDir }: ProxyStartRequest): Promise<ProxyState> {
+    if (proxy) throw new Error(`The proxy is already running on ${proxy.state().url}; stop it first.`);
+    if (recordDir !== undefined) await mkdir(resolve(recordDir), { recursive: true });
+    proxy = await startRecordingProxy({
+      port,
+      target,
+      ...(recordDir !== undefined ? { recordDir: resolve(recordDir) } : {}),
+      sessions: { open: openExternalSession },
+      now,
+      onChanged: (state) => proxyChanged.fire(state),
+    });
+    const state = proxy.state();
+    proxyChanged.fire(state);
+    return state;
+  }
+
+  async function stopProxy(): Promise<void> {
+    const running = proxy;
+    proxy = null;
+    await running?.close();
+    proxyChanged.fire(null);
+  }
+
+  function getProxy(): Promise<ProxyState | null> {
+    return Promise.resolve(proxy?.state() ?? null);
+  }
+
+  return { startProxy, stopProxy, getProxy };
+}

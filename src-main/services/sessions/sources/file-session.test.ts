@@ -1,0 +1,69 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
+import { fixturePath, readFixture } from '../../../testing/fixtures';
+import { openSource } from '../../importers';
+import { createSessionRegistry, type SessionRegistry } from '../session-registry';
+import { waitFor } from '../service-testing';
+import { createFileSessions } from './file-session';
+
+let registry: SessionRegistry | undefined;
+let dir = '';
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'file-session-'));
+});
+
+afterEach(async () => {
+  for (const rt of registry?.sessions.values() ?? []) rt.data.dispose();
+  registry?.dispose();
+  registry = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+function setup(opened: string[] = []) {
+  registry = createSessionRegistry({ openSource, uploadDir: dir, onFileOpened: (path) => opened.push(path) });
+  return { registry, files: createFileSessions(registry) };
+}
+
+const loaded = (registry: SessionRegistry, id: string) => waitFor(() => (registry.runtimeOf(id).loading ? undefined : registry.runtimeOf(id).data), `${id} to load`);
+
+describe('file sessions', () => {
+  it('opens a file into a complete session with every envelope, and reports it as opened', async () => {
+    const opened: string[] = [];
+    const { registry, files } = setup(opened);
+    const summary = await files.openFile({ path: fixturePath('example_1.json.sse') });
+    const data = await loaded(registry, summary.id);
+    expect(data.state).toBe('complete');
+    expect(data.envelopeCount).toBe(decodeBytes(readFixture('example_1.json.sse')).envelopes.length);
+    expect(opened).toEqual([fixturePath('example_1.json.sse')]);
+  });
+
+  it('opens an upload from a private copy under the name the user gave, and a failure names the upload, not the copy', async () => {
+    const { registry, files } = setup();
+    const base64 = Buffer.from(readFixture('example_1.json.sse')).toString('base64');
+    const summary = await files.openUpload({ name: 'my run.sse', base64 });
+    expect(summary.title).toBe('my run.sse');
+    expect(registry.runtimeOf(summary.id).data.source).toMatchObject({ kind: 'file', uploaded: true });
+    expect((await readdir(dir)).some((name) => name.endsWith('-my_run.sse'))).toBe(true);
+    const har = await files.openUpload({ name: 'broken.har', base64: Buffer.from('{"log": ').toString('base64') }).catch((e: unknown) => e as Error);
+    expect(har).toBeInstanceOf(Error);
+    expect((har as Error).message).toContain('broken.har');
+    expect((har as Error).message).not.toContain(dir);
+  });
+
+  it('reopens a file under the id it had, unless a session of that id is open', async () => {
+    const opened: string[] = [];
+    const { registry, files } = setup(opened);
+    const path = join(dir, 'run.sse');
+    await writeFile(path, readFixture('example_1.json.sse'));
+    const summary = await files.reopen({ sessionId: 's-old', path, title: 'old run' });
+    expect(summary).toMatchObject({ id: 's-old', title: 'old run' });
+    await loaded(registry, 's-old');
+    // A reloaded session is not a file the user opened.
+    expect(opened).toEqual([]);
+    await expect(files.reopen({ sessionId: 's-old', path, title: 'again' })).rejects.toThrow('Session s-old is open already');
+  });
+});

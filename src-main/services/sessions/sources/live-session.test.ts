@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
+import { readFixture } from '../../../testing/fixtures';
+import { SSE_HEADERS, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../../connection/loopback-testing';
+import { createSessionRegistry, type SessionRegistry } from '../session-registry';
+import { waitFor } from '../service-testing';
+import { createSessionStore } from '../store/session-store';
+import { backoffDelay, createLiveSessions, RECONNECT_MAX_MS, reconnectDelay } from './live-session';
+
+let server: LoopbackServer | undefined;
+let registry: SessionRegistry | undefined;
+
+afterEach(async () => {
+  for (const rt of registry?.sessions.values() ?? []) rt.current?.connection.stop();
+  registry?.dispose();
+  await server?.close();
+  server = registry = undefined;
+});
+
+async function setup(handler: LoopbackHandler) {
+  server = await startLoopbackServer(handler);
+  registry = createSessionRegistry({ batchIntervalMs: 5 });
+  return { server, registry, live: createLiveSessions(registry) };
+}
+
+const ended = (registry: SessionRegistry, id: string) => waitFor(() => (['complete', 'stopped', 'failed'].includes(registry.runtimeOf(id).data.state) ? registry.runtimeOf(id).data : undefined), `session ${id} to end`);
+
+describe('live sessions', () => {
+  it('backs off: the clamped retry, doubled for each attempt in a row that got no bytes, never past the maximum', () => {
+    expect(reconnectDelay(null)).toBe(3000);
+    expect(backoffDelay(1000, 0)).toBe(1000);
+    expect(backoffDelay(1000, 3)).toBe(8000);
+    expect(backoffDelay(1000, 100)).toBe(RECONNECT_MAX_MS);
+  });
+
+  it('connects, registers the session and decodes the stream as it arrives into a complete session', async () => {
+    const bytes = readFixture('example_1.json.sse');
+    const { server, registry, live } = await setup((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(Buffer.from(bytes));
+    });
+    const summary = await live.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
+    expect(registry.sessions.has(summary.id)).toBe(true);
+    const data = await ended(registry, summary.id);
+    expect(data.state).toBe('complete');
+    expect(data.envelopeCount).toBe(decodeBytes(bytes).envelopes.length);
+  });
+
+  it('stops a stream that never ends, as stopped', async () => {
+    const { server, registry, live } = await setup((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write('data: {"type":"text","agent":"a","final":false,"delta":"x"}\n\n');
+    });
+    const summary = await live.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
+    await waitFor(() => registry.runtimeOf(summary.id).data.envelopeCount === 1, 'the first envelope');
+    await live.stop({ sessionId: summary.id });
+    expect(registry.runtimeOf(summary.id).data.state).toBe('stopped');
+  });
+
+  it('runs a session again in other formats only when it was connected to an agent', async () => {
+    const { registry, live } = await setup(() => {});
+    const rt = registry.register(createSessionStore({ id: 'f', title: 'file', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 }), {});
+    await expect(live.runInFormats({ sessionId: rt.data.id, formats: ['xml'] })).rejects.toThrow('"file" was not connected to an agent');
+  });
+});

@@ -1,0 +1,56 @@
+import { createSessionDecoder, type SessionDecoder, type SessionDecoderOptions } from '../../../../src-shared/pipeline/session-decoder';
+import type { AgentInfo } from '../../../../src-shared/reconstruct/types';
+import type { BatchTracker } from './batch-tracker';
+import type { BlockIndex } from './block-index';
+import type { EnvelopeTable } from './envelope-table';
+import type { FindingBadges } from './finding-badges';
+import type { LegState } from './leg-state';
+
+/** The parts of the store the decoder writes to. */
+export interface DecodedInto {
+  readonly legs: readonly LegState[];
+  readonly envelopes: EnvelopeTable;
+  readonly blocks: BlockIndex;
+  readonly agents: Map<string, AgentInfo>;
+  readonly findings: FindingBadges;
+  readonly batch: BatchTracker;
+}
+
+/**
+ * The session decoder wired to the store: its callbacks are the only writers of the store's
+ * indexes (frames, envelopes, blocks, agents, findings) and of the batch marks, and each
+ * change is reported to `changed` (the store's onChange).
+ */
+export function decoderInto(into: DecodedInto, changed: () => void, options: SessionDecoderOptions): SessionDecoder {
+  const { legs, envelopes, blocks, agents, findings, batch } = into;
+  return createSessionDecoder(
+    {
+      onFrame(frame, leg) {
+        const state = legs[leg];
+        if (!state) return;
+        state.frames.add(frame);
+      },
+      onEnvelope(envelope) {
+        envelopes.add(envelope);
+        const state = legs[envelope.leg];
+        state?.frames.noteEnvelope(envelope.frame, envelope.seq);
+        if (state && !envelope.control) state.contentEnvelopes += 1;
+        changed();
+      },
+      onBlock(block) {
+        blocks.note(block);
+        changed();
+      },
+      onAgent(agent) {
+        agents.set(agent.uuid, agent);
+        batch.touchAgent(agent.uuid);
+        changed();
+      },
+      onDiagnostic(diagnostic) {
+        findings.add(diagnostic);
+        changed();
+      },
+    },
+    options,
+  );
+}

@@ -1,0 +1,127 @@
+import { LostData } from '../../../../src-shared/recording/diagnostics';
+import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
+import type { DiagnosticStore } from './diagnostic-store';
+import { addToBadge, type Badge } from './session-summary';
+
+const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
+const LEVELS = SEVERITIES.length;
+
+/**
+ * Finding badges by number (an envelope, or a leg's frame: see `frameBadgeKey`), each packed
+ * into one number (count and worst severity), so a stream with a finding on every event
+ * costs a map entry per event, not an object.
+ */
+export class Badges {
+  private readonly packed = new Map<number, number>();
+
+  add(key: number, severity: Severity): void {
+    const previous = this.packed.get(key);
+    const rank = SEVERITIES.indexOf(severity);
+    if (previous === undefined) this.packed.set(key, LEVELS + rank);
+    else this.packed.set(key, (Math.floor(previous / LEVELS) + 1) * LEVELS + Math.max(rank, previous % LEVELS));
+  }
+
+  get(key: number): Badge | undefined {
+    const value = this.packed.get(key);
+    return value === undefined ? undefined : { count: Math.floor(value / LEVELS), severity: SEVERITIES[value % LEVELS] as Severity };
+  }
+
+  keys(): IterableIterator<number> {
+    return this.packed.keys();
+  }
+
+  clear(): void {
+    this.packed.clear();
+  }
+}
+
+/** The badge key of a leg's frame (frames and legs stay far below these bounds). */
+export function frameBadgeKey(leg: number, frame: number): number {
+  return leg * 2 ** 32 + frame;
+}
+
+export function frameOfBadgeKey(key: number): { leg: number; frame: number } {
+  return { leg: Math.floor(key / 2 ** 32), frame: key % 2 ** 32 };
+}
+
+/**
+ * A session's findings with the badges they put on rows: a finding about an envelope badges
+ * its row, one about a frame badges the frame's first envelope. Every row whose badge changes
+ * is reported to `touchRow` (a batch carries it again); the counts by severity and the number
+ * of times the list was replaced (`resets`) follow.
+ */
+export class FindingBadges {
+  private readonly byEnvelope = new Badges();
+  private readonly byFrame = new Badges();
+  private readonly counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  private readonly lost = new LostData();
+  /** Times the findings were replaced (the inline mode changed). */
+  resets = 0;
+
+  constructor(
+    private readonly store: DiagnosticStore,
+    /** The first envelope of a leg's frame (-1 when the frame has none yet). */
+    private readonly firstEnvelope: (leg: number, frame: number) => number,
+    private readonly touchRow: (seq: number) => void,
+  ) {}
+
+  get count(): number {
+    return this.store.count;
+  }
+
+  all(from?: number): Diagnostic[] {
+    return this.store.all(from);
+  }
+
+  severityCounts(): Record<Severity, number> {
+    return { ...this.counts };
+  }
+
+  /** What the findings say was lost of the stream (a file's holes, damaged lines), for the end status. */
+  lostData(): string | undefined {
+    return this.lost.describe();
+  }
+
+  add(diagnostic: Diagnostic): void {
+    const stored: Diagnostic = { ...diagnostic, seq: this.store.count };
+    this.store.add(stored);
+    this.counts[stored.severity] += 1;
+    this.lost.add(stored);
+    const { envelope, frame } = stored.at;
+    if (envelope !== undefined) {
+      this.byEnvelope.add(envelope, stored.severity);
+      this.touchRow(envelope);
+    } else if (frame !== undefined) {
+      const leg = stored.at.leg ?? 0;
+      this.byFrame.add(frameBadgeKey(leg, frame), stored.severity);
+      const first = this.firstEnvelope(leg, frame);
+      if (first >= 0) this.touchRow(first);
+    }
+  }
+
+  /** Forget every finding, then add `kept` again (renumbered): badges and counts follow. */
+  replace(kept: readonly Diagnostic[]): void {
+    for (const seq of this.byEnvelope.keys()) this.touchRow(seq);
+    for (const key of this.byFrame.keys()) {
+      const { leg, frame } = frameOfBadgeKey(key);
+      const first = this.firstEnvelope(leg, frame);
+      if (first >= 0) this.touchRow(first);
+    }
+    this.store.clear();
+    this.byEnvelope.clear();
+    this.byFrame.clear();
+    this.counts.error = this.counts.warning = this.counts.info = 0;
+    this.lost.clear();
+    this.resets += 1;
+    for (const d of kept) this.add(d);
+  }
+
+  /** An envelope's findings, and those of its frame on the frame's first envelope. */
+  badgeOf(seq: number, leg: number, frame: number): Badge | undefined {
+    const badge = this.byEnvelope.get(seq);
+    if (this.firstEnvelope(leg, frame) !== seq) return badge;
+    const frameBadge = this.byFrame.get(frameBadgeKey(leg, frame));
+    if (!frameBadge) return badge;
+    return badge ? { count: badge.count + frameBadge.count, severity: addToBadge(badge, frameBadge.severity).severity } : frameBadge;
+  }
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
+import { readFixture } from '../../../testing/fixtures';
+import { createRawChunks } from './raw-chunks';
+import { reframe, reframeLeg } from './reframe';
+import { SpoolFile } from './spool-file';
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+describe('reframe', () => {
+  it('gives one event\'s type, data and data lines back from exactly its bytes', () => {
+    expect(reframe(utf8('event: delta\ndata: a\ndata: bc\n\n'), true)).toMatchObject({ event: 'delta', data: 'a\nbc', dataLines: 2, maxDataLineBytes: 2 });
+  });
+
+  it('skips a BOM only at the start of the stream: mid-stream it is content', () => {
+    expect(reframe(utf8('\uFEFFdata: x\n\n'), true).data).toBe('x');
+    expect(reframe(utf8('\uFEFFdata: x\n\n'), false)).toMatchObject({ event: '', data: '' });
+    expect(reframe(utf8('\uFEFFevent: e\ndata: x\n\n'), false).event).toBe('');
+  });
+
+  it('frames a whole leg again, chunk by chunk, into the frames decoding it gave', () => {
+    const bytes = readFixture('example_1.json.sse');
+    const raw = createRawChunks(new SpoolFile());
+    for (let at = 0; at < bytes.length; at += 97) raw.append(bytes.subarray(at, at + 97), at);
+    const expected = decodeBytes(bytes).frames[0] ?? [];
+    const frames = reframeLeg(raw);
+    expect(frames.map((f) => [f.seq, f.event, f.data, f.byteStart, f.byteEnd])).toEqual(expected.map((f) => [f.seq, f.event, f.data, f.byteStart, f.byteEnd]));
+  });
+});
