@@ -63,6 +63,7 @@ export function createLiveSessions(registry: SessionRegistry) {
         ticker.emitNow(data.id);
         announce();
       },
+      closing: () => rt.closed,
     });
     rt.current = live;
     track(rt);
