@@ -6,6 +6,12 @@ import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'http', 'https', 'net', 'url', 'child_process', 'worker_threads', 'stream', 'crypto', 'events', 'util', 'zlib'];
 
+const rendererPatterns = [
+  { group: nodeBuiltins, message: 'The renderer is browser-only: no Node built-ins.' },
+  { group: ['electron'], message: 'The renderer talks to main only through the contract client.' },
+  { group: ['**/src-main/**'], message: 'src-renderer never imports src-main.' },
+];
+
 /**
  * The layering of ARCHITECTURE.md ("Layers"), as errors. Do not relax these rules: each folder
  * keeps to one runtime so that src-shared runs everywhere and only src-main/electron touches Electron.
@@ -26,13 +32,32 @@ const layering = [
   },
   {
     files: ['src-renderer/**/*.ts', 'src-renderer/**/*.tsx'],
+    ignores: ['src-renderer/**/*.test.ts', 'src-renderer/model/**', 'src-renderer/views/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: rendererPatterns }] },
+  },
+  {
+    // The renderer's model is the bottom layer: framework-free, below the composition root and the views.
+    files: ['src-renderer/model/**/*.ts'],
     ignores: ['src-renderer/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: nodeBuiltins, message: 'The renderer is browser-only: no Node built-ins.' },
-          { group: ['electron'], message: 'The renderer talks to main only through the contract client.' },
-          { group: ['**/src-main/**'], message: 'src-renderer never imports src-main.' },
+          ...rendererPatterns,
+          { group: ['../app/*', '**/src-renderer/app/**'], message: 'model/ is below app/: the composition root builds the model, never the reverse.' },
+          { group: ['../views/*', '**/src-renderer/views/**', 'react', 'react-dom', 'react/*'], message: 'model/ is framework-free and below the views.' },
+        ],
+      }],
+    },
+  },
+  {
+    // Views reach main only through the model's façades (app.commands(sessionId), the app's own methods).
+    files: ['src-renderer/views/**/*.ts', 'src-renderer/views/**/*.tsx'],
+    ignores: ['src-renderer/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          ...rendererPatterns,
+          { group: ['**/bridge/*', '**/app/composition'], message: 'Views never hold the contract client: use app.commands(sessionId) or the app model.' },
         ],
       }],
     },

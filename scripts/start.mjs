@@ -4,7 +4,9 @@
 // missing, the browser host, printing its URL and why.
 //
 // Options: --browser (use the browser host even if Electron exists), --port N (browser
-// host port), --no-demo (do not start the demo agent), --no-build. Files named after the
+// host port), --no-demo (do not start the demo agent), --no-build, --allow-secrets-to ORIGIN
+// (browser host, repeatable: an origin besides this machine that requests filled with secrets
+// may go to; the desktop app asks instead). Files named after the
 // options are opened at start (and are files the page may reopen).
 // STREAM_INSPECTOR_TOKEN fixes the browser host's access token (the e2e suite sets it).
 import { spawn } from 'node:child_process';
@@ -21,6 +23,7 @@ const { values, positionals } = parseArgs({
     port: { type: 'string' },
     'no-demo': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
+    'allow-secrets-to': { type: 'string', multiple: true },
   },
   strict: true,
   allowPositionals: true,
@@ -88,5 +91,6 @@ if (electron.found && !values.browser) {
     ...(process.env.STREAM_INSPECTOR_TOKEN ? { token: process.env.STREAM_INSPECTOR_TOKEN } : {}),
     reason,
     files,
+    ...(values['allow-secrets-to'] ? { secretOrigins: values['allow-secrets-to'] } : {}),
   });
 }

@@ -13,7 +13,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   record: { summary: 'record URL [-X METHOD] [-H "Name: value"]... [-d BODY|@FILE] -o FILE   record a live stream as it arrives (secrets redacted)', load: async () => (await import('./commands/record')).record },
   answer: { summary: 'answer FILE [--result ID=TEXT]... [--yes] [-H ...] [-o OUT]   send frontend-tool results for a paused run (or --url RUN_URL --agent-uuid UUID)', load: async () => (await import('./commands/answer')).answer },
   proxy: { summary: 'proxy --listen PORT --target URL [--record-dir DIR]   recording reverse proxy between a frontend and its agent server until Ctrl-C', load: async () => (await import('./commands/proxy')).proxy },
-  serve: { summary: 'serve FILE [--port N] [--speed X|fast] [--rechunk N|byte] [--har-entry N]   replay a recording as a live SSE endpoint until Ctrl-C', load: async () => (await import('./commands/serve')).serve },
+  serve: { summary: 'serve FILE [--port N] [--speed X|fast] [--rechunk N|byte] [--har-entry N] [--allow-origin ORIGIN]...   replay a recording as a live SSE endpoint until Ctrl-C', load: async () => (await import('./commands/serve')).serve },
 };
 
 export function usage(): string {

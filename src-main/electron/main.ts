@@ -9,6 +9,8 @@ import { createPathAccess, guardPaths } from '../hosts/path-guard';
 import { createRecentFiles, trackOpenedFiles, withoutFilesIn } from '../hosts/recent-files';
 import { createWorkspace, workspacePaths } from '../services/requests/workspace';
 import { safeStorageCipher } from './safe-storage';
+import { confirmSecretOrigin, DESKTOP_HOW_TO_ALLOW } from './secret-consent';
+import { createSecretOriginGate } from '../services/requests/secret-origins';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
 import { APP_ORIGIN, enforceCspOn, isAppUrl, registerAppScheme, serveRenderer } from './app-protocol';
 import { createElectronHost } from './host-commands';
@@ -93,6 +95,7 @@ async function start(): Promise<void> {
   const workspace = createWorkspace({
     userData,
     cipher: safeStorageCipher(paths.environments),
+    secretOrigins: createSecretOriginGate(confirmSecretOrigin, DESKTOP_HOW_TO_ALLOW),
     sessions,
     spoolDir: worker.spoolDir,
     onError: (error) => console.error(`Keeping a recent session failed: ${terminalSafe(error instanceof Error ? error.message : String(error))}`),

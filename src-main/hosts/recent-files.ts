@@ -37,7 +37,7 @@ export function createRecentFiles(storePath?: string): RecentFiles {
  * session service runs in a worker and cannot call back).
  */
 export function trackOpenedFiles(
-  onSessionsChanged: (listener: (list: readonly { id: string; source: { kind: string; path?: string } }[]) => void) => () => void,
+  onSessionsChanged: (listener: (list: readonly { id: string; source: { kind: string; path?: string; uploaded?: boolean } }[]) => void) => () => void,
   recent: RecentFiles,
   onAdded: () => void = () => {},
 ): () => void {
@@ -46,15 +46,15 @@ export function trackOpenedFiles(
     for (const session of list) {
       if (seen.has(session.id)) continue;
       seen.add(session.id);
-      if (session.source.kind === 'file' && session.source.path) void recent.add(session.source.path).then(onAdded);
+      // An upload's copy is deleted when its session closes: never a recent file.
+      if (session.source.kind === 'file' && session.source.path && !session.source.uploaded) void recent.add(session.source.path).then(onAdded);
     }
   });
 }
 
 /**
- * Recent files without the files inside `folder`: copies the app made itself (an upload's
- * temporary copy, a recent session's kept recording) are reopened another way, so they are
- * neither added nor listed.
+ * Recent files without the files inside `folder`: copies the app made itself (a recent
+ * session's kept recording) are reopened another way, so they are neither added nor listed.
  */
 export function withoutFilesIn(recent: RecentFiles, folder: string): RecentFiles {
   const inside = (path: string): boolean => {

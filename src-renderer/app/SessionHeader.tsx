@@ -9,11 +9,11 @@ import { TEST_IDS } from '../testids';
 import { showDiff } from '../views/diff/diff-model';
 import { ReplayHitNotice } from '../views/replay/Breakpoints';
 import { ReplayControls } from '../views/replay/ReplayControls';
-import type { RendererApp } from './composition';
+import type { RendererApp } from '../model/types';
 import { copyText } from './files';
-import { stateLabel, stateTitle, stateTone } from './SessionSidebar';
+import { stateLabel, stateTitle, stateTone } from '../model/session-state';
 import { statusFields } from './status';
-import type { SessionData } from './types';
+import type { SessionData } from '../model/types';
 
 const EXPORTS = Object.entries(FILE_FORMATS).map(([kind, format]) => ({ kind: kind as DownloadKind, label: format.label }));
 
@@ -78,7 +78,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
               title={replay.kind === 'start' ? 'Play this session again with its original timing' : replay.reason}
               onClick={() =>
                 void app.run('Replay', async () => {
-                  const replay = await app.service.startReplay({ sessionId: summary.id, paused: false });
+                  const replay = await app.commands(summary.id).startReplay({ paused: false });
                   app.setActiveSession(replay.id);
                 }, summary.id)
               }
@@ -163,7 +163,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
 
 /** Starts the xml and json runs of a session's request; the Diff view opens on them once both ended. */
 async function runFormatPair(app: RendererApp, sessionId: string): Promise<void> {
-  const started = await app.run('Run in xml and json', () => app.service.runInFormats({ sessionId, formats: [...FORMAT_PAIR] }), sessionId);
+  const started = await app.run('Run in xml and json', () => app.commands(sessionId).runInFormats([...FORMAT_PAIR]), sessionId);
   const [left, right] = started ?? [];
   if (!left || !right) return;
   app.notify('Run in xml and json', `“${left.title}” and “${right.title}” started; the Diff view opens on them when both have ended.`, sessionId);
@@ -219,7 +219,7 @@ function SessionTitle({ app, sessionId, title }: { app: RendererApp; sessionId: 
   const commit = (): void => {
     const name = editing?.trim() ?? '';
     setEditing(null);
-    if (name !== '' && name !== title) void app.run('Rename', () => app.service.renameSession({ sessionId, title: name }), sessionId);
+    if (name !== '' && name !== title) void app.run('Rename', () => app.commands(sessionId).rename(name), sessionId);
   };
   if (editing !== null) {
     return (

@@ -8,7 +8,7 @@ import { ConnectView } from '../views/connect/ConnectView';
 import { TimelineView } from '../views/timeline/TimelineView';
 import { FrontendToolsPrompt } from '../views/tools/FrontendToolsPrompt';
 import type { SessionSummary } from '../../src-shared/contract';
-import type { RendererApp } from './composition';
+import type { RendererApp } from '../model/types';
 import { fileToUpload, isEditableTarget } from './files';
 import { HelpOverlay } from './HelpOverlay';
 import { EnvironmentsDialog } from '../views/requests/EnvironmentsDialog';
@@ -16,7 +16,7 @@ import { useActiveSession, useSessionData, useStore } from './hooks';
 import { SessionHeader } from './SessionHeader';
 import { SessionSidebar } from './SessionSidebar';
 import { matchShortcut } from './shortcuts';
-import type { ViewId } from './types';
+import type { ViewId } from '../model/types';
 import { uiCommands } from './ui-commands';
 
 // The heavier views (markdown, charts, diff) load on first use, so the first paint does not wait for them.

@@ -2,7 +2,7 @@ import type { DownloadFile } from '../../src-shared/contract';
 import { decodeBase64 } from '../model/bytes';
 import type { FrameScheduler } from '../model/scheduler';
 import { createStore } from '../model/store';
-import type { ReadableStore, ThemeName } from './types';
+import type { ReadableStore, ThemeName } from '../model/types';
 
 /** While the window is hidden there are no animation frames: queued work runs this often instead. */
 const HIDDEN_FRAME_MS = 250;

@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import type { AppModel, ReadableStore, SessionData, SessionPart } from './types';
+import type { AppModel, ReadableStore, SessionData, SessionPart } from '../model/types';
 
 /** Thin adapter from a model store to React: re-renders when the snapshot changes. */
 export function useStore<T>(store: ReadableStore<T>): T {

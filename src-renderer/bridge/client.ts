@@ -6,7 +6,7 @@ import {
   type InspectorService,
 } from '../../src-shared/contract';
 import { createStore } from '../model/store';
-import type { ReadableStore } from '../app/types';
+import type { ReadableStore } from '../model/types';
 
 /**
  * The one module that touches the bridge to main. In Electron the preload exposes the

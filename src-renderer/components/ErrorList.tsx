@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useStore } from '../app/hooks';
-import type { AppModel } from '../app/types';
+import type { AppModel } from '../model/types';
 import { TEST_IDS } from '../testids';
 
 /** Errors shown in full; more fold into one line that opens them or dismisses them all. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../app/hooks';
-import type { ReadableStore, ThemeName } from '../app/types';
+import type { ReadableStore, ThemeName } from '../model/types';
 import type * as MonacoApi from './monaco';
 import type { CodeEditor, DiffCodeEditor, EditorLanguage } from './monaco';
 

@@ -12,7 +12,7 @@ import 'monaco-editor/languages/features/json/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker';
 
-import type { ThemeName } from '../app/types';
+import type { ThemeName } from '../model/types';
 
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string): Worker {

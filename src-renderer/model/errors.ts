@@ -1,4 +1,4 @@
-import type { AppError } from '../app/types';
+import type { AppError } from './types';
 import { createStore, type Store } from './store';
 
 /** The most errors kept on screen; older ones scroll off (each is also dismissible). */

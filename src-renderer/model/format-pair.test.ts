@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { RequestInfo, SessionSummary } from '../../src-shared/contract';
-import type { SessionsSnapshot } from '../app/types';
+import type { SessionsSnapshot } from './types';
 import { offersFormatPair, whenAllEnded } from './format-pair';
 import { createStore } from './store';
 

@@ -1,5 +1,5 @@
 import type { RequestInfo, SessionSummary, Unsubscribe } from '../../src-shared/contract';
-import type { ReadableStore, SessionsSnapshot } from '../app/types';
+import type { ReadableStore, SessionsSnapshot } from './types';
 
 /**
  * "Run in xml and json, then diff": which sessions offer it, and waiting for the pair to end.

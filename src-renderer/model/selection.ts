@@ -1,4 +1,4 @@
-import type { ByteRange, SelectionSnapshot } from '../app/types';
+import type { ByteRange, SelectionSnapshot } from './types';
 import { createStore, type Store } from './store';
 
 export const EMPTY_SELECTION: SelectionSnapshot = {

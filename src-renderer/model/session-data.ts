@@ -1,5 +1,5 @@
 import type { AgentInfoPayload, BlockSummary, DiagnosticPayload, DiagnosticsPage, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
-import type { SessionData } from '../app/types';
+import type { SessionData } from './types';
 
 /**
  * Pure updates of one session's data. Everything is keyed (blocks by id, diagnostics by seq,

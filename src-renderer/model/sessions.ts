@@ -1,5 +1,5 @@
 import type { InspectorService, LiveStatus, ReplayState, SessionBatch, SessionSummary } from '../../src-shared/contract';
-import type { ReadableStore, SessionData, SessionPart, SessionsSnapshot } from '../app/types';
+import type { ReadableStore, SessionData, SessionPart, SessionsSnapshot } from './types';
 import { createBatchQueue, type BatchQueue } from './batch-queue';
 import type { FrameScheduler } from './scheduler';
 import { OnDemand } from './on-demand';

@@ -1,4 +1,4 @@
-import type { ReadableStore } from '../app/types';
+import type { ReadableStore } from './types';
 
 /** A writable store of immutable snapshots; listeners run after every change. */
 export interface Store<T> extends ReadableStore<T> {

@@ -1,6 +1,6 @@
 import type { InspectorService, SessionBatch, TimelineRow } from '../../src-shared/contract';
 import { columnRows } from '../../src-shared/contract/row-columns';
-import type { ReadableStore } from '../app/types';
+import type { ReadableStore } from './types';
 import { RowCache } from './row-cache';
 import type { Expr } from '../../src-shared/filter/ast';
 import { fieldsOf } from '../../src-shared/filter/ast';

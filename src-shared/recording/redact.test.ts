@@ -9,7 +9,7 @@ describe('isSecretName: one policy for header names, JSON keys, form fields and 
     'Authorization', 'proxy-authorization', 'Cookie', 'Set-Cookie', 'x-api-key', 'api-key', 'X-Auth-Token', 'anthropic-secret', 'X-Goog-Api-Key',
     'x-password', 'openai_api_key', 'anthropic_api_key', 'private_key', 'privateKey', 'apiKey', 'api_keys', 'key', 'credentials', 'client_secret',
     'access_token', 'refresh_token', 'id_token', 'accessToken', 'password', 'passwd', 'pwd', 'pass', 'code', 'sig', 'jwt', 'X-Amz-Signature',
-    'X-Amz-Credential', 'x-amz-security-token', 'session_id', 'APIKEY',
+    'X-Amz-Credential', 'x-amz-security-token', 'session_id', 'APIKEY', 'Authorisation',
   ])('%s is secret', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
@@ -106,9 +106,13 @@ describe('redactBody', () => {
   it('returns an ordinary body unchanged, byte for byte', () => {
     const body = '{ "user_prompt": "my token is in the text",  "agent_type": "x" }';
     expect(redactBody(body)).toBe(body);
-    expect(redactBody('not json "token": 1')).toBe('not json "token": 1');
-    expect(redactBody('plain text with token=1 and spaces')).toBe('plain text with token=1 and spaces');
+    expect(redactBody('plain text: no key names, no values')).toBe('plain text: no key names, no values');
     expect(redactBody(null)).toBeNull();
+  });
+
+  it('redacts a text that is neither JSON nor a form by key name, best effort (redact-bodies.test.ts has every shape)', () => {
+    expect(redactBody('not json "token": 1')).toBe(`not json "token": ${REDACTED}`);
+    expect(redactBody('plain text with token=1 and spaces')).toBe(`plain text with token=${REDACTED} and spaces`);
   });
 
   it('redactRequest applies all of them, taking the form Content-Type from the headers', () => {

@@ -38,6 +38,7 @@ const SECRET_WORDS: ReadonlySet<string> = new Set([
   'credentials',
   'auth',
   'authorization',
+  'authorisation',
   'authentication',
   'cookie',
   'cookies',
@@ -78,16 +79,19 @@ function decodeComponent(text: string): string {
   }
 }
 
-/** `a=1&token=x` → `a=1&token=[redacted]` (query strings and form bodies); order and separators kept. */
+/**
+ * `a=1&token=x` → `a=1&token=[redacted]` (query strings and form bodies); order and separators
+ * kept. `;` separates parameters as `&` does (`?a=1;token=x`, as older servers and matrix URLs write them).
+ */
 export function redactParams(params: string): string {
   return params
-    .split('&')
-    .map((pair) => {
+    .split(/([&;])/)
+    .map((pair, i) => {
       const eq = pair.indexOf('=');
-      if (eq < 0) return pair;
+      if (i % 2 === 1 || eq < 0) return pair;
       return isSecretName(decodeComponent(pair.slice(0, eq))) ? `${pair.slice(0, eq + 1)}${REDACTED}` : pair;
     })
-    .join('&');
+    .join('');
 }
 
 /**
@@ -218,15 +222,10 @@ function secretValueRanges(text: string): [number, number][] {
 }
 
 function redactJson(text: string): string {
-  const ranges = secretValueRanges(text);
-  if (ranges.length === 0) return text;
-  let out = '';
-  let from = 0;
-  for (const [start, end] of ranges) {
-    out += `${text.slice(from, start)}"${REDACTED}"`;
-    from = end;
-  }
-  return out + text.slice(from);
+  return replaceRanges(
+    text,
+    secretValueRanges(text).map(([start, end]) => [start, end, `"${REDACTED}"`] as const),
+  );
 }
 
 function isJson(text: string): boolean {
@@ -238,20 +237,138 @@ function isJson(text: string): boolean {
   }
 }
 
-/** `a=1&b=2`: what a form-encoded body looks like (no spaces or line breaks, a name before each `=`). */
-const FORM_BODY = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=?[^&\s]*)*$/;
+/**
+ * A name, maybe quoted (`"token"`, `'token'`, or `\"token\"` inside a JSON string), then `:` or
+ * `=`: where a value under that name starts, in any text (lenient JSON, JS objects, YAML,
+ * header lines, `key=value` pairs, URLs inside values, XML attributes). The look-behind lets a
+ * name start only where a word starts, which keeps the scan linear.
+ */
+const NAMED_VALUE = /(?<![\w$.-])(\\?["']?)([A-Za-z_$][\w$.-]*)(?:\\?["'])?[ \t]*([:=])[ \t]*/g;
+/** An XML element: its text up to the next tag is its value. */
+const XML_ELEMENT = /<([A-Za-z_][\w.-]*)(?:\s[^<>]*)?>/g;
+/** A multipart part's head: its body, up to the next boundary line, is the value of the field it names. */
+const MULTIPART_PART = /content-disposition:[^\r\n]*?\bname="([^"\r\n]*)"[^\r\n]*(?:\r?\n[^\r\n]+)*\r?\n\r?\n/gi;
+/** An authorization scheme and its credential, wherever it is written (`"Bearer sk-…"` in a string value). */
+const SCHEME_CREDENTIAL = /\b(?:[Bb]earer|Basic)[ \t]+([A-Za-z0-9._~+/=-]{8,})/g;
+/** The user-info part of a URL written anywhere in a text. */
+const URL_USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
+
+/** Where an unquoted value ends: after `=` at a parameter or word boundary, after `:` at the end of the line or item. */
+const EQUALS_VALUE_END = /[\s&;,"'<>\\)}\]]/;
+const COLON_VALUE_END = /[\r\n,;"'<>\\}\]]/;
+
+function endOf(text: string, from: number, stop: RegExp): number {
+  let i = from;
+  while (i < text.length && !stop.test(text[i] as string)) i++;
+  return i;
+}
+
+/** The [start, end) of a quoted value's content starting at `start` (on its quote; `\"` too); to the end of the text when it is cut. */
+function quotedContent(text: string, start: number): [number, number] {
+  if (text[start] === '\\') {
+    const close = text.indexOf(`\\${text[start + 1] as string}`, start + 2);
+    const stringEnd = text.indexOf('"', start + 2);
+    const end = close < 0 ? (stringEnd < 0 ? text.length : stringEnd) : close;
+    return [start + 2, end];
+  }
+  const quote = text[start];
+  let i = start + 1;
+  while (i < text.length && text[i] !== quote) i += text[i] === '\\' ? 2 : 1;
+  return [start + 1, Math.min(i, text.length)];
+}
+
+/** Replaces the given [start, end) ranges (in order, not overlapping) with `[redacted]`, or with what `replacement` gives. */
+function replaceRanges(text: string, ranges: readonly (readonly [number, number, string?])[]): string {
+  if (ranges.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const [start, end, replacement] of ranges) {
+    out += text.slice(from, start) + (replacement ?? REDACTED);
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+function redactNamedValues(text: string): string {
+  const ranges: [number, number, string?][] = [];
+  NAMED_VALUE.lastIndex = 0;
+  for (let match = NAMED_VALUE.exec(text); match; match = NAMED_VALUE.exec(text)) {
+    const v = match.index + match[0].length;
+    if (!isSecretName(match[2] as string)) continue;
+    const c = text[v];
+    let range: [number, number, string?] | null = null;
+    if (c === '"' || c === "'" || (c === '\\' && (text[v + 1] === '"' || text[v + 1] === "'"))) range = quotedContent(text, v);
+    else if ((c === '{' || c === '[') && match[1] !== '\\"') range = [v, valueEnd(text, v), match[1] === '"' ? `"${REDACTED}"` : REDACTED];
+    else range = [v, endOf(text, v, match[3] === '=' ? EQUALS_VALUE_END : COLON_VALUE_END)];
+    if (range[1] > range[0]) {
+      ranges.push(range);
+      NAMED_VALUE.lastIndex = range[1];
+    }
+  }
+  return replaceRanges(text, ranges);
+}
+
+/** Each match of `pattern` whose `name` is secret: its value, from the match's end to `end`, is redacted. */
+function redactAfter(text: string, pattern: RegExp, end: (from: number) => number): string {
+  const ranges: [number, number][] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    if (!isSecretName(match[1] as string)) continue;
+    const from = match.index + match[0].length;
+    const to = end(from);
+    if (text.slice(from, to).trim() !== '') ranges.push([from, to]);
+    pattern.lastIndex = Math.max(to, pattern.lastIndex);
+  }
+  return replaceRanges(text, ranges);
+}
+
+/**
+ * Best-effort redaction of any text by key name: what {@link redactBody} does to a body that
+ * is not strict JSON or a form (JSON with a trailing comma, `NaN` or a BOM, NDJSON, JS-object
+ * style, YAML, XML, multipart, a body cut short), and to the string values of one that is
+ * (a URL with `?token=…`, `"Authorization: Bearer …"`, JSON escaped inside a string). Only
+ * values are replaced; a text without a secret is returned unchanged.
+ */
+export function redactText(text: string): string {
+  let out = redactNamedValues(text);
+  out = redactAfter(out, XML_ELEMENT, (from) => {
+    const next = out.indexOf('<', from);
+    return next < 0 ? out.length : next;
+  });
+  out = redactAfter(out, MULTIPART_PART, (from) => {
+    const boundary = /\r?\n--/.exec(out.slice(from));
+    return boundary ? from + boundary.index : out.length;
+  });
+  out = out.replace(SCHEME_CREDENTIAL, (whole, credential: string) => whole.slice(0, whole.length - credential.length) + REDACTED);
+  return out.replace(URL_USER_INFO, (_whole, scheme: string) => `${scheme}${REDACTED}@`);
+}
+
+/** `a=1&b=2`: what a form-encoded body looks like (no spaces or line breaks, a field name before each `=`). */
+const FORM_BODY = /^[\w.~%+[\]-]+=[^&\s]*(?:&[\w.~%+[\]-]+=?[^&\s]*)*$/;
+
+/** What a recording or a log shows instead of a body it cannot keep: the reason, in brackets. */
+export function withheldBody(reason: string): string {
+  return `[body withheld: ${reason}]`;
+}
+
+/** NUL or U+FFFD (what decoding puts for bytes that are not UTF-8): binary data, which no text scan can redact. */
+function isText(body: string): boolean {
+  return !body.includes('\u0000') && !body.includes('\uFFFD');
+}
 
 /**
  * Redacts credential values in a request body: JSON values under a secret key at any depth
- * (formatting kept, only the values replaced), or secret fields of a form-encoded body
- * (`api_key=…&password=…`, by its Content-Type or its shape). Any other body, and a body
- * without secrets, is returned unchanged, byte for byte.
+ * (formatting kept, only the values replaced), secret fields of a form-encoded body
+ * (`api_key=…&password=…`, by its Content-Type or its shape), and in any other text, values
+ * by key name as far as {@link redactText} finds them. A body that is not text is withheld
+ * ({@link withheldBody}). A body without secrets is returned unchanged, byte for byte.
  */
 export function redactBody(body: string | null, contentType = ''): string | null {
   if (body === null) return null;
-  if (isJson(body)) return redactJson(body);
-  if (/^\s*application\/x-www-form-urlencoded/i.test(contentType) || FORM_BODY.test(body.trim())) return redactParams(body);
-  return body;
+  if (!isText(body)) return withheldBody(`${body.length} characters that are not text (binary data cannot be checked for secrets)`);
+  if (isJson(body)) return redactText(redactJson(body));
+  if (/^\s*application\/x-www-form-urlencoded/i.test(contentType) || FORM_BODY.test(body.trim())) return redactText(redactParams(body));
+  return redactText(body);
 }
 
 /** A request as it may be written to disk or a log: URL, headers and body redacted. */

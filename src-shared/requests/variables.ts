@@ -138,9 +138,11 @@ function substituteInJson(text: string, valueOf: (name: string) => string | unde
 export function maskSecrets(text: string, secrets: readonly { name: string; value: string }[]): string {
   let out = text;
   const ordered = [...secrets].filter((s) => s.value !== '').sort((a, b) => b.value.length - a.value.length);
-  for (const { name, value } of ordered) {
-    const forms = new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]);
-    for (const form of forms) out = out.split(form).join(`{{${name}}}`);
-  }
+  for (const { name, value } of ordered) for (const form of secretForms(value)) out = out.split(form).join(`{{${name}}}`);
   return out;
+}
+
+/** The ways a secret value appears in what is sent or echoed: as written, percent-encoded, escaped as JSON string content. */
+export function secretForms(value: string): string[] {
+  return [...new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])];
 }

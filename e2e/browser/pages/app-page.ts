@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, type Download, type Locator, type Page } from '@playwright/test';
-import type { ViewId } from '../../../src-renderer/app/types';
+import type { ViewId } from '../../../src-renderer/model/types';
 import { TEST_IDS } from '../../../src-renderer/testids';
 
 /** Where every run leaves its screenshots of the main views (gitignored). */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { ProxyExchange } from '../../../src-shared/contract/payloads';
+import type { ProxyExchange, SessionState } from '../../../src-shared/contract/payloads';
 import { createDefaultSessionService } from '../../hosts/default-service';
 import { parse, parsePort } from '../args';
 import { UsageError, type Command } from '../io';
@@ -7,6 +7,8 @@ import { terminalSafe } from '../../../src-shared/text/terminal';
 
 /** Where `proxy` writes its recordings unless told otherwise. */
 export const DEFAULT_PROXY_RECORD_DIR = 'proxy-recordings';
+
+const ENDED: ReadonlySet<SessionState> = new Set(['complete', 'stopped', 'failed']);
 
 /**
  * `proxy --listen PORT --target URL [--record-dir DIR]`: a reverse proxy on 127.0.0.1 between a
@@ -24,8 +26,23 @@ export const proxy: Command = async (args, io) => {
   const service = createDefaultSessionService();
   const printed = new Set<number>();
   const recordings = new Map<string, string>();
+  const closing = new Set<string>();
   service.onSessionsChanged((list) => {
-    for (const s of list) if (s.recordingPath) recordings.set(s.id, s.recordingPath);
+    for (const s of list) {
+      if (s.recordingPath) recordings.set(s.id, s.recordingPath);
+      // Nobody views a session here: once its recording is written it is closed, so its spool
+      // files, descriptors and memory go (a paused run stays open for its tool_results leg).
+      if (ENDED.has(s.state) && !s.awaitingTools && !closing.has(s.id)) {
+        closing.add(s.id);
+        queueMicrotask(() => void service.closeSession({ sessionId: s.id }).finally(() => closing.delete(s.id)));
+      }
+    }
+  });
+  // A session that cannot keep its stream (the temp folder is full) fails its recording, which
+  // says so in its last record; the user hears it here, not only from the file.
+  service.onError((error) => {
+    const recording = error.sessionId ? recordings.get(error.sessionId) : undefined;
+    io.stderr(`${terminalSafe(`error: ${recording ? `the recording ${recording} is incomplete: ` : ''}${error.message}`, { multiline: false })}\n`);
   });
   service.onProxyChanged((state) => {
     for (const e of state?.exchanges ?? []) {
@@ -41,6 +58,10 @@ export const proxy: Command = async (args, io) => {
     io.stdout(`Proxy on ${state.url} → ${state.target}; event streams recorded in ${recordDir}\nPoint the frontend at the proxy URL. Press Ctrl-C to stop.\n`);
     await io.interrupted;
   } finally {
+    // Stop forwarding at once, then finish every recording together: each ends with a sync to
+    // disk, which a busy disk can make slow, and one after the other they would add up.
+    await service.stopProxy();
+    await Promise.all((await service.listSessions()).map((s) => service.closeSession({ sessionId: s.id })));
     await service.dispose();
   }
   return 0;

@@ -12,6 +12,7 @@ describe('stream-inspector serve', () => {
     expect(url).not.toBe('');
     expect(io.out()).toContain('(sse, 1 leg)');
     expect(io.out()).toContain('re-chunked to one byte per write');
+    expect(io.out()).toContain('Web pages of other origins may not read it');
 
     const response = await fetch(`${url}/agent/run`, { method: 'POST', body: '{"user_prompt":"hi"}' });
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -28,10 +29,28 @@ describe('stream-inspector serve', () => {
     [['--rechunk', '0'], '--rechunk takes N (bytes, 1 or more) or byte'],
     [['--port', 'http'], '--port takes a number from 0 to 65535'],
     [['--har-entry', 'x'], '--har-entry takes an entry number'],
+    [['--allow-origin', 'localhost:5173'], "--allow-origin takes an origin such as http://localhost:5173 (or * for any page), not 'localhost:5173'"],
+    [['--allow-origin', 'http://localhost:5173/app'], '--allow-origin takes an origin'],
   ])('rejects %j with a usage error', async (args, message) => {
     const io = memoryIo();
     expect(await main(['serve', fixturePath('frontend_tools.raw.sse'), ...args], io)).toBe(2);
     expect(io.err()).toContain(message);
+  });
+
+  test('--allow-origin lets the pages of that origin read the replay, and no other', async () => {
+    const { io, ready, interrupt } = servingIo();
+    const exit = main(['serve', fixturePath('frontend_tools.raw.sse'), '--port', '0', '--speed', 'fast', '--allow-origin', 'http://localhost:5173'], io);
+    await ready;
+    const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? '';
+    expect(io.out()).toContain('Web pages of http://localhost:5173 may read it');
+    const allowed = await fetch(`${url}/agent/run`, { headers: { origin: 'http://localhost:5173' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    await allowed.arrayBuffer();
+    const other = await fetch(`${url}/agent/run`, { headers: { origin: 'http://127.0.0.1:9999' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    await other.arrayBuffer();
+    interrupt();
+    expect(await exit).toBe(0);
   });
 
   test('reports a file that is not a source, naming what was expected', async () => {

@@ -29,20 +29,37 @@ function parseHarEntry(value: string | undefined): number[] | undefined {
   return value.split(',').map(Number);
 }
 
+/** `--allow-origin`: `*` or an origin such as http://localhost:5173 (scheme, host and port, nothing else). */
+function parseAllowOrigins(values: string[] | undefined): string[] {
+  return (values ?? []).map((value) => {
+    if (value === '*') return value;
+    let origin: string | null = null;
+    try {
+      origin = new URL(value).origin;
+    } catch {
+      // Reported below.
+    }
+    if (origin === null || origin === 'null' || origin !== value.replace(/\/$/, '')) throw new UsageError(`--allow-origin takes an origin such as http://localhost:5173 (or * for any page), not '${value}'`);
+    return origin;
+  });
+}
+
 /** Serves a recording (or any importable file) as a live SSE endpoint until interrupted. */
 export const serve: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { port: { type: 'string' }, speed: { type: 'string' }, rechunk: { type: 'string' }, 'har-entry': { type: 'string' } });
+  const { values, positionals } = parse(args, { port: { type: 'string' }, speed: { type: 'string' }, rechunk: { type: 'string' }, 'har-entry': { type: 'string' }, 'allow-origin': { type: 'string', multiple: true } });
   if (positionals.length !== 1 || !positionals[0] || positionals[0] === '-') throw new UsageError('expected exactly one FILE (a recording, capture, envelope file or HAR)');
   const file = positionals[0];
   const speed = parseSpeed(values.speed);
   const rechunk = parseRechunk(values.rechunk);
   const harEntry = parseHarEntry(values['har-entry']);
+  const allowOrigins = parseAllowOrigins(values['allow-origin']);
   const server = await startReplayServer({
     path: resolve(io.cwd, file),
     port: parsePort(values.port, DEFAULT_REPLAY_PORT),
     speed,
     ...(rechunk !== undefined ? { rechunk } : {}),
     ...(harEntry ? { open: { harEntry } } : {}),
+    allowOrigins,
   });
   const { source } = server;
   const continuations = source.legs.length - 1;
@@ -52,6 +69,7 @@ export const serve: Command = async (args, io) => {
     `Replaying ${file} (${source.kind}, ${source.legs.length} leg${source.legs.length === 1 ? '' : 's'}) on ${server.url}`,
     `  GET or POST ${server.url}/agent/run (any path)   leg 0, ${pacing}, ${cutting}`,
     continuations > 0 ? `  POST ${server.url}/agent/tool_results         the next recorded continuation (${continuations})` : '  (no continuation legs: POST /agent/tool_results answers 409)',
+    allowOrigins.length === 0 ? '  Web pages of other origins may not read it (--allow-origin ORIGIN to let one)' : `  Web pages of ${allowOrigins.includes('*') ? 'any origin' : allowOrigins.join(', ')} may read it`,
     ...source.diagnostics.map((d) => `  ${d.severity}: ${d.message}`),
   ];
   return serveUntilInterrupted(io, endpoints, server);

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { redactUrl } from '../../../src-shared/recording/redact';
+import { redactBody, redactUrl } from '../../../src-shared/recording/redact';
 import type { Failure } from '../../../src-shared/contract/payloads';
 import type { EndFacts } from '../../../src-shared/pipeline/end-status';
 
@@ -96,9 +96,14 @@ export function httpStatusFailure(status: number, statusText: string, contentTyp
     message: `HTTP ${status}${text ? ` ${text}` : ''}: ${hint}. No stream was decoded${body ? '; the response body is shown' : ''}.`,
     status,
     contentType,
-    body,
+    body: shownBody(body, contentType),
     bodyTruncated,
   };
+}
+
+/** A rejected response's body as the failure shows it: what the server sent, with secrets redacted by name (a redirect page quoting `?token=…`). */
+function shownBody(body: string, contentType: string): string {
+  return redactBody(body, contentType) ?? '';
 }
 
 /**
@@ -124,7 +129,7 @@ export function contentTypeFailure(status: number, contentType: string, body: st
     message: `Expected a text/event-stream response but got ${got} (HTTP ${status}). It was not decoded as a stream.${hint} The body is shown; use "accept any content type" to decode it anyway.`,
     status,
     contentType,
-    body,
+    body: shownBody(body, contentType),
     bodyTruncated,
   };
 }

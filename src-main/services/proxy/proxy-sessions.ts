@@ -14,7 +14,8 @@ export interface ExternalSession {
 
 export interface ExternalLeg {
   response(head: RecordedResponse): void;
-  chunk(bytes: Uint8Array, receivedAt: number): void;
+  /** Returns a promise while the session cannot take more yet (its recording is behind): read on when it resolves. */
+  chunk(bytes: Uint8Array, receivedAt: number): Promise<void> | undefined;
   end(end: LegEndInfo): void;
 }
 
@@ -35,6 +36,9 @@ export interface RecordingProxy {
   state(): ProxyState;
   close(): Promise<void>;
 }
+
+/** Bytes of a stream held while its session opens; past this the proxy stops reading the server until it is open. */
+const MAX_EARLY_BYTES = 64 * 1024;
 
 /** Exchanges kept for the list; older ones drop off. */
 export const MAX_LISTED_EXCHANGES = 500;
@@ -60,7 +64,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     url: proxy?.url ?? '',
     target: redactUrl(target.href),
     ...(options.recordDir !== undefined ? { recordDir: options.recordDir } : {}),
-    exchanges: exchanges.map((e) => ({ ...e })),
+    // The list and the CLI's lines show paths: a `?token=…` in one is redacted there (docs/security.md).
+    exchanges: exchanges.map((e) => ({ ...e, path: redactUrl(e.path) })),
   });
 
   /** The session a tool-results POST continues: the paused one waiting on the body's agent_uuid. */
@@ -78,6 +83,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   const streamTap = (request: RecordedRequest, response: RecordedResponse, exchange: ProxyExchange): ExchangeTap => {
     // Chunks that pass before the session is open (it opens a recording file) wait here.
     const early: { bytes: Uint8Array; at: number }[] = [];
+    let earlyBytes = 0;
     let ended: LegEndInfo | null = null;
     let leg: ExternalLeg | null = null;
     const continued = continuationOf(request);
@@ -105,7 +111,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         options.onChanged(state());
         leg = opened.startLeg(continued ? 'tool-results' : 'run', request);
         leg.response(response);
-        for (const c of early.splice(0)) leg.chunk(c.bytes, c.at);
+        // At most MAX_EARLY_BYTES and a read: a recording that falls behind holds the next read back.
+        for (const c of early.splice(0)) void leg.chunk(c.bytes, c.at);
         if (ended) finishLeg(ended);
       },
       (error: unknown) => {
@@ -118,10 +125,13 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     return {
       chunk(bytes, at) {
         // The proxy reuses no buffer, but a copy keeps the session independent of Node's pool.
-        if (dropped) return;
+        if (dropped) return undefined;
         const copy = bytes.slice();
-        if (leg) leg.chunk(copy, at);
-        else early.push({ bytes: copy, at });
+        if (leg) return leg.chunk(copy, at);
+        early.push({ bytes: copy, at });
+        earlyBytes += copy.byteLength;
+        // The recording is still being created: past a bound, the server waits for it.
+        return earlyBytes > MAX_EARLY_BYTES ? opening.then(() => undefined, () => undefined) : undefined;
       },
       end(outcome) {
         const end: LegEndInfo =

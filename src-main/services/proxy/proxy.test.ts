@@ -10,14 +10,21 @@ import type { ProxyState, SessionSummary } from '../../../src-shared/contract/pa
 import { decodeBytes } from '../../../src-shared/pipeline/session-decoder';
 import { untilSettled } from '../../cli/commands/record';
 import { readFixture } from '../../testing/fixtures';
+import { retainedHeap } from '../../testing/memory';
 import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '../connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../demo-agent/index';
 import { readAll } from '../demo-agent/testing/http';
 import { openSource } from '../importers';
+import { createRecorder, openFileSink } from '../recording/recorder';
 import { createDefaultSessionService } from '../../hosts/default-service';
+import { MAX_BACKLOG_BYTES } from '../sessions/recorder-port';
+import { createSessionService } from '../sessions/session-service';
+import { MAX_OPEN_PROXY_SESSIONS } from '../sessions/sources/external-session';
 import type { SessionService } from '../sessions/session-service';
 
 const CANARY = 'canary-proxy-5c1e';
+/** How long the memory soak streams; PROXY_SOAK_SECONDS=120 for the long run. */
+const SOAK_SECONDS = Number(process.env['PROXY_SOAK_SECONDS'] ?? 3);
 let dir: string;
 let service: SessionService;
 let agent: DemoAgent | undefined;
@@ -78,7 +85,8 @@ describe('recording proxy', () => {
     expect(server.requests[0]!.headers['authorization']).toBe(`Bearer ${CANARY}`);
     expect(server.requests[0]!.headers['host']).toBe(`127.0.0.1:${server.port}`);
 
-    const summary = await settledSessionOf(`/agent/run?token=${CANARY}`);
+    // The list shows the path with its token redacted.
+    const summary = await settledSessionOf('/agent/run?token=[redacted]');
     expect(summary).toMatchObject({ state: 'complete', bytes: expected.length, envelopes: 3 });
     const raw = await service.getRawBytes({ sessionId: summary.id, leg: 0, byteStart: 0, byteEnd: expected.length });
     expect(Buffer.from(raw.base64, 'base64').equals(Buffer.from(expected))).toBe(true);
@@ -252,5 +260,114 @@ describe('recording proxy', () => {
     response.resume();
     await once(response, 'end');
     expect(received).toBe(TOTAL);
+  });
+
+  it('a recording on a slow disk holds the server back instead of queueing the stream, and stopping waits for no backlog', async () => {
+    // Mostly an SSE comment, which the decoder skips quickly: the disk, not decoding, is what holds the stream back.
+    const event = (n: number): string => `: ${'x'.repeat(64 * 1024)}\ndata: {"type":"text","agent":"a","final":false,"delta":"${n}"}\n\n`;
+    const total = 48 * 1024 * 1024;
+    let sent = 0;
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (let n = 0; sent < total && !res.destroyed; n++) {
+        const part = event(n);
+        sent += part.length;
+        if (!res.write(part)) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      res.end();
+    });
+    // A disk that takes nothing but the file's header until it is opened.
+    let open = (): void => undefined;
+    const disk = new Promise<void>((resolve) => (open = resolve));
+    let writes = 0;
+    await service.dispose();
+    service = createSessionService({
+      openSource,
+      createRecorder: (path, options) =>
+        createRecorder(path, {
+          ...options,
+          openSink: async (file) => {
+            const sink = await openFileSink(file);
+            return { write: async (data) => (writes++ > 0 && (await disk), sink.write(data)), close: () => sink.close() };
+          },
+        }),
+    });
+    const state = await proxyTo(server.url);
+    const response = await new Promise<IncomingMessage>((resolve) => httpRequest(`${state.url}/agent/run`, resolve).end());
+    let received = 0;
+    response.on('data', (c: Buffer) => (received += c.length));
+    // Until the stream stalls (the disk holds it back) or the server has sent all of it.
+    for (let last = -1, t = 0; received !== last && sent < total && t < 10_000; t += 500) {
+      last = received;
+      await sleep(500);
+    }
+    // What the server got out: the recording's backlog (base64 takes 4/3 of the bytes), the
+    // socket buffers of both hops and one read each; never the stream.
+    expect(received).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(MAX_BACKLOG_BYTES + 12 * 1024 * 1024);
+    open();
+    const stopping = performance.now();
+    await service.dispose();
+    expect(performance.now() - stopping).toBeLessThan(2000);
+  });
+
+  it(`keeps at most ${MAX_OPEN_PROXY_SESSIONS} proxied sessions open: a stream past that passes unrecorded, saying why`, async () => {
+    const stream = 'data: {"type":"text","agent":"a","final":true,"delta":"x"}\n\ndata: [DONE]\n\n';
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(stream);
+    });
+    const state = await proxyTo(server.url, false);
+    const run = async (path: string): Promise<string> => new TextDecoder().decode((await readAll(await fetch(`${state.url}${path}`))).bytes);
+    for (let i = 0; i < MAX_OPEN_PROXY_SESSIONS; i++) await run(`/run/${i}`);
+    while ((await service.listSessions()).length < MAX_OPEN_PROXY_SESSIONS) await sleep(5);
+    // One too many: the client still gets every byte; the list says why it has no session.
+    expect(await run('/one-too-many')).toBe(stream);
+    const refused = async (path: string) => {
+      for (;;) {
+        const exchange = (await service.getProxy())!.exchanges.find((e) => e.path === path);
+        if (exchange?.error !== undefined || exchange?.sessionId !== undefined) return exchange;
+        await sleep(5);
+      }
+    };
+    expect(await refused('/one-too-many')).toMatchObject({ error: `Not recorded: ${MAX_OPEN_PROXY_SESSIONS} proxied sessions are open; close some to record more` });
+    expect(await service.listSessions()).toHaveLength(MAX_OPEN_PROXY_SESSIONS);
+    // Closing one makes room.
+    await service.closeSession({ sessionId: (await service.listSessions())[0]!.id });
+    await run('/after-closing');
+    expect((await refused('/after-closing'))?.sessionId).toBeDefined();
+  });
+
+  it(`memory soak: a stream pouring through for ${SOAK_SECONDS} s keeps a fixed backlog and a live session's index, and gives it all back when closed`, { timeout: 60_000 + SOAK_SECONDS * 2000 }, async () => {
+    // Short text blocks, each closed by its final chunk: what stays is the session's index, not open content.
+    const AGENT = '11111111-1111-4111-8111-111111111111';
+    const block = Array.from({ length: 20 }, (_, i) => `data: {"type":"text","agent":"${AGENT}","final":${i === 19},"delta":"${i === 19 ? '' : 'word '}"}\n\n`).join('');
+    const burst = Buffer.from(block.repeat(50));
+    const until = performance.now() + SOAK_SECONDS * 1000;
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      while (!res.destroyed && performance.now() < until) if (!res.write(burst)) await new Promise((r) => res.once('drain', r));
+      res.end('data: [DONE]\n\n');
+    });
+    const state = await proxyTo(server.url);
+    const baseline = retainedHeap();
+    const response = await new Promise<IncomingMessage>((resolve) => httpRequest(`${state.url}/agent/run`, resolve).end());
+    response.resume();
+    let peak = 0;
+    const ended = once(response, 'end');
+    while (performance.now() < until) {
+      await sleep(500);
+      peak = Math.max(peak, retainedHeap() - baseline);
+    }
+    await ended;
+    const summary = await settledSessionOf('/agent/run');
+    expect(summary.state).toBe('complete');
+    // Bounded: the recording's backlog and write buffer (fixed), and per envelope what a live
+    // session keeps, about 20–24 B of index plus the blocks' records (docs/performance.md); a
+    // copy of each event's line or chunk would be over 100 B.
+    expect(summary.envelopes).toBeGreaterThan(10_000);
+    expect(peak).toBeLessThan(MAX_BACKLOG_BYTES + 4 * 1024 * 1024 + 64 * summary.envelopes);
+    await service.closeSession({ sessionId: summary.id });
+    expect(retainedHeap() - baseline).toBeLessThan(8 * 1024 * 1024);
   });
 });

@@ -1,27 +1,27 @@
-import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpAgent, createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { withheldBody } from '../../../src-shared/recording/redact';
 import type { HeaderList, RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
+import { forwardHeaders, resolveRequestTarget } from './request-target';
 
 /**
  * A reverse proxy on 127.0.0.1 that forwards every request to one target unchanged and streams
  * every response back as it arrives. It is what a frontend under test talks to instead of its
  * agent server, so the inspector sees exactly what the frontend receives.
  *
- * Bytes are piped (`upstream.pipe(client)`): a chunk is written to the client as soon as it is
- * read, and when the client's socket buffer is full the pipe pauses the upstream read, so a
- * slow frontend slows the server instead of growing memory. Observers (`tap`) only look at the
- * chunks on their way; they never hold the stream up.
+ * A chunk is written to the client as soon as it is read, and when the client's socket buffer
+ * is full the upstream read pauses, so a slow frontend slows the server instead of growing
+ * memory. Observers (`tap`) look at the chunks after the client got them; one that falls behind
+ * (a recording on a slow disk) pauses the read the same way instead of queueing.
  */
-
-/** Hop-by-hop headers (RFC 9110 §7.6.1): they belong to one connection and are not forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
 /** Request bodies kept for the recording (the whole body is always forwarded). */
 export const MAX_RECORDED_BODY = 1024 * 1024;
 
 export interface ExchangeTap {
-  chunk(bytes: Uint8Array, receivedAt: number): void;
+  /** Returns a promise when the observer cannot keep up (a recording behind the stream): the server is not read until it resolves. */
+  chunk(bytes: Uint8Array, receivedAt: number): Promise<void> | undefined;
   /** The response ended (`done`), failed upstream (`error`) or the client went away (`aborted`). */
   end(outcome: { reason: 'done' | 'error' | 'aborted'; message?: string }): void;
 }
@@ -70,24 +70,47 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
   const now = options.now ?? (() => Date.now());
   const secure = target.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const basePath = target.pathname.replace(/\/$/, '');
   let nextId = 1;
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const exchange: ProxyExchange = { id: nextId++, method: req.method ?? 'GET', path: req.url ?? '/', startedAt: now(), bytes: 0 };
     options.onExchange?.(exchange);
+    // A client that goes away mid-body, or a socket error, must not become an uncaught 'error'.
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    const forward = resolveRequestTarget(target, exchange.path);
+    if ('refused' in forward) {
+      refuse(res, exchange, forward.refused);
+      return;
+    }
     const headers = forwardHeaders(req.rawHeaders);
     headers.push(['host', target.host]);
-    const url = new URL(`${basePath}${exchange.path.startsWith('/') ? exchange.path : `/${exchange.path}`}`, target.origin);
     const body: Buffer[] = [];
     let bodyBytes = 0;
     req.on('data', (chunk: Buffer) => {
       if (bodyBytes < MAX_RECORDED_BODY) body.push(chunk.subarray(0, MAX_RECORDED_BODY - bodyBytes));
       bodyBytes += chunk.length;
     });
-    const upstream = (secure ? httpsRequest : httpRequest)(url, { method: exchange.method, headers: toOutgoing(headers), agent });
+    // The path goes upstream as the client wrote it; the host and port are the target's, never the client's.
+    let upstream: ClientRequest;
+    try {
+      upstream = (secure ? httpsRequest : httpRequest)({
+        protocol: target.protocol,
+        hostname: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port,
+        path: forward.path,
+        method: exchange.method,
+        headers: toOutgoing(headers),
+        agent,
+      });
+    } catch (error) {
+      // Node refuses to send it (a header value it will not write): the client hears why.
+      refuse(res, exchange, `The proxy could not forward this request: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
     let tap: ExchangeTap | null = null;
     let ended = false;
+    let responded = false;
     const finish = (reason: 'done' | 'error' | 'aborted', message?: string): void => {
       if (ended) return;
       ended = true;
@@ -96,8 +119,24 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
       tap?.end(message === undefined ? { reason } : { reason, message });
       options.onExchange?.(exchange);
     };
+    /** The exchange failed before its response was relayed: 502 with the reason, or a cut if the head went out. */
+    const failWith = (message: string): void => {
+      finish('error', message);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      exchange.status = 502;
+      res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`${message}\n`);
+    };
+    const brokeOff = (error?: NodeJS.ErrnoException): void => {
+      finish('error', `The server's response broke off${error?.code === 'ECONNRESET' ? ': the connection was reset' : error ? `: ${error.message}` : ''}`);
+      res.destroy();
+    };
 
-    upstream.on('response', (upstreamRes) => {
+    const relay = (upstreamRes: IncomingMessage): void => {
+      responded = true;
       const responseHeaders = forwardHeaders(upstreamRes.rawHeaders);
       exchange.status = upstreamRes.statusCode ?? 502;
       const contentType = upstreamRes.headers['content-type'];
@@ -108,38 +147,58 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
       res.socket?.setNoDelay(true);
       const recorded: RecordedRequest = {
         method: exchange.method,
-        url: url.href,
+        url: forward.url.href,
         headers: headers.filter(([name]) => name !== 'host'),
-        body: bodyBytes === 0 ? null : Buffer.concat(body).toString('utf8'),
+        // A cut body could not be redacted reliably (it may end inside a secret): it is withheld, saying so.
+        body: bodyBytes === 0 ? null : bodyBytes > MAX_RECORDED_BODY ? withheldBody(`${bodyBytes} bytes, over the ${MAX_RECORDED_BODY} bytes the proxy keeps of a request body; it was forwarded whole`) : Buffer.concat(body).toString('utf8'),
       };
       tap = options.onResponse?.(recorded, { status: exchange.status, statusText: upstreamRes.statusMessage ?? '', headers: responseHeaders }, exchange) ?? null;
       options.onExchange?.(exchange);
-      // Piped first: each chunk goes to the client before any observer sees it.
-      upstreamRes.pipe(res);
+      // The server is read while both the client and the observer keep up: a full client socket
+      // or a recording behind the stream pauses the read, and TCP slows the server down.
+      let holds = 0;
+      const hold = (): void => {
+        if (holds++ === 0) upstreamRes.pause();
+      };
+      const release = (): void => {
+        if (--holds === 0) upstreamRes.resume();
+      };
       upstreamRes.on('data', (chunk: Buffer) => {
         exchange.bytes += chunk.length;
-        tap?.chunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length), now());
+        // Written first: each chunk goes to the client before any observer sees it.
+        if (!res.write(chunk)) {
+          hold();
+          res.once('drain', release);
+        }
+        const wait = tap?.chunk(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length), now());
+        if (wait) {
+          hold();
+          void wait.then(release);
+        }
       });
-      upstreamRes.on('end', () => finish('done'));
-      upstreamRes.on('error', (error) => {
-        finish('error', `The server's response broke off: ${error.message}`);
-        res.destroy();
+      upstreamRes.on('end', () => {
+        res.end();
+        finish('done');
       });
-      upstreamRes.on('aborted', () => {
-        finish('error', "The server's response broke off");
-        res.destroy();
-      });
+      upstreamRes.on('error', brokeOff);
+      upstreamRes.on('aborted', () => brokeOff());
+    };
+    upstream.on('response', (upstreamRes) => {
+      try {
+        relay(upstreamRes);
+      } catch (error) {
+        // A head Node will not send on (a status outside 100–999): the exchange fails, the proxy stays up.
+        upstreamRes.destroy();
+        failWith(`The server's response could not be forwarded: ${error instanceof Error ? error.message : String(error)}`);
+      }
     });
     upstream.on('error', (error) => {
-      const message = `The proxy could not reach ${target.origin}: ${error.message}`;
-      finish('error', message);
-      if (!res.headersSent) {
-        exchange.status = 502;
-        res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end(`${message}\n`);
-      } else {
-        res.destroy();
+      // After the head, an error is the response breaking off (a reset), not an unreachable server.
+      if (responded) {
+        brokeOff(error);
+        return;
       }
+      failWith(`The proxy could not reach ${target.origin}: ${error.message}`);
     });
     // The client went away: stop reading the server too.
     res.on('close', () => {
@@ -151,7 +210,25 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
     req.pipe(upstream);
   };
 
-  const server = createServer(handle);
+  /** Answers a request the proxy will not forward: 400, saying why; listed like any exchange. */
+  const refuse = (res: ServerResponse, exchange: ProxyExchange, message: string): void => {
+    exchange.status = 400;
+    exchange.endedAt = now();
+    exchange.error = message;
+    options.onExchange?.(exchange);
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+    res.end(`${message}\n`);
+  };
+
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch (error) {
+      // Nothing a client sends may throw out of the handler (it would end the process).
+      if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+      res.end(`The proxy could not forward this request: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => {
@@ -170,18 +247,6 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
         server.close(() => resolve());
       }),
   };
-}
-
-/** Raw header pairs as received (names and order kept), less the hop-by-hop ones and Host. */
-function forwardHeaders(raw: readonly string[]): HeaderList {
-  const out: HeaderList = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || lower === 'host') continue;
-    out.push([name, raw[i + 1]!]);
-  }
-  return out;
 }
 
 /** Header pairs as Node's outgoing form, repeated names kept (Set-Cookie). */

@@ -5,7 +5,7 @@ import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { openConnection, wallClock, type ConnectionDeps } from '../connection/connection';
 import { droppedBytesOf } from '../connection/failures';
 import type { BuiltRequest } from '../connection/request-spec';
-import { recordedOutcome, RECORDING_FLUSH_MS } from '../sessions/recorder-port';
+import { MAX_BACKLOG_BYTES, recordedOutcome, RECORDING_FLUSH_MS } from '../sessions/recorder-port';
 import { createCountingSession, type CountedSession } from './counting-session';
 import { createRecorder, RECORDING_TOOL, type RecorderOptions } from './recorder';
 
@@ -45,11 +45,7 @@ export interface LiveRecording {
   stop(): void;
 }
 
-/**
- * How many bytes of records may wait for the disk before the stream is paused. A loaded
- * disk writes slower than loopback delivers; without a bound the records queue in memory.
- */
-export const MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
+export { MAX_BACKLOG_BYTES };
 
 /** How the connection's end reads as a live session's outcome (as in src-main/services/sessions). */
 function outcomeOf(state: LiveRecordingResult['state'], failure: Failure | undefined): EndFacts['outcome'] {

@@ -80,7 +80,8 @@ describe('replay server', () => {
     expect(run.headers.get('x-upstream')).toBe('kept');
     expect(run.headers.get('content-length')).toBeNull();
     expect(run.headers.get('set-cookie')).toBeNull();
-    expect(run.headers.get('access-control-allow-origin')).toBe('*');
+    // No page of another origin may read it unless the user allowed one.
+    expect(run.headers.get('access-control-allow-origin')).toBeNull();
     expect((await body(run)).equals(RUN)).toBe(true);
 
     const resume = await post(`${server.url}/agent/tool_results`, '{"agent_uuid":"x","tool_results":[]}');
@@ -101,9 +102,34 @@ describe('replay server', () => {
     expect(requests).toEqual([0, 1, 0, 1]);
   });
 
-  it('answers a CORS preflight and refuses other methods', async () => {
-    const server = await serve();
-    const preflight = await fetch(`${server.url}/agent/run`, { method: 'OPTIONS' });
+  it('lets pages read it only from the origins the user allowed', async () => {
+    const page = 'http://localhost:5173';
+    const closed = await serve();
+    const fromPage = { method: 'POST', headers: { origin: page } };
+    const refused = await fetch(`${closed.url}/agent/run`, fromPage);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    await body(refused);
+    const preflightRefused = await fetch(`${closed.url}/agent/run`, { method: 'OPTIONS', headers: { origin: page } });
+    expect(preflightRefused.headers.get('access-control-allow-origin')).toBeNull();
+
+    const open = await serve({ allowOrigins: [page] });
+    const allowed = await fetch(`${open.url}/agent/run`, fromPage);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(page);
+    expect(allowed.headers.get('vary')).toContain('Origin');
+    await body(allowed);
+    const other = await fetch(`${open.url}/agent/run`, { method: 'POST', headers: { origin: 'http://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    await body(other);
+
+    const any = await serve({ allowOrigins: ['*'] });
+    const anyPage = await fetch(`${any.url}/agent/run`, { method: 'POST', headers: { origin: 'http://evil.example' } });
+    expect(anyPage.headers.get('access-control-allow-origin')).toBe('*');
+    await body(anyPage);
+  });
+
+  it('answers a CORS preflight from an allowed origin and refuses other methods', async () => {
+    const server = await serve({ allowOrigins: ['http://localhost:5173'] });
+    const preflight = await fetch(`${server.url}/agent/run`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173' } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     const put = await fetch(`${server.url}/agent/run`, { method: 'PUT' });

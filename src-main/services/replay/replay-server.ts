@@ -22,8 +22,9 @@ import { eventTime, gapBetween, timeline } from './timeline';
  *
  * The body bytes are exactly the recorded bytes; only their cutting and pacing change. The
  * recorded status and headers are sent back, minus those that described the original
- * transfer (length, encoding) and redacted values. CORS is open so a page on another port
- * can connect.
+ * transfer (length, encoding) and redacted values. A web page may read the replay only from
+ * an origin the user allowed (`allowOrigins`, `serve --allow-origin`): by default no CORS
+ * header is sent, so no page of another origin can read what is served (docs/security.md).
  */
 
 export interface ReplayServerOptions {
@@ -37,6 +38,8 @@ export interface ReplayServerOptions {
   rechunk?: RechunkOption;
   clock?: ReplayClock;
   maxGapMs?: number;
+  /** Origins (`http://localhost:5173`, or `*` for any) whose pages may read the replay; none by default. */
+  allowOrigins?: readonly string[];
   /** Called for each request with the leg served (null: none). */
   onRequest?: (request: { method: string; path: string; leg: number | null }) => void;
 }
@@ -61,17 +64,23 @@ const DEFAULT_HEADERS: HeaderList = [
   ['x-accel-buffering', 'no'],
 ];
 
-const CORS: HeaderList = [
-  ['access-control-allow-origin', '*'],
-  ['access-control-allow-headers', '*'],
-  ['access-control-allow-methods', 'GET, POST, OPTIONS'],
-  ['access-control-expose-headers', '*'],
-];
+/** CORS headers for a request from `origin`: only when the user allowed it, naming it (or `*`). */
+function corsHeaders(allowed: readonly string[], origin: string | undefined): HeaderList {
+  const answer = allowed.includes('*') ? '*' : origin !== undefined && allowed.includes(origin) ? origin : null;
+  if (answer === null) return [];
+  return [
+    ['access-control-allow-origin', answer],
+    ['access-control-allow-headers', '*'],
+    ['access-control-allow-methods', 'GET, POST, OPTIONS'],
+    ['access-control-expose-headers', '*'],
+    ['vary', 'Origin'],
+  ];
+}
 
-function responseHead(leg: ImportedLeg): { status: number; statusText: string; headers: HeaderList } {
+function responseHead(leg: ImportedLeg, cors: HeaderList): { status: number; statusText: string; headers: HeaderList } {
   const recorded = leg.response;
   const headers = recorded ? recorded.headers.filter(([name, value]) => !TRANSFER_HEADERS.has(name.toLowerCase()) && !name.startsWith(':') && value !== REDACTED) : DEFAULT_HEADERS;
-  return { status: recorded?.status ?? 200, statusText: recorded?.statusText ?? 'OK', headers: [...headers, ...CORS, ['x-stream-inspector-replay', `leg ${leg.index}`]] };
+  return { status: recorded?.status ?? 200, statusText: recorded?.statusText ?? 'OK', headers: [...headers, ...cors, ['x-stream-inspector-replay', `leg ${leg.index}`]] };
 }
 
 function writeHead(res: ServerResponse, status: number, statusText: string, headers: HeaderList): void {
@@ -80,8 +89,8 @@ function writeHead(res: ServerResponse, status: number, statusText: string, head
   res.writeHead(status, statusText || undefined, flat);
 }
 
-function sendJson(res: ServerResponse, status: number, body: object): void {
-  writeHead(res, status, '', [['content-type', 'application/json'], ...CORS]);
+function sendJson(res: ServerResponse, status: number, body: object, cors: HeaderList): void {
+  writeHead(res, status, '', [['content-type', 'application/json'], ...cors]);
   res.end(JSON.stringify(body));
 }
 
@@ -108,8 +117,8 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   let nextContinuation = 1;
 
   /** Streams one leg's bytes with its recorded pacing; stops when the client goes away. */
-  async function serveLeg(leg: ImportedLeg, res: ServerResponse): Promise<void> {
-    const head = responseHead(leg);
+  async function serveLeg(leg: ImportedLeg, res: ServerResponse, cors: HeaderList): Promise<void> {
+    const head = responseHead(leg, cors);
     writeHead(res, head.status, head.statusText, head.headers);
     res.flushHeaders();
     const sleeper = createSleeper(clock);
@@ -144,14 +153,15 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     req.resume();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const method = req.method ?? 'GET';
+    const cors = corsHeaders(options.allowOrigins ?? [], req.headers.origin);
     if (method === 'OPTIONS') {
-      writeHead(res, 204, 'No Content', CORS);
+      writeHead(res, 204, 'No Content', cors);
       res.end();
       return;
     }
     if (method !== 'GET' && method !== 'POST') {
       options.onRequest?.({ method, path, leg: null });
-      sendJson(res, 405, { error: 'MethodNotAllowed', message: `The replay server answers GET and POST, not ${method}.` });
+      sendJson(res, 405, { error: 'MethodNotAllowed', message: `The replay server answers GET and POST, not ${method}.` }, cors);
       return;
     }
     let index = 0;
@@ -164,16 +174,16 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     options.onRequest?.({ method, path, leg: leg ? index : null });
     if (!leg) {
       const continuations = source.legs.length - 1;
-      sendJson(res, 409, { error: 'NoRecordedContinuation', message: `The recording has ${continuations} continuation leg(s); all were served. Start again with a new run request.` });
+      sendJson(res, 409, { error: 'NoRecordedContinuation', message: `The recording has ${continuations} continuation leg(s); all were served. Start again with a new run request.` }, cors);
       return;
     }
-    await serveLeg(leg, res);
+    await serveLeg(leg, res, cors);
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) sendJson(res, 500, { error: 'ReplayFailed', message });
+      if (!res.headersSent) sendJson(res, 500, { error: 'ReplayFailed', message }, corsHeaders(options.allowOrigins ?? [], req.headers.origin));
       else res.destroy(error instanceof Error ? error : new Error(message));
     });
   });

@@ -4,6 +4,7 @@ import { REDACTED, isSecretName, redactBody, redactUrl } from '../../../src-shar
 import { requestReferences, resolveRequest } from '../../../src-shared/requests/variables';
 import type { CollectionStore } from './collection-store';
 import type { EnvironmentStore } from './environment-store';
+import { approveFromStartup, BROWSER_HOST_HOW_TO_ALLOW, createSecretOriginGate, type SecretOriginGate } from './secret-origins';
 
 export type RequestCommands = Pick<
   InspectorService,
@@ -20,13 +21,16 @@ export interface Requests extends RequestCommands {
   prepareConnect(request: ConnectRequest): Promise<ConnectRequest>;
 }
 
-export function createRequests(collection: CollectionStore, environments: EnvironmentStore): Requests {
+/** Without a host's own gate, secrets go only to this machine (what the browser host allows by default). */
+const loopbackOnly = (): SecretOriginGate => createSecretOriginGate(approveFromStartup([]), BROWSER_HOST_HOW_TO_ALLOW);
+
+export function createRequests(collection: CollectionStore, environments: EnvironmentStore, secretOrigins: SecretOriginGate = loopbackOnly()): Requests {
   /** The active environment's variables, failing on a referenced secret that cannot be opened. */
   const variablesFor = async (request: RequestTemplate) => {
     const active = await environments.active();
     const used = new Set(requestReferences(request));
     for (const v of active.variables) if (used.has(v.name) && v.problem !== undefined) throw new Error(v.problem);
-    return { active, used };
+    return { active, secrets: active.variables.filter((v) => v.secret && used.has(v.name)).map(({ name, value }) => ({ name, value })) };
   };
 
   return {
@@ -40,16 +44,19 @@ export function createRequests(collection: CollectionStore, environments: Enviro
 
     async resolveRequest({ request, mode }) {
       if (mode === 'template') return withoutLiteralSecrets(request);
-      const { active } = await variablesFor(request);
+      const { active, secrets } = await variablesFor(request);
       const resolved = resolveRequest(request, active.variables, active.name, mode === 'with-secrets' ? 'wire' : 'masked');
-      return mode === 'with-secrets' ? resolved : withoutLiteralSecrets(resolved);
+      if (mode !== 'with-secrets') return withoutLiteralSecrets(resolved);
+      // The values go to the page (a curl command): only for a destination main approved.
+      await secretOrigins.check(resolved.url, secrets);
+      return resolved;
     },
 
     async prepareConnect(request) {
       if (requestReferences(request).length === 0) return request;
-      const { active, used } = await variablesFor(request);
+      const { active, secrets: secretValues } = await variablesFor(request);
       const wire = resolveRequest(request, active.variables, active.name, 'wire');
-      const secretValues = active.variables.filter((v) => v.secret && used.has(v.name)).map(({ name, value }) => ({ name, value }));
+      await secretOrigins.check(wire.url, secretValues);
       return { ...wire, ...(secretValues.length > 0 ? { secretValues } : {}) };
     },
   };

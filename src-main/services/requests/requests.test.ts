@@ -143,13 +143,14 @@ describe('filling a request (request commands)', () => {
   });
 
   it('copy as curl: references kept, filled with secrets masked, or filled whole', async () => {
-    const requests = await requestsWith([{ name: 'base_url', secret: false, value: 'http://h' }, { name: 'token', secret: true, value: SECRET }]);
+    // A loopback base: a request filled with secrets goes elsewhere only where main approved it (secret-origins.test.ts).
+    const requests = await requestsWith([{ name: 'base_url', secret: false, value: 'http://127.0.0.1:9' }, { name: 'token', secret: true, value: SECRET }]);
     const literal: RequestTemplate = { ...TEMPLATE, headers: [...TEMPLATE.headers, ['X-Api-Key', 'typed-secret']] };
     const template = await requests.resolveRequest({ request: literal, mode: 'template' });
     expect(template.url).toBe('{{base_url}}/agent/run');
     expect(template.headers).toEqual([['Authorization', 'Bearer {{token}}'], ['X-Api-Key', '[redacted]']]);
     const resolved = await requests.resolveRequest({ request: literal, mode: 'resolved' });
-    expect(resolved.url).toBe('http://h/agent/run');
+    expect(resolved.url).toBe('http://127.0.0.1:9/agent/run');
     expect(JSON.stringify(resolved)).not.toContain(SECRET);
     expect(JSON.stringify(resolved)).not.toContain('typed-secret');
     expect(resolved.headers[0]).toEqual(['Authorization', 'Bearer {{token}}']);
@@ -251,9 +252,9 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     service = createDefaultSessionService({ spoolDir });
     workspace = createWorkspace({ userData: join(dir, 'user-data'), cipher: aesCipher(), sessions: service, spoolDir });
     await workspace.saveEnvironment({ name: 'Local', variables: [{ name: 'token', secret: true, value: SECRET }] });
-    const refused = service.connect(await workspace.prepareConnect({ url: 'http://[bad/{{token}}', method: 'GET', headers: [] }));
-    await expect(refused).rejects.toThrow("'http://[bad/{{token}}' is not a valid URL");
-    const badHeader = service.connect(await workspace.prepareConnect({ url: 'http://h/', method: 'GET', headers: [['X {{token}}', 'v']] }));
+    // Not a URL: nothing to send it to, and no destination main could approve.
+    await expect(workspace.prepareConnect({ url: 'http://[bad/{{token}}', method: 'GET', headers: [] })).rejects.toThrow("Refused to fill secrets into 'http://[bad/{{token}}': it is not a URL.");
+    const badHeader = service.connect(await workspace.prepareConnect({ url: 'http://127.0.0.1:9/', method: 'GET', headers: [['X {{token}}', 'v']] }));
     await expect(badHeader).rejects.toThrow("Header name 'X {{token}}' is not valid");
   });
 

@@ -7,6 +7,7 @@ import { createCollectionStore } from './collection-store';
 import { createEnvironmentStore } from './environment-store';
 import { createRequests } from './request-commands';
 import type { SecretCipher } from './secret-cipher';
+import type { SecretOriginGate } from './secret-origins';
 
 /** Where each thing the workspace keeps lives in the user-data folder. */
 export function workspacePaths(userData: string): { requests: string; environments: string; recentSessions: string } {
@@ -20,6 +21,8 @@ export interface WorkspaceOptions {
   /** Where the session service spools live sessions (their bytes when the user did not record them). */
   spoolDir: string | null;
   maxRecentBytes?: number;
+  /** Decides where secrets may be sent (docs/security.md); this machine only when absent. */
+  secretOrigins?: SecretOriginGate;
   onError?: (error: unknown) => void;
 }
 
@@ -36,7 +39,7 @@ export interface Workspace extends WorkspaceCommands {
  */
 export function createWorkspace(options: WorkspaceOptions): Workspace {
   const paths = workspacePaths(options.userData);
-  const requests = createRequests(createCollectionStore(paths.requests), createEnvironmentStore(paths.environments, options.cipher));
+  const requests = createRequests(createCollectionStore(paths.requests), createEnvironmentStore(paths.environments, options.cipher), options.secretOrigins);
   const history = createSessionHistory({ folder: paths.recentSessions, ...(options.maxRecentBytes !== undefined ? { maxBytes: options.maxRecentBytes } : {}) });
   const recordingOf = (summary: SessionSummary): { path: string; spool: boolean } | null => {
     if (summary.recordingPath !== undefined) return { path: summary.recordingPath, spool: false };

@@ -13,7 +13,17 @@ export interface RecorderPort {
   action(action: RecordedAction): void;
   endLeg(leg: number, outcome: LegOutcome): void;
   close(): unknown;
+  /** Bytes taken but not yet in the file; with `flush`, what lets a source wait for a slow disk. */
+  readonly backlog?: number;
+  /** Resolves when what was taken is in the file. */
+  flush?(): Promise<void>;
 }
+
+/**
+ * How many bytes of records may wait for the disk before the stream is paused. A loaded
+ * disk writes slower than loopback delivers; without a bound the records queue in memory.
+ */
+export const MAX_BACKLOG_BYTES = 8 * 1024 * 1024;
 
 export interface RecorderFactoryOptions {
   flushIntervalMs: number;

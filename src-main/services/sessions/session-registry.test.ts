@@ -6,7 +6,6 @@ import { createRecorder } from '../recording/recorder';
 import type { SessionBatch, SessionSummary } from '../../../src-shared/contract/payloads';
 import { createSessionRegistry, type SessionRegistry } from './session-registry';
 import { waitFor } from './service-testing';
-import { createSessionStore } from './store/session-store';
 
 let registry: SessionRegistry | undefined;
 afterEach(() => {
@@ -14,7 +13,7 @@ afterEach(() => {
   registry = undefined;
 });
 
-const storeOf = (id: string) => createSessionStore({ id, title: id, source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+const storeOf = (id: string) => registry!.newStore({ id, title: id, source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 describe('session registry', () => {
@@ -38,7 +37,7 @@ describe('session registry', () => {
     expect(() => registry!.runtimeOf('gone')).toThrow("Unknown session 'gone' (it may have been closed)");
   });
 
-  it('turns what a registered store decodes into batches, without anyone asking', async () => {
+  it('turns what a registered session\'s store decodes into batches, without anyone asking', async () => {
     registry = createSessionRegistry({ batchIntervalMs: 5 });
     const batches: SessionBatch[] = [];
     registry.events.batches.event((batch) => batches.push(batch));

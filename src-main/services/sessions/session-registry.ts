@@ -11,10 +11,11 @@ import type { ReplayClock } from '../replay/clock';
 import { createAnswerLedger, pendingSetKey, type AnswerLedger } from '../tool-results/answer-ledger';
 import { createBatcher } from './batcher';
 import type { RecorderFactory, RecorderPort } from './recorder-port';
-import type { LiveLeg } from './sources/live-leg';
+import type { LegSecrets, LiveLeg } from './sources/live-leg';
 import { createStatusTicker } from './sources/live-status';
+import { createUploadFolder } from './sources/upload-folder';
 import type { ReplaySession } from './sources/replay-player';
-import type { SessionStore } from './store/session-store';
+import { createSessionStore, type SessionInit, type SessionStore } from './store/session-store';
 import type { OpenSpool } from './store/spool-file';
 
 /**
@@ -32,7 +33,7 @@ export interface SessionServiceDeps {
   createRecorder?: RecorderFactory;
   openSource?: OpenSource;
   demoAgent?: () => DemoAgentInfo;
-  /** Where uploaded files (browser host) are written before being opened. */
+  /** Where the private folder for uploaded files (browser host) is made; the temp folder by default (sources/upload-folder.ts). */
   uploadDir?: string;
   /**
    * Where live sessions the user does not record are spooled as recordings
@@ -74,8 +75,12 @@ export interface Runtime {
   answerable: boolean;
   lastActivityAt: number;
   startedAt: number;
+  /** An upload's copy in the private upload folder: removed when the session closes. */
+  uploadPath?: string;
   /** Hides the environment's secret values in every request and action the session shows or records. */
   mask: (text: string) => string;
+  /** The environment secret values the request was sent with: what `mask` hides, also in the bytes every leg receives. */
+  secrets: LegSecrets;
 }
 
 export const unmasked = (text: string): string => text;
@@ -87,6 +92,7 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
   const timers = deps.timers ?? realTimers;
   const connectionDeps = { ...(deps.transport ? { transport: deps.transport } : {}), now, timers };
   const sessions = new Map<string, Runtime>();
+  const uploads = createUploadFolder(deps.uploadDir);
 
   const events = {
     sessionsChanged: createEmitter<SessionSummary[]>(),
@@ -166,17 +172,25 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
       lastActivityAt: now(),
       startedAt: now(),
       mask: unmasked,
+      secrets: [],
       ...init,
-    };
-    data.onChange = () => {
-      rt.lastActivityAt = now();
-      announceCounts();
-      batcher.schedule(rt.data);
     };
     sessions.set(data.id, rt);
     announce();
     return rt;
   };
+
+  /** Something a batch would carry changed in the store of session `sessionId`. */
+  const changed = (sessionId: string): void => {
+    const rt = sessions.get(sessionId);
+    if (!rt) return;
+    rt.lastActivityAt = now();
+    announceCounts();
+    batcher.schedule(rt.data);
+  };
+
+  /** A session's store, its changes reported to the registry (a new generation of a session is one too). */
+  const newStore = (init: Omit<SessionInit, 'onChange'>): SessionStore => createSessionStore({ ...init, onChange: () => changed(init.id) });
 
   const newId = (): string => `s${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
@@ -229,5 +243,5 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     countsTimer = null;
   };
 
-  return { deps, now, timers, connectionDeps, sessions, events, batcher, ticker, spooling, summaryOf, announce, reportError, runtimeOf, register, newId, track, settleSession, endState, dispose };
+  return { deps, now, timers, connectionDeps, sessions, uploads, events, batcher, ticker, spooling, summaryOf, announce, reportError, runtimeOf, register, changed, newStore, newId, track, settleSession, endState, dispose };
 }

@@ -97,6 +97,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     ticker.untrack(sessionId);
     sessions.delete(sessionId);
     if (deps.spoolDir !== undefined) await rm(spoolPath(deps.spoolDir, sessionId), { force: true });
+    if (rt.uploadPath !== undefined) await registry.uploads.remove(rt.uploadPath);
     announce();
   }
 
@@ -234,6 +235,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     async dispose() {
       await service.stopProxy();
       for (const id of [...sessions.keys()]) await service.closeSession({ sessionId: id });
+      await registry.uploads.dispose();
       registry.dispose();
     },
   };

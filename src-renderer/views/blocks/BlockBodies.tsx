@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload, PendingTools } from '../../../src-shared/contract';
 import { inlineTagNames } from '../../../src-shared/inline/parser';
 import { DEFAULT_INLINE_OPTIONS } from '../../../src-shared/inline/types';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { CodeView } from '../../editor/CodeView';
 import { holdBackPartialTag, watchedWithInlineTags } from '../../../src-shared/inline/holdback';
 import { errorFrameOf, metaFilesOf, prettyJson } from '../../model/blocks';
@@ -11,6 +11,7 @@ import { hasProtocolSegments } from '../../model/segments';
 import { prettyInput, messageOf } from '../../model/tools';
 import { ExternalLink, ImageRefView } from './links';
 import { SafeMarkdown } from './SafeMarkdown';
+import { ClippedText, lineCount } from './ClippedText';
 import { SegmentsBody } from './SegmentsBody';
 import { BLOCK_IDS } from './testids';
 import { stringifyJson } from '../../../src-shared/json/tree';
@@ -30,33 +31,6 @@ export interface BodyProps {
   readonly onJump: (blockId: number) => void;
   /** How the session reads protocols in text blocks (the tags the raw view holds back). */
   readonly inline?: InlineOptionsPayload;
-}
-
-/** Long plain content is clipped to this many lines until expanded. */
-const CLIP_LINES = 24;
-
-function lineCount(text: string, cap: number): number {
-  let lines = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && lines <= cap; i = text.indexOf('\n', i + 1)) lines++;
-  return lines;
-}
-
-/** Plain text in a <pre>, clipped when long, with a toggle. */
-export function ClippedText({ text, className, testId }: { text: string; className?: string; testId?: string }) {
-  const [open, setOpen] = useState(false);
-  const long = lineCount(text, CLIP_LINES) > CLIP_LINES || text.length > 6000;
-  return (
-    <div className={`clipped ${long && !open ? 'clipped-closed' : ''}`}>
-      <pre className={`block-pre ${className ?? ''}`} data-testid={testId}>
-        {text === '' ? <span className="muted">(empty)</span> : text}
-      </pre>
-      {long && (
-        <button type="button" className="link-button clipped-toggle" onClick={() => setOpen((o) => !o)}>
-          {open ? 'Show less' : `Show all (${text.length.toLocaleString('en')} chars)`}
-        </button>
-      )}
-    </div>
-  );
 }
 
 function HeldBackNote({ heldBack }: { heldBack: number }) {

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload, PendingTools } from '../../../src-shared/contract';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { detailKey, kindLabel, presentationOf } from '../../model/blocks';
 import type { BlockDetails } from '../../model/blocks-details';
 import { holdBackPartialTag } from '../../../src-shared/inline/holdback';

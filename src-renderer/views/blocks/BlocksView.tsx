@@ -2,7 +2,7 @@ import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload, LegInfo, PendingTools } from '../../../src-shared/contract';
 import { DEFAULT_TOOL_TAGS, formatToolList, INLINE_MODES, parseToolList, type InlineMode } from '../../../src-shared/inline/types';
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
-import type { AppModel, SessionData, ViewProps } from '../../app/types';
+import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { fallbackLabel, labelAgents, type AgentLabel } from '../../model/agents';
 import { ancestorsOf, buildThreads, countLiveBlocks, findThread, presentBlocks, type AgentThread } from '../../model/blocks';
@@ -42,7 +42,7 @@ function useBlockDetails(app: AppModel, sessionId: string, inlineKey: string): B
   const [details, setDetails] = useState<BlockDetails | null>(null);
   useEffect(() => {
     const created = createBlockDetails({
-      fetch: (block) => app.service.getBlock({ sessionId, block }),
+      fetch: (block) => app.commands(sessionId).block(block),
       now: () => performance.now(),
       schedule: (callback, ms) => void window.setTimeout(callback, ms),
     });
@@ -101,7 +101,7 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
     (summary: BlockSummary, detail: BlockDetail | null, reveal: boolean) => {
       const select = (envelopes: readonly number[]): void => app.selectEnvelopes(envelopes, { block: summary.id, reveal });
       if (detail) select(detail.envelopes);
-      else void app.run('Select block', () => app.service.getBlock({ sessionId: session.id, block: summary.id }), session.id).then((d) => d && select(d.envelopes));
+      else void app.run('Select block', () => app.commands(session.id).block(summary.id), session.id).then((d) => d && select(d.envelopes));
     },
     [app, session.id],
   );
@@ -298,7 +298,7 @@ function InlineControls({ app, sessionId, inline }: { app: AppModel; sessionId: 
     setTools(current);
   }
   const apply = (next: InlineOptionsPayload): void => {
-    void app.run('Change the inline mode', () => app.service.setInline({ sessionId, inline: next }), sessionId);
+    void app.run('Change the inline mode', () => app.commands(sessionId).setInline(next), sessionId);
   };
   const applyTools = (): void => {
     if (tools.trim() === current) return;

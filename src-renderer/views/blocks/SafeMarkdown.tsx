@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import Markdown, { type Components } from 'react-markdown';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { ExternalLink, ImageRefView } from './links';
 import { BLOCK_IDS } from './testids';
 

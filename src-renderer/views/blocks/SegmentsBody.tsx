@@ -1,7 +1,7 @@
 import type { SegmentPayload } from '../../../src-shared/contract';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { fileLanguage, metadataText, otherMetadata, segmentLabel, segmentPresentation } from '../../model/segments';
-import { ClippedText } from './BlockBodies';
+import { ClippedText } from './ClippedText';
 import { SafeMarkdown } from './SafeMarkdown';
 import { BLOCK_IDS } from './testids';
 

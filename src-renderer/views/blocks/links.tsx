@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { classifyImageSource, safeExternalUrl } from '../../model/blocks';
 import { formatBytes } from '../../model/format';
 import { BLOCK_IDS } from './testids';
@@ -16,7 +16,7 @@ export function openExternal(app: AppModel, url: string): void {
     window.open(url, '_blank', 'noopener,noreferrer');
     return;
   }
-  void app.run('Open link', () => app.service.openExternal({ url }));
+  void app.run('Open link', () => app.openExternal(url));
 }
 
 export function ExternalLink({ app, href, children, title }: { app: AppModel; href: string | undefined; children?: ReactNode; title?: string }) {

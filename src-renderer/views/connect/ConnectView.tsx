@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { FormatChoice } from '../../../src-shared/contract';
 import { DIALECTS } from '../../../src-shared/dialects/registry';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { copyText } from '../../app/files';
 import { useStore } from '../../app/hooks';
 import {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ProxyExchange } from '../../../src-shared/contract';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import { formatBytes } from '../../model/format';
 import { TEST_IDS } from '../../testids';

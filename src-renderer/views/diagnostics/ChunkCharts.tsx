@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Bar, BarChart, CartesianGrid, Cell, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
-import type { ThemeName } from '../../app/types';
+import type { ThemeName } from '../../model/types';
 import {
   formatBytes,
   formatMs,

@@ -3,7 +3,7 @@ import type { DiagnosticPayload } from '../../../src-shared/contract';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
 import type { Severity } from '../../../src-shared/diagnostics/types';
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
-import type { AppModel, SessionData, ViewProps } from '../../app/types';
+import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { filterGroups, groupByRule, locationLabel, severityCounts, type RuleGroup, type SeverityFilter } from '../../model/diagnostics';
 import { asChunkStatistics, hasNetworkChunks } from '../../model/diagnostics-charts';
@@ -54,7 +54,7 @@ function useStats(app: AppModel, session: SessionData): { stats: ChunkStatistics
     const wait = live ? Math.max(0, lastFetch.current + STATS_REFRESH_MS - performance.now()) : 0;
     const timer = window.setTimeout(() => {
       lastFetch.current = performance.now();
-      app.service.getStats({ sessionId: session.id }).then(
+      app.commands(session.id).stats().then(
         (value) => {
           if (!mounted.current) return;
           const stats = asChunkStatistics(value);

@@ -1,5 +1,5 @@
 import type { DiagnosticPayload } from '../../../src-shared/contract';
-import type { AppModel, SessionData } from '../../app/types';
+import type { AppModel, SessionData } from '../../model/types';
 import { bytesOf, findRow, type RowPosition } from '../../model/diagnostics';
 
 /**
@@ -12,7 +12,7 @@ export async function jumpToFinding(app: AppModel, session: SessionData, finding
   const probe = async (seq: number): Promise<RowPosition> => {
     const known = positions.get(seq);
     if (known) return known;
-    const envelope = await app.service.getEnvelope({ sessionId, seq });
+    const envelope = await app.commands(sessionId).envelope(seq);
     const position = { leg: envelope.leg, frame: envelope.frame, byteStart: envelope.byteStart };
     positions.set(seq, position);
     return position;

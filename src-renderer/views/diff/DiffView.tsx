@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { SessionSummary } from '../../../src-shared/contract';
 import type { DiffRow, RowStatus, SessionDiff } from '../../../src-shared/diff/types';
 import { useStore } from '../../app/hooks';
-import type { AppModel, ViewProps } from '../../app/types';
+import type { AppModel, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { DiffEditor } from '../../editor/CodeView';
 import { comparePairKey, type ComparePair } from '../../model/diff-runner';
@@ -344,7 +344,7 @@ function DiffRowView({ index, row, diff, selected, onSelect }: { index: number; 
 function BlockDiff({ app, row, left, right }: { app: AppModel; row: DiffRow; left: SessionSummary; right: SessionSummary }) {
   const open = (session: SessionSummary, blockId: number): void => {
     app.setActiveSession(session.id);
-    void app.run('Open block', () => app.service.getBlock({ sessionId: session.id, block: blockId }), session.id).then((detail) => {
+    void app.run('Open block', () => app.commands(session.id).block(blockId), session.id).then((detail) => {
       if (!detail) return;
       app.selectEnvelopes(detail.envelopes, { block: blockId, reveal: false });
       app.navigate('blocks');

@@ -1,5 +1,5 @@
 import type { SessionDiff } from '../../../src-shared/diff/types';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { firstInterestingRow } from '../../model/diff';
 import { createDiffRunner, type ComparePair, type DiffRunner } from '../../model/diff-runner';
 import { createStore, type Store } from '../../model/store';
@@ -38,7 +38,7 @@ export function diffModel(app: AppModel): DiffModel {
   let model = models.get(app);
   if (!model) {
     const store = createStore(INITIAL);
-    const runner = createDiffRunner((pair) => app.service.diffSessions({ left: pair.left, right: pair.right, ...(pair.flattenAgents ? { flattenAgents: true } : {}) }), {
+    const runner = createDiffRunner((pair) => app.diffSessions({ left: pair.left, right: pair.right, ...(pair.flattenAgents ? { flattenAgents: true } : {}) }), {
       onBusy: (busy) => store.update((s) => ({ ...s, busy, ...(busy ? { error: null } : {}) })),
       onResult: (pair, { diff, transcript }) => store.update((s) => ({ ...s, diff, transcript, of: pair, error: null, selected: firstInterestingRow(diff.rows) })),
       onError: (_pair, error) => {

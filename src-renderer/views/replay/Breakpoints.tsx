@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, type ChangeEvent } from 'react';
 import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
 import { withBreakpoint, withoutBreakpoint, sameBreakpoint, type Breakpoint } from '../../../src-shared/replay/breakpoints';
 import { useActiveSession, useSessionData } from '../../app/hooks';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { useStableHandler } from '../../app/use-stable-handler';
 import { Checkbox } from '../../components/Checkbox';
 import { useMenuDismiss } from '../../components/use-menu-dismiss';
@@ -116,7 +116,7 @@ export function ReplayHitNotice({ app }: { app: AppModel }) {
         className="button button-small button-primary"
         data-testid={REPLAY_IDS.continue}
         title="Play on to the next breakpoint (k)"
-        onClick={() => void app.run('Replay', () => app.service.replayControl({ sessionId, action: { kind: 'play' } }), sessionId)}
+        onClick={() => void app.run('Replay', () => app.commands(sessionId).replayControl({ kind: 'play' }), sessionId)}
       >
         Continue
       </button>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
 import { isEditableTarget } from '../../app/files';
 import { useActiveSession } from '../../app/hooks';
-import type { AppModel, ViewProps } from '../../app/types';
+import type { AppModel, ViewProps } from '../../model/types';
 import { progressLabel, replayKeyAction, seekAction, speedAction, speedChoices, speedIndex, speedLabel, stepSpeed } from '../../model/replay';
 import { BreakpointMenu } from './Breakpoints';
 import { LoopIcon, PauseIcon, PlayIcon, RestartIcon, StepIcon } from './icons';
@@ -28,7 +28,7 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
   useEffect(() => setAnswered(null), [announced]);
   const state = answered ?? announced;
   const control = (action: ReplayAction): void =>
-    void app.run('Replay', () => app.service.replayControl({ sessionId, action }), sessionId).then((next) => {
+    void app.run('Replay', () => app.commands(sessionId).replayControl(action), sessionId).then((next) => {
       if (next) setAnswered(next);
     });
 
@@ -81,7 +81,7 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
       'Replay',
       async () => {
         // Paused at the start: the user chose to go back, and may want to step from there.
-        const replay = await app.service.startReplay({ sessionId: sourceId, speed: state.speed, instant: state.instant, paused: true });
+        const replay = await app.commands(sourceId).startReplay({ speed: state.speed, instant: state.instant, paused: true });
         app.setActiveSession(replay.id);
       },
       sessionId,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { EnvironmentView, VariableInput } from '../../../src-shared/contract';
 import { VARIABLE_NAME } from '../../../src-shared/requests/variables';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import { Dialog } from '../../components/Dialog';
 import { TEST_IDS } from '../../testids';

@@ -1,12 +1,12 @@
 import { memo, useState } from 'react';
 import type { RecentSession } from '../../../src-shared/contract';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import { Badge } from '../../components/Badge';
 import { formatCount } from '../../model/format';
 import { timeAgo } from '../../model/requests';
 import { TEST_IDS } from '../../testids';
-import { END_TONES, displayTitle } from '../../app/SessionSidebar';
+import { END_TONES, displayTitle } from '../../model/session-state';
 
 const KEEP_CHOICES = [0, 10, 20, 50, 100] as const;
 /** How many the sidebar lists before "Show all". */

@@ -1,6 +1,6 @@
 import { memo, useRef, useState } from 'react';
 import type { ResolveRequestInput, SavedRequest } from '../../../src-shared/contract';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { copyText } from '../../app/files';
 import { useStore } from '../../app/hooks';
 import { TEST_IDS } from '../../testids';

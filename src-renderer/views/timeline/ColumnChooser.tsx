@@ -1,5 +1,5 @@
 import { useRef, type ChangeEvent } from 'react';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import { useStableHandler } from '../../app/use-stable-handler';
 import { Checkbox } from '../../components/Checkbox';

@@ -1,8 +1,9 @@
 import { memo, useEffect, useMemo } from 'react';
 import { MAX_RAW_BYTES, type EnvelopeDetail, type FrameDetail, type RawBytes } from '../../../src-shared/contract';
-import type { DetailTab, RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
+import type { DetailTab } from '../../model/preferences';
 import { useSessionData, useStore, useWatchSession } from '../../app/hooks';
-import type { ByteRange } from '../../app/types';
+import type { ByteRange } from '../../model/types';
 import { useAsync } from '../../app/use-async';
 import { Badge } from '../../components/Badge';
 import { CodeView } from '../../editor/CodeView';
@@ -41,9 +42,9 @@ export const DetailPane = memo(function DetailPane({ app, sessionId, timeline, l
   const prefs = useStore(app.prefs);
   const seq = selection.row;
 
-  const envelope = useAsync<EnvelopeDetail>(seq === null ? null : `${sessionId}:${seq}`, () => app.service.getEnvelope({ sessionId, seq: seq! }));
+  const envelope = useAsync<EnvelopeDetail>(seq === null ? null : `${sessionId}:${seq}`, () => app.commands(sessionId).envelope(seq!));
   const env = envelope.value;
-  const frame = useAsync<FrameDetail>(env ? `${sessionId}:${env.leg}:${env.frame}` : null, () => app.service.getFrame({ sessionId, leg: env!.leg, seq: env!.frame }));
+  const frame = useAsync<FrameDetail>(env ? `${sessionId}:${env.leg}:${env.frame}` : null, () => app.commands(sessionId).frame(env!.leg, env!.frame));
 
   const close = (): void => app.prefs.update((p) => ({ ...p, detailOpen: false }));
 
@@ -195,7 +196,7 @@ function useRawWindow(app: RendererApp, sessionId: string, envelope: EnvelopeDet
   }
   end = Math.min(end, start + MAX_RAW_BYTES);
   const key = frame ? `${sessionId}:${envelope.leg}:${start}:${end}` : null;
-  return useAsync<RawBytes>(key, () => app.service.getRawBytes({ sessionId, leg: envelope.leg, byteStart: start, byteEnd: end }));
+  return useAsync<RawBytes>(key, () => app.commands(sessionId).rawBytes({ leg: envelope.leg, byteStart: start, byteEnd: end }));
 }
 
 function BytesTab({ app, sessionId, envelope, frame, frameError, finding }: { app: RendererApp; sessionId: string; envelope: EnvelopeDetail; frame: FrameDetail | undefined; frameError: string | null; finding: ByteRange | null }) {
@@ -349,7 +350,7 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
   const summary = blockId !== undefined ? session?.blocks[blockId] : undefined;
   // An open block grows: reload it when its summary changes.
   const key = blockId === undefined ? null : `${sessionId}:${blockId}:${summary?.status ?? ''}:${summary?.length ?? ''}:${summary?.envelopeCount ?? ''}`;
-  const block = useAsync(key, () => app.service.getBlock({ sessionId, block: blockId! }));
+  const block = useAsync(key, () => app.commands(sessionId).block(blockId!));
   if (!row) return <div className="detail-empty">Loading row…</div>;
   if (blockId === undefined) return <div className="detail-empty">This envelope belongs to no block (a control frame, a marker, or an envelope the decoder could not place).</div>;
   if (block.error) return <div className="inline-error">Could not load block {blockId}: {block.error}</div>;

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type WheelEvent } from 'react';
-import { withDetailOpen, type RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
+import { withDetailOpen } from '../../model/preferences';
 import { useStore } from '../../app/hooks';
 import { useThrottled } from '../../app/use-throttled';
-import type { ThemeName } from '../../app/types';
+import type { ThemeName } from '../../model/types';
 import { agentTreeOrder, fallbackLabel, type AgentLabel } from '../../model/agents';
 import { formatOffset } from '../../model/format';
 import { axisValue, laneAxis, type LaneAxis } from '../../model/lane-axis';

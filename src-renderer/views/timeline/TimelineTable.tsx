@@ -1,8 +1,9 @@
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Column, type ColumnSizingState, type Updater, type VisibilityState } from '@tanstack/react-table';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
-import { withDetailOpen, type RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
+import { withDetailOpen } from '../../model/preferences';
 import { useStore } from '../../app/hooks';
-import type { SelectionSnapshot } from '../../app/types';
+import type { SelectionSnapshot } from '../../model/types';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
 import { columnSpec, layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import type { RendererApp } from '../../app/composition';
+import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
-import type { SessionData } from '../../app/types';
+import type { SessionData } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { agentTreeOrder, labelAgents } from '../../model/agents';
 import type { TimelineModel } from '../../model/timeline';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useStore } from '../../app/hooks';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { DEFAULT_AUTO_ANSWER, type AutoAnswerRule } from '../../model/tools';
 import { autoAnswering } from './auto-answer';
 import { TOOL_IDS } from './testids';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { PendingTools, SendToolResultsRequest, ToolResult } from '../../../src-shared/contract';
 import { useActiveSession, useSessionData, useStore } from '../../app/hooks';
-import type { AppModel, SessionData, ViewProps } from '../../app/types';
+import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import {
   buildRequest,
   draftProblem,
@@ -140,7 +140,7 @@ function PendingPrompt({ app, session, pending, recorded }: { app: AppModel; ses
       if (extraValue && JSON.stringify(extraValue) !== JSON.stringify(pending.defaultExtraBody)) request.extraBody = extraValue;
     }
     setSending(true);
-    await app.run('Send tool results', () => app.service.sendToolResults(request), session.id);
+    await app.run('Send tool results', () => app.commands(session.id).sendToolResults(request), session.id);
     await app.refreshSession(session.id);
     setSending(false);
   };
@@ -316,7 +316,7 @@ function FileNotice({ app, session, pending }: { app: AppModel; session: Session
           void app.run(
             'Replay',
             async () => {
-              const replay = await app.service.startReplay({ sessionId: session.id });
+              const replay = await app.commands(session.id).startReplay();
               app.setActiveSession(replay.id);
             },
             session.id,

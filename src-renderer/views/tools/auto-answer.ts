@@ -1,5 +1,5 @@
 import { browserStorage } from '../../app/browser';
-import type { AppModel } from '../../app/types';
+import type { AppModel } from '../../model/types';
 import { createAutoAnswerer, createAutoAnswerStore, type AutoAnswerer, type AutoAnswerStore } from '../../model/tools';
 
 /**
@@ -20,7 +20,7 @@ export function autoAnswering(app: AppModel): AutoAnswering {
     const answerer = createAutoAnswerer({
       settings: () => store.getSnapshot(),
       send: async (request) => {
-        const sent = await app.run('Auto-answer frontend tools', () => app.service.sendToolResults(request), request.sessionId);
+        const sent = await app.run('Auto-answer frontend tools', () => app.commands(request.sessionId).sendToolResults(request), request.sessionId);
         await app.refreshSession(request.sessionId);
         return sent;
       },

@@ -4,9 +4,8 @@ import type { Failure, LegEndInfo, ProxyStartRequest, ProxyState } from '../../.
 import { redactUrl } from '../../../../src-shared/recording/redact';
 import { consumerFailure } from '../../connection/connection';
 import { startRecordingProxy, type ExternalSession, type RecordingProxy } from '../../proxy/proxy-sessions';
-import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderPort } from '../recorder-port';
+import { MAX_BACKLOG_BYTES, RECORDING_FLUSH_MS, recordedOutcome, type RecorderPort } from '../recorder-port';
 import type { SessionRegistry } from '../session-registry';
-import { createSessionStore } from '../store/session-store';
 import { endLegInSession } from './live-leg';
 
 /**
@@ -16,29 +15,55 @@ import { endLegInSession } from './live-leg';
 
 export type ExternalSessions = ReturnType<typeof createExternalSessions>;
 
+/** Proxied sessions kept open at once; past this a stream still passes, unrecorded, saying why (docs/proxy.md). */
+export const MAX_OPEN_PROXY_SESSIONS = 50;
+
+/** While a recording is further behind the stream than MAX_BACKLOG_BYTES: resolves once it has caught up. */
+function waitForDisk(recorder: RecorderPort | null): Promise<void> | undefined {
+  if (!recorder?.flush || (recorder.backlog ?? 0) <= MAX_BACKLOG_BYTES) return undefined;
+  // A failed write was reported when it failed (onError); the stream goes on, unrecorded.
+  return recorder.flush().catch(() => undefined);
+}
+
 export function createExternalSessions(registry: SessionRegistry) {
-  const { deps, now, spooling, ticker, announce, reportError, register, newId, track, settleSession, endState, events } = registry;
+  const { deps, now, spooling, ticker, announce, reportError, register, newStore, newId, track, settleSession, endState, events, sessions } = registry;
   const proxyChanged = events.proxyChanged;
   let proxy: RecordingProxy | null = null;
+  /** Proxied sessions opened (ids; those closed since are dropped when counting) and being opened. */
+  const proxied = new Set<string>();
+  let proxiedOpening = 0;
+  const openProxied = (): number => {
+    for (const id of proxied) if (!sessions.has(id)) proxied.delete(id);
+    return proxied.size + proxiedOpening;
+  };
 
   /**
    * A session fed from outside (the recording proxy): each leg's request, response head,
    * chunks and end are pushed as they pass, and recorded (secrets redacted) when `recordTo` is set.
    */
   const openExternalSession = async (init: { title: string; method: string; url: string; recordTo?: string }): Promise<ExternalSession> => {
+    // Any local process or page can start streams through the proxy: each session holds its
+    // spool files until closed, so only so many are kept open (docs/proxy.md).
+    if (openProxied() >= MAX_OPEN_PROXY_SESSIONS) throw new Error(`${MAX_OPEN_PROXY_SESSIONS} proxied sessions are open; close some to record more`);
     let recorder: RecorderPort | null = null;
-    if (init.recordTo !== undefined) {
-      if (!deps.createRecorder) throw new Error('Recording is not available in this host');
-      const path = init.recordTo;
-      recorder = await deps.createRecorder(path, {
-        flushIntervalMs: RECORDING_FLUSH_MS,
-        redact: true,
-        onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
-      });
+    proxiedOpening++;
+    try {
+      if (init.recordTo !== undefined) {
+        if (!deps.createRecorder) throw new Error('Recording is not available in this host');
+        const path = init.recordTo;
+        recorder = await deps.createRecorder(path, {
+          flushIntervalMs: RECORDING_FLUSH_MS,
+          redact: true,
+          onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+        });
+      }
+    } finally {
+      proxiedOpening--;
     }
-    const data = createSessionStore({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
+    const data = newStore({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
     if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
     const rt = register(data, { recorder });
+    proxied.add(data.id);
     return {
       id: data.id,
       waitingAgent: () => (rt.closed || data.finished ? null : (data.pendingTools()?.agentUuid ?? null)),
@@ -75,7 +100,7 @@ export function createExternalSessions(registry: SessionRegistry) {
             announce();
           },
           chunk(bytes, receivedAt) {
-            if (rt.closed || ended) return;
+            if (rt.closed || ended) return undefined;
             rt.recorder?.chunk(recorderLeg, bytes, receivedAt);
             try {
               data.push(leg, bytes, receivedAt);
@@ -83,6 +108,7 @@ export function createExternalSessions(registry: SessionRegistry) {
               const failure = consumerFailure(error);
               endLeg({ reason: 'failed', message: failure.message }, failure);
             }
+            return waitForDisk(rt.recorder);
           },
           end(end) {
             if (rt.closed || ended) return;

@@ -47,7 +47,9 @@ describe('file sessions', () => {
     const summary = await files.openUpload({ name: 'my run.sse', base64 });
     expect(summary.title).toBe('my run.sse');
     expect(registry.runtimeOf(summary.id).data.source).toMatchObject({ kind: 'file', uploaded: true });
-    expect((await readdir(dir)).some((name) => name.endsWith('-my_run.sse'))).toBe(true);
+    // The copy is in this run's private folder inside the upload folder (upload-folder.ts).
+    const [folder] = await readdir(dir);
+    expect((await readdir(join(dir, folder!))).some((name) => name.endsWith('-my_run.sse'))).toBe(true);
     const har = await files.openUpload({ name: 'broken.har', base64: Buffer.from('{"log": ').toString('base64') }).catch((e: unknown) => e as Error);
     expect(har).toBeInstanceOf(Error);
     expect((har as Error).message).toContain('broken.har');

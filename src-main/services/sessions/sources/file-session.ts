@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { ConnectRequest, Failure, OpenFileRequest, OpenUploadRequest, SessionSummary } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
 import type { SessionRegistry } from '../session-registry';
-import { createSessionStore, type SessionStore } from '../store/session-store';
+import type { SessionStore } from '../store/session-store';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
 
 /**
@@ -34,7 +31,7 @@ interface OpenOptions {
 export type FileSessions = ReturnType<typeof createFileSessions>;
 
 export function createFileSessions(registry: SessionRegistry) {
-  const { deps, now, spooling, batcher, announce, reportError, register, newId, sessions } = registry;
+  const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions, uploads } = registry;
 
   const openSourceFile = async (path: string, options: OpenOptions): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
@@ -62,27 +59,27 @@ export function createFileSessions(registry: SessionRegistry) {
       ...(source.kind === 'recording' ? { recording: absolute } : {}),
       ...spooling,
     };
-    const data = createSessionStore(init);
+    const data = newStore(init);
     data.addDiagnostics(source.diagnostics);
     session = data;
     data.state = 'loading';
     const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
     // A session reloaded under its old id is not a file the user opened.
-    if (options.id === undefined) deps.onFileOpened?.(absolute);
+    // Nor is an upload's copy (removed when the session closes).
+    if (options.id === undefined && options.uploaded === undefined) deps.onFileOpened?.(absolute);
     const loadOptions = { now, cancelled: () => rt.closed };
     /**
      * A recording whose records were not in the order a decoder can follow as they come
      * (interleaved legs) starts over, a new generation of the session, decoded from its index.
      */
     const startOver = (): SessionStore => {
-      const fresh = createSessionStore({ ...init, generation: rt.data.generation + 1 });
+      const fresh = newStore({ ...init, generation: rt.data.generation + 1 });
       fresh.state = 'loading';
-      fresh.onChange = rt.data.onChange;
       fresh.addDiagnostics(source.diagnostics);
       batcher.forget(init.id);
       rt.data.dispose();
       rt.data = session = fresh;
-      fresh.onChange();
+      changed(init.id);
       return fresh;
     };
     const load = async (): Promise<void> => {
@@ -126,13 +123,15 @@ export function createFileSessions(registry: SessionRegistry) {
   }
 
   async function openUpload({ name, base64, format, entry, inline }: OpenUploadRequest): Promise<SessionSummary> {
-    const bytes = Buffer.from(base64, 'base64');
-    const dir = deps.uploadDir ?? join(tmpdir(), 'stream-inspector-uploads');
-    await mkdir(dir, { recursive: true });
-    const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
-    const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
-    await writeFile(path, bytes, { flag: 'wx' });
-    return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
+    const path = await uploads.write(name, Buffer.from(base64, 'base64'));
+    try {
+      const summary = await openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
+      registry.runtimeOf(summary.id).uploadPath = path;
+      return summary;
+    } catch (error) {
+      await uploads.remove(path);
+      throw error;
+    }
   }
 
   function reopen({ sessionId, path, title, format }: ReopenRequest): Promise<SessionSummary> {

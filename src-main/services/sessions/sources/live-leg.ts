@@ -1,6 +1,8 @@
 import type { Failure, LegEndInfo } from '../../../../src-shared/contract/payloads';
 import type { RecordedRequest } from '../../../../src-shared/recording/types';
 import { consumerFailure, openConnection, type Connection, type ConnectionDeps, type ConnectionOutcome, type ConnectionSpec } from '../../connection/connection';
+import { createStreamMasker } from '../../../../src-shared/requests/secret-stream';
+import { maskSecrets } from '../../../../src-shared/requests/variables';
 import { recordedOutcome, type RecorderPort } from '../recorder-port';
 import type { LegKind } from '../store/leg-state';
 import type { SessionStore } from '../store/session-store';
@@ -30,8 +32,13 @@ export interface LiveLegHooks {
   closing?(): boolean;
 }
 
+<<<<<<< HEAD
 /** How a leg that was open when its session closed is recorded: not as stopped by the user. */
 export const CLOSED_WHILE_OPEN = { reason: 'closed', message: 'The session was closed while the leg was open (its tab, the window or the inspector was closed).' } as const;
+=======
+/** The environment secret values the request was sent with: masked in everything the server sends back. */
+export type LegSecrets = readonly { name: string; value: string }[];
+>>>>>>> main
 
 export function startLiveLeg(
   session: SessionStore,
@@ -40,35 +47,57 @@ export function startLiveLeg(
   recorder: RecorderPort | null,
   deps: ConnectionDeps & { now: () => number },
   hooks: LiveLegHooks = {},
+  secrets: LegSecrets = [],
 ): LiveLeg {
   const state = session.openLeg(kind, request.recorded, deps.now());
   const leg = state.index;
   const recorderLeg = recorder ? recorder.startLeg(request.recorded) : -1;
   let accepted = false;
+  // A server may echo a secret back (an error quoting the token): masked before the session,
+  // the recording or the spool file sees a byte (docs/requests.md, "Secrets").
+  const masker = createStreamMasker(secrets);
+  const maskText = (text: string): string => (masker ? maskSecrets(text, secrets) : text);
+  let rejected = false;
+  let lastReceivedAt = 0;
+  const deliver = (bytes: Uint8Array, receivedAt: number): void => {
+    if (bytes.length === 0) return;
+    recorder?.chunk(recorderLeg, bytes, receivedAt);
+    if (rejected) session.keepRejected(leg, bytes, receivedAt);
+    else session.push(leg, bytes, receivedAt);
+  };
+  const receive = (bytes: Uint8Array, receivedAt: number): void => {
+    lastReceivedAt = receivedAt;
+    deliver(masker ? masker.push(bytes) : bytes, receivedAt);
+  };
 
   const connection = openConnection(
     request.spec,
     {
       onResponse(head, ok) {
         accepted = ok;
-        session.setResponse(leg, head);
-        recorder?.response(recorderLeg, head);
+        const shown = masker ? { ...head, headers: head.headers.map(([name, value]): [string, string] => [name, maskText(value)]) } : head;
+        session.setResponse(leg, shown);
+        recorder?.response(recorderLeg, shown);
         hooks.onResponse?.(ok);
       },
-      onChunk(bytes, receivedAt) {
-        recorder?.chunk(recorderLeg, bytes, receivedAt);
-        session.push(leg, bytes, receivedAt);
-      },
+      onChunk: receive,
       onRejectedChunk(bytes, receivedAt) {
-        recorder?.chunk(recorderLeg, bytes, receivedAt);
-        session.keepRejected(leg, bytes, receivedAt);
+        rejected = true;
+        receive(bytes, receivedAt);
       },
     },
     deps,
   );
 
   const done = connection.done.then((outcome): LiveLegEnd => {
-    let ended = legEnd(outcome);
+    let ended = legEnd(masker ? maskOutcome(outcome, maskText) : outcome);
+    if (masker) {
+      try {
+        deliver(masker.flush(), lastReceivedAt);
+      } catch (error) {
+        ended = legEnd({ ...outcome, reason: 'failed', failure: consumerFailure(error) });
+      }
+    }
     const unkept = endLegInSession(session, leg, ended.end, ended.failure);
     if (unkept) ended = legEnd({ ...outcome, reason: 'failed', failure: unkept });
     recorder?.endLeg(recorderLeg, ended.end.reason === 'stopped' && hooks.closing?.() ? CLOSED_WHILE_OPEN : recordedOutcome(ended.end));
@@ -97,6 +126,13 @@ export function endLegInSession(session: SessionStore, leg: number, end: LegEndI
     }
     return unkept;
   }
+}
+
+/** The outcome with its failure's message and body masked (a rejected body quoting a secret). */
+function maskOutcome(outcome: ConnectionOutcome, mask: (text: string) => string): ConnectionOutcome {
+  const { failure } = outcome;
+  if (!failure) return outcome;
+  return { ...outcome, failure: { ...failure, message: mask(failure.message), ...(failure.body !== undefined ? { body: mask(failure.body) } : {}) } };
 }
 
 function legEnd(outcome: ConnectionOutcome): LiveLegEnd {

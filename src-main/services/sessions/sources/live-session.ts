@@ -10,7 +10,6 @@ import { RECORDING_FLUSH_MS, type RecorderPort } from '../recorder-port';
 import { unmasked, type Runtime, type SessionRegistry } from '../session-registry';
 import { liveSessionTitle } from '../session-title';
 import type { LegKind } from '../store/leg-state';
-import { createSessionStore } from '../store/session-store';
 import { spoolPath } from '../spool-folders';
 import { requestInFormat } from './format-runs';
 import { startLiveLeg, type LiveLeg, type LiveLegEnd } from './live-leg';
@@ -50,7 +49,7 @@ function utf8HeaderValue(text: string): string {
 export type LiveSessions = ReturnType<typeof createLiveSessions>;
 
 export function createLiveSessions(registry: SessionRegistry) {
-  const { deps, now, timers, connectionDeps, spooling, ticker, announce, reportError, register, newId, track, settleSession, endState, runtimeOf } = registry;
+  const { deps, now, timers, connectionDeps, spooling, ticker, announce, reportError, register, newStore, newId, track, settleSession, endState, runtimeOf } = registry;
 
   const runLeg = (rt: Runtime, kind: LegKind, request: BuiltRequest, onEnded?: (live: LiveLeg, end: LiveLegEnd) => void): LiveLeg => {
     const data = rt.data;
@@ -63,8 +62,12 @@ export function createLiveSessions(registry: SessionRegistry) {
         ticker.emitNow(data.id);
         announce();
       },
+<<<<<<< HEAD
       closing: () => rt.closed,
     });
+=======
+    }, rt.secrets);
+>>>>>>> main
     rt.current = live;
     track(rt);
     rt.ending = live.done.then((end) => {
@@ -147,7 +150,7 @@ export function createLiveSessions(registry: SessionRegistry) {
     }
     const displayUrl = mask(redactUrl(built.spec.url.href));
     const demo = deps.demoAgent?.() ?? null;
-    const data = createSessionStore({
+    const data = newStore({
       id,
       title: request.title ?? titleOf(built, displayUrl, mask, demo),
       source: { kind: 'live', method: built.spec.method, url: displayUrl },
@@ -162,6 +165,7 @@ export function createLiveSessions(registry: SessionRegistry) {
       run: built.recorded,
       runSpec: built,
       mask,
+      secrets,
       reconnect: request.reconnect ? { attemptsLeft: request.reconnect.maxAttempts, timer: null, retry: null, failuresInARow: 0 } : null,
     });
     runLeg(rt, 'run', built);

@@ -2,7 +2,6 @@ import type { ReplayControlRequest, ReplayState, SessionSummary, StartReplayRequ
 import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX } from '../../../../src-shared/contract/payloads';
 import { createAnswerLedger } from '../../tool-results/answer-ledger';
 import type { Runtime, SessionRegistry } from '../session-registry';
-import { createSessionStore } from '../store/session-store';
 import { createReplaySession } from './replay-player';
 import { sessionAsSource } from './replay-source';
 
@@ -14,13 +13,13 @@ import { sessionAsSource } from './replay-source';
 export type ReplaySessions = ReturnType<typeof createReplaySessions>;
 
 export function createReplaySessions(registry: SessionRegistry) {
-  const { deps, now, spooling, batcher, announce, register, newId, runtimeOf, events } = registry;
+  const { deps, now, spooling, batcher, announce, register, changed, newStore, newId, runtimeOf, events } = registry;
   const replayState = events.replayState;
 
   const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
     if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
     const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice, inline: source.data.inline(), ...spooling };
-    const data = createSessionStore(init);
+    const data = newStore(init);
     data.state = 'streaming';
     const rt = register(data, { run: source.run, networkChunks: source.networkChunks });
     const sourceData = source.data;
@@ -30,12 +29,11 @@ export function createReplaySessions(registry: SessionRegistry) {
       sourceId: sourceData.id,
       data: () => rt.data,
       reset: () => {
-        const fresh = createSessionStore({ ...init, generation: rt.data.generation + 1 });
+        const fresh = newStore({ ...init, generation: rt.data.generation + 1 });
         fresh.state = 'streaming';
-        fresh.onChange = rt.data.onChange;
         rt.data = fresh;
         rt.ledger = createAnswerLedger();
-        fresh.onChange();
+        changed(init.id);
       },
       onState: (state) => {
         if (state.finished && rt.data.state === 'streaming') {

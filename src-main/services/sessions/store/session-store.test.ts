@@ -28,9 +28,8 @@ function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', pa
 
 describe('session store', () => {
   it('takes a chunk in once: pushed bytes reach the indexes through the decoder, and a batch only reads them', () => {
-    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
     let changes = 0;
-    data.onChange = () => (changes += 1);
+    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0, onChange: () => (changes += 1) });
     const leg = data.openLeg('run', null, 0).index;
     expect(data.takeBatch(100)).toBeNull();
     data.push(leg, new TextEncoder().encode('data: {"type":"text","agent":"a","final":false,"delta":"hi"}\n\n'), 1);

@@ -49,8 +49,8 @@ import { sessionDetail, sessionSummary, toAgentPayload, toBlockDetail, toDiagnos
  *
  * A chunk flows one way: `push` keeps its bytes and hands them to the decoder; the decoder's
  * callbacks are the only writers of the indexes, the findings (finding-badges) and the batch
- * marks (batch-tracker); a batch (`takeBatch`, drained by the service's batcher after
- * `onChange`) only reads what they wrote.
+ * marks (batch-tracker); each change is reported to `onChange`, given once at creation; a
+ * batch (`takeBatch`, drained by the service's batcher) only reads what they wrote.
  */
 
 export interface SessionInit {
@@ -70,6 +70,8 @@ export interface SessionInit {
   recording?: string;
   /** Creates the session's spool files (temp files by default; tests inject failing ones). */
   openSpool?: OpenSpool;
+  /** Called whenever something a batch would carry changed (the registry schedules a batch). */
+  onChange?: () => void;
 }
 
 export interface PendingToolsState {
@@ -151,8 +153,6 @@ export interface SessionStore {
   takeBatch(maxRows: number, maxChanges?: number): SessionBatch | null;
   /** Something is left for another batch. */
   readonly batchPending: boolean;
-  /** Called whenever something a batch would carry changed. */
-  onChange: () => void;
   /** The session was closed: its spool files are deleted, and nothing may be read from it any more. */
   dispose(): void;
   /** Bytes the envelope and frame indexes take in memory (what the benchmarks report). */
@@ -173,8 +173,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
   const findings = new FindingBadges(new DiagnosticStore(new SpoolFile('findings', init.openSpool)), firstEnvelope, (seq) => batch.touchRow(seq));
   let finished = false;
 
-  // Decoder callbacks run only once data exists (legs are opened through it).
-  const notify = (): void => data.onChange();
+  const notify = init.onChange ?? ((): void => {});
 
   const addDiagnostic = (diagnostic: Diagnostic): void => {
     findings.add(diagnostic);
@@ -212,7 +211,6 @@ export function createSessionStore(init: SessionInit): SessionStore {
     get finished() {
       return finished;
     },
-    onChange: () => {},
     dispose() {
       rawSpool.close();
       textSpool.close();
@@ -270,7 +268,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
       state.end = end;
       state.endedAt = legs[leg]?.raw.count ? Math.max(state.startedAt, lastReceive(state)) : state.startedAt;
       if (failure) state.failure = failure;
-      data.onChange();
+      notify();
     },
     finish() {
       if (finished) return;
@@ -278,7 +276,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
       finished = true;
       decoder.finish();
       envelopes.trim();
-      data.onChange();
+      notify();
     },
     addDiagnostics(list: readonly Diagnostic[]) {
       for (const d of list) addDiagnostic(d);

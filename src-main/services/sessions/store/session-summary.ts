@@ -18,7 +18,7 @@ import type {
 import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
 import type { InlineOptions } from '../../../../src-shared/inline/types';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../../../src-shared/pipeline/end-status';
-import { redactRequest } from '../../../../src-shared/recording/redact';
+import { redactHeaders, redactRequest } from '../../../../src-shared/recording/redact';
 import type { RecordedRequest } from '../../../../src-shared/recording/types';
 import type { Envelope } from '../../../../src-shared/envelope/types';
 import { unifiedLabel } from '../../../../src-shared/envelope/unified';
@@ -243,7 +243,8 @@ export function legInfo(leg: LegState): LegInfo {
     leg: leg.index,
     kind: leg.kind,
     request: leg.request ? displayRequest(leg.request) : null,
-    response: leg.response ? { status: leg.response.status, statusText: leg.response.statusText, headers: leg.response.headers } : null,
+    // Set-Cookie, X-Api-Key and the like never reach the page (docs/security.md, "Secrets").
+    response: leg.response ? { status: leg.response.status, statusText: leg.response.statusText, headers: redactHeaders(leg.response.headers) } : null,
     startedAt: leg.startedAt,
     bytes: leg.raw.bytes,
     chunks: leg.raw.count,

@@ -6,17 +6,30 @@ import type {
   DiagnosticPayload,
   InspectorService,
   LiveStatus,
+  ConnectRequest,
+  DownloadKind,
+  OpenUploadRequest,
+  ProxyStartRequest,
+  ProxyState,
   ReplayState,
+  SampleInfo,
   SessionDetail,
   SessionSummary,
   Unsubscribe,
 } from '../../src-shared/contract';
+import type { ConnectForm } from './connect-form';
+import type { Prefs } from './preferences';
+import type { SessionCommands } from './session-commands';
+import type { Store } from './store';
+import type { TimelineModel } from './timeline';
+import type { WorkspaceModel } from './workspace';
 
 /**
  * The renderer's application model as the views see it. Everything here is framework-free:
  * stores hold immutable snapshots and notify subscribers; React reads them through the thin
  * hooks in `./hooks` (`useStore(store)`, `useSessionData(app, id)`, …). All of it is built once
- * in `./composition`; views receive it as the `app` prop and never reach the bridge any other way.
+ * in `app/composition`; views receive it as the `app` prop and never reach the bridge any other way:
+ * what they may ask of main is `commands(sessionId)` and the app's own methods.
  *
  * View components mounted by the shell take `ViewProps`:
  *   BlocksView, DiagnosticsView, DiffView          – full-page views (tabs)
@@ -140,8 +153,11 @@ export interface AppError {
 // ─── The model ──────────────────────────────────────────────────────────────────────────
 
 export interface AppModel {
-  /** The contract client (the only way to reach main). Rejections carry user-facing messages. */
-  readonly service: InspectorService;
+  /** What a view may ask of one session (its envelopes, bytes, blocks, replay, tool answers). Rejections carry user-facing messages. */
+  commands(sessionId: string): SessionCommands;
+  /** Opens a link in the user's browser (main asks first where the host can). */
+  openExternal(url: string): Promise<boolean>;
+  diffSessions(request: Parameters<InspectorService['diffSessions']>[0]): ReturnType<InspectorService['diffSessions']>;
   readonly host: ReadableStore<HostSnapshot>;
   readonly theme: ReadableStore<ThemeName>;
   readonly sessions: ReadableStore<SessionsSnapshot>;
@@ -174,7 +190,43 @@ export interface AppModel {
   dismissErrors(ids: readonly number[]): void;
   /**
    * Runs a command and reports its failure under `context`; resolves to undefined on failure.
-   * `app.run('Send tool results', () => app.service.sendToolResults(req))`.
+   * `app.run('Send tool results', () => app.commands(id).sendToolResults(req))`.
    */
   run<T>(context: string, action: () => Promise<T>, sessionId?: string): Promise<T | undefined>;
+}
+
+/** What the shell and the timeline need beyond the shared AppModel. */
+export interface RendererApp extends AppModel, Omit<WorkspaceModel, 'load'> {
+  readonly bridgeKind: 'electron' | 'browser';
+  readonly connectForm: Store<ConnectForm>;
+  readonly recentFiles: ReadableStore<readonly string[]>;
+  /** The sample recordings the host ships (File → Open Sample). */
+  readonly samples: ReadableStore<readonly SampleInfo[]>;
+  readonly prefs: Store<Prefs>;
+  readonly helpOpen: Store<boolean>;
+  /** The recording proxy (null when it is not running), kept current from main. */
+  readonly proxy: ReadableStore<ProxyState | null>;
+  timeline(sessionId: string): TimelineModel;
+  /** Starts a live session, makes it active and shows its timeline. */
+  connect(request: ConnectRequest): Promise<SessionSummary | undefined>;
+  openPath(path: string): Promise<SessionSummary | undefined>;
+  openUpload(request: OpenUploadRequest): Promise<SessionSummary | undefined>;
+  /** Opens a shipped sample (a pair opens as two sessions) and shows the first. */
+  openSample(id: string): Promise<SessionSummary | undefined>;
+  showOpenDialog(): Promise<SessionSummary | undefined>;
+  refreshRecentFiles(): Promise<void>;
+  stop(sessionId: string): Promise<void>;
+  closeSession(sessionId: string): Promise<void>;
+  /** Saves the session as a recording: main's save dialog (Electron) or a download (browser host). */
+  saveRecording(sessionId: string): Promise<void>;
+  /** Starts the recording proxy; its sessions appear in the list as their streams begin. */
+  startProxy(request: ProxyStartRequest): Promise<ProxyState | undefined>;
+  stopProxy(): Promise<void>;
+  /** Exports the session (or saves it, for `recording`): a save dialog or a download, as saving. */
+  exportSession(sessionId: string, kind: DownloadKind): Promise<void>;
+  openRecentSession(id: string): Promise<SessionSummary | undefined>;
+  /** A confirmation that dismisses itself ("Copied", "Saved to …"). */
+  notify(context: string, message: string, sessionId?: string): void;
+  /** Subscribes to main's events and loads the initial state; returns the teardown. */
+  start(): () => void;
 }

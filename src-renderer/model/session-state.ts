@@ -1,0 +1,57 @@
+import type { EndStatusPayload, ReplayState, SessionSummary } from '../../src-shared/contract';
+import type { Tone } from '../components/Badge';
+
+/** How a session's state reads in the sidebar, the session header and recent sessions: its label, tone and tooltip. */
+
+/**
+ * The session's badge: while it receives, what it is doing ("paused" for a paused replay: from
+ * its transport state where known, else from its summary); once it ended, its end status — "done" only for a stream that
+ * ended with its terminal event and nothing left open.
+ */
+export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
+  if (session.awaitingTools) return 'awaiting tools';
+  if (session.source.kind === 'replay' && session.state === 'streaming') return replayPaused(session, replay) ? 'paused' : 'replaying';
+  return session.end?.label ?? session.state;
+}
+
+/** A replay that is not playing: by its transport state where known, else by its summary. */
+function replayPaused(session: SessionSummary, replay: Pick<ReplayState, 'playing'> | null | undefined): boolean {
+  return session.source.kind === 'replay' && session.state === 'streaming' && (replay ? !replay.playing : session.replayPaused === true);
+}
+
+export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
+  done: 'ok',
+  error: 'error',
+  truncated: 'warning',
+  stopped: 'neutral',
+  failed: 'failed',
+  paused: 'accent',
+};
+
+export function stateTone(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): Tone {
+  if (session.awaitingTools) return 'accent';
+  if (replayPaused(session, replay)) return 'neutral';
+  if (session.end) return END_TONES[session.end.kind];
+  switch (session.state) {
+    case 'streaming':
+    case 'connecting':
+    case 'loading':
+      return 'live';
+    case 'complete':
+      return 'ok';
+    case 'failed':
+      return 'failed';
+    case 'stopped':
+      return 'neutral';
+  }
+}
+
+/** The badge's tooltip: why the session ended as it did. */
+export function stateTitle(session: SessionSummary): string | undefined {
+  return session.end?.reason;
+}
+
+/** Titles made of a method and URL read better without the scheme in a narrow list. */
+export function displayTitle(title: string): string {
+  return title.replace(/^([A-Z]+ )?https?:\/\//, '$1');
+}
