@@ -32,13 +32,11 @@ export interface LiveLegHooks {
   closing?(): boolean;
 }
 
-<<<<<<< HEAD
 /** How a leg that was open when its session closed is recorded: not as stopped by the user. */
 export const CLOSED_WHILE_OPEN = { reason: 'closed', message: 'The session was closed while the leg was open (its tab, the window or the inspector was closed).' } as const;
-=======
+
 /** The environment secret values the request was sent with: masked in everything the server sends back. */
 export type LegSecrets = readonly { name: string; value: string }[];
->>>>>>> main
 
 export function startLiveLeg(
   session: SessionStore,

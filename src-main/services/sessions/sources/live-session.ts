@@ -62,12 +62,8 @@ export function createLiveSessions(registry: SessionRegistry) {
         ticker.emitNow(data.id);
         announce();
       },
-<<<<<<< HEAD
       closing: () => rt.closed,
-    });
-=======
     }, rt.secrets);
->>>>>>> main
     rt.current = live;
     track(rt);
     rt.ending = live.done.then((end) => {
