@@ -18,6 +18,8 @@ const EXPRESSIONS = [
   '"streams"',
   'delta contains "agent" && type in ["text", "thinking"]',
   'delta matches "(?i)tool.*result"',
+  // Decided once per block, not once per envelope of it (each envelope carries its whole block).
+  'block.content matches "(?i)tool.*result"',
   'block.kind == "tool_call" && name != "x"',
   'finding.severity >= "warning"',
 ];

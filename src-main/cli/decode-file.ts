@@ -13,6 +13,8 @@ export interface DecodedFile extends DecodeResult {
   kind: string;
   /** How the last leg ended, for a recording (undefined when it stops inside the leg, null for other files). */
   lastLegOutcome: LegOutcome | undefined | null;
+  /** A recording holds tool results sent for its last leg's pause (and no continuation after them). */
+  lastLegAnswered: boolean;
   /** When the first request was sent, on the clock of the receive times (recordings). */
   startedAt?: number;
 }
@@ -50,11 +52,14 @@ export async function decodeFile(file: string, format: FormatChoice, io: CliIo, 
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.
   const lastLegOutcome = source?.kind === 'recording' ? source.legs.at(-1)?.outcome : null;
+  const lastLeg = source?.legs.at(-1)?.index;
+  const lastLegAnswered = source?.actions.some((a) => a.kind === 'tool-results' && a.leg === lastLeg) ?? false;
   const startedAt = source?.legs[0]?.startedAt;
   return {
     ...result,
     kind: source?.kind ?? 'stdin',
     lastLegOutcome,
+    lastLegAnswered,
     diagnostics: [...(source?.diagnostics ?? []), ...result.diagnostics],
     ...(startedAt !== undefined ? { startedAt } : {}),
   };

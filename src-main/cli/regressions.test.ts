@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../services/connection/loopback-testing';
 import { createDefaultSessionService } from '../hosts/default-service';
-import { settled } from '../services/sessions/service-testing';
+import { settled, waitFor } from '../services/sessions/service-testing';
 import type { SessionService } from '../services/sessions/session-service';
 import { main } from './main';
 import { memoryIo } from './test-io';
@@ -72,6 +72,30 @@ describe('regressions: smaller defects', () => {
     const { code, err } = await inspect(await file('capture.sse.gz', gzipSync('data: [DONE]\n\n')));
     expect(code).toBe(2);
     expect(err).toMatch(/first bytes were gzip-compressed data \(decompress it first/);
+  });
+
+  it('a session shut down with the inspector (SIGTERM closes every session) is not "stopped by the user" in its recording', async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      const timer = setInterval(() => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'), 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    const path = join(dir, 'shutdown.recording');
+    await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [], recordTo: path });
+    await waitFor(async () => ((await service.listSessions())[0]?.envelopes ?? 0) > 3, 'the first events');
+    await service.dispose();
+    const records = (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; reason?: string; message?: string });
+    expect(records.at(-1)).toMatchObject({ type: 'end', reason: 'closed', message: expect.stringMatching(/^The session was closed while the leg was open/) as unknown });
+    const { report } = await inspect(path);
+    expect(report).toMatchObject({ status: { kind: 'truncated', reason: expect.stringMatching(/The session was closed while the leg was open/) as unknown } });
+  });
+
+  it('a recording whose header was written with spaces (another tool, a pretty-printer) is read as a recording', async () => {
+    const spaced = '{"format": "agent-stream-inspector-recording", "version": 1, "createdAt": "2026-03-01T12:00:00.000Z", "t": 0, "redacted": true}\n';
+    const path = await file('spaced.recording', spaced + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + chunk(0, 0, 'data: [DONE]\n\n') + end);
+    const { code, report } = await inspect(path);
+    expect(report).toMatchObject({ kind: 'recording', status: { kind: 'done' }, diagnostics: [] });
+    expect(code).toBe(0);
   });
 
   it('a recorded 204 says No Content, not "no Content-Type"', async () => {

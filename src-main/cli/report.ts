@@ -1,4 +1,5 @@
-import { SEVERITY_RANK, type Severity } from '../../src-shared/diagnostics/severity';
+import { SEVERITY_RANK } from '../../src-shared/diagnostics/severity';
+import type { Diagnostic, Severity } from '../../src-shared/diagnostics/types';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../src-shared/pipeline/end-status';
 import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
 import { countOf } from '../../src-shared/text/count';
@@ -6,6 +7,7 @@ import { MAX_INDENT } from '../../src-shared/agents/names';
 import type { DecodedFile } from './decode-file';
 import type { Segment } from '../../src-shared/inline/types';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
+import { LostData } from '../../src-shared/recording/diagnostics';
 
 export interface RuleCount {
   rule: string;
@@ -70,7 +72,7 @@ export function buildReport(result: DecodedFile): InspectReport {
     })),
     diagnostics: sortRuleCounts([...rules.values()]),
     errors: result.diagnostics.filter((d) => d.severity === 'error').length,
-    status: endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), ...recordedOutcome(result.lastLegOutcome) }),
+    status: endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), answered: result.lastLegAnswered, ...lostDataOf(result.diagnostics), ...recordedOutcome(result.lastLegOutcome) }),
   };
 }
 
@@ -99,6 +101,13 @@ export function formatSegment(s: Segment): string {
   const names = [s.metadata['tool_name'], s.metadata['path']].filter((v) => typeof v === 'string').map((v) => JSON.stringify(v));
   const params = Object.entries(s.params).map(([k, v]) => `${k}=${preview(v, 40)}`);
   return [`${s.id} ${s.type}`, ...names, ...params, s.complete ? '' : '(unclosed)', `: ${preview(s.content, 120)}`].filter(Boolean).join(' ');
+}
+
+function lostDataOf(diagnostics: readonly Diagnostic[]): Pick<EndFacts, 'lostData'> {
+  const lost = new LostData();
+  for (const d of diagnostics) lost.add(d);
+  const described = lost.describe();
+  return described ? { lostData: described } : {};
 }
 
 /** A recording's last leg end as an end-status outcome: stopped by the user, failed, or cut by the recording's end. */

@@ -29,7 +29,7 @@ export function conjuncts(tree: Expr | null): Expr[] {
   const stack: Expr[] = [tree];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.kind === 'and') stack.push(node.right, node.left);
+    if (node.kind === 'and') stack.push(...[...node.operands].reverse());
     else out.push(node);
   }
   return out;
@@ -84,5 +84,5 @@ export function applyChip(expression: string, tree: Expr | null, change: ChipCha
   const kept = conjuncts(tree).filter((node) => chipOf(node)?.chip !== chip);
   const all = added ? [...kept, added] : kept;
   if (all.length === 0) return '';
-  return printExpression(all.reduce((left, right) => ({ kind: 'and', left, right })));
+  return printExpression(all.length === 1 ? all[0]! : { kind: 'and', operands: all });
 }

@@ -1,6 +1,7 @@
 import { fieldsOf, type Expr } from '../../src-shared/filter/ast';
 import { ENVELOPE_FIELDS, FilterError, parseFilter } from '../../src-shared/filter';
 import { compileFilter, type SubjectReader } from '../../src-shared/filter/evaluate';
+import type { FieldSpec } from '../../src-shared/filter/fields';
 import type { RowIndex } from './row-index';
 
 /** What the timeline shows: a filter expression (docs/filters.md); '' shows every row. */
@@ -39,7 +40,8 @@ export function isLocalFilter(tree: Expr): boolean {
  * shown, or uuid) and `final`; other filters run in main (filterRows), which has every field.
  */
 export function compileLocalFilter(tree: Expr, index: RowIndex, agentNames: ReadonlyMap<string, string>): (seq: number) => boolean {
-  const spec = (name: string) => ENVELOPE_FIELDS.field(name)!;
+  // The spec alone: how the envelope table reads its fields is not how rows are read.
+  const spec = (name: string): FieldSpec => ENVELOPE_FIELDS.field(name)!;
   const reader: SubjectReader<number> = {
     field(name) {
       switch (name) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FilterRowsRequest, RowsRequest, TimelineRow } from '../../src-shared/contract';
 import { ENVELOPE_FIELDS, parseFilter } from '../../src-shared/filter';
+import type { FieldSpec } from '../../src-shared/filter/fields';
 import { compileFilter, type SubjectReader } from '../../src-shared/filter/evaluate';
 import { row, rows, rowsBatch, settle } from '../testing/fake-service';
 import { PAGE_SIZE } from './row-cache';
@@ -11,7 +12,7 @@ import { SEARCH_REFRESH_MS, TimelineModel } from './timeline';
 /** The shared evaluator over full rows: what main's filterRows does over its envelopes. */
 const ROW_READER: SubjectReader<TimelineRow> = {
   field(name) {
-    const spec = ENVELOPE_FIELDS.field(name)!;
+    const spec: FieldSpec = ENVELOPE_FIELDS.field(name)!;
     const get: Record<string, (r: TimelineRow) => string | boolean | string[] | undefined> = {
       type: (r) => r.type,
       agent: (r) => r.agent,

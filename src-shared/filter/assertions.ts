@@ -38,14 +38,22 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
   const run = (node: Expr, subjects: Scope): AssertionResult => {
     switch (node.kind) {
       case 'and': {
-        const left = run(node.left, subjects);
-        return left.pass ? run(node.right, subjects) : left;
+        let result: AssertionResult | undefined;
+        for (const operand of node.operands) {
+          result = run(operand, subjects);
+          if (!result.pass) return result;
+        }
+        return result!;
       }
       case 'or': {
-        const left = run(node.left, subjects);
-        if (left.pass) return left;
-        const right = run(node.right, subjects);
-        return right.pass ? right : { ...right, detail: `${left.detail}; ${right.detail}` };
+        const failed: string[] = [];
+        let result: AssertionResult | undefined;
+        for (const operand of node.operands) {
+          result = run(operand, subjects);
+          if (result.pass) return result;
+          failed.push(result.detail);
+        }
+        return { ...result!, detail: failed.join('; ') };
       }
       case 'not': {
         const inner = run(node.operand, subjects);

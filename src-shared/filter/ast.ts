@@ -29,7 +29,11 @@ export type Term =
   | { readonly kind: 'status' };
 
 export type Expr =
-  | { readonly kind: 'and' | 'or'; readonly left: Expr; readonly right: Expr }
+  /**
+   * A chain of one operator (`a && b && c`), its operands side by side in source order (two or
+   * more): a flat chain of any length is one level deep, and nothing walks it recursively.
+   */
+  | { readonly kind: 'and' | 'or'; readonly operands: readonly Expr[] }
   | { readonly kind: 'not'; readonly operand: Expr }
   | { readonly kind: 'compare'; readonly op: CompareOp; readonly left: Term; readonly right: Literal }
   | { readonly kind: 'in'; readonly left: Term; readonly items: readonly Literal[] }
@@ -56,7 +60,7 @@ export function fieldsOf(expr: Expr): Set<string> {
     switch (node.kind) {
       case 'and':
       case 'or':
-        stack.push(node.left, node.right);
+        stack.push(...node.operands);
         break;
       case 'not':
         stack.push(node.operand);

@@ -1,5 +1,5 @@
 import { DURATION_MS, type CompareOp, type Expr, type Literal, type Term } from './ast';
-import type { FieldSpec, FieldValue, FieldValues } from './fields';
+import type { FieldDef, FieldSpec, FieldValue, FieldValues } from './fields';
 import { compileRegex, type Regex } from './regex';
 
 export type Predicate<S> = (subject: S) => boolean;
@@ -10,7 +10,7 @@ export type Predicate<S> = (subject: S) => boolean;
  * `text` reads the strings a bare quoted string searches.
  */
 export interface SubjectReader<S> {
-  field(name: string): (FieldSpec & { get(subject: S): FieldValues }) | undefined;
+  field(name: string): ReadableField<S> | undefined;
   readonly text?: (subject: S) => readonly string[];
   /**
    * Subjects that carry part of a match in text the stream split across subjects (a block's
@@ -18,6 +18,9 @@ export interface SubjectReader<S> {
    */
   readonly textAcross?: (needle: string) => Predicate<S>;
 }
+
+/** A field as a reader provides it: its spec, its value, and which subjects share it. */
+export type ReadableField<S> = FieldSpec & Pick<FieldDef<S>, 'get' | 'sharedBy'>;
 
 /** A filter names a field this reader does not provide. */
 export class UnavailableFieldError extends Error {
@@ -37,14 +40,12 @@ export class UnavailableFieldError extends Error {
 export function compileFilter<S>(expr: Expr, reader: SubjectReader<S>): Predicate<S> {
   switch (expr.kind) {
     case 'and': {
-      const left = compileFilter(expr.left, reader);
-      const right = compileFilter(expr.right, reader);
-      return (s) => left(s) && right(s);
+      const operands = expr.operands.map((operand) => compileFilter(operand, reader));
+      return (s) => operands.every((operand) => operand(s));
     }
     case 'or': {
-      const left = compileFilter(expr.left, reader);
-      const right = compileFilter(expr.right, reader);
-      return (s) => left(s) || right(s);
+      const operands = expr.operands.map((operand) => compileFilter(operand, reader));
+      return (s) => operands.some((operand) => operand(s));
     }
     case 'not': {
       const operand = compileFilter(expr.operand, reader);
@@ -64,16 +65,16 @@ export function compileFilter<S>(expr: Expr, reader: SubjectReader<S>): Predicat
     case 'compare': {
       const field = fieldOf(reader, termField(expr.left));
       const test = valueTest(expr.op, expr.right, field);
-      if (expr.op === '!=') return (s) => {
+      if (expr.op === '!=') return oncePerShared(field, (s) => {
         const list = values(field.get(s));
         return list.length > 0 && list.every(test);
-      };
-      return (s) => values(field.get(s)).some(test);
+      });
+      return oncePerShared(field, (s) => values(field.get(s)).some(test));
     }
     case 'in': {
       const field = fieldOf(reader, termField(expr.left));
       const tests = expr.items.map((item) => valueTest('==', item, field));
-      return (s) => values(field.get(s)).some((v) => tests.some((t) => t(v)));
+      return oncePerShared(field, (s) => values(field.get(s)).some((v) => tests.some((t) => t(v))));
     }
     default:
       throw new Error(`'${expr.kind}' is an assertion over a recording, not a filter`);
@@ -85,7 +86,27 @@ function termField(term: Term): string {
   return term.name;
 }
 
-function fieldOf<S>(reader: SubjectReader<S>, name: string): FieldSpec & { get(subject: S): FieldValues } {
+/**
+ * A condition on a field many subjects share, decided once per shared value (per block, for
+ * `block.content matches`) and remembered while its version holds: every envelope of a block
+ * asks the same question of the same text.
+ */
+function oncePerShared<S>(field: ReadableField<S>, decide: Predicate<S>): Predicate<S> {
+  const sharedBy = field.sharedBy?.bind(field);
+  if (!sharedBy) return decide;
+  const decided = new WeakMap<object, { version: number; result: boolean }>();
+  return (s) => {
+    const shared = sharedBy(s);
+    if (!shared) return decide(s);
+    const known = decided.get(shared.key);
+    if (known?.version === shared.version) return known.result;
+    const result = decide(s);
+    decided.set(shared.key, { version: shared.version, result });
+    return result;
+  };
+}
+
+function fieldOf<S>(reader: SubjectReader<S>, name: string): ReadableField<S> {
   const field = reader.field(name);
   if (!field) throw new UnavailableFieldError(name);
   return field;

@@ -17,10 +17,23 @@ export interface FieldSpec {
   readonly closed?: boolean;
 }
 
+/** Where a value many subjects share is kept, and its version (see FieldDef.sharedBy). */
+export interface SharedValue {
+  readonly key: object;
+  readonly version: number;
+}
+
 export interface FieldDef<S> extends FieldSpec {
   /** One line for completion and docs/filters.md. */
   readonly description: string;
   get(subject: S): FieldValues;
+  /**
+   * For a value many subjects share (an envelope's block content): the object all subjects
+   * with this value have, and a number that changes whenever the value may have (the block's
+   * envelope count). A comparison on the field is then decided once per object and version,
+   * not once per subject: matching a block's content on each of its envelopes was quadratic.
+   */
+  sharedBy?(subject: S): SharedValue | undefined;
 }
 
 /**

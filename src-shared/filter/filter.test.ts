@@ -32,8 +32,10 @@ describe('parsing', () => {
   it('reads comparisons, lists, flags, text, precedence and parentheses', () => {
     expect(parseFilter('type == "text" && !final || agent in ["sub 1", "sub 2"]')).toEqual({
       kind: 'or',
-      left: { kind: 'and', left: { kind: 'compare', op: '==', left: { kind: 'field', name: 'type' }, right: { kind: 'string', value: 'text' } }, right: { kind: 'not', operand: { kind: 'flag', field: 'final' } } },
-      right: { kind: 'in', left: { kind: 'field', name: 'agent' }, items: [{ kind: 'string', value: 'sub 1' }, { kind: 'string', value: 'sub 2' }] },
+      operands: [
+        { kind: 'and', operands: [{ kind: 'compare', op: '==', left: { kind: 'field', name: 'type' }, right: { kind: 'string', value: 'text' } }, { kind: 'not', operand: { kind: 'flag', field: 'final' } }] },
+        { kind: 'in', left: { kind: 'field', name: 'agent' }, items: [{ kind: 'string', value: 'sub 1' }, { kind: 'string', value: 'sub 2' }] },
+      ],
     });
     expect(parseFilter("!type == 'text'")).toEqual({ kind: 'not', operand: { kind: 'compare', op: '==', left: { kind: 'field', name: 'type' }, right: { kind: 'string', value: 'text' } } });
     expect(parseFilter('time >= 1.5s')).toEqual({ kind: 'compare', op: '>=', left: { kind: 'field', name: 'time' }, right: { kind: 'duration', value: 1.5, unit: 's' } });
@@ -95,8 +97,42 @@ describe('parsing', () => {
     expect(errorOf(`${'('.repeat(100_000)}final`).message).toContain('longer than');
     expect(errorOf(deep).message).toContain(`nested deeper than ${MAX_DEPTH}`);
     expect(errorOf(`${'!'.repeat(MAX_DEPTH + 1)}final`).message).toContain('nested deeper');
-    expect(errorOf(Array.from({ length: MAX_DEPTH + 2 }, () => 'final').join(' && ')).message).toContain('nested deeper');
-    expect(() => parseFilter(Array.from({ length: 20 }, () => 'final').join(' && '))).not.toThrow();
+    expect(errorOf(`${'final && ('.repeat(MAX_DEPTH)}final${')'.repeat(MAX_DEPTH)}`).message).toContain('nested deeper');
+  });
+
+  it('reads a flat chain of any length as one level: 129 terms and more parse, select and print back', () => {
+    for (const op of ['&&', '||']) {
+      const terms = Array.from({ length: 200 }, (_, i) => (i === 0 ? 'type == "text"' : `seq != ${i + 100_000}`));
+      const source = terms.join(` ${op} `);
+      const tree = parseFilter(source);
+      expect(tree).toMatchObject({ kind: op === '&&' ? 'and' : 'or', operands: expect.any(Array) as unknown });
+      expect(tree.kind === 'and' || tree.kind === 'or' ? tree.operands.length : 0).toBe(200);
+      expect(printExpression(tree)).toBe(source);
+      expect(select(source)).toEqual(op === '&&' ? select('type == "text"') : multiAgent.map((s) => s.envelope.seq));
+    }
+    const assertion = Array.from({ length: 129 }, () => 'count(final) > 0').join(' && ');
+    expect(checkAssertion(parseAssertion(assertion), { status: { kind: 'done', reason: '[DONE] received' }, subjects: multiAgent }, envelopeReader()).pass).toBe(true);
+  });
+});
+
+describe('block.content is matched once per block', () => {
+  it('reads a block\'s content once for all its envelopes, again only when the block grew', () => {
+    const deltas = Array.from({ length: 3000 }, (_, i) => `data: {"type":"text","agent":"a","final":false,"delta":"part ${i} "}\n\n`).join('');
+    const subjects = envelopeSubjects(decodeBytes(new TextEncoder().encode(`${deltas}data: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n`)));
+    const block = subjects[0]!.block!;
+    const content = block.content;
+    let reads = 0;
+    Object.defineProperty(block, 'content', { get: () => (reads++, content) });
+    for (const [filter, expected] of [['block.content matches "part 2999 $"', 3001], ['block.content != "x"', 3001], ['block.content in ["x"]', 0]] as const) {
+      reads = 0;
+      expect(select(filter, subjects)).toHaveLength(expected);
+      expect(reads, filter).toBe(1);
+    }
+    const match = envelopeFilter('block.content contains "part 3000"');
+    expect(match(subjects[0]!)).toBe(false);
+    Object.defineProperty(block, 'content', { get: () => `${content}part 3000 ` });
+    block.envelopes.push(3002);
+    expect(match(subjects[0]!)).toBe(true);
   });
 });
 
@@ -224,8 +260,9 @@ describe('printing', () => {
     };
     if (depth >= 4) return leaf();
     const r = random();
-    if (r < 0.25) return { kind: 'and', left: randomTree(random, mode, depth + 1), right: randomTree(random, mode, depth + 1) };
-    if (r < 0.45) return { kind: 'or', left: randomTree(random, mode, depth + 1), right: randomTree(random, mode, depth + 1) };
+    const operands = (): Expr[] => Array.from({ length: 2 + Math.floor(random() * 3) }, () => randomTree(random, mode, depth + 1));
+    if (r < 0.25) return { kind: 'and', operands: operands() };
+    if (r < 0.45) return { kind: 'or', operands: operands() };
     if (r < 0.55) return { kind: 'not', operand: randomTree(random, mode, depth + 1) };
     return leaf();
   }

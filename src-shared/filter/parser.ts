@@ -60,14 +60,20 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
   /** A condition: filters and assertions alike, with `&&`, `||`, `!` and parentheses. */
   const condition = (minBp: number, mode: ParseMode, depth: number): Node<Expr> => {
     let left = prefix(mode, deeper(depth, peek().at));
+    /** The operands of the chain `left` is, while the same operator repeats (a && b && c). */
+    let chain = null as { kind: 'and' | 'or'; operands: Expr[] } | null;
     for (;;) {
       const token = peek();
       const bp = isOp(token, '||') ? BP_OR : isOp(token, '&&') ? BP_AND : 0;
       if (bp === 0 || bp <= minBp) break;
       next();
       const right = condition(bp, mode, depth + 1);
-      const d = deeper(Math.max(left.depth, right.depth), token.at);
-      left = { node: { kind: bp === BP_OR ? 'or' : 'and', left: left.node, right: right.node }, depth: d, at: left.at };
+      const kind = bp === BP_OR ? 'or' : 'and';
+      const d = deeper(Math.max(chain?.kind === kind ? left.depth - 1 : left.depth, right.depth), token.at);
+      // The same operator again extends the chain instead of nesting it one level deeper.
+      if (chain?.kind === kind) chain.operands.push(right.node);
+      else chain = { kind, operands: [left.node, right.node] };
+      left = { node: chain, depth: d, at: left.at };
     }
     const after = peek();
     if (after.kind !== 'end' && !isOp(after, ')') && !isOp(after, ',') && !isOp(after, '||') && !isOp(after, '&&')) {

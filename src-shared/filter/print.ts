@@ -2,9 +2,9 @@ import type { Expr, Literal, Term } from './ast';
 
 /**
  * The canonical text of a tree: parsing it gives the same tree back (a property test checks
- * this). Parentheses are added only where the tree needs them: `||` inside `&&`, a right
- * operand of its own operator, a compound under `!`, and an open-ended assertion (`some`,
- * `none`, `every agent:`) anywhere but at the top or the end of a chain.
+ * this). Parentheses are added only where the tree needs them: `||` inside `&&`, a chain
+ * inside a chain of the same operator, a compound under `!`, and an open-ended assertion
+ * (`some`, `none`, `every agent:`) as an operand.
  */
 export function printExpression(expr: Expr): string {
   return print(expr);
@@ -18,10 +18,10 @@ function print(expr: Expr): string {
     case 'or':
     case 'and': {
       const own = PRECEDENCE[expr.kind]!;
-      return `${operand(expr.left, own, false)} ${expr.kind === 'or' ? '||' : '&&'} ${operand(expr.right, own, true)}`;
+      return expr.operands.map((child) => operand(child, own)).join(expr.kind === 'or' ? ' || ' : ' && ');
     }
     case 'not':
-      return `!${operand(expr.operand, PRECEDENCE.not!, true)}`;
+      return `!${operand(expr.operand, PRECEDENCE.not!)}`;
     case 'flag':
       return expr.field;
     case 'text':
@@ -40,13 +40,16 @@ function print(expr: Expr): string {
   }
 }
 
-/** A child of a binary or prefix operator of precedence `parent`, parenthesised if needed. */
-function operand(child: Expr, parent: number, right: boolean): string {
+/**
+ * A child of a chain or prefix operator of precedence `parent`, parenthesised if needed: a
+ * chain of the parent's own operator too, or it would read as part of the parent's chain.
+ */
+function operand(child: Expr, parent: number): string {
   const text = print(child);
   if (OPEN_ENDED.has(child.kind)) return `(${text})`;
   const own = PRECEDENCE[child.kind];
   if (own === undefined || own === 3) return text;
-  return own < parent || (right && own === parent) ? `(${text})` : text;
+  return own <= parent ? `(${text})` : text;
 }
 
 function printTerm(term: Term): string {

@@ -64,6 +64,13 @@ export interface EndFacts {
   /** The run paused on awaiting_frontend_tools and waits for results. */
   awaitingTools: boolean;
   /**
+   * That pause was answered (its tool results were sent) and nothing of a continuation
+   * followed: the session is not waiting any more, nor is it done.
+   */
+  answered?: boolean;
+  /** Part of the stream was lost (a hole or a damaged line in a file, bytes past a response's length): what, in one phrase. Lost data is never done. */
+  lostData?: string;
+  /**
    * How the source ended, when not on its own: the user stopped it, it failed (a connection
    * that broke or never opened), or its bytes were cut (a recording that stops inside a leg).
    */
@@ -88,11 +95,14 @@ export function endStatusOf(facts: EndFacts): EndStatus {
   if (stream === null || frames === 0) return status('truncated', `The stream ended ${stream?.cutMidEvent ? 'inside its first event' : 'before any event'}${because}`);
   if (stream.cutMidEvent) return status('truncated', `The stream was cut inside an event after ${countOf(frames, 'complete event')}${because}`);
   if (!stream.terminal) return status('truncated', `The stream ended after ${countOf(frames, 'event')} without its terminal event ([DONE], or the dialect's own)${because}`);
+  // Lost data explains blocks left open by the hole; where the stream itself was cut says more.
+  if (facts.lostData) return status('truncated', `Part of the stream was lost: ${facts.lostData}`);
   if (facts.openBlocks.length > 0) return status('truncated', `The stream ended with ${facts.openBlocks.length === 1 ? 'block' : 'blocks'} ${blockList(facts.openBlocks)} still open (no final envelope).`);
   if (facts.abandonedBlocks.length > 0) {
     const one = facts.abandonedBlocks.length === 1;
     return status('truncated', `${one ? 'Block' : 'Blocks'} ${blockList(facts.abandonedBlocks)} never closed: ${one ? 'it was' : 'they were'} opened again before the final marker (a retried call replays a block; interleaved XML sub-agents look the same).`);
   }
+  if (facts.awaitingTools && facts.answered) return status('truncated', 'The run paused on awaiting_frontend_tools and its tool results were sent, but the session ends before their continuation.');
   if (facts.awaitingTools) return status('paused', 'The run paused on awaiting_frontend_tools and waits for tool results.');
   return status('done', `The stream ended with ${stream.terminal.event}.`);
 }

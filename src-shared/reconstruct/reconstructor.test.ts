@@ -707,6 +707,15 @@ describe('block.restarted', () => {
     expect(s.kinds('text').map((b) => b.content)).toEqual(['hahaha ok']);
   });
 
+  it('is not reported for text that repeats its opening lines: a cut call stops mid-line', () => {
+    const s = session();
+    const deltas = ['import os', '\n', 'import os', '\n', '\n', 'print(os.getcwd())', '\n'];
+    s.text(deltas);
+    s.r.end();
+    expect(s.count('block.restarted')).toBe(0);
+    expect(s.kinds('text').map((b) => [b.status, b.content])).toEqual([['complete', deltas.join('')]]);
+  });
+
   it('is not reported for a block of identical deltas, however long', () => {
     const s = session();
     const deltas = Array.from({ length: 200 }, () => 'ab');

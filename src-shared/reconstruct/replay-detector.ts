@@ -6,7 +6,8 @@
  * for delta. A replay is confirmed only once it has reproduced the *whole* first attempt, that
  * attempt has at least `MIN_ATTEMPT_CHARS` characters (a few repeated deltas — ".", " the", a
  * repeated list item — are ordinary text), and the next delta goes on with something other
- * than the attempt's first delta: text that starts over a third time repeats itself.
+ * than the attempt's first delta: text that starts over a third time repeats itself. An
+ * attempt that ends with a line break is whole lines that the text repeats, never a cut.
  *
  * A first attempt that is itself a shorter run of deltas repeated ("ab" "ab" "ab" "ab", or
  * "ha" "!" "ha" "!") is repetitive text, not a cut call: its "replay" is only more of the same, so it
@@ -75,7 +76,7 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
       }
       deltas.push(delta);
       // A candidate that replayed the whole attempt but does not qualify cannot become one later.
-      if (candidate && candidate.matched === candidate.attemptDeltas && (candidate.start.contentLength < MIN_ATTEMPT_CHARS || isRepetition(deltas, candidate.attemptDeltas))) {
+      if (candidate && candidate.matched === candidate.attemptDeltas && !isCutAttempt(deltas, candidate.attemptDeltas, candidate.start.contentLength)) {
         candidate = undefined;
       }
       return undefined;
@@ -86,6 +87,16 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
       return replayed;
     },
   };
+}
+
+/**
+ * Whether the block's first `length` deltas (`chars` characters), replayed whole, can be an
+ * attempt a failed call cut off: long enough, not a shorter run repeated, and not ending at a
+ * line break. A call is cut wherever the failure struck, mid-line; an opening that ends with
+ * its line and comes again ("import os" "\n" "import os" "\n" …) is text repeating lines.
+ */
+function isCutAttempt(deltas: readonly string[], length: number, chars: number): boolean {
+  return chars >= MIN_ATTEMPT_CHARS && !deltas[length - 1]!.endsWith('\n') && !isRepetition(deltas, length);
 }
 
 /**

@@ -17,6 +17,8 @@ export type ChunkVerdict =
 
 export interface ChunkSequence {
   check(record: ChunkRecord): ChunkVerdict;
+  /** Where the next chunk is due: its number and stream offset (what the leg holds up to here, holes included). */
+  next(): { seq: number; offset: number };
 }
 
 export function createChunkSequence(): ChunkSequence {
@@ -38,5 +40,6 @@ export function createChunkSequence(): ChunkSequence {
       nextOffset = offset + size;
       return verdict;
     },
+    next: () => ({ seq: nextSeq, offset: nextOffset }),
   };
 }

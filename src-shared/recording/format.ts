@@ -140,7 +140,8 @@ export function parseRecord(text: string): ParsedRecord {
       if (!isInt(r['leg'])) return invalid('has no leg number');
       if (typeof reason !== 'string' || !LEG_END_REASONS.has(reason)) return invalid('has no valid "reason" (done, error, aborted, closed)');
       const message = r['message'];
-      return { kind: 'record', record: { type, leg: r['leg'], t, reason: reason as LegEndReason, ...(typeof message === 'string' ? { message } : {}) } };
+      const counts = isInt(r['chunks']) && isInt(r['bytes']) ? { chunks: r['chunks'], bytes: r['bytes'] } : {};
+      return { kind: 'record', record: { type, leg: r['leg'], t, reason: reason as LegEndReason, ...(typeof message === 'string' ? { message } : {}), ...counts } };
     }
     default:
       return { kind: 'unknown', type };

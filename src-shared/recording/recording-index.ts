@@ -25,6 +25,8 @@ export interface LegIndex {
   /** File range [chunkStart, chunkEnd) holding every chunk record of this leg (other legs' records may interleave). */
   chunkStart: number;
   chunkEnd: number;
+  /** What the end record says was written (recordings that count it), and where that record is. */
+  written?: { chunks: number; bytes: number; at: number };
 }
 
 export interface RecordingIndex {
@@ -134,6 +136,7 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
           }
           entry.outcome = { reason: record.reason, ...(record.message !== undefined ? { message: record.message } : {}) };
           entry.endedAt = record.t;
+          if (record.chunks !== undefined && record.bytes !== undefined) entry.written = { chunks: record.chunks, bytes: record.bytes, at: offset };
           return true;
         }
         case 'action':
@@ -143,6 +146,19 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
     },
     finish() {
       for (const entry of legs) {
+        const { written } = entry;
+        const read = sequences[entry.leg]?.next() ?? { seq: 0, offset: 0 };
+        // Chunk lines deleted at a leg's tail leave no gap a later chunk could show: the end record's count does.
+        if (written && (written.chunks > read.seq || written.bytes > read.offset)) {
+          report(
+            fileDiagnostic(
+              'recording.chunk-sequence',
+              `Leg ${entry.leg} ends with ${written.chunks} chunk record(s), ${written.bytes} bytes, written, but its chunks in the file end at chunk ${read.seq}, byte ${read.offset}: its last ${written.chunks - read.seq} chunk record(s), ${written.bytes - read.offset} bytes of the stream, are missing (deleted or damaged lines).`,
+              written.at,
+              { leg: entry.leg },
+            ),
+          );
+        }
         if (!entry.outcome) {
           const where = entry.chunkEnd >= 0 ? entry.chunkEnd : 0;
           report(fileDiagnostic('recording.unfinished-leg', `Leg ${entry.leg} has no end record after its ${entry.chunks} chunk(s) (${entry.bytes} bytes): the recording stopped while it was streaming.`, where, { leg: entry.leg }));

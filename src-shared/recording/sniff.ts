@@ -3,7 +3,7 @@ import { createUtf8Decoder } from '../text/utf8';
 import { RECORDING_MAGIC } from './format';
 import { convertItem } from './items';
 import { createJsonArraySplitter } from './json-array-splitter';
-import type { HeaderList, RecordedResponse, SourceKind } from './types';
+import { RECORDING_FORMAT, type HeaderList, type RecordedResponse, type SourceKind } from './types';
 
 /**
  * Recognising an imported file from its first bytes, whatever its name: a recording, a raw
@@ -148,6 +148,8 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
   const parsed = parseJson(line.text);
   if (!parsed.ok) return unknown(bytes, 'its first line is not a JSON object');
   if (!isJsonObject(parsed.value)) return unknown(bytes);
+  // A recording header written by another tool, with spaces or its keys in another order.
+  if (parsed.value['format'] === RECORDING_FORMAT) return { ok: true, kind: 'recording', bodyOffset: 0 };
   if ('log' in parsed.value) return { ok: true, kind: 'har', bodyOffset: start };
   const item = convertItem(line.text);
   const kind = item.ok ? kindOfItems(item.shape, 'ndjson') : null;

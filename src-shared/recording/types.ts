@@ -103,10 +103,17 @@ export interface ActionRecord {
   action: RecordedAction;
 }
 
+/**
+ * `chunks` and `bytes`: how many chunk records the leg has and how many bytes they hold, so a
+ * reader notices chunk lines deleted at the leg's tail (no later chunk shows the gap). Files
+ * written before they existed lack them; their legs are read unchecked.
+ */
 export interface LegEndRecord extends LegOutcome {
   type: 'end';
   leg: number;
   t: number;
+  chunks?: number;
+  bytes?: number;
 }
 
 export type RecordingRecord = LegStartRecord | ResponseRecord | ChunkRecord | ActionRecord | LegEndRecord;

@@ -140,6 +140,10 @@ export const answer: Command = async (args, io) => {
       io.stderr(`${file} does not end paused on awaiting_frontend_tools; there is nothing to answer.\n`);
       return 2;
     }
+    if (pending.answered === 'sent') {
+      io.stderr(`${file} already sent the tool results for this pause (agent ${pending.agentUuid}) and ends before their continuation; sending them again would run the continuation twice.\n`);
+      return 2;
+    }
     const answers = values.yes ? quickAnswers(pending) : results;
     if (answers.length === 0) {
       io.stdout(listPending(pending));

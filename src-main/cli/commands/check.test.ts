@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { fixturePath, readProjectText } from '../../testing/fixtures';
+import { tinyFilesystem } from '../../testing/tiny-filesystem';
 import { main } from '../main';
 import { memoryIo } from '../test-io';
 
@@ -71,6 +73,21 @@ describe('stream-inspector check', () => {
     expect(junit).toMatch(/<failure type="assertion" message="count is 6">count\(type == &quot;text&quot;\) &gt;= 10&#10;count is 6&#10;#1/);
   });
 
+  it('on a full disk, exits 2 naming the JUnit file it could not write, and leaves no empty one behind', async (context) => {
+    await mkdir(join(dir, 'full'));
+    const full = tinyFilesystem(join(dir, 'full'), 4);
+    if (!full) return context.skip();
+    try {
+      await writeFile(join(dir, 'full', 'filler'), Buffer.alloc(4096)).catch(() => undefined);
+      const { code, err } = await run(['check', 'runs/tour.recording', '--expect', 'status == "done"', '--junit', 'full/junit.xml']);
+      expect(err).toMatch(/junit\.xml.*ENOSPC/);
+      expect(code).toBe(2);
+      expect(existsSync(join(dir, 'full', 'junit.xml'))).toBe(false);
+    } finally {
+      full.unmount();
+    }
+  });
+
   it('refuses a bad expression before reading any file, pointing at the character (exit 2)', async () => {
     const { code, err } = await run(['check', 'missing.recording', '--expect', 'some type == "text" && nmae == "x"']);
     expect(code).toBe(2);
@@ -88,6 +105,24 @@ describe('stream-inspector check', () => {
     const unreadable = await run(['check', 'unreadable.recording', '--expect', 'status == "done"']);
     expect(unreadable.code).toBe(1);
     expect(unreadable.out).toMatch(/FAIL {2}status == "done" +(not checked|status is truncated)/);
+  });
+
+  it('reads a spec whose suites share settings through merge keys, 150 of them, and still refuses a billion laughs', async () => {
+    const suites = Array.from({ length: 150 }, (_, i) => `  - <<: *common\n    name: run ${i + 1}\n`).join('');
+    await writeFile(join(dir, 'merged.yaml'), `common: &common\n  recordings: [runs/tour.recording]\n  assertions: ['status == "done"']\nsuites:\n${suites}`);
+    const merged = await run(['check', '--spec', 'merged.yaml', '--json']);
+    expect(merged.err).toBe('');
+    expect(JSON.parse(merged.out)).toMatchObject({ passed: 150, failed: 0 });
+    expect(merged.code).toBe(0);
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      levels.push(`${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array.from({ length: 9 }, () => `*${previous}`).join(',')}]`);
+    }
+    await writeFile(join(dir, 'laughs.yaml'), `${levels.join('\n')}\nassertions: ['status == "done"']\n`);
+    const laughs = await run(['check', '--spec', 'laughs.yaml', 'runs/tour.recording']);
+    expect(laughs.code).toBe(2);
+    expect(laughs.err).toContain('does not parse: Excessive alias count');
   });
 
   it('checks many files in one run, paths and globs as inspect takes them: each once, in order, named as typed', async () => {
@@ -128,6 +163,24 @@ describe('inspect --filter and frames --filter', () => {
     const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { leg?: number; data?: string; matched?: number });
     expect(lines.at(-1)).toMatchObject({ end: true, matched: 2 });
     expect(lines.slice(0, -1).every((l) => l.leg === 0 && (JSON.parse(l.data!) as { type: string }).type === 'tool_call')).toBe(true);
+  });
+
+  it('without a filter, prints the events of the stream a recording or an NDJSON file holds, not of the file itself', async () => {
+    type Line = { leg?: number; data?: string; end?: boolean };
+    const parsed = (out: string): Line[] => out.trim().split('\n').map((l) => JSON.parse(l) as Line);
+    const all = parsed((await run(['frames', 'runs/tour.recording', '--json'])).out);
+    const filtered = parsed((await run(['frames', 'runs/tour.recording', '--json', '--filter', 'seq >= 0'])).out);
+    const events = all.filter((l) => !l.end);
+    expect(events.length).toBeGreaterThan(10);
+    // Every event of the leg, [DONE] included: what a filter selecting every envelope keeps.
+    expect(events).toEqual(filtered.filter((l) => !l.end).map((l) => ({ file: 'runs/tour.recording', ...l, id: '' })));
+    expect(events.at(-1)).toMatchObject({ leg: 0, data: '[DONE]' });
+    expect(all.at(-1)).toMatchObject({ leg: 0, end: true });
+    expect((await run(['frames', 'runs/tour.recording', '--json', '--rechunk', 'random:3'])).out).toBe((await run(['frames', 'runs/tour.recording', '--json'])).out);
+
+    const items = ['{"type":"text","agent":"a","final":false,"delta":"hi"}', '{"type":"text","agent":"a","final":true,"delta":""}'];
+    await writeFile(join(dir, 'items.ndjson'), `${items.join('\n')}\n`);
+    expect(parsed((await run(['frames', 'items.ndjson', '--json'])).out).filter((l) => !l.end).map((l) => l.data)).toEqual(items);
   });
 
   it('shows a bad filter with a caret and exits 2; refuses --filter with --rechunk', async () => {

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
 import { filesFrom, parse, parseFormat } from '../args';
@@ -38,7 +38,20 @@ export const check: Command = async (args, io) => {
   const checked: CheckedRecording[] = [];
   const results = inOrderAhead(runs, await fileSizes(runs.map((run) => run.file), io.cwd), DECODE_AHEAD_BYTES, (run) => checkRecording(run.file, run.assertions, format, io));
   for await (const result of results) checked.push(result);
-  if (values.junit) await writeFile(resolve(io.cwd, values.junit), checkJunit(checked));
   io.stdout(values.json ? checkJson(checked) : formatCheckReport(checked));
+  if (values.junit) await writeJunit(resolve(io.cwd, values.junit), checkJunit(checked));
   return totalsOf(checked).failed > 0 ? 1 : 0;
 };
+
+/**
+ * Writes the JUnit report, or none at all: a CI step reading an empty or cut file (a full
+ * disk) would see no failures, so a write that fails removes what it left and is an error.
+ */
+async function writeJunit(path: string, xml: string): Promise<void> {
+  try {
+    await writeFile(path, xml);
+  } catch (error) {
+    await rm(path, { force: true }).catch(() => undefined);
+    throw new Error(`cannot write the JUnit report ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

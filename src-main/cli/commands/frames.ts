@@ -3,6 +3,8 @@ import { createSseFramer } from '../../../src-shared/sse/framer';
 import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
 import type { Expr } from '../../../src-shared/filter';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
+import { resolve } from 'node:path';
+import { openSource } from '../../services/importers';
 import { parse, parseFormat } from '../args';
 import { decodeFile } from '../decode-file';
 import { parseOption, selectSubjects, subjectsOf } from '../filter-option';
@@ -21,10 +23,12 @@ function parseRechunk(value: string | undefined): Rechunk {
 
 /**
  * Each event exactly as a WHATWG EventSource dispatches it, as NDJSON, then the end state.
- * `--rechunk` re-splits the input first, to show results do not depend on chunking.
- * `--filter EXPR` keeps the events that carry an envelope matching the filter; it decodes
- * each file with the importers (so a recording's legs are read as streams), one line per event
- * with its leg.
+ * A FILE is opened with the importers, as every command opens it: the events are those of the
+ * stream it holds (each leg of a recording, the items of an NDJSON or HAR file), never the
+ * file's own bytes framed; each line names its leg, and each leg ends with its end state.
+ * Standard input is read as an SSE capture. `--rechunk` re-splits each leg's bytes first, to
+ * show results do not depend on chunking. `--filter EXPR` keeps the events that carry an
+ * envelope matching the filter.
  */
 export const frames: Command = async (args, io) => {
   const { values, positionals } = parse(args, { rechunk: { type: 'string' }, json: { type: 'boolean' }, filter: { type: 'string' }, format: { type: 'string' } });
@@ -38,18 +42,31 @@ export const frames: Command = async (args, io) => {
   }
   const rechunk = parseRechunk(values.rechunk);
   for (const file of positionals) {
-    const read = await readAllChunks(file, io);
-    const chunks = rechunk ? rechunk(concatBytes(read)) : read;
-    const framer = createSseFramer({
-      onFrame: (f) => printJson(io, { file, event: f.event || 'message', data: f.data, id: f.id }, 0),
-      onDiagnostic: () => undefined,
-    });
-    for (const chunk of chunks) framer.push(chunk);
-    const end = framer.end();
-    printJson(io, { file, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
+    if (file === '-') {
+      printFrames(io, { file }, await readAllChunks(file, io), rechunk);
+      continue;
+    }
+    const source = await openSource(resolve(io.cwd, file));
+    for (const leg of source.legs) {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of leg.chunks) chunks.push(chunk.bytes);
+      printFrames(io, { file, leg: leg.index }, chunks, rechunk);
+    }
   }
   return 0;
 };
+
+/** One stream's events, each line starting with `where` (the file, and the leg of a file). */
+function printFrames(io: CliIo, where: { file: string; leg?: number }, read: Uint8Array[], rechunk: Rechunk): void {
+  const chunks = rechunk ? rechunk(concatBytes(read)) : read;
+  const framer = createSseFramer({
+    onFrame: (f) => printJson(io, { ...where, event: f.event || 'message', data: f.data, id: f.id }, 0),
+    onDiagnostic: () => undefined,
+  });
+  for (const chunk of chunks) framer.push(chunk);
+  const end = framer.end();
+  printJson(io, { ...where, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
+}
 
 async function filteredFrames(file: string, filter: Expr, format: FormatChoice, io: CliIo): Promise<void> {
   const decoded = await decodeFile(file, format, io);

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { refusedPort, SSE_HEADERS, startLoopbackServer, type LoopbackServer } fr
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { FINDING_EXAMPLES } from '../../services/recording/counting-session';
 import { readFixture } from '../../testing/fixtures';
+import { tinyFilesystem } from '../../testing/tiny-filesystem';
 import { main } from '../main';
 import { memoryIo } from '../test-io';
 
@@ -142,6 +144,20 @@ describe('stream-inspector record', () => {
     expect(err).toContain('{"detail":[{"msg":"field required"}]}');
   });
 
+  it('does not call a response that goes on past its Content-Length done, and exits 1', async () => {
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 14\r\n\r\ndata: [DONE]\n\ndata: {"late":1}\n\n'));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const { code, err } = await run(['record', `http://127.0.0.1:${(raw.address() as AddressInfo).port}/agent/run`, '-o', 'overrun.recording']);
+      expect(err).toMatch(/^truncated \(Part of the stream was lost: The server sent more bytes than the response's length/m);
+      expect(code).toBe(1);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
   it('reports a refused connection', async () => {
     const port = await refusedPort();
     const { code, err } = await run(['record', `http://127.0.0.1:${port}/x`, '-o', 'refused.ndjson']);
@@ -180,6 +196,28 @@ describe('stream-inspector answer', () => {
     expect(reopened.err).toMatch(/does not end paused/);
   });
 
+  it('a recording that sent the results and ends before the continuation is not paused, and is never answered twice', async () => {
+    const paused = readFixture('frontend_tools.json.sse');
+    server = await startLoopbackServer((req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(req.url === '/agent/run' ? paused : 'data: [DONE]\n\n');
+    });
+    expect((await run(['record', `${server.url}/agent/run`, '-d', '{"user_prompt":"x"}', '-o', 'sent.recording'])).err).toMatch(/paused on awaiting_frontend_tools/);
+    const file = join(dir, 'sent.recording');
+    // What the recorder writes when the results go out; the session was closed before the continuation began.
+    const action = { kind: 'tool-results', at: 5000, leg: 0, body: '{"agent_uuid":"a","tool_results":[{"tool_use_id":"t","content":"yes"}]}', url: `${server.url}/agent/tool_results` };
+    await writeFile(file, `${JSON.stringify({ type: 'action', t: 5000, action })}\n`, { flag: 'a' });
+
+    const answered = await run(['answer', 'sent.recording', '--yes']);
+    expect(answered.err).toMatch(/already sent the tool results/);
+    expect(answered.code).toBe(2);
+    expect(server.requests.map((r) => r.url)).toEqual(['/agent/run']);
+    const inspected = await run(['inspect', 'sent.recording', '--json']);
+    expect(JSON.parse(inspected.out)).toMatchObject({ status: { kind: 'truncated', reason: expect.stringMatching(/tool results were sent/) as unknown } });
+    const checked = await run(['check', 'sent.recording', '--expect', 'status == "paused"']);
+    expect(checked.code).toBe(1);
+  });
+
   it('answers a run known only by URL and agent uuid', async () => {
     const file = await recordFrontendTools('json');
     const listing = (await run(['answer', file])).out;
@@ -193,5 +231,29 @@ describe('stream-inspector answer', () => {
   it('explains its usage errors', async () => {
     expect((await run(['answer'])).err).toMatch(/expected a recording FILE, or --url RUN_URL with --agent-uuid UUID/);
     expect((await run(['answer', 'x.ndjson', '--result', 'novalue'])).err).toMatch(/--result takes TOOL_USE_ID=TEXT/);
+  });
+});
+
+describe('stream-inspector record: the disk fills up', () => {
+  it('exits non-zero, says the recording failed and does not claim it was written', { timeout: 30_000 }, async (context) => {
+    const mountPoint = join(dir, 'tiny');
+    await mkdir(mountPoint);
+    const tiny = tinyFilesystem(mountPoint, 64);
+    if (!tiny) return context.skip();
+    try {
+      // The whole stream, [DONE] included, arrives before the first flush: the disk fills while the records are written.
+      server = await startLoopbackServer((_req, res) => {
+        res.writeHead(200, SSE_HEADERS);
+        res.end(`${Array.from({ length: 100 }, (_, i) => `data: {"type":"text","agent":"a","final":${i === 99},"delta":"${'y'.repeat(1000)}"}\n\n`).join('')}data: [DONE]\n\n`);
+      });
+      const { code, out, err } = await run(['record', `${server.url}/agent/run`, '-o', 'tiny/run.recording', '--json']);
+      expect(JSON.parse(out)).toMatchObject({ state: 'failed', failure: { message: expect.stringMatching(/stopped: ENOSPC/) as unknown } });
+      expect(err).toMatch(/ENOSPC/);
+      expect(err).not.toMatch(/^Recording written/m);
+      expect(err).toMatch(/^The recording .*run\.recording is incomplete/m);
+      expect(code).toBe(2);
+    } finally {
+      tiny.unmount();
+    }
   });
 });

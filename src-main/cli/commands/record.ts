@@ -117,6 +117,11 @@ export const record: Command = async (args, io) => {
   if (values.json) printJson(io, summary);
   io.stderr(describeOutcome(summary));
   io.stderr(formatFindings(summary.findings));
+  // A stream that ended well does not make a recording that failed to be written a success.
+  if (result.recordingFailed) {
+    io.stderr(`The recording ${path} is incomplete: it holds only what was written before writing failed.\n`);
+    return 2;
+  }
   io.stderr(`Recording written to ${path}\n`);
   return summary.state === 'stopped' ? 0 : exitCodeFor(summary);
 };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LookupFunction } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { openConnection, type ConnectionHandlers, type ConnectionSpec } from './connection';
 import { createNodeHttpTransport } from './http-transport';
 import { SSE_HEADERS, refusedPort, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from './loopback-testing';
@@ -300,6 +301,69 @@ describe('live connection against loopback servers', () => {
     expect(outcome.failure?.kind).toBe('content-type');
     expect(outcome.failure?.message).toMatch(/Content-Encoding: gzip/);
     expect(sink.chunks).toHaveLength(0);
+  });
+
+  it('takes an empty Content-Encoding for what it is, no coding, and streams the body', async () => {
+    await serve((_req, res) => {
+      res.writeHead(200, { ...SSE_HEADERS, 'Content-Encoding': '' });
+      res.end('data: [DONE]\n\n');
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/plain'), sink).done;
+    expect(outcome).toMatchObject({ reason: 'complete', status: 200 });
+    expect(sink.text()).toBe('data: [DONE]\n\n');
+  });
+
+  it('closes the socket once a failed response is reported, though its body still trickles', { timeout: 15_000 }, async () => {
+    await serve(async (_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'text/plain' });
+      for (let i = 0; i < 400 && !res.destroyed; i++) {
+        res.write('.');
+        await sleep(25);
+      }
+      res.end();
+    });
+    const outcome = await openConnection(get('/trickle', { timeouts: { responseMs: 300 } }), capture()).done;
+    const reportedAt = performance.now();
+    expect(outcome).toMatchObject({ reason: 'failed', failure: { kind: 'http-status', status: 500 } });
+    expect((await server!.clientClosed(0)) - reportedAt).toBeLessThan(2000);
+  });
+
+  it('reports a 101 Switching Protocols answer at once, as the answer it is', { timeout: 15_000 }, async () => {
+    const upgrading = createServer();
+    // A server that switches protocols on a plain request, as a misrouted WebSocket endpoint does.
+    upgrading.on('request', (_req, res: ServerResponse) => {
+      res.socket?.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => upgrading.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = upgrading.address() as AddressInfo;
+      const spec: ConnectionSpec = { url: new URL(`http://127.0.0.1:${port}/agent/run`), method: 'GET', headers: [], timeouts: { responseMs: 60_000 } };
+      const outcome = await openConnection(spec, capture()).done;
+      expect(outcome).toMatchObject({ reason: 'failed', status: 101, failure: { kind: 'http-status', status: 101 } });
+      expect(outcome.failure?.message).toMatch(/^HTTP 101 Switching Protocols/);
+    } finally {
+      upgrading.closeAllConnections();
+      await new Promise((resolve) => upgrading.close(resolve));
+    }
+  });
+
+  it('never completes a response that goes on past its Content-Length, and keeps the body before the excess', async () => {
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => {
+        socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 9\r\n\r\ndata: a\n\ndata: [DONE]\n\ndata: b\n\n');
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = raw.address() as AddressInfo;
+      const sink = capture();
+      const outcome = await openConnection({ url: new URL(`http://127.0.0.1:${port}/run`), method: 'GET', headers: [] }, sink).done;
+      expect(outcome).toMatchObject({ reason: 'aborted', failure: { code: 'EOVERRUN', message: expect.stringMatching(/^The server sent more bytes than the response's length .*the 9 bytes before them are kept\.$/) as unknown } });
+      expect(sink.text()).toBe('data: a\n\n');
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('reports a refused connection clearly', async () => {

@@ -137,8 +137,10 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
     settle({ reason, failure });
   };
 
+  /** The rejected response is reported once: the socket closes then, whatever the server still trickles. */
   const finishRejected = (): void => {
-    if (!rejected) return;
+    if (!rejected || settled) return;
+    exchange.abort();
     const text = new TextDecoder('utf-8', { fatal: false }).decode(concat(rejected.parts, rejected.size));
     const { head, contentType, truncated } = rejected;
     if (rejected.encodingOnly !== undefined) settle({ reason: 'failed', failure: encodingFailure(head.status, contentType, rejected.encodingOnly) });
@@ -162,7 +164,8 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
         progress.status = head.status;
         progress.lastActivityAt = now();
         const contentType = headerValue(head.headers, 'content-type') ?? '';
-        const encoding = (headerValue(head.headers, 'content-encoding') ?? 'identity').trim().toLowerCase();
+        // An empty Content-Encoding names no coding: the body is as sent (RFC 9110 §8.4).
+        const encoding = (headerValue(head.headers, 'content-encoding') ?? '').trim().toLowerCase() || 'identity';
         const ok = head.status >= 200 && head.status <= 299 && head.status !== 204;
         const accepted = ok && (spec.acceptAnyContentType === true || isEventStream(contentType)) && encoding === 'identity';
         handlers.onResponse?.(head, accepted);

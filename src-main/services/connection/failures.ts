@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { redactBody, redactUrl } from '../../../src-shared/recording/redact';
 import type { Failure } from '../../../src-shared/contract/payloads';
+import type { EndFacts } from '../../../src-shared/pipeline/end-status';
 
 /**
  * Turns what went wrong on a connection into a message a user can act on. Each kind of
@@ -14,9 +15,20 @@ function hostOf(url: URL): string {
   return url.port ? `${url.hostname}:${url.port}` : url.hostname;
 }
 
+/** The code of a response that went on past its own length (http-transport.ts). */
+export const OVERRUN_CODE = 'EOVERRUN';
+
+/** What a failure says was dropped from the stream (bytes past the response's length), for the end status; else undefined. */
+export function droppedBytesOf(failure: { code?: string; message: string } | undefined): Pick<EndFacts, 'lostData'> {
+  return failure?.code === OVERRUN_CODE ? { lostData: failure.message } : {};
+}
+
 export function classifyNetworkError(error: Error & { code?: string }, url: URL, phase: 'connect' | 'body', bytes: number): Failure {
   const code = error.code;
   const base = { code } as const;
+  if (phase === 'body' && code === OVERRUN_CODE) {
+    return { kind: 'aborted', message: `${error.message}; the ${bytes} bytes before them are kept.`, ...base };
+  }
   if (phase === 'body') {
     return { kind: 'aborted', message: `The connection was cut off in the middle of the stream after ${bytes} bytes (${code ?? error.message}); every byte received is kept.`, ...base };
   }

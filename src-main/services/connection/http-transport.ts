@@ -1,6 +1,7 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { OVERRUN_CODE } from './failures';
 
 /**
  * How the live connection talks HTTP, injected so that tests and the CLI run it against real
@@ -64,6 +65,10 @@ function ownBytes(chunk: Buffer): Uint8Array {
   return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
+function overrunError(detail: string): Error & { code?: string } {
+  return Object.assign(new Error(`The server sent more bytes than the response's length (${detail}): what came after the body is not part of it and was dropped`), { code: OVERRUN_CODE });
+}
+
 export interface NodeHttpTransportOptions {
   /** Host name resolution (node's default: the system resolver). Tests inject one. */
   lookup?: LookupFunction;
@@ -110,7 +115,28 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
       if (!finished && !aborted) sink.onConnected();
     });
   });
-  req.on('error', (error) => finish(() => sink.onError(error)));
+  /**
+   * Bytes after the body's end (more than its Content-Length) in what the socket read with it:
+   * node's parser fails on them before the body is delivered. (Bytes that come later never
+   * arrive: without keep-alive the socket closes when the response is complete.)
+   */
+  let overrun: (Error & { code?: string }) | undefined;
+  req.on('error', (error: Error & { code?: string }) => {
+    // The body before them is still to be delivered: the failure is reported after it.
+    if (response && error.code?.startsWith('HPE_')) overrun = overrunError(error.code);
+    else finish(() => sink.onError(error));
+  });
+  // 101 Switching Protocols is no HTTP response: node hands it over as 'upgrade' (and with no
+  // listener drops the socket without a word). It is reported as the answer it is.
+  req.on('upgrade', (res: IncomingMessage, socket) => {
+    socket.destroy();
+    if (aborted) return;
+    sink.onResponse({ status: res.statusCode ?? 101, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders) });
+    finish(() => sink.onEnd());
+  });
+  req.on('close', () => {
+    if (!response) finish(() => sink.onError(Object.assign(new Error('The connection closed before any response'), { code: 'ECONNRESET' })));
+  });
   req.on('response', (res: IncomingMessage) => {
     if (aborted) return;
     response = res;
@@ -119,7 +145,10 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
     res.on('data', (chunk: Buffer) => {
       if (!finished && !aborted) sink.onData(ownBytes(chunk));
     });
-    res.on('end', () => finish(() => sink.onEnd()));
+    res.on('end', () => {
+      const error = overrun;
+      finish(() => (error ? sink.onError(error) : sink.onEnd()));
+    });
     res.on('error', (error) => finish(() => sink.onError(error)));
     res.on('close', () => {
       // 'close' without a complete body: the server (or the network) cut the stream off.

@@ -3,6 +3,7 @@ import type { InlineOptions } from '../../../src-shared/inline/types';
 import { endStatusOf, type EndFacts, type EndStatus } from '../../../src-shared/pipeline/end-status';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { openConnection, wallClock, type ConnectionDeps } from '../connection/connection';
+import { droppedBytesOf } from '../connection/failures';
 import type { BuiltRequest } from '../connection/request-spec';
 import { MAX_BACKLOG_BYTES, recordedOutcome, RECORDING_FLUSH_MS } from '../sessions/recorder-port';
 import { createCountingSession, type CountedSession } from './counting-session';
@@ -30,6 +31,8 @@ export interface LiveRecordingResult {
   state: 'complete' | 'stopped' | 'failed';
   httpStatus?: number;
   failure?: Failure;
+  /** Writing the file failed (disk full, permission lost): it holds only what was written before. */
+  recordingFailed: boolean;
   /** Bytes of the accepted stream (all decoded and all in the file). */
   bytes: number;
   counted: CountedSession;
@@ -103,8 +106,8 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
     const failure = diskFailure ?? outcome.failure;
     const state = diskFailure ? 'failed' : outcome.reason === 'complete' ? 'complete' : outcome.reason === 'stopped' ? 'stopped' : 'failed';
     const outcomeFacts = outcomeOf(state, failure);
-    const end = endStatusOf({ stream: outcome.bytes > 0 ? streamEnd.stream : null, ...counted.blockFacts, ...(outcomeFacts ? { outcome: outcomeFacts } : {}) });
-    return { state, bytes: outcome.bytes, counted, end, ...(httpStatus !== undefined ? { httpStatus } : {}), ...(failure ? { failure } : {}) };
+    const end = endStatusOf({ stream: outcome.bytes > 0 ? streamEnd.stream : null, ...counted.blockFacts, ...droppedBytesOf(outcome.failure), ...(outcomeFacts ? { outcome: outcomeFacts } : {}) });
+    return { state, recordingFailed: diskFailure !== undefined, bytes: outcome.bytes, counted, end, ...(httpStatus !== undefined ? { httpStatus } : {}), ...(failure ? { failure } : {}) };
   });
 
   /** The disk is behind the network: stop reading until what was taken is in the file. */

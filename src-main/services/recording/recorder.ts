@@ -173,6 +173,12 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
   /** A write failure is kept and reported through onError and close(); nothing else to do here. */
   const flushInBackground = (): void => void flush().catch(() => undefined);
 
+  /** What an end record counts of its leg: the chunk records written and their bytes. */
+  const writtenOf = (leg: number): { chunks: number; bytes: number } => {
+    const written = legChunks[leg] as { seq: number; offset: number };
+    return { chunks: written.seq, bytes: written.offset };
+  };
+
   const checkLeg = (leg: number): void => {
     if (!Number.isInteger(leg) || leg < 0 || leg >= legCount) throw new RangeError(`Leg ${leg} was never started in the recording ${path}.`);
   };
@@ -218,13 +224,13 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
     endLeg(leg, outcome) {
       checkLeg(leg);
       openLegs.delete(leg);
-      record({ type: 'end', leg, t: now(), reason: outcome.reason, ...(outcome.message !== undefined ? { message: outcome.message } : {}) });
+      record({ type: 'end', leg, t: now(), reason: outcome.reason, ...(outcome.message !== undefined ? { message: outcome.message } : {}), ...writtenOf(leg) });
       flushInBackground();
     },
     flush,
     close() {
       if (!closing) {
-        for (const leg of openLegs) record({ type: 'end', leg, t: now(), reason: 'closed', message: 'The recording was closed while the leg was open.' });
+        for (const leg of openLegs) record({ type: 'end', leg, t: now(), reason: 'closed', message: 'The recording was closed while the leg was open.', ...writtenOf(leg) });
         openLegs.clear();
         closing = flush().finally(() => sink.close());
       }

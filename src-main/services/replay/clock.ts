@@ -42,18 +42,34 @@ export interface Sleeper {
   interrupt(): void;
 }
 
+/**
+ * The longest wait one timer takes: Node (like browsers) fires a timer of 2³¹ ms or more at
+ * once, so a longer gap (a recording left open for weeks) is waited out in turns.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function createSleeper(clock: ReplayClock): Sleeper {
   let current: { gap: Gap; speed: number; started: number; handle: unknown; resolve: (done: boolean) => void } | null = null;
   return {
     sleep(gap, speed) {
       if (gap.left <= 0) return Promise.resolve(true);
       return new Promise((resolve) => {
-        const handle = clock.setTimeout(() => {
-          current = null;
-          gap.left = 0;
-          resolve(true);
-        }, gap.left / speed);
-        current = { gap, speed, started: clock.now(), handle, resolve };
+        const wait = (): void => {
+          const ms = gap.left / speed;
+          const turn = Math.min(ms, MAX_TIMER_MS);
+          const handle = clock.setTimeout(() => {
+            if (turn < ms) {
+              gap.left = Math.max(0, gap.left - turn * speed);
+              wait();
+              return;
+            }
+            current = null;
+            gap.left = 0;
+            resolve(true);
+          }, turn);
+          current = { gap, speed, started: clock.now(), handle, resolve };
+        };
+        wait();
       });
     },
     interrupt() {

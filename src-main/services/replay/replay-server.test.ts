@@ -176,6 +176,27 @@ describe('replay server', () => {
     expect(await response.text()).toBe('{"detail":[{"msg":"field required"}]}');
   });
 
+  it('waits out a recorded gap of 2^31 ms or more on the real clock instead of sending the next chunk at once', async () => {
+    const path = join(dir, 'weeks.recording');
+    const recorder = await createRecorder(path, { now: () => 0 });
+    const leg = recorder.startLeg({ method: 'POST', url: 'http://h/agent/run', headers: [], body: '{}' });
+    recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+    recorder.chunk(leg, Buffer.from('data: first\n\n'), 0);
+    recorder.chunk(leg, Buffer.from('data: weeks later\n\n'), 2 ** 31 + 1000);
+    recorder.endLeg(leg, { reason: 'done' });
+    await recorder.close();
+    const server = await serve({ path, speed: 1 });
+    const reader = ((await post(`${server.url}/agent/run`)).body as ReadableStream<Uint8Array>).getReader();
+    const received: string[] = [];
+    const reading = (async () => {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) received.push(Buffer.from(next.value).toString());
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received.join('')).toBe('data: first\n\n');
+    await reader.cancel();
+    await reading;
+  });
+
   it('paces the bytes by the injected clock: nothing more until the recorded gaps have passed', async () => {
     const clock = createManualClock();
     const server = await serve({ speed: 2, clock });

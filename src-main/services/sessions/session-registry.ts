@@ -109,8 +109,8 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
 
   const summaryOf = (rt: Runtime): SessionSummary => {
     const pending = rt.data.pendingTools();
-    const awaiting = pending !== null && rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)) !== 'sent';
-    const summary = rt.data.summary({ awaitingTools: awaiting });
+    const answered = pending !== null && rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)) === 'sent';
+    const summary = rt.data.summary({ awaitingTools: pending !== null && !answered, answered });
     // The sidebar tells a paused replay from a playing one (it has no transport state).
     if (rt.replay && rt.data.state === 'streaming' && !rt.replay.state().playing) summary.replayPaused = true;
     return summary;

@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
 import type { ConnectRequest, Failure, OpenFileRequest, OpenUploadRequest, SessionSummary } from '../../../../src-shared/contract/payloads';
+import { pendingSetKey } from '../../tool-results/answer-ledger';
 import type { SessionRegistry } from '../session-registry';
 import type { SessionStore } from '../store/session-store';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
@@ -101,8 +102,16 @@ export function createFileSessions(registry: SessionRegistry) {
       .finally(() => {
         rt.loading = false;
         if (rt.closed) return;
+        const pending = rt.data.pendingTools();
+        // A recording that sent the results of its last pause (and ends before the continuation) is not paused any more.
+        const sent = pending !== null && source.actions.some((a) => a.kind === 'tool-results' && a.leg === pending.leg);
+        if (sent) {
+          const key = pendingSetKey(pending.leg, pending.block.id);
+          rt.ledger.claim(key, {});
+          rt.ledger.settle(key, 'sent', 'the recording holds their POST and ends before the continuation');
+        }
         // A file that ends paused on frontend tools stays open for its answer (like a live session).
-        if (rt.data.pendingTools() === null) rt.data.finish();
+        if (pending === null || sent) rt.data.finish();
         batcher.flush(rt.data);
         announce();
       });

@@ -28,7 +28,12 @@ export interface LiveLegEnd {
 
 export interface LiveLegHooks {
   onResponse?(accepted: boolean): void;
+  /** The session is being closed (its tab, the window, the inspector on SIGTERM): nobody stopped the stream. */
+  closing?(): boolean;
 }
+
+/** How a leg that was open when its session closed is recorded: not as stopped by the user. */
+export const CLOSED_WHILE_OPEN = { reason: 'closed', message: 'The session was closed while the leg was open (its tab, the window or the inspector was closed).' } as const;
 
 /** The environment secret values the request was sent with: masked in everything the server sends back. */
 export type LegSecrets = readonly { name: string; value: string }[];
@@ -93,7 +98,7 @@ export function startLiveLeg(
     }
     const unkept = endLegInSession(session, leg, ended.end, ended.failure);
     if (unkept) ended = legEnd({ ...outcome, reason: 'failed', failure: unkept });
-    recorder?.endLeg(recorderLeg, recordedOutcome(ended.end));
+    recorder?.endLeg(recorderLeg, ended.end.reason === 'stopped' && hooks.closing?.() ? CLOSED_WHILE_OPEN : recordedOutcome(ended.end));
     return ended;
   });
 

@@ -62,6 +62,7 @@ export function createLiveSessions(registry: SessionRegistry) {
         ticker.emitNow(data.id);
         announce();
       },
+      closing: () => rt.closed,
     }, rt.secrets);
     rt.current = live;
     track(rt);

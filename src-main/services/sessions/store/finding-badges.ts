@@ -1,4 +1,5 @@
 import { SEVERITIES_MILDEST_FIRST as SEVERITIES, zeroSeverityCounts } from '../../../../src-shared/diagnostics/severity';
+import { LostData } from '../../../../src-shared/recording/diagnostics';
 import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
 import type { DiagnosticStore } from './diagnostic-store';
 import { addToBadge, type Badge } from './session-summary';
@@ -53,6 +54,7 @@ export class FindingBadges {
   private readonly byEnvelope = new Badges();
   private readonly byFrame = new Badges();
   private readonly counts = zeroSeverityCounts();
+  private readonly lost = new LostData();
   /** Times the findings were replaced (the inline mode changed). */
   resets = 0;
 
@@ -75,10 +77,16 @@ export class FindingBadges {
     return { ...this.counts };
   }
 
+  /** What the findings say was lost of the stream (a file's holes, damaged lines), for the end status. */
+  lostData(): string | undefined {
+    return this.lost.describe();
+  }
+
   add(diagnostic: Diagnostic): void {
     const stored: Diagnostic = { ...diagnostic, seq: this.store.count };
     this.store.add(stored);
     this.counts[stored.severity] += 1;
+    this.lost.add(stored);
     const { envelope, frame } = stored.at;
     if (envelope !== undefined) {
       this.byEnvelope.add(envelope, stored.severity);
@@ -103,6 +111,7 @@ export class FindingBadges {
     this.byEnvelope.clear();
     this.byFrame.clear();
     this.counts.error = this.counts.warning = this.counts.info = 0;
+    this.lost.clear();
     this.resets += 1;
     for (const d of kept) this.add(d);
   }

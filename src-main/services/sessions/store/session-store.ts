@@ -142,7 +142,8 @@ export interface SessionStore {
   diffInput(): DiffInput;
   severityCounts(): Record<Severity, number>;
 
-  summary(extra?: { awaitingTools?: boolean }): SessionSummary;
+  /** `awaitingTools`: the run waits for results; `answered`: its pause was answered, without a continuation after it. */
+  summary(extra?: { awaitingTools?: boolean; answered?: boolean }): SessionSummary;
   detail(pending: SessionDetail['pendingTools']): SessionDetail;
   /**
    * The changes since the last batch (null when nothing changed): at most `maxRows` new rows
@@ -341,7 +342,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
       for (let seq = 0; seq < envelopes.count; seq++) all.push(envelopes.get(seq) as Envelope);
       return { blocks: decoder.blocks(), agents: decoder.agents(), envelopes: all, frames: legs.map((leg) => reframeLeg(leg.raw)) };
     },
-    summary(extra: { awaitingTools?: boolean } = {}): SessionSummary {
+    summary(extra: { awaitingTools?: boolean; answered?: boolean } = {}): SessionSummary {
       return sessionSummary(
         {
           id: init.id,
@@ -357,12 +358,14 @@ export function createSessionStore(init: SessionInit): SessionStore {
           blocks: () => decoder.blocks(),
           inline: () => decoder.inline(),
           severityCounts: () => findings.severityCounts(),
+          lostData: () => findings.lostData(),
         },
         extra.awaitingTools ?? false,
+        extra.answered === true,
       );
     },
     detail(pending: SessionDetail['pendingTools']): SessionDetail {
-      const summary = data.summary({ awaitingTools: pending !== null && pending.answered !== 'sent' });
+      const summary = data.summary({ awaitingTools: pending !== null && pending.answered !== 'sent', answered: pending?.answered === 'sent' });
       return sessionDetail(summary, legs, decoder.agents(), pending);
     },
     get batchPending() {

@@ -1,3 +1,4 @@
+import { droppedBytesOf } from '../../connection/failures';
 import type {
   AgentInfoPayload,
   BlockDetail,
@@ -275,15 +276,19 @@ export interface SummarySubjects {
   blocks(): readonly Block[];
   inline(): InlineOptions;
   severityCounts(): Record<Severity, number>;
+  /** What the findings say was lost of the stream; undefined when nothing was. */
+  lostData(): string | undefined;
 }
 
-export function sessionSummary(session: SummarySubjects, awaitingTools: boolean): SessionSummary {
+/** `answered`: the run's pause was answered (results sent) and no continuation followed. */
+export function sessionSummary(session: SummarySubjects, awaitingTools: boolean, answered = false): SessionSummary {
   const { legs } = session;
   const endStatus = (): EndStatus => {
     const last = legs.at(-1);
     const outcome = sessionOutcome(session.state, session.failure, last);
     const blocks = blockEndFacts(session.blocks(), last?.index ?? 0);
-    return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools, ...(outcome ? { outcome } : {}) });
+    const lost = session.lostData() ?? droppedBytesOf(last?.failure).lostData;
+    return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools: awaitingTools || answered, answered, ...(lost ? { lostData: lost } : {}), ...(outcome ? { outcome } : {}) });
   };
   const summary: SessionSummary = {
     id: session.id,
