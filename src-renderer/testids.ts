@@ -161,4 +161,3 @@ export const TEST_IDS = {
   blockOfRow: 'block-of-row',
 } as const;
 
-export type TestId = (typeof TEST_IDS)[keyof typeof TEST_IDS];

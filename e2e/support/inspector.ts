@@ -5,7 +5,6 @@ import {
   INSPECTOR_NAMES,
   socketUrlFor,
   type InspectorService,
-  type SessionSummary,
 } from '../../src-shared/contract';
 
 /**
@@ -29,11 +28,4 @@ export async function connectInspector(pageUrl: string): Promise<InspectorHandle
 /** Closes every session the host holds, so a test sees only what it starts. */
 export async function closeAllSessions(service: InspectorService): Promise<void> {
   for (const session of await service.listSessions()) await service.closeSession({ sessionId: session.id });
-}
-
-const SETTLED: ReadonlySet<SessionSummary['state']> = new Set(['complete', 'stopped', 'failed']);
-
-/** True once a session has nothing more coming (a run paused on frontend tools counts). */
-export function isSettled(session: SessionSummary): boolean {
-  return SETTLED.has(session.state) || session.awaitingTools;
 }

@@ -319,12 +319,6 @@ export function presentationOf(kind: string): BlockPresentation {
   }
 }
 
-/** A short agent name for headers: the first 8 characters of the uuid. */
-export function shortAgent(uuid: string): string {
-  if (uuid === '') return '(unattributed)';
-  return uuid.length > 8 ? uuid.slice(0, 8) : uuid;
-}
-
 // ─── Content helpers ────────────────────────────────────────────────────────────────────
 
 /** Pretty JSON of a parsed payload, or of the content when it parses; null when it is not JSON. */

@@ -1,4 +1,4 @@
-import type { Infer, Schema } from './schema';
+import type { Schema } from './schema';
 
 /**
  * A contract is a service interface written as data (VS Code's ProxyChannel idea): each key
@@ -44,12 +44,6 @@ export type ServiceOf<C extends ContractDef> = {
 
 export type CommandName<C extends ContractDef> = { [K in keyof C]: C[K] extends CommandDef<unknown, unknown> ? K : never }[keyof C] & string;
 export type EventName<C extends ContractDef> = { [K in keyof C]: C[K] extends EventDef<unknown> ? K : never }[keyof C] & string;
-export type ArgOf<C extends ContractDef, K extends CommandName<C>> = C[K] extends CommandDef<infer A, unknown> ? A : never;
-export type ResultOf<C extends ContractDef, K extends CommandName<C>> = C[K] extends CommandDef<unknown, infer R> ? R : never;
-export type PayloadOf<C extends ContractDef, K extends EventName<C>> = C[K] extends EventDef<infer P> ? P : never;
-export type InferArg<D> = D extends CommandDef<infer A, unknown> ? A : never;
-export type InferPayload<D> = D extends EventDef<infer P> ? P : never;
-export type { Infer };
 
 export interface ContractNames<C extends ContractDef> {
   readonly commands: readonly CommandName<C>[];

@@ -1,5 +1,5 @@
 export * from './inspector';
 export type * from './payloads';
-export type { Listener, Unsubscribe, ServiceOf } from './define';
-export { createSocketClient, type SocketClient, type SocketLike } from './socket-client';
+export type { Unsubscribe } from './define';
+export { createSocketClient } from './socket-client';
 export { socketUrlFor } from './browser-host';

@@ -266,18 +266,6 @@ export function variant<const D extends string, M extends VariantMap>(discrimina
   };
 }
 
-/** A type the schema library cannot express, checked by a predicate (the static type is asserted). */
-export function custom<T>(describe: string, check: (value: unknown) => string | undefined): Schema<T> {
-  return {
-    describe,
-    parse(value, path = 'value') {
-      const problem = check(value);
-      if (problem !== undefined) throw new ContractError(path, problem);
-      return value as T;
-    },
-  };
-}
-
 /** `schema`, then a check across its fields (lengths that must agree, indexes in range); null: fine. */
 export function refine<T>(schema: Schema<T>, check: (value: T) => string | null): Schema<T> {
   return {

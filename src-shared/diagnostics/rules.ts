@@ -141,10 +141,6 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES;
 
-export function ruleInfo(id: RuleId): RuleInfo {
-  return RULES[id];
-}
-
 /** The dialects a rule belongs to; undefined when it applies to every dialect. */
 export function ruleDialects(id: RuleId): readonly string[] | undefined {
   return (RULES[id] as RuleInfo).dialects;

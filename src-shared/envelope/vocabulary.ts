@@ -86,5 +86,3 @@ export function isStreamedEnvelopeType(type: string): boolean {
   return STREAMED.has(type);
 }
 
-/** The four fields every envelope carries; everything else is an extra. */
-export const BASE_FIELDS = ['type', 'agent', 'final', 'delta'] as const;

@@ -8,8 +8,8 @@ import { compileFilter, type Predicate, type SubjectReader } from './evaluate';
 import type { FieldTable } from './fields';
 import { parseExpression } from './parser';
 
-export type { Expr, ParseMode } from './ast';
-export { FilterError, caretLines, describeFilterError } from './errors';
+export type { Expr } from './ast';
+export { FilterError, describeFilterError } from './errors';
 export { printExpression } from './print';
 export { ENVELOPE_FIELDS, type EnvelopeSubject } from './envelope-fields';
 

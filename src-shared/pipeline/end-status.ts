@@ -23,8 +23,6 @@ export interface StreamEnd {
   frames: number;
 }
 
-export const NO_STREAM_END: StreamEnd = { terminal: null, error: null, cutMidEvent: false, frames: 0 };
-
 /**
  * The end statuses (docs/diagnostics.md, "End status"): what the badge says, and whether the
  * stream did not end as its protocol says a finished run ends (`--fail-on end`).

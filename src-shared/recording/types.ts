@@ -117,7 +117,6 @@ export interface LegEndRecord extends LegOutcome {
 }
 
 export type RecordingRecord = LegStartRecord | ResponseRecord | ChunkRecord | ActionRecord | LegEndRecord;
-export type RecordType = RecordingRecord['type'];
 
 /**
  * A finding about a file being imported. `at.fileOffset` is the byte offset in the file

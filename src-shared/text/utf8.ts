@@ -28,11 +28,6 @@ export function encodeUtf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
-/** Encode `text` into `destination` (which must have room for it); returns the bytes written. */
-export function encodeUtf8Into(text: string, destination: Uint8Array): number {
-  return encoder.encodeInto(text, destination).written;
-}
-
 /**
  * Encode `text` into `destination`; true when it was all ASCII and fitted: every character
  * read, one byte each.

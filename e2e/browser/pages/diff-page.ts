@@ -1,10 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { DIFF_IDS } from '../../../src-renderer/views/diff/testids';
 
-export interface DiffCounts {
-  readonly differences: number;
-}
-
 /** The diff view: two session pickers, the counts headline and the block alignment table. */
 export class DiffPage {
   readonly view: Locator;

@@ -9,7 +9,7 @@ import { openSseCapture } from './sse-source';
 import { ImportError, type ImportedSource, type OpenSourceOptions } from './types';
 
 export * from './types';
-export { bytesSourceFs, nodeSourceFs, type SourceFile, type SourceFs } from './source-file';
+export { bytesSourceFs, nodeSourceFs, type SourceFs } from './source-file';
 
 /** How much of the file is looked at to recognise it, at first and at most. */
 const SNIFF_FIRST = 64 * 1024;

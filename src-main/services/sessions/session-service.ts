@@ -17,7 +17,7 @@ import { spoolPath } from './spool-folders';
 import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './store/session-summary';
 import { createToolAnswers } from './tool-answers';
 
-export type { OpenSource, SessionServiceDeps } from './session-registry';
+export type { SessionServiceDeps } from './session-registry';
 export type { ReopenRequest } from './sources/file-session';
 
 /**

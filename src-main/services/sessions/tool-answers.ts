@@ -13,7 +13,6 @@ import { toPendingTools } from './store/session-summary';
  * a file, only once given the live server's credentials (`attachRun`, the CLI's answer).
  */
 
-export type ToolAnswers = ReturnType<typeof createToolAnswers>;
 
 export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSessions, 'runLeg'>) {
   const { now, announce, runtimeOf } = registry;

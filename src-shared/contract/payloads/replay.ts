@@ -25,7 +25,6 @@ export const Breakpoint = s.variant('kind', {
   agent: s.object({ agent: s.string({ max: 200 }) }),
   error: s.object({}),
 });
-export type BreakpointPayload = Infer<typeof Breakpoint>;
 
 export const ReplayAction = s.variant('kind', {
   play: s.object({}),

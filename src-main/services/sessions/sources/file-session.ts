@@ -28,7 +28,6 @@ interface OpenOptions {
   inline?: ConnectRequest['inline'];
 }
 
-export type FileSessions = ReturnType<typeof createFileSessions>;
 
 export function createFileSessions(registry: SessionRegistry) {
   const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions, uploads } = registry;

@@ -10,7 +10,6 @@ import { sessionAsSource } from './replay-source';
  * (replay-player.ts); playing it again from the start is a new generation of the session.
  */
 
-export type ReplaySessions = ReturnType<typeof createReplaySessions>;
 
 export function createReplaySessions(registry: SessionRegistry) {
   const { deps, now, spooling, batcher, announce, register, changed, newStore, newId, runtimeOf, events } = registry;

@@ -37,7 +37,7 @@ import { BlockIndex, pendingToolsOf } from './block-index';
 import { filterEnvelopes } from './session-filter';
 import { SessionRows } from './session-rows';
 import { frameDetail, reframeLeg } from './reframe';
-import { sessionDetail, sessionSummary, toAgentPayload, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './session-summary';
+import { sessionDetail, sessionSummary, toAgentPayload, toDiagnosticPayload } from './session-summary';
 
 /**
  * Everything one session holds, fed by the shared decoder: its legs (each with the raw bytes
@@ -401,4 +401,3 @@ function lastReceive(leg: LegState): number {
   return leg.raw.receivedAt(leg.raw.count - 1) ?? leg.startedAt;
 }
 
-export { toBlockDetail, toEnvelopeDetail };
