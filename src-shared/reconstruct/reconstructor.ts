@@ -2,14 +2,17 @@ import type { RuleId } from '../diagnostics/rules';
 import type { DiagnosticLocation, DiagnosticSink } from '../diagnostics/types';
 import type { Envelope } from '../envelope/types';
 import { parseJsonPayload } from '../json/values';
-import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolCallKind, isToolResultKind } from '../envelope/kinds';
+import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolResultKind } from '../envelope/kinds';
 import { readCitation, readPendingTools } from './payloads';
-import { createReplayDetector, type ReplayDetector, type ReplayMark } from './replay-detector';
-import type { AgentInfo, Block, BlockStatus } from './types';
-import { stringifyJson } from '../json/tree';
-import { detachString } from '../text/detach';
-import { appendContent, withContent } from './block-content';
-import { createBlockHold, HELD_IDLE_AGENTS, HELD_LINKED_CALLS, RecentMap, type Retention } from './retention';
+import { createReplayDetector } from './replay-detector';
+import type { AgentInfo, Block } from './types';
+import { appendContent } from './block-content';
+import { addEnvelope, createBlock } from './new-block';
+import { createBlockHold, type Retention } from './retention';
+import { createAgents, openBlockOf, type AgentState, type Interruption, type OpenBlock, type ReplayPoint } from './agents';
+import { createToolLinks } from './tool-links';
+import { agentLabel, blockAt, describeBlock, envelopeAt, replayAt, stringExtra } from './locations';
+import { parseOnRead } from './parse-on-read';
 
 export interface ReconstructorCallbacks {
   /**
@@ -57,72 +60,6 @@ export interface Reconstructor {
   rootAgent(): string | undefined;
 }
 
-interface ReplayPoint extends ReplayMark {
-  byteStart: number;
-  byteEnd: number;
-}
-
-/** A block that still accepts envelopes, with the state only an open block needs. */
-interface OpenBlock {
-  block: Block;
-  replay?: ReplayDetector<ReplayPoint>;
-  /** Where a block of another type began while this streamed block was open (JSON envelopes). */
-  interruptedAt?: Interruption;
-}
-
-interface Interruption {
-  envelope: number;
-  type: string;
-  at: DiagnosticLocation;
-}
-
-interface AgentState {
-  info: AgentInfo;
-  /** The open block per kind: the "(agent, type)" tracker of docs/protocols/json-envelopes.md. */
-  open: Map<string, OpenBlock>;
-  /** The block per kind that completed last (block.content-after-final). */
-  lastCompleted: Map<string, Block>;
-  /** The text block citations attach to. */
-  lastText?: Block;
-  /** Leg in which this agent last sent content, -1 before any (stream.meta-init-not-first). */
-  contentLeg: number;
-}
-
-function stringExtra(envelope: Envelope, key: string): string | undefined {
-  const value = envelope.extras[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function agentLabel(uuid: string): string {
-  return uuid === '' ? 'the unattributed agent ""' : `agent ${uuid}`;
-}
-
-function describeBlock(block: Block): string {
-  const tool = block.toolId !== undefined ? ` ${block.toolId}` : '';
-  return `${block.kind}${tool} block #${block.id} of ${agentLabel(block.agent)}`;
-}
-
-/** `block.parsed` of a completed block whose content is valid JSON: parsed again on each read. */
-function parsedContent(this: Block): unknown {
-  const parsed = parseJsonPayload(this.content);
-  return parsed.ok ? parsed.value : undefined;
-}
-
-/** Assigning `block.parsed` stores the value as a plain field, as on any other block. */
-function setParsed(this: Block, value: unknown): void {
-  Object.defineProperty(this, 'parsed', { value, enumerable: true, writable: true, configurable: true });
-}
-
-/**
- * Make `block.parsed` parse the block's (final) content when read instead of holding the
- * value: meta_init and meta_final payloads carry whole message histories, and a session
- * would otherwise keep each of them twice, as text and as objects. Reads are rare (a block's
- * detail view, the diff).
- */
-function parseOnRead(block: Block): void {
-  Object.defineProperty(block, 'parsed', { get: parsedContent, set: setParsed, enumerable: true, configurable: true });
-}
-
 /**
  * Envelopes → blocks per agent, following docs/protocols/json-envelopes.md "Frontend Handling": one open block per
  * (agent, type), deltas appended in arrival order, `final` closes. One reconstructor spans
@@ -132,134 +69,23 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
   const retention = options.retention ?? 'all';
   const maxBlockChars = options.maxBlockChars ?? MAX_BLOCK_CHARS;
   const blocks = createBlockHold(retention);
-  /** In `open` retention, least recently active first. */
-  const agentStates = new Map<string, AgentState>();
-  /** Every agent in the order first seen (`all` retention only: `open` counts them). */
-  const agentList: AgentInfo[] | undefined = retention === 'all' ? [] : undefined;
-  let agentsSeen = 0;
-  /** The root agent (rootAgent()), once looked for; reset when it may have changed. */
-  let root: { uuid: string | undefined } | undefined;
-  /** Tool and server tool calls by tool-use id; the first call with an id wins. */
-  const callsById = new Map<string, Block>();
-  /** In `open` retention: the ids of calls let go once linked, with their block ids. */
-  const linkedCalls = retention === 'open' ? new RecentMap<string, number>(HELD_LINKED_CALLS) : undefined;
-  /** Tool-use ids some awaiting_frontend_tools asked the client to answer, with the leg that asked. */
-  const pendingTools = new Map<string, number>();
-  /** The last leg that carried content: a continuation that ran means the pause was answered. */
-  let lastContentLeg = -1;
+  const agents = createAgents(retention, (agent) => callbacks.onAgent?.(agent));
   let ended = false;
 
   const changed = (block: Block): void => {
     callbacks.onBlock?.(block);
-    if (blocks.settle(block) && linkedCalls && block.toolId !== undefined && block.linkedBlock !== undefined && callsById.get(block.toolId) === block) {
-      callsById.delete(block.toolId);
-      linkedCalls.set(block.toolId, block.id);
-    }
+    if (blocks.settle(block)) toolLinks.letGo(block);
   };
+  const toolLinks = createToolLinks(retention, report, changed);
 
   function report(rule: RuleId, message: string, at: DiagnosticLocation): void {
     callbacks.onDiagnostic?.({ rule, message, at });
   }
 
-  function envelopeAt(envelope: Envelope, block?: Block): DiagnosticLocation {
-    const at: DiagnosticLocation = { frame: envelope.frame, envelope: envelope.seq, byteStart: envelope.byteStart, byteEnd: envelope.byteEnd };
-    if (envelope.leg !== 0) at.leg = envelope.leg;
-    if (block) at.block = block.id;
-    return at;
-  }
-
-  function blockAt(block: Block): DiagnosticLocation {
-    const at: DiagnosticLocation = { byteStart: block.byteStart, byteEnd: block.byteEnd, block: block.id };
-    if (block.leg !== 0) at.leg = block.leg;
-    const first = block.envelopes[0];
-    if (first !== undefined) at.envelope = first;
-    return at;
-  }
-
-  /** The replay so far: from its first replayed envelope to the one that confirmed it. */
-  function replayAt(replay: Block, firstReplayed: number, envelope: Envelope): DiagnosticLocation {
-    const at: DiagnosticLocation = { envelope: firstReplayed, byteStart: replay.byteStart, byteEnd: envelope.byteEnd, block: replay.id };
-    if (envelope.leg !== 0) at.leg = envelope.leg;
-    return at;
-  }
-
-  let lastActive: AgentState | undefined;
-
-  function agentState(envelope: Envelope): AgentState {
-    let state = agentStates.get(envelope.agent);
-    if (!state) {
-      const info: AgentInfo = { uuid: detachString(envelope.agent), parent: null, firstEnvelope: envelope.seq };
-      state = { info, open: new Map(), lastCompleted: new Map(), contentLeg: -1 };
-      agentStates.set(envelope.agent, state);
-      agentsSeen++;
-      agentList?.push(info);
-      if (root && root.uuid === undefined && info.uuid !== '') root = { uuid: info.uuid };
-      if (retention === 'open') letIdleAgentGo();
-      callbacks.onAgent?.(info);
-    } else if (retention === 'open' && state !== lastActive) {
-      // Most recently active last: the idle agents let go are the ones not heard from longest.
-      agentStates.delete(envelope.agent);
-      agentStates.set(envelope.agent, state);
-    }
-    lastActive = state;
-    return state;
-  }
-
-  /**
-   * `open` retention: past HELD_IDLE_AGENTS agents, the least recently active one without an
-   * open block goes (never the root). Agents with open blocks that are passed over move to
-   * the back, so each new agent looks at a few entries only.
-   */
-  function letIdleAgentGo(): void {
-    if (agentStates.size <= HELD_IDLE_AGENTS) return;
-    const keep = rootAgent();
-    for (let looked = 0; looked < 8; looked++) {
-      const oldest = agentStates.entries().next();
-      if (oldest.done) return;
-      const [uuid, state] = oldest.value;
-      agentStates.delete(uuid);
-      if (state.open.size === 0 && uuid !== keep) return;
-      agentStates.set(uuid, state);
-    }
-  }
-
   function newBlock(envelope: Envelope, kind: string): Block {
-    // Fields in the order they always had; `content` may move to a store once the block is done.
-    const status: BlockStatus = 'open';
-    const block: Block = Object.assign(withContent({ id: blocks.made, agent: detachString(envelope.agent), kind, status }), {
-      citations: [],
-      images: [],
-      envelopes: [],
-      leg: envelope.leg,
-      byteStart: envelope.byteStart,
-      byteEnd: envelope.byteEnd,
-    });
-    const toolId = stringExtra(envelope, 'id');
-    const name = stringExtra(envelope, 'name');
-    // The block outlives its envelope: its own copies, not slices that keep the frame's text alive.
-    if (toolId !== undefined) block.toolId = detachString(toolId);
-    if (name !== undefined) block.name = detachString(name);
+    const block = createBlock(blocks.made, envelope, kind);
     blocks.add(block);
     return block;
-  }
-
-  /** Record that `envelope` contributed to `block`; offsets of another leg do not widen the span. */
-  function addEnvelope(block: Block, envelope: Envelope): void {
-    block.envelopes.push(envelope.seq);
-    if (envelope.leg !== block.leg) return;
-    if (envelope.byteStart < block.byteStart) block.byteStart = envelope.byteStart;
-    if (envelope.byteEnd > block.byteEnd) block.byteEnd = envelope.byteEnd;
-  }
-
-  /** The open block of `kind`, if it belongs to the envelope's leg: a new response never continues an old one. */
-  function openBlockOf(state: AgentState, kind: string, envelope: Envelope): OpenBlock | undefined {
-    const open = state.open.get(kind);
-    if (open && open.block.leg !== envelope.leg) {
-      // Left open by its own leg; it stays 'open' and end() reports it.
-      state.open.delete(kind);
-      return undefined;
-    }
-    return open;
   }
 
   function startBlock(state: AgentState, envelope: Envelope, kind: string): OpenBlock {
@@ -267,24 +93,9 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     const open: OpenBlock = isStreamedKind(kind) ? { block, replay: createReplayDetector<ReplayPoint>() } : { block };
     state.open.set(kind, open);
     if (kind === 'text') state.lastText = block;
-    if (isToolCallKind(kind) && block.toolId !== undefined && !callsById.has(block.toolId) && !linkedCalls?.has(block.toolId)) callsById.set(block.toolId, block);
-    if (isToolResultKind(kind)) linkResult(block, envelope);
+    toolLinks.addCall(block);
+    if (isToolResultKind(kind)) toolLinks.linkResult(block, envelope);
     return open;
-  }
-
-  function linkResult(result: Block, envelope: Envelope): void {
-    const call = result.toolId !== undefined ? callsById.get(result.toolId) : undefined;
-    const callId = call?.id ?? (result.toolId !== undefined ? linkedCalls?.get(result.toolId) : undefined);
-    if (callId === undefined) {
-      const why = result.toolId === undefined ? 'carries no id' : `has id ${result.toolId}, which no tool call of this session had`;
-      report('tool.result-without-call', `${result.kind} "${result.name ?? ''}" of ${agentLabel(result.agent)} ${why}; it is shown unlinked.`, envelopeAt(envelope, result));
-      return;
-    }
-    result.linkedBlock = callId;
-    if (call && call.linkedBlock === undefined) {
-      call.linkedBlock = result.id;
-      changed(call);
-    }
   }
 
   function push(envelope: Envelope, payload: unknown): void {
@@ -292,8 +103,8 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
       pushControl(envelope);
       return;
     }
-    const state = agentState(envelope);
-    if (envelope.leg > lastContentLeg) lastContentLeg = envelope.leg;
+    const state = agents.stateOf(envelope);
+    toolLinks.sawContent(envelope.leg);
     if (envelope.type === 'meta_init') checkMetaInitFirst(state, envelope);
     else state.contentLeg = envelope.leg;
 
@@ -319,7 +130,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
 
   /** An explicit open (an XML start tag): the block exists, empty, before its first delta. */
   function openEmpty(envelope: Envelope): void {
-    const state = agentState(envelope);
+    const state = agents.stateOf(envelope);
     state.contentLeg = envelope.leg;
     const kind = envelope.type;
     const previous = openBlockOf(state, kind, envelope);
@@ -489,7 +300,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     }
     parseOnRead(block);
     if (block.kind === 'awaiting_frontend_tools') readAwaiting(block, value, envelope);
-    else if (block.kind === 'meta_init') applyMetaInit(state, block, value);
+    else if (block.kind === 'meta_init') agents.applyMetaInit(state, block, value);
   }
 
   function readAwaiting(block: Block, payload: unknown, envelope: Envelope): void {
@@ -500,28 +311,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
       return;
     }
     block.pendingTools = tools.value;
-    for (const tool of tools.value) pendingTools.set(tool.toolUseId, envelope.leg);
-  }
-
-  function applyMetaInit(state: AgentState, block: Block, meta: unknown): void {
-    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return;
-    const fields = meta as Record<string, unknown>;
-    const info = state.info;
-    const before = [info.parent, info.model, info.format, info.userQuery, info.metaInitEnvelope];
-    const parent = fields['parent_agent_uuid'];
-    // Upstream writes "unknown" when a sub-agent's parent was never set.
-    if (typeof parent === 'string' && parent !== '' && parent !== 'unknown' && parent !== info.uuid) {
-      info.parent = parent;
-      if (root?.uuid === info.uuid) root = undefined;
-    }
-    if (typeof fields['model'] === 'string') info.model = fields['model'];
-    if (typeof fields['format'] === 'string') info.format = fields['format'];
-    const query = fields['user_query'];
-    if (query !== undefined) info.userQuery = typeof query === 'string' ? query : (stringifyJson(query) ?? '');
-    info.metaInitEnvelope ??= block.envelopes[0];
-    // A run that announces its agents again unchanged (every leg of a long recording) is not news.
-    const after = [info.parent, info.model, info.format, info.userQuery, info.metaInitEnvelope];
-    if (after.some((value, i) => value !== before[i])) callbacks.onAgent?.(info);
+    toolLinks.awaited(tools.value, envelope.leg);
   }
 
   function attachCitation(state: AgentState, envelope: Envelope): void {
@@ -573,20 +363,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
         report('block.unterminated', `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${contentLength(block)} characters. It is shown as received, not closed.`, blockAt(block));
       }
     }
-    for (const block of held) {
-      if (!isToolCallKind(block.kind) || block.linkedBlock !== undefined) continue;
-      const pausedIn = block.toolId !== undefined ? pendingTools.get(block.toolId) : undefined;
-      // The server only continues a paused run once it has the results; agent_base then
-      // streams no tool_result for them, so a continuation that ran is the answer.
-      if (pausedIn !== undefined && lastContentLeg > pausedIn) continue;
-      report('tool.call-without-result', `${describeBlock(block)} ("${block.name ?? ''}") got no result in this session${callContext(block, pausedIn)}.`, blockAt(block));
-    }
-  }
-
-  function callContext(call: Block, pausedIn: number | undefined): string {
-    if (pausedIn !== undefined) return ': the run paused for it (awaiting_frontend_tools) and no continuation of the session ran';
-    if (call.kind === 'server_tool_call') return ': server_tool_result is only streamed when the server streams tool results (never for sub-agents)';
-    return '';
+    toolLinks.reportUnanswered(held);
   }
 
   return {
@@ -595,20 +372,8 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     },
     end,
     blocks: () => blocks.list(),
-    agents: () => agentList ?? [...agentStates.values()].map((state) => state.info).sort((a, b) => a.firstEnvelope - b.firstEnvelope),
-    counts: () => ({ blocks: blocks.made, agents: agentsSeen }),
-    rootAgent,
+    agents: () => agents.list(),
+    counts: () => ({ blocks: blocks.made, agents: agents.seen }),
+    rootAgent: () => agents.rootAgent(),
   };
-
-  /** The first agent seen that has no parent, among those held (the root is never let go). */
-  function rootAgent(): string | undefined {
-    if (!root) {
-      let first: AgentInfo | undefined;
-      for (const { info } of agentStates.values()) {
-        if (info.parent === null && info.uuid !== '' && (!first || info.firstEnvelope < first.firstEnvelope)) first = info;
-      }
-      root = { uuid: first?.uuid };
-    }
-    return root.uuid;
-  }
 }

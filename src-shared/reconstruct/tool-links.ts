@@ -1,0 +1,97 @@
+import type { RuleId } from '../diagnostics/rules';
+import type { DiagnosticLocation } from '../diagnostics/types';
+import type { Envelope } from '../envelope/types';
+import { isToolCallKind } from '../envelope/kinds';
+import { agentLabel, blockAt, describeBlock, envelopeAt } from './locations';
+import { HELD_LINKED_CALLS, RecentMap, type Retention } from './retention';
+import type { Block, PendingTool } from './types';
+
+/**
+ * Tool calls ↔ their results, across every leg of a session (a result may come in a
+ * continuation), and the calls a paused run asked the client to answer.
+ */
+export interface ToolLinks {
+  /** A block began: a tool call is remembered by its id, the first call with an id wins. */
+  addCall(call: Block): void;
+  /** A tool result began: link it and its call both ways, or say it has no call. */
+  linkResult(result: Block, envelope: Envelope): void;
+  /** A block was let go (`open` retention): a linked call is then remembered by id only. */
+  letGo(block: Block): void;
+  /** awaiting_frontend_tools of `leg` asked the client to answer these calls. */
+  awaited(tools: readonly PendingTool[], leg: number): void;
+  /** A leg carried content: a continuation that ran means an earlier pause was answered. */
+  sawContent(leg: number): void;
+  /** End of the session: report the calls among `held` that got no result. */
+  reportUnanswered(held: readonly Block[]): void;
+}
+
+export function createToolLinks(
+  retention: Retention,
+  report: (rule: RuleId, message: string, at: DiagnosticLocation) => void,
+  changed: (block: Block) => void,
+): ToolLinks {
+  /** Tool and server tool calls by tool-use id; the first call with an id wins. */
+  const callsById = new Map<string, Block>();
+  /** In `open` retention: the ids of calls let go once linked, with their block ids. */
+  const linkedCalls = retention === 'open' ? new RecentMap<string, number>(HELD_LINKED_CALLS) : undefined;
+  /** Tool-use ids some awaiting_frontend_tools asked the client to answer, with the leg that asked. */
+  const pendingTools = new Map<string, number>();
+  /** The last leg that carried content: a continuation that ran means the pause was answered. */
+  let lastContentLeg = -1;
+
+  function addCall(call: Block): void {
+    if (isToolCallKind(call.kind) && call.toolId !== undefined && !callsById.has(call.toolId) && !linkedCalls?.has(call.toolId)) callsById.set(call.toolId, call);
+  }
+
+  function linkResult(result: Block, envelope: Envelope): void {
+    const call = result.toolId !== undefined ? callsById.get(result.toolId) : undefined;
+    const callId = call?.id ?? (result.toolId !== undefined ? linkedCalls?.get(result.toolId) : undefined);
+    if (callId === undefined) {
+      const why = result.toolId === undefined ? 'carries no id' : `has id ${result.toolId}, which no tool call of this session had`;
+      report('tool.result-without-call', `${result.kind} "${result.name ?? ''}" of ${agentLabel(result.agent)} ${why}; it is shown unlinked.`, envelopeAt(envelope, result));
+      return;
+    }
+    result.linkedBlock = callId;
+    if (call && call.linkedBlock === undefined) {
+      call.linkedBlock = result.id;
+      changed(call);
+    }
+  }
+
+  function letGo(block: Block): void {
+    if (linkedCalls && block.toolId !== undefined && block.linkedBlock !== undefined && callsById.get(block.toolId) === block) {
+      callsById.delete(block.toolId);
+      linkedCalls.set(block.toolId, block.id);
+    }
+  }
+
+  function reportUnanswered(held: readonly Block[]): void {
+    for (const block of held) {
+      if (!isToolCallKind(block.kind) || block.linkedBlock !== undefined) continue;
+      const pausedIn = block.toolId !== undefined ? pendingTools.get(block.toolId) : undefined;
+      // The server only continues a paused run once it has the results; agent_base then
+      // streams no tool_result for them, so a continuation that ran is the answer.
+      if (pausedIn !== undefined && lastContentLeg > pausedIn) continue;
+      report('tool.call-without-result', `${describeBlock(block)} ("${block.name ?? ''}") got no result in this session${callContext(block, pausedIn)}.`, blockAt(block));
+    }
+  }
+
+  return {
+    addCall,
+    linkResult,
+    letGo,
+    awaited(tools, leg) {
+      for (const tool of tools) pendingTools.set(tool.toolUseId, leg);
+    },
+    sawContent(leg) {
+      if (leg > lastContentLeg) lastContentLeg = leg;
+    },
+    reportUnanswered,
+  };
+}
+
+function callContext(call: Block, pausedIn: number | undefined): string {
+  if (pausedIn !== undefined) return ': the run paused for it (awaiting_frontend_tools) and no continuation of the session ran';
+  if (call.kind === 'server_tool_call') return ': server_tool_result is only streamed when the server streams tool results (never for sub-agents)';
+  return '';
+}
