@@ -1,6 +1,11 @@
 import type { ContentChannel, UnifiedEvent } from '../../envelope/unified';
 import type { StartedBlock } from '../block-tracker';
-import { integerField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+import { integerField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+
+/*
+ * The bookkeeping of a Responses content part between its .added and .done: its key, its
+ * text so far (for annotation offsets) and the unified form its deltas share.
+ */
 
 /** A content part (text, refusal, reasoning text) or a reasoning summary part. */
 export interface OpenPart extends StartedBlock {
@@ -44,4 +49,17 @@ export function checkAnnotations(ctx: ProviderEventContext, open: OpenPart, fina
     const bad = [a.start, a.end].some((i) => i !== undefined && (i < 0 || i > length)) || (a.start !== undefined && a.end !== undefined && a.start > a.end);
     if (bad) ctx.report('provider.annotation-out-of-range', `The annotation of event ${a.at} spans ${a.start ?? '?'}..${a.end ?? a.start ?? '?'}, outside the ${length} characters of the text it annotates.`);
   }
+}
+
+/** Whether `event` (a delta) has the unified form `cached`: what the decoder's ids(event) would give in response `responseId`, compared without building it (a delta's ids seldom change). */
+export function isSameDelta(cached: UnifiedEvent, event: WireEvent, kind: string, channel: ContentChannel | undefined, responseId: string): boolean {
+  const { ids: c } = cached;
+  return (
+    cached.kind === kind &&
+    cached.channel === channel &&
+    c.response_id === (responseId || undefined) &&
+    c.item_id === (stringField(event, 'item_id') || undefined) &&
+    c.output_index === integerField(event, 'output_index') &&
+    c.content_index === (integerField(event, 'content_index') ?? integerField(event, 'summary_index'))
+  );
 }

@@ -1,4 +1,4 @@
-import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
+import { unified, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
@@ -8,9 +8,10 @@ import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
 import { RecentTextDelta } from './recent-delta';
-import { checkAnnotations, partKey, type DecodedDelta, type OpenPart } from './content-parts';
+import { checkAnnotations, isSameDelta, partKey, type DecodedDelta, type OpenPart } from './content-parts';
 import { emitItem, toolOf, type OpenItem } from './item-blocks';
 import { SequenceNumbers } from './sequence-numbers';
+import { recordTerminalOutcome } from './terminal-outcome';
 import { AUDIO, INPUT_STREAMS, KNOWN_ITEMS, LIFECYCLE, PART_TYPES, STATUS_CALLS, TERMINAL, TEXT_DELTAS, TEXT_STREAMS } from './vocabulary';
 
 /**
@@ -145,21 +146,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       response = new MessageClock(0);
       response.id = responseId;
     }
-    response.model = stringField(body, 'model') || response.model;
-    response.status = stringField(body, 'status') || type.slice('response.'.length);
-    response.addUsage(body['usage']);
     const end = new ProviderEventContext(ctx.frame, callbacks, responseId);
-    if (type === 'response.failed') {
-      const error = objectField(body, 'error');
-      response.error = body['error'];
-      end.report('provider.response-failed', `The response failed${stringField(error, 'code') ? ` (${stringField(error, 'code')})` : ''}: ${stringField(error, 'message') || 'no error message given'}`);
-    } else if (type === 'response.incomplete') {
-      const details = objectField(body, 'incomplete_details');
-      response.incompleteDetails = body['incomplete_details'];
-      response.stopReason = stringField(details, 'reason') || undefined;
-      end.report('provider.response-incomplete', `The response ended incomplete: ${stringField(details, 'reason') || 'no reason given'}; its output is cut short.`);
-    }
-    response.stopReason ??= response.status;
+    const failure = recordTerminalOutcome(response, type, body, end);
     if (type === 'response.completed') {
       items.endMessage(`before ${type} (event ${ctx.frame.seq})`);
       parts.endMessage(`before ${type} (event ${ctx.frame.seq})`);
@@ -169,7 +157,6 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       parts.discardMessage();
     }
     const phase = type.slice('response.'.length);
-    const failure = type === 'response.failed' ? `failed: ${stringField(objectField(body, 'error'), 'message') || 'no error message given'}` : type === 'response.incomplete' ? `incomplete: ${response.stopReason}` : undefined;
     callbacks.onStreamEnd?.(failure === undefined ? { event: type } : { event: type, error: failure });
     end.wire(type, event, unified('stream.message_stop', { response_id: responseId }, { phase, stop_reason: response.stopReason, usage: response.usage, error: body['error'] ?? undefined }));
     emitSummary(end);
@@ -294,7 +281,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       closeText(ctx, open, event, unified('stream.content_block_stop', ids(event), { kind: open.type, channel }));
       return;
     }
-    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
+    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel, responseId)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
     streamText(ctx, open, stringField(event, 'delta'));
     recent.learn(ctx.frame.data, decodedDelta(open, type, open.deltaEvent));
   }
@@ -311,19 +298,6 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     response?.token(ctx.frame.receivedAt);
     if (open.type === 'output_text') open.text.push(delta);
     ctx.envelope(open.envelopeType, false, delta, NO_EXTRAS, undefined, open.deltaEvent);
-  }
-
-  /** Whether `event` (a delta) has the unified form `cached`: what ids(event) would give, compared without building it. */
-  function isSameDelta(cached: UnifiedEvent, event: WireEvent, kind: string, channel: ContentChannel | undefined): boolean {
-    const { ids: c } = cached;
-    return (
-      cached.kind === kind &&
-      cached.channel === channel &&
-      c.response_id === (responseId || undefined) &&
-      c.item_id === (stringField(event, 'item_id') || undefined) &&
-      c.output_index === integerField(event, 'output_index') &&
-      c.content_index === (integerField(event, 'content_index') ?? integerField(event, 'summary_index'))
-    );
   }
 
   function closeText(ctx: ProviderEventContext, open: OpenPart, event: WireEvent, u: ReturnType<typeof unified>): void {

@@ -4,6 +4,11 @@ import type { StartedBlock } from '../block-tracker';
 import { checkToolArguments, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { BUILTIN_ITEMS, STATUS_CALLS } from './vocabulary';
 
+/*
+ * What an output item becomes once it is done: a function, custom or MCP call envelope, or a
+ * built-in tool's server call with its status phases and result (a generated image attached).
+ */
+
 /** An output item between response.output_item.added and .done. */
 export interface OpenItem extends StartedBlock {
   type: string;
