@@ -1,4 +1,3 @@
-import { ruleAppliesTo, ruleDialects } from '../diagnostics/rules';
 import type { ChunkStats } from '../diagnostics/chunk-stats';
 import type { DiagnosticInit } from '../diagnostics/types';
 import type { DialectId, DialectRegistry } from '../dialects/registry';
@@ -10,6 +9,7 @@ import type { Frame } from '../sse/types';
 import { stringifyJson } from '../json/tree';
 import { previewText } from '../text/preview';
 import type { StreamEnd } from './end-status';
+import { DialectFindings } from './dialect-findings';
 import { createGzipSignatureCheck } from './gzip-signature';
 import { SESSION_FRAMING } from './last-event';
 import { classifyControlFrame } from './stream-control';
@@ -63,7 +63,6 @@ function continuationDialect(detected: DialectModule | undefined, previous: Dial
   return detected && previous?.continues?.includes(detected.id) ? previous : detected;
 }
 
-
 /** How many undecidable content frames to hold before falling back to the fallback dialect. */
 const DETECTION_WINDOW = 8;
 
@@ -97,21 +96,11 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     if (end.error !== undefined) streamError = { message: end.error, frame };
     terminal ??= { event: end.event, frame };
   };
-  /** Findings of dialect-specific rules raised before the leg's dialect was known (the framer's, during detection). */
-  let undecided: DiagnosticInit[] = [];
   const onStreamResumed = (): void => {
     terminal = null;
   };
-  const legReport = (d: DiagnosticInit): void => {
-    if (!module && ruleDialects(d.rule)) undecided.push(d);
-    else if (ruleAppliesTo(d.rule, module?.id)) report(d);
-  };
-  /** Reports the held findings that apply to the dialect now decided (all of them when none ever is). */
-  const flushUndecided = (): void => {
-    const held = undecided;
-    undecided = [];
-    for (const d of held) if (ruleAppliesTo(d.rule, module?.id)) report(d);
-  };
+  const findings = new DialectFindings(report);
+  const legReport = findings.add;
 
   const emit = (init: EnvelopeInit, dialectId: DialectId, payload?: unknown): void => {
     const frame = current?.seq === init.frame ? current : lastPushed?.seq === init.frame ? lastPushed : undefined;
@@ -149,13 +138,14 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     );
     dialect = decoder;
     module = chosenModule;
+    findings.decide(chosenModule.id);
     successors = choice === 'auto' ? registry.successorsOf(chosenModule.id) : [];
     return decoder;
   };
 
   const decide = (chosenModule: DialectModule): void => {
     const decoder = createDialect(chosenModule);
-    flushUndecided();
+    findings.flush();
     for (const frame of pending.splice(0)) {
       current = frame;
       lastPushed = frame;
@@ -243,7 +233,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         legReport({ rule: 'stream.format-undetected', message: `No event matched a known format; decoded ${pending.length} event(s) as ${registry.fallback.label}.`, at: { frame: pending[0]?.seq ?? 0 } });
         decide(registry.fallback);
       }
-      flushUndecided();
+      findings.flush();
       dialect?.end();
       // Dialects with their own terminal event report a missing one themselves.
       if (module?.terminator !== 'dialect' && !terminal && !streamError && summary.frames > 0) {
