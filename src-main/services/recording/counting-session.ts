@@ -1,7 +1,8 @@
 import { zeroSeverityCounts } from '../../../src-shared/diagnostics/severity';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
 import type { EndFacts } from '../../../src-shared/pipeline/end-status';
-import { createSessionDecoder, type LegDecoder, type LegEnd, type SessionDecoderOptions } from '../../../src-shared/pipeline/session-decoder';
+import { createSessionDecoder, type SessionDecoderOptions } from '../../../src-shared/pipeline/session-decoder';
+import type { LegDecoder, LegEnd } from '../../../src-shared/pipeline/leg-decoder';
 import type { Block } from '../../../src-shared/reconstruct/types';
 
 /**

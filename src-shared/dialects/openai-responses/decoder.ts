@@ -1,85 +1,18 @@
-import { unified, type ContentChannel, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
+import { unified, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import { integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { NO_EXTRAS } from '../../envelope/types';
 import { MessageClock } from '../provider/message-summary';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { jsonText } from '../../json/tree';
 import { RecentTextDelta } from './recent-delta';
-
-/** An output item between response.output_item.added and .done. */
-interface OpenItem extends StartedBlock {
-  type: string;
-  id: string;
-  name: string;
-  callId: string;
-  /** Streamed arguments, custom tool input or interpreter code, joined at the item's done. */
-  input: string[];
-  /** Status phases of a built-in or MCP call, in arrival order. */
-  phases: string[];
-}
-
-/** A content part (text, refusal, reasoning text) or a reasoning summary part. */
-interface OpenPart extends StartedBlock {
-  /** Its key in the part tracker: `output:index`, or `output:sindex` for a summary part. */
-  key: string;
-  type: string;
-  envelopeType: string;
-  channel: ContentChannel;
-  /** Its text has had its `.done` event: further deltas are late. */
-  done: boolean;
-  /** Output text so far, for checking annotation offsets. */
-  text: string[];
-  annotations: { at: number; start?: number; end?: number }[];
-  /** The unified form of the part's last delta: the next one with the same ids and kind shares it (read-only). */
-  deltaEvent?: UnifiedEvent;
-  /** What its last delta decoded to, for reading the next ones without JSON.parse (RecentTextDelta). */
-  decoded?: DecodedDelta;
-}
-
-/** What a text delta decoded to: everything but its text and sequence number. */
-interface DecodedDelta {
-  part: OpenPart;
-  type: string;
-  unified: UnifiedEvent;
-  responseId: string;
-}
-
-const PART_TYPES: Readonly<Record<string, { envelopeType: string; channel: ContentChannel }>> = {
-  output_text: { envelopeType: 'text', channel: 'output_text' },
-  refusal: { envelopeType: 'refusal', channel: 'refusal' },
-  reasoning_text: { envelopeType: 'thinking', channel: 'reasoning' },
-  summary_text: { envelopeType: 'reasoning_summary', channel: 'reasoning_summary' },
-};
-
-/** Text streams: the delta event's prefix, the part type it streams into, and the unified delta kind. */
-const TEXT_STREAMS: Readonly<Record<string, { part: string; kind: DeltaKind; doneField: string }>> = {
-  'response.output_text': { part: 'output_text', kind: 'text_delta', doneField: 'text' },
-  'response.refusal': { part: 'refusal', kind: 'refusal_delta', doneField: 'refusal' },
-  'response.reasoning_text': { part: 'reasoning_text', kind: 'reasoning_delta', doneField: 'text' },
-  'response.reasoning_summary_text': { part: 'summary_text', kind: 'reasoning_summary_text_delta', doneField: 'text' },
-};
-
-/** The text streams' delta events by their whole type: the most frequent events, found with one lookup. */
-const TEXT_DELTAS: ReadonlyMap<string, (typeof TEXT_STREAMS)[string]> = new Map(Object.entries(TEXT_STREAMS).map(([prefix, stream]) => [`${prefix}.delta`, stream]));
-
-/** Tool input streams: the event prefix (`….delta` / `….done`) and the done event's field. */
-const INPUT_STREAMS: Readonly<Record<string, string>> = {
-  'response.function_call_arguments': 'arguments',
-  'response.custom_tool_call_input': 'input',
-  'response.mcp_call_arguments': 'arguments',
-  'response.code_interpreter_call_code': 'code',
-};
-
-/** Built-in and MCP calls that report status phases as `response.<call>.<phase>`. */
-const STATUS_CALLS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools']);
-const BUILTIN_ITEMS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'computer_call', 'local_shell_call']);
-const KNOWN_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call', 'mcp_call', 'mcp_list_tools', 'mcp_approval_request', ...BUILTIN_ITEMS]);
-const LIFECYCLE = new Set(['response.created', 'response.queued', 'response.in_progress']);
-const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
-const AUDIO = new Set(['response.audio.delta', 'response.audio.done', 'response.audio_transcript.delta', 'response.audio_transcript.done']);
+import { checkAnnotations, isSameDelta, partKey, type DecodedDelta, type OpenPart } from './content-parts';
+import { emitItem, toolOf, type OpenItem } from './item-blocks';
+import { SequenceNumbers } from './sequence-numbers';
+import { recordTerminalOutcome } from './terminal-outcome';
+import { AUDIO, INPUT_STREAMS, KNOWN_ITEMS, LIFECYCLE, PART_TYPES, STATUS_CALLS, TERMINAL, TEXT_DELTAS, TEXT_STREAMS } from './vocabulary';
 
 /**
  * The OpenAI Responses API stream (docs/protocols/provider-events.md): `event:` + `data:`
@@ -100,7 +33,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   const unknownReported = new Set<string>();
   let response: MessageClock | undefined;
   let responseId = '';
-  let lastSequence: number | undefined;
+  const sequences = new SequenceNumbers();
   let events = 0;
   const responses = new MessageSequence(callbacks, { message: 'response', start: 'response.created', terminal: 'response.completed, .failed or .incomplete' });
   let lastFrame: Frame | undefined;
@@ -117,7 +50,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       const part = decoded.part;
       if (parts.get(part.key) === part && !part.done && part.deltaEvent === decoded.unified && decoded.responseId === responseId) {
         events++;
-        checkSequence(ctx, decoded.type, recent.sequence);
+        sequences.check(ctx, decoded.type, recent.sequence);
         return streamText(ctx, part, recent.text);
       }
     }
@@ -126,19 +59,9 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     if (!event) return;
     const type = event['type'] as string;
     // A response numbers its events from its own response.created: a new one starts again.
-    if (type === 'response.created') lastSequence = undefined;
-    checkSequence(ctx, type, integerField(event, 'sequence_number'));
+    if (type === 'response.created') sequences.restart();
+    sequences.check(ctx, type, integerField(event, 'sequence_number'));
     decode(ctx, type, event);
-  }
-
-  function checkSequence(ctx: ProviderEventContext, type: string, sequence: number | undefined): void {
-    if (sequence === undefined) return;
-    if (lastSequence !== undefined && sequence !== lastSequence + 1) {
-      const how = sequence <= lastSequence ? `goes back from ${lastSequence} to ${sequence} (events reordered or repeated)` : `jumps from ${lastSequence} to ${sequence}: ${sequence - lastSequence - 1} event(s) missing`;
-      ctx.report('provider.sequence-gap', `${type} in event ${ctx.frame.seq}: sequence_number ${how}.`);
-    }
-    // Counted on from where the stream went: one gap or step back is one finding, not one per later event.
-    lastSequence = sequence;
   }
 
   function ids(event: WireEvent, extra: StreamIds = {}): StreamIds {
@@ -223,21 +146,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       response = new MessageClock(0);
       response.id = responseId;
     }
-    response.model = stringField(body, 'model') || response.model;
-    response.status = stringField(body, 'status') || type.slice('response.'.length);
-    response.addUsage(body['usage']);
     const end = new ProviderEventContext(ctx.frame, callbacks, responseId);
-    if (type === 'response.failed') {
-      const error = objectField(body, 'error');
-      response.error = body['error'];
-      end.report('provider.response-failed', `The response failed${stringField(error, 'code') ? ` (${stringField(error, 'code')})` : ''}: ${stringField(error, 'message') || 'no error message given'}`);
-    } else if (type === 'response.incomplete') {
-      const details = objectField(body, 'incomplete_details');
-      response.incompleteDetails = body['incomplete_details'];
-      response.stopReason = stringField(details, 'reason') || undefined;
-      end.report('provider.response-incomplete', `The response ended incomplete: ${stringField(details, 'reason') || 'no reason given'}; its output is cut short.`);
-    }
-    response.stopReason ??= response.status;
+    const failure = recordTerminalOutcome(response, type, body, end);
     if (type === 'response.completed') {
       items.endMessage(`before ${type} (event ${ctx.frame.seq})`);
       parts.endMessage(`before ${type} (event ${ctx.frame.seq})`);
@@ -247,7 +157,6 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       parts.discardMessage();
     }
     const phase = type.slice('response.'.length);
-    const failure = type === 'response.failed' ? `failed: ${stringField(objectField(body, 'error'), 'message') || 'no error message given'}` : type === 'response.incomplete' ? `incomplete: ${response.stopReason}` : undefined;
     callbacks.onStreamEnd?.(failure === undefined ? { event: type } : { event: type, error: failure });
     end.wire(type, event, unified('stream.message_stop', { response_id: responseId }, { phase, stop_reason: response.stopReason, usage: response.usage, error: body['error'] ?? undefined }));
     emitSummary(end);
@@ -306,74 +215,6 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const phase = status === 'failed' || status === 'incomplete' ? status : 'completed';
     ctx.wire('response.output_item.done', event, tool ? unified('stream.tool_call_stop', itemIds, { kind: itemType, tool, phase, error: item['error'] ?? undefined }) : unified('stream.content_block_stop', itemIds, { kind: itemType }));
     emitItem(ctx, done, item);
-  }
-
-  /** The blocks an output item makes once it is done (its content parts made theirs already). */
-  function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
-    const what = `The ${open.type} item ${open.id || '(no id)'}${open.name ? ` (${open.name})` : ''}`;
-    switch (open.type) {
-      case 'message':
-      case 'reasoning':
-        return;
-      case 'function_call': {
-        const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
-        checkToolArguments(ctx, args, what);
-        ctx.emit({ type: 'tool_call', final: true, delta: args === '' ? '{}' : args, extras: { id: open.callId || open.id, name: open.name } });
-        return;
-      }
-      case 'custom_tool_call': {
-        const input = typeof item['input'] === 'string' ? item['input'] : open.input.join('');
-        ctx.emit({ type: 'custom_tool_call', final: true, delta: input, extras: { id: open.callId || open.id, name: open.name } });
-        return;
-      }
-      case 'mcp_call': {
-        const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
-        checkToolArguments(ctx, args, what);
-        ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ server_label: item['server_label'], name: open.name, arguments: parsedOr(args), phases: open.phases }), extras: { id: open.id, name: open.name } });
-        const output = item['error'] ?? item['output'];
-        if (output !== undefined && output !== null) emitResult(ctx, open, typeof output === 'string' ? output : jsonText(output));
-        return;
-      }
-      case 'image_generation_call':
-        return emitImage(ctx, open, item);
-      case 'mcp_approval_request':
-        ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ approval_request: true, server_label: item['server_label'], name: open.name, arguments: parsedOr(stringField(item, 'arguments')) }), extras: { id: open.id, name: open.name } });
-        return;
-      default: {
-        if (STATUS_CALLS.has(open.type) || BUILTIN_ITEMS.has(open.type)) {
-          const { results, outputs, ...call } = item;
-          const code = open.input.join('');
-          ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ ...call, ...(code !== '' && call['code'] === undefined ? { code } : {}), phases: open.phases }), extras: { id: open.id, name: open.type } });
-          const result = results ?? outputs ?? (open.type === 'mcp_list_tools' ? item['tools'] : undefined);
-          emitResult(ctx, open, jsonText(result ?? { status: item['status'] ?? null }));
-          return;
-        }
-        // An item type this version does not know: kept whole as a block of its type.
-        ctx.emit({ type: open.type || 'unknown_item', final: true, delta: jsonText(item), extras: { id: open.id } });
-      }
-    }
-  }
-
-  function emitResult(ctx: ProviderEventContext, open: OpenItem, delta: string): void {
-    ctx.emit({ type: 'server_tool_result', final: true, delta, extras: { id: open.id, name: open.type } });
-  }
-
-  /** A generated image: the call, then a tool result holding the image (base64 PNG unless the item says otherwise). */
-  function emitImage(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
-    const { result, ...call } = item;
-    ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ ...call, phases: open.phases }), extras: { id: open.id, name: open.type } });
-    ctx.emit({ type: 'tool_result', final: false, delta: '', extras: { id: open.id, name: open.type } });
-    if (typeof result === 'string' && result !== '') {
-      const format = stringField(item, 'output_format') || 'png';
-      ctx.emit({ type: 'tool_result_image', final: true, delta: '', extras: { id: open.id, src: `data:image/${format};base64,${result}`, media_type: `image/${format}` } });
-    }
-    ctx.emit({ type: 'tool_result', final: true, delta: jsonText({ status: item['status'] ?? null, revised_prompt: item['revised_prompt'] ?? null }), extras: { id: open.id, name: open.type } });
-  }
-
-  function partKey(event: WireEvent, summary: boolean): string | undefined {
-    const output = integerField(event, 'output_index');
-    const index = integerField(event, summary ? 'summary_index' : 'content_index');
-    return output === undefined || index === undefined ? undefined : `${output}:${summary ? 's' : ''}${index}`;
   }
 
   function partAdded(ctx: ProviderEventContext, type: string, event: WireEvent, impliedKey?: string): void {
@@ -440,7 +281,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       closeText(ctx, open, event, unified('stream.content_block_stop', ids(event), { kind: open.type, channel }));
       return;
     }
-    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
+    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel, responseId)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
     streamText(ctx, open, stringField(event, 'delta'));
     recent.learn(ctx.frame.data, decodedDelta(open, type, open.deltaEvent));
   }
@@ -457,19 +298,6 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     response?.token(ctx.frame.receivedAt);
     if (open.type === 'output_text') open.text.push(delta);
     ctx.envelope(open.envelopeType, false, delta, NO_EXTRAS, undefined, open.deltaEvent);
-  }
-
-  /** Whether `event` (a delta) has the unified form `cached`: what ids(event) would give, compared without building it. */
-  function isSameDelta(cached: UnifiedEvent, event: WireEvent, kind: string, channel: ContentChannel | undefined): boolean {
-    const { ids: c } = cached;
-    return (
-      cached.kind === kind &&
-      cached.channel === channel &&
-      c.response_id === (responseId || undefined) &&
-      c.item_id === (stringField(event, 'item_id') || undefined) &&
-      c.output_index === integerField(event, 'output_index') &&
-      c.content_index === (integerField(event, 'content_index') ?? integerField(event, 'summary_index'))
-    );
   }
 
   function closeText(ctx: ProviderEventContext, open: OpenPart, event: WireEvent, u: ReturnType<typeof unified>): void {
@@ -489,17 +317,6 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const annotationFields: Record<string, unknown> = { citation_type: typeof citationType === 'string' ? citationType : 'unknown' };
     for (const [name, value] of Object.entries(fields)) if (value !== null && value !== undefined && name !== '__proto__') annotationFields[name] = value;
     ctx.emit({ type: 'citation', final: true, delta: cited, extras: annotationFields }, unified('stream.content_block_delta', ids(event), { kind: 'annotation_added', channel: 'output_text' }));
-  }
-
-  /** Annotation offsets must fall inside the text (indexes count characters, i.e. code points). */
-  function checkAnnotations(ctx: ProviderEventContext, open: OpenPart, finalText: string): void {
-    if (open.annotations.length === 0) return;
-    const text = finalText !== '' ? finalText : open.text.join('');
-    const length = Array.from(text).length;
-    for (const a of open.annotations) {
-      const bad = [a.start, a.end].some((i) => i !== undefined && (i < 0 || i > length)) || (a.start !== undefined && a.end !== undefined && a.start > a.end);
-      if (bad) ctx.report('provider.annotation-out-of-range', `The annotation of event ${a.at} spans ${a.start ?? '?'}..${a.end ?? a.start ?? '?'}, outside the ${length} characters of the text it annotates.`);
-    }
   }
 
   function inputEvent(ctx: ProviderEventContext, type: string, event: WireEvent, doneField: string | undefined): void {
@@ -570,29 +387,6 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   };
 }
 
-function toolOf(open: OpenItem, item: WireEvent): UnifiedTool | undefined {
-  switch (open.type) {
-    case 'function_call':
-      return { kind: 'client', name: open.name };
-    case 'custom_tool_call':
-      return { kind: 'custom', name: open.name };
-    case 'mcp_call':
-    case 'mcp_list_tools':
-    case 'mcp_approval_request':
-      return { kind: 'mcp', name: open.name || open.type, ...(typeof item['server_label'] === 'string' ? { builtin: item['server_label'] } : {}) };
-    default:
-      return BUILTIN_ITEMS.has(open.type) ? { kind: 'builtin', builtin: open.type.replace(/_call$/, '') } : undefined;
-  }
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function parsedOr(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }

@@ -1,7 +1,7 @@
 import type { Failure, LegEndInfo, LegInfo } from '../../../../src-shared/contract/payloads';
 import type { DialectId } from '../../../../src-shared/dialects/registry';
 import type { StreamEnd } from '../../../../src-shared/pipeline/end-status';
-import type { LegDecoder } from '../../../../src-shared/pipeline/session-decoder';
+import type { LegDecoder } from '../../../../src-shared/pipeline/leg-decoder';
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
 import type { FrameTable } from './envelope-table';
 import type { RawChunks } from './raw-chunks';

@@ -1,0 +1,107 @@
+import type { UnifiedTool } from '../../envelope/unified';
+import { jsonText } from '../../json/tree';
+import type { StartedBlock } from '../block-tracker';
+import { checkToolArguments, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+import { BUILTIN_ITEMS, STATUS_CALLS } from './vocabulary';
+
+/*
+ * What an output item becomes once it is done: a function, custom or MCP call envelope, or a
+ * built-in tool's server call with its status phases and result (a generated image attached).
+ */
+
+/** An output item between response.output_item.added and .done. */
+export interface OpenItem extends StartedBlock {
+  type: string;
+  id: string;
+  name: string;
+  callId: string;
+  /** Streamed arguments, custom tool input or interpreter code, joined at the item's done. */
+  input: string[];
+  /** Status phases of a built-in or MCP call, in arrival order. */
+  phases: string[];
+}
+
+/** The blocks an output item makes once it is done (its content parts made theirs already). */
+export function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
+  const what = `The ${open.type} item ${open.id || '(no id)'}${open.name ? ` (${open.name})` : ''}`;
+  switch (open.type) {
+    case 'message':
+    case 'reasoning':
+      return;
+    case 'function_call': {
+      const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
+      checkToolArguments(ctx, args, what);
+      ctx.emit({ type: 'tool_call', final: true, delta: args === '' ? '{}' : args, extras: { id: open.callId || open.id, name: open.name } });
+      return;
+    }
+    case 'custom_tool_call': {
+      const input = typeof item['input'] === 'string' ? item['input'] : open.input.join('');
+      ctx.emit({ type: 'custom_tool_call', final: true, delta: input, extras: { id: open.callId || open.id, name: open.name } });
+      return;
+    }
+    case 'mcp_call': {
+      const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
+      checkToolArguments(ctx, args, what);
+      ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ server_label: item['server_label'], name: open.name, arguments: parsedOr(args), phases: open.phases }), extras: { id: open.id, name: open.name } });
+      const output = item['error'] ?? item['output'];
+      if (output !== undefined && output !== null) emitResult(ctx, open, typeof output === 'string' ? output : jsonText(output));
+      return;
+    }
+    case 'image_generation_call':
+      return emitImage(ctx, open, item);
+    case 'mcp_approval_request':
+      ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ approval_request: true, server_label: item['server_label'], name: open.name, arguments: parsedOr(stringField(item, 'arguments')) }), extras: { id: open.id, name: open.name } });
+      return;
+    default: {
+      if (STATUS_CALLS.has(open.type) || BUILTIN_ITEMS.has(open.type)) {
+        const { results, outputs, ...call } = item;
+        const code = open.input.join('');
+        ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ ...call, ...(code !== '' && call['code'] === undefined ? { code } : {}), phases: open.phases }), extras: { id: open.id, name: open.type } });
+        const result = results ?? outputs ?? (open.type === 'mcp_list_tools' ? item['tools'] : undefined);
+        emitResult(ctx, open, jsonText(result ?? { status: item['status'] ?? null }));
+        return;
+      }
+      // An item type this version does not know: kept whole as a block of its type.
+      ctx.emit({ type: open.type || 'unknown_item', final: true, delta: jsonText(item), extras: { id: open.id } });
+    }
+  }
+}
+
+function emitResult(ctx: ProviderEventContext, open: OpenItem, delta: string): void {
+  ctx.emit({ type: 'server_tool_result', final: true, delta, extras: { id: open.id, name: open.type } });
+}
+
+/** A generated image: the call, then a tool result holding the image (base64 PNG unless the item says otherwise). */
+function emitImage(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
+  const { result, ...call } = item;
+  ctx.emit({ type: 'server_tool_call', final: true, delta: jsonText({ ...call, phases: open.phases }), extras: { id: open.id, name: open.type } });
+  ctx.emit({ type: 'tool_result', final: false, delta: '', extras: { id: open.id, name: open.type } });
+  if (typeof result === 'string' && result !== '') {
+    const format = stringField(item, 'output_format') || 'png';
+    ctx.emit({ type: 'tool_result_image', final: true, delta: '', extras: { id: open.id, src: `data:image/${format};base64,${result}`, media_type: `image/${format}` } });
+  }
+  ctx.emit({ type: 'tool_result', final: true, delta: jsonText({ status: item['status'] ?? null, revised_prompt: item['revised_prompt'] ?? null }), extras: { id: open.id, name: open.type } });
+}
+
+export function toolOf(open: OpenItem, item: WireEvent): UnifiedTool | undefined {
+  switch (open.type) {
+    case 'function_call':
+      return { kind: 'client', name: open.name };
+    case 'custom_tool_call':
+      return { kind: 'custom', name: open.name };
+    case 'mcp_call':
+    case 'mcp_list_tools':
+    case 'mcp_approval_request':
+      return { kind: 'mcp', name: open.name || open.type, ...(typeof item['server_label'] === 'string' ? { builtin: item['server_label'] } : {}) };
+    default:
+      return BUILTIN_ITEMS.has(open.type) ? { kind: 'builtin', builtin: open.type.replace(/_call$/, '') } : undefined;
+  }
+}
+
+function parsedOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,40 @@
+import type { ContentChannel, DeltaKind } from '../../envelope/unified';
+
+/**
+ * The Responses API's vocabulary as this decoder reads it (docs/protocols/provider-events.md):
+ * part types, the text and tool-input streams, and the item and event families.
+ */
+
+export const PART_TYPES: Readonly<Record<string, { envelopeType: string; channel: ContentChannel }>> = {
+  output_text: { envelopeType: 'text', channel: 'output_text' },
+  refusal: { envelopeType: 'refusal', channel: 'refusal' },
+  reasoning_text: { envelopeType: 'thinking', channel: 'reasoning' },
+  summary_text: { envelopeType: 'reasoning_summary', channel: 'reasoning_summary' },
+};
+
+/** Text streams: the delta event's prefix, the part type it streams into, and the unified delta kind. */
+export const TEXT_STREAMS: Readonly<Record<string, { part: string; kind: DeltaKind; doneField: string }>> = {
+  'response.output_text': { part: 'output_text', kind: 'text_delta', doneField: 'text' },
+  'response.refusal': { part: 'refusal', kind: 'refusal_delta', doneField: 'refusal' },
+  'response.reasoning_text': { part: 'reasoning_text', kind: 'reasoning_delta', doneField: 'text' },
+  'response.reasoning_summary_text': { part: 'summary_text', kind: 'reasoning_summary_text_delta', doneField: 'text' },
+};
+
+/** The text streams' delta events by their whole type: the most frequent events, found with one lookup. */
+export const TEXT_DELTAS: ReadonlyMap<string, (typeof TEXT_STREAMS)[string]> = new Map(Object.entries(TEXT_STREAMS).map(([prefix, stream]) => [`${prefix}.delta`, stream]));
+
+/** Tool input streams: the event prefix (`….delta` / `….done`) and the done event's field. */
+export const INPUT_STREAMS: Readonly<Record<string, string>> = {
+  'response.function_call_arguments': 'arguments',
+  'response.custom_tool_call_input': 'input',
+  'response.mcp_call_arguments': 'arguments',
+  'response.code_interpreter_call_code': 'code',
+};
+
+/** Built-in and MCP calls that report status phases as `response.<call>.<phase>`. */
+export const STATUS_CALLS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools']);
+export const BUILTIN_ITEMS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'computer_call', 'local_shell_call']);
+export const KNOWN_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call', 'mcp_call', 'mcp_list_tools', 'mcp_approval_request', ...BUILTIN_ITEMS]);
+export const LIFECYCLE = new Set(['response.created', 'response.queued', 'response.in_progress']);
+export const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
+export const AUDIO = new Set(['response.audio.delta', 'response.audio.done', 'response.audio_transcript.delta', 'response.audio_transcript.done']);
