@@ -1,16 +1,14 @@
-import { decodeAttributeValueLeniently } from '../dialects/legacy-xml/entities';
-import { CDATA_CLOSE, CDATA_OPEN } from '../dialects/legacy-xml/markup';
 import { createArgStream, type ArgStream } from './arg-stream';
 import { createJsonCallParser } from './json-calls';
 import { createCharFinder, createScannerPool, type MarkerScanner } from './markers';
 import { createSegmentWriter, type Family, type Open } from './segments';
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
 import { FILE_TOOLS, vocabularyOf } from './tag-vocabulary';
+import { ParamValue } from './param-value';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
 import { createTextRuns, quote } from './text-runs';
 import { createTurnChecks } from './turn';
 import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
-import { readUnclosedParams } from './unclosed-params';
 
 /**
  * The incremental in-text parser (docs/inline.md). It reads each character once, holding
@@ -36,7 +34,7 @@ export interface InlineParser {
   held(): number;
 }
 
-type State = 'text' | 'tag' | 'sentinel' | 'content' | 'body' | 'value' | 'cdata' | 'stream';
+type State = 'text' | 'tag' | 'sentinel' | 'content' | 'body' | 'value' | 'stream';
 
 export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
   if (options.mode === 'json') return createJsonCallParser(sink);
@@ -57,11 +55,10 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
 
   const scannerFor = createScannerPool();
   let scanner: MarkerScanner = scannerFor(['<']);
-  let paramName = '';
-  let paramClose = '';
-  /** A parameter value: decoded pieces so far, and raw text not yet decoded. */
-  let paramDecoded = '';
-  let paramRaw = '';
+  /** The raw content of a tool form shows its parameters as written; a file tool's does not. */
+  const param = new ParamValue(scannerFor, (raw) => {
+    if (segments.open?.family !== 'file_tool') emit(raw);
+  });
   let argStream: ArgStream | null = null;
 
   const report = (rule: InlineRuleId, message: string, offset = pos): void => sink.diagnostic(rule, message, offset);
@@ -276,67 +273,34 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       setParam(seg, name, '');
       return;
     }
-    paramName = name;
-    paramClose = `</${t.name}>`;
-    paramDecoded = '';
-    paramRaw = '';
+    param.begin(name, t.name);
     if (seg.family === 'file_tool' && seg.contentArg.includes(name)) {
-      argStream = createArgStream(paramClose, FILE_TOOLS[seg.type]?.markers ?? [], scannerFor);
+      argStream = createArgStream(param.close, FILE_TOOLS[seg.type]?.markers ?? [], scannerFor);
       state = 'stream';
       startDeferredIfReady(seg);
       return;
     }
-    scanner = scannerFor([paramClose, CDATA_OPEN]);
     state = 'value';
   }
 
-  function onValueContent(content: string): void {
-    paramRaw += content;
-    if (segments.open?.family !== 'file_tool') emit(content);
-  }
-
+  /** A parameter value, up to its close tag (param-value.ts). */
   function readValue(s: string, i: number): number {
-    const { hit, next } = scanner.scan(s, i, onValueContent);
+    const { next, closed } = param.read(s, i);
     pos += next - i;
-    if (hit === -1) return next;
-    paramDecoded += decodeAttributeValueLeniently(paramRaw);
-    paramRaw = '';
-    const marker = hit === 0 ? paramClose : CDATA_OPEN;
-    if (segments.open?.family !== 'file_tool') emit(marker);
-    if (hit === 0) {
-      setParam(segments.open as Open, paramName, paramDecoded.trim());
+    if (closed) {
+      setParam(segments.open as Open, param.name, param.value());
       state = 'body';
-    } else {
-      scanner = scannerFor([CDATA_CLOSE]);
-      state = 'cdata';
     }
     return next;
   }
 
-  /** The text ended inside a parameter value: what arrived is the value, and the parameters after it (unclosed-params.ts). */
-  function takeUnclosedParams(seg: Open, inCdata: boolean): void {
+  /** The text ended inside a parameter value: what arrived is the value, and the parameters after it. */
+  function takeUnclosedParams(seg: Open): void {
     const argForm = seg.family === 'xml_tool' || seg.family === 'file_tool';
-    const found: [string, string][] = inCdata ? [[paramName, paramRaw]] : readUnclosedParams(paramName, paramRaw, { toolTag: seg.tag, argForm });
-    found.forEach(([name, raw], i) => {
-      if (seg.family === 'file_tool' && seg.contentArg.includes(name)) return emit(raw);
-      const decoded = inCdata ? raw : decodeAttributeValueLeniently(raw);
-      setParam(seg, name, (i === 0 ? paramDecoded + decoded : decoded).trim());
-    });
-  }
-
-  function onCdataContent(content: string): void {
-    paramDecoded += content;
-    if (segments.open?.family !== 'file_tool') emit(content);
-  }
-
-  function readCdata(s: string, i: number): number {
-    const { hit, next } = scanner.scan(s, i, onCdataContent);
-    pos += next - i;
-    if (hit === -1) return next;
-    if (segments.open?.family !== 'file_tool') emit(CDATA_CLOSE);
-    scanner = scannerFor([paramClose, CDATA_OPEN]);
-    state = 'value';
-    return next;
+    for (const { name, raw, value } of param.endOfText({ toolTag: seg.tag, argForm })) {
+      if (seg.family === 'file_tool' && seg.contentArg.includes(name)) emit(raw);
+      else setParam(seg, name, value);
+    }
   }
 
   /** A file tool's content argument: streamed as the segment's content, optional raw markers stripped. */
@@ -357,7 +321,6 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     content: readContent,
     body: readBody,
     value: readValue,
-    cdata: readCdata,
     stream: readStream,
   };
 
@@ -381,9 +344,9 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
         return sentinel.text;
       case 'stream':
         return argStream?.held() ?? '';
-      case 'content':
       case 'value':
-      case 'cdata':
+        return param.held;
+      case 'content':
         return scanner.held;
       default:
         return '';
@@ -401,16 +364,14 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       text(sentinel.text, tagStart);
     }
     if (state !== 'text') {
-      const held = heldText();
-      if (state === 'value' || state === 'cdata') onValueContent(held);
-      else if (state === 'stream' || state === 'content') emit(held);
+      if (state === 'stream' || state === 'content') emit(heldText());
       const seg = segments.open;
       if (seg) {
         const closer = seg.family === 'sentinel' ? SENTINEL_END : `</${seg.tag}>`;
-        let inside = state === 'stream' ? ` (inside its ${paramName} parameter)` : '';
-        if (state === 'value' || state === 'cdata') {
-          inside = `, nor is its ${paramClose === '</arg>' ? `<arg name="${paramName}">` : `<${paramName}>`} parameter (each parameter is read up to the next parameter tag or the end of the text)`;
-          takeUnclosedParams(seg, state === 'cdata');
+        let inside = state === 'stream' ? ` (inside its ${param.name} parameter)` : '';
+        if (state === 'value') {
+          inside = `, nor is its ${param.describe()} parameter (each parameter is read up to the next parameter tag or the end of the text)`;
+          takeUnclosedParams(seg);
         }
         report('inline.unclosed', `${seg.family === 'sentinel' ? `Sentinel segment "${seg.type}"` : `<${seg.tag}>`} is never closed${inside}: no ${closer} before the block ends. Its content is shown as received.`, seg.start);
         closeSegment(false, pos);
