@@ -14,7 +14,7 @@ function writer(): { calls: unknown[][]; segments: ReturnType<typeof createSegme
     end: (complete, offset) => calls.push(['end', complete, offset]),
     diagnostic: (rule, _message, offset) => calls.push(['diagnostic', rule, offset]),
   };
-  const turn = createTurnChecks(sink.diagnostic, new Map());
+  const turn = createTurnChecks((rule, message, offset) => sink.diagnostic(rule, message, offset), new Map());
   return { calls, segments: createSegmentWriter(sink, createTextRuns(sink), turn) };
 }
 
