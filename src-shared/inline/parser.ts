@@ -55,10 +55,6 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
 
   const scannerFor = createScannerPool();
   let scanner: MarkerScanner = scannerFor(['<']);
-  /** The raw content of a tool form shows its parameters as written; a file tool's does not. */
-  const param = new ParamValue(scannerFor, (raw) => {
-    if (segments.open?.family !== 'file_tool') emit(raw);
-  });
   let argStream: ArgStream | null = null;
 
   const report = (rule: InlineRuleId, message: string, offset = pos): void => sink.diagnostic(rule, message, offset);
@@ -67,6 +63,10 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   const { text, closeText, dropPendingSpace } = runs;
   const segments = createSegmentWriter(sink, runs, turn);
   const { emit, openSegment, closeSegment, setParam, startDeferredIfReady } = segments;
+  /** The raw content of a tool form shows its parameters as written; a file tool's does not. */
+  const param = new ParamValue(scannerFor, (raw) => {
+    if (segments.open?.family !== 'file_tool') emit(raw);
+  });
 
   // ── states ────────────────────────────────────────────────────────────────────────────
 

@@ -4,6 +4,11 @@ import type { Frame } from '../../sse/types';
 import { NO_EXTRAS, undecodedParts, type EnvelopeInit } from '../../envelope/types';
 import type { DialectCallbacks } from '../types';
 
+/*
+ * The item being decoded, as the decoder's parts see it: its frame and data, and the way its
+ * envelopes and findings go out, stamped with the frame and the stream's root agent.
+ */
+
 export type StreamedType = 'text' | 'thinking';
 
 /** What an Item holds before its first item. */
@@ -68,7 +73,7 @@ export class Item implements ItemContext {
 
 export interface ItemContext {
   frame: Frame;
-  /** The frame's data as a string of its own (see `push`). */
+  /** The frame's data as a string of its own (see the decoder's `push`). */
   data: string;
   at: DiagnosticLocation;
   report: (rule: RuleId, message: string) => void;
