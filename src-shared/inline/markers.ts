@@ -95,3 +95,21 @@ export function createMarkerScanner(markers: readonly string[]): MarkerScanner {
     },
   };
 }
+
+/**
+ * A scanner per marker set, made once and reset on each request: a block may hold thousands
+ * of segments with the same markers, and one parser reads one marker set at a time.
+ */
+export function createScannerPool(): (markers: readonly string[]) => MarkerScanner {
+  const scanners = new Map<string, MarkerScanner>();
+  return (markers) => {
+    const key = markers.join('\u0000');
+    let found = scanners.get(key);
+    if (!found) {
+      found = createMarkerScanner(markers);
+      scanners.set(key, found);
+    }
+    found.reset();
+    return found;
+  };
+}

@@ -1,13 +1,14 @@
-import { decodeAttributeValueLeniently } from '../dialects/legacy-xml/entities';
-import { CDATA_CLOSE, CDATA_OPEN } from '../dialects/legacy-xml/markup';
-import { CONTENT_MARKERS, createArgStream, PATCH_MARKERS, type ArgStream, type RawMarkers } from './arg-stream';
-import { createJsonCallParser, JSON_CALL_TRIGGERS } from './json-calls';
-import { createCharFinder, createMarkerScanner, type MarkerScanner } from './markers';
+import { createArgStream, type ArgStream } from './arg-stream';
+import { createJsonCallParser } from './json-calls';
+import { createCharFinder, createScannerPool, type MarkerScanner } from './markers';
+import { createSegmentWriter, type Family, type Open } from './segments';
 import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
+import { FILE_TOOLS, vocabularyOf } from './tag-vocabulary';
+import { ParamValue } from './param-value';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
 import { createTextRuns, quote } from './text-runs';
+import { createTurnChecks } from './turn';
 import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
-import { readUnclosedParams } from './unclosed-params';
 
 /**
  * The incremental in-text parser (docs/inline.md). It reads each character once, holding
@@ -33,76 +34,7 @@ export interface InlineParser {
   held(): number;
 }
 
-/** What a segment is while the parser is inside it. */
-type Family = 'text' | 'reasoning' | 'action' | 'completion' | 'tool_result' | 'write_file' | 'run_bash' | 'xml_tool' | 'file_tool' | 'sentinel';
-
-interface Open {
-  family: Family;
-  /** The tag whose closing tag ends the segment (`search`, `tool`, …). */
-  tag: string;
-  /** Set once SEGMENT_START went out (a file tool defers it until its path is known). */
-  started: boolean;
-  type: string;
-  metadata: Record<string, unknown>;
-  start: number;
-  /** Content produced before a deferred start. */
-  deferred: string;
-  params: Record<string, string>;
-  /** For a file tool: the argument whose value is the segment's content. */
-  contentArg: readonly string[];
-}
-
-type State = 'text' | 'tag' | 'sentinel' | 'content' | 'body' | 'value' | 'cdata' | 'stream';
-
-const SEGMENT_TAGS = ['thinking', 'attempt_completion', 'tool_result', 'write_file', 'run_bash', 'tool'];
-
-/** The `<tool name="…">` forms that stream one argument as the segment's content. */
-const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly string[]; needsPath: boolean; markers: readonly RawMarkers[] }>> = {
-  write_file: { type: 'write_file', content: ['content'], needsPath: true, markers: [CONTENT_MARKERS] },
-  patch_file: { type: 'patch_file', content: ['patch', 'diff', 'content'], needsPath: true, markers: [PATCH_MARKERS, CONTENT_MARKERS] },
-  run_bash: { type: 'run_bash', content: ['command'], needsPath: false, markers: [CONTENT_MARKERS] },
-};
-
-/** The tag names the parser recognises at the top of a text in this configuration (none without XML). */
-export function inlineTagNames(options: InlineOptions): string[] {
-  return options.mode === 'auto' || options.mode === 'xml' ? [...SEGMENT_TAGS, ...options.tools.map((t) => t.name)] : [];
-}
-
-/** What a configuration recognises, computed once per options object (a session parses thousands of blocks). */
-interface Vocabulary {
-  tools: Map<string, InlineOptions['tools'][number]>;
-  /** Every prefix of a top-level tag name: a name being read is checked in one lookup. */
-  topPrefixes: Set<string>;
-  topExact: Set<string>;
-  textTriggers: string;
-}
-
-const vocabularies = new WeakMap<InlineOptions, Vocabulary>();
-
-function vocabularyOf(options: InlineOptions): Vocabulary {
-  let vocabulary = vocabularies.get(options);
-  if (!vocabulary) {
-    const topNames = inlineTagNames(options);
-    const xml = options.mode === 'auto' || options.mode === 'xml';
-    const sentinels = options.mode === 'auto' || options.mode === 'sentinel';
-    vocabulary = {
-      tools: new Map(options.tools.map((t) => [t.name, t])),
-      topPrefixes: new Set(topNames.flatMap((n) => Array.from({ length: n.length }, (_, i) => n.slice(0, i + 1)))),
-      topExact: new Set(topNames),
-      textTriggers: options.mode === 'json' ? JSON_CALL_TRIGGERS : (xml ? '<' : '') + (sentinels ? '[' : ''),
-    };
-    vocabularies.set(options, vocabulary);
-  }
-  return vocabulary;
-}
-
-/**
- * The characters that can start a marker in text, in this configuration (`<` for XML tags,
- * `[` for sentinels): text without any of them is text, whatever comes before or after it.
- */
-export function markerStarts(options: InlineOptions): string {
-  return vocabularyOf(options).textTriggers;
-}
+type State = 'text' | 'tag' | 'sentinel' | 'content' | 'body' | 'value' | 'stream';
 
 export function createInlineParser(sink: SegmentSink, options: InlineOptions): InlineParser {
   if (options.mode === 'json') return createJsonCallParser(sink);
@@ -114,7 +46,6 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   let state: State = 'text';
   /** Absolute offset in the block of the character being read. */
   let pos = 0;
-  let open: Open | null = null;
 
   let tag: TagCandidate = newTagCandidate();
   let tagStart = 0;
@@ -122,101 +53,20 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   let tagReturn: 'text' | 'body' = 'text';
   let sentinel: SentinelCandidate = newSentinelCandidate();
 
-  /** Scanners by marker set, reused: a block may hold thousands of segments with the same markers. */
-  const scanners = new Map<string, MarkerScanner>();
-  const scannerFor = (markers: readonly string[]): MarkerScanner => {
-    const key = markers.join('\u0000');
-    let found = scanners.get(key);
-    if (!found) {
-      found = createMarkerScanner(markers);
-      scanners.set(key, found);
-    }
-    found.reset();
-    return found;
-  };
+  const scannerFor = createScannerPool();
   let scanner: MarkerScanner = scannerFor(['<']);
-  let paramName = '';
-  let paramClose = '';
-  /** A parameter value: decoded pieces so far, and raw text not yet decoded. */
-  let paramDecoded = '';
-  let paramRaw = '';
   let argStream: ArgStream | null = null;
 
-  // Turn-level protocol checks (docs/protocols/inline-tool-tags.md: exactly one action per turn).
-  let protocolSeen = false;
-  let actions = 0;
-  let afterActionReported = false;
-  let lastActionEnd = -1;
-
   const report = (rule: InlineRuleId, message: string, offset = pos): void => sink.diagnostic(rule, message, offset);
-  const runs = createTextRuns(sink, (from, content) => checkAfterAction(from, `text ${quote(content.trim())}`));
-  const { startSegment, text, closeText, dropPendingSpace } = runs;
-
-  // ── segments ──────────────────────────────────────────────────────────────────────────
-
-  function emit(content: string): void {
-    if (content === '' || !open) return;
-    if (!open.started) open.deferred += content;
-    else sink.content(content);
-  }
-
-  function openSegment(family: Family, tagName: string, type: string, metadata: Record<string, unknown>, start: number, deferStart = false): Open {
-    closeText(start);
-    const seg: Open = { family, tag: tagName, started: !deferStart, type, metadata, start, deferred: '', params: {}, contentArg: [] };
-    open = seg;
-    if (!deferStart) startSegment(type, metadata, start);
-    if (family === 'action' || family === 'completion') beginAction(tagName, start);
-    else if (family === 'reasoning') {
-      protocolSeen = true;
-      checkAfterAction(start, 'a <thinking> block');
-    }
-    return seg;
-  }
-
-  function startDeferred(seg: Open): void {
-    if (seg.started) return;
-    seg.started = true;
-    startSegment(seg.type, seg.metadata, seg.start);
-    for (const [name, value] of Object.entries(seg.params)) sink.param(name, value);
-    if (seg.deferred !== '') sink.content(seg.deferred);
-    seg.deferred = '';
-  }
-
-  function closeSegment(complete: boolean, end: number): void {
-    const seg = open;
-    if (!seg) return;
-    open = null;
-    startDeferred(seg);
-    sink.end(complete, end);
-    if (seg.family === 'action' || seg.family === 'completion') lastActionEnd = end;
-    if (complete) checkRequired(seg, end);
-  }
-
-  // ── the turn ──────────────────────────────────────────────────────────────────────────
-
-  function beginAction(name: string, start: number): void {
-    protocolSeen = true;
-    actions++;
-    if (actions > 1) {
-      report('inline.multiple-actions', `<${name}> is action number ${actions} of this turn; the protocol asks for exactly one tool call or one <attempt_completion> per response, and an orchestrator acts on the first only.`, start);
-      afterActionReported = true;
-    }
-  }
-
-  function checkAfterAction(start: number, what: string): void {
-    if (lastActionEnd < 0 || afterActionReported) return;
-    afterActionReported = true;
-    report('inline.text-after-action', `${what} follows the turn's terminal action (ended at offset ${lastActionEnd}); an orchestrator stops reading at the action and never sees it.`, start);
-  }
-
-  function checkRequired(seg: Open, end: number): void {
-    const required = seg.family === 'completion' ? ['result'] : seg.family === 'action' ? (tools.get(seg.tag)?.required ?? []) : seg.family === 'file_tool' && FILE_TOOLS[seg.type]?.needsPath ? ['path'] : [];
-    const what = seg.family === 'file_tool' ? `<tool name="${seg.type}">` : `<${seg.tag}>`;
-    for (const name of required) {
-      if (name in seg.params) continue;
-      report('inline.missing-param', `${what} has no ${seg.family === 'file_tool' ? `<arg name="${name}">` : `<${name}>`} parameter, which ${seg.family === 'action' ? 'the tool configuration' : 'the protocol'} requires.`, end);
-    }
-  }
+  const turn = createTurnChecks(report, tools);
+  const runs = createTextRuns(sink, (from, content) => turn.checkAfterAction(from, `text ${quote(content.trim())}`));
+  const { text, closeText, dropPendingSpace } = runs;
+  const segments = createSegmentWriter(sink, runs, turn);
+  const { emit, openSegment, closeSegment, setParam, startDeferredIfReady } = segments;
+  /** The raw content of a tool form shows its parameters as written; a file tool's does not. */
+  const param = new ParamValue(scannerFor, (raw) => {
+    if (segments.open?.family !== 'file_tool') emit(raw);
+  });
 
   // ── states ────────────────────────────────────────────────────────────────────────────
 
@@ -255,7 +105,8 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       text(candidate, tagStart);
     } else {
       state = 'body';
-      if (open?.family === 'action' || open?.family === 'completion' || open?.family === 'xml_tool') emit(candidate);
+      const family = segments.open?.family;
+      if (family === 'action' || family === 'completion' || family === 'xml_tool') emit(candidate);
     }
   }
 
@@ -345,7 +196,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     } else if (hit > 0) {
       const opener = actionOpeners[hit - 1] as string;
       tagStart = pos - opener.length;
-      const thinking = open as Open;
+      const thinking = segments.open as Open;
       report('inline.unclosed', `<${thinking.tag}> is never closed: ${opener} starts before any </${thinking.tag}>. The reasoning ends there and ${opener} is read as the action.`, thinking.start);
       closeSegment(false, tagStart);
       onTopTag({ name: opener.slice(1, -1), closing: false, selfClosing: false, attributes: {} }, opener);
@@ -386,7 +237,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   function readBody(s: string, i: number): number {
     const at = s.indexOf('<', i);
     const end = at === -1 ? s.length : at;
-    if (end > i && open?.family !== 'file_tool') emit(s.slice(i, end));
+    if (end > i && segments.open?.family !== 'file_tool') emit(s.slice(i, end));
     pos += end - i;
     if (at === -1) return s.length;
     tag = newTagCandidate();
@@ -398,7 +249,7 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   }
 
   function onBodyTag(t: ReadTag, raw: string): void {
-    const seg = open as Open;
+    const seg = segments.open as Open;
     const rawShown = seg.family !== 'file_tool';
     state = 'body';
     if (t.closing) {
@@ -422,80 +273,34 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       setParam(seg, name, '');
       return;
     }
-    paramName = name;
-    paramClose = `</${t.name}>`;
-    paramDecoded = '';
-    paramRaw = '';
+    param.begin(name, t.name);
     if (seg.family === 'file_tool' && seg.contentArg.includes(name)) {
-      argStream = createArgStream(paramClose, FILE_TOOLS[seg.type]?.markers ?? [], scannerFor);
+      argStream = createArgStream(param.close, FILE_TOOLS[seg.type]?.markers ?? [], scannerFor);
       state = 'stream';
       startDeferredIfReady(seg);
       return;
     }
-    scanner = scannerFor([paramClose, CDATA_OPEN]);
     state = 'value';
   }
 
-  function startDeferredIfReady(seg: Open): void {
-    if (!seg.started && 'path' in seg.metadata) startDeferred(seg);
-  }
-
-  function setParam(seg: Open, name: string, value: string): void {
-    seg.params[name] = value;
-    if (seg.started) sink.param(name, value);
-    if (seg.family === 'file_tool' && name === 'path') {
-      seg.metadata['path'] = value;
-      startDeferred(seg);
-    }
-  }
-
-  function onValueContent(content: string): void {
-    paramRaw += content;
-    if (open?.family !== 'file_tool') emit(content);
-  }
-
+  /** A parameter value, up to its close tag (param-value.ts). */
   function readValue(s: string, i: number): number {
-    const { hit, next } = scanner.scan(s, i, onValueContent);
+    const { next, closed } = param.read(s, i);
     pos += next - i;
-    if (hit === -1) return next;
-    paramDecoded += decodeAttributeValueLeniently(paramRaw);
-    paramRaw = '';
-    const marker = hit === 0 ? paramClose : CDATA_OPEN;
-    if (open?.family !== 'file_tool') emit(marker);
-    if (hit === 0) {
-      setParam(open as Open, paramName, paramDecoded.trim());
+    if (closed) {
+      setParam(segments.open as Open, param.name, param.value());
       state = 'body';
-    } else {
-      scanner = scannerFor([CDATA_CLOSE]);
-      state = 'cdata';
     }
     return next;
   }
 
-  /** The text ended inside a parameter value: what arrived is the value, and the parameters after it (unclosed-params.ts). */
-  function takeUnclosedParams(seg: Open, inCdata: boolean): void {
+  /** The text ended inside a parameter value: what arrived is the value, and the parameters after it. */
+  function takeUnclosedParams(seg: Open): void {
     const argForm = seg.family === 'xml_tool' || seg.family === 'file_tool';
-    const found: [string, string][] = inCdata ? [[paramName, paramRaw]] : readUnclosedParams(paramName, paramRaw, { toolTag: seg.tag, argForm });
-    found.forEach(([name, raw], i) => {
-      if (seg.family === 'file_tool' && seg.contentArg.includes(name)) return emit(raw);
-      const decoded = inCdata ? raw : decodeAttributeValueLeniently(raw);
-      setParam(seg, name, (i === 0 ? paramDecoded + decoded : decoded).trim());
-    });
-  }
-
-  function onCdataContent(content: string): void {
-    paramDecoded += content;
-    if (open?.family !== 'file_tool') emit(content);
-  }
-
-  function readCdata(s: string, i: number): number {
-    const { hit, next } = scanner.scan(s, i, onCdataContent);
-    pos += next - i;
-    if (hit === -1) return next;
-    if (open?.family !== 'file_tool') emit(CDATA_CLOSE);
-    scanner = scannerFor([paramClose, CDATA_OPEN]);
-    state = 'value';
-    return next;
+    for (const { name, raw, value } of param.endOfText({ toolTag: seg.tag, argForm })) {
+      if (seg.family === 'file_tool' && seg.contentArg.includes(name)) emit(raw);
+      else setParam(seg, name, value);
+    }
   }
 
   /** A file tool's content argument: streamed as the segment's content, optional raw markers stripped. */
@@ -516,7 +321,6 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     content: readContent,
     body: readBody,
     value: readValue,
-    cdata: readCdata,
     stream: readStream,
   };
 
@@ -540,9 +344,9 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
         return sentinel.text;
       case 'stream':
         return argStream?.held() ?? '';
-      case 'content':
       case 'value':
-      case 'cdata':
+        return param.held;
+      case 'content':
         return scanner.held;
       default:
         return '';
@@ -560,16 +364,14 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       text(sentinel.text, tagStart);
     }
     if (state !== 'text') {
-      const held = heldText();
-      if (state === 'value' || state === 'cdata') onValueContent(held);
-      else if (state === 'stream' || state === 'content') emit(held);
-      const seg = open;
+      if (state === 'stream' || state === 'content') emit(heldText());
+      const seg = segments.open;
       if (seg) {
         const closer = seg.family === 'sentinel' ? SENTINEL_END : `</${seg.tag}>`;
-        let inside = state === 'stream' ? ` (inside its ${paramName} parameter)` : '';
-        if (state === 'value' || state === 'cdata') {
-          inside = `, nor is its ${paramClose === '</arg>' ? `<arg name="${paramName}">` : `<${paramName}>`} parameter (each parameter is read up to the next parameter tag or the end of the text)`;
-          takeUnclosedParams(seg, state === 'cdata');
+        let inside = state === 'stream' ? ` (inside its ${param.name} parameter)` : '';
+        if (state === 'value') {
+          inside = `, nor is its ${param.describe()} parameter (each parameter is read up to the next parameter tag or the end of the text)`;
+          takeUnclosedParams(seg);
         }
         report('inline.unclosed', `${seg.family === 'sentinel' ? `Sentinel segment "${seg.type}"` : `<${seg.tag}>`} is never closed${inside}: no ${closer} before the block ends. Its content is shown as received.`, seg.start);
         closeSegment(false, pos);
@@ -577,14 +379,12 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       state = 'text';
     }
     closeText(pos);
-    if (protocolSeen && actions === 0) {
-      report('inline.no-action', `The turn has no action: the protocol asks for exactly one tool call (${[...tools.keys()].map((n) => `<${n}>`).join(', ')}) or <attempt_completion> per response.`, pos);
-    }
+    turn.end(pos);
   }
 
   return {
     push,
     end,
-    held: () => heldText().length + (open && !open.started ? open.deferred.length : 0),
+    held: () => heldText().length + (segments.open && !segments.open.started ? segments.open.deferred.length : 0),
   };
 }

@@ -3,7 +3,7 @@ import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
 import type { Envelope } from '../envelope/types';
 import type { Block } from '../reconstruct/types';
 import { createInlineDocument, plainTextSegment, type InlineDocument, type InlineFinding } from './collect';
-import { markerStarts } from './parser';
+import { markerStarts } from './tag-vocabulary';
 import { isBlank } from './text-runs';
 import type { InlineOptions, Segment } from './types';
 

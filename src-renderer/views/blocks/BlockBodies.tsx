@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload, PendingTools } from '../../../src-shared/contract';
-import { inlineTagNames } from '../../../src-shared/inline/parser';
+import { inlineTagNames } from '../../../src-shared/inline/tag-vocabulary';
 import { DEFAULT_INLINE_OPTIONS } from '../../../src-shared/inline/types';
 import type { AppModel } from '../../model/types';
 import { CodeView } from '../../editor/CodeView';

@@ -1,20 +1,17 @@
-import type { RuleId } from '../../diagnostics/rules';
 import type { DiagnosticLocation } from '../../diagnostics/types';
 import type { Frame } from '../../sse/types';
-import { isJsonObject, parseJson } from '../../json/values';
+import { isJsonObject } from '../../json/values';
 import { detachString } from '../../text/detach';
 import { previewText } from '../../text/preview';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
-import { NO_EXTRAS, undecodedParts, type EnvelopeInit } from '../../envelope/types';
-import { describeCdataProblem, unwrapCdata, type CdataProblem } from './cdata';
-import { citationExtras, readCitations } from './citations';
+import { decodeCdataElement, decodeCitations, decodeServerToolResult, decodeToolResult } from './body-elements';
 import { findEmbeddedTags } from './embedded';
-import { decodeAttributeValue, type EntityProblem } from './entities';
-import { unescapeFormatterItem, unescapeToolResultCdata } from './escaping';
-import { setField } from './fields';
-import { isMarkupError, readStartTag, tagNameAt, type RawAttribute } from './markup';
-import { readToolResultBody } from './tool-result';
-import { BLOCK_TAG_PREFIX, dynamicResultName, itemKind, SERVER_TOOL_ID_PREFIX, STREAMED_BLOCK_TAGS, type ItemKind } from './vocabulary';
+import { extraAttributes, idAndName, parseAttributeJson, readElement, requireAttributes, type Element } from './element';
+import { unescapeFormatterItem } from './escaping';
+import { Item, type ItemContext, type ItemStream, type StreamedType } from './item';
+import { isCompleteElement, isServerToolId, rawAttribute, streamedTag, unknownBlockTag } from './item-shape';
+import { tagNameAt } from './markup';
+import { dynamicResultName, itemKind, SERVER_TOOL_ID_PREFIX, STREAMED_BLOCK_TAGS, type ItemKind } from './vocabulary';
 
 export interface XmlItemDecoderOptions extends DialectOptions {
   /** The format a meta_init of this stream should announce (the raw dialect reuses this decoder). */
@@ -31,13 +28,6 @@ export interface XmlItemDecoder {
   insideStreamedBlock(): boolean;
 }
 
-type StreamedType = 'text' | 'thinking';
-
-const LESS_THAN = 0x3c;
-const GREATER_THAN = 0x3e;
-/** What an Item holds before its first item. */
-const NO_FRAME: Frame = { seq: -1, byteStart: 0, byteEnd: 0, chunkFirst: 0, chunkLast: 0, receivedAt: 0, event: '', data: '', id: '', dataLines: 0, maxDataLineBytes: 0 };
-
 interface OpenBlock {
   type: StreamedType;
   frame: number;
@@ -46,17 +36,6 @@ interface OpenBlock {
   /** Already reported as left open (`xml.unclosed`): reported once. */
   reportedUnclosed: boolean;
 }
-
-interface Element {
-  tag: string;
-  attributes: Map<string, string>;
-  body: string;
-  /** The item ends with no close tag; its body runs to the end of the item. */
-  unclosed: boolean;
-}
-
-/** The envelope fields a decoding step chooses; frame and agent are filled in by `emit`. */
-type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'> & { agent?: string };
 
 /**
  * The legacy XML wire dialect (docs/protocols/legacy-xml.md; docs/protocols/upstream-protocol.md §5, §7 #30, §13 #44). One SSE
@@ -241,7 +220,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
         decodeServerToolResult(ctx, element, dynamicResultName(tag) ?? element.attributes.get('name') ?? '');
         break;
       case 'tool-result':
-        decodeToolResult(ctx, element);
+        decodeToolResult(ctx, element, escaped);
         break;
       case 'cdata':
         decodeCdataElement(ctx, element, kind.type);
@@ -251,48 +230,6 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
         break;
     }
     if (element.unclosed) ctx.report('xml.unclosed', `Event ${frame.seq}: the <${tag}> item does not end with </${tag}>; its content was read up to the end of the item.`);
-  }
-
-  /** Read the item's start tag, attributes and body; reports and keeps it undecoded when unreadable. */
-  function readElement(ctx: ItemContext, text: string, tag: string): Element | null {
-    const start = readStartTag(text, 0);
-    if (isMarkupError(start)) {
-      ctx.report('xml.malformed', `Event ${ctx.frame.seq}: ${start.error} (character ${start.index}); kept undecoded: ${previewText(text)}`);
-      ctx.undecoded();
-      return null;
-    }
-    const closeTag = `</${tag}>`;
-    let body = '';
-    let unclosed = false;
-    if (start.selfClosing) {
-      if (start.end < text.length) body = text.slice(start.end);
-    } else if (text.endsWith(closeTag) && text.length - closeTag.length >= start.end) {
-      body = text.slice(start.end, text.length - closeTag.length);
-    } else {
-      const wrong = trailingVocabularyCloseTag(text, start.end);
-      if (wrong !== null) {
-        ctx.report('xml.mismatched', `Event ${ctx.frame.seq}: the <${tag}> item ends with </${wrong.tag}> instead of </${tag}>; its body was read up to that close tag.`);
-        body = text.slice(start.end, wrong.index);
-      } else {
-        body = text.slice(start.end);
-        unclosed = true;
-      }
-    }
-    return { tag, attributes: decodeAttributes(ctx, tag, start.attributes), body, unclosed };
-  }
-
-  function decodeAttributes(ctx: ItemContext, tag: string, raw: readonly RawAttribute[]): Map<string, string> {
-    const attributes = new Map<string, string>();
-    for (const attribute of raw) {
-      const { value, problems } = decodeAttributeValue(attribute.raw);
-      if (problems.length > 0) ctx.report('xml.bad-entity', `Event ${ctx.frame.seq}: attribute ${attribute.name} of <${tag}> has ${describeEntityProblems(problems)}; kept verbatim.`);
-      if (attributes.has(attribute.name)) {
-        ctx.report('xml.malformed', `Event ${ctx.frame.seq}: attribute ${attribute.name} appears twice in <${tag}>; the first value is used.`);
-      } else {
-        attributes.set(attribute.name, value);
-      }
-    }
-    return attributes;
   }
 
   function decodeDataAttribute(ctx: ItemContext, element: Element, type: string): void {
@@ -320,91 +257,6 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     requireAttributes(ctx, element, ['id', 'name', 'arguments']);
     const payload = parseAttributeJson(ctx, element, 'arguments');
     ctx.emit({ type: callType, final: true, delta: element.attributes.get('arguments') ?? '', extras: idAndName(element, element.attributes.get('name'), ['arguments']) }, payload);
-  }
-
-  function decodeServerToolResult(ctx: ItemContext, element: Element, name: string): void {
-    requireAttributes(ctx, element, ['id']);
-    const section = unwrapCdata(element.body, false);
-    reportCdataProblem(ctx, element, section.problem);
-    ctx.emit({ type: 'server_tool_result', final: true, delta: section.content, extras: idAndName(element, name, []) });
-  }
-
-  function decodeToolResult(ctx: ItemContext, element: Element): void {
-    const { frame } = ctx;
-    requireAttributes(ctx, element, ['id', 'name']);
-    const body = readToolResultBody(element.body);
-    reportCdataProblem(ctx, element, body.problem);
-    if (body.error) ctx.report('xml.malformed', `Event ${frame.seq}: the multimodal <${element.tag}> body is not <text> plus <image /> tags: ${body.error.message} (character ${body.error.index} of the body); the rest is dropped from the envelopes and stays in the event's bytes.`);
-    const text = body.problem?.kind === 'not-cdata' ? body.text : unescapeToolResultCdata(body.text, escaped);
-    const extras = idAndName(element, element.attributes.get('name'), []);
-    if (!body.multimodal) {
-      ctx.emit({ type: 'tool_result', final: true, delta: text, extras });
-      return;
-    }
-    // The JSON dialect's multimodal sequence: text (not final), one image each, empty final marker.
-    ctx.emit({ type: 'tool_result', final: false, delta: text, extras });
-    for (const image of body.images) {
-      const imageExtras = { ...extras };
-      for (const attribute of image) {
-        const { value, problems } = decodeAttributeValue(attribute.raw);
-        if (problems.length > 0) ctx.report('xml.bad-entity', `Event ${frame.seq}: attribute ${attribute.name} of <image> has ${describeEntityProblems(problems)}; kept verbatim.`);
-        if (!Object.hasOwn(imageExtras, attribute.name)) setField(imageExtras, attribute.name, value);
-      }
-      for (const required of ['src', 'media_type']) {
-        if (!Object.hasOwn(imageExtras, required)) ctx.report('xml.malformed', `Event ${frame.seq}: an <image /> of <${element.tag}> has no ${required} attribute.`);
-      }
-      ctx.emit({ type: 'tool_result_image', final: false, delta: '', extras: imageExtras });
-    }
-    ctx.emit({ type: 'tool_result', final: true, delta: '', extras });
-  }
-
-  function decodeCdataElement(ctx: ItemContext, element: Element, type: string): void {
-    const section = unwrapCdata(element.body, false);
-    reportCdataProblem(ctx, element, section.problem);
-    ctx.emit({ type, final: true, delta: section.content, extras: extraAttributes(element, []) });
-  }
-
-  function decodeCitations(ctx: ItemContext, element: Element): void {
-    const { frame } = ctx;
-    const list = readCitations(element.body);
-    if (list.error) ctx.report('xml.malformed', `Event ${frame.seq}: <citations> holds something other than <citation> elements: ${list.error.message} (character ${list.error.index} of the body); the rest is dropped from the envelopes and stays in the event's bytes.`);
-    if (list.citations.length === 0) {
-      ctx.report('xml.malformed', `Event ${frame.seq}: <citations> holds no <citation>; kept undecoded.`);
-      ctx.undecoded();
-      return;
-    }
-    list.citations.forEach((citation, i) => {
-      const decoded = citation.attributes.map((attribute) => {
-        const { value, problems } = decodeAttributeValue(attribute.raw);
-        if (problems.length > 0) ctx.report('xml.bad-entity', `Event ${frame.seq}: attribute ${attribute.name} of citation ${i + 1} has ${describeEntityProblems(problems)}; kept verbatim.`);
-        return { name: attribute.name, value };
-      });
-      if (citation.problem) ctx.report(citation.problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata', describeCdataProblem(citation.problem, `Event ${frame.seq}, citation ${i + 1}`));
-      ctx.emit({ type: 'citation', final: i === list.citations.length - 1, delta: citation.citedText, extras: citationExtras(decoded) });
-    });
-  }
-
-  // ---- Element helpers -------------------------------------------------------------------
-
-  function parseAttributeJson(ctx: ItemContext, element: Element, name: string): unknown {
-    const value = element.attributes.get(name);
-    if (value === undefined) return undefined;
-    const parsed = parseJson(value);
-    if (parsed.ok) return parsed.value;
-    ctx.report('xml.attr-json', `Event ${ctx.frame.seq}: attribute ${name} of <${element.tag}> is not valid JSON after decoding (${parsed.error}); the decoded text is kept as the delta: ${previewText(value)}`);
-    return undefined;
-  }
-
-  function requireAttributes(ctx: ItemContext, element: Element, names: readonly string[]): void {
-    const missing = names.filter((n) => !element.attributes.has(n));
-    if (missing.length > 0) ctx.report('xml.malformed', `Event ${ctx.frame.seq}: <${element.tag}> lacks the attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
-  }
-
-  function reportCdataProblem(ctx: ItemContext, element: Element, problem: CdataProblem | null): void {
-    if (!problem) return;
-    ctx.report(problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata', describeCdataProblem(problem, `Event ${ctx.frame.seq}, <${element.tag}>`));
-    // An unterminated section already explains the missing close tag.
-    if (problem.kind === 'unterminated') element.unclosed = false;
   }
 
   function reportLegacyTag(ctx: ItemContext, tag: string, type: string): void {
@@ -462,156 +314,4 @@ export function createLegacyXmlDecoder(callbacks: DialectCallbacks, options: Dia
   };
 }
 
-/** What the items of one stream report to, and the agent they are stamped with. */
-interface ItemStream {
-  callbacks: DialectCallbacks;
-  /** The root agent's meta_init uuid, else the `defaultAgent` option. */
-  rootAgent: string;
-}
 
-/**
- * The item being decoded: methods, not closures per item (an item is one SSE event), and one
- * object per decoder, reset by `start` for each item, since nothing keeps it past its item.
- * The class is the module's, not each decoder's: with a class per decoder, V8 would see a
- * new class for every stream decoded and fall back to its slow generic path.
- */
-class Item implements ItemContext {
-  frame: Frame = NO_FRAME;
-  data = '';
-  private location: DiagnosticLocation | null = null;
-
-  constructor(private readonly stream: ItemStream) {}
-
-  start(frame: Frame, data: string): void {
-    this.frame = frame;
-    this.data = data;
-    this.location = null;
-  }
-
-  /** Built when first asked for: most items report nothing. */
-  get at(): DiagnosticLocation {
-    return (this.location ??= { frame: this.frame.seq, byteStart: this.frame.byteStart, byteEnd: this.frame.byteEnd });
-  }
-
-  report(rule: RuleId, message: string): void {
-    this.stream.callbacks.onDiagnostic({ rule, message, at: this.at });
-  }
-
-  // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
-  /** `payload`: the delta as parsed JSON, when it was parsed (reconstruction then need not parse it again). */
-  emit(parts: EnvelopeParts, payload?: unknown): void {
-    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? this.stream.rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control }, payload);
-  }
-
-  /**
-   * An envelope of a text or thinking block with no extras: most items are one. No parts
-   * object, and the extras object is shared (nothing changes an envelope's extras).
-   */
-  emitStreamed(type: StreamedType, final: boolean, delta: string, control?: 'block-open'): void {
-    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: this.stream.rootAgent, type, final, delta, extras: NO_EXTRAS, control });
-  }
-
-  undecoded(): void {
-    this.emit(undecodedParts(this.frame));
-  }
-}
-
-interface ItemContext {
-  frame: Frame;
-  /** The frame's data as a string of its own (see `push`). */
-  data: string;
-  at: DiagnosticLocation;
-  report: (rule: RuleId, message: string) => void;
-  emit: (parts: EnvelopeParts, payload?: unknown) => void;
-  emitStreamed: (type: StreamedType, final: boolean, delta: string, control?: 'block-open') => void;
-  undecoded: () => void;
-}
-
-interface StreamedTag {
-  type: StreamedType;
-  closing: boolean;
-}
-
-/** The four streamed tags, shared: the check runs on every item. */
-const STREAMED_TAGS: ReadonlyMap<string, StreamedTag> = new Map(
-  [...STREAMED_BLOCK_TAGS].flatMap(([name, type]): [string, StreamedTag][] => [
-    [`<${name}>`, { type, closing: false }],
-    [`</${name}>`, { type, closing: true }],
-  ]),
-);
-
-/** The longest streamed tag: a longer item is none, and is not hashed for the lookup. */
-const LONGEST_STREAMED_TAG = Math.max(...[...STREAMED_TAGS.keys()].map((tag) => tag.length));
-
-/** `<content-block-text>`, `</content-block-thinking>`…: the whole item is the tag. */
-function streamedTag(data: string): StreamedTag | null {
-  // Most items are deltas: two character reads settle them.
-  if (data.length > LONGEST_STREAMED_TAG || data.charCodeAt(0) !== LESS_THAN || data.charCodeAt(data.length - 1) !== GREATER_THAN) return null;
-  return STREAMED_TAGS.get(data) ?? null;
-}
-
-/**
- * The tag of an item that is wholly a tag or element of the stream's own `content-block-`
- * namespace that the vocabulary does not have (`<content-block-rollback …/>`,
- * `</content-block-redacted_thinking>`), or null. Inside a block such an item is text as far
- * as the protocol goes, but a model does not write the stream's own markup: it is the
- * server's, and worth a word. (`<chart>`, `<table>` and other text stay text without one.)
- */
-function unknownBlockTag(data: string, tag: string | null): string | null {
-  if (!data.endsWith('>')) return null;
-  const name = tag ?? (data.startsWith('</') ? data.slice(2, -1).trimEnd() : null);
-  if (name === null || !name.startsWith(BLOCK_TAG_PREFIX) || itemKind(name) !== undefined || STREAMED_BLOCK_TAGS.has(name)) return null;
-  const whole = tag === null ? /^[\w.-]+$/.test(name) : data.indexOf('>') === data.length - 1 || isCompleteElement(data, name);
-  return whole ? name : null;
-}
-
-/** The item ends its element: with `/>`, or with a close tag of the vocabulary (its own, or a wrong one). */
-function isCompleteElement(data: string, tag: string): boolean {
-  return data.endsWith(`</${tag}>`) || data.endsWith('/>') || trailingVocabularyCloseTag(data, tag.length + 1) !== null;
-}
-
-/**
- * The close tag of a vocabulary element that `text` ends with, at or after `from`, or null.
- * Only vocabulary names count: text that merely ends like markup (`…</b>`) is no close tag.
- */
-function trailingVocabularyCloseTag(text: string, from: number): { tag: string; index: number } | null {
-  if (!text.endsWith('>')) return null;
-  const index = text.lastIndexOf('</');
-  if (index < from) return null;
-  const tag = text.slice(index + 2, -1);
-  return itemKind(tag) !== undefined || STREAMED_BLOCK_TAGS.has(tag) ? { tag, index } : null;
-}
-
-function isServerToolId(id: string | undefined): boolean {
-  return id !== undefined && id.startsWith(SERVER_TOOL_ID_PREFIX);
-}
-
-/** An attribute's raw value read before unescaping (ids never hold backslashes or entities that matter here). */
-function rawAttribute(data: string, name: string): string | undefined {
-  const start = readStartTag(data, 0);
-  return isMarkupError(start) ? undefined : start.attributes.find((a) => a.name === name)?.raw;
-}
-
-/** `id` and `name` first, as the JSON dialect orders them, then any other attribute. */
-function idAndName(element: Element, name: string | undefined, skip: readonly string[]): Record<string, unknown> {
-  const extras: Record<string, unknown> = {};
-  const id = element.attributes.get('id');
-  if (id !== undefined) extras['id'] = id;
-  if (name !== undefined) extras['name'] = name;
-  for (const [key, value] of element.attributes) {
-    if (key !== 'id' && key !== 'name' && !skip.includes(key)) setField(extras, key, value);
-  }
-  return extras;
-}
-
-function extraAttributes(element: Element, skip: readonly string[]): Record<string, unknown> {
-  const extras: Record<string, unknown> = {};
-  for (const [key, value] of element.attributes) if (!skip.includes(key)) setField(extras, key, value);
-  return extras;
-}
-
-function describeEntityProblems(problems: readonly EntityProblem[]): string {
-  const shown = problems.slice(0, 3).map((p) => `${JSON.stringify(p.text)} at character ${p.index} (${p.reason})`);
-  const more = problems.length > 3 ? ` and ${problems.length - 3} more` : '';
-  return `${problems.length === 1 ? 'a bad character reference' : `${problems.length} bad character references`}: ${shown.join('; ')}${more}`;
-}
