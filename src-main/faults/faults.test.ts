@@ -8,6 +8,8 @@ import { createRecorder, openFileSink, type RecorderSink } from '../services/rec
 import { createDefaultSessionService } from '../hosts/default-service';
 import { recordEvents, settled, waitFor, type EventLog } from '../services/sessions/service-testing';
 import { createSessionService, type SessionService } from '../services/sessions/session-service';
+import { RECONNECT_MAX_MS } from '../services/sessions/sources/live-session';
+import { createManualClock, type ManualClock } from '../services/replay/manual-clock';
 import { readFixture } from '../testing/fixtures';
 import { tinyFilesystem } from '../testing/tiny-filesystem';
 
@@ -39,6 +41,18 @@ afterEach(async () => {
 async function serve(handler: LoopbackHandler): Promise<LoopbackServer> {
   server = await startLoopbackServer(handler);
   return server;
+}
+
+/**
+ * The session service on a clock the test moves, its loopback servers real: `until` moves the
+ * clock 100 ms per poll, so a reconnect's backoff passes in a few real milliseconds.
+ */
+function serviceOnClock(): { service: SessionService; clock: ManualClock; until: <T>(probe: () => Promise<T | undefined | false>, what: string) => Promise<T> } {
+  const clock = createManualClock(1_000_000);
+  service = createDefaultSessionService({ now: () => clock.now(), timers: clock });
+  const until = <T,>(probe: () => Promise<T | undefined | false>, what: string): Promise<T> =>
+    waitFor(async () => (await probe()) || (await clock.advance(100), undefined), what);
+  return { service, clock, until };
 }
 
 /** A file sink that writes real bytes until `limit`, then fails like the disk would. */
@@ -144,29 +158,34 @@ describe('faults: reconnecting a dropped stream', () => {
         res.end(`retry: 1\n${event('a')}`);
       } else res.writeHead(204).end();
     });
-    service = createDefaultSessionService();
+    const { service, clock, until } = serviceOnClock();
     const { id } = await service.connect({ url: `${url}/events`, method: 'GET', headers: [], reconnect: { maxAttempts: 5 } });
-    const done = await waitFor(async () => {
-      const s = (await service!.listSessions()).find((summary) => summary.id === id);
+    const done = await until(async () => {
+      const s = (await service.listSessions()).find((summary) => summary.id === id);
       return s?.legs === 2 && s.state === 'failed' ? s : undefined;
     }, 'the 204');
     expect(done.failure?.message).toMatch(/^HTTP 204 No Content/);
-    await sleep(1200);
+    // Past the longest backoff on the injected clock, then real time for a request to reach the server.
+    await clock.advance(RECONNECT_MAX_MS * 2);
+    await sleep(100);
     expect(requests).toHaveLength(2);
   });
 
   it('backs off: each attempt in a row that gets nothing waits twice as long as the one before', { timeout: 30_000 }, async () => {
     const at: number[] = [];
+    const { service, clock } = serviceOnClock();
     const { url } = await serve((req, res) => {
-      at.push(performance.now());
+      at.push(clock.now());
       if (at.length === 1) {
         res.writeHead(200, SSE_HEADERS);
         res.end(`retry: 500\n${event('a')}`);
       } else req.socket.destroy(); // the server is back up but hangs up at once
     });
-    service = createDefaultSessionService();
     await service.connect({ url: `${url}/events`, method: 'GET', headers: [], reconnect: { maxAttempts: 3 } });
-    await waitFor(() => at.length === 4 || undefined, 'three reconnect attempts', 15_000);
+    // 10 ms of the injected clock a step, no real wait in between: a reconnect's request
+    // reaches the loopback server within a step or two, so the gaps are the backoff's.
+    for (let step = 0; at.length < 4 && step < 1000; step++) await clock.advance(10);
+    expect(at, 'three reconnect attempts').toHaveLength(4);
     const gaps = at.slice(1).map((t, i) => t - (at[i] as number));
     expect(gaps[0]).toBeGreaterThanOrEqual(450);
     expect(gaps[1]).toBeGreaterThanOrEqual(950);
@@ -180,12 +199,14 @@ describe('faults: reconnecting a dropped stream', () => {
       res.write(`retry: 1\n${event('a')}data: {"type":"te`);
       setTimeout(() => res.destroy(), 50);
     });
-    service = createDefaultSessionService();
+    const { service, clock, until } = serviceOnClock();
     await expect(service.connect({ url: `${url}/agent/run`, method: 'POST', headers: [], body: { kind: 'json', text: '{}' }, reconnect: { maxAttempts: 3 } })).rejects.toThrow(/start a new agent run/);
     const { id } = await service.connect({ url: `${url}/agent/run`, method: 'POST', headers: [], body: { kind: 'json', text: '{}' } });
-    const done = await settled(service, id);
+    const done = await until(async () => (await service.listSessions()).find((s) => s.id === id && !['connecting', 'streaming', 'loading'].includes(s.state)), `session ${id} to settle`);
     expect(done.state).not.toBe('complete');
-    await sleep(1000);
+    // Past the longest backoff on the injected clock, then real time for a request to reach the server.
+    await clock.advance(RECONNECT_MAX_MS * 2);
+    await sleep(100);
     expect(requests).toHaveLength(1);
   });
 });

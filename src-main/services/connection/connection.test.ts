@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type LookupFunction } from 'node:net';
-import { openConnection, type ConnectionHandlers, type ConnectionSpec } from './connection';
+import { openConnection, type ConnectionDeps, type ConnectionHandlers, type ConnectionSpec } from './connection';
 import { createNodeHttpTransport } from './http-transport';
 import { SSE_HEADERS, refusedPort, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from './loopback-testing';
 import { buildRequest } from './request-spec';
+import { createManualClock, type ManualClock } from '../replay/manual-clock';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -30,6 +31,23 @@ function capture(): Captured & ConnectionHandlers {
     onRejectedChunk: (bytes) => (captured.rejected += bytes.byteLength),
   };
   return captured;
+}
+
+/** The connection's receive times and timeouts, on a clock the test moves. */
+function onClock(clock: ManualClock): ConnectionDeps {
+  return { now: () => clock.now(), timers: clock };
+}
+
+/** Resolves on the next chunk the sink receives (the event a test waits for, instead of a sleep). */
+function nextChunk(sink: ConnectionHandlers): Promise<void> {
+  const onChunk = sink.onChunk.bind(sink);
+  return new Promise((resolve) => {
+    sink.onChunk = (bytes, receivedAt) => {
+      onChunk(bytes, receivedAt);
+      sink.onChunk = onChunk;
+      resolve();
+    };
+  });
 }
 
 async function serve(handler: LoopbackHandler): Promise<LoopbackServer> {
@@ -116,32 +134,52 @@ describe('live connection against loopback servers', () => {
   });
 
   it('keeps an idle stream open with no timeout of its own and delivers what comes after the silence', async () => {
+    let endSilence!: () => void;
+    const silenceOver = new Promise<void>((resolve) => (endSilence = resolve));
     await serve(async (_req, res) => {
       res.writeHead(200, SSE_HEADERS);
       res.write('data: first\n\n');
-      await sleep(2500);
+      await silenceOver;
       res.end('data: after-silence\n\n');
     });
+    const clock = createManualClock(1_000_000);
     const sink = capture();
-    const connection = openConnection(get('/idle'), sink);
-    await sleep(1500);
+    const firstChunk = nextChunk(sink);
+    const connection = openConnection(get('/idle'), sink, onClock(clock));
+    await firstChunk;
+    // An hour of silence on the injected clock: no timer of the connection's own is left to fire.
+    await clock.advance(60 * 60 * 1000);
+    expect(clock.pending()).toEqual([]);
     const during = connection.progress();
     expect(during.bytes).toBe(13);
-    expect(performance.timeOrigin + performance.now() - during.lastActivityAt).toBeGreaterThan(1000);
+    expect(clock.now() - during.lastActivityAt).toBeGreaterThanOrEqual(60 * 60 * 1000);
+    endSilence();
     const outcome = await connection.done;
     expect(outcome.reason).toBe('complete');
     expect(sink.text()).toBe('data: first\n\ndata: after-silence\n\n');
   });
 
   it('gives up on an idle stream only when an idle timeout was asked for', async () => {
+    let endSilence!: () => void;
+    const silenceOver = new Promise<void>((resolve) => (endSilence = resolve));
     await serve(async (_req, res) => {
       res.writeHead(200, SSE_HEADERS);
       res.write('data: one\n\n');
-      await sleep(2000);
+      await silenceOver;
       res.end();
     });
+    const clock = createManualClock(1_000_000);
     const sink = capture();
-    const outcome = await openConnection(get('/idle', { timeouts: { idleMs: 200 } }), sink).done;
+    const firstChunk = nextChunk(sink);
+    const connection = openConnection(get('/idle', { timeouts: { idleMs: 200 } }), sink, onClock(clock));
+    let finished = false;
+    void connection.done.then(() => (finished = true));
+    await firstChunk;
+    await clock.advance(199);
+    expect(finished).toBe(false);
+    await clock.advance(1);
+    const outcome = await connection.done;
+    endSilence();
     expect(outcome.reason).toBe('failed');
     expect(outcome.failure).toMatchObject({ kind: 'idle-timeout' });
     expect(sink.text()).toBe('data: one\n\n');
@@ -161,16 +199,27 @@ describe('live connection against loopback servers', () => {
       res.end();
     });
     let received = 0;
-    const connection = openConnection(get('/firehose', { timeouts: { idleMs: 300 } }), {
-      onChunk: (bytes) => {
-        received += bytes.byteLength;
-        if (received === bytes.byteLength) connection.pause();
+    const clock = createManualClock(1_000_000);
+    const connection = openConnection(
+      get('/firehose', { timeouts: { idleMs: 300 } }),
+      {
+        onChunk: (bytes) => {
+          received += bytes.byteLength;
+          if (received === bytes.byteLength) connection.pause();
+        },
       },
-    });
-    await sleep(1000);
+      onClock(clock),
+    );
+    let finished = false;
+    void connection.done.then(() => (finished = true));
+    // Real time for the real server to fill the socket buffers and be held back by TCP.
+    await sleep(250);
+    // Ten idle timeouts' worth of silence on the injected clock while paused: none fires.
+    await clock.advance(3000);
+    expect(finished).toBe(false);
     const whilePaused = received;
     // Paused after the first chunk: what arrived is at most that chunk, and the server could
-    // only fill the socket buffers, far from the whole stream; no idle timeout fired.
+    // only fill the socket buffers, far from the whole stream.
     expect(whilePaused).toBeLessThanOrEqual(64 * 1024);
     expect(sent).toBeLessThan(total / 2);
     connection.resume();
@@ -190,8 +239,9 @@ describe('live connection against loopback servers', () => {
       res.end();
     });
     const sink = capture();
+    const firstChunk = nextChunk(sink);
     const connection = openConnection(get('/forever'), sink);
-    await sleep(150);
+    await firstChunk;
     const stoppedAt = performance.now();
     connection.stop();
     const outcome = await connection.done;
@@ -199,6 +249,7 @@ describe('live connection against loopback servers', () => {
     const serverSawClose = await server!.clientClosed(0);
     expect(serverSawClose - stoppedAt).toBeLessThan(1000);
     const count = sink.chunks.length;
+    // Real time: nothing may arrive after stop, and absence can only be seen by waiting.
     await sleep(100);
     expect(sink.chunks.length).toBe(count);
   });

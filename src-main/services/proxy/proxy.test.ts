@@ -248,11 +248,16 @@ describe('recording proxy', () => {
     const state = await proxyTo(server.url, false);
     const response = await new Promise<IncomingMessage>((resolve) => httpRequest(`${state.url}/big`, resolve).end());
     response.pause();
-    await sleep(400);
+    // Until the server is held back: nothing more went out for 100 ms (or all of it went out).
+    for (let last = -1, waited = 0; written !== last && written < TOTAL && waited < 10_000; waited += 100) {
+      last = written;
+      await sleep(100);
+    }
     // Only what the sockets' buffers hold has left the server while the client reads nothing.
     const whilePaused = written;
     expect(whilePaused).toBeGreaterThan(0);
     expect(whilePaused).toBeLessThan(TOTAL / 2);
+    // Real time: the server must stay held back, and that can only be seen by waiting.
     await sleep(200);
     expect(written - whilePaused).toBeLessThan(1024 * 1024);
     let received = 0;

@@ -43,7 +43,7 @@ describe('a live recording', () => {
       }
       res.end(END);
     });
-    // A disk that takes nothing but the file's header for two seconds.
+    // A disk that takes nothing but the file's header until it is opened.
     let open = (): void => undefined;
     const disk = new Promise<void>((resolve) => (open = resolve));
     let writes = 0;
@@ -54,7 +54,11 @@ describe('a live recording', () => {
         return { write: async (data) => (writes++ > 0 && (await disk), sink.write(data)), close: () => sink.close() };
       },
     });
-    await sleep(2000);
+    // Until the server is held back: nothing more went out for 200 ms (or all of it went out).
+    for (let last = -1, waited = 0; sent !== last && sent < total && waited < 10_000; waited += 200) {
+      last = sent;
+      await sleep(200);
+    }
     // What the server got out: the backlog (base64 takes 4/3 of the bytes), one socket
     // read and the socket buffers of both ends; never the stream.
     expect(sent).toBeLessThan(MAX_BACKLOG_BYTES + 8 * 1024 * 1024);

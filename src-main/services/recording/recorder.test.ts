@@ -116,14 +116,21 @@ describe('recorder', () => {
   it('appends as it goes: a chunk reaches the file within the flush interval, a leg end at once', async () => {
     const path = join(dir, 'interval.recording');
     const acks: FlushAck[] = [];
-    const recorder = await createRecorder(path, { flushIntervalMs: 40, onFlush: (ack) => acks.push(ack) });
+    let chunkFlushed = (): void => undefined;
+    const chunkFlush = new Promise<void>((resolve) => (chunkFlushed = resolve));
+    const onFlush = (ack: FlushAck): void => {
+      acks.push(ack);
+      if (ack.chunks > 0) chunkFlushed();
+    };
+    const recorder = await createRecorder(path, { flushIntervalMs: 40, onFlush });
     const headerOnly = (await readFile(path, 'utf8')).split('\n').filter(Boolean);
     expect(headerOnly).toHaveLength(1);
     const leg = recorder.startLeg(request);
     recorder.chunk(leg, bytes('data: one\n\n'), 1);
     // Buffered, not written yet.
     expect((await readFile(path, 'utf8')).split('\n').filter(Boolean)).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The flush the interval brings, or 150 ms (well past the interval) if none comes.
+    await Promise.race([chunkFlush, new Promise((resolve) => setTimeout(resolve, 150))]);
     expect((await readFile(path, 'utf8')).split('\n').filter(Boolean)).toHaveLength(3);
     expect(acks.at(-1)).toMatchObject({ records: 3, chunks: 1 });
     recorder.endLeg(leg, { reason: 'done' });
