@@ -106,11 +106,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     }
     const state = agents.stateOf(envelope);
     toolLinks.sawContent(envelope.leg);
-    if (envelope.type === 'meta_init') checkMetaInitFirst(state, envelope);
+    if (envelope.type === KIND.meta_init) checkMetaInitFirst(state, envelope);
     else state.contentLeg = envelope.leg;
 
-    if (envelope.type === 'citation') attachCitation(state, envelope);
-    else if (envelope.type === 'tool_result_image') attachImage(state, envelope);
+    if (envelope.type === KIND.citation) attachCitation(state, envelope);
+    else if (envelope.type === KIND.tool_result_image) attachImage(state, envelope);
     else accumulate(state, envelope, payload);
   }
 

@@ -243,7 +243,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     }
     if (element.body !== '') ctx.report('xml.malformed', `Event ${frame.seq}: <${element.tag}> should be empty but holds ${previewText(element.body)}; kept in extras.body.`);
     const payload = parseAttributeJson(ctx, element, 'data');
-    const agent = type === 'meta_init' ? agentOfMetaInit(ctx, payload) : stream.rootAgent;
+    const agent = type === KIND.meta_init ? agentOfMetaInit(ctx, payload) : stream.rootAgent;
     const extras = extraAttributes(element, ['data']);
     if (element.body !== '') extras['body'] = element.body;
     ctx.emit({ type, final: true, delta: data, extras, agent }, payload);
