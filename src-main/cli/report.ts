@@ -8,6 +8,7 @@ import type { DecodedFile } from './decode-file';
 import type { Segment } from '../../src-shared/inline/types';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 import { LostData } from '../../src-shared/recording/diagnostics';
+import { KIND } from '../../src-shared/envelope/vocabulary';
 
 export interface RuleCount {
   rule: string;
@@ -59,7 +60,7 @@ export function buildReport(result: DecodedFile): InspectReport {
     envelopes: result.envelopes.length,
     agents: result.agents.map((a: AgentInfo) => ({ uuid: a.uuid, parent: a.parent, envelopes: perAgent.get(a.uuid) ?? 0, ...(a.model ? { model: a.model } : {}) })),
     envelopeTypes,
-    ...(Object.keys(unifiedEvents).length > 0 ? { unifiedEvents, messages: result.blocks.filter((b) => b.kind === 'message' && b.parsed !== undefined).map((b) => b.parsed as MessageSummary) } : {}),
+    ...(Object.keys(unifiedEvents).length > 0 ? { unifiedEvents, messages: result.blocks.filter((b) => b.kind === KIND.message && b.parsed !== undefined).map((b) => b.parsed as MessageSummary) } : {}),
     blocks: result.blocks.map((b) => ({
       id: b.id,
       agent: b.agent,

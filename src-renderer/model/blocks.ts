@@ -1,5 +1,7 @@
 import type { AgentInfoPayload, BlockDetail, BlockSummary } from '../../src-shared/contract';
 import { stringifyJson } from '../../src-shared/json/tree';
+import { ERROR_FRAME_KIND } from '../../src-shared/envelope/kinds';
+import { KIND } from '../../src-shared/envelope/vocabulary';
 
 /**
  * The blocks view's model: a session's reconstructed blocks arranged as one conversation per
@@ -31,7 +33,7 @@ const AGENT_UUID_IN_RESULT = /Agent UUID: ([0-9A-Za-z-]{8,64})/;
 
 /** The child uuid a spawn_subagent result names (`[Subagent 'x' completed]\nAgent UUID: …`). */
 export function spawnedAgentOf(result: Pick<BlockSummary, 'kind' | 'name' | 'preview'>): string | undefined {
-  if (result.kind !== 'tool_result' || result.name !== SPAWN_TOOL) return undefined;
+  if (result.kind !== KIND.tool_result || result.name !== SPAWN_TOOL) return undefined;
   return AGENT_UUID_IN_RESULT.exec(result.preview)?.[1];
 }
 
@@ -172,7 +174,7 @@ function placeChildren(own: readonly BlockSummary[], children: readonly string[]
   };
 
   // 1. A spawn result naming the child: the call it answers is the spawn.
-  const spawnCalls = own.filter((b) => b.kind === 'tool_call' && b.name === SPAWN_TOOL);
+  const spawnCalls = own.filter((b) => b.kind === KIND.tool_call && b.name === SPAWN_TOOL);
   const claimed = new Set<number>();
   const unplaced: string[] = [];
   const childSet = new Set(children);
@@ -287,30 +289,30 @@ export type BlockPresentation = 'markdown' | 'thinking' | 'tool-call' | 'tool-re
 
 export function presentationOf(kind: string): BlockPresentation {
   switch (kind) {
-    case 'text':
-    case 'refusal':
+    case KIND.text:
+    case KIND.refusal:
       return 'markdown';
-    case 'thinking':
-    case 'reasoning_summary':
-    case 'redacted_thinking':
+    case KIND.thinking:
+    case KIND.reasoning_summary:
+    case KIND.redacted_thinking:
       return 'thinking';
-    case 'tool_call':
-    case 'server_tool_call':
-    case 'custom_tool_call':
+    case KIND.tool_call:
+    case KIND.server_tool_call:
+    case KIND.custom_tool_call:
       return 'tool-call';
-    case 'tool_result':
-    case 'server_tool_result':
+    case KIND.tool_result:
+    case KIND.server_tool_result:
       return 'tool-result';
-    case 'meta_init':
-    case 'meta_final':
-    case 'message':
+    case KIND.meta_init:
+    case KIND.meta_final:
+    case KIND.message:
       return 'json';
-    case 'meta_files':
+    case KIND.meta_files:
       return 'files';
-    case 'error':
-    case 'error_frame':
+    case KIND.error:
+    case ERROR_FRAME_KIND:
       return 'error';
-    case 'awaiting_frontend_tools':
+    case KIND.awaiting_frontend_tools:
       return 'awaiting';
     case 'segment':
       return 'segment';

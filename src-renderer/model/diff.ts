@@ -1,4 +1,5 @@
 import type { SessionSummary } from '../../src-shared/contract';
+import { KIND } from '../../src-shared/envelope/vocabulary';
 import { INHERENT, type InherentId } from '../../src-shared/diff/inherent';
 import { NORMALISATIONS, type NormalisationId } from '../../src-shared/diff/normalisations';
 import type { DiffCounts, DiffRow, RowStatus, SessionDiff } from '../../src-shared/diff/types';
@@ -137,7 +138,7 @@ export function headline(counts: DiffCounts): string {
 /** The language a diff editor should use for a row's text. */
 export function rowLanguage(row: Pick<DiffRow, 'kind' | 'left' | 'right'>): 'json' | 'markdown' | 'plaintext' {
   const text = (row.left ?? row.right)?.text.trimStart() ?? '';
-  if (row.kind === 'text') return 'markdown';
+  if (row.kind === KIND.text) return 'markdown';
   if (text.startsWith('{') || text.startsWith('[')) return 'json';
   return 'plaintext';
 }

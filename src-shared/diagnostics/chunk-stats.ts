@@ -1,5 +1,5 @@
 import { chunkingBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, measureText, type TextMeasure } from '../envelope/budget';
-import { isStreamedEnvelopeType, kindInfo } from '../envelope/vocabulary';
+import { KIND, isStreamedEnvelopeType, kindInfo } from '../envelope/vocabulary';
 import type { DialectId } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import type { Frame } from '../sse/types';
@@ -223,7 +223,7 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
   }
 
   function trackChunking(envelope: Envelope, deltaBytes: number): void {
-    if (envelope.type === 'tool_result_image') {
+    if (envelope.type === KIND.tool_result_image) {
       const open = pendingChunks.get(`${envelope.agent}\u0000tool_result`);
       if (open) open.interrupted = true;
       return;

@@ -1,5 +1,6 @@
 import { canonicalJson, isJsonObject, jsonEqual, parseJsonPayload } from '../json/values';
-import { hasJsonPayload } from '../envelope/kinds';
+import { hasJsonPayload, isToolCallKind } from '../envelope/kinds';
+import { KIND } from '../envelope/vocabulary';
 import type { Block, Citation } from '../reconstruct/types';
 import { NORMALISATIONS, type NormalisationId } from './normalisations';
 import { hasXmlItems, isXmlOnly } from './profile';
@@ -51,7 +52,7 @@ class Applied {
 export function compareBlocks(left: Block, right: Block, context: CompareContext): Comparison {
   const applied = new Applied();
   const aspects: Aspect[] = [];
-  if (left.kind === 'server_tool_result' && right.kind === 'server_tool_result') aspects.push(serverToolResult(left, right, context, applied));
+  if (left.kind === KIND.server_tool_result && right.kind === KIND.server_tool_result) aspects.push(serverToolResult(left, right, context, applied));
   else if (hasJsonPayload(left.kind) || (left.parsed !== undefined && right.parsed !== undefined)) aspects.push(jsonPayload(left, right, context, applied));
   else aspects.push(plainContent(left, right, context, applied));
   if (left.citations.length + right.citations.length > 0) aspects.push(citations(left, right, context, applied));
@@ -80,8 +81,9 @@ export function describe(equal: boolean, differences: readonly string[], normali
 }
 
 function contentName(kind: string): string {
-  if (kind === 'tool_call' || kind === 'server_tool_call') return 'arguments';
-  if (kind === 'awaiting_frontend_tools') return 'pending tools';
+  // A call whose payload is JSON by construction carries arguments (a custom tool call's input is free text).
+  if (isToolCallKind(kind) && hasJsonPayload(kind)) return 'arguments';
+  if (kind === KIND.awaiting_frontend_tools) return 'pending tools';
   return 'content';
 }
 
@@ -89,7 +91,7 @@ function contentName(kind: string): string {
 function plainContent(left: Block, right: Block, context: CompareContext, applied: Applied): Aspect {
   let l = runUuids(left.content, context, applied);
   let r = right.content;
-  if (left.kind === 'tool_result' && hasXmlItems(context.left) !== hasXmlItems(context.right)) {
+  if (left.kind === KIND.tool_result && hasXmlItems(context.left) !== hasXmlItems(context.right)) {
     const nl = xmlToolResultNewlines(l);
     const nr = xmlToolResultNewlines(r);
     if ((nl !== l || nr !== r) && l !== r) applied.add('xml-tool-result-newlines');
@@ -138,29 +140,29 @@ function jsonPayload(left: Block, right: Block, context: CompareContext, applied
   }
   let l = runUuids(lp.value, context, applied);
   let r = rp.value;
-  if (context.runs && (left.kind === 'meta_init' || left.kind === 'meta_final')) {
+  if (context.runs && (left.kind === KIND.meta_init || left.kind === KIND.meta_final)) {
     const ls = withoutThinkingSignatures(l);
     const rs = withoutThinkingSignatures(r);
     if (!jsonEqual(ls.signatures, rs.signatures)) applied.add('thinking-signature');
     l = ls.value;
     r = rs.value;
   }
-  if (left.kind === 'meta_init' && isJsonObject(l) && isJsonObject(r) && l['format'] !== r['format']) {
+  if (left.kind === KIND.meta_init && isJsonObject(l) && isJsonObject(r) && l['format'] !== r['format']) {
     l = without(l, ['format']);
     r = without(r, ['format']);
     applied.add('meta-format-field');
   }
-  if ((left.kind === 'meta_init' || left.kind === 'meta_final') && isJsonObject(l) && isJsonObject(r) && historyKeysDiffer(l, r)) {
+  if ((left.kind === KIND.meta_init || left.kind === KIND.meta_final) && isJsonObject(l) && isJsonObject(r) && historyKeysDiffer(l, r)) {
     l = without(l, HISTORY_KEYS);
     r = without(r, HISTORY_KEYS);
     applied.add('history-key');
   }
-  if (left.kind === 'meta_final' && context.left.generation !== context.right.generation && isJsonObject(l) && isJsonObject(r)) {
+  if (left.kind === KIND.meta_final && context.left.generation !== context.right.generation && isJsonObject(l) && isJsonObject(r)) {
     l = metaFinalCore(l);
     r = metaFinalCore(r);
     applied.add('meta-final-generation');
   }
-  if (left.kind === 'awaiting_frontend_tools') {
+  if (left.kind === KIND.awaiting_frontend_tools) {
     const lt = unwrapTools(l);
     const rt = unwrapTools(r);
     if (lt !== l || rt !== r) {

@@ -1,4 +1,5 @@
 import type { Envelope } from '../envelope/types';
+import { KIND } from '../envelope/vocabulary';
 import type { Block } from '../reconstruct/types';
 import { agentNodes, matchAgents, pairIndex, rootAgents } from './agents';
 import { alignKeys, type Aligned } from './align';
@@ -30,7 +31,7 @@ export function diffSessions(left: DiffInput, right: DiffInput, options: DiffOpt
     profile,
     envelopes: new Map<number, Envelope>(input.envelopes.map((e) => [e.seq, e])),
     kinds: new Set(input.blocks.map((b) => b.kind)),
-    toolCallIds: new Set(input.blocks.flatMap((b) => (b.kind === 'tool_call' && b.toolId !== undefined ? [b.toolId] : []))),
+    toolCallIds: new Set(input.blocks.flatMap((b) => (b.kind === KIND.tool_call && b.toolId !== undefined ? [b.toolId] : []))),
     roots: rootAgents(nodes),
   });
   const context: RowContext = {

@@ -1,4 +1,5 @@
 import type { Envelope } from '../envelope/types';
+import { KIND } from '../envelope/vocabulary';
 import type { Block } from '../reconstruct/types';
 import { hasXmlItems, isXmlOnly } from './profile';
 import type { Explanation, SideProfile } from './types';
@@ -60,12 +61,12 @@ export function explainUnmatched(block: Block, side: Side, context: InherentCont
   const theirs = context[other(side)];
   if (context.flattened && involvesSubAgent(block, own)) return 'unattributed-sub-agents';
   if (own.profile.generation === 'agent_base' && theirs.profile.generation === 'legacy') {
-    if (block.kind === 'meta_init' && !theirs.kinds.has('meta_init')) return 'resume-meta-init';
+    if (block.kind === KIND.meta_init && !theirs.kinds.has(KIND.meta_init)) return 'resume-meta-init';
   }
   if (own.profile.generation === 'legacy' && theirs.profile.generation === 'agent_base') {
-    if (block.kind === 'meta_files') return 'agent-base-no-meta-files';
+    if (block.kind === KIND.meta_files) return 'agent-base-no-meta-files';
     // A result whose call is not in this session answers a frontend tool of an earlier leg.
-    if (block.kind === 'tool_result' && block.toolId !== undefined && !own.toolCallIds.has(block.toolId)) return 'resume-frontend-tool-result';
+    if (block.kind === KIND.tool_result && block.toolId !== undefined && !own.toolCallIds.has(block.toolId)) return 'resume-frontend-tool-result';
   }
   return undefined;
 }
@@ -73,7 +74,7 @@ export function explainUnmatched(block: Block, side: Side, context: InherentCont
 /** Why two aligned blocks differ, if the formats explain it. */
 export function explainChanged(left: Block, right: Block, context: InherentContext): InherentId | undefined {
   if (context.flattened && pairInvolvesSubAgent(left, right, context)) return 'unattributed-sub-agents';
-  if ((left.kind === 'text' || left.kind === 'thinking') && left.kind === right.kind) {
+  if ((left.kind === KIND.text || left.kind === KIND.thinking) && left.kind === right.kind) {
     if (isXmlOnly(context.right.profile) && !isXmlOnly(context.left.profile) && lostAfterCr(left, right, context.left)) return 'xml-unescaped-cr';
     if (isXmlOnly(context.left.profile) && !isXmlOnly(context.right.profile) && lostAfterCr(right, left, context.right)) return 'xml-unescaped-cr';
   }

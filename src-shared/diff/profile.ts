@@ -2,6 +2,7 @@ import { DIALECT_REGISTRY, type DialectId } from '../dialects/registry';
 import { isJsonObject } from '../json/values';
 import type { Block } from '../reconstruct/types';
 import type { DiffInput, Generation, SideProfile } from './types';
+import { KIND } from '../envelope/vocabulary';
 
 /**
  * The agent_base server generation shows itself in its payloads (docs/protocols/upstream-protocol.md §10):
@@ -10,12 +11,12 @@ import type { DiffInput, Generation, SideProfile } from './types';
  */
 function detectGeneration(input: DiffInput): Generation {
   for (const block of input.blocks) {
-    if ((block.kind === 'meta_init' || block.kind === 'meta_final') && isJsonObject(block.parsed) && 'conversation_log' in block.parsed) return 'agent_base';
-    if (block.kind === 'awaiting_frontend_tools' && isJsonObject(block.parsed) && Array.isArray(block.parsed['tools'])) return 'agent_base';
+    if ((block.kind === KIND.meta_init || block.kind === KIND.meta_final) && isJsonObject(block.parsed) && 'conversation_log' in block.parsed) return 'agent_base';
+    if (block.kind === KIND.awaiting_frontend_tools && isJsonObject(block.parsed) && Array.isArray(block.parsed['tools'])) return 'agent_base';
   }
   for (const envelope of input.envelopes) {
     if ('envelope_log' in envelope.extras) return 'agent_base';
-    if (envelope.type === 'citation' && !('citation_type' in envelope.extras) && envelope.delta.trimStart().startsWith('{')) return 'agent_base';
+    if (envelope.type === KIND.citation && !('citation_type' in envelope.extras) && envelope.delta.trimStart().startsWith('{')) return 'agent_base';
   }
   return 'legacy';
 }

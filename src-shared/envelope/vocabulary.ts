@@ -56,6 +56,12 @@ export const ENVELOPE_KINDS = {
 
 export type EnvelopeKind = keyof typeof ENVELOPE_KINDS;
 
+/**
+ * Each kind's name, read from the table: code that names one kind writes `KIND.tool_call`, so a
+ * typo or a renamed kind is a compile error instead of a comparison that is silently never true.
+ */
+export const KIND = Object.fromEntries(Object.keys(ENVELOPE_KINDS).map((kind) => [kind, kind])) as { readonly [K in EnvelopeKind]: K };
+
 /** The table's entry for a kind; undefined for a kind it does not know. */
 export function kindInfo(kind: string): KindInfo | undefined {
   return Object.hasOwn(ENVELOPE_KINDS, kind) ? ENVELOPE_KINDS[kind as EnvelopeKind] : undefined;

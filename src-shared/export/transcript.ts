@@ -1,5 +1,6 @@
 import { nameAgents } from '../agents/names';
 import type { AgentInfo, Block } from '../reconstruct/types';
+import { KIND } from '../envelope/vocabulary';
 
 /**
  * A session's conversation as Markdown, for reading and pasting into a bug report: the
@@ -46,8 +47,8 @@ export function buildTranscript({ title, agents, blocks }: TranscriptInput): str
 function blockLines(block: Block): string[] {
   const lines: string[] = [];
   const label = block.name ? `${block.kind} \`${oneLine(block.name).replaceAll('`', "'")}\`` : block.kind;
-  if (block.kind === 'text') lines.push(block.content);
-  else if (block.kind === 'thinking' || block.kind === 'redacted_thinking') {
+  if (block.kind === KIND.text) lines.push(block.content);
+  else if (block.kind === KIND.thinking || block.kind === KIND.redacted_thinking) {
     lines.push(`> *${block.kind}*`, '>', ...block.content.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)));
   } else {
     lines.push(`**${label}**${block.toolId ? ` (${oneLine(block.toolId)})` : ''}`, '', ...fenced(displayContent(block), block.parsed !== undefined ? 'json' : ''));

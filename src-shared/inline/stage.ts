@@ -1,6 +1,7 @@
 import type { DiagnosticInit, DiagnosticLocation } from '../diagnostics/types';
 import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
 import type { Envelope } from '../envelope/types';
+import { KIND } from '../envelope/vocabulary';
 import type { Block } from '../reconstruct/types';
 import { createInlineDocument, plainTextSegment, type InlineDocument, type InlineFinding } from './collect';
 import { markerStarts } from './tag-vocabulary';
@@ -8,7 +9,7 @@ import { isBlank } from './text-runs';
 import type { InlineOptions, Segment } from './types';
 
 /** The block kind whose text the model writes, and so the only kind the stage parses. */
-export const INLINE_BLOCK_KIND = 'text';
+export const INLINE_BLOCK_KIND = KIND.text;
 
 /** Where the finding is: the envelope being decoded when it was found (none at the session's end). */
 export type InlineLocator = (block: Block) => DiagnosticLocation;

@@ -5,6 +5,7 @@
  */
 import type { Block } from '../reconstruct/types';
 import { countOf } from '../text/count';
+import { KIND } from '../envelope/vocabulary';
 
 /**
  * What ended one leg's stream, as the decoder saw it. `[DONE]` is recognised by the pipeline;
@@ -113,7 +114,7 @@ export function blockEndFacts(blocks: readonly Block[], lastLeg: number): Pick<E
   for (const block of blocks) {
     if (block.status === 'open') openBlocks.push({ id: block.id, kind: block.kind });
     else if (block.status === 'abandoned') abandonedBlocks.push({ id: block.id, kind: block.kind });
-    else if (block.leg === lastLeg && block.kind === 'awaiting_frontend_tools' && (block.pendingTools?.length ?? 0) > 0) awaitingTools = true;
+    else if (block.leg === lastLeg && block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0) awaitingTools = true;
   }
   return { openBlocks, abandonedBlocks, awaitingTools };
 }

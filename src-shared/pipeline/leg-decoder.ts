@@ -14,6 +14,7 @@ import { createGzipSignatureCheck } from './gzip-signature';
 import { SESSION_FRAMING } from './last-event';
 import { classifyControlFrame } from './stream-control';
 import type { FormatChoice } from './types';
+import { KIND } from '../envelope/vocabulary';
 
 export interface LegEnd {
   format: DialectId | null;
@@ -125,7 +126,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     };
     stats?.onEnvelope(envelope, frame);
     // An error envelope (the agent's API error event) ends the run in failure.
-    if (envelope.type === 'error' && !envelope.control) streamError ??= { message: previewText(envelope.delta, 200), frame: envelope.frame };
+    if (envelope.type === KIND.error && !envelope.control) streamError ??= { message: previewText(envelope.delta, 200), frame: envelope.frame };
     callbacks.onEnvelope?.(envelope);
     context.reconstruct(envelope, payload);
   };

@@ -3,6 +3,7 @@ import type { DiagnosticLocation, DiagnosticSink } from '../diagnostics/types';
 import type { Envelope } from '../envelope/types';
 import { parseJsonPayload } from '../json/values';
 import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolResultKind } from '../envelope/kinds';
+import { KIND } from '../envelope/vocabulary';
 import { readCitation, readPendingTools } from './payloads';
 import { createReplayDetector } from './replay-detector';
 import type { AgentInfo, Block } from './types';
@@ -92,7 +93,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     const block = newBlock(envelope, kind);
     const open: OpenBlock = isStreamedKind(kind) ? { block, replay: createReplayDetector<ReplayPoint>() } : { block };
     state.open.set(kind, open);
-    if (kind === 'text') state.lastText = block;
+    if (kind === KIND.text) state.lastText = block;
     toolLinks.addCall(block);
     if (isToolResultKind(kind)) toolLinks.linkResult(block, envelope);
     return open;
@@ -105,11 +106,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     }
     const state = agents.stateOf(envelope);
     toolLinks.sawContent(envelope.leg);
-    if (envelope.type === 'meta_init') checkMetaInitFirst(state, envelope);
+    if (envelope.type === KIND.meta_init) checkMetaInitFirst(state, envelope);
     else state.contentLeg = envelope.leg;
 
-    if (envelope.type === 'citation') attachCitation(state, envelope);
-    else if (envelope.type === 'tool_result_image') attachImage(state, envelope);
+    if (envelope.type === KIND.citation) attachCitation(state, envelope);
+    else if (envelope.type === KIND.tool_result_image) attachImage(state, envelope);
     else accumulate(state, envelope, payload);
   }
 
@@ -299,8 +300,8 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
       value = parsed.value;
     }
     parseOnRead(block);
-    if (block.kind === 'awaiting_frontend_tools') readAwaiting(block, value, envelope);
-    else if (block.kind === 'meta_init') agents.applyMetaInit(state, block, value);
+    if (block.kind === KIND.awaiting_frontend_tools) readAwaiting(block, value, envelope);
+    else if (block.kind === KIND.meta_init) agents.applyMetaInit(state, block, value);
   }
 
   function readAwaiting(block: Block, payload: unknown, envelope: Envelope): void {
@@ -336,7 +337,7 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
   function attachImage(state: AgentState, envelope: Envelope): void {
     const image = { src: stringExtra(envelope, 'src') ?? '', mediaType: stringExtra(envelope, 'media_type') ?? '', envelope: envelope.seq };
     const toolId = stringExtra(envelope, 'id');
-    const open = openBlockOf(state, 'tool_result', envelope);
+    const open = openBlockOf(state, KIND.tool_result, envelope);
     const matches = open !== undefined && (toolId === undefined || open.block.toolId === undefined || open.block.toolId === toolId);
     if (open && matches) {
       open.block.images.push(image);

@@ -5,6 +5,7 @@ import { isToolCallKind } from '../envelope/kinds';
 import { agentLabel, blockAt, describeBlock, envelopeAt } from './locations';
 import { HELD_LINKED_CALLS, RecentMap, type Retention } from './retention';
 import type { Block, PendingTool } from './types';
+import { KIND } from '../envelope/vocabulary';
 
 /**
  * Tool calls ↔ their results, across every leg of a session (a result may come in a
@@ -92,6 +93,6 @@ export function createToolLinks(
 
 function callContext(call: Block, pausedIn: number | undefined): string {
   if (pausedIn !== undefined) return ': the run paused for it (awaiting_frontend_tools) and no continuation of the session ran';
-  if (call.kind === 'server_tool_call') return ': server_tool_result is only streamed when the server streams tool results (never for sub-agents)';
+  if (call.kind === KIND.server_tool_call) return ': server_tool_result is only streamed when the server streams tool results (never for sub-agents)';
   return '';
 }

@@ -7,6 +7,7 @@
  */
 import type { RuleId } from '../diagnostics/rules';
 import type { DialectId } from '../dialects/registry';
+import { KIND, type EnvelopeKind } from '../envelope/vocabulary';
 import { seededRandom } from '../sse/rechunk';
 import { bytesOf } from './sse-conformance';
 
@@ -86,7 +87,7 @@ function parse(data: string): Json | null {
   }
 }
 
-function envelopesOf(type: string, test: (e: Json) => boolean = () => true): (events: readonly string[]) => number[] {
+function envelopesOf(type: EnvelopeKind, test: (e: Json) => boolean = () => true): (events: readonly string[]) => number[] {
   return (events) => indexes(events, (data) => {
     const e = parse(data);
     return e?.['type'] === type && 'agent' in e && test(e);
@@ -206,7 +207,7 @@ const STREAM: FaultKind[] = [
     sites: (events) =>
       envelopesOf('meta_init')(events).filter((i) => {
         const agent = parse(events[i] ?? '')?.['agent'];
-        return events.slice(i + 1).some((d) => parse(d)?.['agent'] === agent && parse(d)?.['type'] !== 'meta_init');
+        return events.slice(i + 1).some((d) => parse(d)?.['agent'] === agent && parse(d)?.['type'] !== KIND.meta_init);
       }),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
@@ -268,7 +269,7 @@ const JSON_FAULTS: FaultKind[] = [
       ['final', 'true'],
       ['delta', 42],
       ['agent', null],
-      ['type', ['text']],
+      ['type', [KIND.text]],
     ] as const
   ).map(
     ([field, value]): FaultKind => ({
@@ -435,7 +436,7 @@ function attemptBefore(events: readonly string[], site: number): string[] {
   for (let i = site - 1; i >= 0; i--) {
     const e = parse(events[i] ?? '');
     if (!e || e['agent'] !== agent) continue;
-    if (e['type'] !== 'text' || e['final'] !== false) break;
+    if (e['type'] !== KIND.text || e['final'] !== false) break;
     attempt.unshift(events[i] ?? '');
   }
   return attempt;
@@ -503,7 +504,7 @@ const RECONSTRUCT: FaultKind[] = [
     apply: (events, site) => {
       const final = parse(events[site] ?? '') ?? {};
       const envelope = (fields: Json): string => event(JSON.stringify({ ...final, ...fields }));
-      const interruption = [envelope({ type: 'thinking', final: false, delta: 'meanwhile' }), envelope({ type: 'thinking', final: true, delta: '' }), envelope({ final: false, delta: ' more' })];
+      const interruption = [envelope({ type: KIND.thinking, final: false, delta: 'meanwhile' }), envelope({ type: KIND.thinking, final: true, delta: '' }), envelope({ final: false, delta: ' more' })];
       return { parts: [...events.slice(0, site).map(event), ...interruption, ...events.slice(site).map(event)], target: site };
     },
   },
@@ -514,7 +515,7 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(events, site, event(JSON.stringify({ type: 'citation', agent, final: true, delta: 'The grass is green.', citation_type: 'char_location', document_index: 0 })));
+      return insertedAfter(events, site, event(JSON.stringify({ type: KIND.citation, agent, final: true, delta: 'The grass is green.', citation_type: 'char_location', document_index: 0 })));
     },
   },
   {
@@ -524,7 +525,7 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(events, site, event(JSON.stringify({ type: 'tool_result_image', agent, final: false, delta: '', id: 'toolu_none', name: 'chart', src: '/img', media_type: 'image/png' })));
+      return insertedAfter(events, site, event(JSON.stringify({ type: KIND.tool_result_image, agent, final: false, delta: '', id: 'toolu_none', name: 'chart', src: '/img', media_type: 'image/png' })));
     },
   },
   {
@@ -534,7 +535,7 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(events, site, event(JSON.stringify({ type: 'tool_result', agent, final: true, delta: 'yes', id: 'toolu_nocall', name: 'user_confirm' })));
+      return insertedAfter(events, site, event(JSON.stringify({ type: KIND.tool_result, agent, final: true, delta: 'yes', id: 'toolu_nocall', name: 'user_confirm' })));
     },
   },
   {
@@ -544,11 +545,11 @@ const RECONSTRUCT: FaultKind[] = [
     sites: (events) =>
       envelopesOf('tool_result', (e) => e['final'] === true)(events).filter((i) => {
         const id = parse(events[i] ?? '')?.['id'];
-        return events.filter((d) => parse(d)?.['type'] === 'tool_result' && parse(d)?.['id'] === id).length === 1;
+        return events.filter((d) => parse(d)?.['type'] === KIND.tool_result && parse(d)?.['id'] === id).length === 1;
       }),
     apply: (events, site) => {
       const id = parse(events[site] ?? '')?.['id'];
-      const call = events.findIndex((d) => parse(d)?.['type'] === 'tool_call' && parse(d)?.['id'] === id);
+      const call = events.findIndex((d) => parse(d)?.['type'] === KIND.tool_call && parse(d)?.['id'] === id);
       return { parts: replaced(events, site), target: call };
     },
   },
@@ -582,7 +583,7 @@ const PROVIDER_FAULTS: FaultKind[] = [
     sites: typed(isDelta),
     apply: (events, site) => {
       const anthropic = parse(events[site] ?? '')?.['type'] === 'content_block_delta';
-      const error = anthropic ? { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } : { type: 'error', code: 'rate_limit_exceeded', message: 'Slow down', param: null, sequence_number: site };
+      const error = anthropic ? { type: KIND.error, error: { type: 'overloaded_error', message: 'Overloaded' } } : { type: KIND.error, code: 'rate_limit_exceeded', message: 'Slow down', param: null, sequence_number: site };
       return { parts: [...events.slice(0, site).map(event), event(JSON.stringify(error))], target: site };
     },
   },
@@ -695,7 +696,7 @@ function textBlockEnd(events: readonly string[], site: number): number | 'end' {
   const agent = parse(events[site] ?? '')?.['agent'];
   for (let i = site + 1; i < events.length; i++) {
     const e = parse(events[i] ?? '');
-    if (e?.['type'] === 'text' && e['agent'] === agent && e['final'] === true) return i;
+    if (e?.['type'] === KIND.text && e['agent'] === agent && e['final'] === true) return i;
   }
   return 'end';
 }

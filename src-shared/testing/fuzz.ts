@@ -18,6 +18,7 @@ import { DIALECT_IDS, type DialectId } from '../dialects/registry';
 import { jsonText, stringifyJson } from '../json/tree';
 import { decodeLegs } from '../pipeline/session-decoder';
 import type { DecodeResult } from '../pipeline/types';
+import type { EnvelopeKind } from '../envelope/vocabulary';
 import { seededRandom, splitRandom } from '../sse/rechunk';
 import { encodeUtf8 } from '../text/utf8';
 
@@ -36,7 +37,9 @@ function int(random: Random, max: number): number {
 
 const AGENTS = ['55555555-5555-4555-8555-555555555555', '66666666-6666-4666-8666-666666666666', '', 'unknown'];
 const TEXT = ['Let me ', 'compute', ' 12 * 7', ' = 84.', '日本語', '😀', 'a"b', 'back\\slash', 'line\nbreak', 'cr\rhere', '\t', '<b>', '&amp;', ']]>', '\u0000', '\u001b[2J', '\uFEFF', ''];
-const ENVELOPE_TYPES = ['meta_init', 'thinking', 'text', 'citation', 'tool_call', 'server_tool_call', 'tool_result', 'tool_result_image', 'server_tool_result', 'awaiting_frontend_tools', 'meta_files', 'error', 'meta_final', 'rollback', 'hook_progress'];
+// Known kinds (checked against the envelope table) and one end-turn hook type the table deliberately lacks. The list,
+// not the table, so that a kind added to the table does not shift every seeded case.
+const ENVELOPE_TYPES = ['meta_init', 'thinking', 'text', 'citation', 'tool_call', 'server_tool_call', 'tool_result', 'tool_result_image', 'server_tool_result', 'awaiting_frontend_tools', 'meta_files', 'error', 'meta_final', 'rollback', 'hook_progress'] satisfies readonly (EnvelopeKind | 'hook_progress')[];
 const XML_TAGS = ['text', 'thinking', 'tool_call', 'server_tool_call', 'tool_result', 'server_tool_result', 'citations', 'meta_files', 'web_search_tool_result', 'rollback'];
 const RAW_BLOCKS = ['text', 'thinking', 'tool_use', 'server_tool_use', 'web_search_tool_result'];
 const RAW_DELTAS = ['text_delta', 'thinking_delta', 'input_json_delta', 'signature_delta', 'citations_delta', 'bogus_delta'];

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { PendingTools, SessionSummary, ToolResult } from '../../../src-shared/contract/payloads';
 import { ToolResult as ToolResultSchema } from '../../../src-shared/contract/payloads';
 import { array } from '../../../src-shared/contract/schema';
+import { KIND } from '../../../src-shared/envelope/vocabulary';
 import { createDefaultSessionService } from '../../hosts/default-service';
 import { readRegularTextFile } from '../../services/importers/regular-file';
 import type { SessionService } from '../../services/sessions/session-service';
@@ -81,7 +82,7 @@ function parseExtra(pairs: string[] | undefined): Record<string, unknown> | unde
 /** What the continuation said: its text, and whether it paused again. */
 async function describeContinuation(service: SessionService, sessionId: string, leg: number): Promise<string> {
   const blocks = await service.getBlocks({ sessionId });
-  const text = blocks.filter((b) => b.leg === leg && b.kind === 'text').map((b) => b.preview);
+  const text = blocks.filter((b) => b.leg === leg && b.kind === KIND.text).map((b) => b.preview);
   return text.length > 0 ? `Continuation (leg ${leg}): ${text.join(' ')}\n` : `Continuation (leg ${leg}): no text.\n`;
 }
 

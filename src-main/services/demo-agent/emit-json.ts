@@ -1,4 +1,5 @@
 import { serializeEnvelope } from '../../../src-shared/envelope/budget';
+import { KIND, type EnvelopeKind } from '../../../src-shared/envelope/vocabulary';
 import { chunkEnvelopes } from './chunk-payload';
 import { pyDumps, type PyValue } from './python-json';
 import type { ApiEvent, Citation, ContentBlock, Step } from './script';
@@ -20,7 +21,7 @@ function citationEnvelope(agent: string, citation: Citation, final: boolean): st
     const value = fields[key];
     if (value !== undefined && value !== null) extras[key] = value;
   }
-  return serializeEnvelope({ type: 'citation', agent, extras }, final, citation.cited_text);
+  return serializeEnvelope({ type: KIND.citation, agent, extras }, final, citation.cited_text);
 }
 
 /**
@@ -30,7 +31,7 @@ function citationEnvelope(agent: string, citation: Citation, final: boolean): st
 export function createJsonFormatter(): Formatter {
   const callBlocks = createCallBlocks<BufferedBlock>();
 
-  const chunk = (type: string, agent: string, payload: string, finalOnLast: boolean, extras: Record<string, unknown> = {}): string[] =>
+  const chunk = (type: EnvelopeKind, agent: string, payload: string, finalOnLast: boolean, extras: Record<string, unknown> = {}): string[] =>
     chunkEnvelopes({ type, agent, extras }, payload, finalOnLast);
 
   function api(agent: string, event: ApiEvent): string[] {
@@ -48,8 +49,8 @@ export function createJsonFormatter(): Formatter {
         const state = blocks.get(event.index);
         if (!state) return [];
         const delta = event.delta;
-        if (delta.type === 'text_delta') return delta.text ? [serializeEnvelope({ type: 'text', agent, extras: {} }, false, delta.text)] : [];
-        if (delta.type === 'thinking_delta') return delta.thinking ? [serializeEnvelope({ type: 'thinking', agent, extras: {} }, false, delta.thinking)] : [];
+        if (delta.type === 'text_delta') return delta.text ? [serializeEnvelope({ type: KIND.text, agent, extras: {} }, false, delta.text)] : [];
+        if (delta.type === 'thinking_delta') return delta.thinking ? [serializeEnvelope({ type: KIND.thinking, agent, extras: {} }, false, delta.thinking)] : [];
         if (delta.type === 'input_json_delta' && state.tool) state.tool.inputJson += delta.partial_json;
         return [];
       }

@@ -4,6 +4,7 @@ import type { EndFacts } from '../../../src-shared/pipeline/end-status';
 import { createSessionDecoder, type SessionDecoderOptions } from '../../../src-shared/pipeline/session-decoder';
 import type { LegDecoder, LegEnd } from '../../../src-shared/pipeline/leg-decoder';
 import type { Block } from '../../../src-shared/reconstruct/types';
+import { KIND } from '../../../src-shared/envelope/vocabulary';
 
 /**
  * The shared decoder with a counting sink: what a long live recording needs to say how it
@@ -91,7 +92,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
         if (block.status === 'open') return;
         closed.push(block);
         if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
-        else if (block.kind === 'awaiting_frontend_tools' && (block.pendingTools?.length ?? 0) > 0) pausedLegs.add(block.leg);
+        else if (block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0) pausedLegs.add(block.leg);
       },
       onDiagnostic(diagnostic) {
         severities[diagnostic.severity]++;

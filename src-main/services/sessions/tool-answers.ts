@@ -6,6 +6,7 @@ import type { Runtime, SessionRegistry } from './session-registry';
 import type { LiveSessions } from './sources/live-session';
 import type { SessionStore } from './store/session-store';
 import { toPendingTools } from './store/session-summary';
+import { KIND } from '../../../src-shared/envelope/vocabulary';
 
 /**
  * Answering a run paused on awaiting_frontend_tools: live, by sending the results as the next
@@ -103,7 +104,7 @@ function firstContentIsErrorFrame(data: SessionStore, leg: number): boolean {
     const envelope = data.envelope(seq);
     if (!envelope || envelope.leg < leg) continue;
     if (envelope.leg > leg) return false;
-    if (envelope.type === 'meta_init') continue;
+    if (envelope.type === KIND.meta_init) continue;
     return envelope.control === 'error-frame';
   }
   return false;

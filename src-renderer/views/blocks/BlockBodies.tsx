@@ -15,6 +15,7 @@ import { ClippedText, lineCount } from './ClippedText';
 import { SegmentsBody } from './SegmentsBody';
 import { BLOCK_IDS } from './testids';
 import { stringifyJson } from '../../../src-shared/json/tree';
+import { KIND } from '../../../src-shared/envelope/vocabulary';
 
 /**
  * The body of each kind of block. Each takes the block's detail (content, citations, images,
@@ -252,7 +253,7 @@ const SUMMARY_FACTS: Record<string, readonly string[]> = {
 /** A provider message's usage as one fact: `412 in · 38 out` (the whole usage is in its JSON). */
 function withTokens(kind: string, p: Record<string, unknown>): Record<string, unknown> {
   const usage = p['usage'];
-  if (kind !== 'message' || typeof usage !== 'object' || usage === null) return p;
+  if (kind !== KIND.message || typeof usage !== 'object' || usage === null) return p;
   const u = usage as Record<string, unknown>;
   const count = (key: string): string => (typeof u[key] === 'number' ? String(u[key]) : '?');
   return { ...p, tokens: `${count('input_tokens')} in · ${count('output_tokens')} out` };

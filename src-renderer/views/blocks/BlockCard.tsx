@@ -7,6 +7,7 @@ import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
 import { formatBytes } from '../../model/format';
 import { AwaitingBody, ErrorBody, FilesBody, JsonBody, PlainBody, SegmentBlockBody, TextBody, ThinkingBody, ToolCallBody, ToolResultBody, type BodyProps } from './BlockBodies';
 import { BLOCK_IDS } from './testids';
+import { KIND } from '../../../src-shared/envelope/vocabulary';
 
 export interface BlockCardProps {
   readonly app: AppModel;
@@ -45,7 +46,7 @@ function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
   return near;
 }
 
-const COLLAPSIBLE = new Set(['thinking']);
+const COLLAPSIBLE = new Set<string>([KIND.thinking]);
 
 export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
   const { app, sessionId, summary, details, sessionLive, selected, flash, expandThinking, pending, inline, onSelect, onJump } = props;

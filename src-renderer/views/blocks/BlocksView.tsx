@@ -10,6 +10,7 @@ import { createBlockDetails, type BlockDetails } from '../../model/blocks-detail
 import { BlockCard, blockDomId } from './BlockCard';
 import { BLOCK_IDS } from './testids';
 import './blocks.css';
+import { KIND } from '../../../src-shared/envelope/vocabulary';
 
 /**
  * The reconstructed conversation of the active session: one thread per root agent, each
@@ -258,7 +259,7 @@ function ThreadView({ thread, context, nested }: { thread: AgentThread; context:
                 selected={context.selectedBlock === item.block.id}
                 flash={context.flashBlock === item.block.id}
                 expandThinking={context.expandThinking}
-                pending={item.block.kind === 'awaiting_frontend_tools' ? context.pending : null}
+                pending={item.block.kind === KIND.awaiting_frontend_tools ? context.pending : null}
                 {...(context.inline ? { inline: context.inline } : {})}
                 onSelect={context.onSelect}
                 onJump={context.onJump}

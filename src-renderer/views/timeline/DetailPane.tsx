@@ -1,6 +1,7 @@
 import { memo, useEffect, useMemo } from 'react';
 import { MAX_RAW_BYTES, type EnvelopeDetail, type FrameDetail, type RawBytes } from '../../../src-shared/contract';
 import type { RendererApp } from '../../model/types';
+import { KIND } from '../../../src-shared/envelope/vocabulary';
 import type { DetailTab } from '../../model/preferences';
 import { useSessionData, useStore, useWatchSession } from '../../app/hooks';
 import type { ByteRange } from '../../model/types';
@@ -401,7 +402,7 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
         </button>
       </div>
       <div className="detail-section-title">{parsed ? 'Content, parsed' : 'Content'}</div>
-      <CodeView value={parsed ?? detail.content} language={parsed ? 'json' : detail.kind === 'text' ? 'markdown' : 'plaintext'} height={editorHeight(parsed ?? detail.content, 480)} ariaLabel="Block content" />
+      <CodeView value={parsed ?? detail.content} language={parsed ? 'json' : detail.kind === KIND.text ? 'markdown' : 'plaintext'} height={editorHeight(parsed ?? detail.content, 480)} ariaLabel="Block content" />
     </div>
   );
 }

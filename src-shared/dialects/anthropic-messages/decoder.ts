@@ -4,6 +4,7 @@ import { citationEnvelopeParts } from '../anthropic-raw/stream-events';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { NO_EXTRAS } from '../../envelope/types';
+import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
 import { MessageClock } from '../provider/message-summary';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
@@ -28,16 +29,16 @@ interface OpenBlock extends StartedBlock {
 }
 
 /** Block types whose text streams as deltas, with the envelope type and channel they stream on. */
-const STREAMED: Readonly<Record<string, { type: string; channel: ContentChannel }>> = {
-  text: { type: 'text', channel: 'output_text' },
-  thinking: { type: 'thinking', channel: 'reasoning' },
+const STREAMED: Readonly<Record<string, { type: EnvelopeKind; channel: ContentChannel }>> = {
+  text: { type: KIND.text, channel: 'output_text' },
+  thinking: { type: KIND.thinking, channel: 'reasoning' },
 };
 
 /** Tool-use blocks: the envelope type of the call and the unified tool kind. */
-const TOOL_USE: Readonly<Record<string, { type: string; kind: ToolKind }>> = {
-  tool_use: { type: 'tool_call', kind: 'client' },
-  server_tool_use: { type: 'server_tool_call', kind: 'server' },
-  mcp_tool_use: { type: 'server_tool_call', kind: 'mcp' },
+const TOOL_USE: Readonly<Record<string, { type: EnvelopeKind; kind: ToolKind }>> = {
+  tool_use: { type: KIND.tool_call, kind: 'client' },
+  server_tool_use: { type: KIND.server_tool_call, kind: 'server' },
+  mcp_tool_use: { type: KIND.server_tool_call, kind: 'mcp' },
 };
 
 const DELTA_KINDS: Readonly<Record<string, DeltaKind>> = {
@@ -199,7 +200,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     } else if (deltaType === 'citations_delta') {
       const citation = objectField(delta, 'citation');
       const { delta: cited, extras } = citationEnvelopeParts(citation);
-      ctx.emit({ type: 'citation', final: true, delta: cited, extras }, unified('stream.content_block_delta', ids(index), { kind, channel: 'output_text' }));
+      ctx.emit({ type: KIND.citation, final: true, delta: cited, extras }, unified('stream.content_block_delta', ids(index), { kind, channel: 'output_text' }));
       return;
     } else if (kind === undefined) {
       reportUnknown(ctx, `delta:${deltaType}`, `content_block_delta in event ${ctx.frame.seq} has delta type ${jsonText(deltaType)}, which is not a known Anthropic delta type; kept as a provider event.`);
@@ -272,7 +273,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     callbacks.onStreamEnd?.({ event: 'error', error: `${errorType}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}` });
     const first = events === 1 ? ' as the first event, before any message started (the request was accepted, then failed)' : '';
     ctx.report('provider.api-error', `The API sent an ${errorType} error${first}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`);
-    ctx.emit({ type: 'error', final: true, delta: jsonText(event['error'] ?? event), extras: {} }, unified('stream.error', ids(), { error: event['error'] ?? event, phase: 'failed' }));
+    ctx.emit({ type: KIND.error, final: true, delta: jsonText(event['error'] ?? event), extras: {} }, unified('stream.error', ids(), { error: event['error'] ?? event, phase: 'failed' }));
     blocks.discardMessage();
     if (message) {
       message.status = 'failed';
@@ -283,7 +284,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
 
   function emitSummary(ctx: ProviderEventContext): void {
     if (!message) return;
-    ctx.emit({ type: 'message', final: true, delta: jsonText(message.summary(ctx.frame.receivedAt)), extras: { id: message.id } });
+    ctx.emit({ type: KIND.message, final: true, delta: jsonText(message.summary(ctx.frame.receivedAt)), extras: { id: message.id } });
     message = undefined;
   }
 

@@ -7,6 +7,7 @@ import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { createXmlItemDecoder, type XmlItemDecoder } from '../legacy-xml/decoder';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
 import { NO_EXTRAS, undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
 import {
   citationEnvelopeParts,
   eventFields,
@@ -101,7 +102,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
         return;
       case 'error':
         // What the JSON formatter makes of it (unreachable through the SDK, §2 #10, but a capture of the API itself has it).
-        ctx.emit({ type: 'error', final: true, delta: stringifyJson(event['error'] ?? event) ?? '', extras: {} });
+        ctx.emit({ type: KIND.error, final: true, delta: stringifyJson(event['error'] ?? event) ?? '', extras: {} });
         return;
       default:
         if (!PROVIDER_LIFECYCLE_EVENTS.has(type)) reportUnknown(ctx, type, `Event ${ctx.frame.seq} has type ${JSON.stringify(type)}, which is not an Anthropic stream event type; kept as a provider event.`);
@@ -139,7 +140,8 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     if (!block) return;
     const delta = isJsonObject(event['delta']) ? event['delta'] : {};
     const deltaType = stringField(delta, 'type');
-    const streamed = deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : null;
+    // The delta's field and the envelope type share a spelling: typed by the envelope table, read from the wire.
+    const streamed: EnvelopeKind | null = deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : null;
     if (streamed !== null) {
       const text = delta[streamed];
       // Empty deltas are skipped by the JSON formatter; the event still shows as a provider event.
@@ -174,7 +176,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     if (isServerToolResultType(block.type)) {
       const content = 'content' in accumulated ? accumulated['content'] : block.content;
       const delta = content === undefined || content === null ? '' : typeof content === 'string' ? content : (stringifyJson(content) ?? '');
-      ctx.emit({ type: 'server_tool_result', final: true, delta, extras: { id: block.toolUseId, name: block.type } });
+      ctx.emit({ type: KIND.server_tool_result, final: true, delta, extras: { id: block.toolUseId, name: block.type } });
       return;
     }
     providerEvent(ctx, 'content_block_stop', event);
@@ -185,7 +187,7 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     const list = citations.filter(isJsonObject);
     list.forEach((citation, i) => {
       const { delta, extras } = citationEnvelopeParts(citation);
-      ctx.emit({ type: 'citation', final: i === list.length - 1, delta, extras });
+      ctx.emit({ type: KIND.citation, final: i === list.length - 1, delta, extras });
     });
   }
 

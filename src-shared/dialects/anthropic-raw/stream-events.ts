@@ -1,5 +1,6 @@
 import { setField } from '../legacy-xml/fields';
 import { stringifyJson } from '../../json/tree';
+import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
 
 /**
  * The Anthropic Messages stream events the raw format forwards (docs/protocols/upstream-protocol.md §6
@@ -14,9 +15,9 @@ export const KNOWN_DELTA_TYPES: ReadonlySet<string> = new Set(['text_delta', 'th
 export const STREAMED_BLOCK_TYPES: ReadonlySet<string> = new Set(['text', 'thinking']);
 
 /** Block types the JSON formatter buffers into a tool call envelope, and that envelope's type. */
-export const TOOL_CALL_TYPES: ReadonlyMap<string, string> = new Map([
-  ['tool_use', 'tool_call'],
-  ['server_tool_use', 'server_tool_call'],
+export const TOOL_CALL_TYPES: ReadonlyMap<string, EnvelopeKind> = new Map([
+  ['tool_use', KIND.tool_call],
+  ['server_tool_use', KIND.server_tool_call],
 ]);
 
 export function isServerToolResultType(blockType: string): boolean {

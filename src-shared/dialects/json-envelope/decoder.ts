@@ -9,7 +9,7 @@ import { createAnnouncedFormatCheck } from './announced-format';
 import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, type BudgetOverrun } from '../../envelope/budget';
 import { readEnvelopeFields, type FieldIssue } from './fields';
 import { findLoneSurrogateEscapes } from './surrogates';
-import { isKnownEnvelopeType, isStreamedEnvelopeType } from '../../envelope/vocabulary';
+import { KIND, isKnownEnvelopeType, isStreamedEnvelopeType } from '../../envelope/vocabulary';
 
 /**
  * The JSON envelope dialect (docs/protocols/json-envelopes.md, legacy `anthropic_agent` and `agent_base` servers):
@@ -56,7 +56,7 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
 
     callbacks.onEnvelope(fields);
 
-    if (fields.type === 'meta_init') {
+    if (fields.type === KIND.meta_init) {
       const format = announcedFormat.push(fields.agent, fields.delta, fields.final);
       if (format !== undefined && format !== 'json') {
         report(frame, 'stream.format-mismatch', `meta_init of agent ${JSON.stringify(fields.agent)} announces format ${JSON.stringify(format)}, but the stream is JSON envelopes and is decoded as such.`);

@@ -1,3 +1,4 @@
+import { KIND } from '../../envelope/vocabulary';
 import { decodeAttributeValue } from './entities';
 import { describeCdataProblem, unwrapCdata } from './cdata';
 import { citationExtras, readCitations } from './citations';
@@ -18,7 +19,7 @@ export function decodeServerToolResult(ctx: ItemContext, element: Element, name:
   requireAttributes(ctx, element, ['id']);
   const section = unwrapCdata(element.body, false);
   reportCdataProblem(ctx, element, section.problem);
-  ctx.emit({ type: 'server_tool_result', final: true, delta: section.content, extras: idAndName(element, name, []) });
+  ctx.emit({ type: KIND.server_tool_result, final: true, delta: section.content, extras: idAndName(element, name, []) });
 }
 
 /** `escaped`: whether the stream's items are still SSE-escaped (the decoder's notes). */
@@ -31,11 +32,11 @@ export function decodeToolResult(ctx: ItemContext, element: Element, escaped: bo
   const text = body.problem?.kind === 'not-cdata' ? body.text : unescapeToolResultCdata(body.text, escaped);
   const extras = idAndName(element, element.attributes.get('name'), []);
   if (!body.multimodal) {
-    ctx.emit({ type: 'tool_result', final: true, delta: text, extras });
+    ctx.emit({ type: KIND.tool_result, final: true, delta: text, extras });
     return;
   }
   // The JSON dialect's multimodal sequence: text (not final), one image each, empty final marker.
-  ctx.emit({ type: 'tool_result', final: false, delta: text, extras });
+  ctx.emit({ type: KIND.tool_result, final: false, delta: text, extras });
   for (const image of body.images) {
     const imageExtras = { ...extras };
     for (const attribute of image) {
@@ -46,9 +47,9 @@ export function decodeToolResult(ctx: ItemContext, element: Element, escaped: bo
     for (const required of ['src', 'media_type']) {
       if (!Object.hasOwn(imageExtras, required)) ctx.report('xml.malformed', `Event ${frame.seq}: an <image /> of <${element.tag}> has no ${required} attribute.`);
     }
-    ctx.emit({ type: 'tool_result_image', final: false, delta: '', extras: imageExtras });
+    ctx.emit({ type: KIND.tool_result_image, final: false, delta: '', extras: imageExtras });
   }
-  ctx.emit({ type: 'tool_result', final: true, delta: '', extras });
+  ctx.emit({ type: KIND.tool_result, final: true, delta: '', extras });
 }
 
 export function decodeCdataElement(ctx: ItemContext, element: Element, type: string): void {
@@ -73,7 +74,7 @@ export function decodeCitations(ctx: ItemContext, element: Element): void {
       return { name: attribute.name, value };
     });
     if (citation.problem) ctx.report(citation.problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata', describeCdataProblem(citation.problem, `Event ${frame.seq}, citation ${i + 1}`));
-    ctx.emit({ type: 'citation', final: i === list.citations.length - 1, delta: citation.citedText, extras: citationExtras(decoded) });
+    ctx.emit({ type: KIND.citation, final: i === list.citations.length - 1, delta: citation.citedText, extras: citationExtras(decoded) });
   });
 }
 

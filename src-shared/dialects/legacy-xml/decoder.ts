@@ -4,6 +4,7 @@ import { isJsonObject } from '../../json/values';
 import { detachString } from '../../text/detach';
 import { previewText } from '../../text/preview';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
+import { KIND } from '../../envelope/vocabulary';
 import { decodeCdataElement, decodeCitations, decodeServerToolResult, decodeToolResult } from './body-elements';
 import { findEmbeddedTags } from './embedded';
 import { extraAttributes, idAndName, parseAttributeJson, readElement, requireAttributes, type Element } from './element';
@@ -242,7 +243,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     }
     if (element.body !== '') ctx.report('xml.malformed', `Event ${frame.seq}: <${element.tag}> should be empty but holds ${previewText(element.body)}; kept in extras.body.`);
     const payload = parseAttributeJson(ctx, element, 'data');
-    const agent = type === 'meta_init' ? agentOfMetaInit(ctx, payload) : stream.rootAgent;
+    const agent = type === KIND.meta_init ? agentOfMetaInit(ctx, payload) : stream.rootAgent;
     const extras = extraAttributes(element, ['data']);
     if (element.body !== '') extras['body'] = element.body;
     ctx.emit({ type, final: true, delta: data, extras, agent }, payload);
@@ -250,8 +251,8 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
 
   function decodeToolCall(ctx: ItemContext, element: Element, type: string): void {
     let callType = type;
-    if (type === 'tool_call' && isServerToolId(element.attributes.get('id'))) {
-      callType = 'server_tool_call';
+    if (type === KIND.tool_call && isServerToolId(element.attributes.get('id'))) {
+      callType = KIND.server_tool_call;
       reportLegacyTag(ctx, element.tag, callType);
     }
     requireAttributes(ctx, element, ['id', 'name', 'arguments']);

@@ -2,6 +2,7 @@ import type { RuleId } from '../../diagnostics/rules';
 import type { DiagnosticLocation } from '../../diagnostics/types';
 import type { Frame } from '../../sse/types';
 import { NO_EXTRAS, undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import type { KIND } from '../../envelope/vocabulary';
 import type { DialectCallbacks } from '../types';
 
 /*
@@ -9,7 +10,7 @@ import type { DialectCallbacks } from '../types';
  * envelopes and findings go out, stamped with the frame and the stream's root agent.
  */
 
-export type StreamedType = 'text' | 'thinking';
+export type StreamedType = typeof KIND.text | typeof KIND.thinking;
 
 /** What an Item holds before its first item. */
 const NO_FRAME: Frame = { seq: -1, byteStart: 0, byteEnd: 0, chunkFirst: 0, chunkLast: 0, receivedAt: 0, event: '', data: '', id: '', dataLines: 0, maxDataLineBytes: 0 };

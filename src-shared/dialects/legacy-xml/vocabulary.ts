@@ -1,3 +1,5 @@
+import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
+import type { StreamedType } from './item';
 import { tagNameAt } from './markup';
 
 /**
@@ -22,28 +24,28 @@ export type ItemShape =
   | 'citations';
 
 export interface ItemKind {
-  type: string;
+  type: EnvelopeKind;
   producer: Producer;
   shape: ItemShape;
 }
 
 const ITEMS: ReadonlyMap<string, ItemKind> = new Map<string, ItemKind>([
-  ['meta_init', { type: 'meta_init', producer: 'agent', shape: 'data-attribute' }],
-  ['meta_final', { type: 'meta_final', producer: 'agent', shape: 'data-attribute' }],
-  ['awaiting_frontend_tools', { type: 'awaiting_frontend_tools', producer: 'agent', shape: 'data-attribute' }],
-  ['content-block-tool_call', { type: 'tool_call', producer: 'formatter', shape: 'tool-call' }],
-  ['content-block-server_tool_call', { type: 'server_tool_call', producer: 'formatter', shape: 'tool-call' }],
-  ['content-block-tool_result', { type: 'tool_result', producer: 'agent', shape: 'tool-result' }],
-  ['content-block-server_tool_result', { type: 'server_tool_result', producer: 'formatter', shape: 'cdata-result' }],
-  ['content-block-meta_files', { type: 'meta_files', producer: 'agent', shape: 'cdata' }],
-  ['content-block-error', { type: 'error', producer: 'formatter', shape: 'cdata' }],
-  ['citations', { type: 'citation', producer: 'formatter', shape: 'citations' }],
+  ['meta_init', { type: KIND.meta_init, producer: 'agent', shape: 'data-attribute' }],
+  ['meta_final', { type: KIND.meta_final, producer: 'agent', shape: 'data-attribute' }],
+  ['awaiting_frontend_tools', { type: KIND.awaiting_frontend_tools, producer: 'agent', shape: 'data-attribute' }],
+  ['content-block-tool_call', { type: KIND.tool_call, producer: 'formatter', shape: 'tool-call' }],
+  ['content-block-server_tool_call', { type: KIND.server_tool_call, producer: 'formatter', shape: 'tool-call' }],
+  ['content-block-tool_result', { type: KIND.tool_result, producer: 'agent', shape: 'tool-result' }],
+  ['content-block-server_tool_result', { type: KIND.server_tool_result, producer: 'formatter', shape: 'cdata-result' }],
+  ['content-block-meta_files', { type: KIND.meta_files, producer: 'agent', shape: 'cdata' }],
+  ['content-block-error', { type: KIND.error, producer: 'formatter', shape: 'cdata' }],
+  ['citations', { type: KIND.citation, producer: 'formatter', shape: 'citations' }],
 ]);
 
 /** The streamed blocks: their open and close tags are items of their own. */
-export const STREAMED_BLOCK_TAGS: ReadonlyMap<string, 'text' | 'thinking'> = new Map([
-  ['content-block-text', 'text'],
-  ['content-block-thinking', 'thinking'],
+export const STREAMED_BLOCK_TAGS: ReadonlyMap<string, StreamedType> = new Map([
+  ['content-block-text', KIND.text],
+  ['content-block-thinking', KIND.thinking],
 ]);
 
 const DYNAMIC_RESULT_SUFFIX = '_tool_result';
@@ -60,7 +62,7 @@ export function dynamicResultName(tag: string): string | null {
   return name.length > DYNAMIC_RESULT_SUFFIX.length ? name : null;
 }
 
-const DYNAMIC_RESULT: ItemKind = { type: 'server_tool_result', producer: 'formatter', shape: 'cdata-result' };
+const DYNAMIC_RESULT: ItemKind = { type: KIND.server_tool_result, producer: 'formatter', shape: 'cdata-result' };
 
 /** How an element item with this tag decodes, or undefined when the tag is not in the vocabulary. */
 export function itemKind(tag: string): ItemKind | undefined {

@@ -3,6 +3,7 @@ import type { Frame } from '../../sse/types';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
 import { integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
 import { NO_EXTRAS } from '../../envelope/types';
+import { KIND } from '../../envelope/vocabulary';
 import { MessageClock } from '../provider/message-summary';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
@@ -169,7 +170,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     callbacks.onStreamEnd?.({ event: 'error', error: `${code || 'error'}: ${stringField(event, 'message') || jsonText(event)}` });
     ctx.report('provider.api-error', `The API sent an error${code ? ` (${code})` : ''}${first}: ${stringField(event, 'message') || jsonText(event)}`);
     const { type: _type, ...error } = event;
-    ctx.emit({ type: 'error', final: true, delta: jsonText(error), extras: {} }, unified('stream.error', { response_id: responseId }, { error, phase: 'failed' }));
+    ctx.emit({ type: KIND.error, final: true, delta: jsonText(error), extras: {} }, unified('stream.error', { response_id: responseId }, { error, phase: 'failed' }));
     if (response) {
       response.status = 'failed';
       response.error = error;
@@ -179,7 +180,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
 
   function emitSummary(ctx: ProviderEventContext): void {
     if (!response) return;
-    ctx.emit({ type: 'message', final: true, delta: jsonText(response.summary(ctx.frame.receivedAt)), extras: { id: response.id } });
+    ctx.emit({ type: KIND.message, final: true, delta: jsonText(response.summary(ctx.frame.receivedAt)), extras: { id: response.id } });
     response = undefined;
   }
 
@@ -316,7 +317,7 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const cited = stringField(note, 'title') || stringField(note, 'url') || stringField(note, 'filename') || stringField(note, 'file_id');
     const annotationFields: Record<string, unknown> = { citation_type: typeof citationType === 'string' ? citationType : 'unknown' };
     for (const [name, value] of Object.entries(fields)) if (value !== null && value !== undefined && name !== '__proto__') annotationFields[name] = value;
-    ctx.emit({ type: 'citation', final: true, delta: cited, extras: annotationFields }, unified('stream.content_block_delta', ids(event), { kind: 'annotation_added', channel: 'output_text' }));
+    ctx.emit({ type: KIND.citation, final: true, delta: cited, extras: annotationFields }, unified('stream.content_block_delta', ids(event), { kind: 'annotation_added', channel: 'output_text' }));
   }
 
   function inputEvent(ctx: ProviderEventContext, type: string, event: WireEvent, doneField: string | undefined): void {

@@ -1,15 +1,16 @@
 import type { ContentChannel, DeltaKind } from '../../envelope/unified';
+import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
 
 /**
  * The Responses API's vocabulary as this decoder reads it (docs/protocols/provider-events.md):
  * part types, the text and tool-input streams, and the item and event families.
  */
 
-export const PART_TYPES: Readonly<Record<string, { envelopeType: string; channel: ContentChannel }>> = {
-  output_text: { envelopeType: 'text', channel: 'output_text' },
-  refusal: { envelopeType: 'refusal', channel: 'refusal' },
-  reasoning_text: { envelopeType: 'thinking', channel: 'reasoning' },
-  summary_text: { envelopeType: 'reasoning_summary', channel: 'reasoning_summary' },
+export const PART_TYPES: Readonly<Record<string, { envelopeType: EnvelopeKind; channel: ContentChannel }>> = {
+  output_text: { envelopeType: KIND.text, channel: 'output_text' },
+  refusal: { envelopeType: KIND.refusal, channel: 'refusal' },
+  reasoning_text: { envelopeType: KIND.thinking, channel: 'reasoning' },
+  summary_text: { envelopeType: KIND.reasoning_summary, channel: 'reasoning_summary' },
 };
 
 /** Text streams: the delta event's prefix, the part type it streams into, and the unified delta kind. */

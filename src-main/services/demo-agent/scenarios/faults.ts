@@ -1,5 +1,6 @@
 import type { RuleId } from '../../../../src-shared/diagnostics/rules';
 import { serializeEnvelope } from '../../../../src-shared/envelope/budget';
+import { KIND } from '../../../../src-shared/envelope/vocabulary';
 import { htmlEscape } from '../../../../src-shared/dialects/legacy-xml/entities';
 import { xmlStreamEscape } from '../../../../src-shared/dialects/legacy-xml/escaping';
 import { dumpEvent } from '../api-dump';
@@ -54,7 +55,7 @@ function unescapeBreaks(json: string, breaks: 'LF' | 'CR'): string {
 function brokenTextDelta(agent: string, index: number, text: string, breaks: 'LF' | 'CR'): Step {
   const event: ApiEvent = { type: 'content_block_delta', index, delta: { type: 'text_delta', text } };
   return wire(`text delta with a raw ${breaks}`, {
-    json: () => `data: ${unescapeBreaks(serializeEnvelope({ type: 'text', agent, extras: {} }, false, text), breaks)}\n\n`,
+    json: () => `data: ${unescapeBreaks(serializeEnvelope({ type: KIND.text, agent, extras: {} }, false, text), breaks)}\n\n`,
     xml: () => `data: ${breaks === 'LF' ? text : xmlStreamEscape(text)}\n\n`,
     raw: () => `data: ${unescapeBreaks(modelDumpJson(dumpEvent(event)), breaks)}\n\n`,
   });
@@ -116,7 +117,7 @@ export const faultOversizeLine = singleAgentScenario(
     const step: ToolResultStep = { kind: 'tool_result', agent: agent.uuid, toolUseId: 'toolu_demo_logs', name: 'read_logs', content: logs, images: [] };
     agent.push(
       wire('unchunked 5 KB tool_result', {
-        json: () => sseEvent(serializeEnvelope({ type: 'tool_result', agent: agent.uuid, extras: { id: step.toolUseId, name: step.name } }, true, logs)),
+        json: () => sseEvent(serializeEnvelope({ type: KIND.tool_result, agent: agent.uuid, extras: { id: step.toolUseId, name: step.name } }, true, logs)),
         xml: () => sseEvent(xmlAgentItem(step, 'xml')),
         raw: () => sseEvent(xmlAgentItem(step, 'raw')),
       }),
@@ -140,7 +141,7 @@ export const faultMalformedJson = singleAgentScenario(
     const start = dumpEvent({ type: 'content_block_start', index, block: { type: 'tool_use', id, name: 'multiply', input: {} } });
     const delta = dumpEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json } });
     const stop = dumpEvent({ type: 'content_block_stop', index, block: { type: 'tool_use', id, name: 'multiply', input } });
-    const envelope: PyValue = { type: 'tool_call', agent: agent.uuid, final: true, delta: json, id, name: 'multiply' };
+    const envelope: PyValue = { type: KIND.tool_call, agent: agent.uuid, final: true, delta: json, id, name: 'multiply' };
     turn.inject(
       wire('tool call printed with Python repr', {
         json: () => sseEvent(pyRepr(envelope)),
@@ -165,7 +166,7 @@ function truncatedRun(id: string, mode: 'end' | 'drop'): Scenario['build'] {
     const half = (text: string): string => text.slice(0, Math.floor(text.length / 2));
     turn.inject(
       wire(`${id}: half an event`, {
-        json: () => half(sseEvent(serializeEnvelope({ type: 'text', agent: agent.uuid, extras: {} }, false, tail))),
+        json: () => half(sseEvent(serializeEnvelope({ type: KIND.text, agent: agent.uuid, extras: {} }, false, tail))),
         xml: () => half(sseEvent(tail)),
         raw: () => half(sseEvent(modelDumpJson(dumpEvent(event)))),
       }),

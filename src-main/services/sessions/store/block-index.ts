@@ -6,6 +6,7 @@ import type { EnvelopeTable } from './envelope-table';
 import type { LegState } from './leg-state';
 import type { PendingToolsState } from './session-store';
 import { preview, PREVIEW_CHARS, toBlockSummary } from './session-summary';
+import { KIND } from '../../../../src-shared/envelope/vocabulary';
 
 /**
  * The store's side of the reconstructor's blocks: which block each envelope belongs to, a
@@ -39,7 +40,7 @@ export class BlockIndex {
   /** A block opened or changed. */
   note(block: Block): void {
     // A block is new until it has a stamp (revisions start at 1).
-    if (this.stamps.get(block.id) === 0 && block.kind === 'awaiting_frontend_tools') this.awaiting.push(block.id);
+    if (this.stamps.get(block.id) === 0 && block.kind === KIND.awaiting_frontend_tools) this.awaiting.push(block.id);
     let mapped = this.mappedEnvelopes.get(block.id);
     for (; mapped < block.envelopes.length; mapped++) {
       const seq = block.envelopes[mapped] as number;
