@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { createManualClock, type ManualClock } from '../../replay/manual-clock';
+import { describe, expect, it } from 'vitest';
 import { LOOP_HOLD_MS } from './replay-player';
 import { envelopeEvent, useReplayHarness } from './replay-testing';
 import { waitFor } from '../service-testing';
@@ -9,29 +8,25 @@ import { waitFor } from '../service-testing';
 const t = useReplayHarness();
 
 describe('replay loop', () => {
-  let clock: ManualClock;
-  beforeEach(async () => {
-    clock = createManualClock();
-    await t.useService({ replayClock: clock });
-  });
+  t.useManualClock();
 
   it('starts over after a hold at the end, as a new generation, until the loop is turned off', async () => {
     const source = await t.openSettled(await t.evenRecording(3, 50));
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
     expect(await t.service.replayControl({ sessionId: id, action: { kind: 'loop', on: true } })).toMatchObject({ loop: true, loops: 0 });
     await t.service.replayControl({ sessionId: id, action: { kind: 'play' } });
-    await clock.advance(200);
+    await t.clock.advance(200);
     expect(t.states.at(-1)).toMatchObject({ finished: true, position: 3, loops: 0 });
-    await clock.advance(LOOP_HOLD_MS);
+    await t.clock.advance(LOOP_HOLD_MS);
     await waitFor(() => t.states.at(-1)?.loops === 1 && t.states.at(-1)?.playing, 'the second pass');
     expect((await t.summaryOf(id)).generation).toBe(1);
-    await clock.advance(200);
+    await t.clock.advance(200);
     expect(t.states.at(-1)).toMatchObject({ finished: true, position: 3, loops: 1 });
     expect(await t.previews(id)).toEqual(['e0', 'e1', 'e2']);
 
     // Off: the next end stays finished.
     await t.service.replayControl({ sessionId: id, action: { kind: 'loop', on: false } });
-    await clock.advance(LOOP_HOLD_MS * 3);
+    await t.clock.advance(LOOP_HOLD_MS * 3);
     expect(t.states.at(-1)).toMatchObject({ finished: true, loop: false, loops: 1 });
     expect((await t.summaryOf(id)).generation).toBe(1);
   });
@@ -41,9 +36,9 @@ describe('replay loop', () => {
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
     await t.service.replayControl({ sessionId: id, action: { kind: 'loop', on: true } });
     await t.service.replayControl({ sessionId: id, action: { kind: 'play' } });
-    await clock.advance(200);
+    await t.clock.advance(200);
     await t.service.replayControl({ sessionId: id, action: { kind: 'pause' } });
-    await clock.advance(LOOP_HOLD_MS * 2);
+    await t.clock.advance(LOOP_HOLD_MS * 2);
     expect(t.states.at(-1)).toMatchObject({ finished: true, loops: 0 });
   });
 
@@ -54,12 +49,12 @@ describe('replay loop', () => {
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
     await t.service.replayControl({ sessionId: id, action: { kind: 'loop', on: true } });
     await t.service.replayControl({ sessionId: id, action: { kind: 'play' } });
-    await clock.advance(1000);
+    await t.clock.advance(1000);
     expect(t.states.at(-1)).toMatchObject({ finished: true, loops: 0 });
-    await clock.advance(LOOP_HOLD_MS);
-    // The second pass starts once the rewind has run; the paced steps wait on the clock.
+    await t.clock.advance(LOOP_HOLD_MS);
+    // The second pass starts once the rewind has run; the paced steps wait on the t.clock.
     await waitFor(async () => {
-      await clock.advance(50);
+      await t.clock.advance(50);
       return t.states.at(-1)?.finished === true && t.states.at(-1)?.loops === 1;
     }, 'the second end');
     // The second pass played event by event from the start again.

@@ -1,7 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../testing/fixtures';
 import { startDemoAgent } from '../../demo-agent/index';
-import { createManualClock, type ManualClock } from '../../replay/manual-clock';
 import { UNTIMED_PACE } from './replay-player';
 import { useReplayHarness } from './replay-testing';
 import { settled, waitFor } from '../service-testing';
@@ -108,11 +107,7 @@ describe('replay announcements', () => {
 });
 
 describe('replay state events', () => {
-  let clock: ManualClock;
-  beforeEach(async () => {
-    clock = createManualClock();
-    await t.useService({ replayClock: clock });
-  });
+  t.useManualClock();
 
   it('regression: a replay started paused announced no state — it announces one at start', async () => {
     const source = await t.openSettled(await t.evenRecording(3, 50));
@@ -125,9 +120,9 @@ describe('replay state events', () => {
     const source = await t.openSettled(await t.evenRecording(10, 50));
     await t.service.startReplay({ sessionId: source, speed: 1 });
     const at: number[] = [];
-    t.service.onReplayState(() => at.push(clock.now()));
+    t.service.onReplayState(() => at.push(t.clock.now()));
     await waitFor(() => t.states.length > 0, 'the first state');
-    for (let t = 0; t < 700; t += 10) await clock.advance(10);
+    for (let ms = 0; ms < 700; ms += 10) await t.clock.advance(10);
     // Chunks arrive at 10, 60, 110, …, 460 ms; the end is announced at once.
     expect(t.states.map((s) => [s.position, s.playing, s.finished])).toEqual([
       [0, true, false],
@@ -159,11 +154,7 @@ describe('replay state events', () => {
 });
 
 describe('replay of a source without receive times', () => {
-  let clock: ManualClock;
-  beforeEach(async () => {
-    clock = createManualClock();
-    await t.useService({ replayClock: clock });
-  });
+  t.useManualClock();
 
   it('regression: a capture replayed at ×1 finished at once — it plays one event at a time at a pace the speed multiplies', async () => {
     const source = await t.openSettled(fixturePath('multi_agent.json.sse'));
@@ -171,28 +162,28 @@ describe('replay of a source without receive times', () => {
     await waitFor(() => t.states.length > 0, 'the first state');
     expect(t.states[0]).toMatchObject({ playing: true, pace: UNTIMED_PACE });
     // One event now, then one every 1000 / UNTIMED_PACE ms.
-    await clock.advance(1000);
+    await t.clock.advance(1000);
     expect((await t.summaryOf(id)).envelopes).toBe(UNTIMED_PACE + 1);
     expect(await t.service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 4 } })).toMatchObject({ playing: true, speed: 4 });
     const before = (await t.summaryOf(id)).envelopes;
-    await clock.advance(1000);
+    await t.clock.advance(1000);
     expect((await t.summaryOf(id)).envelopes - before).toBeGreaterThanOrEqual(4 * UNTIMED_PACE);
     expect((await t.summaryOf(id)).envelopes - before).toBeLessThanOrEqual(4 * UNTIMED_PACE + 1);
 
     // Pause holds the position; a step and a seek work from there; play goes on at the pace.
     const paused = await t.service.replayControl({ sessionId: id, action: { kind: 'pause' } });
     expect(paused.playing).toBe(false);
-    await clock.advance(1000);
+    await t.clock.advance(1000);
     expect((await t.summaryOf(id)).envelopes).toBe(paused.position);
     expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({ position: paused.position + 1, playing: false });
     expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 9 } })).toMatchObject({ position: 10, playing: false });
     await t.service.replayControl({ sessionId: id, action: { kind: 'play' } });
-    await clock.advance(1000);
+    await t.clock.advance(1000);
     expect((await t.summaryOf(id)).envelopes).toBe(10 + 4 * UNTIMED_PACE + 1);
 
     // "fast" still plays the rest at once.
     await t.service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 20, instant: true } });
-    await clock.advance(10);
+    await t.clock.advance(10);
     await waitFor(async () => (await t.summaryOf(id)).state === 'complete', 'the fast end');
     expect(t.states.at(-1)).toMatchObject({ position: 173, finished: true, playing: false });
   });

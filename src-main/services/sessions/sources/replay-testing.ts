@@ -5,6 +5,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { ReplayState, SessionSummary } from '../../../../src-shared/contract/payloads';
 import { SSE_HEADERS, startLoopbackServer, writeSlowly, type LoopbackServer } from '../../connection/loopback-testing';
 import type { DemoAgent } from '../../demo-agent/index';
+import { createManualClock, type ManualClock } from '../../replay/manual-clock';
 import { createDefaultSessionService } from '../../../hosts/default-service';
 import { recordEvents, settled, writeRecordingFile, type EventLog } from '../service-testing';
 import type { SessionService, SessionServiceDeps } from '../session-service';
@@ -26,8 +27,12 @@ export interface ReplayHarness {
   dir: string;
   server: LoopbackServer | undefined;
   agent: DemoAgent | undefined;
+  /** The replay clock tests of a `useManualClock` block advance by hand. */
+  clock: ManualClock;
   /** (Re)creates the service under test with these dependencies, recording its events. */
   useService(deps?: Omit<SessionServiceDeps, 'createRecorder' | 'openSource'>): Promise<void>;
+  /** In the enclosing describe block: each test's service replays on a manual clock, `clock`. */
+  useManualClock(): void;
   /** A live session of six one-event chunks, 60 ms apart. */
   recordedSession(): Promise<string>;
   /** A recording of `count` one-event chunks, the first 10 ms after the request, then every `gap` ms. */
@@ -48,6 +53,12 @@ export function useReplayHarness(): ReplayHarness {
       t.events = recordEvents(t.service);
       t.states = [];
       t.service.onReplayState((s) => t.states.push(s));
+    },
+    useManualClock() {
+      beforeEach(async () => {
+        t.clock = createManualClock();
+        await t.useService({ replayClock: t.clock });
+      });
     },
     async recordedSession() {
       t.server = await startLoopbackServer(async (_req, res) => {
