@@ -1,7 +1,10 @@
 import { writeFile } from 'node:fs/promises';
+import { afterEach } from 'vitest';
 import type { ErrorEvent, LiveStatus, SessionBatch, SessionSummary, TimelineRow } from '../../../src-shared/contract/payloads';
 import { expandColumns, type ColumnRow } from '../../../src-shared/testing/row-columns';
-import type { SessionService } from './session-service';
+import { readFixture } from '../../testing/fixtures';
+import { startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
+import { createSessionService, type SessionService, type SessionServiceDeps } from './session-service';
 
 /** Test support: records every event a session service fires, and waits for conditions. */
 export interface EventLog {
@@ -84,4 +87,42 @@ export async function writeRecordingFile(path: string, legs: readonly RecordingL
     lines.push({ type: 'end', leg: index, t: leg.chunks.at(-1)?.t ?? leg.startedAt, reason: 'done' });
   });
   await writeFile(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { flag: 'wx' });
+}
+
+/** A run that pauses on frontend tools (JSON format), its continuation, and the agent both name. */
+export const FRONTEND = readFixture('frontend_tools.json.sse');
+export const RESUME = readFixture('frontend_tools_resume.json.sse');
+export const AGENT = '55555555-5555-4555-8555-555555555555';
+
+/** Splits bytes into pieces of `size` (the last may be shorter). */
+export function pieces(bytes: Uint8Array, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+export interface LiveSetup {
+  server: LoopbackServer;
+  service: SessionService;
+  events: EventLog;
+}
+
+/**
+ * Test support for live-session tests: `setup` starts a loopback server with the handler and a
+ * session service (with these dependencies) recording its events; all are disposed after each test.
+ */
+export function useLiveSetup(): (handler: LoopbackHandler, deps?: SessionServiceDeps) => Promise<LiveSetup> {
+  let current: Partial<LiveSetup> = {};
+  afterEach(async () => {
+    current.events?.dispose();
+    await current.service?.dispose();
+    await current.server?.close();
+    current = {};
+  });
+  return async (handler, deps) => {
+    current.server = await startLoopbackServer(handler);
+    current.service = createSessionService(deps);
+    current.events = recordEvents(current.service);
+    return current as LiveSetup;
+  };
 }

@@ -51,36 +51,58 @@ export interface SessionServiceDeps {
   replayClock?: ReplayClock;
 }
 
-/** One open session: its store and what its source keeps beside it. */
-export interface Runtime {
+/**
+ * One open session: its store and what its source keeps beside it, grouped by the kind of session
+ * each part serves; the parts a kind does not use keep their empty values (null, false, undefined).
+ */
+export interface Runtime extends SessionCore, RunRequestParts, LiveParts, FileParts, ReplayParts {}
+
+/** Held by every session, whatever its source. */
+interface SessionCore {
   data: SessionStore;
   recorder: RecorderPort | null;
+  ledger: AnswerLedger;
+  actions: RecordedAction[];
+  closed: boolean;
+  /** Settles when the current leg has been fully ended (state published, recording updated): live and proxy legs. */
+  ending: Promise<void>;
+  /** The session's chunks are network chunks with receive times (live, recordings), not blocks of a file. */
+  networkChunks: boolean;
+  lastActivityAt: number;
+  startedAt: number;
+}
+
+/** The request a session's run was made with: live and proxy sessions, and the recordings and replays that carry one. */
+interface RunRequestParts {
   /** The run's request as sent (tool results and reconnects are derived from it). */
   run: RecordedRequest | null;
+  /** Hides the environment's secret values in every request and action the session shows or records. */
+  mask: (text: string) => string;
+}
+
+/** Live sessions: the request built to send, the leg streaming now, and reconnects. */
+interface LiveParts {
   runSpec: BuiltRequest | null;
   current: LiveLeg | null;
   /** `retry`: the last one the server sent; `failuresInARow`: attempts that got no bytes (for backoff). */
   reconnect: { attemptsLeft: number; timer: unknown; retry: number | null; failuresInARow: number } | null;
-  ledger: AnswerLedger;
-  actions: RecordedAction[];
-  loading: boolean;
-  closed: boolean;
-  /** Settles when the current leg has been fully ended (state published, recording updated). */
-  ending: Promise<void>;
-  /** For replay sessions: the player. */
-  replay: ReplaySession | null;
-  /** The session's chunks are network chunks with receive times (live, recordings), not blocks of a file. */
-  networkChunks: boolean;
-  /** A file session given the credentials to answer its pause against the live server (CLI answer). */
-  answerable: boolean;
-  lastActivityAt: number;
-  startedAt: number;
-  /** An upload's copy in the private upload folder: removed when the session closes. */
-  uploadPath?: string;
-  /** Hides the environment's secret values in every request and action the session shows or records. */
-  mask: (text: string) => string;
   /** The environment secret values the request was sent with: what `mask` hides, also in the bytes every leg receives. */
   secrets: LegSecrets;
+}
+
+/** File sessions (files, recordings, uploads). */
+interface FileParts {
+  loading: boolean;
+  /** A file session given the credentials to answer its pause against the live server (CLI answer). */
+  answerable: boolean;
+  /** An upload's copy in the private upload folder: removed when the session closes. */
+  uploadPath?: string;
+}
+
+/** Replay sessions. */
+interface ReplayParts {
+  /** The player. */
+  replay: ReplaySession | null;
 }
 
 export const unmasked = (text: string): string => text;
