@@ -4,7 +4,24 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'http', 'https', 'net', 'url', 'child_process', 'worker_threads', 'stream', 'crypto', 'events', 'util', 'zlib'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'http',
+  'https',
+  'net',
+  'url',
+  'child_process',
+  'worker_threads',
+  'stream',
+  'crypto',
+  'events',
+  'util',
+  'zlib',
+];
 
 const rendererPatterns = [
   { group: nodeBuiltins, message: 'The renderer is browser-only: no Node built-ins.' },
@@ -21,13 +38,22 @@ const layering = [
     files: ['src-shared/**/*.ts'],
     ignores: ['src-shared/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: nodeBuiltins, message: 'src-shared is pure TypeScript: no Node built-ins.' },
-          { group: ['electron', 'react', 'react-dom', 'react/*', 'monaco-editor', 'monaco-editor/*'], message: 'src-shared has no runtime-specific dependencies.' },
-          { group: ['**/src-main/**', '**/src-renderer/**', '../../src-main/*', '../../src-renderer/*'], message: 'src-shared imports nothing from src-main or src-renderer.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: nodeBuiltins, message: 'src-shared is pure TypeScript: no Node built-ins.' },
+            {
+              group: ['electron', 'react', 'react-dom', 'react/*', 'monaco-editor', 'monaco-editor/*'],
+              message: 'src-shared has no runtime-specific dependencies.',
+            },
+            {
+              group: ['**/src-main/**', '**/src-renderer/**', '../../src-main/*', '../../src-renderer/*'],
+              message: 'src-shared imports nothing from src-main or src-renderer.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -40,13 +66,22 @@ const layering = [
     files: ['src-renderer/model/**/*.ts'],
     ignores: ['src-renderer/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...rendererPatterns,
-          { group: ['../app/*', '**/src-renderer/app/**'], message: 'model/ is below app/: the composition root builds the model, never the reverse.' },
-          { group: ['../views/*', '**/src-renderer/views/**', 'react', 'react-dom', 'react/*'], message: 'model/ is framework-free and below the views.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...rendererPatterns,
+            {
+              group: ['../app/*', '**/src-renderer/app/**'],
+              message: 'model/ is below app/: the composition root builds the model, never the reverse.',
+            },
+            {
+              group: ['../views/*', '**/src-renderer/views/**', 'react', 'react-dom', 'react/*'],
+              message: 'model/ is framework-free and below the views.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -54,38 +89,61 @@ const layering = [
     files: ['src-renderer/views/**/*.ts', 'src-renderer/views/**/*.tsx'],
     ignores: ['src-renderer/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...rendererPatterns,
-          { group: ['**/bridge/*', '**/app/composition'], message: 'Views never hold the contract client: use app.commands(sessionId) or the app model.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...rendererPatterns,
+            {
+              group: ['**/bridge/*', '**/app/composition'],
+              message: 'Views never hold the contract client: use app.commands(sessionId) or the app model.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src-main/**/*.ts'],
     ignores: ['src-main/electron/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['electron'], message: 'Only src-main/electron imports electron; services stay plain Node.' },
-          { group: ['**/src-renderer/**'], message: 'src-main never imports src-renderer.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron'], message: 'Only src-main/electron imports electron; services stay plain Node.' },
+            { group: ['**/src-renderer/**'], message: 'src-main never imports src-renderer.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src-main/electron/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/src-renderer/**'], message: 'src-main never imports src-renderer.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['**/src-renderer/**'], message: 'src-main never imports src-renderer.' }],
+        },
+      ],
     },
   },
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'dist/', '.tsbuild/', 'test-results/', 'playwright-report/', 'bin/', 'scripts/*.mjs'] },
+  {
+    ignores: [
+      'node_modules/',
+      'out/',
+      'dist/',
+      '.tsbuild/',
+      'test-results/',
+      'playwright-report/',
+      'bin/',
+      'scripts/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -96,12 +154,18 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-restricted-syntax': ['error', {
-        selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-        message: 'Stream content is untrusted: never set raw HTML.',
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Stream content is untrusted: never set raw HTML.',
+        },
+      ],
     },
   },
   {
@@ -111,7 +175,15 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['src-main/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts', 'scripts/**/*.ts', '**/*.test.ts', '*.config.ts', '*.config.js'],
+    files: [
+      'src-main/**/*.ts',
+      'bench/**/*.ts',
+      'e2e/**/*.ts',
+      'scripts/**/*.ts',
+      '**/*.test.ts',
+      '*.config.ts',
+      '*.config.js',
+    ],
     languageOptions: { globals: { ...globals.node } },
   },
   {

@@ -37,11 +37,32 @@ export function run({ quick }: BenchOptions): BenchTable[] {
   const rows: (string | number)[][] = [];
   const notes: string[] = [];
   for (const c of cases) {
-    const r = alternate(() => runNode(c.args, c.env), () => runNode(['-e', '0']), 15);
-    rows.push([c.label, r.floorMs.toFixed(0), r.oursMs.toFixed(0), `${r.oursMinMs.toFixed(0)}–${r.oursMaxMs.toFixed(0)}`, `${r.ratio.toFixed(2)}x`]);
-    if (c.target) notes.push(`${c.label}: ${r.ratio.toFixed(2)}x bare node (target <= ${c.target}x: ${r.ratio <= c.target ? 'met' : 'MISSED'})`);
+    const r = alternate(
+      () => runNode(c.args, c.env),
+      () => runNode(['-e', '0']),
+      15,
+    );
+    rows.push([
+      c.label,
+      r.floorMs.toFixed(0),
+      r.oursMs.toFixed(0),
+      `${r.oursMinMs.toFixed(0)}–${r.oursMaxMs.toFixed(0)}`,
+      `${r.ratio.toFixed(2)}x`,
+    ]);
+    if (c.target)
+      notes.push(
+        `${c.label}: ${r.ratio.toFixed(2)}x bare node (target <= ${c.target}x: ${r.ratio <= c.target ? 'met' : 'MISSED'})`,
+      );
   }
-  return [{ title: 'CLI start-up, a new process per run (median of 15 alternating rounds)', columns: ['command', 'node -e 0 ms', 'ms', 'min–max ms', 'ratio'], rows, notes }, manyFiles(quick)];
+  return [
+    {
+      title: 'CLI start-up, a new process per run (median of 15 alternating rounds)',
+      columns: ['command', 'node -e 0 ms', 'ms', 'min–max ms', 'ratio'],
+      rows,
+      notes,
+    },
+    manyFiles(quick),
+  ];
 }
 
 /**
@@ -66,9 +87,13 @@ function manyFiles(quick: boolean): BenchTable {
       rounds,
     );
     rows.push([command.name, files.length, r.floorMs.toFixed(0), r.oursMs.toFixed(0), `${r.ratio.toFixed(1)}x`]);
-    notes.push(`${command.name}: one run is ${r.ratio.toFixed(1)}x faster (target >= 20x: ${r.ratio >= 20 ? 'met' : 'MISSED'})`);
+    notes.push(
+      `${command.name}: one run is ${r.ratio.toFixed(1)}x faster (target >= 20x: ${r.ratio >= 20 ? 'met' : 'MISSED'})`,
+    );
   }
-  notes.push('The difference is start-up per process, so it grows with the number of small files; what a one run adds per file is decoding it.');
+  notes.push(
+    'The difference is start-up per process, so it grows with the number of small files; what a one run adds per file is decoding it.',
+  );
   return {
     title: `${files.length} files: one run against one run per file (median of ${rounds} alternating rounds)`,
     columns: ['command', 'files', 'one run ms', 'one run per file ms', 'speed-up'],

@@ -58,8 +58,16 @@ function againstFloors(sizeMb: number, rounds: number): BenchTable {
         decode(chunks);
         linesFloor(chunks);
       }
-      const ours = alternate(() => decode(chunks), () => linesFloor(chunks), rounds);
-      const esp = alternate(() => eventsourceParserFloor(chunks), () => linesFloor(chunks), rounds);
+      const ours = alternate(
+        () => decode(chunks),
+        () => linesFloor(chunks),
+        rounds,
+      );
+      const esp = alternate(
+        () => eventsourceParserFloor(chunks),
+        () => linesFloor(chunks),
+        rounds,
+      );
       const ofFloor = 1 / ours.ratio;
       const target = TARGET_OF_FLOOR[format];
       rows.push([
@@ -73,14 +81,29 @@ function againstFloors(sizeMb: number, rounds: number): BenchTable {
         mbps(bytes.length, esp.oursMs).toFixed(1),
         ofFloor.toFixed(2),
       ]);
-      notes.push(`${format}/${profile}: ${ofFloor.toFixed(2)} of the floor (target >= ${target}: ${met(ofFloor >= target)})`);
+      notes.push(
+        `${format}/${profile}: ${ofFloor.toFixed(2)} of the floor (target >= ${target}: ${met(ofFloor >= target)})`,
+      );
     }
   }
   return {
     title: `Whole decoder against the floor, ${sizeMb} MB streams in 1 B–16 KB chunks (medians of ${rounds} alternating rounds after ${DECODER_WARM_UPS} warm-ups)`,
-    columns: ['format', 'profile', 'MB', 'envelopes', 'decoder MB/s', 'min–max', 'floor MB/s', 'eventsource-parser+JSON.parse MB/s', 'of floor'],
+    columns: [
+      'format',
+      'profile',
+      'MB',
+      'envelopes',
+      'decoder MB/s',
+      'min–max',
+      'floor MB/s',
+      'eventsource-parser+JSON.parse MB/s',
+      'of floor',
+    ],
     rows,
-    notes: [...notes, 'floor: line splitting + UTF-8 decoding + JSON.parse of each JSON data line (for XML items: splitting and decoding alone).'],
+    notes: [
+      ...notes,
+      'floor: line splitting + UTF-8 decoding + JSON.parse of each JSON data line (for XML items: splitting and decoding alone).',
+    ],
   };
 }
 
@@ -97,14 +120,25 @@ function linearity(smallMb: number, largeMb: number, rounds: number): BenchTable
     const large = networkChunks(repeatStream(smallStream, largeMb * MB));
     const smallBytes = small.reduce((n, c) => n + c.length, 0);
     const largeBytes = large.reduce((n, c) => n + c.length, 0);
-    const r = alternate(() => decode(large), () => decode(small), rounds);
+    const r = alternate(
+      () => decode(large),
+      () => decode(small),
+      rounds,
+    );
     const perMbSmall = r.floorMs / (smallBytes / MB);
     const perMbLarge = r.oursMs / (largeBytes / MB);
     const ratio = perMbLarge / perMbSmall;
     rows.push([format, perMbSmall.toFixed(1), perMbLarge.toFixed(1), `${ratio.toFixed(2)}x`]);
-    notes.push(`${format}: time per MB at ${largeMb} MB is ${ratio.toFixed(2)}x that at ${smallMb} MB (target <= ${LINEAR_TARGET}x: ${met(ratio <= LINEAR_TARGET)})`);
+    notes.push(
+      `${format}: time per MB at ${largeMb} MB is ${ratio.toFixed(2)}x that at ${smallMb} MB (target <= ${LINEAR_TARGET}x: ${met(ratio <= LINEAR_TARGET)})`,
+    );
   }
-  return { title: `Linear: time per MB at ${smallMb} MB and at ${largeMb} MB (medians of ${rounds} alternating rounds)`, columns: ['format', `ms/MB at ${smallMb} MB`, `ms/MB at ${largeMb} MB`, 'ratio'], rows, notes };
+  return {
+    title: `Linear: time per MB at ${smallMb} MB and at ${largeMb} MB (medians of ${rounds} alternating rounds)`,
+    columns: ['format', `ms/MB at ${smallMb} MB`, `ms/MB at ${largeMb} MB`, 'ratio'],
+    rows,
+    notes,
+  };
 }
 
 /** `stream` one copy after another, to at least `bytes` bytes (whole copies: every run in it ends). */
@@ -153,7 +187,11 @@ export function decodeKeeping(chunks: readonly Uint8Array[]): { session: Session
  * Memory kept by a finished session decoder for one format. A function of its own, so that
  * nothing of the previous format's measurement stays reachable from this one's frame.
  */
-async function retainedRow(gc: Gc, format: (typeof STREAM_FORMATS)[number], sizeMb: number): Promise<(string | number)[]> {
+async function retainedRow(
+  gc: Gc,
+  format: (typeof STREAM_FORMATS)[number],
+  sizeMb: number,
+): Promise<(string | number)[]> {
   const bytes = generateStream(format, sizeMb * MB);
   const chunks = networkChunks(bytes);
   // Only this format's input stays reachable while memory is measured.
@@ -162,14 +200,26 @@ async function retainedRow(gc: Gc, format: (typeof STREAM_FORMATS)[number], size
   const before = await settledMemory(gc);
   const { session, envelopes } = decodeKeeping(chunks);
   const kept = (await settledMemory(gc)) - before;
-  return [format, (bytes.length / MB).toFixed(1), (kept / MB).toFixed(1), (kept / bytes.length).toFixed(2), Math.round(kept / envelopes), session.blocks().length];
+  return [
+    format,
+    (bytes.length / MB).toFixed(1),
+    (kept / MB).toFixed(1),
+    (kept / bytes.length).toFixed(2),
+    Math.round(kept / envelopes),
+    session.blocks().length,
+  ];
 }
 
 /** Memory kept by a finished session decoder (its blocks, agents and statistics), the input aside. */
 async function retained(sizeMb: number): Promise<BenchTable> {
   const gc = (globalThis as { gc?: Gc }).gc;
   if (!gc) {
-    return { title: 'Retained memory', columns: ['format'], rows: [], notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'] };
+    return {
+      title: 'Retained memory',
+      columns: ['format'],
+      rows: [],
+      notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'],
+    };
   }
   const rows: (string | number)[][] = [];
   for (const format of STREAM_FORMATS) rows.push(await retainedRow(gc, format, sizeMb));
@@ -177,7 +227,9 @@ async function retained(sizeMb: number): Promise<BenchTable> {
     title: 'Memory kept by the finished decoder (heap + external + array buffers after GC, input excluded)',
     columns: ['format', 'input MB', 'kept MB', 'bytes kept per input byte', 'bytes per envelope', 'blocks'],
     rows,
-    notes: ['What is kept is the result: block contents, parsed JSON payloads (meta_init/meta_final histories) and per-block bookkeeping.'],
+    notes: [
+      'What is kept is the result: block contents, parsed JSON payloads (meta_init/meta_final histories) and per-block bookkeeping.',
+    ],
   };
 }
 

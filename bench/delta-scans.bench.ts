@@ -23,7 +23,10 @@ const MB = 1024 * 1024;
 /** The data of every event of a generated JSON envelope stream. */
 function eventsOf(profile: 'deltas' | 'mixed', sizeMb: number): string[] {
   const text = new TextDecoder().decode(generateStream('json', sizeMb * MB, profile));
-  return text.split('\n').filter((line) => line.startsWith('data: {')).map((line) => line.slice(6));
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => line.slice(6));
 }
 
 /** The measuring loop before the table: a chain of comparisons per character. */
@@ -35,7 +38,8 @@ function comparisonsLoop(text: string, out: TextMeasure): void {
     if (code < 0x80) {
       bytes++;
       if (code === 0x22 || code === 0x5c) extra += 1;
-      else if (code < 0x20) extra += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
+      else if (code < 0x20)
+        extra += code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 1 : 5;
     } else if (code < 0x800) bytes += 2;
     else if (code >= 0xd800 && code <= 0xdfff) {
       const next = text.charCodeAt(i + 1);
@@ -63,8 +67,11 @@ function nativeThenLoop(text: string, out: TextMeasure): void {
 /** Before: every backslash taken with the character after it as one escape, each \u looked at. */
 function walkEveryEscape(text: string): number {
   let lone = 0;
-  for (let i = text.indexOf('\\'); i !== -1; ) {
-    const code = text.charCodeAt(i + 1) === 0x75 && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) ? Number.parseInt(text.slice(i + 2, i + 6), 16) : -1;
+  for (let i = text.indexOf('\\'); i !== -1;) {
+    const code =
+      text.charCodeAt(i + 1) === 0x75 && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))
+        ? Number.parseInt(text.slice(i + 2, i + 6), 16)
+        : -1;
     if (code < 0xd800 || code > 0xdfff) {
       i = text.indexOf('\\', i + 2);
       continue;
@@ -100,26 +107,59 @@ export function run(options: BenchOptions): BenchTable[] {
     const deltas = events.map((data) => (JSON.parse(data) as { delta: string }).delta);
     const chars = deltas.reduce((n, d) => n + d.length, 0);
     const before = profile === 'mixed' ? nativeThenLoop : comparisonsLoop;
-    const m = alternate(() => total(deltas, (text, out) => measureText(text, out)), () => total(deltas, before), rounds);
-    if (m.ours !== m.floor) throw new Error(`measureText disagrees with the loop on ${profile}: ${m.ours} against ${m.floor}`);
-    measures.push([profile, deltas.length, chars, ((m.floorMs * 1e6) / chars).toFixed(2), ((m.oursMs * 1e6) / chars).toFixed(2), m.ratio.toFixed(2)]);
+    const m = alternate(
+      () => total(deltas, (text, out) => measureText(text, out)),
+      () => total(deltas, before),
+      rounds,
+    );
+    if (m.ours !== m.floor)
+      throw new Error(`measureText disagrees with the loop on ${profile}: ${m.ours} against ${m.floor}`);
+    measures.push([
+      profile,
+      deltas.length,
+      chars,
+      ((m.floorMs * 1e6) / chars).toFixed(2),
+      ((m.oursMs * 1e6) / chars).toFixed(2),
+      m.ratio.toFixed(2),
+    ]);
 
     const dataChars = events.reduce((n, d) => n + d.length, 0);
     const lone = (scan: (text: string) => number): number => events.reduce((n, data) => n + scan(data), 0);
-    const s = alternate(() => lone((data) => findLoneSurrogateEscapes(data).length), () => lone(walkEveryEscape), rounds);
-    if (s.ours !== s.floor) throw new Error(`findLoneSurrogateEscapes disagrees with the walk on ${profile}: ${s.ours} against ${s.floor}`);
-    scans.push([profile, events.length, dataChars, ((s.floorMs * 1e6) / dataChars).toFixed(2), ((s.oursMs * 1e6) / dataChars).toFixed(2), s.ratio.toFixed(2)]);
+    const s = alternate(
+      () => lone((data) => findLoneSurrogateEscapes(data).length),
+      () => lone(walkEveryEscape),
+      rounds,
+    );
+    if (s.ours !== s.floor)
+      throw new Error(`findLoneSurrogateEscapes disagrees with the walk on ${profile}: ${s.ours} against ${s.floor}`);
+    scans.push([
+      profile,
+      events.length,
+      dataChars,
+      ((s.floorMs * 1e6) / dataChars).toFixed(2),
+      ((s.oursMs * 1e6) / dataChars).toFixed(2),
+      s.ratio.toFixed(2),
+    ]);
   }
   return [
     {
       title: `Measuring deltas (UTF-8 and JSON-escaped bytes), ${sizeMb} MB json streams (medians of ${rounds} alternating rounds)`,
       columns: ['profile', 'deltas', 'characters', 'before ns/char', 'measureText ns/char', 'time of before'],
       rows: measures,
-      notes: ['before: deltas profile, a comparison chain per character; mixed profile, the same for short text and the native encoder plus the loop for text over 256 units.'],
+      notes: [
+        'before: deltas profile, a comparison chain per character; mixed profile, the same for short text and the native encoder plus the loop for text over 256 units.',
+      ],
     },
     {
       title: `Unpaired surrogate escapes in each event's data, ${sizeMb} MB json streams (medians of ${rounds} alternating rounds)`,
-      columns: ['profile', 'events', 'characters', 'before ns/char', 'findLoneSurrogateEscapes ns/char', 'time of before'],
+      columns: [
+        'profile',
+        'events',
+        'characters',
+        'before ns/char',
+        'findLoneSurrogateEscapes ns/char',
+        'time of before',
+      ],
       rows: scans,
       notes: ['before: a walk over every escape of the data (each backslash with the character after it).'],
     },

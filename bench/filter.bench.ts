@@ -25,7 +25,12 @@ const EXPRESSIONS = [
 ];
 
 function loadSession(bytes: Uint8Array): SessionStore {
-  const data = createSessionStore({ id: 'bench', title: 'bench', source: { kind: 'live', method: 'POST', url: 'http://127.0.0.1/agent/run' }, createdAt: 0 });
+  const data = createSessionStore({
+    id: 'bench',
+    title: 'bench',
+    source: { kind: 'live', method: 'POST', url: 'http://127.0.0.1/agent/run' },
+    createdAt: 0,
+  });
   const leg = data.openLeg('run', null, 0).index;
   let t = 0;
   for (const chunk of networkChunks(bytes)) data.push(leg, chunk, t++);
@@ -48,8 +53,19 @@ export function run(options: BenchOptions): BenchTable[] {
   const envelopes = data.envelopeCount;
   const rows = EXPRESSIONS.map((expression) => {
     const tree = parseFilter(expression);
-    const timed = alternate(() => data.filter(tree, 1_000_000).seqs.length, () => readAll(data), rounds);
-    return [expression, timed.ours, (envelopes / (timed.oursMs / 1000) / 1e6).toFixed(2), timed.oursMs.toFixed(0), (envelopes / (timed.floorMs / 1000) / 1e6).toFixed(2), timed.ratio.toFixed(2)];
+    const timed = alternate(
+      () => data.filter(tree, 1_000_000).seqs.length,
+      () => readAll(data),
+      rounds,
+    );
+    return [
+      expression,
+      timed.ours,
+      (envelopes / (timed.oursMs / 1000) / 1e6).toFixed(2),
+      timed.oursMs.toFixed(0),
+      (envelopes / (timed.floorMs / 1000) / 1e6).toFixed(2),
+      timed.ratio.toFixed(2),
+    ];
   });
   return [
     {

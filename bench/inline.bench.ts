@@ -31,7 +31,9 @@ const JSON_MODE: InlineOptions = { ...DEFAULT_INLINE_OPTIONS, mode: 'json' };
 
 /** Each kind of text, and the mode it is read in (the default, auto, unless said). */
 const KINDS: Record<string, { unit: string; options?: InlineOptions }> = {
-  prose: { unit: 'The agent explains its plan in plain sentences, with numbers like 42 and a list:\n- first\n- second\n' },
+  prose: {
+    unit: 'The agent explains its plan in plain sentences, with numbers like 42 and a list:\n- first\n- second\n',
+  },
   protocol: {
     unit:
       '<thinking>Search the code for the login flow.</thinking>\n<search>\n  <query>login &amp; session</query>\n  <path>./src</path>\n</search>\n' +
@@ -42,7 +44,10 @@ const KINDS: Record<string, { unit: string; options?: InlineOptions }> = {
     unit: 'Checking. {"name": "get_weather", "arguments": {"city": "Paris", "q": "} {"}}\n<tool_call>\n{"name": "s", "args": {"n": [1, 2.5e3]}}\n</tool_call>\n',
     options: JSON_MODE,
   },
-  'json, no calls (json mode)': { unit: 'A config {"name": "app", "version": "1.0", "deps": {"a": [1, 2, true]}} and [1, 2] {x} `y` ', options: JSON_MODE },
+  'json, no calls (json mode)': {
+    unit: 'A config {"name": "app", "version": "1.0", "deps": {"a": [1, 2, true]}} and [1, 2] {x} `y` ',
+    options: JSON_MODE,
+  },
 };
 
 function textOf(unit: string, chars: number): string {
@@ -78,7 +83,8 @@ function copy(pieces: readonly string[]): number {
 /** A JSON-envelope stream of one text block in `deltas` deltas of ~12 characters, then [DONE]. */
 function longTextStream(deltas: number): Uint8Array {
   const events: string[] = [];
-  for (let i = 0; i < deltas; i++) events.push(`data: {"type":"text","agent":"a","final":false,"delta":"word ${i % 1000} <b> "}\n\n`);
+  for (let i = 0; i < deltas; i++)
+    events.push(`data: {"type":"text","agent":"a","final":false,"delta":"word ${i % 1000} <b> "}\n\n`);
   events.push('data: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n');
   return new TextEncoder().encode(events.join(''));
 }
@@ -140,7 +146,11 @@ function shareOfDecoding(sizeMb: number, rounds: number): BenchTable {
   for (const format of STREAM_FORMATS) {
     for (const profile of ['deltas', 'mixed'] as const satisfies readonly StreamProfile[]) {
       const chunks = networkChunks(generateStream(format, sizeMb * MB, profile));
-      const [on, off] = fastestCpu(() => decodeChunks(chunks, DEFAULT_INLINE_OPTIONS), () => decodeChunks(chunks, INLINE_OFF), rounds);
+      const [on, off] = fastestCpu(
+        () => decodeChunks(chunks, DEFAULT_INLINE_OPTIONS),
+        () => decodeChunks(chunks, INLINE_OFF),
+        rounds,
+      );
       rows.push([format, profile, on.toFixed(0), off.toFixed(0), `${((1 - off / on) * 100).toFixed(0)} %`]);
     }
   }
@@ -148,7 +158,9 @@ function shareOfDecoding(sizeMb: number, rounds: number): BenchTable {
     title: `The inline stage's share of decoding the decode benchmark's ${sizeMb} MB streams (CPU time, fastest of ${rounds} alternating rounds)`,
     columns: ['format', 'profile', 'CPU ms, inline auto', 'CPU ms, inline off', 'share (1 − off/on)'],
     rows,
-    notes: ['Only text blocks are parsed; with the stage off they still pass through it (as one text segment each). A few % either way is noise.'],
+    notes: [
+      'Only text blocks are parsed; with the stage off they still pass through it (as one text segment each). A few % either way is noise.',
+    ],
   };
 }
 
@@ -163,12 +175,26 @@ export function run({ quick }: BenchOptions): BenchTable[] {
     const whole = time(() => parse([text], options));
     const floor = time(() => copy(deltas));
     const linear = fed / time(() => parse(small, options));
-    rows.push([kind, (mb / (fed / 1000)).toFixed(1), (mb / (whole / 1000)).toFixed(1), (fed / floor).toFixed(1), linear.toFixed(2), parse([text], options)]);
+    rows.push([
+      kind,
+      (mb / (fed / 1000)).toFixed(1),
+      (mb / (whole / 1000)).toFixed(1),
+      (fed / floor).toFixed(1),
+      linear.toFixed(2),
+      parse([text], options),
+    ]);
   }
   return [
     {
       title: 'Inline parser over text blocks (~8 M characters each)',
-      columns: ['text', 'MB/s in 16-char deltas', 'MB/s whole', '× copying the deltas', '8M vs 2M (linear ≈ 4)', 'segments'],
+      columns: [
+        'text',
+        'MB/s in 16-char deltas',
+        'MB/s whole',
+        '× copying the deltas',
+        '8M vs 2M (linear ≈ 4)',
+        'segments',
+      ],
       rows,
       notes: [
         'MB = million UTF-16 characters. The stage adds this to decoding only for text blocks; a text block streams at most a few kB/s live.',

@@ -19,8 +19,18 @@ import type { BenchOptions, BenchTable } from './run';
 const INDEX_TARGET = 24;
 
 async function live(service: SessionService, url: string, seconds: number): Promise<SessionSummary> {
-  const body = JSON.stringify({ user_prompt: 'live-memory bench', scenario: 'firehose', rate: 1_000_000, duration: seconds });
-  const { id } = await service.connect({ url: `${url}/agent/run`, method: 'POST', headers: [], body: { kind: 'json', text: body } });
+  const body = JSON.stringify({
+    user_prompt: 'live-memory bench',
+    scenario: 'firehose',
+    rate: 1_000_000,
+    duration: seconds,
+  });
+  const { id } = await service.connect({
+    url: `${url}/agent/run`,
+    method: 'POST',
+    headers: [],
+    body: { kind: 'json', text: body },
+  });
   for (;;) {
     const { summary } = await service.getSession({ sessionId: id });
     if (summary.state !== 'connecting' && summary.state !== 'streaming') return summary;
@@ -34,11 +44,25 @@ async function live(service: SessionService, url: string, seconds: number): Prom
  * client received them, fed to a session store as a live leg does.
  */
 async function liveIndex(url: string, seconds: number): Promise<(string | number)[]> {
-  const body = JSON.stringify({ user_prompt: 'live-memory bench', scenario: 'firehose', rate: 1_000_000, duration: seconds });
-  const response = await fetch(`${url}/agent/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const body = JSON.stringify({
+    user_prompt: 'live-memory bench',
+    scenario: 'firehose',
+    rate: 1_000_000,
+    duration: seconds,
+  });
+  const response = await fetch(`${url}/agent/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const chunks: { bytes: Uint8Array; receivedAt: number }[] = [];
   for await (const bytes of response.body as AsyncIterable<Uint8Array>) chunks.push({ bytes, receivedAt: Date.now() });
-  const data = createSessionStore({ id: 'bench', title: 'bench', source: { kind: 'live', method: 'POST', url }, createdAt: 0 });
+  const data = createSessionStore({
+    id: 'bench',
+    title: 'bench',
+    source: { kind: 'live', method: 'POST', url },
+    createdAt: 0,
+  });
   const leg = data.openLeg('run', null, 0).index;
   chunks.forEach(({ bytes, receivedAt }, i) => {
     data.push(leg, bytes, receivedAt);
@@ -49,7 +73,13 @@ async function liveIndex(url: string, seconds: number): Promise<(string | number
     return ((envelopes + frames) / data.envelopeCount).toFixed(1);
   };
   const streaming = data.indexBytes();
-  const row = [data.envelopeCount, data.legs[0]?.frames.count ?? 0, (streaming.envelopes / data.envelopeCount).toFixed(1), (streaming.frames / data.envelopeCount).toFixed(1), perEnvelope()];
+  const row = [
+    data.envelopeCount,
+    data.legs[0]?.frames.count ?? 0,
+    (streaming.envelopes / data.envelopeCount).toFixed(1),
+    (streaming.frames / data.envelopeCount).toFixed(1),
+    perEnvelope(),
+  ];
   data.endLeg(leg, { reason: 'complete' });
   data.finish();
   row.push(perEnvelope());
@@ -60,7 +90,15 @@ async function liveIndex(url: string, seconds: number): Promise<(string | number
 export async function run(options: BenchOptions): Promise<BenchTable[]> {
   const gc = (globalThis as { gc?: Gc }).gc;
   const title = 'Memory a live session keeps (session service + demo agent firehose, in process)';
-  if (!gc) return [{ title, columns: ['envelopes'], rows: [], notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'] }];
+  if (!gc)
+    return [
+      {
+        title,
+        columns: ['envelopes'],
+        rows: [],
+        notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'],
+      },
+    ];
   const demo = await startDemoAgent();
   const service = createDefaultSessionService();
   // The host forwards every batch; here they are taken and dropped.
@@ -77,20 +115,48 @@ export async function run(options: BenchOptions): Promise<BenchTable[]> {
       const summary = await live(service, demo.url, seconds);
       const ms = performance.now() - started;
       const kept = (await settledMemory(gc)) - before;
-      rows.push([summary.envelopes, summary.blocks ?? 0, `${summary.state}, ${summary.end?.label ?? '-'}`, Math.round((summary.envelopes * 1000) / ms), (kept / 1e6).toFixed(1), Math.round(kept / summary.envelopes), load.toFixed(1)]);
+      rows.push([
+        summary.envelopes,
+        summary.blocks ?? 0,
+        `${summary.state}, ${summary.end?.label ?? '-'}`,
+        Math.round((summary.envelopes * 1000) / ms),
+        (kept / 1e6).toFixed(1),
+        Math.round(kept / summary.envelopes),
+        load.toFixed(1),
+      ]);
     }
     return [
       {
         title,
-        columns: ['envelopes', 'blocks', 'session', 'envelopes/s decoded', 'kept MB', 'kept B/envelope', 'load average'],
+        columns: [
+          'envelopes',
+          'blocks',
+          'session',
+          'envelopes/s decoded',
+          'kept MB',
+          'kept B/envelope',
+          'load average',
+        ],
         rows,
-        notes: [`Each session stays open while the next runs, as in the app; kept is what the session added. Budget: the index (≤ ${INDEX_TARGET} B per envelope, below) plus bounded state; the rest is per block (the block with its envelope list) and per finding.`],
+        notes: [
+          `Each session stays open while the next runs, as in the app; kept is what the session added. Budget: the index (≤ ${INDEX_TARGET} B per envelope, below) plus bounded state; the rest is per block (the block with its envelope list) and per finding.`,
+        ],
       },
       {
         title: 'The index of a live session (the firehose as a client received it, into a session store)',
-        columns: ['envelopes', 'frames', 'envelope index B/envelope', 'frame index B/envelope', 'index B/envelope, streaming', 'index B/envelope, ended'],
+        columns: [
+          'envelopes',
+          'frames',
+          'envelope index B/envelope',
+          'frame index B/envelope',
+          'index B/envelope, streaming',
+          'index B/envelope, ended',
+        ],
         rows: indexRows,
-        notes: indexRows.map((r) => `${r[0]} envelopes: ${r[4]} B per envelope while streaming (target <= ${INDEX_TARGET}: ${Number(r[4]) <= INDEX_TARGET ? 'met' : 'MISSED'})`),
+        notes: indexRows.map(
+          (r) =>
+            `${r[0]} envelopes: ${r[4]} B per envelope while streaming (target <= ${INDEX_TARGET}: ${Number(r[4]) <= INDEX_TARGET ? 'met' : 'MISSED'})`,
+        ),
       },
     ];
   } finally {

@@ -42,7 +42,7 @@ function floor(path: string): number {
     const block = new Uint8Array(FLOOR_BLOCK);
     let offsets = new Uint32Array(1 << 16);
     let count = 0;
-    for (let position = 0; position < size; ) {
+    for (let position = 0; position < size;) {
       const read = readSync(fd, block, 0, FLOOR_BLOCK, position);
       if (read === 0) break;
       const bytes = block.subarray(0, read);
@@ -86,11 +86,25 @@ async function open(path: string): Promise<ProbeResult> {
   const floorStart = performance.now();
   const floorCpuStart = cpuNow();
   floor(path);
-  return { firstRowsMs, indexedMs, cpuMs, peakRss: rss, envelopes: summary.envelopes, bytes: summary.bytes, state: summary.state, floorMs: performance.now() - floorStart, floorCpuMs: cpuNow() - floorCpuStart };
+  return {
+    firstRowsMs,
+    indexedMs,
+    cpuMs,
+    peakRss: rss,
+    envelopes: summary.envelopes,
+    bytes: summary.bytes,
+    state: summary.state,
+    floorMs: performance.now() - floorStart,
+    floorCpuMs: cpuNow() - floorCpuStart,
+  };
 }
 
 /** CPU time of `run` over the recording's stream, generated before the clock starts. */
-function timed(bytes: number, part: Uint8Array[], run: (chunks: Iterable<Uint8Array>) => number): { cpuMs: number; envelopes: number } {
+function timed(
+  bytes: number,
+  part: Uint8Array[],
+  run: (chunks: Iterable<Uint8Array>) => number,
+): { cpuMs: number; envelopes: number } {
   const start = cpuNow();
   const envelopes = run(recordedStream(bytes, part));
   return { cpuMs: cpuNow() - start, envelopes };
@@ -111,7 +125,11 @@ function decode(bytes: number): DecodeResult {
     data.dispose();
     return data.envelopeCount;
   });
-  return { decoderCpuMs: decoder.cpuMs, sessionCpuMs: session.cpuMs, envelopes: session.envelopes === decoder.envelopes ? session.envelopes : -1 };
+  return {
+    decoderCpuMs: decoder.cpuMs,
+    sessionCpuMs: session.cpuMs,
+    envelopes: session.envelopes === decoder.envelopes ? session.envelopes : -1,
+  };
 }
 
 const args = process.argv.slice(2);

@@ -35,7 +35,11 @@ export async function stopTaskTrace(browser: Browser): Promise<PageTask[]> {
   const buffer = await browser.stopTracing();
   const parsed = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
-  const mainThreads = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const mainThreads = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   const byThread = new Map<string, PageTask[]>();
   for (const e of events) {
     const thread = `${e.pid}:${e.tid}`;

@@ -22,7 +22,11 @@ const STAGES: readonly [stage: string, test: (url: string, name: string) => bool
   ['framing (sse)', (url) => url.includes('/src-shared/sse/')],
   ['statistics', (url) => url.includes('/src-shared/diagnostics/chunk-stats') || url.includes('/budget.')],
   ['in-text stage (inline)', (url) => url.includes('/src-shared/inline/')],
-  ['dialect decoding + validation', (url) => url.includes('/src-shared/dialects/') || url.includes('/src-shared/json/') || url.includes('/src-shared/python/')],
+  [
+    'dialect decoding + validation',
+    (url) =>
+      url.includes('/src-shared/dialects/') || url.includes('/src-shared/json/') || url.includes('/src-shared/python/'),
+  ],
   ['reconstruction', (url) => url.includes('/src-shared/reconstruct/')],
   ['diagnostics', (url) => url.includes('/src-shared/diagnostics/')],
   ['pipeline + store', (url) => url.includes('/src-shared/pipeline/') || url.includes('/src-shared/bytes/')],
@@ -45,7 +49,8 @@ function stagesOf(nodes: readonly Profiler.ProfileNode[]): Map<number, string> {
   for (const node of nodes) {
     let stage: string | undefined;
     // Walks up the call tree (a loop, not recursion): built-ins take their caller's stage.
-    for (let at: Profiler.ProfileNode | undefined = node; at && stage === undefined; at = parent.get(at.id)) stage = ownStage(at);
+    for (let at: Profiler.ProfileNode | undefined = node; at && stage === undefined; at = parent.get(at.id))
+      stage = ownStage(at);
     out.set(node.id, stage ?? 'other');
   }
   return out;

@@ -16,22 +16,39 @@ import { alternate } from './timing';
 const MB = 1024 * 1024;
 const WORDS = ['the ', 'stream ', 'inspector ', 'décode ', 'chaque ', 'événement ', '— ', '数据 ', 'ok, ', '"quoted" '];
 
-const sse = (type: string, data: Record<string, unknown>): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const sse = (type: string, data: Record<string, unknown>): string =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
 /** An Anthropic Messages stream of about `bytes`: text blocks of 50 deltas alternating with tool_use blocks. */
 function anthropicStream(bytes: number): Uint8Array {
-  const out: string[] = [sse('message_start', { message: { id: 'msg_bench', model: 'bench', usage: { input_tokens: 10 } } })];
+  const out: string[] = [
+    sse('message_start', { message: { id: 'msg_bench', model: 'bench', usage: { input_tokens: 10 } } }),
+  ];
   let size = 0;
   for (let index = 0; size < bytes; index += 2) {
     out.push(sse('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-    for (let i = 0; i < 50; i++) out.push(sse('content_block_delta', { index, delta: { type: 'text_delta', text: WORDS[(index + i) % WORDS.length] } }));
+    for (let i = 0; i < 50; i++)
+      out.push(
+        sse('content_block_delta', { index, delta: { type: 'text_delta', text: WORDS[(index + i) % WORDS.length] } }),
+      );
     out.push(sse('content_block_stop', { index }));
-    out.push(sse('content_block_start', { index: index + 1, content_block: { type: 'tool_use', id: `toolu_${index}`, name: 'f', input: {} } }));
-    out.push(sse('content_block_delta', { index: index + 1, delta: { type: 'input_json_delta', partial_json: '{"q": "' } }), sse('content_block_delta', { index: index + 1, delta: { type: 'input_json_delta', partial_json: `${index}"}` } }));
+    out.push(
+      sse('content_block_start', {
+        index: index + 1,
+        content_block: { type: 'tool_use', id: `toolu_${index}`, name: 'f', input: {} },
+      }),
+    );
+    out.push(
+      sse('content_block_delta', { index: index + 1, delta: { type: 'input_json_delta', partial_json: '{"q": "' } }),
+      sse('content_block_delta', { index: index + 1, delta: { type: 'input_json_delta', partial_json: `${index}"}` } }),
+    );
     out.push(sse('content_block_stop', { index: index + 1 }));
     size += out.slice(-56).reduce((n, s) => n + s.length, 0);
   }
-  out.push(sse('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1000 } }), sse('message_stop', {}));
+  out.push(
+    sse('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1000 } }),
+    sse('message_stop', {}),
+  );
   return encodeUtf8(out.join(''));
 }
 
@@ -39,25 +56,36 @@ function anthropicStream(bytes: number): Uint8Array {
 function openAiStream(bytes: number): Uint8Array {
   const out: string[] = [];
   let seq = 0;
-  const add = (type: string, data: Record<string, unknown>): void => void out.push(sse(type, { ...data, sequence_number: seq++ }));
+  const add = (type: string, data: Record<string, unknown>): void =>
+    void out.push(sse(type, { ...data, sequence_number: seq++ }));
   add('response.created', { response: { id: 'resp_bench', status: 'in_progress', model: 'bench' } });
   let size = 0;
   for (let output = 0; size < bytes; output += 2) {
     const start = out.length;
     const ids = { item_id: `msg_${output}`, output_index: output, content_index: 0 };
-    add('response.output_item.added', { output_index: output, item: { id: `msg_${output}`, type: 'message', content: [] } });
+    add('response.output_item.added', {
+      output_index: output,
+      item: { id: `msg_${output}`, type: 'message', content: [] },
+    });
     add('response.content_part.added', { ...ids, part: { type: 'output_text', text: '' } });
-    for (let i = 0; i < 50; i++) add('response.output_text.delta', { ...ids, delta: WORDS[(output + i) % WORDS.length] });
+    for (let i = 0; i < 50; i++)
+      add('response.output_text.delta', { ...ids, delta: WORDS[(output + i) % WORDS.length] });
     add('response.output_text.done', { ...ids, text: '' });
     add('response.content_part.done', { ...ids, part: { type: 'output_text' } });
     add('response.output_item.done', { output_index: output, item: { id: `msg_${output}`, type: 'message' } });
     const call = { id: `fc_${output}`, type: 'function_call', call_id: `call_${output}`, name: 'f', arguments: '' };
     add('response.output_item.added', { output_index: output + 1, item: call });
-    add('response.function_call_arguments.delta', { item_id: call.id, output_index: output + 1, delta: `{"q":"${output}"}` });
+    add('response.function_call_arguments.delta', {
+      item_id: call.id,
+      output_index: output + 1,
+      delta: `{"q":"${output}"}`,
+    });
     add('response.output_item.done', { output_index: output + 1, item: { ...call, arguments: `{"q":"${output}"}` } });
     size += out.slice(start).reduce((n, s) => n + s.length, 0);
   }
-  add('response.completed', { response: { id: 'resp_bench', status: 'completed', usage: { input_tokens: 10, output_tokens: 1000 } } });
+  add('response.completed', {
+    response: { id: 'resp_bench', status: 'completed', usage: { input_tokens: 10, output_tokens: 1000 } },
+  });
   return encodeUtf8(out.join(''));
 }
 
@@ -80,12 +108,25 @@ export function run({ quick }: BenchOptions): BenchTable[] {
       // optimise, and its compiler threads' CPU time would count in the first rounds (the floor
       // is a few lines, optimised at once). The figure is the decoder's steady throughput.
       for (let i = 0; i < WARM_UP_RUNS; i++) decode(chunks);
-      const timed = alternate(() => decode(chunks), () => linesFloor(chunks), rounds);
+      const timed = alternate(
+        () => decode(chunks),
+        () => linesFloor(chunks),
+        rounds,
+      );
       perMb.push(timed.oursMs / (bytes.length / MB));
-      rows.push([dialect, (bytes.length / MB).toFixed(1), timed.ours, (bytes.length / MB / (timed.oursMs / 1000)).toFixed(1), (bytes.length / MB / (timed.floorMs / 1000)).toFixed(1), (1 / timed.ratio).toFixed(2)]);
+      rows.push([
+        dialect,
+        (bytes.length / MB).toFixed(1),
+        timed.ours,
+        (bytes.length / MB / (timed.oursMs / 1000)).toFixed(1),
+        (bytes.length / MB / (timed.floorMs / 1000)).toFixed(1),
+        (1 / timed.ratio).toFixed(2),
+      ]);
     }
     const growth = (perMb[1] ?? 0) / (perMb[0] ?? 1);
-    notes.push(`${dialect}: time per MB at ${large} MB is ${growth.toFixed(2)}x that at ${small} MB (linear: within 1.2x: ${growth <= 1.2 ? 'met' : 'MISSED'})`);
+    notes.push(
+      `${dialect}: time per MB at ${large} MB is ${growth.toFixed(2)}x that at ${small} MB (linear: within 1.2x: ${growth <= 1.2 ? 'met' : 'MISSED'})`,
+    );
   }
   return [
     {

@@ -61,7 +61,9 @@ async function recordOnce(stream: Uint8Array, dir: string, name: string): Promis
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent/run`;
   const file = join(dir, `${name}.recording`);
   const start = performance.now();
-  const child = spawn(process.execPath, [BIN, 'record', url, '-o', file, '--json'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'record', url, '-o', file, '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
   let peak = 0;
@@ -90,12 +92,34 @@ export async function run({ quick }: BenchOptions): Promise<BenchTable[]> {
       const total = stream.length + DONE.length;
       clearStreamCache();
       const mb = total / 1e6;
-      rows.push([`${size / MIB} MiB`, (r.ms / 1000).toFixed(1), (mb / (r.ms / 1000)).toFixed(1), (r.peakRss / 1e6).toFixed(0), r.summary.envelopes, r.summary.findings.length, r.summary.end.label, r.onDisk === total && r.summary.bytes === total ? 'yes' : `NO (${r.onDisk} of ${total})`]);
-      if (size >= 1024 * MIB) notes.push(`1 GiB: peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB (target <= ${TARGET_RSS_MB} MB: ${r.peakRss / 1e6 <= TARGET_RSS_MB ? 'met' : 'MISSED'})`);
+      rows.push([
+        `${size / MIB} MiB`,
+        (r.ms / 1000).toFixed(1),
+        (mb / (r.ms / 1000)).toFixed(1),
+        (r.peakRss / 1e6).toFixed(0),
+        r.summary.envelopes,
+        r.summary.findings.length,
+        r.summary.end.label,
+        r.onDisk === total && r.summary.bytes === total ? 'yes' : `NO (${r.onDisk} of ${total})`,
+      ]);
+      if (size >= 1024 * MIB)
+        notes.push(
+          `1 GiB: peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB (target <= ${TARGET_RSS_MB} MB: ${r.peakRss / 1e6 <= TARGET_RSS_MB ? 'met' : 'MISSED'})`,
+        );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  if (quick) notes.push(`The ${TARGET_RSS_MB} MB target is for 1 GiB: run without --quick. Peak RSS should not grow with the size.`);
-  return [{ title: 'record of a live json stream (mixed profile) from a loopback server, bundle, one process per size', columns: ['stream', 's', 'MB/s', 'peak RSS MB', 'envelopes', 'rules found', 'end status', 'every byte on disk'], rows, notes }];
+  if (quick)
+    notes.push(
+      `The ${TARGET_RSS_MB} MB target is for 1 GiB: run without --quick. Peak RSS should not grow with the size.`,
+    );
+  return [
+    {
+      title: 'record of a live json stream (mixed profile) from a loopback server, bundle, one process per size',
+      columns: ['stream', 's', 'MB/s', 'peak RSS MB', 'envelopes', 'rules found', 'end status', 'every byte on disk'],
+      rows,
+      notes,
+    },
+  ];
 }

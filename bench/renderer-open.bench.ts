@@ -31,7 +31,8 @@ const LONG_TASK_BUDGET_MS = 50;
 const CHUNK = 64 * 1024;
 const FORMATS = ['json', 'xml'] as const;
 /** BENCH_RENDERER_DIR: another build of the renderer, to compare two in the same conditions. */
-const RENDERER_DIR = process.env['BENCH_RENDERER_DIR'] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'renderer');
+const RENDERER_DIR =
+  process.env['BENCH_RENDERER_DIR'] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'renderer');
 
 type Probe = { __rendererOpen: { settled(ms: number): Promise<void>; collect(): OpenProbeSamples } };
 
@@ -39,7 +40,12 @@ type Probe = { __rendererOpen: { settled(ms: number): Promise<void>; collect(): 
 async function writeRecording(path: string, format: (typeof FORMATS)[number], fileBytes: number): Promise<number> {
   const stream = fixtureStream(format, Math.round((fileBytes * 3) / 4));
   const recorder = await createRecorder(path, { tool: 'renderer-open bench' });
-  const leg = recorder.startLeg({ method: 'POST', url: 'http://127.0.0.1/agent/run', headers: [['content-type', 'application/json']], body: '{"user_prompt":"bench"}' });
+  const leg = recorder.startLeg({
+    method: 'POST',
+    url: 'http://127.0.0.1/agent/run',
+    headers: [['content-type', 'application/json']],
+    body: '{"user_prompt":"bench"}',
+  });
   recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
   const start = Date.now();
   for (let offset = 0, i = 0; offset < stream.length; offset += CHUNK, i++) {
@@ -55,7 +61,12 @@ async function measure(path: string, format: string, fileBytes: number): Promise
   // The browser host takes uploads up to 72 MB: a larger file is opened from the recent files.
   const recentFilesPath = `${path}.recent.json`;
   await writeFile(recentFilesPath, JSON.stringify([path]));
-  const app = await startWebApp({ rendererDir: RENDERER_DIR, demoAgent: false, sessionsInWorker: true, recentFilesPath });
+  const app = await startWebApp({
+    rendererDir: RENDERER_DIR,
+    demoAgent: false,
+    sessionsInWorker: true,
+    recentFilesPath,
+  });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS] });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -112,7 +123,8 @@ async function measure(path: string, format: string, fileBytes: number): Promise
 }
 
 export async function run(options: BenchOptions): Promise<BenchTable[]> {
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('out/renderer is missing: run `npx electron-vite build` first');
+  if (!existsSync(join(RENDERER_DIR, 'index.html')))
+    throw new Error('out/renderer is missing: run `npx electron-vite build` first');
   const fileBytes = (options.quick ? 10 : 100) * MB;
   const dir = await mkdtemp(join(tmpdir(), 'renderer-open-'));
   try {
@@ -125,13 +137,24 @@ export async function run(options: BenchOptions): Promise<BenchTable[]> {
     return [
       {
         title: `Opening a ${fileBytes / MB} MB recording in the app (browser host + chromium, chosen from the recent files)`,
-        columns: ['format', 'file', 'envelopes', 'first rows ms', 'loaded s', 'long tasks', `> ${LONG_TASK_BUDGET_MS} ms`, 'longest task ms', 'longest task CPU ms', 'budget'],
+        columns: [
+          'format',
+          'file',
+          'envelopes',
+          'first rows ms',
+          'loaded s',
+          'long tasks',
+          `> ${LONG_TASK_BUDGET_MS} ms`,
+          'longest task ms',
+          'longest task CPU ms',
+          'budget',
+        ],
         rows,
         notes: [
           `Budget: first rows ≤ ${FIRST_ROWS_BUDGET_MS} ms, loaded ≤ ${LOADED_BUDGET_MS / 1000} s, no long task over ${LONG_TASK_BUDGET_MS} ms.`,
           'First rows: from the click on the file to the first timeline row in the DOM. Loaded: to the state badge showing the session complete (main decoded every envelope, block and diagnostic). Both timed in the page.',
           `Long tasks: those of the page while the file loads (startup is over before the click). 1-min load average at the end: ${(loadavg()[0] ?? 0).toFixed(2)} (2 shared cores).`,
-          'Longest task CPU: the most thread time any task of the page took (Chromium trace, page-tasks.ts); on a loaded machine a task\'s wall time is mostly waiting for a core, its thread time is the page\'s own work.',
+          "Longest task CPU: the most thread time any task of the page took (Chromium trace, page-tasks.ts); on a loaded machine a task's wall time is mostly waiting for a core, its thread time is the page's own work.",
         ],
       },
     ];

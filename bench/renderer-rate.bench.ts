@@ -48,7 +48,8 @@ type Probe = {
   __rendererRate: { settled(ms: number): Promise<number[]>; arm(): void; streamEnded(): void; collect(): ProbeSamples };
 };
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 const round = (ms: number): number => Math.round(ms);
 const sortedCopy = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
 
@@ -71,7 +72,11 @@ async function receivedAt(client: Client, sessionId: string, seq: number): Promi
 }
 
 /** Arrival in main → painted, for each painted sample: main's receive time of the row, asked 16 at a time. */
-async function paintLatencies(client: Client, sessionId: string, paints: readonly [number, number][]): Promise<number[]> {
+async function paintLatencies(
+  client: Client,
+  sessionId: string,
+  paints: readonly [number, number][],
+): Promise<number[]> {
   const latencies: number[] = [];
   for (let i = 0; i < paints.length; i += 16) {
     const part = paints.slice(i, i + 16);
@@ -99,7 +104,10 @@ function hostMemory(): number {
   return process.memoryUsage().rss;
 }
 
-async function measure(rate: number, seconds: number): Promise<{ row: (string | number)[]; load: string; startup: string; end: string }> {
+async function measure(
+  rate: number,
+  seconds: number,
+): Promise<{ row: (string | number)[]; load: string; startup: string; end: string }> {
   const app = await startWebApp({ rendererDir: RENDERER_DIR, sessionsInWorker: true });
   const client = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(app.url)));
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS] });
@@ -122,7 +130,13 @@ async function measure(rate: number, seconds: number): Promise<{ row: (string | 
     const loadBefore = loadavg()[0] ?? 0;
     const started = Date.now();
     const body = JSON.stringify({ user_prompt: 'renderer-rate bench', scenario: 'firehose', rate, duration: seconds });
-    const { id } = await client.service.connect({ url: `${app.demoAgentUrl}/agent/run`, method: 'POST', headers: [], body: { kind: 'json', text: body }, title: `firehose ${rate}/s` });
+    const { id } = await client.service.connect({
+      url: `${app.demoAgentUrl}/agent/run`,
+      method: 'POST',
+      headers: [],
+      body: { kind: 'json', text: body },
+      title: `firehose ${rate}/s`,
+    });
     // Shown as the Connect view shows a session it started: selected, its timeline following.
     await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
     // Following the newest rows: whichever have arrived by then.
@@ -142,19 +156,23 @@ async function measure(rate: number, seconds: number): Promise<{ row: (string | 
     const last = await receivedAt(client, id, summary.envelopes - 1);
     const achieved = last > first ? ((summary.envelopes - 1) * 1000) / (last - first) : 0;
     const latencies = sortedCopy(await paintLatencies(client, id, samples.paints));
-    const tasks = sortedCopy(samples.longTasks.filter(([start]) => start >= started + GRACE_MS).map(([, duration]) => duration));
+    const tasks = sortedCopy(
+      samples.longTasks.filter(([start]) => start >= started + GRACE_MS).map(([, duration]) => duration),
+    );
     const maxTask = round(tasks.at(-1) ?? 0);
     // The trace's clock is not the wall clock: its first task is taken as the trace's start.
     const traceZero = traced[0]?.start ?? 0;
     const streamTasks = traced.filter((t) => traceStart + (t.start - traceZero) >= started + GRACE_MS);
     const maxTaskCpu = round(Math.max(0, ...streamTasks.map((t) => t.cpuMs)));
     const tracedSeconds = streamTasks.length > 0 ? (streamTasks.at(-1)!.start - streamTasks[0]!.start) / 1000 : 0;
-    const pageCpuPerSecond = tracedSeconds > 0 ? round(streamTasks.reduce((sum, t) => sum + t.cpuMs, 0) / tracedSeconds) : 0;
+    const pageCpuPerSecond =
+      tracedSeconds > 0 ? round(streamTasks.reduce((sum, t) => sum + t.cpuMs, 0) / tracedSeconds) : 0;
     const frameCpu = sortedCopy(streamTasks.filter((t) => t.cpuMs >= FRAME_TASK_MS).map((t) => t.cpuMs));
     const overBudget = tasks.filter((d) => d > LONG_TASK_BUDGET_MS).length;
     const p95 = percentile(latencies, 0.95);
     const met = allArrived && latencies.length > 0 && p95 <= PAINT_BUDGET_MS && overBudget === 0;
-    const perEnvelope = (bytes: number): string => (summary.envelopes > 0 ? (bytes / summary.envelopes).toFixed(0) : '-');
+    const perEnvelope = (bytes: number): string =>
+      summary.envelopes > 0 ? (bytes / summary.envelopes).toFixed(0) : '-';
     return {
       load: `${rate}/s: ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
       startup: `${startupTasks.length} long tasks, longest ${round(Math.max(0, ...startupTasks))} ms`,
@@ -193,7 +211,10 @@ async function demoAgentAlone(rate: number, seconds: number): Promise<string> {
   const demo = await startDemoAgent();
   try {
     const started = performance.now();
-    const response = await fetch(`${demo.url}/agent/run`, { method: 'POST', body: JSON.stringify({ user_prompt: 'renderer-rate bench', scenario: 'firehose', rate, duration: seconds }) });
+    const response = await fetch(`${demo.url}/agent/run`, {
+      method: 'POST',
+      body: JSON.stringify({ user_prompt: 'renderer-rate bench', scenario: 'firehose', rate, duration: seconds }),
+    });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let events = 0;
     let previous = 0;
@@ -214,14 +235,32 @@ async function demoAgentAlone(rate: number, seconds: number): Promise<string> {
 }
 
 export async function run(options: BenchOptions): Promise<BenchTable[]> {
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) throw new Error('out/renderer is missing: run `npx electron-vite build` first');
+  if (!existsSync(join(RENDERER_DIR, 'index.html')))
+    throw new Error('out/renderer is missing: run `npx electron-vite build` first');
   const seconds = options.quick ? 5 : 60;
   const result = await measure(RATE, seconds);
   const alone = await demoAgentAlone(RATE, options.quick ? 2 : 10);
   return [
     {
       title: `Live firehose: ${RATE.toLocaleString('en')} envelopes/s for ${seconds} s (browser host + chromium, timeline following)`,
-      columns: ['demo agent', 'session envelopes', 'arrival rate in main', 'paint samples', 'arrival→painted p50 ms', 'p95 ms', 'max ms', 'long tasks', `> ${LONG_TASK_BUDGET_MS} ms`, 'longest task ms', 'longest task CPU ms', 'row frame CPU p50 ms', 'page CPU ms/s', 'host RSS B/envelope', 'page heap B/envelope', 'budget'],
+      columns: [
+        'demo agent',
+        'session envelopes',
+        'arrival rate in main',
+        'paint samples',
+        'arrival→painted p50 ms',
+        'p95 ms',
+        'max ms',
+        'long tasks',
+        `> ${LONG_TASK_BUDGET_MS} ms`,
+        'longest task ms',
+        'longest task CPU ms',
+        'row frame CPU p50 ms',
+        'page CPU ms/s',
+        'host RSS B/envelope',
+        'page heap B/envelope',
+        'budget',
+      ],
       rows: [result.row],
       notes: [
         `Budget: every envelope in the session (its stream ended done: [DONE] decoded, nothing cut or left open), arrival in main → row painted ≤ ${PAINT_BUDGET_MS} ms at p95, no long task over ${LONG_TASK_BUDGET_MS} ms after the stream's first second.`,

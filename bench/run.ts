@@ -36,8 +36,15 @@ const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export function formatTable(table: BenchTable): string {
   const cells = [table.columns, ...table.rows.map((row) => row.map(String))];
   const widths = table.columns.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
-  const out = [`## ${table.title}`, '', line(cells[0] ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)];
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  const out = [
+    `## ${table.title}`,
+    '',
+    line(cells[0] ?? []),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.slice(1).map(line),
+  ];
   if (table.notes?.length) out.push('', ...table.notes);
   return `${out.join('\n')}\n`;
 }

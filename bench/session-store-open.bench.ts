@@ -30,7 +30,7 @@ export function streamPart(): Uint8Array[] {
 /** The stream a benchmark recording holds: `part` repeated, `bytes` long, without ever holding the whole stream in memory. */
 export function* recordedStream(bytes: number, part = streamPart()): Generator<Uint8Array> {
   const chunks = part;
-  for (let offset = 0; offset < bytes; ) {
+  for (let offset = 0; offset < bytes;) {
     for (const chunk of chunks) {
       if (offset >= bytes) return;
       yield chunk;
@@ -44,8 +44,24 @@ function writeRecording(path: string, bytes: number): number {
   const fd = openSync(path, 'w');
   const write = (text: string): void => void writeSync(fd, text);
   write(headerLine({ createdAt: new Date(0).toISOString(), t: 0, redacted: true, tool: 'bench' }));
-  write(recordLine({ type: 'leg', leg: 0, t: 0, request: { method: 'POST', url: 'http://127.0.0.1/bench', headers: [], body: null } }));
-  write(recordLine({ type: 'response', leg: 0, t: 0, status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] }));
+  write(
+    recordLine({
+      type: 'leg',
+      leg: 0,
+      t: 0,
+      request: { method: 'POST', url: 'http://127.0.0.1/bench', headers: [], body: null },
+    }),
+  );
+  write(
+    recordLine({
+      type: 'response',
+      leg: 0,
+      t: 0,
+      status: 200,
+      statusText: 'OK',
+      headers: [['content-type', 'text/event-stream']],
+    }),
+  );
   let offset = 0;
   let seq = 0;
   for (const chunk of recordedStream(bytes)) {
@@ -85,7 +101,11 @@ export interface DecodeResult {
 }
 
 function probe<T>(args: string[]): T {
-  const out = execFileSync(process.execPath, ['--expose-gc', join(ROOT, 'bin/run-ts.mjs'), join(ROOT, 'bench/open-recording-probe.ts'), ...args], { encoding: 'utf8', maxBuffer: 16 * MB });
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', join(ROOT, 'bin/run-ts.mjs'), join(ROOT, 'bench/open-recording-probe.ts'), ...args],
+    { encoding: 'utf8', maxBuffer: 16 * MB },
+  );
   return JSON.parse(out.trim().split('\n').at(-1) as string) as T;
 }
 
@@ -100,7 +120,19 @@ function openLarge(sizeMb: number): BenchTable {
     const s = (ms: number): string => (ms / 1000).toFixed(1);
     return {
       title: `Opening a recording of a ${(streamBytes / MB).toFixed(0)} MB stream through the session service (a process of its own)`,
-      columns: ['stream MB', 'envelopes', 'first rows ms', 'fully decoded s', 'CPU s', 'peak RSS MB', 'floor s (CPU s)', 'of floor (by CPU)', 'decoder alone CPU s', 'decoder + store CPU s', 'state'],
+      columns: [
+        'stream MB',
+        'envelopes',
+        'first rows ms',
+        'fully decoded s',
+        'CPU s',
+        'peak RSS MB',
+        'floor s (CPU s)',
+        'of floor (by CPU)',
+        'decoder alone CPU s',
+        'decoder + store CPU s',
+        'state',
+      ],
       rows: [
         [
           (streamBytes / MB).toFixed(0),

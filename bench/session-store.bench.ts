@@ -22,7 +22,12 @@ export const BATCH_ROWS = 2000;
  * what the session keeps, not what waits to be sent.
  */
 export function sessionKeeping(chunks: Iterable<Uint8Array>): SessionStore {
-  const data = createSessionStore({ id: 'bench', title: 'bench', source: { kind: 'file', path: '/bench', importer: 'sse' }, createdAt: 0 });
+  const data = createSessionStore({
+    id: 'bench',
+    title: 'bench',
+    source: { kind: 'file', path: '/bench', importer: 'sse' },
+    createdAt: 0,
+  });
   const leg = data.openLeg('file', null, 0).index;
   let i = 0;
   for (const chunk of chunks) {
@@ -37,7 +42,11 @@ export function sessionKeeping(chunks: Iterable<Uint8Array>): SessionStore {
   return data;
 }
 
-async function retainedRow(gc: Gc, format: (typeof STREAM_FORMATS)[number], sizeMb: number): Promise<(string | number)[]> {
+async function retainedRow(
+  gc: Gc,
+  format: (typeof STREAM_FORMATS)[number],
+  sizeMb: number,
+): Promise<(string | number)[]> {
   const bytes = generateStream(format, sizeMb * MB);
   const chunks = networkChunks(bytes);
   clearStreamCache();
@@ -48,20 +57,46 @@ async function retainedRow(gc: Gc, format: (typeof STREAM_FORMATS)[number], size
   const index = data.indexBytes();
   const envelopes = data.envelopeCount;
   const frames = data.legs.reduce((n, leg) => n + leg.frames.count, 0);
-  const row = [format, (bytes.length / MB).toFixed(1), (kept / MB).toFixed(1), (kept / bytes.length).toFixed(2), Math.round(kept / envelopes), (index.envelopes / envelopes).toFixed(1), (index.frames / Math.max(1, frames)).toFixed(1)];
+  const row = [
+    format,
+    (bytes.length / MB).toFixed(1),
+    (kept / MB).toFixed(1),
+    (kept / bytes.length).toFixed(2),
+    Math.round(kept / envelopes),
+    (index.envelopes / envelopes).toFixed(1),
+    (index.frames / Math.max(1, frames)).toFixed(1),
+  ];
   data.dispose();
   return row;
 }
 
 async function retained(sizeMb: number): Promise<BenchTable> {
   const gc = (globalThis as { gc?: Gc }).gc;
-  if (!gc) return { title: 'Memory kept by a decoded session', columns: ['format'], rows: [], notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'] };
+  if (!gc)
+    return {
+      title: 'Memory kept by a decoded session',
+      columns: ['format'],
+      rows: [],
+      notes: ['skipped: global.gc is not exposed (run node with --expose-gc, as `npm run bench` does)'],
+    };
   const rows: (string | number)[][] = [];
   for (const format of STREAM_FORMATS) rows.push(await retainedRow(gc, format, sizeMb));
-  const notes = rows.map((r) => `${r[0]}: ${r[3]} bytes kept per input byte (target <= ${RETAINED_TARGET}: ${Number(r[3]) <= RETAINED_TARGET ? 'met' : 'MISSED'}); envelope index ${r[5]} bytes per envelope (target <= ${INDEX_TARGET}: ${Number(r[5]) <= INDEX_TARGET ? 'met' : 'MISSED'})`);
+  const notes = rows.map(
+    (r) =>
+      `${r[0]}: ${r[3]} bytes kept per input byte (target <= ${RETAINED_TARGET}: ${Number(r[3]) <= RETAINED_TARGET ? 'met' : 'MISSED'}); envelope index ${r[5]} bytes per envelope (target <= ${INDEX_TARGET}: ${Number(r[5]) <= INDEX_TARGET ? 'met' : 'MISSED'})`,
+  );
   return {
-    title: 'Memory kept by a decoded session (session store: heap + external + array buffers after GC, input excluded; raw bytes and deltas on disk)',
-    columns: ['format', 'input MB', 'kept MB', 'bytes kept per input byte', 'bytes per envelope', 'envelope index B/envelope', 'frame index B/frame'],
+    title:
+      'Memory kept by a decoded session (session store: heap + external + array buffers after GC, input excluded; raw bytes and deltas on disk)',
+    columns: [
+      'format',
+      'input MB',
+      'kept MB',
+      'bytes kept per input byte',
+      'bytes per envelope',
+      'envelope index B/envelope',
+      'frame index B/frame',
+    ],
     rows,
     notes,
   };

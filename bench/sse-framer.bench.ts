@@ -19,7 +19,25 @@ const MB = 1024 * 1024;
 const TARGET_RATIO = 2;
 const encoder = new TextEncoder();
 
-const WORDS = ['the', 'agent', 'calls', 'a', 'tool', 'and', 'streams', 'text', 'über', 'naïve', '日本語', '中文', '😀', 'résumé', '"quoted"', 'back\\slash', 'line\\nbreak'];
+const WORDS = [
+  'the',
+  'agent',
+  'calls',
+  'a',
+  'tool',
+  'and',
+  'streams',
+  'text',
+  'über',
+  'naïve',
+  '日本語',
+  '中文',
+  '😀',
+  'résumé',
+  '"quoted"',
+  'back\\slash',
+  'line\\nbreak',
+];
 const TYPES = ['text', 'thinking', 'tool_call', 'tool_result', 'citation'];
 
 /**
@@ -61,7 +79,10 @@ function generateLongLine(bytes: number): Uint8Array {
 
 function runOurs(chunks: readonly Uint8Array[]): number {
   let frames = 0;
-  const framer = createSseFramer({ onFrame: () => frames++, onDiagnostic: () => undefined }, { maxDataLineBytes: 2048 });
+  const framer = createSseFramer(
+    { onFrame: () => frames++, onDiagnostic: () => undefined },
+    { maxDataLineBytes: 2048 },
+  );
   for (let i = 0; i < chunks.length; i++) framer.push(chunks[i] as Uint8Array, i);
   framer.end();
   return frames;
@@ -91,16 +112,44 @@ function throughput(stream: Uint8Array): BenchTable {
     ['1 KB', 1024],
   ] as const) {
     const chunks = splitEvery(stream, size);
-    const { oursMs, floorMs, ratio, ours, floor } = alternate(() => runOurs(chunks), () => runEventsourceParser(chunks), 9);
+    const { oursMs, floorMs, ratio, ours, floor } = alternate(
+      () => runOurs(chunks),
+      () => runEventsourceParser(chunks),
+      9,
+    );
     if (ours !== floor) throw new Error(`event counts differ: ours ${ours}, eventsource-parser ${floor}`);
-    const withJson = alternate(() => runOurs(chunks), () => runEventsourceParser(chunks, true), 9);
-    rows.push([label, ours, mbps(stream.length, floorMs), mbps(stream.length, withJson.floorMs), mbps(stream.length, oursMs), `${ratio.toFixed(2)}x`, `${withJson.ratio.toFixed(2)}x`]);
-    notes.push(`${label} chunks: ours/eventsource-parser = ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'})`);
-    notes.push(`${label} chunks: ours/(eventsource-parser + JSON.parse) = ${withJson.ratio.toFixed(2)}x (target <= 1x: ${withJson.ratio <= 1 ? 'met' : 'MISSED'})`);
+    const withJson = alternate(
+      () => runOurs(chunks),
+      () => runEventsourceParser(chunks, true),
+      9,
+    );
+    rows.push([
+      label,
+      ours,
+      mbps(stream.length, floorMs),
+      mbps(stream.length, withJson.floorMs),
+      mbps(stream.length, oursMs),
+      `${ratio.toFixed(2)}x`,
+      `${withJson.ratio.toFixed(2)}x`,
+    ]);
+    notes.push(
+      `${label} chunks: ours/eventsource-parser = ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'})`,
+    );
+    notes.push(
+      `${label} chunks: ours/(eventsource-parser + JSON.parse) = ${withJson.ratio.toFixed(2)}x (target <= 1x: ${withJson.ratio <= 1 ? 'met' : 'MISSED'})`,
+    );
   }
   return {
     title: `SSE framer throughput, ${(stream.length / MB).toFixed(1)} MB of JSON envelopes (median of 9 alternating rounds)`,
-    columns: ['chunks', 'events', 'eventsource-parser MB/s', 'eventsource-parser + JSON.parse MB/s', 'ours MB/s', 'time ours/eventsource-parser', 'time ours/(… + JSON.parse)'],
+    columns: [
+      'chunks',
+      'events',
+      'eventsource-parser MB/s',
+      'eventsource-parser + JSON.parse MB/s',
+      'ours MB/s',
+      'time ours/eventsource-parser',
+      'time ours/(… + JSON.parse)',
+    ],
     rows,
     notes,
   };
@@ -117,10 +166,28 @@ function scaling(): BenchTable {
     const small = splitEvery(c.make(c.n), c.chunk);
     const large = splitEvery(c.make(4 * c.n), c.chunk);
     // The two sizes alternate like the contenders of `compare`; "ours" is the 4N run.
-    const { oursMs: largeMs, floorMs: smallMs, ratio } = alternate(() => runOurs(large), () => runOurs(small), 9);
+    const {
+      oursMs: largeMs,
+      floorMs: smallMs,
+      ratio,
+    } = alternate(
+      () => runOurs(large),
+      () => runOurs(small),
+      9,
+    );
     const floorLargeMs = time(() => runEventsourceParser(large), 5).ms;
-    rows.push([c.label, `${(c.n / MB).toFixed(0)} MB`, smallMs.toFixed(1), `${((4 * c.n) / MB).toFixed(0)} MB`, largeMs.toFixed(1), `${ratio.toFixed(2)}x`, floorLargeMs.toFixed(1)]);
-    notes.push(`${c.label}: 4x the bytes took ${ratio.toFixed(2)}x the time (linear ≈ 4, quadratic ≈ 16: ${ratio < 6 ? 'linear' : 'NOT LINEAR'})`);
+    rows.push([
+      c.label,
+      `${(c.n / MB).toFixed(0)} MB`,
+      smallMs.toFixed(1),
+      `${((4 * c.n) / MB).toFixed(0)} MB`,
+      largeMs.toFixed(1),
+      `${ratio.toFixed(2)}x`,
+      floorLargeMs.toFixed(1),
+    ]);
+    notes.push(
+      `${c.label}: 4x the bytes took ${ratio.toFixed(2)}x the time (linear ≈ 4, quadratic ≈ 16: ${ratio < 6 ? 'linear' : 'NOT LINEAR'})`,
+    );
   }
   return {
     title: 'SSE framer scaling: N vs 4N bytes (median of 9 alternating rounds)',

@@ -30,8 +30,12 @@ const MAX_PAYLOAD: Record<StreamProfile, number> = { mixed: 200_000, deltas: 200
 /** One agent's turns: thinking, text, a tool call and its result, then a closing answer. */
 function agentTurns(agent: ScriptedAgent, random: Random, turns: number, profile: StreamProfile): Step[] {
   const sizes = { thinking: [200, 4_000], text: [200, 6_000], payload: [100, MAX_PAYLOAD[profile]] } as const;
-  for (let t = 0; t < turns; t++) toolTurn(agent, random, `toolu_bench_${agent.uuid.slice(0, 8)}_${t}`, `docs/${t}.md`, sizes);
-  agent.turn().text(deltasOf(random, logUniform(random, 500, 8_000))).end('end_turn');
+  for (let t = 0; t < turns; t++)
+    toolTurn(agent, random, `toolu_bench_${agent.uuid.slice(0, 8)}_${t}`, `docs/${t}.md`, sizes);
+  agent
+    .turn()
+    .text(deltasOf(random, logUniform(random, 500, 8_000)))
+    .end('end_turn');
   return agent.finish().take();
 }
 
@@ -40,7 +44,14 @@ function run(seed: number, profile: StreamProfile): Step[] {
   const random = seededRandom(seed);
   const uuid = seededUuid('bench', String(seed));
   const main = new ScriptedAgent({ uuid, parent: null, prompt: 'Benchmark run', streamMeta: true }).start();
-  const children = ['a', 'b'].map((name) => new ScriptedAgent({ uuid: seededUuid('bench', String(seed), name), parent: uuid, prompt: `task ${name}`, streamMeta: false }).start());
+  const children = ['a', 'b'].map((name) =>
+    new ScriptedAgent({
+      uuid: seededUuid('bench', String(seed), name),
+      parent: uuid,
+      prompt: `task ${name}`,
+      streamMeta: false,
+    }).start(),
+  );
   const head = main.take();
   const concurrent = interleave(...children.map((child) => agentTurns(child, random, 2, profile)));
   return [...head, ...concurrent, ...agentTurns(main, random, 3, profile)];
@@ -59,7 +70,8 @@ export function generateStream(format: Format, bytes: number, profile: StreamPro
   // Runs are made once per seed and reused past 64 distinct ones: a 1 GB stream needs ~1,000.
   const distinct: Uint8Array[] = [];
   for (let i = 0; total < bytes; i++) {
-    const part = i < 64 ? encoder.encode(renderScript(run(seed * 1_000 + i, profile), format)) : (distinct[i % 64] as Uint8Array);
+    const part =
+      i < 64 ? encoder.encode(renderScript(run(seed * 1_000 + i, profile), format)) : (distinct[i % 64] as Uint8Array);
     if (i < 64) distinct.push(part);
     parts.push(part);
     total += part.length;
@@ -78,7 +90,7 @@ export function clearStreamCache(): void {
 export function networkChunks(bytes: Uint8Array, seed = 7): Uint8Array[] {
   const random = seededRandom(seed);
   const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = logUniform(random, 1, 16 * 1024);
     out.push(bytes.subarray(at, at + size));
     at += size;
@@ -91,7 +103,9 @@ const textDecoder = new TextDecoder();
 /** The fixture's events without `[DONE]` and error frames (all fixtures: one `data:` line per event). */
 function contentEvents(name: string): string {
   const events = textDecoder.decode(readFixture(name)).split(/(?<=\n\n)/);
-  return events.filter((event) => !(event.startsWith('data: ') && classifyControlFrame(event.slice(6, -2)) !== undefined)).join('');
+  return events
+    .filter((event) => !(event.startsWith('data: ') && classifyControlFrame(event.slice(6, -2)) !== undefined))
+    .join('');
 }
 
 /**

@@ -76,5 +76,12 @@ export function alternate<A, B>(ours: () => A, floor: () => B, rounds: number): 
     oursMs.push(o);
     ratios.push(o / f);
   }
-  return { oursMs: median(oursMs), floorMs: median(floorMs), ratio: median(ratios), oursMinMs: Math.min(...oursMs), oursMaxMs: Math.max(...oursMs), ...results };
+  return {
+    oursMs: median(oursMs),
+    floorMs: median(floorMs),
+    ratio: median(ratios),
+    oursMinMs: Math.min(...oursMs),
+    oursMaxMs: Math.max(...oursMs),
+    ...results,
+  };
 }

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `--outdir DIR` builds elsewhere (the bundle test builds into a temp folder).
 const outdirFlag = process.argv.indexOf('--outdir');
-const outdir = outdirFlag > 0 && process.argv[outdirFlag + 1] ? resolve(process.argv[outdirFlag + 1]) : join(root, 'out/cli');
+const outdir =
+  outdirFlag > 0 && process.argv[outdirFlag + 1] ? resolve(process.argv[outdirFlag + 1]) : join(root, 'out/cli');
 
 // Chunk names carry content hashes: clear the folder so old chunks do not pile up.
 rmSync(outdir, { recursive: true, force: true });

@@ -39,7 +39,7 @@ function icnsTypes(bytes: Buffer): Map<string, Buffer> {
   expect(bytes.toString('latin1', 0, 4)).toBe('icns');
   expect(bytes.readUInt32BE(4)).toBe(bytes.length);
   const types = new Map<string, Buffer>();
-  for (let at = 8; at < bytes.length; ) {
+  for (let at = 8; at < bytes.length;) {
     const length = bytes.readUInt32BE(at + 4);
     expect(length).toBeGreaterThan(8);
     types.set(bytes.toString('latin1', at, at + 4), bytes.subarray(at + 8, at + length));
@@ -71,8 +71,13 @@ describe('app icons', () => {
 
   it('is in step with the SVG source (run `npm run icons` after editing it)', () => {
     const svg = readFileSync(join(ICONS, 'icon.svg'));
-    for (const [file, size] of [['favicon/favicon.png', 64], ['png/256x256.png', 256]] as const) {
-      const rendered = new Resvg(svg, { fitTo: { mode: 'width', value: size }, font: { loadSystemFonts: false } }).render().asPng();
+    for (const [file, size] of [
+      ['favicon/favicon.png', 64],
+      ['png/256x256.png', 256],
+    ] as const) {
+      const rendered = new Resvg(svg, { fitTo: { mode: 'width', value: size }, font: { loadSystemFonts: false } })
+        .render()
+        .asPng();
       expect(Buffer.from(rendered).equals(readFileSync(join(ICONS, file))), file).toBe(true);
     }
   });

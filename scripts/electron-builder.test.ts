@@ -13,7 +13,11 @@ import { RESOURCE_PATHS } from '../src-main/electron/resource-layout';
  */
 const require = createRequire(import.meta.url);
 const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
-  getConfig: (projectDir: string, configPath: string | null, configFromOptions: object | null) => Promise<BuilderConfig>;
+  getConfig: (
+    projectDir: string,
+    configPath: string | null,
+    configFromOptions: object | null,
+  ) => Promise<BuilderConfig>;
   validateConfiguration: (config: object, debugLogger: object) => Promise<void>;
 };
 const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => object };
@@ -45,7 +49,10 @@ interface BuilderConfig {
 }
 
 const ROOT = resolve(import.meta.dirname, '..');
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string; scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  main: string;
+  scripts: Record<string, string>;
+};
 const load = (): Promise<BuilderConfig> => getConfig(ROOT, null, null);
 
 /** A resource path as electron-builder resolves it: in the build resources folder, else in the project. */
@@ -54,7 +61,8 @@ function resource(config: BuilderConfig, path: string): string {
   return existsSync(inBuildResources) ? inBuildResources : resolve(ROOT, path);
 }
 
-const targetNames = (targets: Target[] | undefined): string[] => (targets ?? []).map((t) => (typeof t === 'string' ? t : t.target));
+const targetNames = (targets: Target[] | undefined): string[] =>
+  (targets ?? []).map((t) => (typeof t === 'string' ? t : t.target));
 
 /** Where electron-vite writes one build's entry, from electron.vite.config.ts. */
 function builtEntry(build: 'main' | 'preload', name: string): string {
@@ -71,7 +79,9 @@ describe('electron-builder configuration', () => {
 
   it('the schema check fails on an option electron-builder does not know', async () => {
     const { electronFuses, ...config } = await load();
-    await expect(validateConfiguration({ ...config, electronFuse: electronFuses }, new DebugLogger(false))).rejects.toThrow(/unknown property 'electronFuse'/);
+    await expect(
+      validateConfiguration({ ...config, electronFuse: electronFuses }, new DebugLogger(false)),
+    ).rejects.toThrow(/unknown property 'electronFuse'/);
   });
 
   it('builds AppImage and deb, dmg and nsis, under the product name', async () => {
@@ -102,7 +112,10 @@ describe('electron-builder configuration', () => {
       expect(association.name).toBeTruthy();
       expect(association.mimeType).toBeTruthy();
       // electron-builder adds .icns (macOS) or .ico (Windows) to an icon named without one.
-      for (const ext of ['icns', 'ico']) expect(existsSync(resource(await load(), `${association.icon}.${ext}`)), `${association.icon}.${ext}`).toBe(true);
+      for (const ext of ['icns', 'ico'])
+        expect(existsSync(resource(await load(), `${association.icon}.${ext}`)), `${association.icon}.${ext}`).toBe(
+          true,
+        );
     }
   });
 
@@ -110,19 +123,35 @@ describe('electron-builder configuration', () => {
     const config = await load();
     const linuxIcons = resource(config, config.linux!.icon!);
     expect(statSync(linuxIcons).isDirectory()).toBe(true);
-    expect(readdirSync(linuxIcons)).toEqual(expect.arrayContaining(['16x16.png', '256x256.png', '512x512.png', '1024x1024.png']));
-    for (const icon of [config.mac!.icon!, config.win!.icon!, config.nsis!.installerIcon!, config.nsis!.uninstallerIcon!]) {
+    expect(readdirSync(linuxIcons)).toEqual(
+      expect.arrayContaining(['16x16.png', '256x256.png', '512x512.png', '1024x1024.png']),
+    );
+    for (const icon of [
+      config.mac!.icon!,
+      config.win!.icon!,
+      config.nsis!.installerIcon!,
+      config.nsis!.uninstallerIcon!,
+    ]) {
       expect(statSync(resource(config, icon)).isFile(), icon).toBe(true);
     }
   });
 
   it('packs the entry points electron-vite builds', async () => {
     // The loader normalises `files` to file sets; the app's own files are their filters.
-    const files = ((await load()).files ?? []).flatMap((f) => (typeof f === 'string' ? [f] : f.from === undefined ? [f.filter ?? []].flat() : []));
-    const packed = (path: string): boolean => files.some((glob) => !glob.startsWith('!') && matchesGlob(path, glob)) && !files.some((glob) => glob.startsWith('!') && matchesGlob(path, glob.slice(1)));
+    const files = ((await load()).files ?? []).flatMap((f) =>
+      typeof f === 'string' ? [f] : f.from === undefined ? [f.filter ?? []].flat() : [],
+    );
+    const packed = (path: string): boolean =>
+      files.some((glob) => !glob.startsWith('!') && matchesGlob(path, glob)) &&
+      !files.some((glob) => glob.startsWith('!') && matchesGlob(path, glob.slice(1)));
     const main = builtEntry('main', 'index');
     expect(main).toBe(resolve(ROOT, pkg.main));
-    const entries = [main, builtEntry('main', 'session-worker'), builtEntry('preload', 'preload'), resolve(viteConfig.renderer!.build!.outDir!, 'index.html')];
+    const entries = [
+      main,
+      builtEntry('main', 'session-worker'),
+      builtEntry('preload', 'preload'),
+      resolve(viteConfig.renderer!.build!.outDir!, 'index.html'),
+    ];
     for (const entry of entries) expect(packed(relative(ROOT, entry)), relative(ROOT, entry)).toBe(true);
     expect(packed('package.json')).toBe(true);
     expect(packed('out/main/index.js.map')).toBe(false);
@@ -144,8 +173,11 @@ describe('electron-builder configuration', () => {
     };
     expect(shipped(RESOURCE_PATHS.windowIcon)).toBe(RESOURCE_PATHS.windowIcon);
     expect(existsSync(join(ROOT, 'resources', RESOURCE_PATHS.windowIcon))).toBe(true);
-    const samples = readdirSync(join(ROOT, 'resources', RESOURCE_PATHS.samples)).filter((f) => f.endsWith('.recording'));
+    const samples = readdirSync(join(ROOT, 'resources', RESOURCE_PATHS.samples)).filter((f) =>
+      f.endsWith('.recording'),
+    );
     expect(samples.length).toBeGreaterThan(0);
-    for (const sample of samples) expect(shipped(join(RESOURCE_PATHS.samples, sample))).toBe(join(RESOURCE_PATHS.samples, sample));
+    for (const sample of samples)
+      expect(shipped(join(RESOURCE_PATHS.samples, sample))).toBe(join(RESOURCE_PATHS.samples, sample));
   });
 });

@@ -32,7 +32,8 @@ async function stage() {
   const { withMetaCsp } = await import(join(root, 'src-main/web/csp.ts'));
   const dir = mkdtempSync(join(tmpdir(), 'electronegativity-'));
   const electronDir = join(root, 'src-main/electron');
-  for (const file of readdirSync(electronDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) copyFileSync(join(electronDir, file), join(dir, file));
+  for (const file of readdirSync(electronDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')))
+    copyFileSync(join(electronDir, file), join(dir, file));
   writeFileSync(join(dir, 'index.html'), withMetaCsp(readFileSync(join(root, 'src-renderer/index.html'), 'utf8')));
   return dir;
 }
@@ -43,13 +44,34 @@ async function electronegativity(input) {
   // English messages and nothing else (same module, registered in its place).
   const loader = join(packageDir, 'dist/locales/i18n.js');
   const offline = () => {
-    require('i18n').configure({ locales: ['en-US'], defaultLocale: 'en-US', directory: dirname(loader), updateFiles: false, objectNotation: true, register: global });
+    require('i18n').configure({
+      locales: ['en-US'],
+      defaultLocale: 'en-US',
+      directory: dirname(loader),
+      updateFiles: false,
+      objectNotation: true,
+      register: global,
+    });
     return Promise.resolve();
   };
-  require.cache[loader] = { id: loader, filename: loader, loaded: true, exports: { __esModule: true, default: offline } };
+  require.cache[loader] = {
+    id: loader,
+    filename: loader,
+    loaded: true,
+    exports: { __esModule: true, default: offline },
+  };
   const run = require('@doyensec/electronegativity');
   const electronVersion = require('electron/package.json').version;
-  return run({ input, isRelative: true, electronVersionOverride: electronVersion, excludeFromScan: ['AvailableSecurityFixesGlobalCheck'], parserPlugins: [] }, false);
+  return run(
+    {
+      input,
+      isRelative: true,
+      electronVersionOverride: electronVersion,
+      excludeFromScan: ['AvailableSecurityFixesGlobalCheck'],
+      parserPlugins: [],
+    },
+    false,
+  );
 }
 
 const dir = await stage();
@@ -62,23 +84,31 @@ try {
 
 const justified = justifications();
 const unjustified = [];
-console.log(`Electronegativity: ${result.atomicChecks} atomic and ${result.globalChecks} global checks over src-main/electron and the renderer page.`);
+console.log(
+  `Electronegativity: ${result.atomicChecks} atomic and ${result.globalChecks} global checks over src-main/electron and the renderer page.`,
+);
 for (const issue of result.issues) {
   const file = issue.file === 'N/A' ? 'N/A' : issue.file.replace(/^.*?[\\/]?(?=[^\\/]+$)/, '');
   const reason = justified.find((j) => j.id === issue.id && (j.file === file || j.file === '*'));
   const where = `${file}:${issue.location.line}`;
-  if (reason) console.log(`  justified  ${issue.id} at ${where} (${issue.severity.name ?? issue.severity}): ${reason.why}`);
+  if (reason)
+    console.log(`  justified  ${issue.id} at ${where} (${issue.severity.name ?? issue.severity}): ${reason.why}`);
   else {
     unjustified.push(issue);
-    console.log(`  FINDING    ${issue.id} at ${where} (${issue.severity.name ?? issue.severity}, ${issue.confidence.name ?? issue.confidence}): ${issue.description}${issue.sample ? ` — ${issue.sample}` : ''}`);
+    console.log(
+      `  FINDING    ${issue.id} at ${where} (${issue.severity.name ?? issue.severity}, ${issue.confidence.name ?? issue.confidence}): ${issue.description}${issue.sample ? ` — ${issue.sample}` : ''}`,
+    );
   }
 }
 for (const error of result.errors) console.log(`  ERROR      ${error.file}: ${error.message ?? String(error)}`);
 for (const j of justified) {
-  if (!result.issues.some((issue) => issue.id === j.id)) console.log(`  note: docs/security.md justifies ${j.id} in ${j.file}, which Electronegativity no longer reports.`);
+  if (!result.issues.some((issue) => issue.id === j.id))
+    console.log(`  note: docs/security.md justifies ${j.id} in ${j.file}, which Electronegativity no longer reports.`);
 }
 if (unjustified.length > 0 || result.errors.length > 0) {
-  console.log(`\n${unjustified.length} finding(s) not justified in docs/security.md ("Electronegativity findings"), ${result.errors.length} file(s) not parsed: fix them, or justify them there.`);
+  console.log(
+    `\n${unjustified.length} finding(s) not justified in docs/security.md ("Electronegativity findings"), ${result.errors.length} file(s) not parsed: fix them, or justify them there.`,
+  );
   process.exit(1);
 }
 console.log('Every finding is justified in docs/security.md.');

@@ -16,7 +16,11 @@ const MIB = 1024 * 1024;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { seconds: { type: 'string', default: '60' }, seed: { type: 'string', default: String(Date.now() % 1_000_000) }, out: { type: 'string', default: 'fuzz-failures' } },
+    options: {
+      seconds: { type: 'string', default: '60' },
+      seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+      out: { type: 'string', default: 'fuzz-failures' },
+    },
   });
   const seconds = Number(values.seconds);
   const seed = Number(values.seed);
@@ -25,27 +29,49 @@ async function main(): Promise<number> {
     return 2;
   }
   const seeds = fixtureSeeds();
-  console.log(`fuzzing for ${seconds} s with seed ${seed}: ${seeds.length} real streams (upstream and provider fixtures), dialects ${Object.keys(FUZZ_DIALECTS).join(', ')}`);
+  console.log(
+    `fuzzing for ${seconds} s with seed ${seed}: ${seeds.length} real streams (upstream and provider fixtures), dialects ${Object.keys(FUZZ_DIALECTS).join(', ')}`,
+  );
   const report = runFuzz({ seed, seeds, limits: { hugeLineBytes: MIB } }, seconds);
-  console.log(`${report.inputs} inputs (${Object.entries(report.byDialect).map(([d, n]) => `${d} ${n}`).join(', ')}), ${(report.bytes / MIB).toFixed(1)} MiB, ${report.seconds.toFixed(1)} s, ${report.failures.length} failures`);
+  console.log(
+    `${report.inputs} inputs (${Object.entries(report.byDialect)
+      .map(([d, n]) => `${d} ${n}`)
+      .join(
+        ', ',
+      )}), ${(report.bytes / MIB).toFixed(1)} MiB, ${report.seconds.toFixed(1)} s, ${report.failures.length} failures`,
+  );
   for (const f of report.failures) {
     mkdirSync(values.out, { recursive: true });
     const file = join(values.out, `seed-${seed}-input-${f.index}.sse`);
     writeFileSync(file, f.minimised);
-    console.log(`  input ${f.index} (${f.recipe.join(' + ')}): ${f.failure.kind}: ${f.failure.detail}; minimised to ${f.minimised.length} bytes in ${file}`);
+    console.log(
+      `  input ${f.index} (${f.recipe.join(' + ')}): ${f.failure.kind}: ${f.failure.detail}; minimised to ${f.minimised.length} bytes in ${file}`,
+    );
   }
 
   const random = seededRandom(seed);
   const large = [
-    ...seeds.filter((s) => s.name === 'example_1.raw.sse' || s.name === 'multi_agent.json.sse' || s.name === 'example_1.xml.sse').map((s) => ({ name: `${s.name} × ${Math.ceil((32 * MIB) / s.bytes.length)}`, bytes: concatBytes(Array.from({ length: Math.ceil((32 * MIB) / s.bytes.length) }, () => s.bytes)) })),
-    ...Object.entries(FUZZ_DIALECTS).map(([id, dialect]) => ({ name: `generated ${id}`, bytes: generateStreams(dialect, random, 16 * MIB) })),
+    ...seeds
+      .filter(
+        (s) => s.name === 'example_1.raw.sse' || s.name === 'multi_agent.json.sse' || s.name === 'example_1.xml.sse',
+      )
+      .map((s) => ({
+        name: `${s.name} × ${Math.ceil((32 * MIB) / s.bytes.length)}`,
+        bytes: concatBytes(Array.from({ length: Math.ceil((32 * MIB) / s.bytes.length) }, () => s.bytes)),
+      })),
+    ...Object.entries(FUZZ_DIALECTS).map(([id, dialect]) => ({
+      name: `generated ${id}`,
+      bytes: generateStreams(dialect, random, 16 * MIB),
+    })),
   ];
   let over = 0;
   for (const { name, bytes } of large) {
     const use = await measureHeap(bytes);
     const ratio = use.retainedBytes / use.inputBytes;
     if (ratio >= MAX_RETAINED_PER_INPUT_BYTE) over++;
-    console.log(`heap: ${name}: ${(use.inputBytes / MIB).toFixed(1)} MiB in, ${(use.retainedBytes / MIB).toFixed(1)} MiB held by the result (${ratio.toFixed(1)}×), ${(use.leakedBytes / MIB).toFixed(2)} MiB after dropping it`);
+    console.log(
+      `heap: ${name}: ${(use.inputBytes / MIB).toFixed(1)} MiB in, ${(use.retainedBytes / MIB).toFixed(1)} MiB held by the result (${ratio.toFixed(1)}×), ${(use.leakedBytes / MIB).toFixed(2)} MiB after dropping it`,
+    );
   }
   return report.failures.length > 0 || over > 0 ? 1 : 0;
 }

@@ -33,7 +33,10 @@ async function recordShapes(path: string): Promise<string[]> {
 /** The request of every leg (method, URL, body): what the recording says was asked. */
 async function requests(path: string): Promise<unknown[]> {
   const lines = (await readFile(path, 'utf8')).split('\n').filter(Boolean);
-  return lines.map((line) => JSON.parse(line) as { type?: string; request?: unknown }).filter((r) => r.type === 'leg').map((r) => r.request);
+  return lines
+    .map((line) => JSON.parse(line) as { type?: string; request?: unknown })
+    .filter((r) => r.type === 'leg')
+    .map((r) => r.request);
 }
 
 describe('the sample recordings', () => {
@@ -51,12 +54,17 @@ describe('the sample recordings', () => {
     expect(fresh.map((f) => basename(f))).toEqual(SAMPLES.flatMap((s) => s.files.map((f) => f.file)));
   });
 
-  it.each(SAMPLES.flatMap((s) => s.files.map((f) => f.file)))('%s: re-recording from the demo agent gives the committed envelopes', async (file) => {
-    const committed = join(PROJECT_SAMPLES_DIR, file);
-    expect(await decoded(join(dir, file))).toEqual(await decoded(committed));
-    expect(await requests(join(dir, file))).toEqual(await requests(committed));
-    expect(await recordShapes(join(dir, file)), 'recorded in the current recording format').toEqual(await recordShapes(committed));
-  });
+  it.each(SAMPLES.flatMap((s) => s.files.map((f) => f.file)))(
+    '%s: re-recording from the demo agent gives the committed envelopes',
+    async (file) => {
+      const committed = join(PROJECT_SAMPLES_DIR, file);
+      expect(await decoded(join(dir, file))).toEqual(await decoded(committed));
+      expect(await requests(join(dir, file))).toEqual(await requests(committed));
+      expect(await recordShapes(join(dir, file)), 'recorded in the current recording format').toEqual(
+        await recordShapes(committed),
+      );
+    },
+  );
 
   it('names the demo agent at its documented port and holds no other origin', async () => {
     for (const file of fresh) {
@@ -75,6 +83,8 @@ describe('the sample recordings', () => {
     expect(paused.envelopes.some((e) => e.leg === 1)).toBe(true);
     expect(byFile.get('tour.xml.recording')!.formats).toEqual(['xml']);
     expect(byFile.get('tour.json.recording')!.formats).toEqual(['json']);
-    expect(byFile.get('truncated.recording')!.diagnostics).toEqual(expect.arrayContaining(['sse.unterminated-event', 'stream.missing-done', 'block.unterminated']));
+    expect(byFile.get('truncated.recording')!.diagnostics).toEqual(
+      expect.arrayContaining(['sse.unterminated-event', 'stream.missing-done', 'block.unterminated']),
+    );
   });
 });

@@ -38,7 +38,11 @@ async function recordFile(sample: SampleFile, work: string, outDir: string): Pro
   try {
     const body = JSON.stringify({ user_prompt: scenario.samplePrompt, scenario: scenario.id, format: sample.format });
     const recorded = `${sample.file}.run`;
-    await cli(['record', `${agent.url}/agent/run`, '-H', 'Content-Type: application/json', '-d', body, '-o', recorded], work, recorded);
+    await cli(
+      ['record', `${agent.url}/agent/run`, '-H', 'Content-Type: application/json', '-d', body, '-o', recorded],
+      work,
+      recorded,
+    );
     let result = recorded;
     if (sample.answer) {
       result = `${sample.file}.answered`;

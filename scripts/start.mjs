@@ -31,7 +31,14 @@ const { values, positionals } = parseArgs({
 const files = positionals.map((file) => resolve(file));
 
 const OUTPUTS = ['out/main/index.js', 'out/preload/preload.cjs', 'out/renderer/index.html'];
-const SOURCES = ['src-main', 'src-shared', 'src-renderer', 'resources/icons/favicon', 'electron.vite.config.ts', 'package.json'];
+const SOURCES = [
+  'src-main',
+  'src-shared',
+  'src-renderer',
+  'resources/icons/favicon',
+  'electron.vite.config.ts',
+  'package.json',
+];
 
 function newestMtime(path) {
   const info = statSync(path);
@@ -61,7 +68,10 @@ function run(command, args) {
 
 if (!values['no-build'] && needsBuild()) {
   console.log('Building the app (electron-vite build)…');
-  const code = await run(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build']);
+  const code = await run(process.execPath, [
+    join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'),
+    'build',
+  ]);
   if (code !== 0) {
     console.error('The build failed; see the errors above.');
     process.exit(code);

@@ -160,4 +160,3 @@ export const TEST_IDS = {
   chunkList: 'chunk-list',
   blockOfRow: 'block-of-row',
 } as const;
-

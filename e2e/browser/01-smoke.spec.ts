@@ -3,7 +3,11 @@ import { TEST_IDS } from '../../src-renderer/testids';
 import { AppPage } from './pages/app-page';
 
 test.describe('smoke', () => {
-  test('the UI renders, the bridge to the host is up and the demo agent is the default preset', async ({ page, app, connect }) => {
+  test('the UI renders, the bridge to the host is up and the demo agent is the default preset', async ({
+    page,
+    app,
+    connect,
+  }) => {
     await expect(page).toHaveTitle(/Agent Stream Inspector/);
     await app.expectView('connect');
     // The preset is enabled and the form filled only once the host answered over the bridge.
@@ -27,7 +31,11 @@ test.describe('smoke', () => {
     await expect(app.bridgeBanner).toBeVisible();
   });
 
-  test('a view whose code fails to load says so in place, and the other views keep working', async ({ page, app, connect }) => {
+  test('a view whose code fails to load says so in place, and the other views keep working', async ({
+    page,
+    app,
+    connect,
+  }) => {
     test.skip(host === 'electron', 'The desktop app loads its code from its own bundle: there is no request to fail.');
     // As after an update replaced the chunks under an open page.
     await page.route(/\/assets\/DiffView-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));

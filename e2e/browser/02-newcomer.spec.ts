@@ -4,7 +4,12 @@ import { expect, test } from './fixtures';
  * A newcomer's first minute: connect to the demo agent's sub-agent scenario, watch the three
  * agents' envelopes arrive in the table and the lanes, then read the conversations.
  */
-test('a newcomer connects to the demo agent and watches a parent and two sub-agents stream', async ({ app, connect, timeline, blocks }) => {
+test('a newcomer connects to the demo agent and watches a parent and two sub-agents stream', async ({
+  app,
+  connect,
+  timeline,
+  blocks,
+}) => {
   await app.expectView('connect');
   await connect.chooseDemo({ scenario: 'subagents', format: 'json' });
   await connect.connect();
@@ -43,7 +48,9 @@ test('a newcomer connects to the demo agent and watches a parent and two sub-age
   await expect(blocks.nestedThreads()).toHaveCount(2);
   for (const child of await blocks.nestedThreads().all()) {
     await expect(blocks.ofKind('text', child).first()).toBeVisible();
-    const statuses = await blocks.ofKind('text', child).evaluateAll((cards) => cards.map((c) => c.getAttribute('data-status')));
+    const statuses = await blocks
+      .ofKind('text', child)
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-status')));
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.every((s) => s === 'complete')).toBe(true);
   }

@@ -28,7 +28,11 @@ for (const name of listSseFixtures()) {
 
 test.describe('open each upstream fixture', () => {
   for (const [run, files] of runs) {
-    test(`${run}: ${files.map((f) => f.slice(run.length + 1, -'.sse'.length)).join(', ')}`, async ({ app, blocks, diagnostics }) => {
+    test(`${run}: ${files.map((f) => f.slice(run.length + 1, -'.sse'.length)).join(', ')}`, async ({
+      app,
+      blocks,
+      diagnostics,
+    }) => {
       for (const name of files) await test.step(name, () => checkFile(name, { app, blocks, diagnostics }));
     });
   }
@@ -44,7 +48,10 @@ test('an uploaded file does not become a recent file: its temp copy cannot be re
   await expect(app.page.getByTestId(TEST_IDS.recentFile).filter({ hasText: name })).toHaveCount(0);
 });
 
-async function checkFile(name: string, { app, blocks, diagnostics }: { app: AppPage; blocks: BlocksPage; diagnostics: DiagnosticsPage }): Promise<void> {
+async function checkFile(
+  name: string,
+  { app, blocks, diagnostics }: { app: AppPage; blocks: BlocksPage; diagnostics: DiagnosticsPage },
+): Promise<void> {
   const entry = manifest[name];
   if (!entry) throw new Error(`${name} has no MANIFEST.json entry`);
   const expected = expectationsFor(name, entry);
@@ -64,7 +71,8 @@ async function checkFile(name: string, { app, blocks, diagnostics }: { app: AppP
   if (expected.citations?.exactly !== undefined) await expect(blocks.citations).toHaveCount(expected.citations.exactly);
   if (expected.citations?.atLeast !== undefined) await expect(blocks.citations.first()).toBeVisible();
   if (expected.awaitsTools) await expect(blocks.awaitingBlocks).toHaveCount(1);
-  if (expected.restartedBlock) await expect(blocks.blocks.and(app.page.locator('[data-status="abandoned"]'))).toHaveCount(1);
+  if (expected.restartedBlock)
+    await expect(blocks.blocks.and(app.page.locator('[data-status="abandoned"]'))).toHaveCount(1);
   if (SCREENSHOTS[name]?.includes('blocks')) await app.screenshot(`03-blocks-${name}`);
 
   await app.show('diagnostics');
@@ -73,7 +81,8 @@ async function checkFile(name: string, { app, blocks, diagnostics }: { app: AppP
   for (const [rule, count] of expected.rules) {
     expect(rules, `the ${rule} finding`).toContain(rule);
     if (count.exactly !== undefined) expect(await diagnostics.countOf(rule), `${rule} findings`).toBe(count.exactly);
-    if (count.atLeast !== undefined) expect(await diagnostics.countOf(rule), `${rule} findings`).toBeGreaterThanOrEqual(count.atLeast);
+    if (count.atLeast !== undefined)
+      expect(await diagnostics.countOf(rule), `${rule} findings`).toBeGreaterThanOrEqual(count.atLeast);
   }
   for (const rule of expected.absentRules) expect(rules, `no ${rule} finding`).not.toContain(rule);
   if (expected.overBudgetEnvelopes !== null) {

@@ -7,7 +7,13 @@ import { expect, test } from './fixtures';
  * leg — in every wire format the upstream server speaks.
  */
 for (const format of FORMATS) {
-  test(`answer a user_confirm prompt in ${format} and watch the continuation leg stream in`, async ({ app, connect, timeline, blocks, tools }) => {
+  test(`answer a user_confirm prompt in ${format} and watch the continuation leg stream in`, async ({
+    app,
+    connect,
+    timeline,
+    blocks,
+    tools,
+  }) => {
     await connect.chooseDemo({ scenario: 'frontend-tools', format, pace: 'fast' });
     await connect.connect();
     await app.expectView('timeline');

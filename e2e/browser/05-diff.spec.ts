@@ -36,7 +36,10 @@ test('two different scenarios show their block differences', async ({ app, conne
   await diff.compare(/Tour/i, /Citations/i);
   expect(await diff.differences()).toBeGreaterThan(0);
   await expect(diff.headline).toContainText(/\d+ differences?/);
-  const different = (await diff.rowsWithStatus('changed').count()) + (await diff.rowsWithStatus('only-left').count()) + (await diff.rowsWithStatus('only-right').count());
+  const different =
+    (await diff.rowsWithStatus('changed').count()) +
+    (await diff.rowsWithStatus('only-left').count()) +
+    (await diff.rowsWithStatus('only-right').count());
   expect(different).toBeGreaterThan(0);
   await diff.rows.and(app.page.locator(':not([data-status="equal"])')).first().click();
   await expect(diff.blockEditor).toBeVisible();

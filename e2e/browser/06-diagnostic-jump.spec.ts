@@ -11,19 +11,28 @@ interface Location {
   readonly frame: number | null;
 }
 
-async function firstFinding(diagnostics: DiagnosticsPage, rule: string): Promise<{ click(): Promise<void>; at: Location }> {
+async function firstFinding(
+  diagnostics: DiagnosticsPage,
+  rule: string,
+): Promise<{ click(): Promise<void>; at: Location }> {
   const finding = (await diagnostics.expand(rule)).first();
   const text = await finding.innerText();
   const bytes = /bytes ([\d,]+)–([\d,]+)/.exec(text);
   if (!bytes?.[1] || !bytes[2]) throw new Error(`The ${rule} finding names no byte range: “${text}”`);
   const frame = /frame ([\d,]+)/.exec(text)?.[1];
   const number = (s: string): number => Number(s.replaceAll(',', ''));
-  return { click: () => finding.click(), at: { start: number(bytes[1]), end: number(bytes[2]), frame: frame ? number(frame) : null } };
+  return {
+    click: () => finding.click(),
+    at: { start: number(bytes[1]), end: number(bytes[2]), frame: frame ? number(frame) : null },
+  };
 }
 
 /** The start of a finding's byte range in the fixture file, as text (whitespace trimmed). */
 function fileText(name: string, at: Location): string {
-  const text = readFileSync(fixturePath(name)).subarray(at.start, Math.min(at.end, at.start + 60)).toString('utf8').trim();
+  const text = readFileSync(fixturePath(name))
+    .subarray(at.start, Math.min(at.end, at.start + 60))
+    .toString('utf8')
+    .trim();
   if (text === '') throw new Error(`No text at bytes ${at.start}–${at.end} of ${name}`);
   return text;
 }
@@ -55,7 +64,11 @@ test('a finding on an envelope lands on its row, its raw bytes highlighted', asy
   await expect(timeline.frameView).toContainText(`#${finding.at.frame} of leg 0`);
 });
 
-test('a finding on a line SSE ignored lands beside it, the lost bytes highlighted', async ({ app, diagnostics, timeline }) => {
+test('a finding on a line SSE ignored lands beside it, the lost bytes highlighted', async ({
+  app,
+  diagnostics,
+  timeline,
+}) => {
   const name = 'xml_stream_examples.captured.xml.sse';
   await open(app, name);
   const finding = await firstFinding(diagnostics, 'sse.ignored-line');

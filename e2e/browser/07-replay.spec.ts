@@ -23,7 +23,21 @@ test.beforeAll(async () => {
   recording = join(folder, 'subagents.asi');
   const body = JSON.stringify({ user_prompt: 'Use sub-agents in parallel.', scenario: 'subagents', format: 'json' });
   try {
-    await promisify(execFile)(process.execPath, [join(root, 'bin/stream-inspector.mjs'), 'record', `${demo.url}/agent/run`, '-H', 'Content-Type: application/json', '-d', body, '-o', recording], { cwd: root });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        join(root, 'bin/stream-inspector.mjs'),
+        'record',
+        `${demo.url}/agent/run`,
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        body,
+        '-o',
+        recording,
+      ],
+      { cwd: root },
+    );
   } finally {
     await demo.close();
   }

@@ -19,9 +19,14 @@ test('a fast stream: the following table keeps the newest rows on screen', async
   expect(total).toBeGreaterThan(10_000);
   // While rows streamed in: the state said streaming, or the table did not hold them all yet
   // (the last batches may be painted after the state says done).
-  const frames = (await timeline.framesWatched()).filter((frame) => frame.rows > 0 && (frame.streaming || frame.rows < total));
+  const frames = (await timeline.framesWatched()).filter(
+    (frame) => frame.rows > 0 && (frame.streaming || frame.rows < total),
+  );
   expect(frames.length, 'frames watched while rows streamed in').toBeGreaterThanOrEqual(3);
-  expect(frames.filter((frame) => frame.onScreen === 0), 'frames with rows but none on screen').toEqual([]);
+  expect(
+    frames.filter((frame) => frame.onScreen === 0),
+    'frames with rows but none on screen',
+  ).toEqual([]);
   await expect.poll(async () => (await timeline.seqsOnScreen()).at(-1)).toBe(total - 1);
   await app.screenshot('08-fast-stream-end');
 

@@ -79,7 +79,11 @@ test('a stream that leaves a block unclosed is truncated', async ({ app }) => {
 });
 
 test('a clean stream is done, and each status has its own colour in the sidebar', async ({ app, page }) => {
-  await app.openFiles([fixturePath('json_stream.json.sse'), fixturePath('error_midstream.json.sse'), fixturePath('retry_midstream.json.sse')]);
+  await app.openFiles([
+    fixturePath('json_stream.json.sse'),
+    fixturePath('error_midstream.json.sse'),
+    fixturePath('retry_midstream.json.sse'),
+  ]);
   await expect(app.sessionItems).toHaveCount(3);
   const badge = (name: string) => app.sessionItem(name).getByTestId(TEST_IDS.sessionItemState);
   await expect(badge('json_stream')).toHaveText('done');

@@ -7,7 +7,11 @@ import { expect, test } from './fixtures';
  * expression filters the rows, a bad one shows its error at the character, completion offers
  * fields and values, and every picker writes its condition into the box.
  */
-test('typing an expression filters rows; a bad one shows the error at the character', async ({ app, timeline, page }) => {
+test('typing an expression filters rows; a bad one shows the error at the character', async ({
+  app,
+  timeline,
+  page,
+}) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
   await app.expectState('done');
   await expect(timeline.count).toHaveText('173 envelopes');
@@ -71,7 +75,11 @@ test('completion offers fields, then operators, then the values the session has'
   expect(sub1).toBeLessThan(173);
 });
 
-test('every picker writes its condition into the box, and reads it back from there', async ({ app, timeline, page }) => {
+test('every picker writes its condition into the box, and reads it back from there', async ({
+  app,
+  timeline,
+  page,
+}) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
   await app.expectState('done');
   await page.getByTestId(TEST_IDS.filterAgent).locator('summary').click();
@@ -82,7 +90,9 @@ test('every picker writes its condition into the box, and reads it back from the
   await page.getByTestId(TEST_IDS.filterFinal).selectOption('final');
   await expect(timeline.filterText).toHaveValue('agent in ["sub 2", "sub 1"] && final');
   await page.getByTestId(TEST_IDS.filterSeverity).selectOption('warning');
-  await expect(timeline.filterText).toHaveValue('agent in ["sub 2", "sub 1"] && final && finding.severity >= "warning"');
+  await expect(timeline.filterText).toHaveValue(
+    'agent in ["sub 2", "sub 1"] && final && finding.severity >= "warning"',
+  );
   await expect(timeline.count).toHaveText(/^\d+ of 173 envelopes/);
   await page.getByTestId(TEST_IDS.filterSeverity).selectOption('');
   await expect(timeline.filterText).toHaveValue('agent in ["sub 2", "sub 1"] && final');
@@ -93,6 +103,8 @@ test('every picker writes its condition into the box, and reads it back from the
   // Typed by hand, the same condition sets the picker.
   await timeline.filter('type == "thinking"');
   await page.getByTestId(TEST_IDS.filterType).locator('summary').click();
-  await expect(page.getByTestId(`${TEST_IDS.filterType}-option`).filter({ hasText: 'thinking' }).locator('input')).toBeChecked();
+  await expect(
+    page.getByTestId(`${TEST_IDS.filterType}-option`).filter({ hasText: 'thinking' }).locator('input'),
+  ).toBeChecked();
   await expect(page.getByTestId(TEST_IDS.filterAgent).locator('summary')).toHaveText('Agents: all');
 });

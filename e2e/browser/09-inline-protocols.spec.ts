@@ -15,7 +15,10 @@ const INLINE_FIXTURES = join(import.meta.dirname, '../../resources/fixtures/inli
 
 /** Screenshots of the view at both window sizes, light and dark. */
 async function screenshots(app: AppPage, page: Page, name: string): Promise<void> {
-  for (const [width, height] of [[1440, 900], [1024, 700]] as const) {
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 700],
+  ] as const) {
     await page.setViewportSize({ width, height });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -26,7 +29,12 @@ async function screenshots(app: AppPage, page: Page, name: string): Promise<void
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-test('XML tool tags: reasoning, tool calls with their parameters and the completion, with the raw text a click away', async ({ app, connect, blocks, page }) => {
+test('XML tool tags: reasoning, tool calls with their parameters and the completion, with the raw text a click away', async ({
+  app,
+  connect,
+  blocks,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'inline-xml', format: 'json', pace: 'fast' });
   await connect.connect();
   await app.expectState('done');
@@ -34,10 +42,12 @@ test('XML tool tags: reasoning, tool calls with their parameters and the complet
 
   const texts = blocks.ofKind('text');
   await expect(texts).toHaveCount(3);
-  await expect.poll(() => blocks.segmentTypes(texts.nth(0))).toEqual([
-    { type: 'reasoning', complete: true },
-    { type: 'tool_call', complete: true },
-  ]);
+  await expect
+    .poll(() => blocks.segmentTypes(texts.nth(0)))
+    .toEqual([
+      { type: 'reasoning', complete: true },
+      { type: 'tool_call', complete: true },
+    ]);
   const search = blocks.segmentsOf(texts.nth(0), 'tool_call');
   await expect(blocks.segmentDetail(search, 'name')).toHaveText('search');
   await expect(blocks.segmentDetail(search, 'params')).toContainText('login user function');
@@ -46,7 +56,9 @@ test('XML tool tags: reasoning, tool calls with their parameters and the complet
   await expect(blocks.segmentsOf(texts.nth(0), 'reasoning').locator('pre')).toBeHidden();
   expect(await search.innerText()).not.toContain('</query>');
 
-  await expect(blocks.segmentDetail(blocks.segmentsOf(texts.nth(1), 'tool_call'), 'params')).toContainText('src/auth/login.js#loginUser');
+  await expect(blocks.segmentDetail(blocks.segmentsOf(texts.nth(1), 'tool_call'), 'params')).toContainText(
+    'src/auth/login.js#loginUser',
+  );
   const completion = blocks.segmentsOf(texts.nth(2), 'completion');
   await expect(completion).toContainText('credentials & issues a session token');
 
@@ -59,7 +71,12 @@ test('XML tool tags: reasoning, tool calls with their parameters and the complet
   await screenshots(app, page, '09-inline-xml');
 });
 
-test('segment tags, in the XML wire format: file writes as code under their path, bash commands, a generic tool', async ({ app, connect, blocks, page }) => {
+test('segment tags, in the XML wire format: file writes as code under their path, bash commands, a generic tool', async ({
+  app,
+  connect,
+  blocks,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'inline-segments', format: 'xml', pace: 'fast' });
   await connect.connect();
   await app.expectState('done');
@@ -67,20 +84,28 @@ test('segment tags, in the XML wire format: file writes as code under their path
 
   const texts = blocks.ofKind('text');
   await expect(texts).toHaveCount(2);
-  await expect.poll(async () => (await blocks.segmentTypes(texts.nth(0))).map((s) => s.type)).toEqual(['text', 'write_file', 'text', 'run_bash']);
+  await expect
+    .poll(async () => (await blocks.segmentTypes(texts.nth(0))).map((s) => s.type))
+    .toEqual(['text', 'write_file', 'text', 'run_bash']);
   const file = blocks.segmentsOf(texts.nth(0), 'write_file');
   await expect(blocks.segmentDetail(file, 'path')).toHaveText('scripts/hello.py');
   await expect(blocks.segmentDetail(file, 'code')).toContainText('if len(sys.argv) < 2:');
-  await expect(blocks.segmentDetail(blocks.segmentsOf(texts.nth(0), 'run_bash'), 'code')).toContainText('python scripts/hello.py World');
+  await expect(blocks.segmentDetail(blocks.segmentsOf(texts.nth(0), 'run_bash'), 'code')).toContainText(
+    'python scripts/hello.py World',
+  );
 
-  await expect.poll(async () => (await blocks.segmentTypes(texts.nth(1))).map((s) => s.type)).toEqual(['text', 'write_file', 'patch_file', 'run_bash', 'tool_call']);
+  await expect
+    .poll(async () => (await blocks.segmentTypes(texts.nth(1))).map((s) => s.type))
+    .toEqual(['text', 'write_file', 'patch_file', 'run_bash', 'tool_call']);
   const tool = blocks.segmentsOf(texts.nth(1), 'write_file');
   await expect(blocks.segmentDetail(tool, 'path')).toHaveText('tests/test_hello.py');
   // Only the content between the raw markers: no markers, no markup, the `</arg>` kept as content.
   const code = blocks.segmentDetail(tool, 'code');
   await expect(code).toContainText('assert main() == 1  # </arg> here is file content');
   await expect(code).not.toContainText('__START_CONTENT__');
-  await expect(blocks.segmentDetail(blocks.segmentsOf(texts.nth(1), 'patch_file'), 'code')).toContainText('+++ b/scripts/hello.py');
+  await expect(blocks.segmentDetail(blocks.segmentsOf(texts.nth(1), 'patch_file'), 'code')).toContainText(
+    '+++ b/scripts/hello.py',
+  );
   const readFile = blocks.segmentsOf(texts.nth(1), 'tool_call');
   await expect(blocks.segmentDetail(readFile, 'name')).toHaveText('read_file');
   await expect(blocks.segmentDetail(readFile, 'params')).toContainText('README.md');
@@ -88,16 +113,25 @@ test('segment tags, in the XML wire format: file writes as code under their path
   await screenshots(app, page, '09-inline-segments');
 });
 
-test('sentinels, in the raw Anthropic format: segments typed by their JSON headers', async ({ app, connect, blocks, page }) => {
+test('sentinels, in the raw Anthropic format: segments typed by their JSON headers', async ({
+  app,
+  connect,
+  blocks,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'inline-sentinels', format: 'raw', pace: 'fast' });
   await connect.connect();
   await app.expectState('done');
   await app.show('blocks');
 
   const text = blocks.ofKind('text').first();
-  await expect.poll(async () => (await blocks.segmentTypes(text)).map((s) => s.type)).toEqual(['reasoning', 'text', 'write_file', 'text', 'run_bash']);
+  await expect
+    .poll(async () => (await blocks.segmentTypes(text)).map((s) => s.type))
+    .toEqual(['reasoning', 'text', 'write_file', 'text', 'run_bash']);
   await expect(blocks.segmentDetail(blocks.segmentsOf(text, 'write_file'), 'path')).toHaveText('config/app.json');
-  await expect(blocks.segmentDetail(blocks.segmentsOf(text, 'write_file'), 'code')).toContainText('"hosts": [["localhost", "127.0.0.1"]]');
+  await expect(blocks.segmentDetail(blocks.segmentsOf(text, 'write_file'), 'code')).toContainText(
+    '"hosts": [["localhost", "127.0.0.1"]]',
+  );
   await expect(blocks.segmentsOf(text, 'run_bash')).toContainText('[["deploy"]]');
   await expect(text).not.toContainText('SEG_START');
   await app.expectNoErrors();
@@ -105,11 +139,39 @@ test('sentinels, in the raw Anthropic format: segments typed by their JSON heade
 });
 
 for (const { scenario, format, rules, unclosed } of [
-  { scenario: 'inline-malformed-xml', format: 'json', rules: ['inline.mismatched-close', 'inline.missing-param', 'inline.multiple-actions', 'inline.no-action', 'inline.text-after-action', 'inline.unclosed'], unclosed: 'tool_call' },
-  { scenario: 'inline-malformed-segments', format: 'xml', rules: ['inline.mismatched-close', 'inline.missing-param', 'inline.unclosed'], unclosed: 'write_file' },
-  { scenario: 'inline-malformed-sentinels', format: 'raw', rules: ['inline.invalid-sentinel', 'inline.unclosed'], unclosed: 'write_file' },
+  {
+    scenario: 'inline-malformed-xml',
+    format: 'json',
+    rules: [
+      'inline.mismatched-close',
+      'inline.missing-param',
+      'inline.multiple-actions',
+      'inline.no-action',
+      'inline.text-after-action',
+      'inline.unclosed',
+    ],
+    unclosed: 'tool_call',
+  },
+  {
+    scenario: 'inline-malformed-segments',
+    format: 'xml',
+    rules: ['inline.mismatched-close', 'inline.missing-param', 'inline.unclosed'],
+    unclosed: 'write_file',
+  },
+  {
+    scenario: 'inline-malformed-sentinels',
+    format: 'raw',
+    rules: ['inline.invalid-sentinel', 'inline.unclosed'],
+    unclosed: 'write_file',
+  },
 ] as const) {
-  test(`${scenario}: the broken protocol is shown as received and explained`, async ({ app, connect, blocks, diagnostics, page }) => {
+  test(`${scenario}: the broken protocol is shown as received and explained`, async ({
+    app,
+    connect,
+    blocks,
+    diagnostics,
+    page,
+  }) => {
     await connect.chooseDemo({ scenario, format, pace: 'fast' });
     await connect.connect();
     await app.expectState('done');
@@ -120,7 +182,9 @@ for (const { scenario, format, rules, unclosed } of [
     await screenshots(app, page, `09-${scenario}`);
 
     await app.show('diagnostics');
-    await expect.poll(async () => (await diagnostics.rules()).filter((r) => r.startsWith('inline.')).sort()).toEqual([...rules].sort());
+    await expect
+      .poll(async () => (await diagnostics.rules()).filter((r) => r.startsWith('inline.')).sort())
+      .toEqual([...rules].sort());
   });
 }
 
@@ -142,14 +206,22 @@ test('the inline mode of an open session', async ({ app, connect, blocks, diagno
   // Without `search` among the tool tags, <search> is text; <extract> stays a tool call.
   await blocks.inlineTools.fill('extract:file_path');
   await blocks.inlineTools.press('Enter');
-  await expect.poll(async () => (await blocks.segmentTypes(blocks.ofKind('text').first())).map((s) => s.type)).toEqual(['reasoning', 'text', 'tool_call']);
+  await expect
+    .poll(async () => (await blocks.segmentTypes(blocks.ofKind('text').first())).map((s) => s.type))
+    .toEqual(['reasoning', 'text', 'tool_call']);
   await app.show('diagnostics');
-  await expect.poll(async () => (await diagnostics.rules()).filter((r) => r.startsWith('inline.')).sort()).toEqual(['inline.no-action']);
+  await expect
+    .poll(async () => (await diagnostics.rules()).filter((r) => r.startsWith('inline.')).sort())
+    .toEqual(['inline.no-action']);
   await app.expectNoErrors();
 });
 
-
-test('a segment-event stream: one block per segment, shown as the inline stage shows its segments', async ({ app, connect, blocks, page }) => {
+test('a segment-event stream: one block per segment, shown as the inline stage shows its segments', async ({
+  app,
+  connect,
+  blocks,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'inline-segments', format: 'json', pace: 'fast' });
   // The demo agent's segment-event endpoint: the same scenario's text, parsed on the server.
   await connect.url.fill((await connect.url.inputValue()).replace('/agent/run', '/segments/run'));
@@ -160,19 +232,28 @@ test('a segment-event stream: one block per segment, shown as the inline stage s
   await app.show('blocks');
   const cards = blocks.ofKind('segment');
   await expect(cards).toHaveCount(9);
-  await expect.poll(() => blocks.segmentTypes()).toEqual(
-    ['text', 'write_file', 'text', 'run_bash', 'text', 'write_file', 'patch_file', 'run_bash', 'tool_call'].map((type) => ({ type, complete: true })),
-  );
+  await expect
+    .poll(() => blocks.segmentTypes())
+    .toEqual(
+      ['text', 'write_file', 'text', 'run_bash', 'text', 'write_file', 'patch_file', 'run_bash', 'tool_call'].map(
+        (type) => ({ type, complete: true }),
+      ),
+    );
   const file = blocks.segmentsOf(cards.nth(1), 'write_file');
   await expect(blocks.segmentDetail(file, 'path')).toHaveText('scripts/hello.py');
   await expect(blocks.segmentDetail(file, 'code')).toContainText('def main() -> int:');
   await expect(blocks.segmentDetail(blocks.segmentsOf(cards.nth(8), 'tool_call'), 'name')).toHaveText('read_file');
   await app.expectNoErrors();
   await screenshots(app, page, '09-segment-events');
-
 });
 
-test('a live text block holds back a marker until the next delta decides it', async ({ app, connect, blocks, replay, page }) => {
+test('a live text block holds back a marker until the next delta decides it', async ({
+  app,
+  connect,
+  blocks,
+  replay,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'inline-xml', format: 'json', pace: 'fast' });
   await connect.connect();
   await app.expectState('done');
@@ -205,14 +286,21 @@ test('a live text block holds back a marker until the next delta decides it', as
 
   await replay.play();
   await expect(replay.finished).toBeVisible({ timeout: 20_000 });
-  await expect.poll(() => blocks.segmentTypes(text)).toEqual([
-    { type: 'reasoning', complete: true },
-    { type: 'tool_call', complete: true },
-  ]);
+  await expect
+    .poll(() => blocks.segmentTypes(text))
+    .toEqual([
+      { type: 'reasoning', complete: true },
+      { type: 'tool_call', complete: true },
+    ]);
   await expect(page.getByText('held back')).toHaveCount(0);
 });
 
-test('JSON tool calls in a capture: the json mode of the Blocks toolbar reads them, and a call cut off is explained', async ({ app, blocks, diagnostics, page }) => {
+test('JSON tool calls in a capture: the json mode of the Blocks toolbar reads them, and a call cut off is explained', async ({
+  app,
+  blocks,
+  diagnostics,
+  page,
+}) => {
   // Text blocks whose tool calls are JSON (a Hermes <tool_call>, then a bare object the model
   // stopped writing): the default mode shows them as text.
   await app.openFiles(join(INLINE_FIXTURES, 'json-tool-calls.json.sse'));
@@ -224,10 +312,12 @@ test('JSON tool calls in a capture: the json mode of the Blocks toolbar reads th
   await expect(blocks.segmentsOf(page, 'tool_call')).toHaveCount(0);
 
   await blocks.inlineMode.selectOption('json');
-  await expect.poll(() => blocks.segmentTypes(texts.nth(0))).toEqual([
-    { type: 'text', complete: true },
-    { type: 'tool_call', complete: true },
-  ]);
+  await expect
+    .poll(() => blocks.segmentTypes(texts.nth(0)))
+    .toEqual([
+      { type: 'text', complete: true },
+      { type: 'tool_call', complete: true },
+    ]);
   const weather = blocks.segmentsOf(texts.nth(0), 'tool_call');
   await expect(blocks.segmentDetail(weather, 'name')).toHaveText('get_current_weather');
   await expect(blocks.segmentDetail(weather, 'params')).toContainText('Boston, MA');
@@ -239,6 +329,8 @@ test('JSON tool calls in a capture: the json mode of the Blocks toolbar reads th
   await screenshots(app, page, '09-inline-json');
 
   await app.show('diagnostics');
-  await expect.poll(async () => (await diagnostics.rules()).filter((r) => r.startsWith('inline.'))).toEqual(['inline.unclosed']);
+  await expect
+    .poll(async () => (await diagnostics.rules()).filter((r) => r.startsWith('inline.')))
+    .toEqual(['inline.unclosed']);
   await app.expectNoErrors();
 });

@@ -15,7 +15,11 @@ test('a frontend talking through the proxy shows up as a live session', async ({
   const url = await page.getByTestId(TEST_IDS.proxyUrl).innerText();
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   try {
-    const response = await fetch(`${url}/agent/run?format=json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_prompt: 'x', scenario: 'subagents' }) });
+    const response = await fetch(`${url}/agent/run?format=json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user_prompt: 'x', scenario: 'subagents' }),
+    });
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect(response.status, new TextDecoder().decode(bytes.subarray(0, 500))).toBe(200);
     const received = decodeBytes(bytes).envelopes.length;

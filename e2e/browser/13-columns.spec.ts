@@ -23,7 +23,12 @@ async function headers(page: Page): Promise<{ id: string; inside: boolean; width
   });
 }
 
-test('columns fit at 1440 and 1024 px, with and without the detail pane; chooser and widths are remembered', async ({ app, connect, timeline, page }) => {
+test('columns fit at 1440 and 1024 px, with and without the detail pane; chooser and widths are remembered', async ({
+  app,
+  connect,
+  timeline,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
   await app.expectState(ENDED);
@@ -31,7 +36,18 @@ test('columns fit at 1440 and 1024 px, with and without the detail pane; chooser
   // Nothing selected: no detail pane, every column in view.
   await expect(timeline.detailPane).toHaveCount(0);
   let shown = await headers(page);
-  expect(shown.map((h) => h.id)).toEqual(['seq', 'time', 'gap', 'agent', 'type', 'final', 'delta', 'bytes', 'idName', 'diagnostics']);
+  expect(shown.map((h) => h.id)).toEqual([
+    'seq',
+    'time',
+    'gap',
+    'agent',
+    'type',
+    'final',
+    'delta',
+    'bytes',
+    'idName',
+    'diagnostics',
+  ]);
   expect(shown.every((h) => h.inside)).toBe(true);
   await app.screenshot('13-columns-1440-no-selection');
 
@@ -40,7 +56,9 @@ test('columns fit at 1440 and 1024 px, with and without the detail pane; chooser
   await expect(timeline.detailPane).toBeVisible();
   shown = await headers(page);
   expect(shown.every((h) => h.inside)).toBe(true);
-  expect(shown.map((h) => h.id)).toEqual(expect.arrayContaining(['seq', 'agent', 'type', 'delta', 'idName', 'diagnostics']));
+  expect(shown.map((h) => h.id)).toEqual(
+    expect.arrayContaining(['seq', 'agent', 'type', 'delta', 'idName', 'diagnostics']),
+  );
   expect(shown.find((h) => h.id === 'delta')!.width).toBeGreaterThanOrEqual(160);
   await app.screenshot('13-columns-1440-detail');
 

@@ -8,7 +8,12 @@ const ENDED = /^(done|truncated|ended by error|stopped)$/;
  * the conversation (the Blocks view) of the demo run; the detail pane waits for a selection.
  */
 
-test('the first screen explains itself in one line and offers the Blocks view of the demo run', async ({ app, timeline, blocks, page }) => {
+test('the first screen explains itself in one line and offers the Blocks view of the demo run', async ({
+  app,
+  timeline,
+  blocks,
+  page,
+}) => {
   await app.open({ autoconnect: true });
   await app.expectView('timeline');
   const intro = page.getByTestId('intro-line');

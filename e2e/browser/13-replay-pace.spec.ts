@@ -6,7 +6,11 @@ import { expect, test } from './fixtures';
  * (events per second, the speed multiplying it) instead of finishing at once, so pause, step
  * and seek have something to work on; its lanes are drawn in order of arrival.
  */
-test('a capture without timing replays at a chosen pace, and its lanes fall back to sequence order', async ({ app, timeline, replay }) => {
+test('a capture without timing replays at a chosen pace, and its lanes fall back to sequence order', async ({
+  app,
+  timeline,
+  replay,
+}) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
   await app.expectState('done');
   const total = await timeline.total();

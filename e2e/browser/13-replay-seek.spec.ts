@@ -5,7 +5,14 @@ import { expect, test } from './fixtures';
  * every view shows the session as it was at that point: the table, the lanes, the blocks, the
  * diagnostics' charts. Stepping on from a backward seek continues from there.
  */
-test('seeking backwards rewinds every view to the envelope asked for', async ({ app, connect, timeline, blocks, diagnostics, replay }) => {
+test('seeking backwards rewinds every view to the envelope asked for', async ({
+  app,
+  connect,
+  timeline,
+  blocks,
+  diagnostics,
+  replay,
+}) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
   await app.expectState('done');

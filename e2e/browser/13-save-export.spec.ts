@@ -20,7 +20,11 @@ test.afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-test('saves and exports a session as downloads that reopen to the same envelopes', async ({ app, connect, timeline }) => {
+test('saves and exports a session as downloads that reopen to the same envelopes', async ({
+  app,
+  connect,
+  timeline,
+}) => {
   test.skip(host === 'electron', 'The desktop app saves through its own save dialog');
   await connect.chooseDemo({ scenario: 'citations', format: 'json', pace: 'fast' });
   await connect.connect();

@@ -7,7 +7,11 @@ const ENDED = /^(done|truncated|ended by error|stopped)$/;
  * The search box finds what the agent said, not only what one envelope carried: "Eiffel"
  * arrived as "The E" + "iffel Tower…" and lands on both envelopes.
  */
-test('searching a word the stream split across envelopes lands on every envelope that carries it', async ({ app, connect, timeline }) => {
+test('searching a word the stream split across envelopes lands on every envelope that carries it', async ({
+  app,
+  connect,
+  timeline,
+}) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
   await app.expectState(ENDED);

@@ -17,7 +17,12 @@ test.afterAll(async () => {
   await other.close();
 });
 
-test('a custom URL after the demo preset is named after its endpoint, can be renamed, and a failed run is not offered to Diff', async ({ app, connect, diff, page }) => {
+test('a custom URL after the demo preset is named after its endpoint, can be renamed, and a failed run is not offered to Diff', async ({
+  app,
+  connect,
+  diff,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
   await app.expectState(ENDED);
@@ -45,7 +50,8 @@ test('a custom URL after the demo preset is named after its endpoint, can be ren
 
   await app.show('diff');
   await expect(diff.left).toBeVisible();
-  const offered = async (picker: typeof diff.left) => picker.locator('option').evaluateAll((options) => options.map((o) => o.textContent ?? ''));
+  const offered = async (picker: typeof diff.left) =>
+    picker.locator('option').evaluateAll((options) => options.map((o) => o.textContent ?? ''));
   for (const picker of [diff.left, diff.right]) {
     const labels = await offered(picker);
     expect(labels.some((l) => l.includes('127.0.0.1:9/'))).toBe(false);

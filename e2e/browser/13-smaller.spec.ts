@@ -22,7 +22,11 @@ test('a paused replay says "paused" and offers no Stop', async ({ app, connect, 
   await expect(app.page.getByTestId('stop-button')).toHaveCount(0);
 });
 
-test('finding badges stay inside the sidebar; the overhead chart says it shows totals; file sessions have no chunks-vs-frames chart', async ({ app, diagnostics, page }) => {
+test('finding badges stay inside the sidebar; the overhead chart says it shows totals; file sessions have no chunks-vs-frames chart', async ({
+  app,
+  diagnostics,
+  page,
+}) => {
   await page.setViewportSize({ width: 1024, height: 700 });
   await app.openFiles(fixturePath('multi_agent.json.sse'));
   await app.expectState(ENDED);
@@ -40,7 +44,12 @@ test('finding badges stay inside the sidebar; the overhead chart says it shows t
   await expect(page.getByTestId('chart-first-envelope')).toContainText('request time is not known');
 });
 
-test('a live session counts the time to its first envelope from the request', async ({ app, connect, diagnostics, page }) => {
+test('a live session counts the time to its first envelope from the request', async ({
+  app,
+  connect,
+  diagnostics,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
   await app.expectState(ENDED);
@@ -50,7 +59,10 @@ test('a live session counts the time to its first envelope from the request', as
   await expect(page.getByTestId('chart-chunks-frames')).toBeVisible();
 });
 
-test('errors stack instead of piling up, dismiss all at once, and never show the upload’s internal path', async ({ app, page }) => {
+test('errors stack instead of piling up, dismiss all at once, and never show the upload’s internal path', async ({
+  app,
+  page,
+}) => {
   const folder = await mkdtemp(join(tmpdir(), 'inspector-e2e-bad-'));
   try {
     const files = [1, 2, 3, 4].map((i) => join(folder, `not-a-stream-${i}.bin`));

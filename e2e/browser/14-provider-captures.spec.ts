@@ -10,7 +10,11 @@ import { expect, test } from './fixtures';
  * it. Each opens as its provider's stream, ends done, and the diagnostics view says what is
  * unusual about it — and nothing that is not.
  */
-test('a data-only Anthropic capture is the Messages API: done at message_stop, no [DONE] or chunk-budget finding', async ({ app, blocks, diagnostics }) => {
+test('a data-only Anthropic capture is the Messages API: done at message_stop, no [DONE] or chunk-budget finding', async ({
+  app,
+  blocks,
+  diagnostics,
+}) => {
   await app.openFiles(externalFixturePath('vercel-ai/anthropic-text.data-only.sse'));
   await app.expectView('timeline');
   await app.expectState('done');
@@ -27,7 +31,11 @@ test('a data-only Anthropic capture is the Messages API: done at message_stop, n
   await app.screenshot('14-capture-anthropic-data-only-diagnostics');
 });
 
-test('a capture of two OpenAI responses is two messages: done, one info finding, no sequence gap', async ({ app, blocks, diagnostics }) => {
+test('a capture of two OpenAI responses is two messages: done, one info finding, no sequence gap', async ({
+  app,
+  blocks,
+  diagnostics,
+}) => {
   await app.openFiles(externalFixturePath('vercel-ai/openai-two-responses.data-only.sse'));
   await app.expectView('timeline');
   await app.expectState('done');
@@ -47,7 +55,10 @@ test('a capture of two OpenAI responses is two messages: done, one info finding,
   await app.screenshot('14-capture-openai-two-responses-diagnostics');
 });
 
-test('a capture that ends right after its last data: line ends done, with a warning that says so', async ({ app, diagnostics }) => {
+test('a capture that ends right after its last data: line ends done, with a warning that says so', async ({
+  app,
+  diagnostics,
+}) => {
   const text = readFileSync(externalFixturePath('vercel-ai/anthropic-text.data-only.sse'), 'utf8');
   const path = join(mkdtempSync(join(tmpdir(), 'capture-')), 'no-blank-line-at-end.sse');
   writeFileSync(path, text.slice(0, -2));

@@ -28,7 +28,12 @@ const PROVIDERS = [
 ] as const;
 
 for (const p of PROVIDERS) {
-  test(`${p.dialect}: a capture shows unified events, blocks with usage, and diagnostics`, async ({ app, timeline, blocks, diagnostics }) => {
+  test(`${p.dialect}: a capture shows unified events, blocks with usage, and diagnostics`, async ({
+    app,
+    timeline,
+    blocks,
+    diagnostics,
+  }) => {
     await app.openFiles(providerFixturePath(p.capture));
     await app.expectView('timeline');
     // It ends at its own terminal event (message_stop, response.completed), not at [DONE].
@@ -53,10 +58,18 @@ for (const p of PROVIDERS) {
     expect(await diagnostics.rules()).not.toContain('stream.missing-done');
   });
 
-  test(`${p.dialect}: the demo's endpoint streams live through the connect preset`, async ({ app, connect, timeline, blocks, diagnostics }) => {
+  test(`${p.dialect}: the demo's endpoint streams live through the connect preset`, async ({
+    app,
+    connect,
+    timeline,
+    blocks,
+    diagnostics,
+  }) => {
     await app.show('connect');
     await connect.chooseProvider({ provider: p.provider, scenario: p.live.scenario, pace: 'fast' });
-    await expect(connect.url).toHaveValue(new RegExp(`/v1/${p.provider === 'anthropic' ? 'messages' : 'responses'}\\?pace=fast$`));
+    await expect(connect.url).toHaveValue(
+      new RegExp(`/v1/${p.provider === 'anthropic' ? 'messages' : 'responses'}\\?pace=fast$`),
+    );
     await app.screenshot(`14-${p.provider}-connect`);
     const wide = app.page.viewportSize();
     await app.page.setViewportSize({ width: 1024, height: 700 });

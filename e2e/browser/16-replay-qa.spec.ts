@@ -18,7 +18,8 @@ import type { ReplayPage } from './pages/replay-page';
 /** The badge of a session that has ended ("done", or how it ended otherwise). */
 const ENDED = /^(done|truncated|ended by error|stopped)$/;
 
-const breakpointOption = (page: Page, value: string): Locator => page.locator(`[data-testid="${REPLAY_IDS.breakpointOption}"][data-value="${value}"] input`);
+const breakpointOption = (page: Page, value: string): Locator =>
+  page.locator(`[data-testid="${REPLAY_IDS.breakpointOption}"][data-value="${value}"] input`);
 
 /** Starts a replay of the active session and leaves it paused at the start, at the fastest speed. */
 async function pausedReplay(app: AppPage, replay: ReplayPage): Promise<void> {
@@ -43,8 +44,13 @@ async function setBreakpoints(page: Page, values: string[]): Promise<void> {
   await expect(menu).not.toHaveAttribute('open', '');
 }
 
-
-test('a type breakpoint pauses exactly at the first envelope of each run; Continue goes to the next hit', async ({ app, replay, timeline, inspector, page }) => {
+test('a type breakpoint pauses exactly at the first envelope of each run; Continue goes to the next hit', async ({
+  app,
+  replay,
+  timeline,
+  inspector,
+  page,
+}) => {
   // Two rounds of screenshots (two themes, two sizes) on a loaded machine.
   test.setTimeout(150_000);
   await app.openFiles(fixturePath('multi_agent.json.sse'));
@@ -102,7 +108,13 @@ test('a type breakpoint pauses exactly at the first envelope of each run; Contin
   await app.expectNoErrors();
 });
 
-test('a breakpoint on the frontend-tools prompt pauses at the awaiting_frontend_tools envelope', async ({ app, replay, timeline, inspector, page }) => {
+test('a breakpoint on the frontend-tools prompt pauses at the awaiting_frontend_tools envelope', async ({
+  app,
+  replay,
+  timeline,
+  inspector,
+  page,
+}) => {
   await app.openFiles(fixturePath('frontend_tools.json.sse'));
   await app.expectState(/awaiting tools|done/);
   const sourceId = (await app.sessionItems.first().getAttribute('data-session-id'))!;
@@ -121,12 +133,20 @@ test('a breakpoint on the frontend-tools prompt pauses at the awaiting_frontend_
   await app.expectNoErrors();
 });
 
-test('an error-finding breakpoint pauses where the first error is found, naming its rule', async ({ app, replay, timeline, page }) => {
+test('an error-finding breakpoint pauses where the first error is found, naming its rule', async ({
+  app,
+  replay,
+  timeline,
+  page,
+}) => {
   const folder = await mkdtemp(join(tmpdir(), 'inspector-e2e-bp-'));
   try {
     const file = join(folder, 'broken.sse');
     const good = (i: number) => `data: {"type":"text","agent":"a","final":false,"delta":"part ${i} "}\n\n`;
-    await writeFile(file, [0, 1, 2, 3].map(good).join('') + 'data: {"type":"text",\n\n' + [4, 5].map(good).join('') + 'data: [DONE]\n\n');
+    await writeFile(
+      file,
+      [0, 1, 2, 3].map(good).join('') + 'data: {"type":"text",\n\n' + [4, 5].map(good).join('') + 'data: [DONE]\n\n',
+    );
     await app.openFiles(file);
     await app.expectState(ENDED);
     await pausedReplay(app, replay);
@@ -164,13 +184,20 @@ test('loop: a replay starts over at the end until the loop is turned off', async
   await app.expectNoErrors();
 });
 
-test('regression: the sidebar said "replaying" for a paused replay — it says "paused"', async ({ app, connect, replay }) => {
+test('regression: the sidebar said "replaying" for a paused replay — it says "paused"', async ({
+  app,
+  connect,
+  replay,
+}) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json' });
   await connect.connect();
   await app.expectState(ENDED);
   await app.replayButton.click();
   await expect(replay.controls).toBeVisible();
-  const item = app.sessionItem(/^Replay of/).first().getByTestId('session-item-state');
+  const item = app
+    .sessionItem(/^Replay of/)
+    .first()
+    .getByTestId('session-item-state');
   await expect(item).toHaveText('replaying');
   await replay.pause();
   await expect(item).toHaveText('paused');
@@ -178,7 +205,12 @@ test('regression: the sidebar said "replaying" for a paused replay — it says "
   await expect(item).toHaveText('replaying');
 });
 
-test('regression: a replay of a file showed the chunks-vs-frames chart — it is hidden as for the file', async ({ app, replay, diagnostics, page }) => {
+test('regression: a replay of a file showed the chunks-vs-frames chart — it is hidden as for the file', async ({
+  app,
+  replay,
+  diagnostics,
+  page,
+}) => {
   await app.openFiles(fixturePath('multi_agent.json.sse'));
   await app.expectState(ENDED);
   await pausedReplay(app, replay);
@@ -199,7 +231,12 @@ async function linesOf(cell: Locator): Promise<number> {
   });
 }
 
-test('one action runs the request in xml and json and opens the Diff on the pair; the "why" column reads as text', async ({ app, connect, diff, page }) => {
+test('one action runs the request in xml and json and opens the Diff on the pair; the "why" column reads as text', async ({
+  app,
+  connect,
+  diff,
+  page,
+}) => {
   await connect.chooseDemo({ scenario: 'tour', format: 'json', pace: 'fast' });
   await connect.connect();
   await app.expectState(ENDED);
@@ -252,7 +289,8 @@ test('the filter bar at 1024 px shows its selects whole', async ({ app, timeline
       const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       if (needed > room + 0.5) problems.push(`${label}: ${Math.round(needed)} px in ${Math.round(room)}`);
     }
-    for (const summary of bar.querySelectorAll('summary')) if (summary.scrollWidth > summary.clientWidth + 1) problems.push(`${summary.textContent}: cut`);
+    for (const summary of bar.querySelectorAll('summary'))
+      if (summary.scrollWidth > summary.clientWidth + 1) problems.push(`${summary.textContent}: cut`);
     return problems;
   });
   expect(cut).toEqual([]);

@@ -23,12 +23,16 @@ const ENDED = /^(done|truncated|ended by error|stopped)$/;
 /** The host is shared by the run: every test starts and ends without saved requests or environments. */
 async function clearWorkspace(inspector: InspectorService): Promise<void> {
   for (const saved of await inspector.listRequests()) await inspector.deleteRequest({ id: saved.id });
-  for (const env of (await inspector.listEnvironments()).environments) await inspector.deleteEnvironment({ id: env.id });
+  for (const env of (await inspector.listEnvironments()).environments)
+    await inspector.deleteEnvironment({ id: env.id });
 }
 
-
 /** Creates an environment through the editor: plain variables and secrets as given. */
-async function createEnvironment(page: Page, name: string, variables: { name: string; value: string; secret?: boolean }[]): Promise<void> {
+async function createEnvironment(
+  page: Page,
+  name: string,
+  variables: { name: string; value: string; secret?: boolean }[],
+): Promise<void> {
   await page.getByTestId(TEST_IDS.environmentsButton).click();
   const dialog = page.getByTestId(TEST_IDS.environmentsDialog);
   await expect(dialog).toBeVisible();
@@ -46,12 +50,21 @@ async function createEnvironment(page: Page, name: string, variables: { name: st
 }
 
 test.describe('requests and environments', () => {
-  test.skip(host !== 'browser', 'The browser host keeps its secrets in a 0600 file; the desktop app is checked by its own suite.');
+  test.skip(
+    host !== 'browser',
+    'The browser host keeps its secrets in a 0600 file; the desktop app is checked by its own suite.',
+  );
 
   test.beforeEach(async ({ inspector }) => clearWorkspace(inspector));
   test.afterEach(async ({ inspector }) => clearWorkspace(inspector));
 
-  test('a saved request with {{variables}} runs with the active environment; secrets stay masked everywhere', async ({ app, connect, page, inspector, context }) => {
+  test('a saved request with {{variables}} runs with the active environment; secrets stay masked everywhere', async ({
+    app,
+    connect,
+    page,
+    inspector,
+    context,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const demo = await inspector.getDemoAgent();
     if (!demo) throw new Error('The e2e host runs the demo agent');
@@ -112,12 +125,16 @@ test.describe('requests and environments', () => {
     // Copy as curl: values filled with the secret hidden by default; with it only when asked.
     const actions = items.first().getByTestId(TEST_IDS.requestActions);
     await actions.selectOption('curl-resolved');
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(`${demo.baseUrl}/agent/run?pace=fast`);
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toContain(`${demo.baseUrl}/agent/run?pace=fast`);
     const resolved = await page.evaluate(() => navigator.clipboard.readText());
     expect(resolved).toContain('trace-{{token}}');
     expect(resolved).not.toContain(SECRET);
     await actions.selectOption('curl-template');
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain("'{{base_url}}/agent/run?pace=fast'");
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toContain("'{{base_url}}/agent/run?pace=fast'");
     page.once('dialog', (d) => void d.accept());
     await actions.selectOption('curl-with-secrets');
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(`Bearer ${SECRET}`);
@@ -147,7 +164,9 @@ test.describe('requests and environments', () => {
     expect(await inspector.listSessions()).toHaveLength(sessionsBefore);
 
     // Import from curl into the collection.
-    await page.getByTestId(TEST_IDS.curlInput).fill(`curl -N '${demo.baseUrl}/agent/run' -H 'Content-Type: application/json' -d '{"user_prompt": "hi"}'`);
+    await page
+      .getByTestId(TEST_IDS.curlInput)
+      .fill(`curl -N '${demo.baseUrl}/agent/run' -H 'Content-Type: application/json' -d '{"user_prompt": "hi"}'`);
     await page.getByTestId(TEST_IDS.curlImport).click();
     await expect(items).toHaveCount(2);
     await expect(items.nth(1)).toContainText('POST /agent/run on 127.0.0.1');
@@ -155,7 +174,9 @@ test.describe('requests and environments', () => {
     await app.screenshotSizesAndThemes('17-requests');
   });
 
-  test('after the host restarts: saved requests, the environment and its secret, and recent sessions reopened from their recordings', async ({ page }) => {
+  test('after the host restarts: saved requests, the environment and its secret, and recent sessions reopened from their recordings', async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     const userData = await mkdtemp(join(tmpdir(), 'asi-e2e-restart-'));
     let running: StartedHost | null = null;
@@ -171,7 +192,15 @@ test.describe('requests and environments', () => {
         { name: 'token', value: SECRET, secret: true },
       ]);
       await page.getByTestId(TEST_IDS.environmentsDialog).getByRole('button', { name: 'Close' }).click();
-      await running.inspector.saveRequest({ name: 'Tour', request: { url: '{{base_url}}/agent/run?pace=fast', method: 'POST', headers: [['Authorization', 'Bearer {{token}}']], body: { kind: 'json', text: '{"user_prompt": "tour", "scenario": "tour", "format": "xml"}' } } });
+      await running.inspector.saveRequest({
+        name: 'Tour',
+        request: {
+          url: '{{base_url}}/agent/run?pace=fast',
+          method: 'POST',
+          headers: [['Authorization', 'Bearer {{token}}']],
+          body: { kind: 'json', text: '{"user_prompt": "tour", "scenario": "tour", "format": "xml"}' },
+        },
+      });
       await page.reload();
       await page.getByTestId(TEST_IDS.requestItem).first().getByTestId(TEST_IDS.requestRun).click();
       await app.expectState(ENDED, 60_000);
@@ -199,13 +228,22 @@ test.describe('requests and environments', () => {
       await expect.poll(() => app.envelopeCount()).toBe(envelopes);
       const [reopened] = await running.inspector.listSessions();
       expect(reopened?.source.kind).toBe('file');
-      expect(JSON.stringify(await running.inspector.getSession({ sessionId: reopened?.id ?? '' }))).not.toContain(SECRET);
+      expect(JSON.stringify(await running.inspector.getSession({ sessionId: reopened?.id ?? '' }))).not.toContain(
+        SECRET,
+      );
 
       // The secret survived the restart (sealed in main's file): pointed at the new host's demo
       // agent (the token sent without a value, so main keeps it), the request runs again.
       const restartedDemo = await running.inspector.getDemoAgent();
       const [env] = (await running.inspector.listEnvironments()).environments;
-      await running.inspector.saveEnvironment({ id: env?.id ?? '', name: 'Local', variables: [{ name: 'base_url', secret: false, value: restartedDemo?.baseUrl ?? '' }, { name: 'token', secret: true }] });
+      await running.inspector.saveEnvironment({
+        id: env?.id ?? '',
+        name: 'Local',
+        variables: [
+          { name: 'base_url', secret: false, value: restartedDemo?.baseUrl ?? '' },
+          { name: 'token', secret: true },
+        ],
+      });
       await page.getByTestId(TEST_IDS.requestItem).first().getByTestId(TEST_IDS.requestRun).click();
       await expect(app.sessionItems).toHaveCount(2);
       await app.expectState(ENDED, 60_000);
@@ -229,11 +267,20 @@ interface StartedHost {
 /** Starts a browser host of its own the way the suite starts the shared one (scripts/start.mjs), on a free port, over `userData`. */
 async function startHost(userData: string): Promise<StartedHost> {
   const root = resolve(import.meta.dirname, '../..');
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/start.mjs'), '--browser', '--no-build', '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, STREAM_INSPECTOR_USER_DATA: userData, HOME: userData, STREAM_INSPECTOR_TOKEN: 'restart-test-token-0123456789' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, 'scripts/start.mjs'), '--browser', '--no-build', '--port', '0'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        STREAM_INSPECTOR_USER_DATA: userData,
+        HOME: userData,
+        STREAM_INSPECTOR_TOKEN: 'restart-test-token-0123456789',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`The host did not start: ${output}`)), 90_000);

@@ -67,7 +67,10 @@ const electronHost = base.extend<HostFixtures>({
 function bridgeClient(page: Page): InspectorService {
   const call = (method: string, arg: unknown): Promise<unknown> =>
     page.evaluate(
-      ([name, value]) => (globalThis as unknown as { inspector: Record<string, (arg: unknown) => Promise<unknown>> }).inspector[name]!(value),
+      ([name, value]) =>
+        (globalThis as unknown as { inspector: Record<string, (arg: unknown) => Promise<unknown>> }).inspector[name]!(
+          value,
+        ),
       [method, arg] as const,
     );
   return new Proxy({} as InspectorService, { get: (_target, method) => (arg: unknown) => call(String(method), arg) });

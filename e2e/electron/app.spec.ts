@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import type { InspectorService } from '../../src-shared/contract/inspector';
-import { ELECTRON_SKIP_REASON, electronBinary, launchElectronApp, ROOT, type LaunchedApp } from '../support/electron-app';
+import {
+  ELECTRON_SKIP_REASON,
+  electronBinary,
+  launchElectronApp,
+  ROOT,
+  type LaunchedApp,
+} from '../support/electron-app';
 
 /**
  * What only the desktop app has: the preload bridge and nothing else of Node, the app://
@@ -39,7 +45,12 @@ test('renders the app and exposes the contract bridge, and nothing else of Node'
   await expect(page).toHaveTitle(/Agent Stream Inspector/);
   const bridge = await page.evaluate(() => {
     const page = globalThis as unknown as PageGlobal;
-    return { commands: typeof page.inspector?.connect, events: typeof page.inspector?.onSessionBatch, require: typeof page.require, process: typeof page.process };
+    return {
+      commands: typeof page.inspector?.connect,
+      events: typeof page.inspector?.onSessionBatch,
+      require: typeof page.require,
+      process: typeof page.process,
+    };
   });
   expect(bridge).toEqual({ commands: 'function', events: 'function', require: 'undefined', process: 'undefined' });
   const info = await page.evaluate(() => (globalThis as unknown as PageGlobal).inspector!.getAppInfo());

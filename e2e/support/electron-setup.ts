@@ -10,5 +10,8 @@ export default function setup(): void {
     console.warn(ELECTRON_SKIP_REASON);
     return;
   }
-  execFileSync(process.execPath, [`${ROOT}/node_modules/electron-vite/bin/electron-vite.js`, 'build'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [`${ROOT}/node_modules/electron-vite/bin/electron-vite.js`, 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
 }

@@ -48,7 +48,8 @@ export function expectationsFor(name: string, entry: ManifestEntry): FileExpecta
   else absentRules.push('stream.error-frame');
 
   // MANIFEST counts JSON data: lines over the 2048-byte budget; other lines (XML items) may add more.
-  if (entry.json_lines_over_2048 > 0) rules.set(OVERSIZE, json ? { exactly: entry.json_lines_over_2048 } : { atLeast: entry.json_lines_over_2048 });
+  if (entry.json_lines_over_2048 > 0)
+    rules.set(OVERSIZE, json ? { exactly: entry.json_lines_over_2048 } : { atLeast: entry.json_lines_over_2048 });
   else if (json) absentRules.push(OVERSIZE);
 
   // Of those lines, the ones that are envelopes (an error frame has no type) break the chunk budget.
@@ -72,7 +73,8 @@ export function expectationsFor(name: string, entry: ManifestEntry): FileExpecta
 
   // README: "char, page and web-search citations"; JSON files count the citation envelopes.
   let citations: FileExpectations['citations'] = null;
-  if (name.startsWith('probe_citations.')) citations = entry.envelope_types?.['citation'] ? { exactly: entry.envelope_types['citation'] } : { atLeast: 1 };
+  if (name.startsWith('probe_citations.'))
+    citations = entry.envelope_types?.['citation'] ? { exactly: entry.envelope_types['citation'] } : { atLeast: 1 };
 
   const kinds = blockKinds(entry);
   const awaitsTools = kinds.includes('awaiting_frontend_tools');
@@ -81,7 +83,8 @@ export function expectationsFor(name: string, entry: ManifestEntry): FileExpecta
   const crossingBlocks = name.startsWith('multi_agent.') && entry.kind === 'xml';
   let endLabel: FileExpectations['endLabel'] = 'done';
   if (entry.error_frames.length > 0) endLabel = 'ended by error';
-  else if (entry.trailing_incomplete || !entry.done_is_last || unclosed > 0 || restartedBlock || crossingBlocks) endLabel = 'truncated';
+  else if (entry.trailing_incomplete || !entry.done_is_last || unclosed > 0 || restartedBlock || crossingBlocks)
+    endLabel = 'truncated';
   else if (awaitsTools) endLabel = 'awaiting tools';
   return {
     blockKinds: kinds,

@@ -24,7 +24,8 @@ describe('inOrderAhead', () => {
   it('starts an item heavier than the budget on its own', async () => {
     const started: number[] = [];
     const out: number[] = [];
-    for await (const result of inOrderAhead([0, 1], [10, 10], 5, async (i) => (started.push(i), await sleep(1), i))) out.push(result);
+    for await (const result of inOrderAhead([0, 1], [10, 10], 5, async (i) => (started.push(i), await sleep(1), i)))
+      out.push(result);
     expect(out).toEqual([0, 1]);
     expect(started).toEqual([0, 1]);
   });
@@ -36,7 +37,8 @@ describe('inOrderAhead', () => {
         if (i === 2) throw new Error('item 2 failed');
         await sleep(20);
         return i;
-      })) out.push(result);
+      }))
+        out.push(result);
     };
     await expect(run()).rejects.toThrow('item 2 failed');
     expect(out).toEqual([0, 1]);

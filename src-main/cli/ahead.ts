@@ -8,7 +8,12 @@ import { resolve } from 'node:path';
  * one at a time waits for each file's reads in turn, and started early those reads overlap
  * the decoding of the files before. The budget bounds what is held at once.
  */
-export async function* inOrderAhead<T, R>(items: readonly T[], weights: readonly number[], budget: number, task: (item: T) => Promise<R>): AsyncGenerator<R> {
+export async function* inOrderAhead<T, R>(
+  items: readonly T[],
+  weights: readonly number[],
+  budget: number,
+  task: (item: T) => Promise<R>,
+): AsyncGenerator<R> {
   const running = new Map<number, Promise<R>>();
   let next = 0;
   let inFlight = 0;
@@ -31,7 +36,16 @@ export async function* inOrderAhead<T, R>(items: readonly T[], weights: readonly
 
 /** The size of each FILE operand (0 for stdin and for what cannot be read: its error comes when it is decoded). */
 export function fileSizes(files: readonly string[], cwd: string): Promise<number[]> {
-  return Promise.all(files.map((file) => (file === '-' ? Promise.resolve(0) : stat(resolve(cwd, file)).then((s) => s.size, () => 0))));
+  return Promise.all(
+    files.map((file) =>
+      file === '-'
+        ? Promise.resolve(0)
+        : stat(resolve(cwd, file)).then(
+            (s) => s.size,
+            () => 0,
+          ),
+    ),
+  );
 }
 
 /** How many bytes of files a command that decodes many decodes at once, at most. */

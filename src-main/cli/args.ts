@@ -1,14 +1,22 @@
 import { statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DEFAULT_TOOL_TAGS, INLINE_MODES, parseToolList, type InlineMode, type InlineOptions } from '../../src-shared/inline/types';
+import {
+  DEFAULT_TOOL_TAGS,
+  INLINE_MODES,
+  parseToolList,
+  type InlineMode,
+  type InlineOptions,
+} from '../../src-shared/inline/types';
 import { DIALECT_REGISTRY, type DialectRegistry } from '../../src-shared/dialects/registry';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import { NotRegularFileError } from '../services/importers/regular-file';
 import { UsageError } from './io';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type Parsed<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>>;
+type Parsed<T extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: true; strict: true }>
+>;
 
 /** node:util parseArgs, with its errors turned into usage errors (exit 2). */
 export function parse<T extends Options>(args: string[], options: T): Parsed<T> {
@@ -31,7 +39,8 @@ export function parseFormat(value: string | undefined, dialects: DialectRegistry
 export function parsePort(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not '${value}'`);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`--port takes a number from 0 to 65535, not '${value}'`);
   return port;
 }
 
@@ -74,7 +83,10 @@ function checkRegularFile(path: string, pattern: string): void {
   } catch {
     return; // Gone or unreadable: opening it says why.
   }
-  if (!stats.isFile()) throw new UsageError(`${pattern} matches ${path}, which is ${new NotRegularFileError(path, stats).kind}: only regular files are read`);
+  if (!stats.isFile())
+    throw new UsageError(
+      `${pattern} matches ${path}, which is ${new NotRegularFileError(path, stats).kind}: only regular files are read`,
+    );
 }
 
 /** The options `--inline` and `--tools` add to a command that decodes. */
@@ -85,12 +97,15 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 /** `--inline MODE` (one of INLINE_MODES) and `--tools search:query,extract:file_path,query` (docs/inline.md). */
 export function parseInline(mode: string | undefined, tools: string | undefined): InlineOptions {
   const chosen = (mode ?? 'auto') as InlineMode;
-  if (!INLINE_MODES.includes(chosen)) throw new UsageError(`--inline must be one of ${INLINE_MODES.join(', ')}, not '${mode}'`);
+  if (!INLINE_MODES.includes(chosen))
+    throw new UsageError(`--inline must be one of ${INLINE_MODES.join(', ')}, not '${mode}'`);
   if (tools === undefined) return { mode: chosen, tools: DEFAULT_TOOL_TAGS };
   const list = parseToolList(tools);
   const bad = list.flatMap((t) => [t.name, ...t.required]).find((name) => !TOOL_NAME.test(name));
   if (list.length === 0 || bad !== undefined) {
-    throw new UsageError(`--tools takes tag names separated by commas, each with its required parameters after ':' (search:query,extract:file_path,query), not '${tools}'`);
+    throw new UsageError(
+      `--tools takes tag names separated by commas, each with its required parameters after ':' (search:query,extract:file_path,query), not '${tools}'`,
+    );
   }
   return { mode: chosen, tools: list };
 }

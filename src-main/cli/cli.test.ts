@@ -15,11 +15,18 @@ const run = async (args: string[], stdin?: string | Uint8Array) => {
   return { code, out: io.out(), err: io.err() };
 };
 
-const lines = (text: string): unknown[] => text.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+const lines = (text: string): unknown[] =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
 
 describe('stream-inspector frames', () => {
   it('prints each event as an EventSource dispatches it, then the end state', async () => {
-    const { code, out } = await run(['frames', '--json', '-'], 'id: 7\ndata: a\ndata: b\n\nevent: ping\ndata: c\n\nretry: 1500\ndata: tail');
+    const { code, out } = await run(
+      ['frames', '--json', '-'],
+      'id: 7\ndata: a\ndata: b\n\nevent: ping\ndata: c\n\nretry: 1500\ndata: tail',
+    );
     expect(code).toBe(0);
     expect(lines(out)).toEqual([
       { file: '-', event: 'message', data: 'a\nb', id: '7' },
@@ -56,7 +63,9 @@ describe('stream-inspector inspect', () => {
     const { code, out } = await run(['inspect', '--json', fixturePath('error_midstream.json.sse')]);
     expect(code).toBe(1);
     const report = JSON.parse(out) as { diagnostics: { rule: string; severity: string }[]; errors: number };
-    expect(report.diagnostics).toContainEqual(expect.objectContaining({ rule: 'stream.error-frame', severity: 'error' }));
+    expect(report.diagnostics).toContainEqual(
+      expect.objectContaining({ rule: 'stream.error-frame', severity: 'error' }),
+    );
     expect(report.errors).toBeGreaterThan(0);
   });
 
@@ -92,7 +101,12 @@ describe('stream-inspector inspect on the files users already have', () => {
     const file = await tempFile('session.recording');
     const recorder = await createRecorder(file);
     for (const [i, fixture] of ['frontend_tools.json.sse', 'frontend_tools_resume.json.sse'].entries()) {
-      const leg = recorder.startLeg({ method: 'POST', url: `http://127.0.0.1:1/agent/${i ? 'tool_results' : 'run'}`, headers: [], body: '{}' });
+      const leg = recorder.startLeg({
+        method: 'POST',
+        url: `http://127.0.0.1:1/agent/${i ? 'tool_results' : 'run'}`,
+        headers: [],
+        body: '{}',
+      });
       recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
       recorder.chunk(leg, readFixture(fixture), 1000 * i);
       recorder.endLeg(leg, { reason: 'done' });
@@ -110,10 +124,18 @@ describe('stream-inspector inspect on the files users already have', () => {
   it('decodes NDJSON of envelopes like the stream they came from', async () => {
     const file = await tempFile('envelopes.ndjson');
     const text = new TextDecoder().decode(readFixture('probe_citations.json.sse'));
-    const items = text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => l.slice('data: '.length));
+    const items = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: {'))
+      .map((l) => l.slice('data: '.length));
     await writeFile(file, `${items.join('\n')}\n`);
-    const fromNdjson = JSON.parse((await run(['inspect', '--json', file])).out) as { kind: string; envelopeTypes: Record<string, number> };
-    const fromSse = JSON.parse((await run(['inspect', '--json', fixturePath('probe_citations.json.sse')])).out) as { envelopeTypes: Record<string, number> };
+    const fromNdjson = JSON.parse((await run(['inspect', '--json', file])).out) as {
+      kind: string;
+      envelopeTypes: Record<string, number>;
+    };
+    const fromSse = JSON.parse((await run(['inspect', '--json', fixturePath('probe_citations.json.sse')])).out) as {
+      envelopeTypes: Record<string, number>;
+    };
     expect(fromNdjson.kind).toBe('ndjson-envelopes');
     const { '[DONE]': _done, ...sseTypes } = fromSse.envelopeTypes;
     expect(fromNdjson.envelopeTypes).toMatchObject(sseTypes);
@@ -138,7 +160,12 @@ describe('stream-inspector blocks', () => {
 
 describe('the stream-inspector bin', () => {
   it('runs from the sources in a fresh checkout (no build step)', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/stream-inspector.mjs', 'inspect', '--json', fixturePath('probe_citations.json.sse')]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      'bin/stream-inspector.mjs',
+      'inspect',
+      '--json',
+      fixturePath('probe_citations.json.sse'),
+    ]);
     expect((JSON.parse(stdout) as { envelopeTypes: Record<string, number> }).envelopeTypes['citation']).toBe(3);
   });
 

@@ -42,13 +42,24 @@ function wholeSmallFile(path: string): SourceFs | undefined {
  * Opens FILE with the importers (recordings, SSE captures, NDJSON/JSON of envelopes or
  * Anthropic events, HAR) and decodes every leg with the shared decoder (a large file streamed).
  */
-export async function decodeFile(file: string, format: FormatChoice, io: CliIo, inline?: InlineOptions): Promise<DecodedFile> {
+export async function decodeFile(
+  file: string,
+  format: FormatChoice,
+  io: CliIo,
+  inline?: InlineOptions,
+): Promise<DecodedFile> {
   const path = file === '-' ? null : resolve(io.cwd, file);
   const fs = path === null ? undefined : wholeSmallFile(path);
   const source = path === null ? null : await openSource(path, fs ? { fs } : {});
   // No command prints chunk statistics: they are not computed.
-  const session = createCollectingSession({ format, statistics: false, ...(io.dialects ? { dialects: io.dialects } : {}), ...(inline ? { inline } : {}) });
-  for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)]) await session.decodeLegAsync(chunks);
+  const session = createCollectingSession({
+    format,
+    statistics: false,
+    ...(io.dialects ? { dialects: io.dialects } : {}),
+    ...(inline ? { inline } : {}),
+  });
+  for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)])
+    await session.decodeLegAsync(chunks);
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.
   const lastLegOutcome = source?.kind === 'recording' ? source.legs.at(-1)?.outcome : null;

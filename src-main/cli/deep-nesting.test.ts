@@ -49,7 +49,10 @@ describe('deeply nested JSON does not crash the CLI', () => {
     const { code, err } = await run(['record', `${server.url}/agent/run`, '-o', 'deep.ndjson', '--json']);
     expect(err).toMatch(/complete|done/);
     expect(code).toBe(0);
-    const records = (await readFile(join(dir, 'deep.ndjson'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const records = (await readFile(join(dir, 'deep.ndjson'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(records.at(-1)?.type).toBe('end');
     const inspected = await run(['inspect', '--json', 'deep.ndjson']);
     expect(JSON.parse(inspected.out)).toMatchObject({ envelopes: 3 });

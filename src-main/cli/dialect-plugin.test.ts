@@ -20,7 +20,14 @@ const linesDialect: DialectModule<'lines'> = {
     id: 'lines' as DialectId,
     push(frame) {
       const final = frame.event === 'end';
-      callbacks.onEnvelope({ frame: frame.seq, agent: 'a', type: 'text', final, delta: final ? '' : `${frame.data}\n`, extras: {} });
+      callbacks.onEnvelope({
+        frame: frame.seq,
+        agent: 'a',
+        type: 'text',
+        final,
+        delta: final ? '' : `${frame.data}\n`,
+        extras: {},
+      });
       // Its own terminal event, declared so the session's end status is "done".
       if (final) callbacks.onStreamEnd?.({ event: 'end' });
     },
@@ -49,7 +56,11 @@ describe('a dialect registered in a registry', () => {
   it('flows through the CLI: --format accepts its id and inspect names it', async () => {
     const io = { ...memoryIo(stream), dialects: registry };
     expect(await main(['inspect', '-', '--format', 'lines', '--json'], io)).toBe(0);
-    const report = JSON.parse(io.out()) as { formats: string[]; blocks: number; status: { kind: string; reason: string } };
+    const report = JSON.parse(io.out()) as {
+      formats: string[];
+      blocks: number;
+      status: { kind: string; reason: string };
+    };
     expect(report.formats).toEqual(['lines']);
     expect(report.status).toMatchObject({ kind: 'done', reason: 'The stream ended with end.' });
 
@@ -65,7 +76,11 @@ describe('a dialect registered in a registry', () => {
   });
 
   it('a registry refuses duplicate ids and continuations of unregistered dialects', () => {
-    expect(() => createDialectRegistry([...DIALECTS, { ...linesDialect, id: 'json' }], 'json')).toThrow(/registered twice/);
-    expect(() => createDialectRegistry([linesDialect, { ...linesDialect, id: 'more', continues: ['nope'] }], 'lines')).toThrow(/continues nope/);
+    expect(() => createDialectRegistry([...DIALECTS, { ...linesDialect, id: 'json' }], 'json')).toThrow(
+      /registered twice/,
+    );
+    expect(() =>
+      createDialectRegistry([linesDialect, { ...linesDialect, id: 'more', continues: ['nope'] }], 'lines'),
+    ).toThrow(/continues nope/);
   });
 });

@@ -36,7 +36,11 @@ describe('inspect shows how the stream ended, and a truncated or error-ended str
     // The cut event and the text block it leaves open are data lost: error findings too.
     expect(text.out).toMatch(/^Fails \(--fail-on error,end\): 2 error findings; the stream is truncated\.$/m);
     const json = JSON.parse((await run(['inspect', '--json', '-'], CUT)).out) as Report;
-    expect(json).toMatchObject({ status: { kind: 'truncated', label: 'truncated' }, failOn: 'error,end', failures: ['2 error findings', 'the stream is truncated'] });
+    expect(json).toMatchObject({
+      status: { kind: 'truncated', label: 'truncated' },
+      failOn: 'error,end',
+      failures: ['2 error findings', 'the stream is truncated'],
+    });
   });
 
   it('--fail-on chooses what fails: none, a severity, a rule, a family, repeated or as a comma list', async () => {
@@ -46,14 +50,32 @@ describe('inspect shows how the stream ended, and a truncated or error-ended str
     expect((await run(['inspect', '--fail-on', 'end', '-'], CUT)).code).toBe(1);
     expect((await run(['inspect', '--fail-on', 'error', fixturePath('json_stream.json.sse')])).code).toBe(0);
     expect((await run(['inspect', '--fail-on', 'warning', '-'], CUT)).code).toBe(1);
-    expect((await run(['inspect', '--fail-on', 'stream.missing-done', fixturePath('retry_midstream.json.sse')])).code).toBe(0);
+    expect(
+      (await run(['inspect', '--fail-on', 'stream.missing-done', fixturePath('retry_midstream.json.sse')])).code,
+    ).toBe(0);
     expect((await run(['inspect', '--fail-on', 'end', fixturePath('retry_midstream.json.sse')])).code).toBe(1);
     expect((await run(['inspect', '--fail-on', 'sse.unterminated-event', '-'], CUT)).code).toBe(1);
     expect((await run(['inspect', '--fail-on', 'stream.error-frame', '-'], CUT)).code).toBe(0);
     expect((await run(['inspect', '--fail-on', 'stream.*', '-'], CUT)).code).toBe(1);
-    const both = JSON.parse((await run(['inspect', '--json', '--fail-on', 'stream.error-frame', '--fail-on', 'info,end', fixturePath('error_midstream.json.sse')])).out) as Report;
+    const both = JSON.parse(
+      (
+        await run([
+          'inspect',
+          '--json',
+          '--fail-on',
+          'stream.error-frame',
+          '--fail-on',
+          'info,end',
+          fixturePath('error_midstream.json.sse'),
+        ])
+      ).out,
+    ) as Report;
     expect(both.failOn).toBe('stream.error-frame,info,end');
-    expect(both.failures).toEqual(['3 findings of severity info or worse', 'stream.error-frame (1×)', 'the stream ended with an error']);
+    expect(both.failures).toEqual([
+      '3 findings of severity info or worse',
+      'stream.error-frame (1×)',
+      'the stream ended with an error',
+    ]);
     expect((await run(['inspect', '--fail-on', 'warning', fixturePath('json_stream.json.sse')])).code).toBe(0);
   });
 

@@ -1,4 +1,12 @@
-import { describeFilterError, envelopeReader, FilterError, parseAssertion, parseFilter, type EnvelopeSubject, type Expr } from '../../src-shared/filter';
+import {
+  describeFilterError,
+  envelopeReader,
+  FilterError,
+  parseAssertion,
+  parseFilter,
+  type EnvelopeSubject,
+  type Expr,
+} from '../../src-shared/filter';
 import { compileFilter } from '../../src-shared/filter/evaluate';
 import { envelopeSubjects } from '../../src-shared/filter/subjects';
 import type { DecodedFile } from './decode-file';

@@ -12,7 +12,10 @@ const AGENT = '11111111-1111-4111-8111-111111111111';
 
 /** A JSON-envelope capture whose one text block streams `deltas`. */
 function capture(deltas: readonly string[]): string {
-  const events = [...deltas.map((delta) => ({ type: 'text', agent: AGENT, final: false, delta })), { type: 'text', agent: AGENT, final: true, delta: '' }];
+  const events = [
+    ...deltas.map((delta) => ({ type: 'text', agent: AGENT, final: false, delta })),
+    { type: 'text', agent: AGENT, final: true, delta: '' },
+  ];
   return `${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')}data: [DONE]\n\n`;
 }
 
@@ -20,7 +23,14 @@ const TURN = capture(['<thinking>Find it.</thi', 'nking>\n<search><query>login &
 
 interface JsonBlock {
   kind: string;
-  segments?: { id: string; type: string; metadata: Record<string, unknown>; params: Record<string, string>; content: string; complete: boolean }[];
+  segments?: {
+    id: string;
+    type: string;
+    metadata: Record<string, unknown>;
+    params: Record<string, string>;
+    content: string;
+    complete: boolean;
+  }[];
 }
 
 describe('stream-inspector blocks --json: segments of text blocks', () => {
@@ -30,8 +40,21 @@ describe('stream-inspector blocks --json: segments of text blocks', () => {
     const blocks = JSON.parse(out) as JsonBlock[];
     expect(blocks.filter((b) => b.kind === 'text').every((b) => Array.isArray(b.segments))).toBe(true);
     expect(blocks[0]?.segments).toEqual([
-      expect.objectContaining({ id: 'seg_1', type: 'reasoning', metadata: {}, params: {}, content: 'Find it.', complete: true }),
-      expect.objectContaining({ id: 'seg_2', type: 'tool_call', metadata: { tool_name: 'search' }, params: { query: 'login & user' }, complete: true }),
+      expect.objectContaining({
+        id: 'seg_1',
+        type: 'reasoning',
+        metadata: {},
+        params: {},
+        content: 'Find it.',
+        complete: true,
+      }),
+      expect.objectContaining({
+        id: 'seg_2',
+        type: 'tool_call',
+        metadata: { tool_name: 'search' },
+        params: { query: 'login & user' },
+        complete: true,
+      }),
     ]);
   });
 
@@ -41,7 +64,10 @@ describe('stream-inspector blocks --json: segments of text blocks', () => {
   });
 
   it('--inline json reads tool calls written as JSON in the text (issue 23 §2.3)', async () => {
-    const text = capture(['Looking it up.\n<tool_call>\n{"name": "get_weather", "argu', 'ments": {"city": "Paris"}}\n</tool_call>']);
+    const text = capture([
+      'Looking it up.\n<tool_call>\n{"name": "get_weather", "argu',
+      'ments": {"city": "Paris"}}\n</tool_call>',
+    ]);
     const { code, out } = await run(['blocks', '--json', '--inline', 'json', '-'], text);
     expect(code).toBe(0);
     expect((JSON.parse(out) as JsonBlock[])[0]?.segments?.map((s) => [s.type, s.metadata, s.params])).toEqual([
@@ -54,10 +80,20 @@ describe('stream-inspector blocks --json: segments of text blocks', () => {
   });
 
   it('--tools replaces the known tool tags, with their required parameters', async () => {
-    const { out } = await run(['blocks', '--json', '--tools', 'lookup:term', '-'], capture(['<lookup><term>x</term></lookup>']));
-    expect((JSON.parse(out) as JsonBlock[])[0]?.segments?.map((s) => [s.type, s.metadata])).toEqual([['tool_call', { tool_name: 'lookup' }]]);
-    const report = await run(['inspect', '--json', '--tools', 'lookup:term:scope', '-'], capture(['<lookup><term>x</term></lookup>']));
-    expect(JSON.parse(report.out)).toMatchObject({ diagnostics: [expect.objectContaining({ rule: 'inline.missing-param' })] });
+    const { out } = await run(
+      ['blocks', '--json', '--tools', 'lookup:term', '-'],
+      capture(['<lookup><term>x</term></lookup>']),
+    );
+    expect((JSON.parse(out) as JsonBlock[])[0]?.segments?.map((s) => [s.type, s.metadata])).toEqual([
+      ['tool_call', { tool_name: 'lookup' }],
+    ]);
+    const report = await run(
+      ['inspect', '--json', '--tools', 'lookup:term:scope', '-'],
+      capture(['<lookup><term>x</term></lookup>']),
+    );
+    expect(JSON.parse(report.out)).toMatchObject({
+      diagnostics: [expect.objectContaining({ rule: 'inline.missing-param' })],
+    });
   });
 
   it('prints the segments under a text block in the text listing', async () => {

@@ -31,7 +31,12 @@ describe('stream-inspector inspect FILE...', () => {
     const { code, out } = await run(['inspect', '--json', '--fail-on', 'none', '*_resume*.sse']);
     expect(code).toBe(0);
     const reports = JSON.parse(out) as { file: string; status: { kind: string } }[];
-    expect(reports.map((r) => r.file)).toEqual(['frontend_tools_resume.agent_base.json.sse', 'frontend_tools_resume.json.sse', 'frontend_tools_resume.raw.sse', 'frontend_tools_resume.xml.sse']);
+    expect(reports.map((r) => r.file)).toEqual([
+      'frontend_tools_resume.agent_base.json.sse',
+      'frontend_tools_resume.json.sse',
+      'frontend_tools_resume.raw.sse',
+      'frontend_tools_resume.xml.sse',
+    ]);
     expect(reports.every((r) => typeof r.status.kind === 'string')).toBe(true);
   });
 

@@ -19,7 +19,11 @@ export interface CliIo {
 export type Command = (args: string[], io: CliIo) => Promise<number>;
 
 /** Prints `lines` and a Ctrl-C hint, serves until the user interrupts, then stops the server. */
-export async function serveUntilInterrupted(io: CliIo, lines: readonly string[], server: { close(): Promise<void> }): Promise<number> {
+export async function serveUntilInterrupted(
+  io: CliIo,
+  lines: readonly string[],
+  server: { close(): Promise<void> },
+): Promise<number> {
   io.stdout([...lines, 'Press Ctrl-C to stop.', ''].join('\n'));
   await io.interrupted;
   await server.close();

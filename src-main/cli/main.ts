@@ -5,21 +5,68 @@ import { terminalIo, UsageError, type CliIo, type Command } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  inspect: { summary: `inspect FILE... [--format auto|${DIALECT_IDS.join('|')}] [--inline ${INLINE_MODES.join('|')}] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`, load: async () => (await import('./commands/inspect')).inspect },
-  blocks: { summary: 'blocks FILE [--format …] [--inline …] [--tools …] [--json]  the reconstructed blocks; text blocks with their segments', load: async () => (await import('./commands/blocks')).blocks },
-  frames: { summary: 'frames FILE... [--rechunk N|random:SEED | --filter EXPR] --json   events exactly as an EventSource dispatches them', load: async () => (await import('./commands/frames')).frames },
-  check: { summary: "check FILE... --expect 'EXPR'... [--spec FILE] [--json] [--junit OUT]   assertions over recordings (exit 1 on a failure)", load: async () => (await import('./commands/check')).check },
-  'demo-agent': { summary: 'demo-agent [--port N] [--pace fast|realistic]        serve the demo agent (upstream API, json/xml/raw) until Ctrl-C', load: async () => (await import('./commands/demo-agent')).demoAgent },
-  diff: { summary: 'diff LEFT RIGHT [--format …] [--json] [--strict]      block-level diff of two streams (exit 1 on differences)', load: async () => (await import('./commands/diff')).diff },
-  record: { summary: 'record URL [-X METHOD] [-H "Name: value"]... [-d BODY|@FILE] -o FILE   record a live stream as it arrives (secrets redacted)', load: async () => (await import('./commands/record')).record },
-  answer: { summary: 'answer FILE [--result ID=TEXT]... [--yes] [-H ...] [-o OUT]   send frontend-tool results for a paused run (or --url RUN_URL --agent-uuid UUID)', load: async () => (await import('./commands/answer')).answer },
-  proxy: { summary: 'proxy --listen PORT --target URL [--record-dir DIR]   recording reverse proxy between a frontend and its agent server until Ctrl-C', load: async () => (await import('./commands/proxy')).proxy },
-  serve: { summary: 'serve FILE [--port N] [--speed X|fast] [--rechunk N|byte] [--har-entry N] [--allow-origin ORIGIN]...   replay a recording as a live SSE endpoint until Ctrl-C', load: async () => (await import('./commands/serve')).serve },
+  inspect: {
+    summary: `inspect FILE... [--format auto|${DIALECT_IDS.join('|')}] [--inline ${INLINE_MODES.join('|')}] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`,
+    load: async () => (await import('./commands/inspect')).inspect,
+  },
+  blocks: {
+    summary:
+      'blocks FILE [--format …] [--inline …] [--tools …] [--json]  the reconstructed blocks; text blocks with their segments',
+    load: async () => (await import('./commands/blocks')).blocks,
+  },
+  frames: {
+    summary:
+      'frames FILE... [--rechunk N|random:SEED | --filter EXPR] --json   events exactly as an EventSource dispatches them',
+    load: async () => (await import('./commands/frames')).frames,
+  },
+  check: {
+    summary:
+      "check FILE... --expect 'EXPR'... [--spec FILE] [--json] [--junit OUT]   assertions over recordings (exit 1 on a failure)",
+    load: async () => (await import('./commands/check')).check,
+  },
+  'demo-agent': {
+    summary:
+      'demo-agent [--port N] [--pace fast|realistic]        serve the demo agent (upstream API, json/xml/raw) until Ctrl-C',
+    load: async () => (await import('./commands/demo-agent')).demoAgent,
+  },
+  diff: {
+    summary:
+      'diff LEFT RIGHT [--format …] [--json] [--strict]      block-level diff of two streams (exit 1 on differences)',
+    load: async () => (await import('./commands/diff')).diff,
+  },
+  record: {
+    summary:
+      'record URL [-X METHOD] [-H "Name: value"]... [-d BODY|@FILE] -o FILE   record a live stream as it arrives (secrets redacted)',
+    load: async () => (await import('./commands/record')).record,
+  },
+  answer: {
+    summary:
+      'answer FILE [--result ID=TEXT]... [--yes] [-H ...] [-o OUT]   send frontend-tool results for a paused run (or --url RUN_URL --agent-uuid UUID)',
+    load: async () => (await import('./commands/answer')).answer,
+  },
+  proxy: {
+    summary:
+      'proxy --listen PORT --target URL [--record-dir DIR]   recording reverse proxy between a frontend and its agent server until Ctrl-C',
+    load: async () => (await import('./commands/proxy')).proxy,
+  },
+  serve: {
+    summary:
+      'serve FILE [--port N] [--speed X|fast] [--rechunk N|byte] [--har-entry N] [--allow-origin ORIGIN]...   replay a recording as a live SSE endpoint until Ctrl-C',
+    load: async () => (await import('./commands/serve')).serve,
+  },
 };
 
 export function usage(): string {
   const lines = Object.values(COMMANDS).map((c) => `  stream-inspector ${c.summary}`);
-  return ['Agent Stream Inspector — decode and diagnose LLM agent SSE streams.', '', 'Usage:', ...lines, '', 'FILE may be - for standard input.', ''].join('\n');
+  return [
+    'Agent Stream Inspector — decode and diagnose LLM agent SSE streams.',
+    '',
+    'Usage:',
+    ...lines,
+    '',
+    'FILE may be - for standard input.',
+    '',
+  ].join('\n');
 }
 
 export function defaultIo(): CliIo {
@@ -45,7 +92,9 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     return 2;
   }
   try {
-    return await (await command.load())(args, io);
+    return await (
+      await command.load()
+    )(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`stream-inspector ${name}: ${error.message}\n`);

@@ -11,27 +11,54 @@ async function run(args: string[]): Promise<{ code: number; out: string }> {
 
 describe('the CLI on provider API streams', () => {
   it('inspect --json names the dialect, counts unified events, sums up each message and gates on the API error', async () => {
-    const { code, out } = await run(['inspect', providerFixturePath('anthropic-messages/error-midstream.sse'), '--json']);
+    const { code, out } = await run([
+      'inspect',
+      providerFixturePath('anthropic-messages/error-midstream.sse'),
+      '--json',
+    ]);
     expect(code).toBe(1);
-    const report = JSON.parse(out) as { formats: string[]; unifiedEvents: Record<string, number>; messages: Record<string, unknown>[]; diagnostics: { rule: string; severity: string }[] };
+    const report = JSON.parse(out) as {
+      formats: string[];
+      unifiedEvents: Record<string, number>;
+      messages: Record<string, unknown>[];
+      diagnostics: { rule: string; severity: string }[];
+    };
     expect(report.formats).toEqual(['anthropic-messages']);
-    expect(report.unifiedEvents).toMatchObject({ 'stream.message_start': 1, 'stream.content_block_delta': 1, 'stream.error': 1 });
+    expect(report.unifiedEvents).toMatchObject({
+      'stream.message_start': 1,
+      'stream.content_block_delta': 1,
+      'stream.error': 1,
+    });
     expect(report.messages).toEqual([expect.objectContaining({ id: 'msg_demo_err', status: 'failed' })]);
-    expect(report.diagnostics).toContainEqual(expect.objectContaining({ rule: 'provider.api-error', severity: 'error' }));
+    expect(report.diagnostics).toContainEqual(
+      expect.objectContaining({ rule: 'provider.api-error', severity: 'error' }),
+    );
   });
 
   it('inspect exits 0 on a clean OpenAI stream and names it', async () => {
-    const { code, out } = await run(['inspect', providerFixturePath('openai-responses/text-annotations.sse'), '--json']);
+    const { code, out } = await run([
+      'inspect',
+      providerFixturePath('openai-responses/text-annotations.sse'),
+      '--json',
+    ]);
     expect(code).toBe(0);
     expect((JSON.parse(out) as { formats: string[] }).formats).toEqual(['openai-responses']);
   });
 
   it('blocks --json: full text content with citations, and the unified event each block opened with', async () => {
     const { out } = await run(['blocks', providerFixturePath('openai-responses/text-annotations.sse'), '--json']);
-    const blocks = JSON.parse(out) as { kind: string; content: string; citations: unknown[]; unified?: { family: string; ids: Record<string, unknown> } }[];
+    const blocks = JSON.parse(out) as {
+      kind: string;
+      content: string;
+      citations: unknown[];
+      unified?: { family: string; ids: Record<string, unknown> };
+    }[];
     const text = blocks.find((b) => b.kind === 'text');
     expect(text?.content).toBe('Paris is the capital of France. See the atlas.');
     expect(text?.citations).toHaveLength(4);
-    expect(text?.unified).toMatchObject({ family: 'stream.content_block_start', ids: { response_id: 'resp_demo_text', item_id: 'msg_demo_text' } });
+    expect(text?.unified).toMatchObject({
+      family: 'stream.content_block_start',
+      ids: { response_id: 'resp_demo_text', item_id: 'msg_demo_text' },
+    });
   });
 });

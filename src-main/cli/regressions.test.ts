@@ -39,7 +39,8 @@ async function file(name: string, content: string | Uint8Array): Promise<string>
 async function inspect(path: string) {
   const io = memoryIo();
   const code = await main(['inspect', '--json', path], io);
-  const report = code === 2 ? null : (JSON.parse(io.out()) as { diagnostics: { rule: string; severity: string; first: string }[] });
+  const report =
+    code === 2 ? null : (JSON.parse(io.out()) as { diagnostics: { rule: string; severity: string; first: string }[] });
   return { code, report, err: io.err(), finding: (rule: string) => report?.diagnostics.find((d) => d.rule === rule) };
 }
 
@@ -50,12 +51,17 @@ async function legFailure(path: string): Promise<string | undefined> {
   return (await service.getSession({ sessionId: id })).legs[0]?.failure?.message;
 }
 
-const rulesOf = (report: { diagnostics: { rule: string }[] } | null): string[] => report?.diagnostics.map((d) => d.rule) ?? [];
+const rulesOf = (report: { diagnostics: { rule: string }[] } | null): string[] =>
+  report?.diagnostics.map((d) => d.rule) ?? [];
 
-const header = '{"format":"agent-stream-inspector-recording","version":1,"createdAt":"2026-03-01T12:00:00.000Z","t":0,"redacted":true}\n';
-const legStart = '{"type":"leg","leg":0,"t":1,"request":{"method":"GET","url":"http://127.0.0.1:9/stream","headers":[],"body":null}}\n';
-const response = (status: number, statusText: string, headers: [string, string][] = []): string => `${JSON.stringify({ type: 'response', leg: 0, t: 2, status, statusText, headers })}\n`;
-const chunk = (seq: number, offset: number, text: string): string => `${JSON.stringify({ type: 'chunk', leg: 0, seq, offset, t: 3 + seq, bytes: Buffer.from(text).toString('base64') })}\n`;
+const header =
+  '{"format":"agent-stream-inspector-recording","version":1,"createdAt":"2026-03-01T12:00:00.000Z","t":0,"redacted":true}\n';
+const legStart =
+  '{"type":"leg","leg":0,"t":1,"request":{"method":"GET","url":"http://127.0.0.1:9/stream","headers":[],"body":null}}\n';
+const response = (status: number, statusText: string, headers: [string, string][] = []): string =>
+  `${JSON.stringify({ type: 'response', leg: 0, t: 2, status, statusText, headers })}\n`;
+const chunk = (seq: number, offset: number, text: string): string =>
+  `${JSON.stringify({ type: 'chunk', leg: 0, seq, offset, t: 3 + seq, bytes: Buffer.from(text).toString('base64') })}\n`;
 const end = '{"type":"end","leg":0,"t":20,"reason":"done"}\n';
 
 describe('regressions: smaller defects', () => {
@@ -67,7 +73,10 @@ describe('regressions: smaller defects', () => {
     const { id } = await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
     await settled(service, id);
     const diagnostics = await service.getDiagnostics({ sessionId: id });
-    expect(diagnostics.find((d) => d.rule === 'stream.compressed-body')).toMatchObject({ severity: 'error', message: expect.stringMatching(/gzip signature, but no Content-Encoding/) as unknown });
+    expect(diagnostics.find((d) => d.rule === 'stream.compressed-body')).toMatchObject({
+      severity: 'error',
+      message: expect.stringMatching(/gzip signature, but no Content-Encoding/) as unknown,
+    });
 
     const { code, err } = await inspect(await file('capture.sse.gz', gzipSync('data: [DONE]\n\n')));
     expect(code).toBe(2);
@@ -77,22 +86,45 @@ describe('regressions: smaller defects', () => {
   it('a session shut down with the inspector (SIGTERM closes every session) is not "stopped by the user" in its recording', async () => {
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, SSE_HEADERS);
-      const timer = setInterval(() => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'), 5);
+      const timer = setInterval(
+        () => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'),
+        5,
+      );
       res.on('close', () => clearInterval(timer));
     });
     const path = join(dir, 'shutdown.recording');
     await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [], recordTo: path });
     await waitFor(async () => ((await service.listSessions())[0]?.envelopes ?? 0) > 3, 'the first events');
     await service.dispose();
-    const records = (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; reason?: string; message?: string });
-    expect(records.at(-1)).toMatchObject({ type: 'end', reason: 'closed', message: expect.stringMatching(/^The session was closed while the leg was open/) as unknown });
+    const records = (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; reason?: string; message?: string });
+    expect(records.at(-1)).toMatchObject({
+      type: 'end',
+      reason: 'closed',
+      message: expect.stringMatching(/^The session was closed while the leg was open/) as unknown,
+    });
     const { report } = await inspect(path);
-    expect(report).toMatchObject({ status: { kind: 'truncated', reason: expect.stringMatching(/The session was closed while the leg was open/) as unknown } });
+    expect(report).toMatchObject({
+      status: {
+        kind: 'truncated',
+        reason: expect.stringMatching(/The session was closed while the leg was open/) as unknown,
+      },
+    });
   });
 
   it('a recording whose header was written with spaces (another tool, a pretty-printer) is read as a recording', async () => {
-    const spaced = '{"format": "agent-stream-inspector-recording", "version": 1, "createdAt": "2026-03-01T12:00:00.000Z", "t": 0, "redacted": true}\n';
-    const path = await file('spaced.recording', spaced + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + chunk(0, 0, 'data: [DONE]\n\n') + end);
+    const spaced =
+      '{"format": "agent-stream-inspector-recording", "version": 1, "createdAt": "2026-03-01T12:00:00.000Z", "t": 0, "redacted": true}\n';
+    const path = await file(
+      'spaced.recording',
+      spaced +
+        legStart +
+        response(200, 'OK', [['content-type', 'text/event-stream']]) +
+        chunk(0, 0, 'data: [DONE]\n\n') +
+        end,
+    );
     const { code, report } = await inspect(path);
     expect(report).toMatchObject({ kind: 'recording', status: { kind: 'done' }, diagnostics: [] });
     expect(code).toBe(0);
@@ -104,34 +136,71 @@ describe('regressions: smaller defects', () => {
   });
 
   it('a recorded redirect names its target, resolved against the request and redacted', async () => {
-    const path = await file('302.recording', header + legStart + response(302, 'Found', [['Location', '/v2/stream?token=CANARY']]) + end);
-    expect(await legFailure(path)).toMatch(/^HTTP 302 Found: redirects to http:\/\/127\.0\.0\.1:9\/v2\/stream\?token=\[redacted\]; redirects are not followed/);
+    const path = await file(
+      '302.recording',
+      header + legStart + response(302, 'Found', [['Location', '/v2/stream?token=CANARY']]) + end,
+    );
+    expect(await legFailure(path)).toMatch(
+      /^HTTP 302 Found: redirects to http:\/\/127\.0\.0\.1:9\/v2\/stream\?token=\[redacted\]; redirects are not followed/,
+    );
   });
 
   it('a duplicated chunk line is reported and skipped; a deleted one is reported as a hole', async () => {
     const events = ['data: 0\n\n', 'data: 1\n\n', 'data: 2\n\n'];
     const lines = events.map((text, seq) => chunk(seq, seq * 9, text));
-    const duplicated = await inspect(await file('dup.recording', header + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + lines[0] + lines[1] + lines[1] + lines[2] + end));
+    const duplicated = await inspect(
+      await file(
+        'dup.recording',
+        header +
+          legStart +
+          response(200, 'OK', [['content-type', 'text/event-stream']]) +
+          lines[0] +
+          lines[1] +
+          lines[1] +
+          lines[2] +
+          end,
+      ),
+    );
     expect(duplicated.code).toBe(1);
-    expect(duplicated.finding('recording.chunk-sequence')?.first).toMatch(/repeats chunk 1 of leg 0, which was already read \(a duplicated line\); skipped/);
+    expect(duplicated.finding('recording.chunk-sequence')?.first).toMatch(
+      /repeats chunk 1 of leg 0, which was already read \(a duplicated line\); skipped/,
+    );
     const { id } = await service.openFile({ path: join(dir, 'dup.recording') });
     expect((await settled(service, id)).bytes).toBe(27);
 
-    const deleted = await inspect(await file('del.recording', header + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + lines[0] + lines[2] + end));
+    const deleted = await inspect(
+      await file(
+        'del.recording',
+        header + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + lines[0] + lines[2] + end,
+      ),
+    );
     expect(deleted.code).toBe(1);
-    expect(deleted.finding('recording.chunk-sequence')?.first).toMatch(/missing 1 chunk record\(s\), 9 bytes of the stream from stream offset 9/);
+    expect(deleted.finding('recording.chunk-sequence')?.first).toMatch(
+      /missing 1 chunk record\(s\), 9 bytes of the stream from stream offset 9/,
+    );
   });
 
   it('a recording without chunk numbers (written before they existed) still reads without findings', async () => {
     const old = `${JSON.stringify({ type: 'chunk', leg: 0, t: 3, bytes: Buffer.from('data: [DONE]\n\n').toString('base64') })}\n`;
-    const { code, report } = await inspect(await file('old.recording', header + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + old + end));
+    const { code, report } = await inspect(
+      await file(
+        'old.recording',
+        header + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + old + end,
+      ),
+    );
     expect(code).toBe(0);
     expect(rulesOf(report)).toEqual([]);
   });
 
   it('a torn recording makes inspect exit 1 with the finding', async () => {
-    const whole = header + legStart + response(200, 'OK', [['content-type', 'text/event-stream']]) + chunk(0, 0, 'data: [DONE]\n\n');
-    const { code, finding } = await inspect(await file('torn.recording', `${whole}{"type":"chunk","leg":0,"seq":1,"off`));
+    const whole =
+      header +
+      legStart +
+      response(200, 'OK', [['content-type', 'text/event-stream']]) +
+      chunk(0, 0, 'data: [DONE]\n\n');
+    const { code, finding } = await inspect(
+      await file('torn.recording', `${whole}{"type":"chunk","leg":0,"seq":1,"off`),
+    );
     expect(code).toBe(1);
     expect(finding('recording.torn-tail')).toMatchObject({ severity: 'error' });
   });

@@ -32,7 +32,11 @@ describe.skipIf(process.platform === 'win32')('files that are not regular files'
     ['zero.sse', 'a character device'],
     ['fifo.sse', 'a FIFO (named pipe)'],
   ])('inspect, blocks and frames refuse %s at once: it is %s', async (name, kind) => {
-    for (const args of [['inspect', name], ['blocks', name], ['frames', '--json', name]]) {
+    for (const args of [
+      ['inspect', name],
+      ['blocks', name],
+      ['frames', '--json', name],
+    ]) {
       const { code, err } = await run(args);
       expect(code, args.join(' ')).toBe(2);
       expect(err).toContain(`${join(dir, name)} is ${kind}, not a regular file`);

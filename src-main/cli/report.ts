@@ -30,7 +30,16 @@ export interface InspectReport {
   unifiedEvents?: Record<string, number>;
   /** Provider dialects: each message's model, status, stop reason, usage and timing. */
   messages?: MessageSummary[];
-  blocks: { id: number; agent: string; kind: string; status: Block['status']; bytes: number; name?: string; toolId?: string; segments?: Record<string, number> }[];
+  blocks: {
+    id: number;
+    agent: string;
+    kind: string;
+    status: Block['status'];
+    bytes: number;
+    name?: string;
+    toolId?: string;
+    segments?: Record<string, number>;
+  }[];
   diagnostics: RuleCount[];
   errors: number;
   /** How the stream ended: done, ended by error, truncated, awaiting tools… */
@@ -58,9 +67,21 @@ export function buildReport(result: DecodedFile): InspectReport {
     bytes: result.ends.reduce((sum, end) => sum + end.bytes, 0),
     frames: result.frames.reduce((sum, frames) => sum + frames.length, 0),
     envelopes: result.envelopes.length,
-    agents: result.agents.map((a: AgentInfo) => ({ uuid: a.uuid, parent: a.parent, envelopes: perAgent.get(a.uuid) ?? 0, ...(a.model ? { model: a.model } : {}) })),
+    agents: result.agents.map((a: AgentInfo) => ({
+      uuid: a.uuid,
+      parent: a.parent,
+      envelopes: perAgent.get(a.uuid) ?? 0,
+      ...(a.model ? { model: a.model } : {}),
+    })),
     envelopeTypes,
-    ...(Object.keys(unifiedEvents).length > 0 ? { unifiedEvents, messages: result.blocks.filter((b) => b.kind === KIND.message && b.parsed !== undefined).map((b) => b.parsed as MessageSummary) } : {}),
+    ...(Object.keys(unifiedEvents).length > 0
+      ? {
+          unifiedEvents,
+          messages: result.blocks
+            .filter((b) => b.kind === KIND.message && b.parsed !== undefined)
+            .map((b) => b.parsed as MessageSummary),
+        }
+      : {}),
     blocks: result.blocks.map((b) => ({
       id: b.id,
       agent: b.agent,
@@ -73,7 +94,13 @@ export function buildReport(result: DecodedFile): InspectReport {
     })),
     diagnostics: sortRuleCounts([...rules.values()]),
     errors: result.diagnostics.filter((d) => d.severity === 'error').length,
-    status: endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), answered: result.lastLegAnswered, ...lostDataOf(result.diagnostics), ...recordedOutcome(result.lastLegOutcome) }),
+    status: endStatusOf({
+      stream: result.ends.at(-1)?.stream ?? null,
+      ...blockEndFacts(result.blocks, result.ends.length - 1),
+      answered: result.lastLegAnswered,
+      ...lostDataOf(result.diagnostics),
+      ...recordedOutcome(result.lastLegOutcome),
+    }),
   };
 }
 
@@ -82,7 +109,9 @@ export function buildReport(result: DecodedFile): InspectReport {
  * localeCompare would load the ICU collator, some 10 ms of every run's start-up.
  */
 export function sortRuleCounts<T extends Pick<RuleCount, 'rule' | 'severity'>>(rules: T[]): T[] {
-  return rules.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+  return rules.sort(
+    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0),
+  );
 }
 
 /** One rule's findings on one line: severity, count, rule and its first message. */
@@ -99,9 +128,13 @@ function segmentCounts(segments: readonly Segment[]): Record<string, number> {
 
 /** One segment on one line: id, type, what names it (tool, path), parameters, content preview. */
 export function formatSegment(s: Segment): string {
-  const names = [s.metadata['tool_name'], s.metadata['path']].filter((v) => typeof v === 'string').map((v) => JSON.stringify(v));
+  const names = [s.metadata['tool_name'], s.metadata['path']]
+    .filter((v) => typeof v === 'string')
+    .map((v) => JSON.stringify(v));
   const params = Object.entries(s.params).map(([k, v]) => `${k}=${preview(v, 40)}`);
-  return [`${s.id} ${s.type}`, ...names, ...params, s.complete ? '' : '(unclosed)', `: ${preview(s.content, 120)}`].filter(Boolean).join(' ');
+  return [`${s.id} ${s.type}`, ...names, ...params, s.complete ? '' : '(unclosed)', `: ${preview(s.content, 120)}`]
+    .filter(Boolean)
+    .join(' ');
 }
 
 function lostDataOf(diagnostics: readonly Diagnostic[]): Pick<EndFacts, 'lostData'> {
@@ -114,7 +147,10 @@ function lostDataOf(diagnostics: readonly Diagnostic[]): Pick<EndFacts, 'lostDat
 /** A recording's last leg end as an end-status outcome: stopped by the user, failed, or cut by the recording's end. */
 function recordedOutcome(outcome: DecodedFile['lastLegOutcome']): Pick<EndFacts, 'outcome'> {
   if (outcome === null || outcome?.reason === 'done') return {};
-  if (outcome === undefined) return { outcome: { kind: 'cut', message: 'the recording ends inside this leg (the recorder was stopped or crashed)' } };
+  if (outcome === undefined)
+    return {
+      outcome: { kind: 'cut', message: 'the recording ends inside this leg (the recorder was stopped or crashed)' },
+    };
   if (outcome.reason === 'aborted') return { outcome: { kind: 'stopped' } };
   return { outcome: { kind: 'failed', message: outcome.message ?? 'the recorded leg failed' } };
 }
@@ -156,7 +192,9 @@ function agentTree(report: InspectReport): string[] {
     const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
     // Indented up to MAX_INDENT; deeper agents say their depth instead of indenting further.
     const branch = depth === 0 ? '' : depth > MAX_INDENT ? `└ [depth ${depth}] ` : '└ ';
-    lines.push(`  ${'  '.repeat(Math.min(depth, MAX_INDENT))}${branch}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`);
+    lines.push(
+      `  ${'  '.repeat(Math.min(depth, MAX_INDENT))}${branch}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`,
+    );
     if (seen.has(a.uuid)) continue;
     seen.add(a.uuid);
     for (const child of [...(children.get(a.uuid) ?? [])].reverse()) stack.push({ agent: child, depth: depth + 1 });
@@ -166,17 +204,27 @@ function agentTree(report: InspectReport): string[] {
 
 export function formatReport(report: InspectReport, file: string): string {
   const out: string[] = [];
-  out.push(`${file} (${report.kind}): ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${countOf(report.bytes, 'byte')} · ${countOf(report.frames, 'event')} · ${countOf(report.envelopes, 'envelope')}`);
+  out.push(
+    `${file} (${report.kind}): ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${countOf(report.bytes, 'byte')} · ${countOf(report.frames, 'event')} · ${countOf(report.envelopes, 'envelope')}`,
+  );
   out.push(`Status: ${report.status.label} — ${report.status.reason}`);
   out.push('', 'Agents:', ...(report.agents.length ? agentTree(report) : ['  (none)']));
   out.push('', 'Envelopes by type:');
-  for (const [type, count] of Object.entries(report.envelopeTypes).sort((a, b) => b[1] - a[1])) out.push(`  ${String(count).padStart(6)}  ${type}`);
+  for (const [type, count] of Object.entries(report.envelopeTypes).sort((a, b) => b[1] - a[1]))
+    out.push(`  ${String(count).padStart(6)}  ${type}`);
   for (const message of report.messages ?? []) out.push('', `Message ${describeMessage(message)}`);
   out.push('', `Blocks (${report.blocks.length}):`);
   for (const b of report.blocks) {
     const label = [b.name, b.toolId].filter(Boolean).join(' ');
-    const segments = b.segments && Object.keys(b.segments).some((t) => t !== 'text') ? `  segments: ${Object.entries(b.segments).map(([t, n]) => `${n} ${t}`).join(', ')}` : '';
-    out.push(`  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} chars${label ? `  ${label}` : ''}${segments}`);
+    const segments =
+      b.segments && Object.keys(b.segments).some((t) => t !== 'text')
+        ? `  segments: ${Object.entries(b.segments)
+            .map(([t, n]) => `${n} ${t}`)
+            .join(', ')}`
+        : '';
+    out.push(
+      `  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} chars${label ? `  ${label}` : ''}${segments}`,
+    );
   }
   out.push('', report.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none');
   for (const d of report.diagnostics) out.push(formatRuleCount(d));

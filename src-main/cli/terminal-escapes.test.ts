@@ -17,15 +17,37 @@ const C1_CSI = '\u009b31m';
 const RLO = '\u202e';
 const AGENT = `agent${OSC52}`;
 
-const envelope = (fields: Record<string, unknown>): string => `data: ${JSON.stringify({ agent: AGENT, final: false, delta: '', ...fields })}\n\n`;
+const envelope = (fields: Record<string, unknown>): string =>
+  `data: ${JSON.stringify({ agent: AGENT, final: false, delta: '', ...fields })}\n\n`;
 
 /** A paused JSON-envelope run whose ids, model, type, tool, payloads and error frame all carry terminal escapes. */
 const HOSTILE = [
-  envelope({ type: 'meta_init', final: true, delta: JSON.stringify({ format: 'json', agent_uuid: AGENT, model: `model${CLEAR}${C1_CSI}`, user_query: `q${RLO}` }) }),
+  envelope({
+    type: 'meta_init',
+    final: true,
+    delta: JSON.stringify({
+      format: 'json',
+      agent_uuid: AGENT,
+      model: `model${CLEAR}${C1_CSI}`,
+      user_query: `q${RLO}`,
+    }),
+  }),
   envelope({ type: 'text', delta: `hello ${CLEAR}${BEL} ${C1_CSI} ${RLO}evil` }),
   envelope({ type: 'text', final: true }),
-  envelope({ type: 'tool_call', final: true, delta: JSON.stringify({ message: `ok?${OSC52}` }), id: `t${BEL}1`, name: `user_confirm${CLEAR}` }),
-  envelope({ type: 'awaiting_frontend_tools', final: true, delta: JSON.stringify([{ tool_use_id: `t${BEL}1`, name: `user_confirm${CLEAR}`, input: { message: `confirm?${OSC52}${RLO}` } }]) }),
+  envelope({
+    type: 'tool_call',
+    final: true,
+    delta: JSON.stringify({ message: `ok?${OSC52}` }),
+    id: `t${BEL}1`,
+    name: `user_confirm${CLEAR}`,
+  }),
+  envelope({
+    type: 'awaiting_frontend_tools',
+    final: true,
+    delta: JSON.stringify([
+      { tool_use_id: `t${BEL}1`, name: `user_confirm${CLEAR}`, input: { message: `confirm?${OSC52}${RLO}` } },
+    ]),
+  }),
   envelope({ type: `x${CLEAR}` }),
   `data: not json ${CLEAR}${BEL}${C1_CSI}\n\n`,
   `data: ${JSON.stringify({ error: `E${CLEAR}`, message: `boom${OSC52}`, traceback: `tb${C1_CSI}` })}\n\n`,
@@ -53,8 +75,10 @@ afterEach(async () => {
 const run = (args: string[]) => runCli(args, { cwd: dir });
 
 /** A character terminalSafe escapes: C0 (but LF and TAB), DEL, C1, bidi and line separators, lone surrogates. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
-const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/* eslint-disable no-control-regex -- control characters are exactly what is looked for */
+const RAW_CONTROL =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/* eslint-enable no-control-regex */
 const hasTerminalControls = (text: string): boolean => RAW_CONTROL.test(text);
 
 /** Nothing raw reached the terminal, and the hostile text is still there, visibly escaped. */
@@ -66,7 +90,9 @@ function expectEscaped(output: string, visible: RegExp = /\\x1b\]52;c;|\\u001b\]
 
 describe('terminalSafe', () => {
   it('writes C0, C1, DEL, bidi controls and lone surrogates as visible escapes, keeping text, line feeds and tabs', () => {
-    expect(terminalSafe(`a${CLEAR}b${BEL}\u007f${C1_CSI}${RLO}\u2066\ud800x\udc00 é😀\n\t`)).toBe('a\\x1b[2Jb\\x07\\x7f\\x9b31m\\u202e\\u2066\\ud800x\\udc00 é😀\n\t');
+    expect(terminalSafe(`a${CLEAR}b${BEL}\u007f${C1_CSI}${RLO}\u2066\ud800x\udc00 é😀\n\t`)).toBe(
+      'a\\x1b[2Jb\\x07\\x7f\\x9b31m\\u202e\\u2066\\ud800x\\udc00 é😀\n\t',
+    );
     expect(terminalSafe('line\nnext\r', { multiline: false })).toBe('line\\x0anext\\x0d');
     expect(terminalSafe('plain text stays the same object')).toBe('plain text stays the same object');
   });
@@ -100,7 +126,9 @@ describe('stream-controlled terminal escapes never reach the terminal raw', () =
   });
 
   it('inspect keeps the values: its JSON holds the agent id with the escape characters themselves', async () => {
-    const report = JSON.parse((await run(['inspect', '--json', 'hostile.sse'])).out) as { agents: { uuid: string; model?: string }[] };
+    const report = JSON.parse((await run(['inspect', '--json', 'hostile.sse'])).out) as {
+      agents: { uuid: string; model?: string }[];
+    };
     expect(report.agents[0]).toMatchObject({ uuid: AGENT, model: `model${CLEAR}${C1_CSI}` });
   });
 

@@ -35,7 +35,10 @@ export function memoryIo(stdin: string | Uint8Array = ''): CliIo & { out: () => 
 }
 
 /** Runs one CLI command in-process, as a user would in `cwd` (default: this process's), with `stdin`. */
-export async function runCli(args: string[], options: { cwd?: string; stdin?: string | Uint8Array } = {}): Promise<{ code: number; out: string; err: string }> {
+export async function runCli(
+  args: string[],
+  options: { cwd?: string; stdin?: string | Uint8Array } = {},
+): Promise<{ code: number; out: string; err: string }> {
   const io = { ...memoryIo(options.stdin), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) };
   const code = await main(args, io);
   return { code, out: io.out(), err: io.err() };

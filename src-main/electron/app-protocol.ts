@@ -13,7 +13,9 @@ export const APP_ORIGIN = `${APP_SCHEME}://inspector`;
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
 export function serveRenderer(rendererDir: string): void {
@@ -35,12 +37,18 @@ export function serveRenderer(rendererDir: string): void {
 /** The dev server (electron-vite dev) sends no CSP: add it to its responses. */
 export function enforceCspOn(originPrefix: string): void {
   session.defaultSession.webRequest.onHeadersReceived({ urls: [`${originPrefix}/*`] }, (details, callback) => {
-    const headers = { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy({ connect: [originPrefix.replace(/^http/, 'ws')] })] };
+    const headers = {
+      ...details.responseHeaders,
+      'Content-Security-Policy': [contentSecurityPolicy({ connect: [originPrefix.replace(/^http/, 'ws')] })],
+    };
     callback({ responseHeaders: headers });
   });
 }
 
 export function isAppUrl(url: string, devServer: string | undefined): boolean {
   if (url.startsWith(`${APP_ORIGIN}/`)) return true;
-  return devServer !== undefined && (url === devServer || url.startsWith(devServer.endsWith('/') ? devServer : `${devServer}/`));
+  return (
+    devServer !== undefined &&
+    (url === devServer || url.startsWith(devServer.endsWith('/') ? devServer : `${devServer}/`))
+  );
 }

@@ -23,10 +23,14 @@ const FILE_FILTERS = [
   { name: 'All files', extensions: ['*'] },
 ];
 
-
-export function createElectronHost(sessions: SessionCommands, recentFiles: RecentFiles, samplesDir: string): ElectronHost {
+export function createElectronHost(
+  sessions: SessionCommands,
+  recentFiles: RecentFiles,
+  samplesDir: string,
+): ElectronHost {
   const commands = createEmitter<HostCommand>();
-  const focused = (): BrowserWindow | null => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0] ?? null;
+  const focused = (): BrowserWindow | null =>
+    BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0] ?? null;
 
   const chooseSavePath = async (title: string, name: string): Promise<string | null> => {
     const owner = focused();
@@ -74,7 +78,8 @@ export function createElectronHost(sessions: SessionCommands, recentFiles: Recen
       return target === null ? null : sessions.saveRecording({ sessionId, path: target });
     },
     async exportSession({ sessionId, kind, path }): Promise<SavedFile> {
-      const target = path ?? (await chooseSavePath(`Export ${FILE_FORMATS[kind].label}`, await defaultName(sessionId, kind)));
+      const target =
+        path ?? (await chooseSavePath(`Export ${FILE_FORMATS[kind].label}`, await defaultName(sessionId, kind)));
       return target === null ? null : sessions.exportSession({ sessionId, kind, path: target });
     },
     onHostCommand: commands.event,

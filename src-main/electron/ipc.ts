@@ -2,7 +2,13 @@ import { BrowserWindow, ipcMain, type IpcMainInvokeEvent, type WebContents } fro
 import { dispatchCall, subscribeEvent, type CallOutcome } from '../../src-shared/contract/dispatch';
 import type { Unsubscribe } from '../../src-shared/contract/define';
 import { DROPPED_FILE_CHANNEL } from './channels';
-import { CHANNEL_PREFIX, INSPECTOR_CONTRACT, INSPECTOR_NAMES, inspectorChannel, type InspectorService } from '../../src-shared/contract/inspector';
+import {
+  CHANNEL_PREFIX,
+  INSPECTOR_CONTRACT,
+  INSPECTOR_NAMES,
+  inspectorChannel,
+  type InspectorService,
+} from '../../src-shared/contract/inspector';
 
 /**
  * The only place main listens to the renderer. Every command of the contract is registered
@@ -28,9 +34,11 @@ export function validateSender(channel: string, event: IpcMainInvokeEvent, optio
   if (!channel.startsWith(CHANNEL_PREFIX)) throw new SenderRejected(`channel ${channel} is not part of the contract`);
   const frame = event.senderFrame;
   if (!frame) throw new SenderRejected('the sending frame is gone');
-  if (frame !== event.sender.mainFrame || frame.parent !== null) throw new SenderRejected('calls are accepted from the main frame only');
+  if (frame !== event.sender.mainFrame || frame.parent !== null)
+    throw new SenderRejected('calls are accepted from the main frame only');
   if (!BrowserWindow.fromWebContents(event.sender)) throw new SenderRejected('the sender is not an app window');
-  if (!options.isAppUrl(frame.url)) throw new SenderRejected(`calls from ${frame.url || 'an unknown page'} are not accepted`);
+  if (!options.isAppUrl(frame.url))
+    throw new SenderRejected(`calls from ${frame.url || 'an unknown page'} are not accepted`);
 }
 
 function handle(channel: string, options: IpcOptions, run: (arg: unknown) => Promise<CallOutcome>): void {
@@ -48,7 +56,8 @@ function handle(channel: string, options: IpcOptions, run: (arg: unknown) => Pro
 /** Lets the preload grant the path of a file dropped on the window (see DROPPED_FILE_CHANNEL). */
 export function registerDroppedFiles(grant: (path: string) => void, options: IpcOptions): Unsubscribe {
   handle(DROPPED_FILE_CHANNEL, options, (path) => {
-    if (typeof path !== 'string' || path === '') return Promise.resolve({ ok: false, error: { message: 'A dropped file needs a path', invalidArgument: true } });
+    if (typeof path !== 'string' || path === '')
+      return Promise.resolve({ ok: false, error: { message: 'A dropped file needs a path', invalidArgument: true } });
     grant(path);
     return Promise.resolve({ ok: true, value: null });
   });

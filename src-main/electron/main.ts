@@ -63,7 +63,10 @@ function filesIn(argv: readonly string[], cwd: string): string[] {
     .slice(1)
     .filter((arg) => !arg.startsWith('-'))
     .map((arg) => resolve(cwd, arg))
-    .filter((path) => existsSync(path) && statSync(path).isFile() && !path.endsWith('.js') && path !== resolve(app.getAppPath()));
+    .filter(
+      (path) =>
+        existsSync(path) && statSync(path).isFile() && !path.endsWith('.js') && path !== resolve(app.getAppPath()),
+    );
 }
 
 async function start(): Promise<void> {
@@ -91,14 +94,20 @@ async function start(): Promise<void> {
   trackOpenedFiles(sessions.onSessionsChanged, recentFiles, () => void refreshMenu());
   const host = createElectronHost(sessions, recentFiles, samplesDir());
   // The renderer may open only files the user chose and never names a file to write.
-  const access = createPathAccess({ recentFiles, howToOpen: 'Open it with File › Open, drop it on the window, or name it on the command line.' });
+  const access = createPathAccess({
+    recentFiles,
+    howToOpen: 'Open it with File › Open, drop it on the window, or name it on the command line.',
+  });
   const workspace = createWorkspace({
     userData,
     cipher: safeStorageCipher(paths.environments),
     secretOrigins: createSecretOriginGate(confirmSecretOrigin, DESKTOP_HOW_TO_ALLOW),
     sessions,
     spoolDir: worker.spoolDir,
-    onError: (error) => console.error(`Keeping a recent session failed: ${terminalSafe(error instanceof Error ? error.message : String(error))}`),
+    onError: (error) =>
+      console.error(
+        `Keeping a recent session failed: ${terminalSafe(error instanceof Error ? error.message : String(error))}`,
+      ),
   });
   const inspector = guardPaths(composeInspector(sessions, host, workspace), access);
   const ipcOptions = { isAppUrl: appUrl, log: (m: string) => console.warn(terminalSafe(m)) };
@@ -164,6 +173,8 @@ async function start(): Promise<void> {
     event.preventDefault();
     unregister();
     // The sessions still running end (stopped) first, and are kept in recent sessions.
-    void Promise.allSettled([worker.dispose().then(() => workspace.dispose()), demo?.close()]).finally(() => app.quit());
+    void Promise.allSettled([worker.dispose().then(() => workspace.dispose()), demo?.close()]).finally(() =>
+      app.quit(),
+    );
   });
 }

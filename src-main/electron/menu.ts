@@ -35,13 +35,34 @@ export function buildMenu(recent: readonly string[], actions: MenuActions): Menu
           label: 'Open Recent',
           submenu:
             recent.length > 0
-              ? [...recent.map((path) => ({ label: basename(path), sublabel: path, click: () => actions.openPath(path) })), { type: 'separator' as const }, { role: 'clearRecentDocuments' as const }]
+              ? [
+                  ...recent.map((path) => ({
+                    label: basename(path),
+                    sublabel: path,
+                    click: () => actions.openPath(path),
+                  })),
+                  { type: 'separator' as const },
+                  { role: 'clearRecentDocuments' as const },
+                ]
               : [{ label: 'No recent files', enabled: false }],
         },
-        { label: 'Open Sample', submenu: SAMPLES.map((sample) => ({ label: sample.title, toolTip: sample.summary, click: () => actions.openSample(sample.id) })) },
+        {
+          label: 'Open Sample',
+          submenu: SAMPLES.map((sample) => ({
+            label: sample.title,
+            toolTip: sample.summary,
+            click: () => actions.openSample(sample.id),
+          })),
+        },
         { type: 'separator' },
         { label: 'Save Recording…', accelerator: 'CmdOrCtrl+S', click: () => actions.send({ kind: 'save-recording' }) },
-        { label: 'Export', submenu: EXPORTS.map(([exportKind, label]) => ({ label, click: () => actions.send({ kind: 'export', exportKind }) })) },
+        {
+          label: 'Export',
+          submenu: EXPORTS.map(([exportKind, label]) => ({
+            label,
+            click: () => actions.send({ kind: 'export', exportKind }),
+          })),
+        },
         { type: 'separator' },
         isMac ? { role: 'close' } : { role: 'quit' },
       ],
@@ -57,7 +78,9 @@ export function buildMenu(recent: readonly string[], actions: MenuActions): Menu
     {
       label: 'View',
       submenu: [
-        ...(actions.isDev ? [{ role: 'reload' as const }, { role: 'toggleDevTools' as const }, { type: 'separator' as const }] : []),
+        ...(actions.isDev
+          ? [{ role: 'reload' as const }, { role: 'toggleDevTools' as const }, { type: 'separator' as const }]
+          : []),
         { role: 'resetZoom' },
         { role: 'zoomIn' },
         { role: 'zoomOut' },

@@ -8,9 +8,13 @@ import { plainSecrets, type SecretCipher } from '../services/requests/secret-cip
  * written in a 0600 file and the UI says so.
  */
 export function safeStorageCipher(environmentsPath: string): SecretCipher {
-  if (!safeStorage.isEncryptionAvailable()) return plainSecrets(environmentsPath, 'this system offers the app no keychain to encrypt them with.');
+  if (!safeStorage.isEncryptionAvailable())
+    return plainSecrets(environmentsPath, 'this system offers the app no keychain to encrypt them with.');
   if (process.platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text') {
-    return plainSecrets(environmentsPath, 'no keyring (Secret Service or KWallet) is running, and Electron\'s fallback key would not protect them.');
+    return plainSecrets(
+      environmentsPath,
+      "no keyring (Secret Service or KWallet) is running, and Electron's fallback key would not protect them.",
+    );
   }
   return {
     encrypted: true,

@@ -14,7 +14,8 @@ function properties(literal: ts.ObjectLiteralExpression): Options {
   const out: Options = new Map();
   for (const property of literal.properties) {
     if (ts.isSpreadAssignment(property)) out.set(`...${out.size}`, 'spread');
-    else if (ts.isPropertyAssignment(property) && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) out.set(property.name.text, property.initializer);
+    else if (ts.isPropertyAssignment(property) && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)))
+      out.set(property.name.text, property.initializer);
   }
   return out;
 }
@@ -26,7 +27,11 @@ function windowConstructions(): { file: string; options: ts.Expression | undefin
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
     const source = ts.createSourceFile(file, readFileSync(join(dir, file), 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
-      if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && ['BrowserWindow', 'BrowserView', 'WebContentsView'].includes(node.expression.text)) {
+      if (
+        ts.isNewExpression(node) &&
+        ts.isIdentifier(node.expression) &&
+        ['BrowserWindow', 'BrowserView', 'WebContentsView'].includes(node.expression.text)
+      ) {
         found.push({ file, options: node.arguments?.[0] });
       }
       ts.forEachChild(node, visit);
@@ -50,28 +55,33 @@ describe('every Electron window', () => {
     expect(windows.map((w) => w.file)).toEqual(['window.ts']);
   });
 
-  it.each(windows.map((w) => [w.file, w.options] as const))('%s: contextIsolation and sandbox on, no Node integration anywhere, no webviews', (_file, options) => {
-    expect(options && ts.isObjectLiteralExpression(options)).toBe(true);
-    const webPreferences = properties(options as ts.ObjectLiteralExpression).get('webPreferences');
-    expect(webPreferences !== undefined && webPreferences !== 'spread' && ts.isObjectLiteralExpression(webPreferences)).toBe(true);
-    const prefs = properties(webPreferences as ts.ObjectLiteralExpression);
-    // Written out literally, so no spread can override them.
-    expect([...prefs.values()].filter((v) => v === 'spread')).toEqual([]);
-    const values = Object.fromEntries([...prefs].map(([name, value]) => [name, literalValue(value)]));
-    expect(values).toMatchObject({
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-    });
-    expect(values).not.toHaveProperty('enableBlinkFeatures');
-  });
+  it.each(windows.map((w) => [w.file, w.options] as const))(
+    '%s: contextIsolation and sandbox on, no Node integration anywhere, no webviews',
+    (_file, options) => {
+      expect(options && ts.isObjectLiteralExpression(options)).toBe(true);
+      const webPreferences = properties(options as ts.ObjectLiteralExpression).get('webPreferences');
+      expect(
+        webPreferences !== undefined && webPreferences !== 'spread' && ts.isObjectLiteralExpression(webPreferences),
+      ).toBe(true);
+      const prefs = properties(webPreferences as ts.ObjectLiteralExpression);
+      // Written out literally, so no spread can override them.
+      expect([...prefs.values()].filter((v) => v === 'spread')).toEqual([]);
+      const values = Object.fromEntries([...prefs].map(([name, value]) => [name, literalValue(value)]));
+      expect(values).toMatchObject({
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        nodeIntegrationInSubFrames: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        experimentalFeatures: false,
+        webviewTag: false,
+        navigateOnDragDrop: false,
+      });
+      expect(values).not.toHaveProperty('enableBlinkFeatures');
+    },
+  );
 });
 
 describe('navigation', () => {

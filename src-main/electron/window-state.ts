@@ -22,7 +22,15 @@ function isRectangle(value: unknown): value is Rectangle {
 }
 
 function visible(bounds: Rectangle): boolean {
-  return screen.getAllDisplays().some(({ workArea: a }) => bounds.x < a.x + a.width && bounds.x + bounds.width > a.x && bounds.y < a.y + a.height && bounds.y + bounds.height > a.y);
+  return screen
+    .getAllDisplays()
+    .some(
+      ({ workArea: a }) =>
+        bounds.x < a.x + a.width &&
+        bounds.x + bounds.width > a.x &&
+        bounds.y < a.y + a.height &&
+        bounds.y + bounds.height > a.y,
+    );
 }
 
 export function loadWindowState(path: string): WindowState & { positioned: boolean } {

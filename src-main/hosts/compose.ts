@@ -1,4 +1,12 @@
-import { HOST_NAMES, SESSION_NAMES, WORKSPACE_NAMES, type HostKeys, type InspectorService, type SessionKeys, type WorkspaceKeys } from '../../src-shared/contract/inspector';
+import {
+  HOST_NAMES,
+  SESSION_NAMES,
+  WORKSPACE_NAMES,
+  type HostKeys,
+  type InspectorService,
+  type SessionKeys,
+  type WorkspaceKeys,
+} from '../../src-shared/contract/inspector';
 import type { ConnectRequest } from '../../src-shared/contract/payloads';
 
 /** The session half of the contract, in-process (SessionService) or in a worker. */
@@ -10,10 +18,14 @@ export type WorkspaceCommands = Pick<InspectorService, WorkspaceKeys> & {
 };
 
 /** What a host adds to the session service: app info, dialogs, shell, menus, its samples (and may override saving). */
-export type HostCommands = Pick<InspectorService, HostKeys> & Partial<Pick<InspectorService, 'saveRecording' | 'exportSession'>>;
+export type HostCommands = Pick<InspectorService, HostKeys> &
+  Partial<Pick<InspectorService, 'saveRecording' | 'exportSession'>>;
 
 /** The members of `service` the contract's `names` list, as they are (unbound, as the contract calls them). */
-function pick<T, K extends keyof T & string>(service: T, names: { commands: readonly string[]; events: readonly string[] }): Pick<T, K> {
+function pick<T, K extends keyof T & string>(
+  service: T,
+  names: { commands: readonly string[]; events: readonly string[] },
+): Pick<T, K> {
   const out: Partial<Pick<T, K>> = {};
   for (const name of [...names.commands, ...names.events] as K[]) out[name] = service[name];
   return out as Pick<T, K>;
@@ -24,7 +36,11 @@ function pick<T, K extends keyof T & string>(service: T, names: { commands: read
  * contract (src-shared/contract/*-contract.ts), so a new command is routed by the file it is
  * declared in. A connect request gets its variables filled first; a host may save files itself.
  */
-export function composeInspector(sessions: SessionCommands, host: HostCommands, workspace: WorkspaceCommands): InspectorService {
+export function composeInspector(
+  sessions: SessionCommands,
+  host: HostCommands,
+  workspace: WorkspaceCommands,
+): InspectorService {
   return {
     ...pick<HostCommands, HostKeys>(host, HOST_NAMES),
     ...pick<WorkspaceCommands, WorkspaceKeys>(workspace, WORKSPACE_NAMES),

@@ -20,7 +20,9 @@ describe('which files the page may open', () => {
     const paths = await access(['/home/me/runs/b.recording']);
     paths.grantRead('/home/me/runs/a.sse');
     for (const path of ['/etc/shadow', '/home/me/runs/a.sse.bak', '/home/me/runs', '../../etc/passwd']) {
-      await expect(paths.readable(path)).rejects.toThrow(`Refused to open ${JSON.stringify(path)}: the inspector opens only files you chose. Use the Open dialog.`);
+      await expect(paths.readable(path)).rejects.toThrow(
+        `Refused to open ${JSON.stringify(path)}: the inspector opens only files you chose. Use the Open dialog.`,
+      );
     }
   });
 });

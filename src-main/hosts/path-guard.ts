@@ -40,22 +40,38 @@ export function createPathAccess(options: PathAccessOptions): PathAccess {
     async readable(path) {
       const absolute = resolve(path);
       if (granted.has(absolute) || (await options.recentFiles.list()).includes(absolute)) return absolute;
-      throw new PathRefused(`Refused to open ${JSON.stringify(path)}: the inspector opens only files you chose. ${options.howToOpen}`);
+      throw new PathRefused(
+        `Refused to open ${JSON.stringify(path)}: the inspector opens only files you chose. ${options.howToOpen}`,
+      );
     },
   };
 }
 
 const writeRefused = (what: string, path: string): PathRefused =>
-  new PathRefused(`Refused to write ${JSON.stringify(path)}: ${what} goes only where you choose in the inspector's own save dialog or download, never to a path sent by the page.`);
+  new PathRefused(
+    `Refused to write ${JSON.stringify(path)}: ${what} goes only where you choose in the inspector's own save dialog or download, never to a path sent by the page.`,
+  );
 
 /** The contract as the renderer may use it: the same service, with every path checked. */
 export function guardPaths(service: InspectorService, access: PathAccess): InspectorService {
   return {
     ...service,
     openFile: async (request) => service.openFile({ ...request, path: await access.readable(request.path) }),
-    connect: (request) => (request.recordTo === undefined ? service.connect(request) : Promise.reject(writeRefused('a recording', request.recordTo))),
-    saveRecording: (request) => (request.path === undefined ? service.saveRecording(request) : Promise.reject(writeRefused('a recording', request.path))),
-    exportSession: (request) => (request.path === undefined ? service.exportSession(request) : Promise.reject(writeRefused('an export', request.path))),
-    startProxy: (request) => (request.recordDir === undefined ? service.startProxy(request) : Promise.reject(writeRefused('a proxy recording', request.recordDir))),
+    connect: (request) =>
+      request.recordTo === undefined
+        ? service.connect(request)
+        : Promise.reject(writeRefused('a recording', request.recordTo)),
+    saveRecording: (request) =>
+      request.path === undefined
+        ? service.saveRecording(request)
+        : Promise.reject(writeRefused('a recording', request.path)),
+    exportSession: (request) =>
+      request.path === undefined
+        ? service.exportSession(request)
+        : Promise.reject(writeRefused('an export', request.path)),
+    startProxy: (request) =>
+      request.recordDir === undefined
+        ? service.startProxy(request)
+        : Promise.reject(writeRefused('a proxy recording', request.recordDir)),
   };
 }

@@ -20,7 +20,20 @@ describe('recent files', () => {
     const recent = createRecentFiles(path);
     for (let i = 0; i < 14; i++) await recent.add(`/runs/${i}.recording`);
     await recent.add('/runs/5.recording');
-    const expected = ['/runs/5.recording', '/runs/13.recording', '/runs/12.recording', '/runs/11.recording', '/runs/10.recording', '/runs/9.recording', '/runs/8.recording', '/runs/7.recording', '/runs/6.recording', '/runs/4.recording', '/runs/3.recording', '/runs/2.recording'];
+    const expected = [
+      '/runs/5.recording',
+      '/runs/13.recording',
+      '/runs/12.recording',
+      '/runs/11.recording',
+      '/runs/10.recording',
+      '/runs/9.recording',
+      '/runs/8.recording',
+      '/runs/7.recording',
+      '/runs/6.recording',
+      '/runs/4.recording',
+      '/runs/3.recording',
+      '/runs/2.recording',
+    ];
     expect(await recent.list()).toEqual(expected);
     expect(await createRecentFiles(path).list()).toEqual(expected);
   });

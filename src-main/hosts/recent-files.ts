@@ -12,7 +12,8 @@ export interface RecentFiles {
 
 const MAX_RECENT = 12;
 
-const checkPaths = (value: unknown): string[] => (Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT) : []);
+const checkPaths = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string').slice(0, MAX_RECENT) : [];
 
 export function createRecentFiles(storePath?: string): RecentFiles {
   const file = storePath ? jsonFile(storePath, { fallback: () => [], check: checkPaths }) : null;
@@ -37,7 +38,9 @@ export function createRecentFiles(storePath?: string): RecentFiles {
  * session service runs in a worker and cannot call back).
  */
 export function trackOpenedFiles(
-  onSessionsChanged: (listener: (list: readonly { id: string; source: { kind: string; path?: string; uploaded?: boolean } }[]) => void) => () => void,
+  onSessionsChanged: (
+    listener: (list: readonly { id: string; source: { kind: string; path?: string; uploaded?: boolean } }[]) => void,
+  ) => () => void,
   recent: RecentFiles,
   onAdded: () => void = () => {},
 ): () => void {
@@ -47,7 +50,8 @@ export function trackOpenedFiles(
       if (seen.has(session.id)) continue;
       seen.add(session.id);
       // An upload's copy is deleted when its session closes: never a recent file.
-      if (session.source.kind === 'file' && session.source.path && !session.source.uploaded) void recent.add(session.source.path).then(onAdded);
+      if (session.source.kind === 'file' && session.source.path && !session.source.uploaded)
+        void recent.add(session.source.path).then(onAdded);
     }
   });
 }

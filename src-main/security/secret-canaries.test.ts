@@ -43,7 +43,8 @@ type Canary = keyof typeof CANARIES;
  * the failure (the page, the CLI) is redacted.
  */
 const KEPT_ON_PURPOSE: Partial<Record<Canary, RegExp>> = {
-  redirectToken: /^(cli record redirect: recording file|live redirect: (spool|saved recording|raw bytes|(download|export) har|download recording))$/,
+  redirectToken:
+    /^(cli record redirect: recording file|live redirect: (spool|saved recording|raw bytes|(download|export) har|download recording))$/,
 };
 
 const EXPORT_KINDS: ExportKind[] = ['envelopes-ndjson', 'blocks-json', 'raw-sse', 'har', 'transcript-md'];
@@ -55,7 +56,8 @@ let service: SessionService;
 let events: EventLog;
 const artifacts = new Map<string, string>();
 
-const keep = (name: string, value: unknown): void => void artifacts.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+const keep = (name: string, value: unknown): void =>
+  void artifacts.set(name, typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Everything the page can fetch about a session, and what the service writes for it. */
 async function collectSession(label: string, id: string): Promise<void> {
@@ -66,9 +68,17 @@ async function collectSession(label: string, id: string): Promise<void> {
   keep(`${label}: envelopes`, await Promise.all(rows.map((_row, seq) => service.getEnvelope({ sessionId: id, seq }))));
   const blocks = await service.getBlocks({ sessionId: id });
   keep(`${label}: blocks`, blocks);
-  keep(`${label}: block details`, await Promise.all(blocks.map((_b, block) => service.getBlock({ sessionId: id, block }).catch(() => null))));
+  keep(
+    `${label}: block details`,
+    await Promise.all(blocks.map((_b, block) => service.getBlock({ sessionId: id, block }).catch(() => null))),
+  );
   for (const leg of detail.legs) {
-    keep(`${label}: frames of leg ${leg.leg}`, await Promise.all(Array.from({ length: leg.frames }, (_f, seq) => service.getFrame({ sessionId: id, leg: leg.leg, seq }))));
+    keep(
+      `${label}: frames of leg ${leg.leg}`,
+      await Promise.all(
+        Array.from({ length: leg.frames }, (_f, seq) => service.getFrame({ sessionId: id, leg: leg.leg, seq })),
+      ),
+    );
     const raw = await service.getRawBytes({ sessionId: id, leg: leg.leg, byteStart: 0, byteEnd: leg.bytes });
     keep(`${label}: raw bytes`, Buffer.from(raw.base64, 'base64').toString('utf8'));
   }
@@ -80,7 +90,11 @@ async function collectSession(label: string, id: string): Promise<void> {
     await service.exportSession({ sessionId: id, kind, path: join(dir, `${id}.${kind}`) });
     keep(`${label}: export ${kind}`, await readFile(join(dir, `${id}.${kind}`), 'utf8'));
   }
-  for (const kind of DOWNLOAD_KINDS) keep(`${label}: download ${kind}`, Buffer.from((await service.downloadSession({ sessionId: id, kind })).base64, 'base64').toString('utf8'));
+  for (const kind of DOWNLOAD_KINDS)
+    keep(
+      `${label}: download ${kind}`,
+      Buffer.from((await service.downloadSession({ sessionId: id, kind })).base64, 'base64').toString('utf8'),
+    );
   const spool = join(dir, 'spool', `${id}.recording`);
   const spooled = await readFile(spool, 'utf8').catch(() => null);
   if (spooled !== null) keep(`${label}: spool`, spooled);
@@ -152,8 +166,16 @@ beforeAll(async () => {
   await collectSession('live lenient body', lenient.id);
   keep('live lenient body: recording', await readFile(join(dir, 'lenient.recording'), 'utf8'));
   // A server that quotes the secret in its error, and a redirect whose page names a token.
-  for (const [label, path] of [['live unauthorized', '/unauthorized'], ['live redirect', '/redirect']] as const) {
-    const failed = await service.connect({ url: `${server.url}${path}`, method: 'GET', headers: [['X-Echo-Me', ENV]], secretValues: [{ name: 'token', value: ENV }] });
+  for (const [label, path] of [
+    ['live unauthorized', '/unauthorized'],
+    ['live redirect', '/redirect'],
+  ] as const) {
+    const failed = await service.connect({
+      url: `${server.url}${path}`,
+      method: 'GET',
+      headers: [['X-Echo-Me', ENV]],
+      secretValues: [{ name: 'token', value: ENV }],
+    });
     await settled(service, failed.id);
     await collectSession(label, failed.id);
   }
@@ -162,7 +184,11 @@ beforeAll(async () => {
   const proxy = await service.startProxy({ port: 0, target: server.url, recordDir: join(dir, 'proxied') });
   const big = JSON.stringify({ api_key: CANARIES.bigBodyKey, pad: 'x'.repeat(1_200_000) });
   for (const body of [`{"api_key": "${CANARIES.lenientBodyKey}",}`, big]) {
-    const response = await fetch(`${proxy.url}/agent/run?access_token=${CANARIES.queryToken}`, { method: 'POST', headers: { 'x-api-key': CANARIES.requestHeader, 'content-type': 'application/json' }, body });
+    const response = await fetch(`${proxy.url}/agent/run?access_token=${CANARIES.queryToken}`, {
+      method: 'POST',
+      headers: { 'x-api-key': CANARIES.requestHeader, 'content-type': 'application/json' },
+      body,
+    });
     await readAll(response);
   }
   const proxied = await waitFor(async () => {
@@ -176,7 +202,10 @@ beforeAll(async () => {
     await collectSession(`proxy ${id}`, id);
   }
   await service.stopProxy();
-  for (const file of await waitFor(async () => ((await readdir(join(dir, 'proxied'))).length === 2 ? readdir(join(dir, 'proxied')) : undefined), 'two proxy recordings')) {
+  for (const file of await waitFor(
+    async () => ((await readdir(join(dir, 'proxied'))).length === 2 ? readdir(join(dir, 'proxied')) : undefined),
+    'two proxy recordings',
+  )) {
     keep(`proxy: recording ${file}`, await readFile(join(dir, 'proxied', file), 'utf8'));
   }
   keep('events: errors', events.errors);
@@ -186,25 +215,57 @@ beforeAll(async () => {
 
   // The command line: record (a stream, a redirect), inspect, check with JUnit, the proxy command.
   // `;` separates parameters as `&` does: the token after it is a parameter too.
-  await cli('cli record', ['record', `${server.url}/agent/run?a=1;token=${CANARIES.queryToken}`, '-H', `X-Api-Key: ${CANARIES.requestHeader}`, '-H', `Authorization: Bearer ${CANARIES.requestHeader}`, '-d', JSON.stringify({ api_key: CANARIES.bodyKey }), '-o', 'cli.recording', '--json']);
+  await cli('cli record', [
+    'record',
+    `${server.url}/agent/run?a=1;token=${CANARIES.queryToken}`,
+    '-H',
+    `X-Api-Key: ${CANARIES.requestHeader}`,
+    '-H',
+    `Authorization: Bearer ${CANARIES.requestHeader}`,
+    '-d',
+    JSON.stringify({ api_key: CANARIES.bodyKey }),
+    '-o',
+    'cli.recording',
+    '--json',
+  ]);
   keep('cli record: recording file', await readFile(join(dir, 'cli.recording'), 'utf8'));
-  await cli('cli record redirect', ['record', `${server.url}/redirect?token=${CANARIES.queryToken}`, '-o', 'redirect.recording']);
+  await cli('cli record redirect', [
+    'record',
+    `${server.url}/redirect?token=${CANARIES.queryToken}`,
+    '-o',
+    'redirect.recording',
+  ]);
   keep('cli record redirect: recording file', await readFile(join(dir, 'redirect.recording'), 'utf8'));
   await cli('cli inspect', ['inspect', 'cli.recording', '--json']);
-  await cli('cli check', ['check', 'cli.recording', 'lenient.recording', '--expect', 'status == "done"', '--junit', 'check.xml']);
+  await cli('cli check', [
+    'check',
+    'cli.recording',
+    'lenient.recording',
+    '--expect',
+    'status == "done"',
+    '--junit',
+    'check.xml',
+  ]);
   keep('cli check: JUnit', await readFile(join(dir, 'check.xml'), 'utf8'));
   const serving = servingIo();
   serving.io.cwd = dir;
   const exit = main(['proxy', '--listen', '0', '--target', server.url, '--record-dir', 'cli-proxied'], serving.io);
   await serving.ready;
   const url = /Proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(serving.io.out())![1]!;
-  await readAll(await fetch(`${url}/agent/run?a=1;token=${CANARIES.queryToken}`, { method: 'POST', headers: { 'x-api-key': CANARIES.requestHeader }, body: `{"api_key": "${CANARIES.lenientBodyKey}",}` }));
+  await readAll(
+    await fetch(`${url}/agent/run?a=1;token=${CANARIES.queryToken}`, {
+      method: 'POST',
+      headers: { 'x-api-key': CANARIES.requestHeader },
+      body: `{"api_key": "${CANARIES.lenientBodyKey}",}`,
+    }),
+  );
   await waitFor(() => /→ +200/.test(serving.io.out()), 'the proxy line');
   serving.interrupt();
   await exit;
   keep('cli proxy: stdout', serving.io.out());
   keep('cli proxy: stderr', serving.io.err());
-  for (const file of await readdir(join(dir, 'cli-proxied'))) keep(`cli proxy: recording ${file}`, await readFile(join(dir, 'cli-proxied', file), 'utf8'));
+  for (const file of await readdir(join(dir, 'cli-proxied')))
+    keep(`cli proxy: recording ${file}`, await readFile(join(dir, 'cli-proxied', file), 'utf8'));
 }, 60_000);
 
 afterAll(async () => {
@@ -216,18 +277,42 @@ afterAll(async () => {
 describe('the secret canary table: no canary in any artifact', () => {
   it('collected every kind of artifact', () => {
     const names = [...artifacts.keys()].join('\n');
-    for (const kind of ['spool', 'saved recording', 'export har', 'export raw-sse', 'export envelopes-ndjson', 'export blocks-json', 'export transcript-md', 'download recording', 'raw bytes', 'envelopes', 'blocks', 'session detail', 'events: errors', 'proxy: exchange list', 'proxy: recording', 'cli record: stdout', 'cli record redirect: stdout', 'cli check: JUnit', 'cli proxy: stdout']) {
+    for (const kind of [
+      'spool',
+      'saved recording',
+      'export har',
+      'export raw-sse',
+      'export envelopes-ndjson',
+      'export blocks-json',
+      'export transcript-md',
+      'download recording',
+      'raw bytes',
+      'envelopes',
+      'blocks',
+      'session detail',
+      'events: errors',
+      'proxy: exchange list',
+      'proxy: recording',
+      'cli record: stdout',
+      'cli record redirect: stdout',
+      'cli check: JUnit',
+      'cli proxy: stdout',
+    ]) {
       expect(names).toContain(kind);
     }
     // The planted values really went out: the server saw each of them.
     const sent = JSON.stringify(server.requests);
-    for (const canary of Object.values(CANARIES)) if (canary !== CANARIES.responseHeader && canary !== CANARIES.redirectToken) expect(sent).toContain(canary.slice(0, 10));
+    for (const canary of Object.values(CANARIES))
+      if (canary !== CANARIES.responseHeader && canary !== CANARIES.redirectToken)
+        expect(sent).toContain(canary.slice(0, 10));
   });
 
   it.each(Object.keys(CANARIES) as Canary[])('%s appears in no artifact', (canary) => {
     const value = CANARIES[canary];
     const forms = [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)];
-    const leaks = [...artifacts].filter(([name, text]) => forms.some((form) => text.includes(form)) && !KEPT_ON_PURPOSE[canary]?.test(name)).map(([name]) => name);
+    const leaks = [...artifacts]
+      .filter(([name, text]) => forms.some((form) => text.includes(form)) && !KEPT_ON_PURPOSE[canary]?.test(name))
+      .map(([name]) => name);
     expect(leaks).toEqual([]);
   });
 
@@ -238,7 +323,10 @@ describe('the secret canary table: no canary in any artifact', () => {
   });
 
   it('a proxied body over the size the proxy keeps is withheld, saying so', () => {
-    const recordings = [...artifacts].filter(([name]) => name.startsWith('proxy: recording')).map(([, text]) => text).join('\n');
+    const recordings = [...artifacts]
+      .filter(([name]) => name.startsWith('proxy: recording'))
+      .map(([, text]) => text)
+      .join('\n');
     expect(recordings).toMatch(/\[body withheld: \d+ bytes, over the 1048576 bytes the proxy keeps/);
   });
 });

@@ -22,19 +22,35 @@ function repeatTo(bytes: Uint8Array, size: number): Uint8Array {
 
 describe('memory stays bounded', () => {
   const inputs: [string, () => Uint8Array][] = [
-    ['2 MiB of real raw events (example_1.raw.sse repeated)', () => repeatTo(readFixture('example_1.raw.sse'), 2 * MIB)],
-    ['2 MiB of real json envelopes (multi_agent.json.sse repeated)', () => repeatTo(readFixture('multi_agent.json.sse'), 2 * MIB)],
-    ['one 8 MiB envelope', () => encodeUtf8(`data: {"type":"text","agent":"a","final":false,"delta":"${'\\n'.repeat(4 * MIB)}"}\n\n`)],
+    [
+      '2 MiB of real raw events (example_1.raw.sse repeated)',
+      () => repeatTo(readFixture('example_1.raw.sse'), 2 * MIB),
+    ],
+    [
+      '2 MiB of real json envelopes (multi_agent.json.sse repeated)',
+      () => repeatTo(readFixture('multi_agent.json.sse'), 2 * MIB),
+    ],
+    [
+      'one 8 MiB envelope',
+      () => encodeUtf8(`data: {"type":"text","agent":"a","final":false,"delta":"${'\\n'.repeat(4 * MIB)}"}\n\n`),
+    ],
     ['4 MiB with no line ending', () => encodeUtf8(`data: ${'x'.repeat(4 * MIB)}`)],
     ['generated xml streams, 1 MiB', () => generateStreams(FUZZ_DIALECTS['xml'], seededRandom(9), MIB)],
-    ['2 MiB of data lines and no blank line (one event that never ends)', () => encodeUtf8('data: xxxxxxxxxxxxxxxxxxxxxxx\n'.repeat((2 * MIB) / 30))],
+    [
+      '2 MiB of data lines and no blank line (one event that never ends)',
+      () => encodeUtf8('data: xxxxxxxxxxxxxxxxxxxxxxx\n'.repeat((2 * MIB) / 30)),
+    ],
   ];
 
-  test.each(inputs)('%s', async (_name, make) => {
-    const use = await measureHeap(make());
-    expect(use.retainedBytes / use.inputBytes).toBeLessThan(MAX_RETAINED_PER_INPUT_BYTE);
-    expect(use.leakedBytes).toBeLessThan(MAX_LEAKED_BYTES);
-  }, 120_000);
+  test.each(inputs)(
+    '%s',
+    async (_name, make) => {
+      const use = await measureHeap(make());
+      expect(use.retainedBytes / use.inputBytes).toBeLessThan(MAX_RETAINED_PER_INPUT_BYTE);
+      expect(use.leakedBytes).toBeLessThan(MAX_LEAKED_BYTES);
+    },
+    120_000,
+  );
 
   test('a decoder that keeps what it decoded after the result is dropped is caught', async () => {
     const kept: unknown[] = [];
@@ -48,4 +64,3 @@ describe('memory stays bounded', () => {
     expect(use.leakedBytes).toBeGreaterThan(MAX_LEAKED_BYTES);
   }, 120_000);
 });
-

@@ -29,12 +29,24 @@ export function runDialect(factory: DialectFactory, frames: readonly Frame[], op
 }
 
 /** Run the dialect over one event per item (objects sent as their JSON). */
-export function runDialectOnItems(factory: DialectFactory, items: readonly (object | string)[], options?: DialectOptions): DialectRun {
-  return runDialect(factory, items.map((item, i) => frameOf(typeof item === 'string' ? item : JSON.stringify(item), i)), options);
+export function runDialectOnItems(
+  factory: DialectFactory,
+  items: readonly (object | string)[],
+  options?: DialectOptions,
+): DialectRun {
+  return runDialect(
+    factory,
+    items.map((item, i) => frameOf(typeof item === 'string' ? item : JSON.stringify(item), i)),
+    options,
+  );
 }
 
 /** Frame a byte stream arriving as these chunks and run the dialect over its content frames. */
-export function runDialectOnChunks(factory: DialectFactory, chunks: Iterable<Uint8Array>, options?: DialectOptions): DialectRun {
+export function runDialectOnChunks(
+  factory: DialectFactory,
+  chunks: Iterable<Uint8Array>,
+  options?: DialectOptions,
+): DialectRun {
   return runDialect(factory, frameChunks(chunks, { maxDataLineBytes: Number.MAX_SAFE_INTEGER }).frames, options);
 }
 

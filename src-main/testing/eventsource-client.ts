@@ -53,7 +53,9 @@ function observe(impl: string, job: Job): Promise<Observed> {
     };
     const timer = setTimeout(() => finish('timeout'), GIVE_UP_MS);
     for (const type of job.types) {
-      source.addEventListener(type, (m) => events.push({ event: m.type === 'message' ? '' : m.type, data: m.data, id: m.lastEventId }));
+      source.addEventListener(type, (m) =>
+        events.push({ event: m.type === 'message' ? '' : m.type, data: m.data, id: m.lastEventId }),
+      );
     }
     source.addEventListener('error', () => finish('ended'));
   });

@@ -5,7 +5,8 @@ import type { WireFormat } from '../../src-shared/agents/wire-formats';
 
 /** The upstream fixtures ship with the project (resources/fixtures/upstream, with their README and MANIFEST). */
 export const FIXTURES_DIR = resolve(
-  process.env['STREAM_INSPECTOR_FIXTURES'] ?? join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/upstream'),
+  process.env['STREAM_INSPECTOR_FIXTURES'] ??
+    join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/upstream'),
 );
 
 /**
@@ -14,7 +15,9 @@ export const FIXTURES_DIR = resolve(
  */
 function fixturesDir(): string {
   if (!existsSync(join(FIXTURES_DIR, 'MANIFEST.json'))) {
-    throw new Error(`Upstream fixtures not found in ${FIXTURES_DIR}: the checkout is incomplete, or STREAM_INSPECTOR_FIXTURES points elsewhere.`);
+    throw new Error(
+      `Upstream fixtures not found in ${FIXTURES_DIR}: the checkout is incomplete, or STREAM_INSPECTOR_FIXTURES points elsewhere.`,
+    );
   }
   return FIXTURES_DIR;
 }
@@ -40,7 +43,9 @@ export function readProjectText(path: string): string {
 
 /** Every `.sse` fixture, sorted. */
 export function listSseFixtures(): string[] {
-  return readdirSync(fixturesDir()).filter((f) => f.endsWith('.sse')).sort();
+  return readdirSync(fixturesDir())
+    .filter((f) => f.endsWith('.sse'))
+    .sort();
 }
 
 export interface ManifestEntry {
@@ -65,7 +70,9 @@ export interface ManifestEntry {
 }
 
 export function readManifest(): Record<string, ManifestEntry> {
-  const raw = JSON.parse(readFileSync(fixturePath('MANIFEST.json'), 'utf8')) as { files: Record<string, ManifestEntry> };
+  const raw = JSON.parse(readFileSync(fixturePath('MANIFEST.json'), 'utf8')) as {
+    files: Record<string, ManifestEntry>;
+  };
   return raw.files;
 }
 

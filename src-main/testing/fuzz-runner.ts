@@ -9,7 +9,14 @@ import { runInNewContext } from 'node:vm';
 import { isDialectId } from '../../src-shared/dialects/registry';
 import { decodeLegs } from '../../src-shared/pipeline/session-decoder';
 import { splitEvery } from '../../src-shared/sse/rechunk';
-import { failsWith, fuzzOne, minimise, type FuzzFailure, type FuzzOptions, type FuzzSeed } from '../../src-shared/testing/fuzz';
+import {
+  failsWith,
+  fuzzOne,
+  minimise,
+  type FuzzFailure,
+  type FuzzOptions,
+  type FuzzSeed,
+} from '../../src-shared/testing/fuzz';
 import { listProviderFixtures, listSseFixtures, providerFixturePath, readFixture, readManifest } from './fixtures';
 
 /**
@@ -22,8 +29,14 @@ export function fixtureSeeds(): FuzzSeed[] {
     const kind = manifest[name]?.kind ?? 'json';
     return { name, dialect: kind === 'captured' ? 'xml' : kind, bytes: readFixture(name) };
   });
-  const providers = listProviderFixtures().map((name) => ({ name, dialect: name.split('/')[0] ?? '', bytes: new Uint8Array(readFileSync(providerFixturePath(name))) }));
-  return [...upstream, ...providers].flatMap((seed) => (isDialectId(seed.dialect) ? [{ ...seed, dialect: seed.dialect }] : []));
+  const providers = listProviderFixtures().map((name) => ({
+    name,
+    dialect: name.split('/')[0] ?? '',
+    bytes: new Uint8Array(readFileSync(providerFixturePath(name))),
+  }));
+  return [...upstream, ...providers].flatMap((seed) =>
+    isDialectId(seed.dialect) ? [{ ...seed, dialect: seed.dialect }] : [],
+  );
 }
 
 export interface FoundFailure {
@@ -52,7 +65,13 @@ export function runFuzz(options: FuzzOptions, seconds: number, maxInputs = Numbe
     report.inputs++;
     report.bytes += input.bytes.length;
     report.byDialect[input.dialect] = (report.byDialect[input.dialect] ?? 0) + 1;
-    if (failure) report.failures.push({ index, recipe: input.recipe, failure, minimised: minimise(input.bytes, failsWith(failure.kind)) });
+    if (failure)
+      report.failures.push({
+        index,
+        recipe: input.recipe,
+        failure,
+        minimised: minimise(input.bytes, failsWith(failure.kind)),
+      });
   }
   report.seconds = (performance.now() - started) / 1000;
   return report;
@@ -116,7 +135,8 @@ export async function measureHeap(bytes: Uint8Array, decode: Decode = decodeInCh
   const { retainedBytes, envelopes } = decodeAndMeasure(bytes, before, decode);
   const deadline = performance.now() + RELEASE_DEADLINE_MS;
   let leakedBytes = (await settledHeap()) - before;
-  while (leakedBytes >= MAX_LEAKED_BYTES && performance.now() < deadline) leakedBytes = Math.min(leakedBytes, (await settledHeap()) - before);
+  while (leakedBytes >= MAX_LEAKED_BYTES && performance.now() < deadline)
+    leakedBytes = Math.min(leakedBytes, (await settledHeap()) - before);
   return { inputBytes: bytes.length, retainedBytes, leakedBytes, envelopes };
 }
 
@@ -135,7 +155,11 @@ async function settledHeap(): Promise<number> {
 }
 
 /** In a frame of its own, so that no slot of the caller's frame still holds the result when it is dropped. */
-function decodeAndMeasure(bytes: Uint8Array, before: number, decode: Decode): { retainedBytes: number; envelopes: number } {
+function decodeAndMeasure(
+  bytes: Uint8Array,
+  before: number,
+  decode: Decode,
+): { retainedBytes: number; envelopes: number } {
   const result = decode(bytes);
   collectGarbage();
   const retainedBytes = process.memoryUsage().heapUsed - before;

@@ -7,7 +7,15 @@ import { describe, expect, test } from 'vitest';
 import { DIALECT_IDS, type DialectId } from '../../src-shared/dialects/registry';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { seededRandom } from '../../src-shared/sse/rechunk';
-import { FUZZ_DIALECTS, checkDecoded, checkInput, generateStream, makeInput, minimise, type FuzzOptions } from '../../src-shared/testing/fuzz';
+import {
+  FUZZ_DIALECTS,
+  checkDecoded,
+  checkInput,
+  generateStream,
+  makeInput,
+  minimise,
+  type FuzzOptions,
+} from '../../src-shared/testing/fuzz';
 import { encodeUtf8 } from '../../src-shared/text/utf8';
 import { readFixture } from './fixtures';
 import { fixtureSeeds, runFuzz } from './fuzz-runner';
@@ -34,15 +42,20 @@ describe('short fuzz run', () => {
 
   test.each(DIALECTS)('the %s grammar generates streams the decoder reads as that dialect', (dialect) => {
     const random = seededRandom(5);
-    const formats = Array.from({ length: 20 }, () => decodeBytes(generateStream(FUZZ_DIALECTS[dialect], random)).formats[0]);
+    const formats = Array.from(
+      { length: 20 },
+      () => decodeBytes(generateStream(FUZZ_DIALECTS[dialect], random)).formats[0],
+    );
     expect(formats.filter((f) => f === dialect).length).toBeGreaterThan(10);
   });
 });
 
 describe('regressions found by the fuzzer', () => {
   // Seed 12, input 408 (anthropic-messages/text-citations.sse + splice + line-endings + splice), minimised.
-  test('a provider message cut by a [DONE] it never sees is summarised at its own frame, with that frame\'s bytes', () => {
-    const bytes = encodeUtf8('event:message_start\rdata:{"type":"message_start","":{"":"","":[],"":null,"":{"":1}}}\r\rdata:[DONE]\n\n');
+  test("a provider message cut by a [DONE] it never sees is summarised at its own frame, with that frame's bytes", () => {
+    const bytes = encodeUtf8(
+      'event:message_start\rdata:{"type":"message_start","":{"":"","":[],"":null,"":{"":1}}}\r\rdata:[DONE]\n\n',
+    );
     expect(checkInput(bytes, [])).toBeNull();
     const result = decodeBytes(bytes);
     const summary = result.envelopes.find((e) => e.type === 'message');
@@ -75,7 +88,13 @@ describe('the checks can fail', () => {
     const tail = new Uint8Array([...bytes, ...cut]);
     const result = decodeBytes(tail);
     expect(checkDecoded(tail, result, [])).toBeNull();
-    expect(checkDecoded(tail, { ...result, diagnostics: result.diagnostics.filter((d) => d.rule !== 'sse.unterminated-event') }, [])?.kind).toBe('tiling');
+    expect(
+      checkDecoded(
+        tail,
+        { ...result, diagnostics: result.diagnostics.filter((d) => d.rule !== 'sse.unterminated-event') },
+        [],
+      )?.kind,
+    ).toBe('tiling');
   });
 
   test('an envelope pointing at no frame is reported', () => {
@@ -85,7 +104,10 @@ describe('the checks can fail', () => {
 
   test('a result that depends on the chunking is reported', () => {
     const other = { ...whole, diagnostics: whole.diagnostics.slice(1) };
-    expect(checkDecoded(bytes, whole, [whole, other])).toEqual({ kind: 'chunking', detail: 'splitting 1 decodes differently from the whole stream' });
+    expect(checkDecoded(bytes, whole, [whole, other])).toEqual({
+      kind: 'chunking',
+      detail: 'splitting 1 decodes differently from the whole stream',
+    });
   });
 
   test('minimise keeps what makes the input fail', () => {

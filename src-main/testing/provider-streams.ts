@@ -35,5 +35,8 @@ export function decodedShape(result: DecodeResult): unknown {
 
 /** The fixture decoded whole, byte by byte and at seeded random cuts: each must equal the first. */
 export function decodeEveryChunking(bytes: Uint8Array): { name: string; shape: unknown }[] {
-  return chunkings(bytes).map(({ name, chunks }) => ({ name, shape: decodedShape(decodeLegs([chunks.map((c) => ({ bytes: c }))])) }));
+  return chunkings(bytes).map(({ name, chunks }) => ({
+    name,
+    shape: decodedShape(decodeLegs([chunks.map((c) => ({ bytes: c }))])),
+  }));
 }

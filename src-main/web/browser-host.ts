@@ -63,7 +63,8 @@ function sameToken(given: string, token: string): boolean {
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const token = options.token ?? randomBytes(32).toString('hex');
-  if (!/^[A-Za-z0-9_-]{16,}$/.test(token)) throw new Error('The access token must be at least 16 letters, digits, - or _');
+  if (!/^[A-Za-z0-9_-]{16,}$/.test(token))
+    throw new Error('The access token must be at least 16 letters, digits, - or _');
   const rendererDir = resolve(options.rendererDir);
   const log = options.log ?? (() => {});
   let port = 0;
@@ -81,7 +82,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 
   const securityHeaders = (res: ServerResponse): void => {
-    res.setHeader('Content-Security-Policy', contentSecurityPolicy({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }));
+    res.setHeader(
+      'Content-Security-Policy',
+      contentSecurityPolicy({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
+    );
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
@@ -91,7 +95,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const refuse = (res: ServerResponse): void => {
     res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end('Forbidden: open the URL the inspector printed (it carries this run\'s token).\n');
+    res.end("Forbidden: open the URL the inspector printed (it carries this run's token).\n");
   };
 
   const serveFile = async (res: ServerResponse, relative: string): Promise<void> => {
@@ -110,13 +114,18 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!info?.isFile()) {
       if (wanted === '/index.html') {
         res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end(`The renderer is not built (no ${join(rendererDir, 'index.html')}). Run \`npm run build\`, then reload.\n`);
+        res.end(
+          `The renderer is not built (no ${join(rendererDir, 'index.html')}). Run \`npm run build\`, then reload.\n`,
+        );
         return;
       }
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
       return;
     }
-    res.writeHead(200, { 'Content-Type': CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream', 'Content-Length': info.size });
+    res.writeHead(200, {
+      'Content-Type': CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': info.size,
+    });
     createReadStream(path).pipe(res);
   };
 

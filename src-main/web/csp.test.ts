@@ -27,29 +27,35 @@ describe('the meta CSP and the header CSP agree', () => {
   const source = readFileSync(join(root, 'src-renderer/index.html'), 'utf8');
   const meta = parse(metaPolicy(withMetaCsp(source)));
 
-  it('index.html takes its meta policy from src-main/web/csp.ts, the header\'s source', () => {
+  it("index.html takes its meta policy from src-main/web/csp.ts, the header's source", () => {
     expect(metaPolicy(source)).toBe(CSP_PLACEHOLDER);
     expect(metaPolicy(withMetaCsp(source))).toBe(metaContentSecurityPolicy());
-    expect(() => withMetaCsp('<meta http-equiv="Content-Security-Policy" content="default-src *">')).toThrow(/has no %RENDERER_CSP%/);
+    expect(() => withMetaCsp('<meta http-equiv="Content-Security-Policy" content="default-src *">')).toThrow(
+      /has no %RENDERER_CSP%/,
+    );
   });
 
   it.each([
     ['the browser host', contentSecurityPolicy({ connect: ['ws://127.0.0.1:41234', 'ws://localhost:41234'] })],
     ['the Electron window', contentSecurityPolicy()],
-  ])('%s: every directive the same, except that the header also forbids framing and names its socket port', (_host, header) => {
-    const headerDirectives = parse(header);
-    expect(headerDirectives.get('frame-ancestors')).toEqual(["'none'"]);
-    expect(meta.has('frame-ancestors')).toBe(false);
-    for (const [name, sources] of headerDirectives) {
-      if (name === 'frame-ancestors' || name === 'connect-src') continue;
-      expect(meta.get(name), name).toEqual(sources);
-    }
-    expect([...meta.keys()].filter((name) => !headerDirectives.has(name))).toEqual([]);
-    // The header's sockets are among the meta's (any loopback port), nothing more.
-    const connect = headerDirectives.get('connect-src') ?? [];
-    expect(connect[0]).toBe("'self'");
-    for (const origin of connect.slice(1)) expect(META_CONNECT.some((pattern) => origin.startsWith(pattern.slice(0, -1)))).toBe(true);
-  });
+  ])(
+    '%s: every directive the same, except that the header also forbids framing and names its socket port',
+    (_host, header) => {
+      const headerDirectives = parse(header);
+      expect(headerDirectives.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(meta.has('frame-ancestors')).toBe(false);
+      for (const [name, sources] of headerDirectives) {
+        if (name === 'frame-ancestors' || name === 'connect-src') continue;
+        expect(meta.get(name), name).toEqual(sources);
+      }
+      expect([...meta.keys()].filter((name) => !headerDirectives.has(name))).toEqual([]);
+      // The header's sockets are among the meta's (any loopback port), nothing more.
+      const connect = headerDirectives.get('connect-src') ?? [];
+      expect(connect[0]).toBe("'self'");
+      for (const origin of connect.slice(1))
+        expect(META_CONNECT.some((pattern) => origin.startsWith(pattern.slice(0, -1)))).toBe(true);
+    },
+  );
 
   it('is strict: no inline script, no eval, no remote origins', () => {
     for (const policy of [metaContentSecurityPolicy(), contentSecurityPolicy()]) {

@@ -51,7 +51,8 @@ export const CSP_PLACEHOLDER = '%RENDERER_CSP%';
 
 /** index.html with its meta policy written in. Throws if the placeholder is missing, so a build cannot ship without one. */
 export function withMetaCsp(html: string): string {
-  if (!html.includes(CSP_PLACEHOLDER)) throw new Error(`index.html has no ${CSP_PLACEHOLDER} in its Content-Security-Policy meta element`);
+  if (!html.includes(CSP_PLACEHOLDER))
+    throw new Error(`index.html has no ${CSP_PLACEHOLDER} in its Content-Security-Policy meta element`);
   return html.replaceAll(CSP_PLACEHOLDER, metaContentSecurityPolicy());
 }
 

@@ -10,13 +10,20 @@ export type ElectronBinary = { found: true; path: string } | { found: false; rea
 
 export function findElectronBinary(projectRoot: string): ElectronBinary {
   const pkg = join(projectRoot, 'node_modules', 'electron');
-  if (!existsSync(join(pkg, 'package.json'))) return { found: false, reason: 'the electron package is not installed (run npm install)' };
+  if (!existsSync(join(pkg, 'package.json')))
+    return { found: false, reason: 'the electron package is not installed (run npm install)' };
   const override = process.env['ELECTRON_OVERRIDE_DIST_PATH'];
   const pathFile = join(pkg, 'path.txt');
   if (!existsSync(pathFile) && !override) {
-    return { found: false, reason: 'the Electron binary was not downloaded (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1, or offline); run `node node_modules/electron/install.js` (with network access) to download it' };
+    return {
+      found: false,
+      reason:
+        'the Electron binary was not downloaded (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1, or offline); run `node node_modules/electron/install.js` (with network access) to download it',
+    };
   }
   const executable = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : 'electron';
   const path = override ? join(override, executable) : join(pkg, 'dist', executable);
-  return existsSync(path) ? { found: true, path } : { found: false, reason: `the Electron binary is missing at ${path}` };
+  return existsSync(path)
+    ? { found: true, path }
+    : { found: false, reason: `the Electron binary is missing at ${path}` };
 }

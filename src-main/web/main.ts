@@ -38,7 +38,9 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
   // Listening before anything starts: a signal during start-up, or the instant the URL is
   // printed, stops the host cleanly instead of killing it with its worker half started.
   const signalled = Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-  const version = (JSON.parse(readFileSync(join(options.projectRoot, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  const version =
+    (JSON.parse(readFileSync(join(options.projectRoot, 'package.json'), 'utf8')) as { version?: string }).version ??
+    '0.0.0';
   const app = await startWebApp({
     rendererDir: join(options.projectRoot, 'out', 'renderer'),
     version,
@@ -57,7 +59,7 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
     `  Agent Stream Inspector: ${app.url}`,
     ...(app.demoAgentUrl ? [`  Demo agent:             ${app.demoAgentUrl}/agent/run`] : []),
     '',
-    'Open the first URL in a browser (it carries this run\'s access token). Ctrl-C stops.',
+    "Open the first URL in a browser (it carries this run's access token). Ctrl-C stops.",
     '',
   ];
   process.stdout.write(lines.join('\n'));
@@ -65,7 +67,10 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
   process.stdout.write('\nStopping…\n');
   // Shutdown always completes: a second signal ends the process at once (the listeners above
   // are gone, so the default action applies), and a close that hangs is cut short.
-  const closed = await Promise.race([app.close().then(() => true), new Promise<false>((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS, false).unref())]);
+  const closed = await Promise.race([
+    app.close().then(() => true),
+    new Promise<false>((resolve) => setTimeout(resolve, SHUTDOWN_TIMEOUT_MS, false).unref()),
+  ]);
   if (!closed) {
     process.stderr.write(`Shutdown took longer than ${SHUTDOWN_TIMEOUT_MS / 1000} s; exiting anyway.\n`);
     process.exit(1);

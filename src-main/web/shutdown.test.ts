@@ -13,16 +13,24 @@ afterEach(async () => {
 });
 
 /** `npm start -- --browser` as a real child process: waits for its URL, sends `signal`, returns how it ended. */
-async function startThenSignal(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number; output: string }> {
+async function startThenSignal(
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number; output: string }> {
   dir = await mkdtemp(join(tmpdir(), 'host-shutdown-'));
-  const child = spawn(process.execPath, [join(root, 'scripts/start.mjs'), '--browser', '--no-build', '--no-demo', '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, STREAM_INSPECTOR_USER_DATA: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'scripts/start.mjs'), '--browser', '--no-build', '--no-demo', '--port', '0'],
+    {
+      cwd: root,
+      env: { ...process.env, STREAM_INSPECTOR_USER_DATA: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => child.on('exit', (code, sig) => done([code, sig])));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+    child.on('exit', (code, sig) => done([code, sig])),
+  );
   for await (const line of createInterface({ input: child.stdout })) {
     output += `${line}\n`;
     if (/Agent Stream Inspector: http:\/\/127\.0\.0\.1:\d+\//.test(line)) break;
@@ -36,10 +44,14 @@ async function startThenSignal(signal: NodeJS.Signals): Promise<{ code: number |
 }
 
 describe('the browser host shuts down on a signal', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('exits on %s, session worker included, within the shutdown timeout', async (signal) => {
-    const ended = await startThenSignal(signal);
-    expect([ended.signal, ended.code], ended.output).toEqual([null, 0]);
-    expect(ended.code, ended.output).toBe(0);
-    expect(ended.ms).toBeLessThan(6000);
-  }, 30_000);
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'exits on %s, session worker included, within the shutdown timeout',
+    async (signal) => {
+      const ended = await startThenSignal(signal);
+      expect([ended.signal, ended.code], ended.output).toEqual([null, 0]);
+      expect(ended.code, ended.output).toBe(0);
+      expect(ended.ms).toBeLessThan(6000);
+    },
+    30_000,
+  );
 });

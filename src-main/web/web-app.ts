@@ -11,7 +11,11 @@ import { demoAgentInfo } from '../services/sessions/demo-agent-info';
 import { createRecentFiles, trackOpenedFiles, withoutFilesIn, type RecentFiles } from '../hosts/recent-files';
 import { plainSecrets } from '../services/requests/secret-cipher';
 import { createWorkspace, workspacePaths } from '../services/requests/workspace';
-import { approveFromStartup, BROWSER_HOST_HOW_TO_ALLOW, createSecretOriginGate } from '../services/requests/secret-origins';
+import {
+  approveFromStartup,
+  BROWSER_HOST_HOW_TO_ALLOW,
+  createSecretOriginGate,
+} from '../services/requests/secret-origins';
 import { createPathAccess, guardPaths } from '../hosts/path-guard';
 import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
@@ -61,7 +65,12 @@ export interface WebApp {
 }
 
 /** Host commands of the browser: no native dialogs or shell; files come as uploads. */
-export function browserHostCommands(options: { version: string; recentFiles: RecentFiles; service: SessionCommands; samplesDir: string }): HostCommands {
+export function browserHostCommands(options: {
+  version: string;
+  recentFiles: RecentFiles;
+  service: SessionCommands;
+  samplesDir: string;
+}): HostCommands {
   const hostCommands = createEmitter<HostCommand>();
   return {
     ...sampleCommands(options.service, options.samplesDir),
@@ -73,7 +82,12 @@ export function browserHostCommands(options: { version: string; recentFiles: Rec
         platform: process.platform,
         capabilities: { fileDialogs: false, upload: true, dropPaths: false },
       }),
-    showOpenDialog: () => Promise.reject(new Error('The browser host has no native file dialog: pick the file with the Open button (an upload), or name it on the command line.')),
+    showOpenDialog: () =>
+      Promise.reject(
+        new Error(
+          'The browser host has no native file dialog: pick the file with the Open button (an upload), or name it on the command line.',
+        ),
+      ),
     listRecentFiles: () => options.recentFiles.list(),
     // The page opens links itself (target=_blank, rel=noopener); main has no browser to drive.
     openExternal: () => Promise.resolve(false),
@@ -98,7 +112,12 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   let disposeService: () => Promise<void>;
   let spoolDir: string | null = options.sessionDeps?.spoolDir ?? null;
   if (options.sessionsInWorker) {
-    const worker = startSessionWorker({ entry: new URL('../services/sessions/worker/session-worker.ts', import.meta.url), fromSource: true, demoAgentUrl: demoUrl, ...(options.log ? { onError: (e) => options.log?.(e.message) } : {}) });
+    const worker = startSessionWorker({
+      entry: new URL('../services/sessions/worker/session-worker.ts', import.meta.url),
+      fromSource: true,
+      demoAgentUrl: demoUrl,
+      ...(options.log ? { onError: (e) => options.log?.(e.message) } : {}),
+    });
     service = worker.service;
     spoolDir = worker.spoolDir;
     disposeService = () => worker.dispose();
@@ -112,19 +131,45 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     service = inProcess;
     disposeService = () => inProcess.dispose();
   }
-  const access = createPathAccess({ recentFiles, howToOpen: 'Pick it with the Open button (an upload), drop it on the page, or name it on the command line that starts the inspector.' });
+  const access = createPathAccess({
+    recentFiles,
+    howToOpen:
+      'Pick it with the Open button (an upload), drop it on the page, or name it on the command line that starts the inspector.',
+  });
   const workspace = createWorkspace({
     userData,
-    cipher: plainSecrets(paths.environments, 'the browser host has no system keychain (the desktop app encrypts them with it).'),
+    cipher: plainSecrets(
+      paths.environments,
+      'the browser host has no system keychain (the desktop app encrypts them with it).',
+    ),
     secretOrigins: createSecretOriginGate(approveFromStartup(options.secretOrigins ?? []), BROWSER_HOST_HOW_TO_ALLOW),
     sessions: service,
     spoolDir,
-    onError: (error) => (options.log ?? console.error)(`Keeping a recent session failed: ${error instanceof Error ? error.message : String(error)}`),
+    onError: (error) =>
+      (options.log ?? console.error)(
+        `Keeping a recent session failed: ${error instanceof Error ? error.message : String(error)}`,
+      ),
   });
-  const inspector = guardPaths(composeInspector(service, browserHostCommands({ version: options.version ?? '0.0.0', recentFiles, service, samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR }), workspace), access);
+  const inspector = guardPaths(
+    composeInspector(
+      service,
+      browserHostCommands({
+        version: options.version ?? '0.0.0',
+        recentFiles,
+        service,
+        samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR,
+      }),
+      workspace,
+    ),
+    access,
+  );
   for (const file of options.files ?? []) {
     access.grantRead(file);
-    await service.openFile({ path: file }).catch((error: unknown) => (options.log ?? console.error)(error instanceof Error ? error.message : String(error)));
+    await service
+      .openFile({ path: file })
+      .catch((error: unknown) =>
+        (options.log ?? console.error)(error instanceof Error ? error.message : String(error)),
+      );
   }
   const host = await startBrowserHost({
     service: inspector,

@@ -8,7 +8,13 @@ import { SHORTCUTS } from './shortcuts';
 const markup = (): string => renderToStaticMarkup(createElement(HelpOverlay, { onClose: () => {} }));
 
 /** The text of each table row: key and description. */
-const rows = (html: string): string[] => [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => (m[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+const rows = (html: string): string[] =>
+  [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) =>
+    (m[1] ?? '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 
 const escaped = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -21,11 +21,11 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
       <section className="help-guide">
         <h3>What you are looking at</h3>
         <p>
-          A <b>session</b> is one agent stream: a live HTTP response or a file. The <b>Timeline</b> lists its envelopes (one row per decoded
-          event, in arrival order) with the agent that sent it; <b>Lanes</b> draws one line per agent over time. <b>Blocks</b> shows the
-          conversation rebuilt from the envelopes (thinking, text, tool calls and results, sub-agents). <b>Diagnostics</b> lists everything
-          odd about the stream — framing, escaping, oversize chunks — and charts its chunk sizes. <b>Diff</b> compares two sessions block by
-          block.
+          A <b>session</b> is one agent stream: a live HTTP response or a file. The <b>Timeline</b> lists its envelopes
+          (one row per decoded event, in arrival order) with the agent that sent it; <b>Lanes</b> draws one line per
+          agent over time. <b>Blocks</b> shows the conversation rebuilt from the envelopes (thinking, text, tool calls
+          and results, sub-agents). <b>Diagnostics</b> lists everything odd about the stream — framing, escaping,
+          oversize chunks — and charts its chunk sizes. <b>Diff</b> compares two sessions block by block.
         </p>
       </section>
     </Dialog>

@@ -15,7 +15,10 @@ import { stateLabel, stateTitle, stateTone } from '../model/session-state';
 import { statusFields } from './status';
 import type { SessionData } from '../model/types';
 
-const EXPORTS = Object.entries(FILE_FORMATS).map(([kind, format]) => ({ kind: kind as DownloadKind, label: format.label }));
+const EXPORTS = Object.entries(FILE_FORMATS).map(([kind, format]) => ({
+  kind: kind as DownloadKind,
+  label: format.label,
+}));
 
 /** The active session: what it is, how it is going, and what can be done with it. */
 export function SessionHeader({ app, session }: { app: RendererApp; session: SessionData }) {
@@ -50,7 +53,13 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
           <ReplayControls app={app} />
           {/* A paused replay is stopped already: its transport plays it on or restarts it. */}
           {isLive && session.replay?.playing !== false && (
-            <button type="button" className="button button-danger" data-testid={TEST_IDS.stopButton} title="Stop the stream (S)" onClick={() => void app.stop(summary.id)}>
+            <button
+              type="button"
+              className="button button-danger"
+              data-testid={TEST_IDS.stopButton}
+              title="Stop the stream (S)"
+              onClick={() => void app.stop(summary.id)}
+            >
               ■ Stop
             </button>
           )}
@@ -60,10 +69,12 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
               className="button"
               data-testid={TEST_IDS.copyCurl}
               title="Copy the request as a curl command (secrets stay redacted)"
-              onClick={() => void app.run('Copy as curl', async () => {
-                await copyText(requestToCurl(request));
-                app.notify('Copied', 'The request is on the clipboard as a curl command.', summary.id);
-              })}
+              onClick={() =>
+                void app.run('Copy as curl', async () => {
+                  await copyText(requestToCurl(request));
+                  app.notify('Copied', 'The request is on the clipboard as a curl command.', summary.id);
+                })
+              }
             >
               Copy as curl
             </button>
@@ -77,10 +88,14 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
               disabled={replay.kind !== 'start'}
               title={replay.kind === 'start' ? 'Play this session again with its original timing' : replay.reason}
               onClick={() =>
-                void app.run('Replay', async () => {
-                  const replay = await app.commands(summary.id).startReplay({ paused: false });
-                  app.setActiveSession(replay.id);
-                }, summary.id)
+                void app.run(
+                  'Replay',
+                  async () => {
+                    const replay = await app.commands(summary.id).startReplay({ paused: false });
+                    app.setActiveSession(replay.id);
+                  },
+                  summary.id,
+                )
               }
             >
               ▶ Replay
@@ -97,7 +112,13 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
               xml ⇄ json
             </button>
           )}
-          <button type="button" className="button" data-testid={TEST_IDS.saveButton} title="Save the session as a recording" onClick={() => void app.saveRecording(summary.id)}>
+          <button
+            type="button"
+            className="button"
+            data-testid={TEST_IDS.saveButton}
+            title="Save the session as a recording"
+            onClick={() => void app.saveRecording(summary.id)}
+          >
             Save
           </button>
           <select
@@ -122,7 +143,10 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
       <ReplayHitNotice app={app} />
       <div className="status-line" data-testid={TEST_IDS.statusLine}>
         {status.http && (
-          <span className={`status-field ${summary.httpStatus !== undefined && summary.httpStatus >= 400 ? 'status-bad' : ''}`} data-testid={TEST_IDS.statusHttp}>
+          <span
+            className={`status-field ${summary.httpStatus !== undefined && summary.httpStatus >= 400 ? 'status-bad' : ''}`}
+            data-testid={TEST_IDS.statusHttp}
+          >
             {status.http}
           </span>
         )}
@@ -145,7 +169,11 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
           </span>
         )}
         {status.idle && (
-          <span className="status-field status-idle" data-testid={TEST_IDS.statusIdle} title="No bytes for this long: the agent may be running a long tool">
+          <span
+            className="status-field status-idle"
+            data-testid={TEST_IDS.statusIdle}
+            title="No bytes for this long: the agent may be running a long tool"
+          >
             {status.idle}
           </span>
         )}
@@ -163,10 +191,18 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
 
 /** Starts the xml and json runs of a session's request; the Diff view opens on them once both ended. */
 async function runFormatPair(app: RendererApp, sessionId: string): Promise<void> {
-  const started = await app.run('Run in xml and json', () => app.commands(sessionId).runInFormats([...FORMAT_PAIR]), sessionId);
+  const started = await app.run(
+    'Run in xml and json',
+    () => app.commands(sessionId).runInFormats([...FORMAT_PAIR]),
+    sessionId,
+  );
   const [left, right] = started ?? [];
   if (!left || !right) return;
-  app.notify('Run in xml and json', `“${left.title}” and “${right.title}” started; the Diff view opens on them when both have ended.`, sessionId);
+  app.notify(
+    'Run in xml and json',
+    `“${left.title}” and “${right.title}” started; the Diff view opens on them when both have ended.`,
+    sessionId,
+  );
   whenAllEnded(app.sessions, [left.id, right.id], () => showDiff(app, left.id, right.id));
 }
 
@@ -241,10 +277,22 @@ function SessionTitle({ app, sessionId, title }: { app: RendererApp; sessionId: 
   }
   return (
     <>
-      <h1 className="session-title" data-testid={TEST_IDS.sessionTitle} title={`${title} (double-click to rename)`} onDoubleClick={() => setEditing(title)}>
+      <h1
+        className="session-title"
+        data-testid={TEST_IDS.sessionTitle}
+        title={`${title} (double-click to rename)`}
+        onDoubleClick={() => setEditing(title)}
+      >
         {title}
       </h1>
-      <button type="button" className="icon-button session-rename" data-testid={TEST_IDS.sessionRename} title="Rename this session" aria-label="Rename session" onClick={() => setEditing(title)}>
+      <button
+        type="button"
+        className="icon-button session-rename"
+        data-testid={TEST_IDS.sessionRename}
+        title="Rename this session"
+        aria-label="Rename session"
+        onClick={() => setEditing(title)}
+      >
         ✎
       </button>
     </>

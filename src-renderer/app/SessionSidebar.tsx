@@ -9,23 +9,43 @@ import type { RendererApp } from '../model/types';
 import { useStore } from './hooks';
 
 /** The sessions main knows, newest first, plus ways to start one and the recent files. */
-export const SessionSidebar = memo(function SessionSidebar({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
+export const SessionSidebar = memo(function SessionSidebar({
+  app,
+  onOpenFile,
+}: {
+  app: RendererApp;
+  onOpenFile: () => void;
+}) {
   const { list, activeId } = useStore(app.sessions);
   const recent = useStore(app.recentFiles);
 
   return (
     <aside className="sidebar">
       <div className="sidebar-actions">
-        <button type="button" className="button button-primary" data-testid={TEST_IDS.newSession} onClick={() => app.navigate('connect')} title="New connection (1)">
+        <button
+          type="button"
+          className="button button-primary"
+          data-testid={TEST_IDS.newSession}
+          onClick={() => app.navigate('connect')}
+          title="New connection (1)"
+        >
           + Connect
         </button>
-        <button type="button" className="button" data-testid={TEST_IDS.openFileButton} onClick={onOpenFile} title="Open a recording or capture (Ctrl+O)">
+        <button
+          type="button"
+          className="button"
+          data-testid={TEST_IDS.openFileButton}
+          onClick={onOpenFile}
+          title="Open a recording or capture (Ctrl+O)"
+        >
           Open file…
         </button>
       </div>
       <div className="sidebar-heading">Sessions</div>
       <ul className="session-list" data-testid={TEST_IDS.sessionList}>
-        {list.length === 0 && <li className="sidebar-empty">None yet. Connect to a stream or open a file; each becomes a session here.</li>}
+        {list.length === 0 && (
+          <li className="sidebar-empty">None yet. Connect to a stream or open a file; each becomes a session here.</li>
+        )}
         {list.map((session) => (
           <li key={session.id}>
             <div

@@ -21,7 +21,9 @@ import { uiCommands } from './ui-commands';
 
 // The heavier views (markdown, charts, diff) load on first use, so the first paint does not wait for them.
 const BlocksView = lazy(() => import('../views/blocks/BlocksView').then((m) => ({ default: m.BlocksView })));
-const DiagnosticsView = lazy(() => import('../views/diagnostics/DiagnosticsView').then((m) => ({ default: m.DiagnosticsView })));
+const DiagnosticsView = lazy(() =>
+  import('../views/diagnostics/DiagnosticsView').then((m) => ({ default: m.DiagnosticsView })),
+);
 const DiffView = lazy(() => import('../views/diff/DiffView').then((m) => ({ default: m.DiffView })));
 
 const TABS: readonly { id: ViewId; label: string; key: string }[] = [
@@ -185,8 +187,21 @@ export function Shell({ app, pathForFile }: ShellProps) {
         </div>
         <NavTabs app={app} view={view} />
         <div className="topbar-right">
-          <span className={`bridge-dot ${host.connected ? 'bridge-up' : 'bridge-down'}`} title={host.connected ? `Connected to the inspector (${app.bridgeKind === 'electron' ? 'desktop' : 'browser host'})` : (host.disconnectReason ?? 'Connecting…')} />
-          <button type="button" className="icon-button help-button" data-testid={TEST_IDS.helpButton} title="Keyboard shortcuts (?)" onClick={() => app.helpOpen.update((o) => !o)}>
+          <span
+            className={`bridge-dot ${host.connected ? 'bridge-up' : 'bridge-down'}`}
+            title={
+              host.connected
+                ? `Connected to the inspector (${app.bridgeKind === 'electron' ? 'desktop' : 'browser host'})`
+                : (host.disconnectReason ?? 'Connecting…')
+            }
+          />
+          <button
+            type="button"
+            className="icon-button help-button"
+            data-testid={TEST_IDS.helpButton}
+            title="Keyboard shortcuts (?)"
+            onClick={() => app.helpOpen.update((o) => !o)}
+          >
             ?
           </button>
         </div>
@@ -204,13 +219,20 @@ export function Shell({ app, pathForFile }: ShellProps) {
           <ErrorList app={app} />
           <div className="view-body">
             <ViewErrorBoundary view={view}>
-            <Suspense fallback={<div className="view-loading">Loading…</div>}>
-            {view === 'connect' && <ConnectView app={app} onOpenFile={openFile} />}
-            {view === 'timeline' && (activeId ? <ActiveTimeline app={app} sessionId={activeId} /> : <NoSession app={app} onOpenFile={openFile} />)}
-            {view === 'blocks' && (hasSession ? <BlocksView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
-            {view === 'diagnostics' && (hasSession ? <DiagnosticsView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
-            {view === 'diff' && <DiffView app={app} />}
-            </Suspense>
+              <Suspense fallback={<div className="view-loading">Loading…</div>}>
+                {view === 'connect' && <ConnectView app={app} onOpenFile={openFile} />}
+                {view === 'timeline' &&
+                  (activeId ? (
+                    <ActiveTimeline app={app} sessionId={activeId} />
+                  ) : (
+                    <NoSession app={app} onOpenFile={openFile} />
+                  ))}
+                {view === 'blocks' &&
+                  (hasSession ? <BlocksView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
+                {view === 'diagnostics' &&
+                  (hasSession ? <DiagnosticsView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
+                {view === 'diff' && <DiffView app={app} />}
+              </Suspense>
             </ViewErrorBoundary>
           </div>
         </main>
@@ -229,7 +251,9 @@ export function Shell({ app, pathForFile }: ShellProps) {
       />
       {dragging && (
         <div className="drop-overlay" data-testid={TEST_IDS.dropZone}>
-          <div className="drop-overlay-box">Drop to open: recordings, SSE captures (curl -N output), NDJSON/JSON envelopes, HAR files</div>
+          <div className="drop-overlay-box">
+            Drop to open: recordings, SSE captures (curl -N output), NDJSON/JSON envelopes, HAR files
+          </div>
         </div>
       )}
       {helpOpen && <HelpOverlay onClose={() => app.helpOpen.set(false)} />}
@@ -262,7 +286,11 @@ function NavTabs({ app, view }: { app: RendererApp; view: ViewId }) {
           onClick={() => app.navigate(tab.id)}
         >
           {tab.label}
-          {counts[tab.id] ? <span className={`tab-count ${tab.id === 'diagnostics' && errors ? 'tab-count-error' : ''}`}>{counts[tab.id]}</span> : null}
+          {counts[tab.id] ? (
+            <span className={`tab-count ${tab.id === 'diagnostics' && errors ? 'tab-count-error' : ''}`}>
+              {counts[tab.id]}
+            </span>
+          ) : null}
         </button>
       ))}
     </nav>
@@ -296,8 +324,9 @@ function NoSession({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => vo
         </>
       }
     >
-      A session is one stream: a live connection to an agent endpoint, or a recording you open. Start one from <b>Connect</b> (the built-in demo
-      agent is ready to go), open a file (Ctrl+O), or drop one anywhere on this window.
+      A session is one stream: a live connection to an agent endpoint, or a recording you open. Start one from{' '}
+      <b>Connect</b> (the built-in demo agent is ready to go), open a file (Ctrl+O), or drop one anywhere on this
+      window.
     </EmptyState>
   );
 }

@@ -69,7 +69,10 @@ const DOWNLOAD_URL_MS = 60_000;
 
 /** Hands a file main built to the browser as a download (the browser host has no save dialog). */
 export function browserDownload(file: DownloadFile): void {
-  downloadBlob(file.fileName, new Blob([decodeBase64(file.base64) as Uint8Array<ArrayBuffer>], { type: file.mimeType }));
+  downloadBlob(
+    file.fileName,
+    new Blob([decodeBase64(file.base64) as Uint8Array<ArrayBuffer>], { type: file.mimeType }),
+  );
 }
 
 /** Starts the browser's download of `blob` under `name`. */

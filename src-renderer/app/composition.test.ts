@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ConnectRequest, DemoAgentInfo, DownloadFile, SaveRequestInput, SavedRequest, SessionSummary } from '../../src-shared/contract';
+import type {
+  ConnectRequest,
+  DemoAgentInfo,
+  DownloadFile,
+  SaveRequestInput,
+  SavedRequest,
+  SessionSummary,
+} from '../../src-shared/contract';
 import { createManualScheduler } from '../model/scheduler';
 import { createStore } from '../model/store';
 import { createFakeService, settle, summary } from '../testing/fake-service';
@@ -15,20 +22,36 @@ const demo: NonNullable<DemoAgentInfo> = {
   defaultRequest: { url: 'http://127.0.0.1:5000/agent/run', method: 'POST', headers: [], title: 'Demo agent: Tour' },
 };
 
-function setup(options: { sessions?: SessionSummary[]; autoConnectDemo?: boolean; commands?: Parameters<typeof createFakeService>[0]; fileDialogs?: boolean } = {}) {
+function setup(
+  options: {
+    sessions?: SessionSummary[];
+    autoConnectDemo?: boolean;
+    commands?: Parameters<typeof createFakeService>[0];
+    fileDialogs?: boolean;
+  } = {},
+) {
   const fileDialogs = options.fileDialogs ?? false;
   const fake = createFakeService({
-    getAppInfo: () => Promise.resolve({ name: 'ASI', version: '1', host: fileDialogs ? 'electron' : 'browser', platform: 'linux', capabilities: { fileDialogs, upload: !fileDialogs, dropPaths: fileDialogs } }),
+    getAppInfo: () =>
+      Promise.resolve({
+        name: 'ASI',
+        version: '1',
+        host: fileDialogs ? 'electron' : 'browser',
+        platform: 'linux',
+        capabilities: { fileDialogs, upload: !fileDialogs, dropPaths: fileDialogs },
+      }),
     getDemoAgent: () => Promise.resolve(demo),
     listSessions: () => Promise.resolve(options.sessions ?? []),
     listRecentFiles: () => Promise.resolve(['/tmp/a.sse']),
     listSamples: () => Promise.resolve([{ id: 'pair', title: 'A pair', summary: 'Two runs', sessions: 2 }]),
-    getSession: (arg: { sessionId: string }) => Promise.resolve({ summary: summary(arg.sessionId), request: null, legs: [], agents: [], pendingTools: null }),
+    getSession: (arg: { sessionId: string }) =>
+      Promise.resolve({ summary: summary(arg.sessionId), request: null, legs: [], agents: [], pendingTools: null }),
     getBlocks: () => Promise.resolve([]),
     getDiagnostics: () => Promise.resolve([]),
     getProxy: () => Promise.resolve(null),
     listRequests: () => Promise.resolve([]),
-    listEnvironments: () => Promise.resolve({ environments: [], activeId: null, secretStorage: { encrypted: false, description: 'plain' } }),
+    listEnvironments: () =>
+      Promise.resolve({ environments: [], activeId: null, secretStorage: { encrypted: false, description: 'plain' } }),
     listRecentSessions: () => Promise.resolve({ sessions: [], keep: 20, folder: '/tmp/recent' }),
     ...options.commands,
   });
@@ -64,21 +87,34 @@ describe('composition root', () => {
   });
 
   it('opens a sample by id: every session it holds is listed, the first is shown', async () => {
-    const { app, fake } = setup({ commands: { openSample: () => Promise.resolve([summary('xml', { createdAt: 1 }), summary('json', { createdAt: 2 })]) } });
+    const { app, fake } = setup({
+      commands: {
+        openSample: () => Promise.resolve([summary('xml', { createdAt: 1 }), summary('json', { createdAt: 2 })]),
+      },
+    });
     await settle();
     const shown = await app.openSample('pair');
     expect(fake.calls.find((c) => c.method === 'openSample')?.arg).toEqual({ id: 'pair' });
     expect(shown?.id).toBe('xml');
-    expect(app.sessions.getSnapshot().list.map((s) => s.id).sort()).toEqual(['json', 'xml']);
+    expect(
+      app.sessions
+        .getSnapshot()
+        .list.map((s) => s.id)
+        .sort(),
+    ).toEqual(['json', 'xml']);
     expect(app.sessions.getSnapshot().activeId).toBe('xml');
     expect(app.view.getSnapshot()).toBe('timeline');
   });
 
   it('reports a sample that cannot be opened and stays where it was', async () => {
-    const { app } = setup({ commands: { openSample: () => Promise.reject(new Error("There is no sample named 'gone'.")) } });
+    const { app } = setup({
+      commands: { openSample: () => Promise.reject(new Error("There is no sample named 'gone'.")) },
+    });
     await settle();
     expect(await app.openSample('gone')).toBeUndefined();
-    expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Open sample', message: "There is no sample named 'gone'." }]);
+    expect(app.errors.getSnapshot()).toMatchObject([
+      { context: 'Open sample', message: "There is no sample named 'gone'." },
+    ]);
     expect(app.view.getSnapshot()).toBe('connect');
   });
 
@@ -90,7 +126,10 @@ describe('composition root', () => {
   });
 
   it('connects to the demo agent on a first start when asked to', async () => {
-    const { app, fake } = setup({ autoConnectDemo: true, commands: { connect: () => Promise.resolve(summary('live1')) } });
+    const { app, fake } = setup({
+      autoConnectDemo: true,
+      commands: { connect: () => Promise.resolve(summary('live1')) },
+    });
     await settle();
     expect(fake.calls.find((c) => c.method === 'connect')?.arg).toEqual(demo.defaultRequest);
     expect(app.sessions.getSnapshot().activeId).toBe('live1');
@@ -102,7 +141,15 @@ describe('composition root', () => {
     const { app, fake } = setup({ commands: { getProxy: () => Promise.resolve(running) } });
     await settle();
     expect(app.proxy.getSnapshot()).toEqual(running);
-    const exchange = { id: 1, method: 'GET', path: '/agent/scenarios', startedAt: 1, status: 200, bytes: 10, endedAt: 2 };
+    const exchange = {
+      id: 1,
+      method: 'GET',
+      path: '/agent/scenarios',
+      startedAt: 1,
+      status: 200,
+      bytes: 10,
+      endedAt: 2,
+    };
     fake.fire('onProxyChanged', { ...running, exchanges: [exchange] });
     expect(app.proxy.getSnapshot()?.exchanges).toEqual([exchange]);
     fake.fire('onProxyChanged', null);
@@ -112,18 +159,29 @@ describe('composition root', () => {
   it('shows errors from main in place and dismisses them', async () => {
     const { app, fake } = setup();
     await settle();
-    fake.fire('onError', { sessionId: 's1', kind: 'content-type', message: 'Expected text/event-stream, got text/html', at: 1 });
-    expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Not an event stream', message: 'Expected text/event-stream, got text/html', sessionId: 's1' }]);
+    fake.fire('onError', {
+      sessionId: 's1',
+      kind: 'content-type',
+      message: 'Expected text/event-stream, got text/html',
+      at: 1,
+    });
+    expect(app.errors.getSnapshot()).toMatchObject([
+      { context: 'Not an event stream', message: 'Expected text/event-stream, got text/html', sessionId: 's1' },
+    ]);
     app.dismissError(app.errors.getSnapshot()[0]!.id);
     expect(app.errors.getSnapshot()).toEqual([]);
   });
 
   it('reports a rejected command instead of swallowing it, and stays on the form', async () => {
-    const { app } = setup({ commands: { connect: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9')) } });
+    const { app } = setup({
+      commands: { connect: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9')) },
+    });
     await settle();
     const result = await app.connect({ url: 'http://127.0.0.1:9/', method: 'GET', headers: [] });
     expect(result).toBeUndefined();
-    expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Connect', message: 'connect ECONNREFUSED 127.0.0.1:9' }]);
+    expect(app.errors.getSnapshot()).toMatchObject([
+      { context: 'Connect', message: 'connect ECONNREFUSED 127.0.0.1:9' },
+    ]);
     expect(app.view.getSnapshot()).toBe('connect');
   });
 
@@ -134,7 +192,10 @@ describe('composition root', () => {
     expect(app.sessions.getSnapshot().activeId).toBe('a');
     app.setActiveSession(null);
     fake.fire('onHostCommand', { kind: 'save-recording' });
-    expect(app.errors.getSnapshot().at(-1)).toMatchObject({ context: 'Save recording', message: 'Open or start a session first.' });
+    expect(app.errors.getSnapshot().at(-1)).toMatchObject({
+      context: 'Save recording',
+      message: 'Open or start a session first.',
+    });
   });
 
   it('selects rows across views: reveal opens the timeline, highlightBytes opens the bytes tab', async () => {
@@ -156,29 +217,45 @@ describe('composition root', () => {
   });
 
   it('remembers the connect form, and confirmations dismiss themselves', async () => {
-    const { app, storage, scheduler } = setup({ fileDialogs: true, commands: { saveRecording: () => Promise.resolve({ path: '/tmp/r.jsonl', bytes: 2048 }) } });
+    const { app, storage, scheduler } = setup({
+      fileDialogs: true,
+      commands: { saveRecording: () => Promise.resolve({ path: '/tmp/r.jsonl', bytes: 2048 }) },
+    });
     await settle();
     app.connectForm.update((f) => ({ ...f, url: 'http://remembered.test/run' }));
     expect(storage.get('asi.connectForm')).toContain('remembered.test');
     await app.saveRecording('s1');
-    expect(app.errors.getSnapshot()).toMatchObject([{ context: 'Saved', level: 'info', message: 'Recording saved to /tmp/r.jsonl (2.0 kB)' }]);
+    expect(app.errors.getSnapshot()).toMatchObject([
+      { context: 'Saved', level: 'info', message: 'Recording saved to /tmp/r.jsonl (2.0 kB)' },
+    ]);
     scheduler.advance(10_000);
     expect(app.errors.getSnapshot()).toEqual([]);
   });
 
   it('saves and exports as downloads where the host has no save dialog (the browser host)', async () => {
     const asked: unknown[] = [];
-    const file = (kind: string): DownloadFile => ({ fileName: `run.${kind}`, mimeType: 'text/plain', bytes: 3, base64: 'YWJj' });
+    const file = (kind: string): DownloadFile => ({
+      fileName: `run.${kind}`,
+      mimeType: 'text/plain',
+      bytes: 3,
+      base64: 'YWJj',
+    });
     const { app, downloads } = setup({
       commands: {
-        downloadSession: (arg: { sessionId: string; kind: string }) => (asked.push(arg), Promise.resolve(file(arg.kind))),
+        downloadSession: (arg: { sessionId: string; kind: string }) => (
+          asked.push(arg),
+          Promise.resolve(file(arg.kind))
+        ),
         saveRecording: () => Promise.reject(new Error('Choose where to save the recording')),
       },
     });
     await settle();
     await app.saveRecording('s1');
     await app.exportSession('s1', 'har');
-    expect(asked).toEqual([{ sessionId: 's1', kind: 'recording' }, { sessionId: 's1', kind: 'har' }]);
+    expect(asked).toEqual([
+      { sessionId: 's1', kind: 'recording' },
+      { sessionId: 's1', kind: 'har' },
+    ]);
     expect(downloads.map((d) => d.fileName)).toEqual(['run.recording', 'run.har']);
     expect(app.errors.getSnapshot().map((e) => [e.level, e.message])).toEqual([
       ['info', 'run.recording (3 B) is downloading.'],
@@ -203,18 +280,36 @@ describe('saved requests', () => {
       commands: {
         listRequests: () => Promise.resolve([...saved]),
         saveRequest: (input: SaveRequestInput) => {
-          const entry: SavedRequest = { id: input.id ?? `r${++n}`, name: input.name, request: input.request, createdAt: 1, updatedAt: 1 };
+          const entry: SavedRequest = {
+            id: input.id ?? `r${++n}`,
+            name: input.name,
+            request: input.request,
+            createdAt: 1,
+            updatedAt: 1,
+          };
           const at = saved.findIndex((r) => r.id === entry.id);
           if (at >= 0) saved[at] = entry;
           else saved.push(entry);
           return Promise.resolve(entry);
         },
-        deleteRequest: ({ id }: { id: string }) => Promise.resolve(void saved.splice(saved.findIndex((r) => r.id === id), 1)),
+        deleteRequest: ({ id }: { id: string }) =>
+          Promise.resolve(
+            void saved.splice(
+              saved.findIndex((r) => r.id === id),
+              1,
+            ),
+          ),
         connect: (request: ConnectRequest) => Promise.resolve(summary('s9', { title: request.title ?? '' })),
       },
     });
     await settle();
-    app.connectForm.update((f) => ({ ...f, preset: 'custom', url: '{{base_url}}/agent/run', bodyKind: 'none', title: '' }));
+    app.connectForm.update((f) => ({
+      ...f,
+      preset: 'custom',
+      url: '{{base_url}}/agent/run',
+      bodyKind: 'none',
+      title: '',
+    }));
     const first = await app.saveFormAsRequest();
     expect(first?.name).toBe('POST /agent/run on {{base_url}}');
     expect(app.connectForm.getSnapshot().savedId).toBe(first?.id);
@@ -223,22 +318,36 @@ describe('saved requests', () => {
     expect(app.requests.getSnapshot()).toHaveLength(1);
     expect(app.requests.getSnapshot()[0]?.request.method).toBe('PUT');
     await app.duplicateRequest(first?.id ?? '');
-    expect(app.requests.getSnapshot().map((r) => r.name)).toEqual(['POST /agent/run on {{base_url}}', 'POST /agent/run on {{base_url}} copy']);
+    expect(app.requests.getSnapshot().map((r) => r.name)).toEqual([
+      'POST /agent/run on {{base_url}}',
+      'POST /agent/run on {{base_url}} copy',
+    ]);
     await app.renameRequest(first?.id ?? '', 'Demo run');
     expect(app.requests.getSnapshot()[0]?.name).toBe('Demo run');
     await app.runRequest(first?.id ?? '');
-    expect(fake.calls.find((c) => c.method === 'connect')?.arg).toMatchObject({ url: '{{base_url}}/agent/run', method: 'PUT', title: 'Demo run' });
+    expect(fake.calls.find((c) => c.method === 'connect')?.arg).toMatchObject({
+      url: '{{base_url}}/agent/run',
+      method: 'PUT',
+      title: 'Demo run',
+    });
     await app.deleteRequest(first?.id ?? '');
     expect(app.connectForm.getSnapshot().savedId).toBeNull();
     expect(app.requests.getSnapshot()).toHaveLength(1);
   });
 
   it('copy as curl asks main to fill the request as chosen; a paste becomes a saved request', async () => {
-    const saved: SavedRequest = { id: 'r1', name: 'Run', request: { url: '{{base_url}}/run', method: 'GET', headers: [['Authorization', 'Bearer {{token}}']] }, createdAt: 1, updatedAt: 1 };
+    const saved: SavedRequest = {
+      id: 'r1',
+      name: 'Run',
+      request: { url: '{{base_url}}/run', method: 'GET', headers: [['Authorization', 'Bearer {{token}}']] },
+      createdAt: 1,
+      updatedAt: 1,
+    };
     const { app, fake } = setup({
       commands: {
         listRequests: () => Promise.resolve([saved]),
-        resolveRequest: ({ request }: { request: SavedRequest['request'] }) => Promise.resolve({ ...request, url: 'http://h/run' }),
+        resolveRequest: ({ request }: { request: SavedRequest['request'] }) =>
+          Promise.resolve({ ...request, url: 'http://h/run' }),
         saveRequest: (input: SaveRequestInput) => Promise.resolve({ id: 'r2', ...input, createdAt: 1, updatedAt: 1 }),
       },
     });

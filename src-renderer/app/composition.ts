@@ -1,4 +1,12 @@
-import type { DownloadFile, DownloadKind, HostCommand, InspectorService, ProxyState, SampleInfo, SessionSummary } from '../../src-shared/contract';
+import type {
+  DownloadFile,
+  DownloadKind,
+  HostCommand,
+  InspectorService,
+  ProxyState,
+  SampleInfo,
+  SessionSummary,
+} from '../../src-shared/contract';
 import { FAILURE_KINDS, type FailureKind } from '../../src-shared/contract/failure-kinds';
 import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
@@ -48,7 +56,12 @@ export function createApp(deps: AppDeps): RendererApp {
   const proxy = createStore<ProxyState | null>(null);
   const samples = createStore<readonly SampleInfo[]>([]);
   const helpOpen = createStore(false);
-  const host = createStore<HostSnapshot>({ info: null, demo: null, connected: deps.bridgeStatus.getSnapshot().connected, disconnectReason: deps.bridgeStatus.getSnapshot().reason });
+  const host = createStore<HostSnapshot>({
+    info: null,
+    demo: null,
+    connected: deps.bridgeStatus.getSnapshot().connected,
+    disconnectReason: deps.bridgeStatus.getSnapshot().reason,
+  });
 
   const storedForm = deserializeForm(deps.storage.getItem(FORM_KEY));
   const connectForm = createStore<ConnectForm>(storedForm ?? emptyForm());
@@ -67,11 +80,24 @@ export function createApp(deps: AppDeps): RendererApp {
         return;
       }
       deps.download(file);
-      notify(kind === 'recording' ? 'Saved' : 'Exported', `${file.fileName} (${formatBytes(file.bytes)}) is downloading.`, sessionId);
+      notify(
+        kind === 'recording' ? 'Saved' : 'Exported',
+        `${file.fileName} (${formatBytes(file.bytes)}) is downloading.`,
+        sessionId,
+      );
       return;
     }
-    const saved = await run(context, () => (kind === 'recording' ? service.saveRecording({ sessionId }) : service.exportSession({ sessionId, kind })), sessionId);
-    if (saved) notify(kind === 'recording' ? 'Saved' : 'Exported', `${kind === 'recording' ? 'Recording saved to ' : ''}${saved.path} (${formatBytes(saved.bytes)})`, sessionId);
+    const saved = await run(
+      context,
+      () => (kind === 'recording' ? service.saveRecording({ sessionId }) : service.exportSession({ sessionId, kind })),
+      sessionId,
+    );
+    if (saved)
+      notify(
+        kind === 'recording' ? 'Saved' : 'Exported',
+        `${kind === 'recording' ? 'Recording saved to ' : ''}${saved.path} (${formatBytes(saved.bytes)})`,
+        sessionId,
+      );
   }
 
   /** A confirmation shown like an error but dismissed by itself after a few seconds. */
@@ -94,7 +120,10 @@ export function createApp(deps: AppDeps): RendererApp {
     selection.setSession(id);
   };
 
-  const activate = (summary: SessionSummary | null | undefined, target: ViewId = 'timeline'): SessionSummary | undefined => {
+  const activate = (
+    summary: SessionSummary | null | undefined,
+    target: ViewId = 'timeline',
+  ): SessionSummary | undefined => {
     if (!summary) return undefined;
     sessions.upsert(summary);
     setActiveSession(summary.id);
@@ -281,7 +310,8 @@ export function createApp(deps: AppDeps): RendererApp {
       showConnect: () => view.set('connect'),
       saveRecording: (sessionId) => void app.saveRecording(sessionId),
       exportSession: (sessionId, kind) => void app.exportSession(sessionId, kind),
-      replay: (sessionId) => void run('Replay', async () => activate(await service.startReplay({ sessionId })), sessionId),
+      replay: (sessionId) =>
+        void run('Replay', async () => activate(await service.startReplay({ sessionId })), sessionId),
       reportError: (context, error) => reportError(context, error),
     });
   }

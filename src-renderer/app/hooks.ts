@@ -22,5 +22,8 @@ export function useSessionData(app: AppModel, sessionId: string | null): Session
 
 /** Keeps a session's blocks or findings current while the calling view is mounted (and `enabled`). */
 export function useWatchSession(app: AppModel, sessionId: string | null, part: SessionPart, enabled = true): void {
-  useEffect(() => (sessionId !== null && enabled ? app.watchSession(sessionId, part) : undefined), [app, sessionId, part, enabled]);
+  useEffect(
+    () => (sessionId !== null && enabled ? app.watchSession(sessionId, part) : undefined),
+    [app, sessionId, part, enabled],
+  );
 }

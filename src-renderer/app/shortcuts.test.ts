@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { matchShortcut, SHORTCUTS } from './shortcuts';
 
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
+const key = (
+  k: string,
+  mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean; shiftKey: boolean }> = {},
+) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
 
 describe('shortcuts', () => {
   it.each([

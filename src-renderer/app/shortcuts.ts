@@ -42,7 +42,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'view-blocks', keys: '3', description: 'Blocks', group: 'Views' },
   { id: 'view-diagnostics', keys: '4', description: 'Diagnostics', group: 'Views' },
   { id: 'view-diff', keys: '5', description: 'Diff', group: 'Views' },
-  { id: 'focus-filter', keys: '/', description: 'Filter the rows with an expression (Tab completes)', group: 'Timeline' },
+  {
+    id: 'focus-filter',
+    keys: '/',
+    description: 'Filter the rows with an expression (Tab completes)',
+    group: 'Timeline',
+  },
   { id: 'toggle-lanes', keys: 'L', description: 'Switch between table and lanes', group: 'Timeline' },
   { id: 'toggle-detail', keys: 'D', description: 'Show or hide the detail pane', group: 'Timeline' },
   { id: 'follow', keys: 'F', description: 'Jump to the newest row and follow it', group: 'Timeline' },
@@ -91,5 +96,7 @@ export function matchShortcut(event: KeyLike, inEditable: boolean): ShortcutId |
   }
   if (event.key === 'Escape') return 'escape';
   if (inEditable || event.altKey || command) return null;
-  return SINGLE_KEYS[event.key.length === 1 ? event.key.toLowerCase() : event.key] ?? (event.key === '?' ? 'help' : null);
+  return (
+    SINGLE_KEYS[event.key.length === 1 ? event.key.toLowerCase() : event.key] ?? (event.key === '?' ? 'help' : null)
+  );
 }

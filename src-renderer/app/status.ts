@@ -30,7 +30,9 @@ export function statusFields(summary: SessionSummary, live: LiveStatus | null, s
     bytes: formatBytes(bytes),
     envelopes: formatCountOf(envelopes, 'envelope'),
     elapsed: live ? formatDuration(live.elapsedMs + extra) : null,
-    rate: streaming ? `${formatRate(live.envelopesPerSecond)} · ${formatBytes(Math.round(live.bytesPerSecond))}/s` : null,
+    rate: streaming
+      ? `${formatRate(live.envelopesPerSecond)} · ${formatBytes(Math.round(live.bytesPerSecond))}/s`
+      : null,
     idle: streaming && idleMs >= IDLE_NOTICE_MS ? `idle ${formatDuration(idleMs)}` : null,
   };
 }

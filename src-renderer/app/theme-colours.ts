@@ -15,7 +15,10 @@ export function themeColours<K extends string>(names: Readonly<Record<K, string>
 }
 
 /** `themeColours`, read again when the theme changes (the stylesheet's variables change with it). */
-export function useThemeColours<K extends string>(theme: ThemeName, names: Readonly<Record<K, string>>): Record<K, string> {
+export function useThemeColours<K extends string>(
+  theme: ThemeName,
+  names: Readonly<Record<K, string>>,
+): Record<K, string> {
   // `theme` is not read here: it is what makes the variables' values change.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   return useMemo(() => themeColours(names), [theme, names]);

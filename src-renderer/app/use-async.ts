@@ -12,7 +12,12 @@ export interface AsyncState<T> {
  * stale answers are dropped. Failures are returned to be shown in place, never swallowed.
  */
 export function useAsync<T>(key: string | null, load: () => Promise<T>): AsyncState<T> {
-  const [state, setState] = useState<{ key: string | null } & AsyncState<T>>({ key: null, value: undefined, error: null, loading: false });
+  const [state, setState] = useState<{ key: string | null } & AsyncState<T>>({
+    key: null,
+    value: undefined,
+    error: null,
+    loading: false,
+  });
   useEffect(() => {
     if (key === null) return;
     let current = true;

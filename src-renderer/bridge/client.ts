@@ -69,16 +69,27 @@ function connectSocket(pageUrl: string): Bridge {
   }
   const socket = url ? new WebSocket(url) : null;
   if (!socket) {
-    return { kind: 'browser', service: unavailableService(status.getSnapshot().reason ?? 'No bridge to main'), status, pathForFile: () => Promise.resolve(null) };
+    return {
+      kind: 'browser',
+      service: unavailableService(status.getSnapshot().reason ?? 'No bridge to main'),
+      status,
+      pathForFile: () => Promise.resolve(null),
+    };
   }
   const client = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, socket, {
     onProtocolError: (message) => console.warn(`Inspector protocol: ${message}`),
   });
   client.ready.then(
     () => status.set({ connected: true, reason: null }),
-    () => status.set({ connected: false, reason: 'Could not connect to the inspector (is it still running, and is the URL the one it printed?)' }),
+    () =>
+      status.set({
+        connected: false,
+        reason: 'Could not connect to the inspector (is it still running, and is the URL the one it printed?)',
+      }),
   );
-  void client.closed.then((reason) => status.set({ connected: false, reason: `${reason}: restart the inspector and reload the page.` }));
+  void client.closed.then((reason) =>
+    status.set({ connected: false, reason: `${reason}: restart the inspector and reload the page.` }),
+  );
   return { kind: 'browser', service: client.service, status, pathForFile: () => Promise.resolve(null) };
 }
 

@@ -4,7 +4,19 @@ import { useEffect, useRef, type ReactNode } from 'react';
  * A modal dialog over the app: focused when it opens, closed by its × button, a click outside
  * it and Esc.
  */
-export function Dialog({ title, className, testId, onClose, children }: { title: string; className: string; testId: string; onClose: () => void; children: ReactNode }) {
+export function Dialog({
+  title,
+  className,
+  testId,
+  onClose,
+  children,
+}: {
+  title: string;
+  className: string;
+  testId: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => box.current?.focus(), []);
   return (

@@ -18,17 +18,33 @@ export function ErrorList({ app }: { app: AppModel }) {
   // A session's failure already has its own panel (with the body): do not say it twice.
   const failure = list.find((s) => s.id === activeId)?.failure?.message;
   const [expanded, setExpanded] = useState(false);
-  const relevant = errors.filter((e) => (e.sessionId === undefined || e.sessionId === activeId) && !(e.sessionId === activeId && e.message === failure)).reverse();
+  const relevant = errors
+    .filter(
+      (e) =>
+        (e.sessionId === undefined || e.sessionId === activeId) && !(e.sessionId === activeId && e.message === failure),
+    )
+    .reverse();
   if (relevant.length === 0) return null;
   const folded = expanded ? 0 : Math.max(0, relevant.length - ERRORS_SHOWN);
   const shown = folded > 0 ? relevant.slice(0, ERRORS_SHOWN) : relevant;
   return (
     <div className="error-list" data-testid={TEST_IDS.errorBanner} role="alert">
       {shown.map((error) => (
-        <div key={error.id} className={`error-item ${error.level === 'info' ? 'error-item-info' : ''}`} data-testid={TEST_IDS.errorItem}>
+        <div
+          key={error.id}
+          className={`error-item ${error.level === 'info' ? 'error-item-info' : ''}`}
+          data-testid={TEST_IDS.errorItem}
+        >
           <span className="error-context">{error.context}</span>
           <span className="error-message">{error.message}</span>
-          <button type="button" className="icon-button" aria-label="Dismiss" title="Dismiss" data-testid={TEST_IDS.errorDismiss} onClick={() => app.dismissError(error.id)}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Dismiss"
+            title="Dismiss"
+            data-testid={TEST_IDS.errorDismiss}
+            onClick={() => app.dismissError(error.id)}
+          >
             ×
           </button>
         </div>
@@ -39,7 +55,12 @@ export function ErrorList({ app }: { app: AppModel }) {
           <button type="button" className="link-button" onClick={() => setExpanded(!expanded)}>
             {expanded ? 'Show fewer' : 'Show all'}
           </button>
-          <button type="button" className="link-button" data-testid={TEST_IDS.errorDismissAll} onClick={() => app.dismissErrors(relevant.map((e) => e.id))}>
+          <button
+            type="button"
+            className="link-button"
+            data-testid={TEST_IDS.errorDismissAll}
+            onClick={() => app.dismissErrors(relevant.map((e) => e.id))}
+          >
             Dismiss all
           </button>
         </div>

@@ -47,7 +47,15 @@ export interface CodeViewProps {
  * Monaco as a React component, loaded lazily. Until Monaco is ready (and if it fails to load)
  * the text is shown in a plain `<pre>` / `<textarea>`, so content is never hidden behind the editor.
  */
-export function CodeView({ value, language, readOnly = true, onChange, height = '100%', ariaLabel = 'Code', testId }: CodeViewProps) {
+export function CodeView({
+  value,
+  language,
+  readOnly = true,
+  onChange,
+  height = '100%',
+  ariaLabel = 'Code',
+  testId,
+}: CodeViewProps) {
   const container = useRef<HTMLDivElement>(null);
   const editor = useRef<CodeEditor | null>(null);
   const latest = useRef({ value, onChange });
@@ -120,7 +128,12 @@ export function CodeView({ value, language, readOnly = true, onChange, height = 
         (readOnly || !onChange ? (
           <pre className="code-view-fallback">{value}</pre>
         ) : (
-          <textarea className="code-view-fallback" value={value} aria-label={ariaLabel} onChange={(event) => onChange(event.target.value)} />
+          <textarea
+            className="code-view-fallback"
+            value={value}
+            aria-label={ariaLabel}
+            onChange={(event) => onChange(event.target.value)}
+          />
         ))}
       {failed && <div className="code-view-error">Editor unavailable: {failed}</div>}
       <div ref={container} className="code-view-editor" style={ready ? undefined : { display: 'none' }} />
@@ -139,7 +152,14 @@ export interface DiffEditorProps {
 }
 
 /** Monaco's read-only diff editor, loaded lazily (plain two-column text until it is ready). */
-export function DiffEditor({ original, modified, language, sideBySide = true, height = '100%', testId }: DiffEditorProps) {
+export function DiffEditor({
+  original,
+  modified,
+  language,
+  sideBySide = true,
+  height = '100%',
+  testId,
+}: DiffEditorProps) {
   const container = useRef<HTMLDivElement>(null);
   const editor = useRef<DiffCodeEditor | null>(null);
   const initial = useRef({ original, modified, language, sideBySide });
@@ -169,7 +189,13 @@ export function DiffEditor({ original, modified, language, sideBySide = true, he
     const current = editor.current;
     if (!current) return;
     const model = current.getModel();
-    if (model && model.original.getValue() === original && model.modified.getValue() === modified && model.original.getLanguageId() === language) return;
+    if (
+      model &&
+      model.original.getValue() === original &&
+      model.modified.getValue() === modified &&
+      model.original.getLanguageId() === language
+    )
+      return;
     void loadMonaco().then((monaco) => monaco.updateDiffModels(current, original, modified, language));
   }, [original, modified, language, ready]);
 

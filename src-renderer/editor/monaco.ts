@@ -89,7 +89,12 @@ export function createDiffCodeEditor(
   return editor;
 }
 
-export function updateDiffModels(editor: DiffCodeEditor, original: string, modified: string, language: EditorLanguage): void {
+export function updateDiffModels(
+  editor: DiffCodeEditor,
+  original: string,
+  modified: string,
+  language: EditorLanguage,
+): void {
   const previous = editor.getModel();
   editor.setModel({
     original: monaco.editor.createModel(original, language),

@@ -20,13 +20,27 @@ export interface AgentLabel {
  * Colours readable on both themes, ordered so that neighbours differ in hue. The first one
  * is the main agent's.
  */
-export const AGENT_COLOURS = ['#4e8cff', '#e5a00d', '#2fb67c', '#d9534f', '#a36bf2', '#17a2b8', '#e0669e', '#8c9a2b', '#ff7f50', '#6f86a6'] as const;
+export const AGENT_COLOURS = [
+  '#4e8cff',
+  '#e5a00d',
+  '#2fb67c',
+  '#d9534f',
+  '#a36bf2',
+  '#17a2b8',
+  '#e0669e',
+  '#8c9a2b',
+  '#ff7f50',
+  '#6f86a6',
+] as const;
 
 /**
  * Labels for a session's agents: the names every part of the tool uses (src-shared/agents),
  * with a colour each in spawn order.
  */
-export function labelAgents(agents: readonly AgentInfoPayload[], extra: readonly string[] = []): Map<string, AgentLabel> {
+export function labelAgents(
+  agents: readonly AgentInfoPayload[],
+  extra: readonly string[] = [],
+): Map<string, AgentLabel> {
   const labels = new Map<string, AgentLabel>();
   const models = new Map(agents.map((a) => [a.uuid, a.model]));
   for (const agent of nameAgents(agents, extra).values()) {

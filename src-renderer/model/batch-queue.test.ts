@@ -25,7 +25,11 @@ describe('batch queue', () => {
   it('drains a backlog over several frames, never more than the row budget per frame', () => {
     const scheduler = createManualScheduler();
     const perFrame: number[] = [];
-    const queue = createBatchQueue((batches) => perFrame.push(batches.reduce((n, b) => n + b.columns.receivedAt.length, 0)), scheduler, 1000);
+    const queue = createBatchQueue(
+      (batches) => perFrame.push(batches.reduce((n, b) => n + b.columns.receivedAt.length, 0)),
+      scheduler,
+      1000,
+    );
     for (let i = 0; i < 10; i++) queue.push(batch(i * 400, 400));
     while (scheduler.pendingFrames > 0) scheduler.frame();
     expect(perFrame).toEqual([800, 800, 800, 800, 800]);
@@ -35,7 +39,11 @@ describe('batch queue', () => {
   it('lets a single batch larger than the budget through on its own', () => {
     const scheduler = createManualScheduler();
     const sizes: number[] = [];
-    const queue = createBatchQueue((batches) => sizes.push(...batches.map((b) => b.columns.receivedAt.length)), scheduler, 100);
+    const queue = createBatchQueue(
+      (batches) => sizes.push(...batches.map((b) => b.columns.receivedAt.length)),
+      scheduler,
+      100,
+    );
     queue.push(batch(0, 5000));
     queue.push(batch(5000, 10));
     scheduler.frame();
@@ -103,7 +111,12 @@ describe('batch queue', () => {
   it('flushAll also applies batches waiting for their interval, and nothing runs later', () => {
     const scheduler = createManualScheduler();
     const applied: number[] = [];
-    const queue = createBatchQueue((batches) => applied.push(batches.length), scheduler, undefined, () => 100);
+    const queue = createBatchQueue(
+      (batches) => applied.push(batches.length),
+      scheduler,
+      undefined,
+      () => 100,
+    );
     queue.push(batch(0, 1));
     scheduler.frame();
     queue.push(batch(1, 1));

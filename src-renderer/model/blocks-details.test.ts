@@ -2,14 +2,29 @@ import { describe, expect, test } from 'vitest';
 import type { BlockDetail, BlockSummary } from '../../src-shared/contract';
 import { createBlockDetails } from './blocks-details';
 
-type Summary = Pick<BlockSummary, 'id' | 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock'>;
+type Summary = Pick<
+  BlockSummary,
+  'id' | 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock'
+>;
 
 function summary(length: number, status: BlockSummary['status'] = 'open'): Summary {
   return { id: 7, length, status, envelopeCount: length, citations: 0, images: 0 };
 }
 
 function detailOf(content: string): BlockDetail {
-  return { id: 7, agent: 'a', kind: 'text', status: 'open', content, citations: [], images: [], envelopes: [], leg: 0, byteStart: 0, byteEnd: 0 };
+  return {
+    id: 7,
+    agent: 'a',
+    kind: 'text',
+    status: 'open',
+    content,
+    citations: [],
+    images: [],
+    envelopes: [],
+    leg: 0,
+    byteStart: 0,
+    byteEnd: 0,
+  };
 }
 
 /** A fetch whose answers the test releases by hand, and a clock the test moves. */

@@ -29,7 +29,9 @@ export interface BlockDetailsDeps {
 export interface BlockDetails {
   readonly entry: (blockId: number) => DetailEntry | undefined;
   /** Asks for the content matching `summary`; no-op when it is cached or already coming. */
-  readonly want: (summary: Pick<BlockSummary, 'id' | 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock'>) => void;
+  readonly want: (
+    summary: Pick<BlockSummary, 'id' | 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock'>,
+  ) => void;
   readonly subscribe: (listener: () => void) => () => void;
   /** Stops notifying and drops everything (the session was closed or switched). */
   readonly dispose: () => void;
@@ -107,7 +109,13 @@ export function createBlockDetails(deps: BlockDetailsDeps): BlockDetails {
       const key = detailKey(summary);
       let slot = slots.get(summary.id);
       if (!slot) {
-        slot = { entry: { detail: null, key: null, error: null, loading: false }, inFlight: false, timerSet: false, lastStart: -Infinity, wanted: key };
+        slot = {
+          entry: { detail: null, key: null, error: null, loading: false },
+          inFlight: false,
+          timerSet: false,
+          lastStart: -Infinity,
+          wanted: key,
+        };
         slots.set(summary.id, slot);
       }
       slot.wanted = key;

@@ -38,6 +38,12 @@ export function sessionPayloads(result: Pick<DecodeResult, 'agents' | 'blocks' |
       byteStart: b.byteStart,
       byteEnd: b.byteEnd,
     })),
-    diagnostics: result.diagnostics.map((d) => ({ seq: d.seq, rule: d.rule, severity: d.severity, message: d.message, at: { ...d.at } })),
+    diagnostics: result.diagnostics.map((d) => ({
+      seq: d.seq,
+      rule: d.rule,
+      severity: d.severity,
+      message: d.message,
+      at: { ...d.at },
+    })),
   };
 }

@@ -3,7 +3,21 @@ import type { AgentInfoPayload, BlockSummary } from '../../src-shared/contract';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { readFixture } from '../../src-main/testing/fixtures';
 import { sessionPayloads } from './blocks-testing';
-import { ancestorsOf, buildThreads, MAX_THREAD_NESTING, classifyImageSource, countLiveBlocks, errorFrameOf, findThread, detailKey, metaFilesOf, prettyJson, safeExternalUrl, spawnedAgentOf, type AgentThread } from './blocks';
+import {
+  ancestorsOf,
+  buildThreads,
+  MAX_THREAD_NESTING,
+  classifyImageSource,
+  countLiveBlocks,
+  errorFrameOf,
+  findThread,
+  detailKey,
+  metaFilesOf,
+  prettyJson,
+  safeExternalUrl,
+  spawnedAgentOf,
+  type AgentThread,
+} from './blocks';
 
 function decoded(name: string): { agents: AgentInfoPayload[]; blocks: BlockSummary[] } {
   return sessionPayloads(decodeBytes(readFixture(name)));
@@ -11,7 +25,11 @@ function decoded(name: string): { agents: AgentInfoPayload[]; blocks: BlockSumma
 
 /** A compact picture of a thread: block ids as `kind#id`, nested agents as `[uuid8 …]`. */
 function outline(thread: AgentThread): string {
-  const parts = thread.items.map((item) => (item.type === 'block' ? `${item.block.kind}#${item.block.id}` : `[${item.thread.uuid.slice(0, 4)} ${outline(item.thread)}]`));
+  const parts = thread.items.map((item) =>
+    item.type === 'block'
+      ? `${item.block.kind}#${item.block.id}`
+      : `[${item.thread.uuid.slice(0, 4)} ${outline(item.thread)}]`,
+  );
   return parts.join(' ');
 }
 
@@ -69,7 +87,8 @@ describe('buildThreads on real streams', () => {
   test('multi_agent.xml: unattributed output stays in one root thread', () => {
     const { agents, blocks } = decoded('multi_agent.xml.sse');
     const threads = buildThreads(agents, blocks);
-    const ids = (t: AgentThread): number[] => t.items.flatMap((i) => (i.type === 'block' ? [i.block.id] : ids(i.thread)));
+    const ids = (t: AgentThread): number[] =>
+      t.items.flatMap((i) => (i.type === 'block' ? [i.block.id] : ids(i.thread)));
     const shown = threads.flatMap(ids);
     expect(shown.sort((a, b) => a - b)).toEqual(blocks.map((b) => b.id).sort((a, b) => a - b));
   });
@@ -79,7 +98,9 @@ describe('buildThreads on a stream-controlled depth', () => {
   test('a chain of 20,000 nested sub-agents builds, finds and counts without recursion, in linear time', () => {
     const depth = 20_000;
     const agents = Array.from({ length: depth }, (_, i) => agent(`a${i}`, i === 0 ? null : `a${i - 1}`, i));
-    const blocks = agents.map((a, i) => block(a.uuid, 'text', i, { id: i, status: i === depth - 1 ? 'open' : 'complete' }));
+    const blocks = agents.map((a, i) =>
+      block(a.uuid, 'text', i, { id: i, status: i === depth - 1 ? 'open' : 'complete' }),
+    );
     const threads = buildThreads(agents, blocks);
     expect(threads).toHaveLength(1);
     const deepest = findThread(threads, `a${depth - 1}`)[0];
@@ -90,10 +111,20 @@ describe('buildThreads on a stream-controlled depth', () => {
     expect(countLiveBlocks(threads)).toBe(1);
     // On screen the nesting stops at MAX_THREAD_NESTING: deeper threads are listed in order inside that one.
     let nesting = 0;
-    for (let level: AgentThread[] = threads; level.length > 0; level = level.flatMap((t) => t.items.flatMap((i) => (i.type === 'agent' ? [i.thread] : [])))) nesting++;
+    for (
+      let level: AgentThread[] = threads;
+      level.length > 0;
+      level = level.flatMap((t) => t.items.flatMap((i) => (i.type === 'agent' ? [i.thread] : [])))
+    )
+      nesting++;
     expect(nesting).toBe(MAX_THREAD_NESTING + 2);
     const capped = findThread(threads, `a${MAX_THREAD_NESTING}`)[0];
-    expect(capped?.items.filter((i) => i.type === 'agent').map((i) => (i.type === 'agent' ? i.thread.depth : -1)).slice(0, 3)).toEqual([MAX_THREAD_NESTING + 1, MAX_THREAD_NESTING + 2, MAX_THREAD_NESTING + 3]);
+    expect(
+      capped?.items
+        .filter((i) => i.type === 'agent')
+        .map((i) => (i.type === 'agent' ? i.thread.depth : -1))
+        .slice(0, 3),
+    ).toEqual([MAX_THREAD_NESTING + 1, MAX_THREAD_NESTING + 2, MAX_THREAD_NESTING + 3]);
   });
 });
 
@@ -105,7 +136,12 @@ describe('buildThreads placement', () => {
       block('A', 'text', 3, { id: 2 }),
       block('B', 'text', 4, { id: 3 }),
       // The second call's result names A: A was spawned by block 1.
-      block('P', 'tool_result', 5, { id: 4, name: 'spawn_subagent', linkedBlock: 1, preview: "[Subagent 'a' completed]\\nAgent UUID: AAAAAAAA-1" }),
+      block('P', 'tool_result', 5, {
+        id: 4,
+        name: 'spawn_subagent',
+        linkedBlock: 1,
+        preview: "[Subagent 'a' completed]\\nAgent UUID: AAAAAAAA-1",
+      }),
     ];
     const agents = [agent('P', null, 0), agent('AAAAAAAA-1', 'P', 3), agent('B', 'P', 4)];
     blocks[2] = { ...(blocks[2] as BlockSummary), agent: 'AAAAAAAA-1' };
@@ -114,7 +150,11 @@ describe('buildThreads placement', () => {
   });
 
   test('without a spawn call a child is placed where it started', () => {
-    const blocks = [block('P', 'text', 1, { id: 0 }), block('C', 'text', 5, { id: 1 }), block('P', 'text', 9, { id: 2 })];
+    const blocks = [
+      block('P', 'text', 1, { id: 0 }),
+      block('C', 'text', 5, { id: 1 }),
+      block('P', 'text', 9, { id: 2 }),
+    ];
     const [root] = buildThreads([agent('P', null, 0), agent('C', 'P', 4)], blocks);
     expect(root && outline(root)).toBe('text#0 [C text#1] text#2');
   });
@@ -126,12 +166,18 @@ describe('buildThreads placement', () => {
   });
 
   test('a parent cycle does not loop: the agents become roots', () => {
-    const threads = buildThreads([agent('A', 'B', 0), agent('B', 'A', 1)], [block('A', 'text', 0, { id: 0 }), block('B', 'text', 1, { id: 1 })]);
+    const threads = buildThreads(
+      [agent('A', 'B', 0), agent('B', 'A', 1)],
+      [block('A', 'text', 0, { id: 0 }), block('B', 'text', 1, { id: 1 })],
+    );
     expect(threads.map((t) => t.uuid)).toEqual(['A', 'B']);
   });
 
   test('an unknown parent ("unknown") makes a root; agents seen only in blocks get a thread', () => {
-    const threads = buildThreads([agent('A', 'unknown', 0)], [block('A', 'text', 0, { id: 0 }), block('X', 'text', 1, { id: 1 })]);
+    const threads = buildThreads(
+      [agent('A', 'unknown', 0)],
+      [block('A', 'text', 0, { id: 0 }), block('X', 'text', 1, { id: 1 })],
+    );
     expect(threads.map((t) => [t.uuid, t.info?.uuid ?? null])).toEqual([
       ['A', 'A'],
       ['X', null],
@@ -139,25 +185,42 @@ describe('buildThreads placement', () => {
   });
 
   test('holes in the block array are skipped and live blocks counted', () => {
-    const [root] = buildThreads([agent('A', null, 0)], [undefined, block('A', 'text', 3, { id: 1, status: 'open' }), undefined]);
+    const [root] = buildThreads(
+      [agent('A', null, 0)],
+      [undefined, block('A', 'text', 3, { id: 1, status: 'open' }), undefined],
+    );
     expect(root?.items).toHaveLength(1);
     expect(root?.liveBlocks).toBe(1);
-    const nested = buildThreads([agent('A', null, 0), agent('C', 'A', 1)], [block('A', 'text', 0, { id: 0 }), block('C', 'text', 1, { id: 1, status: 'open' })]);
+    const nested = buildThreads(
+      [agent('A', null, 0), agent('C', 'A', 1)],
+      [block('A', 'text', 0, { id: 0 }), block('C', 'text', 1, { id: 1, status: 'open' })],
+    );
     expect(countLiveBlocks(nested)).toBe(1);
   });
 });
 
 describe('helpers', () => {
   test('spawnedAgentOf reads the uuid from a spawn_subagent result preview only', () => {
-    const result = { kind: 'tool_result', name: 'spawn_subagent', preview: "[Subagent 'c' completed]\\nAgent UUID: 33333333-3333-4333-8333-333333333333\\n\\nThe answer" };
+    const result = {
+      kind: 'tool_result',
+      name: 'spawn_subagent',
+      preview: "[Subagent 'c' completed]\\nAgent UUID: 33333333-3333-4333-8333-333333333333\\n\\nThe answer",
+    };
     expect(spawnedAgentOf(result)).toBe('33333333-3333-4333-8333-333333333333');
     expect(spawnedAgentOf({ ...result, name: 'other' })).toBeUndefined();
     expect(spawnedAgentOf({ ...result, preview: "Subagent 'c' error: ValueError" })).toBeUndefined();
   });
 
   test('classifyImageSource: data images inline, http(s) as a link, everything else refused', () => {
-    expect(classifyImageSource('data:image/png;base64,iVBORw0KGgo=')).toEqual({ kind: 'data', src: 'data:image/png;base64,iVBORw0KGgo=', mediaType: 'image/png' });
-    expect(classifyImageSource('https://example.com/a.png')).toEqual({ kind: 'remote', url: 'https://example.com/a.png' });
+    expect(classifyImageSource('data:image/png;base64,iVBORw0KGgo=')).toEqual({
+      kind: 'data',
+      src: 'data:image/png;base64,iVBORw0KGgo=',
+      mediaType: 'image/png',
+    });
+    expect(classifyImageSource('https://example.com/a.png')).toEqual({
+      kind: 'remote',
+      url: 'https://example.com/a.png',
+    });
     expect(classifyImageSource('data:text/html;base64,PHNjcmlwdD4=').kind).toBe('unsupported');
     expect(classifyImageSource('javascript:alert(1)').kind).toBe('unsupported');
     expect(classifyImageSource('/relative.png').kind).toBe('unsupported');
@@ -196,13 +259,19 @@ describe('helpers', () => {
     expect(parsed?.error).toBe('APIStatusError');
     expect(parsed?.message).toContain('Overloaded');
     expect(parsed?.traceback).toMatch(/^Traceback \(most recent call last\)/);
-    expect(errorFrameOf({ message: 'Tool result mismatch' })).toEqual({ error: 'error', message: 'Tool result mismatch', traceback: null });
+    expect(errorFrameOf({ message: 'Tool result mismatch' })).toEqual({
+      error: 'error',
+      message: 'Tool result mismatch',
+      traceback: null,
+    });
     expect(errorFrameOf('text')).toBeNull();
     expect(errorFrameOf({ other: 1 })).toBeNull();
   });
 
   test('metaFilesOf lists files and tolerates odd payloads', () => {
-    expect(metaFilesOf({ files: [{ file_id: 'f1', filename: 'a.png', size: 3 }, 'junk'] })).toEqual([{ id: 'f1', name: 'a.png', fields: { file_id: 'f1', filename: 'a.png', size: 3 } }]);
+    expect(metaFilesOf({ files: [{ file_id: 'f1', filename: 'a.png', size: 3 }, 'junk'] })).toEqual([
+      { id: 'f1', name: 'a.png', fields: { file_id: 'f1', filename: 'a.png', size: 3 } },
+    ]);
     expect(metaFilesOf(null)).toEqual([]);
     expect(metaFilesOf({ files: 'no' })).toEqual([]);
   });

@@ -48,7 +48,10 @@ export function presentBlocks(blocks: readonly (BlockSummary | undefined)[]): Bl
  * Builds the nested conversations. Agents without a known parent (or with a parent cycle) are
  * roots; agents that only appear in blocks (no meta_init) get a thread without info.
  */
-export function buildThreads(agents: readonly AgentInfoPayload[], blocks: readonly (BlockSummary | undefined)[]): AgentThread[] {
+export function buildThreads(
+  agents: readonly AgentInfoPayload[],
+  blocks: readonly (BlockSummary | undefined)[],
+): AgentThread[] {
   const present = presentBlocks(blocks);
   const infoByUuid = new Map(agents.map((a) => [a.uuid, a]));
   const blocksByAgent = new Map<string, BlockSummary[]>();
@@ -60,7 +63,8 @@ export function buildThreads(agents: readonly AgentInfoPayload[], blocks: readon
   for (const list of blocksByAgent.values()) list.sort((a, b) => a.firstEnvelope - b.firstEnvelope || a.id - b.id);
 
   const uuids = new Set<string>([...agents.map((a) => a.uuid), ...blocksByAgent.keys()]);
-  const firstEnvelope = (uuid: string): number => infoByUuid.get(uuid)?.firstEnvelope ?? blocksByAgent.get(uuid)?.[0]?.firstEnvelope ?? Number.MAX_SAFE_INTEGER;
+  const firstEnvelope = (uuid: string): number =>
+    infoByUuid.get(uuid)?.firstEnvelope ?? blocksByAgent.get(uuid)?.[0]?.firstEnvelope ?? Number.MAX_SAFE_INTEGER;
   /** The parent as sent, when it is another agent of the session. */
   const declaredParent = (uuid: string): string | null => {
     const parent = infoByUuid.get(uuid)?.parent ?? null;
@@ -116,7 +120,15 @@ export function buildThreads(agents: readonly AgentInfoPayload[], blocks: readon
   const unfilled: { thread: AgentThread; own: readonly BlockSummary[] }[] = [];
   const makeThread = (uuid: string, depth: number, spawnedBy: number | undefined): AgentThread => {
     const own = blocksByAgent.get(uuid) ?? [];
-    const thread: AgentThread = { uuid, info: infoByUuid.get(uuid), depth, items: [], spawnedBy, firstEnvelope: firstEnvelope(uuid), liveBlocks: own.filter((b) => b.status === 'open').length };
+    const thread: AgentThread = {
+      uuid,
+      info: infoByUuid.get(uuid),
+      depth,
+      items: [],
+      spawnedBy,
+      firstEnvelope: firstEnvelope(uuid),
+      liveBlocks: own.filter((b) => b.status === 'open').length,
+    };
     unfilled.push({ thread, own });
     return thread;
   };
@@ -124,7 +136,10 @@ export function buildThreads(agents: readonly AgentInfoPayload[], blocks: readon
   for (let next = unfilled.pop(); next; next = unfilled.pop()) {
     const { thread, own } = next;
     const placement = placeChildren(own, childrenOf.get(thread.uuid) ?? [], firstEnvelope);
-    const childThread = (child: string): ThreadItem => ({ type: 'agent', thread: makeThread(child, thread.depth + 1, placement.spawnedBy.get(child)) });
+    const childThread = (child: string): ThreadItem => ({
+      type: 'agent',
+      thread: makeThread(child, thread.depth + 1, placement.spawnedBy.get(child)),
+    });
     for (const child of placement.before) thread.items.push(childThread(child));
     for (const block of own) {
       thread.items.push({ type: 'block', block });
@@ -164,7 +179,11 @@ interface Placement {
   spawnedBy: Map<string, number>;
 }
 
-function placeChildren(own: readonly BlockSummary[], children: readonly string[], firstEnvelope: (uuid: string) => number): Placement {
+function placeChildren(
+  own: readonly BlockSummary[],
+  children: readonly string[],
+  firstEnvelope: (uuid: string) => number,
+): Placement {
   const placement: Placement = { before: [], after: new Map(), spawnedBy: new Map() };
   if (children.length === 0) return placement;
   const put = (child: string, block: number): void => {
@@ -285,7 +304,8 @@ export function kindLabel(kind: string): string {
 }
 
 /** How a block's content is presented. */
-export type BlockPresentation = 'markdown' | 'thinking' | 'tool-call' | 'tool-result' | 'json' | 'files' | 'error' | 'awaiting' | 'segment' | 'plain';
+export type BlockPresentation =
+  'markdown' | 'thinking' | 'tool-call' | 'tool-result' | 'json' | 'files' | 'error' | 'awaiting' | 'segment' | 'plain';
 
 export function presentationOf(kind: string): BlockPresentation {
   switch (kind) {
@@ -339,7 +359,12 @@ export function prettyJson(detail: Pick<BlockDetail, 'parsed' | 'content'>): str
  * A version key of a block's summary: a cached detail is current while its key matches (the
  * content only grows, and a status, citation or image change bumps it too).
  */
-export function detailKey(block: Pick<BlockSummary, 'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock' | 'segmentTypes'>): string {
+export function detailKey(
+  block: Pick<
+    BlockSummary,
+    'length' | 'status' | 'envelopeCount' | 'citations' | 'images' | 'linkedBlock' | 'segmentTypes'
+  >,
+): string {
   return `${block.status}:${block.length}:${block.envelopeCount}:${block.citations}:${block.images}:${block.linkedBlock ?? ''}:${block.segmentTypes?.join(',') ?? ''}`;
 }
 
@@ -353,7 +378,8 @@ export interface ErrorFrame {
 export function errorFrameOf(parsed: unknown): ErrorFrame | null {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
   const p = parsed as Record<string, unknown>;
-  const text = (v: unknown): string | null => (typeof v === 'string' ? v : v === undefined || v === null ? null : (stringifyJson(v) ?? null));
+  const text = (v: unknown): string | null =>
+    typeof v === 'string' ? v : v === undefined || v === null ? null : (stringifyJson(v) ?? null);
   const error = text(p['error']);
   const message = text(p['message']);
   if (error === null && message === null) return null;
@@ -382,7 +408,10 @@ export function metaFilesOf(parsed: unknown): MetaFile[] {
 
 // ─── URLs in untrusted content ──────────────────────────────────────────────────────────
 
-export type ImageSource = { kind: 'data'; src: string; mediaType: string } | { kind: 'remote'; url: string } | { kind: 'unsupported'; reason: string };
+export type ImageSource =
+  | { kind: 'data'; src: string; mediaType: string }
+  | { kind: 'remote'; url: string }
+  | { kind: 'unsupported'; reason: string };
 
 const DATA_IMAGE_PREFIX = /^data:(image\/(?:png|jpeg|jpg|gif|webp|bmp|avif|svg\+xml));base64,/i;
 

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COLUMN_PREFS, layoutColumns, readColumnPrefs, resizeColumn, TIMELINE_COLUMNS, toggleColumn } from './columns';
+import {
+  DEFAULT_COLUMN_PREFS,
+  layoutColumns,
+  readColumnPrefs,
+  resizeColumn,
+  TIMELINE_COLUMNS,
+  toggleColumn,
+} from './columns';
 
-const ids = (available: number, prefs = DEFAULT_COLUMN_PREFS) => layoutColumns(available, prefs).columns.map((c) => c.id);
-const sum = (available: number, prefs = DEFAULT_COLUMN_PREFS) => layoutColumns(available, prefs).columns.reduce((s, c) => s + c.width, 0);
+const ids = (available: number, prefs = DEFAULT_COLUMN_PREFS) =>
+  layoutColumns(available, prefs).columns.map((c) => c.id);
+const sum = (available: number, prefs = DEFAULT_COLUMN_PREFS) =>
+  layoutColumns(available, prefs).columns.reduce((s, c) => s + c.width, 0);
 
 describe('timeline columns', () => {
   it('shows every column where there is room, Delta taking the rest', () => {
@@ -18,7 +27,10 @@ describe('timeline columns', () => {
     expect(ids(440)).toEqual(['seq', 'type', 'delta', 'diagnostics']);
     // However narrow, the row number and the content stay.
     expect(ids(100)).toEqual(['seq', 'delta']);
-    for (const width of [100, 440, 700, 1228]) expect(layoutColumns(width, DEFAULT_COLUMN_PREFS).columns.find((c) => c.id === 'delta')!.width).toBeGreaterThanOrEqual(160);
+    for (const width of [100, 440, 700, 1228])
+      expect(
+        layoutColumns(width, DEFAULT_COLUMN_PREFS).columns.find((c) => c.id === 'delta')!.width,
+      ).toBeGreaterThanOrEqual(160);
   });
 
   it('keeps the user’s choice of columns and their widths', () => {
@@ -36,6 +48,8 @@ describe('timeline columns', () => {
 
   it('reads stored preferences defensively', () => {
     expect(readColumnPrefs(null)).toEqual(DEFAULT_COLUMN_PREFS);
-    expect(readColumnPrefs({ hidden: ['gap', 'nope', 3], widths: { type: 200, agent: 'x', nope: 5, time: -1, bytes: 1e9 } })).toEqual({ hidden: ['gap'], widths: { type: 200 } });
+    expect(
+      readColumnPrefs({ hidden: ['gap', 'nope', 3], widths: { type: 200, agent: 'x', nope: 5, time: -1, bytes: 1e9 } }),
+    ).toEqual({ hidden: ['gap'], widths: { type: 200 } });
   });
 });

@@ -6,7 +6,8 @@
  * per width. The user's choice is kept: widen the window and the dropped columns return.
  */
 
-export type ColumnId = 'seq' | 'time' | 'gap' | 'agent' | 'type' | 'final' | 'delta' | 'bytes' | 'idName' | 'diagnostics';
+export type ColumnId =
+  'seq' | 'time' | 'gap' | 'agent' | 'type' | 'final' | 'delta' | 'bytes' | 'idName' | 'diagnostics';
 
 export interface ColumnSpec {
   readonly id: ColumnId;
@@ -56,7 +57,10 @@ export interface ColumnLayout {
 export function columnWidth(id: ColumnId, prefs: ColumnPrefs): number {
   const spec = columnSpec(id);
   const chosen = prefs.widths[id];
-  return Math.max(spec.minWidth, typeof chosen === 'number' && Number.isFinite(chosen) ? Math.round(chosen) : spec.width);
+  return Math.max(
+    spec.minWidth,
+    typeof chosen === 'number' && Number.isFinite(chosen) ? Math.round(chosen) : spec.width,
+  );
 }
 
 export function isShown(id: ColumnId, prefs: ColumnPrefs): boolean {
@@ -67,7 +71,8 @@ export function isShown(id: ColumnId, prefs: ColumnPrefs): boolean {
 export function layoutColumns(available: number, prefs: ColumnPrefs): ColumnLayout {
   const chosen = TIMELINE_COLUMNS.filter((c) => isShown(c.id, prefs));
   const kept = new Set(chosen.map((c) => c.id));
-  const fixed = (): number => chosen.filter((c) => kept.has(c.id) && c.id !== 'delta').reduce((sum, c) => sum + columnWidth(c.id, prefs), 0);
+  const fixed = (): number =>
+    chosen.filter((c) => kept.has(c.id) && c.id !== 'delta').reduce((sum, c) => sum + columnWidth(c.id, prefs), 0);
   const delta = columnSpec('delta');
   const droppable = chosen.filter((c) => c.dropOrder !== null).sort((a, b) => a.dropOrder! - b.dropOrder!);
   const dropped: ColumnId[] = [];
@@ -78,7 +83,12 @@ export function layoutColumns(available: number, prefs: ColumnPrefs): ColumnLayo
   }
   const left = available - fixed();
   return {
-    columns: chosen.filter((c) => kept.has(c.id)).map((c) => ({ id: c.id, width: c.id === 'delta' ? Math.max(delta.minWidth, Math.floor(left)) : columnWidth(c.id, prefs) })),
+    columns: chosen
+      .filter((c) => kept.has(c.id))
+      .map((c) => ({
+        id: c.id,
+        width: c.id === 'delta' ? Math.max(delta.minWidth, Math.floor(left)) : columnWidth(c.id, prefs),
+      })),
     dropped,
   };
 }
@@ -99,11 +109,14 @@ export function resizeColumn(prefs: ColumnPrefs, id: ColumnId, width: number): C
 export function readColumnPrefs(value: unknown): ColumnPrefs {
   if (typeof value !== 'object' || value === null) return DEFAULT_COLUMN_PREFS;
   const record = value as { hidden?: unknown; widths?: unknown };
-  const hidden = Array.isArray(record.hidden) ? record.hidden.filter((id): id is ColumnId => typeof id === 'string' && BY_ID.has(id as ColumnId)) : [];
+  const hidden = Array.isArray(record.hidden)
+    ? record.hidden.filter((id): id is ColumnId => typeof id === 'string' && BY_ID.has(id as ColumnId))
+    : [];
   const widths: Partial<Record<ColumnId, number>> = {};
   if (typeof record.widths === 'object' && record.widths !== null) {
     for (const [id, width] of Object.entries(record.widths as Record<string, unknown>)) {
-      if (BY_ID.has(id as ColumnId) && typeof width === 'number' && Number.isFinite(width) && width > 0 && width < 5000) widths[id as ColumnId] = width;
+      if (BY_ID.has(id as ColumnId) && typeof width === 'number' && Number.isFinite(width) && width > 0 && width < 5000)
+        widths[id as ColumnId] = width;
     }
   }
   return { hidden, widths };

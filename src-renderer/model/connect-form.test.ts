@@ -25,29 +25,73 @@ const demo: NonNullable<DemoAgentInfo> = {
   formats: ['json', 'xml', 'raw'],
   scenarios: [{ id: 'tour', title: 'Tour' }],
   providers: [
-    { id: 'anthropic', title: 'Anthropic Messages', url: 'http://127.0.0.1:5000/v1/messages', dialect: 'anthropic-messages', scenarios: [{ id: 'text-citations', title: 'Thinking, text with citations' }] },
-    { id: 'openai', title: 'OpenAI Responses', url: 'http://127.0.0.1:5000/v1/responses', dialect: 'openai-responses', scenarios: [{ id: 'text-annotations', title: 'Text with citations' }] },
+    {
+      id: 'anthropic',
+      title: 'Anthropic Messages',
+      url: 'http://127.0.0.1:5000/v1/messages',
+      dialect: 'anthropic-messages',
+      scenarios: [{ id: 'text-citations', title: 'Thinking, text with citations' }],
+    },
+    {
+      id: 'openai',
+      title: 'OpenAI Responses',
+      url: 'http://127.0.0.1:5000/v1/responses',
+      dialect: 'openai-responses',
+      scenarios: [{ id: 'text-annotations', title: 'Text with citations' }],
+    },
   ],
-  defaultRequest: { url: 'http://127.0.0.1:5000/agent/run', method: 'POST', headers: [], body: { kind: 'json', text: '{"user_prompt":"hi","format":"json"}' }, title: 'Demo agent: Tour' },
+  defaultRequest: {
+    url: 'http://127.0.0.1:5000/agent/run',
+    method: 'POST',
+    headers: [],
+    body: { kind: 'json', text: '{"user_prompt":"hi","format":"json"}' },
+    title: 'Demo agent: Tour',
+  },
 };
 
-const form = (change: Partial<ConnectForm>): ConnectForm => ({ ...emptyForm(), url: 'http://x.test/run', body: '{}', ...change });
+const form = (change: Partial<ConnectForm>): ConnectForm => ({
+  ...emptyForm(),
+  url: 'http://x.test/run',
+  body: '{}',
+  ...change,
+});
 
 describe('connect form', () => {
-  it('builds the provider presets: a streaming request in each API\'s shape to the demo endpoint', () => {
+  it("builds the provider presets: a streaming request in each API's shape to the demo endpoint", () => {
     const [anthropic, openai] = demo.providers;
     const messages = providerForm(anthropic!);
-    expect([messages.preset, messages.url, messages.headers.map((h) => [h.name, h.value])]).toEqual(['anthropic', 'http://127.0.0.1:5000/v1/messages', [['anthropic-version', '2023-06-01']]]);
-    expect(JSON.parse(messages.body)).toMatchObject({ stream: true, messages: [{ role: 'user' }], scenario: 'text-citations' });
+    expect([messages.preset, messages.url, messages.headers.map((h) => [h.name, h.value])]).toEqual([
+      'anthropic',
+      'http://127.0.0.1:5000/v1/messages',
+      [['anthropic-version', '2023-06-01']],
+    ]);
+    expect(JSON.parse(messages.body)).toMatchObject({
+      stream: true,
+      messages: [{ role: 'user' }],
+      scenario: 'text-citations',
+    });
     const responses = providerForm(openai!);
-    expect(JSON.parse(responses.body)).toMatchObject({ stream: true, input: expect.any(String) as string, scenario: 'text-annotations' });
+    expect(JSON.parse(responses.body)).toMatchObject({
+      stream: true,
+      input: expect.any(String) as string,
+      scenario: 'text-annotations',
+    });
     const request = formToRequest(responses);
     expect(request.ok && request.request.url).toBe('http://127.0.0.1:5000/v1/responses');
   });
 
   it('builds the demo preset from what main says about the demo agent', () => {
     const result = formToRequest(demoForm(demo));
-    expect(result).toEqual({ ok: true, request: { url: demo.runUrl, method: 'POST', headers: [], body: { kind: 'json', text: '{"user_prompt":"hi","format":"json"}' }, title: 'Demo agent: Tour' } });
+    expect(result).toEqual({
+      ok: true,
+      request: {
+        url: demo.runUrl,
+        method: 'POST',
+        headers: [],
+        body: { kind: 'json', text: '{"user_prompt":"hi","format":"json"}' },
+        title: 'Demo agent: Tour',
+      },
+    });
   });
 
   it('builds the upstream preset: POST /agent/run with user_prompt and agent_type', () => {
@@ -84,7 +128,20 @@ describe('connect form', () => {
         title: '  run  ',
       }),
     );
-    expect(result).toEqual({ ok: true, request: { url: 'http://x.test/run', method: 'POST', headers: [['A', '1'], ['A', '3']], body: { kind: 'raw', text: 'not json' }, format: 'xml', title: 'run' } });
+    expect(result).toEqual({
+      ok: true,
+      request: {
+        url: 'http://x.test/run',
+        method: 'POST',
+        headers: [
+          ['A', '1'],
+          ['A', '3'],
+        ],
+        body: { kind: 'raw', text: 'not json' },
+        format: 'xml',
+        title: 'run',
+      },
+    });
   });
 
   it('sets and removes body fields for the scenario and format pickers, keeping the others', () => {
@@ -102,8 +159,19 @@ describe('connect form', () => {
 
   it('fills the form from curl, pretty-printing a JSON body and keeping other fields', () => {
     const previous = form({ format: 'raw', title: 'mine' });
-    const next = formFromCurl(`curl http://h.test/agent/run -H 'Content-Type: application/json' -H 'X-Key: k' -d '{"user_prompt":"hi"}'`, previous);
-    expect(next).toMatchObject({ preset: 'custom', url: 'http://h.test/agent/run', method: 'POST', bodyKind: 'json', body: '{\n  "user_prompt": "hi"\n}', format: 'raw', title: 'mine' });
+    const next = formFromCurl(
+      `curl http://h.test/agent/run -H 'Content-Type: application/json' -H 'X-Key: k' -d '{"user_prompt":"hi"}'`,
+      previous,
+    );
+    expect(next).toMatchObject({
+      preset: 'custom',
+      url: 'http://h.test/agent/run',
+      method: 'POST',
+      bodyKind: 'json',
+      body: '{\n  "user_prompt": "hi"\n}',
+      format: 'raw',
+      title: 'mine',
+    });
     expect(next.headers.map((h) => [h.name, h.value])).toEqual([['X-Key', 'k']]);
   });
 
@@ -115,26 +183,49 @@ describe('connect form', () => {
 
   it('copies as curl what it would send', () => {
     const command = formToCurl(demoForm(demo));
-    expect(parseCurl(command)).toMatchObject({ url: demo.runUrl, method: 'POST', body: '{"user_prompt":"hi","format":"json"}', headers: [['Content-Type', 'application/json']] });
+    expect(parseCurl(command)).toMatchObject({
+      url: demo.runUrl,
+      method: 'POST',
+      body: '{"user_prompt":"hi","format":"json"}',
+      headers: [['Content-Type', 'application/json']],
+    });
     expect(() => formToCurl(form({ url: '' }))).toThrow(/Enter the URL/);
   });
 
   it('copies a recorded request as curl, with its body as a string', () => {
-    const command = requestToCurl({ method: 'POST', url: 'http://h.test/x', headers: [['Authorization', '[redacted]']], body: '{"a":1}' });
+    const command = requestToCurl({
+      method: 'POST',
+      url: 'http://h.test/x',
+      headers: [['Authorization', '[redacted]']],
+      body: '{"a":1}',
+    });
     expect(parseCurl(command)).toMatchObject({ headers: [['Authorization', '[redacted]']], body: '{"a":1}' });
   });
 
   it('remembers the form between runs without the values of secret headers', () => {
-    const original = form({ headers: [headerRow('Authorization', 'Bearer secret'), headerRow('X-API-Key', 'k2'), headerRow('Accept', 'text/event-stream')] });
+    const original = form({
+      headers: [
+        headerRow('Authorization', 'Bearer secret'),
+        headerRow('X-API-Key', 'k2'),
+        headerRow('Accept', 'text/event-stream'),
+      ],
+    });
     const text = serializeForm(original);
     expect(text).not.toContain('secret');
     expect(text).not.toContain('k2');
     const restored = deserializeForm(text);
-    expect(restored?.headers.map((h) => [h.name, h.value])).toEqual([['Authorization', ''], ['X-API-Key', ''], ['Accept', 'text/event-stream']]);
+    expect(restored?.headers.map((h) => [h.name, h.value])).toEqual([
+      ['Authorization', ''],
+      ['X-API-Key', ''],
+      ['Accept', 'text/event-stream'],
+    ]);
     expect(restored?.url).toBe(original.url);
   });
 
-  it.each([null, '', 'not json', '{"version":2,"form":{}}', '{"version":1}'])('ignores an unusable stored form: %j', (text) => {
-    expect(deserializeForm(text)).toBeNull();
-  });
+  it.each([null, '', 'not json', '{"version":2,"form":{}}', '{"version":1}'])(
+    'ignores an unusable stored form: %j',
+    (text) => {
+      expect(deserializeForm(text)).toBeNull();
+    },
+  );
 });

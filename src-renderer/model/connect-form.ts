@@ -1,4 +1,11 @@
-import type { ConnectRequest, DemoAgentInfo, FormatChoice, InlineOptionsPayload, RequestInfo, RequestTemplate } from '../../src-shared/contract';
+import type {
+  ConnectRequest,
+  DemoAgentInfo,
+  FormatChoice,
+  InlineOptionsPayload,
+  RequestInfo,
+  RequestTemplate,
+} from '../../src-shared/contract';
 import { isDialectId } from '../../src-shared/dialects/registry';
 import { DEFAULT_TOOL_TAGS, INLINE_MODES, type InlineMode } from '../../src-shared/inline/types';
 import { requestReferences } from '../../src-shared/requests/variables';
@@ -38,11 +45,20 @@ export interface ConnectForm {
 
 /** The inline options a mode stands for, with the default tool tags; none for auto (main's default). */
 export function inlineOptions(mode: InlineMode): InlineOptionsPayload | undefined {
-  return mode === 'auto' ? undefined : { mode, tools: DEFAULT_TOOL_TAGS.map((t) => ({ name: t.name, required: [...t.required] })) };
+  return mode === 'auto'
+    ? undefined
+    : { mode, tools: DEFAULT_TOOL_TAGS.map((t) => ({ name: t.name, required: [...t.required] })) };
 }
 
 /** The upstream server's agent configurations (docs/protocols/upstream-protocol.md §8 #33). */
-export const AGENT_TYPES = ['agent_frontend_tools', 'agent_no_tools', 'agent_client_tools', 'agent_all_json', 'agent_skills', 'agent_subagents'] as const;
+export const AGENT_TYPES = [
+  'agent_frontend_tools',
+  'agent_no_tools',
+  'agent_client_tools',
+  'agent_all_json',
+  'agent_skills',
+  'agent_subagents',
+] as const;
 export const UPSTREAM_DEFAULT_URL = 'http://localhost:8000/agent/run';
 export const METHODS = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -53,11 +69,25 @@ export function headerRow(name = '', value = '', enabled = true): HeaderRow {
 }
 
 export function emptyForm(): ConnectForm {
-  return { preset: 'custom', url: '', method: 'POST', headers: [], bodyKind: 'json', body: '{\n  \n}', format: 'auto', inline: 'auto', title: '', savedId: null };
+  return {
+    preset: 'custom',
+    url: '',
+    method: 'POST',
+    headers: [],
+    bodyKind: 'json',
+    body: '{\n  \n}',
+    format: 'auto',
+    inline: 'auto',
+    title: '',
+    savedId: null,
+  };
 }
 
 /** The form showing a request (a preset's, a saved one's). */
-export function formFromRequest(request: RequestTemplate & { title?: string }, preset: PresetId = 'custom'): ConnectForm {
+export function formFromRequest(
+  request: RequestTemplate & { title?: string },
+  preset: PresetId = 'custom',
+): ConnectForm {
   return {
     preset,
     url: request.url,
@@ -101,7 +131,13 @@ export function providerForm(provider: ProviderPreset): ConnectForm {
   const prompt = 'What is the capital of France?';
   const body =
     provider.id === 'anthropic'
-      ? { model: 'claude-sonnet-4-5', max_tokens: 1024, stream: true, messages: [{ role: 'user', content: prompt }], scenario }
+      ? {
+          model: 'claude-sonnet-4-5',
+          max_tokens: 1024,
+          stream: true,
+          messages: [{ role: 'user', content: prompt }],
+          scenario,
+        }
       : { model: 'gpt-5', stream: true, input: prompt, scenario };
   return {
     preset: provider.id,
@@ -127,7 +163,9 @@ export function formToRequest(form: ConnectForm): FormResult {
   const url = form.url.trim();
   // A URL with {{variables}} is checked by main once the environment has filled them in.
   if (url === '') errors.url = 'Enter the URL of the streaming endpoint.';
-  else if (!/^https?:\/\/[^/\s]+/i.test(url) && !usesVariables(url)) errors.url = 'The URL must start with http:// or https:// and name a host, or with a {{variable}} such as {{base_url}}.';
+  else if (!/^https?:\/\/[^/\s]+/i.test(url) && !usesVariables(url))
+    errors.url =
+      'The URL must start with http:// or https:// and name a host, or with a {{variable}} such as {{base_url}}.';
   const method = form.method.trim().toUpperCase();
   if (!/^[A-Z]+$/.test(method)) errors.method = 'The method is letters only (GET, POST …).';
   const headers: [string, string][] = [];
@@ -184,7 +222,9 @@ function jsonProblem(text: string): string | null {
 /** Fills the form from a pasted curl command (throws CurlParseError with a clear message). */
 export function formFromCurl(command: string, previous: ConnectForm): ConnectForm {
   const parsed = parseCurl(command);
-  const headers = parsed.headers.filter(([name]) => !(parsed.bodyIsJson && name.toLowerCase() === 'content-type' && parsed.body !== undefined));
+  const headers = parsed.headers.filter(
+    ([name]) => !(parsed.bodyIsJson && name.toLowerCase() === 'content-type' && parsed.body !== undefined),
+  );
   let bodyKind: BodyKind = 'none';
   let body = '';
   if (parsed.body !== undefined) {
@@ -229,7 +269,8 @@ export function requestToCurl(request: ConnectRequest | RequestInfo): string {
       body = request.body;
     } else {
       body = request.body.text;
-      if (request.body.kind === 'json' && !headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'application/json']);
+      if (request.body.kind === 'json' && !headers.some(([n]) => n.toLowerCase() === 'content-type'))
+        headers.push(['Content-Type', 'application/json']);
     }
   }
   return toCurl({ method: request.method, url: request.url, headers, ...(body !== undefined ? { body } : {}) });
@@ -264,7 +305,8 @@ export function withBodyField(form: ConnectForm, field: string, value: string | 
   } catch {
     throw new Error(`The body is not a JSON object, so "${field}" cannot be set: fix the body or reset the preset.`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`The body is not a JSON object, so "${field}" cannot be set.`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error(`The body is not a JSON object, so "${field}" cannot be set.`);
   const next: Record<string, unknown> = { ...(parsed as Record<string, unknown>) };
   if (value === null) delete next[field];
   else next[field] = value;
@@ -279,11 +321,17 @@ export interface StoredForm {
 
 /** Header names whose values are secrets: remembered by name only, never written to storage. */
 export function isSecretHeader(name: string): boolean {
-  return /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$|token|secret|password|session/i.test(name.trim());
+  return /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$|token|secret|password|session/i.test(
+    name.trim(),
+  );
 }
 
 export function serializeForm(form: ConnectForm): string {
-  const headers = form.headers.map((h): [string, string, boolean] => [h.name, isSecretHeader(h.name) ? '' : h.value, h.enabled]);
+  const headers = form.headers.map((h): [string, string, boolean] => [
+    h.name,
+    isSecretHeader(h.name) ? '' : h.value,
+    h.enabled,
+  ]);
   const stored: StoredForm = { version: 1, form: { ...form, headers } };
   return JSON.stringify(stored);
 }
@@ -299,7 +347,9 @@ export function deserializeForm(text: string | null): ConnectForm | null {
       preset: (['demo', 'upstream', 'anthropic', 'openai'] as const).find((p) => p === form.preset) ?? 'custom',
       url: form.url,
       method: typeof form.method === 'string' ? form.method : 'POST',
-      headers: form.headers.filter((h) => Array.isArray(h) && h.length === 3).map(([name, value, enabled]) => headerRow(String(name), String(value), enabled !== false)),
+      headers: form.headers
+        .filter((h) => Array.isArray(h) && h.length === 3)
+        .map(([name, value, enabled]) => headerRow(String(name), String(value), enabled !== false)),
       bodyKind: form.bodyKind === 'raw' || form.bodyKind === 'none' ? form.bodyKind : 'json',
       body: typeof form.body === 'string' ? form.body : '',
       format: typeof form.format === 'string' && isDialectId(form.format) ? form.format : 'auto',

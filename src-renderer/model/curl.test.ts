@@ -73,7 +73,9 @@ describe('parseCurl', () => {
 
   it('keeps an explicit content type with --json', () => {
     const parsed = parseCurl(`curl --json '{}' -H 'content-type: application/vnd.x+json' x.test`);
-    expect(parsed.headers.filter(([n]) => n.toLowerCase() === 'content-type')).toEqual([['content-type', 'application/vnd.x+json']]);
+    expect(parsed.headers.filter(([n]) => n.toLowerCase() === 'content-type')).toEqual([
+      ['content-type', 'application/vnd.x+json'],
+    ]);
   });
 
   it('maps -A, -e and -b to headers and adds http:// to a bare host', () => {
@@ -87,7 +89,14 @@ describe('parseCurl', () => {
   });
 
   it('accepts options without effect here and says which', () => {
-    expect(parseCurl('curl -sS -N -L -m 30 --retry 3 x.test').ignored).toEqual(['-s', '-S', '-N', '-L', '-m', '--retry']);
+    expect(parseCurl('curl -sS -N -L -m 30 --retry 3 x.test').ignored).toEqual([
+      '-s',
+      '-S',
+      '-N',
+      '-L',
+      '-m',
+      '--retry',
+    ]);
     expect(parseCurl('curl -sN x.test').ignored).toEqual(['-s', '-N']);
   });
 
@@ -132,7 +141,9 @@ describe('toCurl', () => {
   it('writes -X only when the method is not implied', () => {
     expect(toCurl({ method: 'GET', url: 'http://x.test', headers: [] })).toBe('curl -N http://x.test');
     expect(toCurl({ method: 'DELETE', url: 'http://x.test', headers: [] })).toBe('curl -N -X DELETE http://x.test');
-    expect(toCurl({ method: 'POST', url: 'http://x.test', headers: [], body: '' })).toBe("curl -N http://x.test --data-raw ''");
+    expect(toCurl({ method: 'POST', url: 'http://x.test', headers: [], body: '' })).toBe(
+      "curl -N http://x.test --data-raw ''",
+    );
   });
 
   it('leaves safe words unquoted', () => {

@@ -44,7 +44,7 @@ export function shellWords(input: string): string[] {
     inWord = true;
     if (ch === "'") {
       const end = input.indexOf("'", i + 1);
-      if (end < 0) throw new CurlParseError('Unclosed single quote (\') in the command.');
+      if (end < 0) throw new CurlParseError("Unclosed single quote (') in the command.");
       word += input.slice(i + 1, end);
       i = end + 1;
     } else if (ch === '$' && input[i + 1] === "'") {
@@ -65,7 +65,10 @@ export function shellWords(input: string): string[] {
           i += 2;
           continue;
         }
-        if (c === '$' || c === '`') throw new CurlParseError('Shell substitutions ($… or `…`) inside double quotes cannot be expanded here: paste the command with the values filled in.');
+        if (c === '$' || c === '`')
+          throw new CurlParseError(
+            'Shell substitutions ($… or `…`) inside double quotes cannot be expanded here: paste the command with the values filled in.',
+          );
         word += c;
         i++;
       }
@@ -73,9 +76,13 @@ export function shellWords(input: string): string[] {
       if (i + 1 < n) word += input[i + 1];
       i += 2;
     } else if (ch === '$' || ch === '`') {
-      throw new CurlParseError('Shell substitutions ($… or `…`) cannot be expanded here: paste the command with the values filled in.');
+      throw new CurlParseError(
+        'Shell substitutions ($… or `…`) cannot be expanded here: paste the command with the values filled in.',
+      );
     } else if (ch === '|' || ch === ';' || ch === '&' || ch === '>' || ch === '<') {
-      throw new CurlParseError(`The command contains '${ch}' (a pipe, redirection or second command): paste only the curl command.`);
+      throw new CurlParseError(
+        `The command contains '${ch}' (a pipe, redirection or second command): paste only the curl command.`,
+      );
     } else {
       word += ch;
       i++;
@@ -89,7 +96,20 @@ export function shellWords(input: string): string[] {
 function ansiCQuoted(input: string, start: number): [string, number] {
   let out = '';
   let i = start;
-  const simple: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v', '?': '?' };
+  const simple: Record<string, string> = {
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    f: '\f',
+    v: '\v',
+    '?': '?',
+  };
   while (i < input.length) {
     const ch = input[i]!;
     if (ch === "'") return [out, i + 1];
@@ -124,11 +144,40 @@ function ansiCQuoted(input: string, start: number): [string, number] {
 }
 
 const NO_EFFECT = new Set([
-  '-N', '--no-buffer', '-s', '--silent', '-S', '--show-error', '--compressed', '-v', '--verbose', '-i', '--include',
-  '-L', '--location', '-f', '--fail', '--fail-with-body', '-#', '--progress-bar', '--http1.1', '--http2', '-g', '--globoff',
+  '-N',
+  '--no-buffer',
+  '-s',
+  '--silent',
+  '-S',
+  '--show-error',
+  '--compressed',
+  '-v',
+  '--verbose',
+  '-i',
+  '--include',
+  '-L',
+  '--location',
+  '-f',
+  '--fail',
+  '--fail-with-body',
+  '-#',
+  '--progress-bar',
+  '--http1.1',
+  '--http2',
+  '-g',
+  '--globoff',
 ]);
 /** Options taking a value that have no effect here. */
-const NO_EFFECT_WITH_VALUE = new Set(['-m', '--max-time', '--connect-timeout', '-o', '--output', '-w', '--write-out', '--retry']);
+const NO_EFFECT_WITH_VALUE = new Set([
+  '-m',
+  '--max-time',
+  '--connect-timeout',
+  '-o',
+  '--output',
+  '-w',
+  '--write-out',
+  '--retry',
+]);
 
 /**
  * Parses a curl command into the connect form's fields. Understood: the URL (first
@@ -148,7 +197,9 @@ export function parseCurl(command: string): ParsedCurl {
 
   // Combined short flags without effect (-sSN) are read one by one.
   const expanded = words.flatMap((word, i) =>
-    i > 0 && /^-[A-Za-z#]{2,}$/.test(word) && [...word.slice(1)].every((c) => NO_EFFECT.has(`-${c}`)) ? [...word.slice(1)].map((c) => `-${c}`) : [word],
+    i > 0 && /^-[A-Za-z#]{2,}$/.test(word) && [...word.slice(1)].every((c) => NO_EFFECT.has(`-${c}`))
+      ? [...word.slice(1)].map((c) => `-${c}`)
+      : [word],
   );
   for (let i = 1; i < expanded.length; i++) {
     let word = expanded[i]!;
@@ -190,7 +241,10 @@ export function parseCurl(command: string): ParsedCurl {
       case '--data-binary':
       case '--data-ascii': {
         const body = value();
-        if (body.startsWith('@') && word !== '--data-raw') throw new CurlParseError(`${word} ${body}: reading the body from a file is not supported here; paste the body itself.`);
+        if (body.startsWith('@') && word !== '--data-raw')
+          throw new CurlParseError(
+            `${word} ${body}: reading the body from a file is not supported here; paste the body itself.`,
+          );
         data.push(body);
         break;
       }
@@ -198,7 +252,10 @@ export function parseCurl(command: string): ParsedCurl {
         throw new CurlParseError('--data-urlencode is not supported: paste the encoded body with --data-raw.');
       case '--json': {
         const body = value();
-        if (body.startsWith('@')) throw new CurlParseError(`--json ${body}: reading the body from a file is not supported here; paste the body itself.`);
+        if (body.startsWith('@'))
+          throw new CurlParseError(
+            `--json ${body}: reading the body from a file is not supported here; paste the body itself.`,
+          );
         data.push(body);
         json = true;
         break;
@@ -217,22 +274,31 @@ export function parseCurl(command: string): ParsedCurl {
       case '-b':
       case '--cookie': {
         const cookie = value();
-        if (!cookie.includes('=')) throw new CurlParseError(`-b ${cookie}: reading cookies from a file is not supported; pass them as "name=value".`);
+        if (!cookie.includes('='))
+          throw new CurlParseError(
+            `-b ${cookie}: reading cookies from a file is not supported; pass them as "name=value".`,
+          );
         headers.push(['Cookie', cookie]);
         break;
       }
       case '-G':
       case '--get':
-        throw new CurlParseError(`${word} (send the data in the query string) is not supported: put the query in the URL.`);
+        throw new CurlParseError(
+          `${word} (send the data in the query string) is not supported: put the query in the URL.`,
+        );
       case '-k':
       case '--insecure':
-        throw new CurlParseError(`${word} (skip TLS certificate checks) is not supported: the inspector always verifies certificates.`);
+        throw new CurlParseError(
+          `${word} (skip TLS certificate checks) is not supported: the inspector always verifies certificates.`,
+        );
       case '-u':
       case '--user':
         throw new CurlParseError(`${word} is not supported: add an "Authorization" header instead.`);
       case '-F':
       case '--form':
-        throw new CurlParseError(`${word} (multipart form upload) is not supported: agent APIs take a JSON body; use --data-raw or --json.`);
+        throw new CurlParseError(
+          `${word} (multipart form upload) is not supported: agent APIs take a JSON body; use --data-raw or --json.`,
+        );
       default:
         if (NO_EFFECT.has(word)) {
           ignored.push(word);
@@ -240,11 +306,15 @@ export function parseCurl(command: string): ParsedCurl {
           value();
           ignored.push(word);
         } else if (word.startsWith('-') && word.length > 1) {
-          throw new CurlParseError(`The curl option ${word} is not understood here. Understood: -X, -H, -d/--data/--data-raw/--data-binary, --json, --url, -A, -e, -b.`);
+          throw new CurlParseError(
+            `The curl option ${word} is not understood here. Understood: -X, -H, -d/--data/--data-raw/--data-binary, --json, --url, -A, -e, -b.`,
+          );
         } else if (url === undefined) {
           url = word;
         } else {
-          throw new CurlParseError(`Two URLs in one command ("${url}" and "${word}"): the inspector opens one stream at a time.`);
+          throw new CurlParseError(
+            `Two URLs in one command ("${url}" and "${word}"): the inspector opens one stream at a time.`,
+          );
         }
     }
   }

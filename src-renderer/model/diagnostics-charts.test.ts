@@ -22,7 +22,15 @@ function statsOf(name: string): ChunkStatistics {
 }
 
 function histogram(buckets: [number, number, number][]): HistogramSummary {
-  return { count: buckets.reduce((n, b) => n + b[2], 0), min: 0, max: 0, mean: 0, p50: 0, p95: 0, buckets: buckets.map(([lo, hi, count]) => ({ lo, hi, count })) };
+  return {
+    count: buckets.reduce((n, b) => n + b[2], 0),
+    min: 0,
+    max: 0,
+    mean: 0,
+    p50: 0,
+    p95: 0,
+    buckets: buckets.map(([lo, hi, count]) => ({ lo, hi, count })),
+  };
 }
 
 describe('asChunkStatistics', () => {
@@ -55,13 +63,25 @@ describe('bucket labels', () => {
   });
 
   test('formatBytes', () => {
-    expect([formatBytes(12), formatBytes(2048), formatBytes(1536), formatBytes(3 * 1024 * 1024)]).toEqual(['12 B', '2 KiB', '1.5 KiB', '3 MiB']);
+    expect([formatBytes(12), formatBytes(2048), formatBytes(1536), formatBytes(3 * 1024 * 1024)]).toEqual([
+      '12 B',
+      '2 KiB',
+      '1.5 KiB',
+      '3 MiB',
+    ]);
   });
 });
 
 describe('the budget line', () => {
   test('sits at the left edge of the bucket the budget starts', () => {
-    const bars = histogramBars(histogram([[1024, 2048, 3], [2048, 4096, 1]]), 'bytes', 2048);
+    const bars = histogramBars(
+      histogram([
+        [1024, 2048, 3],
+        [2048, 4096, 1],
+      ]),
+      'bytes',
+      2048,
+    );
     expect(budgetMarker(bars, 2048)).toEqual({ label: '2K–4K', position: 'start' });
     expect(bars.map((b) => b.overBudget)).toEqual([false, true]);
   });
@@ -134,7 +154,10 @@ describe('fullness, legs, summaries', () => {
 
   test('regression: time to first envelope counted from the first chunk — it counts from the request when the leg start is known', () => {
     const stats = statsOf('example_1.json.sse');
-    const timed = { ...stats, legs: stats.legs.map((l) => ({ ...l, firstChunkAt: 10_300, firstEnvelopeAt: 10_320, timeToFirstEnvelope: 20 })) };
+    const timed = {
+      ...stats,
+      legs: stats.legs.map((l) => ({ ...l, firstChunkAt: 10_300, firstEnvelopeAt: 10_320, timeToFirstEnvelope: 20 })),
+    };
     expect(legBars(timed, [10_000])[0]).toMatchObject({ timeToFirstEnvelope: 320, from: 'request' });
     // A start on another clock (an imported file) or unknown: from the first chunk.
     expect(legBars(timed, [99_999_999])[0]).toMatchObject({ timeToFirstEnvelope: 20, from: 'first chunk' });
@@ -142,8 +165,12 @@ describe('fullness, legs, summaries', () => {
   });
 
   test('histogramSummaryLine and hasTiming', () => {
-    expect(histogramSummaryLine({ count: 0, min: 0, max: 0, mean: 0, p50: 0, p95: 0, buckets: [] }, 'bytes')).toBe('none');
-    expect(histogramSummaryLine({ count: 3, min: 10, max: 3000, mean: 100, p50: 50, p95: 2048, buckets: [] }, 'bytes')).toBe('n 3 · min 10 B · p50 50 B · p95 2 KiB · max 2.9 KiB');
+    expect(histogramSummaryLine({ count: 0, min: 0, max: 0, mean: 0, p50: 0, p95: 0, buckets: [] }, 'bytes')).toBe(
+      'none',
+    );
+    expect(
+      histogramSummaryLine({ count: 3, min: 10, max: 3000, mean: 100, p50: 50, p95: 2048, buckets: [] }, 'bytes'),
+    ).toBe('n 3 · min 10 B · p50 50 B · p95 2 KiB · max 2.9 KiB');
     const stats = statsOf('example_1.json.sse');
     expect(hasTiming(stats)).toBe(false);
     expect(hasTiming({ ...stats, frameGapMs: { ...stats.frameGapMs, count: 2, max: 12 } })).toBe(true);
@@ -162,7 +189,14 @@ describe('hasNetworkChunks', () => {
 
   test('regression: a replay of a capture showed the chunks-vs-frames chart — a replay has its source’s kind of chunks', () => {
     const list = [capture, recording, replayOf('rc', 'c'), replayOf('rr', 'r'), replayOf('rrc', 'rc')];
-    expect(['rc', 'rr', 'rrc'].map((id) => hasNetworkChunks(list.find((s) => s.id === id)!, list))).toEqual([false, true, false]);
+    expect(
+      ['rc', 'rr', 'rrc'].map((id) =>
+        hasNetworkChunks(
+          list.find((s) => s.id === id)!,
+          list,
+        ),
+      ),
+    ).toEqual([false, true, false]);
   });
 
   test('a replay whose source is closed, or a cycle, ends the walk', () => {

@@ -1,5 +1,10 @@
 import type { SessionSummary } from '../../src-shared/contract';
-import type { ChunkStatistics, HistogramBucket, HistogramSummary, TypeOverhead } from '../../src-shared/diagnostics/chunk-stats';
+import type {
+  ChunkStatistics,
+  HistogramBucket,
+  HistogramSummary,
+  TypeOverhead,
+} from '../../src-shared/diagnostics/chunk-stats';
 
 /**
  * ChunkStatistics (getStats) → the series the chunk-size charts draw. Pure data: labels,
@@ -10,7 +15,11 @@ import type { ChunkStatistics, HistogramBucket, HistogramSummary, TypeOverhead }
 export function asChunkStatistics(value: unknown): ChunkStatistics | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
-  const isHistogram = (h: unknown): boolean => typeof h === 'object' && h !== null && Array.isArray((h as Record<string, unknown>)['buckets']) && typeof (h as Record<string, unknown>)['count'] === 'number';
+  const isHistogram = (h: unknown): boolean =>
+    typeof h === 'object' &&
+    h !== null &&
+    Array.isArray((h as Record<string, unknown>)['buckets']) &&
+    typeof (h as Record<string, unknown>)['count'] === 'number';
   const ok =
     typeof v['budget'] === 'number' &&
     ['chunkBytes', 'frameBytes', 'payloadBytes', 'framesPerChunk', 'frameGapMs'].every((k) => isHistogram(v[k])) &&
@@ -73,7 +82,13 @@ export function bucketLabel(bucket: Pick<HistogramBucket, 'lo' | 'hi'>, unit: Un
 }
 
 export function histogramBars(summary: HistogramSummary, unit: Unit, budget?: number): HistogramBar[] {
-  return summary.buckets.map((b) => ({ label: bucketLabel(b, unit), lo: b.lo, hi: b.hi, count: b.count, overBudget: budget !== undefined && b.lo >= budget }));
+  return summary.buckets.map((b) => ({
+    label: bucketLabel(b, unit),
+    lo: b.lo,
+    hi: b.hi,
+    count: b.count,
+    overBudget: budget !== undefined && b.lo >= budget,
+  }));
 }
 
 export interface BudgetMarker {
@@ -189,7 +204,12 @@ const SAME_CLOCK_MS = 3_600_000;
 export function legBars(stats: ChunkStatistics, legStarts: readonly (number | undefined)[] = []): LegBar[] {
   return stats.legs.map((leg) => {
     const start = legStarts[leg.leg];
-    const fromRequest = start !== undefined && start > 0 && leg.firstEnvelopeAt !== null && start <= leg.firstEnvelopeAt && leg.firstEnvelopeAt - start < SAME_CLOCK_MS;
+    const fromRequest =
+      start !== undefined &&
+      start > 0 &&
+      leg.firstEnvelopeAt !== null &&
+      start <= leg.firstEnvelopeAt &&
+      leg.firstEnvelopeAt - start < SAME_CLOCK_MS;
     return {
       label: `leg ${leg.leg}`,
       chunks: leg.chunks,
@@ -221,7 +241,10 @@ export function hasTiming(stats: ChunkStatistics): boolean {
  * of the session it plays: followed through replays of replays; unknown (its source closed)
  * counts as network reads.
  */
-export function hasNetworkChunks(summary: Pick<SessionSummary, 'source'>, sessions: readonly Pick<SessionSummary, 'id' | 'source'>[]): boolean {
+export function hasNetworkChunks(
+  summary: Pick<SessionSummary, 'source'>,
+  sessions: readonly Pick<SessionSummary, 'id' | 'source'>[],
+): boolean {
   let source = summary.source;
   for (let hops = 0; source.kind === 'replay' && hops <= sessions.length; hops++) {
     const of = source.of;

@@ -4,9 +4,24 @@ import { RULES } from '../../src-shared/diagnostics/rules';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { readFixture, readProjectText } from '../../src-main/testing/fixtures';
 import { sessionPayloads } from './blocks-testing';
-import { bytesOf, filterGroups, findRow, groupByRule, locationLabel, parseRuleDocs, severityCounts, type RowPosition } from './diagnostics';
+import {
+  bytesOf,
+  filterGroups,
+  findRow,
+  groupByRule,
+  locationLabel,
+  parseRuleDocs,
+  severityCounts,
+  type RowPosition,
+} from './diagnostics';
 
-function finding(seq: number, rule: string, severity: DiagnosticPayload['severity'], at: DiagnosticPayload['at'] = {}, message = `${rule} #${seq}`): DiagnosticPayload {
+function finding(
+  seq: number,
+  rule: string,
+  severity: DiagnosticPayload['severity'],
+  at: DiagnosticPayload['at'] = {},
+  message = `${rule} #${seq}`,
+): DiagnosticPayload {
   return { seq, rule, severity, message, at };
 }
 
@@ -32,32 +47,54 @@ describe('groupByRule', () => {
 
   test('a rule the renderer does not know keeps its id as title and the worst severity seen', () => {
     const [group] = groupByRule([finding(0, 'future.rule', 'info'), finding(1, 'future.rule', 'error')]);
-    expect(group).toMatchObject({ rule: 'future.rule', title: 'future.rule', severity: 'error', known: false, layer: 'unknown' });
+    expect(group).toMatchObject({
+      rule: 'future.rule',
+      title: 'future.rule',
+      severity: 'error',
+      known: false,
+      layer: 'unknown',
+    });
   });
 
   test('error_midstream.json: the real stream groups its error frame finding', () => {
     const result = decodeBytes(readFixture('error_midstream.json.sse'));
     const groups = groupByRule(sessionPayloads(result).diagnostics);
-    expect(groups.filter((g) => g.severity === 'error').map((g) => g.rule).sort()).toEqual(['block.unterminated', 'stream.error-frame']);
+    expect(
+      groups
+        .filter((g) => g.severity === 'error')
+        .map((g) => g.rule)
+        .sort(),
+    ).toEqual(['block.unterminated', 'stream.error-frame']);
     expect(groups[0]?.severity).toBe('error');
     expect(groups.reduce((n, g) => n + g.count, 0)).toBe(result.diagnostics.length);
   });
 });
 
 describe('filterGroups', () => {
-  const groups = groupByRule([finding(0, 'json.invalid', 'error', {}, 'bad JSON at 3'), finding(1, 'sse.multi-line-data', 'info', {}, 'two data lines')]);
+  const groups = groupByRule([
+    finding(0, 'json.invalid', 'error', {}, 'bad JSON at 3'),
+    finding(1, 'sse.multi-line-data', 'info', {}, 'two data lines'),
+  ]);
   test('by severity', () => {
-    expect(filterGroups(groups, { error: false, warning: true, info: true }, '').map((g) => g.rule)).toEqual(['sse.multi-line-data']);
+    expect(filterGroups(groups, { error: false, warning: true, info: true }, '').map((g) => g.rule)).toEqual([
+      'sse.multi-line-data',
+    ]);
   });
   test('by text over rule id, title and messages', () => {
-    expect(filterGroups(groups, { error: true, warning: true, info: true }, 'SSE.MULTI').map((g) => g.rule)).toEqual(['sse.multi-line-data']);
+    expect(filterGroups(groups, { error: true, warning: true, info: true }, 'SSE.MULTI').map((g) => g.rule)).toEqual([
+      'sse.multi-line-data',
+    ]);
     const byMessage = filterGroups(groups, { error: true, warning: true, info: true }, 'at 3');
     expect(byMessage.map((g) => [g.rule, g.count])).toEqual([['json.invalid', 1]]);
   });
 });
 
 test('severityCounts', () => {
-  expect(severityCounts([finding(0, 'a.b', 'error'), finding(1, 'a.b', 'info'), finding(2, 'a.c', 'info')])).toEqual({ error: 1, warning: 0, info: 2 });
+  expect(severityCounts([finding(0, 'a.b', 'error'), finding(1, 'a.b', 'info'), finding(2, 'a.c', 'info')])).toEqual({
+    error: 1,
+    warning: 0,
+    info: 2,
+  });
 });
 
 describe('locations', () => {
@@ -137,7 +174,24 @@ describe('findRow', () => {
 describe('parseRuleDocs', () => {
   test('splits sections by rule heading and joins a rule documented twice', () => {
     const docs = parseRuleDocs(
-      ['# Title', '## Layer', '<!-- x rules -->', 'intro', '### `a.one` (error)', 'First.', '', '```', 'data: x', '```', '### `a.two` (info)', 'Second.', '### `a.one`, again', 'More.', '## Next', 'not a rule'].join('\n'),
+      [
+        '# Title',
+        '## Layer',
+        '<!-- x rules -->',
+        'intro',
+        '### `a.one` (error)',
+        'First.',
+        '',
+        '```',
+        'data: x',
+        '```',
+        '### `a.two` (info)',
+        'Second.',
+        '### `a.one`, again',
+        'More.',
+        '## Next',
+        'not a rule',
+      ].join('\n'),
     );
     expect([...docs.keys()]).toEqual(['a.one', 'a.two']);
     expect(docs.get('a.one')).toBe('First.\n\n```\ndata: x\n```\n\nMore.');
@@ -147,7 +201,9 @@ describe('parseRuleDocs', () => {
   test('docs/diagnostics.md: every decoder rule has its section', () => {
     const markdown = readProjectText('docs/diagnostics.md');
     const docs = parseRuleDocs(markdown);
-    const missing = (Object.keys(RULES) as (keyof typeof RULES)[]).filter((rule) => !docs.has(rule) && RULES[rule].layer !== 'recording');
+    const missing = (Object.keys(RULES) as (keyof typeof RULES)[]).filter(
+      (rule) => !docs.has(rule) && RULES[rule].layer !== 'recording',
+    );
     expect(missing).toEqual([]);
     expect(docs.get('sse.ignored-line')).toContain('A line that is not a field');
   });

@@ -45,7 +45,10 @@ export function groupByRule(diagnostics: readonly DiagnosticPayload[]): RuleGrou
     group.count++;
     group.findings.push(d);
   }
-  return [...groups.values()].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || b.count - a.count || a.rule.localeCompare(b.rule));
+  return [...groups.values()].sort(
+    (a, b) =>
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || b.count - a.count || a.rule.localeCompare(b.rule),
+  );
 }
 
 export interface SeverityFilter {
@@ -79,7 +82,12 @@ export function severityCounts(diagnostics: readonly DiagnosticPayload[]): Recor
 export function locationLabel(at: DiagnosticPayload['at']): string {
   const parts: string[] = [];
   if (at.leg !== undefined && at.leg > 0) parts.push(`leg ${at.leg}`);
-  if (at.byteStart !== undefined) parts.push(at.byteEnd !== undefined && at.byteEnd !== at.byteStart ? `bytes ${at.byteStart}–${at.byteEnd}` : `byte ${at.byteStart}`);
+  if (at.byteStart !== undefined)
+    parts.push(
+      at.byteEnd !== undefined && at.byteEnd !== at.byteStart
+        ? `bytes ${at.byteStart}–${at.byteEnd}`
+        : `byte ${at.byteStart}`,
+    );
   if (at.frame !== undefined) parts.push(`frame ${at.frame}`);
   if (at.envelope !== undefined) parts.push(`envelope ${at.envelope}`);
   if (at.block !== undefined) parts.push(`block ${at.block}`);
@@ -169,7 +177,9 @@ export function parseRuleDocs(markdown: string): Map<string, string> {
     if (/^#{1,3} /.test(line)) {
       flush();
       if (line.startsWith('### ')) {
-        const ids = [...line.matchAll(/`([a-z0-9-]+(?:\.[a-z0-9-]+)+)`/g)].map((m) => m[1] ?? '').filter((id) => id !== '');
+        const ids = [...line.matchAll(/`([a-z0-9-]+(?:\.[a-z0-9-]+)+)`/g)]
+          .map((m) => m[1] ?? '')
+          .filter((id) => id !== '');
         if (ids.length > 0) current = ids;
       }
       continue;

@@ -13,7 +13,8 @@ function harness() {
     {
       onBusy: (busy) => log.push(busy ? 'busy' : 'idle'),
       onResult: (pair, result) => log.push(`result ${pair.left}/${pair.right}: ${result}`),
-      onError: (pair, error) => log.push(`error ${pair.left}/${pair.right}: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (pair, error) =>
+        log.push(`error ${pair.left}/${pair.right}: ${error instanceof Error ? error.message : String(error)}`),
     },
   );
   const call = (index: number) => {
@@ -132,7 +133,11 @@ describe('createDiffRunner', () => {
         if (fail) throw new Error('no service');
         return Promise.resolve('ok');
       },
-      { onBusy: (b) => log.push(String(b)), onResult: (_p, r) => log.push(r), onError: (_p, e) => log.push(e instanceof Error ? e.message : '?') },
+      {
+        onBusy: (b) => log.push(String(b)),
+        onResult: (_p, r) => log.push(r),
+        onError: (_p, e) => log.push(e instanceof Error ? e.message : '?'),
+      },
     );
     runner.want(pair('a', 'b'));
     await settled();

@@ -32,7 +32,10 @@ export interface DiffRunner {
   want(pair: ComparePair | null, options?: { again?: boolean }): void;
 }
 
-export function createDiffRunner<R>(compute: (pair: ComparePair) => Promise<R>, callbacks: DiffRunnerCallbacks<R>): DiffRunner {
+export function createDiffRunner<R>(
+  compute: (pair: ComparePair) => Promise<R>,
+  callbacks: DiffRunnerCallbacks<R>,
+): DiffRunner {
   let wanted: ComparePair | null = null;
   /** Key of the pair the last delivered result or failure was for. */
   let settledKey: string | null = null;

@@ -4,14 +4,44 @@ import { diffSessions } from '../../src-shared/diff/diff';
 import type { SessionDiff } from '../../src-shared/diff/types';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { readFixture } from '../../src-main/testing/fixtures';
-import { ALL_STATUSES, DIFF_EXPORT_FORMAT, exportDiff, exportFileName, filterRows, firstInterestingRow, headline, pairLabel, rowLanguage, scenarioKey, suggestPair } from './diff';
+import {
+  ALL_STATUSES,
+  DIFF_EXPORT_FORMAT,
+  exportDiff,
+  exportFileName,
+  filterRows,
+  firstInterestingRow,
+  headline,
+  pairLabel,
+  rowLanguage,
+  scenarioKey,
+  suggestPair,
+} from './diff';
 
 function diffOf(left: string, right: string): SessionDiff {
   return diffSessions(decodeBytes(readFixture(left)), decodeBytes(readFixture(right)));
 }
 
-function session(id: string, title: string, format: SessionSummary['format'], source: SessionSummary['source'], state: SessionSummary['state'] = 'complete'): SessionSummary {
-  return { id, title, source, state, format, createdAt: 0, legs: 1, envelopes: 1, bytes: 1, diagnostics: { error: 0, warning: 0, info: 0 }, awaitingTools: false };
+function session(
+  id: string,
+  title: string,
+  format: SessionSummary['format'],
+  source: SessionSummary['source'],
+  state: SessionSummary['state'] = 'complete',
+): SessionSummary {
+  return {
+    id,
+    title,
+    source,
+    state,
+    format,
+    createdAt: 0,
+    legs: 1,
+    envelopes: 1,
+    bytes: 1,
+    diagnostics: { error: 0, warning: 0, info: 0 },
+    awaitingTools: false,
+  };
 }
 
 const file = (path: string): SessionSummary['source'] => ({ kind: 'file', path, importer: 'sse' });
@@ -19,9 +49,19 @@ const live = (url: string): SessionSummary['source'] => ({ kind: 'live', method:
 
 describe('scenarioKey and suggestPair', () => {
   test('one run in two formats has one key; another run another key', () => {
-    expect(scenarioKey(session('a', 'example_1.json.sse', 'json', file('/f/example_1.json.sse')))).toBe(scenarioKey(session('b', 'example_1.xml.sse', 'xml', file('/f/example_1.xml.sse'))));
-    expect(scenarioKey(session('a', 'x', 'json', file('/f/example_1.json.sse')))).not.toBe(scenarioKey(session('b', 'x', 'xml', file('/f/multi_agent.xml.sse'))));
-    const demo = (fmt: string) => session(fmt, `Demo multi_agent (${fmt})`, fmt as 'json', live(`http://127.0.0.1:5/agent/run?format=${fmt}&scenario=multi_agent`));
+    expect(scenarioKey(session('a', 'example_1.json.sse', 'json', file('/f/example_1.json.sse')))).toBe(
+      scenarioKey(session('b', 'example_1.xml.sse', 'xml', file('/f/example_1.xml.sse'))),
+    );
+    expect(scenarioKey(session('a', 'x', 'json', file('/f/example_1.json.sse')))).not.toBe(
+      scenarioKey(session('b', 'x', 'xml', file('/f/multi_agent.xml.sse'))),
+    );
+    const demo = (fmt: string) =>
+      session(
+        fmt,
+        `Demo multi_agent (${fmt})`,
+        fmt as 'json',
+        live(`http://127.0.0.1:5/agent/run?format=${fmt}&scenario=multi_agent`),
+      );
     expect(scenarioKey(demo('json'))).toBe(scenarioKey(demo('xml')));
   });
 
@@ -37,14 +77,24 @@ describe('scenarioKey and suggestPair', () => {
   });
 
   test('falls back to the two newest finished sessions, older on the left; null with fewer than two', () => {
-    const list = [session('b', 'one', 'json', file('/f/a.json.sse')), session('a', 'two', 'json', file('/f/b.json.sse'))];
+    const list = [
+      session('b', 'one', 'json', file('/f/a.json.sse')),
+      session('a', 'two', 'json', file('/f/b.json.sse')),
+    ];
     expect(suggestPair(list)).toEqual({ left: 'a', right: 'b' });
     expect(suggestPair(list.slice(0, 1))).toBeNull();
   });
 
   test('regression: a real run was paired with a failed connection that had no envelopes — only sessions with envelopes pair', () => {
-    const failed = { ...session('f', 'POST 127.0.0.1:1/agent/run', null, live('http://127.0.0.1:1/agent/run'), 'failed'), envelopes: 0 };
-    const list = [failed, session('b', 'one', 'json', file('/f/a.json.sse')), session('a', 'two', 'json', file('/f/b.json.sse'))];
+    const failed = {
+      ...session('f', 'POST 127.0.0.1:1/agent/run', null, live('http://127.0.0.1:1/agent/run'), 'failed'),
+      envelopes: 0,
+    };
+    const list = [
+      failed,
+      session('b', 'one', 'json', file('/f/a.json.sse')),
+      session('a', 'two', 'json', file('/f/b.json.sse')),
+    ];
     expect(suggestPair(list)).toEqual({ left: 'a', right: 'b' });
     expect(suggestPair([failed, session('b', 'one', 'json', file('/f/a.json.sse'))])).toBeNull();
   });
@@ -77,7 +127,9 @@ describe('on real diffs', () => {
     expect(changed.every(({ index, row }) => diff.rows[index] === row)).toBe(true);
     const texts = filterRows(diff.rows, { statuses: new Set(ALL_STATUSES), hideInherent: false, text: 'TEXT' });
     expect(texts.length).toBeGreaterThan(0);
-    expect(texts.every(({ row }) => `${row.kind} ${row.name ?? ''} ${row.reason}`.toLowerCase().includes('text'))).toBe(true);
+    expect(texts.every(({ row }) => `${row.kind} ${row.name ?? ''} ${row.reason}`.toLowerCase().includes('text'))).toBe(
+      true,
+    );
   });
 
   test('export is the whole diff plus the two sessions, as JSON that parses back', () => {
@@ -101,8 +153,20 @@ describe('on real diffs', () => {
 });
 
 test('pairLabel names both uuids only when they differ', () => {
-  const diff = { flattened: false, agents: [{ left: '22222222-x', right: '22222222-x', by: 'uuid' as const }, { left: 'aaaaaaaa-1', right: 'bbbbbbbb-2', by: 'order' as const }, { left: 'cccccccc', by: 'unmatched' as const }] };
-  expect([pairLabel(diff, 0), pairLabel(diff, 1), pairLabel(diff, 2), pairLabel(diff, 9)]).toEqual(['22222222', 'aaaaaaaa ↔ bbbbbbbb', 'cccccccc ↔ —', '—']);
+  const diff = {
+    flattened: false,
+    agents: [
+      { left: '22222222-x', right: '22222222-x', by: 'uuid' as const },
+      { left: 'aaaaaaaa-1', right: 'bbbbbbbb-2', by: 'order' as const },
+      { left: 'cccccccc', by: 'unmatched' as const },
+    ],
+  };
+  expect([pairLabel(diff, 0), pairLabel(diff, 1), pairLabel(diff, 2), pairLabel(diff, 9)]).toEqual([
+    '22222222',
+    'aaaaaaaa ↔ bbbbbbbb',
+    'cccccccc ↔ —',
+    '—',
+  ]);
 });
 
 test('rowLanguage', () => {

@@ -16,7 +16,12 @@ export const STATUS_LABELS: Record<RowStatus, string> = {
   'only-right': 'only right',
 };
 
-export const STATUS_MARKS: Record<RowStatus, string> = { equal: '=', changed: '≠', 'only-left': '◧', 'only-right': '◨' };
+export const STATUS_MARKS: Record<RowStatus, string> = {
+  equal: '=',
+  changed: '≠',
+  'only-left': '◧',
+  'only-right': '◨',
+};
 
 // ─── Picking the two sessions ───────────────────────────────────────────────────────────
 
@@ -27,7 +32,11 @@ const FORMAT_WORDS = /\b(?:xml|json|raw|agent_base|legacy)\b/gi;
  * or the request URL without its `format` parameter, plus the title with format words removed.
  */
 export function scenarioKey(summary: Pick<SessionSummary, 'title' | 'source'>): string {
-  const title = summary.title.replace(FORMAT_WORDS, '').replace(/[\s·()[\]_.-]+/g, ' ').trim().toLowerCase();
+  const title = summary.title
+    .replace(FORMAT_WORDS, '')
+    .replace(/[\s·()[\]_.-]+/g, ' ')
+    .trim()
+    .toLowerCase();
   if (summary.source.kind === 'file') {
     const base = summary.source.path.split(/[\\/]/).pop() ?? summary.source.path;
     return `file:${base.replace(/(\.(?:agent_base|json|xml|raw|captured|sse|ndjson|jsonl|har|txt))+$/i, '').toLowerCase()}`;
@@ -49,7 +58,9 @@ export function scenarioKey(summary: Pick<SessionSummary, 'title' | 'source'>): 
  * hold envelopes (a connection that failed before any has nothing to compare).
  */
 export function isDiffable(summary: Pick<SessionSummary, 'state' | 'envelopes'>): boolean {
-  return summary.envelopes > 0 && (summary.state === 'complete' || summary.state === 'stopped' || summary.state === 'failed');
+  return (
+    summary.envelopes > 0 && (summary.state === 'complete' || summary.state === 'stopped' || summary.state === 'failed')
+  );
 }
 
 /**
@@ -94,7 +105,11 @@ export function filterRows(rows: readonly DiffRow[], filter: RowFilter): Indexed
   rows.forEach((row, index) => {
     if (!filter.statuses.has(row.status)) return;
     if (filter.hideInherent && row.inherent !== undefined) return;
-    if (needle !== '' && ![row.kind, row.name ?? '', row.toolId ?? '', row.reason].some((s) => s.toLowerCase().includes(needle))) return;
+    if (
+      needle !== '' &&
+      ![row.kind, row.name ?? '', row.toolId ?? '', row.reason].some((s) => s.toLowerCase().includes(needle))
+    )
+      return;
     out.push({ index, row });
   });
   return out;
@@ -112,7 +127,8 @@ export function pairLabel(diff: Pick<SessionDiff, 'agents' | 'flattened'>, pair:
   if (diff.flattened) return 'all agents';
   const p = diff.agents[pair];
   if (!p) return '—';
-  const short = (uuid: string | undefined): string => (uuid === undefined ? '—' : uuid === '' ? '(none)' : uuid.slice(0, 8));
+  const short = (uuid: string | undefined): string =>
+    uuid === undefined ? '—' : uuid === '' ? '(none)' : uuid.slice(0, 8);
   return p.left === p.right ? short(p.left) : `${short(p.left)} ↔ ${short(p.right)}`;
 }
 
@@ -147,7 +163,12 @@ export function rowLanguage(row: Pick<DiffRow, 'kind' | 'left' | 'right'>): 'jso
 
 export const DIFF_EXPORT_FORMAT = 'agent-stream-inspector/diff';
 
-export function exportDiff(diff: SessionDiff, left: Pick<SessionSummary, 'id' | 'title' | 'format' | 'source'>, right: Pick<SessionSummary, 'id' | 'title' | 'format' | 'source'>, exportedAt: number): string {
+export function exportDiff(
+  diff: SessionDiff,
+  left: Pick<SessionSummary, 'id' | 'title' | 'format' | 'source'>,
+  right: Pick<SessionSummary, 'id' | 'title' | 'format' | 'source'>,
+  exportedAt: number,
+): string {
   const side = (s: typeof left) => ({ id: s.id, title: s.title, format: s.format, source: s.source });
   return `${JSON.stringify({ format: DIFF_EXPORT_FORMAT, version: 1, exportedAt: new Date(exportedAt).toISOString(), sessions: { left: side(left), right: side(right) }, ...diff }, null, 2)}\n`;
 }

@@ -3,13 +3,30 @@ import type { EnvelopeDetail } from '../../src-shared/contract';
 import { byteSpans, envelopeJson, parsedDelta, prettyWireData, wireLanguage } from './envelope-view';
 
 const envelope: EnvelopeDetail = {
-  seq: 4, leg: 0, frame: 4, agent: 'a', type: 'tool_call', final: true, delta: '{"q":"x"}', extras: { id: 't1', name: 'search' },
-  dialect: 'json', byteStart: 10, byteEnd: 90, receivedAt: 5,
+  seq: 4,
+  leg: 0,
+  frame: 4,
+  agent: 'a',
+  type: 'tool_call',
+  final: true,
+  delta: '{"q":"x"}',
+  extras: { id: 't1', name: 'search' },
+  dialect: 'json',
+  byteStart: 10,
+  byteEnd: 90,
+  receivedAt: 5,
 };
 
 describe('envelope view', () => {
   it('shows the base fields first, then the extras', () => {
-    expect(Object.keys(JSON.parse(envelopeJson(envelope)) as object)).toEqual(['type', 'agent', 'final', 'delta', 'id', 'name']);
+    expect(Object.keys(JSON.parse(envelopeJson(envelope)) as object)).toEqual([
+      'type',
+      'agent',
+      'final',
+      'delta',
+      'id',
+      'name',
+    ]);
     expect(JSON.parse(envelopeJson({ ...envelope, control: 'done' }))).toHaveProperty(['(control)'], 'done');
   });
 

@@ -7,7 +7,13 @@ import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
  * fields first, then the extras in wire order), and its delta parsed when it is JSON.
  */
 export function envelopeJson(envelope: EnvelopeDetail): string {
-  const value: Record<string, unknown> = { type: envelope.type, agent: envelope.agent, final: envelope.final, delta: envelope.delta, ...envelope.extras };
+  const value: Record<string, unknown> = {
+    type: envelope.type,
+    agent: envelope.agent,
+    final: envelope.final,
+    delta: envelope.delta,
+    ...envelope.extras,
+  };
   if (envelope.control) value['(control)'] = envelope.control;
   return stringifyJson(value, { indent: 2 }) ?? '';
 }
@@ -57,7 +63,12 @@ export interface ByteSpan {
  * Cuts [start, end) into spans by the highlighted ranges, so the text view can render each
  * span with its mark. Ranges outside the window are clipped.
  */
-export function byteSpans(start: number, end: number, envelope: { start: number; end: number } | null, finding: { start: number; end: number } | null): ByteSpan[] {
+export function byteSpans(
+  start: number,
+  end: number,
+  envelope: { start: number; end: number } | null,
+  finding: { start: number; end: number } | null,
+): ByteSpan[] {
   const cuts = new Set([start, end]);
   for (const range of [envelope, finding]) {
     if (!range) continue;

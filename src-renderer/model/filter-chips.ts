@@ -16,7 +16,11 @@ export interface ChipState {
   readonly minSeverity: Severity | null;
 }
 
-export type ChipChange = { agents: readonly string[] } | { types: readonly string[] } | { final: ChipState['final'] } | { minSeverity: Severity | null };
+export type ChipChange =
+  | { agents: readonly string[] }
+  | { types: readonly string[] }
+  | { final: ChipState['final'] }
+  | { minSeverity: Severity | null };
 
 type Chip = 'agents' | 'types' | 'final' | 'minSeverity';
 
@@ -35,18 +39,26 @@ export function conjuncts(tree: Expr | null): Expr[] {
   return out;
 }
 
-const strings = (items: readonly Literal[]): string[] | null => (items.every((i) => i.kind === 'string') ? items.map((i) => i.value) : null);
+const strings = (items: readonly Literal[]): string[] | null =>
+  items.every((i) => i.kind === 'string') ? items.map((i) => i.value) : null;
 
 /** Which picker a condition belongs to, and its value there. */
 function chipOf(node: Expr): { chip: Chip; state: Partial<ChipState> } | null {
   if (node.kind === 'flag' && node.field === 'final') return { chip: 'final', state: { final: 'final' } };
-  if (node.kind === 'not' && node.operand.kind === 'flag' && node.operand.field === 'final') return { chip: 'final', state: { final: 'not-final' } };
+  if (node.kind === 'not' && node.operand.kind === 'flag' && node.operand.field === 'final')
+    return { chip: 'final', state: { final: 'not-final' } };
   if ((node.kind === 'compare' || node.kind === 'in') && node.left.kind === 'field') {
     const field = node.left.name;
-    const values = node.kind === 'in' ? strings(node.items) : node.op === '==' && node.right.kind === 'string' ? [node.right.value] : null;
+    const values =
+      node.kind === 'in'
+        ? strings(node.items)
+        : node.op === '==' && node.right.kind === 'string'
+          ? [node.right.value]
+          : null;
     if (values && field === 'agent') return { chip: 'agents', state: { agents: values } };
     if (values && field === 'type') return { chip: 'types', state: { types: values } };
-    if (node.kind === 'compare' && field === 'finding.severity' && node.op === '>=' && node.right.kind === 'string') return { chip: 'minSeverity', state: { minSeverity: node.right.value as Severity } };
+    if (node.kind === 'compare' && field === 'finding.severity' && node.op === '>=' && node.right.kind === 'string')
+      return { chip: 'minSeverity', state: { minSeverity: node.right.value as Severity } };
   }
   return null;
 }
@@ -65,12 +77,33 @@ function chipExpr(change: ChipChange): Expr | null {
     values.length === 0
       ? null
       : values.length === 1
-        ? { kind: 'compare', op: '==', left: { kind: 'field', name: field }, right: { kind: 'string', value: values[0]! } }
-        : { kind: 'in', left: { kind: 'field', name: field }, items: values.map((value) => ({ kind: 'string', value })) };
+        ? {
+            kind: 'compare',
+            op: '==',
+            left: { kind: 'field', name: field },
+            right: { kind: 'string', value: values[0]! },
+          }
+        : {
+            kind: 'in',
+            left: { kind: 'field', name: field },
+            items: values.map((value) => ({ kind: 'string', value })),
+          };
   if ('agents' in change) return list('agent', change.agents);
   if ('types' in change) return list('type', change.types);
-  if ('final' in change) return change.final === 'any' ? null : change.final === 'final' ? { kind: 'flag', field: 'final' } : { kind: 'not', operand: { kind: 'flag', field: 'final' } };
-  return change.minSeverity === null ? null : { kind: 'compare', op: '>=', left: { kind: 'field', name: 'finding.severity' }, right: { kind: 'string', value: change.minSeverity } };
+  if ('final' in change)
+    return change.final === 'any'
+      ? null
+      : change.final === 'final'
+        ? { kind: 'flag', field: 'final' }
+        : { kind: 'not', operand: { kind: 'flag', field: 'final' } };
+  return change.minSeverity === null
+    ? null
+    : {
+        kind: 'compare',
+        op: '>=',
+        left: { kind: 'field', name: 'finding.severity' },
+        right: { kind: 'string', value: change.minSeverity },
+      };
 }
 
 /**
@@ -80,7 +113,8 @@ function chipExpr(change: ChipChange): Expr | null {
 export function applyChip(expression: string, tree: Expr | null, change: ChipChange): string {
   const chip = Object.keys(change)[0] as Chip;
   const added = chipExpr(change);
-  if (tree === null && expression.trim() !== '') return added ? `${expression.trim()} && ${printExpression(added)}` : expression;
+  if (tree === null && expression.trim() !== '')
+    return added ? `${expression.trim()} && ${printExpression(added)}` : expression;
   const kept = conjuncts(tree).filter((node) => chipOf(node)?.chip !== chip);
   const all = added ? [...kept, added] : kept;
   if (all.length === 0) return '';

@@ -4,8 +4,16 @@ import type { SessionsSnapshot } from './types';
 import { offersFormatPair, whenAllEnded } from './format-pair';
 import { createStore } from './store';
 
-const request = (url: string, body?: string): RequestInfo => ({ method: 'POST', url, headers: [], ...(body !== undefined ? { body } : {}) });
-const live = { source: { kind: 'live' as const, method: 'POST', url: 'http://h/agent/run' }, state: 'complete' as const };
+const request = (url: string, body?: string): RequestInfo => ({
+  method: 'POST',
+  url,
+  headers: [],
+  ...(body !== undefined ? { body } : {}),
+});
+const live = {
+  source: { kind: 'live' as const, method: 'POST', url: 'http://h/agent/run' },
+  state: 'complete' as const,
+};
 
 describe('offersFormatPair', () => {
   test('an ended live session whose request has a JSON object body or a ?format=', () => {
@@ -15,8 +23,18 @@ describe('offersFormatPair', () => {
 
   test('not while it streams, not for files or replays, not without a place for the format', () => {
     expect(offersFormatPair({ ...live, state: 'streaming' }, request('http://h/agent/run', '{}'))).toBe(false);
-    expect(offersFormatPair({ source: { kind: 'file', path: '/x', importer: 'sse' }, state: 'complete' }, request('http://h/agent/run', '{}'))).toBe(false);
-    expect(offersFormatPair({ source: { kind: 'replay', of: 's1' }, state: 'complete' }, request('http://h/agent/run', '{}'))).toBe(false);
+    expect(
+      offersFormatPair(
+        { source: { kind: 'file', path: '/x', importer: 'sse' }, state: 'complete' },
+        request('http://h/agent/run', '{}'),
+      ),
+    ).toBe(false);
+    expect(
+      offersFormatPair(
+        { source: { kind: 'replay', of: 's1' }, state: 'complete' },
+        request('http://h/agent/run', '{}'),
+      ),
+    ).toBe(false);
     expect(offersFormatPair(live, request('http://h/agent/run', '[1]'))).toBe(false);
     expect(offersFormatPair(live, request('http://h/agent/run', 'not json'))).toBe(false);
     expect(offersFormatPair(live, request('http://h/agent/run'))).toBe(false);
@@ -25,8 +43,19 @@ describe('offersFormatPair', () => {
 });
 
 describe('whenAllEnded', () => {
-  const summary = (id: string, state: SessionSummary['state']): SessionSummary =>
-    ({ id, title: id, source: { kind: 'live', method: 'POST', url: 'http://h' }, state, createdAt: 0, legs: 1, envelopes: 1, bytes: 1, format: null, diagnostics: { error: 0, warning: 0, info: 0 }, awaitingTools: false });
+  const summary = (id: string, state: SessionSummary['state']): SessionSummary => ({
+    id,
+    title: id,
+    source: { kind: 'live', method: 'POST', url: 'http://h' },
+    state,
+    createdAt: 0,
+    legs: 1,
+    envelopes: 1,
+    bytes: 1,
+    format: null,
+    diagnostics: { error: 0, warning: 0, info: 0 },
+    awaitingTools: false,
+  });
 
   test('waits for sessions not listed yet, then for both to end, and calls once in the order asked', () => {
     const store = createStore<SessionsSnapshot>({ list: [], activeId: null });
@@ -41,7 +70,10 @@ describe('whenAllEnded', () => {
   });
 
   test('gives up when one is closed first, and can be cancelled', () => {
-    const store = createStore<SessionsSnapshot>({ list: [summary('a', 'streaming'), summary('b', 'streaming')], activeId: null });
+    const store = createStore<SessionsSnapshot>({
+      list: [summary('a', 'streaming'), summary('b', 'streaming')],
+      activeId: null,
+    });
     const calls: unknown[] = [];
     whenAllEnded(store, ['a', 'b'], (ended) => calls.push(ended));
     store.set({ list: [summary('a', 'streaming')], activeId: null });

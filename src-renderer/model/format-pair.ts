@@ -11,8 +11,12 @@ import type { ReadableStore, SessionsSnapshot } from './types';
 /** The formats run, in the order they are diffed (xml on the left, as the older format). */
 export const FORMAT_PAIR = ['xml', 'json'] as const;
 
-export function offersFormatPair(summary: Pick<SessionSummary, 'source' | 'state'>, request: RequestInfo | null): boolean {
-  if (summary.source.kind !== 'live' || !request || summary.state === 'connecting' || summary.state === 'streaming') return false;
+export function offersFormatPair(
+  summary: Pick<SessionSummary, 'source' | 'state'>,
+  request: RequestInfo | null,
+): boolean {
+  if (summary.source.kind !== 'live' || !request || summary.state === 'connecting' || summary.state === 'streaming')
+    return false;
   try {
     if (new URL(request.url).searchParams.has('format')) return true;
   } catch {
@@ -34,7 +38,11 @@ const ENDED: ReadonlySet<SessionSummary['state']> = new Set(['complete', 'stoppe
  * gone: the list may not hold a session just started yet). Returns a function that stops
  * waiting.
  */
-export function whenAllEnded(sessions: ReadableStore<SessionsSnapshot>, ids: readonly string[], then: (ended: SessionSummary[]) => void): Unsubscribe {
+export function whenAllEnded(
+  sessions: ReadableStore<SessionsSnapshot>,
+  ids: readonly string[],
+  then: (ended: SessionSummary[]) => void,
+): Unsubscribe {
   let done = false;
   const listed = new Set<string>();
   const check = (): void => {

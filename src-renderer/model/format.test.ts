@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCompact, formatCount, formatCountOf, formatDuration, formatGap, formatOffset, formatRate, sessionOptionLabel } from './format';
+import {
+  formatBytes,
+  formatCompact,
+  formatCount,
+  formatCountOf,
+  formatDuration,
+  formatGap,
+  formatOffset,
+  formatRate,
+  sessionOptionLabel,
+} from './format';
 
 describe('formatting', () => {
   it.each([
@@ -9,7 +19,9 @@ describe('formatting', () => {
     [1234, 'envelope', undefined, '1,234 envelopes'],
     [1, 'entry', 'entries', '1 entry'],
     [3, 'entry', 'entries', '3 entries'],
-  ])('regression "1 envelopes": %d %s → %s', (n, singular, plural, text) => expect(formatCountOf(n, singular, plural)).toBe(text));
+  ])('regression "1 envelopes": %d %s → %s', (n, singular, plural, text) =>
+    expect(formatCountOf(n, singular, plural)).toBe(text),
+  );
 
   it.each([
     [0, '0 B'],
@@ -66,12 +78,16 @@ describe('formatting', () => {
 });
 
 describe('sessionOptionLabel', () => {
-  it('names the format once: a demo run\'s title already ends with it', () => {
-    expect(sessionOptionLabel({ title: 'Demo agent: Citations · json', format: 'json', envelopes: 42 })).toBe('Demo agent: Citations · json · 42 env');
+  it("names the format once: a demo run's title already ends with it", () => {
+    expect(sessionOptionLabel({ title: 'Demo agent: Citations · json', format: 'json', envelopes: 42 })).toBe(
+      'Demo agent: Citations · json · 42 env',
+    );
   });
 
   it('adds the format to other titles, and a question mark while it is unknown', () => {
     expect(sessionOptionLabel({ title: 'run.sse', format: 'xml', envelopes: 7 })).toBe('run.sse · xml · 7 env');
-    expect(sessionOptionLabel({ title: 'POST http://x/agent/run', format: null, envelopes: 0 })).toBe('POST http://x/agent/run · ? · 0 env');
+    expect(sessionOptionLabel({ title: 'POST http://x/agent/run', format: null, envelopes: 0 })).toBe(
+      'POST http://x/agent/run · ? · 0 env',
+    );
   });
 });

@@ -10,13 +10,26 @@ describe('preferences', () => {
   it('start from the defaults, keep what was stored, and are saved on every change', () => {
     const storage = memory({ 'asi.prefs': JSON.stringify({ timelineMode: 'lanes', detailWidth: 600 }) });
     const prefs = createPrefsStore(storage);
-    expect(prefs.getSnapshot()).toMatchObject({ timelineMode: 'lanes', detailWidth: 600, detailTab: 'envelope', detailOpen: true });
+    expect(prefs.getSnapshot()).toMatchObject({
+      timelineMode: 'lanes',
+      detailWidth: 600,
+      detailTab: 'envelope',
+      detailOpen: true,
+    });
     prefs.update((p) => ({ ...p, detailTab: 'bytes' }));
-    expect(JSON.parse(storage.data.get('asi.prefs') ?? '{}')).toMatchObject({ timelineMode: 'lanes', detailTab: 'bytes' });
+    expect(JSON.parse(storage.data.get('asi.prefs') ?? '{}')).toMatchObject({
+      timelineMode: 'lanes',
+      detailTab: 'bytes',
+    });
   });
 
   it('read unreadable storage as the defaults, and a storage that refuses writes loses nothing but the memory', () => {
-    const prefs = createPrefsStore({ getItem: () => '{not json', setItem: () => { throw new Error('QuotaExceededError'); } });
+    const prefs = createPrefsStore({
+      getItem: () => '{not json',
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    });
     expect(prefs.getSnapshot().timelineMode).toBe('table');
     prefs.update((p) => ({ ...p, timelineMode: 'lanes' }));
     expect(prefs.getSnapshot().timelineMode).toBe('lanes');

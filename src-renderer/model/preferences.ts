@@ -23,7 +23,14 @@ export interface Prefs {
   readonly introDismissed: boolean;
 }
 
-const DEFAULT_PREFS: Prefs = { timelineMode: 'table', detailTab: 'envelope', detailOpen: true, detailWidth: 440, columns: DEFAULT_COLUMN_PREFS, introDismissed: false };
+const DEFAULT_PREFS: Prefs = {
+  timelineMode: 'table',
+  detailTab: 'envelope',
+  detailOpen: true,
+  detailWidth: 440,
+  columns: DEFAULT_COLUMN_PREFS,
+  introDismissed: false,
+};
 const PREFS_KEY = 'asi.prefs';
 
 /** The detail pane opens when the user selects a row (it stays closed while the arrow keys move). */

@@ -1,6 +1,23 @@
 import { describe, expect, test } from 'vitest';
 import type { SessionSummary } from '../../src-shared/contract';
-import { breakpointTypes, FAST, hitLabel, MAX_SPEED, MIN_SPEED, SPEEDS, progressFraction, replayKeyAction, progressLabel, replayOffer, seekAction, speedAction, speedChoices, speedIndex, speedLabel, stepSpeed } from './replay';
+import {
+  breakpointTypes,
+  FAST,
+  hitLabel,
+  MAX_SPEED,
+  MIN_SPEED,
+  SPEEDS,
+  progressFraction,
+  replayKeyAction,
+  progressLabel,
+  replayOffer,
+  seekAction,
+  speedAction,
+  speedChoices,
+  speedIndex,
+  speedLabel,
+  stepSpeed,
+} from './replay';
 
 describe('speeds', () => {
   test('the ladder runs ×0.25 … ×20, then fast', () => {
@@ -8,7 +25,16 @@ describe('speeds', () => {
   });
 
   test('a source without receive times shows the ladder as events per second', () => {
-    expect(speedChoices().map((choice) => speedLabel({ ...choice, pace: 10 }))).toEqual(['2.5 ev/s', '5 ev/s', '10 ev/s', '20 ev/s', '40 ev/s', '100 ev/s', '200 ev/s', 'fast']);
+    expect(speedChoices().map((choice) => speedLabel({ ...choice, pace: 10 }))).toEqual([
+      '2.5 ev/s',
+      '5 ev/s',
+      '10 ev/s',
+      '20 ev/s',
+      '40 ev/s',
+      '100 ev/s',
+      '200 ev/s',
+      'fast',
+    ]);
   });
 
   test('the ends of the ladder are the contract limits', () => {
@@ -53,12 +79,23 @@ describe('seek and progress', () => {
 });
 
 describe('replayOffer', () => {
-  const base: Pick<SessionSummary, 'source' | 'state' | 'envelopes' | 'bytes'> = { source: { kind: 'file', path: '/x.sse', importer: 'sse' }, state: 'complete', envelopes: 10, bytes: 100 };
+  const base: Pick<SessionSummary, 'source' | 'state' | 'envelopes' | 'bytes'> = {
+    source: { kind: 'file', path: '/x.sse', importer: 'sse' },
+    state: 'complete',
+    envelopes: 10,
+    bytes: 100,
+  };
   test.each([
     [base, 'start'],
-    [{ ...base, source: { kind: 'live' as const, method: 'POST', url: 'http://x' }, state: 'stopped' as const }, 'start'],
+    [
+      { ...base, source: { kind: 'live' as const, method: 'POST', url: 'http://x' }, state: 'stopped' as const },
+      'start',
+    ],
     [{ ...base, state: 'failed' as const }, 'start'],
-    [{ ...base, source: { kind: 'live' as const, method: 'POST', url: 'http://x' }, state: 'streaming' as const }, 'none'],
+    [
+      { ...base, source: { kind: 'live' as const, method: 'POST', url: 'http://x' }, state: 'streaming' as const },
+      'none',
+    ],
     [{ ...base, bytes: 0 }, 'none'],
     [{ ...base, source: { kind: 'replay' as const, of: 's1' } }, 'controls'],
   ])('%j → %s', (summary, kind) => {
@@ -67,20 +104,45 @@ describe('replayOffer', () => {
 });
 
 test('replayKeyAction: single keys without modifiers', () => {
-  const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
-  expect(['k', '.', '<', '>', 'x'].map((k) => replayKeyAction(key(k)))).toEqual(['toggle', 'step', 'slower', 'faster', null]);
+  const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({
+    key: k,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    ...mods,
+  });
+  expect(['k', '.', '<', '>', 'x'].map((k) => replayKeyAction(key(k)))).toEqual([
+    'toggle',
+    'step',
+    'slower',
+    'faster',
+    null,
+  ]);
   expect(replayKeyAction(key('k', { ctrlKey: true }))).toBeNull();
 });
 
 describe('breakpoint chooser', () => {
   test('offers the frontend-tools prompt first, then the source types once each', () => {
-    expect(breakpointTypes(['meta_init', 'text', 'awaiting_frontend_tools'])).toEqual(['awaiting_frontend_tools', 'meta_init', 'text']);
+    expect(breakpointTypes(['meta_init', 'text', 'awaiting_frontend_tools'])).toEqual([
+      'awaiting_frontend_tools',
+      'meta_init',
+      'text',
+    ]);
     expect(breakpointTypes([])).toEqual(['awaiting_frontend_tools']);
   });
 
   test('says what the replay paused at, with the agent named and the finding explained', () => {
-    expect(hitLabel({ breakpoint: { kind: 'type', type: 'tool_call' }, envelope: 12 }, () => '?')).toBe('type tool_call at envelope #12');
-    expect(hitLabel({ breakpoint: { kind: 'agent', agent: 'u-1' }, envelope: 3 }, (u) => (u === 'u-1' ? 'sub 1' : u))).toBe('agent sub 1 at envelope #3');
-    expect(hitLabel({ breakpoint: { kind: 'error' }, envelope: 1, rule: 'json.invalid', message: 'Event 1 is not valid JSON' }, () => '?')).toBe('error finding json.invalid at envelope #1: Event 1 is not valid JSON');
+    expect(hitLabel({ breakpoint: { kind: 'type', type: 'tool_call' }, envelope: 12 }, () => '?')).toBe(
+      'type tool_call at envelope #12',
+    );
+    expect(
+      hitLabel({ breakpoint: { kind: 'agent', agent: 'u-1' }, envelope: 3 }, (u) => (u === 'u-1' ? 'sub 1' : u)),
+    ).toBe('agent sub 1 at envelope #3');
+    expect(
+      hitLabel(
+        { breakpoint: { kind: 'error' }, envelope: 1, rule: 'json.invalid', message: 'Event 1 is not valid JSON' },
+        () => '?',
+      ),
+    ).toBe('error finding json.invalid at envelope #1: Event 1 is not valid JSON');
   });
 });

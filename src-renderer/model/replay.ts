@@ -35,7 +35,9 @@ export function speedIndex(state: Pick<ReplayState, 'speed' | 'instant'>): numbe
   const choices = speedChoices();
   if (state.instant) return choices.length - 1;
   let best = 0;
-  for (let i = 0; i < SPEEDS.length; i++) if (Math.abs(Math.log((SPEEDS[i] ?? 1) / state.speed)) < Math.abs(Math.log((SPEEDS[best] ?? 1) / state.speed))) best = i;
+  for (let i = 0; i < SPEEDS.length; i++)
+    if (Math.abs(Math.log((SPEEDS[i] ?? 1) / state.speed)) < Math.abs(Math.log((SPEEDS[best] ?? 1) / state.speed)))
+      best = i;
   return best;
 }
 
@@ -47,7 +49,9 @@ export function stepSpeed(state: Pick<ReplayState, 'speed' | 'instant'>, directi
 }
 
 export function speedAction(choice: SpeedChoice): ReplayAction {
-  return choice.instant ? { kind: 'speed', speed: choice.speed, instant: true } : { kind: 'speed', speed: choice.speed };
+  return choice.instant
+    ? { kind: 'speed', speed: choice.speed, instant: true }
+    : { kind: 'speed', speed: choice.speed };
 }
 
 /** "123 / 456 envelopes". */
@@ -80,7 +84,8 @@ export type ReplayOffer =
 
 export function replayOffer(summary: Pick<SessionSummary, 'source' | 'state' | 'envelopes' | 'bytes'>): ReplayOffer {
   if (summary.source.kind === 'replay') return { kind: 'controls', sourceId: summary.source.of };
-  if (summary.state === 'connecting' || summary.state === 'streaming' || summary.state === 'loading') return { kind: 'none', reason: 'Replay is available once the session has finished.' };
+  if (summary.state === 'connecting' || summary.state === 'streaming' || summary.state === 'loading')
+    return { kind: 'none', reason: 'Replay is available once the session has finished.' };
   if (summary.bytes === 0) return { kind: 'none', reason: 'Nothing was received, so there is nothing to replay.' };
   return { kind: 'start' };
 }
@@ -99,7 +104,12 @@ export const REPLAY_KEYS = [
 
 export type ReplayKeyAction = (typeof REPLAY_KEYS)[number]['action'];
 
-export function replayKeyAction(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): ReplayKeyAction | null {
+export function replayKeyAction(event: {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+}): ReplayKeyAction | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
   return REPLAY_KEYS.find((k) => k.key === event.key)?.action ?? null;
 }
@@ -117,6 +127,9 @@ export function breakpointTypes(sourceTypes: readonly string[]): string[] {
 
 /** What the replay paused at, in one line: "type tool_call at envelope #12", "error finding json.invalid at #1: …". */
 export function hitLabel(hit: NonNullable<ReplayState['hit']>, agentName: (uuid: string) => string): string {
-  const what = hit.breakpoint.kind === 'error' ? `error finding ${hit.rule ?? ''}`.trim() : describeBreakpoint(hit.breakpoint, agentName);
+  const what =
+    hit.breakpoint.kind === 'error'
+      ? `error finding ${hit.rule ?? ''}`.trim()
+      : describeBreakpoint(hit.breakpoint, agentName);
   return `${what} at envelope #${hit.envelope}${hit.message ? `: ${hit.message}` : ''}`;
 }

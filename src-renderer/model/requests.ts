@@ -1,5 +1,12 @@
 import type { RequestTemplate, SavedRequest } from '../../src-shared/contract';
-import { emptyForm, formFromCurl, formFromRequest, formToRequest, type ConnectForm, type FieldErrors } from './connect-form';
+import {
+  emptyForm,
+  formFromCurl,
+  formFromRequest,
+  formToRequest,
+  type ConnectForm,
+  type FieldErrors,
+} from './connect-form';
 
 /**
  * Saved requests as the renderer handles them: the connect form to and from a request
@@ -14,7 +21,17 @@ export function formToTemplate(form: ConnectForm): TemplateResult {
   const result = formToRequest(form);
   if (!result.ok) return result;
   const { url, method, headers, body, format, inline } = result.request;
-  return { ok: true, template: { url, method, headers, ...(body ? { body } : {}), ...(format ? { format } : {}), ...(inline ? { inline } : {}) } };
+  return {
+    ok: true,
+    template: {
+      url,
+      method,
+      headers,
+      ...(body ? { body } : {}),
+      ...(format ? { format } : {}),
+      ...(inline ? { inline } : {}),
+    },
+  };
 }
 
 /** The connect form showing a saved request (Save then updates it). */

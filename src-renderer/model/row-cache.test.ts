@@ -49,10 +49,14 @@ describe('row cache', () => {
   it('asks for the short last page only up to the total', () => {
     const { rowCache, fetched } = cache(10, PAGE_SIZE + 5);
     const counts: number[] = [];
-    const probe = new RowCache((start, count) => {
-      counts.push(count);
-      return Promise.resolve({ total: PAGE_SIZE + 5, start, rows: [] });
-    }, () => {}, () => {});
+    const probe = new RowCache(
+      (start, count) => {
+        counts.push(count);
+        return Promise.resolve({ total: PAGE_SIZE + 5, start, rows: [] });
+      },
+      () => {},
+      () => {},
+    );
     probe.ensure([PAGE_SIZE + 2], PAGE_SIZE + 5);
     expect(counts).toEqual([5]);
     rowCache.ensure([PAGE_SIZE * 3], PAGE_SIZE + 5);

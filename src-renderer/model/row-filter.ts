@@ -15,7 +15,8 @@ export function isEmptyFilter(filter: TimelineFilter): boolean {
   return filter.expression.trim() === '';
 }
 
-export type ParsedFilter = { readonly tree: Expr; readonly error: null } | { readonly tree: null; readonly error: FilterError | null };
+export type ParsedFilter =
+  { readonly tree: Expr; readonly error: null } | { readonly tree: null; readonly error: FilterError | null };
 
 /** The filter's tree, or its syntax error (with the character it is at); both null when empty. */
 export function parseTimelineFilter(filter: TimelineFilter): ParsedFilter {
@@ -39,7 +40,11 @@ export function isLocalFilter(tree: Expr): boolean {
  * A row predicate over the column store, for filters that read only `type`, `agent` (name as
  * shown, or uuid) and `final`; other filters run in main (filterRows), which has every field.
  */
-export function compileLocalFilter(tree: Expr, index: RowIndex, agentNames: ReadonlyMap<string, string>): (seq: number) => boolean {
+export function compileLocalFilter(
+  tree: Expr,
+  index: RowIndex,
+  agentNames: ReadonlyMap<string, string>,
+): (seq: number) => boolean {
   // The spec alone: how the envelope table reads its fields is not how rows are read.
   const spec = (name: string): FieldSpec => ENVELOPE_FIELDS.field(name)!;
   const reader: SubjectReader<number> = {

@@ -40,7 +40,13 @@ export class RowIndex {
 
   /** Records a row (new or changed). */
   set(row: TimelineRow): void {
-    this.put(row.seq, row.receivedAt, intern(row.agent, this.agentIds, this.agents), intern(row.type, this.typeIds, this.types), rowFlags(row));
+    this.put(
+      row.seq,
+      row.receivedAt,
+      intern(row.agent, this.agentIds, this.agents),
+      intern(row.type, this.typeIds, this.types),
+      rowFlags(row),
+    );
     this.version++;
   }
 

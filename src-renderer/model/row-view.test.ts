@@ -7,19 +7,38 @@ describe('row cells', () => {
   const labels = labelAgents([{ uuid: 'agent-a', parent: null, firstEnvelope: 0 }]);
 
   it('formats a row: time since start, gap to the previous envelope, agent, bytes, id and name', () => {
-    const cells = rowCells(row(3, { receivedAt: 2534, toolId: 'toolu_1', name: 'web_search', bytes: 1530, final: true }), { sessionStart: 1000, previousReceivedAt: 2500, labels });
-    expect(cells).toMatchObject({ seq: '3', time: '1.534', gap: '+34 ms', type: 'text', final: true, bytes: '1.5 kB', idName: 'web_search · toolu_1' });
+    const cells = rowCells(
+      row(3, { receivedAt: 2534, toolId: 'toolu_1', name: 'web_search', bytes: 1530, final: true }),
+      { sessionStart: 1000, previousReceivedAt: 2500, labels },
+    );
+    expect(cells).toMatchObject({
+      seq: '3',
+      time: '1.534',
+      gap: '+34 ms',
+      type: 'text',
+      final: true,
+      bytes: '1.5 kB',
+      idName: 'web_search · toolu_1',
+    });
     expect(cells.agent.name).toBe('main');
   });
 
   it('leaves the gap empty for the first row and falls back for unknown agents', () => {
-    const cells = rowCells(row(0, { agent: 'zzzzzzzz-unknown' }), { sessionStart: 1000, previousReceivedAt: undefined, labels });
+    const cells = rowCells(row(0, { agent: 'zzzzzzzz-unknown' }), {
+      sessionStart: 1000,
+      previousReceivedAt: undefined,
+      labels,
+    });
     expect(cells.gap).toBe('');
     expect(cells.agent.name).toBe('zzzzzzzz');
   });
 
   it('says when the preview was cut', () => {
-    const cells = rowCells(row(0, { preview: 'abc', deltaLength: 4000 }), { sessionStart: 0, previousReceivedAt: undefined, labels });
+    const cells = rowCells(row(0, { preview: 'abc', deltaLength: 4000 }), {
+      sessionStart: 0,
+      previousReceivedAt: undefined,
+      labels,
+    });
     expect(cells.previewCut).toBe(true);
     expect(previewTitle(cells)).toContain('4,000 characters');
   });

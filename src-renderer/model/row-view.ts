@@ -71,5 +71,7 @@ export function rowCells(
 
 /** The tooltip of a delta cell: its length when the preview does not show it all. */
 export function previewTitle(cells: RowCells): string {
-  return cells.previewCut ? `${cells.preview}…\n(${formatCount(cells.deltaLength)} characters; select the row to see all)` : cells.preview;
+  return cells.previewCut
+    ? `${cells.preview}…\n(${formatCount(cells.deltaLength)} characters; select the row to see all)`
+    : cells.preview;
 }

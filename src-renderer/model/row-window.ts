@@ -78,7 +78,11 @@ export function rowWindow(input: RowWindowInput): RowWindow {
  * The scroll offset that shows `position`: centred, or (`nearest`) moved only as far as needed
  * to bring it into view; null when it is in view already.
  */
-export function scrollTopFor(input: Omit<RowWindowInput, 'overscan' | 'following'>, position: number, align: 'center' | 'nearest'): number | null {
+export function scrollTopFor(
+  input: Omit<RowWindowInput, 'overscan' | 'following'>,
+  position: number,
+  align: 'center' | 'nearest',
+): number | null {
   const g = geometry(input);
   const rows = g.view / input.rowHeight;
   const current = firstAt(g, input.scrollTop);

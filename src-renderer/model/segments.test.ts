@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { SegmentPayload } from '../../src-shared/contract';
 import { fileLanguage, hasProtocolSegments, otherMetadata, segmentLabel, segmentPresentation } from './segments';
 
-const segment = (type: string, metadata: Record<string, unknown> = {}): SegmentPayload => ({ id: 'seg_1', type, metadata, params: {}, content: '', complete: true, start: 0, end: 0 });
+const segment = (type: string, metadata: Record<string, unknown> = {}): SegmentPayload => ({
+  id: 'seg_1',
+  type,
+  metadata,
+  params: {},
+  content: '',
+  complete: true,
+  start: 0,
+  end: 0,
+});
 
 describe('segment presentation', () => {
   it.each([
@@ -19,7 +28,7 @@ describe('segment presentation', () => {
     expect(segmentPresentation(type)).toBe(presentation);
   });
 
-  it('labels known types in words and keeps a sentinel\'s own type', () => {
+  it("labels known types in words and keeps a sentinel's own type", () => {
     expect(segmentLabel('run_bash')).toBe('bash');
     expect(segmentLabel('my_type')).toBe('my_type');
   });
@@ -30,7 +39,7 @@ describe('segment presentation', () => {
     expect(hasProtocolSegments([segment('text'), segment('reasoning')])).toBe(true);
   });
 
-  it('names a file\'s language by its extension, a patch as a diff', () => {
+  it("names a file's language by its extension, a patch as a diff", () => {
     expect(fileLanguage(segment('write_file', { path: '/tmp/a.py' }))).toBe('py');
     expect(fileLanguage(segment('write_file', { path: '/tmp.d/Makefile' }))).toBe('text');
     expect(fileLanguage(segment('patch_file', { path: 'a.py' }))).toBe('diff');
@@ -42,5 +51,4 @@ describe('segment presentation', () => {
       ['n', '[1]'],
     ]);
   });
-
 });

@@ -5,7 +5,8 @@ import type { SegmentPayload } from '../../src-shared/contract';
  * only lays out what this decides.
  */
 
-export type SegmentPresentation = 'text' | 'reasoning' | 'tool-call' | 'completion' | 'file' | 'command' | 'tool-result' | 'other';
+export type SegmentPresentation =
+  'text' | 'reasoning' | 'tool-call' | 'completion' | 'file' | 'command' | 'tool-result' | 'other';
 
 export function segmentPresentation(type: string): SegmentPresentation {
   switch (type) {
@@ -45,7 +46,9 @@ export function segmentLabel(type: string): string {
 }
 
 /** A text block is worth showing as segments when the model wrote some protocol in it. */
-export function hasProtocolSegments(segments: readonly SegmentPayload[] | undefined): segments is readonly SegmentPayload[] {
+export function hasProtocolSegments(
+  segments: readonly SegmentPayload[] | undefined,
+): segments is readonly SegmentPayload[] {
   return segments !== undefined && segments.some((s) => s.type !== 'text');
 }
 

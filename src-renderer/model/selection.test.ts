@@ -29,6 +29,13 @@ describe('selection', () => {
     selection.setSession('a');
     selection.selectRow(1, true);
     selection.setSession('b');
-    expect(selection.store.getSnapshot()).toEqual({ sessionId: 'b', row: null, envelopes: [], block: null, bytes: null, revealRevision: 1 });
+    expect(selection.store.getSnapshot()).toEqual({
+      sessionId: 'b',
+      row: null,
+      envelopes: [],
+      block: null,
+      bytes: null,
+      revealRevision: 1,
+    });
   });
 });

@@ -53,6 +53,10 @@ export class SelectionModel {
   }
 
   clear(): void {
-    this.store.update((current) => ({ ...EMPTY_SELECTION, sessionId: current.sessionId, revealRevision: current.revealRevision }));
+    this.store.update((current) => ({
+      ...EMPTY_SELECTION,
+      sessionId: current.sessionId,
+      revealRevision: current.revealRevision,
+    }));
   }
 }

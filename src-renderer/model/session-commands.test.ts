@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeService } from '../testing/fake-service';
 import { sessionCommands } from './session-commands';
 
-describe('a session\'s command façade', () => {
+describe("a session's command façade", () => {
   it('sends every command with its own session id, whatever the caller passes', async () => {
     const fake = createFakeService();
     const commands = sessionCommands(fake.service, 's7');
@@ -35,8 +35,11 @@ describe('a session\'s command façade', () => {
     ]);
   });
 
-  it('passes main\'s answer and its rejection through unchanged', async () => {
-    const fake = createFakeService({ getStats: () => Promise.resolve({ chunks: 4 }), getBlock: () => Promise.reject(new Error('no block 9')) });
+  it("passes main's answer and its rejection through unchanged", async () => {
+    const fake = createFakeService({
+      getStats: () => Promise.resolve({ chunks: 4 }),
+      getBlock: () => Promise.reject(new Error('no block 9')),
+    });
     const commands = sessionCommands(fake.service, 's1');
     await expect(commands.stats()).resolves.toEqual({ chunks: 4 });
     await expect(commands.block(9)).rejects.toThrow('no block 9');

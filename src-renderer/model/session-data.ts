@@ -1,4 +1,12 @@
-import type { AgentInfoPayload, BlockSummary, DiagnosticPayload, DiagnosticsPage, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
+import type {
+  AgentInfoPayload,
+  BlockSummary,
+  DiagnosticPayload,
+  DiagnosticsPage,
+  SessionBatch,
+  SessionDetail,
+  SessionSummary,
+} from '../../src-shared/contract';
 import type { SessionData } from './types';
 
 /**
@@ -50,12 +58,22 @@ export function applyBatch(data: SessionData, batch: SessionBatch): SessionData 
 /** Block summaries fetched because they changed (see SessionsModel.watch). */
 export function applyBlockChanges(data: SessionData, changed: readonly BlockSummary[]): SessionData {
   if (changed.length === 0) return data.blocksLoaded ? data : { ...data, blocksLoaded: true };
-  return { ...data, blocks: mergeBlocks(data.blocks, changed), blocksVersion: data.blocksVersion + 1, blocksLoaded: true };
+  return {
+    ...data,
+    blocks: mergeBlocks(data.blocks, changed),
+    blocksVersion: data.blocksVersion + 1,
+    blocksLoaded: true,
+  };
 }
 
 /** Findings fetched from where the held list ends, or the whole list when main replaced it (`from` 0). */
 export function applyDiagnosticsPage(data: SessionData, page: DiagnosticsPage): SessionData {
-  const diagnostics = page.from === 0 ? page.diagnostics : page.diagnostics.length > 0 ? mergeDiagnostics(data.diagnostics, page.diagnostics) : data.diagnostics;
+  const diagnostics =
+    page.from === 0
+      ? page.diagnostics
+      : page.diagnostics.length > 0
+        ? mergeDiagnostics(data.diagnostics, page.diagnostics)
+        : data.diagnostics;
   if (diagnostics === data.diagnostics && data.diagnosticsLoaded) return data;
   return { ...data, diagnostics, diagnosticsLoaded: true };
 }
@@ -82,7 +100,12 @@ export function applySummary(data: SessionData, summary: SessionSummary): Sessio
  * leg, a new state, or the awaiting-tools flag flipping.
  */
 export function detailIsStale(before: SessionSummary, after: SessionSummary): boolean {
-  return before.legs !== after.legs || before.state !== after.state || before.awaitingTools !== after.awaitingTools || before.failure?.message !== after.failure?.message;
+  return (
+    before.legs !== after.legs ||
+    before.state !== after.state ||
+    before.awaitingTools !== after.awaitingTools ||
+    before.failure?.message !== after.failure?.message
+  );
 }
 
 function newerSummary(current: SessionSummary, fetched: SessionSummary): SessionSummary {
@@ -105,15 +128,24 @@ export function mergeBlocks(
  * session's detail lists every agent each time it is fetched), so the views that derive names
  * and colours from the list do not redo that, and redraw every row.
  */
-export function mergeAgents(current: readonly AgentInfoPayload[], incoming: readonly AgentInfoPayload[]): readonly AgentInfoPayload[] {
+export function mergeAgents(
+  current: readonly AgentInfoPayload[],
+  incoming: readonly AgentInfoPayload[],
+): readonly AgentInfoPayload[] {
   const byUuid = new Map<string, AgentInfoPayload>();
   for (const agent of current) byUuid.set(agent.uuid, agent);
   for (const agent of incoming) byUuid.set(agent.uuid, { ...byUuid.get(agent.uuid), ...agent });
-  return sameAgentsOr(current, [...byUuid.values()].sort((a, b) => a.firstEnvelope - b.firstEnvelope));
+  return sameAgentsOr(
+    current,
+    [...byUuid.values()].sort((a, b) => a.firstEnvelope - b.firstEnvelope),
+  );
 }
 
 /** `held` when `merged` lists the same agents with the same fields, else `merged`. */
-function sameAgentsOr(held: readonly AgentInfoPayload[], merged: readonly AgentInfoPayload[]): readonly AgentInfoPayload[] {
+function sameAgentsOr(
+  held: readonly AgentInfoPayload[],
+  merged: readonly AgentInfoPayload[],
+): readonly AgentInfoPayload[] {
   return merged.length === held.length && merged.every((agent, i) => sameFields(agent, held[i]!)) ? held : merged;
 }
 
@@ -122,7 +154,10 @@ function sameFields(a: AgentInfoPayload, b: AgentInfoPayload): boolean {
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
-export function mergeDiagnostics(current: readonly DiagnosticPayload[], incoming: readonly DiagnosticPayload[]): DiagnosticPayload[] {
+export function mergeDiagnostics(
+  current: readonly DiagnosticPayload[],
+  incoming: readonly DiagnosticPayload[],
+): DiagnosticPayload[] {
   const last = current[current.length - 1];
   // The common case: new findings continue the list.
   if (incoming.every((d, i) => (i === 0 ? last === undefined || d.seq > last.seq : d.seq > incoming[i - 1]!.seq))) {

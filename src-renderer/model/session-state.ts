@@ -10,13 +10,18 @@ import type { Tone } from '../components/Badge';
  */
 export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
   if (session.awaitingTools) return 'awaiting tools';
-  if (session.source.kind === 'replay' && session.state === 'streaming') return replayPaused(session, replay) ? 'paused' : 'replaying';
+  if (session.source.kind === 'replay' && session.state === 'streaming')
+    return replayPaused(session, replay) ? 'paused' : 'replaying';
   return session.end?.label ?? session.state;
 }
 
 /** A replay that is not playing: by its transport state where known, else by its summary. */
 function replayPaused(session: SessionSummary, replay: Pick<ReplayState, 'playing'> | null | undefined): boolean {
-  return session.source.kind === 'replay' && session.state === 'streaming' && (replay ? !replay.playing : session.replayPaused === true);
+  return (
+    session.source.kind === 'replay' &&
+    session.state === 'streaming' &&
+    (replay ? !replay.playing : session.replayPaused === true)
+  );
 }
 
 export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {

@@ -1,13 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockSummary, DiagnosticPayload, SessionBatch, SessionDetail, SessionSummary } from '../../src-shared/contract';
+import type {
+  BlockSummary,
+  DiagnosticPayload,
+  SessionBatch,
+  SessionDetail,
+  SessionSummary,
+} from '../../src-shared/contract';
 import { createFakeService, row, rows, rowsBatch, settle, summary } from '../testing/fake-service';
 import { createManualScheduler, type ManualScheduler } from './scheduler';
 import { FILE_LOAD_INTERVAL_MS, LIVE_INTERVAL_MS, ON_DEMAND_INTERVAL_MS, SessionsModel } from './sessions';
 
 function block(id: number, change: Partial<BlockSummary> = {}): BlockSummary {
   return {
-    id, agent: 'agent-a', kind: 'text', status: 'open', length: 1, preview: 'x', citations: 0, images: 0,
-    firstEnvelope: id, lastEnvelope: id, envelopeCount: 1, leg: 0, byteStart: 0, byteEnd: 1, ...change,
+    id,
+    agent: 'agent-a',
+    kind: 'text',
+    status: 'open',
+    length: 1,
+    preview: 'x',
+    citations: 0,
+    images: 0,
+    firstEnvelope: id,
+    lastEnvelope: id,
+    envelopeCount: 1,
+    leg: 0,
+    byteStart: 0,
+    byteEnd: 1,
+    ...change,
   };
 }
 
@@ -20,7 +39,13 @@ function batch(start: number, count: number, change: Partial<SessionBatch> = {})
 }
 
 function detail(s: SessionSummary): SessionDetail {
-  return { summary: s, request: null, legs: [], agents: [{ uuid: 'agent-a', parent: null, firstEnvelope: 0 }], pendingTools: null };
+  return {
+    summary: s,
+    request: null,
+    legs: [],
+    agents: [{ uuid: 'agent-a', parent: null, firstEnvelope: 0 }],
+    pendingTools: null,
+  };
 }
 
 /**
@@ -33,7 +58,13 @@ function nextUpdate(scheduler: ManualScheduler): void {
   scheduler.frame();
 }
 
-function setup(main: { blocks?: { block: BlockSummary; revision: number }[]; diagnostics?: DiagnosticPayload[]; resets?: number } = {}) {
+function setup(
+  main: {
+    blocks?: { block: BlockSummary; revision: number }[];
+    diagnostics?: DiagnosticPayload[];
+    resets?: number;
+  } = {},
+) {
   const scheduler = createManualScheduler();
   const errors: string[] = [];
   let current = summary('s1');
@@ -50,7 +81,11 @@ function setup(main: { blocks?: { block: BlockSummary; revision: number }[]; dia
       return Promise.resolve({ resets: main.resets ?? 0, from: start, diagnostics: all.slice(start) });
     },
   });
-  const model = new SessionsModel({ service: fake.service, scheduler, reportError: (c, e) => errors.push(`${c}: ${(e as Error).message}`) });
+  const model = new SessionsModel({
+    service: fake.service,
+    scheduler,
+    reportError: (c, e) => errors.push(`${c}: ${(e as Error).message}`),
+  });
   const callsOf = (method: string) => fake.calls.filter((c) => c.method === method);
   return { model, scheduler, fake, errors, main, callsOf, setSummary: (s: SessionSummary) => (current = s) };
 }
@@ -70,7 +105,7 @@ describe('sessions model', () => {
     expect(model.timeline('s1').getSnapshot().total).toBe(100);
   });
 
-  it('applies a loading file\'s batches at most every FILE_LOAD_INTERVAL_MS, a live session\'s at most every LIVE_INTERVAL_MS', () => {
+  it("applies a loading file's batches at most every FILE_LOAD_INTERVAL_MS, a live session's at most every LIVE_INTERVAL_MS", () => {
     const { model, scheduler } = setup();
     model.applySessionsChanged([summary('s1', { state: 'loading' }), summary('s2', { state: 'streaming' })]);
     const file = model.data('s1');
@@ -116,14 +151,30 @@ describe('sessions model', () => {
     expect(data.getSnapshot().total).toBe(8);
     expect(data.getSnapshot().agents).toBe(held);
     // A new agent, or a field that changed, makes a new list.
-    model.receiveBatch(batch(8, 4, { agents: [{ ...agentA, model: 'claude' }, { uuid: 'agent-b', parent: 'agent-a', firstEnvelope: 9 }] }));
+    model.receiveBatch(
+      batch(8, 4, {
+        agents: [
+          { ...agentA, model: 'claude' },
+          { uuid: 'agent-b', parent: 'agent-a', firstEnvelope: 9 },
+        ],
+      }),
+    );
     nextUpdate(scheduler);
     expect(data.getSnapshot().agents).not.toBe(held);
-    expect(data.getSnapshot().agents.map((a) => [a.uuid, a.model])).toEqual([['agent-a', 'claude'], ['agent-b', undefined]]);
+    expect(data.getSnapshot().agents.map((a) => [a.uuid, a.model])).toEqual([
+      ['agent-a', 'claude'],
+      ['agent-b', undefined],
+    ]);
   });
 
   it('fetches blocks and findings only while a view watches them, then only what changed', async () => {
-    const main = { blocks: [{ block: block(0, { status: 'complete' }), revision: 1 }, { block: block(1), revision: 2 }], diagnostics: [diagnostic(0), diagnostic(1)] };
+    const main = {
+      blocks: [
+        { block: block(0, { status: 'complete' }), revision: 1 },
+        { block: block(1), revision: 2 },
+      ],
+      diagnostics: [diagnostic(0), diagnostic(1)],
+    };
     const { model, scheduler, callsOf } = setup(main);
     model.applySessionsChanged([summary('s1')]);
     const data = model.data('s1');
@@ -152,7 +203,11 @@ describe('sessions model', () => {
     await settle();
     expect(callsOf('getBlockChanges').map((c) => (c.arg as { since: number }).since)).toEqual([0, 2]);
     expect(callsOf('getDiagnosticsSince').map((c) => (c.arg as { from: number }).from)).toEqual([0, 2]);
-    expect(data.getSnapshot().blocks.map((b) => `${b?.id}:${b?.status}:${b?.length}`)).toEqual(['0:complete:1', '1:complete:9', '2:open:1']);
+    expect(data.getSnapshot().blocks.map((b) => `${b?.id}:${b?.status}:${b?.length}`)).toEqual([
+      '0:complete:1',
+      '1:complete:9',
+      '2:open:1',
+    ]);
     expect(data.getSnapshot().diagnostics.map((d) => d.seq)).toEqual([0, 1, 2]);
 
     // Unwatched again: later batches fetch nothing.
@@ -201,12 +256,21 @@ describe('sessions model', () => {
     nextUpdate(scheduler);
     scheduler.advance(ON_DEMAND_INTERVAL_MS);
     await settle();
-    expect(model.data('s1').getSnapshot().diagnostics.map((d) => d.rule)).toEqual(['inline.other']);
+    expect(
+      model
+        .data('s1')
+        .getSnapshot()
+        .diagnostics.map((d) => d.rule),
+    ).toEqual(['inline.other']);
   });
 
   it('keeps sessions newest first and drops the active id when its session goes away', () => {
     const { model } = setup();
-    model.applySessionsChanged([summary('a', { createdAt: 1 }), summary('b', { createdAt: 3 }), summary('c', { createdAt: 2 })]);
+    model.applySessionsChanged([
+      summary('a', { createdAt: 1 }),
+      summary('b', { createdAt: 3 }),
+      summary('c', { createdAt: 2 }),
+    ]);
     expect(model.list.getSnapshot().list.map((s) => s.id)).toEqual(['b', 'c', 'a']);
     model.setActive('c');
     model.applySessionsChanged([summary('a', { createdAt: 1 })]);
@@ -233,8 +297,31 @@ describe('sessions model', () => {
   it('routes live status and replay state to their session', () => {
     const { model } = setup();
     model.applySessionsChanged([summary('s1')]);
-    model.applyLiveStatus({ sessionId: 's1', state: 'streaming', leg: 0, bytes: 10, envelopes: 2, elapsedMs: 100, envelopesPerSecond: 20, bytesPerSecond: 100, idleMs: 0 });
-    model.applyReplayState({ sessionId: 's1', source: 's0', playing: true, speed: 4, instant: false, position: 3, total: 9, finished: false, breakpoints: [], loop: false, loops: 0, types: [] });
+    model.applyLiveStatus({
+      sessionId: 's1',
+      state: 'streaming',
+      leg: 0,
+      bytes: 10,
+      envelopes: 2,
+      elapsedMs: 100,
+      envelopesPerSecond: 20,
+      bytesPerSecond: 100,
+      idleMs: 0,
+    });
+    model.applyReplayState({
+      sessionId: 's1',
+      source: 's0',
+      playing: true,
+      speed: 4,
+      instant: false,
+      position: 3,
+      total: 9,
+      finished: false,
+      breakpoints: [],
+      loop: false,
+      loops: 0,
+      types: [],
+    });
     const snapshot = model.data('s1').getSnapshot();
     expect(snapshot.live?.envelopes).toBe(2);
     expect(snapshot.replay?.speed).toBe(4);
@@ -257,7 +344,11 @@ describe('sessions model', () => {
     const fake = createFakeService({
       getSession: () => (fail ? Promise.reject(new Error('gone')) : Promise.resolve(detail(summary('s1')))),
     });
-    const model = new SessionsModel({ service: fake.service, scheduler, reportError: (c, e) => errors.push(`${c}: ${(e as Error).message}`) });
+    const model = new SessionsModel({
+      service: fake.service,
+      scheduler,
+      reportError: (c, e) => errors.push(`${c}: ${(e as Error).message}`),
+    });
     model.applySessionsChanged([summary('s1')]);
     model.data('s1');
     await settle();
@@ -277,14 +368,26 @@ describe('sessions model', () => {
   });
 
   it('starts a session over when main announces a newer generation: rows, blocks, agents and findings of the old start go', async () => {
-    const main = { blocks: [{ block: block(0), revision: 1 }, { block: block(1), revision: 2 }], diagnostics: [diagnostic(30)] };
+    const main = {
+      blocks: [
+        { block: block(0), revision: 1 },
+        { block: block(1), revision: 2 },
+      ],
+      diagnostics: [diagnostic(30)],
+    };
     const { model, scheduler } = setup(main);
     model.applySessionsChanged([summary('s1')]);
     const data = model.data('s1');
     model.watch('s1', 'blocks');
     model.watch('s1', 'diagnostics');
     await settle();
-    model.receiveBatch(batch(0, 40, { blockRevision: 2, diagnosticCount: 1, agents: [{ uuid: 'agent-b', parent: null, firstEnvelope: 3 }] }));
+    model.receiveBatch(
+      batch(0, 40, {
+        blockRevision: 2,
+        diagnosticCount: 1,
+        agents: [{ uuid: 'agent-b', parent: null, firstEnvelope: 3 }],
+      }),
+    );
     nextUpdate(scheduler);
     await settle();
     expect(model.timeline('s1').getSnapshot().total).toBe(40);

@@ -1,15 +1,34 @@
-import type { InspectorService, LiveStatus, ReplayState, SessionBatch, SessionSummary } from '../../src-shared/contract';
+import type {
+  InspectorService,
+  LiveStatus,
+  ReplayState,
+  SessionBatch,
+  SessionSummary,
+} from '../../src-shared/contract';
 import { zeroSeverityCounts } from '../../src-shared/diagnostics/severity';
 import type { ReadableStore, SessionData, SessionPart, SessionsSnapshot } from './types';
 import { createBatchQueue, type BatchQueue } from './batch-queue';
 import type { FrameScheduler } from './scheduler';
 import { OnDemand } from './on-demand';
-import { applyBatch, applyBlockChanges, applyDetail, applyDiagnosticsPage, applySummary, detailIsStale, emptySessionData, generationOf, restartSessionData } from './session-data';
+import {
+  applyBatch,
+  applyBlockChanges,
+  applyDetail,
+  applyDiagnosticsPage,
+  applySummary,
+  detailIsStale,
+  emptySessionData,
+  generationOf,
+  restartSessionData,
+} from './session-data';
 import { createStore, type Store } from './store';
 import { TimelineModel } from './timeline';
 
 export interface SessionsDeps {
-  readonly service: Pick<InspectorService, 'getSession' | 'getBlockChanges' | 'getDiagnosticsSince' | 'getRows' | 'filterRows'>;
+  readonly service: Pick<
+    InspectorService,
+    'getSession' | 'getBlockChanges' | 'getDiagnosticsSince' | 'getRows' | 'filterRows'
+  >;
   readonly scheduler: FrameScheduler;
   readonly reportError: (context: string, error: unknown, sessionId?: string) => void;
   readonly maxRowsPerFrame?: number;
@@ -62,8 +81,11 @@ export class SessionsModel {
   private readonly queue: BatchQueue;
 
   constructor(private readonly deps: SessionsDeps) {
-    this.queue = createBatchQueue((batches) => this.applyBatches(batches), deps.scheduler, deps.maxRowsPerFrame, (batch) =>
-      this.summary(batch.sessionId)?.state === 'loading' ? FILE_LOAD_INTERVAL_MS : LIVE_INTERVAL_MS,
+    this.queue = createBatchQueue(
+      (batches) => this.applyBatches(batches),
+      deps.scheduler,
+      deps.maxRowsPerFrame,
+      (batch) => (this.summary(batch.sessionId)?.state === 'loading' ? FILE_LOAD_INTERVAL_MS : LIVE_INTERVAL_MS),
     );
   }
 
@@ -81,7 +103,8 @@ export class SessionsModel {
   applySessionsChanged(list: readonly SessionSummary[]): void {
     const sorted = [...list].sort((a, b) => b.createdAt - a.createdAt);
     const current = this.list.getSnapshot();
-    const activeId = current.activeId !== null && sorted.some((s) => s.id === current.activeId) ? current.activeId : null;
+    const activeId =
+      current.activeId !== null && sorted.some((s) => s.id === current.activeId) ? current.activeId : null;
     this.list.set({ list: sorted, activeId });
     for (const summary of sorted) {
       const entry = this.entries.get(summary.id);
@@ -148,18 +171,21 @@ export class SessionsModel {
       entry.refreshAgain = true;
       return entry.refreshing;
     }
-    entry.refreshing = this.deps.service.getSession({ sessionId: id }).then(
-      (detail) => {
-        entry.data.update((data) => applyDetail(data, detail));
-      },
-      (error: unknown) => this.deps.reportError('Load session', error, id),
-    ).finally(() => {
-      entry.refreshing = null;
-      if (entry.refreshAgain) {
-        entry.refreshAgain = false;
-        void this.refresh(id);
-      }
-    });
+    entry.refreshing = this.deps.service
+      .getSession({ sessionId: id })
+      .then(
+        (detail) => {
+          entry.data.update((data) => applyDetail(data, detail));
+        },
+        (error: unknown) => this.deps.reportError('Load session', error, id),
+      )
+      .finally(() => {
+        entry.refreshing = null;
+        if (entry.refreshAgain) {
+          entry.refreshAgain = false;
+          void this.refresh(id);
+        }
+      });
     return entry.refreshing;
   }
 
@@ -240,7 +266,11 @@ export class SessionsModel {
         scheduler,
         () => {
           const data = entry.data.getSnapshot();
-          return !data.diagnosticsLoaded || entry.heldResets < entry.diagnosticResets || data.diagnostics.length < entry.diagnosticCount;
+          return (
+            !data.diagnosticsLoaded ||
+            entry.heldResets < entry.diagnosticResets ||
+            data.diagnostics.length < entry.diagnosticCount
+          );
         },
         () => this.fetchDiagnostics(entry, id),
         ON_DEMAND_INTERVAL_MS,
@@ -261,7 +291,8 @@ export class SessionsModel {
     return this.deps.service.getBlockChanges({ sessionId, since: entry.heldBlockRevision }).then(
       (changes) => {
         // Asked before the session started over: the answer describes what is gone.
-        if (this.entries.get(sessionId) !== entry || generation !== generationOf(entry.data.getSnapshot().summary)) return;
+        if (this.entries.get(sessionId) !== entry || generation !== generationOf(entry.data.getSnapshot().summary))
+          return;
         entry.heldBlockRevision = Math.max(entry.heldBlockRevision, changes.revision);
         entry.blockRevision = Math.max(entry.blockRevision, changes.revision);
         entry.data.update((data) => applyBlockChanges(data, changes.blocks));
@@ -276,7 +307,8 @@ export class SessionsModel {
     const from = entry.data.getSnapshot().diagnostics.length;
     return this.deps.service.getDiagnosticsSince({ sessionId, from, resets: entry.heldResets }).then(
       (page) => {
-        if (this.entries.get(sessionId) !== entry || generation !== generationOf(entry.data.getSnapshot().summary)) return;
+        if (this.entries.get(sessionId) !== entry || generation !== generationOf(entry.data.getSnapshot().summary))
+          return;
         entry.heldResets = page.resets;
         entry.diagnosticResets = Math.max(entry.diagnosticResets, page.resets);
         entry.data.update((data) => applyDiagnosticsPage(data, page));

@@ -32,7 +32,11 @@ function mainRows(all: TimelineRow[]) {
   const service = {
     getRows: (req: RowsRequest) => {
       requests.push(req);
-      return Promise.resolve({ total: all.length, start: req.start, rows: all.slice(req.start, req.start + req.count) });
+      return Promise.resolve({
+        total: all.length,
+        start: req.start,
+        rows: all.slice(req.start, req.start + req.count),
+      });
     },
     filterRows: (req: FilterRowsRequest) => {
       searches.push(req);
@@ -47,7 +51,11 @@ function model(all: TimelineRow[] = []) {
   const main = mainRows(all);
   const scheduler = createManualScheduler();
   const errors: string[] = [];
-  const timeline = new TimelineModel('s1', { service: main.service, scheduler, reportError: (c, e) => errors.push(`${c}: ${String(e)}`) });
+  const timeline = new TimelineModel('s1', {
+    service: main.service,
+    scheduler,
+    reportError: (c, e) => errors.push(`${c}: ${String(e)}`),
+  });
   return { timeline, main, scheduler, errors };
 }
 
@@ -110,13 +118,27 @@ describe('timeline model', () => {
     scheduler.advance(SEARCH_REFRESH_MS);
     await settle();
     expect(visible(timeline)).toEqual([1, 3]);
-    expect(main.searches.map((r) => r.expression)).toEqual(['finding.severity >= "warning"', 'finding.severity >= "warning"']);
+    expect(main.searches.map((r) => r.expression)).toEqual([
+      'finding.severity >= "warning"',
+      'finding.severity >= "warning"',
+    ]);
   });
 
   it('filters on agent names as shown, here, without asking main', () => {
     const { timeline, main } = model();
-    timeline.applyBatch(rowsBatch(rows(0, 4, (seq) => ({ agent: seq < 2 ? 'uuid-parent' : 'uuid-child' })), [], 4));
-    timeline.setAgentNames(new Map([['uuid-parent', 'main'], ['uuid-child', 'sub 1']]));
+    timeline.applyBatch(
+      rowsBatch(
+        rows(0, 4, (seq) => ({ agent: seq < 2 ? 'uuid-parent' : 'uuid-child' })),
+        [],
+        4,
+      ),
+    );
+    timeline.setAgentNames(
+      new Map([
+        ['uuid-parent', 'main'],
+        ['uuid-child', 'sub 1'],
+      ]),
+    );
     timeline.setFilter(filter('agent == "sub 1"'));
     expect(visible(timeline)).toEqual([2, 3]);
     timeline.setFilter(filter('agent == "uuid-parent" || agent == "sub 1" && !final'));
@@ -126,7 +148,13 @@ describe('timeline model', () => {
 
   it('keeps the last valid filter while the expression does not parse, and says where it breaks', () => {
     const { timeline } = model();
-    timeline.applyBatch(rowsBatch(rows(0, 6, (seq) => ({ final: seq % 2 === 0 })), [], 6));
+    timeline.applyBatch(
+      rowsBatch(
+        rows(0, 6, (seq) => ({ final: seq % 2 === 0 })),
+        [],
+        6,
+      ),
+    );
     timeline.setFilter(filter('final'));
     timeline.setFilter(filter('final && typ == "x"'));
     expect(timeline.getSnapshot().filterError).toMatchObject({ at: 9, length: 3 });
@@ -269,7 +297,13 @@ describe('timeline model', () => {
 
   it('maps positions to seqs and back through a filter', () => {
     const { timeline } = model();
-    timeline.applyBatch(rowsBatch(rows(0, 10, (seq) => ({ final: seq % 3 === 0 })), [], 10));
+    timeline.applyBatch(
+      rowsBatch(
+        rows(0, 10, (seq) => ({ final: seq % 3 === 0 })),
+        [],
+        10,
+      ),
+    );
     timeline.setFilter(filter('final'));
     expect(visible(timeline)).toEqual([0, 3, 6, 9]);
     expect(timeline.positionOf(6)).toBe(2);
@@ -281,7 +315,10 @@ describe('timeline model', () => {
     const scheduler = createManualScheduler();
     const errors: string[] = [];
     const timeline = new TimelineModel('s1', {
-      service: { getRows: () => Promise.reject(new Error('session closed')), filterRows: () => Promise.reject(new Error('x')) },
+      service: {
+        getRows: () => Promise.reject(new Error('session closed')),
+        filterRows: () => Promise.reject(new Error('x')),
+      },
       scheduler,
       reportError: (context, error) => errors.push(`${context}: ${(error as Error).message}`),
     });

@@ -5,7 +5,14 @@ import { RowCache } from './row-cache';
 import type { Expr } from '../../src-shared/filter/ast';
 import { fieldsOf } from '../../src-shared/filter/ast';
 import { printExpression } from '../../src-shared/filter/print';
-import { compileLocalFilter, EMPTY_FILTER, FilteredRows, isLocalFilter, parseTimelineFilter, type TimelineFilter } from './row-filter';
+import {
+  compileLocalFilter,
+  EMPTY_FILTER,
+  FilteredRows,
+  isLocalFilter,
+  parseTimelineFilter,
+  type TimelineFilter,
+} from './row-filter';
 import { RowIndex } from './row-index';
 import type { FrameScheduler } from './scheduler';
 import { createStore, type Store } from './store';
@@ -89,7 +96,13 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
    * A batch: new rows continuing the timeline at `start` (all in compact columns, some also
    * in full), rows that changed, and the session's total.
    */
-  applyBatch({ start, columns, rows, changed, total }: Pick<SessionBatch, 'start' | 'columns' | 'rows' | 'changed' | 'total'>): void {
+  applyBatch({
+    start,
+    columns,
+    rows,
+    changed,
+    total,
+  }: Pick<SessionBatch, 'start' | 'columns' | 'rows' | 'changed' | 'total'>): void {
     const added = columnRows(columns);
     if (this.firstBatchStart === null && added > 0) this.firstBatchStart = start;
     this.index.setTotal(total);
@@ -140,7 +153,9 @@ export class TimelineModel implements ReadableStore<TimelineSnapshot> {
   setFilter(filter: TimelineFilter): void {
     this.filter = filter;
     const parsed = parseTimelineFilter(filter);
-    this.filterError = parsed.error ? { message: parsed.error.message, at: parsed.error.at, length: parsed.error.length } : null;
+    this.filterError = parsed.error
+      ? { message: parsed.error.message, at: parsed.error.at, length: parsed.error.length }
+      : null;
     // An invalid expression keeps the last valid filter applied while the user edits it.
     if (!parsed.error) {
       this.tree = parsed.tree;

@@ -32,10 +32,21 @@ function pendingSet(tools: PendingToolPayload[], answered: PendingTools['answere
   return { leg, block: 4, agentUuid: 'a', tools, answered, defaultPath: '/agent/tool_results', defaultExtraBody: {} };
 }
 
-describe.each(['frontend_tools.json.sse', 'frontend_tools.xml.sse', 'frontend_tools.raw.sse', 'frontend_tools.agent_base.json.sse'])('%s', (fixture) => {
+describe.each([
+  'frontend_tools.json.sse',
+  'frontend_tools.xml.sse',
+  'frontend_tools.raw.sse',
+  'frontend_tools.agent_base.json.sse',
+])('%s', (fixture) => {
   test('the pending user_confirm shows its message up front and answers yes/no', () => {
     const [draft] = draftsFor(pendingToolsOf(fixture));
-    expect(draft).toMatchObject({ name: 'user_confirm', toolUseId: 'toolu_synth_confirm', mode: 'text', content: '', isError: false });
+    expect(draft).toMatchObject({
+      name: 'user_confirm',
+      toolUseId: 'toolu_synth_confirm',
+      mode: 'text',
+      content: '',
+      isError: false,
+    });
     expect(draft?.message).toBe('The product is 84 (over 50). Proceed with saving the report?');
     expect(quickAnswers('user_confirm').map((q) => q.content)).toEqual(['yes', 'no']);
   });
@@ -93,7 +104,18 @@ describe('auto-answer settings', () => {
   });
 
   test('invalid rules are dropped, valid ones kept', () => {
-    const parsed = parseSettings(JSON.stringify({ enabled: true, rules: [{ tool: 'a', content: 'x' }, { tool: '', content: 'y' }, { tool: 'b' }, 7, { tool: 'c', content: 'z', isError: true }] }));
+    const parsed = parseSettings(
+      JSON.stringify({
+        enabled: true,
+        rules: [
+          { tool: 'a', content: 'x' },
+          { tool: '', content: 'y' },
+          { tool: 'b' },
+          7,
+          { tool: 'c', content: 'z', isError: true },
+        ],
+      }),
+    );
     expect(parsed).toEqual({
       enabled: true,
       rules: [
@@ -135,24 +157,36 @@ describe('planAutoAnswer and the auto-answerer', () => {
 
   test('off does nothing; on answers user_confirm with its rule', () => {
     expect(planAutoAnswer(DEFAULT_AUTO_ANSWER, tools)).toEqual({ kind: 'off' });
-    expect(planAutoAnswer(on, tools)).toEqual({ kind: 'answer', results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false }] });
+    expect(planAutoAnswer(on, tools)).toEqual({
+      kind: 'answer',
+      results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false }],
+    });
   });
 
   test('a tool without a rule (and no *) blocks the whole set', () => {
     const strict = { enabled: true, rules: [{ tool: 'user_confirm', content: 'no', isError: false }] };
-    expect(planAutoAnswer(strict, [...tools, { toolUseId: 't9', name: 'pick_file', input: {} }])).toEqual({ kind: 'no-rule', tools: ['pick_file'] });
+    expect(planAutoAnswer(strict, [...tools, { toolUseId: 't9', name: 'pick_file', input: {} }])).toEqual({
+      kind: 'no-rule',
+      tools: ['pick_file'],
+    });
   });
 
   test('each pending set is sent once, and sets already answered are left alone', () => {
     const sent: SendToolResultsRequest[] = [];
     const skipped: string[][] = [];
     let settings = on;
-    const answerer = createAutoAnswerer({ settings: () => settings, send: (r) => (sent.push(r), Promise.resolve()), onSkipped: (_s, t) => skipped.push(t) });
+    const answerer = createAutoAnswerer({
+      settings: () => settings,
+      send: (r) => (sent.push(r), Promise.resolve()),
+      onSkipped: (_s, t) => skipped.push(t),
+    });
     answerer.consider('s1', pendingSet(tools));
     answerer.consider('s1', pendingSet(tools));
     answerer.consider('s1', pendingSet(tools, 'sent', 1));
     answerer.consider('s1', null);
-    expect(sent).toEqual([{ sessionId: 's1', results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false }] }]);
+    expect(sent).toEqual([
+      { sessionId: 's1', results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false }] },
+    ]);
     // The continuation pauses again: a new set, answered again.
     answerer.consider('s1', pendingSet(tools, 'no', 1));
     expect(sent).toHaveLength(2);
@@ -170,10 +204,14 @@ describe('replays: the recorded answer', () => {
   const recordedBody = readFixtureText('frontend_tools.request.json');
 
   test('recordedAnswers reads the tool_results of the recorded request (frontend_tools.request.json)', () => {
-    expect(recordedAnswers(recordedBody)).toEqual([{ tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false }]);
+    expect(recordedAnswers(recordedBody)).toEqual([
+      { tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false },
+    ]);
     expect(recordedAnswers('not json')).toBeNull();
     expect(recordedAnswers(undefined)).toBeNull();
-    expect(recordedAnswers('{"tool_results": [{"tool_use_id": "t", "content": {"a": 1}}, {"content": "x"}]}')).toEqual([{ tool_use_id: 't', content: '{"a":1}', is_error: false }]);
+    expect(recordedAnswers('{"tool_results": [{"tool_use_id": "t", "content": {"a": 1}}, {"content": "x"}]}')).toEqual([
+      { tool_use_id: 't', content: '{"a":1}', is_error: false },
+    ]);
   });
 
   const sourceLegs = [
@@ -182,13 +220,26 @@ describe('replays: the recorded answer', () => {
   ];
 
   test('recordedAnswersAt: the next leg of the recording, only when it is a tool-results leg', () => {
-    expect(recordedAnswersAt(sourceLegs, 0)).toEqual([{ tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false }]);
+    expect(recordedAnswersAt(sourceLegs, 0)).toEqual([
+      { tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false },
+    ]);
     expect(recordedAnswersAt(sourceLegs, 1)).toBeNull();
-    expect(recordedAnswersAt([{ leg: 0, kind: 'run', request: null }, { leg: 1, kind: 'reconnect', request: request(recordedBody) }], 0)).toBeNull();
+    expect(
+      recordedAnswersAt(
+        [
+          { leg: 0, kind: 'run', request: null },
+          { leg: 1, kind: 'reconnect', request: request(recordedBody) },
+        ],
+        0,
+      ),
+    ).toBeNull();
   });
 
   test('draftsWithAnswers prefills the matching drafts and leaves the others', () => {
-    const drafts = draftsFor([...pendingToolsOf('frontend_tools.json.sse'), { toolUseId: 'other', name: 'x', input: {} }]);
+    const drafts = draftsFor([
+      ...pendingToolsOf('frontend_tools.json.sse'),
+      { toolUseId: 'other', name: 'x', input: {} },
+    ]);
     const filled = draftsWithAnswers(drafts, [{ tool_use_id: 'toolu_synth_confirm', content: 'no', is_error: true }]);
     expect(filled.map((d) => [d.toolUseId, d.content, d.isError])).toEqual([
       ['toolu_synth_confirm', 'no', true],

@@ -1,4 +1,10 @@
-import type { LegInfo, PendingToolPayload, PendingTools, SendToolResultsRequest, ToolResult } from '../../src-shared/contract';
+import type {
+  LegInfo,
+  PendingToolPayload,
+  PendingTools,
+  SendToolResultsRequest,
+  ToolResult,
+} from '../../src-shared/contract';
 import { stringifyJson } from '../../src-shared/json/tree';
 
 /**
@@ -35,7 +41,15 @@ export function prettyInput(input: unknown): string {
 
 /** Empty drafts: the user picks a quick answer or types one. */
 export function draftsFor(tools: readonly PendingToolPayload[]): ToolDraft[] {
-  return tools.map((tool) => ({ toolUseId: tool.toolUseId, name: tool.name, input: tool.input, message: messageOf(tool.input), mode: 'text', content: '', isError: false }));
+  return tools.map((tool) => ({
+    toolUseId: tool.toolUseId,
+    name: tool.name,
+    input: tool.input,
+    message: messageOf(tool.input),
+    mode: 'text',
+    content: '',
+    isError: false,
+  }));
 }
 
 export interface QuickAnswer {
@@ -77,7 +91,11 @@ export function toResults(drafts: readonly ToolDraft[]): ToolResult[] {
   return drafts.map((d) => ({ tool_use_id: d.toolUseId, content: d.content, is_error: d.isError }));
 }
 
-export function buildRequest(sessionId: string, drafts: readonly ToolDraft[], options: { resend?: boolean } = {}): SendToolResultsRequest {
+export function buildRequest(
+  sessionId: string,
+  drafts: readonly ToolDraft[],
+  options: { resend?: boolean } = {},
+): SendToolResultsRequest {
   return { sessionId, results: toResults(drafts), ...(options.resend ? { resend: true } : {}) };
 }
 
@@ -142,7 +160,8 @@ export function ruleFor(settings: AutoAnswerSettings, tool: string): AutoAnswerR
   return settings.rules.find((r) => r.tool === tool) ?? settings.rules.find((r) => r.tool === '*');
 }
 
-export type AutoAnswerPlan = { kind: 'off' } | { kind: 'answer'; results: ToolResult[] } | { kind: 'no-rule'; tools: string[] };
+export type AutoAnswerPlan =
+  { kind: 'off' } | { kind: 'answer'; results: ToolResult[] } | { kind: 'no-rule'; tools: string[] };
 
 /** What auto-answer does for a pending set: every tool needs a rule, else nothing is sent. */
 export function planAutoAnswer(settings: AutoAnswerSettings, tools: readonly PendingToolPayload[]): AutoAnswerPlan {
@@ -245,7 +264,13 @@ export function recordedAnswers(body: string | undefined): ToolResult[] | null {
     if (typeof r !== 'object' || r === null) return [];
     const { tool_use_id: id, content, is_error: isError } = r as Record<string, unknown>;
     if (typeof id !== 'string' || id === '') return [];
-    return [{ tool_use_id: id, content: typeof content === 'string' ? content : JSON.stringify(content) ?? '', is_error: isError === true }];
+    return [
+      {
+        tool_use_id: id,
+        content: typeof content === 'string' ? content : (JSON.stringify(content) ?? ''),
+        is_error: isError === true,
+      },
+    ];
   });
 }
 
@@ -253,7 +278,10 @@ export function recordedAnswers(body: string | undefined): ToolResult[] | null {
  * What the recorded run answered at the pause of leg `pauseLeg`: the tool results of the
  * source's next leg when it is a tool-results leg (null when the recording has none).
  */
-export function recordedAnswersAt(sourceLegs: readonly Pick<LegInfo, 'leg' | 'kind' | 'request'>[], pauseLeg: number): ToolResult[] | null {
+export function recordedAnswersAt(
+  sourceLegs: readonly Pick<LegInfo, 'leg' | 'kind' | 'request'>[],
+  pauseLeg: number,
+): ToolResult[] | null {
   const next = sourceLegs.find((l) => l.leg === pauseLeg + 1);
   return next?.kind === 'tool-results' ? recordedAnswers(next.request?.body) : null;
 }

@@ -18,7 +18,10 @@ function timeline() {
   return new TimelineModel('s1', { service, scheduler: createManualScheduler(), reportError: () => {} });
 }
 
-const context = (sessionStart = 1000): WindowContext => ({ sessionStart, labels: labelAgents([{ uuid: 'agent-a', parent: null, firstEnvelope: 0 }]) });
+const context = (sessionStart = 1000): WindowContext => ({
+  sessionStart,
+  labels: labelAgents([{ uuid: 'agent-a', parent: null, firstEnvelope: 0 }]),
+});
 
 describe('the table window rows', () => {
   it('makes each row of the window from its full row, or a row without cells until it is loaded', () => {
@@ -51,7 +54,11 @@ describe('the table window rows', () => {
     model.applyBatch({ ...rowsBatch(rows(0, 30)), rows: rows(0, 10) });
     const before = windowRows([], 0, 11, model, ctx);
     // Row 2 changed (a finding), row 10 got its full row, and the window moved down by one.
-    model.applyBatch({ ...rowsBatch([]), total: 30, changed: [row(2, { diagnostics: 1, severity: 'warning' }), row(10)] });
+    model.applyBatch({
+      ...rowsBatch([]),
+      total: 30,
+      changed: [row(2, { diagnostics: 1, severity: 'warning' }), row(10)],
+    });
     const after = windowRows(before, 1, 12, model, ctx);
     expect(after).not.toBe(before);
     expect(after[0]).toBe(before[1]);

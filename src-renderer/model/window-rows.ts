@@ -35,7 +35,13 @@ export interface WindowSource {
  * (a file loading while its first rows are on view) then re-renders no row: the table's row
  * model and the memoised row views see the same objects.
  */
-export function windowRows(previous: readonly WindowRow[], first: number, last: number, source: WindowSource, context: WindowContext): readonly WindowRow[] {
+export function windowRows(
+  previous: readonly WindowRow[],
+  first: number,
+  last: number,
+  source: WindowSource,
+  context: WindowContext,
+): readonly WindowRow[] {
   const rows: WindowRow[] = [];
   const offset = previous[0]?.position ?? 0;
   let reused = 0;
@@ -47,12 +53,28 @@ export function windowRows(previous: readonly WindowRow[], first: number, last: 
     const before = seq > 0 ? source.getRow(seq - 1) : undefined;
     const legStart = row !== undefined && row.leg > 0 && before !== undefined && before.leg !== row.leg;
     const old = previous[position - offset];
-    if (old && old.position === position && old.seq === seq && old.source === row && old.previousReceivedAt === previousReceivedAt && old.legStart === legStart && old.context === context) {
+    if (
+      old &&
+      old.position === position &&
+      old.seq === seq &&
+      old.source === row &&
+      old.previousReceivedAt === previousReceivedAt &&
+      old.legStart === legStart &&
+      old.context === context
+    ) {
       if (old === previous[rows.length]) reused++;
       rows.push(old);
       continue;
     }
-    rows.push({ position, seq, cells: row ? rowCells(row, { ...context, previousReceivedAt }) : null, legStart, source: row, previousReceivedAt, context });
+    rows.push({
+      position,
+      seq,
+      cells: row ? rowCells(row, { ...context, previousReceivedAt }) : null,
+      legStart,
+      source: row,
+      previousReceivedAt,
+      context,
+    });
   }
   return reused === rows.length && rows.length === previous.length ? previous : rows;
 }

@@ -96,9 +96,12 @@ export function createWorkspace(deps: WorkspaceDeps): WorkspaceModel {
         deps.reportError('Save request', Object.values(result.errors)[0] ?? 'The form is incomplete.');
         return undefined;
       }
-      const existing = !asNew && form.savedId !== null ? requests.getSnapshot().find((r) => r.id === form.savedId) : undefined;
+      const existing =
+        !asNew && form.savedId !== null ? requests.getSnapshot().find((r) => r.id === form.savedId) : undefined;
       const name = existing?.name ?? defaultRequestName(result.template, form.title);
-      const saved = await changeRequests('Save request', () => service.saveRequest({ ...(existing ? { id: existing.id } : {}), name, request: result.template }));
+      const saved = await changeRequests('Save request', () =>
+        service.saveRequest({ ...(existing ? { id: existing.id } : {}), name, request: result.template }),
+      );
       if (saved) {
         connectForm.update((f) => ({ ...f, savedId: saved.id }));
         deps.notify('Saved', `"${saved.name}" is in Requests.`);
@@ -119,20 +122,30 @@ export function createWorkspace(deps: WorkspaceDeps): WorkspaceModel {
       return found ? deps.connect({ ...found.request, title: found.name }) : undefined;
     },
     async renameRequest(id, name) {
-      const saved = await changeRequests('Rename request', async () => service.saveRequest({ id, name, request: savedRequest(id).request }));
+      const saved = await changeRequests('Rename request', async () =>
+        service.saveRequest({ id, name, request: savedRequest(id).request }),
+      );
       return saved !== undefined;
     },
     duplicateRequest: (id) =>
       changeRequests('Duplicate request', async () => {
         const original = savedRequest(id);
-        return service.saveRequest({ name: copyName(original.name, requests.getSnapshot().map((r) => r.name)), request: original.request });
+        return service.saveRequest({
+          name: copyName(
+            original.name,
+            requests.getSnapshot().map((r) => r.name),
+          ),
+          request: original.request,
+        });
       }),
     async deleteRequest(id) {
       await changeRequests('Delete request', () => service.deleteRequest({ id }));
       if (connectForm.getSnapshot().savedId === id) connectForm.update((f) => ({ ...f, savedId: null }));
     },
     async requestAsCurl(id, mode) {
-      const resolved = await run('Copy as curl', async () => service.resolveRequest({ request: savedRequest(id).request, mode }));
+      const resolved = await run('Copy as curl', async () =>
+        service.resolveRequest({ request: savedRequest(id).request, mode }),
+      );
       return resolved ? requestToCurl(resolved) : undefined;
     },
     importCurl: (command) =>

@@ -9,7 +9,11 @@ import { RowColumnsBuilder } from '../../src-shared/contract/row-columns';
  * fires, and every call is logged.
  */
 /** The payload type of one of the contract's events. */
-export type EventPayload<K extends InspectorEvent> = InspectorService[K] extends (listener: (payload: infer P) => void) => unknown ? P : never;
+export type EventPayload<K extends InspectorEvent> = InspectorService[K] extends (
+  listener: (payload: infer P) => void,
+) => unknown
+  ? P
+  : never;
 
 export interface FakeService {
   readonly service: InspectorService;
@@ -18,7 +22,9 @@ export interface FakeService {
   listeners(event: InspectorEvent): number;
 }
 
-export function createFakeService(commands: Partial<Record<keyof InspectorService, (arg: never) => Promise<unknown>>> = {}): FakeService {
+export function createFakeService(
+  commands: Partial<Record<keyof InspectorService, (arg: never) => Promise<unknown>>> = {},
+): FakeService {
   const calls: { method: string; arg: unknown }[] = [];
   const emitters = new Map<string, Emitter<unknown>>();
   const service: Record<string, unknown> = {};
@@ -79,7 +85,11 @@ export function row(seq: number, change: Partial<TimelineRow> = {}): TimelineRow
   };
 }
 
-export function rows(from: number, to: number, change: (seq: number) => Partial<TimelineRow> = () => ({})): TimelineRow[] {
+export function rows(
+  from: number,
+  to: number,
+  change: (seq: number) => Partial<TimelineRow> = () => ({}),
+): TimelineRow[] {
   const list: TimelineRow[] = [];
   for (let seq = from; seq < to; seq++) list.push(row(seq, change(seq)));
   return list;
@@ -93,8 +103,23 @@ export function columnsOf(list: readonly TimelineRow[]): RowColumns {
 }
 
 /** A batch of new rows (all also sent in full), changed rows and the session's total. */
-export function rowsBatch(list: readonly TimelineRow[], changed: readonly TimelineRow[] = [], total = (list.at(-1)?.seq ?? -1) + 1, sessionId = 's1'): SessionBatch {
-  return { sessionId, total, start: list[0]?.seq ?? total, columns: columnsOf(list), rows: [...list], changed: [...changed], agents: [], blockRevision: 0, diagnosticCount: 0 };
+export function rowsBatch(
+  list: readonly TimelineRow[],
+  changed: readonly TimelineRow[] = [],
+  total = (list.at(-1)?.seq ?? -1) + 1,
+  sessionId = 's1',
+): SessionBatch {
+  return {
+    sessionId,
+    total,
+    start: list[0]?.seq ?? total,
+    columns: columnsOf(list),
+    rows: [...list],
+    changed: [...changed],
+    agents: [],
+    blockRevision: 0,
+    diagnosticCount: 0,
+  };
 }
 
 /** Lets pending promise callbacks run. */

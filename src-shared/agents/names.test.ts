@@ -3,7 +3,11 @@ import { MAX_INDENT, MAX_PATH_DEPTH, nameAgents, type NamedAgentInput } from './
 
 /** `depth` agents, each the child of the one before. */
 function chain(depth: number): NamedAgentInput[] {
-  return Array.from({ length: depth }, (_, n) => ({ uuid: `a${n}`, parent: n === 0 ? null : `a${n - 1}`, firstEnvelope: n }));
+  return Array.from({ length: depth }, (_, n) => ({
+    uuid: `a${n}`,
+    parent: n === 0 ? null : `a${n - 1}`,
+    firstEnvelope: n,
+  }));
 }
 
 describe('agent names', () => {
@@ -16,12 +20,25 @@ describe('agent names', () => {
       { uuid: 's211', parent: 's21', firstEnvelope: 4 },
       { uuid: 'm2', parent: null, firstEnvelope: 5 },
     ]);
-    expect([...names.values()].map((n) => n.name)).toEqual(['main', 'sub 1', 'sub 2', 'sub 2.1', 'sub 2.1.1', 'main 2']);
+    expect([...names.values()].map((n) => n.name)).toEqual([
+      'main',
+      'sub 1',
+      'sub 2',
+      'sub 2.1',
+      'sub 2.1.1',
+      'main 2',
+    ]);
   });
 
   it('stays short whatever the depth: past the path depth, an agent is named by its depth and index', () => {
     const names = [...nameAgents(chain(5000)).values()];
-    expect(names.slice(0, MAX_PATH_DEPTH + 2).map((n) => n.name)).toEqual(['main', 'sub 1', 'sub 1.1', 'sub 1.1.1', 'sub d4#1']);
+    expect(names.slice(0, MAX_PATH_DEPTH + 2).map((n) => n.name)).toEqual([
+      'main',
+      'sub 1',
+      'sub 1.1',
+      'sub 1.1.1',
+      'sub d4#1',
+    ]);
     expect(names.at(-1)).toMatchObject({ name: 'sub d4999#1', depth: 4999, indent: MAX_INDENT });
     expect(Math.max(...names.map((n) => n.name.length))).toBeLessThan(16);
     expect(new Set(names.map((n) => n.name)).size).toBe(names.length);

@@ -60,7 +60,13 @@ export function nameAgents(agents: readonly NamedAgentInput[], extra: readonly s
       childCount.set(parent.uuid, n);
       name = parent.depth === 0 ? `sub ${n}` : `${parent.name}.${n}`;
     }
-    names.set(agent.uuid, { uuid: agent.uuid, name, depth, indent: Math.min(depth, MAX_INDENT), parent: parent ? parent.uuid : null });
+    names.set(agent.uuid, {
+      uuid: agent.uuid,
+      name,
+      depth,
+      indent: Math.min(depth, MAX_INDENT),
+      parent: parent ? parent.uuid : null,
+    });
   }
   return names;
 }

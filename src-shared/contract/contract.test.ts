@@ -17,7 +17,19 @@ describe('the inspector contract', () => {
     const channels = [...commands, ...events].map(inspectorChannel);
     expect(new Set(channels).size).toBe(channels.length);
     expect(channels.every((c) => c.startsWith(CHANNEL_PREFIX))).toBe(true);
-    expect(commands).toEqual(expect.arrayContaining(['connect', 'stop', 'openFile', 'getRows', 'getEnvelope', 'getRawBytes', 'getFrame', 'getBlock', 'sendToolResults']));
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        'connect',
+        'stop',
+        'openFile',
+        'getRows',
+        'getEnvelope',
+        'getRawBytes',
+        'getFrame',
+        'getBlock',
+        'sendToolResults',
+      ]),
+    );
     expect(events).toEqual(expect.arrayContaining(['onSessionsChanged', 'onSessionBatch', 'onLiveStatus', 'onError']));
   });
 
@@ -29,7 +41,12 @@ describe('the inspector contract', () => {
 
 describe('schemas', () => {
   it('accepts a connect request and rebuilds it from declared keys only', () => {
-    const input = { url: 'http://127.0.0.1:8000/agent/run', method: 'POST', headers: [['Authorization', 'Bearer x']], body: { kind: 'json', text: '{}' } };
+    const input = {
+      url: 'http://127.0.0.1:8000/agent/run',
+      method: 'POST',
+      headers: [['Authorization', 'Bearer x']],
+      body: { kind: 'json', text: '{}' },
+    };
     const parsed = ConnectRequest.parse(input);
     expect(parsed).toEqual(input);
     expect(parsed).not.toBe(input);
@@ -39,10 +56,19 @@ describe('schemas', () => {
     [{ url: 'x', method: 'POST', headers: [], extra: 1 }, /arg\.extra: is not a known field/],
     [{ url: 'x', method: 'P O', headers: [] }, /arg\.method: does not match/],
     [{ url: 'x', method: 'GET', headers: [['a']] }, /arg\.headers\[0\]: expected a 2-tuple/],
-    [{ url: 'x', method: 'GET', headers: [], body: { kind: 'yaml', text: '' } }, /arg\.body\.kind: expected one of "json", "raw", got "yaml"/],
+    [
+      { url: 'x', method: 'GET', headers: [], body: { kind: 'yaml', text: '' } },
+      /arg\.body\.kind: expected one of "json", "raw", got "yaml"/,
+    ],
     [{ url: '', method: 'GET', headers: [] }, /arg\.url: must not be empty/],
-    [{ url: 'x', method: 'GET', headers: [], reconnect: { maxAttempts: 0 } }, /arg\.reconnect\.maxAttempts: 0 is outside 1\.\.100/],
-    [JSON.parse('{"url":"x","method":"GET","headers":[],"__proto__":{"polluted":true}}') as unknown, /arg\.__proto__: is not a known field/],
+    [
+      { url: 'x', method: 'GET', headers: [], reconnect: { maxAttempts: 0 } },
+      /arg\.reconnect\.maxAttempts: 0 is outside 1\.\.100/,
+    ],
+    [
+      JSON.parse('{"url":"x","method":"GET","headers":[],"__proto__":{"polluted":true}}') as unknown,
+      /arg\.__proto__: is not a known field/,
+    ],
   ])('rejects a malformed connect request with a path to the problem (%#)', (value, message) => {
     expect(() => ConnectRequest.parse(value, 'arg')).toThrow(message);
   });
@@ -61,21 +87,60 @@ describe('schemas', () => {
   });
 
   it('keeps tool results in the wire field names and refuses a record key that would pollute prototypes', () => {
-    expect(SendToolResultsRequest.parse({ sessionId: 's1', results: [{ tool_use_id: 'toolu_1', content: 'yes', is_error: false }] })).toEqual({
+    expect(
+      SendToolResultsRequest.parse({
+        sessionId: 's1',
+        results: [{ tool_use_id: 'toolu_1', content: 'yes', is_error: false }],
+      }),
+    ).toEqual({
       sessionId: 's1',
       results: [{ tool_use_id: 'toolu_1', content: 'yes', is_error: false }],
     });
-    expect(() => SendToolResultsRequest.parse({ sessionId: 's1', results: [], path: '//evil.example/x' })).toThrow(/path: does not match/);
-    expect(() => SendToolResultsRequest.parse(JSON.parse('{"sessionId":"s1","results":[],"extraBody":{"__proto__":{}}}'))).toThrow(/__proto__/);
+    expect(() => SendToolResultsRequest.parse({ sessionId: 's1', results: [], path: '//evil.example/x' })).toThrow(
+      /path: does not match/,
+    );
+    expect(() =>
+      SendToolResultsRequest.parse(JSON.parse('{"sessionId":"s1","results":[],"extraBody":{"__proto__":{}}}')),
+    ).toThrow(/__proto__/);
   });
 
   it('checks a batch event payload, rows and columns included', () => {
     const columns = { strings: ['a', 'text'], receivedAt: [1], agent: [0], type: [1], flags: [0] };
-    const batch = { sessionId: 's1', total: 1, start: 0, columns, rows: [{ seq: 0, leg: 0, frame: 0, receivedAt: 1, agent: 'a', type: 'text', final: false, preview: 'hi', deltaLength: 2, bytes: 10, diagnostics: 0 }], changed: [], agents: [], blockRevision: 3, diagnosticCount: 0 };
+    const batch = {
+      sessionId: 's1',
+      total: 1,
+      start: 0,
+      columns,
+      rows: [
+        {
+          seq: 0,
+          leg: 0,
+          frame: 0,
+          receivedAt: 1,
+          agent: 'a',
+          type: 'text',
+          final: false,
+          preview: 'hi',
+          deltaLength: 2,
+          bytes: 10,
+          diagnostics: 0,
+        },
+      ],
+      changed: [],
+      agents: [],
+      blockRevision: 3,
+      diagnosticCount: 0,
+    };
     expect(SessionBatch.parse(batch)).toEqual(batch);
-    expect(() => SessionBatch.parse({ ...batch, rows: [{ ...batch.rows[0], seq: -1 }] })).toThrow(/rows\[0\]\.seq: -1 is outside/);
-    expect(() => SessionBatch.parse({ ...batch, columns: { ...columns, flags: [] } })).toThrow(/value\.columns: columns of different lengths/);
-    expect(() => SessionBatch.parse({ ...batch, columns: { ...columns, type: [2] } })).toThrow(/row 0: string index 2 is outside the 2 strings/);
+    expect(() => SessionBatch.parse({ ...batch, rows: [{ ...batch.rows[0], seq: -1 }] })).toThrow(
+      /rows\[0\]\.seq: -1 is outside/,
+    );
+    expect(() => SessionBatch.parse({ ...batch, columns: { ...columns, flags: [] } })).toThrow(
+      /value\.columns: columns of different lengths/,
+    );
+    expect(() => SessionBatch.parse({ ...batch, columns: { ...columns, type: [2] } })).toThrow(
+      /row 0: string index 2 is outside the 2 strings/,
+    );
     expect(() => SessionBatch.parse({ ...batch, blockRevision: -1 })).toThrow(/blockRevision/);
   });
 });
@@ -104,7 +169,9 @@ function connected() {
   const toServer: ClientMessage[] = [];
   const names = contractNames(TEST_CONTRACT);
   const toClient: { receive(message: unknown): void } = { receive: () => {} };
-  const server = createContractServer(TEST_CONTRACT, service, (m: ServerMessage) => toClient.receive(JSON.parse(JSON.stringify(m))));
+  const server = createContractServer(TEST_CONTRACT, service, (m: ServerMessage) =>
+    toClient.receive(JSON.parse(JSON.stringify(m))),
+  );
   const client = createContractClient(TEST_CONTRACT, names, (m) => {
     toServer.push(m);
     server.receive(JSON.parse(JSON.stringify(m)));
@@ -117,8 +184,12 @@ describe('the contract over messages', () => {
   it('calls commands, checks arguments and results, and passes errors as messages', async () => {
     const { client } = connected();
     await expect(client.service.echo({ text: 'hi' })).resolves.toEqual({ text: 'HI' });
-    await expect(client.service.echo({ text: 'far too long text' })).rejects.toThrow(/Invalid argument for echo: arg\.text: is 17 characters long, the limit is 10/);
-    await expect(client.service.broken()).rejects.toThrow(/broken produced an invalid result: result\.n: expected a finite number, got number Infinity/);
+    await expect(client.service.echo({ text: 'far too long text' })).rejects.toThrow(
+      /Invalid argument for echo: arg\.text: is 17 characters long, the limit is 10/,
+    );
+    await expect(client.service.broken()).rejects.toThrow(
+      /broken produced an invalid result: result\.n: expected a finite number, got number Infinity/,
+    );
     await expect(client.service.fail()).rejects.toThrow(/^nothing to stop$/);
   });
 
@@ -142,12 +213,17 @@ describe('the contract over messages', () => {
     const { service } = testService();
     const replies: ServerMessage[] = [];
     const errors: string[] = [];
-    const server = createContractServer(TEST_CONTRACT, service, (m) => replies.push(m), { onProtocolError: (e) => errors.push(e) });
+    const server = createContractServer(TEST_CONTRACT, service, (m) => replies.push(m), {
+      onProtocolError: (e) => errors.push(e),
+    });
     server.receive('not an object');
     server.receive({ t: 'call', id: 1, method: 'echo', arg: { text: 'x' }, extra: true });
     server.receive({ t: 'subscribe', event: 'echo' });
     expect(errors).toHaveLength(3);
-    expect(await dispatchCall(TEST_CONTRACT, service, 'constructor', undefined)).toEqual({ ok: false, error: { message: "Unknown command 'constructor'", invalidArgument: true } });
+    expect(await dispatchCall(TEST_CONTRACT, service, 'constructor', undefined)).toEqual({
+      ok: false,
+      error: { message: "Unknown command 'constructor'", invalidArgument: true },
+    });
     expect(await dispatchCall(TEST_CONTRACT, service, 'onTick', undefined)).toMatchObject({ ok: false });
   });
 

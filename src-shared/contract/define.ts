@@ -42,8 +42,12 @@ export type ServiceOf<C extends ContractDef> = {
       : never;
 };
 
-export type CommandName<C extends ContractDef> = { [K in keyof C]: C[K] extends CommandDef<unknown, unknown> ? K : never }[keyof C] & string;
-export type EventName<C extends ContractDef> = { [K in keyof C]: C[K] extends EventDef<unknown> ? K : never }[keyof C] & string;
+export type CommandName<C extends ContractDef> = {
+  [K in keyof C]: C[K] extends CommandDef<unknown, unknown> ? K : never;
+}[keyof C] &
+  string;
+export type EventName<C extends ContractDef> = { [K in keyof C]: C[K] extends EventDef<unknown> ? K : never }[keyof C] &
+  string;
 
 export interface ContractNames<C extends ContractDef> {
   readonly commands: readonly CommandName<C>[];
@@ -62,7 +66,8 @@ export function contractNames<C extends ContractDef>(contract: C): ContractNames
   for (const [key, def] of Object.entries(contract)) {
     const looksLikeEvent = EVENT_KEY.test(key);
     if (def.kind === 'event' && !looksLikeEvent) throw new Error(`Contract event '${key}' must be named onXxx`);
-    if (def.kind === 'command' && looksLikeEvent) throw new Error(`Contract command '${key}' must not be named like an event`);
+    if (def.kind === 'command' && looksLikeEvent)
+      throw new Error(`Contract command '${key}' must not be named like an event`);
     (def.kind === 'event' ? events : commands).push(key);
   }
   return { commands: commands as CommandName<C>[], events: events as EventName<C>[] };

@@ -43,7 +43,9 @@ export class RowColumnsBuilder {
   private readonly ids = new Map<string, number>();
   private readonly columns: RowColumns = { strings: [], receivedAt: [], agent: [], type: [], flags: [] };
 
-  add(row: Pick<TimelineRow, 'receivedAt' | 'agent' | 'type' | 'final' | 'control' | 'diagnostics' | 'severity'>): void {
+  add(
+    row: Pick<TimelineRow, 'receivedAt' | 'agent' | 'type' | 'final' | 'control' | 'diagnostics' | 'severity'>,
+  ): void {
     this.columns.receivedAt.push(row.receivedAt);
     this.columns.agent.push(this.intern(row.agent));
     this.columns.type.push(this.intern(row.type));
@@ -78,9 +80,9 @@ export function columnsProblem(columns: RowColumns): string | null {
   }
   const strings = columns.strings.length;
   for (let i = 0; i < n; i++) {
-    const outside = columns.agent[i]! >= strings ? columns.agent[i] : columns.type[i]! >= strings ? columns.type[i] : undefined;
+    const outside =
+      columns.agent[i]! >= strings ? columns.agent[i] : columns.type[i]! >= strings ? columns.type[i] : undefined;
     if (outside !== undefined) return `row ${i}: string index ${outside} is outside the ${strings} strings`;
   }
   return null;
 }
-

@@ -45,16 +45,19 @@ function fail(path: string, expected: string, value: unknown): never {
  * field of every batch, the bulk of checking a large one.
  */
 function within(error: unknown, path: string, step: string): never {
-  if (error instanceof ContractError && error.path.startsWith(path)) throw new ContractError(path + step + error.path.slice(path.length), error.problem);
+  if (error instanceof ContractError && error.path.startsWith(path))
+    throw new ContractError(path + step + error.path.slice(path.length), error.problem);
   throw error;
 }
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (typeof value === 'string')
+    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${value}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return `${typeof value} ${value}`;
   return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
 }
 
@@ -178,7 +181,9 @@ export function array<T>(item: Schema<T>, options: { max?: number } = {}): Schem
   };
 }
 
-export function tuple<const S extends readonly Schema<unknown>[]>(...items: S): Schema<{ -readonly [K in keyof S]: Infer<S[K]> }> {
+export function tuple<const S extends readonly Schema<unknown>[]>(
+  ...items: S
+): Schema<{ -readonly [K in keyof S]: Infer<S[K]> }> {
   return {
     describe: `[${items.map((i) => i.describe).join(', ')}]`,
     parse(value, path = 'value') {
@@ -243,13 +248,18 @@ export function record<T>(item: Schema<T>, options: { maxKeys?: number } = {}): 
 }
 
 type VariantMap = Record<string, Schema<object>>;
-type VariantOf<D extends string, M extends VariantMap> = { [K in keyof M]: Simplify<{ [P in D]: K } & Infer<M[K]>> }[keyof M];
+type VariantOf<D extends string, M extends VariantMap> = {
+  [K in keyof M]: Simplify<{ [P in D]: K } & Infer<M[K]>>;
+}[keyof M];
 
 /**
  * A discriminated union: `variant('kind', { a: object({...}), b: object({...}) })` accepts
  * `{kind: 'a', ...}` or `{kind: 'b', ...}`. The discriminant is not part of the member shapes.
  */
-export function variant<const D extends string, M extends VariantMap>(discriminant: D, members: M): Schema<VariantOf<D, M>> {
+export function variant<const D extends string, M extends VariantMap>(
+  discriminant: D,
+  members: M,
+): Schema<VariantOf<D, M>> {
   const names = Object.keys(members);
   return {
     describe: names.map((n) => `{ ${discriminant}: ${JSON.stringify(n)} … }`).join(' | '),
@@ -301,7 +311,8 @@ export function json<T = JsonValue>(options: { maxDepth?: number } = {}): Schema
   }
   const pathOf = (path: string, entry: Entry): string => {
     const steps: string[] = [];
-    for (let e: Entry | null = entry; e?.parent; e = e.parent) steps.push(typeof e.step === 'number' ? `[${e.step}]` : `.${e.step}`);
+    for (let e: Entry | null = entry; e?.parent; e = e.parent)
+      steps.push(typeof e.step === 'number' ? `[${e.step}]` : `.${e.step}`);
     return path + steps.reverse().join('');
   };
   const check = (root: unknown, path: string): void => {
@@ -311,12 +322,14 @@ export function json<T = JsonValue>(options: { maxDepth?: number } = {}): Schema
       const { value, depth } = entry;
       if (value === null || typeof value === 'string' || typeof value === 'boolean') continue;
       if (typeof value === 'number') {
-        if (!Number.isFinite(value)) throw new ContractError(pathOf(path, entry), `is ${value}, which JSON cannot carry`);
+        if (!Number.isFinite(value))
+          throw new ContractError(pathOf(path, entry), `is ${value}, which JSON cannot carry`);
         continue;
       }
       if (depth >= maxDepth) throw new ContractError(pathOf(path, entry), `nests deeper than ${maxDepth} levels`);
       if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, parent: entry, step: i });
+        for (let i = value.length - 1; i >= 0; i--)
+          stack.push({ value: value[i], depth: depth + 1, parent: entry, step: i });
         continue;
       }
       if (!isRecord(value)) fail(pathOf(path, entry), 'plain JSON data', value);

@@ -9,7 +9,15 @@ import { INLINE_MODE_TABLE, INLINE_MODES } from '../inline/types';
 import { END_STATUS_KINDS } from '../pipeline/end-status';
 import { BLOCK_STATUSES } from '../reconstruct/types';
 import { FAILURE_KIND_NAMES, FAILURE_KINDS } from './failure-kinds';
-import { BlockStatus, EndStatus, ErrorEvent, InlineOptions, RunInFormatsRequest, Severity, SeverityCounts } from './payloads';
+import {
+  BlockStatus,
+  EndStatus,
+  ErrorEvent,
+  InlineOptions,
+  RunInFormatsRequest,
+  Severity,
+  SeverityCounts,
+} from './payloads';
 
 /** Each vocabulary is one table; the contract's literals and the filter's values read it. */
 describe('the contract accepts exactly the entries of each vocabulary table', () => {
@@ -46,7 +54,8 @@ describe('vocabulary tables', () => {
   });
 
   it('gives every inline mode a label and a title', () => {
-    for (const mode of INLINE_MODES) expect(INLINE_MODE_TABLE[mode].label && INLINE_MODE_TABLE[mode].title).toBeTruthy();
+    for (const mode of INLINE_MODES)
+      expect(INLINE_MODE_TABLE[mode].label && INLINE_MODE_TABLE[mode].title).toBeTruthy();
   });
 
   it('offers the unified families and channels as filter values', () => {
@@ -57,7 +66,11 @@ describe('vocabulary tables', () => {
 
 describe('the envelope kinds table', () => {
   it('derives the reconstruction rules from its columns', () => {
-    expect(Object.keys(ENVELOPE_KINDS).filter(isToolCallKind)).toEqual(['tool_call', 'server_tool_call', 'custom_tool_call']);
+    expect(Object.keys(ENVELOPE_KINDS).filter(isToolCallKind)).toEqual([
+      'tool_call',
+      'server_tool_call',
+      'custom_tool_call',
+    ]);
     expect(['tool_result', 'server_tool_result'].every(isToolResultKind)).toBe(true);
     expect(isToolResultKind('tool_result_image')).toBe(false);
     expect(hasJsonPayload('tool_call') && hasJsonPayload('meta_todo') && hasJsonPayload('message')).toBe(true);
@@ -68,7 +81,11 @@ describe('the envelope kinds table', () => {
   it('knows the agent vocabulary, not the provider-only kinds, as known types', () => {
     expect(isKnownEnvelopeType('meta_todo') && isKnownEnvelopeType('tool_call')).toBe(true);
     expect(isKnownEnvelopeType('custom_tool_call') || isKnownEnvelopeType('hook_output')).toBe(false);
-    expect(ENVELOPE_FIELDS.field('type')?.values).toEqual([...kindsWhere((k) => k.origin !== 'provider'), '[DONE]', 'error_frame']);
+    expect(ENVELOPE_FIELDS.field('type')?.values).toEqual([
+      ...kindsWhere((k) => k.origin !== 'provider'),
+      '[DONE]',
+      'error_frame',
+    ]);
   });
 
   it('gives every kind a category', () => {

@@ -25,7 +25,12 @@ function tableRows(text: string, header: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -38,7 +43,9 @@ describe('docs/diagnostics.md', () => {
 
   it('lists every end status with its label, in the order of the table in code', () => {
     const rows = tableRows(text, '| status | label | when |');
-    expect(rows.map(([status, label]) => [codeSpans(status!)[0], label])).toEqual(END_STATUS_KINDS.map((kind) => [kind, END_STATUSES[kind].label]));
+    expect(rows.map(([status, label]) => [codeSpans(status!)[0], label])).toEqual(
+      END_STATUS_KINDS.map((kind) => [kind, END_STATUSES[kind].label]),
+    );
   });
 
   it('names the bad end statuses as those `--fail-on end` fails on', () => {
@@ -81,7 +88,12 @@ describe('docs/inline.md', () => {
 
 describe('docs/protocols/json-envelopes.md', () => {
   it('lists the seed envelope kinds in order, the streamed ones as incremental', () => {
-    const rows = tableRows(doc('protocols/json-envelopes.md'), '| `type` | extra fields | emission | emitted by | `delta` carries |');
-    expect(rows.map(([type, , emission]) => [codeSpans(type!)[0], emission])).toEqual(SEED_ENVELOPE_TYPES.map((type) => [type, isStreamedEnvelopeType(type) ? 'incremental' : 'buffered']));
+    const rows = tableRows(
+      doc('protocols/json-envelopes.md'),
+      '| `type` | extra fields | emission | emitted by | `delta` carries |',
+    );
+    expect(rows.map(([type, , emission]) => [codeSpans(type!)[0], emission])).toEqual(
+      SEED_ENVELOPE_TYPES.map((type) => [type, isStreamedEnvelopeType(type) ? 'incremental' : 'buffered']),
+    );
   });
 });

@@ -52,7 +52,11 @@ export function createContractServer<C extends ContractDef>(
 
   const reply = (id: number, outcome: CallOutcome): void => {
     if (disposed) return;
-    send(outcome.ok ? { t: 'result', id, ok: true, value: outcome.value } : { t: 'result', id, ok: false, error: outcome.error });
+    send(
+      outcome.ok
+        ? { t: 'result', id, ok: true, value: outcome.value }
+        : { t: 'result', id, ok: false, error: outcome.error },
+    );
   };
 
   return {
@@ -67,14 +71,22 @@ export function createContractServer<C extends ContractDef>(
       }
       switch (message.t) {
         case 'call':
-          void dispatchCall(contract, service, message.method, message.arg).then((outcome) => reply(message.id, outcome));
+          void dispatchCall(contract, service, message.method, message.arg).then((outcome) =>
+            reply(message.id, outcome),
+          );
           return;
         case 'subscribe': {
           if (subscriptions.has(message.event)) return;
           try {
-            const unsubscribe = subscribeEvent(contract, service, message.event, (payload) => {
-              if (!disposed) send({ t: 'event', event: message.event, payload });
-            }, report);
+            const unsubscribe = subscribeEvent(
+              contract,
+              service,
+              message.event,
+              (payload) => {
+                if (!disposed) send({ t: 'event', event: message.event, payload });
+              },
+              report,
+            );
             subscriptions.set(message.event, unsubscribe);
           } catch (error) {
             report(error instanceof Error ? error.message : String(error));
@@ -117,7 +129,10 @@ export function createContractClient<C extends ContractDef>(
 ): ContractClient<C> {
   const validate = options.validate ?? true;
   const report = options.onProtocolError ?? (() => {});
-  const pending = new Map<number, { method: string; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const pending = new Map<
+    number,
+    { method: string; resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
   const listeners = new Map<string, Set<Listener<unknown>>>();
   let nextId = 1;
   let closedReason: string | null = null;
@@ -187,7 +202,9 @@ export function createContractClient<C extends ContractDef>(
       try {
         payload = check(message.event, message.payload, 'event');
       } catch (error) {
-        report(`Dropped an invalid ${message.event} payload: ${error instanceof Error ? error.message : String(error)}`);
+        report(
+          `Dropped an invalid ${message.event} payload: ${error instanceof Error ? error.message : String(error)}`,
+        );
         return;
       }
       for (const listener of [...set]) {

@@ -14,7 +14,21 @@ import { measureText } from '../envelope/budget';
 const AGENT = 'aaaaaaaa-0000-4000-8000-000000000000';
 
 function makeEnvelope(seq: number, fields: Partial<Envelope> = {}): Envelope {
-  return { seq, frame: seq, leg: 0, dialect: 'json', agent: AGENT, type: 'text', final: false, delta: '', extras: {}, byteStart: 0, byteEnd: 0, receivedAt: 0, ...fields };
+  return {
+    seq,
+    frame: seq,
+    leg: 0,
+    dialect: 'json',
+    agent: AGENT,
+    type: 'text',
+    final: false,
+    delta: '',
+    extras: {},
+    byteStart: 0,
+    byteEnd: 0,
+    receivedAt: 0,
+    ...fields,
+  };
 }
 
 /** Feed envelopes of one leg, each in its own frame carrying its JSON serialisation. */
@@ -22,14 +36,22 @@ function feed(envelopes: Partial<Envelope>[], budget = 2048) {
   const stats = createChunkStats({ budget, isChunked });
   envelopes.forEach((fields, seq) => {
     const e = makeEnvelope(seq, fields);
-    const frame = frameOf(JSON.stringify({ type: e.type, agent: e.agent, final: e.final, delta: e.delta, ...e.extras }), seq);
+    const frame = frameOf(
+      JSON.stringify({ type: e.type, agent: e.agent, final: e.final, delta: e.delta, ...e.extras }),
+      seq,
+    );
     stats.onEnvelope(e, frame);
   });
   return stats.snapshot();
 }
 
 /** A buffered payload split the way the chunking algorithm of docs/protocols/json-envelopes.md would, at `sizes` UTF-8 bytes per chunk. */
-function chunked(type: string, payload: string, sizes: number[], extras: Record<string, unknown> = {}): Partial<Envelope>[] {
+function chunked(
+  type: string,
+  payload: string,
+  sizes: number[],
+  extras: Record<string, unknown> = {},
+): Partial<Envelope>[] {
   const bytes = new TextEncoder().encode(payload);
   const decoder = new TextDecoder();
   const out: Partial<Envelope>[] = [];
@@ -42,14 +64,36 @@ function chunked(type: string, payload: string, sizes: number[], extras: Record<
   return out;
 }
 
-const max = (type: string, extras: Record<string, unknown> = {}) => chunkingBudget({ type, agent: AGENT, extras }).maxDeltaBytes;
+const max = (type: string, extras: Record<string, unknown> = {}) =>
+  chunkingBudget({ type, agent: AGENT, extras }).maxDeltaBytes;
 
 describe('measureText', () => {
   const encoded = (text: string): number => new TextEncoder().encode(text).length;
 
   it('counts the UTF-8 bytes and the bytes JSON.stringify writes inside the quotes, for any string, short or long', () => {
     const random = seededRandom(5);
-    const alphabet = ['a', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', 'é', '日', '\u2028', '😀', '\ud800', '\udc00', '/', '\ufffd'];
+    const alphabet = [
+      'a',
+      '"',
+      '\\',
+      '\n',
+      '\r',
+      '\t',
+      '\b',
+      '\f',
+      '\u0000',
+      '\u0001',
+      '\u001f',
+      '\u007f',
+      'é',
+      '日',
+      '\u2028',
+      '😀',
+      '\ud800',
+      '\udc00',
+      '/',
+      '\ufffd',
+    ];
     const out = { bytes: 0, escapedBytes: 0 };
     for (let n = 0; n < 2000; n++) {
       // Lengths on both sides of the short-text loop's limit.
@@ -75,7 +119,15 @@ describe('chunk fullness against the seed algorithm', () => {
   it('counts full non-last chunks and ignores the last one', () => {
     const m = max('tool_result', { id: 't1', name: 'read' });
     const s = feed(chunked('tool_result', 'x'.repeat(2 * m + 10), [m, m, 10], { id: 't1', name: 'read' }));
-    expect(s.fullness).toEqual({ chunks: 2, full: 2, underfull: 0, overfull: 0, meanFullness: 1, minFullness: 1, irregularChunks: [] });
+    expect(s.fullness).toEqual({
+      chunks: 2,
+      full: 2,
+      underfull: 0,
+      overfull: 0,
+      meanFullness: 1,
+      minFullness: 1,
+      irregularChunks: [],
+    });
   });
 
   it('counts a chunk short only by the next character that did not fit as full (UTF-8 boundary)', () => {
@@ -88,7 +140,12 @@ describe('chunk fullness against the seed algorithm', () => {
   it('flags a non-last chunk that is not full: not chunked by this algorithm', () => {
     const m = max('meta_final');
     const s = feed(chunked('meta_final', 'b'.repeat(m), [m - 2, 2]));
-    expect(s.fullness).toMatchObject({ chunks: 1, full: 0, underfull: 1, irregularChunks: [{ leg: 0, envelope: 0, agent: AGENT, type: 'meta_final', deltaBytes: m - 2, maxDeltaBytes: m }] });
+    expect(s.fullness).toMatchObject({
+      chunks: 1,
+      full: 0,
+      underfull: 1,
+      irregularChunks: [{ leg: 0, envelope: 0, agent: AGENT, type: 'meta_final', deltaBytes: m - 2, maxDeltaBytes: m }],
+    });
     expect(s.fullness.minFullness).toBeCloseTo((m - 2) / m);
   });
 
@@ -140,9 +197,26 @@ describe('chunk fullness against the seed algorithm', () => {
 describe('sizes and overhead per type', () => {
   it('separates payload bytes from envelope overhead and measures escaping inflation', () => {
     const s = feed([{ type: 'tool_result', delta: 'say "hi"\n', final: true, extras: { id: 't1', name: 'echo' } }]);
-    const wire = JSON.stringify({ type: 'tool_result', agent: AGENT, final: true, delta: 'say "hi"\n', id: 't1', name: 'echo' }).length;
+    const wire = JSON.stringify({
+      type: 'tool_result',
+      agent: AGENT,
+      final: true,
+      delta: 'say "hi"\n',
+      id: 't1',
+      name: 'echo',
+    }).length;
     expect(s.byType).toEqual([
-      { dialect: 'json', type: 'tool_result', envelopes: 1, wireBytes: wire, payloadBytes: 9, overheadBytes: wire - 9, escapedPayloadBytes: 12, escapingInflation: 12 / 9, overBudget: 0 },
+      {
+        dialect: 'json',
+        type: 'tool_result',
+        envelopes: 1,
+        wireBytes: wire,
+        payloadBytes: 9,
+        overheadBytes: wire - 9,
+        escapedPayloadBytes: 12,
+        escapingInflation: 12 / 9,
+        overBudget: 0,
+      },
     ]);
     expect(s.payloadBytes).toMatchObject({ count: 1, min: 9, max: 9 });
   });
@@ -164,7 +238,12 @@ describe('sizes and overhead per type', () => {
     const items = ['<content-block-text>', ...deltas];
     const head = new TextEncoder().encode(items.map((item) => `data: ${item}\n\n`).join(''));
     // A lone continuation byte: invalid UTF-8 in the last delta, decoded as U+FFFD.
-    const bytes = new Uint8Array([...head, ...new TextEncoder().encode('data: '), 0x80, ...new TextEncoder().encode('\n\ndata: </content-block-text>\n\n')]);
+    const bytes = new Uint8Array([
+      ...head,
+      ...new TextEncoder().encode('data: '),
+      0x80,
+      ...new TextEncoder().encode('\n\ndata: </content-block-text>\n\n'),
+    ]);
     const text = decodeBytes(bytes, { format: 'xml' }).stats.byType.find((t) => t.type === 'text');
     const unescaped = ['héllo 日本 😀 and more than a few characters', 'a\nb \\ c', 'x', '\ufffd'];
     expect(text?.payloadBytes).toBe(unescaped.reduce((n, d) => n + new TextEncoder().encode(d).length, 0));
@@ -195,7 +274,16 @@ describe('chunks, frames and timing', () => {
     stats.onFrame(frameOf('c', 2, { chunkFirst: 1, chunkLast: 3, receivedAt: 30 }), 0);
     const s = stats.snapshot();
     // Chunks 0..4 complete 2, 0, 0, 1 and 0 frames.
-    expect(s.framesPerChunk).toMatchObject({ count: 5, min: 0, max: 2, buckets: [{ lo: 0, hi: 1, count: 3 }, { lo: 1, hi: 2, count: 1 }, { lo: 2, hi: 4, count: 1 }] });
+    expect(s.framesPerChunk).toMatchObject({
+      count: 5,
+      min: 0,
+      max: 2,
+      buckets: [
+        { lo: 0, hi: 1, count: 3 },
+        { lo: 1, hi: 2, count: 1 },
+        { lo: 2, hi: 4, count: 1 },
+      ],
+    });
     expect(s).toMatchObject({ frames: 3, splitFrames: 1 });
     expect(s.legs[0]).toMatchObject({ chunks: 5, bytes: 50, frames: 3, splitFrames: 1 });
     expect(s.chunkBytes).toMatchObject({ count: 5, min: 10, max: 10 });
@@ -217,7 +305,9 @@ describe('chunks, frames and timing', () => {
     stats.onEnvelope(makeEnvelope(1, { receivedAt: 1300 }), undefined);
     stats.onChunk(10, 5000, 1);
     stats.onEnvelope(makeEnvelope(2, { leg: 1, receivedAt: 5040 }), undefined);
-    expect(stats.snapshot().legs.map((l) => [l.leg, l.firstChunkAt, l.firstEnvelopeAt, l.timeToFirstEnvelope, l.envelopes])).toEqual([
+    expect(
+      stats.snapshot().legs.map((l) => [l.leg, l.firstChunkAt, l.firstEnvelopeAt, l.timeToFirstEnvelope, l.envelopes]),
+    ).toEqual([
       [0, 1000, 1250, 250, 2],
       [1, 5000, 5040, 40, 1],
     ]);
@@ -250,7 +340,9 @@ describe('chunk statistics of the upstream fixtures', () => {
     const { stats } = decodeBytes(readFixture(file));
     const over = Object.fromEntries(stats.byType.filter((t) => t.overBudget > 0).map((t) => [t.type, t.overBudget]));
     // MANIFEST files the router's error frame (no type) under "null"; it is a control frame here.
-    const expected = Object.fromEntries(Object.entries(manifest[file]?.over_2048_by_type ?? {}).filter(([type]) => type !== 'null'));
+    const expected = Object.fromEntries(
+      Object.entries(manifest[file]?.over_2048_by_type ?? {}).filter(([type]) => type !== 'null'),
+    );
     expect(over).toEqual(expected);
   });
 
@@ -262,7 +354,9 @@ describe('chunk statistics of the upstream fixtures', () => {
 
   it('measures the chunked payloads of the fixtures that have them', () => {
     const measured = Object.fromEntries(
-      jsonFiles.map((f): [string, number] => [f, decodeBytes(readFixture(f)).stats.fullness.chunks]).filter(([, n]) => n > 0),
+      jsonFiles
+        .map((f): [string, number] => [f, decodeBytes(readFixture(f)).stats.fullness.chunks])
+        .filter(([, n]) => n > 0),
     );
     expect(measured).toEqual({
       'example_1.agent_base.json.sse': 9,
@@ -293,7 +387,9 @@ describe('chunk statistics of the upstream fixtures', () => {
   });
 
   it('two legs keep their own timing', () => {
-    const legs = ['frontend_tools.json.sse', 'frontend_tools_resume.json.sse'].map((f, i) => [{ bytes: readFixture(f), receivedAt: 1000 * (i + 1) }]);
+    const legs = ['frontend_tools.json.sse', 'frontend_tools_resume.json.sse'].map((f, i) => [
+      { bytes: readFixture(f), receivedAt: 1000 * (i + 1) },
+    ]);
     const { stats } = decodeLegs(legs);
     expect(stats.legs.map((l) => [l.leg, l.firstChunkAt, l.timeToFirstEnvelope])).toEqual([
       [0, 1000, 0],

@@ -1,4 +1,10 @@
-import { chunkingBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, measureText, type TextMeasure } from '../envelope/budget';
+import {
+  chunkingBudget,
+  DEFAULT_CHUNK_BUDGET,
+  frameDataBytes,
+  measureText,
+  type TextMeasure,
+} from '../envelope/budget';
 import { KIND, isStreamedEnvelopeType, kindInfo } from '../envelope/vocabulary';
 import type { DialectId } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
@@ -163,7 +169,15 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
   const typeOrder: TypeAccumulator[] = [];
   const controlEnvelopes: Record<string, number> = {};
   const pendingChunks = new Map<string, PendingChunk>();
-  const fullness = { chunks: 0, full: 0, underfull: 0, overfull: 0, sum: 0, min: Infinity, irregular: [] as ChunkFullnessEntry[] };
+  const fullness = {
+    chunks: 0,
+    full: 0,
+    underfull: 0,
+    overfull: 0,
+    sum: 0,
+    min: Infinity,
+    irregular: [] as ChunkFullnessEntry[],
+  };
   let frames = 0;
   let splitFrames = 0;
   /** The frame whose data was counted last (an XML event's envelopes count it once). */
@@ -175,7 +189,20 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
 
   function legState(leg: number): LegState {
     while (legs.length <= leg) {
-      legs.push({ leg: legs.length, chunks: 0, bytes: 0, frames: 0, splitFrames: 0, envelopes: 0, firstChunkAt: null, firstEnvelopeAt: null, timeToFirstEnvelope: null, chunkIndex: 0, framesInChunk: 0, lastFrameAt: null });
+      legs.push({
+        leg: legs.length,
+        chunks: 0,
+        bytes: 0,
+        frames: 0,
+        splitFrames: 0,
+        envelopes: 0,
+        firstChunkAt: null,
+        firstEnvelopeAt: null,
+        timeToFirstEnvelope: null,
+        chunkIndex: 0,
+        framesInChunk: 0,
+        lastFrameAt: null,
+      });
     }
     return legs[leg] as LegState;
   }
@@ -194,7 +221,16 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
     }
     let acc = ofDialect.get(type);
     if (!acc) {
-      acc = { dialect, type, chunked: isChunked(dialect), envelopes: 0, wireBytes: 0, payloadBytes: 0, escaped: 0, overBudget: 0 };
+      acc = {
+        dialect,
+        type,
+        chunked: isChunked(dialect),
+        envelopes: 0,
+        wireBytes: 0,
+        payloadBytes: 0,
+        escaped: 0,
+        overBudget: 0,
+      };
       ofDialect.set(type, acc);
       typeOrder.push(acc);
     }
@@ -236,12 +272,28 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
       pendingChunks.delete(key);
       // Only a chunk followed by more of the same payload is a non-last chunk. An empty final
       // after it closes a multimodal tool_result; another id means the payload never finished.
-      const continues = previous.leg === envelope.leg && !previous.interrupted && previous.id === id && !(envelope.final && envelope.delta === '');
+      const continues =
+        previous.leg === envelope.leg &&
+        !previous.interrupted &&
+        previous.id === id &&
+        !(envelope.final && envelope.delta === '');
       if (continues) judge(previous, firstCharBytes(envelope.delta));
     }
     if (envelope.final) return;
-    const { maxDeltaBytes } = chunkingBudget({ type: envelope.type, agent: envelope.agent, extras: envelope.extras }, budget);
-    pendingChunks.set(key, { leg: envelope.leg, envelope: envelope.seq, agent: envelope.agent, type: envelope.type, deltaBytes, maxDeltaBytes, id, interrupted: false });
+    const { maxDeltaBytes } = chunkingBudget(
+      { type: envelope.type, agent: envelope.agent, extras: envelope.extras },
+      budget,
+    );
+    pendingChunks.set(key, {
+      leg: envelope.leg,
+      envelope: envelope.seq,
+      agent: envelope.agent,
+      type: envelope.type,
+      deltaBytes,
+      maxDeltaBytes,
+      id,
+      interrupted: false,
+    });
   }
 
   return {
@@ -295,7 +347,8 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
       }
       // A delta that is its event's data verbatim (an XML text delta) has the bytes just
       // counted. Escaped sizes only matter for chunked dialects.
-      const verbatim = wire !== -1 && !acc.chunked && envelope.delta.length === frame?.data.length && envelope.delta === frame.data;
+      const verbatim =
+        wire !== -1 && !acc.chunked && envelope.delta.length === frame?.data.length && envelope.delta === frame.data;
       const deltaBytes = verbatim ? wire : measureText(envelope.delta, measure, acc.chunked).bytes;
       acc.envelopes++;
       acc.payloadBytes += deltaBytes;
@@ -326,7 +379,12 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
         byType: typeOrder.map(({ escaped, chunked, ...acc }) => ({
           ...acc,
           overheadBytes: acc.wireBytes - acc.payloadBytes,
-          ...(chunked ? { escapedPayloadBytes: escaped, escapingInflation: acc.payloadBytes === 0 ? 1 : escaped / acc.payloadBytes } : {}),
+          ...(chunked
+            ? {
+                escapedPayloadBytes: escaped,
+                escapingInflation: acc.payloadBytes === 0 ? 1 : escaped / acc.payloadBytes,
+              }
+            : {}),
         })),
         controlEnvelopes: { ...controlEnvelopes },
         fullness: {

@@ -18,11 +18,29 @@ import { encodeUtf8 } from '../text/utf8';
 import { RULES, type RuleId } from './rules';
 
 const CLEAN: Record<DialectId, string[]> = {
-  json: ['json_stream.json.sse', 'json_stream.agent_base.json.sse', 'probe_citations.json.sse', 'probe_escaping.json.sse', 'frontend_tools.json.sse', 'frontend_tools_chunked.json.sse', 'multi_agent.json.sse', 'example_1.json.sse'],
+  json: [
+    'json_stream.json.sse',
+    'json_stream.agent_base.json.sse',
+    'probe_citations.json.sse',
+    'probe_escaping.json.sse',
+    'frontend_tools.json.sse',
+    'frontend_tools_chunked.json.sse',
+    'multi_agent.json.sse',
+    'example_1.json.sse',
+  ],
   xml: ['json_stream.xml.sse', 'probe_citations.xml.sse', 'frontend_tools.xml.sse', 'example_1.xml.sse'],
   raw: ['json_stream.raw.sse', 'probe_citations.raw.sse', 'probe_escaping.raw.sse', 'frontend_tools.raw.sse'],
-  'anthropic-messages': ['anthropic-messages/text-citations.sse', 'anthropic-messages/tool-use.sse', 'anthropic-messages/server-tools.sse', 'anthropic-messages/stop-sequence.sse'],
-  'openai-responses': ['openai-responses/text-annotations.sse', 'openai-responses/reasoning-function.sse', 'openai-responses/builtin-tools.sse'],
+  'anthropic-messages': [
+    'anthropic-messages/text-citations.sse',
+    'anthropic-messages/tool-use.sse',
+    'anthropic-messages/server-tools.sse',
+    'anthropic-messages/stop-sequence.sse',
+  ],
+  'openai-responses': [
+    'openai-responses/text-annotations.sse',
+    'openai-responses/reasoning-function.sse',
+    'openai-responses/builtin-tools.sse',
+  ],
   segments: ['segment-events.sse'],
 };
 
@@ -40,7 +58,9 @@ const streams: CleanStream[] = (Object.entries(CLEAN) as [DialectId, string[]][]
   names.map((name) => ({
     name,
     dialect,
-    events: frameChunks([readClean(dialect, name)], { maxDataLineBytes: Number.MAX_SAFE_INTEGER }).frames.map((f) => f.data),
+    events: frameChunks([readClean(dialect, name)], { maxDataLineBytes: Number.MAX_SAFE_INTEGER }).frames.map(
+      (f) => f.data,
+    ),
     eventFields: PROVIDERS.has(dialect),
   })),
 );
@@ -48,7 +68,10 @@ const streams: CleanStream[] = (Object.entries(CLEAN) as [DialectId, string[]][]
 /** Whether `result` reports the fault's rule at the event the fault broke. */
 function flagged(fault: Fault, result: DecodeResult, parts: Uint8Array[]): boolean {
   const { target, alternative } = fault.faulted;
-  return flaggedAt(fault, result, parts, target) || (alternative !== undefined && flaggedAt(fault, result, parts, alternative));
+  return (
+    flaggedAt(fault, result, parts, target) ||
+    (alternative !== undefined && flaggedAt(fault, result, parts, alternative))
+  );
 }
 
 function flaggedAt(fault: Fault, result: DecodeResult, parts: Uint8Array[], target: number | 'end'): boolean {
@@ -59,7 +82,9 @@ function flaggedAt(fault: Fault, result: DecodeResult, parts: Uint8Array[], targ
     start = parts.slice(0, target).reduce((n, p) => n + p.length, 0);
     end = start + (parts[target]?.length ?? 0);
   }
-  const frames = new Set((result.frames[0] ?? []).filter((f) => f.byteStart < end && f.byteEnd > start).map((f) => f.seq));
+  const frames = new Set(
+    (result.frames[0] ?? []).filter((f) => f.byteStart < end && f.byteEnd > start).map((f) => f.seq),
+  );
   return result.diagnostics.some((d) => {
     if (d.rule !== fault.kind.rule) return false;
     if (d.at.frame !== undefined && frames.has(d.at.frame)) return true;
@@ -81,11 +106,18 @@ describe('faults derived from the rules', () => {
   const missed = results.filter((r) => !r.caught);
 
   test('the figures of docs/reliability.md', () => {
-    expect({ kinds: FAULT_KINDS.length, streams: streams.length, generated: results.length, missed: missed.length }).toEqual({ kinds: 86, streams: 24, generated: 1575, missed: 0 });
+    expect({
+      kinds: FAULT_KINDS.length,
+      streams: streams.length,
+      generated: results.length,
+      missed: missed.length,
+    }).toEqual({ kinds: 86, streams: 24, generated: 1575, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {
-    expect(missed.map((r) => `${r.fault.kind.rule} (${r.fault.kind.name}) in ${r.fault.stream} at event ${r.fault.site}`)).toEqual([]);
+    expect(
+      missed.map((r) => `${r.fault.kind.rule} (${r.fault.kind.name}) in ${r.fault.stream} at event ${r.fault.site}`),
+    ).toEqual([]);
   });
 
   test('every fault kind was generated', () => {
@@ -102,7 +134,9 @@ describe('faults derived from the rules', () => {
 const INSPECTOR_LIMITS: ReadonlySet<RuleId> = new Set(['block.content-capped']);
 
 test('every rule about streams has a fault', () => {
-  const streamRules = (Object.keys(RULES) as RuleId[]).filter((id) => RULES[id].layer !== 'recording' && !INSPECTOR_LIMITS.has(id));
+  const streamRules = (Object.keys(RULES) as RuleId[]).filter(
+    (id) => RULES[id].layer !== 'recording' && !INSPECTOR_LIMITS.has(id),
+  );
   const covered = new Set(FAULT_KINDS.map((k) => k.rule));
   expect(streamRules.filter((id) => !covered.has(id))).toEqual([]);
 });

@@ -44,7 +44,10 @@ describe('log2 histogram', () => {
     const sorted = [...values].sort((a, b) => a - b);
     const exact = (q: number) => sorted[Math.ceil(q * sorted.length) - 1] as number;
     const s = h.summary();
-    for (const [estimate, q] of [[s.p50, 0.5], [s.p95, 0.95]] as const) {
+    for (const [estimate, q] of [
+      [s.p50, 0.5],
+      [s.p95, 0.95],
+    ] as const) {
       expect(estimate).toBeGreaterThanOrEqual(exact(q) / 2);
       expect(estimate).toBeLessThanOrEqual(exact(q) * 2);
     }
@@ -54,7 +57,16 @@ describe('log2 histogram', () => {
     const h = createLog2Histogram();
     h.add(-5);
     h.add(10);
-    expect(h.summary()).toMatchObject({ min: -5, buckets: [{ lo: 0, hi: 1, count: 1 }, { lo: 1, hi: 2, count: 0 }, { lo: 2, hi: 4, count: 0 }, { lo: 4, hi: 8, count: 0 }, { lo: 8, hi: 16, count: 1 }] });
+    expect(h.summary()).toMatchObject({
+      min: -5,
+      buckets: [
+        { lo: 0, hi: 1, count: 1 },
+        { lo: 1, hi: 2, count: 0 },
+        { lo: 2, hi: 4, count: 0 },
+        { lo: 4, hi: 8, count: 0 },
+        { lo: 8, hi: 16, count: 1 },
+      ],
+    });
   });
 
   it('clones independently', () => {

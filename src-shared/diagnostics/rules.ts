@@ -13,7 +13,8 @@ import type { Severity } from './types';
  */
 export interface RuleInfo {
   severity: Severity;
-  layer: 'sse' | 'dialect' | 'xml' | 'raw' | 'provider' | 'reconstruct' | 'inline' | 'segments' | 'stream' | 'recording';
+  layer:
+    'sse' | 'dialect' | 'xml' | 'raw' | 'provider' | 'reconstruct' | 'inline' | 'segments' | 'stream' | 'recording';
   title: string;
   /**
    * The dialects the rule belongs to; absent: every dialect. A finding of a rule that does
@@ -32,111 +33,467 @@ const SEGMENTS: readonly DialectId[] = ['segments'];
 
 export const RULES = {
   // SSE framing (WHATWG "interpreting an event stream")
-  'sse.ignored-line': { severity: 'error', layer: 'sse', title: 'Line is not an SSE field and was ignored (a raw newline or CR inside a payload loses data)' },
-  'sse.early-dispatch': { severity: 'error', layer: 'sse', title: 'Event dispatched by a blank line embedded in a payload' },
-  'sse.oversize-line': { severity: 'warning', layer: 'sse', title: 'data: line longer than the configured budget', dialects: UPSTREAM },
+  'sse.ignored-line': {
+    severity: 'error',
+    layer: 'sse',
+    title: 'Line is not an SSE field and was ignored (a raw newline or CR inside a payload loses data)',
+  },
+  'sse.early-dispatch': {
+    severity: 'error',
+    layer: 'sse',
+    title: 'Event dispatched by a blank line embedded in a payload',
+  },
+  'sse.oversize-line': {
+    severity: 'warning',
+    layer: 'sse',
+    title: 'data: line longer than the configured budget',
+    dialects: UPSTREAM,
+  },
   'sse.multi-line-data': { severity: 'info', layer: 'sse', title: 'One message split over several data: lines' },
   'sse.invalid-utf8': { severity: 'error', layer: 'sse', title: 'Invalid UTF-8 bytes replaced by U+FFFD' },
-  'sse.event-without-data': { severity: 'error', layer: 'sse', title: 'Event with an event: type but no data: line; dispatched as nothing (lost)' },
-  'sse.unterminated-event': { severity: 'error', layer: 'sse', title: 'Stream ended inside an event; the event was not dispatched' },
-  'sse.unterminated-last-event': { severity: 'warning', layer: 'sse', title: 'Last event has no blank line after it: an EventSource drops it; its data is complete, so it is decoded' },
+  'sse.event-without-data': {
+    severity: 'error',
+    layer: 'sse',
+    title: 'Event with an event: type but no data: line; dispatched as nothing (lost)',
+  },
+  'sse.unterminated-event': {
+    severity: 'error',
+    layer: 'sse',
+    title: 'Stream ended inside an event; the event was not dispatched',
+  },
+  'sse.unterminated-last-event': {
+    severity: 'warning',
+    layer: 'sse',
+    title: 'Last event has no blank line after it: an EventSource drops it; its data is complete, so it is decoded',
+  },
   'sse.id-with-nul': { severity: 'warning', layer: 'sse', title: 'id field contains NUL and was ignored' },
-  'sse.invalid-retry': { severity: 'warning', layer: 'sse', title: 'retry field is not all ASCII digits and was ignored' },
+  'sse.invalid-retry': {
+    severity: 'warning',
+    layer: 'sse',
+    title: 'retry field is not all ASCII digits and was ignored',
+  },
   'sse.unknown-field': { severity: 'info', layer: 'sse', title: 'Field name not defined by SSE was ignored' },
 
   // Stream lifecycle, common to every dialect
-  'stream.error-frame': { severity: 'error', layer: 'stream', title: 'Server sent an error frame {"error","message","traceback"}' },
-  'stream.compressed-body': { severity: 'error', layer: 'stream', title: 'Body is gzip-compressed but no Content-Encoding says so; decoded as text it is garbage' },
+  'stream.error-frame': {
+    severity: 'error',
+    layer: 'stream',
+    title: 'Server sent an error frame {"error","message","traceback"}',
+  },
+  'stream.compressed-body': {
+    severity: 'error',
+    layer: 'stream',
+    title: 'Body is gzip-compressed but no Content-Encoding says so; decoded as text it is garbage',
+  },
   'stream.after-done': { severity: 'error', layer: 'stream', title: 'Event received after [DONE]' },
-  'stream.missing-done': { severity: 'warning', layer: 'stream', title: 'Stream ended without [DONE]', dialects: UPSTREAM },
-  'stream.meta-init-not-first': { severity: 'warning', layer: 'stream', title: 'meta_init arrives after the agent already sent content in this leg', dialects: UPSTREAM },
-  'stream.format-undetected': { severity: 'warning', layer: 'stream', title: 'Wire format could not be detected from the first events' },
-  'stream.format-mismatch': { severity: 'warning', layer: 'stream', title: 'meta_init announces a format other than the one decoded', dialects: UPSTREAM },
+  'stream.missing-done': {
+    severity: 'warning',
+    layer: 'stream',
+    title: 'Stream ended without [DONE]',
+    dialects: UPSTREAM,
+  },
+  'stream.meta-init-not-first': {
+    severity: 'warning',
+    layer: 'stream',
+    title: 'meta_init arrives after the agent already sent content in this leg',
+    dialects: UPSTREAM,
+  },
+  'stream.format-undetected': {
+    severity: 'warning',
+    layer: 'stream',
+    title: 'Wire format could not be detected from the first events',
+  },
+  'stream.format-mismatch': {
+    severity: 'warning',
+    layer: 'stream',
+    title: 'meta_init announces a format other than the one decoded',
+    dialects: UPSTREAM,
+  },
 
   // JSON envelope dialect
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
-  'json.lone-surrogate': { severity: 'error', layer: 'dialect', title: 'JSON string contains an unpaired surrogate escape', dialects: ENVELOPES },
-  'envelope.missing-field': { severity: 'error', layer: 'dialect', title: 'Envelope lacks a base field (type, agent, final, delta)', dialects: ENVELOPES },
-  'envelope.field-type': { severity: 'error', layer: 'dialect', title: 'Envelope base field has the wrong JSON type', dialects: ENVELOPES },
-  'envelope.unknown-type': { severity: 'info', layer: 'dialect', title: 'Envelope type is not in the known vocabulary (kept and shown)', dialects: ENVELOPES },
-  'envelope.over-budget-after-escaping': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the chunk budget (2048 bytes by default) only because of JSON escaping', dialects: ENVELOPES },
-  'envelope.over-budget': { severity: 'warning', layer: 'dialect', title: 'Envelope exceeds the chunk budget (2048 bytes by default) even before escaping: the payload was not chunked', dialects: ENVELOPES },
-  'envelope.payload-json': { severity: 'error', layer: 'dialect', title: 'Reassembled JSON payload does not parse', dialects: ENVELOPES },
+  'json.lone-surrogate': {
+    severity: 'error',
+    layer: 'dialect',
+    title: 'JSON string contains an unpaired surrogate escape',
+    dialects: ENVELOPES,
+  },
+  'envelope.missing-field': {
+    severity: 'error',
+    layer: 'dialect',
+    title: 'Envelope lacks a base field (type, agent, final, delta)',
+    dialects: ENVELOPES,
+  },
+  'envelope.field-type': {
+    severity: 'error',
+    layer: 'dialect',
+    title: 'Envelope base field has the wrong JSON type',
+    dialects: ENVELOPES,
+  },
+  'envelope.unknown-type': {
+    severity: 'info',
+    layer: 'dialect',
+    title: 'Envelope type is not in the known vocabulary (kept and shown)',
+    dialects: ENVELOPES,
+  },
+  'envelope.over-budget-after-escaping': {
+    severity: 'warning',
+    layer: 'dialect',
+    title: 'Envelope exceeds the chunk budget (2048 bytes by default) only because of JSON escaping',
+    dialects: ENVELOPES,
+  },
+  'envelope.over-budget': {
+    severity: 'warning',
+    layer: 'dialect',
+    title:
+      'Envelope exceeds the chunk budget (2048 bytes by default) even before escaping: the payload was not chunked',
+    dialects: ENVELOPES,
+  },
+  'envelope.payload-json': {
+    severity: 'error',
+    layer: 'dialect',
+    title: 'Reassembled JSON payload does not parse',
+    dialects: ENVELOPES,
+  },
 
   // Legacy XML dialect
   'xml.unclosed': { severity: 'error', layer: 'xml', title: 'Tag opened and never closed', dialects: XML_ITEMS },
-  'xml.mismatched': { severity: 'error', layer: 'xml', title: 'Closing tag does not match the open tag', dialects: XML_ITEMS },
-  'xml.unknown-tag': { severity: 'warning', layer: 'xml', title: 'Tag is not part of the XML stream vocabulary', dialects: XML_ITEMS },
-  'xml.bad-entity': { severity: 'warning', layer: 'xml', title: 'Unknown or malformed character entity', dialects: XML_ITEMS },
-  'xml.broken-cdata': { severity: 'error', layer: 'xml', title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)', dialects: XML_ITEMS },
+  'xml.mismatched': {
+    severity: 'error',
+    layer: 'xml',
+    title: 'Closing tag does not match the open tag',
+    dialects: XML_ITEMS,
+  },
+  'xml.unknown-tag': {
+    severity: 'warning',
+    layer: 'xml',
+    title: 'Tag is not part of the XML stream vocabulary',
+    dialects: XML_ITEMS,
+  },
+  'xml.bad-entity': {
+    severity: 'warning',
+    layer: 'xml',
+    title: 'Unknown or malformed character entity',
+    dialects: XML_ITEMS,
+  },
+  'xml.broken-cdata': {
+    severity: 'error',
+    layer: 'xml',
+    title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)',
+    dialects: XML_ITEMS,
+  },
   'xml.attr-json': { severity: 'error', layer: 'xml', title: 'Attribute JSON does not parse', dialects: XML_ITEMS },
-  'xml.malformed': { severity: 'error', layer: 'xml', title: 'Item is not a well-formed stream item', dialects: XML_ITEMS },
-  'xml.subagent-unattributed': { severity: 'info', layer: 'xml', title: 'Sub-agent output cannot be attributed in XML/raw streams', dialects: XML_ITEMS },
-  'xml.legacy-tag-name': { severity: 'info', layer: 'xml', title: 'Older tag name used for a server tool', dialects: XML_ITEMS },
-  'xml.overlapping-blocks': { severity: 'error', layer: 'xml', title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed', dialects: XML_ITEMS },
-  'xml.unescaped-stream': { severity: 'warning', layer: 'xml', title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim', dialects: XML_ITEMS },
+  'xml.malformed': {
+    severity: 'error',
+    layer: 'xml',
+    title: 'Item is not a well-formed stream item',
+    dialects: XML_ITEMS,
+  },
+  'xml.subagent-unattributed': {
+    severity: 'info',
+    layer: 'xml',
+    title: 'Sub-agent output cannot be attributed in XML/raw streams',
+    dialects: XML_ITEMS,
+  },
+  'xml.legacy-tag-name': {
+    severity: 'info',
+    layer: 'xml',
+    title: 'Older tag name used for a server tool',
+    dialects: XML_ITEMS,
+  },
+  'xml.overlapping-blocks': {
+    severity: 'error',
+    layer: 'xml',
+    title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed',
+    dialects: XML_ITEMS,
+  },
+  'xml.unescaped-stream': {
+    severity: 'warning',
+    layer: 'xml',
+    title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim',
+    dialects: XML_ITEMS,
+  },
 
   // Anthropic raw dialect
-  'raw.unknown-event': { severity: 'info', layer: 'raw', title: 'Anthropic stream event type not recognised', dialects: ['raw'] },
-  'raw.index-mismatch': { severity: 'error', layer: 'raw', title: 'content_block event refers to a block index that is not open', dialects: ['raw'] },
-  'raw.block-not-stopped': { severity: 'warning', layer: 'raw', title: 'Content block never got its content_block_stop (retried API call or cut stream)', dialects: ['raw'] },
+  'raw.unknown-event': {
+    severity: 'info',
+    layer: 'raw',
+    title: 'Anthropic stream event type not recognised',
+    dialects: ['raw'],
+  },
+  'raw.index-mismatch': {
+    severity: 'error',
+    layer: 'raw',
+    title: 'content_block event refers to a block index that is not open',
+    dialects: ['raw'],
+  },
+  'raw.block-not-stopped': {
+    severity: 'warning',
+    layer: 'raw',
+    title: 'Content block never got its content_block_stop (retried API call or cut stream)',
+    dialects: ['raw'],
+  },
 
   // Provider APIs streamed directly (Anthropic Messages, OpenAI Responses)
-  'provider.api-error': { severity: 'error', layer: 'provider', title: 'The API sent an error event', dialects: PROVIDERS },
-  'provider.response-failed': { severity: 'error', layer: 'provider', title: 'The response failed', dialects: PROVIDERS },
-  'provider.response-incomplete': { severity: 'warning', layer: 'provider', title: 'The response ended incomplete (token limit, content filter…)', dialects: PROVIDERS },
-  'provider.missing-terminal': { severity: 'error', layer: 'provider', title: 'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete)', dialects: PROVIDERS },
-  'provider.block-not-started': { severity: 'error', layer: 'provider', title: 'Delta or stop for a block, part or item that was never started', dialects: PROVIDERS },
-  'provider.block-started-twice': { severity: 'warning', layer: 'provider', title: 'Block, part or item started again while open', dialects: PROVIDERS },
-  'provider.delta-after-stop': { severity: 'error', layer: 'provider', title: 'Delta or stop after the block, part or item was done', dialects: PROVIDERS },
-  'provider.block-not-stopped': { severity: 'warning', layer: 'provider', title: 'Block, part or item never got its stop/done event', dialects: PROVIDERS },
-  'provider.next-message': { severity: 'info', layer: 'provider', title: 'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another', dialects: PROVIDERS },
-  'provider.sequence-gap': { severity: 'error', layer: 'provider', title: 'sequence_number skipped or went backwards', dialects: PROVIDERS },
-  'provider.tool-args-invalid': { severity: 'error', layer: 'provider', title: 'Tool call arguments do not parse as JSON once complete', dialects: PROVIDERS },
-  'provider.annotation-out-of-range': { severity: 'warning', layer: 'provider', title: 'Annotation offsets fall outside the text they annotate', dialects: PROVIDERS },
-  'provider.unknown-event': { severity: 'info', layer: 'provider', title: 'Event, item, block or delta type not known to this version; kept and shown', dialects: PROVIDERS },
-  'provider.invalid-event': { severity: 'error', layer: 'provider', title: 'Event is not a JSON object with a string type; kept undecoded', dialects: PROVIDERS },
+  'provider.api-error': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'The API sent an error event',
+    dialects: PROVIDERS,
+  },
+  'provider.response-failed': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'The response failed',
+    dialects: PROVIDERS,
+  },
+  'provider.response-incomplete': {
+    severity: 'warning',
+    layer: 'provider',
+    title: 'The response ended incomplete (token limit, content filter…)',
+    dialects: PROVIDERS,
+  },
+  'provider.missing-terminal': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete)',
+    dialects: PROVIDERS,
+  },
+  'provider.block-not-started': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Delta or stop for a block, part or item that was never started',
+    dialects: PROVIDERS,
+  },
+  'provider.block-started-twice': {
+    severity: 'warning',
+    layer: 'provider',
+    title: 'Block, part or item started again while open',
+    dialects: PROVIDERS,
+  },
+  'provider.delta-after-stop': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Delta or stop after the block, part or item was done',
+    dialects: PROVIDERS,
+  },
+  'provider.block-not-stopped': {
+    severity: 'warning',
+    layer: 'provider',
+    title: 'Block, part or item never got its stop/done event',
+    dialects: PROVIDERS,
+  },
+  'provider.next-message': {
+    severity: 'info',
+    layer: 'provider',
+    title:
+      'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another',
+    dialects: PROVIDERS,
+  },
+  'provider.sequence-gap': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'sequence_number skipped or went backwards',
+    dialects: PROVIDERS,
+  },
+  'provider.tool-args-invalid': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Tool call arguments do not parse as JSON once complete',
+    dialects: PROVIDERS,
+  },
+  'provider.annotation-out-of-range': {
+    severity: 'warning',
+    layer: 'provider',
+    title: 'Annotation offsets fall outside the text they annotate',
+    dialects: PROVIDERS,
+  },
+  'provider.unknown-event': {
+    severity: 'info',
+    layer: 'provider',
+    title: 'Event, item, block or delta type not known to this version; kept and shown',
+    dialects: PROVIDERS,
+  },
+  'provider.invalid-event': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Event is not a JSON object with a string type; kept undecoded',
+    dialects: PROVIDERS,
+  },
 
   // Reconstruction
   'block.id-changed': { severity: 'error', layer: 'reconstruct', title: 'id or name changed inside one block' },
-  'block.final-with-content': { severity: 'warning', layer: 'reconstruct', title: 'Final marker of a streamed block carries content' },
-  'block.content-after-final': { severity: 'error', layer: 'reconstruct', title: 'Chunk for a payload id that already completed with its final envelope' },
-  'block.not-finalised': { severity: 'warning', layer: 'reconstruct', title: 'Streamed block (text, thinking) got no final envelope before a block of another type began, and its type streamed on; closed there, kept apart', dialects: ENVELOPES },
+  'block.final-with-content': {
+    severity: 'warning',
+    layer: 'reconstruct',
+    title: 'Final marker of a streamed block carries content',
+  },
+  'block.content-after-final': {
+    severity: 'error',
+    layer: 'reconstruct',
+    title: 'Chunk for a payload id that already completed with its final envelope',
+  },
+  'block.not-finalised': {
+    severity: 'warning',
+    layer: 'reconstruct',
+    title:
+      'Streamed block (text, thinking) got no final envelope before a block of another type began, and its type streamed on; closed there, kept apart',
+    dialects: ENVELOPES,
+  },
   'block.unterminated': { severity: 'error', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
-  'block.content-capped': { severity: 'info', layer: 'reconstruct', title: 'Block longer than the content held in memory: its first characters are shown' },
-  'block.restarted': { severity: 'warning', layer: 'reconstruct', title: 'Block restarted without being closed (retried API call replayed it)' },
-  'citation.orphan': { severity: 'warning', layer: 'reconstruct', title: 'Citation with no preceding text block of that agent' },
-  'tool-result-image.orphan': { severity: 'warning', layer: 'reconstruct', title: 'tool_result_image with no open tool_result' },
-  'tool.result-without-call': { severity: 'warning', layer: 'reconstruct', title: 'Tool result whose id matches no tool call' },
-  'tool.call-without-result': { severity: 'info', layer: 'reconstruct', title: 'Tool call that never got a result in this session' },
+  'block.content-capped': {
+    severity: 'info',
+    layer: 'reconstruct',
+    title: 'Block longer than the content held in memory: its first characters are shown',
+  },
+  'block.restarted': {
+    severity: 'warning',
+    layer: 'reconstruct',
+    title: 'Block restarted without being closed (retried API call replayed it)',
+  },
+  'citation.orphan': {
+    severity: 'warning',
+    layer: 'reconstruct',
+    title: 'Citation with no preceding text block of that agent',
+  },
+  'tool-result-image.orphan': {
+    severity: 'warning',
+    layer: 'reconstruct',
+    title: 'tool_result_image with no open tool_result',
+  },
+  'tool.result-without-call': {
+    severity: 'warning',
+    layer: 'reconstruct',
+    title: 'Tool result whose id matches no tool call',
+  },
+  'tool.call-without-result': {
+    severity: 'info',
+    layer: 'reconstruct',
+    title: 'Tool call that never got a result in this session',
+  },
 
   // Protocols inside the model's text (the inline stage over text blocks, docs/inline.md)
-  'inline.unclosed': { severity: 'warning', layer: 'inline', title: 'Action, segment tag or sentinel in the model text left unclosed at the end of the block' },
-  'inline.mismatched-close': { severity: 'warning', layer: 'inline', title: 'Closing tag in the model text that closes nothing open' },
-  'inline.no-action': { severity: 'warning', layer: 'inline', title: 'Turn written in the XML tool protocol has no tool call and no <attempt_completion>' },
-  'inline.multiple-actions': { severity: 'warning', layer: 'inline', title: 'Turn has more than one action where the protocol asks for exactly one' },
-  'inline.missing-param': { severity: 'warning', layer: 'inline', title: 'Tool tag lacks a parameter its configuration (or the protocol) requires' },
-  'inline.invalid-sentinel': { severity: 'warning', layer: 'inline', title: 'Sentinel header is not a JSON object with a "type"; the sentinel is kept as text' },
-  'inline.text-after-action': { severity: 'info', layer: 'inline', title: 'Text or reasoning after the turn\'s terminal action' },
+  'inline.unclosed': {
+    severity: 'warning',
+    layer: 'inline',
+    title: 'Action, segment tag or sentinel in the model text left unclosed at the end of the block',
+  },
+  'inline.mismatched-close': {
+    severity: 'warning',
+    layer: 'inline',
+    title: 'Closing tag in the model text that closes nothing open',
+  },
+  'inline.no-action': {
+    severity: 'warning',
+    layer: 'inline',
+    title: 'Turn written in the XML tool protocol has no tool call and no <attempt_completion>',
+  },
+  'inline.multiple-actions': {
+    severity: 'warning',
+    layer: 'inline',
+    title: 'Turn has more than one action where the protocol asks for exactly one',
+  },
+  'inline.missing-param': {
+    severity: 'warning',
+    layer: 'inline',
+    title: 'Tool tag lacks a parameter its configuration (or the protocol) requires',
+  },
+  'inline.invalid-sentinel': {
+    severity: 'warning',
+    layer: 'inline',
+    title: 'Sentinel header is not a JSON object with a "type"; the sentinel is kept as text',
+  },
+  'inline.text-after-action': {
+    severity: 'info',
+    layer: 'inline',
+    title: "Text or reasoning after the turn's terminal action",
+  },
 
   // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
-  'segments.malformed-event': { severity: 'error', layer: 'segments', title: 'Event is not a segment event with a segment_id and a known type (or lacks its payload fields)', dialects: SEGMENTS },
-  'segments.unknown-id': { severity: 'warning', layer: 'segments', title: 'Content or end for a segment id that no SEGMENT_START opened', dialects: SEGMENTS },
-  'segments.started-twice': { severity: 'warning', layer: 'segments', title: 'SEGMENT_START for a segment id that was already started', dialects: SEGMENTS },
-  'segments.content-after-end': { severity: 'warning', layer: 'segments', title: 'SEGMENT_CONTENT for a segment after its SEGMENT_END', dialects: SEGMENTS },
-  'segments.unclosed': { severity: 'warning', layer: 'segments', title: 'Segment still open when the stream ends', dialects: SEGMENTS },
-  'segments.unknown-type': { severity: 'info', layer: 'segments', title: 'Segment type the protocol does not name (kept and shown)', dialects: SEGMENTS },
+  'segments.malformed-event': {
+    severity: 'error',
+    layer: 'segments',
+    title: 'Event is not a segment event with a segment_id and a known type (or lacks its payload fields)',
+    dialects: SEGMENTS,
+  },
+  'segments.unknown-id': {
+    severity: 'warning',
+    layer: 'segments',
+    title: 'Content or end for a segment id that no SEGMENT_START opened',
+    dialects: SEGMENTS,
+  },
+  'segments.started-twice': {
+    severity: 'warning',
+    layer: 'segments',
+    title: 'SEGMENT_START for a segment id that was already started',
+    dialects: SEGMENTS,
+  },
+  'segments.content-after-end': {
+    severity: 'warning',
+    layer: 'segments',
+    title: 'SEGMENT_CONTENT for a segment after its SEGMENT_END',
+    dialects: SEGMENTS,
+  },
+  'segments.unclosed': {
+    severity: 'warning',
+    layer: 'segments',
+    title: 'Segment still open when the stream ends',
+    dialects: SEGMENTS,
+  },
+  'segments.unknown-type': {
+    severity: 'info',
+    layer: 'segments',
+    title: 'Segment type the protocol does not name (kept and shown)',
+    dialects: SEGMENTS,
+  },
 
   // Recording files and imports (findings about the file, located by file byte offset)
-  'recording.torn-tail': { severity: 'error', layer: 'recording', title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped' },
-  'recording.damaged-line': { severity: 'error', layer: 'recording', title: 'Line of the recording is not a valid record; skipped, reading continues with the next line' },
-  'recording.unknown-record': { severity: 'info', layer: 'recording', title: 'Record type not known to this version; skipped' },
-  'recording.inconsistent': { severity: 'warning', layer: 'recording', title: 'Record refers to a leg that was never started or already ended' },
-  'recording.chunk-sequence': { severity: 'error', layer: 'recording', title: 'Chunk records out of sequence: a chunk line was duplicated (skipped) or deleted (a hole in the stream)' },
-  'recording.unfinished-leg': { severity: 'warning', layer: 'recording', title: 'Leg has no end record (the recording stopped while it streamed)' },
-  'import.skipped-item': { severity: 'error', layer: 'recording', title: 'Item of an imported file cannot be an event and was skipped' },
-  'import.skipped-prefix': { severity: 'warning', layer: 'recording', title: 'Capture does not start with an event (cut mid-line, extra byte-order marks, a line that is no field); decoded from the first event on' },
-  'import.truncated': { severity: 'error', layer: 'recording', title: 'Imported file ends inside a JSON value or has trailing data' },
+  'recording.torn-tail': {
+    severity: 'error',
+    layer: 'recording',
+    title: 'Last line of the recording is incomplete (the writer stopped mid-write); it was skipped',
+  },
+  'recording.damaged-line': {
+    severity: 'error',
+    layer: 'recording',
+    title: 'Line of the recording is not a valid record; skipped, reading continues with the next line',
+  },
+  'recording.unknown-record': {
+    severity: 'info',
+    layer: 'recording',
+    title: 'Record type not known to this version; skipped',
+  },
+  'recording.inconsistent': {
+    severity: 'warning',
+    layer: 'recording',
+    title: 'Record refers to a leg that was never started or already ended',
+  },
+  'recording.chunk-sequence': {
+    severity: 'error',
+    layer: 'recording',
+    title: 'Chunk records out of sequence: a chunk line was duplicated (skipped) or deleted (a hole in the stream)',
+  },
+  'recording.unfinished-leg': {
+    severity: 'warning',
+    layer: 'recording',
+    title: 'Leg has no end record (the recording stopped while it streamed)',
+  },
+  'import.skipped-item': {
+    severity: 'error',
+    layer: 'recording',
+    title: 'Item of an imported file cannot be an event and was skipped',
+  },
+  'import.skipped-prefix': {
+    severity: 'warning',
+    layer: 'recording',
+    title:
+      'Capture does not start with an event (cut mid-line, extra byte-order marks, a line that is no field); decoded from the first event on',
+  },
+  'import.truncated': {
+    severity: 'error',
+    layer: 'recording',
+    title: 'Imported file ends inside a JSON value or has trailing data',
+  },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

@@ -10,7 +10,9 @@ export type Severity = (typeof SEVERITIES)[number];
 export const SEVERITIES_MILDEST_FIRST: readonly Severity[] = [...SEVERITIES].reverse();
 
 /** How bad a severity is: info 0, warning 1, error 2. */
-export const SEVERITY_RANK: Readonly<Record<Severity, number>> = Object.fromEntries(SEVERITIES_MILDEST_FIRST.map((severity, rank) => [severity, rank])) as Record<Severity, number>;
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = Object.fromEntries(
+  SEVERITIES_MILDEST_FIRST.map((severity, rank) => [severity, rank]),
+) as Record<Severity, number>;
 
 export function isSeverity(value: string): value is Severity {
   return (SEVERITIES as readonly string[]).includes(value);

@@ -37,7 +37,9 @@ export interface BlockTracker<K, B extends StartedBlock> {
   discardMessage(): void;
 }
 
-export function createBlockTracker<K, B extends StartedBlock>(onNotStopped: (key: K, block: B, why: string) => void): BlockTracker<K, B> {
+export function createBlockTracker<K, B extends StartedBlock>(
+  onNotStopped: (key: K, block: B, why: string) => void,
+): BlockTracker<K, B> {
   const open = new Map<K, B>();
   const stopped = new Set<K>();
   return {

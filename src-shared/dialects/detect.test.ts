@@ -6,16 +6,21 @@ import { DIALECT_REGISTRY } from './registry';
 import { sniffFrame } from './sniff';
 
 /** The dialect the registry detects from one event's data (no `event:` field). */
-const detectFormat = (data: string, event = ''): string | undefined => DIALECT_REGISTRY.detect(sniffFrame({ event, data }))?.id;
+const detectFormat = (data: string, event = ''): string | undefined =>
+  DIALECT_REGISTRY.detect(sniffFrame({ event, data }))?.id;
 const isAnthropicEventData = (data: string): boolean => isAnthropicEvent(sniffFrame({ event: '', data }));
 
 /** Every dialect that claims the frame: detection must never be ambiguous. */
-const claimants = (data: string, event = ''): string[] => DIALECT_REGISTRY.modules.filter((m) => m.detect(sniffFrame({ event, data }))).map((m) => m.id);
+const claimants = (data: string, event = ''): string[] =>
+  DIALECT_REGISTRY.modules.filter((m) => m.detect(sniffFrame({ event, data }))).map((m) => m.id);
 
 /** Data of each `data: …` event of a fixture whose events are single lines (not the captured one). */
 function eventData(name: string): string[] {
   const text = new TextDecoder().decode(readFixture(name));
-  return text.split('\n\n').filter((event) => event.startsWith('data: ')).map((event) => event.slice('data: '.length));
+  return text
+    .split('\n\n')
+    .filter((event) => event.startsWith('data: '))
+    .map((event) => event.slice('data: '.length));
 }
 
 const metaInitItem = (json: string): string =>
@@ -32,13 +37,16 @@ describe('detection on the upstream fixtures', () => {
   // pipeline switches to raw at its first Anthropic event (tested below and in the pipeline).
   const continuationOfRaw = 'frontend_tools_resume.raw.sse';
 
-  test.each(listSseFixtures().filter((f) => f !== continuationOfRaw))('%s: the first content event tells the manifest kind', (file) => {
-    const entry = manifest[file];
-    expect(entry).toBeDefined();
-    const first = eventData(file).find((data) => classifyControlFrame(data) === undefined);
-    expect(first).toBeDefined();
-    expect(detectFormat(first ?? '')).toBe(entry?.kind === 'captured' ? 'xml' : entry?.kind);
-  });
+  test.each(listSseFixtures().filter((f) => f !== continuationOfRaw))(
+    '%s: the first content event tells the manifest kind',
+    (file) => {
+      const entry = manifest[file];
+      expect(entry).toBeDefined();
+      const first = eventData(file).find((data) => classifyControlFrame(data) === undefined);
+      expect(first).toBeDefined();
+      expect(detectFormat(first ?? '')).toBe(entry?.kind === 'captured' ? 'xml' : entry?.kind);
+    },
+  );
 
   it(`${continuationOfRaw}: starts with an XML item, then Anthropic events follow`, () => {
     const events = eventData(continuationOfRaw);
@@ -66,7 +74,8 @@ describe('detection on the upstream fixtures', () => {
 
   it('no JSON envelope is taken for an Anthropic event', () => {
     for (const file of listSseFixtures().filter((f) => f.endsWith('.json.sse'))) {
-      for (const data of eventData(file)) expect(isAnthropicEventData(data), `${file}: ${data.slice(0, 60)}`).toBe(false);
+      for (const data of eventData(file))
+        expect(isAnthropicEventData(data), `${file}: ${data.slice(0, 60)}`).toBe(false);
     }
   });
 });
@@ -85,7 +94,11 @@ describe('detection', () => {
     ['a JSON envelope with wrongly typed fields', 'json', '{"type":1,"agent":null,"final":"no","delta":{}}'],
     ['an Anthropic event with its type last', 'anthropic-messages', '{"message":{"id":"m"},"type":"message_start"}'],
     ['an Anthropic ping', 'anthropic-messages', '{"type": "ping"}'],
-    ['an Anthropic error event', 'anthropic-messages', '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'],
+    [
+      'an Anthropic error event',
+      'anthropic-messages',
+      '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    ],
     ['leading whitespace and a BOM', 'anthropic-messages', '\uFEFF \t{"type":"content_block_stop","index":0}'],
   ] as const)('%s → %s', (_name, expected, data) => {
     expect(detectFormat(data)).toBe(expected);
@@ -117,7 +130,10 @@ describe('isAnthropicEventData', () => {
   });
 
   test.each([
-    ['an XML item', '<content-block-tool_result id="t"><![CDATA[{"type":"message_start"}]]></content-block-tool_result>'],
+    [
+      'an XML item',
+      '<content-block-tool_result id="t"><![CDATA[{"type":"message_start"}]]></content-block-tool_result>',
+    ],
     ['a JSON envelope', '{"type":"text","agent":"a","final":false,"delta":""}'],
     ['an envelope-like object with an Anthropic type and an agent', '{"type":"message_start","agent":"a"}'],
     ['an unknown event type', '{"type":"message_progress"}'],

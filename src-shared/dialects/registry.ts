@@ -13,7 +13,14 @@ import type { DialectModule } from './types';
  * the `DialectId` type, the contract's literals, the CLI's `--format` values, the connect
  * form and the session store all derive from this list.
  */
-export const DIALECTS = [jsonEnvelopeDialect, legacyXmlDialect, anthropicRawDialect, anthropicMessagesDialect, openAiResponsesDialect, segmentEventsDialect] as const;
+export const DIALECTS = [
+  jsonEnvelopeDialect,
+  legacyXmlDialect,
+  anthropicRawDialect,
+  anthropicMessagesDialect,
+  openAiResponsesDialect,
+  segmentEventsDialect,
+] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];
 
@@ -39,9 +46,12 @@ export function createDialectRegistry(modules: readonly DialectModule[], fallbac
   const fallback = byId.get(fallbackId);
   if (!fallback) throw new Error(`fallback dialect ${fallbackId} is not registered`);
   for (const module of modules) {
-    for (const id of module.continues ?? []) if (!byId.has(id)) throw new Error(`dialect ${module.id} continues ${id}, which is not registered`);
+    for (const id of module.continues ?? [])
+      if (!byId.has(id)) throw new Error(`dialect ${module.id} continues ${id}, which is not registered`);
   }
-  const successors = new Map<string, DialectModule[]>(modules.map((m) => [m.id, modules.filter((other) => other.continues?.includes(m.id))]));
+  const successors = new Map<string, DialectModule[]>(
+    modules.map((m) => [m.id, modules.filter((other) => other.continues?.includes(m.id))]),
+  );
   return {
     modules,
     ids: modules.map((m) => m.id),

@@ -28,7 +28,9 @@ export function sniffFrame(frame: { event: string; data: string }): SniffedFrame
     data,
     start,
     json() {
-      if (parsed === null) parsed = data.charCodeAt(start) === OPEN_BRACE ? parseJsonObject(start === 0 ? data : data.slice(start)) : undefined;
+      if (parsed === null)
+        parsed =
+          data.charCodeAt(start) === OPEN_BRACE ? parseJsonObject(start === 0 ? data : data.slice(start)) : undefined;
       return parsed;
     },
   };

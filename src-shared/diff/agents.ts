@@ -8,7 +8,9 @@ interface AgentNode {
 
 /** Every agent of a side in order of appearance, including agents only blocks mention. */
 export function agentNodes(agents: readonly AgentInfo[], blocks: readonly Block[]): AgentNode[] {
-  const nodes: AgentNode[] = [...agents].sort((a, b) => a.firstEnvelope - b.firstEnvelope).map((a) => ({ uuid: a.uuid, parent: a.parent }));
+  const nodes: AgentNode[] = [...agents]
+    .sort((a, b) => a.firstEnvelope - b.firstEnvelope)
+    .map((a) => ({ uuid: a.uuid, parent: a.parent }));
   const known = new Set(nodes.map((n) => n.uuid));
   for (const block of blocks) {
     if (known.has(block.agent)) continue;
@@ -44,14 +46,29 @@ export function matchAgents(left: readonly AgentNode[], right: readonly AgentNod
     return count > 0;
   };
 
-  zip(free(left, leftTaken, null), free(right, (u) => rightTaken.has(u), null), 'structure');
-  for (let progress = true; progress; ) {
+  zip(
+    free(left, leftTaken, null),
+    free(right, (u) => rightTaken.has(u), null),
+    'structure',
+  );
+  for (let progress = true; progress;) {
     progress = false;
     for (const [l, { right: r }] of [...leftToRight]) {
-      if (zip(free(left, leftTaken, l), free(right, (u) => rightTaken.has(u), r), 'structure')) progress = true;
+      if (
+        zip(
+          free(left, leftTaken, l),
+          free(right, (u) => rightTaken.has(u), r),
+          'structure',
+        )
+      )
+        progress = true;
     }
   }
-  zip(left.filter((n) => !leftTaken(n.uuid)), right.filter((n) => !rightTaken.has(n.uuid)), 'order');
+  zip(
+    left.filter((n) => !leftTaken(n.uuid)),
+    right.filter((n) => !rightTaken.has(n.uuid)),
+    'order',
+  );
 
   const pairs: AgentPair[] = [];
   for (const node of left) {

@@ -41,11 +41,20 @@ describe('alignKeys', () => {
   });
 
   it('puts an inserted item between the pairs around it', () => {
-    expect(alignKeys(['a', 'c'], ['a', 'b', 'c'])).toEqual([{ left: 0, right: 0 }, { right: 1 }, { left: 1, right: 2 }]);
+    expect(alignKeys(['a', 'c'], ['a', 'b', 'c'])).toEqual([
+      { left: 0, right: 0 },
+      { right: 1 },
+      { left: 1, right: 2 },
+    ]);
   });
 
   it('lists the left items of a gap before the right ones', () => {
-    expect(alignKeys(['a', 'x', 'c'], ['a', 'y', 'c'])).toEqual([{ left: 0, right: 0 }, { left: 1 }, { right: 1 }, { left: 2, right: 2 }]);
+    expect(alignKeys(['a', 'x', 'c'], ['a', 'y', 'c'])).toEqual([
+      { left: 0, right: 0 },
+      { left: 1 },
+      { right: 1 },
+      { left: 2, right: 2 },
+    ]);
   });
 
   it('handles empty sides', () => {

@@ -43,7 +43,11 @@ export function commonPairs(left: readonly string[], right: readonly string[]): 
 }
 
 /** Rows from matched pairs: unmatched items of each gap come before the next pair. */
-export function mergePairs(leftLength: number, rightLength: number, pairs: readonly (readonly [number, number])[]): Aligned[] {
+export function mergePairs(
+  leftLength: number,
+  rightLength: number,
+  pairs: readonly (readonly [number, number])[],
+): Aligned[] {
   const rows: Aligned[] = [];
   let i = 0;
   let j = 0;

@@ -52,8 +52,10 @@ class Applied {
 export function compareBlocks(left: Block, right: Block, context: CompareContext): Comparison {
   const applied = new Applied();
   const aspects: Aspect[] = [];
-  if (left.kind === KIND.server_tool_result && right.kind === KIND.server_tool_result) aspects.push(serverToolResult(left, right, context, applied));
-  else if (hasJsonPayload(left.kind) || (left.parsed !== undefined && right.parsed !== undefined)) aspects.push(jsonPayload(left, right, context, applied));
+  if (left.kind === KIND.server_tool_result && right.kind === KIND.server_tool_result)
+    aspects.push(serverToolResult(left, right, context, applied));
+  else if (hasJsonPayload(left.kind) || (left.parsed !== undefined && right.parsed !== undefined))
+    aspects.push(jsonPayload(left, right, context, applied));
   else aspects.push(plainContent(left, right, context, applied));
   if (left.citations.length + right.citations.length > 0) aspects.push(citations(left, right, context, applied));
   const images = imageAspect(left, right, context, applied);
@@ -65,13 +67,30 @@ export function compareBlocks(left: Block, right: Block, context: CompareContext
   if ((left.toolId ?? '') !== (right.toolId ?? '')) differences.push('tool id');
   if (left.status !== right.status) differences.push(`status (${left.status} vs ${right.status})`);
 
-  const leftText = aspects.map((a) => a.leftText).filter((t) => t !== '').join('\n\n');
-  const rightText = aspects.map((a) => a.rightText).filter((t) => t !== '').join('\n\n');
+  const leftText = aspects
+    .map((a) => a.leftText)
+    .filter((t) => t !== '')
+    .join('\n\n');
+  const rightText = aspects
+    .map((a) => a.rightText)
+    .filter((t) => t !== '')
+    .join('\n\n');
   const equal = differences.length === 0;
-  return { equal, reason: describe(equal, differences, applied.ids), normalisations: applied.ids, leftText, rightText, differences };
+  return {
+    equal,
+    reason: describe(equal, differences, applied.ids),
+    normalisations: applied.ids,
+    leftText,
+    rightText,
+    differences,
+  };
 }
 
-export function describe(equal: boolean, differences: readonly string[], normalisations: readonly NormalisationId[]): string {
+export function describe(
+  equal: boolean,
+  differences: readonly string[],
+  normalisations: readonly NormalisationId[],
+): string {
   if (!equal) {
     const singular = differences.length === 1 && !differences[0]?.endsWith('s');
     return `${differences.join(', ')} ${singular ? 'differs' : 'differ'}`;
@@ -152,12 +171,22 @@ function jsonPayload(left: Block, right: Block, context: CompareContext, applied
     r = without(r, ['format']);
     applied.add('meta-format-field');
   }
-  if ((left.kind === KIND.meta_init || left.kind === KIND.meta_final) && isJsonObject(l) && isJsonObject(r) && historyKeysDiffer(l, r)) {
+  if (
+    (left.kind === KIND.meta_init || left.kind === KIND.meta_final) &&
+    isJsonObject(l) &&
+    isJsonObject(r) &&
+    historyKeysDiffer(l, r)
+  ) {
     l = without(l, HISTORY_KEYS);
     r = without(r, HISTORY_KEYS);
     applied.add('history-key');
   }
-  if (left.kind === KIND.meta_final && context.left.generation !== context.right.generation && isJsonObject(l) && isJsonObject(r)) {
+  if (
+    left.kind === KIND.meta_final &&
+    context.left.generation !== context.right.generation &&
+    isJsonObject(l) &&
+    isJsonObject(r)
+  ) {
     l = metaFinalCore(l);
     r = metaFinalCore(r);
     applied.add('meta-final-generation');
@@ -171,7 +200,11 @@ function jsonPayload(left: Block, right: Block, context: CompareContext, applied
       r = rt;
     }
   }
-  if (left.content !== right.content && jsonEqual(l, r) && (applied.ids.length === 0 || encodingDiffers(left.content, right.content, l, r))) {
+  if (
+    left.content !== right.content &&
+    jsonEqual(l, r) &&
+    (applied.ids.length === 0 || encodingDiffers(left.content, right.content, l, r))
+  ) {
     applied.ids.unshift('json-value');
   }
   return { name, left: l, right: r, leftText: canonicalJson(l), rightText: canonicalJson(r) };
@@ -233,7 +266,9 @@ function metaFinalCore(value: Record<string, unknown>): Record<string, unknown> 
 }
 
 function unwrapTools(value: unknown): unknown {
-  return isJsonObject(value) && Array.isArray(value['tools']) && Object.keys(value).length === 1 ? value['tools'] : value;
+  return isJsonObject(value) && Array.isArray(value['tools']) && Object.keys(value).length === 1
+    ? value['tools']
+    : value;
 }
 
 /**
@@ -243,7 +278,14 @@ function unwrapTools(value: unknown): unknown {
 function serverToolResult(left: Block, right: Block, context: CompareContext, applied: Applied): Aspect {
   const lp = parseJsonPayload(left.content);
   const rp = parseJsonPayload(right.content);
-  if (!lp.ok || !rp.ok) return { name: 'content', left: left.content, right: right.content, leftText: left.content, rightText: right.content };
+  if (!lp.ok || !rp.ok)
+    return {
+      name: 'content',
+      left: left.content,
+      right: right.content,
+      leftText: left.content,
+      rightText: right.content,
+    };
   let l = runUuids(lp.value, context, applied);
   let r = rp.value;
   if (isReprForm(l) !== isReprForm(r)) {
@@ -258,7 +300,9 @@ function serverToolResult(left: Block, right: Block, context: CompareContext, ap
 
 /** A JSON string, or an array of them: what json.dumps(default=str) made of SDK objects. */
 function isReprForm(value: unknown): boolean {
-  return typeof value === 'string' || (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'));
+  return (
+    typeof value === 'string' || (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'))
+  );
 }
 
 function reprText(value: unknown): string {
@@ -293,19 +337,33 @@ function citationValue(c: Citation): CitationValue {
 }
 
 function dropEmptyFields(c: CitationValue): CitationValue {
-  return { ...c, fields: without(c.fields, Object.keys(c.fields).filter((k) => c.fields[k] === '')) };
+  return {
+    ...c,
+    fields: without(
+      c.fields,
+      Object.keys(c.fields).filter((k) => c.fields[k] === ''),
+    ),
+  };
 }
 
 function citationText(list: readonly CitationValue[]): string {
-  return list.map((c) => `[citation ${c.type}] ${JSON.stringify(c.text)} ${canonicalJson(c.fields).replace(/\n\s*/g, ' ')}`).join('\n');
+  return list
+    .map((c) => `[citation ${c.type}] ${JSON.stringify(c.text)} ${canonicalJson(c.fields).replace(/\n\s*/g, ' ')}`)
+    .join('\n');
 }
 
 function imageAspect(left: Block, right: Block, context: CompareContext, applied: Applied): Aspect | null {
   let l = left.images.map((i) => `${i.mediaType} ${i.src}`);
   let r = right.images.map((i) => `${i.mediaType} ${i.src}`);
   const agentBaseDropped =
-    (context.left.generation === 'agent_base' && context.right.generation !== 'agent_base' && l.length === 0 && r.length > 0) ||
-    (context.right.generation === 'agent_base' && context.left.generation !== 'agent_base' && r.length === 0 && l.length > 0);
+    (context.left.generation === 'agent_base' &&
+      context.right.generation !== 'agent_base' &&
+      l.length === 0 &&
+      r.length > 0) ||
+    (context.right.generation === 'agent_base' &&
+      context.left.generation !== 'agent_base' &&
+      r.length === 0 &&
+      l.length > 0);
   if (agentBaseDropped) {
     applied.add('tool-result-images');
     l = [];

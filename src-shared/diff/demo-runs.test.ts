@@ -14,14 +14,18 @@ const demo = useDemoAgent();
 
 /** One run as the inspector receives it; the server picks the agent uuids (none is fixed). */
 async function run(scenario: string, format: 'json' | 'xml'): Promise<DecodeResult> {
-  const response = await fetch(`${demo.url}/agent/run`, { method: 'POST', body: JSON.stringify({ user_prompt: 'Show me around', scenario, format }) });
+  const response = await fetch(`${demo.url}/agent/run`, {
+    method: 'POST',
+    body: JSON.stringify({ user_prompt: 'Show me around', scenario, format }),
+  });
   expect(response.status).toBe(200);
   return decodeLegs([[{ bytes: (await readAll(response)).bytes }]]);
 }
 
 const rootUuid = (result: DecodeResult): string | undefined => result.agents.find((a) => a.parent === null)?.uuid;
 
-const unexplained = (diff: SessionDiff): string[] => diff.rows.filter((r) => r.status !== 'equal' && !r.inherent).map((r) => `${r.status} ${r.kind}: ${r.reason}`);
+const unexplained = (diff: SessionDiff): string[] =>
+  diff.rows.filter((r) => r.status !== 'equal' && !r.inherent).map((r) => `${r.status} ${r.kind}: ${r.reason}`);
 
 describe('two runs of the demo agent', () => {
   it('the XML and JSON runs of one scenario have no block differences', async () => {
@@ -47,7 +51,9 @@ describe('two runs of the demo agent', () => {
     const diff = diffSessions(await run('subagents', 'xml'), await run('subagents', 'json'));
     expect(diff.flattened).toBe(true);
     expect(unexplained(diff)).toEqual([]);
-    expect(diff.rows.filter((r) => r.kind === 'meta_init' || r.kind === 'tool_result').every((r) => r.status === 'equal')).toBe(true);
+    expect(
+      diff.rows.filter((r) => r.kind === 'meta_init' || r.kind === 'tool_result').every((r) => r.status === 'equal'),
+    ).toBe(true);
   });
 
   it('two different scenarios still differ', async () => {

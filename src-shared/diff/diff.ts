@@ -5,7 +5,14 @@ import { agentNodes, matchAgents, pairIndex, rootAgents } from './agents';
 import { alignKeys, type Aligned } from './align';
 import { compareBlocks, describe, type CompareContext } from './compare';
 import { summariseEnvelopes } from './envelopes';
-import { explainChanged, explainUnmatched, INHERENT, type InherentContext, type InherentId, type SideContext } from './inherent';
+import {
+  explainChanged,
+  explainUnmatched,
+  INHERENT,
+  type InherentContext,
+  type InherentId,
+  type SideContext,
+} from './inherent';
 import type { NormalisationId } from './normalisations';
 import { blocksInOrder, profileSide } from './profile';
 import { runPairing } from './runs';
@@ -25,13 +32,17 @@ export function diffSessions(left: DiffInput, right: DiffInput, options: DiffOpt
   const agents = matchAgents(leftNodes, rightNodes);
   const pairOf = pairIndex(agents);
   const flattened =
-    options.flattenAgents ?? ((!leftProfile.attributesAgents || !rightProfile.attributesAgents) && (leftProfile.agents > 1 || rightProfile.agents > 1));
+    options.flattenAgents ??
+    ((!leftProfile.attributesAgents || !rightProfile.attributesAgents) &&
+      (leftProfile.agents > 1 || rightProfile.agents > 1));
 
   const side = (input: DiffInput, profile: SideContext['profile'], nodes: typeof leftNodes): SideContext => ({
     profile,
     envelopes: new Map<number, Envelope>(input.envelopes.map((e) => [e.seq, e])),
     kinds: new Set(input.blocks.map((b) => b.kind)),
-    toolCallIds: new Set(input.blocks.flatMap((b) => (b.kind === KIND.tool_call && b.toolId !== undefined ? [b.toolId] : []))),
+    toolCallIds: new Set(
+      input.blocks.flatMap((b) => (b.kind === KIND.tool_call && b.toolId !== undefined ? [b.toolId] : [])),
+    ),
     roots: rootAgents(nodes),
   });
   const context: RowContext = {
@@ -85,7 +96,9 @@ interface RowContext {
  * still lines their tool blocks up, as changed rows.
  */
 function signature(block: Block): string {
-  return block.toolId !== undefined ? `${block.kind}\u0000id\u0000${block.toolId}` : `${block.kind}\u0000name\u0000${block.name ?? ''}`;
+  return block.toolId !== undefined
+    ? `${block.kind}\u0000id\u0000${block.toolId}`
+    : `${block.kind}\u0000name\u0000${block.name ?? ''}`;
 }
 
 interface AlignedBlock extends Aligned {
@@ -99,7 +112,11 @@ interface AlignedBlock extends Aligned {
  * kind are paired in order.
  */
 function alignBlocks(left: readonly Block[], right: readonly Block[], context: RowContext): DiffRow[] {
-  const aligned = pairInsideGaps(pairMovedTools(alignKeys(left.map(signature), right.map(signature)), left, right), left, right);
+  const aligned = pairInsideGaps(
+    pairMovedTools(alignKeys(left.map(signature), right.map(signature)), left, right),
+    left,
+    right,
+  );
   const rows: DiffRow[] = [];
   for (const item of aligned) {
     const l = item.left !== undefined ? left[item.left] : undefined;
@@ -113,7 +130,8 @@ function alignBlocks(left: readonly Block[], right: readonly Block[], context: R
 
 /** Pairs unmatched tool blocks with the same kind and tool id; the pair takes the left block's place. */
 function pairMovedTools(rows: readonly Aligned[], left: readonly Block[], right: readonly Block[]): AlignedBlock[] {
-  const key = (b: Block | undefined): string | undefined => (b?.toolId !== undefined ? `${b.kind}\u0000${b.toolId}` : undefined);
+  const key = (b: Block | undefined): string | undefined =>
+    b?.toolId !== undefined ? `${b.kind}\u0000${b.toolId}` : undefined;
   const waiting = new Map<string, number[]>();
   for (const row of rows) {
     if (row.left !== undefined || row.right === undefined) continue;
@@ -141,7 +159,11 @@ function pairMovedTools(rows: readonly Aligned[], left: readonly Block[], right:
 }
 
 /** Within each run of unmatched rows, pair left and right blocks of the same kind, in order. */
-function pairInsideGaps(rows: readonly AlignedBlock[], left: readonly Block[], right: readonly Block[]): AlignedBlock[] {
+function pairInsideGaps(
+  rows: readonly AlignedBlock[],
+  left: readonly Block[],
+  right: readonly Block[],
+): AlignedBlock[] {
   const out: AlignedBlock[] = [];
   let gapLeft: number[] = [];
   let gapRight: number[] = [];
@@ -225,7 +247,15 @@ function explain(row: DiffRow, inherent: InherentId): void {
 }
 
 export function countRows(rows: readonly DiffRow[]): DiffCounts {
-  const counts: DiffCounts = { equal: 0, changed: 0, onlyLeft: 0, onlyRight: 0, inherent: 0, differences: 0, normalised: 0 };
+  const counts: DiffCounts = {
+    equal: 0,
+    changed: 0,
+    onlyLeft: 0,
+    onlyRight: 0,
+    inherent: 0,
+    differences: 0,
+    normalised: 0,
+  };
   for (const row of rows) {
     if (row.status === 'equal') {
       counts.equal++;

@@ -3,7 +3,14 @@ import { isStreamedKind } from '../envelope/kinds';
 import type { Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 import { utf8ByteLength } from '../text/utf8';
-import type { DiffInput, EnvelopeAspect, EnvelopeDifference, EnvelopeSummary, EnvelopeTypeStats, SideTotals } from './types';
+import type {
+  DiffInput,
+  EnvelopeAspect,
+  EnvelopeDifference,
+  EnvelopeSummary,
+  EnvelopeTypeStats,
+  SideTotals,
+} from './types';
 
 /**
  * Wire-level facts per (agent pair, envelope type) on each side, and where they differ:
@@ -36,7 +43,12 @@ const NOTES: Record<EnvelopeAspect, string> = {
   extras: 'extra envelope fields',
 };
 
-function compareType(pair: number, type: string, l: EnvelopeTypeStats | undefined, r: EnvelopeTypeStats | undefined): EnvelopeDifference[] {
+function compareType(
+  pair: number,
+  type: string,
+  l: EnvelopeTypeStats | undefined,
+  r: EnvelopeTypeStats | undefined,
+): EnvelopeDifference[] {
   const empty = emptyStats();
   const a = l ?? empty;
   const b = r ?? empty;
@@ -53,7 +65,16 @@ function compareType(pair: number, type: string, l: EnvelopeTypeStats | undefine
 }
 
 function emptyStats(): EnvelopeTypeStats {
-  return { envelopes: 0, blocks: 0, chunkedBlocks: 0, maxEnvelopesPerBlock: 0, wireBytes: 0, payloadBytes: 0, escapes: null, extras: [] };
+  return {
+    envelopes: 0,
+    blocks: 0,
+    chunkedBlocks: 0,
+    maxEnvelopesPerBlock: 0,
+    wireBytes: 0,
+    payloadBytes: 0,
+    escapes: null,
+    extras: [],
+  };
 }
 
 /** The key an envelope is counted under: its type, or `control:<kind>` for control envelopes. */
@@ -61,7 +82,11 @@ export function envelopeKey(envelope: Envelope): string {
   return envelope.control ? `control:${envelope.control}` : envelope.type;
 }
 
-function sideStats(input: DiffInput, pairOf: ReadonlyMap<string, number>, pairCount: number): { perPair: Record<string, EnvelopeTypeStats>[]; totals: SideTotals } {
+function sideStats(
+  input: DiffInput,
+  pairOf: ReadonlyMap<string, number>,
+  pairCount: number,
+): { perPair: Record<string, EnvelopeTypeStats>[]; totals: SideTotals } {
   const perPair: Record<string, EnvelopeTypeStats>[] = Array.from({ length: pairCount }, () => ({}));
   const extras = new Map<EnvelopeTypeStats, Set<string>>();
   const framesSeen = new Set<string>();

@@ -39,9 +39,18 @@ const REMAINING: Record<string, string[]> = {
   'example_1: json ~ agent_base.json': ['only-left meta_files agent-base-no-meta-files'],
   'example_1: xml ~ agent_base.json': ['only-left meta_files agent-base-no-meta-files'],
   'example_1: raw ~ agent_base.json': ['only-left meta_files agent-base-no-meta-files'],
-  'frontend_tools_resume: json ~ agent_base.json': ['only-left tool_result resume-frontend-tool-result', 'only-right meta_init resume-meta-init'],
-  'frontend_tools_resume: xml ~ agent_base.json': ['only-left tool_result resume-frontend-tool-result', 'only-right meta_init resume-meta-init'],
-  'frontend_tools_resume: raw ~ agent_base.json': ['only-left tool_result resume-frontend-tool-result', 'only-right meta_init resume-meta-init'],
+  'frontend_tools_resume: json ~ agent_base.json': [
+    'only-left tool_result resume-frontend-tool-result',
+    'only-right meta_init resume-meta-init',
+  ],
+  'frontend_tools_resume: xml ~ agent_base.json': [
+    'only-left tool_result resume-frontend-tool-result',
+    'only-right meta_init resume-meta-init',
+  ],
+  'frontend_tools_resume: raw ~ agent_base.json': [
+    'only-left tool_result resume-frontend-tool-result',
+    'only-right meta_init resume-meta-init',
+  ],
   'multi_agent: json ~ xml': [
     'changed text unattributed-sub-agents',
     'changed thinking unattributed-sub-agents',
@@ -64,11 +73,13 @@ const NORMALISED: Record<string, NormalisationId[]> = {
   retry_midstream: ['history-key', 'json-value', 'meta-final-generation'],
 };
 
-const remaining = (rows: readonly DiffRow[]): string[] => rows.filter((r) => r.status !== 'equal').map((r) => `${r.status} ${r.kind} ${r.inherent ?? 'UNEXPLAINED'}`);
+const remaining = (rows: readonly DiffRow[]): string[] =>
+  rows.filter((r) => r.status !== 'equal').map((r) => `${r.status} ${r.kind} ${r.inherent ?? 'UNEXPLAINED'}`);
 
 /** Each block of each side is in exactly one row. */
 function expectEveryBlockOnce(diff: SessionDiff, left: DecodeResult, right: DecodeResult): void {
-  const ids = (side: 'left' | 'right'): number[] => diff.rows.flatMap((r) => (r[side] ? [r[side].blockId] : [])).sort((a, b) => a - b);
+  const ids = (side: 'left' | 'right'): number[] =>
+    diff.rows.flatMap((r) => (r[side] ? [r[side].blockId] : [])).sort((a, b) => a - b);
   expect(ids('left')).toEqual(left.blocks.map((b) => b.id).sort((a, b) => a - b));
   expect(ids('right')).toEqual(right.blocks.map((b) => b.id).sort((a, b) => a - b));
 }
@@ -89,7 +100,9 @@ describe('format equivalence of the upstream fixtures', () => {
     expect([...runs.keys()].sort()).toEqual(Object.keys(NORMALISED).sort());
   });
 
-  const pairs = [...runs].flatMap(([name, formats]) => formats.flatMap((l, i) => formats.slice(i + 1).map((r) => ({ name, left: l, right: r }))));
+  const pairs = [...runs].flatMap(([name, formats]) =>
+    formats.flatMap((l, i) => formats.slice(i + 1).map((r) => ({ name, left: l, right: r }))),
+  );
   const normalisedByRun = new Map<string, Set<NormalisationId>>();
 
   it.each(pairs)('$name: $left ~ $right differ only as documented', ({ name, left, right }) => {
@@ -107,7 +120,11 @@ describe('format equivalence of the upstream fixtures', () => {
 
     // The other way round: the same rows, sides swapped.
     const swapped = diffSessions(r, l);
-    expect(swapped.counts).toEqual({ ...diff.counts, onlyLeft: diff.counts.onlyRight, onlyRight: diff.counts.onlyLeft });
+    expect(swapped.counts).toEqual({
+      ...diff.counts,
+      onlyLeft: diff.counts.onlyRight,
+      onlyRight: diff.counts.onlyLeft,
+    });
 
     // A transcript diff shows nothing where the row table shows nothing.
     if (diff.counts.equal === diff.rows.length) {
@@ -117,13 +134,17 @@ describe('format equivalence of the upstream fixtures', () => {
   });
 
   it('uses exactly the documented normalisations per run', () => {
-    for (const [name, ids] of Object.entries(NORMALISED)) expect([...(normalisedByRun.get(name) ?? [])].sort(), name).toEqual(ids);
+    for (const [name, ids] of Object.entries(NORMALISED))
+      expect([...(normalisedByRun.get(name) ?? [])].sort(), name).toEqual(ids);
   });
 
-  it.each([...runs].flatMap(([name, formats]) => formats.map((f) => `${name}.${f}.sse`)))('%s is equal to itself with no normalisation', (file) => {
-    const result = decode(file);
-    const diff = diffSessions(result, result);
-    expect(diff.rows.every((r) => r.status === 'equal' && r.normalisations.length === 0)).toBe(true);
-    expect(diff.envelopes.differences).toEqual([]);
-  });
+  it.each([...runs].flatMap(([name, formats]) => formats.map((f) => `${name}.${f}.sse`)))(
+    '%s is equal to itself with no normalisation',
+    (file) => {
+      const result = decode(file);
+      const diff = diffSessions(result, result);
+      expect(diff.rows.every((r) => r.status === 'equal' && r.normalisations.length === 0)).toBe(true);
+      expect(diff.envelopes.differences).toEqual([]);
+    },
+  );
 });

@@ -12,23 +12,28 @@ import type { Explanation, SideProfile } from './types';
 export const INHERENT = {
   'unattributed-sub-agents': {
     label: 'xml/raw cannot attribute sub-agents',
-    description: "xml/raw items carry no agent id, so concurrent sub-agents' items interleave into one sequence and cannot be split per agent (docs/protocols/upstream-protocol.md §7 #30)",
+    description:
+      "xml/raw items carry no agent id, so concurrent sub-agents' items interleave into one sequence and cannot be split per agent (docs/protocols/upstream-protocol.md §7 #30)",
   },
   'xml-unescaped-cr': {
     label: 'xml loses text after a CR',
-    description: 'the xml formatter does not escape CR: the rest of a text/thinking delta after a CR becomes an ignored SSE line (docs/protocols/upstream-protocol.md §5 #24a)',
+    description:
+      'the xml formatter does not escape CR: the rest of a text/thinking delta after a CR becomes an ignored SSE line (docs/protocols/upstream-protocol.md §5 #24a)',
   },
   'resume-meta-init': {
     label: 'agent_base meta_init on resume',
-    description: 'agent_base sends meta_init again at the start of a continuation; the legacy server does not (docs/protocols/upstream-protocol.md §3 #14)',
+    description:
+      'agent_base sends meta_init again at the start of a continuation; the legacy server does not (docs/protocols/upstream-protocol.md §3 #14)',
   },
   'resume-frontend-tool-result': {
     label: 'no frontend tool_result in agent_base',
-    description: 'on resume the legacy server streams a tool_result per frontend result; agent_base streams none (docs/protocols/upstream-protocol.md §8 #34)',
+    description:
+      'on resume the legacy server streams a tool_result per frontend result; agent_base streams none (docs/protocols/upstream-protocol.md §8 #34)',
   },
   'agent-base-no-meta-files': {
     label: 'no meta_files in agent_base',
-    description: 'the agent_base server sends no meta_files envelope where the legacy server sends one (example_1: one meta_files block in json/xml/raw, none in agent_base.json)',
+    description:
+      'the agent_base server sends no meta_files envelope where the legacy server sends one (example_1: one meta_files block in json/xml/raw, none in agent_base.json)',
   },
 } as const satisfies Record<string, Explanation>;
 
@@ -66,7 +71,8 @@ export function explainUnmatched(block: Block, side: Side, context: InherentCont
   if (own.profile.generation === 'legacy' && theirs.profile.generation === 'agent_base') {
     if (block.kind === KIND.meta_files) return 'agent-base-no-meta-files';
     // A result whose call is not in this session answers a frontend tool of an earlier leg.
-    if (block.kind === KIND.tool_result && block.toolId !== undefined && !own.toolCallIds.has(block.toolId)) return 'resume-frontend-tool-result';
+    if (block.kind === KIND.tool_result && block.toolId !== undefined && !own.toolCallIds.has(block.toolId))
+      return 'resume-frontend-tool-result';
   }
   return undefined;
 }
@@ -75,8 +81,10 @@ export function explainUnmatched(block: Block, side: Side, context: InherentCont
 export function explainChanged(left: Block, right: Block, context: InherentContext): InherentId | undefined {
   if (context.flattened && pairInvolvesSubAgent(left, right, context)) return 'unattributed-sub-agents';
   if ((left.kind === KIND.text || left.kind === KIND.thinking) && left.kind === right.kind) {
-    if (isXmlOnly(context.right.profile) && !isXmlOnly(context.left.profile) && lostAfterCr(left, right, context.left)) return 'xml-unescaped-cr';
-    if (isXmlOnly(context.left.profile) && !isXmlOnly(context.right.profile) && lostAfterCr(right, left, context.right)) return 'xml-unescaped-cr';
+    if (isXmlOnly(context.right.profile) && !isXmlOnly(context.left.profile) && lostAfterCr(left, right, context.left))
+      return 'xml-unescaped-cr';
+    if (isXmlOnly(context.left.profile) && !isXmlOnly(context.right.profile) && lostAfterCr(right, left, context.right))
+      return 'xml-unescaped-cr';
   }
   return undefined;
 }

@@ -10,7 +10,8 @@ import type { Explanation } from './types';
 export const NORMALISATIONS = {
   'json-value': {
     label: 'JSON spacing and escapes',
-    description: 'JSON payload compared as a parsed value: Python json.dumps spacing vs compact, ensure_ascii escapes, key order',
+    description:
+      'JSON payload compared as a parsed value: Python json.dumps spacing vs compact, ensure_ascii escapes, key order',
   },
   'meta-format-field': {
     label: 'meta_init format',
@@ -22,7 +23,8 @@ export const NORMALISATIONS = {
   },
   'meta-final-generation': {
     label: 'meta_final schema',
-    description: 'the two server generations send different meta_final schemas: only stop_reason, total_steps and input/output tokens are compared',
+    description:
+      'the two server generations send different meta_final schemas: only stop_reason, total_steps and input/output tokens are compared',
   },
   'awaiting-tools-object': {
     label: 'awaiting {"tools"}',
@@ -30,15 +32,18 @@ export const NORMALISATIONS = {
   },
   'server-tool-result-repr': {
     label: 'server tool result repr',
-    description: 'raw carries the server tool result as structured JSON; json and xml send json.dumps(default=str) of the SDK objects, a JSON string of their Python repr',
+    description:
+      'raw carries the server tool result as structured JSON; json and xml send json.dumps(default=str) of the SDK objects, a JSON string of their Python repr',
   },
   'xml-citation-empty': {
     label: 'xml empty citation fields',
-    description: 'xml writes a null citation field as "" and its decoder drops it, so an empty-string field is not compared',
+    description:
+      'xml writes a null citation field as "" and its decoder drops it, so an empty-string field is not compared',
   },
   'xml-tool-result-newlines': {
     label: 'tool result newlines',
-    description: 'xml/raw tool_result CDATA turns CR and CRLF into LF and writes LF as "\\n", so a literal backslash-n reads as a newline',
+    description:
+      'xml/raw tool_result CDATA turns CR and CRLF into LF and writes LF as "\\n", so a literal backslash-n reads as a newline',
   },
   'tool-result-images': {
     label: 'agent_base images',
@@ -55,7 +60,8 @@ export const NORMALISATIONS = {
   },
   'thinking-signature': {
     label: 'thinking signatures',
-    description: 'two runs of one scenario: the API signs every thinking block anew, so the signature of a thinking block in the meta_init/meta_final history is not compared',
+    description:
+      'two runs of one scenario: the API signs every thinking block anew, so the signature of a thinking block in the meta_init/meta_final history is not compared',
   },
   'tool-order': {
     label: 'tool order',

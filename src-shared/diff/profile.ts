@@ -11,12 +11,27 @@ import { KIND } from '../envelope/vocabulary';
  */
 function detectGeneration(input: DiffInput): Generation {
   for (const block of input.blocks) {
-    if ((block.kind === KIND.meta_init || block.kind === KIND.meta_final) && isJsonObject(block.parsed) && 'conversation_log' in block.parsed) return 'agent_base';
-    if (block.kind === KIND.awaiting_frontend_tools && isJsonObject(block.parsed) && Array.isArray(block.parsed['tools'])) return 'agent_base';
+    if (
+      (block.kind === KIND.meta_init || block.kind === KIND.meta_final) &&
+      isJsonObject(block.parsed) &&
+      'conversation_log' in block.parsed
+    )
+      return 'agent_base';
+    if (
+      block.kind === KIND.awaiting_frontend_tools &&
+      isJsonObject(block.parsed) &&
+      Array.isArray(block.parsed['tools'])
+    )
+      return 'agent_base';
   }
   for (const envelope of input.envelopes) {
     if ('envelope_log' in envelope.extras) return 'agent_base';
-    if (envelope.type === KIND.citation && !('citation_type' in envelope.extras) && envelope.delta.trimStart().startsWith('{')) return 'agent_base';
+    if (
+      envelope.type === KIND.citation &&
+      !('citation_type' in envelope.extras) &&
+      envelope.delta.trimStart().startsWith('{')
+    )
+      return 'agent_base';
   }
   return 'legacy';
 }

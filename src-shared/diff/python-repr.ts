@@ -42,7 +42,8 @@ const PYTHON_REPR: TextStyle = {
     // Not a JSON value (functions, symbols): nothing Python would have sent.
     return 'None';
   },
-  open: (container) => (Array.isArray(container) ? '[' : isModel(container) ? `${modelClassName(container['type'] as string)}(` : '{'),
+  open: (container) =>
+    Array.isArray(container) ? '[' : isModel(container) ? `${modelClassName(container['type'] as string)}(` : '{',
   close: (container) => (Array.isArray(container) ? ']' : isModel(container) ? ')' : '}'),
   member(container, key, index) {
     const separator = index > 0 ? ', ' : '';

@@ -7,12 +7,24 @@ describe('runPairing', () => {
       { left: 'root-1', right: 'root-2', by: 'structure' },
       { left: 'child-1', right: 'child-2', by: 'structure' },
     ]);
-    expect(runs?.uuids).toEqual(new Map([['root-1', 'root-2'], ['child-1', 'child-2']]));
-    expect(runs?.substitute('root-1 spawned child-1; child-1 answered root-1')).toBe('root-2 spawned child-2; child-2 answered root-2');
+    expect(runs?.uuids).toEqual(
+      new Map([
+        ['root-1', 'root-2'],
+        ['child-1', 'child-2'],
+      ]),
+    );
+    expect(runs?.substitute('root-1 spawned child-1; child-1 answered root-1')).toBe(
+      'root-2 spawned child-2; child-2 answered root-2',
+    );
   });
 
   it('is null for one run in two formats: an agent uuid on both sides', () => {
-    expect(runPairing([{ left: 'a', right: 'a', by: 'uuid' }, { left: 'b', right: 'c', by: 'order' }])).toBeNull();
+    expect(
+      runPairing([
+        { left: 'a', right: 'a', by: 'uuid' },
+        { left: 'b', right: 'c', by: 'order' },
+      ]),
+    ).toBeNull();
   });
 
   it('does not take the empty agent id (items without one) for a shared uuid, and never substitutes it', () => {
@@ -25,7 +37,12 @@ describe('runPairing', () => {
   });
 
   it('ignores unmatched agents', () => {
-    expect(runPairing([{ left: 'x', by: 'unmatched' }, { right: 'y', by: 'unmatched' }])).toBeNull();
+    expect(
+      runPairing([
+        { left: 'x', by: 'unmatched' },
+        { right: 'y', by: 'unmatched' },
+      ]),
+    ).toBeNull();
   });
 
   it('replaces a uuid that contains another as a whole', () => {
@@ -45,21 +62,35 @@ describe('runPairing', () => {
 describe('rewriteStrings', () => {
   it('rewrites strings at any depth, object keys included, and leaves other values', () => {
     const value = { a: ['x1', { x1: 'x1', n: 1, b: true, z: null }] };
-    expect(rewriteStrings(value, (s) => s.replaceAll('x1', 'y2'))).toEqual({ a: ['y2', { y2: 'y2', n: 1, b: true, z: null }] });
+    expect(rewriteStrings(value, (s) => s.replaceAll('x1', 'y2'))).toEqual({
+      a: ['y2', { y2: 'y2', n: 1, b: true, z: null }],
+    });
   });
 });
 
 describe('withoutThinkingSignatures', () => {
   it('drops the signature of thinking blocks only, and returns the dropped ones in order', () => {
     const history = [
-      { role: 'assistant', content: [{ type: 'thinking', thinking: 'a', signature: 's1' }, { type: 'text', text: 'hi', signature: 'kept' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'a', signature: 's1' },
+          { type: 'text', text: 'hi', signature: 'kept' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'thinking', thinking: 'b', signature: 's2' }] },
     ];
     const { value, signatures } = withoutThinkingSignatures({ conversation_history: history });
     expect(signatures).toEqual(['s1', 's2']);
     expect(value).toEqual({
       conversation_history: [
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'a' }, { type: 'text', text: 'hi', signature: 'kept' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'a' },
+            { type: 'text', text: 'hi', signature: 'kept' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'thinking', thinking: 'b' }] },
       ],
     });

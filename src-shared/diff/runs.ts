@@ -25,7 +25,8 @@ export function runPairing(agents: readonly AgentPair[]): RunPairing | null {
   if (agents.some((p) => p.by === 'uuid' && p.left !== '')) return null;
   const uuids = new Map<string, string>();
   for (const { left, right } of agents) {
-    if (left !== undefined && right !== undefined && left !== '' && right !== '' && left !== right) uuids.set(left, right);
+    if (left !== undefined && right !== undefined && left !== '' && right !== '' && left !== right)
+      uuids.set(left, right);
   }
   if (uuids.size === 0) return null;
   // Longest first, so a uuid that contains another is replaced whole.

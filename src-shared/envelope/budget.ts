@@ -29,10 +29,15 @@ export function serializeEnvelope(shape: EnvelopeShape, final: boolean, delta: s
  * delta. The budget applies to the *unescaped* payload bytes, which is why escaped
  * envelopes routinely exceed it on the wire.
  */
-export function chunkingBudget(shape: EnvelopeShape, budget = DEFAULT_CHUNK_BUDGET): { overhead: number; maxDeltaBytes: number } {
+export function chunkingBudget(
+  shape: EnvelopeShape,
+  budget = DEFAULT_CHUNK_BUDGET,
+): { overhead: number; maxDeltaBytes: number } {
   // The chunks of one payload share their shape, and each is measured by the budget check
   // and by the statistics: serialise a shape once.
-  const overhead = isLastShape(shape) ? last.overhead : rememberShape(shape, utf8ByteLength(serializeEnvelope(shape, false, '')));
+  const overhead = isLastShape(shape)
+    ? last.overhead
+    : rememberShape(shape, utf8ByteLength(serializeEnvelope(shape, false, '')));
   const room = budget - overhead;
   return { overhead, maxDeltaBytes: room < DEGENERATE_DELTA_BYTES ? budget : room };
 }
@@ -74,7 +79,14 @@ const UNIT_SIZES = ((): Uint8Array => {
   for (let code = 0; code < 0x10000; code++) {
     if (code >= 0xd800 && code <= 0xdfff) continue;
     const bytes = code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
-    const shortEscape = code === 0x22 || code === 0x5c || code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
+    const shortEscape =
+      code === 0x22 ||
+      code === 0x5c ||
+      code === 0x08 ||
+      code === 0x09 ||
+      code === 0x0a ||
+      code === 0x0c ||
+      code === 0x0d;
     const extra = shortEscape ? 1 : code < 0x20 ? 5 : 0;
     sizes[code] = bytes | (extra << 2);
   }
@@ -126,7 +138,11 @@ export function measureText(text: string, out: TextMeasure, escapes = true, hand
   return out;
 }
 
-const handedOn: { text: string | undefined; bytes: number; escapedBytes: number } = { text: undefined, bytes: 0, escapedBytes: 0 };
+const handedOn: { text: string | undefined; bytes: number; escapedBytes: number } = {
+  text: undefined,
+  bytes: 0,
+  escapedBytes: 0,
+};
 
 function measureInto(text: string, out: TextMeasure): void {
   let bytes = 0;
@@ -158,7 +174,9 @@ function measureInto(text: string, out: TextMeasure): void {
  * in the data), the framer already counted them; otherwise they are measured.
  */
 export function frameDataBytes(frame: Frame): number {
-  return frame.dataLines === 1 && frame.data.indexOf('\uFFFD') === -1 ? frame.maxDataLineBytes : utf8ByteLength(frame.data);
+  return frame.dataLines === 1 && frame.data.indexOf('\uFFFD') === -1
+    ? frame.maxDataLineBytes
+    : utf8ByteLength(frame.data);
 }
 
 /** How an envelope that is larger than the budget on the wire came to be so. */

@@ -41,13 +41,31 @@ export type DeltaKind =
   | 'code_delta';
 
 /** The content channels (the filter's `event.channel` values read this list). */
-export const CONTENT_CHANNELS = ['output_text', 'refusal', 'reasoning', 'reasoning_summary', 'reasoning_summary_text', 'audio_transcript'] as const;
+export const CONTENT_CHANNELS = [
+  'output_text',
+  'refusal',
+  'reasoning',
+  'reasoning_summary',
+  'reasoning_summary_text',
+  'audio_transcript',
+] as const;
 
 export type ContentChannel = (typeof CONTENT_CHANNELS)[number];
 
 export type ToolKind = 'client' | 'server' | 'builtin' | 'mcp' | 'custom';
 
-export type StatusPhase = 'started' | 'queued' | 'searching' | 'in_progress' | 'interpreting' | 'generating' | 'result' | 'completed' | 'incomplete' | 'canceled' | 'failed';
+export type StatusPhase =
+  | 'started'
+  | 'queued'
+  | 'searching'
+  | 'in_progress'
+  | 'interpreting'
+  | 'generating'
+  | 'result'
+  | 'completed'
+  | 'incomplete'
+  | 'canceled'
+  | 'failed';
 
 /** Which response, message, item, block and tool call an event belongs to (only the ones the wire gave). */
 export interface StreamIds {
@@ -93,7 +111,11 @@ export function unifiedLabel(event: UnifiedEvent): string {
 }
 
 /** Builds a unified event, leaving out fields that are undefined (events stay small and JSON-stable). */
-export function unified(family: UnifiedFamily, ids: StreamIds, fields: Omit<UnifiedEvent, 'family' | 'ids'> = {}): UnifiedEvent {
+export function unified(
+  family: UnifiedFamily,
+  ids: StreamIds,
+  fields: Omit<UnifiedEvent, 'family' | 'ids'> = {},
+): UnifiedEvent {
   const event: UnifiedEvent = { family, ids: compact(ids) };
   const out = event as unknown as Record<string, unknown>;
   for (const key in fields) {

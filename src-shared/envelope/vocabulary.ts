@@ -60,7 +60,9 @@ export type EnvelopeKind = keyof typeof ENVELOPE_KINDS;
  * Each kind's name, read from the table: code that names one kind writes `KIND.tool_call`, so a
  * typo or a renamed kind is a compile error instead of a comparison that is silently never true.
  */
-export const KIND = Object.fromEntries(Object.keys(ENVELOPE_KINDS).map((kind) => [kind, kind])) as { readonly [K in EnvelopeKind]: K };
+export const KIND = Object.fromEntries(Object.keys(ENVELOPE_KINDS).map((kind) => [kind, kind])) as {
+  readonly [K in EnvelopeKind]: K;
+};
 
 /** The table's entry for a kind; undefined for a kind it does not know. */
 export function kindInfo(kind: string): KindInfo | undefined {
@@ -91,4 +93,3 @@ const STREAMED = new Set<string>(kindsWhere((k) => k.streamed === true));
 export function isStreamedEnvelopeType(type: string): boolean {
   return STREAMED.has(type);
 }
-

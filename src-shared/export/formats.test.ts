@@ -3,7 +3,9 @@ import { fileNameFor } from './formats';
 
 describe('export file names', () => {
   it('names a file after the session, with the format’s extension', () => {
-    expect(fileNameFor('POST 127.0.0.1:8787 /agent/run · tour', 'har')).toBe('POST 127.0.0.1-8787 -agent-run · tour.har');
+    expect(fileNameFor('POST 127.0.0.1:8787 /agent/run · tour', 'har')).toBe(
+      'POST 127.0.0.1-8787 -agent-run · tour.har',
+    );
     expect(fileNameFor('Replay of run.xml.sse', 'recording')).toBe('Replay of run.xml.sse.recording');
   });
 

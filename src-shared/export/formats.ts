@@ -20,6 +20,11 @@ const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*]+/g;
 
 /** A file name for a session's title: unsafe characters replaced, at most 80 characters before the extension. */
 export function fileNameFor(title: string, format: FileFormat): string {
-  const base = title.replace(UNSAFE, '-').replace(/\s+/g, ' ').replace(/^[\s.-]+|[\s.-]+$/g, '').slice(0, 80).trim();
+  const base = title
+    .replace(UNSAFE, '-')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s.-]+|[\s.-]+$/g, '')
+    .slice(0, 80)
+    .trim();
   return `${base || 'session'}.${FILE_FORMATS[format].extension}`;
 }

@@ -27,9 +27,11 @@ export interface HarExportInput {
   legs: readonly HarExportLeg[];
 }
 
-const harHeaders = (headers: HeaderList): { name: string; value: string }[] => headers.map(([name, value]) => ({ name, value }));
+const harHeaders = (headers: HeaderList): { name: string; value: string }[] =>
+  headers.map(([name, value]) => ({ name, value }));
 
-const headerValue = (headers: HeaderList, name: string): string | undefined => headers.find(([key]) => key.toLowerCase() === name)?.[1];
+const headerValue = (headers: HeaderList, name: string): string | undefined =>
+  headers.find(([key]) => key.toLowerCase() === name)?.[1];
 
 function isoTime(ms: number): string {
   const date = new Date(Number.isFinite(ms) ? ms : 0);
@@ -40,10 +42,16 @@ function queryString(url: string): { name: string; value: string }[] {
   const query = url.indexOf('?');
   if (query < 0) return [];
   const out: { name: string; value: string }[] = [];
-  for (const pair of url.slice(query + 1).split('#')[0]!.split('&')) {
+  for (const pair of url
+    .slice(query + 1)
+    .split('#')[0]!
+    .split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    out.push({ name: safeDecode(eq < 0 ? pair : pair.slice(0, eq)), value: eq < 0 ? '' : safeDecode(pair.slice(eq + 1)) });
+    out.push({
+      name: safeDecode(eq < 0 ? pair : pair.slice(0, eq)),
+      value: eq < 0 ? '' : safeDecode(pair.slice(eq + 1)),
+    });
   }
   return out;
 }
@@ -56,7 +64,10 @@ function safeDecode(text: string): string {
   }
 }
 
-function bodyContent(body: Uint8Array, mimeType: string): { size: number; mimeType: string; text: string; encoding?: 'base64' } {
+function bodyContent(
+  body: Uint8Array,
+  mimeType: string,
+): { size: number; mimeType: string; text: string; encoding?: 'base64' } {
   try {
     return { size: body.byteLength, mimeType, text: createUtf8Decoder({ fatal: true }).decode(body) };
   } catch {
@@ -67,7 +78,8 @@ function bodyContent(body: Uint8Array, mimeType: string): { size: number; mimeTy
 function entry(leg: HarExportLeg): Record<string, unknown> {
   const { request, response } = leg;
   const wait = leg.firstByteAt !== undefined ? Math.max(0, leg.firstByteAt - leg.startedAt) : 0;
-  const receive = leg.firstByteAt !== undefined && leg.lastByteAt !== undefined ? Math.max(0, leg.lastByteAt - leg.firstByteAt) : 0;
+  const receive =
+    leg.firstByteAt !== undefined && leg.lastByteAt !== undefined ? Math.max(0, leg.lastByteAt - leg.firstByteAt) : 0;
   const requestType = headerValue(request.headers, 'content-type') ?? 'application/json';
   const responseType = response ? (headerValue(response.headers, 'content-type') ?? '') : '';
   return {

@@ -5,7 +5,20 @@ import { buildTranscript, fenced } from './transcript';
 let nextId = 0;
 function block(agent: string, kind: string, content: string, change: Partial<Block> = {}): Block {
   const id = nextId++;
-  return { id, agent, kind, status: 'complete', content, citations: [], images: [], envelopes: [id * 10], leg: 0, byteStart: 0, byteEnd: 1, ...change };
+  return {
+    id,
+    agent,
+    kind,
+    status: 'complete',
+    content,
+    citations: [],
+    images: [],
+    envelopes: [id * 10],
+    leg: 0,
+    byteStart: 0,
+    byteEnd: 1,
+    ...change,
+  };
 }
 
 const agents: AgentInfo[] = [
@@ -21,7 +34,16 @@ describe('transcript export', () => {
       blocks: [
         block('root-uuid', 'meta_init', '{"model":"claude-x"}'),
         block('root-uuid', 'thinking', 'Let me think.\n\nA tower.'),
-        block('root-uuid', 'text', 'The **Eiffel Tower** is 330 m tall.', { citations: [{ citationType: 'web_search_result_location', citedText: 'It stands\n330 metres high.', fields: { title: 'Eiffel <facts>', url: 'https://example.com/a b' }, envelope: 3 }] }),
+        block('root-uuid', 'text', 'The **Eiffel Tower** is 330 m tall.', {
+          citations: [
+            {
+              citationType: 'web_search_result_location',
+              citedText: 'It stands\n330 metres high.',
+              fields: { title: 'Eiffel <facts>', url: 'https://example.com/a b' },
+              envelope: 3,
+            },
+          ],
+        }),
         block('child-uuid', 'tool_call', '{"q":1}', { name: 'web_search', toolId: 'toolu_1', parsed: { q: 1 } }),
         block('root-uuid', 'text', 'Done', { status: 'open' }),
       ],
@@ -71,7 +93,11 @@ describe('transcript export', () => {
   });
 
   it('names agents seen only in blocks, and writes a title on one line', () => {
-    const md = buildTranscript({ title: 'two\nlines', agents: [], blocks: [block('x', 'text', 'hi'), block('y', 'text', 'there')] });
+    const md = buildTranscript({
+      title: 'two\nlines',
+      agents: [],
+      blocks: [block('x', 'text', 'hi'), block('y', 'text', 'there')],
+    });
     expect(md.split('\n').slice(0, 6)).toEqual(['# two lines', '', '## main', '', 'hi', '']);
     expect(md).toContain('## main 2\n\nthere');
   });

@@ -20,13 +20,21 @@ export interface TranscriptInput {
 const META_PREFIX = 'meta';
 
 export function buildTranscript({ title, agents, blocks }: TranscriptInput): string {
-  const named = nameAgents(agents, blocks.map((b) => b.agent));
+  const named = nameAgents(
+    agents,
+    blocks.map((b) => b.agent),
+  );
   const names = new Map([...named.values()].map((a) => [a.uuid, a.name]));
   const out: string[] = [`# ${oneLine(title)}`, ''];
   if (agents.length > 0) {
     for (const agent of agents) {
-      const facts = [agent.model, agent.parent !== null ? `spawned by ${names.get(agent.parent) ?? agent.parent}` : null].filter((x): x is string => !!x);
-      out.push(`- **${names.get(agent.uuid)}** \`${agent.uuid}\`${facts.length > 0 ? ` — ${oneLine(facts.join(', '))}` : ''}`);
+      const facts = [
+        agent.model,
+        agent.parent !== null ? `spawned by ${names.get(agent.parent) ?? agent.parent}` : null,
+      ].filter((x): x is string => !!x);
+      out.push(
+        `- **${names.get(agent.uuid)}** \`${agent.uuid}\`${facts.length > 0 ? ` — ${oneLine(facts.join(', '))}` : ''}`,
+      );
       if (agent.userQuery) out.push(`  - asked: ${oneLine(agent.userQuery)}`);
     }
     out.push('');
@@ -51,12 +59,22 @@ function blockLines(block: Block): string[] {
   else if (block.kind === KIND.thinking || block.kind === KIND.redacted_thinking) {
     lines.push(`> *${block.kind}*`, '>', ...block.content.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)));
   } else {
-    lines.push(`**${label}**${block.toolId ? ` (${oneLine(block.toolId)})` : ''}`, '', ...fenced(displayContent(block), block.parsed !== undefined ? 'json' : ''));
+    lines.push(
+      `**${label}**${block.toolId ? ` (${oneLine(block.toolId)})` : ''}`,
+      '',
+      ...fenced(displayContent(block), block.parsed !== undefined ? 'json' : ''),
+    );
   }
   if (block.citations.length > 0) {
     lines.push('', ...block.citations.map((c, i) => `[${i + 1}] “${oneLine(c.citedText)}”${citationSource(c.fields)}`));
   }
-  if (block.status !== 'complete') lines.push('', block.status === 'abandoned' ? '*(abandoned: replayed by a later block)*' : '*(cut off: the stream ended before this block completed)*');
+  if (block.status !== 'complete')
+    lines.push(
+      '',
+      block.status === 'abandoned'
+        ? '*(abandoned: replayed by a later block)*'
+        : '*(cut off: the stream ended before this block completed)*',
+    );
   return lines;
 }
 
@@ -64,7 +82,10 @@ function blockLines(block: Block): string[] {
 function citationSource(fields: Record<string, unknown>): string {
   const title = fields['document_title'] ?? fields['title'];
   const url = fields['url'];
-  const parts = [typeof title === 'string' ? oneLine(title) : null, typeof url === 'string' && /^https?:\/\//.test(url) ? `<${url.replace(/[<>\s]/g, encodeURIComponent)}>` : null];
+  const parts = [
+    typeof title === 'string' ? oneLine(title) : null,
+    typeof url === 'string' && /^https?:\/\//.test(url) ? `<${url.replace(/[<>\s]/g, encodeURIComponent)}>` : null,
+  ];
   const shown = parts.filter((x): x is string => x !== null);
   return shown.length > 0 ? ` — ${shown.join(' ')}` : '';
 }

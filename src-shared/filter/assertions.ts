@@ -31,7 +31,11 @@ const STATUS_SPEC: FieldSpec = { name: 'status', type: 'string' };
  * its first match and `none` fails on it; `before(a, b)` needs both and the first `a` ahead of
  * the first `b`; `every agent:` checks its body on each agent's envelopes alone, in spawn order.
  */
-export function checkAssertion(expr: Expr, input: AssertionInput, reader: SubjectReader<EnvelopeSubject>): AssertionResult {
+export function checkAssertion(
+  expr: Expr,
+  input: AssertionInput,
+  reader: SubjectReader<EnvelopeSubject>,
+): AssertionResult {
   /** The envelopes in scope: null for all of the input's, read only when a node needs them. */
   type Scope = readonly EnvelopeSubject[] | null;
   const all = (scope: Scope): readonly EnvelopeSubject[] => scope ?? input.subjects;
@@ -64,15 +68,26 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
         const match = compileFilter(node.predicate, reader);
         const found = all(subjects).find(match);
         const pass = node.kind === 'some' ? found !== undefined : found === undefined;
-        return found ? { pass, detail: `envelope #${found.envelope.seq} matches`, envelope: found } : { pass, detail: 'no envelope matches' };
+        return found
+          ? { pass, detail: `envelope #${found.envelope.seq} matches`, envelope: found }
+          : { pass, detail: 'no envelope matches' };
       }
       case 'before': {
         const first = all(subjects).find(compileFilter(node.first, reader));
         const then = all(subjects).find(compileFilter(node.then, reader));
-        if (!first) return { pass: false, detail: `no envelope matches ${printExpression(node.first)}`, ...(then ? { envelope: then } : {}) };
+        if (!first)
+          return {
+            pass: false,
+            detail: `no envelope matches ${printExpression(node.first)}`,
+            ...(then ? { envelope: then } : {}),
+          };
         if (!then) return { pass: false, detail: `no envelope matches ${printExpression(node.then)}`, envelope: first };
         const pass = first.envelope.seq < then.envelope.seq;
-        return { pass, detail: `first match #${first.envelope.seq}, second #${then.envelope.seq}`, envelope: pass ? first : then };
+        return {
+          pass,
+          detail: `first match #${first.envelope.seq}, second #${then.envelope.seq}`,
+          envelope: pass ? first : then,
+        };
       }
       case 'every-agent': {
         const byAgent = new Map<string, EnvelopeSubject[]>();
@@ -88,7 +103,10 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
           const result = run(node.body, list);
           if (!result.pass) return { ...result, agent, detail: `agent ${agent}: ${result.detail}` };
         }
-        return { pass: true, detail: `holds for ${byAgent.size} agent${byAgent.size === 1 ? '' : 's'} (${[...byAgent.keys()].join(', ')})` };
+        return {
+          pass: true,
+          detail: `holds for ${byAgent.size} agent${byAgent.size === 1 ? '' : 's'} (${[...byAgent.keys()].join(', ')})`,
+        };
       }
       case 'compare':
       case 'in':
@@ -100,20 +118,33 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
 
   const compareTerm = (node: Extract<Expr, { kind: 'compare' | 'in' }>, subjects: Scope): AssertionResult => {
     const [spec, read] = termReader(node.left, subjects);
-    const tests = node.kind === 'in' ? node.items.map((item) => valueTest('==', item, spec)) : [valueTest(node.op, node.right, spec)];
+    const tests =
+      node.kind === 'in'
+        ? node.items.map((item) => valueTest('==', item, spec))
+        : [valueTest(node.op, node.right, spec)];
     const { value, envelope, detail } = read;
     if (value === undefined) return { pass: false, detail, ...(envelope ? { envelope } : {}) };
     const list = values(value);
-    const pass = node.kind === 'compare' && node.op === '!=' ? list.length > 0 && list.every(tests[0]!) : list.some((v) => tests.some((t) => t(v)));
+    const pass =
+      node.kind === 'compare' && node.op === '!='
+        ? list.length > 0 && list.every(tests[0]!)
+        : list.some((v) => tests.some((t) => t(v)));
     return { pass, detail, ...(envelope ? { envelope } : {}) };
   };
 
-  type Read = { value: ReturnType<NonNullable<ReturnType<SubjectReader<EnvelopeSubject>['field']>>['get']>; envelope?: EnvelopeSubject; detail: string };
+  type Read = {
+    value: ReturnType<NonNullable<ReturnType<SubjectReader<EnvelopeSubject>['field']>>['get']>;
+    envelope?: EnvelopeSubject;
+    detail: string;
+  };
 
   const termReader = (term: Term, subjects: Scope): [Pick<FieldSpec, 'order'>, Read] => {
     switch (term.kind) {
       case 'status':
-        return [STATUS_SPEC, { value: input.status.kind, detail: `status is ${input.status.kind}: ${input.status.reason}` }];
+        return [
+          STATUS_SPEC,
+          { value: input.status.kind, detail: `status is ${input.status.kind}: ${input.status.reason}` },
+        ];
       case 'count': {
         const match = compileFilter(term.of, reader);
         let count = 0;
@@ -133,18 +164,31 @@ export function checkAssertion(expr: Expr, input: AssertionInput, reader: Subjec
         if (!found) return [field, { value: undefined, detail: `no envelope matches ${printExpression(term.of)}` }];
         const value = field.get(found);
         const first = values(value)[0];
-        const shown = first === undefined ? 'absent' : field.type === 'duration' ? `${Math.round(Number(first))}ms` : JSON.stringify(first);
-        return [field, { value, envelope: found, detail: `${term.which} match #${found.envelope.seq}: ${term.field} is ${shown}` }];
+        const shown =
+          first === undefined
+            ? 'absent'
+            : field.type === 'duration'
+              ? `${Math.round(Number(first))}ms`
+              : JSON.stringify(first);
+        return [
+          field,
+          { value, envelope: found, detail: `${term.which} match #${found.envelope.seq}: ${term.field} is ${shown}` },
+        ];
       }
       case 'field':
-        throw new Error(`'${term.name}' is a field of one envelope; in an assertion use some, none, count(…) or first(…).${term.name}`);
+        throw new Error(
+          `'${term.name}' is a field of one envelope; in an assertion use some, none, count(…) or first(…).${term.name}`,
+        );
     }
   };
 
   return run(expr, null);
 }
 
-function lastMatch(subjects: readonly EnvelopeSubject[], match: (s: EnvelopeSubject) => boolean): EnvelopeSubject | undefined {
+function lastMatch(
+  subjects: readonly EnvelopeSubject[],
+  match: (s: EnvelopeSubject) => boolean,
+): EnvelopeSubject | undefined {
   for (let i = subjects.length - 1; i >= 0; i--) if (match(subjects[i]!)) return subjects[i];
   return undefined;
 }

@@ -33,7 +33,12 @@ const COMPARISONS = ['==', '!=', '<', '<=', '>', '>='];
  * the session has), `&&` / `||` after a complete condition. Works on unfinished text: an open
  * string is a value being typed.
  */
-export function completeFilter(source: string, cursor: number, fields: FieldLookup & { field(name: string): FieldSpec | undefined }, context: CompletionContext = {}): Completion | null {
+export function completeFilter(
+  source: string,
+  cursor: number,
+  fields: FieldLookup & { field(name: string): FieldSpec | undefined },
+  context: CompletionContext = {},
+): Completion | null {
   const before = source.slice(0, cursor);
   let tokens: Token[];
   let partial: { text: string; at: number; quoted: boolean } | null = null;
@@ -57,7 +62,12 @@ export function completeFilter(source: string, cursor: number, fields: FieldLook
   const to = partial?.quoted && source[cursor] === source[from] ? cursor + 1 : cursor;
   const prefix = (partial?.text ?? '').toLowerCase();
   const matching = (items: CompletionItem[]): Completion | null => {
-    const found = items.filter((item) => item.label.toLowerCase().startsWith(prefix) && item.insert !== (partial?.quoted ? undefined : partial?.text)).slice(0, MAX_ITEMS);
+    const found = items
+      .filter(
+        (item) =>
+          item.label.toLowerCase().startsWith(prefix) && item.insert !== (partial?.quoted ? undefined : partial?.text),
+      )
+      .slice(0, MAX_ITEMS);
     return found.length > 0 ? { from, to, items: found } : null;
   };
 
@@ -71,12 +81,23 @@ export function completeFilter(source: string, cursor: number, fields: FieldLook
   if (field) {
     const spec = fields.field(field);
     if (!spec) return null;
-    const values = new Set([...(spec.type === 'boolean' ? ['true', 'false'] : []), ...(spec.values ?? []), ...(context.values?.(field) ?? [])]);
-    return matching([...values].map((value) => ({ label: value, insert: spec.type === 'boolean' ? value : JSON.stringify(value) })));
+    const values = new Set([
+      ...(spec.type === 'boolean' ? ['true', 'false'] : []),
+      ...(spec.values ?? []),
+      ...(context.values?.(field) ?? []),
+    ]);
+    return matching(
+      [...values].map((value) => ({ label: value, insert: spec.type === 'boolean' ? value : JSON.stringify(value) })),
+    );
   }
   if (previous.kind === 'ident' && fields.field(previous.text)) {
     const spec = fields.field(previous.text)!;
-    const ops = spec.type === 'boolean' ? ['&&', '||', '==', '!='] : spec.type === 'string' && !spec.order ? ['==', '!=', 'contains', 'matches', 'in'] : [...COMPARISONS, 'in'];
+    const ops =
+      spec.type === 'boolean'
+        ? ['&&', '||', '==', '!=']
+        : spec.type === 'string' && !spec.order
+          ? ['==', '!=', 'contains', 'matches', 'in']
+          : [...COMPARISONS, 'in'];
     return matching(ops.map((op) => ({ label: op, insert: op === 'in' ? 'in [' : op })));
   }
   if (partial?.quoted) return null;
@@ -95,8 +116,12 @@ function safeTokens(text: string): Token[] | null {
 function fieldBeforeValue(tokens: readonly Token[]): string | undefined {
   const previous = tokens.at(-1);
   if (!previous) return undefined;
-  const isOp = (t: Token | undefined, ...texts: string[]): boolean => t !== undefined && (t.kind === 'op' || t.kind === 'ident') && texts.includes(t.text);
-  if (isOp(previous, ...COMPARISONS, 'contains', 'matches') && previous.kind === (COMPARISONS.includes(previous.text) ? 'op' : 'ident')) {
+  const isOp = (t: Token | undefined, ...texts: string[]): boolean =>
+    t !== undefined && (t.kind === 'op' || t.kind === 'ident') && texts.includes(t.text);
+  if (
+    isOp(previous, ...COMPARISONS, 'contains', 'matches') &&
+    previous.kind === (COMPARISONS.includes(previous.text) ? 'op' : 'ident')
+  ) {
     const field = tokens.at(-2);
     return field?.kind === 'ident' ? field.text : undefined;
   }
@@ -105,7 +130,10 @@ function fieldBeforeValue(tokens: readonly Token[]): string | undefined {
     for (let i = tokens.length - 1; i >= 1; i--) {
       const t = tokens[i]!;
       if (t.kind === 'op' && t.text === ']') return undefined;
-      if (t.kind === 'op' && t.text === '[') return tokens[i - 1]?.kind === 'ident' && tokens[i - 1]!.text === 'in' && tokens[i - 2]?.kind === 'ident' ? tokens[i - 2]!.text : undefined;
+      if (t.kind === 'op' && t.text === '[')
+        return tokens[i - 1]?.kind === 'ident' && tokens[i - 1]!.text === 'in' && tokens[i - 2]?.kind === 'ident'
+          ? tokens[i - 2]!.text
+          : undefined;
     }
   }
   return undefined;

@@ -65,10 +65,11 @@ export function compileFilter<S>(expr: Expr, reader: SubjectReader<S>): Predicat
     case 'compare': {
       const field = fieldOf(reader, termField(expr.left));
       const test = valueTest(expr.op, expr.right, field);
-      if (expr.op === '!=') return oncePerShared(field, (s) => {
-        const list = values(field.get(s));
-        return list.length > 0 && list.every(test);
-      });
+      if (expr.op === '!=')
+        return oncePerShared(field, (s) => {
+          const list = values(field.get(s));
+          return list.length > 0 && list.every(test);
+        });
       return oncePerShared(field, (s) => values(field.get(s)).some(test));
     }
     case 'in': {
@@ -126,7 +127,11 @@ export function literalNumber(literal: Literal): number | undefined {
 }
 
 /** A test of one field value against a literal, with the regex compiled once. */
-export function valueTest(op: CompareOp, literal: Literal, spec: Pick<FieldSpec, 'order'>): (value: FieldValue) => boolean {
+export function valueTest(
+  op: CompareOp,
+  literal: Literal,
+  spec: Pick<FieldSpec, 'order'>,
+): (value: FieldValue) => boolean {
   if (op === 'contains') {
     const needle = String(literal.value);
     return (v) => typeof v === 'string' && v.includes(needle);

@@ -16,7 +16,8 @@ import { checkAssertion } from './assertions';
 const multiAgent = envelopeSubjects(decodeBytes(readFixture('multi_agent.json.sse')));
 const errorMidstream = envelopeSubjects(decodeBytes(readFixture('error_midstream.json.sse')));
 
-const select = (source: string, subjects = multiAgent): number[] => subjects.filter(envelopeFilter(source)).map((s) => s.envelope.seq);
+const select = (source: string, subjects = multiAgent): number[] =>
+  subjects.filter(envelopeFilter(source)).map((s) => s.envelope.seq);
 
 function errorOf(source: string, parse: (s: string) => unknown = parseFilter): FilterError {
   try {
@@ -33,22 +34,74 @@ describe('parsing', () => {
     expect(parseFilter('type == "text" && !final || agent in ["sub 1", "sub 2"]')).toEqual({
       kind: 'or',
       operands: [
-        { kind: 'and', operands: [{ kind: 'compare', op: '==', left: { kind: 'field', name: 'type' }, right: { kind: 'string', value: 'text' } }, { kind: 'not', operand: { kind: 'flag', field: 'final' } }] },
-        { kind: 'in', left: { kind: 'field', name: 'agent' }, items: [{ kind: 'string', value: 'sub 1' }, { kind: 'string', value: 'sub 2' }] },
+        {
+          kind: 'and',
+          operands: [
+            {
+              kind: 'compare',
+              op: '==',
+              left: { kind: 'field', name: 'type' },
+              right: { kind: 'string', value: 'text' },
+            },
+            { kind: 'not', operand: { kind: 'flag', field: 'final' } },
+          ],
+        },
+        {
+          kind: 'in',
+          left: { kind: 'field', name: 'agent' },
+          items: [
+            { kind: 'string', value: 'sub 1' },
+            { kind: 'string', value: 'sub 2' },
+          ],
+        },
       ],
     });
-    expect(parseFilter("!type == 'text'")).toEqual({ kind: 'not', operand: { kind: 'compare', op: '==', left: { kind: 'field', name: 'type' }, right: { kind: 'string', value: 'text' } } });
-    expect(parseFilter('time >= 1.5s')).toEqual({ kind: 'compare', op: '>=', left: { kind: 'field', name: 'time' }, right: { kind: 'duration', value: 1.5, unit: 's' } });
+    expect(parseFilter("!type == 'text'")).toEqual({
+      kind: 'not',
+      operand: {
+        kind: 'compare',
+        op: '==',
+        left: { kind: 'field', name: 'type' },
+        right: { kind: 'string', value: 'text' },
+      },
+    });
+    expect(parseFilter('time >= 1.5s')).toEqual({
+      kind: 'compare',
+      op: '>=',
+      left: { kind: 'field', name: 'time' },
+      right: { kind: 'duration', value: 1.5, unit: 's' },
+    });
     expect(parseFilter('"eiffel"')).toEqual({ kind: 'text', value: 'eiffel' });
   });
 
   it('reads assertions: some, none, count, first/last, before, status, every agent', () => {
-    expect(printExpression(parseAssertion('some type == "tool_call" && name == "add"'))).toBe('some type == "tool_call" && name == "add"');
-    expect(parseAssertion('count(type == "text") >= 3')).toEqual({ kind: 'compare', op: '>=', left: { kind: 'count', of: { kind: 'compare', op: '==', left: { kind: 'field', name: 'type' }, right: { kind: 'string', value: 'text' } } }, right: { kind: 'number', value: 3 } });
+    expect(printExpression(parseAssertion('some type == "tool_call" && name == "add"'))).toBe(
+      'some type == "tool_call" && name == "add"',
+    );
+    expect(parseAssertion('count(type == "text") >= 3')).toEqual({
+      kind: 'compare',
+      op: '>=',
+      left: {
+        kind: 'count',
+        of: {
+          kind: 'compare',
+          op: '==',
+          left: { kind: 'field', name: 'type' },
+          right: { kind: 'string', value: 'text' },
+        },
+      },
+      right: { kind: 'number', value: 3 },
+    });
     expect(printExpression(parseAssertion('first(type=="text").time<2s'))).toBe('first(type == "text").time < 2s');
-    expect(printExpression(parseAssertion('(some final) && (none finding.severity == "error") || status == "done"'))).toBe('(some final) && (none finding.severity == "error") || status == "done"');
-    expect(printExpression(parseAssertion('every agent: some type == "meta_final"'))).toBe('every agent: some type == "meta_final"');
-    expect(printExpression(parseAssertion('before(type == "tool_call", type == "tool_result")'))).toBe('before(type == "tool_call", type == "tool_result")');
+    expect(
+      printExpression(parseAssertion('(some final) && (none finding.severity == "error") || status == "done"')),
+    ).toBe('(some final) && (none finding.severity == "error") || status == "done"');
+    expect(printExpression(parseAssertion('every agent: some type == "meta_final"'))).toBe(
+      'every agent: some type == "meta_final"',
+    );
+    expect(printExpression(parseAssertion('before(type == "tool_call", type == "tool_result")'))).toBe(
+      'before(type == "tool_call", type == "tool_result")',
+    );
   });
 
   it.each([
@@ -97,7 +150,9 @@ describe('parsing', () => {
     expect(errorOf(`${'('.repeat(100_000)}final`).message).toContain('longer than');
     expect(errorOf(deep).message).toContain(`nested deeper than ${MAX_DEPTH}`);
     expect(errorOf(`${'!'.repeat(MAX_DEPTH + 1)}final`).message).toContain('nested deeper');
-    expect(errorOf(`${'final && ('.repeat(MAX_DEPTH)}final${')'.repeat(MAX_DEPTH)}`).message).toContain('nested deeper');
+    expect(errorOf(`${'final && ('.repeat(MAX_DEPTH)}final${')'.repeat(MAX_DEPTH)}`).message).toContain(
+      'nested deeper',
+    );
   });
 
   it('reads a flat chain of any length as one level: 129 terms and more parse, select and print back', () => {
@@ -111,19 +166,38 @@ describe('parsing', () => {
       expect(select(source)).toEqual(op === '&&' ? select('type == "text"') : multiAgent.map((s) => s.envelope.seq));
     }
     const assertion = Array.from({ length: 129 }, () => 'count(final) > 0').join(' && ');
-    expect(checkAssertion(parseAssertion(assertion), { status: { kind: 'done', reason: '[DONE] received' }, subjects: multiAgent }, envelopeReader()).pass).toBe(true);
+    expect(
+      checkAssertion(
+        parseAssertion(assertion),
+        { status: { kind: 'done', reason: '[DONE] received' }, subjects: multiAgent },
+        envelopeReader(),
+      ).pass,
+    ).toBe(true);
   });
 });
 
 describe('block.content is matched once per block', () => {
-  it('reads a block\'s content once for all its envelopes, again only when the block grew', () => {
-    const deltas = Array.from({ length: 3000 }, (_, i) => `data: {"type":"text","agent":"a","final":false,"delta":"part ${i} "}\n\n`).join('');
-    const subjects = envelopeSubjects(decodeBytes(new TextEncoder().encode(`${deltas}data: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n`)));
+  it("reads a block's content once for all its envelopes, again only when the block grew", () => {
+    const deltas = Array.from(
+      { length: 3000 },
+      (_, i) => `data: {"type":"text","agent":"a","final":false,"delta":"part ${i} "}\n\n`,
+    ).join('');
+    const subjects = envelopeSubjects(
+      decodeBytes(
+        new TextEncoder().encode(
+          `${deltas}data: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n`,
+        ),
+      ),
+    );
     const block = subjects[0]!.block!;
     const content = block.content;
     let reads = 0;
     Object.defineProperty(block, 'content', { get: () => (reads++, content) });
-    for (const [filter, expected] of [['block.content matches "part 2999 $"', 3001], ['block.content != "x"', 3001], ['block.content in ["x"]', 0]] as const) {
+    for (const [filter, expected] of [
+      ['block.content matches "part 2999 $"', 3001],
+      ['block.content != "x"', 3001],
+      ['block.content in ["x"]', 0],
+    ] as const) {
       reads = 0;
       expect(select(filter, subjects)).toHaveLength(expected);
       expect(reads, filter).toBe(1);
@@ -150,7 +224,12 @@ describe('evaluation over a decoded fixture (multi_agent.json.sse)', () => {
 
   it('compares types, names, booleans, numbers, blocks and text', () => {
     const calls = select('type == "tool_call" && final');
-    expect(calls.map((seq) => multiAgent[seq]!.envelope.extras['name']).sort()).toEqual(['add', 'multiply', 'spawn_subagent', 'spawn_subagent']);
+    expect(calls.map((seq) => multiAgent[seq]!.envelope.extras['name']).sort()).toEqual([
+      'add',
+      'multiply',
+      'spawn_subagent',
+      'spawn_subagent',
+    ]);
     expect(select('name == "add"').length).toBeGreaterThan(0);
     expect(select('name contains "sub"')).toEqual(select('name == "spawn_subagent"'));
     expect(select('name matches "^(add|multiply)$"')).toEqual(select('name in ["add", "multiply"]'));
@@ -169,7 +248,9 @@ describe('evaluation over a decoded fixture (multi_agent.json.sse)', () => {
   it('finds findings by rule and by ordered severity', () => {
     const errors = select('finding.severity == "error"', errorMidstream);
     expect(errors.length).toBeGreaterThan(0);
-    expect(select('finding.rule == "stream.error-frame"', errorMidstream)).toEqual(errors.filter((seq) => errorMidstream[seq]!.findings.some((f) => f.rule === 'stream.error-frame')));
+    expect(select('finding.rule == "stream.error-frame"', errorMidstream)).toEqual(
+      errors.filter((seq) => errorMidstream[seq]!.findings.some((f) => f.rule === 'stream.error-frame')),
+    );
     expect(select('finding.severity >= "warning"', errorMidstream).length).toBeGreaterThanOrEqual(errors.length);
     expect(select('finding.severity < "error" && finding.severity > "error"', errorMidstream)).toEqual([]);
     expect(select('type == "error_frame"', errorMidstream)).toEqual(select('control == "error-frame"', errorMidstream));
@@ -184,7 +265,9 @@ describe('evaluation over a decoded fixture (multi_agent.json.sse)', () => {
   it('reports a field the reader cannot provide (the renderer then asks main)', () => {
     const reader = { field: (name: string) => (name === 'type' ? ENVELOPE_FIELDS.field('type') : undefined) };
     expect(() => compileFilter(parseFilter('type == "text"'), reader)).not.toThrow();
-    expect(() => compileFilter(parseFilter('type == "text" && delta contains "x"'), reader)).toThrow(UnavailableFieldError);
+    expect(() => compileFilter(parseFilter('type == "text" && delta contains "x"'), reader)).toThrow(
+      UnavailableFieldError,
+    );
     expect(() => compileFilter(parseFilter('"x"'), reader)).toThrow(UnavailableFieldError);
     expect(envelopeReader().field('block.kind')?.type).toBe('string');
   });
@@ -217,7 +300,9 @@ describe('printing', () => {
         case 'number':
           return { kind: 'number', value: pick([0, 1, 42, -7, 3.25, 1e21, 2048]) };
         case 'duration':
-          return random() < 0.5 ? { kind: 'number', value: pick([0, 150, 2000]) } : { kind: 'duration', value: pick([1, 2.5, 150]), unit: pick(['ms', 's', 'm'] as const) };
+          return random() < 0.5
+            ? { kind: 'number', value: pick([0, 150, 2000]) }
+            : { kind: 'duration', value: pick([1, 2.5, 150]), unit: pick(['ms', 's', 'm'] as const) };
         case 'boolean':
           return { kind: 'boolean', value: random() < 0.5 };
         default:
@@ -226,10 +311,28 @@ describe('printing', () => {
     };
     const comparison = (term: Term, field: string): Expr => {
       const spec = ENVELOPE_FIELDS.field(field)!;
-      const ops = spec.type === 'string' ? (spec.order ? ['==', '!=', '<', '>=', 'contains', 'matches'] : ['==', '!=', 'contains', 'matches']) : spec.type === 'boolean' ? ['==', '!='] : ['==', '!=', '<', '<=', '>', '>='];
+      const ops =
+        spec.type === 'string'
+          ? spec.order
+            ? ['==', '!=', '<', '>=', 'contains', 'matches']
+            : ['==', '!=', 'contains', 'matches']
+          : spec.type === 'boolean'
+            ? ['==', '!=']
+            : ['==', '!=', '<', '<=', '>', '>='];
       const op = pick(ops) as '==';
-      if (random() < 0.15) return { kind: 'in', left: term, items: Array.from({ length: 1 + Math.floor(random() * 3) }, () => literalFor(field)) };
-      if (op === ('matches' as string)) return { kind: 'compare', op: 'matches', left: term, right: { kind: 'string', value: pick(['^a', 'b+', '(?i)x|y', '\\d{2}']) } };
+      if (random() < 0.15)
+        return {
+          kind: 'in',
+          left: term,
+          items: Array.from({ length: 1 + Math.floor(random() * 3) }, () => literalFor(field)),
+        };
+      if (op === ('matches' as string))
+        return {
+          kind: 'compare',
+          op: 'matches',
+          left: term,
+          right: { kind: 'string', value: pick(['^a', 'b+', '(?i)x|y', '\\d{2}']) },
+        };
       return { kind: 'compare', op, left: term, right: literalFor(field) };
     };
     const leaf = (): Expr => {
@@ -239,7 +342,12 @@ describe('printing', () => {
           case 0:
             return { kind: random() < 0.5 ? 'some' : 'none', predicate: inner() };
           case 1:
-            return { kind: 'compare', op: pick(['>=', '<', '==']), left: { kind: 'count', of: inner() }, right: { kind: 'number', value: Math.floor(random() * 5) } };
+            return {
+              kind: 'compare',
+              op: pick(['>=', '<', '==']),
+              left: { kind: 'count', of: inner() },
+              right: { kind: 'number', value: Math.floor(random() * 5) },
+            };
           case 2: {
             const field = pick(names);
             return comparison({ kind: 'pick', which: pick(['first', 'last'] as const), of: inner(), field }, field);
@@ -247,7 +355,12 @@ describe('printing', () => {
           case 3:
             return { kind: 'before', first: inner(), then: inner() };
           case 4:
-            return { kind: 'compare', op: pick(['==', '!=']), left: { kind: 'status' }, right: { kind: 'string', value: pick(['done', 'error', 'truncated']) } };
+            return {
+              kind: 'compare',
+              op: pick(['==', '!=']),
+              left: { kind: 'status' },
+              right: { kind: 'string', value: pick(['done', 'error', 'truncated']) },
+            };
           default:
             return { kind: 'every-agent', body: randomTree(random, 'assertion', depth + 1) };
         }
@@ -260,30 +373,37 @@ describe('printing', () => {
     };
     if (depth >= 4) return leaf();
     const r = random();
-    const operands = (): Expr[] => Array.from({ length: 2 + Math.floor(random() * 3) }, () => randomTree(random, mode, depth + 1));
+    const operands = (): Expr[] =>
+      Array.from({ length: 2 + Math.floor(random() * 3) }, () => randomTree(random, mode, depth + 1));
     if (r < 0.25) return { kind: 'and', operands: operands() };
     if (r < 0.45) return { kind: 'or', operands: operands() };
     if (r < 0.55) return { kind: 'not', operand: randomTree(random, mode, depth + 1) };
     return leaf();
   }
 
-  it.each([1, 2, 3, 42, 1337])('print(parse(x)) parses to the same tree (seed %i, 300 random trees per mode)', (seed) => {
-    const random = seededRandom(seed);
-    for (let i = 0; i < 300; i++) {
-      for (const mode of ['filter', 'assertion'] as const) {
-        const tree = randomTree(random, mode, 0);
-        const text = printExpression(tree);
-        const parse = mode === 'filter' ? parseFilter : parseAssertion;
-        const parsed = parse(text);
-        expect(parsed, text).toEqual(tree);
-        expect(printExpression(parsed)).toBe(text);
+  it.each([1, 2, 3, 42, 1337])(
+    'print(parse(x)) parses to the same tree (seed %i, 300 random trees per mode)',
+    (seed) => {
+      const random = seededRandom(seed);
+      for (let i = 0; i < 300; i++) {
+        for (const mode of ['filter', 'assertion'] as const) {
+          const tree = randomTree(random, mode, 0);
+          const text = printExpression(tree);
+          const parse = mode === 'filter' ? parseFilter : parseAssertion;
+          const parsed = parse(text);
+          expect(parsed, text).toEqual(tree);
+          expect(printExpression(parsed)).toBe(text);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('completion', () => {
-  const context = { values: (field: string) => (field === 'agent' ? ['main', 'sub 1'] : field === 'type' ? ['text', 'tool_call', 'thinking'] : []) };
+  const context = {
+    values: (field: string) =>
+      field === 'agent' ? ['main', 'sub 1'] : field === 'type' ? ['text', 'tool_call', 'thinking'] : [],
+  };
   const at = (text: string) => completeFilter(text.replace('▮', ''), text.indexOf('▮'), ENVELOPE_FIELDS, context);
   const labels = (text: string) => at(text)?.items.map((i) => i.label) ?? [];
 
@@ -322,7 +442,9 @@ describe('unified event fields (provider dialects)', () => {
     const subjects = envelopeSubjects(decodeBytes(bytes));
     const statuses = select('event.family == "stream.tool_call_status"', subjects);
     expect(statuses.length).toBeGreaterThan(0);
-    expect(statuses).toEqual(subjects.filter((s) => s.envelope.unified?.family === 'stream.tool_call_status').map((s) => s.envelope.seq));
+    expect(statuses).toEqual(
+      subjects.filter((s) => s.envelope.unified?.family === 'stream.tool_call_status').map((s) => s.envelope.seq),
+    );
     expect(select('event.tool == "web_search" && event.phase == "completed"', subjects).length).toBeGreaterThan(0);
     // Agent dialects carry no unified event: the fields are absent, so nothing matches.
     expect(select('event.family matches "."')).toEqual([]);
@@ -333,7 +455,7 @@ describe('assertions', () => {
   const status = { kind: 'done', reason: '[DONE] received' } as const;
   const subjects = envelopeSubjects(decodeBytes(readFixture('multi_agent.json.sse')));
 
-  it('read the envelopes only when they are about envelopes (building them is a recording\'s whole cost)', () => {
+  it("read the envelopes only when they are about envelopes (building them is a recording's whole cost)", () => {
     let reads = 0;
     const input = {
       status,
@@ -342,10 +464,16 @@ describe('assertions', () => {
         return subjects;
       },
     };
-    expect(checkAssertion(parseAssertion('status == "done" || status == "error"'), input, envelopeReader())).toMatchObject({ pass: true });
+    expect(
+      checkAssertion(parseAssertion('status == "done" || status == "error"'), input, envelopeReader()),
+    ).toMatchObject({ pass: true });
     expect(reads).toBe(0);
-    expect(checkAssertion(parseAssertion('status == "done" && some type == "text"'), input, envelopeReader())).toMatchObject({ pass: true });
+    expect(
+      checkAssertion(parseAssertion('status == "done" && some type == "text"'), input, envelopeReader()),
+    ).toMatchObject({ pass: true });
     expect(reads).toBeGreaterThan(0);
-    expect(checkAssertion(parseAssertion('count(type == "text") == 0'), input, envelopeReader())).toMatchObject({ pass: false });
+    expect(checkAssertion(parseAssertion('count(type == "text") == 0'), input, envelopeReader())).toMatchObject({
+      pass: false,
+    });
   });
 });

@@ -29,6 +29,9 @@ export function envelopeReader(fields: FieldTable<EnvelopeSubject> = ENVELOPE_FI
 }
 
 /** Parse and compile a filter over envelope subjects in one step. */
-export function envelopeFilter(source: string, fields: FieldTable<EnvelopeSubject> = ENVELOPE_FIELDS): Predicate<EnvelopeSubject> {
+export function envelopeFilter(
+  source: string,
+  fields: FieldTable<EnvelopeSubject> = ENVELOPE_FIELDS,
+): Predicate<EnvelopeSubject> {
   return compileFilter(parseFilter(source, fields), envelopeReader(fields));
 }

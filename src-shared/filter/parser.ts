@@ -41,7 +41,8 @@ interface Node<T> {
  * against `fields`, so a typo fails here with the character it is at.
  */
 export function parseExpression(source: string, mode: ParseMode, fields: FieldLookup): Expr {
-  if (source.length > MAX_EXPRESSION_LENGTH) throw new FilterError(`Expression longer than ${MAX_EXPRESSION_LENGTH} characters`, MAX_EXPRESSION_LENGTH);
+  if (source.length > MAX_EXPRESSION_LENGTH)
+    throw new FilterError(`Expression longer than ${MAX_EXPRESSION_LENGTH} characters`, MAX_EXPRESSION_LENGTH);
   const tokens = tokenize(source);
   let pos = 0;
   const peek = (): Token => tokens[pos]!;
@@ -77,7 +78,8 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
     }
     const after = peek();
     if (after.kind !== 'end' && !isOp(after, ')') && !isOp(after, ',') && !isOp(after, '||') && !isOp(after, '&&')) {
-      if (after.kind === 'op' && COMPARE_OPS.has(after.text)) throw new FilterError('Only a field can be compared; put the field on the left', after.at, after.length);
+      if (after.kind === 'op' && COMPARE_OPS.has(after.text))
+        throw new FilterError('Only a field can be compared; put the field on the left', after.at, after.length);
       throw unexpected(after, "'&&', '||' or the end");
     }
     return left;
@@ -101,7 +103,12 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
       return { node: { kind: 'text', value: token.text }, depth, at: token.at };
     }
     if (token.kind === 'ident') return mode === 'filter' ? filterAtom(depth) : assertionAtom(depth);
-    throw unexpected(token, mode === 'filter' ? 'a field, a quoted text, ! or (' : 'some, none, count(…), first(…), last(…), before(…), status or every agent:');
+    throw unexpected(
+      token,
+      mode === 'filter'
+        ? 'a field, a quoted text, ! or ('
+        : 'some, none, count(…), first(…), last(…), before(…), status or every agent:',
+    );
   };
 
   /** `field OP literal`, `field in [ … ]`, or a boolean field alone. */
@@ -112,7 +119,12 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
     const term: Term = { kind: 'field', name: token.text };
     const op = peek();
     if (isComparison(op)) return comparison(term, spec, token, depth);
-    if (spec.type !== 'boolean') throw new FilterError(`'${token.text}' is not a condition on its own; compare it (${token.text} == …)`, token.at, token.length);
+    if (spec.type !== 'boolean')
+      throw new FilterError(
+        `'${token.text}' is not a condition on its own; compare it (${token.text} == …)`,
+        token.at,
+        token.length,
+      );
     return { node: { kind: 'flag', field: token.text }, depth, at: token.at };
   };
 
@@ -122,7 +134,11 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
       case 'some':
       case 'none': {
         const predicate = condition(0, 'filter', depth);
-        return { node: { kind: token.text, predicate: predicate.node }, depth: deeper(predicate.depth, token.at), at: token.at };
+        return {
+          node: { kind: token.text, predicate: predicate.node },
+          depth: deeper(predicate.depth, token.at),
+          at: token.at,
+        };
       }
       case 'before': {
         expectOp('(', 'after before');
@@ -130,7 +146,11 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
         expectOp(',', 'between the two conditions of before(…, …)');
         const then = condition(0, 'filter', depth);
         expectOp(')', 'to close before(…, …)');
-        return { node: { kind: 'before', first: first.node, then: then.node }, depth: deeper(Math.max(first.depth, then.depth), token.at), at: token.at };
+        return {
+          node: { kind: 'before', first: first.node, then: then.node },
+          depth: deeper(Math.max(first.depth, then.depth), token.at),
+          at: token.at,
+        };
       }
       case 'every': {
         const what = next();
@@ -143,7 +163,12 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
         expectOp('(', 'after count');
         const of = condition(0, 'filter', depth);
         expectOp(')', 'to close count(…)');
-        return comparison({ kind: 'count', of: of.node }, { name: 'count(…)', type: 'number' }, token, deeper(of.depth, token.at));
+        return comparison(
+          { kind: 'count', of: of.node },
+          { name: 'count(…)', type: 'number' },
+          token,
+          deeper(of.depth, token.at),
+        );
       }
       case 'first':
       case 'last': {
@@ -153,8 +178,14 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
         expectOp('.', `and a field after ${token.text}(…), as in ${token.text}(…).time`);
         const fieldToken = next();
         const spec = fieldToken.kind === 'ident' ? fields.field(fieldToken.text) : undefined;
-        if (!spec) throw fieldToken.kind === 'ident' ? unknownField(fieldToken) : unexpected(fieldToken, 'a field name');
-        return comparison({ kind: 'pick', which: token.text, of: of.node, field: fieldToken.text }, spec, token, deeper(of.depth, token.at));
+        if (!spec)
+          throw fieldToken.kind === 'ident' ? unknownField(fieldToken) : unexpected(fieldToken, 'a field name');
+        return comparison(
+          { kind: 'pick', which: token.text, of: of.node, field: fieldToken.text },
+          spec,
+          token,
+          deeper(of.depth, token.at),
+        );
       }
       case 'status':
         return comparison({ kind: 'status' }, STATUS_SPEC, token, depth);
@@ -173,7 +204,7 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
     const op = next();
     if (!isComparison(op)) throw unexpected(op, 'a comparison (==, !=, <, <=, >, >=, contains, matches, in)');
     if (op.text === 'in') {
-      expectOp('[', "after 'in' (in [\"a\", \"b\"])");
+      expectOp('[', 'after \'in\' (in ["a", "b"])');
       const items: Literal[] = [];
       if (!isOp(peek(), ']')) {
         for (;;) {
@@ -194,7 +225,11 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
       try {
         compileRegex(literal.value);
       } catch (error) {
-        throw new FilterError(`Bad regular expression: ${error instanceof Error ? error.message : String(error)}`, valueToken.at, valueToken.length);
+        throw new FilterError(
+          `Bad regular expression: ${error instanceof Error ? error.message : String(error)}`,
+          valueToken.at,
+          valueToken.length,
+        );
       }
     }
     return { node: { kind: 'compare', op: op.text as CompareOp, left: term, right: literal }, depth, at: at.at };
@@ -211,7 +246,11 @@ export function parseExpression(source: string, mode: ParseMode, fields: FieldLo
 
   function unknownField(token: Token): FilterError {
     const near = closest(token.text, fields.names());
-    return new FilterError(`Unknown field '${token.text}'${near ? `; did you mean '${near}'?` : ''} (to search text, quote it: "${token.text}")`, token.at, token.length);
+    return new FilterError(
+      `Unknown field '${token.text}'${near ? `; did you mean '${near}'?` : ''} (to search text, quote it: "${token.text}")`,
+      token.at,
+      token.length,
+    );
   }
 }
 
@@ -236,14 +275,16 @@ function literalFor(spec: FieldSpec, op: CompareOp, token: Token): Literal {
       if (ordering && !spec.order) fail(`${spec.name} has no order; use == , != , contains or matches`);
       {
         const allowed = spec.order ?? (spec.closed ? spec.values : undefined);
-        if (allowed && !allowed.includes((literal as { value: string }).value)) fail(`${spec.name} is one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+        if (allowed && !allowed.includes((literal as { value: string }).value))
+          fail(`${spec.name} is one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
       }
       return literal;
     case 'number':
       if (literal.kind !== 'number') fail(`${spec.name} is a number`);
       return literal;
     case 'duration':
-      if (literal.kind !== 'duration' && literal.kind !== 'number') fail(`${spec.name} is a duration (2s, 150ms or a number of milliseconds)`);
+      if (literal.kind !== 'duration' && literal.kind !== 'number')
+        fail(`${spec.name} is a duration (2s, 150ms or a number of milliseconds)`);
       return literal;
     case 'boolean':
       if (literal.kind !== 'boolean') fail(`${spec.name} is true or false`);
@@ -264,7 +305,11 @@ function toLiteral(token: Token): Literal {
       return { kind: 'duration', value: token.value!, unit: token.unit! };
     case 'ident':
       if (token.text === 'true' || token.text === 'false') return { kind: 'boolean', value: token.text === 'true' };
-      throw new FilterError(`Expected a value; to compare with the text ${token.text}, quote it: "${token.text}"`, token.at, token.length);
+      throw new FilterError(
+        `Expected a value; to compare with the text ${token.text}, quote it: "${token.text}"`,
+        token.at,
+        token.length,
+      );
     default:
       throw unexpected(token, 'a value (a quoted string, a number, a duration, true or false)');
   }
@@ -294,7 +339,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
   return previous[b.length]!;

@@ -4,7 +4,8 @@ import { envelopeFilter } from './index';
 import { envelopeSubjects } from './subjects';
 
 const encoder = new TextEncoder();
-const text = (delta: string, final = false) => `data: ${JSON.stringify({ type: 'text', agent: 'a', final, delta })}\n\n`;
+const text = (delta: string, final = false) =>
+  `data: ${JSON.stringify({ type: 'text', agent: 'a', final, delta })}\n\n`;
 
 /** Two text blocks: plain prose, then a model turn that writes an XML tool call in its text. */
 const STREAM = encoder.encode(

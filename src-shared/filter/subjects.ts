@@ -11,9 +11,15 @@ import type { EnvelopeSubject } from './envelope-fields';
  * the first request was sent, on the clock of the receive times; without it time counts from
  * the first envelope.
  */
-export function envelopeSubjects(result: Pick<DecodeResult, 'envelopes' | 'blocks' | 'agents' | 'diagnostics'>, startedAt?: number): EnvelopeSubject[] {
+export function envelopeSubjects(
+  result: Pick<DecodeResult, 'envelopes' | 'blocks' | 'agents' | 'diagnostics'>,
+  startedAt?: number,
+): EnvelopeSubject[] {
   const envelopes = result.envelopes;
-  const names = nameAgents(result.agents, envelopes.map((e) => e.agent));
+  const names = nameAgents(
+    result.agents,
+    envelopes.map((e) => e.agent),
+  );
   const blockOf = new Map<number, Block>();
   for (const block of result.blocks) for (const seq of block.envelopes) blockOf.set(seq, block);
   const firstOfFrame = new Map<string, number>();
@@ -26,8 +32,14 @@ export function envelopeSubjects(result: Pick<DecodeResult, 'envelopes' | 'block
   const blockStart = new Map(result.blocks.map((b) => [b.id, b.envelopes[0]]));
   // A finding about the file (a hole in a recording, a damaged line) is on no envelope: it goes
   // to the first envelope of its leg, else of the session, so that assertions see every finding.
-  const firstOfFile = (leg: number | undefined): number | undefined => (leg !== undefined ? firstOfLeg.get(leg) : undefined) ?? envelopes[0]?.seq;
-  const findings = findingsByEnvelope(result.diagnostics, (leg, frame) => firstOfFrame.get(`${leg}:${frame}`), (id) => blockStart.get(id), firstOfFile);
+  const firstOfFile = (leg: number | undefined): number | undefined =>
+    (leg !== undefined ? firstOfLeg.get(leg) : undefined) ?? envelopes[0]?.seq;
+  const findings = findingsByEnvelope(
+    result.diagnostics,
+    (leg, frame) => firstOfFrame.get(`${leg}:${frame}`),
+    (id) => blockStart.get(id),
+    firstOfFile,
+  );
   const start = startedAt ?? envelopes.find((e) => e.receivedAt > 0)?.receivedAt ?? 0;
   return envelopes.map((envelope: Envelope) => ({
     envelope,
@@ -51,7 +63,13 @@ export function findingsByEnvelope(
 ): Map<number, Diagnostic[]> {
   const findings = new Map<number, Diagnostic[]>();
   for (const d of diagnostics) {
-    const seq = d.at.envelope ?? (d.at.frame !== undefined ? firstOfFrame(d.at.leg ?? 0, d.at.frame) : d.at.block !== undefined ? firstOfBlock(d.at.block) : elsewhere(d.at.leg));
+    const seq =
+      d.at.envelope ??
+      (d.at.frame !== undefined
+        ? firstOfFrame(d.at.leg ?? 0, d.at.frame)
+        : d.at.block !== undefined
+          ? firstOfBlock(d.at.block)
+          : elsewhere(d.at.leg));
     if (seq === undefined || seq < 0) continue;
     const list = findings.get(seq);
     if (list) list.push(d);

@@ -21,7 +21,17 @@ const IDENT_PART = /[A-Za-z0-9_]/;
 const NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/;
 const UNIT = /^(ms|s|m)(?![A-Za-z0-9_])/;
 
-const ESCAPES: Record<string, string> = { '"': '"', "'": "'", '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  "'": "'",
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /**
  * Splits an expression into tokens. Identifiers may contain dots (`block.kind`); strings take
@@ -39,7 +49,11 @@ export function tokenize(source: string): Token[] {
     const start = i;
     if (IDENT_START.test(c)) {
       i++;
-      while (i < source.length && (IDENT_PART.test(source[i]!) || (source[i] === '.' && IDENT_START.test(source[i + 1] ?? '')))) i++;
+      while (
+        i < source.length &&
+        (IDENT_PART.test(source[i]!) || (source[i] === '.' && IDENT_START.test(source[i + 1] ?? '')))
+      )
+        i++;
       tokens.push({ kind: 'ident', text: source.slice(start, i), at: start, length: i - start });
       continue;
     }
@@ -56,9 +70,17 @@ export function tokenize(source: string): Token[] {
       const value = Number(number[0]);
       if (unit) {
         i += unit[0].length;
-        tokens.push({ kind: 'duration', text: number[0], value, unit: unit[1] as DurationUnit, at: start, length: i - start });
+        tokens.push({
+          kind: 'duration',
+          text: number[0],
+          value,
+          unit: unit[1] as DurationUnit,
+          at: start,
+          length: i - start,
+        });
       } else {
-        if (IDENT_START.test(source[i] ?? '')) throw new FilterError(`A number cannot be followed by '${source[i]}'; durations take ms, s or m`, i);
+        if (IDENT_START.test(source[i] ?? ''))
+          throw new FilterError(`A number cannot be followed by '${source[i]}'; durations take ms, s or m`, i);
         tokens.push({ kind: 'number', text: number[0], value, at: start, length: i - start });
       }
       continue;

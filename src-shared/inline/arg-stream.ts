@@ -34,7 +34,11 @@ export interface ArgStream {
 }
 
 /** `close`: the argument's closing tag (`</arg>`); `pairs`: the raw markers this tool accepts. */
-export function createArgStream(close: string, pairs: readonly RawMarkers[], scannerFor: (markers: readonly string[]) => MarkerScanner = createMarkerScanner): ArgStream {
+export function createArgStream(
+  close: string,
+  pairs: readonly RawMarkers[],
+  scannerFor: (markers: readonly string[]) => MarkerScanner = createMarkerScanner,
+): ArgStream {
   let phase: Phase = 'lead';
   let lead = '';
   let pair: RawMarkers | undefined;

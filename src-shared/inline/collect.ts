@@ -28,11 +28,17 @@ const NONE: Record<string, never> = Object.freeze({});
  * to disk with it (src-shared/reconstruct/block-content.ts).
  */
 function newSegment(id: string, type: string, metadata: Record<string, unknown>, offset: number): Segment {
-  return Object.assign(withContent({ id, type, metadata, params: NONE }), { complete: false, start: offset, end: offset });
+  return Object.assign(withContent({ id, type, metadata, params: NONE }), {
+    complete: false,
+    start: offset,
+    end: offset,
+  });
 }
 
 /** Builds segments from parser events (the same events the segment-events dialect carries). */
-export function createSegmentCollector(onFinding: (finding: InlineFinding) => void = () => undefined): SegmentCollector {
+export function createSegmentCollector(
+  onFinding: (finding: InlineFinding) => void = () => undefined,
+): SegmentCollector {
   const segments: Segment[] = [];
   let current: Segment | undefined;
   return {
@@ -79,13 +85,19 @@ export interface InlineDocument {
 }
 
 /** A parser with its collector: one per text block. */
-export function createInlineDocument(options: InlineOptions, onFinding?: (finding: InlineFinding) => void): InlineDocument {
+export function createInlineDocument(
+  options: InlineOptions,
+  onFinding?: (finding: InlineFinding) => void,
+): InlineDocument {
   const collector = createSegmentCollector(onFinding);
   return { parser: createInlineParser(collector.sink, options), segments: collector.segments };
 }
 
 /** Parse a whole text (tests, re-parsing a finished block). */
-export function parseSegments(text: string, options: InlineOptions): { segments: Segment[]; findings: InlineFinding[] } {
+export function parseSegments(
+  text: string,
+  options: InlineOptions,
+): { segments: Segment[]; findings: InlineFinding[] } {
   const findings: InlineFinding[] = [];
   const doc = createInlineDocument(options, (f) => findings.push(f));
   doc.parser.push(text);

@@ -27,7 +27,10 @@ describe('holdBackPartialTag', () => {
   });
 
   test('a complete block is never held back', () => {
-    expect(holdBackPartialTag('done </content-block-te', false)).toEqual({ visible: 'done </content-block-te', heldBack: 0 });
+    expect(holdBackPartialTag('done </content-block-te', false)).toEqual({
+      visible: 'done </content-block-te',
+      heldBack: 0,
+    });
   });
 
   test('the held-back tail is released once the tag completes or stops being a tag', () => {
@@ -68,7 +71,7 @@ describe('mayBecomeWatchedTag', () => {
   });
 });
 
-describe('holdBackPartialTag with the inline protocols\' tags', () => {
+describe("holdBackPartialTag with the inline protocols' tags", () => {
   const starts = watchedWithInlineTags(['thinking', 'search']);
 
   test.each([

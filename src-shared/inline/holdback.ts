@@ -10,7 +10,14 @@
  */
 
 /** Tag starts whose partial form is held back. */
-export const WATCHED_TAG_STARTS: readonly string[] = ['</content-block-', '<content-block-', '<chart', '</chart', '<table', '</table'];
+export const WATCHED_TAG_STARTS: readonly string[] = [
+  '</content-block-',
+  '<content-block-',
+  '<chart',
+  '</chart',
+  '<table',
+  '</table',
+];
 
 /** The watched starts plus the opening and closing tags of the inline protocols' tag names. */
 export function watchedWithInlineTags(names: readonly string[]): string[] {
@@ -57,7 +64,11 @@ export function mayBecomeWatchedTag(tail: string, starts: readonly string[] = WA
  * Splits a text into what is shown and what is held back. Only the last `<` within
  * MAX_HOLDBACK characters of the end is considered, so the cost is bounded whatever the length.
  */
-export function holdBackPartialTag(text: string, live: boolean, starts: readonly string[] = WATCHED_TAG_STARTS): HeldBackText {
+export function holdBackPartialTag(
+  text: string,
+  live: boolean,
+  starts: readonly string[] = WATCHED_TAG_STARTS,
+): HeldBackText {
   if (!live || text === '') return { visible: text, heldBack: 0 };
   const windowStart = Math.max(0, text.length - MAX_HOLDBACK);
   const inWindow = text.slice(windowStart).lastIndexOf('<');

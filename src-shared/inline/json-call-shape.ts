@@ -25,6 +25,7 @@ export function argumentsOf(raw: string): Record<string, string> | string {
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return `it has no "arguments" object`;
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(args)) params[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  for (const [name, value] of Object.entries(args))
+    params[name] = typeof value === 'string' ? value : JSON.stringify(value);
   return params;
 }

@@ -6,14 +6,25 @@ import { DEFAULT_INLINE_OPTIONS, type InlineOptions, type Segment } from './type
 
 const json: InlineOptions = { ...DEFAULT_INLINE_OPTIONS, mode: 'json' };
 const brief = (text: string) =>
-  parseSegments(text, json).segments.map((s) => ({ type: s.type, content: s.content, ...(Object.keys(s.params).length ? { params: s.params } : {}), ...(Object.keys(s.metadata).length ? { metadata: s.metadata } : {}), ...(s.complete ? {} : { complete: false }) }));
+  parseSegments(text, json).segments.map((s) => ({
+    type: s.type,
+    content: s.content,
+    ...(Object.keys(s.params).length ? { params: s.params } : {}),
+    ...(Object.keys(s.metadata).length ? { metadata: s.metadata } : {}),
+    ...(s.complete ? {} : { complete: false }),
+  }));
 const rules = (text: string) => parseSegments(text, json).findings.map((f) => f.rule);
 
 describe('the json strategy (issue 23 §2.3)', () => {
   it('reads a bare call, with the text around it', () => {
     expect(brief('Checking. {"name": "get_weather", "arguments": {"city": "Paris", "days": 3}} Done.')).toEqual([
       { type: 'text', content: 'Checking. ' },
-      { type: 'tool_call', content: '{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}', params: { city: 'Paris', days: '3' }, metadata: { tool_name: 'get_weather' } },
+      {
+        type: 'tool_call',
+        content: '{"name": "get_weather", "arguments": {"city": "Paris", "days": 3}}',
+        params: { city: 'Paris', days: '3' },
+        metadata: { tool_name: 'get_weather' },
+      },
       { type: 'text', content: ' Done.' },
     ]);
   });
@@ -22,7 +33,11 @@ describe('the json strategy (issue 23 §2.3)', () => {
     expect(brief('{"name": "a", "args": {"x": 1}}')[0]?.params).toEqual({ x: '1' });
     expect(brief('{"name": "a", "parameters": {"x": [1]}}')[0]?.params).toEqual({ x: '[1]' });
     expect(brief('{"name": "a", "arguments": "{\\"x\\": \\"y\\"}"}')[0]?.params).toEqual({ x: 'y' });
-    expect(brief('{"arguments": {"x": true}, "name": "late"}')[0]).toMatchObject({ type: 'tool_call', metadata: { tool_name: 'late' }, params: { x: 'true' } });
+    expect(brief('{"arguments": {"x": true}, "name": "late"}')[0]).toMatchObject({
+      type: 'tool_call',
+      metadata: { tool_name: 'late' },
+      params: { x: 'true' },
+    });
   });
 
   it('reads a <tool_call> wrapper and a fenced block, and swallows their markup', () => {
@@ -30,7 +45,9 @@ describe('the json strategy (issue 23 §2.3)', () => {
       { type: 'tool_call', content: '{"name": "s", "arguments": {}}', metadata: { tool_name: 's' } },
       { type: 'text', content: '\nok' },
     ]);
-    expect(brief('```json\n[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]\n```').map((s) => s.metadata)).toEqual([{ tool_name: 'a' }, { tool_name: 'b' }]);
+    expect(
+      brief('```json\n[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]\n```').map((s) => s.metadata),
+    ).toEqual([{ tool_name: 'a' }, { tool_name: 'b' }]);
   });
 
   it('handles braces, brackets and quotes inside strings', () => {
@@ -38,7 +55,15 @@ describe('the json strategy (issue 23 §2.3)', () => {
   });
 
   it('keeps JSON that is not a tool call as text, to its end', () => {
-    for (const text of ['{"name": "Bob", "age": 3}', '{"name": "x"}', '{"foo": {"name": "x", "arguments": {}}}', '[1, 2]', '{"name": 5, "arguments": {}}', '```python\nprint({"name": "x", "arguments": {}})\n```', 'a {b} c']) {
+    for (const text of [
+      '{"name": "Bob", "age": 3}',
+      '{"name": "x"}',
+      '{"foo": {"name": "x", "arguments": {}}}',
+      '[1, 2]',
+      '{"name": 5, "arguments": {}}',
+      '```python\nprint({"name": "x", "arguments": {}})\n```',
+      'a {b} c',
+    ]) {
       expect(brief(text)).toEqual([{ type: 'text', content: text }]);
       expect(rules(text)).toEqual([]);
     }
@@ -46,7 +71,13 @@ describe('the json strategy (issue 23 §2.3)', () => {
 
   it('keeps an object cut off at the end as a tool call flagged incomplete', () => {
     expect(brief('{"name": "read", "arguments": {"path": "a.ts", "n": 4')).toEqual([
-      { type: 'tool_call', content: '{"name": "read", "arguments": {"path": "a.ts", "n": 4', params: { path: 'a.ts', n: '4' }, metadata: { tool_name: 'read' }, complete: false },
+      {
+        type: 'tool_call',
+        content: '{"name": "read", "arguments": {"path": "a.ts", "n": 4',
+        params: { path: 'a.ts', n: '4' },
+        metadata: { tool_name: 'read' },
+        complete: false,
+      },
     ]);
     expect(rules('{"name": "read", "arguments": {"path": "a.ts"')).toEqual(['inline.unclosed']);
     expect(brief('{"name": "rea')).toEqual([{ type: 'tool_call', content: '{"name": "rea', complete: false }]);
@@ -66,13 +97,27 @@ describe('the json strategy (issue 23 §2.3)', () => {
   });
 
   it('survives deep nesting and unbalanced input without recursion or loss', () => {
-    for (const text of ['['.repeat(100_000), '{"name": "a", "arguments": ' + '['.repeat(100_000), '{'.repeat(50_000) + '}'.repeat(50_000), '"'.repeat(10_000) + '{"'.repeat(10_000)]) {
+    for (const text of [
+      '['.repeat(100_000),
+      '{"name": "a", "arguments": ' + '['.repeat(100_000),
+      '{'.repeat(50_000) + '}'.repeat(50_000),
+      '"'.repeat(10_000) + '{"'.repeat(10_000),
+    ]) {
       const { segments } = parseSegments(text, json);
       expect(segments.map((s) => s.content).join('').length).toBeGreaterThan(0);
-      expect(segments.filter((s) => s.type === 'text').map((s) => s.content).join('').length + segments.filter((s) => s.type !== 'text').reduce((n, s) => n + s.content.length, 0)).toBeLessThanOrEqual(text.length);
+      expect(
+        segments
+          .filter((s) => s.type === 'text')
+          .map((s) => s.content)
+          .join('').length + segments.filter((s) => s.type !== 'text').reduce((n, s) => n + s.content.length, 0),
+      ).toBeLessThanOrEqual(text.length);
     }
     const deep = '{"name": "a", "arguments": ' + '['.repeat(100_000);
-    expect(parseSegments(deep, json).segments.map((s) => s.content).join('')).toBe(deep);
+    expect(
+      parseSegments(deep, json)
+        .segments.map((s) => s.content)
+        .join(''),
+    ).toBe(deep);
   });
 
   it(`holds at most ${MAX_JSON_HOLD} characters of an undecided candidate, then shows it as text`, () => {

@@ -92,11 +92,17 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
     flush();
     const params = argumentsOf(c.raw + closers);
     if (typeof params === 'string') {
-      if (complete) report('inline.missing-param', `The JSON tool call ${quote(c.raw)} has no parameters: ${params}.`, c.start);
+      if (complete)
+        report('inline.missing-param', `The JSON tool call ${quote(c.raw)} has no parameters: ${params}.`, c.start);
     } else {
       for (const [name, value] of Object.entries(params)) sink.param(name, value);
     }
-    if (complete && c.name === undefined) report('inline.missing-param', `The JSON tool call ${quote(c.raw)} has no "name" string, which names the tool.`, c.start);
+    if (complete && c.name === undefined)
+      report(
+        'inline.missing-param',
+        `The JSON tool call ${quote(c.raw)} has no "name" string, which names the tool.`,
+        c.start,
+      );
     sink.end(complete, end);
     call = null;
   }
@@ -111,7 +117,12 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
       if (depth === callDepth - 1) {
         if (first === '{') call = { start: pos, raw: '', lastKey: '', hasArguments: false, started: false };
         else if (!accepted) rejected = 'its elements are not objects';
-        else report('inline.missing-param', `An element of the JSON tool-call array starts with ${quote(first)}: it is not a tool call object.`, pos);
+        else
+          report(
+            'inline.missing-param',
+            `An element of the JSON tool-call array starts with ${quote(first)}: it is not a tool call object.`,
+            pos,
+          );
         return;
       }
       if (depth !== callDepth || !call) return;
@@ -247,7 +258,11 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
   /** Invalid JSON inside an accepted candidate: the open call ends there, incomplete; the rest is text. */
   function breakCall(why: string): void {
     const what = call ? `The JSON tool call ${quote(call.raw)}` : 'The JSON array of tool calls';
-    report('inline.unclosed', `${what} breaks off at character ${pos}: ${why}. What follows is read as text.`, call?.start ?? heldStart);
+    report(
+      'inline.unclosed',
+      `${what} breaks off at character ${pos}: ${why}. What follows is read as text.`,
+      call?.start ?? heldStart,
+    );
     if (call) endCall(call, false, pos);
     wrapper = null;
     phase = 'text';
@@ -273,7 +288,11 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
       }
       return true;
     }
-    report('inline.unclosed', `${w.open.trim()} is not closed by ${w.close} after its tool call: ${quote(progress + c)} follows. It is read as text.`, pos);
+    report(
+      'inline.unclosed',
+      `${w.open.trim()} is not closed by ${w.close} after its tool call: ${quote(progress + c)} follows. It is read as text.`,
+      pos,
+    );
     runs.text(after, pos - after.length);
     wrapper = null;
     phase = 'text';
@@ -362,15 +381,27 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
 
   function end(): void {
     // An object cut off at the end is a tool call once it is (it has started its name or arguments).
-    if (phase === 'json' && call && (accepted || (rejected === '' && (call.name !== undefined || call.hasArguments || call.lastKey === 'name')))) {
+    if (
+      phase === 'json' &&
+      call &&
+      (accepted || (rejected === '' && (call.name !== undefined || call.hasArguments || call.lastKey === 'name')))
+    ) {
       const open = call;
       runs.closeText(heldStart);
-      report('inline.unclosed', `The JSON tool call ${quote(open.raw)} is never closed before the block ends; it is kept as an incomplete tool call.`, open.start);
+      report(
+        'inline.unclosed',
+        `The JSON tool call ${quote(open.raw)} is never closed before the block ends; it is kept as an incomplete tool call.`,
+        open.start,
+      );
       endCall(open, false, pos, scanner.closers());
     } else if (phase === 'json' && accepted) {
       report('inline.unclosed', 'The JSON array of tool calls is never closed before the block ends.', heldStart);
     } else if (phase === 'after') {
-      report('inline.unclosed', `${(wrapper as Wrapper).open.trim()} is never closed by ${(wrapper as Wrapper).close} before the block ends.`, pos);
+      report(
+        'inline.unclosed',
+        `${(wrapper as Wrapper).open.trim()} is never closed by ${(wrapper as Wrapper).close} before the block ends.`,
+        pos,
+      );
     } else if (phase === 'code') {
       runs.text(fenceEnd.held, pos);
     } else if (held !== '') {

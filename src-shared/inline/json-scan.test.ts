@@ -1,7 +1,12 @@
 import { expect, it } from 'vitest';
 import { createJsonScanner, MAX_JSON_DEPTH } from './json-scan';
 
-const none = { key: () => undefined, valueStart: () => undefined, stringValue: () => undefined, close: () => undefined };
+const none = {
+  key: () => undefined,
+  valueStart: () => undefined,
+  stringValue: () => undefined,
+  close: () => undefined,
+};
 
 /** 'done' at the last character, 'more' when it wants more, or the error. */
 function scan(text: string): string {
@@ -15,8 +20,30 @@ function scan(text: string): string {
 }
 
 it('accepts what JSON.parse accepts, and nothing it rejects', () => {
-  const valid = ['{}', '[]', '{"a":1}', '[1,-2.5e+3,0,true,false,null,"s"]', '{"a":{"b":[{"c":"\\u00e9\\n\\"}"}]}}', ' { "a" : [ 1 , 2 ] } '.trim(), '[[[[]]]]', '{"":""}'];
-  const invalid = ['{a:1}', '{"a":1,}', '[1,]', '[01]', '{"a" 1}', '["\\x"]', '["a\nb"]', '[tru]', '{"a":1]', '[1 2]', '[-]', '[1.]'];
+  const valid = [
+    '{}',
+    '[]',
+    '{"a":1}',
+    '[1,-2.5e+3,0,true,false,null,"s"]',
+    '{"a":{"b":[{"c":"\\u00e9\\n\\"}"}]}}',
+    ' { "a" : [ 1 , 2 ] } '.trim(),
+    '[[[[]]]]',
+    '{"":""}',
+  ];
+  const invalid = [
+    '{a:1}',
+    '{"a":1,}',
+    '[1,]',
+    '[01]',
+    '{"a" 1}',
+    '["\\x"]',
+    '["a\nb"]',
+    '[tru]',
+    '{"a":1]',
+    '[1 2]',
+    '[-]',
+    '[1.]',
+  ];
   for (const text of valid) {
     expect(() => JSON.parse(text) as unknown).not.toThrow();
     expect([text, scan(text)]).toEqual([text, 'done']);

@@ -186,7 +186,9 @@ export function createJsonScanner(events: JsonEvents): JsonScanner {
           return 'more';
         }
         if (c === '}' || c === ']') return close(c);
-        return fail(`expected "," or the end of the ${top.kind === '{' ? 'object' : 'array'}, found ${JSON.stringify(c)}`);
+        return fail(
+          `expected "," or the end of the ${top.kind === '{' ? 'object' : 'array'}, found ${JSON.stringify(c)}`,
+        );
     }
   }
 

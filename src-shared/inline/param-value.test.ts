@@ -69,6 +69,8 @@ describe('ParamValue', () => {
     const { param } = reader();
     param.begin('content', 'arg');
     param.read('a<![CDATA[<p>&amp;', 0);
-    expect(param.endOfText({ toolTag: 'tool', argForm: true })).toEqual([{ name: 'content', raw: '', value: 'a<p>&amp;' }]);
+    expect(param.endOfText({ toolTag: 'tool', argForm: true })).toEqual([
+      { name: 'content', raw: '', value: 'a<p>&amp;' },
+    ]);
   });
 });

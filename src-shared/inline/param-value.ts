@@ -105,7 +105,9 @@ export class ParamValue {
    */
   endOfText(form: UnclosedParamsForm): UnclosedParam[] {
     this.onRaw(this.held);
-    const found: [string, string][] = this.inCdata ? [[this.name, this.raw]] : readUnclosedParams(this.name, this.raw, form);
+    const found: [string, string][] = this.inCdata
+      ? [[this.name, this.raw]]
+      : readUnclosedParams(this.name, this.raw, form);
     return found.map(([name, raw], i) => {
       const decoded = this.inCdata ? raw : decodeAttributeValueLeniently(raw);
       return { name, raw, value: (i === 0 ? this.decoded + decoded : decoded).trim() };

@@ -2,7 +2,13 @@ import { createArgStream, type ArgStream } from './arg-stream';
 import { createJsonCallParser } from './json-calls';
 import { createCharFinder, createScannerPool, type MarkerScanner } from './markers';
 import { createSegmentWriter, type Family, type Open } from './segments';
-import { isSentinelAttempt, newSentinelCandidate, SENTINEL_END, stepSentinel, type SentinelCandidate } from './sentinel';
+import {
+  isSentinelAttempt,
+  newSentinelCandidate,
+  SENTINEL_END,
+  stepSentinel,
+  type SentinelCandidate,
+} from './sentinel';
 import { FILE_TOOLS, vocabularyOf } from './tag-vocabulary';
 import { ParamValue } from './param-value';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
@@ -129,7 +135,11 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
 
   function onTopTag(t: ReadTag, raw: string): void {
     if (t.closing) {
-      report('inline.mismatched-close', `</${t.name}> closes nothing: no <${t.name}> is open here. It is kept as text.`, tagStart);
+      report(
+        'inline.mismatched-close',
+        `</${t.name}> closes nothing: no <${t.name}> is open here. It is kept as text.`,
+        tagStart,
+      );
       state = 'text';
       text(raw, tagStart);
       return;
@@ -143,9 +153,23 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     dropPendingSpace();
     const name = t.name;
     if (name === 'thinking') return enterContent('reasoning', name, 'reasoning', {}, t);
-    if (name === 'write_file') return enterContent('write_file', name, 'write_file', 'path' in t.attributes ? { path: t.attributes['path'] } : {}, t);
+    if (name === 'write_file')
+      return enterContent(
+        'write_file',
+        name,
+        'write_file',
+        'path' in t.attributes ? { path: t.attributes['path'] } : {},
+        t,
+      );
     if (name === 'run_bash') return enterContent('run_bash', name, 'run_bash', {}, t);
-    if (name === 'tool_result') return enterContent('tool_result', name, 'tool_result', 'tool_name' in t.attributes ? { tool_name: t.attributes['tool_name'] } : {}, t);
+    if (name === 'tool_result')
+      return enterContent(
+        'tool_result',
+        name,
+        'tool_result',
+        'tool_name' in t.attributes ? { tool_name: t.attributes['tool_name'] } : {},
+        t,
+      );
     if (name === 'attempt_completion') return enterBody('completion', name, 'completion', {}, t);
     if (name === 'tool') {
       const toolName = t.attributes['name'] ?? '';
@@ -159,7 +183,13 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     return enterBody('action', name, 'tool_call', { tool_name: name }, t);
   }
 
-  function enterContent(family: Family, name: string, type: string, metadata: Record<string, unknown>, t: ReadTag): void {
+  function enterContent(
+    family: Family,
+    name: string,
+    type: string,
+    metadata: Record<string, unknown>,
+    t: ReadTag,
+  ): void {
     openSegment(family, name, type, metadata, tagStart);
     if (t.selfClosing) {
       closeSegment(true, pos);
@@ -197,7 +227,11 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       const opener = actionOpeners[hit - 1] as string;
       tagStart = pos - opener.length;
       const thinking = segments.open as Open;
-      report('inline.unclosed', `<${thinking.tag}> is never closed: ${opener} starts before any </${thinking.tag}>. The reasoning ends there and ${opener} is read as the action.`, thinking.start);
+      report(
+        'inline.unclosed',
+        `<${thinking.tag}> is never closed: ${opener} starts before any </${thinking.tag}>. The reasoning ends there and ${opener} is read as the action.`,
+        thinking.start,
+      );
       closeSegment(false, tagStart);
       onTopTag({ name: opener.slice(1, -1), closing: false, selfClosing: false, attributes: {} }, opener);
     }
@@ -221,7 +255,11 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     }
     pos++;
     if (step.kind === 'invalid') {
-      report('inline.invalid-sentinel', `Sentinel header ${quote(sentinel.text)} is invalid: ${step.reason}. The marker and what follows it are kept as text.`, tagStart);
+      report(
+        'inline.invalid-sentinel',
+        `Sentinel header ${quote(sentinel.text)} is invalid: ${step.reason}. The marker and what follows it are kept as text.`,
+        tagStart,
+      );
       state = 'text';
       text(sentinel.text, tagStart);
     } else if (step.kind === 'done') {
@@ -262,7 +300,11 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
       if (seg.family === 'xml_tool' || seg.family === 'file_tool') {
         if (t.name === 'arguments') return;
       }
-      report('inline.mismatched-close', `</${t.name}> inside <${seg.tag}> closes no parameter; <${seg.tag}> is closed by </${seg.tag}>. It is kept in the raw content.`, tagStart);
+      report(
+        'inline.mismatched-close',
+        `</${t.name}> inside <${seg.tag}> closes no parameter; <${seg.tag}> is closed by </${seg.tag}>. It is kept in the raw content.`,
+        tagStart,
+      );
       return;
     }
     if (rawShown) emit(raw);
@@ -358,7 +400,11 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     if (state === 'tag') releaseCandidate(tag.text);
     if (state === 'sentinel') {
       if (isSentinelAttempt(sentinel)) {
-        report('inline.invalid-sentinel', `Sentinel header ${quote(sentinel.text)} is never closed by "]]" before the block ends; it is kept as text.`, tagStart);
+        report(
+          'inline.invalid-sentinel',
+          `Sentinel header ${quote(sentinel.text)} is never closed by "]]" before the block ends; it is kept as text.`,
+          tagStart,
+        );
       }
       state = 'text';
       text(sentinel.text, tagStart);
@@ -373,7 +419,11 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
           inside = `, nor is its ${param.describe()} parameter (each parameter is read up to the next parameter tag or the end of the text)`;
           takeUnclosedParams(seg);
         }
-        report('inline.unclosed', `${seg.family === 'sentinel' ? `Sentinel segment "${seg.type}"` : `<${seg.tag}>`} is never closed${inside}: no ${closer} before the block ends. Its content is shown as received.`, seg.start);
+        report(
+          'inline.unclosed',
+          `${seg.family === 'sentinel' ? `Sentinel segment "${seg.type}"` : `<${seg.tag}>`} is never closed${inside}: no ${closer} before the block ends. Its content is shown as received.`,
+          seg.start,
+        );
         closeSegment(false, pos);
       }
       state = 'text';

@@ -25,7 +25,12 @@ describe('the segment writer', () => {
     segments.emit('why');
     segments.setParam(seg, 'k', 'v');
     segments.closeSegment(true, 20);
-    expect(calls).toEqual([['start', 'seg_1', 'reasoning', {}, 0], ['content', 'why'], ['param', 'k', 'v'], ['end', true, 20]]);
+    expect(calls).toEqual([
+      ['start', 'seg_1', 'reasoning', {}, 0],
+      ['content', 'why'],
+      ['param', 'k', 'v'],
+      ['end', true, 20],
+    ]);
     expect(segments.open).toBeNull();
   });
 
@@ -54,6 +59,11 @@ describe('the segment writer', () => {
     segments.openSegment('file_tool', 'tool', 'write_file', {}, 0, true);
     segments.emit('body');
     segments.closeSegment(true, 9);
-    expect(calls).toEqual([['start', 'seg_1', 'write_file', {}, 0], ['content', 'body'], ['end', true, 9], ['diagnostic', 'inline.missing-param', 9]]);
+    expect(calls).toEqual([
+      ['start', 'seg_1', 'write_file', {}, 0],
+      ['content', 'body'],
+      ['end', true, 9],
+      ['diagnostic', 'inline.missing-param', 9],
+    ]);
   });
 });

@@ -3,7 +3,17 @@ import type { TurnChecks } from './turn';
 import type { SegmentSink } from './types';
 
 /** What a segment is while the parser is inside it. */
-export type Family = 'text' | 'reasoning' | 'action' | 'completion' | 'tool_result' | 'write_file' | 'run_bash' | 'xml_tool' | 'file_tool' | 'sentinel';
+export type Family =
+  | 'text'
+  | 'reasoning'
+  | 'action'
+  | 'completion'
+  | 'tool_result'
+  | 'write_file'
+  | 'run_bash'
+  | 'xml_tool'
+  | 'file_tool'
+  | 'sentinel';
 
 export interface Open {
   family: Family;
@@ -32,7 +42,14 @@ export interface SegmentWriter {
   readonly open: Open | null;
   /** Content of the open segment (held while its start is deferred). */
   emit: (content: string) => void;
-  openSegment: (family: Family, tagName: string, type: string, metadata: Record<string, unknown>, start: number, deferStart?: boolean) => Open;
+  openSegment: (
+    family: Family,
+    tagName: string,
+    type: string,
+    metadata: Record<string, unknown>,
+    start: number,
+    deferStart?: boolean,
+  ) => Open;
   closeSegment: (complete: boolean, end: number) => void;
   /** A parameter of `seg` was read; a file tool's path starts its deferred segment. */
   setParam: (seg: Open, name: string, value: string) => void;
@@ -65,7 +82,17 @@ export function createSegmentWriter(sink: SegmentSink, runs: TextRuns, turn: Tur
     emit,
     openSegment(family, tagName, type, metadata, start, deferStart = false) {
       runs.closeText(start);
-      const seg: Open = { family, tag: tagName, started: !deferStart, type, metadata, start, deferred: '', params: {}, contentArg: [] };
+      const seg: Open = {
+        family,
+        tag: tagName,
+        started: !deferStart,
+        type,
+        metadata,
+        start,
+        deferred: '',
+        params: {},
+        contentArg: [],
+      };
       open = seg;
       if (!deferStart) runs.startSegment(type, metadata, start);
       if (family === 'action' || family === 'completion') turn.beginAction(tagName, start);

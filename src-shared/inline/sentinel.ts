@@ -49,10 +49,12 @@ export function stepSentinel(s: SentinelCandidate, c: string): SentinelStep {
     return { kind: 'more' };
   }
   s.text += c;
-  if (s.text.length > MAX_SENTINEL_HEADER) return { kind: 'invalid', reason: `the header is longer than ${MAX_SENTINEL_HEADER} characters without closing` };
+  if (s.text.length > MAX_SENTINEL_HEADER)
+    return { kind: 'invalid', reason: `the header is longer than ${MAX_SENTINEL_HEADER} characters without closing` };
   if (s.jsonStart === -1) {
     if (c === ' ' || c === '\t') return { kind: 'more' };
-    if (c !== '{') return { kind: 'invalid', reason: `the header must be a JSON object, but it starts with ${JSON.stringify(c)}` };
+    if (c !== '{')
+      return { kind: 'invalid', reason: `the header must be a JSON object, but it starts with ${JSON.stringify(c)}` };
     s.jsonStart = s.text.length - 1;
     s.depth = 1;
     return { kind: 'more' };
@@ -87,7 +89,8 @@ function readHeader(json: string): SentinelStep {
   } catch (error) {
     return { kind: 'invalid', reason: `the header is not valid JSON (${(error as Error).message})` };
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) return { kind: 'invalid', reason: 'the header is not a JSON object' };
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    return { kind: 'invalid', reason: 'the header is not a JSON object' };
   const { type, ...metadata } = header as Record<string, unknown>;
   if (typeof type !== 'string' || type === '') return { kind: 'invalid', reason: 'the header has no "type" string' };
   return { kind: 'done', type, metadata };

@@ -11,7 +11,9 @@ const AGENT = '11111111-1111-4111-8111-111111111111';
 function textStream(deltas: readonly string[], { close = true } = {}): Uint8Array {
   const events = deltas.map((delta) => ({ type: 'text', agent: AGENT, final: false, delta }));
   if (close) events.push({ type: 'text', agent: AGENT, final: true, delta: '' });
-  return encoder.encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + (close ? 'data: [DONE]\n\n' : ''));
+  return encoder.encode(
+    events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + (close ? 'data: [DONE]\n\n' : ''),
+  );
 }
 
 const TURN = ['<thinking>Find the', ' login code.</thi', 'nking>\n<sea', 'rch>\n  <query>login</que', 'ry>\n</search>'];
@@ -28,13 +30,23 @@ describe('the inline stage in the pipeline', () => {
   });
 
   it('is chunking-invariant over the bytes (whole, byte by byte, seeded random splits)', () => {
-    const bytes = textStream([...TURN, '\nand then [[SEG_START {"type":"run_bash"}]]ls', ' -la[[SEG_E', 'ND]] <run_bash>x']);
+    const bytes = textStream([
+      ...TURN,
+      '\nand then [[SEG_START {"type":"run_bash"}]]ls',
+      ' -la[[SEG_E',
+      'ND]] <run_bash>x',
+    ]);
     const decode = (chunks: readonly Uint8Array[]) => {
       const r = decodeLegs([chunks.map((c): ChunkInput => ({ bytes: c }))]);
-      return { segments: r.blocks.map((b) => b.segments), diagnostics: r.diagnostics.map((d) => [d.rule, d.message, d.at]) };
+      return {
+        segments: r.blocks.map((b) => b.segments),
+        diagnostics: r.diagnostics.map((d) => [d.rule, d.message, d.at]),
+      };
     };
     const expected = decode([bytes]);
-    expect(expected.diagnostics.map((d) => d[0])).toEqual(expect.arrayContaining(['inline.unclosed', 'inline.text-after-action']));
+    expect(expected.diagnostics.map((d) => d[0])).toEqual(
+      expect.arrayContaining(['inline.unclosed', 'inline.text-after-action']),
+    );
     for (const { name, chunks } of chunkings(bytes)) expect(decode(chunks), name).toEqual(expected);
   });
 
@@ -49,7 +61,9 @@ describe('the inline stage in the pipeline', () => {
     const result = decodeLegs([[{ bytes: textStream(['<write_file path="/a.py">print(1)'], { close: false }) }]]);
     const block = result.blocks[0];
     expect(block?.status).toBe('open');
-    expect(block?.segments).toMatchObject([{ type: 'write_file', metadata: { path: '/a.py' }, content: 'print(1)', complete: false }]);
+    expect(block?.segments).toMatchObject([
+      { type: 'write_file', metadata: { path: '/a.py' }, content: 'print(1)', complete: false },
+    ]);
     expect(result.diagnostics.map((d) => d.rule)).toContain('inline.unclosed');
   });
 
@@ -78,7 +92,7 @@ describe('the inline stage in the pipeline', () => {
     }
   });
 
-  it('follows the session\'s mode', () => {
+  it("follows the session's mode", () => {
     const bytes = textStream(TURN);
     const off = decodeLegs([[{ bytes }]], { inline: { ...DEFAULT_INLINE_OPTIONS, mode: 'off' } });
     expect(off.blocks[0]?.segments?.map((s) => s.type)).toEqual(['text']);

@@ -54,7 +54,16 @@ function describeSegmentBlock(block: Block, envelope: Envelope | undefined): voi
   let segment = block.segments?.[0];
   if (!segment) {
     const metadata = envelope?.extras['metadata'];
-    segment = { id: block.toolId ?? '', type: block.name ?? '', metadata: typeof metadata === 'object' && metadata !== null ? { ...(metadata as Record<string, unknown>) } : {}, params: {}, content: '', complete: false, start: 0, end: 0 } satisfies Segment;
+    segment = {
+      id: block.toolId ?? '',
+      type: block.name ?? '',
+      metadata: typeof metadata === 'object' && metadata !== null ? { ...(metadata as Record<string, unknown>) } : {},
+      params: {},
+      content: '',
+      complete: false,
+      start: 0,
+      end: 0,
+    } satisfies Segment;
     block.segments = [segment];
   }
   segment.content = block.content;
@@ -68,7 +77,11 @@ function describeSegmentBlock(block: Block, envelope: Envelope | undefined): voi
  * A block whose content shrank (the reconstructor split a replayed attempt off it) is parsed
  * again from its start; that happens once per replay.
  */
-export function createInlineStage(initial: InlineOptions, report: (d: DiagnosticInit) => void, locate: InlineLocator): InlineStage {
+export function createInlineStage(
+  initial: InlineOptions,
+  report: (d: DiagnosticInit) => void,
+  locate: InlineLocator,
+): InlineStage {
   let options = initial;
   let starts = markerStarts(options);
   let finished = false;
@@ -89,7 +102,11 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
   }
 
   function toDiagnostic(block: Block, finding: InlineFinding): DiagnosticInit {
-    return { rule: finding.rule, message: `${finding.message} (text block #${block.id}, character ${finding.offset})`, at: locate(block) };
+    return {
+      rule: finding.rule,
+      message: `${finding.message} (text block #${block.id}, character ${finding.offset})`,
+      at: locate(block),
+    };
   }
 
   /** The block ended: the parser goes, the segments stay (a session may hold many thousands of blocks). */
@@ -107,7 +124,8 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     const only = block.segments?.[0];
     // A plain text block: its one segment holds the block's own string instead of a second
     // chain of the same deltas.
-    if (block.segments?.length === 1 && only?.type === 'text' && only.content.length === block.content.length) only.content = block.content;
+    if (block.segments?.length === 1 && only?.type === 'text' && only.content.length === block.content.length)
+      only.content = block.content;
   }
 
   function feed(block: Block, envelope: Envelope | undefined): void {
@@ -123,7 +141,8 @@ export function createInlineStage(initial: InlineOptions, report: (d: Diagnostic
     if (grown > 0) {
       // The envelope's delta is what the block gained. Slicing the content instead would
       // flatten the block's appended rope on every delta: quadratic in a long block.
-      const gained = envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : content.slice(parse.fed);
+      const gained =
+        envelope?.type === block.kind && envelope.delta.length === grown ? envelope.delta : content.slice(parse.fed);
       take(block, content, parse, gained);
       parse.fed = content.length;
     }

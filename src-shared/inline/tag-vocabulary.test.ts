@@ -6,7 +6,17 @@ const withMode = (mode: InlineOptions['mode']): InlineOptions => ({ ...DEFAULT_I
 
 describe('the tag vocabulary of a configuration', () => {
   it('names the segment tags and the configured tools only where XML tags are read', () => {
-    expect(inlineTagNames(DEFAULT_INLINE_OPTIONS)).toEqual(['thinking', 'attempt_completion', 'tool_result', 'write_file', 'run_bash', 'tool', 'search', 'extract', 'query']);
+    expect(inlineTagNames(DEFAULT_INLINE_OPTIONS)).toEqual([
+      'thinking',
+      'attempt_completion',
+      'tool_result',
+      'write_file',
+      'run_bash',
+      'tool',
+      'search',
+      'extract',
+      'query',
+    ]);
     expect(inlineTagNames(withMode('xml'))).toEqual(inlineTagNames(DEFAULT_INLINE_OPTIONS));
     expect(inlineTagNames(withMode('sentinel'))).toEqual([]);
     expect(inlineTagNames(withMode('json'))).toEqual([]);

@@ -11,15 +11,24 @@ import type { InlineOptions } from './types';
 const SEGMENT_TAGS = ['thinking', 'attempt_completion', 'tool_result', 'write_file', 'run_bash', 'tool'];
 
 /** The `<tool name="…">` forms that stream one argument as the segment's content. */
-export const FILE_TOOLS: Readonly<Record<string, { type: string; content: readonly string[]; needsPath: boolean; markers: readonly RawMarkers[] }>> = {
+export const FILE_TOOLS: Readonly<
+  Record<string, { type: string; content: readonly string[]; needsPath: boolean; markers: readonly RawMarkers[] }>
+> = {
   write_file: { type: 'write_file', content: ['content'], needsPath: true, markers: [CONTENT_MARKERS] },
-  patch_file: { type: 'patch_file', content: ['patch', 'diff', 'content'], needsPath: true, markers: [PATCH_MARKERS, CONTENT_MARKERS] },
+  patch_file: {
+    type: 'patch_file',
+    content: ['patch', 'diff', 'content'],
+    needsPath: true,
+    markers: [PATCH_MARKERS, CONTENT_MARKERS],
+  },
   run_bash: { type: 'run_bash', content: ['command'], needsPath: false, markers: [CONTENT_MARKERS] },
 };
 
 /** The tag names the parser recognises at the top of a text in this configuration (none without XML). */
 export function inlineTagNames(options: InlineOptions): string[] {
-  return options.mode === 'auto' || options.mode === 'xml' ? [...SEGMENT_TAGS, ...options.tools.map((t) => t.name)] : [];
+  return options.mode === 'auto' || options.mode === 'xml'
+    ? [...SEGMENT_TAGS, ...options.tools.map((t) => t.name)]
+    : [];
 }
 
 /** What a configuration recognises, computed once per options object (a session parses thousands of blocks). */

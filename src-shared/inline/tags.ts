@@ -39,7 +39,11 @@ const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' ||
  * a name still being read) can be one this context cares about. On 'fail' the character is
  * not part of the candidate: the caller releases `text` and reads the character again.
  */
-export function stepTag(tag: TagCandidate, c: string, allowed: (name: string, closing: boolean, exact: boolean) => boolean): TagStep {
+export function stepTag(
+  tag: TagCandidate,
+  c: string,
+  allowed: (name: string, closing: boolean, exact: boolean) => boolean,
+): TagStep {
   if (tag.text.length >= MAX_TAG) return 'fail';
   switch (tag.phase) {
     case 'open':

@@ -38,7 +38,10 @@ export function quote(text: string, max = 60): string {
 }
 
 /** `onTextOpen`: a text segment opens at `from` with `content` (the turn checks of the XML protocol). */
-export function createTextRuns(sink: SegmentSink, onTextOpen: (from: number, content: string) => void = () => undefined): TextRuns {
+export function createTextRuns(
+  sink: SegmentSink,
+  onTextOpen: (from: number, content: string) => void = () => undefined,
+): TextRuns {
   let ids = 0;
   let textOpen = false;
   let pendingSpace = '';

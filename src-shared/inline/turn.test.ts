@@ -5,11 +5,24 @@ import { DEFAULT_TOOL_TAGS, type InlineRuleId } from './types';
 
 function checks(): { turn: TurnChecks; found: [InlineRuleId, number][] } {
   const found: [InlineRuleId, number][] = [];
-  const turn = createTurnChecks((rule, _message, offset) => found.push([rule, offset]), new Map(DEFAULT_TOOL_TAGS.map((t) => [t.name, t])));
+  const turn = createTurnChecks(
+    (rule, _message, offset) => found.push([rule, offset]),
+    new Map(DEFAULT_TOOL_TAGS.map((t) => [t.name, t])),
+  );
   return { turn, found };
 }
 
-const segment = (family: Open['family'], tag: string, params: Record<string, string> = {}, type = tag): Open => ({ family, tag, started: true, type, metadata: {}, start: 0, deferred: '', params, contentArg: [] });
+const segment = (family: Open['family'], tag: string, params: Record<string, string> = {}, type = tag): Open => ({
+  family,
+  tag,
+  started: true,
+  type,
+  metadata: {},
+  start: 0,
+  deferred: '',
+  params,
+  contentArg: [],
+});
 
 describe('the turn checks', () => {
   it('a turn with one complete action and nothing after it is quiet', () => {

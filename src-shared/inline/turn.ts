@@ -22,7 +22,10 @@ export interface TurnChecks {
 
 type Report = (rule: InlineRuleId, message: string, offset: number) => void;
 
-export function createTurnChecks(report: Report, tools: ReadonlyMap<string, InlineOptions['tools'][number]>): TurnChecks {
+export function createTurnChecks(
+  report: Report,
+  tools: ReadonlyMap<string, InlineOptions['tools'][number]>,
+): TurnChecks {
   let protocolSeen = false;
   let actions = 0;
   let afterActionReported = false;
@@ -31,15 +34,30 @@ export function createTurnChecks(report: Report, tools: ReadonlyMap<string, Inli
   function checkAfterAction(start: number, what: string): void {
     if (lastActionEnd < 0 || afterActionReported) return;
     afterActionReported = true;
-    report('inline.text-after-action', `${what} follows the turn's terminal action (ended at offset ${lastActionEnd}); an orchestrator stops reading at the action and never sees it.`, start);
+    report(
+      'inline.text-after-action',
+      `${what} follows the turn's terminal action (ended at offset ${lastActionEnd}); an orchestrator stops reading at the action and never sees it.`,
+      start,
+    );
   }
 
   function checkRequired(seg: Open, end: number): void {
-    const required = seg.family === 'completion' ? ['result'] : seg.family === 'action' ? (tools.get(seg.tag)?.required ?? []) : seg.family === 'file_tool' && FILE_TOOLS[seg.type]?.needsPath ? ['path'] : [];
+    const required =
+      seg.family === 'completion'
+        ? ['result']
+        : seg.family === 'action'
+          ? (tools.get(seg.tag)?.required ?? [])
+          : seg.family === 'file_tool' && FILE_TOOLS[seg.type]?.needsPath
+            ? ['path']
+            : [];
     const what = seg.family === 'file_tool' ? `<tool name="${seg.type}">` : `<${seg.tag}>`;
     for (const name of required) {
       if (name in seg.params) continue;
-      report('inline.missing-param', `${what} has no ${seg.family === 'file_tool' ? `<arg name="${name}">` : `<${name}>`} parameter, which ${seg.family === 'action' ? 'the tool configuration' : 'the protocol'} requires.`, end);
+      report(
+        'inline.missing-param',
+        `${what} has no ${seg.family === 'file_tool' ? `<arg name="${name}">` : `<${name}>`} parameter, which ${seg.family === 'action' ? 'the tool configuration' : 'the protocol'} requires.`,
+        end,
+      );
     }
   }
 
@@ -52,7 +70,11 @@ export function createTurnChecks(report: Report, tools: ReadonlyMap<string, Inli
       protocolSeen = true;
       actions++;
       if (actions > 1) {
-        report('inline.multiple-actions', `<${name}> is action number ${actions} of this turn; the protocol asks for exactly one tool call or one <attempt_completion> per response, and an orchestrator acts on the first only.`, start);
+        report(
+          'inline.multiple-actions',
+          `<${name}> is action number ${actions} of this turn; the protocol asks for exactly one tool call or one <attempt_completion> per response, and an orchestrator acts on the first only.`,
+          start,
+        );
         afterActionReported = true;
       }
     },
@@ -63,7 +85,11 @@ export function createTurnChecks(report: Report, tools: ReadonlyMap<string, Inli
     checkAfterAction,
     end(end) {
       if (protocolSeen && actions === 0) {
-        report('inline.no-action', `The turn has no action: the protocol asks for exactly one tool call (${[...tools.keys()].map((n) => `<${n}>`).join(', ')}) or <attempt_completion> per response.`, end);
+        report(
+          'inline.no-action',
+          `The turn has no action: the protocol asks for exactly one tool call (${[...tools.keys()].map((n) => `<${n}>`).join(', ')}) or <attempt_completion> per response.`,
+          end,
+        );
       }
     },
   };

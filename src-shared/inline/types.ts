@@ -15,7 +15,10 @@ export const INLINE_MODE_TABLE = {
   auto: { label: 'Auto', title: 'XML tool tags, segment tags and sentinels' },
   xml: { label: 'XML tool tags', title: 'XML tool tags and segment tags only' },
   sentinel: { label: 'Sentinels', title: '[[SEG_START …]] sentinels only' },
-  json: { label: 'JSON tool calls', title: 'JSON tool calls ({"name": …, "arguments": …}), bare, fenced or in <tool_call>' },
+  json: {
+    label: 'JSON tool calls',
+    title: 'JSON tool calls ({"name": …, "arguments": …}), bare, fenced or in <tool_call>',
+  },
   off: { label: 'Off (plain text)', title: 'No parsing: text blocks stay text' },
 } as const satisfies Record<string, { label: string; title: string }>;
 
@@ -45,14 +48,7 @@ export const DEFAULT_INLINE_OPTIONS: InlineOptions = { mode: 'auto', tools: DEFA
 
 /** Segment types named by the protocols; a sentinel header or a segment event may name others. */
 export type KnownSegmentType =
-  | 'text'
-  | 'reasoning'
-  | 'tool_call'
-  | 'write_file'
-  | 'patch_file'
-  | 'run_bash'
-  | 'completion'
-  | 'tool_result';
+  'text' | 'reasoning' | 'tool_call' | 'write_file' | 'patch_file' | 'run_bash' | 'completion' | 'tool_result';
 
 export const KNOWN_SEGMENT_TYPES: readonly KnownSegmentType[] = [
   'text',
@@ -104,7 +100,10 @@ export type InlineRuleId =
 export function parseToolList(list: string): ToolTag[] {
   const tools: ToolTag[] = [];
   for (const item of list.split(',')) {
-    const [name, ...required] = item.trim().split(/[:+]/).map((s) => s.trim());
+    const [name, ...required] = item
+      .trim()
+      .split(/[:+]/)
+      .map((s) => s.trim());
     if (!name) continue;
     tools.push({ name, required: required.filter((r) => r !== '') });
   }

@@ -10,21 +10,34 @@ import { json } from '../contract/schema';
 function randomValue(random: () => number, depth: number): unknown {
   const pick = Math.floor(random() * (depth > 4 ? 7 : 10));
   switch (pick) {
-    case 0: return null;
-    case 1: return random() < 0.5;
-    case 2: return [0, -0, 1.5, -1e21, 1e-7, Number.NaN, Number.POSITIVE_INFINITY, 42][Math.floor(random() * 8)];
-    case 3: return ['', 'a"b\\c', '\u0000\u001f\u2028', '\ud800 lone', 'é😀', '__proto__'][Math.floor(random() * 6)];
-    case 4: return undefined;
-    case 5: return 'x'.repeat(Math.floor(random() * 5));
-    case 6: return Math.floor(random() * 1000);
+    case 0:
+      return null;
+    case 1:
+      return random() < 0.5;
+    case 2:
+      return [0, -0, 1.5, -1e21, 1e-7, Number.NaN, Number.POSITIVE_INFINITY, 42][Math.floor(random() * 8)];
+    case 3:
+      return ['', 'a"b\\c', '\u0000\u001f\u2028', '\ud800 lone', 'é😀', '__proto__'][Math.floor(random() * 6)];
+    case 4:
+      return undefined;
+    case 5:
+      return 'x'.repeat(Math.floor(random() * 5));
+    case 6:
+      return Math.floor(random() * 1000);
     case 7:
-    case 8: return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
+    case 8:
+      return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
     default: {
       const out: Record<string, unknown> = {};
       const keys = ['b', 'a', '10', '2', '__proto__', 'é', ''];
       for (let i = Math.floor(random() * 4); i > 0; i--) {
         const key = keys[Math.floor(random() * keys.length)] as string;
-        Object.defineProperty(out, key, { value: randomValue(random, depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, {
+          value: randomValue(random, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }
@@ -37,7 +50,13 @@ const sortedNative = (value: unknown, indent: number): string | undefined => {
     if (Array.isArray(v)) return v.map(sort);
     if (typeof v !== 'object' || v === null) return v;
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(v).sort()) Object.defineProperty(out, key, { value: sort((v as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    for (const key of Object.keys(v).sort())
+      Object.defineProperty(out, key, {
+        value: sort((v as Record<string, unknown>)[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   };
   return JSON.stringify(sort(value), null, indent);

@@ -22,7 +22,8 @@ function isOmitted(value: unknown): boolean {
 
 /** Sets `key` on `target` as an own data property, even when it is "__proto__". */
 function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 
@@ -140,7 +141,10 @@ const JSON_STYLES = new Map<number, TextStyle>();
  * when the value is shallow enough for it, the same text from an explicit stack when not.
  * `sortKeys` writes object keys sorted (so equal values always print the same text).
  */
-export function stringifyJson(value: unknown, options: { indent?: number; sortKeys?: boolean } = {}): string | undefined {
+export function stringifyJson(
+  value: unknown,
+  options: { indent?: number; sortKeys?: boolean } = {},
+): string | undefined {
   const indent = options.indent ?? 0;
   if (!options.sortKeys) {
     try {
@@ -275,5 +279,7 @@ export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): num
  */
 export function limitJsonDepth(value: unknown, maxDepth: number): unknown {
   if (jsonDepth(value, maxDepth + 1) <= maxDepth) return value;
-  return mapJson(value, { enter: (item, depth) => (depth >= maxDepth && isContainer(item) ? stringifyJson(item) : DESCEND) });
+  return mapJson(value, {
+    enter: (item, depth) => (depth >= maxDepth && isContainer(item) ? stringifyJson(item) : DESCEND),
+  });
 }

@@ -9,7 +9,11 @@ import type { DecodeResult } from './types';
 
 /** What the tests compare across chunkings, as text (a deep comparison would itself recurse 5,000 levels). */
 function shape(result: DecodeResult): string | undefined {
-  return stringifyJson({ envelopes: result.envelopes.map((e) => [e.type, e.final, e.delta, e.extras]), blocks: result.blocks, diagnostics: result.diagnostics.map((d) => [d.rule, d.message]) });
+  return stringifyJson({
+    envelopes: result.envelopes.map((e) => [e.type, e.final, e.delta, e.extras]),
+    blocks: result.blocks,
+    diagnostics: result.diagnostics.map((d) => [d.rule, d.message]),
+  });
 }
 
 describe('deeply nested JSON does not crash the decoder', () => {
@@ -30,14 +34,27 @@ describe('deeply nested JSON does not crash the decoder', () => {
     const events = [
       { type: 'message_start', message: { id: 'm', model: 'claude', content: [] } },
       { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't1', name: 'deep', input: {} } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: nestedObjectText(5000) } },
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: nestedObjectText(5000) },
+      },
       { type: 'content_block_stop', index: 0 },
-      { type: 'content_block_start', index: 1, content_block: { type: 'web_search_tool_result', tool_use_id: 't2', content: 'CONTENT' } },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'web_search_tool_result', tool_use_id: 't2', content: 'CONTENT' },
+      },
       { type: 'content_block_stop', index: 1 },
       { type: 'error', error: 'ERROR' },
       { type: 'message_stop' },
-    ].map((event) => `data: ${JSON.stringify(event).replace('"CONTENT"', nestedArrayText(5000)).replace('"ERROR"', nestedObjectText(5000))}\n\n`);
-    const result = decodeBytes(encodeUtf8(`data: <meta_init data='{"format": "raw"}'></meta_init>\n\n${events.join('')}data: [DONE]\n\n`));
+    ].map(
+      (event) =>
+        `data: ${JSON.stringify(event).replace('"CONTENT"', nestedArrayText(5000)).replace('"ERROR"', nestedObjectText(5000))}\n\n`,
+    );
+    const result = decodeBytes(
+      encodeUtf8(`data: <meta_init data='{"format": "raw"}'></meta_init>\n\n${events.join('')}data: [DONE]\n\n`),
+    );
     expect(result.formats).toEqual(['raw']);
     const deltas = new Map(result.envelopes.map((e) => [e.type, e.delta]));
     expect(deltas.get('tool_call')).toBe(nestedObjectText(5000));
@@ -48,7 +65,12 @@ describe('deeply nested JSON does not crash the decoder', () => {
   it('diffs two sessions that hold the deep values', () => {
     const left = decodeBytes(encodeUtf8(deeplyNestedCapture(5000)));
     const right = decodeBytes(encodeUtf8(deeplyNestedCapture(4999)));
-    const input = (r: DecodeResult) => ({ format: r.formats[0] ?? null, envelopes: r.envelopes, blocks: r.blocks, agents: r.agents });
+    const input = (r: DecodeResult) => ({
+      format: r.formats[0] ?? null,
+      envelopes: r.envelopes,
+      blocks: r.blocks,
+      agents: r.agents,
+    });
     expect(() => diffSessions(input(left), input(right))).not.toThrow();
   });
 });

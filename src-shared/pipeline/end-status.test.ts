@@ -8,10 +8,15 @@ import { decodeLegs } from './session-decoder';
 import type { DecodeResult } from './types';
 
 const AGENT = '11111111-1111-4111-8111-111111111111';
-const text = (delta: string, final = false): string => `data: ${JSON.stringify({ type: 'text', agent: AGENT, final, delta })}\n\n`;
+const text = (delta: string, final = false): string =>
+  `data: ${JSON.stringify({ type: 'text', agent: AGENT, final, delta })}\n\n`;
 
 function statusOf(result: DecodeResult, outcome?: EndFacts['outcome']): EndStatus {
-  return endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1), ...(outcome ? { outcome } : {}) });
+  return endStatusOf({
+    stream: result.ends.at(-1)?.stream ?? null,
+    ...blockEndFacts(result.blocks, result.ends.length - 1),
+    ...(outcome ? { outcome } : {}),
+  });
 }
 
 /** The status of `bytes` decoded whole, byte by byte and at random splits: it must not depend on the chunking. */
@@ -23,7 +28,11 @@ function statusesOf(bytes: Uint8Array): EndStatus {
 
 describe('end status: truncated and failed streams are never "done"', () => {
   it('done: [DONE] after every block closed', () => {
-    expect(statusesOf(readFixture('json_stream.json.sse'))).toMatchObject({ kind: 'done', label: 'done', reason: 'The stream ended with [DONE].' });
+    expect(statusesOf(readFixture('json_stream.json.sse'))).toMatchObject({
+      kind: 'done',
+      label: 'done',
+      reason: 'The stream ended with [DONE].',
+    });
     expect(statusesOf(encodeUtf8(`${text('a')}${text('', true)}data: [DONE]\n\n`)).kind).toBe('done');
   });
 
@@ -35,7 +44,10 @@ describe('end status: truncated and failed streams are never "done"', () => {
 
   it('ended by an error: an error envelope, even with [DONE] after it', () => {
     const error = `data: ${JSON.stringify({ type: 'error', agent: AGENT, final: true, delta: 'rate limited' })}\n\n`;
-    expect(statusesOf(encodeUtf8(`${text('a')}${text('', true)}${error}data: [DONE]\n\n`))).toMatchObject({ kind: 'error', reason: expect.stringContaining('"rate limited"') as unknown });
+    expect(statusesOf(encodeUtf8(`${text('a')}${text('', true)}${error}data: [DONE]\n\n`))).toMatchObject({
+      kind: 'error',
+      reason: expect.stringContaining('"rate limited"') as unknown,
+    });
   });
 
   it('truncated: cut inside an event', () => {
@@ -47,30 +59,58 @@ describe('end status: truncated and failed streams are never "done"', () => {
   });
 
   it('truncated: a clean close without [DONE], and blocks left open', () => {
-    expect(statusesOf(encodeUtf8(`${text('a')}${text('', true)}`)).reason).toMatch(/without its terminal event \(\[DONE\], or the dialect's own\)/);
-    expect(statusesOf(encodeUtf8(`${text('a')}data: [DONE]\n\n`))).toMatchObject({ kind: 'truncated', reason: 'The stream ended with block #0 (text) still open (no final envelope).' });
+    expect(statusesOf(encodeUtf8(`${text('a')}${text('', true)}`)).reason).toMatch(
+      /without its terminal event \(\[DONE\], or the dialect's own\)/,
+    );
+    expect(statusesOf(encodeUtf8(`${text('a')}data: [DONE]\n\n`))).toMatchObject({
+      kind: 'truncated',
+      reason: 'The stream ended with block #0 (text) still open (no final envelope).',
+    });
   });
 
   it('truncated: a block a retried call abandoned (retry_midstream)', () => {
-    expect(statusesOf(readFixture('retry_midstream.json.sse'))).toMatchObject({ kind: 'truncated', reason: expect.stringMatching(/^Block #1 \(text\) never closed: it was opened again before the final marker/) as unknown });
+    expect(statusesOf(readFixture('retry_midstream.json.sse'))).toMatchObject({
+      kind: 'truncated',
+      reason: expect.stringMatching(
+        /^Block #1 \(text\) never closed: it was opened again before the final marker/,
+      ) as unknown,
+    });
   });
 
   it('awaiting tools: a run paused on awaiting_frontend_tools', () => {
-    expect(statusesOf(readFixture('frontend_tools.json.sse'))).toMatchObject({ kind: 'paused', label: 'awaiting tools' });
+    expect(statusesOf(readFixture('frontend_tools.json.sse'))).toMatchObject({
+      kind: 'paused',
+      label: 'awaiting tools',
+    });
   });
 
   it('stopped and failed to connect come from how the source ended', () => {
     const result = decodeLegs([[{ bytes: encodeUtf8(text('a')) }]]);
     expect(statusOf(result, { kind: 'stopped' })).toMatchObject({ kind: 'stopped', label: 'stopped' });
-    expect(endStatusOf({ stream: null, openBlocks: [], abandonedBlocks: [], awaitingTools: false, outcome: { kind: 'failed', message: 'Connection refused' } })).toEqual({ kind: 'failed', label: 'failed to connect', reason: 'Connection refused' });
+    expect(
+      endStatusOf({
+        stream: null,
+        openBlocks: [],
+        abandonedBlocks: [],
+        awaitingTools: false,
+        outcome: { kind: 'failed', message: 'Connection refused' },
+      }),
+    ).toEqual({ kind: 'failed', label: 'failed to connect', reason: 'Connection refused' });
     // A failure after events arrived is a cut stream, with the failure as the reason.
-    expect(statusOf(result, { kind: 'failed', message: 'socket hang up' })).toMatchObject({ kind: 'truncated', reason: expect.stringContaining('socket hang up') as unknown });
+    expect(statusOf(result, { kind: 'failed', message: 'socket hang up' })).toMatchObject({
+      kind: 'truncated',
+      reason: expect.stringContaining('socket hang up') as unknown,
+    });
   });
 
   it.each([
     ['anthropic-messages/tool-use.sse', 'done', /^The stream ended with message_stop\.$/],
     ['anthropic-messages/cut.sse', 'truncated', /without its terminal event/],
-    ['anthropic-messages/error-midstream.sse', 'error', /^The stream ended with an error in event 3: api_error: Internal server error$/],
+    [
+      'anthropic-messages/error-midstream.sse',
+      'error',
+      /^The stream ended with an error in event 3: api_error: Internal server error$/,
+    ],
     ['openai-responses/text-annotations.sse', 'done', /^The stream ended with response\.completed\.$/],
     ['openai-responses/failed.sse', 'error', /failed: The model failed to generate a response/],
     ['openai-responses/incomplete.sse', 'error', /incomplete: max_output_tokens/],

@@ -89,32 +89,65 @@ export function endStatusOf(facts: EndFacts): EndStatus {
   if (outcome?.kind === 'stopped') return status('stopped', 'The user stopped the stream.');
   const frames = stream?.frames ?? 0;
   if (outcome?.kind === 'failed' && frames === 0 && !stream?.cutMidEvent) return status('failed', outcome.message);
-  if (stream?.error) return status('error', `The stream ended with an error in event ${stream.error.frame}: ${stream.error.message}`);
+  if (stream?.error)
+    return status('error', `The stream ended with an error in event ${stream.error.frame}: ${stream.error.message}`);
   const because = outcome ? `: ${outcome.message}` : '.';
-  if (stream === null || frames === 0) return status('truncated', `The stream ended ${stream?.cutMidEvent ? 'inside its first event' : 'before any event'}${because}`);
-  if (stream.cutMidEvent) return status('truncated', `The stream was cut inside an event after ${countOf(frames, 'complete event')}${because}`);
-  if (!stream.terminal) return status('truncated', `The stream ended after ${countOf(frames, 'event')} without its terminal event ([DONE], or the dialect's own)${because}`);
+  if (stream === null || frames === 0)
+    return status(
+      'truncated',
+      `The stream ended ${stream?.cutMidEvent ? 'inside its first event' : 'before any event'}${because}`,
+    );
+  if (stream.cutMidEvent)
+    return status(
+      'truncated',
+      `The stream was cut inside an event after ${countOf(frames, 'complete event')}${because}`,
+    );
+  if (!stream.terminal)
+    return status(
+      'truncated',
+      `The stream ended after ${countOf(frames, 'event')} without its terminal event ([DONE], or the dialect's own)${because}`,
+    );
   // Lost data explains blocks left open by the hole; where the stream itself was cut says more.
   if (facts.lostData) return status('truncated', `Part of the stream was lost: ${facts.lostData}`);
-  if (facts.openBlocks.length > 0) return status('truncated', `The stream ended with ${facts.openBlocks.length === 1 ? 'block' : 'blocks'} ${blockList(facts.openBlocks)} still open (no final envelope).`);
+  if (facts.openBlocks.length > 0)
+    return status(
+      'truncated',
+      `The stream ended with ${facts.openBlocks.length === 1 ? 'block' : 'blocks'} ${blockList(facts.openBlocks)} still open (no final envelope).`,
+    );
   if (facts.abandonedBlocks.length > 0) {
     const one = facts.abandonedBlocks.length === 1;
-    return status('truncated', `${one ? 'Block' : 'Blocks'} ${blockList(facts.abandonedBlocks)} never closed: ${one ? 'it was' : 'they were'} opened again before the final marker (a retried call replays a block; interleaved XML sub-agents look the same).`);
+    return status(
+      'truncated',
+      `${one ? 'Block' : 'Blocks'} ${blockList(facts.abandonedBlocks)} never closed: ${one ? 'it was' : 'they were'} opened again before the final marker (a retried call replays a block; interleaved XML sub-agents look the same).`,
+    );
   }
-  if (facts.awaitingTools && facts.answered) return status('truncated', 'The run paused on awaiting_frontend_tools and its tool results were sent, but the session ends before their continuation.');
-  if (facts.awaitingTools) return status('paused', 'The run paused on awaiting_frontend_tools and waits for tool results.');
+  if (facts.awaitingTools && facts.answered)
+    return status(
+      'truncated',
+      'The run paused on awaiting_frontend_tools and its tool results were sent, but the session ends before their continuation.',
+    );
+  if (facts.awaitingTools)
+    return status('paused', 'The run paused on awaiting_frontend_tools and waits for tool results.');
   return status('done', `The stream ended with ${stream.terminal.event}.`);
 }
 
 /** The block facts of EndFacts: blocks left open or abandoned, and a pause on frontend tools in `lastLeg`. */
-export function blockEndFacts(blocks: readonly Block[], lastLeg: number): Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools'> {
+export function blockEndFacts(
+  blocks: readonly Block[],
+  lastLeg: number,
+): Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools'> {
   const openBlocks: { id: number; kind: string }[] = [];
   const abandonedBlocks: { id: number; kind: string }[] = [];
   let awaitingTools = false;
   for (const block of blocks) {
     if (block.status === 'open') openBlocks.push({ id: block.id, kind: block.kind });
     else if (block.status === 'abandoned') abandonedBlocks.push({ id: block.id, kind: block.kind });
-    else if (block.leg === lastLeg && block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0) awaitingTools = true;
+    else if (
+      block.leg === lastLeg &&
+      block.kind === KIND.awaiting_frontend_tools &&
+      (block.pendingTools?.length ?? 0) > 0
+    )
+      awaitingTools = true;
   }
   return { openBlocks, abandonedBlocks, awaitingTools };
 }

@@ -19,4 +19,6 @@ export function isCompleteEventData(data: string): boolean {
  * to show its events must frame them: an unterminated last event with complete data is an
  * event. (The `frames` command keeps the EventSource's framing, which drops it.)
  */
-export const SESSION_FRAMING: Pick<FramerOptions, 'dispatchUnterminated'> = { dispatchUnterminated: isCompleteEventData };
+export const SESSION_FRAMING: Pick<FramerOptions, 'dispatchUnterminated'> = {
+  dispatchUnterminated: isCompleteEventData,
+};

@@ -59,7 +59,11 @@ export interface LegContext {
  * continues (a raw session's continuation starts with an agent-layer XML item); the session
  * already knows better.
  */
-function continuationDialect(detected: DialectModule | undefined, previous: DialectModule | undefined, frame: SniffedFrame): DialectModule | undefined {
+function continuationDialect(
+  detected: DialectModule | undefined,
+  previous: DialectModule | undefined,
+  frame: SniffedFrame,
+): DialectModule | undefined {
   if (previous?.takesOver?.(frame)) return previous;
   return detected && previous?.continues?.includes(detected.id) ? previous : detected;
 }
@@ -126,7 +130,8 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     };
     stats?.onEnvelope(envelope, frame);
     // An error envelope (the agent's API error event) ends the run in failure.
-    if (envelope.type === KIND.error && !envelope.control) streamError ??= { message: previewText(envelope.delta, 200), frame: envelope.frame };
+    if (envelope.type === KIND.error && !envelope.control)
+      streamError ??= { message: previewText(envelope.delta, 200), frame: envelope.frame };
     callbacks.onEnvelope?.(envelope);
     context.reconstruct(envelope, payload);
   };
@@ -155,14 +160,21 @@ export function createLegDecoder(context: LegContext): LegDecoder {
   };
 
   const controlEnvelope = (frame: Frame, init: Omit<EnvelopeInit, 'frame' | 'agent'>): void =>
-    emit({ frame: frame.seq, agent: context.rootAgent() ?? '', ...init }, dialect?.id ?? (registry.fallback.id as DialectId));
+    emit(
+      { frame: frame.seq, agent: context.rootAgent() ?? '', ...init },
+      dialect?.id ?? (registry.fallback.id as DialectId),
+    );
 
   const onFrame = (frame: Frame): void => {
     current = frame;
     stats?.onFrame(frame, leg);
     callbacks.onFrame?.(frame, leg);
     if (sawDone) {
-      legReport({ rule: 'stream.after-done', message: `Event ${frame.seq} arrived after [DONE]; a client stops reading at [DONE] and never sees it.`, at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd } });
+      legReport({
+        rule: 'stream.after-done',
+        message: `Event ${frame.seq} arrived after [DONE]; a client stops reading at [DONE] and never sees it.`,
+        at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
+      });
     }
     const control = classifyControlFrame(frame.data);
     if (control?.kind === 'done') {
@@ -174,9 +186,19 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     if (control?.kind === 'error-frame') {
       const message = typeof control.message === 'string' ? control.message : (stringifyJson(control.message) ?? '');
       streamError = { message: `${String(control.error)}: ${message}`, frame: frame.seq };
-      legReport({ rule: 'stream.error-frame', message: `Server error ${String(control.error)}: ${message}`, at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd } });
+      legReport({
+        rule: 'stream.error-frame',
+        message: `Server error ${String(control.error)}: ${message}`,
+        at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
+      });
       const { error, message: _m, traceback, ...rest } = control.fields;
-      controlEnvelope(frame, { type: 'error_frame', final: true, delta: message, extras: { error, traceback, ...rest }, control: 'error-frame' });
+      controlEnvelope(frame, {
+        type: 'error_frame',
+        final: true,
+        delta: message,
+        extras: { error, traceback, ...rest },
+        control: 'error-frame',
+      });
       return;
     }
     if (dialect) {
@@ -202,7 +224,11 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     if (detected) {
       decide(detected);
     } else if (pending.length >= DETECTION_WINDOW) {
-      legReport({ rule: 'stream.format-undetected', message: `The first ${DETECTION_WINDOW} events match no known format; decoding as ${registry.fallback.label}.`, at: { frame: frame.seq } });
+      legReport({
+        rule: 'stream.format-undetected',
+        message: `The first ${DETECTION_WINDOW} events match no known format; decoding as ${registry.fallback.label}.`,
+        at: { frame: frame.seq },
+      });
       decide(registry.fallback);
     }
   };
@@ -231,17 +257,36 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     end() {
       const summary = framer.end();
       if (!dialect && pending.length > 0) {
-        legReport({ rule: 'stream.format-undetected', message: `No event matched a known format; decoded ${pending.length} event(s) as ${registry.fallback.label}.`, at: { frame: pending[0]?.seq ?? 0 } });
+        legReport({
+          rule: 'stream.format-undetected',
+          message: `No event matched a known format; decoded ${pending.length} event(s) as ${registry.fallback.label}.`,
+          at: { frame: pending[0]?.seq ?? 0 },
+        });
         decide(registry.fallback);
       }
       findings.flush();
       dialect?.end();
       // Dialects with their own terminal event report a missing one themselves.
       if (module?.terminator !== 'dialect' && !terminal && !streamError && summary.frames > 0) {
-        legReport({ rule: 'stream.missing-done', message: 'The stream ended without data: [DONE]; the run was cut off or the connection dropped.', at: { byteStart: summary.bytes } });
+        legReport({
+          rule: 'stream.missing-done',
+          message: 'The stream ended without data: [DONE]; the run was cut off or the connection dropped.',
+          at: { byteStart: summary.bytes },
+        });
       }
-      const stream: StreamEnd = { terminal, error: streamError, cutMidEvent: summary.endedInsideEvent, frames: summary.frames };
-      const end: LegEnd = { format: dialect?.id ?? null, lastEventId: summary.lastEventId, retry: summary.retry, bytes: summary.bytes, stream };
+      const stream: StreamEnd = {
+        terminal,
+        error: streamError,
+        cutMidEvent: summary.endedInsideEvent,
+        frames: summary.frames,
+      };
+      const end: LegEnd = {
+        format: dialect?.id ?? null,
+        lastEventId: summary.lastEventId,
+        retry: summary.retry,
+        bytes: summary.bytes,
+        stream,
+      };
       context.onLegEnd(end);
       return end;
     },

@@ -59,7 +59,13 @@ describe('createGzipSignatureCheck', () => {
 
 describe('createLegDecoder', () => {
   /** A leg with a context that records what it hands its session. */
-  function leg(overrides: Partial<LegContext> = {}): { context: LegContext; envelopes: Envelope[]; findings: string[]; ends: LegEnd[]; reconstructed: number[] } {
+  function leg(overrides: Partial<LegContext> = {}): {
+    context: LegContext;
+    envelopes: Envelope[];
+    findings: string[];
+    ends: LegEnd[];
+    reconstructed: number[];
+  } {
     const envelopes: Envelope[] = [];
     const findings: string[] = [];
     const ends: LegEnd[] = [];
@@ -89,7 +95,10 @@ describe('createLegDecoder', () => {
     const decoder = createLegDecoder(context);
     decoder.push(encodeUtf8(`${TEXT}data: [DONE]\n\n`));
     const end = decoder.end();
-    expect(envelopes.map((e) => [e.seq, e.leg, e.type])).toEqual([[10, 1, 'text'], [11, 1, '[DONE]']]);
+    expect(envelopes.map((e) => [e.seq, e.leg, e.type])).toEqual([
+      [10, 1, 'text'],
+      [11, 1, '[DONE]'],
+    ]);
     expect(reconstructed).toEqual([10, 11]);
     expect(end).toMatchObject({ format: 'json', stream: { terminal: { event: '[DONE]', frame: 1 }, error: null } });
     expect(ends).toEqual([end]);
@@ -102,6 +111,8 @@ describe('createLegDecoder', () => {
     decoder.push(encodeUtf8(TEXT));
     expect(decoder.end().stream.terminal).toBeNull();
     expect(findings).toEqual(['stream.missing-done']);
-    expect(() => createLegDecoder(leg({ choice: 'nope' as LegContext['choice'] }).context)).toThrow('unknown dialect nope');
+    expect(() => createLegDecoder(leg({ choice: 'nope' as LegContext['choice'] }).context)).toThrow(
+      'unknown dialect nope',
+    );
   });
 });

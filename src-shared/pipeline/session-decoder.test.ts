@@ -1,6 +1,12 @@
 import { describe, expect, it, test } from 'vitest';
 import { chunkings } from '../testing/chunking';
-import { listSseFixtures, readExternalFixture, readFixture, readManifest, type ManifestEntry } from '../../src-main/testing/fixtures';
+import {
+  listSseFixtures,
+  readExternalFixture,
+  readFixture,
+  readManifest,
+  type ManifestEntry,
+} from '../../src-main/testing/fixtures';
 import { encodeUtf8 } from '../text/utf8';
 import { createCollectingSession, decodeBytes, decodeLegs, type SessionDecoderOptions } from './session-decoder';
 import type { DecodeResult } from './types';
@@ -22,8 +28,16 @@ function envelope(fields: Record<string, unknown> = {}): string {
   return JSON.stringify({ type: 'text', agent: AGENT, final: false, delta: 'hi', ...fields });
 }
 
-const META_INIT = envelope({ type: 'meta_init', final: true, delta: JSON.stringify({ format: 'json', agent_uuid: AGENT }) });
-const ERROR_FRAME = JSON.stringify({ error: 'APIStatusError', message: 'Overloaded', traceback: 'Traceback (most recent call last):\n  ...' });
+const META_INIT = envelope({
+  type: 'meta_init',
+  final: true,
+  delta: JSON.stringify({ format: 'json', agent_uuid: AGENT }),
+});
+const ERROR_FRAME = JSON.stringify({
+  error: 'APIStatusError',
+  message: 'Overloaded',
+  traceback: 'Traceback (most recent call last):\n  ...',
+});
 
 function decode(events: readonly string[], eol = '\n', options?: SessionDecoderOptions): DecodeResult {
   return decodeBytes(sse(events, eol), options);
@@ -98,14 +112,22 @@ describe('the pipeline over the upstream fixtures', () => {
     expect(result.envelopes.at(-1)?.extras['error']).toBe('TypeError');
   });
 
-  test.each(fixtures.filter((f) => manifest[f]?.kind === 'json'))('%s: over-budget findings match the manifest (the error frame excluded)', (file) => {
-    const entry = manifest[file];
-    const over = decodedFixture(file).diagnostics.filter((d) => d.rule === 'envelope.over-budget' || d.rule === 'envelope.over-budget-after-escaping');
-    expect(over).toHaveLength((entry?.json_lines_over_2048 ?? 0) - (entry?.over_2048_by_type['null'] ?? 0));
-  });
+  test.each(fixtures.filter((f) => manifest[f]?.kind === 'json'))(
+    '%s: over-budget findings match the manifest (the error frame excluded)',
+    (file) => {
+      const entry = manifest[file];
+      const over = decodedFixture(file).diagnostics.filter(
+        (d) => d.rule === 'envelope.over-budget' || d.rule === 'envelope.over-budget-after-escaping',
+      );
+      expect(over).toHaveLength((entry?.json_lines_over_2048 ?? 0) - (entry?.over_2048_by_type['null'] ?? 0));
+    },
+  );
 
   it('frontend_tools_resume.raw.sse as a continuation leg of a raw session is raw from its first item', () => {
-    const result = decodeLegs([[{ bytes: readFixture('frontend_tools.raw.sse') }], [{ bytes: readFixture('frontend_tools_resume.raw.sse') }]]);
+    const result = decodeLegs([
+      [{ bytes: readFixture('frontend_tools.raw.sse') }],
+      [{ bytes: readFixture('frontend_tools_resume.raw.sse') }],
+    ]);
     expect(result.formats).toEqual(['raw', 'raw']);
     const leg1 = result.envelopes.filter((e) => e.leg === 1 && e.control !== 'done');
     expect(leg1.length).toBeGreaterThan(0);
@@ -140,20 +162,29 @@ describe('the pipeline over the upstream fixtures', () => {
 
 /** What must not depend on how the bytes were cut. Frames are left out: they record chunk indices. */
 function chunkIndependent(result: DecodeResult): unknown {
-  return { formats: result.formats, envelopes: result.envelopes, blocks: result.blocks, agents: result.agents, diagnostics: result.diagnostics };
+  return {
+    formats: result.formats,
+    envelopes: result.envelopes,
+    blocks: result.blocks,
+    agents: result.agents,
+    diagnostics: result.diagnostics,
+  };
 }
 
 describe('decoding without statistics', () => {
-  test.each(fixtures)('%s: the same frames, envelopes, blocks, agents, findings and ends, and no statistics', (file) => {
-    const bytes = readFixture(file);
-    const session = createCollectingSession({ statistics: false });
-    session.decodeLeg([{ bytes }]);
-    const { stats, ...without } = session.finish();
-    const { stats: withStats, ...full } = decodeBytes(bytes);
-    expect(stats).toBeUndefined();
-    expect(withStats.frames).toBe(full.frames.flat().length);
-    expect(without).toEqual(full);
-  });
+  test.each(fixtures)(
+    '%s: the same frames, envelopes, blocks, agents, findings and ends, and no statistics',
+    (file) => {
+      const bytes = readFixture(file);
+      const session = createCollectingSession({ statistics: false });
+      session.decodeLeg([{ bytes }]);
+      const { stats, ...without } = session.finish();
+      const { stats: withStats, ...full } = decodeBytes(bytes);
+      expect(stats).toBeUndefined();
+      expect(withStats.frames).toBe(full.frames.flat().length);
+      expect(without).toEqual(full);
+    },
+  );
 });
 
 describe('chunking invariance of the whole pipeline', () => {
@@ -169,12 +200,23 @@ describe('chunking invariance of the whole pipeline', () => {
 });
 
 describe('stream.error-frame', () => {
-  test.each(LINE_ENDINGS)('reported after partial output, ends the leg without stream.missing-done (%s)', (_name, eol) => {
-    const result = decode([META_INIT, envelope(), ERROR_FRAME], eol);
-    expect(rules(result)).toEqual(['stream.error-frame']);
-    expect(result.diagnostics.find((d) => d.rule === 'stream.error-frame')?.message).toBe('Server error APIStatusError: Overloaded');
-    expect(result.envelopes.at(-1)).toMatchObject({ control: 'error-frame', type: 'error_frame', delta: 'Overloaded', agent: AGENT, extras: { error: 'APIStatusError' } });
-  });
+  test.each(LINE_ENDINGS)(
+    'reported after partial output, ends the leg without stream.missing-done (%s)',
+    (_name, eol) => {
+      const result = decode([META_INIT, envelope(), ERROR_FRAME], eol);
+      expect(rules(result)).toEqual(['stream.error-frame']);
+      expect(result.diagnostics.find((d) => d.rule === 'stream.error-frame')?.message).toBe(
+        'Server error APIStatusError: Overloaded',
+      );
+      expect(result.envelopes.at(-1)).toMatchObject({
+        control: 'error-frame',
+        type: 'error_frame',
+        delta: 'Overloaded',
+        agent: AGENT,
+        extras: { error: 'APIStatusError' },
+      });
+    },
+  );
 
   it('is recognised as the very first event, before any format is known', () => {
     const result = decode([ERROR_FRAME]);
@@ -196,11 +238,14 @@ describe('stream.error-frame', () => {
 });
 
 describe('[DONE] and stream.after-done', () => {
-  test.each(LINE_ENDINGS)('[DONE] last: a done control envelope stamped with the root agent, no finding (%s)', (_name, eol) => {
-    const result = decode([META_INIT, envelope(), '[DONE]'], eol);
-    expect(rules(result)).toEqual([]);
-    expect(result.envelopes.at(-1)).toMatchObject({ control: 'done', type: '[DONE]', agent: AGENT, frame: 2 });
-  });
+  test.each(LINE_ENDINGS)(
+    '[DONE] last: a done control envelope stamped with the root agent, no finding (%s)',
+    (_name, eol) => {
+      const result = decode([META_INIT, envelope(), '[DONE]'], eol);
+      expect(rules(result)).toEqual([]);
+      expect(result.envelopes.at(-1)).toMatchObject({ control: 'done', type: '[DONE]', agent: AGENT, frame: 2 });
+    },
+  );
 
   test.each(LINE_ENDINGS)('an event after [DONE] is reported and still decoded (%s)', (_name, eol) => {
     const result = decode([META_INIT, '[DONE]', envelope({ delta: 'late' })], eol);
@@ -224,7 +269,9 @@ describe('stream.missing-done', () => {
   test.each(LINE_ENDINGS)('reported when the stream just stops (%s)', (_name, eol) => {
     const result = decode([META_INIT, envelope()], eol);
     expect(rules(result)).toEqual(['stream.missing-done']);
-    expect(result.diagnostics.find((d) => d.rule === 'stream.missing-done')?.at.byteStart).toBe(sse([META_INIT, envelope()], eol).length);
+    expect(result.diagnostics.find((d) => d.rule === 'stream.missing-done')?.at.byteStart).toBe(
+      sse([META_INIT, envelope()], eol).length,
+    );
   });
 
   it('reported per leg, with the leg in the location', () => {
@@ -245,13 +292,16 @@ describe('stream.missing-done', () => {
 describe('format detection and stream.format-undetected', () => {
   const garbage = (n: number): string[] => Array.from({ length: n }, (_, i) => `garbage ${i}`);
 
-  test.each(LINE_ENDINGS)('8 undecidable events: reported once at the 8th, decoded as JSON so nothing is lost (%s)', (_name, eol) => {
-    const result = decode([...garbage(8), '[DONE]'], eol);
-    expect(rules(result)).toEqual(['stream.format-undetected']);
-    expect(result.diagnostics.find((d) => d.rule === 'stream.format-undetected')?.at.frame).toBe(7);
-    expect(result.formats).toEqual(['json']);
-    expect(result.envelopes.filter((e) => e.control === 'undecoded').map((e) => e.delta)).toEqual(garbage(8));
-  });
+  test.each(LINE_ENDINGS)(
+    '8 undecidable events: reported once at the 8th, decoded as JSON so nothing is lost (%s)',
+    (_name, eol) => {
+      const result = decode([...garbage(8), '[DONE]'], eol);
+      expect(rules(result)).toEqual(['stream.format-undetected']);
+      expect(result.diagnostics.find((d) => d.rule === 'stream.format-undetected')?.at.frame).toBe(7);
+      expect(result.formats).toEqual(['json']);
+      expect(result.envelopes.filter((e) => e.control === 'undecoded').map((e) => e.delta)).toEqual(garbage(8));
+    },
+  );
 
   it('a stream that ends before the window is full is reported at its end, located at the first event', () => {
     const result = decode(garbage(3));
@@ -277,7 +327,15 @@ describe('format detection and stream.format-undetected', () => {
   test.each([
     ['json', [META_INIT, envelope(), '[DONE]']],
     ['xml', ['<content-block-text>', 'hello', '</content-block-text>', '[DONE]']],
-    ['raw', [`<meta_init data='{"format": "raw"}'></meta_init>`, '{"type":"message_start","message":{"id":"m"}}', '{"type":"message_stop"}', '[DONE]']],
+    [
+      'raw',
+      [
+        `<meta_init data='{"format": "raw"}'></meta_init>`,
+        '{"type":"message_start","message":{"id":"m"}}',
+        '{"type":"message_stop"}',
+        '[DONE]',
+      ],
+    ],
   ] as const)('detects %s from hand-made events', (format, events) => {
     const result = decode(events);
     expect(result.formats).toEqual([format]);
@@ -292,7 +350,10 @@ describe('stream.format-mismatch', () => {
     const payload = JSON.stringify({ format: 'xml', agent_uuid: AGENT, user_query: 'q' });
     const result = decode([metaInit(payload.slice(0, 15), false), metaInit(payload.slice(15), true), '[DONE]'], eol);
     expect(rules(result)).toEqual(['stream.format-mismatch']);
-    expect(result.diagnostics.find((d) => d.rule === 'stream.format-mismatch')).toMatchObject({ severity: 'warning', at: { frame: 1 } });
+    expect(result.diagnostics.find((d) => d.rule === 'stream.format-mismatch')).toMatchObject({
+      severity: 'warning',
+      at: { frame: 1 },
+    });
   });
 
   it('not reported when the meta_init announces json', () => {
@@ -302,15 +363,20 @@ describe('stream.format-mismatch', () => {
 
 describe('stream.compressed-body', () => {
   // The gzip of "data: [DONE]\n\n" would do; any body starting with the signature is the case.
-  const gzipped = Uint8Array.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0x49, 0x2c, 0x49, 0xb4, 0x52]);
+  const gzipped = Uint8Array.from([
+    0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0x49, 0x2c, 0x49, 0xb4, 0x52,
+  ]);
 
-  it.each(chunkings(gzipped).map((c) => [c.name, c.chunks] as const))('names a gzip body that no Content-Encoding announced (%s)', (_name, chunks) => {
-    const result = decodeLegs([chunks.map((bytes) => ({ bytes }))]);
-    const found = result.diagnostics.filter((d) => d.rule === 'stream.compressed-body');
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ severity: 'error', at: { byteStart: 0, byteEnd: 2 } });
-    expect(found[0]?.message).toMatch(/gzip signature, but no Content-Encoding/);
-  });
+  it.each(chunkings(gzipped).map((c) => [c.name, c.chunks] as const))(
+    'names a gzip body that no Content-Encoding announced (%s)',
+    (_name, chunks) => {
+      const result = decodeLegs([chunks.map((bytes) => ({ bytes }))]);
+      const found = result.diagnostics.filter((d) => d.rule === 'stream.compressed-body');
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({ severity: 'error', at: { byteStart: 0, byteEnd: 2 } });
+      expect(found[0]?.message).toMatch(/gzip signature, but no Content-Encoding/);
+    },
+  );
 
   it('must not trigger on a plain stream, nor on the signature later in a stream', () => {
     expect(rules(decode([META_INIT, '[DONE]']))).not.toContain('stream.compressed-body');
@@ -319,10 +385,10 @@ describe('stream.compressed-body', () => {
   });
 });
 
-describe('rules that belong to a dialect (the catalogue\'s `dialects`)', () => {
+describe("rules that belong to a dialect (the catalogue's `dialects`)", () => {
   const long = 'x'.repeat(2100);
 
-  it('sse.oversize-line, the upstream agent\'s 2 KiB chunk budget, fires on its JSON envelopes', () => {
+  it("sse.oversize-line, the upstream agent's 2 KiB chunk budget, fires on its JSON envelopes", () => {
     const result = decode([META_INIT, envelope({ delta: long }), '[DONE]']);
     expect(rules(result, 'sse.')).toEqual(['sse.oversize-line']);
   });

@@ -91,22 +91,45 @@ export function createSessionDecoder(
     callbacks.onDiagnostic?.(diagnostic);
   };
 
-  const stats = options.statistics === false ? undefined : createChunkStats({ budget: chunkBudget, isChunked: (id) => registry.get(id)?.chunked === true });
+  const stats =
+    options.statistics === false
+      ? undefined
+      : createChunkStats({ budget: chunkBudget, isChunked: (id) => registry.get(id)?.chunked === true });
   /** The envelope being reconstructed: where the inline stage's findings point. */
   let currentEnvelope: Envelope | undefined;
-  const inline = createInlineStage(options.inline ?? DEFAULT_INLINE_OPTIONS, (d) => report(d, d.at.leg ?? 0), (block) => {
-    const e = currentEnvelope;
-    if (!e) return { block: block.id, byteStart: block.byteStart, byteEnd: block.byteEnd, ...(block.leg !== 0 ? { leg: block.leg } : {}) };
-    return { block: block.id, envelope: e.seq, frame: e.frame, byteStart: e.byteStart, byteEnd: e.byteEnd, ...(e.leg !== 0 ? { leg: e.leg } : {}) };
-  });
-  const reconstructor = createReconstructor({
-    onBlock: (block) => {
-      inline.onBlock(block, currentEnvelope);
-      callbacks.onBlock?.(block);
+  const inline = createInlineStage(
+    options.inline ?? DEFAULT_INLINE_OPTIONS,
+    (d) => report(d, d.at.leg ?? 0),
+    (block) => {
+      const e = currentEnvelope;
+      if (!e)
+        return {
+          block: block.id,
+          byteStart: block.byteStart,
+          byteEnd: block.byteEnd,
+          ...(block.leg !== 0 ? { leg: block.leg } : {}),
+        };
+      return {
+        block: block.id,
+        envelope: e.seq,
+        frame: e.frame,
+        byteStart: e.byteStart,
+        byteEnd: e.byteEnd,
+        ...(e.leg !== 0 ? { leg: e.leg } : {}),
+      };
     },
-    onAgent: (agent) => callbacks.onAgent?.(agent),
-    onDiagnostic: (d) => report(d, d.at.leg ?? 0),
-  }, options.retention ? { retention: options.retention } : {});
+  );
+  const reconstructor = createReconstructor(
+    {
+      onBlock: (block) => {
+        inline.onBlock(block, currentEnvelope);
+        callbacks.onBlock?.(block);
+      },
+      onAgent: (agent) => callbacks.onAgent?.(agent),
+      onDiagnostic: (d) => report(d, d.at.leg ?? 0),
+    },
+    options.retention ? { retention: options.retention } : {},
+  );
 
   function startLeg(legOptions: { format?: FormatChoice } = {}): LegDecoder {
     const leg = legCount++;
@@ -206,7 +229,16 @@ export function createCollectingSession(options: SessionDecoderOptions = {}): Co
     finish() {
       session.finish();
       const stats = session.stats();
-      return { formats, frames, envelopes, blocks: [...session.blocks()], agents: [...session.agents()], diagnostics, ...(stats ? { stats } : {}), ends };
+      return {
+        formats,
+        frames,
+        envelopes,
+        blocks: [...session.blocks()],
+        agents: [...session.agents()],
+        diagnostics,
+        ...(stats ? { stats } : {}),
+        ends,
+      };
     },
   };
 }
@@ -215,7 +247,10 @@ export function createCollectingSession(options: SessionDecoderOptions = {}): Co
 type WithStatistics = Omit<SessionDecoderOptions, 'statistics'>;
 
 /** Decode whole legs at once (tests, fuzzing, benchmarks). Each leg is a list of network chunks. */
-export function decodeLegs(legs: readonly (readonly ChunkInput[])[], options: WithStatistics = {}): DecodeResult & { stats: ChunkStatistics } {
+export function decodeLegs(
+  legs: readonly (readonly ChunkInput[])[],
+  options: WithStatistics = {},
+): DecodeResult & { stats: ChunkStatistics } {
   const session = createCollectingSession(options);
   for (const chunks of legs) session.decodeLeg(chunks);
   // Statistics are on (the options cannot turn them off), so finish() returns them.
@@ -223,6 +258,9 @@ export function decodeLegs(legs: readonly (readonly ChunkInput[])[], options: Wi
 }
 
 /** Decode one byte stream given as a single buffer. */
-export function decodeBytes(bytes: Uint8Array, options: WithStatistics = {}): DecodeResult & { stats: ChunkStatistics } {
+export function decodeBytes(
+  bytes: Uint8Array,
+  options: WithStatistics = {},
+): DecodeResult & { stats: ChunkStatistics } {
   return decodeLegs([[{ bytes }]], options);
 }

@@ -4,15 +4,30 @@ import { classifyControlFrame } from './stream-control';
 describe('classifyControlFrame', () => {
   it('recognises [DONE] and the router error frame whatever its key order', () => {
     expect(classifyControlFrame('[DONE]')).toEqual({ kind: 'done' });
-    for (const data of ['{"error":"E","message":"m","traceback":"t"}', '{"traceback":"t","message":"m","error":"E"}', '{"message":"m","traceback":"t","error":"E","extra":{"a":1}}']) {
-      expect(classifyControlFrame(data)).toMatchObject({ kind: 'error-frame', error: 'E', message: 'm', traceback: 't' });
+    for (const data of [
+      '{"error":"E","message":"m","traceback":"t"}',
+      '{"traceback":"t","message":"m","error":"E"}',
+      '{"message":"m","traceback":"t","error":"E","extra":{"a":1}}',
+    ]) {
+      expect(classifyControlFrame(data)).toMatchObject({
+        kind: 'error-frame',
+        error: 'E',
+        message: 'm',
+        traceback: 't',
+      });
     }
   });
 
   it('recognises an error frame whose nested object or escaped string ends like a "type" member', () => {
-    expect(classifyControlFrame('{"error":"E","message":"m","traceback":"t","meta":{"a":1,"type":"x"}}')).toMatchObject({ kind: 'error-frame' });
-    expect(classifyControlFrame('{"error":"E","traceback":"t","message":"a\\",\\"type\\":\\"b"}')).toMatchObject({ kind: 'error-frame' });
-    expect(classifyControlFrame('{"error":"E","traceback":"t","message":"m","list":[{"type":"x"}]}')).toMatchObject({ kind: 'error-frame' });
+    expect(classifyControlFrame('{"error":"E","message":"m","traceback":"t","meta":{"a":1,"type":"x"}}')).toMatchObject(
+      { kind: 'error-frame' },
+    );
+    expect(classifyControlFrame('{"error":"E","traceback":"t","message":"a\\",\\"type\\":\\"b"}')).toMatchObject({
+      kind: 'error-frame',
+    });
+    expect(classifyControlFrame('{"error":"E","traceback":"t","message":"m","list":[{"type":"x"}]}')).toMatchObject({
+      kind: 'error-frame',
+    });
   });
 
   it('is no error frame when the object has a "type", first, last or in between', () => {
@@ -27,7 +42,13 @@ describe('classifyControlFrame', () => {
   });
 
   it('is no error frame without "error" or "traceback", or when the data is not a JSON object', () => {
-    for (const data of ['{"message":"m","traceback":"t"}', '{"error":"E","message":"m"}', '["error"]', '{"error": "E", "traceback": ', 'plain "error" text']) {
+    for (const data of [
+      '{"message":"m","traceback":"t"}',
+      '{"error":"E","message":"m"}',
+      '["error"]',
+      '{"error": "E", "traceback": ',
+      'plain "error" text',
+    ]) {
       expect(classifyControlFrame(data), data).toBeUndefined();
     }
   });

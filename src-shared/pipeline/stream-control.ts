@@ -17,10 +17,22 @@ export function classifyControlFrame(data: string): ControlFrame | undefined {
   // event of every dialect names its type first or (the Anthropic SDK's dumps) last, so the two
   // ends of the data settle nearly all frames without a scan. (`startsAt`, not `startsWith`:
   // see there; this runs for every frame.)
-  if (data.charCodeAt(0) !== 0x7b /* { */ || startsAt(data, '{"type"', 0) || endsWithTypeMember(data) || !data.includes('"error"')) return undefined;
+  if (
+    data.charCodeAt(0) !== 0x7b /* { */ ||
+    startsAt(data, '{"type"', 0) ||
+    endsWithTypeMember(data) ||
+    !data.includes('"error"')
+  )
+    return undefined;
   const value = parseJsonObject(data);
   if (!value || !('error' in value) || !('traceback' in value) || 'type' in value) return undefined;
-  return { kind: 'error-frame', error: value['error'], message: value['message'], traceback: value['traceback'], fields: value };
+  return {
+    kind: 'error-frame',
+    error: value['error'],
+    message: value['message'],
+    traceback: value['traceback'],
+    fields: value,
+  };
 }
 
 /**

@@ -17,7 +17,8 @@ const endings = [
 ] as const;
 
 const decodeText = (text: string): DecodeResult => decodeLegs([[{ bytes: encodeUtf8(text) }]]);
-const statusOf = (result: DecodeResult): string => endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind;
+const statusOf = (result: DecodeResult): string =>
+  endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind;
 const rulesOf = (result: DecodeResult): string[] => result.diagnostics.map((d) => d.rule);
 
 describe('a last event with no blank line after it', () => {
@@ -28,7 +29,11 @@ describe('a last event with no blank line after it', () => {
     expect(finding?.severity).toBe('warning');
     expect(finding?.at).toMatchObject({ frame: 11, byteEnd: encodeUtf8(text).length });
     expect(finding?.message).toContain('An EventSource drops such an event');
-    expect(result.ends[0]?.stream).toMatchObject({ terminal: { event: 'message_stop', frame: 11 }, cutMidEvent: false, frames: 12 });
+    expect(result.ends[0]?.stream).toMatchObject({
+      terminal: { event: 'message_stop', frame: 11 },
+      cutMidEvent: false,
+      frames: 12,
+    });
     expect(statusOf(result)).toBe('done');
   });
 
@@ -57,7 +62,8 @@ describe('a last event with no blank line after it', () => {
   });
 
   it('works for every dialect: a JSON envelope stream ending in an unterminated [DONE] is done', () => {
-    const envelope = (final: boolean, delta: string): string => JSON.stringify({ type: 'text', agent: 'a', final, delta });
+    const envelope = (final: boolean, delta: string): string =>
+      JSON.stringify({ type: 'text', agent: 'a', final, delta });
     const result = decodeText(`data: ${envelope(false, 'hi')}\n\ndata: ${envelope(true, '')}\n\ndata: [DONE]`);
     expect(rulesOf(result)).toEqual(['sse.unterminated-last-event']);
     expect(statusOf(result)).toBe('done');

@@ -6,7 +6,20 @@ import { HELD_IDLE_AGENTS } from './retention';
 import type { AgentInfo } from './types';
 
 function envelope(agent: string, seq: number, leg = 0): Envelope {
-  return { frame: seq, agent, type: 'text', final: false, delta: 'x', extras: {}, seq, leg, dialect: 'json', byteStart: seq * 10, byteEnd: seq * 10 + 10, receivedAt: 0 };
+  return {
+    frame: seq,
+    agent,
+    type: 'text',
+    final: false,
+    delta: 'x',
+    extras: {},
+    seq,
+    leg,
+    dialect: 'json',
+    byteStart: seq * 10,
+    byteEnd: seq * 10 + 10,
+    receivedAt: 0,
+  };
 }
 
 function recorder() {
@@ -21,7 +34,10 @@ describe('agents of a session', () => {
     const first = agents.stateOf(envelope('a', 3));
     expect(agents.stateOf(envelope('a', 4))).toBe(first);
     agents.stateOf(envelope('b', 5));
-    expect(announced.map((a) => [a.uuid, a.firstEnvelope])).toEqual([['a', 3], ['b', 5]]);
+    expect(announced.map((a) => [a.uuid, a.firstEnvelope])).toEqual([
+      ['a', 3],
+      ['b', 5],
+    ]);
     expect(agents.list().map((a) => a.uuid)).toEqual(['a', 'b']);
     expect(agents.seen).toBe(2);
   });
@@ -34,7 +50,13 @@ describe('agents of a session', () => {
     block.envelopes.push(0);
     const meta = { parent_agent_uuid: 'root', model: 'm', format: 'json', user_query: { q: 1 } };
     agents.applyMetaInit(state, block, meta);
-    expect(state.info).toMatchObject({ parent: 'root', model: 'm', format: 'json', userQuery: '{"q":1}', metaInitEnvelope: 0 });
+    expect(state.info).toMatchObject({
+      parent: 'root',
+      model: 'm',
+      format: 'json',
+      userQuery: '{"q":1}',
+      metaInitEnvelope: 0,
+    });
     agents.applyMetaInit(state, block, meta);
     expect(announced).toHaveLength(2);
   });

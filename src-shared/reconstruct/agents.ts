@@ -136,7 +136,8 @@ export function createAgents(retention: Retention, onAgent: (agent: AgentInfo) =
     if (!root) {
       let first: AgentInfo | undefined;
       for (const { info } of agentStates.values()) {
-        if (info.parent === null && info.uuid !== '' && (!first || info.firstEnvelope < first.firstEnvelope)) first = info;
+        if (info.parent === null && info.uuid !== '' && (!first || info.firstEnvelope < first.firstEnvelope))
+          first = info;
       }
       root = { uuid: first?.uuid };
     }
@@ -146,7 +147,9 @@ export function createAgents(retention: Retention, onAgent: (agent: AgentInfo) =
   return {
     stateOf,
     applyMetaInit,
-    list: () => agentList ?? [...agentStates.values()].map((state) => state.info).sort((a, b) => a.firstEnvelope - b.firstEnvelope),
+    list: () =>
+      agentList ??
+      [...agentStates.values()].map((state) => state.info).sort((a, b) => a.firstEnvelope - b.firstEnvelope),
     get seen() {
       return agentsSeen;
     },

@@ -2,7 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { appendContent, moveContent, withContent, type ContentSource } from './block-content';
 import type { Block } from './types';
 
-const block = (): Block => Object.assign(withContent({ id: 3, agent: 'a', kind: 'text', status: 'complete' as const }), { citations: [], images: [], envelopes: [1, 2], leg: 0, byteStart: 0, byteEnd: 9 });
+const block = (): Block =>
+  Object.assign(withContent({ id: 3, agent: 'a', kind: 'text', status: 'complete' as const }), {
+    citations: [],
+    images: [],
+    envelopes: [1, 2],
+    leg: 0,
+    byteStart: 0,
+    byteEnd: 9,
+  });
 
 function source(): ContentSource & { reads: number; forgotten: number[] } {
   return {
@@ -24,8 +32,32 @@ describe('block content held by the block or by a source', () => {
     b.content += 'hello ';
     b.content += 'world';
     expect(b.content).toBe('hello world');
-    expect(Object.keys(b)).toEqual(['id', 'agent', 'kind', 'status', 'content', 'citations', 'images', 'envelopes', 'leg', 'byteStart', 'byteEnd']);
-    expect(JSON.parse(JSON.stringify(b))).toEqual({ id: 3, agent: 'a', kind: 'text', status: 'complete', content: 'hello world', citations: [], images: [], envelopes: [1, 2], leg: 0, byteStart: 0, byteEnd: 9 });
+    expect(Object.keys(b)).toEqual([
+      'id',
+      'agent',
+      'kind',
+      'status',
+      'content',
+      'citations',
+      'images',
+      'envelopes',
+      'leg',
+      'byteStart',
+      'byteEnd',
+    ]);
+    expect(JSON.parse(JSON.stringify(b))).toEqual({
+      id: 3,
+      agent: 'a',
+      kind: 'text',
+      status: 'complete',
+      content: 'hello world',
+      citations: [],
+      images: [],
+      envelopes: [1, 2],
+      leg: 0,
+      byteStart: 0,
+      byteEnd: 9,
+    });
     expect({ ...b }.content).toBe('hello world');
   });
 

@@ -15,7 +15,12 @@ export function describeBlock(block: Block): string {
 
 /** Where one envelope is, and the block it went to; leg 0 is left out, as everywhere. */
 export function envelopeAt(envelope: Envelope, block?: Block): DiagnosticLocation {
-  const at: DiagnosticLocation = { frame: envelope.frame, envelope: envelope.seq, byteStart: envelope.byteStart, byteEnd: envelope.byteEnd };
+  const at: DiagnosticLocation = {
+    frame: envelope.frame,
+    envelope: envelope.seq,
+    byteStart: envelope.byteStart,
+    byteEnd: envelope.byteEnd,
+  };
   if (envelope.leg !== 0) at.leg = envelope.leg;
   if (block) at.block = block.id;
   return at;
@@ -32,7 +37,12 @@ export function blockAt(block: Block): DiagnosticLocation {
 
 /** The replay so far: from its first replayed envelope to the one that confirmed it. */
 export function replayAt(replay: Block, firstReplayed: number, envelope: Envelope): DiagnosticLocation {
-  const at: DiagnosticLocation = { envelope: firstReplayed, byteStart: replay.byteStart, byteEnd: envelope.byteEnd, block: replay.id };
+  const at: DiagnosticLocation = {
+    envelope: firstReplayed,
+    byteStart: replay.byteStart,
+    byteEnd: envelope.byteEnd,
+    block: replay.id,
+  };
   if (envelope.leg !== 0) at.leg = envelope.leg;
   return at;
 }

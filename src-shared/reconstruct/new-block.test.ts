@@ -2,14 +2,47 @@ import { describe, expect, test } from 'vitest';
 import type { Envelope } from '../envelope/types';
 import { addEnvelope, createBlock } from './new-block';
 
-function envelope(seq: number, leg: number, byteStart: number, byteEnd: number, extras: Record<string, unknown> = {}): Envelope {
-  return { frame: seq, agent: 'a', type: 'tool_call', final: false, delta: '', extras, seq, leg, dialect: 'json', byteStart, byteEnd, receivedAt: 0 };
+function envelope(
+  seq: number,
+  leg: number,
+  byteStart: number,
+  byteEnd: number,
+  extras: Record<string, unknown> = {},
+): Envelope {
+  return {
+    frame: seq,
+    agent: 'a',
+    type: 'tool_call',
+    final: false,
+    delta: '',
+    extras,
+    seq,
+    leg,
+    dialect: 'json',
+    byteStart,
+    byteEnd,
+    receivedAt: 0,
+  };
 }
 
 describe('a new block and the envelopes it is built from', () => {
   test('a block starts open and empty at its envelope, with the tool id and name the envelope carries', () => {
     const block = createBlock(2, envelope(5, 1, 30, 40, { id: 't1', name: 'read', other: 'x' }), 'tool_call');
-    expect(block).toEqual({ id: 2, agent: 'a', kind: 'tool_call', status: 'open', content: '', citations: [], images: [], envelopes: [], leg: 1, byteStart: 30, byteEnd: 40, toolId: 't1', name: 'read' });
+    expect(block).toEqual({
+      id: 2,
+      agent: 'a',
+      kind: 'tool_call',
+      status: 'open',
+      content: '',
+      citations: [],
+      images: [],
+      envelopes: [],
+      leg: 1,
+      byteStart: 30,
+      byteEnd: 40,
+      toolId: 't1',
+      name: 'read',
+    });
     expect(Object.keys(createBlock(0, envelope(0, 0, 0, 1, { id: 7 }), 'text'))).not.toContain('toolId');
   });
 

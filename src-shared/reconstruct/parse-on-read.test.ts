@@ -3,7 +3,20 @@ import type { Envelope } from '../envelope/types';
 import { createBlock } from './new-block';
 import { parseOnRead } from './parse-on-read';
 
-const envelope: Envelope = { frame: 0, agent: 'a', type: 'meta_init', final: true, delta: '', extras: {}, seq: 0, leg: 0, dialect: 'json', byteStart: 0, byteEnd: 1, receivedAt: 0 };
+const envelope: Envelope = {
+  frame: 0,
+  agent: 'a',
+  type: 'meta_init',
+  final: true,
+  delta: '',
+  extras: {},
+  seq: 0,
+  leg: 0,
+  dialect: 'json',
+  byteStart: 0,
+  byteEnd: 1,
+  receivedAt: 0,
+};
 
 describe('block.parsed read from the content', () => {
   test('each read parses the content again; content that does not parse reads as undefined', () => {

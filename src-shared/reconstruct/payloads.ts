@@ -10,9 +10,16 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
  * a JSON array `[{tool_use_id, name, input}]`, agent_base an object `{"tools": [...]}`.
  */
 export function readPendingTools(value: unknown): Parsed<PendingTool[]> {
-  const list = Array.isArray(value) ? value : isJsonObject(value) && Array.isArray(value['tools']) ? value['tools'] : undefined;
+  const list = Array.isArray(value)
+    ? value
+    : isJsonObject(value) && Array.isArray(value['tools'])
+      ? value['tools']
+      : undefined;
   if (!list) {
-    return { ok: false, error: 'expected a JSON array of {tool_use_id, name, input} (legacy) or an object {"tools": [...]} (agent_base)' };
+    return {
+      ok: false,
+      error: 'expected a JSON array of {tool_use_id, name, input} (legacy) or an object {"tools": [...]} (agent_base)',
+    };
   }
   const tools: PendingTool[] = [];
   for (const [index, item] of (list as unknown[]).entries()) {
@@ -38,7 +45,8 @@ export interface CitationReading {
 export function readCitation(envelope: Envelope): CitationReading {
   const { citation_type: legacyType, ...legacyFields } = envelope.extras;
   const legacy = (): Citation => ({
-    citationType: typeof legacyType === 'string' ? legacyType : legacyType === undefined ? '' : (stringifyJson(legacyType) ?? ''),
+    citationType:
+      typeof legacyType === 'string' ? legacyType : legacyType === undefined ? '' : (stringifyJson(legacyType) ?? ''),
     citedText: envelope.delta,
     fields: legacyFields,
     envelope: envelope.seq,
@@ -48,7 +56,10 @@ export function readCitation(envelope: Envelope): CitationReading {
   const parsed = parseJsonPayload(envelope.delta);
   if (!parsed.ok || !isJsonObject(parsed.value)) {
     const reason = parsed.ok ? 'it is not a JSON object' : parsed.error;
-    return { citation: legacy(), problem: `the citation has no citation_type extra and its delta looks like an agent_base JSON citation but does not parse (${reason}); the delta is kept as the cited text` };
+    return {
+      citation: legacy(),
+      problem: `the citation has no citation_type extra and its delta looks like an agent_base JSON citation but does not parse (${reason}); the delta is kept as the cited text`,
+    };
   }
   const { cited_text: citedText, citation_type: citationType, ...fields } = parsed.value;
   return {

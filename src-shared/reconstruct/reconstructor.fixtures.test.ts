@@ -29,16 +29,22 @@ const onlyBlock = (d: Decoded, kind: string): Block => {
 
 /** What a naive per-(agent, type) accumulator gets: every text delta of the agent, concatenated. */
 function naiveText(d: Decoded, agent: string): string {
-  return d.envelopes.filter((e) => !e.control && e.type === 'text' && e.agent === agent).map((e) => e.delta).join('');
+  return d.envelopes
+    .filter((e) => !e.control && e.type === 'text' && e.agent === agent)
+    .map((e) => e.delta)
+    .join('');
 }
 
 /** The assistant text blocks a legacy meta_final's conversation_history records, in order. */
 function historyTexts(d: Decoded): string[] | undefined {
-  const metaFinal = d.blocks.filter((b) => b.kind === 'meta_final').at(-1)?.parsed as { conversation_history?: { role: string; content: unknown }[] } | undefined;
+  const metaFinal = d.blocks.filter((b) => b.kind === 'meta_final').at(-1)?.parsed as
+    { conversation_history?: { role: string; content: unknown }[] } | undefined;
   if (!metaFinal?.conversation_history) return undefined;
   return metaFinal.conversation_history
     .filter((m) => m.role === 'assistant' && Array.isArray(m.content))
-    .flatMap((m) => (m.content as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text ?? ''));
+    .flatMap((m) =>
+      (m.content as { type: string; text?: string }[]).filter((c) => c.type === 'text').map((c) => c.text ?? ''),
+    );
 }
 
 const P = '22222222-2222-4222-8222-222222222222';
@@ -66,7 +72,9 @@ describe('reconstruction of the upstream fixtures', () => {
     for (const [prefix, exact] of Object.entries(roundtrip)) {
       const agent = d.agents.find((a) => a.uuid.startsWith(prefix))?.uuid;
       expect(agent, prefix).toBeDefined();
-      const reconstructed = textBlocks(d, agent).map((b) => b.content).join('');
+      const reconstructed = textBlocks(d, agent)
+        .map((b) => b.content)
+        .join('');
       if (exact) expect(reconstructed).toBe(naiveText(d, agent as string));
       else expect(reconstructed).not.toBe(naiveText(d, agent as string));
     }
@@ -75,20 +83,26 @@ describe('reconstruction of the upstream fixtures', () => {
   // Legacy runs that end with meta_final (agent_base records a conversation_log instead). A
   // continuation's meta_final records the whole run: that one is checked with both legs below.
   const legacyRunsWithHistory = jsonFixtures.filter(
-    (f) => !f.includes('.agent_base.') && !f.startsWith('frontend_tools_resume.') && (manifest[f]?.envelope_types?.['meta_final'] ?? 0) > 0,
+    (f) =>
+      !f.includes('.agent_base.') &&
+      !f.startsWith('frontend_tools_resume.') &&
+      (manifest[f]?.envelope_types?.['meta_final'] ?? 0) > 0,
   );
 
   it('has legacy runs with a recorded history', () => {
     expect(legacyRunsWithHistory).toHaveLength(6);
   });
 
-  it.each(legacyRunsWithHistory)('%s: the text blocks equal the ones meta_final records in conversation_history', (file) => {
-    const d = decoded(file);
-    const history = historyTexts(d);
-    expect(history).toBeDefined();
-    const agent = d.blocks.find((b) => b.kind === 'meta_final')?.agent;
-    expect(textBlocks(d, agent).map((b) => b.content)).toEqual(history);
-  });
+  it.each(legacyRunsWithHistory)(
+    '%s: the text blocks equal the ones meta_final records in conversation_history',
+    (file) => {
+      const d = decoded(file);
+      const history = historyTexts(d);
+      expect(history).toBeDefined();
+      const agent = d.blocks.find((b) => b.kind === 'meta_final')?.agent;
+      expect(textBlocks(d, agent).map((b) => b.content)).toEqual(history);
+    },
+  );
 
   it.each(jsonFixtures)('%s: every block spans bytes of its own leg and lists its envelopes in order', (file) => {
     const d = decoded(file);
@@ -105,7 +119,9 @@ describe('reconstruction of the upstream fixtures', () => {
     const split = decodeSession([file], (bytes) => splitRandom(bytes, 7));
     expect(split.blocks).toEqual(whole.blocks);
     expect(split.agents).toEqual(whole.agents);
-    expect(split.diagnostics.filter((x) => isReconstructionRule(x.rule))).toEqual(whole.diagnostics.filter((x) => isReconstructionRule(x.rule)));
+    expect(split.diagnostics.filter((x) => isReconstructionRule(x.rule))).toEqual(
+      whole.diagnostics.filter((x) => isReconstructionRule(x.rule)),
+    );
   });
 
   it('reports only what is wrong in each fixture', () => {
@@ -133,7 +149,9 @@ describe('reconstruction of the upstream fixtures', () => {
     });
   });
 
-  const counterparts = listSseFixtures().filter((f) => /\.(xml|raw)\.sse$/.test(f) && jsonFixtures.includes(f.replace(/\.(xml|raw)\.sse$/, '.json.sse')));
+  const counterparts = listSseFixtures().filter(
+    (f) => /\.(xml|raw)\.sse$/.test(f) && jsonFixtures.includes(f.replace(/\.(xml|raw)\.sse$/, '.json.sse')),
+  );
   /** Runs whose XML wire loses information (docs/protocols/upstream-protocol.md §5 #24a, §7 #30). */
   const lossy = new Set(['multi_agent.xml.sse', 'probe_escaping.xml.sse']);
   const shape = (d: Decoded) => ({
@@ -159,7 +177,9 @@ describe('reconstruction of the upstream fixtures', () => {
     expect(textBlocks(r).map((b) => b.content)).toEqual(textBlocks(c).map((b) => b.content));
     const abandoned = r.blocks.filter((b) => b.status === 'abandoned');
     expect(abandoned).toHaveLength(1);
-    expect(abandoned[0]?.content).toBe('I need to calculate 5 + (10 * 2) following the order of operations (multiplication first,');
+    expect(abandoned[0]?.content).toBe(
+      'I need to calculate 5 + (10 * 2) following the order of operations (multiplication first,',
+    );
     expect(rulesOf(r).filter((x) => x === 'block.restarted')).toHaveLength(1);
     expect(r.blocks.filter((b) => b.status === 'open')).toEqual([]);
   });
@@ -173,22 +193,39 @@ describe('reconstruction of the upstream fixtures', () => {
     ]);
     expect(d.rootAgent).toBe(P);
     const child = d.agents[1]?.uuid as string;
-    expect(textBlocks(d, child).map((b) => b.content).join('')).toBe(naiveText(d, child));
+    expect(
+      textBlocks(d, child)
+        .map((b) => b.content)
+        .join(''),
+    ).toBe(naiveText(d, child));
     for (const spawn of d.blocks.filter((b) => b.name === 'spawn_subagent')) expect(spawn.linkedBlock).toBeDefined();
   });
 
-  it.each(['frontend_tools.json.sse', 'frontend_tools.agent_base.json.sse'])('%s: pendingTools = [user_confirm]', (file) => {
-    const awaiting = onlyBlock(decoded(file), 'awaiting_frontend_tools');
-    expect(awaiting.pendingTools).toEqual([
-      { toolUseId: 'toolu_synth_confirm', name: 'user_confirm', input: { message: 'The product is 84 (over 50). Proceed with saving the report?' } },
-    ]);
-  });
+  it.each(['frontend_tools.json.sse', 'frontend_tools.agent_base.json.sse'])(
+    '%s: pendingTools = [user_confirm]',
+    (file) => {
+      const awaiting = onlyBlock(decoded(file), 'awaiting_frontend_tools');
+      expect(awaiting.pendingTools).toEqual([
+        {
+          toolUseId: 'toolu_synth_confirm',
+          name: 'user_confirm',
+          input: { message: 'The product is 84 (over 50). Proceed with saving the report?' },
+        },
+      ]);
+    },
+  );
 
   it('frontend_tools.json.sse: the tool_result_image attaches to its tool_result, which closes', () => {
     const d = decoded('frontend_tools.json.sse');
     const chart = d.blocks.find((b) => b.kind === 'tool_result' && b.toolId === 'toolu_synth_chart');
     expect(chart).toMatchObject({ status: 'complete', content: 'Rendered bar chart of [12, 7, 84]' });
-    expect(chart?.images).toEqual([{ src: `/agent/${FRONTEND}/images/img_0123456789ab`, mediaType: 'image/png', envelope: expect.any(Number) as number }]);
+    expect(chart?.images).toEqual([
+      {
+        src: `/agent/${FRONTEND}/images/img_0123456789ab`,
+        mediaType: 'image/png',
+        envelope: expect.any(Number) as number,
+      },
+    ]);
     expect(chart?.envelopes).toContain(chart?.images[0]?.envelope);
     expect(d.blocks.filter((b) => b.kind === 'tool_result_image' || b.status === 'open')).toEqual([]);
   });
@@ -199,7 +236,9 @@ describe('reconstruction of the upstream fixtures', () => {
     expect(awaiting.envelopes).toHaveLength(3);
     const call = d.blocks.find((b) => b.toolId === 'toolu_synth_confirm' && b.kind === 'tool_call');
     expect(call?.envelopes).toHaveLength(3);
-    expect(awaiting.pendingTools).toEqual([{ toolUseId: 'toolu_synth_confirm', name: 'user_confirm', input: call?.parsed }]);
+    expect(awaiting.pendingTools).toEqual([
+      { toolUseId: 'toolu_synth_confirm', name: 'user_confirm', input: call?.parsed },
+    ]);
     const message = (call?.parsed as { message: string }).message;
     expect(message).toContain('naïve café ✓ 😀 path C:\\reports\\r0.txt');
     expect(message.split('\n').length).toBeGreaterThan(50);
@@ -230,7 +269,9 @@ describe('reconstruction of the upstream fixtures', () => {
   it('error_midstream.json.sse: one unterminated text block, and the error frame as a block', () => {
     const d = decoded('error_midstream.json.sse');
     const open = d.blocks.filter((b) => b.status === 'open');
-    expect(open.map((b) => [b.kind, b.content])).toEqual([['text', 'I need to calculate 5 + (10 * 2) following the order of operations (multiplication first,']]);
+    expect(open.map((b) => [b.kind, b.content])).toEqual([
+      ['text', 'I need to calculate 5 + (10 * 2) following the order of operations (multiplication first,'],
+    ]);
     const frame = onlyBlock(d, 'error_frame');
     expect(frame).toMatchObject({ status: 'complete', agent: MAIN, parsed: { error: 'APIStatusError' } });
     expect(frame.content).toContain('overloaded_error');
@@ -244,9 +285,21 @@ describe('reconstruction of the upstream fixtures', () => {
     expect(citations(legacy)).toEqual([
       [],
       [
-        { citationType: 'char_location', citedText: 'The grass is green.', fields: { document_index: 0, document_title: 'My "Doc" & notes', start_char_index: 0, end_char_index: 20 } },
-        { citationType: 'page_location', citedText: 'Page two says hi.', fields: { document_index: 1, start_page_number: 2, end_page_number: 3 } },
-        { citationType: 'web_search_result_location', citedText: 'Sky is blue <b>today</b>', fields: { url: 'https://example.com/sky?x=1&y=2', title: 'Weather ]]>' } },
+        {
+          citationType: 'char_location',
+          citedText: 'The grass is green.',
+          fields: { document_index: 0, document_title: 'My "Doc" & notes', start_char_index: 0, end_char_index: 20 },
+        },
+        {
+          citationType: 'page_location',
+          citedText: 'Page two says hi.',
+          fields: { document_index: 1, start_page_number: 2, end_page_number: 3 },
+        },
+        {
+          citationType: 'web_search_result_location',
+          citedText: 'Sky is blue <b>today</b>',
+          fields: { url: 'https://example.com/sky?x=1&y=2', title: 'Weather ]]>' },
+        },
       ],
       [],
     ]);

@@ -26,11 +26,14 @@ function session(options: ReconstructorOptions = {}) {
   const diagnostics: DiagnosticInit[] = [];
   const blockEvents: { id: number; status: Block['status']; content: string }[] = [];
   const agentEvents: AgentInfo[] = [];
-  const r = createReconstructor({
-    onBlock: (b) => blockEvents.push({ id: b.id, status: b.status, content: b.content }),
-    onAgent: (a) => agentEvents.push({ ...a }),
-    onDiagnostic: (d) => diagnostics.push(d),
-  }, options);
+  const r = createReconstructor(
+    {
+      onBlock: (b) => blockEvents.push({ id: b.id, status: b.status, content: b.content }),
+      onAgent: (a) => agentEvents.push({ ...a }),
+      onDiagnostic: (d) => diagnostics.push(d),
+    },
+    options,
+  );
   let seq = 0;
   let leg = 0;
   let frame = 0;
@@ -88,7 +91,14 @@ describe('reconstruction per (agent, type)', () => {
     s.text(['Hel', 'lo', ' world']);
     s.r.end();
     expect(s.blocks()).toHaveLength(1);
-    expect(s.blocks()[0]).toMatchObject({ kind: 'text', status: 'complete', content: 'Hello world', envelopes: [0, 1, 2, 3], leg: 0, byteStart: 0 });
+    expect(s.blocks()[0]).toMatchObject({
+      kind: 'text',
+      status: 'complete',
+      content: 'Hello world',
+      envelopes: [0, 1, 2, 3],
+      leg: 0,
+      byteStart: 0,
+    });
     expect(s.blocks()[0]?.byteEnd).toBe(4 * 40 + 'Hello world'.length);
     expect(s.diagnostics).toEqual([]);
   });
@@ -120,7 +130,14 @@ describe('reconstruction per (agent, type)', () => {
     const s = session();
     s.push('tool_call', '{"a": ', tool('t1', 'add'));
     s.final('tool_call', '1}', tool('t1', 'add'));
-    expect(s.blocks()[0]).toMatchObject({ kind: 'tool_call', status: 'complete', content: '{"a": 1}', parsed: { a: 1 }, toolId: 't1', name: 'add' });
+    expect(s.blocks()[0]).toMatchObject({
+      kind: 'tool_call',
+      status: 'complete',
+      content: '{"a": 1}',
+      parsed: { a: 1 },
+      toolId: 't1',
+      name: 'add',
+    });
   });
 
   it('keeps a parsed payload as its text only: each read of parsed is a fresh equal value, and assigning it stores the value', () => {
@@ -176,8 +193,17 @@ describe('reconstruction per (agent, type)', () => {
 describe('control envelopes', () => {
   it('shows an error frame as a complete error_frame block', () => {
     const s = session();
-    s.push('error_frame', 'Overloaded', { final: true, control: 'error-frame', extras: { error: 'APIStatusError', traceback: 'Traceback …' } });
-    expect(s.blocks()[0]).toMatchObject({ kind: 'error_frame', status: 'complete', content: 'Overloaded', parsed: { error: 'APIStatusError', traceback: 'Traceback …', message: 'Overloaded' } });
+    s.push('error_frame', 'Overloaded', {
+      final: true,
+      control: 'error-frame',
+      extras: { error: 'APIStatusError', traceback: 'Traceback …' },
+    });
+    expect(s.blocks()[0]).toMatchObject({
+      kind: 'error_frame',
+      status: 'complete',
+      content: 'Overloaded',
+      parsed: { error: 'APIStatusError', traceback: 'Traceback …', message: 'Overloaded' },
+    });
     expect(s.r.agents()).toEqual([]);
   });
 
@@ -204,7 +230,13 @@ describe('control envelopes', () => {
 
 describe('agents', () => {
   const metaInit = (agent: string, parent: string | null) =>
-    JSON.stringify({ format: 'json', user_query: 'q', agent_uuid: agent, parent_agent_uuid: parent, model: 'claude-sonnet-4-5' });
+    JSON.stringify({
+      format: 'json',
+      user_query: 'q',
+      agent_uuid: agent,
+      parent_agent_uuid: parent,
+      model: 'claude-sonnet-4-5',
+    });
 
   it('links sub-agents to their parent through meta_init and reports each agent when seen and when its meta_init completes', () => {
     const s = session();
@@ -212,8 +244,24 @@ describe('agents', () => {
     s.push('meta_init', metaInit(B, A).slice(0, 20), { agent: B });
     s.final('meta_init', metaInit(B, A).slice(20), { agent: B });
     expect(s.r.agents()).toEqual([
-      { uuid: A, parent: null, model: 'claude-sonnet-4-5', format: 'json', userQuery: 'q', metaInitEnvelope: 0, firstEnvelope: 0 },
-      { uuid: B, parent: A, model: 'claude-sonnet-4-5', format: 'json', userQuery: 'q', metaInitEnvelope: 1, firstEnvelope: 1 },
+      {
+        uuid: A,
+        parent: null,
+        model: 'claude-sonnet-4-5',
+        format: 'json',
+        userQuery: 'q',
+        metaInitEnvelope: 0,
+        firstEnvelope: 0,
+      },
+      {
+        uuid: B,
+        parent: A,
+        model: 'claude-sonnet-4-5',
+        format: 'json',
+        userQuery: 'q',
+        metaInitEnvelope: 1,
+        firstEnvelope: 1,
+      },
     ]);
     expect(s.agentEvents.map((a) => [a.uuid, a.parent, a.model])).toEqual([
       [A, null, undefined],
@@ -229,7 +277,17 @@ describe('agents', () => {
     s.final('meta_init', metaInit(A, null), { agent: A });
     s.final('meta_init', metaInit(A, null), { agent: A });
     expect(s.agentEvents).toHaveLength(2);
-    s.final('meta_init', JSON.stringify({ format: 'json', user_query: 'q2', agent_uuid: A, parent_agent_uuid: null, model: 'claude-sonnet-4-5' }), { agent: A });
+    s.final(
+      'meta_init',
+      JSON.stringify({
+        format: 'json',
+        user_query: 'q2',
+        agent_uuid: A,
+        parent_agent_uuid: null,
+        model: 'claude-sonnet-4-5',
+      }),
+      { agent: A },
+    );
     expect(s.agentEvents.map((a) => a.userQuery)).toEqual([undefined, 'q', 'q2']);
   });
 
@@ -265,7 +323,13 @@ describe('agents', () => {
 });
 
 describe('citations', () => {
-  const legacy = { citation_type: 'char_location', document_index: 0, document_title: 'Doc', start_char_index: 0, end_char_index: 5 };
+  const legacy = {
+    citation_type: 'char_location',
+    document_index: 0,
+    document_title: 'Doc',
+    start_char_index: 0,
+    end_char_index: 5,
+  };
 
   it('attaches legacy and agent_base citations to the latest text block of that agent, normalised alike', () => {
     const s = session();
@@ -274,14 +338,24 @@ describe('citations', () => {
     s.final('citation', JSON.stringify({ cited_text: 'Hello', ...legacy }));
     const text = s.kinds('text')[0];
     expect(text?.citations).toEqual([
-      { citationType: 'char_location', citedText: 'Hello', fields: { document_index: 0, document_title: 'Doc', start_char_index: 0, end_char_index: 5 }, envelope: 2 },
-      { citationType: 'char_location', citedText: 'Hello', fields: { document_index: 0, document_title: 'Doc', start_char_index: 0, end_char_index: 5 }, envelope: 3 },
+      {
+        citationType: 'char_location',
+        citedText: 'Hello',
+        fields: { document_index: 0, document_title: 'Doc', start_char_index: 0, end_char_index: 5 },
+        envelope: 2,
+      },
+      {
+        citationType: 'char_location',
+        citedText: 'Hello',
+        fields: { document_index: 0, document_title: 'Doc', start_char_index: 0, end_char_index: 5 },
+        envelope: 3,
+      },
     ]);
     expect(text?.envelopes).toEqual([0, 1, 2, 3]);
     expect(s.blocks()).toHaveLength(1);
   });
 
-  it('does not attach a citation to another agent\'s text', () => {
+  it("does not attach a citation to another agent's text", () => {
     const s = session();
     s.text(['mine'], B);
     s.final('citation', 'x', { extras: legacy, agent: A });
@@ -322,7 +396,13 @@ describe('tool results, images and links', () => {
     s.final('tool_result', '', tool('t1', 'chart'));
     s.r.end();
     expect(s.blocks()).toHaveLength(2);
-    expect(s.blocks()[1]).toMatchObject({ kind: 'tool_result', status: 'complete', content: 'Rendered', images: [{ src: '/img/1', mediaType: 'image/png', envelope: 2 }], envelopes: [1, 2, 3] });
+    expect(s.blocks()[1]).toMatchObject({
+      kind: 'tool_result',
+      status: 'complete',
+      content: 'Rendered',
+      images: [{ src: '/img/1', mediaType: 'image/png', envelope: 2 }],
+      envelopes: [1, 2, 3],
+    });
     expect(s.diagnostics).toEqual([]);
   });
 
@@ -331,7 +411,12 @@ describe('tool results, images and links', () => {
     s.push('tool_result_image', '', { extras: { id: 't1', src: '/img/1', media_type: 'image/png' } });
     s.r.end();
     expect(s.rules()).toEqual(['tool-result-image.orphan']);
-    expect(s.blocks()[0]).toMatchObject({ kind: 'tool_result_image', status: 'complete', toolId: 't1', images: [{ src: '/img/1' }] });
+    expect(s.blocks()[0]).toMatchObject({
+      kind: 'tool_result_image',
+      status: 'complete',
+      toolId: 't1',
+      images: [{ src: '/img/1' }],
+    });
   });
 
   it('tool-result-image.orphan: an image for another id than the open tool_result', () => {
@@ -437,7 +522,10 @@ describe('awaiting_frontend_tools', () => {
 
   it('reads the agent_base object', () => {
     const s = session();
-    s.final('awaiting_frontend_tools', '{"tools":[{"tool_use_id":"t1","name":"user_confirm","input":{"message":"ok?"}}]}');
+    s.final(
+      'awaiting_frontend_tools',
+      '{"tools":[{"tool_use_id":"t1","name":"user_confirm","input":{"message":"ok?"}}]}',
+    );
     expect(s.blocks()[0]?.pendingTools).toEqual(pending);
   });
 
@@ -571,7 +659,9 @@ describe('block.not-finalised', () => {
     ]);
     expect(s.rules()).toEqual(['block.not-finalised']);
     expect(s.diagnostics[0]?.at).toMatchObject({ envelope: thinking.seq, frame: thinking.frame, block: 0 });
-    expect(s.diagnostics[0]?.message).toBe(`text block #0 of agent ${A} got no final envelope before a thinking block began at envelope 1; it is closed there (6 characters), and the text that follows is a block of its own, not merged into it.`);
+    expect(s.diagnostics[0]?.message).toBe(
+      `text block #0 of agent ${A} got no final envelope before a thinking block began at envelope 1; it is closed there (6 characters), and the text that follows is a block of its own, not merged into it.`,
+    );
   });
 
   it('the same after a tool call (any other block), and for thinking', () => {
@@ -619,7 +709,12 @@ describe('block.unterminated', () => {
 });
 
 describe('block.restarted', () => {
-  const attempt = ['I nee', 'd to calculate 5 + (10', ' * 2) following', ' the order of operations (multiplication first,'];
+  const attempt = [
+    'I nee',
+    'd to calculate 5 + (10',
+    ' * 2) following',
+    ' the order of operations (multiplication first,',
+  ];
   const full = [...attempt, ' then addition).', ' Done.'];
 
   it('triggers when the open block receives its own first deltas again: the first attempt is abandoned', () => {
@@ -695,7 +790,17 @@ describe('block.restarted', () => {
 
   it('is not reported when only the first deltas recur: the whole first attempt must be replayed', () => {
     const s = session();
-    s.text(['Step one', ', step two', ', step three', ', step four', ' and again: ', 'Step one', ', step two', ', step three', ', and done.']);
+    s.text([
+      'Step one',
+      ', step two',
+      ', step three',
+      ', step four',
+      ' and again: ',
+      'Step one',
+      ', step two',
+      ', step three',
+      ', and done.',
+    ]);
     expect(s.count('block.restarted')).toBe(0);
     expect(s.kinds('text')).toHaveLength(1);
   });
@@ -766,7 +871,7 @@ describe('stream.meta-init-not-first', () => {
     expect(s.rules()).toEqual(['stream.meta-init-not-first']);
   });
 
-  it('is not reported for meta_init first, its later chunks, or another agent\'s content before it', () => {
+  it("is not reported for meta_init first, its later chunks, or another agent's content before it", () => {
     const s = session();
     s.text(['parent text'], B);
     s.push('meta_init', meta.slice(0, 10));

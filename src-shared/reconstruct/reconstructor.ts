@@ -10,7 +10,14 @@ import type { AgentInfo, Block } from './types';
 import { appendContent } from './block-content';
 import { addEnvelope, createBlock } from './new-block';
 import { createBlockHold, type Retention } from './retention';
-import { createAgents, openBlockOf, type AgentState, type Interruption, type OpenBlock, type ReplayPoint } from './agents';
+import {
+  createAgents,
+  openBlockOf,
+  type AgentState,
+  type Interruption,
+  type OpenBlock,
+  type ReplayPoint,
+} from './agents';
 import { createToolLinks } from './tool-links';
 import { agentLabel, blockAt, describeBlock, envelopeAt, replayAt, stringExtra } from './locations';
 import { parseOnRead } from './parse-on-read';
@@ -66,7 +73,10 @@ export interface Reconstructor {
  * (agent, type), deltas appended in arrival order, `final` closes. One reconstructor spans
  * every leg of a session, so tool calls link to results that arrive in a continuation.
  */
-export function createReconstructor(callbacks: ReconstructorCallbacks = {}, options: ReconstructorOptions = {}): Reconstructor {
+export function createReconstructor(
+  callbacks: ReconstructorCallbacks = {},
+  options: ReconstructorOptions = {},
+): Reconstructor {
   const retention = options.retention ?? 'all';
   const maxBlockChars = options.maxBlockChars ?? MAX_BLOCK_CHARS;
   const blocks = createBlockHold(retention);
@@ -141,7 +151,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
       state.open.delete(kind);
       const next = startBlock(state, envelope, kind);
       abandon(state, previous.block, next.block);
-      report('block.restarted', `${describeBlock(previous.block)} was opened again before it closed (a retried API call replays the block from its start; in XML, concurrent sub-agents that cannot be told apart look the same); the first attempt is kept as abandoned block #${previous.block.id} and the replay is block #${next.block.id}.`, envelopeAt(envelope, next.block));
+      report(
+        'block.restarted',
+        `${describeBlock(previous.block)} was opened again before it closed (a retried API call replays the block from its start; in XML, concurrent sub-agents that cannot be told apart look the same); the first attempt is kept as abandoned block #${previous.block.id} and the replay is block #${next.block.id}.`,
+        envelopeAt(envelope, next.block),
+      );
       addEnvelope(next.block, envelope);
       changed(next.block);
       return;
@@ -162,7 +176,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
   function checkMetaInitFirst(state: AgentState, envelope: Envelope): void {
     const continuing = state.open.get('meta_init')?.block.leg === envelope.leg;
     if (state.contentLeg !== envelope.leg || continuing) return;
-    report('stream.meta-init-not-first', `meta_init of ${agentLabel(envelope.agent)} arrives after that agent already sent content in this response; a client that reads the format and parent from the first event misses it.`, envelopeAt(envelope));
+    report(
+      'stream.meta-init-not-first',
+      `meta_init of ${agentLabel(envelope.agent)} arrives after that agent already sent content in this response; a client that reads the format and parent from the first event misses it.`,
+      envelopeAt(envelope),
+    );
   }
 
   function accumulate(state: AgentState, envelope: Envelope, payload: unknown): void {
@@ -172,11 +190,19 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     const name = stringExtra(envelope, 'name');
 
     if (open && toolId !== undefined && open.block.toolId !== undefined && toolId !== open.block.toolId) {
-      report('block.id-changed', `${describeBlock(open.block)} is still open (no final envelope) when a ${kind} chunk for id ${toolId} arrives; the first payload is left unterminated and id ${toolId} starts a new block.`, envelopeAt(envelope, open.block));
+      report(
+        'block.id-changed',
+        `${describeBlock(open.block)} is still open (no final envelope) when a ${kind} chunk for id ${toolId} arrives; the first payload is left unterminated and id ${toolId} starts a new block.`,
+        envelopeAt(envelope, open.block),
+      );
       state.open.delete(kind);
       open = undefined;
     } else if (open && name !== undefined && open.block.name !== undefined && name !== open.block.name) {
-      report('block.id-changed', `${describeBlock(open.block)} is named "${open.block.name}" but a later chunk says "${name}"; the chunk is appended and the first name kept.`, envelopeAt(envelope, open.block));
+      report(
+        'block.id-changed',
+        `${describeBlock(open.block)} is named "${open.block.name}" but a later chunk says "${name}"; the chunk is appended and the first name kept.`,
+        envelopeAt(envelope, open.block),
+      );
     }
 
     if (open?.interruptedAt && !envelope.final) {
@@ -189,13 +215,22 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
       if (envelope.dialect === 'json') markInterrupted(state, envelope);
       open = startBlock(state, envelope, kind);
       if (toolId !== undefined && last?.toolId === toolId) {
-        report('block.content-after-final', `A ${kind} chunk for id ${toolId} arrives after ${describeBlock(last)} already completed with its final envelope; it is kept as a new block #${open.block.id} rather than appended to the completed payload.`, envelopeAt(envelope, open.block));
+        report(
+          'block.content-after-final',
+          `A ${kind} chunk for id ${toolId} arrives after ${describeBlock(last)} already completed with its final envelope; it is kept as a new block #${open.block.id} rather than appended to the completed payload.`,
+          envelopeAt(envelope, open.block),
+        );
       }
     }
 
     if (open.replay && envelope.delta !== '' && !envelope.final) {
       const block = open.block;
-      const start = open.replay.observe(envelope.delta, () => ({ contentLength: block.content.length, envelopeCount: block.envelopes.length, byteStart: envelope.byteStart, byteEnd: block.byteEnd }));
+      const start = open.replay.observe(envelope.delta, () => ({
+        contentLength: block.content.length,
+        envelopeCount: block.envelopes.length,
+        byteStart: envelope.byteStart,
+        byteEnd: block.byteEnd,
+      }));
       appendDelta(block, envelope);
       if (start) splitReplay(state, open, start, envelope);
       else changed(block);
@@ -210,7 +245,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     appendDelta(open.block, envelope);
     if (envelope.final) {
       if (isStreamedKind(kind) && envelope.delta !== '') {
-        report('block.final-with-content', `The final marker of ${describeBlock(open.block)} carries ${envelope.delta.length} characters of content (upstream sends an empty delta); the content is appended.`, envelopeAt(envelope, open.block));
+        report(
+          'block.final-with-content',
+          `The final marker of ${describeBlock(open.block)} carries ${envelope.delta.length} characters of content (upstream sends an empty delta); the content is appended.`,
+          envelopeAt(envelope, open.block),
+        );
       }
       close(state, open.block, envelope, payload);
     }
@@ -225,7 +264,12 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
    */
   function markInterrupted(state: AgentState, envelope: Envelope): void {
     for (const [kind, open] of state.open) {
-      if (kind !== envelope.type && isStreamedKind(kind) && open.interruptedAt === undefined && open.block.leg === envelope.leg) {
+      if (
+        kind !== envelope.type &&
+        isStreamedKind(kind) &&
+        open.interruptedAt === undefined &&
+        open.block.leg === envelope.leg
+      ) {
         open.interruptedAt = { envelope: envelope.seq, type: envelope.type, at: envelopeAt(envelope, open.block) };
       }
     }
@@ -238,7 +282,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
    */
   function closeUnfinalised(state: AgentState, open: OpenBlock, interrupted: Interruption): void {
     const block = open.block;
-    report('block.not-finalised', `${describeBlock(block)} got no final envelope before a ${interrupted.type} block began at envelope ${interrupted.envelope}; it is closed there (${block.content.length} characters), and the ${block.kind} that follows is a block of its own, not merged into it.`, interrupted.at);
+    report(
+      'block.not-finalised',
+      `${describeBlock(block)} got no final envelope before a ${interrupted.type} block began at envelope ${interrupted.envelope}; it is closed there (${block.content.length} characters), and the ${block.kind} that follows is a block of its own, not merged into it.`,
+      interrupted.at,
+    );
     block.status = 'complete';
     state.open.delete(block.kind);
     state.lastCompleted.set(block.kind, block);
@@ -256,7 +304,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
   /** Characters past the cap are counted, not held; said once per block. */
   function omit(block: Block, omitted: number, envelope: Envelope): void {
     if (block.omittedChars === undefined) {
-      report('block.content-capped', `${describeBlock(block)} passed ${maxBlockChars} characters at envelope ${envelope.seq}: its first ${block.content.length} characters are held and shown; the rest is counted, not held (its bytes are in the stream, from byte ${envelope.byteStart} of leg ${envelope.leg}).`, envelopeAt(envelope, block));
+      report(
+        'block.content-capped',
+        `${describeBlock(block)} passed ${maxBlockChars} characters at envelope ${envelope.seq}: its first ${block.content.length} characters are held and shown; the rest is counted, not held (its bytes are in the stream, from byte ${envelope.byteStart} of leg ${envelope.leg}).`,
+        envelopeAt(envelope, block),
+      );
     }
     block.omittedChars = (block.omittedChars ?? 0) + omitted;
   }
@@ -276,7 +328,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     state.open.set(old.kind, next);
     abandon(state, old, replay);
     const firstReplayed = replay.envelopes[0] ?? envelope.seq;
-    report('block.restarted', `${describeBlock(old)} received its own first deltas again from envelope ${firstReplayed} on, without a final marker in between (a retried API call replays the block from its start); the first attempt (${old.content.length} characters) is kept as abandoned block #${old.id} and the replay continues as block #${replay.id}.`, replayAt(replay, firstReplayed, envelope));
+    report(
+      'block.restarted',
+      `${describeBlock(old)} received its own first deltas again from envelope ${firstReplayed} on, without a final marker in between (a retried API call replays the block from its start); the first attempt (${old.content.length} characters) is kept as abandoned block #${old.id} and the replay continues as block #${replay.id}.`,
+      replayAt(replay, firstReplayed, envelope),
+    );
     changed(replay);
     return next;
   }
@@ -294,7 +350,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
       const parsed = parseJsonPayload(block.content);
       if (!parsed.ok) {
         block.parseError = parsed.error;
-        report('envelope.payload-json', `The ${block.kind} payload of ${agentLabel(block.agent)}, reassembled from ${block.envelopes.length} envelope(s) (${block.content.length} characters), is not valid JSON: ${parsed.error}.`, envelopeAt(envelope, block));
+        report(
+          'envelope.payload-json',
+          `The ${block.kind} payload of ${agentLabel(block.agent)}, reassembled from ${block.envelopes.length} envelope(s) (${block.content.length} characters), is not valid JSON: ${parsed.error}.`,
+          envelopeAt(envelope, block),
+        );
         return;
       }
       value = parsed.value;
@@ -308,7 +368,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     const tools = readPendingTools(payload);
     if (!tools.ok) {
       block.parseError = tools.error;
-      report('envelope.payload-json', `The awaiting_frontend_tools payload of ${agentLabel(block.agent)} parses but has the wrong shape: ${tools.error}.`, envelopeAt(envelope, block));
+      report(
+        'envelope.payload-json',
+        `The awaiting_frontend_tools payload of ${agentLabel(block.agent)} parses but has the wrong shape: ${tools.error}.`,
+        envelopeAt(envelope, block),
+      );
       return;
     }
     block.pendingTools = tools.value;
@@ -318,7 +382,12 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
   function attachCitation(state: AgentState, envelope: Envelope): void {
     const { citation, problem } = readCitation(envelope);
     const target = state.lastText;
-    if (problem) report('envelope.payload-json', `Citation of ${agentLabel(envelope.agent)}: ${problem}.`, envelopeAt(envelope, target));
+    if (problem)
+      report(
+        'envelope.payload-json',
+        `Citation of ${agentLabel(envelope.agent)}: ${problem}.`,
+        envelopeAt(envelope, target),
+      );
     if (target) {
       target.citations.push(citation);
       addEnvelope(target, envelope);
@@ -330,15 +399,24 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     block.citations.push(citation);
     block.status = 'complete';
     addEnvelope(block, envelope);
-    report('citation.orphan', `Citation "${citation.citedText.slice(0, 60)}" of ${agentLabel(envelope.agent)} arrives before any text block of that agent, so there is nothing to attach it to; it is kept as its own block #${block.id}.`, envelopeAt(envelope, block));
+    report(
+      'citation.orphan',
+      `Citation "${citation.citedText.slice(0, 60)}" of ${agentLabel(envelope.agent)} arrives before any text block of that agent, so there is nothing to attach it to; it is kept as its own block #${block.id}.`,
+      envelopeAt(envelope, block),
+    );
     changed(block);
   }
 
   function attachImage(state: AgentState, envelope: Envelope): void {
-    const image = { src: stringExtra(envelope, 'src') ?? '', mediaType: stringExtra(envelope, 'media_type') ?? '', envelope: envelope.seq };
+    const image = {
+      src: stringExtra(envelope, 'src') ?? '',
+      mediaType: stringExtra(envelope, 'media_type') ?? '',
+      envelope: envelope.seq,
+    };
     const toolId = stringExtra(envelope, 'id');
     const open = openBlockOf(state, KIND.tool_result, envelope);
-    const matches = open !== undefined && (toolId === undefined || open.block.toolId === undefined || open.block.toolId === toolId);
+    const matches =
+      open !== undefined && (toolId === undefined || open.block.toolId === undefined || open.block.toolId === toolId);
     if (open && matches) {
       open.block.images.push(image);
       addEnvelope(open.block, envelope);
@@ -350,8 +428,14 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     block.images.push(image);
     block.status = 'complete';
     addEnvelope(block, envelope);
-    const why = open ? `the open tool_result is for id ${open.block.toolId ?? '(none)'}, not ${toolId ?? '(none)'}` : 'no tool_result of that agent is open';
-    report('tool-result-image.orphan', `tool_result_image ${image.src} of ${agentLabel(envelope.agent)} cannot attach to a tool result: ${why}; it is kept as its own block #${block.id}.`, envelopeAt(envelope, block));
+    const why = open
+      ? `the open tool_result is for id ${open.block.toolId ?? '(none)'}, not ${toolId ?? '(none)'}`
+      : 'no tool_result of that agent is open';
+    report(
+      'tool-result-image.orphan',
+      `tool_result_image ${image.src} of ${agentLabel(envelope.agent)} cannot attach to a tool result: ${why}; it is kept as its own block #${block.id}.`,
+      envelopeAt(envelope, block),
+    );
     changed(block);
   }
 
@@ -361,7 +445,11 @@ export function createReconstructor(callbacks: ReconstructorCallbacks = {}, opti
     const held = blocks.list();
     for (const block of held) {
       if (block.status === 'open') {
-        report('block.unterminated', `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${contentLength(block)} characters. It is shown as received, not closed.`, blockAt(block));
+        report(
+          'block.unterminated',
+          `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${contentLength(block)} characters. It is shown as received, not closed.`,
+          blockAt(block),
+        );
       }
     }
     toolLinks.reportUnanswered(held);

@@ -76,7 +76,11 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
       }
       deltas.push(delta);
       // A candidate that replayed the whole attempt but does not qualify cannot become one later.
-      if (candidate && candidate.matched === candidate.attemptDeltas && !isCutAttempt(deltas, candidate.attemptDeltas, candidate.start.contentLength)) {
+      if (
+        candidate &&
+        candidate.matched === candidate.attemptDeltas &&
+        !isCutAttempt(deltas, candidate.attemptDeltas, candidate.start.contentLength)
+      ) {
         candidate = undefined;
       }
       return undefined;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { piecesMatching, type TextPiece } from './text-search';
 
-const pieces = (...deltas: string[]): { text: string; pieces: TextPiece[] } => ({ text: deltas.join(''), pieces: deltas.map((d, i) => ({ seq: 10 + i, length: d.length })) });
+const pieces = (...deltas: string[]): { text: string; pieces: TextPiece[] } => ({
+  text: deltas.join(''),
+  pieces: deltas.map((d, i) => ({ seq: 10 + i, length: d.length })),
+});
 
 describe('search over reassembled text', () => {
   it('regression: "Eiffel" arrived as "The E" + "iffel Tower…" and was not found — it lands on both envelopes', () => {

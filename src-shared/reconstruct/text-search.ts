@@ -27,7 +27,10 @@ export function piecesMatching(text: string, pieces: readonly TextPiece[], needl
   if (offset !== text.length) return [];
   const lowered = text.toLowerCase();
   const loweredNeedle = needle.toLowerCase();
-  const [haystack, wanted] = lowered.length === text.length && loweredNeedle.length === needle.length ? [lowered, loweredNeedle] : [text, needle];
+  const [haystack, wanted] =
+    lowered.length === text.length && loweredNeedle.length === needle.length
+      ? [lowered, loweredNeedle]
+      : [text, needle];
   const hits = new Set<number>();
   for (let at = haystack.indexOf(wanted); at >= 0; at = haystack.indexOf(wanted, at + 1)) {
     const first = pieceAt(starts, at);

@@ -7,15 +7,37 @@ import { createToolLinks } from './tool-links';
 import type { Block } from './types';
 
 function envelope(type: string, seq: number, extras: Record<string, unknown>, leg = 0): Envelope {
-  return { frame: seq, agent: 'a', type, final: false, delta: '', extras, seq, leg, dialect: 'json', byteStart: seq * 10, byteEnd: seq * 10 + 10, receivedAt: 0 };
+  return {
+    frame: seq,
+    agent: 'a',
+    type,
+    final: false,
+    delta: '',
+    extras,
+    seq,
+    leg,
+    dialect: 'json',
+    byteStart: seq * 10,
+    byteEnd: seq * 10 + 10,
+    receivedAt: 0,
+  };
 }
 
 function links(retention: Retention = 'all') {
   const diagnostics: DiagnosticInit[] = [];
   const changes: number[] = [];
-  const tools = createToolLinks(retention, (rule, message, at) => diagnostics.push({ rule, message, at }), (block) => changes.push(block.id));
+  const tools = createToolLinks(
+    retention,
+    (rule, message, at) => diagnostics.push({ rule, message, at }),
+    (block) => changes.push(block.id),
+  );
   let id = 0;
-  const block = (type: string, seq: number, extras: Record<string, unknown>, leg = 0): { block: Block; envelope: Envelope } => {
+  const block = (
+    type: string,
+    seq: number,
+    extras: Record<string, unknown>,
+    leg = 0,
+  ): { block: Block; envelope: Envelope } => {
     const env = envelope(type, seq, extras, leg);
     const made = createBlock(id++, env, type);
     made.envelopes.push(seq);
@@ -33,7 +55,11 @@ describe('tool call ↔ result links', () => {
     tools.addCall(second);
     const result = block('tool_result', 2, { id: 't1' });
     tools.linkResult(result.block, result.envelope);
-    expect([call.linkedBlock, result.block.linkedBlock, second.linkedBlock]).toEqual([result.block.id, call.id, undefined]);
+    expect([call.linkedBlock, result.block.linkedBlock, second.linkedBlock]).toEqual([
+      result.block.id,
+      call.id,
+      undefined,
+    ]);
     expect(changes).toEqual([call.id]);
     tools.reportUnanswered([call, second, result.block]);
     expect(diagnostics.map((d) => [d.rule, d.at.block])).toEqual([['tool.call-without-result', second.id]]);
@@ -87,7 +113,9 @@ describe('tool call ↔ result links', () => {
     unanswered.tools.awaited([{ toolUseId: 'p1', name: 'ask', input: {} }], 0);
     unanswered.tools.sawContent(0);
     unanswered.tools.reportUnanswered([waiting]);
-    expect(unanswered.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('the run paused for it (awaiting_frontend_tools) and no continuation')]);
+    expect(unanswered.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining('the run paused for it (awaiting_frontend_tools) and no continuation'),
+    ]);
   });
 
   test('a server tool call without result says when the server streams its results', () => {

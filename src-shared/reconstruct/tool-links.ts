@@ -41,15 +41,28 @@ export function createToolLinks(
   let lastContentLeg = -1;
 
   function addCall(call: Block): void {
-    if (isToolCallKind(call.kind) && call.toolId !== undefined && !callsById.has(call.toolId) && !linkedCalls?.has(call.toolId)) callsById.set(call.toolId, call);
+    if (
+      isToolCallKind(call.kind) &&
+      call.toolId !== undefined &&
+      !callsById.has(call.toolId) &&
+      !linkedCalls?.has(call.toolId)
+    )
+      callsById.set(call.toolId, call);
   }
 
   function linkResult(result: Block, envelope: Envelope): void {
     const call = result.toolId !== undefined ? callsById.get(result.toolId) : undefined;
     const callId = call?.id ?? (result.toolId !== undefined ? linkedCalls?.get(result.toolId) : undefined);
     if (callId === undefined) {
-      const why = result.toolId === undefined ? 'carries no id' : `has id ${result.toolId}, which no tool call of this session had`;
-      report('tool.result-without-call', `${result.kind} "${result.name ?? ''}" of ${agentLabel(result.agent)} ${why}; it is shown unlinked.`, envelopeAt(envelope, result));
+      const why =
+        result.toolId === undefined
+          ? 'carries no id'
+          : `has id ${result.toolId}, which no tool call of this session had`;
+      report(
+        'tool.result-without-call',
+        `${result.kind} "${result.name ?? ''}" of ${agentLabel(result.agent)} ${why}; it is shown unlinked.`,
+        envelopeAt(envelope, result),
+      );
       return;
     }
     result.linkedBlock = callId;
@@ -60,7 +73,12 @@ export function createToolLinks(
   }
 
   function letGo(block: Block): void {
-    if (linkedCalls && block.toolId !== undefined && block.linkedBlock !== undefined && callsById.get(block.toolId) === block) {
+    if (
+      linkedCalls &&
+      block.toolId !== undefined &&
+      block.linkedBlock !== undefined &&
+      callsById.get(block.toolId) === block
+    ) {
       callsById.delete(block.toolId);
       linkedCalls.set(block.toolId, block.id);
     }
@@ -73,7 +91,11 @@ export function createToolLinks(
       // The server only continues a paused run once it has the results; agent_base then
       // streams no tool_result for them, so a continuation that ran is the answer.
       if (pausedIn !== undefined && lastContentLeg > pausedIn) continue;
-      report('tool.call-without-result', `${describeBlock(block)} ("${block.name ?? ''}") got no result in this session${callContext(block, pausedIn)}.`, blockAt(block));
+      report(
+        'tool.call-without-result',
+        `${describeBlock(block)} ("${block.name ?? ''}") got no result in this session${callContext(block, pausedIn)}.`,
+        blockAt(block),
+      );
     }
   }
 
@@ -92,7 +114,9 @@ export function createToolLinks(
 }
 
 function callContext(call: Block, pausedIn: number | undefined): string {
-  if (pausedIn !== undefined) return ': the run paused for it (awaiting_frontend_tools) and no continuation of the session ran';
-  if (call.kind === KIND.server_tool_call) return ': server_tool_result is only streamed when the server streams tool results (never for sub-agents)';
+  if (pausedIn !== undefined)
+    return ': the run paused for it (awaiting_frontend_tools) and no continuation of the session ran';
+  if (call.kind === KIND.server_tool_call)
+    return ': server_tool_result is only streamed when the server streams tool results (never for sub-agents)';
   return '';
 }

@@ -56,7 +56,8 @@ function sextet(text: string, i: number): number {
 export function decodeBase64(text: string): Uint8Array | null {
   if (text.length % 4 !== 0) return null;
   let padding = 0;
-  if (text.length > 0 && text.charCodeAt(text.length - 1) === PAD) padding = text.charCodeAt(text.length - 2) === PAD ? 2 : 1;
+  if (text.length > 0 && text.charCodeAt(text.length - 1) === PAD)
+    padding = text.charCodeAt(text.length - 2) === PAD ? 2 : 1;
   const out = new Uint8Array((text.length / 4) * 3 - padding);
   const full = text.length - (padding > 0 ? 4 : 0);
   let o = 0;

@@ -77,9 +77,11 @@ export function parseChunkLine(bytes: Uint8Array, start: number, end: number): C
   // The base64 text: whole quads of the alphabet, '=' only as the last one or two characters.
   const textStart = at;
   const textEnd = end - SUFFIX.length;
-  if (textEnd < textStart || (textEnd - textStart) % 4 !== 0 || bytes[textEnd] !== QUOTE || bytes[textEnd + 1] !== 0x7d) return null;
+  if (textEnd < textStart || (textEnd - textStart) % 4 !== 0 || bytes[textEnd] !== QUOTE || bytes[textEnd + 1] !== 0x7d)
+    return null;
   let padding = textEnd;
-  if (textEnd > textStart && bytes[textEnd - 1] === EQUALS) padding = bytes[textEnd - 2] === EQUALS ? textEnd - 2 : textEnd - 1;
+  if (textEnd > textStart && bytes[textEnd - 1] === EQUALS)
+    padding = bytes[textEnd - 2] === EQUALS ? textEnd - 2 : textEnd - 1;
   for (let i = textStart; i < padding; i++) if (ALPHABET[bytes[i] as number] !== 1) return null;
   return { type: 'chunk', leg, t, bytes: ascii.decode(bytes.subarray(textStart, textEnd)), seq, offset };
 }

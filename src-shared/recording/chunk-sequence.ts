@@ -35,7 +35,9 @@ export function createChunkSequence(): ChunkSequence {
       }
       if (seq < nextSeq) return { kind: 'duplicate', seq };
       const verdict: ChunkVerdict =
-        seq === nextSeq && offset === nextOffset ? { kind: 'next' } : { kind: 'gap', missingChunks: seq - nextSeq, missingBytes: offset - nextOffset, fromOffset: nextOffset };
+        seq === nextSeq && offset === nextOffset
+          ? { kind: 'next' }
+          : { kind: 'gap', missingChunks: seq - nextSeq, missingBytes: offset - nextOffset, fromOffset: nextOffset };
       nextSeq = seq + 1;
       nextOffset = offset + size;
       return verdict;

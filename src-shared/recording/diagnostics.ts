@@ -41,6 +41,11 @@ export class LostData {
   }
 }
 
-export function fileDiagnostic(rule: RuleId, message: string, fileOffset: number, extra: { line?: number; leg?: number } = {}): ImportDiagnosticInit {
+export function fileDiagnostic(
+  rule: RuleId,
+  message: string,
+  fileOffset: number,
+  extra: { line?: number; leg?: number } = {},
+): ImportDiagnosticInit {
   return { rule, message, at: { fileOffset, ...extra } };
 }

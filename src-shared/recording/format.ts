@@ -19,7 +19,13 @@ import {
  */
 
 export function headerLine(init: { createdAt: string; t: number; redacted: boolean; tool?: string }): string {
-  const header: RecordingHeader = { format: RECORDING_FORMAT, version: RECORDING_VERSION, createdAt: init.createdAt, t: init.t, redacted: init.redacted };
+  const header: RecordingHeader = {
+    format: RECORDING_FORMAT,
+    version: RECORDING_VERSION,
+    createdAt: init.createdAt,
+    t: init.t,
+    redacted: init.redacted,
+  };
   if (init.tool !== undefined) header.tool = init.tool;
   return `${JSON.stringify(header)}\n`;
 }
@@ -50,19 +56,33 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 function isHeaderList(v: unknown): v is HeaderList {
-  return Array.isArray(v) && v.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string');
+  return (
+    Array.isArray(v) &&
+    v.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string')
+  );
 }
 
 function isRequest(v: unknown): v is RecordedRequest {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Json;
-  return typeof r['method'] === 'string' && typeof r['url'] === 'string' && isHeaderList(r['headers']) && (r['body'] === null || typeof r['body'] === 'string');
+  return (
+    typeof r['method'] === 'string' &&
+    typeof r['url'] === 'string' &&
+    isHeaderList(r['headers']) &&
+    (r['body'] === null || typeof r['body'] === 'string')
+  );
 }
 
 function isAction(v: unknown): v is RecordedAction {
   if (typeof v !== 'object' || v === null) return false;
   const a = v as Json;
-  return a['kind'] === 'tool-results' && isTime(a['at']) && isInt(a['leg']) && typeof a['body'] === 'string' && (a['url'] === undefined || typeof a['url'] === 'string');
+  return (
+    a['kind'] === 'tool-results' &&
+    isTime(a['at']) &&
+    isInt(a['leg']) &&
+    typeof a['body'] === 'string' &&
+    (a['url'] === undefined || typeof a['url'] === 'string')
+  );
 }
 
 const LEG_END_REASONS: ReadonlySet<string> = new Set<LegEndReason>(['done', 'error', 'aborted', 'closed']);
@@ -75,7 +95,13 @@ function isPaddedBase64(text: string): boolean {
   const pad = text.indexOf('=');
   return pad < 0 || pad === text.length - 1 || (pad === text.length - 2 && text.charCodeAt(text.length - 1) === 0x3d);
 }
-const RECORD_TYPES: ReadonlySet<string> = new Set<RecordingRecord['type']>(['leg', 'response', 'chunk', 'action', 'end']);
+const RECORD_TYPES: ReadonlySet<string> = new Set<RecordingRecord['type']>([
+  'leg',
+  'response',
+  'chunk',
+  'action',
+  'end',
+]);
 
 /** The header line; a reason when the line is not one. */
 export function parseHeader(text: string): Parsed<RecordingHeader> {
@@ -95,7 +121,8 @@ export function parseHeader(text: string): Parsed<RecordingHeader> {
 }
 
 /** What one record line holds: a record, a record type this version does not know, or damage. */
-export type ParsedRecord = { kind: 'record'; record: RecordingRecord } | { kind: 'unknown'; type: string } | { kind: 'invalid'; reason: string };
+export type ParsedRecord =
+  { kind: 'record'; record: RecordingRecord } | { kind: 'unknown'; type: string } | { kind: 'invalid'; reason: string };
 
 /**
  * Validates one record line. Unknown record types are reported as such (a newer writer may
@@ -118,8 +145,19 @@ export function parseRecord(text: string): ParsedRecord {
       if (typeof bytes !== 'string' || !isPaddedBase64(bytes)) return invalid('has no valid base64 "bytes"');
       const seq = r['seq'];
       const offset = r['offset'];
-      if ((seq !== undefined && !isInt(seq)) || (offset !== undefined && !isInt(offset))) return invalid('has a "seq" or "offset" that is not a whole number');
-      return { kind: 'record', record: { type, leg: r['leg'], t, bytes, ...(seq !== undefined ? { seq } : {}), ...(offset !== undefined ? { offset } : {}) } };
+      if ((seq !== undefined && !isInt(seq)) || (offset !== undefined && !isInt(offset)))
+        return invalid('has a "seq" or "offset" that is not a whole number');
+      return {
+        kind: 'record',
+        record: {
+          type,
+          leg: r['leg'],
+          t,
+          bytes,
+          ...(seq !== undefined ? { seq } : {}),
+          ...(offset !== undefined ? { offset } : {}),
+        },
+      };
     }
     case 'leg':
       if (!isInt(r['leg'])) return invalid('has no leg number');
@@ -127,21 +165,39 @@ export function parseRecord(text: string): ParsedRecord {
       return { kind: 'record', record: { type, leg: r['leg'], t, request: r['request'] } };
     case 'response':
       if (!isInt(r['leg'])) return invalid('has no leg number');
-      if (!isInt(r['status']) || typeof r['statusText'] !== 'string' || !isHeaderList(r['headers'])) return invalid('needs status, statusText and headers');
-      return { kind: 'record', record: { type, leg: r['leg'], t, status: r['status'], statusText: r['statusText'], headers: r['headers'] } };
+      if (!isInt(r['status']) || typeof r['statusText'] !== 'string' || !isHeaderList(r['headers']))
+        return invalid('needs status, statusText and headers');
+      return {
+        kind: 'record',
+        record: { type, leg: r['leg'], t, status: r['status'], statusText: r['statusText'], headers: r['headers'] },
+      };
     case 'action':
       if (!isAction(r['action'])) {
-        const kind = typeof r['action'] === 'object' && r['action'] !== null ? (r['action'] as Json)['kind'] : undefined;
-        return typeof kind === 'string' && kind !== 'tool-results' ? { kind: 'unknown', type: `action ${kind}` } : invalid('has no valid "action"');
+        const kind =
+          typeof r['action'] === 'object' && r['action'] !== null ? (r['action'] as Json)['kind'] : undefined;
+        return typeof kind === 'string' && kind !== 'tool-results'
+          ? { kind: 'unknown', type: `action ${kind}` }
+          : invalid('has no valid "action"');
       }
       return { kind: 'record', record: { type, t, action: r['action'] } };
     case 'end': {
       const reason = r['reason'];
       if (!isInt(r['leg'])) return invalid('has no leg number');
-      if (typeof reason !== 'string' || !LEG_END_REASONS.has(reason)) return invalid('has no valid "reason" (done, error, aborted, closed)');
+      if (typeof reason !== 'string' || !LEG_END_REASONS.has(reason))
+        return invalid('has no valid "reason" (done, error, aborted, closed)');
       const message = r['message'];
       const counts = isInt(r['chunks']) && isInt(r['bytes']) ? { chunks: r['chunks'], bytes: r['bytes'] } : {};
-      return { kind: 'record', record: { type, leg: r['leg'], t, reason: reason as LegEndReason, ...(typeof message === 'string' ? { message } : {}), ...counts } };
+      return {
+        kind: 'record',
+        record: {
+          type,
+          leg: r['leg'],
+          t,
+          reason: reason as LegEndReason,
+          ...(typeof message === 'string' ? { message } : {}),
+          ...counts,
+        },
+      };
     }
     default:
       return { kind: 'unknown', type };

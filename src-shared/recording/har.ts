@@ -34,7 +34,8 @@ export interface HarLeg {
 type Json = Record<string, unknown>;
 const asObject = (value: unknown): Json => (isJsonObject(value) ? value : {});
 const asString = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
-const asNumber = (value: unknown, fallback = -1): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+const asNumber = (value: unknown, fallback = -1): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
 function headerList(value: unknown): HeaderList {
   if (!Array.isArray(value)) return [];
@@ -107,7 +108,11 @@ export function harEntryToLeg(entry: unknown): HarLeg | string {
       headers: headerList(request['headers']),
       body: typeof postData['text'] === 'string' ? postData['text'] : null,
     },
-    response: { status: asNumber(response['status'], 0), statusText: asString(response['statusText']), headers: headerList(response['headers']) },
+    response: {
+      status: asNumber(response['status'], 0),
+      statusText: asString(response['statusText']),
+      headers: headerList(response['headers']),
+    },
     body,
     receivedAt: Number.isFinite(started) ? started + firstByteDelay(asObject(e['timings'])) : 0,
   };

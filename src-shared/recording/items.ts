@@ -24,7 +24,12 @@ export function itemShape(value: Record<string, unknown>): ItemShape {
 
 export type ConvertedItem =
   /** `payloads`: one SSE message per entry (an array item holding events gives several). */
-  | { ok: true; shape: ItemShape | 'string' | 'unparsed'; payloads: string[]; firstObject: Record<string, unknown> | null }
+  | {
+      ok: true;
+      shape: ItemShape | 'string' | 'unparsed';
+      payloads: string[];
+      firstObject: Record<string, unknown> | null;
+    }
   | { ok: false; reason: string };
 
 /**
@@ -40,7 +45,8 @@ export function convertItem(text: string): ConvertedItem {
   if (!parsed.ok) {
     // Data lines copied from a stream: the terminator, XML items, and objects that do not parse.
     const trimmed = text.trim();
-    if (trimmed === '[DONE]' || trimmed.startsWith('{') || trimmed.startsWith('<')) return { ok: true, shape: 'unparsed', payloads: [text], firstObject: null };
+    if (trimmed === '[DONE]' || trimmed.startsWith('{') || trimmed.startsWith('<'))
+      return { ok: true, shape: 'unparsed', payloads: [text], firstObject: null };
     return { ok: false, reason: 'not JSON' };
   }
   const value = parsed.value;

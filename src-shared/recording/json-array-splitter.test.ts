@@ -7,7 +7,10 @@ import { createJsonArraySplitter, type JsonArraySplitterOptions, type JsonElemen
 function split(chunks: Uint8Array[], options: JsonArraySplitterOptions = {}) {
   const elements: JsonElement[] = [];
   const diagnostics = createImportDiagnostics();
-  const splitter = createJsonArraySplitter({ onElement: (e) => elements.push(e), onDiagnostic: diagnostics.report }, options);
+  const splitter = createJsonArraySplitter(
+    { onElement: (e) => elements.push(e), onDiagnostic: diagnostics.report },
+    options,
+  );
   for (const chunk of chunks) splitter.push(chunk);
   const summary = splitter.end();
   return { elements, summary, diagnostics: diagnostics.list };
@@ -31,28 +34,32 @@ const PRETTY = `[
 describe('JSON array splitter', () => {
   const bytes = encodeUtf8(PRETTY);
 
-  it.each(chunkings(bytes).map((c) => [c.name, c.chunks] as const))('splits a pretty-printed array the same way when chunked %s', (_name, chunks) => {
-    const { elements, summary, diagnostics } = split(chunks);
-    expect(diagnostics).toEqual([]);
-    expect(summary).toEqual({ complete: true, found: true, elements: 6 });
-    expect(elements.map((e) => e.text)).toEqual([
-      '{"type":"text","agent":"a","final":false,"delta":"x [1, 2] {\\"y\\": \\"]\\"} é😀 \\\\"}',
-      '"[DONE]"',
-      '-12.5e3',
-      'true',
-      '[{"type":"ping"}]',
-      '{}',
-    ]);
-    // Each element's text is valid JSON equal to the source's value.
-    const values = JSON.parse(PRETTY) as unknown[];
-    elements.forEach((e, i) => expect(JSON.parse(e.text)).toEqual(values[i]));
-    // Byte spans point at the element in the file.
-    expect(new TextDecoder().decode(bytes.subarray(elements[1]?.byteStart, elements[1]?.byteEnd))).toBe('"[DONE]"');
-    expect(new TextDecoder().decode(bytes.subarray(elements[2]?.byteStart, elements[2]?.byteEnd))).toBe('-12.5e3');
-  });
+  it.each(chunkings(bytes).map((c) => [c.name, c.chunks] as const))(
+    'splits a pretty-printed array the same way when chunked %s',
+    (_name, chunks) => {
+      const { elements, summary, diagnostics } = split(chunks);
+      expect(diagnostics).toEqual([]);
+      expect(summary).toEqual({ complete: true, found: true, elements: 6 });
+      expect(elements.map((e) => e.text)).toEqual([
+        '{"type":"text","agent":"a","final":false,"delta":"x [1, 2] {\\"y\\": \\"]\\"} é😀 \\\\"}',
+        '"[DONE]"',
+        '-12.5e3',
+        'true',
+        '[{"type":"ping"}]',
+        '{}',
+      ]);
+      // Each element's text is valid JSON equal to the source's value.
+      const values = JSON.parse(PRETTY) as unknown[];
+      elements.forEach((e, i) => expect(JSON.parse(e.text)).toEqual(values[i]));
+      // Byte spans point at the element in the file.
+      expect(new TextDecoder().decode(bytes.subarray(elements[1]?.byteStart, elements[1]?.byteEnd))).toBe('"[DONE]"');
+      expect(new TextDecoder().decode(bytes.subarray(elements[2]?.byteStart, elements[2]?.byteEnd))).toBe('-12.5e3');
+    },
+  );
 
   it('finds the array at a path and ignores everything else', () => {
-    const text = '{"log": {"version": "1.2", "pages": [{"id": "entries"}], "entries": [{"a": [1]}, {"b": "]"}], "after": [9]}}';
+    const text =
+      '{"log": {"version": "1.2", "pages": [{"id": "entries"}], "entries": [{"a": [1]}, {"b": "]"}], "after": [9]}}';
     const { elements, summary } = split([encodeUtf8(text)], { path: ['log', 'entries'] });
     expect(elements.map((e) => e.text)).toEqual(['{"a":[1]}', '{"b":"]"}']);
     expect(summary).toMatchObject({ complete: true, found: true });

@@ -77,7 +77,10 @@ interface Container {
 
 const decoder = createUtf8Decoder();
 
-export function createJsonArraySplitter(callbacks: JsonArraySplitterCallbacks, options: JsonArraySplitterOptions = {}): JsonArraySplitter {
+export function createJsonArraySplitter(
+  callbacks: JsonArraySplitterCallbacks,
+  options: JsonArraySplitterOptions = {},
+): JsonArraySplitter {
   const path = options.path ?? [];
   const maxElementBytes = options.maxElementBytes ?? 256 * 1024 * 1024;
   const itemName = options.itemName ?? 'element';
@@ -127,9 +130,20 @@ export function createJsonArraySplitter(callbacks: JsonArraySplitterCallbacks, o
   const finishElement = (end: number): void => {
     capture = 'none';
     if (overflow) {
-      callbacks.onDiagnostic(fileDiagnostic('import.skipped-item', `${capitalize(itemName)} ${index} (bytes ${elementStart}–${end}) is longer than ${maxElementBytes} bytes; skipped.`, elementStart));
+      callbacks.onDiagnostic(
+        fileDiagnostic(
+          'import.skipped-item',
+          `${capitalize(itemName)} ${index} (bytes ${elementStart}–${end}) is longer than ${maxElementBytes} bytes; skipped.`,
+          elementStart,
+        ),
+      );
     } else {
-      callbacks.onElement({ text: decoder.decode(buffer.subarray(0, length)), index, byteStart: elementStart, byteEnd: end });
+      callbacks.onElement({
+        text: decoder.decode(buffer.subarray(0, length)),
+        index,
+        byteStart: elementStart,
+        byteEnd: end,
+      });
     }
     index++;
     // One huge element should not pin its buffer for the rest of the file.
@@ -139,7 +153,13 @@ export function createJsonArraySplitter(callbacks: JsonArraySplitterCallbacks, o
   const open = (array: boolean): void => {
     const depth = stack.length;
     const parent = stack[depth - 1];
-    const onPath = depth === 0 || (parent !== undefined && parent.onPath && !parent.array && depth <= path.length && parent.key === path[depth - 1]);
+    const onPath =
+      depth === 0 ||
+      (parent !== undefined &&
+        parent.onPath &&
+        !parent.array &&
+        depth <= path.length &&
+        parent.key === path[depth - 1]);
     const isTarget = onPath && array && depth === path.length;
     if (isTarget) found = true;
     stack.push({ array, key: null, awaitingKey: !array, onPath, isTarget });
@@ -191,7 +211,13 @@ export function createJsonArraySplitter(callbacks: JsonArraySplitterCallbacks, o
       if (done) {
         if (!trailingReported) {
           trailingReported = true;
-          callbacks.onDiagnostic(fileDiagnostic('import.truncated', `Trailing data after the end of the JSON value at byte ${offset + i}; ignored.`, offset + i));
+          callbacks.onDiagnostic(
+            fileDiagnostic(
+              'import.truncated',
+              `Trailing data after the end of the JSON value at byte ${offset + i}; ignored.`,
+              offset + i,
+            ),
+          );
         }
         return;
       }
@@ -201,7 +227,10 @@ export function createJsonArraySplitter(callbacks: JsonArraySplitterCallbacks, o
       }
       const top = stack[stack.length - 1];
       if (!top && b !== (path.length === 0 ? OPEN_ARRAY : OPEN_OBJECT)) {
-        fail(`Expected a JSON ${path.length === 0 ? 'array' : 'object'} at byte ${offset + i}, found ${JSON.stringify(String.fromCharCode(b))}.`, offset + i);
+        fail(
+          `Expected a JSON ${path.length === 0 ? 'array' : 'object'} at byte ${offset + i}, found ${JSON.stringify(String.fromCharCode(b))}.`,
+          offset + i,
+        );
         return;
       }
       if (capture === 'none' && top?.isTarget && b !== COMMA && b !== CLOSE_ARRAY) {
@@ -223,7 +252,10 @@ export function createJsonArraySplitter(callbacks: JsonArraySplitterCallbacks, o
         case CLOSE_OBJECT:
         case CLOSE_ARRAY:
           if (!top || top.array !== (b === CLOSE_ARRAY)) {
-            fail(`Malformed JSON at byte ${offset + i}: '${String.fromCharCode(b)}' does not close what is open. Reading stopped; the ${index} ${itemName}(s) before it were read.`, offset + i);
+            fail(
+              `Malformed JSON at byte ${offset + i}: '${String.fromCharCode(b)}' does not close what is open. Reading stopped; the ${index} ${itemName}(s) before it were read.`,
+              offset + i,
+            );
             return;
           }
           stack.pop();
@@ -263,8 +295,13 @@ export function createJsonArraySplitter(callbacks: JsonArraySplitterCallbacks, o
           fail(`The file holds no JSON value${path.length ? ` with ${path.join('.')}` : ''}.`, offset);
         } else {
           const inside = capture !== 'none';
-          const where = inside ? `inside ${itemName} ${index} (which starts at byte ${elementStart})` : 'before the JSON value is closed';
-          fail(`The file ends ${where}: it is truncated. The ${index} complete ${itemName}(s) before it were read.`, inside ? elementStart : offset);
+          const where = inside
+            ? `inside ${itemName} ${index} (which starts at byte ${elementStart})`
+            : 'before the JSON value is closed';
+          fail(
+            `The file ends ${where}: it is truncated. The ${index} complete ${itemName}(s) before it were read.`,
+            inside ? elementStart : offset,
+          );
         }
       }
       return { complete: closed, found, elements: index };

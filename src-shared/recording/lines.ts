@@ -38,7 +38,10 @@ export interface ByteLineSplitter {
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-export function createByteLineSplitter(callbacks: LineCallbacks, options: { maxLineBytes?: number; startOffset?: number; startLine?: number } = {}): ByteLineSplitter {
+export function createByteLineSplitter(
+  callbacks: LineCallbacks,
+  options: { maxLineBytes?: number; startOffset?: number; startLine?: number } = {},
+): ByteLineSplitter {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let offset = options.startOffset ?? 0;
   let lineStart = offset;

@@ -29,7 +29,10 @@ export interface RecordingReader {
 
 const decoder = createUtf8Decoder();
 
-export function createRecordingReader(callbacks: RecordingReaderCallbacks, options: { maxLineBytes?: number } = {}): RecordingReader {
+export function createRecordingReader(
+  callbacks: RecordingReaderCallbacks,
+  options: { maxLineBytes?: number } = {},
+): RecordingReader {
   let header: RecordingHeader | null = null;
   let sawFirstLine = false;
 
@@ -44,7 +47,14 @@ export function createRecordingReader(callbacks: RecordingReaderCallbacks, optio
       }
       // The magic prefix survives a header torn or garbled after its first bytes.
       if (text.startsWith(RECORDING_MAGIC)) {
-        callbacks.onDiagnostic(fileDiagnostic(terminated ? 'recording.damaged-line' : 'recording.torn-tail', `The header line (byte ${offset}) is damaged: ${parsed.reason}. Records are read as version 1.`, offset, { line }));
+        callbacks.onDiagnostic(
+          fileDiagnostic(
+            terminated ? 'recording.damaged-line' : 'recording.torn-tail',
+            `The header line (byte ${offset}) is damaged: ${parsed.reason}. Records are read as version 1.`,
+            offset,
+            { line },
+          ),
+        );
         return;
       }
     }
@@ -54,14 +64,35 @@ export function createRecordingReader(callbacks: RecordingReaderCallbacks, optio
       return;
     }
     if (!terminated) {
-      callbacks.onDiagnostic(fileDiagnostic('recording.torn-tail', `The last line (line ${line}, bytes ${offset}–${end}) is incomplete: the recorder stopped in the middle of writing it. Everything before it is intact; the partial record was skipped.`, offset, { line }));
+      callbacks.onDiagnostic(
+        fileDiagnostic(
+          'recording.torn-tail',
+          `The last line (line ${line}, bytes ${offset}–${end}) is incomplete: the recorder stopped in the middle of writing it. Everything before it is intact; the partial record was skipped.`,
+          offset,
+          { line },
+        ),
+      );
       return;
     }
     if (parsed.kind === 'unknown') {
-      callbacks.onDiagnostic(fileDiagnostic('recording.unknown-record', `Line ${line} (byte ${offset}) is a "${parsed.type}" record, which this version does not know; skipped.`, offset, { line }));
+      callbacks.onDiagnostic(
+        fileDiagnostic(
+          'recording.unknown-record',
+          `Line ${line} (byte ${offset}) is a "${parsed.type}" record, which this version does not know; skipped.`,
+          offset,
+          { line },
+        ),
+      );
       return;
     }
-    callbacks.onDiagnostic(fileDiagnostic('recording.damaged-line', `Line ${line} (byte ${offset}) is damaged: ${parsed.reason}. Skipped; reading continues with the next line.`, offset, { line }));
+    callbacks.onDiagnostic(
+      fileDiagnostic(
+        'recording.damaged-line',
+        `Line ${line} (byte ${offset}) is damaged: ${parsed.reason}. Skipped; reading continues with the next line.`,
+        offset,
+        { line },
+      ),
+    );
   };
 
   const isBlank = (bytes: Uint8Array, start: number, end: number): boolean => {
@@ -75,10 +106,18 @@ export function createRecordingReader(callbacks: RecordingReaderCallbacks, optio
         // Most lines are chunk records in the recorder's layout: read from their bytes.
         const chunk = sawFirstLine ? parseChunkLine(bytes, start, end) : null;
         if (chunk) callbacks.onRecord(chunk, offset, next);
-        else if (!isBlank(bytes, start, end)) handle(decoder.decode(bytes.subarray(start, end)), offset, next, line, true);
+        else if (!isBlank(bytes, start, end))
+          handle(decoder.decode(bytes.subarray(start, end)), offset, next, line, true);
       },
       onOversize(offset, line, length) {
-        callbacks.onDiagnostic(fileDiagnostic('recording.damaged-line', `Line ${line} (byte ${offset}) is ${length} bytes long, over the limit for one record; skipped.`, offset, { line }));
+        callbacks.onDiagnostic(
+          fileDiagnostic(
+            'recording.damaged-line',
+            `Line ${line} (byte ${offset}) is ${length} bytes long, over the limit for one record; skipped.`,
+            offset,
+            { line },
+          ),
+        );
       },
     },
     options,
@@ -97,4 +136,3 @@ export function createRecordingReader(callbacks: RecordingReaderCallbacks, optio
     },
   };
 }
-

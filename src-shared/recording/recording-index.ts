@@ -55,7 +55,15 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
   const sequences: ChunkSequence[] = [];
   let records = 0;
 
-  const newLeg = (leg: number): LegIndex => ({ leg, chunks: 0, bytes: 0, firstChunkAt: null, lastChunkAt: null, chunkStart: -1, chunkEnd: -1 });
+  const newLeg = (leg: number): LegIndex => ({
+    leg,
+    chunks: 0,
+    bytes: 0,
+    firstChunkAt: null,
+    lastChunkAt: null,
+    chunkStart: -1,
+    chunkEnd: -1,
+  });
 
   /** The entry of `leg`, creating it (and any skipped before it) on first use. */
   const legAt = (leg: number): LegIndex => {
@@ -68,27 +76,55 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
     const entry = legAt(record.leg);
     if (entry.startedAt === undefined && !reportedMissingStart.has(record.leg)) {
       reportedMissingStart.add(record.leg);
-      report(fileDiagnostic('recording.inconsistent', `A ${record.type} record at byte ${offset} belongs to leg ${record.leg}, which has no start record; its request is unknown.`, offset, { leg: record.leg }));
+      report(
+        fileDiagnostic(
+          'recording.inconsistent',
+          `A ${record.type} record at byte ${offset} belongs to leg ${record.leg}, which has no start record; its request is unknown.`,
+          offset,
+          { leg: record.leg },
+        ),
+      );
     }
     return entry;
   };
 
   const afterEnd = (entry: LegIndex, what: string, offset: number): void => {
-    if (entry.outcome) report(fileDiagnostic('recording.inconsistent', `A ${what} record at byte ${offset} comes after leg ${entry.leg} ended; it is kept.`, offset, { leg: entry.leg }));
+    if (entry.outcome)
+      report(
+        fileDiagnostic(
+          'recording.inconsistent',
+          `A ${what} record at byte ${offset} comes after leg ${entry.leg} ended; it is kept.`,
+          offset,
+          { leg: entry.leg },
+        ),
+      );
   };
 
   return {
     add(record, offset, end) {
       records++;
       if (record.type !== 'action' && record.leg > legs.length + MAX_LEG_GAP) {
-        report(fileDiagnostic('recording.inconsistent', `A ${record.type} record at byte ${offset} refers to leg ${record.leg}, far beyond the ${legs.length} leg(s) seen so far; skipped as damage.`, offset));
+        report(
+          fileDiagnostic(
+            'recording.inconsistent',
+            `A ${record.type} record at byte ${offset} refers to leg ${record.leg}, far beyond the ${legs.length} leg(s) seen so far; skipped as damage.`,
+            offset,
+          ),
+        );
         return false;
       }
       switch (record.type) {
         case 'leg': {
           const existing = legs[record.leg];
           if (existing?.startedAt !== undefined) {
-            report(fileDiagnostic('recording.inconsistent', `Leg ${record.leg} is started again at byte ${offset}; the first start record is kept.`, offset, { leg: record.leg }));
+            report(
+              fileDiagnostic(
+                'recording.inconsistent',
+                `Leg ${record.leg} is started again at byte ${offset}; the first start record is kept.`,
+                offset,
+                { leg: record.leg },
+              ),
+            );
             return false;
           }
           const entry = legAt(record.leg);
@@ -107,7 +143,14 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
           afterEnd(entry, 'chunk', offset);
           const verdict = (sequences[record.leg] ??= createChunkSequence()).check(record);
           if (verdict.kind === 'duplicate') {
-            report(fileDiagnostic('recording.chunk-sequence', `The chunk record at byte ${offset} repeats chunk ${verdict.seq} of leg ${record.leg}, which was already read (a duplicated line); skipped.`, offset, { leg: record.leg }));
+            report(
+              fileDiagnostic(
+                'recording.chunk-sequence',
+                `The chunk record at byte ${offset} repeats chunk ${verdict.seq} of leg ${record.leg}, which was already read (a duplicated line); skipped.`,
+                offset,
+                { leg: record.leg },
+              ),
+            );
             return false;
           }
           if (verdict.kind === 'gap') {
@@ -131,12 +174,23 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
         case 'end': {
           const entry = legFor(record, offset);
           if (entry.outcome) {
-            report(fileDiagnostic('recording.inconsistent', `Leg ${record.leg} ends a second time at byte ${offset}; the first outcome is kept.`, offset, { leg: record.leg }));
+            report(
+              fileDiagnostic(
+                'recording.inconsistent',
+                `Leg ${record.leg} ends a second time at byte ${offset}; the first outcome is kept.`,
+                offset,
+                { leg: record.leg },
+              ),
+            );
             return false;
           }
-          entry.outcome = { reason: record.reason, ...(record.message !== undefined ? { message: record.message } : {}) };
+          entry.outcome = {
+            reason: record.reason,
+            ...(record.message !== undefined ? { message: record.message } : {}),
+          };
           entry.endedAt = record.t;
-          if (record.chunks !== undefined && record.bytes !== undefined) entry.written = { chunks: record.chunks, bytes: record.bytes, at: offset };
+          if (record.chunks !== undefined && record.bytes !== undefined)
+            entry.written = { chunks: record.chunks, bytes: record.bytes, at: offset };
           return true;
         }
         case 'action':
@@ -161,7 +215,14 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
         }
         if (!entry.outcome) {
           const where = entry.chunkEnd >= 0 ? entry.chunkEnd : 0;
-          report(fileDiagnostic('recording.unfinished-leg', `Leg ${entry.leg} has no end record after its ${entry.chunks} chunk(s) (${entry.bytes} bytes): the recording stopped while it was streaming.`, where, { leg: entry.leg }));
+          report(
+            fileDiagnostic(
+              'recording.unfinished-leg',
+              `Leg ${entry.leg} has no end record after its ${entry.chunks} chunk(s) (${entry.bytes} bytes): the recording stopped while it was streaming.`,
+              where,
+              { leg: entry.leg },
+            ),
+          );
         }
       }
       return { legs, actions, records };

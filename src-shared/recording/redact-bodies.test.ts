@@ -15,11 +15,21 @@ const SHAPES: [string, string, string, string][] = [
   ['JSON with NaN', `{"token": NaN, "n": NaN, "password": "${CANARY}"}`, 'application/json', '"n": NaN'],
   ['JSON with a secret after NaN', `{"n": NaN, "access_token": "${CANARY}"}`, 'application/json', 'NaN'],
   ['JSON with a BOM', `\uFEFF{"client_secret": "${CANARY}", "model": "m1"}`, 'application/json', 'm1'],
-  ['NDJSON', `{"a":1,"token":"${CANARY}"}\n{"a":2,"credentials":{"user":"me","password":"${CANARY}"}}\n`, 'application/x-ndjson', '"a":2'],
+  [
+    'NDJSON',
+    `{"a":1,"token":"${CANARY}"}\n{"a":2,"credentials":{"user":"me","password":"${CANARY}"}}\n`,
+    'application/x-ndjson',
+    '"a":2',
+  ],
   ['JS-object style', `{apiKey: '${CANARY}', model: 'm1'}`, 'text/plain', 'm1'],
   ['JS-object style, unquoted value', `{ secret: ${CANARY}, model: m1 }`, 'text/plain', 'm1'],
   ['YAML', `model: m1\napi_key: ${CANARY}\nprompt: hi\n`, 'application/yaml', 'prompt: hi'],
-  ['XML element', `<request><model>m1</model><api_key>${CANARY}</api_key></request>`, 'application/xml', '<model>m1</model>'],
+  [
+    'XML element',
+    `<request><model>m1</model><api_key>${CANARY}</api_key></request>`,
+    'application/xml',
+    '<model>m1</model>',
+  ],
   ['XML attribute', `<auth token="${CANARY}" user="me"/>`, 'application/xml', 'user="me"'],
   [
     'multipart',
@@ -28,16 +38,46 @@ const SHAPES: [string, string, string, string][] = [
     'hi',
   ],
   ['header lines', `Host: h\r\nAuthorisation: Bearer ${CANARY}\r\nAccept: */*\r\n`, 'text/plain', 'Accept: */*'],
-  ['a URL inside a JSON string value', `{"callback": "https://h/cb?state=1&access_token=${CANARY}", "n": 1}`, 'application/json', 'state=1'],
-  ['a ;-separated query inside a JSON string value', `{"url": "https://h/x?a=1;token=${CANARY}"}`, 'application/json', 'a=1'],
+  [
+    'a URL inside a JSON string value',
+    `{"callback": "https://h/cb?state=1&access_token=${CANARY}", "n": 1}`,
+    'application/json',
+    'state=1',
+  ],
+  [
+    'a ;-separated query inside a JSON string value',
+    `{"url": "https://h/x?a=1;token=${CANARY}"}`,
+    'application/json',
+    'a=1',
+  ],
   ['user-info of a URL inside a value', `{"url": "https://me:${CANARY}@h/x"}`, 'application/json', 'h/x'],
-  ['a bearer credential inside a string value', `{"note": "curl -H 'X: Bearer ${CANARY}' h"}`, 'application/json', 'curl'],
+  [
+    'a bearer credential inside a string value',
+    `{"note": "curl -H 'X: Bearer ${CANARY}' h"}`,
+    'application/json',
+    'curl',
+  ],
   ['an Authorization header inside a string value', `{"raw": "Authorization: ${CANARY}"}`, 'application/json', '"raw"'],
-  ['JSON escaped inside a JSON string', JSON.stringify({ payload: JSON.stringify({ token: CANARY, model: 'm1' }) }), 'application/json', 'm1'],
-  ['JSON cut short inside the secret', `{"messages": [{"role": "user"}], "api_key": "${CANARY}`, 'application/json', 'role'],
+  [
+    'JSON escaped inside a JSON string',
+    JSON.stringify({ payload: JSON.stringify({ token: CANARY, model: 'm1' }) }),
+    'application/json',
+    'm1',
+  ],
+  [
+    'JSON cut short inside the secret',
+    `{"messages": [{"role": "user"}], "api_key": "${CANARY}`,
+    'application/json',
+    'role',
+  ],
   ['JSON cut short inside an escaped string', `{"p": "{\\"token\\":\\"${CANARY}`, 'application/json', '"p"'],
   ['form with ; separators', `a=1;password=${CANARY}`, 'application/x-www-form-urlencoded', 'a=1'],
-  ['a lenient JSON array under a secret name', `{"api_keys": ["${CANARY}", "${CANARY}"],}`, 'application/json', 'api_keys'],
+  [
+    'a lenient JSON array under a secret name',
+    `{"api_keys": ["${CANARY}", "${CANARY}"],}`,
+    'application/json',
+    'api_keys',
+  ],
   ['key = value with spaces', `password = ${CANARY}\nuser = me`, 'text/plain', 'user = me'],
 ];
 
@@ -69,7 +109,12 @@ describe('redactBody: best-effort redaction by key name in any text body', () =>
   });
 
   it('keeps a text without a secret byte for byte', () => {
-    for (const body of ['{"max_tokens": 5, "author": "me",}', 'model: m1\nprompt: my token is here\n', '<a href="x?page=2">t</a>', 'Bearer tokens are short']) {
+    for (const body of [
+      '{"max_tokens": 5, "author": "me",}',
+      'model: m1\nprompt: my token is here\n',
+      '<a href="x?page=2">t</a>',
+      'Bearer tokens are short',
+    ]) {
       expect(redactBody(body)).toBe(body);
     }
   });
@@ -95,8 +140,21 @@ describe('redactParams and redactUrl: ; separates parameters as & does', () => {
 // Fuzz: generated bodies of every shape, secrets under every secret name at random depths.
 
 type Random = () => number;
-const pick = <T,>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-const SECRET_KEYS = ['api_key', 'apiKey', 'token', 'access_token', 'password', 'client_secret', 'Authorization', 'authorisation', 'x-api-key', 'privateKey', 'session_id', 'cookie'];
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const SECRET_KEYS = [
+  'api_key',
+  'apiKey',
+  'token',
+  'access_token',
+  'password',
+  'client_secret',
+  'Authorization',
+  'authorisation',
+  'x-api-key',
+  'privateKey',
+  'session_id',
+  'cookie',
+];
 const PLAIN_KEYS = ['model', 'prompt', 'max_tokens', 'author', 'user', 'stream', 'n'];
 const PLAIN_VALUES = ['m1', 'hello world', '42', 'true', 'a, b', 'x=y'];
 
@@ -110,7 +168,11 @@ function fields(random: Random, canary: string): Field[] {
   const out: Field[] = [];
   for (let n = 1 + Math.floor(random() * 6); n > 0; n--) {
     // Plain keys are numbered: a repeated key would overwrite the value the test looks for.
-    out.push(random() < 0.4 ? { key: pick(random, SECRET_KEYS), value: canary, secret: true } : { key: `${pick(random, PLAIN_KEYS)}${n}`, value: pick(random, PLAIN_VALUES), secret: false });
+    out.push(
+      random() < 0.4
+        ? { key: pick(random, SECRET_KEYS), value: canary, secret: true }
+        : { key: `${pick(random, PLAIN_KEYS)}${n}`, value: pick(random, PLAIN_VALUES), secret: false },
+    );
   }
   out.push({ key: pick(random, SECRET_KEYS), value: canary, secret: true });
   return out.sort(() => random() - 0.5);
@@ -120,18 +182,26 @@ function fields(random: Random, canary: string): Field[] {
 const WRITERS: Record<string, (random: Random, f: Field[]) => string> = {
   strictJson: (random, f) => {
     const depth = Math.floor(random() * 4);
-    const inner = JSON.stringify(Object.fromEntries(f.map((x) => [x.key, x.value])), null, random() < 0.5 ? 2 : undefined);
+    const inner = JSON.stringify(
+      Object.fromEntries(f.map((x) => [x.key, x.value])),
+      null,
+      random() < 0.5 ? 2 : undefined,
+    );
     return `${'{"wrap":['.repeat(depth)}${inner}${']}'.repeat(depth)}`;
   },
   trailingComma: (_random, f) => `{${f.map((x) => `"${x.key}": "${x.value}",`).join(' ')}}`,
-  jsObject: (random, f) => `{${f.map((x) => `${/^[A-Za-z_]\w*$/.test(x.key) ? x.key : `'${x.key}'`}: ${random() < 0.5 ? `'${x.value}'` : JSON.stringify(x.value)}`).join(', ')}}`,
+  jsObject: (random, f) =>
+    `{${f.map((x) => `${/^[A-Za-z_]\w*$/.test(x.key) ? x.key : `'${x.key}'`}: ${random() < 0.5 ? `'${x.value}'` : JSON.stringify(x.value)}`).join(', ')}}`,
   ndjson: (_random, f) => f.map((x) => JSON.stringify({ [x.key]: x.value })).join('\n'),
   yaml: (_random, f) => f.map((x) => `${x.key}: ${x.value}`).join('\n'),
   xml: (_random, f) => `<r>${f.map((x) => `<${x.key}>${x.value}</${x.key}>`).join('')}</r>`,
   form: (random, f) => f.map((x) => `${x.key}=${encodeURIComponent(x.value)}`).join(random() < 0.5 ? '&' : ';'),
-  multipart: (_random, f) => `${f.map((x) => `--B\r\nContent-Disposition: form-data; name="${x.key}"\r\n\r\n${x.value}\r\n`).join('')}--B--\r\n`,
-  urlInJson: (_random, f) => JSON.stringify({ url: `https://h/p?${f.map((x) => `${x.key}=${encodeURIComponent(x.value)}`).join('&')}` }),
-  escapedJson: (_random, f) => JSON.stringify({ payload: JSON.stringify(Object.fromEntries(f.map((x) => [x.key, x.value]))) }),
+  multipart: (_random, f) =>
+    `${f.map((x) => `--B\r\nContent-Disposition: form-data; name="${x.key}"\r\n\r\n${x.value}\r\n`).join('')}--B--\r\n`,
+  urlInJson: (_random, f) =>
+    JSON.stringify({ url: `https://h/p?${f.map((x) => `${x.key}=${encodeURIComponent(x.value)}`).join('&')}` }),
+  escapedJson: (_random, f) =>
+    JSON.stringify({ payload: JSON.stringify(Object.fromEntries(f.map((x) => [x.key, x.value]))) }),
 };
 
 describe('redactBody fuzz: generated bodies of every shape', () => {
@@ -148,7 +218,8 @@ describe('redactBody fuzz: generated bodies of every shape', () => {
       const context = `input ${input}, shape ${shape}: ${cut}`;
       expect(redacted.includes(canary) || redacted.includes(canary.slice(0, 12)), context).toBe(false);
       if (cut === body && shape !== 'form' && shape !== 'urlInJson') {
-        for (const plain of f.filter((x) => !x.secret && x.value === 'm1')) expect(redacted, context).toContain(plain.value);
+        for (const plain of f.filter((x) => !x.secret && x.value === 'm1'))
+          expect(redacted, context).toContain(plain.value);
       }
     }
   });

@@ -6,20 +6,62 @@ const CANARY = 'CANARY-5e3c';
 
 describe('isSecretName: one policy for header names, JSON keys, form fields and query parameters', () => {
   it.each([
-    'Authorization', 'proxy-authorization', 'Cookie', 'Set-Cookie', 'x-api-key', 'api-key', 'X-Auth-Token', 'anthropic-secret', 'X-Goog-Api-Key',
-    'x-password', 'openai_api_key', 'anthropic_api_key', 'private_key', 'privateKey', 'apiKey', 'api_keys', 'key', 'credentials', 'client_secret',
-    'access_token', 'refresh_token', 'id_token', 'accessToken', 'password', 'passwd', 'pwd', 'pass', 'code', 'sig', 'jwt', 'X-Amz-Signature',
-    'X-Amz-Credential', 'x-amz-security-token', 'session_id', 'APIKEY', 'Authorisation',
+    'Authorization',
+    'proxy-authorization',
+    'Cookie',
+    'Set-Cookie',
+    'x-api-key',
+    'api-key',
+    'X-Auth-Token',
+    'anthropic-secret',
+    'X-Goog-Api-Key',
+    'x-password',
+    'openai_api_key',
+    'anthropic_api_key',
+    'private_key',
+    'privateKey',
+    'apiKey',
+    'api_keys',
+    'key',
+    'credentials',
+    'client_secret',
+    'access_token',
+    'refresh_token',
+    'id_token',
+    'accessToken',
+    'password',
+    'passwd',
+    'pwd',
+    'pass',
+    'code',
+    'sig',
+    'jwt',
+    'X-Amz-Signature',
+    'X-Amz-Credential',
+    'x-amz-security-token',
+    'session_id',
+    'APIKEY',
+    'Authorisation',
   ])('%s is secret', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
 
-  it.each(['max_tokens', 'input_tokens', 'user_prompt', 'agent_type', 'tool_use_id', 'author', 'monkey', 'Content-Type', 'format', 'encoding', 'keyboard', 'stream'])(
-    '%s is not secret',
-    (name) => {
-      expect(isSecretName(name)).toBe(false);
-    },
-  );
+  it.each([
+    'max_tokens',
+    'input_tokens',
+    'user_prompt',
+    'agent_type',
+    'tool_use_id',
+    'author',
+    'monkey',
+    'Content-Type',
+    'format',
+    'encoding',
+    'keyboard',
+    'stream',
+  ])('%s is not secret', (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
 });
 
 describe('redactHeaders', () => {
@@ -55,10 +97,16 @@ describe('redactUrl', () => {
     [`http://h/x?api_key=${CANARY}&format=json`, 'http://h/x?api_key=[redacted]&format=json'],
     [`http://h/x?format=json&access_token=${CANARY}#frag`, 'http://h/x?format=json&access_token=[redacted]#frag'],
     [`http://h/cb#access_token=${CANARY}&state=1`, 'http://h/cb#access_token=[redacted]&state=1'],
-    [`http://h/x?X-Amz-Signature=${CANARY}&X-Amz-Credential=${CANARY}`, 'http://h/x?X-Amz-Signature=[redacted]&X-Amz-Credential=[redacted]'],
+    [
+      `http://h/x?X-Amz-Signature=${CANARY}&X-Amz-Credential=${CANARY}`,
+      'http://h/x?X-Amz-Signature=[redacted]&X-Amz-Credential=[redacted]',
+    ],
     [`http://h/x?%74oken=${CANARY}`, 'http://h/x?%74oken=[redacted]'],
     [`http://h/cb?code=${CANARY}`, 'http://h/cb?code=[redacted]'],
-    ['http://127.0.0.1:8000/agent/run?format=xml&max_tokens=5', 'http://127.0.0.1:8000/agent/run?format=xml&max_tokens=5'],
+    [
+      'http://127.0.0.1:8000/agent/run?format=xml&max_tokens=5',
+      'http://127.0.0.1:8000/agent/run?format=xml&max_tokens=5',
+    ],
     ['http://h/a@b/c', 'http://h/a@b/c'],
   ])('%s → %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
@@ -82,7 +130,9 @@ describe('redactBody', () => {
 
   it('replaces only the secret values and keeps the rest of the text, formatting included', () => {
     const body = `{\n  "user_prompt": "hi",\n  "max_tokens": 5,\n  "auth": {"nested": 1},\n  "list": [{"password" : "${CANARY}"}, 3]\n}`;
-    expect(redactBody(body)).toBe(`{\n  "user_prompt": "hi",\n  "max_tokens": 5,\n  "auth": "${REDACTED}",\n  "list": [{"password" : "${REDACTED}"}, 3]\n}`);
+    expect(redactBody(body)).toBe(
+      `{\n  "user_prompt": "hi",\n  "max_tokens": 5,\n  "auth": "${REDACTED}",\n  "list": [{"password" : "${REDACTED}"}, 3]\n}`,
+    );
   });
 
   it('judges an escaped key by what it means', () => {
@@ -91,7 +141,9 @@ describe('redactBody', () => {
 
   it('canary: a form-encoded body, by Content-Type and by shape', () => {
     const form = `api_key=${CANARY}&password=${CANARY}&user=me`;
-    expect(redactBody(form, 'application/x-www-form-urlencoded; charset=utf-8')).toBe(`api_key=${REDACTED}&password=${REDACTED}&user=me`);
+    expect(redactBody(form, 'application/x-www-form-urlencoded; charset=utf-8')).toBe(
+      `api_key=${REDACTED}&password=${REDACTED}&user=me`,
+    );
     expect(redactBody(form)).toBe(`api_key=${REDACTED}&password=${REDACTED}&user=me`);
   });
 
@@ -119,7 +171,10 @@ describe('redactBody', () => {
     const request = redactRequest({
       method: 'POST',
       url: `http://u:${CANARY}@h/?token=${CANARY}`,
-      headers: [['Authorization', `Bearer ${CANARY}`], ['Content-Type', 'application/x-www-form-urlencoded']],
+      headers: [
+        ['Authorization', `Bearer ${CANARY}`],
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+      ],
       body: `client_secret=${CANARY}`,
     });
     expect(JSON.stringify(request)).not.toContain(CANARY);

@@ -297,8 +297,10 @@ function redactNamedValues(text: string): string {
     if (!isSecretName(match[2] as string)) continue;
     const c = text[v];
     let range: [number, number, string?] | null = null;
-    if (c === '"' || c === "'" || (c === '\\' && (text[v + 1] === '"' || text[v + 1] === "'"))) range = quotedContent(text, v);
-    else if ((c === '{' || c === '[') && match[1] !== '\\"') range = [v, valueEnd(text, v), match[1] === '"' ? `"${REDACTED}"` : REDACTED];
+    if (c === '"' || c === "'" || (c === '\\' && (text[v + 1] === '"' || text[v + 1] === "'")))
+      range = quotedContent(text, v);
+    else if ((c === '{' || c === '[') && match[1] !== '\\"')
+      range = [v, valueEnd(text, v), match[1] === '"' ? `"${REDACTED}"` : REDACTED];
     else range = [v, endOf(text, v, match[3] === '=' ? EQUALS_VALUE_END : COLON_VALUE_END)];
     if (range[1] > range[0]) {
       ranges.push(range);
@@ -339,7 +341,10 @@ export function redactText(text: string): string {
     const boundary = /\r?\n--/.exec(out.slice(from));
     return boundary ? from + boundary.index : out.length;
   });
-  out = out.replace(SCHEME_CREDENTIAL, (whole, credential: string) => whole.slice(0, whole.length - credential.length) + REDACTED);
+  out = out.replace(
+    SCHEME_CREDENTIAL,
+    (whole, credential: string) => whole.slice(0, whole.length - credential.length) + REDACTED,
+  );
   return out.replace(URL_USER_INFO, (_whole, scheme: string) => `${scheme}${REDACTED}@`);
 }
 
@@ -365,14 +370,21 @@ function isText(body: string): boolean {
  */
 export function redactBody(body: string | null, contentType = ''): string | null {
   if (body === null) return null;
-  if (!isText(body)) return withheldBody(`${body.length} characters that are not text (binary data cannot be checked for secrets)`);
+  if (!isText(body))
+    return withheldBody(`${body.length} characters that are not text (binary data cannot be checked for secrets)`);
   if (isJson(body)) return redactText(redactJson(body));
-  if (/^\s*application\/x-www-form-urlencoded/i.test(contentType) || FORM_BODY.test(body.trim())) return redactText(redactParams(body));
+  if (/^\s*application\/x-www-form-urlencoded/i.test(contentType) || FORM_BODY.test(body.trim()))
+    return redactText(redactParams(body));
   return redactText(body);
 }
 
 /** A request as it may be written to disk or a log: URL, headers and body redacted. */
 export function redactRequest(request: RecordedRequest): RecordedRequest {
   const contentType = request.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-  return { method: request.method, url: redactUrl(request.url), headers: redactHeaders(request.headers), body: redactBody(request.body, contentType) };
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    headers: redactHeaders(request.headers),
+    body: redactBody(request.body, contentType),
+  };
 }

@@ -16,7 +16,10 @@ const END = '{"type":"end","leg":0,"t":3,"reason":"done"}\n';
 function recordingRules(text: string): RuleId[] {
   const diagnostics = createImportDiagnostics();
   const indexer = createRecordingIndexer(diagnostics.report);
-  const reader = createRecordingReader({ onRecord: (r, o, e) => indexer.add(r, o, e), onDiagnostic: diagnostics.report });
+  const reader = createRecordingReader({
+    onRecord: (r, o, e) => indexer.add(r, o, e),
+    onDiagnostic: diagnostics.report,
+  });
   reader.push(encodeUtf8(text));
   reader.end();
   indexer.finish();
@@ -25,7 +28,10 @@ function recordingRules(text: string): RuleId[] {
 
 function arrayRules(text: string, maxElementBytes?: number): RuleId[] {
   const diagnostics = createImportDiagnostics();
-  const splitter = createJsonArraySplitter({ onElement: () => undefined, onDiagnostic: diagnostics.report }, maxElementBytes ? { maxElementBytes } : {});
+  const splitter = createJsonArraySplitter(
+    { onElement: () => undefined, onDiagnostic: diagnostics.report },
+    maxElementBytes ? { maxElementBytes } : {},
+  );
   splitter.push(encodeUtf8(text));
   splitter.end();
   return diagnostics.list.map((d) => d.rule);
@@ -33,12 +39,36 @@ function arrayRules(text: string, maxElementBytes?: number): RuleId[] {
 
 describe('recording and import rules', () => {
   it.each<[RuleId, () => RuleId[], () => RuleId[]]>([
-    ['recording.torn-tail', () => recordingRules(HEADER + LEG + CHUNK + END.slice(0, 20)), () => recordingRules(HEADER + LEG + CHUNK + END.slice(0, -1))],
-    ['recording.damaged-line', () => recordingRules(HEADER + LEG + CHUNK.replace('ZGF0', '%%%%') + END), () => recordingRules(HEADER + LEG + CHUNK + END)],
-    ['recording.unknown-record', () => recordingRules(HEADER + LEG + '{"type":"bookmark","t":2}\n' + END), () => recordingRules(HEADER + LEG + END)],
-    ['recording.inconsistent', () => recordingRules(HEADER + CHUNK + END), () => recordingRules(HEADER + LEG + CHUNK + END)],
-    ['recording.unfinished-leg', () => recordingRules(HEADER + LEG + CHUNK), () => recordingRules(HEADER + LEG + CHUNK + END)],
-    ['import.skipped-item', () => arrayRules(`["${'x'.repeat(64)}"]`, 32), () => arrayRules(`["${'x'.repeat(16)}"]`, 32)],
+    [
+      'recording.torn-tail',
+      () => recordingRules(HEADER + LEG + CHUNK + END.slice(0, 20)),
+      () => recordingRules(HEADER + LEG + CHUNK + END.slice(0, -1)),
+    ],
+    [
+      'recording.damaged-line',
+      () => recordingRules(HEADER + LEG + CHUNK.replace('ZGF0', '%%%%') + END),
+      () => recordingRules(HEADER + LEG + CHUNK + END),
+    ],
+    [
+      'recording.unknown-record',
+      () => recordingRules(HEADER + LEG + '{"type":"bookmark","t":2}\n' + END),
+      () => recordingRules(HEADER + LEG + END),
+    ],
+    [
+      'recording.inconsistent',
+      () => recordingRules(HEADER + CHUNK + END),
+      () => recordingRules(HEADER + LEG + CHUNK + END),
+    ],
+    [
+      'recording.unfinished-leg',
+      () => recordingRules(HEADER + LEG + CHUNK),
+      () => recordingRules(HEADER + LEG + CHUNK + END),
+    ],
+    [
+      'import.skipped-item',
+      () => arrayRules(`["${'x'.repeat(64)}"]`, 32),
+      () => arrayRules(`["${'x'.repeat(16)}"]`, 32),
+    ],
     ['import.truncated', () => arrayRules('[{"a":1},{"b"'), () => arrayRules('[{"a":1},{"b":2}]')],
   ])('%s: triggered by its example, not by the clean variant', (rule, triggering, clean) => {
     expect(triggering()).toContain(rule);

@@ -4,7 +4,8 @@ import { headerLine } from './format';
 import { convertItem, payloadToSse } from './items';
 import { sniffSource, type SniffResult } from './sniff';
 
-const sniff = (text: string | Uint8Array, complete = true): SniffResult => sniffSource(typeof text === 'string' ? encodeUtf8(text) : text, complete);
+const sniff = (text: string | Uint8Array, complete = true): SniffResult =>
+  sniffSource(typeof text === 'string' ? encodeUtf8(text) : text, complete);
 const ENVELOPE = '{"type":"text","agent":"a","final":false,"delta":"hi"}';
 const EVENT = '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}';
 
@@ -43,24 +44,45 @@ describe('sniffSource', () => {
       ok: true,
       kind: 'sse',
       bodyOffset: text.indexOf('data:'),
-      response: { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream'], ['cache-control', 'no-cache']] },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        headers: [
+          ['content-type', 'text/event-stream'],
+          ['cache-control', 'no-cache'],
+        ],
+      },
     });
   });
 
   it('asks for more when the first line does not fit', () => {
-    expect(sniff(`{"type":"text","agent":"a","final":false,"delta":"${'x'.repeat(100)}`, false)).toEqual({ ok: false, needMore: true });
-    expect(sniff(`[{"type":"text","agent":"a","final":false,"delta":"${'x'.repeat(100)}`, false)).toEqual({ ok: false, needMore: true });
+    expect(sniff(`{"type":"text","agent":"a","final":false,"delta":"${'x'.repeat(100)}`, false)).toEqual({
+      ok: false,
+      needMore: true,
+    });
+    expect(sniff(`[{"type":"text","agent":"a","final":false,"delta":"${'x'.repeat(100)}`, false)).toEqual({
+      ok: false,
+      needMore: true,
+    });
   });
 
   it.each([
-    ['binary garbage', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), 'first bytes were binary data'],
+    [
+      'binary garbage',
+      Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      'first bytes were binary data',
+    ],
     ['plain text', 'hello world\nthis is not a stream\n', 'first bytes were text that is none of these'],
     ['an HTML page', '<!doctype html><html>', 'first bytes were an HTML page'],
     ['a JSON array of numbers', '[1, 2, 3]', 'a JSON array, but its items are not an envelope'],
     ['a JSON array of other objects', '[{"name":"x"}]', 'its first item is not an envelope'],
     ['NDJSON of other objects', '{"name":"x"}\n', 'JSON lines, but the first is not an envelope'],
     ['a truncated JSON object line', '{"type":"text","agent":"a"', 'its first line is not a JSON object'],
-    ['an HTTP response with an HTML body', 'HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/html\r\n\r\n<html>', 'status 502, content-type text/html'],
+    [
+      'an HTTP response with an HTML body',
+      'HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/html\r\n\r\n<html>',
+      'status 502, content-type text/html',
+    ],
     ['an empty file', '', 'the file is empty'],
     ['blank lines only', '\n\n  \n', 'only blank lines'],
   ])('rejects %s with a clear message', (_name, input, message) => {
@@ -71,7 +93,9 @@ describe('sniffSource', () => {
 
   it('names what was expected', () => {
     const result = sniff('hello');
-    expect(!result.ok && !result.needMore && result.message).toMatch(/^not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, or HAR: first bytes were text that is none of these$/);
+    expect(!result.ok && !result.needMore && result.message).toMatch(
+      /^not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, or HAR: first bytes were text that is none of these$/,
+    );
     expect(result).not.toMatchObject({ message: expect.stringContaining('hello') as unknown });
   });
 });
@@ -81,12 +105,22 @@ describe('convertItem', () => {
     expect(convertItem(ENVELOPE)).toMatchObject({ ok: true, shape: 'envelope', payloads: [ENVELOPE] });
     expect(convertItem(EVENT)).toMatchObject({ ok: true, shape: 'anthropic-event', payloads: [EVENT] });
     expect(convertItem('"[DONE]"')).toMatchObject({ ok: true, shape: 'string', payloads: ['[DONE]'] });
-    expect(convertItem('{"error":"ValueError","message":"m","traceback":"t"}')).toMatchObject({ ok: true, shape: 'error-frame' });
-    expect(convertItem('{"type":"error","agent":"a","final":true,"delta":"x"}')).toMatchObject({ ok: true, shape: 'envelope' });
+    expect(convertItem('{"error":"ValueError","message":"m","traceback":"t"}')).toMatchObject({
+      ok: true,
+      shape: 'error-frame',
+    });
+    expect(convertItem('{"type":"error","agent":"a","final":true,"delta":"x"}')).toMatchObject({
+      ok: true,
+      shape: 'envelope',
+    });
   });
 
   it('flattens an array of events', () => {
-    expect(convertItem(`[${EVENT}, "[DONE]"]`)).toMatchObject({ ok: true, shape: 'anthropic-event', payloads: [EVENT, '[DONE]'] });
+    expect(convertItem(`[${EVENT}, "[DONE]"]`)).toMatchObject({
+      ok: true,
+      shape: 'anthropic-event',
+      payloads: [EVENT, '[DONE]'],
+    });
   });
 
   it('passes broken JSON objects through for the decoder to report, and skips what cannot be an event', () => {
@@ -95,7 +129,10 @@ describe('convertItem', () => {
     expect(convertItem('null')).toEqual({ ok: false, reason: 'null' });
     expect(convertItem('\u0000\u0001')).toEqual({ ok: false, reason: 'not JSON' });
     expect(convertItem('[DONE]')).toMatchObject({ ok: true, payloads: ['[DONE]'] });
-    expect(convertItem('<meta_init data="{}"></meta_init>')).toMatchObject({ ok: true, payloads: ['<meta_init data="{}"></meta_init>'] });
+    expect(convertItem('<meta_init data="{}"></meta_init>')).toMatchObject({
+      ok: true,
+      payloads: ['<meta_init data="{}"></meta_init>'],
+    });
     expect(convertItem('[1]')).toEqual({ ok: false, reason: 'an array holding a number' });
   });
 });

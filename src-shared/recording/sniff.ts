@@ -38,7 +38,8 @@ const decoder = createUtf8Decoder();
 
 const isBlankByte = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
-const isBomAt = (bytes: Uint8Array, at: number): boolean => bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf;
+const isBomAt = (bytes: Uint8Array, at: number): boolean =>
+  bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf;
 
 function skipBom(bytes: Uint8Array): number {
   return isBomAt(bytes, 0) ? 3 : 0;
@@ -92,22 +93,30 @@ function parseHttpHead(bytes: Uint8Array, from: number): { response: RecordedRes
  */
 export function describeFirstBytes(bytes: Uint8Array, max = 48): string {
   const head = bytes.subarray(0, max);
-  const binary = head.some((b) => b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) || decoder.decode(head).includes('\ufffd');
-  if (head[0] === 0x1f && head[1] === 0x8b) return 'gzip-compressed data (decompress it first, e.g. with gunzip, and open the result)';
+  const binary =
+    head.some((b) => b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f) || decoder.decode(head).includes('\ufffd');
+  if (head[0] === 0x1f && head[1] === 0x8b)
+    return 'gzip-compressed data (decompress it first, e.g. with gunzip, and open the result)';
   if (binary) return 'binary data';
   if (/^\s*<(!doctype|html)/i.test(decoder.decode(head))) return 'an HTML page';
   return 'text that is none of these';
 }
 
 function unknown(bytes: Uint8Array, detail?: string): SniffResult {
-  return { ok: false, needMore: false, message: `not ${EXPECTED_KINDS}${detail ? ` (${detail})` : ''}: first bytes were ${describeFirstBytes(bytes)}` };
+  return {
+    ok: false,
+    needMore: false,
+    message: `not ${EXPECTED_KINDS}${detail ? ` (${detail})` : ''}: first bytes were ${describeFirstBytes(bytes)}`,
+  };
 }
 
-const ITEM_SHAPES = 'an envelope {type, agent, final, delta} or an Anthropic event {type: message_start, content_block_delta, …}';
+const ITEM_SHAPES =
+  'an envelope {type, agent, final, delta} or an Anthropic event {type: message_start, content_block_delta, …}';
 
 function kindOfItems(shape: string, container: 'ndjson' | 'json-array'): SourceKind | null {
   if (shape === 'anthropic-event') return 'anthropic-events';
-  if (shape === 'envelope' || shape === 'error-frame') return container === 'ndjson' ? 'ndjson-envelopes' : 'json-envelopes';
+  if (shape === 'envelope' || shape === 'error-frame')
+    return container === 'ndjson' ? 'ndjson-envelopes' : 'json-envelopes';
   return null;
 }
 
@@ -120,7 +129,13 @@ function sniffJsonArray(bytes: Uint8Array, start: number, complete: boolean): Sn
       const item = convertItem(element.text);
       if (item.ok && item.firstObject) {
         const kind = kindOfItems(item.shape, 'json-array');
-        seen.decided = kind ? { ok: true, kind, container: 'json-array', bodyOffset: start } : { ok: false, needMore: false, message: `a JSON array, but its first item is not ${ITEM_SHAPES}: ${preview(element.text)}` };
+        seen.decided = kind
+          ? { ok: true, kind, container: 'json-array', bodyOffset: start }
+          : {
+              ok: false,
+              needMore: false,
+              message: `a JSON array, but its first item is not ${ITEM_SHAPES}: ${preview(element.text)}`,
+            };
       } else if (!item.ok) seen.firstBad ??= `${item.reason}: ${preview(element.text)}`;
     },
     onDiagnostic: () => undefined,
@@ -129,7 +144,12 @@ function sniffJsonArray(bytes: Uint8Array, start: number, complete: boolean): Sn
   const summary = splitter.end();
   if (seen.decided) return seen.decided;
   if (!complete && !summary.complete) return { ok: false, needMore: true };
-  if (seen.firstBad !== undefined) return { ok: false, needMore: false, message: `a JSON array, but its items are not ${ITEM_SHAPES}; the first is ${seen.firstBad}` };
+  if (seen.firstBad !== undefined)
+    return {
+      ok: false,
+      needMore: false,
+      message: `a JSON array, but its items are not ${ITEM_SHAPES}; the first is ${seen.firstBad}`,
+    };
   if (!summary.complete) return unknown(bytes, 'a JSON array that is not closed');
   // An empty array (or one of strings only) holds no object to tell envelopes from events.
   return { ok: true, kind: 'json-envelopes', container: 'json-array', bodyOffset: start };
@@ -143,7 +163,8 @@ const HAR_START = /^\{\s*"log"\s*:\s*\{/;
 
 function sniffObject(bytes: Uint8Array, start: number, complete: boolean): SniffResult {
   const line = lineAt(bytes, start);
-  if (HAR_START.test(decoder.decode(bytes.subarray(start, Math.min(bytes.length, start + 4096))))) return { ok: true, kind: 'har', bodyOffset: start };
+  if (HAR_START.test(decoder.decode(bytes.subarray(start, Math.min(bytes.length, start + 4096)))))
+    return { ok: true, kind: 'har', bodyOffset: start };
   if (line.next < 0 && !complete) return { ok: false, needMore: true };
   const parsed = parseJson(line.text);
   if (!parsed.ok) return unknown(bytes, 'its first line is not a JSON object');
@@ -153,7 +174,12 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
   if ('log' in parsed.value) return { ok: true, kind: 'har', bodyOffset: start };
   const item = convertItem(line.text);
   const kind = item.ok ? kindOfItems(item.shape, 'ndjson') : null;
-  if (!kind) return { ok: false, needMore: false, message: `JSON lines, but the first is not ${ITEM_SHAPES}: ${preview(line.text)}` };
+  if (!kind)
+    return {
+      ok: false,
+      needMore: false,
+      message: `JSON lines, but the first is not ${ITEM_SHAPES}: ${preview(line.text)}`,
+    };
   return { ok: true, kind, container: 'ndjson', bodyOffset: start };
 }
 
@@ -172,15 +198,23 @@ export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
     if (text.length >= TORN_HEADER_MIN) return { ok: true, kind: 'recording', bodyOffset: 0 };
   }
   while (start < head.length && isBlankByte(head[start])) start++;
-  if (start >= head.length) return complete ? { ok: false, needMore: false, message: 'the file holds only blank lines' } : { ok: false, needMore: true };
+  if (start >= head.length)
+    return complete
+      ? { ok: false, needMore: false, message: 'the file holds only blank lines' }
+      : { ok: false, needMore: true };
   const first = head[start];
   if (first === 0x5b) return sniffJsonArray(head, start, complete);
   if (first === 0x7b) return sniffObject(head, start, complete);
   const http = parseHttpHead(head, start);
   if (http) {
     const contentType = http.response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-    if (contentType.includes('text/event-stream') || startsLikeSse(head, http.bodyOffset)) return { ok: true, kind: 'sse', bodyOffset: http.bodyOffset, response: http.response };
-    return { ok: false, needMore: false, message: `an HTTP response whose body is not an event stream (status ${http.response.status}, content-type ${contentType || 'none'})` };
+    if (contentType.includes('text/event-stream') || startsLikeSse(head, http.bodyOffset))
+      return { ok: true, kind: 'sse', bodyOffset: http.bodyOffset, response: http.response };
+    return {
+      ok: false,
+      needMore: false,
+      message: `an HTTP response whose body is not an event stream (status ${http.response.status}, content-type ${contentType || 'none'})`,
+    };
   }
   if (/^HTTP\/[\d.]+ \d{3}/.test(lineAt(head, start).text) && !complete) return { ok: false, needMore: true };
   const firstLine = lineAt(head, start);
@@ -203,7 +237,12 @@ function resyncedCapture(head: Uint8Array, start: number, complete: boolean): Sn
     afterBoms += 3;
   }
   if (boms > 1 && isSseLine(lineAt(head, afterBoms).text)) {
-    return { ok: true, kind: 'sse', bodyOffset: afterBoms, skipped: `the capture starts with ${boms} byte-order marks where a stream may have one; bytes 0–${afterBoms} were skipped` };
+    return {
+      ok: true,
+      kind: 'sse',
+      bodyOffset: afterBoms,
+      skipped: `the capture starts with ${boms} byte-order marks where a stream may have one; bytes 0–${afterBoms} were skipped`,
+    };
   }
   if (describeFirstBytes(head) !== 'text that is none of these') return null;
   let at = start;

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { createBreakpointMatcher, describeBreakpoint, withBreakpoint, withoutBreakpoint, type Breakpoint, type BreakpointEnvelope } from './breakpoints';
+import {
+  createBreakpointMatcher,
+  describeBreakpoint,
+  withBreakpoint,
+  withoutBreakpoint,
+  type Breakpoint,
+  type BreakpointEnvelope,
+} from './breakpoints';
 
-const stream = (items: [type: string, agent: string][]): BreakpointEnvelope[] => items.map(([type, agent], seq) => ({ seq, type, agent }));
+const stream = (items: [type: string, agent: string][]): BreakpointEnvelope[] =>
+  items.map(([type, agent], seq) => ({ seq, type, agent }));
 
 /** The seqs where the matcher reports a hit, over a whole stream. */
 function hitsOver(breakpoints: Breakpoint[], envelopes: BreakpointEnvelope[]): [number, string][] {
   const matcher = createBreakpointMatcher(breakpoints);
-  return envelopes.flatMap((e) => matcher.envelope(e).map((hit): [number, string] => [hit.envelope, describeBreakpoint(hit.breakpoint)]));
+  return envelopes.flatMap((e) =>
+    matcher.envelope(e).map((hit): [number, string] => [hit.envelope, describeBreakpoint(hit.breakpoint)]),
+  );
 }
 
 const RUN = stream([
@@ -32,7 +42,9 @@ describe('breakpoint matcher', () => {
   });
 
   it('hits awaiting_frontend_tools once, at its first chunk', () => {
-    expect(hitsOver([{ kind: 'type', type: 'awaiting_frontend_tools' }], RUN)).toEqual([[8, 'type awaiting_frontend_tools']]);
+    expect(hitsOver([{ kind: 'type', type: 'awaiting_frontend_tools' }], RUN)).toEqual([
+      [8, 'type awaiting_frontend_tools'],
+    ]);
   });
 
   it('hits an agent each time the stream turns to it', () => {
@@ -44,7 +56,15 @@ describe('breakpoint matcher', () => {
   });
 
   it('reports every breakpoint that hits on one envelope, each with its own run', () => {
-    expect(hitsOver([{ kind: 'agent', agent: 's' }, { kind: 'type', type: 'text' }], RUN)).toEqual([
+    expect(
+      hitsOver(
+        [
+          { kind: 'agent', agent: 's' },
+          { kind: 'type', type: 'text' },
+        ],
+        RUN,
+      ),
+    ).toEqual([
       [1, 'type text'],
       [4, 'agent s'],
       [5, 'type text'],
@@ -53,7 +73,15 @@ describe('breakpoint matcher', () => {
 
   it('never hits without breakpoints, or for a type or agent that is not in the stream', () => {
     expect(hitsOver([], RUN)).toEqual([]);
-    expect(hitsOver([{ kind: 'type', type: 'error' }, { kind: 'agent', agent: 'nobody' }], RUN)).toEqual([]);
+    expect(
+      hitsOver(
+        [
+          { kind: 'type', type: 'error' },
+          { kind: 'agent', agent: 'nobody' },
+        ],
+        RUN,
+      ),
+    ).toEqual([]);
   });
 
   it('hits an error finding, the first of several found together, and ignores warnings', () => {
@@ -78,7 +106,8 @@ describe('breakpoint matcher', () => {
   it('keeps a constant state over a long stream (one million envelopes, two hits)', () => {
     const matcher = createBreakpointMatcher([{ kind: 'type', type: 'tool_call' }]);
     let hits = 0;
-    for (let seq = 0; seq < 1_000_000; seq++) hits += matcher.envelope({ seq, type: seq === 10 || seq === 999_999 ? 'tool_call' : 'text', agent: 'a' }).length;
+    for (let seq = 0; seq < 1_000_000; seq++)
+      hits += matcher.envelope({ seq, type: seq === 10 || seq === 999_999 ? 'tool_call' : 'text', agent: 'a' }).length;
     expect(hits).toBe(2);
   });
 });

@@ -69,7 +69,10 @@ export function withoutBreakpoint(list: readonly Breakpoint[], breakpoint: Break
 }
 
 /** How a breakpoint reads in the UI; `agentName` turns a uuid into "main", "sub 1"… */
-export function describeBreakpoint(breakpoint: Breakpoint, agentName: (uuid: string) => string = (uuid) => uuid): string {
+export function describeBreakpoint(
+  breakpoint: Breakpoint,
+  agentName: (uuid: string) => string = (uuid) => uuid,
+): string {
   switch (breakpoint.kind) {
     case 'type':
       return `type ${breakpoint.type}`;
@@ -88,7 +91,12 @@ export function createBreakpointMatcher(breakpoints: readonly Breakpoint[]): Bre
     envelope(envelope) {
       const hits: BreakpointHit[] = [];
       breakpoints.forEach((breakpoint, i) => {
-        const matches = breakpoint.kind === 'type' ? envelope.type === breakpoint.type : breakpoint.kind === 'agent' ? envelope.agent === breakpoint.agent : false;
+        const matches =
+          breakpoint.kind === 'type'
+            ? envelope.type === breakpoint.type
+            : breakpoint.kind === 'agent'
+              ? envelope.agent === breakpoint.agent
+              : false;
         if (matches && !inRun[i]) hits.push({ breakpoint, envelope: envelope.seq });
         inRun[i] = matches;
       });
@@ -97,7 +105,9 @@ export function createBreakpointMatcher(breakpoints: readonly Breakpoint[]): Bre
     findings(findings) {
       if (!errorBreakpoint) return null;
       const error = findings.find((f) => f.severity === 'error');
-      return error ? { breakpoint: errorBreakpoint, envelope: error.envelope, rule: error.rule, message: error.message } : null;
+      return error
+        ? { breakpoint: errorBreakpoint, envelope: error.envelope, rule: error.rule, message: error.message }
+        : null;
     },
   };
 }

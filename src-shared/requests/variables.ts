@@ -53,7 +53,12 @@ export function requestReferences(request: Pick<ConnectRequest, 'url' | 'headers
  * Replaces each reference by `valueOf(name)`; a name it returns undefined for throws
  * UnknownVariableError naming it and where it was used.
  */
-export function substitute(text: string, valueOf: (name: string) => string | undefined, place: VariablePlace, environment: string | null): string {
+export function substitute(
+  text: string,
+  valueOf: (name: string) => string | undefined,
+  place: VariablePlace,
+  environment: string | null,
+): string {
   if (!text.includes('{{')) return text;
   return text.replace(REFERENCE, (_whole, name: string) => {
     const value = valueOf(name);
@@ -75,7 +80,12 @@ export type ResolveMode =
  * value with a quote or a backslash keeps the body valid; a reference outside a string
  * (`{"n": {{count}}}`) takes the value as written.
  */
-export function resolveRequest<R extends Pick<ConnectRequest, 'url' | 'headers' | 'body'>>(request: R, variables: readonly Variable[], environment: string | null, mode: ResolveMode = 'wire'): R {
+export function resolveRequest<R extends Pick<ConnectRequest, 'url' | 'headers' | 'body'>>(
+  request: R,
+  variables: readonly Variable[],
+  environment: string | null,
+  mode: ResolveMode = 'wire',
+): R {
   const byName = new Map(variables.map((v) => [v.name, v]));
   const plain = (name: string): string | undefined => {
     const variable = byName.get(name);
@@ -83,17 +93,27 @@ export function resolveRequest<R extends Pick<ConnectRequest, 'url' | 'headers' 
     return mode === 'masked' && variable.secret ? `{{${name}}}` : variable.value;
   };
   const url = substitute(request.url, plain, 'URL', environment);
-  const headers = request.headers.map(([name, value]): [string, string] => [substitute(name, plain, 'header name', environment), substitute(value, plain, 'header value', environment)]);
+  const headers = request.headers.map(([name, value]): [string, string] => [
+    substitute(name, plain, 'header name', environment),
+    substitute(value, plain, 'header value', environment),
+  ]);
   let body = request.body;
   if (body) {
-    const text = body.kind === 'json' ? substituteInJson(body.text, plain, environment) : substitute(body.text, plain, 'body', environment);
+    const text =
+      body.kind === 'json'
+        ? substituteInJson(body.text, plain, environment)
+        : substitute(body.text, plain, 'body', environment);
     body = { ...body, text };
   }
   return { ...request, url, headers, ...(body ? { body } : {}) };
 }
 
 /** Inside a JSON string literal a value is escaped as JSON string content; elsewhere it is inserted as written. */
-function substituteInJson(text: string, valueOf: (name: string) => string | undefined, environment: string | null): string {
+function substituteInJson(
+  text: string,
+  valueOf: (name: string) => string | undefined,
+  environment: string | null,
+): string {
   if (!text.includes('{{')) return text;
   let out = '';
   let from = 0;
@@ -138,7 +158,8 @@ function substituteInJson(text: string, valueOf: (name: string) => string | unde
 export function maskSecrets(text: string, secrets: readonly { name: string; value: string }[]): string {
   let out = text;
   const ordered = [...secrets].filter((s) => s.value !== '').sort((a, b) => b.value.length - a.value.length);
-  for (const { name, value } of ordered) for (const form of secretForms(value)) out = out.split(form).join(`{{${name}}}`);
+  for (const { name, value } of ordered)
+    for (const form of secretForms(value)) out = out.split(form).join(`{{${name}}}`);
   return out;
 }
 

@@ -7,7 +7,12 @@
  * appears (after a library or Node upgrade, say).
  */
 import { describe, expect, test } from 'vitest';
-import { eventTypesIn, eventsourceParserEvents, readWithEventSource, type EventSourceImpl } from '../../src-main/testing/sse-references';
+import {
+  eventTypesIn,
+  eventsourceParserEvents,
+  readWithEventSource,
+  type EventSourceImpl,
+} from '../../src-main/testing/sse-references';
 import { chunkings } from '../testing/chunking';
 import { CONFORMANCE_CASES } from '../testing/sse-conformance';
 
@@ -54,7 +59,6 @@ function sameEvents(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-
 describe('eventsource-parser', () => {
   test.each(CONFORMANCE_CASES)('$rule: $name', (c) => {
     const differs = chunkings(c.bytes).some(({ chunks }) => !sameEvents(eventsourceParserEvents(chunks), c.events));
@@ -64,7 +68,10 @@ describe('eventsource-parser', () => {
 
 describe.each(['undici', 'eventsource'] as const)('%s EventSource over loopback HTTP', (impl) => {
   test('departs from the standard exactly where listed', async () => {
-    const observed = await readWithEventSource(impl, CONFORMANCE_CASES.map((c) => ({ bytes: c.bytes, types: eventTypesIn(c.bytes) })));
+    const observed = await readWithEventSource(
+      impl,
+      CONFORMANCE_CASES.map((c) => ({ bytes: c.bytes, types: eventTypesIn(c.bytes) })),
+    );
     expect(observed.map((o) => o.end)).toEqual(CONFORMANCE_CASES.map(() => 'ended'));
     const differing = CONFORMANCE_CASES.filter((c, i) => !sameEvents(observed[i]?.events, c.events)).map((c) => c.name);
     expect(differing.sort()).toEqual(Object.keys(DIFFERENCES[impl]).sort());

@@ -28,7 +28,10 @@ for (const c of CONFORMANCE_CASES) groups.set(c.rule, [...(groups.get(c.rule) ??
 
 describe.each([...groups.keys()])('%s', (rule) => {
   test.each(groups.get(rule) ?? [])('$name', (c) => {
-    const splittings = [...chunkings(c.bytes), ...(c.extraChunkings ?? []).map((chunks, i) => ({ name: `split ${i}`, chunks }))];
+    const splittings = [
+      ...chunkings(c.bytes),
+      ...(c.extraChunkings ?? []).map((chunks, i) => ({ name: `split ${i}`, chunks })),
+    ];
     for (const { name, chunks } of splittings) expect(observed(chunks), name).toEqual(expected(c));
   });
 });

@@ -7,16 +7,36 @@ export const FIELD_DATA = 1;
 export const FIELD_EVENT = 2;
 export const FIELD_ID = 3;
 export const FIELD_RETRY = 4;
-export type FieldKind = typeof FIELD_UNKNOWN | typeof FIELD_DATA | typeof FIELD_EVENT | typeof FIELD_ID | typeof FIELD_RETRY;
+export type FieldKind =
+  typeof FIELD_UNKNOWN | typeof FIELD_DATA | typeof FIELD_EVENT | typeof FIELD_ID | typeof FIELD_RETRY;
 
 /** Which field `bytes[start, nameEnd)` names. Field names are case-sensitive ASCII. */
 export function fieldKind(bytes: Uint8Array, start: number, nameEnd: number): FieldKind {
   switch (nameEnd - start) {
     case 4:
-      return bytes[start] === 0x64 && bytes[start + 1] === 0x61 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61 ? FIELD_DATA : FIELD_UNKNOWN;
+      return bytes[start] === 0x64 &&
+        bytes[start + 1] === 0x61 &&
+        bytes[start + 2] === 0x74 &&
+        bytes[start + 3] === 0x61
+        ? FIELD_DATA
+        : FIELD_UNKNOWN;
     case 5:
-      if (bytes[start] === 0x65 && bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 && bytes[start + 3] === 0x6e && bytes[start + 4] === 0x74) return FIELD_EVENT;
-      if (bytes[start] === 0x72 && bytes[start + 1] === 0x65 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x72 && bytes[start + 4] === 0x79) return FIELD_RETRY;
+      if (
+        bytes[start] === 0x65 &&
+        bytes[start + 1] === 0x76 &&
+        bytes[start + 2] === 0x65 &&
+        bytes[start + 3] === 0x6e &&
+        bytes[start + 4] === 0x74
+      )
+        return FIELD_EVENT;
+      if (
+        bytes[start] === 0x72 &&
+        bytes[start + 1] === 0x65 &&
+        bytes[start + 2] === 0x74 &&
+        bytes[start + 3] === 0x72 &&
+        bytes[start + 4] === 0x79
+      )
+        return FIELD_RETRY;
       return FIELD_UNKNOWN;
     case 2:
       return bytes[start] === 0x69 && bytes[start + 1] === 0x64 ? FIELD_ID : FIELD_UNKNOWN;

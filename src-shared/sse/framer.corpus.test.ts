@@ -40,10 +40,18 @@ function withoutTiming(frames: readonly Frame[]): Omit<Frame, 'chunkFirst' | 'ch
 /** Frames (minus timing), diagnostics and summary (minus the chunk count) must all match. */
 function expectChunkingInvariant(bytes: Uint8Array): FramedStream {
   const whole = frameChunks([bytes]);
-  const expected = { frames: withoutTiming(whole.frames), diagnostics: whole.diagnostics, summary: { ...whole.summary, chunks: 0 } };
+  const expected = {
+    frames: withoutTiming(whole.frames),
+    diagnostics: whole.diagnostics,
+    summary: { ...whole.summary, chunks: 0 },
+  };
   for (const { name, chunks } of chunkings(bytes).slice(1)) {
     const result = frameChunks(chunks);
-    const actual = { frames: withoutTiming(result.frames), diagnostics: result.diagnostics, summary: { ...result.summary, chunks: 0 } };
+    const actual = {
+      frames: withoutTiming(result.frames),
+      diagnostics: result.diagnostics,
+      summary: { ...result.summary, chunks: 0 },
+    };
     expect(actual, name).toEqual(expected);
   }
   return whole;
@@ -115,7 +123,9 @@ describe('upstream fixtures', () => {
       const lost = ignored.reduce((n, d) => n + decoder.decode(bytes.subarray(d.at.byteStart, d.at.byteEnd)).length, 0);
       expect(lost).toBe(981);
       expect(result.frames.filter((f) => f.data === '')).toHaveLength(8);
-      expect(result.frames.find((f) => f.data.startsWith('<content-block-meta_files>'))?.data).toBe('<content-block-meta_files><![CDATA[{');
+      expect(result.frames.find((f) => f.data.startsWith('<content-block-meta_files>'))?.data).toBe(
+        '<content-block-meta_files><![CDATA[{',
+      );
     });
 
     test('xml_stream_examples.captured.xml.sse: events cut by an embedded blank line are flagged', () => {
@@ -131,15 +141,32 @@ describe('upstream fixtures', () => {
     });
 
     test('generated streams have no ignored line, no early dispatch and no unterminated event', () => {
-      for (const file of files.filter((f) => f !== 'xml_stream_examples.captured.xml.sse' && f !== 'probe_escaping.xml.sse')) {
+      for (const file of files.filter(
+        (f) => f !== 'xml_stream_examples.captured.xml.sse' && f !== 'probe_escaping.xml.sse',
+      )) {
         const rules = new Set(frameChunks([readFixture(file)]).diagnostics.map((d) => d.rule));
-        expect([...rules].filter((r) => r !== 'sse.oversize-line'), file).toEqual([]);
+        expect(
+          [...rules].filter((r) => r !== 'sse.oversize-line'),
+          file,
+        ).toEqual([]);
       }
     });
   });
 });
 
-const TEXT_PIECES = ['hello', ' wörld', '日本語のテキスト', '😀🎉', 'a:b', ' ', '{"type":"text","agent":"a1","final":false,"delta":"x"}', '\uFEFF', 'tab\there', '中文', 'é'];
+const TEXT_PIECES = [
+  'hello',
+  ' wörld',
+  '日本語のテキスト',
+  '😀🎉',
+  'a:b',
+  ' ',
+  '{"type":"text","agent":"a1","final":false,"delta":"x"}',
+  '\uFEFF',
+  'tab\there',
+  '中文',
+  'é',
+];
 const INVALID_UTF8 = [[0xff], [0xc3, 0x28], [0xe6, 0x97], [0xf0, 0x9f, 0x98], [0xed, 0xa0, 0x80]];
 
 /**

@@ -49,7 +49,12 @@ describe.each(EOLS)('sse.ignored-line ($name)', ({ eol }) => {
   });
 
   test('does not trigger on fields, comments or a field-like unknown name starting an event', () => {
-    expect(only(lines(eol, ': ping', 'foo: bar', 'event: e', 'data: x', 'id: 1', 'retry: 5', 'data', ''), 'sse.ignored-line')).toEqual([]);
+    expect(
+      only(
+        lines(eol, ': ping', 'foo: bar', 'event: e', 'data: x', 'id: 1', 'retry: 5', 'data', ''),
+        'sse.ignored-line',
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -86,7 +91,11 @@ describe('sse.early-dispatch', () => {
     const result = frame('data: one\n\ndata: part\n\nlost text\n\ndata: three\n\n');
     const found = result.diagnostics.filter((d) => d.rule === 'sse.early-dispatch');
     expect(found).toHaveLength(1);
-    expect(found[0]?.at).toEqual({ frame: 1, byteStart: result.frames[1]?.byteStart, byteEnd: result.frames[1]?.byteEnd });
+    expect(found[0]?.at).toEqual({
+      frame: 1,
+      byteStart: result.frames[1]?.byteStart,
+      byteEnd: result.frames[1]?.byteEnd,
+    });
     expect(found[0]?.message).toContain('"lost text"');
   });
 
@@ -128,7 +137,9 @@ describe('sse.oversize-line', () => {
   });
 
   test('does not trigger for lines that are not data lines', () => {
-    expect(only(`: ${'x'.repeat(50)}\nevent: ${'y'.repeat(50)}\ndata: z\n\n`, 'sse.oversize-line', { maxDataLineBytes: 10 })).toEqual([]);
+    expect(
+      only(`: ${'x'.repeat(50)}\nevent: ${'y'.repeat(50)}\ndata: z\n\n`, 'sse.oversize-line', { maxDataLineBytes: 10 }),
+    ).toEqual([]);
   });
 
   test('is reported without a frame when its event never dispatches', () => {

@@ -6,7 +6,6 @@ import { frameChunks } from './collect';
 import { EOLS } from '../testing/sse-conformance';
 import { createSseFramer } from './framer';
 
-
 /** Build a stream from lines, each followed by `eol`. */
 function stream(lines: readonly string[], eol: string): string {
   return lines.map((l) => l + eol).join('');
@@ -22,7 +21,10 @@ describe.each(EOLS)('frame offsets with $name line endings', ({ eol }) => {
     const result = frame(text);
     expect(result.frames.map((f) => [f.byteStart, f.byteEnd])).toEqual([
       [0, stream([': hello', 'data: a', ''], eol).length],
-      [stream([': hello', 'data: a', ''], eol).length, stream([': hello', 'data: a', '', '', 'id: 1', 'data: bb', ''], eol).length],
+      [
+        stream([': hello', 'data: a', ''], eol).length,
+        stream([': hello', 'data: a', '', '', 'id: 1', 'data: bb', ''], eol).length,
+      ],
     ]);
     expect(result.summary.bytes).toBe(text.length);
   });
@@ -60,7 +62,9 @@ describe('where frames come from', () => {
   test('chunkFirst, chunkLast and receivedAt follow the chunks holding the first and last byte', () => {
     const chunks = ['data: a\n', '\ndata: b', '\n', '\n', 'data: c\n\n'].map(encodeUtf8);
     const result = frameChunks(chunks, {}, (i) => 100 + i);
-    expect(result.frames.map((f) => ({ chunkFirst: f.chunkFirst, chunkLast: f.chunkLast, receivedAt: f.receivedAt }))).toEqual([
+    expect(
+      result.frames.map((f) => ({ chunkFirst: f.chunkFirst, chunkLast: f.chunkLast, receivedAt: f.receivedAt })),
+    ).toEqual([
       { chunkFirst: 0, chunkLast: 1, receivedAt: 101 },
       { chunkFirst: 1, chunkLast: 3, receivedAt: 103 },
       { chunkFirst: 4, chunkLast: 4, receivedAt: 104 },
@@ -92,7 +96,14 @@ describe('where frames come from', () => {
 
   test('summary counts frames, bytes, chunks, last event ID and retry', () => {
     const chunks = ['retry: 300\nid: x\n', 'data: a\n\n', ''].map(encodeUtf8);
-    expect(frameChunks(chunks).summary).toEqual({ frames: 1, bytes: 26, chunks: 3, lastEventId: 'x', retry: 300, endedInsideEvent: false });
+    expect(frameChunks(chunks).summary).toEqual({
+      frames: 1,
+      bytes: 26,
+      chunks: 3,
+      lastEventId: 'x',
+      retry: 300,
+      endedInsideEvent: false,
+    });
   });
 
   test.each([
@@ -102,7 +113,8 @@ describe('where frames come from', () => {
     ['a comment after the last event', 'data: a\n\n: keep-alive\n', false],
     ['a clean end', 'data: a\n\n', false],
   ])('summary says whether the bytes ended inside an event: %s', (_name, text, inside) => {
-    for (const { chunks } of chunkings(encodeUtf8(text))) expect(frameChunks(chunks).summary.endedInsideEvent).toBe(inside);
+    for (const { chunks } of chunkings(encodeUtf8(text)))
+      expect(frameChunks(chunks).summary.endedInsideEvent).toBe(inside);
   });
 
   test('a chunk buffer reused by the caller after push does not corrupt a held line', () => {

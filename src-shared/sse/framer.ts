@@ -59,7 +59,12 @@ const PREVIOUS_DATA = 1;
 const PREVIOUS_FIELD = 2;
 const PREVIOUS_IGNORED = 3;
 const PREVIOUS_COMMENT = 4;
-type PreviousLine = typeof PREVIOUS_BLANK | typeof PREVIOUS_DATA | typeof PREVIOUS_FIELD | typeof PREVIOUS_IGNORED | typeof PREVIOUS_COMMENT;
+type PreviousLine =
+  | typeof PREVIOUS_BLANK
+  | typeof PREVIOUS_DATA
+  | typeof PREVIOUS_FIELD
+  | typeof PREVIOUS_IGNORED
+  | typeof PREVIOUS_COMMENT;
 
 export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptions = {}): SseFramer {
   const { onFrame, onDiagnostic, onRetry } = callbacks;
@@ -208,14 +213,20 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       cutFrame = null;
       return;
     }
-    const why = nameEnd === end ? 'it has no colon' : continuesPayload ? 'it continues the line above' : 'the text before its colon is not a field name';
+    const why =
+      nameEnd === end
+        ? 'it has no colon'
+        : continuesPayload
+          ? 'it continues the line above'
+          : 'the text before its colon is not a field name';
     const context =
       previous === PREVIOUS_DATA
         ? ' It directly follows a data: line, so a raw line break inside that payload probably cut it off.'
         : previous === PREVIOUS_IGNORED
           ? ' It continues the ignored text above.'
           : '';
-    if (cutFrame && (cutBlankLines === 0 || cutFrame.data === '')) reportEarlyDispatch(cutFrame, bytes, start, end, lineStart);
+    if (cutFrame && (cutBlankLines === 0 || cutFrame.data === ''))
+      reportEarlyDispatch(cutFrame, bytes, start, end, lineStart);
     cutFrame = null;
     onDiagnostic({
       rule: 'sse.ignored-line',
@@ -242,7 +253,15 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
    * get one `sse.invalid-utf8` per value, located at the first bad sequence of
    * `bytes[start, end)`. Data diagnostics wait for the frame.
    */
-  function checkValue(text: string, bytes: Uint8Array, start: number, end: number, base: number, field: string, isData: boolean): string {
+  function checkValue(
+    text: string,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    base: number,
+    field: string,
+    isData: boolean,
+  ): string {
     if (!mayHoldInvalidUtf8 || !text.includes(REPLACEMENT_CHARACTER)) return text;
     const bad = findInvalidUtf8(bytes, start, end);
     const first = bad[0];
@@ -264,7 +283,8 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
 
   function flushDataDiagnostics(frameSeq: number | undefined): void {
     if (!dataDiagnostics) return;
-    for (const d of dataDiagnostics) onDiagnostic(frameSeq === undefined ? d : { ...d, at: { ...d.at, frame: frameSeq } });
+    for (const d of dataDiagnostics)
+      onDiagnostic(frameSeq === undefined ? d : { ...d, at: { ...d.at, frame: frameSeq } });
     dataDiagnostics = null;
   }
 
@@ -326,7 +346,8 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     const lost: string[] = [];
     if (dataLines > 0) lost.push(`${dataLines} data line${dataLines === 1 ? '' : 's'} (${previewText(data)})`);
     if (eventType !== '') lost.push(`event type ${JSON.stringify(eventType)}`);
-    if (pendingTail) lost.push(`an unfinished last line with no line ending (${previewBytes(tail.bytes, 0, tail.bytes.length)})`);
+    if (pendingTail)
+      lost.push(`an unfinished last line with no line ending (${previewBytes(tail.bytes, 0, tail.bytes.length)})`);
     if (lost.length === 0) lost.push('its fields');
     const byteStart = eventStart >= 0 ? eventStart : (tail?.lineStart ?? totalBytes);
     flushDataDiagnostics(undefined);
@@ -345,7 +366,10 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
   function dispatchLastEvent(tail: UnterminatedLine | null, accept: (data: string) => boolean): boolean {
     if (tail !== null && tail.bytes.length > 0) line(tailLine(tail));
     if (dataLines === 0 || !accept(data)) return false;
-    const missing = tail !== null && tail.bytes.length > 0 ? 'its last line has no line ending, and no blank line follows' : 'no blank line follows it';
+    const missing =
+      tail !== null && tail.bytes.length > 0
+        ? 'its last line has no line ending, and no blank line follows'
+        : 'no blank line follows it';
     onDiagnostic({
       rule: 'sse.unterminated-last-event',
       message: `The stream ended inside its last event: ${missing}. An EventSource drops such an event; its data is complete, so it is decoded as SDKs read it: ${previewText(data, 60)}.`,
@@ -358,7 +382,19 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
   function tailLine(tail: UnterminatedLine): Line {
     const text = createUtf8Decoder().decode(tail.bytes);
     const end = tail.lineStart + tail.bytes.length;
-    return { bytes: tail.bytes, start: 0, end: tail.bytes.length, text, textStart: 0, textEnd: text.length, mayHoldInvalidUtf8: text.includes(REPLACEMENT_CHARACTER), lineStart: tail.lineStart, lineEnd: end, lastChunk: chunkCount - 1, receivedAt: lastReceivedAt };
+    return {
+      bytes: tail.bytes,
+      start: 0,
+      end: tail.bytes.length,
+      text,
+      textStart: 0,
+      textEnd: text.length,
+      mayHoldInvalidUtf8: text.includes(REPLACEMENT_CHARACTER),
+      lineStart: tail.lineStart,
+      lineEnd: end,
+      lastChunk: chunkCount - 1,
+      receivedAt: lastReceivedAt,
+    };
   }
 
   return {
@@ -373,7 +409,9 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     end() {
       if (summary) return summary;
       const tail = splitter.end();
-      const endedInsideEvent = dispatchUnterminated ? !dispatchLastEvent(tail, dispatchUnterminated) && reportUnterminated(null) : reportUnterminated(tail);
+      const endedInsideEvent = dispatchUnterminated
+        ? !dispatchLastEvent(tail, dispatchUnterminated) && reportUnterminated(null)
+        : reportUnterminated(tail);
       summary = { frames: seq, bytes: totalBytes, chunks: chunkCount, lastEventId, retry, endedInsideEvent };
       return summary;
     },

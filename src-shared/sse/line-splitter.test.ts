@@ -73,7 +73,10 @@ test('strips only the stream leading BOM and keeps its bytes in the offsets', ()
 test('returns the unterminated last line, joined from its pieces', () => {
   const { lines, tail } = split([encodeUtf8('a\nbc'), encodeUtf8('de')]);
   expect(lines.map((l) => l.text)).toEqual(['a']);
-  expect(tail && { text: new TextDecoder().decode(tail.bytes), lineStart: tail.lineStart }).toEqual({ text: 'bcde', lineStart: 2 });
+  expect(tail && { text: new TextDecoder().decode(tail.bytes), lineStart: tail.lineStart }).toEqual({
+    text: 'bcde',
+    lineStart: 2,
+  });
 });
 
 test('a CR as the very last byte ends the last line at end()', () => {
@@ -89,7 +92,15 @@ test('a line of many pieces is assembled once, whatever the piece count', () => 
 });
 
 test('text and bytes stay in step through multi-byte and invalid UTF-8 and mixed line endings', () => {
-  const bytes = Uint8Array.from([...encodeUtf8('日本\r\n😀\r'), 0xff, 0xc3, ...encodeUtf8('\né\n\n'), 0xe6, 0x97, ...encodeUtf8('\rx\n')]);
+  const bytes = Uint8Array.from([
+    ...encodeUtf8('日本\r\n😀\r'),
+    0xff,
+    0xc3,
+    ...encodeUtf8('\né\n\n'),
+    0xe6,
+    0x97,
+    ...encodeUtf8('\rx\n'),
+  ]);
   for (const chunks of [[bytes], splitEvery(bytes, 1), splitEvery(bytes, 3), splitEvery(bytes, 5)]) {
     expect(split(chunks).lines.map((l) => [l.text, l.lineEnd])).toEqual([
       ['日本', 8],
@@ -112,7 +123,10 @@ test.each(EOLS)('a chunk whose last $name comes long before its end holds the re
   expect(new TextDecoder().decode(whole.tail?.bytes)).toBe('end');
   for (const size of [1, 300, 701, 1000]) {
     const pieces = split(splitEvery(encodeUtf8(text), size));
-    expect(pieces.lines.map(({ lastChunk: _, ...l }) => l), `${size}-byte chunks`).toEqual(whole.lines.map(({ lastChunk: _, ...l }) => l));
+    expect(
+      pieces.lines.map(({ lastChunk: _, ...l }) => l),
+      `${size}-byte chunks`,
+    ).toEqual(whole.lines.map(({ lastChunk: _, ...l }) => l));
   }
 });
 
@@ -120,10 +134,19 @@ test('a long line held across chunks is read exactly whether its sampled bytes g
   // Such a line of 4 KB and more is decoded as ASCII when five 64-byte samples of it are: here
   // the non-ASCII and invalid bytes sit between the samples, or only in them.
   const ascii = 'x'.repeat(5_000);
-  const between = Uint8Array.from([...encodeUtf8(`${ascii.slice(0, 1_000)}é${ascii.slice(0, 2_000)}`), 0xff, ...encodeUtf8(`${ascii.slice(0, 2_000)}\n${ascii.slice(0, 100)}\n`)]);
+  const between = Uint8Array.from([
+    ...encodeUtf8(`${ascii.slice(0, 1_000)}é${ascii.slice(0, 2_000)}`),
+    0xff,
+    ...encodeUtf8(`${ascii.slice(0, 2_000)}\n${ascii.slice(0, 100)}\n`),
+  ]);
   const inSamples = encodeUtf8(`日${ascii}\n${ascii}😀\n`);
   const allAscii = encodeUtf8(`${ascii}\n${ascii}\n`);
-  for (const bytes of [between, inSamples, allAscii, Uint8Array.from([...inSamples, ...between, ...allAscii, ...between])]) {
+  for (const bytes of [
+    between,
+    inSamples,
+    allAscii,
+    Uint8Array.from([...inSamples, ...between, ...allAscii, ...between]),
+  ]) {
     const expected = new TextDecoder().decode(bytes).split('\n').slice(0, -1);
     for (const chunks of [[bytes], splitEvery(bytes, 4_500), splitEvery(bytes, 999)]) {
       expect(split(chunks).lines.map((l) => l.text)).toEqual(expected);

@@ -96,7 +96,19 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
   let heldReceivedAt = 0;
   let firstLine = true;
   /** The line being passed to the sink: one object, so splitting allocates nothing per line. */
-  const current: Line = { bytes: held, start: 0, end: 0, text: '', textStart: 0, textEnd: 0, mayHoldInvalidUtf8: false, lineStart: 0, lineEnd: 0, lastChunk: 0, receivedAt: 0 };
+  const current: Line = {
+    bytes: held,
+    start: 0,
+    end: 0,
+    text: '',
+    textStart: 0,
+    textEnd: 0,
+    mayHoldInvalidUtf8: false,
+    lineStart: 0,
+    lineEnd: 0,
+    lastChunk: 0,
+    receivedAt: 0,
+  };
 
   function hold(chunk: Uint8Array, from: number, to: number, chunkIndex: number, receivedAt: number): void {
     const needed = heldLength + (to - from);
@@ -121,9 +133,17 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
    * offset of `region[0]`; line endings whose last byte is before `heldEnd` were received
    * with the held bytes, the others with the current chunk.
    */
-  function splitRegion(region: Uint8Array, base: number, heldEnd: number, chunkIndex: number, receivedAt: number): void {
+  function splitRegion(
+    region: Uint8Array,
+    base: number,
+    heldEnd: number,
+    chunkIndex: number,
+    receivedAt: number,
+  ): void {
     const regionEnd = region.length;
-    const text = looksAscii(region, heldEnd, lastRegionWasAscii) ? asciiDecoder.decode(region) : textDecoder.decode(region, decodeOptions);
+    const text = looksAscii(region, heldEnd, lastRegionWasAscii)
+      ? asciiDecoder.decode(region)
+      : textDecoder.decode(region, decodeOptions);
     const oneToOne = text.length === regionEnd;
     lastRegionWasAscii = oneToOne;
     current.text = text;
@@ -193,7 +213,13 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
       return;
     }
     if (heldLength === 0) {
-      splitRegion(completeEnd === length ? chunk : chunk.subarray(0, completeEnd), chunkStart, 0, chunkIndex, receivedAt);
+      splitRegion(
+        completeEnd === length ? chunk : chunk.subarray(0, completeEnd),
+        chunkStart,
+        0,
+        chunkIndex,
+        receivedAt,
+      );
     } else {
       // A held CR is complete now: the next byte is known. If it is an LF, `completeEnd`
       // covers it and the pair is read as one CRLF.

@@ -13,12 +13,15 @@ function rechunkStream(chunks: readonly Uint8Array[], size: number): Uint8Array[
 describe('createRechunker: splitEvery of a stream that arrives in chunks', () => {
   const bytes = readFixture('example_1.xml.sse').subarray(0, 3000);
 
-  test.each([1, 7, 64, 4096])('pieces of %i bytes equal splitEvery of the whole, however the input was chunked', (size) => {
-    const expected = asArrays(splitEvery(bytes, size));
-    for (const { name, chunks } of chunkings(bytes, [5, 11])) {
-      expect({ name, pieces: asArrays(rechunkStream(chunks, size)) }).toEqual({ name, pieces: expected });
-    }
-  });
+  test.each([1, 7, 64, 4096])(
+    'pieces of %i bytes equal splitEvery of the whole, however the input was chunked',
+    (size) => {
+      const expected = asArrays(splitEvery(bytes, size));
+      for (const { name, chunks } of chunkings(bytes, [5, 11])) {
+        expect({ name, pieces: asArrays(rechunkStream(chunks, size)) }).toEqual({ name, pieces: expected });
+      }
+    },
+  );
 
   test('a piece is passed on by the push that completes it, and the remainder by end()', () => {
     const rechunker = createRechunker(4);

@@ -63,6 +63,7 @@ export function findInvalidUtf8(bytes: Uint8Array, start: number, end: number): 
 /** `C3 28` style rendering of a few bytes, for messages. */
 export function hexBytes(bytes: Uint8Array, start: number, end: number, max = 8): string {
   const parts: string[] = [];
-  for (let i = start; i < end && parts.length < max; i++) parts.push((bytes[i] as number).toString(16).toUpperCase().padStart(2, '0'));
+  for (let i = start; i < end && parts.length < max; i++)
+    parts.push((bytes[i] as number).toString(16).toUpperCase().padStart(2, '0'));
   return end - start > max ? `${parts.join(' ')} …` : parts.join(' ');
 }

@@ -26,11 +26,15 @@ export interface TextChunking {
  * The same set for decoders fed with text (the inline parser gets a text block's deltas):
  * whole, one UTF-16 code unit at a time, and cuts at seeded random points.
  */
-export function textChunkings(text: string, seeds: readonly number[] = [1, 2, 3, 42, 1337], maxPiece = 16): TextChunking[] {
+export function textChunkings(
+  text: string,
+  seeds: readonly number[] = [1, 2, 3, 42, 1337],
+  maxPiece = 16,
+): TextChunking[] {
   const random = (seed: number): string[] => {
     const next = seededRandom(seed);
     const pieces: string[] = [];
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       const size = 1 + Math.floor(next() * maxPiece);
       pieces.push(text.slice(i, i + size));
       i += size;

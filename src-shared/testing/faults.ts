@@ -50,7 +50,11 @@ function event(data: string): string {
 }
 
 /** The stream with event `site` replaced by `replacement` (SSE text of zero or more events). */
-function replaced(events: readonly string[], site: number, ...replacement: (string | Uint8Array)[]): (string | Uint8Array)[] {
+function replaced(
+  events: readonly string[],
+  site: number,
+  ...replacement: (string | Uint8Array)[]
+): (string | Uint8Array)[] {
   return [...events.slice(0, site).map(event), ...replacement, ...events.slice(site + 1).map(event)];
 }
 
@@ -87,11 +91,15 @@ function parse(data: string): Json | null {
   }
 }
 
-function envelopesOf(type: EnvelopeKind, test: (e: Json) => boolean = () => true): (events: readonly string[]) => number[] {
-  return (events) => indexes(events, (data) => {
-    const e = parse(data);
-    return e?.['type'] === type && 'agent' in e && test(e);
-  });
+function envelopesOf(
+  type: EnvelopeKind,
+  test: (e: Json) => boolean = () => true,
+): (events: readonly string[]) => number[] {
+  return (events) =>
+    indexes(events, (data) => {
+      const e = parse(data);
+      return e?.['type'] === type && 'agent' in e && test(e);
+    });
 }
 
 function withFields(events: readonly string[], site: number, change: (e: Json) => Json): Faulted {
@@ -101,7 +109,8 @@ function withFields(events: readonly string[], site: number, change: (e: Json) =
 const isDone = (data: string): boolean => data === '[DONE]';
 const doneSite = (events: readonly string[]): number[] => indexes(events, isDone);
 /** Content events: not [DONE], long enough to split. */
-const payloadSites = (events: readonly string[]): number[] => indexes(events, (data) => !isDone(data) && data.length > 12);
+const payloadSites = (events: readonly string[]): number[] =>
+  indexes(events, (data) => !isDone(data) && data.length > 12);
 
 /**
  * A split point inside `data` after which the rest reads as no SSE line of its own: not a
@@ -160,14 +169,20 @@ const SSE: FaultKind[] = [
     name: 'stream cut inside an event',
     dialects: ['json', 'xml', 'raw'],
     sites: payloadSites,
-    apply: (events, site) => ({ parts: [...events.slice(0, site).map(event), `data: ${(events[site] ?? '').slice(0, 10)}`], target: site }),
+    apply: (events, site) => ({
+      parts: [...events.slice(0, site).map(event), `data: ${(events[site] ?? '').slice(0, 10)}`],
+      target: site,
+    }),
   },
   {
     rule: 'sse.unterminated-last-event',
     name: 'capture saved without the blank line after its last event',
     dialects: ['json', 'xml', 'raw', 'anthropic-messages', 'openai-responses'],
     sites: (events) => (events.length > 0 ? [events.length - 1] : []),
-    apply: (events, site) => ({ parts: [...events.slice(0, site).map(event), `data: ${events[site] ?? ''}\n`], target: site }),
+    apply: (events, site) => ({
+      parts: [...events.slice(0, site).map(event), `data: ${events[site] ?? ''}\n`],
+      target: site,
+    }),
   },
   {
     rule: 'sse.oversize-line',
@@ -176,16 +191,50 @@ const SSE: FaultKind[] = [
     sites: envelopesOf('text', (e) => e['final'] === false),
     apply: (events, site) => withFields(events, site, (e) => ({ ...e, delta: 'x'.repeat(2100) })),
   },
-  { rule: 'sse.event-without-data', name: 'event type with no data', dialects: ['json', 'xml', 'raw'], sites: payloadSites, apply: (events, site) => insertedBefore(events, site, 'event: ping\n\n') },
-  { rule: 'sse.id-with-nul', name: 'id with NUL', dialects: ['json', 'xml', 'raw'], sites: payloadSites, apply: (events, site) => at(events, site, `id: 4\u00002\n${event(events[site] ?? '')}`) },
-  { rule: 'sse.invalid-retry', name: 'retry not all digits', dialects: ['json', 'xml', 'raw'], sites: payloadSites, apply: (events, site) => at(events, site, `retry: 1.5s\n${event(events[site] ?? '')}`) },
-  { rule: 'sse.unknown-field', name: 'unknown field', dialects: ['json', 'xml', 'raw'], sites: payloadSites, apply: (events, site) => at(events, site, `x-trace: 4f2a\n${event(events[site] ?? '')}`) },
+  {
+    rule: 'sse.event-without-data',
+    name: 'event type with no data',
+    dialects: ['json', 'xml', 'raw'],
+    sites: payloadSites,
+    apply: (events, site) => insertedBefore(events, site, 'event: ping\n\n'),
+  },
+  {
+    rule: 'sse.id-with-nul',
+    name: 'id with NUL',
+    dialects: ['json', 'xml', 'raw'],
+    sites: payloadSites,
+    apply: (events, site) => at(events, site, `id: 4\u00002\n${event(events[site] ?? '')}`),
+  },
+  {
+    rule: 'sse.invalid-retry',
+    name: 'retry not all digits',
+    dialects: ['json', 'xml', 'raw'],
+    sites: payloadSites,
+    apply: (events, site) => at(events, site, `retry: 1.5s\n${event(events[site] ?? '')}`),
+  },
+  {
+    rule: 'sse.unknown-field',
+    name: 'unknown field',
+    dialects: ['json', 'xml', 'raw'],
+    sites: payloadSites,
+    apply: (events, site) => at(events, site, `x-trace: 4f2a\n${event(events[site] ?? '')}`),
+  },
 ];
 
-const ERROR_FRAME = JSON.stringify({ error: 'APIStatusError', message: 'Overloaded', traceback: 'Traceback (most recent call last):\n  …' });
+const ERROR_FRAME = JSON.stringify({
+  error: 'APIStatusError',
+  message: 'Overloaded',
+  traceback: 'Traceback (most recent call last):\n  …',
+});
 
 const STREAM: FaultKind[] = [
-  { rule: 'stream.missing-done', name: 'final marker [DONE] dropped', dialects: ['json', 'xml', 'raw'], sites: doneSite, apply: (events, site) => ({ parts: replaced(events, site), target: 'end' }) },
+  {
+    rule: 'stream.missing-done',
+    name: 'final marker [DONE] dropped',
+    dialects: ['json', 'xml', 'raw'],
+    sites: doneSite,
+    apply: (events, site) => ({ parts: replaced(events, site), target: 'end' }),
+  },
   {
     rule: 'stream.error-frame',
     name: 'error frame instead of the rest of the run',
@@ -223,7 +272,11 @@ const STREAM: FaultKind[] = [
     name: 'meta_init announces another format',
     dialects: ['json'],
     sites: envelopesOf('meta_init', (e) => typeof e['delta'] === 'string' && e['delta'].includes('"format": "json"')),
-    apply: (events, site) => withFields(events, site, (e) => ({ ...e, delta: String(e['delta']).replace('"format": "json"', '"format": "xml"') })),
+    apply: (events, site) =>
+      withFields(events, site, (e) => ({
+        ...e,
+        delta: String(e['delta']).replace('"format": "json"', '"format": "xml"'),
+      })),
   },
   {
     rule: 'stream.compressed-body',
@@ -231,19 +284,31 @@ const STREAM: FaultKind[] = [
     dialects: ['json', 'xml', 'raw'],
     sites: () => [0],
     // A gzip member header (RFC 1952: 1F 8B, deflate, no flags, no time, no extra flags, Unix); the bytes after it are what a decoder would see as garbage.
-    apply: (events) => ({ parts: [Uint8Array.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]), ...events.map(event)], target: 0 }),
+    apply: (events) => ({
+      parts: [Uint8Array.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]), ...events.map(event)],
+      target: 0,
+    }),
   },
   {
     rule: 'stream.format-undetected',
     name: 'events of no known format',
     dialects: ['json', 'xml', 'raw'],
     sites: () => [0],
-    apply: (events) => ({ parts: [...Array.from({ length: 8 }, (_, i) => event(`plain text ${i}`)), ...events.map(event)], target: 7 }),
+    apply: (events) => ({
+      parts: [...Array.from({ length: 8 }, (_, i) => event(`plain text ${i}`)), ...events.map(event)],
+      target: 7,
+    }),
   },
 ];
 
 const JSON_FAULTS: FaultKind[] = [
-  { rule: 'json.invalid', name: 'envelope cut short', dialects: ['json'], sites: envelopesOf('text'), apply: (events, site) => at(events, site, event((events[site] ?? '').slice(0, -4))) },
+  {
+    rule: 'json.invalid',
+    name: 'envelope cut short',
+    dialects: ['json'],
+    sites: envelopesOf('text'),
+    apply: (events, site) => at(events, site, event((events[site] ?? '').slice(0, -4))),
+  },
   {
     rule: 'json.lone-surrogate',
     name: 'half an emoji escaped',
@@ -251,19 +316,17 @@ const JSON_FAULTS: FaultKind[] = [
     sites: envelopesOf('text', (e) => e['final'] === false),
     apply: (events, site) => at(events, site, event((events[site] ?? '').replace('"delta":"', '"delta":"\\ud83d'))),
   },
-  ...(['type', 'agent', 'final', 'delta'] as const).map(
-    (field): FaultKind => ({
-      rule: 'envelope.missing-field',
-      name: `envelope without "${field}"`,
-      dialects: ['json'],
-      sites: envelopesOf('text'),
-      apply: (events, site) =>
-        withFields(events, site, (e) => {
-          const { [field]: _dropped, ...rest } = e;
-          return rest;
-        }),
-    }),
-  ),
+  ...(['type', 'agent', 'final', 'delta'] as const).map((field): FaultKind => ({
+    rule: 'envelope.missing-field',
+    name: `envelope without "${field}"`,
+    dialects: ['json'],
+    sites: envelopesOf('text'),
+    apply: (events, site) =>
+      withFields(events, site, (e) => {
+        const { [field]: _dropped, ...rest } = e;
+        return rest;
+      }),
+  })),
   ...(
     [
       ['final', 'true'],
@@ -271,16 +334,20 @@ const JSON_FAULTS: FaultKind[] = [
       ['agent', null],
       ['type', [KIND.text]],
     ] as const
-  ).map(
-    ([field, value]): FaultKind => ({
-      rule: 'envelope.field-type',
-      name: `envelope with "${field}": ${JSON.stringify(value)}`,
-      dialects: ['json'],
-      sites: envelopesOf('text'),
-      apply: (events, site) => withFields(events, site, (e) => ({ ...e, [field]: value })),
-    }),
-  ),
-  { rule: 'envelope.unknown-type', name: 'envelope of an unknown type', dialects: ['json'], sites: envelopesOf('text'), apply: (events, site) => withFields(events, site, (e) => ({ ...e, type: 'hook_progress' })) },
+  ).map(([field, value]): FaultKind => ({
+    rule: 'envelope.field-type',
+    name: `envelope with "${field}": ${JSON.stringify(value)}`,
+    dialects: ['json'],
+    sites: envelopesOf('text'),
+    apply: (events, site) => withFields(events, site, (e) => ({ ...e, [field]: value })),
+  })),
+  {
+    rule: 'envelope.unknown-type',
+    name: 'envelope of an unknown type',
+    dialects: ['json'],
+    sites: envelopesOf('text'),
+    apply: (events, site) => withFields(events, site, (e) => ({ ...e, type: 'hook_progress' })),
+  },
   {
     rule: 'envelope.over-budget-after-escaping',
     name: 'chunk over budget through escaping',
@@ -299,7 +366,12 @@ const JSON_FAULTS: FaultKind[] = [
     rule: 'envelope.payload-json',
     name: 'JSON payload that does not parse',
     dialects: ['json'],
-    sites: (events) => [...envelopesOf('meta_final')(events), ...envelopesOf('tool_call')(events), ...envelopesOf('server_tool_call')(events)].filter((i) => parse(events[i] ?? '')?.['final'] === true),
+    sites: (events) =>
+      [
+        ...envelopesOf('meta_final')(events),
+        ...envelopesOf('tool_call')(events),
+        ...envelopesOf('server_tool_call')(events),
+      ].filter((i) => parse(events[i] ?? '')?.['final'] === true),
     apply: (events, site) => withFields(events, site, (e) => ({ ...e, delta: `${String(e['delta'])}}]` })),
   },
 ];
@@ -313,7 +385,11 @@ const XML_FAULTS: FaultKind[] = [
     name: 'close tag dropped',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => ({ parts: replaced(events, site), target: site, alternative: openTagBefore(events, site) }),
+    apply: (events, site) => ({
+      parts: replaced(events, site),
+      target: site,
+      alternative: openTagBefore(events, site),
+    }),
   },
   // Text deltas may hold any close tag (they are not escaped), so a wrong one inside a block is text.
   {
@@ -322,7 +398,11 @@ const XML_FAULTS: FaultKind[] = [
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
     apply: (events, site) => ({
-      parts: replaced(events, site, event((events[site] ?? '').includes('text') ? '</content-block-thinking>' : '</content-block-text>')),
+      parts: replaced(
+        events,
+        site,
+        event((events[site] ?? '').includes('text') ? '</content-block-thinking>' : '</content-block-text>'),
+      ),
       target: site + 1,
       alternative: openTagBefore(events, site),
     }),
@@ -339,7 +419,8 @@ const XML_FAULTS: FaultKind[] = [
     name: 'unknown content-block tag',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => insertedAfter(events, site, event('<content-block-rollback data="{}"></content-block-rollback>')),
+    apply: (events, site) =>
+      insertedAfter(events, site, event('<content-block-rollback data="{}"></content-block-rollback>')),
   },
   {
     rule: 'xml.bad-entity',
@@ -353,14 +434,16 @@ const XML_FAULTS: FaultKind[] = [
     name: 'unclosed CDATA',
     dialects: ['xml'],
     sites: xmlItems(/<!\[CDATA\[.*\]\]><\/content-block-/),
-    apply: (events, site) => at(events, site, event((events[site] ?? '').replace(/\]\]>(<\/content-block-[a-z_]+>)$/, '$1'))),
+    apply: (events, site) =>
+      at(events, site, event((events[site] ?? '').replace(/\]\]>(<\/content-block-[a-z_]+>)$/, '$1'))),
   },
   {
     rule: 'xml.attr-json',
     name: 'attribute JSON that does not parse',
     dialects: ['xml'],
     sites: xmlItems(/^<content-block-(server_)?tool_call .*arguments="/),
-    apply: (events, site) => at(events, site, event((events[site] ?? '').replace(/arguments="[^"]*"/, 'arguments="{&quot;a&quot;: }"'))),
+    apply: (events, site) =>
+      at(events, site, event((events[site] ?? '').replace(/arguments="[^"]*"/, 'arguments="{&quot;a&quot;: }"'))),
   },
   {
     rule: 'xml.malformed',
@@ -374,7 +457,14 @@ const XML_FAULTS: FaultKind[] = [
     name: 'sub-agent meta_init',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => insertedAfter(events, site, event(`<meta_init data="{&quot;agent_uuid&quot;: &quot;${AGENT}&quot;, &quot;parent_agent_uuid&quot;: &quot;55555555-5555-4555-8555-555555555555&quot;}"></meta_init>`)),
+    apply: (events, site) =>
+      insertedAfter(
+        events,
+        site,
+        event(
+          `<meta_init data="{&quot;agent_uuid&quot;: &quot;${AGENT}&quot;, &quot;parent_agent_uuid&quot;: &quot;55555555-5555-4555-8555-555555555555&quot;}"></meta_init>`,
+        ),
+      ),
   },
   {
     rule: 'xml.overlapping-blocks',
@@ -384,7 +474,9 @@ const XML_FAULTS: FaultKind[] = [
     apply: (events, site) => ({
       parts: [
         ...events.slice(0, site).map(event),
-        event(`<meta_init data="{&quot;agent_uuid&quot;: &quot;${AGENT}&quot;, &quot;parent_agent_uuid&quot;: &quot;55555555-5555-4555-8555-555555555555&quot;}"></meta_init>`),
+        event(
+          `<meta_init data="{&quot;agent_uuid&quot;: &quot;${AGENT}&quot;, &quot;parent_agent_uuid&quot;: &quot;55555555-5555-4555-8555-555555555555&quot;}"></meta_init>`,
+        ),
         event('<content-block-thinking>'),
         ...events.slice(site).map(event),
       ],
@@ -396,22 +488,41 @@ const XML_FAULTS: FaultKind[] = [
     name: 'server tool under the client tool tag',
     dialects: ['xml'],
     sites: xmlItems(/^<\/content-block-(text|thinking)>$/),
-    apply: (events, site) => insertedAfter(events, site, event('<content-block-tool_call id="srvtoolu_01" name="web_search" arguments="{}"></content-block-tool_call>')),
+    apply: (events, site) =>
+      insertedAfter(
+        events,
+        site,
+        event('<content-block-tool_call id="srvtoolu_01" name="web_search" arguments="{}"></content-block-tool_call>'),
+      ),
   },
   {
     rule: 'xml.unescaped-stream',
     name: 'backslash upstream escaping cannot produce',
     dialects: ['xml'],
-    sites: (events) => indexes(events, (data, i) => i > 0 && events[i - 1] === '<content-block-text>' && !data.startsWith('<')),
+    sites: (events) =>
+      indexes(events, (data, i) => i > 0 && events[i - 1] === '<content-block-text>' && !data.startsWith('<')),
     apply: (events, site) => at(events, site, event(`C:\\q ${events[site] ?? ''}`)),
   },
 ];
 
-const rawEvents = (type: string) => (events: readonly string[]) => indexes(events, (data) => parse(data)?.['type'] === type);
+const rawEvents = (type: string) => (events: readonly string[]) =>
+  indexes(events, (data) => parse(data)?.['type'] === type);
 
 const RAW_FAULTS: FaultKind[] = [
-  { rule: 'raw.unknown-event', name: 'unknown stream event', dialects: ['raw'], sites: rawEvents('content_block_stop'), apply: (events, site) => insertedBefore(events, site, event('{"type":"content_block_flush","index":0}')) },
-  { rule: 'raw.index-mismatch', name: 'delta for a block that is not open', dialects: ['raw'], sites: rawEvents('content_block_delta'), apply: (events, site) => withFields(events, site, (e) => ({ ...e, index: 9 })) },
+  {
+    rule: 'raw.unknown-event',
+    name: 'unknown stream event',
+    dialects: ['raw'],
+    sites: rawEvents('content_block_stop'),
+    apply: (events, site) => insertedBefore(events, site, event('{"type":"content_block_flush","index":0}')),
+  },
+  {
+    rule: 'raw.index-mismatch',
+    name: 'delta for a block that is not open',
+    dialects: ['raw'],
+    sites: rawEvents('content_block_delta'),
+    apply: (events, site) => withFields(events, site, (e) => ({ ...e, index: 9 })),
+  },
   {
     rule: 'raw.block-not-stopped',
     name: 'content_block_stop dropped',
@@ -420,7 +531,14 @@ const RAW_FAULTS: FaultKind[] = [
     apply: (events, site) => {
       const index = parse(events[site] ?? '')?.['index'];
       let start = site - 1;
-      while (start > 0 && !(parse(events[start] ?? '')?.['type'] === 'content_block_start' && parse(events[start] ?? '')?.['index'] === index)) start--;
+      while (
+        start > 0 &&
+        !(
+          parse(events[start] ?? '')?.['type'] === 'content_block_start' &&
+          parse(events[start] ?? '')?.['index'] === index
+        )
+      )
+        start--;
       return { parts: replaced(events, site), target: start };
     },
   },
@@ -454,11 +572,17 @@ const RECONSTRUCT: FaultKind[] = [
     rule: 'block.id-changed',
     name: 'chunk of a payload with another id',
     dialects: ['json'],
-    sites: (events) => [...envelopesOf('tool_call')(events), ...envelopesOf('server_tool_call')(events)].filter((i) => parse(events[i] ?? '')?.['final'] === true),
+    sites: (events) =>
+      [...envelopesOf('tool_call')(events), ...envelopesOf('server_tool_call')(events)].filter(
+        (i) => parse(events[i] ?? '')?.['final'] === true,
+      ),
     apply: (events, site) => {
       const e = parse(events[site] ?? '') ?? {};
       // The original final chunk, now after a first chunk with another id, is where the id changes.
-      return { ...insertedBefore(events, site, event(JSON.stringify({ ...e, final: false, delta: '', id: 'toolu_other' }))), target: site + 1 };
+      return {
+        ...insertedBefore(events, site, event(JSON.stringify({ ...e, final: false, delta: '', id: 'toolu_other' }))),
+        target: site + 1,
+      };
     },
   },
   {
@@ -472,7 +596,10 @@ const RECONSTRUCT: FaultKind[] = [
     rule: 'block.content-after-final',
     name: 'chunk after its payload completed',
     dialects: ['json'],
-    sites: (events) => [...envelopesOf('tool_result')(events), ...envelopesOf('server_tool_result')(events)].filter((i) => parse(events[i] ?? '')?.['final'] === true),
+    sites: (events) =>
+      [...envelopesOf('tool_result')(events), ...envelopesOf('server_tool_result')(events)].filter(
+        (i) => parse(events[i] ?? '')?.['final'] === true,
+      ),
     apply: (events, site) => insertedAfter(events, site, event(events[site] ?? '')),
   },
   {
@@ -490,10 +617,17 @@ const RECONSTRUCT: FaultKind[] = [
     rule: 'block.restarted',
     name: 'retried API call replays a block',
     dialects: ['json'],
-    sites: (events) => envelopesOf('text', (e) => e['final'] === true)(events).filter((i) => deltaText(attemptBefore(events, i)).length >= 8),
+    sites: (events) =>
+      envelopesOf(
+        'text',
+        (e) => e['final'] === true,
+      )(events).filter((i) => deltaText(attemptBefore(events, i)).length >= 8),
     apply: (events, site) => {
       const attempt = attemptBefore(events, site);
-      return { parts: [...events.slice(0, site).map(event), ...attempt.map(event), ...events.slice(site).map(event)], target: site + attempt.length - 1 };
+      return {
+        parts: [...events.slice(0, site).map(event), ...attempt.map(event), ...events.slice(site).map(event)],
+        target: site + attempt.length - 1,
+      };
     },
   },
   {
@@ -504,8 +638,15 @@ const RECONSTRUCT: FaultKind[] = [
     apply: (events, site) => {
       const final = parse(events[site] ?? '') ?? {};
       const envelope = (fields: Json): string => event(JSON.stringify({ ...final, ...fields }));
-      const interruption = [envelope({ type: KIND.thinking, final: false, delta: 'meanwhile' }), envelope({ type: KIND.thinking, final: true, delta: '' }), envelope({ final: false, delta: ' more' })];
-      return { parts: [...events.slice(0, site).map(event), ...interruption, ...events.slice(site).map(event)], target: site };
+      const interruption = [
+        envelope({ type: KIND.thinking, final: false, delta: 'meanwhile' }),
+        envelope({ type: KIND.thinking, final: true, delta: '' }),
+        envelope({ final: false, delta: ' more' }),
+      ];
+      return {
+        parts: [...events.slice(0, site).map(event), ...interruption, ...events.slice(site).map(event)],
+        target: site,
+      };
     },
   },
   {
@@ -515,7 +656,20 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(events, site, event(JSON.stringify({ type: KIND.citation, agent, final: true, delta: 'The grass is green.', citation_type: 'char_location', document_index: 0 })));
+      return insertedAfter(
+        events,
+        site,
+        event(
+          JSON.stringify({
+            type: KIND.citation,
+            agent,
+            final: true,
+            delta: 'The grass is green.',
+            citation_type: 'char_location',
+            document_index: 0,
+          }),
+        ),
+      );
     },
   },
   {
@@ -525,7 +679,22 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(events, site, event(JSON.stringify({ type: KIND.tool_result_image, agent, final: false, delta: '', id: 'toolu_none', name: 'chart', src: '/img', media_type: 'image/png' })));
+      return insertedAfter(
+        events,
+        site,
+        event(
+          JSON.stringify({
+            type: KIND.tool_result_image,
+            agent,
+            final: false,
+            delta: '',
+            id: 'toolu_none',
+            name: 'chart',
+            src: '/img',
+            media_type: 'image/png',
+          }),
+        ),
+      );
     },
   },
   {
@@ -535,7 +704,20 @@ const RECONSTRUCT: FaultKind[] = [
     sites: envelopesOf('meta_init'),
     apply: (events, site) => {
       const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(events, site, event(JSON.stringify({ type: KIND.tool_result, agent, final: true, delta: 'yes', id: 'toolu_nocall', name: 'user_confirm' })));
+      return insertedAfter(
+        events,
+        site,
+        event(
+          JSON.stringify({
+            type: KIND.tool_result,
+            agent,
+            final: true,
+            delta: 'yes',
+            id: 'toolu_nocall',
+            name: 'user_confirm',
+          }),
+        ),
+      );
     },
   },
   {
@@ -543,7 +725,10 @@ const RECONSTRUCT: FaultKind[] = [
     name: 'tool call whose result is dropped',
     dialects: ['json'],
     sites: (events) =>
-      envelopesOf('tool_result', (e) => e['final'] === true)(events).filter((i) => {
+      envelopesOf(
+        'tool_result',
+        (e) => e['final'] === true,
+      )(events).filter((i) => {
         const id = parse(events[i] ?? '')?.['id'];
         return events.filter((d) => parse(d)?.['type'] === KIND.tool_result && parse(d)?.['id'] === id).length === 1;
       }),
@@ -583,7 +768,9 @@ const PROVIDER_FAULTS: FaultKind[] = [
     sites: typed(isDelta),
     apply: (events, site) => {
       const anthropic = parse(events[site] ?? '')?.['type'] === 'content_block_delta';
-      const error = anthropic ? { type: KIND.error, error: { type: 'overloaded_error', message: 'Overloaded' } } : { type: KIND.error, code: 'rate_limit_exceeded', message: 'Slow down', param: null, sequence_number: site };
+      const error = anthropic
+        ? { type: KIND.error, error: { type: 'overloaded_error', message: 'Overloaded' } }
+        : { type: KIND.error, code: 'rate_limit_exceeded', message: 'Slow down', param: null, sequence_number: site };
       return { parts: [...events.slice(0, site).map(event), event(JSON.stringify(error))], target: site };
     },
   },
@@ -592,17 +779,43 @@ const PROVIDER_FAULTS: FaultKind[] = [
     name: 'response.failed instead of response.completed',
     dialects: OPENAI,
     sites: typed((type) => type === 'response.completed'),
-    apply: (events, site) => withFields(events, site, (e) => ({ ...e, type: 'response.failed', response: { ...(e['response'] as Json), status: 'failed', error: { code: 'server_error', message: 'boom' } } })),
+    apply: (events, site) =>
+      withFields(events, site, (e) => ({
+        ...e,
+        type: 'response.failed',
+        response: { ...(e['response'] as Json), status: 'failed', error: { code: 'server_error', message: 'boom' } },
+      })),
   },
   {
     rule: 'provider.response-incomplete',
     name: 'response.incomplete instead of response.completed',
     dialects: OPENAI,
     sites: typed((type) => type === 'response.completed'),
-    apply: (events, site) => withFields(events, site, (e) => ({ ...e, type: 'response.incomplete', response: { ...(e['response'] as Json), status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } })),
+    apply: (events, site) =>
+      withFields(events, site, (e) => ({
+        ...e,
+        type: 'response.incomplete',
+        response: {
+          ...(e['response'] as Json),
+          status: 'incomplete',
+          incomplete_details: { reason: 'max_output_tokens' },
+        },
+      })),
   },
-  { rule: 'provider.missing-terminal', name: 'terminal event dropped', dialects: PROVIDERS, sites: typed(isTerminal), apply: (events, site) => ({ parts: replaced(events, site), target: 'end' }) },
-  { rule: 'provider.block-not-started', name: 'delta for a block never started', dialects: PROVIDERS, sites: typed(isDelta), apply: (events, site) => withFields(events, site, (e) => ({ ...e, index: 99, output_index: 99 })) },
+  {
+    rule: 'provider.missing-terminal',
+    name: 'terminal event dropped',
+    dialects: PROVIDERS,
+    sites: typed(isTerminal),
+    apply: (events, site) => ({ parts: replaced(events, site), target: 'end' }),
+  },
+  {
+    rule: 'provider.block-not-started',
+    name: 'delta for a block never started',
+    dialects: PROVIDERS,
+    sites: typed(isDelta),
+    apply: (events, site) => withFields(events, site, (e) => ({ ...e, index: 99, output_index: 99 })),
+  },
   {
     rule: 'provider.block-started-twice',
     name: 'block started again while open',
@@ -620,7 +833,14 @@ const PROVIDER_FAULTS: FaultKind[] = [
       const delta =
         e['type'] === 'content_block_stop'
           ? { type: 'content_block_delta', index: e['index'], delta: { type: 'text_delta', text: 'late' } }
-          : { type: 'response.output_text.delta', item_id: e['item_id'], output_index: e['output_index'], content_index: e['content_index'], delta: 'late', sequence_number: 0 };
+          : {
+              type: 'response.output_text.delta',
+              item_id: e['item_id'],
+              output_index: e['output_index'],
+              content_index: e['content_index'],
+              delta: 'late',
+              sequence_number: 0,
+            };
       return insertedAfter(events, site, event(JSON.stringify(delta)));
     },
   },
@@ -629,7 +849,10 @@ const PROVIDER_FAULTS: FaultKind[] = [
     name: 'stop event dropped',
     dialects: PROVIDERS,
     sites: typed((type) => type === 'content_block_stop' || type === 'response.output_item.done'),
-    apply: (events, site) => ({ parts: replaced(events, site), target: openerOf(events, site, (type) => type === 'content_block_start' || type === 'response.output_item.added') }),
+    apply: (events, site) => ({
+      parts: replaced(events, site),
+      target: openerOf(events, site, (type) => type === 'content_block_start' || type === 'response.output_item.added'),
+    }),
   },
   {
     rule: 'provider.next-message',
@@ -642,7 +865,9 @@ const PROVIDER_FAULTS: FaultKind[] = [
     rule: 'provider.sequence-gap',
     name: 'event missing from the sequence',
     dialects: OPENAI,
-    sites: typed((type, e) => typeof e['sequence_number'] === 'number' && !isTerminal(type) && type !== 'response.created'),
+    sites: typed(
+      (type, e) => typeof e['sequence_number'] === 'number' && !isTerminal(type) && type !== 'response.created',
+    ),
     apply: (events, site) => ({ parts: replaced(events, site), target: site }),
   },
   // A stray quote breaks JSON wherever it lands, inside a string or not. Anthropic tool input
@@ -652,10 +877,15 @@ const PROVIDER_FAULTS: FaultKind[] = [
     rule: 'provider.tool-args-invalid',
     name: 'tool input that does not parse',
     dialects: ANTHROPIC,
-    sites: typed((type, e) => type === 'content_block_delta' && (e['delta'] as Json | undefined)?.['type'] === 'input_json_delta'),
+    sites: typed(
+      (type, e) => type === 'content_block_delta' && (e['delta'] as Json | undefined)?.['type'] === 'input_json_delta',
+    ),
     apply: (events, site) => {
       const stop = events.findIndex((d, i) => i > site && parse(d)?.['type'] === 'content_block_stop');
-      const faulted = withFields(events, site, (e) => ({ ...e, delta: { ...(e['delta'] as Json), partial_json: `${String((e['delta'] as Json)['partial_json'])}"}]` } }));
+      const faulted = withFields(events, site, (e) => ({
+        ...e,
+        delta: { ...(e['delta'] as Json), partial_json: `${String((e['delta'] as Json)['partial_json'])}"}]` },
+      }));
       return { ...faulted, target: stop, alternative: site };
     },
   },
@@ -663,8 +893,16 @@ const PROVIDER_FAULTS: FaultKind[] = [
     rule: 'provider.tool-args-invalid',
     name: 'function call arguments that do not parse',
     dialects: OPENAI,
-    sites: typed((type, e) => type === 'response.output_item.done' && ['function_call', 'mcp_call'].includes(String((e['item'] as Json | undefined)?.['type']))),
-    apply: (events, site) => withFields(events, site, (e) => ({ ...e, item: { ...(e['item'] as Json), arguments: `${String((e['item'] as Json)['arguments'])}"}]` } })),
+    sites: typed(
+      (type, e) =>
+        type === 'response.output_item.done' &&
+        ['function_call', 'mcp_call'].includes(String((e['item'] as Json | undefined)?.['type'])),
+    ),
+    apply: (events, site) =>
+      withFields(events, site, (e) => ({
+        ...e,
+        item: { ...(e['item'] as Json), arguments: `${String((e['item'] as Json)['arguments'])}"}]` },
+      })),
   },
   // Offsets are checked once the text is complete, at its output_text.done.
   {
@@ -673,7 +911,10 @@ const PROVIDER_FAULTS: FaultKind[] = [
     dialects: OPENAI,
     sites: typed((type) => type === 'response.output_text.annotation.added'),
     apply: (events, site) => ({
-      ...withFields(events, site, (e) => ({ ...e, annotation: { ...(e['annotation'] as Json), start_index: 99_990, end_index: 99_999, index: 99_999 } })),
+      ...withFields(events, site, (e) => ({
+        ...e,
+        annotation: { ...(e['annotation'] as Json), start_index: 99_990, end_index: 99_999, index: 99_999 },
+      })),
       alternative: events.findIndex((d, i) => i > site && parse(d)?.['type'] === 'response.output_text.done'),
     }),
   },
@@ -682,9 +923,28 @@ const PROVIDER_FAULTS: FaultKind[] = [
     name: 'event type newer than the inspector',
     dialects: PROVIDERS,
     sites: typed(isDelta),
-    apply: (events, site) => insertedBefore(events, site, event(JSON.stringify({ type: parse(events[site] ?? '')?.['type'] === 'content_block_delta' ? 'content_block_flush' : 'response.future_event', sequence_number: site }))),
+    apply: (events, site) =>
+      insertedBefore(
+        events,
+        site,
+        event(
+          JSON.stringify({
+            type:
+              parse(events[site] ?? '')?.['type'] === 'content_block_delta'
+                ? 'content_block_flush'
+                : 'response.future_event',
+            sequence_number: site,
+          }),
+        ),
+      ),
   },
-  { rule: 'provider.invalid-event', name: 'event data that is not an object', dialects: PROVIDERS, sites: typed(isDelta), apply: (events, site) => insertedBefore(events, site, event('[1, 2]')) },
+  {
+    rule: 'provider.invalid-event',
+    name: 'event data that is not an object',
+    dialects: PROVIDERS,
+    sites: typed(isDelta),
+    apply: (events, site) => insertedBefore(events, site, event('[1, 2]')),
+  },
 ];
 
 /** Every fault kind, by layer. */
@@ -719,8 +979,16 @@ const INLINE_FAULTS: FaultKind[] = [
   inTextFault('inline.mismatched-close', 'stray closing tool tag in text', ' </search> '),
   inTextFault('inline.invalid-sentinel', 'sentinel header without a type', ' [[SEG_START {"path":"/a"}]] '),
   inTextFault('inline.missing-param', 'tool tag without its required parameter', '<search><path>./src</path></search>'),
-  inTextFault('inline.multiple-actions', 'two tool tags in one turn', '<search><query>a</query></search><extract><file_path>b</file_path></extract>'),
-  inTextFault('inline.text-after-action', 'text after the completion', '<attempt_completion><result>done</result></attempt_completion> and more'),
+  inTextFault(
+    'inline.multiple-actions',
+    'two tool tags in one turn',
+    '<search><query>a</query></search><extract><file_path>b</file_path></extract>',
+  ),
+  inTextFault(
+    'inline.text-after-action',
+    'text after the completion',
+    '<attempt_completion><result>done</result></attempt_completion> and more',
+  ),
   inTextFault('inline.unclosed', 'tool tag never closed', '<search><query>never closed', true),
   inTextFault('inline.no-action', 'reasoning without an action', '<thinking>no action follows</thinking>', true),
 ];
@@ -733,14 +1001,37 @@ function segmentEventsOf(type: string): (events: readonly string[]) => number[] 
 const segmentIdAt = (events: readonly string[], site: number): unknown => parse(events[site] ?? '')?.['segment_id'];
 
 const SEGMENT_FAULTS: FaultKind[] = [
-  { rule: 'segments.unknown-id', name: 'content for a segment never started', dialects: ['segments'], sites: segmentEventsOf('SEGMENT_CONTENT'), apply: (events, site) => withFields(events, site, (e) => ({ ...e, segment_id: 'seg_404' })) },
-  { rule: 'segments.started-twice', name: 'segment started twice', dialects: ['segments'], sites: segmentEventsOf('SEGMENT_START'), apply: (events, site) => insertedAfter(events, site, event(events[site] ?? '')) },
+  {
+    rule: 'segments.unknown-id',
+    name: 'content for a segment never started',
+    dialects: ['segments'],
+    sites: segmentEventsOf('SEGMENT_CONTENT'),
+    apply: (events, site) => withFields(events, site, (e) => ({ ...e, segment_id: 'seg_404' })),
+  },
+  {
+    rule: 'segments.started-twice',
+    name: 'segment started twice',
+    dialects: ['segments'],
+    sites: segmentEventsOf('SEGMENT_START'),
+    apply: (events, site) => insertedAfter(events, site, event(events[site] ?? '')),
+  },
   {
     rule: 'segments.content-after-end',
     name: 'content after the segment ended',
     dialects: ['segments'],
     sites: segmentEventsOf('SEGMENT_END'),
-    apply: (events, site) => insertedAfter(events, site, event(JSON.stringify({ type: 'SEGMENT_CONTENT', segment_id: segmentIdAt(events, site), payload: { delta: 'late' } }))),
+    apply: (events, site) =>
+      insertedAfter(
+        events,
+        site,
+        event(
+          JSON.stringify({
+            type: 'SEGMENT_CONTENT',
+            segment_id: segmentIdAt(events, site),
+            payload: { delta: 'late' },
+          }),
+        ),
+      ),
   },
   {
     rule: 'segments.unclosed',
@@ -751,15 +1042,41 @@ const SEGMENT_FAULTS: FaultKind[] = [
       // The finding points at the start of the segment left open.
       const id = segmentIdAt(events, site);
       let start = site;
-      while (start > 0 && !(parse(events[start] ?? '')?.['type'] === 'SEGMENT_START' && segmentIdAt(events, start) === id)) start--;
+      while (
+        start > 0 &&
+        !(parse(events[start] ?? '')?.['type'] === 'SEGMENT_START' && segmentIdAt(events, start) === id)
+      )
+        start--;
       return { parts: replaced(events, site), target: start };
     },
   },
-  { rule: 'segments.unknown-type', name: 'segment type the protocol does not name', dialects: ['segments'], sites: segmentEventsOf('SEGMENT_START'), apply: (events, site) => withFields(events, site, (e) => ({ ...e, segment_type: `diagram_${site}` })) },
-  { rule: 'segments.malformed-event', name: 'event type that is no segment event', dialects: ['segments'], sites: segmentEventsOf('SEGMENT_CONTENT'), apply: (events, site) => withFields(events, site, (e) => ({ ...e, type: 'SEGMENT_PAUSE' })) },
+  {
+    rule: 'segments.unknown-type',
+    name: 'segment type the protocol does not name',
+    dialects: ['segments'],
+    sites: segmentEventsOf('SEGMENT_START'),
+    apply: (events, site) => withFields(events, site, (e) => ({ ...e, segment_type: `diagram_${site}` })),
+  },
+  {
+    rule: 'segments.malformed-event',
+    name: 'event type that is no segment event',
+    dialects: ['segments'],
+    sites: segmentEventsOf('SEGMENT_CONTENT'),
+    apply: (events, site) => withFields(events, site, (e) => ({ ...e, type: 'SEGMENT_PAUSE' })),
+  },
 ];
 
-export const FAULT_KINDS: readonly FaultKind[] = [...SSE, ...STREAM, ...JSON_FAULTS, ...XML_FAULTS, ...RAW_FAULTS, ...RECONSTRUCT, ...PROVIDER_FAULTS, ...INLINE_FAULTS, ...SEGMENT_FAULTS];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  ...SSE,
+  ...STREAM,
+  ...JSON_FAULTS,
+  ...XML_FAULTS,
+  ...RAW_FAULTS,
+  ...RECONSTRUCT,
+  ...PROVIDER_FAULTS,
+  ...INLINE_FAULTS,
+  ...SEGMENT_FAULTS,
+];
 
 /**
  * The provider APIs name each event's type in an `event:` field, which their dialects detect
@@ -784,7 +1101,12 @@ export function generateFaults(streams: readonly CleanStream[], seed: number, pe
         const [site] = sites.splice(Math.floor(random() * sites.length), 1);
         if (site === undefined) continue;
         const faulted = kind.apply(stream.events, site);
-        faults.push({ kind, stream: stream.name, site, faulted: stream.eventFields ? { ...faulted, parts: withEventFields(faulted.parts) } : faulted });
+        faults.push({
+          kind,
+          stream: stream.name,
+          site,
+          faulted: stream.eventFields ? { ...faulted, parts: withEventFields(faulted.parts) } : faulted,
+        });
       }
     }
   }

@@ -36,13 +36,66 @@ function int(random: Random, max: number): number {
 // Structure-aware generation, one grammar per dialect.
 
 const AGENTS = ['55555555-5555-4555-8555-555555555555', '66666666-6666-4666-8666-666666666666', '', 'unknown'];
-const TEXT = ['Let me ', 'compute', ' 12 * 7', ' = 84.', '日本語', '😀', 'a"b', 'back\\slash', 'line\nbreak', 'cr\rhere', '\t', '<b>', '&amp;', ']]>', '\u0000', '\u001b[2J', '\uFEFF', ''];
+const TEXT = [
+  'Let me ',
+  'compute',
+  ' 12 * 7',
+  ' = 84.',
+  '日本語',
+  '😀',
+  'a"b',
+  'back\\slash',
+  'line\nbreak',
+  'cr\rhere',
+  '\t',
+  '<b>',
+  '&amp;',
+  ']]>',
+  '\u0000',
+  '\u001b[2J',
+  '\uFEFF',
+  '',
+];
 // Known kinds (checked against the envelope table) and one end-turn hook type the table deliberately lacks. The list,
 // not the table, so that a kind added to the table does not shift every seeded case.
-const ENVELOPE_TYPES = ['meta_init', 'thinking', 'text', 'citation', 'tool_call', 'server_tool_call', 'tool_result', 'tool_result_image', 'server_tool_result', 'awaiting_frontend_tools', 'meta_files', 'error', 'meta_final', 'rollback', 'hook_progress'] satisfies readonly (EnvelopeKind | 'hook_progress')[];
-const XML_TAGS = ['text', 'thinking', 'tool_call', 'server_tool_call', 'tool_result', 'server_tool_result', 'citations', 'meta_files', 'web_search_tool_result', 'rollback'];
+const ENVELOPE_TYPES = [
+  'meta_init',
+  'thinking',
+  'text',
+  'citation',
+  'tool_call',
+  'server_tool_call',
+  'tool_result',
+  'tool_result_image',
+  'server_tool_result',
+  'awaiting_frontend_tools',
+  'meta_files',
+  'error',
+  'meta_final',
+  'rollback',
+  'hook_progress',
+] satisfies readonly (EnvelopeKind | 'hook_progress')[];
+const XML_TAGS = [
+  'text',
+  'thinking',
+  'tool_call',
+  'server_tool_call',
+  'tool_result',
+  'server_tool_result',
+  'citations',
+  'meta_files',
+  'web_search_tool_result',
+  'rollback',
+];
 const RAW_BLOCKS = ['text', 'thinking', 'tool_use', 'server_tool_use', 'web_search_tool_result'];
-const RAW_DELTAS = ['text_delta', 'thinking_delta', 'input_json_delta', 'signature_delta', 'citations_delta', 'bogus_delta'];
+const RAW_DELTAS = [
+  'text_delta',
+  'thinking_delta',
+  'input_json_delta',
+  'signature_delta',
+  'citations_delta',
+  'bogus_delta',
+];
 
 /**
  * Deepest nesting a generated JSON value reaches: deeper than any recursive walk survives
@@ -75,7 +128,10 @@ function jsonEnvelope(random: Random): string {
   if (random() < 0.95) envelope['agent'] = random() < 0.97 ? pick(random, AGENTS) : jsonValue(random);
   if (random() < 0.95) envelope['final'] = random() < 0.95 ? random() < 0.3 : jsonValue(random);
   if (random() < 0.95) {
-    const payload = type.startsWith('meta_') || type.includes('tool') ? jsonText({ format: 'json', agent_uuid: pick(random, AGENTS), value: jsonValue(random) }) : text(random);
+    const payload =
+      type.startsWith('meta_') || type.includes('tool')
+        ? jsonText({ format: 'json', agent_uuid: pick(random, AGENTS), value: jsonValue(random) })
+        : text(random);
     envelope['delta'] = random() < 0.95 ? payload : jsonValue(random);
   }
   if (random() < 0.3) envelope['id'] = `toolu_${int(random, 4)}`;
@@ -113,17 +169,46 @@ function anthropicEvent(random: Random): string {
   const index = int(random, 3);
   switch (int(random, 6)) {
     case 0:
-      return jsonText({ type: 'message_start', message: { id: `msg_${int(random, 9)}`, content: [], model: 'claude', role: 'assistant' } });
+      return jsonText({
+        type: 'message_start',
+        message: { id: `msg_${int(random, 9)}`, content: [], model: 'claude', role: 'assistant' },
+      });
     case 1:
-      return jsonText({ type: 'content_block_start', index, content_block: { type: pick(random, RAW_BLOCKS), text: '', id: `toolu_${int(random, 4)}`, name: 'f', input: {} } });
+      return jsonText({
+        type: 'content_block_start',
+        index,
+        content_block: {
+          type: pick(random, RAW_BLOCKS),
+          text: '',
+          id: `toolu_${int(random, 4)}`,
+          name: 'f',
+          input: {},
+        },
+      });
     case 2:
-      return jsonText({ type: 'content_block_delta', index, delta: { type: pick(random, RAW_DELTAS), text: text(random), thinking: text(random), partial_json: text(random) } });
+      return jsonText({
+        type: 'content_block_delta',
+        index,
+        delta: {
+          type: pick(random, RAW_DELTAS),
+          text: text(random),
+          thinking: text(random),
+          partial_json: text(random),
+        },
+      });
     case 3:
       return jsonText({ type: 'content_block_stop', index });
     case 4:
-      return jsonText({ type: pick(random, ['message_delta', 'message_stop', 'ping', 'content_block_flush']), delta: { stop_reason: pick(random, ['end_turn', 'tool_use', 'max_tokens', null]) }, usage: jsonValue(random) });
+      return jsonText({
+        type: pick(random, ['message_delta', 'message_stop', 'ping', 'content_block_flush']),
+        delta: { stop_reason: pick(random, ['end_turn', 'tool_use', 'max_tokens', null]) },
+        usage: jsonValue(random),
+      });
     default:
-      return jsonText({ type: 'error', error: { type: pick(random, ['overloaded_error', 'api_error']), message: text(random) } });
+      return jsonText({
+        type: 'error',
+        error: { type: pick(random, ['overloaded_error', 'api_error']), message: text(random) },
+      });
   }
 }
 
@@ -132,27 +217,82 @@ function rawEvent(random: Random): string {
   return random() < 0.85 ? anthropicEvent(random) : xmlItem(random);
 }
 
-const RESPONSES_ITEMS = ['message', 'function_call', 'reasoning', 'web_search_call', 'image_generation_call', 'future_call'];
-const RESPONSES_DELTAS = ['response.output_text.delta', 'response.function_call_arguments.delta', 'response.reasoning_summary_text.delta', 'response.refusal.delta', 'response.future.delta'];
+const RESPONSES_ITEMS = [
+  'message',
+  'function_call',
+  'reasoning',
+  'web_search_call',
+  'image_generation_call',
+  'future_call',
+];
+const RESPONSES_DELTAS = [
+  'response.output_text.delta',
+  'response.function_call_arguments.delta',
+  'response.reasoning_summary_text.delta',
+  'response.refusal.delta',
+  'response.future.delta',
+];
 
 /** An OpenAI Responses API stream event; sequence numbers are left to the stream (see generateStream). */
 function responsesEvent(random: Random): string {
   const common = { output_index: int(random, 3), item_id: `item_${int(random, 3)}`, content_index: int(random, 2) };
-  const response = () => ({ id: 'resp_1', object: 'response', status: pick(random, ['in_progress', 'completed', 'failed', 'incomplete']), output: [], error: random() < 0.2 ? { code: 'server_error', message: text(random) } : null });
+  const response = () => ({
+    id: 'resp_1',
+    object: 'response',
+    status: pick(random, ['in_progress', 'completed', 'failed', 'incomplete']),
+    output: [],
+    error: random() < 0.2 ? { code: 'server_error', message: text(random) } : null,
+  });
   switch (int(random, 7)) {
     case 0:
-      return jsonText({ type: pick(random, ['response.created', 'response.in_progress', 'response.queued']), response: response() });
+      return jsonText({
+        type: pick(random, ['response.created', 'response.in_progress', 'response.queued']),
+        response: response(),
+      });
     case 1:
-      return jsonText({ type: pick(random, ['response.output_item.added', 'response.output_item.done']), ...common, item: { id: common.item_id, type: pick(random, RESPONSES_ITEMS), status: 'in_progress', name: 'f', arguments: text(random) } });
+      return jsonText({
+        type: pick(random, ['response.output_item.added', 'response.output_item.done']),
+        ...common,
+        item: {
+          id: common.item_id,
+          type: pick(random, RESPONSES_ITEMS),
+          status: 'in_progress',
+          name: 'f',
+          arguments: text(random),
+        },
+      });
     case 2:
-      return jsonText({ type: pick(random, ['response.content_part.added', 'response.content_part.done']), ...common, part: { type: pick(random, ['output_text', 'refusal']), text: text(random), annotations: [] } });
+      return jsonText({
+        type: pick(random, ['response.content_part.added', 'response.content_part.done']),
+        ...common,
+        part: { type: pick(random, ['output_text', 'refusal']), text: text(random), annotations: [] },
+      });
     case 3:
     case 4:
-      return jsonText({ type: pick(random, RESPONSES_DELTAS), ...common, delta: random() < 0.95 ? text(random) : jsonValue(random) });
+      return jsonText({
+        type: pick(random, RESPONSES_DELTAS),
+        ...common,
+        delta: random() < 0.95 ? text(random) : jsonValue(random),
+      });
     case 5:
-      return jsonText({ type: pick(random, ['response.output_text.done', 'response.function_call_arguments.done', 'response.output_text.annotation.added']), ...common, text: text(random), arguments: text(random), annotation: { type: 'url_citation', url: 'https://example.com', title: text(random) } });
+      return jsonText({
+        type: pick(random, [
+          'response.output_text.done',
+          'response.function_call_arguments.done',
+          'response.output_text.annotation.added',
+        ]),
+        ...common,
+        text: text(random),
+        arguments: text(random),
+        annotation: { type: 'url_citation', url: 'https://example.com', title: text(random) },
+      });
     default:
-      return jsonText({ type: pick(random, ['response.completed', 'response.failed', 'response.incomplete', 'error']), response: response(), code: 'rate_limit_exceeded', message: text(random) });
+      return jsonText({
+        type: pick(random, ['response.completed', 'response.failed', 'response.incomplete', 'error']),
+        response: response(),
+        code: 'rate_limit_exceeded',
+        message: text(random),
+      });
   }
 }
 
@@ -172,10 +312,16 @@ export interface FuzzDialect {
 /** A segment event (docs/inline.md), mostly well formed: ids from a small set so starts, contents and ends meet. */
 function segmentEvent(random: Random): string {
   const event: Record<string, unknown> = {};
-  if (random() < 0.97) event['type'] = random() < 0.97 ? pick(random, ['SEGMENT_START', 'SEGMENT_CONTENT', 'SEGMENT_END']) : jsonValue(random);
+  if (random() < 0.97)
+    event['type'] =
+      random() < 0.97 ? pick(random, ['SEGMENT_START', 'SEGMENT_CONTENT', 'SEGMENT_END']) : jsonValue(random);
   if (random() < 0.97) event['segment_id'] = random() < 0.97 ? `seg_${int(random, 4)}` : jsonValue(random);
-  if (event['type'] === 'SEGMENT_START') event['segment_type'] = pick(random, ['text', 'write_file', 'run_bash', 'tool_call', 'reasoning', 'diagram']);
-  event['payload'] = event['type'] === 'SEGMENT_CONTENT' ? { delta: random() < 0.95 ? text(random) : jsonValue(random) } : { metadata: random() < 0.5 ? { path: '/a.py' } : {} };
+  if (event['type'] === 'SEGMENT_START')
+    event['segment_type'] = pick(random, ['text', 'write_file', 'run_bash', 'tool_call', 'reasoning', 'diagram']);
+  event['payload'] =
+    event['type'] === 'SEGMENT_CONTENT'
+      ? { delta: random() < 0.95 ? text(random) : jsonValue(random) }
+      : { metadata: random() < 0.5 ? { path: '/a.py' } : {} };
   return jsonText(event);
 }
 
@@ -193,9 +339,13 @@ function framed(dialect: FuzzDialect, data: string, sequence: number, random: Ra
   const framing = dialect.framing;
   if (!framing) return { field: '', data };
   const object = data.startsWith('{') ? (JSON.parse(data) as Record<string, unknown>) : undefined;
-  if (object && framing.sequenceNumbers) object['sequence_number'] = random() < 0.95 ? sequence : int(random, sequence + 2);
+  if (object && framing.sequenceNumbers)
+    object['sequence_number'] = random() < 0.95 ? sequence : int(random, sequence + 2);
   const type = object?.['type'];
-  const field = framing.eventField && typeof type === 'string' && random() < 0.97 ? `event: ${random() < 0.97 ? type : text(random)}` : '';
+  const field =
+    framing.eventField && typeof type === 'string' && random() < 0.97
+      ? `event: ${random() < 0.97 ? type : text(random)}`
+      : '';
   return { field, data: object ? jsonText(object) : data };
 }
 
@@ -220,7 +370,7 @@ export function generateStream(dialect: FuzzDialect, random: Random): Uint8Array
 /** Generated streams one after the other, up to at least `size` bytes (memory checks). */
 export function generateStreams(dialect: FuzzDialect, random: Random, size: number): Uint8Array {
   const parts: Uint8Array[] = [];
-  for (let total = 0; total < size; ) {
+  for (let total = 0; total < size;) {
     const part = generateStream(dialect, random);
     parts.push(part);
     total += part.length;
@@ -231,7 +381,20 @@ export function generateStreams(dialect: FuzzDialect, random: Random, size: numb
 // ---------------------------------------------------------------------------------------
 // Mutations of real streams.
 
-const CONTROL_INSERTS: readonly (readonly number[])[] = [[0x0d], [0x0a], [0x0d, 0x0a, 0x0d, 0x0a], [0x00], [0x1b, 0x5b, 0x32, 0x4a], [0x07], [0x7f], [0xef, 0xbb, 0xbf], [0xff], [0xc3], [0xe6, 0x97], [0xed, 0xa0, 0x80]];
+const CONTROL_INSERTS: readonly (readonly number[])[] = [
+  [0x0d],
+  [0x0a],
+  [0x0d, 0x0a, 0x0d, 0x0a],
+  [0x00],
+  [0x1b, 0x5b, 0x32, 0x4a],
+  [0x07],
+  [0x7f],
+  [0xef, 0xbb, 0xbf],
+  [0xff],
+  [0xc3],
+  [0xe6, 0x97],
+  [0xed, 0xa0, 0x80],
+];
 
 /** Offsets just after each LF (line starts), with 0. */
 function lineStarts(bytes: Uint8Array): number[] {
@@ -300,7 +463,16 @@ export function mutations(limits: MutationLimits): Mutation[] {
         const [a0, a1] = lineAt(bytes, random);
         const [b0, b1] = lineAt(bytes, random);
         if (a0 === b0) return bytes;
-        const [first, second] = a0 < b0 ? [[a0, a1], [b0, b1]] : [[b0, b1], [a0, a1]];
+        const [first, second] =
+          a0 < b0
+            ? [
+                [a0, a1],
+                [b0, b1],
+              ]
+            : [
+                [b0, b1],
+                [a0, a1],
+              ];
         if ((first[1] as number) > (second[0] as number)) return bytes;
         return concatBytes([
           bytes.subarray(0, first[0]),
@@ -323,8 +495,15 @@ export function mutations(limits: MutationLimits): Mutation[] {
       apply(bytes, random) {
         const [start] = lineAt(bytes, random);
         const size = 1 + int(random, limits.hugeLineBytes);
-        const body = random() < 0.5 ? 'x'.repeat(size) : `{"type":"text","agent":"a","final":false,"delta":"${'\\n'.repeat(size >> 1)}"}`;
-        return concatBytes([bytes.subarray(0, start), encodeUtf8(`data: ${body}\n${random() < 0.7 ? '\n' : ''}`), bytes.subarray(start)]);
+        const body =
+          random() < 0.5
+            ? 'x'.repeat(size)
+            : `{"type":"text","agent":"a","final":false,"delta":"${'\\n'.repeat(size >> 1)}"}`;
+        return concatBytes([
+          bytes.subarray(0, start),
+          encodeUtf8(`data: ${body}\n${random() < 0.7 ? '\n' : ''}`),
+          bytes.subarray(start),
+        ]);
       },
     },
     {
@@ -356,7 +535,13 @@ export interface FuzzFailure {
 
 /** What must not depend on how the bytes were cut. Frames are left out: they record chunk indices. */
 export function chunkIndependent(result: DecodeResult): unknown {
-  return { formats: result.formats, envelopes: result.envelopes, blocks: result.blocks, agents: result.agents, diagnostics: result.diagnostics };
+  return {
+    formats: result.formats,
+    envelopes: result.envelopes,
+    blocks: result.blocks,
+    agents: result.agents,
+    diagnostics: result.diagnostics,
+  };
 }
 
 function decodeChunks(chunks: readonly Uint8Array[]): DecodeResult {
@@ -367,12 +552,17 @@ function decodeChunks(chunks: readonly Uint8Array[]): DecodeResult {
 function unaccountedTail(bytes: Uint8Array, result: DecodeResult): number | null {
   const tailStart = result.frames[0]?.at(-1)?.byteEnd ?? 0;
   const ranges = result.diagnostics
-    .flatMap((d) => (d.at.byteStart !== undefined && d.at.byteEnd !== undefined && d.at.byteEnd > tailStart ? [[d.at.byteStart, d.at.byteEnd] as const] : []))
+    .flatMap((d) =>
+      d.at.byteStart !== undefined && d.at.byteEnd !== undefined && d.at.byteEnd > tailStart
+        ? [[d.at.byteStart, d.at.byteEnd] as const]
+        : [],
+    )
     .sort((a, b) => a[0] - b[0]);
   let range = 0;
   let coveredTo = -1;
   const covered = (offset: number): boolean => {
-    while (range < ranges.length && (ranges[range] as readonly [number, number])[0] <= offset) coveredTo = Math.max(coveredTo, (ranges[range++] as readonly [number, number])[1]);
+    while (range < ranges.length && (ranges[range] as readonly [number, number])[0] <= offset)
+      coveredTo = Math.max(coveredTo, (ranges[range++] as readonly [number, number])[1]);
     return offset < coveredTo;
   };
   const bomEnd = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
@@ -396,13 +586,18 @@ function checkTiling(bytes: Uint8Array, result: DecodeResult): FuzzFailure | nul
   let expected = 0;
   for (const frame of result.frames[0] ?? []) {
     if (frame.byteStart !== expected || frame.byteEnd <= frame.byteStart) {
-      return { kind: 'tiling', detail: `frame ${frame.seq} spans [${frame.byteStart}, ${frame.byteEnd}) but should start at ${expected}` };
+      return {
+        kind: 'tiling',
+        detail: `frame ${frame.seq} spans [${frame.byteStart}, ${frame.byteEnd}) but should start at ${expected}`,
+      };
     }
     expected = frame.byteEnd;
   }
-  if (expected > bytes.length) return { kind: 'tiling', detail: `frames end at ${expected}, after the stream's ${bytes.length} bytes` };
+  if (expected > bytes.length)
+    return { kind: 'tiling', detail: `frames end at ${expected}, after the stream's ${bytes.length} bytes` };
   const lost = unaccountedTail(bytes, result);
-  if (lost !== null) return { kind: 'tiling', detail: `byte ${lost} after the last frame is in no frame and no finding points at it` };
+  if (lost !== null)
+    return { kind: 'tiling', detail: `byte ${lost} after the last frame is in no frame and no finding points at it` };
   return null;
 }
 
@@ -411,7 +606,10 @@ function checkEnvelopes(result: DecodeResult): FuzzFailure | null {
   for (const e of result.envelopes) {
     const frame = frames[e.frame];
     if (!frame || frame.byteStart !== e.byteStart || frame.byteEnd !== e.byteEnd) {
-      return { kind: 'envelope-frame', detail: `envelope ${e.seq} points at frame ${e.frame} [${e.byteStart}, ${e.byteEnd}), which is not a frame of the stream` };
+      return {
+        kind: 'envelope-frame',
+        detail: `envelope ${e.seq} points at frame ${e.frame} [${e.byteStart}, ${e.byteEnd}), which is not a frame of the stream`,
+      };
     }
   }
   return null;
@@ -422,25 +620,38 @@ function errorText(error: unknown): string {
 }
 
 /** Check decode results of `bytes`: `whole` from one chunk, `split` from other splittings. */
-export function checkDecoded(bytes: Uint8Array, whole: DecodeResult, split: readonly DecodeResult[]): FuzzFailure | null {
+export function checkDecoded(
+  bytes: Uint8Array,
+  whole: DecodeResult,
+  split: readonly DecodeResult[],
+): FuzzFailure | null {
   const structural = checkTiling(bytes, whole) ?? checkEnvelopes(whole);
   if (structural) return structural;
   // stringifyJson, not JSON.stringify: results may hold values nested deeper than V8's serialiser goes.
   const expected = stringifyJson(chunkIndependent(whole));
   const differing = split.findIndex((result) => stringifyJson(chunkIndependent(result)) !== expected);
-  return differing < 0 ? null : { kind: 'chunking', detail: `splitting ${differing} decodes differently from the whole stream` };
+  return differing < 0
+    ? null
+    : { kind: 'chunking', detail: `splitting ${differing} decodes differently from the whole stream` };
 }
 
 export type ChunksDecoder = (chunks: readonly Uint8Array[]) => DecodeResult;
 
 /** Decode `bytes` whole and at the given splittings and check every property; null when all hold. */
-export function checkInput(bytes: Uint8Array, splittings: readonly Uint8Array[][], decode: ChunksDecoder = decodeChunks): FuzzFailure | null {
+export function checkInput(
+  bytes: Uint8Array,
+  splittings: readonly Uint8Array[][],
+  decode: ChunksDecoder = decodeChunks,
+): FuzzFailure | null {
   const results: DecodeResult[] = [];
   for (const chunks of [[bytes], ...splittings]) {
     try {
       results.push(decode(chunks));
     } catch (error) {
-      return { kind: 'exception', detail: `${errorText(error)}${chunks.length > 1 ? ` (in ${chunks.length} chunks)` : ''}` };
+      return {
+        kind: 'exception',
+        detail: `${errorText(error)}${chunks.length > 1 ? ` (in ${chunks.length} chunks)` : ''}`,
+      };
     }
   }
   const [whole, ...split] = results as [DecodeResult, ...DecodeResult[]];
@@ -517,8 +728,12 @@ export function fuzzOne(options: FuzzOptions, index: number): { input: FuzzInput
 export function minimise(bytes: Uint8Array, stillFails: (candidate: Uint8Array) => boolean, budget = 2000): Uint8Array {
   let current = bytes;
   let calls = 0;
-  for (let size = Math.max(1, current.length >> 1); size >= 1 && calls < budget; size = size === 1 ? 0 : Math.max(1, size >> 1)) {
-    for (let at = 0; at < current.length && calls < budget; ) {
+  for (
+    let size = Math.max(1, current.length >> 1);
+    size >= 1 && calls < budget;
+    size = size === 1 ? 0 : Math.max(1, size >> 1)
+  ) {
+    for (let at = 0; at < current.length && calls < budget;) {
       const candidate = concatBytes([current.subarray(0, at), current.subarray(at + size)]);
       calls++;
       if (stillFails(candidate)) current = candidate;

@@ -5,7 +5,12 @@
  */
 export function nestedAgentEvents(n: number): string {
   const uuid = `agent-${n}`;
-  const meta = JSON.stringify({ format: 'json', agent_uuid: uuid, parent_agent_uuid: n === 0 ? null : `agent-${n - 1}`, model: 'm' });
+  const meta = JSON.stringify({
+    format: 'json',
+    agent_uuid: uuid,
+    parent_agent_uuid: n === 0 ? null : `agent-${n - 1}`,
+    model: 'm',
+  });
   return (
     `data: ${JSON.stringify({ type: 'meta_init', agent: uuid, final: true, delta: meta })}\n\n` +
     `data: {"type":"text","agent":"${uuid}","final":false,"delta":"hi"}\n\n` +

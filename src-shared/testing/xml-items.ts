@@ -13,7 +13,10 @@ export interface RecordingItem {
 export function recordingItem(data: string, seq = 3, rootAgent = 'root'): RecordingItem {
   const envelopes: EnvelopeInit[] = [];
   const diagnostics: DiagnosticInit[] = [];
-  const item = new Item({ callbacks: { onEnvelope: (envelope) => envelopes.push(envelope), onDiagnostic: (d) => diagnostics.push(d) }, rootAgent });
+  const item = new Item({
+    callbacks: { onEnvelope: (envelope) => envelopes.push(envelope), onDiagnostic: (d) => diagnostics.push(d) },
+    rootAgent,
+  });
   item.start(frameOf(data, seq), data);
   return { item, envelopes, diagnostics };
 }

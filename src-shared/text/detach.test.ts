@@ -17,7 +17,12 @@ describe('detachString', () => {
 
   it('keeps a slice of two-byte text exactly, ASCII or not', () => {
     const chunk = `€${'<content-block-text>hello "world" & more</content-block-text>'.repeat(40)}日本`;
-    for (const [start, end] of [[1, 200], [1, chunk.length], [0, 90], [chunk.length - 80, chunk.length]] as const) {
+    for (const [start, end] of [
+      [1, 200],
+      [1, chunk.length],
+      [0, 90],
+      [chunk.length - 80, chunk.length],
+    ] as const) {
       expect(detachString(chunk.slice(start, end))).toBe(chunk.slice(start, end));
     }
   });

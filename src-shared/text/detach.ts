@@ -27,7 +27,8 @@ function compactAscii(text: string): string | null {
     const bytes = encodeUtf8(text);
     return bytes.length === length ? utf8.decode(bytes) : null;
   }
-  if (length > scratch.length) scratch = new Uint8Array(Math.min(SCRATCH_MAX_BYTES, Math.max(length, scratch.length * 2)));
+  if (length > scratch.length)
+    scratch = new Uint8Array(Math.min(SCRATCH_MAX_BYTES, Math.max(length, scratch.length * 2)));
   const room = scratch.subarray(0, length);
   return encodeAsciiInto(text, room) ? utf8.decode(room) : null;
 }

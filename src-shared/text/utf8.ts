@@ -61,7 +61,7 @@ export function utf8ByteLength(text: string): number {
 function windowedUtf8Bytes(text: string): number {
   if (scratch.length < SCRATCH_MAX_BYTES) scratch = new Uint8Array(SCRATCH_MAX_BYTES);
   let bytes = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + WINDOW_CHARS);
     // A window never ends between the two halves of a surrogate pair, which would each count
     // as a lone surrogate (three bytes, where the pair is four).
@@ -79,4 +79,3 @@ function isHighSurrogate(code: number): boolean {
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
-

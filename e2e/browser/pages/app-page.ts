@@ -164,7 +164,9 @@ export class AppPage {
       const counter = window as unknown as { checkboxWrites: number };
       counter.checkboxWrites = 0;
       new MutationObserver((records) => {
-        counter.checkboxWrites += records.filter((r) => r.target instanceof HTMLInputElement && r.target.type === 'checkbox').length;
+        counter.checkboxWrites += records.filter(
+          (r) => r.target instanceof HTMLInputElement && r.target.type === 'checkbox',
+        ).length;
       }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['type', 'name'] });
     });
   }

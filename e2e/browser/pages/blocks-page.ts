@@ -50,12 +50,22 @@ export class BlocksPage {
 
   /** Every segment's type and completeness in document order. */
   async segmentTypes(within: Locator | Page = this.page): Promise<{ type: string; complete: boolean }[]> {
-    return within.getByTestId(BLOCK_IDS.segment).evaluateAll((nodes) => nodes.map((n) => ({ type: n.getAttribute('data-type') ?? '', complete: n.getAttribute('data-complete') === 'true' })));
+    return within
+      .getByTestId(BLOCK_IDS.segment)
+      .evaluateAll((nodes) =>
+        nodes.map((n) => ({
+          type: n.getAttribute('data-type') ?? '',
+          complete: n.getAttribute('data-complete') === 'true',
+        })),
+      );
   }
 
   /** Switch a text block card between its segments and its raw text. */
   async showRaw(card: Locator, raw: boolean): Promise<void> {
-    await card.getByTestId(BLOCK_IDS.textView).getByRole('radio', { name: raw ? 'Raw text' : /Segments/ }).click();
+    await card
+      .getByTestId(BLOCK_IDS.textView)
+      .getByRole('radio', { name: raw ? 'Raw text' : /Segments/ })
+      .click();
   }
 
   rawText(card: Locator): Locator {
@@ -63,7 +73,12 @@ export class BlocksPage {
   }
 
   segmentDetail(card: Locator, part: 'name' | 'path' | 'params' | 'code'): Locator {
-    const ids = { name: BLOCK_IDS.segmentName, path: BLOCK_IDS.segmentPath, params: BLOCK_IDS.segmentParams, code: BLOCK_IDS.segmentCode } as const;
+    const ids = {
+      name: BLOCK_IDS.segmentName,
+      path: BLOCK_IDS.segmentPath,
+      params: BLOCK_IDS.segmentParams,
+      code: BLOCK_IDS.segmentCode,
+    } as const;
     return card.getByTestId(ids[part]);
   }
 
@@ -91,7 +106,12 @@ export class BlocksPage {
 
   /** Every block's kind and status, in document order. */
   async kindsAndStatuses(): Promise<{ kind: string; status: string }[]> {
-    return this.blocks.evaluateAll((cards) => cards.map((card) => ({ kind: card.getAttribute('data-kind') ?? '', status: card.getAttribute('data-status') ?? '' })));
+    return this.blocks.evaluateAll((cards) =>
+      cards.map((card) => ({
+        kind: card.getAttribute('data-kind') ?? '',
+        status: card.getAttribute('data-status') ?? '',
+      })),
+    );
   }
 
   async expectNoneLive(timeout = 30_000): Promise<void> {

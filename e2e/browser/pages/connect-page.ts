@@ -40,7 +40,15 @@ export class ConnectPage {
    * Fills the form for one demo-agent run. `pace: 'fast'` asks the demo agent (through its
    * `?pace=` query) to send without its realistic delays, for flows that do not watch timing.
    */
-  async chooseDemo({ scenario, format, pace = 'realistic' }: { scenario: string; format: DemoFormat; pace?: 'fast' | 'realistic' }): Promise<void> {
+  async chooseDemo({
+    scenario,
+    format,
+    pace = 'realistic',
+  }: {
+    scenario: string;
+    format: DemoFormat;
+    pace?: 'fast' | 'realistic';
+  }): Promise<void> {
     await expect(this.presetDemo).toBeEnabled();
     await this.presetDemo.click();
     await expect(this.presetDemo).toHaveAttribute('aria-checked', 'true');
@@ -54,7 +62,15 @@ export class ConnectPage {
   }
 
   /** Fills the form for one of the demo's provider API streams (`/v1/messages`, `/v1/responses`). */
-  async chooseProvider({ provider, scenario, pace = 'realistic' }: { provider: 'anthropic' | 'openai'; scenario: string; pace?: 'fast' | 'realistic' }): Promise<void> {
+  async chooseProvider({
+    provider,
+    scenario,
+    pace = 'realistic',
+  }: {
+    provider: 'anthropic' | 'openai';
+    scenario: string;
+    pace?: 'fast' | 'realistic';
+  }): Promise<void> {
     const preset = provider === 'anthropic' ? this.presetAnthropic : this.presetOpenai;
     await preset.click();
     await expect(preset).toHaveAttribute('aria-checked', 'true');

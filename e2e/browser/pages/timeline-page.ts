@@ -168,7 +168,11 @@ export class TimelinePage {
       lanes.map(async (lane) => {
         const text = (await lane.innerText()).trim();
         const count = /([\d,]+)$/.exec(text)?.[1] ?? '';
-        return { agent: (await lane.getAttribute('data-agent')) ?? '', name: text.slice(0, text.length - count.length).trim(), count: count ? numberIn(count) : 0 };
+        return {
+          agent: (await lane.getAttribute('data-agent')) ?? '',
+          name: text.slice(0, text.length - count.length).trim(),
+          count: count ? numberIn(count) : 0,
+        };
       }),
     );
   }

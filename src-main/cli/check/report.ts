@@ -23,7 +23,9 @@ const line = (text: string): string => terminalSafe(text, { multiline: false });
 export function formatCheckReport(checked: readonly CheckedRecording[]): string {
   const out: string[] = [];
   for (const c of checked) {
-    const facts = c.error ? [`cannot be read: ${c.error}`] : [c.kind ?? '', countOf(c.legs ?? 0, 'leg'), countOf(c.envelopes ?? 0, 'envelope'), `status ${c.status ?? '?'}`];
+    const facts = c.error
+      ? [`cannot be read: ${c.error}`]
+      : [c.kind ?? '', countOf(c.legs ?? 0, 'leg'), countOf(c.envelopes ?? 0, 'envelope'), `status ${c.status ?? '?'}`];
     out.push(line(`${c.file} · ${facts.join(' · ')}`));
     const width = Math.min(40, Math.max(...c.results.map((r) => r.name.length)));
     for (const r of c.results) {
@@ -34,7 +36,10 @@ export function formatCheckReport(checked: readonly CheckedRecording[]): string 
     out.push('');
   }
   const t = totalsOf(checked);
-  out.push(`${countOf(t.recordings, 'recording')}, ${countOf(t.assertions, 'assertion')}: ${t.passed} passed, ${t.failed} failed`, '');
+  out.push(
+    `${countOf(t.recordings, 'recording')}, ${countOf(t.assertions, 'assertion')}: ${t.passed} passed, ${t.failed} failed`,
+    '',
+  );
   return out.join('\n');
 }
 
@@ -45,7 +50,13 @@ export function checkJson(checked: readonly CheckedRecording[]): string {
       recordings: checked.map((c) => ({
         file: c.file,
         ...(c.error ? { error: c.error } : { kind: c.kind, status: c.status, legs: c.legs, envelopes: c.envelopes }),
-        results: c.results.map((r) => ({ name: r.name, expect: r.expect, pass: r.pass, detail: r.detail, ...(r.envelope ? { envelope: envelopeJson(r.envelope) } : {}) })),
+        results: c.results.map((r) => ({
+          name: r.name,
+          expect: r.expect,
+          pass: r.pass,
+          detail: r.detail,
+          ...(r.envelope ? { envelope: envelopeJson(r.envelope) } : {}),
+        })),
       })),
     },
     null,
@@ -56,7 +67,10 @@ export function checkJson(checked: readonly CheckedRecording[]): string {
 /** JUnit XML, one testsuite per recording and one testcase per assertion, for any CI's test view. */
 export function checkJunit(checked: readonly CheckedRecording[]): string {
   const t = totalsOf(checked);
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="stream-inspector check" tests="${t.assertions}" failures="${t.failed}">`];
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="stream-inspector check" tests="${t.assertions}" failures="${t.failed}">`,
+  ];
   for (const c of checked) {
     const failures = c.results.filter((r) => !r.pass).length;
     out.push(`  <testsuite name="${xml(c.file)}" tests="${c.results.length}" failures="${failures}">`);
@@ -67,7 +81,11 @@ export function checkJunit(checked: readonly CheckedRecording[]): string {
         continue;
       }
       const body = [r.expect, r.detail, ...(r.envelope ? [envelopeLine(r.envelope)] : [])].join('\n');
-      out.push(`${open}>`, `      <failure type="assertion" message="${xml(r.detail)}">${xml(body)}</failure>`, '    </testcase>');
+      out.push(
+        `${open}>`,
+        `      <failure type="assertion" message="${xml(r.detail)}">${xml(body)}</failure>`,
+        '    </testcase>',
+      );
     }
     out.push('  </testsuite>');
   }
@@ -77,12 +95,18 @@ export function checkJunit(checked: readonly CheckedRecording[]): string {
 
 /** Escapes XML text and attributes; characters XML 1.0 cannot carry at all become U+FFFD. */
 function xml(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\n/g, '&#10;');
+  return (
+    text
+      /* eslint-disable no-control-regex */
+      .replace(
+        /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+        '\ufffd',
+      )
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/\n/g, '&#10;')
+  );
+  /* eslint-enable no-control-regex */
 }

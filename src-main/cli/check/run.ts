@@ -32,13 +32,27 @@ export interface CheckedRecording {
 }
 
 /** Decodes one recording and checks every assertion on it; a file that cannot be opened fails them all. */
-export async function checkRecording(file: string, assertions: readonly ParsedAssertion[], format: FormatChoice, io: CliIo): Promise<CheckedRecording> {
+export async function checkRecording(
+  file: string,
+  assertions: readonly ParsedAssertion[],
+  format: FormatChoice,
+  io: CliIo,
+): Promise<CheckedRecording> {
   let decoded;
   try {
     decoded = await decodeFile(file, format, io);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { file, error: message, results: assertions.map((a) => ({ name: a.name, expect: a.expect, pass: false, detail: `not checked: ${message}` })) };
+    return {
+      file,
+      error: message,
+      results: assertions.map((a) => ({
+        name: a.name,
+        expect: a.expect,
+        pass: false,
+        detail: `not checked: ${message}`,
+      })),
+    };
   }
   // The end status inspect reports: done, error, truncated, stopped, failed or paused.
   const { status } = buildReport(decoded);

@@ -40,22 +40,29 @@ export async function loadSpec(path: string): Promise<CheckSuite[]> {
   try {
     // JSON is YAML; a .json file is read with JSON's rules so its errors say so.
     // yaml loads only for a YAML spec: it is the largest module check would otherwise load on every run.
-    data = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : (await import('yaml')).parse(text, yamlOptions(text));
+    data =
+      extname(path).toLowerCase() === '.json'
+        ? JSON.parse(text)
+        : (await import('yaml')).parse(text, yamlOptions(text));
   } catch (error) {
     throw new UsageError(`the spec ${path} does not parse: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!isRecord(data)) throw new UsageError(`the spec ${path} must be a mapping with 'assertions' (and 'recordings'), or with 'suites'`);
+  if (!isRecord(data))
+    throw new UsageError(`the spec ${path} must be a mapping with 'assertions' (and 'recordings'), or with 'suites'`);
   if (data['suites'] === undefined) return [await readSuite(data, path, basename(path))];
   const suites = data['suites'];
-  if (!Array.isArray(suites) || suites.length === 0 || !suites.every(isRecord)) throw new UsageError(`'suites' in ${path} must be a list of mappings with name, recordings and assertions`);
+  if (!Array.isArray(suites) || suites.length === 0 || !suites.every(isRecord))
+    throw new UsageError(`'suites' in ${path} must be a list of mappings with name, recordings and assertions`);
   const out: CheckSuite[] = [];
-  for (const [i, suite] of suites.entries()) out.push(await readSuite(suite, path, typeof suite['name'] === 'string' ? suite['name'] : `suite ${i + 1}`));
+  for (const [i, suite] of suites.entries())
+    out.push(await readSuite(suite, path, typeof suite['name'] === 'string' ? suite['name'] : `suite ${i + 1}`));
   return out;
 }
 
 async function readSuite(data: Record<string, unknown>, path: string, name: string): Promise<CheckSuite> {
   const globs = data['recordings'] === undefined ? [] : data['recordings'];
-  if (!Array.isArray(globs) || !globs.every((g) => typeof g === 'string')) throw new UsageError(`'recordings' in ${path} must be a list of paths or globs`);
+  if (!Array.isArray(globs) || !globs.every((g) => typeof g === 'string'))
+    throw new UsageError(`'recordings' in ${path} must be a list of paths or globs`);
   const recordings = await expandGlobs(globs, dirname(resolve(path)));
   return { name, recordings, assertions: readAssertions(data['assertions'], path) };
 }
@@ -73,16 +80,21 @@ function yamlOptions(text: string): { merge: true; maxAliasCount: number } {
 
 function readAssertions(value: unknown, path: string): NamedAssertion[] {
   const bad = (): never => {
-    throw new UsageError(`'assertions' in ${path} must be a list of {name, expect} (or of "name: expression"), or a mapping of name to expression`);
+    throw new UsageError(
+      `'assertions' in ${path} must be a list of {name, expect} (or of "name: expression"), or a mapping of name to expression`,
+    );
   };
-  if (isRecord(value)) return Object.entries(value).map(([name, expect]) => (typeof expect === 'string' ? { name, expect } : bad()));
+  if (isRecord(value))
+    return Object.entries(value).map(([name, expect]) => (typeof expect === 'string' ? { name, expect } : bad()));
   if (!Array.isArray(value) || value.length === 0) return bad();
   return value.map((item: unknown, i) => {
     if (typeof item === 'string') return { name: item, expect: item };
     if (!isRecord(item)) return bad();
-    if (typeof item['expect'] === 'string') return { name: typeof item['name'] === 'string' ? item['name'] : `assertion ${i + 1}`, expect: item['expect'] };
+    if (typeof item['expect'] === 'string')
+      return { name: typeof item['name'] === 'string' ? item['name'] : `assertion ${i + 1}`, expect: item['expect'] };
     const entries = Object.entries(item);
-    if (entries.length === 1 && typeof entries[0]![1] === 'string') return { name: entries[0]![0], expect: entries[0]![1] };
+    if (entries.length === 1 && typeof entries[0]![1] === 'string')
+      return { name: entries[0]![0], expect: entries[0]![1] };
     return bad();
   });
 }

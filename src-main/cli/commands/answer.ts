@@ -31,14 +31,19 @@ function splitPair(text: string, option: string): [string, string] {
   return [text.slice(0, eq), text.slice(eq + 1)];
 }
 
-async function readResults(values: { result?: string[]; error?: string[]; results?: string }, io: CliIo): Promise<ToolResult[]> {
+async function readResults(
+  values: { result?: string[]; error?: string[]; results?: string },
+  io: CliIo,
+): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
   if (values.results) {
     const text = await readRegularTextFile(resolve(io.cwd, values.results));
     try {
       results.push(...array(ToolResultSchema).parse(JSON.parse(text), '--results'));
     } catch (error) {
-      throw new UsageError(`--results must be a JSON array of {tool_use_id, content, is_error?}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(
+        `--results must be a JSON array of {tool_use_id, content, is_error?}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   for (const pair of values.result ?? []) {
@@ -54,7 +59,11 @@ async function readResults(values: { result?: string[]; error?: string[]; result
 
 /** The demo UI's quick answers: "yes" for user_confirm, "ok" for anything else (docs/protocols/upstream-protocol.md §8 #35). */
 function quickAnswers(pending: PendingTools): ToolResult[] {
-  return pending.tools.map((t) => ({ tool_use_id: t.toolUseId, content: t.name === 'user_confirm' ? 'yes' : 'ok', is_error: false }));
+  return pending.tools.map((t) => ({
+    tool_use_id: t.toolUseId,
+    content: t.name === 'user_confirm' ? 'yes' : 'ok',
+    is_error: false,
+  }));
 }
 
 function listPending(pending: PendingTools): string {
@@ -114,8 +123,10 @@ export const answer: Command = async (args, io) => {
   try {
     if (positionals.length === 0) {
       // A run paused on a live server, addressed by its uuid.
-      if (!values.url || !values['agent-uuid']) throw new UsageError('expected a recording FILE, or --url RUN_URL with --agent-uuid UUID');
-      if (results.length === 0) throw new UsageError('give the results with --result ID=TEXT, --error ID=TEXT or --results FILE.json');
+      if (!values.url || !values['agent-uuid'])
+        throw new UsageError('expected a recording FILE, or --url RUN_URL with --agent-uuid UUID');
+      if (results.length === 0)
+        throw new UsageError('give the results with --result ID=TEXT, --error ID=TEXT or --results FILE.json');
       const target = toolResultsUrl(values.url, values.path);
       const started = await service.connect({
         url: target.href,
@@ -125,7 +136,9 @@ export const answer: Command = async (args, io) => {
         ...(output ? { recordTo: output } : {}),
         title: `Tool results for ${values['agent-uuid']}`,
       });
-      io.stderr(`POST ${target.origin}${target.pathname}: ${results.length} result(s) for agent ${values['agent-uuid']}\n`);
+      io.stderr(
+        `POST ${target.origin}${target.pathname}: ${results.length} result(s) for agent ${values['agent-uuid']}\n`,
+      );
       const summary = await untilSettled(service, started.id);
       io.stderr(await describeContinuation(service, started.id, 0));
       return finish(summary);
@@ -142,7 +155,9 @@ export const answer: Command = async (args, io) => {
       return 2;
     }
     if (pending.answered === 'sent') {
-      io.stderr(`${file} already sent the tool results for this pause (agent ${pending.agentUuid}) and ends before their continuation; sending them again would run the continuation twice.\n`);
+      io.stderr(
+        `${file} already sent the tool results for this pause (agent ${pending.agentUuid}) and ends before their continuation; sending them again would run the continuation twice.\n`,
+      );
       return 2;
     }
     const answers = values.yes ? quickAnswers(pending) : results;
@@ -158,7 +173,11 @@ export const answer: Command = async (args, io) => {
       ...(extraBody ? { extraBody } : {}),
     });
     io.stderr(`Sent ${answers.length} result(s) for agent ${pending.agentUuid}; following the continuation…\n`);
-    const summary = await untilSettled(service, opened.id, (s) => s.legs > leg && s.state !== 'connecting' && s.state !== 'streaming');
+    const summary = await untilSettled(
+      service,
+      opened.id,
+      (s) => s.legs > leg && s.state !== 'connecting' && s.state !== 'streaming',
+    );
     io.stderr(await describeContinuation(service, opened.id, leg));
     if (output) {
       const saved = await service.saveRecording({ sessionId: opened.id, path: output });

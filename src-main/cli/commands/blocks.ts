@@ -21,20 +21,39 @@ function withUnified(block: Block, envelopes: readonly Envelope[]): Block & { un
 
 /** The reconstructed blocks, in the order they opened. */
 export const blocks: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, ...INLINE_ARGS });
+  const { values, positionals } = parse(args, {
+    format: { type: 'string' },
+    json: { type: 'boolean' },
+    ...INLINE_ARGS,
+  });
   const file = singleFile(positionals);
-  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io, parseInline(values.inline, values.tools));
+  const result = await decodeFile(
+    file,
+    parseFormat(values.format, io.dialects),
+    io,
+    parseInline(values.inline, values.tools),
+  );
   if (values.json) {
-    printJson(io, result.blocks.map((b) => withUnified(b, result.envelopes)));
+    printJson(
+      io,
+      result.blocks.map((b) => withUnified(b, result.envelopes)),
+    );
     return 0;
   }
   for (const b of result.blocks) {
     const label = [b.name, b.toolId].filter(Boolean).join(' ');
-    io.stdout(`#${b.id} ${b.agent.slice(0, 8) || '-'} ${b.kind}${label ? ` [${label}]` : ''} ${b.status}: ${preview(b.content, 200)}\n`);
-    if (b.omittedChars) io.stdout(`    holds its first ${b.content.length} characters; ${b.omittedChars} more are in the stream's bytes (block.content-capped)\n`);
+    io.stdout(
+      `#${b.id} ${b.agent.slice(0, 8) || '-'} ${b.kind}${label ? ` [${label}]` : ''} ${b.status}: ${preview(b.content, 200)}\n`,
+    );
+    if (b.omittedChars)
+      io.stdout(
+        `    holds its first ${b.content.length} characters; ${b.omittedChars} more are in the stream's bytes (block.content-capped)\n`,
+      );
     for (const c of b.citations) io.stdout(`    cites ${c.citationType}: ${preview(c.citedText)}\n`);
     for (const i of b.images) io.stdout(`    image ${i.mediaType}: ${preview(i.src)}\n`);
-    if (b.pendingTools) for (const t of b.pendingTools) io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${stringifyJson(t.input) ?? '(no input)'}\n`);
+    if (b.pendingTools)
+      for (const t of b.pendingTools)
+        io.stdout(`    awaits ${t.name} (${t.toolUseId}): ${stringifyJson(t.input) ?? '(no input)'}\n`);
     // A text block that is one plain text segment says nothing more than its content.
     const segments = b.segments ?? [];
     if (segments.length > 1 || segments.some((s) => s.type !== 'text')) {

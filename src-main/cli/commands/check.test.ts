@@ -24,7 +24,14 @@ beforeAll(async () => {
   agent = await startDemoAgent({ pace: 'fast' });
   await mkdir(join(dir, 'runs'));
   for (const scenario of SCENARIOS) {
-    const recorded = await run(['record', `${agent.url}/agent/run?format=json`, '-d', JSON.stringify({ user_prompt: 'x', scenario }), '-o', `runs/${scenario}.recording`]);
+    const recorded = await run([
+      'record',
+      `${agent.url}/agent/run?format=json`,
+      '-d',
+      JSON.stringify({ user_prompt: 'x', scenario }),
+      '-o',
+      `runs/${scenario}.recording`,
+    ]);
     // record exits 1 when the stream ends on an error frame, as error-midstream does.
     expect(recorded.code, recorded.err).toBe(scenario === 'error-midstream' ? 1 : 0);
   }
@@ -46,31 +53,65 @@ describe('stream-inspector check', () => {
   });
 
   it('fails with exit 1, the assertion, why, and the envelope that decided it', async () => {
-    const { code, out } = await run(['check', 'runs/error-midstream.recording', '--expect', 'status == "done"', '--expect', 'none finding.severity == "error"', '--expect', 'some type == "text"']);
+    const { code, out } = await run([
+      'check',
+      'runs/error-midstream.recording',
+      '--expect',
+      'status == "done"',
+      '--expect',
+      'none finding.severity == "error"',
+      '--expect',
+      'some type == "text"',
+    ]);
     expect(code).toBe(1);
     expect(out).toContain('status error');
     expect(out).toMatch(/FAIL {2}status == "done" +status is error: The stream ended with an error in event \d+/);
-    expect(out).toMatch(/FAIL {2}none finding\.severity == "error" +envelope #(\d+) matches\n {8}at #\1 +leg 0 {2}main /);
+    expect(out).toMatch(
+      /FAIL {2}none finding\.severity == "error" +envelope #(\d+) matches\n {8}at #\1 +leg 0 {2}main /,
+    );
     expect(out).toMatch(/PASS {2}some type == "text"/);
     expect(out).toContain('1 recording, 3 assertions: 1 passed, 2 failed');
   });
 
   it('checks every agent on its own and names the one that fails', async () => {
-    const { code, out } = await run(['check', fixturePath('multi_agent.json.sse'), '--expect', 'every agent: some type == "meta_final"']);
+    const { code, out } = await run([
+      'check',
+      fixturePath('multi_agent.json.sse'),
+      '--expect',
+      'every agent: some type == "meta_final"',
+    ]);
     expect(code).toBe(1);
     expect(out).toContain('agent sub 1: no envelope matches');
   });
 
   it('prints --json with each result and its envelope, and writes JUnit failures', async () => {
-    const { code, out } = await run(['check', 'runs/*.recording', '--expect', 'count(type == "text") >= 10', '--json', '--junit', 'out/../fail.xml']);
+    const { code, out } = await run([
+      'check',
+      'runs/*.recording',
+      '--expect',
+      'count(type == "text") >= 10',
+      '--json',
+      '--junit',
+      'out/../fail.xml',
+    ]);
     expect(code).toBe(1);
-    const report = JSON.parse(out) as { passed: number; failed: number; recordings: { file: string; status: string; results: { pass: boolean; detail: string; envelope?: { seq: number; agent: string } }[] }[] };
+    const report = JSON.parse(out) as {
+      passed: number;
+      failed: number;
+      recordings: {
+        file: string;
+        status: string;
+        results: { pass: boolean; detail: string; envelope?: { seq: number; agent: string } }[];
+      }[];
+    };
     expect(report.recordings.map((r) => r.status).sort()).toEqual(['done', 'done', 'error', 'paused']);
     const small = report.recordings.find((r) => r.file.endsWith('frontend-tools.recording'))!;
     expect(small.results[0]).toMatchObject({ pass: false, detail: 'count is 6', envelope: { agent: 'main' } });
     expect(report).toMatchObject({ passed: 2, failed: 2 });
     const junit = await readFile(join(dir, 'fail.xml'), 'utf8');
-    expect(junit).toMatch(/<failure type="assertion" message="count is 6">count\(type == &quot;text&quot;\) &gt;= 10&#10;count is 6&#10;#1/);
+    expect(junit).toMatch(
+      /<failure type="assertion" message="count is 6">count\(type == &quot;text&quot;\) &gt;= 10&#10;count is 6&#10;#1/,
+    );
   });
 
   it('on a full disk, exits 2 naming the JUnit file it could not write, and leaves no empty one behind', async (context) => {
@@ -79,7 +120,14 @@ describe('stream-inspector check', () => {
     if (!full) return context.skip();
     try {
       await writeFile(join(dir, 'full', 'filler'), Buffer.alloc(4096)).catch(() => undefined);
-      const { code, err } = await run(['check', 'runs/tour.recording', '--expect', 'status == "done"', '--junit', 'full/junit.xml']);
+      const { code, err } = await run([
+        'check',
+        'runs/tour.recording',
+        '--expect',
+        'status == "done"',
+        '--junit',
+        'full/junit.xml',
+      ]);
       expect(err).toMatch(/junit\.xml.*ENOSPC/);
       expect(code).toBe(2);
       expect(existsSync(join(dir, 'full', 'junit.xml'))).toBe(false);
@@ -98,8 +146,13 @@ describe('stream-inspector check', () => {
   it('reports a spec with no assertions, a glob that matches nothing, and a recording that cannot be read', async () => {
     await writeFile(join(dir, 'empty.yaml'), 'recordings: [runs/*.recording]\n');
     expect((await run(['check', '--spec', 'empty.yaml'])).err).toContain("'assertions' in");
-    expect((await run(['check', 'nothing-*.recording', '--expect', 'status == "done"'])).err).toContain('no file matches nothing-*.recording');
-    await writeFile(join(dir, 'broken.json'), '{"suites": [{"name": "x", "recordings": ["runs/tour.recording"], "assertions": {"ok": "status == \\"done\\""}}]}');
+    expect((await run(['check', 'nothing-*.recording', '--expect', 'status == "done"'])).err).toContain(
+      'no file matches nothing-*.recording',
+    );
+    await writeFile(
+      join(dir, 'broken.json'),
+      '{"suites": [{"name": "x", "recordings": ["runs/tour.recording"], "assertions": {"ok": "status == \\"done\\""}}]}',
+    );
     expect((await run(['check', '--spec', 'broken.json'])).code).toBe(0);
     await writeFile(join(dir, 'unreadable.recording'), '');
     const unreadable = await run(['check', 'unreadable.recording', '--expect', 'status == "done"']);
@@ -109,7 +162,10 @@ describe('stream-inspector check', () => {
 
   it('reads a spec whose suites share settings through merge keys, 150 of them, and still refuses a billion laughs', async () => {
     const suites = Array.from({ length: 150 }, (_, i) => `  - <<: *common\n    name: run ${i + 1}\n`).join('');
-    await writeFile(join(dir, 'merged.yaml'), `common: &common\n  recordings: [runs/tour.recording]\n  assertions: ['status == "done"']\nsuites:\n${suites}`);
+    await writeFile(
+      join(dir, 'merged.yaml'),
+      `common: &common\n  recordings: [runs/tour.recording]\n  assertions: ['status == "done"']\nsuites:\n${suites}`,
+    );
     const merged = await run(['check', '--spec', 'merged.yaml', '--json']);
     expect(merged.err).toBe('');
     expect(JSON.parse(merged.out)).toMatchObject({ passed: 150, failed: 0 });
@@ -117,7 +173,9 @@ describe('stream-inspector check', () => {
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let level = 1; level < 9; level++) {
       const previous = String.fromCharCode(96 + level);
-      levels.push(`${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array.from({ length: 9 }, () => `*${previous}`).join(',')}]`);
+      levels.push(
+        `${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array.from({ length: 9 }, () => `*${previous}`).join(',')}]`,
+      );
     }
     await writeFile(join(dir, 'laughs.yaml'), `${levels.join('\n')}\nassertions: ['status == "done"']\n`);
     const laughs = await run(['check', '--spec', 'laughs.yaml', 'runs/tour.recording']);
@@ -126,9 +184,27 @@ describe('stream-inspector check', () => {
   });
 
   it('checks many files in one run, paths and globs as inspect takes them: each once, in order, named as typed', async () => {
-    const { code, out } = await run(['check', 'runs/tour.recording', 'runs/*.recording', 'missing.recording', '--expect', 'status != "failed"', '--json']);
-    const report = JSON.parse(out) as { passed: number; failed: number; recordings: { file: string; error?: string; results: { pass: boolean }[] }[] };
-    expect(report.recordings.map((r) => r.file)).toEqual(['runs/tour.recording', 'runs/error-midstream.recording', 'runs/frontend-tools.recording', 'runs/subagents.recording', 'missing.recording']);
+    const { code, out } = await run([
+      'check',
+      'runs/tour.recording',
+      'runs/*.recording',
+      'missing.recording',
+      '--expect',
+      'status != "failed"',
+      '--json',
+    ]);
+    const report = JSON.parse(out) as {
+      passed: number;
+      failed: number;
+      recordings: { file: string; error?: string; results: { pass: boolean }[] }[];
+    };
+    expect(report.recordings.map((r) => r.file)).toEqual([
+      'runs/tour.recording',
+      'runs/error-midstream.recording',
+      'runs/frontend-tools.recording',
+      'runs/subagents.recording',
+      'missing.recording',
+    ]);
     expect(report.recordings.slice(0, 4).every((r) => r.results[0]!.pass)).toBe(true);
     // A file that cannot be read fails its assertions; the others are still checked.
     expect(report.recordings[4]!.error).toMatch(/ENOENT|no such file/);
@@ -137,7 +213,8 @@ describe('stream-inspector check', () => {
   });
 
   it('escapes control characters from the stream in the terminal report', async () => {
-    const hostile = 'data: {"type":"text","agent":"a","final":true,"delta":"\\u001b[2J\\u009b31mred"}\n\ndata: [DONE]\n\n';
+    const hostile =
+      'data: {"type":"text","agent":"a","final":true,"delta":"\\u001b[2J\\u009b31mred"}\n\ndata: [DONE]\n\n';
     await writeFile(join(dir, 'hostile.sse'), hostile);
     const { out } = await run(['check', 'hostile.sse', '--expect', 'none delta contains "red"']);
     expect(out).not.toContain('\u001b');
@@ -152,7 +229,9 @@ describe('inspect --filter and frames --filter', () => {
     const text = await run(['inspect', file, '--filter', 'agent == "sub 1" && type == "tool_call" && final']);
     expect(text.out).toContain('Envelopes matching agent == "sub 1" && type == "tool_call" && final: 2 of 173');
     expect(text.out).toMatch(/#39 +leg 0 {2}sub 1 +tool_call +final .* multiply toolu_/);
-    const json = JSON.parse((await run(['inspect', file, '--json', '--filter', 'name in ["add", "multiply"] && type == "tool_result"'])).out) as { matches: { name: string; agent: string }[] };
+    const json = JSON.parse(
+      (await run(['inspect', file, '--json', '--filter', 'name in ["add", "multiply"] && type == "tool_result"'])).out,
+    ) as { matches: { name: string; agent: string }[] };
     expect(json.matches.map((m) => m.name).sort()).toEqual(['add', 'multiply']);
     expect(json.matches.every((m) => m.agent === 'sub 1')).toBe(true);
   });
@@ -160,14 +239,23 @@ describe('inspect --filter and frames --filter', () => {
   it('keeps the events that carry a matching envelope, per leg', async () => {
     const { code, out } = await run(['frames', 'runs/tour.recording', '--json', '--filter', 'type == "tool_call"']);
     expect(code).toBe(0);
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { leg?: number; data?: string; matched?: number });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { leg?: number; data?: string; matched?: number });
     expect(lines.at(-1)).toMatchObject({ end: true, matched: 2 });
-    expect(lines.slice(0, -1).every((l) => l.leg === 0 && (JSON.parse(l.data!) as { type: string }).type === 'tool_call')).toBe(true);
+    expect(
+      lines.slice(0, -1).every((l) => l.leg === 0 && (JSON.parse(l.data!) as { type: string }).type === 'tool_call'),
+    ).toBe(true);
   });
 
   it('without a filter, prints the events of the stream a recording or an NDJSON file holds, not of the file itself', async () => {
     type Line = { leg?: number; data?: string; end?: boolean };
-    const parsed = (out: string): Line[] => out.trim().split('\n').map((l) => JSON.parse(l) as Line);
+    const parsed = (out: string): Line[] =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Line);
     const all = parsed((await run(['frames', 'runs/tour.recording', '--json'])).out);
     const filtered = parsed((await run(['frames', 'runs/tour.recording', '--json', '--filter', 'seq >= 0'])).out);
     const events = all.filter((l) => !l.end);
@@ -176,17 +264,28 @@ describe('inspect --filter and frames --filter', () => {
     expect(events).toEqual(filtered.filter((l) => !l.end).map((l) => ({ file: 'runs/tour.recording', ...l, id: '' })));
     expect(events.at(-1)).toMatchObject({ leg: 0, data: '[DONE]' });
     expect(all.at(-1)).toMatchObject({ leg: 0, end: true });
-    expect((await run(['frames', 'runs/tour.recording', '--json', '--rechunk', 'random:3'])).out).toBe((await run(['frames', 'runs/tour.recording', '--json'])).out);
+    expect((await run(['frames', 'runs/tour.recording', '--json', '--rechunk', 'random:3'])).out).toBe(
+      (await run(['frames', 'runs/tour.recording', '--json'])).out,
+    );
 
-    const items = ['{"type":"text","agent":"a","final":false,"delta":"hi"}', '{"type":"text","agent":"a","final":true,"delta":""}'];
+    const items = [
+      '{"type":"text","agent":"a","final":false,"delta":"hi"}',
+      '{"type":"text","agent":"a","final":true,"delta":""}',
+    ];
     await writeFile(join(dir, 'items.ndjson'), `${items.join('\n')}\n`);
-    expect(parsed((await run(['frames', 'items.ndjson', '--json'])).out).filter((l) => !l.end).map((l) => l.data)).toEqual(items);
+    expect(
+      parsed((await run(['frames', 'items.ndjson', '--json'])).out)
+        .filter((l) => !l.end)
+        .map((l) => l.data),
+    ).toEqual(items);
   });
 
   it('shows a bad filter with a caret and exits 2; refuses --filter with --rechunk', async () => {
     const bad = await run(['inspect', 'runs/tour.recording', '--filter', 'type == "text" &&']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('Expected a field, a quoted text, ! or (, found the end');
-    expect((await run(['frames', 'runs/tour.recording', '--json', '--filter', 'final', '--rechunk', '3'])).err).toContain('do not combine');
+    expect(
+      (await run(['frames', 'runs/tour.recording', '--json', '--filter', 'final', '--rechunk', '3'])).err,
+    ).toContain('do not combine');
   });
 });

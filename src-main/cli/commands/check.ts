@@ -24,19 +24,38 @@ export const check: Command = async (args, io) => {
   });
   const format = parseFormat(values.format);
   const suites: CheckSuite[] = values.spec ? await loadSpec(resolve(io.cwd, values.spec)) : [];
-  if (values.expect?.length) suites.push({ name: '--expect', recordings: [], assertions: values.expect.map((expect) => ({ name: expect, expect })) });
+  if (values.expect?.length)
+    suites.push({
+      name: '--expect',
+      recordings: [],
+      assertions: values.expect.map((expect) => ({ name: expect, expect })),
+    });
   if (suites.length === 0) throw new UsageError("nothing to check: give --expect 'EXPR' or --spec FILE");
   // Every expression is parsed before any file is read: a typo fails fast, with its position.
   const parsed = suites.map((suite) => ({
     suite,
-    assertions: suite.assertions.map((a): ParsedAssertion => ({ ...a, tree: parseOption(a.expect, 'assertion', a.name === a.expect ? '--expect' : `'${a.name}' in ${suite.name}`) })),
+    assertions: suite.assertions.map((a): ParsedAssertion => ({
+      ...a,
+      tree: parseOption(a.expect, 'assertion', a.name === a.expect ? '--expect' : `'${a.name}' in ${suite.name}`),
+    })),
   }));
   const needFiles = parsed.some(({ suite }) => suite.recordings.length === 0);
-  if (needFiles && positionals.length === 0) throw new UsageError('no recordings: give FILE... or list them under recordings: in the spec');
+  if (needFiles && positionals.length === 0)
+    throw new UsageError('no recordings: give FILE... or list them under recordings: in the spec');
   const files = positionals.length > 0 ? await filesFrom(positionals, io.cwd) : [];
-  const runs = parsed.flatMap(({ suite, assertions }) => (suite.recordings.length > 0 ? suite.recordings : files).map((file) => ({ file, assertions })));
+  const runs = parsed.flatMap(({ suite, assertions }) =>
+    (suite.recordings.length > 0 ? suite.recordings : files).map((file) => ({ file, assertions })),
+  );
   const checked: CheckedRecording[] = [];
-  const results = inOrderAhead(runs, await fileSizes(runs.map((run) => run.file), io.cwd), DECODE_AHEAD_BYTES, (run) => checkRecording(run.file, run.assertions, format, io));
+  const results = inOrderAhead(
+    runs,
+    await fileSizes(
+      runs.map((run) => run.file),
+      io.cwd,
+    ),
+    DECODE_AHEAD_BYTES,
+    (run) => checkRecording(run.file, run.assertions, format, io),
+  );
   for await (const result of results) checked.push(result);
   io.stdout(values.json ? checkJson(checked) : formatCheckReport(checked));
   if (values.junit) await writeJunit(resolve(io.cwd, values.junit), checkJunit(checked));

@@ -11,7 +11,10 @@ describe('stream-inspector demo-agent', () => {
     expect(url).not.toBe('');
     expect(io.out()).toContain(`POST ${url}/agent/run`);
 
-    const response = await fetch(`${url}/agent/run`, { method: 'POST', body: JSON.stringify({ user_prompt: 'Think it through', format: 'xml' }) });
+    const response = await fetch(`${url}/agent/run`, {
+      method: 'POST',
+      body: JSON.stringify({ user_prompt: 'Think it through', format: 'xml' }),
+    });
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect((await response.text()).endsWith('data: [DONE]\n\n')).toBe(true);
 

@@ -7,15 +7,24 @@ export const DEFAULT_DEMO_PORT = 8787;
 
 function parsePace(value: string | undefined): Pace {
   if (value === undefined) return 'realistic';
-  if (!(PACES as readonly string[]).includes(value)) throw new UsageError(`--pace must be one of ${PACES.join(', ')}, not '${value}'`);
+  if (!(PACES as readonly string[]).includes(value))
+    throw new UsageError(`--pace must be one of ${PACES.join(', ')}, not '${value}'`);
   return value as Pace;
 }
 
 /** Serves the demo agent on 127.0.0.1 until interrupted; prints its URL and endpoints. */
 export const demoAgent: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { port: { type: 'string' }, pace: { type: 'string' }, seed: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    port: { type: 'string' },
+    pace: { type: 'string' },
+    seed: { type: 'string' },
+  });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] ?? ''}'`);
-  const agent = await startDemoAgent({ port: parsePort(values.port, DEFAULT_DEMO_PORT), pace: parsePace(values.pace), ...(values.seed ? { seed: values.seed } : {}) });
+  const agent = await startDemoAgent({
+    port: parsePort(values.port, DEFAULT_DEMO_PORT),
+    pace: parsePace(values.pace),
+    ...(values.seed ? { seed: values.seed } : {}),
+  });
   const endpoints = [
     `Demo agent listening on ${agent.url}`,
     `  POST ${agent.url}/agent/run           {"user_prompt": "…", "format": "json|xml|raw", "scenario": "…"}`,

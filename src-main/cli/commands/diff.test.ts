@@ -12,16 +12,26 @@ const run = async (args: string[], stdin?: Uint8Array) => {
 
 describe('stream-inspector diff', () => {
   it('finds one run in xml and json equivalent and exits 0', async () => {
-    const { code, out } = await run(['diff', fixturePath('frontend_tools.xml.sse'), fixturePath('frontend_tools.json.sse')]);
+    const { code, out } = await run([
+      'diff',
+      fixturePath('frontend_tools.xml.sse'),
+      fixturePath('frontend_tools.json.sse'),
+    ]);
     expect(code).toBe(0);
-    expect(out).toContain('Blocks: 8 equal (1 after normalising), 0 changed, 0 only left, 0 only right — 0 inherent, 0 differences');
+    expect(out).toContain(
+      'Blocks: 8 equal (1 after normalising), 0 changed, 0 only left, 0 only right — 0 inherent, 0 differences',
+    );
     expect(out).toMatch(/= #0 +#0 +1 {2}meta_init +equal after normalising meta_init format/);
     expect(out).toContain('Envelope-level differences (blocks unaffected):');
     expect(out.trimEnd().endsWith('Equivalent.')).toBe(true);
   });
 
   it('exits 1 when two different runs differ', async () => {
-    const { code, out } = await run(['diff', fixturePath('frontend_tools.json.sse'), fixturePath('json_stream.json.sse')]);
+    const { code, out } = await run([
+      'diff',
+      fixturePath('frontend_tools.json.sse'),
+      fixturePath('json_stream.json.sse'),
+    ]);
     expect(code).toBe(1);
     expect(out).toMatch(/\d+ differences\.\n$/);
   });
@@ -37,12 +47,20 @@ describe('stream-inspector diff', () => {
   });
 
   it('prints the whole diff as JSON with --json', async () => {
-    const { code, out } = await run(['diff', '--json', fixturePath('probe_escaping.json.sse'), fixturePath('probe_escaping.xml.sse')]);
+    const { code, out } = await run([
+      'diff',
+      '--json',
+      fixturePath('probe_escaping.json.sse'),
+      fixturePath('probe_escaping.xml.sse'),
+    ]);
     expect(code).toBe(0);
     const parsed = JSON.parse(out) as SessionDiff & { files: { left: string; right: string } };
     expect(parsed.files.right).toBe(fixturePath('probe_escaping.xml.sse'));
     expect(parsed.counts).toMatchObject({ changed: 1, inherent: 1, differences: 0 });
-    expect(parsed.rows.find((r) => r.status === 'changed')).toMatchObject({ kind: 'text', inherent: 'xml-unescaped-cr' });
+    expect(parsed.rows.find((r) => r.status === 'changed')).toMatchObject({
+      kind: 'text',
+      inherent: 'xml-unescaped-cr',
+    });
     expect(parsed.envelopes.differences.length).toBeGreaterThan(0);
   });
 
@@ -51,9 +69,12 @@ describe('stream-inspector diff', () => {
     expect(code).toBe(0);
   });
 
-  it.each([[['diff', 'only-one']], [['diff', '-', '-']], [['diff', 'a', 'b', 'c']]])('rejects %j with a usage error', async (args) => {
-    const { code, err } = await run(args);
-    expect(code).toBe(2);
-    expect(err).toContain('stream-inspector diff:');
-  });
+  it.each([[['diff', 'only-one']], [['diff', '-', '-']], [['diff', 'a', 'b', 'c']]])(
+    'rejects %j with a usage error',
+    async (args) => {
+      const { code, err } = await run(args);
+      expect(code).toBe(2);
+      expect(err).toContain('stream-inspector diff:');
+    },
+  );
 });

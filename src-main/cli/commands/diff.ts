@@ -12,9 +12,14 @@ import { printJson, UsageError, type Command } from '../io';
  * inherent format difference remains), 0 when the two are equivalent.
  */
 export const diff: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, strict: { type: 'boolean' } });
+  const { values, positionals } = parse(args, {
+    format: { type: 'string' },
+    json: { type: 'boolean' },
+    strict: { type: 'boolean' },
+  });
   const [leftFile, rightFile] = positionals;
-  if (positionals.length !== 2 || !leftFile || !rightFile) throw new UsageError('expected LEFT and RIGHT files (one of them may be - for stdin)');
+  if (positionals.length !== 2 || !leftFile || !rightFile)
+    throw new UsageError('expected LEFT and RIGHT files (one of them may be - for stdin)');
   if (leftFile === '-' && rightFile === '-') throw new UsageError('only one side can be read from stdin');
   const format = parseFormat(values.format, io.dialects);
   const result = diffSessions(await decodeFile(leftFile, format, io), await decodeFile(rightFile, format, io));
@@ -24,7 +29,8 @@ export const diff: Command = async (args, io) => {
   return failing > 0 ? 1 : 0;
 };
 
-const short = (uuid: string | undefined): string => (uuid === undefined ? '-' : uuid === '' ? '(none)' : uuid.slice(0, 8));
+const short = (uuid: string | undefined): string =>
+  uuid === undefined ? '-' : uuid === '' ? '(none)' : uuid.slice(0, 8);
 
 const MARK: Record<DiffRow['status'], string> = { equal: '=', changed: '~', 'only-left': '<', 'only-right': '>' };
 
@@ -45,14 +51,22 @@ function formatRow(row: DiffRow): string {
 }
 
 /** Each explanation the rows used, once, under `title` (nothing when none was used). */
-function explanations<Id extends string>(title: string, used: readonly Id[], table: Readonly<Record<Id, Explanation>>): string[] {
+function explanations<Id extends string>(
+  title: string,
+  used: readonly Id[],
+  table: Readonly<Record<Id, Explanation>>,
+): string[] {
   const ids = [...new Set(used)];
   return ids.length === 0 ? [] : [title, ...ids.map((id) => `  ${table[id].label}: ${table[id].description}`), ''];
 }
 
 export function formatDiff(result: SessionDiff, leftFile: string, rightFile: string, failing: number): string {
   const { counts } = result;
-  const out: string[] = [describeSide('LEFT ', leftFile, result.left), describeSide('RIGHT', rightFile, result.right), ''];
+  const out: string[] = [
+    describeSide('LEFT ', leftFile, result.left),
+    describeSide('RIGHT', rightFile, result.right),
+    '',
+  ];
   out.push(result.flattened ? 'Agents (blocks aligned across agents: a side cannot attribute sub-agents):' : 'Agents:');
   out.push(...result.agents.map(describePair), '');
   out.push(
@@ -61,14 +75,32 @@ export function formatDiff(result: SessionDiff, leftFile: string, rightFile: str
   );
   out.push('  st left  right  ag  kind', ...result.rows.map(formatRow), '');
 
-  out.push(...explanations('Normalisations applied:', result.rows.flatMap((r) => r.normalisations), NORMALISATIONS));
-  out.push(...explanations('Inherent differences:', result.rows.flatMap((r) => (r.inherent ? [r.inherent] : [])), INHERENT));
+  out.push(
+    ...explanations(
+      'Normalisations applied:',
+      result.rows.flatMap((r) => r.normalisations),
+      NORMALISATIONS,
+    ),
+  );
+  out.push(
+    ...explanations(
+      'Inherent differences:',
+      result.rows.flatMap((r) => (r.inherent ? [r.inherent] : [])),
+      INHERENT,
+    ),
+  );
 
   const wire = result.envelopes.differences;
   out.push(wire.length ? 'Envelope-level differences (blocks unaffected):' : 'Envelope-level differences: none');
-  for (const d of wire) out.push(`  ${String(d.pair + 1).padStart(2)}  ${d.type.padEnd(26)} ${d.aspect.padEnd(10)} ${String(d.left).padStart(12)} | ${String(d.right).padEnd(12)} ${d.note}`);
+  for (const d of wire)
+    out.push(
+      `  ${String(d.pair + 1).padStart(2)}  ${d.type.padEnd(26)} ${d.aspect.padEnd(10)} ${String(d.left).padStart(12)} | ${String(d.right).padEnd(12)} ${d.note}`,
+    );
   const { left, right } = result.envelopes.totals;
-  out.push(`  totals: ${left.envelopes} | ${right.envelopes} envelopes, ${left.frames} | ${right.frames} events, ${left.wireBytes} | ${right.wireBytes} bytes on the wire, ${left.payloadBytes} | ${right.payloadBytes} payload bytes`, '');
+  out.push(
+    `  totals: ${left.envelopes} | ${right.envelopes} envelopes, ${left.frames} | ${right.frames} events, ${left.wireBytes} | ${right.wireBytes} bytes on the wire, ${left.payloadBytes} | ${right.payloadBytes} payload bytes`,
+    '',
+  );
   out.push(failing > 0 ? `${failing} difference${failing === 1 ? '' : 's'}.` : 'Equivalent.', '');
   return out.join('\n');
 }

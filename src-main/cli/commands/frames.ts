@@ -31,11 +31,19 @@ function parseRechunk(value: string | undefined): Rechunk {
  * envelope matching the filter.
  */
 export const frames: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { rechunk: { type: 'string' }, json: { type: 'boolean' }, filter: { type: 'string' }, format: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    rechunk: { type: 'string' },
+    json: { type: 'boolean' },
+    filter: { type: 'string' },
+    format: { type: 'string' },
+  });
   if (!values.json) throw new UsageError('frames prints NDJSON only: pass --json');
   if (positionals.length === 0) throw new UsageError('expected FILE... (or - for stdin)');
   if (values.filter !== undefined) {
-    if (values.rechunk !== undefined) throw new UsageError('--filter and --rechunk do not combine: a filter reads decoded envelopes, whatever the chunking');
+    if (values.rechunk !== undefined)
+      throw new UsageError(
+        '--filter and --rechunk do not combine: a filter reads decoded envelopes, whatever the chunking',
+      );
     const filter = parseOption(values.filter, 'filter', '--filter');
     for (const file of positionals) await filteredFrames(file, filter, parseFormat(values.format), io);
     return 0;
@@ -73,7 +81,8 @@ async function filteredFrames(file: string, filter: Expr, format: FormatChoice, 
   const keep = new Set(selectSubjects(subjectsOf(decoded), filter).map((s) => `${s.envelope.leg}:${s.envelope.frame}`));
   decoded.frames.forEach((legFrames, leg) => {
     for (const f of legFrames) {
-      if (keep.has(`${leg}:${f.seq}`)) io.stdout(`${JSON.stringify({ file, leg, event: f.event || 'message', data: f.data, id: f.id })}\n`);
+      if (keep.has(`${leg}:${f.seq}`))
+        io.stdout(`${JSON.stringify({ file, leg, event: f.event || 'message', data: f.data, id: f.id })}\n`);
     }
   });
   io.stdout(`${JSON.stringify({ file, end: true, matched: keep.size })}\n`);

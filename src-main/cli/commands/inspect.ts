@@ -17,7 +17,13 @@ import { terminalSafe } from '../../../src-shared/text/terminal';
  * array of the reports.
  */
 export const inspect: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' }, 'fail-on': { type: 'string', multiple: true }, filter: { type: 'string' }, ...INLINE_ARGS });
+  const { values, positionals } = parse(args, {
+    format: { type: 'string' },
+    json: { type: 'boolean' },
+    'fail-on': { type: 'string', multiple: true },
+    filter: { type: 'string' },
+    ...INLINE_ARGS,
+  });
   const files = await filesFrom(positionals, io.cwd);
   const options: InspectOptions = {
     format: parseFormat(values.format, io.dialects),
@@ -27,14 +33,19 @@ export const inspect: Command = async (args, io) => {
   };
   const reports: object[] = [];
   let failed = 0;
-  const results = inOrderAhead(files, await fileSizes(files, io.cwd), DECODE_AHEAD_BYTES, (file) => inspectOne(file, options, io));
+  const results = inOrderAhead(files, await fileSizes(files, io.cwd), DECODE_AHEAD_BYTES, (file) =>
+    inspectOne(file, options, io),
+  );
   for await (const { file, json, text, fails } of results) {
     if (fails) failed++;
     if (values.json) reports.push(json);
     else io.stdout(`${files.length > 1 && file !== files[0] ? '\n' : ''}${text}`);
   }
   if (values.json) printJson(io, files.length === 1 ? reports[0] : reports);
-  else if (files.length > 1) io.stdout(`\n${files.length} files: ${failed} fail${failed === 1 ? 's' : ''} (--fail-on ${options.policy.text}).\n`);
+  else if (files.length > 1)
+    io.stdout(
+      `\n${files.length} files: ${failed} fail${failed === 1 ? 's' : ''} (--fail-on ${options.policy.text}).\n`,
+    );
   return failed > 0 ? 1 : 0;
 };
 
@@ -52,12 +63,22 @@ async function loadFilter(text: string): Promise<NonNullable<InspectOptions['fil
 }
 
 /** One file's report as JSON and as text, and whether it fails the policy. */
-async function inspectOne(file: string, { format, inline, policy, filter }: InspectOptions, io: CliIo): Promise<{ file: string; json: object; text: string; fails: boolean }> {
+async function inspectOne(
+  file: string,
+  { format, inline, policy, filter }: InspectOptions,
+  io: CliIo,
+): Promise<{ file: string; json: object; text: string; fails: boolean }> {
   const result = await decodeFile(file, format, io, inline);
   const report = buildReport(result);
   const failures = failReasons(report, policy);
   const matches = filter ? filter.option.selectSubjects(filter.option.subjectsOf(result), filter.expr) : null;
-  const json = { file, ...report, failOn: policy.text, failures, ...(matches && filter ? { filter: filter.text, matches: matches.map(filter.option.envelopeJson) } : {}) };
+  const json = {
+    file,
+    ...report,
+    failOn: policy.text,
+    failures,
+    ...(matches && filter ? { filter: filter.text, matches: matches.map(filter.option.envelopeJson) } : {}),
+  };
   let text = `${formatReport(report, file)}${failures.length > 0 ? `Fails (--fail-on ${policy.text}): ${failures.join('; ')}.\n` : ''}`;
   if (matches && filter) {
     text += `Envelopes matching ${terminalSafe(filter.text, { multiline: false })}: ${matches.length} of ${result.envelopes.length}\n`;

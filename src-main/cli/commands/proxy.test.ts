@@ -30,7 +30,11 @@ it('proxy: forwards a run, prints one line per request, records the stream; chec
   const exit = main(['proxy', '--listen', '0', '--target', agent.url, '--record-dir', 'runs'], io);
   await ready;
   const url = /Proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())![1]!;
-  const response = await fetch(`${url}/agent/run?format=json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_prompt: 'x', scenario: 'tour' }) });
+  const response = await fetch(`${url}/agent/run?format=json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_prompt: 'x', scenario: 'tour' }),
+  });
   await readAll(response);
   while (!/POST +\/agent\/run\?format=json +→ +200/.test(io.out())) await new Promise((r) => setTimeout(r, 10));
   interrupt();
@@ -38,7 +42,12 @@ it('proxy: forwards a run, prints one line per request, records the stream; chec
   expect(io.out()).toMatch(/text\/event-stream.* session s\w+ → .*runs\/proxy-.*\.recording/);
   const [file] = await readdir(join(dir, 'runs'));
   const checkIo = { ...memoryIo(), cwd: dir };
-  expect(await main(['check', `runs/${file}`, '--expect', 'status == "done"', '--expect', 'some type == "tool_result_image"'], checkIo)).toBe(0);
+  expect(
+    await main(
+      ['check', `runs/${file}`, '--expect', 'status == "done"', '--expect', 'some type == "tool_result_image"'],
+      checkIo,
+    ),
+  ).toBe(0);
 });
 
 it('proxy: a session is closed once its stream is recorded, so streams leave no descriptor open', async () => {
@@ -102,11 +111,16 @@ it('proxy: a full temp folder fails the recording and says so, instead of cuttin
     interrupt();
     expect(await exit).toBe(0);
     await server.close();
-    expect(io.err()).toMatch(/error: the recording .*full-tmp\/proxy-.*\.recording is incomplete: Writing the session's raw bytes to disk failed: ENOSPC/);
+    expect(io.err()).toMatch(
+      /error: the recording .*full-tmp\/proxy-.*\.recording is incomplete: Writing the session's raw bytes to disk failed: ENOSPC/,
+    );
     // The recording itself ends its leg failed, naming the same reason.
     const [file] = await readdir(join(dir, 'full-tmp'));
     const source = await openSource(join(dir, 'full-tmp', file!));
-    expect(source.legs[0]!.outcome).toMatchObject({ reason: 'error', message: expect.stringMatching(/ENOSPC/) as unknown });
+    expect(source.legs[0]!.outcome).toMatchObject({
+      reason: 'error',
+      message: expect.stringMatching(/ENOSPC/) as unknown,
+    });
   } finally {
     if (savedTmp === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = savedTmp;
@@ -125,7 +139,9 @@ it('proxy: an interrupt stops forwarding within 2 s while streams pour through, 
   const exit = main(['proxy', '--listen', '0', '--target', server.url, '--record-dir', 'firehose'], io);
   await ready;
   const url = /Proxy on (http:\/\/127\.0\.0\.1:(\d+))/.exec(io.out())!;
-  const clients = Array.from({ length: 4 }, () => fetch(`${url[1]}/agent/run`, { method: 'POST', body: '{}' }).then((r) => readAll(r)));
+  const clients = Array.from({ length: 4 }, () =>
+    fetch(`${url[1]}/agent/run`, { method: 'POST', body: '{}' }).then((r) => readAll(r)),
+  );
   while ((await readdir(join(dir, 'firehose')).catch(() => [])).length < 4) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 500));
   const interruptedAt = performance.now();
@@ -133,7 +149,11 @@ it('proxy: an interrupt stops forwarding within 2 s while streams pour through, 
   // The streams are cut and the port is closed at once, whatever is still being written.
   const results = await Promise.all(clients);
   for (const result of results) expect(result.error).not.toBeNull();
-  const refused = await new Promise<boolean>((resolve) => connect(Number(url[2]), '127.0.0.1').on('connect', () => resolve(false)).on('error', () => resolve(true)));
+  const refused = await new Promise<boolean>((resolve) =>
+    connect(Number(url[2]), '127.0.0.1')
+      .on('connect', () => resolve(false))
+      .on('error', () => resolve(true)),
+  );
   expect(refused).toBe(true);
   expect(performance.now() - interruptedAt).toBeLessThan(2000);
   expect(await exit).toBe(0);

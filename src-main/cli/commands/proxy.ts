@@ -18,9 +18,14 @@ const ENDED: ReadonlySet<SessionState> = new Set(['complete', 'stopped', 'failed
  * finished request; Ctrl-C stops.
  */
 export const proxy: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { listen: { type: 'string' }, target: { type: 'string' }, 'record-dir': { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    listen: { type: 'string' },
+    target: { type: 'string' },
+    'record-dir': { type: 'string' },
+  });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (values.target === undefined) throw new UsageError('--target URL is required (the agent server, e.g. http://127.0.0.1:8787)');
+  if (values.target === undefined)
+    throw new UsageError('--target URL is required (the agent server, e.g. http://127.0.0.1:8787)');
   if (values.listen === undefined) throw new UsageError('--listen PORT is required (0 picks a free one)');
   const recordDir = resolve(io.cwd, values['record-dir'] ?? DEFAULT_PROXY_RECORD_DIR);
   const service = createDefaultSessionService();
@@ -42,7 +47,9 @@ export const proxy: Command = async (args, io) => {
   // says so in its last record; the user hears it here, not only from the file.
   service.onError((error) => {
     const recording = error.sessionId ? recordings.get(error.sessionId) : undefined;
-    io.stderr(`${terminalSafe(`error: ${recording ? `the recording ${recording} is incomplete: ` : ''}${error.message}`, { multiline: false })}\n`);
+    io.stderr(
+      `${terminalSafe(`error: ${recording ? `the recording ${recording} is incomplete: ` : ''}${error.message}`, { multiline: false })}\n`,
+    );
   });
   service.onProxyChanged((state) => {
     for (const e of state?.exchanges ?? []) {
@@ -55,7 +62,9 @@ export const proxy: Command = async (args, io) => {
   });
   try {
     const state = await service.startProxy({ port: parsePort(values.listen, 0), target: values.target, recordDir });
-    io.stdout(`Proxy on ${state.url} → ${state.target}; event streams recorded in ${recordDir}\nPoint the frontend at the proxy URL. Press Ctrl-C to stop.\n`);
+    io.stdout(
+      `Proxy on ${state.url} → ${state.target}; event streams recorded in ${recordDir}\nPoint the frontend at the proxy URL. Press Ctrl-C to stop.\n`,
+    );
     await io.interrupted;
   } finally {
     // Stop forwarding at once, then finish every recording together: each ends with a sync to

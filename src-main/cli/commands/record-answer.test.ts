@@ -3,7 +3,12 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { refusedPort, SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../../services/connection/loopback-testing';
+import {
+  refusedPort,
+  SSE_HEADERS,
+  startLoopbackServer,
+  type LoopbackServer,
+} from '../../services/connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { FINDING_EXAMPLES } from '../../services/recording/counting-session';
 import { readFixture } from '../../testing/fixtures';
@@ -55,7 +60,17 @@ describe('stream-inspector record', () => {
       res.writeHead(200, SSE_HEADERS);
       res.end('data: {"type":"text","agent":"a","final":true,"delta":"hi"}\n\ndata: [DONE]\n\n');
     });
-    const { code, out, err } = await run(['record', `${server.url}/agent/run?token=${CANARY}`, '-H', `X-Api-Key: ${CANARY}`, '-d', '{"user_prompt":"hi"}', '-o', 'out.ndjson', '--json']);
+    const { code, out, err } = await run([
+      'record',
+      `${server.url}/agent/run?token=${CANARY}`,
+      '-H',
+      `X-Api-Key: ${CANARY}`,
+      '-d',
+      '{"user_prompt":"hi"}',
+      '-o',
+      'out.ndjson',
+      '--json',
+    ]);
     expect(code).toBe(0);
     expect(server.requests[0]).toMatchObject({ method: 'POST', body: '{"user_prompt":"hi"}' });
     expect(server.requests[0]!.headers['x-api-key']).toBe(CANARY);
@@ -67,7 +82,10 @@ describe('stream-inspector record', () => {
 
   it('canary: secrets in JSON keys at any depth, a form body and a redirect Location reach neither the file nor the output', async () => {
     server = await startLoopbackServer((_req, res) => {
-      res.writeHead(302, { Location: `https://login.example/cb?state=1&access_token=${CANARY}`, 'Content-Type': 'text/plain' });
+      res.writeHead(302, {
+        Location: `https://login.example/cb?state=1&access_token=${CANARY}`,
+        'Content-Type': 'text/plain',
+      });
       res.end('moved');
     });
     const json = JSON.stringify({
@@ -79,7 +97,16 @@ describe('stream-inspector record', () => {
       headers: { 'x-api-key': CANARY },
     });
     const first = await run(['record', `${server.url}/agent/run`, '-d', json, '-o', 'json.ndjson']);
-    const form = await run(['record', `${server.url}/agent/run`, '-H', 'Content-Type: application/x-www-form-urlencoded', '-d', `api_key=${CANARY}&password=${CANARY}&user=me`, '-o', 'form.ndjson']);
+    const form = await run([
+      'record',
+      `${server.url}/agent/run`,
+      '-H',
+      'Content-Type: application/x-www-form-urlencoded',
+      '-d',
+      `api_key=${CANARY}&password=${CANARY}&user=me`,
+      '-o',
+      'form.ndjson',
+    ]);
     expect(server.requests.map((r) => r.body)).toEqual([json, `api_key=${CANARY}&password=${CANARY}&user=me`]);
     const files = `${await readFile(join(dir, 'json.ndjson'), 'utf8')}${await readFile(join(dir, 'form.ndjson'), 'utf8')}`;
     expect(files).toContain('user_prompt');
@@ -97,26 +124,55 @@ describe('stream-inspector record', () => {
       res.end();
     });
     const recorded = await run(['record', `${server.url}/agent/run`, '-o', 'many.recording', '--json']);
-    type Finding = { rule: string; severity: string; count: number; first: string; examples: { message: string; at: object }[] };
-    const summary = JSON.parse(recorded.out) as { envelopes: number; bytes: number; end: { kind: string }; findings: Finding[]; diagnostics: Record<string, number> };
+    type Finding = {
+      rule: string;
+      severity: string;
+      count: number;
+      first: string;
+      examples: { message: string; at: object }[];
+    };
+    const summary = JSON.parse(recorded.out) as {
+      envelopes: number;
+      bytes: number;
+      end: { kind: string };
+      findings: Finding[];
+      diagnostics: Record<string, number>;
+    };
     expect(summary.bytes).toBe(3 * once.length);
     const afterDone = summary.findings.find((f) => f.rule === 'stream.after-done');
     expect(afterDone!.count).toBeGreaterThan(FINDING_EXAMPLES);
     expect(afterDone!.examples).toHaveLength(FINDING_EXAMPLES);
-    expect(summary.findings.every((f) => f.examples[0]!.message === f.first && f.examples.length === Math.min(f.count, FINDING_EXAMPLES))).toBe(true);
-    expect(recorded.err).toMatch(new RegExp(`Findings by rule[^\n]*\n(.*\n)*  ${afterDone!.severity} +${afterDone!.count}× stream\\.after-done  — `));
+    expect(
+      summary.findings.every(
+        (f) => f.examples[0]!.message === f.first && f.examples.length === Math.min(f.count, FINDING_EXAMPLES),
+      ),
+    ).toBe(true);
+    expect(recorded.err).toMatch(
+      new RegExp(
+        `Findings by rule[^\n]*\n(.*\n)*  ${afterDone!.severity} +${afterDone!.count}× stream\\.after-done  — `,
+      ),
+    );
 
-    const inspected = JSON.parse((await run(['inspect', '--json', 'many.recording'])).out) as { envelopes: number; status: { kind: string }; diagnostics: Omit<Finding, 'examples'>[] };
+    const inspected = JSON.parse((await run(['inspect', '--json', 'many.recording'])).out) as {
+      envelopes: number;
+      status: { kind: string };
+      diagnostics: Omit<Finding, 'examples'>[];
+    };
     expect(summary.envelopes).toBe(inspected.envelopes);
     expect(summary.end.kind).toBe(inspected.status.kind);
     expect(summary.findings.map(({ examples: _e, ...rule }) => rule)).toEqual(inspected.diagnostics);
-    expect(Object.values(summary.diagnostics).reduce((a, b) => a + b)).toBe(inspected.diagnostics.reduce((sum, d) => sum + d.count, 0));
+    expect(Object.values(summary.diagnostics).reduce((a, b) => a + b)).toBe(
+      inspected.diagnostics.reduce((sum, d) => sum + d.count, 0),
+    );
   });
 
   it('stops on Ctrl-C with exit 0, says so, and closes the recording with its end', async () => {
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, SSE_HEADERS);
-      const timer = setInterval(() => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'), 5);
+      const timer = setInterval(
+        () => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'),
+        5,
+      );
       res.on('close', () => clearInterval(timer));
     });
     let interrupt = (): void => undefined;
@@ -129,7 +185,10 @@ describe('stream-inspector record', () => {
     const code = await main(['record', `${server.url}/agent/run`, '-o', 'stopped.recording'], io);
     expect(code).toBe(0);
     expect(io.err()).toMatch(/^stopped \(The user stopped the stream\.\): [1-9]\d* envelopes?, /m);
-    const records = (await readFile(join(dir, 'stopped.recording'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; reason?: string });
+    const records = (await readFile(join(dir, 'stopped.recording'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; reason?: string });
     expect(records.at(-1)).toMatchObject({ type: 'end', reason: 'aborted' });
   });
 
@@ -146,12 +205,23 @@ describe('stream-inspector record', () => {
 
   it('does not call a response that goes on past its Content-Length done, and exits 1', async () => {
     const raw = createNetServer((socket) => {
-      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 14\r\n\r\ndata: [DONE]\n\ndata: {"late":1}\n\n'));
+      socket.once('data', () =>
+        socket.end(
+          'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 14\r\n\r\ndata: [DONE]\n\ndata: {"late":1}\n\n',
+        ),
+      );
     });
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
     try {
-      const { code, err } = await run(['record', `http://127.0.0.1:${(raw.address() as AddressInfo).port}/agent/run`, '-o', 'overrun.recording']);
-      expect(err).toMatch(/^truncated \(Part of the stream was lost: The server sent more bytes than the response's length/m);
+      const { code, err } = await run([
+        'record',
+        `http://127.0.0.1:${(raw.address() as AddressInfo).port}/agent/run`,
+        '-o',
+        'overrun.recording',
+      ]);
+      expect(err).toMatch(
+        /^truncated \(Part of the stream was lost: The server sent more bytes than the response's length/m,
+      );
       expect(code).toBe(1);
     } finally {
       await new Promise((resolve) => raw.close(resolve));
@@ -183,18 +253,29 @@ describe('stream-inspector answer', () => {
     expect(out).toMatch(/Answer with --result/);
   });
 
-  it.each(['json', 'xml', 'raw'])('answers a recorded %s pause with the credentials given and writes the whole session', async (format) => {
-    const file = await recordFrontendTools(format);
-    const { code, err } = await run(['answer', file, '--yes', '-H', `Authorization: Bearer ${CANARY}`, '-o', `answered-${format}.ndjson`]);
-    expect(err).toMatch(/Continuation \(leg 1\): /);
-    expect(code).toBe(0);
-    const saved = await readFile(join(dir, `answered-${format}.ndjson`), 'utf8');
-    expect(saved).toContain('"type":"action"');
-    expect(saved).not.toContain(CANARY);
-    expect(err).not.toContain(CANARY);
-    const reopened = await run(['answer', join(dir, `answered-${format}.ndjson`)]);
-    expect(reopened.err).toMatch(/does not end paused/);
-  });
+  it.each(['json', 'xml', 'raw'])(
+    'answers a recorded %s pause with the credentials given and writes the whole session',
+    async (format) => {
+      const file = await recordFrontendTools(format);
+      const { code, err } = await run([
+        'answer',
+        file,
+        '--yes',
+        '-H',
+        `Authorization: Bearer ${CANARY}`,
+        '-o',
+        `answered-${format}.ndjson`,
+      ]);
+      expect(err).toMatch(/Continuation \(leg 1\): /);
+      expect(code).toBe(0);
+      const saved = await readFile(join(dir, `answered-${format}.ndjson`), 'utf8');
+      expect(saved).toContain('"type":"action"');
+      expect(saved).not.toContain(CANARY);
+      expect(err).not.toContain(CANARY);
+      const reopened = await run(['answer', join(dir, `answered-${format}.ndjson`)]);
+      expect(reopened.err).toMatch(/does not end paused/);
+    },
+  );
 
   it('a recording that sent the results and ends before the continuation is not paused, and is never answered twice', async () => {
     const paused = readFixture('frontend_tools.json.sse');
@@ -202,10 +283,18 @@ describe('stream-inspector answer', () => {
       res.writeHead(200, SSE_HEADERS);
       res.end(req.url === '/agent/run' ? paused : 'data: [DONE]\n\n');
     });
-    expect((await run(['record', `${server.url}/agent/run`, '-d', '{"user_prompt":"x"}', '-o', 'sent.recording'])).err).toMatch(/paused on awaiting_frontend_tools/);
+    expect(
+      (await run(['record', `${server.url}/agent/run`, '-d', '{"user_prompt":"x"}', '-o', 'sent.recording'])).err,
+    ).toMatch(/paused on awaiting_frontend_tools/);
     const file = join(dir, 'sent.recording');
     // What the recorder writes when the results go out; the session was closed before the continuation began.
-    const action = { kind: 'tool-results', at: 5000, leg: 0, body: '{"agent_uuid":"a","tool_results":[{"tool_use_id":"t","content":"yes"}]}', url: `${server.url}/agent/tool_results` };
+    const action = {
+      kind: 'tool-results',
+      at: 5000,
+      leg: 0,
+      body: '{"agent_uuid":"a","tool_results":[{"tool_use_id":"t","content":"yes"}]}',
+      url: `${server.url}/agent/tool_results`,
+    };
     await writeFile(file, `${JSON.stringify({ type: 'action', t: 5000, action })}\n`, { flag: 'a' });
 
     const answered = await run(['answer', 'sent.recording', '--yes']);
@@ -213,7 +302,9 @@ describe('stream-inspector answer', () => {
     expect(answered.code).toBe(2);
     expect(server.requests.map((r) => r.url)).toEqual(['/agent/run']);
     const inspected = await run(['inspect', 'sent.recording', '--json']);
-    expect(JSON.parse(inspected.out)).toMatchObject({ status: { kind: 'truncated', reason: expect.stringMatching(/tool results were sent/) as unknown } });
+    expect(JSON.parse(inspected.out)).toMatchObject({
+      status: { kind: 'truncated', reason: expect.stringMatching(/tool results were sent/) as unknown },
+    });
     const checked = await run(['check', 'sent.recording', '--expect', 'status == "paused"']);
     expect(checked.code).toBe(1);
   });
@@ -223,7 +314,15 @@ describe('stream-inspector answer', () => {
     const listing = (await run(['answer', file])).out;
     const uuid = /agent ([0-9a-f-]{36})/.exec(listing)![1]!;
     const toolId = /^\s+(\S+)\s+user_confirm/m.exec(listing)![1]!;
-    const { code, err } = await run(['answer', '--url', `${agent!.url}/agent/run`, '--agent-uuid', uuid, '--result', `${toolId}=no`]);
+    const { code, err } = await run([
+      'answer',
+      '--url',
+      `${agent!.url}/agent/run`,
+      '--agent-uuid',
+      uuid,
+      '--result',
+      `${toolId}=no`,
+    ]);
     expect(code).toBe(0);
     expect(err).toMatch(/Continuation \(leg 0\)/);
   });
@@ -235,25 +334,40 @@ describe('stream-inspector answer', () => {
 });
 
 describe('stream-inspector record: the disk fills up', () => {
-  it('exits non-zero, says the recording failed and does not claim it was written', { timeout: 30_000 }, async (context) => {
-    const mountPoint = join(dir, 'tiny');
-    await mkdir(mountPoint);
-    const tiny = tinyFilesystem(mountPoint, 64);
-    if (!tiny) return context.skip();
-    try {
-      // The whole stream, [DONE] included, arrives before the first flush: the disk fills while the records are written.
-      server = await startLoopbackServer((_req, res) => {
-        res.writeHead(200, SSE_HEADERS);
-        res.end(`${Array.from({ length: 100 }, (_, i) => `data: {"type":"text","agent":"a","final":${i === 99},"delta":"${'y'.repeat(1000)}"}\n\n`).join('')}data: [DONE]\n\n`);
-      });
-      const { code, out, err } = await run(['record', `${server.url}/agent/run`, '-o', 'tiny/run.recording', '--json']);
-      expect(JSON.parse(out)).toMatchObject({ state: 'failed', failure: { message: expect.stringMatching(/stopped: ENOSPC/) as unknown } });
-      expect(err).toMatch(/ENOSPC/);
-      expect(err).not.toMatch(/^Recording written/m);
-      expect(err).toMatch(/^The recording .*run\.recording is incomplete/m);
-      expect(code).toBe(2);
-    } finally {
-      tiny.unmount();
-    }
-  });
+  it(
+    'exits non-zero, says the recording failed and does not claim it was written',
+    { timeout: 30_000 },
+    async (context) => {
+      const mountPoint = join(dir, 'tiny');
+      await mkdir(mountPoint);
+      const tiny = tinyFilesystem(mountPoint, 64);
+      if (!tiny) return context.skip();
+      try {
+        // The whole stream, [DONE] included, arrives before the first flush: the disk fills while the records are written.
+        server = await startLoopbackServer((_req, res) => {
+          res.writeHead(200, SSE_HEADERS);
+          res.end(
+            `${Array.from({ length: 100 }, (_, i) => `data: {"type":"text","agent":"a","final":${i === 99},"delta":"${'y'.repeat(1000)}"}\n\n`).join('')}data: [DONE]\n\n`,
+          );
+        });
+        const { code, out, err } = await run([
+          'record',
+          `${server.url}/agent/run`,
+          '-o',
+          'tiny/run.recording',
+          '--json',
+        ]);
+        expect(JSON.parse(out)).toMatchObject({
+          state: 'failed',
+          failure: { message: expect.stringMatching(/stopped: ENOSPC/) as unknown },
+        });
+        expect(err).toMatch(/ENOSPC/);
+        expect(err).not.toMatch(/^Recording written/m);
+        expect(err).toMatch(/^The recording .*run\.recording is incomplete/m);
+        expect(code).toBe(2);
+      } finally {
+        tiny.unmount();
+      }
+    },
+  );
 });

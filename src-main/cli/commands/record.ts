@@ -40,7 +40,11 @@ export async function parseBodyArg(value: string | undefined, io: CliIo): Promis
 const LIVE_STATES = new Set(['connecting', 'streaming', 'loading']);
 
 /** Resolves with the session's summary once it is no longer receiving (or it was closed: null). */
-export function untilSettled(service: SessionService, sessionId: string, done: (s: SessionSummary) => boolean = (s) => !LIVE_STATES.has(s.state)): Promise<SessionSummary> {
+export function untilSettled(
+  service: SessionService,
+  sessionId: string,
+  done: (s: SessionSummary) => boolean = (s) => !LIVE_STATES.has(s.state),
+): Promise<SessionSummary> {
   return new Promise((resolvePromise, reject) => {
     const check = (list: SessionSummary[]): void => {
       const summary = list.find((s) => s.id === sessionId);
@@ -58,18 +62,31 @@ export function untilSettled(service: SessionService, sessionId: string, done: (
 }
 
 /** What describeOutcome and exitCodeFor read of a session's summary (record has no session: it counts). */
-type Outcome = Pick<SessionSummary, 'state' | 'end' | 'envelopes' | 'bytes' | 'legs' | 'diagnostics' | 'failure' | 'awaitingTools'>;
+type Outcome = Pick<
+  SessionSummary,
+  'state' | 'end' | 'envelopes' | 'bytes' | 'legs' | 'diagnostics' | 'failure' | 'awaitingTools'
+>;
 
 /** One paragraph saying how a session ended, for stderr. */
 export function describeOutcome(summary: Outcome): string {
   const { envelopes, bytes, legs, diagnostics: d } = summary;
   const status = summary.end ? `${summary.end.label} (${summary.end.reason})` : summary.state;
-  const lines = [`${status}: ${countOf(envelopes, 'envelope')}, ${countOf(bytes, 'byte')} in ${countOf(legs, 'leg')}; diagnostics: ${countOf(d.error, 'error')}, ${countOf(d.warning, 'warning')}, ${d.info} info.`];
+  const lines = [
+    `${status}: ${countOf(envelopes, 'envelope')}, ${countOf(bytes, 'byte')} in ${countOf(legs, 'leg')}; diagnostics: ${countOf(d.error, 'error')}, ${countOf(d.warning, 'warning')}, ${d.info} info.`,
+  ];
   if (summary.failure) {
     lines.push(summary.failure.message);
-    if (summary.failure.body) lines.push('--- response body ---', summary.failure.body.slice(0, 2000), ...(summary.failure.body.length > 2000 || summary.failure.bodyTruncated ? ['… (truncated)'] : []));
+    if (summary.failure.body)
+      lines.push(
+        '--- response body ---',
+        summary.failure.body.slice(0, 2000),
+        ...(summary.failure.body.length > 2000 || summary.failure.bodyTruncated ? ['… (truncated)'] : []),
+      );
   }
-  if (summary.awaitingTools) lines.push('The run is paused on awaiting_frontend_tools: answer it with `stream-inspector answer FILE --result TOOL_USE_ID=TEXT -H …`.');
+  if (summary.awaitingTools)
+    lines.push(
+      'The run is paused on awaiting_frontend_tools: answer it with `stream-inspector answer FILE --result TOOL_USE_ID=TEXT -H …`.',
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -93,7 +110,8 @@ export const record: Command = async (args, io) => {
   if (!values.output) throw new UsageError('-o FILE is required: where to write the recording');
   const body = await parseBodyArg(values.data, io);
   const idle = values['idle-timeout'];
-  if (idle !== undefined && !/^\d+(\.\d+)?$/.test(idle)) throw new UsageError(`--idle-timeout takes seconds, not '${idle}'`);
+  if (idle !== undefined && !/^\d+(\.\d+)?$/.test(idle))
+    throw new UsageError(`--idle-timeout takes seconds, not '${idle}'`);
   const path = resolve(io.cwd, values.output);
   const built = buildRequest({
     url: positionals[0],
@@ -149,7 +167,13 @@ function recordSummary(result: LiveRecordingResult, source: SessionSummary['sour
     end: result.end,
     envelopeTypes: counted.envelopeTypes,
     findings: sortRuleCounts(
-      counted.findings.map(({ rule, severity, count, examples }) => ({ rule, severity, count, first: examples[0]?.message ?? '', examples: examples.map((d) => ({ message: d.message, at: d.at })) })),
+      counted.findings.map(({ rule, severity, count, examples }) => ({
+        rule,
+        severity,
+        count,
+        first: examples[0]?.message ?? '',
+        examples: examples.map((d) => ({ message: d.message, at: d.at })),
+      })),
     ),
   };
 }

@@ -6,7 +6,10 @@ import { memoryIo, servingIo } from '../test-io';
 describe('stream-inspector serve', () => {
   test('prints the URL, serves the file byte for byte until interrupted, then stops', async () => {
     const { io, ready, interrupt } = servingIo();
-    const exit = main(['serve', fixturePath('frontend_tools.raw.sse'), '--port', '0', '--speed', 'fast', '--rechunk', 'byte'], io);
+    const exit = main(
+      ['serve', fixturePath('frontend_tools.raw.sse'), '--port', '0', '--speed', 'fast', '--rechunk', 'byte'],
+      io,
+    );
     await ready;
     const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? '';
     expect(url).not.toBe('');
@@ -16,7 +19,9 @@ describe('stream-inspector serve', () => {
 
     const response = await fetch(`${url}/agent/run`, { method: 'POST', body: '{"user_prompt":"hi"}' });
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(readFixture('frontend_tools.raw.sse')))).toBe(true);
+    expect(Buffer.from(await response.arrayBuffer()).equals(Buffer.from(readFixture('frontend_tools.raw.sse')))).toBe(
+      true,
+    );
 
     interrupt();
     expect(await exit).toBe(0);
@@ -29,7 +34,10 @@ describe('stream-inspector serve', () => {
     [['--rechunk', '0'], '--rechunk takes N (bytes, 1 or more) or byte'],
     [['--port', 'http'], '--port takes a number from 0 to 65535'],
     [['--har-entry', 'x'], '--har-entry takes an entry number'],
-    [['--allow-origin', 'localhost:5173'], "--allow-origin takes an origin such as http://localhost:5173 (or * for any page), not 'localhost:5173'"],
+    [
+      ['--allow-origin', 'localhost:5173'],
+      "--allow-origin takes an origin such as http://localhost:5173 (or * for any page), not 'localhost:5173'",
+    ],
     [['--allow-origin', 'http://localhost:5173/app'], '--allow-origin takes an origin'],
   ])('rejects %j with a usage error', async (args, message) => {
     const io = memoryIo();
@@ -39,7 +47,19 @@ describe('stream-inspector serve', () => {
 
   test('--allow-origin lets the pages of that origin read the replay, and no other', async () => {
     const { io, ready, interrupt } = servingIo();
-    const exit = main(['serve', fixturePath('frontend_tools.raw.sse'), '--port', '0', '--speed', 'fast', '--allow-origin', 'http://localhost:5173'], io);
+    const exit = main(
+      [
+        'serve',
+        fixturePath('frontend_tools.raw.sse'),
+        '--port',
+        '0',
+        '--speed',
+        'fast',
+        '--allow-origin',
+        'http://localhost:5173',
+      ],
+      io,
+    );
     await ready;
     const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? '';
     expect(io.out()).toContain('Web pages of http://localhost:5173 may read it');

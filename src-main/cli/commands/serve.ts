@@ -12,7 +12,8 @@ function parseSpeed(value: string | undefined): ReplaySpeed {
   if (value === undefined) return 1;
   if (value === 'fast') return 'fast';
   const speed = Number(value.replace(/^x/i, ''));
-  if (!/^x?\d+(\.\d+)?$/i.test(value) || speed < MIN_SPEED || speed > MAX_SPEED) throw new UsageError(`--speed takes a factor from ${MIN_SPEED} to ${MAX_SPEED}, or fast, not '${value}'`);
+  if (!/^x?\d+(\.\d+)?$/i.test(value) || speed < MIN_SPEED || speed > MAX_SPEED)
+    throw new UsageError(`--speed takes a factor from ${MIN_SPEED} to ${MAX_SPEED}, or fast, not '${value}'`);
   return speed;
 }
 
@@ -25,7 +26,8 @@ function parseRechunk(value: string | undefined): RechunkOption | undefined {
 
 function parseHarEntry(value: string | undefined): number[] | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+(,\d+)*$/.test(value)) throw new UsageError(`--har-entry takes an entry number, or several separated by commas, not '${value}'`);
+  if (!/^\d+(,\d+)*$/.test(value))
+    throw new UsageError(`--har-entry takes an entry number, or several separated by commas, not '${value}'`);
   return value.split(',').map(Number);
 }
 
@@ -39,15 +41,25 @@ function parseAllowOrigins(values: string[] | undefined): string[] {
     } catch {
       // Reported below.
     }
-    if (origin === null || origin === 'null' || origin !== value.replace(/\/$/, '')) throw new UsageError(`--allow-origin takes an origin such as http://localhost:5173 (or * for any page), not '${value}'`);
+    if (origin === null || origin === 'null' || origin !== value.replace(/\/$/, ''))
+      throw new UsageError(
+        `--allow-origin takes an origin such as http://localhost:5173 (or * for any page), not '${value}'`,
+      );
     return origin;
   });
 }
 
 /** Serves a recording (or any importable file) as a live SSE endpoint until interrupted. */
 export const serve: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { port: { type: 'string' }, speed: { type: 'string' }, rechunk: { type: 'string' }, 'har-entry': { type: 'string' }, 'allow-origin': { type: 'string', multiple: true } });
-  if (positionals.length !== 1 || !positionals[0] || positionals[0] === '-') throw new UsageError('expected exactly one FILE (a recording, capture, envelope file or HAR)');
+  const { values, positionals } = parse(args, {
+    port: { type: 'string' },
+    speed: { type: 'string' },
+    rechunk: { type: 'string' },
+    'har-entry': { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true },
+  });
+  if (positionals.length !== 1 || !positionals[0] || positionals[0] === '-')
+    throw new UsageError('expected exactly one FILE (a recording, capture, envelope file or HAR)');
   const file = positionals[0];
   const speed = parseSpeed(values.speed);
   const rechunk = parseRechunk(values.rechunk);
@@ -64,12 +76,21 @@ export const serve: Command = async (args, io) => {
   const { source } = server;
   const continuations = source.legs.length - 1;
   const pacing = speed === 'fast' ? 'as fast as possible' : `with the recorded timing ×${speed}`;
-  const cutting = rechunk === undefined ? 'cut as recorded' : rechunk === 'byte' ? 're-chunked to one byte per write' : `re-chunked to ${rechunk}-byte writes`;
+  const cutting =
+    rechunk === undefined
+      ? 'cut as recorded'
+      : rechunk === 'byte'
+        ? 're-chunked to one byte per write'
+        : `re-chunked to ${rechunk}-byte writes`;
   const endpoints = [
     `Replaying ${file} (${source.kind}, ${source.legs.length} leg${source.legs.length === 1 ? '' : 's'}) on ${server.url}`,
     `  GET or POST ${server.url}/agent/run (any path)   leg 0, ${pacing}, ${cutting}`,
-    continuations > 0 ? `  POST ${server.url}/agent/tool_results         the next recorded continuation (${continuations})` : '  (no continuation legs: POST /agent/tool_results answers 409)',
-    allowOrigins.length === 0 ? '  Web pages of other origins may not read it (--allow-origin ORIGIN to let one)' : `  Web pages of ${allowOrigins.includes('*') ? 'any origin' : allowOrigins.join(', ')} may read it`,
+    continuations > 0
+      ? `  POST ${server.url}/agent/tool_results         the next recorded continuation (${continuations})`
+      : '  (no continuation legs: POST /agent/tool_results answers 409)',
+    allowOrigins.length === 0
+      ? '  Web pages of other origins may not read it (--allow-origin ORIGIN to let one)'
+      : `  Web pages of ${allowOrigins.includes('*') ? 'any origin' : allowOrigins.join(', ')} may read it`,
     ...source.diagnostics.map((d) => `  ${d.severity}: ${d.message}`),
   ];
   return serveUntilInterrupted(io, endpoints, server);

@@ -3,7 +3,15 @@ import { createServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type LookupFunction } from 'node:net';
 import { openConnection, type ConnectionDeps, type ConnectionHandlers, type ConnectionSpec } from './connection';
 import { createNodeHttpTransport } from './http-transport';
-import { SSE_HEADERS, refusedPort, sleep, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from './loopback-testing';
+import {
+  SSE_HEADERS,
+  refusedPort,
+  sleep,
+  startLoopbackServer,
+  writeSlowly,
+  type LoopbackHandler,
+  type LoopbackServer,
+} from './loopback-testing';
 import { buildRequest } from './request-spec';
 import { createManualClock, type ManualClock } from '../replay/manual-clock';
 
@@ -69,7 +77,10 @@ describe('live connection against loopback servers', () => {
     const { spec } = buildRequest({
       url: `${server!.url}/agent/run?format=json`,
       method: 'post',
-      headers: [['X-Trace', 'abc'], ['Authorization', 'Bearer t0k']],
+      headers: [
+        ['X-Trace', 'abc'],
+        ['Authorization', 'Bearer t0k'],
+      ],
       body: { kind: 'json', text: '{"user_prompt":"hi","agent_type":"agent_frontend_tools"}' },
     });
     const sink = capture();
@@ -255,8 +266,20 @@ describe('live connection against loopback servers', () => {
   });
 
   it.each([
-    [500, 'Internal Server Error', 'text/plain', 'Traceback: boom', /HTTP 500 Internal Server Error: the server failed/],
-    [422, 'Unprocessable Entity', 'application/json', '{"detail":[{"loc":["body","user_prompt"],"msg":"field required"}]}', /HTTP 422 Unprocessable Entity: the request body failed/],
+    [
+      500,
+      'Internal Server Error',
+      'text/plain',
+      'Traceback: boom',
+      /HTTP 500 Internal Server Error: the server failed/,
+    ],
+    [
+      422,
+      'Unprocessable Entity',
+      'application/json',
+      '{"detail":[{"loc":["body","user_prompt"],"msg":"field required"}]}',
+      /HTTP 422 Unprocessable Entity: the request body failed/,
+    ],
   ])('shows a %i response with its body and never decodes it', async (status, statusText, type, body, message) => {
     await serve((_req, res) => {
       res.writeHead(status, statusText, { 'Content-Type': type });
@@ -265,7 +288,13 @@ describe('live connection against loopback servers', () => {
     const sink = capture();
     const outcome = await openConnection(get('/fail'), sink).done;
     expect(outcome.reason).toBe('failed');
-    expect(outcome.failure).toMatchObject({ kind: 'http-status', status, body, bodyTruncated: false, contentType: type });
+    expect(outcome.failure).toMatchObject({
+      kind: 'http-status',
+      status,
+      body,
+      bodyTruncated: false,
+      contentType: type,
+    });
     expect(outcome.failure?.message).toMatch(message);
     expect(sink.chunks).toHaveLength(0);
     expect(sink.heads).toEqual([{ status, accepted: false }]);
@@ -273,7 +302,12 @@ describe('live connection against loopback servers', () => {
   });
 
   it.each([
-    ['an HTML login page', 'text/html; charset=utf-8', '<!doctype html><html><body><form>Sign in</form></body></html>', /login page/],
+    [
+      'an HTML login page',
+      'text/html; charset=utf-8',
+      '<!doctype html><html><body><form>Sign in</form></body></html>',
+      /login page/,
+    ],
     ['a JSON error', 'application/json', '{"error":"quota"}', /got application\/json \(HTTP 200\)/],
   ])('refuses %s served with status 200 as a stream', async (_name, type, body, message) => {
     await serve((_req, res) => {
@@ -300,17 +334,27 @@ describe('live connection against loopback servers', () => {
     }
   });
 
-  it.each([301, 302, 303, 307, 308])('regression: a %i redirect names its target (secrets in it redacted) and is not followed', async (status) => {
-    await serve((_req, res) => {
-      res.writeHead(status, { Location: '/v2/agent/run?format=json&access_token=CANARY', 'Content-Type': 'text/plain' });
-      res.end('moved');
-    });
-    const outcome = await openConnection(get('/agent/run'), capture()).done;
-    expect(outcome.failure).toMatchObject({ kind: 'http-status', status });
-    expect(outcome.failure?.message).toMatch(new RegExp(`^HTTP ${status} .*: redirects to ${server!.url}/v2/agent/run\\?format=json&access_token=\\[redacted\\]; redirects are not followed`));
-    expect(outcome.failure?.message).not.toContain('CANARY');
-    expect(server!.requests).toHaveLength(1);
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'regression: a %i redirect names its target (secrets in it redacted) and is not followed',
+    async (status) => {
+      await serve((_req, res) => {
+        res.writeHead(status, {
+          Location: '/v2/agent/run?format=json&access_token=CANARY',
+          'Content-Type': 'text/plain',
+        });
+        res.end('moved');
+      });
+      const outcome = await openConnection(get('/agent/run'), capture()).done;
+      expect(outcome.failure).toMatchObject({ kind: 'http-status', status });
+      expect(outcome.failure?.message).toMatch(
+        new RegExp(
+          `^HTTP ${status} .*: redirects to ${server!.url}/v2/agent/run\\?format=json&access_token=\\[redacted\\]; redirects are not followed`,
+        ),
+      );
+      expect(outcome.failure?.message).not.toContain('CANARY');
+      expect(server!.requests).toHaveLength(1);
+    },
+  );
 
   it('regression: a redirect without a Location says so', async () => {
     await serve((_req, res) => {
@@ -365,20 +409,24 @@ describe('live connection against loopback servers', () => {
     expect(sink.text()).toBe('data: [DONE]\n\n');
   });
 
-  it('closes the socket once a failed response is reported, though its body still trickles', { timeout: 15_000 }, async () => {
-    await serve(async (_req, res) => {
-      res.writeHead(500, { 'Content-Type': 'text/plain' });
-      for (let i = 0; i < 400 && !res.destroyed; i++) {
-        res.write('.');
-        await sleep(25);
-      }
-      res.end();
-    });
-    const outcome = await openConnection(get('/trickle', { timeouts: { responseMs: 300 } }), capture()).done;
-    const reportedAt = performance.now();
-    expect(outcome).toMatchObject({ reason: 'failed', failure: { kind: 'http-status', status: 500 } });
-    expect((await server!.clientClosed(0)) - reportedAt).toBeLessThan(2000);
-  });
+  it(
+    'closes the socket once a failed response is reported, though its body still trickles',
+    { timeout: 15_000 },
+    async () => {
+      await serve(async (_req, res) => {
+        res.writeHead(500, { 'Content-Type': 'text/plain' });
+        for (let i = 0; i < 400 && !res.destroyed; i++) {
+          res.write('.');
+          await sleep(25);
+        }
+        res.end();
+      });
+      const outcome = await openConnection(get('/trickle', { timeouts: { responseMs: 300 } }), capture()).done;
+      const reportedAt = performance.now();
+      expect(outcome).toMatchObject({ reason: 'failed', failure: { kind: 'http-status', status: 500 } });
+      expect((await server!.clientClosed(0)) - reportedAt).toBeLessThan(2000);
+    },
+  );
 
   it('reports a 101 Switching Protocols answer at once, as the answer it is', { timeout: 15_000 }, async () => {
     const upgrading = createServer();
@@ -389,7 +437,12 @@ describe('live connection against loopback servers', () => {
     await new Promise<void>((resolve) => upgrading.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = upgrading.address() as AddressInfo;
-      const spec: ConnectionSpec = { url: new URL(`http://127.0.0.1:${port}/agent/run`), method: 'GET', headers: [], timeouts: { responseMs: 60_000 } };
+      const spec: ConnectionSpec = {
+        url: new URL(`http://127.0.0.1:${port}/agent/run`),
+        method: 'GET',
+        headers: [],
+        timeouts: { responseMs: 60_000 },
+      };
       const outcome = await openConnection(spec, capture()).done;
       expect(outcome).toMatchObject({ reason: 'failed', status: 101, failure: { kind: 'http-status', status: 101 } });
       expect(outcome.failure?.message).toMatch(/^HTTP 101 Switching Protocols/);
@@ -402,15 +455,28 @@ describe('live connection against loopback servers', () => {
   it('never completes a response that goes on past its Content-Length, and keeps the body before the excess', async () => {
     const raw = createNetServer((socket) => {
       socket.once('data', () => {
-        socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 9\r\n\r\ndata: a\n\ndata: [DONE]\n\ndata: b\n\n');
+        socket.end(
+          'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 9\r\n\r\ndata: a\n\ndata: [DONE]\n\ndata: b\n\n',
+        );
       });
     });
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = raw.address() as AddressInfo;
       const sink = capture();
-      const outcome = await openConnection({ url: new URL(`http://127.0.0.1:${port}/run`), method: 'GET', headers: [] }, sink).done;
-      expect(outcome).toMatchObject({ reason: 'aborted', failure: { code: 'EOVERRUN', message: expect.stringMatching(/^The server sent more bytes than the response's length .*the 9 bytes before them are kept\.$/) as unknown } });
+      const outcome = await openConnection(
+        { url: new URL(`http://127.0.0.1:${port}/run`), method: 'GET', headers: [] },
+        sink,
+      ).done;
+      expect(outcome).toMatchObject({
+        reason: 'aborted',
+        failure: {
+          code: 'EOVERRUN',
+          message: expect.stringMatching(
+            /^The server sent more bytes than the response's length .*the 9 bytes before them are kept\.$/,
+          ) as unknown,
+        },
+      });
       expect(sink.text()).toBe('data: a\n\n');
     } finally {
       await new Promise((resolve) => raw.close(resolve));
@@ -419,10 +485,15 @@ describe('live connection against loopback servers', () => {
 
   it('reports a refused connection clearly', async () => {
     const port = await refusedPort();
-    const outcome = await openConnection({ url: new URL(`http://127.0.0.1:${port}/agent/run`), method: 'POST', headers: [] }, capture()).done;
+    const outcome = await openConnection(
+      { url: new URL(`http://127.0.0.1:${port}/agent/run`), method: 'POST', headers: [] },
+      capture(),
+    ).done;
     expect(outcome.reason).toBe('failed');
     expect(outcome.failure).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' });
-    expect(outcome.failure?.message).toBe(`Connection refused by 127.0.0.1:${port}: nothing is listening there. Is the server running?`);
+    expect(outcome.failure?.message).toBe(
+      `Connection refused by 127.0.0.1:${port}: nothing is listening there. Is the server running?`,
+    );
   });
 
   it('reports a host name that does not resolve as a DNS failure', async () => {
@@ -430,7 +501,11 @@ describe('live connection against loopback servers', () => {
     const notFound: LookupFunction = (hostname, _options, callback) =>
       callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '', 4);
     const transport = createNodeHttpTransport({ lookup: notFound });
-    const outcome = await openConnection({ url: new URL('http://no-such-host.invalid/'), method: 'GET', headers: [] }, capture(), { transport }).done;
+    const outcome = await openConnection(
+      { url: new URL('http://no-such-host.invalid/'), method: 'GET', headers: [] },
+      capture(),
+      { transport },
+    ).done;
     expect(outcome.failure?.kind).toBe('dns');
     expect(outcome.failure?.message).toMatch(/Could not resolve the host name no-such-host\.invalid/);
   });
@@ -461,20 +536,29 @@ describe('building a request from the connect form', () => {
   it('refuses what cannot be sent, saying what to fix', () => {
     const base = { url: 'http://127.0.0.1:1/x', method: 'POST', headers: [] as [string, string][] };
     expect(() => buildRequest({ ...base, url: 'ftp://x/y' })).toThrow(/Only http and https/);
-    expect(() => buildRequest({ ...base, url: 'localhost:8000' })).toThrow(/Only http and https URLs can be opened \(got localhost:\)/);
+    expect(() => buildRequest({ ...base, url: 'localhost:8000' })).toThrow(
+      /Only http and https URLs can be opened \(got localhost:\)/,
+    );
     expect(() => buildRequest({ ...base, url: '/agent/run' })).toThrow(/not a valid URL/);
     expect(() => buildRequest({ ...base, headers: [['Bad Name', 'v']] })).toThrow(/Header name 'Bad Name'/);
     expect(() => buildRequest({ ...base, headers: [['X', 'a\r\nInjected: 1']] })).toThrow(/line break/);
     expect(() => buildRequest({ ...base, body: { kind: 'json', text: '{nope' } })).toThrow(/not valid JSON/);
-    expect(() => buildRequest({ ...base, method: 'GET', body: { kind: 'raw', text: 'x' } })).toThrow(/GET request cannot carry a body/);
-    expect(() => buildRequest({ ...base, reconnect: { maxAttempts: 3 } })).toThrow(/re-sending a POST would start a new agent run/);
+    expect(() => buildRequest({ ...base, method: 'GET', body: { kind: 'raw', text: 'x' } })).toThrow(
+      /GET request cannot carry a body/,
+    );
+    expect(() => buildRequest({ ...base, reconnect: { maxAttempts: 3 } })).toThrow(
+      /re-sending a POST would start a new agent run/,
+    );
   });
 
   it('keeps an explicit Content-Type and skips empty header rows', () => {
     const { spec } = buildRequest({
       url: 'http://h/agent/run',
       method: 'POST',
-      headers: [['', ''], ['content-type', 'application/vnd.x+json']],
+      headers: [
+        ['', ''],
+        ['content-type', 'application/vnd.x+json'],
+      ],
       body: { kind: 'json', text: '{}' },
     });
     expect(spec.headers).toEqual([['content-type', 'application/vnd.x+json']]);

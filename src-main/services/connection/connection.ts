@@ -1,5 +1,11 @@
 import type { Failure } from '../../../src-shared/contract/payloads';
-import { encodingFailure, idleFailure, classifyNetworkError, rejectedResponseFailure, timeoutFailure } from './failures';
+import {
+  encodingFailure,
+  idleFailure,
+  classifyNetworkError,
+  rejectedResponseFailure,
+  timeoutFailure,
+} from './failures';
 import { nodeHttpTransport, type HttpResponseHead, type HttpTransport } from './http-transport';
 
 /**
@@ -102,7 +108,11 @@ export function isEventStream(contentType: string): boolean {
   return /^\s*text\/event-stream\s*(;|$)/i.test(contentType);
 }
 
-export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandlers, deps: ConnectionDeps = {}): Connection {
+export function openConnection(
+  spec: ConnectionSpec,
+  handlers: ConnectionHandlers,
+  deps: ConnectionDeps = {},
+): Connection {
   const transport = deps.transport ?? nodeHttpTransport;
   const now = deps.now ?? wallClock;
   const timers = deps.timers ?? realTimers;
@@ -116,7 +126,14 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
   let settled = false;
   let timer: unknown = null;
   let mode: 'waiting' | 'stream' | 'rejected' = 'waiting';
-  let rejected: { head: HttpResponseHead; contentType: string; parts: Uint8Array[]; size: number; truncated: boolean; encodingOnly?: string } | null = null;
+  let rejected: {
+    head: HttpResponseHead;
+    contentType: string;
+    parts: Uint8Array[];
+    size: number;
+    truncated: boolean;
+    encodingOnly?: string;
+  } | null = null;
 
   const clearTimer = (): void => {
     if (timer !== null) timers.clearTimeout(timer);
@@ -130,7 +147,11 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
     if (settled) return;
     settled = true;
     clearTimer();
-    resolveDone({ ...outcome, bytes: progress.bytes, ...(progress.status === undefined ? {} : { status: progress.status }) });
+    resolveDone({
+      ...outcome,
+      bytes: progress.bytes,
+      ...(progress.status === undefined ? {} : { status: progress.status }),
+    });
   };
   const failWith = (failure: Failure, reason: ConnectionEndReason = 'failed'): void => {
     exchange.abort();
@@ -143,7 +164,8 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
     exchange.abort();
     const text = new TextDecoder('utf-8', { fatal: false }).decode(concat(rejected.parts, rejected.size));
     const { head, contentType, truncated } = rejected;
-    if (rejected.encodingOnly !== undefined) settle({ reason: 'failed', failure: encodingFailure(head.status, contentType, rejected.encodingOnly) });
+    if (rejected.encodingOnly !== undefined)
+      settle({ reason: 'failed', failure: encodingFailure(head.status, contentType, rejected.encodingOnly) });
     else settle({ reason: 'failed', failure: rejectedResponseFailure(head, text, truncated, spec.url) });
   };
 
@@ -167,7 +189,8 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
         // An empty Content-Encoding names no coding: the body is as sent (RFC 9110 §8.4).
         const encoding = (headerValue(head.headers, 'content-encoding') ?? '').trim().toLowerCase() || 'identity';
         const ok = head.status >= 200 && head.status <= 299 && head.status !== 204;
-        const accepted = ok && (spec.acceptAnyContentType === true || isEventStream(contentType)) && encoding === 'identity';
+        const accepted =
+          ok && (spec.acceptAnyContentType === true || isEventStream(contentType)) && encoding === 'identity';
         handlers.onResponse?.(head, accepted);
         if (accepted) {
           mode = 'stream';
@@ -175,7 +198,14 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
           return;
         }
         mode = 'rejected';
-        rejected = { head, contentType, parts: [], size: 0, truncated: false, ...(ok && encoding !== 'identity' ? { encodingOnly: encoding } : {}) };
+        rejected = {
+          head,
+          contentType,
+          parts: [],
+          size: 0,
+          truncated: false,
+          ...(ok && encoding !== 'identity' ? { encodingOnly: encoding } : {}),
+        };
         // Keep a bounded wait for the rest of the body, so a server that holds it open does not hang us.
         arm(responseMs, finishRejected);
         if (rejected.encodingOnly !== undefined) {
@@ -255,7 +285,11 @@ export function openConnection(spec: ConnectionSpec, handlers: ConnectionHandler
 /** A failure of the stream's consumer, with its message (which says what failed) and system code. */
 export function consumerFailure(error: unknown): Failure {
   const code = (error as { code?: unknown } | null)?.code;
-  return { kind: 'internal', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
+  return {
+    kind: 'internal',
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {

@@ -23,20 +23,37 @@ export function droppedBytesOf(failure: { code?: string; message: string } | und
   return failure?.code === OVERRUN_CODE ? { lostData: failure.message } : {};
 }
 
-export function classifyNetworkError(error: Error & { code?: string }, url: URL, phase: 'connect' | 'body', bytes: number): Failure {
+export function classifyNetworkError(
+  error: Error & { code?: string },
+  url: URL,
+  phase: 'connect' | 'body',
+  bytes: number,
+): Failure {
   const code = error.code;
   const base = { code } as const;
   if (phase === 'body' && code === OVERRUN_CODE) {
     return { kind: 'aborted', message: `${error.message}; the ${bytes} bytes before them are kept.`, ...base };
   }
   if (phase === 'body') {
-    return { kind: 'aborted', message: `The connection was cut off in the middle of the stream after ${bytes} bytes (${code ?? error.message}); every byte received is kept.`, ...base };
+    return {
+      kind: 'aborted',
+      message: `The connection was cut off in the middle of the stream after ${bytes} bytes (${code ?? error.message}); every byte received is kept.`,
+      ...base,
+    };
   }
   if (code && DNS_CODES.has(code)) {
-    return { kind: 'dns', message: `Could not resolve the host name ${url.hostname} (${code}). Check the URL.`, ...base };
+    return {
+      kind: 'dns',
+      message: `Could not resolve the host name ${url.hostname} (${code}). Check the URL.`,
+      ...base,
+    };
   }
   if (code === 'ECONNREFUSED') {
-    return { kind: 'network', message: `Connection refused by ${hostOf(url)}: nothing is listening there. Is the server running?`, ...base };
+    return {
+      kind: 'network',
+      message: `Connection refused by ${hostOf(url)}: nothing is listening there. Is the server running?`,
+      ...base,
+    };
   }
   if (code && TLS_CODE.test(code)) {
     return { kind: 'tls', message: `TLS handshake with ${hostOf(url)} failed: ${error.message} (${code}).`, ...base };
@@ -47,7 +64,11 @@ export function classifyNetworkError(error: Error & { code?: string }, url: URL,
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ETIMEDOUT') {
     return { kind: 'network', message: `${hostOf(url)} cannot be reached (${code}).`, ...base };
   }
-  return { kind: 'network', message: `Request to ${hostOf(url)} failed: ${error.message}${code ? ` (${code})` : ''}.`, ...base };
+  return {
+    kind: 'network',
+    message: `Request to ${hostOf(url)} failed: ${error.message}${code ? ` (${code})` : ''}.`,
+    ...base,
+  };
 }
 
 const STATUS_HINTS: Record<number, string> = {
@@ -58,7 +79,7 @@ const STATUS_HINTS: Record<number, string> = {
   405: 'this method is not allowed here (check the method)',
   413: 'the request body is too large',
   415: 'the server does not accept this Content-Type',
-  422: 'the request body failed the server\'s validation',
+  422: "the request body failed the server's validation",
   429: 'rate limited',
   502: 'a proxy could not reach the server',
   503: 'the server is unavailable',
@@ -67,7 +88,8 @@ const STATUS_HINTS: Record<number, string> = {
 
 /** What a redirect says: where it points (secrets in the target redacted), or that it points nowhere. */
 function redirectHint(location: string | undefined, base: URL): string {
-  if (location === undefined || location.trim() === '') return 'a redirect without a Location header, so it points nowhere';
+  if (location === undefined || location.trim() === '')
+    return 'a redirect without a Location header, so it points nowhere';
   let target = location;
   try {
     target = new URL(location, base).href;
@@ -83,7 +105,14 @@ export interface StatusContext {
   location?: string;
 }
 
-export function httpStatusFailure(status: number, statusText: string, contentType: string, body: string, bodyTruncated: boolean, context?: StatusContext): Failure {
+export function httpStatusFailure(
+  status: number,
+  statusText: string,
+  contentType: string,
+  body: string,
+  bodyTruncated: boolean,
+  context?: StatusContext,
+): Failure {
   const text = statusText || STATUS_CODES[status] || '';
   const hint =
     status === 204
@@ -111,10 +140,16 @@ function shownBody(body: string, contentType: string): string {
  * (a 204 included: it has no body at all), else its Content-Type. `url`: the request's, so a
  * redirect can name its target.
  */
-export function rejectedResponseFailure(response: { status: number; statusText: string; headers: readonly [string, string][] }, body: string, bodyTruncated: boolean, url?: URL): Failure {
+export function rejectedResponseFailure(
+  response: { status: number; statusText: string; headers: readonly [string, string][] },
+  body: string,
+  bodyTruncated: boolean,
+  url?: URL,
+): Failure {
   const header = (name: string): string | undefined => response.headers.find(([n]) => n.toLowerCase() === name)?.[1];
   const contentType = header('content-type') ?? '';
-  if (response.status >= 200 && response.status <= 299 && response.status !== 204) return contentTypeFailure(response.status, contentType, body, bodyTruncated);
+  if (response.status >= 200 && response.status <= 299 && response.status !== 204)
+    return contentTypeFailure(response.status, contentType, body, bodyTruncated);
   const location = header('location');
   const context = url === undefined ? undefined : location === undefined ? { url } : { url, location };
   return httpStatusFailure(response.status, response.statusText, contentType, body, bodyTruncated, context);
@@ -151,5 +186,8 @@ export function timeoutFailure(phase: 'connect' | 'response', url: URL, ms: numb
 }
 
 export function idleFailure(ms: number, bytes: number): Failure {
-  return { kind: 'idle-timeout', message: `No data for ${Math.round(ms / 1000)} s after ${bytes} bytes; gave up waiting (idle timeout). Every byte received is kept.` };
+  return {
+    kind: 'idle-timeout',
+    message: `No data for ${Math.round(ms / 1000)} s after ${bytes} bytes; gave up waiting (idle timeout). Every byte received is kept.`,
+  };
 }

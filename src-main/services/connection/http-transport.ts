@@ -66,7 +66,12 @@ function ownBytes(chunk: Buffer): Uint8Array {
 }
 
 function overrunError(detail: string): Error & { code?: string } {
-  return Object.assign(new Error(`The server sent more bytes than the response's length (${detail}): what came after the body is not part of it and was dropped`), { code: OVERRUN_CODE });
+  return Object.assign(
+    new Error(
+      `The server sent more bytes than the response's length (${detail}): what came after the body is not part of it and was dropped`,
+    ),
+    { code: OVERRUN_CODE },
+  );
 }
 
 export interface NodeHttpTransportOptions {
@@ -95,7 +100,8 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
     const existing = headers[name];
     headers[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
   }
-  if (spec.body && !spec.headers.some(([n]) => n.toLowerCase() === 'content-length')) headers['Content-Length'] = String(spec.body.byteLength);
+  if (spec.body && !spec.headers.some(([n]) => n.toLowerCase() === 'content-length'))
+    headers['Content-Length'] = String(spec.body.byteLength);
 
   let req: ClientRequest;
   let response: IncomingMessage | undefined;
@@ -103,7 +109,12 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
   try {
     // agent: false — a fresh connection that nobody else shares, so aborting it is final
     // and no pooled keep-alive socket outlives the session.
-    req = send(spec.url, { method: spec.method, headers, agent: false, ...(options.lookup ? { lookup: options.lookup } : {}) });
+    req = send(spec.url, {
+      method: spec.method,
+      headers,
+      agent: false,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
   } catch (error) {
     queueMicrotask(() => finish(() => sink.onError(error as Error)));
     return { abort: () => (aborted = true) };
@@ -131,17 +142,28 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
   req.on('upgrade', (res: IncomingMessage, socket) => {
     socket.destroy();
     if (aborted) return;
-    sink.onResponse({ status: res.statusCode ?? 101, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders) });
+    sink.onResponse({
+      status: res.statusCode ?? 101,
+      statusText: res.statusMessage ?? '',
+      headers: headerPairs(res.rawHeaders),
+    });
     finish(() => sink.onEnd());
   });
   req.on('close', () => {
-    if (!response) finish(() => sink.onError(Object.assign(new Error('The connection closed before any response'), { code: 'ECONNRESET' })));
+    if (!response)
+      finish(() =>
+        sink.onError(Object.assign(new Error('The connection closed before any response'), { code: 'ECONNRESET' })),
+      );
   });
   req.on('response', (res: IncomingMessage) => {
     if (aborted) return;
     response = res;
     if (paused) res.pause();
-    sink.onResponse({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders) });
+    sink.onResponse({
+      status: res.statusCode ?? 0,
+      statusText: res.statusMessage ?? '',
+      headers: headerPairs(res.rawHeaders),
+    });
     res.on('data', (chunk: Buffer) => {
       if (!finished && !aborted) sink.onData(ownBytes(chunk));
     });
@@ -152,7 +174,14 @@ function exchange(spec: HttpRequestSpec, sink: HttpSink, options: NodeHttpTransp
     res.on('error', (error) => finish(() => sink.onError(error)));
     res.on('close', () => {
       // 'close' without a complete body: the server (or the network) cut the stream off.
-      if (!res.complete) finish(() => sink.onError(Object.assign(new Error('The connection closed before the response body was complete'), { code: 'ECONNRESET' })));
+      if (!res.complete)
+        finish(() =>
+          sink.onError(
+            Object.assign(new Error('The connection closed before the response body was complete'), {
+              code: 'ECONNRESET',
+            }),
+          ),
+        );
     });
   });
   req.end(spec.body);

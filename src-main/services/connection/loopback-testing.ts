@@ -64,7 +64,12 @@ export function sleep(ms: number): Promise<void> {
 export const SSE_HEADERS = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' } as const;
 
 /** Writes `parts` with `gapMs` between them, then ends (or not). */
-export async function writeSlowly(res: ServerResponse, parts: (string | Uint8Array)[], gapMs: number, end = true): Promise<void> {
+export async function writeSlowly(
+  res: ServerResponse,
+  parts: (string | Uint8Array)[],
+  gapMs: number,
+  end = true,
+): Promise<void> {
   for (const part of parts) {
     if (res.destroyed) return;
     res.write(part);

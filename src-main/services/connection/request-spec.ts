@@ -25,7 +25,8 @@ export function parseHttpUrl(text: string): URL {
   } catch {
     throw new Error(`'${text}' is not a valid URL; include the scheme, e.g. http://127.0.0.1:8000/agent/run`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Only http and https URLs can be opened (got ${url.protocol})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`Only http and https URLs can be opened (got ${url.protocol})`);
   return url;
 }
 
@@ -47,7 +48,8 @@ export function buildRequest(input: ConnectRequest): BuiltRequest {
   const headers = checkHeaders(input.headers);
   let bodyText: string | null = null;
   if (input.body) {
-    if (METHODS_WITHOUT_BODY.has(method) && input.body.text !== '') throw new Error(`A ${method} request cannot carry a body; use POST or clear the body`);
+    if (METHODS_WITHOUT_BODY.has(method) && input.body.text !== '')
+      throw new Error(`A ${method} request cannot carry a body; use POST or clear the body`);
     if (input.body.text !== '' || input.body.kind === 'raw') bodyText = input.body.text;
     if (input.body.kind === 'json' && bodyText !== null) {
       try {
@@ -55,7 +57,8 @@ export function buildRequest(input: ConnectRequest): BuiltRequest {
       } catch (error) {
         throw new Error(`The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (!headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', 'application/json']);
+      if (!headers.some(([n]) => n.toLowerCase() === 'content-type'))
+        headers.push(['Content-Type', 'application/json']);
     }
   }
   if (input.reconnect && method !== 'GET') {

@@ -10,18 +10,44 @@ import type { ApiEvent, ApiMessage, Citation, ContentBlock, Delta, Usage } from 
 export function dumpCitation(citation: Citation): PyValue {
   switch (citation.type) {
     case 'char_location':
-      return { cited_text: citation.cited_text, document_index: citation.document_index, document_title: citation.document_title, end_char_index: citation.end_char_index, file_id: null, start_char_index: citation.start_char_index, type: citation.type };
+      return {
+        cited_text: citation.cited_text,
+        document_index: citation.document_index,
+        document_title: citation.document_title,
+        end_char_index: citation.end_char_index,
+        file_id: null,
+        start_char_index: citation.start_char_index,
+        type: citation.type,
+      };
     case 'page_location':
-      return { cited_text: citation.cited_text, document_index: citation.document_index, document_title: citation.document_title, end_page_number: citation.end_page_number, file_id: null, start_page_number: citation.start_page_number, type: citation.type };
+      return {
+        cited_text: citation.cited_text,
+        document_index: citation.document_index,
+        document_title: citation.document_title,
+        end_page_number: citation.end_page_number,
+        file_id: null,
+        start_page_number: citation.start_page_number,
+        type: citation.type,
+      };
     case 'web_search_result_location':
-      return { cited_text: citation.cited_text, encrypted_index: citation.encrypted_index, title: citation.title, type: citation.type, url: citation.url };
+      return {
+        cited_text: citation.cited_text,
+        encrypted_index: citation.encrypted_index,
+        title: citation.title,
+        type: citation.type,
+        url: citation.url,
+      };
   }
 }
 
 export function dumpBlock(block: ContentBlock): PyValue {
   switch (block.type) {
     case 'text':
-      return { citations: block.citations ? block.citations.map(dumpCitation) : null, text: block.text, type: block.type };
+      return {
+        citations: block.citations ? block.citations.map(dumpCitation) : null,
+        text: block.text,
+        type: block.type,
+      };
     case 'thinking':
       return { signature: block.signature, thinking: block.thinking, type: block.type };
     case 'tool_use':
@@ -89,7 +115,13 @@ export function dumpEvent(event: ApiEvent): PyValue {
         context_management: null,
         delta: { container: null, stop_reason: event.stop_reason, stop_sequence: null },
         type: event.type,
-        usage: { cache_creation_input_tokens: 0, cache_read_input_tokens: 0, input_tokens: event.usage.input_tokens, output_tokens: event.usage.output_tokens, server_tool_use: null },
+        usage: {
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          input_tokens: event.usage.input_tokens,
+          output_tokens: event.usage.output_tokens,
+          server_tool_use: null,
+        },
       };
     case 'message_stop':
       return { type: event.type, message: dumpMessage(event.message) };

@@ -33,7 +33,9 @@ describe('chunkEnvelopes (the upstream _chunk_and_emit)', () => {
   const { maxDeltaBytes } = chunkingBudget(shape);
 
   test('a payload that fits is one envelope carrying final', () => {
-    expect(chunkEnvelopes(shape, 'ok', true)).toEqual([`{"type":"tool_result","agent":"${AGENT}","final":true,"delta":"ok","id":"toolu_1","name":"read"}`]);
+    expect(chunkEnvelopes(shape, 'ok', true)).toEqual([
+      `{"type":"tool_result","agent":"${AGENT}","final":true,"delta":"ok","id":"toolu_1","name":"read"}`,
+    ]);
   });
 
   test('a payload of exactly the budget is not split', () => {
@@ -43,7 +45,8 @@ describe('chunkEnvelopes (the upstream _chunk_and_emit)', () => {
 
   test('only the last chunk is final, and only when asked', () => {
     const payload = 'x'.repeat(maxDeltaBytes * 2 + 1);
-    const finals = (final: boolean) => chunkEnvelopes(shape, payload, final).map((e) => (JSON.parse(e) as { final: boolean }).final);
+    const finals = (final: boolean) =>
+      chunkEnvelopes(shape, payload, final).map((e) => (JSON.parse(e) as { final: boolean }).final);
     expect(finals(true)).toEqual([false, false, true]);
     expect(finals(false)).toEqual([false, false, false]);
   });

@@ -42,8 +42,10 @@ export function createSegmentEmitter(): Emitter {
       if (step.kind === 'api') {
         const e = step.event;
         const key = `${step.agent}:${'index' in e ? e.index : ''}`;
-        if (e.type === 'content_block_start' && e.block.type === 'text') parsers.set(key, createInlineParser(sink, DEFAULT_INLINE_OPTIONS));
-        else if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') parsers.get(key)?.push(e.delta.text);
+        if (e.type === 'content_block_start' && e.block.type === 'text')
+          parsers.set(key, createInlineParser(sink, DEFAULT_INLINE_OPTIONS));
+        else if (e.type === 'content_block_delta' && e.delta.type === 'text_delta')
+          parsers.get(key)?.push(e.delta.text);
         else if (e.type === 'content_block_stop') {
           parsers.get(key)?.end();
           parsers.delete(key);

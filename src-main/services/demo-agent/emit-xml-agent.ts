@@ -16,10 +16,13 @@ export function xmlAgentItem(step: Exclude<AgentStep, { kind: 'api' }>, format: 
     case 'tool_result': {
       const open = `<content-block-tool_result id="${htmlEscape(step.toolUseId)}" name="${htmlEscape(step.name)}">`;
       if (step.images.length > 0) {
-        const images = step.images.map((i) => `<image src="${htmlEscape(i.src)}" media_type="${htmlEscape(i.media_type)}" />`).join('');
+        const images = step.images
+          .map((i) => `<image src="${htmlEscape(i.src)}" media_type="${htmlEscape(i.media_type)}" />`)
+          .join('');
         return `${open}<text><![CDATA[${escapeToolResultCdata(textParts(step.content))}]]></text>${images}</content-block-tool_result>`;
       }
-      const content = step.content === null ? '' : typeof step.content === 'string' ? step.content : pyDumps(step.content);
+      const content =
+        step.content === null ? '' : typeof step.content === 'string' ? step.content : pyDumps(step.content);
       return `${open}<![CDATA[${escapeToolResultCdata(content)}]]></content-block-tool_result>`;
     }
     case 'awaiting_frontend_tools':

@@ -13,7 +13,8 @@ interface XmlBlock {
 }
 
 /** `escape_xml_attr(str(value))`: Python prints None as None. */
-const attr = (value: number | string | null | undefined): string => htmlEscape(value === undefined ? '' : value === null ? 'None' : String(value));
+const attr = (value: number | string | null | undefined): string =>
+  htmlEscape(value === undefined ? '' : value === null ? 'None' : String(value));
 
 /** One `<citation>` as the xml formatter builds it (attributes by citation type, cited text in unprotected CDATA). */
 function citationXml(citation: Citation): string {
@@ -49,7 +50,8 @@ export function createXmlFormatter(): Formatter {
           state.isOpen = true;
           return [item(`<content-block-${block.type}>`)];
         }
-        if (block.type === 'tool_use' || block.type === 'server_tool_use') state.tool = { id: block.id, name: block.name };
+        if (block.type === 'tool_use' || block.type === 'server_tool_use')
+          state.tool = { id: block.id, name: block.name };
         else state.result = { toolUseId: block.tool_use_id, content: block.content };
         return [];
       }
@@ -58,7 +60,8 @@ export function createXmlFormatter(): Formatter {
         const delta = event.delta;
         if (delta.type === 'text_delta') return delta.text ? [item(delta.text)] : [];
         if (delta.type === 'thinking_delta') return delta.thinking ? [item(delta.thinking)] : [];
-        if (delta.type === 'input_json_delta' && state?.tool) state.tool.inputJson = (state.tool.inputJson ?? '') + delta.partial_json;
+        if (delta.type === 'input_json_delta' && state?.tool)
+          state.tool.inputJson = (state.tool.inputJson ?? '') + delta.partial_json;
         return [];
       }
       case 'content_block_stop': {
@@ -69,7 +72,9 @@ export function createXmlFormatter(): Formatter {
           if (state.type === 'thinking') return [item('</content-block-thinking>')];
           const citations = event.block.type === 'text' ? (event.block.citations ?? []) : [];
           const close = item('</content-block-text>');
-          return citations.length === 0 ? [close] : [close, item(`<citations>${citations.map(citationXml).join('')}</citations>`)];
+          return citations.length === 0
+            ? [close]
+            : [close, item(`<citations>${citations.map(citationXml).join('')}</citations>`)];
         }
         if (state.tool) {
           // Only a buffer that received deltas is parsed (json.loads('') fails → the raw string).
@@ -82,7 +87,9 @@ export function createXmlFormatter(): Formatter {
           const { content } = state.result;
           const body = content === null ? '' : typeof content === 'string' ? content : pyDumps(content);
           const attrs = `id="${htmlEscape(state.result.toolUseId)}" name="${htmlEscape(state.type)}"`;
-          return [item(`<content-block-server_tool_result ${attrs}><![CDATA[${body}]]></content-block-server_tool_result>`)];
+          return [
+            item(`<content-block-server_tool_result ${attrs}><![CDATA[${body}]]></content-block-server_tool_result>`),
+          ];
         }
         return [];
       }
@@ -91,5 +98,6 @@ export function createXmlFormatter(): Formatter {
     }
   }
 
-  return (step: AgentStep): string[] => (step.kind === 'api' ? api(step.agent, step.event) : [xmlAgentItem(step, 'xml')]);
+  return (step: AgentStep): string[] =>
+    step.kind === 'api' ? api(step.agent, step.event) : [xmlAgentItem(step, 'xml')];
 }

@@ -5,7 +5,8 @@ import { pyDumps } from './python-json';
 import type { Format, Step } from './script';
 
 /** What the server writes for a step: SSE events (framed by the router), verbatim bytes, or a cut. */
-export type WireOp = { op: 'event'; data: string } | { op: 'bytes'; text: string } | { op: 'cut'; mode: 'end' | 'drop' };
+export type WireOp =
+  { op: 'event'; data: string } | { op: 'bytes'; text: string } | { op: 'cut'; mode: 'end' | 'drop' };
 
 export interface Emitter {
   emit(step: Step): WireOp[];
@@ -31,7 +32,9 @@ export function createEmitter(format: Format): Emitter {
           return [{ op: 'event', data: '[DONE]' }];
         case 'error_frame':
           // Plain json.dumps: ASCII-only, spaced separators, no envelope fields.
-          return [{ op: 'event', data: pyDumps({ error: step.error, message: step.message, traceback: step.traceback }) }];
+          return [
+            { op: 'event', data: pyDumps({ error: step.error, message: step.message, traceback: step.traceback }) },
+          ];
         case 'wire':
           return [{ op: 'bytes', text: step.render(format) }];
         case 'cut':

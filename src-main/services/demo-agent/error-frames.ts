@@ -7,8 +7,13 @@ import type { Step } from './script';
  */
 
 /** A Python traceback as the router's error frame carries it (`traceback.format_exc()`). */
-export function pythonTraceback(frames: readonly (readonly [file: string, line: number, fn: string, code: string])[], exception: string): string {
-  const body = frames.map(([file, line, fn, code]) => `  File "${file}", line ${line}, in ${fn}\n    ${code}\n`).join('');
+export function pythonTraceback(
+  frames: readonly (readonly [file: string, line: number, fn: string, code: string])[],
+  exception: string,
+): string {
+  const body = frames
+    .map(([file, line, fn, code]) => `  File "${file}", line ${line}, in ${fn}\n    ${code}\n`)
+    .join('');
   return `Traceback (most recent call last):\n${body}${exception}\n`;
 }
 
@@ -23,7 +28,12 @@ export function overloadedErrorFrame(): Step {
       [ROUTER, 548, 'stream_agent_response', 'await agent_task'],
       [ROUTER, 528, 'run_agent_and_signal', 'result = await agent.run(user_prompt, queue)'],
       [AGENT, 799, 'run', 'accumulated_message = await anthropic_stream_with_backoff('],
-      ['/app/anthropic_agent/core/retry.py', 94, 'anthropic_stream_with_backoff', 'accumulated_message = await render_stream('],
+      [
+        '/app/anthropic_agent/core/retry.py',
+        94,
+        'anthropic_stream_with_backoff',
+        'accumulated_message = await render_stream(',
+      ],
       ['/app/anthropic_agent/streaming/formatters.py', 490, 'json_formatter', 'async for event in stream:'],
     ],
     `anthropic.APIStatusError: ${message}`,

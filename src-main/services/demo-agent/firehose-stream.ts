@@ -40,14 +40,20 @@ export function readFirehosePace(body: unknown, query: URLSearchParams): ReadPac
   const rate = field('rate');
   if (rate.value !== undefined) {
     if (!Number.isInteger(rate.value) || rate.value < 1 || rate.value > MAX_RATE) {
-      return { ok: false, message: `rate must be a whole number of envelopes per second from 1 to ${MAX_RATE}, not ${shown(rate.given)}` };
+      return {
+        ok: false,
+        message: `rate must be a whole number of envelopes per second from 1 to ${MAX_RATE}, not ${shown(rate.given)}`,
+      };
     }
     pace.rate = rate.value;
   }
   const duration = field('duration');
   if (duration.value !== undefined) {
     if (!Number.isFinite(duration.value) || duration.value < 0 || duration.value > MAX_SECONDS) {
-      return { ok: false, message: `duration must be a number of seconds from 0 (until the client disconnects) to ${MAX_SECONDS}, not ${shown(duration.given)}` };
+      return {
+        ok: false,
+        message: `duration must be a number of seconds from 0 (until the client disconnects) to ${MAX_SECONDS}, not ${shown(duration.given)}`,
+      };
     }
     pace.seconds = duration.value;
   }
@@ -71,7 +77,8 @@ const MARKER = '#CYCLE#';
 function renderRun(ctx: ScenarioContext): { head: string[]; templates: Template[]; tail: string[] } {
   const run = firehoseRun(ctx, (agent) => firehoseToolId(agent, MARKER));
   const emitter = createEmitter('json');
-  const render = (steps: readonly Step[]): string[] => steps.flatMap((step) => emitter.emit(step).flatMap((op) => (op.op === 'event' ? [sseEvent(op.data)] : [])));
+  const render = (steps: readonly Step[]): string[] =>
+    steps.flatMap((step) => emitter.emit(step).flatMap((op) => (op.op === 'event' ? [sseEvent(op.data)] : [])));
   const head = render(run.head);
   const templates = run.cycles.map((steps) => {
     const events = render(steps);

@@ -22,10 +22,16 @@ afterAll(async () => {
 });
 
 const firehose = (body: Record<string, unknown>, query = ''): Promise<Response> =>
-  fetch(`${demo.url}/agent/run${query}`, { method: 'POST', body: JSON.stringify({ user_prompt: 'x', scenario: 'firehose', agent_uuid: AGENT, ...body }) });
+  fetch(`${demo.url}/agent/run${query}`, {
+    method: 'POST',
+    body: JSON.stringify({ user_prompt: 'x', scenario: 'firehose', agent_uuid: AGENT, ...body }),
+  });
 
 /** Reads the body, noting how many events had arrived at each chunk's arrival (ms since the request). */
-async function timedEvents(response: Response, started: number): Promise<{ text: string; arrivals: [number, number][] }> {
+async function timedEvents(
+  response: Response,
+  started: number,
+): Promise<{ text: string; arrivals: [number, number][] }> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -83,7 +89,11 @@ describe('the firehose scenario', () => {
 
   test('duration 0 streams until the client disconnects, then the server stops writing', async () => {
     const controller = new AbortController();
-    const response = await fetch(`${demo.url}/agent/run`, { method: 'POST', signal: controller.signal, body: JSON.stringify({ user_prompt: 'x', scenario: 'firehose', rate: 20_000, duration: 0 }) });
+    const response = await fetch(`${demo.url}/agent/run`, {
+      method: 'POST',
+      signal: controller.signal,
+      body: JSON.stringify({ user_prompt: 'x', scenario: 'firehose', rate: 20_000, duration: 0 }),
+    });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let received = 0;
     while (received < 200_000) received += (await reader.read()).value?.length ?? 0;
@@ -95,16 +105,61 @@ describe('the firehose scenario', () => {
   });
 
   test.each([
-    ['a rate that is not a number', { rate: 'fast' }, '', 'rate must be a whole number of envelopes per second from 1 to 1000000, not "fast"'],
+    [
+      'a rate that is not a number',
+      { rate: 'fast' },
+      '',
+      'rate must be a whole number of envelopes per second from 1 to 1000000, not "fast"',
+    ],
     ['a rate of zero', { rate: 0 }, '', 'rate must be a whole number of envelopes per second from 1 to 1000000, not 0'],
-    ['a fractional rate', { rate: 2.5 }, '', 'rate must be a whole number of envelopes per second from 1 to 1000000, not 2.5'],
-    ['a rate over the maximum', {}, '?rate=5000000', 'rate must be a whole number of envelopes per second from 1 to 1000000, not "5000000"'],
-    ['an empty rate in the query', {}, '?rate=', 'rate must be a whole number of envelopes per second from 1 to 1000000, not ""'],
-    ['a negative duration', { duration: -1 }, '', 'duration must be a number of seconds from 0 (until the client disconnects) to 86400, not -1'],
-    ['a duration that is not a number', {}, '?duration=forever', 'duration must be a number of seconds from 0 (until the client disconnects) to 86400, not "forever"'],
-    ['a duration as an object', { duration: { seconds: 3 } }, '', 'duration must be a number of seconds from 0 (until the client disconnects) to 86400, not {"seconds":3}'],
-    ['the xml format', { format: 'xml' }, '', 'the firehose scenario streams the json format only (its three agents interleave, and only json names each event\'s agent), not xml'],
-    ['a rate for another scenario', { scenario: 'tour', rate: 100 }, '', 'rate and duration pace the firehose scenario only; this request plays the "tour" scenario'],
+    [
+      'a fractional rate',
+      { rate: 2.5 },
+      '',
+      'rate must be a whole number of envelopes per second from 1 to 1000000, not 2.5',
+    ],
+    [
+      'a rate over the maximum',
+      {},
+      '?rate=5000000',
+      'rate must be a whole number of envelopes per second from 1 to 1000000, not "5000000"',
+    ],
+    [
+      'an empty rate in the query',
+      {},
+      '?rate=',
+      'rate must be a whole number of envelopes per second from 1 to 1000000, not ""',
+    ],
+    [
+      'a negative duration',
+      { duration: -1 },
+      '',
+      'duration must be a number of seconds from 0 (until the client disconnects) to 86400, not -1',
+    ],
+    [
+      'a duration that is not a number',
+      {},
+      '?duration=forever',
+      'duration must be a number of seconds from 0 (until the client disconnects) to 86400, not "forever"',
+    ],
+    [
+      'a duration as an object',
+      { duration: { seconds: 3 } },
+      '',
+      'duration must be a number of seconds from 0 (until the client disconnects) to 86400, not {"seconds":3}',
+    ],
+    [
+      'the xml format',
+      { format: 'xml' },
+      '',
+      "the firehose scenario streams the json format only (its three agents interleave, and only json names each event's agent), not xml",
+    ],
+    [
+      'a rate for another scenario',
+      { scenario: 'tour', rate: 100 },
+      '',
+      'rate and duration pace the firehose scenario only; this request plays the "tour" scenario',
+    ],
   ])('refuses %s with a 400 that says why', async (_what, body, query, detail) => {
     const response = await firehose(body, query);
     expect(response.status).toBe(400);

@@ -24,7 +24,11 @@ export function realisticDelayMs(step: Step, random: () => number): number {
           // A server tool result arrives once Anthropic has run the tool.
           return event.block.type.endsWith('_tool_result') ? jitter(random, 600, 900) : jitter(random, 10, 20);
         case 'content_block_delta':
-          return event.delta.type === 'input_json_delta' ? jitter(random, 8, 12) : event.delta.type === 'signature_delta' ? 5 : jitter(random, 25, 45);
+          return event.delta.type === 'input_json_delta'
+            ? jitter(random, 8, 12)
+            : event.delta.type === 'signature_delta'
+              ? 5
+              : jitter(random, 25, 45);
         default:
           return jitter(random, 5, 10);
       }

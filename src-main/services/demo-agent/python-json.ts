@@ -19,7 +19,8 @@ export class PyModel {
   ) {}
 }
 
-export type PyValue = null | boolean | number | string | PyFloat | PyModel | readonly PyValue[] | { readonly [key: string]: PyValue };
+export type PyValue =
+  null | boolean | number | string | PyFloat | PyModel | readonly PyValue[] | { readonly [key: string]: PyValue };
 
 export const pyFloat = (value: number): PyFloat => new PyFloat(value);
 
@@ -92,7 +93,9 @@ export function pyRepr(value: PyValue): string {
     return `${value.className}(${fields.join(', ')})`;
   }
   if (isPyList(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${pythonString(k)}: ${pyRepr(v)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${pythonString(k)}: ${pyRepr(v)}`)
+    .join(', ')}}`;
 }
 
 function isPyList(value: PyValue): value is readonly PyValue[] {
@@ -112,7 +115,15 @@ function jsonNumber(n: number, isFloat: boolean): string {
   return isFloat ? pythonFloat(n) : pythonNumber(n);
 }
 
-const JSON_SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x22: '\\"', 0x5c: '\\\\', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x08: '\\b', 0x0c: '\\f' };
+const JSON_SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  0x22: '\\"',
+  0x5c: '\\\\',
+  0x0a: '\\n',
+  0x0d: '\\r',
+  0x09: '\\t',
+  0x08: '\\b',
+  0x0c: '\\f',
+};
 
 function unicodeEscape(code: number): string {
   return `\\u${code.toString(16).padStart(4, '0')}`;

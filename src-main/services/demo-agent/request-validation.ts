@@ -18,7 +18,14 @@ export interface ValidationIssue {
   ctx?: Record<string, unknown>;
 }
 
-export const AGENT_TYPES = ['agent_no_tools', 'agent_client_tools', 'agent_frontend_tools', 'agent_all_json', 'agent_skills', 'agent_subagents'] as const;
+export const AGENT_TYPES = [
+  'agent_no_tools',
+  'agent_client_tools',
+  'agent_frontend_tools',
+  'agent_all_json',
+  'agent_skills',
+  'agent_subagents',
+] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
 export const PACES = ['fast', 'realistic'] as const;
 export type Pace = (typeof PACES)[number];
@@ -77,14 +84,20 @@ class Checker {
   literal<T extends string>(values: readonly T[], input: unknown, loc: Loc): Checked<T> {
     if (typeof input === 'string' && (values as readonly string[]).includes(input)) return input as T;
     const quoted = values.map((v) => `'${v}'`);
-    const expected = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1] ?? ''}` : (quoted[0] ?? '');
+    const expected =
+      quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1] ?? ''}` : (quoted[0] ?? '');
     return this.fail('literal_error', loc, `Input should be ${expected}`, input, { expected });
   }
 
   /** A model's input must be an object; a missing required field reports the whole object as input. */
   object(input: unknown, loc: Loc): Checked<Record<string, unknown>> {
     if (isJsonObject(input)) return input;
-    return this.fail('model_attributes_type', loc, 'Input should be a valid dictionary or object to extract fields from', input);
+    return this.fail(
+      'model_attributes_type',
+      loc,
+      'Input should be a valid dictionary or object to extract fields from',
+      input,
+    );
   }
 
   required(object: Record<string, unknown>, key: string, loc: Loc): Checked<unknown> {
@@ -92,7 +105,12 @@ class Checker {
   }
 
   /** `Optional[X] = None`: absent or null is None. */
-  optional<T>(object: Record<string, unknown>, key: string, check: (input: unknown, loc: Loc) => Checked<T>, loc: Loc): Checked<T | null> {
+  optional<T>(
+    object: Record<string, unknown>,
+    key: string,
+    check: (input: unknown, loc: Loc) => Checked<T>,
+    loc: Loc,
+  ): Checked<T | null> {
     const value = object[key];
     return value === undefined || value === null ? null : check(value, [...loc, key]);
   }
@@ -101,10 +119,14 @@ class Checker {
   userPrompt(input: unknown, loc: Loc): Checked<PyValue> {
     if (typeof input === 'string' || isJsonObject(input)) return input as PyValue;
     const listTag = 'list[dict[any,any]]';
-    const badItems = Array.isArray(input) ? input.flatMap((item: unknown, i) => (isJsonObject(item) ? [] : [{ i, item }])) : null;
+    const badItems = Array.isArray(input)
+      ? input.flatMap((item: unknown, i) => (isJsonObject(item) ? [] : [{ i, item }]))
+      : null;
     if (badItems && badItems.length === 0) return input as PyValue;
     this.fail('string_type', [...loc, 'str'], 'Input should be a valid string', input);
-    if (badItems) for (const { i, item } of badItems) this.fail('dict_type', [...loc, listTag, i], 'Input should be a valid dictionary', item);
+    if (badItems)
+      for (const { i, item } of badItems)
+        this.fail('dict_type', [...loc, listTag, i], 'Input should be a valid dictionary', item);
     else this.fail('list_type', [...loc, listTag], 'Input should be a valid list', input);
     return this.fail('dict_type', [...loc, 'dict[any,any]'], 'Input should be a valid dictionary', input);
   }
@@ -117,7 +139,9 @@ class Checker {
     const id = toolUseId === INVALID ? INVALID : this.str(toolUseId, [...loc, 'tool_use_id']);
     const text = content === INVALID ? INVALID : this.str(content, [...loc, 'content']);
     const isError = 'is_error' in object ? this.bool(object['is_error'], [...loc, 'is_error']) : false;
-    return id === INVALID || text === INVALID || isError === INVALID ? INVALID : { tool_use_id: id, content: text, is_error: isError };
+    return id === INVALID || text === INVALID || isError === INVALID
+      ? INVALID
+      : { tool_use_id: id, content: text, is_error: isError };
   }
 }
 
@@ -125,16 +149,23 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; issues: Validat
 
 const failed = (checker: Checker): { ok: false; issues: ValidationIssue[] } => ({ ok: false, issues: checker.issues });
 
-const done = <T>(checker: Checker, value: T): Validated<T> => (checker.issues.length === 0 ? { ok: true, value } : failed(checker));
+const done = <T>(checker: Checker, value: T): Validated<T> =>
+  checker.issues.length === 0 ? { ok: true, value } : failed(checker);
 
 /** FastAPI's reading of a JSON body: an empty body is a missing body. */
 export function parseJsonBody(text: string): Validated<unknown> {
-  if (text.length === 0) return { ok: false, issues: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] };
+  if (text.length === 0)
+    return { ok: false, issues: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
     const { position, reason } = pythonJsonError(text);
-    return { ok: false, issues: [{ type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: reason } }] };
+    return {
+      ok: false,
+      issues: [
+        { type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: reason } },
+      ],
+    };
   }
 }
 
@@ -148,7 +179,11 @@ export function validateRunRequest(body: unknown): Validated<RunRequest> {
   const agentType = checker.optional(object, 'agent_type', (v, l) => checker.literal(AGENT_TYPES, v, l), ['body']);
   if (userPrompt === INVALID || agentUuid === INVALID || agentType === INVALID) return failed(checker);
   // The upstream model validator: neither uuid nor type means the frontend-tools agent.
-  return done(checker, { user_prompt: userPrompt, agent_uuid: agentUuid, agent_type: agentType ?? (agentUuid ? null : 'agent_frontend_tools') });
+  return done(checker, {
+    user_prompt: userPrompt,
+    agent_uuid: agentUuid,
+    agent_type: agentType ?? (agentUuid ? null : 'agent_frontend_tools'),
+  });
 }
 
 export function validateToolResultsRequest(body: unknown): Validated<ToolResultsRequest> {
@@ -174,7 +209,11 @@ export function validateToolResultsRequest(body: unknown): Validated<ToolResults
  * The demo's selectors: `?format=`/`?scenario=`/`?pace=` in the query win over the same
  * fields in the body. `scenarioIds` lists the valid scenario names (null: no scenario here).
  */
-export function validateDemoOptions(body: unknown, query: URLSearchParams, scenarioIds: readonly string[] | null): Validated<DemoOptions> {
+export function validateDemoOptions(
+  body: unknown,
+  query: URLSearchParams,
+  scenarioIds: readonly string[] | null,
+): Validated<DemoOptions> {
   const checker = new Checker();
   const fromBody = isJsonObject(body) ? body : {};
   const pick = <T extends string>(key: string, values: readonly T[]): Checked<T | undefined> => {

@@ -14,9 +14,29 @@ export type Format = WireFormat;
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'pause_turn';
 
 export type Citation =
-  | { type: 'char_location'; cited_text: string; document_index: number; document_title: string | null; start_char_index: number; end_char_index: number }
-  | { type: 'page_location'; cited_text: string; document_index: number; document_title: string | null; start_page_number: number; end_page_number: number }
-  | { type: 'web_search_result_location'; cited_text: string; url: string; title: string | null; encrypted_index: string };
+  | {
+      type: 'char_location';
+      cited_text: string;
+      document_index: number;
+      document_title: string | null;
+      start_char_index: number;
+      end_char_index: number;
+    }
+  | {
+      type: 'page_location';
+      cited_text: string;
+      document_index: number;
+      document_title: string | null;
+      start_page_number: number;
+      end_page_number: number;
+    }
+  | {
+      type: 'web_search_result_location';
+      cited_text: string;
+      url: string;
+      title: string | null;
+      encrypted_index: string;
+    };
 
 export type ServerToolResultType =
   | 'web_search_tool_result'

@@ -1,6 +1,16 @@
 import { assistantMessage } from './api-dump';
 import { PyFloat, PyModel, pyDumps, pyFloat, type PyValue } from './python-json';
-import type { ApiEvent, Citation, ContentBlock, FrontendResult, ImageRef, PendingTool, ServerToolResultType, Step, StopReason } from './script';
+import type {
+  ApiEvent,
+  Citation,
+  ContentBlock,
+  FrontendResult,
+  ImageRef,
+  PendingTool,
+  ServerToolResultType,
+  Step,
+  StopReason,
+} from './script';
 import { seededBase64 } from './seeded';
 
 /** The configured model alias (meta_init) and the dated id the API reports (raw events). */
@@ -36,7 +46,8 @@ export function stripBinaryData(value: PyValue): PyValue {
     const src = source as Readonly<Record<string, PyValue>>;
     if (src['type'] === 'base64' && 'data' in src) {
       const bytes = (typeof src['data'] === 'string' ? src['data'].length : 0) * 0.75;
-      const label = bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
+      const label =
+        bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
       const { data: _data, ...rest } = src;
       return { ...record, source: { ...rest, data: `[base64, ${label}]` } };
     }
@@ -61,7 +72,9 @@ function fileIdsOf(content: PyValue): string[] {
   if (!(content instanceof PyModel) || content.fields['type'] !== 'bash_code_execution_result') return [];
   const outputs = content.fields['content'];
   if (!Array.isArray(outputs)) return [];
-  return (outputs as readonly PyValue[]).flatMap((o) => (o instanceof PyModel && typeof o.fields['file_id'] === 'string' ? [o.fields['file_id']] : []));
+  return (outputs as readonly PyValue[]).flatMap((o) =>
+    o instanceof PyModel && typeof o.fields['file_id'] === 'string' ? [o.fields['file_id']] : [],
+  );
 }
 
 /** Splits text into pieces of `size` code points (never inside a surrogate pair). */
@@ -149,7 +162,9 @@ export class ScriptedAgent {
     this.lastContent = content;
     this.lastStop = stopReason;
     this.history.push(assistantMessage(content));
-    for (const block of content) if (block.type === 'bash_code_execution_tool_result') for (const id of fileIdsOf(block.content)) this.registerFile(id);
+    for (const block of content)
+      if (block.type === 'bash_code_execution_tool_result')
+        for (const id of fileIdsOf(block.content)) this.registerFile(id);
   }
 
   /** A backend tool's result, streamed as the tool completes (always, in the legacy agent). */
@@ -160,7 +175,12 @@ export class ScriptedAgent {
 
   /** A tool result that joins the history without a step (a fault scenario writes its own bytes). */
   recordToolResult(toolUseId: string, content: PyValue, isError = false): this {
-    this.pendingResults.push({ type: 'tool_result', tool_use_id: toolUseId, content, ...(isError ? { is_error: true } : {}) });
+    this.pendingResults.push({
+      type: 'tool_result',
+      tool_use_id: toolUseId,
+      content,
+      ...(isError ? { is_error: true } : {}),
+    });
     return this;
   }
 
@@ -172,16 +192,35 @@ export class ScriptedAgent {
   /** `continue_with_tool_results`: frontend results join the backend ones; streamed only with the meta flag. */
   frontendResults(results: readonly FrontendResult[], pending: readonly PendingTool[]): this {
     for (const r of results) {
-      this.pendingResults.push({ type: 'tool_result', tool_use_id: r.tool_use_id, content: r.content, ...(r.is_error ? { is_error: true } : {}) });
+      this.pendingResults.push({
+        type: 'tool_result',
+        tool_use_id: r.tool_use_id,
+        content: r.content,
+        ...(r.is_error ? { is_error: true } : {}),
+      });
       if (!this.init.streamMeta) continue;
       const name = pending.find((t) => t.tool_use_id === r.tool_use_id)?.name ?? 'unknown';
-      this.push({ kind: 'tool_result', agent: this.uuid, toolUseId: r.tool_use_id, name, content: r.content, images: [] });
+      this.push({
+        kind: 'tool_result',
+        agent: this.uuid,
+        toolUseId: r.tool_use_id,
+        name,
+        content: r.content,
+        images: [],
+      });
     }
     return this;
   }
 
   registerFile(fileId: string): void {
-    this.files.set(fileId, { file_id: fileId, filename: `file_${fileId}`, first_seen_step: 0, created_at: FIXED_TIMESTAMP, last_seen_step: 0, updated_at: FIXED_TIMESTAMP });
+    this.files.set(fileId, {
+      file_id: fileId,
+      filename: `file_${fileId}`,
+      first_seen_step: 0,
+      created_at: FIXED_TIMESTAMP,
+      last_seen_step: 0,
+      updated_at: FIXED_TIMESTAMP,
+    });
   }
 
   /** The run completes: meta_files when files exist, then meta_final (main agent only). */
@@ -198,7 +237,12 @@ export class ScriptedAgent {
         total_steps: this.apiCalls,
         generated_files: files,
         cost: this.cost(),
-        cumulative_usage: { input_tokens: this.usage.input, output_tokens: this.usage.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        cumulative_usage: {
+          input_tokens: this.usage.input,
+          output_tokens: this.usage.output,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        },
       },
     });
   }
@@ -209,7 +253,10 @@ export class ScriptedAgent {
     this.lastContent.forEach((block, i) => {
       if (block.type !== 'text' && block.type !== 'thinking') start = i + 1;
     });
-    return this.lastContent.slice(start).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    return this.lastContent
+      .slice(start)
+      .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+      .join('');
   }
 
   get stopReason(): StopReason | null {
@@ -253,14 +300,24 @@ export class Turn {
     private readonly messageId: string,
     private readonly inputTokens: number,
   ) {
-    this.api({ type: 'message_start', message: { id: messageId, model: API_MODEL, content: [], stop_reason: null, usage: { input_tokens: inputTokens, output_tokens: 1 } } });
+    this.api({
+      type: 'message_start',
+      message: {
+        id: messageId,
+        model: API_MODEL,
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: inputTokens, output_tokens: 1 },
+      },
+    });
   }
 
   thinking(chunks: readonly string[]): this {
     const thinking = chunks.join('');
     const signature = seededBase64(120, 'signature', this.messageId, thinking);
     const index = this.open({ type: 'thinking', thinking: '', signature: '' });
-    for (const chunk of chunks) this.api({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: chunk } });
+    for (const chunk of chunks)
+      this.api({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: chunk } });
     this.api({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } });
     return this.close(index, { type: 'thinking', thinking, signature }, thinking);
   }
@@ -272,7 +329,8 @@ export class Turn {
   /** A text block left open: `finishText` closes it, or the call is abandoned. Returns its index. */
   partialText(chunks: readonly string[]): number {
     const index = this.open({ type: 'text', text: '', citations: null });
-    for (const chunk of chunks) this.api({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: chunk } });
+    for (const chunk of chunks)
+      this.api({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: chunk } });
     return index;
   }
 
@@ -313,8 +371,21 @@ export class Turn {
 
   end(stopReason: StopReason): ScriptedAgent {
     const usage = { input: this.inputTokens, output: tokensOf(this.outputText) };
-    this.api({ type: 'message_delta', stop_reason: stopReason, usage: { input_tokens: usage.input, output_tokens: usage.output } });
-    this.api({ type: 'message_stop', message: { id: this.messageId, model: API_MODEL, content: this.content, stop_reason: stopReason, usage: { input_tokens: usage.input, output_tokens: usage.output } } });
+    this.api({
+      type: 'message_delta',
+      stop_reason: stopReason,
+      usage: { input_tokens: usage.input, output_tokens: usage.output },
+    });
+    this.api({
+      type: 'message_stop',
+      message: {
+        id: this.messageId,
+        model: API_MODEL,
+        content: this.content,
+        stop_reason: stopReason,
+        usage: { input_tokens: usage.input, output_tokens: usage.output },
+      },
+    });
     this.agent.completeTurn(this.content, stopReason, usage);
     return this.agent;
   }
@@ -327,7 +398,8 @@ export class Turn {
     const index = this.open({ ...block, input: {} });
     const json = pyDumps(block.input, { ensureAscii: false });
     // The API opens every input stream with an empty partial.
-    for (const partial of ['', ...pieces(json, pieceSize)]) this.api({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } });
+    for (const partial of ['', ...pieces(json, pieceSize)])
+      this.api({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } });
     return this.close(index, block, json);
   }
 

@@ -11,7 +11,11 @@ export function seededUuid(...parts: string[]): string {
 /** A deterministic pseudo-random base64 string (thinking signatures, encrypted indexes). */
 export function seededBase64(length: number, ...parts: string[]): string {
   let out = '';
-  for (let i = 0; out.length < length; i++) out += createHash('sha256').update([...parts, String(i)].join('\u0000')).digest('base64').replace(/=+$/, '');
+  for (let i = 0; out.length < length; i++)
+    out += createHash('sha256')
+      .update([...parts, String(i)].join('\u0000'))
+      .digest('base64')
+      .replace(/=+$/, '');
   return out.slice(0, length);
 }
 

@@ -75,10 +75,16 @@ const unprocessable = (res: ServerResponse, issues: ValidationIssue[]): void => 
 /** A request the demo cannot serve as asked, with a sentence saying why (FastAPI's HTTPException shape). */
 const badRequest = (res: ServerResponse, detail: string): void => sendJson(res, 400, { detail });
 
-type ReadRequest<T> = { ok: true; request: T; demo: DemoOptions; body: unknown } | { ok: false; issues: ValidationIssue[] };
+type ReadRequest<T> =
+  { ok: true; request: T; demo: DemoOptions; body: unknown } | { ok: false; issues: ValidationIssue[] };
 
 /** The body as FastAPI would validate it, plus the demo's selectors; all issues in one 422. */
-async function readRequest<T>(req: IncomingMessage, query: URLSearchParams, validate: (body: unknown) => Validated<T>, scenarioIds: readonly string[] | null): Promise<ReadRequest<T>> {
+async function readRequest<T>(
+  req: IncomingMessage,
+  query: URLSearchParams,
+  validate: (body: unknown) => Validated<T>,
+  scenarioIds: readonly string[] | null,
+): Promise<ReadRequest<T>> {
   const parsed = parseJsonBody(await readBody(req));
   if (!parsed.ok) return parsed;
   const request = validate(parsed.value);
@@ -91,8 +97,19 @@ function scenarioListing(): unknown {
   return {
     default: DEFAULT_SCENARIO.id,
     formats: FORMATS,
-    scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title, summary: s.summary, keywords: s.keywords, samplePrompt: s.samplePrompt, demonstrates: s.demonstrates ?? {} })),
-    providers: PROVIDER_APIS.map((api) => ({ path: api.path, dialect: api.dialect, scenarios: api.scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary })) })),
+    scenarios: SCENARIOS.map((s) => ({
+      id: s.id,
+      title: s.title,
+      summary: s.summary,
+      keywords: s.keywords,
+      samplePrompt: s.samplePrompt,
+      demonstrates: s.demonstrates ?? {},
+    })),
+    providers: PROVIDER_APIS.map((api) => ({
+      path: api.path,
+      dialect: api.dialect,
+      scenarios: api.scenarios.map((s) => ({ id: s.id, title: s.title, summary: s.summary })),
+    })),
   };
 }
 
@@ -121,7 +138,13 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   }
 
   /** `format` null: the segment-event stream of the run's text (no pause can be answered there). */
-  async function stream(res: ServerResponse, script: Script, format: Format | null, pace: Pace, paceSeed: string): Promise<void> {
+  async function stream(
+    res: ServerResponse,
+    script: Script,
+    format: Format | null,
+    pace: Pace,
+    paceSeed: string,
+  ): Promise<void> {
     await respond(res, async (out) => {
       const emitter: Emitter = format === null ? createSegmentEmitter() : createEmitter(format);
       const random = seededRandom(paceSeed);
@@ -131,7 +154,8 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
         if (wait > 0) await Promise.race([delay(wait), out.closed]);
         if (out.isClosed) return;
         // The agent persists its pause before announcing it: a client may resume at once.
-        if (step.kind === 'awaiting_frontend_tools' && script.pause?.agent === step.agent && format !== null) sessions.park(script.pause, format);
+        if (step.kind === 'awaiting_frontend_tools' && script.pause?.agent === step.agent && format !== null)
+          sessions.park(script.pause, format);
         for (const op of emitter.emit(step)) {
           if (op.op === 'cut') {
             if (op.mode === 'end') out.end();
@@ -146,22 +170,44 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   }
 
   /** `segments`: the run's text as segment events instead of the agent API's format. */
-  async function run(req: IncomingMessage, res: ServerResponse, query: URLSearchParams, segments = false): Promise<void> {
-    const read = await readRequest(req, query, validateRunRequest, SCENARIOS.map((s) => s.id));
+  async function run(
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: URLSearchParams,
+    segments = false,
+  ): Promise<void> {
+    const read = await readRequest(
+      req,
+      query,
+      validateRunRequest,
+      SCENARIOS.map((s) => s.id),
+    );
     if (!read.ok) return unprocessable(res, read.issues);
     const { request, demo } = read;
     const agentUuid = request.agent_uuid ?? seededUuid(seed, 'run', String(++runs));
     sessions.forget(agentUuid);
     const scenario = (demo.scenario ? scenarioById(demo.scenario) : undefined) ?? selectScenario(request.user_prompt);
-    const ctx = { agentUuid, prompt: request.user_prompt, childUuid: (name: string) => seededUuid(agentUuid, 'subagent', name) };
+    const ctx = {
+      agentUuid,
+      prompt: request.user_prompt,
+      childUuid: (name: string) => seededUuid(agentUuid, 'subagent', name),
+    };
     const paced = readFirehosePace(read.body, query);
     if (!paced.ok) return badRequest(res, paced.message);
     if (scenario === firehose) {
       const format = segments ? 'segments' : (demo.format ?? 'json');
-      if (format !== 'json') return badRequest(res, `the firehose scenario streams the json format only (its three agents interleave, and only json names each event's agent), not ${format}`);
+      if (format !== 'json')
+        return badRequest(
+          res,
+          `the firehose scenario streams the json format only (its three agents interleave, and only json names each event's agent), not ${format}`,
+        );
       return respond(res, (out) => streamFirehose(out, ctx, { ...FIREHOSE_DEFAULTS, ...paced.pace }));
     }
-    if (paced.pace.rate !== undefined || paced.pace.seconds !== undefined) return badRequest(res, `rate and duration pace the firehose scenario only; this request plays the "${scenario.id}" scenario`);
+    if (paced.pace.rate !== undefined || paced.pace.seconds !== undefined)
+      return badRequest(
+        res,
+        `rate and duration pace the firehose scenario only; this request plays the "${scenario.id}" scenario`,
+      );
     const script = scenario.build(ctx);
     await stream(res, script, segments ? null : (demo.format ?? 'json'), demo.pace ?? defaultPace, `${agentUuid}:run`);
   }
@@ -177,13 +223,25 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   }
 
   /** `POST /v1/messages` and `POST /v1/responses`: the provider APIs' streams from scripted scenarios. */
-  async function provider(api: ProviderApi, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+  async function provider(
+    api: ProviderApi,
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: URLSearchParams,
+  ): Promise<void> {
     const parsed = parseJsonBody(await readBody(req));
     if (!parsed.ok) return unprocessable(res, parsed.issues);
-    const demo = validateDemoOptions(parsed.value, query, api.scenarios.map((s) => s.id));
+    const demo = validateDemoOptions(
+      parsed.value,
+      query,
+      api.scenarios.map((s) => s.id),
+    );
     if (!demo.ok) return unprocessable(res, demo.issues);
     if (!isJsonObject(parsed.value) || parsed.value['stream'] !== true) {
-      return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'The demo serves streams only: send "stream": true.' } });
+      return sendJson(res, 400, {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'The demo serves streams only: send "stream": true.' },
+      });
     }
     const scenario = chooseProviderScenario(api, demo.value.scenario, parsed.value);
     await streamProviderScenario(res, scenario, demo.value.pace ?? defaultPace, delay, streams);
@@ -198,12 +256,27 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
       'POST /agent/tool_results': () => toolResults(req, res, url.searchParams),
       'POST /segments/run': () => run(req, res, url.searchParams, true),
       'GET /agent/scenarios': () => Promise.resolve(sendJson(res, 200, scenarioListing())),
-      ...Object.fromEntries(PROVIDER_APIS.map((api) => [`POST ${api.path}`, () => provider(api, req, res, url.searchParams)])),
-      'GET /': () => Promise.resolve(sendJson(res, 200, { name: 'stream-inspector demo agent', run: 'POST /agent/run', tool_results: 'POST /agent/tool_results', segments: 'POST /segments/run', scenarios: 'GET /agent/scenarios', messages: 'POST /v1/messages', responses: 'POST /v1/responses' })),
+      ...Object.fromEntries(
+        PROVIDER_APIS.map((api) => [`POST ${api.path}`, () => provider(api, req, res, url.searchParams)]),
+      ),
+      'GET /': () =>
+        Promise.resolve(
+          sendJson(res, 200, {
+            name: 'stream-inspector demo agent',
+            run: 'POST /agent/run',
+            tool_results: 'POST /agent/tool_results',
+            segments: 'POST /segments/run',
+            scenarios: 'GET /agent/scenarios',
+            messages: 'POST /v1/messages',
+            responses: 'POST /v1/responses',
+          }),
+        ),
     };
     const handler = routes[route];
     if (handler) return handler();
-    const allowed = Object.keys(routes).filter((r) => r.endsWith(` ${path}`)).map((r) => r.split(' ')[0] ?? '');
+    const allowed = Object.keys(routes)
+      .filter((r) => r.endsWith(` ${path}`))
+      .map((r) => r.split(' ')[0] ?? '');
     if (allowed.length > 0) return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: allowed.join(', ') });
     return sendJson(res, 404, { detail: 'Not Found' });
   }

@@ -41,7 +41,15 @@ export class SessionStore {
     const pending = run.pause.tools.map((t) => t.tool_use_id);
     const given = results.map((r) => r.tool_use_id);
     const same = new Set(pending).size === new Set(given).size && given.every((id) => pending.includes(id));
-    if (!same) return { steps: [resumeErrorFrame(`Tool result mismatch. Expected tool_use_ids: ${pySet(pending)}, got: ${pySet(given)}`, 1469)] };
+    if (!same)
+      return {
+        steps: [
+          resumeErrorFrame(
+            `Tool result mismatch. Expected tool_use_ids: ${pySet(pending)}, got: ${pySet(given)}`,
+            1469,
+          ),
+        ],
+      };
     this.paused.delete(agentUuid);
     return run.pause.resume(results);
   }

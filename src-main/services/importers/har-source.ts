@@ -1,4 +1,10 @@
-import { describeHarEntry, harEntryToLeg, summarizeHarEntry, type HarEntrySummary, type HarLeg } from '../../../src-shared/recording/har';
+import {
+  describeHarEntry,
+  harEntryToLeg,
+  summarizeHarEntry,
+  type HarEntrySummary,
+  type HarLeg,
+} from '../../../src-shared/recording/har';
 import { createJsonArraySplitter } from '../../../src-shared/recording/json-array-splitter';
 import type { Findings } from './findings';
 import { readRange, reiterable, type SourceFs } from './source-file';
@@ -17,7 +23,14 @@ interface EntryLocation {
   byteEnd: number;
 }
 
-export async function openHar(path: string, fs: SourceFs, findings: Findings, size: number, bodyOffset: number, choice?: number | readonly number[]): Promise<ImportedSource> {
+export async function openHar(
+  path: string,
+  fs: SourceFs,
+  findings: Findings,
+  size: number,
+  bodyOffset: number,
+  choice?: number | readonly number[],
+): Promise<ImportedSource> {
   const entries: EntryLocation[] = [];
   const splitter = createJsonArraySplitter(
     {
@@ -26,10 +39,18 @@ export async function openHar(path: string, fs: SourceFs, findings: Findings, si
         try {
           value = JSON.parse(element.text);
         } catch {
-          findings.report({ rule: 'import.skipped-item', message: `HAR entry ${element.index} (byte ${element.byteStart}) is not valid JSON; skipped.`, at: { fileOffset: element.byteStart } });
+          findings.report({
+            rule: 'import.skipped-item',
+            message: `HAR entry ${element.index} (byte ${element.byteStart}) is not valid JSON; skipped.`,
+            at: { fileOffset: element.byteStart },
+          });
           return;
         }
-        entries.push({ summary: summarizeHarEntry(value, element.index), byteStart: element.byteStart, byteEnd: element.byteEnd });
+        entries.push({
+          summary: summarizeHarEntry(value, element.index),
+          byteStart: element.byteStart,
+          byteEnd: element.byteEnd,
+        });
       },
       onDiagnostic: findings.report,
     },
@@ -40,7 +61,8 @@ export async function openHar(path: string, fs: SourceFs, findings: Findings, si
     if (splitter.closed) break;
   }
   const summary = splitter.end();
-  if (!summary.found) throw new ImportError('unrecognised', path, `${path}: a HAR file must hold log.entries; none was found.`);
+  if (!summary.found)
+    throw new ImportError('unrecognised', path, `${path}: a HAR file must hold log.entries; none was found.`);
 
   const streams = entries.filter((e) => e.summary.isEventStream);
   const chosen = choose(path, entries, streams, choice);
@@ -59,39 +81,74 @@ export async function openHar(path: string, fs: SourceFs, findings: Findings, si
     `HAR entr${chosen.length === 1 ? 'y' : 'ies'} ${chosen.map((e) => describeHarEntry(e.summary)).join('; ')}.`,
     'A HAR file keeps no per-chunk timing: each body is read in 64 KiB blocks, all at the time its first byte arrived.',
   ];
-  if (streams.length > 1) notes.push(`The file holds ${streams.length} event-stream entries; others can be opened by their number.`);
-  for (const location of chosen) if (!location.summary.hasBody) notes.push(`Entry #${location.summary.index} has no saved response body (browsers often drop streamed bodies).`);
-  return { kind: 'har', path, size, legs, actions: [], notes, diagnostics: findings.list, harEntries: entries.map((e) => e.summary) };
+  if (streams.length > 1)
+    notes.push(`The file holds ${streams.length} event-stream entries; others can be opened by their number.`);
+  for (const location of chosen)
+    if (!location.summary.hasBody)
+      notes.push(`Entry #${location.summary.index} has no saved response body (browsers often drop streamed bodies).`);
+  return {
+    kind: 'har',
+    path,
+    size,
+    legs,
+    actions: [],
+    notes,
+    diagnostics: findings.list,
+    harEntries: entries.map((e) => e.summary),
+  };
 }
 
-function choose(path: string, entries: EntryLocation[], streams: EntryLocation[], choice: number | readonly number[] | undefined): EntryLocation[] {
+function choose(
+  path: string,
+  entries: EntryLocation[],
+  streams: EntryLocation[],
+  choice: number | readonly number[] | undefined,
+): EntryLocation[] {
   if (choice !== undefined) {
     const wanted = typeof choice === 'number' ? [choice] : choice;
     return wanted.map((n) => {
       const found = entries.find((e) => e.summary.index === n);
-      if (!found) throw new ImportError('bad-har-entry', path, `${path}: the HAR file has no entry #${n} (it has ${entries.length}, numbered from 0).`);
+      if (!found)
+        throw new ImportError(
+          'bad-har-entry',
+          path,
+          `${path}: the HAR file has no entry #${n} (it has ${entries.length}, numbered from 0).`,
+        );
       return found;
     });
   }
   const only = streams[0];
   if (streams.length === 1 && only) return [only];
   if (streams.length === 0) {
-    const listing = entries.slice(0, 20).map((e) => `  ${describeHarEntry(e.summary)}`).join('\n');
-    throw new ImportError('unrecognised', path, `${path}: the HAR file holds no text/event-stream entry (${entries.length} entries${entries.length ? `:\n${listing}` : ''}).`);
+    const listing = entries
+      .slice(0, 20)
+      .map((e) => `  ${describeHarEntry(e.summary)}`)
+      .join('\n');
+    throw new ImportError(
+      'unrecognised',
+      path,
+      `${path}: the HAR file holds no text/event-stream entry (${entries.length} entries${entries.length ? `:\n${listing}` : ''}).`,
+    );
   }
   const listing = streams.map((e) => `  ${describeHarEntry(e.summary)}`).join('\n');
-  throw new HarEntryChoiceError(path, `${path}: the HAR file holds ${streams.length} text/event-stream entries; choose one (harEntry / --har-entry N):\n${listing}`, streams.map((e) => e.summary));
+  throw new HarEntryChoiceError(
+    path,
+    `${path}: the HAR file holds ${streams.length} text/event-stream entries; choose one (harEntry / --har-entry N):\n${listing}`,
+    streams.map((e) => e.summary),
+  );
 }
 
 async function readEntry(path: string, fs: SourceFs, location: EntryLocation): Promise<HarLeg> {
   const parts: Uint8Array[] = [];
   for await (const block of readRange(fs, path, location.byteStart, location.byteEnd)) parts.push(block);
   const leg = harEntryToLeg(JSON.parse(Buffer.concat(parts).toString('utf8')));
-  if (typeof leg === 'string') throw new ImportError('bad-har-entry', path, `${path}: HAR entry #${location.summary.index}: ${leg}.`);
+  if (typeof leg === 'string')
+    throw new ImportError('bad-har-entry', path, `${path}: HAR entry #${location.summary.index}: ${leg}.`);
   return leg;
 }
 
 async function* entryChunks(path: string, fs: SourceFs, location: EntryLocation): AsyncGenerator<ImportedChunk> {
   const leg = await readEntry(path, fs, location);
-  for (let i = 0; i < leg.body.length; i += CAPTURE_BLOCK) yield { bytes: leg.body.slice(i, i + CAPTURE_BLOCK), receivedAt: leg.receivedAt };
+  for (let i = 0; i < leg.body.length; i += CAPTURE_BLOCK)
+    yield { bytes: leg.body.slice(i, i + CAPTURE_BLOCK), receivedAt: leg.receivedAt };
 }

@@ -40,7 +40,10 @@ const isJsonObject = (text: string): boolean => {
 };
 
 /** The Anthropic events of a raw fixture, as a JSON array (the shape of upstream's json_stream.json). */
-const anthropicEvents = (name: string): Record<string, unknown>[] => dataLines(name).filter(isJsonObject).map((l) => JSON.parse(l) as Record<string, unknown>);
+const anthropicEvents = (name: string): Record<string, unknown>[] =>
+  dataLines(name)
+    .filter(isJsonObject)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const sseOf = (payloads: string[]): Uint8Array => Buffer.from(payloads.map((p) => `data: ${p}\n\n`).join(''));
 
@@ -66,7 +69,9 @@ describe('raw text/event-stream captures', () => {
     const name = 'multi_agent.json.sse';
     const imported = await decodeSource(await openSource(fixturePath(name)));
     const direct = decodeBytes(readFixture(name));
-    expect(imported.envelopes.map((e) => [e.agent, e.type, e.delta])).toEqual(direct.envelopes.map((e) => [e.agent, e.type, e.delta]));
+    expect(imported.envelopes.map((e) => [e.agent, e.type, e.delta])).toEqual(
+      direct.envelopes.map((e) => [e.agent, e.type, e.delta]),
+    );
     expect(blockSummary(imported)).toEqual(blockSummary(direct));
   });
 
@@ -83,7 +88,14 @@ describe('raw text/event-stream captures', () => {
     const body = readFixture('frontend_tools.json.sse');
     const path = await file('curl-i.sse', Buffer.concat([Buffer.from(head), body]));
     const source = await openSource(path);
-    expect(source.legs[0]?.response).toEqual({ status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream; charset=utf-8'], ['x-accel-buffering', 'no']] });
+    expect(source.legs[0]?.response).toEqual({
+      status: 200,
+      statusText: 'OK',
+      headers: [
+        ['content-type', 'text/event-stream; charset=utf-8'],
+        ['x-accel-buffering', 'no'],
+      ],
+    });
     const [chunks = []] = await readLegs(source);
     expect(concatChunks(chunks).equals(Buffer.from(body))).toBe(true);
     expect(source.notes.join(' ')).toContain('curl -i');
@@ -142,7 +154,7 @@ describe('Anthropic raw events', () => {
   const events = anthropicEvents('json_stream.raw.sse');
   const expected = () => blockSummary(decodeBytes(sseOf(events.map((e) => JSON.stringify(e)))));
 
-  it('a JSON array of events (like upstream json_stream.json) decodes as the Anthropic Messages API: the agent raw format\'s XML items are not there', async () => {
+  it("a JSON array of events (like upstream json_stream.json) decodes as the Anthropic Messages API: the agent raw format's XML items are not there", async () => {
     expect(events.length).toBeGreaterThan(40);
     const path = await file('json_stream.json', JSON.stringify(events, null, 2));
     const source = await openSource(path);
@@ -178,11 +190,23 @@ describe('HAR files', () => {
   const entry = (url: string, mimeType: string, text: string, encoding?: 'base64') => ({
     startedDateTime: '2026-03-01T12:00:00.000Z',
     time: 50,
-    request: { method: 'POST', url, httpVersion: 'HTTP/1.1', headers: [{ name: 'Authorization', value: 'Bearer x' }], postData: { mimeType: 'application/json', text: '{"user_prompt":"hi"}' } },
-    response: { status: 200, statusText: 'OK', headers: [{ name: 'Content-Type', value: mimeType }], content: { size: text.length, mimeType, text, ...(encoding ? { encoding } : {}) } },
+    request: {
+      method: 'POST',
+      url,
+      httpVersion: 'HTTP/1.1',
+      headers: [{ name: 'Authorization', value: 'Bearer x' }],
+      postData: { mimeType: 'application/json', text: '{"user_prompt":"hi"}' },
+    },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      headers: [{ name: 'Content-Type', value: mimeType }],
+      content: { size: text.length, mimeType, text, ...(encoding ? { encoding } : {}) },
+    },
     timings: { send: 1, wait: 9, receive: 40 },
   });
-  const har = (entries: unknown[]) => JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, pages: [], entries } }, null, 2);
+  const har = (entries: unknown[]) =>
+    JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, pages: [], entries } }, null, 2);
   const run = Buffer.from(readFixture('frontend_tools.json.sse')).toString('utf8');
   const resume = Buffer.from(readFixture('frontend_tools_resume.json.sse'));
 
@@ -210,7 +234,11 @@ describe('HAR files', () => {
     const source = await openSource(await manyPath(), { harEntry: 2 });
     expect(source.kind).toBe('har');
     expect(source.legs).toHaveLength(1);
-    expect(source.legs[0]?.request).toMatchObject({ method: 'POST', url: 'http://h/agent/tool_results', body: '{"user_prompt":"hi"}' });
+    expect(source.legs[0]?.request).toMatchObject({
+      method: 'POST',
+      url: 'http://h/agent/tool_results',
+      body: '{"user_prompt":"hi"}',
+    });
     expect(source.legs[0]?.response?.status).toBe(200);
     const [chunks = []] = await readLegs(source);
     expect(concatChunks(chunks).equals(resume)).toBe(true);
@@ -227,16 +255,30 @@ describe('HAR files', () => {
   });
 
   it('takes the only event-stream entry without being asked', async () => {
-    const path = await file('one.har', har([entry('http://h/agent/sessions', 'application/json', '[]'), entry('http://h/agent/run', 'text/event-stream', run)]));
+    const path = await file(
+      'one.har',
+      har([
+        entry('http://h/agent/sessions', 'application/json', '[]'),
+        entry('http://h/agent/run', 'text/event-stream', run),
+      ]),
+    );
     const source = await openSource(path);
     const [chunks = []] = await readLegs(source);
     expect(concatChunks(chunks).toString('utf8')).toBe(run);
   });
 
   it.each([
-    ['has no event-stream entry', () => har([entry('http://h/x', 'application/json', '{}')]), /holds no text\/event-stream entry \(1 entries:\n {2}#0 POST http:\/\/h\/x/],
+    [
+      'has no event-stream entry',
+      () => har([entry('http://h/x', 'application/json', '{}')]),
+      /holds no text\/event-stream entry \(1 entries:\n {2}#0 POST http:\/\/h\/x/,
+    ],
     ['has no log.entries', () => JSON.stringify({ log: { version: '1.2' } }), /must hold log.entries/],
-    ['has a body marked base64 that is not', () => har([entry('http://h/agent/run', 'text/event-stream', '%%%%', 'base64')]), /not valid base64/],
+    [
+      'has a body marked base64 that is not',
+      () => har([entry('http://h/agent/run', 'text/event-stream', '%%%%', 'base64')]),
+      /not valid base64/,
+    ],
   ])('rejects a HAR file that %s', async (_name, content, message) => {
     await expectImportError(await file(`bad-${Math.random()}.har`, content()), message);
   });
@@ -246,7 +288,10 @@ describe('HAR files', () => {
   });
 
   it('reads the entries of a truncated HAR file that came before the cut', async () => {
-    const text = har([entry('http://h/agent/run', 'text/event-stream', run), entry('http://h/agent/other', 'text/event-stream', run)]);
+    const text = har([
+      entry('http://h/agent/run', 'text/event-stream', run),
+      entry('http://h/agent/other', 'text/event-stream', run),
+    ]);
     const path = await file('truncated.har', text.slice(0, text.lastIndexOf('http://h/agent/other')));
     const source = await openSource(path);
     expect(source.harEntries).toHaveLength(1);
@@ -262,7 +307,8 @@ describe('recordings', () => {
     for (const [i, name] of ['frontend_tools.json.sse', 'frontend_tools_resume.json.sse'].entries()) {
       const leg = recorder.startLeg(request);
       let t = 100 * i;
-      for (let at = 0, bytes = readFixture(name); at < bytes.length; at += 500) recorder.chunk(leg, bytes.subarray(at, at + 500), t++);
+      for (let at = 0, bytes = readFixture(name); at < bytes.length; at += 500)
+        recorder.chunk(leg, bytes.subarray(at, at + 500), t++);
       recorder.endLeg(leg, { reason: 'done' });
     }
     await recorder.close();
@@ -274,13 +320,23 @@ describe('recordings', () => {
   });
 
   it('a file read whole into memory (bytesSourceFs) opens and reads exactly as from disk', async () => {
-    for (const path of [join(import.meta.dirname, '../../../resources/samples/multi-agent.recording'), join(import.meta.dirname, '../../../resources/samples/truncated.recording'), fixturePath('example_1.raw.sse')]) {
+    for (const path of [
+      join(import.meta.dirname, '../../../resources/samples/multi-agent.recording'),
+      join(import.meta.dirname, '../../../resources/samples/truncated.recording'),
+      fixturePath('example_1.raw.sse'),
+    ]) {
       const fromDisk = await openSource(path);
       const fromMemory = await openSource(path, { fs: bytesSourceFs(await readFile(path)) });
-      const strip = (source: typeof fromDisk) => ({ ...source, legs: source.legs.map(({ chunks: _chunks, ...leg }) => leg) });
+      const strip = (source: typeof fromDisk) => ({
+        ...source,
+        legs: source.legs.map(({ chunks: _chunks, ...leg }) => leg),
+      });
       expect(strip(fromMemory)).toEqual(strip(fromDisk));
       // Chunk by chunk: the same times, sizes and bytes.
-      const chunks = async (source: typeof fromDisk) => (await readLegs(source)).map((leg) => leg.map((c) => `${c.receivedAt} ${Buffer.from(c.bytes).toString('base64')}`));
+      const chunks = async (source: typeof fromDisk) =>
+        (await readLegs(source)).map((leg) =>
+          leg.map((c) => `${c.receivedAt} ${Buffer.from(c.bytes).toString('base64')}`),
+        );
       expect(await chunks(fromMemory)).toEqual(await chunks(fromDisk));
     }
   });
@@ -288,8 +344,19 @@ describe('recordings', () => {
   it('reads a last chunk record that lost only its line ending, without a finding', async () => {
     const header = '{"format":"agent-stream-inspector-recording","version":1,"createdAt":"","t":0,"redacted":true}';
     const leg = '{"type":"leg","leg":0,"t":0,"request":{"method":"GET","url":"http://h/","headers":[],"body":null}}';
-    const chunk = (seq: number, text: string) => JSON.stringify({ type: 'chunk', leg: 0, seq, offset: seq * 8, t: seq, bytes: Buffer.from(text).toString('base64') });
-    const path = await file('no-final-lf.recording', [header, leg, chunk(0, 'data: 1\n'), chunk(1, '\ndata: 2')].join('\n'));
+    const chunk = (seq: number, text: string) =>
+      JSON.stringify({
+        type: 'chunk',
+        leg: 0,
+        seq,
+        offset: seq * 8,
+        t: seq,
+        bytes: Buffer.from(text).toString('base64'),
+      });
+    const path = await file(
+      'no-final-lf.recording',
+      [header, leg, chunk(0, 'data: 1\n'), chunk(1, '\ndata: 2')].join('\n'),
+    );
     const source = await openSource(path);
     expect(source.diagnostics.map((d) => d.rule)).toEqual(['recording.unfinished-leg']);
     const [chunks = []] = await readLegs(source);
@@ -306,8 +373,14 @@ describe('recordings', () => {
   });
 
   it('refuses a recording from a newer format version, saying so', async () => {
-    const path = await file('future.recording', '{"format":"agent-stream-inspector-recording","version":2,"createdAt":"","t":0,"redacted":true}\n');
-    const error = await expectImportError(path, /format version 2 was written by a newer version of the inspector; this one reads version 1/);
+    const path = await file(
+      'future.recording',
+      '{"format":"agent-stream-inspector-recording","version":2,"createdAt":"","t":0,"redacted":true}\n',
+    );
+    const error = await expectImportError(
+      path,
+      /format version 2 was written by a newer version of the inspector; this one reads version 1/,
+    );
     expect(error.code).toBe('unsupported-version');
   });
 
@@ -336,10 +409,18 @@ describe('recordings', () => {
 
 describe('corrupt and unknown files', () => {
   it.each([
-    ['binary garbage', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]), /not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, or HAR: first bytes were binary data$/],
+    [
+      'binary garbage',
+      Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]),
+      /not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, or HAR: first bytes were binary data$/,
+    ],
     ['an empty file', '', /the file is empty/],
     ['an HTML login page', '<!DOCTYPE html>\n<html><body>Sign in</body></html>', /first bytes were an HTML page$/],
-    ['a JSON array of numbers', '[1, 2, 3]', /a JSON array, but its items are not an envelope .* or an Anthropic event/],
+    [
+      'a JSON array of numbers',
+      '[1, 2, 3]',
+      /a JSON array, but its items are not an envelope .* or an Anthropic event/,
+    ],
     ['NDJSON of unrelated objects', '{"id":1,"name":"x"}\n{"id":2}\n', /JSON lines, but the first is not an envelope/],
     ['a truncated first JSON line', '{"type":"text","agent":"a","fin', /its first line is not a JSON object/],
   ])('rejects %s, naming what was expected', async (_name, content, message) => {
@@ -348,7 +429,15 @@ describe('corrupt and unknown files', () => {
 
   it('NDJSON: skips a garbage line with its line number, passes a broken object on to the decoder, reports a cut last line', async () => {
     const lines = dataLines('json_stream.json.sse').slice(0, 5);
-    const text = [lines[0], lines[1], '\u0001\u0002 garbage', lines[2], '{"type":"text","agent":', lines[3], lines[4]?.slice(0, 20)].join('\n');
+    const text = [
+      lines[0],
+      lines[1],
+      '\u0001\u0002 garbage',
+      lines[2],
+      '{"type":"text","agent":',
+      lines[3],
+      lines[4]?.slice(0, 20),
+    ].join('\n');
     const path = await file('mixed.ndjson', text);
     const source = await openSource(path);
     const decoded = await decodeSource(source);

@@ -51,7 +51,10 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
     case 'recording':
       return openRecording(path, fs, findings, options.stream);
     case 'sse':
-      if (result.skipped) findings.report(fileDiagnostic('import.skipped-prefix', `Decoded from byte ${result.bodyOffset}: ${result.skipped}.`, 0));
+      if (result.skipped)
+        findings.report(
+          fileDiagnostic('import.skipped-prefix', `Decoded from byte ${result.bodyOffset}: ${result.skipped}.`, 0),
+        );
       return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response);
     case 'har':
       return openHar(path, fs, findings, size, result.bodyOffset, options.harEntry);

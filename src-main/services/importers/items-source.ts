@@ -12,16 +12,37 @@ import type { ImportedChunk, ImportedSource } from './types';
  * event and one chunk (`data: <item>\n\n`), so the shared decoder reads them like a stream.
  * The file is streamed: memory stays bounded by the largest item.
  */
-export function openItems(path: string, fs: SourceFs, findings: Findings, size: number, kind: SourceKind, container: 'ndjson' | 'json-array', bodyOffset: number): ImportedSource {
+export function openItems(
+  path: string,
+  fs: SourceFs,
+  findings: Findings,
+  size: number,
+  kind: SourceKind,
+  container: 'ndjson' | 'json-array',
+  bodyOffset: number,
+): ImportedSource {
   const itemName = kind === 'anthropic-events' ? 'event' : 'envelope';
   const layout = container === 'ndjson' ? 'line' : 'array item';
   const notes = [
     `Each ${itemName} (one per ${layout}) becomes one SSE event, data: <json>, sent as its own chunk at time 0: the file keeps no network chunking or timing.`,
-    container === 'json-array' ? 'Whitespace between JSON tokens is removed so a pretty-printed item fits one data: line; string contents are unchanged.' : 'Lines are sent as written.',
+    container === 'json-array'
+      ? 'Whitespace between JSON tokens is removed so a pretty-printed item fits one data: line; string contents are unchanged.'
+      : 'Lines are sent as written.',
     'Nothing is added: a file without a [DONE] item decodes as a stream that ended without [DONE].',
   ];
-  const chunks = container === 'ndjson' ? () => ndjsonChunks(path, fs, findings, bodyOffset, itemName) : () => arrayChunks(path, fs, findings, bodyOffset, itemName);
-  return { kind, path, size, legs: [{ index: 0, chunks: reiterable(chunks) }], actions: [], notes, diagnostics: findings.list };
+  const chunks =
+    container === 'ndjson'
+      ? () => ndjsonChunks(path, fs, findings, bodyOffset, itemName)
+      : () => arrayChunks(path, fs, findings, bodyOffset, itemName);
+  return {
+    kind,
+    path,
+    size,
+    legs: [{ index: 0, chunks: reiterable(chunks) }],
+    actions: [],
+    notes,
+    diagnostics: findings.list,
+  };
 }
 
 /** Converts one item, queuing its events or reporting why it was skipped. */
@@ -29,7 +50,14 @@ function itemConverter(findings: Findings, ready: ImportedChunk[]) {
   return (text: string, where: string, offset: number, line?: number): void => {
     const item = convertItem(text);
     if (!item.ok) {
-      findings.report(fileDiagnostic('import.skipped-item', `${where} (byte ${offset}) is ${item.reason}, not an event; skipped.`, offset, line !== undefined ? { line } : {}));
+      findings.report(
+        fileDiagnostic(
+          'import.skipped-item',
+          `${where} (byte ${offset}) is ${item.reason}, not an event; skipped.`,
+          offset,
+          line !== undefined ? { line } : {},
+        ),
+      );
       return;
     }
     for (const payload of item.payloads) ready.push({ bytes: payloadToSse(payload), receivedAt: 0 });
@@ -38,7 +66,13 @@ function itemConverter(findings: Findings, ready: ImportedChunk[]) {
 
 const utf8 = new TextDecoder();
 
-async function* ndjsonChunks(path: string, fs: SourceFs, findings: Findings, bodyOffset: number, itemName: string): AsyncGenerator<ImportedChunk> {
+async function* ndjsonChunks(
+  path: string,
+  fs: SourceFs,
+  findings: Findings,
+  bodyOffset: number,
+  itemName: string,
+): AsyncGenerator<ImportedChunk> {
   const ready: ImportedChunk[] = [];
   const convert = itemConverter(findings, ready);
   const lines = createByteLineSplitter(
@@ -48,7 +82,14 @@ async function* ndjsonChunks(path: string, fs: SourceFs, findings: Findings, bod
         if (text.trim() !== '') convert(text, `Line ${line}`, offset, line);
       },
       onOversize(offset, line, length) {
-        findings.report(fileDiagnostic('import.skipped-item', `Line ${line} (byte ${offset}) is ${length} bytes long, over the limit for one ${itemName}; skipped.`, offset, { line }));
+        findings.report(
+          fileDiagnostic(
+            'import.skipped-item',
+            `Line ${line} (byte ${offset}) is ${length} bytes long, over the limit for one ${itemName}; skipped.`,
+            offset,
+            { line },
+          ),
+        );
       },
     },
     { startOffset: bodyOffset },
@@ -67,14 +108,28 @@ async function* ndjsonChunks(path: string, fs: SourceFs, findings: Findings, bod
       } catch {
         parses = false;
       }
-      if (!parses) findings.report(fileDiagnostic('import.truncated', `The last line (line ${tail.line}, byte ${tail.offset}) is incomplete: the file was cut off. It is passed on as written.`, tail.offset, { line: tail.line }));
+      if (!parses)
+        findings.report(
+          fileDiagnostic(
+            'import.truncated',
+            `The last line (line ${tail.line}, byte ${tail.offset}) is incomplete: the file was cut off. It is passed on as written.`,
+            tail.offset,
+            { line: tail.line },
+          ),
+        );
       convert(text, `Line ${tail.line}`, tail.offset, tail.line);
     }
   }
   yield* ready.splice(0);
 }
 
-async function* arrayChunks(path: string, fs: SourceFs, findings: Findings, bodyOffset: number, itemName: string): AsyncGenerator<ImportedChunk> {
+async function* arrayChunks(
+  path: string,
+  fs: SourceFs,
+  findings: Findings,
+  bodyOffset: number,
+  itemName: string,
+): AsyncGenerator<ImportedChunk> {
   const ready: ImportedChunk[] = [];
   const convert = itemConverter(findings, ready);
   const splitter = createJsonArraySplitter(

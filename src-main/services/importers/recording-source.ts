@@ -15,10 +15,19 @@ import { ImportError, type ImportedChunk, type ImportedLeg, type ImportedSource,
  * records. Opened to be streamed (`stream`), the pass is left to the caller, which sees every
  * record as it is read.
  */
-export async function openRecording(path: string, fs: SourceFs, findings: Findings, stream = false): Promise<ImportedSource> {
+export async function openRecording(
+  path: string,
+  fs: SourceFs,
+  findings: Findings,
+  stream = false,
+): Promise<ImportedSource> {
   const { header, size } = await readHeader(path, fs);
   if (header && header.version > RECORDING_VERSION) {
-    throw new ImportError('unsupported-version', path, `${path}: recording format version ${header.version} was written by a newer version of the inspector; this one reads version ${RECORDING_VERSION}.`);
+    throw new ImportError(
+      'unsupported-version',
+      path,
+      `${path}: recording format version ${header.version} was written by a newer version of the inspector; this one reads version ${RECORDING_VERSION}.`,
+    );
   }
   const source: ImportedSource = {
     kind: 'recording',
@@ -65,7 +74,7 @@ async function readHeader(path: string, fs: SourceFs): Promise<{ header: Recordi
   try {
     let first: Uint8Array | null = null;
     const lines = createByteLineSplitter({ onLine: (bytes, start, end) => (first ??= bytes.slice(start, end)) });
-    for (let position = 0; first === null && position < file.size; ) {
+    for (let position = 0; first === null && position < file.size;) {
       const block = await file.read(position, Math.min(HEADER_READ, file.size - position));
       if (block.length === 0) break;
       position += block.length;
@@ -127,9 +136,13 @@ async function* legChunks(path: string, fs: SourceFs, entry: LegIndex): AsyncGen
   let ready: ImportedChunk[] = [];
   const take = (line: Uint8Array, start: number, end: number): void => {
     const record = chunkOfLeg(line, entry.leg);
-    if (record && sequence.check(record).kind !== 'duplicate') ready.push({ bytes: chunkBytes(record), receivedAt: record.t, record: { start, end } });
+    if (record && sequence.check(record).kind !== 'duplicate')
+      ready.push({ bytes: chunkBytes(record), receivedAt: record.t, record: { start, end } });
   };
-  const lines = createByteLineSplitter({ onLine: (bytes, start, end, offset, _line, next) => take(bytes.subarray(start, end), offset, next) }, { startOffset: entry.chunkStart });
+  const lines = createByteLineSplitter(
+    { onLine: (bytes, start, end, offset, _line, next) => take(bytes.subarray(start, end), offset, next) },
+    { startOffset: entry.chunkStart },
+  );
   for await (const block of readRange(fs, path, entry.chunkStart, entry.chunkEnd)) {
     lines.push(block);
     if (ready.length > 0) {

@@ -32,7 +32,9 @@ export class NotRegularFileError extends Error {
     stats: Stats,
   ) {
     const kind = describeKind(stats);
-    super(`${path} is ${kind}, not a regular file: only regular files are read (pipe a stream in on stdin, as -, to read it)`);
+    super(
+      `${path} is ${kind}, not a regular file: only regular files are read (pipe a stream in on stdin, as -, to read it)`,
+    );
     this.kind = kind;
   }
 }

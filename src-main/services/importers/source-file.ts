@@ -62,14 +62,21 @@ export const READ_BLOCK = 256 * 1024;
  * reads). The file is opened per iteration and closed when the loop ends or is left early,
  * so an iterable built on this can be read again.
  */
-export async function* readRange(fs: SourceFs, path: string, start: number, end?: number, block = READ_BLOCK): AsyncGenerator<Uint8Array> {
+export async function* readRange(
+  fs: SourceFs,
+  path: string,
+  start: number,
+  end?: number,
+  block = READ_BLOCK,
+): AsyncGenerator<Uint8Array> {
   const file = await fs.open(path);
   let next: Promise<Uint8Array> | null = null;
   try {
     const stop = Math.min(end ?? file.size, file.size);
-    const readFrom = (position: number): Promise<Uint8Array> | null => (position < stop ? file.read(position, Math.min(block, stop - position)) : null);
+    const readFrom = (position: number): Promise<Uint8Array> | null =>
+      position < stop ? file.read(position, Math.min(block, stop - position)) : null;
     next = readFrom(start);
-    for (let position = start; next; ) {
+    for (let position = start; next;) {
       const bytes: Uint8Array = await next;
       next = null;
       if (bytes.length === 0) break;

@@ -7,9 +7,21 @@ import type { ImportedSource } from './types';
 export const CAPTURE_BLOCK = 64 * 1024;
 
 /** A raw `text/event-stream` capture: its bytes, exactly, as one leg. */
-export function openSseCapture(path: string, fs: SourceFs, findings: Findings, size: number, bodyOffset: number, response?: RecordedResponse): ImportedSource {
-  const notes = ['A raw event-stream capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.'];
-  if (response) notes.push(`The capture starts with an HTTP head (curl -i): status ${response.status} ${response.statusText}; the stream starts at byte ${bodyOffset}.`);
+export function openSseCapture(
+  path: string,
+  fs: SourceFs,
+  findings: Findings,
+  size: number,
+  bodyOffset: number,
+  response?: RecordedResponse,
+): ImportedSource {
+  const notes = [
+    'A raw event-stream capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.',
+  ];
+  if (response)
+    notes.push(
+      `The capture starts with an HTTP head (curl -i): status ${response.status} ${response.statusText}; the stream starts at byte ${bodyOffset}.`,
+    );
   async function* chunks() {
     for await (const bytes of readRange(fs, path, bodyOffset, size, CAPTURE_BLOCK)) yield { bytes, receivedAt: 0 };
   }

@@ -70,7 +70,11 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
 
   /** The session a tool-results POST continues: the paused one waiting on the body's agent_uuid. */
   const continuationOf = (request: RecordedRequest): ExternalSession | undefined => {
-    if (request.method !== 'POST' || !/\/tool_results\/?(\?|$)/.test(new URL(request.url).pathname + new URL(request.url).search)) return undefined;
+    if (
+      request.method !== 'POST' ||
+      !/\/tool_results\/?(\?|$)/.test(new URL(request.url).pathname + new URL(request.url).search)
+    )
+      return undefined;
     let agent: unknown;
     try {
       agent = (JSON.parse(request.body ?? '') as { agent_uuid?: unknown }).agent_uuid;
@@ -93,7 +97,14 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
           title: `Proxy ${request.method} ${new URL(request.url).pathname}`,
           method: request.method,
           url: request.url,
-          ...(options.recordDir !== undefined ? { recordTo: join(options.recordDir, `proxy-${new Date(options.now()).toISOString().replace(/[:.]/g, '-')}-${++sessionCount}.recording`) } : {}),
+          ...(options.recordDir !== undefined
+            ? {
+                recordTo: join(
+                  options.recordDir,
+                  `proxy-${new Date(options.now()).toISOString().replace(/[:.]/g, '-')}-${++sessionCount}.recording`,
+                ),
+              }
+            : {}),
         });
     let session: ExternalSession | null = null;
     /** The session could not be opened: the stream still passes, unrecorded. */
@@ -131,11 +142,21 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
         early.push({ bytes: copy, at });
         earlyBytes += copy.byteLength;
         // The recording is still being created: past a bound, the server waits for it.
-        return earlyBytes > MAX_EARLY_BYTES ? opening.then(() => undefined, () => undefined) : undefined;
+        return earlyBytes > MAX_EARLY_BYTES
+          ? opening.then(
+              () => undefined,
+              () => undefined,
+            )
+          : undefined;
       },
       end(outcome) {
         const end: LegEndInfo =
-          outcome.reason === 'done' ? { reason: 'complete' } : { reason: outcome.reason === 'aborted' ? 'stopped' : 'failed', ...(outcome.message !== undefined ? { message: outcome.message } : {}) };
+          outcome.reason === 'done'
+            ? { reason: 'complete' }
+            : {
+                reason: outcome.reason === 'aborted' ? 'stopped' : 'failed',
+                ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+              };
         if (leg) finishLeg(end);
         else ended = end;
       },
@@ -146,7 +167,8 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     target,
     port: options.port,
     now: options.now,
-    onResponse: (request, response, exchange) => (isEventStream(response) ? streamTap(request, response, exchange) : null),
+    onResponse: (request, response, exchange) =>
+      isEventStream(response) ? streamTap(request, response, exchange) : null,
     onExchange: (exchange) => {
       if (!exchanges.includes(exchange)) {
         exchanges.push(exchange);

@@ -38,7 +38,37 @@ const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(ran
 
 function requestTarget(random: Random): string {
   const other = `127.0.0.1:${elsewhere.port}`;
-  const pieces = ['/', '//', '\\', '\\\\', '/\\', '@', ':', 'user:pw@', other, `localhost:${elsewhere.port}`, `[::1]:${elsewhere.port}`, 'a:99999', ':0', '%2F', '%5C', '%2e%2e', '..', '.', '?', '#', '%', '%zz', 'x', 'agent/run', ';', '\u00e9', 'http:', 'http://', '*'];
+  const pieces = [
+    '/',
+    '//',
+    '\\',
+    '\\\\',
+    '/\\',
+    '@',
+    ':',
+    'user:pw@',
+    other,
+    `localhost:${elsewhere.port}`,
+    `[::1]:${elsewhere.port}`,
+    'a:99999',
+    ':0',
+    '%2F',
+    '%5C',
+    '%2e%2e',
+    '..',
+    '.',
+    '?',
+    '#',
+    '%',
+    '%zz',
+    'x',
+    'agent/run',
+    ';',
+    '\u00e9',
+    'http:',
+    'http://',
+    '*',
+  ];
   let out = random() < 0.85 ? pick(random, ['/', '//', '/\\', '\\', '///']) : '';
   const count = 1 + Math.floor(random() * 6);
   for (let i = 0; i < count; i++) out += pick(random, pieces);
@@ -56,9 +86,23 @@ function framing(random: Random, index: number): Framing {
   const eol = random() < 0.1 ? '\n' : '\r\n';
   const head = [`POST /echo/${index} HTTP/1.1`, 'Host: 127.0.0.1', `Authorization: Bearer canary-${index}`];
   let wellFormed = eol === '\r\n';
-  const kind = pick(random, ['length', 'length-short', 'length-long', 'length-twice', 'chunked', 'chunked-bad-size', 'chunked-ext', 'chunked-trailer', 'chunked-unfinished', 'both', 'te-obfuscated', 'folded']);
+  const kind = pick(random, [
+    'length',
+    'length-short',
+    'length-long',
+    'length-twice',
+    'chunked',
+    'chunked-bad-size',
+    'chunked-ext',
+    'chunked-trailer',
+    'chunked-unfinished',
+    'both',
+    'te-obfuscated',
+    'folded',
+  ]);
   let payload = body;
-  const chunked = (parts: string[], last = `0${eol}${eol}`): string => parts.map((p) => `${p.length.toString(16)}${eol}${p}${eol}`).join('') + last;
+  const chunked = (parts: string[], last = `0${eol}${eol}`): string =>
+    parts.map((p) => `${p.length.toString(16)}${eol}${p}${eol}`).join('') + last;
   const split = (): string[] => [body.slice(0, body.length >> 1), body.slice(body.length >> 1)].filter((p) => p !== '');
   switch (kind) {
     case 'length':
@@ -87,7 +131,10 @@ function framing(random: Random, index: number): Framing {
       break;
     case 'chunked-ext':
       head.push('Transfer-Encoding: chunked');
-      payload = split().map((p) => `${p.length.toString(16)};name=value${eol}${p}${eol}`).join('') + `0${eol}${eol}`;
+      payload =
+        split()
+          .map((p) => `${p.length.toString(16)};name=value${eol}${p}${eol}`)
+          .join('') + `0${eol}${eol}`;
       break;
     case 'chunked-trailer':
       head.push('Transfer-Encoding: chunked');
@@ -104,7 +151,14 @@ function framing(random: Random, index: number): Framing {
       wellFormed = false;
       break;
     case 'te-obfuscated':
-      head.push(pick(random, ['Transfer-Encoding: xchunked', 'Transfer-Encoding : chunked', 'Transfer-Encoding: chunked, identity']), `Content-Length: ${body.length}`);
+      head.push(
+        pick(random, [
+          'Transfer-Encoding: xchunked',
+          'Transfer-Encoding : chunked',
+          'Transfer-Encoding: chunked, identity',
+        ]),
+        `Content-Length: ${body.length}`,
+      );
       wellFormed = false;
       break;
     case 'folded':
@@ -113,7 +167,10 @@ function framing(random: Random, index: number): Framing {
       break;
   }
   // Sometimes a second request follows, naming another origin: it must not get there either.
-  const smuggled = random() < 0.3 ? `GET //127.0.0.1:${elsewhere.port}/smuggled HTTP/1.1${eol}Host: 127.0.0.1:${elsewhere.port}${eol}Connection: close${eol}${eol}` : '';
+  const smuggled =
+    random() < 0.3
+      ? `GET //127.0.0.1:${elsewhere.port}/smuggled HTTP/1.1${eol}Host: 127.0.0.1:${elsewhere.port}${eol}Connection: close${eol}${eol}`
+      : '';
   head.push(smuggled === '' ? 'Connection: close' : 'Connection: keep-alive');
   const text = `${head.join(eol)}${eol}${eol}${payload}${smuggled}`;
   return { bytes: Buffer.from(text, 'latin1'), body: wellFormed && smuggled === '' ? body : null };
@@ -123,7 +180,9 @@ function framing(random: Random, index: number): Framing {
 async function runAll(inputs: (string | Buffer)[], timeoutMs: number): Promise<(number | null)[]> {
   const statuses: (number | null)[] = [];
   for (let at = 0; at < inputs.length; at += BATCH) {
-    const answers = await Promise.all(inputs.slice(at, at + BATCH).map((input) => sendRaw(proxy.port, input, timeoutMs)));
+    const answers = await Promise.all(
+      inputs.slice(at, at + BATCH).map((input) => sendRaw(proxy.port, input, timeoutMs)),
+    );
     for (const answer of answers) {
       if (answer !== '') expect(answer).toMatch(/^HTTP\/1\.1 \d{3} /);
       statuses.push(statusOf(answer));
@@ -135,7 +194,13 @@ async function runAll(inputs: (string | Buffer)[], timeoutMs: number): Promise<(
 it(`proxy fuzz: ${TARGETS} seeded request targets never reach another origin nor stop the proxy`, async () => {
   const random = seededRandom(SEED);
   const targets = Array.from({ length: TARGETS }, () => requestTarget(random));
-  const statuses = await runAll(targets.map((t) => Buffer.from(`GET ${t} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer canary\r\nConnection: close\r\n\r\n`, 'latin1')),
+  const statuses = await runAll(
+    targets.map((t) =>
+      Buffer.from(
+        `GET ${t} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer canary\r\nConnection: close\r\n\r\n`,
+        'latin1',
+      ),
+    ),
     // Every one asks for the connection to close: no answer within this is a failure, not a slow machine.
     5000,
   );
@@ -145,7 +210,9 @@ it(`proxy fuzz: ${TARGETS} seeded request targets never reach another origin nor
   // Both kinds came up: forwarded paths and refusals.
   expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(TARGETS / 5);
   expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(TARGETS / 10);
-  expect(statusOf(await sendRaw(proxy.port, 'GET /still-up HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'))).toBe(200);
+  expect(statusOf(await sendRaw(proxy.port, 'GET /still-up HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'))).toBe(
+    200,
+  );
 });
 
 it(`proxy fuzz: ${FRAMINGS} seeded request framings are forwarded intact or refused, and the proxy keeps serving`, async () => {
@@ -165,5 +232,7 @@ it(`proxy fuzz: ${FRAMINGS} seeded request framings are forwarded intact or refu
     checked++;
   }
   expect(checked).toBeGreaterThan(FRAMINGS / 5);
-  expect(statusOf(await sendRaw(proxy.port, 'GET /still-up HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'))).toBe(200);
+  expect(statusOf(await sendRaw(proxy.port, 'GET /still-up HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'))).toBe(
+    200,
+  );
 });

@@ -50,7 +50,12 @@ async function proxyTo(target: string, record = true): Promise<ProxyState> {
 async function settledSessionOf(path: string): Promise<SessionSummary> {
   for (;;) {
     const exchange = (await service.getProxy())?.exchanges.find((e) => e.path === path && e.sessionId);
-    if (exchange?.sessionId) return untilSettled(service, exchange.sessionId, (s) => s.state === 'complete' || s.state === 'failed' || s.state === 'stopped' || s.awaitingTools);
+    if (exchange?.sessionId)
+      return untilSettled(
+        service,
+        exchange.sessionId,
+        (s) => s.state === 'complete' || s.state === 'failed' || s.state === 'stopped' || s.awaitingTools,
+      );
     await sleep(5);
   }
 }
@@ -63,7 +68,9 @@ async function allRows(sessionId: string) {
 describe('recording proxy', () => {
   it('streams the exact bytes the server wrote, in its chunks, and records them', async () => {
     // Cut inside multi-byte UTF-8 sequences, with CRLF and a comment line: nothing may be re-encoded.
-    const expected = new TextEncoder().encode('data: {"type":"text","agent":"a","final":false,"delta":"héllo 😀"}\r\n\r\n: keep-alive\n\ndata: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n');
+    const expected = new TextEncoder().encode(
+      'data: {"type":"text","agent":"a","final":false,"delta":"héllo 😀"}\r\n\r\n: keep-alive\n\ndata: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n',
+    );
     const cuts = [expected.indexOf(0xc3) + 1, expected.indexOf(0xf0) + 2, expected.indexOf(0x0d) + 1, expected.length];
     const parts = cuts.map((end, i) => expected.subarray(i === 0 ? 0 : cuts[i - 1], end));
     server = await startLoopbackServer(async (_req, res) => {
@@ -75,13 +82,21 @@ describe('recording proxy', () => {
       res.end();
     });
     const state = await proxyTo(server.url);
-    const response = await fetch(`${state.url}/agent/run?token=${CANARY}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${CANARY}` }, body: '{"user_prompt":"hi"}' });
+    const response = await fetch(`${state.url}/agent/run?token=${CANARY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${CANARY}` },
+      body: '{"user_prompt":"hi"}',
+    });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const { bytes, error } = await readAll(response);
     expect(error).toBeNull();
     expect(Buffer.from(bytes).equals(Buffer.from(expected))).toBe(true);
     // The server saw the request unchanged (body, credentials), with the target's Host.
-    expect(server.requests[0]).toMatchObject({ method: 'POST', url: `/agent/run?token=${CANARY}`, body: '{"user_prompt":"hi"}' });
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      url: `/agent/run?token=${CANARY}`,
+      body: '{"user_prompt":"hi"}',
+    });
     expect(server.requests[0]!.headers['authorization']).toBe(`Bearer ${CANARY}`);
     expect(server.requests[0]!.headers['host']).toBe(`127.0.0.1:${server.port}`);
 
@@ -102,7 +117,11 @@ describe('recording proxy', () => {
   it('with the demo agent as target: the client gets every byte and the session shows every envelope', async () => {
     agent = await startDemoAgent({ pace: 'fast' });
     const state = await proxyTo(agent.url);
-    const response = await fetch(`${state.url}/agent/run?format=json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_prompt: 'x', scenario: 'subagents' }) });
+    const response = await fetch(`${state.url}/agent/run?format=json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user_prompt: 'x', scenario: 'subagents' }),
+    });
     const { bytes } = await readAll(response);
     const atClient = decodeBytes(bytes);
     expect(atClient.envelopes.length).toBeGreaterThan(50);
@@ -110,25 +129,41 @@ describe('recording proxy', () => {
     const summary = await settledSessionOf('/agent/run?format=json');
     expect(summary.bytes).toBe(bytes.length);
     const rows = await allRows(summary.id);
-    expect(rows.map((r) => [r.type, r.agent, r.final])).toEqual(atClient.envelopes.map((e) => [e.type, e.agent, e.final]));
+    expect(rows.map((r) => [r.type, r.agent, r.final])).toEqual(
+      atClient.envelopes.map((e) => [e.type, e.agent, e.final]),
+    );
     const raw = await service.getRawBytes({ sessionId: summary.id, leg: 0, byteStart: 0, byteEnd: bytes.length });
     expect(Buffer.from(raw.base64, 'base64').equals(Buffer.from(bytes))).toBe(true);
     // The filter language runs over the proxied session like any other.
-    const subs = await service.filterRows({ sessionId: summary.id, expression: 'type == "meta_init" && agent != "main"' });
+    const subs = await service.filterRows({
+      sessionId: summary.id,
+      expression: 'type == "meta_init" && agent != "main"',
+    });
     expect(subs.seqs).toHaveLength(2);
   });
 
   it('continues a paused run: the frontend tool_results POST becomes the next leg of its session', async () => {
     agent = await startDemoAgent({ pace: 'fast' });
     const state = await proxyTo(agent.url);
-    const run = await fetch(`${state.url}/agent/run?format=json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_prompt: 'x', scenario: 'frontend-tools' }) });
+    const run = await fetch(`${state.url}/agent/run?format=json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user_prompt: 'x', scenario: 'frontend-tools' }),
+    });
     const paused = decodeBytes((await readAll(run)).bytes);
     const awaiting = paused.blocks.find((b) => b.kind === 'awaiting_frontend_tools')!;
     const summary = await settledSessionOf('/agent/run?format=json');
     expect(summary.awaitingTools).toBe(true);
 
-    const body = { agent_uuid: awaiting.agent, tool_results: awaiting.pendingTools!.map((t) => ({ tool_use_id: t.toolUseId, content: 'yes', is_error: false })) };
-    const continuation = await fetch(`${state.url}/agent/tool_results?format=json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const body = {
+      agent_uuid: awaiting.agent,
+      tool_results: awaiting.pendingTools!.map((t) => ({ tool_use_id: t.toolUseId, content: 'yes', is_error: false })),
+    };
+    const continuation = await fetch(`${state.url}/agent/tool_results?format=json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const continued = await readAll(continuation);
     expect(continued.bytes.length).toBeGreaterThan(0);
     const after = await untilSettled(service, summary.id, (s) => s.legs === 2 && s.state === 'complete');
@@ -269,7 +304,8 @@ describe('recording proxy', () => {
 
   it('a recording on a slow disk holds the server back instead of queueing the stream, and stopping waits for no backlog', async () => {
     // Mostly an SSE comment, which the decoder skips quickly: the disk, not decoding, is what holds the stream back.
-    const event = (n: number): string => `: ${'x'.repeat(64 * 1024)}\ndata: {"type":"text","agent":"a","final":false,"delta":"${n}"}\n\n`;
+    const event = (n: number): string =>
+      `: ${'x'.repeat(64 * 1024)}\ndata: {"type":"text","agent":"a","final":false,"delta":"${n}"}\n\n`;
     const total = 48 * 1024 * 1024;
     let sent = 0;
     server = await startLoopbackServer(async (_req, res) => {
@@ -293,12 +329,17 @@ describe('recording proxy', () => {
           ...options,
           openSink: async (file) => {
             const sink = await openFileSink(file);
-            return { write: async (data) => (writes++ > 0 && (await disk), sink.write(data)), close: () => sink.close() };
+            return {
+              write: async (data) => (writes++ > 0 && (await disk), sink.write(data)),
+              close: () => sink.close(),
+            };
           },
         }),
     });
     const state = await proxyTo(server.url);
-    const response = await new Promise<IncomingMessage>((resolve) => httpRequest(`${state.url}/agent/run`, resolve).end());
+    const response = await new Promise<IncomingMessage>((resolve) =>
+      httpRequest(`${state.url}/agent/run`, resolve).end(),
+    );
     let received = 0;
     response.on('data', (c: Buffer) => (received += c.length));
     // Until the stream stalls (the disk holds it back) or the server has sent all of it.
@@ -323,7 +364,8 @@ describe('recording proxy', () => {
       res.end(stream);
     });
     const state = await proxyTo(server.url, false);
-    const run = async (path: string): Promise<string> => new TextDecoder().decode((await readAll(await fetch(`${state.url}${path}`))).bytes);
+    const run = async (path: string): Promise<string> =>
+      new TextDecoder().decode((await readAll(await fetch(`${state.url}${path}`))).bytes);
     for (let i = 0; i < MAX_OPEN_PROXY_SESSIONS; i++) await run(`/run/${i}`);
     while ((await service.listSessions()).length < MAX_OPEN_PROXY_SESSIONS) await sleep(5);
     // One too many: the client still gets every byte; the list says why it has no session.
@@ -335,7 +377,9 @@ describe('recording proxy', () => {
         await sleep(5);
       }
     };
-    expect(await refused('/one-too-many')).toMatchObject({ error: `Not recorded: ${MAX_OPEN_PROXY_SESSIONS} proxied sessions are open; close some to record more` });
+    expect(await refused('/one-too-many')).toMatchObject({
+      error: `Not recorded: ${MAX_OPEN_PROXY_SESSIONS} proxied sessions are open; close some to record more`,
+    });
     expect(await service.listSessions()).toHaveLength(MAX_OPEN_PROXY_SESSIONS);
     // Closing one makes room.
     await service.closeSession({ sessionId: (await service.listSessions())[0]!.id });
@@ -343,36 +387,47 @@ describe('recording proxy', () => {
     expect((await refused('/after-closing'))?.sessionId).toBeDefined();
   });
 
-  it(`memory soak: a stream pouring through for ${SOAK_SECONDS} s keeps a fixed backlog and a live session's index, and gives it all back when closed`, { timeout: 60_000 + SOAK_SECONDS * 2000 }, async () => {
-    // Short text blocks, each closed by its final chunk: what stays is the session's index, not open content.
-    const AGENT = '11111111-1111-4111-8111-111111111111';
-    const block = Array.from({ length: 20 }, (_, i) => `data: {"type":"text","agent":"${AGENT}","final":${i === 19},"delta":"${i === 19 ? '' : 'word '}"}\n\n`).join('');
-    const burst = Buffer.from(block.repeat(50));
-    const until = performance.now() + SOAK_SECONDS * 1000;
-    server = await startLoopbackServer(async (_req, res) => {
-      res.writeHead(200, SSE_HEADERS);
-      while (!res.destroyed && performance.now() < until) if (!res.write(burst)) await new Promise((r) => res.once('drain', r));
-      res.end('data: [DONE]\n\n');
-    });
-    const state = await proxyTo(server.url);
-    const baseline = retainedHeap();
-    const response = await new Promise<IncomingMessage>((resolve) => httpRequest(`${state.url}/agent/run`, resolve).end());
-    response.resume();
-    let peak = 0;
-    const ended = once(response, 'end');
-    while (performance.now() < until) {
-      await sleep(500);
-      peak = Math.max(peak, retainedHeap() - baseline);
-    }
-    await ended;
-    const summary = await settledSessionOf('/agent/run');
-    expect(summary.state).toBe('complete');
-    // Bounded: the recording's backlog and write buffer (fixed), and per envelope what a live
-    // session keeps, about 20–24 B of index plus the blocks' records (docs/performance.md); a
-    // copy of each event's line or chunk would be over 100 B.
-    expect(summary.envelopes).toBeGreaterThan(10_000);
-    expect(peak).toBeLessThan(MAX_BACKLOG_BYTES + 4 * 1024 * 1024 + 64 * summary.envelopes);
-    await service.closeSession({ sessionId: summary.id });
-    expect(retainedHeap() - baseline).toBeLessThan(8 * 1024 * 1024);
-  });
+  it(
+    `memory soak: a stream pouring through for ${SOAK_SECONDS} s keeps a fixed backlog and a live session's index, and gives it all back when closed`,
+    { timeout: 60_000 + SOAK_SECONDS * 2000 },
+    async () => {
+      // Short text blocks, each closed by its final chunk: what stays is the session's index, not open content.
+      const AGENT = '11111111-1111-4111-8111-111111111111';
+      const block = Array.from(
+        { length: 20 },
+        (_, i) =>
+          `data: {"type":"text","agent":"${AGENT}","final":${i === 19},"delta":"${i === 19 ? '' : 'word '}"}\n\n`,
+      ).join('');
+      const burst = Buffer.from(block.repeat(50));
+      const until = performance.now() + SOAK_SECONDS * 1000;
+      server = await startLoopbackServer(async (_req, res) => {
+        res.writeHead(200, SSE_HEADERS);
+        while (!res.destroyed && performance.now() < until)
+          if (!res.write(burst)) await new Promise((r) => res.once('drain', r));
+        res.end('data: [DONE]\n\n');
+      });
+      const state = await proxyTo(server.url);
+      const baseline = retainedHeap();
+      const response = await new Promise<IncomingMessage>((resolve) =>
+        httpRequest(`${state.url}/agent/run`, resolve).end(),
+      );
+      response.resume();
+      let peak = 0;
+      const ended = once(response, 'end');
+      while (performance.now() < until) {
+        await sleep(500);
+        peak = Math.max(peak, retainedHeap() - baseline);
+      }
+      await ended;
+      const summary = await settledSessionOf('/agent/run');
+      expect(summary.state).toBe('complete');
+      // Bounded: the recording's backlog and write buffer (fixed), and per envelope what a live
+      // session keeps, about 20–24 B of index plus the blocks' records (docs/performance.md); a
+      // copy of each event's line or chunk would be over 100 B.
+      expect(summary.envelopes).toBeGreaterThan(10_000);
+      expect(peak).toBeLessThan(MAX_BACKLOG_BYTES + 4 * 1024 * 1024 + 64 * summary.envelopes);
+      await service.closeSession({ sessionId: summary.id });
+      expect(retainedHeap() - baseline).toBeLessThan(8 * 1024 * 1024);
+    },
+  );
 });

@@ -22,7 +22,8 @@ export interface ForwardTarget {
  */
 export function resolveRequestTarget(target: URL, requestTarget: string): ForwardTarget | { refused: string } {
   // Origin form only: the absolute form (`http://host/x`) and `*` are for forward proxies.
-  if (!requestTarget.startsWith('/')) return { refused: `The proxy forwards paths such as /agent/run, not '${requestTarget}'.` };
+  if (!requestTarget.startsWith('/'))
+    return { refused: `The proxy forwards paths such as /agent/run, not '${requestTarget}'.` };
   const basePath = target.pathname.replace(/\/$/, '');
   const path = `${basePath}${requestTarget}`;
   let url: URL;
@@ -31,13 +32,25 @@ export function resolveRequestTarget(target: URL, requestTarget: string): Forwar
   } catch {
     return { refused: `The request target '${requestTarget}' is not a valid path.` };
   }
-  if (url.origin !== target.origin || url.username !== '' || url.password !== '') return { refused: `The request target '${requestTarget}' resolves to another origin than ${target.origin}.` };
-  if (basePath !== '' && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) return { refused: `The request target '${requestTarget}' resolves outside ${basePath}.` };
+  if (url.origin !== target.origin || url.username !== '' || url.password !== '')
+    return { refused: `The request target '${requestTarget}' resolves to another origin than ${target.origin}.` };
+  if (basePath !== '' && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
+    return { refused: `The request target '${requestTarget}' resolves outside ${basePath}.` };
   return { url, path };
 }
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1): they belong to one connection and are not forwarded. */
-const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /**
  * Raw header pairs as received (names and order kept), less Host, the hop-by-hop headers and

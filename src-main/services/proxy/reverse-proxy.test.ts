@@ -16,7 +16,11 @@ async function start(targetPath = ''): Promise<void> {
   target = await startLoopbackServer((_req, res) => void res.end('target'));
   elsewhere = await startLoopbackServer((_req, res) => void res.end('elsewhere'));
   exchanges = [];
-  proxy = await startReverseProxy({ target: new URL(`${target.url}${targetPath}`), port: 0, onExchange: (e) => void (exchanges.includes(e) || exchanges.push(e)) });
+  proxy = await startReverseProxy({
+    target: new URL(`${target.url}${targetPath}`),
+    port: 0,
+    onExchange: (e) => void (exchanges.includes(e) || exchanges.push(e)),
+  });
 }
 
 afterEach(async () => {
@@ -25,7 +29,8 @@ afterEach(async () => {
   await elsewhere?.close();
 });
 
-const withCredentials = (requestTarget: string): string => `GET ${requestTarget} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CANARY}\r\nCookie: s=${CANARY}\r\nConnection: close\r\n\r\n`;
+const withCredentials = (requestTarget: string): string =>
+  `GET ${requestTarget} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CANARY}\r\nCookie: s=${CANARY}\r\nConnection: close\r\n\r\n`;
 
 describe('request targets', () => {
   it('a target naming an impossible port is forwarded as a path or refused, and the proxy stays up', async () => {
@@ -39,7 +44,21 @@ describe('request targets', () => {
   it('no request target reaches another origin than the target, with or without the credentials', async () => {
     await start();
     const other = `127.0.0.1:${elsewhere.port}`;
-    const shapes = [`//${other}/x`, `/\\${other}/x`, `///${other}/x`, `/\\\\${other}/x`, `//user:pw@${other}/x`, `//${other}`, `/\\/${other}/x`, `http://${other}/x`, `//localhost:${elsewhere.port}/x`, `*`, `${other}/x`, `/%2F%2F${other}/x`, `/..//${other}/x`];
+    const shapes = [
+      `//${other}/x`,
+      `/\\${other}/x`,
+      `///${other}/x`,
+      `/\\\\${other}/x`,
+      `//user:pw@${other}/x`,
+      `//${other}`,
+      `/\\/${other}/x`,
+      `http://${other}/x`,
+      `//localhost:${elsewhere.port}/x`,
+      `*`,
+      `${other}/x`,
+      `/%2F%2F${other}/x`,
+      `/..//${other}/x`,
+    ];
     for (const shape of shapes) {
       const status = statusOf(await sendRaw(proxy.port, withCredentials(shape)));
       expect([200, 400], shape).toContain(status);
@@ -100,7 +119,10 @@ describe('headers and failures', () => {
     });
     elsewhere = await startLoopbackServer((_req, res) => void res.end());
     proxy = await startReverseProxy({ target: new URL(target.url), port: 0 });
-    const answer = await sendRaw(proxy.port, 'GET /x HTTP/1.1\r\nHost: a\r\nConnection: close, X-Hop, authorization\r\nX-Hop: secret\r\nAuthorization: Bearer a\r\nX-End: 1\r\n\r\n');
+    const answer = await sendRaw(
+      proxy.port,
+      'GET /x HTTP/1.1\r\nHost: a\r\nConnection: close, X-Hop, authorization\r\nX-Hop: secret\r\nAuthorization: Bearer a\r\nX-End: 1\r\n\r\n',
+    );
     expect(statusOf(answer)).toBe(200);
     expect(target.requests[0]!.headers['x-hop']).toBeUndefined();
     expect(target.requests[0]!.headers['authorization']).toBeUndefined();
@@ -118,7 +140,11 @@ describe('headers and failures', () => {
     });
     elsewhere = await startLoopbackServer((_req, res) => void res.end());
     exchanges = [];
-    proxy = await startReverseProxy({ target: new URL(target.url), port: 0, onExchange: (e) => void (exchanges.includes(e) || exchanges.push(e)) });
+    proxy = await startReverseProxy({
+      target: new URL(target.url),
+      port: 0,
+      onExchange: (e) => void (exchanges.includes(e) || exchanges.push(e)),
+    });
     await sendRaw(proxy.port, 'GET /run HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
     while (exchanges[0]?.endedAt === undefined) await sleep(5);
     expect(exchanges[0].error).toBe("The server's response broke off: the connection was reset");

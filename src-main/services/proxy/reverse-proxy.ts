@@ -1,4 +1,11 @@
-import { Agent as HttpAgent, createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  Agent as HttpAgent,
+  createServer,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { withheldBody } from '../../../src-shared/recording/redact';
@@ -66,14 +73,21 @@ export interface ReverseProxy {
 
 export async function startReverseProxy(options: ReverseProxyOptions): Promise<ReverseProxy> {
   const { target } = options;
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`The proxy target must be an http(s) URL, not ${target.protocol}`);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw new Error(`The proxy target must be an http(s) URL, not ${target.protocol}`);
   const now = options.now ?? (() => Date.now());
   const secure = target.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   let nextId = 1;
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const exchange: ProxyExchange = { id: nextId++, method: req.method ?? 'GET', path: req.url ?? '/', startedAt: now(), bytes: 0 };
+    const exchange: ProxyExchange = {
+      id: nextId++,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      startedAt: now(),
+      bytes: 0,
+    };
     options.onExchange?.(exchange);
     // A client that goes away mid-body, or a socket error, must not become an uncaught 'error'.
     req.on('error', () => undefined);
@@ -105,7 +119,11 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
       });
     } catch (error) {
       // Node refuses to send it (a header value it will not write): the client hears why.
-      refuse(res, exchange, `The proxy could not forward this request: ${error instanceof Error ? error.message : String(error)}`);
+      refuse(
+        res,
+        exchange,
+        `The proxy could not forward this request: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return;
     }
     let tap: ExchangeTap | null = null;
@@ -131,7 +149,10 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
       res.end(`${message}\n`);
     };
     const brokeOff = (error?: NodeJS.ErrnoException): void => {
-      finish('error', `The server's response broke off${error?.code === 'ECONNRESET' ? ': the connection was reset' : error ? `: ${error.message}` : ''}`);
+      finish(
+        'error',
+        `The server's response broke off${error?.code === 'ECONNRESET' ? ': the connection was reset' : error ? `: ${error.message}` : ''}`,
+      );
       res.destroy();
     };
 
@@ -150,9 +171,21 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
         url: forward.url.href,
         headers: headers.filter(([name]) => name !== 'host'),
         // A cut body could not be redacted reliably (it may end inside a secret): it is withheld, saying so.
-        body: bodyBytes === 0 ? null : bodyBytes > MAX_RECORDED_BODY ? withheldBody(`${bodyBytes} bytes, over the ${MAX_RECORDED_BODY} bytes the proxy keeps of a request body; it was forwarded whole`) : Buffer.concat(body).toString('utf8'),
+        body:
+          bodyBytes === 0
+            ? null
+            : bodyBytes > MAX_RECORDED_BODY
+              ? withheldBody(
+                  `${bodyBytes} bytes, over the ${MAX_RECORDED_BODY} bytes the proxy keeps of a request body; it was forwarded whole`,
+                )
+              : Buffer.concat(body).toString('utf8'),
       };
-      tap = options.onResponse?.(recorded, { status: exchange.status, statusText: upstreamRes.statusMessage ?? '', headers: responseHeaders }, exchange) ?? null;
+      tap =
+        options.onResponse?.(
+          recorded,
+          { status: exchange.status, statusText: upstreamRes.statusMessage ?? '', headers: responseHeaders },
+          exchange,
+        ) ?? null;
       options.onExchange?.(exchange);
       // The server is read while both the client and the observer keep up: a full client socket
       // or a recording behind the stream pauses the read, and TCP slows the server down.
@@ -189,7 +222,9 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
       } catch (error) {
         // A head Node will not send on (a status outside 100–999): the exchange fails, the proxy stays up.
         upstreamRes.destroy();
-        failWith(`The server's response could not be forwarded: ${error instanceof Error ? error.message : String(error)}`);
+        failWith(
+          `The server's response could not be forwarded: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     });
     upstream.on('error', (error) => {

@@ -28,7 +28,13 @@ function expected(full: DecodeResult) {
   for (const e of full.envelopes) envelopeTypes[e.type] = (envelopeTypes[e.type] ?? 0) + 1;
   const rules = [...new Set(full.diagnostics.map((d) => d.rule))];
   return {
-    legs: full.ends.map((end, i) => ({ format: full.formats[i], lastEventId: end.lastEventId, retry: end.retry, bytes: end.bytes, stream: end.stream })),
+    legs: full.ends.map((end, i) => ({
+      format: full.formats[i],
+      lastEventId: end.lastEventId,
+      retry: end.retry,
+      bytes: end.bytes,
+      stream: end.stream,
+    })),
     frames: full.frames.reduce((sum, frames) => sum + frames.length, 0),
     envelopes: full.envelopes.length,
     envelopeTypes,
@@ -58,16 +64,19 @@ describe('the counting sink', () => {
     expect(count([networkChunks(bytes, 7)])).toEqual(expected(full));
   });
 
-  it.each(['frontend-tool.recording', 'multi-agent.recording', 'truncated.recording', 'tour.xml.recording'])('counts every leg of the sample %s as the full decoder does', async (name) => {
-    const source = await openSource(new URL(`../../../resources/samples/${name}`, import.meta.url).pathname);
-    const legs: ChunkInput[][] = [];
-    for (const leg of source.legs) {
-      const chunks: ChunkInput[] = [];
-      for await (const chunk of leg.chunks) chunks.push(chunk);
-      legs.push(chunks);
-    }
-    expect(count(legs)).toEqual(expected(decodeLegs(legs)));
-  });
+  it.each(['frontend-tool.recording', 'multi-agent.recording', 'truncated.recording', 'tour.xml.recording'])(
+    'counts every leg of the sample %s as the full decoder does',
+    async (name) => {
+      const source = await openSource(new URL(`../../../resources/samples/${name}`, import.meta.url).pathname);
+      const legs: ChunkInput[][] = [];
+      for (const leg of source.legs) {
+        const chunks: ChunkInput[] = [];
+        for await (const chunk of leg.chunks) chunks.push(chunk);
+        legs.push(chunks);
+      }
+      expect(count(legs)).toEqual(expected(decodeLegs(legs)));
+    },
+  );
 
   // Faulted streams end in every way a block can: replayed, abandoned, left open, cut; a block
   // releases its content once closed, and none of that may change a finding or the end status.
@@ -77,7 +86,11 @@ describe('the counting sink', () => {
     raw: ['json_stream.raw.sse', 'frontend_tools.raw.sse'],
   };
   const streams: CleanStream[] = (Object.entries(clean) as [DialectId, string[]][]).flatMap(([dialect, names]) =>
-    names.map((name) => ({ name, dialect, events: frameChunks([readFixture(name)], { maxDataLineBytes: Number.MAX_SAFE_INTEGER }).frames.map((f) => f.data) })),
+    names.map((name) => ({
+      name,
+      dialect,
+      events: frameChunks([readFixture(name)], { maxDataLineBytes: Number.MAX_SAFE_INTEGER }).frames.map((f) => f.data),
+    })),
   );
   const faults = generateFaults(streams, 14, 1);
 
@@ -85,7 +98,9 @@ describe('the counting sink', () => {
     expect(new Set(faults.map((f) => f.kind.rule))).toContain('block.restarted');
     for (const fault of faults) {
       const bytes = concatBytes(fault.faulted.parts.map((p) => (typeof p === 'string' ? encodeUtf8(p) : p)));
-      expect(count([networkChunks(bytes, 3)]), `${fault.kind.name} in ${fault.stream}`).toEqual(expected(decodeLegs([[{ bytes }]])));
+      expect(count([networkChunks(bytes, 3)]), `${fault.kind.name} in ${fault.stream}`).toEqual(
+        expected(decodeLegs([[{ bytes }]])),
+      );
     }
   });
 
@@ -102,7 +117,11 @@ describe('the counting sink', () => {
     const session = createCountingSession();
     const leg = session.startLeg();
     const text = 'x'.repeat(1000);
-    leg.push(encodeUtf8(`data: {"type":"text","agent":"a","final":false,"delta":"${text}"}\n\ndata: {"type":"text","agent":"a","final":true,"delta":""}\n\n`));
+    leg.push(
+      encodeUtf8(
+        `data: {"type":"text","agent":"a","final":false,"delta":"${text}"}\n\ndata: {"type":"text","agent":"a","final":true,"delta":""}\n\n`,
+      ),
+    );
     leg.push(encodeUtf8(`data: {"type":"thinking","agent":"a","final":false,"delta":"${text}"}\n\n`));
     leg.push(encodeUtf8(`data: {"type":"thinking","agent":"a","final":false,"delta":"more"}\n\n`));
     leg.end();

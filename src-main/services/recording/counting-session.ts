@@ -92,13 +92,19 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
         if (block.status === 'open') return;
         closed.push(block);
         if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
-        else if (block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0) pausedLegs.add(block.leg);
+        else if (block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0)
+          pausedLegs.add(block.leg);
       },
       onDiagnostic(diagnostic) {
         severities[diagnostic.severity]++;
         const entry = findings.get(diagnostic.rule);
         if (!entry) {
-          findings.set(diagnostic.rule, { rule: diagnostic.rule, severity: diagnostic.severity, count: 1, examples: [diagnostic] });
+          findings.set(diagnostic.rule, {
+            rule: diagnostic.rule,
+            severity: diagnostic.severity,
+            count: 1,
+            examples: [diagnostic],
+          });
           return;
         }
         entry.count++;
@@ -123,7 +129,10 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
     },
     finish() {
       decoder.finish();
-      const openBlocks = decoder.blocks().filter((block) => block.status === 'open').map(({ id, kind }) => ({ id, kind }));
+      const openBlocks = decoder
+        .blocks()
+        .filter((block) => block.status === 'open')
+        .map(({ id, kind }) => ({ id, kind }));
       const abandonedBlocks = [...abandoned].sort(([a], [b]) => a - b).map(([id, kind]) => ({ id, kind }));
       const counts = decoder.counts();
       return {

@@ -28,7 +28,8 @@ async function bytesInRecording(path: string): Promise<number> {
 describe('a live recording', () => {
   it('holds the stream back while the disk is behind, and loses nothing', async () => {
     // Mostly an SSE comment, which the decoder skips quickly: the disk, not decoding, is what holds the stream back.
-    const event = (n: number): string => `: ${'x'.repeat(64 * 1024)}\ndata: {"type":"text","agent":"a","final":false,"delta":"${n} é"}\n\n`;
+    const event = (n: number): string =>
+      `: ${'x'.repeat(64 * 1024)}\ndata: {"type":"text","agent":"a","final":false,"delta":"${n} é"}\n\n`;
     const END = 'data: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n';
     const total = 48 * 1024 * 1024;
     let sent = 0;
@@ -48,12 +49,16 @@ describe('a live recording', () => {
     const disk = new Promise<void>((resolve) => (open = resolve));
     let writes = 0;
     const path = join(dir, 'slow.recording');
-    const recording = await startLiveRecording(buildRequest({ url: `${server.url}/agent/run`, method: 'GET', headers: [] }), path, {
-      openSink: async (file) => {
-        const sink = await openFileSink(file);
-        return { write: async (data) => (writes++ > 0 && (await disk), sink.write(data)), close: () => sink.close() };
+    const recording = await startLiveRecording(
+      buildRequest({ url: `${server.url}/agent/run`, method: 'GET', headers: [] }),
+      path,
+      {
+        openSink: async (file) => {
+          const sink = await openFileSink(file);
+          return { write: async (data) => (writes++ > 0 && (await disk), sink.write(data)), close: () => sink.close() };
+        },
       },
-    });
+    );
     // Until the server is held back: nothing more went out for 200 ms (or all of it went out).
     for (let last = -1, waited = 0; sent !== last && sent < total && waited < 10_000; waited += 200) {
       last = sent;

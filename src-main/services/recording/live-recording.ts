@@ -55,7 +55,11 @@ function outcomeOf(state: LiveRecordingResult['state'], failure: Failure | undef
 }
 
 /** Creates the file (never overwriting one: RecordingExistsError) and sends the request. */
-export async function startLiveRecording(request: BuiltRequest, path: string, options: LiveRecordingOptions = {}): Promise<LiveRecording> {
+export async function startLiveRecording(
+  request: BuiltRequest,
+  path: string,
+  options: LiveRecordingOptions = {},
+): Promise<LiveRecording> {
   let diskFailure: Failure | undefined;
   /** Set once the request is sent: a disk that fails stops it. */
   let stopRequest = (): void => undefined;
@@ -69,7 +73,10 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
       stopRequest();
     },
   });
-  const session = createCountingSession({ ...(options.format ? { format: options.format } : {}), ...(options.inline ? { inline: options.inline } : {}) });
+  const session = createCountingSession({
+    ...(options.format ? { format: options.format } : {}),
+    ...(options.inline ? { inline: options.inline } : {}),
+  });
   const leg = session.startLeg();
   const recorderLeg = recorder.startLeg(request.recorded);
   const now = options.connection?.now ?? wallClock;
@@ -96,18 +103,42 @@ export async function startLiveRecording(request: BuiltRequest, path: string, op
   );
 
   const done = connection.done.then(async (outcome): Promise<LiveRecordingResult> => {
-    const legEnd: LegEndInfo = outcome.failure ? { reason: outcome.reason, message: outcome.failure.message } : { reason: outcome.reason };
+    const legEnd: LegEndInfo = outcome.failure
+      ? { reason: outcome.reason, message: outcome.failure.message }
+      : { reason: outcome.reason };
     recorder.endLeg(recorderLeg, recordedOutcome(legEnd));
     const streamEnd = leg.end();
     const counted = session.finish();
     await recorder.close().catch((error: unknown) => {
-      diskFailure ??= { kind: 'internal', message: `Recording to ${path} failed: ${error instanceof Error ? error.message : String(error)}` };
+      diskFailure ??= {
+        kind: 'internal',
+        message: `Recording to ${path} failed: ${error instanceof Error ? error.message : String(error)}`,
+      };
     });
     const failure = diskFailure ?? outcome.failure;
-    const state = diskFailure ? 'failed' : outcome.reason === 'complete' ? 'complete' : outcome.reason === 'stopped' ? 'stopped' : 'failed';
+    const state = diskFailure
+      ? 'failed'
+      : outcome.reason === 'complete'
+        ? 'complete'
+        : outcome.reason === 'stopped'
+          ? 'stopped'
+          : 'failed';
     const outcomeFacts = outcomeOf(state, failure);
-    const end = endStatusOf({ stream: outcome.bytes > 0 ? streamEnd.stream : null, ...counted.blockFacts, ...droppedBytesOf(outcome.failure), ...(outcomeFacts ? { outcome: outcomeFacts } : {}) });
-    return { state, recordingFailed: diskFailure !== undefined, bytes: outcome.bytes, counted, end, ...(httpStatus !== undefined ? { httpStatus } : {}), ...(failure ? { failure } : {}) };
+    const end = endStatusOf({
+      stream: outcome.bytes > 0 ? streamEnd.stream : null,
+      ...counted.blockFacts,
+      ...droppedBytesOf(outcome.failure),
+      ...(outcomeFacts ? { outcome: outcomeFacts } : {}),
+    });
+    return {
+      state,
+      recordingFailed: diskFailure !== undefined,
+      bytes: outcome.bytes,
+      counted,
+      end,
+      ...(httpStatus !== undefined ? { httpStatus } : {}),
+      ...(failure ? { failure } : {}),
+    };
   });
 
   /** The disk is behind the network: stop reading until what was taken is in the file. */

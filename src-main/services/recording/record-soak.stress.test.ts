@@ -89,7 +89,17 @@ describe('the memory soak: record of an endless stream', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/agent/run`;
       const child = spawn(
         process.execPath,
-        [`--max-old-space-size=${HEAP_MB}`, '--import', join(root, 'scripts/heap-probe.mjs'), join(root, 'bin/stream-inspector.mjs'), 'record', url, '-o', join(dir, 'soak.recording'), '--json'],
+        [
+          `--max-old-space-size=${HEAP_MB}`,
+          '--import',
+          join(root, 'scripts/heap-probe.mjs'),
+          join(root, 'bin/stream-inspector.mjs'),
+          'record',
+          url,
+          '-o',
+          join(dir, 'soak.recording'),
+          '--json',
+        ],
         { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, HEAP_PROBE_MS: '250' } },
       );
       let stdout = '';
@@ -104,7 +114,8 @@ describe('the memory soak: record of an endless stream', () => {
       const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
 
       const streaming = Date.now();
-      while (!stderr.includes('streaming') && Date.now() - streaming < 30_000 && child.exitCode === null) await new Promise((done) => setTimeout(done, 50));
+      while (!stderr.includes('streaming') && Date.now() - streaming < 30_000 && child.exitCode === null)
+        await new Promise((done) => setTimeout(done, 50));
       await new Promise((done) => setTimeout(done, SECONDS * 1000));
       expect(child.exitCode, `record died while streaming:\n${stderr}`).toBeNull();
       child.kill('SIGINT');
@@ -130,8 +141,14 @@ describe('the memory soak: record of an endless stream', () => {
       // What waits for the disk is bounded apart (MAX_BACKLOG_BYTES, 8 MiB, in live-recording.ts).
       expect(Math.max(...samples.map((s) => s.arrayBuffers))).toBeLessThan(24 * 1024 * 1024);
       // The long soak says what it measured (docs/reliability.md quotes it).
-      if (process.env['SOAK_SECONDS']) console.info(`${name}: ${summary.envelopes} envelopes, ${summary.bytes} bytes in ${SECONDS} s; heap ${first.heap} → ${last.heap} (peak +${grown}) while ${streamed} bytes streamed; peak RSS ${Math.max(...samples.map((s) => s.rss))}`);
-      expect(grown, `heap ${first.heap} → ${last.heap} bytes (peak ${first.heap + grown}) while ${streamed} bytes streamed`).toBeLessThan(2 * 1024 * 1024 + streamed / 20);
+      if (process.env['SOAK_SECONDS'])
+        console.info(
+          `${name}: ${summary.envelopes} envelopes, ${summary.bytes} bytes in ${SECONDS} s; heap ${first.heap} → ${last.heap} (peak +${grown}) while ${streamed} bytes streamed; peak RSS ${Math.max(...samples.map((s) => s.rss))}`,
+        );
+      expect(
+        grown,
+        `heap ${first.heap} → ${last.heap} bytes (peak ${first.heap + grown}) while ${streamed} bytes streamed`,
+      ).toBeLessThan(2 * 1024 * 1024 + streamed / 20);
     },
     SECONDS * 1000 + 60_000,
   );

@@ -35,7 +35,9 @@ beforeEach(async () => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'set-cookie': 'sid=CANARY-cookie' });
     let n = 0;
     const timer = setInterval(() => {
-      const event = Buffer.from(`data: {"type":"text","agent":"a","final":false,"delta":"chunk ${n++} é€😀 ${'x'.repeat(n % 50)}"}\n\n`);
+      const event = Buffer.from(
+        `data: {"type":"text","agent":"a","final":false,"delta":"chunk ${n++} é€😀 ${'x'.repeat(n % 50)}"}\n\n`,
+      );
       sent.push(event);
       res.write(event);
     }, 3);
@@ -57,7 +59,11 @@ interface ChildReport {
 }
 
 /** Runs the child until `stop` says so, then SIGKILLs it; returns the last acknowledgement. */
-async function recordUntilKilled(file: string, stop: (report: ChildReport, lastAck: FlushAck | null) => boolean, tearAfter?: number) {
+async function recordUntilKilled(
+  file: string,
+  stop: (report: ChildReport, lastAck: FlushAck | null) => boolean,
+  tearAfter?: number,
+) {
   const args = [runTs, child, url, file, ...(tearAfter !== undefined ? [String(tearAfter)] : [])];
   const proc: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -102,7 +108,9 @@ describe('recorder killed with SIGKILL', () => {
     // Every acknowledged chunk is back, and the bytes are exactly what the server sent, in order.
     expect(chunks.length).toBeGreaterThanOrEqual(lastAck?.chunks ?? Infinity);
     expect(stream.equals(Buffer.concat(sent).subarray(0, stream.length))).toBe(true);
-    expect(source.diagnostics.map((d) => d.rule)).toEqual(expect.arrayContaining(['recording.torn-tail', 'recording.unfinished-leg']));
+    expect(source.diagnostics.map((d) => d.rule)).toEqual(
+      expect.arrayContaining(['recording.torn-tail', 'recording.unfinished-leg']),
+    );
     const tornTail = source.diagnostics.find((d) => d.rule === 'recording.torn-tail');
     expect(tornTail?.at.fileOffset).toBeGreaterThanOrEqual(lastAck?.bytes ?? Infinity);
     expect(tornTail?.at.fileOffset).toBeLessThan(onDisk.length);

@@ -14,7 +14,12 @@ afterEach(async () => {
 });
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-const request = { method: 'POST', url: 'http://127.0.0.1:8000/agent/run', headers: [['content-type', 'application/json']] as [string, string][], body: '{"user_prompt":"hi"}' };
+const request = {
+  method: 'POST',
+  url: 'http://127.0.0.1:8000/agent/run',
+  headers: [['content-type', 'application/json']] as [string, string][],
+  body: '{"user_prompt":"hi"}',
+};
 
 async function legChunks(leg: ImportedLeg | undefined) {
   const out: ImportedChunk[] = [];
@@ -33,7 +38,12 @@ describe('recorder', () => {
     recorder.chunk(leg0, bytes('data: {"type":"text"'), 5000);
     recorder.chunk(leg0, binary, 5010.5);
     recorder.endLeg(leg0, { reason: 'done' });
-    recorder.action({ kind: 'tool-results', at: 6000, leg: 0, body: '{"tool_results":[{"tool_use_id":"t","content":"yes"}]}' });
+    recorder.action({
+      kind: 'tool-results',
+      at: 6000,
+      leg: 0,
+      body: '{"tool_results":[{"tool_use_id":"t","content":"yes"}]}',
+    });
     const leg1 = recorder.startLeg({ ...request, url: 'http://127.0.0.1:8000/agent/tool_results' });
     recorder.chunk(leg1, bytes('data: [DONE]\n\n'), 7000);
     recorder.endLeg(leg1, { reason: 'error', message: 'socket hang up' });
@@ -43,14 +53,26 @@ describe('recorder', () => {
     expect(source.kind).toBe('recording');
     expect(source.diagnostics).toEqual([]);
     expect(source.header).toMatchObject({ version: 1, redacted: true });
-    expect(source.legs.map((l) => ({ index: l.index, request: l.request, outcome: l.outcome, chunkCount: l.chunkCount }))).toEqual([
+    expect(
+      source.legs.map((l) => ({ index: l.index, request: l.request, outcome: l.outcome, chunkCount: l.chunkCount })),
+    ).toEqual([
       { index: 0, request, outcome: { reason: 'done' }, chunkCount: 2 },
-      { index: 1, request: { ...request, url: 'http://127.0.0.1:8000/agent/tool_results' }, outcome: { reason: 'error', message: 'socket hang up' }, chunkCount: 1 },
+      {
+        index: 1,
+        request: { ...request, url: 'http://127.0.0.1:8000/agent/tool_results' },
+        outcome: { reason: 'error', message: 'socket hang up' },
+        chunkCount: 1,
+      },
     ]);
-    expect(source.legs[0]?.response).toEqual({ status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+    expect(source.legs[0]?.response).toEqual({
+      status: 200,
+      statusText: 'OK',
+      headers: [['content-type', 'text/event-stream']],
+    });
     // Each chunk names the line of its record, to be read again by offset.
     const file = await readFile(path);
-    const line = (record: { start: number; end: number } | undefined) => (record ? file.subarray(record.start, record.end).toString() : '');
+    const line = (record: { start: number; end: number } | undefined) =>
+      record ? file.subarray(record.start, record.end).toString() : '';
     const chunks = [...(await legChunks(source.legs[0])), ...(await legChunks(source.legs[1]))];
     expect(chunks.map(({ bytes, receivedAt }) => ({ bytes, receivedAt }))).toEqual([
       { bytes: bytes('data: {"type":"text"'), receivedAt: 5000 },
@@ -63,7 +85,9 @@ describe('recorder', () => {
       expect.objectContaining({ type: 'chunk', leg: 1, seq: 0, t: 7000 }),
     ]);
     expect(chunks.every((c) => line(c.record).endsWith('}\n'))).toBe(true);
-    expect(source.actions).toEqual([{ kind: 'tool-results', at: 6000, leg: 0, body: '{"tool_results":[{"tool_use_id":"t","content":"yes"}]}' }]);
+    expect(source.actions).toEqual([
+      { kind: 'tool-results', at: 6000, leg: 0, body: '{"tool_results":[{"tool_use_id":"t","content":"yes"}]}' },
+    ]);
   });
 
   it('never overwrites an existing file, and names it', async () => {
@@ -91,9 +115,22 @@ describe('recorder', () => {
         ],
         body: JSON.stringify({ user_prompt: 'hi', api_key: CANARY }),
       });
-      recorder.response(leg, { status: 200, statusText: 'OK', headers: [['Set-Cookie', `sid=${CANARY}; HttpOnly`], ['content-type', 'text/event-stream']] });
+      recorder.response(leg, {
+        status: 200,
+        statusText: 'OK',
+        headers: [
+          ['Set-Cookie', `sid=${CANARY}; HttpOnly`],
+          ['content-type', 'text/event-stream'],
+        ],
+      });
       recorder.chunk(leg, bytes('data: {"type":"text"}\n\n'), 1);
-      recorder.action({ kind: 'tool-results', at: 2, leg, url: `https://agent.example/agent/tool_results?token=${CANARY}`, body: '{}' });
+      recorder.action({
+        kind: 'tool-results',
+        at: 2,
+        leg,
+        url: `https://agent.example/agent/tool_results?token=${CANARY}`,
+        body: '{}',
+      });
       await recorder.close();
       return readFile(path);
     };
@@ -149,7 +186,10 @@ describe('recorder', () => {
     await recorder.close();
     expect(() => recorder.chunk(leg, bytes('late'), 2)).toThrow('closed');
     const source = await openSource(path);
-    expect(source.legs[0]?.outcome).toEqual({ reason: 'closed', message: 'The recording was closed while the leg was open.' });
+    expect(source.legs[0]?.outcome).toEqual({
+      reason: 'closed',
+      message: 'The recording was closed while the leg was open.',
+    });
     expect(source.diagnostics).toEqual([]);
   });
 
@@ -166,7 +206,8 @@ describe('recorder', () => {
       onError: (e) => errors.push(e),
       openSink: () =>
         Promise.resolve({
-          write: () => (writes++ === 0 ? Promise.resolve() : Promise.reject(new Error('ENOSPC: no space left on device'))),
+          write: () =>
+            writes++ === 0 ? Promise.resolve() : Promise.reject(new Error('ENOSPC: no space left on device')),
           close: () => Promise.resolve(),
         }),
     });

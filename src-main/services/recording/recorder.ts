@@ -1,7 +1,13 @@
 import { open } from 'node:fs/promises';
 import { chunkRecord, headerLine, recordLine } from '../../../src-shared/recording/format';
 import { redactHeaders, redactRequest, redactUrl } from '../../../src-shared/recording/redact';
-import type { LegOutcome, RecordedAction, RecordedRequest, RecordedResponse, RecordingRecord } from '../../../src-shared/recording/types';
+import type {
+  LegOutcome,
+  RecordedAction,
+  RecordedRequest,
+  RecordedResponse,
+  RecordingRecord,
+} from '../../../src-shared/recording/types';
 
 /**
  * Writes a session to a recording file (docs/recording-format.md) as it happens. Records
@@ -87,7 +93,7 @@ export async function openFileSink(path: string): Promise<RecorderSink> {
   const file = handle;
   return {
     async write(data) {
-      for (let written = 0; written < data.length; ) {
+      for (let written = 0; written < data.length;) {
         const { bytesWritten } = await file.write(data, written, data.length - written);
         written += bytesWritten;
       }
@@ -180,10 +186,18 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
   };
 
   const checkLeg = (leg: number): void => {
-    if (!Number.isInteger(leg) || leg < 0 || leg >= legCount) throw new RangeError(`Leg ${leg} was never started in the recording ${path}.`);
+    if (!Number.isInteger(leg) || leg < 0 || leg >= legCount)
+      throw new RangeError(`Leg ${leg} was never started in the recording ${path}.`);
   };
 
-  append(headerLine({ createdAt: new Date().toISOString(), t: now(), redacted: redact, ...(options.tool ? { tool: options.tool } : {}) }));
+  append(
+    headerLine({
+      createdAt: new Date().toISOString(),
+      t: now(),
+      redacted: redact,
+      ...(options.tool ? { tool: options.tool } : {}),
+    }),
+  );
   try {
     await flush();
   } catch (error) {
@@ -208,7 +222,14 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
     },
     response(leg, response) {
       checkLeg(leg);
-      record({ type: 'response', leg, t: now(), status: response.status, statusText: response.statusText, headers: redact ? redactHeaders(response.headers) : response.headers });
+      record({
+        type: 'response',
+        leg,
+        t: now(),
+        status: response.status,
+        statusText: response.statusText,
+        headers: redact ? redactHeaders(response.headers) : response.headers,
+      });
     },
     chunk(leg, bytes, receivedAt) {
       checkLeg(leg);
@@ -224,13 +245,28 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
     endLeg(leg, outcome) {
       checkLeg(leg);
       openLegs.delete(leg);
-      record({ type: 'end', leg, t: now(), reason: outcome.reason, ...(outcome.message !== undefined ? { message: outcome.message } : {}), ...writtenOf(leg) });
+      record({
+        type: 'end',
+        leg,
+        t: now(),
+        reason: outcome.reason,
+        ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+        ...writtenOf(leg),
+      });
       flushInBackground();
     },
     flush,
     close() {
       if (!closing) {
-        for (const leg of openLegs) record({ type: 'end', leg, t: now(), reason: 'closed', message: 'The recording was closed while the leg was open.', ...writtenOf(leg) });
+        for (const leg of openLegs)
+          record({
+            type: 'end',
+            leg,
+            t: now(),
+            reason: 'closed',
+            message: 'The recording was closed while the leg was open.',
+            ...writtenOf(leg),
+          });
         openLegs.clear();
         closing = flush().finally(() => sink.close());
       }

@@ -23,7 +23,8 @@ export const MAX_SPEED = 20;
 /** Checks a speed given by a user; returns an error message or null. */
 export function speedError(speed: ReplaySpeed): string | null {
   if (speed === 'fast') return null;
-  if (!Number.isFinite(speed) || speed < MIN_SPEED || speed > MAX_SPEED) return `speed must be between ×${MIN_SPEED} and ×${MAX_SPEED}, or fast (got ${String(speed)})`;
+  if (!Number.isFinite(speed) || speed < MIN_SPEED || speed > MAX_SPEED)
+    return `speed must be between ×${MIN_SPEED} and ×${MAX_SPEED}, or fast (got ${String(speed)})`;
   return null;
 }
 
@@ -49,7 +50,8 @@ export interface Sleeper {
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function createSleeper(clock: ReplayClock): Sleeper {
-  let current: { gap: Gap; speed: number; started: number; handle: unknown; resolve: (done: boolean) => void } | null = null;
+  let current: { gap: Gap; speed: number; started: number; handle: unknown; resolve: (done: boolean) => void } | null =
+    null;
   return {
     sleep(gap, speed) {
       if (gap.left <= 0) return Promise.resolve(true);

@@ -12,5 +12,7 @@ export function rechunkSize(option: RechunkOption): number {
 /** Checks a re-chunking option given by a user; returns an error message or null. */
 export function rechunkError(option: RechunkOption): string | null {
   if (option === 'byte') return null;
-  return Number.isInteger(option) && option >= 1 ? null : `rechunk must be a whole number of bytes (1 or more) or byte (got ${String(option)})`;
+  return Number.isInteger(option) && option >= 1
+    ? null
+    : `rechunk must be a whole number of bytes (1 or more) or byte (got ${String(option)})`;
 }

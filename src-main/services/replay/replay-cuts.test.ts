@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { createSessionDecoder } from '../../../src-shared/pipeline/session-decoder';
 import { chunkings } from '../../../src-shared/testing/chunking';
 import { readFixture } from '../../testing/fixtures';
-import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, nextDispatchPoint, STREAM_START, type ByteHistory } from './replay-cuts';
+import {
+  cutAfterFirstEvent,
+  cutBeforeSecondEvent,
+  historyAfter,
+  nextDispatchPoint,
+  STREAM_START,
+  type ByteHistory,
+} from './replay-cuts';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -15,7 +22,20 @@ const EOLS = [
 /** Four events, one of two data lines, with `eol` line endings; `noise` adds a comment-only event and extra empty lines. */
 function stream(eol: string, noise: boolean): Uint8Array {
   const extra = noise ? [': keep-alive', '', ''] : [];
-  const lines = ['data: {"type":"text","agent":"a","final":false,"delta":"one"}', '', ...extra, 'event: x', 'data: two', 'data: lines', '', 'id: 3', 'data: three', '', 'data: [DONE]', ''];
+  const lines = [
+    'data: {"type":"text","agent":"a","final":false,"delta":"one"}',
+    '',
+    ...extra,
+    'event: x',
+    'data: two',
+    'data: lines',
+    '',
+    'id: 3',
+    'data: three',
+    '',
+    'data: [DONE]',
+    '',
+  ];
   return text(lines.map((line) => line + eol).join(''));
 }
 
@@ -31,7 +51,7 @@ function partsOf(chunks: readonly Uint8Array[], cut: Cut): { perChunk: number[][
   let history = STREAM_START;
   const perChunk = chunks.map((chunk) => {
     const parts: number[] = [];
-    for (let offset = 0; offset < chunk.length; ) {
+    for (let offset = 0; offset < chunk.length;) {
       const rest = chunk.subarray(offset);
       const length = cut(rest, history);
       expect(length).toBeGreaterThan(0);
@@ -84,23 +104,32 @@ describe('cutting replayed chunks', () => {
     const noisy = chunkings(stream(eol, true)).map((c) => [c.name, c.chunks] as const);
     const clean = chunkings(stream(eol, false)).map((c) => [c.name, c.chunks] as const);
 
-    it.each(noisy)('after the first event: at most one event per part, every event delivered (%s)', (_chunking, chunks) => {
-      const { perChunk, atEnd } = partsOf(chunks, cutAfterFirstEvent);
-      const parts = perChunk.flat();
-      expect(Math.max(...parts)).toBeLessThanOrEqual(1);
-      expect(parts.reduce((a, b) => a + b, 0) + atEnd).toBe(events);
-    });
+    it.each(noisy)(
+      'after the first event: at most one event per part, every event delivered (%s)',
+      (_chunking, chunks) => {
+        const { perChunk, atEnd } = partsOf(chunks, cutAfterFirstEvent);
+        const parts = perChunk.flat();
+        expect(Math.max(...parts)).toBeLessThanOrEqual(1);
+        expect(parts.reduce((a, b) => a + b, 0) + atEnd).toBe(events);
+      },
+    );
 
-    it.each(noisy)('before the second event: at most one event per part, every event delivered (%s)', (_chunking, chunks) => {
-      const { perChunk, atEnd } = partsOf(chunks, cutBeforeSecondEvent);
-      expect(Math.max(...perChunk.flat())).toBeLessThanOrEqual(1);
-      expect(perChunk.flat().reduce((a, b) => a + b, 0) + atEnd).toBe(events);
-    });
+    it.each(noisy)(
+      'before the second event: at most one event per part, every event delivered (%s)',
+      (_chunking, chunks) => {
+        const { perChunk, atEnd } = partsOf(chunks, cutBeforeSecondEvent);
+        expect(Math.max(...perChunk.flat())).toBeLessThanOrEqual(1);
+        expect(perChunk.flat().reduce((a, b) => a + b, 0) + atEnd).toBe(events);
+      },
+    );
 
-    it.each(clean)('before the second event: a chunk is cut only where it would complete two (%s)', (_chunking, chunks) => {
-      const { perChunk } = partsOf(chunks, cutBeforeSecondEvent);
-      for (const parts of perChunk) if (parts.length > 1) expect(parts.reduce((a, b) => a + b, 0)).toBeGreaterThan(1);
-    });
+    it.each(clean)(
+      'before the second event: a chunk is cut only where it would complete two (%s)',
+      (_chunking, chunks) => {
+        const { perChunk } = partsOf(chunks, cutBeforeSecondEvent);
+        for (const parts of perChunk) if (parts.length > 1) expect(parts.reduce((a, b) => a + b, 0)).toBeGreaterThan(1);
+      },
+    );
   });
 
   it('steps a real stream given as one block one event at a time', () => {

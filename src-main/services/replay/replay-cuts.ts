@@ -44,7 +44,8 @@ const isLineStart = (byte: number): boolean => byte === LF || byte === CR || byt
  * next byte, so its point is beyond these bytes).
  */
 export function nextDispatchPoint(bytes: Uint8Array, history: ByteHistory, from = 0): number {
-  const at = (i: number): number => (i >= 0 ? (bytes[i] as number) : i === -1 ? history.last : i === -2 ? history.beforeLast : START);
+  const at = (i: number): number =>
+    i >= 0 ? (bytes[i] as number) : i === -1 ? history.last : i === -2 ? history.beforeLast : START;
   // A CR just before `from` may still be waiting for its next byte: start one byte back.
   for (let i = Math.max(from - 1, -1); i < bytes.length; i++) {
     const byte = at(i);

@@ -21,8 +21,22 @@ beforeAll(async () => {
   recording = join(dir, 'round-trip.recording');
   const recorder = await createRecorder(recording, { now: () => 0 });
   for (const [i, bytes] of [RUN, RESUME].entries()) {
-    const leg = recorder.startLeg({ method: 'POST', url: `http://h/agent/${i ? 'tool_results' : 'run'}`, headers: [], body: '{}' });
-    recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream; charset=utf-8'], ['content-length', '999'], ['x-upstream', 'kept'], ['set-cookie', 'secret']] });
+    const leg = recorder.startLeg({
+      method: 'POST',
+      url: `http://h/agent/${i ? 'tool_results' : 'run'}`,
+      headers: [],
+      body: '{}',
+    });
+    recorder.response(leg, {
+      status: 200,
+      statusText: 'OK',
+      headers: [
+        ['content-type', 'text/event-stream; charset=utf-8'],
+        ['content-length', '999'],
+        ['x-upstream', 'kept'],
+        ['set-cookie', 'secret'],
+      ],
+    });
     for (let at = 0, t = 0; at < bytes.length; at += 300, t += 10) recorder.chunk(leg, bytes.subarray(at, at + 300), t);
     recorder.endLeg(leg, { reason: 'done' });
   }
@@ -46,7 +60,8 @@ async function body(response: Response): Promise<Buffer> {
   return Buffer.from(await response.arrayBuffer());
 }
 
-const post = (url: string, payload = '{}') => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+const post = (url: string, payload = '{}') =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
 
 /** A raw HTTP/1.1 request; returns the sizes of the chunks of the chunked body, and the body. */
 async function rawChunks(server: ReplayServer, path: string): Promise<{ sizes: number[]; body: Buffer }> {
@@ -129,7 +144,10 @@ describe('replay server', () => {
 
   it('answers a CORS preflight from an allowed origin and refuses other methods', async () => {
     const server = await serve({ allowOrigins: ['http://localhost:5173'] });
-    const preflight = await fetch(`${server.url}/agent/run`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173' } });
+    const preflight = await fetch(`${server.url}/agent/run`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
     const put = await fetch(`${server.url}/agent/run`, { method: 'PUT' });
@@ -152,7 +170,9 @@ describe('replay server', () => {
   it('without re-chunking writes the recorded chunks as they were', async () => {
     const server = await serve();
     const { sizes } = await rawChunks(server, '/agent/run');
-    expect(sizes).toEqual(Array.from({ length: Math.ceil(RUN.length / 300) }, (_, i) => Math.min(300, RUN.length - i * 300)));
+    expect(sizes).toEqual(
+      Array.from({ length: Math.ceil(RUN.length / 300) }, (_, i) => Math.min(300, RUN.length - i * 300)),
+    );
   });
 
   it('serves a raw SSE capture file as it is', async () => {
@@ -165,7 +185,11 @@ describe('replay server', () => {
     const path = join(dir, 'error.recording');
     const recorder = await createRecorder(path);
     const leg = recorder.startLeg({ method: 'POST', url: 'http://h/agent/run', headers: [], body: '{}' });
-    recorder.response(leg, { status: 422, statusText: 'Unprocessable Entity', headers: [['content-type', 'application/json']] });
+    recorder.response(leg, {
+      status: 422,
+      statusText: 'Unprocessable Entity',
+      headers: [['content-type', 'application/json']],
+    });
     recorder.chunk(leg, Buffer.from('{"detail":[{"msg":"field required"}]}'), 1);
     recorder.endLeg(leg, { reason: 'done' });
     await recorder.close();
@@ -189,7 +213,8 @@ describe('replay server', () => {
     const reader = ((await post(`${server.url}/agent/run`)).body as ReadableStream<Uint8Array>).getReader();
     const received: string[] = [];
     const reading = (async () => {
-      for (let next = await reader.read(); !next.done; next = await reader.read()) received.push(Buffer.from(next.value).toString());
+      for (let next = await reader.read(); !next.done; next = await reader.read())
+        received.push(Buffer.from(next.value).toString());
     })();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received.join('')).toBe('data: first\n\n');
@@ -211,7 +236,10 @@ describe('replay server', () => {
       const deadline = Date.now() + ms;
       while (Date.now() < deadline) {
         pending ??= reader.read();
-        const next = await Promise.race([pending, new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+        const next = await Promise.race([
+          pending,
+          new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now())),
+        ]);
         if (next === null) return false;
         pending = null;
         if (next.done) return true;

@@ -56,7 +56,15 @@ export interface ReplayServer {
 const TOOL_RESULTS = /\/agent\/tool_results\/?$/;
 
 /** Headers that describe the original transfer, not the stream: never replayed. */
-const TRANSFER_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'connection', 'keep-alive', 'date', 'access-control-allow-origin']);
+const TRANSFER_HEADERS: ReadonlySet<string> = new Set([
+  'content-length',
+  'transfer-encoding',
+  'content-encoding',
+  'connection',
+  'keep-alive',
+  'date',
+  'access-control-allow-origin',
+]);
 
 const DEFAULT_HEADERS: HeaderList = [
   ['content-type', 'text/event-stream; charset=utf-8'],
@@ -79,8 +87,16 @@ function corsHeaders(allowed: readonly string[], origin: string | undefined): He
 
 function responseHead(leg: ImportedLeg, cors: HeaderList): { status: number; statusText: string; headers: HeaderList } {
   const recorded = leg.response;
-  const headers = recorded ? recorded.headers.filter(([name, value]) => !TRANSFER_HEADERS.has(name.toLowerCase()) && !name.startsWith(':') && value !== REDACTED) : DEFAULT_HEADERS;
-  return { status: recorded?.status ?? 200, statusText: recorded?.statusText ?? 'OK', headers: [...headers, ...cors, ['x-stream-inspector-replay', `leg ${leg.index}`]] };
+  const headers = recorded
+    ? recorded.headers.filter(
+        ([name, value]) => !TRANSFER_HEADERS.has(name.toLowerCase()) && !name.startsWith(':') && value !== REDACTED,
+      )
+    : DEFAULT_HEADERS;
+  return {
+    status: recorded?.status ?? 200,
+    statusText: recorded?.statusText ?? 'OK',
+    headers: [...headers, ...cors, ['x-stream-inspector-replay', `leg ${leg.index}`]],
+  };
 }
 
 function writeHead(res: ServerResponse, status: number, statusText: string, headers: HeaderList): void {
@@ -161,7 +177,12 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     }
     if (method !== 'GET' && method !== 'POST') {
       options.onRequest?.({ method, path, leg: null });
-      sendJson(res, 405, { error: 'MethodNotAllowed', message: `The replay server answers GET and POST, not ${method}.` }, cors);
+      sendJson(
+        res,
+        405,
+        { error: 'MethodNotAllowed', message: `The replay server answers GET and POST, not ${method}.` },
+        cors,
+      );
       return;
     }
     let index = 0;
@@ -174,7 +195,15 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     options.onRequest?.({ method, path, leg: leg ? index : null });
     if (!leg) {
       const continuations = source.legs.length - 1;
-      sendJson(res, 409, { error: 'NoRecordedContinuation', message: `The recording has ${continuations} continuation leg(s); all were served. Start again with a new run request.` }, cors);
+      sendJson(
+        res,
+        409,
+        {
+          error: 'NoRecordedContinuation',
+          message: `The recording has ${continuations} continuation leg(s); all were served. Start again with a new run request.`,
+        },
+        cors,
+      );
       return;
     }
     await serveLeg(leg, res, cors);
@@ -183,7 +212,13 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) sendJson(res, 500, { error: 'ReplayFailed', message }, corsHeaders(options.allowOrigins ?? [], req.headers.origin));
+      if (!res.headersSent)
+        sendJson(
+          res,
+          500,
+          { error: 'ReplayFailed', message },
+          corsHeaders(options.allowOrigins ?? [], req.headers.origin),
+        );
       else res.destroy(error instanceof Error ? error : new Error(message));
     });
   });

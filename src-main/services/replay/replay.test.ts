@@ -30,7 +30,15 @@ function twoLegSource(): TimelineSource {
   const action: RecordedAction = { kind: 'tool-results', at: 2000, leg: 0, body: '{}' };
   return {
     legs: [
-      leg(0, [{ bytes: text('a'), receivedAt: 1000 }, { bytes: text('b'), receivedAt: 1100 }, { bytes: text('c'), receivedAt: 1400 }], 950),
+      leg(
+        0,
+        [
+          { bytes: text('a'), receivedAt: 1000 },
+          { bytes: text('b'), receivedAt: 1100 },
+          { bytes: text('c'), receivedAt: 1400 },
+        ],
+        950,
+      ),
       leg(1, [{ bytes: text('d'), receivedAt: 2050 }], 2010),
     ],
     actions: [action],
@@ -138,7 +146,15 @@ describe('replay timing', () => {
   });
 
   it('plays a file without timing at once, whatever the speed', async () => {
-    const source = { legs: [leg(0, [{ bytes: text('x'), receivedAt: 0 }, { bytes: text('y'), receivedAt: 0 }])], actions: [] };
+    const source = {
+      legs: [
+        leg(0, [
+          { bytes: text('x'), receivedAt: 0 },
+          { bytes: text('y'), receivedAt: 0 },
+        ]),
+      ],
+      actions: [],
+    };
     const { replay, chunks } = setup({ speed: 0.25 }, source);
     replay.play();
     await settle();
@@ -196,9 +212,25 @@ describe('replay stepping and seeking', () => {
   });
 
   it('delivers a chunk in parts where a cut says; the position counts whole chunks', async () => {
-    const source = { legs: [leg(0, [{ bytes: text('abcdef'), receivedAt: 1000 }, { bytes: text('gh'), receivedAt: 1100 }], 950)], actions: [] };
+    const source = {
+      legs: [
+        leg(
+          0,
+          [
+            { bytes: text('abcdef'), receivedAt: 1000 },
+            { bytes: text('gh'), receivedAt: 1100 },
+          ],
+          950,
+        ),
+      ],
+      actions: [],
+    };
     const parts: string[] = [];
-    const replay = createReplay(source, { onChunk: (c) => parts.push(`${new TextDecoder().decode(c.bytes)}:${c.offset}:${c.last}`) }, { clock: createManualClock() });
+    const replay = createReplay(
+      source,
+      { onChunk: (c) => parts.push(`${new TextDecoder().decode(c.bytes)}:${c.offset}:${c.last}`) },
+      { clock: createManualClock() },
+    );
     const seen: { legOffset: number; rest: string }[] = [];
     const cut = (rest: Uint8Array, at: { legOffset: number }) => {
       seen.push({ legOffset: at.legOffset, rest: new TextDecoder().decode(rest) });
@@ -235,7 +267,11 @@ describe('replay stepping and seeking', () => {
   it('seeking to the position of a partly delivered chunk starts over', async () => {
     const source = { legs: [leg(0, [{ bytes: text('abc'), receivedAt: 0 }])], actions: [] };
     const log: string[] = [];
-    const replay = createReplay(source, { onChunk: (c) => log.push(new TextDecoder().decode(c.bytes)), onReset: () => log.push('reset') }, { clock: createManualClock() });
+    const replay = createReplay(
+      source,
+      { onChunk: (c) => log.push(new TextDecoder().decode(c.bytes)), onReset: () => log.push('reset') },
+      { clock: createManualClock() },
+    );
     await replay.stepUntil((d) => d.kind === 'chunk', { cut: () => 1 });
     await replay.stepUntil((d) => d.kind === 'chunk', { cut: () => 1 });
     await replay.seek(0);
@@ -258,7 +294,15 @@ describe('replay stepping and seeking', () => {
   describe('with the shared decoder', () => {
     // A real stream cut into 7-byte network chunks: frames span several chunks.
     const bytes = readFixture('json_stream.json.sse');
-    const source = (): TimelineSource => ({ legs: [leg(0, splitEvery(bytes, 7).map((b, i) => ({ bytes: b, receivedAt: i })))], actions: [] });
+    const source = (): TimelineSource => ({
+      legs: [
+        leg(
+          0,
+          splitEvery(bytes, 7).map((b, i) => ({ bytes: b, receivedAt: i })),
+        ),
+      ],
+      actions: [],
+    });
 
     function decoding() {
       let frames = 0;

@@ -137,7 +137,14 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
   let operations: Promise<unknown> = Promise.resolve();
 
   function openCursor(): Cursor {
-    return { events: timeline(source), next: undefined, gap: { left: 0 }, lastTime: undefined, chunkOffset: 0, legOffset: 0 };
+    return {
+      events: timeline(source),
+      next: undefined,
+      gap: { left: 0 },
+      lastTime: undefined,
+      chunkOffset: 0,
+      legOffset: 0,
+    };
   }
 
   const state = (): ReplayState => ({ status, position, speed, ...(error !== undefined ? { error } : {}) });
@@ -187,7 +194,9 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
   function deliverChunk(event: Extract<TimelineEvent, { kind: 'chunk' }>, cut: ChunkCut | undefined): ReplayChunk {
     const offset = cursor.chunkOffset;
     const rest = offset === 0 ? event.bytes : event.bytes.subarray(offset);
-    const wanted = cut ? cut(rest, { leg: event.leg, legChunk: event.legChunk, legOffset: cursor.legOffset }) : rest.length;
+    const wanted = cut
+      ? cut(rest, { leg: event.leg, legChunk: event.legChunk, legOffset: cursor.legOffset })
+      : rest.length;
     const length = Math.min(rest.length, Math.max(1, Math.floor(wanted)));
     const last = length === rest.length;
     const bytes = last ? rest : rest.subarray(0, length);
@@ -201,7 +210,16 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
       cursor.chunkOffset += length;
       cursor.gap = { left: 0 };
     }
-    const chunk: ReplayChunk = { leg: event.leg, index: position, legChunk: event.legChunk, bytes, offset, last, receivedAt: event.t, replayedAt: clock.now() };
+    const chunk: ReplayChunk = {
+      leg: event.leg,
+      index: position,
+      legChunk: event.legChunk,
+      bytes,
+      offset,
+      last,
+      receivedAt: event.t,
+      replayedAt: clock.now(),
+    };
     if (last) position++;
     handlers.onChunk(chunk);
     return chunk;
@@ -315,7 +333,8 @@ export function createReplay(source: TimelineSource, handlers: ReplayHandlers, o
     stepUntil: (done, stepOptions) => exclusive(() => stepUntil(done, stepOptions)),
     seek: (target) =>
       exclusive(async () => {
-        if (!Number.isInteger(target) || target < 0) throw new RangeError(`Cannot seek to ${target}: positions are chunk counts (0 or more).`);
+        if (!Number.isInteger(target) || target < 0)
+          throw new RangeError(`Cannot seek to ${target}: positions are chunk counts (0 or more).`);
         // Part of chunk `position` already delivered is past the target too.
         if (target < position || (target === position && cursor.chunkOffset > 0)) await rewind();
         if (target > position) await stepUntil(() => position >= target);

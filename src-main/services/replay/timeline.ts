@@ -25,13 +25,16 @@ export async function* timeline(source: TimelineSource, only?: readonly Imported
   for (const leg of only ?? source.legs) {
     yield { kind: 'leg-start', leg, ...(leg.startedAt !== undefined ? { t: leg.startedAt } : {}) };
     let legChunk = 0;
-    for await (const chunk of leg.chunks) yield { kind: 'chunk', leg, legChunk: legChunk++, bytes: chunk.bytes, t: chunk.receivedAt };
+    for await (const chunk of leg.chunks)
+      yield { kind: 'chunk', leg, legChunk: legChunk++, bytes: chunk.bytes, t: chunk.receivedAt };
     yield { kind: 'leg-end', leg };
     answered.add(leg.index);
-    if (withActions) for (const action of source.actions) if (action.leg === leg.index) yield { kind: 'action', action, t: action.at };
+    if (withActions)
+      for (const action of source.actions) if (action.leg === leg.index) yield { kind: 'action', action, t: action.at };
   }
   // Actions answering a leg the source does not hold (a recording that stopped right after them).
-  if (withActions) for (const action of source.actions) if (!answered.has(action.leg)) yield { kind: 'action', action, t: action.at };
+  if (withActions)
+    for (const action of source.actions) if (!answered.has(action.leg)) yield { kind: 'action', action, t: action.at };
 }
 
 export function eventTime(event: TimelineEvent): number | undefined {

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { SavedRequest, type SaveRequestInput, type SavedRequest as SavedRequestData } from '../../../src-shared/contract/payloads';
+import {
+  SavedRequest,
+  type SaveRequestInput,
+  type SavedRequest as SavedRequestData,
+} from '../../../src-shared/contract/payloads';
 import * as s from '../../../src-shared/contract/schema';
 import { jsonFile } from '../storage/json-file';
 
@@ -18,7 +22,10 @@ const Document = s.object({ version: s.literal(1), requests: s.array(SavedReques
 type DocumentData = s.Infer<typeof Document>;
 
 export function createCollectionStore(path: string, now: () => number = Date.now): CollectionStore {
-  const file = jsonFile<DocumentData>(path, { fallback: () => ({ version: 1, requests: [] }), check: (value) => Document.parse(value, 'requests.json') });
+  const file = jsonFile<DocumentData>(path, {
+    fallback: () => ({ version: 1, requests: [] }),
+    check: (value) => Document.parse(value, 'requests.json'),
+  });
   return {
     list: async () => (await file.read()).requests,
     async save(input) {
@@ -27,8 +34,15 @@ export function createCollectionStore(path: string, now: () => number = Date.now
       if (name === '') throw new Error('A saved request needs a name.');
       const at = now();
       const existing = input.id === undefined ? undefined : doc.requests.find((r) => r.id === input.id);
-      if (input.id !== undefined && !existing) throw new Error(`There is no saved request '${input.id}' (it may have been deleted).`);
-      const saved: SavedRequestData = { id: existing?.id ?? `r${randomBytes(6).toString('hex')}`, name, request: input.request, createdAt: existing?.createdAt ?? at, updatedAt: at };
+      if (input.id !== undefined && !existing)
+        throw new Error(`There is no saved request '${input.id}' (it may have been deleted).`);
+      const saved: SavedRequestData = {
+        id: existing?.id ?? `r${randomBytes(6).toString('hex')}`,
+        name,
+        request: input.request,
+        createdAt: existing?.createdAt ?? at,
+        updatedAt: at,
+      };
       const requests = existing ? doc.requests.map((r) => (r.id === saved.id ? saved : r)) : [...doc.requests, saved];
       await file.write({ version: 1, requests });
       return saved;

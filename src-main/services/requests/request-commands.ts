@@ -4,11 +4,23 @@ import { REDACTED, isSecretName, redactBody, redactUrl } from '../../../src-shar
 import { requestReferences, resolveRequest } from '../../../src-shared/requests/variables';
 import type { CollectionStore } from './collection-store';
 import type { EnvironmentStore } from './environment-store';
-import { approveFromStartup, BROWSER_HOST_HOW_TO_ALLOW, createSecretOriginGate, type SecretOriginGate } from './secret-origins';
+import {
+  approveFromStartup,
+  BROWSER_HOST_HOW_TO_ALLOW,
+  createSecretOriginGate,
+  type SecretOriginGate,
+} from './secret-origins';
 
 export type RequestCommands = Pick<
   InspectorService,
-  'listRequests' | 'saveRequest' | 'deleteRequest' | 'listEnvironments' | 'saveEnvironment' | 'deleteEnvironment' | 'setActiveEnvironment' | 'resolveRequest'
+  | 'listRequests'
+  | 'saveRequest'
+  | 'deleteRequest'
+  | 'listEnvironments'
+  | 'saveEnvironment'
+  | 'deleteEnvironment'
+  | 'setActiveEnvironment'
+  | 'resolveRequest'
 >;
 
 /**
@@ -24,13 +36,20 @@ export interface Requests extends RequestCommands {
 /** Without a host's own gate, secrets go only to this machine (what the browser host allows by default). */
 const loopbackOnly = (): SecretOriginGate => createSecretOriginGate(approveFromStartup([]), BROWSER_HOST_HOW_TO_ALLOW);
 
-export function createRequests(collection: CollectionStore, environments: EnvironmentStore, secretOrigins: SecretOriginGate = loopbackOnly()): Requests {
+export function createRequests(
+  collection: CollectionStore,
+  environments: EnvironmentStore,
+  secretOrigins: SecretOriginGate = loopbackOnly(),
+): Requests {
   /** The active environment's variables, failing on a referenced secret that cannot be opened. */
   const variablesFor = async (request: RequestTemplate) => {
     const active = await environments.active();
     const used = new Set(requestReferences(request));
     for (const v of active.variables) if (used.has(v.name) && v.problem !== undefined) throw new Error(v.problem);
-    return { active, secrets: active.variables.filter((v) => v.secret && used.has(v.name)).map(({ name, value }) => ({ name, value })) };
+    return {
+      active,
+      secrets: active.variables.filter((v) => v.secret && used.has(v.name)).map(({ name, value }) => ({ name, value })),
+    };
   };
 
   return {
@@ -45,7 +64,12 @@ export function createRequests(collection: CollectionStore, environments: Enviro
     async resolveRequest({ request, mode }) {
       if (mode === 'template') return withoutLiteralSecrets(request);
       const { active, secrets } = await variablesFor(request);
-      const resolved = resolveRequest(request, active.variables, active.name, mode === 'with-secrets' ? 'wire' : 'masked');
+      const resolved = resolveRequest(
+        request,
+        active.variables,
+        active.name,
+        mode === 'with-secrets' ? 'wire' : 'masked',
+      );
       if (mode !== 'with-secrets') return withoutLiteralSecrets(resolved);
       // The values go to the page (a curl command): only for a destination main approved.
       await secretOrigins.check(resolved.url, secrets);
@@ -69,11 +93,16 @@ export function createRequests(collection: CollectionStore, environments: Enviro
  */
 export function withoutLiteralSecrets(request: RequestTemplate): RequestTemplate {
   const hasReference = (text: string): boolean => requestReferences({ url: text, headers: [] }).length > 0;
-  const headers = request.headers.map(([name, value]): [string, string] => [name, isSecretName(name) && !hasReference(value) ? REDACTED : value]);
+  const headers = request.headers.map(([name, value]): [string, string] => [
+    name,
+    isSecretName(name) && !hasReference(value) ? REDACTED : value,
+  ]);
   const url = hasReference(request.url) ? request.url : redactUrl(request.url);
   let body = request.body;
   if (body && !hasReference(body.text)) {
-    const contentType = request.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? (body.kind === 'json' ? 'application/json' : '');
+    const contentType =
+      request.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ??
+      (body.kind === 'json' ? 'application/json' : '');
     body = { ...body, text: redactBody(body.text, contentType) ?? '' };
   }
   return { ...request, url, headers, ...(body ? { body } : {}) };

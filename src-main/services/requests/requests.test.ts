@@ -44,7 +44,14 @@ function aesCipher(): SecretCipher {
   };
 }
 
-const TEMPLATE: RequestTemplate = { url: '{{base_url}}/agent/run', method: 'POST', headers: [['Authorization', 'Bearer {{token}}']], body: { kind: 'json', text: '{"user_prompt": "hi", "api_key": "{{token}}"}' }, format: 'json', inline: { mode: 'sentinel', tools: [] } };
+const TEMPLATE: RequestTemplate = {
+  url: '{{base_url}}/agent/run',
+  method: 'POST',
+  headers: [['Authorization', 'Bearer {{token}}']],
+  body: { kind: 'json', text: '{"user_prompt": "hi", "api_key": "{{token}}"}' },
+  format: 'json',
+  inline: { mode: 'sentinel', tools: [] },
+};
 const SECRET = 'sk-live-CANARY-91c2';
 
 describe('collection store (requests.json)', () => {
@@ -86,34 +93,72 @@ describe('environment store (environments.json)', () => {
     const path = join(dir, 'environments.json');
     const cipher = aesCipher();
     const store = createEnvironmentStore(path, cipher);
-    const state = await store.save({ name: 'Dev', variables: [{ name: 'base_url', secret: false, value: 'http://x' }, { name: 'token', secret: true, value: SECRET }] });
+    const state = await store.save({
+      name: 'Dev',
+      variables: [
+        { name: 'base_url', secret: false, value: 'http://x' },
+        { name: 'token', secret: true, value: SECRET },
+      ],
+    });
     expect(state.activeId).toBe(state.environments[0]?.id);
-    expect(state.environments[0]?.variables).toEqual([{ name: 'base_url', secret: false, value: 'http://x', hasValue: true }, { name: 'token', secret: true, hasValue: true }]);
+    expect(state.environments[0]?.variables).toEqual([
+      { name: 'base_url', secret: false, value: 'http://x', hasValue: true },
+      { name: 'token', secret: true, hasValue: true },
+    ]);
     expect(JSON.stringify(state)).not.toContain(SECRET);
     expect(await readFile(path, 'utf8')).not.toContain(SECRET);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     const id = state.environments[0]?.id ?? '';
-    await store.save({ id, name: 'Dev', variables: [{ name: 'base_url', secret: false, value: 'http://y' }, { name: 'token', secret: true }] });
+    await store.save({
+      id,
+      name: 'Dev',
+      variables: [
+        { name: 'base_url', secret: false, value: 'http://y' },
+        { name: 'token', secret: true },
+      ],
+    });
     const reopened = createEnvironmentStore(path, cipher);
-    expect((await reopened.active()).variables).toEqual([{ name: 'base_url', value: 'http://y', secret: false }, { name: 'token', value: SECRET, secret: true }]);
+    expect((await reopened.active()).variables).toEqual([
+      { name: 'base_url', value: 'http://y', secret: false },
+      { name: 'token', value: SECRET, secret: true },
+    ]);
   });
 
   it('without encryption the description says where and how secrets are kept', async () => {
     const path = join(dir, 'environments.json');
     const state = await createEnvironmentStore(path, plainSecrets(path, 'no keychain here.')).state();
-    expect(state.secretStorage).toEqual({ encrypted: false, description: `Secret values are stored unencrypted in ${path} (readable only by your user account, mode 0600): no keychain here.` });
+    expect(state.secretStorage).toEqual({
+      encrypted: false,
+      description: `Secret values are stored unencrypted in ${path} (readable only by your user account, mode 0600): no keychain here.`,
+    });
   });
 
   it('a secret sealed by a keychain this host cannot open fails the request that uses it, with a clear message', async () => {
     const path = join(dir, 'environments.json');
-    await createEnvironmentStore(path, aesCipher()).save({ name: 'Dev', variables: [{ name: 'token', secret: true, value: SECRET }] });
-    const requests = createRequests(createCollectionStore(join(dir, 'r.json')), createEnvironmentStore(path, plainSecrets(path, '.')));
-    await expect(requests.prepareConnect({ ...TEMPLATE, url: 'http://x/{{token}}' })).rejects.toThrow(/encrypted by the desktop app's keychain.*enter it again/);
+    await createEnvironmentStore(path, aesCipher()).save({
+      name: 'Dev',
+      variables: [{ name: 'token', secret: true, value: SECRET }],
+    });
+    const requests = createRequests(
+      createCollectionStore(join(dir, 'r.json')),
+      createEnvironmentStore(path, plainSecrets(path, '.')),
+    );
+    await expect(requests.prepareConnect({ ...TEMPLATE, url: 'http://x/{{token}}' })).rejects.toThrow(
+      /encrypted by the desktop app's keychain.*enter it again/,
+    );
   });
 
   it('duplicate names, unknown ids and deleting the active environment', async () => {
     const store = createEnvironmentStore(join(dir, 'environments.json'), aesCipher());
-    await expect(store.save({ name: 'E', variables: [{ name: 'a', secret: false, value: '1' }, { name: 'a', secret: false, value: '2' }] })).rejects.toThrow(/a is defined twice/);
+    await expect(
+      store.save({
+        name: 'E',
+        variables: [
+          { name: 'a', secret: false, value: '1' },
+          { name: 'a', secret: false, value: '2' },
+        ],
+      }),
+    ).rejects.toThrow(/a is defined twice/);
     await expect(store.setActive('nope')).rejects.toThrow(/no environment 'nope'/);
     const { environments } = await store.save({ name: 'E', variables: [] });
     const after = await store.remove(environments[0]?.id ?? '');
@@ -130,7 +175,11 @@ describe('filling a request (request commands)', () => {
   }
 
   it('prepareConnect fills every reference and lists the secret values used', async () => {
-    const requests = await requestsWith([{ name: 'base_url', secret: false, value: 'http://127.0.0.1:9' }, { name: 'token', secret: true, value: SECRET }, { name: 'unused', secret: true, value: 'zzz' }]);
+    const requests = await requestsWith([
+      { name: 'base_url', secret: false, value: 'http://127.0.0.1:9' },
+      { name: 'token', secret: true, value: SECRET },
+      { name: 'unused', secret: true, value: 'zzz' },
+    ]);
     const ready = await requests.prepareConnect(TEMPLATE);
     expect(ready.url).toBe('http://127.0.0.1:9/agent/run');
     expect(ready.headers).toEqual([['Authorization', `Bearer ${SECRET}`]]);
@@ -139,27 +188,43 @@ describe('filling a request (request commands)', () => {
 
   it('an unknown variable rejects before anything is sent, naming it', async () => {
     const requests = await requestsWith([{ name: 'base_url', secret: false, value: 'http://127.0.0.1:9' }]);
-    await expect(requests.prepareConnect(TEMPLATE)).rejects.toThrow('The request uses {{token}} (in the header value) but the environment "Dev" does not define it');
+    await expect(requests.prepareConnect(TEMPLATE)).rejects.toThrow(
+      'The request uses {{token}} (in the header value) but the environment "Dev" does not define it',
+    );
   });
 
   it('copy as curl: references kept, filled with secrets masked, or filled whole', async () => {
     // A loopback base: a request filled with secrets goes elsewhere only where main approved it (secret-origins.test.ts).
-    const requests = await requestsWith([{ name: 'base_url', secret: false, value: 'http://127.0.0.1:9' }, { name: 'token', secret: true, value: SECRET }]);
+    const requests = await requestsWith([
+      { name: 'base_url', secret: false, value: 'http://127.0.0.1:9' },
+      { name: 'token', secret: true, value: SECRET },
+    ]);
     const literal: RequestTemplate = { ...TEMPLATE, headers: [...TEMPLATE.headers, ['X-Api-Key', 'typed-secret']] };
     const template = await requests.resolveRequest({ request: literal, mode: 'template' });
     expect(template.url).toBe('{{base_url}}/agent/run');
-    expect(template.headers).toEqual([['Authorization', 'Bearer {{token}}'], ['X-Api-Key', '[redacted]']]);
+    expect(template.headers).toEqual([
+      ['Authorization', 'Bearer {{token}}'],
+      ['X-Api-Key', '[redacted]'],
+    ]);
     const resolved = await requests.resolveRequest({ request: literal, mode: 'resolved' });
     expect(resolved.url).toBe('http://127.0.0.1:9/agent/run');
     expect(JSON.stringify(resolved)).not.toContain(SECRET);
     expect(JSON.stringify(resolved)).not.toContain('typed-secret');
     expect(resolved.headers[0]).toEqual(['Authorization', 'Bearer {{token}}']);
     const whole = await requests.resolveRequest({ request: literal, mode: 'with-secrets' });
-    expect(whole.headers).toEqual([['Authorization', `Bearer ${SECRET}`], ['X-Api-Key', 'typed-secret']]);
+    expect(whole.headers).toEqual([
+      ['Authorization', `Bearer ${SECRET}`],
+      ['X-Api-Key', 'typed-secret'],
+    ]);
   });
 
   it('withoutLiteralSecrets redacts secret-named JSON fields typed as values', () => {
-    const out = withoutLiteralSecrets({ url: 'http://h/x?api_key=abc&q=1', method: 'POST', headers: [], body: { kind: 'json', text: '{"password": "hunter2", "q": 1}' } });
+    const out = withoutLiteralSecrets({
+      url: 'http://h/x?api_key=abc&q=1',
+      method: 'POST',
+      headers: [],
+      body: { kind: 'json', text: '{"password": "hunter2", "q": 1}' },
+    });
     expect(out.url).toBe('http://h/x?api_key=[redacted]&q=1');
     expect(out.body?.text).toBe('{"password": "[redacted]", "q": 1}');
   });
@@ -187,9 +252,20 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     service = createDefaultSessionService({ spoolDir });
     const cipher = aesCipher();
     workspace = createWorkspace({ userData, cipher, sessions: service, spoolDir });
-    await workspace.saveEnvironment({ name: 'Local', variables: [{ name: 'base_url', secret: false, value: server.url }, { name: 'token', secret: true, value: SECRET }] });
+    await workspace.saveEnvironment({
+      name: 'Local',
+      variables: [
+        { name: 'base_url', secret: false, value: server.url },
+        { name: 'token', secret: true, value: SECRET },
+      ],
+    });
     // `ref` is not a secret-looking name: only the environment's mask hides the value there.
-    const summary = await service.connect(await workspace.prepareConnect({ ...TEMPLATE, body: { kind: 'json', text: '{"user_prompt": "hi", "ref": "{{token}}"}' } }));
+    const summary = await service.connect(
+      await workspace.prepareConnect({
+        ...TEMPLATE,
+        body: { kind: 'json', text: '{"user_prompt": "hi", "ref": "{{token}}"}' },
+      }),
+    );
     await settled(service, summary.id);
 
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
@@ -199,7 +275,10 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     expect(detail.request?.body).toContain('{{token}}');
     expect(await readFile(join(spoolDir, `${summary.id}.recording`), 'utf8')).not.toContain(SECRET);
 
-    const recent = await waitFor(async () => (await workspace?.listRecentSessions())?.sessions[0], 'the session to be kept');
+    const recent = await waitFor(
+      async () => (await workspace?.listRecentSessions())?.sessions[0],
+      'the session to be kept',
+    );
     expect(recent).toMatchObject({ id: summary.id, title: summary.title, format: 'json', method: 'POST' });
     expect(recent.end?.kind).toBeDefined();
     const kept = join(workspacePaths(userData).recentSessions, `${summary.id}.recording`);
@@ -222,16 +301,45 @@ describe('workspace: a live session sent with an environment secret, kept as a r
   it('a tool-results continuation carries the secret on the wire and {{token}} in the session; a secret host never names the session', async () => {
     server = await startLoopbackServer((req, res) => {
       res.writeHead(200, SSE_HEADERS);
-      res.end(Buffer.from(readFixture(req.url?.startsWith('/agent/tool_results') ? 'frontend_tools_resume.json.sse' : 'frontend_tools.json.sse')));
+      res.end(
+        Buffer.from(
+          readFixture(
+            req.url?.startsWith('/agent/tool_results') ? 'frontend_tools_resume.json.sse' : 'frontend_tools.json.sse',
+          ),
+        ),
+      );
     });
     const spoolDir = join(dir, 'spool');
     service = createDefaultSessionService({ spoolDir });
     workspace = createWorkspace({ userData: join(dir, 'user-data'), cipher: aesCipher(), sessions: service, spoolDir });
-    await workspace.saveEnvironment({ name: 'Local', variables: [{ name: 'base_url', secret: false, value: server.url }, { name: 'token', secret: true, value: SECRET }] });
-    const run = await service.connect(await workspace.prepareConnect({ url: '{{base_url}}/agent/run', method: 'POST', headers: [['X-Trace', 't-{{token}}']], body: { kind: 'json', text: '{"user_prompt": "confirm", "ref": "{{token}}"}' } }));
-    await waitFor(async () => (await service?.listSessions())?.find((s) => s.id === run.id)?.awaitingTools, 'the pause');
-    await service.sendToolResults({ sessionId: run.id, results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes' }] });
-    await waitFor(async () => (await service?.listSessions())?.find((s) => s.id === run.id && s.legs === 2 && s.state === 'complete'), 'the continuation');
+    await workspace.saveEnvironment({
+      name: 'Local',
+      variables: [
+        { name: 'base_url', secret: false, value: server.url },
+        { name: 'token', secret: true, value: SECRET },
+      ],
+    });
+    const run = await service.connect(
+      await workspace.prepareConnect({
+        url: '{{base_url}}/agent/run',
+        method: 'POST',
+        headers: [['X-Trace', 't-{{token}}']],
+        body: { kind: 'json', text: '{"user_prompt": "confirm", "ref": "{{token}}"}' },
+      }),
+    );
+    await waitFor(
+      async () => (await service?.listSessions())?.find((s) => s.id === run.id)?.awaitingTools,
+      'the pause',
+    );
+    await service.sendToolResults({
+      sessionId: run.id,
+      results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes' }],
+    });
+    await waitFor(
+      async () =>
+        (await service?.listSessions())?.find((s) => s.id === run.id && s.legs === 2 && s.state === 'complete'),
+      'the continuation',
+    );
     expect(server.requests[1]?.headers['x-trace']).toBe(`t-${SECRET}`);
     const detail = await service.getSession({ sessionId: run.id });
     expect(detail.legs[1]?.request?.headers).toContainEqual(['X-Trace', 't-{{token}}']);
@@ -241,7 +349,9 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     await workspace.saveEnvironment({ name: 'Hosts', variables: [{ name: 'host', secret: true, value: '127.0.0.1' }] });
     const env = (await workspace.listEnvironments()).environments.find((e) => e.name === 'Hosts');
     await workspace.setActiveEnvironment({ id: env?.id ?? null });
-    const hidden = await service.connect(await workspace.prepareConnect({ url: `http://{{host}}:${server.port}/agent/run`, method: 'GET', headers: [] }));
+    const hidden = await service.connect(
+      await workspace.prepareConnect({ url: `http://{{host}}:${server.port}/agent/run`, method: 'GET', headers: [] }),
+    );
     expect(hidden.title).toContain('{{host}}');
     expect(hidden.title).not.toContain('127.0.0.1');
     await settled(service, hidden.id);
@@ -253,8 +363,12 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     workspace = createWorkspace({ userData: join(dir, 'user-data'), cipher: aesCipher(), sessions: service, spoolDir });
     await workspace.saveEnvironment({ name: 'Local', variables: [{ name: 'token', secret: true, value: SECRET }] });
     // Not a URL: nothing to send it to, and no destination main could approve.
-    await expect(workspace.prepareConnect({ url: 'http://[bad/{{token}}', method: 'GET', headers: [] })).rejects.toThrow("Refused to fill secrets into 'http://[bad/{{token}}': it is not a URL.");
-    const badHeader = service.connect(await workspace.prepareConnect({ url: 'http://127.0.0.1:9/', method: 'GET', headers: [['X {{token}}', 'v']] }));
+    await expect(
+      workspace.prepareConnect({ url: 'http://[bad/{{token}}', method: 'GET', headers: [] }),
+    ).rejects.toThrow("Refused to fill secrets into 'http://[bad/{{token}}': it is not a URL.");
+    const badHeader = service.connect(
+      await workspace.prepareConnect({ url: 'http://127.0.0.1:9/', method: 'GET', headers: [['X {{token}}', 'v']] }),
+    );
     await expect(badHeader).rejects.toThrow("Header name 'X {{token}}' is not valid");
   });
 
@@ -271,10 +385,16 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     for (let i = 0; i < 3; i++) {
       const s = await service.connect({ url: `${server.url}/run${i}`, method: 'GET', headers: [] });
       await settled(service, s.id);
-      await waitFor(async () => (await workspace?.listRecentSessions())?.sessions.some((r) => r.id === s.id), `session ${i} kept`);
+      await waitFor(
+        async () => (await workspace?.listRecentSessions())?.sessions.some((r) => r.id === s.id),
+        `session ${i} kept`,
+      );
     }
     const folder = workspacePaths(userData).recentSessions;
-    expect((await workspace.listRecentSessions()).sessions.map((s) => s.url)).toEqual([`${server.url}/run2`, `${server.url}/run1`]);
+    expect((await workspace.listRecentSessions()).sessions.map((s) => s.url)).toEqual([
+      `${server.url}/run2`,
+      `${server.url}/run1`,
+    ]);
     expect((await readdir(folder)).filter((f) => f.endsWith('.recording'))).toHaveLength(2);
     await workspace.setRecentSessionsKeep({ keep: 0 });
     expect((await readdir(folder)).filter((f) => f.endsWith('.recording'))).toHaveLength(0);

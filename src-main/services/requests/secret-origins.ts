@@ -32,7 +32,12 @@ export function createSecretOriginGate(approve: ApproveSecretOrigin, howToAllow:
       if (approved.has(origin)) return;
       const names = secrets.map((s) => s.name);
       if (!(await approve(origin, names))) {
-        throw new Error(maskSecrets(`Refused to send ${names.map((n) => `{{${n}}}`).join(', ')} to ${origin}: that origin was not approved for secrets. ${howToAllow}`, secrets));
+        throw new Error(
+          maskSecrets(
+            `Refused to send ${names.map((n) => `{{${n}}}`).join(', ')} to ${origin}: that origin was not approved for secrets. ${howToAllow}`,
+            secrets,
+          ),
+        );
       }
       approved.add(origin);
     },
@@ -42,7 +47,8 @@ export function createSecretOriginGate(approve: ApproveSecretOrigin, howToAllow:
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 /** The browser host's way to allow an origin, told when it refuses one. */
-export const BROWSER_HOST_HOW_TO_ALLOW = 'The browser host sends secrets only to this machine and to the origins named when it starts: npm start -- --allow-secrets-to ORIGIN.';
+export const BROWSER_HOST_HOW_TO_ALLOW =
+  'The browser host sends secrets only to this machine and to the origins named when it starts: npm start -- --allow-secrets-to ORIGIN.';
 
 /**
  * The browser host's rule: no dialog in main to ask with, so secrets go to this machine

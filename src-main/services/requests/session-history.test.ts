@@ -47,7 +47,8 @@ async function recordingFile(name: string, bytes: number): Promise<string> {
 describe('session history', () => {
   it('stays within maxBytes: the newest that fit are kept, the others deleted', async () => {
     const history = createSessionHistory({ folder: join(dir, 'recent'), maxBytes: 250 });
-    for (const id of ['sa', 'sb', 'sc']) await history.add(summary(id), { path: await recordingFile(`${id}.spool`, 100), spool: true });
+    for (const id of ['sa', 'sb', 'sc'])
+      await history.add(summary(id), { path: await recordingFile(`${id}.spool`, 100), spool: true });
     expect((await history.list()).sessions.map((s) => s.id)).toEqual(['sc', 'sb']);
     expect((await readdir(join(dir, 'recent'))).sort()).toEqual(['index.json', 'sb.recording', 'sc.recording']);
   });
@@ -77,7 +78,9 @@ describe('session history', () => {
     // Stopping waits for what it began keeping (a host quitting right after the last list).
     await stop();
     // On disk already, not just queued (history.list() would wait for the queue).
-    const index = JSON.parse(readFileSync(join(dir, 'recent', 'index.json'), 'utf8')) as { entries: { session: { id: string } }[] };
+    const index = JSON.parse(readFileSync(join(dir, 'recent', 'index.json'), 'utf8')) as {
+      entries: { session: { id: string } }[];
+    };
     expect(index.entries.map((e) => e.session.id).sort()).toEqual(['sdone', 'slive']);
     changed.fire([summary('slater')]);
     expect((await history.list()).sessions.map((s) => s.id).sort()).toEqual(['sdone', 'slive']);
@@ -94,7 +97,13 @@ describe('a live session closed right after it ends', () => {
     const service = createDefaultSessionService({ spoolDir });
     const history = createSessionHistory({ folder: join(dir, 'recent') });
     const errors: unknown[] = [];
-    const stop = trackEndedSessions(service.onSessionsChanged, history, (s) => ({ path: spoolPath(spoolDir, s.id), spool: true }), undefined, (e) => errors.push(e));
+    const stop = trackEndedSessions(
+      service.onSessionsChanged,
+      history,
+      (s) => ({ path: spoolPath(spoolDir, s.id), spool: true }),
+      undefined,
+      (e) => errors.push(e),
+    );
     try {
       for (const ended of ['complete', 'stopped'] as const) {
         const { id } = await service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
@@ -102,11 +111,16 @@ describe('a live session closed right after it ends', () => {
         if (ended === 'complete') await settled(service, id);
         await service.closeSession({ sessionId: id });
         await expect(stat(spoolPath(spoolDir, id))).rejects.toThrow(/ENOENT/);
-        const kept = await waitFor(async () => (await history.list()).sessions.find((s) => s.id === id), `session ${id} kept`);
+        const kept = await waitFor(
+          async () => (await history.list()).sessions.find((s) => s.id === id),
+          `session ${id} kept`,
+        );
         expect(kept.end?.kind).toBe(ended === 'complete' ? 'done' : 'stopped');
         const { path } = await history.recordingOf(id);
         // The whole stream when it ended on its own; the recording's header at least when the close cut it.
-        expect((await stat(path)).size).toBeGreaterThan(ended === 'complete' ? readFixture('example_1.json.sse').length : 0);
+        expect((await stat(path)).size).toBeGreaterThan(
+          ended === 'complete' ? readFixture('example_1.json.sse').length : 0,
+        );
       }
       expect(errors).toEqual([]);
     } finally {

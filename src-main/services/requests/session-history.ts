@@ -40,14 +40,26 @@ export const DEFAULT_KEEP = 20;
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 
 const Entry = s.object({ session: RecentSession, fileBytes: s.index() });
-const Index = s.object({ version: s.literal(1), keep: s.number({ integer: true, min: 0, max: 500 }), entries: s.array(Entry) });
+const Index = s.object({
+  version: s.literal(1),
+  keep: s.number({ integer: true, min: 0, max: 500 }),
+  entries: s.array(Entry),
+});
 type IndexData = s.Infer<typeof Index>;
 
-export function createSessionHistory(options: { folder: string; maxBytes?: number; now?: () => number }): SessionHistory {
+export function createSessionHistory(options: {
+  folder: string;
+  maxBytes?: number;
+  now?: () => number;
+}): SessionHistory {
   const folder = options.folder;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const now = options.now ?? Date.now;
-  const index = jsonFile<IndexData>(join(folder, 'index.json'), { fallback: () => ({ version: 1, keep: DEFAULT_KEEP, entries: [] }), check: (value) => Index.parse(value, 'index.json'), mode: 0o600 });
+  const index = jsonFile<IndexData>(join(folder, 'index.json'), {
+    fallback: () => ({ version: 1, keep: DEFAULT_KEEP, entries: [] }),
+    check: (value) => Index.parse(value, 'index.json'),
+    mode: 0o600,
+  });
   const fileOf = (id: string): string => join(folder, `${id}.recording`);
   // Adds, evictions and setting changes run one at a time: each reads the index the last one wrote.
   let queue: Promise<unknown> = Promise.resolve();
@@ -57,7 +69,11 @@ export function createSessionHistory(options: { folder: string; maxBytes?: numbe
     return next;
   };
 
-  const view = (doc: IndexData): RecentSessions => ({ sessions: doc.entries.map((e) => e.session), keep: doc.keep, folder });
+  const view = (doc: IndexData): RecentSessions => ({
+    sessions: doc.entries.map((e) => e.session),
+    keep: doc.keep,
+    folder,
+  });
 
   /** Newest first, at most `keep`, within maxBytes; the files of the others are deleted. */
   const bounded = async (doc: IndexData): Promise<IndexData> => {
@@ -79,7 +95,10 @@ export function createSessionHistory(options: { folder: string; maxBytes?: numbe
   /** Copies the recording from its descriptor (its name may be gone) or its path. */
   const copy = async (recording: KeptRecording, target: string): Promise<void> => {
     if (recording.fd === undefined) return copyFile(recording.path, target);
-    await pipeline(createReadStream(recording.path, { fd: recording.fd, autoClose: false, start: 0 }), createWriteStream(target, { mode: 0o600 }));
+    await pipeline(
+      createReadStream(recording.path, { fd: recording.fd, autoClose: false, start: 0 }),
+      createWriteStream(target, { mode: 0o600 }),
+    );
   };
 
   const keepRecording = async (summary: SessionSummary, recording: KeptRecording): Promise<void> => {
@@ -88,7 +107,9 @@ export function createSessionHistory(options: { folder: string; maxBytes?: numbe
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const target = fileOf(summary.id);
     await rm(target, { force: true });
-    await (recording.spool ? link(recording.path, target) : Promise.reject(new Error('copy'))).catch(() => copy(recording, target));
+    await (recording.spool ? link(recording.path, target) : Promise.reject(new Error('copy'))).catch(() =>
+      copy(recording, target),
+    );
     const { size } = await stat(target);
     const source = summary.source.kind === 'live' ? summary.source : { method: '', url: '' };
     const session = {
@@ -145,7 +166,8 @@ export function trackEndedSessions(
   const adding = new Set<Promise<void>>();
   const unsubscribe = onSessionsChanged((list) => {
     for (const summary of list) {
-      if (done.has(summary.id) || summary.source.kind !== 'live' || !ENDED.has(summary.state) || summary.awaitingTools) continue;
+      if (done.has(summary.id) || summary.source.kind !== 'live' || !ENDED.has(summary.state) || summary.awaitingTools)
+        continue;
       const recording = recordingOf(summary);
       if (recording === null) continue;
       done.add(summary.id);

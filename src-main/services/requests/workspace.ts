@@ -11,7 +11,11 @@ import type { SecretOriginGate } from './secret-origins';
 
 /** Where each thing the workspace keeps lives in the user-data folder. */
 export function workspacePaths(userData: string): { requests: string; environments: string; recentSessions: string } {
-  return { requests: join(userData, 'requests.json'), environments: join(userData, 'environments.json'), recentSessions: join(userData, 'recent-sessions') };
+  return {
+    requests: join(userData, 'requests.json'),
+    environments: join(userData, 'environments.json'),
+    recentSessions: join(userData, 'recent-sessions'),
+  };
 }
 
 export interface WorkspaceOptions {
@@ -39,8 +43,15 @@ export interface Workspace extends WorkspaceCommands {
  */
 export function createWorkspace(options: WorkspaceOptions): Workspace {
   const paths = workspacePaths(options.userData);
-  const requests = createRequests(createCollectionStore(paths.requests), createEnvironmentStore(paths.environments, options.cipher), options.secretOrigins);
-  const history = createSessionHistory({ folder: paths.recentSessions, ...(options.maxRecentBytes !== undefined ? { maxBytes: options.maxRecentBytes } : {}) });
+  const requests = createRequests(
+    createCollectionStore(paths.requests),
+    createEnvironmentStore(paths.environments, options.cipher),
+    options.secretOrigins,
+  );
+  const history = createSessionHistory({
+    folder: paths.recentSessions,
+    ...(options.maxRecentBytes !== undefined ? { maxBytes: options.maxRecentBytes } : {}),
+  });
   const recordingOf = (summary: SessionSummary): { path: string; spool: boolean } | null => {
     if (summary.recordingPath !== undefined) return { path: summary.recordingPath, spool: false };
     return options.spoolDir === null ? null : { path: spoolPath(options.spoolDir, summary.id), spool: true };

@@ -29,19 +29,22 @@ export const SAMPLES: readonly Sample[] = [
   {
     id: 'multi-agent',
     title: 'Multi-agent run',
-    summary: 'A parent agent delegates to two sub-agents working in parallel: three agents interleave their envelopes on one connection.',
+    summary:
+      'A parent agent delegates to two sub-agents working in parallel: three agents interleave their envelopes on one connection.',
     files: [{ file: 'multi-agent.recording', scenario: 'subagents', format: 'json' }],
   },
   {
     id: 'frontend-tool',
     title: 'Frontend tool: pause and continuation',
-    summary: 'The run pauses on awaiting_frontend_tools for a user confirmation; the answer and the continuation it started are the second leg.',
+    summary:
+      'The run pauses on awaiting_frontend_tools for a user confirmation; the answer and the continuation it started are the second leg.',
     files: [{ file: 'frontend-tool.recording', scenario: 'frontend-tools', format: 'json', answer: true }],
   },
   {
     id: 'xml-vs-json',
     title: 'One run in XML and in JSON',
-    summary: 'The same scripted run streamed in the legacy XML format and as JSON envelopes: two sessions to compare in the Diff view.',
+    summary:
+      'The same scripted run streamed in the legacy XML format and as JSON envelopes: two sessions to compare in the Diff view.',
     files: [
       { file: 'tour.xml.recording', scenario: 'tour', format: 'xml', label: 'XML' },
       { file: 'tour.json.recording', scenario: 'tour', format: 'json', label: 'JSON' },
@@ -50,7 +53,8 @@ export const SAMPLES: readonly Sample[] = [
   {
     id: 'faulty-stream',
     title: 'Faulty stream',
-    summary: 'The response ends in the middle of an event: half a data: line, no blank line, no [DONE]. The diagnostics say what was lost.',
+    summary:
+      'The response ends in the middle of an event: half a data: line, no blank line, no [DONE]. The diagnostics say what was lost.',
     files: [{ file: 'truncated.recording', scenario: 'fault-truncated', format: 'json' }],
   },
 ];

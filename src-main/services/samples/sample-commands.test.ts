@@ -20,13 +20,19 @@ describe('sample commands', () => {
   it('lists every sample with the number of sessions it opens', async () => {
     const list = await commands().samples.listSamples();
     expect(list.map((s) => s.id)).toEqual(SAMPLES.map((s) => s.id));
-    expect(list.find((s) => s.id === 'xml-vs-json')).toMatchObject({ title: 'One run in XML and in JSON', sessions: 2 });
+    expect(list.find((s) => s.id === 'xml-vs-json')).toMatchObject({
+      title: 'One run in XML and in JSON',
+      sessions: 2,
+    });
   });
 
   it('opens a pair as two sessions, titled by their format, decoded in full', async () => {
     const { service, samples } = commands();
     const opened = await samples.openSample({ id: 'xml-vs-json' });
-    expect(opened.map((s) => s.title)).toEqual(['One run in XML and in JSON — XML', 'One run in XML and in JSON — JSON']);
+    expect(opened.map((s) => s.title)).toEqual([
+      'One run in XML and in JSON — XML',
+      'One run in XML and in JSON — JSON',
+    ]);
     const settled = await Promise.all(opened.map((s) => untilSettled(service, s.id)));
     expect(settled.map((s) => s.state)).toEqual(['complete', 'complete']);
     expect(settled.every((s) => s.envelopes > 0)).toBe(true);
@@ -42,7 +48,9 @@ describe('sample commands', () => {
 
   it('refuses an id that is not a sample, whatever it looks like', async () => {
     const { samples } = commands();
-    await expect(samples.openSample({ id: '../../package.json' })).rejects.toThrow("There is no sample named '../../package.json'.");
+    await expect(samples.openSample({ id: '../../package.json' })).rejects.toThrow(
+      "There is no sample named '../../package.json'.",
+    );
     await expect(samples.openSample({ id: 'multi-agent.recording' })).rejects.toThrow(/no sample named/);
   });
 });

@@ -16,7 +16,12 @@ export type SampleCommands = Pick<InspectorService, 'listSamples' | 'openSample'
  * needs none of the trust a user-chosen path does.
  */
 export function sampleCommands(sessions: Pick<SessionCommands, 'openFile'>, samplesDir: string): SampleCommands {
-  const infos: SampleInfo[] = SAMPLES.map(({ id, title, summary, files }) => ({ id, title, summary, sessions: files.length }));
+  const infos: SampleInfo[] = SAMPLES.map(({ id, title, summary, files }) => ({
+    id,
+    title,
+    summary,
+    sessions: files.length,
+  }));
   return {
     listSamples: () => Promise.resolve(infos),
     async openSample({ id }) {

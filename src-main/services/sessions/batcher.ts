@@ -45,7 +45,10 @@ export function createBatcher(
     if (timers.has(session.id)) return;
     const since = options.now() - (lastFlush.get(session.id) ?? Number.NEGATIVE_INFINITY);
     const delay = Math.max(0, options.intervalMs - since);
-    timers.set(session.id, options.timers.setTimeout(() => flush(session), delay));
+    timers.set(
+      session.id,
+      options.timers.setTimeout(() => flush(session), delay),
+    );
   };
 
   return {

@@ -16,12 +16,25 @@ export function demoAgentInfo(baseUrl: string): NonNullable<DemoAgentInfo> {
     toolResultsUrl: `${baseUrl}/agent/tool_results`,
     formats: [...FORMATS],
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title, description: s.summary })),
-    providers: PROVIDER_APIS.map((api) => ({ id: api.id, title: api.title, url: `${baseUrl}${api.path}`, dialect: api.dialect, scenarios: api.scenarios.map((s) => ({ id: s.id, title: s.title, description: s.summary })) })),
+    providers: PROVIDER_APIS.map((api) => ({
+      id: api.id,
+      title: api.title,
+      url: `${baseUrl}${api.path}`,
+      dialect: api.dialect,
+      scenarios: api.scenarios.map((s) => ({ id: s.id, title: s.title, description: s.summary })),
+    })),
     defaultRequest: {
       url: runUrl,
       method: 'POST',
       headers: [],
-      body: { kind: 'json', text: JSON.stringify({ user_prompt: DEFAULT_SCENARIO.samplePrompt, agent_type: 'agent_frontend_tools', format: 'json' }, null, 2) },
+      body: {
+        kind: 'json',
+        text: JSON.stringify(
+          { user_prompt: DEFAULT_SCENARIO.samplePrompt, agent_type: 'agent_frontend_tools', format: 'json' },
+          null,
+          2,
+        ),
+      },
     },
   };
 }

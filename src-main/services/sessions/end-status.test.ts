@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFixture } from '../../testing/fixtures';
-import { refusedPort, SSE_HEADERS, startLoopbackServer, writeSlowly, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
+import {
+  refusedPort,
+  SSE_HEADERS,
+  startLoopbackServer,
+  writeSlowly,
+  type LoopbackHandler,
+  type LoopbackServer,
+} from '../connection/loopback-testing';
 import { settled, waitFor } from './service-testing';
 import { createSessionService, type SessionService } from './session-service';
 
@@ -28,7 +35,11 @@ describe('a live session gets an end status, never "done" for a cut or failed st
       res.writeHead(200, SSE_HEADERS);
       res.end(STREAM);
     });
-    expect((await settled(service, id)).end).toEqual({ kind: 'done', label: 'done', reason: 'The stream ended with [DONE].' });
+    expect((await settled(service, id)).end).toEqual({
+      kind: 'done',
+      label: 'done',
+      reason: 'The stream ended with [DONE].',
+    });
   });
 
   it('truncated: the server destroys the socket in the middle of an event', async () => {
@@ -55,14 +66,25 @@ describe('a live session gets an end status, never "done" for a cut or failed st
       res.writeHead(200, SSE_HEADERS);
       await writeSlowly(res, [STREAM.subarray(0, 500)], 0, false);
     });
-    await waitFor(async () => (await service.listSessions()).find((s) => s.id === id && s.envelopes > 0), 'the first envelopes');
+    await waitFor(
+      async () => (await service.listSessions()).find((s) => s.id === id && s.envelopes > 0),
+      'the first envelopes',
+    );
     await service.stop({ sessionId: id });
-    expect((await settled(service, id)).end).toEqual({ kind: 'stopped', label: 'stopped', reason: 'The user stopped the stream.' });
+    expect((await settled(service, id)).end).toEqual({
+      kind: 'stopped',
+      label: 'stopped',
+      reason: 'The user stopped the stream.',
+    });
   });
 
   it('failed to connect: nothing listens on the port', async () => {
     service = createSessionService();
-    const { id } = await service.connect({ url: `http://127.0.0.1:${await refusedPort()}/agent/run`, method: 'GET', headers: [] });
+    const { id } = await service.connect({
+      url: `http://127.0.0.1:${await refusedPort()}/agent/run`,
+      method: 'GET',
+      headers: [],
+    });
     const done = await settled(service, id);
     expect(done.end).toMatchObject({ kind: 'failed', label: 'failed to connect' });
     expect(done.end?.reason).toMatch(/refused/i);

@@ -1,5 +1,10 @@
 import type { LegEndInfo } from '../../../src-shared/contract/payloads';
-import type { LegOutcome, RecordedAction, RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
+import type {
+  LegOutcome,
+  RecordedAction,
+  RecordedRequest,
+  RecordedResponse,
+} from '../../../src-shared/recording/types';
 
 /**
  * What the session service needs from the recorder (src-main/services/recording/recorder.ts),
@@ -45,7 +50,8 @@ export function recordedOutcome(end: LegEndInfo): LegOutcome {
 
 /** A recorded leg end in the session's vocabulary (absent: the recording stopped inside the leg). */
 export function legEndFromRecording(outcome: LegOutcome | undefined): LegEndInfo {
-  if (!outcome) return { reason: 'aborted', message: 'The recording ends inside this leg (the recorder was stopped or crashed).' };
+  if (!outcome)
+    return { reason: 'aborted', message: 'The recording ends inside this leg (the recorder was stopped or crashed).' };
   const reason = outcome.reason === 'done' ? 'complete' : outcome.reason === 'error' ? 'failed' : 'stopped';
   return outcome.message === undefined ? { reason } : { reason, message: outcome.message };
 }

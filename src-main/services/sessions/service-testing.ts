@@ -1,6 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { afterEach } from 'vitest';
-import type { ErrorEvent, LiveStatus, SessionBatch, SessionSummary, TimelineRow } from '../../../src-shared/contract/payloads';
+import type {
+  ErrorEvent,
+  LiveStatus,
+  SessionBatch,
+  SessionSummary,
+  TimelineRow,
+} from '../../../src-shared/contract/payloads';
 import { expandColumns, type ColumnRow } from '../../../src-shared/testing/row-columns';
 import { readFixture } from '../../testing/fixtures';
 import { startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
@@ -20,7 +26,9 @@ export interface EventLog {
   dispose(): void;
 }
 
-export function recordEvents(service: Pick<SessionService, 'onSessionBatch' | 'onLiveStatus' | 'onSessionsChanged' | 'onError'>): EventLog {
+export function recordEvents(
+  service: Pick<SessionService, 'onSessionBatch' | 'onLiveStatus' | 'onSessionsChanged' | 'onError'>,
+): EventLog {
   const log: EventLog = {
     batches: [],
     statuses: [],
@@ -49,7 +57,11 @@ export function recordEvents(service: Pick<SessionService, 'onSessionBatch' | 'o
   return log;
 }
 
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -61,11 +73,15 @@ export async function waitFor<T>(probe: () => T | undefined | false | Promise<T 
 
 /** Resolves once the session has left the connecting/streaming/loading states. */
 export function settled(service: SessionService, sessionId: string, timeoutMs = 5000): Promise<SessionSummary> {
-  return waitFor(async () => {
-    const list = await service.listSessions();
-    const summary = list.find((s) => s.id === sessionId);
-    return summary && !['connecting', 'streaming', 'loading'].includes(summary.state) ? summary : undefined;
-  }, `session ${sessionId} to settle`, timeoutMs);
+  return waitFor(
+    async () => {
+      const list = await service.listSessions();
+      const summary = list.find((s) => s.id === sessionId);
+      return summary && !['connecting', 'streaming', 'loading'].includes(summary.state) ? summary : undefined;
+    },
+    `session ${sessionId} to settle`,
+    timeoutMs,
+  );
 }
 
 /** One leg of a hand-made recording: its network chunks (text) and their receive times. */
@@ -79,11 +95,32 @@ export interface RecordingLegSpec {
  * so replay tests control how the bytes were cut by the network.
  */
 export async function writeRecordingFile(path: string, legs: readonly RecordingLegSpec[]): Promise<void> {
-  const lines: unknown[] = [{ format: 'agent-stream-inspector-recording', version: 1, createdAt: '2026-03-01T12:00:00.000Z', t: 0, redacted: true }];
+  const lines: unknown[] = [
+    {
+      format: 'agent-stream-inspector-recording',
+      version: 1,
+      createdAt: '2026-03-01T12:00:00.000Z',
+      t: 0,
+      redacted: true,
+    },
+  ];
   legs.forEach((leg, index) => {
-    lines.push({ type: 'leg', leg: index, t: leg.startedAt, request: { method: 'GET', url: 'http://127.0.0.1:9/stream', headers: [], body: null } });
-    lines.push({ type: 'response', leg: index, t: leg.startedAt, status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
-    for (const chunk of leg.chunks) lines.push({ type: 'chunk', leg: index, t: chunk.t, bytes: Buffer.from(chunk.text, 'utf8').toString('base64') });
+    lines.push({
+      type: 'leg',
+      leg: index,
+      t: leg.startedAt,
+      request: { method: 'GET', url: 'http://127.0.0.1:9/stream', headers: [], body: null },
+    });
+    lines.push({
+      type: 'response',
+      leg: index,
+      t: leg.startedAt,
+      status: 200,
+      statusText: 'OK',
+      headers: [['content-type', 'text/event-stream']],
+    });
+    for (const chunk of leg.chunks)
+      lines.push({ type: 'chunk', leg: index, t: chunk.t, bytes: Buffer.from(chunk.text, 'utf8').toString('base64') });
     lines.push({ type: 'end', leg: index, t: leg.chunks.at(-1)?.t ?? leg.startedAt, reason: 'done' });
   });
   await writeFile(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { flag: 'wx' });

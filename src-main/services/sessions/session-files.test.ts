@@ -41,7 +41,10 @@ describe('recording live sessions', () => {
     const { id } = await service.connect({
       url: `${server.url}/agent/run?api_key=${CANARY}`,
       method: 'POST',
-      headers: [['Authorization', `Bearer ${CANARY}`], ['X-Api-Key', CANARY]],
+      headers: [
+        ['Authorization', `Bearer ${CANARY}`],
+        ['X-Api-Key', CANARY],
+      ],
       body: { kind: 'json', text: JSON.stringify({ user_prompt: 'hi' }) },
       recordTo: path,
     });
@@ -57,15 +60,23 @@ describe('recording live sessions', () => {
     expect(done.source).toEqual({ kind: 'file', path, importer: 'recording' });
     expect(done.envelopes).toBe(live.envelopes);
     expect(done.bytes).toBe(stream.length);
-    const [a, b] = await Promise.all([service.getRows({ sessionId: id, start: 0, count: 1000 }), service.getRows({ sessionId: reopened.id, start: 0, count: 1000 })]);
+    const [a, b] = await Promise.all([
+      service.getRows({ sessionId: id, start: 0, count: 1000 }),
+      service.getRows({ sessionId: reopened.id, start: 0, count: 1000 }),
+    ]);
     expect(b.rows.map((r) => [r.type, r.preview])).toEqual(a.rows.map((r) => [r.type, r.preview]));
-    expect((await service.getSession({ sessionId: reopened.id })).legs[0]!.request?.headers).toContainEqual(['Authorization', '[redacted]']);
+    expect((await service.getSession({ sessionId: reopened.id })).legs[0]!.request?.headers).toContainEqual([
+      'Authorization',
+      '[redacted]',
+    ]);
   });
 
   it('refuses to record over an existing file', async () => {
     const path = join(dir, 'exists.ndjson');
     await writeFile(path, 'keep me');
-    await expect(service.connect({ url: 'http://127.0.0.1:9/x', method: 'GET', headers: [], recordTo: path })).rejects.toThrow(/exists/);
+    await expect(
+      service.connect({ url: 'http://127.0.0.1:9/x', method: 'GET', headers: [], recordTo: path }),
+    ).rejects.toThrow(/exists/);
     expect(await readFile(path, 'utf8')).toBe('keep me');
     expect(await service.listSessions()).toEqual([]);
   });
@@ -76,12 +87,21 @@ describe('recording live sessions', () => {
       res.end('{"detail":"bad"}');
     });
     const path = join(dir, 'fail.ndjson');
-    const { id } = await service.connect({ url: `${server.url}/agent/run`, method: 'POST', headers: [], body: { kind: 'json', text: '{}' }, recordTo: path });
+    const { id } = await service.connect({
+      url: `${server.url}/agent/run`,
+      method: 'POST',
+      headers: [],
+      body: { kind: 'json', text: '{}' },
+      recordTo: path,
+    });
     await settled(service, id);
     const reopened = await service.openFile({ path });
     await settled(service, reopened.id);
     const detail = await service.getSession({ sessionId: reopened.id });
-    expect(detail.legs[0]).toMatchObject({ response: { status: 422 }, failure: { kind: 'http-status', body: '{"detail":"bad"}' } });
+    expect(detail.legs[0]).toMatchObject({
+      response: { status: 422 },
+      failure: { kind: 'http-status', body: '{"detail":"bad"}' },
+    });
     expect(detail.summary.envelopes).toBe(0);
   });
 });
@@ -102,7 +122,12 @@ describe('opening files', () => {
       // A file that ends paused on frontend tools stays open for its answer, so the findings
       // made when a session finishes (what was left open) are not reported yet.
       const atFinish = new Set(done.awaitingTools ? ['tool.call-without-result', 'block.unterminated'] : []);
-      expect(rules).toEqual(expected.diagnostics.map((d) => d.rule).filter((r) => !atFinish.has(r)).sort());
+      expect(rules).toEqual(
+        expected.diagnostics
+          .map((d) => d.rule)
+          .filter((r) => !atFinish.has(r))
+          .sort(),
+      );
       events.dispose();
     },
   );
@@ -115,7 +140,10 @@ describe('opening files', () => {
 
   it('opens an upload from the browser host', async () => {
     const bytes = readFixture('probe_citations.json.sse');
-    const { id, title } = await service.openUpload({ name: 'citations.sse', base64: Buffer.from(bytes).toString('base64') });
+    const { id, title } = await service.openUpload({
+      name: 'citations.sse',
+      base64: Buffer.from(bytes).toString('base64'),
+    });
     expect(title).toBe('citations.sse');
     const done = await settled(service, id);
     expect(done.envelopes).toBe(decodeBytes(bytes).envelopes.length);
@@ -136,49 +164,67 @@ describe('saving and exporting', () => {
 
     const raw = await service.exportSession({ sessionId: id, kind: 'raw-sse', path: join(dir, 'raw.sse') });
     expect(new Uint8Array(await readFile(raw!.path))).toEqual(readFixture(name));
-    const ndjson = await service.exportSession({ sessionId: id, kind: 'envelopes-ndjson', path: join(dir, 'env.ndjson') });
-    const lines = (await readFile(ndjson!.path, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const ndjson = await service.exportSession({
+      sessionId: id,
+      kind: 'envelopes-ndjson',
+      path: join(dir, 'env.ndjson'),
+    });
+    const lines = (await readFile(ndjson!.path, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines.map((l) => l.type)).toEqual(decodeBytes(readFixture(name)).envelopes.map((e) => e.type));
     const blocks = await service.exportSession({ sessionId: id, kind: 'blocks-json', path: join(dir, 'blocks.json') });
-    expect((JSON.parse(await readFile(blocks!.path, 'utf8')) as unknown[]).length).toBe(decodeBytes(readFixture(name)).blocks.length);
+    expect((JSON.parse(await readFile(blocks!.path, 'utf8')) as unknown[]).length).toBe(
+      decodeBytes(readFixture(name)).blocks.length,
+    );
   });
 });
 
 describe('frontend tools with the demo agent', () => {
-  it.each(['json', 'xml', 'raw'] as const)('answers user_confirm in %s and decodes the continuation as leg 1, recorded with the action', async (format) => {
-    agent = await startDemoAgent({ pace: 'fast' });
-    const path = join(dir, `answer-${format}.ndjson`);
-    const { id } = await service.connect({
-      url: `${agent.url}/agent/run?format=${format}`,
-      method: 'POST',
-      headers: [['Authorization', `Bearer ${CANARY}`]],
-      body: { kind: 'json', text: JSON.stringify({ user_prompt: 'x', scenario: 'frontend-tools', agent_type: 'agent_frontend_tools' }) },
-      recordTo: path,
-    });
-    const paused = await settled(service, id);
-    expect(paused).toMatchObject({ state: 'complete', awaitingTools: true, format });
-    const { pendingTools } = await service.getSession({ sessionId: id });
-    expect(pendingTools?.tools.map((t) => t.name)).toContain('user_confirm');
+  it.each(['json', 'xml', 'raw'] as const)(
+    'answers user_confirm in %s and decodes the continuation as leg 1, recorded with the action',
+    async (format) => {
+      agent = await startDemoAgent({ pace: 'fast' });
+      const path = join(dir, `answer-${format}.ndjson`);
+      const { id } = await service.connect({
+        url: `${agent.url}/agent/run?format=${format}`,
+        method: 'POST',
+        headers: [['Authorization', `Bearer ${CANARY}`]],
+        body: {
+          kind: 'json',
+          text: JSON.stringify({ user_prompt: 'x', scenario: 'frontend-tools', agent_type: 'agent_frontend_tools' }),
+        },
+        recordTo: path,
+      });
+      const paused = await settled(service, id);
+      expect(paused).toMatchObject({ state: 'complete', awaitingTools: true, format });
+      const { pendingTools } = await service.getSession({ sessionId: id });
+      expect(pendingTools?.tools.map((t) => t.name)).toContain('user_confirm');
 
-    const results = pendingTools!.tools.map((t) => ({ tool_use_id: t.toolUseId, content: t.name === 'user_confirm' ? 'yes' : 'ok' }));
-    await service.sendToolResults({ sessionId: id, results });
-    const done = await waitFor(async () => {
-      const s = (await service.listSessions()).find((x) => x.id === id)!;
-      return s.legs === 2 && s.state !== 'connecting' && s.state !== 'streaming' ? s : undefined;
-    }, 'continuation');
-    expect(done).toMatchObject({ state: 'complete', awaitingTools: false });
-    expect(done.envelopes).toBeGreaterThan(paused.envelopes);
-    const blocks = await service.getBlocks({ sessionId: id });
-    expect(blocks.some((b) => b.leg === 1 && b.kind === 'text' && b.status === 'complete')).toBe(true);
-    expect((await service.getDiagnostics({ sessionId: id })).filter((d) => d.severity === 'error')).toEqual([]);
+      const results = pendingTools!.tools.map((t) => ({
+        tool_use_id: t.toolUseId,
+        content: t.name === 'user_confirm' ? 'yes' : 'ok',
+      }));
+      await service.sendToolResults({ sessionId: id, results });
+      const done = await waitFor(async () => {
+        const s = (await service.listSessions()).find((x) => x.id === id)!;
+        return s.legs === 2 && s.state !== 'connecting' && s.state !== 'streaming' ? s : undefined;
+      }, 'continuation');
+      expect(done).toMatchObject({ state: 'complete', awaitingTools: false });
+      expect(done.envelopes).toBeGreaterThan(paused.envelopes);
+      const blocks = await service.getBlocks({ sessionId: id });
+      expect(blocks.some((b) => b.leg === 1 && b.kind === 'text' && b.status === 'complete')).toBe(true);
+      expect((await service.getDiagnostics({ sessionId: id })).filter((d) => d.severity === 'error')).toEqual([]);
 
-    const recording = await readFile(path, 'utf8');
-    expect(recording).not.toContain(CANARY);
-    expect(recording).toContain('"type":"action"');
-    const reopened = await service.openFile({ path });
-    const replayed = await settled(service, reopened.id);
-    expect(replayed).toMatchObject({ legs: 2, envelopes: done.envelopes });
-  });
+      const recording = await readFile(path, 'utf8');
+      expect(recording).not.toContain(CANARY);
+      expect(recording).toContain('"type":"action"');
+      const reopened = await service.openFile({ path });
+      const replayed = await settled(service, reopened.id);
+      expect(replayed).toMatchObject({ legs: 2, envelopes: done.envelopes });
+    },
+  );
 });
 
 describe('downloads (the browser host saves and exports through the page)', () => {
@@ -195,7 +241,8 @@ describe('downloads (the browser host saves and exports through the page)', () =
       body: { kind: 'json', text: JSON.stringify({ user_prompt: 'Write an invoice' }) },
     });
     const live = await settled(service, id);
-    const rows = async (sessionId: string) => (await service.getRows({ sessionId, start: 0, count: 1000 })).rows.map((r) => [r.agent, r.type, r.preview]);
+    const rows = async (sessionId: string) =>
+      (await service.getRows({ sessionId, start: 0, count: 1000 })).rows.map((r) => [r.agent, r.type, r.preview]);
     const expected = await rows(id);
 
     for (const kind of ['recording', 'raw-sse', 'envelopes-ndjson', 'har'] as const) {
@@ -211,7 +258,11 @@ describe('downloads (the browser host saves and exports through the page)', () =
       expect(await rows(reopened.id), kind).toEqual(expected);
     }
 
-    const blocks = JSON.parse(Buffer.from((await service.downloadSession({ sessionId: id, kind: 'blocks-json' })).base64, 'base64').toString('utf8')) as { kind: string }[];
+    const blocks = JSON.parse(
+      Buffer.from((await service.downloadSession({ sessionId: id, kind: 'blocks-json' })).base64, 'base64').toString(
+        'utf8',
+      ),
+    ) as { kind: string }[];
     expect(blocks.length).toBe((await service.getBlocks({ sessionId: id })).length);
     const transcript = await service.downloadSession({ sessionId: id, kind: 'transcript-md' });
     expect(transcript.mimeType).toBe('text/markdown');

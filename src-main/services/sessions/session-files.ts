@@ -66,7 +66,12 @@ function* rawStream(session: SessionStore): Generator<Uint8Array> {
 /** A leg's request as a file may show it (secrets redacted); a file's own location for a file without one. */
 function shownRequest(session: SessionStore, leg: LegState): RecordedRequest {
   if (leg.request) return redactRequest(leg.request);
-  return { method: 'GET', url: session.source.kind === 'file' ? pathToFileURL(session.source.path).href : '', headers: [], body: null };
+  return {
+    method: 'GET',
+    url: session.source.kind === 'file' ? pathToFileURL(session.source.path).href : '',
+    headers: [],
+    body: null,
+  };
 }
 
 function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
@@ -139,7 +144,10 @@ export async function saveRecording(
         const chunk = body.chunk(i);
         if (chunk) recorder.chunk(recorded, chunk.bytes, chunk.receivedAt);
       }
-      recorder.endLeg(recorded, recordedOutcome(leg.end ?? { reason: 'stopped', message: 'The leg was still open when the session was saved' }));
+      recorder.endLeg(
+        recorded,
+        recordedOutcome(leg.end ?? { reason: 'stopped', message: 'The leg was still open when the session was saved' }),
+      );
     }
   } finally {
     await recorder.close();
@@ -153,14 +161,27 @@ export async function saveRecording(
 export const MAX_DOWNLOAD_BYTES = 128 * 1024 * 1024;
 
 function tooLarge(what: string): Error {
-  return new Error(`${what} is larger than ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB, too large to download through the browser; save it with the desktop app or \`stream-inspector record\`.`);
+  return new Error(
+    `${what} is larger than ${MAX_DOWNLOAD_BYTES / 1024 / 1024} MB, too large to download through the browser; save it with the desktop app or \`stream-inspector record\`.`,
+  );
 }
 
 /** A recording or an export as bytes for a download (the browser host has no save dialog). */
-export async function downloadFile(session: SessionStore, actions: readonly RecordedAction[], kind: DownloadKind, createRecorder: RecorderFactory | undefined): Promise<DownloadFile> {
+export async function downloadFile(
+  session: SessionStore,
+  actions: readonly RecordedAction[],
+  kind: DownloadKind,
+  createRecorder: RecorderFactory | undefined,
+): Promise<DownloadFile> {
   const format = FILE_FORMATS[kind];
-  const bytes = kind === 'recording' ? await recordingBytes(session, actions, createRecorder) : exportBytes(session, kind);
-  return { fileName: fileNameFor(session.title, kind), mimeType: format.mimeType, bytes: bytes.byteLength, base64: encodeBase64(bytes) };
+  const bytes =
+    kind === 'recording' ? await recordingBytes(session, actions, createRecorder) : exportBytes(session, kind);
+  return {
+    fileName: fileNameFor(session.title, kind),
+    mimeType: format.mimeType,
+    bytes: bytes.byteLength,
+    base64: encodeBase64(bytes),
+  };
 }
 
 function exportBytes(session: SessionStore, kind: ExportKind): Uint8Array {
@@ -176,7 +197,11 @@ function exportBytes(session: SessionStore, kind: ExportKind): Uint8Array {
 }
 
 /** The recording is written by the recorder (the one format writer, redacting) to a temporary file, then read back. */
-async function recordingBytes(session: SessionStore, actions: readonly RecordedAction[], createRecorder: RecorderFactory | undefined): Promise<Uint8Array> {
+async function recordingBytes(
+  session: SessionStore,
+  actions: readonly RecordedAction[],
+  createRecorder: RecorderFactory | undefined,
+): Promise<Uint8Array> {
   if (!createRecorder) throw new Error('Recording is not available in this host');
   const dir = await mkdtemp(join(tmpdir(), 'stream-inspector-download-'));
   try {

@@ -13,7 +13,13 @@ afterEach(() => {
   registry = undefined;
 });
 
-const storeOf = (id: string) => registry!.newStore({ id, title: id, source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+const storeOf = (id: string) =>
+  registry!.newStore({
+    id,
+    title: id,
+    source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
+    createdAt: 0,
+  });
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 describe('session registry', () => {
@@ -37,7 +43,7 @@ describe('session registry', () => {
     expect(() => registry!.runtimeOf('gone')).toThrow("Unknown session 'gone' (it may have been closed)");
   });
 
-  it('turns what a registered session\'s store decodes into batches, without anyone asking', async () => {
+  it("turns what a registered session's store decodes into batches, without anyone asking", async () => {
     registry = createSessionRegistry({ batchIntervalMs: 5 });
     const batches: SessionBatch[] = [];
     registry.events.batches.event((batch) => batches.push(batch));

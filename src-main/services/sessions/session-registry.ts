@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { createEmitter } from '../../../src-shared/contract/emitter';
 import { BATCH_INTERVAL_MS, MAX_BATCH_ROWS } from '../../../src-shared/contract/inspector';
-import type { DemoAgentInfo, ErrorEvent, Failure, LegEndInfo, LiveStatus, ProxyState, ReplayState, SessionBatch, SessionSummary } from '../../../src-shared/contract/payloads';
+import type {
+  DemoAgentInfo,
+  ErrorEvent,
+  Failure,
+  LegEndInfo,
+  LiveStatus,
+  ProxyState,
+  ReplayState,
+  SessionBatch,
+  SessionSummary,
+} from '../../../src-shared/contract/payloads';
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { consumerFailure, realTimers, wallClock, type Timers } from '../connection/connection';
 import type { HttpTransport } from '../connection/http-transport';
@@ -125,9 +135,18 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     proxyChanged: createEmitter<ProxyState | null>(),
   };
 
-  const batcher = createBatcher((batch) => events.batches.fire(batch), { timers, now, intervalMs: deps.batchIntervalMs ?? BATCH_INTERVAL_MS, maxRows: MAX_BATCH_ROWS });
+  const batcher = createBatcher((batch) => events.batches.fire(batch), {
+    timers,
+    now,
+    intervalMs: deps.batchIntervalMs ?? BATCH_INTERVAL_MS,
+    maxRows: MAX_BATCH_ROWS,
+  });
   const statusIntervalMs = deps.statusIntervalMs ?? 250;
-  const ticker = createStatusTicker((status) => events.liveStatus.fire(status), { timers, now, intervalMs: statusIntervalMs });
+  const ticker = createStatusTicker((status) => events.liveStatus.fire(status), {
+    timers,
+    now,
+    intervalMs: statusIntervalMs,
+  });
 
   const summaryOf = (rt: Runtime): SessionSummary => {
     const pending = rt.data.pendingTools();
@@ -163,7 +182,12 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
   };
 
   const reportError = (sessionId: string | undefined, failure: Pick<Failure, 'kind' | 'message'>): void => {
-    events.errors.fire({ ...(sessionId ? { sessionId } : {}), kind: failure.kind, message: failure.message, at: now() });
+    events.errors.fire({
+      ...(sessionId ? { sessionId } : {}),
+      kind: failure.kind,
+      message: failure.message,
+      at: now(),
+    });
   };
 
   /** Where every session's spool files are created (tests inject failing ones). */
@@ -212,7 +236,8 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
   };
 
   /** A session's store, its changes reported to the registry (a new generation of a session is one too). */
-  const newStore = (init: Omit<SessionInit, 'onChange'>): SessionStore => createSessionStore({ ...init, onChange: () => changed(init.id) });
+  const newStore = (init: Omit<SessionInit, 'onChange'>): SessionStore =>
+    createSessionStore({ ...init, onChange: () => changed(init.id) });
 
   const newId = (): string => `s${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 
@@ -265,5 +290,28 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     countsTimer = null;
   };
 
-  return { deps, now, timers, connectionDeps, sessions, uploads, events, batcher, ticker, spooling, summaryOf, announce, reportError, runtimeOf, register, changed, newStore, newId, track, settleSession, endState, dispose };
+  return {
+    deps,
+    now,
+    timers,
+    connectionDeps,
+    sessions,
+    uploads,
+    events,
+    batcher,
+    ticker,
+    spooling,
+    summaryOf,
+    announce,
+    reportError,
+    runtimeOf,
+    register,
+    changed,
+    newStore,
+    newId,
+    track,
+    settleSession,
+    endState,
+    dispose,
+  };
 }

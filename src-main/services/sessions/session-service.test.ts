@@ -16,29 +16,52 @@ describe('live sessions', () => {
       url: `${server.url}/agent/run`,
       method: 'POST',
       headers: [['Authorization', 'Bearer canary-7f3a']],
-      body: { kind: 'json', text: JSON.stringify({ user_prompt: 'What is 12 * 7?', agent_type: 'agent_frontend_tools' }) },
+      body: {
+        kind: 'json',
+        text: JSON.stringify({ user_prompt: 'What is 12 * 7?', agent_type: 'agent_frontend_tools' }),
+      },
     });
     expect(summary.source).toEqual({ kind: 'live', method: 'POST', url: `${server.url}/agent/run` });
     const done = await settled(service, summary.id);
 
     const expected = decodeBytes(FRONTEND);
-    expect(done).toMatchObject({ state: 'complete', httpStatus: 200, envelopes: expected.envelopes.length, bytes: FRONTEND.length, format: 'json', awaitingTools: true });
+    expect(done).toMatchObject({
+      state: 'complete',
+      httpStatus: 200,
+      envelopes: expected.envelopes.length,
+      bytes: FRONTEND.length,
+      format: 'json',
+      awaitingTools: true,
+    });
     const rows = events.rows(summary.id);
     expect(rows.map((r) => r.type)).toEqual(expected.envelopes.map((e) => e.type));
     expect(rows.at(-1)).toMatchObject({ type: '[DONE]', control: 'done' });
-    expect(rows.find((r) => r.type === 'tool_call')).toMatchObject({ toolId: 'toolu_synth_mul', name: 'multiply', agent: AGENT });
+    expect(rows.find((r) => r.type === 'tool_call')).toMatchObject({
+      toolId: 'toolu_synth_mul',
+      name: 'multiply',
+      agent: AGENT,
+    });
 
     const detail = await service.getSession({ sessionId: summary.id });
     expect(detail.pendingTools).toMatchObject({
       leg: 0,
       agentUuid: AGENT,
       answered: 'no',
-      tools: [{ toolUseId: 'toolu_synth_confirm', name: 'user_confirm', input: { message: 'The product is 84 (over 50). Proceed with saving the report?' } }],
+      tools: [
+        {
+          toolUseId: 'toolu_synth_confirm',
+          name: 'user_confirm',
+          input: { message: 'The product is 84 (over 50). Proceed with saving the report?' },
+        },
+      ],
       defaultPath: '/agent/tool_results',
       defaultExtraBody: { agent_type: 'agent_frontend_tools' },
     });
     // What the renderer sees of the request is redacted.
-    expect(detail.request?.headers).toEqual([['Authorization', '[redacted]'], ['Content-Type', 'application/json']]);
+    expect(detail.request?.headers).toEqual([
+      ['Authorization', '[redacted]'],
+      ['Content-Type', 'application/json'],
+    ]);
     expect(JSON.stringify([events.batches, events.lists, events.statuses, detail])).not.toContain('canary-7f3a');
     // Batched: far fewer batch events than envelopes.
     expect(events.batches.filter((b) => b.sessionId === summary.id).length).toBeLessThan(expected.envelopes.length);
@@ -57,21 +80,35 @@ describe('live sessions', () => {
     expect(envelope).toMatchObject({ type: 'text', delta: 'Let me compute th', leg: 0, dialect: 'json' });
     const frame = await service.getFrame({ sessionId: id, leg: 0, seq: 1 });
     expect(frame.data).toBe(expected.frames[0]![1]!.data);
-    expect(frame).toMatchObject({ byteStart: expected.frames[0]![1]!.byteStart, byteEnd: expected.frames[0]![1]!.byteEnd });
+    expect(frame).toMatchObject({
+      byteStart: expected.frames[0]![1]!.byteStart,
+      byteEnd: expected.frames[0]![1]!.byteEnd,
+    });
 
-    const raw = await service.getRawBytes({ sessionId: id, leg: 0, byteStart: frame.byteStart, byteEnd: frame.byteEnd });
-    expect(Buffer.from(raw.base64, 'base64').toString('utf8')).toBe(Buffer.from(FRONTEND.subarray(frame.byteStart, frame.byteEnd)).toString('utf8'));
+    const raw = await service.getRawBytes({
+      sessionId: id,
+      leg: 0,
+      byteStart: frame.byteStart,
+      byteEnd: frame.byteEnd,
+    });
+    expect(Buffer.from(raw.base64, 'base64').toString('utf8')).toBe(
+      Buffer.from(FRONTEND.subarray(frame.byteStart, frame.byteEnd)).toString('utf8'),
+    );
     expect(raw.chunks[0]!.byteStart).toBeLessThanOrEqual(frame.byteStart);
     expect(raw.chunks.at(-1)!.byteEnd).toBeGreaterThanOrEqual(frame.byteEnd);
 
     const blocks = await service.getBlocks({ sessionId: id });
     expect(blocks.map((b) => b.kind)).toEqual(expected.blocks.map((b) => b.kind));
     const text = blocks.find((b) => b.kind === 'text')!;
-    expect((await service.getBlock({ sessionId: id, block: text.id })).content).toBe('Let me compute that, render a chart, then ask you to confirm.');
+    expect((await service.getBlock({ sessionId: id, block: text.id })).content).toBe(
+      'Let me compute that, render a chart, then ask you to confirm.',
+    );
     // A bare string searches delta, type, agent, id and name in any case.
     const found = await service.filterRows({ sessionId: id, expression: '"RENDER_CHART"' });
     expect(found.seqs.length).toBeGreaterThan(0);
-    await expect(service.filterRows({ sessionId: id, expression: 'typ == "text"' })).rejects.toThrow(/Unknown field 'typ'/);
+    await expect(service.filterRows({ sessionId: id, expression: 'typ == "text"' })).rejects.toThrow(
+      /Unknown field 'typ'/,
+    );
     // Regression: text split across envelopes ("compute th" + "at, …") was not found; it lands on both.
     const envelopeOf = async (seq: number) => (await service.getEnvelope({ sessionId: id, seq })).delta;
     const split = await service.filterRows({ sessionId: id, expression: '"compute that"' });
@@ -83,7 +120,8 @@ describe('live sessions', () => {
   });
 
   it('reports a server closing mid-event as a failed, truncated session that keeps every byte', async () => {
-    const partial = 'data: {"type":"text","agent":"a","final":false,"delta":"one"}\n\ndata: {"type":"text","agent":"a","fin';
+    const partial =
+      'data: {"type":"text","agent":"a","final":false,"delta":"one"}\n\ndata: {"type":"text","agent":"a","fin';
     const { server, service, events } = await setup(async (_req, res) => {
       res.writeHead(200, SSE_HEADERS);
       res.write(partial);
@@ -160,9 +198,19 @@ describe('live sessions', () => {
       res.writeHead(status, { 'Content-Type': type });
       res.end(body);
     });
-    const { id } = await service.connect({ url: `${server.url}/agent/run`, method: 'POST', headers: [], body: { kind: 'json', text: '{}' } });
+    const { id } = await service.connect({
+      url: `${server.url}/agent/run`,
+      method: 'POST',
+      headers: [],
+      body: { kind: 'json', text: '{}' },
+    });
     const done = await settled(service, id);
-    expect(done).toMatchObject({ state: 'failed', httpStatus: status, envelopes: 0, failure: { kind: 'http-status', status, body } });
+    expect(done).toMatchObject({
+      state: 'failed',
+      httpStatus: status,
+      envelopes: 0,
+      failure: { kind: 'http-status', status, body },
+    });
     expect(await service.getDiagnostics({ sessionId: id })).toEqual([]);
     expect(events.errors[0]).toMatchObject({ sessionId: id, kind: 'http-status' });
   });
@@ -175,7 +223,12 @@ describe('live sessions', () => {
       if (calls === 1) res.end('retry: 10\nid: 7\ndata: {"type":"text","agent":"a","final":false,"delta":"x"}\n\n');
       else res.end('data: {"type":"text","agent":"a","final":true,"delta":""}\n\ndata: [DONE]\n\n');
     });
-    const { id } = await service.connect({ url: `${server.url}/events`, method: 'GET', headers: [], reconnect: { maxAttempts: 1 } });
+    const { id } = await service.connect({
+      url: `${server.url}/events`,
+      method: 'GET',
+      headers: [],
+      reconnect: { maxAttempts: 1 },
+    });
     const done = await waitFor(async () => {
       const s = (await service.listSessions())[0]!;
       return s.legs === 2 && s.state === 'complete' ? s : undefined;
@@ -195,7 +248,9 @@ describe('live sessions', () => {
 
   it('refuses a request it cannot send, without creating a session', async () => {
     const { service } = await setup(() => {});
-    await expect(service.connect({ url: 'http://127.0.0.1:1/x', method: 'POST', headers: [], reconnect: { maxAttempts: 2 } })).rejects.toThrow(/start a new agent run/);
+    await expect(
+      service.connect({ url: 'http://127.0.0.1:1/x', method: 'POST', headers: [], reconnect: { maxAttempts: 2 } }),
+    ).rejects.toThrow(/start a new agent run/);
     expect(await service.listSessions()).toEqual([]);
   });
 });

@@ -155,7 +155,9 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
     getBlockChanges: command(({ sessionId, since }) => runtimeOf(sessionId).data.blockChanges(since)),
 
-    getDiagnosticsSince: command(({ sessionId, from, resets }) => runtimeOf(sessionId).data.diagnosticsSince(from, resets)),
+    getDiagnosticsSince: command(({ sessionId, from, resets }) =>
+      runtimeOf(sessionId).data.diagnosticsSince(from, resets),
+    ),
 
     setInline: command(({ sessionId, inline }) => {
       const rt = runtimeOf(sessionId);
@@ -170,10 +172,15 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
     diffSessions: command(({ left, right, flattenAgents }) => {
       const sides = [runtimeOf(left), runtimeOf(right)].map((rt) => {
-        if (rt.current || rt.loading) throw new Error(`Session "${rt.data.title}" is still receiving; diff it once it has ended.`);
+        if (rt.current || rt.loading)
+          throw new Error(`Session "${rt.data.title}" is still receiving; diff it once it has ended.`);
         return rt.data.diffInput();
       });
-      const diff = diffSessions(sides[0] as DiffInput, sides[1] as DiffInput, flattenAgents === undefined ? {} : { flattenAgents });
+      const diff = diffSessions(
+        sides[0] as DiffInput,
+        sides[1] as DiffInput,
+        flattenAgents === undefined ? {} : { flattenAgents },
+      );
       // The diff holds values parsed from both streams: bounded like every other payload.
       return { diff: limitJsonDepth(diff, 2 * STREAM_JSON_DEPTH) as typeof diff, transcript: diffTranscript(diff) };
     }),

@@ -20,7 +20,10 @@ export type ScenarioOfPrompt = (prompt: unknown) => { id: string; title: string 
 
 const MAX_PART = 40;
 
-export function liveSessionTitle(request: TitleRequest, demo: { info: NonNullable<DemoAgentInfo>; scenarioOf: ScenarioOfPrompt } | null): string {
+export function liveSessionTitle(
+  request: TitleRequest,
+  demo: { info: NonNullable<DemoAgentInfo>; scenarioOf: ScenarioOfPrompt } | null,
+): string {
   const body = request.body === null ? undefined : parseJsonObject(request.body);
   const field = (name: string): string | undefined => {
     const fromQuery = request.url.searchParams.get(name);
@@ -34,7 +37,11 @@ export function liveSessionTitle(request: TitleRequest, demo: { info: NonNullabl
     const scenario = demo.info.scenarios.find((s) => s.id === asked) ?? demo.scenarioOf(body?.['user_prompt'] ?? '');
     return `Demo agent: ${scenario.title} · ${format ?? 'json'}`;
   }
-  const parts = [`${request.method} ${request.url.host}${request.url.pathname}`, field('scenario') ?? field('agent_type'), format];
+  const parts = [
+    `${request.method} ${request.url.host}${request.url.pathname}`,
+    field('scenario') ?? field('agent_type'),
+    format,
+  ];
   return parts
     .filter((part): part is string => part !== undefined)
     .map((part) => (part.length > MAX_PART * 2 ? `${part.slice(0, MAX_PART * 2)}…` : part))

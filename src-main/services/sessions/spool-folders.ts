@@ -39,6 +39,8 @@ export async function sweepStaleSpoolFolders(parent = SPOOL_PARENT): Promise<str
     const pid = RUN_FOLDER.exec(name)?.[1];
     return pid !== undefined && !isRunning(Number(pid));
   });
-  await Promise.all(stale.map((name) => rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined)));
+  await Promise.all(
+    stale.map((name) => rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined)),
+  );
   return stale;
 }

@@ -37,7 +37,9 @@ async function pausedFile() {
   const files = createFileSessions(registry);
   const answers = createToolAnswers(registry, createLiveSessions(registry));
   const path = join(dir, 'paused.recording');
-  await writeRecordingFile(path, [{ startedAt: 0, chunks: [{ t: 1, text: readFixtureText('frontend_tools.json.sse') }] }]);
+  await writeRecordingFile(path, [
+    { startedAt: 0, chunks: [{ t: 1, text: readFixtureText('frontend_tools.json.sse') }] },
+  ]);
   const { id } = await files.openFile({ path });
   await waitFor(() => !registry!.runtimeOf(id).loading, 'the recording');
   return { registry, answers, id };
@@ -59,8 +61,14 @@ describe('tool answers', () => {
       res.end(Buffer.from(readFixture('frontend_tools_resume.json.sse')));
     });
     const { registry, answers, id } = await pausedFile();
-    expect(() => answers.sendToolResults({ sessionId: id, results: RESULT })).toThrow(/opened from a file, so there is no live run to answer/);
-    answers.attachRun({ sessionId: id, headers: [['Authorization', 'Bearer attached']], url: `${server.url}/agent/run?format=json` });
+    expect(() => answers.sendToolResults({ sessionId: id, results: RESULT })).toThrow(
+      /opened from a file, so there is no live run to answer/,
+    );
+    answers.attachRun({
+      sessionId: id,
+      headers: [['Authorization', 'Bearer attached']],
+      url: `${server.url}/agent/run?format=json`,
+    });
     expect(answers.sendToolResults({ sessionId: id, results: RESULT })).toEqual({ leg: 1 });
     await waitFor(() => registry.runtimeOf(id).data.state === 'complete', 'the continuation');
     expect(server.requests).toHaveLength(1);
@@ -72,7 +80,9 @@ describe('tool answers', () => {
   it('checks the results against the pending tools before anything is sent', async () => {
     const { answers, id, registry } = await pausedFile();
     answers.attachRun({ sessionId: id, headers: [], url: 'http://127.0.0.1:9/agent/run' });
-    expect(() => answers.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'toolu_unknown', content: 'x' }] })).toThrow();
+    expect(() =>
+      answers.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'toolu_unknown', content: 'x' }] }),
+    ).toThrow();
     expect(registry.runtimeOf(id).data.legs).toHaveLength(1);
   });
 });

@@ -1,7 +1,12 @@
 import type { PendingTools, SendToolResultsRequest, ToolResult } from '../../../src-shared/contract/payloads';
 import type { RecordedAction } from '../../../src-shared/recording/types';
 import { pendingSetKey } from '../tool-results/answer-ledger';
-import { buildToolResultsRequest, checkResults, defaultExtraBody, defaultToolResultsPath } from '../tool-results/tool-results';
+import {
+  buildToolResultsRequest,
+  checkResults,
+  defaultExtraBody,
+  defaultToolResultsPath,
+} from '../tool-results/tool-results';
 import type { Runtime, SessionRegistry } from './session-registry';
 import type { LiveSessions } from './sources/live-session';
 import type { SessionStore } from './store/session-store';
@@ -13,7 +18,6 @@ import { KIND } from '../../../src-shared/envelope/vocabulary';
  * leg (docs/protocols/upstream-protocol.md); in a replay, by playing the recorded continuation;
  * a file, only once given the live server's credentials (`attachRun`, the CLI's answer).
  */
-
 
 export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSessions, 'runLeg'>) {
   const { now, announce, runtimeOf } = registry;
@@ -36,7 +40,11 @@ export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSess
   };
 
   /** In a replay, answering checks the results and plays the recorded continuation. */
-  const answerReplay = (rt: Runtime, pending: NonNullable<ReturnType<SessionStore['pendingTools']>>, results: readonly ToolResult[]): { leg: number } => {
+  const answerReplay = (
+    rt: Runtime,
+    pending: NonNullable<ReturnType<SessionStore['pendingTools']>>,
+    results: readonly ToolResult[],
+  ): { leg: number } => {
     const problem = checkResults(pending.block.pendingTools ?? [], results);
     if (problem) throw new Error(problem);
     const key = pendingSetKey(pending.leg, pending.block.id);
@@ -47,15 +55,22 @@ export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSess
     return { leg: pending.leg + 1 };
   };
 
-  function sendToolResults({ sessionId, results, path, extraBody, resend, allowMismatch }: SendToolResultsRequest): { leg: number } {
+  function sendToolResults({ sessionId, results, path, extraBody, resend, allowMismatch }: SendToolResultsRequest): {
+    leg: number;
+  } {
     const rt = runtimeOf(sessionId);
     const data = rt.data;
-    if (rt.current) throw new Error('The stream is still running; tool results can be sent once it pauses on awaiting_frontend_tools.');
+    if (rt.current)
+      throw new Error(
+        'The stream is still running; tool results can be sent once it pauses on awaiting_frontend_tools.',
+      );
     const pending = data.pendingTools();
     if (!pending) throw new Error('This session is not waiting for frontend tool results.');
     if (rt.replay) return answerReplay(rt, pending, results);
     if ((data.source.kind !== 'live' && !rt.answerable) || !rt.run) {
-      throw new Error('This session was opened from a file, so there is no live run to answer. Replay it to play the recorded continuation, or use `stream-inspector answer FILE` with the credentials.');
+      throw new Error(
+        'This session was opened from a file, so there is no live run to answer. Replay it to play the recorded continuation, or use `stream-inspector answer FILE` with the credentials.',
+      );
     }
     if (!allowMismatch) {
       const problem = checkResults(pending.block.pendingTools ?? [], results);
@@ -70,13 +85,25 @@ export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSess
     });
     const key = pendingSetKey(pending.leg, pending.block.id);
     rt.ledger.claim(key, { resend: resend === true });
-    const action: RecordedAction = { kind: 'tool-results', at: now(), leg: pending.leg, body: rt.mask(request.recorded.body ?? ''), url: rt.mask(request.recorded.url) };
+    const action: RecordedAction = {
+      kind: 'tool-results',
+      at: now(),
+      leg: pending.leg,
+      body: rt.mask(request.recorded.body ?? ''),
+      url: rt.mask(request.recorded.url),
+    };
     rt.actions.push(action);
     rt.recorder?.action(action);
     const leg = runLeg(rt, 'tool-results', request, (ended, { outcome }) => {
       // Failed only if the server certainly did not continue the run; anything else counts as sent.
-      if (!ended.accepted()) rt.ledger.settle(key, 'failed', outcome.failure?.message ?? `the server answered ${outcome.status ?? 'nothing'}`);
-      else if (firstContentIsErrorFrame(data, ended.leg)) rt.ledger.settle(key, 'failed', 'the server answered with an error frame');
+      if (!ended.accepted())
+        rt.ledger.settle(
+          key,
+          'failed',
+          outcome.failure?.message ?? `the server answered ${outcome.status ?? 'nothing'}`,
+        );
+      else if (firstContentIsErrorFrame(data, ended.leg))
+        rt.ledger.settle(key, 'failed', 'the server answered with an error frame');
       else rt.ledger.settle(key, 'sent', `the continuation is leg ${ended.leg}`);
     });
     announce();
@@ -87,7 +114,15 @@ export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSess
    * Lets a session opened from a recording answer its pause against the live server, with
    * credentials the user supplies (recordings keep none): `stream-inspector answer FILE -H …`.
    */
-  function attachRun({ sessionId, headers, url }: { sessionId: string; headers: [string, string][]; url?: string }): void {
+  function attachRun({
+    sessionId,
+    headers,
+    url,
+  }: {
+    sessionId: string;
+    headers: [string, string][];
+    url?: string;
+  }): void {
     const rt = runtimeOf(sessionId);
     const recorded = rt.data.legs[0]?.request;
     if (!recorded) throw new Error('The file has no recorded request to answer');

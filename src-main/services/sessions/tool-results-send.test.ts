@@ -29,7 +29,10 @@ describe('frontend tool results', () => {
       res.writeHead(200, SSE_HEADERS);
       await writeSlowly(res, pieces(RESUME, 500), 5);
     });
-    const { leg } = await service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes' }] });
+    const { leg } = await service.sendToolResults({
+      sessionId: id,
+      results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes' }],
+    });
     expect(leg).toBe(1);
     const done = await waitFor(async () => {
       const s = (await service.listSessions())[0]!;
@@ -54,9 +57,13 @@ describe('frontend tool results', () => {
     const confirm = blocks.find((b) => b.kind === 'tool_result' && b.toolId === 'toolu_synth_confirm');
     expect(confirm).toMatchObject({ leg: 1, status: 'complete' });
     // The call in leg 0 links to its result in leg 1.
-    expect(blocks.find((b) => b.kind === 'tool_call' && b.toolId === 'toolu_synth_confirm')?.linkedBlock).toBe(confirm?.id);
+    expect(blocks.find((b) => b.kind === 'tool_call' && b.toolId === 'toolu_synth_confirm')?.linkedBlock).toBe(
+      confirm?.id,
+    );
 
-    await expect(service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes' }] })).rejects.toThrow(/not waiting for frontend tool results/);
+    await expect(
+      service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'toolu_synth_confirm', content: 'yes' }] }),
+    ).rejects.toThrow(/not waiting for frontend tool results/);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -76,9 +83,9 @@ describe('frontend tool results', () => {
 
   it('checks the results against the pending tools before sending', async () => {
     const { server, service, id } = await pausedSession(() => {});
-    await expect(service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'toolu_other', content: 'x' }] })).rejects.toThrow(
-      /toolu_other is not a pending tool; no result for user_confirm \(toolu_synth_confirm\)/,
-    );
+    await expect(
+      service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'toolu_other', content: 'x' }] }),
+    ).rejects.toThrow(/toolu_other is not a pending tool; no result for user_confirm \(toolu_synth_confirm\)/);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -97,10 +104,16 @@ describe('frontend tool results', () => {
     const results = [{ tool_use_id: 'toolu_synth_confirm', content: 'no', is_error: false }];
     await service.sendToolResults({ sessionId: id, results });
     const failed = await settled(service, id);
-    expect(failed).toMatchObject({ state: 'failed', awaitingTools: true, failure: { kind: 'http-status', status: 422 } });
+    expect(failed).toMatchObject({
+      state: 'failed',
+      awaitingTools: true,
+      failure: { kind: 'http-status', status: 422 },
+    });
     expect((await service.getSession({ sessionId: id })).pendingTools?.answered).toBe('failed');
 
-    await expect(service.sendToolResults({ sessionId: id, results })).rejects.toThrow(/failed before .*422.*confirm to send them again/);
+    await expect(service.sendToolResults({ sessionId: id, results })).rejects.toThrow(
+      /failed before .*422.*confirm to send them again/,
+    );
     await service.sendToolResults({ sessionId: id, results, resend: true });
     const done = await waitFor(async () => {
       const s = (await service.listSessions())[0]!;
@@ -121,7 +134,11 @@ describe('frontend tool results', () => {
       path: '/v2/agent/tool_results',
       extraBody: { agent_type: 'agent_all_json', agent_uuid: 'spoofed' },
     });
-    await waitFor(async () => (await service.listSessions())[0]!.legs === 2 && (await service.listSessions())[0]!.state === 'complete', 'continuation');
+    await waitFor(
+      async () =>
+        (await service.listSessions())[0]!.legs === 2 && (await service.listSessions())[0]!.state === 'complete',
+      'continuation',
+    );
     expect(server.requests[1]!.url).toBe('/v2/agent/tool_results');
     expect(JSON.parse(server.requests[1]!.body)).toMatchObject({ agent_uuid: AGENT, agent_type: 'agent_all_json' });
   });

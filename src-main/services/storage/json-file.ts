@@ -19,7 +19,10 @@ export class UnreadableFileError extends Error {
   override readonly name = 'UnreadableFileError';
 }
 
-export function jsonFile<T>(path: string, options: { fallback: () => T; check: (value: unknown) => T; mode?: number }): JsonFile<T> {
+export function jsonFile<T>(
+  path: string,
+  options: { fallback: () => T; check: (value: unknown) => T; mode?: number },
+): JsonFile<T> {
   let queue: Promise<void> = Promise.resolve();
   const mode = options.mode ?? 0o644;
   return {
@@ -35,7 +38,9 @@ export function jsonFile<T>(path: string, options: { fallback: () => T; check: (
       try {
         return options.check(JSON.parse(text) as unknown);
       } catch (error) {
-        throw new UnreadableFileError(`${path} could not be read (${error instanceof Error ? error.message : String(error)}); fix or remove the file.`);
+        throw new UnreadableFileError(
+          `${path} could not be read (${error instanceof Error ? error.message : String(error)}); fix or remove the file.`,
+        );
       }
     },
     write(value) {

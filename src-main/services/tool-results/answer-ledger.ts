@@ -24,10 +24,16 @@ export function createAnswerLedger(): AnswerLedger {
     state: (key) => states.get(key)?.state ?? 'no',
     claim(key, options) {
       const current = states.get(key);
-      if (current?.state === 'sending') throw new Error('These tool results are being sent already; wait for the continuation.');
-      if (current?.state === 'sent') throw new Error(`These tool results were already sent${current.detail ? ` (${current.detail})` : ''}; sending them again would run the continuation twice.`);
+      if (current?.state === 'sending')
+        throw new Error('These tool results are being sent already; wait for the continuation.');
+      if (current?.state === 'sent')
+        throw new Error(
+          `These tool results were already sent${current.detail ? ` (${current.detail})` : ''}; sending them again would run the continuation twice.`,
+        );
       if (current?.state === 'failed' && options.resend !== true) {
-        throw new Error(`Sending these tool results failed before${current.detail ? ` (${current.detail})` : ''}; confirm to send them again.`);
+        throw new Error(
+          `Sending these tool results failed before${current.detail ? ` (${current.detail})` : ''}; confirm to send them again.`,
+        );
       }
       states.set(key, { state: 'sending' });
       return;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createAnswerLedger } from './answer-ledger';
-import { buildToolResultsBody, buildToolResultsRequest, checkResults, continuationHeaders, defaultExtraBody, toolResultsUrl } from './tool-results';
+import {
+  buildToolResultsBody,
+  buildToolResultsRequest,
+  checkResults,
+  continuationHeaders,
+  defaultExtraBody,
+  toolResultsUrl,
+} from './tool-results';
 
 describe('where tool results go', () => {
   it.each([
@@ -21,11 +28,18 @@ describe('where tool results go', () => {
 
 describe('what is sent', () => {
   it('builds the upstream body with agent_uuid and tool_results that extra fields cannot replace', () => {
-    const body = buildToolResultsBody('uuid-1', [{ tool_use_id: 't1', content: 'yes' }, { tool_use_id: 't2', content: 'boom', is_error: true }], {
-      agent_type: 'agent_frontend_tools',
-      agent_uuid: 'other',
-      tool_results: [],
-    });
+    const body = buildToolResultsBody(
+      'uuid-1',
+      [
+        { tool_use_id: 't1', content: 'yes' },
+        { tool_use_id: 't2', content: 'boom', is_error: true },
+      ],
+      {
+        agent_type: 'agent_frontend_tools',
+        agent_uuid: 'other',
+        tool_results: [],
+      },
+    );
     expect(JSON.parse(body)).toEqual({
       agent_uuid: 'uuid-1',
       tool_results: [
@@ -37,13 +51,24 @@ describe('what is sent', () => {
   });
 
   it('carries agent_type and format over from the run body, and nothing else', () => {
-    expect(defaultExtraBody('{"user_prompt":"x","agent_type":"agent_all_json","format":"xml","api_key":"k"}')).toEqual({ agent_type: 'agent_all_json', format: 'xml' });
+    expect(defaultExtraBody('{"user_prompt":"x","agent_type":"agent_all_json","format":"xml","api_key":"k"}')).toEqual({
+      agent_type: 'agent_all_json',
+      format: 'xml',
+    });
     expect(defaultExtraBody('not json')).toEqual({});
     expect(defaultExtraBody(null)).toEqual({});
   });
 
   it('reuses the run headers (credentials included) but describes its own body', () => {
-    expect(continuationHeaders([['Authorization', 'Bearer t'], ['content-type', 'text/plain'], ['Content-Length', '9'], ['Last-Event-ID', '4'], ['X-Trace', 'a']])).toEqual([
+    expect(
+      continuationHeaders([
+        ['Authorization', 'Bearer t'],
+        ['content-type', 'text/plain'],
+        ['Content-Length', '9'],
+        ['Last-Event-ID', '4'],
+        ['X-Trace', 'a'],
+      ]),
+    ).toEqual([
       ['Authorization', 'Bearer t'],
       ['X-Trace', 'a'],
       ['Content-Type', 'application/json'],
@@ -51,7 +76,13 @@ describe('what is sent', () => {
   });
 
   it('refuses to address results when the agent uuid is unknown', () => {
-    expect(() => buildToolResultsRequest({ run: { method: 'POST', url: 'http://h/agent/run', headers: [], body: null }, agentUuid: '', results: [] })).toThrow(/agent uuid of the paused run is unknown/);
+    expect(() =>
+      buildToolResultsRequest({
+        run: { method: 'POST', url: 'http://h/agent/run', headers: [], body: null },
+        agentUuid: '',
+        results: [],
+      }),
+    ).toThrow(/agent uuid of the paused run is unknown/);
   });
 });
 
@@ -61,10 +92,21 @@ describe('checking results against the pending tools', () => {
     { toolUseId: 'b', name: 'pick_file', input: {} },
   ];
   it('accepts exactly the pending set, in any order', () => {
-    expect(checkResults(pending, [{ tool_use_id: 'b', content: '' }, { tool_use_id: 'a', content: 'yes' }])).toBeNull();
+    expect(
+      checkResults(pending, [
+        { tool_use_id: 'b', content: '' },
+        { tool_use_id: 'a', content: 'yes' },
+      ]),
+    ).toBeNull();
   });
   it('names what is missing, unknown or repeated', () => {
-    expect(checkResults(pending, [{ tool_use_id: 'a', content: '' }, { tool_use_id: 'a', content: '' }, { tool_use_id: 'z', content: '' }])).toBe(
+    expect(
+      checkResults(pending, [
+        { tool_use_id: 'a', content: '' },
+        { tool_use_id: 'a', content: '' },
+        { tool_use_id: 'z', content: '' },
+      ]),
+    ).toBe(
       'The results do not match the pending tools: a is answered twice; z is not a pending tool; no result for pick_file (b).',
     );
   });

@@ -25,7 +25,8 @@ const CARRIED_FIELDS = ['agent_type', 'format'] as const;
 export function toolResultsUrl(runUrl: string, path?: string): URL {
   const run = new URL(runUrl);
   if (path !== undefined) {
-    if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`The tool-results path must start with a single /, got '${path}'`);
+    if (!path.startsWith('/') || path.startsWith('//'))
+      throw new Error(`The tool-results path must start with a single /, got '${path}'`);
     return new URL(path, run.origin);
   }
   const target = new URL(run.href);
@@ -62,21 +63,39 @@ export function defaultExtraBody(runBody: string | null): Record<string, unknown
  * `{agent_uuid, tool_results: [{tool_use_id, content, is_error}], …extra}`. `agent_uuid` and
  * `tool_results` always come from the session and the results; extra fields cannot replace them.
  */
-export function buildToolResultsBody(agentUuid: string, results: readonly ToolResult[], extraBody: Record<string, unknown> = {}): string {
+export function buildToolResultsBody(
+  agentUuid: string,
+  results: readonly ToolResult[],
+  extraBody: Record<string, unknown> = {},
+): string {
   const { agent_uuid: _a, tool_results: _t, ...extra } = extraBody;
   return JSON.stringify({
     agent_uuid: agentUuid,
-    tool_results: results.map((r) => ({ tool_use_id: r.tool_use_id, content: r.content, is_error: r.is_error ?? false })),
+    tool_results: results.map((r) => ({
+      tool_use_id: r.tool_use_id,
+      content: r.content,
+      is_error: r.is_error ?? false,
+    })),
     ...extra,
   });
 }
 
 /** Headers that describe the run's body, not the continuation's: never copied. */
-const BODY_HEADERS = new Set(['content-length', 'content-type', 'transfer-encoding', 'content-encoding', 'last-event-id', 'host']);
+const BODY_HEADERS = new Set([
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'content-encoding',
+  'last-event-id',
+  'host',
+]);
 
 /** The run's headers (credentials included: this happens in main) with a JSON content type. */
 export function continuationHeaders(runHeaders: readonly [string, string][]): [string, string][] {
-  return [...runHeaders.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase())), ['Content-Type', 'application/json']];
+  return [
+    ...runHeaders.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase())),
+    ['Content-Type', 'application/json'],
+  ];
 }
 
 /**
@@ -109,8 +128,14 @@ export interface ToolResultsRequestInit {
 }
 
 /** The full continuation request: what is POSTed, and the same as a RecordedRequest for the recording. */
-export function buildToolResultsRequest(init: ToolResultsRequestInit): { spec: ConnectionSpec; recorded: RecordedRequest } {
-  if (init.agentUuid === '') throw new Error('The agent uuid of the paused run is unknown (no meta_init and no agent on the awaiting_frontend_tools event), so the results cannot be addressed');
+export function buildToolResultsRequest(init: ToolResultsRequestInit): {
+  spec: ConnectionSpec;
+  recorded: RecordedRequest;
+} {
+  if (init.agentUuid === '')
+    throw new Error(
+      'The agent uuid of the paused run is unknown (no meta_init and no agent on the awaiting_frontend_tools event), so the results cannot be addressed',
+    );
   const url = toolResultsUrl(init.run.url, init.path);
   const body = buildToolResultsBody(init.agentUuid, init.results, init.extraBody ?? defaultExtraBody(init.run.body));
   const headers = continuationHeaders(init.run.headers);

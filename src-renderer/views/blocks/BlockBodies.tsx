@@ -51,14 +51,35 @@ export function TextBody({ app, detail, live, inline }: BodyProps) {
   const [raw, setRaw] = useState(false);
   const segments = detail.segments;
   if (!hasProtocolSegments(segments)) return <MarkdownText {...{ app, detail, live }} />;
-  const { visible, heldBack } = holdBackPartialTag(detail.content, live, watchedWithInlineTags(inlineTagNames(inline ?? DEFAULT_INLINE_OPTIONS)));
+  const { visible, heldBack } = holdBackPartialTag(
+    detail.content,
+    live,
+    watchedWithInlineTags(inlineTagNames(inline ?? DEFAULT_INLINE_OPTIONS)),
+  );
   return (
     <>
-      <div className="segmented segmented-small text-view-toggle" role="radiogroup" aria-label="Text view" data-testid={BLOCK_IDS.textView}>
-        <button type="button" role="radio" aria-checked={!raw} className={raw ? '' : 'segmented-active'} onClick={() => setRaw(false)}>
+      <div
+        className="segmented segmented-small text-view-toggle"
+        role="radiogroup"
+        aria-label="Text view"
+        data-testid={BLOCK_IDS.textView}
+      >
+        <button
+          type="button"
+          role="radio"
+          aria-checked={!raw}
+          className={raw ? '' : 'segmented-active'}
+          onClick={() => setRaw(false)}
+        >
           Segments ({segments.length})
         </button>
-        <button type="button" role="radio" aria-checked={raw} className={raw ? 'segmented-active' : ''} onClick={() => setRaw(true)}>
+        <button
+          type="button"
+          role="radio"
+          aria-checked={raw}
+          className={raw ? 'segmented-active' : ''}
+          onClick={() => setRaw(true)}
+        >
           Raw text
         </button>
       </div>
@@ -89,7 +110,10 @@ export function SegmentBlockBody({ app, detail, live }: BodyProps) {
  */
 function MarkdownText({ app, detail, live }: Pick<BodyProps, 'app' | 'detail' | 'live'>) {
   const held = live ? Math.min(detail.held ?? 0, detail.content.length) : 0;
-  const tagged = holdBackPartialTag(held > 0 ? detail.content.slice(0, detail.content.length - held) : detail.content, live);
+  const tagged = holdBackPartialTag(
+    held > 0 ? detail.content.slice(0, detail.content.length - held) : detail.content,
+    live,
+  );
   const visible = tagged.visible;
   const heldBack = tagged.heldBack + held;
   return (
@@ -119,7 +143,12 @@ function Citations({ app, detail }: { app: AppModel; detail: BlockDetail }) {
     <ol className="citations" data-testid={BLOCK_IDS.citations}>
       {detail.citations.map((c, i) => {
         const url = typeof c.fields['url'] === 'string' ? c.fields['url'] : undefined;
-        const title = typeof c.fields['title'] === 'string' ? c.fields['title'] : typeof c.fields['document_title'] === 'string' ? c.fields['document_title'] : undefined;
+        const title =
+          typeof c.fields['title'] === 'string'
+            ? c.fields['title']
+            : typeof c.fields['document_title'] === 'string'
+              ? c.fields['document_title']
+              : undefined;
         const docIndex = c.fields['document_index'];
         const rest = Object.entries(c.fields).filter(([k]) => !CITATION_MAIN_FIELDS.has(k));
         return (
@@ -138,7 +167,8 @@ function Citations({ app, detail }: { app: AppModel; detail: BlockDetail }) {
               <span className="citation-fields">
                 {rest.map(([k, v]) => (
                   <span key={k} className="kv">
-                    <span className="kv-k">{k}</span> <span className="kv-v">{typeof v === 'string' ? v : stringifyJson(v)}</span>
+                    <span className="kv-k">{k}</span>{' '}
+                    <span className="kv-v">{typeof v === 'string' ? v : stringifyJson(v)}</span>
                   </span>
                 ))}
               </span>
@@ -161,8 +191,17 @@ function Images({ app, detail }: { app: AppModel; detail: BlockDetail }) {
   );
 }
 
-function ToolLink({ target, label, onJump }: { target: number | undefined; label: string; onJump: (id: number) => void }) {
-  if (target === undefined) return <span className="muted tool-link-missing">{label === 'result' ? 'no result yet' : 'no matching call'}</span>;
+function ToolLink({
+  target,
+  label,
+  onJump,
+}: {
+  target: number | undefined;
+  label: string;
+  onJump: (id: number) => void;
+}) {
+  if (target === undefined)
+    return <span className="muted tool-link-missing">{label === 'result' ? 'no result yet' : 'no matching call'}</span>;
   return (
     <button
       type="button"
@@ -188,7 +227,11 @@ export function ToolCallBody({ detail, summary, onJump, live }: BodyProps) {
         <span className="spacer" />
         <ToolLink target={summary.linkedBlock} label="result" onJump={onJump} />
       </div>
-      <ClippedText text={pretty ?? (live ? holdBackPartialTag(detail.content, live).visible : detail.content)} className="json-text" testId={BLOCK_IDS.toolArgs} />
+      <ClippedText
+        text={pretty ?? (live ? holdBackPartialTag(detail.content, live).visible : detail.content)}
+        className="json-text"
+        testId={BLOCK_IDS.toolArgs}
+      />
     </>
   );
 }
@@ -236,7 +279,12 @@ export function JsonBody({ detail }: BodyProps) {
       </div>
       {open && (
         <div className="meta-editor" onClick={(event) => event.stopPropagation()}>
-          <CodeView value={pretty ?? detail.content} language={pretty ? 'json' : 'plaintext'} height={Math.min(420, 40 + 19 * lineCount(pretty ?? detail.content, 40))} ariaLabel={`${detail.kind} payload`} />
+          <CodeView
+            value={pretty ?? detail.content}
+            language={pretty ? 'json' : 'plaintext'}
+            height={Math.min(420, 40 + 19 * lineCount(pretty ?? detail.content, 40))}
+            ariaLabel={`${detail.kind} payload`}
+          />
         </div>
       )}
     </div>
@@ -247,7 +295,16 @@ export function JsonBody({ detail }: BodyProps) {
 const SUMMARY_FACTS: Record<string, readonly string[]> = {
   meta_init: ['model', 'format', 'user_query', 'agent_uuid', 'parent_agent_uuid'],
   meta_final: ['stop_reason', 'total_steps', 'cost', 'cumulative_usage'],
-  message: ['model', 'status', 'stop_reason', 'tokens', 'time_to_first_token_ms', 'output_tokens_per_second', 'error', 'incomplete_details'],
+  message: [
+    'model',
+    'status',
+    'stop_reason',
+    'tokens',
+    'time_to_first_token_ms',
+    'output_tokens_per_second',
+    'error',
+    'incomplete_details',
+  ],
 };
 
 /** A provider message's usage as one fact: `412 in · 38 out` (the whole usage is in its JSON). */
@@ -351,7 +408,11 @@ export function AwaitingBody({ detail, pending }: BodyProps & { pending: Pending
         <span>
           The agent paused for {tools.length} frontend tool{tools.length === 1 ? '' : 's'}.
         </span>
-        {state && <span className={`chip chip-small answered-${state}`}>{state === 'no' ? 'waiting for an answer (see the prompt above)' : state}</span>}
+        {state && (
+          <span className={`chip chip-small answered-${state}`}>
+            {state === 'no' ? 'waiting for an answer (see the prompt above)' : state}
+          </span>
+        )}
       </div>
       {detail.parseError && <div className="warn-text">payload does not parse: {detail.parseError}</div>}
       <ul className="awaiting-tools">

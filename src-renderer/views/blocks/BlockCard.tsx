@@ -5,7 +5,19 @@ import { detailKey, kindLabel, presentationOf } from '../../model/blocks';
 import type { BlockDetails } from '../../model/blocks-details';
 import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
 import { formatBytes } from '../../model/format';
-import { AwaitingBody, ErrorBody, FilesBody, JsonBody, PlainBody, SegmentBlockBody, TextBody, ThinkingBody, ToolCallBody, ToolResultBody, type BodyProps } from './BlockBodies';
+import {
+  AwaitingBody,
+  ErrorBody,
+  FilesBody,
+  JsonBody,
+  PlainBody,
+  SegmentBlockBody,
+  TextBody,
+  ThinkingBody,
+  ToolCallBody,
+  ToolResultBody,
+  type BodyProps,
+} from './BlockBodies';
 import { BLOCK_IDS } from './testids';
 import { KIND } from '../../../src-shared/envelope/vocabulary';
 
@@ -39,7 +51,9 @@ function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
       setNear(true);
       return;
     }
-    const observer = new IntersectionObserver((entries) => setNear(entries.some((e) => e.isIntersecting)), { rootMargin: '800px 0px' });
+    const observer = new IntersectionObserver((entries) => setNear(entries.some((e) => e.isIntersecting)), {
+      rootMargin: '800px 0px',
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref]);
@@ -49,7 +63,20 @@ function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
 const COLLAPSIBLE = new Set<string>([KIND.thinking]);
 
 export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
-  const { app, sessionId, summary, details, sessionLive, selected, flash, expandThinking, pending, inline, onSelect, onJump } = props;
+  const {
+    app,
+    sessionId,
+    summary,
+    details,
+    sessionLive,
+    selected,
+    flash,
+    expandThinking,
+    pending,
+    inline,
+    onSelect,
+    onJump,
+  } = props;
   const ref = useRef<HTMLDivElement>(null);
   const near = useNearViewport(ref);
   const entry = useSyncExternalStore(details.subscribe, () => details.entry(summary.id));
@@ -73,7 +100,9 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
   if (selected) classes.push('is-selected');
   if (flash) classes.push('is-flash');
 
-  const bodyProps: BodyProps | null = detail ? { app, sessionId, summary, detail, live, onJump, ...(inline ? { inline } : {}) } : null;
+  const bodyProps: BodyProps | null = detail
+    ? { app, sessionId, summary, detail, live, onJump, ...(inline ? { inline } : {}) }
+    : null;
 
   return (
     <div
@@ -116,12 +145,18 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
           </span>
         )}
         {unterminated && (
-          <span className="chip chip-small chip-warning" title="The stream ended before this block's final envelope (block.unterminated)">
+          <span
+            className="chip chip-small chip-warning"
+            title="The stream ended before this block's final envelope (block.unterminated)"
+          >
             unterminated
           </span>
         )}
         {summary.status === 'abandoned' && (
-          <span className="chip chip-small chip-warning" title="The server replayed this block from its start (a retried API call)">
+          <span
+            className="chip chip-small chip-warning"
+            title="The server replayed this block from its start (a retried API call)"
+          >
             abandoned
             {summary.replacedBy !== undefined && (
               <>
@@ -134,7 +169,12 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
           </span>
         )}
         {summary.replaces !== undefined && (
-          <button type="button" className="link-button chip chip-small" onClick={() => onJump(summary.replaces as number)} title="This block replays an abandoned one">
+          <button
+            type="button"
+            className="link-button chip chip-small"
+            onClick={() => onJump(summary.replaces as number)}
+            title="This block replays an abandoned one"
+          >
             replays #{summary.replaces}
           </button>
         )}
@@ -143,7 +183,10 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
             does not parse
           </span>
         )}
-        <span className="block-meta mono" title={`Envelopes ${summary.firstEnvelope}–${summary.lastEnvelope}, leg ${summary.leg}, bytes ${summary.byteStart}–${summary.byteEnd}`}>
+        <span
+          className="block-meta mono"
+          title={`Envelopes ${summary.firstEnvelope}–${summary.lastEnvelope}, leg ${summary.leg}, bytes ${summary.byteStart}–${summary.byteEnd}`}
+        >
           #{summary.id} · {summary.envelopeCount} env · {formatBytes(Math.max(0, summary.byteEnd - summary.byteStart))}
         </span>
         <button

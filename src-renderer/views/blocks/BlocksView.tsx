@@ -1,11 +1,31 @@
 import { Fragment, useCallback, useEffect, useMemo, useState } from 'react';
-import type { BlockDetail, BlockSummary, InlineOptionsPayload, LegInfo, PendingTools } from '../../../src-shared/contract';
-import { DEFAULT_TOOL_TAGS, formatToolList, INLINE_MODE_TABLE, INLINE_MODES, parseToolList, type InlineMode } from '../../../src-shared/inline/types';
+import type {
+  BlockDetail,
+  BlockSummary,
+  InlineOptionsPayload,
+  LegInfo,
+  PendingTools,
+} from '../../../src-shared/contract';
+import {
+  DEFAULT_TOOL_TAGS,
+  formatToolList,
+  INLINE_MODE_TABLE,
+  INLINE_MODES,
+  parseToolList,
+  type InlineMode,
+} from '../../../src-shared/inline/types';
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { fallbackLabel, labelAgents, type AgentLabel } from '../../model/agents';
-import { ancestorsOf, buildThreads, countLiveBlocks, findThread, presentBlocks, type AgentThread } from '../../model/blocks';
+import {
+  ancestorsOf,
+  buildThreads,
+  countLiveBlocks,
+  findThread,
+  presentBlocks,
+  type AgentThread,
+} from '../../model/blocks';
 import { createBlockDetails, type BlockDetails } from '../../model/blocks-details';
 import { BlockCard, blockDomId } from './BlockCard';
 import { BLOCK_IDS } from './testids';
@@ -66,14 +86,22 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
   const [agentFilter, setAgentFilter] = useState<string>('');
   const [expandThinking, setExpandThinking] = useState(false);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const [focus, setFocus] = useState<Focus | null>(() => (selection.sessionId === session.id && selection.block !== null ? { block: selection.block, revision: 0 } : null));
+  const [focus, setFocus] = useState<Focus | null>(() =>
+    selection.sessionId === session.id && selection.block !== null ? { block: selection.block, revision: 0 } : null,
+  );
   useWatchSession(app, session.id, 'blocks');
 
   const { agents, blocks, blocksVersion } = session;
   const threads = useMemo(() => buildThreads(agents, blocks), [agents, blocks]);
-  const labels = useMemo(() => labelAgents(agents, [...new Set(presentBlocks(blocks).map((b) => b.agent))]), [agents, blocks]);
+  const labels = useMemo(
+    () => labelAgents(agents, [...new Set(presentBlocks(blocks).map((b) => b.agent))]),
+    [agents, blocks],
+  );
   const blockCount = useMemo(() => presentBlocks(blocks).length, [blocks]);
-  const shown = useMemo(() => (agentFilter === '' ? threads : findThread(threads, agentFilter)), [threads, agentFilter]);
+  const shown = useMemo(
+    () => (agentFilter === '' ? threads : findThread(threads, agentFilter)),
+    [threads, agentFilter],
+  );
   const sessionLive = isSessionLive(session);
   const liveCount = sessionLive ? countLiveBlocks(threads) : 0;
   const pending = session.detail?.pendingTools ?? null;
@@ -83,8 +111,14 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
   useEffect(() => {
     if (!focus || !focusBlock) return;
     const ancestors = ancestorsOf(threads, focusBlock.agent);
-    setCollapsed((current) => (ancestors.some((a) => current.has(a)) ? new Set([...current].filter((c) => !ancestors.includes(c))) : current));
-    const frame = requestAnimationFrame(() => document.getElementById(blockDomId(session.id, focus.block))?.scrollIntoView({ block: 'center', behavior: 'smooth' }));
+    setCollapsed((current) =>
+      ancestors.some((a) => current.has(a)) ? new Set([...current].filter((c) => !ancestors.includes(c))) : current,
+    );
+    const frame = requestAnimationFrame(() =>
+      document
+        .getElementById(blockDomId(session.id, focus.block))
+        ?.scrollIntoView({ block: 'center', behavior: 'smooth' }),
+    );
     return () => cancelAnimationFrame(frame);
   }, [focus, focusBlock, threads, session.id]);
 
@@ -100,9 +134,13 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
 
   const onSelect = useCallback(
     (summary: BlockSummary, detail: BlockDetail | null, reveal: boolean) => {
-      const select = (envelopes: readonly number[]): void => app.selectEnvelopes(envelopes, { block: summary.id, reveal });
+      const select = (envelopes: readonly number[]): void =>
+        app.selectEnvelopes(envelopes, { block: summary.id, reveal });
       if (detail) select(detail.envelopes);
-      else void app.run('Select block', () => app.commands(session.id).block(summary.id), session.id).then((d) => d && select(d.envelopes));
+      else
+        void app
+          .run('Select block', () => app.commands(session.id).block(summary.id), session.id)
+          .then((d) => d && select(d.envelopes));
     },
     [app, session.id],
   );
@@ -144,7 +182,11 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
       <div className="blocks-toolbar toolbar" data-testid={BLOCK_IDS.toolbar}>
         <label className="toolbar-field">
           <span className="muted">Agent</span>
-          <select value={agentFilter} onChange={(e) => setAgentFilter(e.target.value)} data-testid={BLOCK_IDS.agentFilter}>
+          <select
+            value={agentFilter}
+            onChange={(e) => setAgentFilter(e.target.value)}
+            data-testid={BLOCK_IDS.agentFilter}
+          >
             <option value="">All agents, nested</option>
             {[...labels.values()].map((label) => (
               <option key={label.uuid} value={label.uuid}>
@@ -156,7 +198,12 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
         </label>
         <InlineControls app={app} sessionId={session.id} inline={inline ?? DEFAULT_INLINE} />
         <label className="toolbar-check">
-          <input type="checkbox" checked={expandThinking} onChange={(e) => setExpandThinking(e.target.checked)} data-testid={BLOCK_IDS.expandThinking} />
+          <input
+            type="checkbox"
+            checked={expandThinking}
+            onChange={(e) => setExpandThinking(e.target.checked)}
+            data-testid={BLOCK_IDS.expandThinking}
+          />
           Expand thinking
         </label>
         <span className="spacer" />
@@ -190,7 +237,10 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
 function noBlocksMessage(loaded: boolean, live: boolean): { title: string; text: string | null } {
   if (!loaded) return { title: 'Loading blocks…', text: null };
   if (live) return { title: 'Waiting for the first block…', text: 'Blocks appear here as the agent streams them.' };
-  return { title: 'No blocks in this session', text: 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).' };
+  return {
+    title: 'No blocks in this session',
+    text: 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).',
+  };
 }
 
 interface ThreadContext {
@@ -217,9 +267,21 @@ function ThreadView({ thread, context, nested }: { thread: AgentThread; context:
   const own = thread.items.filter((i) => i.type === 'block').length;
   const info = thread.info;
   return (
-    <section className={`agent-thread ${nested ? 'agent-thread-nested' : ''}`} style={{ ['--agent-colour' as string]: label.colour }} data-testid={BLOCK_IDS.thread} data-agent={thread.uuid}>
+    <section
+      className={`agent-thread ${nested ? 'agent-thread-nested' : ''}`}
+      style={{ ['--agent-colour' as string]: label.colour }}
+      data-testid={BLOCK_IDS.thread}
+      data-agent={thread.uuid}
+    >
       <header className="agent-header" data-testid={BLOCK_IDS.threadHeader}>
-        <button type="button" className="icon-button" aria-expanded={!collapsed} aria-label={collapsed ? 'Expand agent' : 'Collapse agent'} data-testid={BLOCK_IDS.threadToggle} onClick={() => context.onToggle(thread.uuid)}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-expanded={!collapsed}
+          aria-label={collapsed ? 'Expand agent' : 'Collapse agent'}
+          data-testid={BLOCK_IDS.threadToggle}
+          onClick={() => context.onToggle(thread.uuid)}
+        >
           {collapsed ? '▸' : '▾'}
         </button>
         <span className="agent-swatch" />
@@ -251,19 +313,19 @@ function ThreadView({ thread, context, nested }: { thread: AgentThread; context:
               <Fragment key={item.block.id}>
                 {startsLeg(thread, index) && <LegDivider leg={item.block.leg} legs={context.legs} />}
                 <BlockCard
-                app={context.app}
-                sessionId={context.sessionId}
-                summary={item.block}
-                details={context.details}
-                sessionLive={context.sessionLive}
-                selected={context.selectedBlock === item.block.id}
-                flash={context.flashBlock === item.block.id}
-                expandThinking={context.expandThinking}
-                pending={item.block.kind === KIND.awaiting_frontend_tools ? context.pending : null}
-                {...(context.inline ? { inline: context.inline } : {})}
-                onSelect={context.onSelect}
-                onJump={context.onJump}
-              />
+                  app={context.app}
+                  sessionId={context.sessionId}
+                  summary={item.block}
+                  details={context.details}
+                  sessionLive={context.sessionLive}
+                  selected={context.selectedBlock === item.block.id}
+                  flash={context.flashBlock === item.block.id}
+                  expandThinking={context.expandThinking}
+                  pending={item.block.kind === KIND.awaiting_frontend_tools ? context.pending : null}
+                  {...(context.inline ? { inline: context.inline } : {})}
+                  onSelect={context.onSelect}
+                  onJump={context.onJump}
+                />
               </Fragment>
             ) : (
               <ThreadView key={item.thread.uuid} thread={item.thread} context={context} nested />
@@ -276,14 +338,25 @@ function ThreadView({ thread, context, nested }: { thread: AgentThread; context:
 }
 
 /** What main uses when a session says nothing (sessions made before the inline stage existed). */
-const DEFAULT_INLINE: InlineOptionsPayload = { mode: 'auto', tools: DEFAULT_TOOL_TAGS.map((t) => ({ name: t.name, required: [...t.required] })) };
+const DEFAULT_INLINE: InlineOptionsPayload = {
+  mode: 'auto',
+  tools: DEFAULT_TOOL_TAGS.map((t) => ({ name: t.name, required: [...t.required] })),
+};
 
 /**
  * How this session reads protocols inside the model's text (docs/inline.md): the mode, and the
  * known tool tags (`search:query` = the tag search, which requires a query parameter). Main
  * parses the text blocks again and replaces the inline findings.
  */
-function InlineControls({ app, sessionId, inline }: { app: AppModel; sessionId: string; inline: InlineOptionsPayload }) {
+function InlineControls({
+  app,
+  sessionId,
+  inline,
+}: {
+  app: AppModel;
+  sessionId: string;
+  inline: InlineOptionsPayload;
+}) {
   const current = formatToolList(inline.tools);
   const [tools, setTools] = useState(current);
   const [seen, setSeen] = useState(current);
@@ -302,7 +375,11 @@ function InlineControls({ app, sessionId, inline }: { app: AppModel; sessionId: 
     <>
       <label className="toolbar-field" title="How text blocks are read for protocols the model writes inside its text">
         <span className="muted">Inline</span>
-        <select value={inline.mode} data-testid={BLOCK_IDS.inlineMode} onChange={(e) => apply({ ...inline, mode: e.target.value as InlineMode })}>
+        <select
+          value={inline.mode}
+          data-testid={BLOCK_IDS.inlineMode}
+          onChange={(e) => apply({ ...inline, mode: e.target.value as InlineMode })}
+        >
           {INLINE_MODES.map((mode) => (
             <option key={mode} value={mode} title={INLINE_MODE_TABLE[mode].title}>
               {mode}
@@ -310,7 +387,10 @@ function InlineControls({ app, sessionId, inline }: { app: AppModel; sessionId: 
           ))}
         </select>
       </label>
-      <label className="toolbar-field" title="Tool tags the model may write, each with its required parameters after ':' (search:query,extract:file_path,query)">
+      <label
+        className="toolbar-field"
+        title="Tool tags the model may write, each with its required parameters after ':' (search:query,extract:file_path,query)"
+      >
         <span className="muted">Tools</span>
         <input
           className="input inline-tools"

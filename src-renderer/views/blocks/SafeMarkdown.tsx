@@ -45,11 +45,20 @@ function markdownComponents(app: AppModel): Components {
         {children}
       </ExternalLink>
     ),
-    img: ({ src, alt }) => (typeof src === 'string' ? <ImageRefView app={app} src={src} {...(alt !== undefined ? { alt } : {})} /> : null),
+    img: ({ src, alt }) =>
+      typeof src === 'string' ? <ImageRefView app={app} src={src} {...(alt !== undefined ? { alt } : {})} /> : null,
   };
 }
 
-export const SafeMarkdown = memo(function SafeMarkdown({ app, text, testId }: { app: AppModel; text: string; testId?: string }) {
+export const SafeMarkdown = memo(function SafeMarkdown({
+  app,
+  text,
+  testId,
+}: {
+  app: AppModel;
+  text: string;
+  testId?: string;
+}) {
   const components = useMemo(() => markdownComponents(app), [app]);
   return (
     <div className="md" data-testid={testId ?? BLOCK_IDS.markdown}>

@@ -11,14 +11,33 @@ import { BLOCK_IDS } from './testids';
  * file writes as code under their path, bash commands. Every string comes from the stream and
  * is rendered as text (SafeMarkdown for prose), never as HTML.
  */
-export function SegmentsBody({ app, segments, live, held }: { app: AppModel; segments: readonly SegmentPayload[]; live: boolean; held: number }) {
+export function SegmentsBody({
+  app,
+  segments,
+  live,
+  held,
+}: {
+  app: AppModel;
+  segments: readonly SegmentPayload[];
+  live: boolean;
+  held: number;
+}) {
   return (
     <div className="segments" data-testid={BLOCK_IDS.segments}>
       {segments.map((segment, index) => (
-        <SegmentView key={segment.id} app={app} segment={segment} streaming={live && index === segments.length - 1 && !segment.complete} />
+        <SegmentView
+          key={segment.id}
+          app={app}
+          segment={segment}
+          streaming={live && index === segments.length - 1 && !segment.complete}
+        />
       ))}
       {live && held > 0 && (
-        <span className="holdback-note" data-testid={BLOCK_IDS.segmentsHeld} title="Characters that may be part of a tag or marker; shown once the next delta decides">
+        <span
+          className="holdback-note"
+          data-testid={BLOCK_IDS.segmentsHeld}
+          title="Characters that may be part of a tag or marker; shown once the next delta decides"
+        >
           ⋯ {held} char{held === 1 ? '' : 's'} held back
         </span>
       )}
@@ -35,7 +54,10 @@ function SegmentView({ app, segment, streaming }: { app: AppModel; segment: Segm
     'data-complete': segment.complete ? 'true' : 'false',
   };
   const status = !segment.complete && (
-    <span className={`chip chip-small ${streaming ? 'chip-live' : 'chip-warning'}`} title={streaming ? 'Still streaming' : 'Its closing marker never came (inline.unclosed)'}>
+    <span
+      className={`chip chip-small ${streaming ? 'chip-live' : 'chip-warning'}`}
+      title={streaming ? 'Still streaming' : 'Its closing marker never came (inline.unclosed)'}
+    >
       {streaming ? 'streaming' : 'unclosed'}
     </span>
   );
@@ -61,13 +83,23 @@ function SegmentView({ app, segment, streaming }: { app: AppModel; segment: Segm
   const name = metadataText(segment, 'tool_name');
   const path = metadataText(segment, 'path');
   const extra = otherMetadata(segment);
-  const params = Object.entries(segment.params).filter(([key]) => !(presentation === 'completion' && key === 'result') && !(presentation === 'file' && key === 'path'));
+  const params = Object.entries(segment.params).filter(
+    ([key]) => !(presentation === 'completion' && key === 'result') && !(presentation === 'file' && key === 'path'),
+  );
   return (
     <div {...common}>
       <div className="segment-header">
         <span className="segment-chip">{segmentLabel(segment.type)}</span>
-        {name !== undefined && <span className="segment-name mono" data-testid={BLOCK_IDS.segmentName}>{name}</span>}
-        {path !== undefined && <span className="segment-path mono" data-testid={BLOCK_IDS.segmentPath}>{path}</span>}
+        {name !== undefined && (
+          <span className="segment-name mono" data-testid={BLOCK_IDS.segmentName}>
+            {name}
+          </span>
+        )}
+        {path !== undefined && (
+          <span className="segment-path mono" data-testid={BLOCK_IDS.segmentPath}>
+            {path}
+          </span>
+        )}
         {presentation === 'file' && <span className="muted">{fileLanguage(segment)}</span>}
         {extra.map(([key, value]) => (
           <span key={key} className="kv">
@@ -97,7 +129,17 @@ function SegmentView({ app, segment, streaming }: { app: AppModel; segment: Segm
   );
 }
 
-function SegmentContent({ app, segment, presentation, hasParams }: { app: AppModel; segment: SegmentPayload; presentation: ReturnType<typeof segmentPresentation>; hasParams: boolean }) {
+function SegmentContent({
+  app,
+  segment,
+  presentation,
+  hasParams,
+}: {
+  app: AppModel;
+  segment: SegmentPayload;
+  presentation: ReturnType<typeof segmentPresentation>;
+  hasParams: boolean;
+}) {
   switch (presentation) {
     case 'completion': {
       const result = segment.params['result'];

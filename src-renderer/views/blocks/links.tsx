@@ -19,7 +19,17 @@ export function openExternal(app: AppModel, url: string): void {
   void app.run('Open link', () => app.openExternal(url));
 }
 
-export function ExternalLink({ app, href, children, title }: { app: AppModel; href: string | undefined; children?: ReactNode; title?: string }) {
+export function ExternalLink({
+  app,
+  href,
+  children,
+  title,
+}: {
+  app: AppModel;
+  href: string | undefined;
+  children?: ReactNode;
+  title?: string;
+}) {
   const url = safeExternalUrl(href);
   if (!url) {
     // Relative, javascript:, file: … links are shown but never followed.
@@ -58,15 +68,31 @@ function hostOf(url: string): string {
 }
 
 /** An image reference: inline for a data: image, a click-to-open link for http(s), text otherwise. */
-export function ImageRefView({ app, src, alt, mediaType }: { app: AppModel; src: string; alt?: string; mediaType?: string }) {
+export function ImageRefView({
+  app,
+  src,
+  alt,
+  mediaType,
+}: {
+  app: AppModel;
+  src: string;
+  alt?: string;
+  mediaType?: string;
+}) {
   const source = classifyImageSource(src);
   const [zoomed, setZoomed] = useState(false);
   if (source.kind === 'data') {
     return (
       <figure className={`img-inline ${zoomed ? 'img-zoomed' : ''}`} data-testid={BLOCK_IDS.imageInline}>
-        <img src={source.src} alt={alt ?? 'image from the stream'} onClick={() => setZoomed((z) => !z)} title="Click to toggle full size" />
+        <img
+          src={source.src}
+          alt={alt ?? 'image from the stream'}
+          onClick={() => setZoomed((z) => !z)}
+          title="Click to toggle full size"
+        />
         <figcaption>
-          {source.mediaType} · {formatBytes(Math.floor((source.src.length - source.src.indexOf(',') - 1) * 0.75))} (data URI)
+          {source.mediaType} · {formatBytes(Math.floor((source.src.length - source.src.indexOf(',') - 1) * 0.75))} (data
+          URI)
         </figcaption>
       </figure>
     );

@@ -27,7 +27,10 @@ import { TEST_IDS } from '../../testids';
 import { ProxyPanel } from './ProxyPanel';
 import './proxy.css';
 
-const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [{ value: 'auto', label: 'Detect' }, ...DIALECTS.map((d) => ({ value: d.id, label: d.label }))];
+const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [
+  { value: 'auto', label: 'Detect' },
+  ...DIALECTS.map((d) => ({ value: d.id, label: d.label })),
+];
 
 /** Start a live session: a preset or any endpoint, or fill the form from a curl command. */
 export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
@@ -98,8 +101,8 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             {saved && <span className="panel-title-note"> · saved request “{saved.name}”</span>}
           </div>
           <p className="hint">
-            The inspector sends this request and decodes the <code>text/event-stream</code> response as it arrives. Start with the built-in demo
-            agent, point it at your own agent server, or paste a curl command.
+            The inspector sends this request and decodes the <code>text/event-stream</code> response as it arrives.
+            Start with the built-in demo agent, point it at your own agent server, or paste a curl command.
           </p>
           <div className="preset-row" role="radiogroup" aria-label="Preset">
             <button
@@ -157,7 +160,12 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             <div className="field-row">
               <label className="field">
                 <span className="field-label">Scenario</span>
-                <select className="select" data-testid={TEST_IDS.demoScenario} value={scenario ?? ''} onChange={(e) => setBodyField('scenario', e.target.value || null)}>
+                <select
+                  className="select"
+                  data-testid={TEST_IDS.demoScenario}
+                  value={scenario ?? ''}
+                  onChange={(e) => setBodyField('scenario', e.target.value || null)}
+                >
                   <option value="">Chosen from the prompt (default: the tour)</option>
                   {demo.scenarios.map((s) => (
                     <option key={s.id} value={s.id}>
@@ -168,7 +176,12 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
               </label>
               <label className="field field-narrow">
                 <span className="field-label">Wire format</span>
-                <select className="select" data-testid={TEST_IDS.demoFormat} value={demoFormat} onChange={(e) => setBodyField('format', e.target.value)}>
+                <select
+                  className="select"
+                  data-testid={TEST_IDS.demoFormat}
+                  value={demoFormat}
+                  onChange={(e) => setBodyField('format', e.target.value)}
+                >
                   {demo.formats.map((f) => (
                     <option key={f} value={f}>
                       {f}
@@ -183,7 +196,12 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             <div className="field-row">
               <label className="field">
                 <span className="field-label">Scenario</span>
-                <select className="select" data-testid={TEST_IDS.providerScenario} value={scenario ?? ''} onChange={(e) => setBodyField('scenario', e.target.value || null)}>
+                <select
+                  className="select"
+                  data-testid={TEST_IDS.providerScenario}
+                  value={scenario ?? ''}
+                  onChange={(e) => setBodyField('scenario', e.target.value || null)}
+                >
                   <option value="">Chosen from the prompt</option>
                   {providerPreset.scenarios.map((s) => (
                     <option key={s.id} value={s.id}>
@@ -194,12 +212,22 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
               </label>
             </div>
           )}
-          {providerPreset && <p className="hint">{providerPreset.scenarios.find((s) => s.id === scenario)?.description ?? `Any scenario of the demo's ${providerPreset.title} API; point the URL at the provider to inspect the real stream.`}</p>}
+          {providerPreset && (
+            <p className="hint">
+              {providerPreset.scenarios.find((s) => s.id === scenario)?.description ??
+                `Any scenario of the demo's ${providerPreset.title} API; point the URL at the provider to inspect the real stream.`}
+            </p>
+          )}
           {form.preset === 'upstream' && (
             <div className="field-row">
               <label className="field">
                 <span className="field-label">agent_type</span>
-                <select className="select" data-testid={TEST_IDS.agentType} value={agentType ?? ''} onChange={(e) => setBodyField('agent_type', e.target.value || null)}>
+                <select
+                  className="select"
+                  data-testid={TEST_IDS.agentType}
+                  value={agentType ?? ''}
+                  onChange={(e) => setBodyField('agent_type', e.target.value || null)}
+                >
                   <option value="">(not sent: server default)</option>
                   {AGENT_TYPES.map((t) => (
                     <option key={t} value={t}>
@@ -213,7 +241,13 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
           {pickerError && <div className="field-error">{pickerError}</div>}
 
           <div className="request-line">
-            <select className="select method-select" aria-label="Method" data-testid={TEST_IDS.connectMethod} value={form.method} onChange={(e) => update({ method: e.target.value })}>
+            <select
+              className="select method-select"
+              aria-label="Method"
+              data-testid={TEST_IDS.connectMethod}
+              value={form.method}
+              onChange={(e) => update({ method: e.target.value })}
+            >
               {[...new Set([...METHODS, form.method])].map((m) => (
                 <option key={m} value={m}>
                   {m}
@@ -232,7 +266,14 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
                 if (e.key === 'Enter') void connect();
               }}
             />
-            <button type="button" className="button button-primary connect-button" data-testid={TEST_IDS.connectButton} disabled={busy} onClick={() => void connect()} title="Connect (Ctrl+Enter)">
+            <button
+              type="button"
+              className="button button-primary connect-button"
+              data-testid={TEST_IDS.connectButton}
+              disabled={busy}
+              onClick={() => void connect()}
+              title="Connect (Ctrl+Enter)"
+            >
               {busy ? 'Connecting…' : 'Connect'}
             </button>
           </div>
@@ -247,7 +288,13 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
           <div className="subsection">
             <div className="subsection-title">
               Body
-              <select className="select select-small" aria-label="Body kind" data-testid={TEST_IDS.bodyKind} value={form.bodyKind} onChange={(e) => update({ bodyKind: e.target.value as BodyKind })}>
+              <select
+                className="select select-small"
+                aria-label="Body kind"
+                data-testid={TEST_IDS.bodyKind}
+                value={form.bodyKind}
+                onChange={(e) => update({ bodyKind: e.target.value as BodyKind })}
+              >
                 <option value="json">JSON</option>
                 <option value="raw">Raw text</option>
                 <option value="none">None</option>
@@ -255,7 +302,15 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </div>
             {form.bodyKind !== 'none' && (
               <div className={`body-editor ${errors.body ? 'input-invalid' : ''}`}>
-                <CodeView value={form.body} language={form.bodyKind === 'json' ? 'json' : 'plaintext'} readOnly={false} onChange={(body) => update({ body })} height={200} ariaLabel="Request body" testId={TEST_IDS.bodyEditor} />
+                <CodeView
+                  value={form.body}
+                  language={form.bodyKind === 'json' ? 'json' : 'plaintext'}
+                  readOnly={false}
+                  onChange={(body) => update({ body })}
+                  height={200}
+                  ariaLabel="Request body"
+                  testId={TEST_IDS.bodyEditor}
+                />
               </div>
             )}
             {errors.body && (
@@ -268,7 +323,12 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
           <div className="field-row">
             <label className="field field-narrow">
               <span className="field-label">Decode as</span>
-              <select className="select" data-testid={TEST_IDS.formatOverride} value={form.format} onChange={(e) => update({ format: e.target.value as FormatChoice })}>
+              <select
+                className="select"
+                data-testid={TEST_IDS.formatOverride}
+                value={form.format}
+                onChange={(e) => update({ format: e.target.value as FormatChoice })}
+              >
                 {FORMAT_OVERRIDES.map((f) => (
                   <option key={f.value} value={f.value}>
                     {f.label}
@@ -278,7 +338,13 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </label>
             <label className="field field-narrow">
               <span className="field-label">In-text protocols</span>
-              <select className="select" data-testid={TEST_IDS.inlineMode} title="How the model's text is read for tool tags and sentinels (docs/inline.md)" value={form.inline} onChange={(e) => update({ inline: e.target.value as InlineMode })}>
+              <select
+                className="select"
+                data-testid={TEST_IDS.inlineMode}
+                title="How the model's text is read for tool tags and sentinels (docs/inline.md)"
+                value={form.inline}
+                onChange={(e) => update({ inline: e.target.value as InlineMode })}
+              >
                 {INLINE_MODES.map((mode) => (
                   <option key={mode} value={mode}>
                     {INLINE_MODE_TABLE[mode].label}
@@ -288,7 +354,12 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </label>
             <label className="field">
               <span className="field-label">Session title (optional)</span>
-              <input className="input" value={form.title} placeholder="named after the endpoint when empty" onChange={(e) => update({ title: e.target.value })} />
+              <input
+                className="input"
+                value={form.title}
+                placeholder="named after the endpoint when empty"
+                onChange={(e) => update({ title: e.target.value })}
+              />
             </label>
             <div className="field field-button">
               <button
@@ -307,11 +378,22 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </div>
           </div>
           <div className="panel-actions connect-save">
-            <button type="button" className="button" data-testid={TEST_IDS.saveRequest} title={saved ? `Save the form over "${saved.name}"` : 'Save the form in Requests (sidebar)'} onClick={() => void app.saveFormAsRequest()}>
+            <button
+              type="button"
+              className="button"
+              data-testid={TEST_IDS.saveRequest}
+              title={saved ? `Save the form over "${saved.name}"` : 'Save the form in Requests (sidebar)'}
+              onClick={() => void app.saveFormAsRequest()}
+            >
               {saved ? 'Save request' : 'Save to Requests'}
             </button>
             {saved && (
-              <button type="button" className="button" data-testid={TEST_IDS.saveRequestAsNew} onClick={() => void app.saveFormAsRequest(true)}>
+              <button
+                type="button"
+                className="button"
+                data-testid={TEST_IDS.saveRequestAsNew}
+                onClick={() => void app.saveFormAsRequest(true)}
+              >
                 Save as new
               </button>
             )}
@@ -325,11 +407,15 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
       <div className="connect-side">
         <section className="panel">
           <div className="panel-title">Paste a curl command</div>
-          <p className="hint">From your terminal or the browser's "Copy as cURL": fills the URL, method, headers and body.</p>
+          <p className="hint">
+            From your terminal or the browser's "Copy as cURL": fills the URL, method, headers and body.
+          </p>
           <textarea
             className="input curl-input"
             data-testid={TEST_IDS.curlInput}
-            placeholder={"curl -N http://localhost:8000/agent/run \\\n  -H 'Content-Type: application/json' \\\n  -d '{\"user_prompt\": \"hi\"}'"}
+            placeholder={
+              'curl -N http://localhost:8000/agent/run \\\n  -H \'Content-Type: application/json\' \\\n  -d \'{"user_prompt": "hi"}\''
+            }
             spellCheck={false}
             value={curl}
             onChange={(e) => {
@@ -338,7 +424,13 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             }}
           />
           <div className="panel-actions">
-            <button type="button" className="button" data-testid={TEST_IDS.curlApply} disabled={curl.trim() === ''} onClick={applyCurl}>
+            <button
+              type="button"
+              className="button"
+              data-testid={TEST_IDS.curlApply}
+              disabled={curl.trim() === ''}
+              onClick={applyCurl}
+            >
               Fill the form
             </button>
             <button
@@ -368,7 +460,10 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
         <ProxyPanel app={app} />
         <section className="panel">
           <div className="panel-title">Open a file</div>
-          <p className="hint">Recordings, SSE captures (curl -N output), NDJSON or JSON envelopes, Anthropic raw events, HAR files. Or drop a file anywhere.</p>
+          <p className="hint">
+            Recordings, SSE captures (curl -N output), NDJSON or JSON envelopes, Anthropic raw events, HAR files. Or
+            drop a file anywhere.
+          </p>
           <div className="panel-actions">
             <button type="button" className="button" onClick={onOpenFile}>
               Choose a file…
@@ -390,11 +485,19 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
         {samples.length > 0 && (
           <section className="panel" data-testid={TEST_IDS.samplesPanel}>
             <div className="panel-title">Open a sample</div>
-            <p className="hint">Recordings of the demo agent that ship with the app, one per kind of thing the inspector shows.</p>
+            <p className="hint">
+              Recordings of the demo agent that ship with the app, one per kind of thing the inspector shows.
+            </p>
             <ul className="sample-list">
               {samples.map((sample) => (
                 <li key={sample.id}>
-                  <button type="button" className="sample" data-testid={TEST_IDS.sampleOpen} data-sample={sample.id} onClick={() => void app.openSample(sample.id)}>
+                  <button
+                    type="button"
+                    className="sample"
+                    data-testid={TEST_IDS.sampleOpen}
+                    data-sample={sample.id}
+                    onClick={() => void app.openSample(sample.id)}
+                  >
                     <span className="sample-title">
                       {sample.title}
                       {sample.sessions > 1 && <span className="sample-count">{sample.sessions} sessions</span>}
@@ -411,14 +514,28 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
   );
 }
 
-function HeadersTable({ form, onChange, error }: { form: ConnectForm; onChange: (headers: ConnectForm['headers']) => void; error: string | undefined }) {
+function HeadersTable({
+  form,
+  onChange,
+  error,
+}: {
+  form: ConnectForm;
+  onChange: (headers: ConnectForm['headers']) => void;
+  error: string | undefined;
+}) {
   const rows = form.headers;
-  const set = (id: number, change: Partial<{ name: string; value: string; enabled: boolean }>): void => onChange(rows.map((r) => (r.id === id ? { ...r, ...change } : r)));
+  const set = (id: number, change: Partial<{ name: string; value: string; enabled: boolean }>): void =>
+    onChange(rows.map((r) => (r.id === id ? { ...r, ...change } : r)));
   return (
     <div className="subsection">
       <div className="subsection-title">
         Headers
-        <button type="button" className="link-button" data-testid={TEST_IDS.headerAdd} onClick={() => onChange([...rows, headerRow()])}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid={TEST_IDS.headerAdd}
+          onClick={() => onChange([...rows, headerRow()])}
+        >
           + Add
         </button>
       </div>
@@ -434,16 +551,41 @@ function HeadersTable({ form, onChange, error }: { form: ConnectForm; onChange: 
           {rows.map((row) => (
             <tr key={row.id}>
               <td className="headers-check">
-                <input type="checkbox" aria-label="Send this header" checked={row.enabled} onChange={(e) => set(row.id, { enabled: e.target.checked })} />
+                <input
+                  type="checkbox"
+                  aria-label="Send this header"
+                  checked={row.enabled}
+                  onChange={(e) => set(row.id, { enabled: e.target.checked })}
+                />
               </td>
               <td>
-                <input className="input" placeholder="Name" spellCheck={false} data-testid={TEST_IDS.headerName} value={row.name} onChange={(e) => set(row.id, { name: e.target.value })} />
+                <input
+                  className="input"
+                  placeholder="Name"
+                  spellCheck={false}
+                  data-testid={TEST_IDS.headerName}
+                  value={row.name}
+                  onChange={(e) => set(row.id, { name: e.target.value })}
+                />
               </td>
               <td>
-                <input className="input" placeholder="Value" spellCheck={false} data-testid={TEST_IDS.headerValue} value={row.value} onChange={(e) => set(row.id, { value: e.target.value })} />
+                <input
+                  className="input"
+                  placeholder="Value"
+                  spellCheck={false}
+                  data-testid={TEST_IDS.headerValue}
+                  value={row.value}
+                  onChange={(e) => set(row.id, { value: e.target.value })}
+                />
               </td>
               <td className="headers-remove">
-                <button type="button" className="icon-button" aria-label="Remove header" data-testid={TEST_IDS.headerRemove} onClick={() => onChange(rows.filter((r) => r.id !== row.id))}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label="Remove header"
+                  data-testid={TEST_IDS.headerRemove}
+                  onClick={() => onChange(rows.filter((r) => r.id !== row.id))}
+                >
                   ×
                 </button>
               </td>

@@ -39,30 +39,64 @@ export function ProxyPanel({ app }: { app: RendererApp }) {
       {proxy ? (
         <>
           <p className="hint">
-            Point your frontend at <code data-testid={TEST_IDS.proxyUrl}>{proxy.url}</code>: requests go on to <code>{proxy.target}</code> unchanged, and each event stream opens a session here
+            Point your frontend at <code data-testid={TEST_IDS.proxyUrl}>{proxy.url}</code>: requests go on to{' '}
+            <code>{proxy.target}</code> unchanged, and each event stream opens a session here
             {proxy.recordDir ? `, recorded in ${proxy.recordDir}` : ' (Save keeps its recording)'}.
           </p>
           <ul className="proxy-exchanges" data-testid={TEST_IDS.proxyExchanges}>
             {proxy.exchanges.length === 0 && <li className="hint">No request yet.</li>}
-            {proxy.exchanges.slice(-SHOWN_EXCHANGES).reverse().map((e) => (
-              <li key={e.id} title={e.error ?? ''}>
-                <ExchangeLine exchange={e} onOpen={() => e.sessionId && openSession(app, e.sessionId)} />
-              </li>
-            ))}
+            {proxy.exchanges
+              .slice(-SHOWN_EXCHANGES)
+              .reverse()
+              .map((e) => (
+                <li key={e.id} title={e.error ?? ''}>
+                  <ExchangeLine exchange={e} onOpen={() => e.sessionId && openSession(app, e.sessionId)} />
+                </li>
+              ))}
           </ul>
           <div className="panel-actions">
-            <button type="button" className="button" data-testid={TEST_IDS.proxyStop} onClick={() => void app.stopProxy()}>
+            <button
+              type="button"
+              className="button"
+              data-testid={TEST_IDS.proxyStop}
+              onClick={() => void app.stopProxy()}
+            >
               Stop the proxy
             </button>
           </div>
         </>
       ) : (
         <>
-          <p className="hint">A reverse proxy on 127.0.0.1 between a real frontend and its agent server: what the frontend receives, as sessions, live.</p>
+          <p className="hint">
+            A reverse proxy on 127.0.0.1 between a real frontend and its agent server: what the frontend receives, as
+            sessions, live.
+          </p>
           <div className="request-line">
-            <input className="input" aria-label="Proxy target" placeholder="Agent server URL, e.g. http://127.0.0.1:8787" spellCheck={false} data-testid={TEST_IDS.proxyTarget} value={target} onChange={(e) => setTarget(e.target.value)} />
-            <input className="input proxy-port" aria-label="Proxy port (0: any free one)" title="Port on 127.0.0.1 (0: any free one)" spellCheck={false} data-testid={TEST_IDS.proxyPort} value={port} onChange={(e) => setPort(e.target.value)} />
-            <button type="button" className="button" data-testid={TEST_IDS.proxyStart} disabled={busy || !portValid || target.trim() === ''} onClick={() => void start()}>
+            <input
+              className="input"
+              aria-label="Proxy target"
+              placeholder="Agent server URL, e.g. http://127.0.0.1:8787"
+              spellCheck={false}
+              data-testid={TEST_IDS.proxyTarget}
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+            />
+            <input
+              className="input proxy-port"
+              aria-label="Proxy port (0: any free one)"
+              title="Port on 127.0.0.1 (0: any free one)"
+              spellCheck={false}
+              data-testid={TEST_IDS.proxyPort}
+              value={port}
+              onChange={(e) => setPort(e.target.value)}
+            />
+            <button
+              type="button"
+              className="button"
+              data-testid={TEST_IDS.proxyStart}
+              disabled={busy || !portValid || target.trim() === ''}
+              onClick={() => void start()}
+            >
               Start
             </button>
           </div>

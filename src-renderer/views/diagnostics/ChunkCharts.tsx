@@ -1,5 +1,16 @@
 import type { ReactNode } from 'react';
-import { Bar, BarChart, CartesianGrid, Cell, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Legend,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
 import { useThemeColours } from '../../app/theme-colours';
 import type { ThemeName } from '../../model/types';
@@ -67,7 +78,19 @@ const PALETTE_VARIABLES: Record<keyof Palette, string> = {
 const FONT = 11;
 const MARGIN = { top: 8, right: 12, bottom: 2, left: 0 };
 
-function ChartCard({ title, subtitle, testId, children, note }: { title: string; subtitle?: ReactNode; testId: string; children: ReactNode; note?: ReactNode }) {
+function ChartCard({
+  title,
+  subtitle,
+  testId,
+  children,
+  note,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  testId: string;
+  children: ReactNode;
+  note?: ReactNode;
+}) {
   return (
     <section className="chart-card" data-testid={testId}>
       <header className="chart-head">
@@ -91,7 +114,12 @@ function axisProps(p: Palette) {
 
 function tooltipProps(p: Palette) {
   return {
-    contentStyle: { background: p.tooltipBg, border: `1px solid ${p.tooltipBorder}`, fontSize: FONT, padding: '4px 8px' },
+    contentStyle: {
+      background: p.tooltipBg,
+      border: `1px solid ${p.tooltipBorder}`,
+      fontSize: FONT,
+      padding: '4px 8px',
+    },
     labelStyle: { color: p.text },
     itemStyle: { padding: 0 },
     cursor: { fill: p.grid, opacity: 0.5 },
@@ -104,7 +132,19 @@ function tooltipProps(p: Palette) {
  * envelope; `networkChunks`: the session's chunks are network reads (live, recordings), not
  * blocks of a file, so comparing them with frames means something.
  */
-export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks }: { stats: ChunkStatistics; theme: ThemeName; onEnvelope: (seq: number) => void; legStarts: readonly (number | undefined)[]; networkChunks: boolean }) {
+export function ChunkCharts({
+  stats,
+  theme,
+  onEnvelope,
+  legStarts,
+  networkChunks,
+}: {
+  stats: ChunkStatistics;
+  theme: ThemeName;
+  onEnvelope: (seq: number) => void;
+  legStarts: readonly (number | undefined)[];
+  networkChunks: boolean;
+}) {
   const p = useThemeColours(theme, PALETTE_VARIABLES);
   const frames = frameSizeBars(stats);
   const overBudgetFrames = frames.bars.filter((b) => b.overBudget).reduce((n, b) => n + b.count, 0);
@@ -140,9 +180,20 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
         <ResponsiveContainer width="100%" height={180}>
           <BarChart data={frames.bars} margin={MARGIN}>
             <CartesianGrid stroke={p.grid} vertical={false} />
-            <XAxis dataKey="label" {...axisProps(p)} interval={0} angle={frames.bars.length > 8 ? -30 : 0} height={frames.bars.length > 8 ? 40 : 22} textAnchor={frames.bars.length > 8 ? 'end' : 'middle'} />
+            <XAxis
+              dataKey="label"
+              {...axisProps(p)}
+              interval={0}
+              angle={frames.bars.length > 8 ? -30 : 0}
+              height={frames.bars.length > 8 ? 40 : 22}
+              textAnchor={frames.bars.length > 8 ? 'end' : 'middle'}
+            />
             <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
-            <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'frames']} labelFormatter={(label) => `${labelText(label)} bytes`} />
+            <Tooltip
+              {...tooltipProps(p)}
+              formatter={(value) => [String(value), 'frames']}
+              labelFormatter={(label) => `${labelText(label)} bytes`}
+            />
             <Bar dataKey="count" isAnimationActive={false}>
               {frames.bars.map((bar) => (
                 <Cell key={bar.label} fill={bar.overBudget ? p.barOver : p.bar} />
@@ -155,7 +206,12 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
                 stroke={p.budget}
                 strokeWidth={2}
                 strokeDasharray="4 3"
-                label={{ value: `budget ${stats.budget} B`, position: 'insideTopRight', fill: p.budget, fontSize: FONT }}
+                label={{
+                  value: `budget ${stats.budget} B`,
+                  position: 'insideTopRight',
+                  fill: p.budget,
+                  fontSize: FONT,
+                }}
               />
             )}
           </BarChart>
@@ -191,7 +247,9 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
                 formatter={(value, name) => [formatBytes(Number(value)), String(name)]}
                 labelFormatter={(label, payload) => {
                   const row = payload[0]?.payload as (typeof overhead)[number] | undefined;
-                  return row ? `${labelText(label)} — ${formatCountOf(row.envelopes, 'envelope')}, wire/payload ×${Number.isFinite(row.ratio) ? row.ratio.toFixed(2) : '∞'}` : labelText(label);
+                  return row
+                    ? `${labelText(label)} — ${formatCountOf(row.envelopes, 'envelope')}, wire/payload ×${Number.isFinite(row.ratio) ? row.ratio.toFixed(2) : '∞'}`
+                    : labelText(label);
                 }}
               />
               <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
@@ -227,7 +285,9 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
                   #{c.envelope} {c.type} {Math.round((c.deltaBytes / c.maxDeltaBytes) * 100)}%
                 </button>
               ))}
-              {stats.fullness.irregularChunks.length > 12 && <span className="muted">… {stats.fullness.irregularChunks.length - 12} more</span>}
+              {stats.fullness.irregularChunks.length > 12 && (
+                <span className="muted">… {stats.fullness.irregularChunks.length - 12} more</span>
+              )}
             </div>
           ) : stats.fullness.chunks > 0 ? (
             'Every non-last chunk is full (or short only by the next character): cut by the upstream chunker.'
@@ -254,70 +314,109 @@ export function ChunkCharts({ stats, theme, onEnvelope, legStarts, networkChunks
       </ChartCard>
 
       {networkChunks && (
-      <ChartCard
-        title="Network chunks vs SSE frames"
-        subtitle={`${formatCountOf(stats.frames, 'frame')} · ${stats.splitFrames} split over several chunks · frames per chunk: ${histogramSummaryLine(stats.framesPerChunk, 'count')}`}
-        testId={DIAGNOSTIC_IDS.chartChunksFrames}
-      >
-        <div className="chart-pair">
-          <ResponsiveContainer width="50%" height={160}>
-            <BarChart data={legs} margin={MARGIN}>
-              <CartesianGrid stroke={p.grid} vertical={false} />
-              <XAxis dataKey="label" {...axisProps(p)} />
-              <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
-              <Tooltip {...tooltipProps(p)} />
-              <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
-              <Bar dataKey="chunks" name="network chunks" fill={p.chunks} isAnimationActive={false} />
-              <Bar dataKey="frames" name="frames" fill={p.frames} isAnimationActive={false} />
-              <Bar dataKey="splitFrames" name="split frames" fill={p.split} isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-          <ResponsiveContainer width="50%" height={160}>
-            <BarChart data={perChunk} margin={MARGIN}>
-              <CartesianGrid stroke={p.grid} vertical={false} />
-              <XAxis dataKey="label" {...axisProps(p)} label={{ value: 'frames completed per network chunk', position: 'insideBottom', offset: 0, fill: p.text, fontSize: FONT }} height={36} />
-              <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
-              <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'chunks']} labelFormatter={(label) => `frames per chunk: ${labelText(label)}`} />
-              <Bar dataKey="count" fill={p.chunks} isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
-        </div>
-      </ChartCard>
+        <ChartCard
+          title="Network chunks vs SSE frames"
+          subtitle={`${formatCountOf(stats.frames, 'frame')} · ${stats.splitFrames} split over several chunks · frames per chunk: ${histogramSummaryLine(stats.framesPerChunk, 'count')}`}
+          testId={DIAGNOSTIC_IDS.chartChunksFrames}
+        >
+          <div className="chart-pair">
+            <ResponsiveContainer width="50%" height={160}>
+              <BarChart data={legs} margin={MARGIN}>
+                <CartesianGrid stroke={p.grid} vertical={false} />
+                <XAxis dataKey="label" {...axisProps(p)} />
+                <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
+                <Tooltip {...tooltipProps(p)} />
+                <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
+                <Bar dataKey="chunks" name="network chunks" fill={p.chunks} isAnimationActive={false} />
+                <Bar dataKey="frames" name="frames" fill={p.frames} isAnimationActive={false} />
+                <Bar dataKey="splitFrames" name="split frames" fill={p.split} isAnimationActive={false} />
+              </BarChart>
+            </ResponsiveContainer>
+            <ResponsiveContainer width="50%" height={160}>
+              <BarChart data={perChunk} margin={MARGIN}>
+                <CartesianGrid stroke={p.grid} vertical={false} />
+                <XAxis
+                  dataKey="label"
+                  {...axisProps(p)}
+                  label={{
+                    value: 'frames completed per network chunk',
+                    position: 'insideBottom',
+                    offset: 0,
+                    fill: p.text,
+                    fontSize: FONT,
+                  }}
+                  height={36}
+                />
+                <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
+                <Tooltip
+                  {...tooltipProps(p)}
+                  formatter={(value) => [String(value), 'chunks']}
+                  labelFormatter={(label) => `frames per chunk: ${labelText(label)}`}
+                />
+                <Bar dataKey="count" fill={p.chunks} isAnimationActive={false} />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+        </ChartCard>
       )}
 
       <ChartCard
         title="Inter-arrival gaps between frames"
         subtitle={timing ? histogramSummaryLine(stats.frameGapMs, 'ms') : undefined}
         testId={DIAGNOSTIC_IDS.chartGaps}
-        note={timing ? 'A long tail is a quiet agent (a slow tool or model call), not necessarily a network problem.' : undefined}
+        note={
+          timing
+            ? 'A long tail is a quiet agent (a slow tool or model call), not necessarily a network problem.'
+            : undefined
+        }
       >
         {timing ? (
           <ResponsiveContainer width="100%" height={160}>
             <BarChart data={gaps} margin={MARGIN}>
               <CartesianGrid stroke={p.grid} vertical={false} />
-              <XAxis dataKey="label" {...axisProps(p)} interval={0} angle={gaps.length > 8 ? -30 : 0} height={gaps.length > 8 ? 44 : 22} textAnchor={gaps.length > 8 ? 'end' : 'middle'} />
+              <XAxis
+                dataKey="label"
+                {...axisProps(p)}
+                interval={0}
+                angle={gaps.length > 8 ? -30 : 0}
+                height={gaps.length > 8 ? 44 : 22}
+                textAnchor={gaps.length > 8 ? 'end' : 'middle'}
+              />
               <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
               <Tooltip {...tooltipProps(p)} formatter={(value) => [String(value), 'gaps']} />
               <Bar dataKey="count" fill={p.bar} isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         ) : (
-          <div className="chart-empty">No timing: every frame arrived at once (a file without receive times, or one network read).</div>
+          <div className="chart-empty">
+            No timing: every frame arrived at once (a file without receive times, or one network read).
+          </div>
         )}
       </ChartCard>
 
       <ChartCard
         title="Time to first envelope"
-        subtitle={fromRequest ? "from the leg's request to its first envelope" : "from the leg's first network chunk to its first envelope (the request time is not known)"}
+        subtitle={
+          fromRequest
+            ? "from the leg's request to its first envelope"
+            : "from the leg's first network chunk to its first envelope (the request time is not known)"
+        }
         testId={DIAGNOSTIC_IDS.chartFirstEnvelope}
       >
         {legs.length > 1 && legs.some((l) => (l.timeToFirstEnvelope ?? 0) > 0) && (
           <ResponsiveContainer width="100%" height={Math.max(80, 24 * legs.length + 30)}>
-            <BarChart data={legs.map((l) => ({ label: l.label, ms: l.timeToFirstEnvelope ?? 0 }))} layout="vertical" margin={MARGIN}>
+            <BarChart
+              data={legs.map((l) => ({ label: l.label, ms: l.timeToFirstEnvelope ?? 0 }))}
+              layout="vertical"
+              margin={MARGIN}
+            >
               <CartesianGrid stroke={p.grid} horizontal={false} />
               <XAxis type="number" {...axisProps(p)} tickFormatter={(v: number) => formatMs(v)} />
               <YAxis type="category" dataKey="label" {...axisProps(p)} width={50} />
-              <Tooltip {...tooltipProps(p)} formatter={(value) => [formatMs(Number(value)), 'time to first envelope']} />
+              <Tooltip
+                {...tooltipProps(p)}
+                formatter={(value) => [formatMs(Number(value)), 'time to first envelope']}
+              />
               <Bar dataKey="ms" fill={p.bar} isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>

@@ -5,7 +5,14 @@ import { SEVERITIES, type Severity } from '../../../src-shared/diagnostics/sever
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
-import { filterGroups, groupByRule, locationLabel, severityCounts, type RuleGroup, type SeverityFilter } from '../../model/diagnostics';
+import {
+  filterGroups,
+  groupByRule,
+  locationLabel,
+  severityCounts,
+  type RuleGroup,
+  type SeverityFilter,
+} from '../../model/diagnostics';
 import { asChunkStatistics, hasNetworkChunks } from '../../model/diagnostics-charts';
 import { SafeMarkdown } from '../blocks/SafeMarkdown';
 import { ChunkCharts } from './ChunkCharts';
@@ -24,7 +31,8 @@ export function DiagnosticsView({ app }: ViewProps) {
     return (
       <div className="diagnostics-view" data-testid={DIAGNOSTIC_IDS.view}>
         <EmptyState title="No session selected" testId={DIAGNOSTIC_IDS.empty}>
-          Open a recording or connect to an agent: every finding of the decoder, and charts of how the stream was chunked, appear here.
+          Open a recording or connect to an agent: every finding of the decoder, and charts of how the stream was
+          chunked, appear here.
         </EmptyState>
       </div>
     );
@@ -38,8 +46,14 @@ const FINDINGS_SHOWN = 50;
 const STATS_REFRESH_MS = 1000;
 
 function useStats(app: AppModel, session: SessionData): { stats: ChunkStatistics | null; error: string | null } {
-  const [state, setState] = useState<{ stats: ChunkStatistics | null; error: string | null }>({ stats: null, error: null });
-  const live = session.summary.state === 'streaming' || session.summary.state === 'connecting' || session.summary.state === 'loading';
+  const [state, setState] = useState<{ stats: ChunkStatistics | null; error: string | null }>({
+    stats: null,
+    error: null,
+  });
+  const live =
+    session.summary.state === 'streaming' ||
+    session.summary.state === 'connecting' ||
+    session.summary.state === 'loading';
   const lastFetch = useRef(-Infinity);
   const mounted = useRef(true);
   useEffect(() => {
@@ -54,16 +68,24 @@ function useStats(app: AppModel, session: SessionData): { stats: ChunkStatistics
     const wait = live ? Math.max(0, lastFetch.current + STATS_REFRESH_MS - performance.now()) : 0;
     const timer = window.setTimeout(() => {
       lastFetch.current = performance.now();
-      app.commands(session.id).stats().then(
-        (value) => {
-          if (!mounted.current) return;
-          const stats = asChunkStatistics(value);
-          setState(stats ? { stats, error: null } : { stats: null, error: 'Main sent statistics in a shape this renderer does not know.' });
-        },
-        (error: unknown) => {
-          if (mounted.current) setState((s) => ({ stats: s.stats, error: error instanceof Error ? error.message : String(error) }));
-        },
-      );
+      app
+        .commands(session.id)
+        .stats()
+        .then(
+          (value) => {
+            if (!mounted.current) return;
+            const stats = asChunkStatistics(value);
+            setState(
+              stats
+                ? { stats, error: null }
+                : { stats: null, error: 'Main sent statistics in a shape this renderer does not know.' },
+            );
+          },
+          (error: unknown) => {
+            if (mounted.current)
+              setState((s) => ({ stats: s.stats, error: error instanceof Error ? error.message : String(error) }));
+          },
+        );
     }, wait);
     return () => window.clearTimeout(timer);
   }, [app, session.id, session.total, session.summary.state, live]);
@@ -110,27 +132,50 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
             data-testid={`${DIAGNOSTIC_IDS.severityToggle}-${severity}`}
             onClick={() => setSeverities((s) => ({ ...s, [severity]: !s[severity] }))}
           >
-            <SeverityIcon severity={severity} /> {counts[severity]} {severity === 'info' ? 'info' : `${severity}${counts[severity] === 1 ? '' : 's'}`}
+            <SeverityIcon severity={severity} /> {counts[severity]}{' '}
+            {severity === 'info' ? 'info' : `${severity}${counts[severity] === 1 ? '' : 's'}`}
           </button>
         ))}
-        <input className="filter-input" type="search" placeholder="Filter rules and messages" value={text} onChange={(e) => setText(e.target.value)} data-testid={DIAGNOSTIC_IDS.filterText} />
+        <input
+          className="filter-input"
+          type="search"
+          placeholder="Filter rules and messages"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          data-testid={DIAGNOSTIC_IDS.filterText}
+        />
         <span className="spacer" />
         {session.diagnosticsLoaded && (
           <span className="muted" data-testid={DIAGNOSTIC_IDS.summary}>
-            {session.diagnostics.length} finding{session.diagnostics.length === 1 ? '' : 's'} · {groups.length} rule{groups.length === 1 ? '' : 's'}
+            {session.diagnostics.length} finding{session.diagnostics.length === 1 ? '' : 's'} · {groups.length} rule
+            {groups.length === 1 ? '' : 's'}
           </span>
         )}
       </div>
       <div className="diagnostics-split">
         <div className="findings-pane">
           {session.diagnostics.length === 0 ? (
-            <EmptyState title={session.diagnosticsLoaded ? 'No findings' : 'Loading findings…'} testId={DIAGNOSTIC_IDS.empty}>
-              {session.diagnosticsLoaded ? 'The decoder found nothing wrong with this stream: framing, dialect and reconstruction all check out.' : null}
+            <EmptyState
+              title={session.diagnosticsLoaded ? 'No findings' : 'Loading findings…'}
+              testId={DIAGNOSTIC_IDS.empty}
+            >
+              {session.diagnosticsLoaded
+                ? 'The decoder found nothing wrong with this stream: framing, dialect and reconstruction all check out.'
+                : null}
             </EmptyState>
           ) : shown.length === 0 ? (
             <EmptyState title="Nothing matches the filter" />
           ) : (
-            shown.map((group) => <RuleGroupView key={group.rule} app={app} session={session} group={group} open={open.has(group.rule)} onToggle={() => toggle(group.rule)} />)
+            shown.map((group) => (
+              <RuleGroupView
+                key={group.rule}
+                app={app}
+                session={session}
+                group={group}
+                open={open.has(group.rule)}
+                onToggle={() => toggle(group.rule)}
+              />
+            ))
           )}
         </div>
         <div className="charts-pane">
@@ -160,14 +205,36 @@ function SeverityIcon({ severity }: { severity: Severity }) {
   return <span className={`sev-icon sev-icon-${severity}`} aria-label={severity} role="img" />;
 }
 
-function RuleGroupView({ app, session, group, open, onToggle }: { app: AppModel; session: SessionData; group: RuleGroup; open: boolean; onToggle: () => void }) {
+function RuleGroupView({
+  app,
+  session,
+  group,
+  open,
+  onToggle,
+}: {
+  app: AppModel;
+  session: SessionData;
+  group: RuleGroup;
+  open: boolean;
+  onToggle: () => void;
+}) {
   const [all, setAll] = useState(false);
   const [docOpen, setDocOpen] = useState(false);
   const doc = ruleDoc(group.rule);
   const findings = all ? group.findings : group.findings.slice(0, FINDINGS_SHOWN);
   return (
-    <section className={`rule-group sev-${group.severity}`} data-testid={`${DIAGNOSTIC_IDS.group}-${group.rule}`} data-rule={group.rule}>
-      <button type="button" className="rule-head" aria-expanded={open} onClick={onToggle} data-testid={DIAGNOSTIC_IDS.groupHeader}>
+    <section
+      className={`rule-group sev-${group.severity}`}
+      data-testid={`${DIAGNOSTIC_IDS.group}-${group.rule}`}
+      data-rule={group.rule}
+    >
+      <button
+        type="button"
+        className="rule-head"
+        aria-expanded={open}
+        onClick={onToggle}
+        data-testid={DIAGNOSTIC_IDS.groupHeader}
+      >
         <span className="rule-caret">{open ? '▾' : '▸'}</span>
         <SeverityIcon severity={group.severity} />
         <span className="rule-id mono">{group.rule}</span>
@@ -178,7 +245,12 @@ function RuleGroupView({ app, session, group, open, onToggle }: { app: AppModel;
         <div className="rule-body">
           {doc ? (
             <div className="rule-doc-wrap">
-              <button type="button" className="link-button" onClick={() => setDocOpen((o) => !o)} data-testid={DIAGNOSTIC_IDS.ruleDocToggle}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => setDocOpen((o) => !o)}
+                data-testid={DIAGNOSTIC_IDS.ruleDocToggle}
+              >
                 {docOpen ? '▾ About this rule' : '▸ About this rule'}
               </button>
               {docOpen && (
@@ -188,7 +260,9 @@ function RuleGroupView({ app, session, group, open, onToggle }: { app: AppModel;
               )}
             </div>
           ) : (
-            !group.known && <div className="muted small">This rule is not in this renderer's catalogue (a newer decoder?).</div>
+            !group.known && (
+              <div className="muted small">This rule is not in this renderer's catalogue (a newer decoder?).</div>
+            )
           )}
           <ul className="findings">
             {findings.map((d) => (
@@ -209,7 +283,14 @@ function RuleGroupView({ app, session, group, open, onToggle }: { app: AppModel;
 function FindingRow({ app, session, finding }: { app: AppModel; session: SessionData; finding: DiagnosticPayload }) {
   return (
     <li>
-      <button type="button" className="finding" onClick={() => void jumpToFinding(app, session, finding)} title="Show the row and its bytes in the timeline" data-testid={DIAGNOSTIC_IDS.finding} data-seq={finding.seq}>
+      <button
+        type="button"
+        className="finding"
+        onClick={() => void jumpToFinding(app, session, finding)}
+        title="Show the row and its bytes in the timeline"
+        data-testid={DIAGNOSTIC_IDS.finding}
+        data-seq={finding.seq}
+      >
         <span className="finding-text">
           <span className="finding-msg">{finding.message}</span>
           <span className="finding-loc mono">{locationLabel(finding.at)}</span>

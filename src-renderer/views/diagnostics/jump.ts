@@ -29,6 +29,12 @@ export async function jumpToFinding(app: AppModel, session: SessionData, finding
   if (bytes) app.highlightBytes(bytes.leg, bytes.start, bytes.end);
   if (located === null && !bytes) {
     const where = finding.at.line !== undefined ? ` (file line ${finding.at.line})` : '';
-    app.reportError('Go to finding', new Error(`“${finding.rule}” is about the source file or the session as a whole${where}; it has no envelope or bytes to show.`), sessionId);
+    app.reportError(
+      'Go to finding',
+      new Error(
+        `“${finding.rule}” is about the source file or the session as a whole${where}; it has no envelope or bytes to show.`,
+      ),
+      sessionId,
+    );
   }
 }

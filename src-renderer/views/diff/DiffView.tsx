@@ -52,7 +52,11 @@ export function DiffView({ app }: ViewProps) {
     const current = store.getSnapshot();
     if (current.left !== null && current.right !== null && ids.has(current.left) && ids.has(current.right)) return;
     const pair = suggestPair(candidates);
-    store.update((s) => ({ ...s, left: pair?.left ?? (s.left !== null && ids.has(s.left) ? s.left : null), right: pair?.right ?? (s.right !== null && ids.has(s.right) ? s.right : null) }));
+    store.update((s) => ({
+      ...s,
+      left: pair?.left ?? (s.left !== null && ids.has(s.left) ? s.left : null),
+      right: pair?.right ?? (s.right !== null && ids.has(s.right) ? s.right : null),
+    }));
   }, [candidates, store]);
 
   // Compare automatically whenever the picked pair changes; the runner keeps only the latest.
@@ -68,8 +72,8 @@ export function DiffView({ app }: ViewProps) {
     return (
       <div className="diff-view" data-testid={DIFF_IDS.view}>
         <EmptyState title="Two finished sessions are needed" testId={DIFF_IDS.empty}>
-          Run one scenario of the demo agent twice, once with format <code>xml</code> and once with <code>json</code> (Connect tab), or open two recordings; then compare them here.
-          Sessions still streaming are not offered.
+          Run one scenario of the demo agent twice, once with format <code>xml</code> and once with <code>json</code>{' '}
+          (Connect tab), or open two recordings; then compare them here. Sessions still streaming are not offered.
         </EmptyState>
       </div>
     );
@@ -81,7 +85,13 @@ export function DiffView({ app }: ViewProps) {
   return (
     <div className="diff-view" data-testid={DIFF_IDS.view}>
       <div className="toolbar diff-toolbar">
-        <SessionPicker label="Left" value={state.left} sessions={candidates} testId={DIFF_IDS.left} onChange={(id) => store.update((s) => ({ ...s, left: id }))} />
+        <SessionPicker
+          label="Left"
+          value={state.left}
+          sessions={candidates}
+          testId={DIFF_IDS.left}
+          onChange={(id) => store.update((s) => ({ ...s, left: id }))}
+        />
         <button
           type="button"
           className="icon-button"
@@ -92,9 +102,23 @@ export function DiffView({ app }: ViewProps) {
         >
           ⇄
         </button>
-        <SessionPicker label="Right" value={state.right} sessions={candidates} testId={DIFF_IDS.right} onChange={(id) => store.update((s) => ({ ...s, right: id }))} />
-        <label className="toolbar-check" title="Align blocks across agents (chosen automatically when a side cannot attribute sub-agents)">
-          <input type="checkbox" checked={state.flatten === 'on'} onChange={(e) => store.update((s) => ({ ...s, flatten: e.target.checked ? 'on' : 'auto' }))} data-testid={DIFF_IDS.flatten} />
+        <SessionPicker
+          label="Right"
+          value={state.right}
+          sessions={candidates}
+          testId={DIFF_IDS.right}
+          onChange={(id) => store.update((s) => ({ ...s, right: id }))}
+        />
+        <label
+          className="toolbar-check"
+          title="Align blocks across agents (chosen automatically when a side cannot attribute sub-agents)"
+        >
+          <input
+            type="checkbox"
+            checked={state.flatten === 'on'}
+            onChange={(e) => store.update((s) => ({ ...s, flatten: e.target.checked ? 'on' : 'auto' }))}
+            data-testid={DIFF_IDS.flatten}
+          />
           Ignore agents
         </label>
         <button
@@ -115,13 +139,19 @@ export function DiffView({ app }: ViewProps) {
           data-testid={DIFF_IDS.export}
           title="Download the whole diff as JSON"
           onClick={() => {
-            if (state.diff && left && right) downloadBlob(exportFileName(left, right), new Blob([exportDiff(state.diff, left, right, Date.now())], { type: 'application/json' }));
+            if (state.diff && left && right)
+              downloadBlob(
+                exportFileName(left, right),
+                new Blob([exportDiff(state.diff, left, right, Date.now())], { type: 'application/json' }),
+              );
           }}
         >
           Export JSON
         </button>
       </div>
-      {state.left !== null && state.left === state.right && <div className="inline-error">Pick two different sessions.</div>}
+      {state.left !== null && state.left === state.right && (
+        <div className="inline-error">Pick two different sessions.</div>
+      )}
       {state.error && <div className="inline-error">The diff failed: {state.error}</div>}
       {state.busy && !state.diff && (
         <div className="muted pad" data-testid={DIFF_IDS.loading}>
@@ -129,17 +159,43 @@ export function DiffView({ app }: ViewProps) {
         </div>
       )}
       {state.diff && state.transcript && left && right && (
-        <DiffResult app={app} diff={state.diff} transcript={state.transcript} left={left} right={right} selected={state.selected} onSelect={(selected) => store.update((s) => ({ ...s, selected }))} stale={stale} />
+        <DiffResult
+          app={app}
+          diff={state.diff}
+          transcript={state.transcript}
+          left={left}
+          right={right}
+          selected={state.selected}
+          onSelect={(selected) => store.update((s) => ({ ...s, selected }))}
+          stale={stale}
+        />
       )}
     </div>
   );
 }
 
-function SessionPicker({ label, value, sessions, testId, onChange }: { label: string; value: string | null; sessions: readonly SessionSummary[]; testId: string; onChange: (id: string) => void }) {
+function SessionPicker({
+  label,
+  value,
+  sessions,
+  testId,
+  onChange,
+}: {
+  label: string;
+  value: string | null;
+  sessions: readonly SessionSummary[];
+  testId: string;
+  onChange: (id: string) => void;
+}) {
   return (
     <label className="toolbar-field">
       <span className="muted">{label}</span>
-      <select className="diff-picker" value={value ?? ''} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+      <select
+        className="diff-picker"
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={testId}
+      >
         {value === null && <option value="">Pick a session…</option>}
         {sessions.map((s) => (
           <option key={s.id} value={s.id}>
@@ -176,7 +232,10 @@ function DiffResult({
   const [hideInherent, setHideInherent] = useState(false);
   const [text, setText] = useState('');
   const [tab, setTab] = useState<Tab>('block');
-  const rows = useMemo(() => filterRows(diff.rows, { statuses, hideInherent, text }), [diff.rows, statuses, hideInherent, text]);
+  const rows = useMemo(
+    () => filterRows(diff.rows, { statuses, hideInherent, text }),
+    [diff.rows, statuses, hideInherent, text],
+  );
   const row = selected !== null ? diff.rows[selected] : undefined;
   const { counts } = diff;
   const clean = counts.differences === 0;
@@ -192,10 +251,19 @@ function DiffResult({
   return (
     <div className={`diff-result ${stale ? 'is-stale' : ''}`} data-testid={DIFF_IDS.result} data-stale={stale}>
       <div className="diff-summary" data-testid={DIFF_IDS.counts}>
-        <span className={`diff-headline ${clean ? 'is-clean' : 'is-dirty'}`} data-testid={DIFF_IDS.headline} data-differences={counts.differences}>
+        <span
+          className={`diff-headline ${clean ? 'is-clean' : 'is-dirty'}`}
+          data-testid={DIFF_IDS.headline}
+          data-differences={counts.differences}
+        >
           {clean ? '✓' : '≠'} {headline(counts)}
         </span>
-        <Count label="equal" value={counts.equal} extra={counts.normalised > 0 ? `${counts.normalised} after normalising` : undefined} tone="ok" />
+        <Count
+          label="equal"
+          value={counts.equal}
+          extra={counts.normalised > 0 ? `${counts.normalised} after normalising` : undefined}
+          tone="ok"
+        />
         <Count label="changed" value={counts.changed} tone={counts.changed > 0 ? 'warning' : 'neutral'} />
         <Count label="only left" value={counts.onlyLeft} tone={counts.onlyLeft > 0 ? 'warning' : 'neutral'} />
         <Count label="only right" value={counts.onlyRight} tone={counts.onlyRight > 0 ? 'warning' : 'neutral'} />
@@ -203,8 +271,16 @@ function DiffResult({
         <Count label="envelope-level" value={diff.envelopes.differences.length} tone="neutral" />
         <span className="spacer" />
         <span className="diff-sides muted small">
-          <SideLine side="L" summary={left} profile={diff.left} /> <SideLine side="R" summary={right} profile={diff.right} />
-          {diff.flattened && <span className="chip chip-small" title="A side cannot attribute sub-agents (xml/raw), so blocks are aligned across agents">agents flattened</span>}
+          <SideLine side="L" summary={left} profile={diff.left} />{' '}
+          <SideLine side="R" summary={right} profile={diff.right} />
+          {diff.flattened && (
+            <span
+              className="chip chip-small"
+              title="A side cannot attribute sub-agents (xml/raw), so blocks are aligned across agents"
+            >
+              agents flattened
+            </span>
+          )}
         </span>
       </div>
 
@@ -224,10 +300,22 @@ function DiffResult({
               </button>
             ))}
             <label className="toolbar-check">
-              <input type="checkbox" checked={hideInherent} onChange={(e) => setHideInherent(e.target.checked)} data-testid={DIFF_IDS.hideInherent} />
+              <input
+                type="checkbox"
+                checked={hideInherent}
+                onChange={(e) => setHideInherent(e.target.checked)}
+                data-testid={DIFF_IDS.hideInherent}
+              />
               Hide inherent
             </label>
-            <input className="input diff-filter-text" type="search" placeholder="Filter kind, tool, reason" value={text} onChange={(e) => setText(e.target.value)} data-testid={DIFF_IDS.filterText} />
+            <input
+              className="input diff-filter-text"
+              type="search"
+              placeholder="Filter kind, tool, reason"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              data-testid={DIFF_IDS.filterText}
+            />
             <span className="muted small">
               {rows.length} / {formatCountOf(diff.rows.length, 'row')}
             </span>
@@ -246,7 +334,14 @@ function DiffResult({
               </thead>
               <tbody>
                 {rows.map(({ index, row: r }) => (
-                  <DiffRowView key={index} index={index} row={r} diff={diff} selected={index === selected} onSelect={() => onSelect(index)} />
+                  <DiffRowView
+                    key={index}
+                    index={index}
+                    row={r}
+                    diff={diff}
+                    selected={index === selected}
+                    onSelect={() => onSelect(index)}
+                  />
                 ))}
               </tbody>
             </table>
@@ -256,13 +351,28 @@ function DiffResult({
 
         <div className="diff-detail-pane">
           <div className="diff-tabs segmented">
-            <button type="button" className={tab === 'block' ? 'segmented-active' : ''} onClick={() => setTab('block')} data-testid={DIFF_IDS.tabBlock}>
+            <button
+              type="button"
+              className={tab === 'block' ? 'segmented-active' : ''}
+              onClick={() => setTab('block')}
+              data-testid={DIFF_IDS.tabBlock}
+            >
               Selected block
             </button>
-            <button type="button" className={tab === 'transcript' ? 'segmented-active' : ''} onClick={() => setTab('transcript')} data-testid={DIFF_IDS.tabTranscript}>
+            <button
+              type="button"
+              className={tab === 'transcript' ? 'segmented-active' : ''}
+              onClick={() => setTab('transcript')}
+              data-testid={DIFF_IDS.tabTranscript}
+            >
               Whole transcript
             </button>
-            <button type="button" className={tab === 'envelopes' ? 'segmented-active' : ''} onClick={() => setTab('envelopes')} data-testid={DIFF_IDS.tabEnvelopes}>
+            <button
+              type="button"
+              className={tab === 'envelopes' ? 'segmented-active' : ''}
+              onClick={() => setTab('envelopes')}
+              data-testid={DIFF_IDS.tabEnvelopes}
+            >
               Envelope level ({diff.envelopes.differences.length})
             </button>
           </div>
@@ -274,7 +384,12 @@ function DiffResult({
                 <div className="muted pad">Select a row to compare its two blocks.</div>
               ))}
             {tab === 'transcript' && (
-              <DiffEditor original={transcript.left} modified={transcript.right} language="markdown" testId={DIFF_IDS.transcriptEditor} />
+              <DiffEditor
+                original={transcript.left}
+                modified={transcript.right}
+                language="markdown"
+                testId={DIFF_IDS.transcriptEditor}
+              />
             )}
             {tab === 'envelopes' && <EnvelopeDifferences diff={diff} />}
           </div>
@@ -284,9 +399,23 @@ function DiffResult({
   );
 }
 
-function Count({ label, value, extra, tone }: { label: string; value: number; extra?: string | undefined; tone: 'ok' | 'warning' | 'info' | 'neutral' }) {
+function Count({
+  label,
+  value,
+  extra,
+  tone,
+}: {
+  label: string;
+  value: number;
+  extra?: string | undefined;
+  tone: 'ok' | 'warning' | 'info' | 'neutral';
+}) {
   return (
-    <span className={`diff-count tone-${value > 0 ? tone : 'neutral'}`} data-testid={`${DIFF_IDS.count}-${label.replace(/\s+/g, '-')}`} title={extra}>
+    <span
+      className={`diff-count tone-${value > 0 ? tone : 'neutral'}`}
+      data-testid={`${DIFF_IDS.count}-${label.replace(/\s+/g, '-')}`}
+      title={extra}
+    >
       <span className="diff-count-n">{value}</span> {label}
     </span>
   );
@@ -295,12 +424,25 @@ function Count({ label, value, extra, tone }: { label: string; value: number; ex
 function SideLine({ side, summary, profile }: { side: string; summary: SessionSummary; profile: SessionDiff['left'] }) {
   return (
     <span className="side-line" title={summary.title}>
-      <strong>{side}</strong> {profile.dialects.join('+') || 'undetected'} · {profile.generation} · {formatCountOf(profile.blocks, 'block')} · {formatCountOf(profile.agents, 'agent')}
+      <strong>{side}</strong> {profile.dialects.join('+') || 'undetected'} · {profile.generation} ·{' '}
+      {formatCountOf(profile.blocks, 'block')} · {formatCountOf(profile.agents, 'agent')}
     </span>
   );
 }
 
-function DiffRowView({ index, row, diff, selected, onSelect }: { index: number; row: DiffRow; diff: SessionDiff; selected: boolean; onSelect: () => void }) {
+function DiffRowView({
+  index,
+  row,
+  diff,
+  selected,
+  onSelect,
+}: {
+  index: number;
+  row: DiffRow;
+  diff: SessionDiff;
+  selected: boolean;
+  onSelect: () => void;
+}) {
   const labels = normalisationLabels(row.normalisations);
   return (
     <tr
@@ -341,14 +483,26 @@ function DiffRowView({ index, row, diff, selected, onSelect }: { index: number; 
   );
 }
 
-function BlockDiff({ app, row, left, right }: { app: AppModel; row: DiffRow; left: SessionSummary; right: SessionSummary }) {
+function BlockDiff({
+  app,
+  row,
+  left,
+  right,
+}: {
+  app: AppModel;
+  row: DiffRow;
+  left: SessionSummary;
+  right: SessionSummary;
+}) {
   const open = (session: SessionSummary, blockId: number): void => {
     app.setActiveSession(session.id);
-    void app.run('Open block', () => app.commands(session.id).block(blockId), session.id).then((detail) => {
-      if (!detail) return;
-      app.selectEnvelopes(detail.envelopes, { block: blockId, reveal: false });
-      app.navigate('blocks');
-    });
+    void app
+      .run('Open block', () => app.commands(session.id).block(blockId), session.id)
+      .then((detail) => {
+        if (!detail) return;
+        app.selectEnvelopes(detail.envelopes, { block: blockId, reveal: false });
+        app.navigate('blocks');
+      });
   };
   return (
     <div className="block-diff">
@@ -380,11 +534,17 @@ function BlockDiff({ app, row, left, right }: { app: AppModel; row: DiffRow; lef
       </div>
       {row.inherent && (
         <div className="inherent-note">
-          <strong>Inherent to the formats: {inherentLabel(row.inherent).label}.</strong> {inherentLabel(row.inherent).description}
+          <strong>Inherent to the formats: {inherentLabel(row.inherent).label}.</strong>{' '}
+          {inherentLabel(row.inherent).description}
         </div>
       )}
       <div className="block-diff-editor">
-        <DiffEditor original={row.left?.text ?? ''} modified={row.right?.text ?? ''} language={rowLanguage(row)} testId={DIFF_IDS.blockEditor} />
+        <DiffEditor
+          original={row.left?.text ?? ''}
+          modified={row.right?.text ?? ''}
+          language={rowLanguage(row)}
+          testId={DIFF_IDS.blockEditor}
+        />
       </div>
     </div>
   );

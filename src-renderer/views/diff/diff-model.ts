@@ -24,7 +24,17 @@ export interface DiffState {
   selected: number | null;
 }
 
-const INITIAL: DiffState = { left: null, right: null, flatten: 'auto', busy: false, diff: null, transcript: null, of: null, error: null, selected: null };
+const INITIAL: DiffState = {
+  left: null,
+  right: null,
+  flatten: 'auto',
+  busy: false,
+  diff: null,
+  transcript: null,
+  of: null,
+  error: null,
+  selected: null,
+};
 
 interface DiffModel {
   store: Store<DiffState>;
@@ -38,14 +48,30 @@ export function diffModel(app: AppModel): DiffModel {
   let model = models.get(app);
   if (!model) {
     const store = createStore(INITIAL);
-    const runner = createDiffRunner((pair) => app.diffSessions({ left: pair.left, right: pair.right, ...(pair.flattenAgents ? { flattenAgents: true } : {}) }), {
-      onBusy: (busy) => store.update((s) => ({ ...s, busy, ...(busy ? { error: null } : {}) })),
-      onResult: (pair, { diff, transcript }) => store.update((s) => ({ ...s, diff, transcript, of: pair, error: null, selected: firstInterestingRow(diff.rows) })),
-      onError: (_pair, error) => {
-        store.update((s) => ({ ...s, error: error instanceof Error ? error.message : String(error) }));
-        app.reportError('Diff', error);
+    const runner = createDiffRunner(
+      (pair) =>
+        app.diffSessions({
+          left: pair.left,
+          right: pair.right,
+          ...(pair.flattenAgents ? { flattenAgents: true } : {}),
+        }),
+      {
+        onBusy: (busy) => store.update((s) => ({ ...s, busy, ...(busy ? { error: null } : {}) })),
+        onResult: (pair, { diff, transcript }) =>
+          store.update((s) => ({
+            ...s,
+            diff,
+            transcript,
+            of: pair,
+            error: null,
+            selected: firstInterestingRow(diff.rows),
+          })),
+        onError: (_pair, error) => {
+          store.update((s) => ({ ...s, error: error instanceof Error ? error.message : String(error) }));
+          app.reportError('Diff', error);
+        },
       },
-    });
+    );
     model = { store, runner };
     models.set(app, model);
   }
@@ -57,4 +83,3 @@ export function showDiff(app: AppModel, left: string, right: string): void {
   diffModel(app).store.update((s) => ({ ...s, left, right }));
   app.navigate('diff');
 }
-

@@ -1,6 +1,11 @@
 import { useEffect, useMemo, useRef, type ChangeEvent } from 'react';
 import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
-import { withBreakpoint, withoutBreakpoint, sameBreakpoint, type Breakpoint } from '../../../src-shared/replay/breakpoints';
+import {
+  withBreakpoint,
+  withoutBreakpoint,
+  sameBreakpoint,
+  type Breakpoint,
+} from '../../../src-shared/replay/breakpoints';
 import { useActiveSession, useSessionData } from '../../app/hooks';
 import type { AppModel } from '../../model/types';
 import { useStableHandler } from '../../app/use-stable-handler';
@@ -25,7 +30,17 @@ export function useSourceAgents(app: AppModel, sourceId: string | null): AgentLa
  * findings, each envelope type of the source and each of its agents. A playing replay pauses
  * at the next envelope one of them hits.
  */
-export function BreakpointMenu({ app, sourceId, state, control }: { app: AppModel; sourceId: string; state: ReplayState; control: (action: ReplayAction) => void }) {
+export function BreakpointMenu({
+  app,
+  sourceId,
+  state,
+  control,
+}: {
+  app: AppModel;
+  sourceId: string;
+  state: ReplayState;
+  control: (action: ReplayAction) => void;
+}) {
   const details = useRef<HTMLDetailsElement>(null);
   useMenuDismiss(details);
   const agents = useSourceAgents(app, sourceId);
@@ -34,10 +49,17 @@ export function BreakpointMenu({ app, sourceId, state, control }: { app: AppMode
   // One handler for every option, the same function across renders (see Checkbox).
   const toggle = useStableHandler((e: ChangeEvent<HTMLInputElement>) => {
     const breakpoint = breakpointOfKey(e.target.value);
-    control({ kind: 'breakpoints', breakpoints: e.target.checked ? withBreakpoint(set, breakpoint) : withoutBreakpoint(set, breakpoint) });
+    control({
+      kind: 'breakpoints',
+      breakpoints: e.target.checked ? withBreakpoint(set, breakpoint) : withoutBreakpoint(set, breakpoint),
+    });
   });
   const option = (breakpoint: Breakpoint, label: string, detail?: string, colour?: string) => (
-    <label className="multi-select-option" data-testid={REPLAY_IDS.breakpointOption} data-value={breakpointKey(breakpoint)}>
+    <label
+      className="multi-select-option"
+      data-testid={REPLAY_IDS.breakpointOption}
+      data-value={breakpointKey(breakpoint)}
+    >
       <Checkbox value={breakpointKey(breakpoint)} checked={isSet(breakpoint)} onChange={toggle} />
       {colour && <span className="agent-dot" style={{ background: colour }} />}
       <span className={breakpoint.kind === 'type' ? 'mono' : undefined}>{label}</span>
@@ -45,7 +67,11 @@ export function BreakpointMenu({ app, sourceId, state, control }: { app: AppMode
     </label>
   );
   return (
-    <details ref={details} className={`multi-select replay-breakpoints ${set.length > 0 ? 'multi-select-active' : ''}`} data-testid={REPLAY_IDS.breakpoints}>
+    <details
+      ref={details}
+      className={`multi-select replay-breakpoints ${set.length > 0 ? 'multi-select-active' : ''}`}
+      data-testid={REPLAY_IDS.breakpoints}
+    >
       <summary className="select select-small" title="Breakpoints: pause the replay where one hits">
         <span className="breakpoint-dot" aria-hidden="true" />
         {set.length > 0 ? set.length : 'Break'}
@@ -62,10 +88,17 @@ export function BreakpointMenu({ app, sourceId, state, control }: { app: AppMode
           ))}
         {agents.length > 0 && <div className="multi-select-heading">Agent (when it takes over)</div>}
         {agents.map((agent) => (
-          <span key={agent.uuid}>{option({ kind: 'agent', agent: agent.uuid }, agent.name, agent.shortId, agent.colour)}</span>
+          <span key={agent.uuid}>
+            {option({ kind: 'agent', agent: agent.uuid }, agent.name, agent.shortId, agent.colour)}
+          </span>
         ))}
         {set.length > 0 && (
-          <button type="button" className="link-button" data-testid={REPLAY_IDS.breakpointsClear} onClick={() => control({ kind: 'breakpoints', breakpoints: [] })}>
+          <button
+            type="button"
+            className="link-button"
+            data-testid={REPLAY_IDS.breakpointsClear}
+            onClick={() => control({ kind: 'breakpoints', breakpoints: [] })}
+          >
             Remove all breakpoints
           </button>
         )}
@@ -75,7 +108,11 @@ export function BreakpointMenu({ app, sourceId, state, control }: { app: AppMode
 }
 
 function breakpointKey(breakpoint: Breakpoint): string {
-  return breakpoint.kind === 'type' ? `type:${breakpoint.type}` : breakpoint.kind === 'agent' ? `agent:${breakpoint.agent}` : 'error';
+  return breakpoint.kind === 'type'
+    ? `type:${breakpoint.type}`
+    : breakpoint.kind === 'agent'
+      ? `agent:${breakpoint.agent}`
+      : 'error';
 }
 
 /** The breakpoint `breakpointKey` made `key` of. */
@@ -108,7 +145,12 @@ export function ReplayHitNotice({ app }: { app: AppModel }) {
     <div className="replay-hit" role="status" data-testid={REPLAY_IDS.hit} data-envelope={hit.envelope}>
       <span className="breakpoint-dot" aria-hidden="true" />
       <span className="replay-hit-text">Paused at breakpoint: {hitLabel(hit, name)}</span>
-      <button type="button" className="button button-small" data-testid={REPLAY_IDS.hitShow} onClick={() => app.selectRow(hit.envelope)}>
+      <button
+        type="button"
+        className="button button-small"
+        data-testid={REPLAY_IDS.hitShow}
+        onClick={() => app.selectRow(hit.envelope)}
+      >
         Show envelope
       </button>
       <button

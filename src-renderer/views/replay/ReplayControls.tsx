@@ -3,7 +3,16 @@ import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
 import { isEditableTarget } from '../../app/files';
 import { useActiveSession } from '../../app/hooks';
 import type { AppModel, ViewProps } from '../../model/types';
-import { progressLabel, replayKeyAction, seekAction, speedAction, speedChoices, speedIndex, speedLabel, stepSpeed } from '../../model/replay';
+import {
+  progressLabel,
+  replayKeyAction,
+  seekAction,
+  speedAction,
+  speedChoices,
+  speedIndex,
+  speedLabel,
+  stepSpeed,
+} from '../../model/replay';
 import { BreakpointMenu } from './Breakpoints';
 import { LoopIcon, PauseIcon, PlayIcon, RestartIcon, StepIcon } from './icons';
 import { REPLAY_IDS } from './testids';
@@ -17,10 +26,30 @@ import './replay.css';
 export function ReplayControls({ app }: ViewProps) {
   const session = useActiveSession(app);
   if (!session || session.summary.source.kind !== 'replay') return null;
-  return <Transport app={app} sessionId={session.id} sourceId={session.summary.source.of} state={session.replay} received={session.total} />;
+  return (
+    <Transport
+      app={app}
+      sessionId={session.id}
+      sourceId={session.summary.source.of}
+      state={session.replay}
+      received={session.total}
+    />
+  );
 }
 
-function Transport({ app, sessionId, sourceId, state: announced, received }: { app: AppModel; sessionId: string; sourceId: string; state: ReplayState | null; received: number }) {
+function Transport({
+  app,
+  sessionId,
+  sourceId,
+  state: announced,
+  received,
+}: {
+  app: AppModel;
+  sessionId: string;
+  sourceId: string;
+  state: ReplayState | null;
+  received: number;
+}) {
   // The slider moves freely while dragged; the seek is sent on release.
   const [dragging, setDragging] = useState<number | null>(null);
   // A command answers with the new state; it stands until main announces a newer one.
@@ -28,9 +57,11 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
   useEffect(() => setAnswered(null), [announced]);
   const state = answered ?? announced;
   const control = (action: ReplayAction): void =>
-    void app.run('Replay', () => app.commands(sessionId).replayControl(action), sessionId).then((next) => {
-      if (next) setAnswered(next);
-    });
+    void app
+      .run('Replay', () => app.commands(sessionId).replayControl(action), sessionId)
+      .then((next) => {
+        if (next) setAnswered(next);
+      });
 
   // When the replay stops (paused by hand, after a step or seek, at a recorded frontend-tools
   // prompt, at the end) the detail is fetched again: its per-leg counts are not in the summaries
@@ -61,10 +92,24 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
     // Main announces the state right after the start; until it arrives, assume a paused start.
     return (
       <span className="replay-controls" data-testid={REPLAY_IDS.controls} data-playing="false">
-        <button type="button" className="icon-button replay-button" title="Play (k)" aria-label="Play" data-testid={REPLAY_IDS.play} onClick={() => control({ kind: 'play' })}>
+        <button
+          type="button"
+          className="icon-button replay-button"
+          title="Play (k)"
+          aria-label="Play"
+          data-testid={REPLAY_IDS.play}
+          onClick={() => control({ kind: 'play' })}
+        >
           <PlayIcon />
         </button>
-        <button type="button" className="icon-button replay-button" title="Step: deliver the next event and pause (.)" aria-label="Step" data-testid={REPLAY_IDS.step} onClick={() => control({ kind: 'step', count: 1 })}>
+        <button
+          type="button"
+          className="icon-button replay-button"
+          title="Step: deliver the next event and pause (.)"
+          aria-label="Step"
+          data-testid={REPLAY_IDS.step}
+          onClick={() => control({ kind: 'step', count: 1 })}
+        >
           <StepIcon />
         </button>
         <span className="replay-position mono" data-testid={REPLAY_IDS.position}>
@@ -74,27 +119,49 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
     );
   }
   // While playing, main announces the position at most ten times a second; the rows that arrived are fresher.
-  const position = dragging ?? (state.playing ? Math.min(state.total, Math.max(state.position, received)) : state.position);
+  const position =
+    dragging ?? (state.playing ? Math.min(state.total, Math.max(state.position, received)) : state.position);
   const choices = speedChoices();
   const restart = (): void =>
     void app.run(
       'Replay',
       async () => {
         // Paused at the start: the user chose to go back, and may want to step from there.
-        const replay = await app.commands(sourceId).startReplay({ speed: state.speed, instant: state.instant, paused: true });
+        const replay = await app
+          .commands(sourceId)
+          .startReplay({ speed: state.speed, instant: state.instant, paused: true });
         app.setActiveSession(replay.id);
       },
       sessionId,
     );
 
   return (
-    <span className="replay-controls" data-testid={REPLAY_IDS.controls} data-playing={state.playing ? 'true' : 'false'} data-position={state.position}>
+    <span
+      className="replay-controls"
+      data-testid={REPLAY_IDS.controls}
+      data-playing={state.playing ? 'true' : 'false'}
+      data-position={state.position}
+    >
       {state.finished ? (
-        <button type="button" className="icon-button replay-button" title="Start again from the beginning (paused)" aria-label="Restart" data-testid={REPLAY_IDS.restart} onClick={restart}>
+        <button
+          type="button"
+          className="icon-button replay-button"
+          title="Start again from the beginning (paused)"
+          aria-label="Restart"
+          data-testid={REPLAY_IDS.restart}
+          onClick={restart}
+        >
           <RestartIcon />
         </button>
       ) : state.playing ? (
-        <button type="button" className="icon-button replay-button" title="Pause (k)" aria-label="Pause" data-testid={REPLAY_IDS.pause} onClick={() => control({ kind: 'pause' })}>
+        <button
+          type="button"
+          className="icon-button replay-button"
+          title="Pause (k)"
+          aria-label="Pause"
+          data-testid={REPLAY_IDS.pause}
+          onClick={() => control({ kind: 'pause' })}
+        >
           <PauseIcon />
         </button>
       ) : (
@@ -123,7 +190,11 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
       <select
         className="select select-small replay-speed"
         value={String(speedIndex(state))}
-        title={state.pace !== undefined ? 'Pace (< slower, > faster): the source has no receive times, so it plays one event at a time; fast plays at once' : 'Speed (< slower, > faster); fast ignores the recorded timing'}
+        title={
+          state.pace !== undefined
+            ? 'Pace (< slower, > faster): the source has no receive times, so it plays one event at a time; fast plays at once'
+            : 'Speed (< slower, > faster); fast ignores the recorded timing'
+        }
         aria-label="Replay speed"
         data-testid={REPLAY_IDS.speed}
         onChange={(event) => {
@@ -140,7 +211,11 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
       <button
         type="button"
         className={`icon-button replay-button replay-loop ${state.loop ? 'is-on' : ''}`}
-        title={state.loop ? `Looping (pass ${state.loops + 1}): click to stop after this pass` : 'Loop: start over at the end until turned off'}
+        title={
+          state.loop
+            ? `Looping (pass ${state.loops + 1}): click to stop after this pass`
+            : 'Loop: start over at the end until turned off'
+        }
         aria-label="Loop"
         aria-pressed={state.loop}
         data-testid={REPLAY_IDS.loop}
@@ -164,7 +239,11 @@ function Transport({ app, sessionId, sourceId, state: announced, received }: { a
         onKeyUp={() => commitSeek()}
         onBlur={() => setDragging(null)}
       />
-      <span className="replay-position mono" data-testid={REPLAY_IDS.position} title="Envelopes delivered / total in the recording">
+      <span
+        className="replay-position mono"
+        data-testid={REPLAY_IDS.position}
+        title="Envelopes delivered / total in the recording"
+      >
         {progressLabel({ position, total: state.total })}
       </span>
       {state.finished && (

@@ -42,7 +42,12 @@ export function RestartIcon() {
 export function LoopIcon() {
   return (
     <svg {...common}>
-      <path d="M2 5.5V5a2.5 2.5 0 0 1 2.5-2.5H9M10 6.5V7a2.5 2.5 0 0 1-2.5 2.5H3" stroke="currentColor" strokeWidth="1.4" fill="none" />
+      <path
+        d="M2 5.5V5a2.5 2.5 0 0 1 2.5-2.5H9M10 6.5V7a2.5 2.5 0 0 1-2.5 2.5H3"
+        stroke="currentColor"
+        strokeWidth="1.4"
+        fill="none"
+      />
       <path d="M8.5 0.8 11 2.5 8.5 4.2zM3.5 7.8 1 9.5l2.5 1.7z" fill="currentColor" />
     </svg>
   );

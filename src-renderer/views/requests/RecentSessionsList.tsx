@@ -38,10 +38,23 @@ export const RecentSessionsList = memo(function RecentSessionsList({ app, now }:
         </select>
       </div>
       <ul className="recent-list">
-        {recent.sessions.length === 0 && <li className="sidebar-empty">{recent.keep === 0 ? 'Not kept (choose how many to keep).' : 'Live sessions appear here once they end, and stay after a restart.'}</li>}
+        {recent.sessions.length === 0 && (
+          <li className="sidebar-empty">
+            {recent.keep === 0
+              ? 'Not kept (choose how many to keep).'
+              : 'Live sessions appear here once they end, and stay after a restart.'}
+          </li>
+        )}
         {shown.map((session) => (
           <li key={session.id}>
-            <button type="button" className="recent-session" data-testid={TEST_IDS.recentSession} data-recent-id={session.id} title={recentTitle(session)} onClick={() => void app.openRecentSession(session.id)}>
+            <button
+              type="button"
+              className="recent-session"
+              data-testid={TEST_IDS.recentSession}
+              data-recent-id={session.id}
+              title={recentTitle(session)}
+              onClick={() => void app.openRecentSession(session.id)}
+            >
               <span className="recent-session-title">{displayTitle(session.title)}</span>
               <span className="recent-session-meta">
                 {session.end && (

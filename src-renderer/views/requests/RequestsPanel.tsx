@@ -37,12 +37,21 @@ export const RequestsPanel = memo(function RequestsPanel({ app }: { app: Rendere
         return;
       default: {
         const mode = action.slice('curl-'.length) as ResolveRequestInput['mode'];
-        if (mode === 'with-secrets' && !window.confirm('Copy the request with its secret values in plain text to the clipboard?')) return;
+        if (
+          mode === 'with-secrets' &&
+          !window.confirm('Copy the request with its secret values in plain text to the clipboard?')
+        )
+          return;
         const curl = await app.requestAsCurl(saved.id, mode);
         if (curl === undefined) return;
         await app.run('Copy as curl', async () => {
           await copyText(curl);
-          app.notify('Copied', mode === 'with-secrets' ? 'The request is on the clipboard as a curl command, secret values included.' : 'The request is on the clipboard as a curl command; secret values are not in it.');
+          app.notify(
+            'Copied',
+            mode === 'with-secrets'
+              ? 'The request is on the clipboard as a curl command, secret values included.'
+              : 'The request is on the clipboard as a curl command; secret values are not in it.',
+          );
         });
       }
     }
@@ -67,12 +76,20 @@ export const RequestsPanel = memo(function RequestsPanel({ app }: { app: Rendere
             </option>
           ))}
         </select>
-        <button type="button" className="button button-small" data-testid={TEST_IDS.environmentsButton} title="Edit environments and their variables" onClick={() => app.environmentsOpen.set(true)}>
+        <button
+          type="button"
+          className="button button-small"
+          data-testid={TEST_IDS.environmentsButton}
+          title="Edit environments and their variables"
+          onClick={() => app.environmentsOpen.set(true)}
+        >
           Edit…
         </button>
       </div>
       <ul className="request-list">
-        {requests.length === 0 && <li className="sidebar-empty">None saved. Save the connect form, or import a curl command.</li>}
+        {requests.length === 0 && (
+          <li className="sidebar-empty">None saved. Save the connect form, or import a curl command.</li>
+        )}
         {requests.map((saved) => (
           <li key={saved.id}>
             <div

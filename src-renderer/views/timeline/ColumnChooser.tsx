@@ -30,14 +30,24 @@ export function ColumnChooser({ app, dropped }: { app: RendererApp; dropped: rea
           const fixed = spec.dropOrder === null;
           const noRoom = dropped.includes(spec.id);
           return (
-            <label key={spec.id} className="multi-select-option" title={spec.title} data-testid={`${TEST_IDS.columnChooser}-option`} data-value={spec.id}>
+            <label
+              key={spec.id}
+              className="multi-select-option"
+              title={spec.title}
+              data-testid={`${TEST_IDS.columnChooser}-option`}
+              data-value={spec.id}
+            >
               <Checkbox value={spec.id} checked={isShown(spec.id, prefs.columns)} disabled={fixed} onChange={toggle} />
               <span>{spec.label === 'Δ' ? 'Δ (gap)' : spec.label}</span>
               {noRoom && <span className="dim">no room at this width</span>}
             </label>
           );
         })}
-        <button type="button" className="link-button" onClick={() => app.prefs.update((p) => ({ ...p, columns: { hidden: [], widths: {} } }))}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => app.prefs.update((p) => ({ ...p, columns: { hidden: [], widths: {} } }))}
+        >
           Default columns and widths
         </button>
       </div>

@@ -38,19 +38,34 @@ export interface DetailPaneProps {
  * The selected row in depth: the envelope, its exact bytes, its frame and chunks, its block.
  * Memoised: rows streaming in do not re-render it, only a new selection does.
  */
-export const DetailPane = memo(function DetailPane({ app, sessionId, timeline, labels, sessionStart }: DetailPaneProps) {
+export const DetailPane = memo(function DetailPane({
+  app,
+  sessionId,
+  timeline,
+  labels,
+  sessionStart,
+}: DetailPaneProps) {
   const selection = useStore(app.selection);
   const prefs = useStore(app.prefs);
   const seq = selection.row;
 
-  const envelope = useAsync<EnvelopeDetail>(seq === null ? null : `${sessionId}:${seq}`, () => app.commands(sessionId).envelope(seq!));
+  const envelope = useAsync<EnvelopeDetail>(seq === null ? null : `${sessionId}:${seq}`, () =>
+    app.commands(sessionId).envelope(seq!),
+  );
   const env = envelope.value;
-  const frame = useAsync<FrameDetail>(env ? `${sessionId}:${env.leg}:${env.frame}` : null, () => app.commands(sessionId).frame(env!.leg, env!.frame));
+  const frame = useAsync<FrameDetail>(env ? `${sessionId}:${env.leg}:${env.frame}` : null, () =>
+    app.commands(sessionId).frame(env!.leg, env!.frame),
+  );
 
   const close = (): void => app.prefs.update((p) => ({ ...p, detailOpen: false }));
 
   return (
-    <aside className="detail-pane" data-testid={TEST_IDS.detailPane} aria-label="Selected envelope" style={{ width: prefs.detailWidth }}>
+    <aside
+      className="detail-pane"
+      data-testid={TEST_IDS.detailPane}
+      aria-label="Selected envelope"
+      style={{ width: prefs.detailWidth }}
+    >
       <Splitter width={prefs.detailWidth} onWidth={(detailWidth) => app.prefs.update((p) => ({ ...p, detailWidth }))} />
       <div className="detail-tabs" role="tablist">
         {TABS.map((tab) => (
@@ -68,22 +83,59 @@ export const DetailPane = memo(function DetailPane({ app, sessionId, timeline, l
         ))}
         <span className="spacer" />
         {seq !== null && <span className="detail-seq">#{seq}</span>}
-        <button type="button" className="icon-button" aria-label="Close the detail pane" title="Close (D)" data-testid={TEST_IDS.detailClose} onClick={close}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Close the detail pane"
+          title="Close (D)"
+          data-testid={TEST_IDS.detailClose}
+          onClick={close}
+        >
           ×
         </button>
       </div>
       <div className="detail-body">
         {seq === null ? (
-          <div className="detail-empty">Select a row to see its envelope, the exact bytes it came from, its SSE frame and network chunks, and the block it belongs to. ↑ ↓ move, Enter opens.</div>
+          <div className="detail-empty">
+            Select a row to see its envelope, the exact bytes it came from, its SSE frame and network chunks, and the
+            block it belongs to. ↑ ↓ move, Enter opens.
+          </div>
         ) : envelope.error ? (
-          <div className="inline-error">Could not load envelope #{seq}: {envelope.error}</div>
+          <div className="inline-error">
+            Could not load envelope #{seq}: {envelope.error}
+          </div>
         ) : !env ? (
           <div className="detail-empty">Loading…</div>
         ) : (
           <>
-            {prefs.detailTab === 'envelope' && <EnvelopeTab envelope={env} frame={frame.value} label={labels.get(env.agent) ?? fallbackLabel(env.agent)} sessionStart={sessionStart} />}
-            {prefs.detailTab === 'bytes' && <BytesTab app={app} sessionId={sessionId} envelope={env} frame={frame.value} frameError={frame.error} finding={selection.bytes} />}
-            {prefs.detailTab === 'frame' && <FrameTab app={app} sessionId={sessionId} envelope={env} frame={frame.value} frameError={frame.error} sessionStart={sessionStart} />}
+            {prefs.detailTab === 'envelope' && (
+              <EnvelopeTab
+                envelope={env}
+                frame={frame.value}
+                label={labels.get(env.agent) ?? fallbackLabel(env.agent)}
+                sessionStart={sessionStart}
+              />
+            )}
+            {prefs.detailTab === 'bytes' && (
+              <BytesTab
+                app={app}
+                sessionId={sessionId}
+                envelope={env}
+                frame={frame.value}
+                frameError={frame.error}
+                finding={selection.bytes}
+              />
+            )}
+            {prefs.detailTab === 'frame' && (
+              <FrameTab
+                app={app}
+                sessionId={sessionId}
+                envelope={env}
+                frame={frame.value}
+                frameError={frame.error}
+                sessionStart={sessionStart}
+              />
+            )}
             {prefs.detailTab === 'block' && <BlockTab app={app} sessionId={sessionId} timeline={timeline} seq={seq} />}
           </>
         )}
@@ -106,7 +158,8 @@ function Splitter({ width, onWidth }: { width: number; onWidth: (width: number) 
         event.preventDefault();
         const startX = event.clientX;
         const max = Math.max(MIN_DETAIL_WIDTH, window.innerWidth - 520);
-        const move = (e: MouseEvent): void => onWidth(Math.round(Math.min(max, Math.max(MIN_DETAIL_WIDTH, width + startX - e.clientX))));
+        const move = (e: MouseEvent): void =>
+          onWidth(Math.round(Math.min(max, Math.max(MIN_DETAIL_WIDTH, width + startX - e.clientX))));
         const up = (): void => {
           window.removeEventListener('mousemove', move);
           window.removeEventListener('mouseup', up);
@@ -118,9 +171,22 @@ function Splitter({ width, onWidth }: { width: number; onWidth: (width: number) 
   );
 }
 
-function EnvelopeTab({ envelope, frame, label, sessionStart }: { envelope: EnvelopeDetail; frame: FrameDetail | undefined; label: AgentLabel; sessionStart: number }) {
+function EnvelopeTab({
+  envelope,
+  frame,
+  label,
+  sessionStart,
+}: {
+  envelope: EnvelopeDetail;
+  frame: FrameDetail | undefined;
+  label: AgentLabel;
+  sessionStart: number;
+}) {
   const json = useMemo(() => envelopeJson(envelope), [envelope]);
-  const unified = useMemo(() => (envelope.unified ? (stringifyJson(envelope.unified, { indent: 2 }) ?? null) : null), [envelope.unified]);
+  const unified = useMemo(
+    () => (envelope.unified ? (stringifyJson(envelope.unified, { indent: 2 }) ?? null) : null),
+    [envelope.unified],
+  );
   const delta = useMemo(() => parsedDelta(envelope.delta), [envelope.delta]);
   const wire = useMemo(() => (frame ? prettyWireData(frame.data) : ''), [frame]);
   return (
@@ -128,11 +194,13 @@ function EnvelopeTab({ envelope, frame, label, sessionStart }: { envelope: Envel
       <dl className="meta-grid">
         <dt>type</dt>
         <dd>
-          {envelope.type} {envelope.final && <Badge tone="ok">final</Badge>} {envelope.control && <Badge tone="warning">{envelope.control}</Badge>}
+          {envelope.type} {envelope.final && <Badge tone="ok">final</Badge>}{' '}
+          {envelope.control && <Badge tone="warning">{envelope.control}</Badge>}
         </dd>
         <dt>agent</dt>
         <dd title={envelope.agent}>
-          <span className="agent-dot" style={{ background: label.colour }} /> {label.name} <span className="dim">{envelope.agent}</span>
+          <span className="agent-dot" style={{ background: label.colour }} /> {label.name}{' '}
+          <span className="dim">{envelope.agent}</span>
         </dd>
         <dt>dialect</dt>
         <dd>{envelope.dialect}</dd>
@@ -142,7 +210,8 @@ function EnvelopeTab({ envelope, frame, label, sessionStart }: { envelope: Envel
         </dd>
         <dt>bytes</dt>
         <dd>
-          {formatCount(envelope.byteStart)}–{formatCount(envelope.byteEnd)} ({formatBytes(envelope.byteEnd - envelope.byteStart)})
+          {formatCount(envelope.byteStart)}–{formatCount(envelope.byteEnd)} (
+          {formatBytes(envelope.byteEnd - envelope.byteStart)})
         </dd>
         <dt>received</dt>
         <dd>{formatOffset(envelope.receivedAt - sessionStart)} s</dd>
@@ -166,7 +235,12 @@ function EnvelopeTab({ envelope, frame, label, sessionStart }: { envelope: Envel
       {frame && (
         <>
           <div className="detail-section-title">As on the wire (SSE data of frame {frame.seq})</div>
-          <CodeView value={wire} language={wireLanguage(envelope.dialect, frame.data)} height={editorHeight(wire, 320)} ariaLabel="Frame data" />
+          <CodeView
+            value={wire}
+            language={wireLanguage(envelope.dialect, frame.data)}
+            height={editorHeight(wire, 320)}
+            ariaLabel="Frame data"
+          />
         </>
       )}
     </div>
@@ -187,7 +261,13 @@ function editorHeight(text: string, max = 420): number {
   return Math.min(max, Math.max(60, lines * 18 + 12));
 }
 
-function useRawWindow(app: RendererApp, sessionId: string, envelope: EnvelopeDetail, frame: FrameDetail | undefined, finding: ByteRange | null) {
+function useRawWindow(
+  app: RendererApp,
+  sessionId: string,
+  envelope: EnvelopeDetail,
+  frame: FrameDetail | undefined,
+  finding: ByteRange | null,
+) {
   // The frame's bytes, widened to include the finding's bytes when they are in the same leg.
   let start = Math.min(envelope.byteStart, frame?.byteStart ?? envelope.byteStart);
   let end = Math.max(envelope.byteEnd, frame?.byteEnd ?? envelope.byteEnd);
@@ -197,10 +277,26 @@ function useRawWindow(app: RendererApp, sessionId: string, envelope: EnvelopeDet
   }
   end = Math.min(end, start + MAX_RAW_BYTES);
   const key = frame ? `${sessionId}:${envelope.leg}:${start}:${end}` : null;
-  return useAsync<RawBytes>(key, () => app.commands(sessionId).rawBytes({ leg: envelope.leg, byteStart: start, byteEnd: end }));
+  return useAsync<RawBytes>(key, () =>
+    app.commands(sessionId).rawBytes({ leg: envelope.leg, byteStart: start, byteEnd: end }),
+  );
 }
 
-function BytesTab({ app, sessionId, envelope, frame, frameError, finding }: { app: RendererApp; sessionId: string; envelope: EnvelopeDetail; frame: FrameDetail | undefined; frameError: string | null; finding: ByteRange | null }) {
+function BytesTab({
+  app,
+  sessionId,
+  envelope,
+  frame,
+  frameError,
+  finding,
+}: {
+  app: RendererApp;
+  sessionId: string;
+  envelope: EnvelopeDetail;
+  frame: FrameDetail | undefined;
+  frameError: string | null;
+  finding: ByteRange | null;
+}) {
   const raw = useRawWindow(app, sessionId, envelope, frame, finding);
   const bytes = useMemo(() => (raw.value ? decodeBase64(raw.value.base64) : null), [raw.value]);
   if (frameError) return <div className="inline-error">Could not load the frame: {frameError}</div>;
@@ -211,7 +307,12 @@ function BytesTab({ app, sessionId, envelope, frame, frameError, finding }: { ap
   const findingRange = finding && finding.leg === envelope.leg ? { start: finding.start, end: finding.end } : null;
   const spans = byteSpans(base, raw.value.byteEnd, envelopeRange, findingRange);
   const hexBytes = bytes.subarray(0, MAX_HEX_BYTES);
-  const mark = (offset: number): string => (findingRange && offset >= findingRange.start && offset < findingRange.end ? 'mark-finding' : offset >= envelopeRange.start && offset < envelopeRange.end ? 'mark-envelope' : '');
+  const mark = (offset: number): string =>
+    findingRange && offset >= findingRange.start && offset < findingRange.end
+      ? 'mark-finding'
+      : offset >= envelopeRange.start && offset < envelopeRange.end
+        ? 'mark-envelope'
+        : '';
   return (
     <div className="detail-scroll" data-testid={TEST_IDS.rawBytes}>
       <div className="bytes-legend">
@@ -222,8 +323,14 @@ function BytesTab({ app, sessionId, envelope, frame, frameError, finding }: { ap
           <span className="legend-swatch mark-envelope" /> this envelope
         </span>
         {findingRange && (
-          <span className="legend-item" data-testid={TEST_IDS.byteHighlight} data-start={findingRange.start} data-end={findingRange.end}>
-            <span className="legend-swatch mark-finding" /> finding {formatCount(findingRange.start)}–{formatCount(findingRange.end)}
+          <span
+            className="legend-item"
+            data-testid={TEST_IDS.byteHighlight}
+            data-start={findingRange.start}
+            data-end={findingRange.end}
+          >
+            <span className="legend-swatch mark-finding" /> finding {formatCount(findingRange.start)}–
+            {formatCount(findingRange.end)}
           </span>
         )}
         {raw.value.truncated && <Badge tone="warning">truncated</Badge>}
@@ -266,13 +373,29 @@ function BytesTab({ app, sessionId, envelope, frame, frameError, finding }: { ap
             </span>
           </div>
         ))}
-        {bytes.length > MAX_HEX_BYTES && <div className="hint">Hex shows the first {formatBytes(MAX_HEX_BYTES)}; the text view above shows all.</div>}
+        {bytes.length > MAX_HEX_BYTES && (
+          <div className="hint">Hex shows the first {formatBytes(MAX_HEX_BYTES)}; the text view above shows all.</div>
+        )}
       </div>
     </div>
   );
 }
 
-function FrameTab({ app, sessionId, envelope, frame, frameError, sessionStart }: { app: RendererApp; sessionId: string; envelope: EnvelopeDetail; frame: FrameDetail | undefined; frameError: string | null; sessionStart: number }) {
+function FrameTab({
+  app,
+  sessionId,
+  envelope,
+  frame,
+  frameError,
+  sessionStart,
+}: {
+  app: RendererApp;
+  sessionId: string;
+  envelope: EnvelopeDetail;
+  frame: FrameDetail | undefined;
+  frameError: string | null;
+  sessionStart: number;
+}) {
   const raw = useRawWindow(app, sessionId, envelope, frame, null);
   if (frameError) return <div className="inline-error">Could not load the frame: {frameError}</div>;
   if (!frame) return <div className="detail-empty">Loading frame…</div>;
@@ -294,11 +417,14 @@ function FrameTab({ app, sessionId, envelope, frame, frameError, sessionStart }:
         <dd>{frame.id || <span className="dim">none</span>}</dd>
         <dt>data lines</dt>
         <dd>
-          {frame.dataLines} (longest {formatBytes(frame.maxDataLineBytes)}){frame.maxDataLineBytes > 2048 && <Badge tone="warning">over 2048 B</Badge>}
+          {frame.dataLines} (longest {formatBytes(frame.maxDataLineBytes)})
+          {frame.maxDataLineBytes > 2048 && <Badge tone="warning">over 2048 B</Badge>}
         </dd>
         <dt>chunks</dt>
         <dd>
-          {frame.chunkFirst === frame.chunkLast ? `network chunk ${frame.chunkFirst}` : `network chunks ${frame.chunkFirst}–${frame.chunkLast} (split across ${frame.chunkLast - frame.chunkFirst + 1})`}
+          {frame.chunkFirst === frame.chunkLast
+            ? `network chunk ${frame.chunkFirst}`
+            : `network chunks ${frame.chunkFirst}–${frame.chunkLast} (split across ${frame.chunkLast - frame.chunkFirst + 1})`}
         </dd>
         <dt>received</dt>
         <dd>{formatOffset(frame.receivedAt - sessionStart)} s</dd>
@@ -319,7 +445,10 @@ function FrameTab({ app, sessionId, envelope, frame, frameError, sessionStart }:
           {chunks.map((chunk, i) => {
             const previous = chunks[i - 1];
             return (
-              <tr key={chunk.index} className={chunk.byteStart < frame.byteEnd && chunk.byteEnd > frame.byteStart ? '' : 'dim'}>
+              <tr
+                key={chunk.index}
+                className={chunk.byteStart < frame.byteEnd && chunk.byteEnd > frame.byteStart ? '' : 'dim'}
+              >
                 <td className="num">{chunk.index}</td>
                 <td className="num">
                   {formatCount(chunk.byteStart)}–{formatCount(chunk.byteEnd)}
@@ -333,12 +462,27 @@ function FrameTab({ app, sessionId, envelope, frame, frameError, sessionStart }:
         </tbody>
       </table>
       <div className="detail-section-title">SSE data</div>
-      <CodeView value={prettyWireData(frame.data)} language={wireLanguage(envelope.dialect, frame.data)} height={240} ariaLabel="Frame data" />
+      <CodeView
+        value={prettyWireData(frame.data)}
+        language={wireLanguage(envelope.dialect, frame.data)}
+        height={240}
+        ariaLabel="Frame data"
+      />
     </div>
   );
 }
 
-function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; sessionId: string; timeline: TimelineModel; seq: number }) {
+function BlockTab({
+  app,
+  sessionId,
+  timeline,
+  seq,
+}: {
+  app: RendererApp;
+  sessionId: string;
+  timeline: TimelineModel;
+  seq: number;
+}) {
   const session = useSessionData(app, sessionId);
   // The row may still be loading (selected from another view): re-read it as pages arrive.
   useStore(timeline);
@@ -350,11 +494,24 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
   useWatchSession(app, sessionId, 'blocks', blockId !== undefined);
   const summary = blockId !== undefined ? session?.blocks[blockId] : undefined;
   // An open block grows: reload it when its summary changes.
-  const key = blockId === undefined ? null : `${sessionId}:${blockId}:${summary?.status ?? ''}:${summary?.length ?? ''}:${summary?.envelopeCount ?? ''}`;
+  const key =
+    blockId === undefined
+      ? null
+      : `${sessionId}:${blockId}:${summary?.status ?? ''}:${summary?.length ?? ''}:${summary?.envelopeCount ?? ''}`;
   const block = useAsync(key, () => app.commands(sessionId).block(blockId!));
   if (!row) return <div className="detail-empty">Loading row…</div>;
-  if (blockId === undefined) return <div className="detail-empty">This envelope belongs to no block (a control frame, a marker, or an envelope the decoder could not place).</div>;
-  if (block.error) return <div className="inline-error">Could not load block {blockId}: {block.error}</div>;
+  if (blockId === undefined)
+    return (
+      <div className="detail-empty">
+        This envelope belongs to no block (a control frame, a marker, or an envelope the decoder could not place).
+      </div>
+    );
+  if (block.error)
+    return (
+      <div className="inline-error">
+        Could not load block {blockId}: {block.error}
+      </div>
+    );
   const detail = block.value;
   if (!detail) return <div className="detail-empty">Loading block {blockId}…</div>;
   const parsed = detail.parsed !== undefined ? (stringifyJson(detail.parsed, { indent: 2 }) ?? null) : null;
@@ -363,7 +520,10 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
       <dl className="meta-grid">
         <dt>block</dt>
         <dd>
-          #{detail.id} {detail.kind} <Badge tone={detail.status === 'complete' ? 'ok' : detail.status === 'open' ? 'live' : 'warning'}>{detail.status}</Badge>
+          #{detail.id} {detail.kind}{' '}
+          <Badge tone={detail.status === 'complete' ? 'ok' : detail.status === 'open' ? 'live' : 'warning'}>
+            {detail.status}
+          </Badge>
         </dd>
         {(detail.name || detail.toolId) && (
           <>
@@ -387,7 +547,11 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
         )}
       </dl>
       <div className="panel-actions">
-        <button type="button" className="button button-small" onClick={() => app.selectEnvelopes(detail.envelopes, { block: detail.id, reveal: false })}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => app.selectEnvelopes(detail.envelopes, { block: detail.id, reveal: false })}
+        >
           Highlight its {formatCountOf(detail.envelopes.length, 'envelope')}
         </button>
         <button
@@ -402,7 +566,12 @@ function BlockTab({ app, sessionId, timeline, seq }: { app: RendererApp; session
         </button>
       </div>
       <div className="detail-section-title">{parsed ? 'Content, parsed' : 'Content'}</div>
-      <CodeView value={parsed ?? detail.content} language={parsed ? 'json' : detail.kind === KIND.text ? 'markdown' : 'plaintext'} height={editorHeight(parsed ?? detail.content, 480)} ariaLabel="Block content" />
+      <CodeView
+        value={parsed ?? detail.content}
+        language={parsed ? 'json' : detail.kind === KIND.text ? 'markdown' : 'plaintext'}
+        height={editorHeight(parsed ?? detail.content, 480)}
+        ariaLabel="Block content"
+      />
     </div>
   );
 }

@@ -19,7 +19,15 @@ const TEXT_DEBOUNCE_MS = 250;
  * The timeline's filter: one expression (docs/filters.md) in the box, and pickers for agents,
  * types, final and findings that edit their own condition of it, so each pick shows as text.
  */
-export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineModel; snapshot: TimelineSnapshot; agents: readonly AgentLabel[] }) {
+export function FilterBar({
+  timeline,
+  snapshot,
+  agents,
+}: {
+  timeline: TimelineModel;
+  snapshot: TimelineSnapshot;
+  agents: readonly AgentLabel[];
+}) {
   const filter = snapshot.filter;
   const [text, setText] = useState(filter.expression);
   const input = useRef<HTMLInputElement>(null);
@@ -89,12 +97,30 @@ export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineMo
       <MultiSelect
         label="Agents"
         testId={TEST_IDS.filterAgent}
-        options={agents.map((a) => ({ value: a.name, label: a.name, detail: a.shortId, colour: a.colour, depth: a.indent }))}
+        options={agents.map((a) => ({
+          value: a.name,
+          label: a.name,
+          detail: a.shortId,
+          colour: a.colour,
+          depth: a.indent,
+        }))}
         selected={chips.agents}
         onChange={(values) => pick({ agents: values })}
       />
-      <MultiSelect label="Types" testId={TEST_IDS.filterType} options={types.map((t) => ({ value: t, label: t }))} selected={chips.types} onChange={(values) => pick({ types: values })} />
-      <select className="select" aria-label="Final" data-testid={TEST_IDS.filterFinal} value={chips.final} onChange={(e) => pick({ final: e.target.value as 'any' | 'final' | 'not-final' })}>
+      <MultiSelect
+        label="Types"
+        testId={TEST_IDS.filterType}
+        options={types.map((t) => ({ value: t, label: t }))}
+        selected={chips.types}
+        onChange={(values) => pick({ types: values })}
+      />
+      <select
+        className="select"
+        aria-label="Final"
+        data-testid={TEST_IDS.filterFinal}
+        value={chips.final}
+        onChange={(e) => pick({ final: e.target.value as 'any' | 'final' | 'not-final' })}
+      >
         <option value="any">final: any</option>
         <option value="final">final only</option>
         <option value="not-final">not final</option>
@@ -126,7 +152,9 @@ export function FilterBar({ timeline, snapshot, agents }: { timeline: TimelineMo
       )}
       <span className="spacer" />
       <span className="filter-count" data-testid={TEST_IDS.timelineCount}>
-        {snapshot.filterActive ? `${formatCount(snapshot.visibleCount)} of ${formatCountOf(snapshot.total, 'envelope')}` : formatCountOf(snapshot.total, 'envelope')}
+        {snapshot.filterActive
+          ? `${formatCount(snapshot.visibleCount)} of ${formatCountOf(snapshot.total, 'envelope')}`
+          : formatCountOf(snapshot.total, 'envelope')}
         {snapshot.searching && ' · filtering…'}
         {snapshot.searchTruncated && ' · matches capped'}
         {snapshot.filterActive && !snapshot.indexComplete && ' · loading rows…'}
@@ -143,7 +171,19 @@ interface Option {
   readonly depth?: number;
 }
 
-function MultiSelect({ label, options, selected, onChange, testId }: { label: string; options: readonly Option[]; selected: readonly string[]; onChange: (values: string[]) => void; testId: string }) {
+function MultiSelect({
+  label,
+  options,
+  selected,
+  onChange,
+  testId,
+}: {
+  label: string;
+  options: readonly Option[];
+  selected: readonly string[];
+  onChange: (values: string[]) => void;
+  testId: string;
+}) {
   const details = useRef<HTMLDetailsElement>(null);
   useMenuDismiss(details);
   const summary = selected.length === 0 ? `${label}: all` : `${label}: ${selected.length}`;
@@ -153,12 +193,22 @@ function MultiSelect({ label, options, selected, onChange, testId }: { label: st
     onChange(checked ? [...selected, value] : selected.filter((v) => v !== value));
   });
   return (
-    <details ref={details} className={`multi-select ${selected.length > 0 ? 'multi-select-active' : ''}`} data-testid={testId}>
+    <details
+      ref={details}
+      className={`multi-select ${selected.length > 0 ? 'multi-select-active' : ''}`}
+      data-testid={testId}
+    >
       <summary className="select">{summary}</summary>
       <div className="multi-select-menu">
         {options.length === 0 && <div className="hint">Nothing yet.</div>}
         {options.map((option) => (
-          <label key={option.value} className="multi-select-option" style={{ paddingLeft: 8 + (option.depth ?? 0) * 12 }} data-testid={`${testId}-option`} data-value={option.value}>
+          <label
+            key={option.value}
+            className="multi-select-option"
+            style={{ paddingLeft: 8 + (option.depth ?? 0) * 12 }}
+            data-testid={`${testId}-option`}
+            data-value={option.value}
+          >
             <Checkbox value={option.value} checked={selected.includes(option.value)} onChange={toggle} />
             {option.colour && <span className="agent-dot" style={{ background: option.colour }} />}
             <span>{option.label}</span>

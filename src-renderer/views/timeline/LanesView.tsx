@@ -33,7 +33,16 @@ const LANE_VARIABLES = {
 } as const satisfies Record<TypeCategory, string> & Record<string, string>;
 
 type LaneColours = Record<keyof typeof LANE_VARIABLES, string>;
-const CATEGORY_ORDER: readonly TypeCategory[] = ['other', 'control', 'meta', 'text', 'thinking', 'result', 'tool', 'error'];
+const CATEGORY_ORDER: readonly TypeCategory[] = [
+  'other',
+  'control',
+  'meta',
+  'text',
+  'thinking',
+  'result',
+  'tool',
+  'error',
+];
 
 interface Viewport {
   readonly start: number;
@@ -47,7 +56,19 @@ interface Viewport {
  * index (a few bytes per row), so a million envelopes still draw in one pass. Wheel zooms,
  * drag pans, click selects the nearest envelope of the lane.
  */
-export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { app: RendererApp; timeline: TimelineModel; snapshot: TimelineSnapshot; labels: ReadonlyMap<string, AgentLabel>; sessionStart: number }) {
+export function LanesView({
+  app,
+  timeline,
+  snapshot,
+  labels,
+  sessionStart,
+}: {
+  app: RendererApp;
+  timeline: TimelineModel;
+  snapshot: TimelineSnapshot;
+  labels: ReadonlyMap<string, AgentLabel>;
+  sessionStart: number;
+}) {
   const theme = useStore(app.theme);
   const colours = useThemeColours(theme, LANE_VARIABLES);
   const selection = useStore(app.selection);
@@ -65,7 +86,8 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
   const lanes = useMemo(() => {
     const present = new Set(timeline.index.agents);
     const ordered = agentTreeOrder(labels).filter((l) => present.has(l.uuid));
-    for (const uuid of timeline.index.agents) if (!ordered.some((l) => l.uuid === uuid)) ordered.push(labels.get(uuid) ?? fallbackLabel(uuid));
+    for (const uuid of timeline.index.agents)
+      if (!ordered.some((l) => l.uuid === uuid)) ordered.push(labels.get(uuid) ?? fallbackLabel(uuid));
     return ordered;
     // The index's agent list grows in place.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -127,7 +149,19 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
     element.width = Math.round(width * ratio);
     element.height = Math.round(height * ratio);
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    drawLanes(context, { width, height, view, axis, origin, at, laneSeqs, timeline, colours, selected: selection.row, highlighted: selection.envelopes });
+    drawLanes(context, {
+      width,
+      height,
+      view,
+      axis,
+      origin,
+      at,
+      laneSeqs,
+      timeline,
+      colours,
+      selected: selection.row,
+      highlighted: selection.envelopes,
+    });
   }, [width, height, view, axis, origin, at, laneSeqs, timeline, colours, selection.row, selection.envelopes]);
 
   const xToTime = useCallback((x: number) => view.start + (x / width) * (view.end - view.start), [view, width]);
@@ -157,11 +191,18 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
   return (
     <div className="lanes-view" data-testid={TEST_IDS.lanesView} data-axis={axis}>
       <div className="lanes-toolbar">
-        <span className="hint lanes-hint" title="Each tick is an envelope at its receive time. Wheel to zoom, drag to pan, click a tick to select it.">
+        <span
+          className="hint lanes-hint"
+          title="Each tick is an envelope at its receive time. Wheel to zoom, drag to pan, click a tick to select it."
+        >
           One lane per agent · wheel zooms · drag pans · click selects
         </span>
         {axis === 'sequence' && (
-          <span className="hint lanes-axis-note" data-testid={TEST_IDS.lanesAxisNote} title="Every envelope of this session has the same receive time (a file without timing), so the lanes show them in order of arrival.">
+          <span
+            className="hint lanes-axis-note"
+            data-testid={TEST_IDS.lanesAxisNote}
+            title="Every envelope of this session has the same receive time (a file without timing), so the lanes show them in order of arrival."
+          >
             x = envelope # (no receive times)
           </span>
         )}
@@ -174,7 +215,12 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
             </span>
           ))}
         </span>
-        <button type="button" className="button button-small" disabled={viewport === null} onClick={() => setViewport(null)}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={viewport === null}
+          onClick={() => setViewport(null)}
+        >
           Fit
         </button>
       </div>
@@ -182,7 +228,14 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
         <div className="lanes-labels" style={{ width: LABEL_WIDTH }}>
           <div style={{ height: AXIS_HEIGHT }} />
           {lanes.map((label, lane) => (
-            <div key={label.uuid} className="lane-label" data-testid={TEST_IDS.lane} data-agent={label.uuid} style={{ height: LANE_HEIGHT, paddingLeft: 8 + label.indent * 12 }} title={label.uuid}>
+            <div
+              key={label.uuid}
+              className="lane-label"
+              data-testid={TEST_IDS.lane}
+              data-agent={label.uuid}
+              style={{ height: LANE_HEIGHT, paddingLeft: 8 + label.indent * 12 }}
+              title={label.uuid}
+            >
               <span className="agent-dot" style={{ background: label.colour }} />
               <span className="lane-name">{label.name}</span>
               <span className="lane-count">{laneSeqs[lane]?.length ?? 0}</span>
@@ -201,7 +254,8 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
             const start = drag.current;
             if (start && event.buttons === 1) {
               const dt = ((event.clientX - start.x) / width) * (start.viewport.end - start.viewport.start);
-              if (Math.abs(event.clientX - start.x) > 2) setViewport({ start: start.viewport.start - dt, end: start.viewport.end - dt });
+              if (Math.abs(event.clientX - start.x) > 2)
+                setViewport({ start: start.viewport.start - dt, end: start.viewport.end - dt });
               return;
             }
             setHover(hit(event));
@@ -222,7 +276,15 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
           }}
         >
           <canvas ref={canvas} style={{ width, height }} />
-          {hover && <LaneTooltip timeline={timeline} seq={hover.seq} x={hover.x} y={hover.y} sessionStart={axis === 'time' ? sessionStart : null} />}
+          {hover && (
+            <LaneTooltip
+              timeline={timeline}
+              seq={hover.seq}
+              x={hover.x}
+              y={hover.y}
+              sessionStart={axis === 'time' ? sessionStart : null}
+            />
+          )}
         </div>
       </div>
     </div>
@@ -230,14 +292,28 @@ export function LanesView({ app, timeline, snapshot, labels, sessionStart }: { a
 }
 
 /** `sessionStart` null: the session has no receive times to show. */
-function LaneTooltip({ timeline, seq, x, y, sessionStart }: { timeline: TimelineModel; seq: number; x: number; y: number; sessionStart: number | null }) {
+function LaneTooltip({
+  timeline,
+  seq,
+  x,
+  y,
+  sessionStart,
+}: {
+  timeline: TimelineModel;
+  seq: number;
+  x: number;
+  y: number;
+  sessionStart: number | null;
+}) {
   const row = timeline.getRow(seq);
   return (
     <div className="lane-tooltip" style={{ left: x + 12, top: y + 12 }}>
       <div>
         <b>#{seq}</b> {timeline.index.typeOf(seq)} {timeline.index.isFinal(seq) ? '(final)' : ''}
       </div>
-      {sessionStart !== null && <div className="dim">{formatOffset(timeline.index.receivedAt(seq) - sessionStart)} s</div>}
+      {sessionStart !== null && (
+        <div className="dim">{formatOffset(timeline.index.receivedAt(seq) - sessionStart)} s</div>
+      )}
       {row && row.preview && <div className="lane-tooltip-preview">{row.preview.slice(0, 120)}</div>}
     </div>
   );
@@ -311,7 +387,11 @@ function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
       const x = Math.floor(toX(at(seq)));
       if (x < 0 || x >= columns) continue;
       const type = timeline.index.typeOf(seq) ?? '';
-      const rank = CATEGORY_ORDER.indexOf(timeline.index.severityRank(seq) === 3 ? 'error' : typeCategory(type, timeline.index.isControl(seq) ? 'undecoded' : undefined));
+      const rank = CATEGORY_ORDER.indexOf(
+        timeline.index.severityRank(seq) === 3
+          ? 'error'
+          : typeCategory(type, timeline.index.isControl(seq) ? 'undecoded' : undefined),
+      );
       if (rank > best[x]!) best[x] = rank;
     }
     const top = AXIS_HEIGHT + lane * LANE_HEIGHT + 5;

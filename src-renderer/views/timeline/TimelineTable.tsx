@@ -1,5 +1,26 @@
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type Column, type ColumnSizingState, type Updater, type VisibilityState } from '@tanstack/react-table';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type Column,
+  type ColumnSizingState,
+  type Updater,
+  type VisibilityState,
+} from '@tanstack/react-table';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import type { RendererApp } from '../../model/types';
 import { withDetailOpen } from '../../model/preferences';
 import { useStore } from '../../app/hooks';
@@ -81,7 +102,12 @@ const CELLS: Record<ColumnId, (row: DisplayRow) => Cell> = {
       content: (
         <span className={`type type-${cells.category}`}>
           {cells.type}
-          {cells.unified && <span className="type-unified" data-testid={TEST_IDS.rowUnified}> {cells.unified}</span>}
+          {cells.unified && (
+            <span className="type-unified" data-testid={TEST_IDS.rowUnified}>
+              {' '}
+              {cells.unified}
+            </span>
+          )}
         </span>
       ),
     };
@@ -166,16 +192,23 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const wrap = useRef<HTMLDivElement>(null);
   const tableWidth = useElementWidth(wrap);
   const layout = useMemo(() => layoutColumns(tableWidth, prefs.columns), [tableWidth, prefs.columns]);
-  const layoutSizing = useMemo<ColumnSizingState>(() => Object.fromEntries(layout.columns.map((c) => [c.id, c.width])), [layout]);
+  const layoutSizing = useMemo<ColumnSizingState>(
+    () => Object.fromEntries(layout.columns.map((c) => [c.id, c.width])),
+    [layout],
+  );
   // Widths being dragged; remembered in the preferences when the drag ends.
   const [dragSizing, setDragSizing] = useState<ColumnSizingState>({});
   const columnSizing = useMemo(() => ({ ...layoutSizing, ...dragSizing }), [layoutSizing, dragSizing]);
-  const columnVisibility = useMemo<VisibilityState>(() => Object.fromEntries(TIMELINE_COLUMNS.map((c) => [c.id, layout.columns.some((shown) => shown.id === c.id)])), [layout]);
+  const columnVisibility = useMemo<VisibilityState>(
+    () => Object.fromEntries(TIMELINE_COLUMNS.map((c) => [c.id, layout.columns.some((shown) => shown.id === c.id)])),
+    [layout],
+  );
   const droppedKey = layout.dropped.join(',');
   useEffect(() => onDropped?.(droppedKey === '' ? [] : (droppedKey.split(',') as ColumnId[])), [droppedKey, onDropped]);
   // The table computes a drag's widths inside its own state updates: hand it a state setter.
   const onColumnSizingChange = useCallback(
-    (change: Updater<ColumnSizingState>) => setDragSizing((old) => (typeof change === 'function' ? change({ ...layoutSizing, ...old }) : change)),
+    (change: Updater<ColumnSizingState>) =>
+      setDragSizing((old) => (typeof change === 'function' ? change({ ...layoutSizing, ...old }) : change)),
     [layoutSizing],
   );
   const count = snapshot.visibleCount;
@@ -189,7 +222,12 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     const frame = requestAnimationFrame(() => setOverscanReady(true));
     return () => cancelAnimationFrame(frame);
   }, []);
-  const shown = rowWindow({ ...geometry, scrollTop, following, overscan: !overscanReady ? 0 : following ? FOLLOW_OVERSCAN : OVERSCAN });
+  const shown = rowWindow({
+    ...geometry,
+    scrollTop,
+    following,
+    overscan: !overscanReady ? 0 : following ? FOLLOW_OVERSCAN : OVERSCAN,
+  });
   const first = shown.first;
   // No rows before the table's size is known (the mount's first pass, measured by the layout
   // effects before it paints): rows laid out for a zero-sized table would be made only to be
@@ -200,7 +238,17 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     (position: number, align: 'center' | 'nearest') => {
       const element = scroller.current;
       if (!element) return;
-      const top = scrollTopFor({ count, rowHeight: ROW_HEIGHT, headerHeight: HEADER_HEIGHT, clientHeight: element.clientHeight, scrollTop: element.scrollTop }, position, align);
+      const top = scrollTopFor(
+        {
+          count,
+          rowHeight: ROW_HEIGHT,
+          headerHeight: HEADER_HEIGHT,
+          clientHeight: element.clientHeight,
+          scrollTop: element.scrollTop,
+        },
+        position,
+        align,
+      );
       if (top !== null) element.scrollTop = top;
     },
     [count],
@@ -235,7 +283,8 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     if (resizing !== false || Object.keys(dragSizing).length === 0) return;
     app.prefs.update((p) => {
       let columns = p.columns;
-      for (const [id, width] of Object.entries(dragSizing)) if (width !== layoutSizing[id]) columns = resizeColumn(columns, id as ColumnId, width);
+      for (const [id, width] of Object.entries(dragSizing))
+        if (width !== layoutSizing[id]) columns = resizeColumn(columns, id as ColumnId, width);
       return columns === p.columns ? p : { ...p, columns };
     });
     setDragSizing({});
@@ -355,13 +404,29 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
       >
         <div className="tt-header" role="row" style={{ height: HEADER_HEIGHT, width }}>
           {headerGroup?.headers.map((header) => (
-            <div key={header.id} role="columnheader" className={`tt-cell tt-col-${header.column.id}`} style={{ width: header.getSize() }}>
+            <div
+              key={header.id}
+              role="columnheader"
+              className={`tt-cell tt-col-${header.column.id}`}
+              style={{ width: header.getSize() }}
+            >
               {flexRender(header.column.columnDef.header, header.getContext())}
               {header.column.getCanResize() && (
                 <div
                   className={`tt-resizer ${header.column.getIsResizing() ? 'tt-resizing' : ''}`}
                   onMouseDown={header.getResizeHandler()}
-                  onDoubleClick={() => app.prefs.update((p) => ({ ...p, columns: { ...p.columns, widths: { ...p.columns.widths, [header.column.id]: columnSpec(header.column.id as ColumnId).width } } }))}
+                  onDoubleClick={() =>
+                    app.prefs.update((p) => ({
+                      ...p,
+                      columns: {
+                        ...p.columns,
+                        widths: {
+                          ...p.columns.widths,
+                          [header.column.id]: columnSpec(header.column.id as ColumnId).width,
+                        },
+                      },
+                    }))
+                  }
                   role="separator"
                   aria-label={`Resize the ${columnSpec(header.column.id as ColumnId).label} column`}
                   title="Drag to resize; double-click for the default width"
@@ -399,7 +464,13 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
         </div>
       </div>
       {live && !following && count > 0 && (
-        <button type="button" className="follow-button" data-testid={TEST_IDS.followButton} onClick={follow} title="Jump to the newest row and follow (F)">
+        <button
+          type="button"
+          className="follow-button"
+          data-testid={TEST_IDS.followButton}
+          onClick={follow}
+          title="Jump to the newest row and follow (F)"
+        >
           ↓ Follow new rows
         </button>
       )}
@@ -424,7 +495,15 @@ interface TimelineRowViewProps {
  * One table row. Memoised: a render that leaves the window and the rows as they were (the
  * scroll event after following, a selection elsewhere) touches only rows whose props changed.
  */
-const TimelineRowView = memo(function TimelineRowView({ app, row, columns, top, width, selected, highlighted }: TimelineRowViewProps) {
+const TimelineRowView = memo(function TimelineRowView({
+  app,
+  row,
+  columns,
+  top,
+  width,
+  selected,
+  highlighted,
+}: TimelineRowViewProps) {
   const { seq, position, cells, legStart } = row;
   return (
     <div
@@ -432,7 +511,7 @@ const TimelineRowView = memo(function TimelineRowView({ app, row, columns, top, 
       aria-rowindex={position + 1}
       aria-selected={selected}
       className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''} ${legStart ? 'tt-leg-start' : ''}`}
-      data-leg-start={legStart ? "true" : undefined}
+      data-leg-start={legStart ? 'true' : undefined}
       title={legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
       data-testid={`${TEST_IDS.timelineRow}-${seq}`}
       data-seq={seq}
@@ -446,7 +525,13 @@ const TimelineRowView = memo(function TimelineRowView({ app, row, columns, top, 
         const id = column.id as ColumnId;
         const cell = CELLS[id](row);
         return (
-          <div key={id} role="gridcell" className={cell.className ? `tt-cell tt-col-${id} ${cell.className}` : `tt-cell tt-col-${id}`} title={cell.title} style={{ width: column.getSize(), ...cell.style }}>
+          <div
+            key={id}
+            role="gridcell"
+            className={cell.className ? `tt-cell tt-col-${id} ${cell.className}` : `tt-cell tt-col-${id}`}
+            title={cell.title}
+            style={{ width: column.getSize(), ...cell.style }}
+          >
             {cell.content}
           </div>
         );
@@ -478,7 +563,12 @@ function useScrollGeometry(ref: RefObject<HTMLElement | null>): { scrollTop: num
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const read = (): void => setGeometry((g) => (g.scrollTop === element.scrollTop && g.clientHeight === element.clientHeight ? g : { scrollTop: element.scrollTop, clientHeight: element.clientHeight }));
+    const read = (): void =>
+      setGeometry((g) =>
+        g.scrollTop === element.scrollTop && g.clientHeight === element.clientHeight
+          ? g
+          : { scrollTop: element.scrollTop, clientHeight: element.clientHeight },
+      );
     read();
     const observer = new ResizeObserver(read);
     observer.observe(element);

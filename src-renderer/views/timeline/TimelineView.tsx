@@ -30,7 +30,10 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
   );
   const agents = useMemo(() => agentTreeOrder(labels), [labels]);
   const sessionStart = useSessionStart(session, timeline, snapshot.version);
-  const live = session.summary.state === 'streaming' || session.summary.state === 'connecting' || session.summary.state === 'loading';
+  const live =
+    session.summary.state === 'streaming' ||
+    session.summary.state === 'connecting' ||
+    session.summary.state === 'loading';
   const streaming = session.summary.state === 'streaming' || session.summary.state === 'connecting';
 
   return (
@@ -38,14 +41,26 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
       {!prefs.introDismissed && isDemoRun(session, host.demo?.baseUrl) && (
         <div className="intro-line" data-testid={TEST_IDS.introLine}>
           <span>
-            A live run of the built-in demo agent: one row per envelope of its SSE stream, as it arrived. The conversation they make is in{' '}
-            <button type="button" className="link-button" data-testid={TEST_IDS.introBlocks} onClick={() => app.navigate('blocks')}>
+            A live run of the built-in demo agent: one row per envelope of its SSE stream, as it arrived. The
+            conversation they make is in{' '}
+            <button
+              type="button"
+              className="link-button"
+              data-testid={TEST_IDS.introBlocks}
+              onClick={() => app.navigate('blocks')}
+            >
               Blocks
             </button>
             .
           </span>
           <span className="spacer" />
-          <button type="button" className="icon-button" aria-label="Dismiss the introduction" title="Dismiss" onClick={() => app.prefs.update((p) => ({ ...p, introDismissed: true }))}>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Dismiss the introduction"
+            title="Dismiss"
+            onClick={() => app.prefs.update((p) => ({ ...p, introDismissed: true }))}
+          >
             ×
           </button>
         </div>
@@ -78,7 +93,12 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
         <FilterBar timeline={timeline} snapshot={snapshot} agents={agents} />
         {prefs.timelineMode === 'table' && <ColumnChooser app={app} dropped={dropped} />}
         {!prefs.detailOpen && selected !== null && (
-          <button type="button" className="button button-small" onClick={() => app.prefs.update((p) => ({ ...p, detailOpen: true }))} title="Show the detail pane (D)">
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => app.prefs.update((p) => ({ ...p, detailOpen: true }))}
+            title="Show the detail pane (D)"
+          >
             Details ▸
           </button>
         )}
@@ -86,7 +106,10 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
       <div className="timeline-split">
         <div className="timeline-main">
           {snapshot.total === 0 ? (
-            <EmptyState title={live ? 'Waiting for the first envelope…' : 'This session has no envelopes'} testId={TEST_IDS.timelineEmpty}>
+            <EmptyState
+              title={live ? 'Waiting for the first envelope…' : 'This session has no envelopes'}
+              testId={TEST_IDS.timelineEmpty}
+            >
               {live
                 ? 'The request is open; rows appear here as the server streams them. The status line above shows the HTTP status, bytes and idle time.'
                 : session.summary.failure
@@ -99,13 +122,30 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
             </EmptyState>
           ) : prefs.timelineMode === 'table' ? (
             // Keyed by session: following and the scroll position belong to one session.
-            <TimelineTable key={session.id} app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} live={streaming} onDropped={setDropped} />
+            <TimelineTable
+              key={session.id}
+              app={app}
+              timeline={timeline}
+              snapshot={snapshot}
+              labels={labels}
+              sessionStart={sessionStart}
+              live={streaming}
+              onDropped={setDropped}
+            />
           ) : (
             <LanesView app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} />
           )}
         </div>
         {/* Only for a selected row: before that it would take the table's room to say "select a row". */}
-        {prefs.detailOpen && selected !== null && snapshot.total > 0 && <DetailPane app={app} sessionId={session.id} timeline={timeline} labels={labels} sessionStart={sessionStart} />}
+        {prefs.detailOpen && selected !== null && snapshot.total > 0 && (
+          <DetailPane
+            app={app}
+            sessionId={session.id}
+            timeline={timeline}
+            labels={labels}
+            sessionStart={sessionStart}
+          />
+        )}
       </div>
     </div>
   );
@@ -121,7 +161,8 @@ function useSessionStart(session: SessionData, timeline: TimelineModel, version:
   const firstReceived = firstKnown ? timeline.index.receivedAt(0) : undefined;
   return useMemo(() => {
     if (firstReceived === undefined) return legStart ?? 0;
-    if (legStart !== undefined && legStart > 0 && legStart <= firstReceived && firstReceived - legStart < 3_600_000) return legStart;
+    if (legStart !== undefined && legStart > 0 && legStart <= firstReceived && firstReceived - legStart < 3_600_000)
+      return legStart;
     return firstReceived;
     // version: the first row may arrive later.
     // eslint-disable-next-line react-hooks/exhaustive-deps

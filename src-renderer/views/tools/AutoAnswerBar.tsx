@@ -16,12 +16,28 @@ export function AutoAnswerBar({ app }: { app: AppModel }) {
       <div className="auto-answer-line">
         <span className="auto-answer-flag">AUTO-ANSWER ON</span>
         <span className="muted">frontend tool prompts are answered automatically:</span>
-        <span className="mono small">{settings.rules.length === 0 ? '(no rules: nothing is answered)' : settings.rules.map((r) => `${r.tool} → ${JSON.stringify(r.content)}${r.isError ? ' (error)' : ''}`).join(' · ')}</span>
+        <span className="mono small">
+          {settings.rules.length === 0
+            ? '(no rules: nothing is answered)'
+            : settings.rules
+                .map((r) => `${r.tool} → ${JSON.stringify(r.content)}${r.isError ? ' (error)' : ''}`)
+                .join(' · ')}
+        </span>
         <span className="spacer" />
-        <button type="button" className="link-button small" onClick={() => setEditing((e) => !e)} data-testid={TOOL_IDS.autoAnswerEdit}>
+        <button
+          type="button"
+          className="link-button small"
+          onClick={() => setEditing((e) => !e)}
+          data-testid={TOOL_IDS.autoAnswerEdit}
+        >
           {editing ? 'Done' : 'Edit rules'}
         </button>
-        <button type="button" className="button button-small" onClick={() => store.set({ ...settings, enabled: false })} data-testid={TOOL_IDS.autoAnswerToggle}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => store.set({ ...settings, enabled: false })}
+          data-testid={TOOL_IDS.autoAnswerToggle}
+        >
           Turn off
         </button>
       </div>
@@ -39,16 +55,41 @@ export function AutoAnswerBar({ app }: { app: AppModel }) {
             {settings.rules.map((rule, index) => (
               <tr key={index} data-testid={TOOL_IDS.autoAnswerRule}>
                 <td>
-                  <input className="input mono" value={rule.tool} onChange={(e) => setRules(settings.rules.map((r, i) => (i === index ? { ...r, tool: e.target.value } : r)))} spellCheck={false} />
+                  <input
+                    className="input mono"
+                    value={rule.tool}
+                    onChange={(e) =>
+                      setRules(settings.rules.map((r, i) => (i === index ? { ...r, tool: e.target.value } : r)))
+                    }
+                    spellCheck={false}
+                  />
                 </td>
                 <td>
-                  <input className="input mono" value={rule.content} onChange={(e) => setRules(settings.rules.map((r, i) => (i === index ? { ...r, content: e.target.value } : r)))} spellCheck={false} />
+                  <input
+                    className="input mono"
+                    value={rule.content}
+                    onChange={(e) =>
+                      setRules(settings.rules.map((r, i) => (i === index ? { ...r, content: e.target.value } : r)))
+                    }
+                    spellCheck={false}
+                  />
                 </td>
                 <td>
-                  <input type="checkbox" checked={rule.isError} onChange={(e) => setRules(settings.rules.map((r, i) => (i === index ? { ...r, isError: e.target.checked } : r)))} />
+                  <input
+                    type="checkbox"
+                    checked={rule.isError}
+                    onChange={(e) =>
+                      setRules(settings.rules.map((r, i) => (i === index ? { ...r, isError: e.target.checked } : r)))
+                    }
+                  />
                 </td>
                 <td>
-                  <button type="button" className="icon-button" aria-label="Remove rule" onClick={() => setRules(settings.rules.filter((_, i) => i !== index))}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label="Remove rule"
+                    onClick={() => setRules(settings.rules.filter((_, i) => i !== index))}
+                  >
                     ×
                   </button>
                 </td>
@@ -58,7 +99,12 @@ export function AutoAnswerBar({ app }: { app: AppModel }) {
           <tfoot>
             <tr>
               <td colSpan={4}>
-                <button type="button" className="link-button small" onClick={() => setRules([...settings.rules, { tool: '', content: '', isError: false }])} data-testid={TOOL_IDS.autoAnswerAdd}>
+                <button
+                  type="button"
+                  className="link-button small"
+                  onClick={() => setRules([...settings.rules, { tool: '', content: '', isError: false }])}
+                  data-testid={TOOL_IDS.autoAnswerAdd}
+                >
                   + Add rule
                 </button>
                 <button type="button" className="link-button small" onClick={() => setRules(DEFAULT_AUTO_ANSWER.rules)}>

@@ -35,12 +35,19 @@ export function FrontendToolsPrompt({ app }: ViewProps) {
   useAutoAnswerEverywhere(app, settings.enabled);
 
   const pending = session?.detail?.pendingTools ?? null;
-  const awaiting = session !== null && pending !== null && (session.summary.awaitingTools || pending.answered === 'sending' || pending.answered === 'failed');
+  const awaiting =
+    session !== null &&
+    pending !== null &&
+    (session.summary.awaitingTools || pending.answered === 'sending' || pending.answered === 'failed');
   return (
     <>
       {settings.enabled && <AutoAnswerBar app={app} />}
-      {session && awaiting && pending && session.summary.source.kind === 'file' && <FileNotice app={app} session={session} pending={pending} />}
-      {session && awaiting && pending && session.summary.source.kind !== 'file' && <Prompt key={pendingKey(session.id, pending)} app={app} session={session} pending={pending} />}
+      {session && awaiting && pending && session.summary.source.kind === 'file' && (
+        <FileNotice app={app} session={session} pending={pending} />
+      )}
+      {session && awaiting && pending && session.summary.source.kind !== 'file' && (
+        <Prompt key={pendingKey(session.id, pending)} app={app} session={session} pending={pending} />
+      )}
     </>
   );
 }
@@ -91,7 +98,8 @@ function Prompt(props: { app: AppModel; session: SessionData; pending: PendingTo
     return (
       <ToolsNotice testId={TOOL_IDS.replayNote}>
         <span>
-          The recording ends here, waiting for {pending.tools.map((t) => t.name).join(', ')}: nothing was recorded after this pause, so there is no continuation to play.
+          The recording ends here, waiting for {pending.tools.map((t) => t.name).join(', ')}: nothing was recorded after
+          this pause, so there is no continuation to play.
         </span>
       </ToolsNotice>
     );
@@ -99,7 +107,17 @@ function Prompt(props: { app: AppModel; session: SessionData; pending: PendingTo
   return <PendingPrompt {...props} recorded={recordedAnswersAt(source.detail.legs, pending.leg)} />;
 }
 
-function PendingPrompt({ app, session, pending, recorded }: { app: AppModel; session: SessionData; pending: PendingTools; recorded: ToolResult[] | null }) {
+function PendingPrompt({
+  app,
+  session,
+  pending,
+  recorded,
+}: {
+  app: AppModel;
+  session: SessionData;
+  pending: PendingTools;
+  recorded: ToolResult[] | null;
+}) {
   const replay = session.summary.source.kind === 'replay';
   const [drafts, setDrafts] = useState<ToolDraft[]>(() => draftsWithAnswers(draftsFor(pending.tools), recorded));
   const [advanced, setAdvanced] = useState(false);
@@ -120,7 +138,8 @@ function PendingPrompt({ app, session, pending, recorded }: { app: AppModel; ses
   if (advanced) {
     try {
       const parsed: unknown = JSON.parse(extraBody || '{}');
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) extraProblem = 'Extra body fields must be a JSON object.';
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        extraProblem = 'Extra body fields must be a JSON object.';
       else extraValue = parsed as Record<string, unknown>;
     } catch (error) {
       extraProblem = `Extra body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
@@ -130,14 +149,16 @@ function PendingPrompt({ app, session, pending, recorded }: { app: AppModel; ses
   const blocked = problems.some((p) => p !== null) || extraProblem !== null || pathProblem !== null;
   const state = sending ? 'sending' : pending.answered;
 
-  const update = (index: number, patch: Partial<ToolDraft>): void => setDrafts((all) => all.map((d, i) => (i === index ? { ...d, ...patch } : d)));
+  const update = (index: number, patch: Partial<ToolDraft>): void =>
+    setDrafts((all) => all.map((d, i) => (i === index ? { ...d, ...patch } : d)));
 
   const submit = async (): Promise<void> => {
     if (blocked || sending) return;
     const request: SendToolResultsRequest = buildRequest(session.id, drafts, { resend: pending.answered === 'failed' });
     if (advanced) {
       if (path !== pending.defaultPath) request.path = path;
-      if (extraValue && JSON.stringify(extraValue) !== JSON.stringify(pending.defaultExtraBody)) request.extraBody = extraValue;
+      if (extraValue && JSON.stringify(extraValue) !== JSON.stringify(pending.defaultExtraBody))
+        request.extraBody = extraValue;
     }
     setSending(true);
     await app.run('Send tool results', () => app.commands(session.id).sendToolResults(request), session.id);
@@ -167,7 +188,9 @@ function PendingPrompt({ app, session, pending, recorded }: { app: AppModel; ses
           {replay ? 'The recorded run paused here for ' : 'The agent is waiting for '}
           {pending.tools.length === 1 ? 'a frontend tool result' : `${pending.tools.length} frontend tool results`}
         </span>
-        <span className="muted mono small">agent {pending.agentUuid.slice(0, 8)} · leg {pending.leg}</span>
+        <span className="muted mono small">
+          agent {pending.agentUuid.slice(0, 8)} · leg {pending.leg}
+        </span>
         <span className="spacer" />
         {replay && (
           <span className="chip chip-small" data-testid={TOOL_IDS.replayNote}>
@@ -175,32 +198,66 @@ function PendingPrompt({ app, session, pending, recorded }: { app: AppModel; ses
           </span>
         )}
         {!settings.enabled && !replay && (
-          <button type="button" className="link-button small" data-testid={TOOL_IDS.autoAnswerToggle} onClick={() => store.set({ ...settings, enabled: true })} title="Answer this and every later prompt with the auto-answer rules (for QA runs)">
+          <button
+            type="button"
+            className="link-button small"
+            data-testid={TOOL_IDS.autoAnswerToggle}
+            onClick={() => store.set({ ...settings, enabled: true })}
+            title="Answer this and every later prompt with the auto-answer rules (for QA runs)"
+          >
             Auto-answer…
           </button>
         )}
       </header>
       <div className="tools-list">
         {drafts.map((draft, index) => (
-          <ToolEditor key={draft.toolUseId} draft={draft} problem={problems[index] ?? null} onChange={(patch) => update(index, patch)} inputRef={index === 0 ? firstInput : undefined} />
+          <ToolEditor
+            key={draft.toolUseId}
+            draft={draft}
+            problem={problems[index] ?? null}
+            onChange={(patch) => update(index, patch)}
+            inputRef={index === 0 ? firstInput : undefined}
+          />
         ))}
       </div>
       {advanced && (
         <div className="tools-advanced" data-testid={TOOL_IDS.advanced}>
           <label className="tools-field">
             <span className="muted">POST path on the run's origin</span>
-            <input className="input mono" value={path} onChange={(e) => setPath(e.target.value)} data-testid={TOOL_IDS.path} spellCheck={false} />
+            <input
+              className="input mono"
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+              data-testid={TOOL_IDS.path}
+              spellCheck={false}
+            />
           </label>
           {pathProblem && <div className="field-error">{pathProblem}</div>}
           <label className="tools-field">
-            <span className="muted">Extra body fields (agent_uuid and tool_results are always set by the inspector)</span>
-            <textarea className="input mono" rows={3} value={extraBody} onChange={(e) => setExtraBody(e.target.value)} data-testid={TOOL_IDS.extraBody} spellCheck={false} />
+            <span className="muted">
+              Extra body fields (agent_uuid and tool_results are always set by the inspector)
+            </span>
+            <textarea
+              className="input mono"
+              rows={3}
+              value={extraBody}
+              onChange={(e) => setExtraBody(e.target.value)}
+              data-testid={TOOL_IDS.extraBody}
+              spellCheck={false}
+            />
           </label>
           {extraProblem && <div className="field-error">{extraProblem}</div>}
         </div>
       )}
       <footer className="tools-foot">
-        <button type="button" className="button button-primary" disabled={blocked || state === 'sending'} onClick={() => void submit()} data-testid={TOOL_IDS.submit} title="Send all results (Ctrl+Enter)">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={blocked || state === 'sending'}
+          onClick={() => void submit()}
+          data-testid={TOOL_IDS.submit}
+          title="Send all results (Ctrl+Enter)"
+        >
           {state === 'sending'
             ? 'Sending…'
             : replay
@@ -229,7 +286,17 @@ function PendingPrompt({ app, session, pending, recorded }: { app: AppModel; ses
   );
 }
 
-function ToolEditor({ draft, problem, onChange, inputRef }: { draft: ToolDraft; problem: string | null; onChange: (patch: Partial<ToolDraft>) => void; inputRef: RefObject<HTMLTextAreaElement | null> | undefined }) {
+function ToolEditor({
+  draft,
+  problem,
+  onChange,
+  inputRef,
+}: {
+  draft: ToolDraft;
+  problem: string | null;
+  onChange: (patch: Partial<ToolDraft>) => void;
+  inputRef: RefObject<HTMLTextAreaElement | null> | undefined;
+}) {
   const [showInput, setShowInput] = useState(draft.message === null);
   const warning = draftWarning(draft);
   const input = useMemo(() => prettyInput(draft.input), [draft.input]);
@@ -267,15 +334,30 @@ function ToolEditor({ draft, problem, onChange, inputRef }: { draft: ToolDraft; 
             </button>
           ))}
           <span className="segmented">
-            <button type="button" className={draft.mode === 'text' ? 'segmented-active' : ''} onClick={() => onChange({ mode: 'text' })} data-testid={TOOL_IDS.modeText}>
+            <button
+              type="button"
+              className={draft.mode === 'text' ? 'segmented-active' : ''}
+              onClick={() => onChange({ mode: 'text' })}
+              data-testid={TOOL_IDS.modeText}
+            >
               Text
             </button>
-            <button type="button" className={draft.mode === 'json' ? 'segmented-active' : ''} onClick={() => onChange({ mode: 'json' })} data-testid={TOOL_IDS.modeJson}>
+            <button
+              type="button"
+              className={draft.mode === 'json' ? 'segmented-active' : ''}
+              onClick={() => onChange({ mode: 'json' })}
+              data-testid={TOOL_IDS.modeJson}
+            >
               JSON
             </button>
           </span>
           <label className="toolbar-check" title="Send is_error: true (the tool failed)">
-            <input type="checkbox" checked={draft.isError} onChange={(e) => onChange({ isError: e.target.checked })} data-testid={TOOL_IDS.isError} />
+            <input
+              type="checkbox"
+              checked={draft.isError}
+              onChange={(e) => onChange({ isError: e.target.checked })}
+              data-testid={TOOL_IDS.isError}
+            />
             is_error
           </label>
         </div>
@@ -283,13 +365,19 @@ function ToolEditor({ draft, problem, onChange, inputRef }: { draft: ToolDraft; 
           ref={inputRef}
           className={`input mono tool-result-input ${problem ? 'input-invalid' : ''}`}
           rows={draft.mode === 'json' ? 4 : 2}
-          placeholder={draft.mode === 'json' ? '{"answer": …}  (sent as this JSON text)' : 'Result text sent as content'}
+          placeholder={
+            draft.mode === 'json' ? '{"answer": …}  (sent as this JSON text)' : 'Result text sent as content'
+          }
           value={draft.content}
           onChange={(e) => onChange({ content: e.target.value })}
           spellCheck={draft.mode === 'text'}
           data-testid={TOOL_IDS.resultText}
         />
-        {problem ? <div className="field-error">{problem}</div> : warning && <div className="muted small">{warning}</div>}
+        {problem ? (
+          <div className="field-error">{problem}</div>
+        ) : (
+          warning && <div className="muted small">{warning}</div>
+        )}
       </div>
     </div>
   );
@@ -304,8 +392,10 @@ function FileNotice({ app, session, pending }: { app: AppModel; session: Session
   return (
     <ToolsNotice testId={TOOL_IDS.fileNotice}>
       <span>
-        This recording stops waiting for {pending.tools.length === 1 ? 'a frontend tool' : `${pending.tools.length} frontend tools`} (<span className="mono">{names}</span>). A file
-        cannot be answered; replay it to answer at this point and play what was recorded next.
+        This recording stops waiting for{' '}
+        {pending.tools.length === 1 ? 'a frontend tool' : `${pending.tools.length} frontend tools`} (
+        <span className="mono">{names}</span>). A file cannot be answered; replay it to answer at this point and play
+        what was recorded next.
       </span>
       <span className="spacer" />
       <button

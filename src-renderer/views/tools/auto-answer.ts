@@ -20,12 +20,22 @@ export function autoAnswering(app: AppModel): AutoAnswering {
     const answerer = createAutoAnswerer({
       settings: () => store.getSnapshot(),
       send: async (request) => {
-        const sent = await app.run('Auto-answer frontend tools', () => app.commands(request.sessionId).sendToolResults(request), request.sessionId);
+        const sent = await app.run(
+          'Auto-answer frontend tools',
+          () => app.commands(request.sessionId).sendToolResults(request),
+          request.sessionId,
+        );
         await app.refreshSession(request.sessionId);
         return sent;
       },
       onSkipped: (sessionId, tools) =>
-        app.reportError('Auto-answer frontend tools', new Error(`No auto-answer rule for ${tools.join(', ')}: answer this prompt by hand, or add a rule (or a * rule).`), sessionId),
+        app.reportError(
+          'Auto-answer frontend tools',
+          new Error(
+            `No auto-answer rule for ${tools.join(', ')}: answer this prompt by hand, or add a rule (or a * rule).`,
+          ),
+          sessionId,
+        ),
     });
     setup = { store, answerer };
     perApp.set(app, setup);

@@ -34,4 +34,7 @@ export const InlineOptions = s.object({
 });
 export type InlineOptionsPayload = Infer<typeof InlineOptions>;
 
-export const SeverityCounts = s.object({ error: Count(), warning: Count(), info: Count() } satisfies Record<(typeof SEVERITIES)[number], unknown>);
+export const SeverityCounts = s.object({ error: Count(), warning: Count(), info: Count() } satisfies Record<
+  (typeof SEVERITIES)[number],
+  unknown
+>);

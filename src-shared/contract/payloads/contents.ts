@@ -33,7 +33,11 @@ export const TimelineRow = s.object({
 });
 export type TimelineRow = Infer<typeof TimelineRow>;
 
-export const RowsRequest = s.object({ sessionId: SessionId, start: Count(), count: s.number({ integer: true, min: 0, max: 10_000 }) });
+export const RowsRequest = s.object({
+  sessionId: SessionId,
+  start: Count(),
+  count: s.number({ integer: true, min: 0, max: 10_000 }),
+});
 export type RowsRequest = Infer<typeof RowsRequest>;
 export const RowsPage = s.object({ total: Count(), start: Count(), rows: s.array(TimelineRow) });
 export type RowsPage = Infer<typeof RowsPage>;
@@ -42,7 +46,11 @@ export const SearchResult = s.object({ seqs: s.array(Count()), truncated: s.bool
 export type SearchResult = Infer<typeof SearchResult>;
 
 /** A filter expression (docs/filters.md) evaluated over every envelope of a session. */
-export const FilterRowsRequest = s.object({ sessionId: SessionId, expression: s.string({ nonEmpty: true, max: 4000 }), max: s.optional(s.number({ integer: true, min: 1, max: 1_000_000 })) });
+export const FilterRowsRequest = s.object({
+  sessionId: SessionId,
+  expression: s.string({ nonEmpty: true, max: 4000 }),
+  max: s.optional(s.number({ integer: true, min: 1, max: 1_000_000 })),
+});
 export type FilterRowsRequest = Infer<typeof FilterRowsRequest>;
 
 export const EnvelopeDetail = s.object({
@@ -98,7 +106,12 @@ export const RawBytes = s.object({
 });
 export type RawBytes = Infer<typeof RawBytes>;
 
-export const Citation = s.object({ citationType: s.string(), citedText: s.string(), fields: s.json<Record<string, unknown>>(), envelope: Count() });
+export const Citation = s.object({
+  citationType: s.string(),
+  citedText: s.string(),
+  fields: s.json<Record<string, unknown>>(),
+  envelope: Count(),
+});
 export const ImageRef = s.object({ src: s.string(), mediaType: s.string(), envelope: Count() });
 export const BlockStatus = s.literal(...BLOCK_STATUSES);
 

@@ -25,7 +25,15 @@ export const DemoAgentInfo = s.nullable(
     formats: s.array(s.string()),
     scenarios: s.array(DemoScenario),
     /** The provider APIs it serves (`/v1/messages`, `/v1/responses`), with their scenarios. */
-    providers: s.array(s.object({ id: s.literal('anthropic', 'openai'), title: s.string(), url: s.string(), dialect: DialectId, scenarios: s.array(DemoScenario) })),
+    providers: s.array(
+      s.object({
+        id: s.literal('anthropic', 'openai'),
+        title: s.string(),
+        url: s.string(),
+        dialect: DialectId,
+        scenarios: s.array(DemoScenario),
+      }),
+    ),
     /** A ready-made connect request for the default scenario (what a newcomer runs first). */
     defaultRequest: ConnectRequest,
   }),

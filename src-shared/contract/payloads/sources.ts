@@ -13,7 +13,10 @@ export const RequestBody = s.variant('kind', {
 export type RequestBody = Infer<typeof RequestBody>;
 
 /** Secret values main filled into a request: wherever it is shown or written, each occurrence reads `{{name}}`. */
-export const SecretValues = s.array(s.object({ name: s.string({ nonEmpty: true, max: 100 }), value: s.string({ max: 64 * 1024 }) }), { max: 200 });
+export const SecretValues = s.array(
+  s.object({ name: s.string({ nonEmpty: true, max: 100 }), value: s.string({ max: 64 * 1024 }) }),
+  { max: 200 },
+);
 export type SecretValues = Infer<typeof SecretValues>;
 
 /**

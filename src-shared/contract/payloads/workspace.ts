@@ -9,7 +9,13 @@ import * as s from '../schema';
 const ItemId = s.string({ nonEmpty: true, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 const ItemName = s.string({ nonEmpty: true, max: 200 });
 
-export const SavedRequest = s.object({ id: ItemId, name: ItemName, request: RequestTemplate, createdAt: s.number(), updatedAt: s.number() });
+export const SavedRequest = s.object({
+  id: ItemId,
+  name: ItemName,
+  request: RequestTemplate,
+  createdAt: s.number(),
+  updatedAt: s.number(),
+});
 export type SavedRequest = Infer<typeof SavedRequest>;
 /** Without an id: a new saved request; with one: that request replaced. */
 export const SaveRequestInput = s.object({ id: s.optional(ItemId), name: ItemName, request: RequestTemplate });
@@ -18,15 +24,28 @@ export type SaveRequestInput = Infer<typeof SaveRequestInput>;
 export const VariableName = s.string({ nonEmpty: true, max: 100, pattern: /^[A-Za-z_][A-Za-z0-9_.-]*$/ });
 
 /** A variable as the renderer sees it: a secret's value never leaves main, only whether it has one. */
-export const VariableView = s.object({ name: VariableName, secret: s.boolean(), value: s.optional(s.string({ max: 64 * 1024 })), hasValue: s.boolean() });
+export const VariableView = s.object({
+  name: VariableName,
+  secret: s.boolean(),
+  value: s.optional(s.string({ max: 64 * 1024 })),
+  hasValue: s.boolean(),
+});
 export type VariableView = Infer<typeof VariableView>;
 export const EnvironmentView = s.object({ id: ItemId, name: ItemName, variables: s.array(VariableView, { max: 500 }) });
 export type EnvironmentView = Infer<typeof EnvironmentView>;
 
 /** An edited variable; a secret without `value` keeps the one main holds. */
-export const VariableInput = s.object({ name: VariableName, secret: s.boolean(), value: s.optional(s.string({ max: 64 * 1024 })) });
+export const VariableInput = s.object({
+  name: VariableName,
+  secret: s.boolean(),
+  value: s.optional(s.string({ max: 64 * 1024 })),
+});
 export type VariableInput = Infer<typeof VariableInput>;
-export const EnvironmentInput = s.object({ id: s.optional(ItemId), name: ItemName, variables: s.array(VariableInput, { max: 500 }) });
+export const EnvironmentInput = s.object({
+  id: s.optional(ItemId),
+  name: ItemName,
+  variables: s.array(VariableInput, { max: 500 }),
+});
 export type EnvironmentInput = Infer<typeof EnvironmentInput>;
 
 export const EnvironmentsState = s.object({
@@ -38,7 +57,10 @@ export const EnvironmentsState = s.object({
 export type EnvironmentsState = Infer<typeof EnvironmentsState>;
 
 /** How a request is filled before it is copied as curl: references kept, or filled with secrets masked, or filled whole. */
-export const ResolveRequestInput = s.object({ request: RequestTemplate, mode: s.literal('template', 'resolved', 'with-secrets') });
+export const ResolveRequestInput = s.object({
+  request: RequestTemplate,
+  mode: s.literal('template', 'resolved', 'with-secrets'),
+});
 export type ResolveRequestInput = Infer<typeof ResolveRequestInput>;
 
 export const RecentSession = s.object({
@@ -56,5 +78,9 @@ export const RecentSession = s.object({
 export type RecentSession = Infer<typeof RecentSession>;
 
 /** The recent sessions kept, and the setting that bounds them (0: none kept). */
-export const RecentSessions = s.object({ sessions: s.array(RecentSession), keep: s.number({ integer: true, min: 0, max: 500 }), folder: s.string() });
+export const RecentSessions = s.object({
+  sessions: s.array(RecentSession),
+  keep: s.number({ integer: true, min: 0, max: 500 }),
+  folder: s.string(),
+});
 export type RecentSessions = Infer<typeof RecentSessions>;

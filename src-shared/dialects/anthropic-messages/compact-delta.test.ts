@@ -11,8 +11,10 @@ function byJsonParse(data: string): { index: number; thinking: boolean; text: st
   }
   const { index, delta } = event as { index?: unknown; delta?: { type?: unknown; text?: unknown; thinking?: unknown } };
   if (typeof index !== 'number' || !Number.isInteger(index) || !delta) return undefined;
-  if (delta.type === 'text_delta' && typeof delta.text === 'string') return { index, thinking: false, text: delta.text };
-  if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') return { index, thinking: true, text: delta.thinking };
+  if (delta.type === 'text_delta' && typeof delta.text === 'string')
+    return { index, thinking: false, text: delta.text };
+  if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string')
+    return { index, thinking: true, text: delta.thinking };
   return undefined;
 }
 
@@ -21,8 +23,10 @@ function read(data: string): { index: number; thinking: boolean; text: string } 
   return reader.read(data) ? { index: reader.index, thinking: reader.thinking, text: reader.text } : undefined;
 }
 
-const text = (index: string, body: string): string => `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"${body}"}}`;
-const thinking = (index: string, body: string): string => `{"type":"content_block_delta","index":${index},"delta":{"type":"thinking_delta","thinking":"${body}"}}`;
+const text = (index: string, body: string): string =>
+  `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"${body}"}}`;
+const thinking = (index: string, body: string): string =>
+  `{"type":"content_block_delta","index":${index},"delta":{"type":"thinking_delta","thinking":"${body}"}}`;
 
 describe('CompactTextDelta', () => {
   it('reads the compact text and thinking deltas the API writes, exactly as JSON.parse does', () => {
@@ -69,7 +73,24 @@ describe('CompactTextDelta', () => {
   });
 
   it('never reads what JSON.parse reads differently (seeded variations of a delta)', () => {
-    const pieces = ['a', ' ', '"', '\\', '\\"', '\\n', '\\u0041', '\\ud83d\\ude00', 'é', '数', '\n', '\t', '}', '}}', '{', 'x'.repeat(20)];
+    const pieces = [
+      'a',
+      ' ',
+      '"',
+      '\\',
+      '\\"',
+      '\\n',
+      '\\u0041',
+      '\\ud83d\\ude00',
+      'é',
+      '数',
+      '\n',
+      '\t',
+      '}',
+      '}}',
+      '{',
+      'x'.repeat(20),
+    ];
     let seed = 17;
     const next = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;

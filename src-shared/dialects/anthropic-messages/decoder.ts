@@ -1,8 +1,23 @@
-import { unified, type ContentChannel, type DeltaKind, type ToolKind, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
+import {
+  unified,
+  type ContentChannel,
+  type DeltaKind,
+  type ToolKind,
+  type UnifiedEvent,
+  type UnifiedTool,
+} from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { citationEnvelopeParts } from '../anthropic-raw/stream-events';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { checkToolArguments, integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import {
+  checkToolArguments,
+  integerField,
+  objectField,
+  ProviderEventContext,
+  readWireEvent,
+  stringField,
+  type WireEvent,
+} from '../provider/event-context';
 import { NO_EXTRAS } from '../../envelope/types';
 import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
 import { MessageClock } from '../provider/message-summary';
@@ -67,13 +82,21 @@ function isToolResultBlock(type: string): boolean {
  */
 export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): DialectDecoder {
   const blocks = createBlockTracker<number, OpenBlock>((index, block, why) =>
-    callbacks.onDiagnostic({ rule: 'provider.block-not-stopped', message: `The ${block.type || 'untyped'} block ${index} started in event ${block.frame} got no content_block_stop ${why}.`, at: block.at }),
+    callbacks.onDiagnostic({
+      rule: 'provider.block-not-stopped',
+      message: `The ${block.type || 'untyped'} block ${index} started in event ${block.frame} got no content_block_stop ${why}.`,
+      at: block.at,
+    }),
   );
   const unknownReported = new Set<string>();
   let message: MessageClock | undefined;
   let messageId = '';
   let events = 0;
-  const messages = new MessageSequence(callbacks, { message: 'message', start: 'message_start', terminal: 'message_stop' });
+  const messages = new MessageSequence(callbacks, {
+    message: 'message',
+    start: 'message_start',
+    terminal: 'message_stop',
+  });
   let lastFrame: Frame | undefined;
   const compact = new CompactTextDelta();
   let eventContext: ProviderEventContext | undefined;
@@ -88,7 +111,14 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       if (block && streamed) {
         events++;
         message?.token(frame.receivedAt);
-        return streamedDelta(ctx, compact.index, block, streamed, compact.thinking ? 'reasoning_delta' : 'text_delta', compact.text);
+        return streamedDelta(
+          ctx,
+          compact.index,
+          block,
+          streamed,
+          compact.thinking ? 'reasoning_delta' : 'text_delta',
+          compact.text,
+        );
       }
     }
     const event = readWireEvent(ctx, 'Anthropic Messages');
@@ -96,7 +126,10 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     if (!event) return;
     const type = event['type'] as string;
     if (frame.event !== '' && frame.event !== type) {
-      ctx.report('provider.unknown-event', `Event ${frame.seq} says event: ${frame.event} but its data has type ${jsonText(type)}; decoded by its data.`);
+      ctx.report(
+        'provider.unknown-event',
+        `Event ${frame.seq} says event: ${frame.event} but its data has type ${jsonText(type)}; decoded by its data.`,
+      );
     }
     switch (type) {
       case 'message_start':
@@ -116,7 +149,11 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       case 'error':
         return apiError(ctx, event);
       default:
-        reportUnknown(ctx, type, `Event ${frame.seq} has type ${jsonText(type)}, which is not an Anthropic Messages stream event; kept as a provider event.`);
+        reportUnknown(
+          ctx,
+          type,
+          `Event ${frame.seq} has type ${jsonText(type)}, which is not an Anthropic Messages stream event; kept as a provider event.`,
+        );
         ctx.wire(type, event);
     }
   }
@@ -131,7 +168,10 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
   function messageStart(ctx: ProviderEventContext, event: WireEvent): void {
     const body = objectField(event, 'message');
     if (!messages.start(ctx, stringField(body, 'id'), message !== undefined)) {
-      ctx.report('provider.block-started-twice', `message_start in event ${ctx.frame.seq} starts message ${messageId} again while it is open; decoded as one message.`);
+      ctx.report(
+        'provider.block-started-twice',
+        `message_start in event ${ctx.frame.seq} starts message ${messageId} again while it is open; decoded as one message.`,
+      );
       ctx.wire('message_start', event, unified('stream.message_start', ids()));
       return;
     }
@@ -145,7 +185,11 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     message.id = messageId;
     message.model = stringField(body, 'model');
     message.addUsage(body['usage']);
-    new ProviderEventContext(ctx.frame, callbacks, messageId).wire('message_start', event, unified('stream.message_start', ids()));
+    new ProviderEventContext(ctx.frame, callbacks, messageId).wire(
+      'message_start',
+      event,
+      unified('stream.message_start', ids()),
+    );
   }
 
   function startBlock(ctx: ProviderEventContext, event: WireEvent): void {
@@ -153,29 +197,63 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     const start = objectField(event, 'content_block');
     const blockType = stringField(start, 'type');
     if (index === undefined) return missingIndex(ctx, event);
-    const block: OpenBlock = { type: blockType, frame: ctx.frame.seq, at: ctx.at, id: stringField(start, 'id'), name: stringField(start, 'name'), toolUseId: stringField(start, 'tool_use_id'), start, input: [] };
+    const block: OpenBlock = {
+      type: blockType,
+      frame: ctx.frame.seq,
+      at: ctx.at,
+      id: stringField(start, 'id'),
+      name: stringField(start, 'name'),
+      toolUseId: stringField(start, 'tool_use_id'),
+      start,
+      input: [],
+    };
     const previous = blocks.start(index, block);
-    if (previous) ctx.report('provider.block-started-twice', `content_block_start in event ${ctx.frame.seq} starts block ${index} again while the ${previous.type} block started in event ${previous.frame} is open; the new block replaces it.`);
+    if (previous)
+      ctx.report(
+        'provider.block-started-twice',
+        `content_block_start in event ${ctx.frame.seq} starts block ${index} again while the ${previous.type} block started in event ${previous.frame} is open; the new block replaces it.`,
+      );
     const streamed = STREAMED[blockType];
     if (streamed) {
-      ctx.emit({ type: streamed.type, final: false, delta: '', extras: { index }, control: 'block-open' }, unified('stream.content_block_start', ids(index), { kind: blockType, channel: streamed.channel }));
+      ctx.emit(
+        { type: streamed.type, final: false, delta: '', extras: { index }, control: 'block-open' },
+        unified('stream.content_block_start', ids(index), { kind: blockType, channel: streamed.channel }),
+      );
       const initial = start[blockType];
-      if (typeof initial === 'string' && initial !== '') ctx.emit({ type: streamed.type, final: false, delta: initial, extras: {} });
+      if (typeof initial === 'string' && initial !== '')
+        ctx.emit({ type: streamed.type, final: false, delta: initial, extras: {} });
       return;
     }
     const tool = TOOL_USE[blockType];
     if (tool) {
       const unifiedTool: UnifiedTool = { kind: tool.kind, name: block.name };
       if (tool.kind === 'mcp' && typeof start['server_name'] === 'string') unifiedTool.builtin = start['server_name'];
-      ctx.wire('content_block_start', event, unified('stream.tool_call_start', ids(index, block), { kind: blockType, tool: unifiedTool }));
+      ctx.wire(
+        'content_block_start',
+        event,
+        unified('stream.tool_call_start', ids(index, block), { kind: blockType, tool: unifiedTool }),
+      );
       return;
     }
     if (isToolResultBlock(blockType)) {
-      ctx.wire('content_block_start', event, unified('stream.content_block_start', ids(index, block), { kind: blockType }));
+      ctx.wire(
+        'content_block_start',
+        event,
+        unified('stream.content_block_start', ids(index, block), { kind: blockType }),
+      );
       return;
     }
-    if (blockType !== 'redacted_thinking') reportUnknown(ctx, `block:${blockType}`, `content_block_start in event ${ctx.frame.seq} starts a block of type ${jsonText(blockType)}, which is not a known Anthropic block type; kept and shown as a block of that type.`);
-    ctx.wire('content_block_start', event, unified('stream.content_block_start', ids(index, block), { kind: blockType }));
+    if (blockType !== 'redacted_thinking')
+      reportUnknown(
+        ctx,
+        `block:${blockType}`,
+        `content_block_start in event ${ctx.frame.seq} starts a block of type ${jsonText(blockType)}, which is not a known Anthropic block type; kept and shown as a block of that type.`,
+      );
+    ctx.wire(
+      'content_block_start',
+      event,
+      unified('stream.content_block_start', ids(index, block), { kind: blockType }),
+    );
   }
 
   function blockDelta(ctx: ProviderEventContext, event: WireEvent): void {
@@ -191,7 +269,15 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       const field = deltaType === 'text_delta' ? 'text' : 'thinking';
       const text = delta[field];
       const streamed = STREAMED[block.type];
-      if (typeof text === 'string' && streamed) return streamedDelta(ctx, index, block, streamed, deltaType === 'text_delta' ? 'text_delta' : 'reasoning_delta', text);
+      if (typeof text === 'string' && streamed)
+        return streamedDelta(
+          ctx,
+          index,
+          block,
+          streamed,
+          deltaType === 'text_delta' ? 'text_delta' : 'reasoning_delta',
+          text,
+        );
     } else if (deltaType === 'input_json_delta') {
       const partial = delta['partial_json'];
       if (typeof partial === 'string') block.input.push(partial);
@@ -200,18 +286,38 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     } else if (deltaType === 'citations_delta') {
       const citation = objectField(delta, 'citation');
       const { delta: cited, extras } = citationEnvelopeParts(citation);
-      ctx.emit({ type: KIND.citation, final: true, delta: cited, extras }, unified('stream.content_block_delta', ids(index), { kind, channel: 'output_text' }));
+      ctx.emit(
+        { type: KIND.citation, final: true, delta: cited, extras },
+        unified('stream.content_block_delta', ids(index), { kind, channel: 'output_text' }),
+      );
       return;
     } else if (kind === undefined) {
-      reportUnknown(ctx, `delta:${deltaType}`, `content_block_delta in event ${ctx.frame.seq} has delta type ${jsonText(deltaType)}, which is not a known Anthropic delta type; kept as a provider event.`);
+      reportUnknown(
+        ctx,
+        `delta:${deltaType}`,
+        `content_block_delta in event ${ctx.frame.seq} has delta type ${jsonText(deltaType)}, which is not a known Anthropic delta type; kept as a provider event.`,
+      );
     }
-    const channel: ContentChannel | undefined = deltaType === 'signature_delta' ? 'reasoning' : STREAMED[block.type]?.channel;
-    ctx.wire('content_block_delta', event, unified('stream.content_block_delta', ids(index), { kind: kind ?? deltaType, ...(channel ? { channel } : {}) }));
+    const channel: ContentChannel | undefined =
+      deltaType === 'signature_delta' ? 'reasoning' : STREAMED[block.type]?.channel;
+    ctx.wire(
+      'content_block_delta',
+      event,
+      unified('stream.content_block_delta', ids(index), { kind: kind ?? deltaType, ...(channel ? { channel } : {}) }),
+    );
   }
 
   /** A text or thinking delta of an open text or thinking block: streamed content. */
-  function streamedDelta(ctx: ProviderEventContext, index: number, block: OpenBlock, streamed: (typeof STREAMED)[string], kind: DeltaKind, text: string): void {
-    if (block.deltaEvent?.kind !== kind) block.deltaEvent = unified('stream.content_block_delta', ids(index), { kind, channel: streamed.channel });
+  function streamedDelta(
+    ctx: ProviderEventContext,
+    index: number,
+    block: OpenBlock,
+    streamed: (typeof STREAMED)[string],
+    kind: DeltaKind,
+    text: string,
+  ): void {
+    if (block.deltaEvent?.kind !== kind)
+      block.deltaEvent = unified('stream.content_block_delta', ids(index), { kind, channel: streamed.channel });
     ctx.envelope(streamed.type, false, text, NO_EXTRAS, undefined, block.deltaEvent);
   }
 
@@ -222,28 +328,52 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     blocks.stop(index);
     const streamed = STREAMED[block.type];
     if (streamed) {
-      ctx.emit({ type: streamed.type, final: true, delta: '', extras: {} }, unified('stream.content_block_stop', ids(index), { kind: block.type, channel: streamed.channel }));
+      ctx.emit(
+        { type: streamed.type, final: true, delta: '', extras: {} },
+        unified('stream.content_block_stop', ids(index), { kind: block.type, channel: streamed.channel }),
+      );
       return;
     }
     const tool = TOOL_USE[block.type];
     if (tool) {
       const input = block.input.join('');
-      checkToolArguments(ctx, input, `The ${block.type} block ${index} (${block.name || 'unnamed'}, ${block.id || 'no id'})`);
+      checkToolArguments(
+        ctx,
+        input,
+        `The ${block.type} block ${index} (${block.name || 'unnamed'}, ${block.id || 'no id'})`,
+      );
       const payload = input === '' ? jsonText(block.start['input'] ?? {}) : input;
-      ctx.emit({ type: tool.type, final: true, delta: payload, extras: { id: block.id, name: block.name } }, unified('stream.tool_call_stop', ids(index, block), { kind: block.type, phase: 'completed' }));
+      ctx.emit(
+        { type: tool.type, final: true, delta: payload, extras: { id: block.id, name: block.name } },
+        unified('stream.tool_call_stop', ids(index, block), { kind: block.type, phase: 'completed' }),
+      );
       return;
     }
     if (isToolResultBlock(block.type)) {
       const content = block.start['content'];
       const failed = isErrorContent(content);
       ctx.emit(
-        { type: 'server_tool_result', final: true, delta: content === undefined || content === null ? '' : typeof content === 'string' ? content : jsonText(content), extras: { id: block.toolUseId, name: block.type } },
-        unified('stream.tool_call_result', ids(index, block), { kind: block.type, phase: failed ? 'failed' : 'completed', ...(failed ? { error: content } : {}), search_results: searchResults(content) }),
+        {
+          type: 'server_tool_result',
+          final: true,
+          delta:
+            content === undefined || content === null ? '' : typeof content === 'string' ? content : jsonText(content),
+          extras: { id: block.toolUseId, name: block.type },
+        },
+        unified('stream.tool_call_result', ids(index, block), {
+          kind: block.type,
+          phase: failed ? 'failed' : 'completed',
+          ...(failed ? { error: content } : {}),
+          search_results: searchResults(content),
+        }),
       );
       return;
     }
     // Redacted thinking and block types this version does not know: the start's block, kept whole.
-    ctx.emit({ type: block.type || 'unknown_block', final: true, delta: jsonText(block.start), extras: { index } }, unified('stream.content_block_stop', ids(index, block), { kind: block.type }));
+    ctx.emit(
+      { type: block.type || 'unknown_block', final: true, delta: jsonText(block.start), extras: { index } },
+      unified('stream.content_block_stop', ids(index, block), { kind: block.type }),
+    );
   }
 
   function messageDelta(ctx: ProviderEventContext, event: WireEvent): void {
@@ -254,13 +384,24 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       if (stopReason !== undefined) message.stopReason = stopReason;
     }
     const usage = objectField(event, 'usage');
-    ctx.wire('message_delta', event, unified('stream.message_delta', ids(), { stop_reason: stopReason, usage: Object.keys(usage).length > 0 ? usage : undefined }));
+    ctx.wire(
+      'message_delta',
+      event,
+      unified('stream.message_delta', ids(), {
+        stop_reason: stopReason,
+        usage: Object.keys(usage).length > 0 ? usage : undefined,
+      }),
+    );
   }
 
   function messageStop(ctx: ProviderEventContext, event: WireEvent): void {
     messages.end(ctx);
     blocks.endMessage(`before message_stop (event ${ctx.frame.seq})`);
-    ctx.wire('message_stop', event, unified('stream.message_stop', ids(), { stop_reason: message?.stopReason, phase: 'completed' }));
+    ctx.wire(
+      'message_stop',
+      event,
+      unified('stream.message_stop', ids(), { stop_reason: message?.stopReason, phase: 'completed' }),
+    );
     if (message) message.status = 'completed';
     emitSummary(ctx);
     callbacks.onStreamEnd?.({ event: 'message_stop' });
@@ -270,10 +411,20 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     messages.end(ctx);
     const error = objectField(event, 'error');
     const errorType = stringField(error, 'type') || 'error';
-    callbacks.onStreamEnd?.({ event: 'error', error: `${errorType}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}` });
-    const first = events === 1 ? ' as the first event, before any message started (the request was accepted, then failed)' : '';
-    ctx.report('provider.api-error', `The API sent an ${errorType} error${first}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`);
-    ctx.emit({ type: KIND.error, final: true, delta: jsonText(event['error'] ?? event), extras: {} }, unified('stream.error', ids(), { error: event['error'] ?? event, phase: 'failed' }));
+    callbacks.onStreamEnd?.({
+      event: 'error',
+      error: `${errorType}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`,
+    });
+    const first =
+      events === 1 ? ' as the first event, before any message started (the request was accepted, then failed)' : '';
+    ctx.report(
+      'provider.api-error',
+      `The API sent an ${errorType} error${first}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`,
+    );
+    ctx.emit(
+      { type: KIND.error, final: true, delta: jsonText(event['error'] ?? event), extras: {} },
+      unified('stream.error', ids(), { error: event['error'] ?? event, phase: 'failed' }),
+    );
     blocks.discardMessage();
     if (message) {
       message.status = 'failed';
@@ -284,7 +435,12 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
 
   function emitSummary(ctx: ProviderEventContext): void {
     if (!message) return;
-    ctx.emit({ type: KIND.message, final: true, delta: jsonText(message.summary(ctx.frame.receivedAt)), extras: { id: message.id } });
+    ctx.emit({
+      type: KIND.message,
+      final: true,
+      delta: jsonText(message.summary(ctx.frame.receivedAt)),
+      extras: { id: message.id },
+    });
     message = undefined;
   }
 
@@ -300,12 +456,18 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     const deltaType = stringField(objectField(event, 'delta'), 'type');
     const blockType = deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : undefined;
     if (index === undefined || blockType === undefined || blocks.state(index) !== 'unknown' || blocks.anyOpen()) return;
-    ctx.report('provider.block-not-started', `content_block_delta in event ${ctx.frame.seq} is for block ${index}, which no content_block_start of this message started; its text is kept in a ${blockType} block of its own.`);
+    ctx.report(
+      'provider.block-not-started',
+      `content_block_delta in event ${ctx.frame.seq} is for block ${index}, which no content_block_start of this message started; its text is kept in a ${blockType} block of its own.`,
+    );
     startBlock(ctx, { type: 'content_block_start', index, content_block: { type: blockType } });
   }
 
   /** The open block a delta or stop event addresses; reports and shows the event when there is none. */
-  function addressedBlock(ctx: ProviderEventContext, event: WireEvent): { index: number; block: OpenBlock } | undefined {
+  function addressedBlock(
+    ctx: ProviderEventContext,
+    event: WireEvent,
+  ): { index: number; block: OpenBlock } | undefined {
     const index = integerField(event, 'index');
     if (index === undefined) {
       missingIndex(ctx, event);
@@ -314,15 +476,26 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     const block = blocks.get(index);
     if (block) return { index, block };
     const type = stringField(event, 'type');
-    if (blocks.state(index) === 'stopped') ctx.report('provider.delta-after-stop', `${type} in event ${ctx.frame.seq} is for block ${index}, which already got its content_block_stop; kept as a provider event.`);
-    else ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} is for block ${index}, which no content_block_start of this message started; kept as a provider event.`);
+    if (blocks.state(index) === 'stopped')
+      ctx.report(
+        'provider.delta-after-stop',
+        `${type} in event ${ctx.frame.seq} is for block ${index}, which already got its content_block_stop; kept as a provider event.`,
+      );
+    else
+      ctx.report(
+        'provider.block-not-started',
+        `${type} in event ${ctx.frame.seq} is for block ${index}, which no content_block_start of this message started; kept as a provider event.`,
+      );
     ctx.wire(type, event);
     return undefined;
   }
 
   function missingIndex(ctx: ProviderEventContext, event: WireEvent): void {
     const type = stringField(event, 'type');
-    ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} has no integer index, so it belongs to no block; kept as a provider event.`);
+    ctx.report(
+      'provider.block-not-started',
+      `${type} in event ${ctx.frame.seq} has no integer index, so it belongs to no block; kept as a provider event.`,
+    );
     ctx.wire(type, event);
   }
 
@@ -339,7 +512,12 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
       blocks.endMessage('before the stream ended');
       if (!messages.ended && events > 0 && lastFrame) {
         const at = { byteStart: lastFrame.byteEnd };
-        callbacks.onDiagnostic({ rule: 'provider.missing-terminal', message: 'The stream ended without message_stop (or an error event): the response was cut off or the connection dropped.', at });
+        callbacks.onDiagnostic({
+          rule: 'provider.missing-terminal',
+          message:
+            'The stream ended without message_stop (or an error event): the response was cut off or the connection dropped.',
+          at,
+        });
         if (message) {
           message.status = 'cut';
           emitSummary(new ProviderEventContext(lastFrame, callbacks, messageId));
@@ -352,8 +530,16 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
 /** The `web_search_result` entries of a result's content, as `{url, title}`; undefined when there are none. */
 function searchResults(content: unknown): { url: string; title: string }[] | undefined {
   if (!Array.isArray(content)) return undefined;
-  const results = content.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && (r as Record<string, unknown>)['type'] === 'web_search_result');
-  return results.length > 0 ? results.map((r) => ({ url: typeof r['url'] === 'string' ? r['url'] : '', title: typeof r['title'] === 'string' ? r['title'] : '' })) : undefined;
+  const results = content.filter(
+    (r): r is Record<string, unknown> =>
+      typeof r === 'object' && r !== null && (r as Record<string, unknown>)['type'] === 'web_search_result',
+  );
+  return results.length > 0
+    ? results.map((r) => ({
+        url: typeof r['url'] === 'string' ? r['url'] : '',
+        title: typeof r['title'] === 'string' ? r['title'] : '',
+      }))
+    : undefined;
 }
 
 /** A tool result whose content is an error object (`web_search_tool_result_error`, `*_error`…). */

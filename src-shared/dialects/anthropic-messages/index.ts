@@ -12,7 +12,10 @@ import { createAnthropicMessagesDecoder } from './decoder';
 export const anthropicMessagesDialect: DialectModule<'anthropic-messages'> = {
   id: 'anthropic-messages',
   label: 'Anthropic Messages API',
-  detect: (frame) => isAnthropicEvent(frame) && (frame.event === '' || frame.json()?.['type'] === frame.event) && !('sequence_number' in (frame.json() ?? {})),
+  detect: (frame) =>
+    isAnthropicEvent(frame) &&
+    (frame.event === '' || frame.json()?.['type'] === frame.event) &&
+    !('sequence_number' in (frame.json() ?? {})),
   create: createAnthropicMessagesDecoder,
   syntax: 'json',
   terminator: 'dialect',

@@ -72,13 +72,19 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     try {
       value = JSON.parse(frame.data);
     } catch (error) {
-      ctx.report('json.invalid', `Event ${frame.seq} starts like an Anthropic event but is not valid JSON (${errorMessage(error)}); kept undecoded: ${previewText(frame.data)}`);
+      ctx.report(
+        'json.invalid',
+        `Event ${frame.seq} starts like an Anthropic event but is not valid JSON (${errorMessage(error)}); kept undecoded: ${previewText(frame.data)}`,
+      );
       ctx.emit(undecodedParts(frame));
       return;
     }
     const type = isJsonObject(value) ? value['type'] : undefined;
     if (!isJsonObject(value) || typeof type !== 'string') {
-      ctx.report('raw.unknown-event', `Event ${frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no Anthropic stream event; kept undecoded: ${previewText(frame.data)}`);
+      ctx.report(
+        'raw.unknown-event',
+        `Event ${frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no Anthropic stream event; kept undecoded: ${previewText(frame.data)}`,
+      );
       ctx.emit(undecodedParts(frame));
       return;
     }
@@ -105,7 +111,12 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
         ctx.emit({ type: KIND.error, final: true, delta: stringifyJson(event['error'] ?? event) ?? '', extras: {} });
         return;
       default:
-        if (!PROVIDER_LIFECYCLE_EVENTS.has(type)) reportUnknown(ctx, type, `Event ${ctx.frame.seq} has type ${JSON.stringify(type)}, which is not an Anthropic stream event type; kept as a provider event.`);
+        if (!PROVIDER_LIFECYCLE_EVENTS.has(type))
+          reportUnknown(
+            ctx,
+            type,
+            `Event ${ctx.frame.seq} has type ${JSON.stringify(type)}, which is not an Anthropic stream event type; kept as a provider event.`,
+          );
         providerEvent(ctx, type, event);
     }
   }
@@ -126,7 +137,10 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
       input: [],
     });
     if (previous) {
-      ctx.report('raw.index-mismatch', `content_block_start in event ${ctx.frame.seq} starts block ${index} again while the ${previous.type} block started in event ${previous.frame} has not stopped; the new block replaces it.`);
+      ctx.report(
+        'raw.index-mismatch',
+        `content_block_start in event ${ctx.frame.seq} starts block ${index} again while the ${previous.type} block started in event ${previous.frame} has not stopped; the new block replaces it.`,
+      );
     }
     if (STREAMED_BLOCK_TYPES.has(blockType)) {
       ctx.emit({ type: blockType, final: false, delta: '', extras: { index }, control: 'block-open' });
@@ -141,7 +155,8 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     const delta = isJsonObject(event['delta']) ? event['delta'] : {};
     const deltaType = stringField(delta, 'type');
     // The delta's field and the envelope type share a spelling: typed by the envelope table, read from the wire.
-    const streamed: EnvelopeKind | null = deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : null;
+    const streamed: EnvelopeKind | null =
+      deltaType === 'text_delta' ? 'text' : deltaType === 'thinking_delta' ? 'thinking' : null;
     if (streamed !== null) {
       const text = delta[streamed];
       // Empty deltas are skipped by the JSON formatter; the event still shows as a provider event.
@@ -153,7 +168,11 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
       const partial = delta['partial_json'];
       if (typeof partial === 'string') block.input.push(partial);
     } else if (!KNOWN_DELTA_TYPES.has(deltaType)) {
-      reportUnknown(ctx, `delta:${deltaType}`, `content_block_delta in event ${ctx.frame.seq} has delta type ${JSON.stringify(deltaType)}, which is not a known Anthropic delta type; kept as a provider event.`);
+      reportUnknown(
+        ctx,
+        `delta:${deltaType}`,
+        `content_block_delta in event ${ctx.frame.seq} has delta type ${JSON.stringify(deltaType)}, which is not a known Anthropic delta type; kept as a provider event.`,
+      );
     }
     providerEvent(ctx, 'content_block_delta', event);
   }
@@ -170,13 +189,28 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     }
     const callType = TOOL_CALL_TYPES.get(block.type);
     if (callType !== undefined) {
-      ctx.emit({ type: callType, final: true, delta: toolInputPayload(block.input.join('')), extras: { id: block.id, name: block.name } });
+      ctx.emit({
+        type: callType,
+        final: true,
+        delta: toolInputPayload(block.input.join('')),
+        extras: { id: block.id, name: block.name },
+      });
       return;
     }
     if (isServerToolResultType(block.type)) {
       const content = 'content' in accumulated ? accumulated['content'] : block.content;
-      const delta = content === undefined || content === null ? '' : typeof content === 'string' ? content : (stringifyJson(content) ?? '');
-      ctx.emit({ type: KIND.server_tool_result, final: true, delta, extras: { id: block.toolUseId, name: block.type } });
+      const delta =
+        content === undefined || content === null
+          ? ''
+          : typeof content === 'string'
+            ? content
+            : (stringifyJson(content) ?? '');
+      ctx.emit({
+        type: KIND.server_tool_result,
+        final: true,
+        delta,
+        extras: { id: block.toolUseId, name: block.type },
+      });
       return;
     }
     providerEvent(ctx, 'content_block_stop', event);
@@ -198,7 +232,10 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     const block = blocks.get(index);
     if (!block) {
       const kind = stringField(event, 'type');
-      ctx.report('raw.index-mismatch', `${kind} in event ${ctx.frame.seq} refers to block ${index}, which no content_block_start of this API call opened (or which already stopped); kept as a provider event.`);
+      ctx.report(
+        'raw.index-mismatch',
+        `${kind} in event ${ctx.frame.seq} refers to block ${index}, which no content_block_start of this API call opened (or which already stopped); kept as a provider event.`,
+      );
       providerEvent(ctx, kind, event);
       return null;
     }
@@ -209,14 +246,19 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
     const index = numberIndex(event);
     if (index !== null) return index;
     const kind = stringField(event, 'type');
-    ctx.report('raw.index-mismatch', `${kind} in event ${ctx.frame.seq} has no integer index (${previewText(stringifyJson(event['index']) ?? 'missing')}); kept as a provider event.`);
+    ctx.report(
+      'raw.index-mismatch',
+      `${kind} in event ${ctx.frame.seq} has no integer index (${previewText(stringifyJson(event['index']) ?? 'missing')}); kept as a provider event.`,
+    );
     providerEvent(ctx, kind, event);
     return null;
   }
 
   /** A retried API call restarts with message_start while the cut call's blocks are still open. */
   function abandonOpenBlocks(frame: number): void {
-    blocks.endMessage(`before the next message_start (event ${frame}): the API call was cut and retried, and the retry streams its blocks again`);
+    blocks.endMessage(
+      `before the next message_start (event ${frame}): the API call was cut and retried, and the retry streams its blocks again`,
+    );
   }
 
   function reportNotStopped(index: number, block: OpenBlock, why: string): void {
@@ -274,7 +316,15 @@ class EventItem implements EventContext {
 
   // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
   emit(parts: EnvelopeParts): void {
-    this.callbacks.onEnvelope({ frame: this.frame.seq, agent: this.xml.agent(), type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control });
+    this.callbacks.onEnvelope({
+      frame: this.frame.seq,
+      agent: this.xml.agent(),
+      type: parts.type,
+      final: parts.final,
+      delta: parts.delta,
+      extras: parts.extras,
+      control: parts.control,
+    });
   }
 }
 

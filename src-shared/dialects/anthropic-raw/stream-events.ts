@@ -7,10 +7,21 @@ import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
  * #26): `event.model_dump_json()` of the SDK's events, `content_block_stop` and
  * `message_stop` enriched with the accumulated block and message.
  */
-export const PROVIDER_LIFECYCLE_EVENTS: ReadonlySet<string> = new Set(['message_start', 'message_delta', 'message_stop', 'ping']);
+export const PROVIDER_LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([
+  'message_start',
+  'message_delta',
+  'message_stop',
+  'ping',
+]);
 
 /** Delta types of the Messages API; others are reported as unknown and kept. */
-export const KNOWN_DELTA_TYPES: ReadonlySet<string> = new Set(['text_delta', 'thinking_delta', 'input_json_delta', 'signature_delta', 'citations_delta']);
+export const KNOWN_DELTA_TYPES: ReadonlySet<string> = new Set([
+  'text_delta',
+  'thinking_delta',
+  'input_json_delta',
+  'signature_delta',
+  'citations_delta',
+]);
 
 export const STREAMED_BLOCK_TYPES: ReadonlySet<string> = new Set(['text', 'thinking']);
 
@@ -48,7 +59,10 @@ const CITATION_FIELDS = [
  * A citation of a text block's `citations` as the JSON formatter emits it: delta = cited
  * text, extras = `citation_type` plus the non-null fields above (docs/protocols/upstream-protocol.md §4 #18).
  */
-export function citationEnvelopeParts(citation: Record<string, unknown>): { delta: string; extras: Record<string, unknown> } {
+export function citationEnvelopeParts(citation: Record<string, unknown>): {
+  delta: string;
+  extras: Record<string, unknown>;
+} {
   const type = citation['type'];
   const extras: Record<string, unknown> = { citation_type: type === undefined ? 'unknown' : type };
   for (const key of CITATION_FIELDS) {
@@ -56,5 +70,9 @@ export function citationEnvelopeParts(citation: Record<string, unknown>): { delt
     if (value !== undefined && value !== null) extras[key] = value;
   }
   const cited = citation['cited_text'];
-  return { delta: typeof cited === 'string' ? cited : cited === undefined || cited === null ? '' : (stringifyJson(cited) ?? ''), extras };
+  return {
+    delta:
+      typeof cited === 'string' ? cited : cited === undefined || cited === null ? '' : (stringifyJson(cited) ?? ''),
+    extras,
+  };
 }

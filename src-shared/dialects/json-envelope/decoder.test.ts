@@ -10,10 +10,12 @@ import { createJsonEnvelopeDecoder } from './decoder';
 
 const AGENT = '11111111-1111-4111-8111-111111111111';
 
-const decodeFrames = (frames: readonly Frame[], options?: DialectOptions): DialectRun => runDialect(createJsonEnvelopeDecoder, frames, options);
+const decodeFrames = (frames: readonly Frame[], options?: DialectOptions): DialectRun =>
+  runDialect(createJsonEnvelopeDecoder, frames, options);
 
 /** Decode hand-made event data, one frame per string. */
-const decodeData = (data: readonly string[], options?: DialectOptions): DialectRun => runDialectOnItems(createJsonEnvelopeDecoder, data, options);
+const decodeData = (data: readonly string[], options?: DialectOptions): DialectRun =>
+  runDialectOnItems(createJsonEnvelopeDecoder, data, options);
 
 function envelopeData(fields: Record<string, unknown>): string {
   return JSON.stringify({ type: 'text', agent: AGENT, final: false, delta: '', ...fields });
@@ -30,7 +32,8 @@ function fixtureFrames(name: string): Frame[] {
   let byte = 0;
   for (const event of text.split('\n\n')) {
     if (event === '') continue;
-    if (!event.startsWith('data: ') || event.includes('\n')) throw new Error(`${name}: not a single data line: ${event.slice(0, 40)}`);
+    if (!event.startsWith('data: ') || event.includes('\n'))
+      throw new Error(`${name}: not a single data line: ${event.slice(0, 40)}`);
     const bytes = utf8ByteLength(event) + 2;
     frames.push(frameOf(event.slice('data: '.length), frames.length, { byteStart: byte, byteEnd: byte + bytes }));
     byte += bytes;
@@ -44,42 +47,50 @@ const manifest = readManifest();
 const jsonFixtures = Object.values(manifest).filter((entry) => entry.kind === 'json');
 
 describe('JSON envelope fixtures', () => {
-  test.each(jsonFixtures.map((entry) => [entry.file, entry] as const))('%s decodes as the manifest counts', (file, entry) => {
-    const { frames: content, envelopes, diagnostics } = decodeFrames(fixtureFrames(file));
+  test.each(jsonFixtures.map((entry) => [entry.file, entry] as const))(
+    '%s decodes as the manifest counts',
+    (file, entry) => {
+      const { frames: content, envelopes, diagnostics } = decodeFrames(fixtureFrames(file));
 
-    expect(envelopes).toHaveLength(content.length);
-    const byType: Record<string, number> = {};
-    const byAgent: Record<string, number> = {};
-    for (const e of envelopes) {
-      byType[e.type] = (byType[e.type] ?? 0) + 1;
-      byAgent[e.agent] = (byAgent[e.agent] ?? 0) + 1;
-    }
-    expect(byType).toEqual(entry.envelope_types);
-    expect(byAgent).toEqual(entry.agents);
+      expect(envelopes).toHaveLength(content.length);
+      const byType: Record<string, number> = {};
+      const byAgent: Record<string, number> = {};
+      for (const e of envelopes) {
+        byType[e.type] = (byType[e.type] ?? 0) + 1;
+        byAgent[e.agent] = (byAgent[e.agent] ?? 0) + 1;
+      }
+      expect(byType).toEqual(entry.envelope_types);
+      expect(byAgent).toEqual(entry.agents);
 
-    // Over-budget findings of both kinds, per envelope type; the router's error frame
-    // (listed under "null") is not an envelope and never reaches the dialect.
-    const { null: errorFrames = 0, ...expectedByType } = entry.over_2048_by_type;
-    const overBudget: Record<string, number> = {};
-    for (const d of diagnostics.filter((d) => OVER_BUDGET_RULES.has(d.rule))) {
-      const type = envelopes.find((e) => e.frame === d.at.frame)?.type ?? '?';
-      overBudget[type] = (overBudget[type] ?? 0) + 1;
-    }
-    expect(overBudget).toEqual(expectedByType);
-    expect(Object.values(overBudget).reduce((a, b) => a + b, 0)).toBe(entry.json_lines_over_2048 - errorFrames);
+      // Over-budget findings of both kinds, per envelope type; the router's error frame
+      // (listed under "null") is not an envelope and never reaches the dialect.
+      const { null: errorFrames = 0, ...expectedByType } = entry.over_2048_by_type;
+      const overBudget: Record<string, number> = {};
+      for (const d of diagnostics.filter((d) => OVER_BUDGET_RULES.has(d.rule))) {
+        const type = envelopes.find((e) => e.frame === d.at.frame)?.type ?? '?';
+        overBudget[type] = (overBudget[type] ?? 0) + 1;
+      }
+      expect(overBudget).toEqual(expectedByType);
+      expect(Object.values(overBudget).reduce((a, b) => a + b, 0)).toBe(entry.json_lines_over_2048 - errorFrames);
 
-    // The real servers chunk correctly: every overrun is the escaping blind spot.
-    expect(diagnostics.filter((d) => d.rule !== 'envelope.over-budget-after-escaping')).toEqual([]);
-  });
+      // The real servers chunk correctly: every overrun is the escaping blind spot.
+      expect(diagnostics.filter((d) => d.rule !== 'envelope.over-budget-after-escaping')).toEqual([]);
+    },
+  );
 
-  test.each(jsonFixtures.map((entry) => entry.file))('%s: every envelope re-serialises to its exact wire data (nothing dropped or changed)', (file) => {
-    const { frames: content, envelopes } = decodeFrames(fixtureFrames(file));
-    for (const [i, e] of envelopes.entries()) {
-      expect(e.frame).toBe(content[i]?.seq);
-      expect(e.control).toBeUndefined();
-      expect(JSON.stringify({ type: e.type, agent: e.agent, final: e.final, delta: e.delta, ...e.extras })).toBe(content[i]?.data);
-    }
-  });
+  test.each(jsonFixtures.map((entry) => entry.file))(
+    '%s: every envelope re-serialises to its exact wire data (nothing dropped or changed)',
+    (file) => {
+      const { frames: content, envelopes } = decodeFrames(fixtureFrames(file));
+      for (const [i, e] of envelopes.entries()) {
+        expect(e.frame).toBe(content[i]?.seq);
+        expect(e.control).toBeUndefined();
+        expect(JSON.stringify({ type: e.type, agent: e.agent, final: e.final, delta: e.delta, ...e.extras })).toBe(
+          content[i]?.data,
+        );
+      }
+    },
+  );
 
   it('keeps agent_base extras verbatim: envelope_log stays a JSON string on every tool_result chunk', () => {
     const { envelopes } = decodeFrames(fixtureFrames('json_stream.agent_base.json.sse'));
@@ -110,17 +121,34 @@ describe('JSON envelope fixtures', () => {
 
 describe('envelope fields', () => {
   it('passes the four base fields through and every other key as an extra, in wire order', () => {
-    const data = '{"type":"tool_result_image","agent":"a","final":false,"delta":"","id":"t1","name":"shot","src":"/agent/a/images/1","media_type":"image/png","n":1.5,"nested":{"x":[1,null]}}';
+    const data =
+      '{"type":"tool_result_image","agent":"a","final":false,"delta":"","id":"t1","name":"shot","src":"/agent/a/images/1","media_type":"image/png","n":1.5,"nested":{"x":[1,null]}}';
     const { envelopes, diagnostics } = decodeData([data]);
     expect(diagnostics).toEqual([]);
     expect(envelopes).toEqual([
-      { frame: 0, agent: 'a', type: 'tool_result_image', final: false, delta: '', extras: { id: 't1', name: 'shot', src: '/agent/a/images/1', media_type: 'image/png', n: 1.5, nested: { x: [1, null] } } },
+      {
+        frame: 0,
+        agent: 'a',
+        type: 'tool_result_image',
+        final: false,
+        delta: '',
+        extras: {
+          id: 't1',
+          name: 'shot',
+          src: '/agent/a/images/1',
+          media_type: 'image/png',
+          n: 1.5,
+          nested: { x: [1, null] },
+        },
+      },
     ]);
     expect(Object.keys(envelopes[0]?.extras ?? {})).toEqual(['id', 'name', 'src', 'media_type', 'n', 'nested']);
   });
 
   it('keeps a "__proto__" key as a plain extra instead of replacing the prototype', () => {
-    const { envelopes } = decodeData(['{"type":"text","agent":"a","final":false,"delta":"x","__proto__":{"polluted":true}}']);
+    const { envelopes } = decodeData([
+      '{"type":"text","agent":"a","final":false,"delta":"x","__proto__":{"polluted":true}}',
+    ]);
     const extras = envelopes[0]?.extras ?? {};
     expect(Object.getPrototypeOf(extras)).toBe(Object.prototype);
     expect(Object.keys(extras)).toEqual(['__proto__']);
@@ -136,7 +164,13 @@ describe('envelope fields', () => {
     const object: Record<string, unknown> = { type: 'text', agent: AGENT, final: true, delta: 'hi' };
     delete object[field];
     const { envelopes, diagnostics } = decodeData([JSON.stringify(object)], { defaultAgent: 'root' });
-    expect(diagnostics).toEqual([{ rule: 'envelope.missing-field', message: expect.stringContaining(`assumed ${assumed}`) as unknown, at: { frame: 0, byteStart: 0, byteEnd: expect.any(Number) as unknown } }]);
+    expect(diagnostics).toEqual([
+      {
+        rule: 'envelope.missing-field',
+        message: expect.stringContaining(`assumed ${assumed}`) as unknown,
+        at: { frame: 0, byteStart: 0, byteEnd: expect.any(Number) as unknown },
+      },
+    ]);
     expect(envelopes).toHaveLength(1);
     expect(envelopes[0]).toMatchObject(expected);
     expect(envelopes[0]?.control).toBeUndefined();
@@ -175,7 +209,9 @@ describe('json.invalid', () => {
     expect(diagnostics[0]?.message).toMatch(/not valid JSON \(.*(Unterminated|JSON).*\)/);
     expect(diagnostics[0]?.message).toContain(JSON.stringify(data));
     expect(diagnostics[0]?.at).toEqual({ frame: 0, byteStart: 0, byteEnd: data.length + 8 });
-    expect(envelopes).toEqual([{ frame: 0, agent: 'root', type: UNDECODED_TYPE, final: true, delta: data, extras: {}, control: 'undecoded' }]);
+    expect(envelopes).toEqual([
+      { frame: 0, agent: 'root', type: UNDECODED_TYPE, final: true, delta: data, extras: {}, control: 'undecoded' },
+    ]);
   });
 
   it('previews long garbage briefly but keeps all of it', () => {
@@ -191,7 +227,12 @@ describe('json.invalid', () => {
     expect(envelopes.map((e) => e.control ?? e.type)).toEqual(['undecoded', 'text']);
   });
 
-  test.each([['[1,2]', 'array'], ['"text"', 'string'], ['null', 'null'], ['42', 'number']])('JSON %s is not an envelope: envelope.missing-field, kept undecoded', (data, kind) => {
+  test.each([
+    ['[1,2]', 'array'],
+    ['"text"', 'string'],
+    ['null', 'null'],
+    ['42', 'number'],
+  ])('JSON %s is not an envelope: envelope.missing-field, kept undecoded', (data, kind) => {
     const { envelopes, diagnostics } = decodeData([data]);
     expect(rulesOf({ diagnostics })).toEqual(['envelope.missing-field']);
     expect(diagnostics[0]?.message).toContain(`JSON ${kind}, not an envelope object`);
@@ -219,7 +260,9 @@ describe('json.lone-surrogate', () => {
   });
 
   it('counts several in one event', () => {
-    const { diagnostics } = decodeData([String.raw`{"type":"text","agent":"a","final":false,"delta":"\uD800 \uD801 \uDC02"}`]);
+    const { diagnostics } = decodeData([
+      String.raw`{"type":"text","agent":"a","final":false,"delta":"\uD800 \uD801 \uDC02"}`,
+    ]);
     expect(diagnostics[0]?.message).toContain('3 unpaired surrogate escapes');
   });
 
@@ -235,7 +278,11 @@ describe('json.lone-surrogate', () => {
 
 describe('envelope.unknown-type', () => {
   it('reports an unknown type once, as info, and keeps every envelope of it', () => {
-    const data = [envelopeData({ type: 'hook_progress', delta: 'a' }), envelopeData({ type: 'hook_progress', delta: 'b', final: true }), envelopeData({ type: 'other_hook' })];
+    const data = [
+      envelopeData({ type: 'hook_progress', delta: 'a' }),
+      envelopeData({ type: 'hook_progress', delta: 'b', final: true }),
+      envelopeData({ type: 'other_hook' }),
+    ];
     const { envelopes, diagnostics } = decodeData(data);
     expect(rulesOf({ diagnostics })).toEqual(['envelope.unknown-type', 'envelope.unknown-type']);
     expect(diagnostics[0]?.message).toContain('"hook_progress"');
@@ -244,9 +291,25 @@ describe('envelope.unknown-type', () => {
   });
 
   test.each([
-    'meta_init', 'thinking', 'text', 'citation', 'tool_call', 'server_tool_call', 'tool_result', 'tool_result_image',
-    'server_tool_result', 'awaiting_frontend_tools', 'meta_files', 'error', 'meta_final',
-    'rollback', 'aborted', 'meta_end_turn_validation', 'compaction_start', 'compaction_end', 'meta_todo',
+    'meta_init',
+    'thinking',
+    'text',
+    'citation',
+    'tool_call',
+    'server_tool_call',
+    'tool_result',
+    'tool_result_image',
+    'server_tool_result',
+    'awaiting_frontend_tools',
+    'meta_files',
+    'error',
+    'meta_final',
+    'rollback',
+    'aborted',
+    'meta_end_turn_validation',
+    'compaction_start',
+    'compaction_end',
+    'meta_todo',
   ])('does not report the known type %s', (type) => {
     expect(decodeData([envelopeData({ type, delta: '' })]).diagnostics).toEqual([]);
   });
@@ -266,10 +329,21 @@ describe('chunk budget', () => {
     const room = wireBytes - utf8ByteLength(base);
     const count = Math.floor(room / unitBytes);
     const pad = 'a'.repeat(room - count * unitBytes);
-    return JSON.stringify({ type, agent: AGENT, final: true, delta: unit.repeat(count) + pad, id: 'toolu_1', name: 'read' });
+    return JSON.stringify({
+      type,
+      agent: AGENT,
+      final: true,
+      delta: unit.repeat(count) + pad,
+      id: 'toolu_1',
+      name: 'read',
+    });
   }
 
-  test.each([['ASCII', 'a'], ['multi-byte UTF-8', 'é'], ['emoji', '😀']])('an envelope of exactly the budget in bytes (%s) is not reported', (_name, unit) => {
+  test.each([
+    ['ASCII', 'a'],
+    ['multi-byte UTF-8', 'é'],
+    ['emoji', '😀'],
+  ])('an envelope of exactly the budget in bytes (%s) is not reported', (_name, unit) => {
     const data = envelopeOfSize(2048, unit);
     expect(utf8ByteLength(data)).toBe(2048);
     expect(decodeData([data]).diagnostics).toEqual([]);
@@ -279,12 +353,20 @@ describe('chunk budget', () => {
     const data = envelopeOfSize(2049, 'a');
     const { diagnostics } = decodeData([data]);
     expect(rulesOf({ diagnostics })).toEqual(['envelope.over-budget']);
-    expect(diagnostics[0]?.message).toMatch(/is 2049 bytes, over the 2048-byte budget: its unescaped delta is \d+ bytes, more than the \d+ bytes .* did not chunk/);
+    expect(diagnostics[0]?.message).toMatch(
+      /is 2049 bytes, over the 2048-byte budget: its unescaped delta is \d+ bytes, more than the \d+ bytes .* did not chunk/,
+    );
   });
 
   it('over only because quotes are escaped → envelope.over-budget-after-escaping, with the escaping cost', () => {
     // 1000 quotes: 1000 bytes unescaped (fits the ~1950-byte room), 2000 bytes escaped.
-    const data = envelopeData({ type: 'tool_result', final: true, delta: '"'.repeat(1000), id: 'toolu_1', name: 'read' });
+    const data = envelopeData({
+      type: 'tool_result',
+      final: true,
+      delta: '"'.repeat(1000),
+      id: 'toolu_1',
+      name: 'read',
+    });
     const { diagnostics } = decodeData([data]);
     expect(rulesOf({ diagnostics })).toEqual(['envelope.over-budget-after-escaping']);
     expect(diagnostics[0]?.message).toContain('its unescaped delta (1000 bytes) fits');
@@ -293,7 +375,13 @@ describe('chunk budget', () => {
   });
 
   it('control characters inflate six-fold and still count as escaping', () => {
-    const data = envelopeData({ type: 'tool_call', final: true, delta: '\u0001'.repeat(1900), id: 'toolu_1', name: 'x' });
+    const data = envelopeData({
+      type: 'tool_call',
+      final: true,
+      delta: '\u0001'.repeat(1900),
+      id: 'toolu_1',
+      name: 'x',
+    });
     expect(rulesOf(decodeData([data]))).toEqual(['envelope.over-budget-after-escaping']);
   });
 
@@ -304,12 +392,16 @@ describe('chunk budget', () => {
   });
 
   it('a text delta over the wire budget only through escaping is still after-escaping', () => {
-    expect(rulesOf(decodeData([envelopeData({ type: 'thinking', delta: '\n'.repeat(1500) })]))).toEqual(['envelope.over-budget-after-escaping']);
+    expect(rulesOf(decodeData([envelopeData({ type: 'thinking', delta: '\n'.repeat(1500) })]))).toEqual([
+      'envelope.over-budget-after-escaping',
+    ]);
   });
 
   it('extras that leave no room for the delta → envelope.over-budget, explained as the degenerate budget', () => {
     const envelopeLog = JSON.stringify({ summary: 'y'.repeat(2100) });
-    const { diagnostics } = decodeData([envelopeData({ type: 'tool_result', final: true, delta: 'ok', id: 't', name: 'n', envelope_log: envelopeLog })]);
+    const { diagnostics } = decodeData([
+      envelopeData({ type: 'tool_result', final: true, delta: 'ok', id: 't', name: 'n', envelope_log: envelopeLog }),
+    ]);
     expect(rulesOf({ diagnostics })).toEqual(['envelope.over-budget']);
     expect(diagnostics[0]?.message).toContain('leave fewer than 64 for the delta');
   });
@@ -322,18 +414,34 @@ describe('chunk budget', () => {
 });
 
 describe('stream.format-mismatch', () => {
-  const metaInit = (payload: string, final: boolean, agent = AGENT): string => JSON.stringify({ type: 'meta_init', agent, final, delta: payload });
+  const metaInit = (payload: string, final: boolean, agent = AGENT): string =>
+    JSON.stringify({ type: 'meta_init', agent, final, delta: payload });
 
   it('warns once the chunked meta_init announcing "xml" is complete, at its final envelope', () => {
     const payload = '{"format": "xml", "user_query": "hi", "agent_uuid": "a"}';
-    const { diagnostics } = decodeData([metaInit(payload.slice(0, 20), false), envelopeData({ delta: 'x' }), metaInit(payload.slice(20), true)]);
-    expect(diagnostics).toEqual([{ rule: 'stream.format-mismatch', message: expect.stringContaining('announces format "xml"') as unknown, at: expect.objectContaining({ frame: 2 }) as unknown }]);
+    const { diagnostics } = decodeData([
+      metaInit(payload.slice(0, 20), false),
+      envelopeData({ delta: 'x' }),
+      metaInit(payload.slice(20), true),
+    ]);
+    expect(diagnostics).toEqual([
+      {
+        rule: 'stream.format-mismatch',
+        message: expect.stringContaining('announces format "xml"') as unknown,
+        at: expect.objectContaining({ frame: 2 }) as unknown,
+      },
+    ]);
   });
 
   it('reassembles interleaved meta_init payloads per agent', () => {
     const a = '{"format": "json", "agent_uuid": "a"}';
     const b = '{"format": "raw", "agent_uuid": "b"}';
-    const { diagnostics } = decodeData([metaInit(a.slice(0, 10), false, 'a'), metaInit(b.slice(0, 10), false, 'b'), metaInit(a.slice(10), true, 'a'), metaInit(b.slice(10), true, 'b')]);
+    const { diagnostics } = decodeData([
+      metaInit(a.slice(0, 10), false, 'a'),
+      metaInit(b.slice(0, 10), false, 'b'),
+      metaInit(a.slice(10), true, 'a'),
+      metaInit(b.slice(10), true, 'b'),
+    ]);
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]?.message).toContain('"b" announces format "raw"');
     expect(diagnostics[0]?.at.frame).toBe(3);
@@ -359,8 +467,11 @@ describe('decoder contract', () => {
     expect(() => decoder.end()).not.toThrow();
   });
 
-  test.each(['', ' ', '\u0000', '{"type":', '{"a":1}{"b":2}', '\uFFFD\uFFFD', '[DONE'])('never throws on garbage %j and always emits one envelope', (data) => {
-    const { envelopes } = decodeData([data]);
-    expect(envelopes).toHaveLength(1);
-  });
+  test.each(['', ' ', '\u0000', '{"type":', '{"a":1}{"b":2}', '\uFFFD\uFFFD', '[DONE'])(
+    'never throws on garbage %j and always emits one envelope',
+    (data) => {
+      const { envelopes } = decodeData([data]);
+      expect(envelopes).toHaveLength(1);
+    },
+  );
 });

@@ -36,12 +36,20 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     try {
       value = JSON.parse(data);
     } catch (error) {
-      report(frame, 'json.invalid', `Event ${frame.seq} is not valid JSON (${errorMessage(error)}); kept undecoded. Data: ${previewText(data)}`);
+      report(
+        frame,
+        'json.invalid',
+        `Event ${frame.seq} is not valid JSON (${errorMessage(error)}); kept undecoded. Data: ${previewText(data)}`,
+      );
       emitUndecoded(frame);
       return;
     }
     if (!isJsonObject(value)) {
-      report(frame, 'envelope.missing-field', `Event ${frame.seq} is a JSON ${jsonKind(value)}, not an envelope object, so it has none of type, agent, final, delta; kept undecoded. Data: ${previewText(data)}`);
+      report(
+        frame,
+        'envelope.missing-field',
+        `Event ${frame.seq} is a JSON ${jsonKind(value)}, not an envelope object, so it has none of type, agent, final, delta; kept undecoded. Data: ${previewText(data)}`,
+      );
       emitUndecoded(frame);
       return;
     }
@@ -51,7 +59,8 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     fields.agent = agents.same(fields.agent);
     if (typeof value['type'] === 'string') checkType(frame, fields.type);
     // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter data cannot be over the budget.
-    const overrun = data.length * 3 > budget ? assessEnvelopeBudget(fields, fields.delta, frameDataBytes(frame), budget) : undefined;
+    const overrun =
+      data.length * 3 > budget ? assessEnvelopeBudget(fields, fields.delta, frameDataBytes(frame), budget) : undefined;
     if (overrun) reportOverrun(frame, fields, overrun);
 
     callbacks.onEnvelope(fields);
@@ -59,7 +68,11 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     if (fields.type === KIND.meta_init) {
       const format = announcedFormat.push(fields.agent, fields.delta, fields.final);
       if (format !== undefined && format !== 'json') {
-        report(frame, 'stream.format-mismatch', `meta_init of agent ${JSON.stringify(fields.agent)} announces format ${JSON.stringify(format)}, but the stream is JSON envelopes and is decoded as such.`);
+        report(
+          frame,
+          'stream.format-mismatch',
+          `meta_init of agent ${JSON.stringify(fields.agent)} announces format ${JSON.stringify(format)}, but the stream is JSON envelopes and is decoded as such.`,
+        );
       }
     }
   }
@@ -84,25 +97,49 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     const first = lone[0];
     if (!first) return;
     const count = lone.length === 1 ? 'an unpaired surrogate escape' : `${lone.length} unpaired surrogate escapes`;
-    report(frame, 'json.lone-surrogate', `Event ${frame.seq} has ${count} (first: ${first.escape} at character ${first.index} of the data). JSON.parse accepts it, but the string then holds half a character that is shown as U+FFFD.`);
+    report(
+      frame,
+      'json.lone-surrogate',
+      `Event ${frame.seq} has ${count} (first: ${first.escape} at character ${first.index} of the data). JSON.parse accepts it, but the string then holds half a character that is shown as U+FFFD.`,
+    );
   }
 
   function checkType(frame: Frame, type: string): void {
     if (isKnownEnvelopeType(type) || unknownTypesSeen.has(type)) return;
     unknownTypesSeen.add(type);
-    report(frame, 'envelope.unknown-type', `Envelope type ${JSON.stringify(type)} (first seen in event ${frame.seq}) is not in the known vocabulary; its envelopes are kept and shown as sent, and later ones are not reported again.`);
+    report(
+      frame,
+      'envelope.unknown-type',
+      `Envelope type ${JSON.stringify(type)} (first seen in event ${frame.seq}) is not in the known vocabulary; its envelopes are kept and shown as sent, and later ones are not reported again.`,
+    );
   }
 
   function reportOverrun(frame: Frame, fields: EnvelopeInit, o: BudgetOverrun): void {
     const head = `Event ${frame.seq} (${fields.type}) is ${o.wireBytes} bytes, over the ${o.budget}-byte budget`;
     if (o.cause === 'after-escaping') {
-      report(frame, 'envelope.over-budget-after-escaping', `${head}, yet its unescaped delta (${o.deltaBytes} bytes) fits the ${o.maxDeltaBytes} bytes the upstream chunker allows beside ${o.overhead} bytes of envelope: JSON escaping adds ${o.escapingBytes} bytes to the delta, and the chunker does not count them.`);
+      report(
+        frame,
+        'envelope.over-budget-after-escaping',
+        `${head}, yet its unescaped delta (${o.deltaBytes} bytes) fits the ${o.maxDeltaBytes} bytes the upstream chunker allows beside ${o.overhead} bytes of envelope: JSON escaping adds ${o.escapingBytes} bytes to the delta, and the chunker does not count them.`,
+      );
     } else if (o.degenerate) {
-      report(frame, 'envelope.over-budget', `${head}: its other fields take ${o.overhead} bytes and leave fewer than 64 for the delta, so the upstream chunker allows the whole budget to the delta (${o.deltaBytes} bytes here) and envelopes of this shape always exceed it.`);
+      report(
+        frame,
+        'envelope.over-budget',
+        `${head}: its other fields take ${o.overhead} bytes and leave fewer than 64 for the delta, so the upstream chunker allows the whole budget to the delta (${o.deltaBytes} bytes here) and envelopes of this shape always exceed it.`,
+      );
     } else if (isStreamedEnvelopeType(fields.type)) {
-      report(frame, 'envelope.over-budget', `${head}: its delta alone is ${o.deltaBytes} bytes. Upstream forwards ${fields.type} deltas as the model streamed them and never chunks them.`);
+      report(
+        frame,
+        'envelope.over-budget',
+        `${head}: its delta alone is ${o.deltaBytes} bytes. Upstream forwards ${fields.type} deltas as the model streamed them and never chunks them.`,
+      );
     } else {
-      report(frame, 'envelope.over-budget', `${head}: its unescaped delta is ${o.deltaBytes} bytes, more than the ${o.maxDeltaBytes} bytes the upstream chunker allows beside ${o.overhead} bytes of envelope, so the server did not chunk this payload.`);
+      report(
+        frame,
+        'envelope.over-budget',
+        `${head}: its unescaped delta is ${o.deltaBytes} bytes, more than the ${o.maxDeltaBytes} bytes the upstream chunker allows beside ${o.overhead} bytes of envelope, so the server did not chunk this payload.`,
+      );
     }
   }
 

@@ -17,7 +17,10 @@ function missingField(field: string, assumed: string): FieldIssue {
 }
 
 function wrongFieldType(field: string, expected: string, value: unknown, assumed: string): FieldIssue {
-  return { rule: 'envelope.field-type', message: `Envelope field "${field}" must be a ${expected} but is ${describeValue(value)}; assumed ${assumed}.` };
+  return {
+    rule: 'envelope.field-type',
+    message: `Envelope field "${field}" must be a ${expected} but is ${describeValue(value)}; assumed ${assumed}.`,
+  };
 }
 
 function agentDefaultText(defaultAgent: string): string {
@@ -31,7 +34,12 @@ function agentDefaultText(defaultAgent: string): string {
  * and `onIssue` says which, so the timeline still shows the envelope and the user sees why
  * it looks odd.
  */
-export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent: string, frame: number, onIssue: (issue: FieldIssue) => void): EnvelopeInit {
+export function readEnvelopeFields(
+  object: Record<string, unknown>,
+  defaultAgent: string,
+  frame: number,
+  onIssue: (issue: FieldIssue) => void,
+): EnvelopeInit {
   // The type check first: a well-formed envelope asks no `in` (a key lookup of its own).
   let type = '';
   const rawType = object['type'];
@@ -48,13 +56,21 @@ export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent
   else if (!('agent' in object)) onIssue(missingField('agent', agentDefaultText(defaultAgent)));
   else {
     if (isScalar(rawAgent)) agent = String(rawAgent);
-    onIssue(wrongFieldType('agent', 'string', rawAgent, isScalar(rawAgent) ? `agent ${JSON.stringify(agent)}` : agentDefaultText(defaultAgent)));
+    onIssue(
+      wrongFieldType(
+        'agent',
+        'string',
+        rawAgent,
+        isScalar(rawAgent) ? `agent ${JSON.stringify(agent)}` : agentDefaultText(defaultAgent),
+      ),
+    );
   }
 
   let final = false;
   const rawFinal = object['final'];
   if (typeof rawFinal === 'boolean') final = rawFinal;
-  else if (!('final' in object)) onIssue(missingField('final', 'false (the block stays open until an envelope with final:true)'));
+  else if (!('final' in object))
+    onIssue(missingField('final', 'false (the block stays open until an envelope with final:true)'));
   else {
     final = rawFinal === 'true' || rawFinal === 1;
     onIssue(wrongFieldType('final', 'boolean', rawFinal, String(final)));
@@ -67,7 +83,9 @@ export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent
   else {
     // Keep a structured delta as its JSON text so its content is not lost.
     delta = rawDelta === null ? '' : (stringifyJson(rawDelta) ?? '');
-    onIssue(wrongFieldType('delta', 'string', rawDelta, rawDelta === null ? 'an empty delta' : 'its JSON text as the delta'));
+    onIssue(
+      wrongFieldType('delta', 'string', rawDelta, rawDelta === null ? 'an empty delta' : 'its JSON text as the delta'),
+    );
   }
 
   let extras: Record<string, unknown> = NO_EXTRAS;
@@ -77,7 +95,8 @@ export function readEnvelopeFields(object: Record<string, unknown>, defaultAgent
     if (key === 'type' || key === 'agent' || key === 'final' || key === 'delta') continue;
     if (extras === NO_EXTRAS) extras = {};
     // A wire key "__proto__" must stay a plain property, not replace the prototype.
-    if (key === '__proto__') Object.defineProperty(extras, key, { value: object[key], enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(extras, key, { value: object[key], enumerable: true, writable: true, configurable: true });
     else extras[key] = object[key];
   }
   return { frame, agent, type, final, delta, extras };

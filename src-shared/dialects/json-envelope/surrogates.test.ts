@@ -33,7 +33,31 @@ function referenceLoneSurrogates(text: string): LoneSurrogateEscape[] {
 describe('findLoneSurrogateEscapes', () => {
   it('agrees with a left-to-right walk over escapes on random text of backslashes, u, hex digits and escapes', () => {
     const random = seededRandom(14);
-    const pieces = ['\\', '\\\\', 'u', 'D', '8', '3', 'd', 'E', 'C', '0', 'F', 'x', '"', '\\"', '\\n', '\\uD83D', '\\uDE00', '\\udc00', '\\uDBFF', '\\u0041', '\\uD8', '😀', 'é'];
+    const pieces = [
+      '\\',
+      '\\\\',
+      'u',
+      'D',
+      '8',
+      '3',
+      'd',
+      'E',
+      'C',
+      '0',
+      'F',
+      'x',
+      '"',
+      '\\"',
+      '\\n',
+      '\\uD83D',
+      '\\uDE00',
+      '\\udc00',
+      '\\uDBFF',
+      '\\u0041',
+      '\\uD8',
+      '😀',
+      'é',
+    ];
     for (let n = 0; n < 5000; n++) {
       const length = Math.floor(random() * 24);
       const text = Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)]).join('');

@@ -11,15 +11,19 @@ function read(data: string, tag: string): RecordingItem & { element: Element } {
   return { ...recording, element };
 }
 
-const shapes = (recording: RecordingItem): unknown[] => recording.envelopes.map(({ type, final, delta, extras }) => ({ type, final, delta, extras }));
+const shapes = (recording: RecordingItem): unknown[] =>
+  recording.envelopes.map(({ type, final, delta, extras }) => ({ type, final, delta, extras }));
 
 describe('decodeToolResult', () => {
-  const data = '<content-block-tool_result id="t1" name="ls"><![CDATA[a\\nb]]]]><![CDATA[>c]]></content-block-tool_result>';
+  const data =
+    '<content-block-tool_result id="t1" name="ls"><![CDATA[a\\nb]]]]><![CDATA[>c]]></content-block-tool_result>';
 
   it('joins ]]> splits and undoes escaped newlines while the stream is escaped', () => {
     const run = read(data, 'content-block-tool_result');
     decodeToolResult(run.item, run.element, true);
-    expect(shapes(run)).toEqual([{ type: 'tool_result', final: true, delta: 'a\nb]]>c', extras: { id: 't1', name: 'ls' } }]);
+    expect(shapes(run)).toEqual([
+      { type: 'tool_result', final: true, delta: 'a\nb]]>c', extras: { id: 't1', name: 'ls' } },
+    ]);
   });
 
   it('keeps \\n as written in a stream that predates the escaping', () => {
@@ -29,12 +33,18 @@ describe('decodeToolResult', () => {
   });
 
   it('sends the multimodal form as text, one envelope per image, and an empty final marker', () => {
-    const multimodal = '<content-block-tool_result id="t1" name="shot"><text><![CDATA[see]]></text><image src="data:x" media_type="image/png" /></content-block-tool_result>';
+    const multimodal =
+      '<content-block-tool_result id="t1" name="shot"><text><![CDATA[see]]></text><image src="data:x" media_type="image/png" /></content-block-tool_result>';
     const run = read(multimodal, 'content-block-tool_result');
     decodeToolResult(run.item, run.element, true);
     expect(shapes(run)).toEqual([
       { type: 'tool_result', final: false, delta: 'see', extras: { id: 't1', name: 'shot' } },
-      { type: 'tool_result_image', final: false, delta: '', extras: { id: 't1', name: 'shot', src: 'data:x', media_type: 'image/png' } },
+      {
+        type: 'tool_result_image',
+        final: false,
+        delta: '',
+        extras: { id: 't1', name: 'shot', src: 'data:x', media_type: 'image/png' },
+      },
       { type: 'tool_result', final: true, delta: '', extras: { id: 't1', name: 'shot' } },
     ]);
     expect(run.diagnostics).toEqual([]);
@@ -56,16 +66,24 @@ describe('CDATA elements and server tool results', () => {
   });
 
   it('a server tool result takes the name it is given and requires an id', () => {
-    const run = read('<content-block-web_search_tool_result><![CDATA[[]]]></content-block-web_search_tool_result>', 'content-block-web_search_tool_result');
+    const run = read(
+      '<content-block-web_search_tool_result><![CDATA[[]]]></content-block-web_search_tool_result>',
+      'content-block-web_search_tool_result',
+    );
     decodeServerToolResult(run.item, run.element, 'web_search_tool_result');
-    expect(shapes(run)).toEqual([{ type: 'server_tool_result', final: true, delta: '[]', extras: { name: 'web_search_tool_result' } }]);
+    expect(shapes(run)).toEqual([
+      { type: 'server_tool_result', final: true, delta: '[]', extras: { name: 'web_search_tool_result' } },
+    ]);
     expect(run.diagnostics.map((d) => d.rule)).toEqual(['xml.malformed']);
   });
 });
 
 describe('decodeCitations', () => {
   it('one envelope per citation, the last final', () => {
-    const run = read('<citations><citation url="u1"><![CDATA[one]]></citation><citation url="u2"><![CDATA[two]]></citation></citations>', 'citations');
+    const run = read(
+      '<citations><citation url="u1"><![CDATA[one]]></citation><citation url="u2"><![CDATA[two]]></citation></citations>',
+      'citations',
+    );
     decodeCitations(run.item, run.element);
     expect(run.envelopes.map((e) => [e.type, e.final, e.delta])).toEqual([
       ['citation', false, 'one'],

@@ -28,7 +28,10 @@ export function readCitations(body: string): CitationList {
   let pos = 0;
   while (pos < body.length) {
     if (tagNameAt(body, pos) !== 'citation') {
-      return { citations, error: { message: `expected <citation> but found ${JSON.stringify(body.slice(pos, pos + 40))}`, index: pos } };
+      return {
+        citations,
+        error: { message: `expected <citation> but found ${JSON.stringify(body.slice(pos, pos + 40))}`, index: pos },
+      };
     }
     const start = readStartTag(body, pos);
     if (isMarkupError(start)) return { citations, error: { message: start.error, index: start.index } };
@@ -40,13 +43,21 @@ export function readCitations(body: string): CitationList {
     if (!body.startsWith(CDATA_OPEN, start.end)) {
       const close = body.indexOf(CITATION_CLOSE, start.end);
       const end = close === -1 ? body.length : close;
-      citations.push({ attributes: start.attributes, citedText: body.slice(start.end, end), problem: { kind: 'not-cdata' } });
+      citations.push({
+        attributes: start.attributes,
+        citedText: body.slice(start.end, end),
+        problem: { kind: 'not-cdata' },
+      });
       pos = close === -1 ? body.length : close + CITATION_CLOSE.length;
       continue;
     }
     const end = findCitationEnd(body, start.end + CDATA_OPEN.length);
     if (end === -1) {
-      citations.push({ attributes: start.attributes, citedText: body.slice(start.end + CDATA_OPEN.length), problem: { kind: 'unterminated' } });
+      citations.push({
+        attributes: start.attributes,
+        citedText: body.slice(start.end + CDATA_OPEN.length),
+        problem: { kind: 'unterminated' },
+      });
       break;
     }
     const section = unwrapCdata(body.slice(start.end, end + ']]>'.length), false);
@@ -73,7 +84,13 @@ function findCitationEnd(body: string, from: number): number {
 }
 
 /** Citation fields the JSON formatter keeps as JSON numbers (docs/protocols/upstream-protocol.md §4 #18). */
-const NUMERIC_FIELDS = new Set(['document_index', 'start_char_index', 'end_char_index', 'start_page_number', 'end_page_number']);
+const NUMERIC_FIELDS = new Set([
+  'document_index',
+  'start_char_index',
+  'end_char_index',
+  'start_page_number',
+  'end_page_number',
+]);
 const INTEGER = /^-?\d+$/;
 
 /**

@@ -7,7 +7,14 @@ import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from 
 import { KIND } from '../../envelope/vocabulary';
 import { decodeCdataElement, decodeCitations, decodeServerToolResult, decodeToolResult } from './body-elements';
 import { findEmbeddedTags } from './embedded';
-import { extraAttributes, idAndName, parseAttributeJson, readElement, requireAttributes, type Element } from './element';
+import {
+  extraAttributes,
+  idAndName,
+  parseAttributeJson,
+  readElement,
+  requireAttributes,
+  type Element,
+} from './element';
 import { unescapeFormatterItem } from './escaping';
 import { Item, type ItemContext, type ItemStream, type StreamedType } from './item';
 import { isCompleteElement, isServerToolId, rawAttribute, streamedTag, unknownBlockTag } from './item-shape';
@@ -102,19 +109,33 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       decodeElement(ctx, tag, kind);
     } else if (newest !== undefined) {
       const unknown = unknownBlockTag(data, tag);
-      if (unknown !== null) reportUnknownTag(ctx, unknown, `it came inside the open ${newest.type} block and is shown as received, as text of that block`);
+      if (unknown !== null)
+        reportUnknownTag(
+          ctx,
+          unknown,
+          `it came inside the open ${newest.type} block and is shown as received, as text of that block`,
+        );
       emitDelta(ctx, newest.type);
     } else if (tag !== null && STREAMED_BLOCK_TAGS.has(tag)) {
-      ctx.report('xml.malformed', `Event ${frame.seq} starts with <${tag}> but is not that open tag alone; upstream always sends the open tag, each delta and the close tag as separate items. Kept undecoded: ${previewText(data)}`);
+      ctx.report(
+        'xml.malformed',
+        `Event ${frame.seq} starts with <${tag}> but is not that open tag alone; upstream always sends the open tag, each delta and the close tag as separate items. Kept undecoded: ${previewText(data)}`,
+      );
       ctx.undecoded();
     } else if (tag !== null) {
       reportUnknownTag(ctx, tag, 'kept undecoded');
       ctx.undecoded();
     } else if (data.startsWith('</')) {
-      ctx.report('xml.mismatched', `Event ${frame.seq} is a close tag with no open element: ${previewText(data)}; kept undecoded.`);
+      ctx.report(
+        'xml.mismatched',
+        `Event ${frame.seq} is a close tag with no open element: ${previewText(data)}; kept undecoded.`,
+      );
       ctx.undecoded();
     } else {
-      ctx.report('xml.malformed', `Event ${frame.seq} is text outside any <content-block-text> or <content-block-thinking> block, so it belongs to no block; kept undecoded: ${previewText(data)}`);
+      ctx.report(
+        'xml.malformed',
+        `Event ${frame.seq} is text outside any <content-block-text> or <content-block-thinking> block, so it belongs to no block; kept undecoded: ${previewText(data)}`,
+      );
       ctx.undecoded();
     }
   }
@@ -122,7 +143,10 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   function reportUnknownTag(ctx: ItemContext, tag: string, how: string): void {
     if (unknownTagsReported.has(tag)) return;
     unknownTagsReported.add(tag);
-    ctx.report('xml.unknown-tag', `Event ${ctx.frame.seq} is a <${tag}> item, which is not part of the XML stream vocabulary; ${how}. Later <${tag}> items are not reported again.`);
+    ctx.report(
+      'xml.unknown-tag',
+      `Event ${ctx.frame.seq} is a <${tag}> item, which is not part of the XML stream vocabulary; ${how}. Later <${tag}> items are not reported again.`,
+    );
   }
 
   // ---- Streamed blocks -------------------------------------------------------------------
@@ -133,13 +157,19 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     if (same !== -1) {
       const previous = open[same];
       if (previous && !previous.reportedUnclosed) {
-        ctx.report('xml.unclosed', `<content-block-${type}> in event ${frame.seq} opens a new ${type} block while the one opened in event ${previous.frame} was never closed: a retried API call replays the block from its start (interleaved sub-agents do the same). The new block starts here.`);
+        ctx.report(
+          'xml.unclosed',
+          `<content-block-${type}> in event ${frame.seq} opens a new ${type} block while the one opened in event ${previous.frame} was never closed: a retried API call replays the block from its start (interleaved sub-agents do the same). The new block starts here.`,
+        );
       }
       open.splice(same, 1);
     }
     if (open.length > 0 && subagentReported) {
       const others = open.map((b) => `${b.type} (event ${b.frame})`).join(', ');
-      ctx.report('xml.overlapping-blocks', `<content-block-${type}> in event ${frame.seq} opens while ${others} is still open. XML items carry no agent or block id, so the deltas that follow all go to this ${type} block: the stream interleaves concurrent sub-agents, whose output cannot be separated.`);
+      ctx.report(
+        'xml.overlapping-blocks',
+        `<content-block-${type}> in event ${frame.seq} opens while ${others} is still open. XML items carry no agent or block id, so the deltas that follow all go to this ${type} block: the stream interleaves concurrent sub-agents, whose output cannot be separated.`,
+      );
     } else if (open.length > 0) {
       reportLeftOpen(ctx, `opened a ${type} block`);
     }
@@ -156,7 +186,10 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     for (const block of open) {
       if (block.reportedUnclosed) continue;
       block.reportedUnclosed = true;
-      ctx.report('xml.unclosed', `The ${block.type} block opened in event ${block.frame} was not closed before event ${ctx.frame.seq} ${what}. Upstream sends </content-block-${block.type}> before anything else follows a block, and no sub-agent has started in this stream, so the block was left open (a retried API call abandons its partial block). Items that are no tag still go to the newest open block.`);
+      ctx.report(
+        'xml.unclosed',
+        `The ${block.type} block opened in event ${block.frame} was not closed before event ${ctx.frame.seq} ${what}. Upstream sends </content-block-${block.type}> before anything else follows a block, and no sub-agent has started in this stream, so the block was left open (a retried API call abandons its partial block). Items that are no tag still go to the newest open block.`,
+      );
     }
   }
 
@@ -166,12 +199,18 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     const newest = open.at(-1);
     if (index === -1) {
       // Only reached with no block open: inside another block such an item is text.
-      ctx.report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} arrives while no block is open, so it closes nothing; kept undecoded.`);
+      ctx.report(
+        'xml.mismatched',
+        `</content-block-${type}> in event ${frame.seq} arrives while no block is open, so it closes nothing; kept undecoded.`,
+      );
       ctx.undecoded();
       return;
     }
     if (newest && index !== open.length - 1) {
-      ctx.report('xml.mismatched', `</content-block-${type}> in event ${frame.seq} closes the ${type} block from event ${open[index]?.frame ?? '?'} while the ${newest.type} block opened after it (event ${newest.frame}) is still open: the tags of interleaved sub-agents cross.`);
+      ctx.report(
+        'xml.mismatched',
+        `</content-block-${type}> in event ${frame.seq} closes the ${type} block from event ${open[index]?.frame ?? '?'} while the ${newest.type} block opened after it (event ${newest.frame}) is still open: the tags of interleaved sub-agents cross.`,
+      );
     }
     open.splice(index, 1);
     ctx.emitStreamed(type, true, '');
@@ -192,7 +231,10 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     if (typeof unescapedOrUnpaired === 'string') return unescapedOrUnpaired;
     const unpaired = unescapedOrUnpaired;
     escaped = false;
-    ctx.report('xml.unescaped-stream', `Event ${ctx.frame.seq} holds a backslash upstream's escaping cannot produce (character ${unpaired}: ${previewText(text.slice(Math.max(0, unpaired - 20), unpaired + 20))}), so this stream predates the escaping of "\\" and newlines (before 2026-01-01). This item and all later ones are taken verbatim; earlier items holding "\\\\" or "\\n" were unescaped and may differ from what was sent.`);
+    ctx.report(
+      'xml.unescaped-stream',
+      `Event ${ctx.frame.seq} holds a backslash upstream's escaping cannot produce (character ${unpaired}: ${previewText(text.slice(Math.max(0, unpaired - 20), unpaired + 20))}), so this stream predates the escaping of "\\" and newlines (before 2026-01-01). This item and all later ones are taken verbatim; earlier items holding "\\\\" or "\\n" were unescaped and may differ from what was sent.`,
+    );
     return text;
   }
 
@@ -230,7 +272,11 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
         decodeCitations(ctx, element);
         break;
     }
-    if (element.unclosed) ctx.report('xml.unclosed', `Event ${frame.seq}: the <${tag}> item does not end with </${tag}>; its content was read up to the end of the item.`);
+    if (element.unclosed)
+      ctx.report(
+        'xml.unclosed',
+        `Event ${frame.seq}: the <${tag}> item does not end with </${tag}>; its content was read up to the end of the item.`,
+      );
   }
 
   function decodeDataAttribute(ctx: ItemContext, element: Element, type: string): void {
@@ -241,7 +287,11 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
       ctx.undecoded();
       return;
     }
-    if (element.body !== '') ctx.report('xml.malformed', `Event ${frame.seq}: <${element.tag}> should be empty but holds ${previewText(element.body)}; kept in extras.body.`);
+    if (element.body !== '')
+      ctx.report(
+        'xml.malformed',
+        `Event ${frame.seq}: <${element.tag}> should be empty but holds ${previewText(element.body)}; kept in extras.body.`,
+      );
     const payload = parseAttributeJson(ctx, element, 'data');
     const agent = type === KIND.meta_init ? agentOfMetaInit(ctx, payload) : stream.rootAgent;
     const extras = extraAttributes(element, ['data']);
@@ -257,20 +307,34 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     }
     requireAttributes(ctx, element, ['id', 'name', 'arguments']);
     const payload = parseAttributeJson(ctx, element, 'arguments');
-    ctx.emit({ type: callType, final: true, delta: element.attributes.get('arguments') ?? '', extras: idAndName(element, element.attributes.get('name'), ['arguments']) }, payload);
+    ctx.emit(
+      {
+        type: callType,
+        final: true,
+        delta: element.attributes.get('arguments') ?? '',
+        extras: idAndName(element, element.attributes.get('name'), ['arguments']),
+      },
+      payload,
+    );
   }
 
   function reportLegacyTag(ctx: ItemContext, tag: string, type: string): void {
     if (legacyTagsReported.has(tag)) return;
     legacyTagsReported.add(tag);
-    ctx.report('xml.legacy-tag-name', `Event ${ctx.frame.seq}: <${tag}> with a ${SERVER_TOOL_ID_PREFIX} id is the tag name servers used for server tools before 2025-12-31; decoded as ${type}. Later items of this kind are not reported again.`);
+    ctx.report(
+      'xml.legacy-tag-name',
+      `Event ${ctx.frame.seq}: <${tag}> with a ${SERVER_TOOL_ID_PREFIX} id is the tag name servers used for server tools before 2025-12-31; decoded as ${type}. Later items of this kind are not reported again.`,
+    );
   }
 
   function agentOfMetaInit(ctx: ItemContext, payload: unknown): string {
     if (!isJsonObject(payload)) return stream.rootAgent;
     const format = payload['format'];
     if (typeof format === 'string' && format !== expectedFormat) {
-      ctx.report('stream.format-mismatch', `meta_init in event ${ctx.frame.seq} announces format ${JSON.stringify(format)}, but the stream is decoded as ${expectedFormat}.`);
+      ctx.report(
+        'stream.format-mismatch',
+        `meta_init in event ${ctx.frame.seq} announces format ${JSON.stringify(format)}, but the stream is decoded as ${expectedFormat}.`,
+      );
     }
     const uuid = payload['agent_uuid'];
     if (typeof uuid !== 'string' || uuid === '') return stream.rootAgent;
@@ -278,7 +342,10 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     if (typeof parent === 'string' && parent !== '') {
       if (!subagentReported) {
         subagentReported = true;
-        ctx.report('xml.subagent-unattributed', `meta_init in event ${ctx.frame.seq} starts sub-agent ${uuid} (parent ${parent}). XML items carry no agent id, so the sub-agent's text, tool calls and results cannot be told from its parent's: they are shown under the root agent ${stream.rootAgent === '' ? '(unknown)' : stream.rootAgent}, and concurrent sub-agents' tags interleave. Only the meta_init items are attributed. Reported once per stream.`);
+        ctx.report(
+          'xml.subagent-unattributed',
+          `meta_init in event ${ctx.frame.seq} starts sub-agent ${uuid} (parent ${parent}). XML items carry no agent id, so the sub-agent's text, tool calls and results cannot be told from its parent's: they are shown under the root agent ${stream.rootAgent === '' ? '(unknown)' : stream.rootAgent}, and concurrent sub-agents' tags interleave. Only the meta_init items are attributed. Reported once per stream.`,
+        );
       }
       return uuid;
     }
@@ -314,5 +381,3 @@ export function createLegacyXmlDecoder(callbacks: DialectCallbacks, options: Dia
     insideStreamedBlock: () => decoder.insideStreamedBlock(),
   };
 }
-
-

@@ -9,7 +9,12 @@ describe('readElement', () => {
     const data = '<content-block-error code="a&amp;b"><![CDATA[x]]></content-block-error>';
     const { item, diagnostics } = recordingItem(data);
     const element = readElement(item, data, 'content-block-error');
-    expect(element).toEqual({ tag: 'content-block-error', attributes: new Map([['code', 'a&b']]), body: '<![CDATA[x]]>', unclosed: false });
+    expect(element).toEqual({
+      tag: 'content-block-error',
+      attributes: new Map([['code', 'a&b']]),
+      body: '<![CDATA[x]]>',
+      unclosed: false,
+    });
     expect(diagnostics).toEqual([]);
   });
 
@@ -24,7 +29,10 @@ describe('readElement', () => {
   it('marks an element with no close tag unclosed, its body running to the end of the item', () => {
     const data = '<content-block-error><![CDATA[x]]> and then';
     const { item } = recordingItem(data);
-    expect(readElement(item, data, 'content-block-error')).toMatchObject({ body: '<![CDATA[x]]> and then', unclosed: true });
+    expect(readElement(item, data, 'content-block-error')).toMatchObject({
+      body: '<![CDATA[x]]> and then',
+      unclosed: true,
+    });
   });
 
   it('keeps an unreadable start tag undecoded, with the raw data', () => {
@@ -39,14 +47,20 @@ describe('readElement', () => {
   it('uses the first of a repeated attribute and reports bad character references', () => {
     const data = '<meta_final data="1" data="2" note="&bogus;"/>';
     const { item, diagnostics } = recordingItem(data);
-    expect(readElement(item, data, 'meta_final')?.attributes).toEqual(new Map([['data', '1'], ['note', '&bogus;']]));
+    expect(readElement(item, data, 'meta_final')?.attributes).toEqual(
+      new Map([
+        ['data', '1'],
+        ['note', '&bogus;'],
+      ]),
+    );
     expect(rules(diagnostics).sort()).toEqual(['xml.bad-entity', 'xml.malformed']);
   });
 });
 
 describe('attribute helpers', () => {
   const data = '<content-block-tool_call name="f" extra="e" arguments="{&quot;a&quot;:1}" id="t1" />';
-  const element = (): ReturnType<typeof readElement> => readElement(recordingItem(data).item, data, 'content-block-tool_call');
+  const element = (): ReturnType<typeof readElement> =>
+    readElement(recordingItem(data).item, data, 'content-block-tool_call');
 
   it('orders id and name first, as the JSON dialect does, then the rest without the skipped ones', () => {
     const extras = idAndName(element()!, 'f', ['arguments']);
@@ -65,6 +79,8 @@ describe('attribute helpers', () => {
   it('reports the missing required attributes in one finding', () => {
     const { item, diagnostics } = recordingItem(data);
     requireAttributes(item, element()!, ['id', 'name', 'src', 'media_type']);
-    expect(diagnostics.map((d) => d.message)).toEqual(['Event 3: <content-block-tool_call> lacks the attributes src, media_type.']);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'Event 3: <content-block-tool_call> lacks the attributes src, media_type.',
+    ]);
   });
 });

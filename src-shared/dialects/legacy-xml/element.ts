@@ -25,7 +25,10 @@ export interface Element {
 export function readElement(ctx: ItemContext, text: string, tag: string): Element | null {
   const start = readStartTag(text, 0);
   if (isMarkupError(start)) {
-    ctx.report('xml.malformed', `Event ${ctx.frame.seq}: ${start.error} (character ${start.index}); kept undecoded: ${previewText(text)}`);
+    ctx.report(
+      'xml.malformed',
+      `Event ${ctx.frame.seq}: ${start.error} (character ${start.index}); kept undecoded: ${previewText(text)}`,
+    );
     ctx.undecoded();
     return null;
   }
@@ -39,7 +42,10 @@ export function readElement(ctx: ItemContext, text: string, tag: string): Elemen
   } else {
     const wrong = trailingVocabularyCloseTag(text, start.end);
     if (wrong !== null) {
-      ctx.report('xml.mismatched', `Event ${ctx.frame.seq}: the <${tag}> item ends with </${wrong.tag}> instead of </${tag}>; its body was read up to that close tag.`);
+      ctx.report(
+        'xml.mismatched',
+        `Event ${ctx.frame.seq}: the <${tag}> item ends with </${wrong.tag}> instead of </${tag}>; its body was read up to that close tag.`,
+      );
       body = text.slice(start.end, wrong.index);
     } else {
       body = text.slice(start.end);
@@ -53,9 +59,16 @@ function decodeAttributes(ctx: ItemContext, tag: string, raw: readonly RawAttrib
   const attributes = new Map<string, string>();
   for (const attribute of raw) {
     const { value, problems } = decodeAttributeValue(attribute.raw);
-    if (problems.length > 0) ctx.report('xml.bad-entity', `Event ${ctx.frame.seq}: attribute ${attribute.name} of <${tag}> has ${describeEntityProblems(problems)}; kept verbatim.`);
+    if (problems.length > 0)
+      ctx.report(
+        'xml.bad-entity',
+        `Event ${ctx.frame.seq}: attribute ${attribute.name} of <${tag}> has ${describeEntityProblems(problems)}; kept verbatim.`,
+      );
     if (attributes.has(attribute.name)) {
-      ctx.report('xml.malformed', `Event ${ctx.frame.seq}: attribute ${attribute.name} appears twice in <${tag}>; the first value is used.`);
+      ctx.report(
+        'xml.malformed',
+        `Event ${ctx.frame.seq}: attribute ${attribute.name} appears twice in <${tag}>; the first value is used.`,
+      );
     } else {
       attributes.set(attribute.name, value);
     }
@@ -68,24 +81,38 @@ export function parseAttributeJson(ctx: ItemContext, element: Element, name: str
   if (value === undefined) return undefined;
   const parsed = parseJson(value);
   if (parsed.ok) return parsed.value;
-  ctx.report('xml.attr-json', `Event ${ctx.frame.seq}: attribute ${name} of <${element.tag}> is not valid JSON after decoding (${parsed.error}); the decoded text is kept as the delta: ${previewText(value)}`);
+  ctx.report(
+    'xml.attr-json',
+    `Event ${ctx.frame.seq}: attribute ${name} of <${element.tag}> is not valid JSON after decoding (${parsed.error}); the decoded text is kept as the delta: ${previewText(value)}`,
+  );
   return undefined;
 }
 
 export function requireAttributes(ctx: ItemContext, element: Element, names: readonly string[]): void {
   const missing = names.filter((n) => !element.attributes.has(n));
-  if (missing.length > 0) ctx.report('xml.malformed', `Event ${ctx.frame.seq}: <${element.tag}> lacks the attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+  if (missing.length > 0)
+    ctx.report(
+      'xml.malformed',
+      `Event ${ctx.frame.seq}: <${element.tag}> lacks the attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+    );
 }
 
 export function reportCdataProblem(ctx: ItemContext, element: Element, problem: CdataProblem | null): void {
   if (!problem) return;
-  ctx.report(problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata', describeCdataProblem(problem, `Event ${ctx.frame.seq}, <${element.tag}>`));
+  ctx.report(
+    problem.kind === 'not-cdata' ? 'xml.malformed' : 'xml.broken-cdata',
+    describeCdataProblem(problem, `Event ${ctx.frame.seq}, <${element.tag}>`),
+  );
   // An unterminated section already explains the missing close tag.
   if (problem.kind === 'unterminated') element.unclosed = false;
 }
 
 /** `id` and `name` first, as the JSON dialect orders them, then any other attribute. */
-export function idAndName(element: Element, name: string | undefined, skip: readonly string[]): Record<string, unknown> {
+export function idAndName(
+  element: Element,
+  name: string | undefined,
+  skip: readonly string[],
+): Record<string, unknown> {
   const extras: Record<string, unknown> = {};
   const id = element.attributes.get('id');
   if (id !== undefined) extras['id'] = id;

@@ -33,7 +33,8 @@ export function findEmbeddedTags(text: string): readonly EmbeddedTag[] {
       const start = readStartTag(text, lt);
       if (!isMarkupError(start)) {
         const attrs: Record<string, string> = {};
-        for (const a of start.attributes) if (!Object.hasOwn(attrs, a.name)) setField(attrs, a.name, decodeAttributeValueLeniently(a.raw));
+        for (const a of start.attributes)
+          if (!Object.hasOwn(attrs, a.name)) setField(attrs, a.name, decodeAttributeValueLeniently(a.raw));
         if (start.selfClosing) {
           found.push({ tag: name, attrs, body: '' });
           next = start.end;

@@ -58,7 +58,11 @@ export function decodeAttributeValue(raw: string): DecodedValue {
     REFERENCE.lastIndex = amp;
     const match = REFERENCE.exec(raw);
     if (!match) {
-      problems.push({ text: '&', index: amp, reason: 'an "&" that starts no complete reference (a reference needs a name or number and a closing ";")' });
+      problems.push({
+        text: '&',
+        index: amp,
+        reason: 'an "&" that starts no complete reference (a reference needs a name or number and a closing ";")',
+      });
       out += '&';
       from = amp + 1;
     } else {
@@ -77,11 +81,17 @@ export function decodeAttributeValue(raw: string): DecodedValue {
   return { value: out + raw.slice(from), problems };
 }
 
-function decodeReference(text: string, decimal: string | undefined, hex: string | undefined): string | { reason: string } {
+function decodeReference(
+  text: string,
+  decimal: string | undefined,
+  hex: string | undefined,
+): string | { reason: string } {
   if (decimal !== undefined || hex !== undefined) {
     const codePoint = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex ?? '', 16);
     if (codePoint === 0 || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) {
-      return { reason: `numeric reference to U+${codePoint.toString(16).toUpperCase()}, which is not a Unicode scalar value` };
+      return {
+        reason: `numeric reference to U+${codePoint.toString(16).toUpperCase()}, which is not a Unicode scalar value`,
+      };
     }
     // decodeHTMLStrict applies the HTML table for C1 references (&#128; is "€"), as Python's html.unescape does.
     return decodeHTMLStrict(text);
@@ -95,7 +105,13 @@ export function decodeAttributeValueLeniently(raw: string): string {
   return decodeAttributeValue(raw).value;
 }
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#x27;',
+};
 
 /** Python's `html.escape(text, quote=True)`: how upstream writes attribute values. */
 export function htmlEscape(text: string): string {

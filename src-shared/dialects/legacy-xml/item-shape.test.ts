@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isCompleteElement, isServerToolId, rawAttribute, streamedTag, trailingVocabularyCloseTag, unknownBlockTag } from './item-shape';
+import {
+  isCompleteElement,
+  isServerToolId,
+  rawAttribute,
+  streamedTag,
+  trailingVocabularyCloseTag,
+  unknownBlockTag,
+} from './item-shape';
 import { tagNameAt } from './markup';
 
 describe('streamedTag', () => {
@@ -20,7 +27,9 @@ describe('isCompleteElement and trailingVocabularyCloseTag', () => {
   it('an item ending with its own close tag, with />, or with another vocabulary close tag is complete', () => {
     expect(isCompleteElement('<citations><citation/></citations>', 'citations')).toBe(true);
     expect(isCompleteElement('<content-block-tool_call id="a" />', 'content-block-tool_call')).toBe(true);
-    expect(isCompleteElement('<content-block-error><![CDATA[x]]></content-block-text>', 'content-block-error')).toBe(true);
+    expect(isCompleteElement('<content-block-error><![CDATA[x]]></content-block-text>', 'content-block-error')).toBe(
+      true,
+    );
   });
 
   it('text that merely ends like markup is no close tag', () => {

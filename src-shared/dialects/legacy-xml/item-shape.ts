@@ -30,7 +30,12 @@ const LONGEST_STREAMED_TAG = Math.max(...[...STREAMED_TAGS.keys()].map((tag) => 
 /** `<content-block-text>`, `</content-block-thinking>`…: the whole item is the tag. */
 export function streamedTag(data: string): StreamedTag | null {
   // Most items are deltas: two character reads settle them.
-  if (data.length > LONGEST_STREAMED_TAG || data.charCodeAt(0) !== LESS_THAN || data.charCodeAt(data.length - 1) !== GREATER_THAN) return null;
+  if (
+    data.length > LONGEST_STREAMED_TAG ||
+    data.charCodeAt(0) !== LESS_THAN ||
+    data.charCodeAt(data.length - 1) !== GREATER_THAN
+  )
+    return null;
   return STREAMED_TAGS.get(data) ?? null;
 }
 
@@ -44,8 +49,15 @@ export function streamedTag(data: string): StreamedTag | null {
 export function unknownBlockTag(data: string, tag: string | null): string | null {
   if (!data.endsWith('>')) return null;
   const name = tag ?? (data.startsWith('</') ? data.slice(2, -1).trimEnd() : null);
-  if (name === null || !name.startsWith(BLOCK_TAG_PREFIX) || itemKind(name) !== undefined || STREAMED_BLOCK_TAGS.has(name)) return null;
-  const whole = tag === null ? /^[\w.-]+$/.test(name) : data.indexOf('>') === data.length - 1 || isCompleteElement(data, name);
+  if (
+    name === null ||
+    !name.startsWith(BLOCK_TAG_PREFIX) ||
+    itemKind(name) !== undefined ||
+    STREAMED_BLOCK_TAGS.has(name)
+  )
+    return null;
+  const whole =
+    tag === null ? /^[\w.-]+$/.test(name) : data.indexOf('>') === data.length - 1 || isCompleteElement(data, name);
   return whole ? name : null;
 }
 

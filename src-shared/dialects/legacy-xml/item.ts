@@ -13,7 +13,19 @@ import type { DialectCallbacks } from '../types';
 export type StreamedType = typeof KIND.text | typeof KIND.thinking;
 
 /** What an Item holds before its first item. */
-const NO_FRAME: Frame = { seq: -1, byteStart: 0, byteEnd: 0, chunkFirst: 0, chunkLast: 0, receivedAt: 0, event: '', data: '', id: '', dataLines: 0, maxDataLineBytes: 0 };
+const NO_FRAME: Frame = {
+  seq: -1,
+  byteStart: 0,
+  byteEnd: 0,
+  chunkFirst: 0,
+  chunkLast: 0,
+  receivedAt: 0,
+  event: '',
+  data: '',
+  id: '',
+  dataLines: 0,
+  maxDataLineBytes: 0,
+};
 
 /** The envelope fields a decoding step chooses; frame and agent are filled in by `emit`. */
 export type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'> & { agent?: string };
@@ -56,7 +68,18 @@ export class Item implements ItemContext {
   // Fields named one by one, not spread: a spread of objects of varying shapes is slow in V8.
   /** `payload`: the delta as parsed JSON, when it was parsed (reconstruction then need not parse it again). */
   emit(parts: EnvelopeParts, payload?: unknown): void {
-    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: parts.agent ?? this.stream.rootAgent, type: parts.type, final: parts.final, delta: parts.delta, extras: parts.extras, control: parts.control }, payload);
+    this.stream.callbacks.onEnvelope(
+      {
+        frame: this.frame.seq,
+        agent: parts.agent ?? this.stream.rootAgent,
+        type: parts.type,
+        final: parts.final,
+        delta: parts.delta,
+        extras: parts.extras,
+        control: parts.control,
+      },
+      payload,
+    );
   }
 
   /**
@@ -64,7 +87,15 @@ export class Item implements ItemContext {
    * object, and the extras object is shared (nothing changes an envelope's extras).
    */
   emitStreamed(type: StreamedType, final: boolean, delta: string, control?: 'block-open'): void {
-    this.stream.callbacks.onEnvelope({ frame: this.frame.seq, agent: this.stream.rootAgent, type, final, delta, extras: NO_EXTRAS, control });
+    this.stream.callbacks.onEnvelope({
+      frame: this.frame.seq,
+      agent: this.stream.rootAgent,
+      type,
+      final,
+      delta,
+      extras: NO_EXTRAS,
+      control,
+    });
   }
 
   undecoded(): void {

@@ -78,9 +78,11 @@ export function readStartTag(text: string, start = 0): StartTag | MarkupError {
     i++;
     while (i < text.length && isSpace(text.charAt(i))) i++;
     const quote = text.charAt(i);
-    if (quote !== '"' && quote !== "'") return { error: `value of attribute ${attrName} of <${name}> is not quoted`, index: i };
+    if (quote !== '"' && quote !== "'")
+      return { error: `value of attribute ${attrName} of <${name}> is not quoted`, index: i };
     const close = text.indexOf(quote, i + 1);
-    if (close === -1) return { error: `value of attribute ${attrName} of <${name}> is never closed by ${quote}`, index: i };
+    if (close === -1)
+      return { error: `value of attribute ${attrName} of <${name}> is never closed by ${quote}`, index: i };
     attributes.push({ name: attrName, raw: text.slice(i + 1, close) });
     i = close + 1;
   }

@@ -79,7 +79,10 @@ test('htmlEscape is html.escape(quote=True)', () => {
 
 describe('decodeAttributeValue', () => {
   it('decodes what Python html.escape(quote=True) writes', () => {
-    expect(decodeAttributeValue('&quot;q&quot; &#x27;s&#x27; &amp;amp; &lt;b&gt;')).toEqual({ value: '"q" \'s\' &amp; <b>', problems: [] });
+    expect(decodeAttributeValue('&quot;q&quot; &#x27;s&#x27; &amp;amp; &lt;b&gt;')).toEqual({
+      value: '"q" \'s\' &amp; <b>',
+      problems: [],
+    });
   });
   it('decodes numeric references and any HTML named one', () => {
     expect(decodeAttributeValue('&#65;&#x1F600;&eacute;&#128;').value).toBe('A😀é€');
@@ -102,7 +105,15 @@ describe('markup', () => {
   it('reads a start tag with double- and single-quoted attributes', () => {
     const text = '<image src="/a?x=1&amp;y" media_type=\'image/png\' /> after';
     const tag = readStartTag(text);
-    expect(tag).toEqual({ name: 'image', attributes: [{ name: 'src', raw: '/a?x=1&amp;y' }, { name: 'media_type', raw: 'image/png' }], end: text.indexOf(' after'), selfClosing: true });
+    expect(tag).toEqual({
+      name: 'image',
+      attributes: [
+        { name: 'src', raw: '/a?x=1&amp;y' },
+        { name: 'media_type', raw: 'image/png' },
+      ],
+      end: text.indexOf(' after'),
+      selfClosing: true,
+    });
   });
   test.each(['<a b>', '<a b=c>', '<a b="c>', '<a', '<a /x>'])('rejects %s', (text) => {
     expect(isMarkupError(readStartTag(text))).toBe(true);
@@ -125,7 +136,10 @@ describe('markup', () => {
 
 describe('unwrapCdata', () => {
   it('strips the fixed prefix and suffix, keeping an unprotected ]]> inside', () => {
-    expect(unwrapCdata('<![CDATA[a ]]> b]]>', false)).toEqual({ content: 'a ]]> b', problem: { kind: 'early-end', index: 2 } });
+    expect(unwrapCdata('<![CDATA[a ]]> b]]>', false)).toEqual({
+      content: 'a ]]> b',
+      problem: { kind: 'early-end', index: 2 },
+    });
   });
   it('does not count upstream splits as early ends where the producer splits', () => {
     expect(unwrapCdata('<![CDATA[a ]]]]><![CDATA[> b]]>', true).problem).toBeNull();
@@ -141,7 +155,8 @@ describe('unwrapCdata', () => {
 
 describe('readCitations', () => {
   it('ends each citation at the ]]></citation> that precedes the next citation, so ]]> in cited text survives', () => {
-    const body = '<citation type="a"><![CDATA[x ]]></citation> y]]></citation><citation type="b"><![CDATA[z]]></citation>';
+    const body =
+      '<citation type="a"><![CDATA[x ]]></citation> y]]></citation><citation type="b"><![CDATA[z]]></citation>';
     const list = readCitations(body);
     expect(list.error).toBeNull();
     expect(list.citations.map((c) => c.citedText)).toEqual(['x ]]></citation> y', 'z']);
@@ -163,14 +178,26 @@ describe('readCitations', () => {
         { name: 'title', value: '2024' },
         { name: '__proto__', value: 'x' },
       ]),
-    ).toEqual({ citation_type: 'page_location', document_index: 1, start_page_number: 2, title: '2024', ['__proto__']: 'x' });
-    expect(citationExtras([{ name: 'type', value: 'search_result_location' }, { name: 'document_index', value: 'None' }])).toEqual({ citation_type: 'search_result_location' });
+    ).toEqual({
+      citation_type: 'page_location',
+      document_index: 1,
+      start_page_number: 2,
+      title: '2024',
+      ['__proto__']: 'x',
+    });
+    expect(
+      citationExtras([
+        { name: 'type', value: 'search_result_location' },
+        { name: 'document_index', value: 'None' },
+      ]),
+    ).toEqual({ citation_type: 'search_result_location' });
   });
 });
 
 describe('readToolResultBody', () => {
   it('reads the multimodal form; the first ]]></text> ends the protected text', () => {
-    const body = '<text><![CDATA[x]]]]><![CDATA[>]]]></text><image src="/i/1" media_type="image/png" /><image src="/i/2" media_type="image/gif"></image>';
+    const body =
+      '<text><![CDATA[x]]]]><![CDATA[>]]]></text><image src="/i/1" media_type="image/png" /><image src="/i/2" media_type="image/gif"></image>';
     const read = readToolResultBody(body);
     expect(read).toMatchObject({ multimodal: true, text: 'x]]]]><![CDATA[>]', problem: null, error: null });
     expect(read.images.map((a) => a[0]?.raw)).toEqual(['/i/1', '/i/2']);
@@ -183,7 +210,9 @@ describe('readToolResultBody', () => {
 
 describe('findEmbeddedTags', () => {
   it('gives complete chart and table tags with decoded attributes and verbatim bodies', () => {
-    expect(findEmbeddedTags('see <chart type="bar" title="A &amp; B">{"v":[1]}</chart> and <table/> and <chart>cut')).toEqual([
+    expect(
+      findEmbeddedTags('see <chart type="bar" title="A &amp; B">{"v":[1]}</chart> and <table/> and <chart>cut'),
+    ).toEqual([
       { tag: 'chart', attrs: { type: 'bar', title: 'A & B' }, body: '{"v":[1]}' },
       { tag: 'table', attrs: {}, body: '' },
     ]);

@@ -30,7 +30,13 @@ export function readToolResultBody(body: string): ToolResultBody {
   if (body.startsWith(CDATA_OPEN, TEXT_OPEN.length)) {
     const end = body.indexOf(CDATA_CLOSE + TEXT_CLOSE, TEXT_OPEN.length + CDATA_OPEN.length);
     if (end === -1) {
-      return { multimodal: true, text: body.slice(TEXT_OPEN.length + CDATA_OPEN.length), images: [], problem: { kind: 'unterminated' }, error: null };
+      return {
+        multimodal: true,
+        text: body.slice(TEXT_OPEN.length + CDATA_OPEN.length),
+        images: [],
+        problem: { kind: 'unterminated' },
+        error: null,
+      };
     }
     const section = unwrapCdata(body.slice(TEXT_OPEN.length, end + CDATA_CLOSE.length), true);
     text = section.content;
@@ -46,10 +52,17 @@ export function readToolResultBody(body: string): ToolResultBody {
   const images: RawAttribute[][] = [];
   while (pos < body.length) {
     if (tagNameAt(body, pos) !== 'image') {
-      return { multimodal: true, text, images, problem, error: { message: `expected <image /> but found ${JSON.stringify(body.slice(pos, pos + 40))}`, index: pos } };
+      return {
+        multimodal: true,
+        text,
+        images,
+        problem,
+        error: { message: `expected <image /> but found ${JSON.stringify(body.slice(pos, pos + 40))}`, index: pos },
+      };
     }
     const tag = readStartTag(body, pos);
-    if (isMarkupError(tag)) return { multimodal: true, text, images, problem, error: { message: tag.error, index: tag.index } };
+    if (isMarkupError(tag))
+      return { multimodal: true, text, images, problem, error: { message: tag.error, index: tag.index } };
     images.push(tag.attributes);
     pos = tag.end;
     // Tolerate an explicit close tag, which XML allows in place of "/>".

@@ -46,13 +46,25 @@ export function checkAnnotations(ctx: ProviderEventContext, open: OpenPart, fina
   const text = finalText !== '' ? finalText : open.text.join('');
   const length = Array.from(text).length;
   for (const a of open.annotations) {
-    const bad = [a.start, a.end].some((i) => i !== undefined && (i < 0 || i > length)) || (a.start !== undefined && a.end !== undefined && a.start > a.end);
-    if (bad) ctx.report('provider.annotation-out-of-range', `The annotation of event ${a.at} spans ${a.start ?? '?'}..${a.end ?? a.start ?? '?'}, outside the ${length} characters of the text it annotates.`);
+    const bad =
+      [a.start, a.end].some((i) => i !== undefined && (i < 0 || i > length)) ||
+      (a.start !== undefined && a.end !== undefined && a.start > a.end);
+    if (bad)
+      ctx.report(
+        'provider.annotation-out-of-range',
+        `The annotation of event ${a.at} spans ${a.start ?? '?'}..${a.end ?? a.start ?? '?'}, outside the ${length} characters of the text it annotates.`,
+      );
   }
 }
 
 /** Whether `event` (a delta) has the unified form `cached`: what the decoder's ids(event) would give in response `responseId`, compared without building it (a delta's ids seldom change). */
-export function isSameDelta(cached: UnifiedEvent, event: WireEvent, kind: string, channel: ContentChannel | undefined, responseId: string): boolean {
+export function isSameDelta(
+  cached: UnifiedEvent,
+  event: WireEvent,
+  kind: string,
+  channel: ContentChannel | undefined,
+  responseId: string,
+): boolean {
   const { ids: c } = cached;
   return (
     cached.kind === kind &&

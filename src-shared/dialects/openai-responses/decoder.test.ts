@@ -1,30 +1,70 @@
 import { describe, expect, it, test } from 'vitest';
 import { listProviderFixtures, readExternalFixture } from '../../../src-main/testing/fixtures';
-import { decodeEveryChunking, decodeProviderEvents, readProviderFixture, rulesOf } from '../../../src-main/testing/provider-streams';
+import {
+  decodeEveryChunking,
+  decodeProviderEvents,
+  readProviderFixture,
+  rulesOf,
+} from '../../../src-main/testing/provider-streams';
 import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 
 /** Events numbered in order, as the API sends them. */
 function numbered(events: [string, Record<string, unknown>][]): string[] {
-  return events.map(([type, fields], i) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: i })}\n\n`);
+  return events.map(
+    ([type, fields], i) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: i })}\n\n`,
+  );
 }
 
 const ids = { item_id: 'msg_1', output_index: 0, content_index: 0 };
-const created: [string, Record<string, unknown>] = ['response.created', { response: { id: 'resp_1', status: 'in_progress', model: 'gpt-test' } }];
-const completed: [string, Record<string, unknown>] = ['response.completed', { response: { id: 'resp_1', status: 'completed', model: 'gpt-test', usage: { input_tokens: 5, output_tokens: 2 } } }];
-const itemAdded: [string, Record<string, unknown>] = ['response.output_item.added', { output_index: 0, item: { id: 'msg_1', type: 'message', content: [] } }];
-const partAdded: [string, Record<string, unknown>] = ['response.content_part.added', { ...ids, part: { type: 'output_text', text: '' } }];
-const delta = (text: string): [string, Record<string, unknown>] => ['response.output_text.delta', { ...ids, delta: text }];
+const created: [string, Record<string, unknown>] = [
+  'response.created',
+  { response: { id: 'resp_1', status: 'in_progress', model: 'gpt-test' } },
+];
+const completed: [string, Record<string, unknown>] = [
+  'response.completed',
+  { response: { id: 'resp_1', status: 'completed', model: 'gpt-test', usage: { input_tokens: 5, output_tokens: 2 } } },
+];
+const itemAdded: [string, Record<string, unknown>] = [
+  'response.output_item.added',
+  { output_index: 0, item: { id: 'msg_1', type: 'message', content: [] } },
+];
+const partAdded: [string, Record<string, unknown>] = [
+  'response.content_part.added',
+  { ...ids, part: { type: 'output_text', text: '' } },
+];
+const delta = (text: string): [string, Record<string, unknown>] => [
+  'response.output_text.delta',
+  { ...ids, delta: text },
+];
 const textDone = (text: string): [string, Record<string, unknown>] => ['response.output_text.done', { ...ids, text }];
-const partDone: [string, Record<string, unknown>] = ['response.content_part.done', { ...ids, part: { type: 'output_text' } }];
-const itemDone: [string, Record<string, unknown>] = ['response.output_item.done', { output_index: 0, item: { id: 'msg_1', type: 'message', status: 'completed' } }];
-const message = (text: string): [string, Record<string, unknown>][] => [itemAdded, partAdded, delta(text), textDone(text), partDone, itemDone];
+const partDone: [string, Record<string, unknown>] = [
+  'response.content_part.done',
+  { ...ids, part: { type: 'output_text' } },
+];
+const itemDone: [string, Record<string, unknown>] = [
+  'response.output_item.done',
+  { output_index: 0, item: { id: 'msg_1', type: 'message', status: 'completed' } },
+];
+const message = (text: string): [string, Record<string, unknown>][] => [
+  itemAdded,
+  partAdded,
+  delta(text),
+  textDone(text),
+  partDone,
+  itemDone,
+];
 const complete = numbered([created, ...message('Hello'), completed]);
 
 const fixtures = listProviderFixtures().filter((f) => f.startsWith('openai-responses/'));
 
 const EXPECTED_RULES: Record<string, string[]> = {
-  'openai-responses/cut.sse': ['provider.block-not-stopped', 'provider.block-not-stopped', 'provider.missing-terminal', 'block.unterminated'],
+  'openai-responses/cut.sse': [
+    'provider.block-not-stopped',
+    'provider.block-not-stopped',
+    'provider.missing-terminal',
+    'block.unterminated',
+  ],
   'openai-responses/error.sse': ['provider.api-error'],
   'openai-responses/failed.sse': ['provider.response-failed'],
   'openai-responses/incomplete.sse': ['provider.response-incomplete', 'block.unterminated'],
@@ -43,35 +83,65 @@ describe('OpenAI Responses fixtures', () => {
   });
 
   it('text-annotations: four kinds of citation attach to the text', () => {
-    const text = decodeBytes(readProviderFixture('openai-responses/text-annotations.sse')).blocks.find((b) => b.kind === 'text');
+    const text = decodeBytes(readProviderFixture('openai-responses/text-annotations.sse')).blocks.find(
+      (b) => b.kind === 'text',
+    );
     expect(text?.content).toBe('Paris is the capital of France. See the atlas.');
-    expect(text?.citations.map((c) => c.citationType)).toEqual(['url_citation', 'file_citation', 'container_file_citation', 'file_path']);
-    expect(text?.citations[0]?.fields).toMatchObject({ url: 'https://atlas.example/france', start_index: 0, end_index: 31 });
+    expect(text?.citations.map((c) => c.citationType)).toEqual([
+      'url_citation',
+      'file_citation',
+      'container_file_citation',
+      'file_path',
+    ]);
+    expect(text?.citations[0]?.fields).toMatchObject({
+      url: 'https://atlas.example/france',
+      start_index: 0,
+      end_index: 31,
+    });
   });
 
   it('reasoning-function: a summary, reasoning text and a function call with parsed arguments', () => {
     const { blocks } = decodeBytes(readProviderFixture('openai-responses/reasoning-function.sse'));
     expect(blocks.map((b) => b.kind)).toEqual(['reasoning_summary', 'thinking', 'tool_call', 'message']);
-    expect(blocks[2]).toMatchObject({ toolId: 'call_demo_weather', name: 'get_weather', parsed: { city: 'Paris', unit: 'celsius' } });
-    expect(blocks[3]?.parsed).toMatchObject({ status: 'completed', usage: { output_tokens: 64, output_tokens_details: { reasoning_tokens: 40 } } });
+    expect(blocks[2]).toMatchObject({
+      toolId: 'call_demo_weather',
+      name: 'get_weather',
+      parsed: { city: 'Paris', unit: 'celsius' },
+    });
+    expect(blocks[3]?.parsed).toMatchObject({
+      status: 'completed',
+      usage: { output_tokens: 64, output_tokens_details: { reasoning_tokens: 40 } },
+    });
   });
 
   it('builtin-tools: each built-in call has its status phases and a linked result; the generated image attaches', () => {
     const { blocks, envelopes } = decodeBytes(readProviderFixture('openai-responses/builtin-tools.sse'));
     const call = (id: string) => blocks.find((b) => b.kind === 'server_tool_call' && b.toolId === id);
-    expect(call('ws_demo')?.parsed).toMatchObject({ phases: ['in_progress', 'searching', 'completed'], action: { query: 'paris weather' } });
-    expect(call('ci_demo')?.parsed).toMatchObject({ code: 'print(6 * 7)', phases: ['in_progress', 'interpreting', 'completed'] });
-    for (const id of ['ws_demo', 'fs_demo', 'ci_demo', 'mcpl_demo', 'mcp_demo']) expect(blocks.find((b) => b.id === call(id)?.linkedBlock)?.toolId, id).toBe(id);
+    expect(call('ws_demo')?.parsed).toMatchObject({
+      phases: ['in_progress', 'searching', 'completed'],
+      action: { query: 'paris weather' },
+    });
+    expect(call('ci_demo')?.parsed).toMatchObject({
+      code: 'print(6 * 7)',
+      phases: ['in_progress', 'interpreting', 'completed'],
+    });
+    for (const id of ['ws_demo', 'fs_demo', 'ci_demo', 'mcpl_demo', 'mcp_demo'])
+      expect(blocks.find((b) => b.id === call(id)?.linkedBlock)?.toolId, id).toBe(id);
     const image = blocks.find((b) => b.kind === 'tool_result' && b.toolId === 'ig_demo');
     expect(image?.images.map((i) => i.mediaType)).toEqual(['image/png']);
     expect(blocks.find((b) => b.kind === 'custom_tool_call')?.content).toBe('SELECT 1;');
-    const statuses = envelopes.filter((e) => e.unified?.family === 'stream.tool_call_status' && e.unified.tool?.builtin === 'web_search').map((e) => e.unified?.phase);
+    const statuses = envelopes
+      .filter((e) => e.unified?.family === 'stream.tool_call_status' && e.unified.tool?.builtin === 'web_search')
+      .map((e) => e.unified?.phase);
     expect(statuses).toEqual(['in_progress', 'searching', 'completed']);
   });
 
   it('refusal: streams as a refusal block', () => {
     const { blocks } = decodeBytes(readProviderFixture('openai-responses/refusal.sse'));
-    expect(blocks.map((b) => [b.kind, b.content])).toEqual([['refusal', 'I can’t help with that.'], ['message', expect.any(String) as string]]);
+    expect(blocks.map((b) => [b.kind, b.content])).toEqual([
+      ['refusal', 'I can’t help with that.'],
+      ['message', expect.any(String) as string],
+    ]);
   });
 
   it('every delta carries its unified event with StreamIDs', () => {
@@ -83,7 +153,11 @@ describe('OpenAI Responses fixtures', () => {
       channel: 'output_text',
     });
     expect(envelopes[0]?.unified?.family).toBe('stream.message_start');
-    expect(envelopes.at(-2)?.unified).toMatchObject({ family: 'stream.message_stop', phase: 'completed', usage: { output_tokens: 2 } });
+    expect(envelopes.at(-2)?.unified).toMatchObject({
+      family: 'stream.message_stop',
+      phase: 'completed',
+      usage: { output_tokens: 2 },
+    });
   });
 });
 
@@ -93,21 +167,45 @@ describe('OpenAI Responses diagnostics', () => {
     expect(rulesOf(decodeProviderEvents(gap))).toContain('provider.sequence-gap');
     const swapped = [...complete];
     [swapped[3], swapped[4]] = [swapped[4] ?? '', swapped[3] ?? ''];
-    expect(decodeProviderEvents(swapped).diagnostics.find((d) => d.rule === 'provider.sequence-gap')?.message).toMatch(/jumps|goes back/);
+    expect(decodeProviderEvents(swapped).diagnostics.find((d) => d.rule === 'provider.sequence-gap')?.message).toMatch(
+      /jumps|goes back/,
+    );
     expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);
   });
 
   it("'provider.response-failed' and 'provider.response-incomplete' name their reasons", () => {
-    const failed = decodeProviderEvents(numbered([created, ['response.failed', { response: { id: 'resp_1', status: 'failed', error: { code: 'server_error', message: 'boom' } } }]]));
-    expect(failed.diagnostics.map((d) => [d.rule, d.severity, d.message])).toEqual([['provider.response-failed', 'error', 'The response failed (server_error): boom']]);
-    const incomplete = decodeProviderEvents(numbered([created, ['response.incomplete', { response: { id: 'resp_1', status: 'incomplete', incomplete_details: { reason: 'content_filter' } } }]]));
-    expect(incomplete.diagnostics.map((d) => [d.rule, d.severity])).toEqual([['provider.response-incomplete', 'warning']]);
+    const failed = decodeProviderEvents(
+      numbered([
+        created,
+        [
+          'response.failed',
+          { response: { id: 'resp_1', status: 'failed', error: { code: 'server_error', message: 'boom' } } },
+        ],
+      ]),
+    );
+    expect(failed.diagnostics.map((d) => [d.rule, d.severity, d.message])).toEqual([
+      ['provider.response-failed', 'error', 'The response failed (server_error): boom'],
+    ]);
+    const incomplete = decodeProviderEvents(
+      numbered([
+        created,
+        [
+          'response.incomplete',
+          { response: { id: 'resp_1', status: 'incomplete', incomplete_details: { reason: 'content_filter' } } },
+        ],
+      ]),
+    );
+    expect(incomplete.diagnostics.map((d) => [d.rule, d.severity])).toEqual([
+      ['provider.response-incomplete', 'warning'],
+    ]);
     expect(incomplete.diagnostics[0]?.message).toContain('content_filter');
     expect(rulesOf(decodeProviderEvents(complete))).not.toContain('provider.response-failed');
   });
 
   it("'provider.api-error': a top-level error event is an error finding", () => {
-    const result = decodeProviderEvents(numbered([['error', { code: 'rate_limit_exceeded', message: 'slow down', param: null }]]));
+    const result = decodeProviderEvents(
+      numbered([['error', { code: 'rate_limit_exceeded', message: 'slow down', param: null }]]),
+    );
     expect(result.formats).toEqual(['openai-responses']);
     expect(result.diagnostics.map((d) => [d.rule, d.severity])).toEqual([['provider.api-error', 'error']]);
   });
@@ -117,22 +215,51 @@ describe('OpenAI Responses diagnostics', () => {
   });
 
   it("'provider.block-not-started' and 'provider.delta-after-stop': deltas for parts never added, or after their done", () => {
-    expect(rulesOf(decodeProviderEvents(numbered([created, itemAdded, delta('x'), completed])))).toContain('provider.block-not-started');
-    expect(rulesOf(decodeProviderEvents(numbered([created, itemAdded, partAdded, delta('a'), textDone('a'), delta('late'), partDone, itemDone, completed])))).toEqual(['provider.delta-after-stop']);
+    expect(rulesOf(decodeProviderEvents(numbered([created, itemAdded, delta('x'), completed])))).toContain(
+      'provider.block-not-started',
+    );
+    expect(
+      rulesOf(
+        decodeProviderEvents(
+          numbered([
+            created,
+            itemAdded,
+            partAdded,
+            delta('a'),
+            textDone('a'),
+            delta('late'),
+            partDone,
+            itemDone,
+            completed,
+          ]),
+        ),
+      ),
+    ).toEqual(['provider.delta-after-stop']);
   });
 
   it("'provider.block-started-twice': an output item added again while open", () => {
-    expect(rulesOf(decodeProviderEvents(numbered([created, itemAdded, itemAdded, itemDone, completed])))).toEqual(['provider.block-started-twice']);
+    expect(rulesOf(decodeProviderEvents(numbered([created, itemAdded, itemAdded, itemDone, completed])))).toEqual([
+      'provider.block-started-twice',
+    ]);
   });
 
   it("'provider.tool-args-invalid': function arguments that do not parse once done; must not when they do", () => {
     const call = (args: string) =>
       numbered([
         created,
-        ['response.output_item.added', { output_index: 0, item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'f', arguments: '' } }],
+        [
+          'response.output_item.added',
+          { output_index: 0, item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'f', arguments: '' } },
+        ],
         ['response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 0, delta: args }],
         ['response.function_call_arguments.done', { item_id: 'fc_1', output_index: 0, arguments: args }],
-        ['response.output_item.done', { output_index: 0, item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'f', arguments: args } }],
+        [
+          'response.output_item.done',
+          {
+            output_index: 0,
+            item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'f', arguments: args },
+          },
+        ],
         completed,
       ]);
     expect(rulesOf(decodeProviderEvents(call('{"a":')))).toContain('provider.tool-args-invalid');
@@ -141,7 +268,24 @@ describe('OpenAI Responses diagnostics', () => {
 
   it("'provider.annotation-out-of-range': offsets past the end of the text; must not inside it", () => {
     const annotated = (end: number) =>
-      numbered([created, itemAdded, partAdded, delta('Hello'), ['response.output_text.annotation.added', { ...ids, annotation_index: 0, annotation: { type: 'url_citation', url: 'https://a.example', title: 'A', start_index: 0, end_index: end } }], textDone('Hello'), partDone, itemDone, completed]);
+      numbered([
+        created,
+        itemAdded,
+        partAdded,
+        delta('Hello'),
+        [
+          'response.output_text.annotation.added',
+          {
+            ...ids,
+            annotation_index: 0,
+            annotation: { type: 'url_citation', url: 'https://a.example', title: 'A', start_index: 0, end_index: end },
+          },
+        ],
+        textDone('Hello'),
+        partDone,
+        itemDone,
+        completed,
+      ]);
     expect(rulesOf(decodeProviderEvents(annotated(9)))).toEqual(['provider.annotation-out-of-range']);
     expect(rulesOf(decodeProviderEvents(annotated(5)))).toEqual([]);
   });
@@ -149,7 +293,9 @@ describe('OpenAI Responses diagnostics', () => {
   it("'provider.unknown-event': a new event type is kept as a provider event", () => {
     const result = decodeProviderEvents(numbered([created, ['response.hologram.delta', { delta: 'x' }], completed]));
     expect(rulesOf(result)).toEqual(['provider.unknown-event']);
-    expect(result.envelopes.some((e) => e.type === 'response.hologram.delta' && e.control === 'provider-event')).toBe(true);
+    expect(result.envelopes.some((e) => e.type === 'response.hologram.delta' && e.control === 'provider-event')).toBe(
+      true,
+    );
   });
 });
 
@@ -205,7 +351,10 @@ describe('text deltas read without JSON.parse once their prefix is known', () =>
     });
     expect(shape(read)).toEqual(shape(parsed));
     expect(rulesOf(read)).toEqual(expect.arrayContaining(['provider.sequence-gap', 'provider.delta-after-stop']));
-    expect(read.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['Hello "you"\n 数据 😀gap again', 'Second response']);
+    expect(read.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual([
+      'Hello "you"\n 数据 😀gap again',
+      'Second response',
+    ]);
     expect(read.blocks.find((b) => b.kind === 'reasoning_summary')?.content).toBe('Thinking');
   });
 });
@@ -213,34 +362,54 @@ describe('text deltas read without JSON.parse once their prefix is known', () =>
 describe('several responses in one capture', () => {
   const capture = readExternalFixture('vercel-ai/openai-two-responses.data-only.sse');
 
-  it('a real capture of two responses (an SDK suite\'s tool loop): two messages, done, one info finding and no sequence gap', () => {
+  it("a real capture of two responses (an SDK suite's tool loop): two messages, done, one info finding and no sequence gap", () => {
     const result = decodeBytes(capture);
     expect(result.formats).toEqual(['openai-responses']);
     expect(result.diagnostics.map((d) => [d.rule, d.severity])).toEqual([
       ['provider.next-message', 'info'],
       ['tool.call-without-result', 'info'],
     ]);
-    expect(result.diagnostics[0]?.message).toMatch(/^response\.created in event 9 begins response 2 \(resp_0039ff4ed0aeca1e016ac948b5704887d29d49ae212623313e\) after response 1 ended in event 8/);
-    expect(result.blocks.filter((b) => b.kind === 'message').map((b) => (b.parsed as { id: string; status: string }).status)).toEqual(['completed', 'completed']);
+    expect(result.diagnostics[0]?.message).toMatch(
+      /^response\.created in event 9 begins response 2 \(resp_0039ff4ed0aeca1e016ac948b5704887d29d49ae212623313e\) after response 1 ended in event 8/,
+    );
+    expect(
+      result.blocks.filter((b) => b.kind === 'message').map((b) => (b.parsed as { id: string; status: string }).status),
+    ).toEqual(['completed', 'completed']);
     expect(result.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['blue-42']);
-    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe('done');
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe(
+      'done',
+    );
     const [first, ...rest] = decodeEveryChunking(capture);
     expect(rest.filter((r) => JSON.stringify(r.shape) !== JSON.stringify(first?.shape)).map((r) => r.name)).toEqual([]);
   });
 
   it('the second response cut short: the stream is truncated, though the first one completed', () => {
     const text = new TextDecoder().decode(capture);
-    const cut = decodeBytes(new TextEncoder().encode(text.slice(0, text.lastIndexOf('data: {"type":"response.completed"'))));
+    const cut = decodeBytes(
+      new TextEncoder().encode(text.slice(0, text.lastIndexOf('data: {"type":"response.completed"'))),
+    );
     expect(rulesOf(cut)).toContain('provider.missing-terminal');
-    expect(endStatusOf({ stream: cut.ends[0]?.stream ?? null, ...blockEndFacts(cut.blocks, 0) }).kind).toBe('truncated');
+    expect(endStatusOf({ stream: cut.ends[0]?.stream ?? null, ...blockEndFacts(cut.blocks, 0) }).kind).toBe(
+      'truncated',
+    );
   });
 
   it('a response that starts while the previous one is open cut that one short (provider.missing-terminal), and both are kept', () => {
-    const second = numbered([created, ...message('Hi')]).concat(numbered([['response.created', { response: { id: 'resp_2', status: 'in_progress' } }], ...message('Again'), ['response.completed', { response: { id: 'resp_2', status: 'completed' } }]]));
+    const second = numbered([created, ...message('Hi')]).concat(
+      numbered([
+        ['response.created', { response: { id: 'resp_2', status: 'in_progress' } }],
+        ...message('Again'),
+        ['response.completed', { response: { id: 'resp_2', status: 'completed' } }],
+      ]),
+    );
     const result = decodeProviderEvents(second);
     expect(rulesOf(result)).toEqual(['provider.missing-terminal']);
-    expect(result.diagnostics[0]?.message).toContain('response 1 (resp_1) got no response.completed, .failed or .incomplete before response.created in event 7 began response 2 (resp_2)');
-    expect(result.blocks.filter((b) => b.kind === 'message').map((b) => (b.parsed as { status: string }).status)).toEqual(['cut', 'completed']);
+    expect(result.diagnostics[0]?.message).toContain(
+      'response 1 (resp_1) got no response.completed, .failed or .incomplete before response.created in event 7 began response 2 (resp_2)',
+    );
+    expect(
+      result.blocks.filter((b) => b.kind === 'message').map((b) => (b.parsed as { status: string }).status),
+    ).toEqual(['cut', 'completed']);
     expect(result.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['Hi', 'Again']);
   });
 
@@ -260,13 +429,21 @@ describe('several responses in one capture', () => {
 
 describe('text for an item or part that was never added', () => {
   it('a hand-trimmed real capture (output_item.added and content_part.added cut out): flagged, and the text is still a block', () => {
-    const lines = new TextDecoder().decode(readExternalFixture('vercel-ai/openai-two-responses.data-only.sse')).split('\n\n');
+    const lines = new TextDecoder()
+      .decode(readExternalFixture('vercel-ai/openai-two-responses.data-only.sse'))
+      .split('\n\n');
     const second = lines.findIndex((l) => l.includes('"resp_0039ff4ed0aeca1e016ac948b5704887d29d49ae212623313e"'));
-    const trimmed = lines.filter((l, i) => i < second || !/"type":"response\.(output_item|content_part)\.added"/.test(l)).join('\n\n');
+    const trimmed = lines
+      .filter((l, i) => i < second || !/"type":"response\.(output_item|content_part)\.added"/.test(l))
+      .join('\n\n');
     const result = decodeBytes(new TextEncoder().encode(trimmed));
     const found = result.diagnostics.filter((d) => d.rule === 'provider.block-not-started').map((d) => d.message);
-    expect(found[0]).toBe('response.output_text.delta in event 11 is for part 0:0, which was never added; its text is kept in a text block of its own.');
-    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.content, b.status])).toEqual([['blue-42', 'complete']]);
+    expect(found[0]).toBe(
+      'response.output_text.delta in event 11 is for part 0:0, which was never added; its text is kept in a text block of its own.',
+    );
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.content, b.status])).toEqual([
+      ['blue-42', 'complete'],
+    ]);
   });
 
   it('deltas without any part indexes (a proxy that strips them) are kept in one block of their item', () => {
@@ -276,13 +453,23 @@ describe('text for an item or part that was never added', () => {
       'data: {"type":"response.output_text.done"}\n\n',
     ]);
     expect(result.formats).toEqual(['openai-responses']);
-    expect(rulesOf(result)).toEqual(['provider.block-not-started', 'provider.block-not-stopped', 'provider.missing-terminal']);
-    expect(result.diagnostics[0]?.message).toBe('response.output_text.delta in event 0 has no part indexes; its text is kept in a text block of its own.');
-    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.content, b.status])).toEqual([['12', 'complete']]);
+    expect(rulesOf(result)).toEqual([
+      'provider.block-not-started',
+      'provider.block-not-stopped',
+      'provider.missing-terminal',
+    ]);
+    expect(result.diagnostics[0]?.message).toBe(
+      'response.output_text.delta in event 0 has no part indexes; its text is kept in a text block of its own.',
+    );
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.content, b.status])).toEqual([
+      ['12', 'complete'],
+    ]);
   });
 
   it('a done event alone for a part never added keeps its text; must not report a part that was added', () => {
-    const result = decodeProviderEvents(numbered([created, itemAdded, textDone('Whole'), partDone, itemDone, completed]));
+    const result = decodeProviderEvents(
+      numbered([created, itemAdded, textDone('Whole'), partDone, itemDone, completed]),
+    );
     expect(rulesOf(result)).toEqual(['provider.block-not-started']);
     expect(result.blocks.filter((b) => b.kind === 'text').map((b) => b.content)).toEqual(['Whole']);
     expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);

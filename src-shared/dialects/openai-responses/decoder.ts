@@ -1,7 +1,14 @@
 import { unified, type DeltaKind, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { createBlockTracker, type StartedBlock } from '../block-tracker';
-import { integerField, objectField, ProviderEventContext, readWireEvent, stringField, type WireEvent } from '../provider/event-context';
+import {
+  integerField,
+  objectField,
+  ProviderEventContext,
+  readWireEvent,
+  stringField,
+  type WireEvent,
+} from '../provider/event-context';
 import { NO_EXTRAS } from '../../envelope/types';
 import { KIND } from '../../envelope/vocabulary';
 import { MessageClock } from '../provider/message-summary';
@@ -13,7 +20,17 @@ import { checkAnnotations, isSameDelta, partKey, type DecodedDelta, type OpenPar
 import { emitItem, toolOf, type OpenItem } from './item-blocks';
 import { SequenceNumbers } from './sequence-numbers';
 import { recordTerminalOutcome } from './terminal-outcome';
-import { AUDIO, INPUT_STREAMS, KNOWN_ITEMS, LIFECYCLE, PART_TYPES, STATUS_CALLS, TERMINAL, TEXT_DELTAS, TEXT_STREAMS } from './vocabulary';
+import {
+  AUDIO,
+  INPUT_STREAMS,
+  KNOWN_ITEMS,
+  LIFECYCLE,
+  PART_TYPES,
+  STATUS_CALLS,
+  TERMINAL,
+  TEXT_DELTAS,
+  TEXT_STREAMS,
+} from './vocabulary';
 
 /**
  * The OpenAI Responses API stream (docs/protocols/provider-events.md): `event:` + `data:`
@@ -28,7 +45,11 @@ import { AUDIO, INPUT_STREAMS, KNOWN_ITEMS, LIFECYCLE, PART_TYPES, STATUS_CALLS,
  */
 export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): DialectDecoder {
   const notStopped = (what: string) => (key: string | number, block: StartedBlock & { type: string }, why: string) =>
-    callbacks.onDiagnostic({ rule: 'provider.block-not-stopped', message: `The ${block.type || 'untyped'} ${what} ${key} added in event ${block.frame} got no done event ${why}.`, at: block.at });
+    callbacks.onDiagnostic({
+      rule: 'provider.block-not-stopped',
+      message: `The ${block.type || 'untyped'} ${what} ${key} added in event ${block.frame} got no done event ${why}.`,
+      at: block.at,
+    });
   const items = createBlockTracker<number, OpenItem>(notStopped('output item'));
   const parts = createBlockTracker<string, OpenPart>(notStopped('part'));
   const unknownReported = new Set<string>();
@@ -36,7 +57,11 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   let responseId = '';
   const sequences = new SequenceNumbers();
   let events = 0;
-  const responses = new MessageSequence(callbacks, { message: 'response', start: 'response.created', terminal: 'response.completed, .failed or .incomplete' });
+  const responses = new MessageSequence(callbacks, {
+    message: 'response',
+    start: 'response.created',
+    terminal: 'response.completed, .failed or .incomplete',
+  });
   let lastFrame: Frame | undefined;
   const recent = new RecentTextDelta<DecodedDelta>();
   let eventContext: ProviderEventContext | undefined;
@@ -49,7 +74,12 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       // as that one was, while its part is still open and nothing it decoded to changed.
       const decoded = recent.meaning as DecodedDelta;
       const part = decoded.part;
-      if (parts.get(part.key) === part && !part.done && part.deltaEvent === decoded.unified && decoded.responseId === responseId) {
+      if (
+        parts.get(part.key) === part &&
+        !part.done &&
+        part.deltaEvent === decoded.unified &&
+        decoded.responseId === responseId
+      ) {
         events++;
         sequences.check(ctx, decoded.type, recent.sequence);
         return streamText(ctx, part, recent.text);
@@ -96,7 +126,15 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       case 'response.output_text.annotation.added':
         return annotation(ctx, event);
       case 'response.image_generation_call.partial_image':
-        return ctx.wire(type, event, unified('stream.tool_call_result', ids(event, { tool_call_id: stringField(event, 'item_id') }), { kind: 'partial_image', tool: { kind: 'builtin', builtin: 'image_generation' }, phase: 'generating' }));
+        return ctx.wire(
+          type,
+          event,
+          unified('stream.tool_call_result', ids(event, { tool_call_id: stringField(event, 'item_id') }), {
+            kind: 'partial_image',
+            tool: { kind: 'builtin', builtin: 'image_generation' },
+            phase: 'generating',
+          }),
+        );
     }
     const dot = type.lastIndexOf('.');
     const prefix = type.slice(0, dot);
@@ -104,21 +142,34 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const text = TEXT_STREAMS[prefix];
     if (text && (suffix === 'delta' || suffix === 'done')) return textEvent(ctx, type, event, text, suffix === 'done');
     const inputField = INPUT_STREAMS[prefix];
-    if (inputField && (suffix === 'delta' || suffix === 'done')) return inputEvent(ctx, type, event, suffix === 'done' ? inputField : undefined);
+    if (inputField && (suffix === 'delta' || suffix === 'done'))
+      return inputEvent(ctx, type, event, suffix === 'done' ? inputField : undefined);
     const call = prefix.startsWith('response.') ? prefix.slice('response.'.length) : '';
     if (STATUS_CALLS.has(call)) return statusEvent(ctx, type, event, call, suffix);
     if (AUDIO.has(type)) {
       const transcript = type.includes('transcript');
-      return ctx.wire(type, event, unified(suffix === 'delta' ? 'stream.content_block_delta' : 'stream.content_block_stop', ids(event), { kind: transcript ? 'audio_transcript_delta' : 'audio_delta', ...(transcript ? { channel: 'audio_transcript' as const } : {}) }));
+      return ctx.wire(
+        type,
+        event,
+        unified(suffix === 'delta' ? 'stream.content_block_delta' : 'stream.content_block_stop', ids(event), {
+          kind: transcript ? 'audio_transcript_delta' : 'audio_delta',
+          ...(transcript ? { channel: 'audio_transcript' as const } : {}),
+        }),
+      );
     }
-    reportUnknown(ctx, type, `Event ${ctx.frame.seq} has type ${jsonText(type)}, which this version does not know; kept as a provider event.`);
+    reportUnknown(
+      ctx,
+      type,
+      `Event ${ctx.frame.seq} has type ${jsonText(type)}, which this version does not know; kept as a provider event.`,
+    );
     ctx.wire(type, event);
   }
 
   function lifecycle(ctx: ProviderEventContext, type: string, event: WireEvent): void {
     const body = objectField(event, 'response');
     if (type === 'response.created' || !response) {
-      if (!responses.start(ctx, stringField(body, 'id'), response !== undefined)) return lifecycleEvent(ctx, type, event);
+      if (!responses.start(ctx, stringField(body, 'id'), response !== undefined))
+        return lifecycleEvent(ctx, type, event);
       if (response) {
         items.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
         parts.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
@@ -136,7 +187,11 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
 
   function lifecycleEvent(ctx: ProviderEventContext, type: string, event: WireEvent): void {
     const family = type === 'response.created' ? 'stream.message_start' : 'stream.message_delta';
-    new ProviderEventContext(ctx.frame, callbacks, responseId).wire(type, event, unified(family, { response_id: responseId }, { phase: type.slice('response.'.length) }));
+    new ProviderEventContext(ctx.frame, callbacks, responseId).wire(
+      type,
+      event,
+      unified(family, { response_id: responseId }, { phase: type.slice('response.'.length) }),
+    );
   }
 
   function terminal(ctx: ProviderEventContext, type: string, event: WireEvent): void {
@@ -159,7 +214,15 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     }
     const phase = type.slice('response.'.length);
     callbacks.onStreamEnd?.(failure === undefined ? { event: type } : { event: type, error: failure });
-    end.wire(type, event, unified('stream.message_stop', { response_id: responseId }, { phase, stop_reason: response.stopReason, usage: response.usage, error: body['error'] ?? undefined }));
+    end.wire(
+      type,
+      event,
+      unified(
+        'stream.message_stop',
+        { response_id: responseId },
+        { phase, stop_reason: response.stopReason, usage: response.usage, error: body['error'] ?? undefined },
+      ),
+    );
     emitSummary(end);
   }
 
@@ -167,10 +230,19 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     responses.end(ctx);
     const first = events === 1 ? ' as the first event' : '';
     const code = stringField(event, 'code');
-    callbacks.onStreamEnd?.({ event: 'error', error: `${code || 'error'}: ${stringField(event, 'message') || jsonText(event)}` });
-    ctx.report('provider.api-error', `The API sent an error${code ? ` (${code})` : ''}${first}: ${stringField(event, 'message') || jsonText(event)}`);
+    callbacks.onStreamEnd?.({
+      event: 'error',
+      error: `${code || 'error'}: ${stringField(event, 'message') || jsonText(event)}`,
+    });
+    ctx.report(
+      'provider.api-error',
+      `The API sent an error${code ? ` (${code})` : ''}${first}: ${stringField(event, 'message') || jsonText(event)}`,
+    );
     const { type: _type, ...error } = event;
-    ctx.emit({ type: KIND.error, final: true, delta: jsonText(error), extras: {} }, unified('stream.error', { response_id: responseId }, { error, phase: 'failed' }));
+    ctx.emit(
+      { type: KIND.error, final: true, delta: jsonText(error), extras: {} },
+      unified('stream.error', { response_id: responseId }, { error, phase: 'failed' }),
+    );
     if (response) {
       response.status = 'failed';
       response.error = error;
@@ -180,7 +252,12 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
 
   function emitSummary(ctx: ProviderEventContext): void {
     if (!response) return;
-    ctx.emit({ type: KIND.message, final: true, delta: jsonText(response.summary(ctx.frame.receivedAt)), extras: { id: response.id } });
+    ctx.emit({
+      type: KIND.message,
+      final: true,
+      delta: jsonText(response.summary(ctx.frame.receivedAt)),
+      extras: { id: response.id },
+    });
     response = undefined;
   }
 
@@ -188,49 +265,125 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const index = integerField(event, 'output_index');
     const item = objectField(event, 'item');
     const itemType = stringField(item, 'type');
-    if (index === undefined) return notAddressed(ctx, 'response.output_item.added', event, 'has no integer output_index');
-    const open: OpenItem = { type: itemType, id: stringField(item, 'id'), name: stringField(item, 'name'), callId: stringField(item, 'call_id'), frame: ctx.frame.seq, at: ctx.at, input: [], phases: [] };
+    if (index === undefined)
+      return notAddressed(ctx, 'response.output_item.added', event, 'has no integer output_index');
+    const open: OpenItem = {
+      type: itemType,
+      id: stringField(item, 'id'),
+      name: stringField(item, 'name'),
+      callId: stringField(item, 'call_id'),
+      frame: ctx.frame.seq,
+      at: ctx.at,
+      input: [],
+      phases: [],
+    };
     const previous = items.start(index, open);
-    if (previous) ctx.report('provider.block-started-twice', `response.output_item.added in event ${ctx.frame.seq} adds output item ${index} again while the ${previous.type} item added in event ${previous.frame} is open; the new item replaces it.`);
-    if (!KNOWN_ITEMS.has(itemType)) reportUnknown(ctx, `item:${itemType}`, `response.output_item.added in event ${ctx.frame.seq} adds an item of type ${jsonText(itemType)}, which this version does not know; kept and shown as a block of that type.`);
+    if (previous)
+      ctx.report(
+        'provider.block-started-twice',
+        `response.output_item.added in event ${ctx.frame.seq} adds output item ${index} again while the ${previous.type} item added in event ${previous.frame} is open; the new item replaces it.`,
+      );
+    if (!KNOWN_ITEMS.has(itemType))
+      reportUnknown(
+        ctx,
+        `item:${itemType}`,
+        `response.output_item.added in event ${ctx.frame.seq} adds an item of type ${jsonText(itemType)}, which this version does not know; kept and shown as a block of that type.`,
+      );
     const tool = toolOf(open, item);
     const itemIds = ids(event, { item_id: open.id, ...(tool ? { tool_call_id: open.callId || open.id } : {}) });
-    ctx.wire('response.output_item.added', event, tool ? unified('stream.tool_call_start', itemIds, { kind: itemType, tool }) : unified('stream.content_block_start', itemIds, { kind: itemType }));
+    ctx.wire(
+      'response.output_item.added',
+      event,
+      tool
+        ? unified('stream.tool_call_start', itemIds, { kind: itemType, tool })
+        : unified('stream.content_block_start', itemIds, { kind: itemType }),
+    );
   }
 
   function itemDone(ctx: ProviderEventContext, event: WireEvent): void {
     const index = integerField(event, 'output_index');
     const item = objectField(event, 'item');
-    if (index === undefined) return notAddressed(ctx, 'response.output_item.done', event, 'has no integer output_index');
+    if (index === undefined)
+      return notAddressed(ctx, 'response.output_item.done', event, 'has no integer output_index');
     const open = items.get(index);
     if (!open) {
       const why = items.state(index) === 'stopped' ? 'was already done' : 'was never added';
-      ctx.report(items.state(index) === 'stopped' ? 'provider.delta-after-stop' : 'provider.block-not-started', `response.output_item.done in event ${ctx.frame.seq} is for output item ${index}, which ${why}; decoded from its item alone.`);
+      ctx.report(
+        items.state(index) === 'stopped' ? 'provider.delta-after-stop' : 'provider.block-not-started',
+        `response.output_item.done in event ${ctx.frame.seq} is for output item ${index}, which ${why}; decoded from its item alone.`,
+      );
     }
     items.stop(index);
     const itemType = stringField(item, 'type') || open?.type || '';
-    const done: OpenItem = open ?? { type: itemType, id: stringField(item, 'id'), name: stringField(item, 'name'), callId: stringField(item, 'call_id'), frame: ctx.frame.seq, at: ctx.at, input: [], phases: [] };
+    const done: OpenItem = open ?? {
+      type: itemType,
+      id: stringField(item, 'id'),
+      name: stringField(item, 'name'),
+      callId: stringField(item, 'call_id'),
+      frame: ctx.frame.seq,
+      at: ctx.at,
+      input: [],
+      phases: [],
+    };
     const tool = toolOf(done, item);
     const status = stringField(item, 'status');
-    const itemIds = ids(event, { item_id: done.id || stringField(item, 'id'), ...(tool ? { tool_call_id: done.callId || done.id } : {}) });
+    const itemIds = ids(event, {
+      item_id: done.id || stringField(item, 'id'),
+      ...(tool ? { tool_call_id: done.callId || done.id } : {}),
+    });
     const phase = status === 'failed' || status === 'incomplete' ? status : 'completed';
-    ctx.wire('response.output_item.done', event, tool ? unified('stream.tool_call_stop', itemIds, { kind: itemType, tool, phase, error: item['error'] ?? undefined }) : unified('stream.content_block_stop', itemIds, { kind: itemType }));
+    ctx.wire(
+      'response.output_item.done',
+      event,
+      tool
+        ? unified('stream.tool_call_stop', itemIds, { kind: itemType, tool, phase, error: item['error'] ?? undefined })
+        : unified('stream.content_block_stop', itemIds, { kind: itemType }),
+    );
     emitItem(ctx, done, item);
   }
 
   function partAdded(ctx: ProviderEventContext, type: string, event: WireEvent, impliedKey?: string): void {
     const summary = type === 'response.reasoning_summary_part.added';
     const key = impliedKey ?? partKey(event, summary);
-    if (key === undefined) return notAddressed(ctx, type, event, `has no integer output_index and ${summary ? 'summary_index' : 'content_index'}`);
+    if (key === undefined)
+      return notAddressed(
+        ctx,
+        type,
+        event,
+        `has no integer output_index and ${summary ? 'summary_index' : 'content_index'}`,
+      );
     const part = objectField(event, 'part');
     const partType = stringField(part, 'type') || (summary ? 'summary_text' : '');
     const known = PART_TYPES[partType];
-    if (!known) reportUnknown(ctx, `part:${partType}`, `${type} in event ${ctx.frame.seq} adds a part of type ${jsonText(partType)}, which this version does not know; kept as a provider event.`);
-    const open: OpenPart = { key, type: partType, envelopeType: known?.envelopeType ?? partType, channel: known?.channel ?? 'output_text', frame: ctx.frame.seq, at: ctx.at, done: false, text: [], annotations: [] };
+    if (!known)
+      reportUnknown(
+        ctx,
+        `part:${partType}`,
+        `${type} in event ${ctx.frame.seq} adds a part of type ${jsonText(partType)}, which this version does not know; kept as a provider event.`,
+      );
+    const open: OpenPart = {
+      key,
+      type: partType,
+      envelopeType: known?.envelopeType ?? partType,
+      channel: known?.channel ?? 'output_text',
+      frame: ctx.frame.seq,
+      at: ctx.at,
+      done: false,
+      text: [],
+      annotations: [],
+    };
     const previous = parts.start(key, open);
-    if (previous) ctx.report('provider.block-started-twice', `${type} in event ${ctx.frame.seq} adds part ${key} again while the ${previous.type} part added in event ${previous.frame} is open; the new part replaces it.`);
-    const u = unified('stream.content_block_start', ids(event), { kind: partType, ...(known ? { channel: known.channel } : {}) });
-    if (known) ctx.emit({ type: known.envelopeType, final: false, delta: '', extras: { part: key }, control: 'block-open' }, u);
+    if (previous)
+      ctx.report(
+        'provider.block-started-twice',
+        `${type} in event ${ctx.frame.seq} adds part ${key} again while the ${previous.type} part added in event ${previous.frame} is open; the new part replaces it.`,
+      );
+    const u = unified('stream.content_block_start', ids(event), {
+      kind: partType,
+      ...(known ? { channel: known.channel } : {}),
+    });
+    if (known)
+      ctx.emit({ type: known.envelopeType, final: false, delta: '', extras: { part: key }, control: 'block-open' }, u);
     else ctx.wire(type, event, u);
   }
 
@@ -248,7 +401,13 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     ctx.wire(type, event, u);
   }
 
-  function textEvent(ctx: ProviderEventContext, type: string, event: WireEvent, stream: { part: string; kind: DeltaKind; doneField: string }, done: boolean): void {
+  function textEvent(
+    ctx: ProviderEventContext,
+    type: string,
+    event: WireEvent,
+    stream: { part: string; kind: DeltaKind; doneField: string },
+    done: boolean,
+  ): void {
     const summary = stream.part === 'summary_text';
     const indexed = partKey(event, summary);
     // Text without part indexes (a proxy's or a hand-trimmed stream) is kept all the same, in a part of its item.
@@ -261,9 +420,17 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       // of its own (not while another part is open: a stray delta inside it stays a provider event).
       if (stream.part !== 'reasoning_text') {
         const where = indexed === undefined ? 'has no part indexes' : `is for part ${key}, which was never added`;
-        ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} ${where}; its text is kept in a ${PART_TYPES[stream.part]?.envelopeType ?? stream.part} block of its own.`);
+        ctx.report(
+          'provider.block-not-started',
+          `${type} in event ${ctx.frame.seq} ${where}; its text is kept in a ${PART_TYPES[stream.part]?.envelopeType ?? stream.part} block of its own.`,
+        );
       }
-      partAdded(ctx, summary ? 'response.reasoning_summary_part.added' : 'response.content_part.added', { ...event, part: { type: stream.part } }, key);
+      partAdded(
+        ctx,
+        summary ? 'response.reasoning_summary_part.added' : 'response.content_part.added',
+        { ...event, part: { type: stream.part } },
+        key,
+      );
       open = parts.get(key);
       if (open && done) streamText(ctx, open, stringField(event, stream.doneField));
     }
@@ -272,7 +439,10 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       return;
     }
     if (open.done) {
-      ctx.report('provider.delta-after-stop', `${type} in event ${ctx.frame.seq} arrives after its part ${key} was done; kept as a provider event.`);
+      ctx.report(
+        'provider.delta-after-stop',
+        `${type} in event ${ctx.frame.seq} arrives after its part ${key} was done; kept as a provider event.`,
+      );
       ctx.wire(type, event);
       return;
     }
@@ -282,7 +452,8 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       closeText(ctx, open, event, unified('stream.content_block_stop', ids(event), { kind: open.type, channel }));
       return;
     }
-    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel, responseId)) open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
+    if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel, responseId))
+      open.deltaEvent = unified('stream.content_block_delta', ids(event), { kind: stream.kind, channel });
     streamText(ctx, open, stringField(event, 'delta'));
     recent.learn(ctx.frame.data, decodedDelta(open, type, open.deltaEvent));
   }
@@ -311,13 +482,32 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const key = partKey(event, false);
     const note = objectField(event, 'annotation');
     const open = key === undefined ? undefined : parts.get(key);
-    if (open) open.annotations.push({ at: ctx.frame.seq, start: integerField(note, 'start_index') ?? integerField(note, 'index'), end: integerField(note, 'end_index') });
-    else if (key !== undefined && parts.state(key) === 'unknown') ctx.report('provider.block-not-started', `response.output_text.annotation.added in event ${ctx.frame.seq} annotates part ${key}, which was never added.`);
+    if (open)
+      open.annotations.push({
+        at: ctx.frame.seq,
+        start: integerField(note, 'start_index') ?? integerField(note, 'index'),
+        end: integerField(note, 'end_index'),
+      });
+    else if (key !== undefined && parts.state(key) === 'unknown')
+      ctx.report(
+        'provider.block-not-started',
+        `response.output_text.annotation.added in event ${ctx.frame.seq} annotates part ${key}, which was never added.`,
+      );
     const { type: citationType, ...fields } = note;
-    const cited = stringField(note, 'title') || stringField(note, 'url') || stringField(note, 'filename') || stringField(note, 'file_id');
-    const annotationFields: Record<string, unknown> = { citation_type: typeof citationType === 'string' ? citationType : 'unknown' };
-    for (const [name, value] of Object.entries(fields)) if (value !== null && value !== undefined && name !== '__proto__') annotationFields[name] = value;
-    ctx.emit({ type: KIND.citation, final: true, delta: cited, extras: annotationFields }, unified('stream.content_block_delta', ids(event), { kind: 'annotation_added', channel: 'output_text' }));
+    const cited =
+      stringField(note, 'title') ||
+      stringField(note, 'url') ||
+      stringField(note, 'filename') ||
+      stringField(note, 'file_id');
+    const annotationFields: Record<string, unknown> = {
+      citation_type: typeof citationType === 'string' ? citationType : 'unknown',
+    };
+    for (const [name, value] of Object.entries(fields))
+      if (value !== null && value !== undefined && name !== '__proto__') annotationFields[name] = value;
+    ctx.emit(
+      { type: KIND.citation, final: true, delta: cited, extras: annotationFields },
+      unified('stream.content_block_delta', ids(event), { kind: 'annotation_added', channel: 'output_text' }),
+    );
   }
 
   function inputEvent(ctx: ProviderEventContext, type: string, event: WireEvent, doneField: string | undefined): void {
@@ -325,8 +515,16 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     const open = index === undefined ? undefined : items.get(index);
     const itemIds = ids(event, { tool_call_id: open ? open.callId || open.id : stringField(event, 'item_id') });
     if (!open) {
-      if (index !== undefined && items.state(index) === 'stopped') ctx.report('provider.delta-after-stop', `${type} in event ${ctx.frame.seq} is for output item ${index}, which was already done; kept as a provider event.`);
-      else ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} is for output item ${index ?? '(none)'}, which was never added; kept as a provider event.`);
+      if (index !== undefined && items.state(index) === 'stopped')
+        ctx.report(
+          'provider.delta-after-stop',
+          `${type} in event ${ctx.frame.seq} is for output item ${index}, which was already done; kept as a provider event.`,
+        );
+      else
+        ctx.report(
+          'provider.block-not-started',
+          `${type} in event ${ctx.frame.seq} is for output item ${index ?? '(none)'}, which was never added; kept as a provider event.`,
+        );
       ctx.wire(type, event);
       return;
     }
@@ -334,34 +532,67 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
     if (doneField === undefined) {
       open.input.push(stringField(event, 'delta'));
       response?.token(ctx.frame.receivedAt);
-      ctx.wire(type, event, isCode ? unified('stream.content_block_delta', itemIds, { kind: 'code_delta' }) : unified('stream.tool_call_input.delta', itemIds, { kind: 'input_json_delta' }));
+      ctx.wire(
+        type,
+        event,
+        isCode
+          ? unified('stream.content_block_delta', itemIds, { kind: 'code_delta' })
+          : unified('stream.tool_call_input.delta', itemIds, { kind: 'input_json_delta' }),
+      );
       return;
     }
     const complete = event[doneField];
     if (typeof complete === 'string') open.input.splice(0, open.input.length, complete);
-    ctx.wire(type, event, isCode ? unified('stream.content_block_stop', itemIds, { kind: 'code' }) : unified('stream.tool_call_status', itemIds, { phase: 'result', kind: 'input_done' }));
+    ctx.wire(
+      type,
+      event,
+      isCode
+        ? unified('stream.content_block_stop', itemIds, { kind: 'code' })
+        : unified('stream.tool_call_status', itemIds, { phase: 'result', kind: 'input_done' }),
+    );
   }
 
   function statusEvent(ctx: ProviderEventContext, type: string, event: WireEvent, call: string, phase: string): void {
     const index = integerField(event, 'output_index');
     const open = index === undefined ? undefined : items.get(index);
     open?.phases.push(phase);
-    const tool: UnifiedTool = call.startsWith('mcp') ? { kind: 'mcp', name: call } : { kind: 'builtin', builtin: call.replace(/_call$/, '') };
+    const tool: UnifiedTool = call.startsWith('mcp')
+      ? { kind: 'mcp', name: call }
+      : { kind: 'builtin', builtin: call.replace(/_call$/, '') };
     const action = isRecord(event['action']) ? event['action'] : undefined;
-    ctx.wire(type, event, unified('stream.tool_call_status', ids(event, { tool_call_id: open?.id ?? stringField(event, 'item_id') }), { tool, phase, action }));
+    ctx.wire(
+      type,
+      event,
+      unified('stream.tool_call_status', ids(event, { tool_call_id: open?.id ?? stringField(event, 'item_id') }), {
+        tool,
+        phase,
+        action,
+      }),
+    );
   }
 
   function addressedPart(ctx: ProviderEventContext, type: string, event: WireEvent, key: string): OpenPart | undefined {
     const open = parts.get(key);
     if (open) return open;
-    if (parts.state(key) === 'stopped') ctx.report('provider.delta-after-stop', `${type} in event ${ctx.frame.seq} is for part ${key}, which was already done; kept as a provider event.`);
-    else ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} is for part ${key}, which was never added; kept as a provider event.`);
+    if (parts.state(key) === 'stopped')
+      ctx.report(
+        'provider.delta-after-stop',
+        `${type} in event ${ctx.frame.seq} is for part ${key}, which was already done; kept as a provider event.`,
+      );
+    else
+      ctx.report(
+        'provider.block-not-started',
+        `${type} in event ${ctx.frame.seq} is for part ${key}, which was never added; kept as a provider event.`,
+      );
     ctx.wire(type, event);
     return undefined;
   }
 
   function notAddressed(ctx: ProviderEventContext, type: string, event: WireEvent, why: string): void {
-    ctx.report('provider.block-not-started', `${type} in event ${ctx.frame.seq} ${why}, so it belongs to no item or part; kept as a provider event.`);
+    ctx.report(
+      'provider.block-not-started',
+      `${type} in event ${ctx.frame.seq} ${why}, so it belongs to no item or part; kept as a provider event.`,
+    );
     ctx.wire(type, event);
   }
 
@@ -378,7 +609,12 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
       parts.endMessage('before the stream ended');
       items.endMessage('before the stream ended');
       if (!responses.ended && events > 0 && lastFrame) {
-        callbacks.onDiagnostic({ rule: 'provider.missing-terminal', message: 'The stream ended without response.completed, response.failed or response.incomplete (or an error event): the response was cut off or the connection dropped.', at: { byteStart: lastFrame.byteEnd } });
+        callbacks.onDiagnostic({
+          rule: 'provider.missing-terminal',
+          message:
+            'The stream ended without response.completed, response.failed or response.incomplete (or an error event): the response was cut off or the connection dropped.',
+          at: { byteStart: lastFrame.byteEnd },
+        });
         if (response) {
           response.status = 'cut';
           emitSummary(new ProviderEventContext(lastFrame, callbacks, responseId));

@@ -32,32 +32,72 @@ export function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEv
     case 'function_call': {
       const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
       checkToolArguments(ctx, args, what);
-      ctx.emit({ type: KIND.tool_call, final: true, delta: args === '' ? '{}' : args, extras: { id: open.callId || open.id, name: open.name } });
+      ctx.emit({
+        type: KIND.tool_call,
+        final: true,
+        delta: args === '' ? '{}' : args,
+        extras: { id: open.callId || open.id, name: open.name },
+      });
       return;
     }
     case 'custom_tool_call': {
       const input = typeof item['input'] === 'string' ? item['input'] : open.input.join('');
-      ctx.emit({ type: KIND.custom_tool_call, final: true, delta: input, extras: { id: open.callId || open.id, name: open.name } });
+      ctx.emit({
+        type: KIND.custom_tool_call,
+        final: true,
+        delta: input,
+        extras: { id: open.callId || open.id, name: open.name },
+      });
       return;
     }
     case 'mcp_call': {
       const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
       checkToolArguments(ctx, args, what);
-      ctx.emit({ type: KIND.server_tool_call, final: true, delta: jsonText({ server_label: item['server_label'], name: open.name, arguments: parsedOr(args), phases: open.phases }), extras: { id: open.id, name: open.name } });
+      ctx.emit({
+        type: KIND.server_tool_call,
+        final: true,
+        delta: jsonText({
+          server_label: item['server_label'],
+          name: open.name,
+          arguments: parsedOr(args),
+          phases: open.phases,
+        }),
+        extras: { id: open.id, name: open.name },
+      });
       const output = item['error'] ?? item['output'];
-      if (output !== undefined && output !== null) emitResult(ctx, open, typeof output === 'string' ? output : jsonText(output));
+      if (output !== undefined && output !== null)
+        emitResult(ctx, open, typeof output === 'string' ? output : jsonText(output));
       return;
     }
     case 'image_generation_call':
       return emitImage(ctx, open, item);
     case 'mcp_approval_request':
-      ctx.emit({ type: KIND.server_tool_call, final: true, delta: jsonText({ approval_request: true, server_label: item['server_label'], name: open.name, arguments: parsedOr(stringField(item, 'arguments')) }), extras: { id: open.id, name: open.name } });
+      ctx.emit({
+        type: KIND.server_tool_call,
+        final: true,
+        delta: jsonText({
+          approval_request: true,
+          server_label: item['server_label'],
+          name: open.name,
+          arguments: parsedOr(stringField(item, 'arguments')),
+        }),
+        extras: { id: open.id, name: open.name },
+      });
       return;
     default: {
       if (STATUS_CALLS.has(open.type) || BUILTIN_ITEMS.has(open.type)) {
         const { results, outputs, ...call } = item;
         const code = open.input.join('');
-        ctx.emit({ type: KIND.server_tool_call, final: true, delta: jsonText({ ...call, ...(code !== '' && call['code'] === undefined ? { code } : {}), phases: open.phases }), extras: { id: open.id, name: open.type } });
+        ctx.emit({
+          type: KIND.server_tool_call,
+          final: true,
+          delta: jsonText({
+            ...call,
+            ...(code !== '' && call['code'] === undefined ? { code } : {}),
+            phases: open.phases,
+          }),
+          extras: { id: open.id, name: open.type },
+        });
         const result = results ?? outputs ?? (open.type === 'mcp_list_tools' ? item['tools'] : undefined);
         emitResult(ctx, open, jsonText(result ?? { status: item['status'] ?? null }));
         return;
@@ -75,13 +115,28 @@ function emitResult(ctx: ProviderEventContext, open: OpenItem, delta: string): v
 /** A generated image: the call, then a tool result holding the image (base64 PNG unless the item says otherwise). */
 function emitImage(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
   const { result, ...call } = item;
-  ctx.emit({ type: KIND.server_tool_call, final: true, delta: jsonText({ ...call, phases: open.phases }), extras: { id: open.id, name: open.type } });
+  ctx.emit({
+    type: KIND.server_tool_call,
+    final: true,
+    delta: jsonText({ ...call, phases: open.phases }),
+    extras: { id: open.id, name: open.type },
+  });
   ctx.emit({ type: KIND.tool_result, final: false, delta: '', extras: { id: open.id, name: open.type } });
   if (typeof result === 'string' && result !== '') {
     const format = stringField(item, 'output_format') || 'png';
-    ctx.emit({ type: KIND.tool_result_image, final: true, delta: '', extras: { id: open.id, src: `data:image/${format};base64,${result}`, media_type: `image/${format}` } });
+    ctx.emit({
+      type: KIND.tool_result_image,
+      final: true,
+      delta: '',
+      extras: { id: open.id, src: `data:image/${format};base64,${result}`, media_type: `image/${format}` },
+    });
   }
-  ctx.emit({ type: KIND.tool_result, final: true, delta: jsonText({ status: item['status'] ?? null, revised_prompt: item['revised_prompt'] ?? null }), extras: { id: open.id, name: open.type } });
+  ctx.emit({
+    type: KIND.tool_result,
+    final: true,
+    delta: jsonText({ status: item['status'] ?? null, revised_prompt: item['revised_prompt'] ?? null }),
+    extras: { id: open.id, name: open.type },
+  });
 }
 
 export function toolOf(open: OpenItem, item: WireEvent): UnifiedTool | undefined {
@@ -93,7 +148,11 @@ export function toolOf(open: OpenItem, item: WireEvent): UnifiedTool | undefined
     case 'mcp_call':
     case 'mcp_list_tools':
     case 'mcp_approval_request':
-      return { kind: 'mcp', name: open.name || open.type, ...(typeof item['server_label'] === 'string' ? { builtin: item['server_label'] } : {}) };
+      return {
+        kind: 'mcp',
+        name: open.name || open.type,
+        ...(typeof item['server_label'] === 'string' ? { builtin: item['server_label'] } : {}),
+      };
     default:
       return BUILTIN_ITEMS.has(open.type) ? { kind: 'builtin', builtin: open.type.replace(/_call$/, '') } : undefined;
   }

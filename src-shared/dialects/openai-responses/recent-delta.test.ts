@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RecentTextDelta } from './recent-delta';
 
-const delta = (text: string, sequence: number, tail = ''): string => `{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"${text}"${tail},"sequence_number":${sequence}}`;
+const delta = (text: string, sequence: number, tail = ''): string =>
+  `{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"${text}"${tail},"sequence_number":${sequence}}`;
 
 /** A reader that learnt the prefix of `delta` from `first`. */
 function learnt(first = delta('Hi', 1)): RecentTextDelta<string> {
@@ -10,7 +11,10 @@ function learnt(first = delta('Hi', 1)): RecentTextDelta<string> {
   return reader;
 }
 
-function read(reader: RecentTextDelta<string>, data: string): { text: string; sequence: number | undefined } | undefined {
+function read(
+  reader: RecentTextDelta<string>,
+  data: string,
+): { text: string; sequence: number | undefined } | undefined {
   return reader.read(data) ? { text: reader.text, sequence: reader.sequence } : undefined;
 }
 
@@ -18,7 +22,9 @@ function read(reader: RecentTextDelta<string>, data: string): { text: string; se
 function byJsonParse(data: string): { text: string; sequence: number | undefined } | undefined {
   try {
     const event = JSON.parse(data) as Record<string, unknown>;
-    return typeof event['delta'] === 'string' ? { text: event['delta'], sequence: event['sequence_number'] as number | undefined } : undefined;
+    return typeof event['delta'] === 'string'
+      ? { text: event['delta'], sequence: event['sequence_number'] as number | undefined }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -44,7 +50,8 @@ describe('RecentTextDelta', () => {
       expect(read(reader, data), data).toEqual(byJsonParse(data));
       expect(read(reader, data), data).toBeDefined();
     }
-    const withoutSequence = '{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"w"}';
+    const withoutSequence =
+      '{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"w"}';
     expect(read(reader, withoutSequence)).toEqual({ text: 'w', sequence: undefined });
   });
 
@@ -98,7 +105,22 @@ describe('RecentTextDelta', () => {
   });
 
   it('never reads what JSON.parse reads differently (seeded variations of a delta)', () => {
-    const pieces = ['a', ' ', '"', '\\', '\\"', '\\n', '\\u0041', 'é', '数', '\n', '}', ',"sequence_number":1', ',"logprobs":[]', 'x'.repeat(20)];
+    const pieces = [
+      'a',
+      ' ',
+      '"',
+      '\\',
+      '\\"',
+      '\\n',
+      '\\u0041',
+      'é',
+      '数',
+      '\n',
+      '}',
+      ',"sequence_number":1',
+      ',"logprobs":[]',
+      'x'.repeat(20),
+    ];
     let seed = 29;
     const next = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;

@@ -6,8 +6,10 @@ import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt, stringEnd, stringV
  * an integer, `[]`, true, false or null, up to the opening quote of a `delta` string. Nothing
  * in it nests, so the same prefix always means the same members with the same values.
  */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
-const FLAT_PREFIX = /^\{(?:"[^"\\\u0000-\u001f]*":(?:"[^"\\\u0000-\u001f]*"|-?(?:0|[1-9]\d{0,14})|\[\]|true|false|null),)*"delta":"$/;
+/* eslint-disable no-control-regex -- control characters are exactly what JSON escapes */
+const FLAT_PREFIX =
+  /^\{(?:"[^"\\\u0000-\u001f]*":(?:"[^"\\\u0000-\u001f]*"|-?(?:0|[1-9]\d{0,14})|\[\]|true|false|null),)*"delta":"$/;
+/* eslint-enable no-control-regex */
 
 const DELTA_MEMBER = '"delta":"';
 const SEQUENCE = ',"sequence_number":';

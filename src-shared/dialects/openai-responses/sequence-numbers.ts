@@ -17,7 +17,10 @@ export class SequenceNumbers {
     if (sequence === undefined) return;
     const last = this.last;
     if (last !== undefined && sequence !== last + 1) {
-      const how = sequence <= last ? `goes back from ${last} to ${sequence} (events reordered or repeated)` : `jumps from ${last} to ${sequence}: ${sequence - last - 1} event(s) missing`;
+      const how =
+        sequence <= last
+          ? `goes back from ${last} to ${sequence} (events reordered or repeated)`
+          : `jumps from ${last} to ${sequence}: ${sequence - last - 1} event(s) missing`;
       ctx.report('provider.sequence-gap', `${type} in event ${ctx.frame.seq}: sequence_number ${how}.`);
     }
     // Counted on from where the stream went: one gap or step back is one finding, not one per later event.

@@ -22,7 +22,9 @@ export const TEXT_STREAMS: Readonly<Record<string, { part: string; kind: DeltaKi
 };
 
 /** The text streams' delta events by their whole type: the most frequent events, found with one lookup. */
-export const TEXT_DELTAS: ReadonlyMap<string, (typeof TEXT_STREAMS)[string]> = new Map(Object.entries(TEXT_STREAMS).map(([prefix, stream]) => [`${prefix}.delta`, stream]));
+export const TEXT_DELTAS: ReadonlyMap<string, (typeof TEXT_STREAMS)[string]> = new Map(
+  Object.entries(TEXT_STREAMS).map(([prefix, stream]) => [`${prefix}.delta`, stream]),
+);
 
 /** Tool input streams: the event prefix (`….delta` / `….done`) and the done event's field. */
 export const INPUT_STREAMS: Readonly<Record<string, string>> = {
@@ -33,9 +35,37 @@ export const INPUT_STREAMS: Readonly<Record<string, string>> = {
 };
 
 /** Built-in and MCP calls that report status phases as `response.<call>.<phase>`. */
-export const STATUS_CALLS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools']);
-export const BUILTIN_ITEMS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'computer_call', 'local_shell_call']);
-export const KNOWN_ITEMS = new Set(['message', 'reasoning', 'function_call', 'custom_tool_call', 'mcp_call', 'mcp_list_tools', 'mcp_approval_request', ...BUILTIN_ITEMS]);
+export const STATUS_CALLS = new Set([
+  'web_search_call',
+  'file_search_call',
+  'code_interpreter_call',
+  'image_generation_call',
+  'mcp_call',
+  'mcp_list_tools',
+]);
+export const BUILTIN_ITEMS = new Set([
+  'web_search_call',
+  'file_search_call',
+  'code_interpreter_call',
+  'image_generation_call',
+  'computer_call',
+  'local_shell_call',
+]);
+export const KNOWN_ITEMS = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'custom_tool_call',
+  'mcp_call',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  ...BUILTIN_ITEMS,
+]);
 export const LIFECYCLE = new Set(['response.created', 'response.queued', 'response.in_progress']);
 export const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
-export const AUDIO = new Set(['response.audio.delta', 'response.audio.done', 'response.audio_transcript.delta', 'response.audio_transcript.done']);
+export const AUDIO = new Set([
+  'response.audio.delta',
+  'response.audio.done',
+  'response.audio_transcript.delta',
+  'response.audio_transcript.done',
+]);

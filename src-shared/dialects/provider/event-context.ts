@@ -10,7 +10,6 @@ import type { DialectCallbacks } from '../types';
 export type EnvelopeParts = Omit<EnvelopeInit, 'frame' | 'agent'>;
 export type WireEvent = Record<string, unknown>;
 
-
 /**
  * One provider event being decoded: where it is, and how its envelopes and findings leave.
  * Shared by the provider dialects (Anthropic Messages, OpenAI Responses). A dialect keeps
@@ -55,8 +54,24 @@ export class ProviderEventContext {
    * envelope has the same fields in the same order, so that the pipeline that takes them sees
    * one object shape; a spread of objects of varying shapes is slow in V8.
    */
-  envelope(type: string, final: boolean, delta: string, extras: Record<string, unknown>, control: ControlKind | undefined, unifiedEvent: UnifiedEvent | undefined): void {
-    this.callbacks.onEnvelope({ frame: this.frame.seq, agent: this.agent, type, final, delta, extras, control, unified: unifiedEvent });
+  envelope(
+    type: string,
+    final: boolean,
+    delta: string,
+    extras: Record<string, unknown>,
+    control: ControlKind | undefined,
+    unifiedEvent: UnifiedEvent | undefined,
+  ): void {
+    this.callbacks.onEnvelope({
+      frame: this.frame.seq,
+      agent: this.agent,
+      type,
+      final,
+      delta,
+      extras,
+      control,
+      unified: unifiedEvent,
+    });
   }
 
   /** The wire event itself, shown in the timeline as a provider event (its fields as extras). */
@@ -71,7 +86,8 @@ export function eventFields(event: WireEvent): Record<string, unknown> {
   for (const key in event) {
     if (key === 'type') continue;
     // A "__proto__" key from the wire stays a plain field: assignment would set the prototype.
-    if (key === '__proto__') Object.defineProperty(fields, key, { value: event[key], enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(fields, key, { value: event[key], enumerable: true, writable: true, configurable: true });
     else fields[key] = event[key];
   }
   return fields;
@@ -87,12 +103,18 @@ export function readWireEvent(ctx: ProviderEventContext, dialectName: string): W
   try {
     value = JSON.parse(ctx.frame.data);
   } catch (error) {
-    ctx.report('provider.invalid-event', `Event ${ctx.frame.seq} is not valid JSON (${errorMessage(error)}); kept undecoded: ${previewText(ctx.frame.data)}`);
+    ctx.report(
+      'provider.invalid-event',
+      `Event ${ctx.frame.seq} is not valid JSON (${errorMessage(error)}); kept undecoded: ${previewText(ctx.frame.data)}`,
+    );
     ctx.emit(undecodedParts(ctx.frame));
     return undefined;
   }
   if (!isJsonObject(value) || typeof value['type'] !== 'string') {
-    ctx.report('provider.invalid-event', `Event ${ctx.frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no ${dialectName} event; kept undecoded: ${previewText(ctx.frame.data)}`);
+    ctx.report(
+      'provider.invalid-event',
+      `Event ${ctx.frame.seq} is a JSON ${jsonKind(value)} without a string "type", so it is no ${dialectName} event; kept undecoded: ${previewText(ctx.frame.data)}`,
+    );
     ctx.emit(undecodedParts(ctx.frame));
     return undefined;
   }
@@ -118,5 +140,9 @@ export function objectField(object: WireEvent, key: string): WireEvent {
 export function checkToolArguments(ctx: ProviderEventContext, text: string, what: string): void {
   if (text.trim() === '') return;
   const parsed = parseJson(text);
-  if (!parsed.ok) ctx.report('provider.tool-args-invalid', `${what}: its complete arguments do not parse as JSON (${parsed.error}), so a client cannot call the tool: ${previewText(text)}`);
+  if (!parsed.ok)
+    ctx.report(
+      'provider.tool-args-invalid',
+      `${what}: its complete arguments do not parse as JSON (${parsed.error}), so a client cannot call the tool: ${previewText(text)}`,
+    );
 }

@@ -47,7 +47,10 @@ export class MessageSequence {
     if (open && id !== '' && id === this.lastId) return false;
     this.count++;
     if (open) {
-      ctx.report('provider.missing-terminal', `${message} ${this.count - 1}${this.lastId ? ` (${this.lastId})` : ''} got no ${terminal} before ${start} in event ${ctx.frame.seq} began ${message} ${this.count}${id ? ` (${id})` : ''}: it was cut short.`);
+      ctx.report(
+        'provider.missing-terminal',
+        `${message} ${this.count - 1}${this.lastId ? ` (${this.lastId})` : ''} got no ${terminal} before ${start} in event ${ctx.frame.seq} began ${message} ${this.count}${id ? ` (${id})` : ''}: it was cut short.`,
+      );
     } else if (this.endedAt !== undefined) {
       ctx.report(
         'provider.next-message',

@@ -44,12 +44,15 @@ export class MessageClock {
     if (this.stopReason !== undefined) summary.stop_reason = this.stopReason;
     if (this.usage !== undefined) summary.usage = this.usage;
     if (this.error !== undefined) summary.error = this.error;
-    if (this.incompleteDetails !== undefined && this.incompleteDetails !== null) summary.incomplete_details = this.incompleteDetails;
-    if (this.firstTokenAt !== undefined && this.startedAt > 0) summary.time_to_first_token_ms = this.firstTokenAt - this.startedAt;
+    if (this.incompleteDetails !== undefined && this.incompleteDetails !== null)
+      summary.incomplete_details = this.incompleteDetails;
+    if (this.firstTokenAt !== undefined && this.startedAt > 0)
+      summary.time_to_first_token_ms = this.firstTokenAt - this.startedAt;
     if (this.startedAt > 0 && endedAt >= this.startedAt) summary.duration_ms = endedAt - this.startedAt;
     const output = this.usage?.['output_tokens'];
     const streaming = this.firstTokenAt === undefined ? 0 : endedAt - this.firstTokenAt;
-    if (typeof output === 'number' && streaming > 0) summary.output_tokens_per_second = Math.round((output / streaming) * 1000 * 10) / 10;
+    if (typeof output === 'number' && streaming > 0)
+      summary.output_tokens_per_second = Math.round((output / streaming) * 1000 * 10) / 10;
     return summary;
   }
 }

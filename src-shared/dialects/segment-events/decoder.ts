@@ -29,28 +29,62 @@ export function createSegmentEventsDecoder(callbacks: DialectCallbacks, options:
   const startedAt = new Map<string, Frame>();
 
   const report = (frame: Frame, rule: RuleId, message: string): void => {
-    callbacks.onDiagnostic({ rule, message, at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd } });
+    callbacks.onDiagnostic({
+      rule,
+      message,
+      at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
+    });
   };
 
-  const emit = (frame: Frame, id: string, final: boolean, delta: string, extras: Record<string, unknown> = {}): void => {
-    callbacks.onEnvelope({ frame: frame.seq, agent, type: SEGMENT_BLOCK_KIND, final, delta, extras: { id, ...extras } });
+  const emit = (
+    frame: Frame,
+    id: string,
+    final: boolean,
+    delta: string,
+    extras: Record<string, unknown> = {},
+  ): void => {
+    callbacks.onEnvelope({
+      frame: frame.seq,
+      agent,
+      type: SEGMENT_BLOCK_KIND,
+      final,
+      delta,
+      extras: { id, ...extras },
+    });
   };
 
   const undecoded = (frame: Frame, why: string): void => {
-    report(frame, 'segments.malformed-event', `Event ${frame.seq} is not a segment event: ${why}; kept undecoded. Data: ${previewText(frame.data)}`);
+    report(
+      frame,
+      'segments.malformed-event',
+      `Event ${frame.seq} is not a segment event: ${why}; kept undecoded. Data: ${previewText(frame.data)}`,
+    );
     callbacks.onEnvelope({ frame: frame.seq, agent, ...undecodedParts(frame) });
   };
 
   function start(frame: Frame, id: string, event: Record<string, unknown>, payload: Record<string, unknown>): void {
     const type = typeof event['segment_type'] === 'string' ? event['segment_type'] : '';
-    if (type === '') report(frame, 'segments.malformed-event', `SEGMENT_START of ${JSON.stringify(id)} has no segment_type string; the segment is kept with an empty type.`);
+    if (type === '')
+      report(
+        frame,
+        'segments.malformed-event',
+        `SEGMENT_START of ${JSON.stringify(id)} has no segment_type string; the segment is kept with an empty type.`,
+      );
     else if (!(KNOWN_SEGMENT_TYPES as readonly string[]).includes(type) && !unknownTypes.has(type)) {
       unknownTypes.add(type);
-      report(frame, 'segments.unknown-type', `Segment type ${JSON.stringify(type)} (segment ${JSON.stringify(id)}) is not one the protocol names (${KNOWN_SEGMENT_TYPES.join(', ')}); it is kept and shown.`);
+      report(
+        frame,
+        'segments.unknown-type',
+        `Segment type ${JSON.stringify(type)} (segment ${JSON.stringify(id)}) is not one the protocol names (${KNOWN_SEGMENT_TYPES.join(', ')}); it is kept and shown.`,
+      );
     }
     const previous = segments.get(id);
     if (previous !== undefined) {
-      report(frame, 'segments.started-twice', `Segment ${JSON.stringify(id)} is started again${previous === 'ended' ? ' after its SEGMENT_END; the second start opens a new block' : ' while it is still open; what follows is appended to it'}.`);
+      report(
+        frame,
+        'segments.started-twice',
+        `Segment ${JSON.stringify(id)} is started again${previous === 'ended' ? ' after its SEGMENT_END; the second start opens a new block' : ' while it is still open; what follows is appended to it'}.`,
+      );
     }
     const metadata = isJsonObject(payload['metadata']) ? payload['metadata'] : {};
     segments.set(id, 'open');
@@ -61,16 +95,28 @@ export function createSegmentEventsDecoder(callbacks: DialectCallbacks, options:
   function content(frame: Frame, id: string, payload: Record<string, unknown>): void {
     const delta = payload['delta'];
     if (typeof delta !== 'string') {
-      report(frame, 'segments.malformed-event', `SEGMENT_CONTENT of ${JSON.stringify(id)} has no payload.delta string (it is ${jsonKind(delta)}); nothing is added.`);
+      report(
+        frame,
+        'segments.malformed-event',
+        `SEGMENT_CONTENT of ${JSON.stringify(id)} has no payload.delta string (it is ${jsonKind(delta)}); nothing is added.`,
+      );
       return;
     }
     const state = segments.get(id);
     if (state === undefined) {
-      report(frame, 'segments.unknown-id', `SEGMENT_CONTENT for segment ${JSON.stringify(id)}, which no SEGMENT_START opened; its content is kept as a segment of unknown type.`);
+      report(
+        frame,
+        'segments.unknown-id',
+        `SEGMENT_CONTENT for segment ${JSON.stringify(id)}, which no SEGMENT_START opened; its content is kept as a segment of unknown type.`,
+      );
       segments.set(id, 'open');
       startedAt.set(id, frame);
     } else if (state === 'ended') {
-      report(frame, 'segments.content-after-end', `SEGMENT_CONTENT for segment ${JSON.stringify(id)} after its SEGMENT_END; the content is kept in a new block.`);
+      report(
+        frame,
+        'segments.content-after-end',
+        `SEGMENT_CONTENT for segment ${JSON.stringify(id)} after its SEGMENT_END; the content is kept in a new block.`,
+      );
       segments.set(id, 'open');
       startedAt.set(id, frame);
     }
@@ -94,7 +140,11 @@ export function createSegmentEventsDecoder(callbacks: DialectCallbacks, options:
     push(frame) {
       const parsed = parseJson(frame.data);
       if (!parsed.ok) {
-        report(frame, 'json.invalid', `Event ${frame.seq} is not valid JSON (${parsed.error}); kept undecoded. Data: ${previewText(frame.data)}`);
+        report(
+          frame,
+          'json.invalid',
+          `Event ${frame.seq} is not valid JSON (${parsed.error}); kept undecoded. Data: ${previewText(frame.data)}`,
+        );
         callbacks.onEnvelope({ frame: frame.seq, agent, ...undecodedParts(frame) });
         return;
       }
@@ -108,11 +158,19 @@ export function createSegmentEventsDecoder(callbacks: DialectCallbacks, options:
       else if (type === 'SEGMENT_CONTENT') content(frame, id, payload);
       else if (type === 'SEGMENT_END') end(frame, id);
       // The type may be any JSON value, nested arbitrarily deep: described with the stack-safe writer.
-      else undecoded(frame, `its type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)} is none of ${SEGMENT_EVENT_TYPES.join(', ')}`);
+      else
+        undecoded(
+          frame,
+          `its type ${typeof type === 'string' ? JSON.stringify(type) : describeValue(type)} is none of ${SEGMENT_EVENT_TYPES.join(', ')}`,
+        );
     },
     end() {
       for (const [id, frame] of startedAt) {
-        report(frame, 'segments.unclosed', `Segment ${JSON.stringify(id)} is still open when the stream ends: no SEGMENT_END came. It is shown as received.`);
+        report(
+          frame,
+          'segments.unclosed',
+          `Segment ${JSON.stringify(id)} is still open when the stream ends: no SEGMENT_END came. It is shown as received.`,
+        );
       }
       // The wire has no terminal event: a stream whose every segment ended is a finished one.
       if (startedAt.size === 0 && segments.size > 0) callbacks.onStreamEnd?.({ event: 'the end of its last segment' });

@@ -7,7 +7,11 @@ export const segmentEventsDialect: DialectModule<'segments'> = {
   label: 'Segment events',
   detect: (frame) => {
     const object = frame.json();
-    return object !== undefined && typeof object['segment_id'] === 'string' && (SEGMENT_EVENT_TYPES as readonly unknown[]).includes(object['type']);
+    return (
+      object !== undefined &&
+      typeof object['segment_id'] === 'string' &&
+      (SEGMENT_EVENT_TYPES as readonly unknown[]).includes(object['type'])
+    );
   },
   create: createSegmentEventsDecoder,
   syntax: 'json',

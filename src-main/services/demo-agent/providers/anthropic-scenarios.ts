@@ -8,20 +8,43 @@ import type { ProviderEvent, ProviderScenario } from './types';
 
 const MODEL = 'claude-sonnet-4-5';
 
-const ev = (type: string, fields: Record<string, unknown> = {}): ProviderEvent => ({ event: type, data: { type, ...fields } });
+const ev = (type: string, fields: Record<string, unknown> = {}): ProviderEvent => ({
+  event: type,
+  data: { type, ...fields },
+});
 
 function messageStart(id: string, inputTokens: number): ProviderEvent {
   return ev('message_start', {
-    message: { id, type: 'message', role: 'assistant', model: MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 } },
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: MODEL,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: inputTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: 1,
+      },
+    },
   });
 }
 
-const blockStart = (index: number, block: Record<string, unknown>): ProviderEvent => ev('content_block_start', { index, content_block: block });
-const delta = (index: number, d: Record<string, unknown>): ProviderEvent => ev('content_block_delta', { index, delta: d });
+const blockStart = (index: number, block: Record<string, unknown>): ProviderEvent =>
+  ev('content_block_start', { index, content_block: block });
+const delta = (index: number, d: Record<string, unknown>): ProviderEvent =>
+  ev('content_block_delta', { index, delta: d });
 const blockStop = (index: number): ProviderEvent => ev('content_block_stop', { index });
-const textDeltas = (index: number, parts: string[]): ProviderEvent[] => parts.map((text) => delta(index, { type: 'text_delta', text }));
+const textDeltas = (index: number, parts: string[]): ProviderEvent[] =>
+  parts.map((text) => delta(index, { type: 'text_delta', text }));
 const end = (stopReason: string, outputTokens: number): ProviderEvent[] => [
-  ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: stopReason === 'stop_sequence' ? '###' : null }, usage: { output_tokens: outputTokens } }),
+  ev('message_delta', {
+    delta: { stop_reason: stopReason, stop_sequence: stopReason === 'stop_sequence' ? '###' : null },
+    usage: { output_tokens: outputTokens },
+  }),
   ev('message_stop'),
 ];
 
@@ -29,7 +52,14 @@ function textBlock(index: number, parts: string[]): ProviderEvent[] {
   return [blockStart(index, { type: 'text', text: '' }), ...textDeltas(index, parts), blockStop(index)];
 }
 
-function serverTool(index: number, id: string, name: string, input: string[], resultType: string, content: unknown): ProviderEvent[] {
+function serverTool(
+  index: number,
+  id: string,
+  name: string,
+  input: string[],
+  resultType: string,
+  content: unknown,
+): ProviderEvent[] {
   return [
     blockStart(index, { type: 'server_tool_use', id, name, input: {} }),
     ...input.map((partial_json) => delta(index, { type: 'input_json_delta', partial_json })),
@@ -54,7 +84,17 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
       blockStop(0),
       blockStart(1, { type: 'text', text: '', citations: [] }),
       ...textDeltas(1, ['The capital of France ', 'is Paris.']),
-      delta(1, { type: 'citations_delta', citation: { type: 'char_location', cited_text: 'Paris is the capital of France.', document_index: 0, document_title: 'Atlas', start_char_index: 0, end_char_index: 31 } }),
+      delta(1, {
+        type: 'citations_delta',
+        citation: {
+          type: 'char_location',
+          cited_text: 'Paris is the capital of France.',
+          document_index: 0,
+          document_title: 'Atlas',
+          start_char_index: 0,
+          end_char_index: 31,
+        },
+      }),
       ...textDeltas(1, [' It lies on the Seine.']),
       blockStop(1),
       ...end('end_turn', 38),
@@ -78,28 +118,105 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
   {
     id: 'server-tools',
     title: 'Server and MCP tools',
-    summary: 'Web search, web fetch, code execution (bash and text editor), tool search and an MCP tool with their result blocks, redacted thinking; pauses with pause_turn.',
+    summary:
+      'Web search, web fetch, code execution (bash and text editor), tool search and an MCP tool with their result blocks, redacted thinking; pauses with pause_turn.',
     events: [
       messageStart('msg_demo_server', 1800),
-      blockStart(0, { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP' }),
+      blockStart(0, {
+        type: 'redacted_thinking',
+        data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP',
+      }),
       blockStop(0),
       ...serverTool(1, 'srvtoolu_demo_search', 'web_search', ['{"query": "weather paris"}'], 'web_search_tool_result', [
-        { type: 'web_search_result', url: 'https://weather.example/paris', title: 'Paris weather', encrypted_content: 'EqgfCioIARgBIiQ3YTAwMjY1', page_age: '2 hours' },
+        {
+          type: 'web_search_result',
+          url: 'https://weather.example/paris',
+          title: 'Paris weather',
+          encrypted_content: 'EqgfCioIARgBIiQ3YTAwMjY1',
+          page_age: '2 hours',
+        },
       ]),
-      ...serverTool(3, 'srvtoolu_demo_fetch', 'web_fetch', ['{"url": "https://weather.example/paris"}'], 'web_fetch_tool_result', {
-        type: 'web_fetch_result',
-        url: 'https://weather.example/paris',
-        content: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Sunny, 21 °C' }, title: 'Paris weather' },
-        retrieved_at: '2025-01-01T00:00:00Z',
+      ...serverTool(
+        3,
+        'srvtoolu_demo_fetch',
+        'web_fetch',
+        ['{"url": "https://weather.example/paris"}'],
+        'web_fetch_tool_result',
+        {
+          type: 'web_fetch_result',
+          url: 'https://weather.example/paris',
+          content: {
+            type: 'document',
+            source: { type: 'text', media_type: 'text/plain', data: 'Sunny, 21 °C' },
+            title: 'Paris weather',
+          },
+          retrieved_at: '2025-01-01T00:00:00Z',
+        },
+      ),
+      ...serverTool(
+        5,
+        'srvtoolu_demo_bash',
+        'bash_code_execution',
+        ['{"command": "python3 -c \\"print(6*7)\\""}'],
+        'bash_code_execution_tool_result',
+        { type: 'bash_code_execution_result', stdout: '42\n', stderr: '', return_code: 0, content: [] },
+      ),
+      ...serverTool(
+        7,
+        'srvtoolu_demo_edit',
+        'text_editor_code_execution',
+        ['{"command": "view", "path": "/tmp/notes.txt"}'],
+        'text_editor_code_execution_tool_result',
+        {
+          type: 'text_editor_code_execution_result',
+          file_type: 'text',
+          content: 'remember the umbrella',
+          numLines: 1,
+          startLine: 1,
+          totalLines: 1,
+        },
+      ),
+      ...serverTool(
+        9,
+        'srvtoolu_demo_code',
+        'code_execution',
+        ['{"code": "print(1+1)"}'],
+        'code_execution_tool_result',
+        { type: 'code_execution_result', stdout: '2\n', stderr: '', return_code: 0, content: [] },
+      ),
+      ...serverTool(
+        11,
+        'srvtoolu_demo_toolsearch',
+        'tool_search_tool_regex',
+        ['{"query": "calendar"}'],
+        'tool_search_tool_result',
+        {
+          type: 'tool_search_tool_search_result',
+          tool_references: [{ type: 'tool_reference', tool_name: 'calendar_create' }],
+        },
+      ),
+      ...serverTool(
+        13,
+        'srvtoolu_demo_search2',
+        'web_search',
+        ['{"query": "rain tomorrow"}'],
+        'web_search_tool_result',
+        { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' },
+      ),
+      blockStart(15, {
+        type: 'mcp_tool_use',
+        id: 'mcptoolu_demo_cal',
+        name: 'list_events',
+        server_name: 'calendar',
+        input: { day: 'today' },
       }),
-      ...serverTool(5, 'srvtoolu_demo_bash', 'bash_code_execution', ['{"command": "python3 -c \\"print(6*7)\\""}'], 'bash_code_execution_tool_result', { type: 'bash_code_execution_result', stdout: '42\n', stderr: '', return_code: 0, content: [] }),
-      ...serverTool(7, 'srvtoolu_demo_edit', 'text_editor_code_execution', ['{"command": "view", "path": "/tmp/notes.txt"}'], 'text_editor_code_execution_tool_result', { type: 'text_editor_code_execution_result', file_type: 'text', content: 'remember the umbrella', numLines: 1, startLine: 1, totalLines: 1 }),
-      ...serverTool(9, 'srvtoolu_demo_code', 'code_execution', ['{"code": "print(1+1)"}'], 'code_execution_tool_result', { type: 'code_execution_result', stdout: '2\n', stderr: '', return_code: 0, content: [] }),
-      ...serverTool(11, 'srvtoolu_demo_toolsearch', 'tool_search_tool_regex', ['{"query": "calendar"}'], 'tool_search_tool_result', { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'calendar_create' }] }),
-      ...serverTool(13, 'srvtoolu_demo_search2', 'web_search', ['{"query": "rain tomorrow"}'], 'web_search_tool_result', { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' }),
-      blockStart(15, { type: 'mcp_tool_use', id: 'mcptoolu_demo_cal', name: 'list_events', server_name: 'calendar', input: { day: 'today' } }),
       blockStop(15),
-      blockStart(16, { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_demo_cal', is_error: false, content: [{ type: 'text', text: '09:00 stand-up' }] }),
+      blockStart(16, {
+        type: 'mcp_tool_result',
+        tool_use_id: 'mcptoolu_demo_cal',
+        is_error: false,
+        content: [{ type: 'text', text: '09:00 stand-up' }],
+      }),
       blockStop(16),
       ...textBlock(17, ['It is sunny in Paris, 21 °C.']),
       ...end('pause_turn', 230),
@@ -115,13 +232,21 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
     id: 'max-tokens',
     title: 'Token limit',
     summary: 'The text is cut by max_tokens.',
-    events: [messageStart('msg_demo_max', 50), ...textBlock(0, ['Once upon a time, ', 'there was a']), ...end('max_tokens', 8)],
+    events: [
+      messageStart('msg_demo_max', 50),
+      ...textBlock(0, ['Once upon a time, ', 'there was a']),
+      ...end('max_tokens', 8),
+    ],
   },
   {
     id: 'stop-sequence',
     title: 'Stop sequence',
     summary: 'The text ends at a stop sequence.',
-    events: [messageStart('msg_demo_stopseq', 60), ...textBlock(0, ['Step 1: open the file.\n']), ...end('stop_sequence', 10)],
+    events: [
+      messageStart('msg_demo_stopseq', 60),
+      ...textBlock(0, ['Step 1: open the file.\n']),
+      ...end('stop_sequence', 10),
+    ],
   },
   {
     id: 'error-first',
@@ -133,7 +258,12 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
     id: 'error-midstream',
     title: 'Error mid-stream',
     summary: 'Text starts streaming, then an api_error event ends the stream.',
-    events: [messageStart('msg_demo_err', 300), blockStart(0, { type: 'text', text: '' }), ...textDeltas(0, ['Working on it']), ev('error', { error: { type: 'api_error', message: 'Internal server error' } })],
+    events: [
+      messageStart('msg_demo_err', 300),
+      blockStart(0, { type: 'text', text: '' }),
+      ...textDeltas(0, ['Working on it']),
+      ev('error', { error: { type: 'api_error', message: 'Internal server error' } }),
+    ],
   },
   {
     id: 'unknown-types',
@@ -153,7 +283,11 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
     id: 'cut',
     title: 'Connection dropped',
     summary: 'The stream stops inside a text block, without message_stop.',
-    events: [messageStart('msg_demo_cut', 40), blockStart(0, { type: 'text', text: '' }), ...textDeltas(0, ['This answer never'])],
+    events: [
+      messageStart('msg_demo_cut', 40),
+      blockStart(0, { type: 'text', text: '' }),
+      ...textDeltas(0, ['This answer never']),
+    ],
     cut: true,
   },
 ];

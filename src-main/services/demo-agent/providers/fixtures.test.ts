@@ -9,7 +9,9 @@ import { PROVIDER_APIS, scenarioFixtureName, scenarioSse } from './index';
  * users can open them; `UPDATE_PROVIDER_FIXTURES=1 npx vitest run <this file>` rewrites them
  * after a scenario changes.
  */
-const cases = PROVIDER_APIS.flatMap((api) => api.scenarios.map((scenario) => [scenarioFixtureName(api, scenario), scenarioSse(scenario)] as const));
+const cases = PROVIDER_APIS.flatMap((api) =>
+  api.scenarios.map((scenario) => [scenarioFixtureName(api, scenario), scenarioSse(scenario)] as const),
+);
 
 describe('provider fixtures', () => {
   test.each(cases)('%s holds its scenario', (name, sse) => {

@@ -4,8 +4,20 @@ import { providerSse, type ProviderScenario } from './types';
 
 /** The provider APIs the demo agent serves, by the dialect their streams are. */
 export const PROVIDER_APIS = [
-  { id: 'anthropic', dialect: 'anthropic-messages', path: '/v1/messages', title: 'Anthropic Messages', scenarios: ANTHROPIC_SCENARIOS },
-  { id: 'openai', dialect: 'openai-responses', path: '/v1/responses', title: 'OpenAI Responses', scenarios: OPENAI_SCENARIOS },
+  {
+    id: 'anthropic',
+    dialect: 'anthropic-messages',
+    path: '/v1/messages',
+    title: 'Anthropic Messages',
+    scenarios: ANTHROPIC_SCENARIOS,
+  },
+  {
+    id: 'openai',
+    dialect: 'openai-responses',
+    path: '/v1/responses',
+    title: 'OpenAI Responses',
+    scenarios: OPENAI_SCENARIOS,
+  },
 ] as const;
 
 export type ProviderApi = (typeof PROVIDER_APIS)[number];

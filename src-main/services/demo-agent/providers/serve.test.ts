@@ -12,14 +12,22 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown): Promise<Response> {
-  return fetch(`${demo.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${demo.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('the demo agent serves the provider APIs', () => {
   for (const api of PROVIDER_APIS) {
     it(`${api.path}: every scenario streams its fixture bytes and decodes as ${api.dialect}`, async () => {
       for (const scenario of api.scenarios) {
-        const response = await post(`${api.path}?scenario=${scenario.id}`, { model: 'demo', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+        const response = await post(`${api.path}?scenario=${scenario.id}`, {
+          model: 'demo',
+          stream: true,
+          messages: [{ role: 'user', content: 'hi' }],
+        });
         expect(response.headers.get('content-type')).toContain('text/event-stream');
         const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
         if (scenario.cut) continue; // the connection drops; fetch may keep the bytes or fail the body
@@ -32,7 +40,11 @@ describe('the demo agent serves the provider APIs', () => {
   it('picks the scenario named in the last user message, and the first one otherwise', async () => {
     const named = await post('/v1/responses', { model: 'demo', stream: true, input: 'show me the refusal please' });
     expect(await named.text()).toContain('response.refusal.delta');
-    const plain = await post('/v1/messages', { model: 'demo', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }] });
+    const plain = await post('/v1/messages', {
+      model: 'demo',
+      stream: true,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
+    });
     expect(await plain.text()).toBe(scenarioSse(PROVIDER_APIS[0].scenarios[0]!));
   });
 
@@ -48,7 +60,8 @@ describe('the demo agent serves the provider APIs', () => {
     const reader = response.body?.getReader();
     const parts: Uint8Array[] = [];
     try {
-      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) parts.push(read.value as Uint8Array);
+      for (let read = await reader?.read(); read && !read.done; read = await reader?.read())
+        parts.push(read.value as Uint8Array);
     } catch {
       // the premature end of the body
     }

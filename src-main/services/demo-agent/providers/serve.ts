@@ -11,7 +11,11 @@ import { providerSse, type ProviderEvent, type ProviderScenario } from './types'
  * The scenario a provider request asks for: `scenario` (query or body, already validated),
  * else the first scenario whose id appears in the last user message, else the first one.
  */
-export function chooseProviderScenario(api: ProviderApi, requested: string | undefined, body: unknown): ProviderScenario {
+export function chooseProviderScenario(
+  api: ProviderApi,
+  requested: string | undefined,
+  body: unknown,
+): ProviderScenario {
   const byId = (id: string | undefined): ProviderScenario | undefined => api.scenarios.find((s) => s.id === id);
   const prompt = lastUserText(body).toLowerCase();
   return byId(requested) ?? api.scenarios.find((s) => prompt.includes(s.id)) ?? (api.scenarios[0] as ProviderScenario);
@@ -28,7 +32,10 @@ function lastUserText(body: unknown): string {
     if (!isJsonObject(message) || message['role'] !== 'user') continue;
     const content = message['content'];
     if (typeof content === 'string') return content;
-    if (Array.isArray(content)) return content.map((part: unknown) => (isJsonObject(part) && typeof part['text'] === 'string' ? part['text'] : '')).join(' ');
+    if (Array.isArray(content))
+      return content
+        .map((part: unknown) => (isJsonObject(part) && typeof part['text'] === 'string' ? part['text'] : ''))
+        .join(' ');
   }
   return '';
 }
@@ -38,7 +45,13 @@ function providerDelayMs(event: ProviderEvent, index: number, random: () => numb
   if (index === 0) return Math.round(150 + 150 * random());
   const type = event.event;
   if (type.endsWith('.delta') || type === 'content_block_delta') return Math.round(20 + 30 * random());
-  if (type.includes('searching') || type.includes('interpreting') || type.includes('generating') || type.endsWith('_tool_result')) return Math.round(300 + 300 * random());
+  if (
+    type.includes('searching') ||
+    type.includes('interpreting') ||
+    type.includes('generating') ||
+    type.endsWith('_tool_result')
+  )
+    return Math.round(300 + 300 * random());
   return Math.round(5 + 10 * random());
 }
 
@@ -46,7 +59,13 @@ function providerDelayMs(event: ProviderEvent, index: number, random: () => numb
  * Streams one scenario as the provider API would (`event:` + `data:` frames); a `cut`
  * scenario drops the connection after its last event instead of ending the body.
  */
-export async function streamProviderScenario(res: ServerResponse, scenario: ProviderScenario, pace: Pace, delay: Delay, streams: Set<SseResponse>): Promise<void> {
+export async function streamProviderScenario(
+  res: ServerResponse,
+  scenario: ProviderScenario,
+  pace: Pace,
+  delay: Delay,
+  streams: Set<SseResponse>,
+): Promise<void> {
   const out = new SseResponse(res);
   streams.add(out);
   try {

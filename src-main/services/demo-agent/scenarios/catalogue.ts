@@ -9,7 +9,16 @@ import { longAnswer } from './long-answer';
 import type { Scenario } from './scenario';
 import { subagents } from './subagents';
 
-export const SCENARIOS: readonly Scenario[] = [...CONTENT_SCENARIOS, subagents, frontendTools, ...FAILURE_SCENARIOS, longAnswer, firehose, ...INLINE_SCENARIOS, ...FAULT_SCENARIOS];
+export const SCENARIOS: readonly Scenario[] = [
+  ...CONTENT_SCENARIOS,
+  subagents,
+  frontendTools,
+  ...FAILURE_SCENARIOS,
+  longAnswer,
+  firehose,
+  ...INLINE_SCENARIOS,
+  ...FAULT_SCENARIOS,
+];
 export const DEFAULT_SCENARIO = tour;
 
 const BY_ID = new Map(SCENARIOS.map((s) => [s.id, s]));
@@ -31,13 +40,37 @@ export function promptText(prompt: PyValue): string {
 }
 
 /** Keyword matching tries the narrowest scenarios first ("confirm … report" is a pause, not files). */
-const MATCH_ORDER: readonly Scenario[] = [...FAULT_SCENARIOS, ...INLINE_SCENARIOS, frontendTools, subagents, ...FAILURE_SCENARIOS, firehose, longAnswer, files, multimodal, serverTools, citations, thinking, clientTools, tour];
+const MATCH_ORDER: readonly Scenario[] = [
+  ...FAULT_SCENARIOS,
+  ...INLINE_SCENARIOS,
+  frontendTools,
+  subagents,
+  ...FAILURE_SCENARIOS,
+  firehose,
+  longAnswer,
+  files,
+  multimodal,
+  serverTools,
+  citations,
+  thinking,
+  clientTools,
+  tour,
+];
 
 /**
  * The scenario a prompt asks for: a scenario id among its words wins (`fault-truncated`),
  * then the first scenario (narrowest first) with a keyword among them; else the tour.
  */
 export function selectScenario(prompt: PyValue): Scenario {
-  const words = new Set(promptText(prompt).toLowerCase().split(/[^a-z0-9-]+/).filter(Boolean));
-  return SCENARIOS.find((s) => words.has(s.id)) ?? MATCH_ORDER.find((s) => s.keywords.some((k) => words.has(k))) ?? DEFAULT_SCENARIO;
+  const words = new Set(
+    promptText(prompt)
+      .toLowerCase()
+      .split(/[^a-z0-9-]+/)
+      .filter(Boolean),
+  );
+  return (
+    SCENARIOS.find((s) => words.has(s.id)) ??
+    MATCH_ORDER.find((s) => s.keywords.some((k) => words.has(k))) ??
+    DEFAULT_SCENARIO
+  );
 }

@@ -9,7 +9,13 @@ import { deltas, type Scenario, singleAgentScenario, thoughtDeltas } from './sce
 
 /** One web search result as the SDK returns it. */
 export function webResult(title: string, url: string, pageAge: string | null): PyModel {
-  return new PyModel('BetaWebSearchResultBlock', { encrypted_content: seededBase64(96, 'web', url), page_age: pageAge, title, type: 'web_search_result', url });
+  return new PyModel('BetaWebSearchResultBlock', {
+    encrypted_content: seededBase64(96, 'web', url),
+    page_age: pageAge,
+    title,
+    type: 'web_search_result',
+    url,
+  });
 }
 
 const EIFFEL_RESULTS = [
@@ -38,14 +44,19 @@ export const tour = singleAgentScenario(
   {
     id: 'tour',
     title: 'Tour',
-    summary: 'Thinking, text, a web search with a cited answer, two client tools (one returns an image), a final answer and meta_final.',
+    summary:
+      'Thinking, text, a web search with a cited answer, two client tools (one returns an image), a final answer and meta_final.',
     keywords: ['tour', 'demo', 'everything'],
     samplePrompt: 'Show me what an agent stream can carry.',
   },
   (agent) => {
     agent
       .turn()
-      .thinking(thoughtDeltas('The user wants a tour. I will search for a fact, cite it, convert the number with a tool and draw a chart of both values.'))
+      .thinking(
+        thoughtDeltas(
+          'The user wants a tour. I will search for a fact, cite it, convert the number with a tool and draw a chart of both values.',
+        ),
+      )
       .text(deltas("Here's a quick tour of what an agent stream carries. First, a web search."))
       .serverToolUse('srvtoolu_demo_tour_search', 'web_search', { query: 'Eiffel Tower height' })
       .serverToolResult('web_search_tool_result', 'srvtoolu_demo_tour_search', EIFFEL_RESULTS)
@@ -58,7 +69,11 @@ export const tour = singleAgentScenario(
     chartResult(agent, 'toolu_demo_tour_chart', 'Rendered a bar chart of [330, 1083] (48×32 PNG).');
     agent
       .turn()
-      .text(deltas('330 m is about **1,083 ft**.\n\nThe chart compares both numbers; the stream above also shows thinking, a server tool, a citation and two client tools.'))
+      .text(
+        deltas(
+          '330 m is about **1,083 ft**.\n\nThe chart compares both numbers; the stream above also shows thinking, a server tool, a citation and two client tools.',
+        ),
+      )
       .end('end_turn');
   },
 );
@@ -74,7 +89,11 @@ export const thinking = singleAgentScenario(
   (agent) => {
     agent
       .turn()
-      .thinking(thoughtDeltas('The user wants 17 × 24. Split 24 into 20 + 4: 17 × 20 = 340 and 17 × 4 = 68, so 340 + 68 = 408. Check: 408 / 24 = 17. Correct.'))
+      .thinking(
+        thoughtDeltas(
+          'The user wants 17 × 24. Split 24 into 20 + 4: 17 × 20 = 340 and 17 × 4 = 68, so 340 + 68 = 408. Check: 408 / 24 = 17. Correct.',
+        ),
+      )
       .text(deltas('17 × 24 = **408**.\n\nI split 24 into 20 + 4: 17 × 20 = 340 and 17 × 4 = 68, which add up to 408.'))
       .end('end_turn');
   },
@@ -93,13 +112,33 @@ export const citations = singleAgentScenario(
       .turn()
       .text(deltas('According to the sources, '))
       .text(deltas('the tower is 330 metres tall'), [
-        { type: 'char_location', cited_text: 'The Eiffel Tower stands 330 metres high.', document_index: 0, document_title: 'Paris "Landmarks" & Facts', start_char_index: 120, end_char_index: 160 },
+        {
+          type: 'char_location',
+          cited_text: 'The Eiffel Tower stands 330 metres high.',
+          document_index: 0,
+          document_title: 'Paris "Landmarks" & Facts',
+          start_char_index: 120,
+          end_char_index: 160,
+        },
       ])
       .text(deltas(', it was completed in 1889'), [
-        { type: 'page_location', cited_text: 'Construction finished in March 1889, in time for the World Fair.', document_index: 1, document_title: 'Engineering History (PDF)', start_page_number: 12, end_page_number: 13 },
+        {
+          type: 'page_location',
+          cited_text: 'Construction finished in March 1889, in time for the World Fair.',
+          document_index: 1,
+          document_title: 'Engineering History (PDF)',
+          start_page_number: 12,
+          end_page_number: 13,
+        },
       ])
       .text(deltas(' and it is repainted every seven years'), [
-        { type: 'web_search_result_location', cited_text: 'The tower is repainted every 7 years with 60 tonnes of paint.', url: 'https://example.com/eiffel/maintenance?q=paint&lang=en', title: 'Maintenance <FAQ>', encrypted_index: seededBase64(40, 'index', 'paint') },
+        {
+          type: 'web_search_result_location',
+          cited_text: 'The tower is repainted every 7 years with 60 tonnes of paint.',
+          url: 'https://example.com/eiffel/maintenance?q=paint&lang=en',
+          title: 'Maintenance <FAQ>',
+          encrypted_index: seededBase64(40, 'index', 'paint'),
+        },
       ])
       .text(deltas('.'))
       .end('end_turn');
@@ -115,7 +154,11 @@ export const clientTools = singleAgentScenario(
     samplePrompt: 'Calculate 5 + (10 * 2) with your tools.',
   },
   (agent) => {
-    agent.turn().text(deltas('I need to calculate 5 + (10 * 2) following the order of operations: multiplication first.')).toolUse('toolu_demo_multiply', 'multiply', { a: 10, b: 2 }).end('tool_use');
+    agent
+      .turn()
+      .text(deltas('I need to calculate 5 + (10 * 2) following the order of operations: multiplication first.'))
+      .toolUse('toolu_demo_multiply', 'multiply', { a: 10, b: 2 })
+      .end('tool_use');
     agent.toolResult('toolu_demo_multiply', 'multiply', '20');
     agent.turn().text(deltas('Now the addition.')).toolUse('toolu_demo_add', 'add', { a: 5, b: 20 }).end('tool_use');
     agent.toolResult('toolu_demo_add', 'add', '25');
@@ -127,7 +170,8 @@ export const serverTools = singleAgentScenario(
   {
     id: 'server-tools',
     title: 'Server tools',
-    summary: 'Anthropic-executed tools: a web search and a code execution, with their results (Python reprs, as the upstream prints them).',
+    summary:
+      'Anthropic-executed tools: a web search and a code execution, with their results (Python reprs, as the upstream prints them).',
     keywords: ['search', 'web', 'server', 'execute', 'execution'],
     samplePrompt: 'Search the web for the Eiffel Tower and check the sandbox Node version.',
   },
@@ -142,7 +186,13 @@ export const serverTools = singleAgentScenario(
       .serverToolResult(
         'bash_code_execution_tool_result',
         'srvtoolu_demo_bash',
-        new PyModel('BetaBashCodeExecutionResultBlock', { content: [], return_code: 0, stderr: '', stdout: 'v22.11.0\nok\n', type: 'bash_code_execution_result' }),
+        new PyModel('BetaBashCodeExecutionResultBlock', {
+          content: [],
+          return_code: 0,
+          stderr: '',
+          stdout: 'v22.11.0\nok\n',
+          type: 'bash_code_execution_result',
+        }),
       )
       .text(deltas('The Eiffel Tower is 330 m tall, and the sandbox runs Node v22.11.0.'))
       .end('end_turn');
@@ -153,12 +203,17 @@ export const multimodal = singleAgentScenario(
   {
     id: 'multimodal',
     title: 'Multimodal tool result',
-    summary: 'A tool returns text and a PNG image (as a data: URI): tool_result, tool_result_image, then the closing tool_result.',
+    summary:
+      'A tool returns text and a PNG image (as a data: URI): tool_result, tool_result_image, then the closing tool_result.',
     keywords: ['image', 'chart', 'picture', 'multimodal'],
     samplePrompt: 'Render a chart of 12, 7 and 26.',
   },
   (agent) => {
-    agent.turn().text(deltas("I'll render that as a bar chart.")).toolUse('toolu_demo_chart', 'render_chart', { values: [12, 7, 26], title: 'Demo values' }).end('tool_use');
+    agent
+      .turn()
+      .text(deltas("I'll render that as a bar chart."))
+      .toolUse('toolu_demo_chart', 'render_chart', { values: [12, 7, 26], title: 'Demo values' })
+      .end('tool_use');
     chartResult(agent, 'toolu_demo_chart', 'Rendered a bar chart of [12, 7, 26] (48×32 PNG).');
     agent.turn().text(deltas('Here is the chart: the third bar (26) is the tallest.')).end('end_turn');
   },
@@ -180,15 +235,27 @@ export const files = singleAgentScenario(
       .serverToolUse('srvtoolu_demo_create', 'text_editor_code_execution', {
         command: 'create',
         path: '/tmp/report.py',
-        file_text: "import csv\n\nrows = [('city', 'height_m'), ('Paris', 330), ('Dubai', 828)]\nwith open('report.csv', 'w', newline='') as f:\n    csv.writer(f).writerows(rows)\nprint(f\"Wrote {len(rows)} rows to report.csv\")\n",
+        file_text:
+          "import csv\n\nrows = [('city', 'height_m'), ('Paris', 330), ('Dubai', 828)]\nwith open('report.csv', 'w', newline='') as f:\n    csv.writer(f).writerows(rows)\nprint(f\"Wrote {len(rows)} rows to report.csv\")\n",
       })
-      .serverToolResult('text_editor_code_execution_tool_result', 'srvtoolu_demo_create', new PyModel('BetaTextEditorCodeExecutionCreateResultBlock', { is_file_update: false, type: 'text_editor_code_execution_create_result' }))
-      .serverToolUse('srvtoolu_demo_run', 'bash_code_execution', { command: 'cd /tmp && python report.py && cp report.csv $OUTPUT_DIR/report.csv' })
+      .serverToolResult(
+        'text_editor_code_execution_tool_result',
+        'srvtoolu_demo_create',
+        new PyModel('BetaTextEditorCodeExecutionCreateResultBlock', {
+          is_file_update: false,
+          type: 'text_editor_code_execution_create_result',
+        }),
+      )
+      .serverToolUse('srvtoolu_demo_run', 'bash_code_execution', {
+        command: 'cd /tmp && python report.py && cp report.csv $OUTPUT_DIR/report.csv',
+      })
       .serverToolResult(
         'bash_code_execution_tool_result',
         'srvtoolu_demo_run',
         new PyModel('BetaBashCodeExecutionResultBlock', {
-          content: [new PyModel('BetaBashCodeExecutionOutputBlock', { file_id: fileId, type: 'bash_code_execution_output' })],
+          content: [
+            new PyModel('BetaBashCodeExecutionOutputBlock', { file_id: fileId, type: 'bash_code_execution_output' }),
+          ],
           return_code: 0,
           stderr: '',
           stdout: 'Wrote 3 rows to report.csv\n',
@@ -200,4 +267,12 @@ export const files = singleAgentScenario(
   },
 );
 
-export const CONTENT_SCENARIOS: readonly Scenario[] = [tour, thinking, citations, clientTools, serverTools, multimodal, files];
+export const CONTENT_SCENARIOS: readonly Scenario[] = [
+  tour,
+  thinking,
+  citations,
+  clientTools,
+  serverTools,
+  multimodal,
+  files,
+];

@@ -9,7 +9,16 @@ import { xmlAgentItem } from '../emit-xml-agent';
 import { modelDumpJson, pyDumps, pyRepr, type PyValue } from '../python-json';
 import type { ApiEvent, Format, Step } from '../script';
 import { webResult } from './content';
-import { completed, deltas, DONE, mainAgent, type Scenario, type ScenarioInfo, singleAgentScenario, thoughtDeltas } from './scenario';
+import {
+  completed,
+  deltas,
+  DONE,
+  mainAgent,
+  type Scenario,
+  type ScenarioInfo,
+  singleAgentScenario,
+  thoughtDeltas,
+} from './scenario';
 
 /**
  * Streams with one known defect each, so every diagnostic of the inspector can be shown on
@@ -21,7 +30,11 @@ import { completed, deltas, DONE, mainAgent, type Scenario, type ScenarioInfo, s
 type ToolResultStep = Extract<Step, { kind: 'tool_result' }>;
 
 /** A fault scenario is asked for by its id: the id is its keyword and its sample prompt. */
-function fault(id: string, info: Pick<ScenarioInfo, 'title' | 'summary' | 'demonstrates'>, moreKeywords: readonly string[] = []): ScenarioInfo {
+function fault(
+  id: string,
+  info: Pick<ScenarioInfo, 'title' | 'summary' | 'demonstrates'>,
+  moreKeywords: readonly string[] = [],
+): ScenarioInfo {
   return { id, ...info, keywords: [id, ...moreKeywords], samplePrompt: id };
 }
 
@@ -55,7 +68,8 @@ function unescapeBreaks(json: string, breaks: 'LF' | 'CR'): string {
 function brokenTextDelta(agent: string, index: number, text: string, breaks: 'LF' | 'CR'): Step {
   const event: ApiEvent = { type: 'content_block_delta', index, delta: { type: 'text_delta', text } };
   return wire(`text delta with a raw ${breaks}`, {
-    json: () => `data: ${unescapeBreaks(serializeEnvelope({ type: KIND.text, agent, extras: {} }, false, text), breaks)}\n\n`,
+    json: () =>
+      `data: ${unescapeBreaks(serializeEnvelope({ type: KIND.text, agent, extras: {} }, false, text), breaks)}\n\n`,
     xml: () => `data: ${breaks === 'LF' ? text : xmlStreamEscape(text)}\n\n`,
     raw: () => `data: ${unescapeBreaks(modelDumpJson(dumpEvent(event)), breaks)}\n\n`,
   });
@@ -64,8 +78,13 @@ function brokenTextDelta(agent: string, index: number, text: string, breaks: 'LF
 export const faultRawNewline = singleAgentScenario(
   fault('fault-raw-newline', {
     title: 'Fault: raw newline in a payload',
-    summary: 'Two text deltas reach the wire with raw LFs (as XML streams did before the server escaped them): one loses the text after the LF (ignored line), one holds a blank line that dispatches the event early.',
-    demonstrates: { json: ['sse.ignored-line', 'sse.early-dispatch', 'json.invalid'], xml: ['sse.ignored-line', 'sse.early-dispatch'], raw: ['sse.ignored-line', 'sse.early-dispatch', 'json.invalid'] },
+    summary:
+      'Two text deltas reach the wire with raw LFs (as XML streams did before the server escaped them): one loses the text after the LF (ignored line), one holds a blank line that dispatches the event early.',
+    demonstrates: {
+      json: ['sse.ignored-line', 'sse.early-dispatch', 'json.invalid'],
+      xml: ['sse.ignored-line', 'sse.early-dispatch'],
+      raw: ['sse.ignored-line', 'sse.early-dispatch', 'json.invalid'],
+    },
   }),
   (agent) => {
     const intro = 'The next two deltas keep raw newlines. ';
@@ -73,7 +92,9 @@ export const faultRawNewline = singleAgentScenario(
     const blank = 'A paragraph\n\nand the next paragraph';
     const turn = agent.turn();
     const index = turn.partialText(deltas(intro));
-    turn.inject(brokenTextDelta(agent.uuid, index, single, 'LF')).inject(brokenTextDelta(agent.uuid, index, blank, 'LF'));
+    turn
+      .inject(brokenTextDelta(agent.uuid, index, single, 'LF'))
+      .inject(brokenTextDelta(agent.uuid, index, blank, 'LF'));
     turn.finishText(index, intro + single + blank).end('end_turn');
   },
 );
@@ -81,8 +102,13 @@ export const faultRawNewline = singleAgentScenario(
 export const faultRawCr = singleAgentScenario(
   fault('fault-raw-cr', {
     title: 'Fault: raw CR in a payload',
-    summary: 'A text delta with a Windows line ending: the xml formatter escapes LF but not CR (an upstream hole), so the SSE line ends at the CR and the rest is ignored.',
-    demonstrates: { json: ['sse.ignored-line', 'json.invalid'], xml: ['sse.ignored-line'], raw: ['sse.ignored-line', 'json.invalid'] },
+    summary:
+      'A text delta with a Windows line ending: the xml formatter escapes LF but not CR (an upstream hole), so the SSE line ends at the CR and the rest is ignored.',
+    demonstrates: {
+      json: ['sse.ignored-line', 'json.invalid'],
+      xml: ['sse.ignored-line'],
+      raw: ['sse.ignored-line', 'json.invalid'],
+    },
   }),
   (agent) => {
     const intro = 'A pasted Windows file follows. ';
@@ -107,17 +133,40 @@ function logDump(bytes: number): string {
 export const faultOversizeLine = singleAgentScenario(
   fault('fault-oversize-line', {
     title: 'Fault: oversize line',
-    summary: 'A 5 KB tool result in one data: line. In json the server skipped the chunker (an unchunked envelope); xml and raw items are never chunked, so upstream sends such lines too.',
-    demonstrates: { json: ['sse.oversize-line', 'envelope.over-budget'], xml: ['sse.oversize-line'], raw: ['sse.oversize-line'] },
+    summary:
+      'A 5 KB tool result in one data: line. In json the server skipped the chunker (an unchunked envelope); xml and raw items are never chunked, so upstream sends such lines too.',
+    demonstrates: {
+      json: ['sse.oversize-line', 'envelope.over-budget'],
+      xml: ['sse.oversize-line'],
+      raw: ['sse.oversize-line'],
+    },
   }),
   (agent) => {
-    agent.turn().text(deltas('Fetching the request log.')).toolUse('toolu_demo_logs', 'read_logs', { lines: 80 }).end('tool_use');
+    agent
+      .turn()
+      .text(deltas('Fetching the request log.'))
+      .toolUse('toolu_demo_logs', 'read_logs', { lines: 80 })
+      .end('tool_use');
     const logs = logDump(5 * 1024);
     agent.recordToolResult('toolu_demo_logs', logs);
-    const step: ToolResultStep = { kind: 'tool_result', agent: agent.uuid, toolUseId: 'toolu_demo_logs', name: 'read_logs', content: logs, images: [] };
+    const step: ToolResultStep = {
+      kind: 'tool_result',
+      agent: agent.uuid,
+      toolUseId: 'toolu_demo_logs',
+      name: 'read_logs',
+      content: logs,
+      images: [],
+    };
     agent.push(
       wire('unchunked 5 KB tool_result', {
-        json: () => sseEvent(serializeEnvelope({ type: KIND.tool_result, agent: agent.uuid, extras: { id: step.toolUseId, name: step.name } }, true, logs)),
+        json: () =>
+          sseEvent(
+            serializeEnvelope(
+              { type: KIND.tool_result, agent: agent.uuid, extras: { id: step.toolUseId, name: step.name } },
+              true,
+              logs,
+            ),
+          ),
         xml: () => sseEvent(xmlAgentItem(step, 'xml')),
         raw: () => sseEvent(xmlAgentItem(step, 'raw')),
       }),
@@ -129,7 +178,8 @@ export const faultOversizeLine = singleAgentScenario(
 export const faultMalformedJson = singleAgentScenario(
   fault('fault-malformed-json', {
     title: 'Fault: malformed JSON',
-    summary: 'A tool call printed with Python repr instead of json.dumps (single quotes, True): an invalid JSON line in json and raw, an attribute that does not parse in xml.',
+    summary:
+      'A tool call printed with Python repr instead of json.dumps (single quotes, True): an invalid JSON line in json and raw, an attribute that does not parse in xml.',
     demonstrates: { json: ['json.invalid'], xml: ['xml.attr-json'], raw: ['json.invalid'] },
   }),
   (agent) => {
@@ -138,14 +188,38 @@ export const faultMalformedJson = singleAgentScenario(
     const turn = agent.turn().text(deltas('Multiplying with a tool.'));
     const index = turn.silentBlock({ type: 'tool_use', id, name: 'multiply', input });
     const json = pyDumps(input, { ensureAscii: false });
-    const start = dumpEvent({ type: 'content_block_start', index, block: { type: 'tool_use', id, name: 'multiply', input: {} } });
-    const delta = dumpEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json } });
-    const stop = dumpEvent({ type: 'content_block_stop', index, block: { type: 'tool_use', id, name: 'multiply', input } });
-    const envelope: PyValue = { type: KIND.tool_call, agent: agent.uuid, final: true, delta: json, id, name: 'multiply' };
+    const start = dumpEvent({
+      type: 'content_block_start',
+      index,
+      block: { type: 'tool_use', id, name: 'multiply', input: {} },
+    });
+    const delta = dumpEvent({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json: json },
+    });
+    const stop = dumpEvent({
+      type: 'content_block_stop',
+      index,
+      block: { type: 'tool_use', id, name: 'multiply', input },
+    });
+    const envelope: PyValue = {
+      type: KIND.tool_call,
+      agent: agent.uuid,
+      final: true,
+      delta: json,
+      id,
+      name: 'multiply',
+    };
     turn.inject(
       wire('tool call printed with Python repr', {
         json: () => sseEvent(pyRepr(envelope)),
-        xml: () => sseEvent(xmlStreamEscape(`<content-block-tool_call id="${id}" name="multiply" arguments="${htmlEscape(pyRepr(input))}"></content-block-tool_call>`)),
+        xml: () =>
+          sseEvent(
+            xmlStreamEscape(
+              `<content-block-tool_call id="${id}" name="multiply" arguments="${htmlEscape(pyRepr(input))}"></content-block-tool_call>`,
+            ),
+          ),
         raw: () => [start, delta, stop].map((e, i) => sseEvent(i === 1 ? pyRepr(e) : modelDumpJson(e))).join(''),
       }),
     );
@@ -188,20 +262,28 @@ export const faultTruncated: Scenario = {
 export const faultConnectionDrop: Scenario = {
   ...fault('fault-connection-drop', {
     title: 'Fault: connection dropped',
-    summary: 'The server closes the connection in the middle of an event without ending the HTTP response (no terminating chunk): the client gets half a data: line, then a network error.',
+    summary:
+      'The server closes the connection in the middle of an event without ending the HTTP response (no terminating chunk): the client gets half a data: line, then a network error.',
     demonstrates: inEveryFormat(['sse.unterminated-event', 'stream.missing-done']),
   }),
   build: truncatedRun('fault-connection-drop', 'drop'),
 };
 
 export const faultRetryReplay = singleAgentScenario(
-  fault('fault-retry-replay', {
-    title: 'Fault: retried API call replays a block',
-    summary: 'A retryable API failure mid-answer: the agent re-runs the whole call on the same stream, so a partial text block (never closed) is followed by the same block from its start.',
-    demonstrates: { json: ['block.restarted'], xml: ['block.restarted', 'xml.unclosed'], raw: ['block.restarted'] },
-  }, ['retry']),
+  fault(
+    'fault-retry-replay',
+    {
+      title: 'Fault: retried API call replays a block',
+      summary:
+        'A retryable API failure mid-answer: the agent re-runs the whole call on the same stream, so a partial text block (never closed) is followed by the same block from its start.',
+      demonstrates: { json: ['block.restarted'], xml: ['block.restarted', 'xml.unclosed'], raw: ['block.restarted'] },
+    },
+    ['retry'],
+  ),
   (agent) => {
-    const answer = deltas('I need to calculate 5 + (10 * 2) following the order of operations: 10 * 2 = 20, then 5 + 20 = 25.');
+    const answer = deltas(
+      'I need to calculate 5 + (10 * 2) following the order of operations: 10 * 2 = 20, then 5 + 20 = 25.',
+    );
     const failed = agent.turn();
     failed.partialText(answer.slice(0, 4));
     failed.abandon();
@@ -212,7 +294,8 @@ export const faultRetryReplay = singleAgentScenario(
 export const faultAfterDone: Scenario = {
   ...fault('fault-after-done', {
     title: 'Fault: events after [DONE]',
-    summary: 'A complete run and its [DONE], then another text block and a second [DONE]: a client stops reading at the first one.',
+    summary:
+      'A complete run and its [DONE], then another text block and a second [DONE]: a client stops reading at the first one.',
     demonstrates: inEveryFormat(['stream.after-done']),
   }),
   build(ctx) {
@@ -227,15 +310,28 @@ export const faultAfterDone: Scenario = {
 export const faultUnknownType = singleAgentScenario(
   fault('fault-unknown-type', {
     title: 'Fault: unknown type',
-    summary: 'An item outside the vocabulary: a progress_note envelope, a <content-block-todo> tag, an unknown Anthropic event.',
+    summary:
+      'An item outside the vocabulary: a progress_note envelope, a <content-block-todo> tag, an unknown Anthropic event.',
     demonstrates: { json: ['envelope.unknown-type'], xml: ['xml.unknown-tag'], raw: ['raw.unknown-event'] },
   }),
   (agent) => {
     agent.turn().text(deltas('Planning the work first.')).end('end_turn');
-    const todos = { todos: [{ content: 'Collect the figures', status: 'completed' }, { content: 'Write the summary', status: 'in_progress' }] };
+    const todos = {
+      todos: [
+        { content: 'Collect the figures', status: 'completed' },
+        { content: 'Write the summary', status: 'in_progress' },
+      ],
+    };
     agent.push(
       wire('item of an unknown type', {
-        json: () => sseEvent(serializeEnvelope({ type: 'progress_note', agent: agent.uuid, extras: {} }, true, pyDumps(todos, { compact: true }))),
+        json: () =>
+          sseEvent(
+            serializeEnvelope(
+              { type: 'progress_note', agent: agent.uuid, extras: {} },
+              true,
+              pyDumps(todos, { compact: true }),
+            ),
+          ),
         xml: () => sseEvent(`<content-block-todo><![CDATA[${pyDumps(todos)}]]></content-block-todo>`),
         raw: () => sseEvent(modelDumpJson({ type: 'message_annotation', annotation: { kind: 'todo', ...todos } })),
       }),
@@ -246,26 +342,63 @@ export const faultUnknownType = singleAgentScenario(
 export const faultBadXml = singleAgentScenario(
   fault('fault-bad-xml', {
     title: 'Fault: bad XML entity, mismatched tags and broken CDATA',
-    summary: 'XML items with an unknown entity (&chips;), a closing tag with no block open, a tool result closed by the wrong tag (xml and raw), and a web search result holding "]]>", which upstream leaves unprotected in its CDATA (xml); the json stream is clean.',
-    demonstrates: { xml: ['xml.bad-entity', 'xml.mismatched', 'xml.broken-cdata'], raw: ['xml.bad-entity', 'xml.mismatched'] },
+    summary:
+      'XML items with an unknown entity (&chips;), a closing tag with no block open, a tool result closed by the wrong tag (xml and raw), and a web search result holding "]]>", which upstream leaves unprotected in its CDATA (xml); the json stream is clean.',
+    demonstrates: {
+      xml: ['xml.bad-entity', 'xml.mismatched', 'xml.broken-cdata'],
+      raw: ['xml.bad-entity', 'xml.mismatched'],
+    },
   }),
   (agent) => {
     const turn = agent.turn().thinking(thoughtDeltas('Checking the menu.'));
     // A closing tag with no block open (a formatter that closed the block twice).
-    turn.inject(wire('stray </content-block-thinking>', { json: () => '', raw: () => '', xml: () => sseEvent('</content-block-thinking>') }));
+    turn.inject(
+      wire('stray </content-block-thinking>', {
+        json: () => '',
+        raw: () => '',
+        xml: () => sseEvent('</content-block-thinking>'),
+      }),
+    );
     turn
       .serverToolUse('srvtoolu_demo_menu', 'web_search', { query: 'fish & chips price' })
-      .serverToolResult('web_search_tool_result', 'srvtoolu_demo_menu', [webResult('Menu ]]> prices', 'https://example.com/menu', null)]);
-    turn.toolUse('toolu_demo_lookup_1', 'lookup', { dish: 'fish & chips' }).toolUse('toolu_demo_lookup_2', 'lookup', { dish: 'mushy peas' }).end('tool_use');
+      .serverToolResult('web_search_tool_result', 'srvtoolu_demo_menu', [
+        webResult('Menu ]]> prices', 'https://example.com/menu', null),
+      ]);
+    turn
+      .toolUse('toolu_demo_lookup_1', 'lookup', { dish: 'fish & chips' })
+      .toolUse('toolu_demo_lookup_2', 'lookup', { dish: 'mushy peas' })
+      .end('tool_use');
     const results = [
-      { id: 'toolu_demo_lookup_1', content: 'Fish & chips: 12 €', bad: (open: string) => `${open.replace('name="lookup"', 'name="fish &chips;"')}<![CDATA[Fish & chips: 12 €]]></content-block-tool_result>` },
-      { id: 'toolu_demo_lookup_2', content: 'No such dish', bad: (open: string) => `${open}<![CDATA[No such dish]]></content-block-tool_call>` },
+      {
+        id: 'toolu_demo_lookup_1',
+        content: 'Fish & chips: 12 €',
+        bad: (open: string) =>
+          `${open.replace('name="lookup"', 'name="fish &chips;"')}<![CDATA[Fish & chips: 12 €]]></content-block-tool_result>`,
+      },
+      {
+        id: 'toolu_demo_lookup_2',
+        content: 'No such dish',
+        bad: (open: string) => `${open}<![CDATA[No such dish]]></content-block-tool_call>`,
+      },
     ];
     for (const r of results) {
       agent.recordToolResult(r.id, r.content);
-      const step: ToolResultStep = { kind: 'tool_result', agent: agent.uuid, toolUseId: r.id, name: 'lookup', content: r.content, images: [] };
+      const step: ToolResultStep = {
+        kind: 'tool_result',
+        agent: agent.uuid,
+        toolUseId: r.id,
+        name: 'lookup',
+        content: r.content,
+        images: [],
+      };
       const open = `<content-block-tool_result id="${r.id}" name="lookup">`;
-      agent.push(wire(`tool_result ${r.id} with broken XML`, { json: () => rendered('json', [step]), xml: () => sseEvent(r.bad(open)), raw: () => sseEvent(r.bad(open)) }));
+      agent.push(
+        wire(`tool_result ${r.id} with broken XML`, {
+          json: () => rendered('json', [step]),
+          xml: () => sseEvent(r.bad(open)),
+          raw: () => sseEvent(r.bad(open)),
+        }),
+      );
     }
     agent.turn().text(deltas('Fish & chips costs 12 €.')).end('end_turn');
   },

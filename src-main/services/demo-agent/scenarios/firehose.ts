@@ -55,7 +55,8 @@ export function firehoseRun(ctx: ScenarioContext, toolId: (agent: string, cycle:
   return { head, cycles, tail: closing.finish().take() };
 }
 
-export const firehoseToolId = (agent: string, cycle: number | string): string => `toolu_firehose_${agent.slice(0, 8)}_${cycle}`;
+export const firehoseToolId = (agent: string, cycle: number | string): string =>
+  `toolu_firehose_${agent.slice(0, 8)}_${cycle}`;
 
 /**
  * Three agents streaming deltas without end, paced to a rate in envelopes per second for a

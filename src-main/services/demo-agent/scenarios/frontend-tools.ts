@@ -6,7 +6,11 @@ const YES = new Set(['yes', 'y', 'ok', 'okay', 'confirm', 'confirmed', 'true']);
 const NO = new Set(['no', 'n', 'cancel', 'false']);
 
 function confirmTool(attempt: number, message: string): PendingTool {
-  return { tool_use_id: attempt === 1 ? 'toolu_demo_confirm' : `toolu_demo_confirm_${attempt}`, name: 'user_confirm', input: { message } };
+  return {
+    tool_use_id: attempt === 1 ? 'toolu_demo_confirm' : `toolu_demo_confirm_${attempt}`,
+    name: 'user_confirm',
+    input: { message },
+  };
 }
 
 /** The run pauses: backend results were streamed, awaiting_frontend_tools, then [DONE]. */
@@ -24,15 +28,27 @@ function pause(agent: ScriptedAgent, tool: PendingTool, attempt: number): Script
  */
 function resume(agent: ScriptedAgent, tool: PendingTool, attempt: number, results: readonly FrontendResult[]): Script {
   agent.frontendResults(results, [tool]);
-  const answer = results.find((r) => r.tool_use_id === tool.tool_use_id) ?? { tool_use_id: tool.tool_use_id, content: '', is_error: true };
+  const answer = results.find((r) => r.tool_use_id === tool.tool_use_id) ?? {
+    tool_use_id: tool.tool_use_id,
+    content: '',
+    is_error: true,
+  };
   const word = answer.content.trim().toLowerCase();
   let reply: string;
-  if (answer.is_error) reply = `The confirmation dialog failed (“${answer.content}”), so I did not save the report. 12 × 7 = 84.`;
+  if (answer.is_error)
+    reply = `The confirmation dialog failed (“${answer.content}”), so I did not save the report. 12 × 7 = 84.`;
   else if (YES.has(word)) reply = 'Confirmed — the report is saved. 12 × 7 = 84.';
   else if (NO.has(word)) reply = 'Understood — I did not save the report. 12 × 7 = 84.';
   else {
-    const again = confirmTool(attempt + 1, `I could not read “${answer.content}” as yes or no. Save the report? (yes/no)`);
-    agent.turn().text(deltas('I need a clear yes or no before saving.')).toolUse(again.tool_use_id, again.name, again.input).end('tool_use');
+    const again = confirmTool(
+      attempt + 1,
+      `I could not read “${answer.content}” as yes or no. Save the report? (yes/no)`,
+    );
+    agent
+      .turn()
+      .text(deltas('I need a clear yes or no before saving.'))
+      .toolUse(again.tool_use_id, again.name, again.input)
+      .end('tool_use');
     return pause(agent, again, attempt + 1);
   }
   agent.turn().text(deltas(reply)).end('end_turn');

@@ -24,7 +24,8 @@ export const inlineXml = textTurns(
   {
     id: 'inline-xml',
     title: 'XML tool tags in text',
-    summary: 'An agent without native tools: each turn is <thinking> and one tool tag (<search>, <extract>) with its parameters, then <attempt_completion><result>.',
+    summary:
+      'An agent without native tools: each turn is <thinking> and one tool tag (<search>, <extract>) with its parameters, then <attempt_completion><result>.',
     keywords: ['inline-xml'],
     samplePrompt: 'inline-xml: how does login work?',
   },
@@ -39,7 +40,8 @@ export const inlineSegments = textTurns(
   {
     id: 'inline-segments',
     title: 'Segment tags in text',
-    summary: 'A coding agent writing <write_file path>, <run_bash> and <tool name="…"> forms (write_file with __START_CONTENT__ markers, patch_file, a generic tool) inside its text.',
+    summary:
+      'A coding agent writing <write_file path>, <run_bash> and <tool name="…"> forms (write_file with __START_CONTENT__ markers, patch_file, a generic tool) inside its text.',
     keywords: ['inline-segments'],
     samplePrompt: 'inline-segments: create a hello script and run it',
   },
@@ -53,7 +55,8 @@ export const inlineSentinels = textTurns(
   {
     id: 'inline-sentinels',
     title: 'Sentinels in text',
-    summary: 'Segments marked with [[SEG_START {json}]] … [[SEG_END]]: reasoning, a file write and a command, with a header that holds "]]".',
+    summary:
+      'Segments marked with [[SEG_START {json}]] … [[SEG_END]]: reasoning, a file write and a command, with a header that holds "]]".',
     keywords: ['inline-sentinels'],
     samplePrompt: 'inline-sentinels: write the config and apply it',
   },
@@ -66,10 +69,18 @@ export const inlineMalformedXml = textTurns(
   {
     id: 'inline-malformed-xml',
     title: 'Broken XML tool tags',
-    summary: 'XML tool protocol broken every way: a mismatched closing tag, a missing required parameter, text after the action, two actions, a turn with no action, an action never closed.',
+    summary:
+      'XML tool protocol broken every way: a mismatched closing tag, a missing required parameter, text after the action, two actions, a turn with no action, an action never closed.',
     keywords: ['inline-malformed-xml'],
     samplePrompt: 'inline-malformed-xml',
-    demonstrates: everyFormat(['inline.mismatched-close', 'inline.missing-param', 'inline.text-after-action', 'inline.multiple-actions', 'inline.no-action', 'inline.unclosed']),
+    demonstrates: everyFormat([
+      'inline.mismatched-close',
+      'inline.missing-param',
+      'inline.text-after-action',
+      'inline.multiple-actions',
+      'inline.no-action',
+      'inline.unclosed',
+    ]),
   },
   [
     '<thinking>Search, but with the wrong closing tag.</thinking>\n<search>\n  <path>./src</path>\n</query>\n</search>\nI will also look at the tests.\n<extract><file_path>tests/login.test.js</file_path></extract>',
@@ -82,7 +93,8 @@ export const inlineMalformedSegments = textTurns(
   {
     id: 'inline-malformed-segments',
     title: 'Broken segment tags',
-    summary: 'A write_file tool form without a path, a stray </run_bash>, and a <write_file> left open when the text ends.',
+    summary:
+      'A write_file tool form without a path, a stray </run_bash>, and a <write_file> left open when the text ends.',
     keywords: ['inline-malformed-segments'],
     samplePrompt: 'inline-malformed-segments',
     demonstrates: everyFormat(['inline.missing-param', 'inline.mismatched-close', 'inline.unclosed']),
@@ -96,7 +108,8 @@ export const inlineMalformedSentinels = textTurns(
   {
     id: 'inline-malformed-sentinels',
     title: 'Broken sentinels',
-    summary: 'Sentinel headers without a type and with invalid JSON (kept as text), and a sentinel segment never ended.',
+    summary:
+      'Sentinel headers without a type and with invalid JSON (kept as text), and a sentinel segment never ended.',
     keywords: ['inline-malformed-sentinels'],
     samplePrompt: 'inline-malformed-sentinels',
     demonstrates: everyFormat(['inline.invalid-sentinel', 'inline.unclosed']),
@@ -106,4 +119,11 @@ export const inlineMalformedSentinels = textTurns(
   ],
 );
 
-export const INLINE_SCENARIOS: readonly Scenario[] = [inlineXml, inlineSegments, inlineSentinels, inlineMalformedXml, inlineMalformedSegments, inlineMalformedSentinels];
+export const INLINE_SCENARIOS: readonly Scenario[] = [
+  inlineXml,
+  inlineSegments,
+  inlineSentinels,
+  inlineMalformedXml,
+  inlineMalformedSegments,
+  inlineMalformedSentinels,
+];

@@ -6,7 +6,8 @@ const LINES = 2_500;
 /** Numbered lines, so a row's delta says where in the answer it is. */
 function longText(): string {
   const lines: string[] = [];
-  for (let line = 1; line <= LINES; line++) lines.push(`Line ${line} of ${LINES}: the agent keeps talking, one small delta at a time.\n`);
+  for (let line = 1; line <= LINES; line++)
+    lines.push(`Line ${line} of ${LINES}: the agent keeps talking, one small delta at a time.\n`);
   return lines.join('');
 }
 

@@ -6,7 +6,23 @@ import type { ScriptedAgent } from '../scripted-agent';
  * deltas that never split a code point, and tool payloads of rows of such text.
  */
 
-const WORDS = ['the', 'agent', 'streams', 'a', 'delta', 'of', 'text', 'while', 'tools', 'run', 'and', 'results', 'arrive', 'in', 'order'];
+const WORDS = [
+  'the',
+  'agent',
+  'streams',
+  'a',
+  'delta',
+  'of',
+  'text',
+  'while',
+  'tools',
+  'run',
+  'and',
+  'results',
+  'arrive',
+  'in',
+  'order',
+];
 const CJK = ['流式', '代理', '工具', '结果', '思考', '文本', 'エージェント', 'ストリーム', '도구', '결과'];
 const EMOJI = ['🚀', '✅', '🔍', '📄', '🧠', '⚙️', '👍🏽', '🇫🇷'];
 
@@ -15,7 +31,8 @@ export type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
 /** An integer in [min, max], log-uniform: many small values, a few large ones. */
-export const logUniform = (random: Random, min: number, max: number): number => Math.round(Math.exp(Math.log(min) + random() * (Math.log(max) - Math.log(min))));
+export const logUniform = (random: Random, min: number, max: number): number =>
+  Math.round(Math.exp(Math.log(min) + random() * (Math.log(max) - Math.log(min))));
 
 function sentence(random: Random): string {
   const words: string[] = [];
@@ -29,7 +46,7 @@ function sentence(random: Random): string {
 /** Text of about `bytes` UTF-8 bytes, cut into 5–50-byte deltas (never inside a code point). */
 export function deltasOf(random: Random, bytes: number): string[] {
   const text: string[] = [];
-  for (let size = 0; size < bytes; ) {
+  for (let size = 0; size < bytes;) {
     const s = sentence(random);
     text.push(s);
     size += Buffer.byteLength(s);
@@ -55,7 +72,7 @@ export function deltasOf(random: Random, bytes: number): string[] {
 /** A tool payload of about `bytes` bytes: rows of mixed-script text, as a search or file read returns. */
 export function toolPayload(random: Random, bytes: number): string {
   const rows: string[] = [];
-  for (let size = 0; size < bytes; ) {
+  for (let size = 0; size < bytes;) {
     const row = sentence(random);
     rows.push(row);
     size += Buffer.byteLength(row) + 1;

@@ -21,15 +21,27 @@ function researcher(ctx: ScenarioContext, parent: ScriptedAgent): Step[] {
   const child = subAgent(ctx, parent, 'researcher', 'Find the height of the Eiffel Tower in metres.');
   child
     .turn()
-    .thinking(thoughtDeltas('I need the official height. The tower was 300 m at opening; antennas raised it to 324 m and a new one in 2022 to 330 m. I will give 330 m with that context.'))
-    .text(deltas('The Eiffel Tower is **330 m** tall, including the antenna added in 2022 (it was 300 m when it opened in 1889).'))
+    .thinking(
+      thoughtDeltas(
+        'I need the official height. The tower was 300 m at opening; antennas raised it to 324 m and a new one in 2022 to 330 m. I will give 330 m with that context.',
+      ),
+    )
+    .text(
+      deltas(
+        'The Eiffel Tower is **330 m** tall, including the antenna added in 2022 (it was 300 m when it opened in 1889).',
+      ),
+    )
     .end('end_turn');
   return childLane(parent, 'toolu_demo_spawn_research', 'researcher', child);
 }
 
 function calculator(ctx: ScenarioContext, parent: ScriptedAgent): Step[] {
   const child = subAgent(ctx, parent, 'calculator', 'Convert 330 metres to feet.');
-  child.turn().text(deltas('One metre is 3.28084 feet, so I multiply.')).toolUse('toolu_demo_child_multiply', 'multiply', { a: 330, b: 3.28084 }).end('tool_use');
+  child
+    .turn()
+    .text(deltas('One metre is 3.28084 feet, so I multiply.'))
+    .toolUse('toolu_demo_child_multiply', 'multiply', { a: 330, b: 3.28084 })
+    .end('tool_use');
   child.toolResult('toolu_demo_child_multiply', 'multiply', '1082.6772');
   child.turn().text(deltas('330 m ≈ 1,082.7 ft.')).end('end_turn');
   return childLane(parent, 'toolu_demo_spawn_calc', 'calculator', child);
@@ -48,8 +60,14 @@ export const subagents: Scenario = {
     parent
       .turn()
       .text(deltas("I'll split this between two sub-agents running in parallel."))
-      .toolUse('toolu_demo_spawn_research', 'spawn_subagent', { agent_name: 'researcher', task: 'Find the height of the Eiffel Tower in metres.' })
-      .toolUse('toolu_demo_spawn_calc', 'spawn_subagent', { agent_name: 'calculator', task: 'Convert 330 metres to feet.' })
+      .toolUse('toolu_demo_spawn_research', 'spawn_subagent', {
+        agent_name: 'researcher',
+        task: 'Find the height of the Eiffel Tower in metres.',
+      })
+      .toolUse('toolu_demo_spawn_calc', 'spawn_subagent', {
+        agent_name: 'calculator',
+        task: 'Convert 330 metres to feet.',
+      })
       .end('tool_use');
     const head = parent.take();
     const concurrent = interleave(researcher(ctx, parent), calculator(ctx, parent));

@@ -55,7 +55,10 @@ export interface Envelope {
   [extra: string]: unknown;
 }
 
-export const envelopes = (text: string): Envelope[] => items(text).filter((i) => i !== '[DONE]' && !i.startsWith('{"error"')).map((i) => JSON.parse(i) as Envelope);
+export const envelopes = (text: string): Envelope[] =>
+  items(text)
+    .filter((i) => i !== '[DONE]' && !i.startsWith('{"error"'))
+    .map((i) => JSON.parse(i) as Envelope);
 
 /** Buffered payloads reassembled per (agent, type) until their final chunk, in completion order. */
 export function payloads(list: readonly Envelope[], type: string): string[] {

@@ -42,12 +42,25 @@ const recorder = await createRecorder(file, {
   openSink: tearingSink,
   onFlush: (ack) => say({ ack }),
 });
-const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer CANARY-child' }, body: '{"user_prompt":"hi"}' });
-const leg = recorder.startLeg({ method: 'POST', url, headers: [['content-type', 'application/json'], ['authorization', 'Bearer CANARY-child']], body: '{"user_prompt":"hi"}' });
+const response = await fetch(url, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: 'Bearer CANARY-child' },
+  body: '{"user_prompt":"hi"}',
+});
+const leg = recorder.startLeg({
+  method: 'POST',
+  url,
+  headers: [
+    ['content-type', 'application/json'],
+    ['authorization', 'Bearer CANARY-child'],
+  ],
+  body: '{"user_prompt":"hi"}',
+});
 recorder.response(leg, { status: response.status, statusText: response.statusText, headers: [...response.headers] });
 if (!response.body) throw new Error('no body');
 const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-for (let read = await reader.read(); !read.done; read = await reader.read()) recorder.chunk(leg, read.value, Date.now());
+for (let read = await reader.read(); !read.done; read = await reader.read())
+  recorder.chunk(leg, read.value, Date.now());
 recorder.endLeg(leg, { reason: 'done' });
 await recorder.close();
 say({ closed: true });

@@ -34,7 +34,10 @@ describe('external sessions', () => {
     expect(changes.at(-1)?.url).toBe(proxy.url);
     const response = await fetch(`${proxy.url}/agent/run`);
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
-    const data = await waitFor(() => [...registry!.sessions.values()].find((rt) => rt.data.state === 'complete')?.data, 'the proxied session');
+    const data = await waitFor(
+      () => [...registry!.sessions.values()].find((rt) => rt.data.state === 'complete')?.data,
+      'the proxied session',
+    );
     expect(data.source).toMatchObject({ kind: 'live', method: 'GET' });
     expect(data.envelopeCount).toBe(decodeBytes(bytes).envelopes.length);
   });
@@ -46,7 +49,9 @@ describe('external sessions', () => {
     const changes: (ProxyState | null)[] = [];
     registry.events.proxyChanged.event((state) => changes.push(state));
     const proxy = await external.startProxy({ port: 0, target: server.url });
-    await expect(external.startProxy({ port: 0, target: server.url })).rejects.toThrow(`The proxy is already running on ${proxy.url}; stop it first.`);
+    await expect(external.startProxy({ port: 0, target: server.url })).rejects.toThrow(
+      `The proxy is already running on ${proxy.url}; stop it first.`,
+    );
     expect(await external.getProxy()).toEqual(proxy);
     await external.stopProxy();
     expect(await external.getProxy()).toBeNull();

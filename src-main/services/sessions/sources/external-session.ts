@@ -26,7 +26,22 @@ function waitForDisk(recorder: RecorderPort | null): Promise<void> | undefined {
 }
 
 export function createExternalSessions(registry: SessionRegistry) {
-  const { deps, now, spooling, ticker, announce, reportError, register, newStore, newId, track, settleSession, endState, events, sessions } = registry;
+  const {
+    deps,
+    now,
+    spooling,
+    ticker,
+    announce,
+    reportError,
+    register,
+    newStore,
+    newId,
+    track,
+    settleSession,
+    endState,
+    events,
+    sessions,
+  } = registry;
   const proxyChanged = events.proxyChanged;
   let proxy: RecordingProxy | null = null;
   /** Proxied sessions opened (ids; those closed since are dropped when counting) and being opened. */
@@ -41,10 +56,16 @@ export function createExternalSessions(registry: SessionRegistry) {
    * A session fed from outside (the recording proxy): each leg's request, response head,
    * chunks and end are pushed as they pass, and recorded (secrets redacted) when `recordTo` is set.
    */
-  const openExternalSession = async (init: { title: string; method: string; url: string; recordTo?: string }): Promise<ExternalSession> => {
+  const openExternalSession = async (init: {
+    title: string;
+    method: string;
+    url: string;
+    recordTo?: string;
+  }): Promise<ExternalSession> => {
     // Any local process or page can start streams through the proxy: each session holds its
     // spool files until closed, so only so many are kept open (docs/proxy.md).
-    if (openProxied() >= MAX_OPEN_PROXY_SESSIONS) throw new Error(`${MAX_OPEN_PROXY_SESSIONS} proxied sessions are open; close some to record more`);
+    if (openProxied() >= MAX_OPEN_PROXY_SESSIONS)
+      throw new Error(`${MAX_OPEN_PROXY_SESSIONS} proxied sessions are open; close some to record more`);
     let recorder: RecorderPort | null = null;
     proxiedOpening++;
     try {
@@ -54,13 +75,20 @@ export function createExternalSessions(registry: SessionRegistry) {
         recorder = await deps.createRecorder(path, {
           flushIntervalMs: RECORDING_FLUSH_MS,
           redact: true,
-          onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+          onError: (error) =>
+            reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
         });
       }
     } finally {
       proxiedOpening--;
     }
-    const data = newStore({ id: newId(), title: init.title, source: { kind: 'live', method: init.method, url: redactUrl(init.url) }, createdAt: now(), ...spooling });
+    const data = newStore({
+      id: newId(),
+      title: init.title,
+      source: { kind: 'live', method: init.method, url: redactUrl(init.url) },
+      createdAt: now(),
+      ...spooling,
+    });
     if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
     const rt = register(data, { recorder });
     proxied.add(data.id);

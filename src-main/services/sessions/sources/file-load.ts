@@ -1,5 +1,10 @@
 import type { Failure, LegEndInfo } from '../../../../src-shared/contract/payloads';
-import type { LegOutcome, RecordedRequest, RecordedResponse, RecordingRecord } from '../../../../src-shared/recording/types';
+import type {
+  LegOutcome,
+  RecordedRequest,
+  RecordedResponse,
+  RecordingRecord,
+} from '../../../../src-shared/recording/types';
 import { chunkBytes } from '../../importers/recording-source';
 import { headerValue, isEventStream, REJECTED_BODY_CAP } from '../../connection/connection';
 import { rejectedResponseFailure } from '../../connection/failures';
@@ -33,7 +38,11 @@ export function isStreamResponse(response: RecordedResponse | undefined): boolea
 }
 
 /** The failure to show for a leg whose recorded response was not a stream, with its body; null for a stream. */
-export function rejectedLegFailure(response: RecordedResponse | undefined, leg: LegState, request: RecordedRequest | null): Failure | null {
+export function rejectedLegFailure(
+  response: RecordedResponse | undefined,
+  leg: LegState,
+  request: RecordedRequest | null,
+): Failure | null {
   if (!response || isStreamResponse(response)) return null;
   let requestUrl: URL | undefined;
   try {
@@ -45,7 +54,11 @@ export function rejectedLegFailure(response: RecordedResponse | undefined, leg: 
   return rejectedResponseFailure(response, body, leg.rejected.bytes > REJECTED_BODY_CAP, requestUrl);
 }
 
-export async function loadImportedSource(session: SessionStore, source: ImportedSource, options: FileLoadOptions): Promise<void> {
+export async function loadImportedSource(
+  session: SessionStore,
+  source: ImportedSource,
+  options: FileLoadOptions,
+): Promise<void> {
   let sliceStart = performance.now();
   for (const leg of source.legs) {
     if (options.cancelled()) return;
@@ -62,7 +75,12 @@ export async function loadImportedSource(session: SessionStore, source: Imported
         sliceStart = performance.now();
       }
     }
-    endFileLeg(session, state, leg.request ?? null, source.kind === 'recording' ? legEndFromRecording(leg.outcome) : { reason: 'complete' });
+    endFileLeg(
+      session,
+      state,
+      leg.request ?? null,
+      source.kind === 'recording' ? legEndFromRecording(leg.outcome) : { reason: 'complete' },
+    );
   }
 }
 
@@ -82,7 +100,11 @@ function endFileLeg(session: SessionStore, state: LegState, request: RecordedReq
  * format allows legs to interleave): the session must then be decoded again from the index
  * (loadImportedSource), which `readRecords` has completed by then.
  */
-export async function loadRecordingAsRead(session: SessionStore, source: ImportedSource, options: FileLoadOptions): Promise<boolean> {
+export async function loadRecordingAsRead(
+  session: SessionStore,
+  source: ImportedSource,
+  options: FileLoadOptions,
+): Promise<boolean> {
   if (!source.readRecords) throw new Error(`${source.path} is not a recording opened to be streamed`);
   /** The leg being decoded, with what its records said so far. */
   interface OpenLeg {
@@ -117,7 +139,11 @@ export async function loadRecordingAsRead(session: SessionStore, source: Importe
         return false; // the leg's start after another of its records
       case 'response':
         if (leg.chunks > 0) return false;
-        session.setResponse(leg.state.index, { status: record.status, statusText: record.statusText, headers: record.headers });
+        session.setResponse(leg.state.index, {
+          status: record.status,
+          statusText: record.statusText,
+          headers: record.headers,
+        });
         leg.stream = isStreamResponse(record);
         return true;
       case 'chunk': {

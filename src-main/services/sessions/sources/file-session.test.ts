@@ -28,7 +28,8 @@ function setup(opened: string[] = []) {
   return { registry, files: createFileSessions(registry) };
 }
 
-const loaded = (registry: SessionRegistry, id: string) => waitFor(() => (registry.runtimeOf(id).loading ? undefined : registry.runtimeOf(id).data), `${id} to load`);
+const loaded = (registry: SessionRegistry, id: string) =>
+  waitFor(() => (registry.runtimeOf(id).loading ? undefined : registry.runtimeOf(id).data), `${id} to load`);
 
 describe('file sessions', () => {
   it('opens a file into a complete session with every envelope, and reports it as opened', async () => {
@@ -50,7 +51,9 @@ describe('file sessions', () => {
     // The copy is in this run's private folder inside the upload folder (upload-folder.ts).
     const [folder] = await readdir(dir);
     expect((await readdir(join(dir, folder!))).some((name) => name.endsWith('-my_run.sse'))).toBe(true);
-    const har = await files.openUpload({ name: 'broken.har', base64: Buffer.from('{"log": ').toString('base64') }).catch((e: unknown) => e as Error);
+    const har = await files
+      .openUpload({ name: 'broken.har', base64: Buffer.from('{"log": ').toString('base64') })
+      .catch((e: unknown) => e as Error);
     expect(har).toBeInstanceOf(Error);
     expect((har as Error).message).toContain('broken.har');
     expect((har as Error).message).not.toContain(dir);
@@ -66,6 +69,8 @@ describe('file sessions', () => {
     await loaded(registry, 's-old');
     // A reloaded session is not a file the user opened.
     expect(opened).toEqual([]);
-    await expect(files.reopen({ sessionId: 's-old', path, title: 'again' })).rejects.toThrow('Session s-old is open already');
+    await expect(files.reopen({ sessionId: 's-old', path, title: 'again' })).rejects.toThrow(
+      'Session s-old is open already',
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { basename, resolve } from 'node:path';
-import type { ConnectRequest, Failure, OpenFileRequest, OpenUploadRequest, SessionSummary } from '../../../../src-shared/contract/payloads';
+import type {
+  ConnectRequest,
+  Failure,
+  OpenFileRequest,
+  OpenUploadRequest,
+  SessionSummary,
+} from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
 import type { SessionRegistry } from '../session-registry';
 import type { SessionStore } from '../store/session-store';
@@ -28,9 +34,9 @@ interface OpenOptions {
   inline?: ConnectRequest['inline'];
 }
 
-
 export function createFileSessions(registry: SessionRegistry) {
-  const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions, uploads } = registry;
+  const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions, uploads } =
+    registry;
 
   const openSourceFile = async (path: string, options: OpenOptions): Promise<SessionSummary> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
@@ -50,7 +56,12 @@ export function createFileSessions(registry: SessionRegistry) {
     const init = {
       id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
-      source: { kind: 'file' as const, path: absolute, importer: source.kind, ...(options.uploaded !== undefined ? { uploaded: true } : {}) },
+      source: {
+        kind: 'file' as const,
+        path: absolute,
+        importer: source.kind,
+        ...(options.uploaded !== undefined ? { uploaded: true } : {}),
+      },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
       ...(options.inline ? { inline: options.inline } : {}),
@@ -62,7 +73,11 @@ export function createFileSessions(registry: SessionRegistry) {
     data.addDiagnostics(source.diagnostics);
     session = data;
     data.state = 'loading';
-    const rt = register(data, { loading: true, run: source.legs[0]?.request ?? null, networkChunks: source.kind === 'recording' });
+    const rt = register(data, {
+      loading: true,
+      run: source.legs[0]?.request ?? null,
+      networkChunks: source.kind === 'recording',
+    });
     // A session reloaded under its old id is not a file the user opened.
     // Nor is an upload's copy (removed when the session closes).
     if (options.id === undefined && options.uploaded === undefined) deps.onFileOpened?.(absolute);
@@ -93,7 +108,10 @@ export function createFileSessions(registry: SessionRegistry) {
         rt.data.state = 'complete';
       })
       .catch((error: unknown) => {
-        const failure: Failure = { kind: 'import', message: `Reading ${absolute} failed: ${error instanceof Error ? error.message : String(error)}` };
+        const failure: Failure = {
+          kind: 'import',
+          message: `Reading ${absolute} failed: ${error instanceof Error ? error.message : String(error)}`,
+        };
         rt.data.state = 'failed';
         rt.data.failure = failure;
         reportError(init.id, failure);
@@ -118,13 +136,24 @@ export function createFileSessions(registry: SessionRegistry) {
   };
 
   function openFile({ path, format, entry, title, inline }: OpenFileRequest): Promise<SessionSummary> {
-    return openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(title ? { title } : {}), ...(inline ? { inline } : {}) });
+    return openSourceFile(path, {
+      ...(format ? { format } : {}),
+      ...(entry !== undefined ? { entry } : {}),
+      ...(title ? { title } : {}),
+      ...(inline ? { inline } : {}),
+    });
   }
 
   async function openUpload({ name, base64, format, entry, inline }: OpenUploadRequest): Promise<SessionSummary> {
     const path = await uploads.write(name, Buffer.from(base64, 'base64'));
     try {
-      const summary = await openSourceFile(path, { ...(format ? { format } : {}), ...(entry !== undefined ? { entry } : {}), ...(inline ? { inline } : {}), title: name, uploaded: name });
+      const summary = await openSourceFile(path, {
+        ...(format ? { format } : {}),
+        ...(entry !== undefined ? { entry } : {}),
+        ...(inline ? { inline } : {}),
+        title: name,
+        uploaded: name,
+      });
       registry.runtimeOf(summary.id).uploadPath = path;
       return summary;
     } catch (error) {

@@ -9,13 +9,30 @@ import { settled } from '../service-testing';
 import type { SessionService } from '../session-service';
 
 describe('requestInFormat', () => {
-  const built = (url: string, body: string | null, headers: [string, string][] = [['Authorization', 'Bearer secret']]) =>
-    buildRequest({ url, method: 'POST', headers, ...(body !== null ? { body: { kind: 'json' as const, text: body } } : {}) });
+  const built = (
+    url: string,
+    body: string | null,
+    headers: [string, string][] = [['Authorization', 'Bearer secret']],
+  ) =>
+    buildRequest({
+      url,
+      method: 'POST',
+      headers,
+      ...(body !== null ? { body: { kind: 'json' as const, text: body } } : {}),
+    });
 
   it('sets the format in the JSON body, keeping every other field, header and setting', () => {
-    const request = requestInFormat(built('http://127.0.0.1:9/agent/run', '{"user_prompt":"hi","format":"json","scenario":"tour"}'), 'xml', { inline: { mode: 'off', tools: [] } });
+    const request = requestInFormat(
+      built('http://127.0.0.1:9/agent/run', '{"user_prompt":"hi","format":"json","scenario":"tour"}'),
+      'xml',
+      { inline: { mode: 'off', tools: [] } },
+    );
     expect(JSON.parse(request.body!.text)).toEqual({ user_prompt: 'hi', format: 'xml', scenario: 'tour' });
-    expect(request).toMatchObject({ url: 'http://127.0.0.1:9/agent/run', method: 'POST', inline: { mode: 'off', tools: [] } });
+    expect(request).toMatchObject({
+      url: 'http://127.0.0.1:9/agent/run',
+      method: 'POST',
+      inline: { mode: 'off', tools: [] },
+    });
     // The real headers (main's, never the redacted ones shown to the renderer), Content-Type included.
     expect(request.headers).toEqual([
       ['Authorization', 'Bearer secret'],
@@ -24,7 +41,9 @@ describe('requestInFormat', () => {
   });
 
   it('adds the field to a body that had none', () => {
-    expect(JSON.parse(requestInFormat(built('http://h/agent/run', '{"user_prompt":"hi"}'), 'json').body!.text)).toEqual({ user_prompt: 'hi', format: 'json' });
+    expect(JSON.parse(requestInFormat(built('http://h/agent/run', '{"user_prompt":"hi"}'), 'json').body!.text)).toEqual(
+      { user_prompt: 'hi', format: 'json' },
+    );
   });
 
   it('sets it in the query where the original request asked there (the query wins at the demo agent)', () => {
@@ -34,7 +53,9 @@ describe('requestInFormat', () => {
   });
 
   it('refuses a request with no place for the format, saying why', () => {
-    expect(() => requestInFormat(built('http://h/agent/run', null), 'xml')).toThrow(/no JSON object body and no \?format=/);
+    expect(() => requestInFormat(built('http://h/agent/run', null), 'xml')).toThrow(
+      /no JSON object body and no \?format=/,
+    );
     expect(() => requestInFormat(built('http://h/agent/run', '[1, 2]'), 'xml')).toThrow(/no JSON object body/);
   });
 });
@@ -52,7 +73,12 @@ describe('runInFormats', () => {
   });
 
   it('runs the demo agent’s scenario again in xml and in json; the two runs diff as the same conversation', async () => {
-    const { id } = await service.connect({ url: `${agent.url}/agent/run`, method: 'POST', headers: [], body: { kind: 'json', text: JSON.stringify({ user_prompt: 'x', scenario: 'tour', format: 'json' }) } });
+    const { id } = await service.connect({
+      url: `${agent.url}/agent/run`,
+      method: 'POST',
+      headers: [],
+      body: { kind: 'json', text: JSON.stringify({ user_prompt: 'x', scenario: 'tour', format: 'json' }) },
+    });
     await settled(service, id);
     const [xml, json] = await service.runInFormats({ sessionId: id, formats: ['xml', 'json'] });
     const [a, b] = await Promise.all([settled(service, xml!.id), settled(service, json!.id)]);
@@ -66,7 +92,9 @@ describe('runInFormats', () => {
   it('refuses a session that was not connected to an agent', async () => {
     const { id } = await service.openFile({ path: fixturePath('multi_agent.json.sse') });
     await settled(service, id);
-    await expect(service.runInFormats({ sessionId: id, formats: ['xml', 'json'] })).rejects.toThrow(/was not connected to an agent/);
+    await expect(service.runInFormats({ sessionId: id, formats: ['xml', 'json'] })).rejects.toThrow(
+      /was not connected to an agent/,
+    );
     expect((await service.listSessions()).length).toBe(1);
   });
 });

@@ -12,7 +12,11 @@ import type { BuiltRequest } from '../../connection/request-spec';
  * object body cannot be varied and is refused with a message saying why.
  */
 
-export function requestInFormat(built: BuiltRequest, format: WireFormat, options: Pick<ConnectRequest, 'inline'> = {}): ConnectRequest {
+export function requestInFormat(
+  built: BuiltRequest,
+  format: WireFormat,
+  options: Pick<ConnectRequest, 'inline'> = {},
+): ConnectRequest {
   const { spec } = built;
   const url = new URL(spec.url.href);
   let body = built.recorded.body;
@@ -20,7 +24,10 @@ export function requestInFormat(built: BuiltRequest, format: WireFormat, options
     url.searchParams.set('format', format);
   } else {
     const parsed = body === null ? undefined : parseJsonObject(body);
-    if (!parsed) throw new Error(`The request has no JSON object body and no ?format= in its URL, so there is no place to ask for ${format}: connect with a JSON body such as {"user_prompt": "…", "format": "${format}"}.`);
+    if (!parsed)
+      throw new Error(
+        `The request has no JSON object body and no ?format= in its URL, so there is no place to ask for ${format}: connect with a JSON body such as {"user_prompt": "…", "format": "${format}"}.`,
+      );
     body = JSON.stringify({ ...parsed, format });
   }
   return {

@@ -1,6 +1,13 @@
 import type { Failure, LegEndInfo } from '../../../../src-shared/contract/payloads';
 import type { RecordedRequest } from '../../../../src-shared/recording/types';
-import { consumerFailure, openConnection, type Connection, type ConnectionDeps, type ConnectionOutcome, type ConnectionSpec } from '../../connection/connection';
+import {
+  consumerFailure,
+  openConnection,
+  type Connection,
+  type ConnectionDeps,
+  type ConnectionOutcome,
+  type ConnectionSpec,
+} from '../../connection/connection';
 import { createStreamMasker } from '../../../../src-shared/requests/secret-stream';
 import { maskSecrets } from '../../../../src-shared/requests/variables';
 import { recordedOutcome, type RecorderPort } from '../recorder-port';
@@ -33,7 +40,10 @@ export interface LiveLegHooks {
 }
 
 /** How a leg that was open when its session closed is recorded: not as stopped by the user. */
-export const CLOSED_WHILE_OPEN = { reason: 'closed', message: 'The session was closed while the leg was open (its tab, the window or the inspector was closed).' } as const;
+export const CLOSED_WHILE_OPEN = {
+  reason: 'closed',
+  message: 'The session was closed while the leg was open (its tab, the window or the inspector was closed).',
+} as const;
 
 /** The environment secret values the request was sent with: masked in everything the server sends back. */
 export type LegSecrets = readonly { name: string; value: string }[];
@@ -73,7 +83,9 @@ export function startLiveLeg(
     {
       onResponse(head, ok) {
         accepted = ok;
-        const shown = masker ? { ...head, headers: head.headers.map(([name, value]): [string, string] => [name, maskText(value)]) } : head;
+        const shown = masker
+          ? { ...head, headers: head.headers.map(([name, value]): [string, string] => [name, maskText(value)]) }
+          : head;
         session.setResponse(leg, shown);
         recorder?.response(recorderLeg, shown);
         hooks.onResponse?.(ok);
@@ -98,7 +110,10 @@ export function startLiveLeg(
     }
     const unkept = endLegInSession(session, leg, ended.end, ended.failure);
     if (unkept) ended = legEnd({ ...outcome, reason: 'failed', failure: unkept });
-    recorder?.endLeg(recorderLeg, ended.end.reason === 'stopped' && hooks.closing?.() ? CLOSED_WHILE_OPEN : recordedOutcome(ended.end));
+    recorder?.endLeg(
+      recorderLeg,
+      ended.end.reason === 'stopped' && hooks.closing?.() ? CLOSED_WHILE_OPEN : recordedOutcome(ended.end),
+    );
     return ended;
   });
 
@@ -111,7 +126,12 @@ export function startLiveLeg(
  * file on a full disk): the leg then failed with that reason, whatever its source said. Ending
  * it again records that end (finishing the session would otherwise end it as closed).
  */
-export function endLegInSession(session: SessionStore, leg: number, end: LegEndInfo, failure?: Failure): Failure | undefined {
+export function endLegInSession(
+  session: SessionStore,
+  leg: number,
+  end: LegEndInfo,
+  failure?: Failure,
+): Failure | undefined {
   try {
     session.endLeg(leg, end, failure);
     return undefined;
@@ -130,10 +150,19 @@ export function endLegInSession(session: SessionStore, leg: number, end: LegEndI
 function maskOutcome(outcome: ConnectionOutcome, mask: (text: string) => string): ConnectionOutcome {
   const { failure } = outcome;
   if (!failure) return outcome;
-  return { ...outcome, failure: { ...failure, message: mask(failure.message), ...(failure.body !== undefined ? { body: mask(failure.body) } : {}) } };
+  return {
+    ...outcome,
+    failure: {
+      ...failure,
+      message: mask(failure.message),
+      ...(failure.body !== undefined ? { body: mask(failure.body) } : {}),
+    },
+  };
 }
 
 function legEnd(outcome: ConnectionOutcome): LiveLegEnd {
   const { failure } = outcome;
-  return failure ? { outcome, end: { reason: outcome.reason, message: failure.message }, failure } : { outcome, end: { reason: outcome.reason } };
+  return failure
+    ? { outcome, end: { reason: outcome.reason, message: failure.message }, failure }
+    : { outcome, end: { reason: outcome.reason } };
 }

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { readFixture } from '../../../testing/fixtures';
-import { SSE_HEADERS, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../../connection/loopback-testing';
+import {
+  SSE_HEADERS,
+  startLoopbackServer,
+  type LoopbackHandler,
+  type LoopbackServer,
+} from '../../connection/loopback-testing';
 import { createSessionRegistry, type SessionRegistry } from '../session-registry';
 import { waitFor } from '../service-testing';
 import { createSessionStore } from '../store/session-store';
@@ -23,7 +28,14 @@ async function setup(handler: LoopbackHandler) {
   return { server, registry, live: createLiveSessions(registry) };
 }
 
-const ended = (registry: SessionRegistry, id: string) => waitFor(() => (['complete', 'stopped', 'failed'].includes(registry.runtimeOf(id).data.state) ? registry.runtimeOf(id).data : undefined), `session ${id} to end`);
+const ended = (registry: SessionRegistry, id: string) =>
+  waitFor(
+    () =>
+      ['complete', 'stopped', 'failed'].includes(registry.runtimeOf(id).data.state)
+        ? registry.runtimeOf(id).data
+        : undefined,
+    `session ${id} to end`,
+  );
 
 describe('live sessions', () => {
   it('backs off: the clamped retry, doubled for each attempt in a row that got no bytes, never past the maximum', () => {
@@ -59,7 +71,17 @@ describe('live sessions', () => {
 
   it('runs a session again in other formats only when it was connected to an agent', async () => {
     const { registry, live } = await setup(() => {});
-    const rt = registry.register(createSessionStore({ id: 'f', title: 'file', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 }), {});
-    await expect(live.runInFormats({ sessionId: rt.data.id, formats: ['xml'] })).rejects.toThrow('"file" was not connected to an agent');
+    const rt = registry.register(
+      createSessionStore({
+        id: 'f',
+        title: 'file',
+        source: { kind: 'file', path: '/x', importer: 'sse' },
+        createdAt: 0,
+      }),
+      {},
+    );
+    await expect(live.runInFormats({ sessionId: rt.data.id, formats: ['xml'] })).rejects.toThrow(
+      '"file" was not connected to an agent',
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ConnectRequest, DemoAgentInfo, Failure, RunInFormatsRequest, SessionSummary } from '../../../../src-shared/contract/payloads';
+import type {
+  ConnectRequest,
+  DemoAgentInfo,
+  Failure,
+  RunInFormatsRequest,
+  SessionSummary,
+} from '../../../../src-shared/contract/payloads';
 import { redactUrl } from '../../../../src-shared/recording/redact';
 import type { RecordedRequest } from '../../../../src-shared/recording/types';
 import { maskSecrets } from '../../../../src-shared/requests/variables';
@@ -49,21 +55,51 @@ function utf8HeaderValue(text: string): string {
 export type LiveSessions = ReturnType<typeof createLiveSessions>;
 
 export function createLiveSessions(registry: SessionRegistry) {
-  const { deps, now, timers, connectionDeps, spooling, ticker, announce, reportError, register, newStore, newId, track, settleSession, endState, runtimeOf } = registry;
+  const {
+    deps,
+    now,
+    timers,
+    connectionDeps,
+    spooling,
+    ticker,
+    announce,
+    reportError,
+    register,
+    newStore,
+    newId,
+    track,
+    settleSession,
+    endState,
+    runtimeOf,
+  } = registry;
 
-  const runLeg = (rt: Runtime, kind: LegKind, request: BuiltRequest, onEnded?: (live: LiveLeg, end: LiveLegEnd) => void): LiveLeg => {
+  const runLeg = (
+    rt: Runtime,
+    kind: LegKind,
+    request: BuiltRequest,
+    onEnded?: (live: LiveLeg, end: LiveLegEnd) => void,
+  ): LiveLeg => {
     const data = rt.data;
     data.state = 'connecting';
     data.failure = undefined;
-    const shown = rt.mask === unmasked ? request : { spec: request.spec, recorded: maskRequest(request.recorded, rt.mask) };
-    const live = startLiveLeg(data, kind, shown, rt.recorder, connectionDeps, {
-      onResponse(accepted) {
-        if (accepted) data.state = 'streaming';
-        ticker.emitNow(data.id);
-        announce();
+    const shown =
+      rt.mask === unmasked ? request : { spec: request.spec, recorded: maskRequest(request.recorded, rt.mask) };
+    const live = startLiveLeg(
+      data,
+      kind,
+      shown,
+      rt.recorder,
+      connectionDeps,
+      {
+        onResponse(accepted) {
+          if (accepted) data.state = 'streaming';
+          ticker.emitNow(data.id);
+          announce();
+        },
+        closing: () => rt.closed,
       },
-      closing: () => rt.closed,
-    }, rt.secrets);
+      rt.secrets,
+    );
     rt.current = live;
     track(rt);
     rt.ending = live.done.then((end) => {
@@ -78,8 +114,12 @@ export function createLiveSessions(registry: SessionRegistry) {
     const data = rt.data;
     const { reason } = end.outcome;
     if (end.failure) data.failure = end.failure;
-    const reopenable = reason === 'complete' || reason === 'aborted' || (reason === 'failed' && end.failure !== undefined && RECONNECTABLE_FAILURES.has(end.failure.kind));
-    const reconnecting = !rt.closed && reopenable && rt.reconnect !== null && rt.reconnect.attemptsLeft > 0 && rt.runSpec !== null;
+    const reopenable =
+      reason === 'complete' ||
+      reason === 'aborted' ||
+      (reason === 'failed' && end.failure !== undefined && RECONNECTABLE_FAILURES.has(end.failure.kind));
+    const reconnecting =
+      !rt.closed && reopenable && rt.reconnect !== null && rt.reconnect.attemptsLeft > 0 && rt.runSpec !== null;
     if (reconnecting) scheduleReconnect(rt, end.outcome.bytes);
     const unfinished = await settleSession(rt);
     data.failure ??= unfinished;
@@ -102,19 +142,26 @@ export function createLiveSessions(registry: SessionRegistry) {
     // The last event ID the stream set, whichever leg set it (an attempt that failed sets none).
     const lastEventId = [...rt.data.legs].reverse().find((l) => l.lastEventId !== '')?.lastEventId ?? '';
     rt.data.state = 'connecting';
-    reconnect.timer = timers.setTimeout(() => {
-      reconnect.timer = null;
-      if (rt.closed) return;
-      const without = (headers: [string, string][]): [string, string][] => headers.filter(([n]) => n.toLowerCase() !== 'last-event-id');
-      const wire = without(spec.spec.headers);
-      const recorded = without(spec.recorded.headers);
-      if (lastEventId !== '') {
-        wire.push(['Last-Event-ID', utf8HeaderValue(lastEventId)]);
-        recorded.push(['Last-Event-ID', lastEventId]);
-      }
-      runLeg(rt, 'reconnect', { spec: { ...spec.spec, headers: wire }, recorded: { ...spec.recorded, headers: recorded } });
-      announce();
-    }, backoffDelay(reconnect.retry, reconnect.failuresInARow));
+    reconnect.timer = timers.setTimeout(
+      () => {
+        reconnect.timer = null;
+        if (rt.closed) return;
+        const without = (headers: [string, string][]): [string, string][] =>
+          headers.filter(([n]) => n.toLowerCase() !== 'last-event-id');
+        const wire = without(spec.spec.headers);
+        const recorded = without(spec.recorded.headers);
+        if (lastEventId !== '') {
+          wire.push(['Last-Event-ID', utf8HeaderValue(lastEventId)]);
+          recorded.push(['Last-Event-ID', lastEventId]);
+        }
+        runLeg(rt, 'reconnect', {
+          spec: { ...spec.spec, headers: wire },
+          recorded: { ...spec.recorded, headers: recorded },
+        });
+        announce();
+      },
+      backoffDelay(reconnect.retry, reconnect.failuresInARow),
+    );
   };
 
   async function connect(request: ConnectRequest): Promise<SessionSummary> {
@@ -137,12 +184,15 @@ export function createLiveSessions(registry: SessionRegistry) {
       recorder = await deps.createRecorder(path, {
         flushIntervalMs: RECORDING_FLUSH_MS,
         redact: true,
-        onError: (error) => reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
+        onError: (error) =>
+          reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
       });
     } else if (deps.spoolDir !== undefined && deps.createRecorder) {
       await mkdir(deps.spoolDir, { recursive: true, mode: 0o700 });
       // Spooling is a safety net: when it fails, the session runs on without it.
-      recorder = await Promise.resolve(deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true })).catch(() => null);
+      recorder = await Promise.resolve(
+        deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true }),
+      ).catch(() => null);
     }
     const displayUrl = mask(redactUrl(built.spec.url.href));
     const demo = deps.demoAgent?.() ?? null;
@@ -162,7 +212,9 @@ export function createLiveSessions(registry: SessionRegistry) {
       runSpec: built,
       mask,
       secrets,
-      reconnect: request.reconnect ? { attemptsLeft: request.reconnect.maxAttempts, timer: null, retry: null, failuresInARow: 0 } : null,
+      reconnect: request.reconnect
+        ? { attemptsLeft: request.reconnect.maxAttempts, timer: null, retry: null, failuresInARow: 0 }
+        : null,
     });
     runLeg(rt, 'run', built);
     return data.summary();
@@ -187,7 +239,10 @@ export function createLiveSessions(registry: SessionRegistry) {
   async function runInFormats({ sessionId, formats }: RunInFormatsRequest): Promise<SessionSummary[]> {
     const rt = runtimeOf(sessionId);
     const built = rt.runSpec;
-    if (!built) throw new Error(`"${rt.data.title}" was not connected to an agent (it is a file, a replay or a proxied stream), so there is no request to run again.`);
+    if (!built)
+      throw new Error(
+        `"${rt.data.title}" was not connected to an agent (it is a file, a replay or a proxied stream), so there is no request to run again.`,
+      );
     // Every variant is checked before the first is sent: all run or none.
     const requests = formats.map((format) => requestInFormat(built, format, { inline: rt.data.summary().inline }));
     const started: SessionSummary[] = [];
@@ -206,10 +261,18 @@ function titleOf(built: BuiltRequest, displayUrl: string, mask: (text: string) =
   } catch {
     return `${built.spec.method} ${displayUrl}`;
   }
-  return liveSessionTitle({ method: built.spec.method, url, body: built.recorded.body === null ? null : mask(built.recorded.body) }, demo ? { info: demo, scenarioOf: demoScenarioOf } : null);
+  return liveSessionTitle(
+    { method: built.spec.method, url, body: built.recorded.body === null ? null : mask(built.recorded.body) },
+    demo ? { info: demo, scenarioOf: demoScenarioOf } : null,
+  );
 }
 
 /** A request as the session shows and records it: every secret value the mask knows replaced by its `{{name}}`. */
 function maskRequest(request: RecordedRequest, mask: (text: string) => string): RecordedRequest {
-  return { method: request.method, url: mask(request.url), headers: request.headers.map(([name, value]) => [name, mask(value)]), body: request.body === null ? null : mask(request.body) };
+  return {
+    method: request.method,
+    url: mask(request.url),
+    headers: request.headers.map(([name, value]) => [name, mask(value)]),
+    body: request.body === null ? null : mask(request.body),
+  };
 }

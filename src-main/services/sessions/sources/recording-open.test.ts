@@ -94,7 +94,12 @@ describe('opening a recording while it is read', () => {
     expect((await service.getEnvelope({ sessionId: id, seq: 0 })).type).toBe('meta_init');
     const raw = await service.getRawBytes({ sessionId: id, leg: 0, byteStart: 0, byteEnd: 1000 });
     expect(Buffer.from(raw.base64, 'base64').equals(STREAM.subarray(0, 1000))).toBe(true);
-    expect(raw.chunks.map((c) => [c.byteStart, c.byteEnd])).toEqual([[0, 300], [300, 600], [600, 900], [900, 1200]]);
+    expect(raw.chunks.map((c) => [c.byteStart, c.byteEnd])).toEqual([
+      [0, 300],
+      [300, 600],
+      [600, 900],
+      [900, 1200],
+    ]);
     // Still reading: loading, no end status, the second leg not there yet.
     const reading = (await service.getSession({ sessionId: id })).summary;
     expect(reading.state).toBe('loading');
@@ -123,8 +128,13 @@ describe('opening a recording while it is read', () => {
     const gate = gatedFs(Math.floor(text.length / 2));
     const service = serviceReading(gate.fs);
     const { id } = await service.openFile({ path });
-    await waitFor(async () => (await service.getRows({ sessionId: id, start: 0, count: 1 })).total > 0, 'the first rows');
-    expect((await service.getDiagnostics({ sessionId: id })).filter((d) => d.rule.startsWith('recording.'))).toEqual([]);
+    await waitFor(
+      async () => (await service.getRows({ sessionId: id, start: 0, count: 1 })).total > 0,
+      'the first rows',
+    );
+    expect((await service.getDiagnostics({ sessionId: id })).filter((d) => d.rule.startsWith('recording.'))).toEqual(
+      [],
+    );
     expect((await service.getSession({ sessionId: id })).summary.state).toBe('loading');
 
     gate.open();
@@ -137,7 +147,9 @@ describe('opening a recording while it is read', () => {
     // The damaged chunk is the hole; every other byte is there, in order.
     const hole = (damaged - 3) * 300; // lines before the leg's chunks: header, leg, response
     const all = await service.getRawBytes({ sessionId: id, leg: 0, byteStart: 0, byteEnd: STREAM.length });
-    expect(Buffer.from(all.base64, 'base64').equals(Buffer.concat([STREAM.subarray(0, hole), STREAM.subarray(hole + 300)]))).toBe(true);
+    expect(
+      Buffer.from(all.base64, 'base64').equals(Buffer.concat([STREAM.subarray(0, hole), STREAM.subarray(hole + 300)])),
+    ).toBe(true);
     expect(done.diagnostics.error).toBeGreaterThanOrEqual(2);
   });
 
@@ -149,7 +161,10 @@ describe('opening a recording while it is read', () => {
     const gate = gatedFs(Math.floor(cutAt / 2));
     const service = serviceReading(gate.fs);
     const { id } = await service.openFile({ path });
-    await waitFor(async () => (await service.getRows({ sessionId: id, start: 0, count: 1 })).total > 0, 'the first rows');
+    await waitFor(
+      async () => (await service.getRows({ sessionId: id, start: 0, count: 1 })).total > 0,
+      'the first rows',
+    );
     const reading = (await service.getSession({ sessionId: id })).summary;
     expect([reading.state, reading.end]).toEqual(['loading', undefined]);
 
@@ -163,12 +178,18 @@ describe('opening a recording while it is read', () => {
   });
 
   it('stops reading the file when the session is closed while it loads', async () => {
-    const path = await record('long.recording', Array.from({ length: 40 }, () => STREAM));
+    const path = await record(
+      'long.recording',
+      Array.from({ length: 40 }, () => STREAM),
+    );
     const size = (await readFile(path)).length;
     const gate = gatedFs(300_000);
     const service = serviceReading(gate.fs);
     const { id } = await service.openFile({ path });
-    await waitFor(async () => (await service.getRows({ sessionId: id, start: 0, count: 1 })).total > 0, 'the first rows');
+    await waitFor(
+      async () => (await service.getRows({ sessionId: id, start: 0, count: 1 })).total > 0,
+      'the first rows',
+    );
     await service.closeSession({ sessionId: id });
     gate.open();
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -194,7 +215,9 @@ describe('opening a recording while it is read', () => {
   });
 
   it('starts over from the index when legs interleave, to the same session as legs in order', async () => {
-    const lines = (await readFile(await record('ordered.recording', [STREAM, RESUME]), 'utf8')).split('\n').filter(Boolean);
+    const lines = (await readFile(await record('ordered.recording', [STREAM, RESUME]), 'utf8'))
+      .split('\n')
+      .filter(Boolean);
     // Leg 1 starts before leg 0's last chunk and end record: allowed by the format.
     const start1 = lines.findIndex((l) => l.startsWith('{"type":"leg","leg":1'));
     const [leg1] = lines.splice(start1, 1);
@@ -219,15 +242,20 @@ describe('a recording session’s raw bytes', () => {
   const rawOf = async (service: SessionService, sessionId: string, byteStart: number, byteEnd: number) =>
     Buffer.from((await service.getRawBytes({ sessionId, leg: 0, byteStart, byteEnd })).base64, 'base64');
 
-  it.skipIf(process.platform === 'win32')('are read back from the recording, which stays readable when the file is deleted', async () => {
-    const path = await record('deleted.recording', [STREAM]);
-    const service = serviceReading(nodeSourceFs);
-    const { id } = await service.openFile({ path });
-    await settled(service, id);
-    await unlink(path);
-    expect((await rawOf(service, id, 100, 5000)).equals(STREAM.subarray(100, 5000))).toBe(true);
-    expect((await service.getFrame({ sessionId: id, leg: 0, seq: 3 })).data).toBe(decodeBytes(STREAM).frames[0]?.[3]?.data);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'are read back from the recording, which stays readable when the file is deleted',
+    async () => {
+      const path = await record('deleted.recording', [STREAM]);
+      const service = serviceReading(nodeSourceFs);
+      const { id } = await service.openFile({ path });
+      await settled(service, id);
+      await unlink(path);
+      expect((await rawOf(service, id, 100, 5000)).equals(STREAM.subarray(100, 5000))).toBe(true);
+      expect((await service.getFrame({ sessionId: id, leg: 0, seq: 3 })).data).toBe(
+        decodeBytes(STREAM).frames[0]?.[3]?.data,
+      );
+    },
+  );
 
   it('are an error naming the file, never other bytes, once the recording is rewritten', async () => {
     const path = await record('rewritten.recording', [STREAM]);
@@ -237,6 +265,8 @@ describe('a recording session’s raw bytes', () => {
     const original = await readFile(path);
     await writeFile(path, original.subarray(0, original.length / 2));
     expect((await rawOf(service, id, 0, 600)).equals(STREAM.subarray(0, 600))).toBe(true);
-    await expect(rawOf(service, id, STREAM.length - 400, STREAM.length)).rejects.toThrow(`${path} was changed on disk after it was opened`);
+    await expect(rawOf(service, id, STREAM.length - 400, STREAM.length)).rejects.toThrow(
+      `${path} was changed on disk after it was opened`,
+    );
   });
 });

@@ -3,13 +3,30 @@ import type { ReplayState } from '../../../../src-shared/contract/payloads';
 import { createManualClock } from '../../replay/manual-clock';
 import { REPLAY_STATE_INTERVAL_MS, ReplayAnnouncer } from './replay-announcer';
 
-const stateAt = (position: number, playing = true): ReplayState => ({ sessionId: 's', source: 'o', playing, speed: 1, instant: false, position, total: 100, finished: false, breakpoints: [], loop: false, loops: 0, types: [] });
+const stateAt = (position: number, playing = true): ReplayState => ({
+  sessionId: 's',
+  source: 'o',
+  playing,
+  speed: 1,
+  instant: false,
+  position,
+  total: 100,
+  finished: false,
+  breakpoints: [],
+  loop: false,
+  loops: 0,
+  types: [],
+});
 
 describe('ReplayAnnouncer', () => {
   it('announces a change at once and never the same state twice in a row', () => {
     let current = stateAt(0);
     const announced: ReplayState[] = [];
-    const announcer = new ReplayAnnouncer(createManualClock(), () => current, (s) => announced.push(s));
+    const announcer = new ReplayAnnouncer(
+      createManualClock(),
+      () => current,
+      (s) => announced.push(s),
+    );
     announcer.now();
     announcer.now();
     current = stateAt(0, false);
@@ -21,7 +38,11 @@ describe('ReplayAnnouncer', () => {
     const clock = createManualClock();
     let current = stateAt(0);
     const announced: number[] = [];
-    const announcer = new ReplayAnnouncer(clock, () => current, (s) => announced.push(s.position));
+    const announcer = new ReplayAnnouncer(
+      clock,
+      () => current,
+      (s) => announced.push(s.position),
+    );
     announcer.now();
     for (const position of [1, 2, 3]) {
       current = stateAt(position);

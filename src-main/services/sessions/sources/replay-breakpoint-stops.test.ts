@@ -1,7 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX, ReplayState as ReplayStateSchema, type ReplayState } from '../../../../src-shared/contract/payloads';
+import {
+  BREAKPOINT_TYPE_MAX,
+  REPLAY_TYPES_MAX,
+  ReplayState as ReplayStateSchema,
+  type ReplayState,
+} from '../../../../src-shared/contract/payloads';
 import { fixturePath } from '../../../testing/fixtures';
 import { useReplayHarness } from './replay-testing';
 import { waitFor, writeRecordingFile } from '../service-testing';
@@ -10,14 +15,19 @@ import type { SessionService } from '../session-service';
 const t = useReplayHarness();
 
 describe('replay breakpoints', () => {
-  const control = (sessionId: string, action: Parameters<SessionService['replayControl']>[0]['action']) => t.service.replayControl({ sessionId, action });
+  const control = (sessionId: string, action: Parameters<SessionService['replayControl']>[0]['action']) =>
+    t.service.replayControl({ sessionId, action });
   /** Types of the source's envelopes by seq. */
-  const typesOf = async (id: string) => (await t.service.getRows({ sessionId: id, start: 0, count: 100_000 })).rows.map((r) => r.type);
+  const typesOf = async (id: string) =>
+    (await t.service.getRows({ sessionId: id, start: 0, count: 100_000 })).rows.map((r) => r.type);
   /** Plays until the replay stops (at a hit or the end) and returns its state then. */
   async function playToStop(id: string): Promise<ReplayState> {
     const from = t.states.length;
     await control(id, { kind: 'play' });
-    return waitFor(() => t.states.slice(from).find((s) => s.sessionId === id && !s.playing && (s.hit !== undefined || s.finished)), 'the replay to stop');
+    return waitFor(
+      () => t.states.slice(from).find((s) => s.sessionId === id && !s.playing && (s.hit !== undefined || s.finished)),
+      'the replay to stop',
+    );
   }
 
   it('pauses exactly at the first envelope of each run of a type; Continue goes to the next; the session shows up to the hit', async () => {
@@ -31,7 +41,11 @@ describe('replay breakpoints', () => {
     expect(set.types).toEqual(expect.arrayContaining(['text', 'tool_call', 'meta_init']));
     for (const seq of starts) {
       const stopped = await playToStop(id);
-      expect(stopped).toMatchObject({ position: seq + 1, hit: { breakpoint: { kind: 'type', type: 'tool_call' }, envelope: seq }, finished: false });
+      expect(stopped).toMatchObject({
+        position: seq + 1,
+        hit: { breakpoint: { kind: 'type', type: 'tool_call' }, envelope: seq },
+        finished: false,
+      });
       expect(await typesOf(id)).toEqual(types.slice(0, seq + 1));
       expect((await t.summaryOf(id)).replayPaused).toBe(true);
     }
@@ -45,7 +59,15 @@ describe('replay breakpoints', () => {
     const path = join(t.dir, 'bp.recording');
     const e = (i: number, type: string) => `data: {"type":"${type}","agent":"a","final":true,"delta":"e${i}"}\n\n`;
     // One chunk with three events, the second a tool_call; then one more chunk.
-    await writeRecordingFile(path, [{ startedAt: 990, chunks: [{ t: 1000, text: e(0, 'text') + e(1, 'tool_call') + e(2, 'text') }, { t: 1100, text: e(3, 'tool_call') }] }]);
+    await writeRecordingFile(path, [
+      {
+        startedAt: 990,
+        chunks: [
+          { t: 1000, text: e(0, 'text') + e(1, 'tool_call') + e(2, 'text') },
+          { t: 1100, text: e(3, 'tool_call') },
+        ],
+      },
+    ]);
     const source = await t.openSettled(path);
     const { id } = await t.service.startReplay({ sessionId: source, paused: true, speed: 20 });
     await control(id, { kind: 'breakpoints', breakpoints: [{ kind: 'type', type: 'tool_call' }] });
@@ -54,7 +76,8 @@ describe('replay breakpoints', () => {
     expect(await playToStop(id)).toMatchObject({ position: 4, hit: { envelope: 3 } });
     await playToStop(id);
     // The replay keeps the source's network chunks although it delivered them in parts.
-    const chunksOf = async (sessionId: string) => (await t.service.getRawBytes({ sessionId, leg: 0, byteStart: 0, byteEnd: 1 << 20 })).chunks;
+    const chunksOf = async (sessionId: string) =>
+      (await t.service.getRawBytes({ sessionId, leg: 0, byteStart: 0, byteEnd: 1 << 20 })).chunks;
     expect(await chunksOf(id)).toEqual(await chunksOf(source));
   });
 
@@ -67,15 +90,24 @@ describe('replay breakpoints', () => {
     const source = await t.openSettled(path);
     const { id } = await t.service.startReplay({ sessionId: source, paused: true, instant: true });
     await control(id, { kind: 'breakpoints', breakpoints: [{ kind: 'error' }, { kind: 'agent', agent: 'b' }] });
-    expect(await playToStop(id)).toMatchObject({ position: 2, hit: { breakpoint: { kind: 'error' }, envelope: 1, rule: 'json.invalid' } });
-    expect(await playToStop(id)).toMatchObject({ position: 3, hit: { breakpoint: { kind: 'agent', agent: 'b' }, envelope: 2 } });
+    expect(await playToStop(id)).toMatchObject({
+      position: 2,
+      hit: { breakpoint: { kind: 'error' }, envelope: 1, rule: 'json.invalid' },
+    });
+    expect(await playToStop(id)).toMatchObject({
+      position: 3,
+      hit: { breakpoint: { kind: 'agent', agent: 'b' }, envelope: 2 },
+    });
     expect(await playToStop(id)).toMatchObject({ finished: true });
   });
 
   it('a stream of many odd types still gives a valid replay state: the chooser offers the types a breakpoint can name', async () => {
     const path = join(t.dir, 'types.sse');
     const types = [...Array.from({ length: 600 }, (_, i) => `t${i}`), 'x'.repeat(300)];
-    await writeFile(path, types.map((type) => `data: {"type":"${type}","agent":"a","final":true,"delta":""}\n\n`).join(''));
+    await writeFile(
+      path,
+      types.map((type) => `data: {"type":"${type}","agent":"a","final":true,"delta":""}\n\n`).join(''),
+    );
     const source = await t.openSettled(path);
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
     const state = await control(id, { kind: 'breakpoints', breakpoints: [{ kind: 'type', type: 't599' }] });

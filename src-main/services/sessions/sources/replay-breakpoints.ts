@@ -1,4 +1,10 @@
-import { createBreakpointMatcher, sameBreakpoint, type Breakpoint, type BreakpointFinding, type BreakpointHit } from '../../../../src-shared/replay/breakpoints';
+import {
+  createBreakpointMatcher,
+  sameBreakpoint,
+  type Breakpoint,
+  type BreakpointFinding,
+  type BreakpointHit,
+} from '../../../../src-shared/replay/breakpoints';
 import type { SessionStore } from '../store/session-store';
 
 /**
@@ -30,7 +36,14 @@ export class BreakpointWatch {
       if (facts) first ??= this.matcher.envelope(facts)[0] ?? null;
     }
     if (this.seenFindings < findings.length) {
-      const fresh = findings.slice(this.seenFindings).map((d): BreakpointFinding => ({ severity: d.severity, rule: d.rule, message: d.message, envelope: data.findingEnvelope(d) ?? Math.max(0, data.envelopeCount - 1) }));
+      const fresh = findings
+        .slice(this.seenFindings)
+        .map((d): BreakpointFinding => ({
+          severity: d.severity,
+          rule: d.rule,
+          message: d.message,
+          envelope: data.findingEnvelope(d) ?? Math.max(0, data.envelopeCount - 1),
+        }));
       this.seenFindings = findings.length;
       const error = this.matcher.findings(fresh);
       if (error && (first === null || error.envelope < first.envelope)) first = error;

@@ -13,7 +13,10 @@ describe('replay loop', () => {
   it('starts over after a hold at the end, as a new generation, until the loop is turned off', async () => {
     const source = await t.openSettled(await t.evenRecording(3, 50));
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'loop', on: true } })).toMatchObject({ loop: true, loops: 0 });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'loop', on: true } })).toMatchObject({
+      loop: true,
+      loops: 0,
+    });
     await t.service.replayControl({ sessionId: id, action: { kind: 'play' } });
     await t.clock.advance(200);
     expect(t.states.at(-1)).toMatchObject({ finished: true, position: 3, loops: 0 });

@@ -14,23 +14,43 @@ describe('replay', () => {
     const started = performance.now();
     const replay = await t.service.startReplay({ sessionId: source, speed: 4 });
     expect(replay.source).toEqual({ kind: 'replay', of: source });
-    const done = await waitFor(async () => ((await t.summaryOf(replay.id)).state === 'complete' ? t.summaryOf(replay.id) : undefined), 'replay end');
+    const done = await waitFor(
+      async () => ((await t.summaryOf(replay.id)).state === 'complete' ? t.summaryOf(replay.id) : undefined),
+      'replay end',
+    );
     const elapsed = performance.now() - started;
     // 5 recorded gaps of ~60 ms at ×4: about 75 ms, well under the original 300 ms.
     expect(elapsed).toBeGreaterThan(50);
     expect(elapsed).toBeLessThan(300);
     expect(done.envelopes).toBe((await t.summaryOf(source)).envelopes);
-    expect(t.states.at(-1)).toMatchObject({ sessionId: replay.id, source, finished: true, position: 6, total: 6, speed: 4 });
-    const [a, b] = await Promise.all([t.service.getBlocks({ sessionId: source }), t.service.getBlocks({ sessionId: replay.id })]);
+    expect(t.states.at(-1)).toMatchObject({
+      sessionId: replay.id,
+      source,
+      finished: true,
+      position: 6,
+      total: 6,
+      speed: 4,
+    });
+    const [a, b] = await Promise.all([
+      t.service.getBlocks({ sessionId: source }),
+      t.service.getBlocks({ sessionId: replay.id }),
+    ]);
     expect(b.map((x) => [x.kind, x.status, x.length])).toEqual(a.map((x) => [x.kind, x.status, x.length]));
   });
 
   it('steps envelope by envelope from a paused start, and seeks back and forth', async () => {
     const source = await t.recordedSession();
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({ position: 1, playing: false });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step', count: 2 } })).toMatchObject({ position: 3 });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 4 } })).toMatchObject({ position: 5 });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({
+      position: 1,
+      playing: false,
+    });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step', count: 2 } })).toMatchObject({
+      position: 3,
+    });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 4 } })).toMatchObject({
+      position: 5,
+    });
     await waitFor(() => t.events.rows(id).length === 5, 'five rows delivered');
     const sent = t.events.batches.length;
     const back = await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 1 } });
@@ -41,13 +61,17 @@ describe('replay', () => {
     expect(await t.summaryOf(id)).toMatchObject({ generation: 1, envelopes: 2 });
     const rows = await t.service.getRows({ sessionId: id, start: 0, count: 10 });
     expect(rows.rows.map((r) => r.preview)).toEqual(['part 0 ', 'part 1 ']);
-    await expect(t.service.replayControl({ sessionId: source, action: { kind: 'play' } })).rejects.toThrow(/is not a replay/);
+    await expect(t.service.replayControl({ sessionId: source, action: { kind: 'play' } })).rejects.toThrow(
+      /is not a replay/,
+    );
   });
 
   it('changes speed and plays instantly', async () => {
     const source = await t.recordedSession();
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 20, instant: true } })).toMatchObject({ speed: 20, instant: true });
+    expect(
+      await t.service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 20, instant: true } }),
+    ).toMatchObject({ speed: 20, instant: true });
     const started = performance.now();
     await t.service.replayControl({ sessionId: id, action: { kind: 'play' } });
     await waitFor(async () => (await t.summaryOf(id)).state === 'complete', 'instant replay');
@@ -73,16 +97,23 @@ describe('replay', () => {
 
     const { id } = await t.service.startReplay({ sessionId: live, instant: true });
     // Regression: the pause was never announced, so the sidebar and the prompt did not show it.
-    const paused = await waitFor(() => t.events.lists.at(-1)?.find((s) => s.id === id && s.awaitingTools), 'the replay pause announced');
+    const paused = await waitFor(
+      () => t.events.lists.at(-1)?.find((s) => s.id === id && s.awaitingTools),
+      'the replay pause announced',
+    );
     expect(paused.legs).toBe(1);
     expect(t.states.at(-1)).toMatchObject({ sessionId: id, playing: false, finished: false });
-    await expect(t.service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'wrong', content: 'x' }] })).rejects.toThrow(/not a pending tool/);
+    await expect(
+      t.service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'wrong', content: 'x' }] }),
+    ).rejects.toThrow(/not a pending tool/);
     expect(await t.service.sendToolResults({ sessionId: id, results })).toEqual({ leg: 1 });
-    const done = await waitFor(async () => ((await t.summaryOf(id)).state === 'complete' ? t.summaryOf(id) : undefined), 'replayed continuation');
+    const done = await waitFor(
+      async () => ((await t.summaryOf(id)).state === 'complete' ? t.summaryOf(id) : undefined),
+      'replayed continuation',
+    );
     expect(done).toMatchObject({ legs: 2, envelopes: answered.envelopes, awaitingTools: false });
   });
 });
-
 
 describe('replay decoding', () => {
   it('decodes with the format the source was opened with', async () => {
@@ -100,8 +131,13 @@ describe('replay announcements', () => {
   it('regression: the sidebar showed "0 env" while a replay played — its summary is announced during playback', async () => {
     const source = await t.openSettled(await t.evenRecording(10, 50));
     const { id } = await t.service.startReplay({ sessionId: source, speed: 1 });
-    await waitFor(() => t.events.lists.at(-1)?.find((s) => s.id === id && s.state === 'complete'), 'the replay end announced');
-    const during = t.events.lists.map((list) => list.find((s) => s.id === id)).filter((s) => s !== undefined && s.state === 'streaming' && s.envelopes > 0 && s.envelopes < 10);
+    await waitFor(
+      () => t.events.lists.at(-1)?.find((s) => s.id === id && s.state === 'complete'),
+      'the replay end announced',
+    );
+    const during = t.events.lists
+      .map((list) => list.find((s) => s.id === id))
+      .filter((s) => s !== undefined && s.state === 'streaming' && s.envelopes > 0 && s.envelopes < 10);
     expect(during.length).toBeGreaterThan(0);
   });
 });
@@ -113,7 +149,22 @@ describe('replay state events', () => {
     const source = await t.openSettled(await t.evenRecording(3, 50));
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
     await waitFor(() => t.states.length > 0, 'the first state');
-    expect(t.states).toEqual([{ sessionId: id, source, playing: false, speed: 1, instant: false, position: 0, total: 3, finished: false, breakpoints: [], loop: false, loops: 0, types: ['text'] }]);
+    expect(t.states).toEqual([
+      {
+        sessionId: id,
+        source,
+        playing: false,
+        speed: 1,
+        instant: false,
+        position: 0,
+        total: 3,
+        finished: false,
+        breakpoints: [],
+        loop: false,
+        loops: 0,
+        types: ['text'],
+      },
+    ]);
   });
 
   it('regression: no state was sent during playback — the position is announced at most every 100 ms of the replay clock', async () => {
@@ -164,7 +215,10 @@ describe('replay of a source without receive times', () => {
     // One event now, then one every 1000 / UNTIMED_PACE ms.
     await t.clock.advance(1000);
     expect((await t.summaryOf(id)).envelopes).toBe(UNTIMED_PACE + 1);
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 4 } })).toMatchObject({ playing: true, speed: 4 });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 4 } })).toMatchObject({
+      playing: true,
+      speed: 4,
+    });
     const before = (await t.summaryOf(id)).envelopes;
     await t.clock.advance(1000);
     expect((await t.summaryOf(id)).envelopes - before).toBeGreaterThanOrEqual(4 * UNTIMED_PACE);
@@ -175,8 +229,14 @@ describe('replay of a source without receive times', () => {
     expect(paused.playing).toBe(false);
     await t.clock.advance(1000);
     expect((await t.summaryOf(id)).envelopes).toBe(paused.position);
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({ position: paused.position + 1, playing: false });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 9 } })).toMatchObject({ position: 10, playing: false });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({
+      position: paused.position + 1,
+      playing: false,
+    });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 9 } })).toMatchObject({
+      position: 10,
+      playing: false,
+    });
     await t.service.replayControl({ sessionId: id, action: { kind: 'play' } });
     await t.clock.advance(1000);
     expect((await t.summaryOf(id)).envelopes).toBe(10 + 4 * UNTIMED_PACE + 1);
@@ -189,14 +249,19 @@ describe('replay of a source without receive times', () => {
   });
 });
 
-
 describe('replay in the sessions list', () => {
   it('regression: the sidebar said "replaying" for a paused replay — the summary says it is paused', async () => {
     const source = await t.openSettled(await t.evenRecording(5, 50));
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
-    await waitFor(() => t.events.lists.at(-1)?.find((s) => s.id === id && s.replayPaused === true), 'a paused replay listed as paused');
+    await waitFor(
+      () => t.events.lists.at(-1)?.find((s) => s.id === id && s.replayPaused === true),
+      'a paused replay listed as paused',
+    );
     await t.service.replayControl({ sessionId: id, action: { kind: 'speed', speed: 0.25 } });
     await t.service.replayControl({ sessionId: id, action: { kind: 'play' } });
-    await waitFor(() => t.events.lists.at(-1)?.find((s) => s.id === id && s.replayPaused === undefined && s.state === 'streaming'), 'a playing replay listed as playing');
+    await waitFor(
+      () => t.events.lists.at(-1)?.find((s) => s.id === id && s.replayPaused === undefined && s.state === 'streaming'),
+      'a playing replay listed as playing',
+    );
   });
 });

@@ -1,7 +1,13 @@
 import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../../src-shared/contract/payloads';
 import { createSleeper, systemClock, type ReplayClock } from '../../replay/clock';
 import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../../replay/replay';
-import { cutAfterFirstEvent, cutBeforeSecondEvent, historyAfter, STREAM_START, type ByteHistory } from '../../replay/replay-cuts';
+import {
+  cutAfterFirstEvent,
+  cutBeforeSecondEvent,
+  historyAfter,
+  STREAM_START,
+  type ByteHistory,
+} from '../../replay/replay-cuts';
 import type { TimelineSource } from '../../replay/timeline';
 import { isStreamResponse, rejectedLegFailure } from './file-load';
 import { ReplayAnnouncer } from './replay-announcer';
@@ -145,14 +151,19 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       onLegStart(leg) {
         const data = options.data();
         history = STREAM_START;
-        legIndex = data.openLeg(leg.index === 0 ? 'file' : 'tool-results', leg.request ?? null, leg.startedAt ?? 0).index;
+        legIndex = data.openLeg(
+          leg.index === 0 ? 'file' : 'tool-results',
+          leg.request ?? null,
+          leg.startedAt ?? 0,
+        ).index;
         if (leg.response) data.setResponse(legIndex, leg.response);
       },
       onChunk(chunk) {
         const data = options.data();
         const state = currentLeg();
         if (!state) return;
-        if (isStreamResponse(chunk.leg.response)) data.push(state.index, chunk.bytes, chunk.receivedAt, chunk.offset > 0);
+        if (isStreamResponse(chunk.leg.response))
+          data.push(state.index, chunk.bytes, chunk.receivedAt, chunk.offset > 0);
         else data.keepRejected(state.index, chunk.bytes, chunk.receivedAt);
         history = historyAfter(history, chunk.bytes);
         checkBreakpoints();
@@ -234,7 +245,9 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     let left = count;
     let frames = frameCount();
     const stepEnded = (delivered: ReplayDelivery): boolean =>
-      pausedForTools || frameCount() > frames || (options.networkChunks && delivered.kind === 'chunk' && delivered.chunk.last);
+      pausedForTools ||
+      frameCount() > frames ||
+      (options.networkChunks && delivered.kind === 'chunk' && delivered.chunk.last);
     await replay.stepUntil(
       (delivered) => {
         if (!stepEnded(delivered)) return false;

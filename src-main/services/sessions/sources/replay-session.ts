@@ -1,4 +1,9 @@
-import type { ReplayControlRequest, ReplayState, SessionSummary, StartReplayRequest } from '../../../../src-shared/contract/payloads';
+import type {
+  ReplayControlRequest,
+  ReplayState,
+  SessionSummary,
+  StartReplayRequest,
+} from '../../../../src-shared/contract/payloads';
 import { BREAKPOINT_TYPE_MAX, REPLAY_TYPES_MAX } from '../../../../src-shared/contract/payloads';
 import { createAnswerLedger } from '../../tool-results/answer-ledger';
 import type { Runtime, SessionRegistry } from '../session-registry';
@@ -10,14 +15,22 @@ import { sessionAsSource } from './replay-source';
  * (replay-player.ts); playing it again from the start is a new generation of the session.
  */
 
-
 export function createReplaySessions(registry: SessionRegistry) {
   const { deps, now, spooling, batcher, announce, register, changed, newStore, newId, runtimeOf, events } = registry;
   const replayState = events.replayState;
 
   const startReplay = (source: Runtime, speed: number, instant: boolean, paused: boolean): SessionSummary => {
-    if (source.current || source.loading) throw new Error('The session is still receiving; replay it once it has ended.');
-    const init = { id: newId(), title: `Replay of ${source.data.title}`, source: { kind: 'replay' as const, of: source.data.id }, createdAt: now(), format: source.data.formatChoice, inline: source.data.inline(), ...spooling };
+    if (source.current || source.loading)
+      throw new Error('The session is still receiving; replay it once it has ended.');
+    const init = {
+      id: newId(),
+      title: `Replay of ${source.data.title}`,
+      source: { kind: 'replay' as const, of: source.data.id },
+      createdAt: now(),
+      format: source.data.formatChoice,
+      inline: source.data.inline(),
+      ...spooling,
+    };
     const data = newStore(init);
     data.state = 'streaming';
     const rt = register(data, { run: source.run, networkChunks: source.networkChunks });

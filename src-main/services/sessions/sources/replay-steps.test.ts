@@ -23,8 +23,13 @@ describe('replay steps and seeks', () => {
     const source = await t.openSettled(fixturePath('multi_agent.json.sse'));
     expect((await t.service.getSession({ sessionId: source })).legs[0]?.chunks).toBe(1);
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({ position: 1, total: 173 });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step', count: 4 } })).toMatchObject({ position: 5 });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({
+      position: 1,
+      total: 173,
+    });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step', count: 4 } })).toMatchObject({
+      position: 5,
+    });
     const all = await t.previews(source);
     expect(await t.previews(id)).toEqual(all.slice(0, 5));
   });
@@ -34,7 +39,9 @@ describe('replay steps and seeks', () => {
     const all = await t.previews(source);
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
     for (const envelope of [100, 9, 172, 0, 171]) {
-      expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope } })).toMatchObject({ position: envelope + 1 });
+      expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope } })).toMatchObject({
+        position: envelope + 1,
+      });
       expect(await t.previews(id)).toEqual(all.slice(0, envelope + 1));
     }
   });
@@ -56,8 +63,15 @@ describe('replay steps and seeks', () => {
   async function cutRecording(): Promise<string> {
     const e = Array.from({ length: 7 }, (_, i) => envelopeEvent(i));
     const path = join(t.dir, 'cut.recording');
-    const chunks = [e[0]! + e[1]! + e[2]!, e[3]!.slice(0, 10), e[3]!.slice(10) + e[4]! + e[5]!.slice(0, 10), e[5]!.slice(10) + e[6]!];
-    await writeRecordingFile(path, [{ startedAt: 990, chunks: chunks.map((text, i) => ({ t: 1000 + i * 100, text })) }]);
+    const chunks = [
+      e[0]! + e[1]! + e[2]!,
+      e[3]!.slice(0, 10),
+      e[3]!.slice(10) + e[4]! + e[5]!.slice(0, 10),
+      e[5]!.slice(10) + e[6]!,
+    ];
+    await writeRecordingFile(path, [
+      { startedAt: 990, chunks: chunks.map((text, i) => ({ t: 1000 + i * 100, text })) },
+    ]);
     return path;
   }
 
@@ -75,7 +89,8 @@ describe('replay steps and seeks', () => {
     await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 3 } });
     expect(await t.service.replayControl({ sessionId: id, action: { kind: 'play' } })).toMatchObject({ playing: true });
     await waitFor(async () => (await t.summaryOf(id)).state === 'complete', 'the replay end');
-    const chunksOf = async (sessionId: string) => (await t.service.getRawBytes({ sessionId, leg: 0, byteStart: 0, byteEnd: 1 << 20 })).chunks;
+    const chunksOf = async (sessionId: string) =>
+      (await t.service.getRawBytes({ sessionId, leg: 0, byteStart: 0, byteEnd: 1 << 20 })).chunks;
     expect(await chunksOf(id)).toEqual(await chunksOf(source));
     expect((await t.service.getSession({ sessionId: id })).legs[0]).toMatchObject({ chunks: 4, frames: 7 });
   });
@@ -92,14 +107,20 @@ describe('replay steps and seeks', () => {
     const positions = await stepThrough(id, 15);
     expect(positions).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     // The next step ends the leg and stops there, waiting for the answer.
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({ position: 15, playing: false });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'step' } })).toMatchObject({
+      position: 15,
+      playing: false,
+    });
     await waitFor(() => t.events.lists.at(-1)?.find((s) => s.id === id && s.awaitingTools), 'the pause announced');
     expect(await stepThrough(id, 20)).toEqual([16, 17, 18, 19, 20, 21, 22]);
     const all = await t.previews(source);
     expect(await t.previews(id)).toEqual(all);
     // A seek passes the recorded pause on its way to an envelope of the continuation.
     await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 2 } });
-    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 17 } })).toMatchObject({ position: 18, playing: false });
+    expect(await t.service.replayControl({ sessionId: id, action: { kind: 'seek', envelope: 17 } })).toMatchObject({
+      position: 18,
+      playing: false,
+    });
     expect(await t.previews(id)).toEqual(all.slice(0, 18));
   });
 });

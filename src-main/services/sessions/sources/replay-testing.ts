@@ -11,9 +11,11 @@ import { recordEvents, settled, writeRecordingFile, type EventLog } from '../ser
 import type { SessionService, SessionServiceDeps } from '../session-service';
 
 /** One JSON-envelope event; `i` is also its delta, so rows show which envelope they are. */
-export const envelopeEvent = (i: number, eol = '\n'): string => `data: {"type":"text","agent":"a","final":false,"delta":"e${i}"}${eol}${eol}`;
+export const envelopeEvent = (i: number, eol = '\n'): string =>
+  `data: {"type":"text","agent":"a","final":false,"delta":"e${i}"}${eol}${eol}`;
 
-const liveEvent = (i: number): string => `data: {"type":"text","agent":"a","final":${i === 5},"delta":"${i === 5 ? '' : `part ${i} `}"}\n\n`;
+const liveEvent = (i: number): string =>
+  `data: {"type":"text","agent":"a","final":${i === 5},"delta":"${i === 5 ? '' : `part ${i} `}"}\n\n`;
 
 /**
  * Test support for replay tests: a fresh session service per test (its events and replay states
@@ -71,7 +73,12 @@ export function useReplayHarness(): ReplayHarness {
     },
     async evenRecording(count, gap) {
       const path = join(t.dir, `even-${count}-${gap}.recording`);
-      await writeRecordingFile(path, [{ startedAt: 990, chunks: Array.from({ length: count }, (_, i) => ({ t: 1000 + i * gap, text: envelopeEvent(i) })) }]);
+      await writeRecordingFile(path, [
+        {
+          startedAt: 990,
+          chunks: Array.from({ length: count }, (_, i) => ({ t: 1000 + i * gap, text: envelopeEvent(i) })),
+        },
+      ]);
       return path;
     },
     async openSettled(path) {
@@ -80,7 +87,8 @@ export function useReplayHarness(): ReplayHarness {
       return id;
     },
     summaryOf: async (id) => (await t.service.listSessions()).find((s) => s.id === id)!,
-    previews: async (id) => (await t.service.getRows({ sessionId: id, start: 0, count: 100_000 })).rows.map((r) => r.preview),
+    previews: async (id) =>
+      (await t.service.getRows({ sessionId: id, start: 0, count: 100_000 })).rows.map((r) => r.preview),
   } as ReplayHarness;
 
   beforeEach(async () => {

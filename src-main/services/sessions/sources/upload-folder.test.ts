@@ -20,7 +20,8 @@ afterEach(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-const upload = (name: string) => service.openUpload({ name, base64: Buffer.from(readFixture('json_stream.json.sse')).toString('base64') });
+const upload = (name: string) =>
+  service.openUpload({ name, base64: Buffer.from(readFixture('json_stream.json.sse')).toString('base64') });
 /** Where an upload's copy was written. */
 const pathOf = (summary: SessionSummary): string => (summary.source.kind === 'file' ? summary.source.path : '');
 const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
@@ -55,7 +56,9 @@ describe('uploads', () => {
   });
 
   it('an upload that cannot be opened leaves no file behind', async () => {
-    await expect(service.openUpload({ name: 'notes.txt', base64: Buffer.from('just notes\n').toString('base64') })).rejects.toThrow(/notes\.txt/);
+    await expect(
+      service.openUpload({ name: 'notes.txt', base64: Buffer.from('just notes\n').toString('base64') }),
+    ).rejects.toThrow(/notes\.txt/);
     const folders = await readdir(parent);
     for (const folder of folders) expect(await readdir(join(parent, folder))).toEqual([]);
   });

@@ -31,7 +31,10 @@ export function createUploadFolder(parent?: string): UploadFolder {
   return {
     async write(name, bytes) {
       const dir = await ensure();
-      const safe = basename(name).replace(/[^\w.-]+/g, '_').slice(-120) || 'upload';
+      const safe =
+        basename(name)
+          .replace(/[^\w.-]+/g, '_')
+          .slice(-120) || 'upload';
       const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
       await writeFile(path, bytes, { flag: 'wx', mode: 0o600 });
       return path;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BatchTracker, type BatchMarks } from './batch-tracker';
 
-const marks = (rows: number, more: Partial<BatchMarks> = {}): BatchMarks => ({ rows, blockRevision: 0, diagnostics: 0, diagnosticResets: 0, ...more });
+const marks = (rows: number, more: Partial<BatchMarks> = {}): BatchMarks => ({
+  rows,
+  blockRevision: 0,
+  diagnostics: 0,
+  diagnosticResets: 0,
+  ...more,
+});
 
 describe('BatchTracker', () => {
   it('hands out new rows at most maxRows at a time, then nothing is pending', () => {

@@ -61,7 +61,8 @@ export class BlockContents implements ContentSource {
     const content = block.content;
     if (content.length === 0) return false;
     let bytes = 0;
-    for (const seq of block.envelopes) if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
+    for (const seq of block.envelopes)
+      if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
     if (bytes !== Buffer.byteLength(content, 'utf8')) return false;
     if (!moveContent(block, this)) return false;
     this.lengths.set(block.id, content.length + 1);
@@ -86,7 +87,8 @@ export class BlockContents implements ContentSource {
       return cached;
     }
     const parts: string[] = [];
-    for (const seq of block.envelopes) if (this.envelopes.type(seq) === block.kind) parts.push(this.envelopes.delta(seq));
+    for (const seq of block.envelopes)
+      if (this.envelopes.type(seq) === block.kind) parts.push(this.envelopes.delta(seq));
     const content = parts.join('');
     this.remember(block.id, content);
     return content;

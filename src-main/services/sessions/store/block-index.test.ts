@@ -4,7 +4,12 @@ import { createSessionStore } from './session-store';
 
 /** A file session of `bytes`, fed in one chunk; `end`: the leg ends and the session finishes. */
 function sessionOf(bytes: Uint8Array, end = true) {
-  const data = createSessionStore({ id: 's', title: 't', source: { kind: 'file', path: '/x', importer: 'sse' }, createdAt: 0 });
+  const data = createSessionStore({
+    id: 's',
+    title: 't',
+    source: { kind: 'file', path: '/x', importer: 'sse' },
+    createdAt: 0,
+  });
   const leg = data.openLeg('file', null, 0).index;
   data.push(leg, bytes, 0);
   if (end) {
@@ -15,7 +20,7 @@ function sessionOf(bytes: Uint8Array, end = true) {
 }
 
 describe('block index', () => {
-  it('gives every content envelope of a block that block as its row\'s block', () => {
+  it("gives every content envelope of a block that block as its row's block", () => {
     const data = sessionOf(readFixture('example_1.json.sse'));
     for (const block of data.blocks()) for (const seq of block.envelopes) expect(data.row(seq)?.block).toBe(block.id);
   });

@@ -65,7 +65,8 @@ export class BlockIndex {
     const length = this.contents.length(block);
     if (shown === undefined) {
       shown = preview(this.contents.head(block, PREVIEW_CHARS + 1));
-      if (length > PREVIEW_CHARS && !this.contents.onDisk(block)) this.previews.set(block.id, (shown = detached(shown)));
+      if (length > PREVIEW_CHARS && !this.contents.onDisk(block))
+        this.previews.set(block.id, (shown = detached(shown)));
     }
     return toBlockSummary(block, shown, length);
   }
@@ -93,7 +94,12 @@ function detached(text: string): string {
  * The frontend tools a paused run waits for: the last awaiting block of the last leg with
  * content, complete and with tools pending; null while a leg is open or when nothing waits.
  */
-export function pendingToolsOf(legs: readonly LegState[], awaiting: readonly number[], blocks: readonly Block[], agents: readonly AgentInfo[]): PendingToolsState | null {
+export function pendingToolsOf(
+  legs: readonly LegState[],
+  awaiting: readonly number[],
+  blocks: readonly Block[],
+  agents: readonly AgentInfo[],
+): PendingToolsState | null {
   if (legs.at(-1)?.decoder) return null;
   // A continuation that never ran (refused, 4xx, or only an error frame) leaves the run
   // paused where it was: the pending set is the one of the last leg with content.
@@ -107,7 +113,8 @@ export function pendingToolsOf(legs: readonly LegState[], awaiting: readonly num
     const block = blocks[awaiting[i] as number];
     if (!block || block.leg !== last.index) continue;
     if (block.status !== 'complete' || !block.pendingTools || block.pendingTools.length === 0) return null;
-    const agentUuid = block.agent !== '' ? block.agent : (agents.find((a) => a.parent === null && a.uuid !== '')?.uuid ?? '');
+    const agentUuid =
+      block.agent !== '' ? block.agent : (agents.find((a) => a.parent === null && a.uuid !== '')?.uuid ?? '');
     return { leg: last.index, block, agentUuid };
   }
   return null;

@@ -76,7 +76,19 @@ describe('FrameTable', () => {
       const chunkFirst = chunk;
       chunk += next() < 0.3 ? Math.floor(next() * 4) : 0;
       time += next() < 0.01 ? 120_000 : Math.floor(next() * 3);
-      const frame: Frame = { seq, byteStart: byte, byteEnd: byte + length, chunkFirst, chunkLast: chunk, receivedAt: time, event: '', data: '', id: seq % 500 === 0 ? `id ${seq}` : '', dataLines: 1, maxDataLineBytes: length };
+      const frame: Frame = {
+        seq,
+        byteStart: byte,
+        byteEnd: byte + length,
+        chunkFirst,
+        chunkLast: chunk,
+        receivedAt: time,
+        event: '',
+        data: '',
+        id: seq % 500 === 0 ? `id ${seq}` : '',
+        dataLines: 1,
+        maxDataLineBytes: length,
+      };
       byte += length;
       frames.push(frame);
       table.add(frame);
@@ -85,7 +97,11 @@ describe('FrameTable', () => {
     for (const frame of frames) {
       const { seq, byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, id } = frame;
       expect(table.get(seq)).toEqual({ seq, byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, id });
-      expect([table.byteStart(seq), table.byteEnd(seq), table.receivedAt(seq)]).toEqual([byteStart, byteEnd, receivedAt]);
+      expect([table.byteStart(seq), table.byteEnd(seq), table.receivedAt(seq)]).toEqual([
+        byteStart,
+        byteEnd,
+        receivedAt,
+      ]);
       expect(table.firstEnvelope(seq)).toBe(seq % 3 !== 0 ? seq * 2 : -1);
     }
   });

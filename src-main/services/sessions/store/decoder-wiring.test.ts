@@ -14,18 +14,35 @@ import { createRawChunks } from './raw-chunks';
 import { SpoolFile } from './spool-file';
 
 describe('decoderInto', () => {
-  it('writes what the decoder finds into the store\'s indexes, reporting each change', () => {
+  it("writes what the decoder finds into the store's indexes, reporting each change", () => {
     const legs: LegState[] = [];
     const envelopes = new EnvelopeTable((leg) => legs[leg]?.frames, new SpoolFile());
     const batch = new BatchTracker();
     const firstEnvelope = (leg: number, frame: number) => legs[leg]?.frames.firstEnvelope(frame) ?? -1;
-    const findings = new FindingBadges(new DiagnosticStore(new SpoolFile()), firstEnvelope, (seq) => batch.touchRow(seq));
+    const findings = new FindingBadges(new DiagnosticStore(new SpoolFile()), firstEnvelope, (seq) =>
+      batch.touchRow(seq),
+    );
     const blocks = new BlockIndex(envelopes, new BlockContents(envelopes), (seq) => batch.touchRow(seq));
     const agents = new Map<string, AgentInfo>();
     let changes = 0;
     const decoder = decoderInto({ legs, envelopes, blocks, agents, findings, batch }, () => (changes += 1), {});
     const legDecoder = decoder.startLeg();
-    legs.push({ index: 0, kind: 'file', request: null, response: null, startedAt: 0, raw: createRawChunks(new SpoolFile()), rejected: createRawChunks(), frames: new FrameTable(), format: null, lastEventId: '', retry: null, decoder: legDecoder, firstEnvelope: 0, contentEnvelopes: 0 });
+    legs.push({
+      index: 0,
+      kind: 'file',
+      request: null,
+      response: null,
+      startedAt: 0,
+      raw: createRawChunks(new SpoolFile()),
+      rejected: createRawChunks(),
+      frames: new FrameTable(),
+      format: null,
+      lastEventId: '',
+      retry: null,
+      decoder: legDecoder,
+      firstEnvelope: 0,
+      contentEnvelopes: 0,
+    });
     const bytes = readFixture('example_1.json.sse');
     legDecoder.push(bytes, 0);
     legDecoder.end();

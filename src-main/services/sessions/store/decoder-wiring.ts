@@ -1,4 +1,8 @@
-import { createSessionDecoder, type SessionDecoder, type SessionDecoderOptions } from '../../../../src-shared/pipeline/session-decoder';
+import {
+  createSessionDecoder,
+  type SessionDecoder,
+  type SessionDecoderOptions,
+} from '../../../../src-shared/pipeline/session-decoder';
 import type { AgentInfo } from '../../../../src-shared/reconstruct/types';
 import type { BatchTracker } from './batch-tracker';
 import type { BlockIndex } from './block-index';

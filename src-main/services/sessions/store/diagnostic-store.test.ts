@@ -3,7 +3,13 @@ import type { Diagnostic } from '../../../../src-shared/diagnostics/types';
 import { DiagnosticStore } from './diagnostic-store';
 import { SpoolFile } from './spool-file';
 
-const finding = (seq: number, message: string): Diagnostic => ({ rule: 'sse.oversize-line', severity: 'warning', message, at: { frame: seq, byteStart: seq, byteEnd: seq + 1 }, seq });
+const finding = (seq: number, message: string): Diagnostic => ({
+  rule: 'sse.oversize-line',
+  severity: 'warning',
+  message,
+  at: { frame: seq, byteStart: seq, byteEnd: seq + 1 },
+  seq,
+});
 
 describe('DiagnosticStore', () => {
   it('reads back every finding in order, or those from a number on, and starts a new list after clear', () => {

@@ -46,8 +46,20 @@ describe('EnvelopeTable', () => {
     const deep = JSON.parse(nestedArrayText(5000)) as unknown;
     const written: Envelope[] = [
       envelope(0, { delta: 'héllo 世界 🙂' }),
-      envelope(1, { delta: '', extras: { id: 'toolu_1', name: 'search', index: 3, nested: { a: [1, 2.5, null, true] } } }),
-      envelope(2, { delta: 'x'.repeat(70_000), extras: { deep }, unified: { family: 'stream.content_block_delta', ids: { response_id: 'r1', output_index: 0 }, kind: 'text', channel: 'output_text' } }),
+      envelope(1, {
+        delta: '',
+        extras: { id: 'toolu_1', name: 'search', index: 3, nested: { a: [1, 2.5, null, true] } },
+      }),
+      envelope(2, {
+        delta: 'x'.repeat(70_000),
+        extras: { deep },
+        unified: {
+          family: 'stream.content_block_delta',
+          ids: { response_id: 'r1', output_index: 0 },
+          kind: 'text',
+          channel: 'output_text',
+        },
+      }),
       envelope(3, { delta: 'after', unified: { family: 'stream.message_delta', ids: {}, stop_reason: 'end_turn' } }),
       envelope(4, {}),
     ];
@@ -62,6 +74,8 @@ describe('EnvelopeTable', () => {
 
   it('refuses an envelope of a dialect the registry does not know instead of reading it back as another', () => {
     const table = new EnvelopeTable(() => undefined, new SpoolFile());
-    expect(() => table.add(envelope(0, { dialect: 'unregistered' as Envelope['dialect'] }))).toThrow(/unregistered dialect/);
+    expect(() => table.add(envelope(0, { dialect: 'unregistered' as Envelope['dialect'] }))).toThrow(
+      /unregistered dialect/,
+    );
   });
 });

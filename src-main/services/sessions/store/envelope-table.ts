@@ -24,8 +24,12 @@ const CONTROL_SHIFT = 1;
 const CONTROL_MASK = 0b111;
 const DIALECT_SHIFT = 4;
 const DIALECT_MASK = 0b1111;
-if (CONTROLS.length > CONTROL_MASK + 1) throw new Error(`${CONTROLS.length} control kinds do not fit the envelope table's ${CONTROL_MASK + 1}`);
-if (DIALECTS.length > DIALECT_MASK + 1) throw new Error(`${DIALECTS.length} dialects do not fit the envelope table's ${DIALECT_MASK + 1}: widen the flags column`);
+if (CONTROLS.length > CONTROL_MASK + 1)
+  throw new Error(`${CONTROLS.length} control kinds do not fit the envelope table's ${CONTROL_MASK + 1}`);
+if (DIALECTS.length > DIALECT_MASK + 1)
+  throw new Error(
+    `${DIALECTS.length} dialects do not fit the envelope table's ${DIALECT_MASK + 1}: widen the flags column`,
+  );
 function dialectIndex(dialect: DialectId): number {
   const index = DIALECTS.indexOf(dialect);
   if (index < 0) throw new Error(`envelope of unregistered dialect ${dialect}`);
@@ -33,7 +37,9 @@ function dialectIndex(dialect: DialectId): number {
 }
 
 /** A leg's frames: where each is (its byte span) and when it arrived. */
-export type FrameLookup = (leg: number) => Pick<FrameTable, 'count' | 'byteStart' | 'byteEnd' | 'receivedAt'> | undefined;
+export type FrameLookup = (
+  leg: number,
+) => Pick<FrameTable, 'count' | 'byteStart' | 'byteEnd' | 'receivedAt'> | undefined;
 
 export class EnvelopeTable {
   constructor(
@@ -64,12 +70,18 @@ export class EnvelopeTable {
 
   add(e: Envelope): void {
     const i = e.seq;
-    if (i !== this.size) throw new Error(`Envelope ${i} arrived after envelope ${this.size - 1}: envelopes are stored in order`);
+    if (i !== this.size)
+      throw new Error(`Envelope ${i} arrived after envelope ${this.size - 1}: envelopes are stored in order`);
     this.legs.append(e.leg);
     this.frames.set(i, e.frame);
     this.agents.set(i, this.strings.id(e.agent));
     this.types.set(i, this.strings.id(e.type));
-    this.flags.set(i, (e.final ? 1 : 0) | (Math.max(0, CONTROLS.indexOf(e.control)) << CONTROL_SHIFT) | (dialectIndex(e.dialect) << DIALECT_SHIFT));
+    this.flags.set(
+      i,
+      (e.final ? 1 : 0) |
+        (Math.max(0, CONTROLS.indexOf(e.control)) << CONTROL_SHIFT) |
+        (dialectIndex(e.dialect) << DIALECT_SHIFT),
+    );
     const deltaBytes = this.text.appendText(e.delta);
     const extrasBytes = hasKeys(e.extras) ? this.text.appendText(jsonText(e.extras)) : 0;
     const unifiedBytes = e.unified ? this.text.appendText(jsonText(e.unified)) : 0;
@@ -113,7 +125,17 @@ export class EnvelopeTable {
   }
 
   private columns() {
-    return [this.legs, this.frames, this.agents, this.types, this.flags, this.recordEnds, this.extrasBytes, this.unifiedBytes, this.blocks];
+    return [
+      this.legs,
+      this.frames,
+      this.agents,
+      this.types,
+      this.flags,
+      this.recordEnds,
+      this.extrasBytes,
+      this.unifiedBytes,
+      this.blocks,
+    ];
   }
 
   private recordStart(seq: number): number {

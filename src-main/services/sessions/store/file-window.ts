@@ -16,7 +16,8 @@ export class FileWindow {
    * the next read. Shorter than asked when the file ends first.
    */
   read(fd: number, from: number, to: number, limit = Number.MAX_SAFE_INTEGER): Uint8Array {
-    if (from >= this.start && to <= this.start + this.bytes.byteLength) return this.bytes.subarray(from - this.start, to - this.start);
+    if (from >= this.start && to <= this.start + this.bytes.byteLength)
+      return this.bytes.subarray(from - this.start, to - this.start);
     const window = new Uint8Array(Math.max(to, Math.min(limit, from + this.windowBytes)) - from);
     let read = 0;
     while (read < window.byteLength) {

@@ -19,16 +19,24 @@ describe('Badges', () => {
   });
 
   it('numbers a frame of any leg by one key and gives the leg and frame back', () => {
-    for (const [leg, frame] of [[0, 0], [3, 4_000_000_000], [1_000, 17]] as const) {
+    for (const [leg, frame] of [
+      [0, 0],
+      [3, 4_000_000_000],
+      [1_000, 17],
+    ] as const) {
       expect(frameOfBadgeKey(frameBadgeKey(leg, frame))).toEqual({ leg, frame });
     }
   });
 });
 
 describe('FindingBadges', () => {
-  const finding = (at: Diagnostic['at'], severity: Diagnostic['severity'] = 'warning', rule: Diagnostic['rule'] = 'sse.oversize-line'): Diagnostic => ({ rule, severity, message: 'm', at, seq: 0 });
+  const finding = (
+    at: Diagnostic['at'],
+    severity: Diagnostic['severity'] = 'warning',
+    rule: Diagnostic['rule'] = 'sse.oversize-line',
+  ): Diagnostic => ({ rule, severity, message: 'm', at, seq: 0 });
 
-  it('badges an envelope, or its frame on the frame\'s first envelope, and reports each row it changes', () => {
+  it("badges an envelope, or its frame on the frame's first envelope, and reports each row it changes", () => {
     const touched: number[] = [];
     // Frame 5 of leg 0 begins at envelope 10; frame 6 has no envelope yet.
     const firstEnvelope = (leg: number, frame: number) => (leg === 0 && frame === 5 ? 10 : -1);
@@ -50,7 +58,11 @@ describe('FindingBadges', () => {
 
   it('replaces the list: every badged row is touched, counts restart, the kept findings are renumbered, resets counts up', () => {
     const touched: number[] = [];
-    const findings = new FindingBadges(new DiagnosticStore(new SpoolFile()), () => 20, (seq) => touched.push(seq));
+    const findings = new FindingBadges(
+      new DiagnosticStore(new SpoolFile()),
+      () => 20,
+      (seq) => touched.push(seq),
+    );
     findings.add(finding({ envelope: 1 }, 'error', 'inline.unclosed'));
     findings.add(finding({ frame: 2, leg: 0 }, 'info'));
     touched.length = 0;

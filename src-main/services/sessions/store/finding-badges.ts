@@ -1,4 +1,7 @@
-import { SEVERITIES_MILDEST_FIRST as SEVERITIES, zeroSeverityCounts } from '../../../../src-shared/diagnostics/severity';
+import {
+  SEVERITIES_MILDEST_FIRST as SEVERITIES,
+  zeroSeverityCounts,
+} from '../../../../src-shared/diagnostics/severity';
 import { LostData } from '../../../../src-shared/recording/diagnostics';
 import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
 import type { DiagnosticStore } from './diagnostic-store';
@@ -23,7 +26,9 @@ export class Badges {
 
   get(key: number): Badge | undefined {
     const value = this.packed.get(key);
-    return value === undefined ? undefined : { count: Math.floor(value / LEVELS), severity: SEVERITIES[value % LEVELS] as Severity };
+    return value === undefined
+      ? undefined
+      : { count: Math.floor(value / LEVELS), severity: SEVERITIES[value % LEVELS] as Severity };
   }
 
   keys(): IterableIterator<number> {
@@ -122,6 +127,8 @@ export class FindingBadges {
     if (this.firstEnvelope(leg, frame) !== seq) return badge;
     const frameBadge = this.byFrame.get(frameBadgeKey(leg, frame));
     if (!frameBadge) return badge;
-    return badge ? { count: badge.count + frameBadge.count, severity: addToBadge(badge, frameBadge.severity).severity } : frameBadge;
+    return badge
+      ? { count: badge.count + frameBadge.count, severity: addToBadge(badge, frameBadge.severity).severity }
+      : frameBadge;
   }
 }

@@ -9,7 +9,6 @@ import type { RawChunks } from './raw-chunks';
 /** One leg of a session in the store: a request and its response stream, as received and as decoded. */
 export type LegKind = LegInfo['kind'];
 
-
 export interface LegState {
   readonly index: number;
   readonly kind: LegKind;

@@ -230,7 +230,13 @@ function memoryChunks(): RawChunks {
 }
 
 /** A copy of bytes [start, end) (clamped to the leg's `total`) of a leg kept as separate chunks. */
-function sliceOfChunks(index: ChunkIndex, total: number, start: number, end: number, chunkAt: (i: number) => Uint8Array): Uint8Array {
+function sliceOfChunks(
+  index: ChunkIndex,
+  total: number,
+  start: number,
+  end: number,
+  chunkAt: (i: number) => Uint8Array,
+): Uint8Array {
   const from = Math.max(0, Math.min(start, total));
   const to = Math.max(from, Math.min(end, total));
   const out = new Uint8Array(to - from);

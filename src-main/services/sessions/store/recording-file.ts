@@ -32,10 +32,13 @@ export class RecordingFile {
     if (this.fd === null) throw new Error('The session was closed: its recording is no longer read');
     const text = utf8.decode(this.window.read(this.fd, line.start, line.end));
     const parsed = parseRecord(text);
-    const record = parsed.kind === 'record' && parsed.record.type === 'chunk' && parsed.record.leg === leg ? parsed.record : null;
+    const record =
+      parsed.kind === 'record' && parsed.record.type === 'chunk' && parsed.record.leg === leg ? parsed.record : null;
     const bytes = record ? chunkBytes(record) : null;
     if (!bytes || bytes.byteLength !== length) {
-      throw new Error(`${this.path} was changed on disk after it was opened: bytes ${line.start}–${line.end} no longer hold the chunk of leg ${leg} that was decoded. Open the file again to read it as it is now.`);
+      throw new Error(
+        `${this.path} was changed on disk after it was opened: bytes ${line.start}–${line.end} no longer hold the chunk of leg ${leg} that was decoded. Open the file again to read it as it is now.`,
+      );
     }
     return bytes;
   }

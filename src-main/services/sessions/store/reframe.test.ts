@@ -8,8 +8,13 @@ import { SpoolFile } from './spool-file';
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 describe('reframe', () => {
-  it('gives one event\'s type, data and data lines back from exactly its bytes', () => {
-    expect(reframe(utf8('event: delta\ndata: a\ndata: bc\n\n'), true)).toMatchObject({ event: 'delta', data: 'a\nbc', dataLines: 2, maxDataLineBytes: 2 });
+  it("gives one event's type, data and data lines back from exactly its bytes", () => {
+    expect(reframe(utf8('event: delta\ndata: a\ndata: bc\n\n'), true)).toMatchObject({
+      event: 'delta',
+      data: 'a\nbc',
+      dataLines: 2,
+      maxDataLineBytes: 2,
+    });
   });
 
   it('skips a BOM only at the start of the stream: mid-stream it is content', () => {
@@ -24,6 +29,8 @@ describe('reframe', () => {
     for (let at = 0; at < bytes.length; at += 97) raw.append(bytes.subarray(at, at + 97), at);
     const expected = decodeBytes(bytes).frames[0] ?? [];
     const frames = reframeLeg(raw);
-    expect(frames.map((f) => [f.seq, f.event, f.data, f.byteStart, f.byteEnd])).toEqual(expected.map((f) => [f.seq, f.event, f.data, f.byteStart, f.byteEnd]));
+    expect(frames.map((f) => [f.seq, f.event, f.data, f.byteStart, f.byteEnd])).toEqual(
+      expected.map((f) => [f.seq, f.event, f.data, f.byteStart, f.byteEnd]),
+    );
   });
 });

@@ -13,7 +13,10 @@ import type { RawChunks } from './raw-chunks';
 /** A leg's frames with their data, by framing its bytes again in one pass. */
 export function reframeLeg(raw: RawChunks): Frame[] {
   const frames: Frame[] = [];
-  const framer = createSseFramer({ onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} }, { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING });
+  const framer = createSseFramer(
+    { onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} },
+    { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING },
+  );
   for (let i = 0; i < raw.count; i++) {
     const chunk = raw.chunk(i);
     if (chunk) framer.push(chunk.bytes, chunk.receivedAt);
@@ -31,8 +34,16 @@ const NOT_THE_START = new Uint8Array([0x0a]);
  * carries the one before it. Only the stream's first event may begin with a BOM that framing
  * skips: any other is framed after a blank line, so a BOM it begins with stays content.
  */
-export function reframe(bytes: Uint8Array, startsStream: boolean): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
-  let event: Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> = { event: '', data: '', dataLines: 0, maxDataLineBytes: 0 };
+export function reframe(
+  bytes: Uint8Array,
+  startsStream: boolean,
+): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
+  let event: Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> = {
+    event: '',
+    data: '',
+    dataLines: 0,
+    maxDataLineBytes: 0,
+  };
   const framer = createSseFramer({ onFrame: (frame) => (event = frame), onDiagnostic: () => {} }, SESSION_FRAMING);
   if (!startsStream) framer.push(NOT_THE_START);
   framer.push(bytes);
@@ -44,7 +55,23 @@ export function reframe(bytes: Uint8Array, startsStream: boolean): Pick<Frame, '
 export function frameDetail(leg: number, seq: number, frames: FrameTable, raw: RawChunks): FrameDetail | undefined {
   const compact = frames.get(seq);
   if (!compact) return undefined;
-  const { event, data, dataLines, maxDataLineBytes } = reframe(raw.slice(compact.byteStart, compact.byteEnd), compact.byteStart === 0);
+  const { event, data, dataLines, maxDataLineBytes } = reframe(
+    raw.slice(compact.byteStart, compact.byteEnd),
+    compact.byteStart === 0,
+  );
   const { byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, id } = compact;
-  return { leg, seq, byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, event, id, dataLines, maxDataLineBytes, data };
+  return {
+    leg,
+    seq,
+    byteStart,
+    byteEnd,
+    chunkFirst,
+    chunkLast,
+    receivedAt,
+    event,
+    id,
+    dataLines,
+    maxDataLineBytes,
+    data,
+  };
 }

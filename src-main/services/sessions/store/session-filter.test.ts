@@ -4,7 +4,12 @@ import { createSessionStore } from './session-store';
 
 /** A session decoded from `events` (JSON dialect payloads), one chunk each. */
 function sessionOf(events: string[]) {
-  const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+  const data = createSessionStore({
+    id: 's',
+    title: 't',
+    source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
+    createdAt: 0,
+  });
   const leg = data.openLeg('run', null, 1000).index;
   events.forEach((e, i) => data.push(leg, new TextEncoder().encode(`data: ${e}\n\n`), 1000 + i * 500));
   data.endLeg(leg, { reason: 'complete' });
@@ -27,7 +32,7 @@ describe('session filter', () => {
     expect(data.filter(parseFilter('"world"'), 100).seqs).toEqual([1, 3]);
   });
 
-  it('counts time from the first leg\'s start', () => {
+  it("counts time from the first leg's start", () => {
     expect(data.filter(parseFilter('time >= 1s'), 100).seqs).toEqual([2, 3, 4]);
   });
 

@@ -22,7 +22,11 @@ export interface FilterSubjects {
 }
 
 /** The envelopes `filter` lets through, in order, at most `max`. */
-export function filterEnvelopes(session: FilterSubjects, filter: Expr, max: number): { seqs: number[]; truncated: boolean } {
+export function filterEnvelopes(
+  session: FilterSubjects,
+  filter: Expr,
+  max: number,
+): { seqs: number[]; truncated: boolean } {
   const { envelopes } = session;
   const match = compileFilter(filter, { ...envelopeReader(), textAcross: (needle) => textInBlocks(session, needle) });
   // Agent names and findings by envelope cost a pass of their own: only when the filter reads them.
@@ -31,7 +35,9 @@ export function filterEnvelopes(session: FilterSubjects, filter: Expr, max: numb
   const seen = new Set<string>();
   if (readsAgents) for (let seq = 0; seq < envelopes.count; seq++) seen.add(envelopes.agent(seq));
   const names = readsAgents ? nameAgents(session.agents(), [...seen]) : new Map<string, { name: string }>();
-  const findings = [...fields].some((f) => f.startsWith('finding.')) ? findingsByEnvelope(session.diagnostics(), (leg, frame) => session.firstEnvelope(leg, frame)) : new Map<number, Diagnostic[]>();
+  const findings = [...fields].some((f) => f.startsWith('finding.'))
+    ? findingsByEnvelope(session.diagnostics(), (leg, frame) => session.firstEnvelope(leg, frame))
+    : new Map<number, Diagnostic[]>();
   const seqs: number[] = [];
   for (let seq = 0; seq < envelopes.count; seq++) {
     const envelope = envelopes.get(seq);
@@ -57,7 +63,9 @@ function textInBlocks(session: FilterSubjects, needle: string): (subject: { enve
   const hits = new Set<number>();
   for (const block of session.blocks()) {
     // Citations and images attach to the block without adding to its text.
-    const pieces = block.envelopes.filter((seq) => envelopes.type(seq) === block.kind).map((seq) => ({ seq, length: envelopes.delta(seq).length }));
+    const pieces = block.envelopes
+      .filter((seq) => envelopes.type(seq) === block.kind)
+      .map((seq) => ({ seq, length: envelopes.delta(seq).length }));
     for (const seq of piecesMatching(block.content, pieces, needle)) hits.add(seq);
   }
   return (subject) => hits.has(subject.envelope.seq);

@@ -6,12 +6,29 @@ import { FindingBadges } from './finding-badges';
 import { FULL_HEAD_ROWS, FULL_TAIL_ROWS, SessionRows } from './session-rows';
 import { SpoolFile } from './spool-file';
 
-const envelope = (seq: number): Envelope => ({ seq, frame: seq, agent: 'a', type: 'text', final: false, delta: `d${seq}`, extras: {}, leg: 0, dialect: 'json', byteStart: 0, byteEnd: 0, receivedAt: seq });
+const envelope = (seq: number): Envelope => ({
+  seq,
+  frame: seq,
+  agent: 'a',
+  type: 'text',
+  final: false,
+  delta: `d${seq}`,
+  extras: {},
+  leg: 0,
+  dialect: 'json',
+  byteStart: 0,
+  byteEnd: 0,
+  receivedAt: seq,
+});
 
 function rowsOf(count: number) {
   const envelopes = new EnvelopeTable(() => undefined, new SpoolFile());
   for (let seq = 0; seq < count; seq++) envelopes.add(envelope(seq));
-  const findings = new FindingBadges(new DiagnosticStore(new SpoolFile()), () => -1, () => {});
+  const findings = new FindingBadges(
+    new DiagnosticStore(new SpoolFile()),
+    () => -1,
+    () => {},
+  );
   findings.add({ rule: 'sse.oversize-line', severity: 'error', message: 'm', at: { envelope: 3 }, seq: 0 });
   return new SessionRows(envelopes, findings);
 }
@@ -27,9 +44,10 @@ describe('SessionRows', () => {
     expect(rows.columns(0, 10).strings.sort()).toEqual(['a', 'text']);
   });
 
-  it('puts in a batch the session\'s first rows in full and, when it follows a stream, the batch\'s newest', () => {
+  it("puts in a batch the session's first rows in full and, when it follows a stream, the batch's newest", () => {
     const rows = rowsOf(1000);
-    const seqs = (start: number, end: number, follows: boolean) => rows.batchRows(start, end, follows).map((r) => r.seq);
+    const seqs = (start: number, end: number, follows: boolean) =>
+      rows.batchRows(start, end, follows).map((r) => r.seq);
     expect(seqs(0, 1000, true)).toEqual([...range(0, FULL_HEAD_ROWS), ...range(1000 - FULL_TAIL_ROWS, 1000)]);
     expect(seqs(0, 1000, false)).toEqual(range(0, FULL_HEAD_ROWS));
     expect(seqs(900, 1000, true)).toEqual(range(900, 1000));

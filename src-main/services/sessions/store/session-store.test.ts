@@ -29,7 +29,13 @@ function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', pa
 describe('session store', () => {
   it('takes a chunk in once: pushed bytes reach the indexes through the decoder, and a batch only reads them', () => {
     let changes = 0;
-    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0, onChange: () => (changes += 1) });
+    const data = createSessionStore({
+      id: 's',
+      title: 't',
+      source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
+      createdAt: 0,
+      onChange: () => (changes += 1),
+    });
     const leg = data.openLeg('run', null, 0).index;
     expect(data.takeBatch(100)).toBeNull();
     data.push(leg, new TextEncoder().encode('data: {"type":"text","agent":"a","final":false,"delta":"hi"}\n\n'), 1);
@@ -55,7 +61,13 @@ describe('session store', () => {
     }
     for (const frame of expected.frames[0] ?? []) {
       const stored = data.frame(0, frame.seq);
-      expect({ ...stored, receivedAt: 0 }).toEqual({ ...frame, leg: 0, receivedAt: 0, chunkFirst: stored?.chunkFirst, chunkLast: stored?.chunkLast });
+      expect({ ...stored, receivedAt: 0 }).toEqual({
+        ...frame,
+        leg: 0,
+        receivedAt: 0,
+        chunkFirst: stored?.chunkFirst,
+        chunkLast: stored?.chunkLast,
+      });
     }
   });
 
@@ -73,7 +85,9 @@ describe('session store', () => {
   it('counts a diagnostic on the row of the frame it points at, even when it came before the envelope', () => {
     // An oversize data line is reported while framing, before its envelope exists.
     const long = 'x'.repeat(3000);
-    const data = sessionOf(new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${long}"}\n\ndata: [DONE]\n\n`));
+    const data = sessionOf(
+      new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${long}"}\n\ndata: [DONE]\n\n`),
+    );
     const row = data.row(0);
     expect(row?.diagnostics).toBeGreaterThan(0);
     expect(data.diagnostics().some((d) => d.rule === 'sse.oversize-line' && d.at.frame === 0)).toBe(true);
@@ -90,8 +104,12 @@ describe('session store', () => {
     expect(data.takeBatch(10)).toBeNull();
   });
 
-  it('sends every new row in compact columns, and in full only the session\'s first rows and (streaming) each batch\'s newest', () => {
-    const events = Array.from({ length: 3000 }, (_, i) => `data: {"type":"${i % 7 === 0 ? 'thinking' : 'text'}","agent":"${i % 2 === 0 ? 'a' : 'b'}","final":false,"delta":"d${i}"}\n\n`);
+  it("sends every new row in compact columns, and in full only the session's first rows and (streaming) each batch's newest", () => {
+    const events = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `data: {"type":"${i % 7 === 0 ? 'thinking' : 'text'}","agent":"${i % 2 === 0 ? 'a' : 'b'}","final":false,"delta":"d${i}"}\n\n`,
+    );
     // An oversize line gives row 1000 a finding, which its flags carry.
     events[1000] = `data: {"type":"text","agent":"a","final":true,"delta":"${'x'.repeat(3000)}"}\n\n`;
     const bytes = new TextEncoder().encode(events.join(''));
@@ -109,7 +127,13 @@ describe('session store', () => {
       for (const row of batch?.rows ?? []) expect(row).toEqual(data.row(row.seq));
       for (const indexed of expandColumns(batch?.start ?? -1, batch!.columns)) {
         const row = data.row(indexed.seq)!;
-        expect(indexed).toEqual({ seq: row.seq, receivedAt: row.receivedAt, agent: row.agent, type: row.type, flags: rowFlags(row) });
+        expect(indexed).toEqual({
+          seq: row.seq,
+          receivedAt: row.receivedAt,
+          agent: row.agent,
+          type: row.type,
+          flags: rowFlags(row),
+        });
         if (full.has(indexed.seq)) expect(full.get(indexed.seq)).toEqual(row);
       }
     }
@@ -142,9 +166,15 @@ describe('session store', () => {
   });
 
   it('sends the changed blocks only, after the revision a client holds', () => {
-    const data = createSessionStore({ id: 's1', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const data = createSessionStore({
+      id: 's1',
+      title: 't',
+      source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
+      createdAt: 0,
+    });
     const leg = data.openLeg('run', null, 0).index;
-    const text = (delta: string) => new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${delta}"}\n\n`);
+    const text = (delta: string) =>
+      new TextEncoder().encode(`data: {"type":"text","agent":"a","final":false,"delta":"${delta}"}\n\n`);
     data.push(leg, text('one'), 0);
     const first = data.blockChanges(0);
     expect(first.blocks.map((b) => [b.id, b.length])).toEqual([[0, 3]]);
@@ -155,7 +185,6 @@ describe('session store', () => {
     expect(next.blocks.map((b) => [b.id, b.length])).toEqual([[0, 7]]);
   });
 });
-
 
 describe('raw chunks', () => {
   it.each([
@@ -221,24 +250,27 @@ describe('raw chunks', () => {
 });
 
 describe('block contents on disk', () => {
-  it.each(listSseFixtures())('%s: every block reads back the content the decoder built, finished ones from disk', (name) => {
-    const bytes = readFixture(name);
-    const data = sessionOf(bytes);
-    const expected = decodeBytes(bytes).blocks;
-    expect(data.blocks().map((b) => b.content)).toEqual(expected.map((b) => b.content));
-    expect(data.blocks().map((b) => data.blockSummary(b).length)).toEqual(expected.map((b) => b.content.length));
-    expect(data.blocks().map((b) => data.blockSummary(b).preview)).toEqual(expected.map((b) => preview(b.content)));
-    const onDisk = data.blocks().filter((b) => !holdsContent(b));
-    const finishedText = data.blocks().filter((b) => b.status !== 'open' && b.kind === 'text' && b.content !== '');
-    expect(onDisk.length).toBeGreaterThanOrEqual(finishedText.length);
-    // A plain text block's one segment does not keep a copy in memory either.
-    for (const block of finishedText) {
-      expect(onDisk).toContain(block);
-      const only = block.segments?.length === 1 ? block.segments[0] : undefined;
-      if (only?.type === 'text' && only.content === block.content) expect(holdsContent(only)).toBe(false);
-    }
-    data.dispose();
-  });
+  it.each(listSseFixtures())(
+    '%s: every block reads back the content the decoder built, finished ones from disk',
+    (name) => {
+      const bytes = readFixture(name);
+      const data = sessionOf(bytes);
+      const expected = decodeBytes(bytes).blocks;
+      expect(data.blocks().map((b) => b.content)).toEqual(expected.map((b) => b.content));
+      expect(data.blocks().map((b) => data.blockSummary(b).length)).toEqual(expected.map((b) => b.content.length));
+      expect(data.blocks().map((b) => data.blockSummary(b).preview)).toEqual(expected.map((b) => preview(b.content)));
+      const onDisk = data.blocks().filter((b) => !holdsContent(b));
+      const finishedText = data.blocks().filter((b) => b.status !== 'open' && b.kind === 'text' && b.content !== '');
+      expect(onDisk.length).toBeGreaterThanOrEqual(finishedText.length);
+      // A plain text block's one segment does not keep a copy in memory either.
+      for (const block of finishedText) {
+        expect(onDisk).toContain(block);
+        const only = block.segments?.length === 1 ? block.segments[0] : undefined;
+        if (only?.type === 'text' && only.content === block.content) expect(holdsContent(only)).toBe(false);
+      }
+      data.dispose();
+    },
+  );
 
   it('rebuilds a replayed block and the abandoned first attempt from their own deltas', () => {
     const bytes = readFixture('retry_midstream.json.sse');

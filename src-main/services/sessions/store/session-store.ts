@@ -170,7 +170,11 @@ export function createSessionStore(init: SessionInit): SessionStore {
   const batch = new BatchTracker();
   const blockIndex = new BlockIndex(envelopes, new BlockContents(envelopes), (seq) => batch.touchRow(seq));
   const firstEnvelope = (leg: number, frame: number): number => legs[leg]?.frames.firstEnvelope(frame) ?? -1;
-  const findings = new FindingBadges(new DiagnosticStore(new SpoolFile('findings', init.openSpool)), firstEnvelope, (seq) => batch.touchRow(seq));
+  const findings = new FindingBadges(
+    new DiagnosticStore(new SpoolFile('findings', init.openSpool)),
+    firstEnvelope,
+    (seq) => batch.touchRow(seq),
+  );
   let finished = false;
 
   const notify = init.onChange ?? ((): void => {});
@@ -180,10 +184,14 @@ export function createSessionStore(init: SessionInit): SessionStore {
     notify();
   };
 
-  const decoder: SessionDecoder = decoderInto({ legs, envelopes, blocks: blockIndex, agents: agentsByUuid, findings, batch }, notify, {
-    ...(init.format ? { format: init.format } : {}),
-    inline: init.inline ?? DEFAULT_INLINE_OPTIONS,
-  });
+  const decoder: SessionDecoder = decoderInto(
+    { legs, envelopes, blocks: blockIndex, agents: agentsByUuid, findings, batch },
+    notify,
+    {
+      ...(init.format ? { format: init.format } : {}),
+      inline: init.inline ?? DEFAULT_INLINE_OPTIONS,
+    },
+  );
 
   const legAt = (leg: number): LegState => {
     const state = legs[leg];
@@ -194,7 +202,12 @@ export function createSessionStore(init: SessionInit): SessionStore {
   const rows = new SessionRows(envelopes, findings);
   const row = (seq: number) => rows.row(seq);
 
-  const batchMarks = () => ({ rows: envelopes.count, blockRevision: blockIndex.revision, diagnostics: findings.count, diagnosticResets: findings.resets });
+  const batchMarks = () => ({
+    rows: envelopes.count,
+    blockRevision: blockIndex.revision,
+    diagnostics: findings.count,
+    diagnosticResets: findings.resets,
+  });
 
   const data: SessionStore = {
     id: init.id,
@@ -216,7 +229,10 @@ export function createSessionStore(init: SessionInit): SessionStore {
       textSpool.close();
       recording?.close();
     },
-    indexBytes: () => ({ envelopes: envelopes.indexBytes, frames: legs.reduce((sum, leg) => sum + leg.frames.indexBytes, 0) }),
+    indexBytes: () => ({
+      envelopes: envelopes.indexBytes,
+      frames: legs.reduce((sum, leg) => sum + leg.frames.indexBytes, 0),
+    }),
     openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState {
       if (finished) throw new Error('This session is finished; no further leg can be added');
       const previous = legs.at(-1);
@@ -272,7 +288,8 @@ export function createSessionStore(init: SessionInit): SessionStore {
     },
     finish() {
       if (finished) return;
-      for (const leg of legs) if (leg.decoder) data.endLeg(leg.index, { reason: 'stopped', message: 'The session was closed' });
+      for (const leg of legs)
+        if (leg.decoder) data.endLeg(leg.index, { reason: 'stopped', message: 'The session was closed' });
       finished = true;
       decoder.finish();
       envelopes.trim();
@@ -289,7 +306,8 @@ export function createSessionStore(init: SessionInit): SessionStore {
     },
     inlineHeld: (block: Block) => decoder.inlineHeld(block),
     envelope: (seq: number) => envelopes.get(seq),
-    envelopeFacts: (seq: number) => (seq >= 0 && seq < envelopes.count ? { seq, type: envelopes.type(seq), agent: envelopes.agent(seq) } : undefined),
+    envelopeFacts: (seq: number) =>
+      seq >= 0 && seq < envelopes.count ? { seq, type: envelopes.type(seq), agent: envelopes.agent(seq) } : undefined,
     envelopeTypes() {
       const types = new Set<string>();
       for (let seq = 0; seq < envelopes.count; seq++) types.add(envelopes.type(seq));
@@ -320,7 +338,8 @@ export function createSessionStore(init: SessionInit): SessionStore {
       const state = legs[leg];
       return state ? frameDetail(leg, seq, state.frames, state.raw) : undefined;
     },
-    rawBytes: (leg: number, start: number, end: number, cap: number) => rawBytesOf(leg, legAt(leg).raw, start, end, cap),
+    rawBytes: (leg: number, start: number, end: number, cap: number) =>
+      rawBytesOf(leg, legAt(leg).raw, start, end, cap),
     blocks: (agent?: string) => {
       const all = decoder.blocks();
       return agent === undefined ? all : all.filter((b) => b.agent === agent);
@@ -340,7 +359,12 @@ export function createSessionStore(init: SessionInit): SessionStore {
     diffInput(): DiffInput {
       const all: Envelope[] = [];
       for (let seq = 0; seq < envelopes.count; seq++) all.push(envelopes.get(seq) as Envelope);
-      return { blocks: decoder.blocks(), agents: decoder.agents(), envelopes: all, frames: legs.map((leg) => reframeLeg(leg.raw)) };
+      return {
+        blocks: decoder.blocks(),
+        agents: decoder.agents(),
+        envelopes: all,
+        frames: legs.map((leg) => reframeLeg(leg.raw)),
+      };
     },
     summary(extra: { awaitingTools?: boolean; answered?: boolean } = {}): SessionSummary {
       return sessionSummary(
@@ -365,7 +389,10 @@ export function createSessionStore(init: SessionInit): SessionStore {
       );
     },
     detail(pending: SessionDetail['pendingTools']): SessionDetail {
-      const summary = data.summary({ awaitingTools: pending !== null && pending.answered !== 'sent', answered: pending?.answered === 'sent' });
+      const summary = data.summary({
+        awaitingTools: pending !== null && pending.answered !== 'sent',
+        answered: pending?.answered === 'sent',
+      });
       return sessionDetail(summary, legs, decoder.agents(), pending);
     },
     get batchPending() {
@@ -400,4 +427,3 @@ export function createSessionStore(init: SessionInit): SessionStore {
 function lastReceive(leg: LegState): number {
   return leg.raw.receivedAt(leg.raw.count - 1) ?? leg.startedAt;
 }
-

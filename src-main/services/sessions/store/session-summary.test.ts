@@ -5,7 +5,15 @@ import { createSessionStore } from './session-store';
 
 describe('session summary', () => {
   it('shows a request with its secrets redacted and a long body cut, saying so', () => {
-    const shown = displayRequest({ method: 'POST', url: 'http://127.0.0.1/run', headers: [['authorization', 'Bearer sk-secret'], ['accept', 'text/event-stream']], body: 'x'.repeat(70_000) });
+    const shown = displayRequest({
+      method: 'POST',
+      url: 'http://127.0.0.1/run',
+      headers: [
+        ['authorization', 'Bearer sk-secret'],
+        ['accept', 'text/event-stream'],
+      ],
+      body: 'x'.repeat(70_000),
+    });
     expect(JSON.stringify(shown)).not.toContain('sk-secret');
     expect(shown.headers).toContainEqual(['accept', 'text/event-stream']);
     expect(shown.body?.length).toBe(64 * 1024);
@@ -14,12 +22,24 @@ describe('session summary', () => {
   });
 
   it('sums the legs and gives an end status only once the session ended: stopped, or truncated when cut', () => {
-    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 5 });
+    const data = createSessionStore({
+      id: 's',
+      title: 't',
+      source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
+      createdAt: 5,
+    });
     const bytes = readFixture('example_1.json.sse');
     const leg = data.openLeg('run', null, 0).index;
     data.push(leg, bytes.subarray(0, 200), 1);
     data.state = 'streaming';
-    expect(data.summary()).toMatchObject({ id: 's', createdAt: 5, legs: 1, bytes: 200, state: 'streaming', awaitingTools: false });
+    expect(data.summary()).toMatchObject({
+      id: 's',
+      createdAt: 5,
+      legs: 1,
+      bytes: 200,
+      state: 'streaming',
+      awaitingTools: false,
+    });
     expect(data.summary().end).toBeUndefined();
     data.endLeg(leg, { reason: 'aborted', message: 'cut' });
     data.finish();
@@ -30,7 +50,12 @@ describe('session summary', () => {
   });
 
   it('details each leg with its request shown redacted', () => {
-    const data = createSessionStore({ id: 's', title: 't', source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' }, createdAt: 0 });
+    const data = createSessionStore({
+      id: 's',
+      title: 't',
+      source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
+      createdAt: 0,
+    });
     data.openLeg('run', { method: 'GET', url: 'http://127.0.0.1/?api_key=sk-secret', headers: [], body: null }, 0);
     const detail = data.detail(null);
     expect(detail.legs).toHaveLength(1);

@@ -52,8 +52,11 @@ export function preview(text: string, max = PREVIEW_CHARS): string {
   let cut = Math.min(text.length, max);
   const last = text.charCodeAt(cut - 1);
   if (cut < text.length && last >= 0xd800 && last <= 0xdbff) cut--;
-  // eslint-disable-next-line no-control-regex
-  const shown = text.slice(0, cut).replace(/[\u0000-\u001f\u007f]/g, (c) => VISIBLE[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  /* eslint-disable no-control-regex */
+  const shown = text
+    .slice(0, cut)
+    .replace(/[\u0000-\u001f\u007f]/g, (c) => VISIBLE[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  /* eslint-enable no-control-regex */
   const clipped = cut < text.length ? `${shown}…` : shown;
   // Escapes can lengthen the text; the contract caps previews at 256.
   return clipped.length > 255 ? `${clipped.slice(0, 255)}…` : clipped;
@@ -71,10 +74,18 @@ export interface Badge {
 
 export function addToBadge(badge: Badge | undefined, severity: Severity): Badge {
   if (!badge) return { count: 1, severity };
-  return { count: badge.count + 1, severity: SEVERITY_RANK[severity] > SEVERITY_RANK[badge.severity] ? severity : badge.severity };
+  return {
+    count: badge.count + 1,
+    severity: SEVERITY_RANK[severity] > SEVERITY_RANK[badge.severity] ? severity : badge.severity,
+  };
 }
 
-export function toRow(envelope: Envelope, frameBytes: number, block: number | undefined, badge: Badge | undefined): TimelineRow {
+export function toRow(
+  envelope: Envelope,
+  frameBytes: number,
+  block: number | undefined,
+  badge: Badge | undefined,
+): TimelineRow {
   const row: TimelineRow = {
     seq: envelope.seq,
     leg: envelope.leg,
@@ -124,7 +135,10 @@ export function toPendingTools(tools: PendingTool[]): PendingToolPayload[] {
 }
 
 /** The fields a block summary and a block detail share that only some blocks have. */
-type OptionalBlockFields = Pick<BlockSummary, 'toolId' | 'name' | 'linkedBlock' | 'pendingTools' | 'parseError' | 'replacedBy' | 'replaces'>;
+type OptionalBlockFields = Pick<
+  BlockSummary,
+  'toolId' | 'name' | 'linkedBlock' | 'pendingTools' | 'parseError' | 'replacedBy' | 'replaces'
+>;
 
 /**
  * Copy the optional fields a block has. Assigned one by one: spreading conditional objects
@@ -141,7 +155,11 @@ function setOptionalFields(out: OptionalBlockFields, block: Block): void {
 }
 
 /** `shownPreview`: the caller's cached preview (see SessionStore.blockSummary). */
-export function toBlockSummary(block: Block, shownPreview = preview(block.content), length = block.content.length): BlockSummary {
+export function toBlockSummary(
+  block: Block,
+  shownPreview = preview(block.content),
+  length = block.content.length,
+): BlockSummary {
   const summary: BlockSummary = {
     id: block.id,
     agent: block.agent,
@@ -174,7 +192,12 @@ export function toBlockDetail(block: Block, held = 0): BlockDetail {
     byteStart: block.byteStart,
     byteEnd: block.byteEnd,
     content: block.content,
-    citations: block.citations.map((c) => ({ citationType: c.citationType, citedText: c.citedText, fields: shownJson(c.fields), envelope: c.envelope })),
+    citations: block.citations.map((c) => ({
+      citationType: c.citationType,
+      citedText: c.citedText,
+      fields: shownJson(c.fields),
+      envelope: c.envelope,
+    })),
     images: block.images.map((i) => ({ src: i.src, mediaType: i.mediaType, envelope: i.envelope })),
     envelopes: [...block.envelopes],
   };
@@ -182,7 +205,11 @@ export function toBlockDetail(block: Block, held = 0): BlockDetail {
   const parsed = block.parsed;
   if (parsed !== undefined) detail.parsed = shownJson(parsed);
   if (block.segments) {
-    detail.segments = block.segments.map((seg) => ({ ...seg, metadata: { ...seg.metadata }, params: { ...seg.params } }));
+    detail.segments = block.segments.map((seg) => ({
+      ...seg,
+      metadata: { ...seg.metadata },
+      params: { ...seg.params },
+    }));
     if (held > 0) detail.held = held;
   }
   return detail;
@@ -200,7 +227,9 @@ export function toAgentPayload(agent: AgentInfo): AgentInfoPayload {
   };
 }
 
-export function toDiagnosticPayload(diagnostic: Diagnostic & { at: { fileOffset?: number; line?: number } }): DiagnosticPayload {
+export function toDiagnosticPayload(
+  diagnostic: Diagnostic & { at: { fileOffset?: number; line?: number } },
+): DiagnosticPayload {
   const at: DiagnosticPayload['at'] = {};
   for (const key of ['leg', 'byteStart', 'byteEnd', 'frame', 'envelope', 'block', 'fileOffset', 'line'] as const) {
     const value = diagnostic.at[key];
@@ -210,7 +239,11 @@ export function toDiagnosticPayload(diagnostic: Diagnostic & { at: { fileOffset?
 }
 
 /** How a session's source ended, for its end status (a file's legs carry their recorded ends). */
-function sessionOutcome(state: SessionState, failure: Failure | undefined, last: LegState | undefined): EndFacts['outcome'] {
+function sessionOutcome(
+  state: SessionState,
+  failure: Failure | undefined,
+  last: LegState | undefined,
+): EndFacts['outcome'] {
   if (state === 'stopped') return { kind: 'stopped' };
   if (state === 'failed') return { kind: 'failed', message: failure?.message ?? 'The source failed.' };
   switch (last?.end?.reason) {
@@ -243,7 +276,13 @@ export function legInfo(leg: LegState): LegInfo {
     kind: leg.kind,
     request: leg.request ? displayRequest(leg.request) : null,
     // Set-Cookie, X-Api-Key and the like never reach the page (docs/security.md, "Secrets").
-    response: leg.response ? { status: leg.response.status, statusText: leg.response.statusText, headers: redactHeaders(leg.response.headers) } : null,
+    response: leg.response
+      ? {
+          status: leg.response.status,
+          statusText: leg.response.statusText,
+          headers: redactHeaders(leg.response.headers),
+        }
+      : null,
     startedAt: leg.startedAt,
     bytes: leg.raw.bytes,
     chunks: leg.raw.count,
@@ -288,7 +327,14 @@ export function sessionSummary(session: SummarySubjects, awaitingTools: boolean,
     const outcome = sessionOutcome(session.state, session.failure, last);
     const blocks = blockEndFacts(session.blocks(), last?.index ?? 0);
     const lost = session.lostData() ?? droppedBytesOf(last?.failure).lostData;
-    return endStatusOf({ stream: last?.raw.bytes ? (last.stream ?? null) : null, ...blocks, awaitingTools: awaitingTools || answered, answered, ...(lost ? { lostData: lost } : {}), ...(outcome ? { outcome } : {}) });
+    return endStatusOf({
+      stream: last?.raw.bytes ? (last.stream ?? null) : null,
+      ...blocks,
+      awaitingTools: awaitingTools || answered,
+      answered,
+      ...(lost ? { lostData: lost } : {}),
+      ...(outcome ? { outcome } : {}),
+    });
   };
   const summary: SessionSummary = {
     id: session.id,
@@ -308,14 +354,20 @@ export function sessionSummary(session: SummarySubjects, awaitingTools: boolean,
   if (status !== undefined) summary.httpStatus = status;
   if (session.recordingPath !== undefined) summary.recordingPath = session.recordingPath;
   if (session.failure) summary.failure = session.failure;
-  if (session.state === 'complete' || session.state === 'stopped' || session.state === 'failed') summary.end = endStatus();
+  if (session.state === 'complete' || session.state === 'stopped' || session.state === 'failed')
+    summary.end = endStatus();
   if (session.generation) summary.generation = session.generation;
   const blocks = session.blocks().length;
   if (blocks > 0) summary.blocks = blocks;
   return summary;
 }
 
-export function sessionDetail(summary: SessionSummary, legs: readonly LegState[], agents: readonly AgentInfo[], pending: SessionDetail['pendingTools']): SessionDetail {
+export function sessionDetail(
+  summary: SessionSummary,
+  legs: readonly LegState[],
+  agents: readonly AgentInfo[],
+  pending: SessionDetail['pendingTools'],
+): SessionDetail {
   const first = legs[0]?.request;
   return {
     summary,

@@ -64,7 +64,12 @@ describe('spool file', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(SpoolWriteError);
-    expect(error).toMatchObject({ code: 'ENOSPC', message: expect.stringMatching(/^Writing the session's raw bytes to disk failed: ENOSPC: no space left on device/) as unknown });
+    expect(error).toMatchObject({
+      code: 'ENOSPC',
+      message: expect.stringMatching(
+        /^Writing the session's raw bytes to disk failed: ENOSPC: no space left on device/,
+      ) as unknown,
+    });
     // The chunk that could not be stored is not indexed; the one before reads back whole.
     expect([raw.count, raw.bytes]).toEqual([1, first.length]);
     expect(same(raw.slice(0, first.length), first)).toBe(true);

@@ -49,7 +49,9 @@ export class SpoolWriteError extends Error {
   readonly code: string | undefined;
   constructor(what: string, cause: unknown) {
     const error = cause as NodeJS.ErrnoException;
-    super(`Writing the session's ${what} to disk failed: ${error instanceof Error ? error.message : String(cause)}`, { cause });
+    super(`Writing the session's ${what} to disk failed: ${error instanceof Error ? error.message : String(cause)}`, {
+      cause,
+    });
     this.code = typeof error?.code === 'string' ? error.code : undefined;
   }
 }
@@ -118,7 +120,8 @@ export class SpoolFile {
     // The part still in the write buffer is joined after the part on disk.
     const onDisk = Math.min(to, this.flushed);
     const window = this.window.read(this.descriptor(), from, onDisk, this.flushed);
-    if (window.byteLength < onDisk - from) throw new Error(`The spool file ended at ${from + window.byteLength} of ${this.flushed} bytes`);
+    if (window.byteLength < onDisk - from)
+      throw new Error(`The spool file ended at ${from + window.byteLength} of ${this.flushed} bytes`);
     if (to <= onDisk) return window;
     const out = new Uint8Array(to - from);
     out.set(window);
@@ -160,7 +163,8 @@ export class SpoolFile {
     try {
       const fd = this.descriptor();
       let written = 0;
-      while (written < bytes.byteLength) written += writeSync(fd, bytes, written, bytes.byteLength - written, this.flushed + written);
+      while (written < bytes.byteLength)
+        written += writeSync(fd, bytes, written, bytes.byteLength - written, this.flushed + written);
     } catch (error) {
       if (this.closed) throw error;
       throw new SpoolWriteError(this.what, error);

@@ -20,7 +20,8 @@ export function isReloaded(message: unknown): message is Extract<WorkerToHost, {
   return typeof message === 'object' && message !== null && (message as { t?: unknown }).t === 'reloaded';
 }
 
-const hostOnly = (): Promise<never> => Promise.reject(new Error('This command is answered by the host, not the session worker'));
+const hostOnly = (): Promise<never> =>
+  Promise.reject(new Error('This command is answered by the host, not the session worker'));
 
 /** Every command of `names` refused, every event silent: an owner the worker does not answer for. */
 function refused<T>(names: { readonly commands: readonly string[]; readonly events: readonly string[] }): T {

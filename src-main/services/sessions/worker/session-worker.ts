@@ -6,7 +6,13 @@ import { terminalSafe } from '../../../../src-shared/text/terminal';
 import { composeInspector } from '../../../hosts/compose';
 import { createDefaultSessionService } from '../../../hosts/default-service';
 import { demoAgentInfo } from '../demo-agent-info';
-import { HOST_ONLY, WORKSPACE_HOST_ONLY, type HostToWorker, type SessionWorkerData, type WorkerToHost } from './protocol';
+import {
+  HOST_ONLY,
+  WORKSPACE_HOST_ONLY,
+  type HostToWorker,
+  type SessionWorkerData,
+  type WorkerToHost,
+} from './protocol';
 
 /**
  * The session service in a worker thread: connections, decoding and the session store run
@@ -21,10 +27,15 @@ const sessions = createDefaultSessionService({
   demoAgent: () => (data.demoAgentUrl ? demoAgentInfo(data.demoAgentUrl) : null),
   ...(data.spoolDir !== undefined ? { spoolDir: data.spoolDir } : {}),
 });
-const server = createContractServer(INSPECTOR_CONTRACT, composeInspector(sessions, HOST_ONLY, WORKSPACE_HOST_ONLY), (message) => port.postMessage(message), {
-  // A protocol error quotes what the client sent: escaped before it reaches the host's terminal.
-  onProtocolError: (message) => console.error(`session worker: ${terminalSafe(message)}`),
-});
+const server = createContractServer(
+  INSPECTOR_CONTRACT,
+  composeInspector(sessions, HOST_ONLY, WORKSPACE_HOST_ONLY),
+  (message) => port.postMessage(message),
+  {
+    // A protocol error quotes what the client sent: escaped before it reaches the host's terminal.
+    onProtocolError: (message) => console.error(`session worker: ${terminalSafe(message)}`),
+  },
+);
 const post = (message: WorkerToHost): void => port.postMessage(message);
 
 port.on('message', (message: unknown) => {

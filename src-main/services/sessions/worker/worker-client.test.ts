@@ -23,7 +23,12 @@ afterEach(async () => {
 });
 
 const start = (options: Partial<SessionWorkerOptions> = {}): SessionWorker =>
-  (worker = startSessionWorker({ entry: new URL('./session-worker.ts', import.meta.url), fromSource: true, demoAgentUrl: 'http://127.0.0.1:1', ...options }));
+  (worker = startSessionWorker({
+    entry: new URL('./session-worker.ts', import.meta.url),
+    fromSource: true,
+    demoAgentUrl: 'http://127.0.0.1:1',
+    ...options,
+  }));
 
 async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
   for (let i = 0; i < 500; i++) {
@@ -35,7 +40,13 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
 }
 
 const settled = (service: SessionWorker['service'], id: string): Promise<SessionSummary> =>
-  until(async () => (await service.listSessions()).find((s) => s.id === id && !['connecting', 'streaming', 'loading'].includes(s.state)), `session ${id} to settle`);
+  until(
+    async () =>
+      (await service.listSessions()).find(
+        (s) => s.id === id && !['connecting', 'streaming', 'loading'].includes(s.state),
+      ),
+    `session ${id} to settle`,
+  );
 
 describe('the session service in a worker thread', () => {
   it('decodes a file off the main thread and answers the same contract', async () => {
@@ -88,7 +99,9 @@ describe('the session service in a worker thread', () => {
     await firstThread.terminate();
     const event = await until(() => restarts[0], 'the restart event');
     expect(sw.thread).not.toBe(firstThread);
-    expect(event.message).toMatch(/The session worker stopped \(.*\) and was restarted; 3 sessions reloaded from their bytes on disk/);
+    expect(event.message).toMatch(
+      /The session worker stopped \(.*\) and was restarted; 3 sessions reloaded from their bytes on disk/,
+    );
 
     const after = await Promise.all([settled(service, file.id), settled(service, live.id)]);
     expect(after.map((s) => [s.id, s.title, s.envelopes])).toEqual(before.map((s) => [s.id, s.title, s.envelopes]));
@@ -113,18 +126,34 @@ describe('the session service in a worker thread', () => {
     const sw = start({ spoolDir });
     const history = createSessionHistory({ folder: join(dir, 'recent') });
     const errors: unknown[] = [];
-    const stopTracking = trackEndedSessions(sw.service.onSessionsChanged, history, (s) => ({ path: spoolPath(spoolDir, s.id), spool: true }), undefined, (e) => errors.push(e));
+    const stopTracking = trackEndedSessions(
+      sw.service.onSessionsChanged,
+      history,
+      (s) => ({ path: spoolPath(spoolDir, s.id), spool: true }),
+      undefined,
+      (e) => errors.push(e),
+    );
     try {
       const { id } = await sw.service.connect({ url: `${server.url}/run`, method: 'GET', headers: [] });
       const spool = spoolPath(spoolDir, id);
-      await until(async () => ((await sw.service.listSessions()).find((s) => s.id === id && s.state === 'streaming' && s.envelopes > 0) ? true : undefined), 'the session streaming');
+      await until(
+        async () =>
+          (await sw.service.listSessions()).find((s) => s.id === id && s.state === 'streaming' && s.envelopes > 0)
+            ? true
+            : undefined,
+        'the session streaming',
+      );
       const closed = sw.service.closeSession({ sessionId: id });
       // The host's thread is busy (as the main process may be) until the worker removed the
       // spool file, or long enough for it to have: the list that says the session ended is read only then.
       const blocked = new Int32Array(new SharedArrayBuffer(4));
-      for (const deadline = Date.now() + 2000; existsSync(spool) && Date.now() < deadline; ) Atomics.wait(blocked, 0, 0, 5);
+      for (const deadline = Date.now() + 2000; existsSync(spool) && Date.now() < deadline;)
+        Atomics.wait(blocked, 0, 0, 5);
       await closed;
-      const kept = await until(async () => (await history.list()).sessions.find((s) => s.id === id), `session ${id} kept`);
+      const kept = await until(
+        async () => (await history.list()).sessions.find((s) => s.id === id),
+        `session ${id} kept`,
+      );
       expect(kept.end?.kind).toBe('stopped');
       expect((await stat((await history.recordingOf(id)).path)).size).toBeGreaterThan(0);
       expect(existsSync(spool)).toBe(false);

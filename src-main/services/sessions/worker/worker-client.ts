@@ -70,7 +70,11 @@ interface Relay {
  * in memory. A replay has the bytes of the session it plays (followed through replays of
  * replays): it comes back as that whole stream, under its own id and title.
  */
-function reopenRequest(summary: SessionSummary, open: readonly SessionSummary[], spoolDir: string | undefined): ReopenRequest | null {
+function reopenRequest(
+  summary: SessionSummary,
+  open: readonly SessionSummary[],
+  spoolDir: string | undefined,
+): ReopenRequest | null {
   const base = { sessionId: summary.id, title: summary.title, ...(summary.format ? { format: summary.format } : {}) };
   let origin: SessionSummary | undefined = summary;
   for (let hops = 0; origin?.source.kind === 'replay' && hops < open.length; hops++) {
@@ -99,10 +103,14 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     for (const listener of [...(relays.get(name)?.listeners ?? [])]) listener(payload);
   };
   const subscribeRelay = (client: Running['client'], name: string): Unsubscribe =>
-    (client.service[name as keyof InspectorService] as unknown as (l: Listener<unknown>) => Unsubscribe)((payload) => fanOut(name, payload));
+    (client.service[name as keyof InspectorService] as unknown as (l: Listener<unknown>) => Unsubscribe)((payload) =>
+      fanOut(name, payload),
+    );
 
   const launch = (): Running => {
-    const worker = options.fromSource ? new Worker(sourceBootstrap(options.entry), { eval: true, workerData: data }) : new Worker(options.entry, { workerData: data });
+    const worker = options.fromSource
+      ? new Worker(sourceBootstrap(options.entry), { eval: true, workerData: data })
+      : new Worker(options.entry, { workerData: data });
     const client = createContractClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, (message) => worker.postMessage(message), {
       // The worker's contract server checked every result and event against the contract
       // before posting it, and a structured clone of checked plain data is the same data:
@@ -146,7 +154,9 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     const now = Date.now();
     while (restartTimes.length > 0 && now - (restartTimes[0] as number) > RESTART_WINDOW_MS) restartTimes.shift();
     if (restartTimes.length >= maxRestarts) {
-      announce(`The session worker stopped (${reason}) ${countOf(restartTimes.length + 1, 'time')} within a minute and is not restarted again; restart the app.`);
+      announce(
+        `The session worker stopped (${reason}) ${countOf(restartTimes.length + 1, 'time')} within a minute and is not restarted again; restart the app.`,
+      );
       return;
     }
     restartTimes.push(now);
@@ -162,11 +172,16 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     const running = current;
     const done = (message: WorkerToHost): void => {
       running.control.delete(done);
-      const failed = isReloaded(message) ? message.failed : reload.map((r) => ({ sessionId: r.sessionId, message: 'the new worker stopped too' }));
+      const failed = isReloaded(message)
+        ? message.failed
+        : reload.map((r) => ({ sessionId: r.sessionId, message: 'the new worker stopped too' }));
       const reloaded = reload.length - failed.length;
-      const parts = [`The session worker stopped (${reason}) and was restarted; ${countOf(reloaded, 'session')} reloaded from ${reloaded === 1 ? 'its' : 'their'} bytes on disk.`];
+      const parts = [
+        `The session worker stopped (${reason}) and was restarted; ${countOf(reloaded, 'session')} reloaded from ${reloaded === 1 ? 'its' : 'their'} bytes on disk.`,
+      ];
       if (reloaded > 0) parts.push('Live connections that were running ended with it.');
-      for (const f of failed) parts.push(`Could not reload ${open.find((s) => s.id === f.sessionId)?.title ?? f.sessionId}: ${f.message}`);
+      for (const f of failed)
+        parts.push(`Could not reload ${open.find((s) => s.id === f.sessionId)?.title ?? f.sessionId}: ${f.message}`);
       if (lost.length > 0) parts.push(`Not reloaded (their bytes were only in memory): ${lost.join(', ')}.`);
       announce(parts.join(' '));
     };
