@@ -50,14 +50,12 @@ export class BlocksPage {
 
   /** Every segment's type and completeness in document order. */
   async segmentTypes(within: Locator | Page = this.page): Promise<{ type: string; complete: boolean }[]> {
-    return within
-      .getByTestId(BLOCK_IDS.segment)
-      .evaluateAll((nodes) =>
-        nodes.map((n) => ({
-          type: n.getAttribute('data-type') ?? '',
-          complete: n.getAttribute('data-complete') === 'true',
-        })),
-      );
+    return within.getByTestId(BLOCK_IDS.segment).evaluateAll((nodes) =>
+      nodes.map((n) => ({
+        type: n.getAttribute('data-type') ?? '',
+        complete: n.getAttribute('data-complete') === 'true',
+      })),
+    );
   }
 
   /** Switch a text block card between its segments and its raw text. */

@@ -36,14 +36,12 @@ export class BreakpointWatch {
       if (facts) first ??= this.matcher.envelope(facts)[0] ?? null;
     }
     if (this.seenFindings < findings.length) {
-      const fresh = findings
-        .slice(this.seenFindings)
-        .map((d): BreakpointFinding => ({
-          severity: d.severity,
-          rule: d.rule,
-          message: d.message,
-          envelope: data.findingEnvelope(d) ?? Math.max(0, data.envelopeCount - 1),
-        }));
+      const fresh = findings.slice(this.seenFindings).map((d): BreakpointFinding => ({
+        severity: d.severity,
+        rule: d.rule,
+        message: d.message,
+        envelope: data.findingEnvelope(d) ?? Math.max(0, data.envelopeCount - 1),
+      }));
       this.seenFindings = findings.length;
       const error = this.matcher.findings(fresh);
       if (error && (first === null || error.envelope < first.envelope)) first = error;
