@@ -154,6 +154,14 @@ function setOptionalFields(out: OptionalBlockFields, block: Block): void {
   if (block.replaces !== undefined) out.replaces = block.replaces;
 }
 
+/** What a block's summary and its detail both say of it: which block, whose, and where its bytes are. */
+function blockIdentity(
+  block: Block,
+): Pick<BlockSummary, 'id' | 'agent' | 'kind' | 'status' | 'leg' | 'byteStart' | 'byteEnd'> {
+  const { id, agent, kind, status, leg, byteStart, byteEnd } = block;
+  return { id, agent, kind, status, leg, byteStart, byteEnd };
+}
+
 /** `shownPreview`: the caller's cached preview (see SessionStore.blockSummary). */
 export function toBlockSummary(
   block: Block,
@@ -161,13 +169,7 @@ export function toBlockSummary(
   length = block.content.length,
 ): BlockSummary {
   const summary: BlockSummary = {
-    id: block.id,
-    agent: block.agent,
-    kind: block.kind,
-    status: block.status,
-    leg: block.leg,
-    byteStart: block.byteStart,
-    byteEnd: block.byteEnd,
+    ...blockIdentity(block),
     length,
     preview: shownPreview,
     citations: block.citations.length,
@@ -184,13 +186,7 @@ export function toBlockSummary(
 /** `held`: characters of a live text block the inline stage holds back (see SessionStore.inlineHeld). */
 export function toBlockDetail(block: Block, held = 0): BlockDetail {
   const detail: BlockDetail = {
-    id: block.id,
-    agent: block.agent,
-    kind: block.kind,
-    status: block.status,
-    leg: block.leg,
-    byteStart: block.byteStart,
-    byteEnd: block.byteEnd,
+    ...blockIdentity(block),
     content: block.content,
     citations: block.citations.map((c) => ({
       citationType: c.citationType,
