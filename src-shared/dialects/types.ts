@@ -1,5 +1,6 @@
 import type { DiagnosticSink } from '../diagnostics/types';
 import type { EnvelopeInit } from '../envelope/types';
+import type { PendingTool } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 import type { DialectId } from './registry';
 import type { SniffedFrame } from './sniff';
@@ -55,6 +56,32 @@ export interface DialectDecoder {
 
 export type DialectFactory = (callbacks: DialectCallbacks, options?: DialectOptions) => DialectDecoder;
 
+/** One answer the user gave to a tool call the frontend runs. */
+export interface ClientToolAnswer {
+  readonly toolUseId: string;
+  readonly content: string;
+  readonly isError?: boolean;
+}
+
+/**
+ * How a frontend continues a run of this dialect that paused on tools it runs itself (the AI
+ * SDK's `addToolResult`, AG-UI's tool messages). The dialect reports the pause as an
+ * `awaiting_frontend_tools` envelope; the session service asks this hook for the next request
+ * and runs it as the session's next leg, with no dialect-specific code of its own.
+ */
+export interface ClientToolContinuation {
+  /**
+   * The body of the request that continues the run: `previousBody` is the body of the leg
+   * that paused (JSON text as sent), `calls` the calls it paused on, `answers` the user's.
+   * Throws with a message the user can act on when the previous body cannot be continued.
+   */
+  continueBody(input: {
+    previousBody: string;
+    calls: readonly PendingTool[];
+    answers: readonly ClientToolAnswer[];
+  }): string;
+}
+
 /**
  * One wire dialect as a plug-in: everything the rest of the inspector needs to know about it.
  * The registry (registry.ts) lists these; every other list of dialects derives from it.
@@ -93,4 +120,6 @@ export interface DialectModule<Id extends string = string> {
   readonly agentXmlItems?: boolean;
   /** Every envelope names its agent (multi-agent streams can be told apart). */
   readonly attributesAgents?: boolean;
+  /** Runs of this dialect pause on tools the frontend runs, and this is how they continue. */
+  readonly clientTools?: ClientToolContinuation;
 }
