@@ -31,6 +31,8 @@ const demo: NonNullable<DemoAgentInfo> = {
       url: 'http://127.0.0.1:5000/v1/messages',
       dialect: 'anthropic-messages',
       scenarios: [{ id: 'text-citations', title: 'Thinking, text with citations' }],
+      sampleBody: '{"model":"claude-sonnet-4-5","stream":true,"messages":[{"role":"user","content":"hi"}]}',
+      sampleHeaders: [{ name: 'anthropic-version', value: '2023-06-01' }],
     },
     {
       id: 'openai',
@@ -38,6 +40,8 @@ const demo: NonNullable<DemoAgentInfo> = {
       url: 'http://127.0.0.1:5000/v1/responses',
       dialect: 'openai-responses',
       scenarios: [{ id: 'text-annotations', title: 'Text with citations' }],
+      sampleBody: '{"model":"gpt-5","stream":true,"input":"hi"}',
+      sampleHeaders: [],
     },
   ],
   defaultRequest: {

@@ -24,7 +24,8 @@ export interface HeaderRow {
 }
 
 export type BodyKind = 'json' | 'raw' | 'none';
-export type PresetId = 'demo' | 'upstream' | 'anthropic' | 'openai' | 'custom';
+/** 'demo', 'upstream', 'custom', or a provider preset's id (the demo agent's provider APIs). */
+export type PresetId = string;
 export type ProviderPreset = NonNullable<DemoAgentInfo>['providers'][number];
 
 export interface ConnectForm {
@@ -128,24 +129,14 @@ export function upstreamForm(url = UPSTREAM_DEFAULT_URL): ConnectForm {
  */
 export function providerForm(provider: ProviderPreset): ConnectForm {
   const scenario = provider.scenarios[0]?.id;
-  const prompt = 'What is the capital of France?';
-  const body =
-    provider.id === 'anthropic'
-      ? {
-          model: 'claude-sonnet-4-5',
-          max_tokens: 1024,
-          stream: true,
-          messages: [{ role: 'user', content: prompt }],
-          scenario,
-        }
-      : { model: 'gpt-5', stream: true, input: prompt, scenario };
+  const body: unknown = JSON.parse(provider.sampleBody);
   return {
     preset: provider.id,
     url: provider.url,
     method: 'POST',
-    headers: provider.id === 'anthropic' ? [headerRow('anthropic-version', '2023-06-01')] : [],
+    headers: provider.sampleHeaders.map((h) => headerRow(h.name, h.value)),
     bodyKind: 'json',
-    body: JSON.stringify(body, null, 2),
+    body: JSON.stringify(scenario === undefined ? body : { ...(body as object), scenario }, null, 2),
     format: 'auto',
     inline: 'auto',
     title: '',
@@ -344,7 +335,7 @@ export function deserializeForm(text: string | null): ConnectForm | null {
     const form = stored.form;
     if (stored.version !== 1 || !form || typeof form.url !== 'string' || !Array.isArray(form.headers)) return null;
     return {
-      preset: (['demo', 'upstream', 'anthropic', 'openai'] as const).find((p) => p === form.preset) ?? 'custom',
+      preset: typeof form.preset === 'string' && /^[a-z][a-z0-9-]{0,63}$/.test(form.preset) ? form.preset : 'custom',
       url: form.url,
       method: typeof form.method === 'string' ? form.method : 'POST',
       headers: form.headers

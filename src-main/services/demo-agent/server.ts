@@ -21,6 +21,7 @@ import { SseResponse } from './sse-response';
 import { FIREHOSE_DEFAULTS, readFirehosePace, streamFirehose } from './firehose-stream';
 import { firehose } from './scenarios/firehose';
 import { PROVIDER_APIS, type ProviderApi } from './providers';
+import { matchesPath } from './providers/types';
 import { chooseProviderScenario, streamProviderScenario } from './providers/serve';
 import { jsonText } from '../../../src-shared/json/tree';
 import { isJsonObject } from '../../../src-shared/json/values';
@@ -237,14 +238,14 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
       api.scenarios.map((s) => s.id),
     );
     if (!demo.ok) return unprocessable(res, demo.issues);
-    if (!isJsonObject(parsed.value) || parsed.value['stream'] !== true) {
+    if (!api.streamsWithoutFlag && (!isJsonObject(parsed.value) || parsed.value['stream'] !== true)) {
       return sendJson(res, 400, {
         type: 'error',
         error: { type: 'invalid_request_error', message: 'The demo serves streams only: send "stream": true.' },
       });
     }
     const scenario = chooseProviderScenario(api, demo.value.scenario, parsed.value);
-    await streamProviderScenario(res, scenario, demo.value.pace ?? defaultPace, delay, streams);
+    await streamProviderScenario(api, res, scenario, demo.value.pace ?? defaultPace, delay, streams);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -256,9 +257,6 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
       'POST /agent/tool_results': () => toolResults(req, res, url.searchParams),
       'POST /segments/run': () => run(req, res, url.searchParams, true),
       'GET /agent/scenarios': () => Promise.resolve(sendJson(res, 200, scenarioListing())),
-      ...Object.fromEntries(
-        PROVIDER_APIS.map((api) => [`POST ${api.path}`, () => provider(api, req, res, url.searchParams)]),
-      ),
       'GET /': () =>
         Promise.resolve(
           sendJson(res, 200, {
@@ -267,16 +265,17 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
             tool_results: 'POST /agent/tool_results',
             segments: 'POST /segments/run',
             scenarios: 'GET /agent/scenarios',
-            messages: 'POST /v1/messages',
-            responses: 'POST /v1/responses',
+            providers: PROVIDER_APIS.map((api) => `POST ${api.path}`),
           }),
         ),
     };
-    const handler = routes[route];
+    const providerApi = req.method === 'POST' ? PROVIDER_APIS.find((api) => matchesPath(api, path)) : undefined;
+    const handler = routes[route] ?? (providerApi && (() => provider(providerApi, req, res, url.searchParams)));
     if (handler) return handler();
     const allowed = Object.keys(routes)
       .filter((r) => r.endsWith(` ${path}`))
       .map((r) => r.split(' ')[0] ?? '');
+    if (PROVIDER_APIS.some((api) => matchesPath(api, path))) allowed.push('POST');
     if (allowed.length > 0) return sendJson(res, 405, { detail: 'Method Not Allowed' }, { allow: allowed.join(', ') });
     return sendJson(res, 404, { detail: 'Not Found' });
   }

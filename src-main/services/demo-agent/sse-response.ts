@@ -16,7 +16,10 @@ export class SseResponse {
   private gone = false;
   readonly closed: Promise<void>;
 
-  constructor(private readonly res: ServerResponse) {
+  constructor(
+    private readonly res: ServerResponse,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
     this.closed = new Promise((resolve) => {
       res.once('close', () => {
         this.gone = true;
@@ -25,7 +28,7 @@ export class SseResponse {
     });
     // A write racing a disconnect reports an error; the close above already ends the stream.
     res.on('error', () => undefined);
-    res.writeHead(200, SSE_HEADERS);
+    res.writeHead(200, { ...SSE_HEADERS, ...headers });
     res.flushHeaders();
   }
 

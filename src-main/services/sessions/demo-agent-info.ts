@@ -1,6 +1,7 @@
 import type { DemoAgentInfo } from '../../../src-shared/contract/payloads';
 import { DEFAULT_SCENARIO, SCENARIOS, selectScenario } from '../demo-agent/index';
 import { PROVIDER_APIS } from '../demo-agent/providers';
+import { samplePath } from '../demo-agent/providers/types';
 import type { PyValue } from '../demo-agent/python-json';
 import { FORMATS } from '../demo-agent/script';
 
@@ -19,9 +20,11 @@ export function demoAgentInfo(baseUrl: string): NonNullable<DemoAgentInfo> {
     providers: PROVIDER_APIS.map((api) => ({
       id: api.id,
       title: api.title,
-      url: `${baseUrl}${api.path}`,
+      url: `${baseUrl}${samplePath(api)}`,
       dialect: api.dialect,
       scenarios: api.scenarios.map((s) => ({ id: s.id, title: s.title, description: s.summary })),
+      sampleBody: JSON.stringify(api.sample.body),
+      sampleHeaders: (api.sample.headers ?? []).map(([name, value]) => ({ name, value })),
     })),
     defaultRequest: {
       url: runUrl,

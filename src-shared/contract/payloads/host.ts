@@ -27,11 +27,14 @@ export const DemoAgentInfo = s.nullable(
     /** The provider APIs it serves (`/v1/messages`, `/v1/responses`), with their scenarios. */
     providers: s.array(
       s.object({
-        id: s.literal('anthropic', 'openai'),
+        id: s.string({ nonEmpty: true, max: 64 }),
         title: s.string(),
         url: s.string(),
         dialect: DialectId,
         scenarios: s.array(DemoScenario),
+        /** The preset's request body (JSON text; the preset adds the chosen `scenario`) and headers. */
+        sampleBody: s.string(),
+        sampleHeaders: s.array(s.object({ name: s.string(), value: s.string() })),
       }),
     ),
     /** A ready-made connect request for the default scenario (what a newcomer runs first). */

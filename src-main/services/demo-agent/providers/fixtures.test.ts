@@ -10,7 +10,7 @@ import { PROVIDER_APIS, scenarioFixtureName, scenarioSse } from './index';
  * after a scenario changes.
  */
 const cases = PROVIDER_APIS.flatMap((api) =>
-  api.scenarios.map((scenario) => [scenarioFixtureName(api, scenario), scenarioSse(scenario)] as const),
+  api.scenarios.map((scenario) => [scenarioFixtureName(api, scenario), scenarioSse(api, scenario)] as const),
 );
 
 describe('provider fixtures', () => {

@@ -31,7 +31,7 @@ describe('the demo agent serves the provider APIs', () => {
         expect(response.headers.get('content-type')).toContain('text/event-stream');
         const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
         if (scenario.cut) continue; // the connection drops; fetch may keep the bytes or fail the body
-        expect(new TextDecoder().decode(bytes), scenario.id).toBe(scenarioSse(scenario));
+        expect(new TextDecoder().decode(bytes), scenario.id).toBe(scenarioSse(api, scenario));
         expect(decodeBytes(bytes).formats).toEqual([api.dialect]);
       }
     });
@@ -45,7 +45,7 @@ describe('the demo agent serves the provider APIs', () => {
       stream: true,
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
     });
-    expect(await plain.text()).toBe(scenarioSse(PROVIDER_APIS[0].scenarios[0]!));
+    expect(await plain.text()).toBe(scenarioSse(PROVIDER_APIS[0]!, PROVIDER_APIS[0]!.scenarios[0]!));
   });
 
   it('answers a request without "stream": true with a 400, and an unknown scenario with a 422', async () => {

@@ -18,7 +18,12 @@ export function chooseProviderScenario(
 ): ProviderScenario {
   const byId = (id: string | undefined): ProviderScenario | undefined => api.scenarios.find((s) => s.id === id);
   const prompt = lastUserText(body).toLowerCase();
-  return byId(requested) ?? api.scenarios.find((s) => prompt.includes(s.id)) ?? (api.scenarios[0] as ProviderScenario);
+  return (
+    byId(requested) ??
+    byId(api.choose?.(body)) ??
+    api.scenarios.find((s) => prompt.includes(s.id)) ??
+    (api.scenarios[0] as ProviderScenario)
+  );
 }
 
 /** The text of the last user message (Anthropic `messages`, OpenAI `input` as a string or items). */
@@ -56,17 +61,18 @@ function providerDelayMs(event: ProviderEvent, index: number, random: () => numb
 }
 
 /**
- * Streams one scenario as the provider API would (`event:` + `data:` frames); a `cut`
+ * Streams one scenario as the provider API would (its encoding and headers); a `cut`
  * scenario drops the connection after its last event instead of ending the body.
  */
 export async function streamProviderScenario(
+  api: ProviderApi,
   res: ServerResponse,
   scenario: ProviderScenario,
   pace: Pace,
   delay: Delay,
   streams: Set<SseResponse>,
 ): Promise<void> {
-  const out = new SseResponse(res);
+  const out = new SseResponse(res, api.headers);
   streams.add(out);
   try {
     const random = seededRandom(`provider:${scenario.id}`);
@@ -75,7 +81,7 @@ export async function streamProviderScenario(
       const wait = pace === 'realistic' ? providerDelayMs(event, index, random) : 0;
       if (wait > 0) await Promise.race([delay(wait), out.closed]);
       if (out.isClosed) return;
-      await out.write(providerSse(event));
+      await out.write((api.encode ?? providerSse)(event));
     }
     if (scenario.cut) out.drop();
     else out.end();

@@ -1,7 +1,12 @@
-/** One SSE event of a provider stream: the `event:` name and the JSON data. */
+import type { DialectId } from '../../../../src-shared/dialects/registry';
+
+/**
+ * One event of a provider stream: the `event:` name ('' for a data-only event) and the data,
+ * a JSON object or text sent as is (`[DONE]`, a data stream's `0:"text"` line).
+ */
 export interface ProviderEvent {
   event: string;
-  data: Record<string, unknown>;
+  data: Record<string, unknown> | string;
 }
 
 /**
@@ -16,7 +21,49 @@ export interface ProviderScenario {
   cut?: boolean;
 }
 
-/** The SSE bytes of one event, as the provider APIs write them. */
+/** The SSE bytes of one event, as the provider APIs write them (`event:` line only when named). */
 export function providerSse(event: ProviderEvent): string {
-  return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+  const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+  return `${event.event === '' ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
+}
+
+/**
+ * One provider API the demo agent serves: its route, the dialect its streams are, how an
+ * event is written on its wire, and the request a connect preset sends to it.
+ */
+export interface ProviderApiSpec {
+  /** The connect preset's id. */
+  id: string;
+  dialect: DialectId;
+  /** The route's path; `{model}` matches one path segment's text (Gemini's `models/{model}:streamGenerateContent`). */
+  path: string;
+  title: string;
+  scenarios: readonly ProviderScenario[];
+  /** How one event is written; default `providerSse`. */
+  encode?: (event: ProviderEvent) => string;
+  /** Response headers besides the SSE ones (a content type, a protocol header). */
+  headers?: Readonly<Record<string, string>>;
+  /** A request the API answers without `"stream": true` (JSON-RPC has no such flag). */
+  streamsWithoutFlag?: boolean;
+  /** The scenario a request asks for by its body, before the prompt's keywords (a tool result continuing a run). */
+  choose?: (body: unknown) => string | undefined;
+  /** The preset's request: body (JSON, `scenario` filled in by the preset), headers and the path's query. */
+  sample: { body: Record<string, unknown>; headers?: readonly (readonly [string, string])[]; query?: string };
+}
+
+/** The path a route template stands for, with a sample model in place of `{model}`. */
+export function samplePath(api: ProviderApiSpec): string {
+  return api.path.replace('{model}', 'demo-model') + (api.sample.query ?? '');
+}
+
+/** Whether a request path is this API's route. */
+export function matchesPath(api: ProviderApiSpec, path: string): boolean {
+  if (!api.path.includes('{model}')) return path === api.path;
+  const [before = '', after = ''] = api.path.split('{model}');
+  return (
+    path.startsWith(before) &&
+    path.endsWith(after) &&
+    !path.slice(before.length, path.length - after.length).includes('/') &&
+    path.length > before.length + after.length
+  );
 }
