@@ -1,9 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startLoopbackServer } from '../services/connection/loopback-testing';
 import { createRecorder } from '../services/recording/recorder';
 import { fixturePath, readFixture } from '../testing/fixtures';
 import { main } from './main';
@@ -167,6 +169,37 @@ describe('the stream-inspector bin', () => {
       fixturePath('probe_citations.json.sse'),
     ]);
     expect((JSON.parse(stdout) as { envelopeTypes: Record<string, number> }).envelopeTypes['citation']).toBe(3);
+  });
+
+  it('record ends cleanly on SIGTERM (a service manager stopping it): exit 0, the reason said, the recording closed', async () => {
+    const server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => res.write('data: {"type":"text","agent":"a","final":false,"delta":"x"}\n\n'), 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'si-sigterm-'));
+    try {
+      const child = spawn(process.execPath, [
+        'bin/stream-inspector.mjs',
+        'record',
+        `${server.url}/run`,
+        '-o',
+        join(dir, 'r.recording'),
+      ]);
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (text: string) => {
+        err += text;
+        if (text.includes('streaming')) child.kill('SIGTERM');
+      });
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+      expect(err).toContain('The process was asked to end (SIGTERM), so the stream was stopped.');
+      const records = (await readFile(join(dir, 'r.recording'), 'utf8')).trim().split('\n');
+      expect(JSON.parse(records.at(-1) ?? '{}')).toMatchObject({ type: 'end' });
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints usage and exits 2 without a command', async () => {

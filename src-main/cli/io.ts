@@ -9,11 +9,17 @@ export interface CliIo {
   stderr: (text: string) => void;
   stdin: Readable;
   cwd: string;
-  /** Resolves when the user interrupts (Ctrl-C); long-running commands stop on it. */
-  interrupted: Promise<void>;
+  /**
+   * Resolves, with the signal, when the user (Ctrl-C: SIGINT) or the system (SIGTERM: a service
+   * manager, `kill`) asks the command to stop; long-running commands stop on it. Listening starts
+   * at the first call, so a command that never asks keeps Node's default: the signal ends it.
+   */
+  interrupted: () => Promise<StopSignal>;
   /** The dialects to decode with; the built-in registry when absent (tests register their own). */
   dialects?: DialectRegistry;
 }
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
 
 /** A command returns its exit code: 0 ok, 1 findings (e.g. error diagnostics), 2 usage or I/O error. */
 export type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -25,7 +31,7 @@ export async function serveUntilInterrupted(
   server: { close(): Promise<void> },
 ): Promise<number> {
   io.stdout([...lines, 'Press Ctrl-C to stop.', ''].join('\n'));
-  await io.interrupted;
+  await io.interrupted();
   await server.close();
   return 0;
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { DIALECT_IDS } from '../../src-shared/dialects/registry';
 import { INLINE_MODES } from '../../src-shared/inline/types';
-import { terminalIo, UsageError, type CliIo, type Command } from './io';
+import { terminalIo, UsageError, type CliIo, type Command, type StopSignal } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -69,13 +69,23 @@ export function usage(): string {
   ].join('\n');
 }
 
+/** The first SIGINT or SIGTERM, listened for from the first call on (then shared). */
+function onStopSignal(): () => Promise<StopSignal> {
+  let signalled: Promise<StopSignal> | undefined;
+  return () =>
+    (signalled ??= Promise.race([
+      once(process, 'SIGINT').then((): StopSignal => 'SIGINT'),
+      once(process, 'SIGTERM').then((): StopSignal => 'SIGTERM'),
+    ]));
+}
+
 export function defaultIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     stdin: process.stdin,
     cwd: process.cwd(),
-    interrupted: once(process, 'SIGINT').then(() => undefined),
+    interrupted: onStopSignal(),
   };
 }
 

@@ -1,16 +1,21 @@
 import { Readable } from 'node:stream';
-import type { CliIo } from './io';
+import type { CliIo, StopSignal } from './io';
 import { main } from './main';
 
 /**
  * A memoryIo for a command that serves until interrupted: `ready` resolves at its first output
  * (the banner with its URL), `interrupt` stands for Ctrl-C.
  */
-export function servingIo(): { io: ReturnType<typeof memoryIo>; ready: Promise<void>; interrupt: () => void } {
-  let interrupt = (): void => undefined;
+export function servingIo(): {
+  io: ReturnType<typeof memoryIo>;
+  ready: Promise<void>;
+  interrupt: (signal?: StopSignal) => void;
+} {
+  let interrupt = (_signal?: StopSignal): void => undefined;
   let printed = (): void => undefined;
   const ready = new Promise<void>((resolve) => (printed = resolve));
-  const io = { ...memoryIo(), interrupted: new Promise<void>((resolve) => (interrupt = resolve)) };
+  const interrupted = new Promise<StopSignal>((resolve) => (interrupt = (signal = 'SIGINT') => resolve(signal)));
+  const io = { ...memoryIo(), interrupted: () => interrupted };
   const stdout = io.stdout;
   io.stdout = (text) => {
     stdout(text);
@@ -28,7 +33,7 @@ export function memoryIo(stdin: string | Uint8Array = ''): CliIo & { out: () => 
     stderr: (text) => void (err += text),
     stdin: Readable.from([typeof stdin === 'string' ? Buffer.from(stdin) : Buffer.from(stdin)]),
     cwd: process.cwd(),
-    interrupted: new Promise(() => undefined),
+    interrupted: () => new Promise<StopSignal>(() => undefined),
     out: () => out,
     err: () => err,
   };

@@ -73,8 +73,11 @@ export interface EndFacts {
    * How the source ended, when not on its own: the user stopped it, it failed (a connection
    * that broke or never opened), or its bytes were cut (a recording that stops inside a leg).
    */
-  outcome?: { kind: 'stopped' } | { kind: 'failed' | 'cut'; message: string };
+  outcome?: { kind: 'stopped'; by?: StopCause } | { kind: 'failed' | 'cut'; message: string };
 }
+
+/** Who stopped a stream: the user (the Stop button, Ctrl-C) or the system ending the process (SIGTERM). */
+export type StopCause = 'user' | 'terminated';
 
 const blockList = (blocks: readonly { id: number; kind: string }[]): string => {
   const shown = blocks.slice(0, 3).map((b) => `#${b.id} (${b.kind})`);
@@ -86,7 +89,13 @@ const status = (kind: EndStatusKind, reason: string): EndStatus => ({ kind, labe
 /** The end status of a session that is no longer receiving. */
 export function endStatusOf(facts: EndFacts): EndStatus {
   const { stream, outcome } = facts;
-  if (outcome?.kind === 'stopped') return status('stopped', 'The user stopped the stream.');
+  if (outcome?.kind === 'stopped')
+    return status(
+      'stopped',
+      outcome.by === 'terminated'
+        ? 'The process was asked to end (SIGTERM), so the stream was stopped.'
+        : 'The user stopped the stream.',
+    );
   const frames = stream?.frames ?? 0;
   if (outcome?.kind === 'failed' && frames === 0 && !stream?.cutMidEvent) return status('failed', outcome.message);
   if (stream?.error)

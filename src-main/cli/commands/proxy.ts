@@ -65,7 +65,7 @@ export const proxy: Command = async (args, io) => {
     io.stdout(
       `Proxy on ${state.url} → ${state.target}; event streams recorded in ${recordDir}\nPoint the frontend at the proxy URL. Press Ctrl-C to stop.\n`,
     );
-    await io.interrupted;
+    await io.interrupted();
   } finally {
     // Stop forwarding at once, then finish every recording together: each ends with a sync to
     // disk, which a busy disk can make slow, and one after the other they would add up.

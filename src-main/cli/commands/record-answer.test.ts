@@ -14,7 +14,7 @@ import { FINDING_EXAMPLES } from '../../services/recording/counting-session';
 import { readFixture } from '../../testing/fixtures';
 import { tinyFilesystem } from '../../testing/tiny-filesystem';
 import { main } from '../main';
-import { memoryIo } from '../test-io';
+import { memoryIo, servingIo } from '../test-io';
 
 const CANARY = 'canary-cli-8d2f';
 let dir: string;
@@ -166,31 +166,37 @@ describe('stream-inspector record', () => {
     );
   });
 
-  it('stops on Ctrl-C with exit 0, says so, and closes the recording with its end', async () => {
-    server = await startLoopbackServer((_req, res) => {
-      res.writeHead(200, SSE_HEADERS);
-      const timer = setInterval(
-        () => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'),
-        5,
-      );
-      res.on('close', () => clearInterval(timer));
-    });
-    let interrupt = (): void => undefined;
-    const io = { ...memoryIo(), cwd: dir, interrupted: new Promise<void>((resolve) => (interrupt = resolve)) };
-    const stderr = io.stderr;
-    io.stderr = (text) => {
-      stderr(text);
-      if (text.includes('streaming')) setTimeout(interrupt, 100);
-    };
-    const code = await main(['record', `${server.url}/agent/run`, '-o', 'stopped.recording'], io);
-    expect(code).toBe(0);
-    expect(io.err()).toMatch(/^stopped \(The user stopped the stream\.\): [1-9]\d* envelopes?, /m);
-    const records = (await readFile(join(dir, 'stopped.recording'), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; reason?: string });
-    expect(records.at(-1)).toMatchObject({ type: 'end', reason: 'aborted' });
-  });
+  it.each([
+    ['SIGINT', 'The user stopped the stream.'],
+    ['SIGTERM', 'The process was asked to end (SIGTERM), so the stream was stopped.'],
+  ] as const)(
+    'stops on %s with exit 0, says who stopped it, and closes the recording with its end',
+    async (signal, why) => {
+      server = await startLoopbackServer((_req, res) => {
+        res.writeHead(200, SSE_HEADERS);
+        const timer = setInterval(
+          () => res.write('data: {"type":"text","agent":"a","final":false,"delta":"tick "}\n\n'),
+          5,
+        );
+        res.on('close', () => clearInterval(timer));
+      });
+      const { io, interrupt } = servingIo();
+      const cliIo = { ...io, cwd: dir };
+      cliIo.stderr = (text) => {
+        io.stderr(text);
+        if (text.includes('streaming')) setTimeout(() => interrupt(signal), 100);
+      };
+      const code = await main(['record', `${server.url}/agent/run`, '-o', 'stopped.recording'], cliIo);
+      expect(code).toBe(0);
+      expect(io.err()).toContain(`stopped (${why}): `);
+      expect(io.err()).toMatch(/^stopped \(.*\): [1-9]\d* envelopes?, /m);
+      const records = (await readFile(join(dir, 'stopped.recording'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; reason?: string });
+      expect(records.at(-1)).toMatchObject({ type: 'end', reason: 'aborted' });
+    },
+  );
 
   it('shows a failed request with its body and exits 2', async () => {
     server = await startLoopbackServer((_req, res) => {

@@ -129,7 +129,7 @@ export const record: Command = async (args, io) => {
   });
   const source = { kind: 'live', method: built.spec.method, url: redactUrl(built.spec.url.href) } as const;
   io.stderr(`Recording ${source.method} ${source.url} to ${path} (Ctrl-C stops)\n`);
-  void io.interrupted.then(() => recording.stop());
+  void io.interrupted().then((signal) => recording.stop(signal === 'SIGTERM' ? 'terminated' : 'user'));
   const result = await recording.done;
   const summary = recordSummary(result, source, path);
   if (values.json) printJson(io, summary);

@@ -1,6 +1,6 @@
 import type { Failure, LegEndInfo } from '../../../src-shared/contract/payloads';
 import type { InlineOptions } from '../../../src-shared/inline/types';
-import { endStatusOf, type EndFacts, type EndStatus } from '../../../src-shared/pipeline/end-status';
+import { endStatusOf, type EndFacts, type EndStatus, type StopCause } from '../../../src-shared/pipeline/end-status';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { openConnection, wallClock, type ConnectionDeps } from '../connection/connection';
 import { droppedBytesOf } from '../connection/failures';
@@ -42,14 +42,18 @@ export interface LiveRecordingResult {
 export interface LiveRecording {
   readonly done: Promise<LiveRecordingResult>;
   /** Closes the request; `done` resolves with state 'stopped' once the file is closed. */
-  stop(): void;
+  stop(by?: StopCause): void;
 }
 
 export { MAX_BACKLOG_BYTES };
 
 /** How the connection's end reads as a live session's outcome (as in src-main/services/sessions). */
-function outcomeOf(state: LiveRecordingResult['state'], failure: Failure | undefined): EndFacts['outcome'] {
-  if (state === 'stopped') return { kind: 'stopped' };
+function outcomeOf(
+  state: LiveRecordingResult['state'],
+  failure: Failure | undefined,
+  stoppedBy: StopCause,
+): EndFacts['outcome'] {
+  if (state === 'stopped') return { kind: 'stopped', by: stoppedBy };
   if (state === 'failed') return { kind: 'failed', message: failure?.message ?? 'The source failed.' };
   return undefined;
 }
@@ -61,6 +65,7 @@ export async function startLiveRecording(
   options: LiveRecordingOptions = {},
 ): Promise<LiveRecording> {
   let diskFailure: Failure | undefined;
+  let stoppedBy: StopCause = 'user';
   /** Set once the request is sent: a disk that fails stops it. */
   let stopRequest = (): void => undefined;
   const recorder = await createRecorder(path, {
@@ -123,7 +128,7 @@ export async function startLiveRecording(
         : outcome.reason === 'stopped'
           ? 'stopped'
           : 'failed';
-    const outcomeFacts = outcomeOf(state, failure);
+    const outcomeFacts = outcomeOf(state, failure, stoppedBy);
     const end = endStatusOf({
       stream: outcome.bytes > 0 ? streamEnd.stream : null,
       ...counted.blockFacts,
@@ -156,5 +161,11 @@ export async function startLiveRecording(
       });
   }
   stopRequest = () => connection.stop();
-  return { done, stop: () => connection.stop() };
+  return {
+    done,
+    stop: (by = 'user') => {
+      stoppedBy = by;
+      connection.stop();
+    },
+  };
 }
