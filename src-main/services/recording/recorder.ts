@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { chunkRecord, headerLine, recordLine } from '../../../src-shared/recording/format';
-import { redactHeaders, redactRequest, redactUrl } from '../../../src-shared/recording/redact';
+import { redactBody, redactHeaders, redactRequest, redactUrl } from '../../../src-shared/recording/redact';
 import type {
   LegOutcome,
   RecordedAction,
@@ -239,7 +239,14 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
       next.offset += bytes.byteLength;
     },
     action(action) {
-      const written = redact && action.url !== undefined ? { ...action, url: redactUrl(action.url) } : action;
+      // A continuation's body carries the run's extra fields (an api_key beside agent_uuid): redacted like a request's.
+      const written = redact
+        ? {
+            ...action,
+            body: redactBody(action.body, 'application/json') ?? '',
+            ...(action.url !== undefined ? { url: redactUrl(action.url) } : {}),
+          }
+        : action;
       record({ type: 'action', t: now(), action: written });
     },
     endLeg(leg, outcome) {
