@@ -43,7 +43,11 @@ export interface SessionServiceDeps {
   createRecorder?: RecorderFactory;
   openSource?: OpenSource;
   demoAgent?: () => DemoAgentInfo;
-  /** Where the private folder for uploaded files (browser host) is made; the temp folder by default (sources/upload-folder.ts). */
+  /**
+   * Where the private folder for uploaded files (browser host) is made (sources/upload-folder.ts):
+   * by default the run's spool folder, so a run that crashes leaves nothing the next start does
+   * not sweep (spool-folders.ts); the temp folder when there is none.
+   */
   uploadDir?: string;
   /**
    * Where live sessions the user does not record are spooled as recordings
@@ -124,7 +128,7 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
   const timers = deps.timers ?? realTimers;
   const connectionDeps = { ...(deps.transport ? { transport: deps.transport } : {}), now, timers };
   const sessions = new Map<string, Runtime>();
-  const uploads = createUploadFolder(deps.uploadDir);
+  const uploads = createUploadFolder(deps.uploadDir ?? deps.spoolDir);
 
   const events = {
     sessionsChanged: createEmitter<SessionSummary[]>(),

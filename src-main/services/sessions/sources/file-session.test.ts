@@ -6,6 +6,7 @@ import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { fixturePath, readFixture } from '../../../testing/fixtures';
 import { openSource } from '../../importers';
 import { createSessionRegistry, type SessionRegistry } from '../session-registry';
+import { runSpoolFolder } from '../spool-folders';
 import { waitFor } from '../service-testing';
 import { createFileSessions } from './file-session';
 
@@ -57,6 +58,17 @@ describe('file sessions', () => {
     expect(har).toBeInstanceOf(Error);
     expect((har as Error).message).toContain('broken.har');
     expect((har as Error).message).not.toContain(dir);
+  });
+
+  it("keeps uploads inside the run's spool folder by default, so a crashed run's uploads go with its spool at the next start", async () => {
+    const spoolDir = runSpoolFolder(dir);
+    registry = createSessionRegistry({ openSource, spoolDir });
+    const files = createFileSessions(registry);
+    const base64 = Buffer.from(readFixture('example_1.json.sse')).toString('base64');
+    await files.openUpload({ name: 'run.sse', base64 });
+    const [uploads] = await readdir(spoolDir);
+    expect(uploads).toMatch(/^stream-inspector-uploads-/);
+    expect(await readdir(join(spoolDir, uploads!))).toEqual([expect.stringMatching(/-run\.sse$/)]);
   });
 
   it('reopens a file under the id it had, unless a session of that id is open', async () => {
