@@ -4,7 +4,7 @@ import type { AppModel } from '../../model/types';
 import { detailKey, kindLabel, presentationOf } from '../../model/blocks';
 import type { BlockDetails } from '../../model/blocks-details';
 import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
-import { formatBytes } from '../../model/format';
+import { formatBytes, formatCompact, formatCount } from '../../model/format';
 import {
   AwaitingBody,
   ErrorBody,
@@ -181,6 +181,15 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
         {summary.parseError !== undefined && (
           <span className="chip chip-small chip-error" title={summary.parseError}>
             does not parse
+          </span>
+        )}
+        {summary.omittedChars !== undefined && (
+          <span
+            className="chip chip-small chip-warning"
+            data-testid={BLOCK_IDS.blockCapped}
+            title={`Only the first ${formatCount(summary.length)} characters are held and shown; ${formatCount(summary.omittedChars)} more are in the stream's bytes (Raw view, or export the session). Rule block.content-capped.`}
+          >
+            capped · {formatCompact(summary.omittedChars)} more chars in the raw bytes
           </span>
         )}
         <span

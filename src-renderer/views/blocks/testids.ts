@@ -16,6 +16,7 @@ export const BLOCK_IDS = {
   block: 'block',
   blockHeader: 'block-header',
   blockLive: 'block-live',
+  blockCapped: 'block-capped',
   blockReveal: 'block-reveal',
   blockToggle: 'block-toggle',
   blockBody: 'block-body',

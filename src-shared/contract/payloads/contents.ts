@@ -147,6 +147,8 @@ export const BlockSummary = s.object({
   /** For an abandoned block: the block that replays it; for a replay: the block it replaces. */
   replacedBy: s.optional(Count()),
   replaces: s.optional(Count()),
+  /** Characters past the held-content cap (block.content-capped): counted, not held; in the stream's bytes. */
+  omittedChars: s.optional(Count()),
   firstEnvelope: Count(),
   lastEnvelope: Count(),
   envelopeCount: Count(),
@@ -175,6 +177,7 @@ export const BlockDetail = s.object({
   pendingTools: s.optional(s.array(PendingTool)),
   replacedBy: s.optional(Count()),
   replaces: s.optional(Count()),
+  omittedChars: s.optional(Count()),
   envelopes: s.array(Count()),
   /** For text blocks: the inline stage's segments, and (while live) the characters it holds back. */
   segments: s.optional(s.array(Segment)),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../testing/fixtures';
-import { displayRequest } from './session-summary';
+import { BlockDetail, BlockSummary } from '../../../../src-shared/contract/payloads';
+import type { Block } from '../../../../src-shared/reconstruct/types';
+import { displayRequest, toBlockDetail, toBlockSummary } from './session-summary';
 import { createSessionStore } from './session-store';
 
 describe('session summary', () => {
@@ -61,5 +63,31 @@ describe('session summary', () => {
     expect(detail.legs).toHaveLength(1);
     expect(detail.legs[0]).toMatchObject({ leg: 0, kind: 'run', bytes: 0, chunks: 0, frames: 0 });
     expect(JSON.stringify(detail)).not.toContain('sk-secret');
+  });
+});
+
+describe('a block past the held-content cap', () => {
+  it('says in its summary and its detail how many characters are counted, not held, and checks against the contract', () => {
+    const block: Block = {
+      id: 3,
+      agent: 'a',
+      kind: 'text',
+      status: 'complete',
+      content: 'held',
+      citations: [],
+      images: [],
+      envelopes: [7, 8],
+      leg: 0,
+      byteStart: 0,
+      byteEnd: 90,
+      omittedChars: 1234,
+    };
+    const summary = toBlockSummary(block);
+    const detail = toBlockDetail(block);
+    expect([summary.omittedChars, detail.omittedChars]).toEqual([1234, 1234]);
+    expect(BlockSummary.parse(summary)).toEqual(summary);
+    expect(BlockDetail.parse(detail)).toEqual(detail);
+    const { omittedChars: _omitted, ...whole } = block;
+    expect('omittedChars' in toBlockSummary(whole)).toBe(false);
   });
 });

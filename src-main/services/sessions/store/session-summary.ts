@@ -137,7 +137,7 @@ export function toPendingTools(tools: PendingTool[]): PendingToolPayload[] {
 /** The fields a block summary and a block detail share that only some blocks have. */
 type OptionalBlockFields = Pick<
   BlockSummary,
-  'toolId' | 'name' | 'linkedBlock' | 'pendingTools' | 'parseError' | 'replacedBy' | 'replaces'
+  'toolId' | 'name' | 'linkedBlock' | 'pendingTools' | 'parseError' | 'replacedBy' | 'replaces' | 'omittedChars'
 >;
 
 /**
@@ -152,6 +152,7 @@ function setOptionalFields(out: OptionalBlockFields, block: Block): void {
   if (block.parseError !== undefined) out.parseError = block.parseError;
   if (block.replacedBy !== undefined) out.replacedBy = block.replacedBy;
   if (block.replaces !== undefined) out.replaces = block.replaces;
+  if (block.omittedChars !== undefined) out.omittedChars = block.omittedChars;
 }
 
 /** What a block's summary and its detail both say of it: which block, whose, and where its bytes are. */
