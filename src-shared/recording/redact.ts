@@ -1,3 +1,4 @@
+import { redactTokenShapes } from './token-shapes';
 import type { HeaderList, RecordedRequest } from './types';
 
 /**
@@ -67,7 +68,7 @@ const URL_HEADERS: ReadonlySet<string> = new Set(['location', 'content-location'
 export function redactHeaders(headers: HeaderList): HeaderList {
   return headers.map(([name, value]) => {
     if (isSecretName(name)) return [name, REDACTED];
-    return [name, URL_HEADERS.has(name.toLowerCase()) ? redactUrl(value) : value];
+    return [name, redactTokenShapes(URL_HEADERS.has(name.toLowerCase()) ? redactUrl(value) : value, REDACTED)];
   });
 }
 
@@ -124,7 +125,7 @@ export function redactUrl(url: string): string {
   let out = rest;
   if (query !== null) out += `?${redactParams(query)}`;
   if (hash >= 0) out += `#${fragment.includes('=') ? redactParams(fragment) : fragment}`;
-  return out;
+  return redactTokenShapes(out, REDACTED);
 }
 
 const QUOTE = 0x22;
@@ -345,7 +346,8 @@ export function redactText(text: string): string {
     SCHEME_CREDENTIAL,
     (whole, credential: string) => whole.slice(0, whole.length - credential.length) + REDACTED,
   );
-  return out.replace(URL_USER_INFO, (_whole, scheme: string) => `${scheme}${REDACTED}@`);
+  out = out.replace(URL_USER_INFO, (_whole, scheme: string) => `${scheme}${REDACTED}@`);
+  return redactTokenShapes(out, REDACTED);
 }
 
 /** `a=1&b=2`: what a form-encoded body looks like (no spaces or line breaks, a field name before each `=`). */
