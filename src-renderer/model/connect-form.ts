@@ -51,15 +51,6 @@ export function inlineOptions(mode: InlineMode): InlineOptionsPayload | undefine
     : { mode, tools: DEFAULT_TOOL_TAGS.map((t) => ({ name: t.name, required: [...t.required] })) };
 }
 
-/** The upstream server's agent configurations (docs/protocols/upstream-protocol.md §8 #33). */
-export const AGENT_TYPES = [
-  'agent_frontend_tools',
-  'agent_no_tools',
-  'agent_client_tools',
-  'agent_all_json',
-  'agent_skills',
-  'agent_subagents',
-] as const;
 export const UPSTREAM_DEFAULT_URL = 'http://localhost:8000/agent/run';
 export const METHODS = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'] as const;
 

@@ -6,3 +6,20 @@
 export const WIRE_FORMATS = ['json', 'xml', 'raw'] as const;
 
 export type WireFormat = (typeof WIRE_FORMATS)[number];
+
+/**
+ * The upstream server's agent configurations, in the order its request model declares them
+ * (its validation errors list them so): `agent_type` of a run request
+ * (docs/protocols/upstream-protocol.md §8 #33). The demo agent validates against it and the
+ * connect form offers it.
+ */
+export const AGENT_TYPES = [
+  'agent_no_tools',
+  'agent_client_tools',
+  'agent_frontend_tools',
+  'agent_all_json',
+  'agent_skills',
+  'agent_subagents',
+] as const;
+
+export type AgentType = (typeof AGENT_TYPES)[number];

@@ -1,4 +1,5 @@
 import { isJsonObject } from '../../../src-shared/json/values';
+import { AGENT_TYPES, type AgentType } from '../../../src-shared/agents/wire-formats';
 import type { PyValue } from './python-json';
 import { pythonJsonError } from './python-json-error';
 import { FORMATS, type Format, type FrontendResult } from './script';
@@ -18,15 +19,6 @@ export interface ValidationIssue {
   ctx?: Record<string, unknown>;
 }
 
-export const AGENT_TYPES = [
-  'agent_no_tools',
-  'agent_client_tools',
-  'agent_frontend_tools',
-  'agent_all_json',
-  'agent_skills',
-  'agent_subagents',
-] as const;
-export type AgentType = (typeof AGENT_TYPES)[number];
 export const PACES = ['fast', 'realistic'] as const;
 export type Pace = (typeof PACES)[number];
 

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { FormatChoice } from '../../../src-shared/contract';
 import { DIALECTS } from '../../../src-shared/dialects/registry';
+import { AGENT_TYPES } from '../../../src-shared/agents/wire-formats';
 import type { RendererApp } from '../../model/types';
 import { copyText } from '../../app/files';
 import { useStore } from '../../app/hooks';
 import {
-  AGENT_TYPES,
   bodyField,
   demoForm,
   formFromCurl,
