@@ -32,8 +32,8 @@ test('saves and exports a session as downloads that reopen to the same envelopes
   const total = await timeline.total();
   const title = await app.sessionTitle.innerText();
   expect(title).toBe('Demo agent: Citations · json');
-  // Named after the session, with what a file name cannot hold replaced.
-  const base = 'Demo agent- Citations · json';
+  // Named after the session, in characters every shell and platform takes as they are.
+  const base = 'Demo-agent-Citations-json';
 
   const saved = await app.saveAsDownload();
   expect(saved.suggestedFilename()).toBe(`${base}.recording`);

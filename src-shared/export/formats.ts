@@ -14,17 +14,19 @@ export const FILE_FORMATS = {
 
 export type FileFormat = keyof typeof FILE_FORMATS;
 
-/** Characters that are unsafe or awkward in a file name on some platform (controls included, on purpose). */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*]+/g;
+/**
+ * What a file name keeps of a title: letters and digits of any script, `.`, `_` and `-`.
+ * Everything else (spaces, `·`, parentheses, quotes, slashes, controls) becomes one `-`, so a
+ * name needs no quoting in a shell and is valid on every platform.
+ */
+const UNSAFE_RUN = /[^\p{L}\p{N}._-]+/gu;
 
-/** A file name for a session's title: unsafe characters replaced, at most 80 characters before the extension. */
+/** A file name for a session's title: safe characters only, at most 80 before the extension, never hidden or empty. */
 export function fileNameFor(title: string, format: FileFormat): string {
   const base = title
-    .replace(UNSAFE, '-')
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s.-]+|[\s.-]+$/g, '')
+    .replace(UNSAFE_RUN, '-')
+    .replace(/-{2,}/g, '-')
     .slice(0, 80)
-    .trim();
+    .replace(/^[.-]+|[.-]+$/g, '');
   return `${base || 'session'}.${FILE_FORMATS[format].extension}`;
 }

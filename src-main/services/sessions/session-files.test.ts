@@ -250,7 +250,7 @@ describe('downloads (the browser host saves and exports through the page)', () =
       const bytes = Buffer.from(file.base64, 'base64');
       expect(bytes.byteLength).toBe(file.bytes);
       expect(bytes.toString('latin1')).not.toContain(CANARY);
-      expect(file.fileName).toMatch(/^POST 127\.0\.0\.1-\d+-agent-run\.[a-z]+$/);
+      expect(file.fileName).toMatch(/^POST-127\.0\.0\.1-\d+-agent-run\.[a-z]+$/);
       const path = join(dir, file.fileName);
       await writeFile(path, bytes);
       const reopened = await settled(service, (await service.openFile({ path })).id);
