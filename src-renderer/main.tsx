@@ -8,19 +8,20 @@ import { bindEditorTheme, loadMonaco } from './editor/CodeView';
 import './styles.css';
 
 const bridge = connectBridge();
-const theme = systemTheme();
-bindEditorTheme(theme);
 const app = createApp({
   service: bridge.service,
   bridgeKind: bridge.kind,
   bridgeStatus: bridge.status,
   scheduler: browserScheduler(),
-  theme,
+  systemTheme: systemTheme(),
   storage: browserStorage(),
   now: () => Date.now(),
   autoConnectDemo: shouldAutoConnect(),
   download: browserDownload,
 });
+bindEditorTheme(app.theme);
+// Before the first paint, so a dark theme never flashes light.
+document.documentElement.dataset['theme'] = app.theme.getSnapshot();
 app.start();
 
 const root = document.getElementById('root');

@@ -12,6 +12,7 @@ export const TEST_IDS = {
   errorDismissAll: 'error-dismiss-all',
   errorDismiss: 'error-dismiss',
   helpButton: 'help-button',
+  themeSwitch: 'theme-switch',
   helpOverlay: 'help-overlay',
 
   // Navigation (tab ids: `${nav}-${view}`: nav-connect, nav-timeline, nav-blocks, nav-diagnostics, nav-diff)

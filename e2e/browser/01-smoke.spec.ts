@@ -62,3 +62,28 @@ test.describe('smoke', () => {
     await expect(app.replayButton).toBeEnabled();
   });
 });
+
+test.describe('theme', () => {
+  test("follows the system until the user picks one; the pick is kept over the system's changes and a reload", async ({
+    page,
+    app,
+  }) => {
+    const switcher = page.getByTestId(TEST_IDS.themeSwitch);
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    const dark = await background();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    expect(await background()).not.toBe(dark);
+    await switcher.selectOption('dark');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    expect(await background()).toBe(dark);
+    await app.screenshot('01-theme-dark-chosen');
+    await page.reload();
+    await expect(page.getByTestId(TEST_IDS.themeSwitch)).toHaveValue('dark');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.getByTestId(TEST_IDS.themeSwitch).selectOption('system');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  });
+});

@@ -1,3 +1,4 @@
+import { ThemeSwitch } from './ThemeSwitch';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorList } from '../components/ErrorList';
@@ -195,6 +196,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
                 : (host.disconnectReason ?? 'Connecting…')
             }
           />
+          <ThemeSwitch app={app} />
           <button
             type="button"
             className="icon-button help-button"

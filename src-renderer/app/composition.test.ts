@@ -28,6 +28,8 @@ function setup(
     autoConnectDemo?: boolean;
     commands?: Parameters<typeof createFakeService>[0];
     fileDialogs?: boolean;
+    /** What an earlier run stored (localStorage). */
+    storage?: Map<string, string>;
   } = {},
 ) {
   const fileDialogs = options.fileDialogs ?? false;
@@ -55,7 +57,8 @@ function setup(
     listRecentSessions: () => Promise.resolve({ sessions: [], keep: 20, folder: '/tmp/recent' }),
     ...options.commands,
   });
-  const storage = new Map<string, string>();
+  const storage = options.storage ?? new Map<string, string>();
+  const systemTheme = createStore<'dark' | 'light'>('dark');
   const scheduler = createManualScheduler();
   const downloads: DownloadFile[] = [];
   const deps: AppDeps = {
@@ -63,7 +66,7 @@ function setup(
     bridgeKind: 'browser',
     bridgeStatus: createStore({ connected: true, reason: null }),
     scheduler,
-    theme: createStore<'dark' | 'light'>('dark'),
+    systemTheme,
     storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v) },
     now: () => 42,
     download: (file) => downloads.push(file),
@@ -71,10 +74,27 @@ function setup(
   };
   const app = createApp(deps);
   const stop = app.start();
-  return { app, fake, storage, scheduler, stop, downloads };
+  return { app, fake, storage, scheduler, stop, downloads, systemTheme };
 }
 
 describe('composition root', () => {
+  it("shows the system's theme until the user chooses one, and remembers the choice", () => {
+    const { app, storage, systemTheme, stop } = setup();
+    expect(app.theme.getSnapshot()).toBe('dark');
+    systemTheme.set('light');
+    expect(app.theme.getSnapshot()).toBe('light');
+    app.prefs.update((p) => ({ ...p, theme: 'dark' }));
+    expect(app.theme.getSnapshot()).toBe('dark');
+    systemTheme.set('dark');
+    systemTheme.set('light');
+    expect(app.theme.getSnapshot()).toBe('dark');
+    stop();
+    const again = setup({ storage });
+    expect(again.app.prefs.getSnapshot().theme).toBe('dark');
+    expect(again.app.theme.getSnapshot()).toBe('dark');
+    again.stop();
+  });
+
   it('loads the host, the demo preset and the recent files on start', async () => {
     const { app } = setup();
     await settle();

@@ -12,7 +12,7 @@ import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
 import { ErrorsModel } from '../model/errors';
 import { formatBytes } from '../model/format';
-import { createPrefsStore, persist, withDetailOpen, type KeyValueStorage } from '../model/preferences';
+import { chosenTheme, createPrefsStore, persist, withDetailOpen, type KeyValueStorage } from '../model/preferences';
 import type { FrameScheduler } from '../model/scheduler';
 import { SelectionModel } from '../model/selection';
 import { sessionCommands } from '../model/session-commands';
@@ -27,7 +27,8 @@ export interface AppDeps {
   readonly bridgeKind: 'electron' | 'browser';
   readonly bridgeStatus: ReadableStore<BridgeStatus>;
   readonly scheduler: FrameScheduler;
-  readonly theme: ReadableStore<ThemeName>;
+  /** The system's colour scheme; the app shows it unless the user chose light or dark (prefs). */
+  readonly systemTheme: ReadableStore<ThemeName>;
   readonly storage: KeyValueStorage;
   readonly now: () => number;
   /** Start a demo-agent session when main has none (a newcomer sees a live stream at once). */
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): RendererApp {
   const storedForm = deserializeForm(deps.storage.getItem(FORM_KEY));
   const connectForm = createStore<ConnectForm>(storedForm ?? emptyForm());
   const prefs = createPrefsStore(deps.storage);
+  const theme = chosenTheme(prefs, deps.systemTheme);
   connectForm.subscribe(() => persist(deps.storage, FORM_KEY, serializeForm(connectForm.getSnapshot())));
 
   /** Main's save dialog where the host has one; otherwise main builds the file and the page downloads it. */
@@ -159,7 +161,7 @@ export function createApp(deps: AppDeps): RendererApp {
     diffSessions: (request) => service.diffSessions(request),
     bridgeKind: deps.bridgeKind,
     host,
-    theme: deps.theme,
+    theme,
     sessions: sessions.list,
     selection: selection.store,
     view,

@@ -1,5 +1,6 @@
 import { DEFAULT_COLUMN_PREFS, readColumnPrefs, type ColumnPrefs } from './columns';
 import { createStore, type Store } from './store';
+import type { ReadableStore, ThemeName } from './types';
 
 /** Key/value persistence (localStorage in the browser, a Map in tests). */
 export interface KeyValueStorage {
@@ -9,6 +10,10 @@ export interface KeyValueStorage {
 
 export type TimelineMode = 'table' | 'lanes';
 export type DetailTab = 'envelope' | 'bytes' | 'frame' | 'block';
+
+/** The theme the user chose: the system's (followed as it changes), or always light or dark. */
+export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
+export type ThemeChoice = (typeof THEME_CHOICES)[number];
 
 /** UI preferences remembered between runs. */
 export interface Prefs {
@@ -21,6 +26,7 @@ export interface Prefs {
   readonly columns: ColumnPrefs;
   /** The one-line introduction above a demo run was dismissed. */
   readonly introDismissed: boolean;
+  readonly theme: ThemeChoice;
 }
 
 const DEFAULT_PREFS: Prefs = {
@@ -30,6 +36,7 @@ const DEFAULT_PREFS: Prefs = {
   detailWidth: 440,
   columns: DEFAULT_COLUMN_PREFS,
   introDismissed: false,
+  theme: 'system',
 };
 const PREFS_KEY = 'asi.prefs';
 
@@ -38,10 +45,31 @@ export function withDetailOpen(prefs: Prefs): Prefs {
   return prefs.detailOpen ? prefs : { ...prefs, detailOpen: true };
 }
 
+/**
+ * The theme the app shows: the user's choice, or the system's while the choice is 'system'
+ * (following its changes). Recomputed on a change of either; unchanged values notify no one.
+ */
+export function chosenTheme(prefs: ReadableStore<Prefs>, system: ReadableStore<ThemeName>): ReadableStore<ThemeName> {
+  const resolve = (): ThemeName => {
+    const choice = prefs.getSnapshot().theme;
+    return choice === 'system' ? system.getSnapshot() : choice;
+  };
+  const theme = createStore<ThemeName>(resolve());
+  const refresh = (): void => theme.set(resolve());
+  prefs.subscribe(refresh);
+  system.subscribe(refresh);
+  return { getSnapshot: theme.getSnapshot, subscribe: theme.subscribe };
+}
+
 /** The preferences as stored (defaults for anything missing or unreadable), saved on every change. */
 export function createPrefsStore(storage: KeyValueStorage): Store<Prefs> {
   const stored = readJson<Partial<Prefs>>(storage.getItem(PREFS_KEY));
-  const prefs = createStore<Prefs>({ ...DEFAULT_PREFS, ...stored, columns: readColumnPrefs(stored?.columns) });
+  const prefs = createStore<Prefs>({
+    ...DEFAULT_PREFS,
+    ...stored,
+    columns: readColumnPrefs(stored?.columns),
+    theme: THEME_CHOICES.find((choice) => choice === stored?.theme) ?? DEFAULT_PREFS.theme,
+  });
   prefs.subscribe(() => persist(storage, PREFS_KEY, JSON.stringify(prefs.getSnapshot())));
   return prefs;
 }
