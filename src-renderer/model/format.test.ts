@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatFact,
   formatBytes,
   formatCompact,
   formatCount,
@@ -89,5 +90,17 @@ describe('sessionOptionLabel', () => {
     expect(sessionOptionLabel({ title: 'POST http://x/agent/run', format: null, envelopes: 0 })).toBe(
       'POST http://x/agent/run · ? · 0 env',
     );
+  });
+});
+
+describe('formatFact', () => {
+  it('rounds durations, rates and fractions of a summary for display; integers and non-finite values stay as they are', () => {
+    expect(formatFact('time_to_first_token_ms', 60.917724609375)).toBe('61 ms');
+    expect(formatFact('duration_ms', 3250.4)).toBe('3.25 s');
+    expect(formatFact('output_tokens_per_second', 42.4871)).toBe('42.5/s');
+    expect(formatFact('output_tokens_per_second', 1234.56)).toBe('1235/s');
+    expect(formatFact('cost', 0.0123456)).toBe('0.0123');
+    expect(formatFact('total_steps', 7)).toBe('7');
+    expect(formatFact('cost', Number.NaN)).toBe('NaN');
   });
 });

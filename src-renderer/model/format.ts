@@ -54,6 +54,18 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${pad2(minutes % 60)} m`;
 }
 
+/**
+ * A number of a summary for display, by what its field's name says it is: `…_ms` a duration
+ * ("61 ms"), `…_per_second` a rate ("42.5/s"), any other fraction to three significant
+ * digits. The exact value stays in the JSON view.
+ */
+export function formatFact(key: string, value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (key.endsWith('_ms')) return formatDuration(value);
+  if (key.endsWith('_per_second')) return `${value < 100 ? value.toFixed(1) : Math.round(value)}/s`;
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(3)));
+}
+
 /** "0/s", "850/s", "12.3k/s", "1.2M/s". */
 export function formatRate(perSecond: number, unit = ''): string {
   return `${formatCompact(perSecond)}${unit}/s`;

@@ -6,7 +6,7 @@ import type { AppModel } from '../../model/types';
 import { CodeView } from '../../editor/CodeView';
 import { holdBackPartialTag, watchedWithInlineTags } from '../../../src-shared/inline/holdback';
 import { errorFrameOf, metaFilesOf, prettyJson } from '../../model/blocks';
-import { formatCountOf } from '../../model/format';
+import { formatCountOf, formatFact } from '../../model/format';
 import { hasProtocolSegments } from '../../model/segments';
 import { prettyInput, messageOf } from '../../model/tools';
 import { ExternalLink, ImageRefView } from './links';
@@ -324,7 +324,12 @@ function summaryFacts(kind: string, parsed: unknown): [string, string][] {
   for (const key of wanted) {
     const value = p[key];
     if (value === undefined || value === null) continue;
-    const text = typeof value === 'string' ? value : (stringifyJson(value) ?? '');
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number'
+          ? formatFact(key, value)
+          : (stringifyJson(value) ?? '');
     out.push([key, text.length > 90 ? `${text.slice(0, 89)}…` : text]);
   }
   return out;
