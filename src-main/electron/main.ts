@@ -3,7 +3,8 @@ import type { HostCommand } from '../../src-shared/contract/payloads';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
+import type { DemoAgent } from '../services/demo-agent/index';
+import { startEmbeddedDemoAgent } from '../hosts/embedded-demo-agent';
 import { composeInspector } from '../hosts/compose';
 import { createPathAccess, guardPaths } from '../hosts/path-guard';
 import { createRecentFiles, trackOpenedFiles, withoutFilesIn } from '../hosts/recent-files';
@@ -77,7 +78,7 @@ async function start(): Promise<void> {
 
   let demo: DemoAgent | null = null;
   try {
-    demo = await startDemoAgent();
+    demo = await startEmbeddedDemoAgent();
   } catch (error) {
     console.error(`The demo agent did not start: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -104,6 +105,7 @@ async function start(): Promise<void> {
     secretOrigins: createSecretOriginGate(confirmSecretOrigin, DESKTOP_HOW_TO_ALLOW),
     sessions,
     spoolDir: worker.spoolDir,
+    demoUrl,
     onError: (error) =>
       console.error(
         `Keeping a recent session failed: ${terminalSafe(error instanceof Error ? error.message : String(error))}`,

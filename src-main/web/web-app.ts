@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmitter } from '../../src-shared/contract/emitter';
 import type { HostCommand } from '../../src-shared/contract/payloads';
-import { startDemoAgent, type DemoAgent } from '../services/demo-agent/index';
+import type { DemoAgent } from '../services/demo-agent/index';
+import { startEmbeddedDemoAgent } from '../hosts/embedded-demo-agent';
 import { composeInspector, type HostCommands, type SessionCommands } from '../hosts/compose';
 import { createDefaultSessionService } from '../hosts/default-service';
 import { PROJECT_SAMPLES_DIR, sampleCommands } from '../services/samples/sample-commands';
@@ -99,7 +100,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   let demo: DemoAgent | null = null;
   let demoUrl: string | null = null;
   if (options.demoAgent === undefined || options.demoAgent === true) {
-    demo = await startDemoAgent({ ...(options.demoAgentPort !== undefined ? { port: options.demoAgentPort } : {}) });
+    demo = await startEmbeddedDemoAgent(options.demoAgentPort !== undefined ? { port: options.demoAgentPort } : {});
     demoUrl = demo.url;
   } else if (typeof options.demoAgent === 'object') {
     demoUrl = options.demoAgent.url;
@@ -145,6 +146,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     secretOrigins: createSecretOriginGate(approveFromStartup(options.secretOrigins ?? []), BROWSER_HOST_HOW_TO_ALLOW),
     sessions: service,
     spoolDir,
+    demoUrl,
     onError: (error) =>
       (options.log ?? console.error)(
         `Keeping a recent session failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,9 +1,9 @@
 import type { InspectorService } from '../../../src-shared/contract/inspector';
 import type { ConnectRequest, RequestTemplate } from '../../../src-shared/contract/payloads';
 import { REDACTED, isSecretName, redactBody, redactUrl } from '../../../src-shared/recording/redact';
-import { requestReferences, resolveRequest } from '../../../src-shared/requests/variables';
+import { requestReferences, resolveRequest, type Variable } from '../../../src-shared/requests/variables';
 import type { CollectionStore } from './collection-store';
-import type { EnvironmentStore } from './environment-store';
+import type { ActiveEnvironment, EnvironmentStore } from './environment-store';
 import {
   approveFromStartup,
   BROWSER_HOST_HOW_TO_ALLOW,
@@ -40,10 +40,19 @@ export function createRequests(
   collection: CollectionStore,
   environments: EnvironmentStore,
   secretOrigins: SecretOriginGate = loopbackOnly(),
+  builtins: () => readonly Variable[] = () => [],
 ): Requests {
-  /** The active environment's variables, failing on a referenced secret that cannot be opened. */
+  /**
+   * The active environment's variables after the host's built-in ones (`{{demo_url}}`), which
+   * an environment may redefine; failing on a referenced secret that cannot be opened.
+   */
   const variablesFor = async (request: RequestTemplate) => {
-    const active = await environments.active();
+    const environment = await environments.active();
+    const own = new Set(environment.variables.map((v) => v.name));
+    const active: ActiveEnvironment = {
+      name: environment.name,
+      variables: [...builtins().filter((b) => !own.has(b.name)), ...environment.variables],
+    };
     const used = new Set(requestReferences(request));
     for (const v of active.variables) if (used.has(v.name) && v.problem !== undefined) throw new Error(v.problem);
     return {

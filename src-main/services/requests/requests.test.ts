@@ -401,3 +401,20 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     await expect(workspace.openRecentSession({ id: 'sgone' })).rejects.toThrow(/no longer kept/);
   });
 });
+
+describe('built-in variables', () => {
+  it('{{demo_url}} names the embedded demo agent with no environment selected, and an environment may redefine it', async () => {
+    const envs = createEnvironmentStore(join(dir, 'environments.json'), aesCipher());
+    const requests = createRequests(createCollectionStore(join(dir, 'requests.json')), envs, undefined, () => [
+      { name: 'demo_url', value: 'http://127.0.0.1:47800', secret: false },
+    ]);
+    const request = { url: '{{demo_url}}/agent/run', method: 'POST', headers: [] };
+    expect((await requests.prepareConnect(request)).url).toBe('http://127.0.0.1:47800/agent/run');
+    const { environments } = await envs.save({
+      name: 'Other demo',
+      variables: [{ name: 'demo_url', secret: false, value: 'http://127.0.0.1:9' }],
+    });
+    await envs.setActive(environments[0]?.id ?? null);
+    expect((await requests.prepareConnect(request)).url).toBe('http://127.0.0.1:9/agent/run');
+  });
+});

@@ -27,6 +27,8 @@ export interface WorkspaceOptions {
   maxRecentBytes?: number;
   /** Decides where secrets may be sent (docs/security.md); this machine only when absent. */
   secretOrigins?: SecretOriginGate;
+  /** The embedded demo agent's base URL, `{{demo_url}}` in requests whatever the environment (null: none runs). */
+  demoUrl?: string | null;
   onError?: (error: unknown) => void;
 }
 
@@ -47,6 +49,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     createCollectionStore(paths.requests),
     createEnvironmentStore(paths.environments, options.cipher),
     options.secretOrigins,
+    () => (options.demoUrl ? [{ name: 'demo_url', value: options.demoUrl, secret: false }] : []),
   );
   const history = createSessionHistory({
     folder: paths.recentSessions,

@@ -398,7 +398,8 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
               </button>
             )}
             <span className="hint">
-              Use <code>{'{{base_url}}'}</code>, <code>{'{{token}}'}</code> to take values from the active environment.
+              Use <code>{'{{base_url}}'}</code>, <code>{'{{token}}'}</code> to take values from the active environment;{' '}
+              <code>{'{{demo_url}}'}</code> is the built-in demo agent.
             </span>
           </div>
         </section>
