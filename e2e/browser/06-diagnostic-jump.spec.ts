@@ -37,9 +37,9 @@ function fileText(name: string, at: Location): string {
   return text;
 }
 
-async function open(app: AppPage, name: string): Promise<void> {
+async function open(app: AppPage, name: string, state = 'done'): Promise<void> {
   await app.openFiles(fixturePath(name));
-  await app.expectState('done');
+  await app.expectState(state);
   await app.show('diagnostics');
 }
 
@@ -81,4 +81,12 @@ test('a finding on a line SSE ignored lands beside it, the lost bytes highlighte
   // The ignored line's own bytes, as the file holds them, are in the raw view.
   await expect(timeline.rawText).toContainText(fileText(name, finding.at));
   await app.screenshot('06-jump-to-ignored-line');
+});
+
+test('a finding names its agent as the views do; the uuid stays in its detail', async ({ app, diagnostics }) => {
+  await open(app, 'error_midstream.json.sse', 'ended by error');
+  const finding = (await diagnostics.expand('block.unterminated')).first();
+  await expect(finding).toContainText('text block #1 of main is still open');
+  await expect(finding).not.toContainText('11111111-1111');
+  await expect(finding).toHaveAttribute('title', /of agent 11111111-1111-4111-8111-111111111111 is still open/);
 });

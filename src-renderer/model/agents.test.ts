@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentTreeOrder, labelAgents, shortId } from './agents';
+import { agentTreeOrder, labelAgents, shortId, withAgentNames } from './agents';
 
 describe('agent labels', () => {
   const agents = [
@@ -36,5 +36,25 @@ describe('agent labels', () => {
   it('shortens uuids and names the empty agent', () => {
     expect(shortId('22222222-2222-4222-8222-222222222222')).toBe('22222222');
     expect(shortId('')).toBe('(none)');
+  });
+});
+
+describe('agent names in findings', () => {
+  const MAIN = '2817a39b-0000-4000-8000-000000000000';
+  const SUB = 'c0ffee00-0000-4000-8000-000000000000';
+  const labels = labelAgents([
+    { uuid: MAIN, parent: null, firstEnvelope: 0 },
+    { uuid: SUB, parent: MAIN, firstEnvelope: 3 },
+  ]);
+
+  it('names each known agent as the views do; an unknown one keeps its uuid', () => {
+    expect(withAgentNames(`text block #2 of agent ${MAIN} was never finalised.`, labels)).toBe(
+      'text block #2 of main was never finalised.',
+    );
+    expect(withAgentNames(`tool_call t1 block #5 of agent ${SUB}, then agent ${MAIN}: x`, labels)).toBe(
+      'tool_call t1 block #5 of sub 1, then main: x',
+    );
+    expect(withAgentNames('text block #1 of agent deadbeef: cut', labels)).toBe('text block #1 of agent deadbeef: cut');
+    expect(withAgentNames('the unattributed agent "" spoke', labels)).toBe('the unattributed agent "" spoke');
   });
 });

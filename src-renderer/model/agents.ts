@@ -85,3 +85,16 @@ export function shortId(uuid: string): string {
 export function fallbackLabel(uuid: string): AgentLabel {
   return { uuid, name: shortId(uuid), shortId: shortId(uuid), colour: '#888888', depth: 0, indent: 0, parent: null };
 }
+
+/** `agent <uuid>` in a finding's message, the uuid up to a space, a comma, a period or a closing bracket. */
+const AGENT_IN_MESSAGE = /\bagent (\S+?)(?=[\s,;:)]|\.(?:\s|$)|$)/g;
+
+/**
+ * A finding's message with each agent it names by uuid named as the views name it ("text
+ * block #2 of sub 1"); an agent the session does not know keeps its uuid. The message as
+ * written (with the uuids) stays the finding's detail.
+ */
+export function withAgentNames(message: string, labels: ReadonlyMap<string, Pick<AgentLabel, 'name'>>): string {
+  if (!message.includes('agent ')) return message;
+  return message.replace(AGENT_IN_MESSAGE, (whole, uuid: string) => labels.get(uuid)?.name ?? whole);
+}

@@ -14,6 +14,7 @@ import {
   type SeverityFilter,
 } from '../../model/diagnostics';
 import { asChunkStatistics, hasNetworkChunks } from '../../model/diagnostics-charts';
+import { labelAgents, withAgentNames, type AgentLabel } from '../../model/agents';
 import { SafeMarkdown } from '../blocks/SafeMarkdown';
 import { ChunkCharts } from './ChunkCharts';
 import { jumpToFinding } from './jump';
@@ -222,6 +223,7 @@ function RuleGroupView({
   const [docOpen, setDocOpen] = useState(false);
   const doc = ruleDoc(group.rule);
   const findings = all ? group.findings : group.findings.slice(0, FINDINGS_SHOWN);
+  const agents = useMemo(() => labelAgents(session.agents), [session.agents]);
   return (
     <section
       className={`rule-group sev-${group.severity}`}
@@ -266,7 +268,7 @@ function RuleGroupView({
           )}
           <ul className="findings">
             {findings.map((d) => (
-              <FindingRow key={d.seq} app={app} session={session} finding={d} />
+              <FindingRow key={d.seq} app={app} session={session} finding={d} agents={agents} />
             ))}
           </ul>
           {group.findings.length > FINDINGS_SHOWN && (
@@ -280,19 +282,29 @@ function RuleGroupView({
   );
 }
 
-function FindingRow({ app, session, finding }: { app: AppModel; session: SessionData; finding: DiagnosticPayload }) {
+function FindingRow({
+  app,
+  session,
+  finding,
+  agents,
+}: {
+  app: AppModel;
+  session: SessionData;
+  finding: DiagnosticPayload;
+  agents: ReadonlyMap<string, AgentLabel>;
+}) {
   return (
     <li>
       <button
         type="button"
         className="finding"
         onClick={() => void jumpToFinding(app, session, finding)}
-        title="Show the row and its bytes in the timeline"
+        title={`${finding.message}\n\nShow the row and its bytes in the timeline`}
         data-testid={DIAGNOSTIC_IDS.finding}
         data-seq={finding.seq}
       >
         <span className="finding-text">
-          <span className="finding-msg">{finding.message}</span>
+          <span className="finding-msg">{withAgentNames(finding.message, agents)}</span>
           <span className="finding-loc mono">{locationLabel(finding.at)}</span>
         </span>
         <span className="finding-go">→</span>
