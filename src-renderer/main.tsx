@@ -8,15 +8,16 @@ import { bindEditorTheme, loadMonaco } from './editor/CodeView';
 import './styles.css';
 
 const bridge = connectBridge();
+const storage = browserStorage();
 const app = createApp({
   service: bridge.service,
   bridgeKind: bridge.kind,
   bridgeStatus: bridge.status,
   scheduler: browserScheduler(),
   systemTheme: systemTheme(),
-  storage: browserStorage(),
+  storage,
   now: () => Date.now(),
-  autoConnectDemo: shouldAutoConnect(),
+  autoConnectDemo: shouldAutoConnect(storage),
   download: browserDownload,
 });
 bindEditorTheme(app.theme);

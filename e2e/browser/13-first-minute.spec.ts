@@ -1,3 +1,4 @@
+import { TEST_IDS } from '../../src-renderer/testids';
 import { expect, test } from './fixtures';
 
 /** The badge of a session that has ended ("done", or how it ended otherwise). */
@@ -34,6 +35,23 @@ test('the first screen explains itself in one line and offers the Blocks view of
   await page.reload();
   await app.expectView('timeline');
   await expect(page.getByTestId('intro-line')).toHaveCount(0);
+});
+
+test('the tour runs on the first start only: a later start with no session opens on an empty app', async ({
+  app,
+  page,
+}) => {
+  await app.open({ autoconnect: true });
+  await app.expectState(ENDED, 60_000);
+  await expect(app.sessionItems).toHaveCount(1);
+  await page.getByTestId(TEST_IDS.sessionClose).click();
+  await expect(app.sessionItems).toHaveCount(0);
+  // A new window of a later start: what the browser keeps per window is gone, the preferences are not.
+  await page.evaluate(() => sessionStorage.clear());
+  await page.reload();
+  await app.expectView('connect');
+  await page.waitForTimeout(1500);
+  await expect(app.sessionItems).toHaveCount(0);
 });
 
 test('screenshots of the new table features in both themes and sizes', async ({ app, connect, timeline, page }) => {

@@ -2,6 +2,7 @@ import type { DownloadFile } from '../../src-shared/contract';
 import { decodeBase64 } from '../model/bytes';
 import type { FrameScheduler } from '../model/scheduler';
 import { createStore } from '../model/store';
+import { persist, type KeyValueStorage } from '../model/preferences';
 import type { ReadableStore, ThemeName } from '../model/types';
 
 /** While the window is hidden there are no animation frames: queued work runs this often instead. */
@@ -49,20 +50,19 @@ export function browserStorage(): { getItem(key: string): string | null; setItem
 }
 
 /**
- * Whether to start a demo session when main has none: on by default, off with `?autoconnect=0`
- * (test runs that want an empty app), and only once per window.
+ * Whether to start the demo tour when main has no session: on the app's first start only (a
+ * newcomer sees a live stream at once; everyone after that starts where they like), never
+ * with `?autoconnect=0` (test runs that want an empty app). Remembered in `storage`.
  */
-export function shouldAutoConnect(): boolean {
+export function shouldAutoConnect(storage: KeyValueStorage): boolean {
   const param = new URLSearchParams(window.location.search).get('autoconnect');
   if (param === '0' || param === 'false') return false;
-  try {
-    if (window.sessionStorage.getItem('asi.autoconnected')) return false;
-    window.sessionStorage.setItem('asi.autoconnected', '1');
-  } catch {
-    // No session storage: connect once per load.
-  }
+  if (storage.getItem(TOUR_SHOWN_KEY)) return false;
+  persist(storage, TOUR_SHOWN_KEY, '1');
   return true;
 }
+
+const TOUR_SHOWN_KEY = 'asi.tourShown';
 
 /** How long a download's object URL stays valid: the browser has started reading it by then. */
 const DOWNLOAD_URL_MS = 60_000;
