@@ -71,25 +71,30 @@ export function ProxyPanel({ app }: { app: RendererApp }) {
             A reverse proxy on 127.0.0.1 between a real frontend and its agent server: what the frontend receives, as
             sessions, live.
           </p>
-          <div className="request-line">
-            <input
-              className="input"
-              aria-label="Proxy target"
-              placeholder="Agent server URL, e.g. http://127.0.0.1:8787"
-              spellCheck={false}
-              data-testid={TEST_IDS.proxyTarget}
-              value={target}
-              onChange={(e) => setTarget(e.target.value)}
-            />
-            <input
-              className="input proxy-port"
-              aria-label="Proxy port (0: any free one)"
-              title="Port on 127.0.0.1 (0: any free one)"
-              spellCheck={false}
-              data-testid={TEST_IDS.proxyPort}
-              value={port}
-              onChange={(e) => setPort(e.target.value)}
-            />
+          <div className="request-line proxy-fields">
+            <label className="field">
+              <span className="field-label">Agent server</span>
+              <input
+                className="input"
+                placeholder="e.g. http://127.0.0.1:8787"
+                spellCheck={false}
+                data-testid={TEST_IDS.proxyTarget}
+                value={target}
+                onChange={(e) => setTarget(e.target.value)}
+              />
+            </label>
+            <label className="field proxy-port">
+              <span className="field-label">Port</span>
+              <input
+                className="input"
+                title="Port on 127.0.0.1 (0: any free one)"
+                placeholder="0: any"
+                spellCheck={false}
+                data-testid={TEST_IDS.proxyPort}
+                value={port}
+                onChange={(e) => setPort(e.target.value)}
+              />
+            </label>
             <button
               type="button"
               className="button"
