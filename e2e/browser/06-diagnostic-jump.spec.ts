@@ -43,7 +43,12 @@ async function open(app: AppPage, name: string, state = 'done'): Promise<void> {
   await app.show('diagnostics');
 }
 
-test('a finding on an envelope lands on its row, its raw bytes highlighted', async ({ app, diagnostics, timeline }) => {
+test('a finding on an envelope lands on its row, its raw bytes highlighted', async ({
+  app,
+  diagnostics,
+  timeline,
+  page,
+}) => {
   await open(app, 'example_1.json.sse');
   const finding = await firstFinding(diagnostics, 'envelope.over-budget-after-escaping');
   expect(finding.at.frame).not.toBeNull();
@@ -56,6 +61,25 @@ test('a finding on an envelope lands on its row, its raw bytes highlighted', asy
   await expect(timeline.byteHighlight).toHaveAttribute('data-start', String(finding.at.start));
   await expect(timeline.byteHighlight).toHaveAttribute('data-end', String(finding.at.end));
   await expect(timeline.rawHex).toBeVisible();
+  // The dump fits the pane, its text column whole: 8 bytes a line where 16 would not fit.
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 700],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await expect(timeline.rawHex).toHaveAttribute('data-width', '8');
+    expect(await timeline.rawHex.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+  }
+  // Widened by its splitter, the pane shows 16 bytes a line.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const splitter = page.getByRole('separator', { name: 'Resize the detail pane' });
+  const box = (await splitter.boundingBox())!;
+  await page.mouse.move(box.x + 2, box.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 300, box.y + 200, { steps: 5 });
+  await page.mouse.up();
+  await expect(timeline.rawHex).toHaveAttribute('data-width', '16');
+  expect(await timeline.rawHex.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
   // The finding's bytes, as the file holds them, are on screen.
   await expect(timeline.rawText).toContainText(fileText('example_1.json.sse', finding.at));
   await app.screenshot('06-jump-to-bytes');

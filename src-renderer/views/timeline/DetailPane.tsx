@@ -9,11 +9,12 @@ import { useAsync } from '../../app/use-async';
 import { Badge } from '../../components/Badge';
 import { CodeView } from '../../editor/CodeView';
 import { fallbackLabel, type AgentLabel } from '../../model/agents';
-import { asciiCell, decodeBase64, hexByte, hexLines, hexOffset, markRuns, visibleText } from '../../model/bytes';
+import { decodeBase64, visibleText } from '../../model/bytes';
 import { byteSpans, envelopeJson, parsedDelta, prettyWireData, wireLanguage } from '../../model/envelope-view';
 import { formatBytes, formatCount, formatCountOf, formatGap, formatOffset } from '../../model/format';
 import type { TimelineModel } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
+import { HexView } from './HexView';
 import { stringifyJson } from '../../../src-shared/json/tree';
 
 const TABS: readonly { id: DetailTab; label: string; testId: string }[] = [
@@ -352,31 +353,7 @@ function BytesTab({
         ))}
       </pre>
       <div className="detail-section-title">Hex</div>
-      <div className="hex-view" data-testid={TEST_IDS.rawHex}>
-        {hexLines(hexBytes, base).map((line) => (
-          <div key={line.offset} className="hex-line">
-            <span className="hex-offset">{hexOffset(line.offset)}</span>
-            <span className="hex-bytes" style={{ paddingLeft: `${(line.offset % 16) * 3}ch` }}>
-              {markRuns(line, mark).map((run) => (
-                <span key={run.from} className={run.mark || undefined}>
-                  {Array.from(line.bytes.subarray(run.from, run.to), hexByte).join(' ')}
-                  {run.to < line.bytes.length ? ' ' : ''}
-                </span>
-              ))}
-            </span>
-            <span className="hex-ascii" style={{ paddingLeft: `${line.offset % 16}ch` }}>
-              {markRuns(line, mark).map((run) => (
-                <span key={run.from} className={run.mark || undefined}>
-                  {Array.from(line.bytes.subarray(run.from, run.to), asciiCell).join('')}
-                </span>
-              ))}
-            </span>
-          </div>
-        ))}
-        {bytes.length > MAX_HEX_BYTES && (
-          <div className="hint">Hex shows the first {formatBytes(MAX_HEX_BYTES)}; the text view above shows all.</div>
-        )}
-      </div>
+      <HexView bytes={hexBytes} base={base} shownOf={bytes.length} mark={mark} />
     </div>
   );
 }
