@@ -105,13 +105,13 @@ test('columns fit at 1440 and 1024 px, with and without the detail pane; chooser
   await page.keyboard.press('Escape');
   await expect(agents).not.toHaveAttribute('open', '');
 
-  // 1024 × 700: the content column stays, whatever gives way.
+  // 1024 × 700: the content column stays, and Time and Agent (what a multi-agent debugger needs most) with it.
   await page.setViewportSize({ width: 1024, height: 700 });
   await expect.poll(async () => (await headers(page)).every((h) => h.inside)).toBe(true);
   await timeline.select(21);
   await expect.poll(async () => (await headers(page)).every((h) => h.inside)).toBe(true);
   shown = await headers(page);
-  expect(shown.map((h) => h.id)).toEqual(expect.arrayContaining(['seq', 'type', 'delta']));
+  expect(shown.map((h) => h.id)).toEqual(expect.arrayContaining(['seq', 'time', 'agent', 'type', 'delta']));
   expect(shown.find((h) => h.id === 'delta')!.width).toBeGreaterThanOrEqual(160);
   await app.screenshot('13-columns-1024-detail');
   await app.expectNoErrors();

@@ -22,9 +22,18 @@ describe('timeline columns', () => {
   });
 
   it('regression: at 1024 px only #, Time, Δ, Agent and Type showed — narrow tables drop the least needed columns, never Delta', () => {
-    expect(ids(700)).toEqual(['seq', 'agent', 'type', 'delta', 'idName', 'diagnostics']);
-    expect(layoutColumns(700, DEFAULT_COLUMN_PREFS).dropped).toEqual(['gap', 'final', 'bytes', 'time']);
-    expect(ids(440)).toEqual(['seq', 'type', 'delta', 'diagnostics']);
+    expect(ids(700)).toEqual(['seq', 'time', 'agent', 'type', 'delta', 'diagnostics']);
+    expect(layoutColumns(700, DEFAULT_COLUMN_PREFS).dropped).toEqual(['gap', 'final', 'bytes', 'idName']);
+    expect(sum(700)).toBe(700);
+    // Regression: with the detail pane open at 1024 px (a table of ~440 px) Agent and Time were
+    // dropped: the optional columns go first, then Time, Agent and Type shrink before any goes.
+    expect(ids(440)).toEqual(['seq', 'time', 'agent', 'type', 'delta']);
+    expect(sum(440)).toBe(440);
+    const narrow = layoutColumns(440, DEFAULT_COLUMN_PREFS).columns;
+    expect(narrow.find((c) => c.id === 'agent')!.width).toBeLessThan(112);
+    expect(narrow.find((c) => c.id === 'agent')!.width).toBeGreaterThanOrEqual(64);
+    expect(ids(340)).toEqual(['seq', 'time', 'agent', 'delta']);
+    expect(ids(330)).toEqual(['seq', 'agent', 'delta']);
     // However narrow, the row number and the content stay.
     expect(ids(100)).toEqual(['seq', 'delta']);
     for (const width of [100, 440, 700, 1228])

@@ -18,19 +18,40 @@ export interface ColumnSpec {
   readonly minWidth: number;
   /** Dropped for lack of room in this order (1 first); null: never (the row number and the content). */
   readonly dropOrder: number | null;
+  /**
+   * What a multi-agent debugger needs on every row (who, when, what): shrunk towards its
+   * minimum width before it is dropped, and dropped only after every other column.
+   */
+  readonly essential?: true;
 }
 
 export const TIMELINE_COLUMNS: readonly ColumnSpec[] = [
   { id: 'seq', label: '#', title: 'Envelope number', width: 56, minWidth: 40, dropOrder: null },
-  { id: 'time', label: 'Time', title: 'Seconds since the session started', width: 78, minWidth: 56, dropOrder: 4 },
+  {
+    id: 'time',
+    label: 'Time',
+    title: 'Seconds since the session started',
+    width: 78,
+    minWidth: 56,
+    dropOrder: 7,
+    essential: true,
+  },
   { id: 'gap', label: 'Δ', title: 'Time since the previous envelope', width: 68, minWidth: 48, dropOrder: 1 },
-  { id: 'agent', label: 'Agent', title: 'The agent that sent it', width: 112, minWidth: 64, dropOrder: 6 },
-  { id: 'type', label: 'Type', title: 'Envelope type', width: 150, minWidth: 80, dropOrder: 8 },
+  {
+    id: 'agent',
+    label: 'Agent',
+    title: 'The agent that sent it',
+    width: 112,
+    minWidth: 64,
+    dropOrder: 8,
+    essential: true,
+  },
+  { id: 'type', label: 'Type', title: 'Envelope type', width: 150, minWidth: 80, dropOrder: 6, essential: true },
   { id: 'final', label: 'Fin', title: 'final: the last envelope of its block', width: 40, minWidth: 32, dropOrder: 2 },
   { id: 'delta', label: 'Delta', title: 'The content it carries', width: 380, minWidth: 160, dropOrder: null },
   { id: 'bytes', label: 'Bytes', title: 'Size of its SSE frame data', width: 64, minWidth: 48, dropOrder: 3 },
-  { id: 'idName', label: 'Id / name', title: 'Tool or block id and name', width: 150, minWidth: 64, dropOrder: 5 },
-  { id: 'diagnostics', label: 'Diag', title: 'Diagnostic findings on it', width: 56, minWidth: 44, dropOrder: 7 },
+  { id: 'idName', label: 'Id / name', title: 'Tool or block id and name', width: 150, minWidth: 64, dropOrder: 4 },
+  { id: 'diagnostics', label: 'Diag', title: 'Diagnostic findings on it', width: 56, minWidth: 44, dropOrder: 5 },
 ];
 
 const BY_ID = new Map(TIMELINE_COLUMNS.map((c) => [c.id, c]));
@@ -67,28 +88,39 @@ export function isShown(id: ColumnId, prefs: ColumnPrefs): boolean {
   return columnSpec(id).dropOrder === null || !prefs.hidden.includes(id);
 }
 
-/** The columns for a table `available` pixels wide. */
+/**
+ * The columns for a table `available` pixels wide. Where the chosen columns do not fit at
+ * their widths, the optional ones go first (in `dropOrder`); then the essential ones (Time,
+ * Agent, Type) shrink towards their minimum widths; only where even that does not fit are
+ * they dropped too. The row number and Delta always stay; Delta takes what is left.
+ */
 export function layoutColumns(available: number, prefs: ColumnPrefs): ColumnLayout {
   const chosen = TIMELINE_COLUMNS.filter((c) => isShown(c.id, prefs));
   const kept = new Set(chosen.map((c) => c.id));
-  const fixed = (): number =>
-    chosen.filter((c) => kept.has(c.id) && c.id !== 'delta').reduce((sum, c) => sum + columnWidth(c.id, prefs), 0);
   const delta = columnSpec('delta');
+  const others = (): ColumnSpec[] => chosen.filter((c) => kept.has(c.id) && c.id !== 'delta');
+  const total = (width: (c: ColumnSpec) => number): number => others().reduce((sum, c) => sum + width(c), 0);
+  const preferred = (c: ColumnSpec): number => columnWidth(c.id, prefs);
+  const fits = (width: (c: ColumnSpec) => number): boolean => total(width) + delta.minWidth <= available;
   const droppable = chosen.filter((c) => c.dropOrder !== null).sort((a, b) => a.dropOrder! - b.dropOrder!);
   const dropped: ColumnId[] = [];
   for (const column of droppable) {
-    if (fixed() + delta.minWidth <= available) break;
+    const enough = column.essential ? fits((c) => (c.essential ? c.minWidth : preferred(c))) : fits(preferred);
+    if (enough) break;
     kept.delete(column.id);
     dropped.push(column.id);
   }
-  const left = available - fixed();
+  // What is left for the essential columns between their minimum and their preferred widths.
+  const room = available - delta.minWidth - total((c) => (c.essential ? c.minWidth : preferred(c)));
+  const stretch = total((c) => (c.essential ? preferred(c) - c.minWidth : 0));
+  const share = stretch <= 0 ? 1 : Math.min(1, Math.max(0, room / stretch));
+  const width = (c: ColumnSpec): number =>
+    c.essential ? c.minWidth + Math.floor(share * (preferred(c) - c.minWidth)) : preferred(c);
+  const left = available - total(width);
   return {
     columns: chosen
       .filter((c) => kept.has(c.id))
-      .map((c) => ({
-        id: c.id,
-        width: c.id === 'delta' ? Math.max(delta.minWidth, Math.floor(left)) : columnWidth(c.id, prefs),
-      })),
+      .map((c) => ({ id: c.id, width: c.id === 'delta' ? Math.max(delta.minWidth, Math.floor(left)) : width(c) })),
     dropped,
   };
 }
