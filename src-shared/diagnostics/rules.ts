@@ -1,4 +1,5 @@
 import { RAW_RULES } from '../dialects/anthropic-raw/rules';
+import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
 import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
 import { PROVIDER_RULES } from '../dialects/provider/rules';
 import type { DialectId } from '../dialects/registry';
@@ -32,7 +33,6 @@ export interface RuleInfo {
 
 /** The upstream agent's own dialects: its chunk budget, `[DONE]`, meta_init and XML items are its rules. */
 const UPSTREAM: readonly DialectId[] = ['json', 'xml', 'raw'];
-const ENVELOPES: readonly DialectId[] = ['json'];
 
 export const RULES = {
   // SSE framing (WHATWG "interpreting an event stream")
@@ -113,51 +113,9 @@ export const RULES = {
     dialects: UPSTREAM,
   },
 
-  // JSON envelope dialect
+  // JSON, in any dialect; then the JSON envelope dialect's own
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
-  'json.lone-surrogate': {
-    severity: 'error',
-    layer: 'dialect',
-    title: 'JSON string contains an unpaired surrogate escape',
-    dialects: ENVELOPES,
-  },
-  'envelope.missing-field': {
-    severity: 'error',
-    layer: 'dialect',
-    title: 'Envelope lacks a base field (type, agent, final, delta)',
-    dialects: ENVELOPES,
-  },
-  'envelope.field-type': {
-    severity: 'error',
-    layer: 'dialect',
-    title: 'Envelope base field has the wrong JSON type',
-    dialects: ENVELOPES,
-  },
-  'envelope.unknown-type': {
-    severity: 'info',
-    layer: 'dialect',
-    title: 'Envelope type is not in the known vocabulary (kept and shown)',
-    dialects: ENVELOPES,
-  },
-  'envelope.over-budget-after-escaping': {
-    severity: 'warning',
-    layer: 'dialect',
-    title: 'Envelope exceeds the chunk budget (2048 bytes by default) only because of JSON escaping',
-    dialects: ENVELOPES,
-  },
-  'envelope.over-budget': {
-    severity: 'warning',
-    layer: 'dialect',
-    title:
-      'Envelope exceeds the chunk budget (2048 bytes by default) even before escaping: the payload was not chunked',
-    dialects: ENVELOPES,
-  },
-  'envelope.payload-json': {
-    severity: 'error',
-    layer: 'dialect',
-    title: 'Reassembled JSON payload does not parse',
-    dialects: ENVELOPES,
-  },
+  ...ENVELOPE_RULES,
 
   // Legacy XML items (the xml dialect, and the raw format's items)
   ...XML_ITEM_RULES,
@@ -185,7 +143,6 @@ export const RULES = {
     layer: 'reconstruct',
     title:
       'Streamed block (text, thinking) got no final envelope before a block of another type began, and its type streamed on; closed there, kept apart',
-    dialects: ENVELOPES,
   },
   'block.unterminated': { severity: 'error', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
   'block.content-capped': {
