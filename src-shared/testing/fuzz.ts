@@ -2,7 +2,7 @@
  * What a dialect's fuzz grammar is made of: the `FuzzDialect` shape that each dialect folder's
  * `fuzz.ts` exports as `fuzzGrammar` (docs/dialects.md), and the seeded random values the
  * grammars share. Test support: the fuzzer (fuzz-loop.ts) and the grammars import it, production
- * code never does (eslint.config.js, `testSupport`).
+ * code never does (eslint.config.js, `sharedTestSupport`).
  */
 export type Random = () => number;
 
