@@ -264,9 +264,10 @@ export function createReconstructor(
 
   /**
    * Some dialects' blocks have no start event (JSON envelopes): a block begins with its first
-   * envelope and ends with its final one. A streamed block (text, thinking) of the agent still open when a block of
-   * another type begins is marked: its final envelope may still come (consumers keep one open
-   * block per (agent, type)), but if a delta of its type comes first, it never got one.
+   * envelope and ends with its final one. A streamed block (text, thinking) of the agent still
+   * open when a block of another type begins is marked: its final envelope may still come
+   * (consumers keep one open block per (agent, type)), but if a delta of its type comes first,
+   * it never got one.
    */
   function markInterrupted(state: AgentState, envelope: Envelope): void {
     for (const [kind, open] of state.open) {
