@@ -33,23 +33,40 @@ const rendererPatterns = [
  * The layering of ARCHITECTURE.md ("Layers"), as errors. Do not relax these rules: each folder
  * keeps to one runtime so that src-shared runs everywhere and only src-main/electron touches Electron.
  */
+const sharedPatterns = [
+  { group: nodeBuiltins, message: 'src-shared is pure TypeScript: no Node built-ins.' },
+  {
+    group: ['electron', 'react', 'react-dom', 'react/*', 'monaco-editor', 'monaco-editor/*'],
+    message: 'src-shared has no runtime-specific dependencies.',
+  },
+  {
+    group: ['**/src-main/**', '**/src-renderer/**', '../../src-main/*', '../../src-renderer/*'],
+    message: 'src-shared imports nothing from src-main or src-renderer.',
+  },
+];
+
+/** Test support inside src-shared: the testing folder and each dialect's fuzz grammar. */
+const sharedTestSupport = ['src-shared/**/*.test.ts', 'src-shared/testing/**', 'src-shared/dialects/*/fuzz.ts'];
+
 const layering = [
   {
     files: ['src-shared/**/*.ts'],
     ignores: ['src-shared/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: sharedPatterns }] },
+  },
+  {
+    // What the app, the CLI and the worker run never loads the fuzzer or its grammars.
+    files: ['src-shared/**/*.ts'],
+    ignores: sharedTestSupport,
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: nodeBuiltins, message: 'src-shared is pure TypeScript: no Node built-ins.' },
+            ...sharedPatterns,
             {
-              group: ['electron', 'react', 'react-dom', 'react/*', 'monaco-editor', 'monaco-editor/*'],
-              message: 'src-shared has no runtime-specific dependencies.',
-            },
-            {
-              group: ['**/src-main/**', '**/src-renderer/**', '../../src-main/*', '../../src-renderer/*'],
-              message: 'src-shared imports nothing from src-main or src-renderer.',
+              group: ['**/testing/*', './fuzz', '../*/fuzz'],
+              message: "Test support (src-shared/testing, a dialect folder's fuzz.ts) is for tests only.",
             },
           ],
         },

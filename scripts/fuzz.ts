@@ -7,10 +7,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FUZZ_DIALECTS, generateStreams } from '../src-shared/testing/fuzz';
+import { generateStreams } from '../src-shared/testing/fuzz-streams';
 import { seededRandom } from '../src-shared/sse/rechunk';
 import { concatBytes } from '../src-shared/bytes/held-bytes';
 import { MAX_RETAINED_PER_INPUT_BYTE, fixtureSeeds, measureHeap, runFuzz } from '../src-main/testing/fuzz-runner';
+import { builtInFuzzGrammars } from '../src-main/testing/fuzz-grammars';
 
 const MIB = 1024 * 1024;
 
@@ -29,10 +30,11 @@ async function main(): Promise<number> {
     return 2;
   }
   const seeds = fixtureSeeds();
+  const grammars = builtInFuzzGrammars();
   console.log(
-    `fuzzing for ${seconds} s with seed ${seed}: ${seeds.length} real streams (upstream and provider fixtures), dialects ${Object.keys(FUZZ_DIALECTS).join(', ')}`,
+    `fuzzing for ${seconds} s with seed ${seed}: ${seeds.length} real streams (upstream and provider fixtures), dialects ${[...grammars.keys()].join(', ')}`,
   );
-  const report = runFuzz({ seed, seeds, limits: { hugeLineBytes: MIB } }, seconds);
+  const report = runFuzz({ seed, seeds, limits: { hugeLineBytes: MIB }, grammars }, seconds);
   console.log(
     `${report.inputs} inputs (${Object.entries(report.byDialect)
       .map(([d, n]) => `${d} ${n}`)
@@ -59,7 +61,7 @@ async function main(): Promise<number> {
         name: `${s.name} × ${Math.ceil((32 * MIB) / s.bytes.length)}`,
         bytes: concatBytes(Array.from({ length: Math.ceil((32 * MIB) / s.bytes.length) }, () => s.bytes)),
       })),
-    ...Object.entries(FUZZ_DIALECTS).map(([id, dialect]) => ({
+    ...[...grammars].map(([id, dialect]) => ({
       name: `generated ${id}`,
       bytes: generateStreams(dialect, random, 16 * MIB),
     })),

@@ -1,16 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { diffSessions } from '../../src-shared/diff/diff';
 import { createDialectRegistry, DIALECT_IDS, DIALECTS, type DialectId } from '../../src-shared/dialects/registry';
+import { blockKindLabels, inlineTreatments } from '../../src-shared/dialects/traits';
 import type { DialectModule } from '../../src-shared/dialects/types';
+import { jsonText } from '../../src-shared/json/tree';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
+import { seededRandom } from '../../src-shared/sse/rechunk';
+import { pick, text, type FuzzDialect } from '../../src-shared/testing/fuzz';
+import { generateStream } from '../../src-shared/testing/fuzz-streams';
 import { encodeUtf8 } from '../../src-shared/text/utf8';
+import { fuzzGrammarsOf } from '../testing/fuzz-grammars';
+import { runFuzz } from '../testing/fuzz-runner';
 import { main } from './main';
 import { memoryIo } from './test-io';
 
 /**
  * A dialect added the way docs/dialects.md says: one module and one registry line. Its wire
- * is plain text lines sent as `event: line` events, each one a text delta, and `event: end`
- * closes the text and the stream (declared through onStreamEnd). Nothing else in the
- * inspector is edited for it.
+ * is plain text lines sent as `event: line` events, each one a text delta; `event: note` sends
+ * a whole note, a block kind of its own whose text the in-text stage parses; and `event: end`
+ * closes the text and the stream (declared through onStreamEnd). Like JSON envelopes, its
+ * blocks have no start event. Nothing else in the inspector is edited for it.
  */
 const linesDialect: DialectModule<'lines'> = {
   id: 'lines',
@@ -20,12 +32,13 @@ const linesDialect: DialectModule<'lines'> = {
     id: 'lines' as DialectId,
     push(frame) {
       const final = frame.event === 'end';
+      const note = frame.event === 'note';
       callbacks.onEnvelope({
         frame: frame.seq,
         agent: 'a',
-        type: 'text',
-        final,
-        delta: final ? '' : `${frame.data}\n`,
+        type: note ? 'note' : 'text',
+        final: final || note,
+        delta: final ? '' : note ? frame.data : `${frame.data}\n`,
         extras: {},
       });
       // Its own terminal event, declared so the session's end status is "done".
@@ -35,6 +48,14 @@ const linesDialect: DialectModule<'lines'> = {
   }),
   syntax: 'json',
   terminator: 'dialect',
+  blocksWithoutStart: true,
+  blockKinds: { note: { label: 'Note', inline: 'parse' } },
+};
+
+/** Its fuzz grammar, as its folder's fuzz.ts would export it: lines, notes and ends, framed by `event:`. */
+const linesGrammar: FuzzDialect = {
+  event: (random) => jsonText({ type: pick(random, ['line', 'line', 'note', 'end']), text: text(random) }),
+  framing: { eventField: true, sequenceNumbers: false },
 };
 
 const registry = createDialectRegistry([...DIALECTS, linesDialect], 'json');
@@ -82,5 +103,101 @@ describe('a dialect registered in a registry', () => {
     expect(() =>
       createDialectRegistry([linesDialect, { ...linesDialect, id: 'more', continues: ['nope'] }], 'lines'),
     ).toThrow(/continues nope/);
+  });
+});
+
+describe('what the dialect declares of its blocks', () => {
+  const tagged = 'event: line\ndata: first\n\nevent: note\ndata: Plan <thinking>hmm</thinking> done\n\n';
+
+  it('a kind of its own is parsed by the in-text stage and labelled, where the registry has it', () => {
+    expect(inlineTreatments(registry).get('note')).toBe('parse');
+    expect(blockKindLabels(registry).get('note')).toBe('Note');
+    const note = decodeBytes(encodeUtf8(tagged), { dialects: registry }).blocks.find((b) => b.kind === 'note');
+    expect(note?.segments?.map((s) => [s.type, s.content])).toEqual([
+      ['text', 'Plan '],
+      ['reasoning', 'hmm'],
+      ['text', ' done'],
+    ]);
+    const undeclared = createDialectRegistry([...DIALECTS, { ...linesDialect, blockKinds: {} }], 'json');
+    const plain = decodeBytes(encodeUtf8(tagged), { dialects: undeclared }).blocks.find((b) => b.kind === 'note');
+    expect(plain?.segments).toBeUndefined();
+  });
+
+  it('blocks without a start event: a text block interrupted by another kind and streaming on is closed and reported', () => {
+    const interrupted =
+      'event: line\ndata: first\n\nevent: note\ndata: aside\n\nevent: line\ndata: second\n\nevent: end\ndata: \n\n';
+    const result = decodeBytes(encodeUtf8(interrupted), { dialects: registry });
+    expect(result.blocks.map((b) => [b.kind, b.content])).toEqual([
+      ['text', 'first\n'],
+      ['note', 'aside'],
+      ['text', 'second\n'],
+    ]);
+    expect(result.diagnostics.map((d) => d.rule)).toEqual(['block.not-finalised']);
+    const started = createDialectRegistry([...DIALECTS, { ...linesDialect, blocksWithoutStart: false }], 'json');
+    const merged = decodeBytes(encodeUtf8(interrupted), { dialects: started });
+    expect(merged.blocks.map((b) => b.content)).toEqual(['first\nsecond\n', 'aside']);
+    expect(merged.diagnostics.map((d) => d.rule)).toEqual([]);
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), 'dialect-plugin-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("the diff reads the wire traits it declares, through the CLI's registry", async () => {
+    const xmlLike = createDialectRegistry(
+      [...DIALECTS, { ...linesDialect, attributesAgents: true, agentXmlItems: true, textAsXml: true }],
+      'json',
+    );
+    const profile = diffSessions(decodeBytes(encodeUtf8(stream), { dialects: xmlLike }), decodeBytes(encodeUtf8('')), {
+      dialects: xmlLike,
+    }).left;
+    expect(profile).toMatchObject({ dialects: ['lines'], attributesAgents: true, xmlItems: true, xmlText: true });
+
+    const right = join(dir, 'right.sse');
+    writeFileSync(right, stream);
+    const io = { ...memoryIo(stream), dialects: registry };
+    expect(await main(['diff', '-', right, '--json'], io)).toBe(0);
+    const report = JSON.parse(io.out()) as { left: object; counts: { differences: number } };
+    expect(report.left).toMatchObject({
+      dialects: ['lines'],
+      attributesAgents: false,
+      xmlItems: false,
+      xmlText: false,
+    });
+    expect(report.counts.differences).toBe(0);
+  });
+});
+
+describe("the dialect's fuzz grammar", () => {
+  const grammars = new Map<DialectModule, FuzzDialect>([[linesDialect, linesGrammar]]);
+
+  it('is required: the fuzzer names a registered dialect without one', () => {
+    expect(() => fuzzGrammarsOf([...DIALECTS, linesDialect])).toThrow(
+      /dialect lines: no folder under src-shared\/dialects/,
+    );
+  });
+
+  it('generates streams the test registry reads as the dialect', () => {
+    const random = seededRandom(3);
+    const formats = Array.from(
+      { length: 10 },
+      () => decodeBytes(generateStream(linesGrammar, random), { dialects: registry }).formats[0],
+    );
+    expect(formats.filter((f) => String(f) === 'lines').length).toBeGreaterThan(5);
+  });
+
+  it('takes its turn in a fuzz run over the registry, beside the built-in grammars found in their folders', () => {
+    const report = runFuzz(
+      {
+        seed: 7,
+        seeds: [],
+        limits: { hugeLineBytes: 4096 },
+        grammars: fuzzGrammarsOf(registry.modules, grammars),
+        dialects: registry,
+      },
+      Number.POSITIVE_INFINITY,
+      registry.ids.length,
+    );
+    expect(report.byDialect['lines']).toBe(1);
+    expect(report.failures).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { seededRandom } from '../../src-shared/sse/rechunk';
-import { FUZZ_DIALECTS, generateStreams } from '../../src-shared/testing/fuzz';
+import { fuzzGrammar as xmlGrammar } from '../../src-shared/dialects/legacy-xml/fuzz';
+import { generateStreams } from '../../src-shared/testing/fuzz-streams';
 import { encodeUtf8 } from '../../src-shared/text/utf8';
 import { readFixture } from './fixtures';
 import { MAX_LEAKED_BYTES, MAX_RETAINED_PER_INPUT_BYTE, measureHeap } from './fuzz-runner';
@@ -35,7 +36,7 @@ describe('memory stays bounded', () => {
       () => encodeUtf8(`data: {"type":"text","agent":"a","final":false,"delta":"${'\\n'.repeat(4 * MIB)}"}\n\n`),
     ],
     ['4 MiB with no line ending', () => encodeUtf8(`data: ${'x'.repeat(4 * MIB)}`)],
-    ['generated xml streams, 1 MiB', () => generateStreams(FUZZ_DIALECTS['xml'], seededRandom(9), MIB)],
+    ['generated xml streams, 1 MiB', () => generateStreams(xmlGrammar, seededRandom(9), MIB)],
     [
       '2 MiB of data lines and no blank line (one event that never ends)',
       () => encodeUtf8('data: xxxxxxxxxxxxxxxxxxxxxxx\n'.repeat((2 * MIB) / 30)),

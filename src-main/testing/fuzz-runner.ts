@@ -9,14 +9,15 @@ import { runInNewContext } from 'node:vm';
 import { isDialectId } from '../../src-shared/dialects/registry';
 import { decodeLegs } from '../../src-shared/pipeline/session-decoder';
 import { splitEvery } from '../../src-shared/sse/rechunk';
+import type { FuzzFailure } from '../../src-shared/testing/fuzz-checks';
 import {
+  decoderOf,
   failsWith,
   fuzzOne,
   minimise,
-  type FuzzFailure,
   type FuzzOptions,
   type FuzzSeed,
-} from '../../src-shared/testing/fuzz';
+} from '../../src-shared/testing/fuzz-loop';
 import { listProviderFixtures, listSseFixtures, providerFixturePath, readFixture, readManifest } from './fixtures';
 
 /**
@@ -70,7 +71,7 @@ export function runFuzz(options: FuzzOptions, seconds: number, maxInputs = Numbe
         index,
         recipe: input.recipe,
         failure,
-        minimised: minimise(input.bytes, failsWith(failure.kind)),
+        minimised: minimise(input.bytes, failsWith(failure.kind, decoderOf(options))),
       });
   }
   report.seconds = (performance.now() - started) / 1000;

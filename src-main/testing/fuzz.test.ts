@@ -7,20 +7,21 @@ import { describe, expect, test } from 'vitest';
 import { DIALECT_IDS, type DialectId } from '../../src-shared/dialects/registry';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { seededRandom } from '../../src-shared/sse/rechunk';
-import {
-  FUZZ_DIALECTS,
-  checkDecoded,
-  checkInput,
-  generateStream,
-  makeInput,
-  minimise,
-  type FuzzOptions,
-} from '../../src-shared/testing/fuzz';
+import { checkDecoded, checkInput } from '../../src-shared/testing/fuzz-checks';
+import { makeInput, minimise, type FuzzOptions } from '../../src-shared/testing/fuzz-loop';
+import { generateStream } from '../../src-shared/testing/fuzz-streams';
 import { encodeUtf8 } from '../../src-shared/text/utf8';
 import { readFixture } from './fixtures';
+import { builtInFuzzGrammars } from './fuzz-grammars';
 import { fixtureSeeds, runFuzz } from './fuzz-runner';
 
-const options: FuzzOptions = { seed: 20_261_125, seeds: fixtureSeeds(), limits: { hugeLineBytes: 256 * 1024 } };
+const grammars = builtInFuzzGrammars();
+const options: FuzzOptions = {
+  seed: 20_261_125,
+  seeds: fixtureSeeds(),
+  limits: { hugeLineBytes: 256 * 1024 },
+  grammars,
+};
 const DIALECTS: readonly DialectId[] = DIALECT_IDS;
 /** About three seconds on an idle CI core. */
 const SUITE_INPUTS = 60;
@@ -40,12 +41,14 @@ describe('short fuzz run', () => {
     expect(bytes(options.seed).equals(bytes(options.seed + 1))).toBe(false);
   });
 
+  test('every registered dialect has its grammar, found in its folder', () => {
+    expect([...grammars.keys()]).toEqual(DIALECTS);
+  });
+
   test.each(DIALECTS)('the %s grammar generates streams the decoder reads as that dialect', (dialect) => {
     const random = seededRandom(5);
-    const formats = Array.from(
-      { length: 20 },
-      () => decodeBytes(generateStream(FUZZ_DIALECTS[dialect], random)).formats[0],
-    );
+    const grammar = grammars.get(dialect)!;
+    const formats = Array.from({ length: 20 }, () => decodeBytes(generateStream(grammar, random)).formats[0]);
     expect(formats.filter((f) => f === dialect).length).toBeGreaterThan(10);
   });
 });

@@ -12,7 +12,9 @@ import {
   errorFrameOf,
   findThread,
   detailKey,
+  kindLabel,
   metaFilesOf,
+  presentationOf,
   prettyJson,
   safeExternalUrl,
   spawnedAgentOf,
@@ -200,6 +202,12 @@ describe('buildThreads placement', () => {
 });
 
 describe('helpers', () => {
+  test('a block kind a dialect adds is labelled and presented as its module declares (segments: one segment each)', () => {
+    expect(kindLabel('segment')).toBe('Segment');
+    expect(presentationOf('segment')).toBe('segment');
+    expect([kindLabel('some_future_kind'), presentationOf('some_future_kind')]).toEqual(['some_future_kind', 'plain']);
+  });
+
   test('spawnedAgentOf reads the uuid from a spawn_subagent result preview only', () => {
     const result = {
       kind: 'tool_result',

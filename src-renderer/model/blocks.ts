@@ -2,6 +2,8 @@ import type { AgentInfoPayload, BlockDetail, BlockSummary } from '../../src-shar
 import { stringifyJson } from '../../src-shared/json/tree';
 import { ERROR_FRAME_KIND } from '../../src-shared/envelope/kinds';
 import { KIND } from '../../src-shared/envelope/vocabulary';
+import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
+import { blockKindLabels, inlineTreatments } from '../../src-shared/dialects/traits';
 
 /**
  * The blocks view's model: a session's reconstructed blocks arranged as one conversation per
@@ -296,11 +298,14 @@ const KIND_LABELS: Record<string, string> = {
   reasoning_summary: 'Reasoning summary',
   redacted_thinking: 'Redacted thinking',
   custom_tool_call: 'Custom tool call',
-  segment: 'Segment',
 };
 
+/** Block kinds the dialects add (DialectModule.blockKinds): their labels, and those that are one segment each. */
+const DIALECT_KIND_LABELS = blockKindLabels(DIALECT_REGISTRY);
+const INLINE_TREATMENTS = inlineTreatments(DIALECT_REGISTRY);
+
 export function kindLabel(kind: string): string {
-  return KIND_LABELS[kind] ?? kind;
+  return KIND_LABELS[kind] ?? DIALECT_KIND_LABELS.get(kind) ?? kind;
 }
 
 /** How a block's content is presented. */
@@ -334,10 +339,8 @@ export function presentationOf(kind: string): BlockPresentation {
       return 'error';
     case KIND.awaiting_frontend_tools:
       return 'awaiting';
-    case 'segment':
-      return 'segment';
     default:
-      return 'plain';
+      return INLINE_TREATMENTS.get(kind) === 'segment' ? 'segment' : 'plain';
   }
 }
 

@@ -76,6 +76,18 @@ describe('scenarioKey and suggestPair', () => {
     expect(suggestPair(list)).toEqual({ left: 's1', right: 's3' });
   });
 
+  test('the older format goes left whatever the order: xml before raw, raw before a provider API', () => {
+    const pair = (newer: 'xml' | 'raw' | 'anthropic-messages', older: 'xml' | 'raw' | 'anthropic-messages') =>
+      suggestPair([
+        session('new', 'run.sse', newer, file('/f/run.sse')),
+        session('old', 'run.sse', older, file('/f/run.sse')),
+      ]);
+    expect(pair('xml', 'raw')).toEqual({ left: 'new', right: 'old' });
+    expect(pair('raw', 'xml')).toEqual({ left: 'old', right: 'new' });
+    expect(pair('raw', 'anthropic-messages')).toEqual({ left: 'new', right: 'old' });
+    expect(pair('anthropic-messages', 'raw')).toEqual({ left: 'old', right: 'new' });
+  });
+
   test('falls back to the two newest finished sessions, older on the left; null with fewer than two', () => {
     const list = [
       session('b', 'one', 'json', file('/f/a.json.sse')),

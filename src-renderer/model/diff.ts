@@ -1,4 +1,5 @@
 import type { SessionSummary } from '../../src-shared/contract';
+import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 import { KIND } from '../../src-shared/envelope/vocabulary';
 import { INHERENT, type InherentId } from '../../src-shared/diff/inherent';
 import { NORMALISATIONS, type NormalisationId } from '../../src-shared/diff/normalisations';
@@ -64,8 +65,17 @@ export function isDiffable(summary: Pick<SessionSummary, 'state' | 'envelopes'>)
 }
 
 /**
+ * How far back a format goes, for the side it is shown on: text written as XML (xml), then
+ * agent XML items in another wire (raw), then the rest (DialectModule traits).
+ */
+function formatAge(format: SessionSummary['format']): number {
+  const module = format === null ? undefined : DIALECT_REGISTRY.get(format);
+  return module?.textAsXml ? 2 : module?.agentXmlItems ? 1 : 0;
+}
+
+/**
  * A default pair: the newest two finished sessions of one scenario in different formats
- * (xml on the left, as the older format), else the newest two finished sessions.
+ * (the older format on the left: xml, then raw), else the newest two finished sessions.
  */
 export function suggestPair(sessions: readonly SessionSummary[]): { left: string; right: string } | null {
   const done = sessions.filter(isDiffable);
@@ -75,7 +85,7 @@ export function suggestPair(sessions: readonly SessionSummary[]): { left: string
     for (let j = i + 1; j < done.length; j++) {
       const b = done[j];
       if (!b || a.format === b.format || scenarioKey(a) !== scenarioKey(b)) continue;
-      const [left, right] = b.format === 'xml' || (a.format !== 'xml' && b.format === 'raw') ? [b, a] : [a, b];
+      const [left, right] = formatAge(b.format) > formatAge(a.format) ? [b, a] : [a, b];
       return { left: left.id, right: right.id };
     }
   }

@@ -1,9 +1,16 @@
+import { RAW_RULES } from '../dialects/anthropic-raw/rules';
+import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
+import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
+import { PROVIDER_RULES } from '../dialects/provider/rules';
 import type { DialectId } from '../dialects/registry';
+import { SEGMENT_RULES } from '../dialects/segment-events/rules';
 import type { Severity } from './types';
 
 /**
  * The rule catalogue. Ids are stable: users filter on them, CI gates on them and
  * docs/diagnostics.md documents each one with an example. Never rename an id; retire it.
+ * The rules every dialect shares are written here; a dialect's own (or its family's) live in
+ * its folder, `src-shared/dialects/<folder>/rules.ts`, and are spread in by one line each.
  *
  * Severity follows one principle (docs/diagnostics.md, "Severity"): `error` when data is lost
  * or corrupted on its way to the client (text of an ignored line, an event never dispatched,
@@ -26,10 +33,6 @@ export interface RuleInfo {
 
 /** The upstream agent's own dialects: its chunk budget, `[DONE]`, meta_init and XML items are its rules. */
 const UPSTREAM: readonly DialectId[] = ['json', 'xml', 'raw'];
-const XML_ITEMS: readonly DialectId[] = ['xml', 'raw'];
-const ENVELOPES: readonly DialectId[] = ['json'];
-const PROVIDERS: readonly DialectId[] = ['anthropic-messages', 'openai-responses'];
-const SEGMENTS: readonly DialectId[] = ['segments'];
 
 export const RULES = {
   // SSE framing (WHATWG "interpreting an event stream")
@@ -110,216 +113,18 @@ export const RULES = {
     dialects: UPSTREAM,
   },
 
-  // JSON envelope dialect
+  // JSON, in any dialect; then the JSON envelope dialect's own
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
-  'json.lone-surrogate': {
-    severity: 'error',
-    layer: 'dialect',
-    title: 'JSON string contains an unpaired surrogate escape',
-    dialects: ENVELOPES,
-  },
-  'envelope.missing-field': {
-    severity: 'error',
-    layer: 'dialect',
-    title: 'Envelope lacks a base field (type, agent, final, delta)',
-    dialects: ENVELOPES,
-  },
-  'envelope.field-type': {
-    severity: 'error',
-    layer: 'dialect',
-    title: 'Envelope base field has the wrong JSON type',
-    dialects: ENVELOPES,
-  },
-  'envelope.unknown-type': {
-    severity: 'info',
-    layer: 'dialect',
-    title: 'Envelope type is not in the known vocabulary (kept and shown)',
-    dialects: ENVELOPES,
-  },
-  'envelope.over-budget-after-escaping': {
-    severity: 'warning',
-    layer: 'dialect',
-    title: 'Envelope exceeds the chunk budget (2048 bytes by default) only because of JSON escaping',
-    dialects: ENVELOPES,
-  },
-  'envelope.over-budget': {
-    severity: 'warning',
-    layer: 'dialect',
-    title:
-      'Envelope exceeds the chunk budget (2048 bytes by default) even before escaping: the payload was not chunked',
-    dialects: ENVELOPES,
-  },
-  'envelope.payload-json': {
-    severity: 'error',
-    layer: 'dialect',
-    title: 'Reassembled JSON payload does not parse',
-    dialects: ENVELOPES,
-  },
+  ...ENVELOPE_RULES,
 
-  // Legacy XML dialect
-  'xml.unclosed': { severity: 'error', layer: 'xml', title: 'Tag opened and never closed', dialects: XML_ITEMS },
-  'xml.mismatched': {
-    severity: 'error',
-    layer: 'xml',
-    title: 'Closing tag does not match the open tag',
-    dialects: XML_ITEMS,
-  },
-  'xml.unknown-tag': {
-    severity: 'warning',
-    layer: 'xml',
-    title: 'Tag is not part of the XML stream vocabulary',
-    dialects: XML_ITEMS,
-  },
-  'xml.bad-entity': {
-    severity: 'warning',
-    layer: 'xml',
-    title: 'Unknown or malformed character entity',
-    dialects: XML_ITEMS,
-  },
-  'xml.broken-cdata': {
-    severity: 'error',
-    layer: 'xml',
-    title: 'CDATA section is broken (unterminated or ended early by an unprotected ]]>)',
-    dialects: XML_ITEMS,
-  },
-  'xml.attr-json': { severity: 'error', layer: 'xml', title: 'Attribute JSON does not parse', dialects: XML_ITEMS },
-  'xml.malformed': {
-    severity: 'error',
-    layer: 'xml',
-    title: 'Item is not a well-formed stream item',
-    dialects: XML_ITEMS,
-  },
-  'xml.subagent-unattributed': {
-    severity: 'info',
-    layer: 'xml',
-    title: 'Sub-agent output cannot be attributed in XML/raw streams',
-    dialects: XML_ITEMS,
-  },
-  'xml.legacy-tag-name': {
-    severity: 'info',
-    layer: 'xml',
-    title: 'Older tag name used for a server tool',
-    dialects: XML_ITEMS,
-  },
-  'xml.overlapping-blocks': {
-    severity: 'error',
-    layer: 'xml',
-    title: 'Block opened while another block is still open (interleaved sub-agents); deltas cannot be routed',
-    dialects: XML_ITEMS,
-  },
-  'xml.unescaped-stream': {
-    severity: 'warning',
-    layer: 'xml',
-    title: 'Items are not SSE-escaped (stream predates upstream escaping); taken verbatim',
-    dialects: XML_ITEMS,
-  },
+  // Legacy XML items (the xml dialect, and the raw format's items)
+  ...XML_ITEM_RULES,
 
   // Anthropic raw dialect
-  'raw.unknown-event': {
-    severity: 'info',
-    layer: 'raw',
-    title: 'Anthropic stream event type not recognised',
-    dialects: ['raw'],
-  },
-  'raw.index-mismatch': {
-    severity: 'error',
-    layer: 'raw',
-    title: 'content_block event refers to a block index that is not open',
-    dialects: ['raw'],
-  },
-  'raw.block-not-stopped': {
-    severity: 'warning',
-    layer: 'raw',
-    title: 'Content block never got its content_block_stop (retried API call or cut stream)',
-    dialects: ['raw'],
-  },
+  ...RAW_RULES,
 
   // Provider APIs streamed directly (Anthropic Messages, OpenAI Responses)
-  'provider.api-error': {
-    severity: 'error',
-    layer: 'provider',
-    title: 'The API sent an error event',
-    dialects: PROVIDERS,
-  },
-  'provider.response-failed': {
-    severity: 'error',
-    layer: 'provider',
-    title: 'The response failed',
-    dialects: PROVIDERS,
-  },
-  'provider.response-incomplete': {
-    severity: 'warning',
-    layer: 'provider',
-    title: 'The response ended incomplete (token limit, content filter…)',
-    dialects: PROVIDERS,
-  },
-  'provider.missing-terminal': {
-    severity: 'error',
-    layer: 'provider',
-    title: 'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete)',
-    dialects: PROVIDERS,
-  },
-  'provider.block-not-started': {
-    severity: 'error',
-    layer: 'provider',
-    title: 'Delta or stop for a block, part or item that was never started',
-    dialects: PROVIDERS,
-  },
-  'provider.block-started-twice': {
-    severity: 'warning',
-    layer: 'provider',
-    title: 'Block, part or item started again while open',
-    dialects: PROVIDERS,
-  },
-  'provider.delta-after-stop': {
-    severity: 'error',
-    layer: 'provider',
-    title: 'Delta or stop after the block, part or item was done',
-    dialects: PROVIDERS,
-  },
-  'provider.block-not-stopped': {
-    severity: 'warning',
-    layer: 'provider',
-    title: 'Block, part or item never got its stop/done event',
-    dialects: PROVIDERS,
-  },
-  'provider.next-message': {
-    severity: 'info',
-    layer: 'provider',
-    title:
-      'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another',
-    dialects: PROVIDERS,
-  },
-  'provider.sequence-gap': {
-    severity: 'error',
-    layer: 'provider',
-    title: 'sequence_number skipped or went backwards',
-    dialects: PROVIDERS,
-  },
-  'provider.tool-args-invalid': {
-    severity: 'error',
-    layer: 'provider',
-    title: 'Tool call arguments do not parse as JSON once complete',
-    dialects: PROVIDERS,
-  },
-  'provider.annotation-out-of-range': {
-    severity: 'warning',
-    layer: 'provider',
-    title: 'Annotation offsets fall outside the text they annotate',
-    dialects: PROVIDERS,
-  },
-  'provider.unknown-event': {
-    severity: 'info',
-    layer: 'provider',
-    title: 'Event, item, block or delta type not known to this version; kept and shown',
-    dialects: PROVIDERS,
-  },
-  'provider.invalid-event': {
-    severity: 'error',
-    layer: 'provider',
-    title: 'Event is not a JSON object with a string type; kept undecoded',
-    dialects: PROVIDERS,
-  },
+  ...PROVIDER_RULES,
 
   // Reconstruction
   'block.id-changed': { severity: 'error', layer: 'reconstruct', title: 'id or name changed inside one block' },
@@ -338,7 +143,6 @@ export const RULES = {
     layer: 'reconstruct',
     title:
       'Streamed block (text, thinking) got no final envelope before a block of another type began, and its type streamed on; closed there, kept apart',
-    dialects: ENVELOPES,
   },
   'block.unterminated': { severity: 'error', layer: 'reconstruct', title: 'Block still open at the end of the stream' },
   'block.content-capped': {
@@ -410,42 +214,7 @@ export const RULES = {
   },
 
   // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
-  'segments.malformed-event': {
-    severity: 'error',
-    layer: 'segments',
-    title: 'Event is not a segment event with a segment_id and a known type (or lacks its payload fields)',
-    dialects: SEGMENTS,
-  },
-  'segments.unknown-id': {
-    severity: 'warning',
-    layer: 'segments',
-    title: 'Content or end for a segment id that no SEGMENT_START opened',
-    dialects: SEGMENTS,
-  },
-  'segments.started-twice': {
-    severity: 'warning',
-    layer: 'segments',
-    title: 'SEGMENT_START for a segment id that was already started',
-    dialects: SEGMENTS,
-  },
-  'segments.content-after-end': {
-    severity: 'warning',
-    layer: 'segments',
-    title: 'SEGMENT_CONTENT for a segment after its SEGMENT_END',
-    dialects: SEGMENTS,
-  },
-  'segments.unclosed': {
-    severity: 'warning',
-    layer: 'segments',
-    title: 'Segment still open when the stream ends',
-    dialects: SEGMENTS,
-  },
-  'segments.unknown-type': {
-    severity: 'info',
-    layer: 'segments',
-    title: 'Segment type the protocol does not name (kept and shown)',
-    dialects: SEGMENTS,
-  },
+  ...SEGMENT_RULES,
 
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': {

@@ -82,6 +82,19 @@ export interface ClientToolContinuation {
   }): string;
 }
 
+/** What the inspector makes of a block kind a dialect adds (DialectModule.blockKinds). */
+export interface BlockKindTraits {
+  /** What the blocks view calls it; the kind itself when absent. */
+  readonly label?: string;
+  /**
+   * What the in-text stage does with its blocks (docs/inline.md): `parse` the model's text in
+   * them for the protocols written inside (markers, tool tags, JSON calls), as it does for
+   * `text` blocks in every dialect; or describe each block as the one `segment` it already is
+   * (its opening envelope's `metadata`, its content), shown as the stage's segments are.
+   */
+  readonly inline?: 'parse' | 'segment';
+}
+
 /**
  * One wire dialect as a plug-in: everything the rest of the inspector needs to know about it.
  * The registry (registry.ts) lists these; every other list of dialects derives from it.
@@ -116,10 +129,32 @@ export interface DialectModule<Id extends string = string> {
   readonly terminator: 'done-frame' | 'dialect';
   /** Envelopes are chunked against the upstream budget, so escaping and fullness statistics apply. */
   readonly chunked?: boolean;
-  /** Carries the agent layer's XML items (meta_init, tool_result…): the diff pairs it with the xml dialect. */
+  /**
+   * Carries the agent layer's XML items (meta_init, tool_result…), which name no agent: the diff
+   * cannot attribute sub-agents on such a side and reads its tool results' newlines as XML.
+   */
   readonly agentXmlItems?: boolean;
   /** Every envelope names its agent (multi-agent streams can be told apart). */
   readonly attributesAgents?: boolean;
+  /**
+   * Its text travels as XML character data, unescaped: a CR in a delta ends the SSE line and
+   * what follows it is lost, and citations leave empty fields out. The diff explains those
+   * differences against a side of another dialect, and suggests such a session as the left
+   * side (the older format).
+   */
+  readonly textAsXml?: boolean;
+  /**
+   * Its blocks have no start event: a block begins with its first envelope and ends with its
+   * final one, so a streamed block still open when a block of another kind begins may never get
+   * its final envelope; reconstruction marks it and reports it if its kind streams on
+   * (`block.not-finalised`).
+   */
+  readonly blocksWithoutStart?: boolean;
+  /**
+   * Block kinds of its own, beyond the envelope vocabulary's (src-shared/envelope/vocabulary.ts),
+   * and what the stages after the decoder make of them.
+   */
+  readonly blockKinds?: Readonly<Record<string, BlockKindTraits>>;
   /** Runs of this dialect pause on tools the frontend runs, and this is how they continue. */
   readonly clientTools?: ClientToolContinuation;
 }

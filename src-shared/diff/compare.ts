@@ -3,7 +3,6 @@ import { hasJsonPayload, isToolCallKind } from '../envelope/kinds';
 import { KIND } from '../envelope/vocabulary';
 import type { Block, Citation } from '../reconstruct/types';
 import { NORMALISATIONS, type NormalisationId } from './normalisations';
-import { hasXmlItems, isXmlOnly } from './profile';
 import { dumpsDefaultStr } from './python-repr';
 import { rewriteStrings, withoutThinkingSignatures, type RunPairing } from './runs';
 import type { SideProfile } from './types';
@@ -110,7 +109,7 @@ function contentName(kind: string): string {
 function plainContent(left: Block, right: Block, context: CompareContext, applied: Applied): Aspect {
   let l = runUuids(left.content, context, applied);
   let r = right.content;
-  if (left.kind === KIND.tool_result && hasXmlItems(context.left) !== hasXmlItems(context.right)) {
+  if (left.kind === KIND.tool_result && context.left.xmlItems !== context.right.xmlItems) {
     const nl = xmlToolResultNewlines(l);
     const nr = xmlToolResultNewlines(r);
     if ((nl !== l || nr !== r) && l !== r) applied.add('xml-tool-result-newlines');
@@ -318,8 +317,8 @@ interface CitationValue {
 }
 
 function citations(left: Block, right: Block, context: CompareContext, applied: Applied): Aspect {
-  const xmlLeft = isXmlOnly(context.left);
-  const xmlRight = isXmlOnly(context.right);
+  const xmlLeft = context.left.xmlText;
+  const xmlRight = context.right.xmlText;
   let l: CitationValue[] = left.citations.map(citationValue);
   let r: CitationValue[] = right.citations.map(citationValue);
   if (xmlLeft !== xmlRight) {

@@ -25,8 +25,8 @@ import type { DiffCounts, DiffInput, DiffOptions, DiffRow, RowSide, SessionDiff 
  * with an INHERENT explanation. Envelope-level differences are summarised apart.
  */
 export function diffSessions(left: DiffInput, right: DiffInput, options: DiffOptions = {}): SessionDiff {
-  const leftProfile = profileSide(left);
-  const rightProfile = profileSide(right);
+  const leftProfile = profileSide(left, options.dialects);
+  const rightProfile = profileSide(right, options.dialects);
   const leftNodes = agentNodes(left.agents, left.blocks);
   const rightNodes = agentNodes(right.agents, right.blocks);
   const agents = matchAgents(leftNodes, rightNodes);

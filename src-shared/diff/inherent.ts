@@ -1,7 +1,6 @@
 import type { Envelope } from '../envelope/types';
 import { KIND } from '../envelope/vocabulary';
 import type { Block } from '../reconstruct/types';
-import { hasXmlItems, isXmlOnly } from './profile';
 import type { Explanation, SideProfile } from './types';
 
 /**
@@ -81,9 +80,9 @@ export function explainUnmatched(block: Block, side: Side, context: InherentCont
 export function explainChanged(left: Block, right: Block, context: InherentContext): InherentId | undefined {
   if (context.flattened && pairInvolvesSubAgent(left, right, context)) return 'unattributed-sub-agents';
   if ((left.kind === KIND.text || left.kind === KIND.thinking) && left.kind === right.kind) {
-    if (isXmlOnly(context.right.profile) && !isXmlOnly(context.left.profile) && lostAfterCr(left, right, context.left))
+    if (context.right.profile.xmlText && !context.left.profile.xmlText && lostAfterCr(left, right, context.left))
       return 'xml-unescaped-cr';
-    if (isXmlOnly(context.left.profile) && !isXmlOnly(context.right.profile) && lostAfterCr(right, left, context.right))
+    if (context.left.profile.xmlText && !context.right.profile.xmlText && lostAfterCr(right, left, context.right))
       return 'xml-unescaped-cr';
   }
   return undefined;
@@ -110,7 +109,7 @@ function pairInvolvesSubAgent(left: Block, right: Block, context: InherentContex
 }
 
 function attributes(side: SideContext): boolean {
-  return !hasXmlItems(side.profile);
+  return !side.profile.xmlItems;
 }
 
 /**

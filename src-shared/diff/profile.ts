@@ -1,4 +1,4 @@
-import { DIALECT_REGISTRY, type DialectId } from '../dialects/registry';
+import { DIALECT_REGISTRY, type DialectId, type DialectRegistry } from '../dialects/registry';
 import { isJsonObject } from '../json/values';
 import type { Block } from '../reconstruct/types';
 import type { DiffInput, Generation, SideProfile } from './types';
@@ -36,7 +36,7 @@ function detectGeneration(input: DiffInput): Generation {
   return 'legacy';
 }
 
-export function profileSide(input: DiffInput): SideProfile {
+export function profileSide(input: DiffInput, registry: DialectRegistry = DIALECT_REGISTRY): SideProfile {
   const dialects: DialectId[] = [];
   for (const envelope of input.envelopes) {
     if (envelope.control === 'done' || envelope.control === 'error-frame') continue;
@@ -44,22 +44,16 @@ export function profileSide(input: DiffInput): SideProfile {
   }
   const agents = new Set<string>(input.agents.map((a) => a.uuid));
   for (const block of input.blocks) agents.add(block.agent);
+  const modules = dialects.map((d) => registry.get(d));
   return {
     dialects,
     generation: detectGeneration(input),
-    attributesAgents: dialects.every((d) => DIALECT_REGISTRY.get(d)?.attributesAgents === true),
+    attributesAgents: modules.every((m) => m?.attributesAgents === true),
+    xmlItems: modules.some((m) => m?.agentXmlItems === true),
+    xmlText: modules.length > 0 && modules.every((m) => m?.textAsXml === true),
     agents: agents.size,
     blocks: input.blocks.length,
   };
-}
-
-/** The side decoded xml items (legacy tags, or the agent-layer items inside a raw stream). */
-export function hasXmlItems(profile: SideProfile): boolean {
-  return profile.dialects.some((d) => DIALECT_REGISTRY.get(d)?.agentXmlItems === true);
-}
-
-export function isXmlOnly(profile: SideProfile): boolean {
-  return profile.dialects.length > 0 && profile.dialects.every((d) => d === 'xml');
 }
 
 /** Blocks in the order they opened (ids are assigned in that order). */

@@ -1,4 +1,4 @@
-import type { DialectId } from '../dialects/registry';
+import type { DialectId, DialectRegistry } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
@@ -30,6 +30,8 @@ export interface DiffOptions {
    * cannot attribute sub-agents (xml/raw items carry no agent id) and a sub-agent exists.
    */
   flattenAgents?: boolean;
+  /** The dialects the sessions were decoded with, for what they say of their wire; the built-in registry by default. */
+  dialects?: DialectRegistry;
 }
 
 /** Which server generation produced a side; the agent_base server drifted from the legacy one. */
@@ -42,6 +44,10 @@ export interface SideProfile {
   generation: Generation;
   /** False when items carry no agent id (xml, raw): sub-agents cannot be told apart. */
   attributesAgents: boolean;
+  /** A dialect of the side carries the agent layer's XML items (xml, raw; DialectModule.agentXmlItems). */
+  xmlItems: boolean;
+  /** Every dialect of the side writes its text as XML character data (xml; DialectModule.textAsXml). */
+  xmlText: boolean;
   agents: number;
   blocks: number;
 }

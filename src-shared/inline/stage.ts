@@ -1,15 +1,12 @@
 import type { DiagnosticInit, DiagnosticLocation } from '../diagnostics/types';
-import { SEGMENT_BLOCK_KIND } from '../dialects/segment-events/decoder';
+import { DIALECT_REGISTRY } from '../dialects/registry';
+import { inlineTreatments, type InlineTreatment } from '../dialects/traits';
 import type { Envelope } from '../envelope/types';
-import { KIND } from '../envelope/vocabulary';
 import type { Block } from '../reconstruct/types';
 import { createInlineDocument, plainTextSegment, type InlineDocument, type InlineFinding } from './collect';
 import { markerStarts } from './tag-vocabulary';
 import { isBlank } from './text-runs';
 import type { InlineOptions, Segment } from './types';
-
-/** The block kind whose text the model writes, and so the only kind the stage parses. */
-export const INLINE_BLOCK_KIND = KIND.text;
 
 /** Where the finding is: the envelope being decoded when it was found (none at the session's end). */
 export type InlineLocator = (block: Block) => DiagnosticLocation;
@@ -46,9 +43,9 @@ function holdsAny(text: string, chars: string): boolean {
 }
 
 /**
- * A block of the segment-events dialect is one segment already: its segment has the same
- * fields as those the parser finds in text (the output contract of docs/inline.md). The
- * metadata arrives on the SEGMENT_START envelope, which opens the block.
+ * A block a dialect declares a segment (the segment-events dialect's) is one segment already:
+ * its segment has the same fields as those the parser finds in text (the output contract of
+ * docs/inline.md). The metadata arrives on the envelope that opens the block (SEGMENT_START).
  */
 function describeSegmentBlock(block: Block, envelope: Envelope | undefined): void {
   let segment = block.segments?.[0];
@@ -75,12 +72,14 @@ function describeSegmentBlock(block: Block, envelope: Envelope | undefined): voi
  * The inline stage after reconstruction: one incremental parser per text block, fed with what
  * each change appended (never the whole content again), so a long block costs linear time.
  * A block whose content shrank (the reconstructor split a replayed attempt off it) is parsed
- * again from its start; that happens once per replay.
+ * again from its start; that happens once per replay. Which kinds are text to parse, and which
+ * are segments already, the dialects say (`treatments`, from the registry the session decodes with).
  */
 export function createInlineStage(
   initial: InlineOptions,
   report: (d: DiagnosticInit) => void,
   locate: InlineLocator,
+  treatments: ReadonlyMap<string, InlineTreatment> = inlineTreatments(DIALECT_REGISTRY),
 ): InlineStage {
   let options = initial;
   let starts = markerStarts(options);
@@ -166,8 +165,9 @@ export function createInlineStage(
 
   return {
     onBlock(block, envelope) {
-      if (block.kind === INLINE_BLOCK_KIND) feed(block, envelope);
-      else if (block.kind === SEGMENT_BLOCK_KIND) describeSegmentBlock(block, envelope);
+      const treatment = treatments.get(block.kind);
+      if (treatment === 'parse') feed(block, envelope);
+      else if (treatment === 'segment') describeSegmentBlock(block, envelope);
     },
     finish(blocks) {
       finished = true;
@@ -185,7 +185,7 @@ export function createInlineStage(
       starts = markerStarts(options);
       parses.clear();
       for (const block of blocks) {
-        if (block.kind !== INLINE_BLOCK_KIND) continue;
+        if (treatments.get(block.kind) !== 'parse') continue;
         delete block.segments;
         feed(block, undefined);
       }

@@ -2,6 +2,7 @@ import { createChunkStats, type ChunkStatistics } from '../diagnostics/chunk-sta
 import { RULES } from '../diagnostics/rules';
 import type { Diagnostic, DiagnosticInit } from '../diagnostics/types';
 import { DIALECT_REGISTRY, type DialectId, type DialectRegistry } from '../dialects/registry';
+import { inlineTreatments } from '../dialects/traits';
 import type { Envelope } from '../envelope/types';
 import { createInlineStage } from '../inline/stage';
 import { DEFAULT_INLINE_OPTIONS, type InlineOptions } from '../inline/types';
@@ -118,6 +119,7 @@ export function createSessionDecoder(
         ...(e.leg !== 0 ? { leg: e.leg } : {}),
       };
     },
+    inlineTreatments(registry),
   );
   const reconstructor = createReconstructor(
     {
@@ -128,7 +130,7 @@ export function createSessionDecoder(
       onAgent: (agent) => callbacks.onAgent?.(agent),
       onDiagnostic: (d) => report(d, d.at.leg ?? 0),
     },
-    options.retention ? { retention: options.retention } : {},
+    { dialects: registry, ...(options.retention ? { retention: options.retention } : {}) },
   );
 
   function startLeg(legOptions: { format?: FormatChoice } = {}): LegDecoder {

@@ -1,5 +1,6 @@
 import type { RuleId } from '../diagnostics/rules';
 import type { DiagnosticLocation, DiagnosticSink } from '../diagnostics/types';
+import { DIALECT_REGISTRY, type DialectRegistry } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import { parseJsonPayload } from '../json/values';
 import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolResultKind } from '../envelope/kinds';
@@ -34,6 +35,8 @@ export interface ReconstructorCallbacks {
 }
 
 export interface ReconstructorOptions {
+  /** The dialects the envelopes were decoded with, for what they say of their blocks; the built-in registry by default. */
+  dialects?: DialectRegistry;
   /** What is kept of closed blocks and idle agents (retention.ts); default `all`. */
   retention?: Retention;
   /** Characters of a block's content held in memory (default MAX_BLOCK_CHARS; tests lower it). */
@@ -79,6 +82,9 @@ export function createReconstructor(
 ): Reconstructor {
   const retention = options.retention ?? 'all';
   const maxBlockChars = options.maxBlockChars ?? MAX_BLOCK_CHARS;
+  const dialects = options.dialects ?? DIALECT_REGISTRY;
+  /** Dialects whose blocks have no start event (DialectModule.blocksWithoutStart). */
+  const startless = new Set<string>(dialects.modules.filter((m) => m.blocksWithoutStart).map((m) => m.id));
   const blocks = createBlockHold(retention);
   const agents = createAgents(retention, (agent) => callbacks.onAgent?.(agent));
   let ended = false;
@@ -212,7 +218,7 @@ export function createReconstructor(
 
     if (!open) {
       const last = state.lastCompleted.get(kind);
-      if (envelope.dialect === 'json') markInterrupted(state, envelope);
+      if (startless.has(envelope.dialect)) markInterrupted(state, envelope);
       open = startBlock(state, envelope, kind);
       if (toolId !== undefined && last?.toolId === toolId) {
         report(
@@ -257,10 +263,11 @@ export function createReconstructor(
   }
 
   /**
-   * JSON envelopes have no start event: a block begins with its first envelope and ends with
-   * its final one. A streamed block (text, thinking) of the agent still open when a block of
-   * another type begins is marked: its final envelope may still come (consumers keep one open
-   * block per (agent, type)), but if a delta of its type comes first, it never got one.
+   * Some dialects' blocks have no start event (JSON envelopes): a block begins with its first
+   * envelope and ends with its final one. A streamed block (text, thinking) of the agent still
+   * open when a block of another type begins is marked: its final envelope may still come
+   * (consumers keep one open block per (agent, type)), but if a delta of its type comes first,
+   * it never got one.
    */
   function markInterrupted(state: AgentState, envelope: Envelope): void {
     for (const [kind, open] of state.open) {

@@ -22,7 +22,11 @@ export const diff: Command = async (args, io) => {
     throw new UsageError('expected LEFT and RIGHT files (one of them may be - for stdin)');
   if (leftFile === '-' && rightFile === '-') throw new UsageError('only one side can be read from stdin');
   const format = parseFormat(values.format, io.dialects);
-  const result = diffSessions(await decodeFile(leftFile, format, io), await decodeFile(rightFile, format, io));
+  const result = diffSessions(
+    await decodeFile(leftFile, format, io),
+    await decodeFile(rightFile, format, io),
+    io.dialects ? { dialects: io.dialects } : {},
+  );
   const failing = result.counts.differences + (values.strict ? result.counts.inherent : 0);
   if (values.json) printJson(io, { files: { left: leftFile, right: rightFile }, ...result });
   else io.stdout(formatDiff(result, leftFile, rightFile, failing));

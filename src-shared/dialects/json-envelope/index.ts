@@ -19,4 +19,5 @@ export const jsonEnvelopeDialect: DialectModule<'json'> = {
   terminator: 'done-frame',
   chunked: true,
   attributesAgents: true,
+  blocksWithoutStart: true,
 };

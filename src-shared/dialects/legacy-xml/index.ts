@@ -13,4 +13,5 @@ export const legacyXmlDialect: DialectModule<'xml'> = {
   syntax: 'xml',
   terminator: 'done-frame',
   agentXmlItems: true,
+  textAsXml: true,
 };

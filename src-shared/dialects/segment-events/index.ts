@@ -1,5 +1,5 @@
 import type { DialectModule } from '../types';
-import { createSegmentEventsDecoder, SEGMENT_EVENT_TYPES } from './decoder';
+import { createSegmentEventsDecoder, SEGMENT_BLOCK_KIND, SEGMENT_EVENT_TYPES } from './decoder';
 
 /** `{"type":"SEGMENT_…","segment_id":…}` events: a streaming parser's segments over SSE (docs/inline.md). */
 export const segmentEventsDialect: DialectModule<'segments'> = {
@@ -16,4 +16,6 @@ export const segmentEventsDialect: DialectModule<'segments'> = {
   create: createSegmentEventsDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  // One block per segment, already what the in-text stage finds in text.
+  blockKinds: { [SEGMENT_BLOCK_KIND]: { label: 'Segment', inline: 'segment' } },
 };

@@ -1,0 +1,98 @@
+import type { RuleInfo } from '../../diagnostics/rules';
+import type { DialectId } from '../registry';
+
+/** The provider API dialects: each maps its wire onto the unified event surface with the helpers of this folder. */
+const PROVIDERS: readonly DialectId[] = ['anthropic-messages', 'openai-responses'];
+
+/**
+ * The rules of the provider APIs streamed directly (docs/diagnostics.md), reported through the
+ * helpers of this folder; spread into the catalogue (diagnostics/rules.ts). A dialect whose
+ * finding means the same thing reuses a rule by adding its id to `PROVIDERS` or to the rule's `dialects`.
+ */
+export const PROVIDER_RULES = {
+  'provider.api-error': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'The API sent an error event',
+    dialects: PROVIDERS,
+  },
+  'provider.response-failed': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'The response failed',
+    dialects: PROVIDERS,
+  },
+  'provider.response-incomplete': {
+    severity: 'warning',
+    layer: 'provider',
+    title: 'The response ended incomplete (token limit, content filter…)',
+    dialects: PROVIDERS,
+  },
+  'provider.missing-terminal': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete)',
+    dialects: PROVIDERS,
+  },
+  'provider.block-not-started': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Delta or stop for a block, part or item that was never started',
+    dialects: PROVIDERS,
+  },
+  'provider.block-started-twice': {
+    severity: 'warning',
+    layer: 'provider',
+    title: 'Block, part or item started again while open',
+    dialects: PROVIDERS,
+  },
+  'provider.delta-after-stop': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Delta or stop after the block, part or item was done',
+    dialects: PROVIDERS,
+  },
+  'provider.block-not-stopped': {
+    severity: 'warning',
+    layer: 'provider',
+    title: 'Block, part or item never got its stop/done event',
+    dialects: PROVIDERS,
+  },
+  'provider.next-message': {
+    severity: 'info',
+    layer: 'provider',
+    title:
+      'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another',
+    dialects: PROVIDERS,
+  },
+  'provider.sequence-gap': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'sequence_number skipped or went backwards',
+    dialects: PROVIDERS,
+  },
+  'provider.tool-args-invalid': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Tool call arguments do not parse as JSON once complete',
+    dialects: PROVIDERS,
+  },
+  'provider.annotation-out-of-range': {
+    severity: 'warning',
+    layer: 'provider',
+    title: 'Annotation offsets fall outside the text they annotate',
+    dialects: PROVIDERS,
+  },
+  'provider.unknown-event': {
+    severity: 'info',
+    layer: 'provider',
+    title: 'Event, item, block or delta type not known to this version; kept and shown',
+    dialects: PROVIDERS,
+  },
+  'provider.invalid-event': {
+    severity: 'error',
+    layer: 'provider',
+    title: 'Event is not a JSON object with a string type; kept undecoded',
+    dialects: PROVIDERS,
+  },
+} as const satisfies Record<string, RuleInfo>;
