@@ -73,6 +73,8 @@ export const TEST_IDS = {
   statusLine: 'status-line',
   statusHttp: 'status-http',
   statusBytes: 'status-bytes',
+  /** "Decoded as … — from …": the dialect and the evidence that chose it. */
+  statusDecodedAs: 'status-decoded-as',
   statusEnvelopes: 'status-envelopes',
   statusElapsed: 'status-elapsed',
   statusRate: 'status-rate',

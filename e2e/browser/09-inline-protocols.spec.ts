@@ -227,7 +227,7 @@ test('a segment-event stream: one block per segment, shown as the inline stage s
   await connect.url.fill((await connect.url.inputValue()).replace('/agent/run', '/segments/run'));
   await connect.connect();
   await app.expectState('done');
-  await expect(app.sessionHeader).toContainText('format segments');
+  await expect(app.sessionHeader).toContainText("Decoded as Segment events — from the stream's own events");
 
   await app.show('blocks');
   const cards = blocks.ofKind('segment');

@@ -58,8 +58,14 @@ export async function decodeFile(
     ...(io.dialects ? { dialects: io.dialects } : {}),
     ...(inline ? { inline } : {}),
   });
-  for (const chunks of source ? source.legs.map((leg) => leg.chunks) : [stdinChunks(io)])
-    await session.decodeLegAsync(chunks);
+  if (source)
+    for (const leg of source.legs)
+      // A recording's or HAR entry's URL and response headers are evidence where the bytes say nothing.
+      await session.decodeLegAsync(leg.chunks, {
+        ...(leg.request ? { url: leg.request.url } : {}),
+        ...(leg.response ? { headers: leg.response.headers } : {}),
+      });
+  else await session.decodeLegAsync(stdinChunks(io));
   const result = session.finish();
   // Findings about the file itself (a torn recording, skipped items) come first.
   const lastLegOutcome = source?.kind === 'recording' ? source.legs.at(-1)?.outcome : null;

@@ -6,8 +6,9 @@ import { diffSessions } from '../../src-shared/diff/diff';
 import { createDialectRegistry, DIALECT_IDS, DIALECTS, type DialectId } from '../../src-shared/dialects/registry';
 import { blockKindLabels, inlineTreatments } from '../../src-shared/dialects/traits';
 import type { DialectModule } from '../../src-shared/dialects/types';
+import type { ExchangeHints } from '../../src-shared/dialects/evidence';
 import { jsonText } from '../../src-shared/json/tree';
-import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
+import { createCollectingSession, decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { seededRandom } from '../../src-shared/sse/rechunk';
 import { pick, text, type FuzzDialect } from '../../src-shared/testing/fuzz';
 import { generateStream } from '../../src-shared/testing/fuzz-streams';
@@ -50,6 +51,8 @@ const linesDialect: DialectModule<'lines'> = {
   terminator: 'dialect',
   blocksWithoutStart: true,
   blockKinds: { note: { label: 'Note', inline: 'parse' } },
+  // Where the bytes say nothing, its endpoint and its header do (docs/dialects.md, "Evidence beyond the bytes").
+  evidence: { urlPaths: ['/v1/lines'], headers: [{ name: 'x-lines-stream', value: 'v1' }] },
 };
 
 /** Its fuzz grammar, as its folder's fuzz.ts would export it: lines, notes and ends, framed by `event:`. */
@@ -70,8 +73,21 @@ describe('a dialect registered in a registry', () => {
     expect(result.diagnostics.map((d) => d.rule)).toEqual([]);
   });
 
-  it('is unknown to the built-in registry, which falls back to JSON envelopes', () => {
-    expect(decodeBytes(encodeUtf8(stream)).formats).toEqual(['json']);
+  it('is unknown to the built-in registry, which shows its events as generic JSON events', () => {
+    expect(decodeBytes(encodeUtf8(stream)).formats).toEqual(['json-events']);
+  });
+
+  it('declares its evidence in its module: its URL or header decides a leg whose events it does not claim', () => {
+    const unnamed = 'data: first\n\ndata: second\n\n';
+    const decode = (hints: ExchangeHints) => {
+      const session = createCollectingSession({ dialects: registry });
+      session.decodeLeg([{ bytes: encodeUtf8(unnamed) }], hints);
+      return session.finish().detections;
+    };
+    expect(decode({ url: 'http://127.0.0.1:9/v1/lines?stream=1' })).toEqual([{ by: 'url', detail: '/v1/lines' }]);
+    expect(decode({ url: 'http://127.0.0.1:9/feed', headers: [['X-Lines-Stream', 'V1']] })).toEqual([
+      { by: 'header', detail: 'x-lines-stream: v1' },
+    ]);
   });
 
   it('flows through the CLI: --format accepts its id and inspect names it', async () => {

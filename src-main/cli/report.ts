@@ -9,6 +9,8 @@ import type { Segment } from '../../src-shared/inline/types';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 import { LostData } from '../../src-shared/recording/diagnostics';
 import { KIND } from '../../src-shared/envelope/vocabulary';
+import { decodedAs } from '../../src-shared/dialects/detection';
+import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 
 export interface RuleCount {
   rule: string;
@@ -21,6 +23,8 @@ export interface InspectReport {
   /** What the file was recognised as: recording, sse, ndjson-envelopes, har… */
   kind: string;
   formats: DecodedFile['formats'];
+  /** Per leg: what chose its format (docs/dialects.md, "How a dialect is chosen"). */
+  detections: DecodedFile['detections'];
   bytes: number;
   frames: number;
   envelopes: number;
@@ -64,6 +68,7 @@ export function buildReport(result: DecodedFile): InspectReport {
   return {
     kind: result.kind,
     formats: result.formats,
+    detections: result.detections,
     bytes: result.ends.reduce((sum, end) => sum + end.bytes, 0),
     frames: result.frames.reduce((sum, frames) => sum + frames.length, 0),
     envelopes: result.envelopes.length,
@@ -202,11 +207,27 @@ function agentTree(report: InspectReport): string[] {
   return lines;
 }
 
+/**
+ * "Decoded as JSON envelopes — from the stream's own events", once for a session whose legs
+ * agree, else per leg; nothing for legs without an event.
+ */
+export function decodedAsLines(report: Pick<InspectReport, 'formats' | 'detections'>): string[] {
+  const lines = report.formats.map((format, leg) =>
+    format === null
+      ? null
+      : decodedAs(DIALECT_REGISTRY.get(format)?.label ?? format, report.detections[leg] ?? undefined),
+  );
+  const distinct = [...new Set(lines.filter((line) => line !== null))];
+  if (distinct.length <= 1) return distinct;
+  return lines.flatMap((line, leg) => (line === null ? [] : [`Leg ${leg}: ${line}`]));
+}
+
 export function formatReport(report: InspectReport, file: string): string {
   const out: string[] = [];
   out.push(
     `${file} (${report.kind}): ${report.formats.map((f) => f ?? 'undetected').join(', ')} · ${countOf(report.bytes, 'byte')} · ${countOf(report.frames, 'event')} · ${countOf(report.envelopes, 'envelope')}`,
   );
+  out.push(...decodedAsLines(report));
   out.push(`Status: ${report.status.label} — ${report.status.reason}`);
   out.push('', 'Agents:', ...(report.agents.length ? agentTree(report) : ['  (none)']));
   out.push('', 'Envelopes by type:');

@@ -101,3 +101,17 @@ export function externalFixturePath(name: string): string {
 export function readExternalFixture(name: string): Uint8Array {
   return new Uint8Array(readFileSync(externalFixturePath(name)));
 }
+
+/** Streams of protocols no dialect knows, for the fallback (resources/fixtures/unknown, described in its README). */
+export const UNKNOWN_FIXTURES_DIR = join(PROJECT_ROOT, 'resources/fixtures/unknown');
+
+export function readUnknownFixture(name: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(UNKNOWN_FIXTURES_DIR, name)));
+}
+
+/** Every `.sse` of resources/fixtures/unknown, sorted. */
+export function listUnknownFixtures(): string[] {
+  return readdirSync(UNKNOWN_FIXTURES_DIR)
+    .filter((f) => f.endsWith('.sse'))
+    .sort();
+}

@@ -11,7 +11,7 @@ import { ReplayHitNotice } from '../views/replay/Breakpoints';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from '../model/types';
 import { copyText } from './files';
-import { stateLabel, stateTitle, stateTone } from '../model/session-state';
+import { decodedAsLine, stateLabel, stateTitle, stateTone } from '../model/session-state';
 import { statusFields } from './status';
 import type { SessionData } from '../model/types';
 
@@ -28,6 +28,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
   const status = statusFields(summary, live, sinceStatus);
   const request = detail?.request ?? null;
   const replay = replayOffer(summary);
+  const decodedAs = decodedAsLine(summary);
   const source =
     summary.source.kind === 'live'
       ? `${summary.source.method} ${summary.source.url}`
@@ -156,7 +157,11 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
         <span className="status-field" data-testid={TEST_IDS.statusBytes}>
           {status.bytes}
         </span>
-        {summary.format && <span className="status-field">format {summary.format}</span>}
+        {decodedAs && (
+          <span className="status-field" data-testid={TEST_IDS.statusDecodedAs} title={`Dialect ${summary.format}`}>
+            {decodedAs}
+          </span>
+        )}
         {summary.legs > 1 && <span className="status-field">{summary.legs} legs</span>}
         {status.elapsed && (
           <span className="status-field" data-testid={TEST_IDS.statusElapsed}>

@@ -1,4 +1,6 @@
 import type { EndStatusPayload, ReplayState, SessionSummary } from '../../src-shared/contract';
+import { decodedAs } from '../../src-shared/dialects/detection';
+import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 import type { Tone } from '../components/Badge';
 
 /** How a session's state reads in the sidebar, the session header and recent sessions: its label, tone and tooltip. */
@@ -31,6 +33,8 @@ export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
   stopped: 'neutral',
   failed: 'failed',
   paused: 'accent',
+  ended: 'neutral',
+  cut: 'warning',
 };
 
 export function stateTone(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): Tone {
@@ -59,4 +63,13 @@ export function stateTitle(session: SessionSummary): string | undefined {
 /** Titles made of a method and URL read better without the scheme in a narrow list. */
 export function displayTitle(title: string): string {
   return title.replace(/^([A-Z]+ )?https?:\/\//, '$1');
+}
+
+/**
+ * "Decoded as OpenAI Responses API — from the URL /v1/responses": the session's dialect and the
+ * evidence that chose it; null until a dialect is decided.
+ */
+export function decodedAsLine(session: Pick<SessionSummary, 'format' | 'detection'>): string | null {
+  if (session.format === null) return null;
+  return decodedAs(DIALECT_REGISTRY.get(session.format)?.label ?? session.format, session.detection);
 }

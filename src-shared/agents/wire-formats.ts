@@ -1,3 +1,5 @@
+import type { DialectEvidence } from '../dialects/evidence';
+
 /**
  * The wire formats an agent server built like upstream streams in, chosen with `?format=` or
  * a JSON body's `format` (docs/protocols/upstream-protocol.md §9): JSON envelopes, legacy XML
@@ -23,3 +25,12 @@ export const AGENT_TYPES = [
 ] as const;
 
 export type AgentType = (typeof AGENT_TYPES)[number];
+
+/**
+ * The upstream agent's streaming endpoints (docs/protocols/upstream-protocol.md §33, §36-37):
+ * the URL evidence of its three dialects. A stream from one of them whose events none of the
+ * three claims is decoded as the first that declares it, JSON envelopes, the server's default.
+ */
+export const AGENT_ENDPOINTS: DialectEvidence = {
+  urlPaths: ['/agent/run', '/agent/run/multipart', '/agent/tool_results'],
+};

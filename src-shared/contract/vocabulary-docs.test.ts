@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SEVERITIES, SEVERITIES_MILDEST_FIRST } from '../diagnostics/severity';
+import { DETECTION_BASES, DETECTION_BASIS_NAMES } from '../dialects/detection';
 import { CONTROL_KINDS } from '../envelope/types';
 import { isStreamedEnvelopeType, SEED_ENVELOPE_TYPES } from '../envelope/vocabulary';
 import { ENVELOPE_FIELDS } from '../filter/envelope-fields';
@@ -94,6 +95,15 @@ describe('docs/protocols/json-envelopes.md', () => {
     );
     expect(rows.map(([type, , emission]) => [codeSpans(type!)[0], emission])).toEqual(
       SEED_ENVELOPE_TYPES.map((type) => [type, isStreamedEnvelopeType(type) ? 'incremental' : 'buffered']),
+    );
+  });
+});
+
+describe('docs/dialects.md', () => {
+  it('lists every detection reason with what it says, in the order of the table in code', () => {
+    const rows = tableRows(doc('dialects.md'), '| reason | says |');
+    expect(rows.map(([reason, says]) => [codeSpans(reason!)[0], says])).toEqual(
+      DETECTION_BASIS_NAMES.map((basis) => [basis, DETECTION_BASES[basis].says]),
     );
   });
 });

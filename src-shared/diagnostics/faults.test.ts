@@ -42,6 +42,8 @@ const CLEAN: Record<DialectId, string[]> = {
     'openai-responses/builtin-tools.sse',
   ],
   segments: ['segment-events.sse'],
+  // The fallback claims nothing a fault could break: no field, block or terminal event.
+  'json-events': [],
 };
 
 const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses']);

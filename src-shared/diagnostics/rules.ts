@@ -102,7 +102,7 @@ export const RULES = {
     dialects: UPSTREAM,
   },
   'stream.format-undetected': {
-    severity: 'warning',
+    severity: 'info',
     layer: 'stream',
     title: 'Wire format could not be detected from the first events',
   },

@@ -91,9 +91,17 @@ describe('detection', () => {
     ['any other XML item', 'xml', '<content-block-text>'],
     ['a bare "<"', 'xml', '<'],
     ['a JSON envelope', 'json', '{"type":"text","agent":"a","final":false,"delta":"hi"}'],
-    ['a JSON envelope with wrongly typed fields', 'json', '{"type":1,"agent":null,"final":"no","delta":{}}'],
+    [
+      'a JSON envelope of a known type with wrongly typed fields',
+      'json',
+      '{"type":"text","agent":null,"final":"no","delta":{}}',
+    ],
+    [
+      "a JSON envelope of a hook's own type, its fields typed as specified",
+      'json',
+      '{"type":"hook_progress","agent":"a","final":true,"delta":""}',
+    ],
     ['an Anthropic event with its type last', 'anthropic-messages', '{"message":{"id":"m"},"type":"message_start"}'],
-    ['an Anthropic ping', 'anthropic-messages', '{"type": "ping"}'],
     [
       'an Anthropic error event',
       'anthropic-messages',
@@ -105,7 +113,7 @@ describe('detection', () => {
   });
 
   it('an Anthropic event named by its event: field → anthropic-messages, as without one', () => {
-    expect(detectFormat('{"type":"ping"}', 'ping')).toBe('anthropic-messages');
+    expect(detectFormat('{"type":"content_block_stop","index":0}', 'content_block_stop')).toBe('anthropic-messages');
   });
 
   test.each([
@@ -117,6 +125,14 @@ describe('detection', () => {
     ['an envelope missing delta', '{"type":"text","agent":"a","final":false}'],
     ['an Anthropic type with an agent', '{"type":"error","agent":"a"}'],
     ['a non-string type', '{"type":5}'],
+    // Keep-alives and bare errors of this shape are what many servers send: no Anthropic marker.
+    ['a {"type":"ping"} keep-alive', '{"type": "ping"}'],
+    ["an error without the API's error object", '{"type":"error","message":"retrying"}'],
+    ['the four field names with a non-string type', '{"type":1,"agent":null,"final":"no","delta":{}}'],
+    [
+      'the four field names, an unknown type and mistyped fields',
+      '{"type":"tick","agent":"a","final":"yes","delta":"d"}',
+    ],
     ['NUL bytes', '\u0000\u0000'],
     ['a lone surrogate', '\uD800'],
   ])('%s → undefined', (_name, data) => {

@@ -1,6 +1,7 @@
 import { anthropicMessagesDialect } from './anthropic-messages';
 import { anthropicRawDialect } from './anthropic-raw';
 import { jsonEnvelopeDialect } from './json-envelope';
+import { jsonEventsDialect } from './json-events';
 import { legacyXmlDialect } from './legacy-xml';
 import { openAiResponsesDialect } from './openai-responses';
 import { segmentEventsDialect } from './segment-events';
@@ -20,6 +21,7 @@ export const DIALECTS = [
   anthropicMessagesDialect,
   openAiResponsesDialect,
   segmentEventsDialect,
+  jsonEventsDialect,
 ] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];
@@ -28,7 +30,10 @@ export type DialectId = (typeof DIALECTS)[number]['id'];
 export interface DialectRegistry {
   readonly modules: readonly DialectModule[];
   readonly ids: readonly string[];
-  /** What undecidable streams are decoded as after a few frames. */
+  /**
+   * What a stream is decoded as when no dialect claims its first events and nothing of its
+   * exchange (URL, headers) names one: a dialect that claims nothing it cannot know.
+   */
   readonly fallback: DialectModule;
   get(id: string): DialectModule | undefined;
   /** The dialect that claims this frame, if one does. */
@@ -62,8 +67,8 @@ export function createDialectRegistry(modules: readonly DialectModule[], fallbac
   };
 }
 
-/** The registry of the built-in dialects; JSON envelopes are the fallback. */
-export const DIALECT_REGISTRY: DialectRegistry = createDialectRegistry(DIALECTS, 'json');
+/** The registry of the built-in dialects; generic JSON events are the fallback. */
+export const DIALECT_REGISTRY: DialectRegistry = createDialectRegistry(DIALECTS, 'json-events');
 
 /** Every built-in dialect id, for schemas and option lists. */
 export const DIALECT_IDS = DIALECTS.map((d) => d.id) as unknown as readonly [DialectId, ...DialectId[]];

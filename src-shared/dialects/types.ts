@@ -2,6 +2,7 @@ import type { DiagnosticSink } from '../diagnostics/types';
 import type { EnvelopeInit } from '../envelope/types';
 import type { PendingTool } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
+import type { DialectEvidence } from './evidence';
 import type { DialectId } from './registry';
 import type { SniffedFrame } from './sniff';
 
@@ -125,8 +126,18 @@ export interface DialectModule<Id extends string = string> {
   readonly takesOver?: (frame: SniffedFrame) => boolean;
   /** The syntax of its events' data, for showing them: raw mixes JSON events with XML items. */
   readonly syntax: 'json' | 'xml' | 'json+xml';
-  /** How the stream says it is over: `[DONE]` (the agent servers) or the dialect's own terminal event. */
-  readonly terminator: 'done-frame' | 'dialect';
+  /**
+   * How the stream says it is over: `[DONE]` (the agent servers), the dialect's own terminal
+   * event, or `none` for a dialect that knows no terminal event (the generic fallback): its
+   * end status then speaks only of the transport (ended between events, or cut inside one).
+   */
+  readonly terminator: 'done-frame' | 'dialect' | 'none';
+  /**
+   * What besides the bytes says a stream is in this dialect: its endpoints' URL paths and the
+   * response headers its servers send. Consulted only when no dialect claims the leg's first
+   * events; the bytes win whenever one does (docs/dialects.md, "Evidence beyond the bytes").
+   */
+  readonly evidence?: DialectEvidence;
   /** Envelopes are chunked against the upstream budget, so escaping and fullness statistics apply. */
   readonly chunked?: boolean;
   /**

@@ -9,12 +9,13 @@ export const UNDECODED_TYPE = 'undecoded';
  * Control envelopes mark things that are not content of the agent vocabulary but that a
  * user must see in the timeline: the `[DONE]` terminator, the router's error frame, an XML
  * open tag of a streamed block, a provider lifecycle event (Anthropic `message_start`…),
- * or an item the dialect could not decode (kept so no bytes go unseen).
+ * an item the dialect could not decode (kept so no bytes go unseen), or an event of a
+ * stream no dialect claims, shown as it came (the `json-events` fallback).
  */
 export type ControlKind = (typeof CONTROL_KINDS)[number];
 
 /** Every control kind, in a fixed order (the session store packs the index). */
-export const CONTROL_KINDS = ['done', 'error-frame', 'block-open', 'provider-event', 'undecoded'] as const;
+export const CONTROL_KINDS = ['done', 'error-frame', 'block-open', 'provider-event', 'undecoded', 'event'] as const;
 
 /**
  * One message in the shared envelope vocabulary (docs/protocols/json-envelopes.md's 13 types, plus whatever type a

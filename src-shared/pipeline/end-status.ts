@@ -22,6 +22,11 @@ export interface StreamEnd {
   cutMidEvent: boolean;
   /** Events dispatched on the leg. */
   frames: number;
+  /**
+   * The leg's dialect claims no terminal event (the generic fallback), or no dialect was known
+   * at all: the status says only how the transport ended, "ended" or "cut off".
+   */
+  transportOnly?: true;
 }
 
 /**
@@ -35,6 +40,8 @@ export const END_STATUSES = {
   stopped: { label: 'stopped', bad: false },
   failed: { label: 'failed to connect', bad: true },
   paused: { label: 'awaiting tools', bad: false },
+  ended: { label: 'ended', bad: false },
+  cut: { label: 'cut off', bad: true },
 } as const satisfies Record<string, { label: string; bad: boolean }>;
 
 export type EndStatusKind = keyof typeof END_STATUSES;
@@ -101,6 +108,7 @@ export function endStatusOf(facts: EndFacts): EndStatus {
   if (stream?.error)
     return status('error', `The stream ended with an error in event ${stream.error.frame}: ${stream.error.message}`);
   const because = outcome ? `: ${outcome.message}` : '.';
+  if (stream?.transportOnly) return transportStatus(stream, facts);
   if (stream === null || frames === 0)
     return status(
       'truncated',
@@ -138,6 +146,30 @@ export function endStatusOf(facts: EndFacts): EndStatus {
   if (facts.awaitingTools)
     return status('paused', 'The run paused on awaiting_frontend_tools and waits for tool results.');
   return status('done', `The stream ended with ${stream.terminal.event}.`);
+}
+
+/**
+ * The end of a stream whose dialect knows no terminal event: whether the body ended between
+ * events ("ended") or the bytes stopped inside one, or the connection or recording broke off
+ * ("cut off"). Nothing is said of a protocol the inspector does not know; only `[DONE]`, the
+ * terminator the pipeline reads in every stream, makes one "done".
+ */
+function transportStatus(stream: StreamEnd, facts: EndFacts): EndStatus {
+  const { outcome, lostData } = facts;
+  // How the connection or the recording broke off, when it did (a stop was said before).
+  const broke = outcome?.kind === 'failed' || outcome?.kind === 'cut' ? outcome.message : undefined;
+  const complete = countOf(stream.frames, 'complete event');
+  if (stream.cutMidEvent)
+    return status('cut', `The bytes stopped inside an event after ${complete}${broke ? `: ${broke}` : '.'}`);
+  if (broke !== undefined) return status('cut', `The stream broke off after ${complete}: ${broke}`);
+  if (lostData) return status('truncated', `Part of the stream was lost: ${lostData}`);
+  // `[DONE]`, which the pipeline knows for every stream, still says the stream is over.
+  if (stream.terminal) return status('done', `The stream ended with ${stream.terminal.event}.`);
+  const events = stream.frames === 0 ? 'no event' : countOf(stream.frames, 'event');
+  return status(
+    'ended',
+    `The body ended between events, after ${events}; no dialect says how this stream should end, so nothing more is claimed.`,
+  );
 }
 
 /** The block facts of EndFacts: blocks left open or abandoned, and a pause on frontend tools in `lastLeg`. */

@@ -1,5 +1,7 @@
 import type { ChunkStats } from '../diagnostics/chunk-stats';
 import type { DiagnosticInit } from '../diagnostics/types';
+import type { Detection } from '../dialects/detection';
+import { matchEvidence, type ExchangeHints } from '../dialects/evidence';
 import type { DialectId, DialectRegistry } from '../dialects/registry';
 import { sniffFrame, type SniffedFrame } from '../dialects/sniff';
 import type { DialectDecoder, DialectModule } from '../dialects/types';
@@ -18,6 +20,8 @@ import { KIND } from '../envelope/vocabulary';
 
 export interface LegEnd {
   format: DialectId | null;
+  /** What chose the format (null when no event was decoded). */
+  detection: Detection | null;
   lastEventId: string;
   retry: number | null;
   bytes: number;
@@ -27,6 +31,11 @@ export interface LegEnd {
 
 export interface LegDecoder {
   readonly leg: number;
+  /**
+   * What the leg's exchange says besides its bytes: the request URL when the leg opens, the
+   * response headers when they arrive. Consulted only if no dialect claims the first events.
+   */
+  hint(hints: ExchangeHints): void;
   push(chunk: Uint8Array, receivedAt?: number): void;
   end(): LegEnd;
 }
@@ -44,7 +53,14 @@ export interface LegContext {
   readonly chunkBudget: number;
   readonly maxDataLineBytes: number;
   readonly stats: ChunkStats | undefined;
-  readonly callbacks: { onFrame?: (frame: Frame, leg: number) => void; onEnvelope?: (envelope: Envelope) => void };
+  readonly callbacks: {
+    onFrame?: (frame: Frame, leg: number) => void;
+    onEnvelope?: (envelope: Envelope) => void;
+    /** The leg's dialect is decided (again, when a successor takes over), and why. */
+    onDialect?: (leg: number, format: DialectId, detection: Detection) => void;
+  };
+  /** What the exchange said before the leg decoder existed (the request URL). */
+  readonly hints?: ExchangeHints;
   /** A finding of this leg, numbered by the session. */
   readonly report: (diagnostic: DiagnosticInit) => void;
   readonly rootAgent: () => string | undefined;
@@ -91,6 +107,8 @@ export function createLegDecoder(context: LegContext): LegDecoder {
   const pending: Frame[] = [];
   let dialect: DialectDecoder | null = null;
   let module: DialectModule | undefined;
+  let detection: Detection | null = null;
+  let hints: ExchangeHints = context.hints ?? {};
   /** Dialects that may take over this leg (checked per frame only when auto-detecting). */
   let successors: readonly DialectModule[] = [];
   let sawDone = false;
@@ -136,7 +154,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     context.reconstruct(envelope, payload);
   };
 
-  const createDialect = (chosenModule: DialectModule): DialectDecoder => {
+  const createDialect = (chosenModule: DialectModule, why: Detection): DialectDecoder => {
     const id = chosenModule.id as DialectId;
     const decoder = chosenModule.create(
       { onEnvelope: (e, payload) => emit(e, id, payload), onDiagnostic: legReport, onStreamEnd, onStreamResumed },
@@ -144,13 +162,15 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     );
     dialect = decoder;
     module = chosenModule;
+    detection = why;
     findings.decide(chosenModule.id);
     successors = choice === 'auto' ? registry.successorsOf(chosenModule.id) : [];
+    callbacks.onDialect?.(leg, id, why);
     return decoder;
   };
 
-  const decide = (chosenModule: DialectModule): void => {
-    const decoder = createDialect(chosenModule);
+  const decide = (chosenModule: DialectModule, why: Detection): void => {
+    const decoder = createDialect(chosenModule, why);
     findings.flush();
     for (const frame of pending.splice(0)) {
       current = frame;
@@ -202,6 +222,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
       return;
     }
     if (dialect) {
+      if (unclaimed) takeOverByClaimant(frame);
       // A leg may turn out to be a dialect that continues the detected one (a continuation
       // leg of a raw stream starts with an agent-layer XML item and only later shows
       // Anthropic events): switch at the first frame the successor claims. Never inside an
@@ -211,7 +232,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         const successor = successors.find((s) => s.detect(sniffed) || s.takesOver?.(sniffed));
         if (successor) {
           dialect.end();
-          createDialect(successor);
+          createDialect(successor, { by: 'content' });
         }
       }
       lastPushed = frame;
@@ -219,18 +240,63 @@ export function createLegDecoder(context: LegContext): LegDecoder {
       return;
     }
     pending.push(frame);
+    if (chosen) return decide(chosen, { by: 'chosen' });
     const sniffed = sniffFrame(frame);
-    const detected = chosen ?? continuationDialect(registry.detect(sniffed), previousDialect, sniffed);
-    if (detected) {
-      decide(detected);
-    } else if (pending.length >= DETECTION_WINDOW) {
+    const detected = continuationDialect(registry.detect(sniffed), previousDialect, sniffed);
+    if (detected) decide(detected, { by: 'content' });
+    else if (pending.length >= DETECTION_WINDOW)
+      decideWithoutClaim(`The first ${DETECTION_WINDOW} events match`, frame.seq);
+  };
+
+  /**
+   * The leg was decided without any dialect's claim (by the exchange's evidence, or as the
+   * fallback): the first later event a dialect claims still wins, and that dialect decodes
+   * the rest of the leg (what was shown so far stays as it was decoded).
+   */
+  let unclaimed = false;
+  const takeOverByClaimant = (frame: Frame): void => {
+    const claimant = registry.detect(sniffFrame(frame));
+    if (!claimant) return;
+    unclaimed = false;
+    if (claimant === module) return;
+    dialect?.end();
+    createDialect(claimant, { by: 'content' });
+  };
+
+  /**
+   * No dialect claimed the events held: the exchange's evidence (a response header, the
+   * URL) decides, else the fallback, which claims nothing it cannot know. The finding is at
+   * `at`: the event that filled the window, or the first one when the leg ended before.
+   */
+  const decideWithoutClaim = (events: string, at: number): void => {
+    const match = matchEvidence(registry.modules, hints);
+    if (match) {
+      const named = match.by === 'header' ? `the response header ${match.what}` : `the URL's path ${match.what}`;
       legReport({
         rule: 'stream.format-undetected',
-        message: `The first ${DETECTION_WINDOW} events match no known format; decoding as ${registry.fallback.label}.`,
-        at: { frame: frame.seq },
+        message: `${events} no dialect's own markers; ${named} names ${match.module.label}, so they are decoded as that.`,
+        at: { frame: at },
       });
-      decide(registry.fallback);
+      decide(match.module, { by: match.by, detail: match.what });
+      unclaimed = true;
+      return;
     }
+    legReport({
+      rule: 'stream.format-undetected',
+      message: `${events} no dialect, and neither the URL nor a response header names one; shown as ${registry.fallback.label}, each event as it came.`,
+      at: { frame: at },
+    });
+    decide(registry.fallback, { by: 'fallback' });
+    unclaimed = true;
+  };
+
+  /**
+   * The leg's dialect says nothing of how its stream ends (the fallback), or no dialect is
+   * known at all (no event, no choice, no evidence): only the transport's end can be said.
+   */
+  const knowsNoEnd = (): boolean => {
+    const expected = module ?? chosen ?? matchEvidence(registry.modules, hints)?.module;
+    return expected === undefined || expected.terminator === 'none';
   };
 
   const framer = createSseFramer(
@@ -249,6 +315,9 @@ export function createLegDecoder(context: LegContext): LegDecoder {
 
   return {
     leg,
+    hint(more) {
+      hints = { ...hints, ...more };
+    },
     push(chunk, receivedAt = 0) {
       stats?.onChunk(chunk.byteLength, receivedAt, leg);
       signature.push(chunk);
@@ -256,18 +325,15 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     },
     end() {
       const summary = framer.end();
-      if (!dialect && pending.length > 0) {
-        legReport({
-          rule: 'stream.format-undetected',
-          message: `No event matched a known format; decoded ${pending.length} event(s) as ${registry.fallback.label}.`,
-          at: { frame: pending[0]?.seq ?? 0 },
-        });
-        decide(registry.fallback);
-      }
+      if (!dialect && pending.length > 0)
+        decideWithoutClaim(
+          pending.length === 1 ? 'The only event matches' : `All ${pending.length} events match`,
+          pending[0]?.seq ?? 0,
+        );
       findings.flush();
       dialect?.end();
       // Dialects with their own terminal event report a missing one themselves.
-      if (module?.terminator !== 'dialect' && !terminal && !streamError && summary.frames > 0) {
+      if (module?.terminator === 'done-frame' && !terminal && !streamError && summary.frames > 0) {
         legReport({
           rule: 'stream.missing-done',
           message: 'The stream ended without data: [DONE]; the run was cut off or the connection dropped.',
@@ -280,8 +346,10 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         cutMidEvent: summary.endedInsideEvent,
         frames: summary.frames,
       };
+      if (knowsNoEnd()) stream.transportOnly = true;
       const end: LegEnd = {
         format: dialect?.id ?? null,
+        detection,
         lastEventId: summary.lastEventId,
         retry: summary.retry,
         bytes: summary.bytes,

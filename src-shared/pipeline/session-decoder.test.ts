@@ -293,19 +293,21 @@ describe('format detection and stream.format-undetected', () => {
   const garbage = (n: number): string[] => Array.from({ length: n }, (_, i) => `garbage ${i}`);
 
   test.each(LINE_ENDINGS)(
-    '8 undecidable events: reported once at the 8th, decoded as JSON so nothing is lost (%s)',
+    '8 undecidable events: reported once at the 8th, shown as generic events so nothing is lost (%s)',
     (_name, eol) => {
       const result = decode([...garbage(8), '[DONE]'], eol);
       expect(rules(result)).toEqual(['stream.format-undetected']);
       expect(result.diagnostics.find((d) => d.rule === 'stream.format-undetected')?.at.frame).toBe(7);
-      expect(result.formats).toEqual(['json']);
-      expect(result.envelopes.filter((e) => e.control === 'undecoded').map((e) => e.delta)).toEqual(garbage(8));
+      expect(result.formats).toEqual(['json-events']);
+      expect(result.detections).toEqual([{ by: 'fallback' }]);
+      expect(result.envelopes.filter((e) => e.control === 'event').map((e) => e.delta)).toEqual(garbage(8));
     },
   );
 
   it('a stream that ends before the window is full is reported at its end, located at the first event', () => {
     const result = decode(garbage(3));
-    expect(rules(result)).toEqual(['stream.format-undetected', 'stream.missing-done']);
+    // The fallback claims no terminator: no stream.missing-done for a stream it does not know.
+    expect(rules(result)).toEqual(['stream.format-undetected']);
     expect(result.diagnostics.find((d) => d.rule === 'stream.format-undetected')?.at.frame).toBe(0);
     expect(result.envelopes).toHaveLength(3);
   });

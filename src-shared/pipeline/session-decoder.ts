@@ -1,6 +1,8 @@
 import { createChunkStats, type ChunkStatistics } from '../diagnostics/chunk-stats';
 import { RULES } from '../diagnostics/rules';
 import type { Diagnostic, DiagnosticInit } from '../diagnostics/types';
+import type { Detection } from '../dialects/detection';
+import type { ExchangeHints } from '../dialects/evidence';
 import { DIALECT_REGISTRY, type DialectId, type DialectRegistry } from '../dialects/registry';
 import { inlineTreatments } from '../dialects/traits';
 import type { Envelope } from '../envelope/types';
@@ -21,6 +23,8 @@ export interface SessionDecoderCallbacks {
   onAgent?: (agent: AgentInfo) => void;
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   onLegEnd?: (leg: number, end: LegEnd) => void;
+  /** A leg's dialect is decided (or a successor takes the leg over), and what chose it. */
+  onDialect?: (leg: number, format: DialectId, detection: Detection) => void;
 }
 
 export interface SessionDecoderOptions {
@@ -47,8 +51,12 @@ export interface SessionDecoderOptions {
 }
 
 export interface SessionDecoder {
-  /** Open the next leg (the first request, then each tool_results continuation). */
-  startLeg(options?: { format?: FormatChoice }): LegDecoder;
+  /**
+   * Open the next leg (the first request, then each tool_results continuation). `hints`: what
+   * its exchange says besides the bytes, as far as known now (the request URL; the response
+   * headers follow through `LegDecoder.hint`).
+   */
+  startLeg(options?: { format?: FormatChoice; hints?: ExchangeHints }): LegDecoder;
   /** No more legs: report what is left open (unterminated blocks, calls without results). */
   finish(): void;
   /** The blocks held: all of them unless `retention` is `open`. */
@@ -133,9 +141,10 @@ export function createSessionDecoder(
     { dialects: registry, ...(options.retention ? { retention: options.retention } : {}) },
   );
 
-  function startLeg(legOptions: { format?: FormatChoice } = {}): LegDecoder {
+  function startLeg(legOptions: { format?: FormatChoice; hints?: ExchangeHints } = {}): LegDecoder {
     const leg = legCount++;
     return createLegDecoder({
+      ...(legOptions.hints ? { hints: legOptions.hints } : {}),
       leg,
       previousDialect: lastFormat === null ? undefined : registry.get(lastFormat),
       choice: legOptions.format ?? options.format ?? 'auto',
@@ -186,9 +195,9 @@ export interface ChunkInput {
 
 /** A session decoder that keeps everything it decodes: for the CLI, tests and file import. */
 export interface CollectingSession {
-  /** Decode one leg from its chunks (sync or async iterable), in order. */
-  decodeLeg(chunks: Iterable<ChunkInput>): void;
-  decodeLegAsync(chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>): Promise<void>;
+  /** Decode one leg from its chunks (sync or async iterable), in order; `hints`: its exchange's URL and headers. */
+  decodeLeg(chunks: Iterable<ChunkInput>, hints?: ExchangeHints): void;
+  decodeLegAsync(chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>, hints?: ExchangeHints): Promise<void>;
   /** No more legs: the whole decoded session (with `stats` unless decoded without statistics). */
   finish(): DecodeResult;
 }
@@ -198,6 +207,7 @@ export function createCollectingSession(options: SessionDecoderOptions = {}): Co
   const envelopes: Envelope[] = [];
   const diagnostics: Diagnostic[] = [];
   const formats: (DialectId | null)[] = [];
+  const detections: (Detection | null)[] = [];
   const ends: DecodeResult['ends'] = [];
   const session = createSessionDecoder(
     {
@@ -207,24 +217,25 @@ export function createCollectingSession(options: SessionDecoderOptions = {}): Co
     },
     options,
   );
-  const open = (): LegDecoder => {
-    const leg = session.startLeg();
+  const open = (hints: ExchangeHints | undefined): LegDecoder => {
+    const leg = session.startLeg(hints ? { hints } : {});
     frames[leg.leg] ??= [];
     return leg;
   };
   const close = (leg: LegDecoder): void => {
     const end = leg.end();
     formats.push(end.format);
+    detections.push(end.detection);
     ends.push({ lastEventId: end.lastEventId, retry: end.retry, bytes: end.bytes, stream: end.stream });
   };
   return {
-    decodeLeg(chunks) {
-      const leg = open();
+    decodeLeg(chunks, hints) {
+      const leg = open(hints);
       for (const chunk of chunks) leg.push(chunk.bytes, chunk.receivedAt);
       close(leg);
     },
-    async decodeLegAsync(chunks) {
-      const leg = open();
+    async decodeLegAsync(chunks, hints) {
+      const leg = open(hints);
       for await (const chunk of chunks) leg.push(chunk.bytes, chunk.receivedAt);
       close(leg);
     },
@@ -233,6 +244,7 @@ export function createCollectingSession(options: SessionDecoderOptions = {}): Co
       const stats = session.stats();
       return {
         formats,
+        detections,
         frames,
         envelopes,
         blocks: [...session.blocks()],

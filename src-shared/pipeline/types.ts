@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostics/types';
 import type { ChunkStatistics } from '../diagnostics/chunk-stats';
+import type { Detection } from '../dialects/detection';
 import type { DialectId } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import type { AgentInfo, Block } from '../reconstruct/types';
@@ -12,6 +13,8 @@ export type FormatChoice = DialectId | 'auto';
 export interface DecodeResult {
   /** Per leg: the dialect that decoded it (null when nothing could be detected). */
   formats: (DialectId | null)[];
+  /** Per leg: what chose its dialect (docs/dialects.md, "How a dialect is chosen"). */
+  detections: (Detection | null)[];
   frames: Frame[][];
   envelopes: Envelope[];
   blocks: Block[];

@@ -142,7 +142,7 @@ export function createReconstructor(
     } else if (envelope.control === 'block-open') {
       openEmpty(envelope);
     }
-    // done, provider-event and undecoded carry no content; the timeline shows them.
+    // done, provider-event, undecoded and event carry no content; the timeline shows them.
   }
 
   /** An explicit open (an XML start tag): the block exists, empty, before its first delta. */

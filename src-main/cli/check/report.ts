@@ -25,7 +25,13 @@ export function formatCheckReport(checked: readonly CheckedRecording[]): string 
   for (const c of checked) {
     const facts = c.error
       ? [`cannot be read: ${c.error}`]
-      : [c.kind ?? '', countOf(c.legs ?? 0, 'leg'), countOf(c.envelopes ?? 0, 'envelope'), `status ${c.status ?? '?'}`];
+      : [
+          c.kind ?? '',
+          countOf(c.legs ?? 0, 'leg'),
+          countOf(c.envelopes ?? 0, 'envelope'),
+          `status ${c.status ?? '?'}`,
+          ...(c.decodedAs ?? []),
+        ];
     out.push(line(`${c.file} · ${facts.join(' · ')}`));
     const width = Math.min(40, Math.max(...c.results.map((r) => r.name.length)));
     for (const r of c.results) {
@@ -49,7 +55,9 @@ export function checkJson(checked: readonly CheckedRecording[]): string {
       ...totalsOf(checked),
       recordings: checked.map((c) => ({
         file: c.file,
-        ...(c.error ? { error: c.error } : { kind: c.kind, status: c.status, legs: c.legs, envelopes: c.envelopes }),
+        ...(c.error
+          ? { error: c.error }
+          : { kind: c.kind, status: c.status, legs: c.legs, envelopes: c.envelopes, decodedAs: c.decodedAs }),
         results: c.results.map((r) => ({
           name: r.name,
           expect: r.expect,

@@ -3,7 +3,7 @@ import { checkAssertion } from '../../../src-shared/filter/assertions';
 import type { EndStatusKind } from '../../../src-shared/pipeline/end-status';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { decodeFile } from '../decode-file';
-import { buildReport } from '../report';
+import { buildReport, decodedAsLines } from '../report';
 import { subjectsOf } from '../filter-option';
 import type { CliIo } from '../io';
 import type { NamedAssertion } from './spec';
@@ -25,6 +25,8 @@ export interface CheckedRecording {
   readonly kind?: string;
   readonly status?: EndStatusKind;
   readonly legs?: number;
+  /** "Decoded as … — from …" (one line, or one per leg when they differ). */
+  readonly decodedAs?: readonly string[];
   readonly envelopes?: number;
   readonly results: readonly CheckedAssertion[];
   /** The file could not be read or decoded: every assertion fails with this. */
@@ -70,6 +72,7 @@ export async function checkRecording(
     kind: decoded.kind,
     status: status.kind,
     legs: decoded.formats.length,
+    decodedAs: decodedAsLines(decoded),
     envelopes: decoded.envelopes.length,
     results: assertions.map((a) => ({ name: a.name, expect: a.expect, ...checkAssertion(a.tree, input, reader) })),
   };

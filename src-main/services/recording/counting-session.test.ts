@@ -30,6 +30,7 @@ function expected(full: DecodeResult) {
   return {
     legs: full.ends.map((end, i) => ({
       format: full.formats[i],
+      detection: full.detections[i],
       lastEventId: end.lastEventId,
       retry: end.retry,
       bytes: end.bytes,

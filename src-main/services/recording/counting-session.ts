@@ -1,7 +1,11 @@
 import { zeroSeverityCounts } from '../../../src-shared/diagnostics/severity';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
 import type { EndFacts } from '../../../src-shared/pipeline/end-status';
-import { createSessionDecoder, type SessionDecoderOptions } from '../../../src-shared/pipeline/session-decoder';
+import {
+  createSessionDecoder,
+  type SessionDecoder,
+  type SessionDecoderOptions,
+} from '../../../src-shared/pipeline/session-decoder';
 import type { LegDecoder, LegEnd } from '../../../src-shared/pipeline/leg-decoder';
 import type { Block } from '../../../src-shared/reconstruct/types';
 import { KIND } from '../../../src-shared/envelope/vocabulary';
@@ -43,7 +47,7 @@ export interface CountedSession {
 }
 
 export interface CountingSession {
-  startLeg(): LegDecoder;
+  startLeg(options?: Parameters<SessionDecoder['startLeg']>[0]): LegDecoder;
   /** No more legs: the reconstructor reports what stayed open; returns the counts. */
   finish(): CountedSession;
 }
@@ -115,10 +119,11 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
   );
 
   return {
-    startLeg() {
-      const leg = decoder.startLeg();
+    startLeg(options) {
+      const leg = decoder.startLeg(options);
       return {
         leg: leg.leg,
+        hint: (hints) => leg.hint(hints),
         push: (chunk, receivedAt) => leg.push(chunk, receivedAt),
         end() {
           const end = leg.end();

@@ -82,7 +82,7 @@ export async function startLiveRecording(
     ...(options.format ? { format: options.format } : {}),
     ...(options.inline ? { inline: options.inline } : {}),
   });
-  const leg = session.startLeg();
+  const leg = session.startLeg({ hints: { url: request.recorded.url } });
   const recorderLeg = recorder.startLeg(request.recorded);
   const now = options.connection?.now ?? wallClock;
   let httpStatus: number | undefined;
@@ -92,6 +92,7 @@ export async function startLiveRecording(
     {
       onResponse(head, accepted) {
         httpStatus = head.status;
+        leg.hint({ headers: head.headers });
         recorder.response(recorderLeg, head);
         options.onResponse?.(head.status, accepted);
       },
@@ -130,7 +131,7 @@ export async function startLiveRecording(
           : 'failed';
     const outcomeFacts = outcomeOf(state, failure, stoppedBy);
     const end = endStatusOf({
-      stream: outcome.bytes > 0 ? streamEnd.stream : null,
+      stream: streamEnd.stream,
       ...counted.blockFacts,
       ...droppedBytesOf(outcome.failure),
       ...(outcomeFacts ? { outcome: outcomeFacts } : {}),

@@ -1,3 +1,4 @@
+import { DETECTION_BASIS_NAMES } from '../../dialects/detection';
 import { END_STATUS_KINDS } from '../../pipeline/end-status';
 import { FAILURE_KIND_NAMES } from '../failure-kinds';
 import type { Infer } from '../schema';
@@ -39,6 +40,14 @@ export const EndStatus = s.object({
 });
 export type EndStatusPayload = Infer<typeof EndStatus>;
 
+/** What chose a leg's dialect (dialects/detection.ts): the bytes, a header, the URL, the user, or nothing (the fallback). */
+export const Detection = s.object({
+  by: s.literal(...DETECTION_BASIS_NAMES),
+  /** The header or URL path ending that matched, as the dialect declares it. */
+  detail: s.optional(s.string({ max: 200 })),
+});
+export type DetectionPayload = Infer<typeof Detection>;
+
 export const SessionSummary = s.object({
   id: SessionId,
   title: s.string(),
@@ -49,6 +58,8 @@ export const SessionSummary = s.object({
   envelopes: Count(),
   bytes: Count(),
   format: s.nullable(DialectId),
+  /** What chose `format` (absent until a leg's dialect is decided). */
+  detection: s.optional(Detection),
   diagnostics: SeverityCounts,
   /** Blocks reconstructed so far (absent: none). */
   blocks: s.optional(Count()),
@@ -104,6 +115,7 @@ export const LegInfo = s.object({
   chunks: Count(),
   frames: Count(),
   format: s.nullable(DialectId),
+  detection: s.optional(Detection),
   end: s.optional(LegEnd),
   failure: s.optional(Failure),
 });

@@ -1,6 +1,20 @@
 import { isAnthropicEvent } from '../anthropic-raw/detect';
+import { isJsonObject } from '../../json/values';
 import type { DialectModule } from '../types';
 import { createAnthropicMessagesDecoder } from './decoder';
+
+/**
+ * Whether an Anthropic event type is the API's own marker: a `{"type":"ping"}` keep-alive is
+ * what many servers send, and `{"type":"error", …}` too, so neither claims a stream alone
+ * unless the error carries the API's error object (`error.type`). A real stream starts with
+ * message_start (or that error), and a leg first decoded as the fallback still switches at it.
+ */
+function namesTheApi(event: Record<string, unknown>): boolean {
+  if (event['type'] === 'ping') return false;
+  if (event['type'] !== 'error') return true;
+  const error = event['error'];
+  return isJsonObject(error) && typeof error['type'] === 'string';
+}
 
 /**
  * The Anthropic Messages API stream. The API names every event in the SSE `event:` field;
@@ -15,8 +29,10 @@ export const anthropicMessagesDialect: DialectModule<'anthropic-messages'> = {
   detect: (frame) =>
     isAnthropicEvent(frame) &&
     (frame.event === '' || frame.json()?.['type'] === frame.event) &&
-    !('sequence_number' in (frame.json() ?? {})),
+    !('sequence_number' in (frame.json() ?? {})) &&
+    namesTheApi(frame.json() ?? {}),
   create: createAnthropicMessagesDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  evidence: { urlPaths: ['/v1/messages'] },
 };

@@ -1,3 +1,4 @@
+import { AGENT_ENDPOINTS } from '../../agents/wire-formats';
 import { announcedXmlFormat } from '../legacy-xml/announced';
 import type { SniffedFrame } from '../sniff';
 import type { DialectModule } from '../types';
@@ -22,6 +23,7 @@ export const anthropicRawDialect: DialectModule<'raw'> = {
   continues: ['xml'],
   syntax: 'json+xml',
   terminator: 'done-frame',
+  evidence: AGENT_ENDPOINTS,
   agentXmlItems: true,
 };
 

@@ -1,3 +1,4 @@
+import { AGENT_ENDPOINTS } from '../../agents/wire-formats';
 import type { DialectModule } from '../types';
 import { announcedXmlFormat } from './announced';
 import { createLegacyXmlDecoder } from './decoder';
@@ -12,6 +13,7 @@ export const legacyXmlDialect: DialectModule<'xml'> = {
   create: createLegacyXmlDecoder,
   syntax: 'xml',
   terminator: 'done-frame',
+  evidence: AGENT_ENDPOINTS,
   agentXmlItems: true,
   textAsXml: true,
 };

@@ -25,4 +25,5 @@ export const openAiResponsesDialect: DialectModule<'openai-responses'> = {
   create: createOpenAiResponsesDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  evidence: { urlPaths: ['/v1/responses'] },
 };

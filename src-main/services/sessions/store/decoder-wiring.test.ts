@@ -37,6 +37,7 @@ describe('decoderInto', () => {
       rejected: createRawChunks(),
       frames: new FrameTable(),
       format: null,
+      detection: null,
       lastEventId: '',
       retry: null,
       decoder: legDecoder,

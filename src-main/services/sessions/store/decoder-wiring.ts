@@ -54,6 +54,14 @@ export function decoderInto(into: DecodedInto, changed: () => void, options: Ses
         findings.add(diagnostic);
         changed();
       },
+      // Known while the leg streams, so the header says what it is decoded as before it ends.
+      onDialect(leg, format, detection) {
+        const state = legs[leg];
+        if (!state) return;
+        state.format = format;
+        state.detection = detection;
+        changed();
+      },
     },
     options,
   );

@@ -1,4 +1,5 @@
 import type { Failure, LegEndInfo, LegInfo } from '../../../../src-shared/contract/payloads';
+import type { Detection } from '../../../../src-shared/dialects/detection';
 import type { DialectId } from '../../../../src-shared/dialects/registry';
 import type { StreamEnd } from '../../../../src-shared/pipeline/end-status';
 import type { LegDecoder } from '../../../../src-shared/pipeline/leg-decoder';
@@ -22,7 +23,9 @@ export interface LegState {
   readonly rejected: RawChunks;
   /** The leg's frames (without their data) and the first envelope of each. */
   readonly frames: FrameTable;
+  /** The dialect decoding the leg, once one is decided, and what chose it. */
   format: DialectId | null;
+  detection: Detection | null;
   end?: LegEndInfo;
   failure?: Failure;
   /** What ended the leg's stream, once the leg ended. */

@@ -237,7 +237,8 @@ export function createSessionStore(init: SessionInit): SessionStore {
       if (finished) throw new Error('This session is finished; no further leg can be added');
       const previous = legs.at(-1);
       if (previous?.decoder) throw new Error(`Leg ${previous.index} is still open`);
-      const legDecoder = decoder.startLeg();
+      // The URL is evidence of the dialect where the bytes say nothing (docs/dialects.md).
+      const legDecoder = decoder.startLeg(request ? { hints: { url: request.url } } : {});
       const state: LegState = {
         index: legDecoder.leg,
         kind,
@@ -249,6 +250,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
         rejected: createRawChunks(),
         frames: new FrameTable(),
         format: null,
+        detection: null,
         lastEventId: '',
         retry: null,
         decoder: legDecoder,
@@ -259,7 +261,9 @@ export function createSessionStore(init: SessionInit): SessionStore {
       return state;
     },
     setResponse(leg: number, response: RecordedResponse) {
-      legAt(leg).response = response;
+      const state = legAt(leg);
+      state.response = response;
+      state.decoder?.hint({ headers: response.headers });
     },
     push(leg: number, bytes: Uint8Array, receivedAt: number, continues = false, record?: FileSpan) {
       const state = legAt(leg);
@@ -278,6 +282,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
       state.decoder = null;
       state.frames.trim();
       state.format = result.format;
+      state.detection = result.detection;
       state.lastEventId = result.lastEventId;
       state.retry = result.retry;
       state.stream = result.stream;

@@ -31,7 +31,9 @@ describe('session summary', () => {
       createdAt: 5,
     });
     const bytes = readFixture('example_1.json.sse');
-    const leg = data.openLeg('run', null, 0).index;
+    // Cut inside its first event: the agent's endpoint says which protocol it was, and that it was cut short.
+    const run = { method: 'POST', url: 'http://127.0.0.1/agent/run', headers: [], body: null };
+    const leg = data.openLeg('run', run, 0).index;
     data.push(leg, bytes.subarray(0, 200), 1);
     data.state = 'streaming';
     expect(data.summary()).toMatchObject({

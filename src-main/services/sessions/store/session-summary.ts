@@ -286,6 +286,7 @@ export function legInfo(leg: LegState): LegInfo {
     frames: leg.frames.count,
     format: leg.format,
   };
+  if (leg.detection) info.detection = { ...leg.detection };
   if (leg.endedAt !== undefined) info.endedAt = leg.endedAt;
   if (leg.end) info.end = leg.end;
   if (leg.failure) info.failure = leg.failure;
@@ -325,7 +326,7 @@ export function sessionSummary(session: SummarySubjects, awaitingTools: boolean,
     const blocks = blockEndFacts(session.blocks(), last?.index ?? 0);
     const lost = session.lostData() ?? droppedBytesOf(last?.failure).lostData;
     return endStatusOf({
-      stream: last?.raw.bytes ? (last.stream ?? null) : null,
+      stream: last?.stream ?? null,
       ...blocks,
       awaitingTools: awaitingTools || answered,
       answered,
@@ -333,6 +334,8 @@ export function sessionSummary(session: SummarySubjects, awaitingTools: boolean,
       ...(outcome ? { outcome } : {}),
     });
   };
+  // The session's format is its first decoded leg's, with what chose it.
+  const decoded = legs.find((l) => l.format !== null);
   const summary: SessionSummary = {
     id: session.id,
     title: session.title,
@@ -342,11 +345,12 @@ export function sessionSummary(session: SummarySubjects, awaitingTools: boolean,
     legs: legs.length,
     envelopes: session.envelopeCount,
     bytes: legs.reduce((sum, leg) => sum + leg.raw.bytes, 0),
-    format: legs.find((l) => l.format !== null)?.format ?? null,
+    format: decoded?.format ?? null,
     diagnostics: session.severityCounts(),
     awaitingTools,
     inline: toInlinePayload(session.inline()),
   };
+  if (decoded?.detection) summary.detection = { ...decoded.detection };
   const status = legs.at(-1)?.response?.status;
   if (status !== undefined) summary.httpStatus = status;
   if (session.recordingPath !== undefined) summary.recordingPath = session.recordingPath;

@@ -75,7 +75,9 @@ function reopenRequest(
   open: readonly SessionSummary[],
   spoolDir: string | undefined,
 ): ReopenRequest | null {
-  const base = { sessionId: summary.id, title: summary.title, ...(summary.format ? { format: summary.format } : {}) };
+  // A format the user chose is chosen again; a detected one is detected again from the same bytes and exchange.
+  const chosen = summary.detection?.by === 'chosen' ? summary.format : null;
+  const base = { sessionId: summary.id, title: summary.title, ...(chosen ? { format: chosen } : {}) };
   let origin: SessionSummary | undefined = summary;
   for (let hops = 0; origin?.source.kind === 'replay' && hops < open.length; hops++) {
     const of: string = origin.source.of;
