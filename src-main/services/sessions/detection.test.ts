@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readUnknownFixture } from '../../testing/fixtures';
 import { openSource } from '../importers';
 import { SSE_HEADERS, writeSlowly } from '../connection/loopback-testing';
-import { settled, useLiveSetup } from './service-testing';
+import { settled, useLiveSetup, waitFor } from './service-testing';
 import { createSessionService, type SessionService } from './session-service';
 
 /**
@@ -30,6 +30,20 @@ describe('live sessions say what chose their dialect', () => {
     expect(summary.blocks).toBeUndefined();
     const detail = await service.getSession({ sessionId: id });
     expect(detail.legs.map((l) => [l.format, l.detection])).toEqual([['json-events', { by: 'fallback' }]]);
+  });
+
+  it('says it while the stream still runs, once the dialect is decided', async () => {
+    const { server, service } = await setup((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write(Buffer.from(TICKS)); // and never ends
+    });
+    const { id } = await service.connect({ url: `${server.url}/feed`, method: 'GET', headers: [] });
+    const streaming = await waitFor(async () => {
+      const summary = (await service.listSessions()).find((s) => s.id === id);
+      return summary?.format ? summary : undefined;
+    }, 'the decided dialect');
+    expect(streaming).toMatchObject({ state: 'streaming', format: 'json-events', detection: { by: 'fallback' } });
+    await service.stop({ sessionId: id });
   });
 
   it('the same feed cut inside an event by the server: "cut off", never "truncated"', async () => {

@@ -46,7 +46,6 @@ export const Detection = s.object({
   /** The header or URL path ending that matched, as the dialect declares it. */
   detail: s.optional(s.string({ max: 200 })),
 });
-export type DetectionPayload = Infer<typeof Detection>;
 
 export const SessionSummary = s.object({
   id: SessionId,

@@ -18,7 +18,7 @@ import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types'
  */
 
 /** The members a JSON event's type is read from, in this order. */
-export const TYPE_MEMBERS = ['type', 'event', 'object'] as const;
+const TYPE_MEMBERS = ['type', 'event', 'object'] as const;
 
 /** What an EventSource calls an event without an `event:` field. */
 export const DEFAULT_EVENT_TYPE = 'message';
@@ -60,7 +60,7 @@ function objectOf(data: string): Record<string, unknown> | undefined {
   return start >= 0 && data.charCodeAt(start) === 0x7b /* { */ ? parseJsonObject(data) : undefined;
 }
 
-export function eventEnvelope(frame: Frame, agent: string): EnvelopeInit {
+function eventEnvelope(frame: Frame, agent: string): EnvelopeInit {
   const object = objectOf(frame.data);
   return {
     frame: frame.seq,

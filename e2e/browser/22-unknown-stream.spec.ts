@@ -1,0 +1,103 @@
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { readUnknownFixture, UNKNOWN_FIXTURES_DIR } from '../../src-main/testing/fixtures';
+import { TEST_IDS } from '../../src-renderer/testids';
+import { expect, test } from './fixtures';
+
+/**
+ * Streams no dialect claims (resources/fixtures/unknown): a capture opened as a file, and a
+ * live feed from a loopback server. Each is shown event by event as generic JSON events, the
+ * header says so and why, and nothing claims what the inspector cannot know: no block, no
+ * error or warning, and the stream "ended" (never "truncated").
+ */
+const FALLBACK = /^Decoded as JSON events — no dialect recognised this stream: its events are shown as they came$/;
+const TICKS = readUnknownFixture('ticks.sse');
+
+let server: Server | undefined;
+let feedUrl = '';
+
+test.beforeAll(async () => {
+  // A tick feed sent a few events at a time, as a live feed comes.
+  server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    const events = Buffer.from(TICKS)
+      .toString('utf8')
+      .split(/(?<=\n\n)/);
+    const next = (): void => {
+      const part = events.splice(0, 3).join('');
+      if (part === '') res.end();
+      else res.write(part, () => setTimeout(next, 30));
+    };
+    next();
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed/ticks`;
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+test('a stock ticker capture: its own event types, no false finding, "ended"', async ({
+  app,
+  page,
+  timeline,
+  blocks,
+  diagnostics,
+}) => {
+  await app.openFiles(join(UNKNOWN_FIXTURES_DIR, 'stock-ticker.sse'));
+  await app.expectView('timeline');
+  await app.expectState('ended');
+  await expect(app.sessionState).toHaveAttribute('title', /^The body ended between events, after 11 events;/);
+  await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText(FALLBACK);
+  await app.expectNoErrors();
+
+  // The events keep their own types: a filter on one finds them.
+  await timeline.filter('type == "quote"');
+  await expect.poll(() => timeline.visibleCount()).toBe(10);
+  await timeline.select(0);
+  await expect(timeline.envelopeView).toContainText('"symbol": "ACME"');
+  await app.screenshot('22-unknown-ticker-timeline');
+
+  await app.show('blocks');
+  await expect(blocks.empty).toBeVisible();
+
+  await app.show('diagnostics');
+  await expect.poll(() => diagnostics.rules()).toEqual(['stream.format-undetected']);
+  await app.screenshot('22-unknown-ticker-diagnostics');
+});
+
+test('a live feed from a server no dialect knows: shown as it comes, "ended", and the header says why', async ({
+  app,
+  connect,
+  page,
+  timeline,
+  diagnostics,
+}) => {
+  await app.show('connect');
+  await connect.url.fill(feedUrl);
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('ended');
+  await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText(FALLBACK);
+  await timeline.expectTotalAtLeast(12);
+  await app.expectNoErrors();
+  await app.screenshot('22-unknown-live-timeline');
+
+  await app.show('diagnostics');
+  const rules = await diagnostics.rules();
+  for (const claim of ['block.unterminated', 'envelope.missing-field', 'stream.missing-done'])
+    expect(rules).not.toContain(claim);
+});
+
+test('the same feed decoded as chosen in "Decode as" says it was chosen', async ({ app, connect, page }) => {
+  await app.show('connect');
+  await connect.url.fill(feedUrl);
+  await page.getByTestId(TEST_IDS.formatOverride).selectOption('json-events');
+  await connect.connect();
+  await app.expectState('ended');
+  await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText('Decoded as JSON events — chosen by you');
+  await app.screenshot('22-unknown-live-chosen');
+});
