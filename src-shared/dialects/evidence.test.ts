@@ -92,6 +92,17 @@ describe('hints decide only where the bytes are undecided', () => {
     expect(statusOf(decodeLeg(empty, { url: 'http://127.0.0.1:9/feed' })).kind).toBe('ended');
   });
 
+  it('an empty leg after a leg of a known dialect is measured by that dialect: truncated', () => {
+    const session = createCollectingSession();
+    session.decodeLeg([{ bytes: encodeUtf8('data: {"type":"text","agent":"a","final":true,"delta":"x"}\n\n') }]);
+    session.decodeLeg([{ bytes: new Uint8Array(0) }]);
+    const result = session.finish();
+    expect(result.ends[1]?.stream.transportOnly).toBeUndefined();
+    expect(endStatusOf({ stream: result.ends[1]?.stream ?? null, ...blockEndFacts(result.blocks, 1) }).kind).toBe(
+      'truncated',
+    );
+  });
+
   it('no hint at all: the fallback, said as such', () => {
     expect(decodeLeg(undecidable, {}).detections).toEqual([{ by: 'fallback' }]);
   });

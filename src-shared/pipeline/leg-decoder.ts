@@ -292,10 +292,11 @@ export function createLegDecoder(context: LegContext): LegDecoder {
 
   /**
    * The leg's dialect says nothing of how its stream ends (the fallback), or no dialect is
-   * known at all (no event, no choice, no evidence): only the transport's end can be said.
+   * known at all (no event, no choice, no earlier leg, no evidence): only the transport's end
+   * can be said.
    */
   const knowsNoEnd = (): boolean => {
-    const expected = module ?? chosen ?? matchEvidence(registry.modules, hints)?.module;
+    const expected = module ?? chosen ?? previousDialect ?? matchEvidence(registry.modules, hints)?.module;
     return expected === undefined || expected.terminator === 'none';
   };
 
