@@ -27,7 +27,7 @@ export const AGENT_TYPES = [
 export type AgentType = (typeof AGENT_TYPES)[number];
 
 /**
- * The upstream agent's streaming endpoints (docs/protocols/upstream-protocol.md §33, §36-37):
+ * The upstream agent's streaming endpoints (docs/protocols/upstream-protocol.md §8 #33, §9 #36-37):
  * the URL evidence of its three dialects. A stream from one of them whose events none of the
  * three claims is decoded as the first that declares it, JSON envelopes, the server's default.
  */
