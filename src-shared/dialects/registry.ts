@@ -2,6 +2,7 @@ import { anthropicMessagesDialect } from './anthropic-messages';
 import { anthropicRawDialect } from './anthropic-raw';
 import { jsonEnvelopeDialect } from './json-envelope';
 import { legacyXmlDialect } from './legacy-xml';
+import { openAiChatDialect } from './openai-chat';
 import { openAiResponsesDialect } from './openai-responses';
 import { segmentEventsDialect } from './segment-events';
 import type { SniffedFrame } from './sniff';
@@ -20,6 +21,7 @@ export const DIALECTS = [
   anthropicMessagesDialect,
   openAiResponsesDialect,
   segmentEventsDialect,
+  openAiChatDialect,
 ] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];

@@ -1,0 +1,407 @@
+import { NO_EXTRAS, undecodedParts } from '../../envelope/types';
+import { unified, type StreamIds } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { errorMessage, isJsonObject, jsonKind } from '../../json/values';
+import type { Frame } from '../../sse/types';
+import { previewText } from '../../text/preview';
+import { checkToolArguments, ProviderEventContext, stringField } from '../provider/event-context';
+import { MessageSequence } from '../provider/message-sequence';
+import type { DialectCallbacks, DialectDecoder } from '../types';
+import { Completion, type Choice } from './completion';
+import type { ToolCall } from './tool-calls';
+import {
+  apiErrorText,
+  contentParts,
+  filtered,
+  finishOutcome,
+  reasoningText,
+  REASONING,
+  REFUSAL,
+  TEXT,
+  type StreamedChannel,
+} from './vocabulary';
+
+/** The wire type of a chunk shown as a provider event. */
+const CHUNK = 'chat.completion.chunk';
+/** `object` values of the chunks this dialect reads; another is reported once (provider.unknown-event) and read the same way. */
+const KNOWN_OBJECTS = new Set([CHUNK, '', 'chat.completion']);
+
+/**
+ * The OpenAI Chat Completions stream (docs/protocols/openai-chat.md): data-only
+ * `chat.completion.chunk` events ending at `data: [DONE]`, which the pipeline recognises.
+ * Every choice is a message of its own (an agent `id#index` for choices after the first):
+ * its content, reasoning (`reasoning_content` or `reasoning`) and refusal stream as text,
+ * thinking and refusal envelopes; its tool call fragments are shown as they come and
+ * joined into one call envelope per call at its finish_reason (arguments checked to parse);
+ * the finish_reason closes it. The usage chunk (`choices: []`) and every other chunk without
+ * content are shown as provider events, and a `message` envelope per choice sums it up when
+ * the stream ends. Errors (`data: {"error": …}`, `event: error`, an `error` member inside a
+ * chunk) end the stream by error.
+ */
+export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDecoder {
+  let envelopes = 0;
+  const counted: DialectCallbacks = {
+    ...callbacks,
+    onEnvelope: (envelope, payload) => {
+      envelopes++;
+      callbacks.onEnvelope(envelope, payload);
+    },
+  };
+  const completions = new MessageSequence(callbacks, {
+    message: 'completion',
+    start: 'a chunk with another id',
+    terminal: 'finish_reason',
+  });
+  const reported = new Set<string>();
+  let completion: Completion | undefined;
+  let failed = false;
+  let frames = 0;
+  let lastFrame: Frame | undefined;
+  let eventContext: ProviderEventContext | undefined;
+
+  function push(frame: Frame): void {
+    lastFrame = frame;
+    frames++;
+    const ctx = (eventContext ??= new ProviderEventContext(frame, counted, '')).next(frame, completion?.id ?? '');
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.data);
+    } catch (error) {
+      if (frame.event === 'error') return apiError(ctx, frame.data);
+      ctx.report(
+        'json.invalid',
+        `Event ${frame.seq} is not valid JSON (${errorMessage(error)}): ${previewText(frame.data)}`,
+      );
+      return ctx.emit(undecodedParts(frame));
+    }
+    if (frame.event === 'error') return apiError(ctx, isJsonObject(value) && 'error' in value ? value['error'] : value);
+    if (!isJsonObject(value)) return invalid(ctx, `is a JSON ${jsonKind(value)}, not a chunk object`);
+    const before = envelopes;
+    chunk(ctx, value);
+    if (envelopes === before) ctx.wire(CHUNK, value);
+  }
+
+  function chunk(ctx: ProviderEventContext, event: Record<string, unknown>): void {
+    const choices = event['choices'];
+    const usage = event['usage'];
+    const error = event['error'];
+    if (!Array.isArray(choices) && !isJsonObject(usage)) {
+      if (error !== undefined && error !== null) return apiError(ctx, error);
+      return invalid(ctx, 'has no choices array, usage or error');
+    }
+    const object = event['object'];
+    if (typeof object === 'string' && !KNOWN_OBJECTS.has(object))
+      reportOnce(
+        ctx,
+        `object:${object}`,
+        `Event ${ctx.frame.seq} is an object ${jsonText(object)}, which this version does not know; read as a chunk.`,
+      );
+    const current = completionOf(ctx, event);
+    ctx.next(ctx.frame, current.id);
+    if (error !== undefined && error !== null) apiError(ctx, error);
+    if (Array.isArray(choices))
+      for (let i = 0; i < choices.length; i++) choiceChunk(ctx, current, event, choices[i], i);
+    if (isJsonObject(usage)) {
+      current.usage = { ...current.usage, ...usage };
+      ctx
+        .next(ctx.frame, current.id)
+        .wire(CHUNK, event, unified('stream.message_delta', { message_id: current.id }, { usage }));
+    }
+  }
+
+  /** The completion a chunk belongs to: a chunk with choices and another id after every choice finished begins the next one. */
+  function completionOf(ctx: ProviderEventContext, event: Record<string, unknown>): Completion {
+    const id = stringField(event, 'id');
+    const model = stringField(event, 'model');
+    const choices = event['choices'];
+    const next =
+      completion !== undefined &&
+      id !== '' &&
+      id !== completion.id &&
+      completion.finished() &&
+      Array.isArray(choices) &&
+      choices.length > 0;
+    if (completion === undefined || next) {
+      if (completion) summarise(completion, ctx.frame);
+      completions.start(ctx, id, false);
+      completion = new Completion(id, model, ctx.frame.receivedAt);
+    } else if (completion.choices.size === 0) {
+      // A placeholder chunk (Azure's first, with its prompt filter results) has no id or model yet.
+      completion.id ||= id;
+      completion.model ||= model;
+    }
+    completion.model ||= model;
+    return completion;
+  }
+
+  function choiceChunk(
+    ctx: ProviderEventContext,
+    current: Completion,
+    event: Record<string, unknown>,
+    raw: unknown,
+    position: number,
+  ): void {
+    if (!isJsonObject(raw)) return invalid(ctx, `has a choice at position ${position} that is no object`);
+    const index = typeof raw['index'] === 'number' && Number.isInteger(raw['index']) ? raw['index'] : position;
+    const known = current.choices.has(index);
+    const choice = current.choice(index, ctx.at);
+    choice.lastAt = ctx.at;
+    ctx.next(ctx.frame, choice.agent);
+    if (!known) ctx.wire(CHUNK, event, unified('stream.message_start', ids(current, choice), { phase: 'started' }));
+    // `message` instead of `delta`: a server that sends the whole message in its last chunk.
+    const delta = raw['delta'] ?? raw['message'];
+    if (delta !== undefined && delta !== null && !isJsonObject(delta))
+      invalid(ctx, `has a choice ${index} whose delta is a JSON ${jsonKind(delta)}`);
+    const fields = isJsonObject(delta) ? delta : {};
+    const extras = choiceExtras(raw);
+    if (choice.finish !== undefined && carriesContent(fields))
+      ctx.report(
+        'provider.delta-after-stop',
+        `Event ${ctx.frame.seq} has content for choice ${index} after its finish_reason ${jsonText(choice.finish)}; kept in blocks of its own, which a client that stopped at the finish_reason never shows.`,
+      );
+    stream(ctx, choice, REASONING, reasoningText(fields), extras);
+    const content = fields['content'];
+    if (typeof content === 'string') stream(ctx, choice, TEXT, content, extras);
+    else if (Array.isArray(content))
+      for (const part of contentParts(content)) stream(ctx, choice, part.channel, part.text, extras);
+    const refusal = fields['refusal'];
+    if (typeof refusal === 'string') stream(ctx, choice, REFUSAL, refusal, extras);
+    const toolCalls = fields['tool_calls'];
+    if (Array.isArray(toolCalls)) for (const fragment of toolCalls) toolFragment(ctx, current, choice, fragment, false);
+    else if (toolCalls !== undefined && toolCalls !== null)
+      invalid(ctx, `has tool_calls for choice ${index} that are a JSON ${jsonKind(toolCalls)}, not an array`);
+    if (isJsonObject(fields['function_call'])) toolFragment(ctx, current, choice, fields['function_call'], true);
+    const reason = raw['finish_reason'];
+    if (typeof reason === 'string' && reason !== '' && choice.finish === undefined)
+      finish(ctx, current, choice, reason, event);
+  }
+
+  /** Text of one channel: streamed into the choice's open block of that channel (a block of another channel closes first). */
+  function stream(
+    ctx: ProviderEventContext,
+    choice: Choice,
+    channel: StreamedChannel,
+    text: string,
+    extras: Record<string, unknown>,
+  ): void {
+    if (text === '') return;
+    choice.clock.token(ctx.frame.receivedAt);
+    if (choice.open !== channel) {
+      closeStreamed(ctx, choice);
+      choice.open = channel;
+      choice.deltaEvent = unified('stream.content_block_delta', ids(completion, choice), {
+        kind: channel.delta,
+        channel: channel.channel,
+      });
+    }
+    ctx.envelope(channel.kind, false, text, extras, undefined, choice.deltaEvent);
+  }
+
+  function closeStreamed(ctx: ProviderEventContext, choice: Choice): void {
+    const open = choice.open;
+    if (!open) return;
+    choice.open = undefined;
+    choice.deltaEvent = undefined;
+    ctx.envelope(
+      open.kind,
+      true,
+      '',
+      NO_EXTRAS,
+      undefined,
+      unified('stream.content_block_stop', ids(completion, choice), { kind: open.kind, channel: open.channel }),
+    );
+  }
+
+  function toolFragment(
+    ctx: ProviderEventContext,
+    current: Completion,
+    choice: Choice,
+    fragment: unknown,
+    legacy: boolean,
+  ): void {
+    const outcome = choice.tools.add(fragment, { frame: ctx.frame.seq, at: ctx.at }, legacy);
+    if (outcome.kind === 'invalid')
+      return invalid(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
+    const call = outcome.call;
+    choice.clock.token(ctx.frame.receivedAt);
+    if (outcome.kind !== 'appended') closeStreamed(ctx, choice);
+    if (outcome.kind === 'not-started')
+      ctx.report(
+        'provider.block-not-started',
+        `Event ${ctx.frame.seq} has argument text for ${call.label} of choice ${choice.index}, which no fragment with an id and a name began; kept in a call without them, which a client cannot call.`,
+      );
+    else if (outcome.kind === 'restarted')
+      ctx.report(
+        'provider.block-started-twice',
+        `Event ${ctx.frame.seq} begins a call with id ${jsonText(call.id)} under ${call.label} of choice ${choice.index}, where the call ${jsonText(outcome.previous.id)} is still open; kept as two calls (a client that joins fragments by index would merge their arguments).`,
+      );
+    const family = outcome.kind === 'appended' ? 'stream.tool_call_input.delta' : 'stream.tool_call_start';
+    ctx.envelope(
+      legacy ? 'function_call' : 'tool_calls',
+      true,
+      '',
+      fragment as Record<string, unknown>,
+      'provider-event',
+      unified(family, ids(current, choice, call), { kind: 'function', tool: { kind: 'client', name: call.name } }),
+    );
+  }
+
+  /** The choice's calls as one tool_call envelope each: complete (`final`) at its finish, left open when the stream ended first. */
+  function emitTools(ctx: ProviderEventContext, current: Completion, choice: Choice, final: boolean): void {
+    for (const call of choice.tools.take()) {
+      const args = call.args.join('');
+      const what = `${call.label} of choice ${choice.index} (${call.name || 'unnamed'}, ${call.id || 'no id'})`;
+      if (final) checkToolArguments(ctx, args, `The ${what}`);
+      ctx.emit(
+        { type: KIND.tool_call, final, delta: args === '' ? '{}' : args, extras: { id: call.id, name: call.name } },
+        final
+          ? unified('stream.tool_call_stop', ids(current, choice, call), { kind: 'function', phase: 'completed' })
+          : undefined,
+      );
+    }
+  }
+
+  function finish(
+    ctx: ProviderEventContext,
+    current: Completion,
+    choice: Choice,
+    reason: string,
+    event: Record<string, unknown>,
+  ): void {
+    choice.finish = reason;
+    choice.finishedAt = ctx.frame.receivedAt;
+    closeStreamed(ctx, choice);
+    emitTools(ctx, current, choice, true);
+    const clock = choice.clock;
+    clock.stopReason = reason;
+    let outcome = finishOutcome(reason);
+    if (outcome === undefined) {
+      reportOnce(
+        ctx,
+        `finish:${reason}`,
+        `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}, which this version does not know; taken as the end of its output.`,
+      );
+      outcome = 'completed';
+    } else if (outcome === 'incomplete') {
+      clock.incompleteDetails = { reason };
+      ctx.report(
+        'provider.response-incomplete',
+        `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}: ${reason === 'length' ? 'the token limit' : 'a content filter'} cut its output short.`,
+      );
+      callbacks.onStreamEnd?.({ event: `finish_reason ${reason}`, error: `incomplete: ${reason}` });
+    } else if (outcome === 'failed' && !failed) {
+      apiError(ctx, `choice ${choice.index} finished with finish_reason "error" (no error member says why)`);
+    }
+    clock.status = outcome;
+    ctx.wire(
+      CHUNK,
+      event,
+      unified('stream.message_stop', ids(current, choice), { stop_reason: reason, phase: outcome }),
+    );
+    if (current.finished()) completions.end(ctx);
+  }
+
+  function apiError(ctx: ProviderEventContext, error: unknown): void {
+    const message = apiErrorText(error);
+    const first = frames === 1 ? ' as the first event, before any chunk (the request was accepted, then failed)' : '';
+    ctx.report('provider.api-error', `The API sent an error in event ${ctx.frame.seq}${first}: ${message}`);
+    ctx.emit(
+      { type: KIND.error, final: true, delta: jsonText(error), extras: {} },
+      unified('stream.error', { message_id: completion?.id }, { error, phase: 'failed' }),
+    );
+    callbacks.onStreamEnd?.({ event: 'error', error: message });
+    if (failed) return;
+    failed = true;
+    for (const choice of completion?.choices.values() ?? []) {
+      if (choice.finish !== undefined) continue;
+      choice.clock.status = 'failed';
+      choice.clock.error = error;
+    }
+  }
+
+  function invalid(ctx: ProviderEventContext, what: string): void {
+    ctx.report(
+      'openai-chat.invalid-chunk',
+      `Event ${ctx.frame.seq} ${what}, so it is no chat.completion.chunk; kept undecoded: ${previewText(ctx.frame.data)}`,
+    );
+    ctx.emit(undecodedParts(ctx.frame));
+  }
+
+  function reportOnce(ctx: ProviderEventContext, key: string, text: string): void {
+    if (reported.has(key)) return;
+    reported.add(key);
+    ctx.report('provider.unknown-event', `${text} Later ones are not reported again.`);
+  }
+
+  /** Every choice's message summary, at the frame where the completion is over (the stream's end, or the next completion's first chunk). */
+  function summarise(current: Completion, frame: Frame): void {
+    const ctx = new ProviderEventContext(frame, counted, current.id);
+    for (const choice of [...current.choices.values()].sort((a, b) => a.index - b.index)) {
+      ctx.next(frame, choice.agent);
+      if (choice.finish === undefined) {
+        if (!failed)
+          callbacks.onDiagnostic({
+            rule: 'openai-chat.no-finish-reason',
+            message: `Choice ${choice.index} got no finish_reason before the stream ended: its output was cut off, and what it streamed is left open.`,
+            at: choice.lastAt,
+          });
+        choice.clock.status = failed ? 'failed' : 'cut';
+        emitTools(ctx, current, choice, false);
+      } else {
+        // Content that came after its finish_reason (reported there) closes with the completion.
+        closeStreamed(ctx, choice);
+        emitTools(ctx, current, choice, true);
+      }
+      ctx.emit({
+        type: KIND.message,
+        final: true,
+        delta: jsonText(current.summary(choice, frame.receivedAt)),
+        extras: { id: current.id },
+      });
+    }
+  }
+
+  return {
+    id: 'openai-chat',
+    push,
+    end() {
+      if (completion && lastFrame) summarise(completion, lastFrame);
+      completion = undefined;
+    },
+  };
+}
+
+/** StreamIds of a choice (and a call): the completion's id, the choice's index, the call's index and id. */
+function ids(current: Completion | undefined, choice: Choice, call?: ToolCall): StreamIds {
+  return {
+    message_id: current?.id,
+    output_index: choice.index,
+    content_index: call?.index,
+    tool_call_id: call?.id,
+  };
+}
+
+/** The parts of a choice a text delta carries along: its logprobs, and Azure's filter results when they filtered something. */
+function choiceExtras(choice: Record<string, unknown>): Record<string, unknown> {
+  const logprobs = choice['logprobs'];
+  const results = choice['content_filter_results'];
+  const hasLogprobs = logprobs !== undefined && logprobs !== null;
+  if (!hasLogprobs && !filtered(results)) return NO_EXTRAS;
+  const extras: Record<string, unknown> = {};
+  if (hasLogprobs) extras['logprobs'] = logprobs;
+  if (filtered(results)) extras['content_filter_results'] = results;
+  return extras;
+}
+
+/** Whether a delta carries output: text of a channel, or tool call fragments. */
+function carriesContent(delta: Record<string, unknown>): boolean {
+  const content = delta['content'];
+  return (
+    reasoningText(delta) !== '' ||
+    (typeof content === 'string' ? content !== '' : Array.isArray(content) && content.length > 0) ||
+    (typeof delta['refusal'] === 'string' && delta['refusal'] !== '') ||
+    (Array.isArray(delta['tool_calls']) && delta['tool_calls'].length > 0) ||
+    isJsonObject(delta['function_call'])
+  );
+}
