@@ -1,5 +1,5 @@
-import type { DiagnosticLocation } from '../../diagnostics/types';
 import type { UnifiedEvent } from '../../envelope/unified';
+import type { Frame } from '../../sse/types';
 import { MessageClock, type MessageSummary } from '../provider/message-summary';
 import { ToolCalls } from './tool-calls';
 import { summaryUsage, type StreamedChannel } from './vocabulary';
@@ -22,8 +22,8 @@ export interface Choice {
   finish: string | undefined;
   /** When it finished (the summary's duration ends there, not at the last choice's finish). */
   finishedAt: number | undefined;
-  /** Where its last chunk is, for a finding about its end. */
-  lastAt: DiagnosticLocation;
+  /** Its last chunk, for a finding about its end. */
+  lastFrame: Frame;
 }
 
 /** The agent of a choice's envelopes: the completion's id, with `#index` for every choice but the first. */
@@ -43,7 +43,7 @@ export class Completion {
     readonly startedAt: number,
   ) {}
 
-  choice(index: number, at: DiagnosticLocation): Choice {
+  choice(index: number, frame: Frame): Choice {
     const existing = this.choices.get(index);
     if (existing) return existing;
     const choice: Choice = {
@@ -55,7 +55,7 @@ export class Completion {
       tools: new ToolCalls(),
       finish: undefined,
       finishedAt: undefined,
-      lastAt: at,
+      lastFrame: frame,
     };
     this.choices.set(index, choice);
     return choice;

@@ -9,6 +9,7 @@ import { checkToolArguments, ProviderEventContext, stringField } from '../provid
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { Completion, type Choice } from './completion';
+import { RecentContentDelta } from './recent-content';
 import type { ToolCall } from './tool-calls';
 import {
   apiErrorText,
@@ -21,6 +22,27 @@ import {
   TEXT,
   type StreamedChannel,
 } from './vocabulary';
+
+/** What a learnt content chunk decoded to (see RecentContentDelta): checked to still hold before each read. */
+interface LearntDelta {
+  completion: Completion;
+  choice: Choice;
+  channel: StreamedChannel;
+}
+
+/** A text delta a chunk streamed, with its text and extras. */
+interface Streamed {
+  learnt: LearntDelta;
+  text: string;
+  extras: Record<string, unknown>;
+}
+
+/** The delta members each channel's text is read from, for learning where it is. */
+const CHANNEL_KEYS = new Map<StreamedChannel, readonly string[]>([
+  [TEXT, ['content']],
+  [REASONING, ['reasoning_content', 'reasoning']],
+  [REFUSAL, ['refusal']],
+]);
 
 /** The wire type of a chunk shown as a provider event. */
 const CHUNK = 'chat.completion.chunk';
@@ -59,11 +81,27 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
   let frames = 0;
   let lastFrame: Frame | undefined;
   let eventContext: ProviderEventContext | undefined;
+  const recent = new RecentContentDelta<LearntDelta>();
+  /** The text delta the chunk being decoded streamed last: what a content chunk teaches `recent`. */
+  let streamed: Streamed | undefined;
 
   function push(frame: Frame): void {
     lastFrame = frame;
     frames++;
     const ctx = (eventContext ??= new ProviderEventContext(frame, counted, '')).next(frame, completion?.id ?? '');
+    if (frame.event === '' && recent.read(frame.data)) {
+      // The next content chunk of the choice the last one was for, read without JSON.parse:
+      // decoded as that one was, while its completion, choice and open block still hold.
+      const { completion: current, choice, channel } = recent.meaning as LearntDelta;
+      if (current === completion && choice.finish === undefined && choice.open === channel) {
+        choice.lastFrame = frame;
+        choice.clock.token(frame.receivedAt);
+        ctx
+          .next(frame, choice.agent)
+          .envelope(channel.kind, false, recent.text, NO_EXTRAS, undefined, choice.deltaEvent);
+        return;
+      }
+    }
     let value: unknown;
     try {
       value = JSON.parse(frame.data);
@@ -78,8 +116,15 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
     if (frame.event === 'error') return apiError(ctx, isJsonObject(value) && 'error' in value ? value['error'] : value);
     if (!isJsonObject(value)) return invalid(ctx, `is a JSON ${jsonKind(value)}, not a chunk object`);
     const before = envelopes;
+    streamed = undefined;
     chunk(ctx, value);
     if (envelopes === before) ctx.wire(CHUNK, value);
+    else {
+      // Set by stream() while the chunk decoded (a cast: the compiler does not see that).
+      const taught = streamed as Streamed | undefined;
+      if (envelopes === before + 1 && taught?.extras === NO_EXTRAS && frame.event === '')
+        recent.learn(frame.data, CHANNEL_KEYS.get(taught.learnt.channel) ?? [], taught.text, taught.learnt);
+    }
   }
 
   function chunk(ctx: ProviderEventContext, event: Record<string, unknown>): void {
@@ -145,8 +190,8 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
     if (!isJsonObject(raw)) return invalid(ctx, `has a choice at position ${position} that is no object`);
     const index = typeof raw['index'] === 'number' && Number.isInteger(raw['index']) ? raw['index'] : position;
     const known = current.choices.has(index);
-    const choice = current.choice(index, ctx.at);
-    choice.lastAt = ctx.at;
+    const choice = current.choice(index, ctx.frame);
+    choice.lastFrame = ctx.frame;
     ctx.next(ctx.frame, choice.agent);
     if (!known) ctx.wire(CHUNK, event, unified('stream.message_start', ids(current, choice), { phase: 'started' }));
     // `message` instead of `delta`: a server that sends the whole message in its last chunk.
@@ -196,6 +241,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
       });
     }
     ctx.envelope(channel.kind, false, text, extras, undefined, choice.deltaEvent);
+    if (completion) streamed = { learnt: { completion, choice, channel }, text, extras };
   }
 
   function closeStreamed(ctx: ProviderEventContext, choice: Choice): void {
@@ -220,7 +266,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
     fragment: unknown,
     legacy: boolean,
   ): void {
-    const outcome = choice.tools.add(fragment, { frame: ctx.frame.seq, at: ctx.at }, legacy);
+    const outcome = choice.tools.add(fragment, legacy);
     if (outcome.kind === 'invalid')
       return invalid(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
     const call = outcome.call;
@@ -344,7 +390,11 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
           callbacks.onDiagnostic({
             rule: 'openai-chat.no-finish-reason',
             message: `Choice ${choice.index} got no finish_reason before the stream ended: its output was cut off, and what it streamed is left open.`,
-            at: choice.lastAt,
+            at: {
+              frame: choice.lastFrame.seq,
+              byteStart: choice.lastFrame.byteStart,
+              byteEnd: choice.lastFrame.byteEnd,
+            },
           });
         choice.clock.status = failed ? 'failed' : 'cut';
         emitTools(ctx, current, choice, false);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCalls } from './tool-calls';
 
-const at = { frame: 1, at: { frame: 1 } };
 const fragment = (fields: Record<string, unknown>, fn: Record<string, unknown> = {}): Record<string, unknown> => ({
   ...fields,
   function: fn,
@@ -10,11 +9,11 @@ const fragment = (fields: Record<string, unknown>, fn: Record<string, unknown> =
 describe('tool calls of one choice', () => {
   it('joins the fragments of each index: id and name from the first, arguments from all', () => {
     const calls = new ToolCalls();
-    expect(calls.add(fragment({ index: 0, id: 'a' }, { name: 'f', arguments: '' }), at).kind).toBe('started');
-    expect(calls.add(fragment({ index: 1, id: 'b' }, { name: 'g', arguments: '{' }), at).kind).toBe('started');
-    expect(calls.add(fragment({ index: 0 }, { arguments: '{"x":' }), at).kind).toBe('appended');
-    expect(calls.add(fragment({ index: 0 }, { arguments: '1}' }), at).kind).toBe('appended');
-    expect(calls.add(fragment({ index: 1 }, { arguments: '}' }), at).kind).toBe('appended');
+    expect(calls.add(fragment({ index: 0, id: 'a' }, { name: 'f', arguments: '' })).kind).toBe('started');
+    expect(calls.add(fragment({ index: 1, id: 'b' }, { name: 'g', arguments: '{' })).kind).toBe('started');
+    expect(calls.add(fragment({ index: 0 }, { arguments: '{"x":' })).kind).toBe('appended');
+    expect(calls.add(fragment({ index: 0 }, { arguments: '1}' })).kind).toBe('appended');
+    expect(calls.add(fragment({ index: 1 }, { arguments: '}' })).kind).toBe('appended');
     expect(calls.take().map((c) => [c.label, c.id, c.name, c.args.join('')])).toEqual([
       ['tool call 0', 'a', 'f', '{"x":1}'],
       ['tool call 1', 'b', 'g', '{}'],
@@ -24,9 +23,9 @@ describe('tool calls of one choice', () => {
 
   it('whole calls without index are calls of their own; a nameless one continues the last', () => {
     const calls = new ToolCalls();
-    calls.add(fragment({ id: 'a' }, { name: 'f', arguments: '{"q":' }), at);
-    expect(calls.add(fragment({}, { arguments: '1}' }), at).kind).toBe('appended');
-    calls.add(fragment({ id: 'b' }, { name: 'f', arguments: { q: 2 } }), at);
+    calls.add(fragment({ id: 'a' }, { name: 'f', arguments: '{"q":' }));
+    expect(calls.add(fragment({}, { arguments: '1}' })).kind).toBe('appended');
+    calls.add(fragment({ id: 'b' }, { name: 'f', arguments: { q: 2 } }));
     expect(calls.take().map((c) => [c.label, c.id, c.args.join('')])).toEqual([
       ['tool call without index 0', 'a', '{"q":1}'],
       ['tool call without index 1', 'b', '{"q":2}'],
@@ -35,20 +34,20 @@ describe('tool calls of one choice', () => {
 
   it('arguments for an index never begun, and a second id under an open index, are said', () => {
     const calls = new ToolCalls();
-    expect(calls.add(fragment({ index: 3 }, { arguments: '{}' }), at).kind).toBe('not-started');
-    expect(calls.add(fragment({}, { arguments: 'x' }), at).kind).toBe('appended');
-    calls.add(fragment({ index: 0, id: 'a' }, { name: 'f' }), at);
-    const second = calls.add(fragment({ index: 0, id: 'b' }, { name: 'f' }), at);
+    expect(calls.add(fragment({ index: 3 }, { arguments: '{}' })).kind).toBe('not-started');
+    expect(calls.add(fragment({}, { arguments: 'x' })).kind).toBe('appended');
+    calls.add(fragment({ index: 0, id: 'a' }, { name: 'f' }));
+    const second = calls.add(fragment({ index: 0, id: 'b' }, { name: 'f' }));
     expect(second.kind === 'restarted' && second.previous.id).toBe('a');
     expect(calls.take().map((c) => c.id)).toEqual(['', 'a', 'b']);
-    expect(new ToolCalls().add(fragment({}, { arguments: '{}' }), at).kind).toBe('not-started');
+    expect(new ToolCalls().add(fragment({}, { arguments: '{}' })).kind).toBe('not-started');
   });
 
   it('the legacy function_call is one call; fragments that are no object are refused', () => {
     const calls = new ToolCalls();
-    expect(calls.add({ name: 'legacy', arguments: '{' }, at, true).kind).toBe('started');
-    expect(calls.add({ arguments: '}' }, at, true).kind).toBe('appended');
-    expect(calls.add('nope', at).kind).toBe('invalid');
+    expect(calls.add({ name: 'legacy', arguments: '{' }, true).kind).toBe('started');
+    expect(calls.add({ arguments: '}' }, true).kind).toBe('appended');
+    expect(calls.add('nope').kind).toBe('invalid');
     expect(calls.take().map((c) => [c.label, c.name, c.args.join('')])).toEqual([
       ['the function_call', 'legacy', '{}'],
     ]);

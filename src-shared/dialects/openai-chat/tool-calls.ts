@@ -1,9 +1,8 @@
 import { jsonText } from '../../json/tree';
 import { isJsonObject } from '../../json/values';
-import type { StartedBlock } from '../block-tracker';
 
 /** One tool call of a choice, as its fragments built it. */
-export interface ToolCall extends StartedBlock {
+export interface ToolCall {
   /** How the findings name it: `tool call 1`, `the function_call`, `tool call without index 0`. */
   label: string;
   /** The wire's `index` (undefined for a whole call sent without one). */
@@ -45,7 +44,7 @@ export class ToolCalls {
   }
 
   /** Takes one fragment of `delta.tool_calls` (or the legacy `delta.function_call`, `legacy`). */
-  add(fragment: unknown, at: StartedBlock, legacy = false): FragmentOutcome {
+  add(fragment: unknown, legacy = false): FragmentOutcome {
     if (!isJsonObject(fragment)) return { kind: 'invalid' };
     const fn = legacy ? fragment : isJsonObject(fragment['function']) ? fragment['function'] : {};
     const index = legacy ? undefined : integer(fragment['index']);
@@ -67,7 +66,7 @@ export class ToolCalls {
       : index !== undefined
         ? `tool call ${index}`
         : `tool call without index ${this.unindexed++}`;
-    const call: ToolCall = { ...at, label, index, id, name, args: args === '' ? [] : [args] };
+    const call: ToolCall = { label, index, id, name, args: args === '' ? [] : [args] };
     this.byKey.set(key ?? `#${label}`, call);
     this.order.push(call);
     this.last = call;
