@@ -1,20 +1,19 @@
 import { NO_EXTRAS, undecodedParts } from '../../envelope/types';
-import { unified, type StreamIds } from '../../envelope/unified';
+import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { errorMessage, isJsonObject, jsonKind } from '../../json/values';
 import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
-import { checkToolArguments, ProviderEventContext, stringField } from '../provider/event-context';
+import { ProviderEventContext, stringField } from '../provider/event-context';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
+import { carriesContent, choiceExtras, closeText, streamIds, writeCalls, writeText } from './choice-output';
 import { Completion, type Choice } from './completion';
 import { RecentContentDelta } from './recent-content';
-import type { ToolCall } from './tool-calls';
 import {
   apiErrorText,
   contentParts,
-  filtered,
   finishOutcome,
   reasoningText,
   REASONING,
@@ -193,7 +192,8 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
     const choice = current.choice(index, ctx.frame);
     choice.lastFrame = ctx.frame;
     ctx.next(ctx.frame, choice.agent);
-    if (!known) ctx.wire(CHUNK, event, unified('stream.message_start', ids(current, choice), { phase: 'started' }));
+    if (!known)
+      ctx.wire(CHUNK, event, unified('stream.message_start', streamIds(current, choice), { phase: 'started' }));
     // `message` instead of `delta`: a server that sends the whole message in its last chunk.
     const delta = raw['delta'] ?? raw['message'];
     if (delta !== undefined && delta !== null && !isJsonObject(delta))
@@ -205,13 +205,13 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
         'provider.delta-after-stop',
         `Event ${ctx.frame.seq} has content for choice ${index} after its finish_reason ${jsonText(choice.finish)}; kept in blocks of its own, which a client that stopped at the finish_reason never shows.`,
       );
-    stream(ctx, choice, REASONING, reasoningText(fields), extras);
+    stream(ctx, current, choice, REASONING, reasoningText(fields), extras);
     const content = fields['content'];
-    if (typeof content === 'string') stream(ctx, choice, TEXT, content, extras);
+    if (typeof content === 'string') stream(ctx, current, choice, TEXT, content, extras);
     else if (Array.isArray(content))
-      for (const part of contentParts(content)) stream(ctx, choice, part.channel, part.text, extras);
+      for (const part of contentParts(content)) stream(ctx, current, choice, part.channel, part.text, extras);
     const refusal = fields['refusal'];
-    if (typeof refusal === 'string') stream(ctx, choice, REFUSAL, refusal, extras);
+    if (typeof refusal === 'string') stream(ctx, current, choice, REFUSAL, refusal, extras);
     const toolCalls = fields['tool_calls'];
     if (Array.isArray(toolCalls)) for (const fragment of toolCalls) toolFragment(ctx, current, choice, fragment, false);
     else if (toolCalls !== undefined && toolCalls !== null)
@@ -222,41 +222,17 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
       finish(ctx, current, choice, reason, event);
   }
 
-  /** Text of one channel: streamed into the choice's open block of that channel (a block of another channel closes first). */
+  /** Text of one channel, written (writeText); what it wrote is what the chunk may teach `recent`. */
   function stream(
     ctx: ProviderEventContext,
+    current: Completion,
     choice: Choice,
     channel: StreamedChannel,
     text: string,
     extras: Record<string, unknown>,
   ): void {
-    if (text === '') return;
-    choice.clock.token(ctx.frame.receivedAt);
-    if (choice.open !== channel) {
-      closeStreamed(ctx, choice);
-      choice.open = channel;
-      choice.deltaEvent = unified('stream.content_block_delta', ids(completion, choice), {
-        kind: channel.delta,
-        channel: channel.channel,
-      });
-    }
-    ctx.envelope(channel.kind, false, text, extras, undefined, choice.deltaEvent);
-    if (completion) streamed = { learnt: { completion, choice, channel }, text, extras };
-  }
-
-  function closeStreamed(ctx: ProviderEventContext, choice: Choice): void {
-    const open = choice.open;
-    if (!open) return;
-    choice.open = undefined;
-    choice.deltaEvent = undefined;
-    ctx.envelope(
-      open.kind,
-      true,
-      '',
-      NO_EXTRAS,
-      undefined,
-      unified('stream.content_block_stop', ids(completion, choice), { kind: open.kind, channel: open.channel }),
-    );
+    if (writeText(ctx, current, choice, channel, text, extras))
+      streamed = { learnt: { completion: current, choice, channel }, text, extras };
   }
 
   function toolFragment(
@@ -271,7 +247,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
       return invalid(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
     const call = outcome.call;
     choice.clock.token(ctx.frame.receivedAt);
-    if (outcome.kind !== 'appended') closeStreamed(ctx, choice);
+    if (outcome.kind !== 'appended') closeText(ctx, current, choice);
     if (outcome.kind === 'not-started')
       ctx.report(
         'provider.block-not-started',
@@ -289,23 +265,11 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
       '',
       fragment as Record<string, unknown>,
       'provider-event',
-      unified(family, ids(current, choice, call), { kind: 'function', tool: { kind: 'client', name: call.name } }),
+      unified(family, streamIds(current, choice, call), {
+        kind: 'function',
+        tool: { kind: 'client', name: call.name },
+      }),
     );
-  }
-
-  /** The choice's calls as one tool_call envelope each: complete (`final`) at its finish, left open when the stream ended first. */
-  function emitTools(ctx: ProviderEventContext, current: Completion, choice: Choice, final: boolean): void {
-    for (const call of choice.tools.take()) {
-      const args = call.args.join('');
-      const what = `${call.label} of choice ${choice.index} (${call.name || 'unnamed'}, ${call.id || 'no id'})`;
-      if (final) checkToolArguments(ctx, args, `The ${what}`);
-      ctx.emit(
-        { type: KIND.tool_call, final, delta: args === '' ? '{}' : args, extras: { id: call.id, name: call.name } },
-        final
-          ? unified('stream.tool_call_stop', ids(current, choice, call), { kind: 'function', phase: 'completed' })
-          : undefined,
-      );
-    }
   }
 
   function finish(
@@ -317,8 +281,8 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
   ): void {
     choice.finish = reason;
     choice.finishedAt = ctx.frame.receivedAt;
-    closeStreamed(ctx, choice);
-    emitTools(ctx, current, choice, true);
+    closeText(ctx, current, choice);
+    writeCalls(ctx, current, choice, true);
     const clock = choice.clock;
     clock.stopReason = reason;
     let outcome = finishOutcome(reason);
@@ -343,7 +307,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
     ctx.wire(
       CHUNK,
       event,
-      unified('stream.message_stop', ids(current, choice), { stop_reason: reason, phase: outcome }),
+      unified('stream.message_stop', streamIds(current, choice), { stop_reason: reason, phase: outcome }),
     );
     if (current.finished()) completions.end(ctx);
   }
@@ -397,11 +361,11 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
             },
           });
         choice.clock.status = failed ? 'failed' : 'cut';
-        emitTools(ctx, current, choice, false);
+        writeCalls(ctx, current, choice, false);
       } else {
         // Content that came after its finish_reason (reported there) closes with the completion.
-        closeStreamed(ctx, choice);
-        emitTools(ctx, current, choice, true);
+        closeText(ctx, current, choice);
+        writeCalls(ctx, current, choice, true);
       }
       ctx.emit({
         type: KIND.message,
@@ -420,38 +384,4 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
       completion = undefined;
     },
   };
-}
-
-/** StreamIds of a choice (and a call): the completion's id, the choice's index, the call's index and id. */
-function ids(current: Completion | undefined, choice: Choice, call?: ToolCall): StreamIds {
-  return {
-    message_id: current?.id,
-    output_index: choice.index,
-    content_index: call?.index,
-    tool_call_id: call?.id,
-  };
-}
-
-/** The parts of a choice a text delta carries along: its logprobs, and Azure's filter results when they filtered something. */
-function choiceExtras(choice: Record<string, unknown>): Record<string, unknown> {
-  const logprobs = choice['logprobs'];
-  const results = choice['content_filter_results'];
-  const hasLogprobs = logprobs !== undefined && logprobs !== null;
-  if (!hasLogprobs && !filtered(results)) return NO_EXTRAS;
-  const extras: Record<string, unknown> = {};
-  if (hasLogprobs) extras['logprobs'] = logprobs;
-  if (filtered(results)) extras['content_filter_results'] = results;
-  return extras;
-}
-
-/** Whether a delta carries output: text of a channel, or tool call fragments. */
-function carriesContent(delta: Record<string, unknown>): boolean {
-  const content = delta['content'];
-  return (
-    reasoningText(delta) !== '' ||
-    (typeof content === 'string' ? content !== '' : Array.isArray(content) && content.length > 0) ||
-    (typeof delta['refusal'] === 'string' && delta['refusal'] !== '') ||
-    (Array.isArray(delta['tool_calls']) && delta['tool_calls'].length > 0) ||
-    isJsonObject(delta['function_call'])
-  );
 }
