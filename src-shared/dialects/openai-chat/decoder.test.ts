@@ -245,6 +245,44 @@ describe('whole messages and servers that leave fields out', () => {
     ]);
   });
 
+  it('vLLM (tool_calls: null, stop_reason beside finish_reason) and Ollama (delta.reasoning) as their docs show them', () => {
+    const vllm = (delta: Record<string, unknown>, finish: string | null) =>
+      data({
+        id: 'chatcmpl-v',
+        object: 'chat.completion.chunk',
+        model: 'Qwen/Qwen2.5-0.5B-Instruct',
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish, stop_reason: null }],
+        usage: null,
+      });
+    const fromVllm = decodeProviderEvents([
+      vllm({ content: '', role: 'assistant', tool_calls: null }, null),
+      vllm({ content: 'Lemons' }, null),
+      vllm({ content: '' }, 'stop'),
+      data('[DONE]'),
+    ]);
+    expect(rulesOf(fromVllm)).toEqual([]);
+    expect(kindsAndContent(fromVllm)).toEqual([['text', 'chatcmpl-v', 'Lemons']]);
+    const ollama = (delta: Record<string, unknown>, finish: string | null) =>
+      data({
+        id: 'chatcmpl-900',
+        object: 'chat.completion.chunk',
+        model: 'gpt-oss:20b',
+        system_fingerprint: 'fp_ollama',
+        choices: [{ index: 0, delta: { role: 'assistant', ...delta }, finish_reason: finish }],
+      });
+    const fromOllama = decodeProviderEvents([
+      ollama({ content: '', reasoning: 'Think.' }, null),
+      ollama({ content: 'Done.' }, null),
+      ollama({ content: '' }, 'stop'),
+      data('[DONE]'),
+    ]);
+    expect(rulesOf(fromOllama)).toEqual([]);
+    expect(kindsAndContent(fromOllama).map(([kind, , content]) => [kind, content])).toEqual([
+      ['thinking', 'Think.'],
+      ['text', 'Done.'],
+    ]);
+  });
+
   it("Mistral's content parts: text parts are text, thinking parts reasoning", () => {
     const result = decodeProviderEvents([
       chunk([{ index: 0, delta: { content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Hmm.' }] }] } }]),
