@@ -122,3 +122,38 @@ export function fixtureStream(format: Format, bytes: number): Uint8Array {
   for (let i = 0; i < repeats; i++) out.set(once, i * once.length);
   return out;
 }
+
+/**
+ * An OpenAI Chat Completions stream of about `bytes`, as the API sends it: data-only chunks
+ * with every field the API repeats in each, 50 content deltas from `words` then a tool call in
+ * two fragments, over and over in one choice; the finish, the usage chunk and `[DONE]`.
+ */
+export function chatCompletionStream(bytes: number, words: readonly string[]): Uint8Array {
+  const head = {
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: 1735689600,
+    model: 'gpt-4o-2024-08-06',
+  };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null, usage?: unknown): string =>
+    `data: ${JSON.stringify({ ...head, system_fingerprint: 'fp_bench', choices: usage ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+  const out: string[] = [chunk({ role: 'assistant', content: '', refusal: null })];
+  let size = 0;
+  for (let call = 0; size < bytes; call++) {
+    const start = out.length;
+    for (let i = 0; i < 50; i++) out.push(chunk({ content: words[(call + i) % words.length] }));
+    out.push(
+      chunk({
+        tool_calls: [{ index: call, id: `call_${call}`, type: 'function', function: { name: 'f', arguments: '' } }],
+      }),
+    );
+    out.push(chunk({ tool_calls: [{ index: call, function: { arguments: `{"q":"${call}"}` } }] }));
+    size += out.slice(start).reduce((n, s) => n + s.length, 0);
+  }
+  out.push(
+    chunk({}, 'tool_calls'),
+    chunk({}, null, { prompt_tokens: 10, completion_tokens: 1000, total_tokens: 1010 }),
+  );
+  out.push('data: [DONE]\n\n');
+  return encoder.encode(out.join(''));
+}

@@ -91,8 +91,8 @@ export const TEST_IDS = {
   connectView: 'connect-view',
   presetDemo: 'preset-demo',
   presetUpstream: 'preset-upstream',
-  presetAnthropic: 'preset-anthropic',
-  presetOpenai: 'preset-openai',
+  /** A provider API's preset, one per entry of the demo's provider table: `${providerPreset}-${id}` (preset-anthropic…). */
+  providerPreset: 'preset',
   providerScenario: 'provider-scenario',
   demoScenario: 'demo-scenario',
   demoFormat: 'demo-format',

@@ -42,11 +42,17 @@ const CLEAN: Record<DialectId, string[]> = {
     'openai-responses/builtin-tools.sse',
   ],
   segments: ['segment-events.sse'],
+  'openai-chat': [
+    'openai-chat/text.sse',
+    'openai-chat/reasoning.sse',
+    'openai-chat/parallel-tools.sse',
+    'openai-chat/n-choices.sse',
+  ],
   // The fallback claims nothing a fault could break: no field, block or terminal event.
   'json-events': [],
 };
 
-const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses']);
+const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses', 'openai-chat']);
 
 /** The segment-events fixtures live beside the inline protocol fixtures (resources/fixtures/inline). */
 const INLINE_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/inline');
@@ -113,7 +119,7 @@ describe('faults derived from the rules', () => {
       streams: streams.length,
       generated: results.length,
       missed: missed.length,
-    }).toEqual({ kinds: 86, streams: 24, generated: 1575, missed: 0 });
+    }).toEqual({ kinds: 96, streams: 28, generated: 1626, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {

@@ -1,6 +1,7 @@
 import { RAW_RULES } from '../dialects/anthropic-raw/rules';
 import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
 import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
+import { OPENAI_CHAT_RULES } from '../dialects/openai-chat/rules';
 import { PROVIDER_RULES } from '../dialects/provider/rules';
 import type { DialectId } from '../dialects/registry';
 import { SEGMENT_RULES } from '../dialects/segment-events/rules';
@@ -93,7 +94,7 @@ export const RULES = {
     severity: 'warning',
     layer: 'stream',
     title: 'Stream ended without [DONE]',
-    dialects: UPSTREAM,
+    dialects: [...UPSTREAM, 'openai-chat'],
   },
   'stream.meta-init-not-first': {
     severity: 'warning',
@@ -215,6 +216,7 @@ export const RULES = {
 
   // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
   ...SEGMENT_RULES,
+  ...OPENAI_CHAT_RULES,
 
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': {

@@ -3,6 +3,7 @@ import { anthropicRawDialect } from './anthropic-raw';
 import { jsonEnvelopeDialect } from './json-envelope';
 import { jsonEventsDialect } from './json-events';
 import { legacyXmlDialect } from './legacy-xml';
+import { openAiChatDialect } from './openai-chat';
 import { openAiResponsesDialect } from './openai-responses';
 import { segmentEventsDialect } from './segment-events';
 import type { SniffedFrame } from './sniff';
@@ -21,6 +22,7 @@ export const DIALECTS = [
   anthropicMessagesDialect,
   openAiResponsesDialect,
   segmentEventsDialect,
+  openAiChatDialect,
   jsonEventsDialect,
 ] as const;
 

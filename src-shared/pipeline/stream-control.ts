@@ -39,10 +39,14 @@ export function classifyControlFrame(data: string): ControlFrame | undefined {
  * Whether JSON object text ends with a `"type": "…"` member, which then is a member of the
  * object itself: the closing brace is the data's last character and directly follows the
  * member's string. (Inside a string every quote is escaped, so `,"type":"` is structure.)
- * Invalid JSON may match too; it is no error frame either.
+ * Invalid JSON may match too; it is no error frame either. Read from the end, so that data
+ * ending otherwise (the events of dialects without a `type`, such as Chat Completions
+ * chunks) is told in a few characters rather than a scan of the whole text.
  */
 function endsWithTypeMember(data: string): boolean {
-  if (data.charCodeAt(data.length - 1) !== 0x7d /* } */) return false;
-  const member = data.lastIndexOf(',"type":"');
-  return member !== -1 && data.indexOf('"', member + 9) === data.length - 2;
+  const close = data.length - 2;
+  if (data.charCodeAt(close + 1) !== 0x7d /* } */ || data.charCodeAt(close) !== 0x22 /* " */) return false;
+  // The string's opening quote: its text has no unescaped quote, so it is the last one before.
+  const open = data.lastIndexOf('"', close - 1);
+  return open >= 8 && startsAt(data, ',"type":"', open - 8);
 }

@@ -3,6 +3,8 @@ import type { DialectId } from '../registry';
 
 /** The provider API dialects: each maps its wire onto the unified event surface with the helpers of this folder. */
 const PROVIDERS: readonly DialectId[] = ['anthropic-messages', 'openai-responses'];
+/** The rules whose meaning holds for a Chat Completions stream too (docs/protocols/openai-chat.md). */
+const PROVIDERS_AND_CHAT: readonly DialectId[] = [...PROVIDERS, 'openai-chat'];
 
 /**
  * The rules of the provider APIs streamed directly (docs/diagnostics.md), reported through the
@@ -14,7 +16,7 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'The API sent an error event',
-    dialects: PROVIDERS,
+    dialects: PROVIDERS_AND_CHAT,
   },
   'provider.response-failed': {
     severity: 'error',
@@ -26,7 +28,7 @@ export const PROVIDER_RULES = {
     severity: 'warning',
     layer: 'provider',
     title: 'The response ended incomplete (token limit, content filter…)',
-    dialects: PROVIDERS,
+    dialects: PROVIDERS_AND_CHAT,
   },
   'provider.missing-terminal': {
     severity: 'error',
@@ -38,19 +40,19 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'Delta or stop for a block, part or item that was never started',
-    dialects: PROVIDERS,
+    dialects: PROVIDERS_AND_CHAT,
   },
   'provider.block-started-twice': {
     severity: 'warning',
     layer: 'provider',
     title: 'Block, part or item started again while open',
-    dialects: PROVIDERS,
+    dialects: PROVIDERS_AND_CHAT,
   },
   'provider.delta-after-stop': {
     severity: 'error',
     layer: 'provider',
     title: 'Delta or stop after the block, part or item was done',
-    dialects: PROVIDERS,
+    dialects: PROVIDERS_AND_CHAT,
   },
   'provider.block-not-stopped': {
     severity: 'warning',
@@ -63,7 +65,7 @@ export const PROVIDER_RULES = {
     layer: 'provider',
     title:
       'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another',
-    dialects: PROVIDERS,
+    dialects: PROVIDERS_AND_CHAT,
   },
   'provider.sequence-gap': {
     severity: 'error',
@@ -75,7 +77,7 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'Tool call arguments do not parse as JSON once complete',
-    dialects: PROVIDERS,
+    dialects: PROVIDERS_AND_CHAT,
   },
   'provider.annotation-out-of-range': {
     severity: 'warning',
@@ -87,7 +89,7 @@ export const PROVIDER_RULES = {
     severity: 'info',
     layer: 'provider',
     title: 'Event, item, block or delta type not known to this version; kept and shown',
-    dialects: PROVIDERS,
+    dialects: PROVIDERS_AND_CHAT,
   },
   'provider.invalid-event': {
     severity: 'error',

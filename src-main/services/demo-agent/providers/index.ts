@@ -1,4 +1,6 @@
+import { isJsonObject } from '../../../../src-shared/json/values';
 import { ANTHROPIC_SCENARIOS } from './anthropic-scenarios';
+import { chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
 import { OPENAI_SCENARIOS } from './openai-scenarios';
 import { providerSse, type ProviderApiSpec, type ProviderScenario } from './types';
 
@@ -29,6 +31,24 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
     title: 'OpenAI Responses',
     scenarios: OPENAI_SCENARIOS,
     sample: { body: { model: 'gpt-5', stream: true, input: PROMPT } },
+  },
+  {
+    id: 'openai-chat',
+    dialect: 'openai-chat',
+    path: '/v1/chat/completions',
+    title: 'OpenAI Chat Completions',
+    scenarios: OPENAI_CHAT_SCENARIOS,
+    encode: chatSse,
+    // `n` asks for several choices: the scenario that streams two.
+    choose: (body) => (isJsonObject(body) && typeof body['n'] === 'number' && body['n'] > 1 ? 'n-choices' : undefined),
+    sample: {
+      body: {
+        model: 'gpt-4o',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: PROMPT }],
+      },
+    },
   },
 ];
 

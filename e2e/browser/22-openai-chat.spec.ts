@@ -1,0 +1,83 @@
+import { externalFixturePath } from '../../src-main/testing/fixtures';
+import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
+import { expect, test } from './fixtures';
+
+/**
+ * OpenAI Chat Completions streams: a capture recorded from DeepSeek by another project's test
+ * suite opened as a file, and the demo agent's `POST /v1/chat/completions` through its connect
+ * preset. Each is detected as the Chat Completions dialect, shows its blocks (reasoning,
+ * tool calls, text, one message per choice with its usage) and its findings, and ends with the
+ * status its stream earns: done at `[DONE]`, ended by error after an error in a chunk.
+ */
+
+test('openai-chat: a recorded DeepSeek capture shows reasoning, the tool call and the usage, and ends done', async ({
+  app,
+  timeline,
+  blocks,
+  diagnostics,
+}) => {
+  await app.openFiles(externalFixturePath('openai-chat/deepseek-reasoning-tool-call.sse'));
+  await app.expectView('timeline');
+  await app.expectState('done');
+  await app.expectNoErrors();
+  await expect(timeline.rowUnified.first()).toContainText('message_start');
+  await timeline.select(0);
+  await expect(timeline.unifiedEvent).toContainText('stream.message_start');
+  await app.screenshot('22-openai-chat-capture-timeline');
+
+  await app.show('blocks');
+  await expect(blocks.ofKind('thinking').first()).toContainText('The user asks about the weather in San Francisco.');
+  await expect(blocks.ofKind('tool_call').first()).toContainText('San Francisco');
+  const message = blocks.ofKind('message');
+  await message.scrollIntoViewIfNeeded();
+  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(/374 in · 61 out/);
+  await app.screenshot('22-openai-chat-capture-blocks');
+
+  await app.show('diagnostics');
+  await expect.poll(() => diagnostics.rules()).toEqual(['tool.call-without-result']);
+});
+
+test('openai-chat: two choices through the connect preset are two messages, done at [DONE]', async ({
+  app,
+  connect,
+  blocks,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'openai-chat', scenario: 'n-choices', pace: 'fast' });
+  await expect(connect.url).toHaveValue(/\/v1\/chat\/completions\?pace=fast$/);
+  await app.screenshot('22-openai-chat-connect');
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('done');
+
+  await app.show('blocks');
+  await expect(blocks.ofKind('text')).toHaveCount(2);
+  await expect(blocks.ofKind('text').first()).toContainText('Paris is the capital.');
+  await expect(blocks.ofKind('text').nth(1)).toContainText('The capital is Paris.');
+  await expect(blocks.ofKind('message')).toHaveCount(2);
+  await app.screenshot('22-openai-chat-live-choices');
+});
+
+test('openai-chat: an error inside a chunk (OpenRouter) ends the live stream by error, and says so', async ({
+  app,
+  connect,
+  blocks,
+  diagnostics,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'openai-chat', scenario: 'openrouter-error', pace: 'fast' });
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('ended by error');
+
+  await app.show('blocks');
+  for (const kind of ['thinking', 'text', 'error', 'message'])
+    await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+  await expect(blocks.ofKind('thinking').first()).toContainText('Looking up the capital.');
+
+  await app.show('diagnostics');
+  await expect.poll(() => diagnostics.rules()).toEqual(['provider.api-error']);
+  const findings = await diagnostics.expand('provider.api-error');
+  await expect(findings.first()).toContainText('Provider disconnected unexpectedly');
+  await app.screenshot('22-openai-chat-live-diagnostics');
+});

@@ -1,0 +1,88 @@
+import type { UnifiedEvent } from '../../envelope/unified';
+import type { Frame } from '../../sse/types';
+import { MessageClock, type MessageSummary } from '../provider/message-summary';
+import { ToolCalls } from './tool-calls';
+import { summaryUsage, type StreamedChannel } from './vocabulary';
+
+/**
+ * One choice of a completion: a message of its own (n > 1 streams several, told apart by
+ * `index`), with its open text channel, its tool calls and how it finished.
+ */
+export interface Choice {
+  readonly index: number;
+  /** The agent its envelopes carry, so that the blocks of two choices never merge. */
+  readonly agent: string;
+  readonly clock: MessageClock;
+  /** The text channel whose block is open: a delta of another channel closes it. */
+  open: StreamedChannel | undefined;
+  /** The unified form of the open channel's deltas, shared by all of them (read-only). */
+  deltaEvent: UnifiedEvent | undefined;
+  readonly tools: ToolCalls;
+  /** Its finish_reason, once a chunk gave one. */
+  finish: string | undefined;
+  /** When it finished (the summary's duration ends there, not at the last choice's finish). */
+  finishedAt: number | undefined;
+  /** Its last chunk, for a finding about its end. */
+  lastFrame: Frame;
+}
+
+/** The agent of a choice's envelopes: the completion's id, with `#index` for every choice but the first. */
+export function choiceAgent(completionId: string, index: number): string {
+  return index === 0 ? completionId : `${completionId}#${index}`;
+}
+
+/** One completion: the chunks that share an id, and its choices. */
+export class Completion {
+  readonly choices = new Map<number, Choice>();
+  usage: Record<string, unknown> | undefined;
+
+  constructor(
+    public id: string,
+    public model: string,
+    /** When its first chunk arrived: where every choice's time to first token counts from. */
+    readonly startedAt: number,
+  ) {}
+
+  choice(index: number, frame: Frame): Choice {
+    const existing = this.choices.get(index);
+    if (existing) return existing;
+    const choice: Choice = {
+      index,
+      agent: choiceAgent(this.id, index),
+      clock: new MessageClock(this.startedAt),
+      open: undefined,
+      deltaEvent: undefined,
+      tools: new ToolCalls(),
+      finish: undefined,
+      finishedAt: undefined,
+      lastFrame: frame,
+    };
+    this.choices.set(index, choice);
+    return choice;
+  }
+
+  /** Every choice seen got its finish_reason (and there was one). */
+  finished(): boolean {
+    if (this.choices.size === 0) return false;
+    for (const choice of this.choices.values()) if (choice.finish === undefined) return false;
+    return true;
+  }
+
+  /**
+   * A choice's message summary. The usage chunk counts the whole completion: with several
+   * choices each summary shows it, says which choice it is, and leaves out the tokens per
+   * second, which one choice's share of the tokens would take.
+   */
+  summary(choice: Choice, endedAt: number): MessageSummary & { choice_index?: number } {
+    const clock = choice.clock;
+    clock.id = this.id;
+    clock.model = this.model;
+    clock.usage = this.usage ? summaryUsage(this.usage) : undefined;
+    const summary: MessageSummary & { choice_index?: number } = clock.summary(choice.finishedAt ?? endedAt);
+    if (this.choices.size > 1) {
+      delete summary.output_tokens_per_second;
+      summary.choice_index = choice.index;
+    }
+    return summary;
+  }
+}

@@ -1,0 +1,387 @@
+import { NO_EXTRAS, undecodedParts } from '../../envelope/types';
+import { unified } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { errorMessage, isJsonObject, jsonKind } from '../../json/values';
+import type { Frame } from '../../sse/types';
+import { previewText } from '../../text/preview';
+import { ProviderEventContext, stringField } from '../provider/event-context';
+import { MessageSequence } from '../provider/message-sequence';
+import type { DialectCallbacks, DialectDecoder } from '../types';
+import { carriesContent, choiceExtras, closeText, streamIds, writeCalls, writeText } from './choice-output';
+import { Completion, type Choice } from './completion';
+import { RecentContentDelta } from './recent-content';
+import {
+  apiErrorText,
+  contentParts,
+  finishOutcome,
+  reasoningText,
+  REASONING,
+  REFUSAL,
+  TEXT,
+  type StreamedChannel,
+} from './vocabulary';
+
+/** What a learnt content chunk decoded to (see RecentContentDelta): checked to still hold before each read. */
+interface LearntDelta {
+  completion: Completion;
+  choice: Choice;
+  channel: StreamedChannel;
+}
+
+/** A text delta a chunk streamed, with its text and extras. */
+interface Streamed {
+  learnt: LearntDelta;
+  text: string;
+  extras: Record<string, unknown>;
+}
+
+/** The delta members each channel's text is read from, for learning where it is. */
+const CHANNEL_KEYS = new Map<StreamedChannel, readonly string[]>([
+  [TEXT, ['content']],
+  [REASONING, ['reasoning_content', 'reasoning']],
+  [REFUSAL, ['refusal']],
+]);
+
+/** The wire type of a chunk shown as a provider event. */
+const CHUNK = 'chat.completion.chunk';
+/** `object` values of the chunks this dialect reads; another is reported once (provider.unknown-event) and read the same way. */
+const KNOWN_OBJECTS = new Set([CHUNK, '', 'chat.completion']);
+
+/**
+ * The OpenAI Chat Completions stream (docs/protocols/openai-chat.md): data-only
+ * `chat.completion.chunk` events ending at `data: [DONE]`, which the pipeline recognises.
+ * Every choice is a message of its own (an agent `id#index` for choices after the first):
+ * its content, reasoning (`reasoning_content` or `reasoning`) and refusal stream as text,
+ * thinking and refusal envelopes; its tool call fragments are shown as they come and
+ * joined into one call envelope per call at its finish_reason (arguments checked to parse);
+ * the finish_reason closes it. The usage chunk (`choices: []`) and every other chunk without
+ * content are shown as provider events, and a `message` envelope per choice sums it up when
+ * the stream ends. Errors (`data: {"error": …}`, `event: error`, an `error` member inside a
+ * chunk) end the stream by error.
+ */
+export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDecoder {
+  let envelopes = 0;
+  const counted: DialectCallbacks = {
+    ...callbacks,
+    onEnvelope: (envelope, payload) => {
+      envelopes++;
+      callbacks.onEnvelope(envelope, payload);
+    },
+  };
+  const completions = new MessageSequence(callbacks, {
+    message: 'completion',
+    start: 'a chunk with another id',
+    terminal: 'finish_reason',
+  });
+  const reported = new Set<string>();
+  let completion: Completion | undefined;
+  let failed = false;
+  let frames = 0;
+  let lastFrame: Frame | undefined;
+  let eventContext: ProviderEventContext | undefined;
+  const recent = new RecentContentDelta<LearntDelta>();
+  /** The text delta the chunk being decoded streamed last: what a content chunk teaches `recent`. */
+  let streamed: Streamed | undefined;
+
+  function push(frame: Frame): void {
+    lastFrame = frame;
+    frames++;
+    const ctx = (eventContext ??= new ProviderEventContext(frame, counted, '')).next(frame, completion?.id ?? '');
+    if (frame.event === '' && recent.read(frame.data)) {
+      // The next content chunk of the choice the last one was for, read without JSON.parse:
+      // decoded as that one was, while its completion, choice and open block still hold.
+      const { completion: current, choice, channel } = recent.meaning as LearntDelta;
+      if (current === completion && choice.finish === undefined && choice.open === channel) {
+        choice.lastFrame = frame;
+        choice.clock.token(frame.receivedAt);
+        ctx
+          .next(frame, choice.agent)
+          .envelope(channel.kind, false, recent.text, NO_EXTRAS, undefined, choice.deltaEvent);
+        return;
+      }
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.data);
+    } catch (error) {
+      if (frame.event === 'error') return apiError(ctx, frame.data);
+      ctx.report(
+        'json.invalid',
+        `Event ${frame.seq} is not valid JSON (${errorMessage(error)}): ${previewText(frame.data)}`,
+      );
+      return ctx.emit(undecodedParts(frame));
+    }
+    if (frame.event === 'error') return apiError(ctx, isJsonObject(value) && 'error' in value ? value['error'] : value);
+    if (!isJsonObject(value)) return invalid(ctx, `is a JSON ${jsonKind(value)}, not a chunk object`);
+    const before = envelopes;
+    streamed = undefined;
+    chunk(ctx, value);
+    if (envelopes === before) ctx.wire(CHUNK, value);
+    else {
+      // Set by stream() while the chunk decoded (a cast: the compiler does not see that).
+      const taught = streamed as Streamed | undefined;
+      if (envelopes === before + 1 && taught?.extras === NO_EXTRAS && frame.event === '')
+        recent.learn(frame.data, CHANNEL_KEYS.get(taught.learnt.channel) ?? [], taught.text, taught.learnt);
+    }
+  }
+
+  function chunk(ctx: ProviderEventContext, event: Record<string, unknown>): void {
+    const choices = event['choices'];
+    const usage = event['usage'];
+    const error = event['error'];
+    if (!Array.isArray(choices) && !isJsonObject(usage)) {
+      if (error !== undefined && error !== null) return apiError(ctx, error);
+      return invalid(ctx, 'has no choices array, usage or error');
+    }
+    const object = event['object'];
+    if (typeof object === 'string' && !KNOWN_OBJECTS.has(object))
+      reportOnce(
+        ctx,
+        `object:${object}`,
+        `Event ${ctx.frame.seq} is an object ${jsonText(object)}, which this version does not know; read as a chunk.`,
+      );
+    const current = completionOf(ctx, event);
+    ctx.next(ctx.frame, current.id);
+    if (error !== undefined && error !== null) apiError(ctx, error);
+    if (Array.isArray(choices))
+      for (let i = 0; i < choices.length; i++) choiceChunk(ctx, current, event, choices[i], i);
+    if (isJsonObject(usage)) {
+      current.usage = { ...current.usage, ...usage };
+      ctx
+        .next(ctx.frame, current.id)
+        .wire(CHUNK, event, unified('stream.message_delta', { message_id: current.id }, { usage }));
+    }
+  }
+
+  /** The completion a chunk belongs to: a chunk with choices and another id after every choice finished begins the next one. */
+  function completionOf(ctx: ProviderEventContext, event: Record<string, unknown>): Completion {
+    const id = stringField(event, 'id');
+    const model = stringField(event, 'model');
+    const choices = event['choices'];
+    const next =
+      completion !== undefined &&
+      id !== '' &&
+      id !== completion.id &&
+      completion.finished() &&
+      Array.isArray(choices) &&
+      choices.length > 0;
+    if (completion === undefined || next) {
+      if (completion) summarise(completion, ctx.frame);
+      completions.start(ctx, id, false);
+      completion = new Completion(id, model, ctx.frame.receivedAt);
+    } else if (completion.choices.size === 0) {
+      // A placeholder chunk (Azure's first, with its prompt filter results) has no id or model yet.
+      completion.id ||= id;
+      completion.model ||= model;
+    }
+    completion.model ||= model;
+    return completion;
+  }
+
+  function choiceChunk(
+    ctx: ProviderEventContext,
+    current: Completion,
+    event: Record<string, unknown>,
+    raw: unknown,
+    position: number,
+  ): void {
+    if (!isJsonObject(raw)) return invalid(ctx, `has a choice at position ${position} that is no object`);
+    const index = typeof raw['index'] === 'number' && Number.isInteger(raw['index']) ? raw['index'] : position;
+    const known = current.choices.has(index);
+    const choice = current.choice(index, ctx.frame);
+    choice.lastFrame = ctx.frame;
+    ctx.next(ctx.frame, choice.agent);
+    if (!known)
+      ctx.wire(CHUNK, event, unified('stream.message_start', streamIds(current, choice), { phase: 'started' }));
+    // `message` instead of `delta`: a server that sends the whole message in its last chunk.
+    const delta = raw['delta'] ?? raw['message'];
+    if (delta !== undefined && delta !== null && !isJsonObject(delta))
+      invalid(ctx, `has a choice ${index} whose delta is a JSON ${jsonKind(delta)}`);
+    const fields = isJsonObject(delta) ? delta : {};
+    const extras = choiceExtras(raw);
+    if (choice.finish !== undefined && carriesContent(fields))
+      ctx.report(
+        'provider.delta-after-stop',
+        `Event ${ctx.frame.seq} has content for choice ${index} after its finish_reason ${jsonText(choice.finish)}; kept in blocks of its own, which a client that stopped at the finish_reason never shows.`,
+      );
+    stream(ctx, current, choice, REASONING, reasoningText(fields), extras);
+    const content = fields['content'];
+    if (typeof content === 'string') stream(ctx, current, choice, TEXT, content, extras);
+    else if (Array.isArray(content))
+      for (const part of contentParts(content)) stream(ctx, current, choice, part.channel, part.text, extras);
+    const refusal = fields['refusal'];
+    if (typeof refusal === 'string') stream(ctx, current, choice, REFUSAL, refusal, extras);
+    const toolCalls = fields['tool_calls'];
+    if (Array.isArray(toolCalls)) for (const fragment of toolCalls) toolFragment(ctx, current, choice, fragment, false);
+    else if (toolCalls !== undefined && toolCalls !== null)
+      invalid(ctx, `has tool_calls for choice ${index} that are a JSON ${jsonKind(toolCalls)}, not an array`);
+    if (isJsonObject(fields['function_call'])) toolFragment(ctx, current, choice, fields['function_call'], true);
+    const reason = raw['finish_reason'];
+    if (typeof reason === 'string' && reason !== '' && choice.finish === undefined)
+      finish(ctx, current, choice, reason, event);
+  }
+
+  /** Text of one channel, written (writeText); what it wrote is what the chunk may teach `recent`. */
+  function stream(
+    ctx: ProviderEventContext,
+    current: Completion,
+    choice: Choice,
+    channel: StreamedChannel,
+    text: string,
+    extras: Record<string, unknown>,
+  ): void {
+    if (writeText(ctx, current, choice, channel, text, extras))
+      streamed = { learnt: { completion: current, choice, channel }, text, extras };
+  }
+
+  function toolFragment(
+    ctx: ProviderEventContext,
+    current: Completion,
+    choice: Choice,
+    fragment: unknown,
+    legacy: boolean,
+  ): void {
+    const outcome = choice.tools.add(fragment, legacy);
+    if (outcome.kind === 'invalid')
+      return invalid(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
+    const call = outcome.call;
+    choice.clock.token(ctx.frame.receivedAt);
+    if (outcome.kind !== 'appended') closeText(ctx, current, choice);
+    if (outcome.kind === 'not-started')
+      ctx.report(
+        'provider.block-not-started',
+        `Event ${ctx.frame.seq} has argument text for ${call.label} of choice ${choice.index}, which no fragment with an id and a name began; kept in a call without them, which a client cannot call.`,
+      );
+    else if (outcome.kind === 'restarted')
+      ctx.report(
+        'provider.block-started-twice',
+        `Event ${ctx.frame.seq} begins a call with id ${jsonText(call.id)} under ${call.label} of choice ${choice.index}, where the call ${jsonText(outcome.previous.id)} is still open; kept as two calls (a client that joins fragments by index would merge their arguments).`,
+      );
+    const family = outcome.kind === 'appended' ? 'stream.tool_call_input.delta' : 'stream.tool_call_start';
+    ctx.envelope(
+      legacy ? 'function_call' : 'tool_calls',
+      true,
+      '',
+      fragment as Record<string, unknown>,
+      'provider-event',
+      unified(family, streamIds(current, choice, call), {
+        kind: 'function',
+        tool: { kind: 'client', name: call.name },
+      }),
+    );
+  }
+
+  function finish(
+    ctx: ProviderEventContext,
+    current: Completion,
+    choice: Choice,
+    reason: string,
+    event: Record<string, unknown>,
+  ): void {
+    choice.finish = reason;
+    choice.finishedAt = ctx.frame.receivedAt;
+    closeText(ctx, current, choice);
+    writeCalls(ctx, current, choice, true);
+    const clock = choice.clock;
+    clock.stopReason = reason;
+    let outcome = finishOutcome(reason);
+    if (outcome === undefined) {
+      reportOnce(
+        ctx,
+        `finish:${reason}`,
+        `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}, which this version does not know; taken as the end of its output.`,
+      );
+      outcome = 'completed';
+    } else if (outcome === 'incomplete') {
+      clock.incompleteDetails = { reason };
+      ctx.report(
+        'provider.response-incomplete',
+        `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}: ${reason === 'length' ? 'the token limit' : 'a content filter'} cut its output short.`,
+      );
+      callbacks.onStreamEnd?.({ event: `finish_reason ${reason}`, error: `incomplete: ${reason}` });
+    } else if (outcome === 'failed' && !failed) {
+      apiError(ctx, `choice ${choice.index} finished with finish_reason "error" (no error member says why)`);
+    }
+    clock.status = outcome;
+    ctx.wire(
+      CHUNK,
+      event,
+      unified('stream.message_stop', streamIds(current, choice), { stop_reason: reason, phase: outcome }),
+    );
+    if (current.finished()) completions.end(ctx);
+  }
+
+  function apiError(ctx: ProviderEventContext, error: unknown): void {
+    const message = apiErrorText(error);
+    const first = frames === 1 ? ' as the first event, before any chunk (the request was accepted, then failed)' : '';
+    ctx.report('provider.api-error', `The API sent an error in event ${ctx.frame.seq}${first}: ${message}`);
+    ctx.emit(
+      { type: KIND.error, final: true, delta: jsonText(error), extras: {} },
+      unified('stream.error', { message_id: completion?.id }, { error, phase: 'failed' }),
+    );
+    callbacks.onStreamEnd?.({ event: 'error', error: message });
+    if (failed) return;
+    failed = true;
+    for (const choice of completion?.choices.values() ?? []) {
+      if (choice.finish !== undefined) continue;
+      choice.clock.status = 'failed';
+      choice.clock.error = error;
+    }
+  }
+
+  function invalid(ctx: ProviderEventContext, what: string): void {
+    ctx.report(
+      'openai-chat.invalid-chunk',
+      `Event ${ctx.frame.seq} ${what}, so it is no chat.completion.chunk; kept undecoded: ${previewText(ctx.frame.data)}`,
+    );
+    ctx.emit(undecodedParts(ctx.frame));
+  }
+
+  function reportOnce(ctx: ProviderEventContext, key: string, text: string): void {
+    if (reported.has(key)) return;
+    reported.add(key);
+    ctx.report('provider.unknown-event', `${text} Later ones are not reported again.`);
+  }
+
+  /** Every choice's message summary, at the frame where the completion is over (the stream's end, or the next completion's first chunk). */
+  function summarise(current: Completion, frame: Frame): void {
+    const ctx = new ProviderEventContext(frame, counted, current.id);
+    for (const choice of [...current.choices.values()].sort((a, b) => a.index - b.index)) {
+      ctx.next(frame, choice.agent);
+      if (choice.finish === undefined) {
+        if (!failed)
+          callbacks.onDiagnostic({
+            rule: 'openai-chat.no-finish-reason',
+            message: `Choice ${choice.index} got no finish_reason before the stream ended: its output was cut off, and what it streamed is left open.`,
+            at: {
+              frame: choice.lastFrame.seq,
+              byteStart: choice.lastFrame.byteStart,
+              byteEnd: choice.lastFrame.byteEnd,
+            },
+          });
+        choice.clock.status = failed ? 'failed' : 'cut';
+        writeCalls(ctx, current, choice, false);
+      } else {
+        // Content that came after its finish_reason (reported there) closes with the completion.
+        closeText(ctx, current, choice);
+        writeCalls(ctx, current, choice, true);
+      }
+      ctx.emit({
+        type: KIND.message,
+        final: true,
+        delta: jsonText(current.summary(choice, frame.receivedAt)),
+        extras: { id: current.id },
+      });
+    }
+  }
+
+  return {
+    id: 'openai-chat',
+    push,
+    end() {
+      if (completion && lastFrame) summarise(completion, lastFrame);
+      completion = undefined;
+    },
+  };
+}

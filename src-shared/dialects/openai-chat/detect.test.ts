@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest';
+import { listProviderFixtures, providerFixturePath } from '../../../src-main/testing/fixtures';
+import { frameChunks } from '../../sse/collect';
+import { DIALECT_REGISTRY } from '../registry';
+import { sniffFrame } from '../sniff';
+import { readFileSync } from 'node:fs';
+
+/** The dialects that claim a frame: detection must never be ambiguous. */
+const claimants = (data: string, event = ''): string[] =>
+  DIALECT_REGISTRY.modules.filter((m) => m.detect(sniffFrame({ event, data }))).map((m) => m.id);
+
+describe('Chat Completions detection: positive evidence only', () => {
+  test.each([
+    ['a chunk with its object', '{"id":"c","object":"chat.completion.chunk","choices":[]}'],
+    ['a usage chunk', '{"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":1}}'],
+    ['a chunk without object whose choice has a delta', '{"choices":[{"delta":{"content":"ok"}}]}'],
+    ['a chunk whose object is empty', '{"id":"","object":"","choices":[{"index":0,"delta":{}}]}'],
+    ["Azure's placeholder with its prompt filter results", '{"choices":[],"id":"","prompt_filter_results":[]}'],
+    ["OpenAI's error object alone", '{"error":{"message":"Rate limit","type":"requests","code":null}}'],
+    ["OpenRouter's error object alone", '{"error":{"code":502,"message":"Provider disconnected"}}'],
+  ])('claims %s, and no other dialect does', (_name, data) => {
+    expect(claimants(data)).toEqual(['openai-chat']);
+  });
+
+  test('claims an event: error frame whose data has no type, and no other dialect does', () => {
+    expect(claimants('{"error":{"message":"Overloaded"}}', 'error')).toEqual(['openai-chat']);
+  });
+
+  test.each([
+    ['a placeholder without choices or filter results', '{"choices":[],"created":0,"id":"","model":"","object":""}'],
+    ['a legacy completion chunk (text, no delta)', '{"object":"text_completion","choices":[{"text":"a","index":0}]}'],
+    ['an object with a type', '{"type":"text","choices":[{"delta":{}}]}'],
+    ['a JSON-RPC error', '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'],
+    ['a Gemini error body', '{"error":{"code":400,"message":"Bad","status":"INVALID_ARGUMENT"}}'],
+    ['an error beside other members', '{"error":{"message":"x"},"detail":"y"}'],
+    ['an error that is a string', '{"error":"boom"}'],
+    ['the router error frame', '{"error":"APIStatusError","message":"m","traceback":"t"}'],
+    ['a Responses error event', '{"type":"error","code":"x","message":"m","sequence_number":1}'],
+    ['text', 'choices'],
+  ])('leaves %s alone', (_name, data) => {
+    expect(claimants(data)).not.toContain('openai-chat');
+  });
+
+  test.each(listProviderFixtures().filter((f) => !f.startsWith('openai-chat/')))(
+    '%s: no event of another provider is claimed',
+    (name) => {
+      const { frames } = frameChunks([new Uint8Array(readFileSync(providerFixturePath(name)))]);
+      for (const frame of frames)
+        expect(DIALECT_REGISTRY.get('openai-chat')?.detect(sniffFrame(frame)), frame.data.slice(0, 60)).toBe(false);
+    },
+  );
+});

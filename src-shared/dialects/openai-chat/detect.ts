@@ -1,0 +1,38 @@
+import { isJsonObject } from '../../json/values';
+import type { SniffedFrame } from '../sniff';
+
+const OPEN_BRACE = 0x7b;
+
+/**
+ * Whether a frame is a Chat Completions event, by its own markers: `object:
+ * "chat.completion.chunk"`; or, from servers that leave `object` out or empty, a `choices`
+ * array whose choices carry a `delta` (or Azure's `prompt_filter_results` beside it); or an
+ * error as this API streams it (`event: error`, or data that is only `{"error": {message,
+ * …}}`). Objects with a `type` (the other providers' events, the agent envelopes) or a
+ * `jsonrpc` member are never this dialect, and a Gemini error body (its `error.status`) is not.
+ */
+export function isChatCompletionEvent(frame: SniffedFrame): boolean {
+  const data = frame.data;
+  if (data.charCodeAt(frame.start) !== OPEN_BRACE) return false;
+  // Cheap guards first: every claim names one of these members.
+  if (!data.includes('"choices"') && !data.includes('"error"')) return false;
+  const object = frame.json();
+  if (object === undefined || 'type' in object || 'jsonrpc' in object) return false;
+  if (frame.event === 'error') return true;
+  if (object['object'] === 'chat.completion.chunk') return true;
+  const choices = object['choices'];
+  if (Array.isArray(choices))
+    return 'prompt_filter_results' in object || choices.some((c) => isJsonObject(c) && isJsonObject(c['delta']));
+  return isErrorBody(object);
+}
+
+/** OpenAI's error object alone: `{"error": {"message": …, "type": …, "code": …}}`. */
+function isErrorBody(object: Record<string, unknown>): boolean {
+  const error = object['error'];
+  return (
+    Object.keys(object).length === 1 &&
+    isJsonObject(error) &&
+    typeof error['message'] === 'string' &&
+    !('status' in error)
+  );
+}

@@ -1,0 +1,17 @@
+import type { DialectModule } from '../types';
+import { createOpenAiChatDecoder } from './decoder';
+import { isChatCompletionEvent } from './detect';
+
+/**
+ * The OpenAI Chat Completions stream, as OpenAI and the OpenAI-compatible servers (vLLM,
+ * Ollama's `/v1`, OpenRouter, Groq, DeepSeek, xAI, Mistral, Azure, LiteLLM) send it:
+ * data-only `chat.completion.chunk` events ending at `data: [DONE]`.
+ */
+export const openAiChatDialect: DialectModule<'openai-chat'> = {
+  id: 'openai-chat',
+  label: 'OpenAI Chat Completions',
+  detect: isChatCompletionEvent,
+  create: createOpenAiChatDecoder,
+  syntax: 'json',
+  terminator: 'done-frame',
+};

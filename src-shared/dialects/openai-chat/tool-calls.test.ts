@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { ToolCalls } from './tool-calls';
+
+const fragment = (fields: Record<string, unknown>, fn: Record<string, unknown> = {}): Record<string, unknown> => ({
+  ...fields,
+  function: fn,
+});
+
+describe('tool calls of one choice', () => {
+  it('joins the fragments of each index: id and name from the first, arguments from all', () => {
+    const calls = new ToolCalls();
+    expect(calls.add(fragment({ index: 0, id: 'a' }, { name: 'f', arguments: '' })).kind).toBe('started');
+    expect(calls.add(fragment({ index: 1, id: 'b' }, { name: 'g', arguments: '{' })).kind).toBe('started');
+    expect(calls.add(fragment({ index: 0 }, { arguments: '{"x":' })).kind).toBe('appended');
+    expect(calls.add(fragment({ index: 0 }, { arguments: '1}' })).kind).toBe('appended');
+    expect(calls.add(fragment({ index: 1 }, { arguments: '}' })).kind).toBe('appended');
+    expect(calls.take().map((c) => [c.label, c.id, c.name, c.args.join('')])).toEqual([
+      ['tool call 0', 'a', 'f', '{"x":1}'],
+      ['tool call 1', 'b', 'g', '{}'],
+    ]);
+    expect(calls.size).toBe(0);
+  });
+
+  it('whole calls without index are calls of their own; a nameless one continues the last', () => {
+    const calls = new ToolCalls();
+    calls.add(fragment({ id: 'a' }, { name: 'f', arguments: '{"q":' }));
+    expect(calls.add(fragment({}, { arguments: '1}' })).kind).toBe('appended');
+    calls.add(fragment({ id: 'b' }, { name: 'f', arguments: { q: 2 } }));
+    expect(calls.take().map((c) => [c.label, c.id, c.args.join('')])).toEqual([
+      ['tool call without index 0', 'a', '{"q":1}'],
+      ['tool call without index 1', 'b', '{"q":2}'],
+    ]);
+  });
+
+  it('arguments for an index never begun, and a second id under an open index, are said', () => {
+    const calls = new ToolCalls();
+    expect(calls.add(fragment({ index: 3 }, { arguments: '{}' })).kind).toBe('not-started');
+    expect(calls.add(fragment({}, { arguments: 'x' })).kind).toBe('appended');
+    calls.add(fragment({ index: 0, id: 'a' }, { name: 'f' }));
+    const second = calls.add(fragment({ index: 0, id: 'b' }, { name: 'f' }));
+    expect(second.kind === 'restarted' && second.previous.id).toBe('a');
+    expect(calls.take().map((c) => c.id)).toEqual(['', 'a', 'b']);
+    expect(new ToolCalls().add(fragment({}, { arguments: '{}' })).kind).toBe('not-started');
+  });
+
+  it('the legacy function_call is one call; fragments that are no object are refused', () => {
+    const calls = new ToolCalls();
+    expect(calls.add({ name: 'legacy', arguments: '{' }, true).kind).toBe('started');
+    expect(calls.add({ arguments: '}' }, true).kind).toBe('appended');
+    expect(calls.add('nope').kind).toBe('invalid');
+    expect(calls.take().map((c) => [c.label, c.name, c.args.join('')])).toEqual([
+      ['the function_call', 'legacy', '{}'],
+    ]);
+  });
+});

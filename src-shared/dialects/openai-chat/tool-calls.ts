@@ -1,0 +1,94 @@
+import { jsonText } from '../../json/tree';
+import { isJsonObject } from '../../json/values';
+
+/** One tool call of a choice, as its fragments built it. */
+export interface ToolCall {
+  /** How the findings name it: `tool call 1`, `the function_call`, `tool call without index 0`. */
+  label: string;
+  /** The wire's `index` (undefined for a whole call sent without one). */
+  index: number | undefined;
+  id: string;
+  name: string;
+  /** Argument text as it came, joined when the call ends. */
+  args: string[];
+}
+
+/** What a `tool_calls` fragment did. */
+export type FragmentOutcome =
+  /** Began a call (its first fragment, with an id or a name). */
+  | { kind: 'started'; call: ToolCall }
+  /** Added argument text to an open call. */
+  | { kind: 'appended'; call: ToolCall }
+  /** Addressed a call no fragment with an id or a name began: begun here, without them (`provider.block-not-started`). */
+  | { kind: 'not-started'; call: ToolCall }
+  /** Began a call with another id under an index whose call is still open (`provider.block-started-twice`). */
+  | { kind: 'restarted'; call: ToolCall; previous: ToolCall }
+  /** Was no JSON object. */
+  | { kind: 'invalid' };
+
+/**
+ * The tool calls of one choice between its first fragment and its finish_reason. OpenAI sends
+ * each call as fragments addressed by `index`: the first carries the id, type and name, the
+ * later ones argument text. Some servers send every call whole without an index (each such
+ * fragment with an id or a name is a call of its own; one with neither continues the last
+ * call), and some put several calls under one index, told apart by their ids.
+ */
+export class ToolCalls {
+  private readonly byKey = new Map<string, ToolCall>();
+  private readonly order: ToolCall[] = [];
+  private last: ToolCall | undefined;
+  private unindexed = 0;
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  /** Takes one fragment of `delta.tool_calls` (or the legacy `delta.function_call`, `legacy`). */
+  add(fragment: unknown, legacy = false): FragmentOutcome {
+    if (!isJsonObject(fragment)) return { kind: 'invalid' };
+    const fn = legacy ? fragment : isJsonObject(fragment['function']) ? fragment['function'] : {};
+    const index = legacy ? undefined : integer(fragment['index']);
+    const id = typeof fragment['id'] === 'string' ? fragment['id'] : '';
+    const name = typeof fn['name'] === 'string' ? fn['name'] : '';
+    const args = argumentText(fn['arguments']);
+    const named = id !== '' || name !== '';
+    const key = legacy ? 'function_call' : index !== undefined ? String(index) : undefined;
+    const open = key !== undefined ? this.byKey.get(key) : named ? undefined : this.last;
+    if (open && !(id !== '' && open.id !== '' && id !== open.id)) {
+      open.id ||= id;
+      open.name ||= name;
+      if (args !== '') open.args.push(args);
+      this.last = open;
+      return { kind: 'appended', call: open };
+    }
+    const label = legacy
+      ? 'the function_call'
+      : index !== undefined
+        ? `tool call ${index}`
+        : `tool call without index ${this.unindexed++}`;
+    const call: ToolCall = { label, index, id, name, args: args === '' ? [] : [args] };
+    this.byKey.set(key ?? `#${label}`, call);
+    this.order.push(call);
+    this.last = call;
+    if (open) return { kind: 'restarted', call, previous: open };
+    return named ? { kind: 'started', call } : { kind: 'not-started', call };
+  }
+
+  /** Every call, in the order they began, and forgets them (the choice finished). */
+  take(): ToolCall[] {
+    const calls = this.order.splice(0);
+    this.byKey.clear();
+    this.last = undefined;
+    return calls;
+  }
+}
+
+function integer(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+}
+
+/** Argument text: a string as sent; some servers send the arguments as a JSON object instead. */
+function argumentText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : jsonText(value);
+}

@@ -1,0 +1,106 @@
+import type { ContentChannel, DeltaKind } from '../../envelope/unified';
+import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { isJsonObject } from '../../json/values';
+
+/**
+ * The words of a Chat Completions chunk (docs/protocols/openai-chat.md): the streamed text
+ * channels of a choice's delta, what a finish_reason says about the output, and the delta
+ * fields the OpenAI-compatible servers put their reasoning in.
+ */
+
+/** A text channel of a choice: the envelope type its deltas stream as, and its unified words. */
+export interface StreamedChannel {
+  readonly kind: EnvelopeKind;
+  readonly channel: ContentChannel;
+  readonly delta: DeltaKind;
+}
+
+export const TEXT: StreamedChannel = { kind: KIND.text, channel: 'output_text', delta: 'text_delta' };
+export const REASONING: StreamedChannel = { kind: KIND.thinking, channel: 'reasoning', delta: 'reasoning_delta' };
+export const REFUSAL: StreamedChannel = { kind: KIND.refusal, channel: 'refusal', delta: 'refusal_delta' };
+
+/**
+ * What a finish_reason says of the choice's output: `completed` (the model stopped, or called
+ * tools), `incomplete` (a token limit or a content filter cut it: `provider.response-incomplete`),
+ * `failed` (OpenRouter's `error`, with an `error` member beside it).
+ */
+export type FinishOutcome = 'completed' | 'incomplete' | 'failed';
+
+const FINISH_OUTCOMES: Readonly<Record<string, FinishOutcome>> = {
+  stop: 'completed',
+  tool_calls: 'completed',
+  function_call: 'completed',
+  length: 'incomplete',
+  content_filter: 'incomplete',
+  error: 'failed',
+};
+
+/** The outcome of a finish_reason; undefined for one this version does not know (kept, reported once). */
+export function finishOutcome(reason: string): FinishOutcome | undefined {
+  return Object.hasOwn(FINISH_OUTCOMES, reason) ? FINISH_OUTCOMES[reason] : undefined;
+}
+
+/**
+ * The reasoning text of a delta: DeepSeek, xAI and vLLM send `reasoning_content`, OpenRouter,
+ * Ollama and newer vLLM `reasoning`; a server that sends both sends the same text twice, so
+ * `reasoning_content` is taken when it has text.
+ */
+export function reasoningText(delta: Record<string, unknown>): string {
+  const content = delta['reasoning_content'];
+  if (typeof content === 'string' && content !== '') return content;
+  const reasoning = delta['reasoning'];
+  return typeof reasoning === 'string' ? reasoning : '';
+}
+
+/**
+ * The pieces of a `content` that is an array of parts, as Mistral's reasoning models send it:
+ * `{type: "text", text}` is output text, `{type: "thinking", thinking: [{type: "text", text}]}`
+ * reasoning. Parts of other types carry no text and are left to the wire event.
+ */
+export function contentParts(parts: readonly unknown[]): { channel: StreamedChannel; text: string }[] {
+  const out: { channel: StreamedChannel; text: string }[] = [];
+  for (const part of parts) {
+    if (!isJsonObject(part)) continue;
+    if (part['type'] === 'text' && typeof part['text'] === 'string') out.push({ channel: TEXT, text: part['text'] });
+    else if (part['type'] === 'thinking') {
+      const thinking = part['thinking'];
+      const texts = Array.isArray(thinking) ? thinking : [thinking];
+      for (const piece of texts) {
+        const text = typeof piece === 'string' ? piece : isJsonObject(piece) ? piece['text'] : undefined;
+        if (typeof text === 'string') out.push({ channel: REASONING, text });
+      }
+    }
+  }
+  return out;
+}
+
+/** `prompt_tokens` and `completion_tokens` under the names the message summary reads, beside the usage as sent. */
+export function summaryUsage(usage: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...usage };
+  if (typeof usage['prompt_tokens'] === 'number') out['input_tokens'] = usage['prompt_tokens'];
+  if (typeof usage['completion_tokens'] === 'number') out['output_tokens'] = usage['completion_tokens'];
+  return out;
+}
+
+/** Whether an Azure `content_filter_results` object says some category was filtered out. */
+export function filtered(results: unknown): boolean {
+  if (!isJsonObject(results)) return false;
+  for (const key in results) {
+    const category = results[key];
+    if (isJsonObject(category) && category['filtered'] === true) return true;
+  }
+  return false;
+}
+
+/**
+ * An API error as a stream sends it, in one line: `{message, type, code}` (OpenAI's error
+ * object), `{code, message}` (OpenRouter's), or plain text.
+ */
+export function apiErrorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (!isJsonObject(error)) return jsonText(error);
+  const message = typeof error['message'] === 'string' ? error['message'] : jsonText(error);
+  const kind = [error['type'], error['code']].filter((v) => typeof v === 'string' || typeof v === 'number');
+  return kind.length > 0 ? `${kind.join(' ')}: ${message}` : message;
+}
