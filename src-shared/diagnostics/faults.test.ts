@@ -44,6 +44,7 @@ const CLEAN: Record<DialectId, string[]> = {
   segments: ['segment-events.sse'],
   // The fallback claims nothing a fault could break: no field, block or terminal event.
   'json-events': [],
+  'json-rpc': [],
 };
 
 const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses']);

@@ -2,6 +2,7 @@ import { anthropicMessagesDialect } from './anthropic-messages';
 import { anthropicRawDialect } from './anthropic-raw';
 import { jsonEnvelopeDialect } from './json-envelope';
 import { jsonEventsDialect } from './json-events';
+import { jsonRpcDialect } from './json-rpc';
 import { legacyXmlDialect } from './legacy-xml';
 import { openAiResponsesDialect } from './openai-responses';
 import { segmentEventsDialect } from './segment-events';
@@ -22,6 +23,7 @@ export const DIALECTS = [
   openAiResponsesDialect,
   segmentEventsDialect,
   jsonEventsDialect,
+  jsonRpcDialect,
 ] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];

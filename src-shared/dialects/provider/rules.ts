@@ -63,7 +63,7 @@ export const PROVIDER_RULES = {
     layer: 'provider',
     title:
       'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another',
-    dialects: PROVIDERS,
+    dialects: [...PROVIDERS, 'json-rpc'],
   },
   'provider.sequence-gap': {
     severity: 'error',
