@@ -6,6 +6,7 @@
  * of its dialect. The diagnostics test counts faults generated, flagged and missed.
  */
 import type { RuleId } from '../diagnostics/rules';
+import { JSON_RPC_FAULTS } from '../dialects/json-rpc/faults';
 import type { DialectId } from '../dialects/registry';
 import { KIND, type EnvelopeKind } from '../envelope/vocabulary';
 import { seededRandom } from '../sse/rechunk';
@@ -1076,6 +1077,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   ...PROVIDER_FAULTS,
   ...INLINE_FAULTS,
   ...SEGMENT_FAULTS,
+  ...JSON_RPC_FAULTS,
 ];
 
 /**
