@@ -107,8 +107,11 @@ function artifactUpdate(
   exchange.clock.token(ctx.frame.receivedAt);
   if (artifact.parts.length === 0) ctx.wire('artifact-update', body);
   // A chunk that is not an append starts the artifact again; a misplaced append starts a block of its own.
-  artifactParts(out, exchange, artifact, !event.append || problem !== undefined);
+  const fresh = !event.append || problem !== undefined;
+  artifactParts(out, exchange, artifact, fresh);
   if (event.lastChunk) writer.close(ctx, artifactSource(artifact));
+  else if (!fresh && artifact.parts.length === 1 && artifact.parts[0]?.kind === 'text' && !exchange.ended)
+    out.continuedChunk(exchange, artifactSource(artifact), artifact.parts[0].text);
 }
 
 const artifactSource = (artifact: A2aArtifact): string => `artifact:${artifact.key}`;

@@ -15,6 +15,7 @@ import { Exchange } from './exchange';
 import { mcpNotification, mcpResult, mcpServerRequest } from './mcp';
 import { idKey, readRpcMessage, showId, type RpcMessage } from './message';
 import { exchangeIds, type ExchangeOutput } from './output';
+import { RecentArtifactChunk } from './recent-chunk';
 
 const WHAT: Record<RpcMessage['kind'], string> = {
   request: 'request',
@@ -39,6 +40,12 @@ function isBlank(data: string): boolean {
  * Messages after the response that ended an MCP stream: the next exchange of a capture holding
  * several, or messages the server should not have sent. Its next response tells which.
  */
+/** What a learnt artifact chunk decoded to: a delta of the open text block `source` of `exchange`. */
+interface ChunkMeaning {
+  exchange: Exchange;
+  source: string;
+}
+
 interface Stray {
   previous: Exchange;
   at: DiagnosticLocation;
@@ -65,6 +72,9 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
   let afterEndReported: Exchange | undefined;
   let sawEventIds = false;
   let lastFrame: Frame | undefined;
+  const recent = new RecentArtifactChunk<ChunkMeaning>();
+  /** The message being decoded is its event's only one, valid JSON-RPC: a chunk of it may be learnt. */
+  let learnable = false;
 
   const context = (): ProviderEventContext => eventContext as ProviderEventContext;
   const out: ExchangeOutput = {
@@ -83,7 +93,24 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
       ended.clock.stopReason = outcome.stopReason;
       emitSummary(ended);
     },
+    continuedChunk(current, source, text) {
+      if (learnable) recent.learn(context().frame.data, text, { exchange: current, source });
+    },
   };
+
+  /**
+   * The next chunk of the artifact the last one continued, read without JSON.parse (see
+   * RecentArtifactChunk): a delta of its open text block, exactly as decoding it would be,
+   * while that block is still open in the same exchange and nothing else happened.
+   */
+  function readContinuedChunk(ctx: ProviderEventContext, frame: Frame): boolean {
+    if (frame.event === 'endpoint' || !recent.read(frame.data)) return false;
+    const meaning = recent.meaning as ChunkMeaning;
+    if (meaning.exchange !== exchange || meaning.exchange.ended || stray || !writer.isOpen(meaning.source))
+      return false;
+    writer.text(ctx, meaning.source, '', recent.text, {});
+    return true;
+  }
 
   function emitSummary(ended: Exchange): void {
     const ctx = context();
@@ -99,6 +126,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
     lastFrame = frame;
     if (frame.id !== '') sawEventIds = true;
     const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, '')).next(frame, '');
+    if (readContinuedChunk(ctx, frame)) return;
     // The old HTTP+SSE transport (MCP 2024-11-05) opens its stream with the URL to POST to.
     if (frame.event === 'endpoint') return ctx.wire('endpoint', { uri: frame.data });
     if (isBlank(frame.data)) return ctx.wire(frame.id === '' ? 'empty' : 'priming', { id: frame.id });
@@ -113,7 +141,13 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
       ctx.emit(undecodedParts(frame));
       return;
     }
-    if (!Array.isArray(value)) return handle(readRpcMessage(value), '');
+    if (!Array.isArray(value)) {
+      const message = readRpcMessage(value);
+      learnable = message.problems.length === 0;
+      handle(message, '');
+      learnable = false;
+      return;
+    }
     if (value.length === 0) {
       ctx.report(
         'json-rpc.invalid-message',

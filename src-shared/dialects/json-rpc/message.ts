@@ -26,7 +26,7 @@ export type RpcMessage = (
 
 /** The key an id is compared by: `1` and `"1"` are different ids. */
 export function idKey(id: RpcId): string {
-  return typeof id === 'string' ? `s:${id}` : jsonText(id);
+  return typeof id === 'string' ? `s:${id}` : id === null ? 'null' : `n:${id}`;
 }
 
 /** An id as the findings show it. */

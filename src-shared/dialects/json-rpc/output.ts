@@ -21,6 +21,11 @@ export interface ExchangeOutput {
   endStream(exchange: Exchange, end: { event: string; error?: string }): void;
   /** Closes the exchange: its open text, then its `message` block. */
   summarise(exchange: Exchange, outcome: Outcome): void;
+  /**
+   * The event was a plain next chunk of the artifact whose text block `source` is open (one
+   * text part, appended, not the last): the same event with another text is decoded alike.
+   */
+  continuedChunk(exchange: Exchange, source: string, text: string): void;
 }
 
 /** Both steps, for an end with nothing to show in between. */
