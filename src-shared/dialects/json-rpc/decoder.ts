@@ -177,6 +177,16 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
       ctx.wire(message.kind, message.body);
       return;
     }
+    dispatch(current, message, a2a);
+    // What strays after the end is shown in blocks of its own, closed at once: no block stays open after the end.
+    if (current.ended) writer.close(ctx);
+  }
+
+  function dispatch(
+    current: Exchange,
+    message: Exclude<RpcMessage, { kind: 'unreadable' }>,
+    a2a: A2aEvent | undefined,
+  ): void {
     switch (message.kind) {
       case 'notification':
         return mcpNotification(out, current, message);
@@ -190,7 +200,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
           return a2aEvent(out, current, a2a, message.body);
         }
         // A result of no A2A shape in an A2A stream is shown as it is; in any other, it is MCP's.
-        if (current.protocol === 'a2a') return ctx.wire('result', message.body);
+        if (current.protocol === 'a2a') return context().wire('result', message.body);
         current.protocol = 'mcp';
         return mcpResult(out, current, message);
     }
