@@ -91,8 +91,8 @@ export const TEST_IDS = {
   connectView: 'connect-view',
   presetDemo: 'preset-demo',
   presetUpstream: 'preset-upstream',
-  presetAnthropic: 'preset-anthropic',
-  presetOpenai: 'preset-openai',
+  /** A provider API's preset: `${presetProvider}-${id}` with the id of the demo's table (preset-anthropic, preset-mcp…). */
+  presetProvider: 'preset',
   providerScenario: 'provider-scenario',
   demoScenario: 'demo-scenario',
   demoFormat: 'demo-format',

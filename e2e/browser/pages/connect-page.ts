@@ -9,8 +9,6 @@ export class ConnectPage {
   readonly view: Locator;
   readonly presetDemo: Locator;
   readonly presetUpstream: Locator;
-  readonly presetAnthropic: Locator;
-  readonly presetOpenai: Locator;
   readonly providerScenario: Locator;
   readonly scenario: Locator;
   readonly format: Locator;
@@ -24,8 +22,6 @@ export class ConnectPage {
     this.view = page.getByTestId(TEST_IDS.connectView);
     this.presetDemo = page.getByTestId(TEST_IDS.presetDemo);
     this.presetUpstream = page.getByTestId(TEST_IDS.presetUpstream);
-    this.presetAnthropic = page.getByTestId(TEST_IDS.presetAnthropic);
-    this.presetOpenai = page.getByTestId(TEST_IDS.presetOpenai);
     this.providerScenario = page.getByTestId(TEST_IDS.providerScenario);
     this.scenario = page.getByTestId(TEST_IDS.demoScenario);
     this.format = page.getByTestId(TEST_IDS.demoFormat);
@@ -61,17 +57,22 @@ export class ConnectPage {
     }
   }
 
-  /** Fills the form for one of the demo's provider API streams (`/v1/messages`, `/v1/responses`). */
+  /** The preset of one of the demo's provider APIs, by its id in the demo's table (`anthropic`, `openai`, `mcp`, `a2a`…). */
+  preset(provider: string): Locator {
+    return this.page.getByTestId(`${TEST_IDS.presetProvider}-${provider}`);
+  }
+
+  /** Fills the form for one of the demo's provider API streams (`/v1/messages`, `/v1/responses`, `/mcp`…). */
   async chooseProvider({
     provider,
     scenario,
     pace = 'realistic',
   }: {
-    provider: 'anthropic' | 'openai';
+    provider: string;
     scenario: string;
     pace?: 'fast' | 'realistic';
   }): Promise<void> {
-    const preset = provider === 'anthropic' ? this.presetAnthropic : this.presetOpenai;
+    const preset = this.preset(provider);
     await preset.click();
     await expect(preset).toHaveAttribute('aria-checked', 'true');
     await this.providerScenario.selectOption(scenario);

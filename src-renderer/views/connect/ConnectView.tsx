@@ -136,7 +136,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
                 role="radio"
                 aria-checked={form.preset === provider.id}
                 className={`preset ${form.preset === provider.id ? 'preset-active' : ''}`}
-                data-testid={provider.id === 'anthropic' ? TEST_IDS.presetAnthropic : TEST_IDS.presetOpenai}
+                data-testid={`${TEST_IDS.presetProvider}-${provider.id}`}
                 title={`The demo agent's ${provider.title} stream at ${provider.url}`}
                 onClick={() => app.connectForm.set(providerForm(provider))}
               >

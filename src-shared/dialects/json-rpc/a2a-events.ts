@@ -80,7 +80,7 @@ function end(out: ExchangeOutput, exchange: Exchange, event: TaskEvent, kind: st
   if (failed)
     out.ctx.report(
       'json-rpc.task-failed',
-      `Task ${exchange.taskId || '(no id)'} ended ${event.state} in event ${out.ctx.frame.seq}${said === '' ? '' : `: ${said}`}.`,
+      `Task ${exchange.taskId || '(no id)'} ended ${event.state} in event ${out.ctx.frame.seq}${said === '' ? ', with no message.' : `, saying: ${said}`}`,
     );
   out.endStream(exchange, {
     event: `${kind} (${event.state || 'no state'})`,
