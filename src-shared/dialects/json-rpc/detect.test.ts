@@ -10,6 +10,7 @@ import {
 import { readProviderFixture } from '../../../src-main/testing/provider-streams';
 import { frameChunks } from '../../sse/collect';
 import { DIALECT_REGISTRY } from '../registry';
+import { blockKindLabels } from '../traits';
 import { sniffFrame } from '../sniff';
 import { jsonRpcDialect } from './index';
 
@@ -77,8 +78,9 @@ describe('no overlap with the other dialects', () => {
     for (const frame of claimed) expect(claimants(frame), frame.data.slice(0, 80)).toEqual(['json-rpc']);
   });
 
-  it('is registered, with its own terminal events', () => {
+  it('is registered, with its own terminal events and the labels of its block kinds', () => {
     expect(DIALECT_REGISTRY.get('json-rpc')).toBe(jsonRpcDialect);
     expect(jsonRpcDialect.terminator).toBe('dialect');
+    expect(blockKindLabels(DIALECT_REGISTRY).get('structured_content')).toBe('Structured content');
   });
 });

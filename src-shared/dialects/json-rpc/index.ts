@@ -37,4 +37,16 @@ export const jsonRpcDialect: DialectModule<'json-rpc'> = {
   create: createJsonRpcDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  // The parts of tool results, messages and artifacts that are not text (content.ts): shown, never parsed for protocols.
+  blockKinds: {
+    image: { label: 'Image' },
+    audio: { label: 'Audio' },
+    resource: { label: 'Resource' },
+    resource_link: { label: 'Resource link' },
+    structured_content: { label: 'Structured content' },
+    content: { label: 'Content' },
+    file: { label: 'File' },
+    data: { label: 'Data' },
+    part: { label: 'Part' },
+  },
 };
