@@ -45,8 +45,13 @@ const sharedPatterns = [
   },
 ];
 
-/** Test support inside src-shared: the testing folder and each dialect's fuzz grammar. */
-const sharedTestSupport = ['src-shared/**/*.test.ts', 'src-shared/testing/**', 'src-shared/dialects/*/fuzz.ts'];
+/** Test support inside src-shared: the testing folder, and each dialect's fuzz grammar and fault kinds. */
+const sharedTestSupport = [
+  'src-shared/**/*.test.ts',
+  'src-shared/testing/**',
+  'src-shared/dialects/*/fuzz.ts',
+  'src-shared/dialects/*/faults.ts',
+];
 
 const layering = [
   {
@@ -65,8 +70,8 @@ const layering = [
           patterns: [
             ...sharedPatterns,
             {
-              group: ['**/testing/*', './fuzz', '../*/fuzz'],
-              message: "Test support (src-shared/testing, a dialect folder's fuzz.ts) is for tests only.",
+              group: ['**/testing/*', './fuzz', '../*/fuzz', './faults', '../*/faults'],
+              message: "Test support (src-shared/testing, a dialect folder's fuzz.ts and faults.ts) is for tests only.",
             },
           ],
         },

@@ -1,5 +1,5 @@
 /**
- * The provider dialects (Anthropic Messages, OpenAI Responses, OpenAI Chat Completions) through the whole shared
+ * The provider dialects (Anthropic Messages, OpenAI Responses, OpenAI Chat Completions, JSON-RPC…) through the whole shared
  * decoder against the floor measured in the same process on the same chunks (line splitting,
  * UTF-8 decoding and JSON.parse of each data line): one long message of small text deltas
  * with a tool call every 50 deltas, as the APIs stream them, cut into 1 B–16 KB chunks.
@@ -89,12 +89,57 @@ function openAiStream(bytes: number): Uint8Array {
   return encodeUtf8(out.join(''));
 }
 
+/**
+ * An A2A `message/stream` of about `bytes` (the json-rpc dialect's hot path): a task, then
+ * artifacts of 50 small text chunks each (append, the last with lastChunk), a working status
+ * update with a message between artifacts, and the final status. Every event is a whole
+ * JSON-RPC response, as a2a-sdk writes them (`data:` lines only).
+ */
+function jsonRpcStream(bytes: number): Uint8Array {
+  const event = (result: Record<string, unknown>): string =>
+    `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result })}\n\n`;
+  const task = { taskId: 'task-bench', contextId: 'ctx-bench' };
+  const out = [event({ kind: 'task', id: task.taskId, contextId: task.contextId, status: { state: 'submitted' } })];
+  let size = 0;
+  for (let artifact = 0; size < bytes; artifact++) {
+    const start = out.length;
+    for (let i = 0; i < 50; i++)
+      out.push(
+        event({
+          kind: 'artifact-update',
+          ...task,
+          artifact: {
+            artifactId: `a${artifact}`,
+            parts: [{ kind: 'text', text: WORDS[(artifact + i) % WORDS.length] }],
+          },
+          append: i > 0,
+          lastChunk: i === 49,
+        }),
+      );
+    out.push(
+      event({
+        kind: 'status-update',
+        ...task,
+        status: {
+          state: 'working',
+          message: { role: 'agent', parts: [{ kind: 'text', text: `artifact ${artifact} done` }] },
+        },
+        final: false,
+      }),
+    );
+    size += out.slice(start).reduce((n, s) => n + s.length, 0);
+  }
+  out.push(event({ kind: 'status-update', ...task, status: { state: 'completed' }, final: true }));
+  return encodeUtf8(out.join(''));
+}
+
 const decode = (chunks: readonly Uint8Array[]): number => decodeKeeping(chunks).envelopes;
 
 const STREAMS = {
   'anthropic-messages': anthropicStream,
   'openai-responses': openAiStream,
   'openai-chat': (bytes: number) => chatCompletionStream(bytes, WORDS),
+  'json-rpc': jsonRpcStream,
 } as const;
 /** Decodes of each stream before the timed rounds (besides alternate's own warm-up). */
 const WARM_UP_RUNS = 3;

@@ -50,16 +50,25 @@ const CLEAN: Record<DialectId, string[]> = {
   ],
   // The fallback claims nothing a fault could break: no field, block or terminal event.
   'json-events': [],
+  'json-rpc': [
+    'json-rpc/mcp-tools-call.sse',
+    'json-rpc/mcp-tool-error.sse',
+    'json-rpc/mcp-server-request.sse',
+    'json-rpc/a2a-task.sse',
+    'json-rpc/a2a-input-required.sse',
+  ],
 };
 
 const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses', 'openai-chat']);
+/** Dialects whose clean streams are the demo agent's provider fixtures. */
+const PROVIDER_FIXTURES = new Set<DialectId>([...PROVIDERS, 'json-rpc']);
 
 /** The segment-events fixtures live beside the inline protocol fixtures (resources/fixtures/inline). */
 const INLINE_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/inline');
 
 function readClean(dialect: DialectId, name: string): Uint8Array {
   if (dialect === 'segments') return new Uint8Array(readFileSync(join(INLINE_FIXTURES, name)));
-  return PROVIDERS.has(dialect) ? new Uint8Array(readFileSync(providerFixturePath(name))) : readFixture(name);
+  return PROVIDER_FIXTURES.has(dialect) ? new Uint8Array(readFileSync(providerFixturePath(name))) : readFixture(name);
 }
 
 const streams: CleanStream[] = (Object.entries(CLEAN) as [DialectId, string[]][]).flatMap(([dialect, names]) =>
@@ -119,7 +128,7 @@ describe('faults derived from the rules', () => {
       streams: streams.length,
       generated: results.length,
       missed: missed.length,
-    }).toEqual({ kinds: 96, streams: 28, generated: 1626, missed: 0 });
+    }).toEqual({ kinds: 109, streams: 33, generated: 1680, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {

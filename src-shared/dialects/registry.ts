@@ -2,6 +2,7 @@ import { anthropicMessagesDialect } from './anthropic-messages';
 import { anthropicRawDialect } from './anthropic-raw';
 import { jsonEnvelopeDialect } from './json-envelope';
 import { jsonEventsDialect } from './json-events';
+import { jsonRpcDialect } from './json-rpc';
 import { legacyXmlDialect } from './legacy-xml';
 import { openAiChatDialect } from './openai-chat';
 import { openAiResponsesDialect } from './openai-responses';
@@ -24,6 +25,7 @@ export const DIALECTS = [
   segmentEventsDialect,
   openAiChatDialect,
   jsonEventsDialect,
+  jsonRpcDialect,
 ] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];

@@ -244,7 +244,8 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
         error: { type: 'invalid_request_error', message: 'The demo serves streams only: send "stream": true.' },
       });
     }
-    const scenario = chooseProviderScenario(api, demo.value.scenario, parsed.value);
+    const chosen = chooseProviderScenario(api, demo.value.scenario, parsed.value);
+    const scenario = api.answer?.(chosen, parsed.value) ?? chosen;
     await streamProviderScenario(api, res, scenario, demo.value.pace ?? defaultPace, delay, streams);
   }
 

@@ -65,7 +65,7 @@ export const PROVIDER_RULES = {
     layer: 'provider',
     title:
       'A new message (response) starts after the previous one ended: the capture holds several, decoded one after another',
-    dialects: PROVIDERS_AND_CHAT,
+    dialects: [...PROVIDERS_AND_CHAT, 'json-rpc'],
   },
   'provider.sequence-gap': {
     severity: 'error',

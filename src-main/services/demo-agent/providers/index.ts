@@ -1,6 +1,13 @@
 import { isJsonObject } from '../../../../src-shared/json/values';
 import { ANTHROPIC_SCENARIOS } from './anthropic-scenarios';
 import { chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
+import {
+  A2A_SCENARIOS,
+  answerRequest,
+  chooseA2aScenario,
+  chooseMcpScenario,
+  MCP_SCENARIOS,
+} from './json-rpc-scenarios';
 import { OPENAI_SCENARIOS } from './openai-scenarios';
 import { providerSse, type ProviderApiSpec, type ProviderScenario } from './types';
 
@@ -48,6 +55,54 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
         stream_options: { include_usage: true },
         messages: [{ role: 'user', content: PROMPT }],
       },
+    },
+  },
+  {
+    id: 'mcp',
+    dialect: 'json-rpc',
+    path: '/mcp',
+    title: 'MCP (Streamable HTTP)',
+    scenarios: MCP_SCENARIOS,
+    streamsWithoutFlag: true,
+    choose: chooseMcpScenario,
+    answer: answerRequest,
+    sample: {
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_weather', arguments: { city: 'Paris' }, _meta: { progressToken: 'weather-1' } },
+      },
+      headers: [
+        ['Accept', 'application/json, text/event-stream'],
+        ['MCP-Protocol-Version', '2025-06-18'],
+      ],
+    },
+  },
+  {
+    id: 'a2a',
+    dialect: 'json-rpc',
+    path: '/a2a',
+    title: 'A2A (message/stream)',
+    scenarios: A2A_SCENARIOS,
+    streamsWithoutFlag: true,
+    choose: chooseA2aScenario,
+    answer: answerRequest,
+    sample: {
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/stream',
+        params: {
+          message: {
+            kind: 'message',
+            role: 'user',
+            messageId: 'msg-1',
+            parts: [{ kind: 'text', text: 'Plan two days in Paris' }],
+          },
+        },
+      },
+      headers: [['Accept', 'text/event-stream']],
     },
   },
 ];

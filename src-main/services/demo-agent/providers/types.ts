@@ -1,11 +1,13 @@
 import type { DialectId } from '../../../../src-shared/dialects/registry';
 
 /**
- * One event of a provider stream: the `event:` name ('' for a data-only event) and the data,
- * a JSON object or text sent as is (`[DONE]`, a data stream's `0:"text"` line).
+ * One event of a provider stream: the `event:` name ('' for a data-only event), the SSE `id:`
+ * a resumable stream gives it (MCP), and the data, a JSON object or text sent as is (`[DONE]`,
+ * a data stream's `0:"text"` line, MCP's empty priming data).
  */
 export interface ProviderEvent {
   event: string;
+  id?: string;
   data: Record<string, unknown> | string;
 }
 
@@ -21,10 +23,10 @@ export interface ProviderScenario {
   cut?: boolean;
 }
 
-/** The SSE bytes of one event, as the provider APIs write them (`event:` line only when named). */
+/** The SSE bytes of one event, as the provider APIs write them (`event:` and `id:` lines only when given). */
 export function providerSse(event: ProviderEvent): string {
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
-  return `${event.event === '' ? '' : `event: ${event.event}\n`}data: ${data}\n\n`;
+  return `${event.event === '' ? '' : `event: ${event.event}\n`}${event.id === undefined ? '' : `id: ${event.id}\n`}data: ${data}\n\n`;
 }
 
 /**
@@ -47,6 +49,8 @@ export interface ProviderApiSpec {
   streamsWithoutFlag?: boolean;
   /** The scenario a request asks for by its body, before the prompt's keywords (a tool result continuing a run). */
   choose?: (body: unknown) => string | undefined;
+  /** The scenario as it answers this request's body (JSON-RPC responses carry the request's id). */
+  answer?: (scenario: ProviderScenario, body: unknown) => ProviderScenario;
   /** The preset's request: body (JSON, `scenario` filled in by the preset), headers and the path's query. */
   sample: { body: Record<string, unknown>; headers?: readonly (readonly [string, string])[]; query?: string };
 }
