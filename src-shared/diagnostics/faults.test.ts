@@ -48,18 +48,21 @@ const CLEAN: Record<DialectId, string[]> = {
     'openai-chat/parallel-tools.sse',
     'openai-chat/n-choices.sse',
   ],
+  'ag-ui': ['ag-ui/text.sse', 'ag-ui/reasoning.sse', 'ag-ui/parallel-tools.sse', 'ag-ui/state.sse'],
   // The fallback claims nothing a fault could break: no field, block or terminal event.
   'json-events': [],
 };
 
 const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses', 'openai-chat']);
+/** Dialects whose clean streams are the demo agent's provider fixtures (AG-UI's are data-only: no event: fields). */
+const PROVIDER_FIXTURES = new Set<DialectId>([...PROVIDERS, 'ag-ui']);
 
 /** The segment-events fixtures live beside the inline protocol fixtures (resources/fixtures/inline). */
 const INLINE_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/inline');
 
 function readClean(dialect: DialectId, name: string): Uint8Array {
   if (dialect === 'segments') return new Uint8Array(readFileSync(join(INLINE_FIXTURES, name)));
-  return PROVIDERS.has(dialect) ? new Uint8Array(readFileSync(providerFixturePath(name))) : readFixture(name);
+  return PROVIDER_FIXTURES.has(dialect) ? new Uint8Array(readFileSync(providerFixturePath(name))) : readFixture(name);
 }
 
 const streams: CleanStream[] = (Object.entries(CLEAN) as [DialectId, string[]][]).flatMap(([dialect, names]) =>
@@ -119,7 +122,7 @@ describe('faults derived from the rules', () => {
       streams: streams.length,
       generated: results.length,
       missed: missed.length,
-    }).toEqual({ kinds: 96, streams: 28, generated: 1626, missed: 0 });
+    }).toEqual({ kinds: 110, streams: 32, generated: 1689, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {

@@ -1,6 +1,7 @@
 import { RAW_RULES } from '../dialects/anthropic-raw/rules';
 import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
 import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
+import { AG_UI_RULES } from '../dialects/ag-ui/rules';
 import { OPENAI_CHAT_RULES } from '../dialects/openai-chat/rules';
 import { PROVIDER_RULES } from '../dialects/provider/rules';
 import type { DialectId } from '../dialects/registry';
@@ -217,6 +218,7 @@ export const RULES = {
   // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
   ...SEGMENT_RULES,
   ...OPENAI_CHAT_RULES,
+  ...AG_UI_RULES,
 
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': {

@@ -7,6 +7,7 @@
  */
 import type { RuleId } from '../diagnostics/rules';
 import { OPENAI_CHAT_FAULTS } from './faults-openai-chat';
+import { AG_UI_FAULTS } from '../dialects/ag-ui/faults';
 import type { DialectId } from '../dialects/registry';
 import { KIND, type EnvelopeKind } from '../envelope/vocabulary';
 import { seededRandom } from '../sse/rechunk';
@@ -1078,6 +1079,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   ...INLINE_FAULTS,
   ...SEGMENT_FAULTS,
   ...OPENAI_CHAT_FAULTS,
+  ...AG_UI_FAULTS,
 ];
 
 /**
