@@ -5,6 +5,7 @@ import type { Frame } from '../../sse/types';
 import { ProviderEventContext, readWireEvent, type WireEvent } from '../provider/event-context';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
+import { CompactContent } from './compact-content';
 import { MessageLane, type Report } from './message-lane';
 import { RunLifecycle } from './run-lifecycle';
 import { optionalString, type RunView } from './run-view';
@@ -52,6 +53,7 @@ export function createAgUiDecoder(callbacks: DialectCallbacks): DialectDecoder {
   const lifecycle = new RunLifecycle(callbacks, runs, { text, reasoning, tools, state }, (id) => (runId = id));
   const unknownReported = new Set<string>();
   let eventContext: ProviderEventContext | undefined;
+  const compact = new CompactContent();
   let lastFrame: Frame | undefined;
   let events = 0;
 
@@ -119,6 +121,15 @@ export function createAgUiDecoder(callbacks: DialectCallbacks): DialectDecoder {
   function push(frame: Frame): void {
     lastFrame = frame;
     const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, runId)).next(frame, runId);
+    if (compact.read(frame.data)) {
+      // A message's content in the SDKs' compact form: decoded as below, without JSON.parse.
+      events++;
+      const { type, messageId: id, delta } = compact;
+      lifecycle.checkInRun(ctx, type);
+      closeChunks(ctx, type);
+      (type === 'TEXT_MESSAGE_CONTENT' ? text : reasoning).compactContent(ctx, type, id, delta);
+      return;
+    }
     const event = readWireEvent(ctx, 'AG-UI');
     events++;
     if (!event) return;

@@ -44,8 +44,9 @@ const NO_ID = '(no messageId)';
 export class MessageLane {
   private readonly open = new Map<string, OpenMessage>();
   private readonly ended = new Set<string>();
-  /** The message whose block is open in reconstruction. */
+  /** The message whose block is open in reconstruction, and its state. */
   private owner: string | undefined;
+  private ownerMessage: OpenMessage | undefined;
   /** The message a chunk stream is assembling (its END is synthesized when the stream closes). */
   private chunking: string | undefined;
 
@@ -84,6 +85,11 @@ export class MessageLane {
       return;
     }
     this.append(ctx, type, id ?? NO_ID, delta, id === undefined ? 'has no messageId' : undefined);
+  }
+
+  /** A content event read without JSON.parse (CompactContent): its message id and delta string. */
+  compactContent(ctx: ProviderEventContext, type: string, id: string, delta: string): void {
+    this.append(ctx, type, id, delta, undefined);
   }
 
   end(ctx: ProviderEventContext, type: string, event: WireEvent, id: string): void {
@@ -177,6 +183,7 @@ export class MessageLane {
     this.open.clear();
     this.ended.clear();
     this.owner = undefined;
+    this.ownerMessage = undefined;
     this.chunking = undefined;
   }
 
@@ -186,7 +193,8 @@ export class MessageLane {
 
   /** Content for a message: kept whatever the message's state, in a block of its own when it is not open. */
   private append(ctx: ProviderEventContext, type: string, id: string, delta: string, why: string | undefined): void {
-    let message = this.open.get(id);
+    // The open block's message is the one deltas come for nearly always: no lookup for it.
+    let message = this.owner === id ? this.ownerMessage : this.open.get(id);
     if (!message) {
       const ended = this.ended.delete(id);
       const reason =
@@ -222,11 +230,13 @@ export class MessageLane {
     if (this.owner !== undefined && this.owner !== id) this.closeBlock(ctx, undefined);
     ctx.emit({ type: this.words.envelope, final: false, delta: '', extras, control: 'block-open' }, startEvent);
     this.owner = id;
+    this.ownerMessage = this.open.get(id);
   }
 
   private closeBlock(ctx: ProviderEventContext, stopEvent: UnifiedEvent | undefined): void {
     ctx.emit({ type: this.words.envelope, final: true, delta: '', extras: {} }, stopEvent);
     this.owner = undefined;
+    this.ownerMessage = undefined;
   }
 
   /** The message ended: its block closes with the stop event, or (split off already) the event is shown as it is. */
