@@ -3,15 +3,18 @@ import { CompactContent } from './compact-content';
 import { decodeAgUi, inRun } from './test-events';
 
 describe('content read without JSON.parse', () => {
-  it('reads the compact form, escapes included, and reuses the last message id', () => {
+  it('reads the compact form, escapes included, and the next delta of a message through its head', () => {
     const reader = new CompactContent();
-    expect(reader.read('{"type":"TEXT_MESSAGE_CONTENT","messageId":"m-1","delta":"a \\"b\\"\\n"}')).toBe(true);
-    expect([reader.type, reader.messageId, reader.delta]).toEqual(['TEXT_MESSAGE_CONTENT', 'm-1', 'a "b"\n']);
-    const id = reader.messageId;
-    expect(reader.read('{"type":"REASONING_MESSAGE_CONTENT","messageId":"m-1","delta":"hm"}')).toBe(true);
-    expect(reader.messageId).toBe(id);
+    expect(reader.read('{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\\"1","delta":"a \\"b\\"\\n"}')).toBe(true);
+    expect([reader.type, reader.messageId, reader.delta]).toEqual(['TEXT_MESSAGE_CONTENT', 'm"1', 'a "b"\n']);
+    expect(reader.read('{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\\"1","delta":"next"}')).toBe(true);
+    expect([reader.type, reader.messageId, reader.delta]).toEqual(['TEXT_MESSAGE_CONTENT', 'm"1', 'next']);
+    // The same head, but the event goes on after its delta: declined, and the next reads go on.
+    expect(reader.read('{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\\"1","delta":"x","n":"y"}')).toBe(false);
+    expect(reader.read('{"type":"REASONING_MESSAGE_CONTENT","messageId":"m\\"1","delta":"hm"}')).toBe(true);
+    expect([reader.type, reader.messageId, reader.delta]).toEqual(['REASONING_MESSAGE_CONTENT', 'm"1', 'hm']);
     expect(reader.read('{"type":"TEXT_MESSAGE_CONTENT","messageId":"m-10","delta":"x"}')).toBe(true);
-    expect(reader.messageId).toBe('m-10');
+    expect([reader.type, reader.messageId]).toEqual(['TEXT_MESSAGE_CONTENT', 'm-10']);
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { detachString } from '../../text/detach';
 import { startsAt, stringEnd, stringValue } from '../provider/compact-json';
 
 const TEXT = '{"type":"TEXT_MESSAGE_CONTENT","messageId":"';
@@ -21,9 +22,21 @@ export class CompactContent {
   declare type: 'TEXT_MESSAGE_CONTENT' | 'REASONING_MESSAGE_CONTENT';
   declare messageId: string;
   declare delta: string;
+  /**
+   * Everything before the delta of the last event read (type, message id and the delta's key),
+   * as it was written. A message's deltas come in a row: one comparison then covers the whole
+   * head and the id is reused, not copied again (the decoder's lookups by id then hash one string).
+   */
+  private head = '';
 
   /** Whether `data` is such an event; when it is, its type, message id and delta are in the fields. */
   read(data: string): boolean {
+    if (this.head !== '' && startsAt(data, this.head, 0)) {
+      const delta = deltaOf(data, this.head.length);
+      if (delta === undefined) return false;
+      this.delta = delta;
+      return true;
+    }
     let at: number;
     let type: CompactContent['type'];
     if (startsAt(data, TEXT, 0)) {
@@ -33,21 +46,23 @@ export class CompactContent {
       at = REASONING.length;
       type = 'REASONING_MESSAGE_CONTENT';
     } else return false;
-    // A message's deltas come in a row: the id of the last one read is reused, not copied again,
-    // so the decoder's lookups by id hash one string instead of a new one per event.
-    const last = this.messageId as string | undefined;
-    const same = last !== undefined && startsAt(data, last, at) && startsAt(data, DELTA, at + last.length);
-    const idEnd = same ? at + last.length : stringEnd(data, at);
+    const idEnd = stringEnd(data, at);
     if (idEnd === -1 || !startsAt(data, DELTA, idEnd)) return false;
+    const messageId = stringValue(data, at, idEnd);
+    if (messageId === undefined) return false;
     const deltaStart = idEnd + DELTA.length;
-    const end = data.length - SUFFIX.length;
-    if (end < deltaStart || !startsAt(data, SUFFIX, end)) return false;
-    const messageId = same ? last : stringValue(data, at, idEnd);
-    const delta = stringValue(data, deltaStart, end);
-    if (messageId === undefined || delta === undefined) return false;
+    const delta = deltaOf(data, deltaStart);
+    if (delta === undefined) return false;
     this.type = type;
     this.messageId = messageId;
     this.delta = delta;
+    this.head = detachString(data.slice(0, deltaStart));
     return true;
   }
+}
+
+/** The delta string from `start` to the event's closing `"}`, or undefined when the event does not end there. */
+function deltaOf(data: string, start: number): string | undefined {
+  const end = data.length - SUFFIX.length;
+  return end < start || !startsAt(data, SUFFIX, end) ? undefined : stringValue(data, start, end);
 }

@@ -112,7 +112,8 @@ export function createAgUiDecoder(callbacks: DialectCallbacks): DialectDecoder {
 
   /** A chunk stream ends at any event but its own continuation chunks and the few that stand aside. */
   function closeChunks(ctx: ProviderEventContext, type: string): void {
-    if (KEEPS_CHUNKS_OPEN.has(type)) return;
+    // Nearly always none is open: no lookup then.
+    if ((!text.chunkOpen && !reasoning.chunkOpen && !tools.chunkOpen) || KEEPS_CHUNKS_OPEN.has(type)) return;
     if (type !== 'TEXT_MESSAGE_CHUNK') text.closeChunk(ctx);
     if (type !== 'REASONING_MESSAGE_CHUNK') reasoning.closeChunk(ctx);
     if (type !== 'TOOL_CALL_CHUNK') tools.closeChunk(ctx);

@@ -151,6 +151,11 @@ export class MessageLane {
     }
   }
 
+  /** A chunk stream is assembling a message. */
+  get chunkOpen(): boolean {
+    return this.chunking !== undefined;
+  }
+
   /** The open chunk stream can no longer continue (another item, a run event…): its END is synthesized here. */
   closeChunk(ctx: ProviderEventContext): void {
     const id = this.chunking;

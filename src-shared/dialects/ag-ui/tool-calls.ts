@@ -145,6 +145,11 @@ export class ToolCalls {
     );
   }
 
+  /** A chunk stream is assembling a call. */
+  get chunkOpen(): boolean {
+    return this.chunking !== undefined;
+  }
+
   /** The open chunk stream can no longer continue: the call ends here, as a TOOL_CALL_END would end it. */
   closeChunk(ctx: ProviderEventContext): void {
     const id = this.chunking;
