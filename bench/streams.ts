@@ -157,3 +157,36 @@ export function chatCompletionStream(bytes: number, words: readonly string[]): U
   out.push('data: [DONE]\n\n');
   return encoder.encode(out.join(''));
 }
+
+/**
+ * An AG-UI stream of about `bytes` (one run, data-only events), of the provider bench's shape
+ * (bench/providers.bench.ts): text messages of 50 TEXT_MESSAGE_CONTENT deltas, each followed by
+ * a tool call (start, two argument pieces, end). Ids are UUIDs, as the SDKs and the frameworks
+ * built on them mint message, call and run ids.
+ */
+export function agUiStream(bytes: number, words: readonly string[]): Uint8Array {
+  const data = (event: Record<string, unknown>): string => `data: ${JSON.stringify(event)}\n\n`;
+  let ids = 0;
+  const uuid = (): string => seededUuid('ag-ui bench', String(ids++));
+  const run = { threadId: uuid(), runId: uuid() };
+  const out: string[] = [data({ type: 'RUN_STARTED', ...run })];
+  let size = 0;
+  for (let turn = 0; size < bytes; turn++) {
+    const start = out.length;
+    const messageId = uuid();
+    const toolCallId = uuid();
+    out.push(data({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' }));
+    for (let i = 0; i < 50; i++)
+      out.push(data({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: words[(turn + i) % words.length] }));
+    out.push(
+      data({ type: 'TEXT_MESSAGE_END', messageId }),
+      data({ type: 'TOOL_CALL_START', toolCallId, toolCallName: 'f', parentMessageId: messageId }),
+      data({ type: 'TOOL_CALL_ARGS', toolCallId, delta: '{"q": "' }),
+      data({ type: 'TOOL_CALL_ARGS', toolCallId, delta: `${turn}"}` }),
+      data({ type: 'TOOL_CALL_END', toolCallId }),
+    );
+    size += out.slice(start).reduce((n, s) => n + s.length, 0);
+  }
+  out.push(data({ type: 'RUN_FINISHED', ...run, usage: [{ inputTokens: 10, outputTokens: 1000 }] }));
+  return encoder.encode(out.join(''));
+}

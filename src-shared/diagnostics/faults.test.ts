@@ -48,6 +48,7 @@ const CLEAN: Record<DialectId, string[]> = {
     'openai-chat/parallel-tools.sse',
     'openai-chat/n-choices.sse',
   ],
+  'ag-ui': ['ag-ui/text.sse', 'ag-ui/reasoning.sse', 'ag-ui/parallel-tools.sse', 'ag-ui/state.sse'],
   // The fallback claims nothing a fault could break: no field, block or terminal event.
   'json-events': [],
   'json-rpc': [
@@ -60,8 +61,8 @@ const CLEAN: Record<DialectId, string[]> = {
 };
 
 const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses', 'openai-chat']);
-/** Dialects whose clean streams are the demo agent's provider fixtures. */
-const PROVIDER_FIXTURES = new Set<DialectId>([...PROVIDERS, 'json-rpc']);
+/** Dialects whose clean streams are the demo agent's provider fixtures (AG-UI's are data-only: no event: fields). */
+const PROVIDER_FIXTURES = new Set<DialectId>([...PROVIDERS, 'json-rpc', 'ag-ui']);
 
 /** The segment-events fixtures live beside the inline protocol fixtures (resources/fixtures/inline). */
 const INLINE_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/inline');
@@ -128,7 +129,7 @@ describe('faults derived from the rules', () => {
       streams: streams.length,
       generated: results.length,
       missed: missed.length,
-    }).toEqual({ kinds: 109, streams: 33, generated: 1680, missed: 0 });
+    }).toEqual({ kinds: 123, streams: 37, generated: 1743, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {

@@ -2,6 +2,7 @@ import { RAW_RULES } from '../dialects/anthropic-raw/rules';
 import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
 import { JSON_RPC_RULES } from '../dialects/json-rpc/rules';
 import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
+import { AG_UI_RULES } from '../dialects/ag-ui/rules';
 import { OPENAI_CHAT_RULES } from '../dialects/openai-chat/rules';
 import { PROVIDER_RULES } from '../dialects/provider/rules';
 import type { DialectId } from '../dialects/registry';
@@ -218,6 +219,7 @@ export const RULES = {
   // Segment events dialect (SEGMENT_START / SEGMENT_CONTENT / SEGMENT_END over SSE)
   ...SEGMENT_RULES,
   ...OPENAI_CHAT_RULES,
+  ...AG_UI_RULES,
 
   // JSON-RPC 2.0 over SSE: MCP Streamable HTTP and A2A streaming
   ...JSON_RPC_RULES,

@@ -1,3 +1,4 @@
+import { agUiDialect } from './ag-ui';
 import { anthropicMessagesDialect } from './anthropic-messages';
 import { anthropicRawDialect } from './anthropic-raw';
 import { jsonEnvelopeDialect } from './json-envelope';
@@ -24,6 +25,7 @@ export const DIALECTS = [
   openAiResponsesDialect,
   segmentEventsDialect,
   openAiChatDialect,
+  agUiDialect,
   jsonEventsDialect,
   jsonRpcDialect,
 ] as const;

@@ -52,6 +52,8 @@ export const ENVELOPE_KINDS = {
   message: { origin: 'provider', category: 'other', jsonPayload: true },
   redacted_thinking: { origin: 'provider', category: 'thinking' },
   custom_tool_call: { origin: 'provider', category: 'tool', tool: 'call' },
+  /** AG-UI's shared agent state, whole, as it stood after a STATE_SNAPSHOT or STATE_DELTA. */
+  state: { origin: 'provider', category: 'meta', jsonPayload: true },
 } as const satisfies Record<string, KindInfo>;
 
 export type EnvelopeKind = keyof typeof ENVELOPE_KINDS;

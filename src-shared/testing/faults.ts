@@ -8,6 +8,7 @@
 import type { RuleId } from '../diagnostics/rules';
 import { OPENAI_CHAT_FAULTS } from './faults-openai-chat';
 import { JSON_RPC_FAULTS } from '../dialects/json-rpc/faults';
+import { AG_UI_FAULTS } from '../dialects/ag-ui/faults';
 import type { DialectId } from '../dialects/registry';
 import { KIND, type EnvelopeKind } from '../envelope/vocabulary';
 import { seededRandom } from '../sse/rechunk';
@@ -1080,6 +1081,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   ...SEGMENT_FAULTS,
   ...OPENAI_CHAT_FAULTS,
   ...JSON_RPC_FAULTS,
+  ...AG_UI_FAULTS,
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { isJsonObject } from '../../../../src-shared/json/values';
+import { AG_UI_SAMPLE_INPUT, AG_UI_SCENARIOS, chooseAgUiScenario } from './ag-ui-scenarios';
 import { ANTHROPIC_SCENARIOS } from './anthropic-scenarios';
 import { chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
 import {
@@ -104,6 +105,16 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
       },
       headers: [['Accept', 'text/event-stream']],
     },
+  },
+  {
+    id: 'ag-ui',
+    dialect: 'ag-ui',
+    path: '/ag-ui',
+    title: 'AG-UI agent',
+    scenarios: AG_UI_SCENARIOS,
+    streamsWithoutFlag: true,
+    choose: chooseAgUiScenario,
+    sample: { body: AG_UI_SAMPLE_INPUT },
   },
 ];
 

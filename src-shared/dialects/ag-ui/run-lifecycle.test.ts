@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { agUi, decodeAgUi, endLabel, inRun, RUN, rulesOf } from './test-events';
+
+const text = (messageId: string, delta: string): string[] => [
+  agUi('TEXT_MESSAGE_START', { messageId, role: 'assistant' }),
+  agUi('TEXT_MESSAGE_CONTENT', { messageId, delta }),
+  agUi('TEXT_MESSAGE_END', { messageId }),
+];
+const run2 = { threadId: 'thread-1', runId: 'run-2' };
+
+describe('ag-ui.run-error', () => {
+  it('fires for RUN_ERROR, which ends the session by error with an error block and a failed run', () => {
+    const result = decodeAgUi([
+      agUi('RUN_STARTED', RUN),
+      ...text('m1', 'Partial'),
+      agUi('RUN_ERROR', { message: 'Rate limited', code: 'rate_limit' }),
+    ]);
+    expect(rulesOf(result)).toEqual(['ag-ui.run-error']);
+    expect(result.diagnostics[0]?.severity).toBe('error');
+    expect(result.diagnostics[0]?.message).toContain('(rate_limit)');
+    expect(endLabel(result)).toBe('ended by error');
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({
+      status: 'failed',
+      error: { message: 'Rate limited', code: 'rate_limit' },
+    });
+  });
+
+  it('fires for a RUN_ERROR that opens the stream, and for a late one after RUN_FINISHED; neither is outside a run', () => {
+    expect(rulesOf(decodeAgUi([agUi('RUN_ERROR', { message: 'No agent' })]))).toEqual(['ag-ui.run-error']);
+    const late = decodeAgUi([...inRun(...text('m1', 'Hi')), agUi('RUN_ERROR', { message: 'flush failed' })]);
+    expect(rulesOf(late)).toEqual(['ag-ui.run-error']);
+    expect(late.diagnostics[0]?.message).toContain('after it had finished');
+    expect(endLabel(late)).toBe('ended by error');
+  });
+
+  it('does not fire for a run that finishes', () => {
+    const result = decodeAgUi(inRun(...text('m1', 'Hello')));
+    expect(rulesOf(result)).toEqual([]);
+    expect(endLabel(result)).toBe('done');
+  });
+});
+
+describe('ag-ui.event-outside-run', () => {
+  it('fires once per stretch for events after the run finished, and the events are still decoded', () => {
+    const result = decodeAgUi([...inRun(), ...text('late', 'kept')]);
+    expect(rulesOf(result)).toEqual(['ag-ui.event-outside-run']);
+    expect(result.diagnostics[0]?.at.frame).toBe(2);
+    expect(result.blocks.find((b) => b.kind === 'text')?.content).toBe('kept');
+  });
+
+  it('fires for events before any RUN_STARTED, and for anything but RUN_STARTED after RUN_ERROR', () => {
+    expect(rulesOf(decodeAgUi([agUi('CUSTOM', { name: 'early', value: 1 }), ...inRun()]))).toEqual([
+      'ag-ui.event-outside-run',
+    ]);
+    const afterError = decodeAgUi([
+      agUi('RUN_STARTED', RUN),
+      agUi('RUN_ERROR', { message: 'boom' }),
+      agUi('RUN_ERROR', { message: 'again' }),
+    ]);
+    expect(rulesOf(afterError)).toEqual(['ag-ui.run-error', 'ag-ui.event-outside-run', 'ag-ui.run-error']);
+  });
+
+  it('does not fire for a new run after the last one closed, whatever way it closed', () => {
+    const result = decodeAgUi([
+      agUi('RUN_STARTED', RUN),
+      agUi('RUN_ERROR', { message: 'boom' }),
+      agUi('RUN_STARTED', run2),
+      ...text('m2', 'Recovered'),
+      agUi('RUN_FINISHED', run2),
+    ]);
+    expect(rulesOf(result)).toEqual(['ag-ui.run-error', 'provider.next-message']);
+  });
+});
+
+describe('ag-ui.unbalanced', () => {
+  it('fires for a step finished that never started, one started twice, and a span left open at RUN_FINISHED', () => {
+    const result = decodeAgUi(
+      inRun(
+        agUi('STEP_FINISHED', { stepName: 'plan' }),
+        agUi('STEP_STARTED', { stepName: 'search' }),
+        agUi('STEP_STARTED', { stepName: 'search' }),
+        agUi('STEP_FINISHED', { stepName: 'search' }),
+        agUi('REASONING_START', { messageId: 'r1' }),
+      ),
+    );
+    expect(rulesOf(result)).toEqual(['ag-ui.unbalanced', 'ag-ui.unbalanced', 'ag-ui.unbalanced']);
+    expect(result.diagnostics.map((d) => d.at.frame)).toEqual([1, 3, 5]);
+  });
+
+  it('does not fire for balanced steps, overlapping steps, or a span and a message that share an id', () => {
+    const result = decodeAgUi(
+      inRun(
+        agUi('STEP_STARTED', { stepName: 'a' }),
+        agUi('STEP_STARTED', { stepName: 'b' }),
+        agUi('STEP_FINISHED', { stepName: 'a' }),
+        agUi('REASONING_START', { messageId: 'r1' }),
+        agUi('REASONING_MESSAGE_START', { messageId: 'r1', role: 'reasoning' }),
+        agUi('REASONING_MESSAGE_CONTENT', { messageId: 'r1', delta: 'hmm' }),
+        agUi('REASONING_MESSAGE_END', { messageId: 'r1' }),
+        agUi('REASONING_END', { messageId: 'r1' }),
+        agUi('STEP_FINISHED', { stepName: 'b' }),
+        agUi('THINKING_START'),
+        agUi('THINKING_END'),
+      ),
+    );
+    expect(rulesOf(result)).toEqual([]);
+  });
+});
+
+describe('how a stream of runs ends', () => {
+  it('cut inside a run: provider.missing-terminal at the end, the run summed up as cut, truncated', () => {
+    const result = decodeAgUi([agUi('RUN_STARTED', RUN), agUi('TEXT_MESSAGE_START', { messageId: 'm1' })]);
+    expect(rulesOf(result)).toEqual(['provider.missing-terminal', 'provider.block-not-stopped', 'block.unterminated']);
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({ status: 'cut' });
+    expect(endLabel(result)).toBe('truncated');
+  });
+
+  it('a RUN_STARTED while a run is open cuts that run short', () => {
+    const result = decodeAgUi([agUi('RUN_STARTED', RUN), ...inRun().map((e) => e.replace('run-1', 'run-2'))]);
+    expect(rulesOf(result)).toEqual(['provider.missing-terminal']);
+    expect(result.blocks.filter((b) => b.kind === 'message').map((b) => b.parsed)).toMatchObject([
+      { id: 'run-1', status: 'cut' },
+      { id: 'run-2', status: 'completed' },
+    ]);
+    expect(endLabel(result)).toBe('done');
+  });
+
+  it('a RUN_FINISHED whose RUN_STARTED the capture lacks closes the run it implies', () => {
+    const result = decodeAgUi([...text('m1', 'tail'), agUi('RUN_FINISHED', RUN)]);
+    expect(rulesOf(result)).toEqual(['ag-ui.event-outside-run']);
+    expect(endLabel(result)).toBe('done');
+  });
+
+  it('an outcome other than success is the run’s status and stop reason', () => {
+    const result = decodeAgUi([
+      agUi('RUN_STARTED', RUN),
+      agUi('RUN_FINISHED', { ...RUN, outcome: { type: 'cancelled' } }),
+    ]);
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({
+      status: 'cancelled',
+      stop_reason: 'cancelled',
+    });
+  });
+});
+
+describe('a run that finishes with calls no result answered waits for the frontend', () => {
+  const call = (toolCallId: string, args: string): string[] => [
+    agUi('TOOL_CALL_START', { toolCallId, toolCallName: 'user_confirm' }),
+    agUi('TOOL_CALL_ARGS', { toolCallId, delta: args }),
+    agUi('TOOL_CALL_END', { toolCallId }),
+  ];
+  const awaited = (events: string[]) =>
+    decodeAgUi(events).blocks.find((b) => b.kind === 'awaiting_frontend_tools')?.pendingTools;
+
+  it('the calls without a result, in order, with their parsed input: the session awaits tools', () => {
+    const events = inRun(
+      ...call('c1', '{"message":"Sure?"}'),
+      ...call('c2', '{}'),
+      ...call('c3', '{}'),
+      agUi('TOOL_CALL_RESULT', { messageId: 'r3', toolCallId: 'c3', content: 'done' }),
+    );
+    expect(awaited(events)).toEqual([
+      { toolUseId: 'c1', name: 'user_confirm', input: { message: 'Sure?' } },
+      { toolUseId: 'c2', name: 'user_confirm', input: {} },
+    ]);
+    expect(endLabel(decodeAgUi(events))).toBe('awaiting tools');
+  });
+
+  it('not when a MESSAGES_SNAPSHOT carries the tool message, a later run started, or the run failed', () => {
+    const snapshot = agUi('MESSAGES_SNAPSHOT', {
+      messages: [{ id: 't1', role: 'tool', toolCallId: 'c1', content: 'ok' }],
+    });
+    expect(awaited(inRun(...call('c1', '{}'), snapshot))).toBeUndefined();
+    expect(
+      awaited([...inRun(...call('c1', '{}')), ...inRun().map((e) => e.replace('run-1', 'run-2'))]),
+    ).toBeUndefined();
+    expect(
+      awaited([agUi('RUN_STARTED', RUN), ...call('c1', '{}'), agUi('RUN_ERROR', { message: 'x' })]),
+    ).toBeUndefined();
+  });
+});
