@@ -6,9 +6,9 @@
  * of its dialect. The diagnostics test counts faults generated, flagged and missed.
  */
 import type { RuleId } from '../diagnostics/rules';
-import { OPENAI_CHAT_FAULTS } from './faults-openai-chat';
 import { JSON_RPC_FAULTS } from '../dialects/json-rpc/faults';
 import { AG_UI_FAULTS } from '../dialects/ag-ui/faults';
+import { OPENAI_CHAT_FAULTS } from '../dialects/openai-chat/faults';
 import type { DialectId } from '../dialects/registry';
 import { KIND, type EnvelopeKind } from '../envelope/vocabulary';
 import { seededRandom } from '../sse/rechunk';

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { listProviderFixtures, providerFixturePath } from '../../../src-main/testing/fixtures';
 import { frameChunks } from '../../sse/collect';
+import { createCollectingSession } from '../../pipeline/session-decoder';
+import { encodeUtf8 } from '../../text/utf8';
+import { matchEvidence } from '../evidence';
 import { DIALECT_REGISTRY } from '../registry';
 import { sniffFrame } from '../sniff';
 import { readFileSync } from 'node:fs';
@@ -49,4 +52,30 @@ describe('Chat Completions detection: positive evidence only', () => {
         expect(DIALECT_REGISTRY.get('openai-chat')?.detect(sniffFrame(frame)), frame.data.slice(0, 60)).toBe(false);
     },
   );
+});
+
+describe('Chat Completions evidence beyond the bytes: the endpoint', () => {
+  test.each([
+    'https://api.openai.com/v1/chat/completions',
+    'https://my.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21',
+    'https://openrouter.ai/api/v1/chat/completions',
+    'http://127.0.0.1:11434/v1/chat/completions/',
+  ])('%s names the dialect', (url) => {
+    expect(matchEvidence(DIALECT_REGISTRY.modules, { url })?.module.id).toBe('openai-chat');
+  });
+
+  test('a leg whose only chunk is a bare placeholder is Chat Completions at that URL, and the fallback elsewhere', () => {
+    const bytes = encodeUtf8('data: {"choices":[],"created":0,"id":"","model":"","object":""}\n\ndata: [DONE]\n\n');
+    const decode = (url: string) => {
+      const session = createCollectingSession();
+      session.decodeLeg([{ bytes }], { url });
+      return session.finish();
+    };
+    const atEndpoint = decode('https://api.openai.com/v1/chat/completions');
+    expect(atEndpoint.formats).toEqual(['openai-chat']);
+    expect(atEndpoint.diagnostics.map((d) => d.message)).toEqual([
+      "The only event matches no dialect's own markers; the URL's path /chat/completions names OpenAI Chat Completions, so they are decoded as that.",
+    ]);
+    expect(decode('https://example.com/events').formats).toEqual(['json-events']);
+  });
 });

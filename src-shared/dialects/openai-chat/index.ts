@@ -14,4 +14,6 @@ export const openAiChatDialect: DialectModule<'openai-chat'> = {
   create: createOpenAiChatDecoder,
   syntax: 'json',
   terminator: 'done-frame',
+  // OpenAI's /v1/chat/completions, Azure's /openai/deployments/…/chat/completions, OpenRouter's /api/v1/chat/completions.
+  evidence: { urlPaths: ['/chat/completions'] },
 };

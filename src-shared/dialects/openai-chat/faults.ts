@@ -1,5 +1,5 @@
-import { isJsonObject } from '../json/values';
-import type { Faulted, FaultKind } from './faults';
+import { isJsonObject } from '../../json/values';
+import type { Faulted, FaultKind } from '../../testing/faults';
 
 /**
  * Faults of Chat Completions streams for the fault suite (src-shared/testing/faults.ts): each
