@@ -27,6 +27,12 @@ export interface DialectCallbacks {
    * several responses): the stream is not over until this one ends too.
    */
   onStreamResumed?: () => void;
+  /**
+   * This stream, as it turned out, is one its protocol gives no terminal event (an MCP GET
+   * stream of server messages, which ends when the server closes it): its end status speaks
+   * only of the transport, "ended" or "cut off", as the fallback's does.
+   */
+  onTransportEnd?: () => void;
 }
 
 export interface DialectOptions {

@@ -122,6 +122,11 @@ export function createLegDecoder(context: LegContext): LegDecoder {
   const onStreamResumed = (): void => {
     terminal = null;
   };
+  /** The dialect said its stream has no terminal event (DialectCallbacks.onTransportEnd). */
+  let transportEnd = false;
+  const onTransportEnd = (): void => {
+    transportEnd = true;
+  };
   const findings = new DialectFindings(report);
   const legReport = findings.add;
 
@@ -157,7 +162,13 @@ export function createLegDecoder(context: LegContext): LegDecoder {
   const createDialect = (chosenModule: DialectModule, why: Detection): DialectDecoder => {
     const id = chosenModule.id as DialectId;
     const decoder = chosenModule.create(
-      { onEnvelope: (e, payload) => emit(e, id, payload), onDiagnostic: legReport, onStreamEnd, onStreamResumed },
+      {
+        onEnvelope: (e, payload) => emit(e, id, payload),
+        onDiagnostic: legReport,
+        onStreamEnd,
+        onStreamResumed,
+        onTransportEnd,
+      },
       { chunkBudget, defaultAgent: context.rootAgent() ?? '' },
     );
     dialect = decoder;
@@ -347,7 +358,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         cutMidEvent: summary.endedInsideEvent,
         frames: summary.frames,
       };
-      if (knowsNoEnd()) stream.transportOnly = true;
+      if (transportEnd || knowsNoEnd()) stream.transportOnly = true;
       const end: LegEnd = {
         format: dialect?.id ?? null,
         detection,

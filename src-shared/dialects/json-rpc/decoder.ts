@@ -313,16 +313,14 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
       afterEnd(stray.previous, stray.at, stray.frame, stray.count);
       return;
     }
-    if (!exchange || exchange.ended) return;
     const at = { byteStart: lastFrame.byteEnd };
+    // Only a priming event, then the server closed the connection (its URL said MCP): the client resumes.
+    if (!exchange && sawEventIds) return resumable(at, 'its response');
+    if (!exchange || exchange.ended) return;
     const a2a = exchange.protocol === 'a2a';
     const awaited = a2a ? 'its final status update' : 'its response';
     if (!a2a && sawEventIds) {
-      callbacks.onDiagnostic({
-        rule: 'json-rpc.resumable-end',
-        message: `The stream ended before ${awaited}, but its events carry ids (the last: ${JSON.stringify(lastFrame.id)}): a client may resume it with a GET and Last-Event-ID, on which the rest would come.`,
-        at,
-      });
+      resumable(at, awaited);
     } else if (a2a || exchange.sawProgress) {
       const state = exchange.states[exchange.states.length - 1];
       callbacks.onDiagnostic({
@@ -337,11 +335,19 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
           'The stream carried only messages the server sent on its own (notifications, requests) and no response: a GET stream is so and ends when the server closes it; were this the stream of a POST, its response would be missing.',
         at,
       });
-      callbacks.onStreamEnd?.({ event: 'end of the server stream' });
+      callbacks.onTransportEnd?.();
       return;
     }
     exchange.clock.status = 'cut';
     emitSummary(exchange);
+  }
+
+  function resumable(at: DiagnosticLocation, awaited: string): void {
+    callbacks.onDiagnostic({
+      rule: 'json-rpc.resumable-end',
+      message: `The stream ended before ${awaited}, but its events carry ids (the last: ${JSON.stringify(lastFrame?.id ?? '')}): a client may resume it with a GET and Last-Event-ID, on which the rest would come.`,
+      at,
+    });
   }
 
   return { id: 'json-rpc', push, end };

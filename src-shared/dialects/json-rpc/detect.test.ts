@@ -8,7 +8,9 @@ import {
   readFixture,
 } from '../../../src-main/testing/fixtures';
 import { readProviderFixture } from '../../../src-main/testing/provider-streams';
+import { createCollectingSession } from '../../pipeline/session-decoder';
 import { frameChunks } from '../../sse/collect';
+import { encodeUtf8 } from '../../text/utf8';
 import { DIALECT_REGISTRY } from '../registry';
 import { blockKindLabels } from '../traits';
 import { sniffFrame } from '../sniff';
@@ -45,6 +47,27 @@ describe('json-rpc detection needs positive evidence', () => {
     ['text', 'jsonrpc 2.0'],
   ])('leaves %s to the others', (_name, data) => {
     expect(claims(data)).toBe(false);
+  });
+});
+
+describe('evidence beyond the bytes', () => {
+  const decodeAt = (url: string, body: string) => {
+    const session = createCollectingSession();
+    session.decodeLeg([{ bytes: encodeUtf8(body) }], { url });
+    return session.finish();
+  };
+
+  it('an MCP POST answered by a priming event alone, then closed, is JSON-RPC by its URL, and resumable', () => {
+    const result = decodeAt('https://example.com/mcp', 'id: evt-0\nretry: 3000\ndata: \n\n');
+    expect(result.formats).toEqual(['json-rpc']);
+    expect(result.detections[0]).toMatchObject({ by: 'url', detail: '/mcp' });
+    expect(result.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.rule)).toEqual([
+      'json-rpc.resumable-end',
+    ]);
+  });
+
+  it("the same events at another URL are nobody's", () => {
+    expect(decodeAt('https://example.com/feed', 'id: evt-0\ndata: \n\n').formats).toEqual(['json-events']);
   });
 });
 

@@ -295,11 +295,11 @@ describe('json-rpc.resumable-end', () => {
 });
 
 describe('json-rpc.no-response', () => {
-  it('fires on a stream of server messages only, which ends done (a GET stream ends so)', () => {
+  it("fires on a stream of server messages only, whose end status is the transport's (a GET stream has no terminal event)", () => {
     const result = decodeEvents([log(), rpcEvent({ method: 'notifications/tools/list_changed' })]);
     expect(rulesOf(result)).toEqual(['json-rpc.no-response']);
     expect(result.diagnostics[0]?.severity).toBe('info');
-    expect(statusOf(result)).toBe('done');
+    expect(statusOf(result)).toBe('ended');
   });
 
   test.each([
