@@ -266,6 +266,11 @@ export const RULES = {
     title:
       'Capture does not start with an event (cut mid-line, extra byte-order marks, a line that is no field); decoded from the first event on',
   },
+  'import.leg-sizes': {
+    severity: 'warning',
+    layer: 'recording',
+    title: "Capture's leg header names sizes that do not add up to the file; it is read as one stream",
+  },
   'import.truncated': {
     severity: 'error',
     layer: 'recording',

@@ -1,16 +1,64 @@
 /**
  * What a session can be saved or exported as, with the file name and type each gets: the
  * menu, main's save dialog and the browser host's downloads all read this one table.
+ *
+ * `reopens` says what opening the file again gives: `session`, the same session (its legs,
+ * how it ended, its findings); `envelopes`, the same legs, end and blocks, decoded again from
+ * the envelopes rather than the wire (what `keeps` says is lost is not found again); `no`, a
+ * file for reading that the inspector does not open. `keeps` says, in a sentence the menu
+ * shows, what the file carries and what it cannot.
  */
-
 export const FILE_FORMATS = {
-  recording: { label: 'Recording (replayable)', extension: 'recording', mimeType: 'application/x-ndjson' },
-  'raw-sse': { label: 'Raw SSE capture', extension: 'sse', mimeType: 'text/event-stream' },
-  'envelopes-ndjson': { label: 'Envelopes (NDJSON)', extension: 'ndjson', mimeType: 'application/x-ndjson' },
-  har: { label: 'HAR (HTTP archive)', extension: 'har', mimeType: 'application/json' },
-  'blocks-json': { label: 'Blocks (JSON)', extension: 'blocks.json', mimeType: 'application/json' },
-  'transcript-md': { label: 'Transcript (Markdown)', extension: 'md', mimeType: 'text/markdown' },
-} as const;
+  recording: {
+    label: 'Recording (replayable)',
+    extension: 'recording',
+    mimeType: 'application/x-ndjson',
+    reopens: 'session',
+    keeps:
+      'Everything: every leg with its request, response, network chunks and their timing, how it ended, and the tool answers sent.',
+  },
+  'raw-sse': {
+    label: 'Raw SSE capture',
+    extension: 'sse',
+    mimeType: 'text/event-stream',
+    reopens: 'session',
+    keeps:
+      'The stream bytes of every leg, exactly; several legs are told apart by a comment line naming their sizes. No requests, headers, chunking or timing.',
+  },
+  'envelopes-ndjson': {
+    label: 'Envelopes (NDJSON)',
+    extension: 'ndjson',
+    mimeType: 'application/x-ndjson',
+    reopens: 'envelopes',
+    keeps:
+      'One decoded envelope per line, with its leg, frame and byte range. Not the wire: reopened, the envelopes are sent again as JSON envelopes, so what only the wire showed (its framing, sizes, XML or provider events) is not found again.',
+  },
+  har: {
+    label: 'HAR (HTTP archive)',
+    extension: 'har',
+    mimeType: 'application/json',
+    reopens: 'session',
+    keeps:
+      'Every leg as an HTTP entry: request, response and the whole body, and how the leg ended. No per-chunk timing.',
+  },
+  'blocks-json': {
+    label: 'Blocks (JSON)',
+    extension: 'blocks.json',
+    mimeType: 'application/json',
+    reopens: 'no',
+    keeps: 'The reconstructed blocks with their content, for scripts; it does not open as a session.',
+  },
+  'transcript-md': {
+    label: 'Transcript (Markdown)',
+    extension: 'md',
+    mimeType: 'text/markdown',
+    reopens: 'no',
+    keeps: 'The conversation as Markdown, for reading; it does not open as a session.',
+  },
+} as const satisfies Record<
+  string,
+  { label: string; extension: string; mimeType: string; reopens: 'session' | 'envelopes' | 'no'; keeps: string }
+>;
 
 export type FileFormat = keyof typeof FILE_FORMATS;
 

@@ -21,6 +21,7 @@ const leg = (body: Uint8Array, change: Partial<HarExportLeg> = {}): HarExportLeg
   firstByteAt: Date.UTC(2026, 0, 2, 3, 4, 5) + 120,
   lastByteAt: Date.UTC(2026, 0, 2, 3, 4, 5) + 900,
   body,
+  end: { reason: 'done' },
   ...change,
 });
 
@@ -38,6 +39,7 @@ describe('HAR export', () => {
       status: 200,
       isEventStream: true,
       hasBody: true,
+      legEnd: { reason: 'done' },
       size: body.byteLength,
     });
     const back = harEntryToLeg(first);

@@ -1,5 +1,6 @@
 import { encodeBase64 } from '../recording/base64';
-import type { HeaderList, RecordedRequest, RecordedResponse } from '../recording/types';
+import { HAR_LEG_END } from '../recording/har';
+import type { HeaderList, LegOutcome, RecordedRequest, RecordedResponse } from '../recording/types';
 import { createUtf8Decoder } from '../text/utf8';
 
 /**
@@ -7,7 +8,9 @@ import { createUtf8Decoder } from '../text/utf8';
  * leg, its request (as recorded: redacted), response and whole body, so DevTools, HTTP
  * Toolkit or this inspector can open it. A body that is valid UTF-8 is kept as text, any
  * other as base64 (HAR's `encoding`), so the bytes survive either way. Timings say when the
- * first and the last body byte arrived.
+ * first and the last body byte arrived. Each entry says how its leg ended in a custom field
+ * (HAR allows fields starting with `_`), which also tells this inspector that the entries are
+ * the legs of one session.
  */
 
 export interface HarExportLeg {
@@ -20,6 +23,8 @@ export interface HarExportLeg {
   firstByteAt?: number;
   lastByteAt?: number;
   body: Uint8Array;
+  /** How the leg ended, in the recording format's words. */
+  end: LegOutcome;
 }
 
 export interface HarExportInput {
@@ -109,6 +114,7 @@ function entry(leg: HarExportLeg): Record<string, unknown> {
     },
     cache: {},
     timings: { send: 0, wait, receive },
+    [HAR_LEG_END]: leg.end,
   };
 }
 

@@ -1,6 +1,7 @@
 import { isJsonObject, parseJson } from '../json/values';
 import { encodeBase64 } from './base64';
 import {
+  LEG_END_REASONS,
   RECORDING_FORMAT,
   RECORDING_VERSION,
   type ChunkRecord,
@@ -85,7 +86,7 @@ function isAction(v: unknown): v is RecordedAction {
   );
 }
 
-const LEG_END_REASONS: ReadonlySet<string> = new Set<LegEndReason>(['done', 'error', 'aborted', 'closed']);
+const END_REASONS: ReadonlySet<string> = new Set<LegEndReason>(LEG_END_REASONS);
 /** A character outside base64's alphabet and padding (a negated class: the fastest check V8 runs). */
 const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
 
@@ -183,7 +184,7 @@ export function parseRecord(text: string): ParsedRecord {
     case 'end': {
       const reason = r['reason'];
       if (!isInt(r['leg'])) return invalid('has no leg number');
-      if (typeof reason !== 'string' || !LEG_END_REASONS.has(reason))
+      if (typeof reason !== 'string' || !END_REASONS.has(reason))
         return invalid('has no valid "reason" (done, error, aborted, closed)');
       const message = r['message'];
       const counts = isInt(r['chunks']) && isInt(r['bytes']) ? { chunks: r['chunks'], bytes: r['bytes'] } : {};

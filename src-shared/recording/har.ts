@@ -1,7 +1,13 @@
 import { isJsonObject } from '../json/values';
 import { encodeUtf8 } from '../text/utf8';
 import { decodeBase64 } from './base64';
-import type { HeaderList, RecordedRequest, RecordedResponse } from './types';
+import {
+  LEG_END_REASONS,
+  type HeaderList,
+  type LegOutcome,
+  type RecordedRequest,
+  type RecordedResponse,
+} from './types';
 
 /**
  * HAR 1.2 entries (http://www.softwareishard.com/blog/har-12-spec/) as sources: a listing
@@ -21,6 +27,22 @@ export interface HarEntrySummary {
   isEventStream: boolean;
   hasBody: boolean;
   startedDateTime: string;
+  /** How the leg ended, in an entry this inspector wrote (HAR_LEG_END); absent in any other HAR. */
+  legEnd?: LegOutcome;
+}
+
+/**
+ * The custom field (HAR allows those starting with `_`) in which this inspector's HAR export
+ * says how each leg ended. A HAR whose every entry has it is a session's legs, in order.
+ */
+export const HAR_LEG_END = '_legEnd';
+
+function legEndOf(value: unknown): LegOutcome | undefined {
+  const end = asObject(value);
+  const reason = LEG_END_REASONS.find((r) => r === end['reason']);
+  if (reason === undefined) return undefined;
+  const message = end['message'];
+  return typeof message === 'string' ? { reason, message } : { reason };
 }
 
 export interface HarLeg {
@@ -55,7 +77,7 @@ export function summarizeHarEntry(entry: unknown, index: number): HarEntrySummar
   const response = asObject(e['response']);
   const content = asObject(response['content']);
   const mimeType = contentType(response);
-  return {
+  const summary: HarEntrySummary = {
     index,
     method: asString(request['method'], 'GET'),
     url: asString(request['url']),
@@ -66,6 +88,9 @@ export function summarizeHarEntry(entry: unknown, index: number): HarEntrySummar
     hasBody: typeof content['text'] === 'string' && content['text'].length > 0,
     startedDateTime: asString(e['startedDateTime']),
   };
+  const legEnd = legEndOf(e[HAR_LEG_END]);
+  if (legEnd) summary.legEnd = legEnd;
+  return summary;
 }
 
 export function describeHarEntry(summary: HarEntrySummary): string {

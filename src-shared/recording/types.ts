@@ -43,7 +43,8 @@ export interface ToolResultsAction {
 /** A user action during the session. The union grows in later format versions. */
 export type RecordedAction = ToolResultsAction;
 
-export type LegEndReason = 'done' | 'error' | 'aborted' | 'closed';
+export const LEG_END_REASONS = ['done', 'error', 'aborted', 'closed'] as const;
+export type LegEndReason = (typeof LEG_END_REASONS)[number];
 
 /**
  * How a leg ended: `done` the body ended normally; `error` a network or HTTP failure;

@@ -13,8 +13,10 @@ import { HarEntryChoiceError, ImportError, type ImportedChunk, type ImportedLeg,
 
 /**
  * HAR files: one streaming pass lists `log.entries` (each entry parsed on its own, so the
- * file is never one string), then the chosen entries become the legs. Without a choice the
- * only event-stream entry is taken; with several, the caller must choose (the error lists them).
+ * file is never one string), then the chosen entries become the legs. Without a choice, a
+ * HAR this inspector exported (every entry says how its leg ended) opens as the session it
+ * was, every entry a leg; any other takes its only event-stream entry, and with several the
+ * caller must choose (the error lists every entry).
  */
 
 interface EntryLocation {
@@ -69,10 +71,12 @@ export async function openHar(
   const legs: ImportedLeg[] = [];
   for (const [index, location] of chosen.entries()) {
     const leg = await readEntry(path, fs, location);
+    const end = location.summary.legEnd;
     legs.push({
       index,
       request: leg.request,
       response: leg.response,
+      ...(end ? { outcome: end } : {}),
       byteCount: leg.body.length,
       chunks: reiterable(() => entryChunks(path, fs, location)),
     });
@@ -117,6 +121,8 @@ function choose(
       return found;
     });
   }
+  // The legs of a session this inspector exported, in order.
+  if (entries.length > 0 && entries.every((e) => e.summary.legEnd)) return entries;
   const only = streams[0];
   if (streams.length === 1 && only) return [only];
   if (streams.length === 0) {
@@ -134,7 +140,7 @@ function choose(
   throw new HarEntryChoiceError(
     path,
     `${path}: the HAR file holds ${streams.length} text/event-stream entries; choose one (harEntry / --har-entry N):\n${listing}`,
-    streams.map((e) => e.summary),
+    entries.map((e) => e.summary),
   );
 }
 

@@ -220,12 +220,13 @@ describe('HAR files', () => {
       ]),
     );
 
-  it('lists the event-stream entries when several exist and none is chosen', async () => {
+  it('lists every entry to choose from when several are event streams and none is chosen', async () => {
     const error = await expectImportError(await manyPath(), /holds 2 text\/event-stream entries; choose one/);
     expect(error).toBeInstanceOf(HarEntryChoiceError);
-    expect((error as HarEntryChoiceError).entries.map((e) => [e.index, e.url])).toEqual([
-      [1, 'http://h/agent/run'],
-      [2, 'http://h/agent/tool_results'],
+    expect((error as HarEntryChoiceError).entries.map((e) => [e.index, e.url, e.isEventStream])).toEqual([
+      [0, 'http://h/agent/sessions', false],
+      [1, 'http://h/agent/run', true],
+      [2, 'http://h/agent/tool_results', true],
     ]);
     expect(error.message).toContain('#2 POST http://h/agent/tool_results → 200 text/event-stream; charset=utf-8');
   });

@@ -1,5 +1,6 @@
 import { fileDiagnostic } from '../../../src-shared/recording/diagnostics';
 import { sniffSource, type SniffResult } from '../../../src-shared/recording/sniff';
+import { openEnvelopeExport } from './envelope-export-source';
 import { createFindings } from './findings';
 import { openHar } from './har-source';
 import { openItems } from './items-source';
@@ -33,8 +34,8 @@ async function sniffFile(path: string, fs: SourceFs): Promise<{ result: SniffRes
 
 /**
  * Opens a file the user already has as a source of legs of bytes for the shared decoder:
- * a recording, a raw SSE capture, NDJSON or a JSON array of envelopes or Anthropic events,
- * or a HAR file. The kind is recognised from the content, not the name. Files are streamed,
+ * a recording, a raw SSE capture, NDJSON or a JSON array of envelopes or Anthropic events
+ * (this inspector's envelope export among them), or a HAR file. The kind is recognised from the content, not the name. Files are streamed,
  * never read into one string. Rejects with an ImportError naming what was expected when the
  * file is none of these.
  */
@@ -59,6 +60,10 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
     case 'har':
       return openHar(path, fs, findings, size, result.bodyOffset, options.harEntry);
     case 'ndjson-envelopes':
+      return (
+        (await openEnvelopeExport(path, fs, findings, size, result.bodyOffset)) ??
+        openItems(path, fs, findings, size, result.kind, 'ndjson', result.bodyOffset)
+      );
     case 'json-envelopes':
     case 'anthropic-events':
       return openItems(path, fs, findings, size, result.kind, result.container ?? 'ndjson', result.bodyOffset);

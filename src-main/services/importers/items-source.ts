@@ -1,3 +1,4 @@
+import { parseJson } from '../../../src-shared/json/values';
 import { fileDiagnostic } from '../../../src-shared/recording/diagnostics';
 import { convertItem, payloadToSse } from '../../../src-shared/recording/items';
 import { createJsonArraySplitter } from '../../../src-shared/recording/json-array-splitter';
@@ -46,7 +47,7 @@ export function openItems(
 }
 
 /** Converts one item, queuing its events or reporting why it was skipped. */
-function itemConverter(findings: Findings, ready: ImportedChunk[]) {
+export function itemConverter(findings: Findings, ready: ImportedChunk[]) {
   return (text: string, where: string, offset: number, line?: number): void => {
     const item = convertItem(text);
     if (!item.ok) {
@@ -66,20 +67,31 @@ function itemConverter(findings: Findings, ready: ImportedChunk[]) {
 
 const utf8 = new TextDecoder();
 
-async function* ndjsonChunks(
+/** One NDJSON line's text, where it is (byte offset, 1-based line). */
+export interface NdjsonLine {
+  text: string;
+  offset: number;
+  line: number;
+}
+
+/**
+ * The non-blank lines of an NDJSON file, read as it streams. A line over the size limit is
+ * reported and skipped; a last line without its LF that is not JSON is reported as the file
+ * cut off, and passed on as written.
+ */
+export async function* ndjsonLines(
   path: string,
   fs: SourceFs,
   findings: Findings,
   bodyOffset: number,
   itemName: string,
-): AsyncGenerator<ImportedChunk> {
-  const ready: ImportedChunk[] = [];
-  const convert = itemConverter(findings, ready);
+): AsyncGenerator<NdjsonLine> {
+  const ready: NdjsonLine[] = [];
   const lines = createByteLineSplitter(
     {
       onLine(bytes, start, end, offset, line) {
         const text = utf8.decode(bytes.subarray(start, end));
-        if (text.trim() !== '') convert(text, `Line ${line}`, offset, line);
+        if (text.trim() !== '') ready.push({ text, offset, line });
       },
       onOversize(offset, line, length) {
         findings.report(
@@ -102,13 +114,7 @@ async function* ndjsonChunks(
   if (tail) {
     const text = utf8.decode(tail.bytes);
     if (text.trim() !== '') {
-      let parses = true;
-      try {
-        JSON.parse(text);
-      } catch {
-        parses = false;
-      }
-      if (!parses)
+      if (!parseJson(text).ok)
         findings.report(
           fileDiagnostic(
             'import.truncated',
@@ -117,10 +123,24 @@ async function* ndjsonChunks(
             { line: tail.line },
           ),
         );
-      convert(text, `Line ${tail.line}`, tail.offset, tail.line);
+      yield { text, offset: tail.offset, line: tail.line };
     }
   }
-  yield* ready.splice(0);
+}
+
+async function* ndjsonChunks(
+  path: string,
+  fs: SourceFs,
+  findings: Findings,
+  bodyOffset: number,
+  itemName: string,
+): AsyncGenerator<ImportedChunk> {
+  const ready: ImportedChunk[] = [];
+  const convert = itemConverter(findings, ready);
+  for await (const { text, offset, line } of ndjsonLines(path, fs, findings, bodyOffset, itemName)) {
+    convert(text, `Line ${line}`, offset, line);
+    yield* ready.splice(0);
+  }
 }
 
 async function* arrayChunks(

@@ -41,7 +41,7 @@ export interface ImportedLeg {
   response?: RecordedResponse;
   /** When the leg's request was sent (recordings only). */
   startedAt?: number;
-  /** How the leg ended (recordings only; absent when the recording stopped mid-leg). */
+  /** How the leg ended (recordings, absent when the recording stopped mid-leg; HAR files this inspector exported). */
   outcome?: LegOutcome;
   /** Chunk count and byte count when known before reading (recordings, HAR). */
   chunkCount?: number;

@@ -10,9 +10,10 @@ import { FILE_FORMATS, fileNameFor } from '../../../src-shared/export/formats';
 import { encodeBase64 } from '../../../src-shared/recording/base64';
 import { encodeUtf8 } from '../../../src-shared/text/utf8';
 import { buildHar, type HarExportLeg } from '../../../src-shared/export/har';
+import { legHeader } from '../../../src-shared/export/sse-legs';
 import { buildTranscript } from '../../../src-shared/export/transcript';
 import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
-import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
+import type { LegOutcome, RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
 import type { LegState } from './store/leg-state';
 import type { SessionStore } from './store/session-store';
@@ -54,7 +55,9 @@ function* envelopeLines(session: SessionStore): Generator<string> {
   }
 }
 
-function* rawStream(session: SessionStore): Generator<Uint8Array> {
+/** Each leg's bytes as received; a session of several legs is headed by their sizes (src-shared/export/sse-legs.ts). */
+function* rawStream(session: SessionStore): Generator<string | Uint8Array> {
+  if (session.legs.length > 1) yield legHeader(session.legs.map((leg) => leg.raw.bytes));
   for (const leg of session.legs) {
     for (let i = 0; i < leg.raw.count; i++) {
       const chunk = leg.raw.chunk(i);
@@ -74,6 +77,13 @@ function shownRequest(session: SessionStore, leg: LegState): RecordedRequest {
   };
 }
 
+/** How a leg ended, in the recording format's words (a leg still open is written as stopped there). */
+function legOutcome(leg: LegState): LegOutcome {
+  return recordedOutcome(
+    leg.end ?? { reason: 'stopped', message: 'The leg was still open when the session was saved' },
+  );
+}
+
 function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
   const body = leg.raw.count > 0 ? leg.raw : leg.rejected;
   const chunks: Uint8Array[] = [];
@@ -90,6 +100,7 @@ function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
     ...(first !== undefined ? { firstByteAt: first } : {}),
     ...(last !== undefined ? { lastByteAt: last } : {}),
     body: concatBytes(chunks),
+    end: legOutcome(leg),
   };
 }
 
@@ -99,7 +110,7 @@ export const HAR_CREATOR = { name: 'Agent Stream Inspector', version: '1' };
 /**
  * An export's contents, in parts: `envelopes-ndjson` one decoded envelope per line;
  * `blocks-json` the reconstructed blocks with contents; `raw-sse` the stream bytes exactly as
- * received, legs one after the other; `har` every leg as a HAR entry (docs: src-shared/export/har.ts);
+ * received, legs one after the other under a header naming their sizes; `har` every leg as a HAR entry (docs: src-shared/export/har.ts);
  * `transcript-md` the conversation as Markdown.
  */
 export function exportParts(session: SessionStore, kind: ExportKind): Iterable<string | Uint8Array> {
@@ -144,10 +155,7 @@ export async function saveRecording(
         const chunk = body.chunk(i);
         if (chunk) recorder.chunk(recorded, chunk.bytes, chunk.receivedAt);
       }
-      recorder.endLeg(
-        recorded,
-        recordedOutcome(leg.end ?? { reason: 'stopped', message: 'The leg was still open when the session was saved' }),
-      );
+      recorder.endLeg(recorded, legOutcome(leg));
     }
   } finally {
     await recorder.close();

@@ -79,7 +79,8 @@ export async function loadImportedSource(
       session,
       state,
       leg.request ?? null,
-      source.kind === 'recording' ? legEndFromRecording(leg.outcome) : { reason: 'complete' },
+      // A recording, or a HAR this inspector exported, says how each leg ended; other files end when their bytes do.
+      source.kind === 'recording' || leg.outcome ? legEndFromRecording(leg.outcome) : { reason: 'complete' },
     );
   }
 }
