@@ -28,6 +28,10 @@ export const TEST_IDS = {
   fileInput: 'file-input',
   viewError: 'view-error',
   dropZone: 'drop-zone',
+  /** A HAR of several entries: the list to choose from, each entry (`data-index`), and Open. */
+  harPicker: 'har-picker',
+  harEntry: 'har-entry',
+  harOpen: 'har-open',
   recentFiles: 'recent-files',
   recentFile: 'recent-file',
 

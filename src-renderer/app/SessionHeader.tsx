@@ -18,6 +18,7 @@ import type { SessionData } from '../model/types';
 const EXPORTS = Object.entries(FILE_FORMATS).map(([kind, format]) => ({
   kind: kind as DownloadKind,
   label: format.label,
+  keeps: format.keeps,
 }));
 
 /** The active session: what it is, how it is going, and what can be done with it. */
@@ -113,32 +114,37 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
               xml ⇄ json
             </button>
           )}
-          <button
-            type="button"
-            className="button"
-            data-testid={TEST_IDS.saveButton}
-            title="Save the session as a recording"
-            onClick={() => void app.saveRecording(summary.id)}
-          >
-            Save
-          </button>
-          <select
-            className="select export-select"
-            data-testid={TEST_IDS.exportMenu}
-            value=""
-            aria-label="Export"
-            onChange={(event) => {
-              const kind = event.target.value as DownloadKind;
-              if (kind) void app.exportSession(summary.id, kind);
-            }}
-          >
-            <option value="">Export…</option>
-            {EXPORTS.map((e) => (
-              <option key={e.kind} value={e.kind}>
-                {e.label}
-              </option>
-            ))}
-          </select>
+          {/* A HAR waiting for its entries has nothing to save or export yet. */}
+          {!summary.choosingHarEntries && (
+            <>
+              <button
+                type="button"
+                className="button"
+                data-testid={TEST_IDS.saveButton}
+                title="Save the session as a recording"
+                onClick={() => void app.saveRecording(summary.id)}
+              >
+                Save
+              </button>
+              <select
+                className="select export-select"
+                data-testid={TEST_IDS.exportMenu}
+                value=""
+                aria-label="Export"
+                onChange={(event) => {
+                  const kind = event.target.value as DownloadKind;
+                  if (kind) void app.exportSession(summary.id, kind);
+                }}
+              >
+                <option value="">Export…</option>
+                {EXPORTS.map((e) => (
+                  <option key={e.kind} value={e.kind} title={e.keeps}>
+                    {e.label}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
         </span>
       </div>
       <ReplayHitNotice app={app} />

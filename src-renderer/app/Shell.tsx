@@ -13,7 +13,8 @@ import type { RendererApp } from '../model/types';
 import { fileToUpload, isEditableTarget } from './files';
 import { HelpOverlay } from './HelpOverlay';
 import { EnvironmentsDialog } from '../views/requests/EnvironmentsDialog';
-import { useActiveSession, useSessionData, useStore } from './hooks';
+import { HarEntryPicker } from './HarEntryPicker';
+import { useActiveSession, useChoosingHarEntries, useSessionData, useStore } from './hooks';
 import { SessionHeader } from './SessionHeader';
 import { SessionSidebar } from './SessionSidebar';
 import { matchShortcut } from './shortcuts';
@@ -51,6 +52,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
   // Only the active id here: what streams in re-renders the parts that show it, not the shell.
   const { activeId } = useStore(app.sessions);
   const hasSession = activeId !== null;
+  const choosing = useChoosingHarEntries(app, activeId);
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -220,22 +222,26 @@ export function Shell({ app, pathForFile }: ShellProps) {
           {view !== 'connect' && view !== 'diff' && hasSession && <FrontendToolsPrompt app={app} />}
           <ErrorList app={app} />
           <div className="view-body">
-            <ViewErrorBoundary view={view}>
-              <Suspense fallback={<div className="view-loading">Loading…</div>}>
-                {view === 'connect' && <ConnectView app={app} onOpenFile={openFile} />}
-                {view === 'timeline' &&
-                  (activeId ? (
-                    <ActiveTimeline app={app} sessionId={activeId} />
-                  ) : (
-                    <NoSession app={app} onOpenFile={openFile} />
-                  ))}
-                {view === 'blocks' &&
-                  (hasSession ? <BlocksView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
-                {view === 'diagnostics' &&
-                  (hasSession ? <DiagnosticsView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
-                {view === 'diff' && <DiffView app={app} />}
-              </Suspense>
-            </ViewErrorBoundary>
+            {choosing && activeId && view !== 'connect' && view !== 'diff' ? (
+              <ActiveHarPicker app={app} sessionId={activeId} />
+            ) : (
+              <ViewErrorBoundary view={view}>
+                <Suspense fallback={<div className="view-loading">Loading…</div>}>
+                  {view === 'connect' && <ConnectView app={app} onOpenFile={openFile} />}
+                  {view === 'timeline' &&
+                    (activeId ? (
+                      <ActiveTimeline app={app} sessionId={activeId} />
+                    ) : (
+                      <NoSession app={app} onOpenFile={openFile} />
+                    ))}
+                  {view === 'blocks' &&
+                    (hasSession ? <BlocksView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
+                  {view === 'diagnostics' &&
+                    (hasSession ? <DiagnosticsView app={app} /> : <NoSession app={app} onOpenFile={openFile} />)}
+                  {view === 'diff' && <DiffView app={app} />}
+                </Suspense>
+              </ViewErrorBoundary>
+            )}
           </div>
         </main>
       </div>
@@ -302,6 +308,11 @@ function NavTabs({ app, view }: { app: RendererApp; view: ViewId }) {
 function ActiveSessionHeader({ app, sessionId }: { app: RendererApp; sessionId: string }) {
   const session = useSessionData(app, sessionId);
   return session ? <SessionHeader app={app} session={session} /> : null;
+}
+
+function ActiveHarPicker({ app, sessionId }: { app: RendererApp; sessionId: string }) {
+  const session = useSessionData(app, sessionId);
+  return session ? <HarEntryPicker app={app} session={session} /> : null;
 }
 
 function ActiveTimeline({ app, sessionId }: { app: RendererApp; sessionId: string }) {

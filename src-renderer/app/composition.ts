@@ -7,6 +7,7 @@ import type {
   SampleInfo,
   SessionSummary,
 } from '../../src-shared/contract';
+import { exportCaveat } from '../../src-shared/export/formats';
 import { FAILURE_KINDS, type FailureKind } from '../../src-shared/contract/failure-kinds';
 import type { BridgeStatus } from '../bridge/client';
 import { demoForm, deserializeForm, emptyForm, serializeForm, type ConnectForm } from '../model/connect-form';
@@ -84,7 +85,7 @@ export function createApp(deps: AppDeps): RendererApp {
       deps.download(file);
       notify(
         kind === 'recording' ? 'Saved' : 'Exported',
-        `${file.fileName} (${formatBytes(file.bytes)}) is downloading.`,
+        withCaveat(`${file.fileName} (${formatBytes(file.bytes)}) is downloading.`, kind),
         sessionId,
       );
       return;
@@ -97,9 +98,18 @@ export function createApp(deps: AppDeps): RendererApp {
     if (saved)
       notify(
         kind === 'recording' ? 'Saved' : 'Exported',
-        `${kind === 'recording' ? 'Recording saved to ' : ''}${saved.path} (${formatBytes(saved.bytes)})`,
+        withCaveat(
+          `${kind === 'recording' ? 'Recording saved to ' : ''}${saved.path} (${formatBytes(saved.bytes)})`,
+          kind,
+        ),
         sessionId,
       );
+  }
+
+  /** An export's notice, followed by what the file cannot carry when it does not reopen as the same session. */
+  function withCaveat(message: string, kind: DownloadKind): string {
+    const caveat = exportCaveat(kind);
+    return caveat ? `${message} ${caveat}` : message;
   }
 
   /** A confirmation shown like an error but dismissed by itself after a few seconds. */
@@ -215,6 +225,14 @@ export function createApp(deps: AppDeps): RendererApp {
     },
     async openUpload(request) {
       return activate(await run(`Open ${request.name}`, () => service.openUpload(request)));
+    },
+    async openHarEntries(sessionId, entries) {
+      const summary = await run(
+        'Open HAR entries',
+        () => service.openHarEntries({ sessionId, entries: [...entries] }),
+        sessionId,
+      );
+      return activate(summary);
     },
     async openSample(id) {
       const opened = await run('Open sample', () => service.openSample({ id }));

@@ -6,6 +6,14 @@ export function useStore<T>(store: ReadableStore<T>): T {
   return useSyncExternalStore(store.subscribe, store.getSnapshot);
 }
 
+/**
+ * One value read from a store's snapshot: re-renders only when that value changes (a
+ * primitive, or an object the store keeps as it was), not on every change of the store.
+ */
+export function useStoreValue<T, R>(store: ReadableStore<T>, read: (snapshot: T) => R): R {
+  return useSyncExternalStore(store.subscribe, () => read(store.getSnapshot()));
+}
+
 /** The active session's data, or null when no session is active. */
 export function useActiveSession(app: AppModel): SessionData | null {
   const { activeId } = useStore(app.sessions);
@@ -13,6 +21,12 @@ export function useActiveSession(app: AppModel): SessionData | null {
 }
 
 const NO_SESSION: ReadableStore<null> = { getSnapshot: () => null, subscribe: () => () => {} };
+
+/** Whether the session is a HAR file waiting for the user to choose its entries (false for none). */
+export function useChoosingHarEntries(app: AppModel, sessionId: string | null): boolean {
+  const store = sessionId === null ? NO_SESSION : app.session(sessionId);
+  return useStoreValue<SessionData | null, boolean>(store, (data) => data?.summary.choosingHarEntries === true);
+}
 
 /** One session's data (null for a null id). */
 export function useSessionData(app: AppModel, sessionId: string | null): SessionData | null {

@@ -104,6 +104,7 @@ export function detailIsStale(before: SessionSummary, after: SessionSummary): bo
     before.legs !== after.legs ||
     before.state !== after.state ||
     before.awaitingTools !== after.awaitingTools ||
+    before.choosingHarEntries !== after.choosingHarEntries ||
     before.failure?.message !== after.failure?.message
   );
 }

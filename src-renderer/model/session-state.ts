@@ -12,6 +12,7 @@ import type { Tone } from '../components/Badge';
  */
 export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
   if (session.awaitingTools) return 'awaiting tools';
+  if (session.choosingHarEntries) return 'choose entries';
   if (session.source.kind === 'replay' && session.state === 'streaming')
     return replayPaused(session, replay) ? 'paused' : 'replaying';
   return session.end?.label ?? session.state;
@@ -38,7 +39,7 @@ export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
 };
 
 export function stateTone(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): Tone {
-  if (session.awaitingTools) return 'accent';
+  if (session.awaitingTools || session.choosingHarEntries) return 'accent';
   if (replayPaused(session, replay)) return 'neutral';
   if (session.end) return END_TONES[session.end.kind];
   switch (session.state) {

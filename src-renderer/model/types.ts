@@ -211,6 +211,8 @@ export interface RendererApp extends AppModel, Omit<WorkspaceModel, 'load'> {
   connect(request: ConnectRequest): Promise<SessionSummary | undefined>;
   openPath(path: string): Promise<SessionSummary | undefined>;
   openUpload(request: OpenUploadRequest): Promise<SessionSummary | undefined>;
+  /** Opens the chosen entries of a HAR that waits for a choice, in order, as its session's legs. */
+  openHarEntries(sessionId: string, entries: readonly number[]): Promise<SessionSummary | undefined>;
   /** Opens a shipped sample (a pair opens as two sessions) and shows the first. */
   openSample(id: string): Promise<SessionSummary | undefined>;
   showOpenDialog(): Promise<SessionSummary | undefined>;

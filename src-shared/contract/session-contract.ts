@@ -22,6 +22,8 @@ export const SESSION_CONTRACT = {
   stop: command(SessionRef, s.none()),
   openFile: command(p.OpenFileRequest, p.SessionSummary),
   openUpload: command(p.OpenUploadRequest, p.SessionSummary),
+  /** Opens the chosen entries of a HAR that waits for a choice, in order, as the session's legs. */
+  openHarEntries: command(p.OpenHarEntriesRequest, p.SessionSummary),
   closeSession: command(SessionRef, s.none()),
   /** Renames a session (a blank title is refused); answers with its summary. */
   renameSession: command(p.RenameRequest, p.SessionSummary),

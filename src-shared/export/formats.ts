@@ -62,6 +62,12 @@ export const FILE_FORMATS = {
 
 export type FileFormat = keyof typeof FILE_FORMATS;
 
+/** What to tell the user who exported a file that does not reopen as the same session (null for one that does). */
+export function exportCaveat(format: FileFormat): string | null {
+  const { reopens, keeps } = FILE_FORMATS[format];
+  return reopens === 'session' ? null : keeps;
+}
+
 /**
  * What a file name keeps of a title: letters and digits of any script, `.`, `_` and `-`.
  * Everything else (spaces, `·`, parentheses, quotes, slashes, controls) becomes one `-`, so a

@@ -16,6 +16,7 @@ import type { RecordedAction, RecordedRequest } from '../../../src-shared/record
 import { consumerFailure, realTimers, wallClock, type Timers } from '../connection/connection';
 import type { HttpTransport } from '../connection/http-transport';
 import type { BuiltRequest } from '../connection/request-spec';
+import type { HarEntrySummary } from '../../../src-shared/recording/har';
 import type { ImportedSource, OpenSourceOptions } from '../importers/types';
 import type { ReplayClock } from '../replay/clock';
 import { createAnswerLedger, pendingSetKey, type AnswerLedger } from '../tool-results/answer-ledger';
@@ -111,6 +112,8 @@ interface FileParts {
   answerable: boolean;
   /** An upload's copy in the private upload folder: removed when the session closes. */
   uploadPath?: string;
+  /** A HAR of several entries waiting for the user's choice: its entries, and loading the chosen ones. */
+  harChoice?: { entries: HarEntrySummary[]; choose(entries: readonly number[]): Promise<void> };
 }
 
 /** Replay sessions. */
@@ -158,6 +161,7 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     const summary = rt.data.summary({ awaitingTools: pending !== null && !answered, answered });
     // The sidebar tells a paused replay from a playing one (it has no transport state).
     if (rt.replay && rt.data.state === 'streaming' && !rt.replay.state().playing) summary.replayPaused = true;
+    if (rt.harChoice) summary.choosingHarEntries = true;
     return summary;
   };
 

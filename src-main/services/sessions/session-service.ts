@@ -14,7 +14,13 @@ import { createFileSessions, type ReopenRequest } from './sources/file-session';
 import { createLiveSessions } from './sources/live-session';
 import { createReplaySessions } from './sources/replay-session';
 import { spoolPath } from './spool-folders';
-import { STREAM_JSON_DEPTH, toBlockDetail, toDiagnosticPayload, toEnvelopeDetail } from './store/session-summary';
+import {
+  harEntryPayload,
+  STREAM_JSON_DEPTH,
+  toBlockDetail,
+  toDiagnosticPayload,
+  toEnvelopeDetail,
+} from './store/session-summary';
 import { createToolAnswers } from './tool-answers';
 
 export type { SessionServiceDeps } from './session-registry';
@@ -94,6 +100,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     runInFormats: live.runInFormats,
     openFile: command(files.openFile),
     openUpload: files.openUpload,
+    openHarEntries: files.openHarEntries,
     reopen: files.reopen,
     startReplay: command(replays.startReplay),
     replayControl: replays.replayControl,
@@ -108,7 +115,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
     getSession: command(({ sessionId }) => {
       const rt = runtimeOf(sessionId);
-      return rt.data.detail(answers.pendingInfo(rt));
+      // The summary as the list has it: what the registry adds (a paused replay, a HAR waiting
+      // for its entries) must not be undone by a detail fetched after it.
+      const detail = { ...rt.data.detail(answers.pendingInfo(rt)), summary: summaryOf(rt) };
+      return rt.harChoice ? { ...detail, harEntries: rt.harChoice.entries.map(harEntryPayload) } : detail;
     }),
 
     getRows: command(({ sessionId, start, count }) => {

@@ -3,6 +3,7 @@ import { END_STATUS_KINDS } from '../../pipeline/end-status';
 import { FAILURE_KIND_NAMES } from '../failure-kinds';
 import type { Infer } from '../schema';
 import { Count, DialectId, HeaderTable, InlineOptions, SessionId, SeverityCounts } from './common';
+import { HAR_ENTRIES_MAX, HarEntry } from './sources';
 import * as s from '../schema';
 
 /** Sessions: their state, source, end status, summary and detail (legs, agents, paused tools). */
@@ -77,6 +78,11 @@ export const SessionSummary = s.object({
   generation: s.optional(Count()),
   /** A replay that has not ended and is not playing (paused, at a breakpoint, stepped). */
   replayPaused: s.optional(s.boolean()),
+  /**
+   * A HAR file of several entries waiting for the user to choose which to open (the entries
+   * are in the session's detail); it has no legs until openHarEntries.
+   */
+  choosingHarEntries: s.optional(s.boolean()),
 });
 export type SessionSummary = Infer<typeof SessionSummary>;
 
@@ -154,5 +160,7 @@ export const SessionDetail = s.object({
   legs: s.array(LegInfo),
   agents: s.array(AgentInfo),
   pendingTools: s.nullable(PendingTools),
+  /** The entries of a HAR waiting for a choice (SessionSummary.choosingHarEntries). */
+  harEntries: s.optional(s.array(HarEntry, { max: HAR_ENTRIES_MAX })),
 });
 export type SessionDetail = Infer<typeof SessionDetail>;

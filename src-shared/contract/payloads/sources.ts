@@ -1,5 +1,5 @@
 import type { Infer } from '../schema';
-import { FormatChoice, HeaderTable, InlineOptions, Path } from './common';
+import { FormatChoice, HeaderTable, InlineOptions, Path, SessionId } from './common';
 import * as s from '../schema';
 
 /** Connecting and opening: live requests, files and uploads. */
@@ -81,3 +81,29 @@ export const OpenUploadRequest = s.object({
   inline: s.optional(InlineOptions),
 });
 export type OpenUploadRequest = Infer<typeof OpenUploadRequest>;
+
+/** One entry of a HAR file, to choose the entries to open (src-shared/recording/har.ts). */
+export const HarEntry = s.object({
+  /** Position in the file's `log.entries`. */
+  index: s.index(),
+  method: s.string({ max: 64 }),
+  url: s.string({ max: 8192 }),
+  status: s.number({ integer: true }),
+  mimeType: s.string({ max: 512 }),
+  /** Body size in bytes as the HAR says (-1: unknown). */
+  size: s.number({ integer: true }),
+  isEventStream: s.boolean(),
+  hasBody: s.boolean(),
+  startedDateTime: s.string({ max: 64 }),
+});
+export type HarEntry = Infer<typeof HarEntry>;
+
+/** Most entries a HAR offers to choose from (a page load's HAR may hold thousands). */
+export const HAR_ENTRIES_MAX = 5000;
+
+/** The HAR entries to open, in order, as the legs of the session that waits for the choice. */
+export const OpenHarEntriesRequest = s.object({
+  sessionId: SessionId,
+  entries: s.array(s.index(), { max: HAR_ENTRIES_MAX }),
+});
+export type OpenHarEntriesRequest = Infer<typeof OpenHarEntriesRequest>;

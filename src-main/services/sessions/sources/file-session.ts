@@ -3,12 +3,15 @@ import type {
   ConnectRequest,
   Failure,
   OpenFileRequest,
+  OpenHarEntriesRequest,
   OpenUploadRequest,
   SessionSummary,
 } from '../../../../src-shared/contract/payloads';
+import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
-import type { SessionRegistry } from '../session-registry';
-import type { SessionStore } from '../store/session-store';
+import { HarEntryChoiceError, type ImportedSource } from '../../importers/types';
+import type { Runtime, SessionRegistry } from '../session-registry';
+import type { SessionInit, SessionStore } from '../store/session-store';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
 
 /**
@@ -24,9 +27,15 @@ export interface ReopenRequest {
   format?: ConnectRequest['format'];
 }
 
+/** The session a file's findings go to once it loads (rt.data follows a session that starts over). */
+interface LoadTarget {
+  rt: Runtime | null;
+}
+
 interface OpenOptions {
   format?: ConnectRequest['format'];
-  entry?: number;
+  /** HAR: the entries to open, in order, as the legs. */
+  entry?: number | readonly number[];
   title?: string;
   id?: string;
   /** The file is the temporary copy of an upload named so: messages name the upload, not the copy. */
@@ -38,49 +47,84 @@ export function createFileSessions(registry: SessionRegistry) {
   const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions, uploads } =
     registry;
 
-  const openSourceFile = async (path: string, options: OpenOptions): Promise<SessionSummary> => {
+  /**
+   * The file's source; for a HAR that asks which entries to open (none chosen yet), the
+   * entries. The findings it makes once the session loads it go to `target`'s session (those
+   * made before are in the source's list, which load() adds).
+   */
+  const openSourceOf = async (
+    absolute: string,
+    options: OpenOptions,
+    target: LoadTarget,
+  ): Promise<ImportedSource | HarEntryChoiceError> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
-    const absolute = resolve(path);
-    let session: SessionStore | null = null;
-    const source = await deps
-      .openSource(absolute, {
+    try {
+      return await deps.openSource(absolute, {
         ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
         // A recording is decoded as it is read: its first rows come before the rest of the file is.
         stream: true,
-        onDiagnostic: (d) => session?.addDiagnostics([d]),
-      })
-      .catch((error: unknown) => {
-        if (options.uploaded === undefined || !(error instanceof Error)) throw error;
-        throw new Error(error.message.replaceAll(absolute, options.uploaded));
+        onDiagnostic: (d) => target.rt?.data.addDiagnostics([d]),
       });
+    } catch (error) {
+      if (error instanceof HarEntryChoiceError && error.entries.length <= HAR_ENTRIES_MAX) return error;
+      if (options.uploaded === undefined || !(error instanceof Error)) throw error;
+      throw new Error(error.message.replaceAll(absolute, options.uploaded));
+    }
+  };
+
+  const openSourceFile = async (path: string, options: OpenOptions): Promise<SessionSummary> => {
+    const absolute = resolve(path);
+    const target: LoadTarget = { rt: null };
+    const source = await openSourceOf(absolute, options, target);
     const init = {
       id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
       source: {
         kind: 'file' as const,
         path: absolute,
-        importer: source.kind,
+        importer: source instanceof HarEntryChoiceError ? 'har' : source.kind,
         ...(options.uploaded !== undefined ? { uploaded: true } : {}),
       },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
       ...(options.inline ? { inline: options.inline } : {}),
       // A recording's raw bytes are read back from it by offset, not copied.
-      ...(source.kind === 'recording' ? { recording: absolute } : {}),
+      ...(!(source instanceof HarEntryChoiceError) && source.kind === 'recording' ? { recording: absolute } : {}),
       ...spooling,
     };
     const data = newStore(init);
-    data.addDiagnostics(source.diagnostics);
-    session = data;
     data.state = 'loading';
     const rt = register(data, {
       loading: true,
-      run: source.legs[0]?.request ?? null,
-      networkChunks: source.kind === 'recording',
+      run: source instanceof HarEntryChoiceError ? null : (source.legs[0]?.request ?? null),
+      networkChunks: !(source instanceof HarEntryChoiceError) && source.kind === 'recording',
     });
     // A session reloaded under its old id is not a file the user opened.
     // Nor is an upload's copy (removed when the session closes).
     if (options.id === undefined && options.uploaded === undefined) deps.onFileOpened?.(absolute);
+    if (source instanceof HarEntryChoiceError) {
+      // Nothing is loaded until the user has chosen (openHarEntries).
+      rt.harChoice = {
+        entries: source.entries,
+        choose: async (entries) => {
+          const chosenTarget: LoadTarget = { rt: null };
+          const chosen = await openSourceOf(absolute, { ...options, entry: entries }, chosenTarget);
+          if (chosen instanceof HarEntryChoiceError) throw new Error('Choose at least one HAR entry to open');
+          rt.harChoice = undefined;
+          rt.run = chosen.legs[0]?.request ?? null;
+          load(rt, chosen, init, chosenTarget);
+        },
+      };
+      return registry.summaryOf(rt);
+    }
+    load(rt, source, init, target);
+    return data.summary();
+  };
+
+  /** Decodes the source into the session as it is read, then settles it (complete, failed, or paused on tools). */
+  const load = (rt: Runtime, source: ImportedSource, init: SessionInit, target: LoadTarget): void => {
+    rt.data.addDiagnostics(source.diagnostics);
+    target.rt = rt;
     const loadOptions = { now, cancelled: () => rt.closed };
     /**
      * A recording whose records were not in the order a decoder can follow as they come
@@ -92,16 +136,16 @@ export function createFileSessions(registry: SessionRegistry) {
       fresh.addDiagnostics(source.diagnostics);
       batcher.forget(init.id);
       rt.data.dispose();
-      rt.data = session = fresh;
+      rt.data = fresh;
       changed(init.id);
       return fresh;
     };
-    const load = async (): Promise<void> => {
+    const read = async (): Promise<void> => {
       if (source.readRecords && (await loadRecordingAsRead(rt.data, source, loadOptions))) return;
       if (rt.closed) return;
       await loadImportedSource(source.readRecords ? startOver() : rt.data, source, loadOptions);
     };
-    void load()
+    void read()
       .then(() => {
         if (rt.closed) return;
         rt.run ??= rt.data.legs[0]?.request ?? null;
@@ -110,7 +154,7 @@ export function createFileSessions(registry: SessionRegistry) {
       .catch((error: unknown) => {
         const failure: Failure = {
           kind: 'import',
-          message: `Reading ${absolute} failed: ${error instanceof Error ? error.message : String(error)}`,
+          message: `Reading ${source.path} failed: ${error instanceof Error ? error.message : String(error)}`,
         };
         rt.data.state = 'failed';
         rt.data.failure = failure;
@@ -132,7 +176,6 @@ export function createFileSessions(registry: SessionRegistry) {
         batcher.flush(rt.data);
         announce();
       });
-    return data.summary();
   };
 
   function openFile({ path, format, entry, title, inline }: OpenFileRequest): Promise<SessionSummary> {
@@ -162,10 +205,20 @@ export function createFileSessions(registry: SessionRegistry) {
     }
   }
 
+  /** Loads the chosen entries of a HAR that waits for a choice into its session. */
+  async function openHarEntries({ sessionId, entries }: OpenHarEntriesRequest): Promise<SessionSummary> {
+    const rt = registry.runtimeOf(sessionId);
+    if (!rt.harChoice) throw new Error(`Session ${sessionId} is not a HAR file waiting for a choice of entries`);
+    if (entries.length === 0) throw new Error('Choose at least one HAR entry to open');
+    await rt.harChoice.choose(entries);
+    announce();
+    return registry.summaryOf(rt);
+  }
+
   function reopen({ sessionId, path, title, format }: ReopenRequest): Promise<SessionSummary> {
     if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
     return openSourceFile(path, { id: sessionId, title, ...(format ? { format } : {}) });
   }
 
-  return { openFile, openUpload, reopen };
+  return { openFile, openUpload, openHarEntries, reopen };
 }

@@ -1,5 +1,6 @@
 import { droppedBytesOf } from '../../connection/failures';
 import type {
+  HarEntry,
   AgentInfoPayload,
   BlockDetail,
   BlockSummary,
@@ -20,6 +21,7 @@ import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/ty
 import type { InlineOptions } from '../../../../src-shared/inline/types';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../../../src-shared/pipeline/end-status';
 import { redactHeaders, redactRequest } from '../../../../src-shared/recording/redact';
+import type { HarEntrySummary } from '../../../../src-shared/recording/har';
 import type { RecordedRequest } from '../../../../src-shared/recording/types';
 import type { Envelope } from '../../../../src-shared/envelope/types';
 import { unifiedLabel } from '../../../../src-shared/envelope/unified';
@@ -376,5 +378,20 @@ export function sessionDetail(
     legs: legs.map(legInfo),
     agents: agents.map(toAgentPayload),
     pendingTools: pending,
+  };
+}
+
+/** A HAR entry to choose from, its texts cut to what the contract carries. */
+export function harEntryPayload(entry: HarEntrySummary): HarEntry {
+  return {
+    index: entry.index,
+    method: entry.method.slice(0, 64),
+    url: entry.url.slice(0, 8192),
+    status: Number.isInteger(entry.status) ? entry.status : 0,
+    mimeType: entry.mimeType.slice(0, 512),
+    size: Number.isInteger(entry.size) ? entry.size : -1,
+    isEventStream: entry.isEventStream,
+    hasBody: entry.hasBody,
+    startedDateTime: entry.startedDateTime.slice(0, 64),
   };
 }
