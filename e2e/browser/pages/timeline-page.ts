@@ -100,7 +100,7 @@ export class TimelinePage {
 
   /**
    * From now on, at every animation frame, notes how many rows the table holds
-   * (`aria-rowcount`), how many of them are on screen and whether the session state says it
+   * (`aria-rowcount`, less the header row), how many of them are on screen and whether the session state says it
    * is streaming; `framesWatched()` returns the notes.
    */
   async watchFrames(): Promise<void> {
@@ -111,7 +111,7 @@ export class TimelinePage {
         const table = document.querySelector('[data-testid="${TEST_IDS.timelineTable}"]');
         const state = document.querySelector('[data-testid="${TEST_IDS.sessionState}"]');
         if (table && state) {
-          frames.push({ rows: Number(table.getAttribute('aria-rowcount')), onScreen: seqsOnScreen().length, streaming: /streaming/.test(state.textContent || '') });
+          frames.push({ rows: Number(table.getAttribute('aria-rowcount')) - 1, onScreen: seqsOnScreen().length, streaming: /streaming/.test(state.textContent || '') });
         }
         requestAnimationFrame(look);
       };

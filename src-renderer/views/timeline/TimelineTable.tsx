@@ -13,6 +13,7 @@ import {
   useCallback,
   useEffect,
   useLayoutEffect,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -25,6 +26,7 @@ import type { RendererApp } from '../../model/types';
 import { withDetailOpen } from '../../model/preferences';
 import { useStore } from '../../app/hooks';
 import type { SelectionSnapshot } from '../../model/types';
+import { isEditableTarget } from '../../app/files';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
 import { columnSpec, layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
@@ -338,6 +340,8 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   }, [selection.revealRevision, selection.row, timeline, snapshot.filterActive, scrollToPosition, app, setFollowing]);
 
   const selectedPosition = selection.row === null ? -1 : timeline.positionOf(selection.row);
+  const gridId = useId();
+  const selectedRendered = selectedPosition >= first && selectedPosition <= last;
 
   const moveTo = (position: number): void => {
     if (count === 0) return;
@@ -349,36 +353,71 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
     scrollToPosition(clamped, 'nearest');
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+  /** Carries out a navigation key (↑ ↓ PageUp PageDown Home End, Enter opens the detail); false for any other key. */
+  const navigate = (key: string): boolean => {
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
     const from = selectedPosition >= 0 ? selectedPosition : -1;
-    switch (event.key) {
+    switch (key) {
       case 'ArrowDown':
         moveTo(from + 1);
-        break;
+        return true;
       case 'ArrowUp':
         moveTo(from < 0 ? 0 : from - 1);
-        break;
+        return true;
       case 'PageDown':
         moveTo(from + page);
-        break;
+        return true;
       case 'PageUp':
         moveTo(from - page);
-        break;
+        return true;
       case 'Home':
         moveTo(0);
-        break;
+        return true;
       case 'End':
         moveTo(count - 1);
-        break;
+        return true;
       case 'Enter':
         if (selection.row !== null) app.prefs.update(withDetailOpen);
-        break;
+        return true;
       default:
-        return;
+        return false;
     }
-    event.preventDefault();
   };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (navigate(event.key)) event.preventDefault();
+  };
+
+  // The rows take the focus when they appear (a session opened, a filter that hid every row
+  // undone) and when asked (a filter applied with Enter), so the keys work without a click;
+  // never from a field the user is typing in.
+  const focusRows = useCallback(() => {
+    if (!isEditableTarget(document.activeElement)) scroller.current?.focus({ preventScroll: true });
+  }, []);
+  useEffect(() => focusRows(), [focusRows]);
+  useEffect(
+    () =>
+      uiCommands.event((command) => {
+        if (command === 'focus-table') scroller.current?.focus({ preventScroll: true });
+      }),
+    [],
+  );
+  // With nothing focused (a click on empty space, a closed dialog), the navigation keys still
+  // move in the rows, which take the focus.
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
+  useEffect(() => {
+    const onWindowKey = (event: globalThis.KeyboardEvent): void => {
+      const target = document.activeElement;
+      if (event.defaultPrevented || (target !== null && target !== document.body)) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || event.key === 'Enter') return;
+      if (!navigateRef.current(event.key)) return;
+      event.preventDefault();
+      scroller.current?.focus({ preventScroll: true });
+    };
+    window.addEventListener('keydown', onWindowKey);
+    return () => window.removeEventListener('keydown', onWindowKey);
+  }, []);
 
   // Where the rows' block sits in the body. While following, at the window's first row: each
   // update then moves this one offset, not every row. Otherwise at the body's top, so a row
@@ -395,14 +434,17 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
         ref={scroller}
         className="timeline-table"
         role="grid"
-        aria-rowcount={count}
+        // The header is row 1; envelope rows follow (only those in view exist, each with its index).
+        aria-rowcount={count + 1}
+        aria-colcount={visibleColumns.length}
         aria-label="Envelopes"
+        aria-activedescendant={selectedRendered ? rowId(gridId, selection.row!) : undefined}
         tabIndex={0}
         data-testid={TEST_IDS.timelineTable}
         onScroll={onScroll}
         onKeyDown={onKeyDown}
       >
-        <div className="tt-header" role="row" style={{ height: HEADER_HEIGHT, width }}>
+        <div className="tt-header" role="row" aria-rowindex={1} style={{ height: HEADER_HEIGHT, width }}>
           {headerGroup?.headers.map((header) => (
             <div
               key={header.id}
@@ -435,9 +477,9 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
             </div>
           ))}
         </div>
-        <div className="tt-body" style={{ height: shown.bodyHeight, width }}>
+        <div className="tt-body" role="presentation" style={{ height: shown.bodyHeight, width }}>
           {/* While following, the window's rows move as one (see rowsOrigin). */}
-          <div className="tt-rows" style={{ transform: `translateY(${rowsOrigin}px)` }}>
+          <div className="tt-rows" role="rowgroup" style={{ transform: `translateY(${rowsOrigin}px)` }}>
             {rows.map((row) => {
               const { position, seq } = row;
               return (
@@ -450,6 +492,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
                   // another row when following starts or stops.
                   key={following ? `f${position - first}` : position % (shown.end - shown.first)}
                   app={app}
+                  gridId={gridId}
                   row={row}
                   columns={visibleColumns}
                   top={following ? (position - first) * ROW_HEIGHT : shown.top(position)}
@@ -480,6 +523,8 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
 
 interface TimelineRowViewProps {
   readonly app: RendererApp;
+  /** The grid's element id, which row ids start with (aria-activedescendant names the selected row). */
+  readonly gridId: string;
   readonly row: DisplayRow;
   readonly columns: readonly Column<DisplayRow>[];
   /** Offset from the rows' origin. */
@@ -497,6 +542,7 @@ interface TimelineRowViewProps {
  */
 const TimelineRowView = memo(function TimelineRowView({
   app,
+  gridId,
   row,
   columns,
   top,
@@ -507,8 +553,9 @@ const TimelineRowView = memo(function TimelineRowView({
   const { seq, position, cells, legStart } = row;
   return (
     <div
+      id={rowId(gridId, seq)}
       role="row"
-      aria-rowindex={position + 1}
+      aria-rowindex={position + 2}
       aria-selected={selected}
       className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''} ${legStart ? 'tt-leg-start' : ''}`}
       data-leg-start={legStart ? 'true' : undefined}
@@ -539,6 +586,10 @@ const TimelineRowView = memo(function TimelineRowView({
     </div>
   );
 });
+
+function rowId(gridId: string, seq: number): string {
+  return `${gridId}-row-${seq}`;
+}
 
 function isHighlighted(selection: SelectionSnapshot, seq: number): boolean {
   const list = selection.envelopes;
