@@ -58,7 +58,7 @@ test('completion offers fields, then operators, then the values the session has'
   await timeline.filterText.press('Tab');
   await expect(timeline.filterText).toHaveValue('agent ');
   await expect(timeline.filterCompletions.getByRole('option').first()).toHaveText('==');
-  await timeline.filterText.press('Enter');
+  await timeline.filterText.press('Tab');
   await expect(timeline.filterText).toHaveValue('agent == ');
   await expect(timeline.filterCompletions.getByRole('option')).toHaveText(['main', 'sub 1', 'sub 2']);
   await timeline.filterText.press('ArrowDown');

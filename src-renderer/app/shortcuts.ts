@@ -45,7 +45,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   {
     id: 'focus-filter',
     keys: '/',
-    description: 'Filter the rows with an expression (Tab completes)',
+    description: 'Filter the rows with an expression (Tab completes, Enter applies)',
     group: 'Timeline',
   },
   { id: 'toggle-lanes', keys: 'L', description: 'Switch between table and lanes', group: 'Timeline' },

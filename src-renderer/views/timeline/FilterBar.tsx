@@ -85,10 +85,10 @@ export function FilterBar({
       <FilterExpressionInput
         value={text}
         onChange={setText}
-        onApply={apply}
-        onClear={() => {
-          setText('');
-          apply('');
+        onApply={(expression) => {
+          apply(expression);
+          // Applied on purpose: the rows are what the user goes to next, keyboard included.
+          uiCommands.fire('focus-table');
         }}
         error={snapshot.filterError && text === filter.expression ? snapshot.filterError : null}
         context={context}

@@ -14,34 +14,38 @@ export interface FilterError {
 /**
  * The filter box: a one-line expression editor (docs/filters.md) with completion of field
  * names, operators and values, and the parse error shown under it with a caret at the
- * character. Arrow keys move in the list, Tab or Enter take a suggestion, Escape closes it.
+ * character. Arrow keys move into the list and in it; Tab takes the suggestion shown, Enter
+ * takes it only once the user moved into the list, and otherwise applies the expression (a
+ * list that opened by itself after typing or pasting never eats the Enter that was meant to
+ * apply). Escape closes the list and nothing more: the expression stays.
  */
 export function FilterExpressionInput({
   value,
   onChange,
   onApply,
-  onClear,
   error,
   context,
   inputRef,
 }: {
   value: string;
   onChange: (text: string) => void;
-  /** Enter without a suggestion open: apply now instead of after the typing pause. */
+  /** Enter (unless a suggestion was chosen with the arrow keys): apply now instead of after the typing pause. */
   onApply: (text: string) => void;
-  onClear: () => void;
   error: FilterError | null;
   context: CompletionContext;
   inputRef: React.RefObject<HTMLInputElement | null>;
 }) {
   const [completion, setCompletion] = useState<Completion | null>(null);
   const [active, setActive] = useState(0);
+  /** The user moved into the list with the arrow keys: Enter takes the suggestion then. */
+  const [navigated, setNavigated] = useState(false);
   const list = useRef<HTMLUListElement>(null);
 
   const suggest = (text: string, cursor: number | null): void => {
     const next = cursor === null ? null : completeFilter(text, cursor, ENVELOPE_FIELDS, context);
     setCompletion(next);
     setActive(0);
+    setNavigated(false);
   };
 
   const accept = (index: number): void => {
@@ -91,21 +95,20 @@ export function FilterExpressionInput({
             const count = completion.items.length;
             const next = (active + (e.key === 'ArrowDown' ? 1 : count - 1)) % count;
             setActive(next);
+            setNavigated(true);
             list.current?.children[next]?.scrollIntoView({ block: 'nearest' });
-          } else if (open && (e.key === 'Tab' || e.key === 'Enter')) {
+          } else if (open && (e.key === 'Tab' || (e.key === 'Enter' && navigated))) {
             e.preventDefault();
             accept(active);
           } else if (e.key === 'Enter') {
+            e.preventDefault();
+            setCompletion(null);
             onApply(value);
           } else if (e.key === 'Escape') {
-            if (open) {
-              // A search input clears itself on Escape; here Escape only closes the list.
-              e.preventDefault();
-              setCompletion(null);
-            } else {
-              onClear();
-              e.currentTarget.blur();
-            }
+            // A search input empties itself on Escape; here Escape only closes the list.
+            e.preventDefault();
+            if (open) e.stopPropagation();
+            setCompletion(null);
           }
         }}
       />
@@ -115,8 +118,8 @@ export function FilterExpressionInput({
             <li
               key={item.label}
               role="option"
-              aria-selected={i === active}
-              className={i === active ? 'filter-completion-active' : ''}
+              aria-selected={i === active && navigated}
+              className={i === active ? `filter-completion-active${navigated ? ' filter-completion-chosen' : ''}` : ''}
               // mousedown, not click: the input keeps its focus.
               onMouseDown={(e) => {
                 e.preventDefault();
