@@ -33,6 +33,9 @@ export const AGENT_COLOURS = [
   '#6f86a6',
 ] as const;
 
+/** The colour of rows without an agent, and of agents not labelled yet. */
+const NO_AGENT_COLOUR = '#888888';
+
 /**
  * Labels for a session's agents: the names every part of the tool uses (src-shared/agents),
  * with a colour each in spawn order.
@@ -43,16 +46,23 @@ export function labelAgents(
 ): Map<string, AgentLabel> {
   const labels = new Map<string, AgentLabel>();
   const models = new Map(agents.map((a) => [a.uuid, a.model]));
+  let coloured = 0;
   for (const agent of nameAgents(agents, extra).values()) {
     const model = models.get(agent.uuid);
     labels.set(agent.uuid, {
       ...agent,
       shortId: shortId(agent.uuid),
-      colour: AGENT_COLOURS[labels.size % AGENT_COLOURS.length]!,
+      // Rows of no agent are grey, and take no agent's colour.
+      colour: agent.uuid === '' ? NO_AGENT_COLOUR : AGENT_COLOURS[coloured++ % AGENT_COLOURS.length]!,
       ...(model !== undefined ? { model } : {}),
     });
   }
   return labels;
+}
+
+/** The agents among labels: rows of no agent ("unattributed") are not one. */
+export function agentCount(labels: ReadonlyMap<string, AgentLabel>): number {
+  return labels.has('') ? labels.size - 1 : labels.size;
 }
 
 /** Agents in tree order (each parent followed by its children), for filters and lanes. */
@@ -83,7 +93,15 @@ export function shortId(uuid: string): string {
 
 /** A label for an agent uuid that has none (before the agents list arrives). */
 export function fallbackLabel(uuid: string): AgentLabel {
-  return { uuid, name: shortId(uuid), shortId: shortId(uuid), colour: '#888888', depth: 0, indent: 0, parent: null };
+  return {
+    uuid,
+    name: shortId(uuid),
+    shortId: shortId(uuid),
+    colour: NO_AGENT_COLOUR,
+    depth: 0,
+    indent: 0,
+    parent: null,
+  };
 }
 
 /** `agent <uuid>` in a finding's message, the uuid up to a space, a comma, a period or a closing bracket. */

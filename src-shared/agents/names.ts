@@ -16,6 +16,12 @@ export interface AgentName {
   readonly parent: string | null;
 }
 
+/**
+ * What rows of no agent are called: envelopes without an agent field, and events that did not
+ * decode and name no agent in their bytes. They are no agent of the run: never a root "main 2".
+ */
+export const UNATTRIBUTED = 'unattributed';
+
 /** Depths named by their path of child numbers ("sub 1.2.3"); deeper agents are named by depth and index. */
 export const MAX_PATH_DEPTH = 3;
 
@@ -29,6 +35,7 @@ export const MAX_INDENT = 8;
  * the nesting, which a stream decides (a thousand nested agents would each carry a name of
  * thousands of characters): an agent there is "sub dDEPTH#N", the Nth agent to start at that
  * depth. Agents seen only in envelopes (no meta_init) are passed as `extra` and become roots.
+ * The empty uuid is no agent: it is named UNATTRIBUTED and counts as no root.
  * The timeline, the filter language and `check` all name agents this way.
  */
 export function nameAgents(agents: readonly NamedAgentInput[], extra: readonly string[] = []): Map<string, AgentName> {
@@ -48,7 +55,9 @@ export function nameAgents(agents: readonly NamedAgentInput[], extra: readonly s
     const parent = agent.parent !== null ? names.get(agent.parent) : undefined;
     const depth = parent ? parent.depth + 1 : 0;
     let name: string;
-    if (!parent) {
+    if (agent.uuid === '') {
+      name = UNATTRIBUTED;
+    } else if (!parent) {
       roots++;
       name = roots === 1 ? 'main' : `main ${roots}`;
     } else if (depth > MAX_PATH_DEPTH) {

@@ -17,7 +17,7 @@ import {
 import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
-import { fallbackLabel, labelAgents, type AgentLabel } from '../../model/agents';
+import { agentCount, fallbackLabel, labelAgents, type AgentLabel } from '../../model/agents';
 import {
   ancestorsOf,
   buildThreads,
@@ -211,7 +211,8 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
         <span className="muted" data-testid={BLOCK_IDS.count} data-loaded={session.blocksLoaded}>
           {session.blocksLoaded ? (
             <>
-              {blockCount} block{blockCount === 1 ? '' : 's'} · {labels.size} agent{labels.size === 1 ? '' : 's'}
+              {blockCount} block{blockCount === 1 ? '' : 's'} · {agentCount(labels)} agent
+              {agentCount(labels) === 1 ? '' : 's'}
               {liveCount > 0 && ` · ${liveCount} live`}
             </>
           ) : (

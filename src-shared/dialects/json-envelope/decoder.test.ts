@@ -210,7 +210,8 @@ describe('json.invalid', () => {
     expect(diagnostics[0]?.message).toContain(JSON.stringify(data));
     expect(diagnostics[0]?.at).toEqual({ frame: 0, byteStart: 0, byteEnd: data.length + 8 });
     expect(envelopes).toEqual([
-      { frame: 0, agent: 'root', type: UNDECODED_TYPE, final: true, delta: data, extras: {}, control: 'undecoded' },
+      // The agent its bytes name (agent-in-bytes.test.ts), not the session's default.
+      { frame: 0, agent: 'a', type: UNDECODED_TYPE, final: true, delta: data, extras: {}, control: 'undecoded' },
     ]);
   });
 

@@ -5,6 +5,7 @@ import { previewText } from '../../text/preview';
 import type { Frame } from '../../sse/types';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
 import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import { agentNamedIn } from './agent-in-bytes';
 import { createAnnouncedFormatCheck } from './announced-format';
 import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, type BudgetOverrun } from '../../envelope/budget';
 import { readEnvelopeFields, type FieldIssue } from './fields';
@@ -88,8 +89,11 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     callbacks.onDiagnostic({ rule, message, at });
   }
 
+  /** An event that does not decode belongs to the agent its bytes name, else to no agent ('' or the session's default). */
   function emitUndecoded(frame: Frame): void {
-    callbacks.onEnvelope({ frame: frame.seq, agent: defaultAgent, ...undecodedParts(frame) });
+    const named = agentNamedIn(frame.data);
+    const agent = named === undefined ? defaultAgent : agents.same(named);
+    callbacks.onEnvelope({ frame: frame.seq, agent, ...undecodedParts(frame) });
   }
 
   function checkSurrogates(frame: Frame): void {
