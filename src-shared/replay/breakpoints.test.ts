@@ -8,8 +8,15 @@ import {
   type BreakpointEnvelope,
 } from './breakpoints';
 
+/** Envelopes in order; one starts a block when its agent's envelope before it was of another type. */
 const stream = (items: [type: string, agent: string][]): BreakpointEnvelope[] =>
-  items.map(([type, agent], seq) => ({ seq, type, agent }));
+  items.map(([type, agent], seq) => {
+    const before = items
+      .slice(0, seq)
+      .filter(([, a]) => a === agent)
+      .at(-1);
+    return { seq, type, agent, startsBlock: before?.[0] !== type };
+  });
 
 /** The seqs where the matcher reports a hit, over a whole stream. */
 function hitsOver(breakpoints: Breakpoint[], envelopes: BreakpointEnvelope[]): [number, string][] {
@@ -98,6 +105,29 @@ describe('breakpoint matcher', () => {
     expect(matcher.findings([{ severity: 'error', rule: 'x', message: 'again', envelope: 9 }])?.envelope).toBe(9);
   });
 
+  it('hits an agent starting a block on each block it starts, not at every switch back to it', () => {
+    const interleaved = stream([
+      ['text', 'm'],
+      ['text', 's'],
+      ['text', 'm'],
+      ['text', 's'],
+      ['text', 'm'],
+      ['tool_call', 'm'],
+      ['text', 's'],
+    ]);
+    expect(hitsOver([{ kind: 'agent', agent: 'm' }], interleaved).map(([seq]) => seq)).toEqual([0, 2, 4]);
+    expect(hitsOver([{ kind: 'agent-block', agent: 'm' }], interleaved)).toEqual([
+      [0, 'agent m starts a block'],
+      [5, 'agent m starts a block'],
+    ]);
+  });
+
+  it('keeps an agent breakpoint and an agent-block one on the same agent apart', () => {
+    const list = withBreakpoint([{ kind: 'agent', agent: 'm' }], { kind: 'agent-block', agent: 'm' });
+    expect(list).toHaveLength(2);
+    expect(withoutBreakpoint(list, { kind: 'agent-block', agent: 'm' })).toEqual([{ kind: 'agent', agent: 'm' }]);
+  });
+
   it('ignores findings without an error breakpoint', () => {
     const matcher = createBreakpointMatcher([{ kind: 'type', type: 'text' }]);
     expect(matcher.findings([{ severity: 'error', rule: 'x', message: 'y', envelope: 0 }])).toBeNull();
@@ -107,7 +137,12 @@ describe('breakpoint matcher', () => {
     const matcher = createBreakpointMatcher([{ kind: 'type', type: 'tool_call' }]);
     let hits = 0;
     for (let seq = 0; seq < 1_000_000; seq++)
-      hits += matcher.envelope({ seq, type: seq === 10 || seq === 999_999 ? 'tool_call' : 'text', agent: 'a' }).length;
+      hits += matcher.envelope({
+        seq,
+        type: seq === 10 || seq === 999_999 ? 'tool_call' : 'text',
+        agent: 'a',
+        startsBlock: false,
+      }).length;
     expect(hits).toBe(2);
   });
 });

@@ -2,29 +2,37 @@ import type { Severity } from '../diagnostics/severity';
 
 /**
  * Replay breakpoints: conditions that pause a playing replay at the envelope that meets them,
- * the way a debugger pauses on a line. Four kinds are offered (docs/replay.md):
+ * the way a debugger pauses on a line. These kinds are offered (docs/replay.md):
  *
  * - `type`: an envelope of this type (`awaiting_frontend_tools`, `tool_call`, `error`…);
  * - `agent`: an envelope of this agent (by uuid);
+ * - `agent-block`: an envelope of this agent that starts a new block (its first text delta,
+ *   a tool call…): with agents interleaving, `agent` would hit at every switch back to it;
  * - `error`: an error-severity finding.
  *
  * Envelopes come in runs (a text answer is forty `text` deltas, an agent speaks for a while):
  * a `type` or `agent` breakpoint hits on the first envelope of each run of envelopes it
  * matches, not on every one of them, so Continue goes to the next place where it starts to
- * match again. An `error` breakpoint hits on every new error finding; several found by one
+ * match again. An `agent-block` breakpoint hits on every block the agent starts. An `error` breakpoint hits on every new error finding; several found by one
  * delivery are one hit, at the first.
  *
  * The matcher is fed what a replay delivers, in order, and answers the hits; it keeps one bit
  * per breakpoint, whatever the length of the stream.
  */
 
-export type Breakpoint = { kind: 'type'; type: string } | { kind: 'agent'; agent: string } | { kind: 'error' };
+export type Breakpoint =
+  | { kind: 'type'; type: string }
+  | { kind: 'agent'; agent: string }
+  | { kind: 'agent-block'; agent: string }
+  | { kind: 'error' };
 
 /** The envelope facts a breakpoint reads. */
 export interface BreakpointEnvelope {
   readonly seq: number;
   readonly type: string;
   readonly agent: string;
+  /** The envelope is the first of the block it belongs to. */
+  readonly startsBlock: boolean;
 }
 
 /** A finding as a breakpoint reads it, with the envelope it belongs to. */
@@ -55,7 +63,8 @@ export interface BreakpointMatcher {
 export function sameBreakpoint(a: Breakpoint, b: Breakpoint): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === 'type' && b.kind === 'type') return a.type === b.type;
-  if (a.kind === 'agent' && b.kind === 'agent') return a.agent === b.agent;
+  if ((a.kind === 'agent' && b.kind === 'agent') || (a.kind === 'agent-block' && b.kind === 'agent-block'))
+    return a.agent === b.agent;
   return true;
 }
 
@@ -78,6 +87,8 @@ export function describeBreakpoint(
       return `type ${breakpoint.type}`;
     case 'agent':
       return `agent ${agentName(breakpoint.agent)}`;
+    case 'agent-block':
+      return `agent ${agentName(breakpoint.agent)} starts a block`;
     case 'error':
       return 'error finding';
   }
@@ -91,6 +102,11 @@ export function createBreakpointMatcher(breakpoints: readonly Breakpoint[]): Bre
     envelope(envelope) {
       const hits: BreakpointHit[] = [];
       breakpoints.forEach((breakpoint, i) => {
+        if (breakpoint.kind === 'agent-block') {
+          if (envelope.startsBlock && envelope.agent === breakpoint.agent)
+            hits.push({ breakpoint, envelope: envelope.seq });
+          return;
+        }
         const matches =
           breakpoint.kind === 'type'
             ? envelope.type === breakpoint.type

@@ -27,8 +27,9 @@ export function useSourceAgents(app: AppModel, sourceId: string | null): AgentLa
 
 /**
  * The replay's breakpoints as a drop-down of checkboxes: the frontend-tools prompt, error
- * findings, each envelope type of the source and each of its agents. A playing replay pauses
- * at the next envelope one of them hits.
+ * findings, each envelope type of the source, and each of its agents twice: when it starts a
+ * new block, and when it takes over the stream. A playing replay pauses at the next envelope
+ * one of them hits.
  */
 export function BreakpointMenu({
   app,
@@ -86,7 +87,13 @@ export function BreakpointMenu({
           .map((type) => (
             <span key={type}>{option({ kind: 'type', type }, type)}</span>
           ))}
-        {agents.length > 0 && <div className="multi-select-heading">Agent (when it takes over)</div>}
+        {agents.length > 0 && <div className="multi-select-heading">Agent starts a new block</div>}
+        {agents.map((agent) => (
+          <span key={agent.uuid}>
+            {option({ kind: 'agent-block', agent: agent.uuid }, agent.name, agent.shortId, agent.colour)}
+          </span>
+        ))}
+        {agents.length > 0 && <div className="multi-select-heading">Agent takes over (first of its run)</div>}
         {agents.map((agent) => (
           <span key={agent.uuid}>
             {option({ kind: 'agent', agent: agent.uuid }, agent.name, agent.shortId, agent.colour)}
@@ -108,17 +115,22 @@ export function BreakpointMenu({
 }
 
 function breakpointKey(breakpoint: Breakpoint): string {
-  return breakpoint.kind === 'type'
-    ? `type:${breakpoint.type}`
-    : breakpoint.kind === 'agent'
-      ? `agent:${breakpoint.agent}`
-      : 'error';
+  switch (breakpoint.kind) {
+    case 'type':
+      return `type:${breakpoint.type}`;
+    case 'agent':
+    case 'agent-block':
+      return `${breakpoint.kind}:${breakpoint.agent}`;
+    case 'error':
+      return 'error';
+  }
 }
 
 /** The breakpoint `breakpointKey` made `key` of. */
 function breakpointOfKey(key: string): Breakpoint {
   if (key.startsWith('type:')) return { kind: 'type', type: key.slice('type:'.length) };
   if (key.startsWith('agent:')) return { kind: 'agent', agent: key.slice('agent:'.length) };
+  if (key.startsWith('agent-block:')) return { kind: 'agent-block', agent: key.slice('agent-block:'.length) };
   return { kind: 'error' };
 }
 

@@ -23,6 +23,8 @@ export const REPLAY_TYPES_MAX = 500;
 export const Breakpoint = s.variant('kind', {
   type: s.object({ type: s.string({ nonEmpty: true, max: BREAKPOINT_TYPE_MAX }) }),
   agent: s.object({ agent: s.string({ max: 200 }) }),
+  /** An envelope of this agent that starts a new block. */
+  'agent-block': s.object({ agent: s.string({ max: 200 }) }),
   error: s.object({}),
 });
 

@@ -55,6 +55,22 @@ describe('replay breakpoints', () => {
     expect(end.hit).toBeUndefined();
   });
 
+  it('an agent-block breakpoint pauses at every block the agent starts, however its envelopes interleave', async () => {
+    const source = await t.openSettled(fixturePath('multi_agent.json.sse'));
+    const sub = '44444444-4444-4444-8444-444444444444';
+    const blocks = await t.service.getBlocks({ sessionId: source, agent: sub });
+    const starts = await Promise.all(
+      blocks.map(async (b) => (await t.service.getBlock({ sessionId: source, block: b.id })).envelopes[0]!),
+    );
+    expect(starts.length).toBeGreaterThan(2);
+    const { id } = await t.service.startReplay({ sessionId: source, paused: true, instant: true });
+    await control(id, { kind: 'breakpoints', breakpoints: [{ kind: 'agent-block', agent: sub }] });
+    const hits: number[] = [];
+    for (let stopped = await playToStop(id); !stopped.finished; stopped = await playToStop(id))
+      hits.push(stopped.hit!.envelope);
+    expect(hits).toEqual(starts.sort((a, b) => a - b));
+  });
+
   it('cuts a network chunk holding several events to pause at the one that hits, then plays its rest', async () => {
     const path = join(t.dir, 'bp.recording');
     const e = (i: number, type: string) => `data: {"type":"${type}","agent":"a","final":true,"delta":"e${i}"}\n\n`;

@@ -1,3 +1,4 @@
+import type { BreakpointEnvelope } from '../../../../src-shared/replay/breakpoints';
 import type {
   BlockChanges,
   BlockSummary,
@@ -115,8 +116,8 @@ export interface SessionStore {
   inlineHeld(block: Block): number;
 
   envelope(seq: number): Envelope | undefined;
-  /** An envelope's type and agent, without building the whole envelope. */
-  envelopeFacts(seq: number): { seq: number; type: string; agent: string } | undefined;
+  /** An envelope's type and agent, and whether it opened its block, without building the whole envelope. */
+  envelopeFacts(seq: number): BreakpointEnvelope | undefined;
   /** The envelope types in order of first appearance. */
   envelopeTypes(): string[];
   /** The envelope a finding belongs to: its own, else the first of its frame. */
@@ -311,8 +312,12 @@ export function createSessionStore(init: SessionInit): SessionStore {
     },
     inlineHeld: (block: Block) => decoder.inlineHeld(block),
     envelope: (seq: number) => envelopes.get(seq),
-    envelopeFacts: (seq: number) =>
-      seq >= 0 && seq < envelopes.count ? { seq, type: envelopes.type(seq), agent: envelopes.agent(seq) } : undefined,
+    envelopeFacts: (seq: number) => {
+      if (seq < 0 || seq >= envelopes.count) return undefined;
+      const block = envelopes.block(seq);
+      const startsBlock = block >= 0 && decoder.blocks()[block]?.envelopes[0] === seq;
+      return { seq, type: envelopes.type(seq), agent: envelopes.agent(seq), startsBlock };
+    },
     envelopeTypes() {
       const types = new Set<string>();
       for (let seq = 0; seq < envelopes.count; seq++) types.add(envelopes.type(seq));
