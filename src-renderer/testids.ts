@@ -151,6 +151,8 @@ export const TEST_IDS = {
 
   // Detail pane
   detailPane: 'detail-pane',
+  /** The detail pane of a row selected before its envelope was delivered (a replay that started over). */
+  detailWaiting: 'detail-waiting',
   detailClose: 'detail-close',
   detailTabEnvelope: 'detail-tab-envelope',
   detailTabBytes: 'detail-tab-bytes',

@@ -44,6 +44,21 @@ export class ReplayPage {
     return Number(await this.controls.getAttribute('data-position'));
   }
 
+  /**
+   * Leaves the replay paused, wherever it is: pauses it while it plays, and restarts it (the
+   * same session, paused at the start) once it has ended. A replay may end between two looks
+   * on a loaded machine (a short recording plays in a second), so it looks again until paused.
+   */
+  async holdStill(): Promise<void> {
+    await expect(this.controls).toHaveAttribute('data-position', /\d+/);
+    await expect(async () => {
+      if (await this.restartButton.isVisible()) await this.restartButton.click({ timeout: 1000 });
+      else if (await this.pauseButton.isVisible()) await this.pauseButton.click({ timeout: 1000 });
+      await expect(this.controls).toHaveAttribute('data-playing', 'false', { timeout: 1000 });
+      await expect(this.playButton).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 60_000 });
+  }
+
   async pause(): Promise<void> {
     await this.pauseButton.click();
     await expect(this.controls).toHaveAttribute('data-playing', 'false');

@@ -28,6 +28,8 @@ export function ReplayControls({ app }: ViewProps) {
   if (!session || session.summary.source.kind !== 'replay') return null;
   return (
     <Transport
+      // One transport per replay session: a state answered for one never shows for another.
+      key={session.id}
       app={app}
       sessionId={session.id}
       sourceId={session.summary.source.of}
@@ -52,16 +54,21 @@ function Transport({
 }) {
   // The slider moves freely while dragged; the seek is sent on release.
   const [dragging, setDragging] = useState<number | null>(null);
-  // A command answers with the new state; it stands until main announces a newer one.
+  // A command answers with the new state; it stands until main announces a newer one. An
+  // answer that arrives after main announced a state (a breakpoint hit while the answer to
+  // Play was on its way) is older than that state, and is dropped.
   const [answered, setAnswered] = useState<ReplayState | null>(null);
   useEffect(() => setAnswered(null), [announced]);
   const state = answered ?? announced;
-  const control = (action: ReplayAction): void =>
+  const control = (action: ReplayAction): void => {
+    const announcedNow = (): ReplayState | null => app.session(sessionId).getSnapshot().replay;
+    const before = announcedNow();
     void app
       .run('Replay', () => app.commands(sessionId).replayControl(action), sessionId)
       .then((next) => {
-        if (next) setAnswered(next);
+        if (next && announcedNow() === before) setAnswered(next);
       });
+  };
 
   // When the replay stops (paused by hand, after a step or seek, at a recorded frontend-tools
   // prompt, at the end) the detail is fetched again: its per-leg counts are not in the summaries
@@ -122,18 +129,8 @@ function Transport({
   const position =
     dragging ?? (state.playing ? Math.min(state.total, Math.max(state.position, received)) : state.position);
   const choices = speedChoices();
-  const restart = (): void =>
-    void app.run(
-      'Replay',
-      async () => {
-        // Paused at the start: the user chose to go back, and may want to step from there.
-        const replay = await app
-          .commands(sourceId)
-          .startReplay({ speed: state.speed, instant: state.instant, paused: true });
-        app.setActiveSession(replay.id);
-      },
-      sessionId,
-    );
+  // Paused at the start: the user chose to go back, and may want to step from there.
+  const restart = (): void => control({ kind: 'restart' });
 
   return (
     <span

@@ -3,7 +3,8 @@ import { MAX_RAW_BYTES, type EnvelopeDetail, type FrameDetail, type RawBytes } f
 import type { RendererApp } from '../../model/types';
 import { KIND } from '../../../src-shared/envelope/vocabulary';
 import type { DetailTab } from '../../model/preferences';
-import { useSessionData, useStore, useWatchSession } from '../../app/hooks';
+import { useSessionData, useStore, useStoreValue, useWatchSession } from '../../app/hooks';
+import { generationOf } from '../../model/session-data';
 import type { ByteRange } from '../../model/types';
 import { useAsync } from '../../app/use-async';
 import { Badge } from '../../components/Badge';
@@ -49,9 +50,14 @@ export const DetailPane = memo(function DetailPane({
   const selection = useStore(app.selection);
   const prefs = useStore(app.prefs);
   const seq = selection.row;
+  // A replay that starts over (a loop, a restart, a seek back) empties the session: the selected
+  // row is asked for again once this generation has delivered it, never from one that has not.
+  const generation = useStoreValue(app.session(sessionId), (data) => generationOf(data.summary));
+  const delivered = useStoreValue(timeline, (snapshot) => seq !== null && seq < snapshot.total);
 
-  const envelope = useAsync<EnvelopeDetail>(seq === null ? null : `${sessionId}:${seq}`, () =>
-    app.commands(sessionId).envelope(seq!),
+  const envelope = useAsync<EnvelopeDetail>(
+    seq === null || !delivered ? null : `${sessionId}:${generation}:${seq}`,
+    () => app.commands(sessionId).envelope(seq!),
   );
   const env = envelope.value;
   const frame = useAsync<FrameDetail>(env ? `${sessionId}:${env.leg}:${env.frame}` : null, () =>
@@ -100,6 +106,10 @@ export const DetailPane = memo(function DetailPane({
           <div className="detail-empty">
             Select a row to see its envelope, the exact bytes it came from, its SSE frame and network chunks, and the
             block it belongs to. ↑ ↓ move, Enter opens.
+          </div>
+        ) : !delivered ? (
+          <div className="detail-empty" data-testid={TEST_IDS.detailWaiting}>
+            Envelope #{seq} has not been delivered yet: it shows here when it arrives.
           </div>
         ) : envelope.error ? (
           <div className="inline-error">

@@ -40,6 +40,8 @@ export const ReplayAction = s.variant('kind', {
   step: s.object({ count: s.optional(s.number({ integer: true, min: 1, max: 100_000 })) }),
   /** Jump so that every envelope up to and including this one, and none after its frame, has been delivered. */
   seek: s.object({ envelope: Count() }),
+  /** Start over from the beginning, paused: the same session, emptied (a new generation), nothing delivered. */
+  restart: s.object({}),
   speed: s.object({ speed: ReplaySpeed, instant: s.optional(s.boolean()) }),
   /** Replace the breakpoints; playing pauses at the next envelope one of them hits. */
   breakpoints: s.object({ breakpoints: s.array(Breakpoint, { max: 50 }) }),

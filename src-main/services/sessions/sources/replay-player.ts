@@ -48,7 +48,8 @@ import type { SessionStore } from '../store/session-store';
  *
  * Looping: a replay that plays to its end holds the finished state for LOOP_HOLD_MS, then
  * starts over (a new generation of the session, as a backward seek) and plays again, until the
- * loop is turned off or the replay paused, stepped or seeked.
+ * loop is turned off or the replay paused, stepped or seeked. Restart starts over the same way,
+ * paused, in the same session.
  *
  * The replay state is announced on every change: at start, on play, pause, step, seek and
  * speed changes at once, and while playing as the position moves, at most every
@@ -285,6 +286,14 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     }
   }
 
+  /** Back to the start, nothing delivered: the session empties (a new generation) and the replay stays paused. */
+  async function restart(): Promise<void> {
+    breaks.hit = undefined;
+    pausedForTools = false;
+    await replay.seek(0);
+    announceNow();
+  }
+
   // ─── Playing at a pace (sources without receive times) ──────────────────────────────
   function play(): void {
     breaks.hit = undefined;
@@ -357,6 +366,11 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         case 'seek':
           cancelLoopHold();
           await betweenPacedSteps(() => seek(action.envelope));
+          break;
+        case 'restart':
+          cancelLoopHold();
+          pause();
+          await restart();
           break;
         case 'breakpoints':
           breaks.set(action.breakpoints, options.data());

@@ -46,6 +46,9 @@ export function createReplaySessions(registry: SessionRegistry) {
         rt.data = fresh;
         rt.ledger = createAnswerLedger();
         changed(init.id);
+        // The new generation is announced before any answer about it (an envelope the old one
+        // had is not in it yet), so a page never takes that answer for the session it shows.
+        announce();
       },
       onState: (state) => {
         if (state.finished && rt.data.state === 'streaming') {
