@@ -185,6 +185,20 @@ describe('connect form', () => {
     expect(next.headers.map((h) => h.name)).toEqual(['Content-Type']);
   });
 
+  it('keeps {{variables}} from a pasted curl through the form and back out as curl', () => {
+    const form = formFromCurl(
+      `curl -N '{{base_url}}/agent/run' -H 'Authorization: Bearer {{token}}' -H 'Content-Type: application/json' -d '{"user_prompt":"hi"}'`,
+      emptyForm(),
+    );
+    expect(form.url).toBe('{{base_url}}/agent/run');
+    const request = formToRequest(form);
+    expect(request.ok && request.request.url).toBe('{{base_url}}/agent/run');
+    expect(parseCurl(formToCurl(form))).toMatchObject({
+      url: '{{base_url}}/agent/run',
+      headers: expect.arrayContaining([['Authorization', 'Bearer {{token}}']]) as unknown,
+    });
+  });
+
   it('copies as curl what it would send', () => {
     const command = formToCurl(demoForm(demo));
     expect(parseCurl(command)).toMatchObject({

@@ -88,6 +88,11 @@ describe('parseCurl', () => {
     ]);
   });
 
+  it('keeps a URL that starts with a {{variable}} as written: the variable names the scheme', () => {
+    expect(parseCurl(`curl -N '{{base_url}}/agent/run' -d '{}'`).url).toBe('{{base_url}}/agent/run');
+    expect(parseCurl("curl '{{ host }}/x'").url).toBe('{{ host }}/x');
+  });
+
   it('accepts options without effect here and says which', () => {
     expect(parseCurl('curl -sS -N -L -m 30 --retry 3 x.test').ignored).toEqual([
       '-s',

@@ -319,7 +319,9 @@ export function parseCurl(command: string): ParsedCurl {
     }
   }
   if (url === undefined) throw new CurlParseError('The command has no URL.');
-  if (!/^https?:\/\//i.test(url)) url = `http://${url}`;
+  // curl takes a bare host for http://; a URL that starts with a {{variable}} (Postman's and
+  // Insomnia's {{base_url}}) names its scheme in the variable and is kept as written.
+  if (!/^https?:\/\//i.test(url) && !url.startsWith('{{')) url = `http://${url}`;
 
   if (json) {
     if (!hasHeader(headers, 'content-type')) headers.push(['Content-Type', 'application/json']);
