@@ -13,6 +13,7 @@ const request = (url: string, body?: string): RequestInfo => ({
 const live = {
   source: { kind: 'live' as const, method: 'POST', url: 'http://h/agent/run' },
   state: 'complete' as const,
+  format: 'json' as const,
 };
 
 describe('offersFormatPair', () => {
@@ -25,13 +26,13 @@ describe('offersFormatPair', () => {
     expect(offersFormatPair({ ...live, state: 'streaming' }, request('http://h/agent/run', '{}'))).toBe(false);
     expect(
       offersFormatPair(
-        { source: { kind: 'file', path: '/x', importer: 'sse' }, state: 'complete' },
+        { source: { kind: 'file', path: '/x', importer: 'sse' }, state: 'complete', format: 'json' },
         request('http://h/agent/run', '{}'),
       ),
     ).toBe(false);
     expect(
       offersFormatPair(
-        { source: { kind: 'replay', of: 's1' }, state: 'complete' },
+        { source: { kind: 'replay', of: 's1' }, state: 'complete', format: 'json' },
         request('http://h/agent/run', '{}'),
       ),
     ).toBe(false);
@@ -39,6 +40,14 @@ describe('offersFormatPair', () => {
     expect(offersFormatPair(live, request('http://h/agent/run', 'not json'))).toBe(false);
     expect(offersFormatPair(live, request('http://h/agent/run'))).toBe(false);
     expect(offersFormatPair(live, null)).toBe(false);
+  });
+
+  test('only for the upstream agent wire formats: a provider API stream has no other format to run in', () => {
+    const body = request('http://h/v1/messages', '{"model":"m","stream":true}');
+    for (const format of ['xml', 'raw'] as const) expect(offersFormatPair({ ...live, format }, body)).toBe(true);
+    for (const format of ['anthropic-messages', 'openai-responses', 'segments'] as const)
+      expect(offersFormatPair({ ...live, format }, body)).toBe(false);
+    expect(offersFormatPair({ ...live, format: null }, body)).toBe(false);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isWireFormat } from '../../src-shared/agents/wire-formats';
 import type { RequestInfo, SessionSummary, Unsubscribe } from '../../src-shared/contract';
 import type { ReadableStore, SessionsSnapshot } from './types';
 
@@ -5,18 +6,21 @@ import type { ReadableStore, SessionsSnapshot } from './types';
  * "Run in xml and json, then diff": which sessions offer it, and waiting for the pair to end.
  * Main sets the format where the request asks for one (`?format=` or a `format` field of the
  * JSON body, see src-main/services/sessions/sources/format-runs.ts); the header offers the action for a
- * live session that has ended and whose request has either place.
+ * live session that has ended, whose stream is one of the upstream agent's wire formats (a
+ * provider API such as Anthropic Messages has one format only: running it "in xml" would send
+ * the same request twice) and whose request has either place.
  */
 
 /** The formats run, in the order they are diffed (xml on the left, as the older format). */
 export const FORMAT_PAIR = ['xml', 'json'] as const;
 
 export function offersFormatPair(
-  summary: Pick<SessionSummary, 'source' | 'state'>,
+  summary: Pick<SessionSummary, 'source' | 'state' | 'format'>,
   request: RequestInfo | null,
 ): boolean {
   if (summary.source.kind !== 'live' || !request || summary.state === 'connecting' || summary.state === 'streaming')
     return false;
+  if (summary.format === null || !isWireFormat(summary.format)) return false;
   try {
     if (new URL(request.url).searchParams.has('format')) return true;
   } catch {

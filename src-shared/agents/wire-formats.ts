@@ -9,6 +9,11 @@ export const WIRE_FORMATS = ['json', 'xml', 'raw'] as const;
 
 export type WireFormat = (typeof WIRE_FORMATS)[number];
 
+/** Whether a stream's dialect is one of these formats (a provider API's dialect is not). */
+export function isWireFormat(dialect: string): dialect is WireFormat {
+  return (WIRE_FORMATS as readonly string[]).includes(dialect);
+}
+
 /**
  * The upstream server's agent configurations, in the order its request model declares them
  * (its validation errors list them so): `agent_type` of a run request

@@ -1,4 +1,5 @@
 import { canonicalJson, isJsonObject, jsonEqual, parseJsonPayload } from '../json/values';
+import { MESSAGE_TIMING_FIELDS } from '../dialects/provider/message-summary';
 import { hasJsonPayload, isToolCallKind } from '../envelope/kinds';
 import { KIND } from '../envelope/vocabulary';
 import type { Block, Citation } from '../reconstruct/types';
@@ -189,6 +190,13 @@ function jsonPayload(left: Block, right: Block, context: CompareContext, applied
     l = metaFinalCore(l);
     r = metaFinalCore(r);
     applied.add('meta-final-generation');
+  }
+  if (left.kind === KIND.message && isJsonObject(l) && isJsonObject(r)) {
+    const lt = without(l, MESSAGE_TIMING_FIELDS);
+    const rt = without(r, MESSAGE_TIMING_FIELDS);
+    if (!jsonEqual(l, r) && jsonEqual(lt, rt)) applied.add('timing-fields');
+    l = lt;
+    r = rt;
   }
   if (left.kind === KIND.awaiting_frontend_tools) {
     const lt = unwrapTools(l);

@@ -63,6 +63,11 @@ export const NORMALISATIONS = {
     description:
       'two runs of one scenario: the API signs every thinking block anew, so the signature of a thinking block in the meta_init/meta_final history is not compared',
   },
+  'timing-fields': {
+    label: 'timing',
+    description:
+      "a message block's time to first token, duration and output tokens per second are measured by each run's clock, so they are not compared",
+  },
   'tool-order': {
     label: 'tool order',
     description: 'a tool block matched out of order: parallel tools finish, and their results stream, in any order',

@@ -16,6 +16,16 @@ export interface MessageSummary {
   output_tokens_per_second?: number;
 }
 
+/**
+ * The summary's fields measured by the clock of one run: another run of the same request
+ * differs in them by nature (the diff never counts them as differences).
+ */
+export const MESSAGE_TIMING_FIELDS = [
+  'time_to_first_token_ms',
+  'duration_ms',
+  'output_tokens_per_second',
+] as const satisfies readonly (keyof MessageSummary)[];
+
 export class MessageClock {
   id = '';
   model = '';

@@ -89,6 +89,20 @@ describe('runInFormats', () => {
     expect(diff.rows.filter((row) => row.status === 'changed' && row.inherent === undefined)).toEqual([]);
   });
 
+  it('refuses a provider API stream: it has one format only', async () => {
+    const { id } = await service.connect({
+      url: `${agent.url}/v1/messages?pace=fast`,
+      method: 'POST',
+      headers: [['anthropic-version', '2023-06-01']],
+      body: { kind: 'json', text: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 64, stream: true }) },
+    });
+    expect((await settled(service, id)).format).toBe('anthropic-messages');
+    await expect(service.runInFormats({ sessionId: id, formats: ['xml', 'json'] })).rejects.toThrow(
+      /anthropic-messages stream, which has one format only/,
+    );
+    expect((await service.listSessions()).length).toBe(1);
+  });
+
   it('refuses a session that was not connected to an agent', async () => {
     const { id } = await service.openFile({ path: fixturePath('multi_agent.json.sse') });
     await settled(service, id);

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { isWireFormat } from '../../../../src-shared/agents/wire-formats';
 import type {
   ConnectRequest,
   DemoAgentInfo,
@@ -242,6 +243,11 @@ export function createLiveSessions(registry: SessionRegistry) {
     if (!built)
       throw new Error(
         `"${rt.data.title}" was not connected to an agent (it is a file, a replay or a proxied stream), so there is no request to run again.`,
+      );
+    const dialect = rt.data.summary().format;
+    if (dialect !== null && !isWireFormat(dialect))
+      throw new Error(
+        `"${rt.data.title}" is a ${dialect} stream, which has one format only: there is no xml or json of it to run.`,
       );
     // Every variant is checked before the first is sent: all run or none.
     const requests = formats.map((format) => requestInFormat(built, format, { inline: rt.data.summary().inline }));
