@@ -6,7 +6,11 @@ import type { ImportedSource } from './types';
 /** Block size for captures: they carry no network chunk boundaries, so any size is as true as another. */
 export const CAPTURE_BLOCK = 64 * 1024;
 
-/** A raw `text/event-stream` capture: its bytes, exactly, as one leg. */
+/**
+ * A raw capture of a response body: its bytes, exactly, as one leg. A `text/event-stream`
+ * capture (`sse`), or a body streamed as one JSON array (`json-stream`: Gemini without
+ * `alt=sse`), which the decoder frames element by element just as it does live.
+ */
 export function openSseCapture(
   path: string,
   fs: SourceFs,
@@ -14,9 +18,12 @@ export function openSseCapture(
   size: number,
   bodyOffset: number,
   response?: RecordedResponse,
+  kind: 'sse' | 'json-stream' = 'sse',
 ): ImportedSource {
   const notes = [
-    'A raw event-stream capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.',
+    kind === 'sse'
+      ? 'A raw event-stream capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.'
+      : 'A response body streamed as one JSON array: each element is one event, decoded as it was received. The file keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.',
   ];
   if (response)
     notes.push(
@@ -26,7 +33,7 @@ export function openSseCapture(
     for await (const bytes of readRange(fs, path, bodyOffset, size, CAPTURE_BLOCK)) yield { bytes, receivedAt: 0 };
   }
   return {
-    kind: 'sse',
+    kind,
     path,
     size,
     legs: [{ index: 0, ...(response ? { response } : {}), byteCount: size - bodyOffset, chunks: reiterable(chunks) }],
