@@ -124,6 +124,12 @@ export class Candidate {
     if (kind !== 'inlineData') this.closeCodeResult(ctx);
   }
 
+  /** A text part (`{"text": …}` with nothing else) read without parsing its chunk (RecentTextChunk). */
+  textPart(ctx: ProviderEventContext, text: string): void {
+    this.endPending(ctx, 'text');
+    this.text(ctx, text, false);
+  }
+
   private text(ctx: ProviderEventContext, text: string, thought: boolean): void {
     // An empty text part (the finishing chunk often has one, with a thought signature) opens no block.
     if (text === '') return;

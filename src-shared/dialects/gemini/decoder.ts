@@ -16,14 +16,18 @@ import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder } from '../types';
 import { Candidate, type CandidateHost } from './candidate';
 import { emitSources } from './grounding';
+import { RecentTextChunk } from './recent-text';
 import { finishPhase, finishRule, normalisedUsage } from './vocabulary';
 
 /** The response being decoded: one per `responseId` (a capture may hold several, one after another). */
 interface Response {
   id: string;
   model: string;
-  /** The last chunk's `usageMetadata` (the running totals): normalised once, for the summary. */
-  usage: Record<string, unknown> | undefined;
+  /**
+   * The last chunk's `usageMetadata` (the running totals): the object, or its JSON text when
+   * the chunk was read without parsing it (RecentTextChunk), parsed when the summary needs it.
+   */
+  usage: Record<string, unknown> | string | undefined;
   candidates: Map<number, Candidate>;
   /** Candidates seen that have not finished yet. */
   unfinished: number;
@@ -60,6 +64,7 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
   let chunks = 0;
   let ids = 0;
   const reported = new Set<string>();
+  const recent = new RecentTextChunk();
   const messages = new MessageSequence(callbacks, {
     message: 'response',
     start: 'a new responseId',
@@ -77,6 +82,16 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
   function push(frame: Frame): void {
     lastFrame = frame;
     const at = (ctx ??= new ProviderEventContext(frame, callbacks, '')).next(frame, response?.id ?? '');
+    if (response && !response.ended && recent.read(frame.data)) {
+      const candidate = response.candidates.get(0);
+      if (candidate && candidate.finishedAt === undefined) {
+        // More of the answer, as the chunk learnt below: decoded as it would be, without JSON.parse.
+        chunks++;
+        response.usage = recent.usageText;
+        candidate.textPart(at.next(frame, candidate.agent), recent.text);
+        return;
+      }
+    }
     const chunk = readChunk(at);
     if (!chunk) return;
     chunks++;
@@ -90,6 +105,8 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
     if (blockReason !== '') return promptBlocked(at, current, chunk, blockReason);
     const list = Array.isArray(chunk['candidates']) ? (chunk['candidates'] as unknown[]) : [];
     for (const [position, value] of list.entries()) candidateChunk(at, current, chunk, value, position);
+    const text = onlyText(chunk);
+    if (text !== undefined && current.candidates.get(0)?.finishedAt === undefined) recent.learn(frame.data, text);
     if (emitted === emittedBefore)
       at.wire('chunk', chunk, unified('stream.message_delta', { response_id: current.id }));
     if (!current.ended && current.candidates.size > 0 && current.unfinished === 0) endResponse(at, current);
@@ -128,6 +145,7 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
       messages.start(at, id, false);
       if (response) flushSummaries(at, response);
     }
+    recent.forget();
     response = {
       id,
       model: stringField(chunk, 'modelVersion'),
@@ -221,7 +239,7 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
       unified('stream.message_stop', candidate.ids(), {
         stop_reason: reason,
         phase: finishPhase(reason),
-        ...(current.usage ? { usage: normalisedUsage(current.usage) } : {}),
+        ...(current.usage ? { usage: normalisedUsage(usageOf(current)) } : {}),
       }),
     );
   }
@@ -293,7 +311,7 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
     let first = true;
     for (const candidate of current.candidates.values()) {
       candidate.clock.model = current.model;
-      if (first && current.usage) candidate.clock.usage = normalisedUsage(current.usage);
+      if (first && current.usage) candidate.clock.usage = normalisedUsage(usageOf(current));
       first = false;
       at.next(at.frame, candidate.agent);
       // No event precedes the first content (the first chunk holds it), so the stream cannot
@@ -325,6 +343,25 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
       } else flushSummaries(at, response);
     },
   };
+}
+
+/** The response's last usage as an object (text kept by RecentTextChunk is parsed now: it is known to be JSON). */
+function usageOf(current: Response): Record<string, unknown> | undefined {
+  if (typeof current.usage === 'string') current.usage = JSON.parse(current.usage) as Record<string, unknown>;
+  return current.usage;
+}
+
+/** The text of a chunk that decodes to one text delta and nothing else, or undefined. */
+function onlyText(chunk: WireEvent): string | undefined {
+  const candidates = chunk['candidates'];
+  if (!Array.isArray(candidates) || candidates.length !== 1 || !isJsonObject(chunk['usageMetadata'])) return undefined;
+  const candidate: unknown = candidates[0];
+  if (!isJsonObject(candidate) || 'finishReason' in candidate || (candidate['index'] ?? 0) !== 0) return undefined;
+  const parts = objectField(candidate, 'content')['parts'];
+  const part: unknown = Array.isArray(parts) && parts.length === 1 ? parts[0] : undefined;
+  if (!isJsonObject(part) || Object.keys(part).length !== 1) return undefined;
+  const text = part['text'];
+  return typeof text === 'string' && text !== '' ? text : undefined;
 }
 
 /**
