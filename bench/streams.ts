@@ -190,3 +190,35 @@ export function agUiStream(bytes: number, words: readonly string[]): Uint8Array 
   out.push(data({ type: 'RUN_FINISHED', ...run, usage: [{ inputTokens: 10, outputTokens: 1000 }] }));
   return encoder.encode(out.join(''));
 }
+
+/**
+ * A Gemini stream of about `bytes` over SSE (CRLF, as the API frames it): chunks of a dozen
+ * `words` with the running usage as the API writes it (prompt details, thought tokens), as the
+ * recorded streams of resources/fixtures/external have them, a function call every 50 chunks.
+ */
+export function geminiStream(bytes: number, words: readonly string[]): Uint8Array {
+  const out: string[] = [];
+  let size = 0;
+  const chunk = (parts: unknown[], n: number, extra: Record<string, unknown> = {}): void => {
+    const text = `data: ${JSON.stringify({
+      candidates: [{ content: { parts, role: 'model' }, index: 0, ...extra }],
+      usageMetadata: {
+        promptTokenCount: 10,
+        candidatesTokenCount: n,
+        totalTokenCount: 10 + n + 185,
+        promptTokensDetails: [{ modality: 'TEXT', tokenCount: 10 }],
+        thoughtsTokenCount: 185,
+      },
+      modelVersion: 'gemini-bench',
+      responseId: 'resp-bench',
+    })}\r\n\r\n`;
+    out.push(text);
+    size += text.length;
+  };
+  for (let n = 0; size < bytes; n++) {
+    chunk([{ text: Array.from({ length: 12 }, (_, i) => words[(n + i) % words.length]).join('') }], n);
+    if (n % 50 === 49) chunk([{ functionCall: { name: 'f', args: { q: String(n) } } }], n);
+  }
+  chunk([{ text: '' }], 0, { finishReason: 'STOP' });
+  return encoder.encode(out.join(''));
+}

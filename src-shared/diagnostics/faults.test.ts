@@ -49,6 +49,14 @@ const CLEAN: Record<DialectId, string[]> = {
     'openai-chat/n-choices.sse',
   ],
   'ag-ui': ['ag-ui/text.sse', 'ag-ui/reasoning.sse', 'ag-ui/parallel-tools.sse', 'ag-ui/state.sse'],
+  gemini: [
+    'gemini/text.sse',
+    'gemini/thinking.sse',
+    'gemini/parallel-calls.sse',
+    'gemini/code-execution.sse',
+    'gemini/grounding.sse',
+    'gemini/streamed-args.sse',
+  ],
   // The fallback claims nothing a fault could break: no field, block or terminal event.
   'json-events': [],
   'json-rpc': [
@@ -61,8 +69,8 @@ const CLEAN: Record<DialectId, string[]> = {
 };
 
 const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses', 'openai-chat']);
-/** Dialects whose clean streams are the demo agent's provider fixtures (AG-UI's are data-only: no event: fields). */
-const PROVIDER_FIXTURES = new Set<DialectId>([...PROVIDERS, 'json-rpc', 'ag-ui']);
+/** Dialects whose clean streams are the demo agent's provider fixtures (AG-UI's and Gemini's are data-only: no event: fields). */
+const PROVIDER_FIXTURES = new Set<DialectId>([...PROVIDERS, 'json-rpc', 'ag-ui', 'gemini']);
 
 /** The segment-events fixtures live beside the inline protocol fixtures (resources/fixtures/inline). */
 const INLINE_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/inline');
@@ -129,7 +137,7 @@ describe('faults derived from the rules', () => {
       streams: streams.length,
       generated: results.length,
       missed: missed.length,
-    }).toEqual({ kinds: 123, streams: 37, generated: 1743, missed: 0 });
+    }).toEqual({ kinds: 134, streams: 43, generated: 1837, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {

@@ -1,4 +1,5 @@
 import { RAW_RULES } from '../dialects/anthropic-raw/rules';
+import { GEMINI_RULES } from '../dialects/gemini/rules';
 import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
 import { JSON_RPC_RULES } from '../dialects/json-rpc/rules';
 import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
@@ -116,6 +117,23 @@ export const RULES = {
     dialects: UPSTREAM,
   },
 
+  // A body framed as one streamed JSON array (pipeline/json-array-framer.ts), not SSE
+  'json-array.malformed': {
+    severity: 'error',
+    layer: 'stream',
+    title: 'JSON array body has bytes that are no part of the array (skipped), or elements without their comma',
+  },
+  'json-array.cut-element': {
+    severity: 'error',
+    layer: 'stream',
+    title: 'JSON array body ended inside an element; the element was not decoded',
+  },
+  'json-array.unclosed': {
+    severity: 'warning',
+    layer: 'stream',
+    title: 'JSON array body ended after complete elements (or none) without its closing ]',
+  },
+
   // JSON, in any dialect; then the JSON envelope dialect's own
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
   ...ENVELOPE_RULES,
@@ -223,6 +241,9 @@ export const RULES = {
 
   // JSON-RPC 2.0 over SSE: MCP Streamable HTTP and A2A streaming
   ...JSON_RPC_RULES,
+
+  // Gemini streamGenerateContent
+  ...GEMINI_RULES,
 
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': {

@@ -1,6 +1,7 @@
 import { agUiDialect } from './ag-ui';
 import { anthropicMessagesDialect } from './anthropic-messages';
 import { anthropicRawDialect } from './anthropic-raw';
+import { geminiDialect } from './gemini';
 import { jsonEnvelopeDialect } from './json-envelope';
 import { jsonEventsDialect } from './json-events';
 import { jsonRpcDialect } from './json-rpc';
@@ -26,6 +27,7 @@ export const DIALECTS = [
   segmentEventsDialect,
   openAiChatDialect,
   agUiDialect,
+  geminiDialect,
   jsonEventsDialect,
   jsonRpcDialect,
 ] as const;

@@ -6,10 +6,10 @@ import type { DialectId, DialectRegistry } from '../dialects/registry';
 import { sniffFrame, type SniffedFrame } from '../dialects/sniff';
 import type { DialectDecoder, DialectModule } from '../dialects/types';
 import type { Envelope, EnvelopeInit } from '../envelope/types';
-import { createSseFramer } from '../sse/framer';
 import type { Frame } from '../sse/types';
 import { stringifyJson } from '../json/tree';
 import { previewText } from '../text/preview';
+import { createBodyFramer } from './body-framing';
 import type { StreamEnd } from './end-status';
 import { DialectFindings } from './dialect-findings';
 import { createGzipSignatureCheck } from './gzip-signature';
@@ -88,7 +88,8 @@ function continuationDialect(
 const DETECTION_WINDOW = 8;
 
 /**
- * One leg of a session: its bytes → SSE frames → the dialect detected (or chosen) → envelopes,
+ * One leg of a session: its bytes → frames (SSE events, or a streamed JSON array's elements:
+ * body-framing.ts) → the dialect detected (or chosen) → envelopes,
  * and at its end how the stream ended (docs/diagnostics.md, the stream.* rules).
  */
 export function createLegDecoder(context: LegContext): LegDecoder {
@@ -311,7 +312,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     return expected === undefined || expected.terminator === 'none';
   };
 
-  const framer = createSseFramer(
+  const framer = createBodyFramer(
     { onFrame, onDiagnostic: legReport },
     { maxDataLineBytes: context.maxDataLineBytes, ...SESSION_FRAMING },
   );

@@ -98,6 +98,17 @@ describe('tool results, images and links', () => {
     });
   });
 
+  it("an image no tool result claims (no id) is the model's own output: it attaches to the open text block", () => {
+    const s = session();
+    s.push('text', 'Here it is:');
+    s.push('tool_result_image', '', { extras: { src: 'data:image/png;base64,AA==', media_type: 'image/png' } });
+    s.final('text', '');
+    s.r.end();
+    expect(s.diagnostics).toEqual([]);
+    expect(s.blocks()).toHaveLength(1);
+    expect(s.blocks()[0]).toMatchObject({ kind: 'text', content: 'Here it is:', images: [{ mediaType: 'image/png' }] });
+  });
+
   it('tool-result-image.orphan: an image for another id than the open tool_result', () => {
     const s = session();
     s.final('tool_call', '{}', tool('t1', 'chart'));

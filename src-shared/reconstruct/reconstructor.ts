@@ -424,10 +424,13 @@ export function createReconstructor(
     const open = openBlockOf(state, KIND.tool_result, envelope);
     const matches =
       open !== undefined && (toolId === undefined || open.block.toolId === undefined || open.block.toolId === toolId);
-    if (open && matches) {
-      open.block.images.push(image);
-      addEnvelope(open.block, envelope);
-      changed(open.block);
+    // An image no tool result claims (no id) is the model's own output (Gemini's inlineData):
+    // it belongs to the text block it appears in.
+    const target = open && matches ? open : toolId === undefined ? openBlockOf(state, KIND.text, envelope) : undefined;
+    if (target) {
+      target.block.images.push(image);
+      addEnvelope(target.block, envelope);
+      changed(target.block);
       return;
     }
     // Kept as a block of its own, complete: the image has nowhere else to go.

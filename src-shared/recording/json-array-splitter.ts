@@ -310,7 +310,7 @@ export function createJsonArraySplitter(
 }
 
 /** Index of the first unescaped `"` at or after `from` (no escape is open at `from`), or -1. */
-function closingQuote(bytes: Uint8Array, from: number): number {
+export function closingQuote(bytes: Uint8Array, from: number): number {
   for (let q = bytes.indexOf(QUOTE, from); q >= 0; q = bytes.indexOf(QUOTE, q + 1)) {
     let backslashes = 0;
     for (let k = q - 1; k >= from && bytes[k] === BACKSLASH; k--) backslashes++;
@@ -320,7 +320,7 @@ function closingQuote(bytes: Uint8Array, from: number): number {
 }
 
 /** Whether `bytes[from..]` ends with an odd run of backslashes (an escape continued in the next push). */
-function endsInOpenEscape(bytes: Uint8Array, from: number): boolean {
+export function endsInOpenEscape(bytes: Uint8Array, from: number): boolean {
   let backslashes = 0;
   for (let k = bytes.length - 1; k >= from && bytes[k] === BACKSLASH; k--) backslashes++;
   return backslashes % 2 === 1;

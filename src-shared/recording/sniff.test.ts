@@ -23,6 +23,12 @@ describe('sniffSource', () => {
     ['a JSON array of API responses (arrays of events)', `[[${EVENT}],[${EVENT}]]`, 'anthropic-events', 'json-array'],
     ['a JSON array starting with a string', `["[DONE]", ${ENVELOPE}]`, 'json-envelopes', 'json-array'],
     ['an empty JSON array', '[]', 'json-envelopes', 'json-array'],
+    [
+      'a streamed JSON array of Gemini responses',
+      '[{"candidates": [{"content": {"parts": [{"text": "Hi"}]}}]}\r\n,\r\n',
+      'json-stream',
+      undefined,
+    ],
     ['a HAR file', '{\n  "log": {\n    "version": "1.2",\n    "entries": []\n  }\n}', 'har', undefined],
     ['a one-line HAR file', '{"log":{"version":"1.2","entries":[]}}', 'har', undefined],
   ])('recognises %s', (_name, text, kind, container) => {
@@ -94,7 +100,7 @@ describe('sniffSource', () => {
   it('names what was expected', () => {
     const result = sniff('hello');
     expect(!result.ok && !result.needMore && result.message).toMatch(
-      /^not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, or HAR: first bytes were text that is none of these$/,
+      /^not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, a streamed JSON array of API responses, or HAR: first bytes were text that is none of these$/,
     );
     expect(result).not.toMatchObject({ message: expect.stringContaining('hello') as unknown });
   });

@@ -1,3 +1,5 @@
+import { DIALECT_REGISTRY } from '../dialects/registry';
+import { sniffFrame } from '../dialects/sniff';
 import { isJsonObject, parseJson } from '../json/values';
 import { createUtf8Decoder } from '../text/utf8';
 import { RECORDING_MAGIC } from './format';
@@ -8,10 +10,12 @@ import { RECORDING_FORMAT, type HeaderList, type RecordedResponse, type SourceKi
 /**
  * Recognising an imported file from its first bytes, whatever its name: a recording, a raw
  * `text/event-stream` capture (optionally with the HTTP head `curl -i` prints), NDJSON or a
- * JSON array of envelopes or of Anthropic events, or a HAR file.
+ * JSON array of envelopes or of Anthropic events, a streamed JSON array body of API responses
+ * (Gemini without `alt=sse`), or a HAR file.
  */
 
-export const EXPECTED_KINDS = 'a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, or HAR';
+export const EXPECTED_KINDS =
+  'a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, a streamed JSON array of API responses, or HAR';
 
 export type SniffResult =
   | {
@@ -131,11 +135,14 @@ function sniffJsonArray(bytes: Uint8Array, start: number, complete: boolean): Sn
         const kind = kindOfItems(item.shape, 'json-array');
         seen.decided = kind
           ? { ok: true, kind, container: 'json-array', bodyOffset: start }
-          : {
-              ok: false,
-              needMore: false,
-              message: `a JSON array, but its first item is not ${ITEM_SHAPES}: ${preview(element.text)}`,
-            };
+          : isDialectEvent(element.text)
+            ? // A response body streamed as one JSON array: decoded as it was received.
+              { ok: true, kind: 'json-stream', bodyOffset: 0 }
+            : {
+                ok: false,
+                needMore: false,
+                message: `a JSON array, but its first item is not ${ITEM_SHAPES}: ${preview(element.text)}`,
+              };
       } else if (!item.ok) seen.firstBad ??= `${item.reason}: ${preview(element.text)}`;
     },
     onDiagnostic: () => undefined,
@@ -153,6 +160,11 @@ function sniffJsonArray(bytes: Uint8Array, start: number, complete: boolean): Sn
   if (!summary.complete) return unknown(bytes, 'a JSON array that is not closed');
   // An empty array (or one of strings only) holds no object to tell envelopes from events.
   return { ok: true, kind: 'json-envelopes', container: 'json-array', bodyOffset: start };
+}
+
+/** Whether a wire dialect claims this JSON object as one of its events (a Gemini response chunk). */
+function isDialectEvent(text: string): boolean {
+  return DIALECT_REGISTRY.detect(sniffFrame({ event: '', data: text })) !== undefined;
 }
 
 function preview(text: string, max = 120): string {

@@ -129,4 +129,5 @@ export interface ImportDiagnostic extends Diagnostic {
 }
 
 /** What an imported file was recognised as (by its content, not its name). */
-export type SourceKind = 'recording' | 'sse' | 'ndjson-envelopes' | 'json-envelopes' | 'anthropic-events' | 'har';
+export type SourceKind =
+  'recording' | 'sse' | 'json-stream' | 'ndjson-envelopes' | 'json-envelopes' | 'anthropic-events' | 'har';

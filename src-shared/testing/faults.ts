@@ -8,6 +8,7 @@
 import type { RuleId } from '../diagnostics/rules';
 import { JSON_RPC_FAULTS } from '../dialects/json-rpc/faults';
 import { AG_UI_FAULTS } from '../dialects/ag-ui/faults';
+import { GEMINI_FAULTS } from '../dialects/gemini/faults';
 import { OPENAI_CHAT_FAULTS } from '../dialects/openai-chat/faults';
 import type { DialectId } from '../dialects/registry';
 import { KIND, type EnvelopeKind } from '../envelope/vocabulary';
@@ -1082,6 +1083,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   ...OPENAI_CHAT_FAULTS,
   ...JSON_RPC_FAULTS,
   ...AG_UI_FAULTS,
+  ...GEMINI_FAULTS,
 ];
 
 /**

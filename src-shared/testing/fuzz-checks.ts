@@ -5,6 +5,7 @@
  */
 import type { DialectRegistry } from '../dialects/registry';
 import { stringifyJson } from '../json/tree';
+import { bodyFramingOf } from '../pipeline/body-framing';
 import { decodeLegs } from '../pipeline/session-decoder';
 import type { DecodeResult } from '../pipeline/types';
 import { splitRandom } from '../sse/rechunk';
@@ -45,10 +46,13 @@ function unaccountedTail(bytes: Uint8Array, result: DecodeResult): number | null
     return offset < coveredTo;
   };
   const bomEnd = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  // A JSON array body's last frame ends with its last element: its closing ] follows.
+  const jsonArray = bodyFramingOf(bytes) === 'json-array';
   let lineStart = true;
   let inComment = false;
   for (let i = Math.max(tailStart, bomEnd); i < bytes.length; i++) {
     const b = bytes[i] as number;
+    if (jsonArray && (b === 0x5d || b === 0x20 || b === 0x09)) continue;
     if (b === 0x0a || b === 0x0d) {
       lineStart = true;
       inComment = false;

@@ -24,11 +24,19 @@ function framed(dialect: FuzzDialect, data: string, sequence: number, random: Ra
 
 const FINAL_MARKERS = ['[DONE]', jsonText({ error: 'APIStatusError', message: 'Overloaded', traceback: 'Traceback…' })];
 
-/** A stream of grammar events, mostly well framed, sometimes with other line endings or split data lines. */
+/**
+ * A stream of grammar events, mostly well framed, sometimes with other line endings or split
+ * data lines; for a dialect whose API also streams one JSON array, half the time that array
+ * (sometimes without its closing `]`).
+ */
 export function generateStream(dialect: FuzzDialect, random: Random): Uint8Array {
   const eol = random() < 0.8 ? '\n' : pick(random, ['\r', '\r\n']);
   const events: string[] = [];
   const count = 1 + int(random, 40);
+  if (dialect.framing?.jsonArray && random() < 0.5) {
+    for (let n = 0; n < count; n++) events.push(dialect.event(random));
+    return encodeUtf8(`[${events.join(`${eol},`)}${random() < 0.9 ? `${eol}]` : ''}`);
+  }
   if (dialect.opening !== undefined && random() < 0.95) events.push(`data: ${dialect.opening}${eol}${eol}`);
   for (let n = 0; n < count; n++) {
     const { field, data } = framed(dialect, dialect.event(random), n, random);

@@ -15,9 +15,11 @@ export interface FuzzDialect {
   event(random: Random): string;
   /**
    * How the provider APIs frame events: an `event:` field naming the JSON `type`, a
-   * `sequence_number` counting events (OpenAI), no `[DONE]`.
+   * `sequence_number` counting events (OpenAI), no `[DONE]`; `jsonArray` when the API also
+   * streams its events as one JSON array (Gemini without `alt=sse`), which half the
+   * generated streams then are.
    */
-  framing?: { eventField: boolean; sequenceNumbers: boolean };
+  framing?: { eventField: boolean; sequenceNumbers: boolean; jsonArray?: boolean };
   /** The event a stream of the dialect opens with, mostly: its marker (the raw format's meta_init announcing it). */
   opening?: string;
 }

@@ -1,5 +1,5 @@
 import { concatBytes } from '../../../src-shared/bytes/held-bytes';
-import { createSseFramer } from '../../../src-shared/sse/framer';
+import { createBodyFramer } from '../../../src-shared/pipeline/body-framing';
 import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
 import type { Expr } from '../../../src-shared/filter';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
@@ -67,7 +67,8 @@ export const frames: Command = async (args, io) => {
 /** One stream's events, each line starting with `where` (the file, and the leg of a file). */
 function printFrames(io: CliIo, where: { file: string; leg?: number }, read: Uint8Array[], rechunk: Rechunk): void {
   const chunks = rechunk ? rechunk(concatBytes(read)) : read;
-  const framer = createSseFramer({
+  // An SSE body's events exactly as an EventSource dispatches them; a JSON array body's elements.
+  const framer = createBodyFramer({
     onFrame: (f) => printJson(io, { ...where, event: f.event || 'message', data: f.data, id: f.id }, 0),
     onDiagnostic: () => undefined,
   });

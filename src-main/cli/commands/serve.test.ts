@@ -76,6 +76,8 @@ describe('stream-inspector serve', () => {
   test('reports a file that is not a source, naming what was expected', async () => {
     const io = memoryIo();
     expect(await main(['serve', fixturePath('MANIFEST.json'), '--port', '0'], io)).toBe(2);
-    expect(io.err()).toContain('not a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, or HAR');
+    expect(io.err()).toContain(
+      'not a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, a streamed JSON array of API responses, or HAR',
+    );
   });
 });

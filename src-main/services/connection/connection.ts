@@ -6,13 +6,16 @@ import {
   rejectedResponseFailure,
   timeoutFailure,
 } from './failures';
+import { bodyFramingOf, type BodyFraming } from '../../../src-shared/pipeline/body-framing';
 import { nodeHttpTransport, type HttpResponseHead, type HttpTransport } from './http-transport';
 
 /**
- * One live HTTP exchange whose response body is an SSE stream. It decides, from the response
- * head, whether the body is a stream at all: only a 2xx `text/event-stream` response is handed
- * on chunk by chunk with receive times; anything else is captured (up to a cap) as text to
- * show the user, so the decoder never runs over an HTML login page or a JSON error.
+ * One live HTTP exchange whose response body is a stream. It decides, from the response head,
+ * whether the body is a stream at all: a 2xx `text/event-stream` response, or a 2xx
+ * `application/json` one whose body is a JSON array (an API streaming its responses without
+ * SSE, as Gemini does without `alt=sse`; its first bytes decide), is handed on chunk by chunk
+ * with receive times; anything else is captured (up to a cap) as text to show the user, so
+ * the decoder never runs over an HTML login page or a JSON error.
  */
 
 export interface ConnectionSpec {
@@ -108,6 +111,11 @@ export function isEventStream(contentType: string): boolean {
   return /^\s*text\/event-stream\s*(;|$)/i.test(contentType);
 }
 
+/** `application/json` (with parameters): a body that may be a JSON array streamed element by element. */
+function isJson(contentType: string): boolean {
+  return /^\s*application\/json\s*(;|$)/i.test(contentType);
+}
+
 export function openConnection(
   spec: ConnectionSpec,
   handlers: ConnectionHandlers,
@@ -125,7 +133,14 @@ export function openConnection(
   const done = new Promise<ConnectionOutcome>((resolve) => (resolveDone = resolve));
   let settled = false;
   let timer: unknown = null;
-  let mode: 'waiting' | 'stream' | 'rejected' = 'waiting';
+  let mode: 'waiting' | 'sniffing' | 'stream' | 'rejected' = 'waiting';
+  /** A 2xx JSON response while its first bytes decide whether it is a streamed JSON array. */
+  let sniffing: {
+    head: HttpResponseHead;
+    contentType: string;
+    held: { chunk: Uint8Array; receivedAt: number }[];
+    size: number;
+  } | null = null;
   let rejected: {
     head: HttpResponseHead;
     contentType: string;
@@ -175,6 +190,65 @@ export function openConnection(
     else clearTimer();
   };
 
+  const accept = (head: HttpResponseHead): void => {
+    handlers.onResponse?.(head, true);
+    mode = 'stream';
+    armIdle();
+  };
+
+  const reject = (head: HttpResponseHead, contentType: string, encodingOnly: string | undefined): void => {
+    handlers.onResponse?.(head, false);
+    mode = 'rejected';
+    rejected = {
+      head,
+      contentType,
+      parts: [],
+      size: 0,
+      truncated: false,
+      ...(encodingOnly !== undefined ? { encodingOnly } : {}),
+    };
+    // Keep a bounded wait for the rest of the body, so a server that holds it open does not hang us.
+    arm(responseMs, finishRejected);
+    if (encodingOnly !== undefined) {
+      exchange.abort();
+      finishRejected();
+    }
+  };
+
+  /** A chunk of the accepted stream, handed on with its receive time. */
+  const streamChunk = (chunk: Uint8Array, receivedAt: number): void => {
+    progress.bytes += chunk.byteLength;
+    progress.chunks += 1;
+    armIdle();
+    try {
+      handlers.onChunk(chunk, receivedAt);
+    } catch (error) {
+      // What receives the stream could not keep this chunk (a spool file on a full
+      // disk): the exchange ends as failed, with that reason, instead of going on
+      // without the bytes or throwing out of the socket's event.
+      failWith(consumerFailure(error));
+    }
+  };
+
+  /** The JSON body's first bytes decided (or it ended first): a streamed array is accepted, anything else shown. */
+  const finishSniffing = (framing: BodyFraming | undefined): void => {
+    const held = sniffing;
+    if (!held || settled) return;
+    sniffing = null;
+    if (framing === 'json-array') {
+      accept(held.head);
+      for (const { chunk, receivedAt } of held.held) if (!settled) streamChunk(chunk, receivedAt);
+      return;
+    }
+    reject(held.head, held.contentType, undefined);
+    for (const { chunk, receivedAt } of held.held) {
+      handlers.onRejectedChunk?.(chunk, receivedAt);
+      if (!rejected) break;
+      rejected.parts.push(chunk);
+      rejected.size += chunk.byteLength;
+    }
+  };
+
   const exchange = transport(
     { url: spec.url, method: spec.method, headers: spec.headers, ...(spec.body ? { body: spec.body } : {}) },
     {
@@ -189,48 +263,36 @@ export function openConnection(
         // An empty Content-Encoding names no coding: the body is as sent (RFC 9110 §8.4).
         const encoding = (headerValue(head.headers, 'content-encoding') ?? '').trim().toLowerCase() || 'identity';
         const ok = head.status >= 200 && head.status <= 299 && head.status !== 204;
-        const accepted =
-          ok && (spec.acceptAnyContentType === true || isEventStream(contentType)) && encoding === 'identity';
-        handlers.onResponse?.(head, accepted);
-        if (accepted) {
-          mode = 'stream';
-          armIdle();
+        if (ok && encoding === 'identity' && (spec.acceptAnyContentType === true || isEventStream(contentType)))
+          return accept(head);
+        if (ok && encoding === 'identity' && isJson(contentType)) {
+          // A JSON body is a stream when it is a JSON array sent element by element (Gemini
+          // without alt=sse); a JSON object is a one-off answer or an error, shown. Its first
+          // bytes decide.
+          mode = 'sniffing';
+          sniffing = { head, contentType, held: [], size: 0 };
+          arm(responseMs, () => finishSniffing(undefined));
           return;
         }
-        mode = 'rejected';
-        rejected = {
-          head,
-          contentType,
-          parts: [],
-          size: 0,
-          truncated: false,
-          ...(ok && encoding !== 'identity' ? { encodingOnly: encoding } : {}),
-        };
-        // Keep a bounded wait for the rest of the body, so a server that holds it open does not hang us.
-        arm(responseMs, finishRejected);
-        if (rejected.encodingOnly !== undefined) {
-          exchange.abort();
-          finishRejected();
-        }
+        reject(head, contentType, ok && encoding !== 'identity' ? encoding : undefined);
       },
       onData(chunk) {
         if (settled) return;
         const receivedAt = now();
         progress.lastActivityAt = receivedAt;
-        if (mode === 'stream') {
-          progress.bytes += chunk.byteLength;
-          progress.chunks += 1;
-          armIdle();
-          try {
-            handlers.onChunk(chunk, receivedAt);
-          } catch (error) {
-            // What receives the stream could not keep this chunk (a spool file on a full
-            // disk): the exchange ends as failed, with that reason, instead of going on
-            // without the bytes or throwing out of the socket's event.
-            failWith(consumerFailure(error));
-          }
+        if (mode === 'sniffing' && sniffing) {
+          sniffing.held.push({ chunk, receivedAt });
+          sniffing.size += chunk.byteLength;
+          const framing = bodyFramingOf(
+            concat(
+              sniffing.held.map((h) => h.chunk),
+              sniffing.size,
+            ),
+          );
+          if (framing || sniffing.size >= REJECTED_BODY_CAP) finishSniffing(framing);
           return;
         }
+        if (mode === 'stream') return streamChunk(chunk, receivedAt);
         if (!rejected) return;
         handlers.onRejectedChunk?.(chunk, receivedAt);
         const room = REJECTED_BODY_CAP - rejected.size;
@@ -243,11 +305,13 @@ export function openConnection(
         }
       },
       onEnd() {
+        if (mode === 'sniffing') finishSniffing(undefined);
         if (mode === 'rejected') finishRejected();
         else settle({ reason: 'complete' });
       },
       onError(error) {
         if (settled) return;
+        if (mode === 'sniffing') finishSniffing(undefined);
         if (mode === 'rejected') {
           finishRejected();
           return;

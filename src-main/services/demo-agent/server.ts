@@ -223,7 +223,7 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     await stream(res, script, format, demo.pace ?? defaultPace, paceSeed);
   }
 
-  /** `POST /v1/messages` and `POST /v1/responses`: the provider APIs' streams from scripted scenarios. */
+  /** The provider APIs' routes (`POST /v1/messages`, `/v1/responses`, `/v1beta/models/{model}:streamGenerateContent`…): their streams from scripted scenarios. */
   async function provider(
     api: ProviderApi,
     req: IncomingMessage,
@@ -246,7 +246,7 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     }
     const chosen = chooseProviderScenario(api, demo.value.scenario, parsed.value);
     const scenario = api.answer?.(chosen, parsed.value) ?? chosen;
-    await streamProviderScenario(api, res, scenario, demo.value.pace ?? defaultPace, delay, streams);
+    await streamProviderScenario(api, res, scenario, { pace: demo.value.pace ?? defaultPace, query }, delay, streams);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -413,7 +413,7 @@ describe('corrupt and unknown files', () => {
     [
       'binary garbage',
       Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]),
-      /not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, or HAR: first bytes were binary data$/,
+      /not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, a streamed JSON array of API responses, or HAR: first bytes were binary data$/,
     ],
     ['an empty file', '', /the file is empty/],
     ['an HTML login page', '<!DOCTYPE html>\n<html><body>Sign in</body></html>', /first bytes were an HTML page$/],

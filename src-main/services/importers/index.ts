@@ -35,7 +35,8 @@ async function sniffFile(path: string, fs: SourceFs): Promise<{ result: SniffRes
 /**
  * Opens a file the user already has as a source of legs of bytes for the shared decoder:
  * a recording, a raw SSE capture, NDJSON or a JSON array of envelopes or Anthropic events
- * (this inspector's envelope export among them), or a HAR file. The kind is recognised from the content, not the name. Files are streamed,
+ * (this inspector's envelope export among them), a streamed JSON array of API responses, or a
+ * HAR file. The kind is recognised from the content, not the name. Files are streamed,
  * never read into one string. Rejects with an ImportError naming what was expected when the
  * file is none of these.
  */
@@ -57,6 +58,8 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
           fileDiagnostic('import.skipped-prefix', `Decoded from byte ${result.bodyOffset}: ${result.skipped}.`, 0),
         );
       return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response);
+    case 'json-stream':
+      return openSseCapture(path, fs, findings, size, result.bodyOffset, undefined, 'json-stream');
     case 'har':
       return openHar(path, fs, findings, size, result.bodyOffset, options.harEntry);
     case 'ndjson-envelopes':

@@ -9,9 +9,11 @@ import type { ImportedLeg, ImportedSource } from './types';
 export const CAPTURE_BLOCK = 64 * 1024;
 
 /**
- * A raw `text/event-stream` capture: its bytes, exactly, as one leg — or as the legs its
- * first line names, when it is the capture of a session of several legs this inspector wrote
- * (src-shared/export/sse-legs.ts).
+ * A raw capture of a response body: its bytes, exactly, as one leg — or as the legs its first
+ * line names, when it is an event-stream capture of a session of several legs this inspector
+ * wrote (src-shared/export/sse-legs.ts). A `text/event-stream` capture (`sse`), or a body
+ * streamed as one JSON array (`json-stream`: Gemini without `alt=sse`), which the decoder
+ * frames element by element just as it does live.
  */
 export async function openSseCapture(
   path: string,
@@ -20,9 +22,12 @@ export async function openSseCapture(
   size: number,
   bodyOffset: number,
   response?: RecordedResponse,
+  kind: 'sse' | 'json-stream' = 'sse',
 ): Promise<ImportedSource> {
   const notes = [
-    'A raw event-stream capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.',
+    kind === 'sse'
+      ? 'A raw event-stream capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.'
+      : 'A response body streamed as one JSON array: each element is one event, decoded as it was received. The file keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.',
   ];
   if (response)
     notes.push(
@@ -34,7 +39,7 @@ export async function openSseCapture(
     }
     return { index, ...(response ? { response } : {}), byteCount: end - start, chunks: reiterable(chunks) };
   };
-  const sizes = response ? null : await legSizes(path, fs, findings, size);
+  const sizes = response || kind !== 'sse' ? null : await legSizes(path, fs, findings, size);
   const legs: ImportedLeg[] = [];
   if (sizes) {
     let start = sizes.bodyOffset;
@@ -48,7 +53,7 @@ export async function openSseCapture(
   } else {
     legs.push(leg(0, bodyOffset, size));
   }
-  return { kind: 'sse', path, size, legs, actions: [], notes, diagnostics: findings.list };
+  return { kind, path, size, legs, actions: [], notes, diagnostics: findings.list };
 }
 
 /** The legs the capture's leg header names, when it has one that fits the file (else a finding, and one stream). */

@@ -19,7 +19,7 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'The API sent an error event',
-    dialects: PROVIDERS_AND_CHAT,
+    dialects: [...PROVIDERS_AND_CHAT, 'gemini'],
   },
   'provider.response-failed': {
     severity: 'error',
@@ -37,8 +37,8 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title:
-      'Stream ended without its terminal event (message_stop, response.completed/failed/incomplete, RUN_FINISHED/RUN_ERROR)',
-    dialects: PROVIDERS_AND_AG_UI,
+      "Stream ended without its terminal event (message_stop, response.completed/failed/incomplete, RUN_FINISHED/RUN_ERROR, Gemini's finishReason)",
+    dialects: [...PROVIDERS_AND_AG_UI, 'gemini'],
   },
   'provider.block-not-started': {
     severity: 'error',
@@ -69,7 +69,7 @@ export const PROVIDER_RULES = {
     layer: 'provider',
     title:
       'A new message (response, run) starts after the previous one ended: the capture holds several, decoded one after another',
-    dialects: [...PROVIDERS_AND_CHAT, 'json-rpc', 'ag-ui'],
+    dialects: [...PROVIDERS_AND_CHAT, 'json-rpc', 'ag-ui', 'gemini'],
   },
   'provider.sequence-gap': {
     severity: 'error',
@@ -81,7 +81,7 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'Tool call arguments do not parse as JSON once complete',
-    dialects: PROVIDERS_CHAT_AND_AG_UI,
+    dialects: [...PROVIDERS_CHAT_AND_AG_UI, 'gemini'],
   },
   'provider.annotation-out-of-range': {
     severity: 'warning',
@@ -93,12 +93,12 @@ export const PROVIDER_RULES = {
     severity: 'info',
     layer: 'provider',
     title: 'Event, item, block or delta type not known to this version; kept and shown',
-    dialects: PROVIDERS_CHAT_AND_AG_UI,
+    dialects: [...PROVIDERS_CHAT_AND_AG_UI, 'gemini'],
   },
   'provider.invalid-event': {
     severity: 'error',
     layer: 'provider',
     title: 'Event is not a JSON object with a string type; kept undecoded',
-    dialects: PROVIDERS_AND_AG_UI,
+    dialects: [...PROVIDERS_AND_AG_UI, 'gemini'],
   },
 } as const satisfies Record<string, RuleInfo>;

@@ -1,6 +1,7 @@
 import { isJsonObject } from '../../../../src-shared/json/values';
 import { AG_UI_SAMPLE_INPUT, AG_UI_SCENARIOS, chooseAgUiScenario } from './ag-ui-scenarios';
 import { ANTHROPIC_SCENARIOS } from './anthropic-scenarios';
+import { GEMINI_SCENARIOS } from './gemini-scenarios';
 import { chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
 import {
   A2A_SCENARIOS,
@@ -10,7 +11,7 @@ import {
   MCP_SCENARIOS,
 } from './json-rpc-scenarios';
 import { OPENAI_SCENARIOS } from './openai-scenarios';
-import { providerSse, type ProviderApiSpec, type ProviderScenario } from './types';
+import { providerSse, type ProviderApiSpec, type ProviderEvent, type ProviderScenario } from './types';
 
 const PROMPT = 'What is the capital of France?';
 
@@ -116,7 +117,32 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
     choose: chooseAgUiScenario,
     sample: { body: AG_UI_SAMPLE_INPUT },
   },
+  {
+    id: 'gemini',
+    dialect: 'gemini',
+    path: '/v1beta/models/{model}:streamGenerateContent',
+    title: 'Gemini',
+    scenarios: GEMINI_SCENARIOS,
+    // With alt=sse: data-only events, framed with CRLF as the API frames them.
+    encode: (event) => `data: ${eventJson(event)}\r\n\r\n`,
+    // Without it: the same responses as one JSON array, each element pretty-printed with CRLF.
+    alternateWire: {
+      when: (query) => query.get('alt') !== 'sse',
+      encode: (event, index) => `${index === 0 ? '[' : '\r\n,\r\n'}${eventJson(event, 2).replaceAll('\n', '\r\n')}`,
+      close: '\r\n]',
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+    },
+    streamsWithoutFlag: true,
+    sample: {
+      body: { contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
+      query: '?alt=sse',
+    },
+  },
 ];
+
+function eventJson(event: ProviderEvent, indent?: number): string {
+  return typeof event.data === 'string' ? event.data : JSON.stringify(event.data, null, indent);
+}
 
 export type ProviderApi = ProviderApiSpec;
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { startDemoAgent, type DemoAgent } from '../server';
 import { PROVIDER_APIS, scenarioSse } from './index';
+import { samplePath } from './types';
 
 let demo: DemoAgent;
 beforeAll(async () => {
@@ -23,7 +24,8 @@ describe('the demo agent serves the provider APIs', () => {
   for (const api of PROVIDER_APIS) {
     it(`${api.path}: every scenario streams its fixture bytes and decodes as ${api.dialect}`, async () => {
       for (const scenario of api.scenarios) {
-        const response = await post(`${api.path}?scenario=${scenario.id}`, {
+        const path = samplePath(api);
+        const response = await post(`${path}${path.includes('?') ? '&' : '?'}scenario=${scenario.id}`, {
           model: 'demo',
           stream: true,
           messages: [{ role: 'user', content: 'hi' }],
@@ -36,6 +38,32 @@ describe('the demo agent serves the provider APIs', () => {
       }
     });
   }
+
+  it('Gemini without alt=sse: the same responses as one JSON array, streamed, decoded element by element', async () => {
+    const gemini = PROVIDER_APIS.find((api) => api.dialect === 'gemini')!;
+    const response = await post('/v1beta/models/gemini-2.5-flash:streamGenerateContent?scenario=grounding', {
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+    });
+    expect(response.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+    const body = await response.text();
+    expect(body.startsWith('[{\r\n  "candidates"')).toBe(true);
+    expect(body.endsWith('}\r\n]')).toBe(true);
+    const decoded = decodeBytes(Buffer.from(body));
+    expect(decoded.formats).toEqual(['gemini']);
+    expect(decoded.diagnostics).toEqual([]);
+    expect(decoded.frames[0]).toHaveLength(gemini.scenarios.find((s) => s.id === 'grounding')!.events.length);
+    const sse = await post(`${samplePath(gemini)}&scenario=grounding`, { contents: [] });
+    expect(decoded.blocks.map((b) => b.content)).toEqual(
+      decodeBytes(new Uint8Array(await sse.arrayBuffer())).blocks.map((b) => b.content),
+    );
+  });
+
+  it('Gemini: the scenario named in the last user content, without "stream": true', async () => {
+    const response = await post('/v1beta/models/m:streamGenerateContent?alt=sse', {
+      contents: [{ role: 'user', parts: [{ text: 'show me code-execution' }] }],
+    });
+    expect(await response.text()).toContain('executableCode');
+  });
 
   it('picks the scenario named in the last user message, and the first one otherwise', async () => {
     const named = await post('/v1/responses', { model: 'demo', stream: true, input: 'show me the refusal please' });

@@ -26,16 +26,22 @@ export function chooseProviderScenario(
   );
 }
 
-/** The text of the last user message (Anthropic `messages`, OpenAI `input` as a string or items). */
+/** The text of the last user message (Anthropic `messages`, OpenAI `input` as a string or items, Gemini `contents`). */
 function lastUserText(body: unknown): string {
   if (!isJsonObject(body)) return '';
   const input = body['input'];
   if (typeof input === 'string') return input;
-  const list = Array.isArray(body['messages']) ? body['messages'] : Array.isArray(input) ? input : [];
+  const list = Array.isArray(body['messages'])
+    ? body['messages']
+    : Array.isArray(input)
+      ? input
+      : Array.isArray(body['contents'])
+        ? body['contents']
+        : [];
   for (let i = list.length - 1; i >= 0; i--) {
     const message: unknown = list[i];
     if (!isJsonObject(message) || message['role'] !== 'user') continue;
-    const content = message['content'];
+    const content = message['content'] ?? message['parts'];
     if (typeof content === 'string') return content;
     if (Array.isArray(content))
       return content
@@ -61,18 +67,22 @@ function providerDelayMs(event: ProviderEvent, index: number, random: () => numb
 }
 
 /**
- * Streams one scenario as the provider API would (its encoding and headers); a `cut`
- * scenario drops the connection after its last event instead of ending the body.
+ * Streams one scenario as the provider API would (its encoding and headers, or its alternate
+ * wire when the query asks for that); a `cut` scenario drops the connection after its last
+ * event instead of ending the body.
  */
 export async function streamProviderScenario(
   api: ProviderApi,
   res: ServerResponse,
   scenario: ProviderScenario,
-  pace: Pace,
+  request: { pace: Pace; query: URLSearchParams },
   delay: Delay,
   streams: Set<SseResponse>,
 ): Promise<void> {
-  const out = new SseResponse(res, api.headers);
+  const { pace, query } = request;
+  const alternate = api.alternateWire?.when(query) ? api.alternateWire : undefined;
+  const encode = alternate?.encode ?? ((event: ProviderEvent) => (api.encode ?? providerSse)(event));
+  const out = new SseResponse(res, alternate?.headers ?? api.headers);
   streams.add(out);
   try {
     const random = seededRandom(`provider:${scenario.id}`);
@@ -81,10 +91,13 @@ export async function streamProviderScenario(
       const wait = pace === 'realistic' ? providerDelayMs(event, index, random) : 0;
       if (wait > 0) await Promise.race([delay(wait), out.closed]);
       if (out.isClosed) return;
-      await out.write((api.encode ?? providerSse)(event));
+      await out.write(encode(event, index));
     }
     if (scenario.cut) out.drop();
-    else out.end();
+    else {
+      if (alternate) await out.write(alternate.close);
+      out.end();
+    }
   } finally {
     streams.delete(out);
   }

@@ -45,7 +45,18 @@ export interface ProviderApiSpec {
   encode?: (event: ProviderEvent) => string;
   /** Response headers besides the SSE ones (a content type, a protocol header). */
   headers?: Readonly<Record<string, string>>;
-  /** A request the API answers without `"stream": true` (JSON-RPC has no such flag). */
+  /**
+   * A second wire the route answers with when the request's query asks for it (Gemini streams
+   * one JSON array when `alt=sse` is absent): how event `index` of a stream is written (where
+   * the array's `[` and commas go), what ends a stream that is not cut, and its headers.
+   */
+  alternateWire?: {
+    when: (query: URLSearchParams) => boolean;
+    encode: (event: ProviderEvent, index: number) => string;
+    close: string;
+    headers: Readonly<Record<string, string>>;
+  };
+  /** A request the API answers without `"stream": true` (JSON-RPC has no such flag; Gemini's URL says it). */
   streamsWithoutFlag?: boolean;
   /** The scenario a request asks for by its body, before the prompt's keywords (a tool result continuing a run). */
   choose?: (body: unknown) => string | undefined;

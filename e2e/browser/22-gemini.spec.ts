@@ -1,0 +1,100 @@
+import { externalFixturePath } from '../../src-main/testing/fixtures';
+import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
+import { expect, test } from './fixtures';
+
+/**
+ * Gemini's streamGenerateContent: captures recorded by another project's test suite opened
+ * as files (SSE with CRLF framing, and the JSON array body the API sends without alt=sse),
+ * and the demo agent's Gemini endpoint through the connect preset, in both of its framings.
+ * Each shows its blocks with the message's usage, and its findings, and ends as the stream
+ * says: done at its finishReason, never "truncated" for a healthy stream.
+ */
+
+test('a recorded Gemini SSE capture (CRLF) ends done at its finishReason, with its text and usage', async ({
+  app,
+  timeline,
+  blocks,
+  diagnostics,
+}) => {
+  await app.openFiles(externalFixturePath('vercel-ai/gemini-text.crlf.sse'));
+  await app.expectView('timeline');
+  await app.expectState('done');
+  await app.expectNoErrors();
+  await expect(timeline.rowUnified.first()).toContainText('message_start');
+  await app.screenshot('22-gemini-capture-timeline');
+
+  await app.show('blocks');
+  await expect(blocks.ofKind('text').first()).toContainText('in strawberry');
+  const message = blocks.ofKind('message');
+  await message.scrollIntoViewIfNeeded();
+  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(/9 in · 208 out/);
+  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText('gemini-3-pro-preview');
+  await app.screenshot('22-gemini-capture-blocks');
+
+  await app.show('diagnostics');
+  await expect(diagnostics.empty).toBeVisible();
+});
+
+test('a JSON array body (no alt=sse) opens element by element: the streamed call is one tool call', async ({
+  app,
+  blocks,
+  diagnostics,
+}) => {
+  await app.openFiles(externalFixturePath('vercel-ai/gemini-streamed-args.json-array.json'));
+  await app.expectView('timeline');
+  await app.expectState('done');
+  await app.show('blocks');
+  const call = blocks.ofKind('tool_call').first();
+  await expect(call).toBeVisible();
+  await expect(call).toContainText('writeItems');
+  await expect(call).toContainText('banana_001');
+  await app.screenshot('22-gemini-json-array-blocks');
+  await app.show('diagnostics');
+  await expect.poll(() => diagnostics.rules()).toEqual(['tool.call-without-result']);
+});
+
+test("the demo's Gemini endpoint streams live through its preset: code, its result with the plot, the answer", async ({
+  app,
+  connect,
+  blocks,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'gemini', scenario: 'code-execution', pace: 'fast' });
+  await expect(connect.url).toHaveValue(/\/v1beta\/models\/demo-model:streamGenerateContent\?alt=sse&pace=fast$/);
+  await app.screenshot('22-gemini-connect');
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('done');
+
+  await app.show('blocks');
+  for (const kind of ['text', 'server_tool_call', 'tool_result', 'message'])
+    await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+  const result = blocks.ofKind('tool_result').first();
+  await result.scrollIntoViewIfNeeded();
+  await expect(result.getByTestId(BLOCK_IDS.imageInline)).toBeVisible();
+  await app.screenshot('22-gemini-live-blocks');
+});
+
+test('the same endpoint without alt=sse streams one JSON array; a SAFETY finish ends it by error, with its finding', async ({
+  app,
+  connect,
+  blocks,
+  diagnostics,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'gemini', scenario: 'safety', pace: 'fast' });
+  const url = new URL(await connect.url.inputValue());
+  url.searchParams.delete('alt');
+  await connect.url.fill(url.toString());
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('ended by error');
+
+  await app.show('blocks');
+  await expect(blocks.ofKind('text').first()).toContainText('Here is how the reaction starts');
+  await app.show('diagnostics');
+  await expect.poll(() => diagnostics.rules()).toContain('gemini.finish-incomplete');
+  const findings = await diagnostics.expand('gemini.finish-incomplete');
+  await expect(findings.first()).toContainText('SAFETY');
+  await app.screenshot('22-gemini-live-diagnostics');
+});
