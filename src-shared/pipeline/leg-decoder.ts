@@ -6,13 +6,13 @@ import type { DialectId, DialectRegistry } from '../dialects/registry';
 import { sniffFrame, type SniffedFrame } from '../dialects/sniff';
 import type { DialectDecoder, DialectModule } from '../dialects/types';
 import type { Envelope, EnvelopeInit } from '../envelope/types';
-import { createSseFramer } from '../sse/framer';
 import type { Frame } from '../sse/types';
 import { stringifyJson } from '../json/tree';
 import { previewText } from '../text/preview';
 import type { StreamEnd } from './end-status';
 import { DialectFindings } from './dialect-findings';
 import { createGzipSignatureCheck } from './gzip-signature';
+import { createLegFramer, type Framing } from './leg-framing';
 import { SESSION_FRAMING } from './last-event';
 import { classifyControlFrame } from './stream-control';
 import type { FormatChoice } from './types';
@@ -27,6 +27,8 @@ export interface LegEnd {
   bytes: number;
   /** What ended the stream: its terminal event, an error, or a cut (see endStatusOf). */
   stream: StreamEnd;
+  /** How its bytes were framed: SSE, or one event per line (leg-framing.ts). */
+  framing: Framing;
 }
 
 export interface LegDecoder {
@@ -38,6 +40,8 @@ export interface LegDecoder {
   hint(hints: ExchangeHints): void;
   push(chunk: Uint8Array, receivedAt?: number): void;
   end(): LegEnd;
+  /** How the leg's bytes are framed, so far (see LegEnd.framing). */
+  framing(): Framing;
 }
 
 /**
@@ -174,6 +178,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     dialect = decoder;
     module = chosenModule;
     detection = why;
+    if (sawDone) decoder.done?.();
     findings.decide(chosenModule.id);
     successors = choice === 'auto' ? registry.successorsOf(chosenModule.id) : [];
     callbacks.onDialect?.(leg, id, why);
@@ -210,6 +215,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     const control = classifyControlFrame(frame.data);
     if (control?.kind === 'done') {
       sawDone = true;
+      dialect?.done?.();
       terminal ??= { event: '[DONE]', frame: frame.seq };
       controlEnvelope(frame, { type: '[DONE]', final: true, delta: '', extras: {}, control: 'done' });
       return;
@@ -311,10 +317,12 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     return expected === undefined || expected.terminator === 'none';
   };
 
-  const framer = createSseFramer(
+  const framer = createLegFramer(
     { onFrame, onDiagnostic: legReport },
     { maxDataLineBytes: context.maxDataLineBytes, ...SESSION_FRAMING },
+    registry,
   );
+  if (hints.headers) framer.respond(hints.headers);
 
   const signature = createGzipSignatureCheck(() =>
     legReport({
@@ -329,7 +337,10 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     leg,
     hint(more) {
       hints = { ...hints, ...more };
+      // The response headers are evidence for the leg's framing too (leg-framing.ts).
+      if (more.headers) framer.respond(more.headers);
     },
+    framing: () => framer.framing(),
     push(chunk, receivedAt = 0) {
       stats?.onChunk(chunk.byteLength, receivedAt, leg);
       signature.push(chunk);
@@ -366,6 +377,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         retry: summary.retry,
         bytes: summary.bytes,
         stream,
+        framing: framer.framing(),
       };
       context.onLegEnd(end);
       return end;

@@ -128,4 +128,6 @@ export interface ImportDiagnostic extends Diagnostic {
 }
 
 /** What an imported file was recognised as (by its content, not its name). */
-export type SourceKind = 'recording' | 'sse' | 'ndjson-envelopes' | 'json-envelopes' | 'anthropic-events' | 'har';
+/** What an imported file is; `lines`: a capture of a line-framed wire (the AI SDK's v4 data stream). */
+export type SourceKind =
+  'recording' | 'sse' | 'lines' | 'ndjson-envelopes' | 'json-envelopes' | 'anthropic-events' | 'har';

@@ -1,4 +1,5 @@
 import type { Failure } from '../../../src-shared/contract/payloads';
+import { announcedLineFraming } from '../../../src-shared/pipeline/leg-framing';
 import {
   encodingFailure,
   idleFailure,
@@ -10,8 +11,9 @@ import { nodeHttpTransport, type HttpResponseHead, type HttpTransport } from './
 
 /**
  * One live HTTP exchange whose response body is an SSE stream. It decides, from the response
- * head, whether the body is a stream at all: only a 2xx `text/event-stream` response is handed
- * on chunk by chunk with receive times; anything else is captured (up to a cap) as text to
+ * head, whether the body is a stream at all: only a 2xx `text/event-stream` response (or one
+ * whose headers announce a line-framed wire a dialect declares) is handed on chunk by chunk
+ * with receive times; anything else is captured (up to a cap) as text to
  * show the user, so the decoder never runs over an HTML login page or a JSON error.
  */
 
@@ -189,8 +191,10 @@ export function openConnection(
         // An empty Content-Encoding names no coding: the body is as sent (RFC 9110 §8.4).
         const encoding = (headerValue(head.headers, 'content-encoding') ?? '').trim().toLowerCase() || 'identity';
         const ok = head.status >= 200 && head.status <= 299 && head.status !== 204;
-        const accepted =
-          ok && (spec.acceptAnyContentType === true || isEventStream(contentType)) && encoding === 'identity';
+        // A line-framed wire (the AI SDK's v4 data stream, text/plain) is a stream too when its header says so.
+        const stream =
+          isEventStream(contentType) || spec.acceptAnyContentType === true || !!announcedLineFraming(head.headers);
+        const accepted = ok && stream && encoding === 'identity';
         handlers.onResponse?.(head, accepted);
         if (accepted) {
           mode = 'stream';

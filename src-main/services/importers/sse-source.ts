@@ -6,7 +6,10 @@ import type { ImportedSource } from './types';
 /** Block size for captures: they carry no network chunk boundaries, so any size is as true as another. */
 export const CAPTURE_BLOCK = 64 * 1024;
 
-/** A raw `text/event-stream` capture: its bytes, exactly, as one leg. */
+/**
+ * A raw capture of a stream: its bytes, exactly, as one leg. `sse` for a `text/event-stream`
+ * capture, `lines` for a line-framed wire's (the decoder frames it by its first bytes).
+ */
 export function openSseCapture(
   path: string,
   fs: SourceFs,
@@ -14,9 +17,10 @@ export function openSseCapture(
   size: number,
   bodyOffset: number,
   response?: RecordedResponse,
+  kind: 'sse' | 'lines' = 'sse',
 ): ImportedSource {
   const notes = [
-    'A raw event-stream capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.',
+    `A raw ${kind === 'sse' ? 'event-stream' : 'line-framed stream'} capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.`,
   ];
   if (response)
     notes.push(
@@ -26,7 +30,7 @@ export function openSseCapture(
     for await (const bytes of readRange(fs, path, bodyOffset, size, CAPTURE_BLOCK)) yield { bytes, receivedAt: 0 };
   }
   return {
-    kind: 'sse',
+    kind,
     path,
     size,
     legs: [{ index: 0, ...(response ? { response } : {}), byteCount: size - bodyOffset, chunks: reiterable(chunks) }],

@@ -28,7 +28,7 @@ describe('reframe', () => {
     const raw = createRawChunks(new SpoolFile());
     for (let at = 0; at < bytes.length; at += 97) raw.append(bytes.subarray(at, at + 97), at);
     const expected = decodeBytes(bytes).frames[0] ?? [];
-    const frames = reframeLeg(raw);
+    const frames = reframeLeg(raw, 'sse');
     expect(frames.map((f) => [f.seq, f.event, f.data, f.byteStart, f.byteEnd])).toEqual(
       expected.map((f) => [f.seq, f.event, f.data, f.byteStart, f.byteEnd]),
     );

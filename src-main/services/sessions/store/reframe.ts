@@ -1,8 +1,10 @@
 import type { FrameDetail } from '../../../../src-shared/contract/payloads';
+import { createLineFramer } from '../../../../src-shared/lines/line-framer';
 import { SESSION_FRAMING } from '../../../../src-shared/pipeline/last-event';
+import type { Framing } from '../../../../src-shared/pipeline/leg-framing';
 import { createSseFramer } from '../../../../src-shared/sse/framer';
-import type { Frame } from '../../../../src-shared/sse/types';
-import type { FrameTable } from './envelope-table';
+import type { Frame, FramerCallbacks, SseFramer } from '../../../../src-shared/sse/types';
+import type { LegState } from './leg-state';
 import type { RawChunks } from './raw-chunks';
 
 /**
@@ -10,13 +12,26 @@ import type { RawChunks } from './raw-chunks';
  * its bytes once more, one event for its detail, a whole leg for the block diff.
  */
 
+/** How a leg is framed: its decoder says while the leg is open, the leg's end after. */
+export function framingOf(leg: LegState): Framing {
+  return leg.decoder?.framing() ?? leg.framing ?? 'sse';
+}
+
+/**
+ * A framer as the session decoder frames a leg. A line that was framed is whole: every line
+ * is taken, the last one even without its line ending.
+ */
+function framerOf(framing: Framing, onFrame: FramerCallbacks['onFrame']): SseFramer {
+  const callbacks = { onFrame, onDiagnostic: () => {} };
+  return framing === 'lines'
+    ? createLineFramer(callbacks, { isComplete: () => true })
+    : createSseFramer(callbacks, { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING });
+}
+
 /** A leg's frames with their data, by framing its bytes again in one pass. */
-export function reframeLeg(raw: RawChunks): Frame[] {
+export function reframeLeg(raw: RawChunks, framing: Framing): Frame[] {
   const frames: Frame[] = [];
-  const framer = createSseFramer(
-    { onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} },
-    { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING },
-  );
+  const framer = framerOf(framing, (frame) => frames.push(frame));
   for (let i = 0; i < raw.count; i++) {
     const chunk = raw.chunk(i);
     if (chunk) framer.push(chunk.bytes, chunk.receivedAt);
@@ -37,6 +52,7 @@ const NOT_THE_START = new Uint8Array([0x0a]);
 export function reframe(
   bytes: Uint8Array,
   startsStream: boolean,
+  framing: Framing = 'sse',
 ): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
   let event: Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> = {
     event: '',
@@ -44,20 +60,21 @@ export function reframe(
     dataLines: 0,
     maxDataLineBytes: 0,
   };
-  const framer = createSseFramer({ onFrame: (frame) => (event = frame), onDiagnostic: () => {} }, SESSION_FRAMING);
+  const framer = framerOf(framing, (frame) => (event = frame));
   if (!startsStream) framer.push(NOT_THE_START);
   framer.push(bytes);
   framer.end();
   return event;
 }
 
-/** Frame `seq` of leg `leg`: its place from the index, its type and data framed again from the raw bytes. */
-export function frameDetail(leg: number, seq: number, frames: FrameTable, raw: RawChunks): FrameDetail | undefined {
-  const compact = frames.get(seq);
+/** Frame `seq` of a leg: its place from the index, its type and data framed again from the raw bytes. */
+export function frameDetail(leg: number, seq: number, state: LegState): FrameDetail | undefined {
+  const compact = state.frames.get(seq);
   if (!compact) return undefined;
   const { event, data, dataLines, maxDataLineBytes } = reframe(
-    raw.slice(compact.byteStart, compact.byteEnd),
+    state.raw.slice(compact.byteStart, compact.byteEnd),
     compact.byteStart === 0,
+    framingOf(state),
   );
   const { byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, id } = compact;
   return {
