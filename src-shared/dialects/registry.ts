@@ -1,4 +1,5 @@
 import { agUiDialect } from './ag-ui';
+import { aiSdkUiDialect } from './ai-sdk-ui';
 import { anthropicMessagesDialect } from './anthropic-messages';
 import { anthropicRawDialect } from './anthropic-raw';
 import { jsonEnvelopeDialect } from './json-envelope';
@@ -28,6 +29,7 @@ export const DIALECTS = [
   agUiDialect,
   jsonEventsDialect,
   jsonRpcDialect,
+  aiSdkUiDialect,
 ] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];

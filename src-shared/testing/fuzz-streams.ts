@@ -24,8 +24,13 @@ function framed(dialect: FuzzDialect, data: string, sequence: number, random: Ra
 
 const FINAL_MARKERS = ['[DONE]', jsonText({ error: 'APIStatusError', message: 'Overloaded', traceback: 'Traceback…' })];
 
-/** A stream of grammar events, mostly well framed, sometimes with other line endings or split data lines. */
+/**
+ * A stream of grammar events, mostly well framed, sometimes with other line endings or split
+ * data lines; for a dialect with a framing of its own (FuzzDialect.stream), half of the time a
+ * stream in that framing.
+ */
 export function generateStream(dialect: FuzzDialect, random: Random): Uint8Array {
+  if (dialect.stream && random() < 0.5) return encodeUtf8(dialect.stream(random));
   const eol = random() < 0.8 ? '\n' : pick(random, ['\r', '\r\n']);
   const events: string[] = [];
   const count = 1 + int(random, 40);
