@@ -26,7 +26,7 @@ export function chooseProviderScenario(
   );
 }
 
-/** The text of the last user message (Anthropic `messages`, OpenAI `input` as a string or items). */
+/** The text of the last user message (Anthropic `messages`, OpenAI `input` as a string or items, AI SDK UI messages' `parts`). */
 function lastUserText(body: unknown): string {
   if (!isJsonObject(body)) return '';
   const input = body['input'];
@@ -35,7 +35,7 @@ function lastUserText(body: unknown): string {
   for (let i = list.length - 1; i >= 0; i--) {
     const message: unknown = list[i];
     if (!isJsonObject(message) || message['role'] !== 'user') continue;
-    const content = message['content'];
+    const content = message['content'] ?? message['parts'];
     if (typeof content === 'string') return content;
     if (Array.isArray(content))
       return content
