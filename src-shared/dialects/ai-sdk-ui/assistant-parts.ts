@@ -33,15 +33,12 @@ type Part =
 export class AssistantParts {
   private parts: Part[] = [];
   private steps = 0;
-  /** The text or reasoning part each open id streams into. */
-  private readonly streaming = new Map<string, { kind: 'text' | 'reasoning'; chunks: string[] }>();
 
   constructor(readonly wire: Wire) {}
 
   reset(): void {
     this.parts = [];
     this.steps = 0;
-    this.streaming.clear();
   }
 
   step(): void {
@@ -49,19 +46,11 @@ export class AssistantParts {
     this.parts.push({ kind: 'step' });
   }
 
-  /** A text or reasoning part starts under `key` (its kind and id). */
-  startText(key: string, kind: 'text' | 'reasoning'): void {
-    const part = { kind, chunks: [] };
-    this.streaming.set(key, part);
+  /** A text or reasoning part starts: the list its deltas go to. */
+  startText(kind: 'text' | 'reasoning'): string[] {
+    const part = { kind, chunks: [] as string[] };
     this.parts.push(part);
-  }
-
-  appendText(key: string, text: string): void {
-    this.streaming.get(key)?.chunks.push(text);
-  }
-
-  endText(key: string): void {
-    this.streaming.delete(key);
+    return part.chunks;
   }
 
   tool(tool: ToolPart): void {

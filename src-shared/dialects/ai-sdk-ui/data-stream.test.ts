@@ -66,6 +66,8 @@ describe('lines that are not parts', () => {
   test.each([
     ['a line without a code', 'Hello, world'],
     ['a value that is not JSON', '0:Hello'],
+    ['a lone quote', '0:"'],
+    ['a text with an unescaped quote inside', '0:"say "hi""'],
     ['a text part whose value is no string', '0:{"text":"a"}'],
     ['a finish part whose value is no object', 'd:"stop"'],
   ])('%s: reported, kept undecoded', (_name, line) => {

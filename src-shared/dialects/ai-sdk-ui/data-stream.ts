@@ -2,10 +2,11 @@ import { undecodedParts } from '../../envelope/types';
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { isJsonObject, jsonKind, parseJson } from '../../json/values';
+import { stringValue } from '../provider/compact-json';
 import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import { stringField, type WireEvent } from '../provider/event-context';
-import type { AiSdkMessage, TextKind } from './message';
+import type { AiSdkMessage, OpenText, TextKind } from './message';
 import { DATA_STREAM_PARTS, isDataStreamCode, type DataStreamCode } from './vocabulary';
 
 /**
@@ -41,15 +42,23 @@ const VALUE_KIND: Readonly<Record<DataStreamCode, 'string' | 'array' | 'object'>
   k: 'object',
 };
 
+const COLON = 0x3a;
+const QUOTE = 0x22;
+
 /** Whether a line is a data stream part: a known code, a colon and a JSON value (detection's evidence). */
 export function isDataStreamPart(line: string): boolean {
-  return line.charCodeAt(1) === 0x3a /* : */ && isDataStreamCode(line.charAt(0)) && parseJson(line.slice(2)).ok;
+  return line.charCodeAt(1) === COLON && isDataStreamCode(line.charAt(0)) && parseJson(line.slice(2)).ok;
+}
+
+/** A digit or a lower-case letter: what a part code may be. */
+function isCodeCharacter(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
 }
 
 export class DataStreamReader {
   private readonly unknownReported = new Set<string>();
-  /** The implicit text and reasoning parts being streamed, by kind: their ids. */
-  private readonly open: Partial<Record<TextKind, string>> = {};
+  /** The implicit text and reasoning parts being streamed, by kind. */
+  private readonly open: Partial<Record<TextKind, OpenText>> = {};
   private parts = 0;
 
   constructor(private readonly message: AiSdkMessage) {}
@@ -58,9 +67,22 @@ export class DataStreamReader {
     const { message } = this;
     const ctx = message.at(frame);
     const line = frame.data;
+    if (line.charCodeAt(1) !== COLON || !isCodeCharacter(line.charCodeAt(0)))
+      return this.bad('is not CODE:JSON (a part code, a colon and a JSON value)');
     const code = line.charAt(0);
-    if (line.charCodeAt(1) !== 0x3a || !/^[0-9a-z]$/.test(code))
-      return this.bad(`is not CODE:JSON (a part code, a colon and a JSON value)`);
+    if (
+      (code === '0' || code === 'g') &&
+      line.length > 3 &&
+      line.charCodeAt(2) === QUOTE &&
+      line.charCodeAt(line.length - 1) === QUOTE
+    ) {
+      // Text and reasoning, most of a stream: the string read without JSON.parse, as it would read it.
+      const text = stringValue(line, 3, line.length - 1);
+      if (text !== undefined) {
+        message.checkAfterFinish(DATA_STREAM_PARTS[code], false);
+        return this.stream(code === '0' ? 'text' : 'reasoning', text, DATA_STREAM_PARTS[code]);
+      }
+    }
     const parsed = parseJson(line.slice(2));
     if (!parsed.ok) return this.bad(`has code ${code} but its value is not JSON (${parsed.error})`);
     const value = parsed.value;
@@ -81,37 +103,49 @@ export class DataStreamReader {
     if (kind !== expected)
       return this.bad(`is a ${name} part (${code}), whose value is a JSON ${expected}, not a ${kind}`);
     message.checkAfterFinish(name, false);
-    const event: WireEvent = isJsonObject(value) ? value : { value };
-    this.decode(code, name, value, event);
+    if (code === '0' || code === 'g') return this.stream(code === '0' ? 'text' : 'reasoning', value as string, name);
+    if (!BESIDE_TEXT.has(code)) this.closeTexts();
+    this.decode(code, name, value, isJsonObject(value) ? value : { value });
   }
 
   private decode(code: DataStreamCode, name: string, value: unknown, event: WireEvent): void {
     const { message } = this;
-    const field = (key: string): string => stringField(event, key);
-    if (code === '0' || code === 'g')
-      return this.stream(code === '0' ? 'text' : 'reasoning', value as string, name, event);
-    if (!BESIDE_TEXT.has(code)) this.closeTexts();
     switch (code) {
       case 'f':
         if (message.afterFinish || !message.clock) {
-          message.start(name, event, field('messageId'), undefined);
+          message.start(name, event, stringField(event, 'messageId'), undefined);
           return message.parts.step();
         }
         return message.step(name, event, 'start-step');
       case 'e':
         return message.step(name, event, 'finish-step', event['usage']);
       case 'd':
-        return message.finish(name, event, { reason: field('finishReason') || undefined, usage: event['usage'] });
+        return message.finish(name, event, {
+          reason: stringField(event, 'finishReason') || undefined,
+          usage: event['usage'],
+        });
       case '3':
         return message.error(name, event, value as string);
       case 'b':
-        return message.tools.start(field('toolCallId'), field('toolName'), NO_FLAGS, name, event);
+        return message.tools.start(
+          stringField(event, 'toolCallId'),
+          stringField(event, 'toolName'),
+          NO_FLAGS,
+          name,
+          event,
+        );
       case 'c':
-        return message.tools.delta(field('toolCallId'), field('argsTextDelta'), name, event);
+        return message.tools.delta(stringField(event, 'toolCallId'), stringField(event, 'argsTextDelta'), name, event);
       case '9':
-        return message.tools.available(field('toolCallId'), field('toolName'), event['args'], NO_FLAGS, name);
+        return message.tools.available(
+          stringField(event, 'toolCallId'),
+          stringField(event, 'toolName'),
+          event['args'],
+          NO_FLAGS,
+          name,
+        );
       case 'a':
-        return message.tools.output(field('toolCallId'), event['result'], false, false, name, event);
+        return message.tools.output(stringField(event, 'toolCallId'), event['result'], false, false, name, event);
       case 'i':
         return message.content(KIND.redacted_thinking, value, {}, null);
       case 'j':
@@ -124,37 +158,36 @@ export class DataStreamReader {
         return message.content(
           'source',
           value,
-          { source_id: field('id'), url: field('url') },
+          { source_id: stringField(event, 'id'), url: stringField(event, 'url') },
           { type: 'source', source: value },
         );
       case 'k':
-        return message.content('file', value, { mime_type: field('mimeType') }, { type: 'file', ...event });
-      case '2':
-      case '8':
+        return message.content(
+          'file',
+          value,
+          { mime_type: stringField(event, 'mimeType') },
+          { type: 'file', ...event },
+        );
+      default:
         return message.content(name, value, {}, null);
     }
   }
 
   /** A text or reasoning part: the open one of its kind goes on, or one opens (ending the other kind's). */
-  private stream(kind: TextKind, text: string, name: string, event: WireEvent): void {
+  private stream(kind: TextKind, text: string, name: string): void {
     const { message } = this;
-    this.closeTexts(kind);
-    let id = this.open[kind];
-    if (id === undefined) {
-      id = `${kind}-${this.parts++}`;
-      this.open[kind] = id;
-      message.textStart(kind, id, name);
-    }
-    message.textDelta(kind, id, text, name, event);
+    if (this.open[kind === 'text' ? 'reasoning' : 'text'] !== undefined) this.closeTexts(kind);
+    const open = (this.open[kind] ??= message.textStart(kind, `${kind}-${this.parts++}`, name));
+    message.streamText(open, text);
   }
 
   /** Ends the open text and reasoning parts, but for `keep`'s kind. */
   private closeTexts(keep?: TextKind): void {
     for (const kind of ['text', 'reasoning'] as const) {
-      const id = this.open[kind];
-      if (id === undefined || kind === keep) continue;
+      const open = this.open[kind];
+      if (open === undefined || kind === keep) continue;
       delete this.open[kind];
-      this.message.textEnd(kind, id, DATA_STREAM_PARTS[kind === 'text' ? '0' : 'g'], {});
+      this.message.textEnd(kind, open.id, DATA_STREAM_PARTS[kind === 'text' ? '0' : 'g'], {});
     }
   }
 

@@ -23,9 +23,13 @@ import { ToolCalls } from './tool-calls';
  */
 
 /** An open text or reasoning part. */
-interface OpenText extends StartedBlock {
+export interface OpenText extends StartedBlock {
   kind: TextKind;
   id: string;
+  /** Its key in the tracker: kind and id (a text and a reasoning part may share an id). */
+  key: string;
+  /** Its deltas, for the assistant message (assistant-parts.ts). */
+  chunks: string[];
   /** The unified form of its deltas, made at the first: they all share it. */
   deltaEvent?: UnifiedEvent;
 }
@@ -54,6 +58,8 @@ export class AiSdkMessage {
   private failed = false;
   private afterFinishReported = false;
   private sawDone = false;
+  /** The part the last delta went to: the next one is nearly always for it too. */
+  lastText: OpenText | undefined;
   /** Open parts are being ended by what explains them (an error, an abort): closed, not reported. */
   private closingQuietly = false;
 
@@ -173,7 +179,14 @@ export class AiSdkMessage {
   textStart(kind: TextKind, id: string, what: string): OpenText {
     this.ensure();
     const key = `${kind}:${id}`;
-    const open: OpenText = { kind, id, frame: this.ctx.frame.seq, at: this.ctx.at };
+    const open: OpenText = {
+      kind,
+      id,
+      key,
+      chunks: this.parts.startText(kind),
+      frame: this.ctx.frame.seq,
+      at: this.ctx.at,
+    };
     const previous = this.texts.start(key, open);
     if (previous)
       this.ctx.report(
@@ -185,14 +198,13 @@ export class AiSdkMessage {
       { type: info.type, final: false, delta: '', extras: { id }, control: 'block-open' },
       unified('stream.content_block_start', this.ids({ block_id: id }), { kind, channel: info.channel }),
     );
-    this.parts.startText(key, kind);
     return open;
   }
 
   textDelta(kind: TextKind, id: string, text: string, what: string, event: WireEvent): void {
-    const key = `${kind}:${id}`;
-    let open = this.texts.get(key);
+    let open = this.openText(kind, id);
     if (!open) {
+      const key = `${kind}:${id}`;
       if (this.texts.state(key) === 'stopped') {
         this.ctx.report(
           'provider.delta-after-stop',
@@ -207,11 +219,11 @@ export class AiSdkMessage {
       );
       open = this.textStart(kind, id, what);
     }
-    this.streamText(open, key, text);
+    this.streamText(open, text);
   }
 
   /** A delta of an open text or reasoning part: streamed content, without a new object per event. */
-  streamText(open: OpenText, key: string, text: string): void {
+  streamText(open: OpenText, text: string): void {
     this.clock?.token(this.ctx.frame.receivedAt);
     const info = TEXT_KINDS[open.kind];
     open.deltaEvent ??= unified('stream.content_block_delta', this.ids({ block_id: open.id }), {
@@ -219,12 +231,21 @@ export class AiSdkMessage {
       channel: info.channel,
     });
     this.ctx.envelope(info.type, false, text, NO_EXTRAS, undefined, open.deltaEvent);
-    this.parts.appendText(key, text);
+    open.chunks.push(text);
   }
 
-  /** The open part a fast-path delta is for (ui-chunks.ts reads text deltas without JSON.parse). */
+  /** Whether the part is still open (its own key finds it: no key string is built). */
+  isOpen(open: OpenText): boolean {
+    return this.texts.get(open.key) === open;
+  }
+
+  /** The open part of this kind and id, if there is one. */
   openText(kind: TextKind, id: string): OpenText | undefined {
-    return this.texts.get(`${kind}:${id}`);
+    const last = this.lastText;
+    if (last !== undefined && last.id === id && last.kind === kind && this.isOpen(last)) return last;
+    const open = this.texts.get(`${kind}:${id}`);
+    if (open) this.lastText = open;
+    return open;
   }
 
   textEnd(kind: TextKind, id: string, what: string, event: WireEvent): void {
@@ -240,7 +261,6 @@ export class AiSdkMessage {
       return;
     }
     this.closeText(open);
-    this.parts.endText(key);
   }
 
   private closeText(open: OpenText): void {

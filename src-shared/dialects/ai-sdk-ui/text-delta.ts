@@ -10,15 +10,20 @@ const SUFFIX = '"}';
  * JSON the SDK writes without JSON.parse: `{"type":"text-delta","id":"…","delta":"…"}` (or
  * `reasoning-delta`). Anything else (other key orders, whitespace, more fields such as
  * providerMetadata) is declined and parsed as usual, so what is read here is exactly what
- * JSON.parse would give. One reader per decoder: `read` overwrites the fields.
+ * JSON.parse would give. One reader per decoder: `read` overwrites the fields. (An id compared
+ * in place by `idIs` is the same id only when its text has no escape; one with an escape never
+ * equals it there, and is read by `id()`.)
  */
 export class TextDeltaReader {
   // Declared, not class fields (see ProviderEventContext): set by every successful read.
   declare kind: 'text' | 'reasoning';
-  declare id: string;
   declare delta: string;
+  /** The delta's data, and where its id's text is in it (between its quotes). */
+  declare private data: string;
+  declare private idStart: number;
+  declare private idEnd: number;
 
-  /** Whether `data` is such a delta; when it is, its kind, id and text are in the fields. */
+  /** Whether `data` is such a delta; when it is, its kind and text are in the fields, its id is `id()`. */
   read(data: string): boolean {
     let at: number;
     let kind: 'text' | 'reasoning';
@@ -34,12 +39,26 @@ export class TextDeltaReader {
     const start = idEnd + 1 + DELTA.length;
     const end = data.length - SUFFIX.length;
     if (end < start || !startsAt(data, SUFFIX, end)) return false;
-    const id = stringValue(data, at, idEnd);
     const delta = stringValue(data, start, end);
-    if (id === undefined || delta === undefined) return false;
+    if (delta === undefined) return false;
     this.kind = kind;
-    this.id = id;
     this.delta = delta;
+    this.data = data;
+    this.idStart = at;
+    this.idEnd = idEnd;
     return true;
+  }
+
+  /**
+   * Whether the delta's id is `id`, compared in place: most deltas are for the part the last
+   * one was for, and a string per delta for its id would be garbage.
+   */
+  idIs(id: string): boolean {
+    return this.idEnd - this.idStart === id.length && this.data.startsWith(id, this.idStart);
+  }
+
+  /** The delta's id (undefined when its text is no JSON string: the event is then parsed). */
+  id(): string | undefined {
+    return stringValue(this.data, this.idStart, this.idEnd);
   }
 }

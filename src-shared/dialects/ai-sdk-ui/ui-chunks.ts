@@ -43,17 +43,22 @@ export class UiChunkReader {
   read(frame: Frame): void {
     const { message } = this;
     const ctx = message.at(frame);
-    if (!message.afterFinish && this.fast.read(frame.data)) {
+    const fast = this.fast;
+    if (!message.afterFinish && fast.read(frame.data)) {
       // A text or reasoning delta of an open part in the SDK's own compact form: decoded as
       // below, without JSON.parse (most events of a stream are these).
-      const open = message.openText(this.fast.kind, this.fast.id);
-      if (open) return message.streamText(open, `${this.fast.kind}:${this.fast.id}`, this.fast.delta);
+      const last = message.lastText;
+      if (last !== undefined && last.kind === fast.kind && fast.idIs(last.id) && message.isOpen(last))
+        return message.streamText(last, fast.delta);
+      const id = fast.id();
+      const open = id === undefined ? undefined : message.openText(fast.kind, id);
+      if (open) return message.streamText(open, fast.delta);
     }
     const event = readWireEvent(ctx, 'AI SDK UI message stream');
     if (!event) return;
     const type = event['type'] as string;
     message.checkAfterFinish(type, type === 'start');
-    const missing = (REQUIRED[type] ?? []).filter((field) => typeof event[field] !== 'string');
+    const missing = missingFields(type, event);
     if (missing.length > 0) {
       ctx.report(
         'provider.invalid-event',
@@ -67,41 +72,52 @@ export class UiChunkReader {
 
   private decode(type: string, event: WireEvent): void {
     const { message } = this;
-    const field = (key: string): string => stringField(event, key);
     switch (type) {
       case 'start':
-        return message.start(type, event, field('messageId'), event['messageMetadata']);
+        return message.start(type, event, stringField(event, 'messageId'), event['messageMetadata']);
       case 'start-step':
       case 'finish-step':
         return message.step(type, event, type);
       case 'text-start':
       case 'reasoning-start':
-        message.textStart(textKind(type), field('id'), type);
+        message.textStart(textKind(type), stringField(event, 'id'), type);
         return;
       case 'text-delta':
       case 'reasoning-delta':
-        return message.textDelta(textKind(type), field('id'), field('delta'), type, event);
+        return message.textDelta(textKind(type), stringField(event, 'id'), stringField(event, 'delta'), type, event);
       case 'text-end':
       case 'reasoning-end':
-        return message.textEnd(textKind(type), field('id'), type, event);
+        return message.textEnd(textKind(type), stringField(event, 'id'), type, event);
       case 'tool-input-start':
-        return message.tools.start(field('toolCallId'), field('toolName'), flagsOf(event), type, event);
+        return message.tools.start(
+          stringField(event, 'toolCallId'),
+          stringField(event, 'toolName'),
+          flagsOf(event),
+          type,
+          event,
+        );
       case 'tool-input-delta':
-        return message.tools.delta(field('toolCallId'), field('inputTextDelta'), type, event);
+        return message.tools.delta(stringField(event, 'toolCallId'), stringField(event, 'inputTextDelta'), type, event);
       case 'tool-input-available':
-        return message.tools.available(field('toolCallId'), field('toolName'), event['input'], flagsOf(event), type);
+        return message.tools.available(
+          stringField(event, 'toolCallId'),
+          stringField(event, 'toolName'),
+          event['input'],
+          flagsOf(event),
+          type,
+        );
       case 'tool-input-error':
         return message.tools.inputError(
-          field('toolCallId'),
-          field('toolName'),
+          stringField(event, 'toolCallId'),
+          stringField(event, 'toolName'),
           event['input'],
-          field('errorText'),
+          stringField(event, 'errorText'),
           flagsOf(event),
           type,
         );
       case 'tool-output-available':
         return message.tools.output(
-          field('toolCallId'),
+          stringField(event, 'toolCallId'),
           event['output'],
           event['providerExecuted'] === true,
           event['preliminary'] === true,
@@ -109,16 +125,21 @@ export class UiChunkReader {
           event,
         );
       case 'tool-output-error':
-        return message.tools.outputError(field('toolCallId'), field('errorText'), false, type);
+        return message.tools.outputError(
+          stringField(event, 'toolCallId'),
+          stringField(event, 'errorText'),
+          false,
+          type,
+        );
       case 'tool-output-denied':
-        return message.tools.outputError(field('toolCallId'), 'denied', true, type);
+        return message.tools.outputError(stringField(event, 'toolCallId'), 'denied', true, type);
       case 'tool-approval-request':
-        return message.tools.approval(field('toolCallId'), type, event);
+        return message.tools.approval(stringField(event, 'toolCallId'), type, event);
       case 'source-url':
       case 'source-document':
-        return message.content(type, eventFields(event), { source_id: field('sourceId') }, event);
+        return message.content(type, eventFields(event), { source_id: stringField(event, 'sourceId') }, event);
       case 'file':
-        return message.content(type, eventFields(event), { media_type: field('mediaType') }, event);
+        return message.content(type, eventFields(event), { media_type: stringField(event, 'mediaType') }, event);
       case 'message-metadata':
         return message.metadataPart(type, event, event['messageMetadata']);
       case 'finish':
@@ -127,9 +148,9 @@ export class UiChunkReader {
           metadata: event['messageMetadata'],
         });
       case 'abort':
-        return message.abort(type, event, field('reason'));
+        return message.abort(type, event, stringField(event, 'reason'));
       case 'error':
-        return message.error(type, event, field('errorText'));
+        return message.error(type, event, stringField(event, 'errorText'));
     }
     if (isUiChunkType(type)) return this.dataPart(type, event);
     if (!this.unknownReported.has(type)) {
@@ -153,6 +174,15 @@ export class UiChunkReader {
       transient ? null : { type, ...(id !== '' ? { id } : {}), data: event['data'] },
     );
   }
+}
+
+/** The string fields the chunk's type requires that it lacks. */
+function missingFields(type: string, event: WireEvent): string[] {
+  const required = REQUIRED[type];
+  if (required === undefined) return [];
+  const missing: string[] = [];
+  for (const field of required) if (typeof event[field] !== 'string') missing.push(field);
+  return missing;
 }
 
 const textKind = (type: string): 'text' | 'reasoning' => (type.startsWith('text') ? 'text' : 'reasoning');
