@@ -385,11 +385,13 @@ export class AiSdkMessage {
     const clock = this.clock;
     this.clock = undefined;
     if (!clock) return;
+    // Named, not identified, by the message id: a continuation (the next leg) goes on with the
+    // same message, and its summary is that response's, not more of the first one's.
     this.ctx.emit({
       type: KIND.message,
       final: true,
       delta: jsonText(clock.summary(this.ctx.frame.receivedAt)),
-      extras: { id: clock.id },
+      extras: { name: clock.id },
     });
   }
 }

@@ -135,6 +135,8 @@ interface ScenarioSpec {
   id: string;
   title: string;
   summary: string;
+  /** The message id, `msg-<id>` by default: a continuation goes on with the message it continues, as a server given the conversation's messages does. */
+  messageId?: string;
   cut?: boolean;
   write(script: ChatScript): ChatScript;
 }
@@ -202,6 +204,7 @@ const SPECS: readonly ScenarioSpec[] = [
   },
   {
     id: 'client-tool-confirmed',
+    messageId: 'msg-client-tool',
     title: 'Continuation after a yes',
     summary: 'What the server streams once the frontend sends the conversation back with the answer "yes".',
     write: (s) =>
@@ -214,6 +217,7 @@ const SPECS: readonly ScenarioSpec[] = [
   },
   {
     id: 'client-tool-declined',
+    messageId: 'msg-client-tool',
     title: 'Continuation after another answer',
     summary: 'What the server streams once the frontend sends the conversation back with any answer but "yes".',
     write: (s) =>
@@ -267,7 +271,7 @@ function scenarios(wire: Wire): ProviderScenario[] {
     id: spec.id,
     title: spec.title,
     summary: spec.summary,
-    events: spec.write(new ChatScript(wire, `msg-${spec.id}`)).events,
+    events: spec.write(new ChatScript(wire, spec.messageId ?? `msg-${spec.id}`)).events,
     ...(spec.cut ? { cut: true } : {}),
   }));
 }
