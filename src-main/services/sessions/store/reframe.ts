@@ -71,10 +71,11 @@ export function reframe(
 export function frameDetail(leg: number, seq: number, state: LegState): FrameDetail | undefined {
   const compact = state.frames.get(seq);
   if (!compact) return undefined;
+  const framing = framingOf(state);
   const { event, data, dataLines, maxDataLineBytes } = reframe(
     state.raw.slice(compact.byteStart, compact.byteEnd),
     compact.byteStart === 0,
-    framingOf(state),
+    framing,
   );
   const { byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, id } = compact;
   return {
@@ -90,5 +91,6 @@ export function frameDetail(leg: number, seq: number, state: LegState): FrameDet
     dataLines,
     maxDataLineBytes,
     data,
+    ...(framing === 'lines' ? { line: true } : {}),
   };
 }
