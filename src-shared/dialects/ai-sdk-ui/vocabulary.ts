@@ -63,13 +63,5 @@ export function isDataStreamCode(code: string): code is DataStreamCode {
   return Object.hasOwn(DATA_STREAM_PARTS, code);
 }
 
-/**
- * A v4 line starts with its part code and a colon: a digit or a lower-case letter (the SDK's
- * codes are 0-9 and a-k; later versions may add letters), then `:`. No SSE field name is one
- * character long, so an SSE stream never starts like this.
- */
-export const DATA_STREAM_LINE_START = /^[0-9a-z]:/;
-
-/** The response headers that announce each wire. */
-export const UI_STREAM_HEADER = ['x-vercel-ai-ui-message-stream', 'v1'] as const;
+/** The response header that announces the v4 data stream (the UI message stream's is `x-vercel-ai-ui-message-stream: v1`). */
 export const DATA_STREAM_HEADER = ['x-vercel-ai-data-stream', 'v1'] as const;
