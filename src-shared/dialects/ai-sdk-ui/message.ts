@@ -136,6 +136,7 @@ export class AiSdkMessage {
       this.messageId = id;
       this.ctx.next(this.ctx.frame, id);
       this.parts.reset();
+    this.lastText = undefined;
       this.metadata = undefined;
       this.clock = undefined;
       this.ensure();
@@ -382,6 +383,8 @@ export class AiSdkMessage {
   private close(): void {
     this.sequence.end(this.ctx);
     this.finished = true;
+    // The assistant message was only kept for a pause, which its finish has made or not.
+    this.parts.reset();
     const clock = this.clock;
     this.clock = undefined;
     if (!clock) return;
