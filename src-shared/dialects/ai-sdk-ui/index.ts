@@ -3,7 +3,7 @@ import type { DialectModule } from '../types';
 import { aiSdkContinuation } from './continuation';
 import { isDataStreamPart } from './data-stream';
 import { createAiSdkUiDecoder } from './decoder';
-import { DATA_STREAM_HEADER, isDataStreamCode, isUiChunkType } from './vocabulary';
+import { DATA_STREAM_HEADER, isDataStreamCode, isUiChunkType, UI_MESSAGE_STREAM_HEADER } from './vocabulary';
 
 const OPEN_BRACE = 0x7b;
 
@@ -32,6 +32,19 @@ export const aiSdkUiDialect: DialectModule<'ai-sdk-ui'> = {
   syntax: 'json',
   terminator: 'dialect',
   clientTools: aiSdkContinuation,
+  // Each wire's own header names it; the bytes still win when another dialect claims them.
+  evidence: {
+    headers: [UI_MESSAGE_STREAM_HEADER, DATA_STREAM_HEADER].map(([name, value]) => ({ name, value })),
+  },
+  // Parts that are neither text nor tools (an application's `data-<name>` parts keep their own type).
+  blockKinds: {
+    'source-url': { label: 'Source URL' },
+    'source-document': { label: 'Source document' },
+    source: { label: 'Source' },
+    file: { label: 'File' },
+    data: { label: 'Data' },
+    message_annotations: { label: 'Message annotations' },
+  },
   lineFramed: {
     headers: [DATA_STREAM_HEADER],
     prefixBytes: 2,

@@ -136,7 +136,7 @@ export class AiSdkMessage {
       this.messageId = id;
       this.ctx.next(this.ctx.frame, id);
       this.parts.reset();
-    this.lastText = undefined;
+      this.lastText = undefined;
       this.metadata = undefined;
       this.clock = undefined;
       this.ensure();

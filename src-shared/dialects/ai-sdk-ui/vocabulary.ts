@@ -63,5 +63,7 @@ export function isDataStreamCode(code: string): code is DataStreamCode {
   return Object.hasOwn(DATA_STREAM_PARTS, code);
 }
 
-/** The response header that announces the v4 data stream (the UI message stream's is `x-vercel-ai-ui-message-stream: v1`). */
+/** The response header that announces the UI message stream. */
+export const UI_MESSAGE_STREAM_HEADER = ['x-vercel-ai-ui-message-stream', 'v1'] as const;
+/** The response header that announces the v4 data stream. */
 export const DATA_STREAM_HEADER = ['x-vercel-ai-data-stream', 'v1'] as const;
