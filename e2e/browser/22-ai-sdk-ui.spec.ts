@@ -107,6 +107,7 @@ for (const live of [
     await app.show('blocks');
     for (const kind of live.kinds) await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
     await app.show('diagnostics');
+    await expect(diagnostics.view).toBeVisible();
     await expect.poll(() => diagnostics.rules()).toEqual([...live.rules]);
     await app.screenshot(`22-${live.preset}-live-${live.scenario}`);
   });
