@@ -1,5 +1,5 @@
 /**
- * The provider dialects (Anthropic Messages, OpenAI Responses, OpenAI Chat Completions, JSON-RPC, AG-UI, Gemini…) through the whole shared
+ * The provider dialects (Anthropic Messages, OpenAI Responses, OpenAI Chat Completions, JSON-RPC, AG-UI, Gemini, the AI SDK's two wires…) through the whole shared
  * decoder against the floor measured in the same process on the same chunks (line splitting,
  * UTF-8 decoding and JSON.parse of each data line): one long message of small text deltas
  * with a tool call every 50 deltas, as the APIs stream them, cut into 1 B–16 KB chunks.
@@ -10,7 +10,7 @@ import { encodeUtf8 } from '../src-shared/text/utf8';
 import { decodeKeeping } from './decode.bench';
 import { linesFloor } from './floors';
 import type { BenchOptions, BenchTable } from './run';
-import { agUiStream, chatCompletionStream, geminiStream, networkChunks } from './streams';
+import { agUiStream, aiSdkStream, chatCompletionStream, geminiStream, networkChunks } from './streams';
 import { alternate } from './timing';
 
 const MB = 1024 * 1024;
@@ -142,6 +142,8 @@ const STREAMS = {
   'json-rpc': jsonRpcStream,
   'ag-ui': (bytes: number) => agUiStream(bytes, WORDS),
   gemini: (bytes: number) => geminiStream(bytes, WORDS),
+  'ai-sdk-ui (UI message stream)': (bytes: number) => aiSdkStream('ui', bytes, WORDS),
+  'ai-sdk-ui (v4 data stream)': (bytes: number) => aiSdkStream('data', bytes, WORDS),
 } as const;
 /** Decodes of each stream before the timed rounds (besides alternate's own warm-up). */
 const WARM_UP_RUNS = 3;
@@ -184,7 +186,10 @@ export function run({ quick }: BenchOptions): BenchTable[] {
       title: `Provider dialects through the whole decoder against the floor (medians of ${rounds} alternating rounds, 1 B–16 KB chunks)`,
       columns: ['dialect', 'MB', 'envelopes', 'decoder MB/s', 'floor MB/s', 'of floor'],
       rows,
-      notes: [...notes, 'floor: line splitting + UTF-8 decoding + JSON.parse of each JSON data line.'],
+      notes: [
+        ...notes,
+        'floor: line splitting + UTF-8 decoding + JSON.parse of each JSON data line (a v4 data stream line: its JSON after CODE:).',
+      ],
     },
   ];
 }

@@ -222,3 +222,53 @@ export function geminiStream(bytes: number, words: readonly string[]): Uint8Arra
   chunk([{ text: '' }], 0, { finishReason: 'STOP' });
   return encoder.encode(out.join(''));
 }
+
+/**
+ * An AI SDK stream to a `useChat` frontend of about `bytes`, in either wire: one message of
+ * text parts of 50 deltas alternating with tool calls whose input streams and whose output
+ * follows, as `streamText` writes them, its text from `words` (`wire: 'ui'`: the UI message stream, JSON chunks as SSE
+ * events; `'data'`: the v4 data stream, `CODE:JSON` lines).
+ */
+export function aiSdkStream(wire: 'ui' | 'data', bytes: number, words: readonly string[]): Uint8Array {
+  const out: string[] = [];
+  const chunk = (fields: Record<string, unknown>) => out.push(`data: ${JSON.stringify(fields)}\n\n`);
+  const line = (code: string, value: unknown) => out.push(`${code}:${JSON.stringify(value)}\n`);
+  if (wire === 'ui') {
+    chunk({ type: 'start', messageId: 'msg-bench' });
+    chunk({ type: 'start-step' });
+  } else line('f', { messageId: 'msg-bench' });
+  let size = 0;
+  for (let n = 0; size < bytes; n++) {
+    const start = out.length;
+    const id = `txt-${n}`;
+    const call = `call_${n}`;
+    if (wire === 'ui') chunk({ type: 'text-start', id });
+    for (let i = 0; i < 50; i++) {
+      const delta = words[(n + i) % words.length];
+      if (wire === 'ui') chunk({ type: 'text-delta', id, delta });
+      else line('0', delta);
+    }
+    if (wire === 'ui') {
+      chunk({ type: 'text-end', id });
+      chunk({ type: 'tool-input-start', toolCallId: call, toolName: 'f' });
+      chunk({ type: 'tool-input-delta', toolCallId: call, inputTextDelta: '{"q": "' });
+      chunk({ type: 'tool-input-delta', toolCallId: call, inputTextDelta: `${n}"}` });
+      chunk({ type: 'tool-input-available', toolCallId: call, toolName: 'f', input: { q: String(n) } });
+      chunk({ type: 'tool-output-available', toolCallId: call, output: { ok: n } });
+    } else {
+      line('b', { toolCallId: call, toolName: 'f' });
+      line('c', { toolCallId: call, argsTextDelta: '{"q": "' });
+      line('c', { toolCallId: call, argsTextDelta: `${n}"}` });
+      line('9', { toolCallId: call, toolName: 'f', args: { q: String(n) } });
+      line('a', { toolCallId: call, result: { ok: n } });
+    }
+    size += out.slice(start).reduce((total, s) => total + s.length, 0);
+  }
+  const usage = { inputTokens: 10, outputTokens: 1000 };
+  if (wire === 'ui') {
+    chunk({ type: 'finish-step' });
+    chunk({ type: 'finish', finishReason: 'stop', messageMetadata: { totalUsage: usage } });
+    out.push('data: [DONE]\n\n');
+  } else line('d', { finishReason: 'stop', usage: { promptTokens: 10, completionTokens: 1000 } });
+  return encoder.encode(out.join(''));
+}

@@ -45,6 +45,18 @@ describe('stream-inspector frames', () => {
     expect(lines(whole.out)).toHaveLength(146 + 1);
   });
 
+  it('prints a line-framed stream (the AI SDK v4 data stream) as its lines, the same at every chunking', async () => {
+    const stream = '0:"Hel"\n0:"lo"\nd:{"finishReason":"stop"}\n';
+    const { code, out } = await run(['frames', '--json', '--rechunk', '1', '-'], stream);
+    expect(code).toBe(0);
+    expect(lines(out)).toEqual([
+      { file: '-', line: '0:"Hel"' },
+      { file: '-', line: '0:"lo"' },
+      { file: '-', line: 'd:{"finishReason":"stop"}' },
+      { file: '-', end: true, lastEventId: '', retry: null },
+    ]);
+  });
+
   it('rejects a malformed --rechunk with a usage error', async () => {
     const { code, err } = await run(['frames', '--json', '--rechunk', 'sometimes', '-']);
     expect(code).toBe(2);

@@ -83,10 +83,10 @@ export function providerFixturePath(name: string): string {
   return join(PROVIDER_FIXTURES_DIR, name);
 }
 
-/** Every provider `.sse` fixture, sorted: `anthropic-messages/…` and `openai-responses/…`. */
+/** Every provider fixture, sorted: `anthropic-messages/….sse`, …, and the line-framed wires' `.txt` ones. */
 export function listProviderFixtures(): string[] {
   return readdirSync(PROVIDER_FIXTURES_DIR, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.sse'))
+    .filter((name) => name.endsWith('.sse') || name.endsWith('.txt'))
     .map((name) => name.split('\\').join('/'))
     .sort();
 }

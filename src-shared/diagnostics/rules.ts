@@ -4,6 +4,7 @@ import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
 import { JSON_RPC_RULES } from '../dialects/json-rpc/rules';
 import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
 import { AG_UI_RULES } from '../dialects/ag-ui/rules';
+import { AI_SDK_RULES } from '../dialects/ai-sdk-ui/rules';
 import { OPENAI_CHAT_RULES } from '../dialects/openai-chat/rules';
 import { PROVIDER_RULES } from '../dialects/provider/rules';
 import type { DialectId } from '../dialects/registry';
@@ -93,6 +94,11 @@ export const RULES = {
     title: 'Body is gzip-compressed but no Content-Encoding says so; decoded as text it is garbage',
   },
   'stream.after-done': { severity: 'error', layer: 'stream', title: 'Event received after [DONE]' },
+  'stream.unterminated-line': {
+    severity: 'error',
+    layer: 'stream',
+    title: 'A line-framed stream (the AI SDK v4 data stream) ended inside a line; its bytes are lost',
+  },
   'stream.missing-done': {
     severity: 'warning',
     layer: 'stream',
@@ -244,6 +250,9 @@ export const RULES = {
 
   // Gemini streamGenerateContent
   ...GEMINI_RULES,
+
+  // The Vercel AI SDK's stream to a useChat frontend (UI message stream, v4 data stream)
+  ...AI_SDK_RULES,
 
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': {

@@ -154,6 +154,7 @@ describe('isAnthropicEventData', () => {
     ['an envelope-like object with an Anthropic type and an agent', '{"type":"message_start","agent":"a"}'],
     ['an unknown event type', '{"type":"message_progress"}'],
     ['an object without type', '{"message":{}}'],
+    ['the AI SDK UI stream error chunk', '{"type":"error","errorText":"Overloaded"}'],
     ['broken JSON', '{"type":"message_start"'],
     ['[DONE]', '[DONE]'],
     ['an empty string', ''],

@@ -1,4 +1,5 @@
 import { agUiDialect } from './ag-ui';
+import { aiSdkUiDialect } from './ai-sdk-ui';
 import { anthropicMessagesDialect } from './anthropic-messages';
 import { anthropicRawDialect } from './anthropic-raw';
 import { geminiDialect } from './gemini';
@@ -30,6 +31,7 @@ export const DIALECTS = [
   geminiDialect,
   jsonEventsDialect,
   jsonRpcDialect,
+  aiSdkUiDialect,
 ] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];

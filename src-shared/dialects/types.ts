@@ -53,6 +53,8 @@ export interface DialectOptions {
 export interface DialectDecoder {
   readonly id: DialectId;
   push(frame: Frame): void;
+  /** The stream's `data: [DONE]` arrived (the pipeline handles it; a dialect whose wire ends with it may want to know). */
+  done?(): void;
   end(): void;
   /**
    * True while a streamed text/thinking block is open, where any item is content whatever it
@@ -79,13 +81,16 @@ export interface ClientToolAnswer {
 export interface ClientToolContinuation {
   /**
    * The body of the request that continues the run: `previousBody` is the body of the leg
-   * that paused (JSON text as sent), `calls` the calls it paused on, `answers` the user's.
+   * that paused (JSON text as sent), `calls` the calls it paused on, `answers` the user's,
+   * and `pause` the whole `awaiting_frontend_tools` payload the dialect emitted (parsed), with
+   * whatever else it noted there for the continuation (the AI SDK's assistant message so far).
    * Throws with a message the user can act on when the previous body cannot be continued.
    */
   continueBody(input: {
     previousBody: string;
     calls: readonly PendingTool[];
     answers: readonly ClientToolAnswer[];
+    pause?: unknown;
   }): string;
 }
 
@@ -100,6 +105,22 @@ export interface BlockKindTraits {
    * (its opening envelope's `metadata`, its content), shown as the stage's segments are.
    */
   readonly inline?: 'parse' | 'segment';
+}
+
+/**
+ * A wire that is not SSE but one event per line (the AI SDK's v4 data stream, `CODE:JSON`):
+ * what tells a leg is in it, and when its last line is whole. A leg is framed by lines only on
+ * this positive evidence (pipeline/leg-framing.ts), and by SSE otherwise.
+ */
+export interface LineFraming {
+  /** Response headers that announce the wire, [name, value] (either compared case-insensitively). */
+  readonly headers: readonly (readonly [string, string])[];
+  /** How many bytes of a leg's start (after a BOM) `startsLike` needs; it gets fewer only when the leg is shorter. */
+  readonly prefixBytes: number;
+  /** Whether a leg starting with this text is in the wire (when no response header said). */
+  startsLike(prefix: string): boolean;
+  /** Whether a last line without its line ending is a whole event (decoded) or was cut (reported). */
+  isComplete(line: string): boolean;
 }
 
 /**
@@ -174,4 +195,6 @@ export interface DialectModule<Id extends string = string> {
   readonly blockKinds?: Readonly<Record<string, BlockKindTraits>>;
   /** Runs of this dialect pause on tools the frontend runs, and this is how they continue. */
   readonly clientTools?: ClientToolContinuation;
+  /** The dialect also comes line-framed instead of as SSE, and this is how a leg says so. */
+  readonly lineFramed?: LineFraming;
 }

@@ -3,7 +3,7 @@ import type { DiagnosticInit } from '../diagnostics/types';
 import type { Frame } from '../sse/types';
 import { chunkings } from '../testing/chunking';
 import { encodeUtf8 } from '../text/utf8';
-import { bodyFramingOf, createBodyFramer } from './body-framing';
+import { createLegFramer, framingOfHead } from './leg-framing';
 import { createJsonArrayFramer } from './json-array-framer';
 
 function frame(chunks: readonly Uint8Array[], insideArray = false) {
@@ -13,7 +13,7 @@ function frame(chunks: readonly Uint8Array[], insideArray = false) {
     { onFrame: (f) => frames.push(f), onDiagnostic: (d) => diagnostics.push(d) },
     { insideArray },
   );
-  for (const chunk of chunks) framer.push(chunk);
+  for (const chunk of chunks) framer.push(chunk, 0);
   const summary = framer.end();
   return { frames, diagnostics, summary };
 }
@@ -115,7 +115,7 @@ describe('the JSON array framer', () => {
   });
 });
 
-describe('body framing', () => {
+describe('a leg framed as a JSON array', () => {
   test.each([
     ['a JSON array', '[{"a":1}]', 'json-array'],
     ['a JSON array after a BOM and blank lines', '\uFEFF\r\n [', 'json-array'],
@@ -124,14 +124,14 @@ describe('body framing', () => {
     ['a JSON object (not a stream of events)', '{"a":1}', 'sse'],
     ['only whitespace so far', ' \r\n', undefined],
   ])('%s → %s', (_name, text, expected) => {
-    expect(bodyFramingOf(encodeUtf8(text))).toBe(expected);
+    expect(framingOfHead(encodeUtf8(text))).toBe(expected);
   });
 
   it('decides once the first bytes do, however the chunks cut them, and frames every chunk held until then', () => {
     for (const { name, chunks } of chunkings(encodeUtf8('\uFEFF\r\n[{"a":1},{"b":2}]'))) {
       const frames: Frame[] = [];
-      const framer = createBodyFramer({ onFrame: (f) => frames.push(f), onDiagnostic: () => {} });
-      for (const chunk of chunks) framer.push(chunk);
+      const framer = createLegFramer({ onFrame: (f) => frames.push(f), onDiagnostic: () => {} }, {});
+      for (const chunk of chunks) framer.push(chunk, 0);
       framer.end();
       expect(framer.framing(), name).toBe('json-array');
       expect(
@@ -143,8 +143,8 @@ describe('body framing', () => {
 
   it('an SSE body goes to the SSE framer unchanged', () => {
     const frames: Frame[] = [];
-    const framer = createBodyFramer({ onFrame: (f) => frames.push(f), onDiagnostic: () => {} });
-    framer.push(encodeUtf8('\r\ndata: [1]\r\n\r\n'));
+    const framer = createLegFramer({ onFrame: (f) => frames.push(f), onDiagnostic: () => {} }, {});
+    framer.push(encodeUtf8('\r\ndata: [1]\r\n\r\n'), 0);
     expect(framer.end().frames).toBe(1);
     expect([framer.framing(), frames[0]?.data]).toEqual(['sse', '[1]']);
   });

@@ -9,10 +9,10 @@ import type { Envelope, EnvelopeInit } from '../envelope/types';
 import type { Frame } from '../sse/types';
 import { stringifyJson } from '../json/tree';
 import { previewText } from '../text/preview';
-import { createBodyFramer } from './body-framing';
 import type { StreamEnd } from './end-status';
 import { DialectFindings } from './dialect-findings';
 import { createGzipSignatureCheck } from './gzip-signature';
+import { createLegFramer, type Framing } from './leg-framing';
 import { SESSION_FRAMING } from './last-event';
 import { classifyControlFrame } from './stream-control';
 import type { FormatChoice } from './types';
@@ -27,6 +27,8 @@ export interface LegEnd {
   bytes: number;
   /** What ended the stream: its terminal event, an error, or a cut (see endStatusOf). */
   stream: StreamEnd;
+  /** How its bytes were framed: SSE, or one event per line (leg-framing.ts). */
+  framing: Framing;
 }
 
 export interface LegDecoder {
@@ -38,6 +40,8 @@ export interface LegDecoder {
   hint(hints: ExchangeHints): void;
   push(chunk: Uint8Array, receivedAt?: number): void;
   end(): LegEnd;
+  /** How the leg's bytes are framed, so far (see LegEnd.framing). */
+  framing(): Framing;
 }
 
 /**
@@ -88,8 +92,8 @@ function continuationDialect(
 const DETECTION_WINDOW = 8;
 
 /**
- * One leg of a session: its bytes → frames (SSE events, or a streamed JSON array's elements:
- * body-framing.ts) → the dialect detected (or chosen) → envelopes,
+ * One leg of a session: its bytes → frames (SSE events, a streamed JSON array's elements, or
+ * lines: leg-framing.ts) → the dialect detected (or chosen) → envelopes,
  * and at its end how the stream ended (docs/diagnostics.md, the stream.* rules).
  */
 export function createLegDecoder(context: LegContext): LegDecoder {
@@ -175,6 +179,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     dialect = decoder;
     module = chosenModule;
     detection = why;
+    if (sawDone) decoder.done?.();
     findings.decide(chosenModule.id);
     successors = choice === 'auto' ? registry.successorsOf(chosenModule.id) : [];
     callbacks.onDialect?.(leg, id, why);
@@ -211,6 +216,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     const control = classifyControlFrame(frame.data);
     if (control?.kind === 'done') {
       sawDone = true;
+      dialect?.done?.();
       terminal ??= { event: '[DONE]', frame: frame.seq };
       controlEnvelope(frame, { type: '[DONE]', final: true, delta: '', extras: {}, control: 'done' });
       return;
@@ -312,10 +318,12 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     return expected === undefined || expected.terminator === 'none';
   };
 
-  const framer = createBodyFramer(
+  const framer = createLegFramer(
     { onFrame, onDiagnostic: legReport },
     { maxDataLineBytes: context.maxDataLineBytes, ...SESSION_FRAMING },
+    registry,
   );
+  if (hints.headers) framer.respond(hints.headers);
 
   const signature = createGzipSignatureCheck(() =>
     legReport({
@@ -330,7 +338,10 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     leg,
     hint(more) {
       hints = { ...hints, ...more };
+      // The response headers are evidence for the leg's framing too (leg-framing.ts).
+      if (more.headers) framer.respond(more.headers);
     },
+    framing: () => framer.framing(),
     push(chunk, receivedAt = 0) {
       stats?.onChunk(chunk.byteLength, receivedAt, leg);
       signature.push(chunk);
@@ -367,6 +378,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         retry: summary.retry,
         bytes: summary.bytes,
         stream,
+        framing: framer.framing(),
       };
       context.onLegEnd(end);
       return end;

@@ -226,7 +226,13 @@ export function createCollectingSession(options: SessionDecoderOptions = {}): Co
     const end = leg.end();
     formats.push(end.format);
     detections.push(end.detection);
-    ends.push({ lastEventId: end.lastEventId, retry: end.retry, bytes: end.bytes, stream: end.stream });
+    ends.push({
+      lastEventId: end.lastEventId,
+      retry: end.retry,
+      bytes: end.bytes,
+      stream: end.stream,
+      framing: end.framing,
+    });
   };
   return {
     decodeLeg(chunks, hints) {

@@ -6,6 +6,7 @@ import type { Envelope } from '../envelope/types';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 import type { StreamEnd } from './end-status';
+import type { Framing } from './leg-framing';
 
 export type FormatChoice = DialectId | 'auto';
 
@@ -22,6 +23,6 @@ export interface DecodeResult {
   diagnostics: Diagnostic[];
   /** Absent when decoded without statistics (SessionDecoderOptions.statistics). */
   stats?: ChunkStatistics;
-  /** Per leg: WHATWG end state, and what ended the stream. */
-  ends: { lastEventId: string; retry: number | null; bytes: number; stream: StreamEnd }[];
+  /** Per leg: WHATWG end state, what ended the stream, and how its bytes were framed. */
+  ends: { lastEventId: string; retry: number | null; bytes: number; stream: StreamEnd; framing: Framing }[];
 }

@@ -1,6 +1,7 @@
 import { DIALECT_REGISTRY } from '../dialects/registry';
 import { sniffFrame } from '../dialects/sniff';
 import { isJsonObject, parseJson } from '../json/values';
+import { announcedLineFraming, lineFramingOf } from '../pipeline/leg-framing';
 import { createUtf8Decoder } from '../text/utf8';
 import { RECORDING_MAGIC } from './format';
 import { convertItem } from './items';
@@ -9,9 +10,10 @@ import { RECORDING_FORMAT, type HeaderList, type RecordedResponse, type SourceKi
 
 /**
  * Recognising an imported file from its first bytes, whatever its name: a recording, a raw
- * `text/event-stream` capture (optionally with the HTTP head `curl -i` prints), NDJSON or a
- * JSON array of envelopes or of Anthropic events, a streamed JSON array body of API responses
- * (Gemini without `alt=sse`), or a HAR file.
+ * `text/event-stream` capture (optionally with the HTTP head `curl -i` prints), a capture of a
+ * line-framed wire a dialect declares (the AI SDK's v4 data stream), NDJSON or a JSON array of
+ * envelopes or of Anthropic events, a streamed JSON array body of API responses (Gemini without
+ * `alt=sse`), or a HAR file.
  */
 
 export const EXPECTED_KINDS =
@@ -70,6 +72,11 @@ function startsLikeSse(bytes: Uint8Array, from: number): boolean {
   while (i < bytes.length && (bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
   if (i >= bytes.length) return true;
   return isSseLine(lineAt(bytes, i).text);
+}
+
+/** Whether the text from `from` starts as a line-framed wire a dialect declares (pipeline/leg-framing.ts). */
+function startsLikeLines(bytes: Uint8Array, from: number): boolean {
+  return lineFramingOf(decoder.decode(bytes.subarray(from, from + 16))) !== undefined;
 }
 
 /** `HTTP/1.1 200 OK` + headers + blank line, as `curl -i` prints them. */
@@ -219,6 +226,8 @@ export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
   if (first === 0x7b) return sniffObject(head, start, complete);
   const http = parseHttpHead(head, start);
   if (http) {
+    if (announcedLineFraming(http.response.headers) || startsLikeLines(head, http.bodyOffset))
+      return { ok: true, kind: 'lines', bodyOffset: http.bodyOffset, response: http.response };
     const contentType = http.response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
     if (contentType.includes('text/event-stream') || startsLikeSse(head, http.bodyOffset))
       return { ok: true, kind: 'sse', bodyOffset: http.bodyOffset, response: http.response };
@@ -232,6 +241,7 @@ export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
   const firstLine = lineAt(head, start);
   if (firstLine.next < 0 && !complete && firstLine.text.length < 16) return { ok: false, needMore: true };
   if (isSseLine(firstLine.text)) return { ok: true, kind: 'sse', bodyOffset: 0 };
+  if (startsLikeLines(head, start)) return { ok: true, kind: 'lines', bodyOffset: start };
   return resyncedCapture(head, start, complete) ?? unknown(head);
 }
 

@@ -128,6 +128,16 @@ export interface ImportDiagnostic extends Diagnostic {
   at: DiagnosticLocation & { fileOffset?: number; line?: number };
 }
 
-/** What an imported file was recognised as (by its content, not its name). */
+/**
+ * What an imported file was recognised as (by its content, not its name). `lines`: a capture of a
+ * line-framed wire (the AI SDK's v4 data stream); `json-stream`: a body streamed as one JSON array.
+ */
 export type SourceKind =
-  'recording' | 'sse' | 'json-stream' | 'ndjson-envelopes' | 'json-envelopes' | 'anthropic-events' | 'har';
+  | 'recording'
+  | 'sse'
+  | 'lines'
+  | 'json-stream'
+  | 'ndjson-envelopes'
+  | 'json-envelopes'
+  | 'anthropic-events'
+  | 'har';

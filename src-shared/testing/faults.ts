@@ -8,6 +8,7 @@
 import type { RuleId } from '../diagnostics/rules';
 import { JSON_RPC_FAULTS } from '../dialects/json-rpc/faults';
 import { AG_UI_FAULTS } from '../dialects/ag-ui/faults';
+import { AI_SDK_FAULTS } from '../dialects/ai-sdk-ui/faults';
 import { GEMINI_FAULTS } from '../dialects/gemini/faults';
 import { OPENAI_CHAT_FAULTS } from '../dialects/openai-chat/faults';
 import type { DialectId } from '../dialects/registry';
@@ -22,6 +23,8 @@ export interface CleanStream {
   events: string[];
   /** Its events name their type in an `event:` field (the provider APIs). */
   eventFields?: boolean;
+  /** Its events are lines, not SSE events (a line-framed wire: the AI SDK's v4 data stream). */
+  lines?: boolean;
 }
 
 /** A faulted stream: the SSE text of each event, and the event the finding must point at. */
@@ -1082,6 +1085,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   ...SEGMENT_FAULTS,
   ...OPENAI_CHAT_FAULTS,
   ...JSON_RPC_FAULTS,
+  ...AI_SDK_FAULTS,
   ...AG_UI_FAULTS,
   ...GEMINI_FAULTS,
 ];
@@ -1096,6 +1100,14 @@ function withEventFields(parts: (string | Uint8Array)[]): (string | Uint8Array)[
     const type = parse(part.slice(6).split('\n')[0] ?? '')?.['type'];
     return typeof type === 'string' ? `event: ${type}\n${part}` : part;
   });
+}
+
+/**
+ * A faulted line-framed stream: every event written `data: …` and a blank line is one line
+ * instead. Parts given as bytes (a line cut without its ending) are kept as they are.
+ */
+function asLines(parts: (string | Uint8Array)[]): (string | Uint8Array)[] {
+  return parts.map((part) => (typeof part === 'string' ? part.replace(/^data: (.*)\n\n/gm, '$1\n') : part));
 }
 
 /** Each fault kind at up to `perStream` seeded sites of every clean stream of its dialects. */
@@ -1113,7 +1125,11 @@ export function generateFaults(streams: readonly CleanStream[], seed: number, pe
           kind,
           stream: stream.name,
           site,
-          faulted: stream.eventFields ? { ...faulted, parts: withEventFields(faulted.parts) } : faulted,
+          faulted: stream.eventFields
+            ? { ...faulted, parts: withEventFields(faulted.parts) }
+            : stream.lines
+              ? { ...faulted, parts: asLines(faulted.parts) }
+              : faulted,
         });
       }
     }

@@ -5,7 +5,7 @@
  */
 import type { DialectRegistry } from '../dialects/registry';
 import { stringifyJson } from '../json/tree';
-import { bodyFramingOf } from '../pipeline/body-framing';
+import { framingOfHead } from '../pipeline/leg-framing';
 import { decodeLegs } from '../pipeline/session-decoder';
 import type { DecodeResult } from '../pipeline/types';
 import { splitRandom } from '../sse/rechunk';
@@ -47,7 +47,7 @@ function unaccountedTail(bytes: Uint8Array, result: DecodeResult): number | null
   };
   const bomEnd = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   // A JSON array body's last frame ends with its last element: its closing ] follows.
-  const jsonArray = bodyFramingOf(bytes) === 'json-array';
+  const jsonArray = framingOfHead(bytes) === 'json-array';
   let lineStart = true;
   let inComment = false;
   for (let i = Math.max(tailStart, bomEnd); i < bytes.length; i++) {

@@ -26,10 +26,12 @@ const FINAL_MARKERS = ['[DONE]', jsonText({ error: 'APIStatusError', message: 'O
 
 /**
  * A stream of grammar events, mostly well framed, sometimes with other line endings or split
- * data lines; for a dialect whose API also streams one JSON array, half the time that array
- * (sometimes without its closing `]`).
+ * data lines; for a dialect with a framing of its own (FuzzDialect.stream), half of the time a
+ * stream in that framing; for a dialect whose API also streams one JSON array, half the time
+ * that array (sometimes without its closing `]`).
  */
 export function generateStream(dialect: FuzzDialect, random: Random): Uint8Array {
+  if (dialect.stream && random() < 0.5) return encodeUtf8(dialect.stream(random));
   const eol = random() < 0.8 ? '\n' : pick(random, ['\r', '\r\n']);
   const events: string[] = [];
   const count = 1 + int(random, 40);

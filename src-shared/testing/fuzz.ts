@@ -22,6 +22,8 @@ export interface FuzzDialect {
   framing?: { eventField: boolean; sequenceNumbers: boolean; jsonArray?: boolean };
   /** The event a stream of the dialect opens with, mostly: its marker (the raw format's meta_init announcing it). */
   opening?: string;
+  /** A whole stream in the dialect's own framing (a line-framed wire): half of its streams are these. */
+  stream?: (random: Random) => string;
 }
 
 export function pick<T>(random: Random, items: readonly T[]): T {

@@ -1,5 +1,5 @@
 import { concatBytes } from '../../../src-shared/bytes/held-bytes';
-import { createBodyFramer } from '../../../src-shared/pipeline/body-framing';
+import { createLegFramer } from '../../../src-shared/pipeline/leg-framing';
 import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
 import type { Expr } from '../../../src-shared/filter';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
@@ -22,7 +22,9 @@ function parseRechunk(value: string | undefined): Rechunk {
 }
 
 /**
- * Each event exactly as a WHATWG EventSource dispatches it, as NDJSON, then the end state.
+ * Each event exactly as a WHATWG EventSource dispatches it, as NDJSON, then the end state; a
+ * stream of a line-framed wire (the AI SDK's v4 data stream: its first bytes say so) as its
+ * lines, each `{line}`.
  * A FILE is opened with the importers, as every command opens it: the events are those of the
  * stream it holds (each leg of a recording, the items of an NDJSON or HAR file), never the
  * file's own bytes framed; each line names its leg, and each leg ends with its end state.
@@ -67,12 +69,21 @@ export const frames: Command = async (args, io) => {
 /** One stream's events, each line starting with `where` (the file, and the leg of a file). */
 function printFrames(io: CliIo, where: { file: string; leg?: number }, read: Uint8Array[], rechunk: Rechunk): void {
   const chunks = rechunk ? rechunk(concatBytes(read)) : read;
-  // An SSE body's events exactly as an EventSource dispatches them; a JSON array body's elements.
-  const framer = createBodyFramer({
-    onFrame: (f) => printJson(io, { ...where, event: f.event || 'message', data: f.data, id: f.id }, 0),
-    onDiagnostic: () => undefined,
-  });
-  for (const chunk of chunks) framer.push(chunk);
+  const framer = createLegFramer(
+    {
+      onFrame: (f) =>
+        printJson(
+          io,
+          framer.framing() === 'lines'
+            ? { ...where, line: f.data }
+            : { ...where, event: f.event || 'message', data: f.data, id: f.id },
+          0,
+        ),
+      onDiagnostic: () => undefined,
+    },
+    {},
+  );
+  for (const chunk of chunks) framer.push(chunk, 0);
   const end = framer.end();
   printJson(io, { ...where, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
 }

@@ -376,6 +376,24 @@ describe('live connection against loopback servers', () => {
     expect(sink.text()).toBe('data: x\n\n');
   });
 
+  it('takes a text/plain response whose header announces a line-framed wire (the AI SDK v4 data stream) as a stream', async () => {
+    await serve((req, res) => {
+      const announced = req.url === '/announced';
+      res.writeHead(200, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        ...(announced ? { 'X-Vercel-AI-Data-Stream': 'v1' } : {}),
+      });
+      res.end('0:"Hi"\n');
+    });
+    const sink = capture();
+    const outcome = await openConnection(get('/announced'), sink).done;
+    expect(outcome.reason).toBe('complete');
+    expect(sink.text()).toBe('0:"Hi"\n');
+    // Without the header, text/plain is no stream, whatever its bytes look like.
+    const plain = await openConnection(get('/plain'), capture()).done;
+    expect(plain.failure?.kind).toBe('content-type');
+  });
+
   it('caps a large rejected body and says it was truncated', async () => {
     await serve((_req, res) => {
       res.writeHead(502, { 'Content-Type': 'text/html' });

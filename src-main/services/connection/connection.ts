@@ -1,4 +1,5 @@
 import type { Failure } from '../../../src-shared/contract/payloads';
+import { announcedLineFraming, framingOfHead, type Framing } from '../../../src-shared/pipeline/leg-framing';
 import {
   encodingFailure,
   idleFailure,
@@ -6,12 +7,12 @@ import {
   rejectedResponseFailure,
   timeoutFailure,
 } from './failures';
-import { bodyFramingOf, type BodyFraming } from '../../../src-shared/pipeline/body-framing';
 import { nodeHttpTransport, type HttpResponseHead, type HttpTransport } from './http-transport';
 
 /**
  * One live HTTP exchange whose response body is a stream. It decides, from the response head,
- * whether the body is a stream at all: a 2xx `text/event-stream` response, or a 2xx
+ * whether the body is a stream at all: a 2xx `text/event-stream` response, one whose headers
+ * announce a line-framed wire a dialect declares (the AI SDK's v4 data stream), or a 2xx
  * `application/json` one whose body is a JSON array (an API streaming its responses without
  * SSE, as Gemini does without `alt=sse`; its first bytes decide), is handed on chunk by chunk
  * with receive times; anything else is captured (up to a cap) as text to show the user, so
@@ -231,7 +232,7 @@ export function openConnection(
   };
 
   /** The JSON body's first bytes decided (or it ended first): a streamed array is accepted, anything else shown. */
-  const finishSniffing = (framing: BodyFraming | undefined): void => {
+  const finishSniffing = (framing: Framing | undefined): void => {
     const held = sniffing;
     if (!held || settled) return;
     sniffing = null;
@@ -263,8 +264,10 @@ export function openConnection(
         // An empty Content-Encoding names no coding: the body is as sent (RFC 9110 §8.4).
         const encoding = (headerValue(head.headers, 'content-encoding') ?? '').trim().toLowerCase() || 'identity';
         const ok = head.status >= 200 && head.status <= 299 && head.status !== 204;
-        if (ok && encoding === 'identity' && (spec.acceptAnyContentType === true || isEventStream(contentType)))
-          return accept(head);
+        // A line-framed wire (the AI SDK's v4 data stream, text/plain) is a stream too when its header says so.
+        const stream =
+          isEventStream(contentType) || spec.acceptAnyContentType === true || !!announcedLineFraming(head.headers);
+        if (ok && encoding === 'identity' && stream) return accept(head);
         if (ok && encoding === 'identity' && isJson(contentType)) {
           // A JSON body is a stream when it is a JSON array sent element by element (Gemini
           // without alt=sse); a JSON object is a one-off answer or an error, shown. Its first
@@ -283,7 +286,7 @@ export function openConnection(
         if (mode === 'sniffing' && sniffing) {
           sniffing.held.push({ chunk, receivedAt });
           sniffing.size += chunk.byteLength;
-          const framing = bodyFramingOf(
+          const framing = framingOfHead(
             concat(
               sniffing.held.map((h) => h.chunk),
               sniffing.size,

@@ -20,7 +20,7 @@ import { SessionStore } from './sessions';
 import { SseResponse } from './sse-response';
 import { FIREHOSE_DEFAULTS, readFirehosePace, streamFirehose } from './firehose-stream';
 import { firehose } from './scenarios/firehose';
-import { PROVIDER_APIS, type ProviderApi } from './providers';
+import { PROVIDER_APIS, providerApiFor, type ProviderApi } from './providers';
 import { matchesPath } from './providers/types';
 import { chooseProviderScenario, streamProviderScenario } from './providers/serve';
 import { jsonText } from '../../../src-shared/json/tree';
@@ -266,11 +266,11 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
             tool_results: 'POST /agent/tool_results',
             segments: 'POST /segments/run',
             scenarios: 'GET /agent/scenarios',
-            providers: PROVIDER_APIS.map((api) => `POST ${api.path}`),
+            providers: PROVIDER_APIS.map((api) => `POST ${api.path}${api.query ? `?${api.query}` : ''}`),
           }),
         ),
     };
-    const providerApi = req.method === 'POST' ? PROVIDER_APIS.find((api) => matchesPath(api, path)) : undefined;
+    const providerApi = req.method === 'POST' ? providerApiFor(path, url.searchParams) : undefined;
     const handler = routes[route] ?? (providerApi && (() => provider(providerApi, req, res, url.searchParams)));
     if (handler) return handler();
     const allowed = Object.keys(routes)

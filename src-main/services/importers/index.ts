@@ -34,9 +34,10 @@ async function sniffFile(path: string, fs: SourceFs): Promise<{ result: SniffRes
 
 /**
  * Opens a file the user already has as a source of legs of bytes for the shared decoder:
- * a recording, a raw SSE capture, NDJSON or a JSON array of envelopes or Anthropic events
- * (this inspector's envelope export among them), a streamed JSON array of API responses, or a
- * HAR file. The kind is recognised from the content, not the name. Files are streamed,
+ * a recording, a raw SSE capture (or a line-framed one: the AI SDK's v4 data stream), NDJSON or
+ * a JSON array of envelopes or Anthropic events (this inspector's envelope export among them), a
+ * streamed JSON array of API responses, or a HAR file. The kind is recognised from the content,
+ * not the name. Files are streamed,
  * never read into one string. Rejects with an ImportError naming what was expected when the
  * file is none of these.
  */
@@ -60,6 +61,8 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
       return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response);
     case 'json-stream':
       return openSseCapture(path, fs, findings, size, result.bodyOffset, undefined, 'json-stream');
+    case 'lines':
+      return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response, 'lines');
     case 'har':
       return openHar(path, fs, findings, size, result.bodyOffset, options.harEntry);
     case 'ndjson-envelopes':

@@ -11,9 +11,9 @@ export const CAPTURE_BLOCK = 64 * 1024;
 /**
  * A raw capture of a response body: its bytes, exactly, as one leg — or as the legs its first
  * line names, when it is an event-stream capture of a session of several legs this inspector
- * wrote (src-shared/export/sse-legs.ts). A `text/event-stream` capture (`sse`), or a body
- * streamed as one JSON array (`json-stream`: Gemini without `alt=sse`), which the decoder
- * frames element by element just as it does live.
+ * wrote (src-shared/export/sse-legs.ts). `sse` for a `text/event-stream` capture, `lines` for a
+ * line-framed wire's, `json-stream` for a body streamed as one JSON array (Gemini without
+ * `alt=sse`); the decoder frames each by its first bytes, just as it does live.
  */
 export async function openSseCapture(
   path: string,
@@ -22,12 +22,12 @@ export async function openSseCapture(
   size: number,
   bodyOffset: number,
   response?: RecordedResponse,
-  kind: 'sse' | 'json-stream' = 'sse',
+  kind: 'sse' | 'lines' | 'json-stream' = 'sse',
 ): Promise<ImportedSource> {
   const notes = [
-    kind === 'sse'
-      ? 'A raw event-stream capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.'
-      : 'A response body streamed as one JSON array: each element is one event, decoded as it was received. The file keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.',
+    kind === 'json-stream'
+      ? 'A response body streamed as one JSON array: each element is one event, decoded as it was received. The file keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.'
+      : `A raw ${kind === 'sse' ? 'event-stream' : 'line-framed stream'} capture keeps neither network chunk boundaries nor receive times: it is read in 64 KiB blocks, all at time 0.`,
   ];
   if (response)
     notes.push(

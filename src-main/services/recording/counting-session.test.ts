@@ -35,6 +35,7 @@ function expected(full: DecodeResult) {
       retry: end.retry,
       bytes: end.bytes,
       stream: end.stream,
+      framing: end.framing,
     })),
     frames: full.frames.reduce((sum, frames) => sum + frames.length, 0),
     envelopes: full.envelopes.length,

@@ -124,6 +124,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
       return {
         leg: leg.leg,
         hint: (hints) => leg.hint(hints),
+        framing: () => leg.framing(),
         push: (chunk, receivedAt) => leg.push(chunk, receivedAt),
         end() {
           const end = leg.end();

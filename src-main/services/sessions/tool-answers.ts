@@ -1,7 +1,10 @@
 import type { PendingTools, SendToolResultsRequest, ToolResult } from '../../../src-shared/contract/payloads';
+import { DIALECT_REGISTRY } from '../../../src-shared/dialects/registry';
+import type { DialectModule } from '../../../src-shared/dialects/types';
 import type { RecordedAction } from '../../../src-shared/recording/types';
 import { pendingSetKey } from '../tool-results/answer-ledger';
 import {
+  buildClientToolRequest,
   buildToolResultsRequest,
   checkResults,
   defaultExtraBody,
@@ -15,9 +18,26 @@ import { KIND } from '../../../src-shared/envelope/vocabulary';
 
 /**
  * Answering a run paused on awaiting_frontend_tools: live, by sending the results as the next
- * leg (docs/protocols/upstream-protocol.md); in a replay, by playing the recorded continuation;
+ * leg (docs/protocols/upstream-protocol.md), or, when the paused leg's dialect continues its
+ * runs itself (DialectModule.clientTools: the AI SDK, AG-UI), by sending the request its hook
+ * builds, as the dialect's frontend would; in a replay, by playing the recorded continuation;
  * a file, only once given the live server's credentials (`attachRun`, the CLI's answer).
  */
+
+type Pending = NonNullable<ReturnType<SessionStore['pendingTools']>>;
+
+/** The paused leg's dialect, when it continues its runs itself. */
+function selfContinuing(data: SessionStore, pending: Pending): DialectModule | undefined {
+  const format = data.legs[pending.leg]?.format;
+  const module = format ? DIALECT_REGISTRY.get(format) : undefined;
+  return module?.clientTools ? module : undefined;
+}
+
+/** The path and query of a URL, as the prompt shows where the request goes. */
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
 
 export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSessions, 'runLeg'>) {
   const { now, announce, runtimeOf } = registry;
@@ -28,23 +48,25 @@ export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSess
     const pending = rt.data.pendingTools();
     if (!pending) return null;
     const run = rt.run;
-    return {
+    const dialect = selfContinuing(rt.data, pending);
+    const common = {
       leg: pending.leg,
       block: pending.block.id,
       agentUuid: pending.agentUuid,
       tools: toPendingTools(pending.block.pendingTools ?? []),
       answered: rt.ledger.state(pendingSetKey(pending.leg, pending.block.id)),
+    };
+    if (dialect)
+      return { ...common, defaultPath: run ? pathOf(run.url) : '', defaultExtraBody: {}, continuedBy: dialect.label };
+    return {
+      ...common,
       defaultPath: run ? defaultToolResultsPath(run.url) : '/agent/tool_results',
       defaultExtraBody: run ? defaultExtraBody(run.body) : {},
     };
   };
 
   /** In a replay, answering checks the results and plays the recorded continuation. */
-  const answerReplay = (
-    rt: Runtime,
-    pending: NonNullable<ReturnType<SessionStore['pendingTools']>>,
-    results: readonly ToolResult[],
-  ): { leg: number } => {
+  const answerReplay = (rt: Runtime, pending: Pending, results: readonly ToolResult[]): { leg: number } => {
     const problem = checkResults(pending.block.pendingTools ?? [], results);
     if (problem) throw new Error(problem);
     const key = pendingSetKey(pending.leg, pending.block.id);
@@ -76,13 +98,27 @@ export function createToolAnswers(registry: SessionRegistry, live: Pick<LiveSess
       const problem = checkResults(pending.block.pendingTools ?? [], results);
       if (problem) throw new Error(problem);
     }
-    const request = buildToolResultsRequest({
-      run: rt.run,
-      agentUuid: pending.agentUuid,
-      results,
-      ...(path !== undefined ? { path } : {}),
-      ...(extraBody !== undefined ? { extraBody } : {}),
-    });
+    const dialect = selfContinuing(data, pending);
+    if (dialect && (path !== undefined || extraBody !== undefined))
+      throw new Error(
+        `This run is continued as a ${dialect.label} frontend continues it: the same request again with the answers, so there is no path or extra body to set.`,
+      );
+    const request = dialect?.clientTools
+      ? buildClientToolRequest({
+          run: rt.run,
+          previousBody: data.legs[pending.leg]?.request?.body ?? rt.run.body,
+          calls: pending.block.pendingTools ?? [],
+          pause: pending.block.parsed,
+          results,
+          continuation: dialect.clientTools,
+        })
+      : buildToolResultsRequest({
+          run: rt.run,
+          agentUuid: pending.agentUuid,
+          results,
+          ...(path !== undefined ? { path } : {}),
+          ...(extraBody !== undefined ? { extraBody } : {}),
+        });
     const key = pendingSetKey(pending.leg, pending.block.id);
     rt.ledger.claim(key, { resend: resend === true });
     const action: RecordedAction = {

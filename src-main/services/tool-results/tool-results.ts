@@ -1,11 +1,13 @@
 import type { ToolResult } from '../../../src-shared/contract/payloads';
+import type { ClientToolContinuation } from '../../../src-shared/dialects/types';
 import type { PendingTool } from '../../../src-shared/reconstruct/types';
 import type { RecordedRequest } from '../../../src-shared/recording/types';
 import type { ConnectionSpec } from '../connection/connection';
 
 /**
  * Answering an `awaiting_frontend_tools` pause: where to POST, with which headers and body
- * (docs/protocols/upstream-protocol.md §8 #33). Everything is derived from the run's own request in main;
+ * (docs/protocols/upstream-protocol.md §8 #33), or, for a dialect that continues its runs
+ * itself, the request its hook builds (buildClientToolRequest). Everything is derived from the run's own request in main;
  * the renderer only supplies the results, and at most a path on the same origin and extra
  * body fields.
  */
@@ -142,5 +144,43 @@ export function buildToolResultsRequest(init: ToolResultsRequestInit): {
   return {
     spec: { url, method: 'POST', headers, body: new TextEncoder().encode(body) },
     recorded: { method: 'POST', url: url.href, headers, body },
+  };
+}
+
+export interface ClientToolRequestInit {
+  /** The run's request as sent (URL, headers with credentials). */
+  run: RecordedRequest;
+  /** The body of the leg that paused (the run's, or a continuation's), as sent. */
+  previousBody: string | null;
+  /** The calls the leg paused on, and the whole pause payload its dialect emitted. */
+  calls: readonly PendingTool[];
+  pause: unknown;
+  results: readonly ToolResult[];
+  /** How the paused leg's dialect continues a run (DialectModule.clientTools). */
+  continuation: ClientToolContinuation;
+}
+
+/**
+ * A run whose dialect continues itself (the AI SDK, AG-UI): the next request is the run's
+ * own, to the same URL with the same headers, and the body the dialect builds from the
+ * paused leg's body and the answers, as the dialect's frontend would send it.
+ */
+export function buildClientToolRequest(init: ClientToolRequestInit): {
+  spec: ConnectionSpec;
+  recorded: RecordedRequest;
+} {
+  if (init.previousBody === null)
+    throw new Error('The request that paused was sent without a body, so there is no conversation to continue.');
+  const body = init.continuation.continueBody({
+    previousBody: init.previousBody,
+    calls: init.calls,
+    answers: init.results.map((r) => ({ toolUseId: r.tool_use_id, content: r.content, isError: r.is_error ?? false })),
+    pause: init.pause,
+  });
+  const url = new URL(init.run.url);
+  const headers = continuationHeaders(init.run.headers);
+  return {
+    spec: { url, method: init.run.method, headers, body: new TextEncoder().encode(body) },
+    recorded: { method: init.run.method, url: url.href, headers, body },
   };
 }

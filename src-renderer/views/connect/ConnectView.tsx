@@ -141,7 +141,10 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
                 onClick={() => app.connectForm.set(providerForm(provider))}
               >
                 <span className="preset-name">{provider.title}</span>
-                <span className="preset-sub">POST {new URL(provider.url).pathname}, scripted</span>
+                <span className="preset-sub">
+                  POST {new URL(provider.url).pathname}
+                  {new URL(provider.url).search}, scripted
+                </span>
               </button>
             ))}
             <button

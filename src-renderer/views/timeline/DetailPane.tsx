@@ -398,15 +398,24 @@ function FrameTab({
         <dd>
           {formatCount(frame.byteStart)}–{formatCount(frame.byteEnd)} ({formatBytes(frame.byteEnd - frame.byteStart)})
         </dd>
-        <dt>event</dt>
-        <dd>{frame.event || <span className="dim">message (default)</span>}</dd>
-        <dt>id</dt>
-        <dd>{frame.id || <span className="dim">none</span>}</dd>
-        <dt>data lines</dt>
-        <dd>
-          {frame.dataLines} (longest {formatBytes(frame.maxDataLineBytes)})
-          {frame.maxDataLineBytes > 2048 && <Badge tone="warning">over 2048 B</Badge>}
-        </dd>
+        {frame.line ? (
+          <>
+            <dt>framing</dt>
+            <dd>one line of a line-framed stream ({formatBytes(frame.maxDataLineBytes)}), not an SSE event</dd>
+          </>
+        ) : (
+          <>
+            <dt>event</dt>
+            <dd>{frame.event || <span className="dim">message (default)</span>}</dd>
+            <dt>id</dt>
+            <dd>{frame.id || <span className="dim">none</span>}</dd>
+            <dt>data lines</dt>
+            <dd>
+              {frame.dataLines} (longest {formatBytes(frame.maxDataLineBytes)})
+              {frame.maxDataLineBytes > 2048 && <Badge tone="warning">over 2048 B</Badge>}
+            </dd>
+          </>
+        )}
         <dt>chunks</dt>
         <dd>
           {frame.chunkFirst === frame.chunkLast
@@ -448,7 +457,7 @@ function FrameTab({
           })}
         </tbody>
       </table>
-      <div className="detail-section-title">SSE data</div>
+      <div className="detail-section-title">{frame.line ? 'Line' : 'SSE data'}</div>
       <CodeView
         value={prettyWireData(frame.data)}
         language={wireLanguage(envelope.dialect, frame.data)}

@@ -119,6 +119,8 @@ function PendingPrompt({
   recorded: ToolResult[] | null;
 }) {
   const replay = session.summary.source.kind === 'replay';
+  /** The run's dialect continues it itself: the same request again, so no path or extra body to choose. */
+  const continuedBy = pending.continuedBy;
   const [drafts, setDrafts] = useState<ToolDraft[]>(() => draftsWithAnswers(draftsFor(pending.tools), recorded));
   const [advanced, setAdvanced] = useState(false);
   const [path, setPath] = useState(pending.defaultPath);
@@ -189,7 +191,10 @@ function PendingPrompt({
           {pending.tools.length === 1 ? 'a frontend tool result' : `${pending.tools.length} frontend tool results`}
         </span>
         <span className="muted mono small">
-          agent {pending.agentUuid.slice(0, 8)} · leg {pending.leg}
+          {continuedBy
+            ? `${continuedBy} · message ${pending.agentUuid || '(no id)'}`
+            : `agent ${pending.agentUuid.slice(0, 8)}`}{' '}
+          · leg {pending.leg}
         </span>
         <span className="spacer" />
         {replay && (
@@ -273,10 +278,12 @@ function PendingPrompt({
               ? 'Sending; the continuation appears in this session as a new leg.'
               : replay
                 ? 'Nothing is sent to a server: the recording continues with the leg it recorded after this pause.'
-                : `POST ${pending.defaultPath} — the continuation streams into this session as a new leg.`}
+                : continuedBy
+                  ? `POST ${pending.defaultPath} again with the answers, as a ${continuedBy} frontend continues the run — the continuation streams into this session as a new leg.`
+                  : `POST ${pending.defaultPath} — the continuation streams into this session as a new leg.`}
         </span>
         <span className="spacer" />
-        {!replay && (
+        {!replay && !continuedBy && (
           <button type="button" className="link-button small" onClick={() => setAdvanced((a) => !a)}>
             {advanced ? 'Hide request options' : 'Request options…'}
           </button>

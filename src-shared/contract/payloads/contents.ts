@@ -85,6 +85,8 @@ export const FrameDetail = s.object({
   id: s.string(),
   dataLines: Count(),
   maxDataLineBytes: Count(),
+  /** Set when the frame is a line of a line-framed wire (the AI SDK's v4 data stream), not an SSE event. */
+  line: s.optional(s.boolean()),
 });
 export type FrameDetail = Infer<typeof FrameDetail>;
 

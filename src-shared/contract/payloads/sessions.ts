@@ -151,6 +151,12 @@ export const PendingTools = s.object({
   /** Where main will POST (shown, not taken from the renderer): path and query on the run's origin. */
   defaultPath: s.string(),
   defaultExtraBody: s.record(s.json<unknown>()),
+  /**
+   * Set when the paused leg's dialect continues its runs itself (the AI SDK, AG-UI): its label.
+   * The answer is then the run's own request again with the answers (to `defaultPath`), and
+   * there is no path or extra body to choose.
+   */
+  continuedBy: s.optional(s.string()),
 });
 export type PendingTools = Infer<typeof PendingTools>;
 

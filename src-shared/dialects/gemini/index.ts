@@ -35,7 +35,7 @@ export function isGeminiChunk(frame: SniffedFrame): boolean {
 
 /**
  * Gemini's `streamGenerateContent`, over SSE (`?alt=sse`, CRLF framing) or as one streamed
- * JSON array (without `alt=sse`; pipeline/body-framing.ts frames it): each frame is a whole
+ * JSON array (without `alt=sse`; pipeline/leg-framing.ts frames it): each frame is a whole
  * `GenerateContentResponse`, and the chunk with a `finishReason` ends it (no `[DONE]`).
  */
 export const geminiDialect: DialectModule<'gemini'> = {

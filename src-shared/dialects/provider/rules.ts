@@ -8,6 +8,8 @@ const PROVIDERS_AND_CHAT: readonly DialectId[] = [...PROVIDERS, 'openai-chat'];
 /** The rules about streamed items and terminal events whose meaning holds for AG-UI's runs too (docs/protocols/ag-ui.md). */
 const PROVIDERS_AND_AG_UI: readonly DialectId[] = [...PROVIDERS, 'ag-ui'];
 const PROVIDERS_CHAT_AND_AG_UI: readonly DialectId[] = [...PROVIDERS_AND_CHAT, 'ag-ui'];
+/** The AI SDK's streams have the same parts: messages, text and tool calls by id, an error part (docs/protocols/ai-sdk-ui.md). */
+const withAiSdk = (dialects: readonly DialectId[]): readonly DialectId[] => [...dialects, 'ai-sdk-ui'];
 
 /**
  * The rules of the provider APIs streamed directly (docs/diagnostics.md), reported through the
@@ -19,7 +21,7 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'The API sent an error event',
-    dialects: [...PROVIDERS_AND_CHAT, 'gemini'],
+    dialects: withAiSdk([...PROVIDERS_AND_CHAT, 'gemini']),
   },
   'provider.response-failed': {
     severity: 'error',
@@ -37,39 +39,39 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title:
-      "Stream ended without its terminal event (message_stop, response.completed/failed/incomplete, RUN_FINISHED/RUN_ERROR, Gemini's finishReason)",
-    dialects: [...PROVIDERS_AND_AG_UI, 'gemini'],
+      "Stream ended without its terminal event (message_stop, response.completed/failed/incomplete, RUN_FINISHED/RUN_ERROR, Gemini's finishReason, the AI SDK's finish)",
+    dialects: withAiSdk([...PROVIDERS_AND_AG_UI, 'gemini']),
   },
   'provider.block-not-started': {
     severity: 'error',
     layer: 'provider',
     title: 'Delta or stop for a block, part or item that was never started',
-    dialects: PROVIDERS_CHAT_AND_AG_UI,
+    dialects: withAiSdk(PROVIDERS_CHAT_AND_AG_UI),
   },
   'provider.block-started-twice': {
     severity: 'warning',
     layer: 'provider',
     title: 'Block, part or item started again while open',
-    dialects: PROVIDERS_CHAT_AND_AG_UI,
+    dialects: withAiSdk(PROVIDERS_CHAT_AND_AG_UI),
   },
   'provider.delta-after-stop': {
     severity: 'error',
     layer: 'provider',
     title: 'Delta or stop after the block, part or item was done',
-    dialects: PROVIDERS_CHAT_AND_AG_UI,
+    dialects: withAiSdk(PROVIDERS_CHAT_AND_AG_UI),
   },
   'provider.block-not-stopped': {
     severity: 'warning',
     layer: 'provider',
     title: 'Block, part or item never got its stop/done event',
-    dialects: PROVIDERS_AND_AG_UI,
+    dialects: withAiSdk(PROVIDERS_AND_AG_UI),
   },
   'provider.next-message': {
     severity: 'info',
     layer: 'provider',
     title:
       'A new message (response, run) starts after the previous one ended: the capture holds several, decoded one after another',
-    dialects: [...PROVIDERS_AND_CHAT, 'json-rpc', 'ag-ui', 'gemini'],
+    dialects: withAiSdk([...PROVIDERS_AND_CHAT, 'json-rpc', 'ag-ui', 'gemini']),
   },
   'provider.sequence-gap': {
     severity: 'error',
@@ -81,7 +83,7 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'Tool call arguments do not parse as JSON once complete',
-    dialects: [...PROVIDERS_CHAT_AND_AG_UI, 'gemini'],
+    dialects: withAiSdk([...PROVIDERS_CHAT_AND_AG_UI, 'gemini']),
   },
   'provider.annotation-out-of-range': {
     severity: 'warning',
@@ -93,12 +95,12 @@ export const PROVIDER_RULES = {
     severity: 'info',
     layer: 'provider',
     title: 'Event, item, block or delta type not known to this version; kept and shown',
-    dialects: [...PROVIDERS_CHAT_AND_AG_UI, 'gemini'],
+    dialects: withAiSdk([...PROVIDERS_CHAT_AND_AG_UI, 'gemini']),
   },
   'provider.invalid-event': {
     severity: 'error',
     layer: 'provider',
     title: 'Event is not a JSON object with a string type; kept undecoded',
-    dialects: [...PROVIDERS_AND_AG_UI, 'gemini'],
+    dialects: withAiSdk([...PROVIDERS_AND_AG_UI, 'gemini']),
   },
 } as const satisfies Record<string, RuleInfo>;

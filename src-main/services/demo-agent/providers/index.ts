@@ -1,5 +1,6 @@
 import { isJsonObject } from '../../../../src-shared/json/values';
 import { AG_UI_SAMPLE_INPUT, AG_UI_SCENARIOS, chooseAgUiScenario } from './ag-ui-scenarios';
+import { AI_SDK_DATA_SCENARIOS, AI_SDK_UI_SCENARIOS, continuation } from './ai-sdk-scenarios';
 import { ANTHROPIC_SCENARIOS } from './anthropic-scenarios';
 import { GEMINI_SCENARIOS } from './gemini-scenarios';
 import { chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
@@ -11,7 +12,7 @@ import {
   MCP_SCENARIOS,
 } from './json-rpc-scenarios';
 import { OPENAI_SCENARIOS } from './openai-scenarios';
-import { providerSse, type ProviderApiSpec, type ProviderEvent, type ProviderScenario } from './types';
+import { matchesPath, matchesQuery, providerSse, type ProviderApiSpec, type ProviderEvent, type ProviderScenario } from './types';
 
 const PROMPT = 'What is the capital of France?';
 
@@ -138,10 +139,46 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
       query: '?alt=sse',
     },
   },
+  {
+    id: 'ai-sdk-ui',
+    dialect: 'ai-sdk-ui',
+    path: '/api/chat',
+    title: 'AI SDK UI stream',
+    scenarios: AI_SDK_UI_SCENARIOS,
+    headers: { 'x-vercel-ai-ui-message-stream': 'v1' },
+    streamsWithoutFlag: true,
+    answer: continuation(AI_SDK_UI_SCENARIOS),
+    sample: { body: aiSdkChatBody() },
+  },
+  {
+    id: 'ai-sdk-data',
+    dialect: 'ai-sdk-ui',
+    path: '/api/chat',
+    query: 'protocol=data',
+    title: 'AI SDK data stream (v4)',
+    scenarios: AI_SDK_DATA_SCENARIOS,
+    encode: (event) => `${eventJson(event)}\n`,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-vercel-ai-data-stream': 'v1' },
+    streamsWithoutFlag: true,
+    answer: continuation(AI_SDK_DATA_SCENARIOS),
+    sample: { body: aiSdkChatBody() },
+    fixtureExtension: 'txt',
+  },
 ];
 
 function eventJson(event: ProviderEvent, indent?: number): string {
   return typeof event.data === 'string' ? event.data : JSON.stringify(event.data, null, indent);
+}
+
+/** What `useChat` sends: the chat's id and its messages, each with its parts. */
+function aiSdkChatBody(): Record<string, unknown> {
+  return { id: 'chat-demo', messages: [{ id: 'msg-user-1', role: 'user', parts: [{ type: 'text', text: PROMPT }] }] };
+}
+
+/** The API a request is for: its path, and among the APIs on that path the one its query selects. */
+export function providerApiFor(path: string, query: URLSearchParams): ProviderApi | undefined {
+  const onPath = PROVIDER_APIS.filter((api) => matchesPath(api, path));
+  return onPath.find((api) => api.query && matchesQuery(api, query)) ?? onPath.find((api) => !api.query);
 }
 
 export type ProviderApi = ProviderApiSpec;
@@ -151,7 +188,7 @@ export function scenarioSse(api: ProviderApi, scenario: ProviderScenario): strin
   return scenario.events.map(api.encode ?? providerSse).join('');
 }
 
-/** The fixture file a scenario is written to (resources/fixtures/providers/<dialect>/<id>.sse). */
+/** The fixture file a scenario is written to (resources/fixtures/providers/<dialect>/<id>.sse, or .txt). */
 export function scenarioFixtureName(api: ProviderApi, scenario: ProviderScenario): string {
-  return `${api.dialect}/${scenario.id}.sse`;
+  return `${api.dialect}/${scenario.id}.${api.fixtureExtension ?? 'sse'}`;
 }

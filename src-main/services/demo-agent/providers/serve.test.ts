@@ -22,7 +22,7 @@ async function post(path: string, body: unknown): Promise<Response> {
 
 describe('the demo agent serves the provider APIs', () => {
   for (const api of PROVIDER_APIS) {
-    it(`${api.path}: every scenario streams its fixture bytes and decodes as ${api.dialect}`, async () => {
+    it(`${api.id}: every scenario streams its fixture bytes and decodes as ${api.dialect}`, async () => {
       for (const scenario of api.scenarios) {
         const path = samplePath(api);
         const response = await post(`${path}${path.includes('?') ? '&' : '?'}scenario=${scenario.id}`, {
@@ -30,7 +30,8 @@ describe('the demo agent serves the provider APIs', () => {
           stream: true,
           messages: [{ role: 'user', content: 'hi' }],
         });
-        expect(response.headers.get('content-type')).toContain('text/event-stream');
+        expect(response.headers.get('content-type')).toContain(api.headers?.['content-type'] ?? 'text/event-stream');
+        for (const [name, value] of Object.entries(api.headers ?? {})) expect(response.headers.get(name)).toBe(value);
         const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
         if (scenario.cut) continue; // the connection drops; fetch may keep the bytes or fail the body
         expect(new TextDecoder().decode(bytes), scenario.id).toBe(scenarioSse(api, scenario));
@@ -95,5 +96,43 @@ describe('the demo agent serves the provider APIs', () => {
     }
     const bytes = new Uint8Array(Buffer.concat(parts));
     expect(decodeBytes(bytes).diagnostics.map((d) => d.rule)).toContain('provider.missing-terminal');
+  });
+
+  it('/api/chat: a UI message body picks its scenario from the last user message’s parts', async () => {
+    const text = await post('/api/chat', {
+      id: 'chat',
+      messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: 'show me reasoning' }] }],
+    });
+    expect(await text.text()).toContain('"type":"reasoning-start"');
+  });
+
+  it('/api/chat: the conversation sent back with the tool answered continues the run, whatever scenario it asked first', async () => {
+    const assistant = (output: string) => ({
+      id: 'msg-client-tool',
+      role: 'assistant',
+      parts: [{ type: 'tool-user_confirm', toolCallId: 'call_confirm', state: 'output-available', input: {}, output }],
+    });
+    const user = { id: 'u', role: 'user', parts: [{ type: 'text', text: 'Delete my draft' }] };
+    const yes = await post('/api/chat', { id: 'c', scenario: 'client-tool', messages: [user, assistant('yes')] });
+    expect(await yes.text()).toContain('the draft \\"Q3 plan\\" is deleted');
+    const no = await post('/api/chat', { id: 'c', scenario: 'client-tool', messages: [user, assistant('no')] });
+    expect(await no.text()).toContain('stays');
+    // v4: the tool invocation's result.
+    const v4 = await post('/api/chat?protocol=data', {
+      id: 'c',
+      messages: [
+        user,
+        {
+          id: 'msg-client-tool',
+          role: 'assistant',
+          content: '',
+          parts: [
+            { type: 'tool-invocation', toolInvocation: { state: 'result', toolName: 'user_confirm', result: 'yes' } },
+          ],
+        },
+      ],
+    });
+    expect(v4.headers.get('x-vercel-ai-data-stream')).toBe('v1');
+    expect(await v4.text()).toContain('0:"Confirmed — "');
   });
 });

@@ -26,7 +26,7 @@ export function chooseProviderScenario(
   );
 }
 
-/** The text of the last user message (Anthropic `messages`, OpenAI `input` as a string or items, Gemini `contents`). */
+/** The text of the last user message (Anthropic `messages`, OpenAI `input` as a string or items, Gemini `contents`, AI SDK UI messages' `parts`). */
 function lastUserText(body: unknown): string {
   if (!isJsonObject(body)) return '';
   const input = body['input'];

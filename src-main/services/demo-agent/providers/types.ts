@@ -39,6 +39,11 @@ export interface ProviderApiSpec {
   dialect: DialectId;
   /** The route's path; `{model}` matches one path segment's text (Gemini's `models/{model}:streamGenerateContent`). */
   path: string;
+  /**
+   * A query parameter, `name=value`, a request must carry to get this API: two APIs on one
+   * path are told apart by it (the AI SDK's `?protocol=data`); the one without it is the default.
+   */
+  query?: string;
   title: string;
   scenarios: readonly ProviderScenario[];
   /** How one event is written; default `providerSse`. */
@@ -64,11 +69,20 @@ export interface ProviderApiSpec {
   answer?: (scenario: ProviderScenario, body: unknown) => ProviderScenario;
   /** The preset's request: body (JSON, `scenario` filled in by the preset), headers and the path's query. */
   sample: { body: Record<string, unknown>; headers?: readonly (readonly [string, string])[]; query?: string };
+  /** The extension of its scenarios' fixture files: `sse`, or `txt` for a wire that is not SSE. Default `sse`. */
+  fixtureExtension?: 'sse' | 'txt';
 }
 
-/** The path a route template stands for, with a sample model in place of `{model}`. */
+/** The path a route template stands for, with a sample model in place of `{model}` (and the API's own query). */
 export function samplePath(api: ProviderApiSpec): string {
-  return api.path.replace('{model}', 'demo-model') + (api.sample.query ?? '');
+  return api.path.replace('{model}', 'demo-model') + (api.sample.query ?? (api.query ? `?${api.query}` : ''));
+}
+
+/** Whether a request's query selects this API among those on its path (see ProviderApiSpec.query). */
+export function matchesQuery(api: ProviderApiSpec, query: URLSearchParams): boolean {
+  if (!api.query) return true;
+  const [name = '', value = ''] = api.query.split('=');
+  return query.get(name) === value;
 }
 
 /** Whether a request path is this API's route. */

@@ -3,6 +3,7 @@ import type { Detection } from '../../../../src-shared/dialects/detection';
 import type { DialectId } from '../../../../src-shared/dialects/registry';
 import type { StreamEnd } from '../../../../src-shared/pipeline/end-status';
 import type { LegDecoder } from '../../../../src-shared/pipeline/leg-decoder';
+import type { Framing } from '../../../../src-shared/pipeline/leg-framing';
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
 import type { FrameTable } from './envelope-table';
 import type { RawChunks } from './raw-chunks';
@@ -30,6 +31,8 @@ export interface LegState {
   failure?: Failure;
   /** What ended the leg's stream, once the leg ended. */
   stream?: StreamEnd;
+  /** How the leg's bytes were framed, once the leg ended (its decoder says while it is open). */
+  framing?: Framing;
   lastEventId: string;
   retry: number | null;
   decoder: LegDecoder | null;

@@ -1,15 +1,11 @@
 import type { FrameDetail } from '../../../../src-shared/contract/payloads';
-import {
-  bodyFramingOf,
-  createBodyFramer,
-  FRAMING_DECIDED_WITHIN,
-  type BodyFraming,
-} from '../../../../src-shared/pipeline/body-framing';
+import { createLineFramer } from '../../../../src-shared/lines/line-framer';
 import { createJsonArrayFramer } from '../../../../src-shared/pipeline/json-array-framer';
 import { SESSION_FRAMING } from '../../../../src-shared/pipeline/last-event';
+import type { Framing } from '../../../../src-shared/pipeline/leg-framing';
 import { createSseFramer } from '../../../../src-shared/sse/framer';
-import type { Frame } from '../../../../src-shared/sse/types';
-import type { FrameTable } from './envelope-table';
+import type { Frame, FramerCallbacks, SseFramer } from '../../../../src-shared/sse/types';
+import type { LegState } from './leg-state';
 import type { RawChunks } from './raw-chunks';
 
 /**
@@ -17,13 +13,26 @@ import type { RawChunks } from './raw-chunks';
  * its bytes once more, one event for its detail, a whole leg for the block diff.
  */
 
-/** A leg's frames with their data, by framing its bytes again in one pass (as the decoder framed them). */
-export function reframeLeg(raw: RawChunks): Frame[] {
+/** How a leg is framed: its decoder says while the leg is open, the leg's end after. */
+export function framingOf(leg: LegState): Framing {
+  return leg.decoder?.framing() ?? leg.framing ?? 'sse';
+}
+
+/**
+ * A framer as the session decoder frames a leg. A line that was framed is whole: every line
+ * is taken, the last one even without its line ending.
+ */
+function framerOf(framing: Framing, onFrame: FramerCallbacks['onFrame'], startsStream = true): SseFramer {
+  const callbacks = { onFrame, onDiagnostic: () => {} };
+  if (framing === 'lines') return createLineFramer(callbacks, { isComplete: () => true });
+  if (framing === 'json-array') return createJsonArrayFramer(callbacks, { insideArray: !startsStream });
+  return createSseFramer(callbacks, { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING });
+}
+
+/** A leg's frames with their data, by framing its bytes again in one pass. */
+export function reframeLeg(raw: RawChunks, framing: Framing): Frame[] {
   const frames: Frame[] = [];
-  const framer = createBodyFramer(
-    { onFrame: (frame) => frames.push(frame), onDiagnostic: () => {} },
-    { maxDataLineBytes: Number.MAX_SAFE_INTEGER, ...SESSION_FRAMING },
-  );
+  const framer = framerOf(framing, (frame) => frames.push(frame));
   for (let i = 0; i < raw.count; i++) {
     const chunk = raw.chunk(i);
     if (chunk) framer.push(chunk.bytes, chunk.receivedAt);
@@ -45,7 +54,7 @@ const NOT_THE_START = new Uint8Array([0x0a]);
 export function reframe(
   bytes: Uint8Array,
   startsStream: boolean,
-  framing: BodyFraming = 'sse',
+  framing: Framing = 'sse',
 ): Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> {
   let event: Pick<Frame, 'event' | 'data' | 'dataLines' | 'maxDataLineBytes'> = {
     event: '',
@@ -53,25 +62,22 @@ export function reframe(
     dataLines: 0,
     maxDataLineBytes: 0,
   };
-  const callbacks = { onFrame: (frame: Frame) => (event = frame), onDiagnostic: () => {} };
-  const framer =
-    framing === 'json-array'
-      ? createJsonArrayFramer(callbacks, { insideArray: !startsStream })
-      : createSseFramer(callbacks, SESSION_FRAMING);
-  if (!startsStream && framing === 'sse') framer.push(NOT_THE_START);
+  const framer = framerOf(framing, (frame) => (event = frame), startsStream);
+  if (!startsStream && framing !== 'json-array') framer.push(NOT_THE_START);
   framer.push(bytes);
   framer.end();
   return event;
 }
 
-/** Frame `seq` of leg `leg`: its place from the index, its type and data framed again from the raw bytes. */
-export function frameDetail(leg: number, seq: number, frames: FrameTable, raw: RawChunks): FrameDetail | undefined {
-  const compact = frames.get(seq);
+/** Frame `seq` of a leg: its place from the index, its type and data framed again from the raw bytes. */
+export function frameDetail(leg: number, seq: number, state: LegState): FrameDetail | undefined {
+  const compact = state.frames.get(seq);
   if (!compact) return undefined;
+  const framing = framingOf(state);
   const { event, data, dataLines, maxDataLineBytes } = reframe(
-    raw.slice(compact.byteStart, compact.byteEnd),
+    state.raw.slice(compact.byteStart, compact.byteEnd),
     compact.byteStart === 0,
-    bodyFramingOf(raw.slice(0, Math.min(raw.bytes, FRAMING_DECIDED_WITHIN))) ?? 'sse',
+    framing,
   );
   const { byteStart, byteEnd, chunkFirst, chunkLast, receivedAt, id } = compact;
   return {
@@ -87,5 +93,6 @@ export function frameDetail(leg: number, seq: number, frames: FrameTable, raw: R
     dataLines,
     maxDataLineBytes,
     data,
+    ...(framing === 'lines' ? { line: true } : {}),
   };
 }

@@ -37,7 +37,7 @@ import { decoderInto } from './decoder-wiring';
 import { BlockIndex, pendingToolsOf } from './block-index';
 import { filterEnvelopes } from './session-filter';
 import { SessionRows } from './session-rows';
-import { frameDetail, reframeLeg } from './reframe';
+import { frameDetail, framingOf, reframeLeg } from './reframe';
 import { sessionDetail, sessionSummary, toAgentPayload, toDiagnosticPayload } from './session-summary';
 
 /**
@@ -287,6 +287,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
       state.lastEventId = result.lastEventId;
       state.retry = result.retry;
       state.stream = result.stream;
+      state.framing = result.framing;
       state.end = end;
       state.endedAt = legs[leg]?.raw.count ? Math.max(state.startedAt, lastReceive(state)) : state.startedAt;
       if (failure) state.failure = failure;
@@ -346,7 +347,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
     },
     frame(leg: number, seq: number): FrameDetail | undefined {
       const state = legs[leg];
-      return state ? frameDetail(leg, seq, state.frames, state.raw) : undefined;
+      return state ? frameDetail(leg, seq, state) : undefined;
     },
     rawBytes: (leg: number, start: number, end: number, cap: number) =>
       rawBytesOf(leg, legAt(leg).raw, start, end, cap),
@@ -373,7 +374,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
         blocks: decoder.blocks(),
         agents: decoder.agents(),
         envelopes: all,
-        frames: legs.map((leg) => reframeLeg(leg.raw)),
+        frames: legs.map((leg) => reframeLeg(leg.raw, framingOf(leg))),
       };
     },
     summary(extra: { awaitingTools?: boolean; answered?: boolean } = {}): SessionSummary {

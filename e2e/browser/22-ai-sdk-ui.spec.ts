@@ -1,0 +1,155 @@
+import { externalFixturePath, providerFixturePath } from '../../src-main/testing/fixtures';
+import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
+import { TOOL_IDS } from '../../src-renderer/views/tools/testids';
+import { expect, test } from './fixtures';
+
+/**
+ * The Vercel AI SDK's stream to a `useChat` frontend (docs/protocols/ai-sdk-ui.md), in its two
+ * wires: captures opened as files (the UI message stream's SSE, the v4 data stream's lines),
+ * live connections to the demo agent's `POST /api/chat` through the connect presets, and a run
+ * that waits for a client-side tool, answered by hand and continued as `useChat` continues it.
+ */
+
+test('a UI message stream capture: unified events, tool calls with their results, the message usage, no finding', async ({
+  app,
+  timeline,
+  blocks,
+  diagnostics,
+}) => {
+  await app.openFiles(providerFixturePath('ai-sdk-ui/parallel-tools.sse'));
+  await app.expectView('timeline');
+  await app.expectState('done');
+  await app.expectNoErrors();
+  await expect(timeline.rowUnified.first()).toContainText('message_start');
+  await app.screenshot('22-ai-sdk-ui-timeline');
+
+  await app.show('blocks');
+  for (const kind of ['tool_call', 'tool_result', 'text', 'message'])
+    await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+  await expect(blocks.ofKind('text').first()).toContainText('Paris: 21 °C and sunny.');
+  const message = blocks.ofKind('message');
+  await message.scrollIntoViewIfNeeded();
+  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(/130 in · 36 out/);
+  await app.screenshot('22-ai-sdk-ui-blocks');
+
+  await app.show('diagnostics');
+  await expect(diagnostics.view).toBeVisible();
+  expect(await diagnostics.rules()).toEqual([]);
+});
+
+test('a v4 data stream capture is framed by lines: each part a frame, its text joined, done at d:', async ({
+  app,
+  timeline,
+  blocks,
+}) => {
+  await app.openFiles(externalFixturePath('vercel-ai/data-stream-text.txt'));
+  await app.expectView('timeline');
+  await app.expectState('done');
+  await app.expectNoErrors();
+  await timeline.select(2);
+  await timeline.detailTab('frame');
+  await expect(timeline.frameView).toContainText('0:"Hello"');
+  await expect(timeline.frameView).toContainText('one line of a line-framed stream');
+  await app.screenshot('22-ai-sdk-data-stream-frame');
+  await app.show('blocks');
+  await expect(blocks.ofKind('text').first()).toContainText('Hello, world!');
+});
+
+test('a v4 data stream that fails mid-stream ends by error, and the diagnostics say so', async ({
+  app,
+  blocks,
+  diagnostics,
+}) => {
+  await app.openFiles(providerFixturePath('ai-sdk-ui/error-midstream.txt'));
+  await app.expectView('timeline');
+  await app.expectState('ended by error');
+  await app.show('blocks');
+  await expect(blocks.ofKind('error').first()).toBeVisible();
+  await app.show('diagnostics');
+  await expect.poll(() => diagnostics.rules()).toEqual(['provider.api-error']);
+  const findings = await diagnostics.expand('provider.api-error');
+  await expect(findings.first()).toContainText('The model is overloaded');
+  await app.screenshot('22-ai-sdk-data-stream-error');
+});
+
+for (const live of [
+  {
+    preset: 'ai-sdk-ui',
+    path: /\/api\/chat\?pace=fast$/,
+    scenario: 'sources-data',
+    state: 'done',
+    kinds: ['text', 'source-url', 'data-weather', 'file'],
+    rules: [],
+  },
+  {
+    preset: 'ai-sdk-data',
+    path: /\/api\/chat\?protocol=data&pace=fast$/,
+    scenario: 'cut',
+    state: 'truncated',
+    kinds: ['text', 'message'],
+    rules: ['provider.missing-terminal'],
+  },
+] as const) {
+  test(`the ${live.preset} preset streams the demo's /api/chat live: ${live.scenario}`, async ({
+    app,
+    connect,
+    blocks,
+    diagnostics,
+  }) => {
+    await app.show('connect');
+    await connect.chooseProvider({ provider: live.preset, scenario: live.scenario, pace: 'fast' });
+    await expect(connect.url).toHaveValue(live.path);
+    await app.screenshot(`22-${live.preset}-connect`);
+    await connect.connect();
+    await app.expectView('timeline');
+    await app.expectState(live.state);
+
+    await app.show('blocks');
+    for (const kind of live.kinds) await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+    await app.show('diagnostics');
+    await expect(diagnostics.view).toBeVisible();
+    await expect.poll(() => diagnostics.rules()).toEqual([...live.rules]);
+    await app.screenshot(`22-${live.preset}-live-${live.scenario}`);
+  });
+}
+
+for (const run of [
+  { preset: 'ai-sdk-ui', answer: 'yes', effect: 'Confirmed — the draft "Q3 plan" is deleted.' },
+  { preset: 'ai-sdk-data', answer: 'no', effect: 'Understood — the draft "Q3 plan" stays.' },
+] as const) {
+  test(`${run.preset}: a client-side tool answered by hand; the conversation goes back and its continuation is leg 1`, async ({
+    app,
+    connect,
+    blocks,
+    tools,
+  }) => {
+    await app.show('connect');
+    await connect.chooseProvider({ provider: run.preset, scenario: 'client-tool', pace: 'fast' });
+    await connect.connect();
+    await app.expectView('timeline');
+    await app.expectState('awaiting tools');
+
+    await expect(tools.prompt).toBeVisible();
+    await expect(tools.tools).toHaveCount(1);
+    await expect(tools.tool('call_confirm')).toContainText('user_confirm');
+    await expect(tools.messages).toHaveText('Delete the draft "Q3 plan"?');
+    // The AI SDK continues its own runs: the same request again, no tool-results path to choose.
+    await expect(tools.state).toContainText('again with the answers, as a Vercel AI SDK UI stream frontend');
+    await expect(tools.prompt.getByText('Request options…')).toHaveCount(0);
+    await app.screenshot(`22-${run.preset}-client-tool-prompt`);
+
+    await tools.quickAnswer('call_confirm', run.answer);
+    await tools.submit();
+    await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+    await app.expectState('done');
+    await expect(app.page.getByText('2 legs')).toBeVisible();
+
+    await app.show('blocks');
+    await blocks.expectNoneLive();
+    await expect(blocks.legDividers.filter({ hasText: 'leg 1' })).toBeVisible();
+    await expect(blocks.view).toContainText(run.effect);
+    await expect(blocks.view.getByTestId(TOOL_IDS.prompt)).toHaveCount(0);
+    await app.expectNoErrors();
+    await app.screenshot(`22-${run.preset}-client-tool-continued`);
+  });
+}

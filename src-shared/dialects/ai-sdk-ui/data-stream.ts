@@ -1,0 +1,204 @@
+import { undecodedParts } from '../../envelope/types';
+import { unified } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { isJsonObject, jsonKind, parseJson } from '../../json/values';
+import { stringValue } from '../provider/compact-json';
+import type { Frame } from '../../sse/types';
+import { previewText } from '../../text/preview';
+import { stringField, type WireEvent } from '../provider/event-context';
+import type { AiSdkMessage, OpenText, TextKind } from './message';
+import { DATA_STREAM_PARTS, isDataStreamCode, type DataStreamCode } from './vocabulary';
+
+/**
+ * The AI SDK 4 data stream (`x-vercel-ai-data-stream: v1`): one `CODE:JSON` part per line
+ * (line-framed, pipeline/leg-framing.ts), read into the message's operations (message.ts).
+ * Text and reasoning parts have no ids and no end: consecutive `0:` (or `g:`) parts are one
+ * part, which the next part of another kind ends. A line that is not `CODE:JSON`, or whose
+ * value is not what its code carries, is kept undecoded and reported (`ai-sdk.bad-line`).
+ */
+
+const NO_FLAGS = { providerExecuted: false, dynamic: false } as const;
+
+/** Parts that come beside the text without ending it: data, annotations, sources, files, a reasoning signature. */
+const BESIDE_TEXT: ReadonlySet<DataStreamCode> = new Set(['2', '8', 'h', 'k', 'j']);
+
+/** What each code's value is: the SDK rejects a part whose value is another kind. */
+const VALUE_KIND: Readonly<Record<DataStreamCode, 'string' | 'array' | 'object'>> = {
+  '0': 'string',
+  '2': 'array',
+  '3': 'string',
+  '8': 'array',
+  '9': 'object',
+  a: 'object',
+  b: 'object',
+  c: 'object',
+  d: 'object',
+  e: 'object',
+  f: 'object',
+  g: 'string',
+  h: 'object',
+  i: 'object',
+  j: 'object',
+  k: 'object',
+};
+
+const COLON = 0x3a;
+const QUOTE = 0x22;
+
+/** Whether a line is a data stream part: a known code, a colon and a JSON value (detection's evidence). */
+export function isDataStreamPart(line: string): boolean {
+  return line.charCodeAt(1) === COLON && isDataStreamCode(line.charAt(0)) && parseJson(line.slice(2)).ok;
+}
+
+/** A digit or a lower-case letter: what a part code may be. */
+function isCodeCharacter(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
+}
+
+export class DataStreamReader {
+  private readonly unknownReported = new Set<string>();
+  /** The implicit text and reasoning parts being streamed, by kind. */
+  private readonly open: Partial<Record<TextKind, OpenText>> = {};
+  private parts = 0;
+
+  constructor(private readonly message: AiSdkMessage) {}
+
+  read(frame: Frame): void {
+    const { message } = this;
+    const ctx = message.at(frame);
+    const line = frame.data;
+    if (line.charCodeAt(1) !== COLON || !isCodeCharacter(line.charCodeAt(0)))
+      return this.bad('is not CODE:JSON (a part code, a colon and a JSON value)');
+    const code = line.charAt(0);
+    if (
+      (code === '0' || code === 'g') &&
+      line.length > 3 &&
+      line.charCodeAt(2) === QUOTE &&
+      line.charCodeAt(line.length - 1) === QUOTE
+    ) {
+      // Text and reasoning, most of a stream: the string read without JSON.parse, as it would read it.
+      const text = stringValue(line, 3, line.length - 1);
+      if (text !== undefined) {
+        message.checkAfterFinish(DATA_STREAM_PARTS[code], false);
+        return this.stream(code === '0' ? 'text' : 'reasoning', text, DATA_STREAM_PARTS[code]);
+      }
+    }
+    const parsed = parseJson(line.slice(2));
+    if (!parsed.ok) return this.bad(`has code ${code} but its value is not JSON (${parsed.error})`);
+    const value = parsed.value;
+    if (!isDataStreamCode(code)) {
+      if (!this.unknownReported.has(code)) {
+        this.unknownReported.add(code);
+        ctx.report(
+          'ai-sdk.unknown-code',
+          `Line ${frame.seq} has part code ${code}, which this version does not know; kept as a provider event. Later ones are not reported again.`,
+        );
+      }
+      ctx.wire(`part ${code}`, { value });
+      return;
+    }
+    const name = DATA_STREAM_PARTS[code];
+    const expected = VALUE_KIND[code];
+    const kind = Array.isArray(value) ? 'array' : isJsonObject(value) ? 'object' : jsonKind(value);
+    if (kind !== expected)
+      return this.bad(`is a ${name} part (${code}), whose value is a JSON ${expected}, not a ${kind}`);
+    message.checkAfterFinish(name, false);
+    if (code === '0' || code === 'g') return this.stream(code === '0' ? 'text' : 'reasoning', value as string, name);
+    if (!BESIDE_TEXT.has(code)) this.closeTexts();
+    this.decode(code, name, value, isJsonObject(value) ? value : { value });
+  }
+
+  private decode(code: DataStreamCode, name: string, value: unknown, event: WireEvent): void {
+    const { message } = this;
+    switch (code) {
+      case 'f':
+        if (message.afterFinish || !message.clock) {
+          message.start(name, event, stringField(event, 'messageId'), undefined);
+          return message.parts.step();
+        }
+        return message.step(name, event, 'start-step');
+      case 'e':
+        return message.step(name, event, 'finish-step', event['usage']);
+      case 'd':
+        return message.finish(name, event, {
+          reason: stringField(event, 'finishReason') || undefined,
+          usage: event['usage'],
+        });
+      case '3':
+        return message.error(name, event, value as string);
+      case 'b':
+        return message.tools.start(
+          stringField(event, 'toolCallId'),
+          stringField(event, 'toolName'),
+          NO_FLAGS,
+          name,
+          event,
+        );
+      case 'c':
+        return message.tools.delta(stringField(event, 'toolCallId'), stringField(event, 'argsTextDelta'), name, event);
+      case '9':
+        return message.tools.available(
+          stringField(event, 'toolCallId'),
+          stringField(event, 'toolName'),
+          event['args'],
+          NO_FLAGS,
+          name,
+        );
+      case 'a':
+        return message.tools.output(stringField(event, 'toolCallId'), event['result'], false, false, name, event);
+      case 'i':
+        return message.content(KIND.redacted_thinking, value, {}, null);
+      case 'j':
+        return message.ctx.wire(
+          name,
+          event,
+          unified('stream.content_block_delta', message.ids(), { kind: 'signature_delta', channel: 'reasoning' }),
+        );
+      case 'h':
+        return message.content(
+          'source',
+          value,
+          { source_id: stringField(event, 'id'), url: stringField(event, 'url') },
+          { type: 'source', source: value },
+        );
+      case 'k':
+        return message.content(
+          'file',
+          value,
+          { mime_type: stringField(event, 'mimeType') },
+          { type: 'file', ...event },
+        );
+      default:
+        return message.content(name, value, {}, null);
+    }
+  }
+
+  /** A text or reasoning part: the open one of its kind goes on, or one opens (ending the other kind's). */
+  private stream(kind: TextKind, text: string, name: string): void {
+    const { message } = this;
+    if (this.open[kind === 'text' ? 'reasoning' : 'text'] !== undefined) this.closeTexts(kind);
+    const open = (this.open[kind] ??= message.textStart(kind, `${kind}-${this.parts++}`, name));
+    message.streamText(open, text);
+  }
+
+  /** Ends the open text and reasoning parts, but for `keep`'s kind. */
+  private closeTexts(keep?: TextKind): void {
+    for (const kind of ['text', 'reasoning'] as const) {
+      const open = this.open[kind];
+      if (open === undefined || kind === keep) continue;
+      delete this.open[kind];
+      this.message.textEnd(kind, open.id, DATA_STREAM_PARTS[kind === 'text' ? '0' : 'g'], {});
+    }
+  }
+
+  private bad(why: string): void {
+    const { ctx } = this.message;
+    ctx.report('ai-sdk.bad-line', `Line ${ctx.frame.seq} ${why}; kept undecoded: ${previewText(ctx.frame.data)}`);
+    ctx.emit(undecodedParts(ctx.frame));
+  }
+
+  /** The stream ended: a text or reasoning part it was streaming ends with it (v4 parts have no end of their own). */
+  end(): void {
+    this.closeTexts();
+  }
+}

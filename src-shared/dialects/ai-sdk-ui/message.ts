@@ -1,0 +1,412 @@
+import { NO_EXTRAS } from '../../envelope/types';
+import { unified, type StreamIds, type UnifiedEvent } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { isJsonObject } from '../../json/values';
+import type { Frame } from '../../sse/types';
+import { createBlockTracker, type BlockTracker, type StartedBlock } from '../block-tracker';
+import { ProviderEventContext, type WireEvent } from '../provider/event-context';
+import { MessageClock } from '../provider/message-summary';
+import { MessageSequence } from '../provider/message-sequence';
+import type { DialectCallbacks } from '../types';
+import { AssistantParts, type Wire } from './assistant-parts';
+import { ToolCalls } from './tool-calls';
+
+/**
+ * One assistant message of an AI SDK stream, whichever wire it came in (ui-chunks.ts and
+ * data-stream.ts read the two wires into these operations): its lifecycle (start, steps,
+ * finish, error, abort), its text and reasoning parts, its sources, files and data parts, and
+ * its tool calls (tool-calls.ts). Each operation emits envelopes with their unified event, the
+ * per-message `message` summary at the end, and, when the message finishes with tool calls
+ * the frontend must run, the `awaiting_frontend_tools` pause (with the assistant message so far,
+ * for the continuation).
+ */
+
+/** An open text or reasoning part. */
+export interface OpenText extends StartedBlock {
+  kind: TextKind;
+  id: string;
+  /** Its key in the tracker: kind and id (a text and a reasoning part may share an id). */
+  key: string;
+  /** Its deltas, for the assistant message (assistant-parts.ts). */
+  chunks: string[];
+  /** The unified form of its deltas, made at the first: they all share it. */
+  deltaEvent?: UnifiedEvent;
+}
+
+export type TextKind = 'text' | 'reasoning';
+
+const TEXT_KINDS = {
+  text: { type: KIND.text, channel: 'output_text', delta: 'text_delta', start: 'text-start' },
+  reasoning: { type: KIND.thinking, channel: 'reasoning', delta: 'reasoning_delta', start: 'reasoning-start' },
+} as const;
+
+export class AiSdkMessage {
+  /** The message id: the agent its envelopes name ('' until a start part or v4 step gives one). */
+  messageId = '';
+  clock: MessageClock | undefined;
+  readonly parts: AssistantParts;
+  readonly tools: ToolCalls;
+  private readonly texts: BlockTracker<string, OpenText>;
+  private readonly sequence: MessageSequence;
+  private eventContext: ProviderEventContext | undefined;
+  private lastFrame: Frame | undefined;
+  private metadata: unknown;
+  private events = 0;
+  /** The current message got its finish (or abort) part. */
+  private finished = false;
+  private failed = false;
+  private afterFinishReported = false;
+  private sawDone = false;
+  /** The part the last delta went to: the next one is nearly always for it too. */
+  lastText: OpenText | undefined;
+  /** Open parts are being ended by what explains them (an error, an abort): closed, not reported. */
+  private closingQuietly = false;
+
+  constructor(
+    private readonly callbacks: DialectCallbacks,
+    wire: Wire,
+  ) {
+    this.parts = new AssistantParts(wire);
+    this.tools = new ToolCalls(this, callbacks.onDiagnostic);
+    this.texts = createBlockTracker<string, OpenText>((_key, block, why) => {
+      if (this.closingQuietly) return this.closeText(block);
+      callbacks.onDiagnostic({
+        rule: 'provider.block-not-stopped',
+        message: `The ${block.kind} part ${block.id} started in event ${block.frame} got no end ${why}.`,
+        at: block.at,
+      });
+    });
+    this.sequence = new MessageSequence(callbacks, { message: 'message', start: 'start', terminal: 'finish' });
+  }
+
+  /** The current message got its finish or abort part: what follows is reported (checkAfterFinish). */
+  get afterFinish(): boolean {
+    return this.finished;
+  }
+
+  /** The event being decoded: every operation below emits at it. */
+  get ctx(): ProviderEventContext {
+    if (!this.eventContext) throw new Error('AiSdkMessage: no event is being decoded');
+    return this.eventContext;
+  }
+
+  /** The next frame is decoded: the operations below emit at it. */
+  at(frame: Frame): ProviderEventContext {
+    this.lastFrame = frame;
+    this.events++;
+    return (this.eventContext ??= new ProviderEventContext(frame, this.callbacks, this.messageId)).next(
+      frame,
+      this.messageId,
+    );
+  }
+
+  /** The event's part, `what`, read: a part other than a start after the finish is reported (once per message). */
+  checkAfterFinish(what: string, isStart: boolean): void {
+    if (!this.finished || isStart || this.afterFinishReported) return;
+    this.afterFinishReported = true;
+    this.ctx.report(
+      'ai-sdk.after-finish',
+      `${what} in event ${this.ctx.frame.seq} comes after the message's finish part; a frontend still applies it to the finished message. Later parts after the finish are not reported again.`,
+    );
+  }
+
+  ids(extra: StreamIds = {}): StreamIds {
+    return { message_id: this.messageId, ...extra };
+  }
+
+  /** A part arrived for a message no start part began: the message is implied (the start part is optional). */
+  ensure(): void {
+    if (this.clock || this.finished) return;
+    this.sequence.start(this.ctx, this.messageId, false);
+    this.clock = new MessageClock(this.ctx.frame.receivedAt);
+    this.clock.id = this.messageId;
+  }
+
+  /**
+   * A start part (or v4's first step). While the message is open it only names it: a frontend
+   * keeps one message per response, whatever start parts a server's merged streams repeat.
+   * After the finish it begins the next message of the capture.
+   */
+  start(what: string, event: WireEvent, id: string, metadata: unknown): void {
+    if (this.finished || !this.clock) {
+      this.finished = false;
+      this.failed = false;
+      this.afterFinishReported = false;
+      this.messageId = id;
+      this.ctx.next(this.ctx.frame, id);
+      this.parts.reset();
+      this.lastText = undefined;
+      this.metadata = undefined;
+      this.clock = undefined;
+      this.ensure();
+    } else if (id !== '' && this.messageId === '') {
+      this.messageId = id;
+      this.ctx.next(this.ctx.frame, id);
+      if (this.clock) this.clock.id = id;
+    }
+    if (metadata !== undefined) this.addMetadata(metadata);
+    this.ctx.wire(what, event, unified('stream.message_start', this.ids()));
+  }
+
+  /** start-step / finish-step (v4 `f` / `e`), with the step's usage when the wire gives it. */
+  step(what: string, event: WireEvent, phase: 'start-step' | 'finish-step', usage?: unknown): void {
+    this.ensure();
+    if (phase === 'start-step') this.parts.step();
+    this.ctx.wire(what, event, unified('stream.message_delta', this.ids(), { phase, usage: normalisedUsage(usage) }));
+  }
+
+  /** Message metadata (its own part, or on start and finish): the model and usage a server put there. */
+  addMetadata(metadata: unknown): void {
+    this.metadata =
+      isJsonObject(metadata) && isJsonObject(this.metadata) ? { ...this.metadata, ...metadata } : metadata;
+    if (!this.clock || !isJsonObject(metadata)) return;
+    const model = metadata['model'] ?? metadata['modelId'];
+    if (typeof model === 'string') this.clock.model = model;
+    this.addUsage(metadata['usage'] ?? metadata['totalUsage']);
+  }
+
+  addUsage(usage: unknown): void {
+    const normalised = normalisedUsage(usage);
+    if (normalised) this.clock?.addUsage(normalised);
+  }
+
+  metadataPart(what: string, event: WireEvent, metadata: unknown): void {
+    this.ensure();
+    this.addMetadata(metadata);
+    this.ctx.wire(what, event, unified('stream.message_delta', this.ids(), { phase: 'metadata' }));
+  }
+
+  textStart(kind: TextKind, id: string, what: string): OpenText {
+    this.ensure();
+    const key = `${kind}:${id}`;
+    const open: OpenText = {
+      kind,
+      id,
+      key,
+      chunks: this.parts.startText(kind),
+      frame: this.ctx.frame.seq,
+      at: this.ctx.at,
+    };
+    const previous = this.texts.start(key, open);
+    if (previous)
+      this.ctx.report(
+        'provider.block-started-twice',
+        `${what} in event ${this.ctx.frame.seq} starts ${kind} part ${id} again while the one started in event ${previous.frame} is open; the new part replaces it.`,
+      );
+    const info = TEXT_KINDS[kind];
+    this.ctx.emit(
+      { type: info.type, final: false, delta: '', extras: { id }, control: 'block-open' },
+      unified('stream.content_block_start', this.ids({ block_id: id }), { kind, channel: info.channel }),
+    );
+    return open;
+  }
+
+  textDelta(kind: TextKind, id: string, text: string, what: string, event: WireEvent): void {
+    let open = this.openText(kind, id);
+    if (!open) {
+      const key = `${kind}:${id}`;
+      if (this.texts.state(key) === 'stopped') {
+        this.ctx.report(
+          'provider.delta-after-stop',
+          `${what} in event ${this.ctx.frame.seq} is for ${kind} part ${id}, which already ended; a frontend has no part to add it to. Kept as a provider event.`,
+        );
+        this.ctx.wire(what, event);
+        return;
+      }
+      this.ctx.report(
+        'provider.block-not-started',
+        `${what} in event ${this.ctx.frame.seq} is for ${kind} part ${id}, which no ${TEXT_KINDS[kind].start} started (a frontend fails on it); its text is kept in a ${kind} part of its own.`,
+      );
+      open = this.textStart(kind, id, what);
+    }
+    this.streamText(open, text);
+  }
+
+  /** A delta of an open text or reasoning part: streamed content, without a new object per event. */
+  streamText(open: OpenText, text: string): void {
+    this.clock?.token(this.ctx.frame.receivedAt);
+    const info = TEXT_KINDS[open.kind];
+    open.deltaEvent ??= unified('stream.content_block_delta', this.ids({ block_id: open.id }), {
+      kind: info.delta,
+      channel: info.channel,
+    });
+    this.ctx.envelope(info.type, false, text, NO_EXTRAS, undefined, open.deltaEvent);
+    open.chunks.push(text);
+  }
+
+  /** Whether the part is still open (its own key finds it: no key string is built). */
+  isOpen(open: OpenText): boolean {
+    return this.texts.get(open.key) === open;
+  }
+
+  /** The open part of this kind and id, if there is one. */
+  openText(kind: TextKind, id: string): OpenText | undefined {
+    const last = this.lastText;
+    if (last !== undefined && last.id === id && last.kind === kind && this.isOpen(last)) return last;
+    const open = this.texts.get(`${kind}:${id}`);
+    if (open) this.lastText = open;
+    return open;
+  }
+
+  textEnd(kind: TextKind, id: string, what: string, event: WireEvent): void {
+    const key = `${kind}:${id}`;
+    const state = this.texts.state(key);
+    const open = this.texts.stop(key);
+    if (!open) {
+      this.ctx.report(
+        state === 'stopped' ? 'provider.delta-after-stop' : 'provider.block-not-started',
+        `${what} in event ${this.ctx.frame.seq} ends ${kind} part ${id}, which ${state === 'stopped' ? 'already ended' : `no ${TEXT_KINDS[kind].start} started`}; kept as a provider event.`,
+      );
+      this.ctx.wire(what, event);
+      return;
+    }
+    this.closeText(open);
+  }
+
+  private closeText(open: OpenText): void {
+    const info = TEXT_KINDS[open.kind];
+    this.ctx.emit(
+      { type: info.type, final: true, delta: '', extras: {} },
+      unified('stream.content_block_stop', this.ids({ block_id: open.id }), { kind: open.kind, channel: info.channel }),
+    );
+  }
+
+  /** Ends the open text and reasoning parts without a finding: an error or an abort part said why they end. */
+  private endTextsQuietly(): void {
+    this.closingQuietly = true;
+    this.texts.endMessage('');
+    this.closingQuietly = false;
+  }
+
+  /** A whole part of its own (a source, a file, a data part): a block of its type holding its fields. */
+  content(type: string, value: unknown, extras: Record<string, unknown>, part: Record<string, unknown> | null): void {
+    this.ensure();
+    this.ctx.emit({ type, final: true, delta: jsonText(value), extras });
+    if (part) this.parts.other(part);
+  }
+
+  /** The message is finished: its open parts end, its pause (client tools) and summary are emitted. */
+  finish(what: string, event: WireEvent, end: { reason?: string; usage?: unknown; metadata?: unknown }): void {
+    const { reason } = end;
+    if (this.finished)
+      return this.ctx.wire(what, event, unified('stream.message_stop', this.ids(), { stop_reason: reason }));
+    this.ensure();
+    const why = `before ${what} (event ${this.ctx.frame.seq})`;
+    if (this.failed) this.endTextsQuietly();
+    else this.texts.endMessage(why);
+    this.tools.endMessage(why);
+    if (end.metadata !== undefined) this.addMetadata(end.metadata);
+    this.addUsage(end.usage);
+    this.tools.emitPause(() => this.parts.message(this.messageId, this.metadata));
+    this.ctx.wire(
+      what,
+      event,
+      unified('stream.message_stop', this.ids(), { stop_reason: reason, phase: this.failed ? 'failed' : 'completed' }),
+    );
+    if (this.clock) {
+      if (reason !== undefined) this.clock.stopReason = reason;
+      if (!this.failed) this.clock.status = 'completed';
+    }
+    this.close();
+    this.callbacks.onStreamEnd?.({ event: what });
+  }
+
+  /** An error part: the run failed (a finish usually follows, and says so). */
+  error(what: string, event: WireEvent, text: string): void {
+    this.ensure();
+    const first = this.events === 1 ? ' as the first event, before any content' : '';
+    this.ctx.report('provider.api-error', `The server sent an error part${first}: ${text}`);
+    this.callbacks.onStreamEnd?.({ event: what, error: text });
+    this.ctx.emit(
+      { type: KIND.error, final: true, delta: jsonText({ errorText: text }), extras: {} },
+      unified('stream.error', this.ids(), { error: text, phase: 'failed' }),
+    );
+    this.failed = true;
+    if (this.clock) {
+      this.clock.status = 'failed';
+      this.clock.error = text;
+    }
+  }
+
+  /** An abort part: the server stopped the run; what arrived is all the message has. */
+  abort(what: string, event: WireEvent, reason: string): void {
+    if (this.finished)
+      return this.ctx.wire(what, event, unified('stream.message_stop', this.ids(), { phase: 'canceled' }));
+    this.ensure();
+    this.ctx.report(
+      'ai-sdk.aborted',
+      `The server aborted the stream in event ${this.ctx.frame.seq}${reason ? ` (${reason})` : ''}: the message is unfinished; a frontend keeps what arrived.`,
+    );
+    this.callbacks.onStreamEnd?.({ event: what, error: `aborted${reason ? `: ${reason}` : ''}` });
+    this.endTextsQuietly();
+    this.tools.discardMessage();
+    this.ctx.wire(what, event, unified('stream.message_stop', this.ids(), { phase: 'canceled' }));
+    if (this.clock) this.clock.status = 'aborted';
+    this.failed = true;
+    this.close();
+  }
+
+  /** The pipeline saw the stream's `[DONE]`. */
+  done(): void {
+    this.sawDone = true;
+  }
+
+  end(): void {
+    if (this.failed) this.endTextsQuietly();
+    else this.texts.endMessage('before the stream ended');
+    this.tools.endMessage('before the stream ended');
+    const last = this.lastFrame;
+    const ctx = this.eventContext;
+    if (this.finished || !last || !ctx) return;
+    if (!this.failed) {
+      if (this.sawDone)
+        this.callbacks.onDiagnostic({
+          rule: 'ai-sdk.missing-finish',
+          message:
+            'The stream ended with [DONE] but the message never got its finish part; a frontend ends the message at the end of the stream.',
+          at: { byteStart: last.byteEnd },
+        });
+      else
+        this.callbacks.onDiagnostic({
+          rule: 'provider.missing-terminal',
+          message:
+            'The stream ended without a finish part (nor [DONE], an error or an abort part): the response was cut off or the connection dropped.',
+          at: { byteStart: last.byteEnd },
+        });
+      if (this.clock) this.clock.status = this.sawDone ? 'ended' : 'cut';
+    }
+    this.close();
+  }
+
+  /** The message ends: its summary, and the sequence's note that it ended. */
+  private close(): void {
+    this.sequence.end(this.ctx);
+    this.finished = true;
+    // The assistant message was only kept for a pause, which its finish has made or not.
+    this.parts.reset();
+    const clock = this.clock;
+    this.clock = undefined;
+    if (!clock) return;
+    // Named, not identified, by the message id: a continuation (the next leg) goes on with the
+    // same message, and its summary is that response's, not more of the first one's.
+    this.ctx.emit({
+      type: KIND.message,
+      final: true,
+      delta: jsonText(clock.summary(this.ctx.frame.receivedAt)),
+      extras: { name: clock.id },
+    });
+  }
+}
+
+/** Usage in the summary's words (input_tokens, output_tokens) beside the SDK's own (inputTokens, promptTokens…). */
+export function normalisedUsage(usage: unknown): Record<string, unknown> | undefined {
+  if (!isJsonObject(usage)) return undefined;
+  const input = usage['inputTokens'] ?? usage['promptTokens'];
+  const output = usage['outputTokens'] ?? usage['completionTokens'];
+  return {
+    ...usage,
+    ...(typeof input === 'number' ? { input_tokens: input } : {}),
+    ...(typeof output === 'number' ? { output_tokens: output } : {}),
+  };
+}

@@ -1,0 +1,275 @@
+import type { DiagnosticSink } from '../../diagnostics/types';
+import { unified, type StreamIds, type UnifiedTool } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { createBlockTracker, type BlockTracker, type StartedBlock } from '../block-tracker';
+import { checkToolArguments, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+import type { MessageClock } from '../provider/message-summary';
+import type { AssistantParts, ToolPart } from './assistant-parts';
+
+/**
+ * The tool calls of one AI SDK message: input streamed and made available, outputs and errors,
+ * and which calls the frontend must answer when the message finishes (a call with its input and
+ * no output that the provider did not run itself: the frontend's `addToolResult`).
+ */
+
+/** What the tool calls need of their message. */
+export interface ToolHost {
+  readonly ctx: ProviderEventContext;
+  readonly clock: MessageClock | undefined;
+  readonly parts: AssistantParts;
+  ids(extra?: StreamIds): StreamIds;
+  ensure(): void;
+}
+
+export interface ToolFlags {
+  /** The provider ran the tool (its result comes in the stream, never from the frontend). */
+  providerExecuted: boolean;
+  dynamic: boolean;
+}
+
+interface TrackedCall extends StartedBlock {
+  part: ToolPart;
+  /** Streamed input text, joined when the input is available. */
+  input: string[];
+  /** A tool-approval-request asked the frontend to approve the call, not to run it. */
+  approval: boolean;
+}
+
+export class ToolCalls {
+  /** This message's calls by id, in the order they started. */
+  private calls = new Map<string, TrackedCall>();
+  /** Calls whose input is streaming. */
+  private readonly streaming: BlockTracker<string, TrackedCall>;
+
+  constructor(
+    private readonly host: ToolHost,
+    onDiagnostic: DiagnosticSink,
+  ) {
+    this.streaming = createBlockTracker<string, TrackedCall>((id, call, why) =>
+      onDiagnostic({
+        rule: 'provider.block-not-stopped',
+        message: `The input of tool call ${id} (${call.part.name || 'unnamed'}) started streaming in event ${call.frame} and was never made available ${why}.`,
+        at: call.at,
+      }),
+    );
+  }
+
+  private get startWord(): string {
+    return this.host.parts.wire === 'ui' ? 'tool-input-start' : 'tool_call_streaming_start';
+  }
+
+  private track(id: string, name: string, flags: ToolFlags): TrackedCall {
+    const { ctx, parts } = this.host;
+    const call: TrackedCall = {
+      part: { id, name, ...flags, state: 'input-streaming', input: undefined, step: parts.currentStep() },
+      input: [],
+      approval: false,
+      frame: ctx.frame.seq,
+      at: ctx.at,
+    };
+    this.calls.set(id, call);
+    parts.tool(call.part);
+    return call;
+  }
+
+  start(id: string, name: string, flags: ToolFlags, what: string, event: WireEvent): void {
+    const { ctx } = this.host;
+    this.host.ensure();
+    const previous = this.calls.get(id);
+    if (previous)
+      ctx.report(
+        'provider.block-started-twice',
+        `${what} in event ${ctx.frame.seq} starts tool call ${id} again (it started in event ${previous.frame}); the new call replaces it.`,
+      );
+    this.streaming.start(id, this.track(id, name, flags));
+    ctx.wire(what, event, unified('stream.tool_call_start', this.ids(id), { kind: what, tool: toolOf(name, flags) }));
+  }
+
+  delta(id: string, text: string, what: string, event: WireEvent): void {
+    const { ctx } = this.host;
+    const call = this.streaming.get(id);
+    if (!call) {
+      const known = this.calls.has(id);
+      ctx.report(
+        known ? 'provider.delta-after-stop' : 'provider.block-not-started',
+        `${what} in event ${ctx.frame.seq} is for tool call ${id}, ${known ? 'whose input was already available' : `which no ${this.startWord} started`}; kept as a provider event.`,
+      );
+      ctx.wire(what, event);
+      return;
+    }
+    call.input.push(text);
+    this.host.clock?.token(ctx.frame.receivedAt);
+    ctx.wire(what, event, unified('stream.tool_call_input.delta', this.ids(id), { kind: 'input_json_delta' }));
+  }
+
+  /** The call's input is complete: the call's block, its streamed text checked to parse. */
+  available(id: string, name: string, input: unknown, flags: ToolFlags, what: string): void {
+    const call = this.complete(id, name, flags, what);
+    call.part.state = 'input-available';
+    call.part.input = input;
+    this.emitCall(call, input, unified('stream.tool_call_stop', this.ids(id), { kind: what, phase: 'completed' }));
+  }
+
+  /** The server could not use the call's input: the call, and its error as the result a frontend shows. */
+  inputError(id: string, name: string, input: unknown, errorText: string, flags: ToolFlags, what: string): void {
+    const call = this.complete(id, name, flags, what);
+    const { ctx } = this.host;
+    ctx.report(
+      'ai-sdk.tool-input-error',
+      `Tool call ${id} (${name || 'unnamed'}) has input the server could not use, so the tool did not run: ${errorText}`,
+    );
+    call.part.state = 'output-error';
+    call.part.input = input;
+    call.part.errorText = errorText;
+    this.emitCall(
+      call,
+      input,
+      unified('stream.tool_call_stop', this.ids(id), { kind: what, phase: 'failed', error: errorText }),
+    );
+    ctx.emit({ type: KIND.tool_result, final: true, delta: errorText, extras: { id, name, is_error: true } });
+  }
+
+  /** The call as complete as its input part makes it (started or not: a call may come whole). */
+  private complete(id: string, name: string, flags: ToolFlags, what: string): TrackedCall {
+    const { ctx } = this.host;
+    this.host.ensure();
+    this.streaming.stop(id);
+    let call = this.calls.get(id);
+    if (call && call.part.state !== 'input-streaming')
+      ctx.report(
+        'provider.block-started-twice',
+        `${what} in event ${ctx.frame.seq} gives tool call ${id} its input again (it was complete in an earlier event); the later one counts.`,
+      );
+    call ??= this.track(id, name, flags);
+    if (name !== '') call.part.name = name;
+    call.part.providerExecuted ||= flags.providerExecuted;
+    const streamed = call.input.join('');
+    checkToolArguments(ctx, streamed, `Tool call ${id} (${call.part.name || 'unnamed'})`);
+    return call;
+  }
+
+  private emitCall(call: TrackedCall, input: unknown, event: ReturnType<typeof unified>): void {
+    const { id, name, providerExecuted } = call.part;
+    this.host.ctx.emit(
+      {
+        type: providerExecuted ? KIND.server_tool_call : KIND.tool_call,
+        final: true,
+        delta: jsonText(input ?? {}),
+        extras: { id, name },
+      },
+      event,
+    );
+  }
+
+  /** A tool's output (the last one, or a preliminary one shown as an event). */
+  output(
+    id: string,
+    output: unknown,
+    providerExecuted: boolean,
+    preliminary: boolean,
+    what: string,
+    event: WireEvent,
+  ): void {
+    const { ctx } = this.host;
+    this.host.ensure();
+    const call = this.calls.get(id);
+    if (preliminary) {
+      ctx.wire(what, event, unified('stream.tool_call_result', this.ids(id), { kind: what, phase: 'preliminary' }));
+      return;
+    }
+    if (call) {
+      call.part.state = 'output-available';
+      call.part.output = output;
+    }
+    const server = providerExecuted || call?.part.providerExecuted === true;
+    ctx.emit(
+      {
+        type: server ? KIND.server_tool_result : KIND.tool_result,
+        final: true,
+        delta: typeof output === 'string' ? output : jsonText(output ?? null),
+        extras: { id, name: call?.part.name ?? '' },
+      },
+      unified('stream.tool_call_result', this.ids(id), { kind: what, phase: 'completed' }),
+    );
+  }
+
+  /** The tool failed when it ran, or its call was denied: the error is its result. */
+  outputError(id: string, errorText: string, denied: boolean, what: string): void {
+    const { ctx } = this.host;
+    this.host.ensure();
+    const call = this.calls.get(id);
+    if (!denied)
+      ctx.report(
+        'ai-sdk.tool-output-error',
+        `Tool call ${id} (${call?.part.name || 'unnamed'}) failed when the tool ran: ${errorText}`,
+      );
+    if (call) {
+      call.part.state = 'output-error';
+      call.part.errorText = errorText;
+    }
+    ctx.emit(
+      {
+        type: KIND.tool_result,
+        final: true,
+        delta: errorText,
+        extras: { id, name: call?.part.name ?? '', is_error: true, ...(denied ? { denied: true } : {}) },
+      },
+      unified('stream.tool_call_result', this.ids(id), {
+        kind: what,
+        phase: denied ? 'canceled' : 'failed',
+        error: errorText,
+      }),
+    );
+  }
+
+  /** The frontend is asked to approve the call: it waits for an approval, not for an output. */
+  approval(id: string, what: string, event: WireEvent): void {
+    const call = this.calls.get(id);
+    if (call) call.approval = true;
+    this.host.ctx.wire(
+      what,
+      event,
+      unified('stream.tool_call_status', this.ids(id), { kind: what, phase: 'approval_requested' }),
+    );
+  }
+
+  /**
+   * The message finished: the calls the frontend must answer (input available, no output, not
+   * run by the provider, no approval asked) make the pause, with the message so far.
+   */
+  emitPause(message: () => Record<string, unknown>): void {
+    const pending = [...this.calls.values()].filter(
+      (c) => c.part.state === 'input-available' && !c.part.providerExecuted && !c.approval,
+    );
+    this.calls = new Map();
+    if (pending.length === 0) return;
+    this.host.ctx.emit({
+      type: KIND.awaiting_frontend_tools,
+      final: true,
+      delta: jsonText({
+        tools: pending.map((c) => ({ tool_use_id: c.part.id, name: c.part.name, input: c.part.input ?? {} })),
+        wire: this.host.parts.wire,
+        message: message(),
+      }),
+      extras: {},
+    });
+  }
+
+  endMessage(why: string): void {
+    this.streaming.endMessage(why);
+  }
+
+  discardMessage(): void {
+    this.streaming.discardMessage();
+    this.calls = new Map();
+  }
+
+  private ids(id: string): StreamIds {
+    return this.host.ids({ tool_call_id: id });
+  }
+}
+
+function toolOf(name: string, flags: ToolFlags): UnifiedTool {
+  return { kind: flags.providerExecuted ? 'server' : 'client', name };
+}

@@ -1,0 +1,238 @@
+import { describe, expect, it, test } from 'vitest';
+import { rulesOf } from '../../../src-main/testing/provider-streams';
+import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
+import { decodeBytes } from '../../pipeline/session-decoder';
+import { encodeUtf8 } from '../../text/utf8';
+
+/** The UI message stream of these chunks, as `toUIMessageStreamResponse` writes it (`[DONE]` last unless cut). */
+function ui(chunks: readonly (Record<string, unknown> | string)[], done = true) {
+  const text = chunks.map((c) => `data: ${typeof c === 'string' ? c : JSON.stringify(c)}\n\n`).join('');
+  const result = decodeBytes(encodeUtf8(text + (done ? 'data: [DONE]\n\n' : '')));
+  const end = endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) });
+  return { ...result, rules: rulesOf(result), end };
+}
+
+const start = { type: 'start', messageId: 'msg-1' };
+const finish = { type: 'finish', finishReason: 'stop' };
+const text = (id: string, ...deltas: string[]) => [
+  { type: 'text-start', id },
+  ...deltas.map((delta) => ({ type: 'text-delta', id, delta })),
+  { type: 'text-end', id },
+];
+const tool = (id: string, pieces: readonly string[], input: unknown) => [
+  { type: 'tool-input-start', toolCallId: id, toolName: 'get_weather' },
+  ...pieces.map((inputTextDelta) => ({ type: 'tool-input-delta', toolCallId: id, inputTextDelta })),
+  { type: 'tool-input-available', toolCallId: id, toolName: 'get_weather', input },
+];
+
+describe('a healthy stream', () => {
+  it('must not: text, tools with output, sources and data give no finding and end done', () => {
+    const result = ui([
+      start,
+      { type: 'start-step' },
+      ...text('t', 'Hi'),
+      ...tool('c', ['{"city":', '"Paris"}'], { city: 'Paris' }),
+      { type: 'tool-output-available', toolCallId: 'c', output: { celsius: 21 } },
+      { type: 'source-url', sourceId: 's', url: 'https://example.com' },
+      { type: 'data-weather', data: { ok: true }, transient: true },
+      { type: 'finish-step' },
+      finish,
+    ]);
+    expect(result.rules).toEqual([]);
+    expect(result.end.kind).toBe('done');
+  });
+
+  it('must not: a stream that ends at its finish part without [DONE] is done', () => {
+    const result = ui([start, ...text('t', 'Hi'), finish], false);
+    expect(result.rules).toEqual([]);
+    expect(result.end.kind).toBe('done');
+  });
+
+  it('must not: start parts repeated inside one message (merged streams) name it and change nothing', () => {
+    const result = ui([start, ...text('t', 'a'), { type: 'start' }, ...text('u', 'b'), finish]);
+    expect(result.rules).toEqual([]);
+    expect(result.blocks.filter((b) => b.kind === 'message')).toHaveLength(1);
+  });
+});
+
+describe('parts for ids never started, or already ended', () => {
+  it('a text delta for an id no text-start began: reported, its text kept in a block of its own', () => {
+    const result = ui([
+      start,
+      { type: 'text-delta', id: 'ghost', delta: 'boo' },
+      { type: 'text-end', id: 'ghost' },
+      finish,
+    ]);
+    expect(result.rules).toEqual(['provider.block-not-started']);
+    expect(result.blocks.find((b) => b.kind === 'text')?.content).toBe('boo');
+  });
+
+  it('a reasoning delta after its end: reported and kept as an event', () => {
+    const result = ui([
+      start,
+      { type: 'reasoning-start', id: 'r' },
+      { type: 'reasoning-end', id: 'r' },
+      { type: 'reasoning-delta', id: 'r', delta: 'late' },
+      finish,
+    ]);
+    expect(result.rules).toEqual(['provider.delta-after-stop']);
+    expect(result.envelopes.find((e) => e.type === 'reasoning-delta')?.extras).toMatchObject({ delta: 'late' });
+  });
+
+  it('a tool input delta for a call never started', () => {
+    const result = ui([start, { type: 'tool-input-delta', toolCallId: 'x', inputTextDelta: '{' }, finish]);
+    expect(result.rules).toEqual(['provider.block-not-started']);
+  });
+
+  it('a text part started again while open, and one never ended at the finish', () => {
+    const result = ui([start, { type: 'text-start', id: 't' }, { type: 'text-start', id: 't' }, finish]);
+    expect(result.rules).toEqual([
+      'provider.block-started-twice',
+      'block.restarted',
+      'provider.block-not-stopped',
+      'block.unterminated',
+    ]);
+  });
+});
+
+describe('tool calls', () => {
+  it('streamed input that does not parse when it is made available', () => {
+    const result = ui([start, ...tool('c', ['{"city":', '"Paris"'], { city: 'Paris' }), finish]);
+    expect(result.rules).toContain('provider.tool-args-invalid');
+  });
+
+  it('must not: a call made available whole, without streamed input', () => {
+    const result = ui([
+      start,
+      { type: 'tool-input-available', toolCallId: 'c', toolName: 'f', input: { a: 1 } },
+      { type: 'tool-output-available', toolCallId: 'c', output: 'ok' },
+      finish,
+    ]);
+    expect(result.rules).toEqual([]);
+  });
+
+  it('tool-input-error and tool-output-error are reported; their error is the call’s result', () => {
+    const result = ui([
+      start,
+      { type: 'tool-input-error', toolCallId: 'a', toolName: 'f', input: 'x', errorText: 'Invalid input' },
+      ...tool('b', [], { city: 'Paris' }),
+      { type: 'tool-output-error', toolCallId: 'b', errorText: 'timeout' },
+      finish,
+    ]);
+    expect(result.rules).toEqual(['ai-sdk.tool-input-error', 'ai-sdk.tool-output-error']);
+    const results = result.blocks.filter((b) => b.kind === 'tool_result');
+    expect(results.map((r) => r.content)).toEqual(['Invalid input', 'timeout']);
+    expect(result.end.kind).toBe('done');
+  });
+
+  it('must not: a denied call is no tool error', () => {
+    const result = ui([start, ...tool('c', [], {}), { type: 'tool-output-denied', toolCallId: 'c' }, finish]);
+    expect(result.rules).toEqual([]);
+  });
+
+  it('a call the provider ran, or one waiting for approval, is no pause; a client call is', () => {
+    const providerRan = ui([
+      start,
+      { type: 'tool-input-available', toolCallId: 'p', toolName: 'web_search', input: {}, providerExecuted: true },
+      finish,
+    ]);
+    expect(providerRan.end.kind).toBe('done');
+    const approval = ui([
+      start,
+      ...tool('c', [], {}),
+      { type: 'tool-approval-request', approvalId: 'a', toolCallId: 'c' },
+      finish,
+    ]);
+    expect(approval.blocks.some((b) => b.kind === 'awaiting_frontend_tools')).toBe(false);
+    expect(ui([start, ...tool('c', [], {}), finish]).end.kind).toBe('paused');
+  });
+
+  it('a preliminary output is an event; the last output is the result', () => {
+    const result = ui([
+      start,
+      ...tool('c', [], {}),
+      { type: 'tool-output-available', toolCallId: 'c', output: 'step 1', preliminary: true },
+      { type: 'tool-output-available', toolCallId: 'c', output: 'done' },
+      finish,
+    ]);
+    expect(result.blocks.filter((b) => b.kind === 'tool_result').map((b) => b.content)).toEqual(['done']);
+  });
+});
+
+describe('how the stream ends', () => {
+  it('an error part: reported as an error, the stream ended by error even though finish and [DONE] follow', () => {
+    const result = ui([
+      start,
+      { type: 'text-start', id: 't' },
+      { type: 'error', errorText: 'Overloaded' },
+      { type: 'finish-step' },
+      { type: 'finish', finishReason: 'error' },
+    ]);
+    expect(result.rules).toEqual(['provider.api-error']);
+    expect(result.end).toMatchObject({ kind: 'error', reason: expect.stringContaining('Overloaded') as string });
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({ status: 'failed' });
+  });
+
+  it('an abort part: reported, the message unfinished, the stream ended by error', () => {
+    const result = ui([start, { type: 'text-start', id: 't' }, { type: 'abort', reason: 'user' }]);
+    expect(result.rules).toEqual(['ai-sdk.aborted']);
+    expect(result.end).toMatchObject({ kind: 'error', reason: expect.stringContaining('aborted: user') as string });
+  });
+
+  it('no finish and no [DONE]: cut, truncated', () => {
+    const result = ui([start, ...text('t', 'a')], false);
+    expect(result.rules).toEqual(['provider.missing-terminal']);
+    expect(result.end.kind).toBe('truncated');
+  });
+
+  it('[DONE] but no finish: a deviation (a warning), the stream done', () => {
+    const result = ui([start, ...text('t', 'a')]);
+    expect(result.rules).toEqual(['ai-sdk.missing-finish']);
+    expect(result.end.kind).toBe('done');
+  });
+
+  it('parts after the finish: reported once; a new start after it is the next message', () => {
+    const late = ui([start, finish, ...text('t', 'late', 'later')]);
+    expect(late.rules).toEqual(['ai-sdk.after-finish']);
+    const next = ui([
+      start,
+      ...text('t', 'a'),
+      finish,
+      { type: 'start', messageId: 'msg-2' },
+      ...text('u', 'b'),
+      finish,
+    ]);
+    expect(next.rules).toEqual(['provider.next-message']);
+    expect(next.blocks.filter((b) => b.kind === 'message').map((b) => b.agent)).toEqual(['msg-1', 'msg-2']);
+  });
+});
+
+describe('chunks that are not what their type says', () => {
+  test.each([
+    ['a text delta without its delta', { type: 'text-delta', id: 't' }],
+    ['a tool call without its name', { type: 'tool-input-available', toolCallId: 'c', input: {} }],
+    ['an error without its errorText', { type: 'error', errorText: 7 }],
+  ])('%s: reported, kept as an event', (_name, chunk) => {
+    const result = ui([start, { type: 'text-start', id: 't' }, chunk, { type: 'text-end', id: 't' }, finish]);
+    expect(result.rules).toEqual(['provider.invalid-event']);
+  });
+
+  it('a chunk type newer than the inspector: reported once, kept', () => {
+    const result = ui([start, { type: 'text-future', id: 't' }, { type: 'text-future', id: 'u' }, finish]);
+    expect(result.rules).toEqual(['provider.unknown-event']);
+    expect(result.envelopes.filter((e) => e.type === 'text-future')).toHaveLength(2);
+  });
+
+  it('text deltas read without JSON.parse decode as parsed ones do', () => {
+    const compact = ui([start, ...text('t', 'a "quote"\n', '日本 😀')]);
+    const spaced = ui([
+      start,
+      { type: 'text-start', id: 't' },
+      '{ "type": "text-delta", "id": "t", "delta": "a \\"quote\\"\\n" }',
+      '{"id":"t","type":"text-delta","delta":"日本 😀"}',
+      { type: 'text-end', id: 't' },
+    ]);
+    expect(compact.blocks[0]?.content).toBe('a "quote"\n日本 😀');
+    expect(spaced.blocks[0]?.content).toBe(compact.blocks[0]?.content);
+  });
+});

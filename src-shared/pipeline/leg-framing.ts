@@ -1,0 +1,167 @@
+import { DIALECT_REGISTRY, type DialectRegistry } from '../dialects/registry';
+import type { LineFraming } from '../dialects/types';
+import { createLineFramer } from '../lines/line-framer';
+import { createSseFramer } from '../sse/framer';
+import type { FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from '../sse/types';
+import { createUtf8Decoder } from '../text/utf8';
+import { createJsonArrayFramer } from './json-array-framer';
+
+/**
+ * How a leg's bytes become frames:
+ * - `sse`: `text/event-stream`, every dialect's usual wire;
+ * - `json-array`: one JSON array streamed element by element (an API asked for a stream
+ *   without SSE: Gemini without `alt=sse`);
+ * - `lines`: one event per line, for a dialect that declares a line-framed wire
+ *   (DialectModule.lineFramed, the AI SDK's v4 data stream).
+ * The evidence: a response header a line-framed dialect names, or `text/event-stream`; without
+ * either (a JSON response, a file), the leg's first bytes. A body whose first character (after a
+ * byte-order mark and whitespace) is `[` is a JSON array, since an SSE stream never starts with
+ * one (a line `[…` is no SSE field); a start a line-framed dialect recognises is lines;
+ * anything else is SSE. Everything that frames a leg's bytes — the session decoder, framing
+ * them again to show one event, the block diff, the CLI's `frames` — decides with this module.
+ */
+export type Framing = 'sse' | 'json-array' | 'lines';
+
+type HeaderList = readonly (readonly [string, string])[];
+
+export interface LegFramer {
+  /** The response head, which arrives before any byte: its headers are evidence for the framing. */
+  respond(headers: HeaderList): void;
+  push(chunk: Uint8Array, receivedAt: number): void;
+  end(): FramerSummary;
+  /** How the leg is framed (SSE until its headers or first bytes said otherwise). */
+  framing(): Framing;
+}
+
+const headerValue = (headers: HeaderList, name: string): string | undefined =>
+  headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+
+/** The line-framed wire these response headers announce, if any. */
+export function announcedLineFraming(
+  headers: HeaderList,
+  registry: DialectRegistry = DIALECT_REGISTRY,
+): LineFraming | undefined {
+  for (const module of registry.modules) {
+    const framing = module.lineFramed;
+    if (framing?.headers.some(([name, value]) => headerValue(headers, name)?.trim().toLowerCase() === value))
+      return framing;
+  }
+  return undefined;
+}
+
+/** The line-framed wire a leg starting with `prefix` (its first bytes, decoded, BOM skipped) is in, if any. */
+export function lineFramingOf(prefix: string, registry: DialectRegistry = DIALECT_REGISTRY): LineFraming | undefined {
+  return registry.modules.find((m) => m.lineFramed?.startsLike(prefix.slice(0, m.lineFramed.prefixBytes)))?.lineFramed;
+}
+
+const isEventStream = (headers: HeaderList): boolean =>
+  /^\s*text\/event-stream\s*(;|$)/i.test(headerValue(headers, 'content-type') ?? '');
+
+const BOM = [0xef, 0xbb, 0xbf] as const;
+const OPEN_ARRAY = 0x5b;
+/** Leading whitespace past which a body is taken for SSE without waiting for more. */
+export const FRAMING_DECIDED_WITHIN = 64 * 1024;
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+interface Decision {
+  framing: Framing;
+  lines?: LineFraming;
+}
+
+/**
+ * The decision from a leg's first bytes as they arrive, reading each byte once (a body may
+ * open with kilobytes of whitespace, a byte at a time). A byte-order mark and whitespace say
+ * nothing about a JSON array; a line-framed dialect reads the first `prefixBytes` after the mark.
+ */
+class FramingSniffer {
+  private seen = 0;
+  private bom = 0;
+  private firstSignificant: number | undefined;
+  private readonly head: number[] = [];
+  private readonly needed: number;
+
+  constructor(private readonly registry: DialectRegistry) {
+    this.needed = Math.max(0, ...registry.modules.map((m) => m.lineFramed?.prefixBytes ?? 0));
+  }
+
+  /** Reads the next bytes; the decision once they make it (or `final`: the leg ended), undefined before. */
+  read(bytes: Uint8Array, final = false): Decision | undefined {
+    for (const b of bytes) {
+      const inBom = this.seen === this.bom && this.bom < BOM.length && b === BOM[this.bom];
+      this.seen++;
+      if (inBom) {
+        this.bom++;
+        continue;
+      }
+      if (this.head.length < this.needed) this.head.push(b);
+      if (this.firstSignificant === undefined && !isSpace(b)) this.firstSignificant = b;
+      if (this.firstSignificant === OPEN_ARRAY) return { framing: 'json-array' };
+      if (this.firstSignificant !== undefined && this.head.length >= this.needed) return this.byPrefix();
+    }
+    if (final || this.seen >= FRAMING_DECIDED_WITHIN) return this.byPrefix();
+    return undefined;
+  }
+
+  private byPrefix(): Decision {
+    if (this.head.length === 0) return { framing: 'sse' };
+    const lines = lineFramingOf(createUtf8Decoder().decode(new Uint8Array(this.head)), this.registry);
+    return lines ? { framing: 'lines', lines } : { framing: 'sse' };
+  }
+}
+
+/** The framing of a leg whose first bytes are `head` (no headers); undefined while they decide nothing yet. */
+export function framingOfHead(head: Uint8Array, registry: DialectRegistry = DIALECT_REGISTRY): Framing | undefined {
+  return new FramingSniffer(registry).read(head)?.framing;
+}
+
+function framerFor(decision: Decision, callbacks: FramerCallbacks, sseOptions: FramerOptions): SseFramer {
+  const { lines } = decision;
+  if (lines) return createLineFramer(callbacks, { isComplete: (line) => lines.isComplete(line) });
+  if (decision.framing === 'json-array') return createJsonArrayFramer(callbacks);
+  return createSseFramer(callbacks, sseOptions);
+}
+
+/**
+ * The leg's framer, chosen on evidence. Without a deciding header, the first chunks are held
+ * until their bytes decide, then replayed into the chosen framer, so chunk numbers and
+ * receive times are the received ones. A leg that ends undecided is decided by what it has.
+ */
+export function createLegFramer(
+  callbacks: FramerCallbacks,
+  sseOptions: FramerOptions,
+  registry: DialectRegistry = DIALECT_REGISTRY,
+): LegFramer {
+  const sniffer = new FramingSniffer(registry);
+  let framer: SseFramer | undefined;
+  let framing: Framing = 'sse';
+  const held: { chunk: Uint8Array; receivedAt: number }[] = [];
+
+  const choose = (decision: Decision): SseFramer => {
+    framing = decision.framing;
+    framer = framerFor(decision, callbacks, sseOptions);
+    for (const { chunk, receivedAt } of held.splice(0)) framer.push(chunk, receivedAt);
+    return framer;
+  };
+
+  return {
+    respond(headers) {
+      if (framer) return;
+      const lines = announcedLineFraming(headers, registry);
+      if (lines) choose({ framing: 'lines', lines });
+      else if (isEventStream(headers)) choose({ framing: 'sse' });
+    },
+    push(chunk, receivedAt) {
+      if (framer) return framer.push(chunk, receivedAt);
+      if (chunk.length === 0) return;
+      // Copied: the caller may reuse its chunk's buffer once push returns.
+      held.push({ chunk: chunk.slice(), receivedAt });
+      const decided = sniffer.read(chunk);
+      if (decided) choose(decided);
+    },
+    end() {
+      return (framer ?? choose(sniffer.read(new Uint8Array(0), true) ?? { framing: 'sse' })).end();
+    },
+    framing: () => framing,
+  };
+}
