@@ -12,7 +12,14 @@ import {
   MCP_SCENARIOS,
 } from './json-rpc-scenarios';
 import { OPENAI_SCENARIOS } from './openai-scenarios';
-import { matchesPath, matchesQuery, providerSse, type ProviderApiSpec, type ProviderEvent, type ProviderScenario } from './types';
+import {
+  matchesPath,
+  matchesQuery,
+  providerSse,
+  type ProviderApiSpec,
+  type ProviderEvent,
+  type ProviderScenario,
+} from './types';
 
 const PROMPT = 'What is the capital of France?';
 
