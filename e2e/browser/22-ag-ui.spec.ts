@@ -75,3 +75,36 @@ test('ag-ui: RUN_ERROR mid-stream ends the session by error, with its finding', 
   await expect.poll(() => diagnostics.rules()).toContain('ag-ui.run-error');
   await app.screenshot('22-ag-ui-live-diagnostics');
 });
+
+test('ag-ui: a frontend tool answered by hand continues the run as a new RunAgentInput, the next leg', async ({
+  app,
+  connect,
+  timeline,
+  blocks,
+  tools,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'ag-ui', scenario: 'frontend-tool', pace: 'fast' });
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('awaiting tools');
+
+  await expect(tools.prompt).toBeVisible();
+  await expect(tools.tool('call-demo-confirm')).toContainText('user_confirm');
+  await expect(tools.messages).toHaveText('Book the 09:40 train to Lyon for tomorrow?');
+  const paused = await timeline.total();
+  await app.screenshot('22-ag-ui-tools-prompt');
+
+  await tools.quickAnswer('call-demo-confirm', 'yes');
+  await tools.submit();
+
+  await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+  await timeline.expectTotalAtLeast(paused + 3);
+  await app.expectState('done');
+  await expect(app.page.getByText('2 legs')).toBeVisible();
+  await app.show('blocks');
+  // The continuation is a new run (its own runId), so its blocks are the thread of a second agent.
+  await expect(blocks.threads).toHaveCount(2);
+  await expect(blocks.threads.nth(1)).toContainText('Confirmed — the 09:40 train to Lyon is booked.');
+  await app.screenshot('22-ag-ui-continuation');
+});
