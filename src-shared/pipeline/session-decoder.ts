@@ -1,5 +1,5 @@
 import { createChunkStats, type ChunkStatistics } from '../diagnostics/chunk-stats';
-import { RULES } from '../diagnostics/rules';
+import { RULES, ruleAppliesTo } from '../diagnostics/rules';
 import type { Diagnostic, DiagnosticInit } from '../diagnostics/types';
 import type { Detection } from '../dialects/detection';
 import type { ExchangeHints } from '../dialects/evidence';
@@ -136,7 +136,10 @@ export function createSessionDecoder(
         callbacks.onBlock?.(block);
       },
       onAgent: (agent) => callbacks.onAgent?.(agent),
-      onDiagnostic: (d) => report(d, d.at.leg ?? 0),
+      // Scoped like a leg's own findings: a rule for other dialects than the envelope's is not its finding.
+      onDiagnostic: (d) => {
+        if (!currentEnvelope || ruleAppliesTo(d.rule, currentEnvelope.dialect)) report(d, d.at.leg ?? 0);
+      },
     },
     { dialects: registry, ...(options.retention ? { retention: options.retention } : {}) },
   );

@@ -43,6 +43,8 @@ export const ENVELOPE_RULES = {
     severity: 'error',
     layer: 'dialect',
     title: 'Reassembled JSON payload does not parse',
-    dialects: ['json'],
+    // The upstream agent's formats, whose JSON payloads arrive in chunks. A provider dialect
+    // checks its tool arguments itself (provider.tool-args-invalid), once, where they complete.
+    dialects: ['json', 'xml', 'raw'],
   },
 } as const satisfies Record<string, RuleInfo>;
