@@ -124,8 +124,10 @@ export function createLegDecoder(context: LegContext): LegDecoder {
     if (end.error !== undefined) streamError = { message: end.error, frame };
     terminal ??= { event: end.event, frame };
   };
+  /** The next message of a capture began: the stream ends as that one does (an earlier one's failure stays a finding). */
   const onStreamResumed = (): void => {
     terminal = null;
+    streamError = null;
   };
   /** The dialect said its stream has no terminal event (DialectCallbacks.onTransportEnd). */
   let transportEnd = false;

@@ -394,6 +394,31 @@ describe('several responses in one capture', () => {
     );
   });
 
+  it('a first response that failed and a second that completed: the stream ends done, the failure stays a finding', () => {
+    const failed: [string, Record<string, unknown>] = [
+      'response.failed',
+      { response: { id: 'resp_1', status: 'failed', error: { code: 'server_error', message: 'boom' } } },
+    ];
+    const retried = numbered([created, ...message('Hi'), failed]).concat(
+      numbered([
+        ['response.created', { response: { id: 'resp_2', status: 'in_progress' } }],
+        ...message('Again'),
+        ['response.completed', { response: { id: 'resp_2', status: 'completed' } }],
+      ]),
+    );
+    const result = decodeProviderEvents(retried);
+    expect(rulesOf(result)).toEqual(['provider.response-failed', 'provider.next-message']);
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).kind).toBe(
+      'done',
+    );
+    // The other way round, the stream ends as its last response: by error.
+    const failedLast = numbered([created, ...message('Hi'), completed]).concat(
+      numbered([['response.created', { response: { id: 'resp_2', status: 'in_progress' } }], ...message('x'), failed]),
+    );
+    const last = decodeProviderEvents(failedLast);
+    expect(endStatusOf({ stream: last.ends[0]?.stream ?? null, ...blockEndFacts(last.blocks, 0) }).kind).toBe('error');
+  });
+
   it('a response that starts while the previous one is open cut that one short (provider.missing-terminal), and both are kept', () => {
     const second = numbered([created, ...message('Hi')]).concat(
       numbered([
