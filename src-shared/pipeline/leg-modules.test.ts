@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ruleDialects } from '../diagnostics/rules';
 import type { DiagnosticInit } from '../diagnostics/types';
 import { DIALECT_REGISTRY } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
@@ -12,6 +13,11 @@ const TEXT = 'data: {"type":"text","agent":"11111111-1111-4111-8111-111111111111
 const finding = (rule: DiagnosticInit['rule']): DiagnosticInit => ({ rule, message: rule, at: {} });
 
 describe('DialectFindings', () => {
+  it("scopes stream.missing-done to exactly the dialects whose streams end with [DONE] (the registry's terminator)", () => {
+    const endWithDone = DIALECT_REGISTRY.modules.filter((m) => m.terminator === 'done-frame').map((m) => m.id);
+    expect([...(ruleDialects('stream.missing-done') ?? [])].sort()).toEqual(endWithDone.sort());
+  });
+
   it('holds a dialect-specific finding until the dialect is known, then reports it only where its rule applies', () => {
     const reported: string[] = [];
     const findings = new DialectFindings((d) => reported.push(d.rule));
