@@ -15,10 +15,7 @@ test('a data-only Anthropic capture is the Messages API: done at message_stop, n
   blocks,
   diagnostics,
 }) => {
-  await app.openFiles(externalFixturePath('vercel-ai/anthropic-text.data-only.sse'));
-  await app.expectView('timeline');
-  await app.expectState('done');
-  await app.expectNoErrors();
+  await app.openCleanCapture(externalFixturePath('vercel-ai/anthropic-text.data-only.sse'));
 
   await app.show('blocks');
   await expect(blocks.ofKind('text').first()).toContainText('How are you doing today?');

@@ -48,9 +48,7 @@ for (const p of PROVIDERS) {
     await app.show('blocks');
     for (const kind of p.captureKinds) await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
     // The message's summary is the last block; its body loads once it is scrolled near.
-    const message = blocks.ofKind('message');
-    await message.scrollIntoViewIfNeeded();
-    await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(p.usage);
+    await expect(await blocks.messageFacts()).toContainText(p.usage);
     await app.screenshot(`14-${p.provider}-blocks`);
 
     await app.show('diagnostics');

@@ -1,5 +1,4 @@
 import { externalFixturePath } from '../../src-main/testing/fixtures';
-import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
 import { expect, test } from './fixtures';
 
 /**
@@ -15,21 +14,15 @@ test('ag-ui: a recorded run shows its state, tool call, result, text and usage, 
   blocks,
   diagnostics,
 }) => {
-  await app.openFiles(externalFixturePath('ag-ui/dojo/strands-typescript-shared-state-recipe.sse'));
-  await app.expectView('timeline');
-  await app.expectState('done');
-  await app.expectNoErrors();
+  await app.openCleanCapture(externalFixturePath('ag-ui/dojo/strands-typescript-shared-state-recipe.sse'));
   await expect(timeline.rowUnified.first()).toContainText('message_start');
   await app.screenshot('22-ag-ui-capture-timeline');
 
   await app.show('blocks');
-  for (const kind of ['state', 'tool_call', 'tool_result', 'text', 'message'])
-    await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+  await blocks.expectKinds(['state', 'tool_call', 'tool_result', 'text', 'message']);
   await expect(blocks.ofKind('text').first()).toContainText("Done! I've completed that for you.");
   await expect(blocks.ofKind('state').last()).toContainText('Pasta Aglio e Olio');
-  const message = blocks.ofKind('message');
-  await message.scrollIntoViewIfNeeded();
-  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(/327 in · 162 out/);
+  await expect(await blocks.messageFacts()).toContainText(/327 in · 162 out/);
   await app.screenshot('22-ag-ui-capture-blocks');
 
   await app.show('diagnostics');

@@ -1,5 +1,4 @@
 import { externalFixturePath, providerFixturePath } from '../../src-main/testing/fixtures';
-import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
 import { TOOL_IDS } from '../../src-renderer/views/tools/testids';
 import { expect, test } from './fixtures';
 
@@ -16,20 +15,14 @@ test('a UI message stream capture: unified events, tool calls with their results
   blocks,
   diagnostics,
 }) => {
-  await app.openFiles(providerFixturePath('ai-sdk-ui/parallel-tools.sse'));
-  await app.expectView('timeline');
-  await app.expectState('done');
-  await app.expectNoErrors();
+  await app.openCleanCapture(providerFixturePath('ai-sdk-ui/parallel-tools.sse'));
   await expect(timeline.rowUnified.first()).toContainText('message_start');
   await app.screenshot('22-ai-sdk-ui-timeline');
 
   await app.show('blocks');
-  for (const kind of ['tool_call', 'tool_result', 'text', 'message'])
-    await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+  await blocks.expectKinds(['tool_call', 'tool_result', 'text', 'message']);
   await expect(blocks.ofKind('text').first()).toContainText('Paris: 21 °C and sunny.');
-  const message = blocks.ofKind('message');
-  await message.scrollIntoViewIfNeeded();
-  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(/130 in · 36 out/);
+  await expect(await blocks.messageFacts()).toContainText(/130 in · 36 out/);
   await app.screenshot('22-ai-sdk-ui-blocks');
 
   await app.show('diagnostics');
@@ -42,10 +35,7 @@ test('a v4 data stream capture is framed by lines: each part a frame, its text j
   timeline,
   blocks,
 }) => {
-  await app.openFiles(externalFixturePath('vercel-ai/data-stream-text.txt'));
-  await app.expectView('timeline');
-  await app.expectState('done');
-  await app.expectNoErrors();
+  await app.openCleanCapture(externalFixturePath('vercel-ai/data-stream-text.txt'));
   await timeline.select(2);
   await timeline.detailTab('frame');
   await expect(timeline.frameView).toContainText('0:"Hello"');

@@ -16,19 +16,15 @@ test('a recorded Gemini SSE capture (CRLF) ends done at its finishReason, with i
   blocks,
   diagnostics,
 }) => {
-  await app.openFiles(externalFixturePath('vercel-ai/gemini-text.crlf.sse'));
-  await app.expectView('timeline');
-  await app.expectState('done');
-  await app.expectNoErrors();
+  await app.openCleanCapture(externalFixturePath('vercel-ai/gemini-text.crlf.sse'));
   await expect(timeline.rowUnified.first()).toContainText('message_start');
   await app.screenshot('22-gemini-capture-timeline');
 
   await app.show('blocks');
   await expect(blocks.ofKind('text').first()).toContainText('in strawberry');
-  const message = blocks.ofKind('message');
-  await message.scrollIntoViewIfNeeded();
-  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(/9 in · 208 out/);
-  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText('gemini-3-pro-preview');
+  const facts = await blocks.messageFacts();
+  await expect(facts).toContainText(/9 in · 208 out/);
+  await expect(facts).toContainText('gemini-3-pro-preview');
   await app.screenshot('22-gemini-capture-blocks');
 
   await app.show('diagnostics');
@@ -67,8 +63,7 @@ test("the demo's Gemini endpoint streams live through its preset: code, its resu
   await app.expectState('done');
 
   await app.show('blocks');
-  for (const kind of ['text', 'server_tool_call', 'tool_result', 'message'])
-    await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+  await blocks.expectKinds(['text', 'server_tool_call', 'tool_result', 'message']);
   const result = blocks.ofKind('tool_result').first();
   await result.scrollIntoViewIfNeeded();
   await expect(result.getByTestId(BLOCK_IDS.imageInline)).toBeVisible();

@@ -1,5 +1,4 @@
 import { providerFixturePath } from '../../src-main/testing/fixtures';
-import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
 import { expect, test } from './fixtures';
 
 /**
@@ -24,11 +23,8 @@ test('an MCP tools/call capture: progress as tool-call status, the result as blo
 
   await app.show('blocks');
   await expect(blocks.ofKind('text').first()).toContainText('Paris: 18 °C, light rain');
-  for (const kind of ['image', 'resource_link', 'structured_content', 'message'])
-    await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
-  const summary = blocks.ofKind('message');
-  await summary.scrollIntoViewIfNeeded();
-  await expect(summary.getByTestId(BLOCK_IDS.metaJson)).toContainText('completed');
+  await blocks.expectKinds(['image', 'resource_link', 'structured_content', 'message']);
+  await expect(await blocks.messageFacts()).toContainText('completed');
   await app.screenshot('22-mcp-capture-blocks');
 
   await app.show('diagnostics');
@@ -77,9 +73,7 @@ test('A2A live through its preset: the task streams its artifact, then fails, an
 
   await app.show('blocks');
   await expect(blocks.ofKind('text').filter({ hasText: 'Chapter 1 introduces' })).toBeVisible();
-  const summary = blocks.ofKind('message');
-  await summary.scrollIntoViewIfNeeded();
-  await expect(summary.getByTestId(BLOCK_IDS.metaJson)).toContainText('failed');
+  await expect(await blocks.messageFacts()).toContainText('failed');
   await app.screenshot('22-a2a-live-blocks');
 
   await app.show('diagnostics');

@@ -1,5 +1,4 @@
 import { externalFixturePath } from '../../src-main/testing/fixtures';
-import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
 import { expect, test } from './fixtures';
 
 /**
@@ -16,10 +15,7 @@ test('openai-chat: a recorded DeepSeek capture shows reasoning, the tool call an
   blocks,
   diagnostics,
 }) => {
-  await app.openFiles(externalFixturePath('openai-chat/deepseek-reasoning-tool-call.sse'));
-  await app.expectView('timeline');
-  await app.expectState('done');
-  await app.expectNoErrors();
+  await app.openCleanCapture(externalFixturePath('openai-chat/deepseek-reasoning-tool-call.sse'));
   await expect(timeline.rowUnified.first()).toContainText('message_start');
   await timeline.select(0);
   await expect(timeline.unifiedEvent).toContainText('stream.message_start');
@@ -28,9 +24,7 @@ test('openai-chat: a recorded DeepSeek capture shows reasoning, the tool call an
   await app.show('blocks');
   await expect(blocks.ofKind('thinking').first()).toContainText('The user asks about the weather in San Francisco.');
   await expect(blocks.ofKind('tool_call').first()).toContainText('San Francisco');
-  const message = blocks.ofKind('message');
-  await message.scrollIntoViewIfNeeded();
-  await expect(message.getByTestId(BLOCK_IDS.metaJson)).toContainText(/374 in · 61 out/);
+  await expect(await blocks.messageFacts()).toContainText(/374 in · 61 out/);
   await app.screenshot('22-openai-chat-capture-blocks');
 
   await app.show('diagnostics');
@@ -71,8 +65,7 @@ test('openai-chat: an error inside a chunk (OpenRouter) ends the live stream by 
   await app.expectState('ended by error');
 
   await app.show('blocks');
-  for (const kind of ['thinking', 'text', 'error', 'message'])
-    await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+  await blocks.expectKinds(['thinking', 'text', 'error', 'message']);
   await expect(blocks.ofKind('thinking').first()).toContainText('Looking up the capital.');
 
   await app.show('diagnostics');

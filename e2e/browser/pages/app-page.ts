@@ -139,6 +139,14 @@ export class AppPage {
     await expect(this.errorItems).toHaveCount(0);
   }
 
+  /** Opens a capture that decodes cleanly: it shows in the timeline, done, with no error finding. */
+  async openCleanCapture(path: string): Promise<void> {
+    await this.openFiles(path);
+    await this.expectView('timeline');
+    await this.expectState('done');
+    await this.expectNoErrors();
+  }
+
   /** Screenshots at 1440×900 and 1024×700, light and dark (`NAME-WIDTH-SCHEME.png`); leaves the page light at 1440×900. */
   async screenshotSizesAndThemes(name: string): Promise<void> {
     for (const scheme of ['light', 'dark'] as const) {

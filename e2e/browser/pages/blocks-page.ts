@@ -93,6 +93,18 @@ export class BlocksPage {
     return within.getByTestId(BLOCK_IDS.block).and(this.page.locator(`[data-kind="${kind}"]`));
   }
 
+  /** Expects a block of each kind to be shown. */
+  async expectKinds(kinds: readonly string[]): Promise<void> {
+    for (const kind of kinds) await expect(this.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
+  }
+
+  /** The summary of the (first) message block, scrolled into view: its facts (usage, status, model). */
+  async messageFacts(): Promise<Locator> {
+    const message = this.ofKind('message').first();
+    await message.scrollIntoViewIfNeeded();
+    return message.getByTestId(BLOCK_IDS.metaJson);
+  }
+
   /** "12 blocks · 3 agents · 2 live". */
   async counts(): Promise<BlockCounts> {
     // Before the view's first fetch answers there is nothing to count yet.
