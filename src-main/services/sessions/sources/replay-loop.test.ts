@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOOP_HOLD_MS } from './replay-player';
+import { LOOP_HOLD_MS } from './replay-loop-hold';
 import { envelopeEvent, useReplayHarness } from './replay-testing';
 import { waitFor } from '../service-testing';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../testing/fixtures';
 import { startDemoAgent } from '../../demo-agent/index';
-import { UNTIMED_PACE } from './replay-player';
+import { UNTIMED_PACE } from './replay-pace';
 import { useReplayHarness } from './replay-testing';
 import { settled, waitFor } from '../service-testing';
 import type { SessionService } from '../session-service';
@@ -9,35 +9,6 @@ import type { SessionService } from '../session-service';
 const t = useReplayHarness();
 
 describe('replay', () => {
-  it('plays a session back into a new session with its timing scaled by the speed', async () => {
-    const source = await t.recordedSession();
-    const started = performance.now();
-    const replay = await t.service.startReplay({ sessionId: source, speed: 4 });
-    expect(replay.source).toEqual({ kind: 'replay', of: source });
-    const done = await waitFor(
-      async () => ((await t.summaryOf(replay.id)).state === 'complete' ? t.summaryOf(replay.id) : undefined),
-      'replay end',
-    );
-    const elapsed = performance.now() - started;
-    // 5 recorded gaps of ~60 ms at ×4: about 75 ms, well under the original 300 ms.
-    expect(elapsed).toBeGreaterThan(50);
-    expect(elapsed).toBeLessThan(300);
-    expect(done.envelopes).toBe((await t.summaryOf(source)).envelopes);
-    expect(t.states.at(-1)).toMatchObject({
-      sessionId: replay.id,
-      source,
-      finished: true,
-      position: 6,
-      total: 6,
-      speed: 4,
-    });
-    const [a, b] = await Promise.all([
-      t.service.getBlocks({ sessionId: source }),
-      t.service.getBlocks({ sessionId: replay.id }),
-    ]);
-    expect(b.map((x) => [x.kind, x.status, x.length])).toEqual(a.map((x) => [x.kind, x.status, x.length]));
-  });
-
   it('steps envelope by envelope from a paused start, and seeks back and forth', async () => {
     const source = await t.recordedSession();
     const { id } = await t.service.startReplay({ sessionId: source, paused: true });
@@ -112,6 +83,43 @@ describe('replay', () => {
       'replayed continuation',
     );
     expect(done).toMatchObject({ legs: 2, envelopes: answered.envelopes, awaitingTools: false });
+  });
+});
+
+describe('replay timing', () => {
+  t.useManualClock();
+
+  // On the replay clock, not the wall clock: a loaded machine only delays when each timer runs,
+  // never which envelopes a given stretch of recorded time delivers.
+  it('plays a session back into a new session with its timing scaled by the speed', async () => {
+    // Six one-event chunks, the first 10 ms after the request, then 60 ms apart: 2.5 and 15 ms at ×4.
+    const source = await t.openSettled(await t.evenRecording(6, 60));
+    const replay = await t.service.startReplay({ sessionId: source, speed: 4 });
+    expect(replay.source).toEqual({ kind: 'replay', of: source });
+    const delivered = async (): Promise<number> => (await t.summaryOf(replay.id)).envelopes;
+    await t.clock.advance(3);
+    expect(await delivered()).toBe(1);
+    for (let next = 2; next <= 6; next++) {
+      await t.clock.advance(14);
+      expect(await delivered()).toBe(next - 1);
+      await t.clock.advance(1);
+      expect(await delivered()).toBe(next);
+    }
+    // 78 ms of replay clock for 310 ms of recorded time.
+    await waitFor(async () => (await t.summaryOf(replay.id)).state === 'complete', 'replay end');
+    expect(t.states.at(-1)).toMatchObject({
+      sessionId: replay.id,
+      source,
+      finished: true,
+      position: 6,
+      total: 6,
+      speed: 4,
+    });
+    const [a, b] = await Promise.all([
+      t.service.getBlocks({ sessionId: source }),
+      t.service.getBlocks({ sessionId: replay.id }),
+    ]);
+    expect(b.map((x) => [x.kind, x.status, x.length])).toEqual(a.map((x) => [x.kind, x.status, x.length]));
   });
 });
 

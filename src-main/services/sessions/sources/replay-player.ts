@@ -1,17 +1,14 @@
 import type { ReplayAction, ReplayState as ReplayStatePayload } from '../../../../src-shared/contract/payloads';
-import { createSleeper, systemClock, type ReplayClock } from '../../replay/clock';
-import { createReplay, type ChunkCut, type Replay, type ReplayDelivery } from '../../replay/replay';
-import {
-  cutAfterFirstEvent,
-  cutBeforeSecondEvent,
-  historyAfter,
-  STREAM_START,
-  type ByteHistory,
-} from '../../replay/replay-cuts';
+import { systemClock, type ReplayClock } from '../../replay/clock';
+import { createReplay, type Replay, type ReplayDelivery } from '../../replay/replay';
+import { historyAfter, STREAM_START, type ByteHistory } from '../../replay/replay-cuts';
 import type { TimelineSource } from '../../replay/timeline';
 import { isStreamResponse, rejectedLegFailure } from './file-load';
 import { ReplayAnnouncer } from './replay-announcer';
 import { BreakpointWatch } from './replay-breakpoints';
+import { LoopHold } from './replay-loop-hold';
+import { PacedPlay, UNTIMED_PACE } from './replay-pace';
+import { seekCut, stepCut } from './replay-step-cuts';
 import { legEndFromRecording } from '../recorder-port';
 import type { LegState } from '../store/leg-state';
 import type { SessionStore } from '../store/session-store';
@@ -36,8 +33,7 @@ import type { SessionStore } from '../store/session-store';
  * (on the last envelope of its frame when one XML or raw event carries several).
  *
  * A source without receive times (blocks of a file) would play all at once at any speed: it
- * plays one event at a time instead, UNTIMED_PACE events per second at ×1 (the speed
- * multiplies the pace; "fast" still plays at once).
+ * plays one event at a time instead (replay-pace.ts; "fast" still plays at once).
  *
  * Breakpoints (src-shared/replay/breakpoints.ts) pause a playing replay at the envelope that
  * hits one: while any is set, playing delivers one event at a time (a network chunk holding
@@ -46,7 +42,7 @@ import type { SessionStore } from '../store/session-store';
  * play (Continue) goes on to the next hit. When one SSE event carries several envelopes (XML),
  * the replay pauses after the whole event.
  *
- * Looping: a replay that plays to its end holds the finished state for LOOP_HOLD_MS, then
+ * Looping (replay-loop-hold.ts): a replay that plays to its end holds the finished state, then
  * starts over (a new generation of the session, as a backward seek) and plays again, until the
  * loop is turned off or the replay paused, stepped or seeked. Restart starts over the same way,
  * paused, in the same session.
@@ -55,12 +51,6 @@ import type { SessionStore } from '../store/session-store';
  * speed changes at once, and while playing as the position moves, at most every
  * REPLAY_STATE_INTERVAL_MS of the replay clock.
  */
-
-/** Events per second at ×1 for a source without receive times. */
-export const UNTIMED_PACE = 10;
-
-/** How long a looping replay shows its finished state before it starts over (replay clock). */
-export const LOOP_HOLD_MS = 1000;
 
 export interface ReplaySessionOptions {
   source: TimelineSource;
@@ -105,25 +95,29 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   /** A seek passes recorded pauses on its way to the envelope asked for. */
   let seeking = false;
   let disposed = false;
-  /** The source has no receive times: playing steps event by event at a pace (see pacedPlay). */
+  /** The source has no receive times: playing steps event by event at a pace (replay-pace.ts). */
   const paced = !options.networkChunks;
-  /** Bumped to stop the paced play loop; null while it is not running. */
-  let pacedRun: number | null = null;
-  let pacedRuns = 0;
-  const pacer = createSleeper(clock);
+  const pacedPlay = new PacedPlay(clock, {
+    step: () => step(1),
+    halted: () => pausedForTools || replay.state.status === 'ended',
+    speed: () => speed,
+    onStarted: () => announceNow(),
+    onStopped() {
+      announceNow();
+      if (replay.state.status === 'ended') loop.ended();
+    },
+  });
 
   // ─── Breakpoints and loop ───────────────────────────────────────────────────────────
   const breaks = new BreakpointWatch();
-  let loop = false;
-  let loops = 0;
-  let loopTimer: unknown = null;
+  const loop = new LoopHold(clock, () => void replay.seek(0).then(() => play()));
   /** The replay's own status as last reported (to tell an end reached while playing). */
   let replayStatus = 'paused';
 
   const payload = (): ReplayStatePayload => ({
     sessionId: options.data().id,
     source: options.sourceId,
-    playing: pacedRun !== null || replay.state.status === 'playing',
+    playing: playing(),
     speed,
     instant,
     position: options.data().envelopeCount,
@@ -132,8 +126,8 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     ...(paced ? { pace: UNTIMED_PACE } : {}),
     breakpoints: breaks.list,
     ...(breaks.hit ? { hit: { ...breaks.hit } } : {}),
-    loop,
-    loops,
+    loop: loop.on,
+    loops: loop.count,
     types: [...options.types],
   });
 
@@ -145,6 +139,9 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   // ─── Playing into the session ───────────────────────────────────────────────────────
   const currentLeg = (): LegState | undefined => options.data().legs[legIndex];
   const frameCount = (): number => options.data().legs.reduce((sum, leg) => sum + leg.frames.count, 0);
+
+  /** With breakpoints set, playing delivers one event at a time (see checkBreakpoints); so does a step. */
+  const oneEvent = stepCut(options.networkChunks, () => history);
 
   const replay: Replay = createReplay(
     options.source,
@@ -196,11 +193,11 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         const endedPlaying = state.status === 'ended' && replayStatus === 'playing';
         replayStatus = state.status;
         announceNow();
-        if (endedPlaying) loopAgain();
+        if (endedPlaying) loop.ended();
       },
     },
     // With breakpoints set, playing delivers one event at a time (see checkBreakpoints).
-    { speed: instant ? 'fast' : speed, clock, playCut: () => (breaks.list.length > 0 ? stepCut : undefined) },
+    { speed: instant ? 'fast' : speed, clock, playCut: () => (breaks.list.length > 0 ? oneEvent : undefined) },
   );
 
   /**
@@ -214,30 +211,6 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     replay.pause();
     stopPaced();
   }
-
-  /** A replay that played to its end starts over after a hold, while the loop is on. */
-  function loopAgain(): void {
-    if (!loop || disposed || loopTimer !== null) return;
-    loopTimer = clock.setTimeout(() => {
-      loopTimer = null;
-      if (!loop || disposed) return;
-      loops += 1;
-      void replay.seek(0).then(() => play());
-    }, LOOP_HOLD_MS);
-  }
-
-  function cancelLoopHold(): void {
-    if (loopTimer !== null) clock.clearTimeout(loopTimer);
-    loopTimer = null;
-  }
-
-  /** Bytes of a non-stream leg (an error page) are kept whole: there are no events to cut at. */
-  const streamed = (at: Parameters<ChunkCut>[1]): boolean => isStreamResponse(at.leg.response);
-
-  const stepCut: ChunkCut = (rest, at) => {
-    if (!streamed(at)) return rest.length;
-    return options.networkChunks ? cutBeforeSecondEvent(rest, history) : cutAfterFirstEvent(rest, history);
-  };
 
   async function step(count: number): Promise<void> {
     // Stepping on from a recorded pause plays the recorded continuation.
@@ -256,7 +229,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         left -= 1;
         return left === 0 || pausedForTools;
       },
-      { cut: stepCut },
+      { cut: oneEvent },
     );
   }
 
@@ -267,14 +240,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       announceNow();
       return;
     }
-    const target = options.envelopeEnd(envelope);
-    // Whole chunks before the one where the envelope's frame ends, that one up to there; past
-    // it (a frame whose CR ending waits for the next byte), up to the next event end.
-    const cut: ChunkCut = (rest, at) => {
-      if (!streamed(at) || !target || at.leg.index < target.leg) return rest.length;
-      if (at.leg.index === target.leg && at.legOffset < target.byteEnd) return target.byteEnd - at.legOffset;
-      return cutAfterFirstEvent(rest, history);
-    };
+    const cut = seekCut(options.envelopeEnd(envelope), () => history);
     const done = (): boolean => options.data().envelopeCount >= wanted;
     breaks.hit = undefined;
     seeking = true;
@@ -301,35 +267,16 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       replay.play();
       return;
     }
-    if (pacedRun !== null || replay.state.status === 'ended') return;
-    const run = (pacedRun = ++pacedRuns);
-    announceNow();
-    void pacedLoop(run);
+    if (replay.state.status !== 'ended') pacedPlay.start();
   }
 
-  async function pacedLoop(run: number): Promise<void> {
-    while (pacedRun === run && !disposed) {
-      await step(1);
-      if (pacedRun !== run) return;
-      if (pausedForTools || replay.state.status === 'ended') break;
-      if (!(await pacer.sleep({ left: 1000 / UNTIMED_PACE }, speed))) return;
-    }
-    if (pacedRun === run) {
-      pacedRun = null;
-      announceNow();
-      if (replay.state.status === 'ended') loopAgain();
-    }
-  }
-
-  /** Stops the paced loop (true when it was running). */
   function stopPaced(): boolean {
-    if (pacedRun === null) return false;
-    pacedRun = null;
-    pacer.interrupt();
-    return true;
+    return pacedPlay.stop();
   }
 
-  const playing = (): boolean => pacedRun !== null || replay.state.status === 'playing';
+  function playing(): boolean {
+    return pacedPlay.running || replay.state.status === 'playing';
+  }
 
   function pause(): void {
     replay.pause();
@@ -356,19 +303,19 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
           play();
           break;
         case 'pause':
-          cancelLoopHold();
+          loop.cancel();
           pause();
           break;
         case 'step':
-          cancelLoopHold();
+          loop.cancel();
           await betweenPacedSteps(() => step(action.count ?? 1));
           break;
         case 'seek':
-          cancelLoopHold();
+          loop.cancel();
           await betweenPacedSteps(() => seek(action.envelope));
           break;
         case 'restart':
-          cancelLoopHold();
+          loop.cancel();
           pause();
           await restart();
           break;
@@ -377,8 +324,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
           announceNow();
           break;
         case 'loop':
-          loop = action.on;
-          if (!loop) cancelLoopHold();
+          loop.set(action.on);
           announceNow();
           break;
         case 'speed': {
@@ -405,8 +351,8 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     async dispose() {
       disposed = true;
       announcer.dispose();
-      cancelLoopHold();
-      stopPaced();
+      loop.dispose();
+      pacedPlay.dispose();
       await replay.dispose();
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOOP_HOLD_MS } from './replay-player';
+import { LOOP_HOLD_MS } from './replay-loop-hold';
 import { useReplayHarness } from './replay-testing';
 import { waitFor } from '../service-testing';
 
