@@ -71,6 +71,36 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * Resolves with the first value `subscribe` delivers (or `current` already holds) that
+ * `accept` maps to something: an event wait, where polling on a timer would race a loaded
+ * machine or sleep longer than needed.
+ */
+export function whenEvent<E, T>(
+  subscribe: (listener: (value: E) => void) => () => void,
+  accept: (value: E) => T | undefined | false,
+  what: string,
+  options: { current?: E; timeoutMs?: number } = {},
+): Promise<T> {
+  if (options.current !== undefined) {
+    const now = accept(options.current);
+    if (now !== undefined && now !== false) return Promise.resolve(now);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const unsubscribe = subscribe((value) => {
+      const accepted = accept(value);
+      if (accepted === undefined || accepted === false) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(accepted);
+    });
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`Timed out waiting for ${what}`));
+    }, options.timeoutMs ?? 10_000);
+  });
+}
+
 /** Resolves once the session has left the connecting/streaming/loading states. */
 export function settled(service: SessionService, sessionId: string, timeoutMs = 5000): Promise<SessionSummary> {
   return waitFor(

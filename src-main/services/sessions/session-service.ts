@@ -66,7 +66,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const live = createLiveSessions(registry);
   const files = createFileSessions(registry);
   const replays = createReplaySessions(registry);
-  const external = createExternalSessions(registry);
+  const external = createExternalSessions(registry, closeSession);
   const answers = createToolAnswers(registry, live);
 
   async function closeSession({ sessionId }: { sessionId: string }): Promise<void> {

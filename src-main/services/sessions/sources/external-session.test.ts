@@ -19,6 +19,9 @@ afterEach(async () => {
   server = registry = external = undefined;
 });
 
+/** These tests open fewer proxied sessions than the limit: none is ever closed to make room. */
+const closeNone = (): Promise<void> => Promise.reject(new Error('no session is closed to make room here'));
+
 describe('external sessions', () => {
   it('opens a session per event stream passing through the proxy, decoded as it passes, complete at its end', async () => {
     const bytes = readFixture('example_1.json.sse');
@@ -27,7 +30,7 @@ describe('external sessions', () => {
       res.end(Buffer.from(bytes));
     });
     registry = createSessionRegistry({});
-    external = createExternalSessions(registry);
+    external = createExternalSessions(registry, closeNone);
     const changes: (ProxyState | null)[] = [];
     registry.events.proxyChanged.event((state) => changes.push(state));
     const proxy = await external.startProxy({ port: 0, target: server.url });
@@ -45,7 +48,7 @@ describe('external sessions', () => {
   it('runs one proxy at a time, and says so when stopped', async () => {
     server = await startLoopbackServer((_req, res) => void res.end());
     registry = createSessionRegistry({});
-    external = createExternalSessions(registry);
+    external = createExternalSessions(registry, closeNone);
     const changes: (ProxyState | null)[] = [];
     registry.events.proxyChanged.event((state) => changes.push(state));
     const proxy = await external.startProxy({ port: 0, target: server.url });

@@ -15,7 +15,12 @@ import { endLegInSession } from './live-leg';
 
 export type ExternalSessions = ReturnType<typeof createExternalSessions>;
 
-/** Proxied sessions kept open at once; past this a stream still passes, unrecorded, saying why (docs/proxy.md). */
+/**
+ * Proxied sessions kept open at once (each holds its spool files). A new stream at the limit
+ * closes the oldest finished one, as Fiddler's "Keep: N sessions" does; when every one is
+ * still streaming or waiting for tool results, the stream passes unrecorded, saying why
+ * (docs/proxy.md).
+ */
 export const MAX_OPEN_PROXY_SESSIONS = 50;
 
 /** While a recording is further behind the stream than MAX_BACKLOG_BYTES: resolves once it has caught up. */
@@ -25,7 +30,10 @@ function waitForDisk(recorder: RecorderPort | null): Promise<void> | undefined {
   return recorder.flush().catch(() => undefined);
 }
 
-export function createExternalSessions(registry: SessionRegistry) {
+export function createExternalSessions(
+  registry: SessionRegistry,
+  closeSession: (request: { sessionId: string }) => Promise<void>,
+) {
   const {
     deps,
     now,
@@ -44,12 +52,44 @@ export function createExternalSessions(registry: SessionRegistry) {
   } = registry;
   const proxyChanged = events.proxyChanged;
   let proxy: RecordingProxy | null = null;
-  /** Proxied sessions opened (ids; those closed since are dropped when counting) and being opened. */
-  const proxied = new Set<string>();
+  /**
+   * Proxied sessions opened, oldest first (those closed since are dropped when counting), each
+   * with whether it has finished (ended and settled, not waiting for tool results); and how
+   * many are being opened.
+   */
+  const proxied = new Map<string, { finished: () => boolean }>();
   let proxiedOpening = 0;
+  /** The user was told, once per proxy run, that the oldest finished sessions make room. */
+  let evictionTold = false;
   const openProxied = (): number => {
-    for (const id of proxied) if (!sessions.has(id)) proxied.delete(id);
+    for (const id of proxied.keys()) if (!sessions.has(id)) proxied.delete(id);
     return proxied.size + proxiedOpening;
+  };
+
+  /**
+   * Makes room for one more proxied session: closes the oldest finished one. A recording of it
+   * stays on disk (open it again from there); a session still streaming or paused on frontend
+   * tools is never closed. Returns false when none could go.
+   */
+  const evictOldestFinished = async (): Promise<boolean> => {
+    const oldest = [...proxied].find(([, entry]) => entry.finished());
+    if (!oldest) return false;
+    const [id] = oldest;
+    proxied.delete(id);
+    await closeSession({ sessionId: id });
+    if (!evictionTold) {
+      evictionTold = true;
+      const where = proxy?.state().recordDir;
+      reportError(undefined, {
+        kind: 'internal',
+        message:
+          `The proxy keeps the newest ${MAX_OPEN_PROXY_SESSIONS} proxied sessions: older finished ones are closed as new streams arrive` +
+          (where !== undefined
+            ? ` (their recordings stay in ${where})`
+            : ' (start the proxy with a recording folder to keep every stream)'),
+      });
+    }
+    return true;
   };
 
   /**
@@ -64,8 +104,11 @@ export function createExternalSessions(registry: SessionRegistry) {
   }): Promise<ExternalSession> => {
     // Any local process or page can start streams through the proxy: each session holds its
     // spool files until closed, so only so many are kept open (docs/proxy.md).
-    if (openProxied() >= MAX_OPEN_PROXY_SESSIONS)
-      throw new Error(`${MAX_OPEN_PROXY_SESSIONS} proxied sessions are open; close some to record more`);
+    while (openProxied() >= MAX_OPEN_PROXY_SESSIONS)
+      if (!(await evictOldestFinished()))
+        throw new Error(
+          `${MAX_OPEN_PROXY_SESSIONS} proxied sessions are still streaming or waiting for tool results; close some to record more`,
+        );
     let recorder: RecorderPort | null = null;
     proxiedOpening++;
     try {
@@ -91,7 +134,9 @@ export function createExternalSessions(registry: SessionRegistry) {
     });
     if (init.recordTo !== undefined) data.recordingPath = init.recordTo;
     const rt = register(data, { recorder });
-    proxied.add(data.id);
+    /** Every leg started has ended and settled (a paused run's may go on: it is not finished). */
+    let legsOpen = 0;
+    proxied.set(data.id, { finished: () => legsOpen === 0 && data.legs.length > 0 && data.pendingTools() === null });
     return {
       id: data.id,
       waitingAgent: () => (rt.closed || data.finished ? null : (data.pendingTools()?.agentUuid ?? null)),
@@ -105,6 +150,7 @@ export function createExternalSessions(registry: SessionRegistry) {
         // The leg ends at the proxy's end, or at a chunk the session could not keep (a spool
         // file on a full disk): it failed there, and the proxy still forwards the rest.
         let ended = false;
+        legsOpen++;
         const endLeg = (end: LegEndInfo, failure?: Failure): void => {
           ended = true;
           const unkept = endLegInSession(data, leg, end, failure);
@@ -117,6 +163,7 @@ export function createExternalSessions(registry: SessionRegistry) {
             ticker.untrack(data.id);
             if (why) reportError(data.id, why);
             announce();
+            legsOpen--;
           });
         };
         return {
@@ -149,6 +196,7 @@ export function createExternalSessions(registry: SessionRegistry) {
 
   async function startProxy({ port, target, recordDir }: ProxyStartRequest): Promise<ProxyState> {
     if (proxy) throw new Error(`The proxy is already running on ${proxy.state().url}; stop it first.`);
+    evictionTold = false;
     if (recordDir !== undefined) await mkdir(resolve(recordDir), { recursive: true });
     proxy = await startRecordingProxy({
       port,
