@@ -8,7 +8,8 @@ import { decodeBytes, decodeLegs } from '../pipeline/session-decoder';
 import { seededRandom, splitEvery } from '../testing/chunking';
 import { listSseFixtures, readFixture, readManifest } from '../../src-main/testing/fixtures';
 import { frameOf } from '../testing/frames';
-import { createChunkStats, UNDERFULL_LIST_CAP } from './chunk-stats';
+import { UNDERFULL_LIST_CAP } from './chunk-fullness';
+import { createChunkStats } from './chunk-stats';
 import { measureText } from '../envelope/budget';
 
 const AGENT = 'aaaaaaaa-0000-4000-8000-000000000000';

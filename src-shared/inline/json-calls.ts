@@ -1,9 +1,9 @@
 import { createCharFinder, createMarkerScanner } from './markers';
 import { argumentsOf, ARGUMENT_KEYS, CALL_KEYS } from './json-call-shape';
+import { FENCE, stepOpener, type Wrapper } from './json-call-wrappers';
 import { createJsonScanner, type JsonScanner, type JsonStep } from './json-scan';
-import type { InlineParser } from './parser';
 import { createTextRuns, isSpace, quote } from './text-runs';
-import type { InlineRuleId, SegmentSink } from './types';
+import type { InlineParser, InlineRuleId, SegmentSink } from './types';
 
 /**
  * The `json` strategy of docs/protocols/segments.md: models without native tool calling write
@@ -22,16 +22,6 @@ export const MAX_JSON_HOLD = 16_384;
 
 /** The characters that can start a candidate in text. */
 export const JSON_CALL_TRIGGERS = '{[<`';
-const TOOL_CALL_OPEN = '<tool_call>';
-const TOOL_CALL_CLOSE = '</tool_call>';
-const FENCE = '```';
-/** Fence languages that may hold tool calls (none, or json). */
-const FENCE_LANGUAGES = new Set(['', 'json']);
-
-interface Wrapper {
-  open: string;
-  close: string;
-}
 
 /** The call object being read. */
 interface Call {
@@ -191,36 +181,22 @@ export function createJsonCallParser(sink: SegmentSink): InlineParser {
 
   /** One character of a wrapper's opening marker; false when the candidate fails (the character is read again). */
   function readOpener(c: string): boolean {
-    const next = opener + c;
-    if (next.startsWith('<')) {
-      if (!TOOL_CALL_OPEN.startsWith(next)) return false;
-      opener = next;
-      held += c;
-      if (next === TOOL_CALL_OPEN) {
-        wrapper = { open: TOOL_CALL_OPEN, close: TOOL_CALL_CLOSE };
-        phase = 'gap';
-      }
+    const step = stepOpener(opener, c);
+    if (step.kind === 'fail') return false;
+    opener += c;
+    if (step.kind === 'code') {
+      // Code, read as text to its closing fence.
+      held = opener;
+      release(false);
+      fenceEnd.reset();
+      phase = 'code';
       return true;
     }
-    if (next.length <= FENCE.length) {
-      if (!FENCE.startsWith(next)) return false;
-    } else if (c === '\n') {
-      if (!FENCE_LANGUAGES.has(next.slice(FENCE.length).trim().toLowerCase())) {
-        // A code block in another language is code, read as text to its closing fence: a
-        // `print({"name": …})` in Python calls nothing.
-        held = next;
-        release(false);
-        fenceEnd.reset();
-        phase = 'code';
-        return true;
-      }
-      wrapper = { open: next, close: FENCE };
-      phase = 'gap';
-    } else if (!/[A-Za-z_ \t-]/.test(c) || next.length > 32) {
-      return false;
-    }
-    opener = next;
     held += c;
+    if (step.kind === 'wrapper') {
+      wrapper = step.wrapper;
+      phase = 'gap';
+    }
     return true;
   }
 

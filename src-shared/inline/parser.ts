@@ -9,12 +9,12 @@ import {
   stepSentinel,
   type SentinelCandidate,
 } from './sentinel';
-import { FILE_TOOLS, vocabularyOf } from './tag-vocabulary';
+import { FILE_TOOLS, topTagOpening, vocabularyOf } from './tag-vocabulary';
 import { ParamValue } from './param-value';
 import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } from './tags';
 import { createTextRuns, quote } from './text-runs';
 import { createTurnChecks } from './turn';
-import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
+import type { InlineOptions, InlineParser, InlineRuleId, SegmentSink } from './types';
 
 /**
  * The incremental in-text parser (docs/inline.md). It reads each character once, holding
@@ -32,13 +32,7 @@ import type { InlineOptions, InlineRuleId, SegmentSink } from './types';
  *
  * Anything else is text. Whitespace between segments is not a segment of its own.
  */
-export interface InlineParser {
-  push(text: string): void;
-  /** The block ended: release what is held, close what is open, check the turn. */
-  end(): void;
-  /** Characters read but not yet released (a marker being decided); what a live view holds back. */
-  held(): number;
-}
+export type { InlineParser } from './types';
 
 type State = 'text' | 'tag' | 'sentinel' | 'content' | 'body' | 'value' | 'stream';
 
@@ -134,53 +128,28 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
   }
 
   function onTopTag(t: ReadTag, raw: string): void {
-    if (t.closing) {
-      report(
-        'inline.mismatched-close',
-        `</${t.name}> closes nothing: no <${t.name}> is open here. It is kept as text.`,
-        tagStart,
-      );
-      state = 'text';
-      text(raw, tagStart);
-      return;
-    }
-    if (t.name === 'tool' && !t.attributes['name']) {
-      // A `<tool>` without a name calls nothing: it is text, like any tag the parser does not know.
+    const opening = topTagOpening(t);
+    if (opening.read === 'text') {
+      if (t.closing)
+        report(
+          'inline.mismatched-close',
+          `</${t.name}> closes nothing: no <${t.name}> is open here. It is kept as text.`,
+          tagStart,
+        );
       state = 'text';
       text(raw, tagStart);
       return;
     }
     dropPendingSpace();
-    const name = t.name;
-    if (name === 'thinking') return enterContent('reasoning', name, 'reasoning', {}, t);
-    if (name === 'write_file')
-      return enterContent(
-        'write_file',
-        name,
-        'write_file',
-        'path' in t.attributes ? { path: t.attributes['path'] } : {},
-        t,
-      );
-    if (name === 'run_bash') return enterContent('run_bash', name, 'run_bash', {}, t);
-    if (name === 'tool_result')
-      return enterContent(
-        'tool_result',
-        name,
-        'tool_result',
-        'tool_name' in t.attributes ? { tool_name: t.attributes['tool_name'] } : {},
-        t,
-      );
-    if (name === 'attempt_completion') return enterBody('completion', name, 'completion', {}, t);
-    if (name === 'tool') {
-      const toolName = t.attributes['name'] ?? '';
-      const file = FILE_TOOLS[toolName.toLowerCase()];
-      if (file) {
-        openSegment('file_tool', name, file.type, {}, tagStart, file.needsPath).contentArg = file.content;
-        return afterBodyOpen(t);
-      }
-      return enterBody('xml_tool', name, 'tool_call', toolName !== '' ? { tool_name: toolName } : {}, t);
+    if (opening.read === 'file') {
+      const { file } = opening;
+      openSegment('file_tool', t.name, file.type, {}, tagStart, file.needsPath).contentArg = file.content;
+      return afterBodyOpen(t);
     }
-    return enterBody('action', name, 'tool_call', { tool_name: name }, t);
+    const { family, type, metadata } = opening;
+    if (opening.read === 'content') return enterContent(family, t.name, type, metadata, t);
+    openSegment(family, t.name, type, metadata, tagStart);
+    afterBodyOpen(t);
   }
 
   function enterContent(
@@ -201,11 +170,6 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     // still acts); the reasoning is flagged as unclosed.
     scanner = scannerFor(family === 'reasoning' ? [`</${name}>`, ...actionOpeners] : [`</${name}>`]);
     state = 'content';
-  }
-
-  function enterBody(family: Family, name: string, type: string, metadata: Record<string, unknown>, t: ReadTag): void {
-    openSegment(family, name, type, metadata, tagStart);
-    afterBodyOpen(t);
   }
 
   function afterBodyOpen(t: ReadTag): void {

@@ -1,5 +1,7 @@
 import { CONTENT_MARKERS, PATCH_MARKERS, type RawMarkers } from './arg-stream';
 import { JSON_CALL_TRIGGERS } from './json-calls';
+import type { Family } from './segments';
+import type { ReadTag } from './tags';
 import type { InlineOptions } from './types';
 
 /*
@@ -65,4 +67,41 @@ export function vocabularyOf(options: InlineOptions): Vocabulary {
  */
 export function markerStarts(options: InlineOptions): string {
   return vocabularyOf(options).textTriggers;
+}
+
+/**
+ * What a recognised top-level tag opens (docs/inline.md): a segment whose content is read to
+ * its close tag (`content`), one whose children are parameters (`body`), a `<tool name="…">`
+ * form that streams one of its arguments (`file`), or nothing (`text`): a close tag has
+ * nothing to close at the top, and a `<tool>` without a name calls nothing, so both are text,
+ * like any tag the parser does not know.
+ */
+export type TopTagOpening =
+  | { read: 'content' | 'body'; family: Family; type: string; metadata: Record<string, unknown> }
+  | { read: 'file'; file: (typeof FILE_TOOLS)[string] }
+  | { read: 'text' };
+
+export function topTagOpening(t: ReadTag): TopTagOpening {
+  const name = t.name;
+  if (t.closing || (name === 'tool' && !t.attributes['name'])) return { read: 'text' };
+  const attribute = (key: string): Record<string, unknown> => (key in t.attributes ? { [key]: t.attributes[key] } : {});
+  if (name === 'thinking') return { read: 'content', family: 'reasoning', type: 'reasoning', metadata: {} };
+  if (name === 'write_file')
+    return { read: 'content', family: 'write_file', type: 'write_file', metadata: attribute('path') };
+  if (name === 'run_bash') return { read: 'content', family: 'run_bash', type: 'run_bash', metadata: {} };
+  if (name === 'tool_result')
+    return { read: 'content', family: 'tool_result', type: 'tool_result', metadata: attribute('tool_name') };
+  if (name === 'attempt_completion') return { read: 'body', family: 'completion', type: 'completion', metadata: {} };
+  if (name === 'tool') {
+    const toolName = t.attributes['name'] ?? '';
+    const file = FILE_TOOLS[toolName.toLowerCase()];
+    if (file) return { read: 'file', file };
+    return {
+      read: 'body',
+      family: 'xml_tool',
+      type: 'tool_call',
+      metadata: toolName !== '' ? { tool_name: toolName } : {},
+    };
+  }
+  return { read: 'body', family: 'action', type: 'tool_call', metadata: { tool_name: name } };
 }

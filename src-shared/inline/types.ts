@@ -78,6 +78,15 @@ export interface Segment {
   end: number;
 }
 
+/** An in-text parser of one block's text (parser.ts; json-calls.ts in the JSON mode). */
+export interface InlineParser {
+  push(text: string): void;
+  /** The block ended: release what is held, close what is open, check the turn. */
+  end(): void;
+  /** Characters read but not yet released (a marker being decided); what a live view holds back. */
+  held(): number;
+}
+
 /** What the parser reports, in stream order; a collector turns it into segments. */
 export interface SegmentSink {
   start(id: string, type: string, metadata: Record<string, unknown>, offset: number): void;

@@ -2,10 +2,10 @@ import type { RuleId } from '../diagnostics/rules';
 import type { DiagnosticLocation, DiagnosticSink } from '../diagnostics/types';
 import { DIALECT_REGISTRY, type DialectRegistry } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
-import { parseJsonPayload } from '../json/values';
-import { ERROR_FRAME_KIND, hasJsonPayload, isStreamedKind, isToolResultKind } from '../envelope/kinds';
+import { ERROR_FRAME_KIND, isStreamedKind, isToolResultKind } from '../envelope/kinds';
 import { KIND } from '../envelope/vocabulary';
-import { readCitation, readPendingTools } from './payloads';
+import { createAttachments } from './attachments';
+import { createBlockClose } from './block-close';
 import { createReplayDetector } from './replay-detector';
 import type { AgentInfo, Block } from './types';
 import { appendContent } from './block-content';
@@ -21,7 +21,6 @@ import {
 } from './agents';
 import { createToolLinks } from './tool-links';
 import { agentLabel, blockAt, describeBlock, envelopeAt, replayAt, stringExtra } from './locations';
-import { parseOnRead } from './parse-on-read';
 
 export interface ReconstructorCallbacks {
   /**
@@ -94,6 +93,8 @@ export function createReconstructor(
     if (blocks.settle(block)) toolLinks.letGo(block);
   };
   const toolLinks = createToolLinks(retention, report, changed);
+  const { attachCitation, attachImage } = createAttachments({ newBlock, changed, report });
+  const close = createBlockClose({ agents, toolLinks, report });
 
   function report(rule: RuleId, message: string, at: DiagnosticLocation): void {
     callbacks.onDiagnostic?.({ rule, message, at });
@@ -342,111 +343,6 @@ export function createReconstructor(
     );
     changed(replay);
     return next;
-  }
-
-  /** `payload`: the closing envelope's delta as its dialect parsed it, if it did. */
-  function close(state: AgentState, block: Block, envelope: Envelope, payload: unknown): void {
-    block.status = 'complete';
-    state.open.delete(block.kind);
-    state.lastCompleted.set(block.kind, block);
-    // A payload cut at the cap cannot parse; block.content-capped said why.
-    if (!hasJsonPayload(block.kind) || block.omittedChars !== undefined) return;
-    // A payload of this one envelope is its delta, which the dialect already parsed.
-    let value = block.envelopes.length === 1 ? payload : undefined;
-    if (value === undefined) {
-      const parsed = parseJsonPayload(block.content);
-      if (!parsed.ok) {
-        block.parseError = parsed.error;
-        report(
-          'envelope.payload-json',
-          `The ${block.kind} payload of ${agentLabel(block.agent)}, reassembled from ${block.envelopes.length} envelope(s) (${block.content.length} characters), is not valid JSON: ${parsed.error}.`,
-          envelopeAt(envelope, block),
-        );
-        return;
-      }
-      value = parsed.value;
-    }
-    parseOnRead(block);
-    if (block.kind === KIND.awaiting_frontend_tools) readAwaiting(block, value, envelope);
-    else if (block.kind === KIND.meta_init) agents.applyMetaInit(state, block, value);
-  }
-
-  function readAwaiting(block: Block, payload: unknown, envelope: Envelope): void {
-    const tools = readPendingTools(payload);
-    if (!tools.ok) {
-      block.parseError = tools.error;
-      report(
-        'envelope.payload-json',
-        `The awaiting_frontend_tools payload of ${agentLabel(block.agent)} parses but has the wrong shape: ${tools.error}.`,
-        envelopeAt(envelope, block),
-      );
-      return;
-    }
-    block.pendingTools = tools.value;
-    toolLinks.awaited(tools.value, envelope.leg);
-  }
-
-  function attachCitation(state: AgentState, envelope: Envelope): void {
-    const { citation, problem } = readCitation(envelope);
-    const target = state.lastText;
-    if (problem)
-      report(
-        'envelope.payload-json',
-        `Citation of ${agentLabel(envelope.agent)}: ${problem}.`,
-        envelopeAt(envelope, target),
-      );
-    if (target) {
-      target.citations.push(citation);
-      addEnvelope(target, envelope);
-      changed(target);
-      return;
-    }
-    const block = newBlock(envelope, 'citation');
-    block.content = citation.citedText;
-    block.citations.push(citation);
-    block.status = 'complete';
-    addEnvelope(block, envelope);
-    report(
-      'citation.orphan',
-      `Citation "${citation.citedText.slice(0, 60)}" of ${agentLabel(envelope.agent)} arrives before any text block of that agent, so there is nothing to attach it to; it is kept as its own block #${block.id}.`,
-      envelopeAt(envelope, block),
-    );
-    changed(block);
-  }
-
-  function attachImage(state: AgentState, envelope: Envelope): void {
-    const image = {
-      src: stringExtra(envelope, 'src') ?? '',
-      mediaType: stringExtra(envelope, 'media_type') ?? '',
-      envelope: envelope.seq,
-    };
-    const toolId = stringExtra(envelope, 'id');
-    const open = openBlockOf(state, KIND.tool_result, envelope);
-    const matches =
-      open !== undefined && (toolId === undefined || open.block.toolId === undefined || open.block.toolId === toolId);
-    // An image no tool result claims (no id) is the model's own output (Gemini's inlineData):
-    // it belongs to the text block it appears in.
-    const target = open && matches ? open : toolId === undefined ? openBlockOf(state, KIND.text, envelope) : undefined;
-    if (target) {
-      target.block.images.push(image);
-      addEnvelope(target.block, envelope);
-      changed(target.block);
-      return;
-    }
-    // Kept as a block of its own, complete: the image has nowhere else to go.
-    const block = newBlock(envelope, 'tool_result_image');
-    block.images.push(image);
-    block.status = 'complete';
-    addEnvelope(block, envelope);
-    const why = open
-      ? `the open tool_result is for id ${open.block.toolId ?? '(none)'}, not ${toolId ?? '(none)'}`
-      : 'no tool_result of that agent is open';
-    report(
-      'tool-result-image.orphan',
-      `tool_result_image ${image.src} of ${agentLabel(envelope.agent)} cannot attach to a tool result: ${why}; it is kept as its own block #${block.id}.`,
-      envelopeAt(envelope, block),
-    );
-    changed(block);
   }
 
   function end(): void {

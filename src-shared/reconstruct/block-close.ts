@@ -1,0 +1,70 @@
+import type { RuleId } from '../diagnostics/rules';
+import type { DiagnosticLocation } from '../diagnostics/types';
+import { hasJsonPayload } from '../envelope/kinds';
+import type { Envelope } from '../envelope/types';
+import { KIND } from '../envelope/vocabulary';
+import { parseJsonPayload } from '../json/values';
+import type { AgentState, Agents } from './agents';
+import { agentLabel, envelopeAt } from './locations';
+import { parseOnRead } from './parse-on-read';
+import { readPendingTools } from './payloads';
+import type { ToolLinks } from './tool-links';
+import type { Block } from './types';
+
+/** What closing needs of the reconstructor. */
+export interface CloseContext {
+  agents: Agents;
+  toolLinks: ToolLinks;
+  report: (rule: RuleId, message: string, at: DiagnosticLocation) => void;
+}
+
+/**
+ * A block's final envelope: the block completes, and a JSON payload (tool input, meta_init,
+ * awaited tools…) is read once, whole: meta_init fills in its agent, awaiting_frontend_tools
+ * says which calls the run waits for.
+ */
+export function createBlockClose({ agents, toolLinks, report }: CloseContext) {
+  /** `payload`: the closing envelope's delta as its dialect parsed it, if it did. */
+  function close(state: AgentState, block: Block, envelope: Envelope, payload: unknown): void {
+    block.status = 'complete';
+    state.open.delete(block.kind);
+    state.lastCompleted.set(block.kind, block);
+    // A payload cut at the cap cannot parse; block.content-capped said why.
+    if (!hasJsonPayload(block.kind) || block.omittedChars !== undefined) return;
+    // A payload of this one envelope is its delta, which the dialect already parsed.
+    let value = block.envelopes.length === 1 ? payload : undefined;
+    if (value === undefined) {
+      const parsed = parseJsonPayload(block.content);
+      if (!parsed.ok) {
+        block.parseError = parsed.error;
+        report(
+          'envelope.payload-json',
+          `The ${block.kind} payload of ${agentLabel(block.agent)}, reassembled from ${block.envelopes.length} envelope(s) (${block.content.length} characters), is not valid JSON: ${parsed.error}.`,
+          envelopeAt(envelope, block),
+        );
+        return;
+      }
+      value = parsed.value;
+    }
+    parseOnRead(block);
+    if (block.kind === KIND.awaiting_frontend_tools) readAwaiting(block, value, envelope);
+    else if (block.kind === KIND.meta_init) agents.applyMetaInit(state, block, value);
+  }
+
+  function readAwaiting(block: Block, payload: unknown, envelope: Envelope): void {
+    const tools = readPendingTools(payload);
+    if (!tools.ok) {
+      block.parseError = tools.error;
+      report(
+        'envelope.payload-json',
+        `The awaiting_frontend_tools payload of ${agentLabel(block.agent)} parses but has the wrong shape: ${tools.error}.`,
+        envelopeAt(envelope, block),
+      );
+      return;
+    }
+    block.pendingTools = tools.value;
+    toolLinks.awaited(tools.value, envelope.leg);
+  }
+
+  return close;
+}
