@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { inOrderAhead } from './ahead';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits `turns` turns of the event loop: tasks that finish in a chosen order without wall-clock
+ * sleeps, so a loaded machine cannot reorder them.
+ */
+async function turns(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
 
 describe('inOrderAhead', () => {
   it('yields in order however the tasks finish, with at most the budget in flight (one always)', async () => {
@@ -11,7 +17,7 @@ describe('inOrderAhead', () => {
     const task = async (i: number): Promise<number> => {
       inFlight += weights[i]!;
       most = Math.max(most, inFlight);
-      await sleep((6 - i) * 5);
+      await turns(6 - i);
       inFlight -= weights[i]!;
       return i * 10;
     };
@@ -24,7 +30,7 @@ describe('inOrderAhead', () => {
   it('starts an item heavier than the budget on its own', async () => {
     const started: number[] = [];
     const out: number[] = [];
-    for await (const result of inOrderAhead([0, 1], [10, 10], 5, async (i) => (started.push(i), await sleep(1), i)))
+    for await (const result of inOrderAhead([0, 1], [10, 10], 5, async (i) => (started.push(i), await turns(1), i)))
       out.push(result);
     expect(out).toEqual([0, 1]);
     expect(started).toEqual([0, 1]);
@@ -35,7 +41,7 @@ describe('inOrderAhead', () => {
     const run = async (): Promise<void> => {
       for await (const result of inOrderAhead([0, 1, 2], [1, 1, 1], 10, async (i) => {
         if (i === 2) throw new Error('item 2 failed');
-        await sleep(20);
+        await turns(3);
         return i;
       }))
         out.push(result);

@@ -10,18 +10,33 @@ export function servingIo(): {
   io: ReturnType<typeof memoryIo>;
   ready: Promise<void>;
   interrupt: (signal?: StopSignal) => void;
+  /** Resolves once what the command printed passes `test` (checked at each write, not on a timer). */
+  printed: (test: RegExp | ((out: string) => boolean)) => Promise<void>;
 } {
   let interrupt = (_signal?: StopSignal): void => undefined;
-  let printed = (): void => undefined;
-  const ready = new Promise<void>((resolve) => (printed = resolve));
+  let started = (): void => undefined;
+  const ready = new Promise<void>((resolve) => (started = resolve));
   const interrupted = new Promise<StopSignal>((resolve) => (interrupt = (signal = 'SIGINT') => resolve(signal)));
   const io = { ...memoryIo(), interrupted: () => interrupted };
+  const waiting = new Set<() => void>();
   const stdout = io.stdout;
   io.stdout = (text) => {
     stdout(text);
-    printed();
+    started();
+    for (const check of waiting) check();
   };
-  return { io, ready, interrupt };
+  const printed = (test: RegExp | ((out: string) => boolean)): Promise<void> =>
+    new Promise((resolve) => {
+      const passes = typeof test === 'function' ? test : (out: string) => test.test(out);
+      const check = (): void => {
+        if (!passes(io.out())) return;
+        waiting.delete(check);
+        resolve();
+      };
+      waiting.add(check);
+      check();
+    });
+  return { io, ready, interrupt, printed };
 }
 
 /** An in-memory CliIo for running commands in-process in tests. */

@@ -4,7 +4,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { SSE_HEADERS, startLoopbackServer, type LoopbackServer } from '../../services/connection/loopback-testing';
+import type { LoopbackServer } from '../../services/connection/loopback-testing';
+import { readFirehoses, startFirehose } from '../../services/proxy/firehose-testing';
 import { openSource } from '../../services/importers';
 
 /**
@@ -32,11 +33,7 @@ it(
   `proxy bin: SIGINT exits within 2 s while ${STREAMS} firehose streams pour through, leaving readable recordings`,
   { timeout: 60_000 },
   async () => {
-    const burst = Buffer.from('data: {"type":"text","agent":"a","final":false,"delta":"x"}\n\n'.repeat(2000));
-    server = await startLoopbackServer(async (_req, res) => {
-      res.writeHead(200, SSE_HEADERS);
-      while (!res.destroyed) if (!res.write(burst)) await new Promise((r) => res.once('drain', r));
-    });
+    server = await startFirehose();
     const child = spawn(
       process.execPath,
       ['bin/stream-inspector.mjs', 'proxy', '--listen', '0', '--target', server.url, '--record-dir', dir],
@@ -55,24 +52,8 @@ it(
       });
       child.once('exit', () => reject(new Error(`the proxy exited before listening: ${out}`)));
     });
-    let received = 0;
-    let enough: () => void;
-    const poured = new Promise<void>((resolve) => (enough = resolve));
-    /** Reads a stream to its end, counting (not keeping) its bytes; resolves with how it ended. */
-    const clients = Array.from({ length: STREAMS }, async () => {
-      const response = await fetch(`${url}/agent/run`, { method: 'POST', body: '{}' });
-      const reader = response.body!.getReader();
-      try {
-        for (let part = await reader.read(); !part.done; part = await reader.read()) {
-          received += (part.value as Uint8Array).length;
-          if (received >= STREAMS * BEFORE_INTERRUPT) enough();
-        }
-        return { error: null };
-      } catch (error) {
-        return { error };
-      }
-    });
-    await poured;
+    const clients = readFirehoses(`${url}/agent/run`, STREAMS);
+    await clients.received(BEFORE_INTERRUPT);
     const interruptedAt = performance.now();
     child.kill('SIGINT');
     const [code] = await exited;
@@ -80,7 +61,7 @@ it(
     expect(code, err).toBe(0);
     expect(took).toBeLessThan(2000);
     // The streams were cut, each recording was closed and reads back whole.
-    for (const result of await Promise.all(clients)) expect(result.error).not.toBeNull();
+    for (const result of await clients.ended) expect(result.error).not.toBeNull();
     const files = await readdir(dir);
     expect(files).toHaveLength(STREAMS);
     for (const file of files) {

@@ -10,6 +10,7 @@ import { openSource } from '../../services/importers';
 import { SSE_HEADERS, startLoopbackServer } from '../../services/connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { readAll } from '../../services/demo-agent/testing/http';
+import { readFirehoses, startFirehose } from '../../services/proxy/firehose-testing';
 import { main } from '../main';
 import { memoryIo, servingIo } from '../test-io';
 
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 it('proxy: forwards a run, prints one line per request, records the stream; check reads the recording', async () => {
-  const { io, ready, interrupt } = servingIo();
+  const { io, ready, interrupt, printed } = servingIo();
   io.cwd = dir;
   const exit = main(['proxy', '--listen', '0', '--target', agent.url, '--record-dir', 'runs'], io);
   await ready;
@@ -36,7 +37,7 @@ it('proxy: forwards a run, prints one line per request, records the stream; chec
     body: JSON.stringify({ user_prompt: 'x', scenario: 'tour' }),
   });
   await readAll(response);
-  while (!/POST +\/agent\/run\?format=json +→ +200/.test(io.out())) await new Promise((r) => setTimeout(r, 10));
+  await printed(/POST +\/agent\/run\?format=json +→ +200/);
   interrupt();
   expect(await exit).toBe(0);
   expect(io.out()).toMatch(/text\/event-stream.* session s\w+ → .*runs\/proxy-.*\.recording/);
@@ -51,7 +52,7 @@ it('proxy: forwards a run, prints one line per request, records the stream; chec
 });
 
 it('proxy: a session is closed once its stream is recorded, so streams leave no descriptor open', async () => {
-  const { io, ready, interrupt } = servingIo();
+  const { io, ready, interrupt, printed } = servingIo();
   io.cwd = dir;
   // Larger than a spool file's write buffer, so that each session's spools are real open files.
   const stream = readFixture('example_1.raw.sse');
@@ -67,13 +68,13 @@ it('proxy: a session is closed once its stream is recorded, so streams leave no 
     await readAll(await fetch(`${url}/agent/run`, { method: 'POST', body: '{}' }));
   };
   await run();
-  const printed = (): number => io.out().match(/session s\w+ → /g)?.length ?? 0;
-  while (printed() < 1) await new Promise((r) => setTimeout(r, 10));
+  const sessionLines = (count: number) => (out: string) => (out.match(/session s\w+ → /g)?.length ?? 0) >= count;
+  await printed(sessionLines(1));
   await new Promise((r) => setTimeout(r, 200));
   const before = openDescriptors();
   const STREAMS = 20;
   for (let i = 0; i < STREAMS; i++) await run();
-  while (printed() < STREAMS + 1) await new Promise((r) => setTimeout(r, 10));
+  await printed(sessionLines(STREAMS + 1));
   await new Promise((r) => setTimeout(r, 200));
   // Each open session holds its spool files; a closed one holds none.
   expect(openDescriptors() - before).toBeLessThan(STREAMS);
@@ -100,14 +101,14 @@ it('proxy: a full temp folder fails the recording and says so, instead of cuttin
       res.writeHead(200, SSE_HEADERS);
       res.end(stream);
     });
-    const { io, ready, interrupt } = servingIo();
+    const { io, ready, interrupt, printed } = servingIo();
     io.cwd = dir;
     const exit = main(['proxy', '--listen', '0', '--target', server.url, '--record-dir', 'full-tmp'], io);
     await ready;
     const url = /Proxy on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())![1]!;
     const { bytes } = await readAll(await fetch(`${url}/agent/run`, { method: 'POST', body: '{}' }));
     expect(bytes.length).toBe(stream.length);
-    while (!/POST +\/agent\/run +→ +200/.test(io.out())) await new Promise((r) => setTimeout(r, 10));
+    await printed(/POST +\/agent\/run +→ +200/);
     interrupt();
     expect(await exit).toBe(0);
     await server.close();
@@ -129,25 +130,19 @@ it('proxy: a full temp folder fails the recording and says so, instead of cuttin
 });
 
 it('proxy: an interrupt stops forwarding within 2 s while streams pour through, and every recording is closed', async () => {
-  const burst = Buffer.from('data: {"type":"text","agent":"a","final":false,"delta":"x"}\n\n'.repeat(2000));
-  const server = await startLoopbackServer(async (_req, res) => {
-    res.writeHead(200, SSE_HEADERS);
-    while (!res.destroyed) if (!res.write(burst)) await new Promise((r) => res.once('drain', r));
-  });
+  const server = await startFirehose();
   const { io, ready, interrupt } = servingIo();
   io.cwd = dir;
   const exit = main(['proxy', '--listen', '0', '--target', server.url, '--record-dir', 'firehose'], io);
   await ready;
   const url = /Proxy on (http:\/\/127\.0\.0\.1:(\d+))/.exec(io.out())!;
-  const clients = Array.from({ length: 4 }, () =>
-    fetch(`${url[1]}/agent/run`, { method: 'POST', body: '{}' }).then((r) => readAll(r)),
-  );
-  while ((await readdir(join(dir, 'firehose')).catch(() => [])).length < 4) await new Promise((r) => setTimeout(r, 20));
-  await new Promise((r) => setTimeout(r, 500));
+  const clients = readFirehoses(`${url[1]}/agent/run`, 4);
+  // Past the 64 KiB a stream may pass before its session is open: every recording is being written.
+  await clients.received(256 * 1024);
   const interruptedAt = performance.now();
   interrupt();
   // The streams are cut and the port is closed at once, whatever is still being written.
-  const results = await Promise.all(clients);
+  const results = await clients.ended;
   for (const result of results) expect(result.error).not.toBeNull();
   const refused = await new Promise<boolean>((resolve) =>
     connect(Number(url[2]), '127.0.0.1')

@@ -19,6 +19,7 @@ import { createRecorder, openFileSink } from '../recording/recorder';
 import { createDefaultSessionService } from '../../hosts/default-service';
 import { MAX_BACKLOG_BYTES } from '../sessions/recorder-port';
 import { createSessionService } from '../sessions/session-service';
+import { whenEvent } from '../sessions/service-testing';
 import type { SessionService } from '../sessions/session-service';
 
 const CANARY = 'canary-proxy-5c1e';
@@ -49,16 +50,18 @@ async function proxyTo(target: string, record = true): Promise<ProxyState> {
 
 /** The session the proxy opened for an exchange, once it has settled. */
 async function settledSessionOf(path: string): Promise<SessionSummary> {
-  for (;;) {
-    const exchange = (await service.getProxy())?.exchanges.find((e) => e.path === path && e.sessionId);
-    if (exchange?.sessionId)
-      return untilSettled(
-        service,
-        exchange.sessionId,
-        (s) => s.state === 'complete' || s.state === 'failed' || s.state === 'stopped' || s.awaitingTools,
-      );
-    await sleep(5);
-  }
+  const current = await service.getProxy();
+  const sessionId = await whenEvent(
+    service.onProxyChanged,
+    (state) => state?.exchanges.find((e) => e.path === path && e.sessionId)?.sessionId,
+    `the session of ${path}`,
+    current ? { current } : {},
+  );
+  return untilSettled(
+    service,
+    sessionId,
+    (s) => s.state === 'complete' || s.state === 'failed' || s.state === 'stopped' || s.awaitingTools,
+  );
 }
 
 async function allRows(sessionId: string) {
@@ -203,7 +206,12 @@ describe('recording proxy', () => {
     server = await startLoopbackServer(async (_req, res) => {
       res.writeHead(200, SSE_HEADERS);
       res.write(head);
-      await sleep(50);
+      // Cut once the proxy has passed the head on, so that the cut comes after it.
+      await whenEvent(
+        service.onProxyChanged,
+        (state) => (state?.exchanges[0]?.bytes ?? 0) >= head.length,
+        'the head to pass',
+      );
       res.destroy();
     });
     const state = await proxyTo(server.url);
@@ -251,11 +259,9 @@ describe('recording proxy', () => {
   it('a frontend that goes away stops the upstream request and the session', async () => {
     server = await startLoopbackServer(async (_req, res) => {
       res.writeHead(200, SSE_HEADERS);
-      for (let i = 0; i < 200 && !res.destroyed; i++) {
-        res.write(`data: {"type":"text","agent":"a","final":false,"delta":"${i}"}\n\n`);
-        await sleep(10);
-      }
-      res.end();
+      // One event, then the stream stays open until the proxy lets it go.
+      res.write(`data: {"type":"text","agent":"a","final":false,"delta":"0"}\n\n`);
+      await once(res, 'close');
     });
     const state = await proxyTo(server.url, false);
     const controller = new AbortController();
@@ -266,7 +272,7 @@ describe('recording proxy', () => {
     await server.clientClosed(0);
     const summary = await settledSessionOf('/agent/run');
     expect(summary.state).toBe('stopped');
-    expect(summary.envelopes).toBeLessThan(200);
+    expect(summary.envelopes).toBe(1);
   });
 
   it('slows the upstream read to a slow client instead of buffering (backpressure)', async () => {

@@ -140,13 +140,18 @@ describe('headers and failures', () => {
     });
     elsewhere = await startLoopbackServer((_req, res) => void res.end());
     exchanges = [];
+    let exchangeEnded = (): void => undefined;
+    const ended = new Promise<void>((resolve) => (exchangeEnded = resolve));
     proxy = await startReverseProxy({
       target: new URL(target.url),
       port: 0,
-      onExchange: (e) => void (exchanges.includes(e) || exchanges.push(e)),
+      onExchange: (e) => {
+        if (!exchanges.includes(e)) exchanges.push(e);
+        if (e.endedAt !== undefined) exchangeEnded();
+      },
     });
     await sendRaw(proxy.port, 'GET /run HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
-    while (exchanges[0]?.endedAt === undefined) await sleep(5);
-    expect(exchanges[0].error).toBe("The server's response broke off: the connection was reset");
+    await ended;
+    expect(exchanges[0]!.error).toBe("The server's response broke off: the connection was reset");
   });
 });
