@@ -1,11 +1,23 @@
-import { createCollectingSession, type ChunkInput } from '../../src-shared/pipeline/session-decoder';
+import type { ExchangeHints } from '../../src-shared/dialects/evidence';
+import { KIND } from '../../src-shared/envelope/vocabulary';
+import type { LegEnd } from '../../src-shared/pipeline/leg-decoder';
+import {
+  createCollectingSession,
+  createSessionDecoder,
+  type ChunkInput,
+} from '../../src-shared/pipeline/session-decoder';
+import type { Block } from '../../src-shared/reconstruct/types';
 import type { InlineOptions } from '../../src-shared/inline/types';
 import type { DecodeResult, FormatChoice } from '../../src-shared/pipeline/types';
 import type { LegOutcome } from '../../src-shared/recording/types';
 import { resolve } from 'node:path';
 import { bytesSourceFs, openSource, type SourceFs } from '../services/importers';
 import { readSmallRegularFileSync } from '../services/importers/regular-file';
+import type { ImportedSource } from '../services/importers/types';
+import { releaseClosedBlock } from '../services/recording/counting-session';
 import type { CliIo } from './io';
+import type { InspectReport } from './report';
+import { createReportCollector } from './report-collector';
 import { readChunks } from './input';
 
 export interface DecodedFile extends DecodeResult {
@@ -48,9 +60,7 @@ export async function decodeFile(
   io: CliIo,
   inline?: InlineOptions,
 ): Promise<DecodedFile> {
-  const path = file === '-' ? null : resolve(io.cwd, file);
-  const fs = path === null ? undefined : wholeSmallFile(path);
-  const source = path === null ? null : await openSource(path, fs ? { fs } : {});
+  const source = await openInput(file, io);
   // No command prints chunk statistics: they are not computed.
   const session = createCollectingSession({
     format,
@@ -58,26 +68,115 @@ export async function decodeFile(
     ...(io.dialects ? { dialects: io.dialects } : {}),
     ...(inline ? { inline } : {}),
   });
-  if (source)
-    for (const leg of source.legs)
-      // A recording's or HAR entry's URL and response headers are evidence where the bytes say nothing.
-      await session.decodeLegAsync(leg.chunks, {
-        ...(leg.request ? { url: leg.request.url } : {}),
-        ...(leg.response ? { headers: leg.response.headers } : {}),
-      });
-  else await session.decodeLegAsync(stdinChunks(io));
+  for (const leg of legsOf(source, io)) await session.decodeLegAsync(leg.chunks, leg.hints);
   const result = session.finish();
-  // Findings about the file itself (a torn recording, skipped items) come first.
-  const lastLegOutcome = source?.kind === 'recording' ? source.legs.at(-1)?.outcome : null;
-  const lastLeg = source?.legs.at(-1)?.index;
-  const lastLegAnswered = source?.actions.some((a) => a.kind === 'tool-results' && a.leg === lastLeg) ?? false;
   const startedAt = source?.legs[0]?.startedAt;
   return {
     ...result,
-    kind: source?.kind ?? 'stdin',
-    lastLegOutcome,
-    lastLegAnswered,
+    ...endOf(source),
+    // Findings about the file itself (a torn recording, skipped items) come first.
     diagnostics: [...(source?.diagnostics ?? []), ...result.diagnostics],
     ...(startedAt !== undefined ? { startedAt } : {}),
+  };
+}
+
+/**
+ * `inspect`'s report of FILE, streamed: what the report says is gathered as the file is decoded
+ * (report-collector.ts), envelopes and frames counted, not kept, and a finished block let go
+ * of its content once its report line is taken (`open` retention, as `record` decodes), so
+ * memory does not grow with the file: a multi-GB file is reported like a small one.
+ */
+export async function reportFile(
+  file: string,
+  format: FormatChoice,
+  io: CliIo,
+  inline?: InlineOptions,
+): Promise<InspectReport> {
+  const source = await openInput(file, io);
+  const collector = createReportCollector();
+  /** Blocks that finished while the current envelope was decoded: let go at the next (see releaseClosedBlock). */
+  let finished: Block[] = [];
+  const abandoned = new Map<number, string>();
+  const pausedLegs = new Set<number>();
+  const decoder = createSessionDecoder(
+    {
+      onEnvelope(envelope) {
+        for (const block of finished) releaseClosedBlock(block);
+        finished = [];
+        collector.envelope(envelope);
+      },
+      onBlock(block) {
+        if (block.status === 'open') return;
+        collector.block(block);
+        finished.push(block);
+        if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
+        else if (block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0)
+          pausedLegs.add(block.leg);
+      },
+      onAgent: (agent) => collector.agent(agent),
+      onDiagnostic: (diagnostic) => collector.diagnostic(diagnostic),
+    },
+    {
+      format,
+      statistics: false,
+      retention: 'open',
+      ...(io.dialects ? { dialects: io.dialects } : {}),
+      ...(inline ? { inline } : {}),
+    },
+  );
+  const ends: LegEnd[] = [];
+  for (const input of legsOf(source, io)) {
+    const leg = decoder.startLeg(input.hints ? { hints: input.hints } : {});
+    for await (const chunk of input.chunks) leg.push(chunk.bytes, chunk.receivedAt);
+    ends.push(leg.end());
+  }
+  decoder.finish();
+  for (const d of source?.diagnostics ?? []) collector.diagnostic(d);
+  const open = decoder.blocks().filter((block) => block.status === 'open');
+  for (const block of open) collector.block(block, true);
+  return collector.report({
+    ...endOf(source),
+    formats: ends.map((end) => end.format),
+    detections: ends.map((end) => end.detection),
+    ends,
+    frames: ends.reduce((sum, end) => sum + end.stream.frames, 0),
+    blockFacts: {
+      openBlocks: open.map(({ id, kind }) => ({ id, kind })),
+      abandonedBlocks: [...abandoned].sort(([a], [b]) => a - b).map(([id, kind]) => ({ id, kind })),
+      awaitingTools: pausedLegs.has(ends.length - 1),
+    },
+  });
+}
+
+/** The file (null for standard input) opened by the importers, a small one read whole first. */
+async function openInput(file: string, io: CliIo): Promise<ImportedSource | null> {
+  if (file === '-') return null;
+  const path = resolve(io.cwd, file);
+  const fs = wholeSmallFile(path);
+  return openSource(path, fs ? { fs } : {});
+}
+
+/** Each leg's chunks, with what its exchange says where the bytes say nothing (a recording's or HAR entry's URL and response headers). */
+function legsOf(
+  source: ImportedSource | null,
+  io: CliIo,
+): { chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>; hints?: ExchangeHints }[] {
+  if (!source) return [{ chunks: stdinChunks(io) }];
+  return source.legs.map((leg) => ({
+    chunks: leg.chunks,
+    hints: {
+      ...(leg.request ? { url: leg.request.url } : {}),
+      ...(leg.response ? { headers: leg.response.headers } : {}),
+    },
+  }));
+}
+
+/** What the file says of how its session ended: its kind, how a recording's last leg ended, tool results sent for it. */
+function endOf(source: ImportedSource | null): Pick<DecodedFile, 'kind' | 'lastLegOutcome' | 'lastLegAnswered'> {
+  const lastLeg = source?.legs.at(-1)?.index;
+  return {
+    kind: source?.kind ?? 'stdin',
+    lastLegOutcome: source?.kind === 'recording' ? source.legs.at(-1)?.outcome : null,
+    lastLegAnswered: source?.actions.some((a) => a.kind === 'tool-results' && a.leg === lastLeg) ?? false,
   };
 }

@@ -1,14 +1,12 @@
-import { SEVERITY_RANK } from '../../src-shared/diagnostics/severity';
-import type { Diagnostic, Severity } from '../../src-shared/diagnostics/types';
-import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../src-shared/pipeline/end-status';
+import type { Severity } from '../../src-shared/diagnostics/types';
+import { blockEndFacts, type EndStatus } from '../../src-shared/pipeline/end-status';
 import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
 import { countOf } from '../../src-shared/text/count';
 import { MAX_INDENT } from '../../src-shared/agents/names';
 import type { DecodedFile } from './decode-file';
+import { createReportCollector } from './report-collector';
 import type { Segment } from '../../src-shared/inline/types';
-import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
-import { LostData } from '../../src-shared/recording/diagnostics';
-import { KIND } from '../../src-shared/envelope/vocabulary';
+import type { Block } from '../../src-shared/reconstruct/types';
 import { decodedAs } from '../../src-shared/dialects/detection';
 import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 
@@ -50,85 +48,23 @@ export interface InspectReport {
   status: EndStatus;
 }
 
+/** The report of a file decoded whole (`check`, and `inspect --filter`, which keeps every envelope). */
 export function buildReport(result: DecodedFile): InspectReport {
-  const envelopeTypes: Record<string, number> = {};
-  const unifiedEvents: Record<string, number> = {};
-  const perAgent = new Map<string, number>();
-  for (const e of result.envelopes) {
-    envelopeTypes[e.type] = (envelopeTypes[e.type] ?? 0) + 1;
-    if (e.unified) unifiedEvents[e.unified.family] = (unifiedEvents[e.unified.family] ?? 0) + 1;
-    if (!e.control) perAgent.set(e.agent, (perAgent.get(e.agent) ?? 0) + 1);
-  }
-  const rules = new Map<string, RuleCount>();
-  for (const d of result.diagnostics) {
-    const entry = rules.get(d.rule);
-    if (entry) entry.count++;
-    else rules.set(d.rule, { rule: d.rule, severity: d.severity, count: 1, first: d.message });
-  }
-  return {
-    kind: result.kind,
-    formats: result.formats,
-    detections: result.detections,
-    bytes: result.ends.reduce((sum, end) => sum + end.bytes, 0),
+  const collector = createReportCollector();
+  for (const e of result.envelopes) collector.envelope(e);
+  for (const d of result.diagnostics) collector.diagnostic(d);
+  for (const a of result.agents) collector.agent(a);
+  for (const b of result.blocks) collector.block(b, true);
+  return collector.report({
+    ...result,
     frames: result.frames.reduce((sum, frames) => sum + frames.length, 0),
-    envelopes: result.envelopes.length,
-    agents: result.agents.map((a: AgentInfo) => ({
-      uuid: a.uuid,
-      parent: a.parent,
-      envelopes: perAgent.get(a.uuid) ?? 0,
-      ...(a.model ? { model: a.model } : {}),
-    })),
-    envelopeTypes,
-    ...(Object.keys(unifiedEvents).length > 0
-      ? {
-          unifiedEvents,
-          messages: result.blocks
-            .filter((b) => b.kind === KIND.message && b.parsed !== undefined)
-            .map((b) => b.parsed as MessageSummary),
-        }
-      : {}),
-    blocks: result.blocks.map((b) => ({
-      id: b.id,
-      agent: b.agent,
-      kind: b.kind,
-      status: b.status,
-      bytes: b.content.length,
-      ...(b.name !== undefined ? { name: b.name } : {}),
-      ...(b.toolId !== undefined ? { toolId: b.toolId } : {}),
-      ...(b.segments ? { segments: segmentCounts(b.segments) } : {}),
-    })),
-    diagnostics: sortRuleCounts([...rules.values()]),
-    errors: result.diagnostics.filter((d) => d.severity === 'error').length,
-    status: endStatusOf({
-      stream: result.ends.at(-1)?.stream ?? null,
-      ...blockEndFacts(result.blocks, result.ends.length - 1),
-      answered: result.lastLegAnswered,
-      ...lostDataOf(result.diagnostics),
-      ...recordedOutcome(result.lastLegOutcome),
-    }),
-  };
-}
-
-/**
- * Rules by severity (errors first), then by id. Ids are ASCII, compared as such:
- * localeCompare would load the ICU collator, some 10 ms of every run's start-up.
- */
-export function sortRuleCounts<T extends Pick<RuleCount, 'rule' | 'severity'>>(rules: T[]): T[] {
-  return rules.sort(
-    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0),
-  );
+    blockFacts: blockEndFacts(result.blocks, result.ends.length - 1),
+  });
 }
 
 /** One rule's findings on one line: severity, count, rule and its first message. */
 export function formatRuleCount(d: RuleCount): string {
   return `  ${d.severity.padEnd(7)} ${String(d.count).padStart(5)}× ${d.rule}  — ${d.first}`;
-}
-
-/** Segments of a text block by type, in order of first appearance. */
-function segmentCounts(segments: readonly Segment[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const s of segments) counts[s.type] = (counts[s.type] ?? 0) + 1;
-  return counts;
 }
 
 /** One segment on one line: id, type, what names it (tool, path), parameters, content preview. */
@@ -140,24 +76,6 @@ export function formatSegment(s: Segment): string {
   return [`${s.id} ${s.type}`, ...names, ...params, s.complete ? '' : '(unclosed)', `: ${preview(s.content, 120)}`]
     .filter(Boolean)
     .join(' ');
-}
-
-function lostDataOf(diagnostics: readonly Diagnostic[]): Pick<EndFacts, 'lostData'> {
-  const lost = new LostData();
-  for (const d of diagnostics) lost.add(d);
-  const described = lost.describe();
-  return described ? { lostData: described } : {};
-}
-
-/** A recording's last leg end as an end-status outcome: stopped by the user, failed, or cut by the recording's end. */
-function recordedOutcome(outcome: DecodedFile['lastLegOutcome']): Pick<EndFacts, 'outcome'> {
-  if (outcome === null || outcome?.reason === 'done') return {};
-  if (outcome === undefined)
-    return {
-      outcome: { kind: 'cut', message: 'the recording ends inside this leg (the recorder was stopped or crashed)' },
-    };
-  if (outcome.reason === 'aborted') return { outcome: { kind: 'stopped' } };
-  return { outcome: { kind: 'failed', message: outcome.message ?? 'the recorded leg failed' } };
 }
 
 /** One line per provider message: id, model, status, stop reason, tokens and timing. */

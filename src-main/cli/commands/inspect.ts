@@ -1,6 +1,6 @@
 import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
 import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
-import { decodeFile } from '../decode-file';
+import { decodeFile, reportFile } from '../decode-file';
 import { failReasons, parseFailOn } from '../fail-on';
 import type { Expr } from '../../../src-shared/filter';
 import type * as FilterOption from '../filter-option';
@@ -68,10 +68,11 @@ async function inspectOne(
   { format, inline, policy, filter }: InspectOptions,
   io: CliIo,
 ): Promise<{ file: string; json: object; text: string; fails: boolean }> {
-  const result = await decodeFile(file, format, io, inline);
-  const report = buildReport(result);
+  // A filter reads every envelope: only then is the file decoded whole (held in memory).
+  const result = filter ? await decodeFile(file, format, io, inline) : null;
+  const report = result ? buildReport(result) : await reportFile(file, format, io, inline);
   const failures = failReasons(report, policy);
-  const matches = filter ? filter.option.selectSubjects(filter.option.subjectsOf(result), filter.expr) : null;
+  const matches = filter && result ? filter.option.selectSubjects(filter.option.subjectsOf(result), filter.expr) : null;
   const json = {
     file,
     ...report,
@@ -81,7 +82,7 @@ async function inspectOne(
   };
   let text = `${formatReport(report, file)}${failures.length > 0 ? `Fails (--fail-on ${policy.text}): ${failures.join('; ')}.\n` : ''}`;
   if (matches && filter) {
-    text += `Envelopes matching ${terminalSafe(filter.text, { multiline: false })}: ${matches.length} of ${result.envelopes.length}\n`;
+    text += `Envelopes matching ${terminalSafe(filter.text, { multiline: false })}: ${matches.length} of ${report.envelopes}\n`;
     for (const s of matches) text += `  ${filter.option.envelopeLine(s)}\n`;
     text += '\n';
   }

@@ -10,7 +10,8 @@ import { startLiveRecording, type LiveRecordingResult } from '../../services/rec
 import type { SessionService } from '../../services/sessions/session-service';
 import { parse, parseFormat } from '../args';
 import { printJson, UsageError, type CliIo, type Command } from '../io';
-import { formatRuleCount, sortRuleCounts, type RuleCount } from '../report';
+import { formatRuleCount, type RuleCount } from '../report';
+import { sortRuleCounts } from '../report-collector';
 
 /**
  * `record URL [-X METHOD] [-H 'Name: value']… [-d BODY|@FILE] -o FILE`: opens a live stream

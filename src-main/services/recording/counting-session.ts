@@ -59,7 +59,7 @@ export interface CountingSession {
  * pending tools and byte span stay), and the inline stage skips a closed block that has
  * segments, so an empty list keeps it from parsing the block again.
  */
-function release(block: Block): void {
+export function releaseClosedBlock(block: Block): void {
   block.content = '';
   if (block.envelopes.length > 1) block.envelopes.length = 1;
   if (block.citations.length > 0) block.citations = [];
@@ -87,7 +87,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
   const decoder = createSessionDecoder(
     {
       onEnvelope(envelope) {
-        for (const block of closed) release(block);
+        for (const block of closed) releaseClosedBlock(block);
         closed = [];
         envelopes++;
         envelopeTypes[envelope.type] = (envelopeTypes[envelope.type] ?? 0) + 1;
