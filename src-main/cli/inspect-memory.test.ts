@@ -71,9 +71,6 @@ it(
     await writeStream(large, LARGE_MB);
     const a = await inspectPeak(small);
     const b = await inspectPeak(large);
-    console.log(
-      `peak RSS: ${(a.peak / 1e6).toFixed(0)} MB for ${SMALL_MB} MiB (${a.report.envelopes} envelopes), ${(b.peak / 1e6).toFixed(0)} MB for ${LARGE_MB} MiB (${b.report.envelopes} envelopes)`,
-    );
     expect(b.report.envelopes).toBeGreaterThan(3.9 * a.report.envelopes);
     expect(b.report.status.label).toBe('done');
     // What may grow: one line of the report per block (tens of bytes each).
