@@ -27,7 +27,7 @@ export interface ReportEnd {
  * What `inspect` reports, gathered as the decoder goes (src-main/cli/report.ts formats it):
  * counts per envelope type, agent and rule, one line per block and the provider messages, and
  * nothing per envelope, so a file of any size is reported in memory that grows only with its
- * blocks and agents (docs/cli.md). Blocks are taken once finished (or at the end, still open):
+ * blocks and agents (docs/reliability.md, "Memory that does not grow with the stream"). Blocks are taken once finished (or at the end, still open):
  * their lines do not change after that.
  */
 export function createReportCollector() {
