@@ -53,6 +53,36 @@ export function bytesSourceFs(bytes: Uint8Array): SourceFs {
   return { open: () => Promise.resolve(file) };
 }
 
+/** How much of the files opened through a counting SourceFs was read: a load's progress. */
+export interface ReadCount {
+  /** The largest file opened (bytes), 0 before any. */
+  size(): number;
+  /** The furthest byte read. */
+  read(): number;
+}
+
+/** `inner` with its reads counted (progress bars: how far the decoder has read). */
+export function countingSourceFs(inner: SourceFs): { fs: SourceFs; count: ReadCount } {
+  let size = 0;
+  let furthest = 0;
+  const fs: SourceFs = {
+    async open(path) {
+      const file = await inner.open(path);
+      size = Math.max(size, file.size);
+      return {
+        size: file.size,
+        async read(position, length) {
+          const bytes = await file.read(position, length);
+          furthest = Math.max(furthest, position + bytes.length);
+          return bytes;
+        },
+        close: () => file.close(),
+      };
+    },
+  };
+  return { fs, count: { size: () => size, read: () => furthest } };
+}
+
 export const READ_BLOCK = 256 * 1024;
 
 /**
