@@ -16,6 +16,12 @@ export type UploadService = Pick<InspectorService, 'beginUpload' | 'sendUploadCh
 /** Pieces on their way at once: enough to hide a round trip, few enough to keep memory small. */
 const IN_FLIGHT = 3;
 
+/**
+ * The first piece is small: it is all the service needs to recognise the file and decode its
+ * first rows, and it arrives well before a full piece would.
+ */
+const FIRST_PIECE_BYTES = 64 * 1024;
+
 export interface UploadFile {
   name: string;
   size: number;
@@ -53,10 +59,11 @@ async function sendPieces(
   const inFlight = new Set<Promise<void>>();
   /** The first piece the service refused: nothing more is sent. */
   const refused: { error?: Error } = {};
-  for (let offset = 0; offset < file.size && !refused.error; offset += pieceBytes) {
+  for (let offset = 0; offset < file.size && !refused.error;) {
+    const end = Math.min(offset + (offset === 0 ? Math.min(FIRST_PIECE_BYTES, pieceBytes) : pieceBytes), file.size);
     let bytes: Uint8Array;
     try {
-      bytes = await file.read(offset, Math.min(offset + pieceBytes, file.size));
+      bytes = await file.read(offset, end);
     } catch (error) {
       // The page could not read its own file (it changed or went away): the session fails saying so.
       const message = `the page could not read it any more (${error instanceof Error ? error.message : String(error)})`;
@@ -69,6 +76,7 @@ async function sendPieces(
       refused.error ??= error instanceof Error ? error : new Error(String(error));
     });
     inFlight.add(piece);
+    offset = end;
     void piece.finally(() => inFlight.delete(piece));
     if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
   }

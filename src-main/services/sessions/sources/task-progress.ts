@@ -58,7 +58,10 @@ export function createProgressTicker(
 
   return {
     track(sessionId, probe) {
-      tracked.set(sessionId, { probe, rates: createRateWindow(), startedAt: options.now() });
+      // The task starts from nothing: its first tick has a rate already.
+      const rates = createRateWindow();
+      rates.sample(options.now(), 0, 0);
+      tracked.set(sessionId, { probe, rates, startedAt: options.now() });
       if (timer === null) timer = options.timers.setTimeout(tick, options.intervalMs);
     },
     finish(sessionId) {
