@@ -2,13 +2,23 @@ import type { UploadFile } from '../../src-shared/contract/upload-sender';
 
 /**
  * A picked or dropped file as the upload sender reads it (the browser cannot hand main a path):
- * slice by slice, so a large file is never in memory whole.
+ * slice by slice, so a large file is never in memory whole; each slice is encoded by the
+ * browser's FileReader, not by script on the page's thread, which draws the rows meanwhile.
  */
 export function fileForUpload(file: File): UploadFile {
   return {
     name: file.name,
     size: file.size,
-    read: async (start, end) => new Uint8Array(await file.slice(start, end).arrayBuffer()),
+    readBase64: (start, end) =>
+      new Promise((resolve, reject) => {
+        const reader = new FileReader();
+        reader.onload = () => {
+          const url = typeof reader.result === 'string' ? reader.result : '';
+          resolve(url.slice(url.indexOf(',') + 1));
+        };
+        reader.onerror = () => reject(reader.error ?? new Error(`Could not read ${file.name}`));
+        reader.readAsDataURL(file.slice(start, end));
+      }),
   };
 }
 

@@ -1,4 +1,3 @@
-import { encodeBase64 } from '../recording/base64';
 import type { OpenUploadRequest, SessionSummary } from './payloads';
 import { MAX_UPLOAD_CHUNK_BYTES } from './payloads';
 import type { InspectorService } from './inspector';
@@ -17,16 +16,20 @@ export type UploadService = Pick<InspectorService, 'beginUpload' | 'sendUploadCh
 const IN_FLIGHT = 3;
 
 /**
- * The first piece is small: it is all the service needs to recognise the file and decode its
- * first rows, and it arrives well before a full piece would.
+ * The first pieces are small and grow fourfold up to `pieceBytes`: the first is all the service
+ * needs to recognise the file, the next few hold its first rows (a recording's first chunk
+ * record alone can be larger than the first piece), and each arrives well before a full one.
  */
 const FIRST_PIECE_BYTES = 64 * 1024;
 
 export interface UploadFile {
   name: string;
   size: number;
-  /** The bytes of `[start, end)` (a File's slice in the page, a file on disk in a test). */
-  read(start: number, end: number): Promise<Uint8Array>;
+  /**
+   * The bytes of `[start, end)` in base64, as a piece carries them (a File's slice in the page,
+   * encoded by the browser off the page's thread; a file on disk in a test).
+   */
+  readBase64(start: number, end: number): Promise<string>;
 }
 
 export interface StartedUpload {
@@ -59,11 +62,13 @@ async function sendPieces(
   const inFlight = new Set<Promise<void>>();
   /** The first piece the service refused: nothing more is sent. */
   const refused: { error?: Error } = {};
+  let piece = Math.min(FIRST_PIECE_BYTES, pieceBytes);
   for (let offset = 0; offset < file.size && !refused.error;) {
-    const end = Math.min(offset + (offset === 0 ? Math.min(FIRST_PIECE_BYTES, pieceBytes) : pieceBytes), file.size);
-    let bytes: Uint8Array;
+    const end = Math.min(offset + piece, file.size);
+    piece = Math.min(piece * 4, pieceBytes);
+    let base64: string;
     try {
-      bytes = await file.read(offset, end);
+      base64 = await file.readBase64(offset, end);
     } catch (error) {
       // The page could not read its own file (it changed or went away): the session fails saying so.
       const message = `the page could not read it any more (${error instanceof Error ? error.message : String(error)})`;
@@ -72,12 +77,12 @@ async function sendPieces(
       await service.abortUpload({ uploadId, message }).catch(() => undefined);
       throw error;
     }
-    const piece = service.sendUploadChunk({ uploadId, offset, base64: encodeBase64(bytes) }).catch((error: unknown) => {
+    const sending = service.sendUploadChunk({ uploadId, offset, base64 }).catch((error: unknown) => {
       refused.error ??= error instanceof Error ? error : new Error(String(error));
     });
-    inFlight.add(piece);
+    inFlight.add(sending);
     offset = end;
-    void piece.finally(() => inFlight.delete(piece));
+    void sending.finally(() => inFlight.delete(sending));
     if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);

@@ -94,24 +94,34 @@ export function createUploadStream(options: {
       ? Promise.resolve()
       : new Promise((resolve) => waiters.push({ need, wake: resolve }));
 
+  /** Reads what is on disk of `[position, want)`; past a cut, fails with the reason. */
+  const readArrived = async (position: number, want: number): Promise<Uint8Array> => {
+    const end = Math.min(want, written);
+    if (end <= position) {
+      if (position < size && state === 'cut') throw cutError();
+      return new Uint8Array(0);
+    }
+    const buffer = new Uint8Array(end - position);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === buffer.length ? buffer : buffer.subarray(0, filled);
+  };
+
   const file: SourceFile = {
     size,
     async read(position, length) {
       const want = Math.min(position + length, size);
       await arrived(want);
-      const end = Math.min(want, written);
-      if (end <= position) {
-        if (position < size && state === 'cut') throw cutError();
-        return new Uint8Array(0);
-      }
-      const buffer = new Uint8Array(end - position);
-      let filled = 0;
-      while (filled < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position + filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return filled === buffer.length ? buffer : buffer.subarray(0, filled);
+      return readArrived(position, want);
+    },
+    // The decoder takes each piece as it lands rather than waiting for a whole read block.
+    async readSome(position, length) {
+      await arrived(Math.min(position + 1, size));
+      return readArrived(position, Math.min(position + length, size));
     },
     // The upload's file stays open for the other readers (sniffing, the header, the records); close() ends it.
     close: () => Promise.resolve(),
