@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { createRecorder } from '../src-main/services/recording/recorder';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../src-main/testing/chromium';
 import { startWebApp } from '../src-main/web/web-app';
-import { fixtureStream } from './streams';
+import { writeFixtureRecording } from './recordings';
 import { OPEN_PROBE_SCRIPT, type OpenProbeSamples } from './renderer-open-probe';
 import { startTaskTrace, stopTaskTrace } from './page-tasks';
 import type { BenchOptions, BenchTable } from './run';
@@ -18,7 +17,7 @@ import type { BenchOptions, BenchTable } from './run';
  * over 50 ms". A recording of 100 MB (10 MB with --quick; upstream fixtures of one format
  * repeated, in 64 KB chunks) is opened the way a user does it in the browser host, with
  * sessions in its worker as `npm start` runs it, in Debian's chromium: from the Connect
- * view's recent files (the browser host takes uploads up to 72 MB). Timed in the page: from
+ * view's recent files (renderer-upload measures the same file uploaded). Timed in the page: from
  * the click to the first timeline row in the DOM, and to the session's state badge showing
  * it complete (main has decoded everything: blocks and diagnostics are built as it decodes);
  * the long tasks the page had meanwhile.
@@ -28,7 +27,6 @@ const MB = 1024 * 1024;
 const FIRST_ROWS_BUDGET_MS = 500;
 const LOADED_BUDGET_MS = 3000;
 const LONG_TASK_BUDGET_MS = 50;
-const CHUNK = 64 * 1024;
 const FORMATS = ['json', 'xml'] as const;
 /** BENCH_RENDERER_DIR: another build of the renderer, to compare two in the same conditions. */
 const RENDERER_DIR =
@@ -36,29 +34,8 @@ const RENDERER_DIR =
 
 type Probe = { __rendererOpen: { settled(ms: number): Promise<void>; collect(): OpenProbeSamples } };
 
-/** A recording stores chunks in base64: 3 stream bytes per 4 file bytes. */
-async function writeRecording(path: string, format: (typeof FORMATS)[number], fileBytes: number): Promise<number> {
-  const stream = fixtureStream(format, Math.round((fileBytes * 3) / 4));
-  const recorder = await createRecorder(path, { tool: 'renderer-open bench' });
-  const leg = recorder.startLeg({
-    method: 'POST',
-    url: 'http://127.0.0.1/agent/run',
-    headers: [['content-type', 'application/json']],
-    body: '{"user_prompt":"bench"}',
-  });
-  recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
-  const start = Date.now();
-  for (let offset = 0, i = 0; offset < stream.length; offset += CHUNK, i++) {
-    recorder.chunk(leg, stream.subarray(offset, offset + CHUNK), start + i);
-    if (i % 64 === 63) await recorder.flush();
-  }
-  recorder.endLeg(leg, { reason: 'done' });
-  await recorder.close();
-  return (await stat(path)).size;
-}
-
 async function measure(path: string, format: string, fileBytes: number): Promise<(string | number)[]> {
-  // The browser host takes uploads up to 72 MB: a larger file is opened from the recent files.
+  // Opened by path, from the recent files: the path a desktop user takes (uploads: renderer-upload).
   const recentFilesPath = `${path}.recent.json`;
   await writeFile(recentFilesPath, JSON.stringify([path]));
   const app = await startWebApp({
@@ -131,7 +108,7 @@ export async function run(options: BenchOptions): Promise<BenchTable[]> {
     const rows: (string | number)[][] = [];
     for (const format of FORMATS) {
       const path = join(dir, `${format}.recording.ndjson`);
-      const size = await writeRecording(path, format, fileBytes);
+      const size = await writeFixtureRecording(path, format, fileBytes);
       rows.push(await measure(path, format, size));
     }
     return [

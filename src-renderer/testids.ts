@@ -75,6 +75,9 @@ export const TEST_IDS = {
   sessionState: 'session-state',
   sessionItemState: 'session-item-state',
   statusLine: 'status-line',
+  taskProgress: 'task-progress',
+  taskProgressBytes: 'task-progress-bytes',
+  taskProgressRate: 'task-progress-rate',
   statusHttp: 'status-http',
   statusBytes: 'status-bytes',
   /** "Decoded as … — from …": the dialect and the evidence that chose it. */

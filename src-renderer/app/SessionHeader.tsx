@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { DownloadKind } from '../../src-shared/contract';
 import { FILE_FORMATS } from '../../src-shared/export/formats';
 import { Badge, SeverityCounts } from '../components/Badge';
+import { TaskProgressBar } from '../components/TaskProgressBar';
 import { requestToCurl } from '../model/connect-form';
 import { FORMAT_PAIR, offersFormatPair, whenAllEnded } from '../model/format-pair';
 import { replayOffer } from '../model/replay';
@@ -195,6 +196,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
           </span>
         )}
       </div>
+      {session.progress && !session.progress.done && <TaskProgressBar progress={session.progress} />}
       {summary.failure && <FailurePanel failure={summary.failure} />}
     </section>
   );

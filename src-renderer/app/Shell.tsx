@@ -10,7 +10,7 @@ import { TimelineView } from '../views/timeline/TimelineView';
 import { FrontendToolsPrompt } from '../views/tools/FrontendToolsPrompt';
 import type { SessionSummary } from '../../src-shared/contract';
 import type { RendererApp } from '../model/types';
-import { fileToUpload, isEditableTarget } from './files';
+import { fileForUpload, isEditableTarget } from './files';
 import { HelpOverlay } from './HelpOverlay';
 import { EnvironmentsDialog } from '../views/requests/EnvironmentsDialog';
 import { HarEntryPicker } from './HarEntryPicker';
@@ -69,7 +69,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
           continue;
         }
         try {
-          await app.openUpload(await fileToUpload(file));
+          await app.openUpload(fileForUpload(file));
         } catch (error) {
           app.reportError(`Open ${file.name}`, error);
         }

@@ -22,6 +22,7 @@ import { createStore } from '../model/store';
 import type { HostSnapshot, ReadableStore, RendererApp, ThemeName, ViewId } from '../model/types';
 import { createWorkspace } from '../model/workspace';
 import { routeHostCommand } from './host-commands';
+import { startUpload } from '../../src-shared/contract/upload-sender';
 
 export interface AppDeps {
   readonly service: InspectorService;
@@ -223,8 +224,11 @@ export function createApp(deps: AppDeps): RendererApp {
       void app.refreshRecentFiles();
       return summary;
     },
-    async openUpload(request) {
-      return activate(await run(`Open ${request.name}`, () => service.openUpload(request)));
+    async openUpload(file) {
+      const upload = await run(`Open ${file.name}`, () => startUpload(service, file));
+      if (!upload) return undefined;
+      // The rest of the file keeps arriving behind the opened session; an upload cut short fails the session, which says why.
+      return activate(await run(`Open ${file.name}`, () => upload.session));
     },
     async openHarEntries(sessionId, entries) {
       const summary = await run(
@@ -282,6 +286,7 @@ export function createApp(deps: AppDeps): RendererApp {
         }),
         service.onSessionBatch((batch) => sessions.receiveBatch(batch)),
         service.onLiveStatus((status) => sessions.applyLiveStatus(status)),
+        service.onProgress((progress) => sessions.applyProgress(progress)),
         service.onReplayState((state) => sessions.applyReplayState(state)),
         service.onError((event) => errors.report(errorContext(event.kind), event.message, event.sessionId)),
         service.onHostCommand((command) => handleHostCommand(command)),

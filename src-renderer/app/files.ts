@@ -1,26 +1,25 @@
-import type { OpenUploadRequest } from '../../src-shared/contract';
+import type { UploadFile } from '../../src-shared/contract/upload-sender';
 
-/** The largest file the browser host accepts as an upload (base64 grows it by a third). */
-export const MAX_UPLOAD_BYTES = 72 * 1024 * 1024;
-
-/** Reads a picked or dropped file for `openUpload` (the browser cannot hand main a path). */
-export async function fileToUpload(file: File): Promise<OpenUploadRequest> {
-  if (file.size > MAX_UPLOAD_BYTES) {
-    throw new Error(
-      `${file.name} is ${Math.round(file.size / 1e6)} MB; the browser host takes uploads up to ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. ` +
-        'Open it in the desktop app, or with `stream-inspector serve FILE` and connect to that.',
-    );
-  }
-  const base64 = await new Promise<string>((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => {
-      const url = typeof reader.result === 'string' ? reader.result : '';
-      resolve(url.slice(url.indexOf(',') + 1));
-    };
-    reader.onerror = () => reject(reader.error ?? new Error(`Could not read ${file.name}`));
-    reader.readAsDataURL(file);
-  });
-  return { name: file.name, base64 };
+/**
+ * A picked or dropped file as the upload sender reads it (the browser cannot hand main a path):
+ * slice by slice, so a large file is never in memory whole; each slice is encoded by the
+ * browser's FileReader, not by script on the page's thread, which draws the rows meanwhile.
+ */
+export function fileForUpload(file: File): UploadFile {
+  return {
+    name: file.name,
+    size: file.size,
+    readBase64: (start, end) =>
+      new Promise((resolve, reject) => {
+        const reader = new FileReader();
+        reader.onload = () => {
+          const url = typeof reader.result === 'string' ? reader.result : '';
+          resolve(url.slice(url.indexOf(',') + 1));
+        };
+        reader.onerror = () => reject(reader.error ?? new Error(`Could not read ${file.name}`));
+        reader.readAsDataURL(file.slice(start, end));
+      }),
+  };
 }
 
 /** Whether a key event comes from somewhere the user types (fields, Monaco). */

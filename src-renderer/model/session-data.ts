@@ -25,6 +25,7 @@ export function emptySessionData(summary: SessionSummary): SessionData {
     blocksVersion: 0,
     diagnostics: [],
     live: null,
+    progress: null,
     replay: null,
     loaded: false,
     blocksLoaded: false,

@@ -1,6 +1,7 @@
 import type {
   InspectorService,
   LiveStatus,
+  TaskProgress,
   ReplayState,
   SessionBatch,
   SessionSummary,
@@ -121,6 +122,11 @@ export class SessionsModel {
 
   applyLiveStatus(status: LiveStatus): void {
     this.entryFor(status.sessionId).data.update((data) => ({ ...data, live: status }));
+  }
+
+  applyProgress(progress: TaskProgress): void {
+    if (!this.entries.has(progress.sessionId)) return;
+    this.entryFor(progress.sessionId).data.update((data) => ({ ...data, progress }));
   }
 
   applyReplayState(state: ReplayState): void {

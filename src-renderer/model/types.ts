@@ -8,15 +8,16 @@ import type {
   LiveStatus,
   ConnectRequest,
   DownloadKind,
-  OpenUploadRequest,
   ProxyStartRequest,
   ProxyState,
   ReplayState,
   SampleInfo,
   SessionDetail,
   SessionSummary,
+  TaskProgress,
   Unsubscribe,
 } from '../../src-shared/contract';
+import type { UploadFile } from '../../src-shared/contract/upload-sender';
 import type { ConnectForm } from './connect-form';
 import type { Prefs } from './preferences';
 import type { SessionCommands } from './session-commands';
@@ -100,6 +101,8 @@ export interface SessionData {
   /** Ordered by `seq`, no duplicates; kept current only while watched. */
   readonly diagnostics: readonly DiagnosticPayload[];
   readonly live: LiveStatus | null;
+  /** The running open, upload or export (main's onProgress); its last event has `done`. */
+  readonly progress: TaskProgress | null;
   readonly replay: ReplayState | null;
   /** The detail has been fetched once. */
   readonly loaded: boolean;
@@ -210,7 +213,8 @@ export interface RendererApp extends AppModel, Omit<WorkspaceModel, 'load'> {
   /** Starts a live session, makes it active and shows its timeline. */
   connect(request: ConnectRequest): Promise<SessionSummary | undefined>;
   openPath(path: string): Promise<SessionSummary | undefined>;
-  openUpload(request: OpenUploadRequest): Promise<SessionSummary | undefined>;
+  /** Streams a picked file to main and opens it as it arrives; resolves once the session opened. */
+  openUpload(file: UploadFile): Promise<SessionSummary | undefined>;
   /** Opens the chosen entries of a HAR that waits for a choice, in order, as its session's legs. */
   openHarEntries(sessionId: string, entries: readonly number[]): Promise<SessionSummary | undefined>;
   /** Opens a shipped sample (a pair opens as two sessions) and shows the first. */

@@ -21,6 +21,10 @@ export const SESSION_CONTRACT = {
   /** Closes the live request within a second and finalises the session. */
   stop: command(SessionRef, s.none()),
   openFile: command(p.OpenFileRequest, p.SessionSummary),
+  /** Starts streaming a picked file to main (the browser host); openUpload with its id opens it as it arrives. */
+  beginUpload: command(p.BeginUploadRequest, p.UploadTicket),
+  sendUploadChunk: command(p.UploadChunkRequest, s.none()),
+  abortUpload: command(p.AbortUploadRequest, s.none()),
   openUpload: command(p.OpenUploadRequest, p.SessionSummary),
   /** Opens the chosen entries of a HAR that waits for a choice, in order, as the session's legs. */
   openHarEntries: command(p.OpenHarEntriesRequest, p.SessionSummary),
@@ -79,6 +83,8 @@ export const SESSION_CONTRACT = {
   onSessionsChanged: event(s.array(p.SessionSummary)),
   onSessionBatch: event(p.SessionBatch),
   onLiveStatus: event(p.LiveStatus),
+  /** Bytes and rates of a long open, upload or export, for its progress bar. */
+  onProgress: event(p.TaskProgress),
   onReplayState: event(p.ReplayState),
   onError: event(p.ErrorEvent),
   /** The proxy started, stopped (null) or forwarded a request. */

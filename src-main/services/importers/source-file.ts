@@ -7,6 +7,12 @@ import { openRegularFile } from './regular-file';
 export interface SourceFile {
   readonly size: number;
   read(position: number, length: number): Promise<Uint8Array>;
+  /**
+   * Up to `length` bytes from `position` as soon as some are there: a file still arriving (an
+   * upload) hands a streaming reader what it has instead of making it wait for a whole block.
+   * Absent: `read`.
+   */
+  readSome?(position: number, length: number): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -53,6 +59,45 @@ export function bytesSourceFs(bytes: Uint8Array): SourceFs {
   return { open: () => Promise.resolve(file) };
 }
 
+/** How much of the files opened through a counting SourceFs was read: a load's progress. */
+export interface ReadCount {
+  /** The largest file opened (bytes), 0 before any. */
+  size(): number;
+  /** The furthest byte read. */
+  read(): number;
+}
+
+/** `inner` with its reads counted (progress bars: how far the decoder has read). */
+export function countingSourceFs(inner: SourceFs): { fs: SourceFs; count: ReadCount } {
+  let size = 0;
+  let furthest = 0;
+  const fs: SourceFs = {
+    async open(path) {
+      const file = await inner.open(path);
+      size = Math.max(size, file.size);
+      return {
+        size: file.size,
+        async read(position, length) {
+          const bytes = await file.read(position, length);
+          furthest = Math.max(furthest, position + bytes.length);
+          return bytes;
+        },
+        ...(file.readSome
+          ? {
+              readSome: async (position: number, length: number) => {
+                const bytes = await (file.readSome as NonNullable<SourceFile['readSome']>)(position, length);
+                furthest = Math.max(furthest, position + bytes.length);
+                return bytes;
+              },
+            }
+          : {}),
+        close: () => file.close(),
+      };
+    },
+  };
+  return { fs, count: { size: () => size, read: () => furthest } };
+}
+
 export const READ_BLOCK = 256 * 1024;
 
 /**
@@ -73,8 +118,9 @@ export async function* readRange(
   let next: Promise<Uint8Array> | null = null;
   try {
     const stop = Math.min(end ?? file.size, file.size);
+    const readBlock = file.readSome?.bind(file) ?? file.read.bind(file);
     const readFrom = (position: number): Promise<Uint8Array> | null =>
-      position < stop ? file.read(position, Math.min(block, stop - position)) : null;
+      position < stop ? readBlock(position, Math.min(block, stop - position)) : null;
     next = readFrom(start);
     for (let position = start; next;) {
       const bytes: Uint8Array = await next;

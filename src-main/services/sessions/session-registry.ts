@@ -11,6 +11,7 @@ import type {
   ReplayState,
   SessionBatch,
   SessionSummary,
+  TaskProgress,
 } from '../../../src-shared/contract/payloads';
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { consumerFailure, realTimers, wallClock, type Timers } from '../connection/connection';
@@ -24,7 +25,9 @@ import { createBatcher } from './batcher';
 import type { RecorderFactory, RecorderPort } from './recorder-port';
 import type { LegSecrets, LiveLeg } from './sources/live-leg';
 import { createStatusTicker } from './sources/live-status';
+import { createProgressTicker } from './sources/task-progress';
 import { createUploadFolder } from './sources/upload-folder';
+import type { UploadStream } from './sources/upload-stream';
 import type { ReplaySession } from './sources/replay-player';
 import { createSessionStore, type SessionInit, type SessionStore } from './store/session-store';
 import type { OpenSpool } from './store/spool-file';
@@ -50,6 +53,8 @@ export interface SessionServiceDeps {
    * not sweep (spool-folders.ts); the temp folder when there is none.
    */
   uploadDir?: string;
+  /** An upload with no piece for this long is cut (sources/upload-stream.ts; tests shorten it). */
+  uploadIdleMs?: number;
   /**
    * Where live sessions the user does not record are spooled as recordings
    * (`spoolPath(spoolDir, id)`), so their bytes outlive the process that received them; each
@@ -110,8 +115,8 @@ interface FileParts {
   loading: boolean;
   /** A file session given the credentials to answer its pause against the live server (CLI answer). */
   answerable: boolean;
-  /** An upload's copy in the private upload folder: removed when the session closes. */
-  uploadPath?: string;
+  /** An upload and its copy in the private upload folder: cut if still arriving and removed when the session closes. */
+  upload?: UploadStream;
   /** A HAR of several entries waiting for the user's choice: its entries, and loading the chosen ones. */
   harChoice?: { entries: HarEntrySummary[]; choose(entries: readonly number[]): Promise<void> };
 }
@@ -137,6 +142,7 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     sessionsChanged: createEmitter<SessionSummary[]>(),
     batches: createEmitter<SessionBatch>(),
     liveStatus: createEmitter<LiveStatus>(),
+    progress: createEmitter<TaskProgress>(),
     replayState: createEmitter<ReplayState>(),
     errors: createEmitter<ErrorEvent>(),
     proxyChanged: createEmitter<ProxyState | null>(),
@@ -154,6 +160,8 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     now,
     intervalMs: statusIntervalMs,
   });
+
+  const progress = createProgressTicker((p) => events.progress.fire(p), { timers, now, intervalMs: statusIntervalMs });
 
   const summaryOf = (rt: Runtime): SessionSummary => {
     const pending = rt.data.pendingTools();
@@ -294,6 +302,7 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
   const dispose = (): void => {
     batcher.dispose();
     ticker.dispose();
+    progress.dispose();
     if (countsTimer !== null) timers.clearTimeout(countsTimer);
     countsTimer = null;
   };
@@ -308,6 +317,7 @@ export function createSessionRegistry(deps: SessionServiceDeps) {
     events,
     batcher,
     ticker,
+    progress,
     spooling,
     summaryOf,
     announce,

@@ -88,7 +88,10 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     ticker.untrack(sessionId);
     sessions.delete(sessionId);
     if (deps.spoolDir !== undefined) await rm(spoolPath(deps.spoolDir, sessionId), { force: true });
-    if (rt.uploadPath !== undefined) await registry.uploads.remove(rt.uploadPath);
+    if (rt.upload) {
+      await rt.upload.close();
+      await registry.uploads.remove(rt.upload.path);
+    }
     announce();
   }
 
@@ -99,6 +102,9 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     stop: live.stop,
     runInFormats: live.runInFormats,
     openFile: command(files.openFile),
+    beginUpload: files.beginUpload,
+    sendUploadChunk: files.sendUploadChunk,
+    abortUpload: files.abortUpload,
     openUpload: files.openUpload,
     openHarEntries: files.openHarEntries,
     reopen: files.reopen,
@@ -230,6 +236,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     onSessionsChanged: events.sessionsChanged.event,
     onSessionBatch: events.batches.event,
     onLiveStatus: events.liveStatus.event,
+    onProgress: events.progress.event,
     onReplayState: events.replayState.event,
     onError: events.errors.event,
     onProxyChanged: events.proxyChanged.event,
@@ -237,6 +244,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     async dispose() {
       await service.stopProxy();
       for (const id of [...sessions.keys()]) await service.closeSession({ sessionId: id });
+      await files.dispose();
       await registry.uploads.dispose();
       registry.dispose();
     },

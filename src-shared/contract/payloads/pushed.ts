@@ -94,6 +94,28 @@ export const LiveStatus = s.object({
 });
 export type LiveStatus = Infer<typeof LiveStatus>;
 
+/**
+ * How far a long task on a session has got (opening or uploading a file, exporting it), pushed
+ * on a tick while it runs and once when it ends. Bytes: `received` is what the session holds so
+ * far of `total` (an upload still arriving: less than the file), `decoded` what the decoder has
+ * read of it. `total` 0: unknown.
+ */
+export const TaskProgress = s.object({
+  sessionId: SessionId,
+  task: s.literal('open', 'upload', 'export'),
+  total: Count(),
+  received: Count(),
+  decoded: Count(),
+  envelopes: Count(),
+  /** Over the last second. */
+  envelopesPerSecond: s.number({ min: 0 }),
+  bytesPerSecond: s.number({ min: 0 }),
+  elapsedMs: s.number({ min: 0 }),
+  /** The task ended (all read, cut or failed: the session's state says which). */
+  done: s.boolean(),
+});
+export type TaskProgress = Infer<typeof TaskProgress>;
+
 export const ErrorEvent = s.object({
   sessionId: s.optional(SessionId),
   kind: Failure.shape.kind,

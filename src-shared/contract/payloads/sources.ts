@@ -72,15 +72,48 @@ export const OpenFileRequest = s.object({
 });
 export type OpenFileRequest = Infer<typeof OpenFileRequest>;
 
-/** A file picked in the browser host, sent as base64 (the browser cannot hand over a path). */
+/**
+ * A file picked in the browser host (the browser cannot hand over a path): either its bytes
+ * streamed before and while it opens (`uploadId`, from beginUpload and sendUploadChunk) or, for
+ * a small file, all of them here as base64.
+ */
 export const OpenUploadRequest = s.object({
   name: s.string({ nonEmpty: true, max: 512 }),
-  base64: s.string({ max: 96 * 1024 * 1024 }),
+  uploadId: s.optional(s.string({ nonEmpty: true, max: 64 })),
+  base64: s.optional(s.string({ max: 96 * 1024 * 1024 })),
   format: s.optional(FormatChoice),
   entry: s.optional(s.index()),
   inline: s.optional(InlineOptions),
 });
 export type OpenUploadRequest = Infer<typeof OpenUploadRequest>;
+
+/** An upload about to be streamed: its name and how many bytes it has in all. */
+export const BeginUploadRequest = s.object({
+  name: s.string({ nonEmpty: true, max: 512 }),
+  size: s.index(),
+});
+export type BeginUploadRequest = Infer<typeof BeginUploadRequest>;
+
+export const UploadTicket = s.object({ uploadId: s.string({ nonEmpty: true, max: 64 }) });
+export type UploadTicket = Infer<typeof UploadTicket>;
+
+/** The largest piece of an upload one message carries (before base64). */
+export const MAX_UPLOAD_CHUNK_BYTES = 1024 * 1024;
+
+/** The next bytes of an upload, at `offset` (the bytes received so far: pieces come in order). */
+export const UploadChunkRequest = s.object({
+  uploadId: s.string({ nonEmpty: true, max: 64 }),
+  offset: s.index(),
+  base64: s.string({ nonEmpty: true, max: Math.ceil(MAX_UPLOAD_CHUNK_BYTES / 3) * 4 }),
+});
+export type UploadChunkRequest = Infer<typeof UploadChunkRequest>;
+
+/** The page cannot send the rest of an upload (the file could not be read): the session fails with `message`. */
+export const AbortUploadRequest = s.object({
+  uploadId: s.string({ nonEmpty: true, max: 64 }),
+  message: s.string({ max: 1000 }),
+});
+export type AbortUploadRequest = Infer<typeof AbortUploadRequest>;
 
 /** One entry of a HAR file, to choose the entries to open (src-shared/recording/har.ts). */
 export const HarEntry = s.object({

@@ -1,18 +1,24 @@
 import { basename, resolve } from 'node:path';
 import type {
+  AbortUploadRequest,
+  BeginUploadRequest,
   ConnectRequest,
   Failure,
   OpenFileRequest,
   OpenHarEntriesRequest,
   OpenUploadRequest,
   SessionSummary,
+  UploadChunkRequest,
+  UploadTicket,
 } from '../../../../src-shared/contract/payloads';
 import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
 import { HarEntryChoiceError, type ImportedSource } from '../../importers/types';
+import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
 import type { Runtime, SessionRegistry } from '../session-registry';
 import type { SessionInit, SessionStore } from '../store/session-store';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
+import { createUploadStream, type UploadStream } from './upload-stream';
 
 /**
  * File sessions: a file opened (or uploaded, or reopened under an old id) decoded as it is
@@ -38,14 +44,18 @@ interface OpenOptions {
   entry?: number | readonly number[];
   title?: string;
   id?: string;
-  /** The file is the temporary copy of an upload named so: messages name the upload, not the copy. */
-  uploaded?: string;
+  /** The file is the copy of this upload, read as it arrives: messages name the upload, not the copy. */
+  upload?: UploadStream;
   inline?: ConnectRequest['inline'];
 }
 
 export function createFileSessions(registry: SessionRegistry) {
-  const { deps, now, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions, uploads } =
+  const { deps, now, timers, spooling, batcher, announce, reportError, register, changed, newStore, newId, sessions } =
     registry;
+  /** Uploads still arriving, by id (their pieces name it). */
+  const arriving = new Map<string, UploadStream>();
+  /** Uploads begun and not yet opened as a session (openUpload takes them from here). */
+  const unopened = new Map<string, UploadStream>();
 
   /**
    * The file's source; for a HAR that asks which entries to open (none chosen yet), the
@@ -56,10 +66,12 @@ export function createFileSessions(registry: SessionRegistry) {
     absolute: string,
     options: OpenOptions,
     target: LoadTarget,
+    fs: SourceFs,
   ): Promise<ImportedSource | HarEntryChoiceError> => {
     if (!deps.openSource) throw new Error('Opening files is not available in this host');
     try {
       return await deps.openSource(absolute, {
+        fs,
         ...(options.entry !== undefined ? { harEntry: options.entry } : {}),
         // A recording is decoded as it is read: its first rows come before the rest of the file is.
         stream: true,
@@ -67,15 +79,17 @@ export function createFileSessions(registry: SessionRegistry) {
       });
     } catch (error) {
       if (error instanceof HarEntryChoiceError && error.entries.length <= HAR_ENTRIES_MAX) return error;
-      if (options.uploaded === undefined || !(error instanceof Error)) throw error;
-      throw new Error(error.message.replaceAll(absolute, options.uploaded));
+      if (options.upload === undefined || !(error instanceof Error)) throw error;
+      throw new Error(error.message.replaceAll(absolute, options.upload.name));
     }
   };
 
   const openSourceFile = async (path: string, options: OpenOptions): Promise<SessionSummary> => {
     const absolute = resolve(path);
     const target: LoadTarget = { rt: null };
-    const source = await openSourceOf(absolute, options, target);
+    // Reads are counted for the progress bar; an upload's are reads of the file as it arrives.
+    const { fs, count } = countingSourceFs(options.upload?.fs ?? nodeSourceFs);
+    const source = await openSourceOf(absolute, options, target, fs);
     const init = {
       id: options.id ?? newId(),
       title: options.title ?? basename(absolute),
@@ -83,7 +97,7 @@ export function createFileSessions(registry: SessionRegistry) {
         kind: 'file' as const,
         path: absolute,
         importer: source instanceof HarEntryChoiceError ? 'har' : source.kind,
-        ...(options.uploaded !== undefined ? { uploaded: true } : {}),
+        ...(options.upload !== undefined ? { uploaded: true } : {}),
       },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
@@ -98,33 +112,42 @@ export function createFileSessions(registry: SessionRegistry) {
       loading: true,
       run: source instanceof HarEntryChoiceError ? null : (source.legs[0]?.request ?? null),
       networkChunks: !(source instanceof HarEntryChoiceError) && source.kind === 'recording',
+      ...(options.upload ? { upload: options.upload } : {}),
     });
     // A session reloaded under its old id is not a file the user opened.
     // Nor is an upload's copy (removed when the session closes).
-    if (options.id === undefined && options.uploaded === undefined) deps.onFileOpened?.(absolute);
+    if (options.id === undefined && options.upload === undefined) deps.onFileOpened?.(absolute);
     if (source instanceof HarEntryChoiceError) {
       // Nothing is loaded until the user has chosen (openHarEntries).
       rt.harChoice = {
         entries: source.entries,
         choose: async (entries) => {
           const chosenTarget: LoadTarget = { rt: null };
-          const chosen = await openSourceOf(absolute, { ...options, entry: entries }, chosenTarget);
+          const chosen = await openSourceOf(absolute, { ...options, entry: entries }, chosenTarget, fs);
           if (chosen instanceof HarEntryChoiceError) throw new Error('Choose at least one HAR entry to open');
           rt.harChoice = undefined;
           rt.run = chosen.legs[0]?.request ?? null;
-          load(rt, chosen, init, chosenTarget);
+          load(rt, chosen, init, chosenTarget, count);
         },
       };
       return registry.summaryOf(rt);
     }
-    load(rt, source, init, target);
+    load(rt, source, init, target, count);
     return data.summary();
   };
 
   /** Decodes the source into the session as it is read, then settles it (complete, failed, or paused on tools). */
-  const load = (rt: Runtime, source: ImportedSource, init: SessionInit, target: LoadTarget): void => {
+  const load = (rt: Runtime, source: ImportedSource, init: SessionInit, target: LoadTarget, count: ReadCount): void => {
     rt.data.addDiagnostics(source.diagnostics);
     target.rt = rt;
+    const upload = rt.upload;
+    registry.progress.track(init.id, () => ({
+      task: upload ? 'upload' : 'open',
+      total: upload?.size ?? count.size(),
+      received: upload?.received() ?? count.size(),
+      decoded: count.read(),
+      envelopes: rt.data.envelopeCount,
+    }));
     const loadOptions = { now, cancelled: () => rt.closed };
     /**
      * A recording whose records were not in the order a decoder can follow as they come
@@ -152,9 +175,10 @@ export function createFileSessions(registry: SessionRegistry) {
         rt.data.state = 'complete';
       })
       .catch((error: unknown) => {
+        if (rt.closed) return;
         const failure: Failure = {
           kind: 'import',
-          message: `Reading ${source.path} failed: ${error instanceof Error ? error.message : String(error)}`,
+          message: `Reading ${upload?.name ?? source.path} failed: ${error instanceof Error ? error.message : String(error)}`,
         };
         rt.data.state = 'failed';
         rt.data.failure = failure;
@@ -162,6 +186,7 @@ export function createFileSessions(registry: SessionRegistry) {
       })
       .finally(() => {
         rt.loading = false;
+        registry.progress.finish(init.id);
         if (rt.closed) return;
         const pending = rt.data.pendingTools();
         // A recording that sent the results of its last pause (and ends before the continuation) is not paused any more.
@@ -187,22 +212,82 @@ export function createFileSessions(registry: SessionRegistry) {
     });
   }
 
-  async function openUpload({ name, base64, format, entry, inline }: OpenUploadRequest): Promise<SessionSummary> {
-    const path = await uploads.write(name, Buffer.from(base64, 'base64'));
+  /** Creates the upload's file in the private upload folder; its pieces follow (sendUploadChunk). */
+  async function beginUpload({ name, size }: BeginUploadRequest): Promise<UploadTicket> {
+    const { path, handle } = await registry.uploads.create(name);
+    const uploadId = `u${newId()}`;
+    const stream = createUploadStream({
+      name,
+      path,
+      size,
+      handle,
+      timers,
+      ...(deps.uploadIdleMs !== undefined ? { idleMs: deps.uploadIdleMs } : {}),
+      onEnd: (state) => {
+        arriving.delete(uploadId);
+        // An upload cut before it was opened has no session to show it: it goes.
+        if (state === 'cut' && unopened.delete(uploadId)) void stream.close().then(() => registry.uploads.remove(path));
+      },
+    });
+    arriving.set(uploadId, stream);
+    unopened.set(uploadId, stream);
+    return { uploadId };
+  }
+
+  const uploadOf = (uploadId: string): UploadStream => {
+    const upload = arriving.get(uploadId);
+    if (!upload) throw new Error(`No upload '${uploadId}' is arriving (it was cut, or its session was closed)`);
+    return upload;
+  };
+
+  async function sendUploadChunk({ uploadId, offset, base64 }: UploadChunkRequest): Promise<void> {
+    await uploadOf(uploadId).append(offset, Buffer.from(base64, 'base64'));
+  }
+
+  function abortUpload({ uploadId, message }: AbortUploadRequest): Promise<void> {
+    uploadOf(uploadId).cut(message || 'the page stopped sending it');
+    return Promise.resolve();
+  }
+
+  /** Opens an upload as it arrives (`uploadId`), or one sent whole (`base64`) by streaming it to itself first. */
+  async function openUpload({
+    name,
+    uploadId,
+    base64,
+    format,
+    entry,
+    inline,
+  }: OpenUploadRequest): Promise<SessionSummary> {
+    let id = uploadId;
+    if (id === undefined) {
+      if (base64 === undefined) throw new Error(`The upload of ${name} carries neither an upload id nor its bytes`);
+      const bytes = Buffer.from(base64, 'base64');
+      id = (await beginUpload({ name, size: bytes.length })).uploadId;
+      if (bytes.length > 0) await uploadOf(id).append(0, bytes);
+    }
+    const upload = unopened.get(id);
+    if (!upload) throw new Error(`Unknown upload '${id}' (it may have been cut or opened already)`);
+    unopened.delete(id);
     try {
-      const summary = await openSourceFile(path, {
+      return await openSourceFile(upload.path, {
         ...(format ? { format } : {}),
         ...(entry !== undefined ? { entry } : {}),
         ...(inline ? { inline } : {}),
         title: name,
-        uploaded: name,
+        upload,
       });
-      registry.runtimeOf(summary.id).uploadPath = path;
-      return summary;
     } catch (error) {
-      await uploads.remove(path);
+      await upload.close();
+      await registry.uploads.remove(upload.path);
       throw error;
     }
+  }
+
+  /** Closes the uploads no session took (the service is going away). */
+  async function dispose(): Promise<void> {
+    const left = [...unopened.values()];
+    unopened.clear();
+    for (const upload of left) await upload.close();
   }
 
   /** Loads the chosen entries of a HAR that waits for a choice into its session. */
@@ -220,5 +305,5 @@ export function createFileSessions(registry: SessionRegistry) {
     return openSourceFile(path, { id: sessionId, title, ...(format ? { format } : {}) });
   }
 
-  return { openFile, openUpload, openHarEntries, reopen };
+  return { openFile, beginUpload, sendUploadChunk, abortUpload, openUpload, openHarEntries, reopen, dispose };
 }

@@ -1,5 +1,6 @@
 import type { LiveStatus, SessionState } from '../../../../src-shared/contract/payloads';
 import type { Timers } from '../../connection/connection';
+import { createRateWindow } from './rate-window';
 
 /**
  * The status line of a live session: HTTP status, bytes, envelopes, elapsed time, the current
@@ -24,20 +25,11 @@ export interface StatusTicker {
   dispose(): void;
 }
 
-/** Window over which the rates are measured. */
-const RATE_WINDOW_MS = 1000;
-
-interface Sample {
-  t: number;
-  bytes: number;
-  envelopes: number;
-}
-
 export function createStatusTicker(
   emit: (status: LiveStatus) => void,
   options: { timers: Timers; now: () => number; intervalMs: number },
 ): StatusTicker {
-  const tracked = new Map<string, { probe: () => StatusProbe; samples: Sample[] }>();
+  const tracked = new Map<string, { probe: () => StatusProbe; rates: ReturnType<typeof createRateWindow> }>();
   let timer: unknown = null;
 
   const statusOf = (sessionId: string): LiveStatus | null => {
@@ -45,10 +37,7 @@ export function createStatusTicker(
     if (!entry) return null;
     const p = entry.probe();
     const t = options.now();
-    entry.samples.push({ t, bytes: p.bytes, envelopes: p.envelopes });
-    while (entry.samples.length > 2 && t - (entry.samples[1] as Sample).t >= RATE_WINDOW_MS) entry.samples.shift();
-    const oldest = entry.samples[0] as Sample;
-    const span = (t - oldest.t) / 1000;
+    const rates = entry.rates.sample(t, p.bytes, p.envelopes);
     const status: LiveStatus = {
       sessionId,
       state: p.state,
@@ -56,8 +45,7 @@ export function createStatusTicker(
       bytes: p.bytes,
       envelopes: p.envelopes,
       elapsedMs: Math.max(0, t - p.startedAt),
-      envelopesPerSecond: span > 0 ? Math.max(0, (p.envelopes - oldest.envelopes) / span) : 0,
-      bytesPerSecond: span > 0 ? Math.max(0, (p.bytes - oldest.bytes) / span) : 0,
+      ...rates,
       idleMs: Math.max(0, t - p.lastActivityAt),
     };
     if (p.httpStatus !== undefined) status.httpStatus = p.httpStatus;
@@ -75,7 +63,7 @@ export function createStatusTicker(
 
   return {
     track(sessionId, probe) {
-      tracked.set(sessionId, { probe, samples: [] });
+      tracked.set(sessionId, { probe, rates: createRateWindow() });
       if (timer === null) timer = options.timers.setTimeout(tick, options.intervalMs);
     },
     untrack(sessionId) {

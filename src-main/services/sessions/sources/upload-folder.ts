@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
  * (the host's exit).
  */
 export interface UploadFolder {
-  /** Writes an upload's bytes under a random name that keeps the upload's own name readable; returns the path. */
-  write(name: string, bytes: Uint8Array): Promise<string>;
+  /** Creates an upload's file, empty, under a random name that keeps the upload's own name readable. */
+  create(name: string): Promise<{ path: string; handle: FileHandle }>;
   remove(path: string): Promise<void>;
   /** Removes the folder and whatever is still in it. */
   dispose(): Promise<void>;
@@ -29,15 +29,15 @@ export function createUploadFolder(parent?: string): UploadFolder {
       return mkdtemp(join(base, 'stream-inspector-uploads-'));
     })());
   return {
-    async write(name, bytes) {
+    async create(name) {
       const dir = await ensure();
       const safe =
         basename(name)
           .replace(/[^\w.-]+/g, '_')
           .slice(-120) || 'upload';
       const path = join(dir, `${randomBytes(4).toString('hex')}-${safe}`);
-      await writeFile(path, bytes, { flag: 'wx', mode: 0o600 });
-      return path;
+      // Read back by the importers while it is still being written: opened for both.
+      return { path, handle: await open(path, 'wx+', 0o600) };
     },
     remove: (path) => rm(path, { force: true }),
     async dispose() {

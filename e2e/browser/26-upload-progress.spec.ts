@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeBigRecording } from '../../src-main/services/recording/big-recording-testing';
+import { TEST_IDS } from '../../src-renderer/testids';
+import { expect, host, test } from './fixtures';
+
+/**
+ * A large recording opened through the file input: the browser host streams it to main while
+ * main decodes it, so rows show while it is still uploading; a progress bar in the session
+ * header says how much has arrived and is decoded, and how fast, until the file is in.
+ */
+
+const MB = 1024 * 1024;
+let dir: string;
+let file: string;
+
+test.beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inspector-e2e-upload-'));
+  file = join(dir, 'big-upload.jsonl');
+  await writeBigRecording(file, 40 * MB);
+});
+
+test.afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a big file shows its first rows while it uploads, under a progress bar with bytes and rate', async ({
+  app,
+  timeline,
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await app.openFiles(file);
+  const progress = page.getByTestId(TEST_IDS.taskProgress);
+  await expect(progress).toBeVisible({ timeout: 30_000 });
+  const uploading = host === 'browser';
+  await expect(page.getByTestId(TEST_IDS.taskProgressBytes)).toHaveText(
+    uploading ? /^[\d.]+ [kM]B of 4\d MB uploaded · [\d.]+ [kM]?B decoded$/ : /^[\d.]+ [kM]?B of 4\d MB decoded$/,
+  );
+  await expect(page.getByTestId(TEST_IDS.taskProgressRate)).toHaveText(/^[\d,]+ envelopes\/s · [\d.]+ [kMG]?B\/s$/);
+  await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuenow', /^\d+$/);
+  // Rows are in the table while the bar still runs: decoding did not wait for the whole file.
+  await expect(timeline.rows.first()).toBeVisible();
+  await expect(progress).toBeVisible();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await app.screenshot('26-upload-progress-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await app.screenshot('26-upload-progress-dark');
+  // The bar goes once the whole file is in and decoded.
+  await app.expectState('done', 150_000);
+  await expect(progress).toHaveCount(0);
+});
