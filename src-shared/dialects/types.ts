@@ -43,6 +43,11 @@ export interface DialectOptions {
    * meta_init). Set by the session from an earlier leg; '' when unknown.
    */
   defaultAgent?: string;
+  /**
+   * Read the hottest event shapes without JSON.parse (src-shared/json/shapes.ts); default on.
+   * Off, every event goes through JSON.parse: the equivalence tests compare the two.
+   */
+  readShapes?: boolean;
 }
 
 /**

@@ -56,6 +56,8 @@ export interface LegContext {
   readonly registry: DialectRegistry;
   readonly chunkBudget: number;
   readonly maxDataLineBytes: number;
+  /** DialectOptions.readShapes; default on. */
+  readonly readShapes?: boolean;
   readonly stats: ChunkStats | undefined;
   readonly callbacks: {
     onFrame?: (frame: Frame, leg: number) => void;
@@ -176,7 +178,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         onStreamResumed,
         onTransportEnd,
       },
-      { chunkBudget, defaultAgent: context.rootAgent() ?? '' },
+      { chunkBudget, defaultAgent: context.rootAgent() ?? '', readShapes: context.readShapes ?? true },
     );
     dialect = decoder;
     module = chosenModule;

@@ -48,6 +48,8 @@ export interface SessionDecoderOptions {
    * `open`, where closed blocks are counted, not kept (`record`'s flat memory).
    */
   retention?: Retention;
+  /** Dialects read their hottest event shapes without JSON.parse (DialectOptions.readShapes); default on. */
+  readShapes?: boolean;
 }
 
 export interface SessionDecoder {
@@ -154,6 +156,7 @@ export function createSessionDecoder(
       registry,
       chunkBudget,
       maxDataLineBytes: options.maxDataLineBytes ?? 2048,
+      readShapes: options.readShapes ?? true,
       stats,
       callbacks,
       report: (d) => report(d, leg),

@@ -1,5 +1,5 @@
 import { parseJsonObject } from '../json/values';
-import { startsAt } from '../dialects/provider/compact-json';
+import { startsAt } from '../json/compact-json';
 
 /**
  * Frames every dialect shares: the `[DONE]` terminator and the router's error frame

@@ -4,7 +4,7 @@ import { jsonText } from '../../json/tree';
 import type { Frame } from '../../sse/types';
 import { ProviderEventContext, readWireEvent, type WireEvent } from '../provider/event-context';
 import { MessageSequence } from '../provider/message-sequence';
-import type { DialectCallbacks, DialectDecoder } from '../types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { CompactContent } from './compact-content';
 import { MessageLane, type Report } from './message-lane';
 import { RunLifecycle } from './run-lifecycle';
@@ -26,7 +26,7 @@ type Handler = (ctx: ProviderEventContext, type: string, event: WireEvent) => vo
  * `message` envelope sums each run up. A run that finishes with tool calls no result answered
  * waits for the frontend: an `awaiting_frontend_tools` envelope says so when the stream ends.
  */
-export function createAgUiDecoder(callbacks: DialectCallbacks): DialectDecoder {
+export function createAgUiDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   const report: Report = (rule, message, at) => callbacks.onDiagnostic({ rule, message, at });
   const runs = new MessageSequence(callbacks, {
     message: 'run',
@@ -53,7 +53,7 @@ export function createAgUiDecoder(callbacks: DialectCallbacks): DialectDecoder {
   const lifecycle = new RunLifecycle(callbacks, runs, { text, reasoning, tools, state }, (id) => (runId = id));
   const unknownReported = new Set<string>();
   let eventContext: ProviderEventContext | undefined;
-  const compact = new CompactContent();
+  const compact = new CompactContent(options.readShapes !== false);
   let lastFrame: Frame | undefined;
   let events = 0;
 

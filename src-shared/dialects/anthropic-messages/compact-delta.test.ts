@@ -38,6 +38,7 @@ describe('CompactTextDelta', () => {
       text('0', 'line\\nbreak and a \\"quote\\" and \\u00e9 and \\\\'),
       text('0', 'a\\"}}'),
       text('999999999', 'x'),
+      text('1234567890', 'Hi'),
     ];
     for (const data of accepted) {
       expect(read(data), data).toEqual(byJsonParse(data));
@@ -56,7 +57,7 @@ describe('CompactTextDelta', () => {
       '{"type":"content_block_delta","index":1.5,"delta":{"type":"text_delta","text":"Hi"}}',
       '{"type":"content_block_delta","index":1e2,"delta":{"type":"text_delta","text":"Hi"}}',
       '{"type":"content_block_delta","index":-1,"delta":{"type":"text_delta","text":"Hi"}}',
-      text('1234567890', 'Hi'),
+      text('1234567890123456', 'Hi'),
       // Not JSON at all.
       text('01', 'Hi'),
       text('0', 'raw "quote'),

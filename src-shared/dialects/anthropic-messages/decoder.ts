@@ -22,7 +22,7 @@ import { NO_EXTRAS } from '../../envelope/types';
 import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
 import { MessageClock } from '../provider/message-summary';
 import { MessageSequence } from '../provider/message-sequence';
-import type { DialectCallbacks, DialectDecoder } from '../types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { jsonText } from '../../json/tree';
 import { CompactTextDelta } from './compact-delta';
 
@@ -80,7 +80,10 @@ function isToolResultBlock(type: string): boolean {
  * envelope sums the message up (model, usage, stop reason, timing). Unknown event, block and
  * delta types are reported once each and kept.
  */
-export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): DialectDecoder {
+export function createAnthropicMessagesDecoder(
+  callbacks: DialectCallbacks,
+  options: DialectOptions = {},
+): DialectDecoder {
   const blocks = createBlockTracker<number, OpenBlock>((index, block, why) =>
     callbacks.onDiagnostic({
       rule: 'provider.block-not-stopped',
@@ -98,7 +101,7 @@ export function createAnthropicMessagesDecoder(callbacks: DialectCallbacks): Dia
     terminal: 'message_stop',
   });
   let lastFrame: Frame | undefined;
-  const compact = new CompactTextDelta();
+  const compact = new CompactTextDelta(options.readShapes !== false);
   let eventContext: ProviderEventContext | undefined;
 
   function push(frame: Frame): void {

@@ -13,7 +13,7 @@ import {
   type WireEvent,
 } from '../provider/event-context';
 import { MessageSequence } from '../provider/message-sequence';
-import type { DialectCallbacks, DialectDecoder } from '../types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { Candidate, type CandidateHost } from './candidate';
 import { emitSources } from './grounding';
 import { RecentTextChunk } from './recent-text';
@@ -48,7 +48,7 @@ interface Response {
  * body came). Each candidate is one message (`Candidate`), summed up in a `message` envelope
  * once its response is over (usage arrives on every chunk, and the last one counts).
  */
-export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
+export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   /** Envelopes emitted so far (a chunk that produces none is shown as the provider event it is). */
   let emitted = 0;
   const callbacks: DialectCallbacks = {
@@ -65,6 +65,7 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
   let ids = 0;
   const reported = new Set<string>();
   const recent = new RecentTextChunk();
+  const readShapes = options.readShapes !== false;
   const messages = new MessageSequence(callbacks, {
     message: 'response',
     start: 'a new responseId',
@@ -82,7 +83,7 @@ export function createGeminiDecoder(outer: DialectCallbacks): DialectDecoder {
   function push(frame: Frame): void {
     lastFrame = frame;
     const at = (ctx ??= new ProviderEventContext(frame, callbacks, '')).next(frame, response?.id ?? '');
-    if (response && !response.ended && recent.read(frame.data)) {
+    if (readShapes && response && !response.ended && recent.read(frame.data)) {
       const candidate = response.candidates.get(0);
       if (candidate && candidate.finishedAt === undefined) {
         // More of the answer, as the chunk learnt below: decoded as it would be, without JSON.parse.

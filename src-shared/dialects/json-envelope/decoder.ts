@@ -4,7 +4,8 @@ import { errorMessage, isJsonObject, jsonKind } from '../../json/values';
 import { previewText } from '../../text/preview';
 import type { Frame } from '../../sse/types';
 import { type DialectCallbacks, type DialectDecoder, type DialectOptions } from '../types';
-import { undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import { NO_EXTRAS, undecodedParts, type EnvelopeInit } from '../../envelope/types';
+import { ShapeReader } from '../../json/shapes';
 import { agentNamedIn } from './agent-in-bytes';
 import { createAnnouncedFormatCheck } from './announced-format';
 import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, type BudgetOverrun } from '../../envelope/budget';
@@ -26,39 +27,15 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
   const unknownTypesSeen = new Set<string>();
   const announcedFormat = createAnnouncedFormatCheck();
   const agents = createRecentStrings();
+  const shapes = new ShapeReader([ENVELOPE_SHAPE], options.readShapes !== false);
 
   function push(frame: Frame): void {
     const data = frame.data;
 
     checkSurrogates(frame);
 
-    // JSON.parse itself, not parseJson: no result object per event.
-    let value: unknown;
-    try {
-      value = JSON.parse(data);
-    } catch (error) {
-      report(
-        frame,
-        'json.invalid',
-        `Event ${frame.seq} is not valid JSON (${errorMessage(error)}); kept undecoded. Data: ${previewText(data)}`,
-      );
-      emitUndecoded(frame);
-      return;
-    }
-    if (!isJsonObject(value)) {
-      report(
-        frame,
-        'envelope.missing-field',
-        `Event ${frame.seq} is a JSON ${jsonKind(value)}, not an envelope object, so it has none of type, agent, final, delta; kept undecoded. Data: ${previewText(data)}`,
-      );
-      emitUndecoded(frame);
-      return;
-    }
-
-    current = frame;
-    const fields = readEnvelopeFields(value, defaultAgent, frame.seq, reportIssue);
-    fields.agent = agents.same(fields.agent);
-    if (typeof value['type'] === 'string') checkType(frame, fields.type);
+    const fields = shapes.read(data) ? shapedFields(frame) : parsedFields(frame);
+    if (fields === undefined) return;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter data cannot be over the budget.
     const overrun =
       data.length * 3 > budget ? assessEnvelopeBudget(fields, fields.delta, frameDataBytes(frame), budget) : undefined;
@@ -76,6 +53,46 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
         );
       }
     }
+  }
+
+  /** The envelope in the upstream formatter's own shape, read without JSON.parse (fields in the same order as readEnvelopeFields makes them). */
+  function shapedFields(frame: Frame): EnvelopeInit {
+    const type = shapes.string(0);
+    const agent = agents.same(shapes.string(1));
+    checkType(frame, type);
+    return { frame: frame.seq, agent, type, final: shapes.flag(2), delta: shapes.string(3), extras: NO_EXTRAS };
+  }
+
+  /** Any other event through JSON.parse: its fields, or undefined when it is no envelope object (reported, kept undecoded). */
+  function parsedFields(frame: Frame): EnvelopeInit | undefined {
+    const data = frame.data;
+    // JSON.parse itself, not parseJson: no result object per event.
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch (error) {
+      report(
+        frame,
+        'json.invalid',
+        `Event ${frame.seq} is not valid JSON (${errorMessage(error)}); kept undecoded. Data: ${previewText(data)}`,
+      );
+      emitUndecoded(frame);
+      return undefined;
+    }
+    if (!isJsonObject(value)) {
+      report(
+        frame,
+        'envelope.missing-field',
+        `Event ${frame.seq} is a JSON ${jsonKind(value)}, not an envelope object, so it has none of type, agent, final, delta; kept undecoded. Data: ${previewText(data)}`,
+      );
+      emitUndecoded(frame);
+      return undefined;
+    }
+    current = frame;
+    const fields = readEnvelopeFields(value, defaultAgent, frame.seq, reportIssue);
+    fields.agent = agents.same(fields.agent);
+    if (typeof value['type'] === 'string') checkType(frame, fields.type);
+    return fields;
   }
 
   /** The frame whose fields are being read, for `reportIssue` (one function, not a closure per event). */
@@ -155,6 +172,12 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     },
   };
 }
+
+/**
+ * The upstream formatter's envelope: its four base fields in this order, compact, no extras
+ * (nearly every delta of a stream). Anything else goes through JSON.parse.
+ */
+const ENVELOPE_SHAPE = '{"type":"{id}","agent":"{id}","final":{bool},"delta":"{str}"}';
 
 /** How many agents' strings are kept: a session interleaves a main agent and a few sub-agents. */
 const RECENT_AGENTS = 4;

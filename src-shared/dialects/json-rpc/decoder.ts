@@ -7,7 +7,7 @@ import { errorMessage } from '../../json/values';
 import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import { ProviderEventContext } from '../provider/event-context';
-import type { DialectCallbacks, DialectDecoder } from '../types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { readA2aResult, type A2aEvent } from './a2a';
 import { a2aEvent } from './a2a-events';
 import { ContentWriter } from './content';
@@ -63,7 +63,7 @@ interface Stray {
  * end is its response (MCP) or its final status (A2A), after which a `message` block sums the
  * exchange up.
  */
-export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecoder {
+export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   const writer = new ContentWriter();
   let eventContext: ProviderEventContext | undefined;
   let exchange: Exchange | undefined;
@@ -73,6 +73,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
   let sawEventIds = false;
   let lastFrame: Frame | undefined;
   const recent = new RecentArtifactChunk<ChunkMeaning>();
+  const readShapes = options.readShapes !== false;
   /** The message being decoded is its event's only one, valid JSON-RPC: a chunk of it may be learnt. */
   let learnable = false;
 
@@ -104,7 +105,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks): DialectDecode
    * while that block is still open in the same exchange and nothing else happened.
    */
   function readContinuedChunk(ctx: ProviderEventContext, frame: Frame): boolean {
-    if (frame.event === 'endpoint' || !recent.read(frame.data)) return false;
+    if (!readShapes || frame.event === 'endpoint' || !recent.read(frame.data)) return false;
     const meaning = recent.meaning as ChunkMeaning;
     if (meaning.exchange !== exchange || meaning.exchange.ended || stray || !writer.isOpen(meaning.source))
       return false;

@@ -1,5 +1,5 @@
 import { detachString } from '../../text/detach';
-import { startsAt, stringEnd, stringValue } from '../provider/compact-json';
+import { startsAt, stringEnd, stringValue } from '../../json/compact-json';
 
 const TEXT_MEMBER = '"text":"';
 

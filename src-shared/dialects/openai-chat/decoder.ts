@@ -7,7 +7,7 @@ import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import { ProviderEventContext, stringField } from '../provider/event-context';
 import { MessageSequence } from '../provider/message-sequence';
-import type { DialectCallbacks, DialectDecoder } from '../types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { carriesContent, choiceExtras, closeText, streamIds, writeCalls, writeText } from './choice-output';
 import { Completion, type Choice } from './completion';
 import { RecentContentDelta } from './recent-content';
@@ -60,7 +60,7 @@ const KNOWN_OBJECTS = new Set([CHUNK, '', 'chat.completion']);
  * the stream ends. Errors (`data: {"error": …}`, `event: error`, an `error` member inside a
  * chunk) end the stream by error.
  */
-export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDecoder {
+export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   let envelopes = 0;
   const counted: DialectCallbacks = {
     ...callbacks,
@@ -81,6 +81,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
   let lastFrame: Frame | undefined;
   let eventContext: ProviderEventContext | undefined;
   const recent = new RecentContentDelta<LearntDelta>();
+  const readShapes = options.readShapes !== false;
   /** The text delta the chunk being decoded streamed last: what a content chunk teaches `recent`. */
   let streamed: Streamed | undefined;
 
@@ -88,7 +89,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks): DialectDec
     lastFrame = frame;
     frames++;
     const ctx = (eventContext ??= new ProviderEventContext(frame, counted, '')).next(frame, completion?.id ?? '');
-    if (frame.event === '' && recent.read(frame.data)) {
+    if (readShapes && frame.event === '' && recent.read(frame.data)) {
       // The next content chunk of the choice the last one was for, read without JSON.parse:
       // decoded as that one was, while its completion, choice and open block still hold.
       const { completion: current, choice, channel } = recent.meaning as LearntDelta;

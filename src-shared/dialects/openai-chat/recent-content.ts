@@ -1,5 +1,5 @@
 import { detachString } from '../../text/detach';
-import { ESCAPED_IN_JSON, startsAt, stringEnd, stringValue } from '../provider/compact-json';
+import { ESCAPED_IN_JSON, startsAt, stringEnd, stringValue } from '../../json/compact-json';
 
 /** OpenAI's per-chunk padding, whose value changes from chunk to chunk (and means nothing). */
 const OBFUSCATION = ',"obfuscation":"';

@@ -13,7 +13,7 @@ import { NO_EXTRAS } from '../../envelope/types';
 import { KIND } from '../../envelope/vocabulary';
 import { MessageClock } from '../provider/message-summary';
 import { MessageSequence } from '../provider/message-sequence';
-import type { DialectCallbacks, DialectDecoder } from '../types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { jsonText } from '../../json/tree';
 import { RecentTextDelta } from './recent-delta';
 import { checkAnnotations, isSameDelta, partKey, type DecodedDelta, type OpenPart } from './content-parts';
@@ -43,7 +43,10 @@ import {
  * event is shown as a provider event; each envelope carries the event's unified form, and a
  * `message` envelope sums the response up at its terminal event.
  */
-export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): DialectDecoder {
+export function createOpenAiResponsesDecoder(
+  callbacks: DialectCallbacks,
+  options: DialectOptions = {},
+): DialectDecoder {
   const notStopped = (what: string) => (key: string | number, block: StartedBlock & { type: string }, why: string) =>
     callbacks.onDiagnostic({
       rule: 'provider.block-not-stopped',
@@ -64,12 +67,13 @@ export function createOpenAiResponsesDecoder(callbacks: DialectCallbacks): Diale
   });
   let lastFrame: Frame | undefined;
   const recent = new RecentTextDelta<DecodedDelta>();
+  const readShapes = options.readShapes !== false;
   let eventContext: ProviderEventContext | undefined;
 
   function push(frame: Frame): void {
     lastFrame = frame;
     const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, responseId)).next(frame, responseId);
-    if (recent.read(frame.data)) {
+    if (readShapes && recent.read(frame.data)) {
       // The next text delta of the part the last one was for, read without JSON.parse: decoded
       // as that one was, while its part is still open and nothing it decoded to changed.
       const decoded = recent.meaning as DecodedDelta;

@@ -1,5 +1,5 @@
 import { detachString } from '../../text/detach';
-import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt, stringEnd, stringValue } from '../provider/compact-json';
+import { ESCAPED_IN_JSON, integerEnd, integerValue, startsAt, stringEnd, stringValue } from '../../json/compact-json';
 
 /**
  * A prefix that can be learnt: an object's first members, each a plain string (no escapes),

@@ -1,0 +1,125 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { encodeUtf8 } from '../text/utf8';
+import { seededRandom, splitRandom } from '../sse/rechunk';
+import { chunkIndependent } from '../testing/fuzz-checks';
+import { int, type Random } from '../testing/fuzz';
+import { eventText, integerText, stringText } from '../testing/shape-variations';
+import { decodeLegs } from './session-decoder';
+
+/**
+ * The dialects read their hottest events without JSON.parse (src-shared/json/shapes.ts and
+ * the learnt readers of the provider dialects); JSON.parse decides correctness. Every stream
+ * here decodes to the same envelopes, blocks, agents, findings and statistics with those
+ * readers on (the default) as with `readShapes: false`, whole and in random chunks.
+ */
+
+const FIXTURES = fileURLToPath(new URL('../../resources/fixtures/', import.meta.url));
+
+/** Every recorded stream under resources/fixtures, all dialects. */
+function fixtureFiles(): string[] {
+  return (readdirSync(FIXTURES, { recursive: true }) as string[])
+    .filter((path) => path.endsWith('.sse') || path.endsWith('.json-array.json'))
+    .sort();
+}
+
+/** Whole and in random chunks (statistics count chunks: each way is compared at the same cuts). */
+function decodeBoth(bytes: Uint8Array, seed: number): void {
+  for (const chunks of [[bytes], splitRandom(bytes, seed)]) {
+    const legs = [chunks.map((chunk) => ({ bytes: chunk }))];
+    const fast = decodeLegs(legs);
+    const parsed = decodeLegs(legs, { readShapes: false });
+    expect(chunkIndependent(fast)).toEqual(chunkIndependent(parsed));
+    expect(fast.stats).toEqual(parsed.stats);
+  }
+}
+
+const sse = (data: string): string => `data: ${data}\n\n`;
+
+/** Upstream JSON envelopes: a meta_init, then text and thinking deltas of two agents, varied. */
+function jsonEnvelopes(random: Random): string {
+  const agents = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', 'a\\"b', '代理'];
+  let out = sse(
+    '{"type":"meta_init","agent":"11111111-1111-4111-8111-111111111111","final":true,"delta":"{\\"format\\": \\"json\\"}"}',
+  );
+  for (let i = 0; i < 60; i++) {
+    const type = ['text', 'thinking', 'tool_call', 'no_such_type', 'te\\u0078t'][int(random, random() < 0.8 ? 2 : 5)];
+    out += sse(
+      eventText(random, [
+        ['type', `"${type as string}"`],
+        ['agent', `"${agents[int(random, agents.length)] as string}"`],
+        ['final', random() < 0.9 ? String(random() < 0.1) : 'null'],
+        ['delta', `"${stringText(random)}"`],
+      ]),
+    );
+  }
+  return out;
+}
+
+/** Anthropic Messages: a text block and a thinking block of varied deltas. */
+function anthropicMessages(random: Random): string {
+  let out = sse('{"type":"message_start","message":{"id":"msg_1","model":"m","usage":{"input_tokens":1}}}');
+  for (const [index, kind, field] of [
+    [0, 'thinking_delta', 'thinking'],
+    [1, 'text_delta', 'text'],
+  ] as const) {
+    out += sse(`{"type":"content_block_start","index":${index},"content_block":{"type":"${field}","${field}":""}}`);
+    for (let i = 0; i < 30; i++) {
+      const delta = eventText(random, [
+        ['type', `"${kind}"`],
+        [field, `"${stringText(random)}"`],
+      ]);
+      out += sse(
+        eventText(random, [
+          ['type', '"content_block_delta"'],
+          ['index', integerText(random, index)],
+          ['delta', delta],
+        ]),
+      );
+    }
+    out += sse(`{"type":"content_block_stop","index":${index}}`);
+  }
+  return out + sse('{"type":"message_stop"}');
+}
+
+/** AG-UI: a run with a text message and a reasoning message of varied content events. */
+function agUi(random: Random): string {
+  let out = sse('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
+  for (const [kind, id] of [
+    ['TEXT_MESSAGE', 'm\\"1'],
+    ['REASONING_MESSAGE', 'm2'],
+  ] as const) {
+    out += sse(`{"type":"${kind}_START","messageId":"${id}","role":"assistant"}`);
+    for (let i = 0; i < 30; i++)
+      out += sse(
+        eventText(random, [
+          ['type', `"${kind}_CONTENT"`],
+          ['messageId', `"${random() < 0.9 ? id : stringText(random, 1)}"`],
+          ['delta', `"${stringText(random)}"`],
+        ]),
+      );
+    out += sse(`{"type":"${kind}_END","messageId":"${id}"}`);
+  }
+  return out + sse('{"type":"RUN_FINISHED","threadId":"t","runId":"r"}');
+}
+
+describe('hot events read without JSON.parse decode as JSON.parse reads them', () => {
+  it.each(fixtureFiles())('fixture %s', (path) => {
+    decodeBoth(new Uint8Array(readFileSync(FIXTURES + path)), path.length);
+  });
+
+  it.each([
+    ['json envelopes', jsonEnvelopes],
+    ['Anthropic Messages', anthropicMessages],
+    ['AG-UI', agUi],
+  ])(
+    'seeded random %s: reordered keys, extra keys, whitespace, odd numbers, escapes, surrogates',
+    (_name, generate) => {
+      for (let seed = 1; seed <= 25; seed++) {
+        const bytes = encodeUtf8(generate(seededRandom(seed)));
+        decodeBoth(bytes, seed);
+      }
+    },
+  );
+});
