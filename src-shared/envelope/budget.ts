@@ -138,6 +138,17 @@ export function measureText(text: string, out: TextMeasure, escapes = true, hand
   return out;
 }
 
+/**
+ * A measure of `text` its reader already knows, handed on to the next measurement as the
+ * budget check hands one on (see measureText): a delta read by shape without escapes has as
+ * many UTF-8 bytes as its event's data minus the shape's other text, and no escaping.
+ */
+export function handOnMeasure(text: string, bytes: number, escapedBytes: number): void {
+  handedOn.text = text;
+  handedOn.bytes = bytes;
+  handedOn.escapedBytes = escapedBytes;
+}
+
 const handedOn: { text: string | undefined; bytes: number; escapedBytes: number } = {
   text: undefined,
   bytes: 0,

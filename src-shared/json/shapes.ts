@@ -1,5 +1,6 @@
 import { integerEnd, integerValue, literalAt, startsAt, stringEnd, stringValue } from './compact-json';
 import { detachString } from '../text/detach';
+import { utf8ByteLength } from '../text/utf8';
 
 /**
  * Reading a stream's hottest events without JSON.parse. The upstream formatter and the
@@ -66,6 +67,8 @@ interface CompiledShape {
  */
 interface Head {
   readonly text: string;
+  /** UTF-8 bytes of `text`. */
+  readonly bytes: number;
   /** The last character of each slot's value: where heads of one shape differ, told apart before the whole text is compared. */
   readonly probes: readonly number[];
   readonly shape: number;
@@ -125,6 +128,9 @@ export class ShapeReader {
 
   /** Most recent first; only for shapes whose last slot is a `{str}`. */
   private readonly heads: Head[] = [];
+  /** The head of the last successful `read` (undefined when its shape does not end with a string), and whether that string had no escape. */
+  private head: Head | undefined;
+  private lastPlain = false;
   /** Where the last slot's text started in the last full read, and where each slot ended. */
   private lastStart = 0;
   private readonly slotEnds: number[] = [];
@@ -168,7 +174,13 @@ export class ShapeReader {
       const shape = shapes[s] as CompiledShape;
       if (this.readShape(data, shape, s)) {
         this.shape = s;
-        if (shape.slots[shape.slots.length - 1] === Slot.Str) this.learn(data, s, shape.slots.length - 1);
+        const last = shape.slots.length - 1;
+        if (shape.slots[last] === Slot.Str) {
+          this.head = this.learn(data, s, last);
+          this.lastPlain =
+            (this.values[last] as string).length ===
+            data.length - this.lastStart - (shape.literals[last + 1] as string).length;
+        } else this.head = undefined;
         return true;
       }
     }
@@ -184,6 +196,9 @@ export class ShapeReader {
     if (end < start || !literalAt(data, close, end)) return false;
     const value = stringValue(data, start, end);
     if (value === undefined) return false;
+    // An escape always takes more characters than the one it stands for.
+    this.lastPlain = value.length === end - start;
+    this.head = head;
     const known = head.values;
     for (let i = 0; i < known.length; i++) this.values[i] = known[i] as string | number | boolean;
     this.values[known.length] = value;
@@ -191,12 +206,27 @@ export class ShapeReader {
     return true;
   }
 
-  private learn(data: string, shape: number, last: number): void {
+  private learn(data: string, shape: number, last: number): Head {
     if (this.heads.length === RECENT_HEADS) this.heads.pop();
     const probes = this.slotEnds.slice(0, last).map((end) => end - 1);
     // Its own copy: a slice would keep the network chunk's whole text alive.
     const text = detachString(data.slice(0, this.lastStart));
-    this.heads.unshift({ text, probes, shape, values: this.values.slice(0, last) });
+    const head: Head = { text, bytes: utf8ByteLength(text), probes, shape, values: this.values.slice(0, last) };
+    this.heads.unshift(head);
+    return head;
+  }
+
+  /**
+   * UTF-8 bytes of the last read's final string, given those of the whole event: the event's
+   * bytes minus the rest of its text, when the string had no escape (its text is then its
+   * value); -1 otherwise, or when the shape does not end with a string.
+   */
+  lastStringBytes(dataBytes: number): number {
+    const head = this.head;
+    if (head === undefined || !this.lastPlain) return -1;
+    const literals = (this.shapes[head.shape] as CompiledShape).literals;
+    // The closing literal is ASCII: JSON punctuation and keys.
+    return dataBytes - head.bytes - (literals[literals.length - 1] as string).length;
   }
 
   private readShape(data: string, shape: CompiledShape, s: number): boolean {

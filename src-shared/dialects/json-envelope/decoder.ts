@@ -8,7 +8,13 @@ import { NO_EXTRAS, undecodedParts, type EnvelopeInit } from '../../envelope/typ
 import { ShapeReader } from '../../json/shapes';
 import { agentNamedIn } from './agent-in-bytes';
 import { createAnnouncedFormatCheck } from './announced-format';
-import { assessEnvelopeBudget, DEFAULT_CHUNK_BUDGET, frameDataBytes, type BudgetOverrun } from '../../envelope/budget';
+import {
+  assessEnvelopeBudget,
+  DEFAULT_CHUNK_BUDGET,
+  frameDataBytes,
+  handOnMeasure,
+  type BudgetOverrun,
+} from '../../envelope/budget';
 import { readEnvelopeFields, type FieldIssue } from './fields';
 import { findLoneSurrogateEscapes } from './surrogates';
 import { KIND, isKnownEnvelopeType, isStreamedEnvelopeType } from '../../envelope/vocabulary';
@@ -60,7 +66,11 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     const type = shapes.string(0);
     const agent = agents.same(shapes.string(1));
     checkType(frame, type);
-    return { frame: frame.seq, agent, type, final: shapes.flag(2), delta: shapes.string(3), extras: NO_EXTRAS };
+    const delta = shapes.string(3);
+    // The statistics measure every delta; this one's size follows from the framer's count.
+    const bytes = shapes.lastStringBytes(frameDataBytes(frame));
+    if (bytes !== -1) handOnMeasure(delta, bytes, bytes);
+    return { frame: frame.seq, agent, type, final: shapes.flag(2), delta, extras: NO_EXTRAS };
   }
 
   /** Any other event through JSON.parse: its fields, or undefined when it is no envelope object (reported, kept undecoded). */
