@@ -2,7 +2,7 @@ import { undecodedParts } from '../../envelope/types';
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { isJsonObject, jsonKind, parseJson } from '../../json/values';
-import { stringValue } from '../provider/compact-json';
+import { stringValue } from '../../json/compact-json';
 import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import { stringField, type WireEvent } from '../provider/event-context';

@@ -1,5 +1,5 @@
 import type { Frame } from '../../sse/types';
-import type { DialectCallbacks, DialectDecoder } from '../types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { DataStreamReader } from './data-stream';
 import { AiSdkMessage } from './message';
 import { UiChunkReader } from './ui-chunks';
@@ -14,7 +14,7 @@ import { UiChunkReader } from './ui-chunks';
  * data parts blocks of their type, and every message ends with its `message` summary and,
  * when it waits for tools the frontend runs, an `awaiting_frontend_tools` pause.
  */
-export function createAiSdkUiDecoder(callbacks: DialectCallbacks): DialectDecoder {
+export function createAiSdkUiDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   let message: AiSdkMessage | undefined;
   let lines: DataStreamReader | undefined;
   let chunks: UiChunkReader | undefined;
@@ -26,7 +26,7 @@ export function createAiSdkUiDecoder(callbacks: DialectCallbacks): DialectDecode
       if (sawDone) message.done();
     }
     if (message.parts.wire === 'data') (lines ??= new DataStreamReader(message)).read(frame);
-    else (chunks ??= new UiChunkReader(message)).read(frame);
+    else (chunks ??= new UiChunkReader(message, options.readShapes !== false)).read(frame);
   }
 
   return {

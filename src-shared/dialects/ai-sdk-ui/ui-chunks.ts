@@ -36,9 +36,15 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
 
 export class UiChunkReader {
   private readonly unknownReported = new Set<string>();
-  private readonly fast = new TextDeltaReader();
+  private readonly fast: TextDeltaReader;
 
-  constructor(private readonly message: AiSdkMessage) {}
+  /** `readShapes` false: every chunk through JSON.parse (DialectOptions.readShapes). */
+  constructor(
+    private readonly message: AiSdkMessage,
+    readShapes = true,
+  ) {
+    this.fast = new TextDeltaReader(readShapes);
+  }
 
   read(frame: Frame): void {
     const { message } = this;
@@ -48,10 +54,9 @@ export class UiChunkReader {
       // A text or reasoning delta of an open part in the SDK's own compact form: decoded as
       // below, without JSON.parse (most events of a stream are these).
       const last = message.lastText;
-      if (last !== undefined && last.kind === fast.kind && fast.idIs(last.id) && message.isOpen(last))
+      if (last !== undefined && last.kind === fast.kind && last.id === fast.id && message.isOpen(last))
         return message.streamText(last, fast.delta);
-      const id = fast.id();
-      const open = id === undefined ? undefined : message.openText(fast.kind, id);
+      const open = message.openText(fast.kind, fast.id);
       if (open) return message.streamText(open, fast.delta);
     }
     const event = readWireEvent(ctx, 'AI SDK UI message stream');
