@@ -19,6 +19,7 @@ import type { CliIo } from './io';
 import type { InspectReport } from './report';
 import { createReportCollector } from './report-collector';
 import { readChunks } from './input';
+import type { ProgressCounts } from './progress';
 
 export interface DecodedFile extends DecodeResult {
   /** What the file was recognised as ('stdin' for standard input, read as an SSE capture). */
@@ -33,6 +34,40 @@ export interface DecodedFile extends DecodeResult {
 
 async function* stdinChunks(io: CliIo): AsyncGenerator<ChunkInput> {
   for await (const bytes of readChunks('-', io)) yield { bytes };
+}
+
+/** `chunks` as they are decoded, counted into `counts`: their bytes, and the envelopes `envelopes` says were decoded so far. */
+async function* counted(
+  chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>,
+  counts: ProgressCounts,
+  envelopes: () => number,
+): AsyncGenerator<ChunkInput> {
+  let before = envelopes();
+  for await (const chunk of chunks) {
+    yield chunk;
+    counts.bytes += chunk.bytes.byteLength;
+    const now = envelopes();
+    counts.envelopes += now - before;
+    before = now;
+  }
+}
+
+export interface DecodeFileOptions {
+  inline?: InlineOptions;
+  /**
+   * A command's progress, only when it shows one (counting makes every chunk wait a turn of
+   * the event loop): grows by the stream bytes and envelopes decoded.
+   */
+  counts?: ProgressCounts;
+}
+
+/** A leg's chunks as the session decodes them: counted for progress when a command shows it. */
+function legChunks(
+  chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>,
+  envelopes: () => number,
+  { counts }: DecodeFileOptions,
+): AsyncIterable<ChunkInput> | Iterable<ChunkInput> {
+  return counts ? counted(chunks, counts, envelopes) : chunks;
 }
 
 /** Files up to this size are read whole (larger ones are streamed). */
@@ -58,8 +93,9 @@ export async function decodeFile(
   file: string,
   format: FormatChoice,
   io: CliIo,
-  inline?: InlineOptions,
+  options: DecodeFileOptions = {},
 ): Promise<DecodedFile> {
+  const { inline } = options;
   const source = await openInput(file, io);
   // No command prints chunk statistics: they are not computed.
   const session = createCollectingSession({
@@ -68,7 +104,11 @@ export async function decodeFile(
     ...(io.dialects ? { dialects: io.dialects } : {}),
     ...(inline ? { inline } : {}),
   });
-  for (const leg of legsOf(source, io)) await session.decodeLegAsync(leg.chunks, leg.hints);
+  for (const leg of legsOf(source, io))
+    await session.decodeLegAsync(
+      legChunks(leg.chunks, () => session.envelopeCount(), options),
+      leg.hints,
+    );
   const result = session.finish();
   const startedAt = source?.legs[0]?.startedAt;
   return {
@@ -90,9 +130,11 @@ export async function reportFile(
   file: string,
   format: FormatChoice,
   io: CliIo,
-  inline?: InlineOptions,
+  options: DecodeFileOptions = {},
 ): Promise<InspectReport> {
+  const { inline } = options;
   const source = await openInput(file, io);
+  let envelopes = 0;
   const collector = createReportCollector();
   /** Blocks that finished while the current envelope was decoded: let go at the next (see releaseClosedBlock). */
   let finished: Block[] = [];
@@ -103,6 +145,7 @@ export async function reportFile(
       onEnvelope(envelope) {
         for (const block of finished) releaseClosedBlock(block);
         finished = [];
+        envelopes++;
         collector.envelope(envelope);
       },
       onBlock(block) {
@@ -127,7 +170,8 @@ export async function reportFile(
   const ends: LegEnd[] = [];
   for (const input of legsOf(source, io)) {
     const leg = decoder.startLeg(input.hints ? { hints: input.hints } : {});
-    for await (const chunk of input.chunks) leg.push(chunk.bytes, chunk.receivedAt);
+    for await (const chunk of legChunks(input.chunks, () => envelopes, options))
+      leg.push(chunk.bytes, chunk.receivedAt);
     ends.push(leg.end());
   }
   decoder.finish();

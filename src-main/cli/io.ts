@@ -17,6 +17,11 @@ export interface CliIo {
   interrupted: () => Promise<StopSignal>;
   /** The dialects to decode with; the built-in registry when absent (tests register their own). */
   dialects?: DialectRegistry;
+  /**
+   * Draws the one progress line of a long command in place (null clears it). Present only
+   * when stderr is a terminal (progress.ts, showsProgress): piped output never gets one.
+   */
+  progress?: (line: string | null) => void;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -45,7 +50,15 @@ export class UsageError extends Error {
  * character from a stream or a server reaches the terminal raw, whichever printer wrote it.
  */
 export function terminalIo(io: CliIo): CliIo {
-  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
+  const progress = io.progress;
+  return {
+    ...io,
+    stdout: (text) => io.stdout(terminalSafe(text)),
+    stderr: (text) => io.stderr(terminalSafe(text)),
+    ...(progress
+      ? { progress: (line) => progress(line === null ? null : terminalSafe(line, { multiline: false })) }
+      : {}),
+  };
 }
 
 /**

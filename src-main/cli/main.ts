@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { DIALECT_IDS } from '../../src-shared/dialects/registry';
 import { INLINE_MODES } from '../../src-shared/inline/types';
+import { showsProgress } from './progress';
 import { terminalIo, UsageError, type CliIo, type Command, type StopSignal } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
@@ -86,6 +87,10 @@ export function defaultIo(): CliIo {
     stdin: process.stdin,
     cwd: process.cwd(),
     interrupted: onStopSignal(),
+    // Carriage return and erase-to-end-of-line: the line is drawn over itself, and cleared.
+    ...(showsProgress(process.stderr, process.env)
+      ? { progress: (line) => process.stderr.write(line === null ? '\r\x1b[K' : `\r${line}\x1b[K`) }
+      : {}),
   };
 }
 

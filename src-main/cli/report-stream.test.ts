@@ -23,6 +23,6 @@ test('the corpus is there', () => {
 
 test.each(FILES)('%s: the streamed report is the whole decode’s', async (name) => {
   const io = { ...memoryIo(), cwd: ROOT };
-  const whole = buildReport(await decodeFile(name, 'auto', io, DEFAULT_INLINE_OPTIONS));
-  expect(await reportFile(name, 'auto', io, DEFAULT_INLINE_OPTIONS)).toEqual(whole);
+  const whole = buildReport(await decodeFile(name, 'auto', io, { inline: DEFAULT_INLINE_OPTIONS }));
+  expect(await reportFile(name, 'auto', io, { inline: DEFAULT_INLINE_OPTIONS })).toEqual(whole);
 });

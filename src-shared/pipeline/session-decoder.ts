@@ -206,6 +206,8 @@ export interface CollectingSession {
   decodeLegAsync(chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>, hints?: ExchangeHints): Promise<void>;
   /** No more legs: the whole decoded session (with `stats` unless decoded without statistics). */
   finish(): DecodeResult;
+  /** Envelopes decoded so far (a long decode's progress). */
+  envelopeCount(): number;
 }
 
 export function createCollectingSession(options: SessionDecoderOptions = {}): CollectingSession {
@@ -241,6 +243,7 @@ export function createCollectingSession(options: SessionDecoderOptions = {}): Co
     });
   };
   return {
+    envelopeCount: () => envelopes.length,
     decodeLeg(chunks, hints) {
       const leg = open(hints);
       for (const chunk of chunks) leg.push(chunk.bytes, chunk.receivedAt);

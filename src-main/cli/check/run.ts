@@ -6,6 +6,7 @@ import { decodeFile } from '../decode-file';
 import { buildReport, decodedAsLines } from '../report';
 import { subjectsOf } from '../filter-option';
 import type { CliIo } from '../io';
+import type { ProgressCounts } from '../progress';
 import type { NamedAssertion } from './spec';
 
 export interface ParsedAssertion extends NamedAssertion {
@@ -39,10 +40,11 @@ export async function checkRecording(
   assertions: readonly ParsedAssertion[],
   format: FormatChoice,
   io: CliIo,
+  counts?: ProgressCounts,
 ): Promise<CheckedRecording> {
   let decoded;
   try {
-    decoded = await decodeFile(file, format, io);
+    decoded = await decodeFile(file, format, io, counts ? { counts } : {});
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {

@@ -27,12 +27,9 @@ export const blocks: Command = async (args, io) => {
     ...INLINE_ARGS,
   });
   const file = singleFile(positionals);
-  const result = await decodeFile(
-    file,
-    parseFormat(values.format, io.dialects),
-    io,
-    parseInline(values.inline, values.tools),
-  );
+  const result = await decodeFile(file, parseFormat(values.format, io.dialects), io, {
+    inline: parseInline(values.inline, values.tools),
+  });
   if (values.json) {
     printJson(
       io,

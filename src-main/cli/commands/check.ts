@@ -7,6 +7,7 @@ import { checkJson, checkJunit, formatCheckReport, totalsOf } from '../check/rep
 import { loadSpec, type CheckSuite } from '../check/spec';
 import { parseOption } from '../filter-option';
 import { UsageError, type Command } from '../io';
+import { startProgress } from '../progress';
 
 /**
  * Assertions over recordings (docs/check.md): `--expect EXPR` (repeatable) is checked on every
@@ -47,16 +48,16 @@ export const check: Command = async (args, io) => {
     (suite.recordings.length > 0 ? suite.recordings : files).map((file) => ({ file, assertions })),
   );
   const checked: CheckedRecording[] = [];
-  const results = inOrderAhead(
-    runs,
-    await fileSizes(
-      runs.map((run) => run.file),
-      io.cwd,
-    ),
-    DECODE_AHEAD_BYTES,
-    (run) => checkRecording(run.file, run.assertions, format, io),
+  const sizes = await fileSizes(
+    runs.map((run) => run.file),
+    io.cwd,
+  );
+  const progress = startProgress(io, { totalBytes: sizes.reduce((a, b) => a + b, 0) });
+  const results = inOrderAhead(runs, sizes, DECODE_AHEAD_BYTES, (run) =>
+    checkRecording(run.file, run.assertions, format, io, progress.counts),
   );
   for await (const result of results) checked.push(result);
+  progress.stop();
   io.stdout(values.json ? checkJson(checked) : formatCheckReport(checked));
   if (values.junit) await writeJunit(resolve(io.cwd, values.junit), checkJunit(checked));
   return totalsOf(checked).failed > 0 ? 1 : 0;

@@ -6,6 +6,7 @@ import type { Expr } from '../../../src-shared/filter';
 import type * as FilterOption from '../filter-option';
 import { printJson, type CliIo, type Command } from '../io';
 import { buildReport, formatReport } from '../report';
+import { startProgress, type ProgressCounts } from '../progress';
 import { terminalSafe } from '../../../src-shared/text/terminal';
 
 /**
@@ -33,14 +34,18 @@ export const inspect: Command = async (args, io) => {
   };
   const reports: object[] = [];
   let failed = 0;
-  const results = inOrderAhead(files, await fileSizes(files, io.cwd), DECODE_AHEAD_BYTES, (file) =>
-    inspectOne(file, options, io),
+  const sizes = await fileSizes(files, io.cwd);
+  const progress = startProgress(io, { totalBytes: sizes.reduce((a, b) => a + b, 0) });
+  const results = inOrderAhead(files, sizes, DECODE_AHEAD_BYTES, (file) =>
+    inspectOne(file, options, io, progress.counts),
   );
   for await (const { file, json, text, fails } of results) {
     if (fails) failed++;
+    progress.clear();
     if (values.json) reports.push(json);
     else io.stdout(`${files.length > 1 && file !== files[0] ? '\n' : ''}${text}`);
   }
+  progress.stop();
   if (values.json) printJson(io, files.length === 1 ? reports[0] : reports);
   else if (files.length > 1)
     io.stdout(
@@ -67,10 +72,12 @@ async function inspectOne(
   file: string,
   { format, inline, policy, filter }: InspectOptions,
   io: CliIo,
+  counts: ProgressCounts | undefined,
 ): Promise<{ file: string; json: object; text: string; fails: boolean }> {
+  const decode = { inline, ...(counts ? { counts } : {}) };
   // A filter reads every envelope: only then is the file decoded whole (held in memory).
-  const result = filter ? await decodeFile(file, format, io, inline) : null;
-  const report = result ? buildReport(result) : await reportFile(file, format, io, inline);
+  const result = filter ? await decodeFile(file, format, io, decode) : null;
+  const report = result ? buildReport(result) : await reportFile(file, format, io, decode);
   const failures = failReasons(report, policy);
   const matches = filter && result ? filter.option.selectSubjects(filter.option.subjectsOf(result), filter.expr) : null;
   const json = {

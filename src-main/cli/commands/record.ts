@@ -12,6 +12,7 @@ import { parse, parseFormat } from '../args';
 import { printJson, UsageError, type CliIo, type Command } from '../io';
 import { formatRuleCount, type RuleCount } from '../report';
 import { sortRuleCounts } from '../report-collector';
+import { startProgress } from '../progress';
 
 /**
  * `record URL [-X METHOD] [-H 'Name: value']… [-d BODY|@FILE] -o FILE`: opens a live stream
@@ -131,7 +132,9 @@ export const record: Command = async (args, io) => {
   const source = { kind: 'live', method: built.spec.method, url: redactUrl(built.spec.url.href) } as const;
   io.stderr(`Recording ${source.method} ${source.url} to ${path} (Ctrl-C stops)\n`);
   void io.interrupted().then((signal) => recording.stop(signal === 'SIGTERM' ? 'terminated' : 'user'));
+  const progress = startProgress(io, { read: () => recording.progress() });
   const result = await recording.done;
+  progress.stop();
   const summary = recordSummary(result, source, path);
   if (values.json) printJson(io, summary);
   io.stderr(describeOutcome(summary));

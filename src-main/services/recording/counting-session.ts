@@ -50,6 +50,8 @@ export interface CountingSession {
   startLeg(options?: Parameters<SessionDecoder['startLeg']>[0]): LegDecoder;
   /** No more legs: the reconstructor reports what stayed open; returns the counts. */
   finish(): CountedSession;
+  /** Envelopes decoded so far (a long recording's progress). */
+  envelopeCount(): number;
 }
 
 /**
@@ -119,6 +121,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
   );
 
   return {
+    envelopeCount: () => envelopes,
     startLeg(options) {
       const leg = decoder.startLeg(options);
       return {

@@ -43,6 +43,8 @@ export interface LiveRecording {
   readonly done: Promise<LiveRecordingResult>;
   /** Closes the request; `done` resolves with state 'stopped' once the file is closed. */
   stop(by?: StopCause): void;
+  /** Stream bytes received and envelopes decoded so far. */
+  progress(): { bytes: number; envelopes: number };
 }
 
 export { MAX_BACKLOG_BYTES };
@@ -86,6 +88,7 @@ export async function startLiveRecording(
   const recorderLeg = recorder.startLeg(request.recorded);
   const now = options.connection?.now ?? wallClock;
   let httpStatus: number | undefined;
+  let received = 0;
 
   const connection = openConnection(
     request.spec,
@@ -97,6 +100,7 @@ export async function startLiveRecording(
         options.onResponse?.(head.status, accepted);
       },
       onChunk(bytes, receivedAt) {
+        received += bytes.byteLength;
         recorder.chunk(recorderLeg, bytes, receivedAt);
         leg.push(bytes, receivedAt);
         if (recorder.backlog > MAX_BACKLOG_BYTES) waitForDisk();
@@ -168,5 +172,6 @@ export async function startLiveRecording(
       stoppedBy = by;
       connection.stop();
     },
+    progress: () => ({ bytes: received, envelopes: session.envelopeCount() }),
   };
 }
