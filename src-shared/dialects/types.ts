@@ -2,6 +2,7 @@ import type { DiagnosticSink } from '../diagnostics/types';
 import type { EnvelopeInit } from '../envelope/types';
 import type { PendingTool } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
+import type { PreparedEnvelopes } from '../pipeline/prepared';
 import type { DialectEvidence } from './evidence';
 import type { DialectId } from './registry';
 import type { SniffedFrame } from './sniff';
@@ -48,6 +49,12 @@ export interface DialectOptions {
    * Off, every event goes through JSON.parse: the equivalence tests compare the two.
    */
   readShapes?: boolean;
+  /**
+   * Envelopes of healthy events read ahead on other threads (src-shared/pipeline/prepared.ts):
+   * a dialect that reads events one by one takes an event's envelope from here instead of
+   * reading it again. Only what depends on the event alone is read ahead.
+   */
+  prepared?: PreparedEnvelopes;
 }
 
 /**

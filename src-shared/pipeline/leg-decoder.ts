@@ -16,6 +16,7 @@ import { createLegFramer, type Framing } from './leg-framing';
 import { SESSION_FRAMING } from './last-event';
 import { classifyControlFrame } from './stream-control';
 import type { FormatChoice } from './types';
+import type { PreparedEnvelopes } from './prepared';
 import { KIND } from '../envelope/vocabulary';
 
 export interface LegEnd {
@@ -74,6 +75,8 @@ export interface LegContext {
   /** Builds blocks of a numbered envelope (the inline stage's findings point at it meanwhile). */
   readonly reconstruct: (envelope: Envelope, payload: unknown) => void;
   readonly onLegEnd: (end: LegEnd) => void;
+  /** Envelopes of this leg's events read ahead on other threads (DialectOptions.prepared). */
+  readonly prepared?: PreparedEnvelopes;
 }
 
 /**
@@ -178,7 +181,12 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         onStreamResumed,
         onTransportEnd,
       },
-      { chunkBudget, defaultAgent: context.rootAgent() ?? '', readShapes: context.readShapes ?? true },
+      {
+        chunkBudget,
+        defaultAgent: context.rootAgent() ?? '',
+        readShapes: context.readShapes ?? true,
+        ...(context.prepared ? { prepared: context.prepared } : {}),
+      },
     );
     dialect = decoder;
     module = chosenModule;

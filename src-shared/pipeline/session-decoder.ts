@@ -14,6 +14,7 @@ import type { AgentInfo, Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
 import { createLegDecoder, type LegDecoder, type LegEnd } from './leg-decoder';
 import type { DecodeResult, FormatChoice } from './types';
+import type { PreparedEnvelopes } from './prepared';
 
 export interface SessionDecoderCallbacks {
   onFrame?: (frame: Frame, leg: number) => void;
@@ -50,6 +51,11 @@ export interface SessionDecoderOptions {
   retention?: Retention;
   /** Dialects read their hottest event shapes without JSON.parse (DialectOptions.readShapes); default on. */
   readShapes?: boolean;
+  /**
+   * Envelopes of healthy events read ahead on other threads (prepared.ts): the parallel decode
+   * of a large recording sets it before it pushes each leg's bytes.
+   */
+  prepared?: PreparedEnvelopes;
 }
 
 export interface SessionDecoder {
@@ -157,6 +163,7 @@ export function createSessionDecoder(
       chunkBudget,
       maxDataLineBytes: options.maxDataLineBytes ?? 2048,
       readShapes: options.readShapes ?? true,
+      ...(options.prepared ? { prepared: options.prepared } : {}),
       stats,
       callbacks,
       report: (d) => report(d, leg),

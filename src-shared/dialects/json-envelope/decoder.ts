@@ -36,6 +36,21 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
   const shapes = new ShapeReader([ENVELOPE_SHAPE], options.readShapes !== false);
 
   function push(frame: Frame): void {
+    // A healthy event read ahead on another thread (a large file's parallel decode).
+    const ready = options.prepared?.take(frame);
+    if (ready) accept(frame, ready);
+    else read(frame);
+  }
+
+  /** The rest of a healthy event's decoding, which depends on the events before it. */
+  function accept(frame: Frame, fields: EnvelopeInit): void {
+    fields.agent = agents.same(fields.agent);
+    checkType(frame, fields.type);
+    callbacks.onEnvelope(fields);
+    if (fields.type === KIND.meta_init) checkAnnouncedFormat(frame, fields);
+  }
+
+  function read(frame: Frame): void {
     const data = frame.data;
 
     checkSurrogates(frame);
@@ -48,16 +63,17 @@ export function createJsonEnvelopeDecoder(callbacks: DialectCallbacks, options: 
     if (overrun) reportOverrun(frame, fields, overrun);
 
     callbacks.onEnvelope(fields);
+    if (fields.type === KIND.meta_init) checkAnnouncedFormat(frame, fields);
+  }
 
-    if (fields.type === KIND.meta_init) {
-      const format = announcedFormat.push(fields.agent, fields.delta, fields.final);
-      if (format !== undefined && format !== 'json') {
-        report(
-          frame,
-          'stream.format-mismatch',
-          `meta_init of agent ${JSON.stringify(fields.agent)} announces format ${JSON.stringify(format)}, but the stream is JSON envelopes and is decoded as such.`,
-        );
-      }
+  function checkAnnouncedFormat(frame: Frame, fields: EnvelopeInit): void {
+    const format = announcedFormat.push(fields.agent, fields.delta, fields.final);
+    if (format !== undefined && format !== 'json') {
+      report(
+        frame,
+        'stream.format-mismatch',
+        `meta_init of agent ${JSON.stringify(fields.agent)} announces format ${JSON.stringify(format)}, but the stream is JSON envelopes and is decoded as such.`,
+      );
     }
   }
 

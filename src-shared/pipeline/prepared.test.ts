@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  EXTERNAL_FIXTURES_DIR,
+  PROVIDER_FIXTURES_DIR,
+  UNKNOWN_FIXTURES_DIR,
+  FIXTURES_DIR,
+} from '../../src-main/testing/fixtures';
+import { fuzzGrammar } from '../dialects/json-envelope/fuzz';
+import { seededRandom } from '../sse/rechunk';
+import { generateStreams } from '../testing/fuzz-streams';
+import { concatBytes } from '../bytes/held-bytes';
+import { createPreparedCursor, readSpan, type PreparedEnvelopes } from './prepared';
+import { decodeLegs } from './session-decoder';
+
+/** Every `.sse` fixture of the project, by path. */
+function everyFixture(): string[] {
+  return [FIXTURES_DIR, PROVIDER_FIXTURES_DIR, UNKNOWN_FIXTURES_DIR, EXTERNAL_FIXTURES_DIR].flatMap((dir) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.sse'))
+      .sort()
+      .map((name) => join(dir, name)),
+  );
+}
+
+/** `bytes` read ahead in spans of `spanBytes` (cut anywhere), counting the envelopes the dialect takes. */
+function preparedIn(bytes: Uint8Array, spanBytes: number): PreparedEnvelopes & { taken: number } {
+  const cursor = createPreparedCursor();
+  for (let start = 0; start < bytes.length; start += spanBytes)
+    cursor.add(readSpan(bytes.subarray(start, start + spanBytes), start, 2048));
+  const counted = {
+    taken: 0,
+    take: (frame: Parameters<PreparedEnvelopes['take']>[0]) => {
+      const fields = cursor.take(frame);
+      if (fields) counted.taken++;
+      return fields;
+    },
+  };
+  return counted;
+}
+
+/** The decode in one thread, and with envelopes read ahead: everything but the read-ahead count. */
+function bothWays(bytes: Uint8Array, spanBytes: number) {
+  // Network-like chunks: the read-ahead spans do not follow them.
+  const chunks = [];
+  for (let at = 0; at < bytes.length; at += 777) chunks.push({ bytes: bytes.subarray(at, at + 777) });
+  const prepared = preparedIn(bytes, spanBytes);
+  return {
+    alone: decodeLegs([chunks]),
+    ahead: decodeLegs([chunks], { prepared }),
+    taken: prepared.taken,
+  };
+}
+
+const AGENTS = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', 'sub 3'];
+const DELTAS = ['Let me ', 'look', ' at "this"', '\\n', 'naïve ', '日本語', '😀', 'a\\u00e9b', '\\ud83d\\ude00'];
+
+/** Seeded well-formed JSON envelopes: text and thinking deltas of three agents, tool calls with extras. */
+function healthyEnvelopes(random: () => number, size: number): Uint8Array {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  let text = '';
+  while (text.length < size) {
+    const agent = pick(AGENTS);
+    const type = pick(['text', 'thinking', 'text', 'tool_call']);
+    const final = random() < 0.1;
+    const extras = type === 'tool_call' ? `,"id":"toolu_${Math.floor(random() * 9)}","name":"grep"` : '';
+    const delta = type === 'tool_call' ? '{\\"q\\":1}' : pick(DELTAS) + pick(DELTAS);
+    text += `data: {"type":"${type}","agent":"${agent}","final":${final},"delta":"${delta}"${extras}}\n\n`;
+  }
+  return new TextEncoder().encode(text);
+}
+
+describe('envelopes read ahead in spans give the decode in order, exactly', () => {
+  it.each(everyFixture())('%s', (path) => {
+    const { alone, ahead } = bothWays(new Uint8Array(readFileSync(path)), 301);
+    expect(ahead).toEqual(alone);
+  });
+
+  it('takes the envelopes of the healthy events of a JSON envelope stream', () => {
+    const bytes = new Uint8Array(readFileSync(join(FIXTURES_DIR, 'json_stream.json.sse')));
+    const { alone, taken } = bothWays(bytes, 4096);
+    // Only events cut by a span's edge, and those with findings, are read in order.
+    expect(taken).toBeGreaterThan(alone.envelopes.length * 0.8);
+  });
+
+  it('on a generated stream of healthy and broken envelopes, cut every way', () => {
+    const random = seededRandom(26);
+    const parts: Uint8Array[] = [];
+    for (let i = 0; i < 16; i++)
+      parts.push(healthyEnvelopes(random, 48_000), generateStreams(fuzzGrammar, random, 16_000));
+    const bytes = concatBytes(parts);
+    for (const spanBytes of [97, 4096, 65_536]) {
+      const { alone, ahead, taken } = bothWays(bytes, spanBytes);
+      expect(taken).toBeGreaterThan(0);
+      expect(ahead.envelopes).toEqual(alone.envelopes);
+      expect(ahead.blocks).toEqual(alone.blocks);
+      expect(ahead.diagnostics).toEqual(alone.diagnostics);
+      expect(ahead).toEqual(alone);
+    }
+  });
+
+  it('never takes an envelope for an event whose bytes differ from the one read ahead', () => {
+    const event = 'data: {"type":"text","agent":"a","final":false,"delta":"x"}\n\n';
+    const cursor = createPreparedCursor();
+    cursor.add(readSpan(new TextEncoder().encode(event), 0, 2048));
+    const frame = { seq: 0, byteStart: 0, byteEnd: event.length, data: '{"type":"text"}' };
+    expect(cursor.take(frame as Parameters<PreparedEnvelopes['take']>[0])).toBeUndefined();
+  });
+});
