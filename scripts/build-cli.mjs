@@ -18,7 +18,8 @@ const outdir =
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ['src-main/cli/main.ts'],
+  // The span pool's thread (src-main/services/parallel/span-pool.ts) loads span-worker.mjs from beside its chunk.
+  entryPoints: ['src-main/cli/main.ts', 'src-main/services/parallel/span-worker.ts'],
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

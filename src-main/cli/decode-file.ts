@@ -20,6 +20,10 @@ import type { InspectReport } from './report';
 import { createReportCollector } from './report-collector';
 import { readChunks } from './input';
 import type { ProgressCounts } from './progress';
+import { createPreparedCursor, type PreparedCursor } from '../../src-shared/pipeline/prepared';
+import { DEFAULT_CHUNK_BUDGET } from '../../src-shared/envelope/budget';
+import { readAhead } from '../services/parallel/read-ahead';
+import type { SpanPool } from '../services/parallel/span-pool';
 
 export interface DecodedFile extends DecodeResult {
   /** What the file was recognised as ('stdin' for standard input, read as an SSE capture). */
@@ -59,15 +63,19 @@ export interface DecodeFileOptions {
    * the event loop): grows by the stream bytes and envelopes decoded.
    */
   counts?: ProgressCounts;
+  /** Threads that read each leg's spans ahead of the ordered decode (a large file: workers-option.ts). */
+  pool?: SpanPool;
 }
 
-/** A leg's chunks as the session decodes them: counted for progress when a command shows it. */
+/** A leg's chunks as the session decodes them: read ahead on `pool`'s threads into `cursor`, counted for progress. */
 function legChunks(
   chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>,
   envelopes: () => number,
-  { counts }: DecodeFileOptions,
+  { counts, pool }: DecodeFileOptions,
+  cursor: PreparedCursor,
 ): AsyncIterable<ChunkInput> | Iterable<ChunkInput> {
-  return counts ? counted(chunks, counts, envelopes) : chunks;
+  const ahead = pool ? readAhead(chunks, pool, cursor, { budget: DEFAULT_CHUNK_BUDGET }) : chunks;
+  return counts ? counted(ahead, counts, envelopes) : ahead;
 }
 
 /** Files up to this size are read whole (larger ones are streamed). */
@@ -98,15 +106,17 @@ export async function decodeFile(
   const { inline } = options;
   const source = await openInput(file, io);
   // No command prints chunk statistics: they are not computed.
+  const cursor = createPreparedCursor();
   const session = createCollectingSession({
     format,
     statistics: false,
+    ...(options.pool ? { prepared: cursor } : {}),
     ...(io.dialects ? { dialects: io.dialects } : {}),
     ...(inline ? { inline } : {}),
   });
   for (const leg of legsOf(source, io))
     await session.decodeLegAsync(
-      legChunks(leg.chunks, () => session.envelopeCount(), options),
+      legChunks(leg.chunks, () => session.envelopeCount(), options, cursor),
       leg.hints,
     );
   const result = session.finish();
@@ -134,6 +144,7 @@ export async function reportFile(
 ): Promise<InspectReport> {
   const { inline } = options;
   const source = await openInput(file, io);
+  const cursor = createPreparedCursor();
   let envelopes = 0;
   const collector = createReportCollector();
   /** Blocks that finished while the current envelope was decoded: let go at the next (see releaseClosedBlock). */
@@ -163,6 +174,7 @@ export async function reportFile(
       format,
       statistics: false,
       retention: 'open',
+      ...(options.pool ? { prepared: cursor } : {}),
       ...(io.dialects ? { dialects: io.dialects } : {}),
       ...(inline ? { inline } : {}),
     },
@@ -170,7 +182,7 @@ export async function reportFile(
   const ends: LegEnd[] = [];
   for (const input of legsOf(source, io)) {
     const leg = decoder.startLeg(input.hints ? { hints: input.hints } : {});
-    for await (const chunk of legChunks(input.chunks, () => envelopes, options))
+    for await (const chunk of legChunks(input.chunks, () => envelopes, options, cursor))
       leg.push(chunk.bytes, chunk.receivedAt);
     ends.push(leg.end());
   }

@@ -11,6 +11,7 @@ import { fuzzGrammar } from '../dialects/json-envelope/fuzz';
 import { seededRandom } from '../sse/rechunk';
 import { generateStreams } from '../testing/fuzz-streams';
 import { concatBytes } from '../bytes/held-bytes';
+import { healthyEnvelopes } from '../testing/healthy-envelopes';
 import { createPreparedCursor, readSpan, type PreparedEnvelopes } from './prepared';
 import { decodeLegs } from './session-decoder';
 
@@ -51,24 +52,6 @@ function bothWays(bytes: Uint8Array, spanBytes: number) {
     ahead: decodeLegs([chunks], { prepared }),
     taken: prepared.taken,
   };
-}
-
-const AGENTS = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', 'sub 3'];
-const DELTAS = ['Let me ', 'look', ' at "this"', '\\n', 'naïve ', '日本語', '😀', 'a\\u00e9b', '\\ud83d\\ude00'];
-
-/** Seeded well-formed JSON envelopes: text and thinking deltas of three agents, tool calls with extras. */
-function healthyEnvelopes(random: () => number, size: number): Uint8Array {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  let text = '';
-  while (text.length < size) {
-    const agent = pick(AGENTS);
-    const type = pick(['text', 'thinking', 'text', 'tool_call']);
-    const final = random() < 0.1;
-    const extras = type === 'tool_call' ? `,"id":"toolu_${Math.floor(random() * 9)}","name":"grep"` : '';
-    const delta = type === 'tool_call' ? '{\\"q\\":1}' : pick(DELTAS) + pick(DELTAS);
-    text += `data: {"type":"${type}","agent":"${agent}","final":${final},"delta":"${delta}"${extras}}\n\n`;
-  }
-  return new TextEncoder().encode(text);
 }
 
 describe('envelopes read ahead in spans give the decode in order, exactly', () => {

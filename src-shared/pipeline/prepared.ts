@@ -17,13 +17,13 @@ export interface PreparedEnvelopes {
 export interface PreparedSpan {
   count: number;
   /** Each event's bytes in the leg, and the length of its data: what identifies it to the reading thread. */
-  starts: Float64Array;
-  ends: Float64Array;
-  lengths: Uint32Array;
-  finals: Uint8Array;
+  starts: Float64Array<ArrayBuffer>;
+  ends: Float64Array<ArrayBuffer>;
+  lengths: Uint32Array<ArrayBuffer>;
+  finals: Uint8Array<ArrayBuffer>;
   /** Indexes into `names`: the span's distinct types and agents, each string sent once. */
-  types: Uint16Array;
-  agents: Uint16Array;
+  types: Uint16Array<ArrayBuffer>;
+  agents: Uint16Array<ArrayBuffer>;
   names: string[];
   deltas: string[];
   /** 0 for an envelope without extras (the shared NO_EXTRAS object on the reading side). */

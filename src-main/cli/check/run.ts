@@ -2,11 +2,10 @@ import { envelopeReader, type EnvelopeSubject, type Expr } from '../../../src-sh
 import { checkAssertion } from '../../../src-shared/filter/assertions';
 import type { EndStatusKind } from '../../../src-shared/pipeline/end-status';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
-import { decodeFile } from '../decode-file';
+import { decodeFile, type DecodeFileOptions } from '../decode-file';
 import { buildReport, decodedAsLines } from '../report';
 import { subjectsOf } from '../filter-option';
 import type { CliIo } from '../io';
-import type { ProgressCounts } from '../progress';
 import type { NamedAssertion } from './spec';
 
 export interface ParsedAssertion extends NamedAssertion {
@@ -40,11 +39,11 @@ export async function checkRecording(
   assertions: readonly ParsedAssertion[],
   format: FormatChoice,
   io: CliIo,
-  counts?: ProgressCounts,
+  options: Omit<DecodeFileOptions, 'inline'> = {},
 ): Promise<CheckedRecording> {
   let decoded;
   try {
-    decoded = await decodeFile(file, format, io, counts ? { counts } : {});
+    decoded = await decodeFile(file, format, io, options);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {

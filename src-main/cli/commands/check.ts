@@ -8,6 +8,7 @@ import { loadSpec, type CheckSuite } from '../check/spec';
 import { parseOption } from '../filter-option';
 import { UsageError, type Command } from '../io';
 import { startProgress } from '../progress';
+import { parseWorkers, readAheadThreads, WORKERS_ARG } from '../workers-option';
 
 /**
  * Assertions over recordings (docs/check.md): `--expect EXPR` (repeatable) is checked on every
@@ -22,6 +23,7 @@ export const check: Command = async (args, io) => {
     json: { type: 'boolean' },
     junit: { type: 'string' },
     format: { type: 'string' },
+    ...WORKERS_ARG,
   });
   const format = parseFormat(values.format);
   const suites: CheckSuite[] = values.spec ? await loadSpec(resolve(io.cwd, values.spec)) : [];
@@ -53,11 +55,20 @@ export const check: Command = async (args, io) => {
     io.cwd,
   );
   const progress = startProgress(io, { totalBytes: sizes.reduce((a, b) => a + b, 0) });
-  const results = inOrderAhead(runs, sizes, DECODE_AHEAD_BYTES, (run) =>
-    checkRecording(run.file, run.assertions, format, io, progress.counts),
+  const threads = readAheadThreads(parseWorkers(values.workers));
+  const results = inOrderAhead(
+    runs.map((run, i) => ({ ...run, pool: threads.forFile(sizes[i] ?? 0) })),
+    sizes,
+    DECODE_AHEAD_BYTES,
+    ({ file, assertions, pool }) =>
+      checkRecording(file, assertions, format, io, {
+        ...(progress.counts ? { counts: progress.counts } : {}),
+        ...(pool ? { pool } : {}),
+      }),
   );
   for await (const result of results) checked.push(result);
   progress.stop();
+  await threads.close();
   io.stdout(values.json ? checkJson(checked) : formatCheckReport(checked));
   if (values.junit) await writeJunit(resolve(io.cwd, values.junit), checkJunit(checked));
   return totalsOf(checked).failed > 0 ? 1 : 0;

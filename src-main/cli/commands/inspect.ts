@@ -1,12 +1,13 @@
 import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
 import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
-import { decodeFile, reportFile } from '../decode-file';
+import { decodeFile, reportFile, type DecodeFileOptions } from '../decode-file';
+import { parseWorkers, readAheadThreads, WORKERS_ARG } from '../workers-option';
 import { failReasons, parseFailOn } from '../fail-on';
 import type { Expr } from '../../../src-shared/filter';
 import type * as FilterOption from '../filter-option';
 import { printJson, type CliIo, type Command } from '../io';
 import { buildReport, formatReport } from '../report';
-import { startProgress, type ProgressCounts } from '../progress';
+import { startProgress } from '../progress';
 import { terminalSafe } from '../../../src-shared/text/terminal';
 
 /**
@@ -24,6 +25,7 @@ export const inspect: Command = async (args, io) => {
     'fail-on': { type: 'string', multiple: true },
     filter: { type: 'string' },
     ...INLINE_ARGS,
+    ...WORKERS_ARG,
   });
   const files = await filesFrom(positionals, io.cwd);
   const options: InspectOptions = {
@@ -36,8 +38,16 @@ export const inspect: Command = async (args, io) => {
   let failed = 0;
   const sizes = await fileSizes(files, io.cwd);
   const progress = startProgress(io, { totalBytes: sizes.reduce((a, b) => a + b, 0) });
-  const results = inOrderAhead(files, sizes, DECODE_AHEAD_BYTES, (file) =>
-    inspectOne(file, options, io, progress.counts),
+  const threads = readAheadThreads(parseWorkers(values.workers));
+  const results = inOrderAhead(
+    files.map((file, i) => ({ file, pool: threads.forFile(sizes[i] ?? 0) })),
+    sizes,
+    DECODE_AHEAD_BYTES,
+    ({ file, pool }) =>
+      inspectOne(file, options, io, {
+        ...(progress.counts ? { counts: progress.counts } : {}),
+        ...(pool ? { pool } : {}),
+      }),
   );
   for await (const { file, json, text, fails } of results) {
     if (fails) failed++;
@@ -46,6 +56,7 @@ export const inspect: Command = async (args, io) => {
     else io.stdout(`${files.length > 1 && file !== files[0] ? '\n' : ''}${text}`);
   }
   progress.stop();
+  await threads.close();
   if (values.json) printJson(io, files.length === 1 ? reports[0] : reports);
   else if (files.length > 1)
     io.stdout(
@@ -72,9 +83,9 @@ async function inspectOne(
   file: string,
   { format, inline, policy, filter }: InspectOptions,
   io: CliIo,
-  counts: ProgressCounts | undefined,
+  decodeOptions: Omit<DecodeFileOptions, 'inline'>,
 ): Promise<{ file: string; json: object; text: string; fails: boolean }> {
-  const decode = { inline, ...(counts ? { counts } : {}) };
+  const decode = { inline, ...decodeOptions };
   // A filter reads every envelope: only then is the file decoded whole (held in memory).
   const result = filter ? await decodeFile(file, format, io, decode) : null;
   const report = result ? buildReport(result) : await reportFile(file, format, io, decode);
