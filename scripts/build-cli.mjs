@@ -19,7 +19,7 @@ rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
   // The span pool's thread (src-main/services/parallel/span-pool.ts) loads span-worker.mjs from beside its chunk.
-  entryPoints: ['src-main/cli/main.ts', 'src-main/services/parallel/span-worker.ts'],
+  entryPoints: { main: 'src-main/cli/main.ts', 'span-worker': 'src-main/services/parallel/span-worker.ts' },
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -23,8 +23,9 @@ import type { AgentInfo, Block } from '../../../../src-shared/reconstruct/types'
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
 import type { DiffInput } from '../../../../src-shared/diff/types';
 import type { Expr } from '../../../../src-shared/filter';
-import { EnvelopeTable, FrameTable } from './envelope-table';
+import { EnvelopeTable } from './envelope-table';
 import { createRawChunks, rawBytesOf } from './raw-chunks';
+import { sessionLegs } from './session-legs';
 import type { LegKind, LegState } from './leg-state';
 import { BlockContents } from './block-contents';
 import { SpoolFile, type OpenSpool } from './spool-file';
@@ -194,11 +195,16 @@ export function createSessionStore(init: SessionInit): SessionStore {
     },
   );
 
-  const legAt = (leg: number): LegState => {
-    const state = legs[leg];
-    if (!state) throw new Error(`Session ${init.id} has no leg ${leg}`);
-    return state;
-  };
+  const legOps = sessionLegs({
+    sessionId: init.id,
+    legs,
+    decoder,
+    envelopes,
+    raw: (kind, leg) => createRawChunks(recording && kind === 'file' ? { recording, leg } : rawSpool),
+    finished: () => finished,
+    notify,
+  });
+  const legAt = legOps.legAt;
 
   const rows = new SessionRows(envelopes, findings);
   const row = (seq: number) => rows.row(seq);
@@ -234,65 +240,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
       envelopes: envelopes.indexBytes,
       frames: legs.reduce((sum, leg) => sum + leg.frames.indexBytes, 0),
     }),
-    openLeg(kind: LegKind, request: RecordedRequest | null, startedAt: number): LegState {
-      if (finished) throw new Error('This session is finished; no further leg can be added');
-      const previous = legs.at(-1);
-      if (previous?.decoder) throw new Error(`Leg ${previous.index} is still open`);
-      // The URL is evidence of the dialect where the bytes say nothing (docs/dialects.md).
-      const legDecoder = decoder.startLeg(request ? { hints: { url: request.url } } : {});
-      const state: LegState = {
-        index: legDecoder.leg,
-        kind,
-        request,
-        response: null,
-        startedAt,
-        // A file session's legs are read from its recording; a leg answered live after them is spooled.
-        raw: createRawChunks(recording && kind === 'file' ? { recording, leg: legDecoder.leg } : rawSpool),
-        rejected: createRawChunks(),
-        frames: new FrameTable(),
-        format: null,
-        detection: null,
-        lastEventId: '',
-        retry: null,
-        decoder: legDecoder,
-        firstEnvelope: envelopes.count,
-        contentEnvelopes: 0,
-      };
-      legs.push(state);
-      return state;
-    },
-    setResponse(leg: number, response: RecordedResponse) {
-      const state = legAt(leg);
-      state.response = response;
-      state.decoder?.hint({ headers: response.headers });
-    },
-    push(leg: number, bytes: Uint8Array, receivedAt: number, continues = false, record?: FileSpan) {
-      const state = legAt(leg);
-      if (!state.decoder) throw new Error(`Leg ${leg} has ended`);
-      if (continues && state.raw.count > 0) state.raw.extendLast(bytes);
-      else state.raw.append(bytes, receivedAt, record);
-      state.decoder.push(bytes, receivedAt);
-    },
-    keepRejected(leg: number, bytes: Uint8Array, receivedAt: number) {
-      legAt(leg).rejected.append(bytes, receivedAt);
-    },
-    endLeg(leg: number, end: LegEndInfo, failure?: Failure) {
-      const state = legAt(leg);
-      if (!state.decoder) return;
-      const result = state.decoder.end();
-      state.decoder = null;
-      state.frames.trim();
-      state.format = result.format;
-      state.detection = result.detection;
-      state.lastEventId = result.lastEventId;
-      state.retry = result.retry;
-      state.stream = result.stream;
-      state.framing = result.framing;
-      state.end = end;
-      state.endedAt = legs[leg]?.raw.count ? Math.max(state.startedAt, lastReceive(state)) : state.startedAt;
-      if (failure) state.failure = failure;
-      notify();
-    },
+    ...legOps,
     finish() {
       if (finished) return;
       for (const leg of legs)
@@ -433,8 +381,4 @@ export function createSessionStore(init: SessionInit): SessionStore {
   };
 
   return data;
-}
-
-function lastReceive(leg: LegState): number {
-  return leg.raw.receivedAt(leg.raw.count - 1) ?? leg.startedAt;
 }
