@@ -15,7 +15,8 @@ interface Span {
  * One leg's chunks, as they are to be decoded in order, with the spans ahead of them read on
  * the pool's threads: the chunks are grouped into spans of about `spanBytes`, each span is
  * sent to a thread as it fills, and its chunks are handed on once its envelopes are in
- * `cursor`. Up to one span per thread, plus the one being decoded, is held in memory. A span
+ * `cursor`; the first span's chunks are handed on as they come, so the first rows are as
+ * quick as without threads. Up to one span per thread, plus the one being decoded, is held in memory. A span
  * a thread fails to read is simply not in the cursor: its events are read in order.
  */
 export async function* readAhead(
@@ -30,6 +31,8 @@ export async function* readAhead(
   let held: ChunkInput[] = [];
   let heldBytes = 0;
   let offset = 0;
+  /** Bytes of the first span, decoded without waiting for a thread. */
+  let direct = 0;
   const send = (): void => {
     // A copy (concatBytes always makes one): the thread takes its buffer, which no chunk uses.
     const bytes = concatBytes(held.map((chunk) => chunk.bytes));
@@ -48,6 +51,13 @@ export async function* readAhead(
     yield* span.chunks;
   }
   for await (const chunk of chunks) {
+    // The first span goes straight to the ordered pass: the first rows never wait for a thread.
+    if (direct < spanBytes) {
+      direct += chunk.bytes.byteLength;
+      offset = direct;
+      yield chunk;
+      continue;
+    }
     held.push(chunk);
     heldBytes += chunk.bytes.byteLength;
     if (heldBytes < spanBytes) continue;
