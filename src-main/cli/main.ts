@@ -7,7 +7,7 @@ import { terminalIo, UsageError, type CliIo, type Command, type StopSignal } fro
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   inspect: {
-    summary: `inspect FILE... [--format auto|${DIALECT_IDS.join('|')}] [--inline ${INLINE_MODES.join('|')}] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`,
+    summary: `inspect FILE... [--format auto|${DIALECT_IDS.join('|')}] [--inline ${INLINE_MODES.join('|')}] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR] [--workers N]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`,
     load: async () => (await import('./commands/inspect')).inspect,
   },
   blocks: {
@@ -22,7 +22,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   check: {
     summary:
-      "check FILE... --expect 'EXPR'... [--spec FILE] [--json] [--junit OUT]   assertions over recordings (exit 1 on a failure)",
+      "check FILE... --expect 'EXPR'... [--spec FILE] [--json] [--junit OUT] [--workers N]   assertions over recordings (exit 1 on a failure)",
     load: async () => (await import('./commands/check')).check,
   },
   'demo-agent': {

@@ -1,4 +1,4 @@
-import { createSpanPool, defaultWorkerCount, type SpanPool } from '../services/parallel/span-pool';
+import { createSpanPool, coreCount, type SpanPool } from '../services/parallel/span-pool';
 import { UsageError } from './io';
 
 /** `--workers N`: the threads that decode a large file (the ordered pass and N−1 reading ahead). */
@@ -10,11 +10,18 @@ export const WORKERS_ARG = { workers: { type: 'string' } } as const;
  */
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 
-/** The thread count: `--workers N` (at least 1), by default one per core. */
+/**
+ * The thread count: `--workers N` (at least 1; `cores`: one per core the machine offers). By
+ * default 1: the threads read ahead only what the ordered pass would parse, while it still
+ * frames every event, so they add more CPU time than they take off it, and on this project's
+ * 2-core machine under load a large file took 3× as long with two threads as with one
+ * (docs/performance.md, "Every core on a big recording").
+ */
 export function parseWorkers(value: string | undefined): number {
-  if (value === undefined) return defaultWorkerCount();
+  if (value === undefined) return 1;
+  if (value === 'cores') return coreCount();
   if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new UsageError(`--workers takes a number of threads, at least 1, not '${value}'`);
+    throw new UsageError(`--workers takes a number of threads, at least 1, or 'cores', not '${value}'`);
   return Number(value);
 }
 

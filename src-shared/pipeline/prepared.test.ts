@@ -11,6 +11,7 @@ import { fuzzGrammar } from '../dialects/json-envelope/fuzz';
 import { seededRandom } from '../sse/rechunk';
 import { generateStreams } from '../testing/fuzz-streams';
 import { concatBytes } from '../bytes/held-bytes';
+import { stringifyJson } from '../json/tree';
 import { healthyEnvelopes } from '../testing/healthy-envelopes';
 import { createPreparedCursor, readSpan, type PreparedEnvelopes } from './prepared';
 import { decodeLegs } from './session-decoder';
@@ -70,16 +71,17 @@ describe('envelopes read ahead in spans give the decode in order, exactly', () =
   it('on a generated stream of healthy and broken envelopes, cut every way', () => {
     const random = seededRandom(26);
     const parts: Uint8Array[] = [];
-    for (let i = 0; i < 16; i++)
+    for (let i = 0; i < 6; i++)
       parts.push(healthyEnvelopes(random, 48_000), generateStreams(fuzzGrammar, random, 16_000));
     const bytes = concatBytes(parts);
     for (const spanBytes of [97, 4096, 65_536]) {
       const { alone, ahead, taken } = bothWays(bytes, spanBytes);
-      expect(taken).toBeGreaterThan(0);
-      expect(ahead.envelopes).toEqual(alone.envelopes);
-      expect(ahead.blocks).toEqual(alone.blocks);
+      // Spans shorter than most events hold few whole ones.
+      expect(taken).toBeGreaterThan(spanBytes < 1000 ? 0 : alone.envelopes.length / 2);
       expect(ahead.diagnostics).toEqual(alone.diagnostics);
-      expect(ahead).toEqual(alone);
+      // As text, written without recursion: the fuzz streams' extras nest thousands deep.
+      expect(stringifyJson(ahead.envelopes)).toBe(stringifyJson(alone.envelopes));
+      expect(stringifyJson(ahead)).toBe(stringifyJson(alone));
     }
   });
 

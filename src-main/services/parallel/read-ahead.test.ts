@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../src-shared/json/tree';
@@ -12,7 +12,7 @@ import { seededRandom } from '../../../src-shared/sse/rechunk';
 import { generateStreams } from '../../../src-shared/testing/fuzz-streams';
 import { healthyEnvelopes } from '../../../src-shared/testing/healthy-envelopes';
 import { runCli } from '../../cli/test-io';
-import { PARALLEL_MIN_BYTES } from '../../cli/workers-option';
+import { PARALLEL_MIN_BYTES, parseWorkers } from '../../cli/workers-option';
 import {
   FIXTURES_DIR,
   PROVIDER_FIXTURES_DIR,
@@ -97,6 +97,12 @@ describe('inspect --workers', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('is one thread unless asked for more, and one per core with cores', () => {
+    expect(parseWorkers(undefined)).toBe(1);
+    expect(parseWorkers('3')).toBe(3);
+    expect(parseWorkers('cores')).toBe(Math.max(1, availableParallelism()));
+  });
 
   it('takes at least one thread', async () => {
     const { code, err } = await runCli(['inspect', '--workers', '0', 'x.sse']);

@@ -23,8 +23,8 @@ export interface SpanPool {
   close(): Promise<void>;
 }
 
-/** The default number of threads: one per core the machine offers, at least one. */
-export function defaultWorkerCount(): number {
+/** One thread per core the machine offers, at least one (`--workers cores`). */
+export function coreCount(): number {
   return Math.max(1, availableParallelism());
 }
 
