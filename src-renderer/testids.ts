@@ -145,7 +145,8 @@ export const TEST_IDS = {
   filterAgent: 'filter-agent',
   columnChooser: 'column-chooser',
   introLine: 'intro-line',
-  introBlocks: 'intro-blocks',
+  /** The intro line's link to the other half of the demo run (Blocks ⇄ Timeline). */
+  introOther: 'intro-other',
   filterType: 'filter-type',
   filterFinal: 'filter-final',
   filterSeverity: 'filter-severity',
