@@ -1,5 +1,6 @@
 import type { AgentInfoPayload, BlockDetail, BlockSummary } from '../../src-shared/contract';
 import { stringifyJson } from '../../src-shared/json/tree';
+import { displayJson } from './json-display';
 import { ERROR_FRAME_KIND } from '../../src-shared/envelope/kinds';
 import { KIND } from '../../src-shared/envelope/vocabulary';
 import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
@@ -348,11 +349,11 @@ export function presentationOf(kind: string): BlockPresentation {
 
 /** Pretty JSON of a parsed payload, or of the content when it parses; null when it is not JSON. */
 export function prettyJson(detail: Pick<BlockDetail, 'parsed' | 'content'>): string | null {
-  if (detail.parsed !== undefined) return stringifyJson(detail.parsed, { indent: 2 }) ?? null;
+  if (detail.parsed !== undefined) return displayJson(detail.parsed) ?? null;
   const text = detail.content.trim();
   if (text === '' || (text[0] !== '{' && text[0] !== '[')) return null;
   try {
-    return stringifyJson(JSON.parse(text), { indent: 2 }) ?? null;
+    return displayJson(JSON.parse(text)) ?? null;
   } catch {
     return null;
   }

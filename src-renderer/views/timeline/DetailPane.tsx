@@ -16,7 +16,7 @@ import { formatBytes, formatCount, formatCountOf, formatGap, formatOffset } from
 import type { TimelineModel } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
 import { HexView } from './HexView';
-import { stringifyJson } from '../../../src-shared/json/tree';
+import { displayJson } from '../../model/json-display';
 
 const TABS: readonly { id: DetailTab; label: string; testId: string }[] = [
   { id: 'envelope', label: 'Envelope', testId: TEST_IDS.detailTabEnvelope },
@@ -195,7 +195,7 @@ function EnvelopeTab({
 }) {
   const json = useMemo(() => envelopeJson(envelope), [envelope]);
   const unified = useMemo(
-    () => (envelope.unified ? (stringifyJson(envelope.unified, { indent: 2 }) ?? null) : null),
+    () => (envelope.unified ? (displayJson(envelope.unified) ?? null) : null),
     [envelope.unified],
   );
   const delta = useMemo(() => parsedDelta(envelope.delta), [envelope.delta]);
@@ -510,7 +510,7 @@ function BlockTab({
     );
   const detail = block.value;
   if (!detail) return <div className="detail-empty">Loading block {blockId}…</div>;
-  const parsed = detail.parsed !== undefined ? (stringifyJson(detail.parsed, { indent: 2 }) ?? null) : null;
+  const parsed = detail.parsed !== undefined ? (displayJson(detail.parsed) ?? null) : null;
   return (
     <div className="detail-scroll" data-testid={TEST_IDS.blockOfRow}>
       <dl className="meta-grid">
