@@ -130,6 +130,8 @@ export const TEST_IDS = {
   modeTable: 'mode-table',
   modeLanes: 'mode-lanes',
   lanesView: 'lanes-view',
+  /** The lanes' canvas; `data-dense-lanes` counts the lanes drawn as density strips. */
+  lanesCanvas: 'lanes-canvas',
   lanesAxisNote: 'lanes-axis-note',
   lane: 'lane',
   filterText: 'filter-text',

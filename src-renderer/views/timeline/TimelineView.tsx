@@ -29,6 +29,8 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
   );
   const agents = useMemo(() => agentTreeOrder(labels), [labels]);
   const sessionStart = useSessionStart(session, timeline, snapshot.version);
+  const legs = session.detail?.legs;
+  const legStarts = useMemo(() => legs?.map((leg) => leg.startedAt) ?? [], [legs]);
   const live =
     session.summary.state === 'streaming' ||
     session.summary.state === 'connecting' ||
@@ -105,7 +107,14 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
               onDropped={setDropped}
             />
           ) : (
-            <LanesView app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} />
+            <LanesView
+              app={app}
+              timeline={timeline}
+              snapshot={snapshot}
+              labels={labels}
+              sessionStart={sessionStart}
+              legStarts={legStarts}
+            />
           )}
         </div>
         {/* Only for a selected row: before that it would take the table's room to say "select a row". */}
