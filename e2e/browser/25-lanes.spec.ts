@@ -19,7 +19,6 @@ test('lanes compress the idle wait for an answer and mark where each leg starts'
   // The human thinks for a few seconds.
   await page.waitForTimeout(3500);
   await tools.quickAnswer('toolu_demo_confirm', 'yes');
-  await tools.submit();
   await app.expectState('done');
   await timeline.showLanes();
   await expect(timeline.lanesView).toHaveAttribute('data-legs', '2');
