@@ -1,6 +1,5 @@
 import { useLayoutEffect, useState, type RefObject } from 'react';
 
-/** The element's width, followed as it changes (window resized, detail pane opened). */
 /** The scroller's offset and height, as state: the row window is computed from them. */
 export function useScrollGeometry(ref: RefObject<HTMLElement | null>): { scrollTop: number; clientHeight: number } {
   const [geometry, setGeometry] = useState({ scrollTop: 0, clientHeight: 0 });
@@ -25,6 +24,7 @@ export function useScrollGeometry(ref: RefObject<HTMLElement | null>): { scrollT
   return geometry;
 }
 
+/** The element's width, followed as it changes (window resized, detail pane opened). */
 export function useElementWidth(ref: RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
   useLayoutEffect(() => {
