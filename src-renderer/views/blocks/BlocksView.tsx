@@ -4,7 +4,7 @@ import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { agentCount, labelAgents } from '../../model/agents';
-import { ancestorsOf, buildThreads, countLiveBlocks, findThread, presentBlocks } from '../../model/blocks';
+import { ancestorsOf, buildThreads, countLiveBlocks, findThread, presentBlocks } from '../../model/threads';
 import { createBlockDetails, type BlockDetails } from '../../model/blocks-details';
 import { blockDomId } from './BlockCard';
 import { BLOCK_IDS } from './testids';

@@ -8,7 +8,7 @@ import type {
 } from '../../../src-shared/contract';
 import type { AppModel } from '../../model/types';
 import { fallbackLabel, type AgentLabel } from '../../model/agents';
-import { type AgentThread } from '../../model/blocks';
+import { type AgentThread } from '../../model/threads';
 import { type BlockDetails } from '../../model/blocks-details';
 import { BlockCard } from './BlockCard';
 import { BLOCK_IDS } from './testids';
