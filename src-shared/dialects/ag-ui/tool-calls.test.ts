@@ -138,9 +138,6 @@ describe('provider.block-not-started, block-started-twice, delta-after-stop, blo
     );
     expect(decoded.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.content)).toEqual(['{"q":', '{"q":"x"}']);
     // Its first END closed arguments that did not parse yet; the reopened block holds them whole.
-    expect(rulesOf(decoded)).toEqual([
-      'provider.tool-args-invalid',
-      'tool.call-without-result',
-    ]);
+    expect(rulesOf(decoded)).toEqual(['provider.tool-args-invalid', 'tool.call-without-result']);
   });
 });
