@@ -130,6 +130,8 @@ export const TEST_IDS = {
   modeTable: 'mode-table',
   modeLanes: 'mode-lanes',
   lanesView: 'lanes-view',
+  /** The lanes' canvas; `data-dense-lanes` counts the lanes drawn as density strips. */
+  lanesCanvas: 'lanes-canvas',
   lanesAxisNote: 'lanes-axis-note',
   lane: 'lane',
   filterText: 'filter-text',
@@ -145,7 +147,8 @@ export const TEST_IDS = {
   filterAgent: 'filter-agent',
   columnChooser: 'column-chooser',
   introLine: 'intro-line',
-  introBlocks: 'intro-blocks',
+  /** The intro line's link to the other half of the demo run (Blocks ⇄ Timeline). */
+  introOther: 'intro-other',
   filterType: 'filter-type',
   filterFinal: 'filter-final',
   filterSeverity: 'filter-severity',

@@ -27,7 +27,6 @@ for (const format of FORMATS) {
     if (format === 'json') await app.screenshot('04-tools-prompt');
 
     await tools.quickAnswer('toolu_demo_confirm', 'yes');
-    await tools.submit();
 
     // The continuation is a second leg of the same session, streamed at the demo's own pace.
     await expect(app.sessionItems).toHaveCount(1);

@@ -90,7 +90,6 @@ test('the first row of a continuation leg is marked in the table', async ({ app,
   await app.expectState('awaiting tools');
   const paused = await timeline.total();
   await tools.quickAnswer('toolu_demo_confirm', 'yes');
-  await tools.submit();
   await app.expectState(ENDED);
   await expect(timeline.row(paused)).toHaveAttribute('data-leg-start', 'true');
   await expect(timeline.row(paused - 1)).not.toHaveAttribute('data-leg-start', 'true');

@@ -89,7 +89,6 @@ test('ag-ui: a frontend tool answered by hand continues the run as a new RunAgen
   await app.screenshot('22-ag-ui-tools-prompt');
 
   await tools.quickAnswer('call-demo-confirm', 'yes');
-  await tools.submit();
 
   await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
   await timeline.expectTotalAtLeast(paused + 3);

@@ -129,7 +129,6 @@ for (const run of [
     await app.screenshot(`22-${run.preset}-client-tool-prompt`);
 
     await tools.quickAnswer('call_confirm', run.answer);
-    await tools.submit();
     await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
     await app.expectState('done');
     await expect(app.page.getByText('2 legs')).toBeVisible();

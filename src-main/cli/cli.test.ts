@@ -83,6 +83,14 @@ describe('stream-inspector inspect', () => {
     expect(report.errors).toBeGreaterThan(0);
   });
 
+  it('a run paused on frontend tools is awaiting them, as the app shows it: no call reported without result', async () => {
+    const { code, out } = await run(['inspect', '--json', fixturePath('frontend_tools.json.sse')]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as { diagnostics: { rule: string }[]; status: { label: string } };
+    expect(report.diagnostics.map((d) => d.rule)).not.toContain('tool.call-without-result');
+    expect(report.status.label).toBe('awaiting tools');
+  });
+
   it('reads standard input', async () => {
     const { code, out } = await run(['inspect', '--json', '-'], readFixture('frontend_tools.xml.sse'));
     expect(code).toBe(0);

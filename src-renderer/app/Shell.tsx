@@ -12,6 +12,7 @@ import type { SessionSummary } from '../../src-shared/contract';
 import type { RendererApp } from '../model/types';
 import { fileForUpload, isEditableTarget } from './files';
 import { HelpOverlay } from './HelpOverlay';
+import { DemoIntroLine } from './DemoIntroLine';
 import { EnvironmentsDialog } from '../views/requests/EnvironmentsDialog';
 import { HarEntryPicker } from './HarEntryPicker';
 import { useActiveSession, useChoosingHarEntries, useSessionData, useStore } from './hooks';
@@ -221,6 +222,9 @@ export function Shell({ app, pathForFile }: ShellProps) {
           {view !== 'connect' && view !== 'diff' && activeId && <ActiveSessionHeader app={app} sessionId={activeId} />}
           {view !== 'connect' && view !== 'diff' && hasSession && <FrontendToolsPrompt app={app} />}
           <ErrorList app={app} />
+          {(view === 'timeline' || view === 'blocks') && activeId && (
+            <DemoIntroLine app={app} sessionId={activeId} view={view} />
+          )}
           <div className="view-body">
             {choosing && activeId && view !== 'connect' && view !== 'diff' ? (
               <ActiveHarPicker app={app} sessionId={activeId} />

@@ -153,7 +153,22 @@ describe('composition root', () => {
     await settle();
     expect(fake.calls.find((c) => c.method === 'connect')?.arg).toEqual(demo.defaultRequest);
     expect(app.sessions.getSnapshot().activeId).toBe('live1');
-    expect(app.view.getSnapshot()).toBe('timeline');
+    expect(app.view.getSnapshot()).toBe('blocks');
+  });
+
+  it('lets an error about an action go when the user moves to another session; a session keeps its own', async () => {
+    const { app } = setup({
+      sessions: [summary('a'), summary('b', { createdAt: 5 })],
+      commands: { openFile: () => Promise.reject(new Error('not a recording')) },
+    });
+    await settle();
+    await app.openPath('/tmp/x.bin');
+    app.reportError('Send tool results', new Error('refused'), 'b');
+    expect(app.sessions.getSnapshot().activeId).toBe('a');
+    app.setActiveSession('a');
+    expect(app.errors.getSnapshot().map((e) => e.context)).toEqual(['Open file', 'Send tool results']);
+    app.setActiveSession('b');
+    expect(app.errors.getSnapshot().map((e) => e.context)).toEqual(['Send tool results']);
   });
 
   it("keeps the recording proxy's state current: loaded on start, then from main's events", async () => {

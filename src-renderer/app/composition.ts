@@ -129,6 +129,7 @@ export function createApp(deps: AppDeps): RendererApp {
   }
 
   const setActiveSession = (id: string | null): void => {
+    if (id !== activeId()) errors.leaveActions();
     sessions.setActive(id);
     selection.setSession(id);
   };
@@ -319,7 +320,10 @@ export function createApp(deps: AppDeps): RendererApp {
         setActiveSession(newest.id);
         view.set('timeline');
       } else if (!newest && demo && deps.autoConnectDemo) {
-        await app.connect(demo.defaultRequest);
+        // The tour opens on the conversation it streams: its timeline is a column of delta
+        // fragments ("The user wan", "ts a tour") that says little to a newcomer; the intro
+        // line there points to the envelopes behind it.
+        activate(await run('Connect', () => service.connect(demo.defaultRequest)), 'blocks');
       }
     }
     void app.refreshRecentFiles();

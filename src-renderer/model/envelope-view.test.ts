@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EnvelopeDetail } from '../../src-shared/contract';
 import { byteSpans, envelopeJson, parsedDelta, prettyWireData, wireLanguage } from './envelope-view';
+import { JSON_DISPLAY_DEPTH } from './json-display';
 
 const envelope: EnvelopeDetail = {
   seq: 4,
@@ -33,6 +34,10 @@ describe('envelope view', () => {
   it('parses a JSON delta and leaves text alone', () => {
     expect(parsedDelta('{"q":"x"}')).toBe('{\n  "q": "x"\n}');
     expect(parsedDelta('{"q":')).toBeNull();
+    // Thousands of levels read as a few lines, not a staircase of brackets.
+    const deep = parsedDelta(`${'['.repeat(3000)}1${']'.repeat(3000)}`) ?? '';
+    expect(deep.split('\n')).toHaveLength(2 * JSON_DISPLAY_DEPTH + 1);
+    expect(deep).toContain('"[… 1 item]"');
     expect(parsedDelta('hello')).toBeNull();
     expect(parsedDelta('42')).toBeNull();
   });

@@ -1,5 +1,5 @@
 import type { EnvelopeDetail } from '../../src-shared/contract';
-import { stringifyJson } from '../../src-shared/json/tree';
+import { displayJson } from './json-display';
 import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 
 /**
@@ -15,7 +15,7 @@ export function envelopeJson(envelope: EnvelopeDetail): string {
     ...envelope.extras,
   };
   if (envelope.control) value['(control)'] = envelope.control;
-  return stringifyJson(value, { indent: 2 }) ?? '';
+  return displayJson(value) ?? '';
 }
 
 /** The delta pretty-printed when it is a JSON object or array (tool arguments, meta payloads); else null. */
@@ -23,7 +23,7 @@ export function parsedDelta(delta: string): string | null {
   const trimmed = delta.trimStart();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return null;
   try {
-    return stringifyJson(JSON.parse(delta), { indent: 2 }) ?? null;
+    return displayJson(JSON.parse(delta)) ?? null;
   } catch {
     return null;
   }
@@ -45,7 +45,7 @@ export function prettyWireData(data: string): string {
   const trimmed = data.trimStart();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return data;
   try {
-    return stringifyJson(JSON.parse(data), { indent: 2 }) ?? data;
+    return displayJson(JSON.parse(data)) ?? data;
   } catch {
     return data;
   }

@@ -23,6 +23,14 @@ describe('errors', () => {
     expect(list.at(-1)?.message).toBe(`problem ${MAX_ERRORS + 4}`);
   });
 
+  it("lets an action error go when the user moves to another session, and keeps the sessions' own", () => {
+    const errors = new ErrorsModel(() => 0);
+    errors.report('Open file', new Error('not a recording'));
+    errors.report('Send tool results', new Error('refused'), 's1');
+    errors.leaveActions();
+    expect(errors.store.getSnapshot().map((e) => [e.context, e.sessionId])).toEqual([['Send tool results', 's1']]);
+  });
+
   it.each([
     [new Error('boom'), 'boom'],
     [new TypeError(''), 'TypeError'],

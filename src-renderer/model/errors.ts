@@ -29,6 +29,17 @@ export class ErrorsModel {
     return entry;
   }
 
+  /**
+   * The user moved to another session: errors about an action rather than a session (a file
+   * that did not open, a refused connection) were about what they were doing then, so they go
+   * instead of staying pinned above every session. A session's own errors stay with it.
+   */
+  leaveActions(): void {
+    this.store.update((list) =>
+      list.some((e) => e.sessionId === undefined) ? list.filter((e) => e.sessionId !== undefined) : list,
+    );
+  }
+
   dismiss(id: number): void {
     this.store.update((list) => list.filter((e) => e.id !== id));
   }

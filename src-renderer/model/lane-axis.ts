@@ -17,8 +17,3 @@ export function laneAxis(index: Pick<RowIndex, 'total' | 'isKnown' | 'receivedAt
   }
   return 'sequence';
 }
-
-/** Where an envelope sits on the axis: its receive time (ms) or its sequence number. */
-export function axisValue(axis: LaneAxis, index: Pick<RowIndex, 'receivedAt'>, seq: number): number {
-  return axis === 'time' ? index.receivedAt(seq) : seq;
-}

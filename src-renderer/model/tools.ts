@@ -5,7 +5,7 @@ import type {
   SendToolResultsRequest,
   ToolResult,
 } from '../../src-shared/contract';
-import { stringifyJson } from '../../src-shared/json/tree';
+import { displayJson } from './json-display';
 
 /**
  * The frontend-tools prompt's model: one draft answer per pending tool, quick answers, checks
@@ -36,7 +36,7 @@ export function messageOf(input: unknown): string | null {
 
 export function prettyInput(input: unknown): string {
   if (input === undefined) return '(no input)';
-  return stringifyJson(input, { indent: 2 }) ?? '(not JSON)';
+  return displayJson(input) ?? '(not JSON)';
 }
 
 /** Empty drafts: the user picks a quick answer or types one. */

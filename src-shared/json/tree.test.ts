@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/chunking';
 import { nestedArrayText, nestedObjectText } from '../testing/deep-json';
 import { canonicalJson, describeValue } from './values';
-import { jsonDepth, jsonEqual, limitJsonDepth, mapJson, stringifyJson } from './tree';
+import { jsonDepth, jsonEqual, limitJsonDepth, mapJson, stringifyJson, stringifyJsonCollapsed } from './tree';
 import { pythonRepr } from '../diff/python-repr';
 import { json } from '../contract/schema';
 
@@ -126,5 +126,21 @@ describe('walking deeply nested JSON with an explicit stack', () => {
     cycle.push(cycle);
     expect(() => stringifyJson(cycle, { sortKeys: true })).toThrow(TypeError);
     expect(() => mapJson(cycle, {})).toThrow(TypeError);
+  });
+});
+
+describe('pretty JSON collapsed beyond a depth', () => {
+  it('writes a container nested deeper than the limit as one string that counts what it holds', () => {
+    const value = JSON.parse(`{"ok":[1,{"b":2}],"deep":${nestedArrayText(5000)}}`) as unknown;
+    const text = stringifyJsonCollapsed(value, 3) ?? '';
+    expect(text.split('\n').length).toBeLessThan(20);
+    expect(JSON.parse(text)).toEqual({ ok: [1, { b: 2 }], deep: [['[… 1 item]']] });
+    expect(stringifyJsonCollapsed(JSON.parse('[[[1,2],[3]]]'), 1)).toBe('[\n  "[… 2 items]"\n]');
+  });
+
+  it('writes a value within the limit exactly as JSON.stringify does', () => {
+    const value = JSON.parse(nestedObjectText(3)) as unknown;
+    expect(stringifyJsonCollapsed(value, 3)).toBe(JSON.stringify(value, null, 2));
+    expect(stringifyJsonCollapsed(JSON.parse(nestedObjectText(5)), 4)).toContain('"{… 1 key}"');
   });
 });

@@ -65,13 +65,26 @@ function circular(): never {
   throw new TypeError('Converting circular structure to text');
 }
 
-/** Writes a value in `style` with an explicit stack; `undefined` for a top-level omitted value. */
-function writeTree(root: unknown, style: TextStyle, sortKeys: boolean): string | undefined {
+/**
+ * Writes a value in `style` with an explicit stack; `undefined` for a top-level omitted value.
+ * A container at `collapseAt` levels deep is written as `collapsed` says instead of opened.
+ */
+function writeTree(
+  root: unknown,
+  style: TextStyle,
+  sortKeys: boolean,
+  collapseAt = Infinity,
+  collapsed?: (container: Container) => string,
+): string | undefined {
   if (!isContainer(root)) return style.scalar(root);
   const out: string[] = [];
   const path = new Set<Container>();
   const stack: WriteFrame[] = [];
   const open = (container: Container, depth: number): void => {
+    if (collapsed && depth >= collapseAt) {
+      out.push(collapsed(container));
+      return;
+    }
     if (path.has(container)) circular();
     path.add(container);
     out.push(style.open(container));
@@ -157,6 +170,26 @@ export function stringifyJson(
   let style = JSON_STYLES.get(indent);
   if (!style) JSON_STYLES.set(indent, (style = jsonStyle(indent)));
   return writeTree(value, style, options.sortKeys ?? false);
+}
+
+/**
+ * Pretty JSON for reading: a container nested `maxDepth` levels deep is written as one string
+ * that says what it holds (`"[… 1 item]"`), so a value nested thousands of levels deep reads
+ * as a few lines instead of a staircase of brackets. Still JSON (the marker is a string); the
+ * exact text stays in the raw bytes. The marker does not say how deep the rest goes: a value
+ * that crossed the contract already carries its deepest part as JSON text (limitJsonDepth).
+ */
+export function stringifyJsonCollapsed(value: unknown, maxDepth: number, indent = 2): string | undefined {
+  let style = JSON_STYLES.get(indent);
+  if (!style) JSON_STYLES.set(indent, (style = jsonStyle(indent)));
+  return writeTree(value, style, false, maxDepth, collapsedMarker);
+}
+
+function collapsedMarker(container: Container): string {
+  const array = Array.isArray(container);
+  const members = array ? container.length : Object.keys(container).length;
+  const what = `${members.toLocaleString('en-US')} ${array ? 'item' : 'key'}${members === 1 ? '' : 's'}`;
+  return JSON.stringify(array ? `[… ${what}]` : `{… ${what}}`);
 }
 
 /** `stringifyJson` as text: '' for what JSON cannot carry (undefined, a function). */

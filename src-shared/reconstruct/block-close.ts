@@ -63,7 +63,7 @@ export function createBlockClose({ agents, toolLinks, report }: CloseContext) {
       return;
     }
     block.pendingTools = tools.value;
-    toolLinks.awaited(tools.value, envelope.leg);
+    toolLinks.awaited(tools.value);
   }
 
   return close;

@@ -130,10 +130,10 @@ describe('reconstruction of the upstream fixtures', () => {
       'error_midstream.json.sse': ['block.unterminated'],
       'example_1.agent_base.json.sse': [],
       'example_1.json.sse': [],
-      // The run pauses for user_confirm and this single-leg session has no continuation.
-      'frontend_tools.agent_base.json.sse': ['tool.call-without-result'],
-      'frontend_tools.json.sse': ['tool.call-without-result'],
-      'frontend_tools_chunked.json.sse': ['tool.call-without-result'],
+      // The run pauses for user_confirm: the call is awaited (the end status says so), not missing.
+      'frontend_tools.agent_base.json.sse': [],
+      'frontend_tools.json.sse': [],
+      'frontend_tools_chunked.json.sse': [],
       'frontend_tools_resume.agent_base.json.sse': [],
       // Alone, the continuation answers a call made in the first response.
       'frontend_tools_resume.json.sse': ['tool.result-without-call'],

@@ -122,7 +122,6 @@ export function createReconstructor(
       return;
     }
     const state = agents.stateOf(envelope);
-    toolLinks.sawContent(envelope.leg);
     if (envelope.type === KIND.meta_init) checkMetaInitFirst(state, envelope);
     else state.contentLeg = envelope.leg;
 

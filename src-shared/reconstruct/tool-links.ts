@@ -18,10 +18,8 @@ export interface ToolLinks {
   linkResult(result: Block, envelope: Envelope): void;
   /** A block was let go (`open` retention): a linked call is then remembered by id only. */
   letGo(block: Block): void;
-  /** awaiting_frontend_tools of `leg` asked the client to answer these calls. */
-  awaited(tools: readonly PendingTool[], leg: number): void;
-  /** A leg carried content: a continuation that ran means an earlier pause was answered. */
-  sawContent(leg: number): void;
+  /** awaiting_frontend_tools asked the client to answer these calls. */
+  awaited(tools: readonly PendingTool[]): void;
   /** End of the session: report the calls among `held` that got no result. */
   reportUnanswered(held: readonly Block[]): void;
 }
@@ -35,10 +33,8 @@ export function createToolLinks(
   const callsById = new Map<string, Block>();
   /** In `open` retention: the ids of calls let go once linked, with their block ids. */
   const linkedCalls = retention === 'open' ? new RecentMap<string, number>(HELD_LINKED_CALLS) : undefined;
-  /** Tool-use ids some awaiting_frontend_tools asked the client to answer, with the leg that asked. */
-  const pendingTools = new Map<string, number>();
-  /** The last leg that carried content: a continuation that ran means the pause was answered. */
-  let lastContentLeg = -1;
+  /** Tool-use ids some awaiting_frontend_tools asked the client to answer. */
+  const pendingTools = new Set<string>();
 
   function addCall(call: Block): void {
     if (
@@ -87,13 +83,14 @@ export function createToolLinks(
   function reportUnanswered(held: readonly Block[]): void {
     for (const block of held) {
       if (!isToolCallKind(block.kind) || block.linkedBlock !== undefined) continue;
-      const pausedIn = block.toolId !== undefined ? pendingTools.get(block.toolId) : undefined;
-      // The server only continues a paused run once it has the results; agent_base then
-      // streams no tool_result for them, so a continuation that ran is the answer.
-      if (pausedIn !== undefined && lastContentLeg > pausedIn) continue;
+      // A call the run paused for is awaited, not missing: the server only continues a paused
+      // run once it has the results (agent_base then streams no tool_result for them), and a
+      // session that ends paused says so in its end status ("awaiting tools"). The app keeps
+      // such a session open for the answer, so the CLI, which reads it whole, says the same.
+      if (block.toolId !== undefined && pendingTools.has(block.toolId)) continue;
       report(
         'tool.call-without-result',
-        `${describeBlock(block)} ("${block.name ?? ''}") got no result in this session${callContext(block, pausedIn)}.`,
+        `${describeBlock(block)} ("${block.name ?? ''}") got no result in this session${callContext(block)}.`,
         blockAt(block),
       );
     }
@@ -103,19 +100,14 @@ export function createToolLinks(
     addCall,
     linkResult,
     letGo,
-    awaited(tools, leg) {
-      for (const tool of tools) pendingTools.set(tool.toolUseId, leg);
-    },
-    sawContent(leg) {
-      if (leg > lastContentLeg) lastContentLeg = leg;
+    awaited(tools) {
+      for (const tool of tools) pendingTools.add(tool.toolUseId);
     },
     reportUnanswered,
   };
 }
 
-function callContext(call: Block, pausedIn: number | undefined): string {
-  if (pausedIn !== undefined)
-    return ': the run paused for it (awaiting_frontend_tools) and no continuation of the session ran';
+function callContext(call: Block): string {
   if (call.kind === KIND.server_tool_call)
     return ': server_tool_result is only streamed when the server streams tool results (never for sub-agents)';
   return '';

@@ -5,19 +5,8 @@ import { detailKey, kindLabel, presentationOf } from '../../model/blocks';
 import type { BlockDetails } from '../../model/blocks-details';
 import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
 import { formatBytes, formatCompact, formatCount } from '../../model/format';
-import {
-  AwaitingBody,
-  ErrorBody,
-  FilesBody,
-  JsonBody,
-  PlainBody,
-  SegmentBlockBody,
-  TextBody,
-  ThinkingBody,
-  ToolCallBody,
-  ToolResultBody,
-  type BodyProps,
-} from './BlockBodies';
+import { PlainBody, SegmentBlockBody, TextBody, ThinkingBody, type BodyProps } from './BlockBodies';
+import { AwaitingBody, ErrorBody, FilesBody, JsonBody, ToolCallBody, ToolResultBody } from './DataBodies';
 import { BLOCK_IDS } from './testids';
 import { KIND } from '../../../src-shared/envelope/vocabulary';
 

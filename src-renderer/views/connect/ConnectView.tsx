@@ -8,10 +8,8 @@ import { useStore } from '../../app/hooks';
 import {
   bodyField,
   demoForm,
-  formFromCurl,
   formToCurl,
   formToRequest,
-  headerRow,
   METHODS,
   providerForm,
   upstreamForm,
@@ -24,6 +22,8 @@ import { errorMessage } from '../../model/errors';
 import { INLINE_MODE_TABLE, INLINE_MODES, type InlineMode } from '../../../src-shared/inline/types';
 import { CodeView } from '../../editor/CodeView';
 import { TEST_IDS } from '../../testids';
+import { CurlPanel, FilesPanel } from './ConnectSidePanels';
+import { HeadersTable } from './HeadersTable';
 import { ProxyPanel } from './ProxyPanel';
 import './proxy.css';
 
@@ -36,13 +36,9 @@ const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [
 export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
   const form = useStore(app.connectForm);
   const host = useStore(app.host);
-  const recent = useStore(app.recentFiles);
   const saved = useStore(app.requests).find((r) => r.id === form.savedId);
-  const samples = useStore(app.samples);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pickerError, setPickerError] = useState<string | null>(null);
-  const [curl, setCurl] = useState('');
-  const [curlError, setCurlError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const demo = host.demo;
 
@@ -73,16 +69,6 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
       if (await app.connect(result.request)) app.connectForm.update((current) => ({ ...current, title: '' }));
     } finally {
       setBusy(false);
-    }
-  };
-
-  const applyCurl = (): void => {
-    try {
-      app.connectForm.set(formFromCurl(curl, form));
-      setCurlError(null);
-      setErrors({});
-    } catch (error) {
-      setCurlError(errorMessage(error));
     }
   };
 
@@ -409,195 +395,10 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
       </div>
 
       <div className="connect-side">
-        <section className="panel">
-          <div className="panel-title">Paste a curl command</div>
-          <p className="hint">
-            From your terminal or the browser's "Copy as cURL": fills the URL, method, headers and body.
-          </p>
-          <textarea
-            className="input curl-input"
-            data-testid={TEST_IDS.curlInput}
-            placeholder={
-              'curl -N http://localhost:8000/agent/run \\\n  -H \'Content-Type: application/json\' \\\n  -d \'{"user_prompt": "hi"}\''
-            }
-            spellCheck={false}
-            value={curl}
-            onChange={(e) => {
-              setCurl(e.target.value);
-              setCurlError(null);
-            }}
-          />
-          <div className="panel-actions">
-            <button
-              type="button"
-              className="button"
-              data-testid={TEST_IDS.curlApply}
-              disabled={curl.trim() === ''}
-              onClick={applyCurl}
-            >
-              Fill the form
-            </button>
-            <button
-              type="button"
-              className="button"
-              data-testid={TEST_IDS.curlImport}
-              disabled={curl.trim() === ''}
-              title="Save the command as a new request in Requests (sidebar)"
-              onClick={() =>
-                void app.importCurl(curl).then((imported) => {
-                  if (!imported) return;
-                  setCurl('');
-                  app.notify('Imported', `"${imported.name}" is in Requests.`);
-                })
-              }
-            >
-              Save to Requests
-            </button>
-          </div>
-          {curlError && (
-            <div className="field-error" data-testid={TEST_IDS.curlError}>
-              {curlError}
-            </div>
-          )}
-        </section>
-
+        <CurlPanel app={app} onFilled={() => setErrors({})} />
         <ProxyPanel app={app} />
-        <section className="panel">
-          <div className="panel-title">Open a file</div>
-          <p className="hint">
-            Recordings, SSE captures (curl -N output), NDJSON or JSON envelopes, Anthropic raw events, HAR files. Or
-            drop a file anywhere.
-          </p>
-          <div className="panel-actions">
-            <button type="button" className="button" onClick={onOpenFile}>
-              Choose a file…
-            </button>
-          </div>
-          {recent.length > 0 && (
-            <ul className="recent-list recent-list-panel">
-              {recent.slice(0, 6).map((p) => (
-                <li key={p}>
-                  <button type="button" className="recent-file" title={p} onClick={() => void app.openPath(p)}>
-                    {p}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-
-        {samples.length > 0 && (
-          <section className="panel" data-testid={TEST_IDS.samplesPanel}>
-            <div className="panel-title">Open a sample</div>
-            <p className="hint">
-              Recordings of the demo agent that ship with the app, one per kind of thing the inspector shows.
-            </p>
-            <ul className="sample-list">
-              {samples.map((sample) => (
-                <li key={sample.id}>
-                  <button
-                    type="button"
-                    className="sample"
-                    data-testid={TEST_IDS.sampleOpen}
-                    data-sample={sample.id}
-                    onClick={() => void app.openSample(sample.id)}
-                  >
-                    <span className="sample-title">
-                      {sample.title}
-                      {sample.sessions > 1 && <span className="sample-count">{sample.sessions} sessions</span>}
-                    </span>
-                    <span className="sample-summary">{sample.summary}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
+        <FilesPanel app={app} onOpenFile={onOpenFile} />
       </div>
-    </div>
-  );
-}
-
-function HeadersTable({
-  form,
-  onChange,
-  error,
-}: {
-  form: ConnectForm;
-  onChange: (headers: ConnectForm['headers']) => void;
-  error: string | undefined;
-}) {
-  const rows = form.headers;
-  const set = (id: number, change: Partial<{ name: string; value: string; enabled: boolean }>): void =>
-    onChange(rows.map((r) => (r.id === id ? { ...r, ...change } : r)));
-  return (
-    <div className="subsection">
-      <div className="subsection-title">
-        Headers
-        <button
-          type="button"
-          className="link-button"
-          data-testid={TEST_IDS.headerAdd}
-          onClick={() => onChange([...rows, headerRow()])}
-        >
-          + Add
-        </button>
-      </div>
-      <table className="headers-table" data-testid={TEST_IDS.headersTable}>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={4} className="hint">
-                No headers. Content-Type is set for JSON bodies; add Authorization or others here.
-              </td>
-            </tr>
-          )}
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <td className="headers-check">
-                <input
-                  type="checkbox"
-                  aria-label="Send this header"
-                  checked={row.enabled}
-                  onChange={(e) => set(row.id, { enabled: e.target.checked })}
-                />
-              </td>
-              <td>
-                <input
-                  className="input"
-                  placeholder="Name"
-                  spellCheck={false}
-                  data-testid={TEST_IDS.headerName}
-                  value={row.name}
-                  onChange={(e) => set(row.id, { name: e.target.value })}
-                />
-              </td>
-              <td>
-                <input
-                  className="input"
-                  placeholder="Value"
-                  spellCheck={false}
-                  data-testid={TEST_IDS.headerValue}
-                  value={row.value}
-                  onChange={(e) => set(row.id, { value: e.target.value })}
-                />
-              </td>
-              <td className="headers-remove">
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label="Remove header"
-                  data-testid={TEST_IDS.headerRemove}
-                  onClick={() => onChange(rows.filter((r) => r.id !== row.id))}
-                >
-                  ×
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {error && <div className="field-error">{error}</div>}
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import {
   Bar,
   BarChart,
@@ -27,107 +26,13 @@ import {
 } from '../../model/diagnostics-charts';
 import { formatCompact, formatCountOf } from '../../model/format';
 import { DIAGNOSTIC_IDS } from './testids';
+import { axisProps, ChartCard, FONT, labelText, MARGIN, PALETTE_VARIABLES, tooltipProps } from './chart-parts';
 
 /**
  * The chunk-size charts of a session (ChunkStatistics from getStats): frame sizes against the
  * budget, overhead per envelope type, chunk fullness, network chunks against frames,
  * inter-arrival gaps and time to first envelope.
- */
-
-interface Palette {
-  grid: string;
-  axis: string;
-  text: string;
-  tooltipBg: string;
-  tooltipBorder: string;
-  bar: string;
-  barOver: string;
-  payload: string;
-  envelope: string;
-  escaping: string;
-  budget: string;
-  full: string;
-  underfull: string;
-  overfull: string;
-  chunks: string;
-  frames: string;
-  split: string;
-}
-
-/** Each chart colour's theme variable (styles.css): a series keeps its hue in both themes. */
-const PALETTE_VARIABLES: Record<keyof Palette, string> = {
-  grid: '--chart-grid',
-  axis: '--chart-axis',
-  text: '--chart-text',
-  tooltipBg: '--chart-tooltip-bg',
-  tooltipBorder: '--chart-tooltip-border',
-  bar: '--chart-blue',
-  barOver: '--chart-red',
-  payload: '--chart-blue',
-  envelope: '--chart-grey',
-  escaping: '--chart-amber',
-  budget: '--chart-red',
-  full: '--chart-green',
-  underfull: '--chart-amber',
-  overfull: '--chart-red',
-  chunks: '--chart-purple',
-  frames: '--chart-blue',
-  split: '--chart-amber',
-};
-
-const FONT = 11;
-const MARGIN = { top: 8, right: 12, bottom: 2, left: 0 };
-
-function ChartCard({
-  title,
-  subtitle,
-  testId,
-  children,
-  note,
-}: {
-  title: string;
-  subtitle?: ReactNode;
-  testId: string;
-  children: ReactNode;
-  note?: ReactNode;
-}) {
-  return (
-    <section className="chart-card" data-testid={testId}>
-      <header className="chart-head">
-        <span className="chart-title">{title}</span>
-        {subtitle && <span className="chart-sub">{subtitle}</span>}
-      </header>
-      <div className="chart-body">{children}</div>
-      {note && <div className="chart-note">{note}</div>}
-    </section>
-  );
-}
-
-/** Tooltip labels are category names (strings) here; anything else shows nothing. */
-function labelText(label: unknown): string {
-  return typeof label === 'string' || typeof label === 'number' ? String(label) : '';
-}
-
-function axisProps(p: Palette) {
-  return { stroke: p.axis, tick: { fill: p.text, fontSize: FONT }, tickLine: false } as const;
-}
-
-function tooltipProps(p: Palette) {
-  return {
-    contentStyle: {
-      background: p.tooltipBg,
-      border: `1px solid ${p.tooltipBorder}`,
-      fontSize: FONT,
-      padding: '4px 8px',
-    },
-    labelStyle: { color: p.text },
-    itemStyle: { padding: 0 },
-    cursor: { fill: p.grid, opacity: 0.5 },
-    isAnimationActive: false,
-  } as const;
-}
-
-/**
+ *
  * `legStarts`: when each leg's request was sent (the session's legs), for the time to first
  * envelope; `networkChunks`: the session's chunks are network reads (live, recordings), not
  * blocks of a file, so comparing them with frames means something.

@@ -6,48 +6,14 @@ import { useThrottled } from '../../app/use-throttled';
 import { useThemeColours } from '../../app/theme-colours';
 import { agentTreeOrder, fallbackLabel, type AgentLabel } from '../../model/agents';
 import { formatOffset } from '../../model/format';
-import { axisValue, laneAxis, type LaneAxis } from '../../model/lane-axis';
-import { typeCategory, type TypeCategory } from '../../model/row-view';
+import { laneAxis } from '../../model/lane-axis';
+import { laneScale } from '../../model/lane-scale';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
+import { AXIS_HEIGHT, drawLanes, LANE_HEIGHT, LANE_VARIABLES, type Viewport } from './lanes-draw';
 
-const LANE_HEIGHT = 28;
 const REDRAW_INTERVAL_MS = 250;
-const AXIS_HEIGHT = 22;
 const LABEL_WIDTH = 150;
-
-/** The theme variables (styles.css) the canvas draws with: a tick takes its type's colour, as the table's rows do. */
-const LANE_VARIABLES = {
-  text: '--t-text',
-  thinking: '--t-thinking',
-  tool: '--t-tool',
-  result: '--t-result',
-  meta: '--t-meta',
-  error: '--t-error',
-  control: '--t-control',
-  other: '--t-other',
-  selected: '--lane-selected',
-  grid: '--border',
-  label: '--text-dim',
-  laneAlt: '--row-alt',
-} as const satisfies Record<TypeCategory, string> & Record<string, string>;
-
-type LaneColours = Record<keyof typeof LANE_VARIABLES, string>;
-const CATEGORY_ORDER: readonly TypeCategory[] = [
-  'other',
-  'control',
-  'meta',
-  'text',
-  'thinking',
-  'result',
-  'tool',
-  'error',
-];
-
-interface Viewport {
-  readonly start: number;
-  readonly end: number;
-}
 
 /**
  * One lane per agent across time: each envelope is a tick at its receive time (in order of
@@ -62,12 +28,15 @@ export function LanesView({
   snapshot,
   labels,
   sessionStart,
+  legStarts,
 }: {
   app: RendererApp;
   timeline: TimelineModel;
   snapshot: TimelineSnapshot;
   labels: ReadonlyMap<string, AgentLabel>;
   sessionStart: number;
+  /** When each leg's request started, for the lines between legs. */
+  legStarts: readonly (number | undefined)[];
 }) {
   const theme = useStore(app.theme);
   const colours = useThemeColours(theme, LANE_VARIABLES);
@@ -117,7 +86,15 @@ export function LanesView({
     [timeline, version],
   );
   const origin = axis === 'time' ? sessionStart : 0;
-  const at = useCallback((seq: number) => axisValue(axis, timeline.index, seq), [axis, timeline]);
+  const scale = useMemo(
+    () => laneScale(timeline.index, origin),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [timeline, origin, version],
+  );
+  const at = useCallback(
+    (seq: number) => (axis === 'time' ? scale.position(timeline.index.receivedAt(seq)) : seq),
+    [axis, scale, timeline],
+  );
 
   const fullRange = useMemo<Viewport>(() => {
     let end = origin + 1;
@@ -149,20 +126,38 @@ export function LanesView({
     element.width = Math.round(width * ratio);
     element.height = Math.round(height * ratio);
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    drawLanes(context, {
-      width,
-      height,
-      view,
-      axis,
-      origin,
-      at,
-      laneSeqs,
-      timeline,
-      colours,
-      selected: selection.row,
-      highlighted: selection.envelopes,
-    });
-  }, [width, height, view, axis, origin, at, laneSeqs, timeline, colours, selection.row, selection.envelopes]);
+    element.dataset['denseLanes'] = String(
+      drawLanes(context, {
+        width,
+        height,
+        view,
+        axis,
+        scale,
+        origin,
+        at,
+        laneSeqs,
+        timeline,
+        colours,
+        legStarts,
+        selected: selection.row,
+        highlighted: selection.envelopes,
+      }),
+    );
+  }, [
+    width,
+    height,
+    view,
+    axis,
+    scale,
+    origin,
+    at,
+    laneSeqs,
+    timeline,
+    colours,
+    legStarts,
+    selection.row,
+    selection.envelopes,
+  ]);
 
   const xToTime = useCallback((x: number) => view.start + (x / width) * (view.end - view.start), [view, width]);
 
@@ -189,11 +184,17 @@ export function LanesView({
   };
 
   return (
-    <div className="lanes-view" data-testid={TEST_IDS.lanesView} data-axis={axis}>
+    <div
+      className="lanes-view"
+      data-testid={TEST_IDS.lanesView}
+      data-axis={axis}
+      data-idle-gaps={scale.gaps.length}
+      data-legs={legStarts.length}
+    >
       <div className="lanes-toolbar">
         <span
           className="hint lanes-hint"
-          title="Each tick is an envelope at its receive time. Wheel to zoom, drag to pan, click a tick to select it."
+          title="Each tick is an envelope at its receive time; where ticks overlap, a bar's height says how many. Stretches where nothing arrived are drawn narrow with their length, and a dashed line marks where each leg started. Wheel to zoom, drag to pan, click a tick to select it."
         >
           One lane per agent · wheel zooms · drag pans · click selects
         </span>
@@ -275,7 +276,7 @@ export function LanesView({
             setHover(null);
           }}
         >
-          <canvas ref={canvas} style={{ width, height }} />
+          <canvas ref={canvas} style={{ width, height }} data-testid={TEST_IDS.lanesCanvas} />
           {hover && (
             <LaneTooltip
               timeline={timeline}
@@ -330,98 +331,4 @@ function nearestByTime(seqs: readonly number[], time: number, timeOf: (seq: numb
   const after = seqs[low]!;
   const before = seqs[Math.max(0, low - 1)]!;
   return Math.abs(timeOf(before) - time) <= Math.abs(timeOf(after) - time) ? before : after;
-}
-
-interface DrawInput {
-  width: number;
-  height: number;
-  view: Viewport;
-  axis: LaneAxis;
-  /** Where the axis starts: the session's start time, or envelope 0. */
-  origin: number;
-  at: (seq: number) => number;
-  laneSeqs: readonly (readonly number[])[];
-  timeline: TimelineModel;
-  colours: LaneColours;
-  selected: number | null;
-  highlighted: readonly number[];
-}
-
-function drawLanes(context: CanvasRenderingContext2D, input: DrawInput): void {
-  const { width, height, view, laneSeqs, timeline, colours, at, origin } = input;
-  context.clearRect(0, 0, width, height);
-  const span = view.end - view.start;
-  const toX = (t: number): number => ((t - view.start) / span) * width;
-
-  // Lanes.
-  laneSeqs.forEach((_, lane) => {
-    if (lane % 2 === 1) {
-      context.fillStyle = colours.laneAlt;
-      context.fillRect(0, AXIS_HEIGHT + lane * LANE_HEIGHT, width, LANE_HEIGHT);
-    }
-  });
-
-  // Time axis.
-  context.font = '10px system-ui, sans-serif';
-  context.fillStyle = colours.label;
-  context.strokeStyle = colours.grid;
-  context.lineWidth = 1;
-  const rawStep = niceStep(span / Math.max(1, width / 90));
-  const step = input.axis === 'sequence' ? Math.max(1, rawStep) : rawStep;
-  for (let offset = Math.ceil((view.start - origin) / step) * step; origin + offset <= view.end; offset += step) {
-    const x = Math.round(toX(origin + offset)) + 0.5;
-    context.beginPath();
-    context.moveTo(x, AXIS_HEIGHT - 4);
-    context.lineTo(x, height);
-    context.globalAlpha = 0.35;
-    context.stroke();
-    context.globalAlpha = 1;
-    context.fillText(input.axis === 'time' ? formatOffset(offset) : `#${offset}`, x + 3, 12);
-  }
-
-  // Ticks: per lane and pixel column keep the most important category, then draw once.
-  const columns = Math.ceil(width);
-  laneSeqs.forEach((seqs, lane) => {
-    const best = new Int8Array(columns).fill(-1);
-    for (const seq of seqs) {
-      const x = Math.floor(toX(at(seq)));
-      if (x < 0 || x >= columns) continue;
-      const type = timeline.index.typeOf(seq) ?? '';
-      const rank = CATEGORY_ORDER.indexOf(
-        timeline.index.severityRank(seq) === 3
-          ? 'error'
-          : typeCategory(type, timeline.index.isControl(seq) ? 'undecoded' : undefined),
-      );
-      if (rank > best[x]!) best[x] = rank;
-    }
-    const top = AXIS_HEIGHT + lane * LANE_HEIGHT + 5;
-    for (let x = 0; x < columns; x++) {
-      const rank = best[x]!;
-      if (rank < 0) continue;
-      context.fillStyle = colours[CATEGORY_ORDER[rank]!];
-      context.fillRect(x, top, 2, LANE_HEIGHT - 10);
-    }
-  });
-
-  // The selection.
-  const marks = input.selected !== null ? [input.selected] : [];
-  for (const seq of [...input.highlighted.slice(0, 2000), ...marks]) {
-    if (!timeline.index.isKnown(seq)) continue;
-    const x = Math.round(toX(at(seq))) + 0.5;
-    context.strokeStyle = seq === input.selected ? colours.selected : colours.tool;
-    context.globalAlpha = seq === input.selected ? 0.9 : 0.35;
-    context.beginPath();
-    context.moveTo(x, AXIS_HEIGHT);
-    context.lineTo(x, height);
-    context.stroke();
-    context.globalAlpha = 1;
-  }
-}
-
-/** A round tick step (1, 2, 5 × 10^n) near `raw`. */
-function niceStep(raw: number): number {
-  const power = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1e-3))));
-  const scaled = raw / power;
-  const nice = scaled < 1.5 ? 1 : scaled < 3.5 ? 2 : scaled < 7.5 ? 5 : 10;
-  return nice * power;
 }

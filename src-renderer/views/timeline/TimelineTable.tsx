@@ -3,43 +3,26 @@ import {
   flexRender,
   getCoreRowModel,
   useReactTable,
-  type Column,
   type ColumnSizingState,
   type Updater,
   type VisibilityState,
 } from '@tanstack/react-table';
-import {
-  memo,
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  type CSSProperties,
-  type KeyboardEvent,
-  type ReactNode,
-  type RefObject,
-} from 'react';
+import { useCallback, useEffect, useLayoutEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { RendererApp } from '../../model/types';
 import { withDetailOpen } from '../../model/preferences';
 import { useStore } from '../../app/hooks';
-import type { SelectionSnapshot } from '../../model/types';
 import { isEditableTarget } from '../../app/files';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
 import { columnSpec, layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
 import { EMPTY_FILTER } from '../../model/row-filter';
 import { rowWindow, scrollTopFor } from '../../model/row-window';
-import { previewTitle } from '../../model/row-view';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
 import { windowRows, type WindowContext, type WindowRow as DisplayRow } from '../../model/window-rows';
 import { TEST_IDS } from '../../testids';
+import { isHighlighted, ROW_HEIGHT, rowId, TimelineRowView } from './TimelineRow';
+import { useElementWidth, useScrollGeometry } from './use-element-geometry';
 
-export const ROW_HEIGHT = 22;
-/** A cell's horizontal padding (styles.css, .tt-cell). */
-const CELL_PADDING = 6;
 const HEADER_HEIGHT = 24;
 /** Rows rendered beyond each side of the viewport. */
 const OVERSCAN = 16;
@@ -53,97 +36,6 @@ const column = createColumnHelper<DisplayRow>();
  * another view is shown, and the request that brings it back must still be carried out once.
  */
 let handledReveal = 0;
-
-const SEVERITY_SYMBOL = { error: '●', warning: '▲', info: 'ℹ' } as const;
-
-/**
- * A cell's content and what its element carries besides. Each cell is one element, its text
- * a plain text node: while a fast stream is followed every row on view changes at every
- * frame, and each element more per cell is more for React to diff and for the browser to
- * style, lay out and paint.
- */
-interface Cell {
-  readonly content?: ReactNode;
-  readonly className?: string;
-  readonly title?: string;
-  readonly style?: CSSProperties;
-}
-
-const EMPTY_CELL: Cell = {};
-
-/** What each column shows; its header, widths and when it gives way are in model/columns.ts. */
-const CELLS: Record<ColumnId, (row: DisplayRow) => Cell> = {
-  seq: (row) => ({ content: row.seq, className: 'num' }),
-  time: (row) => ({ content: row.cells?.time, className: 'num' }),
-  gap: (row) => ({ content: row.cells?.gap, className: 'num dim' }),
-  agent: (row) => {
-    const agent = row.cells?.agent;
-    if (!agent) return EMPTY_CELL;
-    return {
-      // The agent's dot is the cell's ::before, in the agent's colour.
-      className: 'agent-cell',
-      style: { paddingLeft: CELL_PADDING + agent.indent * 10, '--agent-colour': agent.colour } as CSSProperties,
-      title: `${agent.name} · ${agent.uuid}${agent.model ? ` · ${agent.model}` : ''}`,
-      content:
-        agent.depth > 0 ? (
-          <>
-            <span className="agent-branch">└</span>
-            {agent.name}
-          </>
-        ) : (
-          agent.name
-        ),
-    };
-  },
-  type: (row) => {
-    const cells = row.cells;
-    if (!cells) return EMPTY_CELL;
-    return {
-      title: cells.unified ? `${cells.type} → stream.${cells.unified}` : cells.type,
-      // A span of its own: the type's font on the cell itself would move its baseline.
-      content: (
-        <span className={`type type-${cells.category}`}>
-          {cells.type}
-          {cells.unified && (
-            <span className="type-unified" data-testid={TEST_IDS.rowUnified}>
-              {' '}
-              {cells.unified}
-            </span>
-          )}
-        </span>
-      ),
-    };
-  },
-  final: (row) => (row.cells?.final ? { content: '✓', className: 'final-mark', title: 'final' } : EMPTY_CELL),
-  delta: (row) => {
-    const cells = row.cells;
-    if (!cells) return { content: 'loading…', className: 'dim' };
-    return {
-      className: 'preview',
-      title: previewTitle(cells),
-      content: cells.previewCut ? (
-        <>
-          {cells.preview}
-          <span className="dim">…</span>
-        </>
-      ) : (
-        cells.preview
-      ),
-    };
-  },
-  bytes: (row) => ({ content: row.cells?.bytes, className: 'num dim' }),
-  idName: (row) => ({ content: row.cells?.idName }),
-  diagnostics: (row) => {
-    const cells = row.cells;
-    if (!cells || cells.diagnostics === 0) return EMPTY_CELL;
-    const severity = cells.severity ?? 'info';
-    return {
-      className: `diag-badge diag-${severity}`,
-      title: `${cells.diagnostics} finding${cells.diagnostics === 1 ? '' : 's'} (${severity})`,
-      content: `${SEVERITY_SYMBOL[severity]} ${cells.diagnostics}`,
-    };
-  },
-};
 
 // The table library lays out the columns (widths, resizing, which are shown); the body draws
 // each row's cells itself from CELLS, without the library's row and cell objects, which it
@@ -519,128 +411,4 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
       )}
     </div>
   );
-}
-
-interface TimelineRowViewProps {
-  readonly app: RendererApp;
-  /** The grid's element id, which row ids start with (aria-activedescendant names the selected row). */
-  readonly gridId: string;
-  readonly row: DisplayRow;
-  readonly columns: readonly Column<DisplayRow>[];
-  /** Offset from the rows' origin. */
-  readonly top: number;
-  readonly width: number;
-  /** Only to re-render when a column is resized: cells read their widths from the columns. */
-  readonly sizing: ColumnSizingState;
-  readonly selected: boolean;
-  readonly highlighted: boolean;
-}
-
-/**
- * One table row. Memoised: a render that leaves the window and the rows as they were (the
- * scroll event after following, a selection elsewhere) touches only rows whose props changed.
- */
-const TimelineRowView = memo(function TimelineRowView({
-  app,
-  gridId,
-  row,
-  columns,
-  top,
-  width,
-  selected,
-  highlighted,
-}: TimelineRowViewProps) {
-  const { seq, position, cells, legStart } = row;
-  return (
-    <div
-      id={rowId(gridId, seq)}
-      role="row"
-      aria-rowindex={position + 2}
-      aria-selected={selected}
-      className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''} ${legStart ? 'tt-leg-start' : ''}`}
-      data-leg-start={legStart ? 'true' : undefined}
-      title={legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
-      data-testid={`${TEST_IDS.timelineRow}-${seq}`}
-      data-seq={seq}
-      style={{ height: ROW_HEIGHT, width, top }}
-      onClick={() => {
-        app.selectRow(seq, { reveal: false });
-        app.prefs.update(withDetailOpen);
-      }}
-    >
-      {columns.map((column) => {
-        const id = column.id as ColumnId;
-        const cell = CELLS[id](row);
-        return (
-          <div
-            key={id}
-            role="gridcell"
-            className={cell.className ? `tt-cell tt-col-${id} ${cell.className}` : `tt-cell tt-col-${id}`}
-            title={cell.title}
-            style={{ width: column.getSize(), ...cell.style }}
-          >
-            {cell.content}
-          </div>
-        );
-      })}
-    </div>
-  );
-});
-
-function rowId(gridId: string, seq: number): string {
-  return `${gridId}-row-${seq}`;
-}
-
-function isHighlighted(selection: SelectionSnapshot, seq: number): boolean {
-  const list = selection.envelopes;
-  if (list.length === 0) return false;
-  // Sorted: binary search.
-  let low = 0;
-  let high = list.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const value = list[mid]!;
-    if (value === seq) return true;
-    if (value < seq) low = mid + 1;
-    else high = mid - 1;
-  }
-  return false;
-}
-
-/** The element's width, followed as it changes (window resized, detail pane opened). */
-/** The scroller's offset and height, as state: the row window is computed from them. */
-function useScrollGeometry(ref: RefObject<HTMLElement | null>): { scrollTop: number; clientHeight: number } {
-  const [geometry, setGeometry] = useState({ scrollTop: 0, clientHeight: 0 });
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    const read = (): void =>
-      setGeometry((g) =>
-        g.scrollTop === element.scrollTop && g.clientHeight === element.clientHeight
-          ? g
-          : { scrollTop: element.scrollTop, clientHeight: element.clientHeight },
-      );
-    read();
-    const observer = new ResizeObserver(read);
-    observer.observe(element);
-    element.addEventListener('scroll', read, { passive: true });
-    return () => {
-      observer.disconnect();
-      element.removeEventListener('scroll', read);
-    };
-  }, [ref]);
-  return geometry;
-}
-
-function useElementWidth(ref: RefObject<HTMLElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    setWidth(element.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
 }

@@ -18,7 +18,6 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
   const snapshot = useStore(timeline);
   const prefs = useStore(app.prefs);
   const selected = useStore(app.selection).row;
-  const host = useStore(app.host);
   // Chosen columns the table has no room for, for the chooser to say so.
   const [dropped, setDropped] = useState<readonly string[]>([]);
   const agentCount = timeline.index.agents.length;
@@ -30,6 +29,8 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
   );
   const agents = useMemo(() => agentTreeOrder(labels), [labels]);
   const sessionStart = useSessionStart(session, timeline, snapshot.version);
+  const legs = session.detail?.legs;
+  const legStarts = useMemo(() => legs?.map((leg) => leg.startedAt) ?? [], [legs]);
   const live =
     session.summary.state === 'streaming' ||
     session.summary.state === 'connecting' ||
@@ -38,33 +39,6 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
 
   return (
     <div className="timeline-view" data-testid={TEST_IDS.timelineView}>
-      {!prefs.introDismissed && isDemoRun(session, host.demo?.baseUrl) && (
-        <div className="intro-line" data-testid={TEST_IDS.introLine}>
-          <span>
-            A live run of the built-in demo agent: one row per envelope of its SSE stream, as it arrived. The
-            conversation they make is in{' '}
-            <button
-              type="button"
-              className="link-button"
-              data-testid={TEST_IDS.introBlocks}
-              onClick={() => app.navigate('blocks')}
-            >
-              Blocks
-            </button>
-            .
-          </span>
-          <span className="spacer" />
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Dismiss the introduction"
-            title="Dismiss"
-            onClick={() => app.prefs.update((p) => ({ ...p, introDismissed: true }))}
-          >
-            ×
-          </button>
-        </div>
-      )}
       <div className="timeline-toolbar">
         <div className="segmented" role="radiogroup" aria-label="Timeline mode">
           <button
@@ -133,7 +107,14 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
               onDropped={setDropped}
             />
           ) : (
-            <LanesView app={app} timeline={timeline} snapshot={snapshot} labels={labels} sessionStart={sessionStart} />
+            <LanesView
+              app={app}
+              timeline={timeline}
+              snapshot={snapshot}
+              labels={labels}
+              sessionStart={sessionStart}
+              legStarts={legStarts}
+            />
           )}
         </div>
         {/* Only for a selected row: before that it would take the table's room to say "select a row". */}
@@ -167,14 +148,4 @@ function useSessionStart(session: SessionData, timeline: TimelineModel, version:
     // version: the first row may arrive later.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [legStart, firstReceived, version]);
-}
-
-/** A session streamed from the embedded demo agent (what a first start shows). */
-function isDemoRun(session: SessionData, demoBaseUrl: string | undefined): boolean {
-  if (!demoBaseUrl || session.summary.source.kind !== 'live') return false;
-  try {
-    return new URL(session.summary.source.url).origin === new URL(demoBaseUrl).origin;
-  } catch {
-    return false;
-  }
 }

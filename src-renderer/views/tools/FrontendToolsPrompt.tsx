@@ -12,6 +12,7 @@ import {
   quickAnswers,
   draftsWithAnswers,
   recordedAnswersAt,
+  type QuickAnswer,
   type ToolDraft,
 } from '../../model/tools';
 import { PauseIcon } from '../replay/icons';
@@ -154,9 +155,18 @@ function PendingPrompt({
   const update = (index: number, patch: Partial<ToolDraft>): void =>
     setDrafts((all) => all.map((d, i) => (i === index ? { ...d, ...patch } : d)));
 
-  const submit = async (): Promise<void> => {
-    if (blocked || sending) return;
-    const request: SendToolResultsRequest = buildRequest(session.id, drafts, { resend: pending.answered === 'failed' });
+  /** A quick answer (Yes, No, OK) is the whole answer of a run that waits for one tool: sent at once, no second click. */
+  const quickAnswer = (index: number, answer: QuickAnswer): void => {
+    const next = drafts.map((d, i) =>
+      i === index ? { ...d, mode: 'text' as const, content: answer.content, isError: answer.isError } : d,
+    );
+    setDrafts(next);
+    if (next.length === 1) void submit(next);
+  };
+
+  const submit = async (list: readonly ToolDraft[] = drafts): Promise<void> => {
+    if (list.some((d) => draftProblem(d) !== null) || extraProblem !== null || pathProblem !== null || sending) return;
+    const request: SendToolResultsRequest = buildRequest(session.id, list, { resend: pending.answered === 'failed' });
     if (advanced) {
       if (path !== pending.defaultPath) request.path = path;
       if (extraValue && JSON.stringify(extraValue) !== JSON.stringify(pending.defaultExtraBody))
@@ -221,6 +231,8 @@ function PendingPrompt({
             draft={draft}
             problem={problems[index] ?? null}
             onChange={(patch) => update(index, patch)}
+            onQuickAnswer={(answer) => quickAnswer(index, answer)}
+            sendsAtOnce={drafts.length === 1}
             inputRef={index === 0 ? firstInput : undefined}
           />
         ))}
@@ -297,11 +309,16 @@ function ToolEditor({
   draft,
   problem,
   onChange,
+  onQuickAnswer,
+  sendsAtOnce,
   inputRef,
 }: {
   draft: ToolDraft;
   problem: string | null;
   onChange: (patch: Partial<ToolDraft>) => void;
+  onQuickAnswer: (answer: QuickAnswer) => void;
+  /** The run waits for this tool alone: a quick answer sends. */
+  sendsAtOnce: boolean;
   inputRef: RefObject<HTMLTextAreaElement | null> | undefined;
 }) {
   const [showInput, setShowInput] = useState(draft.message === null);
@@ -335,7 +352,8 @@ function ToolEditor({
               type="button"
               className={`button button-small quick ${draft.mode === 'text' && draft.content === q.content && draft.isError === q.isError ? 'quick-on' : ''}`}
               data-testid={`${TOOL_IDS.quickAnswer}-${q.content}`}
-              onClick={() => onChange({ mode: 'text', content: q.content, isError: q.isError })}
+              title={sendsAtOnce ? `Answer “${q.content}” and send` : `Answer “${q.content}”`}
+              onClick={() => onQuickAnswer(q)}
             >
               {q.label}
             </button>

@@ -11,7 +11,7 @@ const DEMO: Record<string, { rules: string[]; end: string }> = {
   'ag-ui/reasoning.sse': { rules: [], end: 'done' },
   'ag-ui/parallel-tools.sse': { rules: [], end: 'done' },
   'ag-ui/state.sse': { rules: [], end: 'done' },
-  'ag-ui/frontend-tool.sse': { rules: ['tool.call-without-result'], end: 'awaiting tools' },
+  'ag-ui/frontend-tool.sse': { rules: [], end: 'awaiting tools' },
   'ag-ui/frontend-tool-answered.sse': { rules: [], end: 'done' },
   'ag-ui/run-error.sse': { rules: ['ag-ui.run-error'], end: 'ended by error' },
   'ag-ui/cut.sse': {

@@ -14,7 +14,7 @@ const EXPECTED: Record<string, { rules: string[]; end: string; sse?: string[] }>
   reasoning: { rules: [], end: 'done' },
   'parallel-tools': { rules: [], end: 'done' },
   // A run waiting for the frontend has a call without a result until its continuation runs.
-  'client-tool': { rules: ['tool.call-without-result'], end: 'paused' },
+  'client-tool': { rules: [], end: 'paused' },
   'client-tool-confirmed': { rules: [], end: 'done' },
   'client-tool-declined': { rules: [], end: 'done' },
   'sources-data': { rules: [], end: 'done' },

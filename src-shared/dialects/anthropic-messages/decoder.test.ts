@@ -103,6 +103,19 @@ describe('Anthropic Messages fixtures', () => {
     expect(blocks.at(-1)?.parsed).toMatchObject({ stop_reason: 'pause_turn' });
   });
 
+  it('server-tools: a result row is the frame that carried the result, and the stop frame after it is a row of its own', () => {
+    const { envelopes, frames } = decodeBytes(readProviderFixture('anthropic-messages/server-tools.sse'));
+    const results = envelopes.filter((e) => e.type === 'server_tool_result');
+    expect(results).toHaveLength(8);
+    for (const result of results) {
+      const data = frames[0]?.[result.frame]?.data ?? '';
+      expect(data).toContain('"content_block_start"');
+      expect(data).toContain(String(result.extras['id']));
+      const next = envelopes[result.seq + 1];
+      expect([next?.type, next?.frame]).toEqual(['content_block_stop', result.frame + 1]);
+    }
+  });
+
   it('tool-use: the streamed input becomes one tool call with parsed arguments', () => {
     const call = decodeBytes(readProviderFixture('anthropic-messages/tool-use.sse')).blocks.find(
       (b) => b.kind === 'tool_call',

@@ -238,14 +238,9 @@ export function createAnthropicMessagesDecoder(
       );
       return;
     }
-    if (isToolResultBlock(blockType)) {
-      ctx.wire(
-        'content_block_start',
-        event,
-        unified('stream.content_block_start', ids(index, block), { kind: blockType }),
-      );
-      return;
-    }
+    // A server tool result arrives whole in its start event: its row is that frame (its bytes
+    // are the result's), and the stop event that follows is shown as what it is.
+    if (isToolResultBlock(blockType)) return toolResult(ctx, index, block);
     if (blockType !== 'redacted_thinking')
       reportUnknown(
         ctx,
@@ -353,22 +348,10 @@ export function createAnthropicMessagesDecoder(
       return;
     }
     if (isToolResultBlock(block.type)) {
-      const content = block.start['content'];
-      const failed = isErrorContent(content);
-      ctx.emit(
-        {
-          type: 'server_tool_result',
-          final: true,
-          delta:
-            content === undefined || content === null ? '' : typeof content === 'string' ? content : jsonText(content),
-          extras: { id: block.toolUseId, name: block.type },
-        },
-        unified('stream.tool_call_result', ids(index, block), {
-          kind: block.type,
-          phase: failed ? 'failed' : 'completed',
-          ...(failed ? { error: content } : {}),
-          search_results: searchResults(content),
-        }),
+      ctx.wire(
+        'content_block_stop',
+        event,
+        unified('stream.content_block_stop', ids(index, block), { kind: block.type }),
       );
       return;
     }
@@ -376,6 +359,27 @@ export function createAnthropicMessagesDecoder(
     ctx.emit(
       { type: block.type || 'unknown_block', final: true, delta: jsonText(block.start), extras: { index } },
       unified('stream.content_block_stop', ids(index, block), { kind: block.type }),
+    );
+  }
+
+  /** A server or MCP tool result block: its content, whole in the start's block, as one server_tool_result. */
+  function toolResult(ctx: ProviderEventContext, index: number, block: OpenBlock): void {
+    const content = block.start['content'];
+    const failed = isErrorContent(content);
+    ctx.emit(
+      {
+        type: 'server_tool_result',
+        final: true,
+        delta:
+          content === undefined || content === null ? '' : typeof content === 'string' ? content : jsonText(content),
+        extras: { id: block.toolUseId, name: block.type },
+      },
+      unified('stream.tool_call_result', ids(index, block), {
+        kind: block.type,
+        phase: failed ? 'failed' : 'completed',
+        ...(failed ? { error: content } : {}),
+        search_results: searchResults(content),
+      }),
     );
   }
 

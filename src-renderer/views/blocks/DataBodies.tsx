@@ -1,0 +1,263 @@
+import { useState } from 'react';
+import type { PendingTools } from '../../../src-shared/contract';
+import { CodeView } from '../../editor/CodeView';
+import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
+import { errorFrameOf, metaFilesOf, prettyJson } from '../../model/blocks';
+import { formatCountOf, formatFact } from '../../model/format';
+import { prettyInput, messageOf } from '../../model/tools';
+import { ClippedText, lineCount } from './ClippedText';
+import { BLOCK_IDS } from './testids';
+import { stringifyJson } from '../../../src-shared/json/tree';
+import { KIND } from '../../../src-shared/envelope/vocabulary';
+import { Images, type BodyProps } from './BlockBodies';
+
+/*
+ * The bodies of blocks that carry data rather than prose: tool calls and results, JSON
+ * payloads with their facts, files, errors and the tools a run awaits.
+ */
+
+/** A link to the block at the other end of a tool call ↔ result pair. */
+function ToolLink({
+  target,
+  label,
+  onJump,
+}: {
+  target: number | undefined;
+  label: string;
+  onJump: (id: number) => void;
+}) {
+  if (target === undefined)
+    return <span className="muted tool-link-missing">{label === 'result' ? 'no result yet' : 'no matching call'}</span>;
+  return (
+    <button
+      type="button"
+      className="link-button tool-link"
+      data-testid={BLOCK_IDS.toolLink}
+      onClick={(event) => {
+        event.stopPropagation();
+        onJump(target);
+      }}
+    >
+      {label === 'result' ? `→ result #${target}` : `← call #${target}`}
+    </button>
+  );
+}
+
+export function ToolCallBody({ detail, summary, onJump, live }: BodyProps) {
+  const pretty = prettyJson(detail);
+  return (
+    <>
+      <div className="tool-line">
+        <span className="muted">arguments</span>
+        {detail.parseError && <span className="warn-text">does not parse: {detail.parseError}</span>}
+        <span className="spacer" />
+        <ToolLink target={summary.linkedBlock} label="result" onJump={onJump} />
+      </div>
+      <ClippedText
+        text={pretty ?? (live ? holdBackPartialTag(detail.content, live).visible : detail.content)}
+        className="json-text"
+        testId={BLOCK_IDS.toolArgs}
+      />
+    </>
+  );
+}
+
+export function ToolResultBody({ app, detail, summary, onJump }: BodyProps) {
+  return (
+    <>
+      <div className="tool-line">
+        <span className="muted">result</span>
+        <span className="spacer" />
+        <ToolLink target={summary.linkedBlock} label="call" onJump={onJump} />
+      </div>
+      <ClippedText text={detail.content} testId={BLOCK_IDS.toolResult} />
+      {detail.images.length > 0 && <Images app={app} detail={detail} />}
+    </>
+  );
+}
+
+export function JsonBody({ detail }: BodyProps) {
+  const [open, setOpen] = useState(false);
+  const pretty = prettyJson(detail);
+  const parsed: unknown = detail.parsed;
+  const keys = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.keys(parsed) : [];
+  const facts = summaryFacts(detail.kind, parsed);
+  return (
+    <div data-testid={BLOCK_IDS.metaJson}>
+      <div className="meta-facts">
+        {facts.map(([k, v]) => (
+          <span key={k} className="kv">
+            <span className="kv-k">{k}</span> <span className="kv-v">{v}</span>
+          </span>
+        ))}
+        {detail.parseError && <span className="warn-text">payload does not parse: {detail.parseError}</span>}
+        <span className="spacer" />
+        <button
+          type="button"
+          className="link-button"
+          onClick={(event) => {
+            event.stopPropagation();
+            setOpen((o) => !o);
+          }}
+        >
+          {open ? 'Hide JSON' : `Show JSON${keys.length > 0 ? ` (${formatCountOf(keys.length, 'key')})` : ''}`}
+        </button>
+      </div>
+      {open && (
+        <div className="meta-editor" onClick={(event) => event.stopPropagation()}>
+          <CodeView
+            value={pretty ?? detail.content}
+            language={pretty ? 'json' : 'plaintext'}
+            height={Math.min(420, 40 + 19 * lineCount(pretty ?? detail.content, 40))}
+            ariaLabel={`${detail.kind} payload`}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The fields a reader looks for first in meta_init, meta_final and a provider message's summary. */
+const SUMMARY_FACTS: Record<string, readonly string[]> = {
+  meta_init: ['model', 'format', 'user_query', 'agent_uuid', 'parent_agent_uuid'],
+  meta_final: ['stop_reason', 'total_steps', 'cost', 'cumulative_usage'],
+  message: [
+    'model',
+    'status',
+    'stop_reason',
+    'tokens',
+    'time_to_first_token_ms',
+    'output_tokens_per_second',
+    'error',
+    'incomplete_details',
+  ],
+};
+
+/** A provider message's usage as one fact: `412 in · 38 out` (the whole usage is in its JSON). */
+function withTokens(kind: string, p: Record<string, unknown>): Record<string, unknown> {
+  const usage = p['usage'];
+  if (kind !== KIND.message || typeof usage !== 'object' || usage === null) return p;
+  const u = usage as Record<string, unknown>;
+  const count = (key: string): string => (typeof u[key] === 'number' ? String(u[key]) : '?');
+  return { ...p, tokens: `${count('input_tokens')} in · ${count('output_tokens')} out` };
+}
+
+function summaryFacts(kind: string, parsed: unknown): [string, string][] {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return [];
+  const p = withTokens(kind, parsed as Record<string, unknown>);
+  const wanted = SUMMARY_FACTS[kind] ?? SUMMARY_FACTS['meta_final'] ?? [];
+  const out: [string, string][] = [];
+  for (const key of wanted) {
+    const value = p[key];
+    if (value === undefined || value === null) continue;
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number'
+          ? formatFact(key, value)
+          : (stringifyJson(value) ?? '');
+    out.push([key, text.length > 90 ? `${text.slice(0, 89)}…` : text]);
+  }
+  return out;
+}
+
+export function FilesBody(props: BodyProps) {
+  const files = metaFilesOf(props.detail.parsed);
+  if (files.length === 0) return <JsonBody {...props} />;
+  return (
+    <table className="files-table" data-testid={BLOCK_IDS.metaFiles}>
+      <thead>
+        <tr>
+          <th>file</th>
+          <th>id</th>
+          <th>other fields</th>
+        </tr>
+      </thead>
+      <tbody>
+        {files.map((f, i) => (
+          <tr key={`${f.id}-${i}`}>
+            <td className="mono">{f.name}</td>
+            <td className="mono muted">{f.id}</td>
+            <td className="muted">
+              {Object.entries(f.fields)
+                .filter(([k]) => k !== 'file_id' && k !== 'filename')
+                .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : stringifyJson(v)}`)
+                .join(' · ')}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ErrorBody({ detail }: BodyProps) {
+  const frame = errorFrameOf(detail.parsed);
+  if (!frame) {
+    return (
+      <div className="error-body" data-testid={BLOCK_IDS.errorBlock}>
+        <ClippedText text={detail.content} className="error-text" />
+      </div>
+    );
+  }
+  return (
+    <div className="error-body" data-testid={BLOCK_IDS.errorBlock}>
+      <div className="error-head">
+        <span className="error-name mono">{frame.error}</span>
+        <span className="error-text">{frame.message}</span>
+      </div>
+      {frame.traceback !== null && <Traceback text={frame.traceback} />}
+    </div>
+  );
+}
+
+function Traceback({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="traceback-wrap">
+      <button
+        type="button"
+        className="link-button small"
+        onClick={(event) => {
+          event.stopPropagation();
+          setOpen((o) => !o);
+        }}
+      >
+        {open ? '▾ Traceback' : '▸ Traceback'}
+      </button>
+      {open && <ClippedText text={text} className="traceback" />}
+    </div>
+  );
+}
+
+export function AwaitingBody({ detail, pending }: BodyProps & { pending: PendingTools | null }) {
+  const tools = detail.pendingTools ?? [];
+  const state = pending && pending.block === detail.id ? pending.answered : null;
+  return (
+    <div className="awaiting-body" data-testid={BLOCK_IDS.awaitingBlock}>
+      <div className="tool-line">
+        <span>
+          The agent paused for {tools.length} frontend tool{tools.length === 1 ? '' : 's'}.
+        </span>
+        {state && (
+          <span className={`chip chip-small answered-${state}`}>
+            {state === 'no' ? 'waiting for an answer (see the prompt above)' : state}
+          </span>
+        )}
+      </div>
+      {detail.parseError && <div className="warn-text">payload does not parse: {detail.parseError}</div>}
+      <ul className="awaiting-tools">
+        {tools.map((tool) => {
+          const message = messageOf(tool.input);
+          return (
+            <li key={tool.toolUseId}>
+              <span className="mono strong">{tool.name}</span> <span className="mono muted">{tool.toolUseId}</span>
+              {message && <div className="tool-message">{message}</div>}
+              <pre className="block-pre json-text">{prettyInput(tool.input)}</pre>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
