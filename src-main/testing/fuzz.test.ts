@@ -106,7 +106,7 @@ describe('the checks can fail', () => {
   });
 
   test('a result that depends on the chunking is reported', () => {
-    const other = { ...whole, diagnostics: whole.diagnostics.slice(1) };
+    const other = { ...whole, envelopes: whole.envelopes.slice(1) };
     expect(checkDecoded(bytes, whole, [whole, other])).toEqual({
       kind: 'chunking',
       detail: 'splitting 1 decodes differently from the whole stream',

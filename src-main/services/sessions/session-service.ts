@@ -86,6 +86,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     rt.data.dispose();
     batcher.forget(sessionId);
     ticker.untrack(sessionId);
+    external.forget(sessionId);
     sessions.delete(sessionId);
     if (deps.spoolDir !== undefined) await rm(spoolPath(deps.spoolDir, sessionId), { force: true });
     if (rt.upload) {

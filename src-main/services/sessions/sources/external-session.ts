@@ -222,5 +222,10 @@ export function createExternalSessions(
     return Promise.resolve(proxy?.state() ?? null);
   }
 
-  return { startProxy, stopProxy, getProxy };
+  /** A session closed: its entry goes at once, since the entry's closure holds the whole session (its store). */
+  function forget(sessionId: string): void {
+    proxied.delete(sessionId);
+  }
+
+  return { startProxy, stopProxy, getProxy, forget };
 }
