@@ -49,12 +49,13 @@ test.describe('smoke', () => {
     await expect(connect.presetDemo).toBeVisible();
   });
 
-  test('a first start connects to the demo agent on its own', async ({ app, timeline }) => {
+  test('a first start connects to the demo agent on its own', async ({ app, blocks }) => {
     await app.open({ autoconnect: true });
-    await app.expectView('timeline');
+    // The conversation first (25-first-view): Blocks, not the timeline's delta fragments.
+    await app.expectView('blocks');
     await expect(app.sessionItems).toHaveCount(1);
     await expect(app.sessionTitle).toHaveText(/^Demo agent/);
-    await timeline.expectTotalAtLeast(1);
+    await expect(blocks.blocks.first()).toBeVisible();
     // Half a stream cannot be replayed: the Replay button waits for the end.
     await expect(app.sessionState).toHaveText(/streaming|connecting/);
     await expect(app.replayButton).toBeDisabled();
