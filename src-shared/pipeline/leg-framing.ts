@@ -112,7 +112,18 @@ class FramingSniffer {
 
 /** The framing of a leg whose first bytes are `head` (no headers); undefined while they decide nothing yet. */
 export function framingOfHead(head: Uint8Array, registry: DialectRegistry = DIALECT_REGISTRY): Framing | undefined {
-  return new FramingSniffer(registry).read(head)?.framing;
+  return framingOfChunks(registry)(head);
+}
+
+/**
+ * The same decision fed chunk by chunk (a live response's body as it arrives), each byte read
+ * once: undefined until the bytes so far decide.
+ */
+export function framingOfChunks(
+  registry: DialectRegistry = DIALECT_REGISTRY,
+): (chunk: Uint8Array) => Framing | undefined {
+  const sniffer = new FramingSniffer(registry);
+  return (chunk) => sniffer.read(chunk)?.framing;
 }
 
 function framerFor(decision: Decision, callbacks: FramerCallbacks, sseOptions: FramerOptions): SseFramer {

@@ -1,5 +1,5 @@
 import type { Failure } from '../../../src-shared/contract/payloads';
-import { announcedLineFraming, framingOfHead, type Framing } from '../../../src-shared/pipeline/leg-framing';
+import { announcedLineFraming, framingOfChunks, type Framing } from '../../../src-shared/pipeline/leg-framing';
 import {
   encodingFailure,
   idleFailure,
@@ -141,6 +141,7 @@ export function openConnection(
     contentType: string;
     held: { chunk: Uint8Array; receivedAt: number }[];
     size: number;
+    framingOf: (chunk: Uint8Array) => Framing | undefined;
   } | null = null;
   let rejected: {
     head: HttpResponseHead;
@@ -273,7 +274,7 @@ export function openConnection(
           // without alt=sse); a JSON object is a one-off answer or an error, shown. Its first
           // bytes decide.
           mode = 'sniffing';
-          sniffing = { head, contentType, held: [], size: 0 };
+          sniffing = { head, contentType, held: [], size: 0, framingOf: framingOfChunks() };
           arm(responseMs, () => finishSniffing(undefined));
           return;
         }
@@ -286,12 +287,7 @@ export function openConnection(
         if (mode === 'sniffing' && sniffing) {
           sniffing.held.push({ chunk, receivedAt });
           sniffing.size += chunk.byteLength;
-          const framing = framingOfHead(
-            concat(
-              sniffing.held.map((h) => h.chunk),
-              sniffing.size,
-            ),
-          );
+          const framing = sniffing.framingOf(chunk);
           if (framing || sniffing.size >= REJECTED_BODY_CAP) finishSniffing(framing);
           return;
         }

@@ -54,6 +54,30 @@ describe('a JSON array body', () => {
     expect(times[2]).toBeGreaterThan(times[1] ?? 0);
   });
 
+  it('is decided across chunks: a byte-order mark and whitespace split over several writes before the bracket', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    server = await startLoopbackServer(async (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      for (const part of [
+        bom.subarray(0, 1),
+        bom.subarray(1),
+        Buffer.from(' \r\n'),
+        Buffer.from('\t'),
+        Buffer.from('[{}]'),
+      ]) {
+        res.write(part);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+      res.end();
+    });
+    const { seen, handlers } = capture();
+    const outcome = await openConnection(post(server.url), handlers).done;
+    expect(outcome).toMatchObject({ reason: 'complete', status: 200 });
+    expect(seen.heads).toEqual([{ status: 200, accepted: true }]);
+    // The mark's bytes were split, so each chunk's own text shows them replaced; what follows is exact.
+    expect(seen.chunks.map((c) => c.text).join('')).toMatch(/ \r\n\t\[\{\}\]$/);
+  });
+
   it('must not: a JSON object sent with 200 is refused as a stream and shown', async () => {
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
