@@ -1,9 +1,21 @@
 import type { DiagnosticInit } from '../diagnostics/types';
 import { concatBytes } from '../bytes/held-bytes';
-import { closingQuote, endsInOpenEscape } from '../recording/json-array-splitter';
 import type { Frame, FramerCallbacks, FramerSummary, SseFramer } from '../sse/types';
 import { findInvalidUtf8, hexBytes } from '../sse/utf8-errors';
 import { createUtf8Decoder } from '../text/utf8';
+import {
+  BACKSLASH,
+  BOM,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  closingQuote,
+  endsInOpenEscape,
+  isJsonSpace,
+} from '../json/json-bytes';
 
 /**
  * Framing of a body that is one JSON array sent element by element, as an API streams its
@@ -26,17 +38,7 @@ import { createUtf8Decoder } from '../text/utf8';
  * so the scan runs on bytes and its offsets are exact.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
 const REPLACEMENT_CHARACTER = '\uFFFD';
-
-const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-const BOM = [0xef, 0xbb, 0xbf] as const;
 
 /** Where the scan is: before the array, between its elements, inside one, after its `]`. */
 type Phase = 'before' | 'between' | 'element' | 'after';
@@ -201,7 +203,7 @@ export function createJsonArrayFramer(callbacks: FramerCallbacks, options: JsonA
     for (let i = 0; i < bytes.length; i++) {
       if (phase !== 'element') {
         const b = bytes[i] as number;
-        if (isSpace(b) || isLeadingBom(b, offset + i)) continue;
+        if (isJsonSpace(b) || isLeadingBom(b, offset + i)) continue;
         if (phase === 'between' && b !== COMMA && b !== CLOSE_ARRAY && b !== CLOSE_OBJECT) {
           startElement(i, b);
           runStart = i;
@@ -228,7 +230,7 @@ export function createJsonArrayFramer(callbacks: FramerCallbacks, options: JsonA
         continue;
       }
       if (elementKind === 'primitive') {
-        if (isSpace(b) || b === COMMA || b === CLOSE_ARRAY) {
+        if (isJsonSpace(b) || b === COMMA || b === CLOSE_ARRAY) {
           finishElement(bytes, runStart, i);
           i--; // the separator is read again, between elements
         }

@@ -5,6 +5,7 @@ import { createSseFramer } from '../sse/framer';
 import type { FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from '../sse/types';
 import { createUtf8Decoder } from '../text/utf8';
 import { createJsonArrayFramer } from './json-array-framer';
+import { BOM, OPEN_ARRAY, isJsonSpace } from '../json/json-bytes';
 
 /**
  * How a leg's bytes become frames:
@@ -57,12 +58,8 @@ export function lineFramingOf(prefix: string, registry: DialectRegistry = DIALEC
 const isEventStream = (headers: HeaderList): boolean =>
   /^\s*text\/event-stream\s*(;|$)/i.test(headerValue(headers, 'content-type') ?? '');
 
-const BOM = [0xef, 0xbb, 0xbf] as const;
-const OPEN_ARRAY = 0x5b;
 /** Leading whitespace past which a body is taken for SSE without waiting for more. */
 export const FRAMING_DECIDED_WITHIN = 64 * 1024;
-
-const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 interface Decision {
   framing: Framing;
@@ -95,7 +92,7 @@ class FramingSniffer {
         continue;
       }
       if (this.head.length < this.needed) this.head.push(b);
-      if (this.firstSignificant === undefined && !isSpace(b)) this.firstSignificant = b;
+      if (this.firstSignificant === undefined && !isJsonSpace(b)) this.firstSignificant = b;
       if (this.firstSignificant === OPEN_ARRAY) return { framing: 'json-array' };
       if (this.firstSignificant !== undefined && this.head.length >= this.needed) return this.byPrefix();
     }

@@ -1,5 +1,18 @@
 import { createUtf8Decoder } from '../text/utf8';
 import { fileDiagnostic, type ImportDiagnosticSink } from './diagnostics';
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  closingQuote,
+  endsInOpenEscape,
+  isJsonSpace,
+} from '../json/json-bytes';
 
 /**
  * A streaming splitter for JSON arrays: bytes in, the source text of each element of one
@@ -53,17 +66,7 @@ export interface JsonArraySplitter {
   readonly closed: boolean;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 const MAX_KEY_BYTES = 1024;
-
-const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 interface Container {
   array: boolean;
@@ -203,7 +206,7 @@ export function createJsonArraySplitter(
         if (key && key.length < MAX_KEY_BYTES) key.push(b);
         continue;
       }
-      if (isSpace(b)) {
+      if (isJsonSpace(b)) {
         if (capture !== 'none') flushRun(i);
         if (capture === 'primitive') finishElement(offset + i);
         continue;
@@ -307,23 +310,6 @@ export function createJsonArraySplitter(
       return { complete: closed, found, elements: index };
     },
   };
-}
-
-/** Index of the first unescaped `"` at or after `from` (no escape is open at `from`), or -1. */
-export function closingQuote(bytes: Uint8Array, from: number): number {
-  for (let q = bytes.indexOf(QUOTE, from); q >= 0; q = bytes.indexOf(QUOTE, q + 1)) {
-    let backslashes = 0;
-    for (let k = q - 1; k >= from && bytes[k] === BACKSLASH; k--) backslashes++;
-    if (backslashes % 2 === 0) return q;
-  }
-  return -1;
-}
-
-/** Whether `bytes[from..]` ends with an odd run of backslashes (an escape continued in the next push). */
-export function endsInOpenEscape(bytes: Uint8Array, from: number): boolean {
-  let backslashes = 0;
-  for (let k = bytes.length - 1; k >= from && bytes[k] === BACKSLASH; k--) backslashes++;
-  return backslashes % 2 === 1;
 }
 
 function decodeKey(bytes: number[]): string {
