@@ -36,4 +36,19 @@ describe('the progress bar of a long task', () => {
     const view = progressView({ ...base, task: 'open', total: 0 });
     expect(view).toMatchObject({ received: 0, decoded: 0, bytes: '6.5 MB decoded' });
   });
+
+  it('an export of a known size fills to the bytes written', () => {
+    const view = progressView({ ...base, task: 'export', total: 20_000_000, received: 5_000_000, decoded: 5_000_000 });
+    expect(view).toMatchObject({ title: 'Exporting', received: 0.25, decoded: 0.25, bytes: '5.0 MB of 20 MB written' });
+    expect(view.rate).toBe('41,250 envelopes/s · 3.1 MB/s');
+  });
+
+  it('an export whose size is not known yet fills to the envelopes written of the session', () => {
+    const view = progressView({ ...base, task: 'export', total: 0, decoded: 5_000_000, envelopesTotal: 160_000 });
+    expect(view).toMatchObject({
+      received: 0.25,
+      decoded: 0.25,
+      bytes: '5.0 MB written · 40,000 of 160,000 envelopes',
+    });
+  });
 });

@@ -41,6 +41,9 @@ export async function checkRecording(
   io: CliIo,
   options: Omit<DecodeFileOptions, 'inline'> = {},
 ): Promise<CheckedRecording> {
+  // A small file is read whole and decoded without a turn of the event loop: the progress
+  // line's timer gets one between files, or a run of many small files would never draw it.
+  if (options.counts) await new Promise((resolve) => setImmediate(resolve));
   let decoded;
   try {
     decoded = await decodeFile(file, format, io, options);

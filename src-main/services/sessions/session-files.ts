@@ -14,6 +14,7 @@ import { legHeader } from '../../../src-shared/export/sse-legs';
 import { buildTranscript } from '../../../src-shared/export/transcript';
 import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
 import type { LegOutcome, RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
+import { newExportCount, rawLegCounter, type ExportCount } from './export-count';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
 import type { LegState } from './store/leg-state';
 import type { SessionStore } from './store/session-store';
@@ -28,42 +29,102 @@ function existsMessage(path: string): string {
   return `${path} already exists; choose another name (existing files are never overwritten).`;
 }
 
-/** Writes the parts one after the other into a new file; returns the bytes written. */
-async function writeNewFile(path: string, parts: Iterable<string | Uint8Array>): Promise<number> {
+/** What a running export is told: where to count, and whether to stop (its session was closed). */
+export interface ExportRun {
+  count: ExportCount;
+  cancelled: () => boolean;
+}
+
+/** The export stops between two parts once its session is closed; the partial file is removed. */
+const CANCELLED = 'The export stopped: its session was closed.';
+
+/** Time between turns given back to the event loop, so the progress ticker runs during a long export. */
+const TURN_MS = 20;
+
+/** Resolves on the event loop's next turn at most every TURN_MS: cheap to await after every part. */
+function turnTaker(): () => Promise<void> | undefined {
+  let last = Date.now();
+  return () => {
+    const now = Date.now();
+    if (now - last < TURN_MS) return undefined;
+    last = now;
+    return new Promise((resolve) => setImmediate(resolve));
+  };
+}
+
+const byteLength = (part: string | Uint8Array): number =>
+  typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+
+/**
+ * Writes the parts one after the other into a new file; returns the bytes written. A write
+ * that fails or is cancelled removes the file it created (`wx`: never one that was there).
+ */
+async function writeNewFile(path: string, parts: Iterable<string | Uint8Array>, run: ExportRun): Promise<number> {
   const stream = createWriteStream(path, { flags: 'wx' });
-  let bytes = 0;
+  const turn = turnTaker();
+  let created = false;
   try {
     await once(stream, 'open');
+    created = true;
     for (const part of parts) {
-      bytes += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+      if (run.cancelled()) throw new Error(CANCELLED);
+      run.count.written += byteLength(part);
       if (!stream.write(part)) await once(stream, 'drain');
+      else await turn();
     }
     stream.end();
     await once(stream, 'finish');
   } catch (error) {
     stream.destroy();
+    if (created) await rm(path, { force: true });
     if ((error as { code?: string }).code === 'EEXIST') throw new Error(existsMessage(path));
-    throw error;
+    // A store closed under the export fails in its own words: the user closed the session.
+    throw run.cancelled() ? new Error(CANCELLED) : error;
   }
-  return bytes;
+  return run.count.written;
 }
 
-function* envelopeLines(session: SessionStore): Generator<string> {
+function* envelopeLines(session: SessionStore, count: ExportCount): Generator<string> {
   for (let seq = 0; seq < session.envelopeCount; seq++) {
     const envelope = session.envelope(seq);
+    count.envelopes = seq + 1;
     if (envelope) yield `${JSON.stringify(toEnvelopeDetail(envelope))}\n`;
   }
 }
 
-/** Each leg's bytes as received; a session of several legs is headed by their sizes (src-shared/export/sse-legs.ts). */
-function* rawStream(session: SessionStore): Generator<string | Uint8Array> {
-  if (session.legs.length > 1) yield legHeader(session.legs.map((leg) => leg.raw.bytes));
-  for (const leg of session.legs) {
-    for (let i = 0; i < leg.raw.count; i++) {
-      const chunk = leg.raw.chunk(i);
-      if (chunk) yield chunk.bytes;
+/**
+ * Each leg's bytes as received; a session of several legs is headed by their sizes
+ * (src-shared/export/sse-legs.ts). Its size is known before the first byte is written.
+ */
+function rawStream(session: SessionStore, count: ExportCount): Iterable<string | Uint8Array> {
+  const header = session.legs.length > 1 ? legHeader(session.legs.map((leg) => leg.raw.bytes)) : '';
+  count.total = byteLength(header) + session.legs.reduce((sum, leg) => sum + leg.raw.bytes, 0);
+  return rawParts(session, header, count);
+}
+
+function* rawParts(session: SessionStore, header: string, count: ExportCount): Generator<string | Uint8Array> {
+  if (header) yield header;
+  for (const [i, leg] of session.legs.entries()) {
+    const envelopesEnd = session.legs[i + 1]?.firstEnvelope ?? session.envelopeCount;
+    const counted = rawLegCounter(leg, envelopesEnd, count);
+    let written = 0;
+    for (let c = 0; c < leg.raw.count; c++) {
+      const chunk = leg.raw.chunk(c);
+      if (!chunk) continue;
+      yield chunk.bytes;
+      written += chunk.bytes.byteLength;
+      counted(written);
     }
+    counted(leg.raw.bytes);
   }
+}
+
+/** A format built in one piece from the whole session: every envelope is in it, and its size is known. */
+function* builtWhole(build: () => string, session: SessionStore, count: ExportCount): Generator<string> {
+  const text = build();
+  count.total = byteLength(text);
+  count.envelopes = session.envelopeCount;
+  yield text;
 }
 
 /** A leg's request as a file may show it (secrets redacted); a file's own location for a file without one. */
@@ -113,23 +174,41 @@ export const HAR_CREATOR = { name: 'Agent Stream Inspector', version: '1' };
  * received, legs one after the other under a header naming their sizes; `har` every leg as a HAR entry (docs: src-shared/export/har.ts);
  * `transcript-md` the conversation as Markdown.
  */
-export function exportParts(session: SessionStore, kind: ExportKind): Iterable<string | Uint8Array> {
+export function exportParts(
+  session: SessionStore,
+  kind: ExportKind,
+  count: ExportCount = newExportCount(session),
+): Iterable<string | Uint8Array> {
   switch (kind) {
     case 'envelopes-ndjson':
-      return envelopeLines(session);
+      return envelopeLines(session, count);
     case 'blocks-json':
-      return [`${JSON.stringify(session.blocks().map(toBlockDetail), null, 2)}\n`];
+      return builtWhole(() => `${JSON.stringify(session.blocks().map(toBlockDetail), null, 2)}\n`, session, count);
     case 'raw-sse':
-      return rawStream(session);
+      return rawStream(session, count);
     case 'har':
-      return [buildHar({ creator: HAR_CREATOR, legs: session.legs.map((leg) => harLeg(session, leg)) })];
+      return builtWhole(
+        () => buildHar({ creator: HAR_CREATOR, legs: session.legs.map((leg) => harLeg(session, leg)) }),
+        session,
+        count,
+      );
     case 'transcript-md':
-      return [buildTranscript({ title: session.title, agents: session.agents(), blocks: session.blocks() })];
+      return builtWhole(
+        () => buildTranscript({ title: session.title, agents: session.agents(), blocks: session.blocks() }),
+        session,
+        count,
+      );
   }
 }
 
-export async function exportSession(session: SessionStore, kind: ExportKind, path: string): Promise<number> {
-  return writeNewFile(path, exportParts(session, kind));
+/** Writes an export to a new file, counting its progress in `run`. */
+export async function exportSession(
+  session: SessionStore,
+  kind: ExportKind,
+  path: string,
+  run: ExportRun = { count: newExportCount(session), cancelled: () => false },
+): Promise<number> {
+  return writeNewFile(path, exportParts(session, kind, run.count), run);
 }
 
 /**
@@ -174,16 +253,22 @@ function tooLarge(what: string): Error {
   );
 }
 
-/** A recording or an export as bytes for a download (the browser host has no save dialog). */
+/**
+ * A recording or an export as bytes for a download (the browser host has no save dialog); an
+ * export counts its progress in `run`.
+ */
 export async function downloadFile(
   session: SessionStore,
   actions: readonly RecordedAction[],
   kind: DownloadKind,
   createRecorder: RecorderFactory | undefined,
+  run: ExportRun = { count: newExportCount(session), cancelled: () => false },
 ): Promise<DownloadFile> {
   const format = FILE_FORMATS[kind];
   const bytes =
-    kind === 'recording' ? await recordingBytes(session, actions, createRecorder) : exportBytes(session, kind);
+    kind === 'recording'
+      ? await recordingBytes(session, actions, createRecorder)
+      : await exportBytes(session, kind, run);
   return {
     fileName: fileNameFor(session.title, kind),
     mimeType: format.mimeType,
@@ -192,14 +277,20 @@ export async function downloadFile(
   };
 }
 
-function exportBytes(session: SessionStore, kind: ExportKind): Uint8Array {
+async function exportBytes(session: SessionStore, kind: ExportKind, run: ExportRun): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  let size = 0;
-  for (const part of exportParts(session, kind)) {
-    const bytes = typeof part === 'string' ? encodeUtf8(part) : part;
-    size += bytes.byteLength;
-    if (size > MAX_DOWNLOAD_BYTES) throw tooLarge(`The ${FILE_FORMATS[kind].label.toLowerCase()}`);
-    parts.push(bytes);
+  const turn = turnTaker();
+  try {
+    for (const part of exportParts(session, kind, run.count)) {
+      if (run.cancelled()) throw new Error(CANCELLED);
+      const bytes = typeof part === 'string' ? encodeUtf8(part) : part;
+      run.count.written += bytes.byteLength;
+      if (run.count.written > MAX_DOWNLOAD_BYTES) throw tooLarge(`The ${FILE_FORMATS[kind].label.toLowerCase()}`);
+      parts.push(bytes);
+      await turn();
+    }
+  } catch (error) {
+    throw run.cancelled() ? new Error(CANCELLED) : error;
   }
   return concatBytes(parts);
 }

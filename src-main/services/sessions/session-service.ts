@@ -7,8 +7,9 @@ import { diffTranscript } from '../../../src-shared/diff/transcript';
 import type { DiffInput } from '../../../src-shared/diff/types';
 import { parseFilter } from '../../../src-shared/filter';
 import { limitJsonDepth } from '../../../src-shared/json/tree';
-import { downloadFile, exportSession, saveRecording } from './session-files';
-import { createSessionRegistry, type SessionServiceDeps } from './session-registry';
+import { exportProbe, newExportCount } from './export-count';
+import { downloadFile, exportSession, saveRecording, type ExportRun } from './session-files';
+import { createSessionRegistry, type Runtime, type SessionServiceDeps } from './session-registry';
 import { createExternalSessions } from './sources/external-session';
 import { createFileSessions, type ReopenRequest } from './sources/file-session';
 import { createLiveSessions } from './sources/live-session';
@@ -68,6 +69,20 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const replays = createReplaySessions(registry);
   const external = createExternalSessions(registry, closeSession);
   const answers = createToolAnswers(registry, live);
+
+  /**
+   * Runs an export under the session's progress bar (bytes written, envelopes/s) until it ends,
+   * however it ends; closing the session stops it.
+   */
+  async function withExportProgress<T>(rt: Runtime, write: (run: ExportRun) => Promise<T>): Promise<T> {
+    const count = newExportCount(rt.data);
+    const finish = registry.progress.track(rt.data.id, exportProbe(count));
+    try {
+      return await write({ count, cancelled: () => rt.closed });
+    } finally {
+      finish();
+    }
+  }
 
   async function closeSession({ sessionId }: { sessionId: string }): Promise<void> {
     const rt = sessions.get(sessionId);
@@ -216,7 +231,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       const rt = runtimeOf(sessionId);
       if (path === undefined) throw new Error('Choose where to export to');
       const absolute = resolve(path);
-      const bytes = await exportSession(rt.data, kind, absolute);
+      const bytes = await withExportProgress(rt, (run) => exportSession(rt.data, kind, absolute, run));
       return { path: absolute, bytes };
     },
 
@@ -231,7 +246,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
 
     downloadSession({ sessionId, kind }) {
       const rt = runtimeOf(sessionId);
-      return downloadFile(rt.data, rt.actions, kind, deps.createRecorder);
+      return withExportProgress(rt, (run) => downloadFile(rt.data, rt.actions, kind, deps.createRecorder, run));
     },
 
     onSessionsChanged: events.sessionsChanged.event,

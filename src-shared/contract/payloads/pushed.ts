@@ -98,7 +98,7 @@ export type LiveStatus = Infer<typeof LiveStatus>;
  * How far a long task on a session has got (opening or uploading a file, exporting it), pushed
  * on a tick while it runs and once when it ends. Bytes: `received` is what the session holds so
  * far of `total` (an upload still arriving: less than the file), `decoded` what the decoder has
- * read of it. `total` 0: unknown.
+ * read of it; an export's `received` and `decoded` are both the bytes written. `total` 0: unknown.
  */
 export const TaskProgress = s.object({
   sessionId: SessionId,
@@ -107,6 +107,8 @@ export const TaskProgress = s.object({
   received: Count(),
   decoded: Count(),
   envelopes: Count(),
+  /** How many envelopes the task takes in all, where it knows (an export: the session's). */
+  envelopesTotal: s.optional(Count()),
   /** Over the last second. */
   envelopesPerSecond: s.number({ min: 0 }),
   bytesPerSecond: s.number({ min: 0 }),

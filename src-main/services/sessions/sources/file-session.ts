@@ -141,7 +141,7 @@ export function createFileSessions(registry: SessionRegistry) {
     rt.data.addDiagnostics(source.diagnostics);
     target.rt = rt;
     const upload = rt.upload;
-    registry.progress.track(init.id, () => ({
+    const finishProgress = registry.progress.track(init.id, () => ({
       task: upload ? 'upload' : 'open',
       total: upload?.size ?? count.size(),
       received: upload?.received() ?? count.size(),
@@ -186,7 +186,7 @@ export function createFileSessions(registry: SessionRegistry) {
       })
       .finally(() => {
         rt.loading = false;
-        registry.progress.finish(init.id);
+        finishProgress();
         if (rt.closed) return;
         const pending = rt.data.pendingTools();
         // A recording that sent the results of its last pause (and ends before the continuation) is not paused any more.

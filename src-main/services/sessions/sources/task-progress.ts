@@ -14,12 +14,16 @@ export interface ProgressProbe {
   received: number;
   decoded: number;
   envelopes: number;
+  /** Envelopes the task will have taken when done, where it knows (an export). */
+  envelopesTotal?: number;
 }
 
 export interface ProgressTicker {
-  track(sessionId: string, probe: () => ProgressProbe): void;
-  /** Emits the task's last event (done) and stops ticking for it. */
-  finish(sessionId: string): void;
+  /**
+   * Ticks the task's progress until the function it returns is called, which emits the task's
+   * last event (done). A session may run two tasks at once (an export while it still loads).
+   */
+  track(sessionId: string, probe: () => ProgressProbe): () => void;
   dispose(): void;
 }
 
@@ -27,19 +31,20 @@ export function createProgressTicker(
   emit: (progress: TaskProgress) => void,
   options: { timers: Timers; now: () => number; intervalMs: number },
 ): ProgressTicker {
-  const tracked = new Map<
-    string,
-    { probe: () => ProgressProbe; rates: ReturnType<typeof createRateWindow>; startedAt: number }
-  >();
+  interface Tracked {
+    sessionId: string;
+    probe: () => ProgressProbe;
+    rates: ReturnType<typeof createRateWindow>;
+    startedAt: number;
+  }
+  const tracked = new Set<Tracked>();
   let timer: unknown = null;
 
-  const progressOf = (sessionId: string, done: boolean): TaskProgress | null => {
-    const entry = tracked.get(sessionId);
-    if (!entry) return null;
+  const progressOf = (entry: Tracked, done: boolean): TaskProgress => {
     const p = entry.probe();
     const t = options.now();
     return {
-      sessionId,
+      sessionId: entry.sessionId,
       ...p,
       ...entry.rates.sample(t, p.decoded, p.envelopes),
       elapsedMs: Math.max(0, t - entry.startedAt),
@@ -49,10 +54,7 @@ export function createProgressTicker(
 
   const tick = (): void => {
     timer = null;
-    for (const id of tracked.keys()) {
-      const progress = progressOf(id, false);
-      if (progress) emit(progress);
-    }
+    for (const entry of tracked) emit(progressOf(entry, false));
     if (tracked.size > 0) timer = options.timers.setTimeout(tick, options.intervalMs);
   };
 
@@ -61,17 +63,17 @@ export function createProgressTicker(
       // The task starts from nothing: its first tick has a rate already.
       const rates = createRateWindow();
       rates.sample(options.now(), 0, 0);
-      tracked.set(sessionId, { probe, rates, startedAt: options.now() });
+      const entry: Tracked = { sessionId, probe, rates, startedAt: options.now() };
+      tracked.add(entry);
       if (timer === null) timer = options.timers.setTimeout(tick, options.intervalMs);
-    },
-    finish(sessionId) {
-      const progress = progressOf(sessionId, true);
-      if (progress) emit(progress);
-      tracked.delete(sessionId);
-      if (tracked.size === 0 && timer !== null) {
-        options.timers.clearTimeout(timer);
-        timer = null;
-      }
+      return () => {
+        if (!tracked.delete(entry)) return;
+        emit(progressOf(entry, true));
+        if (tracked.size === 0 && timer !== null) {
+          options.timers.clearTimeout(timer);
+          timer = null;
+        }
+      };
     },
     dispose() {
       if (timer !== null) options.timers.clearTimeout(timer);
