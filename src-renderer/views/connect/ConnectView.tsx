@@ -1,18 +1,13 @@
 import { useState } from 'react';
 import type { FormatChoice } from '../../../src-shared/contract';
 import { DIALECTS } from '../../../src-shared/dialects/registry';
-import { AGENT_TYPES } from '../../../src-shared/agents/wire-formats';
 import type { RendererApp } from '../../model/types';
 import { copyText } from '../../app/files';
 import { useStore } from '../../app/hooks';
 import {
-  bodyField,
-  demoForm,
   formToCurl,
   formToRequest,
   METHODS,
-  providerForm,
-  upstreamForm,
   withBodyField,
   type BodyKind,
   type ConnectForm,
@@ -24,6 +19,7 @@ import { CodeView } from '../../editor/CodeView';
 import { TEST_IDS } from '../../testids';
 import { CurlPanel, FilesPanel } from './ConnectSidePanels';
 import { HeadersTable } from './HeadersTable';
+import { PresetPicker } from './PresetPicker';
 import { ProxyPanel } from './ProxyPanel';
 import './proxy.css';
 
@@ -35,12 +31,10 @@ const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [
 /** Start a live session: a preset or any endpoint, or fill the form from a curl command. */
 export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
   const form = useStore(app.connectForm);
-  const host = useStore(app.host);
   const saved = useStore(app.requests).find((r) => r.id === form.savedId);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pickerError, setPickerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const demo = host.demo;
 
   const update = (change: Partial<ConnectForm>): void => {
     app.connectForm.update((current) => ({ ...current, ...change }));
@@ -72,12 +66,6 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
     }
   };
 
-  const scenario = bodyField(form, 'scenario');
-  const demoFormat = bodyField(form, 'format') ?? 'json';
-  const agentType = bodyField(form, 'agent_type');
-  const scenarioInfo = demo?.scenarios.find((s) => s.id === scenario);
-  const providerPreset = demo?.providers.find((p) => p.id === form.preset);
-
   return (
     <div className="connect-view" data-testid={TEST_IDS.connectView}>
       <div className="connect-main">
@@ -90,143 +78,12 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             The inspector sends this request and decodes the <code>text/event-stream</code> response as it arrives.
             Start with the built-in demo agent, point it at your own agent server, or paste a curl command.
           </p>
-          <div className="preset-row" role="radiogroup" aria-label="Preset">
-            <button
-              type="button"
-              role="radio"
-              aria-checked={form.preset === 'demo'}
-              className={`preset ${form.preset === 'demo' ? 'preset-active' : ''}`}
-              data-testid={TEST_IDS.presetDemo}
-              disabled={!demo}
-              title={demo ? `The demo agent at ${demo.baseUrl}` : 'The demo agent is not running'}
-              onClick={() => demo && app.connectForm.set(demoForm(demo))}
-            >
-              <span className="preset-name">Demo agent</span>
-              <span className="preset-sub">built in, scripted scenarios</span>
-            </button>
-            <button
-              type="button"
-              role="radio"
-              aria-checked={form.preset === 'upstream'}
-              className={`preset ${form.preset === 'upstream' ? 'preset-active' : ''}`}
-              data-testid={TEST_IDS.presetUpstream}
-              onClick={() => app.connectForm.set(upstreamForm())}
-            >
-              <span className="preset-name">Agent API</span>
-              <span className="preset-sub">POST /agent/run on your server</span>
-            </button>
-            {demo?.providers.map((provider) => (
-              <button
-                key={provider.id}
-                type="button"
-                role="radio"
-                aria-checked={form.preset === provider.id}
-                className={`preset ${form.preset === provider.id ? 'preset-active' : ''}`}
-                data-testid={`${TEST_IDS.providerPreset}-${provider.id}`}
-                title={`The demo agent's ${provider.title} stream at ${provider.url}`}
-                onClick={() => app.connectForm.set(providerForm(provider))}
-              >
-                <span className="preset-name">{provider.title}</span>
-                <span className="preset-sub">
-                  POST {new URL(provider.url).pathname}
-                  {new URL(provider.url).search}, scripted
-                </span>
-              </button>
-            ))}
-            <button
-              type="button"
-              role="radio"
-              aria-checked={form.preset === 'custom'}
-              className={`preset ${form.preset === 'custom' ? 'preset-active' : ''}`}
-              onClick={() => update({ preset: 'custom' })}
-            >
-              <span className="preset-name">Custom</span>
-              <span className="preset-sub">any URL, method and body</span>
-            </button>
-          </div>
-
-          {form.preset === 'demo' && demo && (
-            <div className="field-row">
-              <label className="field">
-                <span className="field-label">Scenario</span>
-                <select
-                  className="select"
-                  data-testid={TEST_IDS.demoScenario}
-                  value={scenario ?? ''}
-                  onChange={(e) => setBodyField('scenario', e.target.value || null)}
-                >
-                  <option value="">Chosen from the prompt (default: the tour)</option>
-                  {demo.scenarios.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.title}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="field field-narrow">
-                <span className="field-label">Wire format</span>
-                <select
-                  className="select"
-                  data-testid={TEST_IDS.demoFormat}
-                  value={demoFormat}
-                  onChange={(e) => setBodyField('format', e.target.value)}
-                >
-                  {demo.formats.map((f) => (
-                    <option key={f} value={f}>
-                      {f}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </div>
-          )}
-          {form.preset === 'demo' && scenarioInfo?.description && <p className="hint">{scenarioInfo.description}</p>}
-          {providerPreset && (
-            <div className="field-row">
-              <label className="field">
-                <span className="field-label">Scenario</span>
-                <select
-                  className="select"
-                  data-testid={TEST_IDS.providerScenario}
-                  value={scenario ?? ''}
-                  onChange={(e) => setBodyField('scenario', e.target.value || null)}
-                >
-                  <option value="">Chosen from the prompt</option>
-                  {providerPreset.scenarios.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.title}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </div>
-          )}
-          {providerPreset && (
-            <p className="hint">
-              {providerPreset.scenarios.find((s) => s.id === scenario)?.description ??
-                `Any scenario of the demo's ${providerPreset.title} API; point the URL at the provider to inspect the real stream.`}
-            </p>
-          )}
-          {form.preset === 'upstream' && (
-            <div className="field-row">
-              <label className="field">
-                <span className="field-label">agent_type</span>
-                <select
-                  className="select"
-                  data-testid={TEST_IDS.agentType}
-                  value={agentType ?? ''}
-                  onChange={(e) => setBodyField('agent_type', e.target.value || null)}
-                >
-                  <option value="">(not sent: server default)</option>
-                  {AGENT_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {t}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </div>
-          )}
+          <PresetPicker
+            app={app}
+            form={form}
+            onCustom={() => update({ preset: 'custom' })}
+            setBodyField={setBodyField}
+          />
           {pickerError && <div className="field-error">{pickerError}</div>}
 
           <div className="request-line">

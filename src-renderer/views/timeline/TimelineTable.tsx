@@ -1,27 +1,26 @@
 import {
   createColumnHelper,
-  flexRender,
   getCoreRowModel,
   useReactTable,
   type ColumnSizingState,
   type Updater,
   type VisibilityState,
 } from '@tanstack/react-table';
-import { useCallback, useEffect, useLayoutEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RendererApp } from '../../model/types';
-import { withDetailOpen } from '../../model/preferences';
 import { useStore } from '../../app/hooks';
-import { isEditableTarget } from '../../app/files';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
-import { columnSpec, layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
+import { layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
 import { EMPTY_FILTER } from '../../model/row-filter';
 import { rowWindow, scrollTopFor } from '../../model/row-window';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
 import { windowRows, type WindowContext, type WindowRow as DisplayRow } from '../../model/window-rows';
 import { TEST_IDS } from '../../testids';
 import { isHighlighted, ROW_HEIGHT, rowId, TimelineRowView } from './TimelineRow';
+import { TimelineHeader } from './TimelineHeader';
 import { useElementWidth, useScrollGeometry } from './use-element-geometry';
+import { useRowKeys } from './use-row-keys';
 
 const HEADER_HEIGHT = 24;
 /** Rows rendered beyond each side of the viewport. */
@@ -235,81 +234,17 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const gridId = useId();
   const selectedRendered = selectedPosition >= first && selectedPosition <= last;
 
-  const moveTo = (position: number): void => {
-    if (count === 0) return;
-    const clamped = Math.max(0, Math.min(count - 1, position));
-    const seq = timeline.seqAt(clamped);
-    if (seq === undefined) return;
-    app.selectRow(seq, { reveal: false });
-    setFollowing(clamped === count - 1 && live);
-    scrollToPosition(clamped, 'nearest');
-  };
-
-  /** Carries out a navigation key (↑ ↓ PageUp PageDown Home End, Enter opens the detail); false for any other key. */
-  const navigate = (key: string): boolean => {
-    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
-    const from = selectedPosition >= 0 ? selectedPosition : -1;
-    switch (key) {
-      case 'ArrowDown':
-        moveTo(from + 1);
-        return true;
-      case 'ArrowUp':
-        moveTo(from < 0 ? 0 : from - 1);
-        return true;
-      case 'PageDown':
-        moveTo(from + page);
-        return true;
-      case 'PageUp':
-        moveTo(from - page);
-        return true;
-      case 'Home':
-        moveTo(0);
-        return true;
-      case 'End':
-        moveTo(count - 1);
-        return true;
-      case 'Enter':
-        if (selection.row !== null) app.prefs.update(withDetailOpen);
-        return true;
-      default:
-        return false;
-    }
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
-    if (navigate(event.key)) event.preventDefault();
-  };
-
-  // The rows take the focus when they appear (a session opened, a filter that hid every row
-  // undone) and when asked (a filter applied with Enter), so the keys work without a click;
-  // never from a field the user is typing in.
-  const focusRows = useCallback(() => {
-    if (!isEditableTarget(document.activeElement)) scroller.current?.focus({ preventScroll: true });
-  }, []);
-  useEffect(() => focusRows(), [focusRows]);
-  useEffect(
-    () =>
-      uiCommands.event((command) => {
-        if (command === 'focus-table') scroller.current?.focus({ preventScroll: true });
-      }),
-    [],
-  );
-  // With nothing focused (a click on empty space, a closed dialog), the navigation keys still
-  // move in the rows, which take the focus.
-  const navigateRef = useRef(navigate);
-  navigateRef.current = navigate;
-  useEffect(() => {
-    const onWindowKey = (event: globalThis.KeyboardEvent): void => {
-      const target = document.activeElement;
-      if (event.defaultPrevented || (target !== null && target !== document.body)) return;
-      if (event.ctrlKey || event.metaKey || event.altKey || event.key === 'Enter') return;
-      if (!navigateRef.current(event.key)) return;
-      event.preventDefault();
-      scroller.current?.focus({ preventScroll: true });
-    };
-    window.addEventListener('keydown', onWindowKey);
-    return () => window.removeEventListener('keydown', onWindowKey);
-  }, []);
+  const onKeyDown = useRowKeys({
+    app,
+    timeline,
+    scroller,
+    count,
+    selectedPosition,
+    selectedRow: selection.row,
+    live,
+    setFollowing,
+    scrollToPosition,
+  });
 
   // Where the rows' block sits in the body. While following, at the window's first row: each
   // update then moves this one offset, not every row. Otherwise at the body's top, so a row
@@ -336,39 +271,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
         onScroll={onScroll}
         onKeyDown={onKeyDown}
       >
-        <div className="tt-header" role="row" aria-rowindex={1} style={{ height: HEADER_HEIGHT, width }}>
-          {headerGroup?.headers.map((header) => (
-            <div
-              key={header.id}
-              role="columnheader"
-              className={`tt-cell tt-col-${header.column.id}`}
-              style={{ width: header.getSize() }}
-            >
-              {flexRender(header.column.columnDef.header, header.getContext())}
-              {header.column.getCanResize() && (
-                <div
-                  className={`tt-resizer ${header.column.getIsResizing() ? 'tt-resizing' : ''}`}
-                  onMouseDown={header.getResizeHandler()}
-                  onDoubleClick={() =>
-                    app.prefs.update((p) => ({
-                      ...p,
-                      columns: {
-                        ...p.columns,
-                        widths: {
-                          ...p.columns.widths,
-                          [header.column.id]: columnSpec(header.column.id as ColumnId).width,
-                        },
-                      },
-                    }))
-                  }
-                  role="separator"
-                  aria-label={`Resize the ${columnSpec(header.column.id as ColumnId).label} column`}
-                  title="Drag to resize; double-click for the default width"
-                />
-              )}
-            </div>
-          ))}
-        </div>
+        <TimelineHeader app={app} headers={headerGroup?.headers ?? []} height={HEADER_HEIGHT} width={width} />
         <div className="tt-body" role="presentation" style={{ height: shown.bodyHeight, width }}>
           {/* While following, the window's rows move as one (see rowsOrigin). */}
           <div className="tt-rows" role="rowgroup" style={{ transform: `translateY(${rowsOrigin}px)` }}>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PendingTools, SendToolResultsRequest, ToolResult } from '../../../src-shared/contract';
 import { useActiveSession, useSessionData, useStore } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
@@ -6,10 +6,7 @@ import {
   buildRequest,
   draftProblem,
   draftsFor,
-  draftWarning,
   pendingKey,
-  prettyInput,
-  quickAnswers,
   draftsWithAnswers,
   recordedAnswersAt,
   type QuickAnswer,
@@ -19,6 +16,8 @@ import { PauseIcon } from '../replay/icons';
 import { AutoAnswerBar } from './AutoAnswerBar';
 import { autoAnswering } from './auto-answer';
 import { TOOL_IDS } from './testids';
+import { ToolEditor } from './ToolEditor';
+import { FileNotice, ToolsNotice } from './ToolsNotices';
 import '../blocks/blocks.css';
 import './tools.css';
 
@@ -301,157 +300,6 @@ function PendingPrompt({
           </button>
         )}
       </footer>
-    </section>
-  );
-}
-
-function ToolEditor({
-  draft,
-  problem,
-  onChange,
-  onQuickAnswer,
-  sendsAtOnce,
-  inputRef,
-}: {
-  draft: ToolDraft;
-  problem: string | null;
-  onChange: (patch: Partial<ToolDraft>) => void;
-  onQuickAnswer: (answer: QuickAnswer) => void;
-  /** The run waits for this tool alone: a quick answer sends. */
-  sendsAtOnce: boolean;
-  inputRef: RefObject<HTMLTextAreaElement | null> | undefined;
-}) {
-  const [showInput, setShowInput] = useState(draft.message === null);
-  const warning = draftWarning(draft);
-  const input = useMemo(() => prettyInput(draft.input), [draft.input]);
-  return (
-    <div className="tool-editor" data-testid={TOOL_IDS.tool} data-tool-use-id={draft.toolUseId}>
-      <div className="tool-editor-head">
-        <span className="mono strong">{draft.name}</span>
-        <span className="mono muted small">{draft.toolUseId}</span>
-        <span className="spacer" />
-        <button type="button" className="link-button small" onClick={() => setShowInput((s) => !s)}>
-          {showInput ? 'Hide input' : 'Show input'}
-        </button>
-      </div>
-      {draft.message && (
-        <div className="tool-ask" data-testid={TOOL_IDS.toolMessage}>
-          {draft.message}
-        </div>
-      )}
-      {showInput && (
-        <pre className="block-pre json-text tool-input" data-testid={TOOL_IDS.toolInput}>
-          {input}
-        </pre>
-      )}
-      <div className="tool-answer">
-        <div className="tool-answer-controls">
-          {quickAnswers(draft.name).map((q) => (
-            <button
-              key={q.label}
-              type="button"
-              className={`button button-small quick ${draft.mode === 'text' && draft.content === q.content && draft.isError === q.isError ? 'quick-on' : ''}`}
-              data-testid={`${TOOL_IDS.quickAnswer}-${q.content}`}
-              title={sendsAtOnce ? `Answer “${q.content}” and send` : `Answer “${q.content}”`}
-              onClick={() => onQuickAnswer(q)}
-            >
-              {q.label}
-            </button>
-          ))}
-          <span className="segmented">
-            <button
-              type="button"
-              className={draft.mode === 'text' ? 'segmented-active' : ''}
-              onClick={() => onChange({ mode: 'text' })}
-              data-testid={TOOL_IDS.modeText}
-            >
-              Text
-            </button>
-            <button
-              type="button"
-              className={draft.mode === 'json' ? 'segmented-active' : ''}
-              onClick={() => onChange({ mode: 'json' })}
-              data-testid={TOOL_IDS.modeJson}
-            >
-              JSON
-            </button>
-          </span>
-          <label className="toolbar-check" title="Send is_error: true (the tool failed)">
-            <input
-              type="checkbox"
-              checked={draft.isError}
-              onChange={(e) => onChange({ isError: e.target.checked })}
-              data-testid={TOOL_IDS.isError}
-            />
-            is_error
-          </label>
-        </div>
-        <textarea
-          ref={inputRef}
-          className={`input mono tool-result-input ${problem ? 'input-invalid' : ''}`}
-          rows={draft.mode === 'json' ? 4 : 2}
-          placeholder={
-            draft.mode === 'json' ? '{"answer": …}  (sent as this JSON text)' : 'Result text sent as content'
-          }
-          value={draft.content}
-          onChange={(e) => onChange({ content: e.target.value })}
-          spellCheck={draft.mode === 'text'}
-          data-testid={TOOL_IDS.resultText}
-        />
-        {problem ? (
-          <div className="field-error">{problem}</div>
-        ) : (
-          warning && <div className="muted small">{warning}</div>
-        )}
-      </div>
-    </div>
-  );
-}
-
-/**
- * A file that ends waiting for tools cannot be answered (there is no live run behind it);
- * replaying it pauses at the same place, and answering there plays the recorded continuation.
- */
-function FileNotice({ app, session, pending }: { app: AppModel; session: SessionData; pending: PendingTools }) {
-  const names = pending.tools.map((t) => t.name).join(', ');
-  return (
-    <ToolsNotice testId={TOOL_IDS.fileNotice}>
-      <span>
-        This recording stops waiting for{' '}
-        {pending.tools.length === 1 ? 'a frontend tool' : `${pending.tools.length} frontend tools`} (
-        <span className="mono">{names}</span>). A file cannot be answered; replay it to answer at this point and play
-        what was recorded next.
-      </span>
-      <span className="spacer" />
-      <button
-        type="button"
-        className="button button-small"
-        data-testid={TOOL_IDS.fileReplay}
-        onClick={() =>
-          void app.run(
-            'Replay',
-            async () => {
-              const replay = await app.commands(session.id).startReplay();
-              app.setActiveSession(replay.id);
-            },
-            session.id,
-          )
-        }
-      >
-        Replay it
-      </button>
-    </ToolsNotice>
-  );
-}
-
-/** A paused run that cannot be answered here: the pause icon and why. */
-function ToolsNotice({ testId, children }: { testId: string; children: ReactNode }) {
-  return (
-    <section className="tools-notice" data-testid={testId} role="status">
-      <span className="tools-icon" aria-hidden="true">
-        <PauseIcon />
-      </span>
-      {children}
     </section>
   );
 }

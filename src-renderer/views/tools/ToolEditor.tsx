@@ -1,0 +1,107 @@
+import { useMemo, useState, type RefObject } from 'react';
+import { draftWarning, prettyInput, quickAnswers, type QuickAnswer, type ToolDraft } from '../../model/tools';
+import { TOOL_IDS } from './testids';
+
+/** One pending tool's answer: its input, quick answers, text or JSON, is_error, and what is wrong with the draft. */
+export function ToolEditor({
+  draft,
+  problem,
+  onChange,
+  onQuickAnswer,
+  sendsAtOnce,
+  inputRef,
+}: {
+  draft: ToolDraft;
+  problem: string | null;
+  onChange: (patch: Partial<ToolDraft>) => void;
+  onQuickAnswer: (answer: QuickAnswer) => void;
+  /** The run waits for this tool alone: a quick answer sends. */
+  sendsAtOnce: boolean;
+  inputRef: RefObject<HTMLTextAreaElement | null> | undefined;
+}) {
+  const [showInput, setShowInput] = useState(draft.message === null);
+  const warning = draftWarning(draft);
+  const input = useMemo(() => prettyInput(draft.input), [draft.input]);
+  return (
+    <div className="tool-editor" data-testid={TOOL_IDS.tool} data-tool-use-id={draft.toolUseId}>
+      <div className="tool-editor-head">
+        <span className="mono strong">{draft.name}</span>
+        <span className="mono muted small">{draft.toolUseId}</span>
+        <span className="spacer" />
+        <button type="button" className="link-button small" onClick={() => setShowInput((s) => !s)}>
+          {showInput ? 'Hide input' : 'Show input'}
+        </button>
+      </div>
+      {draft.message && (
+        <div className="tool-ask" data-testid={TOOL_IDS.toolMessage}>
+          {draft.message}
+        </div>
+      )}
+      {showInput && (
+        <pre className="block-pre json-text tool-input" data-testid={TOOL_IDS.toolInput}>
+          {input}
+        </pre>
+      )}
+      <div className="tool-answer">
+        <div className="tool-answer-controls">
+          {quickAnswers(draft.name).map((q) => (
+            <button
+              key={q.label}
+              type="button"
+              className={`button button-small quick ${draft.mode === 'text' && draft.content === q.content && draft.isError === q.isError ? 'quick-on' : ''}`}
+              data-testid={`${TOOL_IDS.quickAnswer}-${q.content}`}
+              title={sendsAtOnce ? `Answer “${q.content}” and send` : `Answer “${q.content}”`}
+              onClick={() => onQuickAnswer(q)}
+            >
+              {q.label}
+            </button>
+          ))}
+          <span className="segmented">
+            <button
+              type="button"
+              className={draft.mode === 'text' ? 'segmented-active' : ''}
+              onClick={() => onChange({ mode: 'text' })}
+              data-testid={TOOL_IDS.modeText}
+            >
+              Text
+            </button>
+            <button
+              type="button"
+              className={draft.mode === 'json' ? 'segmented-active' : ''}
+              onClick={() => onChange({ mode: 'json' })}
+              data-testid={TOOL_IDS.modeJson}
+            >
+              JSON
+            </button>
+          </span>
+          <label className="toolbar-check" title="Send is_error: true (the tool failed)">
+            <input
+              type="checkbox"
+              checked={draft.isError}
+              onChange={(e) => onChange({ isError: e.target.checked })}
+              data-testid={TOOL_IDS.isError}
+            />
+            is_error
+          </label>
+        </div>
+        <textarea
+          ref={inputRef}
+          className={`input mono tool-result-input ${problem ? 'input-invalid' : ''}`}
+          rows={draft.mode === 'json' ? 4 : 2}
+          placeholder={
+            draft.mode === 'json' ? '{"answer": …}  (sent as this JSON text)' : 'Result text sent as content'
+          }
+          value={draft.content}
+          onChange={(e) => onChange({ content: e.target.value })}
+          spellCheck={draft.mode === 'text'}
+          data-testid={TOOL_IDS.resultText}
+        />
+        {problem ? (
+          <div className="field-error">{problem}</div>
+        ) : (
+          warning && <div className="muted small">{warning}</div>
+        )}
+      </div>
+    </div>
+  );
+}
