@@ -21,8 +21,14 @@ const app = createApp({
   download: browserDownload,
 });
 bindEditorTheme(app.theme);
-// Before the first paint, so a dark theme never flashes light.
-document.documentElement.dataset['theme'] = app.theme.getSnapshot();
+// Before the first paint, so a dark theme never flashes light; on a change, before React
+// renders again, since charts and canvases read the theme's colours from the root while they
+// render (app/theme-colours.ts): an effect would set it only after they read the old ones.
+const applyTheme = (): void => {
+  document.documentElement.dataset['theme'] = app.theme.getSnapshot();
+};
+applyTheme();
+app.theme.subscribe(applyTheme);
 app.start();
 
 const root = document.getElementById('root');

@@ -57,10 +57,6 @@ export function Shell({ app, pathForFile }: ShellProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
-  useEffect(() => {
-    document.documentElement.dataset['theme'] = theme;
-  }, [theme]);
-
   const openFiles = useCallback(
     async (files: FileList | readonly File[]) => {
       for (const file of Array.from(files)) {
