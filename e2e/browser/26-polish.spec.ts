@@ -1,5 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startWebApp } from '../../src-main/web/web-app';
 import { TEST_IDS } from '../../src-renderer/testids';
-import { expect, test } from './fixtures';
+import { expect, host, test } from './fixtures';
+import { AppPage } from './pages/app-page';
 
 /** The badge of a session that has ended ("done", or how it ended otherwise). */
 const ENDED = /^(done|truncated|ended by error|stopped)$/;
@@ -72,4 +77,30 @@ test('in the dark theme the chunk charts draw their grid in the dark palette', a
   const dark = await themeGrid();
   await expect.poll(gridStrokes).toEqual([dark]);
   await app.screenshot('26-charts-dark');
+});
+
+test('a browser host refuses an upload over its limit, saying so in the page', async ({ page }) => {
+  test.skip(host === 'electron', 'The desktop app opens files where they are: nothing is uploaded');
+  const dir = await mkdtemp(join(tmpdir(), 'inspector-e2e-limit-'));
+  // A host of its own with a 1 MiB limit, serving the renderer the suite built.
+  const limited = await startWebApp({
+    rendererDir: resolve(import.meta.dirname, '../../out/renderer'),
+    demoAgent: false,
+    maxUploadBytes: 1024 * 1024,
+  });
+  try {
+    const file = join(dir, 'too-big.sse');
+    await writeFile(file, 'data: {}\n\n'.repeat(210_000));
+    await page.goto(limited.url);
+    const app = new AppPage(page);
+    await app.openFiles(file);
+    await expect(app.errorBanner).toContainText(
+      "413 Payload Too Large: too-big.sse is 2 MiB, over this browser host's upload limit of 1 MiB.",
+    );
+    await expect(app.sessionItems).toHaveCount(0);
+    await app.screenshot('26-upload-limit');
+  } finally {
+    await limited.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { maxUploadBytesFrom } from './upload-limit';
 import { startWebApp } from './web-app';
 
 /**
@@ -50,6 +51,7 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
     sessionsInWorker: true,
     ...(options.files ? { files: options.files } : {}),
     ...(options.secretOrigins ? { secretOrigins: options.secretOrigins } : {}),
+    maxUploadBytes: maxUploadBytesFrom(process.env),
     recentFilesPath: join(userDataDir(), 'recent-files.json'),
     userData: userDataDir(),
   });

@@ -21,6 +21,7 @@ import { createPathAccess, guardPaths } from '../hosts/path-guard';
 import type { SessionService, SessionServiceDeps } from '../services/sessions/session-service';
 import { startSessionWorker } from '../services/sessions/worker/worker-client';
 import { startBrowserHost, type BrowserHost } from './browser-host';
+import { DEFAULT_MAX_UPLOAD_BYTES, limitUploads } from './upload-limit';
 
 /**
  * The inspector as a local web app: the session service, optionally the demo agent, and the
@@ -35,6 +36,8 @@ export interface WebAppOptions {
   /** Start the embedded demo agent (default true), or use one that is already running. */
   demoAgent?: boolean | { url: string };
   demoAgentPort?: number;
+  /** The largest upload the page may send (upload-limit.ts); 4 GiB by default. */
+  maxUploadBytes?: number;
   /** The shipped sample recordings; the project's resources/samples by default. */
   samplesDir?: string;
   /** Where the recent files are kept; in memory when not given. */
@@ -152,18 +155,21 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
         `Keeping a recent session failed: ${error instanceof Error ? error.message : String(error)}`,
       ),
   });
-  const inspector = guardPaths(
-    composeInspector(
-      service,
-      browserHostCommands({
-        version: options.version ?? '0.0.0',
-        recentFiles,
+  const inspector = limitUploads(
+    guardPaths(
+      composeInspector(
         service,
-        samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR,
-      }),
-      workspace,
+        browserHostCommands({
+          version: options.version ?? '0.0.0',
+          recentFiles,
+          service,
+          samplesDir: options.samplesDir ?? PROJECT_SAMPLES_DIR,
+        }),
+        workspace,
+      ),
+      access,
     ),
-    access,
+    options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
   );
   for (const file of options.files ?? []) {
     access.grantRead(file);
