@@ -12,6 +12,7 @@ import { envelopeFilter, envelopeReader, parseAssertion, parseFilter, printExpre
 import { MAX_DEPTH } from './parser';
 import { envelopeSubjects } from './subjects';
 import { checkAssertion } from './assertions';
+import { pushEnvelope } from '../reconstruct/envelope-list';
 
 const multiAgent = envelopeSubjects(decodeBytes(readFixture('multi_agent.json.sse')));
 const errorMidstream = envelopeSubjects(decodeBytes(readFixture('error_midstream.json.sse')));
@@ -205,7 +206,7 @@ describe('block.content is matched once per block', () => {
     const match = envelopeFilter('block.content contains "part 3000"');
     expect(match(subjects[0]!)).toBe(false);
     Object.defineProperty(block, 'content', { get: () => `${content}part 3000 ` });
-    block.envelopes.push(3002);
+    pushEnvelope(block, 3002);
     expect(match(subjects[0]!)).toBe(true);
   });
 });

@@ -117,8 +117,12 @@ export function createInlineStage(
       text.complete = true;
       text.end = block.content.length;
     }
-    parse.doc?.parser.end();
-    parse.doc = null;
+    if (parse.doc) {
+      parse.doc.parser.end();
+      // The list grew as the block streamed: an exact copy drops its spare room.
+      block.segments = parse.doc.segments.slice();
+      parse.doc = null;
+    }
     parses.delete(block.id);
     const only = block.segments?.[0];
     // A plain text block: its one segment holds the block's own string instead of a second
@@ -156,10 +160,10 @@ export function createInlineStage(
       // A marker may start here: the block's parser reads it from its start (once).
       newDocument(block, parse).parser.push(content);
     } else {
-      const segments = block.segments ?? (block.segments = []);
-      const text = segments[0];
+      const text = block.segments?.[0];
       if (text) text.content = content;
-      else if (!isBlank(gained)) segments.push(plainTextSegment(content));
+      // A list of one, not an empty list pushed to (which keeps room for 17 segments: 128 bytes a text block).
+      else if (!isBlank(gained)) block.segments = [plainTextSegment(content)];
     }
   }
 

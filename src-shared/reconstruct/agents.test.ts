@@ -4,6 +4,7 @@ import { createAgents, openBlockOf } from './agents';
 import { createBlock } from './new-block';
 import { HELD_IDLE_AGENTS } from './retention';
 import type { AgentInfo } from './types';
+import { pushEnvelope } from './envelope-list';
 
 function envelope(agent: string, seq: number, leg = 0): Envelope {
   return {
@@ -47,7 +48,7 @@ describe('agents of a session', () => {
     const agents = createAgents('all', onAgent);
     const state = agents.stateOf(envelope('sub', 0));
     const block = createBlock(0, envelope('sub', 0), 'meta_init');
-    block.envelopes.push(0);
+    pushEnvelope(block, 0);
     const meta = { parent_agent_uuid: 'root', model: 'm', format: 'json', user_query: { q: 1 } };
     agents.applyMetaInit(state, block, meta);
     expect(state.info).toMatchObject({

@@ -4,13 +4,13 @@ import type { Envelope } from '../envelope/types';
 import { KIND } from '../envelope/vocabulary';
 import { openBlockOf, type AgentState } from './agents';
 import { agentLabel, envelopeAt, stringExtra } from './locations';
-import { addEnvelope } from './new-block';
+import { addCitation, addEnvelope, addImage } from './new-block';
 import { readCitation } from './payloads';
 import type { Block } from './types';
 
 /** What attaching needs of the reconstructor. */
 export interface AttachContext {
-  newBlock: (envelope: Envelope, kind: string) => Block;
+  newBlock: (envelope: Envelope, kind: string, agent?: string) => Block;
   changed: (block: Block) => void;
   report: (rule: RuleId, message: string, at: DiagnosticLocation) => void;
 }
@@ -31,14 +31,14 @@ export function createAttachments({ newBlock, changed, report }: AttachContext) 
         envelopeAt(envelope, target),
       );
     if (target) {
-      target.citations.push(citation);
+      addCitation(target, citation);
       addEnvelope(target, envelope);
       changed(target);
       return;
     }
-    const block = newBlock(envelope, 'citation');
+    const block = newBlock(envelope, 'citation', state.info.uuid);
     block.content = citation.citedText;
-    block.citations.push(citation);
+    addCitation(block, citation);
     block.status = 'complete';
     addEnvelope(block, envelope);
     report(
@@ -63,14 +63,14 @@ export function createAttachments({ newBlock, changed, report }: AttachContext) 
     // it belongs to the text block it appears in.
     const target = open && matches ? open : toolId === undefined ? openBlockOf(state, KIND.text, envelope) : undefined;
     if (target) {
-      target.block.images.push(image);
+      addImage(target.block, image);
       addEnvelope(target.block, envelope);
       changed(target.block);
       return;
     }
     // Kept as a block of its own, complete: the image has nowhere else to go.
-    const block = newBlock(envelope, 'tool_result_image');
-    block.images.push(image);
+    const block = newBlock(envelope, 'tool_result_image', state.info.uuid);
+    addImage(block, image);
     block.status = 'complete';
     addEnvelope(block, envelope);
     const why = open

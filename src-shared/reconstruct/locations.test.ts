@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Envelope } from '../envelope/types';
 import { agentLabel, blockAt, describeBlock, envelopeAt, replayAt, stringExtra } from './locations';
 import { createBlock } from './new-block';
+import { pushEnvelope } from './envelope-list';
 
 function envelope(seq: number, leg: number, extras: Record<string, unknown> = {}): Envelope {
   return {
@@ -46,7 +47,8 @@ describe('how reconstruction names and places what it reports', () => {
   test('a block is placed by its span and first envelope; a replay from its first replayed envelope to the confirming one', () => {
     const block = createBlock(7, envelope(3, 1), 'text');
     expect(blockAt(block)).toEqual({ byteStart: 10, byteEnd: 20, block: 7, leg: 1 });
-    block.envelopes.push(3, 4);
+    pushEnvelope(block, 3);
+    pushEnvelope(block, 4);
     expect(blockAt(block)).toEqual({ byteStart: 10, byteEnd: 20, block: 7, leg: 1, envelope: 3 });
     expect(replayAt(block, 4, { ...envelope(9, 1), byteEnd: 90 })).toEqual({
       envelope: 4,

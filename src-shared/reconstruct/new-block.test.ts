@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Envelope } from '../envelope/types';
-import { addEnvelope, createBlock } from './new-block';
+import { addCitation, addEnvelope, addImage, createBlock, NO_CITATIONS, NO_IMAGES } from './new-block';
 
 function envelope(
   seq: number,
@@ -53,5 +53,22 @@ describe('a new block and the envelopes it is built from', () => {
     addEnvelope(block, envelope(3, 0, 20, 25));
     expect(block.envelopes).toEqual([1, 2, 3]);
     expect([block.byteStart, block.byteEnd]).toEqual([20, 55]);
+  });
+
+  test('blocks without citations or images share one frozen empty list; the first attached gives the block its own', () => {
+    const plain = createBlock(0, envelope(0, 0, 0, 1), 'text');
+    const cited = createBlock(1, envelope(1, 0, 1, 2), 'text');
+    expect(plain.citations).toBe(cited.citations);
+    expect(plain.images).toBe(cited.images);
+    expect(Object.isFrozen(plain.citations) && Object.isFrozen(plain.images)).toBe(true);
+    const citation = { citationType: 'page_location', citedText: 'x', fields: {}, envelope: 2 };
+    addCitation(cited, citation);
+    addCitation(cited, { ...citation, envelope: 3 });
+    addImage(cited, { src: 's', mediaType: 'image/png', envelope: 4 });
+    expect(cited.citations.map((c) => c.envelope)).toEqual([2, 3]);
+    expect(cited.images).toHaveLength(1);
+    expect(plain.citations).toBe(NO_CITATIONS);
+    expect(plain.images).toBe(NO_IMAGES);
+    expect(NO_CITATIONS).toHaveLength(0);
   });
 });

@@ -1,33 +1,53 @@
 import type { Envelope } from '../envelope/types';
-import { detachString } from '../text/detach';
+import { detachFlat, detachString } from '../text/detach';
 import { withContent } from './block-content';
+import { pushEnvelope, withEnvelopeList } from './envelope-list';
 import { stringExtra } from './locations';
-import type { Block, BlockStatus } from './types';
+import type { Block, BlockStatus, Citation, ImageRef } from './types';
 
-/** An open, empty block `id` of `kind`, begun by `envelope` (which it does not list yet: see addEnvelope). */
-export function createBlock(id: number, envelope: Envelope, kind: string): Block {
-  // Fields in the order they always had; `content` may move to a store once the block is done.
+/** The citations of every block that has none: one frozen list, not an empty array per block. */
+export const NO_CITATIONS: readonly Citation[] = Object.freeze([]);
+/** The images of every block that has none. */
+export const NO_IMAGES: readonly ImageRef[] = Object.freeze([]);
+
+/**
+ * An open, empty block `id` of `kind`, begun by `envelope` (which it does not list yet: see
+ * addEnvelope). `agent`: the agent's id as the reconstructor already holds it, so that blocks
+ * share one string per agent instead of a copy each (a copy of the envelope's by default).
+ */
+export function createBlock(id: number, envelope: Envelope, kind: string, agent = detachString(envelope.agent)): Block {
+  // Fields in the order they always had; `content` and `envelopes` may move to a store once the block is done.
   const status: BlockStatus = 'open';
-  const block: Block = Object.assign(withContent({ id, agent: detachString(envelope.agent), kind, status }), {
-    citations: [],
-    images: [],
-    envelopes: [],
-    leg: envelope.leg,
-    byteStart: envelope.byteStart,
-    byteEnd: envelope.byteEnd,
-  });
+  const block: Block = Object.assign(
+    withEnvelopeList(
+      Object.assign(withContent({ id, agent, kind, status }), { citations: NO_CITATIONS, images: NO_IMAGES }),
+    ),
+    { leg: envelope.leg, byteStart: envelope.byteStart, byteEnd: envelope.byteEnd },
+  );
   const toolId = stringExtra(envelope, 'id');
   const name = stringExtra(envelope, 'name');
   // The block outlives its envelope: its own copies, not slices that keep the frame's text alive.
-  if (toolId !== undefined) block.toolId = detachString(toolId);
+  if (toolId !== undefined) block.toolId = detachFlat(toolId);
   if (name !== undefined) block.name = detachString(name);
   return block;
 }
 
 /** Record that `envelope` contributed to `block`; offsets of another leg do not widen the span. */
 export function addEnvelope(block: Block, envelope: Envelope): void {
-  block.envelopes.push(envelope.seq);
+  pushEnvelope(block, envelope.seq);
   if (envelope.leg !== block.leg) return;
   if (envelope.byteStart < block.byteStart) block.byteStart = envelope.byteStart;
   if (envelope.byteEnd > block.byteEnd) block.byteEnd = envelope.byteEnd;
+}
+
+/** Attach a citation to the block: its first gives the block a list of its own, the next are appended to it. */
+export function addCitation(block: Block, citation: Citation): void {
+  if (block.citations === NO_CITATIONS) block.citations = [citation];
+  else (block.citations as Citation[]).push(citation);
+}
+
+/** Attach an image to the block, as addCitation. */
+export function addImage(block: Block, image: ImageRef): void {
+  if (block.images === NO_IMAGES) block.images = [image];
+  else (block.images as ImageRef[]).push(image);
 }

@@ -100,14 +100,15 @@ export function createReconstructor(
     callbacks.onDiagnostic?.({ rule, message, at });
   }
 
-  function newBlock(envelope: Envelope, kind: string): Block {
-    const block = createBlock(blocks.made, envelope, kind);
+  /** `agent`: the agent's id as its state holds it (blocks share it), when the caller has the state. */
+  function newBlock(envelope: Envelope, kind: string, agent?: string): Block {
+    const block = createBlock(blocks.made, envelope, kind, agent);
     blocks.add(block);
     return block;
   }
 
   function startBlock(state: AgentState, envelope: Envelope, kind: string): OpenBlock {
-    const block = newBlock(envelope, kind);
+    const block = newBlock(envelope, kind, state.info.uuid);
     const open: OpenBlock = isStreamedKind(kind) ? { block, replay: createReplayDetector<ReplayPoint>() } : { block };
     state.open.set(kind, open);
     if (kind === KIND.text) state.lastText = block;
@@ -323,13 +324,13 @@ export function createReconstructor(
   /** The open block turned out to hold a first attempt plus the start of its replay: split it; returns the replay. */
   function splitReplay(state: AgentState, open: OpenBlock, start: ReplayPoint, envelope: Envelope): OpenBlock {
     const old = open.block;
-    const replay = newBlock(envelope, old.kind);
+    const replay = newBlock(envelope, old.kind, old.agent);
     replay.content = old.content.slice(start.contentLength);
     replay.envelopes = old.envelopes.slice(start.envelopeCount);
     replay.byteStart = start.byteStart;
     replay.byteEnd = old.byteEnd;
     old.content = old.content.slice(0, start.contentLength);
-    old.envelopes.length = start.envelopeCount;
+    old.envelopes = old.envelopes.slice(0, start.envelopeCount);
     old.byteEnd = start.byteEnd;
     const next: OpenBlock = { block: replay, replay: open.replay };
     state.open.set(old.kind, next);

@@ -5,6 +5,7 @@ import { createBlock } from './new-block';
 import type { Retention } from './retention';
 import { createToolLinks } from './tool-links';
 import type { Block } from './types';
+import { pushEnvelope } from './envelope-list';
 
 function envelope(type: string, seq: number, extras: Record<string, unknown>, leg = 0): Envelope {
   return {
@@ -40,7 +41,7 @@ function links(retention: Retention = 'all') {
   ): { block: Block; envelope: Envelope } => {
     const env = envelope(type, seq, extras, leg);
     const made = createBlock(id++, env, type);
-    made.envelopes.push(seq);
+    pushEnvelope(made, seq);
     return { block: made, envelope: env };
   };
   return { tools, diagnostics, changes, block };

@@ -62,6 +62,8 @@ export function createToolLinks(
       return;
     }
     result.linkedBlock = callId;
+    // The same id: the result keeps the call's string rather than a copy of its own.
+    if (call) result.toolId = call.toolId;
     if (call && call.linkedBlock === undefined) {
       call.linkedBlock = result.id;
       changed(call);

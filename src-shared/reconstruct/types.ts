@@ -41,8 +41,10 @@ export interface Block {
   content: string;
   toolId?: string;
   name?: string;
-  citations: Citation[];
-  images: ImageRef[];
+  /** Shared and empty (NO_CITATIONS) until one attaches: most blocks have none. */
+  citations: readonly Citation[];
+  /** Shared and empty (NO_IMAGES) until one attaches. */
+  images: readonly ImageRef[];
   /** JSON payload parsed once the block completed (meta_*, tool arguments, awaiting tools…). */
   parsed?: unknown;
   /** Set when `parsed` was expected but the payload did not parse. */
@@ -57,9 +59,10 @@ export interface Block {
   replaces?: number;
   /**
    * Envelope sequence numbers this block was built from, in order (citations and
-   * tool_result_image envelopes included in the block they attach to).
+   * tool_result_image envelopes included in the block they attach to). Appended through
+   * pushEnvelope (envelope-list.ts): a finished block's list may be rebuilt by its session store.
    */
-  envelopes: number[];
+  envelopes: readonly number[];
   /** Session leg of the block's first envelope; the byte span is in that leg's stream. */
   leg: number;
   /** Byte span in the leg's stream: min byteStart, max byteEnd of its envelopes of that leg. */

@@ -49,3 +49,14 @@ export function detachString(text: string): string {
   if (text.length < V8_COPIES_BELOW_CHARS) return text;
   return (text.length >= COMPACT_MIN_CHARS ? compactAscii(text) : null) ?? ` ${text}`.slice(1);
 }
+
+/**
+ * `text` as a flat string of its own, for a short string kept per block (a tool-use id):
+ * detachString copies short text by slicing a concatenation, which V8 keeps as a 32-byte
+ * slice over its flat copy; an ASCII id is copied through UTF-8 instead, one flat one-byte
+ * string (about 56 bytes for a 36-character id, against 80).
+ */
+export function detachFlat(text: string): string {
+  if (text.length < V8_COPIES_BELOW_CHARS) return text;
+  return compactAscii(text) ?? detachString(text);
+}

@@ -63,7 +63,7 @@ export interface CountingSession {
  */
 export function releaseClosedBlock(block: Block): void {
   block.content = '';
-  if (block.envelopes.length > 1) block.envelopes.length = 1;
+  if (block.envelopes.length > 1) block.envelopes = block.envelopes.slice(0, 1);
   if (block.citations.length > 0) block.citations = [];
   if (block.images.length > 0) block.images = [];
   if (block.segments) block.segments = [];

@@ -1,6 +1,7 @@
 import type { BlockChanges, BlockSummary } from '../../../../src-shared/contract/payloads';
 import type { AgentInfo, Block } from '../../../../src-shared/reconstruct/types';
 import type { BlockContents } from './block-contents';
+import type { BlockEnvelopes } from './block-envelopes';
 import { UintColumn } from './columns';
 import type { EnvelopeTable } from './envelope-table';
 import type { LegState } from './leg-state';
@@ -33,6 +34,7 @@ export class BlockIndex {
   constructor(
     private readonly envelopes: EnvelopeTable,
     private readonly contents: BlockContents,
+    private readonly lists: BlockEnvelopes,
     /** An envelope's block id was set: its row changed. */
     private readonly touchRow: (seq: number) => void,
   ) {}
@@ -51,12 +53,9 @@ export class BlockIndex {
     }
     this.mappedEnvelopes.set(block.id, mapped);
     // A finished block's preview is read from its first deltas on disk: no need to keep it.
-    const released = !this.contents.onDisk(block) && this.contents.release(block);
-    if (released) {
-      this.previews.delete(block.id);
-      // A finished block's envelope list is done growing (but for a late citation): an exact copy drops its spare room.
-      block.envelopes = block.envelopes.slice();
-    }
+    if (!this.contents.onDisk(block) && this.contents.release(block)) this.previews.delete(block.id);
+    // A finished block's envelope list is done growing (but for a late citation, which takes it back).
+    this.lists.release(block);
     this.stamps.set(block.id, ++this.revision);
   }
 

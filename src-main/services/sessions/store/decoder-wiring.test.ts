@@ -4,6 +4,7 @@ import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { readFixture } from '../../../testing/fixtures';
 import { BatchTracker } from './batch-tracker';
 import { BlockContents } from './block-contents';
+import { BlockEnvelopes } from './block-envelopes';
 import { BlockIndex } from './block-index';
 import { decoderInto } from './decoder-wiring';
 import { DiagnosticStore } from './diagnostic-store';
@@ -22,7 +23,9 @@ describe('decoderInto', () => {
     const findings = new FindingBadges(new DiagnosticStore(new SpoolFile()), firstEnvelope, (seq) =>
       batch.touchRow(seq),
     );
-    const blocks = new BlockIndex(envelopes, new BlockContents(envelopes), (seq) => batch.touchRow(seq));
+    const blocks = new BlockIndex(envelopes, new BlockContents(envelopes), new BlockEnvelopes(envelopes), (seq) =>
+      batch.touchRow(seq),
+    );
     const agents = new Map<string, AgentInfo>();
     let changes = 0;
     const decoder = decoderInto({ legs, envelopes, blocks, agents, findings, batch }, () => (changes += 1), {});

@@ -1,4 +1,5 @@
 import { holdsContent } from '../../../../src-shared/reconstruct/block-content';
+import { holdsEnvelopeList, pushEnvelope } from '../../../../src-shared/reconstruct/envelope-list';
 import { describe, expect, it } from 'vitest';
 import type { SessionSource } from '../../../../src-shared/contract/payloads';
 import { ROW_FLAG, rowFlags } from '../../../../src-shared/contract/row-columns';
@@ -7,7 +8,7 @@ import { decodeBytes } from '../../../../src-shared/pipeline/session-decoder';
 import { listSseFixtures, readFixture } from '../../../testing/fixtures';
 import { createRawChunks } from './raw-chunks';
 import { SpoolFile } from './spool-file';
-import { preview } from './session-summary';
+import { preview, toBlockDetail } from './session-summary';
 import { createSessionStore } from './session-store';
 import { FULL_HEAD_ROWS, FULL_TAIL_ROWS } from './session-rows';
 
@@ -282,5 +283,42 @@ describe('block contents on disk', () => {
       expect(holdsContent(block)).toBe(false);
       expect(block.content).toBe(expected[block.id]?.content);
     }
+  });
+});
+
+describe('block envelope lists as ranges', () => {
+  it.each(listSseFixtures())(
+    '%s: every block lists the envelopes the decoder gave it, finished ones rebuilt from the envelope → block column',
+    (name) => {
+      const bytes = readFixture(name);
+      const data = sessionOf(bytes);
+      const expected = decodeBytes(bytes).blocks;
+      expect(data.blocks().map((b) => [...b.envelopes])).toEqual(expected.map((b) => b.envelopes));
+      expect(data.blocks().map((b) => toBlockDetail(b).envelopes)).toEqual(expected.map((b) => b.envelopes));
+      expect(data.blocks().map((b) => data.blockSummary(b).envelopeCount)).toEqual(
+        expected.map((b) => b.envelopes.length),
+      );
+      // Only a retried block's replay keeps an array: the column gives its first envelopes to the abandoned attempt.
+      for (const block of data.blocks())
+        if (block.status !== 'open' && holdsEnvelopeList(block)) expect(block.replaces, name).toBeDefined();
+      data.dispose();
+    },
+  );
+
+  it('a citation after its text block finished joins the list, which becomes a range again', () => {
+    const bytes = readFixture('probe_citations.json.sse');
+    const data = sessionOf(bytes);
+    const cited = data.blocks().find((b) => b.kind === 'text' && b.citations.length > 0);
+    expect(cited?.envelopes.length).toBeGreaterThan(cited?.citations.length ?? 0);
+    expect(cited?.envelopes).toEqual(expect.arrayContaining(cited?.citations.map((c) => c.envelope) ?? [-1]));
+    expect(cited && holdsEnvelopeList(cited)).toBe(false);
+    if (!cited) return;
+    // A rebuilt list is read-only; adding to it takes the list back into the block.
+    const before = [...cited.envelopes];
+    expect(() => (cited.envelopes as number[]).push(999)).toThrow();
+    pushEnvelope(cited, 999);
+    expect(cited.envelopes).toEqual([...before, 999]);
+    expect(holdsEnvelopeList(cited)).toBe(true);
+    data.dispose();
   });
 });

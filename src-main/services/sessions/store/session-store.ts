@@ -28,6 +28,7 @@ import { createRawChunks, rawBytesOf } from './raw-chunks';
 import { sessionLegs } from './session-legs';
 import type { LegKind, LegState } from './leg-state';
 import { BlockContents } from './block-contents';
+import { BlockEnvelopes } from './block-envelopes';
 import { SpoolFile, type OpenSpool } from './spool-file';
 import { RecordingFile } from './recording-file';
 import type { FileSpan } from '../../importers/types';
@@ -170,7 +171,9 @@ export function createSessionStore(init: SessionInit): SessionStore {
   const envelopes = new EnvelopeTable((leg) => legs[leg]?.frames, textSpool);
   const agentsByUuid = new Map<string, AgentInfo>();
   const batch = new BatchTracker();
-  const blockIndex = new BlockIndex(envelopes, new BlockContents(envelopes), (seq) => batch.touchRow(seq));
+  const blockIndex = new BlockIndex(envelopes, new BlockContents(envelopes), new BlockEnvelopes(envelopes), (seq) =>
+    batch.touchRow(seq),
+  );
   const firstEnvelope = (leg: number, frame: number): number => legs[leg]?.frames.firstEnvelope(frame) ?? -1;
   const findings = new FindingBadges(
     new DiagnosticStore(new SpoolFile('findings', init.openSpool)),
