@@ -87,6 +87,17 @@ async function liveIndex(url: string, seconds: number): Promise<(string | number
   return row;
 }
 
+/**
+ * What the larger session kept more than the smaller, per block more, beyond the index: the
+ * fixed part of a session (caches, buffers) cancels out.
+ */
+function perBlock(kept: [number, number, number][], indexPerEnvelope: number): string {
+  const [small, large] = kept;
+  if (!small || !large || large[1] <= small[1]) return 'per block: needs two sessions of different sizes';
+  const beyondIndex = large[2] - small[2] - indexPerEnvelope * (large[0] - small[0]);
+  return `Per block beyond the index (${indexPerEnvelope} B per envelope), the larger session against the smaller: ${Math.round(beyondIndex / (large[1] - small[1]))} B.`;
+}
+
 export async function run(options: BenchOptions): Promise<BenchTable[]> {
   const gc = (globalThis as { gc?: Gc }).gc;
   const title = 'Memory a live session keeps (session service + demo agent firehose, in process)';
@@ -106,6 +117,8 @@ export async function run(options: BenchOptions): Promise<BenchTable[]> {
   try {
     await live(service, demo.url, 0.2); // warm-up
     const rows: (string | number)[][] = [];
+    /** Per session: envelopes, blocks and bytes kept, for what the larger session kept per block more. */
+    const kept: [number, number, number][] = [];
     const indexRows: (string | number)[][] = [];
     for (const seconds of options.quick ? [0.3, 1] : [1, 4]) indexRows.push(await liveIndex(demo.url, seconds));
     for (const seconds of options.quick ? [0.3, 1] : [1, 4]) {
@@ -114,14 +127,15 @@ export async function run(options: BenchOptions): Promise<BenchTable[]> {
       const started = performance.now();
       const summary = await live(service, demo.url, seconds);
       const ms = performance.now() - started;
-      const kept = (await settledMemory(gc)) - before;
+      const bytes = (await settledMemory(gc)) - before;
+      kept.push([summary.envelopes, summary.blocks ?? 0, bytes]);
       rows.push([
         summary.envelopes,
         summary.blocks ?? 0,
         `${summary.state}, ${summary.end?.label ?? '-'}`,
         Math.round((summary.envelopes * 1000) / ms),
-        (kept / 1e6).toFixed(1),
-        Math.round(kept / summary.envelopes),
+        (bytes / 1e6).toFixed(1),
+        Math.round(bytes / summary.envelopes),
         load.toFixed(1),
       ]);
     }
@@ -140,6 +154,7 @@ export async function run(options: BenchOptions): Promise<BenchTable[]> {
         rows,
         notes: [
           `Each session stays open while the next runs, as in the app; kept is what the session added. Budget: the index (≤ ${INDEX_TARGET} B per envelope, below) plus bounded state; the rest is per block (the block with its envelope list) and per finding.`,
+          perBlock(kept, Number(indexRows.at(-1)?.[4] ?? INDEX_TARGET)),
         ],
       },
       {

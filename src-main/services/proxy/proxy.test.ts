@@ -404,8 +404,8 @@ describe('recording proxy', () => {
       const summary = await settledSessionOf('/agent/run');
       expect(summary.state).toBe('complete');
       // Bounded: the recording's backlog and write buffer (fixed), and per envelope what a live
-      // session keeps: about 20–24 B of index plus the blocks' records, about 1.2 KB per finished
-      // block of 20 envelopes here (docs/performance.md) — 80–90 B in all. A copy of each event's
+      // session keeps: about 20–24 B of index plus the blocks' records, about 220 B per finished
+      // block of 20 envelopes here (docs/performance.md) — 30–35 B in all. A copy of each event's
       // line or chunk kept besides would add over 100 B more.
       expect(summary.envelopes).toBeGreaterThanOrEqual(SOAK_MIN_ENVELOPES);
       expect(peak).toBeLessThan(MAX_BACKLOG_BYTES + 4 * 1024 * 1024 + 128 * summary.envelopes);
