@@ -15,6 +15,7 @@ import { newTagCandidate, readTag, stepTag, type ReadTag, type TagCandidate } fr
 import { createTextRuns, quote } from './text-runs';
 import { createTurnChecks } from './turn';
 import type { InlineOptions, InlineParser, InlineRuleId, SegmentSink } from './types';
+import { closeUnclosedSegment } from './unclosed-segment';
 
 /**
  * The incremental in-text parser (docs/inline.md). It reads each character once, holding
@@ -300,15 +301,6 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     return next;
   }
 
-  /** The text ended inside a parameter value: what arrived is the value, and the parameters after it. */
-  function takeUnclosedParams(seg: Open): void {
-    const argForm = seg.family === 'xml_tool' || seg.family === 'file_tool';
-    for (const { name, raw, value } of param.endOfText({ toolTag: seg.tag, argForm })) {
-      if (seg.family === 'file_tool' && seg.contentArg.includes(name)) emit(raw);
-      else setParam(seg, name, value);
-    }
-  }
-
   /** A file tool's content argument: streamed as the segment's content, optional raw markers stripped. */
   function readStream(s: string, i: number): number {
     const { next, closed } = (argStream as ArgStream).read(s, i, emit);
@@ -376,20 +368,8 @@ export function createInlineParser(sink: SegmentSink, options: InlineOptions): I
     if (state !== 'text') {
       if (state === 'stream' || state === 'content') emit(heldText());
       const seg = segments.open;
-      if (seg) {
-        const closer = seg.family === 'sentinel' ? SENTINEL_END : `</${seg.tag}>`;
-        let inside = state === 'stream' ? ` (inside its ${param.name} parameter)` : '';
-        if (state === 'value') {
-          inside = `, nor is its ${param.describe()} parameter (each parameter is read up to the next parameter tag or the end of the text)`;
-          takeUnclosedParams(seg);
-        }
-        report(
-          'inline.unclosed',
-          `${seg.family === 'sentinel' ? `Sentinel segment "${seg.type}"` : `<${seg.tag}>`} is never closed${inside}: no ${closer} before the block ends. Its content is shown as received.`,
-          seg.start,
-        );
-        closeSegment(false, pos);
-      }
+      const inside = state === 'stream' || state === 'value' ? state : 'segment';
+      if (seg) closeUnclosedSegment(seg, inside, param, segments, report, pos);
       state = 'text';
     }
     closeText(pos);

@@ -27,7 +27,8 @@
  *
  * See docs/diagnostics.md ("SSE framing") for each rule, including the rule that tells an
  * unknown field (`sse.unknown-field`) from payload text lost to a raw line break
- * (`sse.ignored-line`).
+ * (`sse.ignored-line`). The framer decides when a finding is due; the wording of those about
+ * lines that are no field and about the stream's end is in framer-findings.ts.
  */
 import type { DiagnosticInit } from '../diagnostics/types';
 import { previewBytes, previewText } from '../text/preview';
@@ -42,8 +43,14 @@ import {
   isAsciiDigits,
   looksLikeFieldName,
 } from './fields';
-import { createLineSplitter, type Line, type UnterminatedLine } from './line-splitter';
-import { createUtf8Decoder } from '../text/utf8';
+import {
+  earlyDispatchFinding,
+  ignoredLineFinding,
+  unknownFieldFinding,
+  unterminatedEventFinding,
+  unterminatedLastEventFinding,
+} from './framer-findings';
+import { createLineSplitter, unterminatedAsLine, type Line, type UnterminatedLine } from './line-splitter';
 import type { Frame, FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from './types';
 import { findInvalidUtf8, hexBytes } from './utf8-errors';
 
@@ -200,52 +207,19 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
    * `sse.unknown-field`.
    */
   function unknownLine(bytes: Uint8Array, start: number, nameEnd: number, end: number, lineStart: number): void {
-    const base = lineStart - start;
-    const continuesPayload = previous === PREVIOUS_DATA || previous === PREVIOUS_IGNORED;
-    if (nameEnd < end && looksLikeFieldName(bytes, start, nameEnd) && !continuesPayload) {
-      onDiagnostic({
-        rule: 'sse.unknown-field',
-        message: `Unknown field ${previewBytes(bytes, start, nameEnd, 40)} was ignored.`,
-        at: { byteStart: lineStart, byteEnd: base + end },
-      });
+    const follows = previous === PREVIOUS_DATA ? 'data' : previous === PREVIOUS_IGNORED ? 'ignored' : undefined;
+    if (nameEnd < end && looksLikeFieldName(bytes, start, nameEnd) && follows === undefined) {
+      onDiagnostic(unknownFieldFinding(bytes, start, nameEnd, end, lineStart));
       fieldSinceBlank = true;
       previous = PREVIOUS_FIELD;
       cutFrame = null;
       return;
     }
-    const why =
-      nameEnd === end
-        ? 'it has no colon'
-        : continuesPayload
-          ? 'it continues the line above'
-          : 'the text before its colon is not a field name';
-    const context =
-      previous === PREVIOUS_DATA
-        ? ' It directly follows a data: line, so a raw line break inside that payload probably cut it off.'
-        : previous === PREVIOUS_IGNORED
-          ? ' It continues the ignored text above.'
-          : '';
     if (cutFrame && (cutBlankLines === 0 || cutFrame.data === ''))
-      reportEarlyDispatch(cutFrame, bytes, start, end, lineStart);
+      onDiagnostic(earlyDispatchFinding(cutFrame, cutBlankLines, bytes, start, end, lineStart));
     cutFrame = null;
-    onDiagnostic({
-      rule: 'sse.ignored-line',
-      message: `Line is not an SSE field (${why}) and was ignored; ${end - start} bytes lost: ${previewBytes(bytes, start, end)}.${context}`,
-      at: { byteStart: lineStart, byteEnd: base + end },
-    });
+    onDiagnostic(ignoredLineFinding(bytes, start, nameEnd, end, lineStart, follows));
     previous = PREVIOUS_IGNORED;
-  }
-
-  function reportEarlyDispatch(frame: Frame, bytes: Uint8Array, start: number, end: number, lineStart: number): void {
-    const how =
-      cutBlankLines === 0
-        ? 'the blank line that dispatched it is directly followed by a line that is not an SSE field'
-        : `it was dispatched with empty data and, after ${cutBlankLines + 1} blank lines, a line that is not an SSE field follows`;
-    onDiagnostic({
-      rule: 'sse.early-dispatch',
-      message: `Event ${frame.seq} was probably cut by a blank line inside its payload: ${how} (${previewBytes(bytes, start, end, 40)} at byte ${lineStart}). Dispatched data: ${previewText(frame.data, 40)}.`,
-      at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
-    });
   }
 
   /**
@@ -343,19 +317,15 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
   function reportUnterminated(tail: UnterminatedLine | null): boolean {
     const pendingTail = tail !== null && tail.bytes.length > 0 && tail.bytes[0] !== COLON;
     if (!fieldSinceBlank && dataLines === 0 && !pendingTail) return false;
-    const lost: string[] = [];
-    if (dataLines > 0) lost.push(`${dataLines} data line${dataLines === 1 ? '' : 's'} (${previewText(data)})`);
-    if (eventType !== '') lost.push(`event type ${JSON.stringify(eventType)}`);
-    if (pendingTail)
-      lost.push(`an unfinished last line with no line ending (${previewBytes(tail.bytes, 0, tail.bytes.length)})`);
-    if (lost.length === 0) lost.push('its fields');
     const byteStart = eventStart >= 0 ? eventStart : (tail?.lineStart ?? totalBytes);
     flushDataDiagnostics(undefined);
-    onDiagnostic({
-      rule: 'sse.unterminated-event',
-      message: `The stream ended before the blank line that would dispatch the last event; lost: ${lost.join(', ')}.`,
-      at: { byteStart, byteEnd: totalBytes },
-    });
+    onDiagnostic(
+      unterminatedEventFinding(
+        { dataLines, data, eventType, tail: pendingTail ? tail.bytes : undefined },
+        byteStart,
+        totalBytes,
+      ),
+    );
     return true;
   }
 
@@ -364,37 +334,14 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
    * event it ends is dispatched when its data is complete. True when it was.
    */
   function dispatchLastEvent(tail: UnterminatedLine | null, accept: (data: string) => boolean): boolean {
-    if (tail !== null && tail.bytes.length > 0) line(tailLine(tail));
+    const tailIsLine = tail !== null && tail.bytes.length > 0;
+    if (tailIsLine) line(unterminatedAsLine(tail, chunkCount - 1, lastReceivedAt));
     if (dataLines === 0 || !accept(data)) return false;
-    const missing =
-      tail !== null && tail.bytes.length > 0
-        ? 'its last line has no line ending, and no blank line follows'
-        : 'no blank line follows it';
-    onDiagnostic({
-      rule: 'sse.unterminated-last-event',
-      message: `The stream ended inside its last event: ${missing}. An EventSource drops such an event; its data is complete, so it is decoded as SDKs read it: ${previewText(data, 60)}.`,
-      at: { frame: seq, byteStart: tileStart, byteEnd: totalBytes },
-    });
+    onDiagnostic(
+      unterminatedLastEventFinding(data, tailIsLine, { frame: seq, byteStart: tileStart, byteEnd: totalBytes }),
+    );
     blankLine(totalBytes, chunkCount - 1, lastReceivedAt);
     return true;
-  }
-
-  function tailLine(tail: UnterminatedLine): Line {
-    const text = createUtf8Decoder().decode(tail.bytes);
-    const end = tail.lineStart + tail.bytes.length;
-    return {
-      bytes: tail.bytes,
-      start: 0,
-      end: tail.bytes.length,
-      text,
-      textStart: 0,
-      textEnd: text.length,
-      mayHoldInvalidUtf8: text.includes(REPLACEMENT_CHARACTER),
-      lineStart: tail.lineStart,
-      lineEnd: end,
-      lastChunk: chunkCount - 1,
-      receivedAt: lastReceivedAt,
-    };
   }
 
   return {

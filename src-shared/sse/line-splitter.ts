@@ -70,6 +70,27 @@ export interface UnterminatedLine {
   lineStart: number;
 }
 
+/**
+ * The unterminated last line read as a line after all (the framer's `dispatchUnterminated`):
+ * decoded on its own, ending with the stream in its last chunk.
+ */
+export function unterminatedAsLine(tail: UnterminatedLine, lastChunk: number, receivedAt: number): Line {
+  const text = createUtf8Decoder().decode(tail.bytes);
+  return {
+    bytes: tail.bytes,
+    start: 0,
+    end: tail.bytes.length,
+    text,
+    textStart: 0,
+    textEnd: text.length,
+    mayHoldInvalidUtf8: text.includes(REPLACEMENT_CHARACTER),
+    lineStart: tail.lineStart,
+    lineEnd: tail.lineStart + tail.bytes.length,
+    lastChunk,
+    receivedAt,
+  };
+}
+
 export interface LineSplitter {
   push(chunk: Uint8Array, chunkIndex: number, receivedAt: number): void;
   end(): UnterminatedLine | null;

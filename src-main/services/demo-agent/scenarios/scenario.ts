@@ -1,5 +1,6 @@
 import type { RuleId } from '../../../../src-shared/diagnostics/rules';
-import { pieces, ScriptedAgent, type UserPrompt } from '../scripted-agent';
+import { ScriptedAgent, type UserPrompt } from '../scripted-agent';
+import { pieces } from '../scripted-turn';
 import type { Format, Script, Step } from '../script';
 
 export interface ScenarioContext {

@@ -27,6 +27,20 @@ export function useDemoAgent(): { readonly url: string } {
   };
 }
 
+/** The agent uuid the tests' requests name. */
+export const AGENT = '0a0a0a0a-0a0a-4a0a-8a0a-0a0a0a0a0a0a';
+
+/** The two POST endpoints of the demo agent `useDemoAgent` started: a run, and a paused run's tool results. */
+export function demoEndpoints(demo: { readonly url: string }): {
+  run: (body: Record<string, unknown>, query?: string) => Promise<Reply>;
+  answer: (body: Record<string, unknown>, query?: string) => Promise<Reply>;
+} {
+  return {
+    run: (body, query = '') => post(demo.url, `/agent/run${query}`, body),
+    answer: (body, query = '') => post(demo.url, `/agent/tool_results${query}`, body),
+  };
+}
+
 export async function post(base: string, path: string, body: unknown, init: { raw?: boolean } = {}): Promise<Reply> {
   const response = await fetch(`${base}${path}`, {
     method: 'POST',

@@ -1,0 +1,84 @@
+import { unified } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+import type { MessagesStream } from './stream-state';
+
+/*
+ * A message's life: message_start, message_delta (stop reason, usage), message_stop or an
+ * error event, and the `message` envelope that sums it up.
+ */
+
+export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
+  const body = objectField(event, 'message');
+  if (!s.messages.start(ctx, stringField(body, 'id'), s.message !== undefined)) {
+    ctx.report(
+      'provider.block-started-twice',
+      `message_start in event ${ctx.frame.seq} starts message ${s.messageId} again while it is open; decoded as one message.`,
+    );
+    ctx.wire('message_start', event, unified('stream.message_start', s.ids()));
+    return;
+  }
+  if (s.message) {
+    s.blocks.endMessage(`before the next message_start (event ${ctx.frame.seq})`);
+    s.cutMessage(ctx);
+  }
+  const message = s.openMessage(stringField(body, 'id'), ctx.frame.receivedAt);
+  message.model = stringField(body, 'model');
+  message.addUsage(body['usage']);
+  s.contextFor(ctx.frame).wire('message_start', event, unified('stream.message_start', s.ids()));
+}
+
+export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
+  const delta = objectField(event, 'delta');
+  const stopReason = typeof delta['stop_reason'] === 'string' ? delta['stop_reason'] : undefined;
+  if (s.message) {
+    s.message.addUsage(event['usage']);
+    if (stopReason !== undefined) s.message.stopReason = stopReason;
+  }
+  const usage = objectField(event, 'usage');
+  ctx.wire(
+    'message_delta',
+    event,
+    unified('stream.message_delta', s.ids(), {
+      stop_reason: stopReason,
+      usage: Object.keys(usage).length > 0 ? usage : undefined,
+    }),
+  );
+}
+
+export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
+  s.messages.end(ctx);
+  s.blocks.endMessage(`before message_stop (event ${ctx.frame.seq})`);
+  ctx.wire(
+    'message_stop',
+    event,
+    unified('stream.message_stop', s.ids(), { stop_reason: s.message?.stopReason, phase: 'completed' }),
+  );
+  if (s.message) s.message.status = 'completed';
+  s.emitSummary(ctx);
+  s.callbacks.onStreamEnd?.({ event: 'message_stop' });
+}
+
+/** An `error` event: the stream ends by it. */
+export function apiError(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
+  s.messages.end(ctx);
+  const error = objectField(event, 'error');
+  const errorType = stringField(error, 'type') || 'error';
+  s.callbacks.onStreamEnd?.({
+    event: 'error',
+    error: `${errorType}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`,
+  });
+  const first =
+    s.events === 1 ? ' as the first event, before any message started (the request was accepted, then failed)' : '';
+  ctx.report(
+    'provider.api-error',
+    `The API sent an ${errorType} error${first}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`,
+  );
+  ctx.emit(
+    { type: KIND.error, final: true, delta: jsonText(event['error'] ?? event), extras: {} },
+    unified('stream.error', s.ids(), { error: event['error'] ?? event, phase: 'failed' }),
+  );
+  s.blocks.discardMessage();
+  s.failMessage(ctx, event['error']);
+}

@@ -1,0 +1,191 @@
+import { unified, type UnifiedTool } from '../../envelope/unified';
+import { jsonText } from '../../json/tree';
+import {
+  integerField,
+  objectField,
+  stringField,
+  type ProviderEventContext,
+  type WireEvent,
+} from '../provider/event-context';
+import { emitItem, toolOf, type OpenItem } from './item-blocks';
+import type { ResponsesStream } from './stream-state';
+import { KNOWN_ITEMS } from './vocabulary';
+
+/*
+ * The events of output items: an item added and done (a message, reasoning, or a tool
+ * call), a call's streamed arguments, input or code, a built-in or MCP call's status
+ * phases, and a generated image's partial images.
+ */
+
+/** The item as its event gives it, before any event of it was seen. */
+function openItem(ctx: ProviderEventContext, type: string, item: WireEvent): OpenItem {
+  return {
+    type,
+    id: stringField(item, 'id'),
+    name: stringField(item, 'name'),
+    callId: stringField(item, 'call_id'),
+    frame: ctx.frame.seq,
+    at: ctx.at,
+    input: [],
+    phases: [],
+  };
+}
+
+export function itemAdded(s: ResponsesStream, ctx: ProviderEventContext, event: WireEvent): void {
+  const index = integerField(event, 'output_index');
+  const item = objectField(event, 'item');
+  const itemType = stringField(item, 'type');
+  if (index === undefined)
+    return s.notAddressed(ctx, 'response.output_item.added', event, 'has no integer output_index');
+  const open = openItem(ctx, itemType, item);
+  const previous = s.items.start(index, open);
+  if (previous)
+    ctx.report(
+      'provider.block-started-twice',
+      `response.output_item.added in event ${ctx.frame.seq} adds output item ${index} again while the ${previous.type} item added in event ${previous.frame} is open; the new item replaces it.`,
+    );
+  if (!KNOWN_ITEMS.has(itemType))
+    s.reportUnknown(
+      ctx,
+      `item:${itemType}`,
+      `response.output_item.added in event ${ctx.frame.seq} adds an item of type ${jsonText(itemType)}, which this version does not know; kept and shown as a block of that type.`,
+    );
+  const tool = toolOf(open, item);
+  const itemIds = s.ids(event, { item_id: open.id, ...(tool ? { tool_call_id: open.callId || open.id } : {}) });
+  ctx.wire(
+    'response.output_item.added',
+    event,
+    tool
+      ? unified('stream.tool_call_start', itemIds, { kind: itemType, tool })
+      : unified('stream.content_block_start', itemIds, { kind: itemType }),
+  );
+}
+
+export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: WireEvent): void {
+  const index = integerField(event, 'output_index');
+  const item = objectField(event, 'item');
+  if (index === undefined)
+    return s.notAddressed(ctx, 'response.output_item.done', event, 'has no integer output_index');
+  const open = s.items.get(index);
+  if (!open) {
+    const why = s.items.state(index) === 'stopped' ? 'was already done' : 'was never added';
+    ctx.report(
+      s.items.state(index) === 'stopped' ? 'provider.delta-after-stop' : 'provider.block-not-started',
+      `response.output_item.done in event ${ctx.frame.seq} is for output item ${index}, which ${why}; decoded from its item alone.`,
+    );
+  }
+  s.items.stop(index);
+  const itemType = stringField(item, 'type') || open?.type || '';
+  const done: OpenItem = open ?? openItem(ctx, itemType, item);
+  const tool = toolOf(done, item);
+  const status = stringField(item, 'status');
+  const itemIds = s.ids(event, {
+    item_id: done.id || stringField(item, 'id'),
+    ...(tool ? { tool_call_id: done.callId || done.id } : {}),
+  });
+  const phase = status === 'failed' || status === 'incomplete' ? status : 'completed';
+  ctx.wire(
+    'response.output_item.done',
+    event,
+    tool
+      ? unified('stream.tool_call_stop', itemIds, { kind: itemType, tool, phase, error: item['error'] ?? undefined })
+      : unified('stream.content_block_stop', itemIds, { kind: itemType }),
+  );
+  emitItem(ctx, done, item);
+}
+
+/**
+ * A call's streamed input: function or MCP arguments, custom tool input, interpreter code
+ * (`doneField` names the done event's complete input; undefined for a delta).
+ */
+export function inputEvent(
+  s: ResponsesStream,
+  ctx: ProviderEventContext,
+  type: string,
+  event: WireEvent,
+  doneField: string | undefined,
+): void {
+  const index = integerField(event, 'output_index');
+  const open = index === undefined ? undefined : s.items.get(index);
+  const itemIds = s.ids(event, { tool_call_id: open ? open.callId || open.id : stringField(event, 'item_id') });
+  if (!open) {
+    if (index !== undefined && s.items.state(index) === 'stopped')
+      ctx.report(
+        'provider.delta-after-stop',
+        `${type} in event ${ctx.frame.seq} is for output item ${index}, which was already done; kept as a provider event.`,
+      );
+    else
+      ctx.report(
+        'provider.block-not-started',
+        `${type} in event ${ctx.frame.seq} is for output item ${index ?? '(none)'}, which was never added; kept as a provider event.`,
+      );
+    ctx.wire(type, event);
+    return;
+  }
+  const isCode = type.startsWith('response.code_interpreter_call_code');
+  if (doneField === undefined) {
+    open.input.push(stringField(event, 'delta'));
+    s.message?.token(ctx.frame.receivedAt);
+    ctx.wire(
+      type,
+      event,
+      isCode
+        ? unified('stream.content_block_delta', itemIds, { kind: 'code_delta' })
+        : unified('stream.tool_call_input.delta', itemIds, { kind: 'input_json_delta' }),
+    );
+    return;
+  }
+  const complete = event[doneField];
+  if (typeof complete === 'string') open.input.splice(0, open.input.length, complete);
+  ctx.wire(
+    type,
+    event,
+    isCode
+      ? unified('stream.content_block_stop', itemIds, { kind: 'code' })
+      : unified('stream.tool_call_status', itemIds, { phase: 'result', kind: 'input_done' }),
+  );
+}
+
+/** A built-in or MCP call's status event (in_progress, searching, completed…): a phase of its item. */
+export function statusEvent(
+  s: ResponsesStream,
+  ctx: ProviderEventContext,
+  type: string,
+  event: WireEvent,
+  call: string,
+  phase: string,
+): void {
+  const index = integerField(event, 'output_index');
+  const open = index === undefined ? undefined : s.items.get(index);
+  open?.phases.push(phase);
+  const tool: UnifiedTool = call.startsWith('mcp')
+    ? { kind: 'mcp', name: call }
+    : { kind: 'builtin', builtin: call.replace(/_call$/, '') };
+  const action = isRecord(event['action']) ? event['action'] : undefined;
+  ctx.wire(
+    type,
+    event,
+    unified('stream.tool_call_status', s.ids(event, { tool_call_id: open?.id ?? stringField(event, 'item_id') }), {
+      tool,
+      phase,
+      action,
+    }),
+  );
+}
+
+/** A partial image of an image generation call: a result of its server tool, shown as its event. */
+export function partialImage(s: ResponsesStream, ctx: ProviderEventContext, type: string, event: WireEvent): void {
+  ctx.wire(
+    type,
+    event,
+    unified('stream.tool_call_result', s.ids(event, { tool_call_id: stringField(event, 'item_id') }), {
+      kind: 'partial_image',
+      tool: { kind: 'builtin', builtin: 'image_generation' },
+      phase: 'generating',
+    }),
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,90 @@
+import { unified } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+import type { ResponsesStream } from './stream-state';
+import { recordTerminalOutcome } from './terminal-outcome';
+
+/*
+ * A response's life: created (or the first lifecycle event of a capture that lacks it), its
+ * status events, its terminal event (completed, failed, incomplete) or a top-level error,
+ * and the `message` envelope that sums it up.
+ */
+
+/** response.created, .queued, .in_progress: a response starts (or goes on). */
+export function lifecycle(s: ResponsesStream, ctx: ProviderEventContext, type: string, event: WireEvent): void {
+  const body = objectField(event, 'response');
+  let response = s.message;
+  if (type === 'response.created' || !response) {
+    if (!s.messages.start(ctx, stringField(body, 'id'), response !== undefined))
+      return lifecycleEvent(s, ctx, type, event);
+    if (response) {
+      s.items.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+      s.parts.endMessage(`before the next response.created (event ${ctx.frame.seq})`);
+      s.cutMessage(ctx);
+    }
+    response = s.openMessage(stringField(body, 'id'), ctx.frame.receivedAt);
+  }
+  response.model = stringField(body, 'model') || response.model;
+  response.status = stringField(body, 'status') || response.status;
+  lifecycleEvent(s, ctx, type, event);
+}
+
+function lifecycleEvent(s: ResponsesStream, ctx: ProviderEventContext, type: string, event: WireEvent): void {
+  const family = type === 'response.created' ? 'stream.message_start' : 'stream.message_delta';
+  s.contextFor(ctx.frame).wire(
+    type,
+    event,
+    unified(family, { response_id: s.messageId }, { phase: type.slice('response.'.length) }),
+  );
+}
+
+/** response.completed, .failed or .incomplete: the response ends, summed up. */
+export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: string, event: WireEvent): void {
+  s.messages.end(ctx);
+  const body = objectField(event, 'response');
+  const response = s.message ?? s.openMessage(stringField(body, 'id'), 0);
+  const end = s.contextFor(ctx.frame);
+  const failure = recordTerminalOutcome(response, type, body, end);
+  if (type === 'response.completed') {
+    s.items.endMessage(`before ${type} (event ${ctx.frame.seq})`);
+    s.parts.endMessage(`before ${type} (event ${ctx.frame.seq})`);
+  } else {
+    // Reported as a failed or incomplete response already; its open items are cut short.
+    s.items.discardMessage();
+    s.parts.discardMessage();
+  }
+  const phase = type.slice('response.'.length);
+  s.callbacks.onStreamEnd?.(failure === undefined ? { event: type } : { event: type, error: failure });
+  end.wire(
+    type,
+    event,
+    unified(
+      'stream.message_stop',
+      { response_id: s.messageId },
+      { phase, stop_reason: response.stopReason, usage: response.usage, error: body['error'] ?? undefined },
+    ),
+  );
+  s.emitSummary(end);
+}
+
+/** A top-level `error` event: the stream ends by it. */
+export function apiError(s: ResponsesStream, ctx: ProviderEventContext, event: WireEvent): void {
+  s.messages.end(ctx);
+  const first = s.events === 1 ? ' as the first event' : '';
+  const code = stringField(event, 'code');
+  s.callbacks.onStreamEnd?.({
+    event: 'error',
+    error: `${code || 'error'}: ${stringField(event, 'message') || jsonText(event)}`,
+  });
+  ctx.report(
+    'provider.api-error',
+    `The API sent an error${code ? ` (${code})` : ''}${first}: ${stringField(event, 'message') || jsonText(event)}`,
+  );
+  const { type: _type, ...error } = event;
+  ctx.emit(
+    { type: KIND.error, final: true, delta: jsonText(error), extras: {} },
+    unified('stream.error', { response_id: s.messageId }, { error, phase: 'failed' }),
+  );
+  s.failMessage(ctx, error);
+}
