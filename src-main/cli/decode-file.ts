@@ -1,12 +1,5 @@
 import type { ExchangeHints } from '../../src-shared/dialects/evidence';
-import { KIND } from '../../src-shared/envelope/vocabulary';
-import type { LegEnd } from '../../src-shared/pipeline/leg-decoder';
-import {
-  createCollectingSession,
-  createSessionDecoder,
-  type ChunkInput,
-} from '../../src-shared/pipeline/session-decoder';
-import type { Block } from '../../src-shared/reconstruct/types';
+import { createCollectingSession, type ChunkInput } from '../../src-shared/pipeline/session-decoder';
 import type { InlineOptions } from '../../src-shared/inline/types';
 import type { DecodeResult, FormatChoice } from '../../src-shared/pipeline/types';
 import type { LegOutcome } from '../../src-shared/recording/types';
@@ -14,10 +7,7 @@ import { resolve } from 'node:path';
 import { bytesSourceFs, openSource, type SourceFs } from '../services/importers';
 import { readSmallRegularFileSync } from '../services/importers/regular-file';
 import type { ImportedSource } from '../services/importers/types';
-import { releaseClosedBlock } from '../services/recording/counting-session';
 import type { CliIo } from './io';
-import type { InspectReport } from './report';
-import { createReportCollector } from './report-collector';
 import { readChunks } from './input';
 import type { ProgressCounts } from './progress';
 import { createPreparedCursor, type PreparedCursor } from '../../src-shared/pipeline/prepared';
@@ -68,7 +58,7 @@ export interface DecodeFileOptions {
 }
 
 /** A leg's chunks as the session decodes them: read ahead on `pool`'s threads into `cursor`, counted for progress. */
-function legChunks(
+export function legChunks(
   chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>,
   envelopes: () => number,
   { counts, pool }: DecodeFileOptions,
@@ -130,82 +120,8 @@ export async function decodeFile(
   };
 }
 
-/**
- * `inspect`'s report of FILE, streamed: what the report says is gathered as the file is decoded
- * (report-collector.ts), envelopes and frames counted, not kept, and a finished block let go
- * of its content once its report line is taken (`open` retention, as `record` decodes), so
- * memory does not grow with the file: a multi-GB file is reported like a small one.
- */
-export async function reportFile(
-  file: string,
-  format: FormatChoice,
-  io: CliIo,
-  options: DecodeFileOptions = {},
-): Promise<InspectReport> {
-  const { inline } = options;
-  const source = await openInput(file, io);
-  const cursor = createPreparedCursor();
-  let envelopes = 0;
-  const collector = createReportCollector();
-  /** Blocks that finished while the current envelope was decoded: let go at the next (see releaseClosedBlock). */
-  let finished: Block[] = [];
-  const abandoned = new Map<number, string>();
-  const pausedLegs = new Set<number>();
-  const decoder = createSessionDecoder(
-    {
-      onEnvelope(envelope) {
-        for (const block of finished) releaseClosedBlock(block);
-        finished = [];
-        envelopes++;
-        collector.envelope(envelope);
-      },
-      onBlock(block) {
-        if (block.status === 'open') return;
-        collector.block(block);
-        finished.push(block);
-        if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
-        else if (block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0)
-          pausedLegs.add(block.leg);
-      },
-      onAgent: (agent) => collector.agent(agent),
-      onDiagnostic: (diagnostic) => collector.diagnostic(diagnostic),
-    },
-    {
-      format,
-      statistics: false,
-      retention: 'open',
-      ...(options.pool ? { prepared: cursor } : {}),
-      ...(io.dialects ? { dialects: io.dialects } : {}),
-      ...(inline ? { inline } : {}),
-    },
-  );
-  const ends: LegEnd[] = [];
-  for (const input of legsOf(source, io)) {
-    const leg = decoder.startLeg(input.hints ? { hints: input.hints } : {});
-    for await (const chunk of legChunks(input.chunks, () => envelopes, options, cursor))
-      leg.push(chunk.bytes, chunk.receivedAt);
-    ends.push(leg.end());
-  }
-  decoder.finish();
-  for (const d of source?.diagnostics ?? []) collector.diagnostic(d);
-  const open = decoder.blocks().filter((block) => block.status === 'open');
-  for (const block of open) collector.block(block, true);
-  return collector.report({
-    ...endOf(source),
-    formats: ends.map((end) => end.format),
-    detections: ends.map((end) => end.detection),
-    ends,
-    frames: ends.reduce((sum, end) => sum + end.stream.frames, 0),
-    blockFacts: {
-      openBlocks: open.map(({ id, kind }) => ({ id, kind })),
-      abandonedBlocks: [...abandoned].sort(([a], [b]) => a - b).map(([id, kind]) => ({ id, kind })),
-      awaitingTools: pausedLegs.has(ends.length - 1),
-    },
-  });
-}
-
 /** The file (null for standard input) opened by the importers, a small one read whole first. */
-async function openInput(file: string, io: CliIo): Promise<ImportedSource | null> {
+export async function openInput(file: string, io: CliIo): Promise<ImportedSource | null> {
   if (file === '-') return null;
   const path = resolve(io.cwd, file);
   const fs = wholeSmallFile(path);
@@ -213,7 +129,7 @@ async function openInput(file: string, io: CliIo): Promise<ImportedSource | null
 }
 
 /** Each leg's chunks, with what its exchange says where the bytes say nothing (a recording's or HAR entry's URL and response headers). */
-function legsOf(
+export function legsOf(
   source: ImportedSource | null,
   io: CliIo,
 ): { chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>; hints?: ExchangeHints }[] {
@@ -228,7 +144,7 @@ function legsOf(
 }
 
 /** What the file says of how its session ended: its kind, how a recording's last leg ended, tool results sent for it. */
-function endOf(source: ImportedSource | null): Pick<DecodedFile, 'kind' | 'lastLegOutcome' | 'lastLegAnswered'> {
+export function endOf(source: ImportedSource | null): Pick<DecodedFile, 'kind' | 'lastLegOutcome' | 'lastLegAnswered'> {
   const lastLeg = source?.legs.at(-1)?.index;
   return {
     kind: source?.kind ?? 'stdin',

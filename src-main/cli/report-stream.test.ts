@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { DEFAULT_INLINE_OPTIONS } from '../../src-shared/inline/types';
-import { decodeFile, reportFile } from './decode-file';
+import { decodeFile } from './decode-file';
+import { reportFile } from './stream-file';
 import { buildReport } from './report';
 import { memoryIo } from './test-io';
 

@@ -19,7 +19,7 @@ export const HELD_IDLE_AGENTS = 1024;
 export const HELD_LINKED_CALLS = 1024;
 
 /** A closed block that is no longer needed: not a tool call still waiting for its result. */
-function isSettled(block: Block): boolean {
+export function isSettled(block: Block): boolean {
   return block.status !== 'open' && !(isToolCallKind(block.kind) && block.linkedBlock === undefined);
 }
 

@@ -1,6 +1,7 @@
 import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
 import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
-import { decodeFile, reportFile, type DecodeFileOptions } from '../decode-file';
+import { decodeFile, type DecodeFileOptions } from '../decode-file';
+import { reportFile } from '../stream-file';
 import { parseWorkers, readAheadThreads, WORKERS_ARG } from '../workers-option';
 import { failReasons, parseFailOn } from '../fail-on';
 import type { Expr } from '../../../src-shared/filter';
