@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MIB, peakOf, writeStream } from './peak-memory';
 
 /**
  * `inspect` of a large file streams it: memory does not grow with the file. Two files of the
@@ -13,7 +11,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
  * hundreds of bytes per envelope: about 4 × 200 MB more for the larger file.
  */
 
-const AGENT = '11111111-1111-4111-8111-111111111111';
 const SMALL_MB = 24;
 const LARGE_MB = 4 * SMALL_MB;
 
@@ -25,40 +22,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A stream of text blocks of 200 deltas each, `mb` MiB long (whole blocks), ending with [DONE]. */
-async function writeStream(path: string, mb: number): Promise<void> {
-  const delta = (final: boolean): string =>
-    `data: {"type":"text","agent":"${AGENT}","final":${final},"delta":"${final ? '' : 'lorem ipsum dolor sit amet, consectetur adipiscing '}"}\n\n`;
-  const block = Buffer.from(Array.from({ length: 200 }, (_, i) => delta(i === 199)).join(''));
-  const out = createWriteStream(path);
-  for (let written = 0; written < mb * 1024 * 1024; written += block.length)
-    if (!out.write(block)) await once(out, 'drain');
-  out.end('data: [DONE]\n\n');
-  await once(out, 'finish');
-}
-
 /** Runs `inspect --json FILE` with the bin; its report and its peak RSS in bytes. */
 async function inspectPeak(
   path: string,
 ): Promise<{ report: { envelopes: number; status: { label: string } }; peak: number }> {
-  const child = spawn(process.execPath, ['bin/stream-inspector.mjs', 'inspect', '--json', path], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
-  let peak = 0;
-  // VmHWM is the process's peak so far: the last reading before it exits is its peak.
-  const sample = (): void => {
-    readFile(`/proc/${child.pid}/status`, 'utf8').then(
-      (status) => (peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024)),
-      () => undefined,
-    );
-  };
-  const sampler = setInterval(sample, 20);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearInterval(sampler);
-  expect(code).toBe(0);
-  return { report: JSON.parse(out) as never, peak };
+  const run = await peakOf(['inspect', '--json', path], Infinity);
+  expect(run.code).toBe(0);
+  return { report: JSON.parse(run.tail) as never, peak: run.peak };
 }
 
 it(
@@ -74,6 +44,6 @@ it(
     expect(b.report.envelopes).toBeGreaterThan(3.9 * a.report.envelopes);
     expect(b.report.status.label).toBe('done');
     // What may grow: one line of the report per block (tens of bytes each).
-    expect(b.peak - a.peak).toBeLessThan(32 * 1024 * 1024);
+    expect(b.peak - a.peak).toBeLessThan(32 * MIB);
   },
 );

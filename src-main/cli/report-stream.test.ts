@@ -1,10 +1,9 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { DEFAULT_INLINE_OPTIONS } from '../../src-shared/inline/types';
 import { decodeFile } from './decode-file';
-import { reportFile } from './stream-file';
+import { CORPUS_FILES, CORPUS_ROOT } from './fixture-corpus';
 import { buildReport } from './report';
+import { reportFile } from './stream-file';
 import { memoryIo } from './test-io';
 
 /**
@@ -12,18 +11,12 @@ import { memoryIo } from './test-io';
  * go) and, with --filter, decoded whole (buildReport): both say the same of every stream the
  * project ships, recordings, HAR and envelope files included.
  */
-const ROOT = join(import.meta.dirname, '../../resources');
-const FILES = readdirSync(ROOT, { recursive: true, encoding: 'utf8' })
-  .map((name) => name.split('\\').join('/'))
-  .filter((name) => /\.(sse|recording|har|ndjson|jsonl)$/.test(name))
-  .sort();
-
 test('the corpus is there', () => {
-  expect(FILES.length).toBeGreaterThan(50);
+  expect(CORPUS_FILES.length).toBeGreaterThan(50);
 });
 
-test.each(FILES)('%s: the streamed report is the whole decode’s', async (name) => {
-  const io = { ...memoryIo(), cwd: ROOT };
+test.each(CORPUS_FILES)('%s: the streamed report is the whole decode’s', async (name) => {
+  const io = { ...memoryIo(), cwd: CORPUS_ROOT };
   const whole = buildReport(await decodeFile(name, 'auto', io, { inline: DEFAULT_INLINE_OPTIONS }));
   expect(await reportFile(name, 'auto', io, { inline: DEFAULT_INLINE_OPTIONS })).toEqual(whole);
 });

@@ -5,7 +5,7 @@ import type { LegEnd } from '../../src-shared/pipeline/leg-decoder';
 import { createPreparedCursor } from '../../src-shared/pipeline/prepared';
 import { createSessionDecoder } from '../../src-shared/pipeline/session-decoder';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
-import { isSettled } from '../../src-shared/reconstruct/retention';
+import { HELD_IDLE_AGENTS, isSettled } from '../../src-shared/reconstruct/retention';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 import { releaseClosedBlock } from '../services/recording/counting-session';
 import { endOf, legChunks, legsOf, openInput, type DecodedFile, type DecodeFileOptions } from './decode-file';
@@ -30,8 +30,11 @@ export interface StreamCallbacks {
 /** How a streamed file ended: what the decoder still holds and what the file says of itself. */
 export interface StreamedFile extends Pick<DecodedFile, 'kind' | 'lastLegOutcome' | 'lastLegAnswered'> {
   ends: LegEnd[];
-  /** The blocks that never settled, in id order: still open, or tool calls that got no result. */
-  unsettled: readonly Block[];
+  /**
+   * The blocks the decoder still holds at the end, in id order: those that never settled (still
+   * open, tool calls that got no result); none of them was passed to `onSettled`.
+   */
+  held: readonly Block[];
   /** Findings about the file itself (a torn recording, skipped items), known once it is read. */
   fileDiagnostics: readonly Diagnostic[];
   startedAt?: number;
@@ -67,6 +70,9 @@ export async function streamFile(
     }
     settled = new Set();
   };
+  const latestText = latestTextBlocks((block) => {
+    if (isSettled(block)) settled.add(block);
+  });
   const decoder = createSessionDecoder(
     {
       onEnvelope(envelope) {
@@ -76,7 +82,8 @@ export async function streamFile(
       },
       onBlock(block) {
         callbacks.onBlock?.(block);
-        if (isSettled(block)) settled.add(block);
+        if (block.kind === KIND.text) latestText.newest(block);
+        if (isSettled(block) && !latestText.holds(block)) settled.add(block);
       },
       ...(callbacks.onAgent ? { onAgent: callbacks.onAgent } : {}),
       ...(callbacks.onDiagnostic ? { onDiagnostic: callbacks.onDiagnostic } : {}),
@@ -98,14 +105,44 @@ export async function streamFile(
     ends.push(leg.end());
   }
   decoder.finish();
+  latestText.letGoAll();
   release();
   const startedAt = source?.legs[0]?.startedAt;
   return {
     ...endOf(source),
     ends,
-    unsettled: decoder.blocks().filter((block) => !isSettled(block)),
+    held: decoder.blocks(),
     fileDiagnostics: source?.diagnostics ?? [],
     ...(startedAt !== undefined ? { startedAt } : {}),
+  };
+}
+
+/**
+ * Each agent's latest text block: a citation attaches to it even after it closed (attachments.ts),
+ * so it is let go (`letGo`, when settled) only once its agent opens another text block, or at
+ * the end. At most HELD_IDLE_AGENTS agents' blocks are held, as the reconstructor holds at most
+ * that many idle agents: the least recently active goes first.
+ */
+function latestTextBlocks(letGo: (block: Block) => void) {
+  const latest = new Map<string, Block>();
+  return {
+    newest(block: Block): void {
+      const previous = latest.get(block.agent);
+      if (previous === block) return;
+      latest.delete(block.agent);
+      latest.set(block.agent, block);
+      if (previous) letGo(previous);
+      for (const [agent, oldest] of latest) {
+        if (latest.size <= HELD_IDLE_AGENTS) break;
+        latest.delete(agent);
+        letGo(oldest);
+      }
+    },
+    holds: (block: Block): boolean => latest.get(block.agent) === block,
+    letGoAll(): void {
+      for (const block of latest.values()) letGo(block);
+      latest.clear();
+    },
   };
 }
 
@@ -137,7 +174,7 @@ export async function reportFile(
     onDiagnostic: (diagnostic) => collector.diagnostic(diagnostic),
   });
   for (const d of streamed.fileDiagnostics) collector.diagnostic(d);
-  const open = streamed.unsettled.filter((block) => block.status === 'open');
+  const open = streamed.held.filter((block) => block.status === 'open');
   for (const block of open) collector.block(block, true);
   const { ends } = streamed;
   return collector.report({
