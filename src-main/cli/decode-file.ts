@@ -128,14 +128,15 @@ export async function openInput(file: string, io: CliIo): Promise<ImportedSource
   return openSource(path, fs ? { fs } : {});
 }
 
-/** Each leg's chunks, with what its exchange says where the bytes say nothing (a recording's or HAR entry's URL and response headers). */
+/** Each leg's chunks and index in the file (none for standard input), with what its exchange says where the bytes say nothing (a recording's or HAR entry's URL and response headers). */
 export function legsOf(
   source: ImportedSource | null,
   io: CliIo,
-): { chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>; hints?: ExchangeHints }[] {
+): { chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>; hints?: ExchangeHints; index?: number }[] {
   if (!source) return [{ chunks: stdinChunks(io) }];
   return source.legs.map((leg) => ({
     chunks: leg.chunks,
+    index: leg.index,
     hints: {
       ...(leg.request ? { url: leg.request.url } : {}),
       ...(leg.response ? { headers: leg.response.headers } : {}),

@@ -13,10 +13,3 @@ export async function* readChunks(file: string, io: CliIo): AsyncGenerator<Uint8
     yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : new Uint8Array(chunk as Buffer);
   }
 }
-
-/** Collects a file's chunks (the CLI decodes recordings that fit in memory as one leg). */
-export async function readAllChunks(file: string, io: CliIo): Promise<Uint8Array[]> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of readChunks(file, io)) chunks.push(chunk);
-  return chunks;
-}

@@ -1,14 +1,11 @@
-import { concatBytes } from '../../../src-shared/bytes/held-bytes';
 import { createLegFramer } from '../../../src-shared/pipeline/leg-framing';
 import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
 import type { Expr } from '../../../src-shared/filter';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
-import { resolve } from 'node:path';
-import { openSource } from '../../services/importers';
+import type { ChunkInput } from '../../../src-shared/pipeline/session-decoder';
 import { parse, parseFormat } from '../args';
-import { decodeFile } from '../decode-file';
+import { decodeFile, legsOf, openInput } from '../decode-file';
 import { parseOption, selectSubjects, subjectsOf } from '../filter-option';
-import { readAllChunks } from '../input';
 import { printJson, UsageError, type CliIo, type Command } from '../io';
 
 type Rechunk = ((bytes: Uint8Array) => Uint8Array[]) | null;
@@ -28,8 +25,8 @@ function parseRechunk(value: string | undefined): Rechunk {
  * A FILE is opened with the importers, as every command opens it: the events are those of the
  * stream it holds (each leg of a recording, the items of an NDJSON or HAR file), never the
  * file's own bytes framed; each line names its leg, and each leg ends with its end state.
- * Standard input is read as an SSE capture. `--rechunk` re-splits each leg's bytes first, to
- * show results do not depend on chunking. `--filter EXPR` keeps the events that carry an
+ * Standard input is read as an SSE capture. `--rechunk` re-splits each chunk of a leg as it is
+ * read, to show results do not depend on chunking. `--filter EXPR` keeps the events that carry an
  * envelope matching the filter.
  */
 export const frames: Command = async (args, io) => {
@@ -51,24 +48,22 @@ export const frames: Command = async (args, io) => {
     return 0;
   }
   const rechunk = parseRechunk(values.rechunk);
-  for (const file of positionals) {
-    if (file === '-') {
-      printFrames(io, { file }, await readAllChunks(file, io), rechunk);
-      continue;
-    }
-    const source = await openSource(resolve(io.cwd, file));
-    for (const leg of source.legs) {
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of leg.chunks) chunks.push(chunk.bytes);
-      printFrames(io, { file, leg: leg.index }, chunks, rechunk);
-    }
-  }
+  for (const file of positionals)
+    for (const leg of legsOf(await openInput(file, io), io))
+      await printFrames(io, { file, ...(leg.index !== undefined ? { leg: leg.index } : {}) }, leg.chunks, rechunk);
   return 0;
 };
 
-/** One stream's events, each line starting with `where` (the file, and the leg of a file). */
-function printFrames(io: CliIo, where: { file: string; leg?: number }, read: Uint8Array[], rechunk: Rechunk): void {
-  const chunks = rechunk ? rechunk(concatBytes(read)) : read;
+/**
+ * One stream's events, each line starting with `where` (the file, and the leg of a file),
+ * printed as its chunks are read: memory holds the event being framed, never the stream.
+ */
+async function printFrames(
+  io: CliIo,
+  where: { file: string; leg?: number },
+  chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>,
+  rechunk: Rechunk,
+): Promise<void> {
   const framer = createLegFramer(
     {
       onFrame: (f) =>
@@ -83,7 +78,8 @@ function printFrames(io: CliIo, where: { file: string; leg?: number }, read: Uin
     },
     {},
   );
-  for (const chunk of chunks) framer.push(chunk, 0);
+  for await (const chunk of chunks)
+    for (const piece of rechunk ? rechunk(chunk.bytes) : [chunk.bytes]) framer.push(piece, 0);
   const end = framer.end();
   printJson(io, { ...where, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
 }
