@@ -1,8 +1,9 @@
 import { envelopeReader, type EnvelopeSubject, type Expr } from '../../../src-shared/filter';
-import { checkAssertion } from '../../../src-shared/filter/assertions';
+import { checkAssertion, type AssertionInput } from '../../../src-shared/filter/assertions';
 import type { EndStatusKind } from '../../../src-shared/pipeline/end-status';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { decodeFile, type DecodeFileOptions } from '../decode-file';
+import { reportFile } from '../stream-file';
 import { buildReport, decodedAsLines } from '../report';
 import { subjectsOf } from '../filter-option';
 import type { CliIo } from '../io';
@@ -33,7 +34,13 @@ export interface CheckedRecording {
   readonly error?: string;
 }
 
-/** Decodes one recording and checks every assertion on it; a file that cannot be opened fails them all. */
+/**
+ * Decodes one recording and checks every assertion on it; a file that cannot be opened fails
+ * them all. Assertions on the end status alone (`status == "done"`, the usual CI gate) need
+ * no envelope: the file is then streamed (stream-file.ts), in memory that does not grow with
+ * it. An assertion on envelopes reads them as filter subjects, whose block, findings and agent
+ * names are known only once the whole file is read: that file is decoded whole.
+ */
 export async function checkRecording(
   file: string,
   assertions: readonly ParsedAssertion[],
@@ -44,9 +51,11 @@ export async function checkRecording(
   // A small file is read whole and decoded without a turn of the event loop: the progress
   // line's timer gets one between files, or a run of many small files would never draw it.
   if (options.counts) await new Promise((resolve) => setImmediate(resolve));
-  let decoded;
+  let read: Read;
   try {
-    decoded = await decodeFile(file, format, io, options);
+    read = assertions.every((a) => readsStatusOnly(a.tree))
+      ? await readStreamed(file, format, io, options)
+      : await readDecoded(file, format, io, options);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -60,6 +69,63 @@ export async function checkRecording(
       })),
     };
   }
+  const reader = envelopeReader();
+  return {
+    ...read.facts,
+    results: assertions.map((a) => ({ name: a.name, expect: a.expect, ...checkAssertion(a.tree, read.input, reader) })),
+  };
+}
+
+/** What a file says once read: the facts the report shows of it, and what assertions are checked against. */
+interface Read {
+  facts: Omit<CheckedRecording, 'results'>;
+  input: AssertionInput;
+}
+
+/** The assertion reads the end status and nothing of the envelopes (walked with a stack: no recursion over what a user typed). */
+export function readsStatusOnly(tree: Expr): boolean {
+  const stack: Expr[] = [tree];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.kind === 'and' || node.kind === 'or') stack.push(...node.operands);
+    else if (node.kind === 'not') stack.push(node.operand);
+    else if ((node.kind !== 'compare' && node.kind !== 'in') || node.left.kind !== 'status') return false;
+  }
+  return true;
+}
+
+/** A file streamed (reportFile), for assertions on its end status. */
+async function readStreamed(
+  file: string,
+  format: FormatChoice,
+  io: CliIo,
+  options: Omit<DecodeFileOptions, 'inline'>,
+): Promise<Read> {
+  const report = await reportFile(file, format, io, options);
+  const input = {
+    status: report.status,
+    get subjects(): never {
+      throw new Error('an assertion on the status alone read the envelopes');
+    },
+  };
+  const facts = {
+    file,
+    kind: report.kind,
+    status: report.status.kind,
+    legs: report.formats.length,
+    decodedAs: decodedAsLines(report),
+    envelopes: report.envelopes,
+  };
+  return { facts, input };
+}
+
+/** A file decoded whole, for assertions on its envelopes. */
+async function readDecoded(
+  file: string,
+  format: FormatChoice,
+  io: CliIo,
+  options: Omit<DecodeFileOptions, 'inline'>,
+): Promise<Read> {
+  const decoded = await decodeFile(file, format, io, options);
   // The end status inspect reports: done, error, truncated, stopped, failed or paused.
   const { status } = buildReport(decoded);
   // Built on first use: an assertion on the status alone never needs the envelopes as subjects.
@@ -70,14 +136,13 @@ export async function checkRecording(
       return (subjects ??= subjectsOf(decoded));
     },
   };
-  const reader = envelopeReader();
-  return {
+  const facts = {
     file,
     kind: decoded.kind,
     status: status.kind,
     legs: decoded.formats.length,
     decodedAs: decodedAsLines(decoded),
     envelopes: decoded.envelopes.length,
-    results: assertions.map((a) => ({ name: a.name, expect: a.expect, ...checkAssertion(a.tree, input, reader) })),
   };
+  return { facts, input };
 }
