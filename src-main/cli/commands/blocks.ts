@@ -12,7 +12,7 @@ import { terminalSafe } from '../../../src-shared/text/terminal';
  * The reconstructed blocks, in the order they opened. The file is streamed (stream-file.ts):
  * a block is printed once it settles and every block opened before it is printed, so what is
  * kept is the printed form of the blocks waiting behind one still open (a provider message's
- * block waits for its end), never the envelopes (docs/cli.md, "What the commands keep").
+ * block waits for its end), never the envelopes (docs/reliability.md, "Memory that does not grow with the stream").
  */
 export const blocks: Command = async (args, io) => {
   const { values, positionals } = parse(args, {
