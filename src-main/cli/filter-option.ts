@@ -1,16 +1,16 @@
 import {
   describeFilterError,
-  envelopeReader,
   FilterError,
   parseAssertion,
   parseFilter,
   type EnvelopeSubject,
   type Expr,
 } from '../../src-shared/filter';
-import { compileFilter } from '../../src-shared/filter/evaluate';
 import { envelopeSubjects } from '../../src-shared/filter/subjects';
-import type { DecodedFile } from './decode-file';
-import { UsageError } from './io';
+import type { FormatChoice } from '../../src-shared/pipeline/types';
+import type { DecodedFile, DecodeFileOptions } from './decode-file';
+import { streamMatches } from './stream-subjects';
+import { UsageError, type CliIo } from './io';
 import { preview } from './report';
 import { terminalSafe } from '../../src-shared/text/terminal';
 
@@ -29,8 +29,17 @@ export function subjectsOf(decoded: DecodedFile): EnvelopeSubject[] {
   return envelopeSubjects(decoded, decoded.startedAt);
 }
 
-export function selectSubjects(subjects: readonly EnvelopeSubject[], filter: Expr): EnvelopeSubject[] {
-  return subjects.filter(compileFilter(filter, envelopeReader()));
+/** The envelopes of FILE that `filter` selects, in order: read streamed (stream-subjects.ts), not decoded whole. */
+export async function selectEnvelopes(
+  file: string,
+  format: FormatChoice,
+  io: CliIo,
+  options: DecodeFileOptions,
+  filter: Expr,
+): Promise<EnvelopeSubject[]> {
+  const matches: EnvelopeSubject[] = [];
+  await streamMatches(file, format, io, options, filter, (subject) => matches.push(subject));
+  return matches.sort((a, b) => a.envelope.seq - b.envelope.seq);
 }
 
 /** One envelope as a terminal line: seq, leg, agent, type, final, bytes, time and a preview (line breaks from the stream escaped). */

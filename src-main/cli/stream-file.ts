@@ -7,6 +7,7 @@ import { createSessionDecoder } from '../../src-shared/pipeline/session-decoder'
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import { HELD_IDLE_AGENTS, isSettled } from '../../src-shared/reconstruct/retention';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
+import type { Frame } from '../../src-shared/sse/types';
 import { releaseClosedBlock } from '../services/recording/counting-session';
 import { endOf, legChunks, legsOf, openInput, type DecodedFile, type DecodeFileOptions } from './decode-file';
 import type { CliIo } from './io';
@@ -15,6 +16,7 @@ import { createReportCollector } from './report-collector';
 
 /** What a command reads of a file as it streams: each is called as the decoder goes. */
 export interface StreamCallbacks {
+  onFrame?: (frame: Frame, leg: number) => void;
   onEnvelope?: (envelope: Envelope) => void;
   /** A block opened or changed (the decoder's live object). */
   onBlock?: (block: Block) => void;
@@ -85,6 +87,7 @@ export async function streamFile(
         if (block.kind === KIND.text) latestText.newest(block);
         if (isSettled(block) && !latestText.holds(block)) settled.add(block);
       },
+      ...(callbacks.onFrame ? { onFrame: callbacks.onFrame } : {}),
       ...(callbacks.onAgent ? { onAgent: callbacks.onAgent } : {}),
       ...(callbacks.onDiagnostic ? { onDiagnostic: callbacks.onDiagnostic } : {}),
     },

@@ -4,8 +4,9 @@ import type { Expr } from '../../../src-shared/filter';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import type { ChunkInput } from '../../../src-shared/pipeline/session-decoder';
 import { parse, parseFormat } from '../args';
-import { decodeFile, legsOf, openInput } from '../decode-file';
-import { parseOption, selectSubjects, subjectsOf } from '../filter-option';
+import { legsOf, openInput } from '../decode-file';
+import { streamFile } from '../stream-file';
+import { parseOption, selectEnvelopes } from '../filter-option';
 import { printJson, UsageError, type CliIo, type Command } from '../io';
 
 type Rechunk = ((bytes: Uint8Array) => Uint8Array[]) | null;
@@ -84,14 +85,21 @@ async function printFrames(
   printJson(io, { ...where, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
 }
 
+/** The events that carry an envelope `filter` selects: the file read streamed, once to select, once to print them. */
 async function filteredFrames(file: string, filter: Expr, format: FormatChoice, io: CliIo): Promise<void> {
-  const decoded = await decodeFile(file, format, io);
-  const keep = new Set(selectSubjects(subjectsOf(decoded), filter).map((s) => `${s.envelope.leg}:${s.envelope.frame}`));
-  decoded.frames.forEach((legFrames, leg) => {
-    for (const f of legFrames) {
-      if (keep.has(`${leg}:${f.seq}`))
-        io.stdout(`${JSON.stringify({ file, leg, event: f.event || 'message', data: f.data, id: f.id })}\n`);
-    }
-  });
+  const selected = await selectEnvelopes(file, format, io, {}, filter);
+  const keep = new Set(selected.map((s) => `${s.envelope.leg}:${s.envelope.frame}`));
+  await streamFile(
+    file,
+    format,
+    io,
+    {},
+    {
+      onFrame(f, leg) {
+        if (keep.has(`${leg}:${f.seq}`))
+          io.stdout(`${JSON.stringify({ file, leg, event: f.event || 'message', data: f.data, id: f.id })}\n`);
+      },
+    },
+  );
   io.stdout(`${JSON.stringify({ file, end: true, matched: keep.size })}\n`);
 }

@@ -1,13 +1,13 @@
 import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
 import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
-import { decodeFile, type DecodeFileOptions } from '../decode-file';
+import type { DecodeFileOptions } from '../decode-file';
 import { reportFile } from '../stream-file';
 import { parseWorkers, readAheadThreads, WORKERS_ARG } from '../workers-option';
 import { failReasons, parseFailOn } from '../fail-on';
 import type { Expr } from '../../../src-shared/filter';
 import type * as FilterOption from '../filter-option';
 import { printJson, type CliIo, type Command } from '../io';
-import { buildReport, formatReport } from '../report';
+import { formatReport } from '../report';
 import { startProgress } from '../progress';
 import { terminalSafe } from '../../../src-shared/text/terminal';
 
@@ -87,11 +87,12 @@ async function inspectOne(
   decodeOptions: Omit<DecodeFileOptions, 'inline'>,
 ): Promise<{ file: string; json: object; text: string; fails: boolean }> {
   const decode = { inline, ...decodeOptions };
-  // A filter reads every envelope: only then is the file decoded whole (held in memory).
-  const result = filter ? await decodeFile(file, format, io, decode) : null;
-  const report = result ? buildReport(result) : await reportFile(file, format, io, decode);
+  const report = await reportFile(file, format, io, decode);
   const failures = failReasons(report, policy);
-  const matches = filter && result ? filter.option.selectSubjects(filter.option.subjectsOf(result), filter.expr) : null;
+  // The file is read again for the envelopes a filter selects, streamed too.
+  // (Its progress is the first reading's.)
+  const again = { inline, ...(decodeOptions.pool ? { pool: decodeOptions.pool } : {}) };
+  const matches = filter ? await filter.option.selectEnvelopes(file, format, io, again, filter.expr) : null;
   const json = {
     file,
     ...report,
