@@ -1,36 +1,52 @@
 import { describe, expect, test } from 'vitest';
-import { parseAssertion } from '../../src-shared/filter';
-import { checkRecording, readsStatusOnly, type ParsedAssertion } from './check/run';
+import { parseAssertion, printExpression } from '../../src-shared/filter';
+import { checkRecording, filtersOf, type CheckedRecording, type ParsedAssertion } from './check/run';
+import { envelopeJson } from './filter-option';
 import { CORPUS_FILES, CORPUS_ROOT } from './fixture-corpus';
 import { memoryIo } from './test-io';
 
 /**
- * `check` streams a file when every assertion reads the end status alone (the file's facts
- * from reportFile), and decodes it whole when one reads envelopes: both say the same of every
- * stream the project ships.
+ * `check` streams a file, given only the envelopes its assertions' filters select
+ * (stream-subjects.ts), unless an assertion reads every envelope (`every agent:`), when it
+ * decodes the file whole: both decide the same on every stream the project ships.
  */
 
 const assertion = (expect: string): ParsedAssertion => ({ name: expect, expect, tree: parseAssertion(expect) });
 
-describe('readsStatusOnly', () => {
-  test.each(['status == "done"', 'status in ["done", "paused"] && !(status == "error")', 'status != "truncated"'])(
-    '%s reads the status alone',
-    (text) => expect(readsStatusOnly(parseAssertion(text))).toBe(true),
-  );
+describe('filtersOf', () => {
   test.each([
-    'some type == "text"',
-    'count(type == "text") > 0',
-    'status == "done" && (none finding.severity == "error")',
-    'every agent: some final',
-  ])('%s reads envelopes', (text) => expect(readsStatusOnly(parseAssertion(text))).toBe(false));
+    ['status == "done"', []],
+    ['status in ["done", "paused"] && !(status == "error")', []],
+    ['some type == "text"', ['type == "text"']],
+    ['count(type == "text") > 0 || (none final)', ['final', 'type == "text"']],
+    ['before(type == "thinking", type == "text")', ['type == "text"', 'type == "thinking"']],
+    ['first(final).time < 2s && last(seq >= 0).type == "text"', ['final', 'seq >= 0']],
+  ])('%s picks envelopes with %j', (text, filters) =>
+    expect(filtersOf(parseAssertion(text))?.map(printExpression).sort()).toEqual(filters),
+  );
+  test('every agent: reads every envelope', () =>
+    expect(filtersOf(parseAssertion('status == "done" && (every agent: some final)'))).toBeNull());
 });
 
-test.each(CORPUS_FILES)('%s: a status checked streamed is the whole decode’s', async (name) => {
+/** Assertions of every kind that streams, on the status, the blocks, the findings and the time. */
+const STREAMED = [
+  'status == "done"',
+  'some block.status == "complete" && final',
+  'none finding.severity == "error"',
+  'count(type == "text") >= 3',
+  'first(type == "text").time < 2s',
+  'last(final).block.kind == "text"',
+  'before(type == "thinking", type == "text")',
+].map(assertion);
+
+test.each(CORPUS_FILES)('%s: assertions checked streamed are the whole decode’s', async (name) => {
   const io = { ...memoryIo(), cwd: CORPUS_ROOT };
-  const status = assertion('status == "done"');
-  const streamed = await checkRecording(name, [status], 'auto', io);
-  // An assertion on envelopes makes the file decoded whole.
-  const whole = await checkRecording(name, [status, assertion('some final')], 'auto', io);
+  const streamed = await checkRecording(name, STREAMED, 'auto', io);
+  // `every agent:` makes the file decoded whole.
+  const whole = await checkRecording(name, [...STREAMED, assertion('every agent: some final')], 'auto', io);
   expect({ ...streamed, results: [] }).toEqual({ ...whole, results: [] });
-  expect(streamed.results).toEqual(whole.results.slice(0, 1));
+  // A result's envelope as the report prints it (a streamed block has given up its content).
+  const shown = (results: CheckedRecording['results']) =>
+    results.map((r) => ({ ...r, envelope: r.envelope && envelopeJson(r.envelope) }));
+  expect(shown(streamed.results)).toEqual(shown(whole.results.slice(0, STREAMED.length)));
 });

@@ -5,7 +5,7 @@ import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import { decodeFile, type DecodeFileOptions } from '../decode-file';
 import { reportFile } from '../stream-file';
 import { buildReport, decodedAsLines } from '../report';
-import { subjectsOf } from '../filter-option';
+import { selectEnvelopes, subjectsOf } from '../filter-option';
 import type { CliIo } from '../io';
 import type { NamedAssertion } from './spec';
 
@@ -35,11 +35,10 @@ export interface CheckedRecording {
 }
 
 /**
- * Decodes one recording and checks every assertion on it; a file that cannot be opened fails
- * them all. Assertions on the end status alone (`status == "done"`, the usual CI gate) need
- * no envelope: the file is then streamed (stream-file.ts), in memory that does not grow with
- * it. An assertion on envelopes reads them as filter subjects, whose block, findings and agent
- * names are known only once the whole file is read: that file is decoded whole.
+ * Reads one recording and checks every assertion on it; a file that cannot be opened fails
+ * them all. The file is streamed, in memory that grows with the envelopes the assertions'
+ * filters select, not with the file (`status == "done"` selects none), unless an assertion is
+ * `every agent:`, which reads every envelope: that file is decoded whole.
  */
 export async function checkRecording(
   file: string,
@@ -51,10 +50,11 @@ export async function checkRecording(
   // A small file is read whole and decoded without a turn of the event loop: the progress
   // line's timer gets one between files, or a run of many small files would never draw it.
   if (options.counts) await new Promise((resolve) => setImmediate(resolve));
+  const filters = assertions.map((a) => filtersOf(a.tree));
   let read: Read;
   try {
-    read = assertions.every((a) => readsStatusOnly(a.tree))
-      ? await readStreamed(file, format, io, options)
+    read = filters.every((list) => list !== null)
+      ? await readStreamed(file, format, io, options, filters.flat())
       : await readDecoded(file, format, io, options);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -82,31 +82,46 @@ interface Read {
   input: AssertionInput;
 }
 
-/** The assertion reads the end status and nothing of the envelopes (walked with a stack: no recursion over what a user typed). */
-export function readsStatusOnly(tree: Expr): boolean {
+/**
+ * The filters an assertion picks envelopes with (none for one on the end status alone), or
+ * null when it reads every envelope (`every agent:` groups them all by agent). `some`, `none`,
+ * `count`, `first`, `last` and `before` look only at the envelopes their filter matches, in
+ * order: given just the envelopes some filter of the assertion matches, they decide the same.
+ * Walked with a stack: no recursion over what a user typed.
+ */
+export function filtersOf(tree: Expr): Expr[] | null {
+  const filters: Expr[] = [];
   const stack: Expr[] = [tree];
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (node.kind === 'and' || node.kind === 'or') stack.push(...node.operands);
     else if (node.kind === 'not') stack.push(node.operand);
-    else if ((node.kind !== 'compare' && node.kind !== 'in') || node.left.kind !== 'status') return false;
+    else if (node.kind === 'some' || node.kind === 'none') filters.push(node.predicate);
+    else if (node.kind === 'before') filters.push(node.first, node.then);
+    else if ((node.kind === 'compare' || node.kind === 'in') && node.left.kind !== 'field') {
+      if (node.left.kind !== 'status') filters.push(node.left.of);
+    } else return null;
   }
-  return true;
+  return filters;
 }
 
-/** A file streamed (reportFile), for assertions on its end status. */
+/**
+ * A file streamed: its facts from the streamed report, and for assertions that pick envelopes
+ * with `filters`, the envelopes any of them selects (stream-subjects.ts), in order.
+ */
 async function readStreamed(
   file: string,
   format: FormatChoice,
   io: CliIo,
   options: Omit<DecodeFileOptions, 'inline'>,
+  filters: readonly Expr[],
 ): Promise<Read> {
   const report = await reportFile(file, format, io, options);
-  const input = {
-    status: report.status,
-    get subjects(): never {
-      throw new Error('an assertion on the status alone read the envelopes');
-    },
-  };
+  const [first] = filters;
+  // The filters' reading shows no progress of its own: the report's reading did.
+  const again = options.pool ? { pool: options.pool } : {};
+  const subjects = first
+    ? await selectEnvelopes(file, format, io, again, filters.length === 1 ? first : { kind: 'or', operands: filters })
+    : [];
   const facts = {
     file,
     kind: report.kind,
@@ -115,7 +130,7 @@ async function readStreamed(
     decodedAs: decodedAsLines(report),
     envelopes: report.envelopes,
   };
-  return { facts, input };
+  return { facts, input: { status: report.status, subjects } };
 }
 
 /** A file decoded whole, for assertions on its envelopes. */
