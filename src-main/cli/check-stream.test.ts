@@ -1,35 +1,39 @@
 import { describe, expect, test } from 'vitest';
-import { parseAssertion, printExpression } from '../../src-shared/filter';
-import { checkRecording, filtersOf, type CheckedRecording, type ParsedAssertion } from './check/run';
-import { envelopeJson } from './filter-option';
+import { envelopeReader, parseAssertion, printExpression } from '../../src-shared/filter';
+import { checkAssertion } from '../../src-shared/filter/assertions';
+import { checkRecording, readsOf, type CheckedRecording, type ParsedAssertion } from './check/run';
+import { decodeFile } from './decode-file';
+import { envelopeJson, subjectsOf } from './filter-option';
 import { CORPUS_FILES, CORPUS_ROOT } from './fixture-corpus';
+import { buildReport, decodedAsLines } from './report';
 import { memoryIo } from './test-io';
 
 /**
- * `check` streams a file, given only the envelopes its assertions' filters select
- * (stream-subjects.ts), unless an assertion reads every envelope (`every agent:`), when it
- * decodes the file whole: both decide the same on every stream the project ships.
+ * `check` streams a file and gives its assertions only the envelopes they read (readsOf): it
+ * decides what the assertions decide on every envelope of the whole decode, on every stream
+ * the project ships.
  */
 
 const assertion = (expect: string): ParsedAssertion => ({ name: expect, expect, tree: parseAssertion(expect) });
 
-describe('filtersOf', () => {
+describe('readsOf', () => {
   test.each([
-    ['status == "done"', []],
-    ['status in ["done", "paused"] && !(status == "error")', []],
-    ['some type == "text"', ['type == "text"']],
-    ['count(type == "text") > 0 || (none final)', ['final', 'type == "text"']],
-    ['before(type == "thinking", type == "text")', ['type == "text"', 'type == "thinking"']],
-    ['first(final).time < 2s && last(seq >= 0).type == "text"', ['final', 'seq >= 0']],
-  ])('%s picks envelopes with %j', (text, filters) =>
-    expect(filtersOf(parseAssertion(text))?.map(printExpression).sort()).toEqual(filters),
-  );
-  test('every agent: reads every envelope', () =>
-    expect(filtersOf(parseAssertion('status == "done" && (every agent: some final)'))).toBeNull());
+    ['status == "done"', [], false],
+    ['status in ["done", "paused"] && !(status == "error")', [], false],
+    ['some type == "text"', ['type == "text"'], false],
+    ['count(type == "text") > 0 || (none final)', ['final', 'type == "text"'], false],
+    ['before(type == "thinking", type == "text")', ['type == "text"', 'type == "thinking"'], false],
+    ['first(final).time < 2s && last(seq >= 0).type == "text"', ['final', 'seq >= 0'], false],
+    ['status == "done" && (every agent: some final)', ['final'], true],
+  ])('%s reads %j (agents: %s)', (text, filters, agents) => {
+    const reads = readsOf(parseAssertion(text));
+    expect(reads.filters.map(printExpression).sort()).toEqual(filters);
+    expect(reads.agents).toBe(agents);
+  });
 });
 
-/** Assertions of every kind that streams, on the status, the blocks, the findings and the time. */
-const STREAMED = [
+/** Assertions of every kind, on the status, the blocks, the findings, the time and each agent. */
+const ASSERTIONS = [
   'status == "done"',
   'some block.status == "complete" && final',
   'none finding.severity == "error"',
@@ -37,16 +41,38 @@ const STREAMED = [
   'first(type == "text").time < 2s',
   'last(final).block.kind == "text"',
   'before(type == "thinking", type == "text")',
+  'every agent: some final',
+  'every agent: count(type == "text") >= 1 && (none finding.severity == "warning")',
 ].map(assertion);
 
-test.each(CORPUS_FILES)('%s: assertions checked streamed are the whole decode’s', async (name) => {
+/** Alone (no other filter picks envelopes of every agent): an agent none of these picks still counts, in spawn order. */
+const EVERY_AGENT = ['every agent: count(type == "tool_call") >= 1', 'every agent: none type == "thinking"'].map(
+  assertion,
+);
+
+/** A result's envelope as the report prints it (a streamed block has given up its content). */
+const shown = (results: CheckedRecording['results']) =>
+  results.map((r) => ({ ...r, envelope: r.envelope && envelopeJson(r.envelope) }));
+
+test.each(CORPUS_FILES)('%s: assertions checked streamed decide as on the whole decode', async (name) => {
   const io = { ...memoryIo(), cwd: CORPUS_ROOT };
-  const streamed = await checkRecording(name, STREAMED, 'auto', io);
-  // `every agent:` makes the file decoded whole.
-  const whole = await checkRecording(name, [...STREAMED, assertion('every agent: some final')], 'auto', io);
-  expect({ ...streamed, results: [] }).toEqual({ ...whole, results: [] });
-  // A result's envelope as the report prints it (a streamed block has given up its content).
-  const shown = (results: CheckedRecording['results']) =>
-    results.map((r) => ({ ...r, envelope: r.envelope && envelopeJson(r.envelope) }));
-  expect(shown(streamed.results)).toEqual(shown(whole.results.slice(0, STREAMED.length)));
+  const decoded = await decodeFile(name, 'auto', io);
+  const { status } = buildReport(decoded);
+  const input = { status, subjects: subjectsOf(decoded) };
+  for (const assertions of [ASSERTIONS, EVERY_AGENT]) {
+    const whole = assertions.map((a) => ({
+      name: a.name,
+      expect: a.expect,
+      ...checkAssertion(a.tree, input, envelopeReader()),
+    }));
+    const streamed = await checkRecording(name, assertions, 'auto', io);
+    expect(streamed).toMatchObject({
+      kind: decoded.kind,
+      status: status.kind,
+      legs: decoded.formats.length,
+      decodedAs: decodedAsLines(decoded),
+      envelopes: decoded.envelopes.length,
+    });
+    expect(shown(streamed.results)).toEqual(shown(whole));
+  }
 });

@@ -14,9 +14,10 @@ import { MIB, peakOf, writeStream } from './peak-memory';
  * `check --expect 'status == "done"'`, 550 MB decoded whole; streamed, 116 MB. `inspect --filter`,
  * 703 MB decoded whole; streamed (three readings: the report, then the filter's two passes),
  * 167 MB (119 MB for 24 MiB; the heap after a collection stays at 11 MB: the rest is garbage
- * not yet collected). `frames --filter`, 753 MB; 152 MB. `check` with `some final` and `none
- * finding.severity == "error"`, 694 MB decoded whole; 175 MB, holding the 3,454 envelopes its
- * filters select (`count(type == "text")`, which selects all 690,801, still needs 456 MB).
+ * not yet collected). `frames --filter`, 753 MB; 152 MB. `check` with `some final`, `none
+ * finding.severity == "error"` and `every agent: some final`, 694 MB decoded whole (`some final`
+ * alone); 166–175 MB, holding the 3,454 envelopes its filters select (`count(type == "text")`,
+ * which selects all 690,801, still needs 456 MB).
  */
 
 const LARGE_MB = 96;

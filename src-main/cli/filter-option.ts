@@ -1,15 +1,17 @@
 import {
   describeFilterError,
+  envelopeReader,
   FilterError,
   parseAssertion,
   parseFilter,
   type EnvelopeSubject,
   type Expr,
 } from '../../src-shared/filter';
+import { compileFilter } from '../../src-shared/filter/evaluate';
 import { envelopeSubjects } from '../../src-shared/filter/subjects';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import type { DecodedFile, DecodeFileOptions } from './decode-file';
-import { streamMatches } from './stream-subjects';
+import { streamSubjects } from './stream-subjects';
 import { UsageError, type CliIo } from './io';
 import { preview } from './report';
 import { terminalSafe } from '../../src-shared/text/terminal';
@@ -37,8 +39,9 @@ export async function selectEnvelopes(
   options: DecodeFileOptions,
   filter: Expr,
 ): Promise<EnvelopeSubject[]> {
+  const match = compileFilter(filter, envelopeReader());
   const matches: EnvelopeSubject[] = [];
-  await streamMatches(file, format, io, options, filter, (subject) => matches.push(subject));
+  await streamSubjects(file, format, io, options, (subject) => void (match(subject) && matches.push(subject)));
   return matches.sort((a, b) => a.envelope.seq - b.envelope.seq);
 }
 

@@ -1,8 +1,7 @@
 import { nameAgents } from '../../src-shared/agents/names';
 import type { Diagnostic } from '../../src-shared/diagnostics/types';
 import type { Envelope } from '../../src-shared/envelope/types';
-import { envelopeReader, type EnvelopeSubject, type Expr } from '../../src-shared/filter';
-import { compileFilter } from '../../src-shared/filter/evaluate';
+import type { EnvelopeSubject } from '../../src-shared/filter';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 import type { DecodeFileOptions } from './decode-file';
@@ -24,30 +23,28 @@ interface FileFacts {
 type Subject = { -readonly [K in keyof EnvelopeSubject]: EnvelopeSubject[K] } & { found: number[] };
 
 /**
- * The envelopes of FILE that `filter` selects, passed to `onMatch` as filter subjects exactly as
+ * Every envelope of FILE, passed to `onSubject` as a filter subject exactly as
  * envelopeSubjects builds them from a whole decode (src-shared/filter/subjects.ts), but read in
  * two streamed passes (stream-file.ts), so memory does not grow with the file. A subject holds
  * its agent's name, its findings and its block as it ends, which the first pass learns: the
  * agents (names are given in spawn order once all are known), the findings and where each
  * goes (a finding about the file goes to the first envelope of its leg). The second pass
- * builds each subject and matches it once its block has settled, just before the block gives
- * up its content: what is held is the subjects of blocks still open. Matches come in no
- * particular order (a block settles after later envelopes without one).
+ * builds each subject and passes it on once its block has settled, just before the block
+ * gives up its content: what is held is the subjects of blocks still open. Subjects come in no
+ * particular order (a block settles after later envelopes without one); a subject's block is
+ * let go of its content once `onSubject` returns.
  */
-export async function streamMatches(
+export async function streamSubjects(
   file: string,
   format: FormatChoice,
   io: CliIo,
   options: DecodeFileOptions,
-  filter: Expr,
-  onMatch: (subject: EnvelopeSubject) => void,
+  onSubject: (subject: EnvelopeSubject) => void,
 ): Promise<void> {
   const facts = await readFacts(file, format, io, options);
-  const match = compileFilter(filter, envelopeReader());
   const test = (subject: Subject): void => {
     const { found, ...rest } = subject;
-    const findings = found.sort((a, b) => a - b).map((i) => facts.diagnostics[i]!);
-    if (match({ ...rest, findings })) onMatch({ ...rest, findings });
+    onSubject({ ...rest, findings: found.sort((a, b) => a - b).map((i) => facts.diagnostics[i]!) });
   };
   /** Subjects waiting for their block to settle, by block id. */
   const waiting = new Map<number, Set<Subject>>();

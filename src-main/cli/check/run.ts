@@ -2,10 +2,11 @@ import { envelopeReader, type EnvelopeSubject, type Expr } from '../../../src-sh
 import { checkAssertion, type AssertionInput } from '../../../src-shared/filter/assertions';
 import type { EndStatusKind } from '../../../src-shared/pipeline/end-status';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
-import { decodeFile, type DecodeFileOptions } from '../decode-file';
+import { compileFilter } from '../../../src-shared/filter/evaluate';
+import type { DecodeFileOptions } from '../decode-file';
 import { reportFile } from '../stream-file';
-import { buildReport, decodedAsLines } from '../report';
-import { selectEnvelopes, subjectsOf } from '../filter-option';
+import { decodedAsLines } from '../report';
+import { streamSubjects } from '../stream-subjects';
 import type { CliIo } from '../io';
 import type { NamedAssertion } from './spec';
 
@@ -36,9 +37,8 @@ export interface CheckedRecording {
 
 /**
  * Reads one recording and checks every assertion on it; a file that cannot be opened fails
- * them all. The file is streamed, in memory that grows with the envelopes the assertions'
- * filters select, not with the file (`status == "done"` selects none), unless an assertion is
- * `every agent:`, which reads every envelope: that file is decoded whole.
+ * them all. The file is streamed, in memory that grows with the envelopes the assertions read
+ * (`readsOf`), not with the file (`status == "done"` reads none).
  */
 export async function checkRecording(
   file: string,
@@ -50,12 +50,13 @@ export async function checkRecording(
   // A small file is read whole and decoded without a turn of the event loop: the progress
   // line's timer gets one between files, or a run of many small files would never draw it.
   if (options.counts) await new Promise((resolve) => setImmediate(resolve));
-  const filters = assertions.map((a) => filtersOf(a.tree));
+  const reads = assertions.map((a) => readsOf(a.tree));
   let read: Read;
   try {
-    read = filters.every((list) => list !== null)
-      ? await readStreamed(file, format, io, options, filters.flat())
-      : await readDecoded(file, format, io, options);
+    read = await readStreamed(file, format, io, options, {
+      filters: reads.flatMap((r) => r.filters),
+      agents: reads.some((r) => r.agents),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
@@ -82,46 +83,55 @@ interface Read {
   input: AssertionInput;
 }
 
+/** What an assertion reads of the envelopes. */
+export interface Reads {
+  /** The filters it picks envelopes with (none for one on the end status alone). */
+  filters: Expr[];
+  /** It is checked on each agent's envelopes (`every agent:`). */
+  agents: boolean;
+}
+
 /**
- * The filters an assertion picks envelopes with (none for one on the end status alone), or
- * null when it reads every envelope (`every agent:` groups them all by agent). `some`, `none`,
- * `count`, `first`, `last` and `before` look only at the envelopes their filter matches, in
- * order: given just the envelopes some filter of the assertion matches, they decide the same.
+ * What an assertion reads of the envelopes. `some`, `none`, `count`, `first`, `last` and
+ * `before` look only at the envelopes their filter matches, in order: given just those, they
+ * decide the same. `every agent:` also needs to know the agents, in spawn order, and which
+ * sent content: each agent's first envelope and first one not a control envelope tell it.
  * Walked with a stack: no recursion over what a user typed.
  */
-export function filtersOf(tree: Expr): Expr[] | null {
-  const filters: Expr[] = [];
+export function readsOf(tree: Expr): Reads {
+  const reads: Reads = { filters: [], agents: false };
   const stack: Expr[] = [tree];
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (node.kind === 'and' || node.kind === 'or') stack.push(...node.operands);
     else if (node.kind === 'not') stack.push(node.operand);
-    else if (node.kind === 'some' || node.kind === 'none') filters.push(node.predicate);
-    else if (node.kind === 'before') filters.push(node.first, node.then);
-    else if ((node.kind === 'compare' || node.kind === 'in') && node.left.kind !== 'field') {
-      if (node.left.kind !== 'status') filters.push(node.left.of);
-    } else return null;
+    else if (node.kind === 'every-agent') {
+      reads.agents = true;
+      stack.push(node.body);
+    } else if (node.kind === 'some' || node.kind === 'none') reads.filters.push(node.predicate);
+    else if (node.kind === 'before') reads.filters.push(node.first, node.then);
+    else if (
+      (node.kind === 'compare' || node.kind === 'in') &&
+      (node.left.kind === 'count' || node.left.kind === 'pick')
+    )
+      reads.filters.push(node.left.of);
+    // Anything else reads no envelope, or is refused when checked (a bare filter).
   }
-  return filters;
+  return reads;
 }
 
 /**
- * A file streamed: its facts from the streamed report, and for assertions that pick envelopes
- * with `filters`, the envelopes any of them selects (stream-subjects.ts), in order.
+ * A file streamed: its facts from the streamed report and, for assertions that read envelopes,
+ * the envelopes they read (`readsOf`), in order, from a streamed reading of its subjects
+ * (stream-subjects.ts). What is held grows with those envelopes, not with the file.
  */
 async function readStreamed(
   file: string,
   format: FormatChoice,
   io: CliIo,
   options: Omit<DecodeFileOptions, 'inline'>,
-  filters: readonly Expr[],
+  reads: Reads,
 ): Promise<Read> {
   const report = await reportFile(file, format, io, options);
-  const [first] = filters;
-  // The filters' reading shows no progress of its own: the report's reading did.
-  const again = options.pool ? { pool: options.pool } : {};
-  const subjects = first
-    ? await selectEnvelopes(file, format, io, again, filters.length === 1 ? first : { kind: 'or', operands: filters })
-    : [];
   const facts = {
     file,
     kind: report.kind,
@@ -130,34 +140,27 @@ async function readStreamed(
     decodedAs: decodedAsLines(report),
     envelopes: report.envelopes,
   };
+  if (reads.filters.length === 0 && !reads.agents) return { facts, input: { status: report.status, subjects: [] } };
+  const [first] = reads.filters;
+  const match = first
+    ? compileFilter(reads.filters.length === 1 ? first : { kind: 'or', operands: reads.filters }, envelopeReader())
+    : () => false;
+  const picked = new Set<EnvelopeSubject>();
+  /** Each agent's first envelope, and first that is not a control envelope (subjects come in no order). */
+  const firstOf = new Map<string, EnvelopeSubject>();
+  const firstContentOf = new Map<string, EnvelopeSubject>();
+  const earliest = (map: Map<string, EnvelopeSubject>, subject: EnvelopeSubject): void => {
+    const known = map.get(subject.agentName);
+    if (!known || subject.envelope.seq < known.envelope.seq) map.set(subject.agentName, subject);
+  };
+  // The subjects' reading shows no progress of its own: the report's reading did.
+  await streamSubjects(file, format, io, options.pool ? { pool: options.pool } : {}, (subject) => {
+    if (match(subject)) picked.add(subject);
+    if (!reads.agents) return;
+    earliest(firstOf, subject);
+    if (!subject.envelope.control) earliest(firstContentOf, subject);
+  });
+  for (const subject of [...firstOf.values(), ...firstContentOf.values()]) picked.add(subject);
+  const subjects = [...picked].sort((a, b) => a.envelope.seq - b.envelope.seq);
   return { facts, input: { status: report.status, subjects } };
-}
-
-/** A file decoded whole, for assertions on its envelopes. */
-async function readDecoded(
-  file: string,
-  format: FormatChoice,
-  io: CliIo,
-  options: Omit<DecodeFileOptions, 'inline'>,
-): Promise<Read> {
-  const decoded = await decodeFile(file, format, io, options);
-  // The end status inspect reports: done, error, truncated, stopped, failed or paused.
-  const { status } = buildReport(decoded);
-  // Built on first use: an assertion on the status alone never needs the envelopes as subjects.
-  let subjects: EnvelopeSubject[] | undefined;
-  const input = {
-    status,
-    get subjects() {
-      return (subjects ??= subjectsOf(decoded));
-    },
-  };
-  const facts = {
-    file,
-    kind: decoded.kind,
-    status: status.kind,
-    legs: decoded.formats.length,
-    decodedAs: decodedAsLines(decoded),
-    envelopes: decoded.envelopes.length,
-  };
-  return { facts, input };
 }
