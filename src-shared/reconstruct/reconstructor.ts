@@ -50,6 +50,16 @@ export interface ReconstructorOptions {
  */
 export const MAX_BLOCK_CHARS = 64 * 1024 * 1024;
 
+/** Where a replay that `envelope` may begin would split `block` (ReplayDetector.observe's mark). */
+function replayPoint(block: Block, envelope: Envelope): ReplayPoint {
+  return {
+    contentLength: block.content.length,
+    envelopeCount: block.envelopes.length,
+    byteStart: envelope.byteStart,
+    byteEnd: block.byteEnd,
+  };
+}
+
 /** A block's length in characters, the ones past the cap included. */
 export function contentLength(block: Block): number {
   return block.content.length + (block.omittedChars ?? 0);
@@ -232,12 +242,7 @@ export function createReconstructor(
 
     if (open.replay && envelope.delta !== '' && !envelope.final) {
       const block = open.block;
-      const start = open.replay.observe(envelope.delta, () => ({
-        contentLength: block.content.length,
-        envelopeCount: block.envelopes.length,
-        byteStart: envelope.byteStart,
-        byteEnd: block.byteEnd,
-      }));
+      const start = open.replay.observe(envelope.delta, replayPoint, block, envelope);
       appendDelta(block, envelope);
       if (start) splitReplay(state, open, start, envelope);
       else changed(block);

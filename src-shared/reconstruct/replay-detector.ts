@@ -31,12 +31,13 @@ export interface ReplayMark {
 
 export interface ReplayDetector<M extends ReplayMark> {
   /**
-   * Feed the block's next non-empty delta before it is appended; `mark` describes the block
-   * at that moment and is only called when the delta may start a replay. Returns the mark
+   * Feed the block's next non-empty delta before it is appended; `mark(a, b)` describes the
+   * block at that moment and is only called when the delta may start a replay (its arguments
+   * are passed along rather than captured: no closure is made per delta). Returns the mark
    * of the replay's first delta once the replay is confirmed (the detector then follows the
    * replay as the new block), else undefined.
    */
-  observe(delta: string, mark: () => M): M | undefined;
+  observe<A, B>(delta: string, mark: (a: A, b: B) => M, a: A, b: B): M | undefined;
   /**
    * The block's final marker came: a replay of the whole attempt that it follows at once (no
    * delta after it to decide) is confirmed here. Returns its mark, else undefined.
@@ -56,7 +57,7 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
   let candidate: Candidate<M> | undefined;
 
   return {
-    observe(delta, mark) {
+    observe(delta, mark, a, b) {
       if (candidate && candidate.matched === candidate.attemptDeltas) {
         // The whole attempt came again; this delta decides. Starting it a third time is text
         // that repeats itself; anything else continues the replay, which is now the block.
@@ -72,7 +73,7 @@ export function createReplayDetector<M extends ReplayMark>(): ReplayDetector<M> 
         else candidate = undefined;
       }
       if (!candidate && deltas.length > 0 && delta === deltas[0]) {
-        candidate = { start: mark(), attemptDeltas: deltas.length, matched: 1 };
+        candidate = { start: mark(a, b), attemptDeltas: deltas.length, matched: 1 };
       }
       deltas.push(delta);
       // A candidate that replayed the whole attempt but does not qualify cannot become one later.

@@ -2,7 +2,7 @@ import { describe, expect, it, test } from 'vitest';
 import { rulesOf } from '../../../src-main/testing/provider-streams';
 import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
-import { encodeUtf8 } from '../../text/utf8';
+import { encodeUtf8, utf8ByteLength } from '../../text/utf8';
 
 /** A v4 data stream of these lines, each ended by `eol` (the last one too unless `cut`). */
 function v4(lines: readonly string[], eol = '\n') {
@@ -59,6 +59,17 @@ describe('the v4 data stream', () => {
     const result = v4([step, '0:"a"']);
     expect(result.rules).toEqual(['provider.missing-terminal']);
     expect(result.end.kind).toBe('truncated');
+  });
+
+  it("the statistics count each text part's UTF-8 bytes, whether its literal has escapes or not", () => {
+    // The dialect hands the size of a text without escapes on from the line's byte count
+    // (its line less `0:"` and `"`): off by a byte, the payload total differs.
+    const texts = ['Hel', 'é数😀', String.raw`a\nb \"q\"`, String.raw`\u00e9\ud83d\ude00`, '', 'tail'];
+    const result = v4([step, ...texts.map((text) => `0:"${text}"`), finish]);
+    const decoded = texts.map((text) => JSON.parse(`"${text}"`) as string);
+    const text = result.stats.byType.find((row) => row.type === 'text');
+    expect(text?.payloadBytes).toBe(decoded.reduce((sum, t) => sum + utf8ByteLength(t), 0));
+    expect(text?.envelopes).toBe(decoded.length + 1); // and the part's end
   });
 });
 

@@ -1,3 +1,4 @@
+import { frameDataBytes, handOnMeasure } from '../../envelope/budget';
 import { undecodedParts } from '../../envelope/types';
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
@@ -6,7 +7,8 @@ import { stringValue } from '../../json/compact-json';
 import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import { stringField, type WireEvent } from '../provider/event-context';
-import type { AiSdkMessage, OpenText, TextKind } from './message';
+import type { AiSdkMessage } from './message';
+import type { OpenText, TextKind } from './text-parts';
 import { DATA_STREAM_PARTS, isDataStreamCode, type DataStreamCode } from './vocabulary';
 
 /**
@@ -44,6 +46,10 @@ const VALUE_KIND: Readonly<Record<DataStreamCode, 'string' | 'array' | 'object'>
 
 const COLON = 0x3a;
 const QUOTE = 0x22;
+const TEXT_CODE = 0x30; // 0
+const REASONING_CODE = 0x67; // g
+const TEXT_PART = DATA_STREAM_PARTS['0'];
+const REASONING_PART = DATA_STREAM_PARTS.g;
 
 /** Whether a line is a data stream part: a known code, a colon and a JSON value (detection's evidence). */
 export function isDataStreamPart(line: string): boolean {
@@ -57,8 +63,9 @@ function isCodeCharacter(c: number): boolean {
 
 export class DataStreamReader {
   private readonly unknownReported = new Set<string>();
-  /** The implicit text and reasoning parts being streamed, by kind. */
-  private readonly open: Partial<Record<TextKind, OpenText>> = {};
+  /** The implicit text and reasoning parts being streamed (one at a time: either ends the other). */
+  private openText: OpenText | undefined;
+  private openReasoning: OpenText | undefined;
   private parts = 0;
 
   constructor(private readonly message: AiSdkMessage) {}
@@ -67,11 +74,11 @@ export class DataStreamReader {
     const { message } = this;
     const ctx = message.at(frame);
     const line = frame.data;
-    if (line.charCodeAt(1) !== COLON || !isCodeCharacter(line.charCodeAt(0)))
+    const first = line.charCodeAt(0);
+    if (line.charCodeAt(1) !== COLON || !isCodeCharacter(first))
       return this.bad('is not CODE:JSON (a part code, a colon and a JSON value)');
-    const code = line.charAt(0);
     if (
-      (code === '0' || code === 'g') &&
+      (first === TEXT_CODE || first === REASONING_CODE) &&
       line.length > 3 &&
       line.charCodeAt(2) === QUOTE &&
       line.charCodeAt(line.length - 1) === QUOTE
@@ -79,10 +86,18 @@ export class DataStreamReader {
       // Text and reasoning, most of a stream: the string read without JSON.parse, as it would read it.
       const text = stringValue(line, 3, line.length - 1);
       if (text !== undefined) {
-        message.checkAfterFinish(DATA_STREAM_PARTS[code], false);
-        return this.stream(code === '0' ? 'text' : 'reasoning', text, DATA_STREAM_PARTS[code]);
+        // A text without escapes is as long as its literal, and its UTF-8 size is the line's
+        // but for `0:"` and `"`: the statistics take it instead of measuring the text again.
+        if (text.length === line.length - 4) {
+          const bytes = frameDataBytes(frame) - 4;
+          handOnMeasure(text, bytes, bytes);
+        }
+        const name = first === TEXT_CODE ? TEXT_PART : REASONING_PART;
+        message.checkAfterFinish(name, false);
+        return this.stream(first === TEXT_CODE ? 'text' : 'reasoning', text, name);
       }
     }
+    const code = line.charAt(0);
     const parsed = parseJson(line.slice(2));
     if (!parsed.ok) return this.bad(`has code ${code} but its value is not JSON (${parsed.error})`);
     const value = parsed.value;
@@ -175,19 +190,29 @@ export class DataStreamReader {
 
   /** A text or reasoning part: the open one of its kind goes on, or one opens (ending the other kind's). */
   private stream(kind: TextKind, text: string, name: string): void {
-    const { message } = this;
-    if (this.open[kind === 'text' ? 'reasoning' : 'text'] !== undefined) this.closeTexts(kind);
-    const open = (this.open[kind] ??= message.textStart(kind, `${kind}-${this.parts++}`, name));
-    message.streamText(open, text);
+    const texts = this.message.texts;
+    let open = kind === 'text' ? this.openText : this.openReasoning;
+    if (open === undefined) {
+      this.closeTexts(kind);
+      open = texts.start(kind, `${kind}-${this.parts++}`, name);
+      if (kind === 'text') this.openText = open;
+      else this.openReasoning = open;
+    }
+    texts.stream(open, text);
   }
 
   /** Ends the open text and reasoning parts, but for `keep`'s kind. */
   private closeTexts(keep?: TextKind): void {
-    for (const kind of ['text', 'reasoning'] as const) {
-      const open = this.open[kind];
-      if (open === undefined || kind === keep) continue;
-      delete this.open[kind];
-      this.message.textEnd(kind, open.id, DATA_STREAM_PARTS[kind === 'text' ? '0' : 'g'], {});
+    const texts = this.message.texts;
+    const text = this.openText;
+    if (text !== undefined && keep !== 'text') {
+      this.openText = undefined;
+      texts.end('text', text.id, TEXT_PART, {});
+    }
+    const reasoning = this.openReasoning;
+    if (reasoning !== undefined && keep !== 'reasoning') {
+      this.openReasoning = undefined;
+      texts.end('reasoning', reasoning.id, REASONING_PART, {});
     }
   }
 

@@ -1,45 +1,25 @@
-import { NO_EXTRAS } from '../../envelope/types';
-import { unified, type StreamIds, type UnifiedEvent } from '../../envelope/unified';
+import { unified, type StreamIds } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { isJsonObject } from '../../json/values';
 import type { Frame } from '../../sse/types';
-import { createBlockTracker, type BlockTracker, type StartedBlock } from '../block-tracker';
 import { ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks } from '../types';
 import { AssistantParts, type Wire } from './assistant-parts';
+import { TextParts } from './text-parts';
 import { ToolCalls } from './tool-calls';
 
 /**
  * One assistant message of an AI SDK stream, whichever wire it came in (ui-chunks.ts and
  * data-stream.ts read the two wires into these operations): its lifecycle (start, steps,
- * finish, error, abort), its text and reasoning parts, its sources, files and data parts, and
- * its tool calls (tool-calls.ts). Each operation emits envelopes with their unified event, the
+ * finish, error, abort), its text and reasoning parts (text-parts.ts), its sources, files and
+ * data parts, and its tool calls (tool-calls.ts). Each operation emits envelopes with their unified event, the
  * per-message `message` summary at the end, and, when the message finishes with tool calls
  * the frontend must run, the `awaiting_frontend_tools` pause (with the assistant message so far,
  * for the continuation).
  */
-
-/** An open text or reasoning part. */
-export interface OpenText extends StartedBlock {
-  kind: TextKind;
-  id: string;
-  /** Its key in the tracker: kind and id (a text and a reasoning part may share an id). */
-  key: string;
-  /** Its deltas, for the assistant message (assistant-parts.ts). */
-  chunks: string[];
-  /** The unified form of its deltas, made at the first: they all share it. */
-  deltaEvent?: UnifiedEvent;
-}
-
-export type TextKind = 'text' | 'reasoning';
-
-const TEXT_KINDS = {
-  text: { type: KIND.text, channel: 'output_text', delta: 'text_delta', start: 'text-start' },
-  reasoning: { type: KIND.thinking, channel: 'reasoning', delta: 'reasoning_delta', start: 'reasoning-start' },
-} as const;
 
 export class AiSdkMessage {
   /** The message id: the agent its envelopes name ('' until a start part or v4 step gives one). */
@@ -47,7 +27,7 @@ export class AiSdkMessage {
   clock: MessageClock | undefined;
   readonly parts: AssistantParts;
   readonly tools: ToolCalls;
-  private readonly texts: BlockTracker<string, OpenText>;
+  readonly texts: TextParts;
   private readonly sequence: MessageSequence;
   private eventContext: ProviderEventContext | undefined;
   private lastFrame: Frame | undefined;
@@ -58,10 +38,6 @@ export class AiSdkMessage {
   private failed = false;
   private afterFinishReported = false;
   private sawDone = false;
-  /** The part the last delta went to: the next one is nearly always for it too. */
-  lastText: OpenText | undefined;
-  /** Open parts are being ended by what explains them (an error, an abort): closed, not reported. */
-  private closingQuietly = false;
 
   constructor(
     private readonly callbacks: DialectCallbacks,
@@ -69,14 +45,7 @@ export class AiSdkMessage {
   ) {
     this.parts = new AssistantParts(wire);
     this.tools = new ToolCalls(this, callbacks.onDiagnostic);
-    this.texts = createBlockTracker<string, OpenText>((_key, block, why) => {
-      if (this.closingQuietly) return this.closeText(block);
-      callbacks.onDiagnostic({
-        rule: 'provider.block-not-stopped',
-        message: `The ${block.kind} part ${block.id} started in event ${block.frame} got no end ${why}.`,
-        at: block.at,
-      });
-    });
+    this.texts = new TextParts(this, callbacks.onDiagnostic);
     this.sequence = new MessageSequence(callbacks, { message: 'message', start: 'start', terminal: 'finish' });
   }
 
@@ -136,7 +105,7 @@ export class AiSdkMessage {
       this.messageId = id;
       this.ctx.next(this.ctx.frame, id);
       this.parts.reset();
-      this.lastText = undefined;
+      this.texts.last = undefined;
       this.metadata = undefined;
       this.clock = undefined;
       this.ensure();
@@ -177,108 +146,6 @@ export class AiSdkMessage {
     this.ctx.wire(what, event, unified('stream.message_delta', this.ids(), { phase: 'metadata' }));
   }
 
-  textStart(kind: TextKind, id: string, what: string): OpenText {
-    this.ensure();
-    const key = `${kind}:${id}`;
-    const open: OpenText = {
-      kind,
-      id,
-      key,
-      chunks: this.parts.startText(kind),
-      frame: this.ctx.frame.seq,
-      at: this.ctx.at,
-    };
-    const previous = this.texts.start(key, open);
-    if (previous)
-      this.ctx.report(
-        'provider.block-started-twice',
-        `${what} in event ${this.ctx.frame.seq} starts ${kind} part ${id} again while the one started in event ${previous.frame} is open; the new part replaces it.`,
-      );
-    const info = TEXT_KINDS[kind];
-    this.ctx.emit(
-      { type: info.type, final: false, delta: '', extras: { id }, control: 'block-open' },
-      unified('stream.content_block_start', this.ids({ block_id: id }), { kind, channel: info.channel }),
-    );
-    return open;
-  }
-
-  textDelta(kind: TextKind, id: string, text: string, what: string, event: WireEvent): void {
-    let open = this.openText(kind, id);
-    if (!open) {
-      const key = `${kind}:${id}`;
-      if (this.texts.state(key) === 'stopped') {
-        this.ctx.report(
-          'provider.delta-after-stop',
-          `${what} in event ${this.ctx.frame.seq} is for ${kind} part ${id}, which already ended; a frontend has no part to add it to. Kept as a provider event.`,
-        );
-        this.ctx.wire(what, event);
-        return;
-      }
-      this.ctx.report(
-        'provider.block-not-started',
-        `${what} in event ${this.ctx.frame.seq} is for ${kind} part ${id}, which no ${TEXT_KINDS[kind].start} started (a frontend fails on it); its text is kept in a ${kind} part of its own.`,
-      );
-      open = this.textStart(kind, id, what);
-    }
-    this.streamText(open, text);
-  }
-
-  /** A delta of an open text or reasoning part: streamed content, without a new object per event. */
-  streamText(open: OpenText, text: string): void {
-    this.clock?.token(this.ctx.frame.receivedAt);
-    const info = TEXT_KINDS[open.kind];
-    open.deltaEvent ??= unified('stream.content_block_delta', this.ids({ block_id: open.id }), {
-      kind: info.delta,
-      channel: info.channel,
-    });
-    this.ctx.envelope(info.type, false, text, NO_EXTRAS, undefined, open.deltaEvent);
-    open.chunks.push(text);
-  }
-
-  /** Whether the part is still open (its own key finds it: no key string is built). */
-  isOpen(open: OpenText): boolean {
-    return this.texts.get(open.key) === open;
-  }
-
-  /** The open part of this kind and id, if there is one. */
-  openText(kind: TextKind, id: string): OpenText | undefined {
-    const last = this.lastText;
-    if (last !== undefined && last.id === id && last.kind === kind && this.isOpen(last)) return last;
-    const open = this.texts.get(`${kind}:${id}`);
-    if (open) this.lastText = open;
-    return open;
-  }
-
-  textEnd(kind: TextKind, id: string, what: string, event: WireEvent): void {
-    const key = `${kind}:${id}`;
-    const state = this.texts.state(key);
-    const open = this.texts.stop(key);
-    if (!open) {
-      this.ctx.report(
-        state === 'stopped' ? 'provider.delta-after-stop' : 'provider.block-not-started',
-        `${what} in event ${this.ctx.frame.seq} ends ${kind} part ${id}, which ${state === 'stopped' ? 'already ended' : `no ${TEXT_KINDS[kind].start} started`}; kept as a provider event.`,
-      );
-      this.ctx.wire(what, event);
-      return;
-    }
-    this.closeText(open);
-  }
-
-  private closeText(open: OpenText): void {
-    const info = TEXT_KINDS[open.kind];
-    this.ctx.emit(
-      { type: info.type, final: true, delta: '', extras: {} },
-      unified('stream.content_block_stop', this.ids({ block_id: open.id }), { kind: open.kind, channel: info.channel }),
-    );
-  }
-
-  /** Ends the open text and reasoning parts without a finding: an error or an abort part said why they end. */
-  private endTextsQuietly(): void {
-    this.closingQuietly = true;
-    this.texts.endMessage('');
-    this.closingQuietly = false;
-  }
-
   /** A whole part of its own (a source, a file, a data part): a block of its type holding its fields. */
   content(type: string, value: unknown, extras: Record<string, unknown>, part: Record<string, unknown> | null): void {
     this.ensure();
@@ -293,7 +160,7 @@ export class AiSdkMessage {
       return this.ctx.wire(what, event, unified('stream.message_stop', this.ids(), { stop_reason: reason }));
     this.ensure();
     const why = `before ${what} (event ${this.ctx.frame.seq})`;
-    if (this.failed) this.endTextsQuietly();
+    if (this.failed) this.texts.endQuietly();
     else this.texts.endMessage(why);
     this.tools.endMessage(why);
     if (end.metadata !== undefined) this.addMetadata(end.metadata);
@@ -339,7 +206,7 @@ export class AiSdkMessage {
       `The server aborted the stream in event ${this.ctx.frame.seq}${reason ? ` (${reason})` : ''}: the message is unfinished; a frontend keeps what arrived.`,
     );
     this.callbacks.onStreamEnd?.({ event: what, error: `aborted${reason ? `: ${reason}` : ''}` });
-    this.endTextsQuietly();
+    this.texts.endQuietly();
     this.tools.discardMessage();
     this.ctx.wire(what, event, unified('stream.message_stop', this.ids(), { phase: 'canceled' }));
     if (this.clock) this.clock.status = 'aborted';
@@ -353,7 +220,7 @@ export class AiSdkMessage {
   }
 
   end(): void {
-    if (this.failed) this.endTextsQuietly();
+    if (this.failed) this.texts.endQuietly();
     else this.texts.endMessage('before the stream ended');
     this.tools.endMessage('before the stream ended');
     const last = this.lastFrame;

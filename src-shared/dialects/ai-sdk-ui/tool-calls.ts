@@ -13,8 +13,8 @@ import type { AssistantParts, ToolPart } from './assistant-parts';
  * no output that the provider did not run itself: the frontend's `addToolResult`).
  */
 
-/** What the tool calls need of their message. */
-export interface ToolHost {
+/** What the tool calls and text parts need of their message. */
+export interface MessageHost {
   readonly ctx: ProviderEventContext;
   readonly clock: MessageClock | undefined;
   readonly parts: AssistantParts;
@@ -43,7 +43,7 @@ export class ToolCalls {
   private readonly streaming: BlockTracker<string, TrackedCall>;
 
   constructor(
-    private readonly host: ToolHost,
+    private readonly host: MessageHost,
     onDiagnostic: DiagnosticSink,
   ) {
     this.streaming = createBlockTracker<string, TrackedCall>((id, call, why) =>

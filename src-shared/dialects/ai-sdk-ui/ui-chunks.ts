@@ -53,11 +53,13 @@ export class UiChunkReader {
     if (!message.afterFinish && fast.read(frame.data)) {
       // A text or reasoning delta of an open part in the SDK's own compact form: decoded as
       // below, without JSON.parse (most events of a stream are these).
-      const last = message.lastText;
-      if (last !== undefined && last.kind === fast.kind && last.id === fast.id && message.isOpen(last))
-        return message.streamText(last, fast.delta);
-      const open = message.openText(fast.kind, fast.id);
-      if (open) return message.streamText(open, fast.delta);
+      fast.handOnSize(frame);
+      const texts = message.texts;
+      const last = texts.last;
+      if (last !== undefined && last.kind === fast.kind && last.id === fast.id && texts.isOpen(last))
+        return texts.stream(last, fast.delta);
+      const open = texts.find(fast.kind, fast.id);
+      if (open) return texts.stream(open, fast.delta);
     }
     const event = readWireEvent(ctx, 'AI SDK UI message stream');
     if (!event) return;
@@ -85,14 +87,14 @@ export class UiChunkReader {
         return message.step(type, event, type);
       case 'text-start':
       case 'reasoning-start':
-        message.textStart(textKind(type), stringField(event, 'id'), type);
+        message.texts.start(textKind(type), stringField(event, 'id'), type);
         return;
       case 'text-delta':
       case 'reasoning-delta':
-        return message.textDelta(textKind(type), stringField(event, 'id'), stringField(event, 'delta'), type, event);
+        return message.texts.delta(textKind(type), stringField(event, 'id'), stringField(event, 'delta'), type, event);
       case 'text-end':
       case 'reasoning-end':
-        return message.textEnd(textKind(type), stringField(event, 'id'), type, event);
+        return message.texts.end(textKind(type), stringField(event, 'id'), type, event);
       case 'tool-input-start':
         return message.tools.start(
           stringField(event, 'toolCallId'),

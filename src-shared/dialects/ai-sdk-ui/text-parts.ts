@@ -1,0 +1,176 @@
+import type { DiagnosticSink } from '../../diagnostics/types';
+import { NO_EXTRAS } from '../../envelope/types';
+import { unified, type UnifiedEvent } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { createBlockTracker, type BlockTracker, type StartedBlock } from '../block-tracker';
+import type { WireEvent } from '../provider/event-context';
+import type { MessageHost } from './tool-calls';
+
+/**
+ * The text and reasoning parts of one AI SDK message: started, streamed and ended by kind and
+ * id (the UI message stream's `text-start/delta/end`; the v4 data stream's implicit parts), as
+ * streamed text and thinking blocks, their deltas kept for the assistant message (a pause's
+ * continuation needs it).
+ */
+
+export type TextKind = 'text' | 'reasoning';
+
+/** An open text or reasoning part. */
+export interface OpenText extends StartedBlock {
+  kind: TextKind;
+  id: string;
+  /** Its key in the tracker: kind and id (a text and a reasoning part may share an id). */
+  key: string;
+  /** The envelope type of its deltas (text or thinking). */
+  type: string;
+  /** Its deltas, for the assistant message (assistant-parts.ts). */
+  chunks: string[];
+  /** The unified form of its deltas, made at the first: they all share it. */
+  deltaEvent: UnifiedEvent | undefined;
+}
+
+const TEXT_KINDS = {
+  text: { type: KIND.text, channel: 'output_text', delta: 'text_delta', start: 'text-start' },
+  reasoning: { type: KIND.thinking, channel: 'reasoning', delta: 'reasoning_delta', start: 'reasoning-start' },
+} as const;
+
+export class TextParts {
+  private readonly tracker: BlockTracker<string, OpenText>;
+  /** The part the last delta went to: the next one is nearly always for it too. */
+  last: OpenText | undefined;
+  /** Open parts are being ended by what explains them (an error, an abort): closed, not reported. */
+  private closingQuietly = false;
+
+  constructor(
+    private readonly host: MessageHost,
+    onDiagnostic: DiagnosticSink,
+  ) {
+    this.tracker = createBlockTracker<string, OpenText>((_key, block, why) => {
+      if (this.closingQuietly) return this.close(block);
+      onDiagnostic({
+        rule: 'provider.block-not-stopped',
+        message: `The ${block.kind} part ${block.id} started in event ${block.frame} got no end ${why}.`,
+        at: block.at,
+      });
+    });
+  }
+
+  start(kind: TextKind, id: string, what: string): OpenText {
+    const { host } = this;
+    host.ensure();
+    const ctx = host.ctx;
+    const key = `${kind}:${id}`;
+    const info = TEXT_KINDS[kind];
+    const open: OpenText = {
+      kind,
+      id,
+      key,
+      type: info.type,
+      chunks: host.parts.startText(kind),
+      deltaEvent: undefined,
+      frame: ctx.frame.seq,
+      at: ctx.at,
+    };
+    const previous = this.tracker.start(key, open);
+    if (previous)
+      ctx.report(
+        'provider.block-started-twice',
+        `${what} in event ${ctx.frame.seq} starts ${kind} part ${id} again while the one started in event ${previous.frame} is open; the new part replaces it.`,
+      );
+    ctx.emit(
+      { type: info.type, final: false, delta: '', extras: { id }, control: 'block-open' },
+      unified('stream.content_block_start', host.ids({ block_id: id }), { kind, channel: info.channel }),
+    );
+    return open;
+  }
+
+  delta(kind: TextKind, id: string, text: string, what: string, event: WireEvent): void {
+    let open = this.find(kind, id);
+    if (!open) {
+      const ctx = this.host.ctx;
+      if (this.tracker.state(`${kind}:${id}`) === 'stopped') {
+        ctx.report(
+          'provider.delta-after-stop',
+          `${what} in event ${ctx.frame.seq} is for ${kind} part ${id}, which already ended; a frontend has no part to add it to. Kept as a provider event.`,
+        );
+        ctx.wire(what, event);
+        return;
+      }
+      ctx.report(
+        'provider.block-not-started',
+        `${what} in event ${ctx.frame.seq} is for ${kind} part ${id}, which no ${TEXT_KINDS[kind].start} started (a frontend fails on it); its text is kept in a ${kind} part of its own.`,
+      );
+      open = this.start(kind, id, what);
+    }
+    this.stream(open, text);
+  }
+
+  /** A delta of an open text or reasoning part: streamed content, without a new object per event. */
+  stream(open: OpenText, text: string): void {
+    const { host } = this;
+    const ctx = host.ctx;
+    host.clock?.token(ctx.frame.receivedAt);
+    if (open.deltaEvent === undefined) {
+      const info = TEXT_KINDS[open.kind];
+      open.deltaEvent = unified('stream.content_block_delta', host.ids({ block_id: open.id }), {
+        kind: info.delta,
+        channel: info.channel,
+      });
+    }
+    ctx.envelope(open.type, false, text, NO_EXTRAS, undefined, open.deltaEvent);
+    open.chunks.push(text);
+  }
+
+  /** Whether the part is still open (its own key finds it: no key string is built). */
+  isOpen(open: OpenText): boolean {
+    return this.tracker.get(open.key) === open;
+  }
+
+  /** The open part of this kind and id, if there is one. */
+  find(kind: TextKind, id: string): OpenText | undefined {
+    const last = this.last;
+    if (last !== undefined && last.id === id && last.kind === kind && this.isOpen(last)) return last;
+    const open = this.tracker.get(`${kind}:${id}`);
+    if (open) this.last = open;
+    return open;
+  }
+
+  end(kind: TextKind, id: string, what: string, event: WireEvent): void {
+    const key = `${kind}:${id}`;
+    const state = this.tracker.state(key);
+    const open = this.tracker.stop(key);
+    if (!open) {
+      const ctx = this.host.ctx;
+      ctx.report(
+        state === 'stopped' ? 'provider.delta-after-stop' : 'provider.block-not-started',
+        `${what} in event ${ctx.frame.seq} ends ${kind} part ${id}, which ${state === 'stopped' ? 'already ended' : `no ${TEXT_KINDS[kind].start} started`}; kept as a provider event.`,
+      );
+      ctx.wire(what, event);
+      return;
+    }
+    this.close(open);
+  }
+
+  /** The message is over: every part still open is reported as not ended (`why`: when that became clear). */
+  endMessage(why: string): void {
+    this.tracker.endMessage(why);
+  }
+
+  /** Ends the open parts without a finding: an error or an abort part said why they end. */
+  endQuietly(): void {
+    this.closingQuietly = true;
+    this.tracker.endMessage('');
+    this.closingQuietly = false;
+  }
+
+  private close(open: OpenText): void {
+    const info = TEXT_KINDS[open.kind];
+    this.host.ctx.emit(
+      { type: info.type, final: true, delta: '', extras: {} },
+      unified('stream.content_block_stop', this.host.ids({ block_id: open.id }), {
+        kind: open.kind,
+        channel: info.channel,
+      }),
+    );
+  }
+}
