@@ -6,6 +6,7 @@ import type { DialectId, DialectRegistry } from '../dialects/registry';
 import { sniffFrame, type SniffedFrame } from '../dialects/sniff';
 import type { DialectDecoder, DialectModule } from '../dialects/types';
 import type { Envelope, EnvelopeInit } from '../envelope/types';
+import { numberEnvelope } from '../envelope/numbering';
 import type { Frame } from '../sse/types';
 import { stringifyJson } from '../json/tree';
 import { previewText } from '../text/preview';
@@ -144,25 +145,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
 
   const emit = (init: EnvelopeInit, dialectId: DialectId, payload?: unknown): void => {
     const frame = current?.seq === init.frame ? current : lastPushed?.seq === init.frame ? lastPushed : undefined;
-    // Every field named, in one order: envelopes of all dialects share one object shape.
-    // A spread of `init`, whose shape varies by dialect and control kind, runs V8's slow
-    // generic object clone and costs more than the rest of this stage.
-    const envelope: Envelope = {
-      frame: init.frame,
-      agent: init.agent,
-      type: init.type,
-      final: init.final,
-      delta: init.delta,
-      extras: init.extras,
-      control: init.control,
-      unified: init.unified,
-      seq: context.nextEnvelopeSeq(),
-      leg,
-      dialect: dialectId,
-      byteStart: frame?.byteStart ?? 0,
-      byteEnd: frame?.byteEnd ?? 0,
-      receivedAt: frame?.receivedAt ?? 0,
-    };
+    const envelope = numberEnvelope(init, context.nextEnvelopeSeq(), leg, dialectId, frame);
     stats?.onEnvelope(envelope, frame);
     // An error envelope (the agent's API error event) ends the run in failure.
     if (envelope.type === KIND.error && !envelope.control)

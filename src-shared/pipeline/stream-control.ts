@@ -1,5 +1,5 @@
 import { parseJsonObject } from '../json/values';
-import { startsAt } from '../json/compact-json';
+import { literalAt, startsAt } from '../json/compact-json';
 
 /**
  * Frames every dialect shares: the `[DONE]` terminator and the router's error frame
@@ -15,11 +15,11 @@ export function classifyControlFrame(data: string): ControlFrame | undefined {
   if (data === '[DONE]') return { kind: 'done' };
   // Cheap guards first: error frames are JSON objects with an "error" key and no "type". Every
   // event of every dialect names its type first or (the Anthropic SDK's dumps) last, so the two
-  // ends of the data settle nearly all frames without a scan. (`startsAt`, not `startsWith`:
-  // see there; this runs for every frame.)
+  // ends of the data settle nearly all frames without a scan. (`literalAt`, not `startsWith`
+  // or `startsAt`: see there; this runs for every frame.)
   if (
     data.charCodeAt(0) !== 0x7b /* { */ ||
-    startsAt(data, '{"type"', 0) ||
+    literalAt(data, '{"type"', 0) ||
     endsWithTypeMember(data) ||
     !data.includes('"error"')
   )

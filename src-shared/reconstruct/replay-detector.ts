@@ -110,7 +110,8 @@ function isCutAttempt(deltas: readonly string[], length: number, chars: number):
  * length. Linear in `length`; called only when a candidate has replayed a whole attempt.
  */
 function isRepetition(deltas: readonly string[], length: number): boolean {
-  const border = new Int32Array(length);
+  const border = borderTable(length);
+  border[0] = 0;
   for (let i = 1; i < length; i++) {
     let k = border[i - 1] as number;
     while (k > 0 && deltas[i] !== deltas[k]) k = border[k - 1] as number;
@@ -119,4 +120,15 @@ function isRepetition(deltas: readonly string[], length: number): boolean {
   }
   const period = length - (border[length - 1] as number);
   return period < length && length % period === 0;
+}
+
+/** Up to this length the prefix function's table is reused (a typed array per check costs more than the check). */
+const REUSED_BORDER_LENGTH = 4096;
+let reusedBorder = new Int32Array(64);
+
+/** A table of at least `length` entries for the prefix function, whose entries it overwrites in order. */
+function borderTable(length: number): Int32Array {
+  if (length > REUSED_BORDER_LENGTH) return new Int32Array(length);
+  if (length > reusedBorder.length) reusedBorder = new Int32Array(REUSED_BORDER_LENGTH);
+  return reusedBorder;
 }

@@ -254,17 +254,13 @@ export class ToolCalls {
     const args = call.args.join('');
     this.ended.set(call.id, { id: call.id, name: call.name, args });
     checkToolArguments(ctx, args, `Tool call ${call.id} (${call.name || 'unnamed'})`);
+    // Built field by field, not by spreading objects of varying shapes (V8's slow generic clone).
+    const extras: Record<string, unknown> = call.reopens
+      ? { reopens: call.id, name: call.name }
+      : { id: call.id, name: call.name };
+    if (call.parentMessageId !== undefined) extras['parent_message_id'] = call.parentMessageId;
     ctx.emit(
-      {
-        type: KIND.tool_call,
-        final: true,
-        delta: args.trim() === '' ? '{}' : args,
-        extras: {
-          ...(call.reopens ? { reopens: call.id } : { id: call.id }),
-          name: call.name,
-          ...(call.parentMessageId !== undefined ? { parent_message_id: call.parentMessageId } : {}),
-        },
-      },
+      { type: KIND.tool_call, final: true, delta: args.trim() === '' ? '{}' : args, extras },
       unified('stream.tool_call_stop', this.callIds(call.id, call.parentMessageId), {
         kind: KIND.tool_call,
         phase: 'completed',
