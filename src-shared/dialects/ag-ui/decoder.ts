@@ -125,7 +125,6 @@ export function createAgUiDecoder(callbacks: DialectCallbacks, options: DialectO
     if (compact.read(frame.data)) {
       // A message's content in the SDKs' compact form: decoded as below, without JSON.parse.
       events++;
-      compact.handOnSize(frame);
       const { type, messageId: id, delta } = compact;
       lifecycle.checkInRun(ctx, type);
       closeChunks(ctx, type);

@@ -1,6 +1,4 @@
-import { frameDataBytes, handOnMeasure } from '../../envelope/budget';
 import { ShapeReader } from '../../json/shapes';
-import type { Frame } from '../../sse/types';
 
 /**
  * The UI message stream's most frequent chunk, a text or reasoning delta, in the compact JSON
@@ -37,14 +35,5 @@ export class TextDeltaReader {
     this.id = shapes.string(0);
     this.delta = shapes.string(1);
     return true;
-  }
-
-  /**
-   * After a read: the delta's UTF-8 size handed on to the statistics (handOnMeasure) when its
-   * text had no escape: the event's bytes minus the rest of its text, so it is not measured again.
-   */
-  handOnSize(frame: Frame): void {
-    const bytes = this.shapes.lastStringBytes(frameDataBytes(frame));
-    if (bytes !== -1) handOnMeasure(this.delta, bytes, bytes);
   }
 }

@@ -53,7 +53,6 @@ export class UiChunkReader {
     if (!message.afterFinish && fast.read(frame.data)) {
       // A text or reasoning delta of an open part in the SDK's own compact form: decoded as
       // below, without JSON.parse (most events of a stream are these).
-      fast.handOnSize(frame);
       const texts = message.texts;
       const last = texts.last;
       if (last !== undefined && last.kind === fast.kind && last.id === fast.id && texts.isOpen(last))
