@@ -3,6 +3,7 @@ import type { DiffInput, DiffRow } from '../diff/types';
 import type { Envelope } from '../envelope/types';
 import type { AgentInfo, Block, Citation, ImageRef } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
+import { hasJsonPayload } from '../envelope/kinds';
 
 /*
  * Test support for the session diff (src-shared/diff/diff*.test.ts): decoded sessions built
@@ -34,15 +35,6 @@ interface SessionSpec {
   /** Extra control envelopes (e.g. xml open tags) per block kind are not modelled here. */
   frames?: boolean;
 }
-
-const JSON_KINDS = new Set([
-  'meta_init',
-  'meta_final',
-  'meta_files',
-  'tool_call',
-  'server_tool_call',
-  'awaiting_frontend_tools',
-]);
 
 /** A decoded session built by hand: one envelope per delta, blocks as the reconstructor makes them. */
 export function session(spec: SessionSpec): DiffInput {
@@ -113,7 +105,7 @@ export function session(spec: SessionSpec): DiffInput {
     };
     if (b.name !== undefined) block.name = b.name;
     if (b.toolId !== undefined) block.toolId = b.toolId;
-    if (JSON_KINDS.has(b.kind)) block.parsed = JSON.parse(content) as unknown;
+    if (hasJsonPayload(b.kind)) block.parsed = JSON.parse(content) as unknown;
     blocks.push(block);
   }
   return { blocks, agents, envelopes, ...(spec.frames ? { frames: [frames] } : {}) };

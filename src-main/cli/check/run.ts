@@ -47,9 +47,6 @@ export async function checkRecording(
   io: CliIo,
   options: Omit<DecodeFileOptions, 'inline'> = {},
 ): Promise<CheckedRecording> {
-  // A small file is read whole and decoded without a turn of the event loop: the progress
-  // line's timer gets one between files, or a run of many small files would never draw it.
-  if (options.counts) await new Promise((resolve) => setImmediate(resolve));
   const reads = assertions.map((a) => readsOf(a.tree));
   let read: Read;
   try {

@@ -6,6 +6,7 @@ import type { Block } from '../../../src-shared/reconstruct/types';
 import { SCENARIOS } from './scenarios/catalogue';
 import { FORMATS, type Format } from './script';
 import { readAll, useDemoAgent } from './testing/http';
+import { hasJsonPayload } from '../../../src-shared/envelope/kinds';
 
 /**
  * The demo agent's streams through the shared decoder: one scenario reconstructs to the same
@@ -26,16 +27,6 @@ async function leg(path: string, body: Record<string, unknown>): Promise<ChunkIn
 const decodeRun = async (scenario: string, format: Format): Promise<DecodeResult> =>
   decodeLegs([await leg('/agent/run', { user_prompt: 'x', scenario, format, agent_uuid: AGENT })]);
 
-/** JSON payloads compare as values: the formats serialise them differently (ASCII escapes, separators, `format`). */
-const JSON_KINDS = new Set([
-  'meta_init',
-  'meta_final',
-  'meta_files',
-  'tool_call',
-  'server_tool_call',
-  'awaiting_frontend_tools',
-]);
-
 /**
  * What must agree across formats. Known format differences are folded: XML citation
  * attributes are strings; raw carries server tool results as structured JSON where json and
@@ -46,7 +37,8 @@ function normalise(blocks: readonly Block[], format: Format): unknown[] {
   return blocks
     .filter((b) => b.kind !== 'tool_result_image')
     .map((b) => {
-      let content: unknown = JSON_KINDS.has(b.kind) ? (b.parsed ?? JSON.parse(b.content)) : b.content;
+      // JSON payloads compare as values: the formats serialise them differently (ASCII escapes, separators, `format`).
+      let content: unknown = hasJsonPayload(b.kind) ? (b.parsed ?? JSON.parse(b.content)) : b.content;
       if (b.kind === 'meta_init' && content && typeof content === 'object')
         content = { ...(content as Record<string, unknown>), format: '(per format)' };
       if (b.kind === 'server_tool_result' && format === 'raw') content = '(structured in raw)';

@@ -86,22 +86,13 @@ export function PresetPicker({
 
       {form.preset === 'demo' && demo && (
         <div className="field-row">
-          <label className="field">
-            <span className="field-label">Scenario</span>
-            <select
-              className="select"
-              data-testid={TEST_IDS.demoScenario}
-              value={scenario ?? ''}
-              onChange={(e) => setBodyField('scenario', e.target.value || null)}
-            >
-              <option value="">Chosen from the prompt (default: the tour)</option>
-              {demo.scenarios.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.title}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ScenarioSelect
+            testId={TEST_IDS.demoScenario}
+            scenarios={demo.scenarios}
+            unset="Chosen from the prompt (default: the tour)"
+            value={scenario}
+            onChange={(id) => setBodyField('scenario', id)}
+          />
           <label className="field field-narrow">
             <span className="field-label">Wire format</span>
             <select
@@ -122,22 +113,13 @@ export function PresetPicker({
       {form.preset === 'demo' && scenarioInfo?.description && <p className="hint">{scenarioInfo.description}</p>}
       {providerPreset && (
         <div className="field-row">
-          <label className="field">
-            <span className="field-label">Scenario</span>
-            <select
-              className="select"
-              data-testid={TEST_IDS.providerScenario}
-              value={scenario ?? ''}
-              onChange={(e) => setBodyField('scenario', e.target.value || null)}
-            >
-              <option value="">Chosen from the prompt</option>
-              {providerPreset.scenarios.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.title}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ScenarioSelect
+            testId={TEST_IDS.providerScenario}
+            scenarios={providerPreset.scenarios}
+            unset="Chosen from the prompt"
+            value={scenario}
+            onChange={(id) => setBodyField('scenario', id)}
+          />
         </div>
       )}
       {providerPreset && (
@@ -167,5 +149,39 @@ export function PresetPicker({
         </div>
       )}
     </>
+  );
+}
+
+/** A demo or provider scenario for the body's `scenario` field; the empty choice sends none. */
+function ScenarioSelect({
+  testId,
+  scenarios,
+  unset,
+  value,
+  onChange,
+}: {
+  testId: string;
+  scenarios: readonly { id: string; title: string }[];
+  unset: string;
+  value: string | null | undefined;
+  onChange: (id: string | null) => void;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">Scenario</span>
+      <select
+        className="select"
+        data-testid={testId}
+        value={value ?? ''}
+        onChange={(e) => onChange(e.target.value || null)}
+      >
+        <option value="">{unset}</option>
+        {scenarios.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.title}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
