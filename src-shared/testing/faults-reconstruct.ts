@@ -14,6 +14,17 @@ import {
 /** Faults that reconstruction finds: blocks, tool links, retried calls. */
 
 /**
+ * Inserts an envelope with `fields` right after a meta_init, from that agent: before any
+ * block of its opens, so what it refers to cannot exist yet.
+ */
+function envelopeAfterInit(fields: Json): FaultKind['apply'] {
+  return (events, site) => {
+    const agent = parse(events[site] ?? '')?.['agent'];
+    return insertedAfter(events, site, event(JSON.stringify({ type: fields['type'], agent, ...fields })));
+  };
+}
+
+/**
  * The text deltas of the final marker's agent since its block opened (other agents' envelopes
  * in between are skipped): the first attempt a retried API call replays.
  */
@@ -123,71 +134,41 @@ export const RECONSTRUCT: FaultKind[] = [
     name: 'citation before any text',
     dialects: ['json'],
     sites: envelopesOf('meta_init'),
-    apply: (events, site) => {
-      const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(
-        events,
-        site,
-        event(
-          JSON.stringify({
-            type: KIND.citation,
-            agent,
-            final: true,
-            delta: 'The grass is green.',
-            citation_type: 'char_location',
-            document_index: 0,
-          }),
-        ),
-      );
-    },
+    apply: envelopeAfterInit({
+      type: KIND.citation,
+      final: true,
+      delta: 'The grass is green.',
+      citation_type: 'char_location',
+      document_index: 0,
+    }),
   },
   {
     rule: 'tool-result-image.orphan',
     name: 'image with no open tool_result',
     dialects: ['json'],
     sites: envelopesOf('meta_init'),
-    apply: (events, site) => {
-      const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(
-        events,
-        site,
-        event(
-          JSON.stringify({
-            type: KIND.tool_result_image,
-            agent,
-            final: false,
-            delta: '',
-            id: 'toolu_none',
-            name: 'chart',
-            src: '/img',
-            media_type: 'image/png',
-          }),
-        ),
-      );
-    },
+    apply: envelopeAfterInit({
+      type: KIND.tool_result_image,
+      final: false,
+      delta: '',
+      id: 'toolu_none',
+      name: 'chart',
+      src: '/img',
+      media_type: 'image/png',
+    }),
   },
   {
     rule: 'tool.result-without-call',
     name: 'tool_result without a call',
     dialects: ['json'],
     sites: envelopesOf('meta_init'),
-    apply: (events, site) => {
-      const agent = parse(events[site] ?? '')?.['agent'];
-      return insertedAfter(
-        events,
-        site,
-        event(
-          JSON.stringify({
-            type: KIND.tool_result,
-            agent,
-            final: true,
-            delta: 'yes',
-            id: 'toolu_nocall',
-            name: 'user_confirm',
-          }),
-        ),
-      );
-    },
+    apply: envelopeAfterInit({
+      type: KIND.tool_result,
+      final: true,
+      delta: 'yes',
+      id: 'toolu_nocall',
+      name: 'user_confirm',
+    }),
   },
   {
     rule: 'tool.call-without-result',
