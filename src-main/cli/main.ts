@@ -80,7 +80,22 @@ function onStopSignal(): () => Promise<StopSignal> {
     ]));
 }
 
+/**
+ * The reader of stdout went away (`stream-inspector frames --json big.sse | head`): nothing
+ * more can be printed, so the process ends as a Unix tool killed by SIGPIPE does (status 141),
+ * quietly, instead of crashing on the write with a stack trace. Any other write error is not
+ * this one's to hide.
+ */
+function endOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(CLOSED_PIPE_STATUS);
+}
+
+/** 128 + SIGPIPE (13), what a shell reports for a command killed by SIGPIPE. */
+export const CLOSED_PIPE_STATUS = 141;
+
 export function defaultIo(): CliIo {
+  process.stdout.on('error', endOnClosedPipe);
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
