@@ -68,3 +68,15 @@ export function terminalIo(io: CliIo): CliIo {
 export function printJson(io: CliIo, value: unknown, indent = 2): void {
   io.stdout(`${terminalSafe(stringifyJson(value, { indent }) ?? 'null', { json: true })}\n`);
 }
+
+/**
+ * An error in words. A file system error names its path first, as `cat` does
+ * ("run.sse: no such file or directory"), rather than Node's "ENOENT: no such file or
+ * directory, open 'run.sse'".
+ */
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { path } = error as NodeJS.ErrnoException;
+  const described = /^[A-Z]+: ([^,]+), \w+ '/.exec(error.message);
+  return typeof path === 'string' && described ? `${path}: ${described[1]}` : error.message;
+}

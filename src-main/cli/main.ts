@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { DIALECT_IDS } from '../../src-shared/dialects/registry';
 import { INLINE_MODES } from '../../src-shared/inline/types';
 import { showsProgress } from './progress';
-import { terminalIo, UsageError, type CliIo, type Command, type StopSignal } from './io';
+import { errorText, terminalIo, UsageError, type CliIo, type Command, type StopSignal } from './io';
 
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -130,8 +130,7 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
       io.stderr(`stream-inspector ${name}: ${error.message}\n`);
       return 2;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`stream-inspector ${name}: ${message}\n`);
+    io.stderr(`stream-inspector ${name}: ${errorText(error)}\n`);
     return 2;
   }
 }

@@ -7,7 +7,7 @@ import type { DecodeFileOptions } from '../decode-file';
 import { reportFile } from '../stream-file';
 import { decodedAsLines } from '../report';
 import { streamSubjects } from '../stream-subjects';
-import type { CliIo } from '../io';
+import { errorText, type CliIo } from '../io';
 import type { NamedAssertion } from './spec';
 
 export interface ParsedAssertion extends NamedAssertion {
@@ -55,7 +55,7 @@ export async function checkRecording(
       agents: reads.some((r) => r.agents),
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return {
       file,
       error: message,

@@ -1,7 +1,7 @@
 import { basename, dirname, extname, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
 import { readRegularTextFile } from '../../services/importers/regular-file';
-import { UsageError } from '../io';
+import { errorText, UsageError } from '../io';
 
 /** One named assertion of a check. */
 export interface NamedAssertion {
@@ -34,7 +34,7 @@ export async function loadSpec(path: string): Promise<CheckSuite[]> {
   try {
     text = await readRegularTextFile(path);
   } catch (error) {
-    throw new UsageError(`cannot read the spec ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`cannot read the spec: ${errorText(error)}`);
   }
   let data: unknown;
   try {

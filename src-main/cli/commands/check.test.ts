@@ -207,7 +207,7 @@ describe('stream-inspector check', () => {
     ]);
     expect(report.recordings.slice(0, 4).every((r) => r.results[0]!.pass)).toBe(true);
     // A file that cannot be read fails its assertions; the others are still checked.
-    expect(report.recordings[4]!.error).toMatch(/ENOENT|no such file/);
+    expect(report.recordings[4]!.error).toMatch(/missing\.recording: no such file or directory$/);
     expect(report).toMatchObject({ passed: 4, failed: 1 });
     expect(code).toBe(1);
   });
