@@ -15,7 +15,7 @@ import {
   requireAttributes,
   type Element,
 } from './element';
-import { unescapeFormatterItem } from './escaping';
+import { unescapeFormatterItem, unescapeLongAscii } from './escaping';
 import { Item, type ItemContext, type ItemStream, type StreamedType } from './item';
 import { isCompleteElement, isServerToolId, rawAttribute, streamedTag, unknownBlockTag } from './item-shape';
 import { tagNameAt } from './markup';
@@ -99,15 +99,23 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     }
     // Deltas, attribute values and CDATA bodies are cut from the data and kept by the blocks;
     // the framer's data is itself cut from the text of a whole network chunk, which they would
-    // otherwise keep alive with them.
+    // otherwise keep alive with them. So whatever is kept is cut from a string of the item's
+    // own: a copy of the data, or (decodeElement) its unescaped text decoded from bytes. The
+    // tag read here from the framer's data only classifies the item.
+    const rawTag = tagNameAt(frame.data, 0);
+    const kind = rawTag === null ? undefined : itemKind(rawTag);
+    if (rawTag !== null && kind !== undefined && (newest === undefined || isCompleteElement(frame.data, rawTag))) {
+      if (newest !== undefined && !subagentReported) {
+        ctx.start(frame, frame.data);
+        reportLeftOpen(ctx, `brought a complete <${detachString(rawTag)}> item`);
+      }
+      decodeElement(ctx, frame, rawTag.length, kind);
+      return;
+    }
     const data = detachString(frame.data);
     ctx.start(frame, data);
-    const tag = tagNameAt(data, 0);
-    const kind = tag === null ? undefined : itemKind(tag);
-    if (tag !== null && kind !== undefined && (newest === undefined || isCompleteElement(data, tag))) {
-      if (newest !== undefined && !subagentReported) reportLeftOpen(ctx, `brought a complete <${tag}> item`);
-      decodeElement(ctx, tag, kind);
-    } else if (newest !== undefined) {
+    const tag = rawTag === null ? null : data.slice(1, 1 + rawTag.length);
+    if (newest !== undefined) {
       const unknown = unknownBlockTag(data, tag);
       if (unknown !== null)
         reportUnknownTag(
@@ -223,6 +231,23 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
     else ctx.emitStreamed(type, false, delta);
   }
 
+  /**
+   * A formatter item's text as a string of its own (see `push`), unescaped unless the stream
+   * predates the escaping. A long ASCII item is unescaped as bytes, which decode to a string
+   * of its own: it is not copied first.
+   */
+  function ownFormatterText(ctx: Item, frame: Frame): string {
+    if (escaped) {
+      const bytewise = unescapeLongAscii(frame.data);
+      if (typeof bytewise === 'string') {
+        ctx.start(frame, bytewise);
+        return bytewise;
+      }
+    }
+    ctx.start(frame, detachString(frame.data));
+    return formatterText(ctx, ctx.data);
+  }
+
   /** Undo `stream_xml_to_aqueue` on a formatter item, unless the stream predates it. */
   function formatterText(ctx: ItemContext, text: string): string {
     if (!escaped) return text;
@@ -240,11 +265,13 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
 
   // ---- Elements --------------------------------------------------------------------------
 
-  function decodeElement(ctx: ItemContext, tag: string, kind: ItemKind): void {
-    const { frame, data } = ctx;
-    const legacyServerResult = kind.shape === 'tool-result' && isServerToolId(rawAttribute(data, 'id'));
+  /** `tagLength`: the length of the item's tag name, read by `push`. */
+  function decodeElement(ctx: Item, frame: Frame, tagLength: number, kind: ItemKind): void {
+    const legacyServerResult = kind.shape === 'tool-result' && isServerToolId(rawAttribute(frame.data, 'id'));
     const formatter = kind.producer === 'formatter' || legacyServerResult;
-    const text = formatter ? formatterText(ctx, data) : data;
+    const text = formatter ? ownFormatterText(ctx, frame) : detachString(frame.data);
+    if (!formatter) ctx.start(frame, text);
+    const tag = text.slice(1, 1 + tagLength);
     const element = readElement(ctx, text, tag);
     if (!element) return;
     if (legacyServerResult) {

@@ -34,12 +34,31 @@ export function xmlStreamEscape(text: string): string {
  * One scan does both, since every escaped item is checked before it is unescaped.
  */
 export function unescapeFormatterItem(text: string): string | number {
-  let i = text.indexOf('\\');
+  const i = text.indexOf('\\');
   if (i === -1) return text;
   if (text.length >= BYTEWISE_MIN_CHARS) {
     const bytewise = unescapeAsciiBytewise(text, i);
     if (bytewise !== null) return bytewise;
   }
+  return unescapePiecewise(text, i);
+}
+
+/**
+ * `unescapeFormatterItem(text)` when it is done on bytes (a long ASCII item holding a
+ * backslash): the result is decoded from them, a string that shares no memory with `text`.
+ * Null for any other item, and for one with a backslash the escaping cannot produce.
+ */
+export function unescapeLongAscii(text: string): string | null {
+  if (text.length < BYTEWISE_MIN_CHARS) return null;
+  const first = text.indexOf('\\');
+  if (first === -1) return null;
+  const bytewise = unescapeAsciiBytewise(text, first);
+  return typeof bytewise === 'string' ? bytewise : null;
+}
+
+/** `unescapeFormatterItem` one string piece per escape, from the first backslash, at `first`. */
+function unescapePiecewise(text: string, first: number): string | number {
+  let i = first;
   let out = '';
   let from = 0;
   while (i !== -1) {
@@ -71,17 +90,22 @@ const utf8 = createUtf8Decoder();
 function unescapeAsciiBytewise(text: string, from: number): string | number | null {
   const bytes = encodeUtf8(text);
   if (bytes.length !== text.length) return null;
+  const length = bytes.length;
   let written = from;
-  for (let read = from; read < bytes.length; read++) {
-    const byte = bytes[read] as number;
-    if (byte !== BACKSLASH) {
-      bytes[written++] = byte;
-      continue;
-    }
-    const next = bytes[++read];
+  let read = from;
+  // `read` is at a backslash at the top of each turn; the inner loop copies the run up to the
+  // next one (a tight loop: about 0.7x the time of one that tests every byte for both cases).
+  while (read < length) {
+    const next = bytes[read + 1];
     if (next === BACKSLASH) bytes[written++] = BACKSLASH;
     else if (next === LETTER_N) bytes[written++] = LF;
-    else return read - 1;
+    else return read;
+    read += 2;
+    let byte: number;
+    while (read < length && (byte = bytes[read] as number) !== BACKSLASH) {
+      bytes[written++] = byte;
+      read++;
+    }
   }
   return utf8.decode(bytes.subarray(0, written));
 }

@@ -3,11 +3,18 @@ import { unwrapCdata } from './cdata';
 import { citationExtras, readCitations } from './citations';
 import { findEmbeddedTags } from './embedded';
 import { decodeAttributeValue, htmlEscape } from './entities';
-import { escapeToolResultCdata, unescapeFormatterItem, unescapeToolResultCdata, xmlStreamEscape } from './escaping';
+import {
+  escapeToolResultCdata,
+  unescapeFormatterItem,
+  unescapeLongAscii,
+  unescapeToolResultCdata,
+  xmlStreamEscape,
+} from './escaping';
 import { isMarkupError, readStartTag, tagNameAt } from './markup';
 import { readToolResultBody } from './tool-result';
 import { isXmlItem, xmlItemTag } from './vocabulary';
 import { seededRandom } from '../../sse/rechunk';
+import { encodeUtf8 } from '../../text/utf8';
 
 describe('unescapeFormatterItem (inverse of stream_xml_to_aqueue)', () => {
   test.each([
@@ -54,7 +61,15 @@ describe('unescapeFormatterItem (inverse of stream_xml_to_aqueue)', () => {
       let text = '';
       while (text.length < 1100 + (run % 7) * 300) text += allowed[Math.floor(random() * allowed.length)];
       expect(unescapeFormatterItem(text)).toEqual(reference(text));
+      // The decoder takes the bytewise result without copying the item first: the same text, or
+      // null (then it goes the general way) for non-ASCII and for an unpaired backslash.
+      const expected = reference(text);
+      const ascii = encodeUtf8(text).length === text.length;
+      expect(unescapeLongAscii(text)).toBe(
+        typeof expected === 'string' && ascii && text.includes('\\') ? expected : null,
+      );
     }
+    expect(unescapeLongAscii('short \\n')).toBeNull();
     const original = `${'{"path": "C:\\\\temp", "text": "a\\nb"}\n'.repeat(60)}\\`;
     expect(original.length).toBeGreaterThan(1024);
     expect(unescapeFormatterItem(xmlStreamEscape(original))).toBe(original);
