@@ -18,7 +18,7 @@ import {
 import { unescapeFormatterItem, unescapeLongAscii } from './escaping';
 import { Item, type ItemContext, type ItemStream, type StreamedType } from './item';
 import { isCompleteElement, isServerToolId, rawAttribute, streamedTag, unknownBlockTag } from './item-shape';
-import { tagNameAt } from './markup';
+import { LESS_THAN, tagNameAt } from './markup';
 import { dynamicResultName, itemKind, SERVER_TOOL_ID_PREFIX, STREAMED_BLOCK_TAGS, type ItemKind } from './vocabulary';
 
 export interface XmlItemDecoderOptions extends DialectOptions {
@@ -75,6 +75,7 @@ interface OpenBlock {
  */
 export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlItemDecoderOptions = {}): XmlItemDecoder {
   const expectedFormat = options.expectedFormat ?? 'xml';
+  const readShapes = options.readShapes !== false;
   const stream: ItemStream = { callbacks, rootAgent: options.defaultAgent ?? '' };
   /** Whether items still look SSE-escaped (see the notes above). */
   let escaped = true;
@@ -89,6 +90,13 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
 
   function push(frame: Frame): void {
     const newest = open.at(-1);
+    // The hot shape: a delta inside an open block. No tag can start it, so nothing else can
+    // decide what it is (the general path below reads it the same way).
+    if (readShapes && newest !== undefined && frame.data.charCodeAt(0) !== LESS_THAN) {
+      ctx.start(frame, detachString(frame.data));
+      emitDelta(ctx, newest.type);
+      return;
+    }
     const streamed = streamedTag(frame.data);
     // A close tag of a block that is not open, inside another block, can only be text.
     if (streamed && (!streamed.closing || newest === undefined || open.some((b) => b.type === streamed.type))) {

@@ -2,8 +2,7 @@ import { AGENT_ENDPOINTS } from '../../agents/wire-formats';
 import type { DialectModule } from '../types';
 import { announcedXmlFormat } from './announced';
 import { createLegacyXmlDecoder } from './decoder';
-
-const LESS_THAN = 0x3c;
+import { LESS_THAN } from './markup';
 
 /** The legacy XML stream: one XML item per event (a meta_init announcing raw is the raw dialect's). */
 export const legacyXmlDialect: DialectModule<'xml'> = {

@@ -1,4 +1,4 @@
-import { isMarkupError, readStartTag } from './markup';
+import { isMarkupError, LESS_THAN, readStartTag } from './markup';
 import type { StreamedType } from './item';
 import { BLOCK_TAG_PREFIX, itemKind, SERVER_TOOL_ID_PREFIX, STREAMED_BLOCK_TAGS } from './vocabulary';
 
@@ -8,7 +8,6 @@ import { BLOCK_TAG_PREFIX, itemKind, SERVER_TOOL_ID_PREFIX, STREAMED_BLOCK_TAGS 
  * every item, so these read as few characters as they can.
  */
 
-const LESS_THAN = 0x3c;
 const GREATER_THAN = 0x3e;
 
 export interface StreamedTag {

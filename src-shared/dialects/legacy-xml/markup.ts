@@ -92,5 +92,8 @@ export function isMarkupError(value: StartTag | MarkupError): value is MarkupErr
   return 'error' in value;
 }
 
+/** `<`: an item that starts with anything else is no tag. */
+export const LESS_THAN = 0x3c;
+
 export const CDATA_OPEN = '<![CDATA[';
 export const CDATA_CLOSE = ']]>';
