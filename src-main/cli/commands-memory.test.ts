@@ -12,7 +12,7 @@ import { MIB, peakOf, writeStream } from './peak-memory';
  * 113 MB, as for a 24 MiB file. `frames --json`, which held each leg's bytes, 270 MB; streamed,
  * 165 MB (160 MB for 24 MiB: printing 690,800 lines one write each keeps the collector busy).
  * `check --expect 'status == "done"'`, 550 MB decoded whole; streamed, 116 MB. `inspect --filter`,
- * 703 MB decoded whole; streamed (three readings: the report, then the filter's two passes),
+ * 703 MB decoded whole; streamed (then three readings: the report, then the filter's two passes; two now),
  * 167 MB (119 MB for 24 MiB; the heap after a collection stays at 11 MB: the rest is garbage
  * not yet collected). `frames --filter`, 753 MB; 152 MB. `check` with `some final`, `none
  * finding.severity == "error"` and `every agent: some final`, 694 MB decoded whole (`some final`

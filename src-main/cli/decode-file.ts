@@ -120,11 +120,11 @@ export async function decodeFile(
   };
 }
 
-/** The file (null for standard input) opened by the importers, a small one read whole first. */
+/** The file (null for standard input) opened by the importers, a small one read whole first (unless `io` reads through its own fs). */
 export async function openInput(file: string, io: CliIo): Promise<ImportedSource | null> {
   if (file === '-') return null;
   const path = resolve(io.cwd, file);
-  const fs = wholeSmallFile(path);
+  const fs = io.fs ?? wholeSmallFile(path);
   return openSource(path, fs ? { fs } : {});
 }
 

@@ -11,7 +11,9 @@ import { compileFilter } from '../../src-shared/filter/evaluate';
 import { envelopeSubjects } from '../../src-shared/filter/subjects';
 import type { FormatChoice } from '../../src-shared/pipeline/types';
 import type { DecodedFile, DecodeFileOptions } from './decode-file';
-import { streamSubjects } from './stream-subjects';
+import { streamSubjects, type FileFacts } from './stream-subjects';
+
+export { factsReader } from './stream-subjects';
 import { UsageError, type CliIo } from './io';
 import { preview } from './report';
 import { terminalSafe } from '../../src-shared/text/terminal';
@@ -31,17 +33,23 @@ export function subjectsOf(decoded: DecodedFile): EnvelopeSubject[] {
   return envelopeSubjects(decoded, decoded.startedAt);
 }
 
-/** The envelopes of FILE that `filter` selects, in order: read streamed (stream-subjects.ts), not decoded whole. */
+/**
+ * The envelopes of FILE that `filter` selects, in order: read streamed (stream-subjects.ts), not
+ * decoded whole. `facts`, when another reading of the file gathered them (factsReader), spare
+ * the subjects' first pass.
+ */
 export async function selectEnvelopes(
   file: string,
   format: FormatChoice,
   io: CliIo,
   options: DecodeFileOptions,
   filter: Expr,
+  facts?: FileFacts,
 ): Promise<EnvelopeSubject[]> {
   const match = compileFilter(filter, envelopeReader());
   const matches: EnvelopeSubject[] = [];
-  await streamSubjects(file, format, io, options, (subject) => void (match(subject) && matches.push(subject)));
+  const select = (subject: EnvelopeSubject): void => void (match(subject) && matches.push(subject));
+  await streamSubjects(file, format, io, options, select, facts);
   return matches.sort((a, b) => a.envelope.seq - b.envelope.seq);
 }
 

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { stringifyJson } from '../../src-shared/json/tree';
 import { terminalSafe } from '../../src-shared/text/terminal';
 import type { DialectRegistry } from '../../src-shared/dialects/registry';
+import type { SourceFs } from '../services/importers/source-file';
 
 /** What a command may touch, injected so tests run commands in-process. */
 export interface CliIo {
@@ -17,6 +18,8 @@ export interface CliIo {
   interrupted: () => Promise<StopSignal>;
   /** The dialects to decode with; the built-in registry when absent (tests register their own). */
   dialects?: DialectRegistry;
+  /** What input files are read through; the disk when absent (tests count what a command reads). */
+  fs?: SourceFs;
   /**
    * Draws the one progress line of a long command in place (null clears it). Present only
    * when stderr is a terminal (progress.ts, showsProgress): piped output never gets one.

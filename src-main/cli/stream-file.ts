@@ -43,6 +43,15 @@ export interface StreamedFile extends Pick<DecodedFile, 'kind' | 'lastLegOutcome
 }
 
 /**
+ * A reading that shares another's pass over a file instead of reading it again: its callbacks
+ * are called alongside the other's, and `end` with how the file ended.
+ */
+export interface SharedReading {
+  callbacks: Pick<StreamCallbacks, 'onEnvelope' | 'onAgent' | 'onDiagnostic'>;
+  end(streamed: StreamedFile): void;
+}
+
+/**
  * Decodes FILE streamed, the path every command that reads a whole file shares: envelopes and
  * frames are passed to `callbacks`, not kept, and a settled block is let go of its content
  * once `onSettled` has seen it (`open` retention, as `record` decodes), so memory does not
@@ -156,19 +165,25 @@ function latestTextBlocks(letGo: (block: Block) => void) {
  * `inspect`'s report of FILE, streamed: what the report says is gathered as the file is decoded
  * (report-collector.ts), envelopes and frames counted, not kept, and a finished block let go
  * of its content once settled, so memory does not grow with the file: a multi-GB file is
- * reported like a small one.
+ * reported like a small one. `also` reads the file in the same pass (a filter's first pass:
+ * stream-subjects.ts), so a command that also filters does not read it again for that.
  */
 export async function reportFile(
   file: string,
   format: FormatChoice,
   io: CliIo,
   options: DecodeFileOptions = {},
+  also?: SharedReading,
 ): Promise<InspectReport> {
   const collector = createReportCollector();
   const abandoned = new Map<number, string>();
   const pausedLegs = new Set<number>();
+  const shared = also?.callbacks ?? {};
   const streamed = await streamFile(file, format, io, options, {
-    onEnvelope: (envelope) => collector.envelope(envelope),
+    onEnvelope(envelope) {
+      collector.envelope(envelope);
+      shared.onEnvelope?.(envelope);
+    },
     onBlock(block) {
       if (block.status === 'open') return;
       collector.block(block);
@@ -176,9 +191,16 @@ export async function reportFile(
       else if (block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0)
         pausedLegs.add(block.leg);
     },
-    onAgent: (agent) => collector.agent(agent),
-    onDiagnostic: (diagnostic) => collector.diagnostic(diagnostic),
+    onAgent(agent) {
+      collector.agent(agent);
+      shared.onAgent?.(agent);
+    },
+    onDiagnostic(diagnostic) {
+      collector.diagnostic(diagnostic);
+      shared.onDiagnostic?.(diagnostic);
+    },
   });
+  also?.end(streamed);
   for (const d of streamed.fileDiagnostics) collector.diagnostic(d);
   const open = streamed.held.filter((block) => block.status === 'open');
   for (const block of open) collector.block(block, true);

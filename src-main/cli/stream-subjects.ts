@@ -6,10 +6,10 @@ import type { FormatChoice } from '../../src-shared/pipeline/types';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 import type { DecodeFileOptions } from './decode-file';
 import type { CliIo } from './io';
-import { streamFile } from './stream-file';
+import { streamFile, type SharedReading, type StreamedFile } from './stream-file';
 
 /** What a subject needs that is known only once the whole file is read (the first pass). */
-interface FileFacts {
+export interface FileFacts {
   names: ReturnType<typeof nameAgents>;
   diagnostics: readonly Diagnostic[];
   /** Where each finding goes (envelopeSubjects' rule): its envelope, the first of its frame, the first of its block. */
@@ -32,7 +32,9 @@ type Subject = { -readonly [K in keyof EnvelopeSubject]: EnvelopeSubject[K] } & 
  * builds each subject and passes it on once its block has settled, just before the block
  * gives up its content: what is held is the subjects of blocks still open. Subjects come in no
  * particular order (a block settles after later envelopes without one); a subject's block is
- * let go of its content once `onSubject` returns.
+ * let go of its content once `onSubject` returns. A command that reads the file once already
+ * (inspect's and check's report) passes the `facts` it gathered on that reading (factsReader),
+ * and the first pass is not read again.
  */
 export async function streamSubjects(
   file: string,
@@ -40,8 +42,9 @@ export async function streamSubjects(
   io: CliIo,
   options: DecodeFileOptions,
   onSubject: (subject: EnvelopeSubject) => void,
+  known?: FileFacts,
 ): Promise<void> {
-  const facts = await readFacts(file, format, io, options);
+  const facts = known ?? (await readFacts(file, format, io, options));
   const test = (subject: Subject): void => {
     const { found, ...rest } = subject;
     onSubject({ ...rest, findings: found.sort((a, b) => a - b).map((i) => facts.diagnostics[i]!) });
@@ -109,53 +112,69 @@ function take<K>(map: Map<K, number[]>, key: K): number[] {
   return list;
 }
 
-/** The first pass: agents, findings and where each goes, and the clock's start. */
+/** The first pass on its own: agents, findings and where each goes, and the clock's start. */
 async function readFacts(
   file: string,
   format: FormatChoice,
   io: CliIo,
   options: DecodeFileOptions,
 ): Promise<FileFacts> {
+  const reader = factsReader();
+  reader.end(await streamFile(file, format, io, options, reader.callbacks));
+  return reader.facts();
+}
+
+/**
+ * The first pass's reading, as callbacks another reading of the file can share: agents,
+ * findings and where each goes, and the clock's start, known once the reading has `end`ed.
+ */
+export function factsReader(): SharedReading & { facts: () => FileFacts } {
   const agents = new Map<string, AgentInfo>();
   const envelopeAgents = new Set<string>();
   const found: Diagnostic[] = [];
   const firstOfLeg = new Map<number, number>();
   let first: number | undefined;
   let firstReceived: number | undefined;
-  const streamed = await streamFile(file, format, io, options, {
-    onEnvelope(e) {
+  const callbacks = {
+    onEnvelope(e: Envelope) {
       envelopeAgents.add(e.agent);
       first ??= e.seq;
       if (!firstOfLeg.has(e.leg)) firstOfLeg.set(e.leg, e.seq);
       if (e.receivedAt > 0) firstReceived ??= e.receivedAt;
     },
-    onAgent: (agent) => void (agents.has(agent.uuid) || agents.set(agent.uuid, agent)),
-    onDiagnostic: (d) => void found.push(d),
-  });
-  // Findings about the file itself come first, as the whole decode lists them.
-  const diagnostics = [...streamed.fileDiagnostics, ...found];
-  const facts: FileFacts = {
-    names: nameAgents([...agents.values()], [...envelopeAgents]),
-    diagnostics,
-    onEnvelope: new Map(),
-    onFrame: new Map(),
-    onBlock: new Map(),
-    start: streamed.startedAt ?? firstReceived ?? 0,
+    onAgent: (agent: AgentInfo) => void (agents.has(agent.uuid) || agents.set(agent.uuid, agent)),
+    onDiagnostic: (d: Diagnostic) => void found.push(d),
   };
-  const add = <K>(map: Map<K, number[]>, key: K, index: number): void => {
-    const list = map.get(key);
-    if (list) list.push(index);
-    else map.set(key, [index]);
+  let ended: Pick<StreamedFile, 'fileDiagnostics' | 'startedAt'> | undefined;
+  const facts = (): FileFacts => {
+    const streamed = ended;
+    if (!streamed) throw new Error('The file was not read to its end: its facts are not known.');
+    // Findings about the file itself come first, as the whole decode lists them.
+    const diagnostics = [...streamed.fileDiagnostics, ...found];
+    const result: FileFacts = {
+      names: nameAgents([...agents.values()], [...envelopeAgents]),
+      diagnostics,
+      onEnvelope: new Map(),
+      onFrame: new Map(),
+      onBlock: new Map(),
+      start: streamed.startedAt ?? firstReceived ?? 0,
+    };
+    const add = <K>(map: Map<K, number[]>, key: K, index: number): void => {
+      const list = map.get(key);
+      if (list) list.push(index);
+      else map.set(key, [index]);
+    };
+    diagnostics.forEach((d, i) => {
+      if (d.at.envelope !== undefined) {
+        if (d.at.envelope >= 0) add(result.onEnvelope, d.at.envelope, i);
+      } else if (d.at.frame !== undefined) add(result.onFrame, `${d.at.leg ?? 0}:${d.at.frame}`, i);
+      else if (d.at.block !== undefined) add(result.onBlock, d.at.block, i);
+      else {
+        const seq = (d.at.leg !== undefined ? firstOfLeg.get(d.at.leg) : undefined) ?? first;
+        if (seq !== undefined && seq >= 0) add(result.onEnvelope, seq, i);
+      }
+    });
+    return result;
   };
-  diagnostics.forEach((d, i) => {
-    if (d.at.envelope !== undefined) {
-      if (d.at.envelope >= 0) add(facts.onEnvelope, d.at.envelope, i);
-    } else if (d.at.frame !== undefined) add(facts.onFrame, `${d.at.leg ?? 0}:${d.at.frame}`, i);
-    else if (d.at.block !== undefined) add(facts.onBlock, d.at.block, i);
-    else {
-      const seq = (d.at.leg !== undefined ? firstOfLeg.get(d.at.leg) : undefined) ?? first;
-      if (seq !== undefined && seq >= 0) add(facts.onEnvelope, seq, i);
-    }
-  });
-  return facts;
+  return { callbacks, end: (streamed) => void (ended = streamed), facts };
 }

@@ -6,7 +6,7 @@ import { compileFilter } from '../../../src-shared/filter/evaluate';
 import type { DecodeFileOptions } from '../decode-file';
 import { reportFile } from '../stream-file';
 import { decodedAsLines } from '../report';
-import { streamSubjects } from '../stream-subjects';
+import { factsReader, streamSubjects } from '../stream-subjects';
 import { errorText, type CliIo } from '../io';
 import type { NamedAssertion } from './spec';
 
@@ -128,7 +128,10 @@ async function readStreamed(
   options: Omit<DecodeFileOptions, 'inline'>,
   reads: Reads,
 ): Promise<Read> {
-  const report = await reportFile(file, format, io, options);
+  const needsSubjects = reads.filters.length > 0 || reads.agents;
+  // The subjects' first pass (agents, findings, clock) shares the report's reading.
+  const subjectFacts = needsSubjects ? factsReader() : undefined;
+  const report = await reportFile(file, format, io, options, subjectFacts);
   const facts = {
     file,
     kind: report.kind,
@@ -137,7 +140,7 @@ async function readStreamed(
     decodedAs: decodedAsLines(report),
     envelopes: report.envelopes,
   };
-  if (reads.filters.length === 0 && !reads.agents) return { facts, input: { status: report.status, subjects: [] } };
+  if (!subjectFacts) return { facts, input: { status: report.status, subjects: [] } };
   const [first] = reads.filters;
   const match = first
     ? compileFilter(reads.filters.length === 1 ? first : { kind: 'or', operands: reads.filters }, envelopeReader())
@@ -151,12 +154,13 @@ async function readStreamed(
     if (!known || subject.envelope.seq < known.envelope.seq) map.set(subject.agentName, subject);
   };
   // The subjects' reading shows no progress of its own: the report's reading did.
-  await streamSubjects(file, format, io, options.pool ? { pool: options.pool } : {}, (subject) => {
+  const pick = (subject: EnvelopeSubject): void => {
     if (match(subject)) picked.add(subject);
     if (!reads.agents) return;
     earliest(firstOf, subject);
     if (!subject.envelope.control) earliest(firstContentOf, subject);
-  });
+  };
+  await streamSubjects(file, format, io, options.pool ? { pool: options.pool } : {}, pick, subjectFacts.facts());
   for (const subject of [...firstOf.values(), ...firstContentOf.values()]) picked.add(subject);
   const subjects = [...picked].sort((a, b) => a.envelope.seq - b.envelope.seq);
   return { facts, input: { status: report.status, subjects } };

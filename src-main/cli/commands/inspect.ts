@@ -87,12 +87,14 @@ async function inspectOne(
   decodeOptions: Omit<DecodeFileOptions, 'inline'>,
 ): Promise<{ file: string; json: object; text: string; fails: boolean }> {
   const decode = { inline, ...decodeOptions };
-  const report = await reportFile(file, format, io, decode);
+  // A filter's first pass (the agents, findings and clock its subjects need) shares the
+  // report's reading; its second reads the file again, streamed too (its progress is the first's).
+  const facts = filter ? filter.option.factsReader() : undefined;
+  const report = await reportFile(file, format, io, decode, facts);
   const failures = failReasons(report, policy);
-  // The file is read again for the envelopes a filter selects, streamed too.
-  // (Its progress is the first reading's.)
   const again = { inline, ...(decodeOptions.pool ? { pool: decodeOptions.pool } : {}) };
-  const matches = filter ? await filter.option.selectEnvelopes(file, format, io, again, filter.expr) : null;
+  const matches =
+    filter && facts ? await filter.option.selectEnvelopes(file, format, io, again, filter.expr, facts.facts()) : null;
   const json = {
     file,
     ...report,
