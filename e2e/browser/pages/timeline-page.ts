@@ -146,6 +146,24 @@ export class TimelinePage {
     await expect(this.filterCompletions).toHaveCount(0);
   }
 
+  /**
+   * Where the envelope count sits: how many lines it takes (its height over its line height),
+   * whether it is on the filter box's line (their heights overlap), and how many rows the filter
+   * bar wrapped into (its height over the box's, rounded).
+   */
+  async countLayout(): Promise<{ lines: number; besideBox: boolean; barRows: number }> {
+    const box = await this.filterText.boundingBox();
+    const bar = await this.filterText.locator('xpath=ancestor::*[contains(@class, "filter-bar")]').boundingBox();
+    const count = await this.count.boundingBox();
+    const lineHeight = await this.count.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+    if (!box || !bar || !count) throw new Error('The filter bar is not on screen.');
+    return {
+      lines: count.height / lineHeight,
+      besideBox: count.y < box.y + box.height && count.y + count.height > box.y,
+      barRows: Math.round(bar.height / box.height),
+    };
+  }
+
   /** The count the filter bar shows while a filter is on: "12 of 173 envelopes" → 12. */
   async visibleCount(): Promise<number> {
     return numberIn(await this.count.innerText());

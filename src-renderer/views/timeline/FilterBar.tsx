@@ -150,16 +150,24 @@ export function FilterBar({
           Clear{active > 0 ? ` (${active})` : ''}
         </button>
       )}
-      <span className="spacer" />
-      <span className="filter-count" data-testid={TEST_IDS.timelineCount}>
-        {snapshot.filterActive
-          ? `${formatCount(snapshot.visibleCount)} of ${formatCountOf(snapshot.total, 'envelope')}`
-          : formatCountOf(snapshot.total, 'envelope')}
-        {snapshot.searching && ' · filtering…'}
-        {snapshot.searchTruncated && ' · matches capped'}
-        {snapshot.filterActive && !snapshot.indexComplete && ' · loading rows…'}
-      </span>
     </div>
+  );
+}
+
+/**
+ * How many envelopes the filter shows, of how many. It sits in the toolbar, outside the
+ * filter bar, so that when a narrow window wraps the pickers it stays on the toolbar's line.
+ */
+export function FilterCount({ snapshot }: { snapshot: TimelineSnapshot }) {
+  return (
+    <span className="filter-count" data-testid={TEST_IDS.timelineCount}>
+      {snapshot.filterActive
+        ? `${formatCount(snapshot.visibleCount)} of ${formatCountOf(snapshot.total, 'envelope')}`
+        : formatCountOf(snapshot.total, 'envelope')}
+      {snapshot.searching && ' · filtering…'}
+      {snapshot.searchTruncated && ' · matches capped'}
+      {snapshot.filterActive && !snapshot.indexComplete && ' · loading rows…'}
+    </span>
   );
 }
 

@@ -7,7 +7,7 @@ import { agentTreeOrder, labelAgents } from '../../model/agents';
 import type { TimelineModel } from '../../model/timeline';
 import { TEST_IDS } from '../../testids';
 import { DetailPane } from './DetailPane';
-import { FilterBar } from './FilterBar';
+import { FilterBar, FilterCount } from './FilterBar';
 import { LanesView } from './LanesView';
 import { ColumnChooser } from './ColumnChooser';
 import { TimelineTable } from './TimelineTable';
@@ -65,6 +65,7 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
           </button>
         </div>
         <FilterBar timeline={timeline} snapshot={snapshot} agents={agents} />
+        <FilterCount snapshot={snapshot} />
         {prefs.timelineMode === 'table' && <ColumnChooser app={app} dropped={dropped} />}
         {!prefs.detailOpen && selected !== null && (
           <button
