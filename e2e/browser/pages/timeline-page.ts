@@ -135,7 +135,6 @@ export class TimelinePage {
     await expect.poll(() => this.total(), { timeout }).toBeGreaterThanOrEqual(n);
   }
 
-  /** Types a filter expression into the box (replacing what it held) and waits for it to apply. */
   /**
    * Types a filter expression into the box (replacing what it held) and leaves the box, which
    * closes the completion list; the filter applies after the typing pause.
