@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeUtf8 } from '../text/utf8';
 import { seededRandom, splitRandom } from '../sse/rechunk';
 import { chunkIndependent } from '../testing/fuzz-checks';
-import { int, type Random } from '../testing/fuzz';
-import { eventText, integerText, stringText } from '../testing/shape-variations';
+import { int, pick, type Random } from '../testing/fuzz';
+import { eventText, integerText, stringText, type Member } from '../testing/shape-variations';
 import { decodeLegs } from './session-decoder';
 
 /**
@@ -83,14 +83,20 @@ function anthropicMessages(random: Random): string {
   return out + sse('{"type":"message_stop"}');
 }
 
-/** AG-UI: a run with a text message and a reasoning message of varied content events. */
+/** AG-UI: a run with a text message, a reasoning message and tool calls, every event varied. */
 function agUi(random: Random): string {
   let out = sse('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
   for (const [kind, id] of [
     ['TEXT_MESSAGE', 'm\\"1'],
     ['REASONING_MESSAGE', 'm2'],
   ] as const) {
-    out += sse(`{"type":"${kind}_START","messageId":"${id}","role":"assistant"}`);
+    out += sse(
+      eventText(random, [
+        ['type', `"${kind}_START"`],
+        ['messageId', `"${id}"`],
+        ['role', `"${random() < 0.9 ? 'assistant' : stringText(random, 1)}"`],
+      ]),
+    );
     for (let i = 0; i < 30; i++)
       out += sse(
         eventText(random, [
@@ -99,9 +105,105 @@ function agUi(random: Random): string {
           ['delta', `"${stringText(random)}"`],
         ]),
       );
-    out += sse(`{"type":"${kind}_END","messageId":"${id}"}`);
+    out += sse(
+      eventText(random, [
+        ['type', `"${kind}_END"`],
+        ['messageId', `"${id}"`],
+      ]),
+    );
+  }
+  for (const call of ['c1', 'c\\"2']) {
+    const start: Member[] = [
+      ['type', '"TOOL_CALL_START"'],
+      ['toolCallId', `"${call}"`],
+      ['toolCallName', `"${random() < 0.9 ? 'f' : stringText(random, 1)}"`],
+    ];
+    out += sse(eventText(random, random() < 0.5 ? [...start, ['parentMessageId', '"m2"']] : start));
+    for (let i = 0; i < 3; i++)
+      out += sse(
+        eventText(random, [
+          ['type', '"TOOL_CALL_ARGS"'],
+          ['toolCallId', `"${call}"`],
+          ['delta', `"${pick(random, ['{\\"q\\": ', '1', '}', stringText(random)])}"`],
+        ]),
+      );
+    out += sse(
+      eventText(random, [
+        ['type', '"TOOL_CALL_END"'],
+        ['toolCallId', `"${call}"`],
+      ]),
+    );
   }
   return out + sse('{"type":"RUN_FINISHED","threadId":"t","runId":"r"}');
+}
+
+/** The AI SDK UI message stream: text and reasoning parts and tool calls, their starts, deltas and ends varied. */
+function aiSdkUiStream(random: Random): string {
+  let out = sse('{"type":"start","messageId":"msg"}') + sse('{"type":"start-step"}');
+  for (const [kind, id] of [
+    ['text', 't\\"1'],
+    ['reasoning', 'r1'],
+    ['text', 't2'],
+  ] as const) {
+    out += sse(
+      eventText(random, [
+        ['type', `"${kind}-start"`],
+        ['id', `"${id}"`],
+      ]),
+    );
+    for (let i = 0; i < 20; i++)
+      out += sse(
+        eventText(random, [
+          ['type', `"${kind}-delta"`],
+          ['id', `"${random() < 0.9 ? id : stringText(random, 1)}"`],
+          ['delta', `"${stringText(random)}"`],
+        ]),
+      );
+    out += sse(
+      eventText(random, [
+        ['type', `"${kind}-end"`],
+        ['id', `"${id}"`],
+      ]),
+    );
+  }
+  for (const call of ['call_1', 'c\\"2']) {
+    out += sse(
+      eventText(random, [
+        ['type', '"tool-input-start"'],
+        ['toolCallId', `"${call}"`],
+        ['toolName', `"${random() < 0.9 ? 'f' : stringText(random, 1)}"`],
+      ]),
+    );
+    for (const piece of ['{\\"q\\": ', '1', '}'])
+      out += sse(
+        eventText(random, [
+          ['type', '"tool-input-delta"'],
+          ['toolCallId', `"${call}"`],
+          ['inputTextDelta', `"${random() < 0.8 ? piece : stringText(random)}"`],
+        ]),
+      );
+    out += sse(`{"type":"tool-input-available","toolCallId":"${call}","toolName":"f","input":{"q":1}}`);
+  }
+  return out + sse('{"type":"finish-step"}') + sse('{"type":"finish"}') + sse('[DONE]');
+}
+
+/** The AI SDK v4 data stream: text and reasoning lines and tool call lines, varied. */
+function aiSdkDataStream(random: Random): string {
+  let out = 'f:{"messageId":"msg"}\n';
+  for (const code of ['g', '0']) for (let i = 0; i < 20; i++) out += `${code}:"${stringText(random)}"\n`;
+  for (const call of ['call_1', 'c\\"2']) {
+    out += `b:${eventText(random, [
+      ['toolCallId', `"${call}"`],
+      ['toolName', `"${random() < 0.9 ? 'f' : stringText(random, 1)}"`],
+    ])}\n`;
+    for (const piece of ['{\\"q\\": ', '1', '}'])
+      out += `c:${eventText(random, [
+        ['toolCallId', `"${call}"`],
+        ['argsTextDelta', `"${random() < 0.8 ? piece : stringText(random)}"`],
+      ])}\n`;
+    out += `9:{"toolCallId":"${call}","toolName":"f","args":{"q":1}}\n`;
+  }
+  return out + '0:"done"\ne:{"finishReason":"stop"}\nd:{"finishReason":"stop"}\n';
 }
 
 describe('hot events read without JSON.parse decode as JSON.parse reads them', () => {
@@ -113,6 +215,8 @@ describe('hot events read without JSON.parse decode as JSON.parse reads them', (
     ['json envelopes', jsonEnvelopes],
     ['Anthropic Messages', anthropicMessages],
     ['AG-UI', agUi],
+    ['AI SDK UI message stream', aiSdkUiStream],
+    ['AI SDK v4 data stream', aiSdkDataStream],
   ])(
     'seeded random %s: reordered keys, extra keys, whitespace, odd numbers, escapes, surrogates',
     (_name, generate) => {

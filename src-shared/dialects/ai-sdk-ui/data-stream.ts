@@ -67,8 +67,15 @@ export class DataStreamReader {
   private openText: OpenText | undefined;
   private openReasoning: OpenText | undefined;
   private parts = 0;
+  private readonly readShapes: boolean;
 
-  constructor(private readonly message: AiSdkMessage) {}
+  /** `readShapes` false: every line's value through JSON.parse (DialectOptions.readShapes). */
+  constructor(
+    private readonly message: AiSdkMessage,
+    readShapes = true,
+  ) {
+    this.readShapes = readShapes;
+  }
 
   read(frame: Frame): void {
     const { message } = this;
@@ -78,6 +85,7 @@ export class DataStreamReader {
     if (line.charCodeAt(1) !== COLON || !isCodeCharacter(first))
       return this.bad('is not CODE:JSON (a part code, a colon and a JSON value)');
     if (
+      this.readShapes &&
       (first === TEXT_CODE || first === REASONING_CODE) &&
       line.length > 3 &&
       line.charCodeAt(2) === QUOTE &&

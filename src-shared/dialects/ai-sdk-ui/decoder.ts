@@ -25,7 +25,8 @@ export function createAiSdkUiDecoder(callbacks: DialectCallbacks, options: Diale
       message = new AiSdkMessage(callbacks, frame.data.charCodeAt(0) === 0x7b /* { */ ? 'ui' : 'data');
       if (sawDone) message.done();
     }
-    if (message.parts.wire === 'data') (lines ??= new DataStreamReader(message)).read(frame);
+    if (message.parts.wire === 'data')
+      (lines ??= new DataStreamReader(message, options.readShapes !== false)).read(frame);
     else (chunks ??= new UiChunkReader(message, options.readShapes !== false)).read(frame);
   }
 
