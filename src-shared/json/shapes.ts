@@ -1,5 +1,4 @@
 import { integerEnd, integerValue, literalAt, startsAt, stringEnd, stringValue } from './compact-json';
-import { detachString } from '../text/detach';
 import { utf8ByteLength } from '../text/utf8';
 
 /**
@@ -67,8 +66,8 @@ interface CompiledShape {
  */
 interface Head {
   readonly text: string;
-  /** UTF-8 bytes of `text`. */
-  readonly bytes: number;
+  /** UTF-8 bytes of `text`, measured when `lastStringBytes` first asks (-1 until then): AG-UI and the UI stream never do. */
+  bytes: number;
   /** The last character of each slot's value: where heads of one shape differ, told apart before the whole text is compared. */
   readonly probes: readonly number[];
   readonly shape: number;
@@ -209,9 +208,12 @@ export class ShapeReader {
   private learn(data: string, shape: number, last: number): Head {
     if (this.heads.length === RECENT_HEADS) this.heads.pop();
     const probes = this.slotEnds.slice(0, last).map((end) => end - 1);
-    // Its own copy: a slice would keep the network chunk's whole text alive.
-    const text = detachString(data.slice(0, this.lastStart));
-    const head: Head = { text, bytes: utf8ByteLength(text), probes, shape, values: this.values.slice(0, last) };
+    // Its own copy: a slice would keep the network chunk's whole text alive. Copied by a
+    // concatenation, not detachString's one-byte round trip through UTF-8: a head is learnt
+    // for every new block (a new message id) and at most four are kept, so the copy's width
+    // costs nothing worth the round trip's time.
+    const text = ` ${data.slice(0, this.lastStart)}`.slice(1);
+    const head: Head = { text, bytes: -1, probes, shape, values: this.values.slice(0, last) };
     this.heads.unshift(head);
     return head;
   }
@@ -226,6 +228,7 @@ export class ShapeReader {
     if (head === undefined || !this.lastPlain) return -1;
     const literals = (this.shapes[head.shape] as CompiledShape).literals;
     // The closing literal is ASCII: JSON punctuation and keys.
+    if (head.bytes === -1) head.bytes = utf8ByteLength(head.text);
     return dataBytes - head.bytes - (literals[literals.length - 1] as string).length;
   }
 
