@@ -182,13 +182,18 @@ export class UiChunkReader {
   }
 }
 
-/** The string fields the chunk's type requires that it lacks. */
-function missingFields(type: string, event: WireEvent): string[] {
+const NONE_MISSING: readonly string[] = [];
+
+/** The string fields the chunk's type requires that it lacks (one shared empty list when none is: the usual case, every event). */
+function missingFields(type: string, event: WireEvent): readonly string[] {
   const required = REQUIRED[type];
-  if (required === undefined) return [];
-  const missing: string[] = [];
-  for (const field of required) if (typeof event[field] !== 'string') missing.push(field);
-  return missing;
+  if (required === undefined) return NONE_MISSING;
+  let missing: string[] | undefined;
+  for (let i = 0; i < required.length; i++) {
+    const field = required[i] as string;
+    if (typeof event[field] !== 'string') (missing ??= []).push(field);
+  }
+  return missing ?? NONE_MISSING;
 }
 
 const textKind = (type: string): 'text' | 'reasoning' => (type.startsWith('text') ? 'text' : 'reasoning');
