@@ -1,4 +1,5 @@
-import { DEFAULT_CHUNK_BUDGET, frameDataBytes, measureText, type TextMeasure } from '../envelope/budget';
+import { DEFAULT_CHUNK_BUDGET, measureText, type TextMeasure } from '../envelope/budget';
+import { frameDataBytes } from '../sse/data-bytes';
 import type { DialectId } from '../dialects/registry';
 import type { Envelope } from '../envelope/types';
 import type { Frame } from '../sse/types';

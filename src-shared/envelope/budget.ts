@@ -1,6 +1,5 @@
 import { utf8ByteLength } from '../text/utf8';
 import { stringifyJson } from '../json/tree';
-import type { Frame } from '../sse/types';
 
 /** The upstream chunker's budget for one SSE message, in bytes (MAX_SSE_CHUNK_BYTES). */
 export const DEFAULT_CHUNK_BUDGET = 2048;
@@ -182,15 +181,8 @@ function measureInto(text: string, out: TextMeasure): void {
   out.escapedBytes = bytes + extra;
 }
 
-/**
- * UTF-8 bytes of a frame's data: for one data line without invalid UTF-8 (replaced by U+FFFD
- * in the data), the framer already counted them; otherwise they are measured.
- */
-export function frameDataBytes(frame: Frame): number {
-  return frame.dataLines === 1 && frame.data.indexOf('\uFFFD') === -1
-    ? frame.maxDataLineBytes
-    : utf8ByteLength(frame.data);
-}
+/** UTF-8 bytes of a frame's data, counted by the framer when it could (sse/data-bytes.ts). */
+export { frameDataBytes } from '../sse/data-bytes';
 
 /** How an envelope that is larger than the budget on the wire came to be so. */
 export interface BudgetOverrun {

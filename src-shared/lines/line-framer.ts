@@ -16,6 +16,7 @@
  */
 import type { DiagnosticInit } from '../diagnostics/types';
 import { createLineSplitter, type Line } from '../sse/line-splitter';
+import { knownDataBytes } from '../sse/data-bytes';
 import type { Frame, FramerCallbacks, FramerSummary, SseFramer } from '../sse/types';
 import { findInvalidUtf8, hexBytes } from '../sse/utf8-errors';
 import { previewBytes } from '../text/preview';
@@ -49,7 +50,7 @@ export function createLineFramer(
     if (l.start === l.end) return;
     const data = l.text.slice(l.textStart, l.textEnd);
     const invalid = l.mayHoldInvalidUtf8 && data.includes(REPLACEMENT_CHARACTER) ? badUtf8(l) : undefined;
-    dispatch(data, l.end - l.start, l.lineEnd, l.lastChunk, l.receivedAt, invalid);
+    dispatch(data, l.end - l.start, l.lineEnd, l.lastChunk, l.receivedAt, invalid, !l.mayHoldInvalidUtf8);
   }
 
   /** The first invalid UTF-8 sequence of the line, reported with the frame. */
@@ -73,6 +74,8 @@ export function createLineFramer(
     lastChunk: number,
     receivedAt: number,
     invalid: DiagnosticInit | undefined,
+    /** The line's bytes are valid UTF-8, so `bytes` are the data's (data-bytes.ts). */
+    wellFormed: boolean,
   ): void {
     const frame: Frame = {
       seq: seq++,
@@ -91,6 +94,7 @@ export function createLineFramer(
     // The next frame starts in this chunk unless the line ended exactly at its end.
     tileChunk = lineEnd < totalBytes ? chunkCount - 1 : -1;
     if (invalid) onDiagnostic({ ...invalid, at: { ...invalid.at, frame: frame.seq } });
+    if (wellFormed) knownDataBytes(frame, bytes);
     onFrame(frame);
   }
 
@@ -99,7 +103,7 @@ export function createLineFramer(
     if (tail === null || tail.bytes.length === 0) return false;
     const text = createUtf8Decoder().decode(tail.bytes);
     if (options.isComplete(text)) {
-      dispatch(text, tail.bytes.length, totalBytes, chunkCount - 1, lastReceivedAt, undefined);
+      dispatch(text, tail.bytes.length, totalBytes, chunkCount - 1, lastReceivedAt, undefined, false);
       return false;
     }
     onDiagnostic({

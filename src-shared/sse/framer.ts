@@ -51,6 +51,7 @@ import {
   unterminatedLastEventFinding,
 } from './framer-findings';
 import { createLineSplitter, unterminatedAsLine, type Line, type UnterminatedLine } from './line-splitter';
+import { knownDataBytes } from './data-bytes';
 import type { Frame, FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from './types';
 import { findInvalidUtf8, hexBytes } from './utf8-errors';
 
@@ -94,6 +95,10 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
 
   // The event being built.
   let longestDataLine = 0;
+  /** UTF-8 bytes of `data` (its lines and the LFs joining them), while `dataWellFormed`. */
+  let dataBytes = 0;
+  /** No data line so far came from a region that decoded with U+FFFD (data-bytes.ts). */
+  let dataWellFormed = true;
   let dataDiagnostics: DiagnosticInit[] | null = null;
   /** A field line (known or unknown) since the last blank line: an event is pending. */
   let fieldSinceBlank = false;
@@ -160,8 +165,10 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
   function dataField(bytes: Uint8Array, valueStart: number, end: number, base: number, valueText: string): void {
     const value = checkValue(valueText, bytes, valueStart, end, base, 'data', true);
     data = dataLines === 0 ? value : `${data}\n${value}`;
-    dataLines++;
     const length = end - valueStart;
+    dataBytes += dataLines === 0 ? length : length + 1;
+    if (mayHoldInvalidUtf8) dataWellFormed = false;
+    dataLines++;
     if (length > longestDataLine) longestDataLine = length;
     if (length > maxDataLineBytes) {
       deferDataDiagnostic({
@@ -301,10 +308,13 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
         at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
       });
     }
+    if (dataWellFormed) knownDataBytes(frame, dataBytes);
     data = '';
     dataLines = 0;
     eventType = '';
     longestDataLine = 0;
+    dataBytes = 0;
+    dataWellFormed = true;
     tileStart = lineEnd;
     // The next frame starts in this chunk unless the blank line ended exactly at its end.
     tileChunk = lineEnd < totalBytes ? chunkCount - 1 : -1;
