@@ -124,7 +124,12 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
   /** The accumulator of the last envelope: runs of one type skip the lookup. */
   let lastAcc: TypeAccumulator | undefined;
 
+  /** The leg's state, made (with any legs before it) on its first use. */
   function legState(leg: number): LegState {
+    return legs[leg] ?? addLegs(leg);
+  }
+
+  function addLegs(leg: number): LegState {
     while (legs.length <= leg) {
       legs.push({
         leg: legs.length,

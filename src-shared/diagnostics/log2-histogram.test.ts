@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../testing/chunking';
-import { createLog2Histogram } from './log2-histogram';
+import { createLog2Histogram, type HistogramSummary } from './log2-histogram';
 
 describe('log2 histogram', () => {
   it('is all zeros when empty', () => {
@@ -77,4 +77,72 @@ describe('log2 histogram', () => {
     expect(h.summary().count).toBe(1);
     expect(copy.summary()).toMatchObject({ count: 2, max: 100 });
   });
+
+  /**
+   * Values wait in a column and are folded a batch at a time (log2-histogram.ts): whenever the
+   * histogram is read, and however adds of one value and of several alternate, its summary is
+   * what the values added so far give, one by one in order.
+   */
+  it('reads the same whenever it is read, folding pending values in the order they came', () => {
+    const random = seededRandom(26);
+    const value = (): number => {
+      const r = random();
+      if (r < 0.02) return Number.NaN;
+      if (r < 0.05) return -random() * 100;
+      if (r < 0.3) return random() * 10;
+      if (r < 0.35) return 2 ** Math.floor(random() * 40);
+      return Math.floor(random() * random() * 200_000);
+    };
+    const readOften = createLog2Histogram();
+    const readAtEnd = createLog2Histogram();
+    /** Each add as [value, times]: a value added n times at once adds value × n to the sum. */
+    const added: [number, number][] = [];
+    let readCopy = createLog2Histogram();
+    // A first run of single adds fills the column several times; then reads and adds of
+    // several at once (which fold first) come at random points.
+    for (let i = 0; i < 6000; i++) {
+      const v = value();
+      const times = i > 2000 && random() < 0.05 ? Math.floor(random() * 4) : 1;
+      readOften.add(v, times);
+      readAtEnd.add(v, times);
+      if (!Number.isNaN(v) && times > 0) added.push([v, times]);
+      if (i > 2000 && random() < 0.01) readCopy = readOften.clone();
+      if (i > 2000 && random() < 0.01) expect(readOften.summary()).toEqual(expectedSummary(added, readOften.summary()));
+    }
+    expect(readOften.summary()).toEqual(readAtEnd.summary());
+    expect(readAtEnd.summary()).toEqual(expectedSummary(added, readAtEnd.summary()));
+    expect(readCopy.summary().count).toBeLessThanOrEqual(readAtEnd.summary().count);
+  });
 });
+
+/** The summary of `values` computed directly (percentiles, estimated from buckets, taken from `summary`). */
+function expectedSummary(added: readonly [number, number][], summary: HistogramSummary): HistogramSummary {
+  const bucketOf = (v: number): number => {
+    let b = 0;
+    while (b < 47 && v >= 2 ** b) b++;
+    return b;
+  };
+  const counts = new Map<number, number>();
+  let sum = 0;
+  let count = 0;
+  for (const [v, times] of added) {
+    counts.set(bucketOf(v), (counts.get(bucketOf(v)) ?? 0) + times);
+    sum += v * times;
+    count += times;
+  }
+  const values = added.map(([v]) => v);
+  const used = [...counts.keys()];
+  const first = Math.min(...used);
+  const buckets = [];
+  for (let b = first; b <= Math.max(...used); b++)
+    buckets.push({ lo: b === 0 ? 0 : 2 ** (b - 1), hi: 2 ** b, count: counts.get(b) ?? 0 });
+  return {
+    count,
+    min: Math.min(...values),
+    max: Math.max(...values),
+    mean: sum / count,
+    p50: summary.p50,
+    p95: summary.p95,
+    buckets,
+  };
+}
