@@ -79,11 +79,10 @@ describe('log2 histogram', () => {
   });
 
   /**
-   * Values wait in a column and are folded a batch at a time (log2-histogram.ts): whenever the
-   * histogram is read, and however adds of one value and of several alternate, its summary is
-   * what the values added so far give, one by one in order.
+   * Read at any point, with adds of one value and of several alternating, the summary is what
+   * the values added so far give, one by one in order (a reading changes nothing).
    */
-  it('reads the same whenever it is read, folding pending values in the order they came', () => {
+  it('reads the same whenever it is read', () => {
     const random = seededRandom(26);
     const value = (): number => {
       const r = random();
@@ -98,8 +97,7 @@ describe('log2 histogram', () => {
     /** Each add as [value, times]: a value added n times at once adds value × n to the sum. */
     const added: [number, number][] = [];
     let readCopy = createLog2Histogram();
-    // A first run of single adds fills the column several times; then reads and adds of
-    // several at once (which fold first) come at random points.
+    // A first run of single adds, then reads and adds of several at once at random points.
     for (let i = 0; i < 6000; i++) {
       const v = value();
       const times = i > 2000 && random() < 0.05 ? Math.floor(random() * 4) : 1;

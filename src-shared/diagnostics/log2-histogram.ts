@@ -60,14 +60,6 @@ interface HistogramState {
   max: number;
 }
 
-/**
- * Values added one at a time wait in a column and are folded into the buckets a batch at a
- * time, when the column is full or the histogram is read (summary, clone): the statistics add
- * a value or two for every event, and a store into the column is all that costs per event.
- * Folded in the order they came, so the sum, and so the mean, is the same to the last bit.
- */
-const PENDING_VALUES = 512;
-
 export function createLog2Histogram(): Log2Histogram {
   return fromState({ counts: new Array<number>(BUCKETS).fill(0), count: 0, sum: 0, min: Infinity, max: -Infinity });
 }
@@ -75,41 +67,6 @@ export function createLog2Histogram(): Log2Histogram {
 function fromState(state: HistogramState): Log2Histogram {
   const { counts } = state;
   let { count, sum, min, max } = state;
-  const pending = new Float64Array(PENDING_VALUES);
-  let pendingLength = 0;
-
-  function addTimes(value: number, times: number): void {
-    if (times <= 0 || Number.isNaN(value)) return;
-    const b = bucketOf(value);
-    counts[b] = (counts[b] ?? 0) + times;
-    count += times;
-    sum += value * times;
-    if (value < min) min = value;
-    if (value > max) max = value;
-  }
-
-  /** The pending values into the buckets, in the order they came (locals: the loop is the hot part). */
-  function fold(): void {
-    let n = count;
-    let total = sum;
-    let low = min;
-    let high = max;
-    for (let i = 0; i < pendingLength; i++) {
-      const value = pending[i] as number;
-      if (Number.isNaN(value)) continue;
-      const b = bucketOf(value);
-      counts[b] = (counts[b] as number) + 1;
-      n++;
-      total += value;
-      if (value < low) low = value;
-      if (value > high) high = value;
-    }
-    count = n;
-    sum = total;
-    min = low;
-    max = high;
-    pendingLength = 0;
-  }
 
   function percentile(q: number): number {
     const rank = Math.max(1, Math.ceil(q * count));
@@ -129,16 +86,15 @@ function fromState(state: HistogramState): Log2Histogram {
 
   return {
     add(value, times = 1) {
-      if (times !== 1) {
-        fold();
-        addTimes(value, times);
-        return;
-      }
-      pending[pendingLength++] = value;
-      if (pendingLength === PENDING_VALUES) fold();
+      if (times <= 0 || Number.isNaN(value)) return;
+      const b = bucketOf(value);
+      counts[b] = (counts[b] ?? 0) + times;
+      count += times;
+      sum += value * times;
+      if (value < min) min = value;
+      if (value > max) max = value;
     },
     summary() {
-      fold();
       if (count === 0) return { count: 0, min: 0, max: 0, mean: 0, p50: 0, p95: 0, buckets: [] };
       const first = counts.findIndex((c) => c > 0);
       const last = BUCKETS - 1 - [...counts].reverse().findIndex((c) => c > 0);
@@ -147,7 +103,6 @@ function fromState(state: HistogramState): Log2Histogram {
       return { count, min, max, mean: sum / count, p50: percentile(0.5), p95: percentile(0.95), buckets };
     },
     clone() {
-      fold();
       return fromState({ counts: [...counts], count, sum, min, max });
     },
   };
