@@ -77,6 +77,8 @@ describe('the inline stage in the pipeline', () => {
     ['a sentinel late in plain text', 'Words, then [[SEG_START {"type":"run_bash"}]]ls[[SEG_END]] and more'],
     ['brackets and comparisons only', 'a [b] and c < d, then e'],
     ['a tag cut by the end', 'Text before <write_file path="a">x'],
+    ['JSON and code in prose', 'Call it as {"name":"f","arguments":{}} or `f()`, 数据 ✓ ok'],
+    ['a JSON call after non-ASCII text', 'événement — 数据 🙂 {"name":"search","arguments":{"query":"q"}}'],
   ])('gives %s the segments of a whole-text parse, in any deltas and every mode', (_name, text) => {
     for (const mode of INLINE_MODES) {
       const options = { ...DEFAULT_INLINE_OPTIONS, mode };
@@ -90,6 +92,30 @@ describe('the inline stage in the pipeline', () => {
         }
       }
     }
+  });
+
+  it('gives blocks whose deltas interleave the segments of each block decoded alone', () => {
+    // Two agents' text blocks, delta by delta in turn: the stage switches between their parses
+    // at every delta (it keeps the last block's parse at hand), and each must stay its own.
+    const OTHER = '22222222-2222-4222-8222-222222222222';
+    const texts = [
+      ['Plain words ', 'from the first agent, ', 'then <search><query>a', '</query></search> done'],
+      ['[[SEG_START {"type":"run_bash"}]]ls', ' -la[[SEG_END]] and ', 'plain text ', 'to the end'],
+    ] as const;
+    const alone = texts.map((deltas) => decodeLegs([[{ bytes: textStream(deltas) }]]).blocks[0]?.segments);
+    const events: string[] = [];
+    for (let i = 0; i < 4; i++)
+      texts.forEach((deltas, n) =>
+        events.push(JSON.stringify({ type: 'text', agent: n === 0 ? AGENT : OTHER, final: false, delta: deltas[i] })),
+      );
+    for (const agent of [AGENT, OTHER]) events.push(JSON.stringify({ type: 'text', agent, final: true, delta: '' }));
+    const bytes = encoder.encode(events.map((e) => `data: ${e}\n\n`).join('') + 'data: [DONE]\n\n');
+    const result = decodeLegs([[{ bytes }]]);
+    expect(result.blocks.map((b) => b.segments)).toEqual(alone);
+    expect(alone.map((segments) => segments?.map((s) => s.type))).toEqual([
+      ['text', 'tool_call', 'text'],
+      ['run_bash', 'text'],
+    ]);
   });
 
   it("follows the session's mode", () => {

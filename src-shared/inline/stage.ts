@@ -2,6 +2,7 @@ import type { DiagnosticInit, DiagnosticLocation } from '../diagnostics/types';
 import { DIALECT_REGISTRY } from '../dialects/registry';
 import { inlineTreatments, type InlineTreatment } from '../dialects/traits';
 import type { Envelope } from '../envelope/types';
+import { assignContent, readContent } from '../reconstruct/block-content';
 import type { Block } from '../reconstruct/types';
 import { createInlineDocument, plainTextSegment, type InlineDocument, type InlineFinding } from './collect';
 import { markerStarts } from './tag-vocabulary';
@@ -36,9 +37,25 @@ interface BlockParse {
   ended: boolean;
 }
 
-/** Whether `text` holds any of the characters of `chars`. */
-function holdsAny(text: string, chars: string): boolean {
-  for (let i = 0; i < chars.length; i++) if (text.includes(chars.charAt(i))) return true;
+/**
+ * The characters that can start a marker, as a table by UTF-16 unit, so a delta is scanned
+ * once (one lookup per character) instead of once per trigger character.
+ */
+function triggerTable(chars: string): Uint8Array {
+  let top = 0;
+  for (let i = 0; i < chars.length; i++) top = Math.max(top, chars.charCodeAt(i));
+  const table = new Uint8Array(top + 1);
+  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  return table;
+}
+
+/** Whether `text` holds any of the characters marked in `table`. */
+function holdsAny(text: string, table: Uint8Array): boolean {
+  const top = table.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < top && table[code] === 1) return true;
+  }
   return false;
 }
 
@@ -82,9 +99,15 @@ export function createInlineStage(
   treatments: ReadonlyMap<string, InlineTreatment> = inlineTreatments(DIALECT_REGISTRY),
 ): InlineStage {
   let options = initial;
-  let starts = markerStarts(options);
+  let starts = triggerTable(markerStarts(options));
   let finished = false;
   const parses = new Map<number, BlockParse>();
+  /** The block fed last and its parse (undefined once it ended). */
+  let recentBlock: Block | undefined;
+  let recentParse: BlockParse | undefined;
+  /** The kind treated last and its treatment: a run of deltas is one kind. */
+  let recentKind: string | undefined;
+  let recentTreatment: InlineTreatment | undefined;
 
   function startParse(block: Block): BlockParse {
     const parse: BlockParse = { doc: null, fed: 0, ended: false };
@@ -124,6 +147,7 @@ export function createInlineStage(
       parse.doc = null;
     }
     parses.delete(block.id);
+    if (recentBlock === block) recentBlock = recentParse = undefined;
     const only = block.segments?.[0];
     // A plain text block: its one segment holds the block's own string instead of a second
     // chain of the same deltas.
@@ -132,13 +156,15 @@ export function createInlineStage(
   }
 
   function feed(block: Block, envelope: Envelope | undefined): void {
-    let parse = parses.get(block.id);
+    // Consecutive deltas go to the same block: its parse is looked up once for all of them.
+    let parse = block === recentBlock ? recentParse : parses.get(block.id);
     // An ended block keeps its segments; it only changes again when a replay is split off it.
     if (!parse && block.segments && block.status !== 'open') return;
-    // Read once: `content` is an accessor, called the slow way from here (every block shape).
-    const content = block.content;
+    const content = readContent(block);
     if (parse && content.length < parse.fed) parse = undefined;
     parse ??= startParse(block);
+    recentBlock = block;
+    recentParse = parse;
     if (parse.ended) return;
     const grown = content.length - parse.fed;
     if (grown > 0) {
@@ -161,7 +187,7 @@ export function createInlineStage(
       newDocument(block, parse).parser.push(content);
     } else {
       const text = block.segments?.[0];
-      if (text) text.content = content;
+      if (text) assignContent(text, content);
       // A list of one, not an empty list pushed to (which keeps room for 17 segments: 128 bytes a text block).
       else if (!isBlank(gained)) block.segments = [plainTextSegment(content)];
     }
@@ -169,7 +195,12 @@ export function createInlineStage(
 
   return {
     onBlock(block, envelope) {
-      const treatment = treatments.get(block.kind);
+      const kind = block.kind;
+      if (kind !== recentKind) {
+        recentKind = kind;
+        recentTreatment = treatments.get(kind);
+      }
+      const treatment = recentTreatment;
       if (treatment === 'parse') feed(block, envelope);
       else if (treatment === 'segment') describeSegmentBlock(block, envelope);
     },
@@ -186,8 +217,9 @@ export function createInlineStage(
     },
     reconfigure(next, blocks) {
       options = next;
-      starts = markerStarts(options);
+      starts = triggerTable(markerStarts(options));
       parses.clear();
+      recentBlock = recentParse = undefined;
       for (const block of blocks) {
         if (treatments.get(block.kind) !== 'parse') continue;
         delete block.segments;

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { appendContent, moveContent, withContent, type ContentSource } from './block-content';
+import {
+  appendContent,
+  assignContent,
+  moveContent,
+  readContent,
+  withContent,
+  type ContentSource,
+} from './block-content';
 import type { Block } from './types';
 
 const block = (): Block =>
@@ -95,5 +102,22 @@ describe('block content held by the block or by a source', () => {
     const plain = { ...block(), content: 'kept' };
     appendContent(plain, '!');
     expect(plain.content).toBe('kept!');
+  });
+
+  test('readContent and assignContent act as the field does: held, moved (through its source) and plain', () => {
+    const held = block();
+    assignContent(held, 'held');
+    expect([readContent(held), held.content]).toEqual(['held', 'held']);
+    const moved = block();
+    const s = source();
+    moveContent(moved, s);
+    expect(readContent(moved)).toBe('stored 3');
+    expect(s.reads).toBe(1);
+    assignContent(moved, 'back');
+    expect(s.forgotten).toEqual([3]);
+    expect([readContent(moved), moved.content, s.reads]).toEqual(['back', 'back', 1]);
+    const plain = { ...block(), content: 'kept' };
+    assignContent(plain, 'new');
+    expect(readContent(plain)).toBe('new');
   });
 });

@@ -69,6 +69,21 @@ export function appendContent(owner: { content: string }, text: string, limit = 
 }
 
 /**
+ * `owner.content`, read without the accessor when the owner holds its text (the inline stage
+ * reads a block's content on every delta, from a site that sees every shape of block).
+ */
+export function readContent(owner: { content: string }): string {
+  const held = (owner as unknown as Partial<Held>)[HELD];
+  return typeof held === 'string' ? held : owner.content;
+}
+
+/** `owner.content = text`, written without the setter when the owner holds its text (as appendContent). */
+export function assignContent(owner: { content: string }, text: string): void {
+  if (typeof (owner as unknown as Partial<Held>)[HELD] === 'string') (owner as unknown as Held)[HELD] = text;
+  else owner.content = text;
+}
+
+/**
  * Lets `source` keep the owner's content: the owner drops its text. False for an owner not
  * made by `withContent` (its content stays where it is).
  */

@@ -1,5 +1,5 @@
 import type { DiagnosticLocation } from '../diagnostics/types';
-import type { Envelope } from '../envelope/types';
+import { NO_EXTRAS, type Envelope } from '../envelope/types';
 import type { Block } from './types';
 
 /** How reconstruction's diagnostics name an agent: the unattributed one has an empty uuid. */
@@ -49,6 +49,10 @@ export function replayAt(replay: Block, firstReplayed: number, envelope: Envelop
 
 /** A string field the envelope's dialect carried beside the delta (`id`, `name`, `src`…). */
 export function stringExtra(envelope: Envelope, key: string): string | undefined {
-  const value = envelope.extras[key];
+  const extras = envelope.extras;
+  // Most deltas carry none: the shared empty object is told by identity, not by a lookup that
+  // sees every shape of extras.
+  if (extras === NO_EXTRAS) return undefined;
+  const value = extras[key];
   return typeof value === 'string' ? value : undefined;
 }
