@@ -24,15 +24,35 @@ export interface SegmentCollector {
 const NONE: Record<string, never> = Object.freeze({});
 
 /**
+ * Makes a segment's fields in their order, by a constructor as a block's are
+ * (reconstruct/new-block.ts): V8 keeps them inside the object, where a literal grown by
+ * `Object.assign` kept some in a second array and cost a generic copy per segment (one per
+ * text block). Its prototype is Object's: a segment stays a plain object.
+ */
+const SegmentFields = function (
+  this: Segment,
+  id: string,
+  type: string,
+  metadata: Record<string, unknown>,
+  offset: number,
+): void {
+  this.id = id;
+  this.type = type;
+  this.metadata = metadata;
+  this.params = NONE;
+  withContent(this);
+  this.complete = false;
+  this.start = offset;
+  this.end = offset;
+} as unknown as new (id: string, type: string, metadata: Record<string, unknown>, offset: number) => Segment;
+SegmentFields.prototype = Object.prototype;
+
+/**
  * An empty segment. A plain text segment's content is its block's own string, and may move
  * to disk with it (src-shared/reconstruct/block-content.ts).
  */
 function newSegment(id: string, type: string, metadata: Record<string, unknown>, offset: number): Segment {
-  return Object.assign(withContent({ id, type, metadata, params: NONE }), {
-    complete: false,
-    start: offset,
-    end: offset,
-  });
+  return new SegmentFields(id, type, metadata, offset);
 }
 
 /** Builds segments from parser events (the same events the segment-events dialect carries). */

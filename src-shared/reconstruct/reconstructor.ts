@@ -98,9 +98,11 @@ export function createReconstructor(
   const agents = createAgents(retention, (agent) => callbacks.onAgent?.(agent));
   let ended = false;
 
+  const letsGo = retention !== 'all';
   const changed = (block: Block): void => {
     callbacks.onBlock?.(block);
-    if (blocks.settle(block)) toolLinks.letGo(block);
+    // Only `open` retention lets settled blocks go: `all` skips the call on every delta.
+    if (letsGo && blocks.settle(block)) toolLinks.letGo(block);
   };
   const toolLinks = createToolLinks(retention, report, changed);
   const { attachCitation, attachImage } = createAttachments({ newBlock, changed, report });
