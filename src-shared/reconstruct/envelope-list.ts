@@ -47,8 +47,6 @@ export function withEnvelopeList<T extends object>(fields: T): T & { envelopes: 
 export function pushEnvelope(block: Block, seq: number): void {
   const held = (block as unknown as Partial<Held>)[HELD];
   if (Array.isArray(held)) held.push(seq);
-  else if (held === undefined)
-    (block.envelopes as number[]).push(seq); // a block made as a plain object (tests)
   else block.envelopes = [...block.envelopes, seq];
 }
 
