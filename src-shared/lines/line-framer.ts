@@ -16,7 +16,7 @@
  */
 import type { DiagnosticInit } from '../diagnostics/types';
 import { createLineSplitter, type Line } from '../sse/line-splitter';
-import { knownDataBytes } from '../sse/data-bytes';
+import { dispatchCounted } from '../sse/data-bytes';
 import type { Frame, FramerCallbacks, FramerSummary, SseFramer } from '../sse/types';
 import { findInvalidUtf8, hexBytes } from '../sse/utf8-errors';
 import { previewBytes } from '../text/preview';
@@ -94,8 +94,7 @@ export function createLineFramer(
     // The next frame starts in this chunk unless the line ended exactly at its end.
     tileChunk = lineEnd < totalBytes ? chunkCount - 1 : -1;
     if (invalid) onDiagnostic({ ...invalid, at: { ...invalid.at, frame: frame.seq } });
-    if (wellFormed) knownDataBytes(frame, bytes);
-    onFrame(frame);
+    dispatchCounted(frame, wellFormed ? bytes : undefined, onFrame);
   }
 
   /** The last line, which has no line ending: a frame when whole, else a cut reported. True when cut. */

@@ -51,7 +51,7 @@ import {
   unterminatedLastEventFinding,
 } from './framer-findings';
 import { createLineSplitter, unterminatedAsLine, type Line, type UnterminatedLine } from './line-splitter';
-import { knownDataBytes } from './data-bytes';
+import { dispatchCounted } from './data-bytes';
 import type { Frame, FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from './types';
 import { findInvalidUtf8, hexBytes } from './utf8-errors';
 
@@ -308,7 +308,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
         at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
       });
     }
-    if (dataWellFormed) knownDataBytes(frame, dataBytes);
+    const counted = dataWellFormed ? dataBytes : undefined;
     data = '';
     dataLines = 0;
     eventType = '';
@@ -320,7 +320,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     tileChunk = lineEnd < totalBytes ? chunkCount - 1 : -1;
     cutFrame = frame;
     cutBlankLines = 0;
-    onFrame(frame);
+    dispatchCounted(frame, counted, onFrame);
   }
 
   /** Reports the event the stream ended inside, if any; true when there was one. */
