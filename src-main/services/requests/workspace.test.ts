@@ -11,6 +11,30 @@ import { aesCipher, folderPerTest, SECRET, TEMPLATE } from './requests-testing';
 
 const tempDir = folderPerTest();
 
+/** A session service and a workspace over it, in folders of this test's own. */
+function openWorkspace(): { service: SessionService; workspace: Workspace; spoolDir: string } {
+  const spoolDir = join(tempDir(), 'spool');
+  const service = createDefaultSessionService({ spoolDir });
+  const workspace = createWorkspace({
+    userData: join(tempDir(), 'user-data'),
+    cipher: aesCipher(),
+    sessions: service,
+    spoolDir,
+  });
+  return { service, workspace, spoolDir };
+}
+
+/** The environment both live tests send with: the server's URL, and the token as a secret. */
+async function saveLocalEnvironment(workspace: Workspace, baseUrl: string): Promise<void> {
+  await workspace.saveEnvironment({
+    name: 'Local',
+    variables: [
+      { name: 'base_url', secret: false, value: baseUrl },
+      { name: 'token', secret: true, value: SECRET },
+    ],
+  });
+}
+
 describe('workspace: a live session sent with an environment secret, kept as a recent session', () => {
   let server: LoopbackServer | undefined;
   let service: SessionService | undefined;
@@ -33,13 +57,7 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     service = createDefaultSessionService({ spoolDir });
     const cipher = aesCipher();
     workspace = createWorkspace({ userData, cipher, sessions: service, spoolDir });
-    await workspace.saveEnvironment({
-      name: 'Local',
-      variables: [
-        { name: 'base_url', secret: false, value: server.url },
-        { name: 'token', secret: true, value: SECRET },
-      ],
-    });
+    await saveLocalEnvironment(workspace, server.url);
     // `ref` is not a secret-looking name: only the environment's mask hides the value there.
     const summary = await service.connect(
       await workspace.prepareConnect({
@@ -90,21 +108,9 @@ describe('workspace: a live session sent with an environment secret, kept as a r
         ),
       );
     });
-    const spoolDir = join(tempDir(), 'spool');
-    service = createDefaultSessionService({ spoolDir });
-    workspace = createWorkspace({
-      userData: join(tempDir(), 'user-data'),
-      cipher: aesCipher(),
-      sessions: service,
-      spoolDir,
-    });
-    await workspace.saveEnvironment({
-      name: 'Local',
-      variables: [
-        { name: 'base_url', secret: false, value: server.url },
-        { name: 'token', secret: true, value: SECRET },
-      ],
-    });
+    const opened = openWorkspace();
+    ({ service, workspace } = opened);
+    await saveLocalEnvironment(workspace, server.url);
     const run = await service.connect(
       await workspace.prepareConnect({
         url: '{{base_url}}/agent/run',
@@ -130,7 +136,7 @@ describe('workspace: a live session sent with an environment secret, kept as a r
     const detail = await service.getSession({ sessionId: run.id });
     expect(detail.legs[1]?.request?.headers).toContainEqual(['X-Trace', 't-{{token}}']);
     expect(JSON.stringify(detail)).not.toContain(SECRET);
-    expect(await readFile(join(spoolDir, `${run.id}.recording`), 'utf8')).not.toContain(SECRET);
+    expect(await readFile(join(opened.spoolDir, `${run.id}.recording`), 'utf8')).not.toContain(SECRET);
 
     await workspace.saveEnvironment({ name: 'Hosts', variables: [{ name: 'host', secret: true, value: '127.0.0.1' }] });
     const env = (await workspace.listEnvironments()).environments.find((e) => e.name === 'Hosts');
@@ -144,14 +150,7 @@ describe('workspace: a live session sent with an environment secret, kept as a r
   });
 
   it('a refused request never quotes a secret', async () => {
-    const spoolDir = join(tempDir(), 'spool');
-    service = createDefaultSessionService({ spoolDir });
-    workspace = createWorkspace({
-      userData: join(tempDir(), 'user-data'),
-      cipher: aesCipher(),
-      sessions: service,
-      spoolDir,
-    });
+    ({ service, workspace } = openWorkspace());
     await workspace.saveEnvironment({ name: 'Local', variables: [{ name: 'token', secret: true, value: SECRET }] });
     // Not a URL: nothing to send it to, and no destination main could approve.
     await expect(
