@@ -2,6 +2,7 @@ import { describe, expect, it, test } from 'vitest';
 import { rulesOf } from '../../../src-main/testing/dialects';
 import { utf8ByteLength } from '../../text/utf8';
 import { UNDECODED_TYPE } from '../../envelope/types';
+import { AGENT_BASE_ENVELOPE_TYPES, SEED_ENVELOPE_TYPES } from '../../envelope/vocabulary';
 import { AGENT, decodeData, envelopeData } from '../../../src-main/testing/json-envelope-data';
 
 // The JSON envelope decoder's rules on hand-made events; fixtures, fields and the contract are in decoder.test.ts.
@@ -97,27 +98,7 @@ describe('envelope.unknown-type', () => {
     expect(envelopes.map((e) => e.type)).toEqual(['hook_progress', 'hook_progress', 'other_hook']);
   });
 
-  test.each([
-    'meta_init',
-    'thinking',
-    'text',
-    'citation',
-    'tool_call',
-    'server_tool_call',
-    'tool_result',
-    'tool_result_image',
-    'server_tool_result',
-    'awaiting_frontend_tools',
-    'meta_files',
-    'error',
-    'meta_final',
-    'rollback',
-    'aborted',
-    'meta_end_turn_validation',
-    'compaction_start',
-    'compaction_end',
-    'meta_todo',
-  ])('does not report the known type %s', (type) => {
+  test.each([...SEED_ENVELOPE_TYPES, ...AGENT_BASE_ENVELOPE_TYPES])('does not report the known type %s', (type) => {
     expect(decodeData([envelopeData({ type, delta: '' })]).diagnostics).toEqual([]);
   });
 
