@@ -150,7 +150,7 @@ export class TimelinePage {
    * whether it is on the filter box's line (their heights overlap), and how many rows the filter
    * bar wrapped into (its height over the box's, rounded).
    */
-  async countLayout(): Promise<{ lines: number; besideBox: boolean; barRows: number }> {
+  async countLayout(): Promise<{ lines: number; besideBox: boolean; barRows: number; boxWidth: number }> {
     const box = await this.filterText.boundingBox();
     const bar = await this.filterText.locator('xpath=ancestor::*[contains(@class, "filter-bar")]').boundingBox();
     const count = await this.count.boundingBox();
@@ -160,6 +160,7 @@ export class TimelinePage {
       lines: count.height / lineHeight,
       besideBox: count.y < box.y + box.height && count.y + count.height > box.y,
       barRows: Math.round(bar.height / box.height),
+      boxWidth: box.width,
     };
   }
 
