@@ -15,7 +15,7 @@ import {
   requireAttributes,
   type Element,
 } from './element';
-import { unescapeFormatterItem, unescapeLongAscii } from './escaping';
+import { FormatterEscaping } from './formatter-escaping';
 import { Item, type ItemContext, type ItemStream, type StreamedType } from './item';
 import { isCompleteElement, isServerToolId, rawAttribute, streamedTag, unknownBlockTag } from './item-shape';
 import { LESS_THAN, tagNameAt } from './markup';
@@ -78,7 +78,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   const readShapes = options.readShapes !== false;
   const stream: ItemStream = { callbacks, rootAgent: options.defaultAgent ?? '' };
   /** Whether items still look SSE-escaped (see the notes above). */
-  let escaped = true;
+  const escaping = new FormatterEscaping();
   /** Open streamed blocks in opening order; deltas go to the newest. */
   const open: OpenBlock[] = [];
   /** A sub-agent's meta_init was seen: tags of concurrent agents may interleave from here on. */
@@ -233,42 +233,10 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   }
 
   function emitDelta(ctx: ItemContext, type: StreamedType): void {
-    const delta = formatterText(ctx, ctx.data);
+    const delta = escaping.text(ctx, ctx.data);
     const embedded = findEmbeddedTags(delta);
     if (embedded.length > 0) ctx.emit({ type, final: false, delta, extras: { embedded } });
     else ctx.emitStreamed(type, false, delta);
-  }
-
-  /**
-   * A formatter item's text as a string of its own (see `push`), unescaped unless the stream
-   * predates the escaping. A long ASCII item is unescaped as bytes, which decode to a string
-   * of its own: it is not copied first.
-   */
-  function ownFormatterText(ctx: Item, frame: Frame): string {
-    if (escaped) {
-      const bytewise = unescapeLongAscii(frame.data);
-      if (typeof bytewise === 'string') {
-        ctx.start(frame, bytewise);
-        return bytewise;
-      }
-    }
-    ctx.start(frame, detachString(frame.data));
-    return formatterText(ctx, ctx.data);
-  }
-
-  /** Undo `stream_xml_to_aqueue` on a formatter item, unless the stream predates it. */
-  function formatterText(ctx: ItemContext, text: string): string {
-    if (!escaped) return text;
-    // The text unescaped, or where a backslash shows it was never escaped.
-    const unescapedOrUnpaired = unescapeFormatterItem(text);
-    if (typeof unescapedOrUnpaired === 'string') return unescapedOrUnpaired;
-    const unpaired = unescapedOrUnpaired;
-    escaped = false;
-    ctx.report(
-      'xml.unescaped-stream',
-      `Event ${ctx.frame.seq} holds a backslash upstream's escaping cannot produce (character ${unpaired}: ${previewText(text.slice(Math.max(0, unpaired - 20), unpaired + 20))}), so this stream predates the escaping of "\\" and newlines (before 2026-01-01). This item and all later ones are taken verbatim; earlier items holding "\\\\" or "\\n" were unescaped and may differ from what was sent.`,
-    );
-    return text;
   }
 
   // ---- Elements --------------------------------------------------------------------------
@@ -277,7 +245,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   function decodeElement(ctx: Item, frame: Frame, tagLength: number, kind: ItemKind): void {
     const legacyServerResult = kind.shape === 'tool-result' && isServerToolId(rawAttribute(frame.data, 'id'));
     const formatter = kind.producer === 'formatter' || legacyServerResult;
-    const text = formatter ? ownFormatterText(ctx, frame) : detachString(frame.data);
+    const text = formatter ? escaping.ownText(ctx, frame) : detachString(frame.data);
     if (!formatter) ctx.start(frame, text);
     const tag = text.slice(1, 1 + tagLength);
     const element = readElement(ctx, text, tag);
@@ -298,7 +266,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
         decodeServerToolResult(ctx, element, dynamicResultName(tag) ?? element.attributes.get('name') ?? '');
         break;
       case 'tool-result':
-        decodeToolResult(ctx, element, escaped);
+        decodeToolResult(ctx, element, escaping.escaped);
         break;
       case 'cdata':
         decodeCdataElement(ctx, element, kind.type);
