@@ -7,6 +7,9 @@ import { TEST_IDS } from '../../../src-renderer/testids';
 /** Where every run leaves its screenshots of the main views (gitignored). */
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../screenshots');
 
+/** How long one capture may take before it is tried again (a normal one takes under 1 s). */
+const SCREENSHOT_TIMEOUT_MS = 15_000;
+
 /** Which app the flows drive: where it loads from, and where its screenshots go. */
 export interface AppHost {
   readonly name: 'browser' | 'electron';
@@ -183,10 +186,27 @@ export class AppPage {
     return this.page.evaluate(() => (window as unknown as { checkboxWrites: number }).checkboxWrites);
   }
 
+  /**
+   * A screenshot is for a person to look at, not an assertion, so it must not hang a flow:
+   * headless Chromium now and then never delivers the frame a capture waits for (CI lost a
+   * whole flow to one capture in stop 31). A capture gets a short timeout and one more try
+   * after a nudge of the viewport, which makes the compositor draw a new frame.
+   */
   async screenshot(name: string): Promise<void> {
     const dir = this.host.name === 'browser' ? SCREENSHOT_DIR : resolve(SCREENSHOT_DIR, this.host.name);
     await mkdir(dir, { recursive: true });
-    await this.page.screenshot({ path: resolve(dir, `${name}.png`) });
+    const path = resolve(dir, `${name}.png`);
+    try {
+      await this.page.screenshot({ path, timeout: SCREENSHOT_TIMEOUT_MS });
+    } catch (error) {
+      console.warn(`screenshot ${name}: ${String(error).split('\n')[0]}; trying once more`);
+      const size = this.page.viewportSize();
+      if (size) {
+        await this.page.setViewportSize({ width: size.width, height: size.height - 1 });
+        await this.page.setViewportSize(size);
+      }
+      await this.page.screenshot({ path, timeout: SCREENSHOT_TIMEOUT_MS });
+    }
   }
 }
 
