@@ -3,7 +3,7 @@ import type { ThemeName } from '../model/types';
 
 /**
  * Colours a canvas or a chart library needs as values, read from the theme's CSS variables:
- * the stylesheet is the one place a colour is written (styles.css, both themes).
+ * the stylesheet is the one place a colour is written (styles/theme.css, both themes).
  * `names` maps each key to its variable (`--t-text`); a variable the page lacks reads as
  * `currentColor`.
  */

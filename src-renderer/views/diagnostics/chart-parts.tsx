@@ -22,7 +22,7 @@ interface Palette {
   split: string;
 }
 
-/** Each chart colour's theme variable (styles.css): a series keeps its hue in both themes. */
+/** Each chart colour's theme variable (styles/theme.css): a series keeps its hue in both themes. */
 export const PALETTE_VARIABLES: Record<keyof Palette, string> = {
   grid: '--chart-grid',
   axis: '--chart-axis',

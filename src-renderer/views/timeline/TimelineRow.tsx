@@ -9,7 +9,7 @@ import { type WindowRow as DisplayRow } from '../../model/window-rows';
 import { TEST_IDS } from '../../testids';
 
 export const ROW_HEIGHT = 22;
-/** A cell's horizontal padding (styles.css, .tt-cell). */
+/** A cell's horizontal padding (styles/timeline.css, .tt-cell). */
 const CELL_PADDING = 6;
 
 const SEVERITY_SYMBOL = { error: '●', warning: '▲', info: 'ℹ' } as const;

@@ -7,7 +7,7 @@ import type { TimelineModel } from '../../model/timeline';
 export const LANE_HEIGHT = 28;
 export const AXIS_HEIGHT = 22;
 
-/** The theme variables (styles.css) the canvas draws with: a tick takes its type's colour, as the table's rows do. */
+/** The theme variables (styles/theme.css) the canvas draws with: a tick takes its type's colour, as the table's rows do. */
 export const LANE_VARIABLES = {
   text: '--t-text',
   thinking: '--t-thinking',
