@@ -40,6 +40,7 @@ describe('asChunkStatistics', () => {
     expect(asChunkStatistics(null)).toBeNull();
     expect(asChunkStatistics({ budget: 2048 })).toBeNull();
     expect(asChunkStatistics({ ...stats, frameBytes: { count: 1 } })).toBeNull();
+    expect(asChunkStatistics({ ...stats, budgetApplies: undefined })).toBeNull();
   });
 });
 
@@ -92,7 +93,7 @@ describe('the budget line', () => {
   });
 
   test('small frames: the chart is extended with empty buckets so the line is still drawn', () => {
-    const stats = statsOf('example_1.xml.sse');
+    const stats = statsOf('example_1.json.sse');
     const { bars, marker } = frameSizeBars({ ...stats, frameBytes: histogram([[64, 128, 5]]) });
     expect(bars.map((b) => [b.label, b.count])).toEqual([
       ['64–127', 5],
@@ -103,6 +104,14 @@ describe('the budget line', () => {
       ['2K–4K', 0],
     ]);
     expect(marker).toEqual({ label: '2K–4K', position: 'start' });
+  });
+
+  test('a session no dialect of which is chunked against the budget has no line and no bar over it', () => {
+    const stats = statsOf('frontend_tools_chunked.json.sse');
+    const { bars, marker } = frameSizeBars({ ...stats, budgetApplies: false });
+    expect(marker).toBeNull();
+    expect(bars.some((b) => b.overBudget)).toBe(false);
+    expect(bars.map((b) => b.count)).toEqual(stats.frameBytes.buckets.map((b) => b.count));
   });
 
   test('frontend_tools_chunked.json: frames over the budget are flagged', () => {

@@ -22,6 +22,7 @@ export function asChunkStatistics(value: unknown): ChunkStatistics | null {
     typeof (h as Record<string, unknown>)['count'] === 'number';
   const ok =
     typeof v['budget'] === 'number' &&
+    typeof v['budgetApplies'] === 'boolean' &&
     ['chunkBytes', 'frameBytes', 'payloadBytes', 'framesPerChunk', 'frameGapMs'].every((k) => isHistogram(v[k])) &&
     Array.isArray(v['byType']) &&
     Array.isArray(v['legs']) &&
@@ -113,9 +114,11 @@ export function budgetMarker(bars: readonly HistogramBar[], budget: number): Bud
 
 /**
  * Frame-size bars extended with empty buckets up to the budget's, so that the budget line is
- * always drawn, even when every frame is far below it.
+ * always drawn, even when every frame is far below it. A session whose dialects are not
+ * chunked against the budget gets its bars alone: no line, no bar over it.
  */
 export function frameSizeBars(stats: ChunkStatistics): { bars: HistogramBar[]; marker: BudgetMarker | null } {
+  if (!stats.budgetApplies) return { bars: histogramBars(stats.frameBytes, 'bytes'), marker: null };
   const bars = histogramBars(stats.frameBytes, 'bytes', stats.budget);
   const last = bars.at(-1);
   if (last && Number.isFinite(last.hi) && last.hi <= stats.budget) {

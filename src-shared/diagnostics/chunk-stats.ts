@@ -29,7 +29,7 @@ export interface TypeOverhead {
   escapedPayloadBytes?: number;
   /** escapedPayloadBytes / payloadBytes: 1 means escaping added nothing. */
   escapingInflation?: number;
-  /** Envelopes whose event data is larger than the budget. */
+  /** Envelopes whose event data is larger than the budget (0 for a dialect not chunked against it). */
   overBudget: number;
 }
 
@@ -51,6 +51,12 @@ export interface LegStatistics {
 export interface ChunkStatistics {
   /** The upstream chunker's budget in bytes (MAX_SSE_CHUNK_BYTES). */
   budget: number;
+  /**
+   * Whether the budget means anything here: some content came from a dialect chunked against
+   * it (the upstream agent's formats). A provider's or a frontend stream's frames have no
+   * budget, so nothing is drawn or counted against one.
+   */
+  budgetApplies: boolean;
   /** Network chunk sizes, as received. */
   chunkBytes: HistogramSummary;
   /** SSE frame sizes on the wire: field names, data and the dispatching blank line. */
@@ -117,6 +123,7 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
   const fullness = createChunkFullness(budget);
   let frames = 0;
   let splitFrames = 0;
+  let budgetApplies = false;
   /** The frame whose data was counted last (an XML event's envelopes count it once). */
   let countedLeg = -1;
   let countedFrame = -1;
@@ -175,6 +182,7 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
       };
       ofDialect.set(type, acc);
       typeOrder.push(acc);
+      if (acc.chunked) budgetApplies = true;
     }
     return acc;
   }
@@ -226,7 +234,7 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
         countedFrame = frame.seq;
         wire = frameDataBytes(frame);
         acc.wireBytes += wire;
-        if (wire > budget) acc.overBudget++;
+        if (wire > budget && acc.chunked) acc.overBudget++;
       }
       // A delta that is its event's data verbatim (an XML text delta) has the bytes just
       // counted. Escaped sizes only matter for chunked dialects.
@@ -252,6 +260,7 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
       }
       return {
         budget,
+        budgetApplies,
         chunkBytes: chunkBytes.summary(),
         frameBytes: frameBytes.summary(),
         payloadBytes: payloadBytes.summary(),

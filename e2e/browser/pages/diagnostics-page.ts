@@ -10,6 +10,7 @@ export class DiagnosticsPage {
   readonly groups: Locator;
   readonly charts: Locator;
   readonly frameSizeChart: Locator;
+  readonly overheadChart: Locator;
   readonly findings: Locator;
 
   constructor(readonly page: Page) {
@@ -19,6 +20,7 @@ export class DiagnosticsPage {
     this.groups = page.locator(`[data-testid^="${DIAGNOSTIC_IDS.group}-"]`);
     this.charts = page.getByTestId(DIAGNOSTIC_IDS.charts);
     this.frameSizeChart = page.getByTestId(DIAGNOSTIC_IDS.chartFrameSizes);
+    this.overheadChart = page.getByTestId(DIAGNOSTIC_IDS.chartOverhead);
     this.findings = page.getByTestId(DIAGNOSTIC_IDS.finding);
   }
 

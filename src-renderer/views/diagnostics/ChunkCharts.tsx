@@ -69,17 +69,24 @@ export function ChunkCharts({
         subtitle={histogramSummaryLine(stats.frameBytes, 'bytes')}
         testId={DIAGNOSTIC_IDS.chartFrameSizes}
         note={
-          <>
-            Red line: the upstream chunk budget of {formatBytes(stats.budget)} ({stats.budget} bytes of event data).{' '}
-            {overBudgetFrames > 0 ? (
-              <strong className="warn-text">
-                {overBudgetFrames} frame{overBudgetFrames === 1 ? '' : 's'} at or over it.
-              </strong>
-            ) : (
-              'No frame reaches it.'
-            )}{' '}
-            Frame size counts the field names and the blank line too.
-          </>
+          stats.budgetApplies ? (
+            <>
+              Red line: the upstream chunk budget of {formatBytes(stats.budget)} ({stats.budget} bytes of event data).{' '}
+              {overBudgetFrames > 0 ? (
+                <strong className="warn-text">
+                  {overBudgetFrames} frame{overBudgetFrames === 1 ? '' : 's'} at or over it.
+                </strong>
+              ) : (
+                'No frame reaches it.'
+              )}{' '}
+              Frame size counts the field names and the blank line too.
+            </>
+          ) : (
+            <>
+              Frame size counts the field names and the blank line too. No chunk budget applies: only the upstream
+              agent&apos;s JSON envelopes are cut to one.
+            </>
+          )
         }
       >
         <ResponsiveContainer width="100%" height={180}>
@@ -160,7 +167,10 @@ export function ChunkCharts({
               <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
               <Bar dataKey="payload" name="payload" stackId="w" fill={p.payload} isAnimationActive={false} />
               <Bar dataKey="envelope" name="envelope" stackId="w" fill={p.envelope} isAnimationActive={false} />
-              <Bar dataKey="escaping" name="JSON escaping" stackId="w" fill={p.escaping} isAnimationActive={false} />
+              {/* What escaping added is measured for the upstream's JSON envelopes only (chunk-stats.ts). */}
+              {stats.budgetApplies && (
+                <Bar dataKey="escaping" name="JSON escaping" stackId="w" fill={p.escaping} isAnimationActive={false} />
+              )}
             </BarChart>
           </ResponsiveContainer>
         )}
