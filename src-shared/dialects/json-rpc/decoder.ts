@@ -126,7 +126,8 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
   function push(frame: Frame): void {
     lastFrame = frame;
     if (frame.id !== '') sawEventIds = true;
-    const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, '')).next(frame, '');
+    const agent = exchange?.agent ?? '';
+    const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, agent)).next(frame, agent);
     if (readContinuedChunk(ctx, frame)) return;
     // The old HTTP+SSE transport (MCP 2024-11-05) opens its stream with the URL to POST to.
     if (frame.event === 'endpoint') return ctx.wire('endpoint', { uri: frame.data });
@@ -178,6 +179,8 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
       ctx.wire(message.kind, message.body);
       return;
     }
+    if (current.agent === '' && a2a?.taskId) current.agent = a2a.taskId;
+    ctx.next(ctx.frame, current.agent);
     dispatch(current, message, a2a);
     // What strays after the end is shown in blocks of its own, closed at once: no block stays open after the end.
     if (current.ended) writer.close(ctx);

@@ -25,6 +25,11 @@ export class Exchange {
   protocol: 'mcp' | 'a2a' | undefined;
   taskId = '';
   contextId = '';
+  /**
+   * The agent its events are shown under: the task id the first A2A event names (as AG-UI's
+   * events are under their run); none for MCP, which names no agent.
+   */
+  agent = '';
   /** Whether an A2A Task was announced (a Message result then no longer ends the stream). */
   sawTask = false;
   ended = false;

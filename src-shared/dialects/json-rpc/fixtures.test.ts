@@ -129,3 +129,26 @@ describe('specification examples and recorded streams (resources/fixtures/extern
     expect(JSON.stringify(shapes[0])).toContain('ctx-Україна-🌍');
   });
 });
+
+describe('the agent events are shown under', () => {
+  const summaryOf = (result: DecodeResult): Record<string, unknown> =>
+    JSON.parse(result.blocks.find((b) => b.kind === 'message')?.content ?? '{}') as Record<string, unknown>;
+
+  test.each(Object.keys(DEMO).filter((name) => name.includes('/a2a-') && !name.endsWith('a2a-message.sse')))(
+    '%s: every event under its task, one agent',
+    (name) => {
+      const result = decodeBytes(readProviderFixture(name));
+      const task = summaryOf(result)['task_id'];
+      expect(typeof task).toBe('string');
+      expect([...new Set(result.envelopes.map((e) => e.agent))]).toEqual([task]);
+    },
+  );
+
+  test.each([...Object.keys(DEMO).filter((name) => name.includes('/mcp-')), 'json-rpc/a2a-message.sse'])(
+    '%s: no task, so no agent: every event unattributed',
+    (name) => {
+      const result = decodeBytes(readProviderFixture(name));
+      expect([...new Set(result.envelopes.map((e) => e.agent))]).toEqual(['']);
+    },
+  );
+});
