@@ -36,6 +36,10 @@ describe('agent labels', () => {
   it('shortens uuids and names the empty agent', () => {
     expect(shortId('22222222-2222-4222-8222-222222222222')).toBe('22222222');
     expect(shortId('')).toBe('(none)');
+    // Other ids: whole when short, else cut with an ellipsis that says so.
+    expect(shortId('task-quota')).toBe('task-quota');
+    expect(shortId('chatcmpl-9x8y7z6w5v4u')).toBe('chatcmpl-9x…');
+    expect(shortId('msg_01XFDUDYJgAACzvnptvVoYEL')).toBe('msg_01XFDUD…');
   });
 });
 

@@ -86,9 +86,19 @@ export function agentTreeOrder(labels: ReadonlyMap<string, AgentLabel>): AgentLa
   return ordered;
 }
 
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids up to this long are shown whole; longer ones (not UUIDs) are cut, and say so. */
+const SHORT_ID_CHARS = 12;
+
+/**
+ * An agent's id as a label beside its name: a UUID's first group (what logs show of one), any
+ * other id whole when short (an A2A task id, an AG-UI run id), else its start and an ellipsis,
+ * so that a cut id never reads as a whole one.
+ */
 export function shortId(uuid: string): string {
   if (uuid === '') return '(none)';
-  return uuid.length > 8 ? uuid.slice(0, 8) : uuid;
+  if (UUID_SHAPE.test(uuid)) return uuid.slice(0, 8);
+  return uuid.length > SHORT_ID_CHARS ? `${uuid.slice(0, SHORT_ID_CHARS - 1)}…` : uuid;
 }
 
 /** A label for an agent uuid that has none (before the agents list arrives). */

@@ -164,18 +164,22 @@ describe('on real diffs', () => {
   });
 });
 
-test('pairLabel names both uuids only when they differ', () => {
+test('pairLabel names both agent ids only when they differ, each as shortId shows it', () => {
   const diff = {
     flattened: false,
     agents: [
-      { left: '22222222-x', right: '22222222-x', by: 'uuid' as const },
-      { left: 'aaaaaaaa-1', right: 'bbbbbbbb-2', by: 'order' as const },
+      {
+        left: '22222222-2222-4222-8222-222222222222',
+        right: '22222222-2222-4222-8222-222222222222',
+        by: 'uuid' as const,
+      },
+      { left: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', right: 'run-b', by: 'order' as const },
       { left: 'cccccccc', by: 'unmatched' as const },
     ],
   };
   expect([pairLabel(diff, 0), pairLabel(diff, 1), pairLabel(diff, 2), pairLabel(diff, 9)]).toEqual([
     '22222222',
-    'aaaaaaaa ↔ bbbbbbbb',
+    'aaaaaaaa ↔ run-b',
     'cccccccc ↔ —',
     '—',
   ]);

@@ -1,4 +1,5 @@
 import type { SessionSummary } from '../../src-shared/contract';
+import { shortId } from './agents';
 import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 import { KIND } from '../../src-shared/envelope/vocabulary';
 import { INHERENT, type InherentId } from '../../src-shared/diff/inherent';
@@ -137,8 +138,7 @@ export function pairLabel(diff: Pick<SessionDiff, 'agents' | 'flattened'>, pair:
   if (diff.flattened) return 'all agents';
   const p = diff.agents[pair];
   if (!p) return '—';
-  const short = (uuid: string | undefined): string =>
-    uuid === undefined ? '—' : uuid === '' ? '(none)' : uuid.slice(0, 8);
+  const short = (uuid: string | undefined): string => (uuid === undefined ? '—' : shortId(uuid));
   return p.left === p.right ? short(p.left) : `${short(p.left)} ↔ ${short(p.right)}`;
 }
 

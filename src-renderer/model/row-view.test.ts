@@ -30,7 +30,7 @@ describe('row cells', () => {
       labels,
     });
     expect(cells.gap).toBe('');
-    expect(cells.agent.name).toBe('zzzzzzzz');
+    expect(cells.agent.name).toBe('zzzzzzzz-un…');
   });
 
   it('says when the preview was cut', () => {
