@@ -99,6 +99,7 @@ async function checkFile(
       json ? 'Red line: the upstream chunk budget' : 'No chunk budget applies',
     );
     await expect(diagnostics.overheadChart.getByText('JSON escaping', { exact: true })).toHaveCount(json ? 1 : 0);
+    await expect(diagnostics.overheadChart.getByText(/what JSON escaping added/)).toHaveCount(json ? 1 : 0);
   }
   if (SCREENSHOTS[name]?.includes('diagnostics')) await app.screenshot(`03-diagnostics-${name}`);
 }

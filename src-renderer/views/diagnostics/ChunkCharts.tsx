@@ -132,7 +132,7 @@ export function ChunkCharts({
 
       <ChartCard
         title="Payload vs envelope overhead, per type"
-        subtitle="total bytes on the wire per type over the whole session, split into the payload, the envelope around it and what JSON escaping added"
+        subtitle={`total bytes on the wire per type over the whole session, split into the payload${stats.budgetApplies ? ', the envelope around it and what JSON escaping added' : ' and the envelope around it'}`}
         testId={DIAGNOSTIC_IDS.chartOverhead}
         note={
           overhead.some((o) => o.overBudget > 0) ? (
