@@ -69,24 +69,23 @@ export function ChunkCharts({
         subtitle={histogramSummaryLine(stats.frameBytes, 'bytes')}
         testId={DIAGNOSTIC_IDS.chartFrameSizes}
         note={
-          stats.budgetApplies ? (
-            <>
-              Red line: the upstream chunk budget of {formatBytes(stats.budget)} ({stats.budget} bytes of event data).{' '}
-              {overBudgetFrames > 0 ? (
-                <strong className="warn-text">
-                  {overBudgetFrames} frame{overBudgetFrames === 1 ? '' : 's'} at or over it.
-                </strong>
-              ) : (
-                'No frame reaches it.'
-              )}{' '}
-              Frame size counts the field names and the blank line too.
-            </>
-          ) : (
-            <>
-              Frame size counts the field names and the blank line too. No chunk budget applies: only the upstream
-              agent&apos;s JSON envelopes are cut to one.
-            </>
-          )
+          <>
+            {stats.budgetApplies ? (
+              <>
+                Red line: the upstream chunk budget of {formatBytes(stats.budget)} ({stats.budget} bytes of event data).{' '}
+                {overBudgetFrames > 0 ? (
+                  <strong className="warn-text">
+                    {overBudgetFrames} frame{overBudgetFrames === 1 ? '' : 's'} at or over it.
+                  </strong>
+                ) : (
+                  'No frame reaches it.'
+                )}
+              </>
+            ) : (
+              "No chunk budget applies: only the upstream agent's JSON envelopes are cut to one."
+            )}{' '}
+            Frame size counts the field names and the blank line too.
+          </>
         }
       >
         <ResponsiveContainer width="100%" height={180}>

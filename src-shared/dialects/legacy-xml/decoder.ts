@@ -77,7 +77,7 @@ export function createXmlItemDecoder(callbacks: DialectCallbacks, options: XmlIt
   const expectedFormat = options.expectedFormat ?? 'xml';
   const readShapes = options.readShapes !== false;
   const stream: ItemStream = { callbacks, rootAgent: options.defaultAgent ?? '' };
-  /** Whether items still look SSE-escaped (see the notes above). */
+  /** Undoes the formatter's SSE escaping while items still look escaped (see the notes above). */
   const escaping = new FormatterEscaping();
   /** Open streamed blocks in opening order; deltas go to the newest. */
   const open: OpenBlock[] = [];
