@@ -1,7 +1,7 @@
 /** The hand-made sessions the reconstructor's tests push envelopes through (test support). */
 import type { RuleId } from '../diagnostics/rules';
 import type { DiagnosticInit } from '../diagnostics/types';
-import type { ControlKind, Envelope } from '../envelope/types';
+import { NO_EXTRAS, type ControlKind, type Envelope } from '../envelope/types';
 import { createReconstructor, type ReconstructorOptions } from './reconstructor';
 import type { AgentInfo, Block } from './types';
 
@@ -48,7 +48,8 @@ export function session(options: ReconstructorOptions = {}) {
       type,
       final: o.final ?? false,
       delta,
-      extras: o.extras ?? {},
+      // The shared empty extras the dialects give a plain delta: such deltas take the reconstructor's delta lane.
+      extras: o.extras ?? NO_EXTRAS,
       byteStart: offset,
       byteEnd: offset + size,
       receivedAt: 0,

@@ -6,7 +6,8 @@ import { ERROR_FRAME_KIND, isStreamedKind, isToolResultKind } from '../envelope/
 import { KIND } from '../envelope/vocabulary';
 import { createAttachments } from './attachments';
 import { createBlockClose } from './block-close';
-import { createReplayDetector } from './replay-detector';
+import { createReplayDetector, type ReplayDetector } from './replay-detector';
+import { DeltaLane } from './delta-lane';
 import type { AgentInfo, Block } from './types';
 import { appendContent } from './block-content';
 import { addEnvelope, createBlock } from './new-block';
@@ -97,6 +98,7 @@ export function createReconstructor(
   const blocks = createBlockHold(retention);
   const agents = createAgents(retention, (agent) => callbacks.onAgent?.(agent));
   let ended = false;
+  const lane = new DeltaLane();
 
   const letsGo = retention !== 'all';
   const changed = (block: Block): void => {
@@ -130,6 +132,11 @@ export function createReconstructor(
   }
 
   function push(envelope: Envelope, payload: unknown): void {
+    const laneBlock = lane.take(envelope);
+    if (laneBlock !== undefined) {
+      appendStreamed(laneBlock.state, laneBlock.open, envelope);
+      return;
+    }
     if (envelope.control) {
       pushControl(envelope);
       return;
@@ -243,11 +250,7 @@ export function createReconstructor(
     }
 
     if (open.replay && envelope.delta !== '' && !envelope.final) {
-      const block = open.block;
-      const start = open.replay.observe(envelope.delta, replayPoint, block, envelope);
-      appendDelta(block, envelope);
-      if (start) splitReplay(state, open, start, envelope);
-      else changed(block);
+      appendStreamed(state, open, envelope);
       return;
     }
 
@@ -268,6 +271,19 @@ export function createReconstructor(
       close(state, open.block, envelope, payload);
     }
     changed(open.block);
+  }
+
+  /** A delta of a streamed block (text, thinking): appended, unless it begins a replay of the block. */
+  function appendStreamed(state: AgentState, open: OpenBlock, envelope: Envelope): void {
+    const block = open.block;
+    const start = (open.replay as ReplayDetector<ReplayPoint>).observe(envelope.delta, replayPoint, block, envelope);
+    appendDelta(block, envelope);
+    if (start) {
+      splitReplay(state, open, start, envelope);
+      return;
+    }
+    lane.follow(state, open, envelope);
+    changed(block);
   }
 
   /**
