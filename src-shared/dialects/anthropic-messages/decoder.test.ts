@@ -43,6 +43,8 @@ const EXPECTED_RULES: Record<string, string[]> = {
   'anthropic-messages/cut.sse': ['provider.block-not-stopped', 'provider.missing-terminal', 'block.unterminated'],
   'anthropic-messages/error-first.sse': ['provider.api-error'],
   'anthropic-messages/error-midstream.sse': ['provider.api-error', 'block.unterminated'],
+  'anthropic-messages/max-tokens.sse': ['provider.response-incomplete'],
+  'anthropic-messages/refusal.sse': ['provider.response-incomplete'],
   'anthropic-messages/tool-use.sse': ['tool.call-without-result'],
   'anthropic-messages/unknown-types.sse': [
     'provider.unknown-event',
@@ -128,14 +130,16 @@ describe('Anthropic Messages fixtures', () => {
   });
 
   test.each([
-    ['refusal', 'refusal'],
-    ['max-tokens', 'max_tokens'],
-    ['stop-sequence', 'stop_sequence'],
-  ])('%s: the message summary names stop reason %s', (name, reason) => {
-    const message = decodeBytes(readProviderFixture(`anthropic-messages/${name}.sse`)).blocks.find(
-      (b) => b.kind === 'message',
-    );
-    expect(message?.parsed).toMatchObject({ stop_reason: reason });
+    ['refusal', 'refusal', 'incomplete', 'ended by error'],
+    ['max-tokens', 'max_tokens', 'incomplete', 'ended by error'],
+    ['stop-sequence', 'stop_sequence', 'completed', 'done'],
+  ])('%s: the message summary names stop reason %s, status %s; the stream %s', (name, reason, status, end) => {
+    const result = decodeBytes(readProviderFixture(`anthropic-messages/${name}.sse`));
+    const message = result.blocks.find((b) => b.kind === 'message');
+    expect(message?.parsed).toMatchObject({ stop_reason: reason, status });
+    if (status === 'incomplete') expect(message?.parsed).toMatchObject({ incomplete_details: { reason } });
+    // As OpenAI Chat's length and content_filter: output cut short is never "done".
+    expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).label).toBe(end);
   });
 
   it('every envelope of a content event carries its unified event with ids', () => {

@@ -29,6 +29,21 @@ export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event
   s.contextFor(ctx.frame).wire('message_start', event, unified('stream.message_start', s.ids()));
 }
 
+/**
+ * Stop reasons that mean the message's output was cut short, and by what: as OpenAI Chat's
+ * `length` and `content_filter` and the Responses API's `incomplete`, such a message is
+ * reported and its stream does not end "done".
+ */
+const CUT_SHORT_BY: Readonly<Record<string, string>> = {
+  max_tokens: 'the max_tokens limit',
+  model_context_window_exceeded: "the model's context window",
+  refusal: 'the streaming safety classifiers',
+};
+
+function cutShortBy(stopReason: string | undefined): string | undefined {
+  return stopReason !== undefined && Object.hasOwn(CUT_SHORT_BY, stopReason) ? CUT_SHORT_BY[stopReason] : undefined;
+}
+
 export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
   const delta = objectField(event, 'delta');
   const stopReason = typeof delta['stop_reason'] === 'string' ? delta['stop_reason'] : undefined;
@@ -36,6 +51,12 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
     s.message.addUsage(event['usage']);
     if (stopReason !== undefined) s.message.stopReason = stopReason;
   }
+  const cutBy = cutShortBy(stopReason);
+  if (cutBy !== undefined)
+    ctx.report(
+      'provider.response-incomplete',
+      `message_delta in event ${ctx.frame.seq} stops the message with stop_reason ${jsonText(stopReason)}: ${cutBy} cut its output short.`,
+    );
   const usage = objectField(event, 'usage');
   ctx.wire(
     'message_delta',
@@ -55,9 +76,16 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
     event,
     unified('stream.message_stop', s.ids(), { stop_reason: s.message?.stopReason, phase: 'completed' }),
   );
-  if (s.message) s.message.status = 'completed';
+  const stopReason = s.message?.stopReason;
+  const cut = cutShortBy(stopReason) !== undefined;
+  if (s.message) {
+    s.message.status = cut ? 'incomplete' : 'completed';
+    if (cut) s.message.incompleteDetails = { reason: stopReason };
+  }
   s.emitSummary(ctx);
-  s.callbacks.onStreamEnd?.({ event: 'message_stop' });
+  s.callbacks.onStreamEnd?.(
+    cut ? { event: 'message_stop', error: `incomplete: ${stopReason}` } : { event: 'message_stop' },
+  );
 }
 
 /** An `error` event: the stream ends by it. */
