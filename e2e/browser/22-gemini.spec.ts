@@ -70,7 +70,7 @@ test("the demo's Gemini endpoint streams live through its preset: code, its resu
   await app.screenshot('22-gemini-live-blocks');
 });
 
-test('the same endpoint without alt=sse streams one JSON array; a SAFETY finish ends it by error, with its finding', async ({
+test('the same endpoint without alt=sse streams one JSON array; a SAFETY finish ends it incomplete, with its finding', async ({
   app,
   connect,
   blocks,
@@ -83,7 +83,7 @@ test('the same endpoint without alt=sse streams one JSON array; a SAFETY finish 
   await connect.url.fill(url.toString());
   await connect.connect();
   await app.expectView('timeline');
-  await app.expectState('ended by error');
+  await app.expectState('incomplete');
 
   await app.show('blocks');
   await expect(blocks.ofKind('text').first()).toContainText('Here is how the reaction starts');

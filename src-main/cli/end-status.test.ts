@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixturePath, readFixture } from '../testing/fixtures';
+import { fixturePath, providerFixturePath, readFixture } from '../testing/fixtures';
 import { runCli } from './test-io';
 
 const run = (args: string[], stdin?: string | Uint8Array) => runCli(args, stdin === undefined ? {} : { stdin });
@@ -41,6 +41,18 @@ describe('inspect shows how the stream ended, and a truncated or error-ended str
       failOn: 'error,end',
       failures: ['2 error findings', 'the stream is truncated'],
     });
+  });
+
+  it('a message cut short by max_tokens ends incomplete: it fails --fail-on end, not --fail-on error', async () => {
+    const path = providerFixturePath('anthropic-messages/max-tokens.sse');
+    const text = await run(['inspect', path]);
+    expect(text.code).toBe(1);
+    expect(text.out).toMatch(/^Status: incomplete — The stream ended with message_stop, but the output was cut short/m);
+    expect(text.out).toMatch(
+      /^Fails \(--fail-on error,end\): the stream ended incomplete \(its output was cut short\)\.$/m,
+    );
+    // Its finding is a warning: the stream itself is whole.
+    expect((await run(['inspect', '--fail-on', 'error', path])).code).toBe(0);
   });
 
   it('--fail-on chooses what fails: none, a severity, a rule, a family, repeated or as a comma list', async () => {

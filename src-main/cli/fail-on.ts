@@ -1,6 +1,6 @@
 import { RULES } from '../../src-shared/diagnostics/rules';
 import { isSeverity, SEVERITY_RANK, type Severity } from '../../src-shared/diagnostics/severity';
-import { isBadEnd } from '../../src-shared/pipeline/end-status';
+import { END_STATUSES } from '../../src-shared/pipeline/end-status';
 import { countOf } from '../../src-shared/text/count';
 import { UsageError } from './io';
 import type { InspectReport } from './report';
@@ -74,9 +74,7 @@ export function failReasons(report: InspectReport, policy: FailPolicy): string[]
     if (policy.rules.has(d.rule) || [...policy.families].some((family) => d.rule.startsWith(family)))
       reasons.push(`${d.rule} (${d.count}×)`);
   }
-  if (policy.end && isBadEnd(report.status.kind))
-    reasons.push(
-      `the stream ${report.status.kind === 'error' ? 'ended with an error' : report.status.kind === 'failed' ? 'failed to connect' : 'is truncated'}`,
-    );
+  const end = END_STATUSES[report.status.kind];
+  if (policy.end && end.bad) reasons.push(`the stream ${end.fails}`);
   return reasons;
 }

@@ -30,6 +30,7 @@ function replayPaused(session: SessionSummary, replay: Pick<ReplayState, 'playin
 export const END_TONES: Record<EndStatusPayload['kind'], Tone> = {
   done: 'ok',
   error: 'error',
+  incomplete: 'warning',
   truncated: 'warning',
   stopped: 'neutral',
   failed: 'failed',

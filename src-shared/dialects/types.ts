@@ -7,6 +7,19 @@ import type { DialectEvidence } from './evidence';
 import type { DialectId } from './registry';
 import type { SniffedFrame } from './sniff';
 
+/** How a dialect's stream ended, as its terminal event says (DialectCallbacks.onStreamEnd). */
+export interface StreamEndReport {
+  /** The terminal event: `message_stop`, `response.completed`, `finish_reason length`… */
+  event: string;
+  /** The stream ended in failure (`response.failed`, an error event), and why. */
+  error?: string;
+  /**
+   * The stream ended as its protocol says, but the model's output was cut short (a token
+   * limit, a content filter: `response.incomplete`, `finish_reason` `length`), and by what.
+   */
+  incomplete?: string;
+}
+
 export interface DialectCallbacks {
   /**
    * `payload` is the envelope's delta parsed as JSON, given when the dialect parsed it anyway
@@ -17,12 +30,11 @@ export interface DialectCallbacks {
   onDiagnostic: DiagnosticSink;
   /**
    * The frame being decoded is the stream's terminal event in this dialect's protocol
-   * (Anthropic Messages `message_stop`, OpenAI Responses `response.completed`); with `error`,
-   * the stream ended in failure (`response.failed`, `response.incomplete`) and why. The
-   * pipeline recognises `[DONE]` and the router's error frame itself. What the session's end
-   * status is built from (pipeline/end-status.ts).
+   * (Anthropic Messages `message_stop`, OpenAI Responses `response.completed`). The pipeline
+   * recognises `[DONE]` and the router's error frame itself. What the session's end status is
+   * built from (pipeline/end-status.ts).
    */
-  onStreamEnd?: (end: { event: string; error?: string }) => void;
+  onStreamEnd?: (end: StreamEndReport) => void;
   /**
    * A new message started after the terminal event of the previous one (a capture holding
    * several responses): the stream is not over until this one ends too.

@@ -115,7 +115,11 @@ describe('parsing', () => {
     ['count(final) > "x"', 15, 'count(…) is a number'],
     ['first(final) < 2s', 13, "Expected '.'"],
     ['every sub: some final', 6, "'agent'"],
-    ['status == "finished"', 10, 'status is one of "done", "error", "truncated", "stopped", "failed", "paused"'],
+    [
+      'status == "finished"',
+      10,
+      'status is one of "done", "error", "incomplete", "truncated", "stopped", "failed", "paused"',
+    ],
   ])('points at the character of a bad assertion: %s', (source, at, message) => {
     const error = errorOf(source, parseAssertion);
     expect(error.message).toContain(message);

@@ -50,6 +50,28 @@ describe('end status: truncated and failed streams are never "done"', () => {
     });
   });
 
+  it('incomplete: the terminal event arrived but output was cut short; an error, a cut or lost data wins over it', () => {
+    const base = { openBlocks: [], abandonedBlocks: [], awaitingTools: false };
+    const stream = {
+      terminal: { event: 'message_stop', frame: 6 },
+      error: null,
+      cutMidEvent: false,
+      frames: 7,
+      incomplete: { message: 'stop_reason "max_tokens"', frame: 5 },
+    };
+    expect(endStatusOf({ ...base, stream })).toEqual({
+      kind: 'incomplete',
+      label: 'incomplete',
+      reason: 'The stream ended with message_stop, but the output was cut short in event 5: stop_reason "max_tokens".',
+    });
+    // A block the cut leaves open is explained by it.
+    expect(endStatusOf({ ...base, openBlocks: [{ id: 0, kind: 'text' }], stream }).kind).toBe('incomplete');
+    expect(endStatusOf({ ...base, stream: { ...stream, error: { message: 'boom', frame: 6 } } }).kind).toBe('error');
+    expect(endStatusOf({ ...base, stream: { ...stream, cutMidEvent: true } }).kind).toBe('truncated');
+    expect(endStatusOf({ ...base, lostData: 'a hole', stream }).kind).toBe('truncated');
+    expect(endStatusOf({ ...base, stream: { ...stream, incomplete: undefined } }).kind).toBe('done');
+  });
+
   it('truncated: cut inside an event', () => {
     // Inside a data line (3,000 bytes would end right after one, which is decoded: sse.unterminated-last-event).
     const cut = readFixture('json_stream.json.sse').subarray(0, 2990);
@@ -113,7 +135,16 @@ describe('end status: truncated and failed streams are never "done"', () => {
     ],
     ['openai-responses/text-annotations.sse', 'done', /^The stream ended with response\.completed\.$/],
     ['openai-responses/failed.sse', 'error', /failed: The model failed to generate a response/],
-    ['openai-responses/incomplete.sse', 'error', /incomplete: max_output_tokens/],
+    [
+      'openai-responses/incomplete.sse',
+      'incomplete',
+      /^The stream ended with response\.incomplete, but the output was cut short in event \d+: incomplete_details\.reason "max_output_tokens"\.$/,
+    ],
+    [
+      'anthropic-messages/max-tokens.sse',
+      'incomplete',
+      /^The stream ended with message_stop, but the output was cut short in event \d+: stop_reason "max_tokens" \(the max_tokens limit\)\.$/,
+    ],
     ['openai-responses/error.sse', 'error', /rate_limit_exceeded: /],
     ['openai-responses/cut.sse', 'truncated', /without its terminal event/],
   ])('a dialect with its own terminal event declares it through onStreamEnd: %s is %s', (name, kind, reason) => {

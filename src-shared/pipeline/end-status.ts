@@ -18,6 +18,11 @@ export interface StreamEnd {
   terminal: { event: string; frame: number } | null;
   /** The error that ended the stream: an error frame, an error envelope, a dialect's failure event. */
   error: { message: string; frame: number } | null;
+  /**
+   * What cut the model's output short in a stream that otherwise ended as its protocol says
+   * (a token limit, a content filter, a refusal), and in which event; absent when nothing did.
+   */
+  incomplete?: { message: string; frame: number };
   /** The bytes stopped inside an event, which was never dispatched. */
   cutMidEvent: boolean;
   /** Events dispatched on the leg. */
@@ -30,19 +35,21 @@ export interface StreamEnd {
 }
 
 /**
- * The end statuses (docs/diagnostics.md, "End status"): what the badge says, and whether the
- * stream did not end as its protocol says a finished run ends (`--fail-on end`).
+ * The end statuses (docs/diagnostics.md, "End status"): what the badge says, whether the
+ * stream did not end as its protocol says a finished run ends, and so fails `--fail-on end`,
+ * and how that failure reads ("the stream …").
  */
 export const END_STATUSES = {
-  done: { label: 'done', bad: false },
-  error: { label: 'ended by error', bad: true },
-  truncated: { label: 'truncated', bad: true },
-  stopped: { label: 'stopped', bad: false },
-  failed: { label: 'failed to connect', bad: true },
-  paused: { label: 'awaiting tools', bad: false },
-  ended: { label: 'ended', bad: false },
-  cut: { label: 'cut off', bad: true },
-} as const satisfies Record<string, { label: string; bad: boolean }>;
+  done: { label: 'done', bad: false, fails: '' },
+  error: { label: 'ended by error', bad: true, fails: 'ended with an error' },
+  incomplete: { label: 'incomplete', bad: true, fails: 'ended incomplete (its output was cut short)' },
+  truncated: { label: 'truncated', bad: true, fails: 'is truncated' },
+  stopped: { label: 'stopped', bad: false, fails: '' },
+  failed: { label: 'failed to connect', bad: true, fails: 'failed to connect' },
+  paused: { label: 'awaiting tools', bad: false, fails: '' },
+  ended: { label: 'ended', bad: false, fails: '' },
+  cut: { label: 'cut off', bad: true, fails: 'was cut off' },
+} as const satisfies Record<string, { label: string; bad: boolean; fails: string }>;
 
 export type EndStatusKind = keyof typeof END_STATUSES;
 
@@ -126,6 +133,12 @@ export function endStatusOf(facts: EndFacts): EndStatus {
     );
   // Lost data explains blocks left open by the hole; where the stream itself was cut says more.
   if (facts.lostData) return status('truncated', `Part of the stream was lost: ${facts.lostData}`);
+  // The protocol's own end says the output stops short: the blocks it leaves open are explained.
+  if (stream.incomplete)
+    return status(
+      'incomplete',
+      `The stream ended with ${stream.terminal.event}, but the output was cut short in event ${stream.incomplete.frame}: ${stream.incomplete.message}.`,
+    );
   if (facts.openBlocks.length > 0)
     return status(
       'truncated',

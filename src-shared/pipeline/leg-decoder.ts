@@ -4,7 +4,7 @@ import type { Detection } from '../dialects/detection';
 import { matchEvidence, type ExchangeHints } from '../dialects/evidence';
 import type { DialectId, DialectRegistry } from '../dialects/registry';
 import { sniffFrame, type SniffedFrame } from '../dialects/sniff';
-import type { DialectDecoder, DialectModule } from '../dialects/types';
+import type { DialectDecoder, DialectModule, StreamEndReport } from '../dialects/types';
 import type { Envelope, EnvelopeInit } from '../envelope/types';
 import { numberEnvelope } from '../envelope/numbering';
 import type { Frame } from '../sse/types';
@@ -125,15 +125,18 @@ export function createLegDecoder(context: LegContext): LegDecoder {
   let sawDone = false;
   let terminal: StreamEnd['terminal'] = null;
   let streamError: StreamEnd['error'] = null;
-  const onStreamEnd = (end: { event: string; error?: string }): void => {
+  let incomplete: StreamEnd['incomplete'];
+  const onStreamEnd = (end: StreamEndReport): void => {
     const frame = current?.seq ?? 0;
     if (end.error !== undefined) streamError = { message: end.error, frame };
+    if (end.incomplete !== undefined) incomplete ??= { message: end.incomplete, frame };
     terminal ??= { event: end.event, frame };
   };
   /** The next message of a capture began: the stream ends as that one does (an earlier one's failure stays a finding). */
   const onStreamResumed = (): void => {
     terminal = null;
     streamError = null;
+    incomplete = undefined;
   };
   /** The dialect said its stream has no terminal event (DialectCallbacks.onTransportEnd). */
   let transportEnd = false;
@@ -365,6 +368,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         cutMidEvent: summary.endedInsideEvent,
         frames: summary.frames,
       };
+      if (incomplete) stream.incomplete = incomplete;
       if (transportEnd || knowsNoEnd()) stream.transportOnly = true;
       const end: LegEnd = {
         format: dialect?.id ?? null,

@@ -130,15 +130,15 @@ describe('Anthropic Messages fixtures', () => {
   });
 
   test.each([
-    ['refusal', 'refusal', 'incomplete', 'ended by error'],
-    ['max-tokens', 'max_tokens', 'incomplete', 'ended by error'],
+    ['refusal', 'refusal', 'incomplete', 'incomplete'],
+    ['max-tokens', 'max_tokens', 'incomplete', 'incomplete'],
     ['stop-sequence', 'stop_sequence', 'completed', 'done'],
   ])('%s: the message summary names stop reason %s, status %s; the stream %s', (name, reason, status, end) => {
     const result = decodeBytes(readProviderFixture(`anthropic-messages/${name}.sse`));
     const message = result.blocks.find((b) => b.kind === 'message');
     expect(message?.parsed).toMatchObject({ stop_reason: reason, status });
     if (status === 'incomplete') expect(message?.parsed).toMatchObject({ incomplete_details: { reason } });
-    // As OpenAI Chat's length and content_filter: output cut short is never "done".
+    // As OpenAI Chat's length and content_filter: output cut short is never "done", nor an error.
     expect(endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).label).toBe(end);
   });
 

@@ -77,14 +77,16 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
     unified('stream.message_stop', s.ids(), { stop_reason: s.message?.stopReason, phase: 'completed' }),
   );
   const stopReason = s.message?.stopReason;
-  const cut = cutShortBy(stopReason) !== undefined;
+  const cutBy = cutShortBy(stopReason);
   if (s.message) {
-    s.message.status = cut ? 'incomplete' : 'completed';
-    if (cut) s.message.incompleteDetails = { reason: stopReason };
+    s.message.status = cutBy === undefined ? 'completed' : 'incomplete';
+    if (cutBy !== undefined) s.message.incompleteDetails = { reason: stopReason };
   }
   s.emitSummary(ctx);
   s.callbacks.onStreamEnd?.(
-    cut ? { event: 'message_stop', error: `incomplete: ${stopReason}` } : { event: 'message_stop' },
+    cutBy === undefined
+      ? { event: 'message_stop' }
+      : { event: 'message_stop', incomplete: `stop_reason ${jsonText(stopReason)} (${cutBy})` },
   );
 }
 

@@ -50,7 +50,7 @@ describe('the demo scenarios', () => {
     ['thinking', 'done'],
     ['code-execution', 'done'],
     ['grounding', 'done'],
-    ['safety', 'error'],
+    ['safety', 'incomplete'],
     ['prompt-blocked', 'error'],
     ['error-midstream', 'error'],
     ['cut', 'truncated'],

@@ -33,8 +33,10 @@ interface Response {
   unfinished: number;
   /** Finished (every candidate), blocked or failed: the stream may end here. */
   ended: boolean;
-  /** The first reason it did not end well, for the stream's end status. */
+  /** The first reason it failed (a dropped call, a blocked prompt), for the stream's end status. */
   failure: string | undefined;
+  /** The first reason a candidate's output was cut short (MAX_TOKENS, SAFETY…), for the stream's end status. */
+  cutShort: string | undefined;
   /** The last finishReason, which names the stream's terminal event. */
   reason: string;
   startedAt: number;
@@ -155,6 +157,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
       unfinished: 0,
       ended: false,
       failure: undefined,
+      cutShort: undefined,
       reason: '',
       startedAt: at.frame.receivedAt,
     };
@@ -231,7 +234,8 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
           ? `Candidate ${candidate.index} finished with ${reason}${message ? ` (${message})` : ''}: the model's tool call was invalid and the API dropped it, so the client gets no call.`
           : `Candidate ${candidate.index} finished with ${reason}${message ? ` (${message})` : ''}: its output stops short of its natural end.`,
       );
-      current.failure ??= `finishReason ${reason}`;
+      if (finishPhase(reason) === 'failed') current.failure ??= `finishReason ${reason}`;
+      else current.cutShort ??= `candidate ${candidate.index} finished with finishReason ${reason}`;
     }
     const { content: _content, ...fields } = value;
     at.wire(
@@ -294,7 +298,11 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     current.ended = true;
     messages.end(at);
     const event = `finishReason ${current.reason}`;
-    callbacks.onStreamEnd?.(current.failure === undefined ? { event } : { event, error: current.failure });
+    callbacks.onStreamEnd?.({
+      event,
+      ...(current.failure !== undefined ? { error: current.failure } : {}),
+      ...(current.cutShort !== undefined ? { incomplete: current.cutShort } : {}),
+    });
   }
 
   /** A response that ends without its finishing chunk: every candidate is cut. */

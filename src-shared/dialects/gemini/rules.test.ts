@@ -26,12 +26,13 @@ describe("the Gemini dialect's rules", () => {
     for (const rule of Object.values(GEMINI_RULES)) expect(rule.dialects).toEqual(['gemini']);
   });
 
-  it('gemini.finish-incomplete: MAX_TOKENS, SAFETY, RECITATION… (warning); the stream ended by its reason', () => {
+  it('gemini.finish-incomplete: MAX_TOKENS, SAFETY, RECITATION… (warning); the stream ends incomplete by its reason', () => {
     for (const reason of ['MAX_TOKENS', 'SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'OTHER']) {
       const result = stream(text('Hi'), finish(reason));
       expect(rulesOf(result), reason).toEqual(['gemini.finish-incomplete']);
       expect(severity(result, 'gemini.finish-incomplete')).toBe('warning');
-      expect(result.ends[0]?.stream.error?.message).toBe(`finishReason ${reason}`);
+      expect(result.ends[0]?.stream.error).toBeNull();
+      expect(result.ends[0]?.stream.incomplete?.message).toBe(`candidate 0 finished with finishReason ${reason}`);
     }
   });
 
@@ -50,6 +51,8 @@ describe("the Gemini dialect's rules", () => {
       const result = stream(text('Let me call it.'), finish(reason, []));
       expect(rulesOf(result), reason).toEqual(['gemini.function-call-dropped']);
       expect(severity(result, 'gemini.function-call-dropped')).toBe('error');
+      // The model's call is lost: a failure, not output cut short.
+      expect(result.ends[0]?.stream.error?.message).toBe(`finishReason ${reason}`);
     }
   });
 

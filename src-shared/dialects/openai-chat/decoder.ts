@@ -300,7 +300,10 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         'provider.response-incomplete',
         `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}: ${reason === 'length' ? 'the token limit' : 'a content filter'} cut its output short.`,
       );
-      callbacks.onStreamEnd?.({ event: `finish_reason ${reason}`, error: `incomplete: ${reason}` });
+      callbacks.onStreamEnd?.({
+        event: `finish_reason ${reason}`,
+        incomplete: `choice ${choice.index} finished with finish_reason ${jsonText(reason)} (${reason === 'length' ? 'the token limit' : 'a content filter'})`,
+      });
     } else if (outcome === 'failed' && !failed) {
       apiError(ctx, `choice ${choice.index} finished with finish_reason "error" (no error member says why)`);
     }

@@ -152,11 +152,11 @@ describe('provider.api-error', () => {
 });
 
 describe('provider.response-incomplete', () => {
-  it('finish_reason length and content_filter: found, the message incomplete, the stream ended by error', () => {
+  it('finish_reason length and content_filter: found, the message incomplete, the stream too', () => {
     for (const reason of ['length', 'content_filter']) {
       const result = decode(ROLE, delta({ content: 'Cut' }, reason), DONE);
       expect(rules(result)).toEqual(['provider.response-incomplete']);
-      expect(status(result)).toBe('ended by error');
+      expect(status(result)).toBe('incomplete');
     }
   });
 

@@ -188,7 +188,7 @@ describe('terminal outcome', () => {
     const clock = new MessageClock(1);
     expect(
       recordTerminalOutcome(clock, 'response.completed', { model: 'gpt-x', usage: { output_tokens: 3 } }, ctx),
-    ).toBeUndefined();
+    ).toEqual({ event: 'response.completed' });
     expect(clock).toMatchObject({
       model: 'gpt-x',
       status: 'completed',
@@ -198,7 +198,7 @@ describe('terminal outcome', () => {
     expect(findings).toEqual([]);
   });
 
-  it('a failed or incomplete response is reported and returned as the failure', () => {
+  it('a failed response is reported and ends the stream in failure, an incomplete one ends it incomplete', () => {
     const failed = context();
     expect(
       recordTerminalOutcome(
@@ -207,7 +207,7 @@ describe('terminal outcome', () => {
         { status: 'failed', error: { code: 'server_error', message: 'boom' } },
         failed.ctx,
       ),
-    ).toBe('failed: boom');
+    ).toEqual({ event: 'response.failed', error: 'failed: boom' });
     expect(failed.findings).toMatchObject([
       { rule: 'provider.response-failed', message: 'The response failed (server_error): boom' },
     ]);
@@ -220,7 +220,7 @@ describe('terminal outcome', () => {
         { incomplete_details: { reason: 'max_output_tokens' } },
         incomplete.ctx,
       ),
-    ).toBe('incomplete: max_output_tokens');
+    ).toEqual({ event: 'response.incomplete', incomplete: 'incomplete_details.reason "max_output_tokens"' });
     expect(clock.stopReason).toBe('max_output_tokens');
     expect(incomplete.findings.map((f) => f.rule)).toEqual(['provider.response-incomplete']);
   });

@@ -45,7 +45,7 @@ export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: st
   const body = objectField(event, 'response');
   const response = s.message ?? s.openMessage(stringField(body, 'id'), 0);
   const end = s.contextFor(ctx.frame);
-  const failure = recordTerminalOutcome(response, type, body, end);
+  const streamEnd = recordTerminalOutcome(response, type, body, end);
   if (type === 'response.completed') {
     s.items.endMessage(`before ${type} (event ${ctx.frame.seq})`);
     s.parts.endMessage(`before ${type} (event ${ctx.frame.seq})`);
@@ -55,7 +55,7 @@ export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: st
     s.parts.discardMessage();
   }
   const phase = type.slice('response.'.length);
-  s.callbacks.onStreamEnd?.(failure === undefined ? { event: type } : { event: type, error: failure });
+  s.callbacks.onStreamEnd?.(streamEnd);
   end.wire(
     type,
     event,

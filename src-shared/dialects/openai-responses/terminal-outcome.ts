@@ -1,18 +1,20 @@
+import { jsonText } from '../../json/tree';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import type { MessageClock } from '../provider/message-summary';
+import type { StreamEndReport } from '../types';
 
 /**
  * What a terminal event (response.completed, .failed or .incomplete) says about how the
  * response ended: its model, status, usage, error or incomplete reason go into its summary,
- * a failed or incomplete response is reported, and the failure is returned for the stream's
- * end status (undefined when the response completed), so a cut or failed run is never "done".
+ * a failed or incomplete response is reported, and the stream's end is returned with its
+ * failure or what cut its output short, so a failed or incomplete run is never "done".
  */
 export function recordTerminalOutcome(
   response: MessageClock,
   type: string,
   body: WireEvent,
   end: ProviderEventContext,
-): string | undefined {
+): StreamEndReport {
   response.model = stringField(body, 'model') || response.model;
   response.status = stringField(body, 'status') || type.slice('response.'.length);
   response.addUsage(body['usage']);
@@ -33,9 +35,12 @@ export function recordTerminalOutcome(
     );
   }
   response.stopReason ??= response.status;
-  return type === 'response.failed'
-    ? `failed: ${stringField(objectField(body, 'error'), 'message') || 'no error message given'}`
-    : type === 'response.incomplete'
-      ? `incomplete: ${response.stopReason}`
-      : undefined;
+  if (type === 'response.failed')
+    return {
+      event: type,
+      error: `failed: ${stringField(objectField(body, 'error'), 'message') || 'no error message given'}`,
+    };
+  if (type === 'response.incomplete')
+    return { event: type, incomplete: `incomplete_details.reason ${jsonText(response.stopReason)}` };
+  return { event: type };
 }
