@@ -33,6 +33,16 @@ describe('the v4 data stream', () => {
     ]);
   });
 
+  it('a finish part with finishReason length: provider.response-incomplete, the stream incomplete', () => {
+    const result = v4([
+      step,
+      '0:"Once upon a"',
+      'd:{"finishReason":"length","usage":{"promptTokens":3,"completionTokens":4}}',
+    ]);
+    expect(result.rules).toEqual(['provider.response-incomplete']);
+    expect(result.end.kind).toBe('incomplete');
+  });
+
   it('a tool call between two texts ends the first: two text blocks, the call with its parsed args', () => {
     const result = v4([
       step,

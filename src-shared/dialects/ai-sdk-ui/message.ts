@@ -11,6 +11,16 @@ import { AssistantParts, type Wire } from './assistant-parts';
 import { TextParts } from './text-parts';
 import { ToolCalls } from './tool-calls';
 
+/** Finish reasons that mean the output was cut short, and by what (as OpenAI Chat's `length` and `content_filter`). */
+const CUT_SHORT_BY: Readonly<Record<string, string>> = {
+  length: 'the token limit',
+  'content-filter': 'a content filter',
+};
+
+function cutShortBy(reason: string | undefined): string | undefined {
+  return reason !== undefined && Object.hasOwn(CUT_SHORT_BY, reason) ? CUT_SHORT_BY[reason] : undefined;
+}
+
 /**
  * One assistant message of an AI SDK stream, whichever wire it came in (ui-chunks.ts and
  * data-stream.ts read the two wires into these operations): its lifecycle (start, steps,
@@ -159,6 +169,12 @@ export class AiSdkMessage {
     if (this.finished)
       return this.ctx.wire(what, event, unified('stream.message_stop', this.ids(), { stop_reason: reason }));
     this.ensure();
+    const cutBy = this.failed ? undefined : cutShortBy(reason);
+    if (cutBy !== undefined)
+      this.ctx.report(
+        'provider.response-incomplete',
+        `${what} in event ${this.ctx.frame.seq} has finishReason ${jsonText(reason)}: ${cutBy} cut the message's output short.`,
+      );
     const why = `before ${what} (event ${this.ctx.frame.seq})`;
     if (this.failed) this.texts.endQuietly();
     else this.texts.endMessage(why);
@@ -173,10 +189,15 @@ export class AiSdkMessage {
     );
     if (this.clock) {
       if (reason !== undefined) this.clock.stopReason = reason;
-      if (!this.failed) this.clock.status = 'completed';
+      if (!this.failed) this.clock.status = cutBy === undefined ? 'completed' : 'incomplete';
+      if (cutBy !== undefined) this.clock.incompleteDetails = { reason };
     }
     this.close();
-    this.callbacks.onStreamEnd?.({ event: what });
+    this.callbacks.onStreamEnd?.(
+      cutBy === undefined
+        ? { event: what }
+        : { event: what, incomplete: `finishReason ${jsonText(reason)} (${cutBy})` },
+    );
   }
 
   /** An error part: the run failed (a finish usually follows, and says so). */

@@ -179,6 +179,28 @@ describe('how the stream ends', () => {
     expect(result.end).toMatchObject({ kind: 'error', reason: expect.stringContaining('aborted: user') as string });
   });
 
+  test.each([
+    ['length', 'the token limit'],
+    ['content-filter', 'a content filter'],
+  ])('finishReason %s: provider.response-incomplete, the message and the stream incomplete', (reason, cutBy) => {
+    const result = ui([start, ...text('t', 'Once upon a'), { type: 'finish', finishReason: reason }]);
+    expect(result.rules).toEqual(['provider.response-incomplete']);
+    expect(result.diagnostics[0]?.message).toContain(`${cutBy} cut the message's output short`);
+    expect(result.end.kind).toBe('incomplete');
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason },
+    });
+  });
+
+  it('must not: finishReason stop, tool-calls, other or none is no incomplete output', () => {
+    for (const reason of ['stop', 'tool-calls', 'other', undefined]) {
+      const result = ui([start, ...text('t', 'a'), { type: 'finish', ...(reason ? { finishReason: reason } : {}) }]);
+      expect(result.rules, reason).toEqual([]);
+      expect(result.end.kind, reason).toBe('done');
+    }
+  });
+
   it('no finish and no [DONE]: cut, truncated', () => {
     const result = ui([start, ...text('t', 'a')], false);
     expect(result.rules).toEqual(['provider.missing-terminal']);

@@ -33,7 +33,7 @@ export const PROVIDER_RULES = {
     severity: 'warning',
     layer: 'provider',
     title: 'The response ended incomplete (token limit, content filter…)',
-    dialects: PROVIDERS_AND_CHAT,
+    dialects: withAiSdk(PROVIDERS_AND_CHAT),
   },
   'provider.missing-terminal': {
     severity: 'error',
