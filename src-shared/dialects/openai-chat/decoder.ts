@@ -296,13 +296,14 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
       outcome = 'completed';
     } else if (outcome === 'incomplete') {
       clock.incompleteDetails = { reason };
+      const cutBy = reason === 'length' ? 'the token limit' : 'a content filter';
       ctx.report(
         'provider.response-incomplete',
-        `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}: ${reason === 'length' ? 'the token limit' : 'a content filter'} cut its output short.`,
+        `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}: ${cutBy} cut its output short.`,
       );
       callbacks.onStreamEnd?.({
         event: `finish_reason ${reason}`,
-        incomplete: `choice ${choice.index} finished with finish_reason ${jsonText(reason)} (${reason === 'length' ? 'the token limit' : 'a content filter'})`,
+        incomplete: `choice ${choice.index} finished with finish_reason ${jsonText(reason)} (${cutBy})`,
       });
     } else if (outcome === 'failed' && !failed) {
       apiError(ctx, `choice ${choice.index} finished with finish_reason "error" (no error member says why)`);
