@@ -74,7 +74,7 @@ export function failReasons(report: InspectReport, policy: FailPolicy): string[]
     if (policy.rules.has(d.rule) || [...policy.families].some((family) => d.rule.startsWith(family)))
       reasons.push(`${d.rule} (${d.count}×)`);
   }
-  const end = END_STATUSES[report.status.kind];
-  if (policy.end && end.bad) reasons.push(`the stream ${end.fails}`);
+  const fails = END_STATUSES[report.status.kind].fails;
+  if (policy.end && fails !== null) reasons.push(`the stream ${fails}`);
   return reasons;
 }

@@ -35,21 +35,21 @@ export interface StreamEnd {
 }
 
 /**
- * The end statuses (docs/diagnostics.md, "End status"): what the badge says, whether the
- * stream did not end as its protocol says a finished run ends, and so fails `--fail-on end`,
- * and how that failure reads ("the stream …").
+ * The end statuses (docs/diagnostics.md, "End status"): what the badge says and, for a stream
+ * that did not end as its protocol says a finished run ends (and so fails `--fail-on end`),
+ * how that failure reads ("the stream …"); null for the others.
  */
 export const END_STATUSES = {
-  done: { label: 'done', bad: false, fails: '' },
-  error: { label: 'ended by error', bad: true, fails: 'ended with an error' },
-  incomplete: { label: 'incomplete', bad: true, fails: 'ended incomplete (its output was cut short)' },
-  truncated: { label: 'truncated', bad: true, fails: 'is truncated' },
-  stopped: { label: 'stopped', bad: false, fails: '' },
-  failed: { label: 'failed to connect', bad: true, fails: 'failed to connect' },
-  paused: { label: 'awaiting tools', bad: false, fails: '' },
-  ended: { label: 'ended', bad: false, fails: '' },
-  cut: { label: 'cut off', bad: true, fails: 'was cut off' },
-} as const satisfies Record<string, { label: string; bad: boolean; fails: string }>;
+  done: { label: 'done', fails: null },
+  error: { label: 'ended by error', fails: 'ended with an error' },
+  incomplete: { label: 'incomplete', fails: 'ended incomplete (its output was cut short)' },
+  truncated: { label: 'truncated', fails: 'is truncated' },
+  stopped: { label: 'stopped', fails: null },
+  failed: { label: 'failed to connect', fails: 'failed to connect' },
+  paused: { label: 'awaiting tools', fails: null },
+  ended: { label: 'ended', fails: null },
+  cut: { label: 'cut off', fails: 'was cut off' },
+} as const satisfies Record<string, { label: string; fails: string | null }>;
 
 export type EndStatusKind = keyof typeof END_STATUSES;
 
@@ -65,7 +65,7 @@ export interface EndStatus {
 
 /** Statuses that mean the stream did not end as its protocol says a finished run ends. */
 export function isBadEnd(kind: EndStatusKind): boolean {
-  return END_STATUSES[kind].bad;
+  return END_STATUSES[kind].fails !== null;
 }
 
 export interface EndFacts {

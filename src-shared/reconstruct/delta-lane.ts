@@ -1,10 +1,12 @@
 import { NO_EXTRAS, type Envelope } from '../envelope/types';
-import type { AgentState, OpenBlock } from './agents';
+import type { AgentState, OpenBlock, ReplayPoint } from './agents';
+import type { ReplayDetector } from './replay-detector';
 
-/** A streamed block that is open, and its agent's state. */
+/** A streamed block that is open, its replay detector, and its agent's state. */
 export interface LaneBlock {
   readonly state: AgentState;
   readonly open: OpenBlock;
+  readonly replay: ReplayDetector<ReplayPoint>;
 }
 
 /**
@@ -20,11 +22,11 @@ export class DeltaLane {
   private kind = '';
   private leg = -1;
 
-  /** `envelope`, a delta without extras, was appended to `open` of `state`: the next one may take the lane. */
-  follow(state: AgentState, open: OpenBlock, envelope: Envelope): void {
+  /** `envelope`, a delta without extras, was appended to `open`: the next one may take the lane. */
+  follow(state: AgentState, open: OpenBlock, replay: ReplayDetector<ReplayPoint>, envelope: Envelope): void {
     if (envelope.extras !== NO_EXTRAS) return;
     // One object per block, not per delta.
-    if (this.held?.open !== open) this.held = { state, open };
+    if (this.held?.open !== open) this.held = { state, open, replay };
     this.agent = envelope.agent;
     this.kind = envelope.type;
     this.leg = envelope.leg;

@@ -134,7 +134,7 @@ export function createReconstructor(
   function push(envelope: Envelope, payload: unknown): void {
     const laneBlock = lane.take(envelope);
     if (laneBlock !== undefined) {
-      appendStreamed(laneBlock.state, laneBlock.open, envelope);
+      appendStreamed(laneBlock.state, laneBlock.open, laneBlock.replay, envelope);
       return;
     }
     if (envelope.control) {
@@ -250,7 +250,7 @@ export function createReconstructor(
     }
 
     if (open.replay && envelope.delta !== '' && !envelope.final) {
-      appendStreamed(state, open, envelope);
+      appendStreamed(state, open, open.replay, envelope);
       return;
     }
 
@@ -274,15 +274,20 @@ export function createReconstructor(
   }
 
   /** A delta of a streamed block (text, thinking): appended, unless it begins a replay of the block. */
-  function appendStreamed(state: AgentState, open: OpenBlock, envelope: Envelope): void {
+  function appendStreamed(
+    state: AgentState,
+    open: OpenBlock,
+    replay: ReplayDetector<ReplayPoint>,
+    envelope: Envelope,
+  ): void {
     const block = open.block;
-    const start = (open.replay as ReplayDetector<ReplayPoint>).observe(envelope.delta, replayPoint, block, envelope);
+    const start = replay.observe(envelope.delta, replayPoint, block, envelope);
     appendDelta(block, envelope);
     if (start) {
       splitReplay(state, open, start, envelope);
       return;
     }
-    lane.follow(state, open, envelope);
+    lane.follow(state, open, replay, envelope);
     changed(block);
   }
 

@@ -3,6 +3,7 @@ import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { isJsonObject } from '../../json/values';
 import type { Frame } from '../../sse/types';
+import { cutShortBy } from '../provider/cut-short';
 import { ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import { MessageSequence } from '../provider/message-sequence';
@@ -11,15 +12,11 @@ import { AssistantParts, type Wire } from './assistant-parts';
 import { TextParts } from './text-parts';
 import { ToolCalls } from './tool-calls';
 
-/** Finish reasons that mean the output was cut short, and by what (as OpenAI Chat's `length` and `content_filter`). */
+/** Finish reasons that mean the output was cut short, and by what (provider/cut-short.ts). */
 const CUT_SHORT_BY: Readonly<Record<string, string>> = {
   length: 'the token limit',
   'content-filter': 'a content filter',
 };
-
-function cutShortBy(reason: string | undefined): string | undefined {
-  return reason !== undefined && Object.hasOwn(CUT_SHORT_BY, reason) ? CUT_SHORT_BY[reason] : undefined;
-}
 
 /**
  * One assistant message of an AI SDK stream, whichever wire it came in (ui-chunks.ts and
@@ -169,7 +166,7 @@ export class AiSdkMessage {
     if (this.finished)
       return this.ctx.wire(what, event, unified('stream.message_stop', this.ids(), { stop_reason: reason }));
     this.ensure();
-    const cutBy = this.failed ? undefined : cutShortBy(reason);
+    const cutBy = this.failed ? undefined : cutShortBy(CUT_SHORT_BY, reason);
     if (cutBy !== undefined)
       this.ctx.report(
         'provider.response-incomplete',

@@ -1,6 +1,7 @@
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
+import { cutShortBy } from '../provider/cut-short';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import type { MessagesStream } from './stream-state';
 
@@ -29,20 +30,12 @@ export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event
   s.contextFor(ctx.frame).wire('message_start', event, unified('stream.message_start', s.ids()));
 }
 
-/**
- * Stop reasons that mean the message's output was cut short, and by what: as OpenAI Chat's
- * `length` and `content_filter` and the Responses API's `incomplete`, such a message is
- * reported and its stream does not end "done".
- */
+/** Stop reasons that mean the message's output was cut short, and by what (provider/cut-short.ts). */
 const CUT_SHORT_BY: Readonly<Record<string, string>> = {
   max_tokens: 'the max_tokens limit',
   model_context_window_exceeded: "the model's context window",
   refusal: 'the streaming safety classifiers',
 };
-
-function cutShortBy(stopReason: string | undefined): string | undefined {
-  return stopReason !== undefined && Object.hasOwn(CUT_SHORT_BY, stopReason) ? CUT_SHORT_BY[stopReason] : undefined;
-}
 
 export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
   const delta = objectField(event, 'delta');
@@ -51,7 +44,7 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
     s.message.addUsage(event['usage']);
     if (stopReason !== undefined) s.message.stopReason = stopReason;
   }
-  const cutBy = cutShortBy(stopReason);
+  const cutBy = cutShortBy(CUT_SHORT_BY, stopReason);
   if (cutBy !== undefined)
     ctx.report(
       'provider.response-incomplete',
@@ -77,7 +70,7 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
     unified('stream.message_stop', s.ids(), { stop_reason: s.message?.stopReason, phase: 'completed' }),
   );
   const stopReason = s.message?.stopReason;
-  const cutBy = cutShortBy(stopReason);
+  const cutBy = cutShortBy(CUT_SHORT_BY, stopReason);
   if (s.message) {
     s.message.status = cutBy === undefined ? 'completed' : 'incomplete';
     if (cutBy !== undefined) s.message.incompleteDetails = { reason: stopReason };
