@@ -5,6 +5,7 @@ import type { Envelope } from '../envelope/types';
 import { KIND } from '../envelope/vocabulary';
 import { parseJsonPayload } from '../json/values';
 import type { AgentState, Agents } from './agents';
+import { flattenContent } from './block-content';
 import { agentLabel, envelopeAt } from './locations';
 import { parseOnRead } from './parse-on-read';
 import { readPendingTools } from './payloads';
@@ -27,6 +28,7 @@ export function createBlockClose({ agents, toolLinks, report }: CloseContext) {
   /** `payload`: the closing envelope's delta as its dialect parsed it, if it did. */
   function close(state: AgentState, block: Block, envelope: Envelope, payload: unknown): void {
     block.status = 'complete';
+    flattenContent(block);
     state.open.delete(block.kind);
     state.lastCompleted.set(block.kind, block);
     // A payload cut at the cap cannot parse; block.content-capped said why.

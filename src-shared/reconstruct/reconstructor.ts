@@ -9,7 +9,7 @@ import { createBlockClose } from './block-close';
 import { createReplayDetector, type ReplayDetector } from './replay-detector';
 import { DeltaLane } from './delta-lane';
 import type { AgentInfo, Block } from './types';
-import { appendContent } from './block-content';
+import { appendContent, flattenContent } from './block-content';
 import { addEnvelope, createBlock } from './new-block';
 import { createBlockHold, type Retention } from './retention';
 import {
@@ -193,6 +193,7 @@ export function createReconstructor(
 
   function abandon(state: AgentState, old: Block, replay: Block): void {
     old.status = 'abandoned';
+    flattenContent(old);
     old.replacedBy = replay.id;
     replay.replaces = old.id;
     if (state.lastText === old) state.lastText = replay;
@@ -324,6 +325,7 @@ export function createReconstructor(
       interrupted.at,
     );
     block.status = 'complete';
+    flattenContent(block);
     state.open.delete(block.kind);
     state.lastCompleted.set(block.kind, block);
     changed(block);
