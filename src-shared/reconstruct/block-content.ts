@@ -79,7 +79,7 @@ export function readContent(owner: { content: string }): string {
 
 /**
  * Makes a finished owner's content one flat string. Appended delta by delta, it is a rope in
- * V8: a node per append over the delta strings, about four times the memory of the text,
+ * V8: a node per append over the delta strings, more than twice the memory of the text,
  * and as many small objects as deltas for the collector to move while the block is kept.
  * Reading a character of a rope flattens it (V8 copies the text once and makes the rope a
  * wrapper of the copy, which the collector then drops); other engines just read a character.
