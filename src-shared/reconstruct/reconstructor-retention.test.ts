@@ -121,7 +121,11 @@ describe.each(ENDINGS)("'all' retention: a block closed by $ending keeps its tex
       return process.memoryUsage().heapUsed;
     };
     // No callback keeps anything (the harness keeps every block change's content).
-    const r = createReconstructor({ onBlock: () => undefined, onAgent: () => undefined, onDiagnostic: () => undefined });
+    const r = createReconstructor({
+      onBlock: () => undefined,
+      onAgent: () => undefined,
+      onDiagnostic: () => undefined,
+    });
     const [BLOCKS, DELTAS, WIDTH] = [40, 500, 40];
     let seq = 0;
     const push = (type: string, delta: string, final: boolean): void => {
