@@ -4,9 +4,9 @@ import { hasJsonPayload } from '../envelope/kinds';
 import type { Envelope } from '../envelope/types';
 import { KIND } from '../envelope/vocabulary';
 import { parseJsonPayload } from '../json/values';
-import type { AgentState, Agents } from './agents';
+import type { AgentState, Agents, Interruption, OpenBlock } from './agents';
 import { flattenContent } from './block-content';
-import { agentLabel, envelopeAt } from './locations';
+import { agentLabel, describeBlock, envelopeAt } from './locations';
 import { parseOnRead } from './parse-on-read';
 import { readPendingTools } from './payloads';
 import type { ToolLinks } from './tool-links';
@@ -17,18 +17,29 @@ export interface CloseContext {
   agents: Agents;
   toolLinks: ToolLinks;
   report: (rule: RuleId, message: string, at: DiagnosticLocation) => void;
+  /** A block changed: the reconstructor tells its consumer (and may let a settled block go). */
+  changed: (block: Block) => void;
+  /** Closed blocks are kept (`all` retention): their text is made flat; in `open` they are let go. */
+  keepsBlocks: boolean;
 }
 
 /**
- * A block's final envelope: the block completes, and a JSON payload (tool input, meta_init,
- * awaited tools…) is read once, whole: meta_init fills in its agent, awaiting_frontend_tools
- * says which calls the run waits for.
+ * How a block stops taking content: its final envelope closes it (`close`), a block of another
+ * type that interrupted it closes it unfinalised, or a replay of it abandons it. Where closed
+ * blocks are kept, each leaves its text one flat string (flattenContent).
  */
-export function createBlockClose({ agents, toolLinks, report }: CloseContext) {
+export function createBlockClose({ agents, toolLinks, report, changed, keepsBlocks }: CloseContext) {
+  const keepFlat = keepsBlocks ? flattenContent : (): void => undefined;
+
+  /**
+   * A block's final envelope: the block completes, and a JSON payload (tool input, meta_init,
+   * awaited tools…) is read once, whole: meta_init fills in its agent, awaiting_frontend_tools
+   * says which calls the run waits for.
+   */
   /** `payload`: the closing envelope's delta as its dialect parsed it, if it did. */
   function close(state: AgentState, block: Block, envelope: Envelope, payload: unknown): void {
     block.status = 'complete';
-    flattenContent(block);
+    keepFlat(block);
     state.open.delete(block.kind);
     state.lastCompleted.set(block.kind, block);
     // A payload cut at the cap cannot parse; block.content-capped said why.
@@ -68,5 +79,34 @@ export function createBlockClose({ agents, toolLinks, report }: CloseContext) {
     toolLinks.awaited(tools.value);
   }
 
-  return close;
+  /**
+   * A delta for a streamed block that a block of another type interrupted: the block never
+   * got its final envelope, and appending would merge two blocks' text. It is closed where the
+   * other block began, and said so; the delta starts a block of its own.
+   */
+  function closeUnfinalised(state: AgentState, open: OpenBlock, interrupted: Interruption): void {
+    const block = open.block;
+    report(
+      'block.not-finalised',
+      `${describeBlock(block)} got no final envelope before a ${interrupted.type} block began at envelope ${interrupted.envelope}; it is closed there (${block.content.length} characters), and the ${block.kind} that follows is a block of its own, not merged into it.`,
+      interrupted.at,
+    );
+    block.status = 'complete';
+    keepFlat(block);
+    state.open.delete(block.kind);
+    state.lastCompleted.set(block.kind, block);
+    changed(block);
+  }
+
+  /** A replay of `old` began: `old` is kept as the abandoned attempt, `replay` takes its place. */
+  function abandon(state: AgentState, old: Block, replay: Block): void {
+    old.status = 'abandoned';
+    keepFlat(old);
+    old.replacedBy = replay.id;
+    replay.replaces = old.id;
+    if (state.lastText === old) state.lastText = replay;
+    changed(old);
+  }
+
+  return { close, closeUnfinalised, abandon };
 }

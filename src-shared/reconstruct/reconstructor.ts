@@ -9,17 +9,10 @@ import { createBlockClose } from './block-close';
 import { createReplayDetector, type ReplayDetector } from './replay-detector';
 import { DeltaLane } from './delta-lane';
 import type { AgentInfo, Block } from './types';
-import { appendContent, flattenContent } from './block-content';
+import { appendContent } from './block-content';
 import { addEnvelope, createBlock } from './new-block';
 import { createBlockHold, type Retention } from './retention';
-import {
-  createAgents,
-  openBlockOf,
-  type AgentState,
-  type Interruption,
-  type OpenBlock,
-  type ReplayPoint,
-} from './agents';
+import { createAgents, openBlockOf, type AgentState, type OpenBlock, type ReplayPoint } from './agents';
 import { createToolLinks } from './tool-links';
 import { agentLabel, blockAt, describeBlock, envelopeAt, replayAt, stringExtra } from './locations';
 
@@ -108,7 +101,13 @@ export function createReconstructor(
   };
   const toolLinks = createToolLinks(retention, report, changed);
   const { attachCitation, attachImage } = createAttachments({ newBlock, changed, report });
-  const close = createBlockClose({ agents, toolLinks, report });
+  const { close, closeUnfinalised, abandon } = createBlockClose({
+    agents,
+    toolLinks,
+    report,
+    changed,
+    keepsBlocks: !letsGo,
+  });
 
   function report(rule: RuleId, message: string, at: DiagnosticLocation): void {
     callbacks.onDiagnostic?.({ rule, message, at });
@@ -189,15 +188,6 @@ export function createReconstructor(
     const open = startBlock(state, envelope, kind);
     addEnvelope(open.block, envelope);
     changed(open.block);
-  }
-
-  function abandon(state: AgentState, old: Block, replay: Block): void {
-    old.status = 'abandoned';
-    flattenContent(old);
-    old.replacedBy = replay.id;
-    replay.replaces = old.id;
-    if (state.lastText === old) state.lastText = replay;
-    changed(old);
   }
 
   function checkMetaInitFirst(state: AgentState, envelope: Envelope): void {
@@ -310,25 +300,6 @@ export function createReconstructor(
         open.interruptedAt = { envelope: envelope.seq, type: envelope.type, at: envelopeAt(envelope, open.block) };
       }
     }
-  }
-
-  /**
-   * A delta for a streamed block that a block of another type interrupted: the block never
-   * got its final envelope, and appending would merge two blocks' text. It is closed where the
-   * other block began, and said so; the delta starts a block of its own.
-   */
-  function closeUnfinalised(state: AgentState, open: OpenBlock, interrupted: Interruption): void {
-    const block = open.block;
-    report(
-      'block.not-finalised',
-      `${describeBlock(block)} got no final envelope before a ${interrupted.type} block began at envelope ${interrupted.envelope}; it is closed there (${block.content.length} characters), and the ${block.kind} that follows is a block of its own, not merged into it.`,
-      interrupted.at,
-    );
-    block.status = 'complete';
-    flattenContent(block);
-    state.open.delete(block.kind);
-    state.lastCompleted.set(block.kind, block);
-    changed(block);
   }
 
   function appendDelta(block: Block, envelope: Envelope): void {
