@@ -49,6 +49,8 @@ export interface SessionDecoderOptions {
    * `open`, where closed blocks are counted, not kept (`record`'s flat memory).
    */
   retention?: Retention;
+  /** The consumer drops closed blocks' text and reads it back from elsewhere (ReconstructorOptions.releasesClosedText). */
+  releasesClosedText?: boolean;
   /** Dialects read their hottest event shapes without JSON.parse (DialectOptions.readShapes); default on. */
   readShapes?: boolean;
   /**
@@ -149,7 +151,11 @@ export function createSessionDecoder(
         if (!currentEnvelope || ruleAppliesTo(d.rule, currentEnvelope.dialect)) report(d, d.at.leg ?? 0);
       },
     },
-    { dialects: registry, ...(options.retention ? { retention: options.retention } : {}) },
+    {
+      dialects: registry,
+      ...(options.retention ? { retention: options.retention } : {}),
+      ...(options.releasesClosedText ? { releasesClosedText: true } : {}),
+    },
   );
 
   function startLeg(legOptions: { format?: FormatChoice; hints?: ExchangeHints } = {}): LegDecoder {

@@ -19,17 +19,20 @@ export interface CloseContext {
   report: (rule: RuleId, message: string, at: DiagnosticLocation) => void;
   /** A block changed: the reconstructor tells its consumer (and may let a settled block go). */
   changed: (block: Block) => void;
-  /** Closed blocks are kept (`all` retention): their text is made flat; in `open` they are let go. */
-  keepsBlocks: boolean;
+  /**
+   * Closed blocks' text is made flat: where they are kept (`all` retention) and their consumer
+   * keeps their text (ReconstructorOptions.releasesClosedText); in `open` they are let go.
+   */
+  flattensClosedText: boolean;
 }
 
 /**
  * How a block stops taking content: its final envelope closes it (`close`), a block of another
  * type that interrupted it closes it unfinalised, or a replay of it abandons it. Where closed
- * blocks are kept, each leaves its text one flat string (flattenContent).
+ * blocks and their text are kept, each leaves its text one flat string (flattenContent).
  */
-export function createBlockClose({ agents, toolLinks, report, changed, keepsBlocks }: CloseContext) {
-  const keepFlat = keepsBlocks ? flattenContent : (): void => undefined;
+export function createBlockClose({ agents, toolLinks, report, changed, flattensClosedText }: CloseContext) {
+  const keepFlat = flattensClosedText ? flattenContent : (): void => undefined;
 
   /**
    * A block's final envelope: the block completes, and a JSON payload (tool input, meta_init,

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { NO_EXTRAS } from '../envelope/types';
-import { createReconstructor, MAX_BLOCK_CHARS } from './reconstructor';
+import { createReconstructor, MAX_BLOCK_CHARS, type ReconstructorOptions } from './reconstructor';
 import { HELD_IDLE_AGENTS } from './retention';
 import { A, B, session, tool } from './reconstructor-harness';
 
@@ -111,52 +111,64 @@ const ENDINGS = [
   { ending: 'a block of another type', close: 'thinking' },
 ] as const;
 
-describe.each(ENDINGS)("'all' retention: a block closed by $ending keeps its text flat", ({ close }) => {
-  it('holds its text in about a byte per character, not a node per delta', () => {
-    setFlagsFromString('--expose-gc');
-    const collect = runInNewContext('gc') as () => void;
-    const heap = (): number => {
-      collect();
-      collect();
-      return process.memoryUsage().heapUsed;
-    };
-    // No callback keeps anything (the harness keeps every block change's content).
-    const r = createReconstructor({
+/** Heap bytes per delta the reconstructor holds after BLOCKS text blocks of DELTAS deltas of WIDTH characters, each closed by `close`. */
+function heldPerDelta(close: (typeof ENDINGS)[number]['close'], options: ReconstructorOptions = {}): number {
+  setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as () => void;
+  const heap = (): number => {
+    collect();
+    collect();
+    return process.memoryUsage().heapUsed;
+  };
+  // No callback keeps anything (the harness keeps every block change's content).
+  const r = createReconstructor(
+    {
       onBlock: () => undefined,
       onAgent: () => undefined,
       onDiagnostic: () => undefined,
+    },
+    options,
+  );
+  let seq = 0;
+  const push = (type: string, delta: string, final: boolean): void => {
+    r.push({
+      seq,
+      frame: seq++,
+      leg: 0,
+      dialect: 'json',
+      agent: A,
+      type,
+      final,
+      delta,
+      extras: NO_EXTRAS,
+      byteStart: 0,
+      byteEnd: 0,
+      receivedAt: 0,
     });
-    const [BLOCKS, DELTAS, WIDTH] = [40, 500, 40];
-    let seq = 0;
-    const push = (type: string, delta: string, final: boolean): void => {
-      r.push({
-        seq,
-        frame: seq++,
-        leg: 0,
-        dialect: 'json',
-        agent: A,
-        type,
-        final,
-        delta,
-        extras: NO_EXTRAS,
-        byteStart: 0,
-        byteEnd: 0,
-        receivedAt: 0,
-      });
-    };
-    const before = heap();
-    for (let b = 0; b < BLOCKS; b++) {
-      for (let d = 0; d < DELTAS; d++) push('text', `${b}/${d} `.padEnd(WIDTH, '.'), false);
-      if (close === 'final') push('text', '', true);
-      else push('thinking', 'x', true);
-    }
-    r.end();
-    const perDelta = (heap() - before) / (BLOCKS * DELTAS);
-    const texts = r.blocks().filter((b) => b.kind === 'text');
-    expect(texts.map((b) => b.content.length)).toEqual(Array(BLOCKS).fill(DELTAS * WIDTH));
+  };
+  const before = heap();
+  for (let b = 0; b < BLOCKS; b++) {
+    for (let d = 0; d < DELTAS; d++) push('text', `${b}/${d} `.padEnd(WIDTH, '.'), false);
+    if (close === 'final') push('text', '', true);
+    else push('thinking', 'x', true);
+  }
+  r.end();
+  const perDelta = (heap() - before) / (BLOCKS * DELTAS);
+  const texts = r.blocks().filter((b) => b.kind === 'text');
+  expect(texts.map((b) => b.content.length)).toEqual(Array(BLOCKS).fill(DELTAS * WIDTH));
+  return perDelta;
+}
+const [BLOCKS, DELTAS, WIDTH] = [40, 500, 40];
+
+describe.each(ENDINGS)("'all' retention: a block closed by $ending keeps its text flat", ({ close }) => {
+  it('holds its text in about a byte per character, not a node per delta', () => {
     // Flat: the delta's characters (a byte each) and its envelope's number in the block's
     // list, about 53 bytes here. Appended as it came, the text is a rope: a node and the
     // delta's own string per delta, about 134 bytes.
-    expect(perDelta).toBeLessThan(WIDTH * 2);
+    expect(heldPerDelta(close)).toBeLessThan(WIDTH * 2);
+  });
+
+  it('makes no flat copy for a consumer that drops the text (releasesClosedText: the session store)', () => {
+    expect(heldPerDelta(close, { releasesClosedText: true })).toBeGreaterThan(WIDTH * 2);
   });
 });

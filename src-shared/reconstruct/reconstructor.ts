@@ -34,6 +34,12 @@ export interface ReconstructorOptions {
   retention?: Retention;
   /** Characters of a block's content held in memory (default MAX_BLOCK_CHARS; tests lower it). */
   maxBlockChars?: number;
+  /**
+   * The consumer drops a closed block's text at once and reads it back from elsewhere (the
+   * session store rebuilds it from the deltas on its spool file): no flat copy is made of a
+   * text it would drop. Default false.
+   */
+  releasesClosedText?: boolean;
 }
 
 /**
@@ -106,7 +112,7 @@ export function createReconstructor(
     toolLinks,
     report,
     changed,
-    keepsBlocks: !letsGo,
+    flattensClosedText: !letsGo && options.releasesClosedText !== true,
   });
 
   function report(rule: RuleId, message: string, at: DiagnosticLocation): void {

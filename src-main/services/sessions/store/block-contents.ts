@@ -36,6 +36,11 @@ export class BlockContents implements ContentSource {
   private readonly lengths = new UintColumn();
   private readonly cache = new Map<number, string>();
   private cachedChars = 0;
+  /**
+   * By id, for blocks not yet released: the UTF-16 length of their own type's deltas, counted
+   * as the block took them (`count`), or -1 once one was not known.
+   */
+  private readonly deltaChars = new Map<number, number>();
 
   constructor(private readonly envelopes: EnvelopeTable) {}
 
@@ -57,19 +62,42 @@ export class BlockContents implements ContentSource {
    */
   release(block: Block): boolean {
     if (this.onDisk(block)) return true;
-    if (block.status === 'open' || KEPT_KINDS.has(block.kind)) return false;
+    if (block.status === 'open') return false;
+    const counted = this.deltaChars.get(block.id);
+    this.deltaChars.delete(block.id);
+    if (KEPT_KINDS.has(block.kind)) return false;
     const content = block.content;
-    if (content.length === 0) return false;
-    let bytes = 0;
-    for (const seq of block.envelopes)
-      if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
-    if (bytes !== Buffer.byteLength(content, 'utf8')) return false;
+    if (content.length === 0 || !this.rebuilds(block, content, counted)) return false;
     if (!moveContent(block, this)) return false;
     this.lengths.set(block.id, content.length + 1);
     // A plain text block's one segment holds the block's own string: it moves along.
     const only = block.segments?.length === 1 ? block.segments[0] : undefined;
     if (only?.content === content) moveContent(only, new SegmentOfBlock(block));
     return true;
+  }
+
+  /** `seq` joined the block (in the order of its envelope list): its delta counts toward `release`'s check. */
+  count(block: Block, seq: number): void {
+    if (this.envelopes.type(seq) !== block.kind) return;
+    const sum = this.deltaChars.get(block.id) ?? 0;
+    if (sum < 0) return;
+    const chars = this.envelopes.recentDeltaChars(seq);
+    this.deltaChars.set(block.id, chars < 0 ? -1 : sum + chars);
+  }
+
+  /**
+   * Whether the block's deltas of its own type rebuild `content`: as long as it, by the
+   * lengths counted as they came (`counted`). Measuring the text instead would make a rope of
+   * many deltas flat only to drop it. Where the count is not known (a delta counted long after
+   * it came) or differs (a replay split the block's envelopes after they were counted, a text
+   * cut at the cap), the UTF-8 lengths are compared, as for every block before.
+   */
+  private rebuilds(block: Block, content: string, counted: number | undefined): boolean {
+    if (counted === content.length) return true;
+    let bytes = 0;
+    for (const seq of block.envelopes)
+      if (this.envelopes.type(seq) === block.kind) bytes += this.envelopes.deltaBytes(seq);
+    return bytes === Buffer.byteLength(content, 'utf8');
   }
 
   /** Anything assigning a content again holds it in memory, as before. */

@@ -46,6 +46,7 @@ export class BlockIndex {
     let mapped = this.mappedEnvelopes.get(block.id);
     for (; mapped < block.envelopes.length; mapped++) {
       const seq = block.envelopes[mapped] as number;
+      this.contents.count(block, seq);
       if (this.envelopes.block(seq) < 0) {
         this.envelopes.setBlock(seq, block.id);
         this.touchRow(seq);

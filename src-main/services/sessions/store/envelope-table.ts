@@ -36,6 +36,9 @@ function dialectIndex(dialect: DialectId): number {
   return index;
 }
 
+/** Envelopes whose delta length `recentDeltaChars` still knows: the last ones added. */
+const RECENT = 256;
+
 /** A leg's frames: where each is (its byte span) and when it arrived. */
 export type FrameLookup = (
   leg: number,
@@ -63,6 +66,9 @@ export class EnvelopeTable {
   /** The block each envelope went to (unset: none yet, or none at all). */
   private readonly blocks = new NearColumn();
   private readonly strings = new Interned();
+  /** The delta lengths (UTF-16) of the last RECENT envelopes, by seq modulo RECENT. */
+  private readonly recentSeqs = new Int32Array(RECENT).fill(-1);
+  private readonly recentChars = new Uint32Array(RECENT);
 
   get count(): number {
     return this.size;
@@ -88,7 +94,19 @@ export class EnvelopeTable {
     this.extrasBytes.set(i, extrasBytes);
     this.unifiedBytes.set(i, unifiedBytes);
     this.recordEnds.set(i, this.recordStart(i) + deltaBytes + extrasBytes + unifiedBytes);
+    this.recentSeqs[i % RECENT] = i;
+    this.recentChars[i % RECENT] = e.delta.length;
     this.size = i + 1;
+  }
+
+  /**
+   * The delta's length in UTF-16 units while the envelope is among the last ones added, else
+   * -1. The reconstructor reports a block's change right after the envelope that made it, so
+   * this is known for nearly every envelope a block takes, without reading it back.
+   */
+  recentDeltaChars(seq: number): number {
+    const slot = seq % RECENT;
+    return seq >= 0 && this.recentSeqs[slot] === seq ? (this.recentChars[slot] as number) : -1;
   }
 
   leg(seq: number): number {

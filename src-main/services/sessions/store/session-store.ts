@@ -195,6 +195,8 @@ export function createSessionStore(init: SessionInit): SessionStore {
     {
       ...(init.format ? { format: init.format } : {}),
       inline: init.inline ?? DEFAULT_INLINE_OPTIONS,
+      // A closed block's text goes to disk (BlockContents.release): no flat copy of it first.
+      releasesClosedText: true,
     },
   );
 
