@@ -45,6 +45,12 @@ describe('the CLI on provider API streams', () => {
     expect((JSON.parse(out) as { formats: string[] }).formats).toEqual(['openai-responses']);
   });
 
+  it('inspect sums up an MCP exchange, which names no model, without an empty field', async () => {
+    const { code, out } = await run(['inspect', providerFixturePath('json-rpc/mcp-tools-call.sse')]);
+    expect(code).toBe(0);
+    expect(out).toContain('\nMessage "1 · completed · stop result"\n');
+  });
+
   it('blocks --json: full text content with citations, and the unified event each block opened with', async () => {
     const { out } = await run(['blocks', providerFixturePath('openai-responses/text-annotations.sse'), '--json']);
     const blocks = JSON.parse(out) as {

@@ -79,15 +79,16 @@ export function formatSegment(s: Segment): string {
 }
 
 /** One line per provider message: id, model, status, stop reason, tokens and timing. */
+/** A message block's summary on one line. Its fields are the dialect's: a JSON-RPC exchange has no model, and no field is printed empty. */
 function describeMessage(m: MessageSummary): string {
-  const parts: string[] = [m.id, m.model, m.status];
+  const parts: unknown[] = [m.id, m.model, m.status];
   if (m.stop_reason !== undefined) parts.push(`stop ${m.stop_reason}`);
   const input = m.usage?.['input_tokens'];
   const output = m.usage?.['output_tokens'];
   if (typeof input === 'number') parts.push(`${input} in / ${typeof output === 'number' ? output : '?'} out tokens`);
   if (m.time_to_first_token_ms !== undefined) parts.push(`TTFT ${m.time_to_first_token_ms} ms`);
   if (m.output_tokens_per_second !== undefined) parts.push(`${m.output_tokens_per_second} tokens/s`);
-  return JSON.stringify(parts.filter((p) => p !== '').join(' · '));
+  return JSON.stringify(parts.filter((p) => typeof p === 'string' && p !== '').join(' · '));
 }
 
 const short = (uuid: string): string => (uuid ? uuid.slice(0, 8) : '(none)');
