@@ -8,6 +8,24 @@ import type { AgentInfo, Block } from './types';
 export const A = 'aaaaaaaa-0000-4000-8000-000000000000';
 export const B = 'bbbbbbbb-0000-4000-8000-000000000000';
 
+/** An envelope of one plain delta, its frame numbered like it, at no byte offset: for tests that push their own. */
+export function plainEnvelope(seq: number, agent: string, type: string, delta: string, final = false): Envelope {
+  return {
+    seq,
+    frame: seq,
+    leg: 0,
+    dialect: 'json',
+    agent,
+    type,
+    final,
+    delta,
+    extras: NO_EXTRAS,
+    byteStart: 0,
+    byteEnd: 0,
+    receivedAt: 0,
+  };
+}
+
 interface EnvOptions {
   final?: boolean;
   agent?: string;

@@ -1,10 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { NO_EXTRAS } from '../envelope/types';
 import { createReconstructor, MAX_BLOCK_CHARS, type ReconstructorOptions } from './reconstructor';
 import { HELD_IDLE_AGENTS } from './retention';
-import { A, B, session, tool } from './reconstructor-harness';
+import { A, B, plainEnvelope, session, tool } from './reconstructor-harness';
 
 describe("'open' retention: closed blocks are counted, not kept", () => {
   it('holds only open blocks and calls waiting for their result, and counts every block', () => {
@@ -130,22 +129,8 @@ function heldPerDelta(close: (typeof ENDINGS)[number]['close'], options: Reconst
     options,
   );
   let seq = 0;
-  const push = (type: string, delta: string, final: boolean): void => {
-    r.push({
-      seq,
-      frame: seq++,
-      leg: 0,
-      dialect: 'json',
-      agent: A,
-      type,
-      final,
-      delta,
-      extras: NO_EXTRAS,
-      byteStart: 0,
-      byteEnd: 0,
-      receivedAt: 0,
-    });
-  };
+  const push = (type: string, delta: string, final: boolean): void =>
+    r.push(plainEnvelope(seq++, A, type, delta, final));
   const before = heap();
   for (let b = 0; b < BLOCKS; b++) {
     for (let d = 0; d < DELTAS; d++) push('text', `${b}/${d} `.padEnd(WIDTH, '.'), false);

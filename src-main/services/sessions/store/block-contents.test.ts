@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NO_EXTRAS, type Envelope } from '../../../../src-shared/envelope/types';
 import { holdsContent } from '../../../../src-shared/reconstruct/block-content';
 import { createReconstructor } from '../../../../src-shared/reconstruct/reconstructor';
+import { plainEnvelope } from '../../../../src-shared/reconstruct/reconstructor-harness';
 import type { Block } from '../../../../src-shared/reconstruct/types';
 import { BlockContents } from './block-contents';
 import { BlockEnvelopes } from './block-envelopes';
@@ -24,20 +24,7 @@ function storeSide(options: { maxBlockChars?: number; deferNotes?: boolean } = {
   );
   let seq = 0;
   const push = (agent: string, type: string, delta: string, final = false): void => {
-    const envelope: Envelope = {
-      seq,
-      frame: seq++,
-      leg: 0,
-      dialect: 'json',
-      agent,
-      type,
-      final,
-      delta,
-      extras: NO_EXTRAS,
-      byteStart: 0,
-      byteEnd: 0,
-      receivedAt: 0,
-    };
+    const envelope = plainEnvelope(seq++, agent, type, delta, final);
     table.add(envelope);
     r.push(envelope);
   };
