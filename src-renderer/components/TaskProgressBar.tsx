@@ -22,8 +22,8 @@ export function TaskProgressBar({ progress }: { progress: TaskProgress }) {
         aria-valuenow={percent}
         aria-valuetext={`${view.bytes}, ${view.rate}`}
       >
-        <div className="task-progress-received" style={{ width: `${view.received * 100}%` }} />
-        <div className="task-progress-decoded" style={{ width: `${view.decoded * 100}%` }} />
+        <div className="task-progress-received" style={{ transform: `scaleX(${view.received})` }} />
+        <div className="task-progress-decoded" style={{ transform: `scaleX(${view.decoded})` }} />
       </div>
       <span className="task-progress-bytes" data-testid={TEST_IDS.taskProgressBytes}>
         {view.bytes}
