@@ -34,17 +34,22 @@ export interface CloseContext {
 export function createBlockClose({ agents, toolLinks, report, changed, flattensClosedText }: CloseContext) {
   const keepFlat = flattensClosedText ? flattenContent : (): void => undefined;
 
-  /**
-   * A block's final envelope: the block completes, and a JSON payload (tool input, meta_init,
-   * awaited tools…) is read once, whole: meta_init fills in its agent, awaiting_frontend_tools
-   * says which calls the run waits for.
-   */
-  /** `payload`: the closing envelope's delta as its dialect parsed it, if it did. */
-  function close(state: AgentState, block: Block, envelope: Envelope, payload: unknown): void {
+  /** The block is complete and no longer its agent's open block of its type. */
+  function complete(state: AgentState, block: Block): void {
     block.status = 'complete';
     keepFlat(block);
     state.open.delete(block.kind);
     state.lastCompleted.set(block.kind, block);
+  }
+
+  /**
+   * A block's final envelope: the block completes, and a JSON payload (tool input, meta_init,
+   * awaited tools…) is read once, whole: meta_init fills in its agent, awaiting_frontend_tools
+   * says which calls the run waits for. `payload`: the closing envelope's delta as its dialect
+   * parsed it, if it did.
+   */
+  function close(state: AgentState, block: Block, envelope: Envelope, payload: unknown): void {
+    complete(state, block);
     // A payload cut at the cap cannot parse; block.content-capped said why.
     if (!hasJsonPayload(block.kind) || block.omittedChars !== undefined) return;
     // A payload of this one envelope is its delta, which the dialect already parsed.
@@ -94,10 +99,7 @@ export function createBlockClose({ agents, toolLinks, report, changed, flattensC
       `${describeBlock(block)} got no final envelope before a ${interrupted.type} block began at envelope ${interrupted.envelope}; it is closed there (${block.content.length} characters), and the ${block.kind} that follows is a block of its own, not merged into it.`,
       interrupted.at,
     );
-    block.status = 'complete';
-    keepFlat(block);
-    state.open.delete(block.kind);
-    state.lastCompleted.set(block.kind, block);
+    complete(state, block);
     changed(block);
   }
 
