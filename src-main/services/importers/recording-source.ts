@@ -116,10 +116,11 @@ export function chunkBytes(record: ChunkRecord): Uint8Array {
 }
 
 /**
- * The chunk record of `leg` on this line, if it is one. The indexing pass already validated
- * every line and reported damage; this one only picks its leg's chunks, and skips the rest.
+ * The chunk record of `leg` on this line, if it is one: read in the recorder's own layout
+ * (chunk-line.ts), any other line parsed whole. Damage was reported when the file was
+ * indexed; a reader of one leg's chunks skips the other lines.
  */
-function chunkOfLeg(line: Uint8Array, leg: number): ChunkRecord | null {
+export function chunkOfLeg(line: Uint8Array, leg: number): ChunkRecord | null {
   const chunk = parseChunkLine(line, 0, line.length);
   if (chunk) return chunk.leg === leg ? chunk : null;
   const parsed = parseRecord(utf8.decode(line));

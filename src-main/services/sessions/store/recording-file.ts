@@ -1,6 +1,5 @@
 import { closeSync, openSync } from 'node:fs';
-import { parseRecord } from '../../../../src-shared/recording/format';
-import { chunkBytes } from '../../importers/recording-source';
+import { chunkBytes, chunkOfLeg } from '../../importers/recording-source';
 import type { FileSpan } from '../../importers/types';
 import { FileWindow } from './file-window';
 
@@ -16,8 +15,6 @@ import { FileWindow } from './file-window';
 /** Reading chunks in order (a replay, a diff, a byte range across chunks) takes one system call per window. */
 const READ_WINDOW_BYTES = 256 * 1024;
 
-const utf8 = new TextDecoder();
-
 export class RecordingFile {
   private fd: number | null;
   private readonly window = new FileWindow(READ_WINDOW_BYTES);
@@ -30,10 +27,8 @@ export class RecordingFile {
   /** The bytes of the chunk record at `line`, which was decoded as `length` bytes of leg `leg`. */
   chunk(line: FileSpan, leg: number, length: number): Uint8Array {
     if (this.fd === null) throw new Error('The session was closed: its recording is no longer read');
-    const text = utf8.decode(this.window.read(this.fd, line.start, line.end));
-    const parsed = parseRecord(text);
-    const record =
-      parsed.kind === 'record' && parsed.record.type === 'chunk' && parsed.record.leg === leg ? parsed.record : null;
+    // Read as the file was: the recorder's own layout without decoding the line to text first.
+    const record = chunkOfLeg(this.window.read(this.fd, line.start, line.end), leg);
     const bytes = record ? chunkBytes(record) : null;
     if (!bytes || bytes.byteLength !== length) {
       throw new Error(
