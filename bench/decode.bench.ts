@@ -1,6 +1,7 @@
 /**
- * The whole shared decoder (createSessionDecoder: framer, dialect, chunk statistics,
- * reconstruction, diagnostics) against floors measured in the same process on the same
+ * The whole shared decoder as the app and the CLI run it (createSessionDecoder: framer,
+ * dialect, reconstruction, in-text stage, diagnostics; chunk statistics are not counted while
+ * decoding, but from the session store when a view asks: session-statistics.ts) against floors measured in the same process on the same
  * network-like chunks (bench/floors.ts): line splitting + UTF-8 decoding + JSON.parse of each
  * data line, and eventsource-parser + JSON.parse beside it. Streams are seeded and realistic
  * (bench/streams.ts): `mixed` (tool payloads up to 200 KB) and `deltas` (nearly all small
@@ -11,7 +12,11 @@
  * within 1.2x), and the heap the finished decoder keeps per input byte and per envelope.
  * Heap figures need `global.gc`: `npm run bench` runs node with --expose-gc.
  */
-import { createSessionDecoder, type SessionDecoder } from '../src-shared/pipeline/session-decoder';
+import {
+  createSessionDecoder,
+  type SessionDecoder,
+  type SessionDecoderOptions,
+} from '../src-shared/pipeline/session-decoder';
 import { eventsourceParserFloor, linesFloor } from './floors';
 import type { BenchOptions, BenchTable } from './run';
 import { clearStreamCache, generateStream, networkChunks, STREAM_FORMATS, type StreamProfile } from './streams';
@@ -29,6 +34,8 @@ const TARGET_OF_FLOOR: Record<(typeof STREAM_FORMATS)[number], Record<StreamProf
   xml: { deltas: 0.6, mixed: 0.6 },
 };
 const LINEAR_TARGET = 1.2;
+/** The decoder's options in the app's session store and the CLI: no statistics while decoding. */
+export const AS_THE_APP_DECODES: SessionDecoderOptions = { statistics: false };
 /** Decodes of each stream before the timed rounds (`alternate` makes the last of them). */
 const DECODER_WARM_UPS = 3;
 
@@ -41,7 +48,10 @@ interface Decoded {
 function decode(chunks: readonly Uint8Array[]): Decoded {
   let envelopes = 0;
   let diagnostics = 0;
-  const session = createSessionDecoder({ onEnvelope: () => envelopes++, onDiagnostic: () => diagnostics++ });
+  const session = createSessionDecoder(
+    { onEnvelope: () => envelopes++, onDiagnostic: () => diagnostics++ },
+    AS_THE_APP_DECODES,
+  );
   const leg = session.startLeg();
   for (let i = 0; i < chunks.length; i++) leg.push(chunks[i] as Uint8Array, i);
   leg.end();
@@ -182,7 +192,7 @@ export async function settledMemory(gc: Gc): Promise<number> {
 /** Decodes in a frame of its own, so that only the returned session stays reachable (the provider bench decodes with it too). */
 export function decodeKeeping(chunks: readonly Uint8Array[]): { session: SessionDecoder; envelopes: number } {
   let envelopes = 0;
-  const session = createSessionDecoder({ onEnvelope: () => envelopes++ });
+  const session = createSessionDecoder({ onEnvelope: () => envelopes++ }, AS_THE_APP_DECODES);
   const leg = session.startLeg();
   for (let i = 0; i < chunks.length; i++) leg.push(chunks[i] as Uint8Array, i);
   leg.end();

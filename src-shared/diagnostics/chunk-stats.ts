@@ -1,7 +1,7 @@
 import { DEFAULT_CHUNK_BUDGET, measureText, type TextMeasure } from '../envelope/budget';
 import { frameDataBytes } from '../sse/data-bytes';
 import type { DialectId } from '../dialects/registry';
-import type { Envelope } from '../envelope/types';
+import type { ControlKind, Envelope } from '../envelope/types';
 import type { Frame } from '../sse/types';
 import { createChunkFullness, type ChunkFullness } from './chunk-fullness';
 import { createLog2Histogram, type HistogramSummary } from './log2-histogram';
@@ -76,10 +76,28 @@ export interface ChunkStatistics {
   legs: LegStatistics[];
 }
 
+/**
+ * An envelope read back from a session store (statistics computed when a view asks, not while
+ * decoding): what its row keeps, with the delta's UTF-8 size, which the store knows without
+ * reading the text. The whole envelope is read (`envelope()`) only for a chunked dialect,
+ * whose escaping and fullness need its text and extras.
+ */
+export interface StoredEnvelope {
+  leg: number;
+  receivedAt: number;
+  control: ControlKind | undefined;
+  dialect: DialectId;
+  type: string;
+  deltaBytes: number;
+  envelope(): Envelope;
+}
+
 export interface ChunkStats {
   onChunk(bytes: number, receivedAt: number, leg: number): void;
   onFrame(frame: Frame, leg: number): void;
   onEnvelope(envelope: Envelope, frame: Frame | undefined): void;
+  /** The same count as `onEnvelope`'s, for an envelope read back from a store. */
+  onStoredEnvelope(stored: StoredEnvelope, frame: Frame | undefined): void;
   snapshot(): ChunkStatistics;
 }
 
@@ -187,6 +205,49 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
     return acc;
   }
 
+  /** Counts an envelope for its leg; the accumulator of its type, or undefined for a control envelope (counted by kind). */
+  function countEnvelope(
+    leg: number,
+    receivedAt: number,
+    control: ControlKind | undefined,
+    dialect: DialectId,
+    type: string,
+  ): TypeAccumulator | undefined {
+    const state = legState(leg);
+    state.envelopes++;
+    if (state.firstEnvelopeAt === null) {
+      state.firstEnvelopeAt = receivedAt;
+      if (state.firstChunkAt !== null) state.timeToFirstEnvelope = receivedAt - state.firstChunkAt;
+    }
+    if (control) {
+      controlEnvelopes[control] = (controlEnvelopes[control] ?? 0) + 1;
+      return undefined;
+    }
+    return typeAccumulator(dialect, type);
+  }
+
+  /** Counts the frame's data for the first of its envelopes; its UTF-8 bytes then, else -1. */
+  function countWire(acc: TypeAccumulator, leg: number, frame: Frame | undefined): number {
+    if (!frame || (countedLeg === leg && countedFrame === frame.seq)) return -1;
+    countedLeg = leg;
+    countedFrame = frame.seq;
+    const wire = frameDataBytes(frame);
+    acc.wireBytes += wire;
+    if (wire > budget && acc.chunked) acc.overBudget++;
+    return wire;
+  }
+
+  /** Counts the delta's size; `envelope` (its text and extras) for a chunked dialect's fullness, after `measure` measured it. */
+  function countDelta(acc: TypeAccumulator, envelope: Envelope | undefined, deltaBytes: number): void {
+    acc.envelopes++;
+    acc.payloadBytes += deltaBytes;
+    payloadBytes.add(deltaBytes);
+    if (acc.chunked && envelope) {
+      acc.escaped += measure.escapedBytes;
+      fullness.track(envelope, deltaBytes);
+    }
+  }
+
   return {
     onChunk(bytes, receivedAt, leg) {
       const state = legState(leg);
@@ -217,37 +278,23 @@ export function createChunkStats(options: ChunkStatsOptions): ChunkStats {
     },
 
     onEnvelope(envelope, frame) {
-      const state = legState(envelope.leg);
-      state.envelopes++;
-      if (state.firstEnvelopeAt === null) {
-        state.firstEnvelopeAt = envelope.receivedAt;
-        if (state.firstChunkAt !== null) state.timeToFirstEnvelope = envelope.receivedAt - state.firstChunkAt;
-      }
-      if (envelope.control) {
-        controlEnvelopes[envelope.control] = (controlEnvelopes[envelope.control] ?? 0) + 1;
-        return;
-      }
-      const acc = typeAccumulator(envelope.dialect, envelope.type);
-      let wire = -1;
-      if (frame && (countedLeg !== envelope.leg || countedFrame !== frame.seq)) {
-        countedLeg = envelope.leg;
-        countedFrame = frame.seq;
-        wire = frameDataBytes(frame);
-        acc.wireBytes += wire;
-        if (wire > budget && acc.chunked) acc.overBudget++;
-      }
+      const acc = countEnvelope(envelope.leg, envelope.receivedAt, envelope.control, envelope.dialect, envelope.type);
+      if (!acc) return;
+      const wire = countWire(acc, envelope.leg, frame);
       // A delta that is its event's data verbatim (an XML text delta) has the bytes just
       // counted. Escaped sizes only matter for chunked dialects.
       const verbatim =
         wire !== -1 && !acc.chunked && envelope.delta.length === frame?.data.length && envelope.delta === frame.data;
-      const deltaBytes = verbatim ? wire : measureText(envelope.delta, measure, acc.chunked).bytes;
-      acc.envelopes++;
-      acc.payloadBytes += deltaBytes;
-      payloadBytes.add(deltaBytes);
-      if (acc.chunked) {
-        acc.escaped += measure.escapedBytes;
-        fullness.track(envelope, deltaBytes);
-      }
+      countDelta(acc, envelope, verbatim ? wire : measureText(envelope.delta, measure, acc.chunked).bytes);
+    },
+
+    onStoredEnvelope(stored, frame) {
+      const acc = countEnvelope(stored.leg, stored.receivedAt, stored.control, stored.dialect, stored.type);
+      if (!acc) return;
+      countWire(acc, stored.leg, frame);
+      if (!acc.chunked) return countDelta(acc, undefined, stored.deltaBytes);
+      const envelope = stored.envelope();
+      countDelta(acc, envelope, measureText(envelope.delta, measure, true).bytes);
     },
 
     snapshot() {

@@ -40,8 +40,10 @@ export interface SessionDecoderOptions {
   dialects?: DialectRegistry;
   /**
    * Chunk statistics (sizes, timing, escaping and fullness per type); default on. Off for a
-   * consumer that never shows them (the CLI): measuring every envelope's UTF-8 and escaped
-   * size is about a fifth of decoding a file, and none of it is a diagnostic.
+   * consumer that never shows them (the CLI) or counts them later from what it keeps (the
+   * session store, src-main/services/sessions/store/session-statistics.ts): measuring every
+   * envelope's UTF-8 and escaped size is about a fifth of decoding a file, and none of it is
+   * a diagnostic.
    */
   statistics?: boolean;
   /**

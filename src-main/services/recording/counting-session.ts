@@ -117,7 +117,8 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
         if (entry.examples.length < FINDING_EXAMPLES) entry.examples.push(diagnostic);
       },
     },
-    { ...options, retention: 'open' },
+    // Nothing it serves shows chunk statistics (they are counted when a view asks, from a session store).
+    { ...options, retention: 'open', statistics: false },
   );
 
   return {

@@ -185,6 +185,12 @@ export class EnvelopeTable {
     return CONTROLS[(this.flags.get(seq) >> CONTROL_SHIFT) & CONTROL_MASK];
   }
 
+  dialect(seq: number): DialectId {
+    return (
+      DIALECTS[(this.flags.get(seq) >> DIALECT_SHIFT) & DIALECT_MASK] ?? (DIALECT_REGISTRY.fallback.id as DialectId)
+    );
+  }
+
   final(seq: number): boolean {
     return (this.flags.get(seq) & 1) === 1;
   }
@@ -218,7 +224,7 @@ export class EnvelopeTable {
       delta: this.delta(seq),
       extras: this.extrasOf(seq),
       leg,
-      dialect: DIALECTS[(flags >> DIALECT_SHIFT) & DIALECT_MASK] ?? (DIALECT_REGISTRY.fallback.id as DialectId),
+      dialect: this.dialect(seq),
       byteStart: known ? frames.byteStart(frame) : 0,
       byteEnd: known ? frames.byteEnd(frame) : 0,
       receivedAt: known ? frames.receivedAt(frame) : 0,

@@ -39,6 +39,7 @@ import { decoderInto } from './decoder-wiring';
 import { BlockIndex, pendingToolsOf } from './block-index';
 import { filterEnvelopes } from './session-filter';
 import { SessionRows } from './session-rows';
+import { SessionStatistics } from './session-statistics';
 import { frameDetail, framingOf, reframeLeg } from './reframe';
 import { sessionDetail, sessionSummary, toAgentPayload, toDiagnosticPayload } from './session-summary';
 
@@ -46,7 +47,8 @@ import { sessionDetail, sessionSummary, toAgentPayload, toDiagnosticPayload } fr
  * Everything one session holds, fed by the shared decoder: its legs (each with the raw bytes
  * kept once, on disk, behind an index of the received chunks), a compact frame index, the
  * envelopes (their deltas on disk too), the blocks and agents (the reconstructor's live
- * objects; a finished block's content is read back from disk), diagnostics and statistics.
+ * objects; a finished block's content is read back from disk) and diagnostics; chunk statistics
+ * are counted from them when asked.
  * Contents are handed out on demand, by id; what changed since the last batch is tracked for
  * the batched row updates.
  *
@@ -139,7 +141,8 @@ export interface SessionStore {
   diagnostics(): readonly Diagnostic[];
   /** Findings from `from` on, or the whole list when it was replaced since `resets` (see DiagnosticsPage). */
   diagnosticsSince(from: number, resets: number): DiagnosticsPage;
-  stats(): unknown;
+  /** Chunk statistics (ChunkStatistics), counted when asked from what the store keeps (session-statistics.ts). */
+  stats(): Promise<unknown>;
   pendingTools(): PendingToolsState | null;
   /** Everything decoded, materialised for the block diff (frames rebuilt from the raw bytes). */
   diffInput(): DiffInput;
@@ -197,6 +200,8 @@ export function createSessionStore(init: SessionInit): SessionStore {
       inline: init.inline ?? DEFAULT_INLINE_OPTIONS,
       // A closed block's text goes to disk (BlockContents.release): no flat copy of it first.
       releasesClosedText: true,
+      // Counted when a view asks (SessionStatistics), from what the store keeps.
+      statistics: false,
     },
   );
 
@@ -212,6 +217,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
   const legAt = legOps.legAt;
 
   const rows = new SessionRows(envelopes, findings);
+  const statistics = new SessionStatistics(legs, envelopes);
   const row = (seq: number) => rows.row(seq);
 
   const batchMarks = () => ({
@@ -317,7 +323,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
       const start = resets === findings.resets ? Math.min(from, findings.count) : 0;
       return { resets: findings.resets, from: start, diagnostics: findings.all(start).map(toDiagnosticPayload) };
     },
-    stats: () => decoder.stats(),
+    stats: () => statistics.snapshot(),
     pendingTools: () => pendingToolsOf(legs, blockIndex.awaiting, decoder.blocks(), decoder.agents()),
     severityCounts: () => findings.severityCounts(),
     diffInput(): DiffInput {

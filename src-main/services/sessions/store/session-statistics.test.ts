@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeLegs, type ChunkInput } from '../../../../src-shared/pipeline/session-decoder';
+import {
+  EXTERNAL_FIXTURES_DIR,
+  FIXTURES_DIR,
+  PROVIDER_FIXTURES_DIR,
+  UNKNOWN_FIXTURES_DIR,
+} from '../../../testing/fixtures';
+import { createSessionStore, type SessionStore } from './session-store';
+
+/** Every stream fixture of the project (SSE, and the line-framed `.txt` ones), by path. */
+function everyFixture(): string[] {
+  return [FIXTURES_DIR, PROVIDER_FIXTURES_DIR, UNKNOWN_FIXTURES_DIR, EXTERNAL_FIXTURES_DIR].flatMap((dir) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.sse') || name.endsWith('.txt'))
+      .sort()
+      .map((name) => join(dir, name)),
+  );
+}
+
+/** `bytes` as network chunks of a few sizes, received 3 ms apart. */
+function chunksOf(bytes: Uint8Array, from = 0): ChunkInput[] {
+  const sizes = [1, 7, 300, 4096, 13];
+  const chunks: ChunkInput[] = [];
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const size = sizes[i % sizes.length] as number;
+    chunks.push({ bytes: bytes.subarray(at, at + size), receivedAt: from + i * 3 });
+    at += size;
+  }
+  return chunks;
+}
+
+function storeOf(): SessionStore {
+  return createSessionStore({
+    id: 's',
+    title: 't',
+    source: { kind: 'live', method: 'POST', url: 'http://127.0.0.1/agent/run' },
+    createdAt: 0,
+  });
+}
+
+/** Pushes each leg's chunks into its own leg of `store`, ending each; `ask` runs after every chunk. */
+async function feed(
+  store: SessionStore,
+  legs: readonly (readonly ChunkInput[])[],
+  ask?: () => Promise<void>,
+): Promise<void> {
+  for (const chunks of legs) {
+    const leg = store.openLeg('run', null, 0).index;
+    for (const chunk of chunks) {
+      store.push(leg, chunk.bytes, chunk.receivedAt ?? 0);
+      await ask?.();
+    }
+    store.endLeg(leg, { reason: 'complete' });
+  }
+  store.finish();
+}
+
+describe('statistics counted when asked, from what the store keeps', () => {
+  it.each(everyFixture())('equal the decoder’s own for %s', async (path) => {
+    const chunks = chunksOf(new Uint8Array(readFileSync(path)));
+    const store = storeOf();
+    await feed(store, [chunks]);
+    expect(await store.stats()).toEqual(decodeLegs([chunks]).stats);
+  });
+
+  it('go on from where the last call stopped: asked after every chunk, the end is the same as asked once', async () => {
+    const json = chunksOf(new Uint8Array(readFileSync(join(FIXTURES_DIR, 'example_1.json.sse'))));
+    const xml = chunksOf(new Uint8Array(readFileSync(join(FIXTURES_DIR, 'example_1.xml.sse'))), 10_000);
+    const expected = decodeLegs([json, xml]).stats;
+    const store = storeOf();
+    const seen: number[] = [];
+    await feed(store, [json, xml], async () => {
+      const { legs } = (await store.stats()) as typeof expected;
+      seen.push(legs.reduce((sum, leg) => sum + leg.chunks, 0));
+    });
+    expect(await store.stats()).toEqual(expected);
+    // While a leg streams its newest chunk waits (a replay may still extend it): one behind.
+    expect(seen[0]).toBe(0);
+    expect(seen[json.length - 1]).toBe(json.length - 1);
+    expect(seen.at(-1)).toBe(json.length + xml.length - 1);
+    expect(seen.every((count, i) => i === 0 || count >= (seen[i - 1] as number))).toBe(true);
+  });
+
+  it('count a network chunk delivered in parts (a replay stepping an event at a time) as the one chunk it was', async () => {
+    const bytes = new TextEncoder().encode(
+      'data: {"type":"text","agent":"a","final":false,"delta":"hi"}\n\ndata: {"type":"text","agent":"a","final":true,"delta":"!"}\n\n',
+    );
+    const store = storeOf();
+    const leg = store.openLeg('run', null, 0).index;
+    store.push(leg, bytes.subarray(0, 70), 5);
+    expect(((await store.stats()) as { legs: { chunks: number }[] }).legs).toEqual([]);
+    store.push(leg, bytes.subarray(70), 5, true);
+    store.endLeg(leg, { reason: 'complete' });
+    store.finish();
+    expect(await store.stats()).toEqual(decodeLegs([[{ bytes, receivedAt: 5 }]]).stats);
+  });
+
+  it('count a large session in slices, answering other calls between them, and two calls at once count once', async () => {
+    const chunks = chunksOf(new Uint8Array(readFileSync(join(FIXTURES_DIR, 'example_1.json.sse'))));
+    const legs = Array.from({ length: 40 }, () => chunks);
+    const store = storeOf();
+    await feed(store, legs);
+    let turns = 0;
+    const ticking = setInterval(() => (turns += 1), 0);
+    const [first, second] = await Promise.all([store.stats(), store.stats()]);
+    clearInterval(ticking);
+    expect(second).toEqual(first);
+    expect(first).toEqual(decodeLegs(legs).stats);
+    expect(turns).toBeGreaterThan(0);
+  });
+});
