@@ -77,10 +77,10 @@ describe('statistics counted when asked, from what the store keeps', () => {
       seen.push(legs.reduce((sum, leg) => sum + leg.chunks, 0));
     });
     expect(await store.stats()).toEqual(expected);
-    // While a leg streams its newest chunk waits (a replay may still extend it): one behind.
-    expect(seen[0]).toBe(0);
-    expect(seen[json.length - 1]).toBe(json.length - 1);
-    expect(seen.at(-1)).toBe(json.length + xml.length - 1);
+    // Every chunk as soon as it is in.
+    expect(seen[0]).toBe(1);
+    expect(seen[json.length - 1]).toBe(json.length);
+    expect(seen.at(-1)).toBe(json.length + xml.length);
     expect(seen.every((count, i) => i === 0 || count >= (seen[i - 1] as number))).toBe(true);
   });
 
@@ -91,7 +91,9 @@ describe('statistics counted when asked, from what the store keeps', () => {
     const store = storeOf();
     const leg = store.openLeg('run', null, 0).index;
     store.push(leg, bytes.subarray(0, 70), 5);
-    expect(((await store.stats()) as { legs: { chunks: number }[] }).legs).toEqual([]);
+    const part = (await store.stats()) as { frames: number; legs: { chunks: number; bytes: number }[] };
+    expect(part.frames).toBe(1);
+    expect(part.legs[0]).toMatchObject({ chunks: 1, bytes: 70 });
     store.push(leg, bytes.subarray(70), 5, true);
     store.endLeg(leg, { reason: 'complete' });
     store.finish();

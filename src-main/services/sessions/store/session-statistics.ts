@@ -25,8 +25,9 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 interface LegCursor {
   /** Its raw bytes framed again as the decoder framed them: for each event's data. */
   readonly framer: LegFramer;
-  /** Network chunks counted and framed. */
+  /** Network chunks counted and framed, and their bytes. */
   chunks: number;
+  bytes: number;
   /**
    * The leg's latest frames, consecutive (an envelope needs its frame's data); the frames more
    * than FRAMES_KEPT behind the newest an envelope asked for are dropped.
@@ -51,15 +52,12 @@ interface LegCursor {
  * frames from framing those bytes again with the decoder's framing (same events, same numbers),
  * the envelopes from the envelope table, read back whole only for a chunked dialect (escaping
  * and fullness need their text). The figures equal those of the decoder's own statistics
- * (session-statistics.test.ts). While a leg streams, its newest network chunk waits for the next
- * one, or the leg's end: a replay stepping one event at a time delivers a chunk in parts.
+ * (session-statistics.test.ts). A replay stepping one event at a time delivers a network chunk
+ * in parts: when a chunk counted grew since, the count starts over.
  */
 export class SessionStatistics {
-  private readonly stats: ChunkStats = createChunkStats({
-    budget: CHUNK_BUDGET,
-    isChunked: (id) => DIALECT_REGISTRY.get(id)?.chunked === true,
-  });
-  private readonly cursors: LegCursor[] = [];
+  private stats: ChunkStats = newChunkStats();
+  private cursors: LegCursor[] = [];
   /** The next envelope to count (envelopes are numbered across legs, leg after leg). */
   private envelope = 0;
   private readonly reader: StoredEnvelopeReader;
@@ -85,9 +83,28 @@ export class SessionStatistics {
   }
 
   private async count(): Promise<ChunkStatistics> {
+    if (this.countedChunkGrew()) this.startOver();
     const slice = { start: performance.now() };
     for (const leg of this.legs) if (!(await this.catchUp(leg, slice))) break;
     return this.stats.snapshot();
+  }
+
+  /**
+   * The last chunk counted got more bytes since (a replay stepping one event at a time
+   * delivers a network chunk in parts): what was counted of it cannot be taken back.
+   */
+  private countedChunkGrew(): boolean {
+    return this.cursors.some((cursor, leg) => {
+      const raw = this.legs[leg]?.raw;
+      const holder = raw?.overlapping(cursor.bytes, cursor.bytes + 1)[0];
+      return holder !== undefined && holder.index < cursor.chunks;
+    });
+  }
+
+  private startOver(): void {
+    this.stats = newChunkStats();
+    this.cursors = [];
+    this.envelope = 0;
   }
 
   /** Counts what the leg holds now; false while it streams (the next legs wait for it). */
@@ -97,7 +114,7 @@ export class SessionStatistics {
     const next = this.legs[leg.index + 1];
     const end = next ? next.firstEnvelope : this.envelopes.count;
     // A chunk at a time, its envelopes after it: only the frames of one chunk are held.
-    const chunks = streaming ? leg.raw.count - 1 : leg.raw.count;
+    const chunks = leg.raw.count;
     if (!cursor.responded && leg.response) {
       cursor.framer.respond(leg.response.headers);
       cursor.responded = true;
@@ -107,6 +124,7 @@ export class SessionStatistics {
       const chunk = leg.raw.chunk(cursor.chunks);
       cursor.chunks++;
       if (!chunk) continue;
+      cursor.bytes += chunk.bytes.byteLength;
       this.stats.onChunk(chunk.bytes.byteLength, chunk.receivedAt, leg.index);
       cursor.framer.push(chunk.bytes, chunk.receivedAt);
       this.countEnvelopes(cursor, end);
@@ -125,7 +143,7 @@ export class SessionStatistics {
     return true;
   }
 
-  /** The leg's envelopes up to `end` whose frames are framed (all of them once the leg ended). */
+  /** The leg's envelopes up to `end` whose frames are framed (all of them once the leg ended: its last event may end without a blank line). */
   private countEnvelopes(cursor: LegCursor, end: number): void {
     for (; this.envelope < end; this.envelope++) {
       const seq = this.envelope;
@@ -151,6 +169,7 @@ export class SessionStatistics {
         { maxDataLineBytes: MAX_DATA_LINE_BYTES, ...SESSION_FRAMING },
       ),
       chunks: 0,
+      bytes: 0,
       frames: [],
       framed: 0,
       responded: false,
@@ -190,6 +209,10 @@ class StoredEnvelopeReader implements StoredEnvelope {
   envelope(): Envelope {
     return this.envelopes.get(this.seq) as Envelope;
   }
+}
+
+function newChunkStats(): ChunkStats {
+  return createChunkStats({ budget: CHUNK_BUDGET, isChunked: (id) => DIALECT_REGISTRY.get(id)?.chunked === true });
 }
 
 /**
