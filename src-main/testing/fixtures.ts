@@ -115,3 +115,13 @@ export function listUnknownFixtures(): string[] {
     .filter((f) => f.endsWith('.sse'))
     .sort();
 }
+
+/** Every stream fixture of the project, by path: the SSE ones and the line-framed `.txt` ones of every folder. */
+export function everyStreamFixture(): string[] {
+  return [FIXTURES_DIR, PROVIDER_FIXTURES_DIR, UNKNOWN_FIXTURES_DIR, EXTERNAL_FIXTURES_DIR].flatMap((dir) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.sse') || name.endsWith('.txt'))
+      .sort()
+      .map((name) => join(dir, name)),
+  );
+}

@@ -1,12 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  EXTERNAL_FIXTURES_DIR,
-  PROVIDER_FIXTURES_DIR,
-  UNKNOWN_FIXTURES_DIR,
-  FIXTURES_DIR,
-} from '../../src-main/testing/fixtures';
+import { everyStreamFixture, FIXTURES_DIR } from '../../src-main/testing/fixtures';
 import { fuzzGrammar } from '../dialects/json-envelope/fuzz';
 import { seededRandom } from '../sse/rechunk';
 import { generateStreams } from '../testing/fuzz-streams';
@@ -15,16 +10,6 @@ import { stringifyJson } from '../json/tree';
 import { healthyEnvelopes } from '../testing/healthy-envelopes';
 import { createPreparedCursor, readSpan, type PreparedEnvelopes } from './prepared';
 import { decodeLegs } from './session-decoder';
-
-/** Every `.sse` fixture of the project, by path. */
-function everyFixture(): string[] {
-  return [FIXTURES_DIR, PROVIDER_FIXTURES_DIR, UNKNOWN_FIXTURES_DIR, EXTERNAL_FIXTURES_DIR].flatMap((dir) =>
-    readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .filter((name) => name.endsWith('.sse'))
-      .sort()
-      .map((name) => join(dir, name)),
-  );
-}
 
 /** `bytes` read ahead in spans of `spanBytes` (cut anywhere), counting the envelopes the dialect takes. */
 function preparedIn(bytes: Uint8Array, spanBytes: number): PreparedEnvelopes & { taken: number } {
@@ -56,7 +41,7 @@ function bothWays(bytes: Uint8Array, spanBytes: number) {
 }
 
 describe('envelopes read ahead in spans give the decode in order, exactly', () => {
-  it.each(everyFixture())('%s', (path) => {
+  it.each(everyStreamFixture())('%s', (path) => {
     const { alone, ahead } = bothWays(new Uint8Array(readFileSync(path)), 301);
     expect(ahead).toEqual(alone);
   });

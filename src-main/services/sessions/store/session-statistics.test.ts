@@ -1,24 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeLegs, type ChunkInput } from '../../../../src-shared/pipeline/session-decoder';
-import {
-  EXTERNAL_FIXTURES_DIR,
-  FIXTURES_DIR,
-  PROVIDER_FIXTURES_DIR,
-  UNKNOWN_FIXTURES_DIR,
-} from '../../../testing/fixtures';
+import { everyStreamFixture, FIXTURES_DIR } from '../../../testing/fixtures';
 import { createSessionStore, type SessionStore } from './session-store';
-
-/** Every stream fixture of the project (SSE, and the line-framed `.txt` ones), by path. */
-function everyFixture(): string[] {
-  return [FIXTURES_DIR, PROVIDER_FIXTURES_DIR, UNKNOWN_FIXTURES_DIR, EXTERNAL_FIXTURES_DIR].flatMap((dir) =>
-    readdirSync(dir, { recursive: true, encoding: 'utf8' })
-      .filter((name) => name.endsWith('.sse') || name.endsWith('.txt'))
-      .sort()
-      .map((name) => join(dir, name)),
-  );
-}
 
 /** `bytes` as network chunks of a few sizes, received 3 ms apart. */
 function chunksOf(bytes: Uint8Array, from = 0): ChunkInput[] {
@@ -59,7 +44,7 @@ async function feed(
 }
 
 describe('statistics counted when asked, from what the store keeps', () => {
-  it.each(everyFixture())('equal the decoder’s own for %s', async (path) => {
+  it.each(everyStreamFixture())('equal the decoder’s own for %s', async (path) => {
     const chunks = chunksOf(new Uint8Array(readFileSync(path)));
     const store = storeOf();
     await feed(store, [chunks]);
