@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeLegs, type ChunkInput } from '../../../../src-shared/pipeline/session-decoder';
+import { seededRandom } from '../../../../src-shared/sse/rechunk';
+import { generateStreams } from '../../../../src-shared/testing/fuzz-streams';
 import { everyStreamFixture, FIXTURES_DIR } from '../../../testing/fixtures';
+import { builtInFuzzGrammars } from '../../../testing/fuzz-grammars';
 import { createSessionStore, type SessionStore } from './session-store';
 
 /** `bytes` as network chunks of a few sizes, received 3 ms apart. */
@@ -50,6 +53,16 @@ describe('statistics counted when asked, from what the store keeps', () => {
     await feed(store, [chunks]);
     expect(await store.stats()).toEqual(decodeLegs([chunks]).stats);
   });
+
+  it.each([...builtInFuzzGrammars()])(
+    'equal the decoder’s own on generated %s streams, broken ones among them',
+    async (_id, grammar) => {
+      const chunks = chunksOf(generateStreams(grammar, seededRandom(35), 24_000));
+      const store = storeOf();
+      await feed(store, [chunks]);
+      expect(await store.stats()).toEqual(decodeLegs([chunks]).stats);
+    },
+  );
 
   it('go on from where the last call stopped: asked after every chunk, the end is the same as asked once', async () => {
     const json = chunksOf(new Uint8Array(readFileSync(join(FIXTURES_DIR, 'example_1.json.sse'))));
