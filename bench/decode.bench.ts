@@ -1,15 +1,17 @@
 /**
  * The whole shared decoder as the app and the CLI run it (createSessionDecoder: framer,
  * dialect, reconstruction, in-text stage, diagnostics; chunk statistics are not counted while
- * decoding, but from the session store when a view asks: session-statistics.ts) against floors measured in the same process on the same
- * network-like chunks (bench/floors.ts): line splitting + UTF-8 decoding + JSON.parse of each
- * data line, and eventsource-parser + JSON.parse beside it. Streams are seeded and realistic
- * (bench/streams.ts): `mixed` (tool payloads up to 200 KB) and `deltas` (nearly all small
- * deltas), in every wire format, cut into 1 B–16 KB chunks.
+ * decoding, but from the session store when a view asks: session-statistics.ts) against
+ * floors measured in the same process on the same network-like chunks (bench/floors.ts): line
+ * splitting + UTF-8 decoding + JSON.parse of each data line, and eventsource-parser +
+ * JSON.parse beside it. Streams are seeded and realistic (bench/streams.ts): `mixed` (tool
+ * payloads up to 200 KB) and `deltas` (nearly all small deltas), in every wire format, cut
+ * into 1 B–16 KB chunks.
  *
  * Reported: throughput as a fraction of the floor (floor time / decoder time; targets json
- * deltas >= 1.0, json mixed and raw >= 0.8, xml >= 0.6), time per MB at the large size against the small one (linear:
- * within 1.2x), and the heap the finished decoder keeps per input byte and per envelope.
+ * deltas >= 1.0, json mixed and raw >= 0.8, xml >= 0.6), time per MB at the large size
+ * against the small one (linear: within 1.2x), and the heap the finished decoder keeps per
+ * input byte and per envelope.
  * Heap figures need `global.gc`: `npm run bench` runs node with --expose-gc.
  */
 import {

@@ -3,9 +3,8 @@
  * session service, as the app's session worker does, and prints one JSON line: when the first
  * rows were batched, when the whole file was decoded, the CPU time that took, the process's
  * peak resident memory, how long its chunk statistics then take when asked, then the floor on
- * the same file. `--decode BYTES`: decodes the same
- * stream (`recordedStream`) from memory instead, by the decoder alone and into a session, and
- * prints the CPU time of each.
+ * the same file. `--decode BYTES`: decodes the same stream (`recordedStream`) from memory
+ * instead, by the decoder alone and into a session, and prints the CPU time of each.
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createDefaultSessionService } from '../src-main/hosts/default-service';
