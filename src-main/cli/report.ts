@@ -78,8 +78,11 @@ export function formatSegment(s: Segment): string {
     .join(' ');
 }
 
-/** One line per provider message: id, model, status, stop reason, tokens and timing. */
-/** A message block's summary on one line. Its fields are the dialect's: a JSON-RPC exchange has no model, and no field is printed empty. */
+/**
+ * One line per provider message: id, model, status, stop reason, tokens and timing. Its fields
+ * are the dialect's (a JSON-RPC exchange has no model): a field that is not a string, or is
+ * empty, is left out.
+ */
 function describeMessage(m: MessageSummary): string {
   const parts: unknown[] = [m.id, m.model, m.status];
   if (m.stop_reason !== undefined) parts.push(`stop ${m.stop_reason}`);

@@ -111,4 +111,18 @@ describe('statistics counted when asked, from what the store keeps', () => {
     expect(first).toEqual(decodeLegs(legs).stats);
     expect(turns).toBeGreaterThan(0);
   });
+
+  it('say so, and count nothing wrong, when the session is closed while they are counted', async () => {
+    const chunks = chunksOf(new Uint8Array(readFileSync(join(FIXTURES_DIR, 'example_1.json.sse'))));
+    const store = storeOf();
+    await feed(
+      store,
+      Array.from({ length: 40 }, () => chunks),
+    );
+    const asked = store.stats();
+    // The count yields every few milliseconds: the session is closed at the first turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    store.dispose();
+    await expect(asked).rejects.toThrow(/The session was closed/);
+  });
 });
