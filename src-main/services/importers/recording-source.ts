@@ -104,6 +104,8 @@ function recordedLeg(path: string, fs: SourceFs, entry: LegIndex): ImportedLeg {
 }
 
 const utf8 = new TextDecoder();
+const LF = 0x0a;
+const CR = 0x0d;
 
 /**
  * A chunk record's bytes (its base64 was validated when the record was parsed), in a buffer of
@@ -118,10 +120,14 @@ export function chunkBytes(record: ChunkRecord): Uint8Array {
 /**
  * The chunk record of `leg` on this line, if it is one: read in the recorder's own layout
  * (chunk-line.ts), any other line parsed whole. Damage was reported when the file was
- * indexed; a reader of one leg's chunks skips the other lines.
+ * indexed; a reader of one leg's chunks skips the other lines. The line may end with its line
+ * ending (a record's range read back from the file does): the layout is read without it.
  */
 export function chunkOfLeg(line: Uint8Array, leg: number): ChunkRecord | null {
-  const chunk = parseChunkLine(line, 0, line.length);
+  let end = line.length;
+  if (line[end - 1] === LF) end--;
+  if (line[end - 1] === CR) end--;
+  const chunk = parseChunkLine(line, 0, end);
   if (chunk) return chunk.leg === leg ? chunk : null;
   const parsed = parseRecord(utf8.decode(line));
   return parsed.kind === 'record' && parsed.record.type === 'chunk' && parsed.record.leg === leg ? parsed.record : null;
