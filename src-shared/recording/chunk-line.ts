@@ -1,10 +1,12 @@
 import { createUtf8Decoder } from '../text/utf8';
+import { isPaddedBase64 } from './format';
 import type { ChunkRecord } from './types';
 
 /**
  * The recorder's own layout of a chunk record, read from the line's bytes: a recording is
- * almost all chunk records, and this reads one without decoding the line to text, parsing it
- * as JSON and testing its base64 with a regular expression, in one pass over its bytes.
+ * almost all chunk records, and this reads one without decoding the whole line to text and
+ * parsing it as JSON: the numbers are read from the bytes, and only the base64 text is decoded,
+ * then checked as the full parse checks it.
  * Anything else — another record, another key order, whitespace, an escape, damage — gives
  * null, and the line is read by the full parse (`parseRecord`), which reports what is wrong.
  * What this accepts, the full parse accepts as the same record.
@@ -15,10 +17,7 @@ const KEYS = [',"seq":', ',"offset":', ',"t":', ',"bytes":"'] as const;
 const SUFFIX = '"}';
 
 const QUOTE = 0x22;
-const EQUALS = 0x3d;
-/** 1 for a character of base64's alphabet, by byte. */
-const ALPHABET = new Uint8Array(256);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') ALPHABET[c.charCodeAt(0)] = 1;
+const CLOSE_BRACE = 0x7d;
 /** A JSON number: `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`, the grammar `Number()` and `JSON.parse` read alike. */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -74,14 +73,12 @@ export function parseChunkLine(bytes: Uint8Array, start: number, end: number): C
   }
   const [leg, seq, offset, t] = numbers as [number, number, number, number];
   if (!isInt(leg) || !isInt(seq) || !isInt(offset) || !Number.isFinite(t)) return null;
-  // The base64 text: whole quads of the alphabet, '=' only as the last one or two characters.
+  // The base64 text ends at the closing quote; the same check as the full parse's, on its text
+  // (a native regular expression runs about twice as fast as a loop over the bytes).
   const textStart = at;
   const textEnd = end - SUFFIX.length;
-  if (textEnd < textStart || (textEnd - textStart) % 4 !== 0 || bytes[textEnd] !== QUOTE || bytes[textEnd + 1] !== 0x7d)
-    return null;
-  let padding = textEnd;
-  if (textEnd > textStart && bytes[textEnd - 1] === EQUALS)
-    padding = bytes[textEnd - 2] === EQUALS ? textEnd - 2 : textEnd - 1;
-  for (let i = textStart; i < padding; i++) if (ALPHABET[bytes[i] as number] !== 1) return null;
-  return { type: 'chunk', leg, t, bytes: ascii.decode(bytes.subarray(textStart, textEnd)), seq, offset };
+  if (textEnd < textStart || bytes[textEnd] !== QUOTE || bytes[textEnd + 1] !== CLOSE_BRACE) return null;
+  const text = ascii.decode(bytes.subarray(textStart, textEnd));
+  if (!isPaddedBase64(text)) return null;
+  return { type: 'chunk', leg, t, bytes: text, seq, offset };
 }

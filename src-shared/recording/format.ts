@@ -91,7 +91,7 @@ const END_REASONS: ReadonlySet<string> = new Set<LegEndReason>(LEG_END_REASONS);
 const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
 
 /** Padded base64: whole quads of the alphabet, `=` only as the last one or two characters. */
-function isPaddedBase64(text: string): boolean {
+export function isPaddedBase64(text: string): boolean {
   if (text.length % 4 !== 0 || NOT_BASE64.test(text)) return false;
   const pad = text.indexOf('=');
   return pad < 0 || pad === text.length - 1 || (pad === text.length - 2 && text.charCodeAt(text.length - 1) === 0x3d);
