@@ -1,0 +1,52 @@
+import { KIND } from '../../src-shared/envelope/vocabulary';
+import { stringifyJson } from '../../src-shared/json/tree';
+import { formatFact } from './format';
+
+/** The fields a reader looks for first in meta_init, meta_final and a provider message's summary. */
+const SUMMARY_FACTS: Record<string, readonly string[]> = {
+  meta_init: ['model', 'format', 'user_query', 'agent_uuid', 'parent_agent_uuid'],
+  meta_final: ['stop_reason', 'total_steps', 'cost', 'cumulative_usage'],
+  message: [
+    'model',
+    'status',
+    'stop_reason',
+    'tokens',
+    'time_to_first_token_ms',
+    'output_tokens_per_second',
+    'error',
+    'incomplete_details',
+  ],
+};
+
+/** A provider message's usage as one fact: `412 in · 38 out` (the whole usage is in its JSON). */
+function withTokens(kind: string, p: Record<string, unknown>): Record<string, unknown> {
+  const usage = p['usage'];
+  if (kind !== KIND.message || typeof usage !== 'object' || usage === null) return p;
+  const u = usage as Record<string, unknown>;
+  const count = (key: string): string => (typeof u[key] === 'number' ? String(u[key]) : '?');
+  return { ...p, tokens: `${count('input_tokens')} in · ${count('output_tokens')} out` };
+}
+
+/**
+ * The facts shown on a JSON block's first line, in the order a reader looks for them. A field
+ * without a value (absent, null or an empty string: a v4 data stream names no model) is left
+ * out, not shown as a label with nothing after it.
+ */
+export function summaryFacts(kind: string, parsed: unknown): [string, string][] {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return [];
+  const p = withTokens(kind, parsed as Record<string, unknown>);
+  const wanted = SUMMARY_FACTS[kind] ?? SUMMARY_FACTS['meta_final'] ?? [];
+  const out: [string, string][] = [];
+  for (const key of wanted) {
+    const value = p[key];
+    if (value === undefined || value === null || value === '') continue;
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number'
+          ? formatFact(key, value)
+          : (stringifyJson(value) ?? '');
+    out.push([key, text.length > 90 ? `${text.slice(0, 89)}…` : text]);
+  }
+  return out;
+}
