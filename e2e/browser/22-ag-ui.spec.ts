@@ -1,4 +1,5 @@
 import { externalFixturePath } from '../../src-main/testing/fixtures';
+import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
 import { expect, test } from './fixtures';
 
 /**
@@ -98,5 +99,7 @@ test('ag-ui: a frontend tool answered by hand continues the run as a new RunAgen
   // The continuation is a new run (its own runId), so its blocks are the thread of a second agent.
   await expect(blocks.threads).toHaveCount(2);
   await expect(blocks.threads.nth(1)).toContainText('Confirmed — the 09:40 train to Lyon is booked.');
+  // The call's result went back in the new RunAgentInput (leg 1), not in any stream.
+  await expect(blocks.threads.nth(0).getByTestId(BLOCK_IDS.frontendAnswer)).toHaveText('result sent in leg 1');
   await app.screenshot('22-ag-ui-continuation');
 });

@@ -1,4 +1,5 @@
 import { externalFixturePath, providerFixturePath } from '../../src-main/testing/fixtures';
+import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
 import { TOOL_IDS } from '../../src-renderer/views/tools/testids';
 import { expect, test } from './fixtures';
 
@@ -137,6 +138,8 @@ for (const run of [
     await blocks.expectNoneLive();
     await expect(blocks.legDividers.filter({ hasText: 'leg 1' })).toBeVisible();
     await expect(blocks.view).toContainText(run.effect);
+    // The call's result went back in leg 1's request: the stream never repeats it.
+    await expect(blocks.view.getByTestId(BLOCK_IDS.frontendAnswer)).toHaveText('result sent in leg 1');
     await expect(blocks.view.getByTestId(TOOL_IDS.prompt)).toHaveCount(0);
     await app.expectNoErrors();
     await app.screenshot(`22-${run.preset}-client-tool-continued`);

@@ -26,6 +26,11 @@ export function sessionPayloads(result: Pick<DecodeResult, 'agents' | 'blocks' |
       ...(b.toolId !== undefined ? { toolId: b.toolId } : {}),
       ...(b.name !== undefined ? { name: b.name } : {}),
       ...(b.linkedBlock !== undefined ? { linkedBlock: b.linkedBlock } : {}),
+      ...(b.pendingTools
+        ? {
+            pendingTools: b.pendingTools.map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null })),
+          }
+        : {}),
       length: b.content.length,
       // Main escapes control characters in previews; the models read previews that way.
       preview: b.content.slice(0, 120).replace(/\n/g, '\\n'),

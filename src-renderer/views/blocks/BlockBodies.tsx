@@ -28,6 +28,8 @@ export interface BodyProps {
   readonly onJump: (blockId: number) => void;
   /** How the session reads protocols in text blocks (the tags the raw view holds back). */
   readonly inline?: InlineOptionsPayload;
+  /** For a client-side tool call the run paused for: the leg that carried its result, null while awaited (model/frontend-answers.ts). */
+  readonly frontendAnswer?: number | null;
 }
 
 function HeldBackNote({ heldBack }: { heldBack: number }) {

@@ -22,6 +22,8 @@ export interface BlockCardProps {
   readonly expandThinking: boolean;
   readonly pending: PendingTools | null;
   readonly inline?: InlineOptionsPayload;
+  /** See BodyProps.frontendAnswer. */
+  readonly frontendAnswer?: number | null;
   readonly onSelect: (summary: BlockSummary, detail: BlockDetail | null, reveal: boolean) => void;
   readonly onJump: (blockId: number) => void;
 }
@@ -63,6 +65,7 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
     expandThinking,
     pending,
     inline,
+    frontendAnswer,
     onSelect,
     onJump,
   } = props;
@@ -90,7 +93,7 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
   if (flash) classes.push('is-flash');
 
   const bodyProps: BodyProps | null = detail
-    ? { app, sessionId, summary, detail, live, onJump, ...(inline ? { inline } : {}) }
+    ? { app, sessionId, summary, detail, live, onJump, frontendAnswer, ...(inline ? { inline } : {}) }
     : null;
 
   return (

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { agentCount, labelAgents } from '../../model/agents';
 import { ancestorsOf, buildThreads, countLiveBlocks, findThread, presentBlocks } from '../../model/threads';
 import { createBlockDetails, type BlockDetails } from '../../model/blocks-details';
+import { frontendAnswers } from '../../model/frontend-answers';
 import { blockDomId } from './BlockCard';
 import { BLOCK_IDS } from './testids';
 import './blocks.css';
@@ -78,6 +79,8 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
     [agents, blocks],
   );
   const blockCount = useMemo(() => presentBlocks(blocks).length, [blocks]);
+  const legs = session.detail?.legs;
+  const answers = useMemo(() => frontendAnswers(blocks, legs ?? []), [blocks, legs]);
   const shown = useMemo(
     () => (agentFilter === '' ? threads : findThread(threads, agentFilter)),
     [threads, agentFilter],
@@ -150,7 +153,8 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
     expandThinking,
     pending,
     ...(inline ? { inline } : {}),
-    legs: session.detail?.legs ?? [],
+    legs: legs ?? [],
+    frontendAnswers: answers,
     collapsed,
     onToggle: toggleThread,
     onSelect,

@@ -21,11 +21,23 @@ function ToolLink({
   target,
   label,
   onJump,
+  frontendAnswer,
 }: {
   target: number | undefined;
   label: string;
   onJump: (id: number) => void;
+  frontendAnswer?: number | null | undefined;
 }) {
+  if (target === undefined && label === 'result' && frontendAnswer !== undefined)
+    return (
+      <span
+        className="muted tool-link-missing"
+        data-testid={BLOCK_IDS.frontendAnswer}
+        title="A client-side tool: its result goes back in the next request, and the stream does not repeat it."
+      >
+        {frontendAnswer === null ? 'awaits the frontend' : `result sent in leg ${frontendAnswer}`}
+      </span>
+    );
   if (target === undefined)
     return <span className="muted tool-link-missing">{label === 'result' ? 'no result yet' : 'no matching call'}</span>;
   return (
@@ -43,7 +55,7 @@ function ToolLink({
   );
 }
 
-export function ToolCallBody({ detail, summary, onJump, live }: BodyProps) {
+export function ToolCallBody({ detail, summary, onJump, live, frontendAnswer }: BodyProps) {
   const pretty = prettyJson(detail);
   return (
     <>
@@ -51,7 +63,7 @@ export function ToolCallBody({ detail, summary, onJump, live }: BodyProps) {
         <span className="muted">arguments</span>
         {detail.parseError && <span className="warn-text">does not parse: {detail.parseError}</span>}
         <span className="spacer" />
-        <ToolLink target={summary.linkedBlock} label="result" onJump={onJump} />
+        <ToolLink target={summary.linkedBlock} label="result" onJump={onJump} frontendAnswer={frontendAnswer} />
       </div>
       <ClippedText
         text={pretty ?? (live ? holdBackPartialTag(detail.content, live).visible : detail.content)}

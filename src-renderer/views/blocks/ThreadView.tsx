@@ -27,6 +27,8 @@ export interface ThreadContext {
   pending: PendingTools | null;
   inline?: InlineOptionsPayload;
   legs: readonly LegInfo[];
+  /** The leg that carried each awaited client-side tool call's result (model/frontend-answers.ts). */
+  frontendAnswers: ReadonlyMap<string, number | null>;
   collapsed: ReadonlySet<string>;
   onToggle: (uuid: string) => void;
   onSelect: (summary: BlockSummary, detail: BlockDetail | null, reveal: boolean) => void;
@@ -104,6 +106,9 @@ export function ThreadView({
                   expandThinking={context.expandThinking}
                   pending={item.block.kind === KIND.awaiting_frontend_tools ? context.pending : null}
                   {...(context.inline ? { inline: context.inline } : {})}
+                  frontendAnswer={
+                    item.block.toolId === undefined ? undefined : context.frontendAnswers.get(item.block.toolId)
+                  }
                   onSelect={context.onSelect}
                   onJump={context.onJump}
                 />

@@ -25,6 +25,7 @@ export const BLOCK_IDS = {
   citation: 'block-citation',
   toolArgs: 'tool-args',
   toolLink: 'tool-link',
+  frontendAnswer: 'tool-frontend-answer',
   toolResult: 'tool-result',
   imageInline: 'image-inline',
   imageRemote: 'image-remote',
