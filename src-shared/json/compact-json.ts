@@ -81,8 +81,13 @@ export function stringValue(text: string, start: number, end: number): string | 
   // No escape: the text is its own value. A slice keeps the whole chunk's text alive, where
   // JSON.parse would make a string of its own.
   if (!ESCAPED_IN_JSON.test(raw)) return detachString(raw);
+  // A quote no backslash escapes ends the string before `end`: a shape read an event that has
+  // more fields after this one (a tool call's delta with its id and name). Told without the
+  // SyntaxError JSON.parse would throw: an exception costs 4–14 µs, more than decoding the
+  // event, and such events can be a tenth of a stream.
+  if (stringEnd(text, start) !== end) return undefined;
   // Escapes (a newline, a quote…): the literal alone through JSON.parse, which fails when it
-  // ends before `end` (an unescaped quote) or holds a raw control character or a bad escape.
+  // holds a raw control character or a bad escape.
   try {
     return JSON.parse(text.slice(start - 1, end + 1)) as string;
   } catch {
