@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { createRecorder } from '../src-main/services/recording/recorder';
 import type { Format } from '../src-main/services/demo-agent/script';
 import { fixtureStream } from './streams';
@@ -25,5 +25,13 @@ export async function writeFixtureRecording(path: string, format: Format, fileBy
   }
   recorder.endLeg(leg, { reason: 'done' });
   await recorder.close();
+  // On disk before it is opened: a user opens a recording made earlier, not one whose 100 MB
+  // the kernel is still writing back (its I/O wait took half the CPU time of some opens).
+  const file = await open(path, 'r+');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
   return (await stat(path)).size;
 }
