@@ -1,5 +1,6 @@
 import { externalFixturePath, providerFixturePath } from '../../src-main/testing/fixtures';
 import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
+import { DIAGNOSTIC_IDS } from '../../src-renderer/views/diagnostics/testids';
 import { TOOL_IDS } from '../../src-renderer/views/tools/testids';
 import { expect, test } from './fixtures';
 
@@ -44,6 +45,21 @@ test('a v4 data stream capture is framed by lines: each part a frame, its text j
   await app.screenshot('22-ai-sdk-data-stream-frame');
   await app.show('blocks');
   await expect(blocks.ofKind('text').first()).toContainText('Hello, world!');
+});
+
+test("a v4 data stream's charts say which types have more payload than wire bytes: the dialect's own summaries", async ({
+  app,
+  blocks,
+  diagnostics,
+}) => {
+  await app.openFiles(providerFixturePath('ai-sdk-ui/client-tool.txt'));
+  await app.show('blocks');
+  await expect(blocks.view.getByTestId(BLOCK_IDS.frontendAnswer)).toHaveText('awaits the frontend');
+  await app.show('diagnostics');
+  await expect(diagnostics.view.getByTestId(DIAGNOSTIC_IDS.chartFrameSizes)).toContainText('Frame sizes');
+  const note = diagnostics.view.getByTestId(DIAGNOSTIC_IDS.chartBeyondWire);
+  await expect(note).toContainText('More payload than wire bytes: awaiting_frontend_tools, message.');
+  await app.screenshot('22-ai-sdk-data-stream-charts');
 });
 
 test('a v4 data stream that fails mid-stream ends by error, and the diagnostics say so', async ({

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ChunkStatistics, HistogramSummary } from '../../src-shared/diagnostics/chunk-stats';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
-import { readFixture } from '../../src-main/testing/fixtures';
+import { providerFixturePath, readFixture } from '../../src-main/testing/fixtures';
+import { readFileSync } from 'node:fs';
 import {
   hasNetworkChunks,
   asChunkStatistics,
@@ -15,6 +16,7 @@ import {
   histogramSummaryLine,
   legBars,
   overheadBars,
+  payloadBeyondWire,
 } from './diagnostics-charts';
 
 function statsOf(name: string): ChunkStatistics {
@@ -143,6 +145,17 @@ describe('overheadBars', () => {
       { ...base, dialect: 'xml', type: 'text' },
     ]);
     expect(bars.map((b) => b.label).sort()).toEqual(['text (json)', 'text (xml)']);
+  });
+});
+
+describe('payloadBeyondWire', () => {
+  test("the upstream agent's envelopes, one per event: every payload is within its wire bytes", () => {
+    expect(payloadBeyondWire(statsOf('frontend_tools_chunked.json.sse').byType)).toEqual([]);
+  });
+
+  test("a v4 data stream: the tools the run awaits and the message summary are the dialect's own JSON, on no wire", () => {
+    const stats = decodeBytes(new Uint8Array(readFileSync(providerFixturePath('ai-sdk-ui/client-tool.txt')))).stats;
+    expect(payloadBeyondWire(stats.byType).sort()).toEqual(['awaiting_frontend_tools', 'message']);
   });
 });
 

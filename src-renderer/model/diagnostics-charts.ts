@@ -148,15 +148,33 @@ export interface OverheadBar {
   ratio: number;
 }
 
+/**
+ * The types whose payload is larger than the bytes counted for them on the wire. An event's
+ * bytes count once, for its first envelope, so the others it carries (a Gemini chunk's text and
+ * its finish, an MCP result's content parts) have payload and no wire bytes; and a dialect's
+ * summaries (a message's usage, the tools a run awaits) are its own JSON, on no wire at all.
+ * The chart says so rather than let their bars pass for bytes received.
+ */
+export function payloadBeyondWire(byType: readonly TypeOverhead[]): string[] {
+  const label = typeLabels(byType);
+  return byType.filter((t) => t.payloadBytes > t.wireBytes).map(label);
+}
+
+/** A type's name, with its dialect when the session mixes dialects. */
+function typeLabels(byType: readonly TypeOverhead[]): (t: TypeOverhead) => string {
+  const mixed = new Set(byType.map((t) => t.dialect)).size > 1;
+  return (t) => (mixed ? `${t.type} (${t.dialect})` : t.type);
+}
+
 /** Payload versus envelope overhead per type, largest wire share first. */
 export function overheadBars(byType: readonly TypeOverhead[]): OverheadBar[] {
-  const dialects = new Set(byType.map((t) => t.dialect));
+  const label = typeLabels(byType);
   return [...byType]
     .sort((a, b) => b.wireBytes - a.wireBytes || a.type.localeCompare(b.type))
     .map((t) => {
       const escaping = t.escapedPayloadBytes !== undefined ? Math.max(0, t.escapedPayloadBytes - t.payloadBytes) : 0;
       return {
-        label: dialects.size > 1 ? `${t.type} (${t.dialect})` : t.type,
+        label: label(t),
         type: t.type,
         dialect: t.dialect,
         envelopes: t.envelopes,

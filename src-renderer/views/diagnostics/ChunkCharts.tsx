@@ -23,6 +23,7 @@ import {
   histogramSummaryLine,
   legBars,
   overheadBars,
+  payloadBeyondWire,
 } from '../../model/diagnostics-charts';
 import { formatCompact, formatCountOf } from '../../model/format';
 import { DIAGNOSTIC_IDS } from './testids';
@@ -54,6 +55,7 @@ export function ChunkCharts({
   const frames = frameSizeBars(stats);
   const overBudgetFrames = frames.bars.filter((b) => b.overBudget).reduce((n, b) => n + b.count, 0);
   const overhead = overheadBars(stats.byType);
+  const beyondWire = payloadBeyondWire(stats.byType);
   const fullness = fullnessSlices(stats);
   const legs = legBars(stats, legStarts);
   const fromRequest = legs.every((l) => l.from === 'request');
@@ -65,7 +67,7 @@ export function ChunkCharts({
   return (
     <div className="chunk-charts" data-testid={DIAGNOSTIC_IDS.charts}>
       <ChartCard
-        title="SSE frame sizes"
+        title="Frame sizes"
         subtitle={histogramSummaryLine(stats.frameBytes, 'bytes')}
         testId={DIAGNOSTIC_IDS.chartFrameSizes}
         note={
@@ -84,7 +86,7 @@ export function ChunkCharts({
             ) : (
               "No chunk budget applies: only the upstream agent's JSON envelopes are cut to one."
             )}{' '}
-            Frame size counts the field names and the blank line too.
+            A frame's size counts all of its bytes: an SSE event's field names and blank line, a line's ending.
           </>
         }
       >
@@ -134,14 +136,26 @@ export function ChunkCharts({
         subtitle={`total bytes on the wire per type over the whole session, split into the payload${stats.budgetApplies ? ', the envelope around it and what JSON escaping added' : ' and the envelope around it'}`}
         testId={DIAGNOSTIC_IDS.chartOverhead}
         note={
-          overhead.some((o) => o.overBudget > 0) ? (
-            <span className="warn-text">
-              Over budget:{' '}
-              {overhead
-                .filter((o) => o.overBudget > 0)
-                .map((o) => `${o.label} ×${o.overBudget}`)
-                .join(', ')}
-            </span>
+          overhead.some((o) => o.overBudget > 0) || beyondWire.length > 0 ? (
+            <>
+              {overhead.some((o) => o.overBudget > 0) && (
+                <span className="warn-text">
+                  Over budget:{' '}
+                  {overhead
+                    .filter((o) => o.overBudget > 0)
+                    .map((o) => `${o.label} ×${o.overBudget}`)
+                    .join(', ')}
+                  .{' '}
+                </span>
+              )}
+              {beyondWire.length > 0 && (
+                <span data-testid={DIAGNOSTIC_IDS.chartBeyondWire}>
+                  More payload than wire bytes: {beyondWire.join(', ')}. An event&apos;s bytes count once, for its first
+                  envelope; the others it carries, and a dialect&apos;s own summaries (a message&apos;s usage, the tools
+                  a run awaits), have payload but no bytes of their own.
+                </span>
+              )}
+            </>
           ) : undefined
         }
       >

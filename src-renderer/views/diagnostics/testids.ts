@@ -13,6 +13,7 @@ export const DIAGNOSTIC_IDS = {
   charts: 'chunk-charts',
   chartFrameSizes: 'chart-frame-sizes',
   chartOverhead: 'chart-overhead',
+  chartBeyondWire: 'chart-beyond-wire',
   chartFullness: 'chart-fullness',
   chartChunksFrames: 'chart-chunks-frames',
   chartGaps: 'chart-gaps',
