@@ -49,6 +49,9 @@ test('openai-chat: two choices through the connect preset are two messages, done
   await expect(blocks.ofKind('text').first()).toContainText('Paris is the capital.');
   await expect(blocks.ofKind('text').nth(1)).toContainText('The capital is Paris.');
   await expect(blocks.ofKind('message')).toHaveCount(2);
+  // Each choice's summary says which choice it is, and that the usage is the whole completion's.
+  await expect(blocks.ofKind('message').nth(1)).toContainText(/choice_index\s*1/);
+  await expect(blocks.ofKind('message').nth(1)).toContainText(/\d+ in · \d+ out \(all choices\)/);
   await app.screenshot('22-openai-chat-live-choices');
 });
 

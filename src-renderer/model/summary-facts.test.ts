@@ -30,4 +30,19 @@ describe('summaryFacts', () => {
     expect(summaryFacts('message', ['model'])).toEqual([]);
     expect(summaryFacts('message', 'text')).toEqual([]);
   });
+
+  it('a choice of several (n > 1) says which one, and that its usage is the whole completion', () => {
+    const facts = summaryFacts('message', {
+      model: 'gpt-4o',
+      status: 'completed',
+      usage: { input_tokens: 14, output_tokens: 10 },
+      choice_index: 1,
+    });
+    expect(facts).toEqual([
+      ['model', 'gpt-4o'],
+      ['choice_index', '1'],
+      ['status', 'completed'],
+      ['tokens', '14 in · 10 out (all choices)'],
+    ]);
+  });
 });

@@ -8,6 +8,7 @@ const SUMMARY_FACTS: Record<string, readonly string[]> = {
   meta_final: ['stop_reason', 'total_steps', 'cost', 'cumulative_usage'],
   message: [
     'model',
+    'choice_index',
     'status',
     'stop_reason',
     'tokens',
@@ -24,7 +25,10 @@ function withTokens(kind: string, p: Record<string, unknown>): Record<string, un
   if (kind !== KIND.message || typeof usage !== 'object' || usage === null) return p;
   const u = usage as Record<string, unknown>;
   const count = (key: string): string => (typeof u[key] === 'number' ? String(u[key]) : '?');
-  return { ...p, tokens: `${count('input_tokens')} in · ${count('output_tokens')} out` };
+  // With several choices (Chat Completions' n > 1) each one's summary carries the usage of the
+  // whole completion: it is said, so that nobody adds the choices' tokens up.
+  const whole = typeof p['choice_index'] === 'number' ? ' (all choices)' : '';
+  return { ...p, tokens: `${count('input_tokens')} in · ${count('output_tokens')} out${whole}` };
 }
 
 /**
