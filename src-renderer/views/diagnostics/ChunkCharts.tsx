@@ -243,7 +243,7 @@ export function ChunkCharts({
 
       {networkChunks && (
         <ChartCard
-          title="Network chunks vs SSE frames"
+          title="Network chunks vs frames"
           subtitle={`${formatCountOf(stats.frames, 'frame')} · ${stats.splitFrames} split over several chunks · frames per chunk: ${histogramSummaryLine(stats.framesPerChunk, 'count')}`}
           testId={DIAGNOSTIC_IDS.chartChunksFrames}
         >
