@@ -59,7 +59,7 @@ export interface ChunkStatistics {
   budgetApplies: boolean;
   /** Network chunk sizes, as received. */
   chunkBytes: HistogramSummary;
-  /** SSE frame sizes on the wire: field names, data and the dispatching blank line. */
+  /** Frame sizes on the wire: an SSE event's field names, data and dispatching blank line; a line with its ending. */
   frameBytes: HistogramSummary;
   /** Unescaped UTF-8 bytes of each content envelope's delta. */
   payloadBytes: HistogramSummary;
