@@ -1,5 +1,5 @@
 import { AGENT_ENDPOINTS } from '../../agents/wire-formats';
-import { announcedXmlFormat } from '../legacy-xml/announced';
+import { announcesRaw } from '../legacy-xml/announced';
 import type { SniffedFrame } from '../sniff';
 import type { DialectModule } from '../types';
 import { createAnthropicRawDecoder } from './decoder';
@@ -15,7 +15,7 @@ import { isAnthropicEvent } from './detect';
 export const anthropicRawDialect: DialectModule<'raw'> = {
   id: 'raw',
   label: 'Raw Anthropic events',
-  detect: (frame) => announcedXmlFormat(frame) === 'raw',
+  detect: announcesRaw,
   // A leg decoded as xml (a continuation that opened with an XML item) or a later leg of a
   // raw session is raw from its first bare Anthropic event on: there, the markers came first.
   takesOver: (frame) => isAnthropicEvent(frame) && !namedByEventField(frame),

@@ -1,6 +1,6 @@
 import { AGENT_ENDPOINTS } from '../../agents/wire-formats';
 import type { DialectModule } from '../types';
-import { announcedXmlFormat } from './announced';
+import { announcesRaw } from './announced';
 import { createLegacyXmlDecoder } from './decoder';
 import { LESS_THAN } from './markup';
 
@@ -8,7 +8,7 @@ import { LESS_THAN } from './markup';
 export const legacyXmlDialect: DialectModule<'xml'> = {
   id: 'xml',
   label: 'Legacy XML tags',
-  detect: (frame) => frame.data.charCodeAt(frame.start) === LESS_THAN && announcedXmlFormat(frame) !== 'raw',
+  detect: (frame) => frame.data.charCodeAt(frame.start) === LESS_THAN && !announcesRaw(frame),
   create: createLegacyXmlDecoder,
   syntax: 'xml',
   terminator: 'done-frame',
