@@ -39,9 +39,11 @@ export function createAnnouncedFormatCheck(): AnnouncedFormatCheck {
       if (!final) return undefined;
       pending.delete(agent);
       if (entry.chars > MAX_META_INIT_CHARS) return undefined;
+      const text = entry.parts.join('');
+      if (announcesJsonFirst(text)) return 'json';
       let payload: unknown;
       try {
-        payload = JSON.parse(entry.parts.join(''));
+        payload = JSON.parse(text);
       } catch {
         return undefined; // a payload that does not parse is reported by reconstruction
       }
@@ -49,4 +51,20 @@ export function createAnnouncedFormatCheck(): AnnouncedFormatCheck {
       return typeof format === 'string' ? format : undefined;
     },
   };
+}
+
+/** `format` as the upstream formatter writes it, first and "json". */
+const JSON_FORMAT_FIRST = /^\{\s*"format"\s*:\s*"json"\s*[,}]/;
+
+/**
+ * Whether the payload announces json without parsing it: the upstream formatter writes
+ * `format` first, and a meta_init payload can be kilobytes (the query, the tools), parsed once
+ * more by reconstruction. When `format` comes first as "json" and no other key could be named
+ * format (no other `"format"`, no `\u` escape that could spell one: JSON.parse keeps the last
+ * of duplicate keys), the payload announces json if it parses at all; and one that does not
+ * parse announces nothing, which is reported no differently (reconstruction reports it broken).
+ */
+function announcesJsonFirst(text: string): boolean {
+  const match = JSON_FORMAT_FIRST.exec(text);
+  return match !== null && text.indexOf('"format"', match[0].length) === -1 && !text.includes('\\u');
 }
