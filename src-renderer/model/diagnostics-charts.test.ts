@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ChunkStatistics, HistogramSummary } from '../../src-shared/diagnostics/chunk-stats';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
-import { providerFixturePath, readFixture } from '../../src-main/testing/fixtures';
-import { readFileSync } from 'node:fs';
+import { readFixture } from '../../src-main/testing/fixtures';
+import { readProviderFixture } from '../../src-main/testing/provider-streams';
 import {
   hasNetworkChunks,
   asChunkStatistics,
@@ -154,7 +154,7 @@ describe('payloadBeyondWire', () => {
   });
 
   test("a v4 data stream: the tools the run awaits and the message summary are the dialect's own JSON, on no wire", () => {
-    const stats = decodeBytes(new Uint8Array(readFileSync(providerFixturePath('ai-sdk-ui/client-tool.txt')))).stats;
+    const stats = decodeBytes(readProviderFixture('ai-sdk-ui/client-tool.txt')).stats;
     expect(payloadBeyondWire(stats.byType).sort()).toEqual(['awaiting_frontend_tools', 'message']);
   });
 });

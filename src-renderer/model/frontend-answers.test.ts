@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LegInfo } from '../../src-shared/contract';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
-import { providerFixturePath, readFixture } from '../../src-main/testing/fixtures';
-import { readFileSync } from 'node:fs';
+import { readFixture } from '../../src-main/testing/fixtures';
+import { readProviderFixture } from '../../src-main/testing/provider-streams';
 import { sessionPayloads } from './blocks-testing';
 import { frontendAnswers } from './frontend-answers';
 
@@ -20,11 +20,11 @@ const leg = (n: number, kind: LegInfo['kind']): LegInfo => ({
 
 describe.each([
   ['upstream json', () => readFixture('frontend_tools.json.sse')],
-  ['AI SDK UI message stream', () => readFileSync(providerFixturePath('ai-sdk-ui/client-tool.sse'))],
-  ['AI SDK v4 data stream', () => readFileSync(providerFixturePath('ai-sdk-ui/client-tool.txt'))],
-  ['AG-UI', () => readFileSync(providerFixturePath('ag-ui/frontend-tool.sse'))],
+  ['AI SDK UI message stream', () => readProviderFixture('ai-sdk-ui/client-tool.sse')],
+  ['AI SDK v4 data stream', () => readProviderFixture('ai-sdk-ui/client-tool.txt')],
+  ['AG-UI', () => readProviderFixture('ag-ui/frontend-tool.sse')],
 ])('%s: a run that pauses for a client-side tool', (_name, bytes) => {
-  const { blocks } = sessionPayloads(decodeBytes(new Uint8Array(bytes())));
+  const { blocks } = sessionPayloads(decodeBytes(bytes()));
   const awaited = blocks.flatMap((b) => b.pendingTools ?? []).map((t) => t.toolUseId);
 
   it('has awaited calls, each of them a tool call block without a linked result', () => {
