@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../../src-shared/diagnostics/types';
 import { DiagnosticStore } from './diagnostic-store';
-import { Badges, FindingBadges, frameBadgeKey, frameOfBadgeKey } from './finding-badges';
+import { Badges, FindingBadges } from './finding-badges';
 import { SpoolFile } from './spool-file';
 
 describe('Badges', () => {
@@ -18,14 +18,18 @@ describe('Badges', () => {
     expect([...badges.keys()]).toEqual([]);
   });
 
-  it('numbers a frame of any leg by one key and gives the leg and frame back', () => {
-    for (const [leg, frame] of [
-      [0, 0],
-      [3, 4_000_000_000],
-      [1_000, 17],
-    ] as const) {
-      expect(frameOfBadgeKey(frameBadgeKey(leg, frame))).toEqual({ leg, frame });
-    }
+  it('answers for numbers far beyond and between those it holds, and forgets them all on clear', () => {
+    const badges = new Badges();
+    badges.add(0, 'info');
+    badges.add(100_000, 'error');
+    expect(badges.get(0)).toEqual({ count: 1, severity: 'info' });
+    expect(badges.get(100_000)).toEqual({ count: 1, severity: 'error' });
+    for (const key of [1, 7, 8, 99_999, 100_001, 100_007, 100_008, 5_000_000]) expect(badges.get(key)).toBeUndefined();
+    badges.clear();
+    expect(badges.get(0)).toBeUndefined();
+    expect(badges.get(100_000)).toBeUndefined();
+    badges.add(3, 'warning');
+    expect(badges.get(3)).toEqual({ count: 1, severity: 'warning' });
   });
 });
 
@@ -54,6 +58,21 @@ describe('FindingBadges', () => {
     expect(findings.badgeOf(10, 0, 5)).toEqual({ count: 2, severity: 'error' });
     // Another envelope of the same frame carries only its own findings.
     expect(findings.badgeOf(11, 0, 5)).toBeUndefined();
+  });
+
+  it("keeps each leg's frame badges apart: frame 5 of leg 2 badges leg 2's row only", () => {
+    const touched: number[] = [];
+    const firstEnvelope = (leg: number, frame: number) => (frame === 5 ? leg * 100 : -1);
+    const findings = new FindingBadges(new DiagnosticStore(new SpoolFile()), firstEnvelope, (seq) => touched.push(seq));
+    findings.add(finding({ frame: 5, leg: 2 }, 'error'));
+    expect(touched).toEqual([200]);
+    expect(findings.badgeOf(200, 2, 5)).toEqual({ count: 1, severity: 'error' });
+    expect(findings.badgeOf(0, 0, 5)).toBeUndefined();
+    expect(findings.badgeOf(100, 1, 5)).toBeUndefined();
+    touched.length = 0;
+    findings.replace([]);
+    expect(touched).toEqual([200]);
+    expect(findings.badgeOf(200, 2, 5)).toBeUndefined();
   });
 
   it('replaces the list: every badged row is touched, counts restart, the kept findings are renumbered, resets counts up', () => {
