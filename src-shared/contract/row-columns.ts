@@ -1,4 +1,5 @@
 import { SEVERITY_RANK } from '../diagnostics/severity';
+import type { Severity } from '../diagnostics/severity';
 import type { TimelineRow } from './payloads';
 
 /**
@@ -30,11 +31,16 @@ export const ROW_FLAG = {
 
 /** The flags of one row. */
 export function rowFlags(row: Pick<TimelineRow, 'final' | 'control' | 'diagnostics' | 'severity'>): number {
+  return flagsOf(row.final, row.control !== undefined, row.diagnostics, row.severity);
+}
+
+/** The flags of a row from its parts (a session's store has them without a row object). */
+export function flagsOf(final: boolean, control: boolean, diagnostics: number, severity: Severity | undefined): number {
   return (
-    (row.final ? ROW_FLAG.final : 0) |
-    (row.control ? ROW_FLAG.control : 0) |
-    (row.diagnostics > 0 ? ROW_FLAG.hasFindings : 0) |
-    ((row.severity ? SEVERITY_RANK[row.severity] + 1 : 0) << ROW_FLAG.severityShift)
+    (final ? ROW_FLAG.final : 0) |
+    (control ? ROW_FLAG.control : 0) |
+    (diagnostics > 0 ? ROW_FLAG.hasFindings : 0) |
+    ((severity ? SEVERITY_RANK[severity] + 1 : 0) << ROW_FLAG.severityShift)
   );
 }
 
@@ -46,10 +52,15 @@ export class RowColumnsBuilder {
   add(
     row: Pick<TimelineRow, 'receivedAt' | 'agent' | 'type' | 'final' | 'control' | 'diagnostics' | 'severity'>,
   ): void {
-    this.columns.receivedAt.push(row.receivedAt);
-    this.columns.agent.push(this.intern(row.agent));
-    this.columns.type.push(this.intern(row.type));
-    this.columns.flags.push(rowFlags(row));
+    this.push(row.receivedAt, row.agent, row.type, rowFlags(row));
+  }
+
+  /** A row from its parts (`flags`: see flagsOf). */
+  push(receivedAt: number, agent: string, type: string, flags: number): void {
+    this.columns.receivedAt.push(receivedAt);
+    this.columns.agent.push(this.intern(agent));
+    this.columns.type.push(this.intern(type));
+    this.columns.flags.push(flags);
   }
 
   build(): RowColumns {

@@ -1,5 +1,5 @@
 import type { TimelineRow } from '../../../../src-shared/contract/payloads';
-import { RowColumnsBuilder, type RowColumns } from '../../../../src-shared/contract/row-columns';
+import { flagsOf, RowColumnsBuilder, type RowColumns } from '../../../../src-shared/contract/row-columns';
 import type { EnvelopeTable } from './envelope-table';
 import type { FindingBadges } from './finding-badges';
 import { toRow, type Badge } from './session-summary';
@@ -43,16 +43,13 @@ export class SessionRows {
     const builder = new RowColumnsBuilder();
     for (let seq = start; seq < end; seq++) {
       const badge = this.badgeOf(seq);
-      const control = this.envelopes.control(seq);
-      builder.add({
-        receivedAt: this.envelopes.receivedAt(seq),
-        agent: this.envelopes.agent(seq),
-        type: this.envelopes.type(seq),
-        final: this.envelopes.final(seq),
-        ...(control ? { control } : {}),
-        diagnostics: badge?.count ?? 0,
-        ...(badge ? { severity: badge.severity } : {}),
-      });
+      const { envelopes } = this;
+      builder.push(
+        envelopes.receivedAt(seq),
+        envelopes.agent(seq),
+        envelopes.type(seq),
+        flagsOf(envelopes.final(seq), envelopes.control(seq) !== undefined, badge?.count ?? 0, badge?.severity),
+      );
     }
     return builder.build();
   }
