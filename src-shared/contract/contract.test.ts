@@ -104,6 +104,25 @@ describe('schemas', () => {
     ).toThrow(/__proto__/);
   });
 
+  it('checks an array of numbers item by item, naming the first bad one, and returns a copy', () => {
+    const counts = s.array(s.index());
+    const times = s.array(s.number({ min: 0, max: 10 }));
+    const input = [0, 1, 2 ** 40];
+    const parsed = counts.parse(input, 'columns');
+    expect(parsed).toEqual(input);
+    expect(parsed).not.toBe(input);
+    expect(times.parse([0, 2.5, 10])).toEqual([0, 2.5, 10]);
+    expect(() => counts.parse([0, 1.5], 'columns')).toThrow(/^columns\[1\]: expected an integer, got number 1.5$/);
+    expect(() => counts.parse([3, -1], 'columns')).toThrow(/^columns\[1\]: -1 is outside 0\.\./);
+    expect(() => counts.parse([0, 0, '2'], 'columns')).toThrow(/^columns\[2\]: expected a finite number, got "2"$/);
+    expect(() => counts.parse([0, Number.NaN], 'columns')).toThrow(/^columns\[1\]: expected a finite number/);
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => counts.parse([0, , 2], 'columns')).toThrow(/^columns\[1\]: expected a finite number, got undefined$/);
+    expect(() => times.parse([Number.POSITIVE_INFINITY])).toThrow(/^value\[0\]: expected a finite number/);
+    expect(() => times.parse([11])).toThrow(/^value\[0\]: 11 is outside 0\.\.10$/);
+    expect(() => s.array(s.index(), { max: 1 }).parse([1, 2])).toThrow(/has 2 items, the limit is 1/);
+  });
+
   it('checks a batch event payload, rows and columns included', () => {
     const columns = { strings: ['a', 'text'], receivedAt: [1], agent: [0], type: [1], flags: [0] };
     const batch = {
