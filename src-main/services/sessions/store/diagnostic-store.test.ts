@@ -14,12 +14,20 @@ const finding = (seq: number, message: string): Diagnostic => ({
 describe('DiagnosticStore', () => {
   it('reads back every finding in order, or those from a number on, and starts a new list after clear', () => {
     const store = new DiagnosticStore(new SpoolFile());
-    const first = [finding(0, 'a "quoted" line'), finding(1, 'multi-byte 世界 🙂'), finding(2, 'x'.repeat(100_000))];
+    const first = [
+      finding(0, 'a "quoted" line'),
+      finding(1, 'multi-byte 世界 🙂'),
+      finding(2, 'x'.repeat(100_000)),
+      finding(3, 'two lines:\nthe second {"at": 1}\n'),
+      finding(4, ''),
+    ];
     for (const d of first) store.add(d);
-    expect(store.count).toBe(3);
+    expect(store.count).toBe(5);
     expect(store.all()).toEqual(first);
+    // Read back with its keys in their order: whatever writes the list as JSON writes it the same.
+    expect(store.all().map((d) => JSON.stringify(d))).toEqual(first.map((d) => JSON.stringify(d)));
     expect(store.all(1)).toEqual(first.slice(1));
-    expect(store.all(3)).toEqual([]);
+    expect(store.all(5)).toEqual([]);
     store.clear();
     expect(store.all()).toEqual([]);
     store.add(finding(0, 'after'));
