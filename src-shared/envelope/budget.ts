@@ -33,35 +33,62 @@ export function chunkingBudget(
   budget = DEFAULT_CHUNK_BUDGET,
 ): { overhead: number; maxDeltaBytes: number } {
   // The chunks of one payload share their shape, and each is measured by the budget check
-  // and by the statistics: serialise a shape once.
-  const overhead = isLastShape(shape)
-    ? last.overhead
-    : rememberShape(shape, utf8ByteLength(serializeEnvelope(shape, false, '')));
+  // and by the statistics: serialise a shape once per run of chunks.
+  const overhead = knownOverhead(shape) ?? rememberShape(shape, utf8ByteLength(serializeEnvelope(shape, false, '')));
   const room = budget - overhead;
   return { overhead, maxDeltaBytes: room < DEGENERATE_DELTA_BYTES ? budget : room };
 }
 
-/** The last shape measured, as a copy (a caller may reuse and change its objects), and its overhead. */
-const last = { type: '', agent: '', keys: [] as string[], values: [] as unknown[], overhead: -1 };
+/** A shape measured, as a copy (a caller may reuse and change its objects), and its overhead. */
+interface MeasuredShape {
+  type: string;
+  keys: string[];
+  values: unknown[];
+  overhead: number;
+  /** Characters of its strings (the agent's and the extras'). */
+  chars: number;
+}
 
-function isLastShape(shape: EnvelopeShape): boolean {
-  if (last.overhead < 0 || shape.type !== last.type || shape.agent !== last.agent) return false;
+/**
+ * The shape measured last for each agent: agents stream their payloads side by side (a
+ * parent's tool call between a sub-agent's tool result chunks), and one shape for all of
+ * them was measured again at nearly every chunk. The map outlives the session that filled it,
+ * so it is emptied before it holds more than MAX_SHAPES agents or MAX_REMEMBERED_CHARS
+ * characters of strings (an extra such as `envelope_log` can be long); the newest shape is
+ * always kept.
+ */
+const shapesByAgent = new Map<string, MeasuredShape>();
+const MAX_SHAPES = 64;
+const MAX_REMEMBERED_CHARS = 1 << 20;
+let rememberedChars = 0;
+
+function knownOverhead(shape: EnvelopeShape): number | undefined {
+  const known = shapesByAgent.get(shape.agent);
+  if (known === undefined || known.type !== shape.type) return undefined;
   let i = 0;
   for (const key in shape.extras) {
     const value = shape.extras[key];
     // Objects may have changed since: only primitives are compared.
-    if (key !== last.keys[i] || value !== last.values[i] || (typeof value === 'object' && value !== null)) return false;
+    if (key !== known.keys[i] || value !== known.values[i] || (typeof value === 'object' && value !== null))
+      return undefined;
     i++;
   }
-  return i === last.keys.length;
+  return i === known.keys.length ? known.overhead : undefined;
 }
 
 function rememberShape(shape: EnvelopeShape, overhead: number): number {
-  last.type = shape.type;
-  last.agent = shape.agent;
-  last.keys = Object.keys(shape.extras);
-  last.values = last.keys.map((key) => shape.extras[key]);
-  last.overhead = overhead;
+  const keys = Object.keys(shape.extras);
+  const values = keys.map((key) => shape.extras[key]);
+  const chars = values.reduce<number>((n, v) => n + (typeof v === 'string' ? v.length : 0), shape.agent.length);
+  const full = shapesByAgent.size >= MAX_SHAPES && !shapesByAgent.has(shape.agent);
+  if (full || rememberedChars + chars > MAX_REMEMBERED_CHARS) {
+    shapesByAgent.clear();
+    rememberedChars = 0;
+  }
+  const replaced = shapesByAgent.get(shape.agent);
+  if (replaced) rememberedChars -= replaced.chars;
+  shapesByAgent.set(shape.agent, { type: shape.type, keys, values, overhead, chars });
+  rememberedChars += chars;
   return overhead;
 }
 
