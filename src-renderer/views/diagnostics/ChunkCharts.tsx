@@ -55,6 +55,7 @@ export function ChunkCharts({
   const frames = frameSizeBars(stats);
   const overBudgetFrames = frames.bars.filter((b) => b.overBudget).reduce((n, b) => n + b.count, 0);
   const overhead = overheadBars(stats.byType);
+  const overBudget = overhead.filter((o) => o.overBudget > 0);
   const beyondWire = payloadBeyondWire(stats.byType);
   const fullness = fullnessSlices(stats);
   const legs = legBars(stats, legStarts);
@@ -136,16 +137,11 @@ export function ChunkCharts({
         subtitle={`total bytes on the wire per type over the whole session, split into the payload${stats.budgetApplies ? ', the envelope around it and what JSON escaping added' : ' and the envelope around it'}`}
         testId={DIAGNOSTIC_IDS.chartOverhead}
         note={
-          overhead.some((o) => o.overBudget > 0) || beyondWire.length > 0 ? (
+          overBudget.length > 0 || beyondWire.length > 0 ? (
             <>
-              {overhead.some((o) => o.overBudget > 0) && (
+              {overBudget.length > 0 && (
                 <span className="warn-text">
-                  Over budget:{' '}
-                  {overhead
-                    .filter((o) => o.overBudget > 0)
-                    .map((o) => `${o.label} ×${o.overBudget}`)
-                    .join(', ')}
-                  .{' '}
+                  Over budget: {overBudget.map((o) => `${o.label} ×${o.overBudget}`).join(', ')}.{' '}
                 </span>
               )}
               {beyondWire.length > 0 && (

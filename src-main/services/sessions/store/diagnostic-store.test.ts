@@ -1,3 +1,6 @@
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../../src-shared/diagnostics/types';
 import { DiagnosticStore } from './diagnostic-store';
@@ -32,5 +35,26 @@ describe('DiagnosticStore', () => {
     expect(store.all()).toEqual([]);
     store.add(finding(0, 'after'));
     expect(store.all()).toEqual([finding(0, 'after')]);
+  });
+
+  it('says which finding of a damaged spool file cannot be read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'findings-'));
+    const fd = openSync(join(dir, 'findings.spool'), 'w+');
+    try {
+      const store = new DiagnosticStore(new SpoolFile('findings', () => ({ fd, path: null })));
+      const first = finding(0, 'kept');
+      store.add(first);
+      // Longer than the write buffer: both are on disk at once, where the damage goes.
+      store.add(finding(1, 'y'.repeat(100_000)));
+      const secondStart = Buffer.byteLength(`${JSON.stringify({ ...first, message: 0 })}\n${first.message}`);
+      writeSync(fd, 'not json', secondStart);
+      expect(() => store.all()).toThrow(/^The spool file's finding 1 does not parse: /);
+      // The first finding's line ending gone: said as such.
+      writeSync(fd, ' ', Buffer.byteLength(JSON.stringify({ ...first, message: 0 })));
+      expect(() => store.all()).toThrow(/^The spool file's finding 0 has no line ending before its message$/);
+    } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

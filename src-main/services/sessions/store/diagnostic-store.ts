@@ -40,9 +40,9 @@ export class DiagnosticStore {
       const end = this.ends.get(i);
       const text = this.spool.readText(this.base + start, this.base + end);
       const lineEnd = text.indexOf('\n');
+      if (lineEnd < 0) throw new Error(`The spool file's finding ${i} has no line ending before its message`);
       const parsed = parseJson(text.slice(0, lineEnd));
-      if (lineEnd < 0 || !parsed.ok)
-        throw new Error(`The spool file's finding ${i} does not parse: ${parsed.ok ? 'no message' : parsed.error}`);
+      if (!parsed.ok) throw new Error(`The spool file's finding ${i} does not parse: ${parsed.error}`);
       const diagnostic = parsed.value as Diagnostic;
       diagnostic.message = text.slice(lineEnd + 1);
       out.push(diagnostic);

@@ -41,9 +41,9 @@ export class SessionRows {
   /** Rows [start, end) in compact columns, without materialising envelopes. */
   columns(start: number, end: number): RowColumns {
     const builder = new RowColumnsBuilder();
+    const { envelopes } = this;
     for (let seq = start; seq < end; seq++) {
       const badge = this.badgeOf(seq);
-      const { envelopes } = this;
       builder.push(
         envelopes.receivedAt(seq),
         envelopes.agent(seq),
