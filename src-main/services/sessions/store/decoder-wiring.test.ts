@@ -6,7 +6,7 @@ import { BatchTracker } from './batch-tracker';
 import { BlockContents } from './block-contents';
 import { BlockEnvelopes } from './block-envelopes';
 import { BlockIndex } from './block-index';
-import { decoderInto } from './decoder-wiring';
+import { chunkChanges, decoderInto } from './decoder-wiring';
 import { DiagnosticStore } from './diagnostic-store';
 import { EnvelopeTable, FrameTable } from './envelope-table';
 import { FindingBadges } from './finding-badges';
@@ -58,5 +58,37 @@ describe('decoderInto', () => {
     expect([...agents.keys()].sort()).toEqual(expected.agents.map((a) => a.uuid).sort());
     expect(findings.count).toBe(expected.diagnostics.length);
     expect(changes).toBeGreaterThanOrEqual(envelopes.count);
+  });
+});
+
+describe('chunkChanges', () => {
+  it('reports the changes made while a chunk decodes once, after it; changes outside a chunk at once', () => {
+    let notified = 0;
+    const changes = chunkChanges(() => (notified += 1));
+    changes.decoding(() => {
+      for (let i = 0; i < 100; i++) changes.changed();
+      expect(notified).toBe(0);
+    });
+    expect(notified).toBe(1);
+    // A chunk that changed nothing (half an event) reports nothing.
+    changes.decoding(() => {});
+    expect(notified).toBe(1);
+    changes.changed();
+    expect(notified).toBe(2);
+  });
+
+  it('reports what a chunk changed before its decoding threw (a spool write failed), and lets the error through', () => {
+    let notified = 0;
+    const changes = chunkChanges(() => (notified += 1));
+    expect(() =>
+      changes.decoding(() => {
+        changes.changed();
+        throw new Error('ENOSPC');
+      }),
+    ).toThrow('ENOSPC');
+    expect(notified).toBe(1);
+    // The next chunk is reported on its own.
+    changes.decoding(() => changes.changed());
+    expect(notified).toBe(2);
   });
 });

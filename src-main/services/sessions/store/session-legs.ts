@@ -17,6 +17,8 @@ export interface SessionLegsDeps {
   raw: (kind: LegKind, leg: number) => RawChunks;
   finished: () => boolean;
   notify: () => void;
+  /** Decodes a chunk, its changes reported once when it is done (decoder-wiring's `chunkChanges`). */
+  decoding: (run: () => void) => void;
 }
 
 /**
@@ -74,7 +76,8 @@ export function sessionLegs(deps: SessionLegsDeps): Pick<
       if (!state.decoder) throw new Error(`Leg ${leg} has ended`);
       if (continues && state.raw.count > 0) state.raw.extendLast(bytes);
       else state.raw.append(bytes, receivedAt, record);
-      state.decoder.push(bytes, receivedAt);
+      const decoder = state.decoder;
+      deps.decoding(() => decoder.push(bytes, receivedAt));
     },
     keepRejected(leg: number, bytes: Uint8Array, receivedAt: number) {
       legAt(leg).rejected.append(bytes, receivedAt);

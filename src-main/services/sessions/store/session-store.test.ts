@@ -51,6 +51,33 @@ describe('session store', () => {
     expect(data.takeBatch(100)).toBeNull();
   });
 
+  it("reports a chunk that adds many envelopes as one change, a chunk with no whole event as none, a leg's end at once", () => {
+    let changes = 0;
+    const data = createSessionStore({
+      id: 's',
+      title: 't',
+      source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
+      createdAt: 0,
+      onChange: () => (changes += 1),
+    });
+    const leg = data.openLeg('run', null, 0).index;
+    const event = (i: number) => `data: {"type":"text","agent":"a","final":false,"delta":"d${i}"}\n\n`;
+    const fifty = Array.from({ length: 50 }, (_, i) => event(i)).join('');
+    data.push(leg, new TextEncoder().encode(fifty), 1);
+    expect(data.envelopeCount).toBe(50);
+    expect(changes).toBe(1);
+    data.push(leg, new TextEncoder().encode('data: {"type":"text","ag'), 2);
+    expect(changes).toBe(1);
+    data.push(leg, new TextEncoder().encode('ent":"a","final":true,"delta":""}\n\n'), 3);
+    expect(data.envelopeCount).toBe(51);
+    expect(changes).toBe(2);
+    // A leg's end is reported as it happens (what the decoder's end found, then the end itself).
+    data.endLeg(leg, { reason: 'complete' });
+    expect(changes).toBeGreaterThan(2);
+    // Every change reached the batch.
+    expect(data.takeBatch(100)).toMatchObject({ start: 0, total: 51 });
+  });
+
   it.each(listSseFixtures())('keeps %s as a compact index that gives back every envelope and frame exactly', (name) => {
     const bytes = readFixture(name);
     const data = sessionOf(bytes);

@@ -35,7 +35,7 @@ import type { FileSpan } from '../../importers/types';
 import { DiagnosticStore } from './diagnostic-store';
 import { FindingBadges } from './finding-badges';
 import { BatchTracker } from './batch-tracker';
-import { decoderInto } from './decoder-wiring';
+import { chunkChanges, decoderInto } from './decoder-wiring';
 import { BlockIndex, pendingToolsOf } from './block-index';
 import { filterEnvelopes } from './session-filter';
 import { SessionRows } from './session-rows';
@@ -54,8 +54,9 @@ import { sessionDetail, sessionSummary, toAgentPayload, toDiagnosticPayload } fr
  *
  * A chunk flows one way: `push` keeps its bytes and hands them to the decoder; the decoder's
  * callbacks are the only writers of the indexes, the findings (finding-badges) and the batch
- * marks (batch-tracker); each change is reported to `onChange`, given once at creation; a
- * batch (`takeBatch`, drained by the service's batcher) only reads what they wrote.
+ * marks (batch-tracker); each change is reported to `onChange`, given once at creation (what
+ * decoding a chunk changed, once for the chunk); a batch (`takeBatch`, drained by the
+ * service's batcher) only reads what they wrote.
  */
 
 export interface SessionInit {
@@ -192,9 +193,10 @@ export function createSessionStore(init: SessionInit): SessionStore {
     notify();
   };
 
+  const changes = chunkChanges(notify);
   const decoder: SessionDecoder = decoderInto(
     { legs, envelopes, blocks: blockIndex, agents: agentsByUuid, findings, batch },
-    notify,
+    changes.changed,
     {
       ...(init.format ? { format: init.format } : {}),
       inline: init.inline ?? DEFAULT_INLINE_OPTIONS,
@@ -213,6 +215,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
     raw: (kind, leg) => createRawChunks(recording && kind === 'file' ? { recording, leg } : rawSpool),
     finished: () => finished,
     notify,
+    decoding: changes.decoding,
   });
   const legAt = legOps.legAt;
 
