@@ -9,6 +9,7 @@ import { startWebApp } from '../src-main/web/web-app';
 import { writeFixtureRecording } from './recordings';
 import { OPEN_PROBE_SCRIPT, type OpenProbeSamples } from './renderer-open-probe';
 import { startTaskTrace, stopTaskTrace } from './page-tasks';
+import { runningChildrenCpuMs } from './timing';
 import type { BenchOptions, BenchTable } from './run';
 
 /**
@@ -60,6 +61,7 @@ async function measure(path: string, format: string, fileBytes: number): Promise
     if (!box) throw new Error('the recent file is not on screen');
     await startTaskTrace(browser, page);
     const hostCpuStart = process.cpuUsage();
+    const browserCpuStart = runningChildrenCpuMs();
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await page.locator('[data-testid="timeline-table"] [data-seq="0"]').waitFor({ timeout: 30_000 });
     const deadline = Date.now() + 120_000;
@@ -69,6 +71,7 @@ async function measure(path: string, format: string, fileBytes: number): Promise
       summary = (await app.service.listSessions())[0];
     }
     const hostCpu = process.cpuUsage(hostCpuStart);
+    const browserCpuMs = runningChildrenCpuMs() - browserCpuStart;
     // The page hears of the end within a status interval; then nothing is left to change.
     await page.waitForTimeout(1000);
     const traced = await stopTaskTrace(browser);
@@ -78,6 +81,7 @@ async function measure(path: string, format: string, fileBytes: number): Promise
     const tasks = samples.longTasks.map(([, duration]) => duration).sort((a, b) => a - b);
     const longest = Math.round(tasks.at(-1) ?? 0);
     const longestCpu = Math.round(Math.max(0, ...traced.map((t) => t.cpuMs)));
+    const pageCpuMs = traced.reduce((sum, t) => sum + t.cpuMs, 0);
     const verdict = [
       firstRows <= FIRST_ROWS_BUDGET_MS ? 'first rows met' : 'first rows MISSED',
       loaded <= LOADED_BUDGET_MS ? 'loaded met' : 'loaded MISSED',
@@ -94,6 +98,8 @@ async function measure(path: string, format: string, fileBytes: number): Promise
       longest,
       longestCpu,
       ((hostCpu.user + hostCpu.system) / 1e6).toFixed(2),
+      (pageCpuMs / 1000).toFixed(2),
+      Number.isNaN(browserCpuMs) ? 'n/a' : (browserCpuMs / 1000).toFixed(2),
       verdict,
     ];
   } finally {
@@ -128,6 +134,8 @@ export async function run(options: BenchOptions): Promise<BenchTable[]> {
           'longest task ms',
           'longest task CPU ms',
           'host CPU s',
+          'page CPU s',
+          'browser CPU s',
           'budget',
         ],
         rows,
@@ -137,6 +145,7 @@ export async function run(options: BenchOptions): Promise<BenchTable[]> {
           `Long tasks: those of the page while the file loads (startup is over before the click). 1-min load average at the end: ${(loadavg()[0] ?? 0).toFixed(2)} (2 shared cores).`,
           "Longest task CPU: the most thread time any task of the page took (Chromium trace, page-tasks.ts); on a loaded machine a task's wall time is mostly waiting for a core, its thread time is the page's own work.",
           "Host CPU: the host process's CPU time from the click to the session complete: the session worker that decodes, the host's main thread, V8's helper threads. It leaves out the time the worker waits for a core, which the loaded time includes.",
+          "Page CPU: the thread time of the page's main-thread tasks from the click to a second after the session completed (the trace's tasks). Browser CPU: every Chromium process's CPU time from the click to the session complete (the page's renderer with its compositor and raster threads, the GPU and browser processes; Linux only): with host CPU, what the two cores were asked for.",
         ],
       },
     ];
