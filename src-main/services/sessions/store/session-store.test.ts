@@ -27,20 +27,30 @@ function sessionOf(bytes: Uint8Array, source: SessionSource = { kind: 'file', pa
   return data;
 }
 
-describe('session store', () => {
-  it('takes a chunk in once: pushed bytes reach the indexes through the decoder, and a batch only reads them', () => {
-    let changes = 0;
-    const data = createSessionStore({
+/** A live session with one leg open, counting the changes it reports. */
+function liveSessionCountingChanges() {
+  const counted = {
+    changes: 0,
+    data: createSessionStore({
       id: 's',
       title: 't',
       source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
       createdAt: 0,
-      onChange: () => (changes += 1),
-    });
-    const leg = data.openLeg('run', null, 0).index;
+      onChange: () => (counted.changes += 1),
+    }),
+    leg: 0,
+  };
+  counted.leg = counted.data.openLeg('run', null, 0).index;
+  return counted;
+}
+
+describe('session store', () => {
+  it('takes a chunk in once: pushed bytes reach the indexes through the decoder, and a batch only reads them', () => {
+    const counted = liveSessionCountingChanges();
+    const { data, leg } = counted;
     expect(data.takeBatch(100)).toBeNull();
     data.push(leg, new TextEncoder().encode('data: {"type":"text","agent":"a","final":false,"delta":"hi"}\n\n'), 1);
-    expect(changes).toBeGreaterThan(0);
+    expect(counted.changes).toBeGreaterThan(0);
     expect(data.envelopeCount).toBe(1);
     expect(data.legs[0]?.raw.bytes).toBeGreaterThan(0);
     const batch = data.takeBatch(100);
@@ -52,28 +62,21 @@ describe('session store', () => {
   });
 
   it("reports a chunk that adds many envelopes as one change, a chunk with no whole event as none, a leg's end at once", () => {
-    let changes = 0;
-    const data = createSessionStore({
-      id: 's',
-      title: 't',
-      source: { kind: 'live', method: 'GET', url: 'http://127.0.0.1/' },
-      createdAt: 0,
-      onChange: () => (changes += 1),
-    });
-    const leg = data.openLeg('run', null, 0).index;
+    const counted = liveSessionCountingChanges();
+    const { data, leg } = counted;
     const event = (i: number) => `data: {"type":"text","agent":"a","final":false,"delta":"d${i}"}\n\n`;
     const fifty = Array.from({ length: 50 }, (_, i) => event(i)).join('');
     data.push(leg, new TextEncoder().encode(fifty), 1);
     expect(data.envelopeCount).toBe(50);
-    expect(changes).toBe(1);
+    expect(counted.changes).toBe(1);
     data.push(leg, new TextEncoder().encode('data: {"type":"text","ag'), 2);
-    expect(changes).toBe(1);
+    expect(counted.changes).toBe(1);
     data.push(leg, new TextEncoder().encode('ent":"a","final":true,"delta":""}\n\n'), 3);
     expect(data.envelopeCount).toBe(51);
-    expect(changes).toBe(2);
+    expect(counted.changes).toBe(2);
     // A leg's end is reported as it happens (what the decoder's end found, then the end itself).
     data.endLeg(leg, { reason: 'complete' });
-    expect(changes).toBeGreaterThan(2);
+    expect(counted.changes).toBeGreaterThan(2);
     // Every change reached the batch.
     expect(data.takeBatch(100)).toMatchObject({ start: 0, total: 51 });
   });
