@@ -12,6 +12,7 @@ import { openSource } from '../src-main/services/importers';
 import { readAhead } from '../src-main/services/parallel/read-ahead';
 import { createSpanPool } from '../src-main/services/parallel/span-pool';
 import { createCountingSession } from '../src-main/services/recording/counting-session';
+import { statCpuMs } from './timing';
 
 /** What the probe prints. */
 export interface ParallelProbeResult {
@@ -31,14 +32,7 @@ const cpuNow = (): number => {
 };
 
 /** CPU time of this process's main thread alone (Linux: its task's utime + stime, in 10 ms ticks). */
-function mainThreadCpu(): number {
-  try {
-    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
+const mainThreadCpu = (): number => statCpuMs(`/proc/self/task/${process.pid}/stat`);
 
 function peakRss(): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));

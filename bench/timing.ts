@@ -10,11 +10,34 @@ import { readdirSync, readFileSync } from 'node:fs';
  */
 let now = (): number => performance.now();
 
-/** CPU ms of the waited-for children (cutime + cstime of /proc/self/stat, in 1/100 s); 0 elsewhere. */
+/** Milliseconds per clock tick of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICK_MS = 10;
+
+/**
+ * The fields of a /proc stat file after the command name (`[0]` is proc(5)'s field 3, the
+ * state): the name is in parentheses and may hold spaces, so the fields start after the last
+ * `) `. Throws where the file cannot be read (not Linux, or the process ended).
+ */
+function statFields(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  return text.slice(text.lastIndexOf(') ') + 2).split(' ');
+}
+
+/** CPU ms (utime + stime) of the process or thread whose stat file is `path`; NaN where it cannot be read. */
+export function statCpuMs(path: string): number {
+  try {
+    const fields = statFields(path);
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU ms of the waited-for children (cutime + cstime of /proc/self/stat); 0 elsewhere. */
 function childrenCpuMs(): number {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[13]) + Number(fields[14])) * 10 || 0;
+    const fields = statFields('/proc/self/stat');
+    return (Number(fields[13]) + Number(fields[14])) * TICK_MS || 0;
   } catch {
     return 0;
   }
@@ -25,31 +48,32 @@ function childrenCpuMs(): number {
  * theirs: a browser's processes), from /proc (Linux, in steps of 10 ms); NaN elsewhere.
  */
 export function runningChildrenCpuMs(): number {
+  let entries: string[];
   try {
-    const parents = new Map<number, number>();
-    const cpu = new Map<number, number>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        parents.set(Number(entry), Number(fields[1]));
-        cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10);
-      } catch {
-        // The process ended while the list was read.
-      }
-    }
-    let total = 0;
-    for (const [pid, ms] of cpu) {
-      for (let up = parents.get(pid); up !== undefined && up > 1; up = parents.get(up)) {
-        if (up !== process.pid) continue;
-        total += ms;
-        break;
-      }
-    }
-    return total;
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
     return Number.NaN;
   }
+  const parents = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const entry of entries) {
+    try {
+      const fields = statFields(`/proc/${entry}/stat`);
+      parents.set(Number(entry), Number(fields[1]));
+      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  let total = 0;
+  for (const [pid, ms] of cpu) {
+    for (let up = parents.get(pid); up !== undefined && up > 1; up = parents.get(up)) {
+      if (up !== process.pid) continue;
+      total += ms;
+      break;
+    }
+  }
+  return total;
 }
 
 export function useCpuClock(): void {
