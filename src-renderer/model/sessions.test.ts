@@ -62,8 +62,8 @@ describe('sessions model: batches, the list, status routing', () => {
     expect(model.list.getSnapshot().activeId).toBeNull();
   });
 
-  it('routes live status and replay state to their session', () => {
-    const { model } = setup();
+  it("routes live status and replay state to their session (a stream's status with its next rows, or within FILE_LOAD_INTERVAL_MS)", () => {
+    const { model, scheduler } = setup();
     model.applySessionsChanged([summary('s1')]);
     model.applyLiveStatus({
       sessionId: 's1',
@@ -90,6 +90,7 @@ describe('sessions model: batches, the list, status routing', () => {
       loops: 0,
       types: [],
     });
+    scheduler.advance(FILE_LOAD_INTERVAL_MS);
     const snapshot = model.data('s1').getSnapshot();
     expect(snapshot.live?.envelopes).toBe(2);
     expect(snapshot.replay?.speed).toBe(4);

@@ -9,6 +9,7 @@ import type {
 import { zeroSeverityCounts } from '../../src-shared/diagnostics/severity';
 import type { ReadableStore, SessionData, SessionPart, SessionsSnapshot } from './types';
 import { createBatchQueue, type BatchQueue } from './batch-queue';
+import { HeldCounts, onlyCountsMoved } from './held-counts';
 import type { FrameScheduler } from './scheduler';
 import { OnDemand } from './on-demand';
 import {
@@ -39,9 +40,10 @@ export interface SessionsDeps {
 export const ON_DEMAND_INTERVAL_MS = 200;
 
 /**
- * A file's batches are applied at most this often while it loads: its table stays at its
- * first rows, so what changes is counts, and rendering those at every frame took a fifth of
- * a core from the decoder it waits for.
+ * A file's batches are applied at most this often while it loads, its list counts and
+ * progress with them (held-counts.ts): its table stays at its first rows, so what changes is
+ * counts, and rendering those at every frame took a fifth of a core from the decoder it waits
+ * for.
  */
 export const FILE_LOAD_INTERVAL_MS = 100;
 
@@ -80,8 +82,10 @@ export class SessionsModel {
   readonly list: Store<SessionsSnapshot> = createStore<SessionsSnapshot>({ list: [], activeId: null });
   private readonly entries = new Map<string, Entry>();
   private readonly queue: BatchQueue;
+  private readonly held: HeldCounts;
 
   constructor(private readonly deps: SessionsDeps) {
+    this.held = new HeldCounts(deps.scheduler, FILE_LOAD_INTERVAL_MS);
     this.queue = createBatchQueue(
       (batches) => this.applyBatches(batches),
       deps.scheduler,
@@ -96,12 +100,22 @@ export class SessionsModel {
     this.queue.push(batch);
   }
 
-  /** Applies queued batches immediately. */
+  /** Applies queued batches, and the counts held for them, immediately. */
   flush(): void {
+    this.held.release();
     this.queue.flushAll();
   }
 
   applySessionsChanged(list: readonly SessionSummary[]): void {
+    if (onlyCountsMoved(this.list.getSnapshot().list, list)) {
+      this.held.hold('list', () => this.applyList(list));
+      return;
+    }
+    this.held.release();
+    this.applyList(list);
+  }
+
+  private applyList(list: readonly SessionSummary[]): void {
     const sorted = [...list].sort((a, b) => b.createdAt - a.createdAt);
     const current = this.list.getSnapshot();
     const activeId =
@@ -121,12 +135,21 @@ export class SessionsModel {
   }
 
   applyLiveStatus(status: LiveStatus): void {
-    this.entryFor(status.sessionId).data.update((data) => ({ ...data, live: status }));
+    const apply = (): void => this.entryFor(status.sessionId).data.update((data) => ({ ...data, live: status }));
+    // A stream's rates and counts render with its rows; a change of state at once.
+    if (status.state === 'streaming' && this.summary(status.sessionId)?.state === 'streaming')
+      this.held.hold(`live:${status.sessionId}`, apply);
+    else apply();
   }
 
   applyProgress(progress: TaskProgress): void {
-    if (!this.entries.has(progress.sessionId)) return;
-    this.entryFor(progress.sessionId).data.update((data) => ({ ...data, progress }));
+    const apply = (): void => {
+      if (this.entries.has(progress.sessionId))
+        this.entryFor(progress.sessionId).data.update((data) => ({ ...data, progress }));
+    };
+    // A file's progress renders with its rows; an export's (of a session that is not loading) at once.
+    if (this.summary(progress.sessionId)?.state === 'loading') this.held.hold(`progress:${progress.sessionId}`, apply);
+    else apply();
   }
 
   applyReplayState(state: ReplayState): void {
@@ -198,6 +221,8 @@ export class SessionsModel {
   // ─── Internals ──────────────────────────────────────────────────────────────────────
 
   private applyBatches(batches: readonly SessionBatch[]): void {
+    // The counts held since the last batches render with these.
+    this.held.release();
     // Group per session so each store notifies once per frame.
     const bySession = new Map<string, SessionBatch[]>();
     for (const batch of batches) {
