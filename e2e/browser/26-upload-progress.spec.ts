@@ -68,3 +68,26 @@ test('the moving progress bar does not lay the page out at every frame', async (
   expect(perSecond).toBeLessThan(30);
   await app.expectState('done', 150_000);
 });
+
+test('nothing animates while a file loads: Chromium draws a frame only when something changed', async ({
+  app,
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await app.openFiles(file);
+  await expect(page.getByTestId(TEST_IDS.taskProgress)).toBeVisible({ timeout: 30_000 });
+  // A live dot that pulsed and fills that glided between updates kept Chromium drawing at
+  // every frame for the whole load (docs/performance.md, "Stop 39"). Sampled over a second
+  // of updates: a transition on the bar would be running in some of them.
+  const running = await page.evaluate(async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      for (const animation of document.getAnimations())
+        seen.add(animation instanceof CSSAnimation ? animation.animationName : String(animation.constructor.name));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return [...seen];
+  });
+  expect(running).toEqual([]);
+  await app.expectState('done', 150_000);
+});
