@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskProgress } from '../../src-shared/contract';
 import { summary } from '../testing/fake-service';
-import { batch, setup } from '../testing/sessions-setup';
+import { batch, liveStatus, setup } from '../testing/sessions-setup';
 import { onlyCountsMoved } from './held-counts';
 import { FILE_LOAD_INTERVAL_MS } from './sessions';
 
@@ -94,22 +94,12 @@ describe("a loading file's counts render with its batches", () => {
     const { model, scheduler } = setup();
     model.applySessionsChanged([summary('s1', { state: 'streaming' })]);
     const data = model.data('s1');
-    const status = {
-      sessionId: 's1',
-      leg: 0,
-      bytes: 10,
-      envelopes: 2,
-      elapsedMs: 100,
-      envelopesPerSecond: 20,
-      bytesPerSecond: 100,
-      idleMs: 0,
-    };
-    model.applyLiveStatus({ ...status, state: 'streaming' });
+    model.applyLiveStatus(liveStatus('s1'));
     expect(data.getSnapshot().live).toBeNull();
     model.receiveBatch(batch(0, 5, { sessionId: 's1' }));
     scheduler.frame();
     expect(data.getSnapshot().live?.envelopes).toBe(2);
-    model.applyLiveStatus({ ...status, state: 'complete', envelopes: 5 });
+    model.applyLiveStatus(liveStatus('s1', { state: 'complete', envelopes: 5 }));
     expect(data.getSnapshot().live?.state).toBe('complete');
   });
 

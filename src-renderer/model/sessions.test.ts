@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { row, summary } from '../testing/fake-service';
-import { batch, setup } from '../testing/sessions-setup';
+import { batch, liveStatus, setup } from '../testing/sessions-setup';
 import { FILE_LOAD_INTERVAL_MS, LIVE_INTERVAL_MS } from './sessions';
 
 describe('sessions model: batches, the list, status routing', () => {
@@ -65,17 +65,7 @@ describe('sessions model: batches, the list, status routing', () => {
   it("routes live status and replay state to their session (a stream's status with its next rows, or within FILE_LOAD_INTERVAL_MS)", () => {
     const { model, scheduler } = setup();
     model.applySessionsChanged([summary('s1')]);
-    model.applyLiveStatus({
-      sessionId: 's1',
-      state: 'streaming',
-      leg: 0,
-      bytes: 10,
-      envelopes: 2,
-      elapsedMs: 100,
-      envelopesPerSecond: 20,
-      bytesPerSecond: 100,
-      idleMs: 0,
-    });
+    model.applyLiveStatus(liveStatus('s1'));
     model.applyReplayState({
       sessionId: 's1',
       source: 's0',

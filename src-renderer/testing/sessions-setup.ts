@@ -1,6 +1,7 @@
 import type {
   BlockSummary,
   DiagnosticPayload,
+  LiveStatus,
   SessionBatch,
   SessionDetail,
   SessionSummary,
@@ -33,6 +34,22 @@ export function block(id: number, change: Partial<BlockSummary> = {}): BlockSumm
 
 export function diagnostic(seq: number): DiagnosticPayload {
   return { seq, rule: 'sse.test', severity: 'warning', message: `finding ${seq}`, at: { envelope: seq } };
+}
+
+/** A streaming session's live status. */
+export function liveStatus(sessionId: string, change: Partial<LiveStatus> = {}): LiveStatus {
+  return {
+    sessionId,
+    state: 'streaming',
+    leg: 0,
+    bytes: 10,
+    envelopes: 2,
+    elapsedMs: 100,
+    envelopesPerSecond: 20,
+    bytesPerSecond: 100,
+    idleMs: 0,
+    ...change,
+  };
 }
 
 export function batch(start: number, count: number, change: Partial<SessionBatch> = {}): SessionBatch {
