@@ -27,7 +27,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
   const { summary, live, detail } = session;
   const isLive = summary.state === 'streaming' || summary.state === 'connecting';
   const sinceStatus = useSinceStatus(live, isLive);
-  const status = statusFields(summary, live, sinceStatus);
+  const status = statusFields(summary, live, sinceStatus, session.total);
   const request = detail?.request ?? null;
   const replay = replayOffer(summary);
   const decodedAs = decodedAsLine(summary);

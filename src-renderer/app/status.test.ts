@@ -52,6 +52,12 @@ describe('status line', () => {
     });
   });
 
+  it('counts the rows the batches brought when they are ahead of the summary (a file loading)', () => {
+    const loading = summary('s1', { state: 'loading', envelopes: 34_957 });
+    expect(statusFields(loading, null, 0, 50_653).envelopes).toBe('50,653 envelopes');
+    expect(statusFields(loading, null, 0, 100).envelopes).toBe('34,957 envelopes');
+  });
+
   it('shows what the summary knows for a file with no live status', () => {
     expect(statusFields(summary('s1', { state: 'complete', envelopes: 3, bytes: 99 }), null, 0)).toEqual({
       http: null,

@@ -16,13 +16,19 @@ export const IDLE_NOTICE_MS = 2000;
 
 /**
  * `sinceStatusMs`: time since the live status arrived, so elapsed and idle keep counting
- * between status events.
+ * between status events. `rows`: the envelopes the batches brought, which come on a faster
+ * clock than the summary's counts: the line counts as many as the table beside it.
  */
-export function statusFields(summary: SessionSummary, live: LiveStatus | null, sinceStatusMs: number): StatusFields {
+export function statusFields(
+  summary: SessionSummary,
+  live: LiveStatus | null,
+  sinceStatusMs: number,
+  rows = 0,
+): StatusFields {
   const streaming = live !== null && (live.state === 'streaming' || live.state === 'connecting');
   const httpStatus = live?.httpStatus ?? summary.httpStatus;
   const bytes = Math.max(live?.bytes ?? 0, summary.bytes);
-  const envelopes = Math.max(live?.envelopes ?? 0, summary.envelopes);
+  const envelopes = Math.max(live?.envelopes ?? 0, summary.envelopes, rows);
   const extra = streaming ? sinceStatusMs : 0;
   const idleMs = live ? live.idleMs + extra : 0;
   return {
