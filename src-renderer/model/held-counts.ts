@@ -3,8 +3,8 @@ import type { FrameScheduler } from './scheduler';
 
 /**
  * While a session takes in a stream, main tells the page of its counts several ways, each on a
- * clock of its own: the batches (rows, every 100 ms while a file loads), the session list
- * (envelopes, bytes, findings) and the progress bar or the live status (every 250 ms).
+ * clock of its own: the batches (rows; a loading file's applied every FILE_LOAD_INTERVAL_MS),
+ * the session list (envelopes, bytes, findings) and the progress bar or the live status.
  * Applied as they came, each was a render of its own (about sixty in a 100 MB open), and those
  * renders took Chromium CPU that the decoder the page waits for needed (docs/performance.md,
  * "Stop 39"). Counts are held here and applied with the next batches, or after `interval` if

@@ -42,10 +42,11 @@ export const ON_DEMAND_INTERVAL_MS = 200;
 /**
  * A file's batches are applied at most this often while it loads, its list counts and
  * progress with them (held-counts.ts): its table stays at its first rows, so what changes is
- * counts, and rendering those at every frame took a fifth of a core from the decoder it waits
- * for.
+ * counts. Rendering those at every frame took a fifth of a core from the decoder the page
+ * waits for; four times a second instead of ten took a further sixth of Chromium's CPU off a
+ * 100 MB open (docs/performance.md, "Stop 39").
  */
-export const FILE_LOAD_INTERVAL_MS = 100;
+export const FILE_LOAD_INTERVAL_MS = 250;
 
 /**
  * A live session's batches are applied at most this often: every other frame at 60 Hz, and
