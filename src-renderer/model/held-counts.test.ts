@@ -81,6 +81,15 @@ describe("a loading file's counts render with its batches", () => {
     expect(data.getSnapshot().progress?.decoded).toBe(500);
   });
 
+  it('applies a list that cannot wait in place of the one held, not after it', () => {
+    const { model } = loadingFile();
+    model.applySessionsChanged([summary('s1', { state: 'loading', envelopes: 20 })]);
+    const lists: number[] = [];
+    model.list.subscribe(() => lists.push(model.list.getSnapshot().list[0]?.envelopes ?? -1));
+    model.applySessionsChanged([summary('s1', { state: 'complete', envelopes: 100 })]);
+    expect(lists).toEqual([100]);
+  });
+
   it('applies a state change at once, after the progress held before it', () => {
     const { model, data } = loadingFile();
     model.applyProgress(progress('s1', 1000, { done: true }));

@@ -30,6 +30,11 @@ export class HeldCounts {
     });
   }
 
+  /** Forgets what is held under `key`: a newer update of it is being applied at once. */
+  drop(key: string): void {
+    this.held.delete(key);
+  }
+
   /** Applies what is held now: with the batches, or before a change that cannot wait. */
   release(): void {
     this.cancelTimer?.();

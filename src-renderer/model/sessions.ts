@@ -48,6 +48,9 @@ export const ON_DEMAND_INTERVAL_MS = 200;
  */
 export const FILE_LOAD_INTERVAL_MS = 250;
 
+/** The key of the session list in the held counts. */
+const HELD_LIST = 'list';
+
 /**
  * A live session's batches are applied at most this often: every other frame at 60 Hz, and
  * at the next frame when they come less often. A fast stream changes every row on view at
@@ -109,9 +112,11 @@ export class SessionsModel {
 
   applySessionsChanged(list: readonly SessionSummary[]): void {
     if (onlyCountsMoved(this.list.getSnapshot().list, list)) {
-      this.held.hold('list', () => this.applyList(list));
+      this.held.hold(HELD_LIST, () => this.applyList(list));
       return;
     }
+    // This list replaces the one held; the progress and status held go first.
+    this.held.drop(HELD_LIST);
     this.held.release();
     this.applyList(list);
   }
