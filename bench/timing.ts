@@ -23,11 +23,13 @@ function statFields(path: string): string[] {
   return text.slice(text.lastIndexOf(') ') + 2).split(' ');
 }
 
+/** CPU ms (utime + stime) in a stat file's fields. */
+const cpuMsOf = (fields: readonly string[]): number => (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+
 /** CPU ms (utime + stime) of the process or thread whose stat file is `path`; NaN where it cannot be read. */
 export function statCpuMs(path: string): number {
   try {
-    const fields = statFields(path);
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return cpuMsOf(statFields(path));
   } catch {
     return Number.NaN;
   }
@@ -60,7 +62,7 @@ export function runningChildrenCpuMs(): number {
     try {
       const fields = statFields(`/proc/${entry}/stat`);
       parents.set(Number(entry), Number(fields[1]));
-      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+      cpu.set(Number(entry), cpuMsOf(fields));
     } catch {
       // The process ended while the list was read.
     }
