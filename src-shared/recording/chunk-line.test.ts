@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseChunkLine } from './chunk-line';
-import { chunkRecord, parseRecord, recordLine } from './format';
+import { isPaddedBase64Bytes, parseChunkLine } from './chunk-line';
+import { chunkRecord, isPaddedBase64, parseRecord, recordLine } from './format';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -67,5 +67,37 @@ describe('parseChunkLine', () => {
       const read = parseChunkLine(bytes, 0, bytes.length);
       if (read) expect(read).toEqual(fullParse(new TextDecoder().decode(bytes)));
     }
+  });
+});
+
+describe('isPaddedBase64Bytes', () => {
+  it('judges bytes as isPaddedBase64 judges their text, at every length and place of padding', () => {
+    const next = random(11);
+    // Mostly the alphabet, so that valid text is common; padding, bytes outside it, and non-ASCII now and then.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const pick = (): string => {
+      const r = next();
+      if (r < 0.9) return alphabet.charAt(Math.floor(next() * 64));
+      if (r < 0.95) return '=';
+      if (r < 0.98) return '-_ \n"\\.'.charAt(Math.floor(next() * 7));
+      return 'é';
+    };
+    let valid = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = Array.from({ length: Math.floor(next() * 14) }, pick).join('');
+      // Well-formed text with padding, then perhaps one character changed.
+      if (i % 3 === 0) text = ['QUJD', 'QUI=', 'QQ==', ''][i % 4] as string;
+      if (i % 6 === 0 && text.length > 0) {
+        const at = Math.floor(next() * text.length);
+        text = text.slice(0, at) + pick() + text.slice(at + 1);
+      }
+      const bytes = encode(`"${text}"`);
+      const expected = isPaddedBase64(text);
+      expect(isPaddedBase64Bytes(bytes, 1, bytes.length - 1), JSON.stringify(text)).toBe(expected);
+      if (expected) valid++;
+    }
+    // Both answers are common: the comparison is not one-sided.
+    expect(valid).toBeGreaterThan(3000);
+    expect(valid).toBeLessThan(17_000);
   });
 });

@@ -1,5 +1,4 @@
 import { createUtf8Decoder } from '../text/utf8';
-import { isPaddedBase64 } from './format';
 import type { ChunkRecord } from './types';
 
 /**
@@ -60,6 +59,33 @@ function readNumber(bytes: Uint8Array, at: number, end: number): { value: number
 
 const isInt = (v: number): boolean => Number.isInteger(v) && v >= 0;
 
+/** 1 for a byte of base64's alphabet, else 0 (the padding `=` too). */
+const ALPHABET_BYTE = new Uint8Array(256);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') ALPHABET_BYTE[c.charCodeAt(0)] = 1;
+const PAD = 0x3d;
+const inAlphabet = (byte: number | undefined): number => ALPHABET_BYTE[byte as number] as number;
+
+/**
+ * `isPaddedBase64` on bytes [start, end), before they are decoded to text: a recording is
+ * almost all base64, and this runs over all of it. Whole quads of the alphabet, four bytes a
+ * step and-ed without a branch (twice the speed of the native regular expression over the
+ * decoded text: bench/base64-check.bench.ts), then the last quad, the only place for `=`.
+ */
+export function isPaddedBase64Bytes(bytes: Uint8Array, start: number, end: number): boolean {
+  if ((end - start) % 4 !== 0) return false;
+  if (end === start) return true;
+  const last = end - 4;
+  let all = 1;
+  for (let i = start; i < last; i += 4)
+    all &= inAlphabet(bytes[i]) & inAlphabet(bytes[i + 1]) & inAlphabet(bytes[i + 2]) & inAlphabet(bytes[i + 3]);
+  const third = bytes[last + 2];
+  const fourth = bytes[last + 3];
+  return (
+    (all & inAlphabet(bytes[last]) & inAlphabet(bytes[last + 1])) === 1 &&
+    (inAlphabet(fourth) === 1 ? inAlphabet(third) === 1 : fourth === PAD && (third === PAD || inAlphabet(third) === 1))
+  );
+}
+
 /** The chunk record on bytes [start, end) of a line written in the recorder's layout; null for any other line. */
 export function parseChunkLine(bytes: Uint8Array, start: number, end: number): ChunkRecord | null {
   if (!startsWith(bytes, start, end, PREFIX_BYTES)) return null;
@@ -73,12 +99,10 @@ export function parseChunkLine(bytes: Uint8Array, start: number, end: number): C
   }
   const [leg, seq, offset, t] = numbers as [number, number, number, number];
   if (!isInt(leg) || !isInt(seq) || !isInt(offset) || !Number.isFinite(t)) return null;
-  // The base64 text ends at the closing quote; the same check as the full parse's, on its text
-  // (a native regular expression runs about twice as fast as a loop over the bytes).
+  // The base64 text ends at the closing quote; the same check as the full parse's, on its bytes.
   const textStart = at;
   const textEnd = end - SUFFIX.length;
   if (textEnd < textStart || bytes[textEnd] !== QUOTE || bytes[textEnd + 1] !== CLOSE_BRACE) return null;
-  const text = ascii.decode(bytes.subarray(textStart, textEnd));
-  if (!isPaddedBase64(text)) return null;
-  return { type: 'chunk', leg, t, bytes: text, seq, offset };
+  if (!isPaddedBase64Bytes(bytes, textStart, textEnd)) return null;
+  return { type: 'chunk', leg, t, bytes: ascii.decode(bytes.subarray(textStart, textEnd)), seq, offset };
 }
