@@ -15,7 +15,7 @@ import { HelpOverlay } from './HelpOverlay';
 import { DemoIntroLine } from './DemoIntroLine';
 import { EnvironmentsDialog } from '../views/requests/EnvironmentsDialog';
 import { HarEntryPicker } from './HarEntryPicker';
-import { useActiveSession, useChoosingHarEntries, useSessionData, useStore } from './hooks';
+import { useActiveSession, useChoosingHarEntries, useSessionData, useStore, useStoreValue } from './hooks';
 import { SessionHeader } from './SessionHeader';
 import { SessionSidebar } from './SessionSidebar';
 import { matchShortcut } from './shortcuts';
@@ -51,7 +51,7 @@ export function Shell({ app, pathForFile }: ShellProps) {
   const helpOpen = useStore(app.helpOpen);
   const environmentsOpen = useStore(app.environmentsOpen);
   // Only the active id here: what streams in re-renders the parts that show it, not the shell.
-  const { activeId } = useStore(app.sessions);
+  const activeId = useStoreValue(app.sessions, (sessions) => sessions.activeId);
   const hasSession = activeId !== null;
   const choosing = useChoosingHarEntries(app, activeId);
   const fileInput = useRef<HTMLInputElement>(null);

@@ -16,7 +16,7 @@ export function useStoreValue<T, R>(store: ReadableStore<T>, read: (snapshot: T)
 
 /** The active session's data, or null when no session is active. */
 export function useActiveSession(app: AppModel): SessionData | null {
-  const { activeId } = useStore(app.sessions);
+  const activeId = useStoreValue(app.sessions, (sessions) => sessions.activeId);
   return useSessionData(app, activeId);
 }
 

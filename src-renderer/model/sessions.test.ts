@@ -96,6 +96,28 @@ describe('sessions model: batches, the list, status routing', () => {
     expect(snapshot.summary.title).toBe('Session early');
   });
 
+  it("shows in the list the larger of the list's envelope count and the rows the batches brought", () => {
+    const { model, scheduler } = setup();
+    const count = (): number | undefined => model.summary('s1')?.envelopes;
+    model.applySessionsChanged([summary('s1', { envelopes: 0 }), summary('s2', { envelopes: 4, createdAt: 1 })]);
+    model.receiveBatch(batch(0, 30));
+    scheduler.frame();
+    // The batches ran ahead of the list: the list says what the table says.
+    expect(count()).toBe(30);
+    // A list counted before the last batches does not take the count back…
+    model.applySessionsChanged([summary('s1', { envelopes: 20 }), summary('s2', { envelopes: 4, createdAt: 1 })]);
+    scheduler.advance(FILE_LOAD_INTERVAL_MS);
+    expect(count()).toBe(30);
+    // …a later one moves it on, and a session without batches keeps the list's count.
+    model.applySessionsChanged([summary('s1', { envelopes: 45 }), summary('s2', { envelopes: 9, createdAt: 1 })]);
+    scheduler.advance(FILE_LOAD_INTERVAL_MS);
+    expect(count()).toBe(45);
+    expect(model.summary('s2')?.envelopes).toBe(9);
+    // A session started over counts from its new generation's rows alone.
+    model.applySessionsChanged([summary('s1', { envelopes: 0, generation: 1 })]);
+    expect(count()).toBe(0);
+  });
+
   it('applies a changed row from a later batch to the timeline', () => {
     const { model, scheduler } = setup();
     model.receiveBatch(batch(0, 3));

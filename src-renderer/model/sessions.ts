@@ -126,7 +126,7 @@ export class SessionsModel {
     const current = this.list.getSnapshot();
     const activeId =
       current.activeId !== null && sorted.some((s) => s.id === current.activeId) ? current.activeId : null;
-    this.list.set({ list: sorted, activeId });
+    this.list.set({ list: this.withBatchedTotals(sorted), activeId });
     for (const summary of sorted) {
       const entry = this.entries.get(summary.id);
       if (!entry) continue;
@@ -257,6 +257,25 @@ export class SessionsModel {
       entry.blocks.poke();
       entry.diagnostics.poke();
     }
+    const current = this.list.getSnapshot();
+    const list = this.withBatchedTotals(current.list);
+    if (list !== current.list) this.list.set({ ...current, list });
+  }
+
+  /**
+   * The list with each session's envelope count at least the rows its batches brought: the
+   * list and the batches leave main on clocks of their own, and the sidebar's count must not
+   * trail the table's. `list` itself when no count moved.
+   */
+  private withBatchedTotals(list: readonly SessionSummary[]): readonly SessionSummary[] {
+    let out: SessionSummary[] | undefined;
+    list.forEach((summary, i) => {
+      const data = this.entries.get(summary.id)?.data.getSnapshot();
+      if (!data || data.total <= summary.envelopes || generationOf(data.summary) !== generationOf(summary)) return;
+      out ??= [...list];
+      out[i] = { ...summary, envelopes: data.total };
+    });
+    return out ?? list;
   }
 
   /** A summary of a newer generation: the session started over in main. */
