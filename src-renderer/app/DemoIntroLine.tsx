@@ -26,7 +26,7 @@ export function DemoIntroLine({
       <span>
         {view === 'blocks'
           ? 'A live run of the built-in demo agent: the conversation its stream makes. Its envelopes, one row each, are in '
-          : 'A live run of the built-in demo agent: one row per envelope of its SSE stream, as it arrived. The conversation they make is in '}
+          : 'A live run of the built-in demo agent: one row per envelope of its stream, as it arrived. The conversation they make is in '}
         <button
           type="button"
           className="link-button"
