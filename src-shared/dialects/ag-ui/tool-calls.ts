@@ -95,7 +95,7 @@ export class ToolCalls {
       call.implied = true;
     }
     this.addArgs(ctx, call, delta);
-    ctx.wire(type, event, this.inputEvent(call));
+    ctx.wire(type, event, this.inputEvent(call), delta);
   }
 
   end(ctx: ProviderEventContext, type: string, event: WireEvent): void {
@@ -137,11 +137,13 @@ export class ToolCalls {
     }
     const call = opened ?? this.open.get(id ?? this.chunking ?? NO_ID);
     const delta = event['delta'];
+    const args = call && typeof delta === 'string' ? delta : '';
     if (call && typeof delta === 'string') this.addArgs(ctx, call, delta);
     ctx.wire(
       type,
       event,
       opened ? this.startEvent(opened.id, opened.name, event) : call ? this.inputEvent(call) : undefined,
+      args,
     );
   }
 

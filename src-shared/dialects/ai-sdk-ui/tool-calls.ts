@@ -120,7 +120,7 @@ export class ToolCalls {
       deltaEvent = call.deltaEvent = unified('stream.tool_call_input.delta', this.ids(id), {
         kind: 'input_json_delta',
       });
-    ctx.wire(what, event, deltaEvent);
+    ctx.wire(what, event, deltaEvent, text);
   }
 
   /** The call's input is complete: the call's block, its streamed text checked to parse. */

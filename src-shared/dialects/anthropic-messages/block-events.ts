@@ -126,7 +126,12 @@ export function blockDelta(s: MessagesStream, ctx: ProviderEventContext, event: 
   } else if (deltaType === 'input_json_delta') {
     const partial = delta['partial_json'];
     if (typeof partial === 'string') block.input.push(partial);
-    ctx.wire('content_block_delta', event, unified('stream.tool_call_input.delta', s.ids(index, block), { kind }));
+    ctx.wire(
+      'content_block_delta',
+      event,
+      unified('stream.tool_call_input.delta', s.ids(index, block), { kind }),
+      typeof partial === 'string' ? partial : '',
+    );
     return;
   } else if (deltaType === 'citations_delta') {
     const citation = objectField(delta, 'citation');

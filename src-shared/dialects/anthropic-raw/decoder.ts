@@ -166,7 +166,10 @@ export function createAnthropicRawDecoder(callbacks: DialectCallbacks, options: 
       }
     } else if (deltaType === 'input_json_delta') {
       const partial = delta['partial_json'];
-      if (typeof partial === 'string') block.input.push(partial);
+      if (typeof partial !== 'string') return providerEvent(ctx, 'content_block_delta', event);
+      block.input.push(partial);
+      // The row shows the argument text; the call's envelope at the stop carries it joined.
+      return providerEvent(ctx, 'content_block_delta', event, partial);
     } else if (!KNOWN_DELTA_TYPES.has(deltaType)) {
       reportUnknown(
         ctx,
@@ -335,8 +338,8 @@ interface EventContext {
   emit: (parts: EnvelopeParts) => void;
 }
 
-function providerEvent(ctx: EventContext, type: string, event: Event): void {
-  ctx.emit({ type, final: true, delta: '', extras: eventFields(event), control: 'provider-event' });
+function providerEvent(ctx: EventContext, type: string, event: Event, delta = ''): void {
+  ctx.emit({ type, final: true, delta, extras: eventFields(event), control: 'provider-event' });
 }
 
 function numberIndex(event: Event): number | null {

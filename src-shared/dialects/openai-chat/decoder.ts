@@ -260,10 +260,11 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         `Event ${ctx.frame.seq} begins a call with id ${jsonText(call.id)} under ${call.label} of choice ${choice.index}, where the call ${jsonText(outcome.previous.id)} is still open; kept as two calls (a client that joins fragments by index would merge their arguments).`,
       );
     const family = outcome.kind === 'appended' ? 'stream.tool_call_input.delta' : 'stream.tool_call_start';
+    // The row shows the argument text the fragment carried.
     ctx.envelope(
       legacy ? 'function_call' : 'tool_calls',
       true,
-      '',
+      outcome.args,
       fragment as Record<string, unknown>,
       'provider-event',
       unified(family, streamIds(current, choice, call), {

@@ -13,16 +13,16 @@ export interface ToolCall {
   args: string[];
 }
 
-/** What a `tool_calls` fragment did. */
+/** What a `tool_calls` fragment did; `args`, the argument text it carried ('' for none). */
 export type FragmentOutcome =
   /** Began a call (its first fragment, with an id or a name). */
-  | { kind: 'started'; call: ToolCall }
+  | { kind: 'started'; call: ToolCall; args: string }
   /** Added argument text to an open call. */
-  | { kind: 'appended'; call: ToolCall }
+  | { kind: 'appended'; call: ToolCall; args: string }
   /** Addressed a call no fragment with an id or a name began: begun here, without them (`provider.block-not-started`). */
-  | { kind: 'not-started'; call: ToolCall }
+  | { kind: 'not-started'; call: ToolCall; args: string }
   /** Began a call with another id under an index whose call is still open (`provider.block-started-twice`). */
-  | { kind: 'restarted'; call: ToolCall; previous: ToolCall }
+  | { kind: 'restarted'; call: ToolCall; previous: ToolCall; args: string }
   /** Was no JSON object. */
   | { kind: 'invalid' };
 
@@ -59,7 +59,7 @@ export class ToolCalls {
       open.name ||= name;
       if (args !== '') open.args.push(args);
       this.last = open;
-      return { kind: 'appended', call: open };
+      return { kind: 'appended', call: open, args };
     }
     const label = legacy
       ? 'the function_call'
@@ -70,8 +70,8 @@ export class ToolCalls {
     this.byKey.set(key ?? `#${label}`, call);
     this.order.push(call);
     this.last = call;
-    if (open) return { kind: 'restarted', call, previous: open };
-    return named ? { kind: 'started', call } : { kind: 'not-started', call };
+    if (open) return { kind: 'restarted', call, previous: open, args };
+    return named ? { kind: 'started', call, args } : { kind: 'not-started', call, args };
   }
 
   /** Every call, in the order they began, and forgets them (the choice finished). */

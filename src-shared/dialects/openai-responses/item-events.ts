@@ -124,7 +124,8 @@ export function inputEvent(
   }
   const isCode = type.startsWith('response.code_interpreter_call_code');
   if (doneField === undefined) {
-    open.input.push(stringField(event, 'delta'));
+    const fragment = stringField(event, 'delta');
+    open.input.push(fragment);
     s.message?.token(ctx.frame.receivedAt);
     ctx.wire(
       type,
@@ -132,6 +133,7 @@ export function inputEvent(
       isCode
         ? unified('stream.content_block_delta', itemIds, { kind: 'code_delta' })
         : unified('stream.tool_call_input.delta', itemIds, { kind: 'input_json_delta' }),
+      fragment,
     );
     return;
   }

@@ -68,9 +68,13 @@ export class ProviderEventContext {
     );
   }
 
-  /** The wire event itself, shown in the timeline as a provider event (its fields as extras). */
-  wire(type: string, event: WireEvent, unifiedEvent?: UnifiedEvent): void {
-    this.envelope(type, true, '', eventFields(event), 'provider-event', unifiedEvent);
+  /**
+   * The wire event itself, shown in the timeline as a provider event (its fields as extras).
+   * `delta`: the text fragment it streams that no block takes as it comes (a tool call's
+   * argument text, joined when the call ends), so that its row shows it and filters find it.
+   */
+  wire(type: string, event: WireEvent, unifiedEvent?: UnifiedEvent, delta = ''): void {
+    this.envelope(type, true, delta, eventFields(event), 'provider-event', unifiedEvent);
   }
 }
 
