@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { socketUrlFor } from '../../src-shared/contract/browser-host';
@@ -7,6 +8,7 @@ import type { SessionBatch, SessionSummary } from '../../src-shared/contract/pay
 import { fixturePath } from '../testing/fixtures';
 import { waitFor } from '../services/sessions/service-testing';
 import { hostPerFile, upgrade } from './browser-host-testing';
+import { startWebApp, type WebAppOptions } from './web-app';
 
 const h = hostPerFile();
 
@@ -207,5 +209,44 @@ describe('browser host: a page holding the token cannot send secrets where the u
     );
     expect((await c.service.listSessions()).length).toBe(before);
     c.close();
+  });
+});
+
+describe('browser host: its port', () => {
+  const app = (options: Partial<WebAppOptions>) =>
+    startWebApp({ rendererDir: h.dir, demoAgent: { url: h.agent.url }, ...options });
+
+  /** A port no process holds now: one the system handed out and took back. */
+  async function freePort(): Promise<number> {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
+  }
+
+  it('listens on the preferred port when it is free, and on another when a process holds it', async () => {
+    const preferred = await freePort();
+    const start = () => app({ preferredPort: preferred });
+    const first = await start();
+    try {
+      expect(first.host.port).toBe(preferred);
+      expect(first.url).toContain(`http://127.0.0.1:${preferred}/`);
+      // The same origin on the next start is what keeps the page's storage; taken, any port.
+      const second = await start();
+      try {
+        expect(second.host.port).not.toBe(preferred);
+        expect(second.host.port).toBeGreaterThan(0);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
+    }
+  });
+
+  it('fails on an explicit port that a process holds, instead of moving elsewhere', async () => {
+    const port = h.app.host.port;
+    await expect(app({ port, preferredPort: port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });

@@ -24,6 +24,13 @@ export interface BrowserHostOptions {
   rendererDir: string;
   /** 0 (default) picks a free port. */
   port?: number;
+  /**
+   * Without `port`: the port to ask for first, and any free one when another process holds
+   * it. `npm start` asks for the same one on every start (BROWSER_HOST_PORT): the page's
+   * origin is then the same, and what the page keeps in the browser's storage (the theme,
+   * the connect form, that the tour was shown) is still there after a restart.
+   */
+  preferredPort?: number;
   /** Defaults to 32 random bytes, hex. */
   token?: string;
   /** Largest message a client may send (uploads travel as base64). */
@@ -187,13 +194,22 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     ws.on('error', () => endpoint.dispose());
   };
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolveListen();
+  const listen = (on: number): Promise<void> =>
+    new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(on, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolveListen();
+      });
     });
-  });
+  if (options.port === undefined && options.preferredPort !== undefined) {
+    try {
+      await listen(options.preferredPort);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      await listen(0);
+    }
+  } else await listen(options.port ?? 0);
   port = (server.address() as AddressInfo).port;
 
   return {

@@ -32,6 +32,13 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return env['STREAM_INSPECTOR_USER_DATA'] || join(homedir(), '.config', 'agent-stream-inspector');
 }
 
+/**
+ * The port `npm start`'s browser host asks for first, the same on every start (beside the
+ * demo agent's 47800): the page's origin, and so what it keeps in the browser's storage,
+ * survives a restart. Another process holding it gets the host any free port.
+ */
+export const BROWSER_HOST_PORT = 47_810;
+
 /** How long closing the host may take after Ctrl-C or SIGTERM before the process exits anyway. */
 export const SHUTDOWN_TIMEOUT_MS = 5000;
 
@@ -45,7 +52,7 @@ export async function runBrowserHost(options: BrowserHostRun): Promise<void> {
   const app = await startWebApp({
     rendererDir: join(options.projectRoot, 'out', 'renderer'),
     version,
-    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.port !== undefined ? { port: options.port } : { preferredPort: BROWSER_HOST_PORT }),
     ...(options.token !== undefined ? { token: options.token } : {}),
     demoAgent: options.demoAgent ?? true,
     sessionsInWorker: true,

@@ -31,6 +31,8 @@ import { DEFAULT_MAX_UPLOAD_BYTES, limitUploads } from './upload-limit';
 export interface WebAppOptions {
   rendererDir: string;
   port?: number;
+  /** Without `port`: the port to ask for first (BrowserHostOptions.preferredPort). */
+  preferredPort?: number;
   token?: string;
   version?: string;
   /** Start the embedded demo agent (default true), or use one that is already running. */
@@ -179,13 +181,28 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
         (options.log ?? console.error)(error instanceof Error ? error.message : String(error)),
       );
   }
-  const host = await startBrowserHost({
-    service: inspector,
-    rendererDir: options.rendererDir,
-    ...(options.port !== undefined ? { port: options.port } : {}),
-    ...(options.token !== undefined ? { token: options.token } : {}),
-    ...(options.log ? { log: options.log } : {}),
-  });
+  const closeParts = async (): Promise<void> => {
+    // The service first: the sessions still running end (stopped), and the workspace keeps them in recent sessions.
+    await disposeService();
+    await workspace.dispose();
+    await demo?.close();
+    if (options.userData === undefined) await rm(userData, { recursive: true, force: true });
+  };
+  let host: BrowserHost;
+  try {
+    host = await startBrowserHost({
+      service: inspector,
+      rendererDir: options.rendererDir,
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      ...(options.preferredPort !== undefined ? { preferredPort: options.preferredPort } : {}),
+      ...(options.token !== undefined ? { token: options.token } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+  } catch (error) {
+    // No host (its port taken, say): nothing started for it stays behind.
+    await closeParts();
+    throw error;
+  }
   return {
     url: host.url,
     host,
@@ -193,11 +210,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     demoAgentUrl: demoUrl,
     async close() {
       await host.close();
-      // The service first: the sessions still running end (stopped), and the workspace keeps them in recent sessions.
-      await disposeService();
-      await workspace.dispose();
-      await demo?.close();
-      if (options.userData === undefined) await rm(userData, { recursive: true, force: true });
+      await closeParts();
     },
   };
 }
