@@ -64,6 +64,11 @@ export const RULES = {
     layer: 'sse',
     title: 'Event with an event: type but no data: line; dispatched as nothing (lost)',
   },
+  'sse.fields-without-event': {
+    severity: 'info',
+    layer: 'sse',
+    title: 'Stream ends with id or retry fields that dispatch no event',
+  },
   'sse.unterminated-event': {
     severity: 'error',
     layer: 'sse',

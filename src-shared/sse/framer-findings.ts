@@ -113,3 +113,25 @@ export function unterminatedLastEventFinding(
     at,
   };
 }
+
+/**
+ * The stream ends with events of `id` and `retry` fields alone, after its last dispatched
+ * event: nothing to show, yet what a reconnecting client sends (`Last-Event-ID`) or waits
+ * (`retry`) is theirs. `sse.fields-without-event`.
+ */
+export function fieldsWithoutEventFinding(
+  lastEventId: string,
+  retry: number | null,
+  byteStart: number,
+  byteEnd: number,
+): DiagnosticInit {
+  const sets = [
+    ...(lastEventId !== '' ? [`the last event ID ${previewText(lastEventId, 80)}`] : []),
+    ...(retry !== null ? [`a reconnection time of ${retry} ms`] : []),
+  ];
+  return {
+    rule: 'sse.fields-without-event',
+    message: `The stream ends with fields that dispatch no event${sets.length > 0 ? `, leaving ${sets.join(' and ')}` : ''}: an EventSource keeps them for its next connection${lastEventId !== '' ? ', which it opens with that Last-Event-ID' : ''}; there is no event to show for them.`,
+    at: { byteStart, byteEnd },
+  };
+}

@@ -236,6 +236,30 @@ describe('sse.invalid-retry', () => {
   });
 });
 
+describe.each(EOLS)('sse.fields-without-event ($name)', ({ eol }) => {
+  test('id and retry fields alone after the last event get the finding, on their lines, saying what they leave', () => {
+    const text = lines(eol, 'data: a', '', 'id: resume-42', '', 'retry: 3000', '', ': bye', '');
+    const result = frame(text);
+    expect(result.frames.map((f) => f.data)).toEqual(['a']);
+    const found = result.diagnostics.filter((d) => d.rule === 'sse.fields-without-event');
+    expect(found).toHaveLength(1);
+    const start = `data: a${eol}${eol}`.length;
+    expect(found[0]?.at).toEqual({
+      byteStart: start,
+      byteEnd: start + `id: resume-42${eol}${eol}retry: 3000${eol}${eol}`.length,
+    });
+    expect(found[0]?.message).toContain('the last event ID "resume-42" and a reconnection time of 3000 ms');
+    expect(found[0]?.message).toContain('Last-Event-ID');
+  });
+
+  test('must not trigger for fields before an event, an unknown field, an event type without data, or a stream ending with an event', () => {
+    const text = lines(eol, 'id: 7', '', 'retry: 10', '', 'data: a', '', 'foo: bar', '', 'event: ping', '');
+    expect(only(text, 'sse.fields-without-event')).toEqual([]);
+    expect(only(lines(eol, 'id: 1', 'data: a', ''), 'sse.fields-without-event')).toEqual([]);
+    expect(only(lines(eol, 'data: a', '', 'id: 2\u0000x', ''), 'sse.fields-without-event')).toEqual([]);
+  });
+});
+
 describe.each(EOLS)('sse.event-without-data ($name)', ({ eol }) => {
   test('an event:-only event gets the finding, located on its lines, and dispatches nothing', () => {
     const text = lines(eol, 'data: a', '', 'event: ping', '', 'data: b', '');

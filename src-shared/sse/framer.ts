@@ -45,6 +45,7 @@ import {
 } from './fields';
 import {
   earlyDispatchFinding,
+  fieldsWithoutEventFinding,
   ignoredLineFinding,
   unknownFieldFinding,
   unterminatedEventFinding,
@@ -104,6 +105,15 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
   let fieldSinceBlank = false;
   /** Offset of the first line after the last blank line, or -1. */
   let eventStart = -1;
+  /**
+   * Events of `id` and `retry` fields alone since the last dispatch, [start, end) (start -1
+   * for none): they dispatch nothing, yet set what a reconnecting client sends. Before a
+   * later frame they are its bytes; left at the end, only a finding points at them.
+   */
+  let fieldsOnlyStart = -1;
+  let fieldsOnlyEnd = -1;
+  /** An `id` or `retry` field took effect since the last blank line. */
+  let setSinceBlank = false;
 
   // Frame tiling.
   let seq = 0;
@@ -190,6 +200,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       return;
     }
     idBuffer = checkValue(valueText, bytes, valueStart, end, base, 'id', false);
+    setSinceBlank = true;
   }
 
   function retryField(bytes: Uint8Array, start: number, valueStart: number, end: number, base: number): void {
@@ -204,6 +215,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     let ms = 0;
     for (let i = valueStart; i < end; i++) ms = ms * 10 + ((bytes[i] as number) - 0x30);
     retry = ms;
+    setSinceBlank = true;
     onRetry?.(ms);
   }
 
@@ -275,6 +287,8 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
     const start = eventStart;
     eventStart = -1;
     fieldSinceBlank = false;
+    const setFields = setSinceBlank;
+    setSinceBlank = false;
     if (dataLines === 0) {
       if (eventType !== '') {
         onDiagnostic({
@@ -282,6 +296,9 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
           message: `An event of type ${previewText(eventType, 40)} has no data: line; an EventSource dispatches nothing for it, so the event is lost.`,
           at: { byteStart: start >= 0 ? start : tileStart, byteEnd: lineEnd },
         });
+      } else if (setFields) {
+        if (fieldsOnlyStart < 0) fieldsOnlyStart = start;
+        fieldsOnlyEnd = lineEnd;
       }
       eventType = '';
       cutBlankLines++;
@@ -301,6 +318,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       maxDataLineBytes: longestDataLine,
     };
     flushDataDiagnostics(frame.seq);
+    fieldsOnlyStart = -1;
     if (dataLines > 1) {
       onDiagnostic({
         rule: 'sse.multi-line-data',
@@ -369,6 +387,8 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       const endedInsideEvent = dispatchUnterminated
         ? !dispatchLastEvent(tail, dispatchUnterminated) && reportUnterminated(null)
         : reportUnterminated(tail);
+      if (fieldsOnlyStart >= 0)
+        onDiagnostic(fieldsWithoutEventFinding(lastEventId, retry, fieldsOnlyStart, fieldsOnlyEnd));
       summary = { frames: seq, bytes: totalBytes, chunks: chunkCount, lastEventId, retry, endedInsideEvent };
       return summary;
     },

@@ -67,6 +67,13 @@ export const SSE: FaultKind[] = [
     apply: (events, site) => insertedBefore(events, site, 'event: ping\n\n'),
   },
   {
+    rule: 'sse.fields-without-event',
+    name: 'stream ending with an id field alone',
+    dialects: ['json', 'xml', 'raw', 'anthropic-messages', 'json-rpc'],
+    sites: (events) => (events.length > 0 ? [events.length] : []),
+    apply: (events, site) => ({ parts: [...events.map(event), 'id: resume-42\n\n'], target: site }),
+  },
+  {
     rule: 'sse.id-with-nul',
     name: 'id with NUL',
     dialects: ['json', 'xml', 'raw'],

@@ -210,6 +210,11 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   make(LAST_EVENT_ID, 'an empty id resets it', 'id: 7\ndata: a\n\nid\ndata: b\n\n', {
     events: [message('a', '7'), message('b')],
   }),
+  make(LAST_EVENT_ID, 'an id alone after the last event sets it, and is reported', 'data: a\n\nid: 9\n\n', {
+    events: [message('a')],
+    lastEventId: '9',
+    findings: ['sse.fields-without-event'],
+  }),
   make(LAST_EVENT_ID, 'an id in a block without data still sets it', 'id: 9\n\ndata: a\n\n', {
     events: [message('a', '9')],
     lastEventId: '9',
@@ -245,7 +250,10 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
       findings: ['sse.invalid-retry'],
     }),
   ),
-  make(RETRY, 'retry alone dispatches nothing', 'retry: 10\n\n', { retries: [10] }),
+  make(RETRY, 'retry alone dispatches nothing', 'retry: 10\n\n', {
+    retries: [10],
+    findings: ['sse.fields-without-event'],
+  }),
 
   // "Once the end of the file is reached, any pending data must be discarded. (If the file
   // ends in the middle of an event, before the final empty line, the incomplete event is not
