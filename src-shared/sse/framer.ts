@@ -24,6 +24,9 @@
  * - Diagnostics about a frame's data (`sse.oversize-line`, `sse.invalid-utf8` in a `data`
  *   value, `sse.multi-line-data`) carry the frame's `seq` and are reported just before the
  *   frame itself; if the event is never dispatched they come without a frame, at `end()`.
+ * - Events of `id` or `retry` fields alone after the last dispatch are in no frame:
+ *   `sse.fields-without-event` points at them at `end()` (before a later frame, they are
+ *   its bytes).
  *
  * See docs/diagnostics.md ("SSE framing") for each rule, including the rule that tells an
  * unknown field (`sse.unknown-field`) from payload text lost to a raw line break
