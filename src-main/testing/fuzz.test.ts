@@ -64,6 +64,18 @@ describe('regressions found by the fuzzer', () => {
     const summary = result.envelopes.find((e) => e.type === 'message');
     expect(summary).toMatchObject({ frame: 0, byteStart: 0, byteEnd: result.frames[0]?.[0]?.byteEnd });
   });
+
+  // Seed 40301, inputs 3010, 4270 and 9970 (MCP fixtures + delete-line …), minimised to these.
+  test.each(['id\n\n', 'id:\n\n', 'id:\r\r'])(
+    'an id field alone, after the last event or in place of any, is pointed at by a finding (%j)',
+    (text) => {
+      const bytes = encodeUtf8(`data: {"jsonrpc":"2.0","method":"ping"}\n\n${text}`);
+      for (const input of [bytes, encodeUtf8(text)]) {
+        expect(checkInput(input, [])).toBeNull();
+        expect(decodeBytes(input).diagnostics.map((d) => d.rule)).toContain('sse.fields-without-event');
+      }
+    },
+  );
 });
 
 describe('the checks can fail', () => {
