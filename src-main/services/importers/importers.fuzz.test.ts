@@ -1,0 +1,154 @@
+/**
+ * Damaged files of every kind the importers read, made by the decoder fuzzer's mutations
+ * (src-shared/testing/fuzz-mutations.ts) from real ones: the shipped sample recordings, SSE
+ * captures, an NDJSON export and a HAR. Whatever the damage, opening a file either refuses it
+ * with an ImportError that says why, or gives a source whose every leg reads to the end and
+ * decodes, with findings of the catalogue that say something; nothing else is thrown. A
+ * failure names its (seed, input) pair, from which the input is made again.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RULES } from '../../../src-shared/diagnostics/rules';
+import { decodeLegs } from '../../../src-shared/pipeline/session-decoder';
+import { seededRandom } from '../../../src-shared/sse/rechunk';
+import { int, pick } from '../../../src-shared/testing/fuzz';
+import { mutations } from '../../../src-shared/testing/fuzz-mutations';
+import { encodeUtf8 } from '../../../src-shared/text/utf8';
+import { readFixture, readProjectText } from '../../testing/fixtures';
+import { openSource } from './index';
+import { readLegs, tempFiles } from './testing';
+import { ImportError, type ImportedSource } from './types';
+
+const SEED = 20_261_130;
+/** About two seconds on an idle CI core. */
+const INPUTS = 150;
+
+const { file } = tempFiles();
+
+const sample = (name: string): Uint8Array => encodeUtf8(readProjectText(join('resources/samples', name)));
+
+/** A HAR of two SSE responses, as a browser's devtools save one. */
+function harOf(...bodies: string[]): Uint8Array {
+  const entries = bodies.map((text, i) => ({
+    startedDateTime: new Date(Date.UTC(2026, 10, 30, 0, 0, i)).toISOString(),
+    time: 10,
+    request: {
+      method: 'POST',
+      url: `http://127.0.0.1:8000/agent/run?leg=${i}`,
+      headers: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: 200,
+      statusText: 'OK',
+      headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+      content: { size: text.length, mimeType: 'text/event-stream', text },
+      headersSize: -1,
+      bodySize: text.length,
+    },
+    timings: { send: 0, wait: 5, receive: 5 },
+  }));
+  return encodeUtf8(JSON.stringify({ log: { version: '1.2', creator: { name: 'fuzz', version: '1' }, entries } }));
+}
+
+const fixtureText = (name: string): string => Buffer.from(readFixture(name)).toString('utf8');
+
+const SEEDS: { name: string; bytes: Uint8Array }[] = [
+  ...['tour.json.recording', 'tour.xml.recording', 'multi-agent.recording', 'frontend-tool.recording'].map((name) => ({
+    name: `${name}`,
+    bytes: sample(name),
+  })),
+  { name: 'example_1.json.sse', bytes: readFixture('example_1.json.sse') },
+  { name: 'example_1.raw.sse', bytes: readFixture('example_1.raw.sse') },
+  {
+    name: 'json_stream.ndjson',
+    bytes: encodeUtf8(
+      fixtureText('json_stream.json.sse')
+        .split('\n')
+        .filter((line) => line.startsWith('data: {'))
+        .map((line) => line.slice(6))
+        .join('\n'),
+    ),
+  },
+  {
+    name: 'frontend_tools.har',
+    bytes: harOf(fixtureText('frontend_tools.json.sse'), fixtureText('example_1.json.sse')),
+  },
+];
+
+/** What went wrong with one input, or null. `open`: the importers' entry, or a stand-in that shows the check can fail. */
+async function check(
+  path: string,
+  open: (path: string) => Promise<ImportedSource> = openSource,
+): Promise<string | null> {
+  let source;
+  try {
+    source = await open(path);
+  } catch (error) {
+    if (error instanceof ImportError && error.message.trim() !== '') return null;
+    return `openSource threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  }
+  try {
+    decodeLegs(await readLegs(source));
+  } catch (error) {
+    return `reading or decoding the source threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  }
+  for (const d of source.diagnostics) {
+    if (!(d.rule in RULES)) return `a finding of rule ${d.rule}, which is not in the catalogue`;
+    if (d.message.trim() === '') return `a finding of rule ${d.rule} says nothing`;
+  }
+  return null;
+}
+
+describe('damaged files of every kind the importers read', () => {
+  it(`refuse with a reason or open to the end, never throwing anything else (seed ${SEED}, ${INPUTS} inputs)`, async () => {
+    const all = mutations({ hugeLineBytes: 64 * 1024 });
+    const failures: string[] = [];
+    const opened = { refused: 0, read: 0 };
+    for (let index = 0; index < INPUTS; index++) {
+      const random = seededRandom((SEED * 1_000_003 + index) >>> 0);
+      const base = SEEDS[index % SEEDS.length] as (typeof SEEDS)[number];
+      let bytes = base.bytes;
+      const recipe = [base.name];
+      for (let n = 1 + int(random, 3); n > 0; n--) {
+        const mutation = pick(random, all);
+        bytes = mutation.apply(bytes, random, pick(random, SEEDS).bytes);
+        recipe.push(mutation.name);
+      }
+      const path = await file(`input-${index}-${base.name}`, bytes);
+      const failure = await check(path);
+      if (failure) failures.push(`input ${index} (${recipe.join(' + ')}): ${failure}`);
+      else if (
+        await openSource(path).then(
+          () => false,
+          () => true,
+        )
+      )
+        opened.refused++;
+      else opened.read++;
+    }
+    expect(failures).toEqual([]);
+    // Both outcomes are common: the inputs are neither all refused nor all harmless.
+    expect(opened.refused).toBeGreaterThan(INPUTS / 20);
+    expect(opened.read).toBeGreaterThan(INPUTS / 2);
+  }, 120_000);
+});
+
+describe('the check can fail', () => {
+  it('on anything thrown but an ImportError, and on a finding outside the catalogue or saying nothing', async () => {
+    const path = await file('plain.sse', readFixture('example_1.json.sse'));
+    expect(await check(path)).toBeNull();
+    expect(await check(path, () => Promise.reject(new TypeError('x is undefined')))).toBe(
+      'openSource threw TypeError: x is undefined',
+    );
+    const withFinding = (rule: string, message: string) => async (p: string) => {
+      const source = await openSource(p);
+      return { ...source, diagnostics: [{ ...FINDING, rule, message }] } as unknown as ImportedSource;
+    };
+    expect(await check(path, withFinding('import.no-such-rule', 'x'))).toMatch(/not in the catalogue/);
+    expect(await check(path, withFinding('import.truncated', ' '))).toMatch(/says nothing/);
+  });
+});
+
+const FINDING = { severity: 'warning', at: { line: 1 } };
