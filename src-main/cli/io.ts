@@ -3,6 +3,7 @@ import { stringifyJson } from '../../src-shared/json/tree';
 import { terminalSafe } from '../../src-shared/text/terminal';
 import type { DialectRegistry } from '../../src-shared/dialects/registry';
 import type { SourceFs } from '../services/importers/source-file';
+import { fileErrorText } from '../services/storage/file-error';
 
 /** What a command may touch, injected so tests run commands in-process. */
 export interface CliIo {
@@ -72,14 +73,8 @@ export function printJson(io: CliIo, value: unknown, indent = 2): void {
   io.stdout(`${terminalSafe(stringifyJson(value, { indent }) ?? 'null', { json: true })}\n`);
 }
 
-/**
- * An error in words. A file system error names its path first, as `cat` does
- * ("run.sse: no such file or directory"), rather than Node's "ENOENT: no such file or
- * directory, open 'run.sse'".
- */
+/** An error in words; a file system error names its path first (fileErrorText). */
 export function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const { path } = error as NodeJS.ErrnoException;
-  const described = /^[A-Z]+: ([^,]+), \w+ '/.exec(error.message);
-  return typeof path === 'string' && described ? `${path}: ${described[1]}` : error.message;
+  return fileErrorText(error) ?? error.message;
 }

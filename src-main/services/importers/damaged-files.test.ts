@@ -24,6 +24,17 @@ describe('corrupt and unknown files', () => {
     await expectImportError(await file(`corrupt-${Math.random()}`, content), message);
   });
 
+  it('refuses a file it cannot read, naming it first and saying why in plain words', async () => {
+    const existing = await file('here.sse', 'data: {}\n\n');
+    for (const [path, why] of [
+      [`${existing}.gone`, 'no such file or directory'],
+      [`${existing}/inside`, 'not a directory'],
+    ] as const) {
+      const error = await expectImportError(path, `${path}: ${why}`);
+      expect(error.code).toBe('unreadable');
+    }
+  });
+
   it('NDJSON: skips a garbage line with its line number, passes a broken object on to the decoder, reports a cut last line', async () => {
     const lines = dataLines('json_stream.json.sse').slice(0, 5);
     const text = [

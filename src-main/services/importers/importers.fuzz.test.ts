@@ -139,6 +139,8 @@ describe('the check can fail', () => {
   it('on anything thrown but an ImportError, and on a finding outside the catalogue or saying nothing', async () => {
     const path = await file('plain.sse', readFixture('example_1.json.sse'));
     expect(await check(path)).toBeNull();
+    // A file that cannot be read is refused in words too.
+    expect(await check(join(path, 'missing'))).toBeNull();
     expect(await check(path, () => Promise.reject(new TypeError('x is undefined')))).toBe(
       'openSource threw TypeError: x is undefined',
     );

@@ -6,6 +6,7 @@ import { openHar } from './har-source';
 import { openItems } from './items-source';
 import { openRecording } from './recording-source';
 import { nodeSourceFs, type SourceFs } from './source-file';
+import { fileErrorText } from '../storage/file-error';
 import { openSseCapture } from './sse-source';
 import { ImportError, type ImportedSource, type OpenSourceOptions } from './types';
 
@@ -17,7 +18,11 @@ const SNIFF_FIRST = 64 * 1024;
 const SNIFF_MAX = 16 * 1024 * 1024;
 
 async function sniffFile(path: string, fs: SourceFs): Promise<{ result: SniffResult; size: number }> {
-  const file = await fs.open(path);
+  const file = await fs.open(path).catch((error: unknown) => {
+    // A file gone from the recent list, or a path mistyped: said as the CLI says it.
+    const text = fileErrorText(error);
+    throw text === undefined ? error : new ImportError('unreadable', path, text);
+  });
   try {
     let length = SNIFF_FIRST;
     for (;;) {

@@ -94,7 +94,8 @@ export interface OpenSourceOptions {
   stream?: boolean;
 }
 
-export type ImportErrorCode = 'unrecognised' | 'unsupported-version' | 'choose-har-entry' | 'bad-har-entry';
+export type ImportErrorCode =
+  'unreadable' | 'unrecognised' | 'unsupported-version' | 'choose-har-entry' | 'bad-har-entry';
 
 /** A file that cannot be opened as a source; the message says what was expected. */
 export class ImportError extends Error {
