@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { caretLines, describeFilterError, FilterError } from './errors';
 import { parseAssertion, parseFilter, printExpression } from './index';
 import { MAX_DEPTH } from './parser';
+import { completeFilter } from './complete';
+import { ENVELOPE_FIELDS } from './envelope-fields';
+import { seededRandom } from '../sse/rechunk';
 
 function errorOf(source: string, parse: (s: string) => unknown = parseFilter): FilterError {
   try {
@@ -141,5 +144,42 @@ describe('parsing', () => {
     expect(errorOf(`${'final && ('.repeat(MAX_DEPTH)}final${')'.repeat(MAX_DEPTH)}`).message).toContain(
       'nested deeper',
     );
+  });
+});
+
+describe('garbage in the filter box', () => {
+  it('is parsed or refused with a FilterError pointing inside it, and completion never throws (5,000 seeded inputs)', () => {
+    const atoms = [
+      ...ENVELOPE_FIELDS.names(),
+      ...['==', '!=', '<', '<=', '>', '>=', '&&', '||', '!', '(', ')', '[', ']', ',', 'in', 'contains', 'matches'],
+      ...['"', "'", '"abc"', '"(a+)+$"', '"\\u00"', '1', '-2', '3.5e9', '1e999', '10ms', '2s', 'true', 'false'],
+      ...['.', '\\', '/re/', 'é', '😀', '\ud800', '\u0000', '\n', 'and', '*', '=', '&', '|'],
+    ];
+    const random = seededRandom(20_261_130);
+    const outcomes = { parsed: 0, refused: 0 };
+    const wrong: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      let source = '';
+      for (let n = 1 + Math.floor(random() * 12); n > 0; n--)
+        source += `${atoms[Math.floor(random() * atoms.length)] as string}${random() < 0.5 ? ' ' : ''}`;
+      for (const parse of [parseFilter, parseAssertion]) {
+        try {
+          parse(source);
+          outcomes.parsed++;
+        } catch (error) {
+          if (!(error instanceof FilterError)) wrong.push(`${JSON.stringify(source)}: ${String(error)}`);
+          else if (error.at < 0 || error.at > source.length) wrong.push(`${JSON.stringify(source)}: at ${error.at}`);
+          else outcomes.refused++;
+        }
+      }
+      try {
+        completeFilter(source, Math.floor(random() * (source.length + 1)), ENVELOPE_FIELDS);
+      } catch (error) {
+        wrong.push(`completing ${JSON.stringify(source)}: ${String(error)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(outcomes.parsed).toBeGreaterThan(10);
+    expect(outcomes.refused).toBeGreaterThan(5000);
   });
 });
