@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src-shared/sse/rechunk';
 import { CurlParseError, parseCurl, shellQuote, shellWords, toCurl } from './curl';
 
 describe('shellWords', () => {
@@ -155,5 +156,58 @@ describe('toCurl', () => {
     expect(shellQuote('http://a.test/x-y_z')).toBe('http://a.test/x-y_z');
     expect(shellQuote('a b')).toBe("'a b'");
     expect(shellQuote('')).toBe("''");
+  });
+});
+
+describe('pasted commands of any shape', () => {
+  it('-A, -e and -b set their header trimmed, and none when empty (curl -A "" removes the User-Agent)', () => {
+    expect(parseCurl(`curl -A '  agent/1 ' -e '' -b ' a=1 ' http://h/`).headers).toEqual([
+      ['User-Agent', 'agent/1'],
+      ['Cookie', 'a=1'],
+    ]);
+  });
+
+  it('are parsed or refused with a CurlParseError, and what is parsed comes back the same through Copy as curl (20,000 seeded commands)', () => {
+    const atoms = [
+      ...['curl', '-X', 'POST', 'GET', '-H', `'Content-Type: application/json'`, '"Accept: text/event-stream"'],
+      ...['-d', `'{"a":1}'`, '--data-raw', '--json', "$'x\\ny'", "$'\\x41\\u00e9'", '"a\\"b"', "'", '"', '\\'],
+      ...[
+        '\\\n',
+        '\n',
+        ' ',
+        'http://127.0.0.1:8000/agent/run',
+        '{{base_url}}/x',
+        'example.com',
+        '-sSN',
+        '--compressed',
+      ],
+      ...['-A', '-e', '-b', 'x=1', '--url', '-', '--', '$(id)', '`id`', 'é', '😀', '\u0000', '\ud800', '-XPOST'],
+      ...['--header=X: 1', '-u', 'user:pw', '--data-binary', '@file', '&&', '|', ';', '#'],
+    ];
+    const random = seededRandom(20_261_130);
+    const wrong: string[] = [];
+    let parsed = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let command = random() < 0.8 ? 'curl ' : '';
+      for (let n = 1 + Math.floor(random() * 10); n > 0; n--)
+        command += `${atoms[Math.floor(random() * atoms.length)] as string}${random() < 0.7 ? ' ' : ''}`;
+      let request: ReturnType<typeof parseCurl>;
+      try {
+        request = parseCurl(command);
+      } catch (error) {
+        if (!(error instanceof CurlParseError)) wrong.push(`${JSON.stringify(command)}: ${String(error)}`);
+        continue;
+      }
+      parsed++;
+      const { method, url, headers, body } = request;
+      const again = parseCurl(toCurl({ method, url, headers, ...(body !== undefined ? { body } : {}) }));
+      if (
+        JSON.stringify([again.method, again.url, again.headers, again.body]) !==
+        JSON.stringify([method, url, headers, body])
+      )
+        wrong.push(`${JSON.stringify(command)} came back as ${toCurl(again)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(parsed).toBeGreaterThan(1000);
   });
 });

@@ -194,6 +194,14 @@ export function parseCurl(command: string): ParsedCurl {
   const data: string[] = [];
   let json = false;
   const ignored: string[] = [];
+  /**
+   * A header an option sets (-A, -e, -b), its value trimmed as a server reads a header; an
+   * empty one sends none (curl's `-A ''` removes the User-Agent), as `-H 'Name:'` does.
+   */
+  const optionHeader = (name: string, raw: string): void => {
+    const trimmed = raw.trim();
+    if (trimmed !== '') headers.push([name, trimmed]);
+  };
 
   // Combined short flags without effect (-sSN) are read one by one.
   const expanded = words.flatMap((word, i) =>
@@ -265,11 +273,11 @@ export function parseCurl(command: string): ParsedCurl {
         break;
       case '-A':
       case '--user-agent':
-        headers.push(['User-Agent', value()]);
+        optionHeader('User-Agent', value());
         break;
       case '-e':
       case '--referer':
-        headers.push(['Referer', value()]);
+        optionHeader('Referer', value());
         break;
       case '-b':
       case '--cookie': {
@@ -278,7 +286,7 @@ export function parseCurl(command: string): ParsedCurl {
           throw new CurlParseError(
             `-b ${cookie}: reading cookies from a file is not supported; pass them as "name=value".`,
           );
-        headers.push(['Cookie', cookie]);
+        optionHeader('Cookie', cookie);
         break;
       }
       case '-G':
