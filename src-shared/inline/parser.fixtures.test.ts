@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { textChunkings } from '../testing/chunking';
 import { createInlineDocument, type InlineFinding } from './collect';
-import { DEFAULT_INLINE_OPTIONS, type InlineOptions, type Segment } from './types';
+import { DEFAULT_INLINE_OPTIONS, INLINE_MODES, type InlineOptions, type Segment } from './types';
+import { seededRandom } from '../sse/rechunk';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), '../../resources/fixtures/inline');
 const fixtures = readdirSync(DIR)
@@ -59,5 +60,54 @@ describe("inline fixtures (written from the protocols' own examples)", () => {
       }
       expect(last).toBeLessThanOrEqual(text.length);
     });
+  });
+});
+
+describe('seeded random text of markers, tags and JSON', () => {
+  const ATOMS = [
+    ...['<thinking>', '</thinking>', '<search>', '</search>', '<query>', '</query>', '<run_bash>', '</run_bash>'],
+    ...['<write_file path="a.txt">', '</write_file>', '<extract>', '</extract>', '<tool_call>', '</tool_call>'],
+    ...['[[SEG_START {"type":"run_bash"}]]', '[[SEG_END]]', '[[SEG_START', ']]', '```json\n', '```'],
+    ...['{"name":"f","arguments":{"a":1}}', '[{"name":"g","parameters":{}}]', '<function=f>', '</function>'],
+    ...[
+      'hello ',
+      '\n',
+      '<',
+      '>',
+      '</',
+      '/>',
+      '"',
+      '{',
+      '}',
+      '[',
+      ']',
+      '<![CDATA[',
+      ']]>',
+      '&amp;',
+      'é',
+      '😀',
+      '\ud800',
+    ],
+  ];
+
+  it('gives the same segments and findings however the text is split, in every mode (1,000 texts)', () => {
+    const random = seededRandom(20_261_130);
+    const differ: string[] = [];
+    let withSegments = 0;
+    for (let i = 0; i < 1000; i++) {
+      let text = '';
+      for (let n = 1 + Math.floor(random() * 16); n > 0; n--) text += ATOMS[Math.floor(random() * ATOMS.length)];
+      for (const mode of INLINE_MODES) {
+        const options = { ...DEFAULT_INLINE_OPTIONS, mode };
+        const whole = parsePieces([text], options);
+        if (whole.segments.length > 1) withSegments++;
+        for (const { name, pieces } of textChunkings(text, [i, i + 1], 8).slice(1))
+          if (JSON.stringify(parsePieces(pieces, options)) !== JSON.stringify(whole))
+            differ.push(`${mode}, ${name}: ${JSON.stringify(text)}`);
+      }
+    }
+    expect(differ).toEqual([]);
+    // Most texts make segments of their own, not one plain text segment.
+    expect(withSegments).toBeGreaterThan(1000);
   });
 });
