@@ -56,7 +56,7 @@ const fixtureText = (name: string): string => Buffer.from(readFixture(name)).toS
 
 const SEEDS: { name: string; bytes: Uint8Array }[] = [
   ...['tour.json.recording', 'tour.xml.recording', 'multi-agent.recording', 'frontend-tool.recording'].map((name) => ({
-    name: `${name}`,
+    name,
     bytes: sample(name),
   })),
   { name: 'example_1.json.sse', bytes: readFixture('example_1.json.sse') },
@@ -77,28 +77,37 @@ const SEEDS: { name: string; bytes: Uint8Array }[] = [
   },
 ];
 
-/** What went wrong with one input, or null. `open`: the importers' entry, or a stand-in that shows the check can fail. */
-async function check(
+/** How opening one input went: refused with a reason, read to the end, or what went wrong. */
+type Outcome = { kind: 'refused' } | { kind: 'read' } | { kind: 'failed'; why: string };
+
+/** `open`: the importers' entry, or a stand-in that shows the check can fail. */
+async function openAndRead(
   path: string,
   open: (path: string) => Promise<ImportedSource> = openSource,
-): Promise<string | null> {
+): Promise<Outcome> {
+  const thrown = (what: string, error: unknown): Outcome => ({
+    kind: 'failed',
+    why: `${what} threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+  });
   let source;
   try {
     source = await open(path);
   } catch (error) {
-    if (error instanceof ImportError && error.message.trim() !== '') return null;
-    return `openSource threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    return error instanceof ImportError && error.message.trim() !== ''
+      ? { kind: 'refused' }
+      : thrown('openSource', error);
   }
   try {
     decodeLegs(await readLegs(source));
   } catch (error) {
-    return `reading or decoding the source threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    return thrown('reading or decoding the source', error);
   }
   for (const d of source.diagnostics) {
-    if (!(d.rule in RULES)) return `a finding of rule ${d.rule}, which is not in the catalogue`;
-    if (d.message.trim() === '') return `a finding of rule ${d.rule} says nothing`;
+    if (!(d.rule in RULES))
+      return { kind: 'failed', why: `a finding of rule ${d.rule}, which is not in the catalogue` };
+    if (d.message.trim() === '') return { kind: 'failed', why: `a finding of rule ${d.rule} says nothing` };
   }
-  return null;
+  return { kind: 'read' };
 }
 
 describe('damaged files of every kind the importers read', () => {
@@ -116,17 +125,9 @@ describe('damaged files of every kind the importers read', () => {
         bytes = mutation.apply(bytes, random, pick(random, SEEDS).bytes);
         recipe.push(mutation.name);
       }
-      const path = await file(`input-${index}-${base.name}`, bytes);
-      const failure = await check(path);
-      if (failure) failures.push(`input ${index} (${recipe.join(' + ')}): ${failure}`);
-      else if (
-        await openSource(path).then(
-          () => false,
-          () => true,
-        )
-      )
-        opened.refused++;
-      else opened.read++;
+      const outcome = await openAndRead(await file(`input-${index}-${base.name}`, bytes));
+      if (outcome.kind === 'failed') failures.push(`input ${index} (${recipe.join(' + ')}): ${outcome.why}`);
+      else opened[outcome.kind]++;
     }
     expect(failures).toEqual([]);
     // Both outcomes are common: the inputs are neither all refused nor all harmless.
@@ -138,19 +139,23 @@ describe('damaged files of every kind the importers read', () => {
 describe('the check can fail', () => {
   it('on anything thrown but an ImportError, and on a finding outside the catalogue or saying nothing', async () => {
     const path = await file('plain.sse', readFixture('example_1.json.sse'));
-    expect(await check(path)).toBeNull();
+    expect(await openAndRead(path)).toEqual({ kind: 'read' });
     // A file that cannot be read is refused in words too.
-    expect(await check(join(path, 'missing'))).toBeNull();
-    expect(await check(path, () => Promise.reject(new TypeError('x is undefined')))).toBe(
-      'openSource threw TypeError: x is undefined',
-    );
+    expect(await openAndRead(join(path, 'missing'))).toEqual({ kind: 'refused' });
+    expect(await openAndRead(path, () => Promise.reject(new TypeError('x is undefined')))).toEqual({
+      kind: 'failed',
+      why: 'openSource threw TypeError: x is undefined',
+    });
     const withFinding = (rule: string, message: string) => async (p: string) => {
       const source = await openSource(p);
-      return { ...source, diagnostics: [{ ...FINDING, rule, message }] } as unknown as ImportedSource;
+      const finding = { rule, message, severity: 'warning', at: { line: 1 } };
+      return { ...source, diagnostics: [finding] } as unknown as ImportedSource;
     };
-    expect(await check(path, withFinding('import.no-such-rule', 'x'))).toMatch(/not in the catalogue/);
-    expect(await check(path, withFinding('import.truncated', ' '))).toMatch(/says nothing/);
+    expect(await openAndRead(path, withFinding('import.no-such-rule', 'x'))).toMatchObject({
+      why: expect.stringMatching(/not in the catalogue/) as unknown,
+    });
+    expect(await openAndRead(path, withFinding('import.truncated', ' '))).toMatchObject({
+      why: expect.stringMatching(/says nothing/) as unknown,
+    });
   });
 });
-
-const FINDING = { severity: 'warning', at: { line: 1 } };
