@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { settle, summary } from '../testing/fake-service';
 import { batch, block, diagnostic, nextUpdate, setup } from '../testing/sessions-setup';
-import { ON_DEMAND_INTERVAL_MS } from './sessions';
+import { ON_DEMAND_INTERVAL_MS } from './session-entry';
 
 describe('sessions model: a session started over', () => {
   it('starts a session over when main announces a newer generation: rows, blocks, agents and findings of the old start go', async () => {

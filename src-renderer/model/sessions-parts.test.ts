@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createFakeService, settle, summary } from '../testing/fake-service';
 import { batch, block, detail, diagnostic, nextUpdate, setup } from '../testing/sessions-setup';
 import { createManualScheduler } from './scheduler';
-import { ON_DEMAND_INTERVAL_MS, SessionsModel } from './sessions';
+import { ON_DEMAND_INTERVAL_MS } from './session-entry';
+import { SessionsModel } from './sessions';
 
 describe('sessions model: blocks, findings and details fetched on demand', () => {
   it('keeps the agent list as it was when main announces the same agents again (names and colours are not derived again)', async () => {

@@ -6,25 +6,14 @@ import type {
   SessionBatch,
   SessionSummary,
 } from '../../src-shared/contract';
-import { zeroSeverityCounts } from '../../src-shared/diagnostics/severity';
 import type { ReadableStore, SessionData, SessionPart, SessionsSnapshot } from './types';
 import { createBatchQueue, type BatchQueue } from './batch-queue';
 import { HeldCounts, onlyCountsMoved } from './held-counts';
 import type { FrameScheduler } from './scheduler';
-import { OnDemand } from './on-demand';
-import {
-  applyBatch,
-  applyBlockChanges,
-  applyDetail,
-  applyDiagnosticsPage,
-  applySummary,
-  detailIsStale,
-  emptySessionData,
-  generationOf,
-  restartSessionData,
-} from './session-data';
+import { applyBatch, applyDetail, applySummary, detailIsStale, generationOf, restartSessionData } from './session-data';
+import { createSessionEntry, placeholderSummary, type SessionEntry } from './session-entry';
 import { createStore, type Store } from './store';
-import { TimelineModel } from './timeline';
+import type { TimelineModel } from './timeline';
 
 export interface SessionsDeps {
   readonly service: Pick<
@@ -35,9 +24,6 @@ export interface SessionsDeps {
   readonly reportError: (context: string, error: unknown, sessionId?: string) => void;
   readonly maxRowsPerFrame?: number;
 }
-
-/** A view that shows blocks or findings keeps them current at most this often while they change. */
-export const ON_DEMAND_INTERVAL_MS = 200;
 
 /**
  * A file's batches are applied at most this often while it loads, its list counts and
@@ -60,23 +46,6 @@ const HELD_LIST = 'list';
  */
 export const LIVE_INTERVAL_MS = 25;
 
-interface Entry {
-  readonly data: Store<SessionData>;
-  readonly timeline: TimelineModel;
-  loading: Promise<void> | null;
-  refreshing: Promise<void> | null;
-  refreshAgain: boolean;
-  readonly blocks: OnDemand;
-  readonly diagnostics: OnDemand;
-  /** How far main has got, as batches (and fetches) reported it. */
-  blockRevision: number;
-  diagnosticCount: number;
-  diagnosticResets: number;
-  /** The block revision and findings replacement the held data is at. */
-  heldBlockRevision: number;
-  heldResets: number;
-}
-
 /**
  * The sessions the renderer knows: the list main announces, and per session its data store
  * and timeline. Batches go through one frame-batched queue; live status and replay state are
@@ -84,7 +53,7 @@ interface Entry {
  */
 export class SessionsModel {
   readonly list: Store<SessionsSnapshot> = createStore<SessionsSnapshot>({ list: [], activeId: null });
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, SessionEntry>();
   private readonly queue: BatchQueue;
   private readonly held: HeldCounts;
 
@@ -279,13 +248,13 @@ export class SessionsModel {
   }
 
   /** A summary of a newer generation: the session started over in main. */
-  private restartIfNewer(entry: Entry, summary: SessionSummary): boolean {
+  private restartIfNewer(entry: SessionEntry, summary: SessionSummary): boolean {
     if (generationOf(summary) <= generationOf(entry.data.getSnapshot().summary)) return false;
     this.restart(entry, summary);
     return true;
   }
 
-  private restart(entry: Entry, summary: SessionSummary): void {
+  private restart(entry: SessionEntry, summary: SessionSummary): void {
     entry.data.set(restartSessionData(entry.data.getSnapshot(), summary));
     entry.timeline.reset();
     entry.blockRevision = entry.heldBlockRevision = 0;
@@ -295,88 +264,18 @@ export class SessionsModel {
     entry.diagnostics.poke();
   }
 
-  private entryFor(id: string): Entry {
+  private entryFor(id: string): SessionEntry {
+    const existing = this.entries.get(id);
+    if (existing) return existing;
     // A batch can arrive before the list event that announces its session: start with a placeholder summary.
-    return this.entries.get(id) ?? this.createEntry(id, this.summary(id) ?? placeholderSummary(id));
-  }
-
-  private createEntry(id: string, summary: SessionSummary): Entry {
-    const { scheduler } = this.deps;
-    const entry: Entry = {
-      data: createStore(emptySessionData(summary)),
-      timeline: new TimelineModel(id, {
-        service: this.deps.service,
-        scheduler,
-        reportError: (context, error) => this.deps.reportError(context, error, id),
-      }),
-      loading: null,
-      refreshing: null,
-      refreshAgain: false,
-      blocks: new OnDemand(
-        scheduler,
-        () => !entry.data.getSnapshot().blocksLoaded || entry.heldBlockRevision < entry.blockRevision,
-        () => this.fetchBlocks(entry, id),
-        ON_DEMAND_INTERVAL_MS,
-      ),
-      diagnostics: new OnDemand(
-        scheduler,
-        () => {
-          const data = entry.data.getSnapshot();
-          return (
-            !data.diagnosticsLoaded ||
-            entry.heldResets < entry.diagnosticResets ||
-            data.diagnostics.length < entry.diagnosticCount
-          );
-        },
-        () => this.fetchDiagnostics(entry, id),
-        ON_DEMAND_INTERVAL_MS,
-      ),
-      blockRevision: 0,
-      diagnosticCount: 0,
-      diagnosticResets: 0,
-      heldBlockRevision: 0,
-      heldResets: 0,
-    };
+    const entry = createSessionEntry(
+      id,
+      this.summary(id) ?? placeholderSummary(id),
+      this.deps,
+      (e) => this.entries.get(id) === e,
+    );
     this.entries.set(id, entry);
     return entry;
-  }
-
-  /** The block summaries that changed since the revision held (all of them the first time). */
-  private fetchBlocks(entry: Entry, sessionId: string): Promise<void> {
-    const generation = generationOf(entry.data.getSnapshot().summary);
-    return this.deps.service.getBlockChanges({ sessionId, since: entry.heldBlockRevision }).then(
-      (changes) => {
-        // Asked before the session started over: the answer describes what is gone.
-        if (this.entries.get(sessionId) !== entry || generation !== generationOf(entry.data.getSnapshot().summary))
-          return;
-        entry.heldBlockRevision = Math.max(entry.heldBlockRevision, changes.revision);
-        entry.blockRevision = Math.max(entry.blockRevision, changes.revision);
-        entry.data.update((data) => applyBlockChanges(data, changes.blocks));
-      },
-      (error: unknown) => this.fetchFailed(entry, sessionId, 'Load blocks', error),
-    );
-  }
-
-  /** The findings after those held, or all of them when main replaced the list. */
-  private fetchDiagnostics(entry: Entry, sessionId: string): Promise<void> {
-    const generation = generationOf(entry.data.getSnapshot().summary);
-    const from = entry.data.getSnapshot().diagnostics.length;
-    return this.deps.service.getDiagnosticsSince({ sessionId, from, resets: entry.heldResets }).then(
-      (page) => {
-        if (this.entries.get(sessionId) !== entry || generation !== generationOf(entry.data.getSnapshot().summary))
-          return;
-        entry.heldResets = page.resets;
-        entry.diagnosticResets = Math.max(entry.diagnosticResets, page.resets);
-        entry.data.update((data) => applyDiagnosticsPage(data, page));
-      },
-      (error: unknown) => this.fetchFailed(entry, sessionId, 'Load findings', error),
-    );
-  }
-
-  /** Reports a failed fetch (not for a session closed meanwhile) and rejects, so the next batch asks again. */
-  private fetchFailed(entry: Entry, sessionId: string, context: string, error: unknown): Promise<never> {
-    if (this.entries.get(sessionId) === entry) this.deps.reportError(context, error, sessionId);
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 
   private load(id: string): void {
@@ -402,20 +301,4 @@ export class SessionsModel {
     entry?.timeline.dispose();
     this.entries.delete(id);
   }
-}
-
-function placeholderSummary(id: string): SessionSummary {
-  return {
-    id,
-    title: id,
-    source: { kind: 'live', method: '', url: '' },
-    state: 'loading',
-    createdAt: 0,
-    legs: 0,
-    envelopes: 0,
-    bytes: 0,
-    format: null,
-    diagnostics: zeroSeverityCounts(),
-    awaitingTools: false,
-  };
 }
