@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useStore } from '../app/hooks';
+import { useStore, useStoreValue } from '../app/hooks';
 import type { AppModel } from '../model/types';
 import { TEST_IDS } from '../testids';
 
@@ -14,9 +14,9 @@ export const ERRORS_SHOWN = 2;
  */
 export function ErrorList({ app }: { app: AppModel }) {
   const errors = useStore(app.errors);
-  const { activeId, list } = useStore(app.sessions);
+  const activeId = useStoreValue(app.sessions, (sessions) => sessions.activeId);
   // A session's failure already has its own panel (with the body): do not say it twice.
-  const failure = list.find((s) => s.id === activeId)?.failure?.message;
+  const failure = useStoreValue(app.sessions, ({ list }) => list.find((s) => s.id === activeId)?.failure?.message);
   const [expanded, setExpanded] = useState(false);
   const relevant = errors
     .filter(

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DiagnosticPayload } from '../../../src-shared/contract';
 import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stats';
 import { SEVERITIES, type Severity } from '../../../src-shared/diagnostics/severity';
-import { useActiveSession, useStore, useWatchSession } from '../../app/hooks';
+import { useActiveSession, useStore, useStoreValue, useWatchSession } from '../../app/hooks';
 import type { AppModel, SessionData, ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import {
@@ -95,7 +95,8 @@ function useStats(app: AppModel, session: SessionData): { stats: ChunkStatistics
 
 function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionData }) {
   const theme = useStore(app.theme);
-  const sessions = useStore(app.sessions).list;
+  // One boolean of the list: its counts move with every batch, which must not re-render the charts.
+  const networkChunks = useStoreValue(app.sessions, (sessions) => hasNetworkChunks(session.summary, sessions.list));
   const [severities, setSeverities] = useState<SeverityFilter>({ error: true, warning: true, info: true });
   const [text, setText] = useState('');
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
@@ -191,7 +192,7 @@ function SessionDiagnostics({ app, session }: { app: AppModel; session: SessionD
               theme={theme}
               onEnvelope={(seq) => app.selectRow(seq, { reveal: true })}
               legStarts={session.detail?.legs.map((leg) => leg.startedAt) ?? []}
-              networkChunks={hasNetworkChunks(session.summary, sessions)}
+              networkChunks={networkChunks}
             />
           ) : (
             !statsError && <div className="muted pad">Loading chunk statistics…</div>
