@@ -199,6 +199,12 @@ export interface DialectModule<Id extends string = string> {
   /** Every envelope names its agent (multi-agent streams can be told apart). */
   readonly attributesAgents?: boolean;
   /**
+   * A format of the upstream agent server, whose two generations (legacy, agent_base) differ in
+   * their payloads (docs/protocols/upstream-protocol.md §10): the diff tells them apart on such
+   * a side only, and names no generation for a stream of anyone else.
+   */
+  readonly serverGenerations?: boolean;
+  /**
    * Its text travels as XML character data, unescaped: a CR in a delta ends the SSE line and
    * what follows it is lost, and citations leave empty fields out. The diff explains those
    * differences against a side of another dialect, and suggests such a session as the left

@@ -16,6 +16,11 @@ export interface CompareContext {
   runs: RunPairing | null;
 }
 
+/** Both sides come from the upstream agent server, one from each of its generations. */
+function differentGenerations({ left, right }: CompareContext): boolean {
+  return left.generation !== undefined && right.generation !== undefined && left.generation !== right.generation;
+}
+
 export interface Comparison {
   equal: boolean;
   /** What differs ("arguments differ"), or "equal" / "equal after normalising …". */
@@ -181,12 +186,7 @@ function jsonPayload(left: Block, right: Block, context: CompareContext, applied
     r = without(r, HISTORY_KEYS);
     applied.add('history-key');
   }
-  if (
-    left.kind === KIND.meta_final &&
-    context.left.generation !== context.right.generation &&
-    isJsonObject(l) &&
-    isJsonObject(r)
-  ) {
+  if (left.kind === KIND.meta_final && differentGenerations(context) && isJsonObject(l) && isJsonObject(r)) {
     l = metaFinalCore(l);
     r = metaFinalCore(r);
     applied.add('meta-final-generation');
@@ -363,14 +363,9 @@ function imageAspect(left: Block, right: Block, context: CompareContext, applied
   let l = left.images.map((i) => `${i.mediaType} ${i.src}`);
   let r = right.images.map((i) => `${i.mediaType} ${i.src}`);
   const agentBaseDropped =
-    (context.left.generation === 'agent_base' &&
-      context.right.generation !== 'agent_base' &&
-      l.length === 0 &&
-      r.length > 0) ||
-    (context.right.generation === 'agent_base' &&
-      context.left.generation !== 'agent_base' &&
-      r.length === 0 &&
-      l.length > 0);
+    differentGenerations(context) &&
+    ((context.left.generation === 'agent_base' && l.length === 0 && r.length > 0) ||
+      (context.right.generation === 'agent_base' && r.length === 0 && l.length > 0));
   if (agentBaseDropped) {
     applied.add('tool-result-images');
     l = [];

@@ -175,6 +175,20 @@ describe('diffSessions: the agent_base server generation', () => {
     expect(diffSessions(legacy, agentBase(3)).rows[0]?.status).toBe('changed');
   });
 
+  it('names no generation for a stream of anyone but the upstream agent, and explains nothing by one', () => {
+    const meta = (fields: Record<string, unknown>) => [{ kind: 'meta_final', content: spaced(fields) }];
+    const upstream = session({ blocks: meta({ stop_reason: 'end_turn', total_steps: 2, cost: { total_cost: 1 } }) });
+    for (const dialect of ['openai-chat', 'anthropic-messages', 'json-events'] as const) {
+      const provider = session({ dialect, blocks: meta({ stop_reason: 'end_turn', total_steps: 2, cost: null }) });
+      const diff = diffSessions(upstream, provider);
+      expect(diff.left.generation).toBe('legacy');
+      expect(diff.right.generation).toBeUndefined();
+      // Were the provider side taken for the other generation, `cost` would not be compared.
+      expect(diff.rows[0]).toMatchObject({ status: 'changed' });
+      expect(diff.rows[0]?.normalisations).not.toContain('meta-final-generation');
+    }
+  });
+
   it('unwraps the {"tools": […]} awaiting payload', () => {
     const tools = [{ tool_use_id: 't', name: 'user_confirm', input: { message: 'ok?' } }];
     const diff = diffSessions(

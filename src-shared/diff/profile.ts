@@ -47,7 +47,7 @@ export function profileSide(input: DiffInput, registry: DialectRegistry = DIALEC
   const modules = dialects.map((d) => registry.get(d));
   return {
     dialects,
-    generation: detectGeneration(input),
+    generation: modules.some((m) => m?.serverGenerations === true) ? detectGeneration(input) : undefined,
     attributesAgents: modules.every((m) => m?.attributesAgents === true),
     xmlItems: modules.some((m) => m?.agentXmlItems === true),
     xmlText: modules.length > 0 && modules.every((m) => m?.textAsXml === true),

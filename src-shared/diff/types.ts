@@ -41,7 +41,8 @@ export type Generation = 'legacy' | 'agent_base';
 export interface SideProfile {
   /** Dialects that decoded the side, in first-seen order ([DONE] and error frames, shared by all, aside). */
   dialects: DialectId[];
-  generation: Generation;
+  /** Absent when no dialect of the side is the upstream agent server's (DialectModule.serverGenerations). */
+  generation?: Generation;
   /** False when items carry no agent id (xml, raw): sub-agents cannot be told apart. */
   attributesAgents: boolean;
   /** A dialect of the side carries the agent layer's XML items (xml, raw; DialectModule.agentXmlItems). */

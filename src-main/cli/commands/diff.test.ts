@@ -26,6 +26,17 @@ describe('stream-inspector diff', () => {
     expect(out.trimEnd().endsWith('Equivalent.')).toBe(true);
   });
 
+  it("names the upstream server's generation on its side's line only", async () => {
+    const { out } = await run([
+      'diff',
+      fixturePath('example_1.agent_base.json.sse'),
+      'resources/fixtures/external/openai-chat/deepseek-reasoning-tool-call.sse',
+    ]);
+    const [left, right] = out.split('\n').filter((line) => /^(LEFT|RIGHT) /.test(line));
+    expect(left).toMatch(/: json · agent_base · \d+ blocks/);
+    expect(right).toMatch(/: openai-chat · 3 blocks · 1 agent$/);
+  });
+
   it('exits 1 when two different runs differ', async () => {
     const { code, out } = await run([
       'diff',

@@ -40,7 +40,8 @@ const MARK: Record<DiffRow['status'], string> = { equal: '=', changed: '~', 'onl
 
 function describeSide(label: string, file: string, profile: SideProfile): string {
   const dialects = profile.dialects.join('+') || 'undetected';
-  return `${label}  ${file}: ${dialects} · ${profile.generation} · ${profile.blocks} blocks · ${profile.agents} agent${profile.agents === 1 ? '' : 's'}`;
+  const generation = profile.generation !== undefined ? ` · ${profile.generation}` : '';
+  return `${label}  ${file}: ${dialects}${generation} · ${profile.blocks} blocks · ${profile.agents} agent${profile.agents === 1 ? '' : 's'}`;
 }
 
 function describePair(pair: AgentPair, index: number): string {

@@ -227,7 +227,8 @@ function Count({
 function SideLine({ side, summary, profile }: { side: string; summary: SessionSummary; profile: SessionDiff['left'] }) {
   return (
     <span className="side-line" title={summary.title}>
-      <strong>{side}</strong> {profile.dialects.join('+') || 'undetected'} · {profile.generation} ·{' '}
+      <strong>{side}</strong> {profile.dialects.join('+') || 'undetected'} ·{' '}
+      {profile.generation !== undefined && `${profile.generation} · `}
       {formatCountOf(profile.blocks, 'block')} · {formatCountOf(profile.agents, 'agent')}
     </span>
   );

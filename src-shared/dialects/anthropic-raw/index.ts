@@ -25,6 +25,7 @@ export const anthropicRawDialect: DialectModule<'raw'> = {
   terminator: 'done-frame',
   evidence: AGENT_ENDPOINTS,
   agentXmlItems: true,
+  serverGenerations: true,
 };
 
 /** The API itself names each event in the `event:` field; the agent's raw format never does. */

@@ -32,6 +32,7 @@ export const jsonEnvelopeDialect: DialectModule<'json'> = {
   terminator: 'done-frame',
   evidence: AGENT_ENDPOINTS,
   chunked: true,
+  serverGenerations: true,
   attributesAgents: true,
   blocksWithoutStart: true,
 };

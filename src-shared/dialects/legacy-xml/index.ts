@@ -14,5 +14,6 @@ export const legacyXmlDialect: DialectModule<'xml'> = {
   terminator: 'done-frame',
   evidence: AGENT_ENDPOINTS,
   agentXmlItems: true,
+  serverGenerations: true,
   textAsXml: true,
 };
