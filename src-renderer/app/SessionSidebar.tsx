@@ -89,7 +89,11 @@ export const SessionSidebar = memo(function SessionSidebar({
                 <Badge tone={stateTone(session)} title={stateTitle(session)} testId={TEST_IDS.sessionItemState}>
                   {stateLabel(session)}
                 </Badge>
-                {session.format && <span className="session-format">{session.format}</span>}
+                {session.format && (
+                  <span className="session-format" title={session.format}>
+                    {session.format}
+                  </span>
+                )}
                 <span className="session-count">{formatCount(session.envelopes)} env</span>
                 <SeverityCounts counts={session.diagnostics} />
               </div>

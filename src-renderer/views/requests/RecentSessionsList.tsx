@@ -62,7 +62,11 @@ export const RecentSessionsList = memo(function RecentSessionsList({ app, now }:
                     {session.end.label}
                   </Badge>
                 )}
-                {session.format && <span className="session-format">{session.format}</span>}
+                {session.format && (
+                  <span className="session-format" title={session.format}>
+                    {session.format}
+                  </span>
+                )}
                 <span>{formatCount(session.envelopes)} env</span>
                 <span className="recent-session-when">{timeAgo(session.endedAt, now)}</span>
               </span>
