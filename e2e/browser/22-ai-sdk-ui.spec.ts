@@ -47,6 +47,23 @@ test('a v4 data stream capture is framed by lines: each part a frame, its text j
   await expect(blocks.ofKind('text').first()).toContainText('Hello, world!');
 });
 
+test("a generated image (a file part) shows in its block, from the UI stream's data: URL and the v4 stream's base64", async ({
+  app,
+  blocks,
+}) => {
+  for (const capture of ['ai-sdk-ui/sources-data.sse', 'ai-sdk-ui/sources-data.txt']) {
+    await app.openCleanCapture(providerFixturePath(capture));
+    await app.show('blocks');
+    const file = blocks.ofKind('file').first();
+    await file.scrollIntoViewIfNeeded();
+    const image = file.getByTestId(BLOCK_IDS.imageInline);
+    await expect(image, capture).toContainText('image/png · 126 B (data URI)');
+    // The demo's chart is a real PNG: the page decoded it to its 48 × 32 pixels.
+    await expect.poll(() => image.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
+  }
+  await app.screenshot('22-ai-sdk-ui-file-image');
+});
+
 test("a v4 data stream's charts say which types have more payload than wire bytes: the dialect's own summaries", async ({
   app,
   blocks,

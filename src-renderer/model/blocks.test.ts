@@ -8,6 +8,7 @@ import {
   detailKey,
   kindLabel,
   metaFilesOf,
+  payloadImage,
   presentationOf,
   prettyJson,
   safeExternalUrl,
@@ -56,6 +57,30 @@ describe('helpers', () => {
     expect(classifyImageSource('javascript:alert(1)').kind).toBe('unsupported');
     expect(classifyImageSource('/relative.png').kind).toBe('unsupported');
     expect(classifyImageSource('file:///etc/passwd').kind).toBe('unsupported');
+  });
+
+  test('payloadImage: the image a JSON payload carries, as a URL or as base64 data, and nothing else', () => {
+    const png = { src: 'data:image/png;base64,iVBORw0KGgo=', mediaType: 'image/png' };
+    expect(payloadImage({ type: 'file', mediaType: 'image/png', url: png.src })).toEqual(png);
+    expect(payloadImage({ mimeType: 'image/png', data: 'iVBORw0KGgo=' })).toEqual(png);
+    expect(payloadImage({ media_type: 'image/jpeg', url: 'https://a.example/x.jpg' })).toEqual({
+      src: 'https://a.example/x.jpg',
+      mediaType: 'image/jpeg',
+    });
+    // What the source may do is classifyImageSource's call: a script URL comes back, to be refused there.
+    expect(payloadImage({ mediaType: 'image/png', url: 'javascript:alert(1)' })?.src).toBe('javascript:alert(1)');
+    expect(classifyImageSource('javascript:alert(1)').kind).toBe('unsupported');
+    for (const parsed of [
+      { mediaType: 'application/pdf', url: 'data:application/pdf;base64,JVBERi0=' },
+      { mediaType: 'image/png' },
+      { mediaType: 'image/png', url: '', data: 42 },
+      { mediaType: 7, url: png.src },
+      [{ mediaType: 'image/png', url: png.src }],
+      'image/png',
+      null,
+      undefined,
+    ])
+      expect(payloadImage(parsed), JSON.stringify(parsed)).toBeNull();
   });
 
   test('safeExternalUrl accepts absolute http(s) only', () => {

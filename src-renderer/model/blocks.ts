@@ -80,16 +80,24 @@ export function presentationOf(kind: string): BlockPresentation {
 
 // ─── Content helpers ────────────────────────────────────────────────────────────────────
 
-/** Pretty JSON of a parsed payload, or of the content when it parses; null when it is not JSON. */
-export function prettyJson(detail: Pick<BlockDetail, 'parsed' | 'content'>): string | null {
-  if (detail.parsed !== undefined) return displayJson(detail.parsed) ?? null;
+/** A block's payload: the parsed one, else its content when that is a JSON object or array; undefined otherwise. */
+export function payloadOf(detail: Pick<BlockDetail, 'parsed' | 'content'>): unknown {
+  if (detail.parsed !== undefined) return detail.parsed;
   const text = detail.content.trim();
-  if (text === '' || (text[0] !== '{' && text[0] !== '[')) return null;
+  if (text === '' || (text[0] !== '{' && text[0] !== '[')) return undefined;
   try {
-    return displayJson(JSON.parse(text)) ?? null;
+    return JSON.parse(text) as unknown;
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+/** Pretty JSON of a parsed payload, or of the content when it parses; null when it is not JSON. */
+export function prettyJson(
+  detail: Pick<BlockDetail, 'parsed' | 'content'>,
+  payload = payloadOf(detail),
+): string | null {
+  return payload === undefined ? null : (displayJson(payload) ?? null);
 }
 
 /**
@@ -169,6 +177,25 @@ export function classifyImageSource(src: string): ImageSource {
   const url = safeExternalUrl(trimmed);
   if (url) return { kind: 'remote', url };
   return { kind: 'unsupported', reason: 'not an http(s) or data: image URL' };
+}
+
+const MEDIA_TYPE_KEYS = ['mediaType', 'mimeType', 'media_type', 'mime_type'] as const;
+
+/**
+ * The image a block's JSON payload carries, whatever the dialect: an object with an image
+ * media type and either a `url` (a data: URI or an http(s) address, as the AI SDK's file parts
+ * send it) or base64 `data` (the v4 data stream's, Gemini's inlineData). Null for anything
+ * else; what the source may do is still `classifyImageSource`'s call.
+ */
+export function payloadImage(parsed: unknown): { src: string; mediaType: string } | null {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const fields = parsed as Record<string, unknown>;
+  const mediaType = MEDIA_TYPE_KEYS.map((key) => fields[key]).find((value) => typeof value === 'string');
+  if (typeof mediaType !== 'string' || !/^image\//i.test(mediaType)) return null;
+  const { url, data } = fields;
+  if (typeof url === 'string' && url !== '') return { src: url, mediaType };
+  if (typeof data === 'string' && data !== '') return { src: `data:${mediaType};base64,${data}`, mediaType };
+  return null;
 }
 
 /** An absolute http(s) URL as a string, or null (relative, javascript:, file:, malformed). */

@@ -4,7 +4,7 @@ import { inlineTagNames } from '../../../src-shared/inline/tag-vocabulary';
 import { DEFAULT_INLINE_OPTIONS } from '../../../src-shared/inline/types';
 import type { AppModel } from '../../model/types';
 import { holdBackPartialTag, watchedWithInlineTags } from '../../../src-shared/inline/holdback';
-import { prettyJson } from '../../model/blocks';
+import { payloadImage, payloadOf, prettyJson } from '../../model/blocks';
 import { hasProtocolSegments } from '../../model/segments';
 import { ExternalLink, ImageRefView } from './links';
 import { SafeMarkdown } from './SafeMarkdown';
@@ -189,7 +189,19 @@ export function Images({ app, detail }: { app: AppModel; detail: BlockDetail }) 
   );
 }
 
-export function PlainBody({ detail, live }: BodyProps) {
-  const pretty = prettyJson(detail);
-  return <ClippedText text={pretty ?? holdBackPartialTag(detail.content, live).visible} />;
+/** Any other block: its payload as text, pretty JSON when it parses, and the image it carries (a file part's). */
+export function PlainBody({ app, detail, live }: BodyProps) {
+  const payload = payloadOf(detail);
+  const pretty = prettyJson(detail, payload);
+  const image = payloadImage(payload);
+  return (
+    <>
+      <ClippedText text={pretty ?? holdBackPartialTag(detail.content, live).visible} />
+      {image && (
+        <div className="block-images">
+          <ImageRefView app={app} src={image.src} mediaType={image.mediaType} />
+        </div>
+      )}
+    </>
+  );
 }

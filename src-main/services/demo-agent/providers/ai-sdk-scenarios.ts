@@ -1,4 +1,5 @@
 import { isJsonObject } from '../../../../src-shared/json/values';
+import { CHART_PNG_BASE64 } from '../sample-image';
 import type { ProviderEvent, ProviderScenario } from './types';
 
 /**
@@ -240,7 +241,7 @@ const SPECS: readonly ScenarioSpec[] = [
         .text('txt-0', ['Paris is the capital of France ', 'and its largest city.'])
         .source('src-1', 'https://en.wikipedia.org/wiki/Paris', 'Paris — Wikipedia')
         .source('src-2', 'https://www.britannica.com/place/Paris', 'Paris | Britannica')
-        .file('image/png', 'iVBORw0KGgo=')
+        .file('image/png', CHART_PNG_BASE64)
         .finishStep('stop', 30, 24)
         .finish('stop', 30, 24),
   },
