@@ -119,7 +119,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
       type: KIND.message,
       final: true,
       delta: ended.summary(ctx.frame.receivedAt),
-      extras: { id: ended.label },
+      extras: ended.label !== '' ? { id: ended.label } : {},
     });
   }
 

@@ -116,6 +116,15 @@ describe('specification examples and recorded streams (resources/fixtures/extern
     });
   });
 
+  test('an exchange whose request the capture lacks is summed up with no id, not an empty one', () => {
+    const result = decodeBytes(readExternalFixture('json-rpc/mcp-ts-sdk-priming-then-close.sse'));
+    const summary = result.blocks.find((b) => b.kind === 'message');
+    expect(JSON.parse(summary?.content ?? '')).toEqual({ status: 'cut' });
+    expect(summary?.toolId).toBeUndefined();
+    const answered = decodeBytes(readExternalFixture('json-rpc/mcp-ts-sdk-post-response.sse'));
+    expect(JSON.parse(answered.blocks.find((b) => b.kind === 'message')?.content ?? '')).toHaveProperty('id');
+  });
+
   test('a2a-js: the three line endings decode to the same envelopes, the UTF-8 context id intact', () => {
     const shapes = ['lf', 'crlf', 'cr'].map((ending) =>
       decodeBytes(readExternalFixture(`json-rpc/a2a-js-resubscribe-heartbeats.${ending}.sse`)).envelopes.map((e) => [
