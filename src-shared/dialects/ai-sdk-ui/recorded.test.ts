@@ -37,6 +37,8 @@ describe('streams the AI SDK writes', () => {
     const [call, output] = result.blocks;
     expect(call).toMatchObject({ kind: 'tool_call', toolId: 'call-1', name: 'tool1', parsed: { value: 'value' } });
     expect(output).toMatchObject({ kind: 'tool_result', content: 'value-result', linkedBlock: call?.id });
+    // The stream names neither its message nor its model: the summary says so by leaving them out, not as "".
+    expect(result.blocks.at(-1)?.parsed).toEqual({ status: 'completed', stop_reason: 'stop' });
   });
 
   test('a v4 data stream: line-framed, its text joined, usage from the finish part, done', () => {
@@ -51,8 +53,10 @@ describe('streams the AI SDK writes', () => {
     ]);
     expect(result.blocks[0]?.content).toBe('Hello, world!');
     expect(result.blocks[1]?.parsed).toMatchObject({
+      id: 'msg-0',
       usage: { input_tokens: 3, output_tokens: 10 },
       stop_reason: 'stop',
     });
+    expect(result.blocks[1]?.parsed).not.toHaveProperty('model');
   });
 });

@@ -79,9 +79,7 @@ export class Exchange {
   /** The `message` block's payload, as JSON text. */
   summary(endedAt: number): string {
     this.clock.id = this.label;
-    // MCP names no model; an exchange whose request is not in the capture (an uploaded GET stream) has no id either.
-    const { model: _model, id, ...timing } = this.clock.summary(endedAt);
-    const summary: Record<string, unknown> = id !== '' ? { id, ...timing } : { ...timing };
+    const summary: Record<string, unknown> = { ...this.clock.summary(endedAt) };
     if (this.protocol !== undefined) summary['protocol'] = this.protocol;
     if (this.taskId !== '') summary['task_id'] = this.taskId;
     if (this.contextId !== '') summary['context_id'] = this.contextId;

@@ -4,8 +4,10 @@
  * times are the frames' receive times, so a recording shows what the live stream showed.
  */
 export interface MessageSummary {
-  id: string;
-  model: string;
+  /** Absent when the stream names none (an AI SDK UI stream without messageId, a JSON-RPC exchange without its request). */
+  id?: string;
+  /** Absent when the stream names none (AG-UI, the AI SDK's streams). */
+  model?: string;
   status: string;
   stop_reason?: string;
   usage?: Record<string, unknown>;
@@ -50,7 +52,12 @@ export class MessageClock {
   }
 
   summary(endedAt: number): MessageSummary {
-    const summary: MessageSummary = { id: this.id, model: this.model, status: this.status };
+    // A name the stream does not give is left out, never claimed as "".
+    const summary: MessageSummary = {
+      ...(this.id !== '' ? { id: this.id } : {}),
+      ...(this.model !== '' ? { model: this.model } : {}),
+      status: this.status,
+    };
     if (this.stopReason !== undefined) summary.stop_reason = this.stopReason;
     if (this.usage !== undefined) summary.usage = this.usage;
     if (this.error !== undefined) summary.error = this.error;
