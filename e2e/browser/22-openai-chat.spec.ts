@@ -1,4 +1,5 @@
 import { externalFixturePath } from '../../src-main/testing/fixtures';
+import { DIAGNOSTIC_IDS } from '../../src-renderer/views/diagnostics/testids';
 import { expect, test } from './fixtures';
 
 /**
@@ -29,6 +30,10 @@ test('openai-chat: a recorded DeepSeek capture shows reasoning, the tool call an
 
   await app.show('diagnostics');
   await expect.poll(() => diagnostics.rules()).toEqual(['tool.call-without-result']);
+  // The leg's 10,024 bytes read as the header reads them (decimal), not as the charts' axes do (9.8 KiB).
+  await expect(diagnostics.view.getByTestId(DIAGNOSTIC_IDS.chartFirstEnvelope).locator('tbody td').nth(3)).toHaveText(
+    '10 kB',
+  );
 });
 
 test('openai-chat: two choices through the connect preset are two messages, done at [DONE]', async ({

@@ -8,7 +8,7 @@ import {
   asChunkStatistics,
   bucketLabel,
   budgetMarker,
-  formatBytes,
+  formatBinaryBytes,
   frameSizeBars,
   fullnessSlices,
   hasTiming,
@@ -65,13 +65,13 @@ describe('bucket labels', () => {
     expect(bucketLabel(bucket, unit)).toBe(label);
   });
 
-  test('formatBytes', () => {
-    expect([formatBytes(12), formatBytes(2048), formatBytes(1536), formatBytes(3 * 1024 * 1024)]).toEqual([
-      '12 B',
-      '2 KiB',
-      '1.5 KiB',
-      '3 MiB',
-    ]);
+  test('formatBinaryBytes', () => {
+    expect([
+      formatBinaryBytes(12),
+      formatBinaryBytes(2048),
+      formatBinaryBytes(1536),
+      formatBinaryBytes(3 * 1024 * 1024),
+    ]).toEqual(['12 B', '2 KiB', '1.5 KiB', '3 MiB']);
   });
 });
 

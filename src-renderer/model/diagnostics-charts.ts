@@ -42,7 +42,12 @@ export interface HistogramBar {
   overBudget: boolean;
 }
 
-export function formatBytes(n: number): string {
+/**
+ * Sizes on the charts' axes, in binary units: the histograms' buckets are powers of two and
+ * the upstream budget is 2,048 bytes, which read as 16–32 KiB and 2 KiB. Elsewhere (the
+ * header, the rows, the tables) sizes are decimal (model/format.ts).
+ */
+export function formatBinaryBytes(n: number): string {
   if (!Number.isFinite(n)) return '∞';
   if (n < 1024) return `${Math.round(n)} B`;
   if (n < 1024 * 1024) return `${trim(n / 1024)} KiB`;
@@ -247,7 +252,7 @@ export function legBars(stats: ChunkStatistics, legStarts: readonly (number | un
 /** One-line summary of a histogram: "n 135 · min 92 B · p50 180 B · p95 2 KiB · max 2.1 KiB". */
 export function histogramSummaryLine(summary: HistogramSummary, unit: Unit): string {
   if (summary.count === 0) return 'none';
-  const f = unit === 'bytes' ? formatBytes : unit === 'ms' ? formatMs : (n: number) => trim(n);
+  const f = unit === 'bytes' ? formatBinaryBytes : unit === 'ms' ? formatMs : (n: number) => trim(n);
   return `n ${summary.count} · min ${f(summary.min)} · p50 ${f(summary.p50)} · p95 ${f(summary.p95)} · max ${f(summary.max)}`;
 }
 

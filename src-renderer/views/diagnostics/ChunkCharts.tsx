@@ -14,7 +14,7 @@ import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stat
 import { useThemeColours } from '../../app/theme-colours';
 import type { ThemeName } from '../../model/types';
 import {
-  formatBytes,
+  formatBinaryBytes,
   formatMs,
   frameSizeBars,
   fullnessSlices,
@@ -25,7 +25,7 @@ import {
   overheadBars,
   payloadBeyondWire,
 } from '../../model/diagnostics-charts';
-import { formatCompact, formatCountOf } from '../../model/format';
+import { formatBytes, formatCompact, formatCountOf } from '../../model/format';
 import { DIAGNOSTIC_IDS } from './testids';
 import { axisProps, ChartCard, FONT, labelText, MARGIN, PALETTE_VARIABLES, tooltipProps } from './chart-parts';
 
@@ -75,7 +75,8 @@ export function ChunkCharts({
           <>
             {stats.budgetApplies ? (
               <>
-                Red line: the upstream chunk budget of {formatBytes(stats.budget)} ({stats.budget} bytes of event data).{' '}
+                Red line: the upstream chunk budget of {formatBinaryBytes(stats.budget)} ({stats.budget} bytes of event
+                data).{' '}
                 {overBudgetFrames > 0 ? (
                   <strong className="warn-text">
                     {overBudgetFrames} frame{overBudgetFrames === 1 ? '' : 's'} at or over it.
@@ -161,11 +162,11 @@ export function ChunkCharts({
           <ResponsiveContainer width="100%" height={overheadHeight}>
             <BarChart data={overhead} layout="vertical" margin={{ ...MARGIN, left: 8 }}>
               <CartesianGrid stroke={p.grid} horizontal={false} />
-              <XAxis type="number" {...axisProps(p)} tickFormatter={(v: number) => formatBytes(v)} />
+              <XAxis type="number" {...axisProps(p)} tickFormatter={(v: number) => formatBinaryBytes(v)} />
               <YAxis type="category" dataKey="label" {...axisProps(p)} width={150} interval={0} />
               <Tooltip
                 {...tooltipProps(p)}
-                formatter={(value, name) => [formatBytes(Number(value)), String(name)]}
+                formatter={(value, name) => [formatBinaryBytes(Number(value)), String(name)]}
                 labelFormatter={(label, payload) => {
                   const row = payload[0]?.payload as (typeof overhead)[number] | undefined;
                   return row
