@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixturePath } from '../../src-main/testing/fixtures';
 import { expect, test } from './fixtures';
 import type { AppPage } from './pages/app-page';
 import type { ConnectPage, DemoFormat } from './pages/connect-page';
@@ -45,4 +48,42 @@ test('two different scenarios show their block differences', async ({ app, conne
   await expect(diff.blockEditor).toBeVisible();
   await app.expectNoErrors();
   await app.screenshot('05-diff-two-scenarios');
+});
+
+test('a diff saved with Export JSON opens again: the same counts and rows, read-only; a damaged one is refused', async ({
+  app,
+  diff,
+}, testInfo) => {
+  await app.openFiles(fixturePath('example_1.xml.sse'));
+  await app.expectState('done');
+  await app.openFiles(fixturePath('example_1.agent_base.json.sse'));
+  await app.expectState('done');
+  await app.show('diff');
+  await diff.compare(/example_1\.xml/, /example_1\.agent_base/);
+  const headline = await diff.headline.textContent();
+  const rows = await diff.rows.count();
+  const download = app.page.waitForEvent('download');
+  await diff.exportButton.click();
+  const saved = testInfo.outputPath((await download).suggestedFilename());
+  await (await download).saveAs(saved);
+
+  await diff.openExportInput.setInputFiles(saved);
+  await expect(diff.exported).toContainText(
+    /Exported diff example_1\.xml\.sse against example_1\.agent_base\.json\.sse · /,
+  );
+  await expect(diff.headline).toHaveText(headline ?? '');
+  await expect(diff.rows).toHaveCount(rows);
+  // Its sessions need not be open: a block is named, not a link into a session.
+  await diff.rows.first().click();
+  await expect(diff.blockEditor).toBeVisible();
+  await expect(diff.result.getByRole('button', { name: /^left #/ })).toHaveCount(0);
+  await app.screenshot('05-diff-exported');
+
+  await diff.closeExport.click();
+  await expect(diff.exported).toHaveCount(0);
+  const damaged = join(testInfo.outputPath(), 'damaged.json');
+  writeFileSync(damaged, '{"format": "agent-stream-inspector/diff", "version": 1, "rows": 7}');
+  await diff.openExportInput.setInputFiles(damaged);
+  await expect(diff.exportError).toContainText('damaged.json: damaged diff export: file.');
+  await expect(diff.headline).toHaveText(headline ?? '');
 });

@@ -171,18 +171,6 @@ export function rowLanguage(row: Pick<DiffRow, 'kind' | 'left' | 'right'>): 'jso
 
 // ─── Export ─────────────────────────────────────────────────────────────────────────────
 
-export const DIFF_EXPORT_FORMAT = 'agent-stream-inspector/diff';
-
-export function exportDiff(
-  diff: SessionDiff,
-  left: Pick<SessionSummary, 'id' | 'title' | 'format' | 'source'>,
-  right: Pick<SessionSummary, 'id' | 'title' | 'format' | 'source'>,
-  exportedAt: number,
-): string {
-  const side = (s: typeof left) => ({ id: s.id, title: s.title, format: s.format, source: s.source });
-  return `${JSON.stringify({ format: DIFF_EXPORT_FORMAT, version: 1, exportedAt: new Date(exportedAt).toISOString(), sessions: { left: side(left), right: side(right) }, ...diff }, null, 2)}\n`;
-}
-
 export function exportFileName(left: Pick<SessionSummary, 'title'>, right: Pick<SessionSummary, 'title'>): string {
   const slug = (s: string): string =>
     s

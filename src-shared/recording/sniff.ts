@@ -1,4 +1,5 @@
 import { DIALECT_REGISTRY } from '../dialects/registry';
+import { DIFF_EXPORT_FORMAT } from '../diff/export-format';
 import { sniffFrame } from '../dialects/sniff';
 import { isJsonObject, parseJson } from '../json/values';
 import { announcedLineFraming, lineFramingOf } from '../pipeline/leg-framing';
@@ -179,11 +180,20 @@ function preview(text: string, max = 120): string {
 }
 
 const HAR_START = /^\{\s*"log"\s*:\s*\{/;
+/** The Diff view's export names its format first (diff/export.ts). */
+const DIFF_EXPORT_START = new RegExp(`^\\{\\s*"format"\\s*:\\s*"${DIFF_EXPORT_FORMAT}"`);
 
 function sniffObject(bytes: Uint8Array, start: number, complete: boolean): SniffResult {
   const line = lineAt(bytes, start);
-  if (HAR_START.test(decoder.decode(bytes.subarray(start, Math.min(bytes.length, start + 4096)))))
-    return { ok: true, kind: 'har', bodyOffset: start };
+  const head = decoder.decode(bytes.subarray(start, Math.min(bytes.length, start + 4096)));
+  if (HAR_START.test(head)) return { ok: true, kind: 'har', bodyOffset: start };
+  if (DIFF_EXPORT_START.test(head))
+    return {
+      ok: false,
+      needMore: false,
+      message:
+        'a diff exported from the Diff view: it holds the comparison of two sessions, not a stream; open it in the Diff view ("Open exported diff…")',
+    };
   if (line.next < 0 && !complete) return { ok: false, needMore: true };
   const parsed = parseJson(line.text);
   if (!parsed.ok) return unknown(bytes, 'its first line is not a JSON object');

@@ -17,6 +17,11 @@ export class DiffPage {
   readonly envelopeRows: Locator;
   readonly blockEditor: Locator;
   readonly loading: Locator;
+  readonly exportButton: Locator;
+  readonly openExportInput: Locator;
+  readonly exported: Locator;
+  readonly closeExport: Locator;
+  readonly exportError: Locator;
 
   constructor(readonly page: Page) {
     this.view = page.getByTestId(DIFF_IDS.view);
@@ -33,6 +38,11 @@ export class DiffPage {
     this.envelopeRows = page.getByTestId(DIFF_IDS.envelopeRow);
     this.blockEditor = page.getByTestId(DIFF_IDS.blockEditor);
     this.loading = page.getByTestId(DIFF_IDS.loading);
+    this.exportButton = page.getByTestId(DIFF_IDS.export);
+    this.openExportInput = page.getByTestId(DIFF_IDS.openExportInput);
+    this.exported = page.getByTestId(DIFF_IDS.exported);
+    this.closeExport = page.getByTestId(DIFF_IDS.closeExport);
+    this.exportError = page.getByTestId(DIFF_IDS.exportError);
   }
 
   /**

@@ -20,6 +20,11 @@ describe('corrupt and unknown files', () => {
     ],
     ['NDJSON of unrelated objects', '{"id":1,"name":"x"}\n{"id":2}\n', /JSON lines, but the first is not an envelope/],
     ['a truncated first JSON line', '{"type":"text","agent":"a","fin', /its first line is not a JSON object/],
+    [
+      "the Diff view's export",
+      `{\n  "format": "agent-stream-inspector/diff",\n  "version": 1,\n  "rows": []\n}\n`,
+      /^.*: a diff exported from the Diff view: it holds the comparison of two sessions, not a stream; open it in the Diff view \("Open exported diff…"\)$/,
+    ],
   ])('rejects %s, naming what was expected', async (_name, content, message) => {
     await expectImportError(await file(`corrupt-${Math.random()}`, content), message);
   });

@@ -1,12 +1,11 @@
 import { useMemo, useState } from 'react';
-import type { SessionSummary } from '../../../src-shared/contract';
 import type { RowStatus, SessionDiff } from '../../../src-shared/diff/types';
 import type { AppModel } from '../../model/types';
 import { DiffEditor } from '../../editor/CodeView';
 import { formatCountOf } from '../../model/format';
 import { ALL_STATUSES, filterRows, headline, STATUS_LABELS, STATUS_MARKS } from '../../model/diff';
 import { DIFF_IDS } from './testids';
-import { BlockDiff, DiffRowView, EnvelopeDifferences } from './DiffRows';
+import { BlockDiff, DiffRowView, EnvelopeDifferences, type DiffSide } from './DiffRows';
 
 /** The Diff view's tabs: the selected block, the whole transcript, the envelope-level differences. */
 type Tab = 'block' | 'transcript' | 'envelopes';
@@ -21,15 +20,18 @@ export function DiffResult({
   selected,
   onSelect,
   stale,
+  sessionsOpen = true,
 }: {
   app: AppModel;
   diff: SessionDiff;
   transcript: { left: string; right: string };
-  left: SessionSummary;
-  right: SessionSummary;
+  left: DiffSide;
+  right: DiffSide;
   selected: number | null;
   onSelect: (row: number) => void;
   stale: boolean;
+  /** False for a diff read from its export: its blocks are named, not opened. */
+  sessionsOpen?: boolean;
 }) {
   const [statuses, setStatuses] = useState<ReadonlySet<RowStatus>>(() => new Set(ALL_STATUSES));
   const [hideInherent, setHideInherent] = useState(false);
@@ -182,7 +184,7 @@ export function DiffResult({
           <div className="diff-detail-body">
             {tab === 'block' &&
               (row ? (
-                <BlockDiff app={app} row={row} left={left} right={right} />
+                <BlockDiff app={app} row={row} left={left} right={right} sessionsOpen={sessionsOpen} />
               ) : (
                 <div className="muted pad">Select a row to compare its two blocks.</div>
               ))}
@@ -224,7 +226,7 @@ function Count({
   );
 }
 
-function SideLine({ side, summary, profile }: { side: string; summary: SessionSummary; profile: SessionDiff['left'] }) {
+function SideLine({ side, summary, profile }: { side: string; summary: DiffSide; profile: SessionDiff['left'] }) {
   return (
     <span className="side-line" title={summary.title}>
       <strong>{side}</strong> {profile.dialects.join('+') || 'undetected'} ·{' '}

@@ -12,6 +12,9 @@ import {
 } from '../../model/diff';
 import { DIFF_IDS } from './testids';
 
+/** What the diff needs of each compared session: its id (to open its blocks) and its title. */
+export type DiffSide = Pick<SessionSummary, 'id' | 'title'>;
+
 /** One aligned pair of blocks (or a block on one side only) in the alignment list. */
 export function DiffRowView({
   index,
@@ -72,13 +75,15 @@ export function BlockDiff({
   row,
   left,
   right,
+  sessionsOpen,
 }: {
   app: AppModel;
   row: DiffRow;
-  left: SessionSummary;
-  right: SessionSummary;
+  left: DiffSide;
+  right: DiffSide;
+  sessionsOpen: boolean;
 }) {
-  const open = (session: SessionSummary, blockId: number): void => {
+  const open = (session: DiffSide, blockId: number): void => {
     app.setActiveSession(session.id);
     void app
       .run('Open block', () => app.commands(session.id).block(blockId), session.id)
@@ -93,9 +98,10 @@ export function BlockDiff({
       <div className="block-diff-head">
         <span>
           {row.left ? (
-            <button type="button" className="link-button" onClick={() => open(left, row.left?.blockId ?? 0)}>
-              left #{row.left.blockId}
-            </button>
+            <BlockLink
+              label={`left #${row.left.blockId}`}
+              onOpen={sessionsOpen ? () => open(left, row.left?.blockId ?? 0) : null}
+            />
           ) : (
             <span className="muted">not in left</span>
           )}
@@ -108,9 +114,10 @@ export function BlockDiff({
         <span className="spacer" />
         <span>
           {row.right ? (
-            <button type="button" className="link-button" onClick={() => open(right, row.right?.blockId ?? 0)}>
-              right #{row.right.blockId}
-            </button>
+            <BlockLink
+              label={`right #${row.right.blockId}`}
+              onOpen={sessionsOpen ? () => open(right, row.right?.blockId ?? 0) : null}
+            />
           ) : (
             <span className="muted">not in right</span>
           )}
@@ -131,6 +138,16 @@ export function BlockDiff({
         />
       </div>
     </div>
+  );
+}
+
+/** A block of a side: a link that opens it in its session, or its name alone when the session is not open. */
+function BlockLink({ label, onOpen }: { label: string; onOpen: (() => void) | null }) {
+  if (!onOpen) return <span className="mono">{label}</span>;
+  return (
+    <button type="button" className="link-button" onClick={onOpen}>
+      {label}
+    </button>
   );
 }
 

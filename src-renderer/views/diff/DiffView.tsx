@@ -6,12 +6,14 @@ import type { ViewProps } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { comparePairKey, type ComparePair } from '../../model/diff-runner';
 import { sessionOptionLabel } from '../../model/format';
-import { exportDiff, exportFileName, isDiffable, suggestPair } from '../../model/diff';
+import { exportFileName, firstInterestingRow, isDiffable, suggestPair } from '../../model/diff';
+import { writeDiffExport } from '../../../src-shared/diff/export';
 import { diffModel, type DiffState } from './diff-model';
 import { DIFF_IDS } from './testids';
 import '../blocks/blocks.css';
 import './diff.css';
 import { DiffResult } from './DiffResult';
+import { ExportedDiffView, OpenExportedDiffButton, readExportedDiff } from './ExportedDiff';
 
 /** The pair the pickers show, when it can be compared. */
 function pickedPair(state: Pick<DiffState, 'left' | 'right' | 'flatten'>): ComparePair | null {
@@ -51,13 +53,44 @@ export function DiffView({ app }: ViewProps) {
 
   const picked = pickedPair(state);
   const stale = picked === null || state.of === null || comparePairKey(picked) !== comparePairKey(state.of);
+  const openExported = (file: File): void =>
+    void readExportedDiff(file).then((read) =>
+      store.update((s) =>
+        read.ok
+          ? { ...s, exported: read.diff, exportError: null, selected: firstInterestingRow(read.diff.diff.rows) }
+          : { ...s, exportError: read.error },
+      ),
+    );
+  const exportError = state.exportError && (
+    <div className="inline-error" data-testid={DIFF_IDS.exportError}>
+      Could not show the exported diff: {state.exportError}
+    </div>
+  );
+
+  if (state.exported) {
+    return (
+      <div className="diff-view" data-testid={DIFF_IDS.view}>
+        <ExportedDiffView
+          app={app}
+          exported={state.exported}
+          selected={state.selected}
+          onSelect={(selected) => store.update((s) => ({ ...s, selected }))}
+          onClose={() =>
+            store.update((s) => ({ ...s, exported: null, selected: s.diff ? firstInterestingRow(s.diff.rows) : null }))
+          }
+        />
+      </div>
+    );
+  }
 
   if (candidates.length < 2) {
     return (
       <div className="diff-view" data-testid={DIFF_IDS.view}>
+        {exportError}
         <EmptyState title="Two finished sessions are needed" testId={DIFF_IDS.empty}>
           Run one scenario of the demo agent twice, once with format <code>xml</code> and once with <code>json</code>{' '}
-          (Connect tab), or open two recordings; then compare them here. Sessions still streaming are not offered.
+          (Connect tab), or open two recordings; then compare them here. Sessions still streaming are not offered. A
+          diff saved with Export JSON opens here too: <OpenExportedDiffButton onFile={openExported} />
         </EmptyState>
       </div>
     );
@@ -126,13 +159,15 @@ export function DiffView({ app }: ViewProps) {
             if (state.diff && left && right)
               downloadBlob(
                 exportFileName(left, right),
-                new Blob([exportDiff(state.diff, left, right, Date.now())], { type: 'application/json' }),
+                new Blob([writeDiffExport(state.diff, left, right, Date.now())], { type: 'application/json' }),
               );
           }}
         >
           Export JSON
         </button>
+        <OpenExportedDiffButton onFile={openExported} />
       </div>
+      {exportError}
       {state.left !== null && state.left === state.right && (
         <div className="inline-error">Pick two different sessions.</div>
       )}

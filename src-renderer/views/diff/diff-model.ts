@@ -3,6 +3,7 @@ import type { AppModel } from '../../model/types';
 import { firstInterestingRow } from '../../model/diff';
 import { createDiffRunner, type ComparePair, type DiffRunner } from '../../model/diff-runner';
 import { createStore, type Store } from '../../model/store';
+import type { ExportedDiff } from './ExportedDiff';
 
 /**
  * The Diff view's state, apart from the view so that opening a pair (from the session header)
@@ -22,6 +23,10 @@ export interface DiffState {
   of: ComparePair | null;
   error: string | null;
   selected: number | null;
+  /** A diff read back from its export, shown instead of the open sessions' until closed. */
+  exported: ExportedDiff | null;
+  /** Why the last file chosen as an exported diff could not be shown. */
+  exportError: string | null;
 }
 
 const INITIAL: DiffState = {
@@ -34,6 +39,8 @@ const INITIAL: DiffState = {
   of: null,
   error: null,
   selected: null,
+  exported: null,
+  exportError: null,
 };
 
 interface DiffModel {

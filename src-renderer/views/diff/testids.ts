@@ -11,6 +11,12 @@ export const DIFF_IDS = {
   compare: 'diff-compare',
   flatten: 'diff-flatten',
   export: 'diff-export',
+  /** Opening a diff saved with Export JSON, and the line that says one is shown. */
+  openExport: 'diff-open-export',
+  openExportInput: 'diff-open-export-input',
+  exported: 'diff-exported',
+  closeExport: 'diff-close-export',
+  exportError: 'diff-export-error',
   /** The result; `data-stale` is true while it is not the diff of the pair the pickers show. */
   result: 'diff-result',
   headline: 'diff-headline',
