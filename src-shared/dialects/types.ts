@@ -184,6 +184,12 @@ export interface DialectModule<Id extends string = string> {
    */
   readonly terminator: 'done-frame' | 'dialect' | 'none';
   /**
+   * With terminator `dialect`: the event that ends its streams, as the end status names it when
+   * it never came ("message_stop", "RUN_FINISHED or RUN_ERROR"). A `done-frame` stream's is
+   * `data: [DONE]`.
+   */
+  readonly terminalEvent?: string;
+  /**
    * What besides the bytes says a stream is in this dialect: its endpoints' URL paths and the
    * response headers its servers send. Consulted only when no dialect claims the leg's first
    * events; the bytes win whenever one does (docs/dialects.md, "Evidence beyond the bytes").

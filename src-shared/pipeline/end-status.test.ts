@@ -6,6 +6,7 @@ import { encodeUtf8 } from '../text/utf8';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from './end-status';
 import { decodeLegs } from './session-decoder';
 import type { DecodeResult } from './types';
+import { DIALECTS } from '../dialects/registry';
 
 const AGENT = '11111111-1111-4111-8111-111111111111';
 const text = (delta: string, final = false): string =>
@@ -82,7 +83,7 @@ describe('end status: truncated and failed streams are never "done"', () => {
 
   it('truncated: a clean close without [DONE], and blocks left open', () => {
     expect(statusesOf(encodeUtf8(`${text('a')}${text('', true)}`)).reason).toMatch(
-      /without its terminal event \(\[DONE\], or the dialect's own\)/,
+      /^The stream ended after 2 events without data: \[DONE\]\.$/,
     );
     expect(statusesOf(encodeUtf8(`${text('a')}data: [DONE]\n\n`))).toMatchObject({
       kind: 'truncated',
@@ -127,7 +128,7 @@ describe('end status: truncated and failed streams are never "done"', () => {
 
   it.each([
     ['anthropic-messages/tool-use.sse', 'done', /^The stream ended with message_stop\.$/],
-    ['anthropic-messages/cut.sse', 'truncated', /without its terminal event/],
+    ['anthropic-messages/cut.sse', 'truncated', /^The stream ended after \d+ events without message_stop\.$/],
     [
       'anthropic-messages/error-midstream.sse',
       'error',
@@ -146,10 +147,35 @@ describe('end status: truncated and failed streams are never "done"', () => {
       /^The stream ended with message_stop, but the output was cut short in event \d+: stop_reason "max_tokens" \(the max_tokens limit\)\.$/,
     ],
     ['openai-responses/error.sse', 'error', /rate_limit_exceeded: /],
-    ['openai-responses/cut.sse', 'truncated', /without its terminal event/],
+    [
+      'openai-responses/cut.sse',
+      'truncated',
+      /^The stream ended after \d+ events without response\.completed, response\.failed or response\.incomplete\.$/,
+    ],
   ])('a dialect with its own terminal event declares it through onStreamEnd: %s is %s', (name, kind, reason) => {
     const status = statusesOf(readFileSync(providerFixturePath(name)));
     expect(status.kind).toBe(kind);
     expect(status.reason).toMatch(reason);
+  });
+
+  it('every dialect that ends its streams with an event of its own names it', () => {
+    const unnamed = DIALECTS.filter((d) => d.terminator === 'dialect' && !d.terminalEvent).map((d) => d.id);
+    expect(unnamed).toEqual([]);
+  });
+
+  it.each([
+    ['ag-ui/cut.sse', 'RUN_FINISHED or RUN_ERROR'],
+    ['ai-sdk-ui/cut.sse', 'a finish part (in the v4 data stream, a d: line)'],
+    ['ai-sdk-ui/cut.txt', 'a finish part (in the v4 data stream, a d: line)'],
+    ['gemini/cut.sse', 'a chunk with a finishReason'],
+    ['json-rpc/mcp-cut.sse', 'its response (A2A: a status update with final: true)'],
+    ['json-rpc/a2a-cut.sse', 'its response (A2A: a status update with final: true)'],
+    ['openai-chat/cut.sse', 'data: [DONE]'],
+  ])('a cut %s says what it waited for: %s', (name, awaited) => {
+    const status = statusesOf(readFileSync(providerFixturePath(name)));
+    expect(status).toMatchObject({ kind: 'truncated' });
+    expect(status.reason).toBe(
+      `The stream ended after ${status.reason.match(/after (\d+ events?)/)?.[1]} without ${awaited}.`,
+    );
   });
 });

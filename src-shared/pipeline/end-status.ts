@@ -27,6 +27,8 @@ export interface StreamEnd {
   cutMidEvent: boolean;
   /** Events dispatched on the leg. */
   frames: number;
+  /** What ends a stream of the leg's dialect (`data: [DONE]`, `message_stop`…), when one is known. */
+  awaited?: string;
   /**
    * The leg's dialect claims no terminal event (the generic fallback), or no dialect was known
    * at all: the status says only how the transport ended, "ended" or "cut off".
@@ -129,7 +131,7 @@ export function endStatusOf(facts: EndFacts): EndStatus {
   if (!stream.terminal)
     return status(
       'truncated',
-      `The stream ended after ${countOf(frames, 'event')} without its terminal event ([DONE], or the dialect's own)${because}`,
+      `The stream ended after ${countOf(frames, 'event')} without ${stream.awaited ?? 'its terminal event'}${because}`,
     );
   // Lost data explains blocks left open by the hole; where the stream itself was cut says more.
   if (facts.lostData) return status('truncated', `Part of the stream was lost: ${facts.lostData}`);

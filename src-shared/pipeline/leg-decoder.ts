@@ -369,6 +369,8 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         frames: summary.frames,
       };
       if (incomplete) stream.incomplete = incomplete;
+      const awaited = module?.terminator === 'done-frame' ? 'data: [DONE]' : module?.terminalEvent;
+      if (awaited !== undefined) stream.awaited = awaited;
       if (transportEnd || knowsNoEnd()) stream.transportOnly = true;
       const end: LegEnd = {
         format: dialect?.id ?? null,

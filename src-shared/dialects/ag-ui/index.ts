@@ -41,5 +41,6 @@ export const agUiDialect: DialectModule<'ag-ui'> = {
   create: createAgUiDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  terminalEvent: 'RUN_FINISHED or RUN_ERROR',
   clientTools: agUiClientTools,
 };

@@ -31,6 +31,7 @@ export const aiSdkUiDialect: DialectModule<'ai-sdk-ui'> = {
   create: createAiSdkUiDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  terminalEvent: 'a finish part (in the v4 data stream, a d: line)',
   clientTools: aiSdkContinuation,
   // Each wire's own header names it; the bytes still win when another dialect claims them.
   evidence: {

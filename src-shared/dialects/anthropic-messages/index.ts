@@ -34,5 +34,6 @@ export const anthropicMessagesDialect: DialectModule<'anthropic-messages'> = {
   create: createAnthropicMessagesDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  terminalEvent: 'message_stop',
   evidence: { urlPaths: ['/v1/messages'] },
 };

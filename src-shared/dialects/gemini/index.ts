@@ -45,6 +45,7 @@ export const geminiDialect: DialectModule<'gemini'> = {
   create: createGeminiDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  terminalEvent: 'a chunk with a finishReason',
   // A capture whose first chunks show none of the markers (an error body, say) is still the
   // endpoint's stream: Gemini API and Vertex AI alike end the path in `:streamGenerateContent`.
   evidence: { urlPaths: [':streamGenerateContent'] },

@@ -37,6 +37,7 @@ export const jsonRpcDialect: DialectModule<'json-rpc'> = {
   create: createJsonRpcDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  terminalEvent: 'its response (A2A: a status update with final: true)',
   // MCP's endpoint is conventionally /mcp; A2A's is in the agent card, /a2a where it has its own path.
   evidence: { urlPaths: ['/mcp', '/a2a'] },
   // The parts of tool results, messages and artifacts that are not text (content.ts): shown, never parsed for protocols.

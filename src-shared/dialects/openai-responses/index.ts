@@ -25,5 +25,6 @@ export const openAiResponsesDialect: DialectModule<'openai-responses'> = {
   create: createOpenAiResponsesDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  terminalEvent: 'response.completed, response.failed or response.incomplete',
   evidence: { urlPaths: ['/v1/responses'] },
 };

@@ -16,6 +16,7 @@ export const segmentEventsDialect: DialectModule<'segments'> = {
   create: createSegmentEventsDecoder,
   syntax: 'json',
   terminator: 'dialect',
+  terminalEvent: 'the end of every segment it started',
   // One block per segment, already what the in-text stage finds in text.
   blockKinds: { [SEGMENT_BLOCK_KIND]: { label: 'Segment', inline: 'segment' } },
 };
