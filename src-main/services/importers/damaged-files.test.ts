@@ -21,6 +21,11 @@ describe('corrupt and unknown files', () => {
     ['NDJSON of unrelated objects', '{"id":1,"name":"x"}\n{"id":2}\n', /JSON lines, but the first is not an envelope/],
     ['a truncated first JSON line', '{"type":"text","agent":"a","fin', /its first line is not a JSON object/],
     [
+      'a JUnit report of check',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stream-inspector check" tests="2" failures="1">\n  <testsuite name="runs/tour.recording" tests="1" failures="0">\n  </testsuite>\n  <testsuite name="runs/a &amp; b\u001b[2J.recording" tests="1" failures="1">\n  </testsuite>\n</testsuites>\n',
+      /: a JUnit report of stream-inspector check: it holds the results of assertions about recordings, not a stream; open the recordings it checked: "runs\/tour\.recording", "runs\/a & b\\u001b\[2J\.recording"$/,
+    ],
+    [
       "the Diff view's export",
       `{\n  "format": "agent-stream-inspector/diff",\n  "version": 1,\n  "rows": []\n}\n`,
       /^.*: a diff exported from the Diff view: it holds the comparison of two sessions, not a stream; open it in the Diff view \("Open exported diff…"\)$/,
