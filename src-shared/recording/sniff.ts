@@ -1,10 +1,10 @@
-import { decodeXML } from 'entities';
 import { DIALECT_REGISTRY } from '../dialects/registry';
 import { DIFF_EXPORT_FORMAT } from '../diff/export-format';
 import { sniffFrame } from '../dialects/sniff';
 import { isJsonObject, parseJson } from '../json/values';
 import { announcedLineFraming, lineFramingOf } from '../pipeline/leg-framing';
 import { createUtf8Decoder } from '../text/utf8';
+import { checkReportMessage, isCheckReport } from './check-report';
 import { RECORDING_MAGIC } from './format';
 import { convertItem } from './items';
 import { createJsonArraySplitter } from './json-array-splitter';
@@ -213,21 +213,6 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
   return { ok: true, kind, container: 'ndjson', bodyOffset: start };
 }
 
-/** The JUnit report `check --junit` writes (src-main/cli/check/report.ts). */
-const CHECK_REPORT = /^<\?xml[^>]*\?>\s*<testsuites name="stream-inspector check"/;
-const REPORTED_RECORDING = /<testsuite name="([^"]*)"/g;
-const NAMED_AT_MOST = 5;
-
-/** A `check` report is about recordings, not one: the message names the recordings it checked (quoted: they are the file's text). */
-function checkReportMessage(text: string): string {
-  const names = [...new Set([...text.matchAll(REPORTED_RECORDING)].map((match) => decodeXML(match[1] ?? '')))];
-  const shown = names.slice(0, NAMED_AT_MOST).map((name) => JSON.stringify(name));
-  const more = names.length > NAMED_AT_MOST ? ` and ${names.length - NAMED_AT_MOST} more` : '';
-  return `a JUnit report of stream-inspector check: it holds the results of assertions about recordings, not a stream; ${
-    shown.length > 0 ? `open the recordings it checked: ${shown.join(', ')}${more}` : 'it names no recording'
-  }`;
-}
-
 /**
  * `head` is the start of the file; `complete` says whether it is the whole file. When the
  * first line or item is longer than `head`, the answer is `needMore`.
@@ -251,7 +236,7 @@ export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
   if (first === 0x5b) return sniffJsonArray(head, start, complete);
   if (first === 0x3c) {
     const text = decoder.decode(head.subarray(start));
-    if (CHECK_REPORT.test(text)) return { ok: false, needMore: false, message: checkReportMessage(text) };
+    if (isCheckReport(text)) return { ok: false, needMore: false, message: checkReportMessage(text) };
   }
   if (first === 0x7b) return sniffObject(head, start, complete);
   const http = parseHttpHead(head, start);

@@ -1,6 +1,8 @@
 import { countOf } from '../../../src-shared/text/count';
 import { envelopeJson, envelopeLine } from '../filter-option';
 import { terminalSafe } from '../../../src-shared/text/terminal';
+import { resolve } from 'node:path';
+import { RECORDING_PROPERTY_NAME } from '../../../src-shared/recording/check-report';
 import type { CheckedRecording } from './run';
 
 export interface CheckTotals {
@@ -73,7 +75,12 @@ export function checkJson(checked: readonly CheckedRecording[]): string {
 }
 
 /** JUnit XML, one testsuite per recording and one testcase per assertion, for any CI's test view. */
-export function checkJunit(checked: readonly CheckedRecording[]): string {
+/**
+ * The JUnit report: a testsuite per recording, named by its path as given, with its absolute
+ * path (from `cwd`) in a property, so that opening the report opens the recordings it checked
+ * (src-shared/recording/check-report.ts).
+ */
+export function checkJunit(checked: readonly CheckedRecording[], cwd: string): string {
   const t = totalsOf(checked);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -82,6 +89,10 @@ export function checkJunit(checked: readonly CheckedRecording[]): string {
   for (const c of checked) {
     const failures = c.results.filter((r) => !r.pass).length;
     out.push(`  <testsuite name="${xml(c.file)}" tests="${c.results.length}" failures="${failures}">`);
+    if (c.file !== '-')
+      out.push(
+        `    <properties><property name="${RECORDING_PROPERTY_NAME}" value="${xml(resolve(cwd, c.file))}"/></properties>`,
+      );
     for (const r of c.results) {
       const open = `    <testcase classname="${xml(c.file)}" name="${xml(r.name)}"`;
       if (r.pass) {

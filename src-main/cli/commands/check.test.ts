@@ -50,6 +50,10 @@ describe('stream-inspector check', () => {
     const junit = await readFile(join(dir, 'check.xml'), 'utf8');
     expect(junit).toMatch(/<testsuites name="stream-inspector check" tests="22" failures="0">/);
     expect(junit.match(/<testcase /g)).toHaveLength(22);
+    // Each suite names its recording's absolute path, for opening the report again (docs/check.md).
+    expect(junit).toContain(
+      `<properties><property name="recording" value="${join(dir, 'runs/tour.recording')}"/></properties>`,
+    );
   });
 
   it('fails with exit 1, the assertion, why, and the envelope that decided it', async () => {

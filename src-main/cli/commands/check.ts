@@ -70,7 +70,7 @@ export const check: Command = async (args, io) => {
   progress.stop();
   await threads.close();
   io.stdout(values.json ? checkJson(checked) : formatCheckReport(checked));
-  if (values.junit) await writeJunit(resolve(io.cwd, values.junit), checkJunit(checked));
+  if (values.junit) await writeJunit(resolve(io.cwd, values.junit), checkJunit(checked, io.cwd));
   return totalsOf(checked).failed > 0 ? 1 : 0;
 };
 

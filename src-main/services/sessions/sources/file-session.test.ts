@@ -8,6 +8,7 @@ import { openSource } from '../../importers';
 import { createSessionRegistry, type SessionRegistry } from '../session-registry';
 import { runSpoolFolder } from '../spool-folders';
 import { waitFor } from '../service-testing';
+import { runCli } from '../../../cli/test-io';
 import { createFileSessions } from './file-session';
 
 let registry: SessionRegistry | undefined;
@@ -41,6 +42,39 @@ describe('file sessions', () => {
     expect(data.state).toBe('complete');
     expect(data.envelopeCount).toBe(decodeBytes(readFixture('example_1.json.sse')).envelopes.length);
     expect(opened).toEqual([fixturePath('example_1.json.sse')]);
+  });
+
+  it("opens a check report's recordings, each a session the same as the recording opened alone", async () => {
+    const { registry, files } = setup();
+    const names = ['example_1.json.sse', 'frontend_tools.xml.sse'];
+    for (const name of names) await writeFile(join(dir, name), readFixture(name));
+    await runCli(['check', '--expect', 'status == "done"', '--junit', 'report.xml', ...names], { cwd: dir });
+    const first = await files.openFile({ path: join(dir, 'report.xml') });
+    expect(first.title).toBe('example_1.json.sse');
+    const opened = [...registry.sessions.values()].map((rt) => rt.data);
+    expect(opened.map((data) => data.title)).toEqual(names);
+    for (const [i, data] of opened.entries()) {
+      await loaded(registry, data.id);
+      expect(data.envelopeCount).toBe(decodeBytes(readFixture(names[i] as string)).envelopes.length);
+    }
+  });
+
+  it('refuses a check report whose recordings are gone, or that names none, saying which', async () => {
+    const { registry, files } = setup();
+    await writeFile(join(dir, 'gone.sse'), readFixture('example_1.json.sse'));
+    await runCli(['check', '--expect', 'status == "done"', '--junit', 'report.xml', 'gone.sse'], { cwd: dir });
+    await rm(join(dir, 'gone.sse'));
+    const gone = await files.openFile({ path: join(dir, 'report.xml') }).catch((e: unknown) => e as Error);
+    expect((gone as Error).message).toBe(
+      `${join(dir, 'report.xml')}: a JUnit report of stream-inspector check whose recordings cannot all be opened: ${JSON.stringify(join(dir, 'gone.sse'))}: no such file or directory`,
+    );
+    const empty =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stream-inspector check" tests="0" failures="0">\n</testsuites>\n';
+    await writeFile(join(dir, 'empty.xml'), empty);
+    await expect(files.openFile({ path: join(dir, 'empty.xml') })).rejects.toThrow(
+      /a JUnit report of stream-inspector check that names no recording$/,
+    );
+    expect(registry.sessions.size).toBe(0);
   });
 
   it('opens an upload from a private copy under the name the user gave, and a failure names the upload, not the copy', async () => {

@@ -13,6 +13,7 @@ import type {
 } from '../../../../src-shared/contract/payloads';
 import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
+import { checkReportTargets } from '../../importers/check-report-targets';
 import { HarEntryChoiceError, type ImportedSource } from '../../importers/types';
 import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
 import type { Runtime, SessionRegistry } from '../session-registry';
@@ -203,7 +204,14 @@ export function createFileSessions(registry: SessionRegistry) {
       });
   };
 
-  function openFile({ path, format, entry, title, inline }: OpenFileRequest): Promise<SessionSummary> {
+  async function openFile({ path, format, entry, title, inline }: OpenFileRequest): Promise<SessionSummary> {
+    // A `check` report opens the recordings it checked, each a session; the first is shown.
+    const recordings = await checkReportTargets(resolve(path));
+    if (recordings) {
+      const opened: SessionSummary[] = [];
+      for (const recording of recordings) opened.push(await openSourceFile(recording, {}));
+      return opened[0] as SessionSummary;
+    }
     return openSourceFile(path, {
       ...(format ? { format } : {}),
       ...(entry !== undefined ? { entry } : {}),
