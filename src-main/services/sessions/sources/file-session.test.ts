@@ -74,6 +74,11 @@ describe('file sessions', () => {
     await expect(files.openFile({ path: join(dir, 'empty.xml') })).rejects.toThrow(
       /a JUnit report of stream-inspector check that names no recording$/,
     );
+    const folder = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stream-inspector check" tests="0" failures="0">\n  <testsuite name="runs" tests="0" failures="0">\n    <properties><property name="recording" value="${dir}"/></properties>\n  </testsuite>\n</testsuites>\n`;
+    await writeFile(join(dir, 'folder.xml'), folder);
+    await expect(files.openFile({ path: join(dir, 'folder.xml') })).rejects.toThrow(
+      `cannot all be opened: ${JSON.stringify(dir)}: not a regular file`,
+    );
     expect(registry.sessions.size).toBe(0);
   });
 
