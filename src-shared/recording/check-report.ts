@@ -8,7 +8,8 @@ import { decodeXML } from 'entities';
  */
 
 const CHECK_REPORT = /^\s*<\?xml[^>]*\?>\s*<testsuites name="stream-inspector check"/;
-const SUITE = /<testsuite name="([^"]*)"[^>]*>([\s\S]*?)<\/testsuite>|<testsuite name="([^"]*)"[^>]*\/>/g;
+const SUITE_START = '<testsuite ';
+const SUITE_NAME = /^<testsuite name="([^"]*)"/;
 const RECORDING_PROPERTY = /<property name="recording" value="([^"]*)"\s*\/>/;
 const NAMED_AT_MOST = 5;
 
@@ -25,12 +26,20 @@ export interface ReportedRecording {
   path?: string;
 }
 
-/** The recordings a report names, in its order, each once. */
+/**
+ * The recordings a report names, in its order, each once. Each suite is read up to the next
+ * one's start, so a report whose suites are never closed is still read in one pass.
+ */
 export function reportedRecordings(text: string): ReportedRecording[] {
   const out = new Map<string, ReportedRecording>();
-  for (const match of text.matchAll(SUITE)) {
-    const name = decodeXML(match[1] ?? match[3] ?? '');
-    const property = RECORDING_PROPERTY.exec(match[2] ?? '');
+  for (let at = text.indexOf(SUITE_START); at >= 0;) {
+    const next = text.indexOf(SUITE_START, at + SUITE_START.length);
+    const suite = text.slice(at, next < 0 ? text.length : next);
+    at = next;
+    const named = SUITE_NAME.exec(suite);
+    if (!named) continue;
+    const name = decodeXML(named[1] ?? '');
+    const property = RECORDING_PROPERTY.exec(suite);
     const path = property ? decodeXML(property[1] ?? '') : undefined;
     const key = path ?? name;
     if (!out.has(key)) out.set(key, path !== undefined ? { name, path } : { name });
