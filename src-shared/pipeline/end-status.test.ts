@@ -174,8 +174,8 @@ describe('end status: truncated and failed streams are never "done"', () => {
   ])('a cut %s says what it waited for: %s', (name, awaited) => {
     const status = statusesOf(readFileSync(providerFixturePath(name)));
     expect(status).toMatchObject({ kind: 'truncated' });
-    expect(status.reason).toBe(
-      `The stream ended after ${status.reason.match(/after (\d+ events?)/)?.[1]} without ${awaited}.`,
+    expect(status.reason.replace(/after \d+ events?/, 'after N events')).toBe(
+      `The stream ended after N events without ${awaited}.`,
     );
   });
 });

@@ -36,7 +36,13 @@ export type SniffResult =
     }
   /** The first line or item does not fit in `head`: call again with more of the file. */
   | { ok: false; needMore: true }
-  | { ok: false; needMore: false; message: string };
+  | {
+      ok: false;
+      needMore: false;
+      message: string;
+      /** A `check` JUnit report: no stream, but it names the recordings it checked (check-report.ts). */
+      checkReport?: true;
+    };
 
 /** How much of the header prefix a file must show to be taken for a torn recording. */
 const TORN_HEADER_MIN = '{"format":"agent-stream'.length;
@@ -236,7 +242,8 @@ export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
   if (first === 0x5b) return sniffJsonArray(head, start, complete);
   if (first === 0x3c) {
     const text = decoder.decode(head.subarray(start));
-    if (isCheckReport(text)) return { ok: false, needMore: false, message: checkReportMessage(text) };
+    if (isCheckReport(text))
+      return { ok: false, needMore: false, message: checkReportMessage(text), checkReport: true };
   }
   if (first === 0x7b) return sniffObject(head, start, complete);
   const http = parseHttpHead(head, start);

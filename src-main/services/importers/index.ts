@@ -53,7 +53,11 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
   if (!result.ok) {
     // needMore after SNIFF_MAX bytes: the first line or item alone is larger than that.
     const message = result.needMore ? `its first line or item is longer than ${SNIFF_MAX} bytes` : result.message;
-    throw new ImportError('unrecognised', path, `${path}: ${message}`);
+    throw new ImportError(
+      !result.needMore && result.checkReport ? 'check-report' : 'unrecognised',
+      path,
+      `${path}: ${message}`,
+    );
   }
   switch (result.kind) {
     case 'recording':

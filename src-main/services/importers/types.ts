@@ -95,7 +95,13 @@ export interface OpenSourceOptions {
 }
 
 export type ImportErrorCode =
-  'unreadable' | 'unrecognised' | 'unsupported-version' | 'choose-har-entry' | 'bad-har-entry';
+  | 'unreadable'
+  | 'unrecognised'
+  | 'unsupported-version'
+  | 'choose-har-entry'
+  | 'bad-har-entry'
+  /** A `check` JUnit report: it is no stream, but names the recordings to open instead (check-report-targets.ts). */
+  | 'check-report';
 
 /** A file that cannot be opened as a source; the message says what was expected. */
 export class ImportError extends Error {

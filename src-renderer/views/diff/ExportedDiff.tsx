@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { DiffExportError, readDiffExport, type DiffExport } from '../../../src-shared/diff/export';
+import { readDiffExport, type DiffExport } from '../../../src-shared/diff/export';
 import { diffTranscript } from '../../../src-shared/diff/transcript';
 import type { AppModel } from '../../model/types';
 import { DiffResult } from './DiffResult';
@@ -22,7 +22,7 @@ export async function readExportedDiff(
     const read = readDiffExport(await file.text());
     return { ok: true, diff: { ...read, fileName: file.name, transcript: diffTranscript(read.diff) } };
   } catch (error) {
-    if (error instanceof DiffExportError) return { ok: false, error: `${file.name}: ${error.message}` };
+    // DiffExportError says what is wrong and where; a file that cannot be read says why.
     return { ok: false, error: `${file.name}: ${error instanceof Error ? error.message : String(error)}` };
   }
 }

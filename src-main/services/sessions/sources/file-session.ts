@@ -14,7 +14,7 @@ import type {
 import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
 import { checkReportTargets } from '../../importers/check-report-targets';
-import { HarEntryChoiceError, type ImportedSource } from '../../importers/types';
+import { HarEntryChoiceError, ImportError, type ImportedSource } from '../../importers/types';
 import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
 import type { Runtime, SessionRegistry } from '../session-registry';
 import type { SessionInit, SessionStore } from '../store/session-store';
@@ -205,19 +205,20 @@ export function createFileSessions(registry: SessionRegistry) {
   };
 
   async function openFile({ path, format, entry, title, inline }: OpenFileRequest): Promise<SessionSummary> {
-    // A `check` report opens the recordings it checked, each a session; the first is shown.
-    const recordings = await checkReportTargets(resolve(path));
-    if (recordings) {
-      const opened: SessionSummary[] = [];
-      for (const recording of recordings) opened.push(await openSourceFile(recording, {}));
-      return opened[0] as SessionSummary;
+    try {
+      return await openSourceFile(path, {
+        ...(format ? { format } : {}),
+        ...(entry !== undefined ? { entry } : {}),
+        ...(title ? { title } : {}),
+        ...(inline ? { inline } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof ImportError && error.code === 'check-report')) throw error;
     }
-    return openSourceFile(path, {
-      ...(format ? { format } : {}),
-      ...(entry !== undefined ? { entry } : {}),
-      ...(title ? { title } : {}),
-      ...(inline ? { inline } : {}),
-    });
+    // A `check` report opens the recordings it checked, each a session; the open answers with the first.
+    const opened: SessionSummary[] = [];
+    for (const recording of await checkReportTargets(resolve(path))) opened.push(await openSourceFile(recording, {}));
+    return opened[0] as SessionSummary;
   }
 
   /** Creates the upload's file in the private upload folder; its pieces follow (sendUploadChunk). */
