@@ -85,6 +85,12 @@ export interface DialectDecoder {
    * looks like (XML dialect only). The pipeline only re-detects the dialect outside one.
    */
   insideStreamedBlock?(): boolean;
+  /**
+   * What ends this stream, when what the dialect read says more than its module's
+   * `terminalEvent` (a JSON-RPC stream turned out to be MCP's, which ends with its response,
+   * or A2A's, which ends with its final status update). Asked once the stream has ended.
+   */
+  awaitedEnd?(): string | undefined;
 }
 
 export type DialectFactory = (callbacks: DialectCallbacks, options?: DialectOptions) => DialectDecoder;

@@ -168,14 +168,36 @@ describe('end status: truncated and failed streams are never "done"', () => {
     ['ai-sdk-ui/cut.sse', 'a finish part (in the v4 data stream, a d: line)'],
     ['ai-sdk-ui/cut.txt', 'a finish part (in the v4 data stream, a d: line)'],
     ['gemini/cut.sse', 'a chunk with a finishReason'],
-    ['json-rpc/mcp-cut.sse', 'its response (A2A: a status update with final: true)'],
-    ['json-rpc/a2a-cut.sse', 'its response (A2A: a status update with final: true)'],
+    // The dialect names the end of the protocol its events showed, not both (DialectDecoder.awaitedEnd).
+    ['json-rpc/mcp-cut.sse', 'its response'],
+    ['json-rpc/a2a-cut.sse', 'its final status update'],
     ['openai-chat/cut.sse', 'data: [DONE]'],
   ])('a cut %s says what it waited for: %s', (name, awaited) => {
     const status = statusesOf(readFileSync(providerFixturePath(name)));
     expect(status).toMatchObject({ kind: 'truncated' });
     expect(status.reason.replace(/after \d+ events?/, 'after N events')).toBe(
       `The stream ended after N events without ${awaited}.`,
+    );
+  });
+});
+
+describe('end status of a stream with no terminal event: says whose word that is', () => {
+  it.each([
+    [
+      'a JSON stream no dialect claims',
+      'data: {"tick": 1}\n\ndata: {"tick": 2}\n\n',
+      'no dialect says how this stream should end',
+    ],
+    [
+      'an MCP GET stream of server messages, which its dialect finds has none',
+      'data: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n',
+      'its protocol gives a stream like this one no terminal event',
+    ],
+  ])('%s is "ended"', (_name, stream, why) => {
+    const status = statusesOf(encodeUtf8(stream));
+    expect(status.kind).toBe('ended');
+    expect(status.reason).toMatch(
+      new RegExp(`^The body ended between events, after \\d events?; ${why}, so nothing more is claimed\\.$`),
     );
   });
 });

@@ -30,10 +30,12 @@ export interface StreamEnd {
   /** What ends a stream of the leg's dialect (`data: [DONE]`, `message_stop`…), when one is known. */
   awaited?: string;
   /**
-   * The leg's dialect claims no terminal event (the generic fallback), or no dialect was known
-   * at all: the status says only how the transport ended, "ended" or "cut off".
+   * The status says only how the transport ended, "ended" or "cut off": `unclaimed`, the leg's
+   * dialect claims no terminal event (the generic fallback) or no dialect was known at all;
+   * `protocol`, its dialect found that this stream has none in its protocol (an MCP GET stream
+   * of server messages, which ends when the server closes it).
    */
-  transportOnly?: true;
+  transportOnly?: 'unclaimed' | 'protocol';
 }
 
 /**
@@ -181,10 +183,11 @@ function transportStatus(stream: StreamEnd, facts: EndFacts): EndStatus {
   // `[DONE]`, which the pipeline knows for every stream, still says the stream is over.
   if (stream.terminal) return status('done', `The stream ended with ${stream.terminal.event}.`);
   const events = stream.frames === 0 ? 'no event' : countOf(stream.frames, 'event');
-  return status(
-    'ended',
-    `The body ended between events, after ${events}; no dialect says how this stream should end, so nothing more is claimed.`,
-  );
+  const why =
+    stream.transportOnly === 'protocol'
+      ? 'its protocol gives a stream like this one no terminal event'
+      : 'no dialect says how this stream should end';
+  return status('ended', `The body ended between events, after ${events}; ${why}, so nothing more is claimed.`);
 }
 
 /** The block facts of EndFacts: blocks left open or abandoned, and a pause on frontend tools in `lastLeg`. */

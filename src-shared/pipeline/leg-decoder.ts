@@ -369,9 +369,11 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         frames: summary.frames,
       };
       if (incomplete) stream.incomplete = incomplete;
-      const awaited = module?.terminator === 'done-frame' ? 'data: [DONE]' : module?.terminalEvent;
+      const awaited =
+        module?.terminator === 'done-frame' ? 'data: [DONE]' : (dialect?.awaitedEnd?.() ?? module?.terminalEvent);
       if (awaited !== undefined) stream.awaited = awaited;
-      if (transportEnd || knowsNoEnd()) stream.transportOnly = true;
+      if (transportEnd) stream.transportOnly = 'protocol';
+      else if (knowsNoEnd()) stream.transportOnly = 'unclaimed';
       const end: LegEnd = {
         format: dialect?.id ?? null,
         detection,

@@ -87,7 +87,7 @@ describe('the json-events dialect', () => {
 
   it('claims no terminal event and no [DONE]: its end says only that the transport ended', () => {
     const result = asEvents(stream('{"kind":"tick"}', '{"type":"done"}'));
-    expect(result.ends[0]?.stream).toMatchObject({ terminal: null, error: null, transportOnly: true });
+    expect(result.ends[0]?.stream).toMatchObject({ terminal: null, error: null, transportOnly: 'unclaimed' });
     expect(result.diagnostics.map((d) => d.rule)).not.toContain('stream.missing-done');
   });
 

@@ -27,6 +27,9 @@ const WHAT: Record<RpcMessage['kind'], string> = {
 
 type Response = Extract<RpcMessage, { kind: 'result' | 'error' }>;
 
+const RESPONSE = 'its response';
+const FINAL_STATUS = 'its final status update';
+
 const isResponse = (message: RpcMessage): message is Response => message.kind === 'result' || message.kind === 'error';
 
 /** Data with nothing but whitespace: MCP's priming event (an id and an empty `data:`), or a keep-alive. */
@@ -71,6 +74,8 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
   /** The ended exchange whose after-end finding was given (one per exchange). */
   let afterEndReported: Exchange | undefined;
   let sawEventIds = false;
+  /** A notification or request from the server came: the stream is MCP's (see awaitedEnd). */
+  let sawServerMessage = false;
   let lastFrame: Frame | undefined;
   const recent = new RecentArtifactChunk<ChunkMeaning>();
   const readShapes = options.readShapes !== false;
@@ -193,8 +198,10 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
   ): void {
     switch (message.kind) {
       case 'notification':
+        sawServerMessage = true;
         return mcpNotification(out, current, message);
       case 'request':
+        sawServerMessage = true;
         return mcpServerRequest(out, current, message);
       case 'error':
         return rpcError(current, message);
@@ -319,10 +326,10 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
     }
     const at = { byteStart: lastFrame.byteEnd };
     // Only a priming event, then the server closed the connection (its URL said MCP): the client resumes.
-    if (!exchange && sawEventIds) return resumable(at, 'its response');
+    if (!exchange && sawEventIds) return resumable(at, RESPONSE);
     if (!exchange || exchange.ended) return;
     const a2a = exchange.protocol === 'a2a';
-    const awaited = a2a ? 'its final status update' : 'its response';
+    const awaited = awaitedEnd() ?? RESPONSE;
     if (!a2a && sawEventIds) {
       resumable(at, awaited);
     } else if (a2a || exchange.sawProgress) {
@@ -354,5 +361,16 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
     });
   }
 
-  return { id: 'json-rpc', push, end };
+  /**
+   * The end this stream waits for, once its events say which protocol it is: an A2A stream's
+   * final status update, an MCP stream's response. A notification or a request from the server
+   * is MCP's (every event of an A2A stream is a response), and so is a priming event with an id.
+   * Unknown (a stream of server messages alone): the module's `terminalEvent` names both.
+   */
+  function awaitedEnd(): string | undefined {
+    if (exchange?.protocol === 'a2a') return FINAL_STATUS;
+    return exchange?.protocol === 'mcp' || sawServerMessage || (!exchange && sawEventIds) ? RESPONSE : undefined;
+  }
+
+  return { id: 'json-rpc', push, end, awaitedEnd };
 }
