@@ -40,7 +40,8 @@ const EXTERNAL: Record<string, { rules: string[]; end: string }> = {
   'ag-ui/conformance/content-without-start-fatal.sse': { rules: ['provider.block-not-started'], end: 'done' },
   'ag-ui/conformance/event-after-run-finished-fatal.sse': {
     rules: ['ag-ui.event-outside-run', 'block.unterminated'],
-    end: 'truncated',
+    // Not cut: a client fails the run on the event after RUN_FINISHED.
+    end: 'ended by error',
   },
   'ag-ui/conformance/late-run-error-after-finished-run-continues.sse': {
     rules: ['ag-ui.run-error'],

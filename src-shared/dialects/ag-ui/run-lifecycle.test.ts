@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agUi, decodeAgUi, endLabel, inRun, RUN, rulesOf } from './test-events';
+import { agUi, decodeAgUi, endLabel, endOf, inRun, RUN, rulesOf } from './test-events';
 
 const text = (messageId: string, delta: string): string[] => [
   agUi('TEXT_MESSAGE_START', { messageId, role: 'assistant' }),
@@ -46,12 +46,21 @@ describe('ag-ui.event-outside-run', () => {
     expect(rulesOf(result)).toEqual(['ag-ui.event-outside-run']);
     expect(result.diagnostics[0]?.at.frame).toBe(2);
     expect(result.blocks.find((b) => b.kind === 'text')?.content).toBe('kept');
+    // A client fails the run on the stray event: the stream ends by that error, not "truncated"
+    // by the text block it opened, nor "done" as the run had.
+    expect(endLabel(result)).toBe('ended by error');
+    expect(endOf(result).reason).toBe(
+      'The stream ended with an error in event 2: TEXT_MESSAGE_START came after RUN_FINISHED closed run run-1 in event 1, and a client fails the run on it',
+    );
+    const custom = decodeAgUi([...inRun(), agUi('CUSTOM', { name: 'late', value: 1 })]);
+    expect(endLabel(custom)).toBe('ended by error');
   });
 
   it('fires for events before any RUN_STARTED, and for anything but RUN_STARTED after RUN_ERROR', () => {
-    expect(rulesOf(decodeAgUi([agUi('CUSTOM', { name: 'early', value: 1 }), ...inRun()]))).toEqual([
-      'ag-ui.event-outside-run',
-    ]);
+    const early = decodeAgUi([agUi('CUSTOM', { name: 'early', value: 1 }), ...inRun()]);
+    expect(rulesOf(early)).toEqual(['ag-ui.event-outside-run']);
+    // A capture that begins inside a run is common: a finding, not the stream's end.
+    expect(endLabel(early)).toBe('done');
     const afterError = decodeAgUi([
       agUi('RUN_STARTED', RUN),
       agUi('RUN_ERROR', { message: 'boom' }),

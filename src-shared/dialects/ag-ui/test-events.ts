@@ -1,4 +1,4 @@
-import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
+import { blockEndFacts, endStatusOf, type EndStatus } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import type { DecodeResult } from '../../pipeline/types';
 import { encodeUtf8 } from '../../text/utf8';
@@ -25,10 +25,15 @@ export function rulesOf(result: Pick<DecodeResult, 'diagnostics'>): string[] {
   return result.diagnostics.map((d) => d.rule);
 }
 
-/** The session's end status label (done, ended by error, truncated, awaiting tools…). */
-export function endLabel(result: DecodeResult): string {
+/** The session's end status, as the header says it. */
+export function endOf(result: DecodeResult): EndStatus {
   return endStatusOf({
     stream: result.ends.at(-1)?.stream ?? null,
     ...blockEndFacts(result.blocks, result.ends.length - 1),
-  }).label;
+  });
+}
+
+/** The session's end status label (done, ended by error, truncated, awaiting tools…). */
+export function endLabel(result: DecodeResult): string {
+  return endOf(result).label;
 }
