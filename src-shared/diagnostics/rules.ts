@@ -290,6 +290,14 @@ export const RULES = {
     layer: 'recording',
     title: 'Leg has no end record (the recording stopped while it streamed)',
   },
+  // What a `check` report opened in the app says failed on the recording. A warning: it is
+  // the user's expectation that failed, not the stream that lost data (an error of this
+  // layer would make the session "truncated", LostData).
+  'recording.check-failed': {
+    severity: 'warning',
+    layer: 'recording',
+    title: 'An assertion of stream-inspector check failed on this recording (from the JUnit report it was opened from)',
+  },
   'import.skipped-item': {
     severity: 'error',
     layer: 'recording',

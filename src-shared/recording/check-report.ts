@@ -9,8 +9,12 @@ import { decodeXML } from 'entities';
 
 const CHECK_REPORT = /^\s*<\?xml[^>]*\?>\s*<testsuites name="stream-inspector check"/;
 const SUITE_START = '<testsuite ';
-const SUITE_NAME = /^<testsuite name="([^"]*)"/;
-const RECORDING_PROPERTY = /<property name="recording" value="([^"]*)"\s*\/>/;
+const SUITE_NAME = '<testsuite name="';
+const RECORDING_VALUE = '<property name="recording" value="';
+const CASE_START = '<testcase ';
+const FAILURE_START = '<failure ';
+const SLASH = 0x2f;
+const WHITE_SPACE = /\s/;
 const NAMED_AT_MOST = 5;
 
 /** The property that gives each suite's recording as an absolute path. */
@@ -24,25 +28,79 @@ export function isCheckReport(text: string): boolean {
 export interface ReportedRecording {
   name: string;
   path?: string;
+  /** The assertions that failed on it, in the report's order (none: it passed). */
+  failed: FailedCheck[];
+}
+
+/** An assertion `check` found false: the expression, and why (`status is truncated: …`). */
+export interface FailedCheck {
+  expect: string;
+  detail: string;
 }
 
 /**
- * The recordings a report names, in its order, each once. Each suite is read up to the next
- * one's start, so a report whose suites are never closed is still read in one pass.
+ * The text of the quoted value that `prefix` (ending in its opening quote) begins in
+ * [from, to), and where it ends; null when there is none. Found by plain searches, never a
+ * regular expression that could scan the rest of a hostile report once for each candidate.
+ */
+function quoted(text: string, prefix: string, from: number, to: number): { value: string; end: number } | null {
+  // Searched in the range alone: a search of the whole text would reach past it each time.
+  const range = text.slice(from, to);
+  const start = range.indexOf(prefix);
+  if (start < 0) return null;
+  const close = range.indexOf('"', start + prefix.length);
+  if (close < 0) return null;
+  return { value: decodeXML(range.slice(start + prefix.length, close)), end: from + close + 1 };
+}
+
+/** The testcases of `suite` (one suite's text) that failed, each with its failure's message. */
+function failedCases(suite: string): FailedCheck[] {
+  const failed: FailedCheck[] = [];
+  // Each search starts past the last tag read: no character is searched twice.
+  for (let at = suite.indexOf(CASE_START); at >= 0;) {
+    const tagEnd = suite.indexOf('>', at);
+    if (tagEnd < 0) break;
+    let next = tagEnd;
+    // <testcase …/> passed; one with a body failed when its body begins with a failure.
+    if (suite.charCodeAt(tagEnd - 1) !== SLASH) {
+      let body = tagEnd + 1;
+      while (body < suite.length && WHITE_SPACE.test(suite.charAt(body))) body++;
+      const failureEnd = suite.startsWith(FAILURE_START, body) ? suite.indexOf('>', body) : -1;
+      if (failureEnd >= 0) {
+        failed.push({
+          expect: quoted(suite, ' name="', at, tagEnd)?.value ?? '',
+          detail: quoted(suite, ' message="', body, failureEnd)?.value ?? '',
+        });
+        next = failureEnd;
+      }
+    }
+    at = suite.indexOf(CASE_START, next);
+  }
+  return failed;
+}
+
+/**
+ * The recordings a report names, in its order, each once (with the failures of every suite
+ * that names it). Each suite is read up to the next one's start, with searches that each
+ * look at a byte once, so a damaged or hostile report is still read in one pass.
  */
 export function reportedRecordings(text: string): ReportedRecording[] {
   const out = new Map<string, ReportedRecording>();
   for (let at = text.indexOf(SUITE_START); at >= 0;) {
     const next = text.indexOf(SUITE_START, at + SUITE_START.length);
+    // Each suite is searched on its own text: a search of the whole report would run past it.
     const suite = text.slice(at, next < 0 ? text.length : next);
     at = next;
-    const named = SUITE_NAME.exec(suite);
+    const named = suite.startsWith(SUITE_NAME) ? quoted(suite, SUITE_NAME, 0, suite.length) : null;
     if (!named) continue;
-    const name = decodeXML(named[1] ?? '');
-    const property = RECORDING_PROPERTY.exec(suite);
-    const path = property ? decodeXML(property[1] ?? '') : undefined;
-    const key = path ?? name;
-    if (!out.has(key)) out.set(key, path !== undefined ? { name, path } : { name });
+    const path = quoted(suite, RECORDING_VALUE, named.end, suite.length)?.value;
+    const key = path ?? named.value;
+    let recording = out.get(key);
+    if (!recording) {
+      recording = path !== undefined ? { name: named.value, path, failed: [] } : { name: named.value, failed: [] };
+      out.set(key, recording);
+    }
+    for (const failure of failedCases(suite)) recording.failed.push(failure);
   }
   return [...out.values()];
 }

@@ -74,11 +74,10 @@ export function checkJson(checked: readonly CheckedRecording[]): string {
   )}\n`;
 }
 
-/** JUnit XML, one testsuite per recording and one testcase per assertion, for any CI's test view. */
 /**
- * The JUnit report: a testsuite per recording, named by its path as given, with its absolute
- * path (from `cwd`) in a property, so that opening the report opens the recordings it checked
- * (src-shared/recording/check-report.ts).
+ * JUnit XML, for any CI's test view: a testsuite per recording, named by its path as given,
+ * with its absolute path (from `cwd`) in a property, and a testcase per assertion, so that
+ * opening the report opens the recordings it checked (src-shared/recording/check-report.ts).
  */
 export function checkJunit(checked: readonly CheckedRecording[], cwd: string): string {
   const t = totalsOf(checked);

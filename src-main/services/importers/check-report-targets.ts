@@ -1,31 +1,57 @@
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { reportedRecordings } from '../../../src-shared/recording/check-report';
+import { basename, dirname, resolve } from 'node:path';
+import { RULES } from '../../../src-shared/diagnostics/rules';
+import { reportedRecordings, type FailedCheck } from '../../../src-shared/recording/check-report';
+import type { ImportDiagnostic } from '../../../src-shared/recording/types';
 import { fileErrorText } from '../storage/file-error';
 import { ImportError } from './types';
 
 /** A report is one small XML file per check run; one larger than this is not read whole. */
 const REPORT_MAX_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Sessions one report opens at the most: a report of a CI run over thousands of recordings
+ * would otherwise flood the app. A report that would open more is refused, saying so.
+ */
+export const REPORT_OPENS_AT_MOST = 50;
+
 const what = 'a JUnit report of stream-inspector check';
 
+/** A recording to open for a report: its absolute path, and the assertions that failed on it. */
+export interface ReportTarget {
+  path: string;
+  failed: FailedCheck[];
+}
+
 /**
- * The recordings a `check --junit` report names (the importers refused it with code
- * `check-report`), as absolute paths to open instead of it: each suite's `recording`
- * property, or its name read against the report's folder (a report written before the
- * property, or edited). Refuses a report that names none, or one whose recordings cannot all
- * be read, saying which.
+ * The recordings to open for a `check --junit` report (the importers refused it with code
+ * `check-report`), as absolute paths: each suite's `recording` property, or its name read
+ * against the report's folder (a report written before the property, or edited). The ones
+ * whose checks failed, which are what a report is opened to look at; every one when all
+ * passed. Refuses a report that names none, one that would open more than
+ * REPORT_OPENS_AT_MOST, and one whose recordings cannot all be read, saying which.
  */
-export async function checkReportTargets(path: string): Promise<string[]> {
+export async function checkReportTargets(path: string): Promise<ReportTarget[]> {
   const { size } = await stat(path);
   if (size > REPORT_MAX_BYTES)
     throw new ImportError('unrecognised', path, `${path}: ${what} larger than ${REPORT_MAX_BYTES} bytes, not read`);
   const folder = dirname(path);
-  const names = reportedRecordings(await readFile(path, 'utf8'));
-  const targets = names.map((recording) => resolve(folder, recording.path ?? recording.name));
-  if (targets.length === 0) throw new ImportError('unrecognised', path, `${path}: ${what} that names no recording`);
+  const named = reportedRecordings(await readFile(path, 'utf8'));
+  if (named.length === 0) throw new ImportError('unrecognised', path, `${path}: ${what} that names no recording`);
+  const failing = named.filter((recording) => recording.failed.length > 0);
+  const chosen = failing.length > 0 ? failing : named;
+  if (chosen.length > REPORT_OPENS_AT_MOST)
+    throw new ImportError(
+      'unrecognised',
+      path,
+      `${path}: ${what} that names ${chosen.length} recordings${failing.length > 0 ? ' whose checks failed' : ''}, more than the ${REPORT_OPENS_AT_MOST} one report opens: open them one by one, or check fewer in one run`,
+    );
+  const targets = chosen.map((recording) => ({
+    path: resolve(folder, recording.path ?? recording.name),
+    failed: recording.failed,
+  }));
   const unreadable: string[] = [];
-  for (const target of targets) {
+  for (const { path: target } of targets) {
     const problem = await stat(target).then(
       (info) => (info.isFile() ? null : 'not a regular file'),
       // fileErrorText says "PATH: why"; the path is quoted here instead (it is the report's text).
@@ -40,4 +66,16 @@ export async function checkReportTargets(path: string): Promise<string[]> {
       `${path}: ${what} whose recordings cannot all be opened: ${unreadable.join('; ')}`,
     );
   return targets;
+}
+
+/** The findings a recording opened for a report starts with: each assertion that failed on it, and why. */
+export function checkFindings(report: string, target: ReportTarget): ImportDiagnostic[] {
+  const rule = 'recording.check-failed';
+  return target.failed.map((failure, seq) => ({
+    rule,
+    severity: RULES[rule].severity,
+    seq,
+    at: {},
+    message: `check found ${failure.expect} false (${basename(report)}): ${failure.detail}`,
+  }));
 }

@@ -44,11 +44,48 @@ describe('file sessions', () => {
     expect(opened).toEqual([fixturePath('example_1.json.sse')]);
   });
 
-  it("opens a check report's recordings, each a session the same as the recording opened alone", async () => {
+  it("opens a check report's recordings whose checks failed, each with what failed among its findings", async () => {
+    const { registry, files } = setup();
+    const names = ['example_1.json.sse', 'error_midstream.json.sse', 'frontend_tools.xml.sse'];
+    for (const name of names) await writeFile(join(dir, name), readFixture(name));
+    await runCli(['check', '--expect', 'status == "done"', '--junit', 'report.xml', ...names], { cwd: dir });
+    const first = await files.openFile({ path: join(dir, 'report.xml') });
+    // The passing recording is not opened: a report is opened to look at what failed.
+    const opened = [...registry.sessions.values()].map((rt) => rt.data);
+    expect(opened.map((data) => data.title)).toEqual(['error_midstream.json.sse', 'frontend_tools.xml.sse']);
+    expect(first.title).toBe('error_midstream.json.sse');
+    for (const data of opened) await loaded(registry, data.id);
+    const checks = opened.map((data) => data.diagnostics().filter((d) => d.rule === 'recording.check-failed'));
+    expect(checks.map((found) => found.map((d) => [d.severity, d.message]))).toEqual([
+      [['warning', expect.stringMatching(/^check found status == "done" false \(report\.xml\): status is error: /)]],
+      [['warning', expect.stringMatching(/^check found status == "done" false \(report\.xml\): status is paused: /)]],
+    ]);
+    // A finding of the report's is not of the stream: the session's own status is untouched
+    // (a warning; an error of the recording layer would say the stream lost data).
+    expect(opened[0]?.summary().end?.kind).toBe('error');
+  });
+
+  it('refuses a check report that would open more than 50 recordings, saying how many and why', async () => {
+    const { registry, files } = setup();
+    await writeFile(join(dir, 'cut.sse'), 'data: {"type":"text","agent":"a","final":false,"delta":"x"}\n\n');
+    const suites = Array.from(
+      { length: 51 },
+      (_, i) =>
+        `  <testsuite name="cut.sse" tests="1" failures="1">\n    <properties><property name="recording" value="${join(dir, `cut-${i}.sse`)}"/></properties>\n    <testcase classname="cut.sse" name="status == &quot;done&quot;">\n      <failure type="assertion" message="status is truncated">x</failure>\n    </testcase>\n  </testsuite>\n`,
+    ).join('');
+    const report = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stream-inspector check" tests="51" failures="51">\n${suites}</testsuites>\n`;
+    await writeFile(join(dir, 'big.xml'), report);
+    await expect(files.openFile({ path: join(dir, 'big.xml') })).rejects.toThrow(
+      /names 51 recordings whose checks failed, more than the 50 one report opens: open them one by one, or check fewer in one run$/,
+    );
+    expect(registry.sessions.size).toBe(0);
+  });
+
+  it("opens every recording of a check report that all passed, each a session the same as the recording opened alone, with no finding of the report's", async () => {
     const { registry, files } = setup();
     const names = ['example_1.json.sse', 'frontend_tools.xml.sse'];
     for (const name of names) await writeFile(join(dir, name), readFixture(name));
-    await runCli(['check', '--expect', 'status == "done"', '--junit', 'report.xml', ...names], { cwd: dir });
+    await runCli(['check', '--expect', 'status != "failed"', '--junit', 'report.xml', ...names], { cwd: dir });
     const first = await files.openFile({ path: join(dir, 'report.xml') });
     expect(first.title).toBe('example_1.json.sse');
     const opened = [...registry.sessions.values()].map((rt) => rt.data);
@@ -56,6 +93,7 @@ describe('file sessions', () => {
     for (const [i, data] of opened.entries()) {
       await loaded(registry, data.id);
       expect(data.envelopeCount).toBe(decodeBytes(readFixture(names[i] as string)).envelopes.length);
+      expect(data.diagnostics().filter((d) => d.rule === 'recording.check-failed')).toEqual([]);
     }
   });
 

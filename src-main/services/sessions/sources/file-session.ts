@@ -13,8 +13,9 @@ import type {
 } from '../../../../src-shared/contract/payloads';
 import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
-import { checkReportTargets } from '../../importers/check-report-targets';
+import { checkFindings, checkReportTargets } from '../../importers/check-report-targets';
 import { HarEntryChoiceError, ImportError, type ImportedSource } from '../../importers/types';
+import type { ImportDiagnostic } from '../../../../src-shared/recording/types';
 import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
 import type { Runtime, SessionRegistry } from '../session-registry';
 import type { SessionInit, SessionStore } from '../store/session-store';
@@ -48,6 +49,8 @@ interface OpenOptions {
   /** The file is the copy of this upload, read as it arrives: messages name the upload, not the copy. */
   upload?: UploadStream;
   inline?: ConnectRequest['inline'];
+  /** Findings about the file from elsewhere (a check report that opened it), kept as its own are. */
+  findings?: readonly ImportDiagnostic[];
 }
 
 export function createFileSessions(registry: SessionRegistry) {
@@ -128,17 +131,25 @@ export function createFileSessions(registry: SessionRegistry) {
           if (chosen instanceof HarEntryChoiceError) throw new Error('Choose at least one HAR entry to open');
           rt.harChoice = undefined;
           rt.run = chosen.legs[0]?.request ?? null;
-          load(rt, chosen, init, chosenTarget, count);
+          load(rt, chosen, init, chosenTarget, count, options.findings);
         },
       };
       return registry.summaryOf(rt);
     }
-    load(rt, source, init, target, count);
+    load(rt, source, init, target, count, options.findings);
     return data.summary();
   };
 
   /** Decodes the source into the session as it is read, then settles it (complete, failed, or paused on tools). */
-  const load = (rt: Runtime, source: ImportedSource, init: SessionInit, target: LoadTarget, count: ReadCount): void => {
+  const load = (
+    rt: Runtime,
+    source: ImportedSource,
+    init: SessionInit,
+    target: LoadTarget,
+    count: ReadCount,
+    findings: readonly ImportDiagnostic[] = [],
+  ): void => {
+    rt.data.addDiagnostics(findings);
     rt.data.addDiagnostics(source.diagnostics);
     target.rt = rt;
     const upload = rt.upload;
@@ -157,6 +168,7 @@ export function createFileSessions(registry: SessionRegistry) {
     const startOver = (): SessionStore => {
       const fresh = newStore({ ...init, generation: rt.data.generation + 1 });
       fresh.state = 'loading';
+      fresh.addDiagnostics(findings);
       fresh.addDiagnostics(source.diagnostics);
       batcher.forget(init.id);
       rt.data.dispose();
@@ -215,9 +227,12 @@ export function createFileSessions(registry: SessionRegistry) {
     } catch (error) {
       if (!(error instanceof ImportError && error.code === 'check-report')) throw error;
     }
-    // A `check` report opens the recordings it checked, each a session; the open answers with the first.
+    // A `check` report opens the recordings it checked (those that failed, when some did),
+    // each a session with what failed among its findings; the open answers with the first.
+    const report = resolve(path);
     const opened: SessionSummary[] = [];
-    for (const recording of await checkReportTargets(resolve(path))) opened.push(await openSourceFile(recording, {}));
+    for (const target of await checkReportTargets(report))
+      opened.push(await openSourceFile(target.path, { findings: checkFindings(report, target) }));
     return opened[0] as SessionSummary;
   }
 
