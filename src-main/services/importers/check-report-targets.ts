@@ -76,6 +76,6 @@ export function checkFindings(report: string, target: ReportTarget): ImportDiagn
     severity: RULES[rule].severity,
     seq,
     at: {},
-    message: `check found ${failure.expect} false (${basename(report)}): ${failure.detail}`,
+    message: `The check ${failure.expect} failed (${basename(report)}): ${failure.detail}`,
   }));
 }

@@ -57,8 +57,8 @@ describe('file sessions', () => {
     for (const data of opened) await loaded(registry, data.id);
     const checks = opened.map((data) => data.diagnostics().filter((d) => d.rule === 'recording.check-failed'));
     expect(checks.map((found) => found.map((d) => [d.severity, d.message]))).toEqual([
-      [['warning', expect.stringMatching(/^check found status == "done" false \(report\.xml\): status is error: /)]],
-      [['warning', expect.stringMatching(/^check found status == "done" false \(report\.xml\): status is paused: /)]],
+      [['warning', expect.stringMatching(/^The check status == "done" failed \(report\.xml\): status is error: /)]],
+      [['warning', expect.stringMatching(/^The check status == "done" failed \(report\.xml\): status is paused: /)]],
     ]);
     // A finding of the report's is not of the stream: the session's own status is untouched
     // (a warning; an error of the recording layer would say the stream lost data).
