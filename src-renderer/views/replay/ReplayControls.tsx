@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { ReplayAction, ReplayState } from '../../../src-shared/contract';
 import { isEditableTarget } from '../../app/files';
 import { useActiveSession } from '../../app/hooks';
@@ -17,6 +17,39 @@ import { BreakpointMenu } from './Breakpoints';
 import { LoopIcon, PauseIcon, PlayIcon, RestartIcon, StepIcon } from './icons';
 import { REPLAY_IDS } from './testids';
 import './replay.css';
+
+const STEP_TITLE = 'Step: deliver the next event and pause (.)';
+
+/** One button of the transport: an icon, its name for assistive technology, its key in the title. */
+function TransportButton({
+  label,
+  title,
+  testId,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  title: string;
+  testId: string;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button replay-button"
+      title={title}
+      aria-label={label}
+      data-testid={testId}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  );
+}
 
 /**
  * The transport of a replay session, in the session header: play / pause, step, speed
@@ -69,6 +102,7 @@ function Transport({
         if (next && announcedNow() === before) setAnswered(next);
       });
   };
+  const step = (): void => control({ kind: 'step', count: 1 });
 
   // When the replay stops (paused by hand, after a step or seek, at a recorded frontend-tools
   // prompt, at the end) the detail is fetched again: its per-leg counts are not in the summaries
@@ -86,12 +120,12 @@ function Transport({
       if (!action) return;
       event.preventDefault();
       if (action === 'toggle') control(state?.playing ? { kind: 'pause' } : { kind: 'play' });
-      else if (action === 'step') control({ kind: 'step', count: 1 });
+      else if (action === 'step') step();
       else control(speedAction(stepSpeed(state ?? { speed: 1, instant: false }, action === 'faster' ? 1 : -1)));
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-    // `control` is rebuilt each render from the same app and session.
+    // `control` and `step` are rebuilt each render from the same app and session.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state, app, sessionId]);
 
@@ -99,26 +133,17 @@ function Transport({
     // Main announces the state right after the start; until it arrives, assume a paused start.
     return (
       <span className="replay-controls" data-testid={REPLAY_IDS.controls} data-playing="false">
-        <button
-          type="button"
-          className="icon-button replay-button"
+        <TransportButton
+          label="Play"
           title="Play (k)"
-          aria-label="Play"
-          data-testid={REPLAY_IDS.play}
+          testId={REPLAY_IDS.play}
           onClick={() => control({ kind: 'play' })}
         >
           <PlayIcon />
-        </button>
-        <button
-          type="button"
-          className="icon-button replay-button"
-          title="Step: deliver the next event and pause (.)"
-          aria-label="Step"
-          data-testid={REPLAY_IDS.step}
-          onClick={() => control({ kind: 'step', count: 1 })}
-        >
+        </TransportButton>
+        <TransportButton label="Step" title={STEP_TITLE} testId={REPLAY_IDS.step} onClick={step}>
           <StepIcon />
-        </button>
+        </TransportButton>
         <span className="replay-position mono" data-testid={REPLAY_IDS.position}>
           {received} delivered
         </span>
@@ -140,50 +165,42 @@ function Transport({
       data-position={state.position}
     >
       {state.finished ? (
-        <button
-          type="button"
-          className="icon-button replay-button"
+        <TransportButton
+          label="Restart"
           title="Start again from the beginning (paused)"
-          aria-label="Restart"
-          data-testid={REPLAY_IDS.restart}
+          testId={REPLAY_IDS.restart}
           onClick={restart}
         >
           <RestartIcon />
-        </button>
+        </TransportButton>
       ) : state.playing ? (
-        <button
-          type="button"
-          className="icon-button replay-button"
+        <TransportButton
+          label="Pause"
           title="Pause (k)"
-          aria-label="Pause"
-          data-testid={REPLAY_IDS.pause}
+          testId={REPLAY_IDS.pause}
           onClick={() => control({ kind: 'pause' })}
         >
           <PauseIcon />
-        </button>
+        </TransportButton>
       ) : (
-        <button
-          type="button"
-          className="icon-button replay-button"
+        <TransportButton
+          label={state.hit ? 'Continue' : 'Play'}
           title={state.breakpoints.length > 0 ? 'Play to the next breakpoint (k)' : 'Play (k)'}
-          aria-label={state.hit ? 'Continue' : 'Play'}
-          data-testid={REPLAY_IDS.play}
+          testId={REPLAY_IDS.play}
           onClick={() => control({ kind: 'play' })}
         >
           <PlayIcon />
-        </button>
+        </TransportButton>
       )}
-      <button
-        type="button"
-        className="icon-button replay-button"
-        title="Step: deliver the next event and pause (.)"
-        aria-label="Step"
-        data-testid={REPLAY_IDS.step}
+      <TransportButton
+        label="Step"
+        title={STEP_TITLE}
+        testId={REPLAY_IDS.step}
         disabled={state.finished}
-        onClick={() => control({ kind: 'step', count: 1 })}
+        onClick={step}
       >
         <StepIcon />
-      </button>
+      </TransportButton>
       <select
         className="select select-small replay-speed"
         value={String(speedIndex(state))}
