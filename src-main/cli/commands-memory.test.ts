@@ -58,6 +58,21 @@ it(`frames --json prints the events of ${LARGE_MB} MiB in bounded memory`, { tim
   expect(run.peak).toBeLessThan(210 * MIB);
 });
 
+/**
+ * A pipe takes writes asynchronously: printed faster than its reader reads, the output piled up
+ * in the command's memory (frames --json of a 100 MB file into a pipe: 452–576 MB) until the
+ * commands waited for stdout to drain between chunks (CliIo.drained).
+ */
+it.each([
+  [['frames', '--json'], 210 * MIB],
+  [['blocks', '--json'], BOUND],
+])(`%s waits for a reader that stalls, in bounded memory`, { timeout: 300_000 }, async (command, bound) => {
+  const run = await peakOf([...command, large], { stallMs: 4000 });
+  expect(run.code).toBe(0);
+  expect(run.printed).toBeGreaterThan(LARGE_MB * MIB * 0.3);
+  expect(run.peak).toBeLessThan(bound);
+});
+
 it(`check of the end status reads ${LARGE_MB} MiB in bounded memory`, { timeout: 300_000 }, async () => {
   const run = await peakOf(['check', '--expect', 'status == "done"', large]);
   expect(run.code).toBe(0);

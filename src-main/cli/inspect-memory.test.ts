@@ -26,7 +26,7 @@ afterAll(async () => {
 async function inspectPeak(
   path: string,
 ): Promise<{ report: { envelopes: number; status: { label: string } }; peak: number }> {
-  const run = await peakOf(['inspect', '--json', path], Infinity);
+  const run = await peakOf(['inspect', '--json', path], { tail: Infinity });
   expect(run.code).toBe(0);
   return { report: JSON.parse(run.tail) as never, peak: run.peak };
 }

@@ -26,6 +26,13 @@ export interface CliIo {
    * when stderr is a terminal (progress.ts, showsProgress): piped output never gets one.
    */
   progress?: (line: string | null) => void;
+  /**
+   * Resolves once what was printed has gone on to stdout's reader, or at once when little is
+   * waiting. A pipe takes writes asynchronously: a command that prints as it reads waits for
+   * this between chunks, so a slow reader (`frames --json big.sse | jq …`) holds the command
+   * back instead of the output piling up in its memory. Absent: nothing waits (tests' io).
+   */
+  drained?: () => Promise<void>;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';

@@ -94,11 +94,26 @@ function endOnClosedPipe(error: NodeJS.ErrnoException): void {
 /** 128 + SIGPIPE (13), what a shell reports for a command killed by SIGPIPE. */
 export const CLOSED_PIPE_STATUS = 141;
 
+/** Resolves when `stream` takes writes again: at once unless its buffer is over its high-water mark; on its close or error too. */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (!stream.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      for (const event of DRAIN_ENDS) stream.off(event, done);
+      resolve();
+    };
+    for (const event of DRAIN_ENDS) stream.on(event, done);
+  });
+}
+
+const DRAIN_ENDS = ['drain', 'close', 'error'] as const;
+
 export function defaultIo(): CliIo {
   process.stdout.on('error', endOnClosedPipe);
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    drained: () => drained(process.stdout),
     stdin: process.stdin,
     cwd: process.cwd(),
     interrupted: onStopSignal(),

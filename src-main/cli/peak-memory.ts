@@ -31,8 +31,14 @@ export interface PeakRun {
   tail: string;
 }
 
-/** Runs the bin with `args`; its exit code, peak RSS, and how much it printed. */
-export async function peakOf(args: readonly string[], tail = 64 * 1024): Promise<PeakRun> {
+/**
+ * Runs the bin with `args`; its exit code, peak RSS, and how much it printed. `stallMs`: the
+ * reader of its stdout pipe reads nothing for that long first, as a slow consumer does.
+ */
+export async function peakOf(
+  args: readonly string[],
+  { tail = 64 * 1024, stallMs = 0 }: { tail?: number; stallMs?: number } = {},
+): Promise<PeakRun> {
   const child = spawn(process.execPath, ['bin/stream-inspector.mjs', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let printed = 0;
   let last = '';
@@ -40,6 +46,10 @@ export async function peakOf(args: readonly string[], tail = 64 * 1024): Promise
     printed += Buffer.byteLength(text);
     last = (last + text).slice(-tail);
   });
+  if (stallMs > 0) {
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), stallMs);
+  }
   let peak = 0;
   // VmHWM is the process's peak so far: the last reading before it exits is its peak.
   const sample = (): void => {

@@ -115,8 +115,11 @@ export async function streamFile(
   const ends: LegEnd[] = [];
   for (const input of legsOf(source, io)) {
     const leg = decoder.startLeg(input.hints ? { hints: input.hints } : {});
-    for await (const chunk of legChunks(input.chunks, () => envelopes, options, cursor))
+    for await (const chunk of legChunks(input.chunks, () => envelopes, options, cursor)) {
       leg.push(chunk.bytes, chunk.receivedAt);
+      // What the chunk printed goes out before the next is read (CliIo.drained).
+      await io.drained?.();
+    }
     ends.push(leg.end());
   }
   decoder.finish();

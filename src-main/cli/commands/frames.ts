@@ -79,8 +79,10 @@ async function printFrames(
     },
     {},
   );
-  for await (const chunk of chunks)
+  for await (const chunk of chunks) {
     for (const piece of rechunk ? rechunk(chunk.bytes) : [chunk.bytes]) framer.push(piece, 0);
+    await io.drained?.();
+  }
   const end = framer.end();
   printJson(io, { ...where, end: true, lastEventId: end.lastEventId, retry: end.retry }, 0);
 }
