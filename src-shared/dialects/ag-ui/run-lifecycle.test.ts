@@ -67,6 +67,13 @@ describe('ag-ui.event-outside-run', () => {
       agUi('RUN_ERROR', { message: 'again' }),
     ]);
     expect(rulesOf(afterError)).toEqual(['ag-ui.run-error', 'ag-ui.event-outside-run', 'ag-ui.run-error']);
+    // After RUN_ERROR, a stray event leaves the run's own error as the stream's reason.
+    const strayAfterError = decodeAgUi([
+      agUi('RUN_STARTED', RUN),
+      agUi('RUN_ERROR', { message: 'boom' }),
+      agUi('CUSTOM', { name: 'late', value: 1 }),
+    ]);
+    expect(endOf(strayAfterError).reason).toBe('The stream ended with an error in event 1: RUN_ERROR: boom');
   });
 
   it('does not fire for a new run after the last one closed, whatever way it closed', () => {

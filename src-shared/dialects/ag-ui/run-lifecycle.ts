@@ -64,13 +64,14 @@ export class RunLifecycle {
         ? `${type} in event ${ctx.frame.seq} arrives after run ${this.runId || '(no runId)'} closed with ${closed.how === 'finished' ? 'RUN_FINISHED' : 'RUN_ERROR'} in event ${closed.frame}: a client rejects any event of a closed run but a new RUN_STARTED${closed.how === 'finished' ? ' or a late RUN_ERROR' : ''}. It is decoded all the same; later events before the next RUN_STARTED are not reported again.`
         : `${type} in event ${ctx.frame.seq} arrives before any RUN_STARTED: a stream opens with RUN_STARTED (or RUN_ERROR), so a client rejects it. It is decoded all the same; later events before a RUN_STARTED are not reported again.`,
     );
-    // A client that rejects an event of a closed run fails the run there: the stream ends by
-    // that error, not as the run had (nor "truncated" by a block the stray event opened). A
-    // capture that begins inside a run is common, and stays a finding.
-    if (closed)
+    // A client that rejects an event of a finished run fails the run there: the stream ends by
+    // that error, not as the run had (nor "truncated" by a block the stray event opened). After
+    // RUN_ERROR the stream has ended by its own error, which stays its reason; a capture that
+    // begins inside a run is common, and stays a finding.
+    if (closed?.how === 'finished')
       this.callbacks.onStreamEnd?.({
         event: type,
-        error: `${type} came after ${closed.how === 'finished' ? 'RUN_FINISHED' : 'RUN_ERROR'} closed run ${this.runId || '(no runId)'} in event ${closed.frame}, and a client fails the run on it`,
+        error: `${type} came after RUN_FINISHED closed run ${this.runId || '(no runId)'} in event ${closed.frame}, and a client fails the run on it`,
       });
   }
 
