@@ -52,6 +52,8 @@ describe('a JUnit report of check', () => {
   </testsuite>
 </testsuites>
 `;
+    // Opened as a stream, it names the ones to look at, as opening it by path would choose them.
+    expect(checkReportMessage(text)).toMatch(/; open the recordings whose checks failed: "\/abs\/a\.sse"$/);
     expect(reportedRecordings(text)).toEqual([
       {
         name: 'a.sse',

@@ -105,12 +105,21 @@ export function reportedRecordings(text: string): ReportedRecording[] {
   return [...out.values()];
 }
 
-/** What to say of a report opened as a stream: what it is, and the recordings to open instead (quoted: they are the file's text). */
+/**
+ * What to say of a report opened as a stream: what it is, and the recordings to open instead
+ * (quoted: they are the file's text), those whose checks failed first, as opening it by path
+ * would choose them.
+ */
 export function checkReportMessage(text: string): string {
-  const names = reportedRecordings(text).map((recording) => JSON.stringify(recording.path ?? recording.name));
+  const recordings = reportedRecordings(text);
+  const failing = recordings.filter((recording) => recording.failed.length > 0);
+  const names = (failing.length > 0 ? failing : recordings).map((recording) =>
+    JSON.stringify(recording.path ?? recording.name),
+  );
   const shown = names.slice(0, NAMED_AT_MOST);
   const more = names.length > NAMED_AT_MOST ? ` and ${names.length - NAMED_AT_MOST} more` : '';
+  const which = failing.length > 0 ? 'whose checks failed' : 'it checked';
   return `a JUnit report of stream-inspector check: it holds the results of assertions about recordings, not a stream; ${
-    shown.length > 0 ? `open the recordings it checked: ${shown.join(', ')}${more}` : 'it names no recording'
+    shown.length > 0 ? `open the recordings ${which}: ${shown.join(', ')}${more}` : 'it names no recording'
   }`;
 }
