@@ -33,10 +33,10 @@ describe('a JUnit report of check', () => {
     const names = reportedRecordings(`${HEAD}${suites}`);
     expect(names).toHaveLength(60_000);
     expect(names[59_999]).toEqual({ name: 'r59999.recording', failed: [] });
-    expect(checkReportMessage(`${HEAD}<testsuite name="a\u001b[2J.recording" tests="1">`)).toMatch(
+    expect(checkReportMessage(reportedRecordings(`${HEAD}<testsuite name="a\u001b[2J.recording" tests="1">`))).toMatch(
       /open the recordings it checked: "a\\u001b\[2J\.recording"$/,
     );
-    expect(checkReportMessage(`${HEAD}${suites}`)).toMatch(/"r4\.recording" and 59995 more$/);
+    expect(checkReportMessage(reportedRecordings(`${HEAD}${suites}`))).toMatch(/"r4\.recording" and 59995 more$/);
   });
 
   it('reads which assertions failed on each recording, and why, by the testcase name, not its classname', () => {
@@ -53,7 +53,9 @@ describe('a JUnit report of check', () => {
 </testsuites>
 `;
     // Opened as a stream, it names the ones to look at, as opening it by path would choose them.
-    expect(checkReportMessage(text)).toMatch(/; open the recordings whose checks failed: "\/abs\/a\.sse"$/);
+    expect(checkReportMessage(reportedRecordings(text))).toMatch(
+      /; open the recordings whose checks failed: "\/abs\/a\.sse"$/,
+    );
     expect(reportedRecordings(text)).toEqual([
       {
         name: 'a.sse',

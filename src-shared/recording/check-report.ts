@@ -17,6 +17,9 @@ const SLASH = 0x2f;
 const WHITE_SPACE = /\s/;
 const NAMED_AT_MOST = 5;
 
+/** What such a file is, in messages. */
+export const CHECK_REPORT_WHAT = 'a JUnit report of stream-inspector check';
+
 /** The property that gives each suite's recording as an absolute path. */
 export const RECORDING_PROPERTY_NAME = 'recording';
 
@@ -107,11 +110,10 @@ export function reportedRecordings(text: string): ReportedRecording[] {
 
 /**
  * What to say of a report opened as a stream: what it is, and the recordings to open instead
- * (quoted: they are the file's text), those whose checks failed first, as opening it by path
- * would choose them.
+ * (quoted: they are the file's text), those whose checks failed, as opening it by path
+ * chooses them (`recordings`: the whole report's, reportedRecordings).
  */
-export function checkReportMessage(text: string): string {
-  const recordings = reportedRecordings(text);
+export function checkReportMessage(recordings: readonly ReportedRecording[]): string {
   const failing = recordings.filter((recording) => recording.failed.length > 0);
   const names = (failing.length > 0 ? failing : recordings).map((recording) =>
     JSON.stringify(recording.path ?? recording.name),
@@ -119,7 +121,7 @@ export function checkReportMessage(text: string): string {
   const shown = names.slice(0, NAMED_AT_MOST);
   const more = names.length > NAMED_AT_MOST ? ` and ${names.length - NAMED_AT_MOST} more` : '';
   const which = failing.length > 0 ? 'whose checks failed' : 'it checked';
-  return `a JUnit report of stream-inspector check: it holds the results of assertions about recordings, not a stream; ${
+  return `${CHECK_REPORT_WHAT}: it holds the results of assertions about recordings, not a stream; ${
     shown.length > 0 ? `open the recordings ${which}: ${shown.join(', ')}${more}` : 'it names no recording'
   }`;
 }

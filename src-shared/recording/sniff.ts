@@ -4,7 +4,7 @@ import { sniffFrame } from '../dialects/sniff';
 import { isJsonObject, parseJson } from '../json/values';
 import { announcedLineFraming, lineFramingOf } from '../pipeline/leg-framing';
 import { createUtf8Decoder } from '../text/utf8';
-import { checkReportMessage, isCheckReport } from './check-report';
+import { CHECK_REPORT_WHAT, isCheckReport } from './check-report';
 import { RECORDING_MAGIC } from './format';
 import { convertItem } from './items';
 import { createJsonArraySplitter } from './json-array-splitter';
@@ -40,7 +40,10 @@ export type SniffResult =
       ok: false;
       needMore: false;
       message: string;
-      /** A `check` JUnit report: no stream, but it names the recordings it checked (check-report.ts). */
+      /**
+       * A `check` JUnit report: no stream, but it names the recordings it checked
+       * (check-report.ts), which the whole file says, not the head sniffed here.
+       */
       checkReport?: true;
     };
 
@@ -241,9 +244,9 @@ export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
   const first = head[start];
   if (first === 0x5b) return sniffJsonArray(head, start, complete);
   if (first === 0x3c) {
-    const text = decoder.decode(head.subarray(start));
-    if (isCheckReport(text))
-      return { ok: false, needMore: false, message: checkReportMessage(text), checkReport: true };
+    // The report says what it is in its first element: its start is enough.
+    const text = decoder.decode(head.subarray(start, start + 4096));
+    if (isCheckReport(text)) return { ok: false, needMore: false, message: CHECK_REPORT_WHAT, checkReport: true };
   }
   if (first === 0x7b) return sniffObject(head, start, complete);
   const http = parseHttpHead(head, start);

@@ -1,21 +1,20 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { RULES } from '../../../src-shared/diagnostics/rules';
-import { reportedRecordings, type FailedCheck } from '../../../src-shared/recording/check-report';
+import {
+  CHECK_REPORT_WHAT as what,
+  type FailedCheck,
+  type ReportedRecording,
+} from '../../../src-shared/recording/check-report';
 import type { ImportDiagnostic } from '../../../src-shared/recording/types';
 import { fileErrorText } from '../storage/file-error';
 import { ImportError } from './types';
-
-/** A report is one small XML file per check run; one larger than this is not read whole. */
-const REPORT_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Sessions one report opens at the most: a report of a CI run over thousands of recordings
  * would otherwise flood the app. A report that would open more is refused, saying so.
  */
 export const REPORT_OPENS_AT_MOST = 50;
-
-const what = 'a JUnit report of stream-inspector check';
 
 /** A recording to open for a report: its absolute path, and the assertions that failed on it. */
 export interface ReportTarget {
@@ -24,19 +23,15 @@ export interface ReportTarget {
 }
 
 /**
- * The recordings to open for a `check --junit` report (the importers refused it with code
- * `check-report`), as absolute paths: each suite's `recording` property, or its name read
- * against the report's folder (a report written before the property, or edited). The ones
- * whose checks failed, which are what a report is opened to look at; every one when all
- * passed. Refuses a report that names none, one that would open more than
- * REPORT_OPENS_AT_MOST, and one whose recordings cannot all be read, saying which.
+ * The recordings to open for a `check --junit` report at `path`, from `named`, what the
+ * importers read of it (CheckReportError), as absolute paths: each suite's `recording`
+ * property, or its name read against the report's folder (a report written before the
+ * property, or edited). The ones whose checks failed, which are what a report is opened to
+ * look at; every one when all passed. Refuses a report that names none, one that would open
+ * more than REPORT_OPENS_AT_MOST, and one whose recordings cannot all be read, saying which.
  */
-export async function checkReportTargets(path: string): Promise<ReportTarget[]> {
-  const { size } = await stat(path);
-  if (size > REPORT_MAX_BYTES)
-    throw new ImportError('unrecognised', path, `${path}: ${what} larger than ${REPORT_MAX_BYTES} bytes, not read`);
+export async function checkReportTargets(path: string, named: readonly ReportedRecording[]): Promise<ReportTarget[]> {
   const folder = dirname(path);
-  const named = reportedRecordings(await readFile(path, 'utf8'));
   if (named.length === 0) throw new ImportError('unrecognised', path, `${path}: ${what} that names no recording`);
   const failing = named.filter((recording) => recording.failed.length > 0);
   const chosen = failing.length > 0 ? failing : named;

@@ -1,5 +1,6 @@
+import { truncate } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { openSource } from './index';
+import { CheckReportError, openSource } from './index';
 import { dataLines, decodeSource, expectImportError, readLegs, tempFiles } from './testing';
 
 const { file } = tempFiles();
@@ -32,6 +33,32 @@ describe('corrupt and unknown files', () => {
     ],
   ])('rejects %s, naming what was expected', async (_name, content, message) => {
     await expectImportError(await file(`corrupt-${Math.random()}`, content), message);
+  });
+
+  it('reads a check report whole, not only the head that told what it is: a failure past it is named', async () => {
+    const passed = Array.from(
+      { length: 2_000 },
+      (_, i) =>
+        `  <testsuite name="ok-${i}.sse" tests="1" failures="0">\n    <testcase classname="ok-${i}.sse" name="status == &quot;done&quot;"/>\n  </testsuite>\n`,
+    ).join('');
+    const late = `  <testsuite name="late.sse" tests="1" failures="1">\n    <testcase classname="late.sse" name="status == &quot;done&quot;">\n      <failure type="assertion" message="status is truncated">x</failure>\n    </testcase>\n  </testsuite>\n`;
+    const text = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stream-inspector check" tests="2001" failures="1">\n${passed}${late}</testsuites>\n`;
+    expect(text.length).toBeGreaterThan(128 * 1024); // past the first look (64 KiB)
+    const error = await openSource(await file('big-report.xml', text)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckReportError);
+    const report = error as CheckReportError;
+    expect(report.recordings).toHaveLength(2_001);
+    expect(report.recordings.filter((r) => r.failed.length > 0).map((r) => r.name)).toEqual(['late.sse']);
+    expect(report.message).toMatch(/; open the recordings whose checks failed: "late\.sse"$/);
+  });
+
+  it('refuses a check report too large to read whole, saying so, before reading it', async () => {
+    const path = await file(
+      'huge-report.xml',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stream-inspector check" tests="1" failures="0">\n',
+    );
+    await truncate(path, 64 * 1024 * 1024 + 1); // the rest a hole: the file is that large, the disk holds little
+    await expectImportError(path, /: a JUnit report of stream-inspector check larger than 67108864 bytes, not read$/);
   });
 
   it('refuses a file it cannot read, naming it first and saying why in plain words', async () => {

@@ -1,4 +1,5 @@
 import { fileDiagnostic } from '../../../src-shared/recording/diagnostics';
+import { CHECK_REPORT_WHAT, reportedRecordings } from '../../../src-shared/recording/check-report';
 import { sniffSource, type SniffResult } from '../../../src-shared/recording/sniff';
 import { openEnvelopeExport } from './envelope-export-source';
 import { createFindings } from './findings';
@@ -8,7 +9,7 @@ import { openRecording } from './recording-source';
 import { nodeSourceFs, type SourceFs } from './source-file';
 import { fileErrorText } from '../storage/file-error';
 import { openSseCapture } from './sse-source';
-import { ImportError, type ImportedSource, type OpenSourceOptions } from './types';
+import { CheckReportError, ImportError, type ImportedSource, type OpenSourceOptions } from './types';
 
 export * from './types';
 export { bytesSourceFs, nodeSourceFs, type SourceFs } from './source-file';
@@ -16,6 +17,27 @@ export { bytesSourceFs, nodeSourceFs, type SourceFs } from './source-file';
 /** How much of the file is looked at to recognise it, at first and at most. */
 const SNIFF_FIRST = 64 * 1024;
 const SNIFF_MAX = 16 * 1024 * 1024;
+/** A check report is one small XML file per check run; one larger than this is not read whole. */
+const REPORT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The error for a check report: the recordings it names, read from the whole file (the head
+ * sniffed holds only its first suites), once, for the refusal's message and for what opening
+ * it by path opens.
+ */
+async function checkReport(
+  path: string,
+  size: number,
+  whole: () => Promise<Uint8Array> | Uint8Array,
+): Promise<ImportError> {
+  if (size > REPORT_MAX_BYTES)
+    return new ImportError(
+      'unrecognised',
+      path,
+      `${path}: ${CHECK_REPORT_WHAT} larger than ${REPORT_MAX_BYTES} bytes, not read`,
+    );
+  return new CheckReportError(path, reportedRecordings(new TextDecoder().decode(await whole())));
+}
 
 async function sniffFile(path: string, fs: SourceFs): Promise<{ result: SniffResult; size: number }> {
   const file = await fs.open(path).catch((error: unknown) => {
@@ -29,6 +51,8 @@ async function sniffFile(path: string, fs: SourceFs): Promise<{ result: SniffRes
       const head = await file.read(0, Math.min(length, file.size));
       const complete = head.length >= file.size;
       const result = sniffSource(head, complete || length >= SNIFF_MAX);
+      if (!result.ok && !result.needMore && result.checkReport)
+        throw await checkReport(path, file.size, () => (complete ? head : file.read(0, file.size)));
       if (result.ok || !result.needMore) return { result, size: file.size };
       length *= 4;
     }
@@ -53,11 +77,7 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
   if (!result.ok) {
     // needMore after SNIFF_MAX bytes: the first line or item alone is larger than that.
     const message = result.needMore ? `its first line or item is longer than ${SNIFF_MAX} bytes` : result.message;
-    throw new ImportError(
-      !result.needMore && result.checkReport ? 'check-report' : 'unrecognised',
-      path,
-      `${path}: ${message}`,
-    );
+    throw new ImportError('unrecognised', path, `${path}: ${message}`);
   }
   switch (result.kind) {
     case 'recording':

@@ -1,3 +1,4 @@
+import { checkReportMessage, type ReportedRecording } from '../../../src-shared/recording/check-report';
 import type { HarEntrySummary } from '../../../src-shared/recording/har';
 import type {
   ImportDiagnostic,
@@ -123,5 +124,18 @@ export class HarEntryChoiceError extends ImportError {
     readonly entries: HarEntrySummary[],
   ) {
     super('choose-har-entry', path, message);
+  }
+}
+
+/**
+ * A `check` JUnit report (code `check-report`): no stream, but the recordings it checked, read
+ * from the whole report, which opening it by path opens instead (check-report-targets.ts).
+ */
+export class CheckReportError extends ImportError {
+  constructor(
+    path: string,
+    readonly recordings: readonly ReportedRecording[],
+  ) {
+    super('check-report', path, `${path}: ${checkReportMessage(recordings)}`);
   }
 }

@@ -14,7 +14,7 @@ import type {
 import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
 import { checkFindings, checkReportTargets } from '../../importers/check-report-targets';
-import { HarEntryChoiceError, ImportError, type ImportedSource } from '../../importers/types';
+import { CheckReportError, HarEntryChoiceError, type ImportedSource } from '../../importers/types';
 import type { ImportDiagnostic } from '../../../../src-shared/recording/types';
 import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
 import type { Runtime, SessionRegistry } from '../session-registry';
@@ -217,6 +217,7 @@ export function createFileSessions(registry: SessionRegistry) {
   };
 
   async function openFile({ path, format, entry, title, inline }: OpenFileRequest): Promise<SessionSummary> {
+    let report: CheckReportError;
     try {
       return await openSourceFile(path, {
         ...(format ? { format } : {}),
@@ -225,14 +226,15 @@ export function createFileSessions(registry: SessionRegistry) {
         ...(inline ? { inline } : {}),
       });
     } catch (error) {
-      if (!(error instanceof ImportError && error.code === 'check-report')) throw error;
+      if (!(error instanceof CheckReportError)) throw error;
+      report = error;
     }
     // A `check` report opens the recordings it checked (those that failed, when some did),
     // each a session with what failed among its findings; the open answers with the first.
-    const report = resolve(path);
+    const reportPath = resolve(path);
     const opened: SessionSummary[] = [];
-    for (const target of await checkReportTargets(report))
-      opened.push(await openSourceFile(target.path, { findings: checkFindings(report, target) }));
+    for (const target of await checkReportTargets(reportPath, report.recordings))
+      opened.push(await openSourceFile(target.path, { findings: checkFindings(reportPath, target) }));
     return opened[0] as SessionSummary;
   }
 
