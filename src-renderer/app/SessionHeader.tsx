@@ -12,7 +12,7 @@ import { ReplayHitNotice } from '../views/replay/Breakpoints';
 import { ReplayControls } from '../views/replay/ReplayControls';
 import type { RendererApp } from '../model/types';
 import { copyText } from './files';
-import { decodedAsLine, stateLabel, stateTitle, stateTone } from '../model/session-state';
+import { decodedAsLine, fileSourceLine, stateLabel, stateTitle, stateTone } from '../model/session-state';
 import { statusFields } from './status';
 import type { SessionData } from '../model/types';
 
@@ -35,9 +35,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
     summary.source.kind === 'live'
       ? `${summary.source.method} ${summary.source.url}`
       : summary.source.kind === 'file'
-        ? summary.source.uploaded
-          ? `uploaded file (${summary.source.importer})`
-          : `${summary.source.path} (${summary.source.importer})`
+        ? fileSourceLine(summary.source)
         : `replay of ${replayedTitle(app, summary.source.of)}`;
 
   return (

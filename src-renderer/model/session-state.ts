@@ -1,4 +1,4 @@
-import type { EndStatusPayload, ReplayState, SessionSummary } from '../../src-shared/contract';
+import type { EndStatusPayload, ReplayState, SessionSource, SessionSummary } from '../../src-shared/contract';
 import { decodedAs } from '../../src-shared/dialects/detection';
 import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 import type { Tone } from '../components/Badge';
@@ -75,3 +75,17 @@ export function decodedAsLine(session: Pick<SessionSummary, 'format' | 'detectio
   if (session.format === null) return null;
   return decodedAs(DIALECT_REGISTRY.get(session.format)?.label ?? session.format, session.detection);
 }
+
+/**
+ * Where a file session's bytes come from, as its header says it: the path (or that it was
+ * uploaded) and the importer, with the HAR entries opened and the check report that opened it.
+ */
+export function fileSourceLine(source: Extract<SessionSource, { kind: 'file' }>): string {
+  const notes = [source.importer];
+  if (source.entries) notes.push(`${source.entries.length === 1 ? 'entry' : 'entries'} ${source.entries.join(', ')}`);
+  if (source.report !== undefined) notes.push(`opened from the check report ${baseName(source.report)}`);
+  return `${source.uploaded ? 'uploaded file' : source.path} (${notes.join(', ')})`;
+}
+
+/** The last part of a path, POSIX or Windows. */
+const baseName = (path: string): string => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);

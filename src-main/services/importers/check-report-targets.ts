@@ -41,10 +41,7 @@ export async function checkReportTargets(path: string, named: readonly ReportedR
       path,
       `${path}: ${what} that names ${chosen.length} recordings${failing.length > 0 ? ' whose checks failed' : ''}, more than the ${REPORT_OPENS_AT_MOST} one report opens: open them one by one, or check fewer in one run`,
     );
-  const targets = chosen.map((recording) => ({
-    path: resolve(folder, recording.path ?? recording.name),
-    failed: recording.failed,
-  }));
+  const targets = chosen.map((recording) => targetOf(folder, recording));
   const unreadable: string[] = [];
   for (const { path: target } of targets) {
     const problem = await stat(target).then(
@@ -61,6 +58,28 @@ export async function checkReportTargets(path: string, named: readonly ReportedR
       `${path}: ${what} whose recordings cannot all be opened: ${unreadable.join('; ')}`,
     );
   return targets;
+}
+
+/** A recording the report names, as a target: its path read against the report's folder. */
+const targetOf = (folder: string, recording: ReportedRecording): ReportTarget => ({
+  path: resolve(folder, recording.path ?? recording.name),
+  failed: recording.failed,
+});
+
+/**
+ * The findings the report at `report` gives the recording at `path` (absolute), from `named`,
+ * what the importers read of it: for a recording opened again under its old id (a worker
+ * restart), whose findings from the report went with the worker. None when the report no longer
+ * names it.
+ */
+export function reportFindingsFor(
+  report: string,
+  named: readonly ReportedRecording[],
+  path: string,
+): ImportDiagnostic[] {
+  const folder = dirname(report);
+  const target = named.map((recording) => targetOf(folder, recording)).find((t) => t.path === path);
+  return target ? checkFindings(report, target) : [];
 }
 
 /** The findings a recording opened for a report starts with: each assertion that failed on it, and why. */

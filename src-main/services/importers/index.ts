@@ -79,6 +79,7 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
     const message = result.needMore ? `its first line or item is longer than ${SNIFF_MAX} bytes` : result.message;
     throw new ImportError('unrecognised', path, `${path}: ${message}`);
   }
+  if (options.checkReportOnly) throw new ImportError('unrecognised', path, `${path}: not ${CHECK_REPORT_WHAT}`);
   switch (result.kind) {
     case 'recording':
       return openRecording(path, fs, findings, options.stream);

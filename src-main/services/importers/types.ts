@@ -93,6 +93,12 @@ export interface OpenSourceOptions {
   onDiagnostic?: (diagnostic: ImportDiagnostic) => void;
   /** A recording resolves before it is read, with `readRecords` to read it (see ImportedSource). */
   stream?: boolean;
+  /**
+   * Only a check report is wanted (reading its failures again): the file is recognised and
+   * nothing more; a report rejects with its CheckReportError as always, anything else with an
+   * ImportError saying it is no such report.
+   */
+  checkReportOnly?: boolean;
 }
 
 export type ImportErrorCode =

@@ -28,7 +28,15 @@ export type Failure = Infer<typeof Failure>;
 export const SessionSource = s.variant('kind', {
   live: s.object({ method: s.string(), url: s.string() }),
   /** `uploaded`: a copy the browser host made of an upload; its path is internal, not the user's file. */
-  file: s.object({ path: s.string(), importer: s.string(), uploaded: s.optional(s.boolean()) }),
+  file: s.object({
+    path: s.string(),
+    importer: s.string(),
+    uploaded: s.optional(s.boolean()),
+    /** A HAR file's entries opened as the legs, in order. */
+    entries: s.optional(s.array(s.index(), { max: HAR_ENTRIES_MAX })),
+    /** The `check --junit` report that opened the recording (its failures are among the findings). */
+    report: s.optional(s.string()),
+  }),
   replay: s.object({ of: SessionId }),
 });
 export type SessionSource = Infer<typeof SessionSource>;

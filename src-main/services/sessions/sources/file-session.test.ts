@@ -97,6 +97,28 @@ describe('file sessions', () => {
     }
   });
 
+  it("reopened under its old id, a report's recording reads its failures from the report again; a report gone or replaced gives none, and is not opened", async () => {
+    const { registry, files } = setup();
+    await writeFile(join(dir, 'bad.sse'), readFixture('error_midstream.json.sse'));
+    await runCli(['check', '--expect', 'status == "done"', '--junit', 'report.xml', 'bad.sse'], { cwd: dir });
+    const checks = async (id: string) =>
+      (await loaded(registry, id)).diagnostics().filter((d) => d.rule === 'recording.check-failed').length;
+    const report = join(dir, 'report.xml');
+    const reopen = (sessionId: string) =>
+      files.reopen({ sessionId, path: join(dir, 'bad.sse'), title: 'bad.sse', report });
+    expect(await checks((await reopen('again')).id)).toBe(1);
+    await writeFile(report, readFixture('example_1.json.sse'));
+    expect(await checks((await reopen('replaced')).id)).toBe(0);
+    await expect(openSource(report, { checkReportOnly: true })).rejects.toThrow(
+      `${report}: not a JUnit report of stream-inspector check`,
+    );
+    await rm(report);
+    const gone = await reopen('gone');
+    expect(await checks(gone.id)).toBe(0);
+    expect(gone.source).toMatchObject({ kind: 'file', report });
+    expect([...registry.sessions.keys()]).toEqual(['again', 'replaced', 'gone']);
+  });
+
   it('refuses a check report whose recordings are gone, or that names none, saying which', async () => {
     const { registry, files } = setup();
     await writeFile(join(dir, 'gone.sse'), readFixture('example_1.json.sse'));

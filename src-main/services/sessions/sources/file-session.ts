@@ -13,7 +13,7 @@ import type {
 } from '../../../../src-shared/contract/payloads';
 import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
-import { checkFindings, checkReportTargets } from '../../importers/check-report-targets';
+import { checkFindings, checkReportTargets, reportFindingsFor } from '../../importers/check-report-targets';
 import { CheckReportError, HarEntryChoiceError, type ImportedSource } from '../../importers/types';
 import type { ImportDiagnostic } from '../../../../src-shared/recording/types';
 import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
@@ -33,6 +33,11 @@ export interface ReopenRequest {
   path: string;
   title: string;
   format?: ConnectRequest['format'];
+  /** A HAR file's entries the session had opened. */
+  entries?: readonly number[];
+  /** The check report that opened the recording: its failures are read from it again. */
+  report?: string;
+  inline?: ConnectRequest['inline'];
 }
 
 /** The session a file's findings go to once it loads (rt.data follows a session that starts over). */
@@ -51,6 +56,8 @@ interface OpenOptions {
   inline?: ConnectRequest['inline'];
   /** Findings about the file from elsewhere (a check report that opened it), kept as its own are. */
   findings?: readonly ImportDiagnostic[];
+  /** The check report that opened the file (the session's source names it). */
+  report?: string;
 }
 
 export function createFileSessions(registry: SessionRegistry) {
@@ -102,6 +109,10 @@ export function createFileSessions(registry: SessionRegistry) {
         path: absolute,
         importer: source instanceof HarEntryChoiceError ? 'har' : source.kind,
         ...(options.upload !== undefined ? { uploaded: true } : {}),
+        ...(options.entry !== undefined && !(source instanceof HarEntryChoiceError)
+          ? { entries: typeof options.entry === 'number' ? [options.entry] : [...options.entry] }
+          : {}),
+        ...(options.report !== undefined ? { report: options.report } : {}),
       },
       createdAt: now(),
       ...(options.format ? { format: options.format } : {}),
@@ -131,7 +142,10 @@ export function createFileSessions(registry: SessionRegistry) {
           if (chosen instanceof HarEntryChoiceError) throw new Error('Choose at least one HAR entry to open');
           rt.harChoice = undefined;
           rt.run = chosen.legs[0]?.request ?? null;
-          load(rt, chosen, init, chosenTarget, count, options.findings);
+          // The entries are the session's source from now on: a reload opens them again.
+          const chosenInit = { ...init, source: { ...init.source, entries: [...entries] } };
+          rt.data.source = chosenInit.source;
+          load(rt, chosen, chosenInit, chosenTarget, count, options.findings);
         },
       };
       return registry.summaryOf(rt);
@@ -234,7 +248,9 @@ export function createFileSessions(registry: SessionRegistry) {
     const reportPath = resolve(path);
     const opened: SessionSummary[] = [];
     for (const target of await checkReportTargets(reportPath, report.recordings))
-      opened.push(await openSourceFile(target.path, { findings: checkFindings(reportPath, target) }));
+      opened.push(
+        await openSourceFile(target.path, { findings: checkFindings(reportPath, target), report: reportPath }),
+      );
     return opened[0] as SessionSummary;
   }
 
@@ -326,9 +342,38 @@ export function createFileSessions(registry: SessionRegistry) {
     return registry.summaryOf(rt);
   }
 
-  function reopen({ sessionId, path, title, format }: ReopenRequest): Promise<SessionSummary> {
-    if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
-    return openSourceFile(path, { id: sessionId, title, ...(format ? { format } : {}) });
+  /**
+   * Opens a session of a failed worker again, as it was opened: the same HAR entries, in-text
+   * reading and, for a recording a check report opened, its failures read from the report again
+   * (none when the report can no longer be read or no longer names it).
+   */
+  async function reopen({
+    sessionId,
+    path,
+    title,
+    format,
+    entries,
+    report,
+    inline,
+  }: ReopenRequest): Promise<SessionSummary> {
+    if (sessions.has(sessionId)) throw new Error(`Session ${sessionId} is open already`);
+    return openSourceFile(path, {
+      id: sessionId,
+      title,
+      ...(format ? { format } : {}),
+      ...(entries !== undefined ? { entry: entries } : {}),
+      ...(inline ? { inline } : {}),
+      ...(report !== undefined ? { report, findings: await reportFindings(report, resolve(path)) } : {}),
+    });
+  }
+
+  /** What the check report at `report` says failed on the recording at `path`, read again. */
+  async function reportFindings(report: string, path: string): Promise<ImportDiagnostic[]> {
+    const recordings = await deps.openSource?.(report, { checkReportOnly: true }).then(
+      () => [],
+      (error: unknown) => (error instanceof CheckReportError ? error.recordings : []),
+    );
+    return reportFindingsFor(report, recordings ?? [], path);
   }
 
   return { openFile, beginUpload, sendUploadChunk, abortUpload, openUpload, openHarEntries, reopen, dispose };

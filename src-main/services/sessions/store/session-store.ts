@@ -90,7 +90,8 @@ export interface SessionStore {
   readonly id: string;
   /** The user may rename a session. */
   title: string;
-  readonly source: SessionSource;
+  /** Set again only when what was opened becomes known later (a HAR file's entries, once chosen). */
+  source: SessionSource;
   readonly createdAt: number;
   readonly generation: number;
   /** The format the user chose for decoding (a replay decodes its source the same way). */
@@ -344,7 +345,7 @@ export function createSessionStore(init: SessionInit): SessionStore {
         {
           id: init.id,
           title: data.title,
-          source: init.source,
+          source: data.source,
           state: data.state,
           createdAt: init.createdAt,
           generation: data.generation,

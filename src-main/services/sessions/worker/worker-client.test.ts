@@ -10,6 +10,7 @@ import { SSE_HEADERS, sleep, startLoopbackServer, type LoopbackServer } from '..
 import { fixturePath, readFixture } from '../../../testing/fixtures';
 import { createSessionHistory, trackEndedSessions } from '../../requests/session-history';
 import { spoolPath } from '../spool-folders';
+import { runCli } from '../../../cli/test-io';
 import { startSessionWorker, type SessionWorker, type SessionWorkerOptions } from './worker-client';
 
 let worker: SessionWorker | undefined;
@@ -110,6 +111,56 @@ describe('the session service in a worker thread', () => {
     const rows = await service.getRows({ sessionId: live.id, start: 0, count: 5 });
     expect(rows.rows).toHaveLength(5);
     expect((await service.getBlocks({ sessionId: file.id })).length).toBeGreaterThan(0);
+  });
+
+  it('reloads each file session as it was opened: the HAR entries chosen, the in-text mode, the failures of the check report that opened it', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'worker-reopen-'));
+    const names = ['example_1.json.sse', 'error_midstream.json.sse'];
+    for (const name of names) await writeFile(join(dir, name), readFixture(name));
+    await runCli(['check', '--expect', 'status == "done"', '--junit', 'report.xml', ...names], { cwd: dir });
+    const sse = (name: string) => ({
+      request: { method: 'POST', url: `http://h/${name}`, headers: [] },
+      response: {
+        status: 200,
+        headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+        content: { mimeType: 'text/event-stream', text: Buffer.from(readFixture(name)).toString() },
+      },
+    });
+    const entries = [sse('example_1.json.sse'), sse('multi_agent.json.sse')];
+    await writeFile(join(dir, 'devtools.har'), JSON.stringify({ log: { creator: { name: 'DevTools' }, entries } }));
+    const sw = start({ spoolDir: join(dir, 'spool') });
+    const service = sw.service;
+    const restarts: ErrorEvent[] = [];
+    service.onError((event) => event.kind === 'worker-restart' && restarts.push(event));
+
+    const reported = await service.openFile({ path: join(dir, 'report.xml') });
+    const har = await service.openFile({ path: join(dir, 'devtools.har') });
+    expect(har.choosingHarEntries).toBe(true);
+    await service.openHarEntries({ sessionId: har.id, entries: [1] });
+    const plain = await service.openFile({ path: fixturePath('multi_agent.json.sse') });
+    await service.setInline({ sessionId: plain.id, inline: { mode: 'off', tools: [] } });
+    const describe = async (id: string) => {
+      const summary = await settled(service, id);
+      const findings = await service.getDiagnostics({ sessionId: id });
+      return {
+        source: summary.source,
+        envelopes: summary.envelopes,
+        inline: summary.inline?.mode,
+        checks: findings.filter((d) => d.rule === 'recording.check-failed').map((d) => d.message),
+      };
+    };
+    const ids = [reported.id, har.id, plain.id];
+    const before = await Promise.all(ids.map(describe));
+    expect(before[0]?.checks).toEqual([expect.stringMatching(/^The check status == "done" failed \(report\.xml\)/)]);
+    expect(before[0]?.source).toMatchObject({ report: join(dir, 'report.xml') });
+    expect(before[1]?.source).toMatchObject({ entries: [1] });
+    expect(before[1]?.envelopes).toBe(decodeBytes(readFixture('multi_agent.json.sse')).envelopes.length);
+    expect(before[2]?.inline).toBe('off');
+
+    await sw.thread.terminate();
+    await until(() => restarts[0], 'the restart event');
+    expect(restarts[0]?.message).toMatch(/3 sessions reloaded/);
+    expect(await Promise.all(ids.map(describe))).toEqual(before);
   });
 
   it('keeps a running live session the user closes in recent sessions, however late the host reads the sessions list', async () => {

@@ -77,14 +77,22 @@ function reopenRequest(
 ): ReopenRequest | null {
   // A format the user chose is chosen again; a detected one is detected again from the same bytes and exchange.
   const chosen = summary.detection?.by === 'chosen' ? summary.format : null;
-  const base = { sessionId: summary.id, title: summary.title, ...(chosen ? { format: chosen } : {}) };
+  const base = {
+    sessionId: summary.id,
+    title: summary.title,
+    ...(chosen ? { format: chosen } : {}),
+    ...(summary.inline ? { inline: summary.inline } : {}),
+  };
   let origin: SessionSummary | undefined = summary;
   for (let hops = 0; origin?.source.kind === 'replay' && hops < open.length; hops++) {
     const of: string = origin.source.of;
     origin = open.find((s) => s.id === of);
   }
   if (!origin) return null;
-  if (origin.source.kind === 'file') return { ...base, path: origin.source.path };
+  if (origin.source.kind === 'file') {
+    const { path, entries, report } = origin.source;
+    return { ...base, path, ...(entries ? { entries } : {}), ...(report !== undefined ? { report } : {}) };
+  }
   if (origin.source.kind !== 'live') return null;
   const path = origin.recordingPath ?? (spoolDir !== undefined ? spoolPath(spoolDir, origin.id) : undefined);
   return path !== undefined && existsSync(path) ? { ...base, path } : null;
