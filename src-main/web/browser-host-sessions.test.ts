@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -41,6 +42,52 @@ describe('browser host with the session service in a worker thread', () => {
       c.close();
     } finally {
       await threaded.close();
+    }
+  });
+});
+
+describe('a page that stops reading its socket', () => {
+  it('holds row batches back for every page until it reads again, then every row arrives', async () => {
+    // Enough rows for their batches to fill the socket's buffers past the host's high water (8 MB).
+    const ROWS = 600_000;
+    let text = '';
+    for (let i = 0; i < ROWS; i++)
+      text += `data: {"type":"text","agent":"a","final":${i % 50 === 49},"delta":"word ${i} "}\n\n`;
+    const path = join(h.dir, 'large.sse');
+    await writeFile(path, text);
+    const app = await startWebApp({ rendererDir: h.dir, demoAgent: false, files: [path] });
+    const socket = new WebSocket(socketUrlFor(app.url));
+    const paused = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, socket);
+    const reading = createSocketClient(INSPECTOR_CONTRACT, INSPECTOR_NAMES, new WebSocket(socketUrlFor(app.url)));
+    try {
+      await Promise.all([paused.ready, reading.ready]);
+      // The file named on the command line opened at start; the pages open it again (granted to them by that).
+      let id = '';
+      let pausedRows = 0;
+      let readingRows = 0;
+      paused.service.onSessionBatch((b) => b.sessionId === id && (pausedRows += b.columns.receivedAt.length));
+      reading.service.onSessionBatch((b) => b.sessionId === id && (readingRows += b.columns.receivedAt.length));
+      await Promise.all([paused.service.listSessions(), reading.service.listSessions()]);
+      // The page stops taking bytes off its socket, as a browser does for a page paused in DevTools.
+      (socket as unknown as { _socket: Socket })._socket.pause();
+      id = (await reading.service.openFile({ path })).id;
+      const done = await waitFor(
+        async () => (await reading.service.listSessions()).find((s) => s.id === id && s.state === 'complete'),
+        'the session to load',
+        30_000,
+      );
+      expect(done.envelopes).toBe(ROWS);
+      await sleep(500);
+      // Held for the page that reads too: the batches wait in the store, not in the host's memory.
+      expect(readingRows).toBeLessThan(ROWS);
+      (socket as unknown as { _socket: Socket })._socket.resume();
+      await waitFor(() => (readingRows >= ROWS && pausedRows >= ROWS ? true : undefined), 'every row', 30_000);
+      await sleep(200);
+      expect([readingRows, pausedRows]).toEqual([ROWS, ROWS]);
+    } finally {
+      paused.close();
+      reading.close();
+      await app.close();
     }
   });
 });

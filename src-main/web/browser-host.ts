@@ -10,6 +10,7 @@ import { SOCKET_PATH } from '../../src-shared/contract/browser-host';
 import { INSPECTOR_CONTRACT, type InspectorService } from '../../src-shared/contract/inspector';
 import { createContractServer } from '../../src-shared/contract/wire';
 import { contentSecurityPolicy } from './csp';
+import { createBackpressure } from './socket-backpressure';
 
 /**
  * The browser host: the built renderer and the contract over a WebSocket, on 127.0.0.1 only.
@@ -35,6 +36,11 @@ export interface BrowserHostOptions {
   token?: string;
   /** Largest message a client may send (uploads travel as base64). */
   maxMessageBytes?: number;
+  /**
+   * A page's socket backed up, or none is any more (socket-backpressure.ts): the host holds
+   * row batches back meanwhile (SessionService.holdBatches).
+   */
+  onBackpressure?: (backedUp: boolean) => void;
   log?: (message: string) => void;
 }
 
@@ -167,12 +173,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     sockets.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
 
+  const backpressure = createBackpressure({ onChange: (backedUp) => options.onBackpressure?.(backedUp) });
   const attach = (ws: WebSocket): void => {
     const endpoint = createContractServer(
       INSPECTOR_CONTRACT,
       options.service,
       (message) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+        if (ws.readyState !== ws.OPEN) return;
+        ws.send(JSON.stringify(message));
+        backpressure.sent(ws);
       },
       { onProtocolError: (message) => log(`protocol error: ${message}`) },
     );
@@ -190,8 +199,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       }
       endpoint.receive(message);
     });
-    ws.on('close', () => endpoint.dispose());
-    ws.on('error', () => endpoint.dispose());
+    const detach = (): void => {
+      backpressure.closed(ws);
+      endpoint.dispose();
+    };
+    ws.on('close', detach);
+    ws.on('error', detach);
   };
 
   const listen = (on: number): Promise<void> =>
@@ -218,6 +231,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     token,
     close: () =>
       new Promise<void>((resolveClose) => {
+        backpressure.dispose();
         for (const client of sockets.clients) client.terminate();
         sockets.close();
         server.closeAllConnections();

@@ -116,6 +116,8 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const recentFiles = withoutFilesIn(createRecentFiles(options.recentFilesPath), paths.recentSessions);
   let service: SessionCommands;
   let disposeService: () => Promise<void>;
+  /** Row batches wait while a page's socket is backed up (socket-backpressure.ts). */
+  let holdBatches: (held: boolean) => void;
   let spoolDir: string | null = options.sessionDeps?.spoolDir ?? null;
   if (options.sessionsInWorker) {
     const worker = startSessionWorker({
@@ -125,6 +127,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       ...(options.log ? { onError: (e) => options.log?.(e.message) } : {}),
     });
     service = worker.service;
+    holdBatches = (held) => worker.holdBatches(held);
     spoolDir = worker.spoolDir;
     disposeService = () => worker.dispose();
     trackOpenedFiles(service.onSessionsChanged, recentFiles);
@@ -135,6 +138,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       onFileOpened: (path) => void recentFiles.add(path),
     });
     service = inProcess;
+    holdBatches = (held) => inProcess.holdBatches(held);
     disposeService = () => inProcess.dispose();
   }
   const access = createPathAccess({
@@ -197,6 +201,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
       ...(options.preferredPort !== undefined ? { preferredPort: options.preferredPort } : {}),
       ...(options.token !== undefined ? { token: options.token } : {}),
       ...(options.log ? { log: options.log } : {}),
+      onBackpressure: holdBatches,
     });
   } catch (error) {
     // No host (its port taken, say): nothing started for it stays behind.

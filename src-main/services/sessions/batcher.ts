@@ -21,6 +21,13 @@ export interface Batcher {
   /** Send what is pending now (a leg ended: the status line should not lag the rows). */
   flush(session: SessionStore): void;
   forget(sessionId: string): void;
+  /**
+   * Holds every batch back (`true`) until released (`false`): a client is not taking them as
+   * fast as they come (the browser host's socket backs up behind a page paused in DevTools).
+   * What changes meanwhile stays in each session's batch tracker, which only counts it, and
+   * drains in the intervals after the release: nothing is lost, and nothing queues in memory.
+   */
+  hold(held: boolean): void;
   dispose(): void;
 }
 
@@ -30,11 +37,18 @@ export function createBatcher(
 ): Batcher {
   const timers = new Map<string, unknown>();
   const lastFlush = new Map<string, number>();
+  let held = false;
+  /** Sessions whose batch came due while batches were held. */
+  const waiting = new Map<string, SessionStore>();
 
   const flush = (session: SessionStore): void => {
     const timer = timers.get(session.id);
     if (timer !== undefined) options.timers.clearTimeout(timer);
     timers.delete(session.id);
+    if (held) {
+      waiting.set(session.id, session);
+      return;
+    }
     lastFlush.set(session.id, options.now());
     const batch = session.takeBatch(options.maxRows, options.maxChanges ?? MAX_BATCH_CHANGES);
     if (batch) emit(batch);
@@ -42,7 +56,7 @@ export function createBatcher(
   };
 
   const schedule = (session: SessionStore): void => {
-    if (timers.has(session.id)) return;
+    if (timers.has(session.id) || waiting.has(session.id)) return;
     const since = options.now() - (lastFlush.get(session.id) ?? Number.NEGATIVE_INFINITY);
     const delay = Math.max(0, options.intervalMs - since);
     timers.set(
@@ -59,10 +73,19 @@ export function createBatcher(
       if (timer !== undefined) options.timers.clearTimeout(timer);
       timers.delete(sessionId);
       lastFlush.delete(sessionId);
+      waiting.delete(sessionId);
+    },
+    hold(hold) {
+      held = hold;
+      if (held) return;
+      const due = [...waiting.values()];
+      waiting.clear();
+      for (const session of due) schedule(session);
     },
     dispose() {
       for (const timer of timers.values()) options.timers.clearTimeout(timer);
       timers.clear();
+      waiting.clear();
     },
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRecorder } from '../recording/recorder';
 import type { SessionBatch, SessionSummary } from '../../../src-shared/contract/payloads';
+import { MAX_BATCH_ROWS } from '../../../src-shared/contract/inspector';
 import { createSessionRegistry, type SessionRegistry } from './session-registry';
 import { waitFor } from './service-testing';
 
@@ -53,6 +54,34 @@ describe('session registry', () => {
     data.push(leg, utf8('data: {"type":"text","agent":"a","final":false,"delta":"hi"}\n\n'), 1);
     const batch = await waitFor(() => batches[0], 'a batch');
     expect(batch).toMatchObject({ sessionId: 'a', start: 0, total: 1 });
+  });
+
+  it('holds batches back while a client cannot take them, then sends everything that changed meanwhile, a batch at a time', async () => {
+    registry = createSessionRegistry({ batchIntervalMs: 5 });
+    const batches: SessionBatch[] = [];
+    registry.events.batches.event((batch) => batches.push(batch));
+    const data = storeOf('a');
+    registry.register(data, {});
+    const leg = data.openLeg('run', null, 0).index;
+    const events = (from: number, to: number) => {
+      let text = '';
+      for (let i = from; i < to; i++) text += `data: {"type":"text","agent":"a","final":false,"delta":"${i} "}\n\n`;
+      return utf8(text);
+    };
+    data.push(leg, events(0, 10), 1);
+    await waitFor(() => batches[0], 'the first batch');
+    registry.batcher.hold(true);
+    // Held across a leg's end too, which flushes at once otherwise.
+    data.push(leg, events(10, 12_010), 2);
+    registry.batcher.flush(data);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(batches).toHaveLength(1);
+    registry.batcher.hold(false);
+    await waitFor(() => (batches.at(-1)?.total === 12_010 && !data.batchPending ? true : undefined), 'the rest');
+    const rows = batches.map((b) => b.columns.receivedAt.length);
+    expect(rows.reduce((a, b) => a + b, 0)).toBe(12_010);
+    expect(Math.max(...rows)).toBeLessThanOrEqual(MAX_BATCH_ROWS);
+    expect(batches.map((b) => b.start)).toEqual(rows.map((_, i) => rows.slice(0, i).reduce((a, b) => a + b, 0)));
   });
 
   it('ends a session complete only when the leg completed and finishing it kept everything', () => {

@@ -51,6 +51,11 @@ export type SessionService = Pick<InspectorService, SessionKeys> & {
    * sessions of the one that failed, under the ids the renderer knows.
    */
   reopen(options: ReopenRequest): Promise<SessionSummary>;
+  /**
+   * Holds row batches back while a client cannot take them (Batcher.hold): the browser host
+   * calls it when a page's socket backs up. Not part of the contract: it is the transport's.
+   */
+  holdBatches(held: boolean): void;
 };
 
 /**
@@ -124,6 +129,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     openUpload: files.openUpload,
     openHarEntries: files.openHarEntries,
     reopen: files.reopen,
+    holdBatches: (held) => batcher.hold(held),
     startReplay: command(replays.startReplay),
     replayControl: replays.replayControl,
     startProxy: external.startProxy,

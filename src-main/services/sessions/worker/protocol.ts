@@ -11,9 +11,11 @@ export interface SessionWorkerData {
 
 /**
  * Messages beside the contract's: the host asks the worker to stop ('dispose' → 'disposed'),
- * and a restarted worker reloads the sessions of the one that failed.
+ * a restarted worker reloads the sessions of the one that failed, and row batches are held
+ * while a client of the host cannot take them (SessionService.holdBatches).
  */
-export type HostToWorker = 'dispose' | { t: 'reload'; sessions: ReopenRequest[] };
+export type HostToWorker =
+  'dispose' | { t: 'reload'; sessions: ReopenRequest[] } | { t: 'hold-batches'; held: boolean };
 export type WorkerToHost = 'disposed' | { t: 'reloaded'; failed: { sessionId: string; message: string }[] };
 
 export function isReloaded(message: unknown): message is Extract<WorkerToHost, { t: 'reloaded' }> {

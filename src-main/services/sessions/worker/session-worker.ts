@@ -45,6 +45,10 @@ port.on('message', (message: unknown) => {
     void sessions.dispose().then(() => post('disposed'));
     return;
   }
+  if (typeof control === 'object' && control !== null && control.t === 'hold-batches') {
+    sessions.holdBatches(control.held);
+    return;
+  }
   if (typeof control === 'object' && control !== null && (control as { t?: unknown }).t === 'reload') {
     void Promise.all(
       control.sessions.map((spec) =>

@@ -163,6 +163,33 @@ describe('the session service in a worker thread', () => {
     expect(await Promise.all(ids.map(describe))).toEqual(before);
   });
 
+  it('holds row batches back while the host asks, in the worker that replaces a failed one too', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'worker-hold-'));
+    const sw = start({ spoolDir: dir });
+    const service = sw.service;
+    const restarts: ErrorEvent[] = [];
+    service.onError((event) => event.kind === 'worker-restart' && restarts.push(event));
+    let rows = 0;
+    service.onSessionBatch((b) => (rows += b.columns.receivedAt.length));
+    const expected = decodeBytes(readFixture('multi_agent.json.sse')).envelopes.length;
+    const quiet = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+    sw.holdBatches(true);
+    const { id } = await service.openFile({ path: fixturePath('multi_agent.json.sse') });
+    expect((await settled(service, id)).envelopes).toBe(expected);
+    await quiet();
+    expect(rows).toBe(0);
+    await sw.thread.terminate();
+    await until(() => restarts[0], 'the restart event');
+    await settled(service, id);
+    await quiet();
+    expect(rows).toBe(0);
+    sw.holdBatches(false);
+    await until(() => (rows >= expected ? true : undefined), 'the rows');
+    await quiet();
+    expect(rows).toBe(expected);
+  });
+
   it('keeps a running live session the user closes in recent sessions, however late the host reads the sessions list', async () => {
     server = await startLoopbackServer(async (_req, res) => {
       res.writeHead(200, SSE_HEADERS);

@@ -27,6 +27,8 @@ export interface SessionWorker {
   readonly thread: Worker;
   /** Where live sessions are spooled (their recordings while they run). */
   readonly spoolDir: string;
+  /** SessionService.holdBatches, in the worker (and in the one that replaces it after a failure). */
+  holdBatches(held: boolean): void;
   dispose(): Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
   const restartTimes: number[] = [];
   let sessions: SessionSummary[] = [];
   let disposing = false;
+  let batchesHeld = false;
 
   const fanOut = (name: string, payload: unknown): void => {
     for (const listener of [...(relays.get(name)?.listeners ?? [])]) listener(payload);
@@ -198,6 +201,13 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
     running.control.add(done);
     const message: HostToWorker = { t: 'reload', sessions: reload };
     running.worker.postMessage(message);
+    if (batchesHeld) holdBatches(true);
+  };
+
+  const holdBatches = (held: boolean): void => {
+    batchesHeld = held;
+    const message: HostToWorker = { t: 'hold-batches', held };
+    current.worker.postMessage(message);
   };
 
   let current = launch();
@@ -246,6 +256,7 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
       return current.worker;
     },
     spoolDir,
+    holdBatches,
     async dispose() {
       disposing = true;
       const running = current;
