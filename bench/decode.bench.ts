@@ -38,8 +38,15 @@ const TARGET_OF_FLOOR: Record<(typeof STREAM_FORMATS)[number], Record<StreamProf
 const LINEAR_TARGET = 1.2;
 /** The decoder's options in the app's session store and the CLI: no statistics while decoding. */
 export const AS_THE_APP_DECODES: SessionDecoderOptions = { statistics: false };
-/** Decodes of each stream before the timed rounds (`alternate` makes the last of them). */
+/** Decodes of each stream before the timed rounds (`alternate` makes the last of them), at the least. */
 const DECODER_WARM_UPS = 3;
+/**
+ * And at least this much decoded in them: the decoder reaches its steady pace after about 28 MB
+ * of a stream (its optimising compiles, which run on V8's threads and count in `--cpu`, are
+ * done by then). Three decodes of 4 MB measured json deltas at 0.54 of the floor, the rounds
+ * after them at 0.72–0.78 (docs/performance.md, "Stop 43").
+ */
+const WARM_UP_BYTES = 32 * MB;
 
 interface Decoded {
   envelopes: number;
@@ -73,7 +80,7 @@ function againstFloors(sizeMb: number, rounds: number): BenchTable {
       const chunks = networkChunks(bytes);
       // The decoder's code settles only after a few decodes (tiering up, then the deopts a new
       // session's objects cause once): warm up past that, as a long session is past it.
-      for (let i = 1; i < DECODER_WARM_UPS; i++) {
+      for (let i = 1; i < Math.max(DECODER_WARM_UPS, Math.ceil(WARM_UP_BYTES / bytes.length)); i++) {
         decode(chunks);
         linesFloor(chunks);
       }
@@ -106,7 +113,7 @@ function againstFloors(sizeMb: number, rounds: number): BenchTable {
     }
   }
   return {
-    title: `Whole decoder against the floor, ${sizeMb} MB streams in 1 B–16 KB chunks (medians of ${rounds} alternating rounds after ${DECODER_WARM_UPS} warm-ups)`,
+    title: `Whole decoder against the floor, ${sizeMb} MB streams in 1 B–16 KB chunks (medians of ${rounds} alternating rounds after warm-ups of ${WARM_UP_BYTES / MB} MB, ${DECODER_WARM_UPS} decodes at the least)`,
     columns: [
       'format',
       'profile',
