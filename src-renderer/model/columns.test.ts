@@ -4,6 +4,7 @@ import {
   layoutColumns,
   readColumnPrefs,
   resizeColumn,
+  seqDigitsOf,
   TIMELINE_COLUMNS,
   toggleColumn,
 } from './columns';
@@ -14,6 +15,21 @@ const sum = (available: number, prefs = DEFAULT_COLUMN_PREFS) =>
   layoutColumns(available, prefs).columns.reduce((s, c) => s + c.width, 0);
 
 describe('timeline columns', () => {
+  it('widens the row number for a session whose numbers have more digits than its default width holds, unless the user set it', () => {
+    const seqWidth = (rows: number, prefs = DEFAULT_COLUMN_PREFS) =>
+      layoutColumns(1228, prefs, seqDigitsOf(rows)).columns.find((c) => c.id === 'seq')!.width;
+    expect(seqDigitsOf(0)).toBe(1);
+    expect(seqDigitsOf(100_000)).toBe(5);
+    expect(seqDigitsOf(2_000_155)).toBe(7);
+    expect(seqWidth(10)).toBe(56);
+    expect(seqWidth(100_000)).toBe(56);
+    // Seven digits of 7.5 px and the cell's padding: "2000154", not "20001…".
+    expect(seqWidth(2_000_155)).toBe(69);
+    expect(seqWidth(20_000_000)).toBe(76);
+    expect(seqWidth(2_000_155, resizeColumn(DEFAULT_COLUMN_PREFS, 'seq', 48))).toBe(48);
+    expect(layoutColumns(1228, DEFAULT_COLUMN_PREFS, 7).columns.reduce((s, c) => s + c.width, 0)).toBe(1228);
+  });
+
   it('shows every column where there is room, Delta taking the rest', () => {
     const layout = layoutColumns(1228, DEFAULT_COLUMN_PREFS);
     expect(layout.columns.map((c) => c.id)).toEqual(TIMELINE_COLUMNS.map((c) => c.id));

@@ -75,14 +75,24 @@ export interface ColumnLayout {
   readonly dropped: readonly ColumnId[];
 }
 
-export function columnWidth(id: ColumnId, prefs: ColumnPrefs): number {
+/**
+ * A column's width: the user's, or its own. The row number's own width grows with the digits
+ * of the largest one (a session of two million envelopes numbers to seven), so that it is not
+ * cut to "20001…".
+ */
+export function columnWidth(id: ColumnId, prefs: ColumnPrefs, seqDigits = 0): number {
   const spec = columnSpec(id);
   const chosen = prefs.widths[id];
-  return Math.max(
-    spec.minWidth,
-    typeof chosen === 'number' && Number.isFinite(chosen) ? Math.round(chosen) : spec.width,
-  );
+  if (typeof chosen === 'number' && Number.isFinite(chosen)) return Math.max(spec.minWidth, Math.round(chosen));
+  return id === 'seq' ? Math.max(spec.width, SEQ_PADDING_PX + Math.ceil(seqDigits * DIGIT_PX)) : spec.width;
 }
+
+/** A digit of the row number's monospace font, and the cell's padding and room for its resize handle. */
+const DIGIT_PX = 7.5;
+const SEQ_PADDING_PX = 16;
+
+/** The digits of the largest row number among `rows` rows (numbered from 0). */
+export const seqDigitsOf = (rows: number): number => String(Math.max(0, rows - 1)).length;
 
 export function isShown(id: ColumnId, prefs: ColumnPrefs): boolean {
   return columnSpec(id).dropOrder === null || !prefs.hidden.includes(id);
@@ -94,13 +104,13 @@ export function isShown(id: ColumnId, prefs: ColumnPrefs): boolean {
  * Agent, Type) shrink towards their minimum widths; only where even that does not fit are
  * they dropped too. The row number and Delta always stay; Delta takes what is left.
  */
-export function layoutColumns(available: number, prefs: ColumnPrefs): ColumnLayout {
+export function layoutColumns(available: number, prefs: ColumnPrefs, seqDigits = 0): ColumnLayout {
   const chosen = TIMELINE_COLUMNS.filter((c) => isShown(c.id, prefs));
   const kept = new Set(chosen.map((c) => c.id));
   const delta = columnSpec('delta');
   const others = (): ColumnSpec[] => chosen.filter((c) => kept.has(c.id) && c.id !== 'delta');
   const total = (width: (c: ColumnSpec) => number): number => others().reduce((sum, c) => sum + width(c), 0);
-  const preferred = (c: ColumnSpec): number => columnWidth(c.id, prefs);
+  const preferred = (c: ColumnSpec): number => columnWidth(c.id, prefs, seqDigits);
   const fits = (width: (c: ColumnSpec) => number): boolean => total(width) + delta.minWidth <= available;
   const droppable = chosen.filter((c) => c.dropOrder !== null).sort((a, b) => a.dropOrder! - b.dropOrder!);
   const dropped: ColumnId[] = [];

@@ -11,7 +11,7 @@ import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
-import { layoutColumns, resizeColumn, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
+import { layoutColumns, resizeColumn, seqDigitsOf, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
 import { EMPTY_FILTER } from '../../model/row-filter';
 import { rowWindow, scrollTopFor } from '../../model/row-window';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
@@ -84,7 +84,11 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const prefs = useStore(app.prefs);
   const wrap = useRef<HTMLDivElement>(null);
   const tableWidth = useElementWidth(wrap);
-  const layout = useMemo(() => layoutColumns(tableWidth, prefs.columns), [tableWidth, prefs.columns]);
+  const seqDigits = seqDigitsOf(snapshot.total);
+  const layout = useMemo(
+    () => layoutColumns(tableWidth, prefs.columns, seqDigits),
+    [tableWidth, prefs.columns, seqDigits],
+  );
   const layoutSizing = useMemo<ColumnSizingState>(
     () => Object.fromEntries(layout.columns.map((c) => [c.id, c.width])),
     [layout],
