@@ -10,7 +10,7 @@ import { SOCKET_PATH } from '../../src-shared/contract/browser-host';
 import { INSPECTOR_CONTRACT, type InspectorService } from '../../src-shared/contract/inspector';
 import { createContractServer } from '../../src-shared/contract/wire';
 import { contentSecurityPolicy } from './csp';
-import { createBackpressure } from './socket-backpressure';
+import { createBackpressure, STUCK_MS } from './socket-backpressure';
 
 /**
  * The browser host: the built renderer and the contract over a WebSocket, on 127.0.0.1 only.
@@ -173,7 +173,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     sockets.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
 
-  const backpressure = createBackpressure({ onChange: (backedUp) => options.onBackpressure?.(backedUp) });
+  const backpressure = createBackpressure({
+    onChange: (backedUp) => options.onBackpressure?.(backedUp),
+    onStuck: (socket) => {
+      log(`closed a page's socket that took nothing for ${STUCK_MS / 1000} s (a frozen or paused page)`);
+      (socket as WebSocket).terminate();
+    },
+  });
   const attach = (ws: WebSocket): void => {
     const endpoint = createContractServer(
       INSPECTOR_CONTRACT,

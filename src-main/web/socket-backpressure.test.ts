@@ -60,6 +60,34 @@ describe('socket backpressure', () => {
     await waitFor(() => (received === sent ? true : undefined), 'every byte sent');
   });
 
+  it('gives up a socket that stays backed up, so that it holds nothing back for good', async () => {
+    const { served, client } = await pair();
+    const changes: boolean[] = [];
+    const stuck: unknown[] = [];
+    watch = createBackpressure({
+      onChange: (backedUp) => changes.push(backedUp),
+      onStuck: (socket) => {
+        stuck.push(socket);
+        (socket as WebSocket).terminate();
+      },
+      highWaterBytes: 1024 * 1024,
+      pollMs: 10,
+      stuckMs: 200,
+    });
+    (client as unknown as { _socket: Socket })._socket.pause();
+    for (let i = 0; i < 1024 && changes.length === 0; i++) {
+      served.send(PIECE);
+      watch.sent(served);
+      if (served.bufferedAmount > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const closed = new Promise((resolve) => client.once('close', resolve));
+    await waitFor(() => (changes.length === 2 ? true : undefined), 'the socket given up');
+    expect(changes).toEqual([true, false]);
+    expect(stuck).toEqual([served]);
+    (client as unknown as { _socket: Socket })._socket.resume();
+    await closed;
+  });
+
   it('releases a backed-up socket that closes, and holds while any other is still backed up', async () => {
     const changes: boolean[] = [];
     watch = createBackpressure({ onChange: (backedUp) => changes.push(backedUp), highWaterBytes: 10, pollMs: 10 });

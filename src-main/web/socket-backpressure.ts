@@ -5,7 +5,9 @@
  * the host by about 10 MB a second (docs/performance.md, "Stop 43"). A socket is backed up once
  * more than `highWaterBytes` wait to be sent, and until fewer than `lowWaterBytes` do; while any
  * is, the host holds row batches back (SessionService.holdBatches), whose changes wait in the
- * session store at no cost and drain once the page reads again.
+ * session store at no cost and drain once the page reads again. A socket backed up for a
+ * minute is given up: the host closes it, and the page, once it runs again, says the connection
+ * closed and to reload.
  */
 
 /** What is watched of a socket: `ws`'s WebSocket has both. */
@@ -21,6 +23,12 @@ export interface BackpressureOptions {
   lowWaterBytes?: number;
   /** How often a backed-up socket is looked at again. */
   pollMs?: number;
+  /**
+   * A socket backed up this long is given up (`onStuck`), so that a tab the browser froze does
+   * not hold every other page's batches back for good.
+   */
+  stuckMs?: number;
+  onStuck?: (socket: WatchedSocket) => void;
 }
 
 export interface Backpressure {
@@ -34,6 +42,7 @@ export interface Backpressure {
 export const HIGH_WATER_BYTES = 1024 * 1024;
 export const LOW_WATER_BYTES = 256 * 1024;
 const POLL_MS = 50;
+export const STUCK_MS = 60_000;
 const OPEN = 1;
 
 export function createBackpressure(options: BackpressureOptions): Backpressure {
@@ -53,8 +62,13 @@ export function createBackpressure(options: BackpressureOptions): Backpressure {
     sent(socket) {
       if (backedUp.has(socket) || socket.bufferedAmount <= high) return;
       // `ws` says nothing when its buffer drains, so a backed-up socket is looked at on a timer.
+      const since = Date.now();
       const timer = setInterval(() => {
         if (socket.readyState !== OPEN || socket.bufferedAmount < low) release(socket);
+        else if (Date.now() - since >= (options.stuckMs ?? STUCK_MS)) {
+          release(socket);
+          options.onStuck?.(socket);
+        }
       }, options.pollMs ?? POLL_MS);
       backedUp.set(socket, timer);
       if (backedUp.size === 1) options.onChange(true);
