@@ -199,9 +199,10 @@ export function startSessionWorker(options: SessionWorkerOptions): SessionWorker
       announce(parts.join(' '));
     };
     running.control.add(done);
+    // Held before the sessions reload, so that none of their batches leaves meanwhile.
+    if (batchesHeld) holdBatches(true);
     const message: HostToWorker = { t: 'reload', sessions: reload };
     running.worker.postMessage(message);
-    if (batchesHeld) holdBatches(true);
   };
 
   const holdBatches = (held: boolean): void => {
