@@ -44,25 +44,25 @@ describe('session registry', () => {
     expect(() => registry!.runtimeOf('gone')).toThrow("Unknown session 'gone' (it may have been closed)");
   });
 
-  it("turns what a registered session's store decodes into batches, without anyone asking", async () => {
+  /** A registry batching every 5 ms, the batches it sends, and a registered session with a leg open. */
+  const batching = () => {
     registry = createSessionRegistry({ batchIntervalMs: 5 });
     const batches: SessionBatch[] = [];
     registry.events.batches.event((batch) => batches.push(batch));
     const data = storeOf('a');
     registry.register(data, {});
-    const leg = data.openLeg('run', null, 0).index;
+    return { registry, batches, data, leg: data.openLeg('run', null, 0).index };
+  };
+
+  it("turns what a registered session's store decodes into batches, without anyone asking", async () => {
+    const { batches, data, leg } = batching();
     data.push(leg, utf8('data: {"type":"text","agent":"a","final":false,"delta":"hi"}\n\n'), 1);
     const batch = await waitFor(() => batches[0], 'a batch');
     expect(batch).toMatchObject({ sessionId: 'a', start: 0, total: 1 });
   });
 
   it('holds batches back while a client cannot take them, then sends everything that changed meanwhile, a batch at a time', async () => {
-    registry = createSessionRegistry({ batchIntervalMs: 5 });
-    const batches: SessionBatch[] = [];
-    registry.events.batches.event((batch) => batches.push(batch));
-    const data = storeOf('a');
-    registry.register(data, {});
-    const leg = data.openLeg('run', null, 0).index;
+    const { registry, batches, data, leg } = batching();
     const events = (from: number, to: number) => {
       let text = '';
       for (let i = from; i < to; i++) text += `data: {"type":"text","agent":"a","final":false,"delta":"${i} "}\n\n`;
