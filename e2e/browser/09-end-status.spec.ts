@@ -1,6 +1,8 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fixturePath, readFixture } from '../../src-main/testing/fixtures';
 import { TEST_IDS } from '../../src-renderer/testids';
 import { expect, test } from './fixtures';
@@ -97,4 +99,29 @@ test('a clean stream is done, and each status has its own colour in the sidebar'
   await app.screenshot('09-end-status-sidebar');
   await page.emulateMedia({ colorScheme: 'dark' });
   await app.screenshot('09-end-status-sidebar-dark');
+});
+
+test('a long status, a three-digit count and findings of two severities share one sidebar line, the count whole', async ({
+  app,
+}, testInfo) => {
+  // A finished stream, then one that fails: ended by error, 141 envelopes, 8 errors and 18 warnings.
+  mkdirSync(testInfo.outputPath(), { recursive: true });
+  const joined = join(testInfo.outputPath(), 'joined.sse');
+  writeFileSync(joined, Buffer.concat([readFixture('example_1.json.sse'), readFixture('error_midstream.json.sse')]));
+  await app.openFiles(joined);
+  const item = app.sessionItem('joined.sse');
+  await expect(item.getByTestId(TEST_IDS.sessionItemState)).toHaveText('ended by error');
+  const count = item.locator('.session-count');
+  await expect(count).toHaveText('141 env');
+  // The findings as one badge, the total in the worst severity's colour, each count in its tooltip.
+  const findings = item.locator('.severity-counts .badge');
+  await expect(findings).toHaveText('26');
+  await expect(findings).toHaveAttribute('title', '8 errors, 18 warnings');
+  await expect(findings).toHaveClass(/badge-error\b/);
+  // Nothing of the count is cut, and the line stays inside its row: the dialect id gave way.
+  expect(await count.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+  const row = (await item.boundingBox())!;
+  const badge = (await findings.boundingBox())!;
+  expect(badge.x + badge.width).toBeLessThanOrEqual(row.x + row.width);
+  await app.screenshot('09-end-status-sidebar-long-line');
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatCountOf } from '../model/format';
+import { formatCount, formatCountOf } from '../model/format';
 
 export type Tone = 'neutral' | 'info' | 'ok' | 'warning' | 'error' | 'failed' | 'live' | 'accent';
 
@@ -21,8 +21,19 @@ export function Badge({
   );
 }
 
-/** Counts of findings by severity, as small coloured badges (nothing when all are zero). */
-export function SeverityCounts({ counts }: { counts: { error: number; warning: number; info: number } }) {
+interface Counts {
+  error: number;
+  warning: number;
+  info: number;
+}
+
+/**
+ * Counts of findings by severity, as small coloured badges (nothing when all are zero).
+ * `compact`: one badge, the total, coloured by the worst severity and each count in its
+ * tooltip (the sidebar, where a session's line has no room for three).
+ */
+export function SeverityCounts({ counts, compact = false }: { counts: Counts; compact?: boolean }) {
+  if (compact) return <FindingsTotal counts={counts} />;
   return (
     <span className="severity-counts">
       {counts.error > 0 && (
@@ -40,6 +51,26 @@ export function SeverityCounts({ counts }: { counts: { error: number; warning: n
           {counts.info}
         </Badge>
       )}
+    </span>
+  );
+}
+
+function FindingsTotal({ counts }: { counts: Counts }) {
+  const total = counts.error + counts.warning + counts.info;
+  if (total === 0) return null;
+  const tone = counts.error > 0 ? 'error' : counts.warning > 0 ? 'warning' : 'info';
+  const title = [
+    counts.error > 0 ? formatCountOf(counts.error, 'error') : '',
+    counts.warning > 0 ? formatCountOf(counts.warning, 'warning') : '',
+    counts.info > 0 ? formatCountOf(counts.info, 'note') : '',
+  ]
+    .filter((part) => part !== '')
+    .join(', ');
+  return (
+    <span className="severity-counts">
+      <Badge tone={tone} title={title}>
+        {formatCount(total)}
+      </Badge>
     </span>
   );
 }
