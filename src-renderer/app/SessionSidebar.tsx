@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Badge, SeverityCounts } from '../components/Badge';
-import { formatCount, formatCountOf } from '../model/format';
+import { formatCountOf, formatCountShort } from '../model/format';
 import { displayTitle, stateLabel, stateTitle, stateTone } from '../model/session-state';
 import { TEST_IDS } from '../testids';
 import { RecentSessionsList } from '../views/requests/RecentSessionsList';
@@ -89,12 +89,13 @@ export const SessionSidebar = memo(function SessionSidebar({
                 <Badge tone={stateTone(session)} title={stateTitle(session)} testId={TEST_IDS.sessionItemState}>
                   {stateLabel(session)}
                 </Badge>
-                {/* Always there, empty until a dialect is decided: the line's grid places each part by its column. */}
-                <span className="session-format" title={session.format ?? undefined}>
-                  {session.format}
-                </span>
+                {session.format && (
+                  <span className="session-format" title={session.format}>
+                    {session.format}
+                  </span>
+                )}
                 <span className="session-count" title={formatCountOf(session.envelopes, 'envelope')}>
-                  {formatCount(session.envelopes)} env
+                  {formatCountShort(session.envelopes)} env
                 </span>
                 <SeverityCounts counts={session.diagnostics} compact />
               </div>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatCount, formatCountOf } from '../model/format';
+import { formatCountOf, formatCountShort } from '../model/format';
 
 export type Tone = 'neutral' | 'info' | 'ok' | 'warning' | 'error' | 'failed' | 'live' | 'accent';
 
@@ -69,7 +69,7 @@ function FindingsTotal({ counts }: { counts: Counts }) {
   return (
     <span className="severity-counts">
       <Badge tone={tone} title={title}>
-        {formatCount(total)}
+        {formatCountShort(total)}
       </Badge>
     </span>
   );

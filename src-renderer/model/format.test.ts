@@ -5,6 +5,7 @@ import {
   formatCompact,
   formatCount,
   formatCountOf,
+  formatCountShort,
   formatDuration,
   formatGap,
   formatOffset,
@@ -71,6 +72,14 @@ describe('formatting', () => {
     [180_000, '180k'],
     [2_500_000, '2.5M'],
   ])('a count on a narrow axis %d → %s', (n, text) => expect(formatCompact(n)).toBe(text));
+
+  it.each([
+    [141, '141'],
+    [54_321, '54,321'],
+    [99_999, '99,999'],
+    [100_000, '100k'],
+    [2_000_155, '2.0M'],
+  ])('a count in a sidebar line %d → %s: exact up to five digits', (n, text) => expect(formatCountShort(n)).toBe(text));
 
   it('separates thousands without the machine locale', () => {
     expect(formatCount(1234567)).toBe('1,234,567');

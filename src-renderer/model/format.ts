@@ -83,6 +83,11 @@ export function formatCount(n: number): string {
   return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** A count for a narrow list: exact up to five digits ("54,321"), then compact ("180k", "2.0M"). */
+export function formatCountShort(n: number): string {
+  return n < 100_000 ? formatCount(n) : formatCompact(n);
+}
+
 /** "1 envelope", "2 envelopes", "1,234 envelopes": a count with its noun in the right number. */
 export function formatCountOf(n: number, singular: string, plural = `${singular}s`): string {
   return `${formatCount(n)} ${Math.trunc(n) === 1 ? singular : plural}`;

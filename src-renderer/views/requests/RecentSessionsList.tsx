@@ -3,7 +3,7 @@ import type { RecentSession } from '../../../src-shared/contract';
 import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import { Badge } from '../../components/Badge';
-import { formatCount } from '../../model/format';
+import { formatCountOf, formatCountShort } from '../../model/format';
 import { timeAgo } from '../../model/requests';
 import { TEST_IDS } from '../../testids';
 import { END_TONES, displayTitle } from '../../model/session-state';
@@ -67,7 +67,9 @@ export const RecentSessionsList = memo(function RecentSessionsList({ app, now }:
                     {session.format}
                   </span>
                 )}
-                <span>{formatCount(session.envelopes)} env</span>
+                <span className="recent-session-count" title={formatCountOf(session.envelopes, 'envelope')}>
+                  {formatCountShort(session.envelopes)} env
+                </span>
                 <span className="recent-session-when">{timeAgo(session.endedAt, now)}</span>
               </span>
             </button>
