@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { SEVERITIES, type Severity } from '../../src-shared/diagnostics/severity';
 import { formatCountOf, formatCountShort } from '../model/format';
 
 export type Tone = 'neutral' | 'info' | 'ok' | 'warning' | 'error' | 'failed' | 'live' | 'accent';
@@ -21,56 +22,37 @@ export function Badge({
   );
 }
 
-interface Counts {
-  error: number;
-  warning: number;
-  info: number;
-}
+type Counts = Readonly<Record<Severity, number>>;
+
+/** What a finding of each severity is called in a count. */
+const NOUNS: Readonly<Record<Severity, string>> = { error: 'error', warning: 'warning', info: 'note' };
 
 /**
- * Counts of findings by severity, as small coloured badges (nothing when all are zero).
- * `compact`: one badge, the total, coloured by the worst severity and each count in its
- * tooltip (the sidebar, where a session's line has no room for three).
+ * Counts of findings by severity, as small coloured badges, worst first (nothing when all are
+ * zero). `compact`: one badge, the total, coloured by the worst severity found, each count in
+ * its tooltip (the sidebar, where a session's line has no room for three).
  */
 export function SeverityCounts({ counts, compact = false }: { counts: Counts; compact?: boolean }) {
-  if (compact) return <FindingsTotal counts={counts} />;
+  const found = SEVERITIES.filter((severity) => counts[severity] > 0);
+  const titleOf = (severity: Severity): string => formatCountOf(counts[severity], NOUNS[severity]);
+  if (compact) {
+    const worst = found[0];
+    if (worst === undefined) return null;
+    return (
+      <span className="severity-counts">
+        <Badge tone={worst} title={found.map(titleOf).join(', ')}>
+          {formatCountShort(found.reduce((total, severity) => total + counts[severity], 0))}
+        </Badge>
+      </span>
+    );
+  }
   return (
     <span className="severity-counts">
-      {counts.error > 0 && (
-        <Badge tone="error" title={formatCountOf(counts.error, 'error')}>
-          {counts.error}
+      {found.map((severity) => (
+        <Badge key={severity} tone={severity} title={titleOf(severity)}>
+          {counts[severity]}
         </Badge>
-      )}
-      {counts.warning > 0 && (
-        <Badge tone="warning" title={formatCountOf(counts.warning, 'warning')}>
-          {counts.warning}
-        </Badge>
-      )}
-      {counts.info > 0 && (
-        <Badge tone="info" title={formatCountOf(counts.info, 'note')}>
-          {counts.info}
-        </Badge>
-      )}
-    </span>
-  );
-}
-
-function FindingsTotal({ counts }: { counts: Counts }) {
-  const total = counts.error + counts.warning + counts.info;
-  if (total === 0) return null;
-  const tone = counts.error > 0 ? 'error' : counts.warning > 0 ? 'warning' : 'info';
-  const title = [
-    counts.error > 0 ? formatCountOf(counts.error, 'error') : '',
-    counts.warning > 0 ? formatCountOf(counts.warning, 'warning') : '',
-    counts.info > 0 ? formatCountOf(counts.info, 'note') : '',
-  ]
-    .filter((part) => part !== '')
-    .join(', ');
-  return (
-    <span className="severity-counts">
-      <Badge tone={tone} title={title}>
-        {formatCountShort(total)}
-      </Badge>
+      ))}
     </span>
   );
 }
