@@ -119,6 +119,30 @@ describe('file sessions', () => {
     expect([...registry.sessions.keys()]).toEqual(['again', 'replaced', 'gone']);
   });
 
+  it('reloads the recordings one report opened with one read of the report between them', async () => {
+    const reads: string[] = [];
+    registry = createSessionRegistry({
+      openSource: (path, options) => {
+        if (options?.checkReportOnly) reads.push(path);
+        return openSource(path, options);
+      },
+      uploadDir: dir,
+    });
+    const files = createFileSessions(registry);
+    const names = ['error_midstream.json.sse', 'frontend_tools.xml.sse'];
+    for (const name of names) await writeFile(join(dir, name), readFixture(name));
+    await runCli(['check', '--expect', 'status == "done"', '--junit', 'report.xml', ...names], { cwd: dir });
+    const report = join(dir, 'report.xml');
+    const reopened = await Promise.all(
+      names.map((name) => files.reopen({ sessionId: name, path: join(dir, name), title: name, report })),
+    );
+    expect(reads).toEqual([report]);
+    for (const { id } of reopened)
+      expect(
+        (await loaded(registry, id)).diagnostics().filter((d) => d.rule === 'recording.check-failed'),
+      ).toHaveLength(1);
+  });
+
   it('refuses a check report whose recordings are gone, or that names none, saying which', async () => {
     const { registry, files } = setup();
     await writeFile(join(dir, 'gone.sse'), readFixture('example_1.json.sse'));

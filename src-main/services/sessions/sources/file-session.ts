@@ -15,6 +15,7 @@ import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
 import { checkFindings, checkReportTargets, reportFindingsFor } from '../../importers/check-report-targets';
 import { CheckReportError, HarEntryChoiceError, type ImportedSource } from '../../importers/types';
+import type { ReportedRecording } from '../../../../src-shared/recording/check-report';
 import type { ImportDiagnostic } from '../../../../src-shared/recording/types';
 import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
 import type { Runtime, SessionRegistry } from '../session-registry';
@@ -367,13 +368,25 @@ export function createFileSessions(registry: SessionRegistry) {
     });
   }
 
+  /**
+   * Reads of a check report in flight: the sessions one report opened reload together (a worker
+   * restart reopens them all at once), and share one read of it, up to 64 MiB.
+   */
+  const reportReads = new Map<string, Promise<readonly ReportedRecording[]>>();
+
   /** What the check report at `report` says failed on the recording at `path`, read again. */
   async function reportFindings(report: string, path: string): Promise<ImportDiagnostic[]> {
-    const recordings = await deps.openSource?.(report, { checkReportOnly: true }).then(
-      () => [],
-      (error: unknown) => (error instanceof CheckReportError ? error.recordings : []),
-    );
-    return reportFindingsFor(report, recordings ?? [], path);
+    let read = reportReads.get(report);
+    if (!read) {
+      read = (deps.openSource?.(report, { checkReportOnly: true }) ?? Promise.resolve())
+        .then(
+          () => [],
+          (error: unknown) => (error instanceof CheckReportError ? error.recordings : []),
+        )
+        .finally(() => reportReads.delete(report));
+      reportReads.set(report, read);
+    }
+    return reportFindingsFor(report, await read, path);
   }
 
   return { openFile, beginUpload, sendUploadChunk, abortUpload, openUpload, openHarEntries, reopen, dispose };
