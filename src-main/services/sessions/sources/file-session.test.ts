@@ -119,6 +119,24 @@ describe('file sessions', () => {
     expect([...registry.sessions.keys()]).toEqual(['again', 'replaced', 'gone']);
   });
 
+  it('refuses to reload the HAR entries a session had opened once the file no longer has them, saying which, and opens nothing', async () => {
+    const { registry, files } = setup();
+    const entry = {
+      request: { method: 'POST', url: 'http://h/run', headers: [] },
+      response: {
+        status: 200,
+        headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+        content: { mimeType: 'text/event-stream', text: Buffer.from(readFixture('example_1.json.sse')).toString() },
+      },
+    };
+    const har = join(dir, 'edited.har');
+    await writeFile(har, JSON.stringify({ log: { creator: { name: 'DevTools' }, entries: [entry, entry] } }));
+    await expect(files.reopen({ sessionId: 's', path: har, title: 'edited.har', entries: [1, 4] })).rejects.toThrow(
+      `${har}: the HAR file has no entry #4 (it has 2, numbered from 0).`,
+    );
+    expect(registry.sessions.size).toBe(0);
+  });
+
   it('reloads the recordings one report opened with one read of the report between them', async () => {
     const reads: string[] = [];
     registry = createSessionRegistry({
