@@ -58,6 +58,11 @@ test("a generated image (a file part) shows in its block, from the UI stream's d
     await file.scrollIntoViewIfNeeded();
     const image = file.getByTestId(BLOCK_IDS.imageInline);
     await expect(image, capture).toContainText('image/png · 126 B (data URI)');
+    // A source part's page is a link (opened only on click), with its title.
+    const source = blocks.ofKind(capture.endsWith('.sse') ? 'source-url' : 'source').first();
+    await expect(source.getByTestId(BLOCK_IDS.payloadLink), capture).toHaveText(
+      'Paris — Wikipediahttps://en.wikipedia.org/wiki/Paris',
+    );
     // The demo's chart is a real PNG: the page decoded it to its 48 × 32 pixels.
     await expect.poll(() => image.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
   }

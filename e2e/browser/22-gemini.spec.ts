@@ -31,6 +31,20 @@ test('a recorded Gemini SSE capture (CRLF) ends done at its finishReason, with i
   await expect(diagnostics.empty).toBeVisible();
 });
 
+test("an inline image whose data is no image (the capture's one-byte placeholder) says so, with its true size", async ({
+  app,
+  blocks,
+}) => {
+  await app.openCleanCapture(externalFixturePath('vercel-ai/gemini-image.crlf.sse'));
+  await app.show('blocks');
+  const text = blocks.ofKind('text').first();
+  // `AA==` is one byte: the browser cannot decode it, and the block says that instead of a broken image.
+  await expect(text.getByTestId(BLOCK_IDS.imageUndecodable)).toHaveText(
+    '[image not shown: its data does not decode as an image: image/jpeg · 1 B (data URI)]',
+  );
+  await expect(text.getByTestId(BLOCK_IDS.imageInline)).toHaveCount(0);
+});
+
 test('a JSON array body (no alt=sse) opens element by element: the streamed call is one tool call', async ({
   app,
   blocks,

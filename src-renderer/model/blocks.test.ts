@@ -9,6 +9,7 @@ import {
   kindLabel,
   metaFilesOf,
   payloadImage,
+  payloadLink,
   presentationOf,
   prettyJson,
   safeExternalUrl,
@@ -48,7 +49,11 @@ describe('helpers', () => {
       kind: 'data',
       src: 'data:image/png;base64,iVBORw0KGgo=',
       mediaType: 'image/png',
+      bytes: 8,
     });
+    // The size is what the payload decodes to, its padding not counted (Gemini's one-byte `AA==`).
+    expect(classifyImageSource('data:image/jpeg;base64,AA==')).toMatchObject({ kind: 'data', bytes: 1 });
+    expect(classifyImageSource('data:image/gif;base64,R0lGODlh')).toMatchObject({ kind: 'data', bytes: 6 });
     expect(classifyImageSource('https://example.com/a.png')).toEqual({
       kind: 'remote',
       url: 'https://example.com/a.png',
@@ -81,6 +86,28 @@ describe('helpers', () => {
       undefined,
     ])
       expect(payloadImage(parsed), JSON.stringify(parsed)).toBeNull();
+  });
+
+  test("payloadLink: the web page a source part points at, with its title; never an image's URL or another scheme", () => {
+    expect(payloadLink({ sourceId: 'src-1', url: 'https://en.wikipedia.org/wiki/Paris', title: 'Paris' })).toEqual({
+      url: 'https://en.wikipedia.org/wiki/Paris',
+      title: 'Paris',
+    });
+    expect(payloadLink({ url: 'http://a.example/x', title: '' })).toEqual({
+      url: 'http://a.example/x',
+      title: undefined,
+    });
+    for (const parsed of [
+      { url: 'javascript:alert(1)', title: 'x' },
+      { url: 'file:///etc/passwd' },
+      { url: '/relative' },
+      { url: 42 },
+      { mediaType: 'image/png', url: 'https://a.example/x.png' },
+      [{ url: 'https://a.example/' }],
+      'https://a.example/',
+      null,
+    ])
+      expect(payloadLink(parsed), JSON.stringify(parsed)).toBeNull();
   });
 
   test('safeExternalUrl accepts absolute http(s) only', () => {

@@ -154,7 +154,8 @@ export function metaFilesOf(parsed: unknown): MetaFile[] {
 // ─── URLs in untrusted content ──────────────────────────────────────────────────────────
 
 export type ImageSource =
-  | { kind: 'data'; src: string; mediaType: string }
+  /** `bytes`: what the base64 payload decodes to. */
+  | { kind: 'data'; src: string; mediaType: string; bytes: number }
   | { kind: 'remote'; url: string }
   | { kind: 'unsupported'; reason: string };
 
@@ -171,12 +172,27 @@ export function classifyImageSource(src: string): ImageSource {
   if (/^data:/i.test(head)) {
     // The prefix decides; the payload is whatever follows (an <img> of a data URI loads nothing).
     const match = DATA_IMAGE_PREFIX.exec(head);
-    if (match?.[1]) return { kind: 'data', src: trimmed, mediaType: match[1].toLowerCase() };
+    if (match?.[1])
+      return {
+        kind: 'data',
+        src: trimmed,
+        mediaType: match[1].toLowerCase(),
+        bytes: base64Bytes(trimmed, match[0].length),
+      };
     return { kind: 'unsupported', reason: 'data URI that is not a base64 image' };
   }
   const url = safeExternalUrl(trimmed);
   if (url) return { kind: 'remote', url };
   return { kind: 'unsupported', reason: 'not an http(s) or data: image URL' };
+}
+
+const EQUALS = 0x3d;
+
+/** The bytes base64 text from `start` on decodes to: three for every four characters, less its `=` padding. */
+function base64Bytes(text: string, start: number): number {
+  let end = text.length;
+  while (end > start && text.charCodeAt(end - 1) === EQUALS) end--;
+  return Math.floor(((end - start) * 3) / 4);
 }
 
 const MEDIA_TYPE_KEYS = ['mediaType', 'mimeType', 'media_type', 'mime_type'] as const;
@@ -196,6 +212,19 @@ export function payloadImage(parsed: unknown): { src: string; mediaType: string 
   if (typeof url === 'string' && url !== '') return { src: url, mediaType };
   if (typeof data === 'string' && data !== '') return { src: `data:${mediaType};base64,${data}`, mediaType };
   return null;
+}
+
+/**
+ * The web page a block's JSON payload points at, as a source part does (the AI SDK's
+ * `source-url`, the v4 stream's `h` sources): an object with an http(s) `url` that is not an
+ * image, and its `title` when it has one. Null for anything else.
+ */
+export function payloadLink(parsed: unknown): { url: string; title: string | undefined } | null {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || payloadImage(parsed)) return null;
+  const { url, title } = parsed as Record<string, unknown>;
+  const href = typeof url === 'string' ? safeExternalUrl(url) : null;
+  if (!href) return null;
+  return { url: href, title: typeof title === 'string' && title !== '' ? title : undefined };
 }
 
 /** An absolute http(s) URL as a string, or null (relative, javascript:, file:, malformed). */

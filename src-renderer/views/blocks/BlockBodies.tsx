@@ -4,7 +4,7 @@ import { inlineTagNames } from '../../../src-shared/inline/tag-vocabulary';
 import { DEFAULT_INLINE_OPTIONS } from '../../../src-shared/inline/types';
 import type { AppModel } from '../../model/types';
 import { holdBackPartialTag, watchedWithInlineTags } from '../../../src-shared/inline/holdback';
-import { payloadImage, payloadOf, prettyJson } from '../../model/blocks';
+import { payloadImage, payloadLink, payloadOf, prettyJson } from '../../model/blocks';
 import { hasProtocolSegments } from '../../model/segments';
 import { ExternalLink, ImageRefView } from './links';
 import { SafeMarkdown } from './SafeMarkdown';
@@ -189,13 +189,23 @@ export function Images({ app, detail }: { app: AppModel; detail: BlockDetail }) 
   );
 }
 
-/** Any other block: its payload as text, pretty JSON when it parses, and the image it carries (a file part's). */
+/**
+ * Any other block: its payload as text, pretty JSON when it parses, the page it points at (a
+ * source part's, as a link that opens only on click) and the image it carries (a file part's).
+ */
 export function PlainBody({ app, detail, live }: BodyProps) {
   const payload = payloadOf(detail);
   const pretty = prettyJson(detail, payload);
   const image = payloadImage(payload);
+  const link = payloadLink(payload);
   return (
     <>
+      {link && (
+        <p className="block-link" data-testid={BLOCK_IDS.payloadLink}>
+          {link.title && <span className="citation-title">{link.title}</span>}
+          <ExternalLink app={app} href={link.url} />
+        </p>
+      )}
       <ClippedText text={pretty ?? holdBackPartialTag(detail.content, live).visible} />
       {image && (
         <div className="block-images">

@@ -81,19 +81,26 @@ export function ImageRefView({
 }) {
   const source = classifyImageSource(src);
   const [zoomed, setZoomed] = useState(false);
+  // Whether the browser failed to decode the data as an image (a truncated or placeholder payload).
+  const [undecodable, setUndecodable] = useState(false);
   if (source.kind === 'data') {
+    const size = `${source.mediaType} · ${formatBytes(source.bytes)} (data URI)`;
+    if (undecodable)
+      return (
+        <span className="img-refused" data-testid={BLOCK_IDS.imageUndecodable}>
+          [image not shown: its data does not decode as an image: {size}]
+        </span>
+      );
     return (
       <figure className={`img-inline ${zoomed ? 'img-zoomed' : ''}`} data-testid={BLOCK_IDS.imageInline}>
         <img
           src={source.src}
           alt={alt ?? 'image from the stream'}
           onClick={() => setZoomed((z) => !z)}
+          onError={() => setUndecodable(true)}
           title="Click to toggle full size"
         />
-        <figcaption>
-          {source.mediaType} · {formatBytes(Math.floor((source.src.length - source.src.indexOf(',') - 1) * 0.75))} (data
-          URI)
-        </figcaption>
+        <figcaption>{size}</figcaption>
       </figure>
     );
   }
