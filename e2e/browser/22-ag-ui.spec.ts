@@ -1,4 +1,4 @@
-import { externalFixturePath } from '../../src-main/testing/fixtures';
+import { externalFixturePath, providerFixturePath } from '../../src-main/testing/fixtures';
 import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
 import { expect, test } from './fixtures';
 
@@ -49,6 +49,27 @@ test('ag-ui: the demo agent’s state run streams through the preset; each delta
   await expect(blocks.ofKind('state').last()).toContainText('"booking"');
   await expect(blocks.ofKind('text').first()).toContainText('The train is booked');
   await app.screenshot('22-ag-ui-live-state');
+});
+
+test('ag-ui: each state block says what changed the state: the snapshot, or the delta with its operations', async ({
+  app,
+  blocks,
+}) => {
+  await app.openCleanCapture(providerFixturePath('ag-ui/state.sse'));
+  await app.show('blocks');
+  const states = blocks.ofKind('state');
+  await expect(states).toHaveCount(5);
+  await expect(states.nth(0).getByTestId(BLOCK_IDS.stateChange)).toHaveText('STATE_SNAPSHOT');
+  const delta = states.nth(3).getByTestId(BLOCK_IDS.stateChange);
+  await expect(delta.locator('li')).toHaveText([
+    'test /status "planning"',
+    'replace /plan/steps/0/done true',
+    'replace /status "booking"',
+  ]);
+  await expect(delta).toContainText('STATE_DELTA');
+  await expect(states.nth(3)).toContainText('"status": "booking"');
+  await states.nth(3).scrollIntoViewIfNeeded();
+  await app.screenshot('22-ag-ui-state-change');
 });
 
 test('ag-ui: RUN_ERROR mid-stream ends the session by error, with its finding', async ({

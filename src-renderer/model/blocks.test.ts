@@ -41,6 +41,7 @@ describe('helpers', () => {
   test('a block kind a dialect adds is labelled and presented as its module declares (segments: one segment each)', () => {
     expect(kindLabel('segment')).toBe('Segment');
     expect(presentationOf('segment')).toBe('segment');
+    expect(presentationOf('state')).toBe('state');
     expect([kindLabel('some_future_kind'), presentationOf('some_future_kind')]).toEqual(['some_future_kind', 'plain']);
   });
 

@@ -44,7 +44,17 @@ export function kindLabel(kind: string): string {
 
 /** How a block's content is presented. */
 export type BlockPresentation =
-  'markdown' | 'thinking' | 'tool-call' | 'tool-result' | 'json' | 'files' | 'error' | 'awaiting' | 'segment' | 'plain';
+  | 'markdown'
+  | 'thinking'
+  | 'tool-call'
+  | 'tool-result'
+  | 'json'
+  | 'files'
+  | 'error'
+  | 'awaiting'
+  | 'segment'
+  | 'state'
+  | 'plain';
 
 export function presentationOf(kind: string): BlockPresentation {
   switch (kind) {
@@ -73,6 +83,8 @@ export function presentationOf(kind: string): BlockPresentation {
       return 'error';
     case KIND.awaiting_frontend_tools:
       return 'awaiting';
+    case KIND.state:
+      return 'state';
     default:
       return INLINE_TREATMENTS.get(kind) === 'segment' ? 'segment' : 'plain';
   }

@@ -8,6 +8,7 @@ import { formatBytes, formatCompact, formatCount } from '../../model/format';
 import { PlainBody, SegmentBlockBody, TextBody, ThinkingBody, type BodyProps } from './BlockBodies';
 import { AwaitingBody, ErrorBody, FilesBody, JsonBody, ToolCallBody, ToolResultBody } from './DataBodies';
 import { BLOCK_IDS } from './testids';
+import { StateBody } from './StateBody';
 import { KIND } from '../../../src-shared/envelope/vocabulary';
 
 export interface BlockCardProps {
@@ -224,6 +225,8 @@ export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
             <AwaitingBody {...bodyProps} pending={pending} />
           ) : presentation === 'segment' ? (
             <SegmentBlockBody {...bodyProps} />
+          ) : presentation === 'state' ? (
+            <StateBody {...bodyProps} />
           ) : (
             <PlainBody {...bodyProps} />
           )}

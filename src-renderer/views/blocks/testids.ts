@@ -32,6 +32,7 @@ export const BLOCK_IDS = {
   imageRemote: 'image-remote',
   externalLink: 'external-link',
   payloadLink: 'payload-link',
+  stateChange: 'state-change',
   metaJson: 'meta-json',
   metaFiles: 'meta-files',
   errorBlock: 'error-block',
