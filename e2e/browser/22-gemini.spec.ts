@@ -1,4 +1,5 @@
 import { externalFixturePath } from '../../src-main/testing/fixtures';
+import { TEST_IDS } from '../../src-renderer/testids';
 import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
 import { expect, test } from './fixtures';
 
@@ -29,6 +30,17 @@ test('a recorded Gemini SSE capture (CRLF) ends done at its finishReason, with i
 
   await app.show('diagnostics');
   await expect(diagnostics.empty).toBeVisible();
+});
+
+test("the same stream's chunks saved one JSON object per line open as its events, decoded as the SSE capture was", async ({
+  app,
+  blocks,
+}) => {
+  await app.openCleanCapture(externalFixturePath('vercel-ai/gemini-text.chunks.jsonl'));
+  await expect(app.page.getByTestId(TEST_IDS.sessionHeader)).toContainText('(ndjson-events)');
+  await expect(app.page.getByTestId(TEST_IDS.sessionHeader)).toContainText('Decoded as Gemini');
+  await app.show('blocks');
+  await expect(blocks.ofKind('text').first()).toContainText('in strawberry');
 });
 
 test("an inline image whose data is no image (the capture's one-byte placeholder) says so, with its true size", async ({

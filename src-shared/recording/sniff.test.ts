@@ -18,6 +18,13 @@ describe('sniffSource', () => {
     ['an SSE capture of a data line without colon', 'data\n\n', 'sse', undefined],
     ['NDJSON envelopes', `${ENVELOPE}\n${ENVELOPE}\n`, 'ndjson-envelopes', 'ndjson'],
     ['NDJSON Anthropic events', `${EVENT}\n`, 'anthropic-events', 'ndjson'],
+    [
+      "NDJSON of a provider's chunks (an SDK test suite's .chunks.txt)",
+      '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}\n',
+      'ndjson-events',
+      'ndjson',
+    ],
+    ['NDJSON of objects no dialect claims, as JSON events', '{"name":"x"}\n{"name":"y"}', 'ndjson-events', 'ndjson'],
     ['a JSON array of envelopes', `[\n  ${ENVELOPE}\n]`, 'json-envelopes', 'json-array'],
     ['a JSON array of Anthropic events', `[${EVENT}]`, 'anthropic-events', 'json-array'],
     ['a JSON array of API responses (arrays of events)', `[[${EVENT}],[${EVENT}]]`, 'anthropic-events', 'json-array'],
@@ -82,7 +89,6 @@ describe('sniffSource', () => {
     ['an HTML page', '<!doctype html><html>', 'first bytes were an HTML page'],
     ['a JSON array of numbers', '[1, 2, 3]', 'a JSON array, but its items are not an envelope'],
     ['a JSON array of other objects', '[{"name":"x"}]', 'its first item is not an envelope'],
-    ['NDJSON of other objects', '{"name":"x"}\n', 'JSON lines, but the first is not an envelope'],
     ['a truncated JSON object line', '{"type":"text","agent":"a"', 'its first line is not a JSON object'],
     [
       'an HTTP response with an HTML body',
@@ -100,7 +106,7 @@ describe('sniffSource', () => {
   it('names what was expected', () => {
     const result = sniff('hello');
     expect(!result.ok && !result.needMore && result.message).toMatch(
-      /^not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, a streamed JSON array of API responses, or HAR: first bytes were text that is none of these$/,
+      /^not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, NDJSON of stream events, a streamed JSON array of API responses, or HAR: first bytes were text that is none of these$/,
     );
     expect(result).not.toMatchObject({ message: expect.stringContaining('hello') as unknown });
   });

@@ -6,7 +6,7 @@ import { announcedLineFraming, lineFramingOf } from '../pipeline/leg-framing';
 import { createUtf8Decoder } from '../text/utf8';
 import { CHECK_REPORT_WHAT, isCheckReport } from './check-report';
 import { RECORDING_MAGIC } from './format';
-import { convertItem } from './items';
+import { convertItem, itemShape, type ItemShape } from './items';
 import { createJsonArraySplitter } from './json-array-splitter';
 import { RECORDING_FORMAT, type HeaderList, type RecordedResponse, type SourceKind } from './types';
 
@@ -19,7 +19,7 @@ import { RECORDING_FORMAT, type HeaderList, type RecordedResponse, type SourceKi
  */
 
 export const EXPECTED_KINDS =
-  'a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, a streamed JSON array of API responses, or HAR';
+  'a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, NDJSON of stream events, a streamed JSON array of API responses, or HAR';
 
 export type SniffResult =
   | {
@@ -135,12 +135,20 @@ function unknown(bytes: Uint8Array, detail?: string): SniffResult {
 const ITEM_SHAPES =
   'an envelope {type, agent, final, delta} or an Anthropic event {type: message_start, content_block_delta, …}';
 
-function kindOfItems(shape: string, container: 'ndjson' | 'json-array'): SourceKind | null {
-  if (shape === 'anthropic-event') return 'anthropic-events';
-  if (shape === 'envelope' || shape === 'error-frame')
-    return container === 'ndjson' ? 'ndjson-envelopes' : 'json-envelopes';
-  return null;
-}
+/**
+ * What a file of items is, by the shape of its first object. NDJSON of other objects is a
+ * stream's events saved one per line (a provider's chunks, as SDK test suites record them,
+ * AG-UI events, JSON-RPC messages…): its dialect is detected from the events, as an SSE
+ * capture's, and events no dialect claims are shown as JSON events. A JSON array of other
+ * objects is none of these (below: unless a dialect claims its first item, a response body
+ * streamed as one array).
+ */
+const ITEM_KINDS: Readonly<Record<ItemShape, { readonly ndjson: SourceKind; readonly array: SourceKind | null }>> = {
+  'anthropic-event': { ndjson: 'anthropic-events', array: 'anthropic-events' },
+  envelope: { ndjson: 'ndjson-envelopes', array: 'json-envelopes' },
+  'error-frame': { ndjson: 'ndjson-envelopes', array: 'json-envelopes' },
+  'other-object': { ndjson: 'ndjson-events', array: null },
+};
 
 function sniffJsonArray(bytes: Uint8Array, start: number, complete: boolean): SniffResult {
   // Set from the splitter's callback; an object so the checks below see the assignments.
@@ -150,7 +158,7 @@ function sniffJsonArray(bytes: Uint8Array, start: number, complete: boolean): Sn
       if (seen.decided) return;
       const item = convertItem(element.text);
       if (item.ok && item.firstObject) {
-        const kind = kindOfItems(item.shape, 'json-array');
+        const kind = ITEM_KINDS[itemShape(item.firstObject)].array;
         seen.decided = kind
           ? { ok: true, kind, container: 'json-array', bodyOffset: start }
           : isDialectEvent(element.text)
@@ -211,15 +219,7 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
   // A recording header written by another tool, with spaces or its keys in another order.
   if (parsed.value['format'] === RECORDING_FORMAT) return { ok: true, kind: 'recording', bodyOffset: 0 };
   if ('log' in parsed.value) return { ok: true, kind: 'har', bodyOffset: start };
-  const item = convertItem(line.text);
-  const kind = item.ok ? kindOfItems(item.shape, 'ndjson') : null;
-  if (!kind)
-    return {
-      ok: false,
-      needMore: false,
-      message: `JSON lines, but the first is not ${ITEM_SHAPES}: ${preview(line.text)}`,
-    };
-  return { ok: true, kind, container: 'ndjson', bodyOffset: start };
+  return { ok: true, kind: ITEM_KINDS[itemShape(parsed.value)].ndjson, container: 'ndjson', bodyOffset: start };
 }
 
 /**

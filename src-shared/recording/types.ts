@@ -133,4 +133,12 @@ export interface ImportDiagnostic extends Diagnostic {
  * line-framed wire (the AI SDK's v4 data stream); `json-stream`: a body streamed as one JSON array.
  */
 export type SourceKind =
-  'recording' | 'sse' | 'lines' | 'json-stream' | 'ndjson-envelopes' | 'json-envelopes' | 'anthropic-events' | 'har';
+  | 'recording'
+  | 'sse'
+  | 'lines'
+  | 'json-stream'
+  | 'ndjson-envelopes'
+  | 'json-envelopes'
+  | 'anthropic-events'
+  | 'ndjson-events'
+  | 'har';

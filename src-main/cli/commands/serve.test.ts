@@ -77,7 +77,7 @@ describe('stream-inspector serve', () => {
     const io = memoryIo();
     expect(await main(['serve', fixturePath('MANIFEST.json'), '--port', '0'], io)).toBe(2);
     expect(io.err()).toContain(
-      'not a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, a streamed JSON array of API responses, or HAR',
+      'not a recording, SSE capture, NDJSON/JSON of envelopes or Anthropic events, NDJSON of stream events, a streamed JSON array of API responses, or HAR',
     );
   });
 });

@@ -10,7 +10,7 @@ describe('corrupt and unknown files', () => {
     [
       'binary garbage',
       Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]),
-      /not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, a streamed JSON array of API responses, or HAR: first bytes were binary data$/,
+      /not a recording, SSE capture, NDJSON\/JSON of envelopes or Anthropic events, NDJSON of stream events, a streamed JSON array of API responses, or HAR: first bytes were binary data$/,
     ],
     ['an empty file', '', /the file is empty/],
     ['an HTML login page', '<!DOCTYPE html>\n<html><body>Sign in</body></html>', /first bytes were an HTML page$/],
@@ -19,7 +19,6 @@ describe('corrupt and unknown files', () => {
       '[1, 2, 3]',
       /a JSON array, but its items are not an envelope .* or an Anthropic event/,
     ],
-    ['NDJSON of unrelated objects', '{"id":1,"name":"x"}\n{"id":2}\n', /JSON lines, but the first is not an envelope/],
     ['a truncated first JSON line', '{"type":"text","agent":"a","fin', /its first line is not a JSON object/],
     [
       'a JUnit report of check',

@@ -102,6 +102,7 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
       );
     case 'json-envelopes':
     case 'anthropic-events':
+    case 'ndjson-events':
       return openItems(path, fs, findings, size, result.kind, result.container ?? 'ndjson', result.bodyOffset);
   }
 }

@@ -9,8 +9,9 @@ import { readRange, reiterable, type SourceFs } from './source-file';
 import type { ImportedChunk, ImportedSource } from './types';
 
 /**
- * NDJSON files and JSON arrays of envelopes or Anthropic events. Each item becomes one SSE
- * event and one chunk (`data: <item>\n\n`), so the shared decoder reads them like a stream.
+ * NDJSON files and JSON arrays of envelopes or Anthropic events, and NDJSON of any stream's
+ * events. Each item becomes one SSE event and one chunk (`data: <item>\n\n`), so the shared
+ * decoder reads them like a stream.
  * The file is streamed: memory stays bounded by the largest item.
  */
 export function openItems(
@@ -22,7 +23,7 @@ export function openItems(
   container: 'ndjson' | 'json-array',
   bodyOffset: number,
 ): ImportedSource {
-  const itemName = kind === 'anthropic-events' ? 'event' : 'envelope';
+  const itemName = kind === 'anthropic-events' || kind === 'ndjson-events' ? 'event' : 'envelope';
   const layout = container === 'ndjson' ? 'line' : 'array item';
   const notes = [
     `Each ${itemName} (one per ${layout}) becomes one SSE event, data: <json>, sent as its own chunk at time 0: the file keeps no network chunking or timing.`,
