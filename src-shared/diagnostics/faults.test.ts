@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { providerFixturePath, readFixture } from '../../src-main/testing/fixtures';
+import { providerFixturePath, readFixture, readUnknownFixture } from '../../src-main/testing/fixtures';
 import { concatBytes } from '../bytes/held-bytes';
 import type { DialectId } from '../dialects/registry';
 import { decodeBytes } from '../pipeline/session-decoder';
@@ -57,8 +57,8 @@ const CLEAN: Record<DialectId, string[]> = {
     'gemini/grounding.sse',
     'gemini/streamed-args.sse',
   ],
-  // The fallback claims nothing a fault could break: no field, block or terminal event.
-  'json-events': [],
+  // The fallback claims no field, block or terminal event: what breaks there is an object event's JSON.
+  'json-events': ['ticks.sse', 'typed-events.sse'],
   'json-rpc': [
     'json-rpc/mcp-tools-call.sse',
     'json-rpc/mcp-tool-error.sse',
@@ -86,6 +86,7 @@ const INLINE_FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../res
 
 function readClean(dialect: DialectId, name: string): Uint8Array {
   if (dialect === 'segments') return new Uint8Array(readFileSync(join(INLINE_FIXTURES, name)));
+  if (dialect === 'json-events') return readUnknownFixture(name);
   return PROVIDER_FIXTURES.has(dialect) ? new Uint8Array(readFileSync(providerFixturePath(name))) : readFixture(name);
 }
 
@@ -149,7 +150,7 @@ describe('faults derived from the rules', () => {
       streams: streams.length,
       generated: results.length,
       missed: missed.length,
-    }).toEqual({ kinds: 147, streams: 48, generated: 1920, missed: 0 });
+    }).toEqual({ kinds: 148, streams: 50, generated: 1926, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {

@@ -1,6 +1,7 @@
 import { RAW_RULES } from '../dialects/anthropic-raw/rules';
 import { GEMINI_RULES } from '../dialects/gemini/rules';
 import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
+import { JSON_EVENTS_RULES } from '../dialects/json-events/rules';
 import { JSON_RPC_RULES } from '../dialects/json-rpc/rules';
 import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
 import { AG_UI_RULES } from '../dialects/ag-ui/rules';
@@ -147,6 +148,7 @@ export const RULES = {
 
   // JSON, in any dialect; then the JSON envelope dialect's own
   'json.invalid': { severity: 'error', layer: 'dialect', title: 'Event data is not valid JSON' },
+  ...JSON_EVENTS_RULES,
   ...ENVELOPE_RULES,
 
   // Legacy XML items (the xml dialect, and the raw format's items)

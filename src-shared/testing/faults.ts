@@ -5,6 +5,7 @@
  * can break (its sites); the generator applies it at a few seeded sites of every clean stream
  * of its dialect. The diagnostics test counts faults generated, flagged and missed.
  */
+import { JSON_EVENTS_FAULTS } from '../dialects/json-events/faults';
 import { JSON_RPC_FAULTS } from '../dialects/json-rpc/faults';
 import { AG_UI_FAULTS } from '../dialects/ag-ui/faults';
 import { AI_SDK_FAULTS } from '../dialects/ai-sdk-ui/faults';
@@ -35,6 +36,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   ...AI_SDK_FAULTS,
   ...AG_UI_FAULTS,
   ...GEMINI_FAULTS,
+  ...JSON_EVENTS_FAULTS,
 ];
 
 /**

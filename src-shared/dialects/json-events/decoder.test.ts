@@ -50,15 +50,26 @@ describe('the json-events dialect', () => {
     expect(result.envelopes.every((e) => e.final && e.dialect === 'json-events')).toBe(true);
   });
 
-  it('plain text, arrays and JSON that does not parse are text events, with no finding', () => {
-    const result = asEvents(stream('starting build', '[1,2]', '{"kind":"tick","n":', '  {"type":"spaced"}'));
+  it('plain text, arrays and JSON that does not parse are text events; only data that starts like an object is reported', () => {
+    const result = asEvents(
+      stream('starting build', '[1,2]', '{"kind":"tick","n":', '  {"type":"spaced"}', '{main} ready', '[{"a":'),
+    );
     expect(result.envelopes.map((e) => [e.type, e.delta, e.extras])).toEqual([
       ['message', 'starting build', {}],
       ['message', '[1,2]', {}],
       ['message', '{"kind":"tick","n":', {}],
       ['spaced', '  {"type":"spaced"}', {}],
+      ['message', '{main} ready', {}],
+      ['message', '[{"a":', {}],
     ]);
-    expect(result.diagnostics).toEqual([]);
+    // What it sees, as an info: the feed may be JSON with broken events, or text that starts with "{".
+    expect(result.diagnostics.map((d) => [d.rule, d.severity, d.at.frame])).toEqual([
+      ['json-events.invalid-json', 'info', 2],
+      ['json-events.invalid-json', 'info', 4],
+    ]);
+    expect(result.diagnostics[0]?.message).toMatch(
+      /^Event 2 starts like a JSON object but is not valid JSON \(.+\): in a feed of JSON objects, a broken one; shown as text, as it came\. Data: "\{\\"kind\\":\\"tick\\",\\"n\\":"$/,
+    );
   });
 
   it('builds no block, even from members named like an envelope or an agent content kind', () => {

@@ -1,5 +1,6 @@
 import { NO_EXTRAS, type EnvelopeInit } from '../../envelope/types';
-import { parseJsonObject } from '../../json/values';
+import { isJsonObject, parseJson } from '../../json/values';
+import { previewText } from '../../text/preview';
 import type { Frame } from '../../sse/types';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 
@@ -8,7 +9,9 @@ import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types'
  * object's type is read from its `type`, `event` or `object` member (the names streams use
  * most: Anthropic and most JSON feeds, GitHub-style event names, OpenAI's `object`), else from
  * the SSE `event:` field, else it is `message`, the type an EventSource dispatches. Any other
- * data (plain text, an array, JSON that does not parse) is a text event of the same type.
+ * data (plain text, an array, JSON that does not parse) is a text event of the same type;
+ * data that starts like a JSON object and does not parse is reported
+ * (`json-events.invalid-json`), the one thing the fallback can say of a feed it does not know.
  *
  * It claims nothing it cannot know: every event is one `event` control envelope (no block is
  * built, so no block is ever "unterminated"), no member is required (no missing-field
@@ -54,14 +57,19 @@ function extrasOf(object: Record<string, unknown>): Record<string, unknown> {
   return extras;
 }
 
-/** The data as a JSON object when it is one (leading whitespace allowed); anything else is text. */
-function objectOf(data: string): Record<string, unknown> | undefined {
+/**
+ * The data as a JSON object when it is one (leading whitespace allowed); anything else is
+ * text. Data that starts like an object and does not parse gives the parser's error.
+ */
+function objectOf(data: string): { object?: Record<string, unknown>; error?: string } {
   const start = data.search(/\S/);
-  return start >= 0 && data.charCodeAt(start) === 0x7b /* { */ ? parseJsonObject(data) : undefined;
+  if (start < 0 || data.charCodeAt(start) !== 0x7b /* { */) return {};
+  const parsed = parseJson(data);
+  if (!parsed.ok) return { error: parsed.error };
+  return isJsonObject(parsed.value) ? { object: parsed.value } : {};
 }
 
-function eventEnvelope(frame: Frame, agent: string): EnvelopeInit {
-  const object = objectOf(frame.data);
+function eventEnvelope(frame: Frame, agent: string, object: Record<string, unknown> | undefined): EnvelopeInit {
   return {
     frame: frame.seq,
     agent,
@@ -78,7 +86,16 @@ export function createJsonEventsDecoder(callbacks: DialectCallbacks, options: Di
   return {
     id: 'json-events',
     push(frame) {
-      callbacks.onEnvelope(eventEnvelope(frame, agent));
+      const { object, error } = objectOf(frame.data);
+      // In a feed of JSON objects it is a broken one, what a reader trips on; the fallback cannot
+      // know the feed is JSON (a log line may start with "{"), so it says what it sees: an info.
+      if (error !== undefined)
+        callbacks.onDiagnostic({
+          rule: 'json-events.invalid-json',
+          message: `Event ${frame.seq} starts like a JSON object but is not valid JSON (${error}): in a feed of JSON objects, a broken one; shown as text, as it came. Data: ${previewText(frame.data)}`,
+          at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
+        });
+      callbacks.onEnvelope(eventEnvelope(frame, agent, object));
     },
     end() {
       // Nothing is held and nothing is claimed: how the stream ended is the transport's to say.
