@@ -101,6 +101,31 @@ describe('agents of a session', () => {
   });
 });
 
+describe('the idle agents let go in open retention', () => {
+  test('are the least recently active, counting activity from before the limit was reached', () => {
+    const agents = createAgents('open', () => {});
+    let seq = 0;
+    // The root (the first agent) is never let go; the others are a-0 … a-1022.
+    agents.stateOf(envelope('root', seq++));
+    for (let i = 0; i < HELD_IDLE_AGENTS - 1; i++) agents.stateOf(envelope(`a-${i}`, seq++));
+    // a-0 speaks again (after a-1022): it is now more recent than a-1.
+    agents.stateOf(envelope('a-0', seq++));
+    agents.stateOf(envelope('new-1', seq++));
+    let held = agents.list().map((a) => a.uuid);
+    expect(held).toHaveLength(HELD_IDLE_AGENTS);
+    expect(held).toContain('a-0');
+    expect(held).not.toContain('a-1');
+    // Past the limit: a-2 speaks, then a new agent comes: a-3 goes, not a-2.
+    agents.stateOf(envelope('a-2', seq++));
+    agents.stateOf(envelope('new-2', seq++));
+    held = agents.list().map((a) => a.uuid);
+    expect(held).toContain('a-2');
+    expect(held).not.toContain('a-3');
+    expect(held.slice(-2)).toEqual(['new-1', 'new-2']);
+    expect(agents.seen).toBe(HELD_IDLE_AGENTS + 2);
+  });
+});
+
 describe('openBlockOf', () => {
   test('a block left open by an earlier leg is dropped from the tracker, not continued', () => {
     const agents = createAgents('all', () => {});

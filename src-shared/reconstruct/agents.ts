@@ -36,6 +36,8 @@ export interface AgentState {
   lastText?: Block;
   /** Leg in which this agent last sent content, -1 before any (stream.meta-init-not-first). */
   contentLeg: number;
+  /** `open` retention: when the agent was last active (a count of switches between agents). */
+  active: number;
 }
 
 /** The open block of `kind`, if it belongs to the envelope's leg: a new response never continues an old one. */
@@ -64,20 +66,33 @@ export interface Agents {
 }
 
 export function createAgents(retention: Retention, onAgent: (agent: AgentInfo) => void): Agents {
-  /** In `open` retention, least recently active first. */
-  const agentStates = new Map<string, AgentState>();
+  /**
+   * The agents held, first seen first; in `open` retention, once more are held than may stay
+   * idle, least recently active first (below).
+   */
+  let agentStates = new Map<string, AgentState>();
   /** Every agent in the order first seen (`all` retention only: `open` counts them). */
   const agentList: AgentInfo[] | undefined = retention === 'all' ? [] : undefined;
   let agentsSeen = 0;
   /** The root agent (rootAgent()), once looked for; reset when it may have changed. */
   let root: { uuid: string | undefined } | undefined;
   let lastActive: AgentState | undefined;
+  /** Switches between agents: each state's `active` is the one it was last active at. */
+  let switches = 0;
+  /**
+   * Whether `agentStates` is kept in order of activity, each agent moved to the end when it
+   * becomes active. Only letting idle agents go needs that order, and only once more than
+   * HELD_IDLE_AGENTS agents are held: until then each switch only stamps `active`, and the
+   * order is made from the stamps once, when first needed (a Map's delete and set on every
+   * switch between a few interleaved agents cost 5 % of a decode).
+   */
+  let inActivityOrder = false;
 
   function stateOf(envelope: Envelope): AgentState {
     let state = agentStates.get(envelope.agent);
     if (!state) {
       const info: AgentInfo = { uuid: detachString(envelope.agent), parent: null, firstEnvelope: envelope.seq };
-      state = { info, open: new Map(), lastCompleted: new Map(), contentLeg: -1 };
+      state = { info, open: new Map(), lastCompleted: new Map(), contentLeg: -1, active: ++switches };
       agentStates.set(envelope.agent, state);
       agentsSeen++;
       agentList?.push(info);
@@ -85,9 +100,12 @@ export function createAgents(retention: Retention, onAgent: (agent: AgentInfo) =
       if (retention === 'open') letIdleAgentGo();
       onAgent(info);
     } else if (retention === 'open' && state !== lastActive) {
-      // Most recently active last: the idle agents let go are the ones not heard from longest.
-      agentStates.delete(envelope.agent);
-      agentStates.set(envelope.agent, state);
+      state.active = ++switches;
+      if (inActivityOrder) {
+        // Most recently active last: the idle agents let go are the ones not heard from longest.
+        agentStates.delete(envelope.agent);
+        agentStates.set(envelope.agent, state);
+      }
     }
     lastActive = state;
     return state;
@@ -100,6 +118,10 @@ export function createAgents(retention: Retention, onAgent: (agent: AgentInfo) =
    */
   function letIdleAgentGo(): void {
     if (agentStates.size <= HELD_IDLE_AGENTS) return;
+    if (!inActivityOrder) {
+      agentStates = new Map([...agentStates].sort(([, a], [, b]) => a.active - b.active));
+      inActivityOrder = true;
+    }
     const keep = rootAgent();
     for (let looked = 0; looked < 8; looked++) {
       const oldest = agentStates.entries().next();
