@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { stateChangeOf } from './state-change';
+import { MAX_OPERATIONS, stateChangeOf } from './state-change';
 
 describe('stateChangeOf: what made a state block, one line an operation', () => {
   test('a STATE_DELTA: each JSON Patch operation with its path, its source and its value', () => {
@@ -21,11 +21,12 @@ describe('stateChangeOf: what made a state block, one line an operation', () => 
         'remove /plan/steps/1',
         'replace (the whole state) {}',
       ],
+      more: 0,
     });
   });
 
   test('a snapshot has no operations; a delta that did not apply says why', () => {
-    expect(stateChangeOf({ event: 'STATE_SNAPSHOT' })).toEqual({ event: 'STATE_SNAPSHOT', operations: [] });
+    expect(stateChangeOf({ event: 'STATE_SNAPSHOT' })).toEqual({ event: 'STATE_SNAPSHOT', operations: [], more: 0 });
     expect(
       stateChangeOf({
         event: 'STATE_DELTA',
@@ -36,8 +37,17 @@ describe('stateChangeOf: what made a state block, one line an operation', () => 
     ).toEqual({
       event: 'STATE_DELTA',
       operations: ['remove /missing'],
+      more: 0,
       failed: 'operation 0 (remove /missing): no such member',
     });
+  });
+
+  test('a patch of thousands lists its first operations and counts the rest', () => {
+    const patch = Array.from({ length: 5_000 }, (_, i) => ({ op: 'add', path: `/items/${i}`, value: i }));
+    const change = stateChangeOf({ event: 'STATE_DELTA', patch });
+    expect(change?.operations).toHaveLength(MAX_OPERATIONS);
+    expect(change?.operations.at(-1)).toBe(`add /items/${MAX_OPERATIONS - 1} ${MAX_OPERATIONS - 1}`);
+    expect(change?.more).toBe(5_000 - MAX_OPERATIONS);
   });
 
   test('what a stream sends that is no operation is shown as it is, cut, never dropped', () => {

@@ -8,11 +8,16 @@ import { stringifyJson } from '../../src-shared/json/tree';
 export interface StateChange {
   /** STATE_SNAPSHOT or STATE_DELTA, as the envelope's `event` says. */
   readonly event: string;
-  /** A delta's operations, each as `op path [from path] [value]`; empty for a snapshot. */
+  /** A delta's operations, each as `op path [from path] [value]`, the first MAX_OPERATIONS; empty for a snapshot. */
   readonly operations: readonly string[];
+  /** Operations past those listed (the envelope holds them all). */
+  readonly more: number;
   /** Why the delta was not applied (the state stayed as it was), when it was not. */
   readonly failed?: string;
 }
+
+/** Operations listed at most: a patch of thousands is read in the envelope, not in a block card. */
+export const MAX_OPERATIONS = 100;
 
 /** A value in an operation's line: its compact JSON, cut to this many characters. */
 const VALUE_CHARS = 120;
@@ -43,8 +48,12 @@ export function stateChangeOf(extras: Readonly<Record<string, unknown>>): StateC
   const event = extras['event'];
   if (typeof event !== 'string') return null;
   const patch = extras['patch'];
-  const operations = patch === undefined ? [] : Array.isArray(patch) ? patch.map(operationLine) : [valueText(patch)];
+  const listed: readonly unknown[] = patch === undefined ? [] : Array.isArray(patch) ? patch : [patch];
+  const operations = listed
+    .slice(0, MAX_OPERATIONS)
+    .map((operation) => (Array.isArray(patch) ? operationLine(operation) : valueText(operation)));
+  const more = listed.length - operations.length;
   const failed =
     extras['applied'] === false ? (typeof extras['error'] === 'string' ? extras['error'] : 'not applied') : undefined;
-  return failed === undefined ? { event, operations } : { event, operations, failed };
+  return failed === undefined ? { event, operations, more } : { event, operations, more, failed };
 }

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useAsync } from '../../app/use-async';
+import { formatCount } from '../../model/format';
 import { stateChangeOf } from '../../model/state-change';
 import { PlainBody, type BodyProps } from './BlockBodies';
 import { BLOCK_IDS } from './testids';
@@ -31,6 +32,11 @@ export function StateBody(props: BodyProps) {
                 <li key={i}>{line}</li>
               ))}
             </ol>
+          )}
+          {change.more > 0 && (
+            <span className="muted">
+              and {formatCount(change.more)} more operations (the envelope holds them all: ⇱ opens it)
+            </span>
           )}
         </div>
       )}

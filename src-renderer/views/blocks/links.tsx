@@ -81,11 +81,11 @@ export function ImageRefView({
 }) {
   const source = classifyImageSource(src);
   const [zoomed, setZoomed] = useState(false);
-  // Whether the browser failed to decode the data as an image (a truncated or placeholder payload).
-  const [undecodable, setUndecodable] = useState(false);
+  // The source the browser failed to decode as an image (a truncated or placeholder payload).
+  const [undecodable, setUndecodable] = useState<string | null>(null);
   if (source.kind === 'data') {
     const size = `${source.mediaType} · ${formatBytes(source.bytes)} (data URI)`;
-    if (undecodable)
+    if (undecodable === source.src)
       return (
         <span className="img-refused" data-testid={BLOCK_IDS.imageUndecodable}>
           [image not shown: its data does not decode as an image: {size}]
@@ -97,7 +97,7 @@ export function ImageRefView({
           src={source.src}
           alt={alt ?? 'image from the stream'}
           onClick={() => setZoomed((z) => !z)}
-          onError={() => setUndecodable(true)}
+          onError={() => setUndecodable(source.src)}
           title="Click to toggle full size"
         />
         <figcaption>{size}</figcaption>
