@@ -84,8 +84,8 @@ export function FilesPanel({ app, onOpenFile }: { app: RendererApp; onOpenFile: 
       <section className="panel">
         <div className="panel-title">Open a file</div>
         <p className="hint">
-          Recordings, SSE captures (curl -N output), NDJSON or JSON envelopes, Anthropic raw events, HAR files. Or drop
-          a file anywhere.
+          Recordings, SSE captures (curl -N output), NDJSON or JSON envelopes, Anthropic raw events, any stream's events
+          saved one JSON object per line, HAR files. Or drop a file anywhere.
         </p>
         <div className="panel-actions">
           <button type="button" className="button" onClick={onOpenFile}>
