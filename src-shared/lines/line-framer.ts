@@ -1,8 +1,8 @@
 /**
  * The framer of line-framed wires (the AI SDK's v4 data stream: one `CODE:JSON` part per
- * line, no SSE fields): network chunks in, one frame per non-blank line out, with the same
- * absolute byte offsets, chunk spans and receive times as the SSE framer's frames, so the
- * timeline, raw bytes and findings work on them unchanged.
+ * line, no SSE fields; NDJSON, one JSON value per line): network chunks in, one frame per
+ * non-blank line out, with the same absolute byte offsets, chunk spans and receive times as
+ * the SSE framer's frames, so the timeline, raw bytes and findings work on them unchanged.
  *
  * Lines are split by the SSE framer's line splitter (LF, CR and CRLF; a CRLF cut between two
  * chunks is one line ending; a leading BOM is skipped). Frames tile the stream as SSE frames
@@ -107,7 +107,7 @@ export function createLineFramer(
     }
     onDiagnostic({
       rule: 'stream.unterminated-line',
-      message: `The stream ended inside a line (no line ending, and what it holds is not a whole part); ${tail.bytes.length} bytes lost: ${previewBytes(tail.bytes, 0, tail.bytes.length)}.`,
+      message: `The stream ended inside a line (no line ending, and what it holds is not a whole event); ${tail.bytes.length} bytes lost: ${previewBytes(tail.bytes, 0, tail.bytes.length)}.`,
       at: { byteStart: tail.lineStart, byteEnd: totalBytes },
     });
     return true;

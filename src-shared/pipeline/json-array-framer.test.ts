@@ -121,7 +121,7 @@ describe('a leg framed as a JSON array', () => {
     ['a JSON array after a BOM and blank lines', '\uFEFF\r\n [', 'json-array'],
     ['SSE', 'data: x\n\n', 'sse'],
     ['an SSE comment', ': ok\n', 'sse'],
-    ['a JSON object (not a stream of events)', '{"a":1}', 'sse'],
+    ['a JSON object: NDJSON, one value per line', '{"a":1}', 'lines'],
     ['only whitespace so far', ' \r\n', undefined],
   ])('%s → %s', (_name, text, expected) => {
     expect(framingOfHead(encodeUtf8(text))).toBe(expected);

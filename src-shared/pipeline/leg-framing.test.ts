@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Frame } from '../sse/types';
 import { splitEvery } from '../testing/chunking';
 import { encodeUtf8 } from '../text/utf8';
-import { announcedLineFraming, createLegFramer, lineFramingOf, type LegFramer } from './leg-framing';
+import { announcedLineFraming, createLegFramer, lineFramingOf, NDJSON_LINES, type LegFramer } from './leg-framing';
 
 function framed(
   chunks: readonly Uint8Array[],
@@ -50,6 +50,48 @@ describe('a leg is framed by lines only on positive evidence', () => {
     expect(framed([V4], [['content-type', 'text/event-stream; charset=utf-8']]).framer.framing()).toBe('sse');
     // A code the data stream does not have is no evidence.
     expect(framed([encodeUtf8('x:{}\n')]).framer.framing()).toBe('sse');
+  });
+});
+
+const NDJSON = encodeUtf8('{"model":"llama3","message":{"content":"Hi"},"done":false}\r\n{"done":true}');
+
+describe('NDJSON: one JSON value per line', () => {
+  test('a body that starts with an object is framed by lines, at any chunking; a last line that parses is whole', () => {
+    for (const chunks of [[NDJSON], splitEvery(NDJSON, 1)]) {
+      const { framer, frames } = framed(chunks);
+      expect(framer.framing()).toBe('lines');
+      expect(frames.map((f) => f.data)).toEqual([
+        '{"model":"llama3","message":{"content":"Hi"},"done":false}',
+        '{"done":true}',
+      ]);
+    }
+  });
+
+  test('its media types announce it, with parameters and in any case; the bytes then need not start with "{"', () => {
+    for (const type of [
+      'application/x-ndjson',
+      'application/x-ndjson; charset=utf-8',
+      'Application/JSONL',
+      'application/ndjson',
+    ])
+      expect(announcedLineFraming([['Content-Type', type]]), type).toBe(NDJSON_LINES);
+    const { framer, frames } = framed([encodeUtf8('  \n[1]\n{"a":1}\n')], [['content-type', 'application/x-ndjson']]);
+    expect(framer.framing()).toBe('lines');
+    expect(frames.map((f) => f.data)).toEqual(['  ', '[1]', '{"a":1}']);
+  });
+
+  test('a last line cut inside its value is reported, its bytes kept in the raw stream', () => {
+    const diagnostics: string[] = [];
+    const framer = createLegFramer({ onFrame: () => {}, onDiagnostic: (d) => diagnostics.push(d.rule) }, {});
+    framer.push(encodeUtf8('{"a":1}\n{"b":'), 0);
+    expect(framer.end().endedInsideEvent).toBe(true);
+    expect(diagnostics).toEqual(['stream.unterminated-line']);
+  });
+
+  test('must not: application/json (a one-off answer or a streamed array), or text/event-stream whatever the bytes', () => {
+    expect(announcedLineFraming([['content-type', 'application/json']])).toBeUndefined();
+    expect(announcedLineFraming([['content-type', 'application/jsonl-seq']])).toBeUndefined();
+    expect(framed([NDJSON], [['content-type', 'text/event-stream']]).framer.framing()).toBe('sse');
   });
 });
 

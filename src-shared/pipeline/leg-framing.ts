@@ -5,7 +5,8 @@ import { createSseFramer } from '../sse/framer';
 import type { FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from '../sse/types';
 import { createUtf8Decoder } from '../text/utf8';
 import { createJsonArrayFramer } from './json-array-framer';
-import { BOM, OPEN_ARRAY, isJsonSpace } from '../json/json-bytes';
+import { BOM, OPEN_ARRAY, OPEN_OBJECT, isJsonSpace } from '../json/json-bytes';
+import { parseJson } from '../json/values';
 
 /**
  * How a leg's bytes become frames:
@@ -13,11 +14,14 @@ import { BOM, OPEN_ARRAY, isJsonSpace } from '../json/json-bytes';
  * - `json-array`: one JSON array streamed element by element (an API asked for a stream
  *   without SSE: Gemini without `alt=sse`);
  * - `lines`: one event per line, for a dialect that declares a line-framed wire
- *   (DialectModule.lineFramed, the AI SDK's v4 data stream).
- * The evidence: a response header a line-framed dialect names, or `text/event-stream`; without
- * either (a JSON response, a file), the leg's first bytes. A body whose first character (after a
- * byte-order mark and whitespace) is `[` is a JSON array, since an SSE stream never starts with
- * one (a line `[…` is no SSE field); a start a line-framed dialect recognises is lines;
+ *   (DialectModule.lineFramed, the AI SDK's v4 data stream), and for JSON values one per line
+ *   (NDJSON, JSON Lines: `NDJSON_LINES`), whose dialect is detected from its events as an SSE
+ *   stream's is.
+ * The evidence: a response header a line-framed dialect names, an NDJSON media type, or
+ * `text/event-stream`; without any (a JSON response, a file), the leg's first bytes. A body
+ * whose first character (after a byte-order mark and whitespace) is `[` is a JSON array, and
+ * one whose first character is `{` is NDJSON, since an SSE stream never starts with either (a
+ * line `[…` or `{…` is no SSE field); a start a line-framed dialect recognises is lines;
  * anything else is SSE. Everything that frames a leg's bytes — the session decoder, framing
  * them again to show one event, the block diff, the CLI's `frames` — decides with this module.
  */
@@ -37,6 +41,22 @@ export interface LegFramer {
 const headerValue = (headers: HeaderList, name: string): string | undefined =>
   headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
 
+/**
+ * JSON values one per line (NDJSON, JSON Lines): the streams of Ollama's native API and of
+ * many agent servers of their own. No dialect declares it: each line is one event, and the
+ * events' own markers choose the dialect (a provider's chunks), else the fallback shows them.
+ * A last line without its line ending is whole when it parses.
+ */
+export const NDJSON_LINES: LineFraming = {
+  headers: [],
+  prefixBytes: 1,
+  startsLike: (prefix) => prefix === '{',
+  isComplete: (line) => parseJson(line).ok,
+};
+
+/** The media types NDJSON is sent as (with parameters or not). */
+const NDJSON_MEDIA_TYPE = /^\s*application\/(x-ndjson|ndjson|jsonl|x-jsonlines|jsonlines)\s*(;|$)/i;
+
 /** The line-framed wire these response headers announce, if any. */
 export function announcedLineFraming(
   headers: HeaderList,
@@ -47,7 +67,7 @@ export function announcedLineFraming(
     if (framing?.headers.some(([name, value]) => headerValue(headers, name)?.trim().toLowerCase() === value))
       return framing;
   }
-  return undefined;
+  return NDJSON_MEDIA_TYPE.test(headerValue(headers, 'content-type') ?? '') ? NDJSON_LINES : undefined;
 }
 
 /** The line-framed wire a leg starting with `prefix` (its first bytes, decoded, BOM skipped) is in, if any. */
@@ -94,6 +114,7 @@ class FramingSniffer {
       if (this.head.length < this.needed) this.head.push(b);
       if (this.firstSignificant === undefined && !isJsonSpace(b)) this.firstSignificant = b;
       if (this.firstSignificant === OPEN_ARRAY) return { framing: 'json-array' };
+      if (this.firstSignificant === OPEN_OBJECT) return { framing: 'lines', lines: NDJSON_LINES };
       if (this.firstSignificant !== undefined && this.head.length >= this.needed) return this.byPrefix();
     }
     if (final || this.seen >= FRAMING_DECIDED_WITHIN) return this.byPrefix();

@@ -12,7 +12,7 @@ import { nodeHttpTransport, type HttpResponseHead, type HttpTransport } from './
 /**
  * One live HTTP exchange whose response body is a stream. It decides, from the response head,
  * whether the body is a stream at all: a 2xx `text/event-stream` response, one whose headers
- * announce a line-framed wire a dialect declares (the AI SDK's v4 data stream), or a 2xx
+ * announce a line-framed wire (the AI SDK's v4 data stream, NDJSON's media types), or a 2xx
  * `application/json` one whose body is a JSON array (an API streaming its responses without
  * SSE, as Gemini does without `alt=sse`; its first bytes decide), is handed on chunk by chunk
  * with receive times; anything else is captured (up to a cap) as text to show the user, so

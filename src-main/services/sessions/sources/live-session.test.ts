@@ -58,6 +58,28 @@ describe('live sessions', () => {
     expect(data.envelopeCount).toBe(decodeBytes(bytes).envelopes.length);
   });
 
+  it("decodes an NDJSON stream (Ollama's native API, application/x-ndjson) line by line as it arrives", async () => {
+    const lines = [
+      '{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"Hel"},"done":false}',
+      '{"model":"llama3.2","created_at":"2026-01-01T00:00:01Z","message":{"role":"assistant","content":"lo"},"done":false}',
+      '{"model":"llama3.2","created_at":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","eval_count":2}',
+    ];
+    const { server, registry, live } = await setup(async (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+      for (const line of lines) {
+        res.write(`${line}\n`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      res.end();
+    });
+    const summary = await live.connect({ url: `${server.url}/api/chat`, method: 'POST', headers: [] });
+    const data = await ended(registry, summary.id);
+    // Each line one event; no dialect claims Ollama's chunks, so they are shown as they came.
+    expect(data.envelopeCount).toBe(3);
+    expect(data.summary()).toMatchObject({ state: 'complete', format: 'json-events', end: { kind: 'ended' } });
+    expect(data.summary().diagnostics).toMatchObject({ error: 0, warning: 0 });
+  });
+
   it('stops a stream that never ends, as stopped', async () => {
     const { server, registry, live } = await setup((_req, res) => {
       res.writeHead(200, SSE_HEADERS);
