@@ -14,17 +14,27 @@ import { expect, test } from './fixtures';
  */
 const FALLBACK = /^Decoded as JSON events — no dialect recognised this stream: its events are shown as they came$/;
 const TICKS = readUnknownFixture('ticks.sse');
+const TICK_COUNT = Buffer.from(TICKS)
+  .toString('utf8')
+  .split('\n\n')
+  .filter((e) => e.startsWith('data:')).length;
 
 let server: Server | undefined;
 let feedUrl = '';
 
 test.beforeAll(async () => {
   // A tick feed sent a few events at a time, as a live feed comes.
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  // The same ticks as NDJSON, one JSON value per line, at /feed/ndjson (Ollama's native API's wire).
+  server = createServer((req, res) => {
+    const ndjson = req.url === '/feed/ndjson';
+    res.writeHead(200, {
+      'Content-Type': ndjson ? 'application/x-ndjson' : 'text/event-stream',
+      'Cache-Control': 'no-cache',
+    });
     const events = Buffer.from(TICKS)
       .toString('utf8')
-      .split(/(?<=\n\n)/);
+      .split(/(?<=\n\n)/)
+      .map((event) => (ndjson ? event.replace(/^data: (.*)\n\n$/, '$1\n') : event));
     const next = (): void => {
       const part = events.splice(0, 3).join('');
       if (part === '') res.end();
@@ -90,6 +100,25 @@ test('a live feed from a server no dialect knows: shown as it comes, "ended", an
   const rules = await diagnostics.rules();
   for (const claim of ['block.unterminated', 'envelope.missing-field', 'stream.missing-done'])
     expect(rules).not.toContain(claim);
+});
+
+test('the same feed as NDJSON (application/x-ndjson): each line one event, as it comes, "ended"', async ({
+  app,
+  connect,
+  page,
+  timeline,
+}) => {
+  await app.show('connect');
+  await connect.url.fill(feedUrl.replace('/feed/ticks', '/feed/ndjson'));
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('ended');
+  await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText(FALLBACK);
+  await timeline.expectTotalAtLeast(TICK_COUNT);
+  await app.expectNoErrors();
+  await timeline.select(0);
+  await expect(timeline.envelopeView).toContainText('"kind": "tick"');
+  await app.screenshot('22-unknown-live-ndjson');
 });
 
 test('the same feed decoded as chosen in "Decode as" says it was chosen', async ({ app, connect, page }) => {

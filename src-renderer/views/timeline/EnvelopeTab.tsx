@@ -72,7 +72,7 @@ export function EnvelopeTab({
       )}
       {frame && (
         <>
-          <div className="detail-section-title">As on the wire (SSE data of frame {frame.seq})</div>
+          <div className="detail-section-title">As on the wire (the data of frame {frame.seq})</div>
           <CodeView
             value={wire}
             language={wireLanguage(envelope.dialect, frame.data)}
