@@ -76,6 +76,28 @@ describe('regressions found by the fuzzer', () => {
       }
     },
   );
+
+  // Seed 44044, input 39586 (json-rpc/mcp-rpc-error.sse + inject-control + flip-bytes), minimised to `event\n\n`.
+  test.each(['event\n\n', 'event:\n\n', 'event:\r\n\r\n'])(
+    'an event field with no type and no data, the last thing in the stream, is pointed at by a finding (%j)',
+    (text) => {
+      const bytes = encodeUtf8(`data: {"jsonrpc":"2.0","method":"ping"}\n\n${text}`);
+      for (const input of [bytes, encodeUtf8(text)]) {
+        expect(checkInput(input, [])).toBeNull();
+        const findings = decodeBytes(input).diagnostics.filter((d) => d.rule === 'sse.fields-without-event');
+        expect(findings.map((d) => d.message)).toEqual([
+          'The stream ends with fields that dispatch no event and set nothing a client keeps (an event: field with no type, an empty id); there is no event to show for them.',
+        ]);
+      }
+    },
+  );
+
+  // Seed 44044, input 14780 (generated + line-endings + splice), minimised to `[>][]`.
+  test('an empty JSON array after the last element of a body streamed as arrays is structure, not lost bytes', () => {
+    const bytes = encodeUtf8('[>][]');
+    expect(checkInput(bytes, [])).toBeNull();
+    expect(decodeBytes(bytes).frames[0]?.map((f) => f.data)).toEqual(['>']);
+  });
 });
 
 describe('the checks can fail', () => {

@@ -68,7 +68,7 @@ export const RULES = {
   'sse.fields-without-event': {
     severity: 'info',
     layer: 'sse',
-    title: 'Stream ends with id or retry fields that dispatch no event',
+    title: 'Stream ends with fields that dispatch no event (id, retry, an event: with no type)',
   },
   'sse.unterminated-event': {
     severity: 'error',

@@ -131,7 +131,10 @@ export function fieldsWithoutEventFinding(
   ];
   return {
     rule: 'sse.fields-without-event',
-    message: `The stream ends with fields that dispatch no event${sets.length > 0 ? `, leaving ${sets.join(' and ')}` : ''}: an EventSource keeps them for its next connection${lastEventId !== '' ? ', which it opens with that Last-Event-ID' : ''}; there is no event to show for them.`,
+    message:
+      sets.length > 0
+        ? `The stream ends with fields that dispatch no event, leaving ${sets.join(' and ')}: an EventSource keeps them for its next connection${lastEventId !== '' ? ', which it opens with that Last-Event-ID' : ''}; there is no event to show for them.`
+        : 'The stream ends with fields that dispatch no event and set nothing a client keeps (an event: field with no type, an empty id); there is no event to show for them.',
     at: { byteStart, byteEnd },
   };
 }

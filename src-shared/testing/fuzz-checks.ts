@@ -46,13 +46,14 @@ function unaccountedTail(bytes: Uint8Array, result: DecodeResult): number | null
     return offset < coveredTo;
   };
   const bomEnd = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  // A JSON array body's last frame ends with its last element: its closing ] follows.
+  // A JSON array body's last frame ends with its last element: its closing ] follows, and
+  // any empty array after it ([], several responses in one body) is structure, not data.
   const jsonArray = framingOfHead(bytes) === 'json-array';
   let lineStart = true;
   let inComment = false;
   for (let i = Math.max(tailStart, bomEnd); i < bytes.length; i++) {
     const b = bytes[i] as number;
-    if (jsonArray && (b === 0x5d || b === 0x20 || b === 0x09)) continue;
+    if (jsonArray && (b === 0x5b || b === 0x5d || b === 0x20 || b === 0x09)) continue;
     if (b === 0x0a || b === 0x0d) {
       lineStart = true;
       inComment = false;
