@@ -109,10 +109,9 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
   /** Offset of the first line after the last blank line, or -1. */
   let eventStart = -1;
   /**
-   * Events of `id` and `retry` fields alone (and of `event` fields with no type) since the
-   * last dispatch, [start, end) (start -1 for none): they dispatch nothing, yet set what a
-   * reconnecting client sends. Before a later frame they are its bytes; left at the end, only
-   * a finding points at them.
+   * Events of `id`, `retry` and typeless `event` fields alone since the last dispatch, [start,
+   * end) (start -1 for none): they dispatch nothing, yet may set what a reconnecting client
+   * sends. Before a later frame they are its bytes; left at the end, a finding points at them.
    */
   let fieldsOnlyStart = -1;
   let fieldsOnlyEnd = -1;
@@ -160,9 +159,7 @@ export function createSseFramer(callbacks: FramerCallbacks, options: FramerOptio
       previous = PREVIOUS_DATA;
     } else if (kind === FIELD_EVENT) {
       eventType = checkValue(valueText, bytes, valueStart, end, lineStart - start, 'event', false);
-      // An event field with no type (`event`, `event:`) sets nothing an event would show: at the
-      // stream's end, only a finding points at it, as at id and retry fields alone.
-      if (eventType === '') setSinceBlank = true;
+      if (eventType === '') setSinceBlank = true; // `event`, `event:`: at the end, like id and retry alone
       previous = PREVIOUS_FIELD;
     } else if (kind === FIELD_ID) {
       idField(bytes, valueStart, end, lineStart - start, valueText);
