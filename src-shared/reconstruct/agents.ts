@@ -84,7 +84,8 @@ export function createAgents(retention: Retention, onAgent: (agent: AgentInfo) =
    * becomes active. Only letting idle agents go needs that order, and only once more than
    * HELD_IDLE_AGENTS agents are held: until then each switch only stamps `active`, and the
    * order is made from the stamps once, when first needed (a Map's delete and set on every
-   * switch between a few interleaved agents cost 5 % of a decode).
+   * switch between a few interleaved agents cost 8–9 % of a counting decode's main thread:
+   * docs/performance.md, "Stop 44").
    */
   let inActivityOrder = false;
 
