@@ -1,5 +1,6 @@
 import type { BlockDetail, BlockSummary } from '../../src-shared/contract';
 import { stringifyJson } from '../../src-shared/json/tree';
+import { base64DecodedLength } from '../../src-shared/recording/base64';
 import { displayJson } from './json-display';
 import { ERROR_FRAME_KIND } from '../../src-shared/envelope/kinds';
 import { KIND } from '../../src-shared/envelope/vocabulary';
@@ -189,22 +190,13 @@ export function classifyImageSource(src: string): ImageSource {
         kind: 'data',
         src: trimmed,
         mediaType: match[1].toLowerCase(),
-        bytes: base64Bytes(trimmed, match[0].length),
+        bytes: base64DecodedLength(trimmed, match[0].length),
       };
     return { kind: 'unsupported', reason: 'data URI that is not a base64 image' };
   }
   const url = safeExternalUrl(trimmed);
   if (url) return { kind: 'remote', url };
   return { kind: 'unsupported', reason: 'not an http(s) or data: image URL' };
-}
-
-const EQUALS = 0x3d;
-
-/** The bytes base64 text from `start` on decodes to: three for every four characters, less its `=` padding. */
-function base64Bytes(text: string, start: number): number {
-  let end = text.length;
-  while (end > start && text.charCodeAt(end - 1) === EQUALS) end--;
-  return Math.floor(((end - start) * 3) / 4);
 }
 
 const MEDIA_TYPE_KEYS = ['mediaType', 'mimeType', 'media_type', 'mime_type'] as const;

@@ -52,6 +52,16 @@ function sextet(text: string, i: number): number {
   return code < 128 ? (DECODE[code] as number) : 255;
 }
 
+/**
+ * How many bytes base64 text from `start` on stands for, without decoding it: three for every
+ * four characters, less its `=` padding (padded or not; a size to show, not a validation).
+ */
+export function base64DecodedLength(text: string, start = 0): number {
+  let end = text.length;
+  while (end > start && text.charCodeAt(end - 1) === PAD) end--;
+  return Math.floor(((end - start) * 3) / 4);
+}
+
 /** Decodes padded base64; returns null for anything else (a damaged record). */
 export function decodeBase64(text: string): Uint8Array | null {
   if (text.length % 4 !== 0) return null;

@@ -29,6 +29,11 @@ describe('the parts of a candidate', () => {
     expect(result.envelopes.find((e) => e.type === 'inlineData')?.extras).toEqual({ mimeType: 'audio/wav', bytes: 3 });
   });
 
+  it("a medium's size is what its base64 decodes to, padding not counted", () => {
+    const result = stream(chunk([{ inlineData: { mimeType: 'audio/wav', data: 'AAA=' } }]), finish());
+    expect(result.envelopes.find((e) => e.type === 'inlineData')?.extras).toEqual({ mimeType: 'audio/wav', bytes: 2 });
+  });
+
   it('a code result without code before it is a result without a call', () => {
     const result = stream(chunk([{ codeExecutionResult: { outcome: 'OUTCOME_FAILED', output: 'boom' } }]), finish());
     expect(rulesOf(result)).toEqual(['tool.result-without-call']);

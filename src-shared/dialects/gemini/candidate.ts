@@ -3,6 +3,7 @@ import { unified, type ContentChannel, type StreamIds, type UnifiedEvent } from 
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { isJsonObject } from '../../json/values';
+import { base64DecodedLength } from '../../recording/base64';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
 import { PartialArguments } from './partial-args';
@@ -305,7 +306,7 @@ export class Candidate {
     const base64 = stringField(data, 'data');
     if (!mimeType.startsWith('image/') || base64 === '') {
       this.closeStreamed(ctx);
-      ctx.wire('inlineData', { mimeType, bytes: Math.floor((base64.length * 3) / 4) });
+      ctx.wire('inlineData', { mimeType, bytes: base64DecodedLength(base64) });
       return;
     }
     const extras: Record<string, unknown> = { src: `data:${mimeType};base64,${base64}`, media_type: mimeType };
