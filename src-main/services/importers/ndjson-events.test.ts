@@ -63,6 +63,15 @@ describe('NDJSON of stream events', () => {
     expect(statusOf(decoded)).toBe('ended');
   });
 
+  it('a first line nested 100,000 deep opens as an event, its text whole (no recursion over it)', async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const path = await file('deep.jsonl', `${deep}\n{"kind":"tick"}\n`);
+    const source = await openSource(path);
+    expect(source.kind).toBe('ndjson-events');
+    const decoded = await decodeSource(source);
+    expect(decoded.envelopes.map((e) => e.delta)).toEqual([deep, '{"kind":"tick"}']);
+  });
+
   it('a line that is no JSON object is reported with its line and offset and skipped; the others decode', async () => {
     const path = await file('bad-line.jsonl', '{"kind":"tick","n":1}\n42\n{"kind":"tick","n":2}\n');
     const source = await openSource(path);
