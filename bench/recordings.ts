@@ -17,7 +17,7 @@ export async function writeFixtureRecording(path: string, format: Format, fileBy
     headers: [['content-type', 'application/json']],
     body: '{"user_prompt":"bench"}',
   });
-  recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+  recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] }, true);
   const start = Date.now();
   for (let offset = 0, i = 0; offset < stream.length; offset += CHUNK, i++) {
     recorder.chunk(leg, stream.subarray(offset, offset + CHUNK), start + i);

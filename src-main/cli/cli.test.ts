@@ -129,7 +129,7 @@ describe('stream-inspector inspect on the files users already have', () => {
         headers: [],
         body: '{}',
       });
-      recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+      recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] }, true);
       recorder.chunk(leg, readFixture(fixture), 1000 * i);
       recorder.endLeg(leg, { reason: 'done' });
     }

@@ -43,7 +43,7 @@ async function recordLegs(name: string, legs: readonly Uint8Array[], pieces: num
   let t = 1000;
   for (const stream of legs) {
     const leg = recorder.startLeg({ method: 'POST', url: 'http://127.0.0.1:9/agent/run', headers: [], body: '{}' });
-    recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+    recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] }, true);
     for (const chunk of chunksOf(stream, pieces)) recorder.chunk(leg, chunk, t++);
     recorder.endLeg(leg, { reason: 'done' });
   }

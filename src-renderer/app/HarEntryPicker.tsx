@@ -2,14 +2,14 @@ import { useState } from 'react';
 import type { HarEntry } from '../../src-shared/contract';
 import { Badge } from '../components/Badge';
 import { formatBytes, formatCount } from '../model/format';
-import { harEntrySize, initialHarChoice, toggleHarChoice } from '../model/har-entries';
+import { harEntrySize, harStreamLabel, initialHarChoice, toggleHarChoice } from '../model/har-entries';
 import type { RendererApp, SessionData } from '../model/types';
 import { TEST_IDS } from '../testids';
 import './har-picker.css';
 
 /**
  * A HAR file of several entries waits for the user to say what to open: every entry with its
- * method, URL, status, type and size, event streams marked. The ticked entries open, in file
+ * method, URL, status, type and size, streams marked. The ticked entries open, in file
  * order, as the legs of this session (a run, then its tool-results continuations).
  */
 export function HarEntryPicker({ app, session }: { app: RendererApp; session: SessionData }) {
@@ -29,7 +29,7 @@ function EntryList({
 }) {
   const [chosen, setChosen] = useState(() => initialHarChoice(entries));
   const [opening, setOpening] = useState(false);
-  const streams = entries.filter((e) => e.isEventStream).length;
+  const streams = entries.filter((e) => e.isStream).length;
   const open = (): void => {
     setOpening(true);
     void app.openHarEntries(session.id, chosen).finally(() => setOpening(false));
@@ -39,8 +39,8 @@ function EntryList({
       <h2 className="har-picker-title">Choose what to open from {session.summary.title}</h2>
       <p className="har-picker-hint">
         This HAR file holds {formatCount(entries.length)} {entries.length === 1 ? 'entry' : 'entries'},{' '}
-        {formatCount(streams)} of them event {streams === 1 ? 'stream' : 'streams'}. Tick one to open it; tick several
-        to open them, in this order, as the legs of one session (a run, then its tool-results continuations).
+        {formatCount(streams)} of them {streams === 1 ? 'a stream' : 'streams'}. Tick one to open it; tick several to
+        open them, in this order, as the legs of one session (a run, then its tool-results continuations).
       </p>
       <div className="har-picker-scroll">
         <table className="har-picker-table">
@@ -59,7 +59,7 @@ function EntryList({
             {entries.map((entry) => (
               <tr
                 key={entry.index}
-                className={entry.isEventStream ? 'har-stream' : 'dim'}
+                className={entry.isStream ? 'har-stream' : 'dim'}
                 data-testid={TEST_IDS.harEntry}
                 data-index={entry.index}
               >
@@ -77,7 +77,13 @@ function EntryList({
                   {entry.url}
                 </td>
                 <td className="num">{entry.status || '—'}</td>
-                <td>{entry.isEventStream ? <Badge tone="accent">event stream</Badge> : entry.mimeType || 'no type'}</td>
+                <td title={entry.mimeType}>
+                  {entry.isStream ? (
+                    <Badge tone="accent">{harStreamLabel(entry.mimeType)}</Badge>
+                  ) : (
+                    entry.mimeType || 'no type'
+                  )}
+                </td>
                 <td className="num">{harEntrySize(entry, formatBytes)}</td>
               </tr>
             ))}

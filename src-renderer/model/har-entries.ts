@@ -6,11 +6,11 @@ import type { HarEntry } from '../../src-shared/contract';
  */
 
 /**
- * Ticked at first: the first event stream with a body. Several event streams of one HAR may
+ * Ticked at first: the first stream with a body. Several streams of one HAR may
  * be unrelated runs; the user ticks a run's continuations to open them as its next legs.
  */
 export function initialHarChoice(entries: readonly HarEntry[]): number[] {
-  const first = entries.find((e) => e.isEventStream && e.hasBody) ?? entries.find((e) => e.isEventStream);
+  const first = entries.find((e) => e.isStream && e.hasBody) ?? entries.find((e) => e.isStream);
   return first ? [first.index] : [];
 }
 
@@ -20,6 +20,16 @@ export function toggleHarChoice(chosen: readonly number[], index: number, on: bo
   if (on) next.add(index);
   else next.delete(index);
   return [...next].sort((a, b) => a - b);
+}
+
+/**
+ * What kind of stream an entry is, as its badge says: an event stream (SSE), NDJSON, or a
+ * line-framed wire its header announced (the AI SDK's v4 data stream, sent as text/plain).
+ */
+export function harStreamLabel(mimeType: string): string {
+  const type = mimeType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'text/event-stream') return 'event stream';
+  return /json/.test(type) ? 'NDJSON stream' : 'line stream';
 }
 
 /** "2.4 KB", "unknown" when the HAR does not say, "not saved" when the body is missing. */

@@ -37,7 +37,7 @@ describe('HAR export', () => {
     expect(summarizeHarEntry(first, 0)).toMatchObject({
       method: 'POST',
       status: 200,
-      isEventStream: true,
+      isStream: true,
       hasBody: true,
       legEnd: { reason: 'done' },
       size: body.byteLength,

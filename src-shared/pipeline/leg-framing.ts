@@ -1,5 +1,6 @@
 import { DIALECT_REGISTRY, type DialectRegistry } from '../dialects/registry';
 import type { LineFraming } from '../dialects/types';
+import type { RecordedResponse } from '../recording/types';
 import { createLineFramer } from '../lines/line-framer';
 import { createSseFramer } from '../sse/framer';
 import type { FramerCallbacks, FramerOptions, FramerSummary, SseFramer } from '../sse/types';
@@ -77,6 +78,35 @@ export function lineFramingOf(prefix: string, registry: DialectRegistry = DIALEC
 
 const isEventStream = (headers: HeaderList): boolean =>
   /^\s*text\/event-stream\s*(;|$)/i.test(headerValue(headers, 'content-type') ?? '');
+
+/** `application/json`, with parameters or not: a body that is a stream only when it is a JSON array. */
+export const isJsonMediaType = (contentType: string): boolean => /^\s*application\/json\s*(;|$)/i.test(contentType);
+
+/**
+ * Whether response headers announce a stream the inspector frames: `text/event-stream`, an
+ * NDJSON media type, or the header of a line-framed dialect (the AI SDK's v4 data stream is
+ * `text/plain`). A JSON body (`isJsonMediaType`) may be a stream too, which only its first
+ * byte says; anything else is a one-off answer (an error page, a JSON object).
+ */
+export function announcesStream(headers: HeaderList, registry: DialectRegistry = DIALECT_REGISTRY): boolean {
+  return isEventStream(headers) || announcedLineFraming(headers, registry) !== undefined;
+}
+
+/**
+ * Whether a recorded response is a stream to decode, as the live connection decides it: a 2xx
+ * whose headers announce one (`announcesStream`: SSE, NDJSON, a line-framed dialect's header),
+ * or a 2xx JSON body that starts as an array (`startsAsArray`: streamed element by element,
+ * Gemini without `alt=sse`). Absent: a capture without a response head, a stream.
+ */
+export function isStreamResponse(
+  response: Pick<RecordedResponse, 'status' | 'headers'> | undefined,
+  startsAsArray = false,
+): boolean {
+  if (!response) return true;
+  if (response.status < 200 || response.status > 299) return false;
+  if (announcesStream(response.headers)) return true;
+  return startsAsArray && isJsonMediaType(headerValue(response.headers, 'content-type') ?? '');
+}
 
 /** Leading whitespace past which a body is taken for SSE without waiting for more. */
 export const FRAMING_DECIDED_WITHIN = 64 * 1024;

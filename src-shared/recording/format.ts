@@ -168,9 +168,19 @@ export function parseRecord(text: string): ParsedRecord {
       if (!isInt(r['leg'])) return invalid('has no leg number');
       if (!isInt(r['status']) || typeof r['statusText'] !== 'string' || !isHeaderList(r['headers']))
         return invalid('needs status, statusText and headers');
+      if (r['stream'] !== undefined && typeof r['stream'] !== 'boolean')
+        return invalid('has a "stream" that is neither true nor false');
       return {
         kind: 'record',
-        record: { type, leg: r['leg'], t, status: r['status'], statusText: r['statusText'], headers: r['headers'] },
+        record: {
+          type,
+          leg: r['leg'],
+          t,
+          status: r['status'],
+          statusText: r['statusText'],
+          headers: r['headers'],
+          ...(typeof r['stream'] === 'boolean' ? { stream: r['stream'] } : {}),
+        },
       };
     case 'action':
       if (!isAction(r['action'])) {

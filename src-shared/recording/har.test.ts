@@ -29,7 +29,7 @@ describe('HAR entries', () => {
       status: 200,
       mimeType: 'text/event-stream',
       size: 9,
-      isEventStream: true,
+      isStream: true,
       hasBody: true,
       startedDateTime: '2026-03-01T12:00:00.000Z',
     });
@@ -71,7 +71,7 @@ describe('HAR entries', () => {
   it('takes the content type from the headers when mimeType is missing, and notes a missing body', () => {
     const e = entry({ mimeType: '' });
     const summary = summarizeHarEntry(e, 0);
-    expect(summary.isEventStream).toBe(true);
+    expect(summary.isStream).toBe(true);
     expect(summary.hasBody).toBe(false);
     expect(describeHarEntry(summary)).toContain('no body saved');
   });

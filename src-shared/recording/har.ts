@@ -1,4 +1,5 @@
 import { isJsonObject } from '../json/values';
+import { announcesStream } from '../pipeline/leg-framing';
 import { encodeUtf8 } from '../text/utf8';
 import { decodeBase64 } from './base64';
 import {
@@ -24,7 +25,13 @@ export interface HarEntrySummary {
   mimeType: string;
   /** Body size in bytes as the HAR reports it (-1 unknown). */
   size: number;
-  isEventStream: boolean;
+  /**
+   * Whether the entry's headers announce a stream (`text/event-stream`, NDJSON, a line-framed
+   * dialect's header). A JSON array streamed element by element (Gemini without `alt=sse`) is
+   * not counted: a HAR is full of JSON arrays that are one-off answers. Chosen, it decodes as
+   * a stream all the same (`isStreamResponse`).
+   */
+  isStream: boolean;
   hasBody: boolean;
   startedDateTime: string;
   /** How the leg ended, in an entry this inspector wrote (HAR_LEG_END); absent in any other HAR. */
@@ -84,7 +91,7 @@ export function summarizeHarEntry(entry: unknown, index: number): HarEntrySummar
     status: asNumber(response['status'], 0),
     mimeType,
     size: asNumber(content['size']),
-    isEventStream: mimeType.toLowerCase().includes('text/event-stream'),
+    isStream: announcesStream([['content-type', mimeType], ...headerList(response['headers'])]),
     hasBody: typeof content['text'] === 'string' && content['text'].length > 0,
     startedDateTime: asString(e['startedDateTime']),
   };

@@ -16,6 +16,8 @@ export interface LegIndex {
   /** Recorder clock when the leg started (its request was sent). */
   startedAt?: number;
   response?: RecordedResponse;
+  /** What the response record says of the body (ResponseRecord.stream), when it says. */
+  stream?: boolean;
   outcome?: LegOutcome;
   endedAt?: number;
   chunks: number;
@@ -136,6 +138,7 @@ export function createRecordingIndexer(report: ImportDiagnosticSink): RecordingI
           const entry = legFor(record, offset);
           afterEnd(entry, 'response', offset);
           entry.response = { status: record.status, statusText: record.statusText, headers: record.headers };
+          if (record.stream !== undefined) entry.stream = record.stream;
           return true;
         }
         case 'chunk': {

@@ -68,6 +68,15 @@ describe('sniffSource', () => {
     });
   });
 
+  it('reads a curl -i capture of a JSON array body as a streamed array, and of a JSON object as no stream', () => {
+    const array = 'HTTP/1.1 200 OK\r\ncontent-type: application/json; charset=UTF-8\r\n\r\n \n[{"candidates":[]}\n]';
+    expect(sniff(array)).toMatchObject({ ok: true, kind: 'json-stream', bodyOffset: array.indexOf(' \n[') });
+    const object = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"error":"no"}';
+    const refused = sniff(object);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok && !refused.needMore) expect(refused.message).toContain('not an event stream');
+  });
+
   it('asks for more when the first line does not fit', () => {
     expect(sniff(`{"type":"text","agent":"a","final":false,"delta":"${'x'.repeat(100)}`, false)).toEqual({
       ok: false,

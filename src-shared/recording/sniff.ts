@@ -2,7 +2,7 @@ import { DIALECT_REGISTRY } from '../dialects/registry';
 import { DIFF_EXPORT_FORMAT } from '../diff/export-format';
 import { sniffFrame } from '../dialects/sniff';
 import { isJsonObject, parseJson } from '../json/values';
-import { announcedLineFraming, lineFramingOf } from '../pipeline/leg-framing';
+import { announcedLineFraming, framingOfHead, isJsonMediaType, lineFramingOf } from '../pipeline/leg-framing';
 import { createUtf8Decoder } from '../text/utf8';
 import { CHECK_REPORT_WHAT, isCheckReport } from './check-report';
 import { RECORDING_MAGIC } from './format';
@@ -256,6 +256,9 @@ export function sniffSource(head: Uint8Array, complete: boolean): SniffResult {
     const contentType = http.response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
     if (contentType.includes('text/event-stream') || startsLikeSse(head, http.bodyOffset))
       return { ok: true, kind: 'sse', bodyOffset: http.bodyOffset, response: http.response };
+    // A JSON array streamed element by element (Gemini without alt=sse), as a live connection takes it.
+    if (isJsonMediaType(contentType) && framingOfHead(head.subarray(http.bodyOffset)) === 'json-array')
+      return { ok: true, kind: 'json-stream', bodyOffset: http.bodyOffset, response: http.response };
     return {
       ok: false,
       needMore: false,

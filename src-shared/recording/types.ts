@@ -81,6 +81,11 @@ export interface ResponseRecord extends RecordedResponse {
   type: 'response';
   leg: number;
   t: number;
+  /**
+   * Whether the inspector decoded the body as a stream (false: an error page or a one-off
+   * answer it showed instead). Absent in files written before it: the head decides.
+   */
+  stream?: boolean;
 }
 
 /**

@@ -1,5 +1,10 @@
 import type { Failure } from '../../../src-shared/contract/payloads';
-import { announcedLineFraming, framingOfChunks, type Framing } from '../../../src-shared/pipeline/leg-framing';
+import {
+  announcesStream,
+  framingOfChunks,
+  isJsonMediaType,
+  type Framing,
+} from '../../../src-shared/pipeline/leg-framing';
 import {
   encodingFailure,
   idleFailure,
@@ -106,15 +111,6 @@ export const realTimers: Timers = {
 export function headerValue(headers: readonly [string, string][], name: string): string | undefined {
   const lower = name.toLowerCase();
   return headers.find(([n]) => n.toLowerCase() === lower)?.[1];
-}
-
-export function isEventStream(contentType: string): boolean {
-  return /^\s*text\/event-stream\s*(;|$)/i.test(contentType);
-}
-
-/** `application/json` (with parameters): a body that may be a JSON array streamed element by element. */
-function isJson(contentType: string): boolean {
-  return /^\s*application\/json\s*(;|$)/i.test(contentType);
 }
 
 export function openConnection(
@@ -265,11 +261,9 @@ export function openConnection(
         // An empty Content-Encoding names no coding: the body is as sent (RFC 9110 §8.4).
         const encoding = (headerValue(head.headers, 'content-encoding') ?? '').trim().toLowerCase() || 'identity';
         const ok = head.status >= 200 && head.status <= 299 && head.status !== 204;
-        // A line-framed wire (the AI SDK's v4 data stream, text/plain) is a stream too when its header says so.
-        const stream =
-          isEventStream(contentType) || spec.acceptAnyContentType === true || !!announcedLineFraming(head.headers);
+        const stream = announcesStream(head.headers) || spec.acceptAnyContentType === true;
         if (ok && encoding === 'identity' && stream) return accept(head);
-        if (ok && encoding === 'identity' && isJson(contentType)) {
+        if (ok && encoding === 'identity' && isJsonMediaType(contentType)) {
           // A JSON body is a stream when it is a JSON array sent element by element (Gemini
           // without alt=sse); a JSON object is a one-off answer or an error, shown. Its first
           // bytes decide.

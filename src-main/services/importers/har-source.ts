@@ -6,6 +6,7 @@ import {
   type HarLeg,
 } from '../../../src-shared/recording/har';
 import { createJsonArraySplitter } from '../../../src-shared/recording/json-array-splitter';
+import { framingOfHead, isStreamResponse } from '../../../src-shared/pipeline/leg-framing';
 import type { Findings } from './findings';
 import { readRange, reiterable, type SourceFs } from './source-file';
 import { CAPTURE_BLOCK } from './sse-source';
@@ -15,7 +16,8 @@ import { HarEntryChoiceError, ImportError, type ImportedChunk, type ImportedLeg,
  * HAR files: one streaming pass lists `log.entries` (each entry parsed on its own, so the
  * file is never one string), then the chosen entries become the legs. Without a choice, a
  * HAR this inspector exported (every entry says how its leg ended) opens as the session it
- * was, every entry a leg; any other takes its only event-stream entry, and with several the
+ * was, every entry a leg; any other takes its only stream entry (`isStream`: SSE, NDJSON, a
+ * line-framed wire's header), and with several the
  * caller must choose (the error lists every entry).
  */
 
@@ -66,7 +68,7 @@ export async function openHar(
   if (!summary.found)
     throw new ImportError('unrecognised', path, `${path}: a HAR file must hold log.entries; none was found.`);
 
-  const streams = entries.filter((e) => e.summary.isEventStream);
+  const streams = entries.filter((e) => e.summary.isStream);
   const chosen = choose(path, entries, streams, choice);
   const legs: ImportedLeg[] = [];
   for (const [index, location] of chosen.entries()) {
@@ -76,6 +78,8 @@ export async function openHar(
       index,
       request: leg.request,
       response: leg.response,
+      // Its head and body decide, as they would live: a JSON body is a stream when it is an array.
+      stream: isStreamResponse(leg.response, framingOfHead(leg.body) === 'json-array'),
       ...(end ? { outcome: end } : {}),
       byteCount: leg.body.length,
       chunks: reiterable(() => entryChunks(path, fs, location)),
@@ -86,7 +90,7 @@ export async function openHar(
     'A HAR file keeps no per-chunk timing: each body is read in 64 KiB blocks, all at the time its first byte arrived.',
   ];
   if (streams.length > 1)
-    notes.push(`The file holds ${streams.length} event-stream entries; others can be opened by their number.`);
+    notes.push(`The file holds ${streams.length} stream entries; others can be opened by their number.`);
   for (const location of chosen)
     if (!location.summary.hasBody)
       notes.push(`Entry #${location.summary.index} has no saved response body (browsers often drop streamed bodies).`);
@@ -133,13 +137,13 @@ function choose(
     throw new ImportError(
       'unrecognised',
       path,
-      `${path}: the HAR file holds no text/event-stream entry (${entries.length} entries${entries.length ? `:\n${listing}` : ''}).`,
+      `${path}: the HAR file holds no stream entry (text/event-stream, NDJSON or a line-framed stream) (${entries.length} entries${entries.length ? `:\n${listing}` : ''}).`,
     );
   }
   const listing = streams.map((e) => `  ${describeHarEntry(e.summary)}`).join('\n');
   throw new HarEntryChoiceError(
     path,
-    `${path}: the HAR file holds ${streams.length} text/event-stream entries; choose one (harEntry / --har-entry N):\n${listing}`,
+    `${path}: the HAR file holds ${streams.length} stream entries; choose one (harEntry / --har-entry N):\n${listing}`,
     entries.map((e) => e.summary),
   );
 }

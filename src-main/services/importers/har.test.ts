@@ -40,9 +40,9 @@ describe('HAR files', () => {
     );
 
   it('lists every entry to choose from when several are event streams and none is chosen', async () => {
-    const error = await expectImportError(await manyPath(), /holds 2 text\/event-stream entries; choose one/);
+    const error = await expectImportError(await manyPath(), /holds 2 stream entries; choose one/);
     expect(error).toBeInstanceOf(HarEntryChoiceError);
-    expect((error as HarEntryChoiceError).entries.map((e) => [e.index, e.url, e.isEventStream])).toEqual([
+    expect((error as HarEntryChoiceError).entries.map((e) => [e.index, e.url, e.isStream])).toEqual([
       [0, 'http://h/agent/sessions', false],
       [1, 'http://h/agent/run', true],
       [2, 'http://h/agent/tool_results', true],
@@ -91,7 +91,7 @@ describe('HAR files', () => {
     [
       'has no event-stream entry',
       () => har([entry('http://h/x', 'application/json', '{}')]),
-      /holds no text\/event-stream entry \(1 entries:\n {2}#0 POST http:\/\/h\/x/,
+      /holds no stream entry \(text\/event-stream, NDJSON or a line-framed stream\) \(1 entries:\n {2}#0 POST http:\/\/h\/x/,
     ],
     ['has no log.entries', () => JSON.stringify({ log: { version: '1.2' } }), /must hold log.entries/],
     [

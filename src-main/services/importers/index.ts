@@ -90,7 +90,7 @@ export async function openSource(path: string, options: OpenSourceOptions = {}):
         );
       return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response);
     case 'json-stream':
-      return openSseCapture(path, fs, findings, size, result.bodyOffset, undefined, 'json-stream');
+      return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response, 'json-stream');
     case 'lines':
       return openSseCapture(path, fs, findings, size, result.bodyOffset, result.response, 'lines');
     case 'har':

@@ -95,6 +95,7 @@ function recordedLeg(path: string, fs: SourceFs, entry: LegIndex): ImportedLeg {
     index: entry.leg,
     ...(entry.request ? { request: entry.request } : {}),
     ...(entry.response ? { response: entry.response } : {}),
+    ...(entry.stream !== undefined ? { stream: entry.stream } : {}),
     ...(entry.startedAt !== undefined ? { startedAt: entry.startedAt } : {}),
     ...(entry.outcome ? { outcome: entry.outcome } : {}),
     chunkCount: entry.chunks,

@@ -1,6 +1,7 @@
 import { fileDiagnostic } from '../../../src-shared/recording/diagnostics';
 import type { RecordedResponse } from '../../../src-shared/recording/types';
 import { LEG_HEADER_MAX, readLegHeader } from '../../../src-shared/export/sse-legs';
+import { isStreamResponse } from '../../../src-shared/pipeline/leg-framing';
 import type { Findings } from './findings';
 import { readRange, reiterable, type SourceFs } from './source-file';
 import type { ImportedLeg, ImportedSource } from './types';
@@ -37,7 +38,9 @@ export async function openSseCapture(
     async function* chunks() {
       for await (const bytes of readRange(fs, path, start, end, CAPTURE_BLOCK)) yield { bytes, receivedAt: 0 };
     }
-    return { index, ...(response ? { response } : {}), byteCount: end - start, chunks: reiterable(chunks) };
+    // With a head, the head and the body's start decide whether it is a stream, as they would live.
+    const head = response ? { response, stream: isStreamResponse(response, kind === 'json-stream') } : {};
+    return { index, ...head, byteCount: end - start, chunks: reiterable(chunks) };
   };
   const sizes = response || kind !== 'sse' ? null : await legSizes(path, fs, findings, size);
   const legs: ImportedLeg[] = [];

@@ -40,6 +40,12 @@ export interface ImportedLeg {
   index: number;
   request?: RecordedRequest;
   response?: RecordedResponse;
+  /**
+   * Whether the body is a stream to decode, where the file says: a recording this inspector
+   * wrote (what the live connection decided), a HAR entry or a capture whose JSON body starts
+   * as an array. Absent: its response head decides (`isStreamResponse`).
+   */
+  stream?: boolean;
   /** When the leg's request was sent (recordings only). */
   startedAt?: number;
   /** How the leg ended (recordings, absent when the recording stopped mid-leg; HAR files this inspector exported). */
@@ -122,7 +128,7 @@ export class ImportError extends Error {
   }
 }
 
-/** A HAR file with several event streams and no choice made: the entries to choose from. */
+/** A HAR file with several streams and no choice made: the entries to choose from. */
 export class HarEntryChoiceError extends ImportError {
   constructor(
     path: string,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { LegEndInfo, ProxyExchange, ProxyState } from '../../../src-shared/contract/payloads';
 import { redactUrl } from '../../../src-shared/recording/redact';
+import { announcesStream } from '../../../src-shared/pipeline/leg-framing';
 import type { RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
 import { startReverseProxy, type ExchangeTap, type ReverseProxy } from './reverse-proxy';
 
@@ -44,8 +45,9 @@ const MAX_EARLY_BYTES = 64 * 1024;
 export const MAX_LISTED_EXCHANGES = 500;
 
 /**
- * The recording proxy: a reverse proxy whose every `text/event-stream` response becomes a
- * session, recorded as it passes. A POST to …/tool_results whose body names the agent of a
+ * The recording proxy: a reverse proxy whose every streamed response (one whose head announces
+ * a stream: `text/event-stream`, NDJSON, the AI SDK's v4 data stream header) becomes a session,
+ * recorded as it passes. A POST to …/tool_results whose body names the agent of a
  * paused proxied run continues that run as its next leg, as the inspector's own answers do.
  * Other requests are forwarded and listed.
  */
@@ -168,7 +170,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     port: options.port,
     now: options.now,
     onResponse: (request, response, exchange) =>
-      isEventStream(response) ? streamTap(request, response, exchange) : null,
+      announcesStream(response.headers) ? streamTap(request, response, exchange) : null,
     onExchange: (exchange) => {
       if (!exchanges.includes(exchange)) {
         exchanges.push(exchange);
@@ -183,9 +185,4 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
       await proxy?.close();
     },
   };
-}
-
-function isEventStream(response: RecordedResponse): boolean {
-  const type = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-  return type.split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
 }

@@ -124,6 +124,30 @@ describe('recording proxy', () => {
     expect((await readdir(h.dir)).length).toBe(1);
   });
 
+  it('records every stream a connection would decode: NDJSON and the AI SDK v4 data stream too', async () => {
+    const bodies: Record<string, [Record<string, string>, string]> = {
+      '/api/chat': [{ 'Content-Type': 'application/x-ndjson' }, '{"kind":"tick","n":1}\n{"kind":"tick","n":2}\n'],
+      '/api/v4': [{ 'Content-Type': 'text/plain; charset=utf-8', 'X-Vercel-AI-Data-Stream': 'v1' }, '0:"Hi"\nd:{}\n'],
+      '/api/tags': [{ 'Content-Type': 'application/json' }, '[]'],
+    };
+    const server = h.track(
+      await startLoopbackServer((req, res) => {
+        const [headers, body] = bodies[req.url ?? ''] ?? [{}, ''];
+        res.writeHead(200, headers);
+        res.end(body);
+      }),
+    );
+    const state = await h.proxyTo(server.url, false);
+    for (const path of Object.keys(bodies)) await (await fetch(`${state.url}${path}`, { method: 'POST' })).text();
+    expect(await h.settledSessionOf('/api/chat')).toMatchObject({ state: 'complete', envelopes: 2 });
+    expect(await h.settledSessionOf('/api/v4')).toMatchObject({ state: 'complete', format: 'ai-sdk-ui' });
+    // A JSON answer is forwarded and listed, not a session.
+    const listed = (await h.service.getProxy())!.exchanges.find((e) => e.path === '/api/tags');
+    expect(listed).toMatchObject({ status: 200 });
+    expect(listed?.sessionId).toBeUndefined();
+    expect((await h.service.listSessions()).length).toBe(2);
+  });
+
   it('forwards and lists requests that are not streams, and answers 502 when the target is down', async () => {
     const agent = h.track(await startDemoAgent({ pace: 'fast' }));
     const state = await h.proxyTo(agent.url, false);

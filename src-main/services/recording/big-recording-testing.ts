@@ -20,7 +20,7 @@ export async function writeBigRecording(path: string, fileBytes: number): Promis
     headers: [['content-type', 'application/json']],
     body: '{"user_prompt":"big"}',
   });
-  recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+  recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] }, true);
   // A recording stores chunks in base64: 3 stream bytes per 4 file bytes.
   const streamBytes = Math.round((fileBytes * 3) / 4);
   const start = 1_764_000_000_000;

@@ -96,7 +96,7 @@ export async function startLiveRecording(
       onResponse(head, accepted) {
         httpStatus = head.status;
         leg.hint({ headers: head.headers });
-        recorder.response(recorderLeg, head);
+        recorder.response(recorderLeg, head, accepted);
         options.onResponse?.(head.status, accepted);
       },
       onChunk(bytes, receivedAt) {

@@ -33,7 +33,7 @@ describe('recorder', () => {
     let clock = 1000;
     const recorder = await createRecorder(path, { now: () => clock++ });
     const leg0 = recorder.startLeg(request);
-    recorder.response(leg0, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+    recorder.response(leg0, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] }, true);
     const binary = Uint8Array.from([0xe2, 0x82, 0, 0xff, 0x0a, 0x0d]);
     recorder.chunk(leg0, bytes('data: {"type":"text"'), 5000);
     recorder.chunk(leg0, binary, 5010.5);
@@ -115,14 +115,18 @@ describe('recorder', () => {
         ],
         body: JSON.stringify({ user_prompt: 'hi', api_key: CANARY }),
       });
-      recorder.response(leg, {
-        status: 200,
-        statusText: 'OK',
-        headers: [
-          ['Set-Cookie', `sid=${CANARY}; HttpOnly`],
-          ['content-type', 'text/event-stream'],
-        ],
-      });
+      recorder.response(
+        leg,
+        {
+          status: 200,
+          statusText: 'OK',
+          headers: [
+            ['Set-Cookie', `sid=${CANARY}; HttpOnly`],
+            ['content-type', 'text/event-stream'],
+          ],
+        },
+        true,
+      );
       recorder.chunk(leg, bytes('data: {"type":"text"}\n\n'), 1);
       recorder.action({
         kind: 'tool-results',

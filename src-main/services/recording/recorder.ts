@@ -58,7 +58,8 @@ export interface Recorder {
   readonly path: string;
   /** Starts the next leg (0 for the first request, then one per continuation) and returns its number. */
   startLeg(request: RecordedRequest): number;
-  response(leg: number, response: RecordedResponse): void;
+  /** `stream`: whether the inspector decodes the body (false: an error page or one-off answer it shows). */
+  response(leg: number, response: RecordedResponse, stream: boolean): void;
   chunk(leg: number, bytes: Uint8Array, receivedAt: number): void;
   action(action: RecordedAction): void;
   endLeg(leg: number, outcome: LegOutcome): void;
@@ -220,7 +221,7 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
       record({ type: 'leg', leg, t: now(), request: redact ? redactRequest(request) : request });
       return leg;
     },
-    response(leg, response) {
+    response(leg, response, stream) {
       checkLeg(leg);
       record({
         type: 'response',
@@ -229,6 +230,7 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
         status: response.status,
         statusText: response.statusText,
         headers: redact ? redactHeaders(response.headers) : response.headers,
+        stream,
       });
     },
     chunk(leg, bytes, receivedAt) {

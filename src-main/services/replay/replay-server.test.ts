@@ -27,16 +27,20 @@ beforeAll(async () => {
       headers: [],
       body: '{}',
     });
-    recorder.response(leg, {
-      status: 200,
-      statusText: 'OK',
-      headers: [
-        ['content-type', 'text/event-stream; charset=utf-8'],
-        ['content-length', '999'],
-        ['x-upstream', 'kept'],
-        ['set-cookie', 'secret'],
-      ],
-    });
+    recorder.response(
+      leg,
+      {
+        status: 200,
+        statusText: 'OK',
+        headers: [
+          ['content-type', 'text/event-stream; charset=utf-8'],
+          ['content-length', '999'],
+          ['x-upstream', 'kept'],
+          ['set-cookie', 'secret'],
+        ],
+      },
+      true,
+    );
     for (let at = 0, t = 0; at < bytes.length; at += 300, t += 10) recorder.chunk(leg, bytes.subarray(at, at + 300), t);
     recorder.endLeg(leg, { reason: 'done' });
   }
@@ -185,11 +189,15 @@ describe('replay server', () => {
     const path = join(dir, 'error.recording');
     const recorder = await createRecorder(path);
     const leg = recorder.startLeg({ method: 'POST', url: 'http://h/agent/run', headers: [], body: '{}' });
-    recorder.response(leg, {
-      status: 422,
-      statusText: 'Unprocessable Entity',
-      headers: [['content-type', 'application/json']],
-    });
+    recorder.response(
+      leg,
+      {
+        status: 422,
+        statusText: 'Unprocessable Entity',
+        headers: [['content-type', 'application/json']],
+      },
+      false,
+    );
     recorder.chunk(leg, Buffer.from('{"detail":[{"msg":"field required"}]}'), 1);
     recorder.endLeg(leg, { reason: 'done' });
     await recorder.close();
@@ -204,7 +212,7 @@ describe('replay server', () => {
     const path = join(dir, 'weeks.recording');
     const recorder = await createRecorder(path, { now: () => 0 });
     const leg = recorder.startLeg({ method: 'POST', url: 'http://h/agent/run', headers: [], body: '{}' });
-    recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] });
+    recorder.response(leg, { status: 200, statusText: 'OK', headers: [['content-type', 'text/event-stream']] }, true);
     recorder.chunk(leg, Buffer.from('data: first\n\n'), 0);
     recorder.chunk(leg, Buffer.from('data: weeks later\n\n'), 2 ** 31 + 1000);
     recorder.endLeg(leg, { reason: 'done' });

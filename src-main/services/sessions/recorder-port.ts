@@ -13,7 +13,7 @@ import type {
 export interface RecorderPort {
   /** Opens the next leg; returns its number in the recording. */
   startLeg(request: RecordedRequest): number;
-  response(leg: number, response: RecordedResponse): void;
+  response(leg: number, response: RecordedResponse, stream: boolean): void;
   chunk(leg: number, bytes: Uint8Array, receivedAt: number): void;
   action(action: RecordedAction): void;
   endLeg(leg: number, outcome: LegOutcome): void;

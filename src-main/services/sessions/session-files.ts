@@ -228,8 +228,10 @@ export async function saveRecording(
       for (const action of actions) if (action.leg === leg.index - 1) recorder.action(action);
       // Unredacted: the recorder redacts what it writes.
       const recorded = recorder.startLeg(leg.request ?? shownRequest(session, leg));
-      if (leg.response) recorder.response(recorded, leg.response);
-      const body = leg.raw.count > 0 ? leg.raw : leg.rejected;
+      // A body kept rejected (an error page) was shown, not decoded: so the recording says.
+      const stream = leg.rejected.count === 0;
+      if (leg.response) recorder.response(recorded, leg.response, stream);
+      const body = stream ? leg.raw : leg.rejected;
       for (let i = 0; i < body.count; i++) {
         const chunk = body.chunk(i);
         if (chunk) recorder.chunk(recorded, chunk.bytes, chunk.receivedAt);

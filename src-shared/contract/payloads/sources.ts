@@ -65,7 +65,7 @@ export type ConnectRequest = Infer<typeof ConnectRequest>;
 export const OpenFileRequest = s.object({
   path: Path,
   format: s.optional(FormatChoice),
-  /** For HAR files: which text/event-stream entry (index among those entries). */
+  /** For HAR files: which entry to open (its position in `log.entries`). */
   entry: s.optional(s.index()),
   title: s.optional(s.string({ max: 200 })),
   inline: s.optional(InlineOptions),
@@ -125,7 +125,7 @@ export const HarEntry = s.object({
   mimeType: s.string({ max: 512 }),
   /** Body size in bytes as the HAR says (-1: unknown). */
   size: s.number({ integer: true }),
-  isEventStream: s.boolean(),
+  isStream: s.boolean(),
   hasBody: s.boolean(),
   startedDateTime: s.string({ max: 64 }),
 });

@@ -56,7 +56,11 @@ const leg = recorder.startLeg({
   ],
   body: '{"user_prompt":"hi"}',
 });
-recorder.response(leg, { status: response.status, statusText: response.statusText, headers: [...response.headers] });
+recorder.response(
+  leg,
+  { status: response.status, statusText: response.statusText, headers: [...response.headers] },
+  true,
+);
 if (!response.body) throw new Error('no body');
 const reader = (response.body as ReadableStream<Uint8Array>).getReader();
 for (let read = await reader.read(); !read.done; read = await reader.read())

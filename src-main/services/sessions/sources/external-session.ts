@@ -169,7 +169,8 @@ export function createExternalSessions(
         return {
           response(head) {
             data.setResponse(leg, head);
-            rt.recorder?.response(recorderLeg, head);
+            // The proxy taps only responses that announce a stream.
+            rt.recorder?.response(recorderLeg, head, true);
             data.state = 'streaming';
             ticker.emitNow(data.id);
             announce();

@@ -6,9 +6,10 @@ import type {
   RecordingRecord,
 } from '../../../../src-shared/recording/types';
 import { chunkBytes } from '../../importers/recording-source';
-import { headerValue, isEventStream, REJECTED_BODY_CAP } from '../../connection/connection';
+import { isStreamResponse } from '../../../../src-shared/pipeline/leg-framing';
+import { REJECTED_BODY_CAP } from '../../connection/connection';
 import { rejectedResponseFailure } from '../../connection/failures';
-import type { FileSpan, ImportedSource } from '../../importers/types';
+import type { FileSpan, ImportedLeg, ImportedSource } from '../../importers/types';
 import { legEndFromRecording } from '../recorder-port';
 import type { LegState } from '../store/leg-state';
 import type { SessionStore } from '../store/session-store';
@@ -30,20 +31,18 @@ export interface FileLoadOptions {
   cancelled: () => boolean;
 }
 
-/** A recorded response that is a stream (absent: a capture without a response head). */
-export function isStreamResponse(response: RecordedResponse | undefined): boolean {
-  if (!response) return true;
-  const contentType = headerValue(response.headers, 'content-type') ?? '';
-  return response.status >= 200 && response.status <= 299 && isEventStream(contentType);
-}
+/** Whether an imported leg's body is decoded: what its file says (a recording), else its response head. */
+export const legIsStream = (leg: Pick<ImportedLeg, 'stream' | 'response'>): boolean =>
+  leg.stream ?? isStreamResponse(leg.response);
 
 /** The failure to show for a leg whose recorded response was not a stream, with its body; null for a stream. */
 export function rejectedLegFailure(
+  stream: boolean,
   response: RecordedResponse | undefined,
   leg: LegState,
   request: RecordedRequest | null,
 ): Failure | null {
-  if (!response || isStreamResponse(response)) return null;
+  if (stream || !response) return null;
   let requestUrl: URL | undefined;
   try {
     requestUrl = request ? new URL(request.url) : undefined;
@@ -65,7 +64,7 @@ export async function loadImportedSource(
     const state = session.openLeg('file', leg.request ?? null, leg.startedAt ?? 0);
     if (leg.response) session.setResponse(state.index, leg.response);
     // A recorded response that was not a stream (an error page) is shown, never decoded.
-    const stream = isStreamResponse(leg.response);
+    const stream = legIsStream(leg);
     for await (const chunk of leg.chunks) {
       if (options.cancelled()) return;
       if (stream) session.push(state.index, chunk.bytes, chunk.receivedAt, false, chunk.record);
@@ -78,6 +77,7 @@ export async function loadImportedSource(
     endFileLeg(
       session,
       state,
+      stream,
       leg.request ?? null,
       // A recording, or a HAR this inspector exported, says how each leg ended; other files end when their bytes do.
       source.kind === 'recording' || leg.outcome ? legEndFromRecording(leg.outcome) : { reason: 'complete' },
@@ -86,8 +86,14 @@ export async function loadImportedSource(
 }
 
 /** Ends a leg read from a file: a recorded response that was not a stream fails it, with its body. */
-function endFileLeg(session: SessionStore, state: LegState, request: RecordedRequest | null, end: LegEndInfo): void {
-  const failure = rejectedLegFailure(state.response ?? undefined, state, request);
+function endFileLeg(
+  session: SessionStore,
+  state: LegState,
+  stream: boolean,
+  request: RecordedRequest | null,
+  end: LegEndInfo,
+): void {
+  const failure = rejectedLegFailure(stream, state.response ?? undefined, state, request);
   if (failure) session.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
   else session.endLeg(state.index, end);
 }
@@ -117,7 +123,7 @@ export async function loadRecordingAsRead(
   }
   let open: OpenLeg | null = null;
   const close = (): void => {
-    if (open) endFileLeg(session, open.state, open.request, legEndFromRecording(open.outcome));
+    if (open) endFileLeg(session, open.state, open.stream, open.request, legEndFromRecording(open.outcome));
     open = null;
   };
   /** The leg `record` belongs to, opening it (and any without records of their own before it, empty); null when it was closed already. */
@@ -145,7 +151,7 @@ export async function loadRecordingAsRead(
           statusText: record.statusText,
           headers: record.headers,
         });
-        leg.stream = isStreamResponse(record);
+        leg.stream = record.stream ?? isStreamResponse(record);
         return true;
       case 'chunk': {
         leg.chunks += 1;

@@ -63,7 +63,7 @@ describe('a HAR that asks which entries to open', () => {
       expect(opened).toMatchObject({ choosingHarEntries: true, legs: 0, envelopes: 0 });
       const detail = await service.getSession({ sessionId: opened.id });
       expect(detail.summary.choosingHarEntries).toBe(true);
-      expect(detail.harEntries?.map((e) => [e.index, e.method, e.url, e.status, e.isEventStream])).toEqual([
+      expect(detail.harEntries?.map((e) => [e.index, e.method, e.url, e.status, e.isStream])).toEqual([
         [0, 'POST', 'http://h/agent/sessions', 200, false],
         [1, 'POST', 'http://h/agent/run', 200, true],
         [2, 'POST', 'http://h/agent/tool_results', 200, true],

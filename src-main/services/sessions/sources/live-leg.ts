@@ -87,7 +87,7 @@ export function startLiveLeg(
           ? { ...head, headers: head.headers.map(([name, value]): [string, string] => [name, maskText(value)]) }
           : head;
         session.setResponse(leg, shown);
-        recorder?.response(recorderLeg, shown);
+        recorder?.response(recorderLeg, shown, ok);
         hooks.onResponse?.(ok);
       },
       onChunk: receive,

@@ -40,7 +40,7 @@ async function record(name: string, legs: readonly Uint8Array[], options: { endL
   const recorder = await createRecorder(path, { now: () => 1000 });
   for (const [i, stream] of legs.entries()) {
     const leg = recorder.startLeg(request);
-    recorder.response(leg, SSE);
+    recorder.response(leg, SSE, true);
     for (let at = 0; at < stream.length; at += 300) recorder.chunk(leg, stream.subarray(at, at + 300), 1000 + at);
     if (options.endLast !== false || i < legs.length - 1) recorder.endLeg(leg, { reason: 'done' });
   }

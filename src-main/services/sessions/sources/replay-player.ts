@@ -3,7 +3,7 @@ import { systemClock, type ReplayClock } from '../../replay/clock';
 import { createReplay, type Replay, type ReplayDelivery } from '../../replay/replay';
 import { historyAfter, STREAM_START, type ByteHistory } from '../../replay/replay-cuts';
 import type { TimelineSource } from '../../replay/timeline';
-import { isStreamResponse, rejectedLegFailure } from './file-load';
+import { legIsStream, rejectedLegFailure } from './file-load';
 import { ReplayAnnouncer } from './replay-announcer';
 import { BreakpointWatch } from './replay-breakpoints';
 import { LoopHold } from './replay-loop-hold';
@@ -160,8 +160,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         const data = options.data();
         const state = currentLeg();
         if (!state) return;
-        if (isStreamResponse(chunk.leg.response))
-          data.push(state.index, chunk.bytes, chunk.receivedAt, chunk.offset > 0);
+        if (legIsStream(chunk.leg)) data.push(state.index, chunk.bytes, chunk.receivedAt, chunk.offset > 0);
         else data.keepRejected(state.index, chunk.bytes, chunk.receivedAt);
         history = historyAfter(history, chunk.bytes);
         checkBreakpoints();
@@ -171,7 +170,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
         const data = options.data();
         const state = currentLeg();
         if (!state) return;
-        const failure = rejectedLegFailure(leg.response, state, leg.request ?? null);
+        const failure = rejectedLegFailure(legIsStream(leg), leg.response, state, leg.request ?? null);
         if (failure) data.endLeg(state.index, { reason: 'failed', message: failure.message }, failure);
         else data.endLeg(state.index, legEndFromRecording(leg.outcome));
         checkBreakpoints();

@@ -1,13 +1,13 @@
 import type { ChunkCut } from '../../replay/replay';
 import { cutAfterFirstEvent, cutBeforeSecondEvent, type ByteHistory } from '../../replay/replay-cuts';
-import { isStreamResponse } from './file-load';
+import { legIsStream } from './file-load';
 
 /**
  * Where a replay step or seek cuts the chunk it delivers (see replay-player.ts for what a step
  * is). Bytes of a non-stream leg (an error page) are kept whole: there are no events to cut at.
  */
 
-const streamed = (at: Parameters<ChunkCut>[1]): boolean => isStreamResponse(at.leg.response);
+const streamed = (at: Parameters<ChunkCut>[1]): boolean => legIsStream(at.leg);
 
 /**
  * One step: a network chunk up to before its second event (the chunk itself when it completes

@@ -390,7 +390,7 @@ export function harEntryPayload(entry: HarEntrySummary): HarEntry {
     status: Number.isInteger(entry.status) ? entry.status : 0,
     mimeType: entry.mimeType.slice(0, 512),
     size: Number.isInteger(entry.size) ? entry.size : -1,
-    isEventStream: entry.isEventStream,
+    isStream: entry.isStream,
     hasBody: entry.hasBody,
     startedDateTime: entry.startedDateTime.slice(0, 64),
   };
