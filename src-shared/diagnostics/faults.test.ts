@@ -73,12 +73,13 @@ const CLEAN: Record<DialectId, string[]> = {
     'ai-sdk-ui/text.txt',
     'ai-sdk-ui/parallel-tools.txt',
   ],
+  ollama: ['ollama/text.txt', 'ollama/thinking.txt', 'ollama/tool-call.txt', 'ollama/generate.txt'],
 };
 
 const PROVIDERS = new Set<DialectId>(['anthropic-messages', 'openai-responses', 'openai-chat']);
 /** Dialects whose clean streams are the demo agent's provider fixtures (AG-UI's and Gemini's are data-only: no event: fields). */
-const PROVIDER_FIXTURES = new Set<DialectId>([...PROVIDERS, 'json-rpc', 'ag-ui', 'gemini', 'ai-sdk-ui']);
-/** Line-framed clean streams (the AI SDK's v4 data stream): one event per line. */
+const PROVIDER_FIXTURES = new Set<DialectId>([...PROVIDERS, 'json-rpc', 'ag-ui', 'gemini', 'ai-sdk-ui', 'ollama']);
+/** Line-framed clean streams (the AI SDK's v4 data stream, Ollama's NDJSON): one event per line. */
 const isLineFramed = (name: string): boolean => name.endsWith('.txt');
 
 /** The segment-events fixtures live beside the inline protocol fixtures (resources/fixtures/inline). */
@@ -150,7 +151,7 @@ describe('faults derived from the rules', () => {
       streams: streams.length,
       generated: results.length,
       missed: missed.length,
-    }).toEqual({ kinds: 148, streams: 50, generated: 1926, missed: 0 });
+    }).toEqual({ kinds: 155, streams: 54, generated: 1972, missed: 0 });
   });
 
   test('every fault is flagged under its rule at the event it broke', () => {

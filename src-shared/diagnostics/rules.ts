@@ -4,6 +4,7 @@ import { ENVELOPE_RULES } from '../dialects/json-envelope/rules';
 import { JSON_EVENTS_RULES } from '../dialects/json-events/rules';
 import { JSON_RPC_RULES } from '../dialects/json-rpc/rules';
 import { XML_ITEM_RULES } from '../dialects/legacy-xml/rules';
+import { OLLAMA_RULES } from '../dialects/ollama/rules';
 import { AG_UI_RULES } from '../dialects/ag-ui/rules';
 import { AI_SDK_RULES } from '../dialects/ai-sdk-ui/rules';
 import { OPENAI_CHAT_RULES } from '../dialects/openai-chat/rules';
@@ -260,6 +261,9 @@ export const RULES = {
 
   // The Vercel AI SDK's stream to a useChat frontend (UI message stream, v4 data stream)
   ...AI_SDK_RULES,
+
+  // Ollama's native API (/api/chat, /api/generate: NDJSON)
+  ...OLLAMA_RULES,
 
   // Recording files and imports (findings about the file, located by file byte offset)
   'recording.torn-tail': {

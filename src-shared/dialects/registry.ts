@@ -7,6 +7,7 @@ import { jsonEnvelopeDialect } from './json-envelope';
 import { jsonEventsDialect } from './json-events';
 import { jsonRpcDialect } from './json-rpc';
 import { legacyXmlDialect } from './legacy-xml';
+import { ollamaDialect } from './ollama';
 import { openAiChatDialect } from './openai-chat';
 import { openAiResponsesDialect } from './openai-responses';
 import { segmentEventsDialect } from './segment-events';
@@ -32,6 +33,7 @@ export const DIALECTS = [
   jsonEventsDialect,
   jsonRpcDialect,
   aiSdkUiDialect,
+  ollamaDialect,
 ] as const;
 
 export type DialectId = (typeof DIALECTS)[number]['id'];

@@ -10,6 +10,7 @@ import { JSON_RPC_FAULTS } from '../dialects/json-rpc/faults';
 import { AG_UI_FAULTS } from '../dialects/ag-ui/faults';
 import { AI_SDK_FAULTS } from '../dialects/ai-sdk-ui/faults';
 import { GEMINI_FAULTS } from '../dialects/gemini/faults';
+import { OLLAMA_FAULTS } from '../dialects/ollama/faults';
 import { OPENAI_CHAT_FAULTS } from '../dialects/openai-chat/faults';
 import { seededRandom } from '../sse/rechunk';
 import { type CleanStream, type FaultKind, type Fault, parse } from './faults-kit';
@@ -36,6 +37,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   ...AI_SDK_FAULTS,
   ...AG_UI_FAULTS,
   ...GEMINI_FAULTS,
+  ...OLLAMA_FAULTS,
   ...JSON_EVENTS_FAULTS,
 ];
 

@@ -51,6 +51,19 @@ describe('NDJSON of stream events', () => {
     expect(statusOf(decoded)).toBe('truncated');
   });
 
+  it("Ollama's native API saved as NDJSON opens as a file of stream events, decoded as the ollama dialect", async () => {
+    for (const name of ['ollama/ollama-bash-lib-generate.ndjson', 'ollama/siumai-thinking-and-content.jsonl']) {
+      const source = await openSource(externalFixturePath(name));
+      expect(source.kind, name).toBe('ndjson-events');
+      expect(source.diagnostics, name).toEqual([]);
+      const decoded = await decodeSource(source);
+      expect(decoded.formats, name).toEqual(['ollama']);
+      // The same envelopes as the body decoded as it came (one line, one event).
+      expect(envelopesOf(decoded), name).toEqual(envelopesOf(decodeBytes(readExternalFixture(name))));
+      expect(statusOf(decoded), name).toBe('done');
+    }
+  });
+
   it('objects no dialect claims open as JSON events: each line an event, no block, no claim on how it ended', async () => {
     const path = await file('ticks.jsonl', '{"kind":"tick","n":1}\n{"kind":"tick","n":2}\r\n{"event":"done"}');
     const source = await openSource(path);

@@ -10,6 +10,8 @@ const PROVIDERS_AND_AG_UI: readonly DialectId[] = [...PROVIDERS, 'ag-ui'];
 const PROVIDERS_CHAT_AND_AG_UI: readonly DialectId[] = [...PROVIDERS_AND_CHAT, 'ag-ui'];
 /** The AI SDK's streams have the same parts: messages, text and tool calls by id, an error part (docs/protocols/ai-sdk-ui.md). */
 const withAiSdk = (dialects: readonly DialectId[]): readonly DialectId[] => [...dialects, 'ai-sdk-ui'];
+/** Ollama's native API: one message per response, whole tool calls, an error line (docs/protocols/ollama.md). */
+const withOllama = (dialects: readonly DialectId[]): readonly DialectId[] => [...dialects, 'ollama'];
 
 /**
  * The rules of the provider APIs streamed directly (docs/diagnostics.md), reported through the
@@ -21,7 +23,7 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'The API sent an error event',
-    dialects: withAiSdk([...PROVIDERS_AND_CHAT, 'gemini']),
+    dialects: withOllama(withAiSdk([...PROVIDERS_AND_CHAT, 'gemini'])),
   },
   'provider.response-failed': {
     severity: 'error',
@@ -33,14 +35,14 @@ export const PROVIDER_RULES = {
     severity: 'warning',
     layer: 'provider',
     title: 'The response ended incomplete (token limit, content filter…)',
-    dialects: withAiSdk(PROVIDERS_AND_CHAT),
+    dialects: withOllama(withAiSdk(PROVIDERS_AND_CHAT)),
   },
   'provider.missing-terminal': {
     severity: 'error',
     layer: 'provider',
     title:
-      "Stream ended without its terminal event (message_stop, response.completed/failed/incomplete, RUN_FINISHED/RUN_ERROR, Gemini's finishReason, the AI SDK's finish)",
-    dialects: withAiSdk([...PROVIDERS_AND_AG_UI, 'gemini']),
+      "Stream ended without its terminal event (message_stop, response.completed/failed/incomplete, RUN_FINISHED/RUN_ERROR, Gemini's finishReason, the AI SDK's finish, Ollama's done line)",
+    dialects: withOllama(withAiSdk([...PROVIDERS_AND_AG_UI, 'gemini'])),
   },
   'provider.block-not-started': {
     severity: 'error',
@@ -83,7 +85,7 @@ export const PROVIDER_RULES = {
     severity: 'error',
     layer: 'provider',
     title: 'Tool call arguments do not parse as JSON once complete',
-    dialects: withAiSdk([...PROVIDERS_CHAT_AND_AG_UI, 'gemini']),
+    dialects: withOllama(withAiSdk([...PROVIDERS_CHAT_AND_AG_UI, 'gemini'])),
   },
   'provider.annotation-out-of-range': {
     severity: 'warning',
@@ -95,12 +97,12 @@ export const PROVIDER_RULES = {
     severity: 'info',
     layer: 'provider',
     title: 'Event, item, block or delta type not known to this version; kept and shown',
-    dialects: withAiSdk([...PROVIDERS_CHAT_AND_AG_UI, 'gemini']),
+    dialects: withOllama(withAiSdk([...PROVIDERS_CHAT_AND_AG_UI, 'gemini'])),
   },
   'provider.invalid-event': {
     severity: 'error',
     layer: 'provider',
     title: 'Event is not a JSON object with a string type; kept undecoded',
-    dialects: withAiSdk([...PROVIDERS_AND_AG_UI, 'gemini']),
+    dialects: withOllama(withAiSdk([...PROVIDERS_AND_AG_UI, 'gemini'])),
   },
 } as const satisfies Record<string, RuleInfo>;

@@ -11,6 +11,7 @@ import {
   chooseMcpScenario,
   MCP_SCENARIOS,
 } from './json-rpc-scenarios';
+import { OLLAMA_CHAT_SCENARIOS, OLLAMA_GENERATE_SCENARIOS } from './ollama-scenarios';
 import { OPENAI_SCENARIOS } from './openai-scenarios';
 import {
   matchesPath,
@@ -22,6 +23,10 @@ import {
 } from './types';
 
 const PROMPT = 'What is the capital of France?';
+
+/** Ollama's native API: NDJSON, one chunk per line (its Go server's content type). */
+const OLLAMA_HEADERS = { 'content-type': 'application/x-ndjson' };
+const ndjsonLine = (event: ProviderEvent): string => `${eventJson(event)}\n`;
 
 /** The provider APIs the demo agent serves, by the dialect their streams are. */
 export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
@@ -169,6 +174,31 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
     streamsWithoutFlag: true,
     answer: continuation(AI_SDK_DATA_SCENARIOS),
     sample: { body: aiSdkChatBody() },
+    fixtureExtension: 'txt',
+  },
+  {
+    id: 'ollama-chat',
+    dialect: 'ollama',
+    path: '/ollama/api/chat',
+    title: 'Ollama /api/chat',
+    scenarios: OLLAMA_CHAT_SCENARIOS,
+    encode: ndjsonLine,
+    headers: OLLAMA_HEADERS,
+    // Ollama streams unless the body says "stream": false.
+    streamsWithoutFlag: true,
+    sample: { body: { model: 'llama3.2', messages: [{ role: 'user', content: PROMPT }] } },
+    fixtureExtension: 'txt',
+  },
+  {
+    id: 'ollama-generate',
+    dialect: 'ollama',
+    path: '/ollama/api/generate',
+    title: 'Ollama /api/generate',
+    scenarios: OLLAMA_GENERATE_SCENARIOS,
+    encode: ndjsonLine,
+    headers: OLLAMA_HEADERS,
+    streamsWithoutFlag: true,
+    sample: { body: { model: 'llama3.2', prompt: PROMPT } },
     fixtureExtension: 'txt',
   },
 ];

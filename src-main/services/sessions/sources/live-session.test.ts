@@ -58,13 +58,9 @@ describe('live sessions', () => {
     expect(data.envelopeCount).toBe(decodeBytes(bytes).envelopes.length);
   });
 
-  it("decodes an NDJSON stream (Ollama's native API, application/x-ndjson) line by line as it arrives", async () => {
-    const lines = [
-      '{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"Hel"},"done":false}',
-      '{"model":"llama3.2","created_at":"2026-01-01T00:00:01Z","message":{"role":"assistant","content":"lo"},"done":false}',
-      '{"model":"llama3.2","created_at":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","eval_count":2}',
-    ];
-    const { server, registry, live } = await setup(async (_req, res) => {
+  /** A loopback server that writes these lines as NDJSON, 10 ms apart. */
+  const ndjsonServer = (lines: readonly string[]) =>
+    setup(async (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
       for (const line of lines) {
         res.write(`${line}\n`);
@@ -72,9 +68,28 @@ describe('live sessions', () => {
       }
       res.end();
     });
+
+  it("decodes Ollama's native API (application/x-ndjson) line by line as it arrives, as the ollama dialect", async () => {
+    const { server, registry, live } = await ndjsonServer([
+      '{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"Hel"},"done":false}',
+      '{"model":"llama3.2","created_at":"2026-01-01T00:00:01Z","message":{"role":"assistant","content":"lo"},"done":false}',
+      '{"model":"llama3.2","created_at":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","eval_count":2}',
+    ]);
     const summary = await live.connect({ url: `${server.url}/api/chat`, method: 'POST', headers: [] });
     const data = await ended(registry, summary.id);
-    // Each line one event; no dialect claims Ollama's chunks, so they are shown as they came.
+    // Each line one event: its text streams as one block, and its done line ends the stream.
+    expect(data.summary()).toMatchObject({ state: 'complete', format: 'ollama', end: { kind: 'done' } });
+    expect(data.summary().diagnostics).toMatchObject({ error: 0, warning: 0 });
+  });
+
+  it('decodes NDJSON of objects no dialect claims line by line, shown as they came', async () => {
+    const { server, registry, live } = await ndjsonServer([
+      '{"job":"build-1","step":"checkout","at":"2026-01-01T00:00:00Z"}',
+      '{"job":"build-1","step":"compile","at":"2026-01-01T00:00:01Z"}',
+      '{"job":"build-1","step":"done","at":"2026-01-01T00:00:02Z","ok":true}',
+    ]);
+    const summary = await live.connect({ url: `${server.url}/jobs/build-1/log`, method: 'GET', headers: [] });
+    const data = await ended(registry, summary.id);
     expect(data.envelopeCount).toBe(3);
     expect(data.summary()).toMatchObject({ state: 'complete', format: 'json-events', end: { kind: 'ended' } });
     expect(data.summary().diagnostics).toMatchObject({ error: 0, warning: 0 });
