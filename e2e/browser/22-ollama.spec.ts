@@ -1,0 +1,61 @@
+import { externalFixturePath } from '../../src-main/testing/fixtures';
+import { TEST_IDS } from '../../src-renderer/testids';
+import { expect, test } from './fixtures';
+
+/**
+ * Ollama's native API (`/api/generate`, `/api/chat`: NDJSON): a stream a live Ollama server
+ * sent, saved one chunk per line by another project, opened as a file; and the demo agent's
+ * Ollama endpoint through its connect preset, whole and cut. Each shows its blocks and the
+ * message's usage, and ends as the stream says: done at its done line, truncated without it.
+ */
+
+test('a recorded /api/generate stream opens as Ollama: its text, its model and counts, done, no finding', async ({
+  app,
+  blocks,
+  diagnostics,
+}) => {
+  await app.openCleanCapture(externalFixturePath('ollama/ollama-bash-lib-generate.ndjson'));
+  await expect(app.page.getByTestId(TEST_IDS.sessionHeader)).toContainText('Decoded as Ollama native API');
+  await app.expectState('done');
+  await app.show('blocks');
+  await expect(blocks.ofKind('text').first()).toContainText('A rabbit is');
+  const facts = await blocks.messageFacts();
+  await expect(facts).toContainText('dolphin3:8b');
+  await app.screenshot('22-ollama-capture-blocks');
+  await app.show('diagnostics');
+  await expect(diagnostics.empty).toBeVisible();
+});
+
+test("the demo's Ollama /api/chat streams live through its preset: two whole tool calls", async ({
+  app,
+  connect,
+  blocks,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'ollama-chat', scenario: 'tool-call', pace: 'fast' });
+  await expect(connect.url).toHaveValue(/\/ollama\/api\/chat\?(.*&)?pace=fast$/);
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('done');
+  await app.show('blocks');
+  const calls = blocks.ofKind('tool_call');
+  await expect(calls).toHaveCount(2);
+  await expect(calls.first()).toContainText('get_weather');
+  await expect(calls.first()).toContainText('Paris');
+  await app.screenshot('22-ollama-live-blocks');
+});
+
+test('a cut Ollama stream is truncated, never done, with the missing done line as its finding', async ({
+  app,
+  connect,
+  diagnostics,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'ollama-chat', scenario: 'cut', pace: 'fast' });
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('truncated');
+  await app.show('diagnostics');
+  await expect.poll(() => diagnostics.rules()).toContain('provider.missing-terminal');
+  await app.screenshot('22-ollama-cut-diagnostics');
+});
