@@ -92,6 +92,16 @@ function checkRegularFile(path: string, pattern: string): void {
 /** The options `--inline` and `--tools` add to a command that decodes. */
 export const INLINE_ARGS = { inline: { type: 'string' }, tools: { type: 'string' } } as const;
 
+/** `--har-entry N[,N…]`: which entries of a HAR file to open (their positions in `log.entries`), as legs in that order. */
+export const HAR_ENTRY_ARG = { 'har-entry': { type: 'string' } } as const;
+
+export function parseHarEntry(value: string | undefined): number[] | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(,\d+)*$/.test(value))
+    throw new UsageError(`--har-entry takes an entry number, or several separated by commas, not '${value}'`);
+  return value.split(',').map(Number);
+}
+
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 /** `--inline MODE` (one of INLINE_MODES) and `--tools search:query,extract:file_path,query` (docs/inline.md). */

@@ -143,6 +143,47 @@ describe('stream-inspector inspect on the files users already have', () => {
     expect(report.diagnostics.map((d) => d.rule)).not.toContain('tool.call-without-result');
   });
 
+  it('reports a recorded error response as failed, with its status, and decodes nothing of its body', async () => {
+    const file = await tempFile('rejected.recording');
+    const recorder = await createRecorder(file);
+    const leg = recorder.startLeg({ method: 'POST', url: 'http://127.0.0.1:1/agent/run', headers: [], body: '{}' });
+    const json = [['content-type', 'application/json']] as [string, string][];
+    recorder.response(leg, { status: 422, statusText: 'Unprocessable Entity', headers: json }, false);
+    recorder.chunk(leg, Buffer.from('{"detail":"bad"}'), 1);
+    recorder.endLeg(leg, { reason: 'error', message: 'HTTP 422 Unprocessable Entity' });
+    await recorder.close();
+    const { code, out } = await run(['inspect', '--json', file]);
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as { envelopes: number; diagnostics: unknown[]; status: { kind: string } };
+    // Before, the body was decoded as agent envelopes: "truncated", with findings of fields it never had.
+    expect(report).toMatchObject({ envelopes: 0, diagnostics: [], status: { kind: 'failed' } });
+  });
+
+  it('reports a HAR entry chosen that was an error page as failed, as the connection would have', async () => {
+    const file = await tempFile('error.har');
+    const entry = {
+      startedDateTime: '2026-12-01T00:00:00.000Z',
+      request: { method: 'POST', url: 'http://h/agent/run', headers: [] },
+      response: {
+        status: 502,
+        statusText: 'Bad Gateway',
+        headers: [{ name: 'Content-Type', value: 'text/html' }],
+        content: { mimeType: 'text/html', text: '<html>bad gateway</html>' },
+      },
+      timings: {},
+    };
+    await writeFile(file, JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+    const { code, out } = await run(['inspect', '--har-entry', '0', file]);
+    expect(code).toBe(1);
+    expect(out).toContain('Status: failed to connect — HTTP 502 Bad Gateway');
+    expect(out).not.toContain('Decoded as');
+    // Several entries are opened as legs in the order given; a wrong number is a usage error.
+    expect((await run(['inspect', '--har-entry', '0,0', file])).code).toBe(1);
+    const bad = await run(['inspect', '--har-entry', 'first', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--har-entry takes an entry number, or several separated by commas, not 'first'");
+  });
+
   it('decodes NDJSON of envelopes like the stream they came from', async () => {
     const file = await tempFile('envelopes.ndjson');
     const text = new TextDecoder().decode(readFixture('probe_citations.json.sse'));

@@ -6,6 +6,8 @@ import type { LegOutcome } from '../../src-shared/recording/types';
 import { resolve } from 'node:path';
 import { bytesSourceFs, openSource, type SourceFs } from '../services/importers';
 import { readSmallRegularFileSync } from '../services/importers/regular-file';
+import { rejectedResponseFailure } from '../services/connection/failures';
+import { legIsStream } from '../services/sessions/sources/file-load';
 import type { ImportedSource } from '../services/importers/types';
 import type { CliIo } from './io';
 import { readChunks } from './input';
@@ -55,6 +57,8 @@ export interface DecodeFileOptions {
   counts?: ProgressCounts;
   /** Threads that read each leg's spans ahead of the ordered decode (a large file: workers-option.ts). */
   pool?: SpanPool;
+  /** A HAR file's entries to open (`--har-entry`); without it, its only stream. */
+  harEntry?: readonly number[];
 }
 
 /** A leg's chunks as the session decodes them: read ahead on `pool`'s threads into `cursor`, counted for progress. */
@@ -94,7 +98,7 @@ export async function decodeFile(
   options: DecodeFileOptions = {},
 ): Promise<DecodedFile> {
   const { inline } = options;
-  const source = await openInput(file, io);
+  const source = await openInput(file, io, options.harEntry);
   // No command prints chunk statistics: they are not computed.
   const cursor = createPreparedCursor();
   const session = createCollectingSession({
@@ -121,21 +125,26 @@ export async function decodeFile(
 }
 
 /** The file (null for standard input) opened by the importers, a small one read whole first (unless `io` reads through its own fs). */
-export async function openInput(file: string, io: CliIo): Promise<ImportedSource | null> {
+export async function openInput(file: string, io: CliIo, harEntry?: readonly number[]): Promise<ImportedSource | null> {
   if (file === '-') return null;
   const path = resolve(io.cwd, file);
   const fs = io.fs ?? wholeSmallFile(path);
-  return openSource(path, fs ? { fs } : {});
+  return openSource(path, { ...(fs ? { fs } : {}), ...(harEntry ? { harEntry } : {}) });
 }
 
-/** Each leg's chunks and index in the file (none for standard input), with what its exchange says where the bytes say nothing (a recording's or HAR entry's URL and response headers). */
+/**
+ * Each leg's chunks and index in the file (none for standard input), with what its exchange
+ * says where the bytes say nothing (a recording's or HAR entry's URL and response headers). A
+ * leg whose response was no stream (an error page, a one-off JSON answer: `legIsStream`) has
+ * no chunks to decode, as the app shows it undecoded: its end says why (`endOf`).
+ */
 export function legsOf(
   source: ImportedSource | null,
   io: CliIo,
 ): { chunks: AsyncIterable<ChunkInput> | Iterable<ChunkInput>; hints?: ExchangeHints; index?: number }[] {
   if (!source) return [{ chunks: stdinChunks(io) }];
   return source.legs.map((leg) => ({
-    chunks: leg.chunks,
+    chunks: legIsStream(leg) ? leg.chunks : [],
     index: leg.index,
     hints: {
       ...(leg.request ? { url: leg.request.url } : {}),
@@ -144,12 +153,21 @@ export function legsOf(
   }));
 }
 
-/** What the file says of how its session ended: its kind, how a recording's last leg ended, tool results sent for it. */
+/**
+ * What the file says of how its session ended: its kind, how a recording's last leg ended (or
+ * any file's, when its response was no stream: failed, as the connection would have said),
+ * tool results sent for it.
+ */
 export function endOf(source: ImportedSource | null): Pick<DecodedFile, 'kind' | 'lastLegOutcome' | 'lastLegAnswered'> {
-  const lastLeg = source?.legs.at(-1)?.index;
+  const last = source?.legs.at(-1);
+  const lastLeg = last?.index;
+  const notStream =
+    last?.response && !legIsStream(last)
+      ? { reason: 'error' as const, message: rejectedResponseFailure(last.response, '', false).message }
+      : null;
   return {
     kind: source?.kind ?? 'stdin',
-    lastLegOutcome: source?.kind === 'recording' ? source.legs.at(-1)?.outcome : null,
+    lastLegOutcome: source?.kind === 'recording' ? last?.outcome : notStream,
     lastLegAnswered: source?.actions.some((a) => a.kind === 'tool-results' && a.leg === lastLeg) ?? false,
   };
 }

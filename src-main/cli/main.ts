@@ -7,7 +7,7 @@ import { errorText, terminalIo, UsageError, type CliIo, type Command, type StopS
 /** Commands load lazily so `inspect` does not pay for the HTTP servers' modules. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   inspect: {
-    summary: `inspect FILE... [--format auto|${DIALECT_IDS.join('|')}] [--inline ${INLINE_MODES.join('|')}] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR] [--workers N]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`,
+    summary: `inspect FILE... [--format auto|${DIALECT_IDS.join('|')}] [--inline ${INLINE_MODES.join('|')}] [--tools search:query,…] [--json] [--fail-on error|warning|info|end|none|RULE]... [--filter EXPR] [--workers N] [--har-entry N[,N…]]\n      format, end status, agents, counts, blocks, segments, diagnostics, envelopes a filter selects; exit 1 on what --fail-on selects (default error,end)`,
     load: async () => (await import('./commands/inspect')).inspect,
   },
   blocks: {

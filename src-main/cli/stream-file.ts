@@ -68,7 +68,7 @@ export async function streamFile(
   // A small file is read whole and decoded without a turn of the event loop: the progress
   // line's timer gets one before each file, or a run of many small files would never draw it.
   if (options.counts) await new Promise((resolve) => setImmediate(resolve));
-  const source = await openInput(file, io);
+  const source = await openInput(file, io, options.harEntry);
   const cursor = createPreparedCursor();
   let envelopes = 0;
   /**

@@ -1,5 +1,5 @@
 import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
-import { filesFrom, INLINE_ARGS, parse, parseFormat, parseInline } from '../args';
+import { filesFrom, HAR_ENTRY_ARG, INLINE_ARGS, parse, parseFormat, parseHarEntry, parseInline } from '../args';
 import type { DecodeFileOptions } from '../decode-file';
 import { reportFile } from '../stream-file';
 import { parseWorkers, readAheadThreads, WORKERS_ARG } from '../workers-option';
@@ -27,7 +27,9 @@ export const inspect: Command = async (args, io) => {
     filter: { type: 'string' },
     ...INLINE_ARGS,
     ...WORKERS_ARG,
+    ...HAR_ENTRY_ARG,
   });
+  const harEntry = parseHarEntry(values['har-entry']);
   const files = await filesFrom(positionals, io.cwd);
   const options: InspectOptions = {
     format: parseFormat(values.format, io.dialects),
@@ -48,6 +50,7 @@ export const inspect: Command = async (args, io) => {
       inspectOne(file, options, io, {
         ...(progress.counts ? { counts: progress.counts } : {}),
         ...(pool ? { pool } : {}),
+        ...(harEntry ? { harEntry } : {}),
       }),
   );
   for await (const { file, json, text, fails } of results) {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { MAX_SPEED, MIN_SPEED, type ReplaySpeed } from '../../services/replay/clock';
 import type { RechunkOption } from '../../services/replay/rechunk';
 import { startReplayServer } from '../../services/replay/replay-server';
-import { parse, parsePort } from '../args';
+import { HAR_ENTRY_ARG, parse, parseHarEntry, parsePort } from '../args';
 import { serveUntilInterrupted, UsageError, type Command } from '../io';
 
 /** The port the replay server listens on by default (0 picks a free one). */
@@ -22,13 +22,6 @@ function parseRechunk(value: string | undefined): RechunkOption | undefined {
   if (value === 'byte') return 'byte';
   if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--rechunk takes N (bytes, 1 or more) or byte, not '${value}'`);
   return Number(value);
-}
-
-function parseHarEntry(value: string | undefined): number[] | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+(,\d+)*$/.test(value))
-    throw new UsageError(`--har-entry takes an entry number, or several separated by commas, not '${value}'`);
-  return value.split(',').map(Number);
 }
 
 /** `--allow-origin`: `*` or an origin such as http://localhost:5173 (scheme, host and port, nothing else). */
@@ -55,7 +48,7 @@ export const serve: Command = async (args, io) => {
     port: { type: 'string' },
     speed: { type: 'string' },
     rechunk: { type: 'string' },
-    'har-entry': { type: 'string' },
+    ...HAR_ENTRY_ARG,
     'allow-origin': { type: 'string', multiple: true },
   });
   if (positionals.length !== 1 || !positionals[0] || positionals[0] === '-')
