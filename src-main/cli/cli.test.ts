@@ -177,6 +177,8 @@ describe('stream-inspector inspect on the files users already have', () => {
     expect(code).toBe(1);
     expect(out).toContain('Status: failed to connect — HTTP 502 Bad Gateway');
     expect(out).not.toContain('Decoded as');
+    // check reads the same entry: its status is what an assertion sees.
+    expect((await run(['check', '--har-entry', '0', '--expect', 'status == "failed"', file])).code).toBe(0);
     // Several entries are opened as legs in the order given; a wrong number is a usage error.
     expect((await run(['inspect', '--har-entry', '0,0', file])).code).toBe(1);
     const bad = await run(['inspect', '--har-entry', 'first', file]);

@@ -22,7 +22,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   check: {
     summary:
-      "check FILE... --expect 'EXPR'... [--spec FILE] [--json] [--junit OUT] [--workers N]   assertions over recordings (exit 1 on a failure)",
+      "check FILE... --expect 'EXPR'... [--spec FILE] [--json] [--junit OUT] [--workers N] [--har-entry N[,N…]]   assertions over recordings (exit 1 on a failure)",
     load: async () => (await import('./commands/check')).check,
   },
   'demo-agent': {

@@ -160,7 +160,9 @@ async function readStreamed(
     earliest(firstOf, subject);
     if (!subject.envelope.control) earliest(firstContentOf, subject);
   };
-  await streamSubjects(file, format, io, options.pool ? { pool: options.pool } : {}, pick, subjectFacts.facts());
+  // The second reading is the first's file again: the same threads and the same HAR entries, not its progress.
+  const { counts: _shownOnce, ...again } = options;
+  await streamSubjects(file, format, io, again, pick, subjectFacts.facts());
   for (const subject of [...firstOf.values(), ...firstContentOf.values()]) picked.add(subject);
   const subjects = [...picked].sort((a, b) => a.envelope.seq - b.envelope.seq);
   return { facts, input: { status: report.status, subjects } };

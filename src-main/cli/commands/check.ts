@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { DECODE_AHEAD_BYTES, fileSizes, inOrderAhead } from '../ahead';
-import { filesFrom, parse, parseFormat } from '../args';
+import { filesFrom, HAR_ENTRY_ARG, parse, parseFormat, parseHarEntry } from '../args';
 import { checkRecording, type CheckedRecording, type ParsedAssertion } from '../check/run';
 import { checkJson, checkJunit, formatCheckReport, totalsOf } from '../check/report';
 import { loadSpec, type CheckSuite } from '../check/spec';
@@ -24,7 +24,9 @@ export const check: Command = async (args, io) => {
     junit: { type: 'string' },
     format: { type: 'string' },
     ...WORKERS_ARG,
+    ...HAR_ENTRY_ARG,
   });
+  const harEntry = parseHarEntry(values['har-entry']);
   const format = parseFormat(values.format);
   const suites: CheckSuite[] = values.spec ? await loadSpec(resolve(io.cwd, values.spec)) : [];
   if (values.expect?.length)
@@ -64,6 +66,7 @@ export const check: Command = async (args, io) => {
       checkRecording(file, assertions, format, io, {
         ...(progress.counts ? { counts: progress.counts } : {}),
         ...(pool ? { pool } : {}),
+        ...(harEntry ? { harEntry } : {}),
       }),
   );
   for await (const result of results) checked.push(result);
