@@ -1,7 +1,9 @@
-import { BrowserWindow, ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { BrowserWindow, ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { dispatchCall, subscribeEvent, type CallOutcome } from '../../src-shared/contract/dispatch';
 import type { Unsubscribe } from '../../src-shared/contract/define';
-import { DROPPED_FILE_CHANNEL } from './channels';
+import { createBackpressure, STUCK_MS } from '../hosts/backpressure';
+import { DROPPED_FILE_CHANNEL, EVENT_ACK_CHANNEL } from './channels';
+import { ACK_HIGH_WATER, ACK_LOW_WATER, AckedPage } from './event-acks';
 import {
   CHANNEL_PREFIX,
   INSPECTOR_CONTRACT,
@@ -16,13 +18,17 @@ import {
  * contract's prefix, the sender is the main frame of one of our windows (not an iframe, not a
  * stray webContents), and that frame shows the app's own page. The argument is then checked
  * by the contract's schema and the result before it leaves (dispatchCall). Events go to every
- * window that shows the app.
+ * window that shows the app; a window whose page stops taking them (its preload acknowledges
+ * each, event-acks.ts) holds row batches back (`onBackpressure`), as a backed-up socket does in
+ * the browser host.
  */
 
 export interface IpcOptions {
   /** True for URLs of the app's own renderer (the app:// origin, or the dev server). */
   isAppUrl(url: string): boolean;
   log?: (message: string) => void;
+  /** A window's page stopped taking events, or none is behind any more (SessionService.holdBatches). */
+  onBackpressure?: (held: boolean) => void;
 }
 
 export class SenderRejected extends Error {
@@ -30,7 +36,11 @@ export class SenderRejected extends Error {
 }
 
 /** Throws SenderRejected unless the call comes from the app's page in a main frame. */
-export function validateSender(channel: string, event: IpcMainInvokeEvent, options: IpcOptions): void {
+export function validateSender(
+  channel: string,
+  event: Pick<IpcMainInvokeEvent, 'senderFrame' | 'sender'>,
+  options: IpcOptions,
+): void {
   if (!channel.startsWith(CHANNEL_PREFIX)) throw new SenderRejected(`channel ${channel} is not part of the contract`);
   const frame = event.senderFrame;
   if (!frame) throw new SenderRejected('the sending frame is gone');
@@ -73,13 +83,50 @@ export function registerContract(service: InspectorService, options: IpcOptions)
     BrowserWindow.getAllWindows()
       .map((w) => w.webContents)
       .filter((wc) => !wc.isDestroyed() && options.isAppUrl(wc.mainFrame.url));
+  const backpressure = createBackpressure({
+    onChange: (held) => options.onBackpressure?.(held),
+    highWater: ACK_HIGH_WATER,
+    lowWater: ACK_LOW_WATER,
+    onStuck: (page) => {
+      options.log?.(`a window took no event for ${STUCK_MS / 1000} s (a frozen or paused page): not waited for`);
+      (page as AckedPage).giveUp();
+    },
+  });
+  const pages = new Map<WebContents, AckedPage>();
+  const pageOf = (wc: WebContents): AckedPage => {
+    let page = pages.get(wc);
+    if (!page) {
+      const created = new AckedPage(() => !wc.isDestroyed());
+      wc.once('destroyed', () => {
+        pages.delete(wc);
+        backpressure.closed(created);
+      });
+      pages.set(wc, (page = created));
+    }
+    return page;
+  };
+  const onAck = (event: IpcMainEvent): void => {
+    try {
+      validateSender(EVENT_ACK_CHANNEL, event, options);
+    } catch (error) {
+      options.log?.(`IPC refused on ${EVENT_ACK_CHANNEL}: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    pages.get(event.sender)?.acked();
+  };
+  ipcMain.on(EVENT_ACK_CHANNEL, onAck);
   const unsubscribes = INSPECTOR_NAMES.events.map((name) =>
     subscribeEvent(
       INSPECTOR_CONTRACT,
       service,
       name,
       (payload) => {
-        for (const wc of targets()) wc.send(inspectorChannel(name), payload);
+        for (const wc of targets()) {
+          wc.send(inspectorChannel(name), payload);
+          const page = pageOf(wc);
+          page.sent();
+          backpressure.sent(page);
+        }
       },
       (message) => options.log?.(message),
     ),
@@ -87,5 +134,7 @@ export function registerContract(service: InspectorService, options: IpcOptions)
   return () => {
     for (const name of INSPECTOR_NAMES.commands) ipcMain.removeHandler(inspectorChannel(name));
     for (const unsubscribe of unsubscribes) unsubscribe();
+    ipcMain.removeListener(EVENT_ACK_CHANNEL, onAck);
+    backpressure.dispose();
   };
 }

@@ -112,7 +112,11 @@ async function start(): Promise<void> {
       ),
   });
   const inspector = guardPaths(composeInspector(sessions, host, workspace), access);
-  const ipcOptions = { isAppUrl: appUrl, log: (m: string) => console.warn(terminalSafe(m)) };
+  const ipcOptions = {
+    isAppUrl: appUrl,
+    log: (m: string) => console.warn(terminalSafe(m)),
+    onBackpressure: (held: boolean) => worker.holdBatches(held),
+  };
   const unregisterContract = registerContract(inspector, ipcOptions);
   const unregisterDrops = registerDroppedFiles((path) => access.grantRead(path), ipcOptions);
   const unregister = (): void => {

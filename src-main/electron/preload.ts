@@ -1,7 +1,7 @@
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { Listener, Unsubscribe } from '../../src-shared/contract/define';
 import { unwrapOutcome } from '../../src-shared/contract/dispatch';
-import { DROPPED_FILE_CHANNEL } from './channels';
+import { DROPPED_FILE_CHANNEL, EVENT_ACK_CHANNEL } from './channels';
 import { INSPECTOR_NAMES, inspectorChannel, type InspectorService } from '../../src-shared/contract/inspector';
 
 /**
@@ -32,6 +32,14 @@ function eventFn(name: string) {
 const api: Record<string, unknown> = {};
 for (const name of INSPECTOR_NAMES.commands) api[name] = commandFn(name);
 for (const name of INSPECTOR_NAMES.events) api[name] = eventFn(name);
+
+/**
+ * Every contract event is acknowledged as it arrives, whether the page listens to it or not:
+ * main counts the events a window has not taken, and holds row batches back while a page that
+ * takes nothing (paused, frozen) is far behind (event-acks.ts).
+ */
+for (const name of INSPECTOR_NAMES.events)
+  ipcRenderer.on(inspectorChannel(name), () => ipcRenderer.send(EVENT_ACK_CHANNEL));
 
 /** What the renderer finds as `window.inspector`: the contract's service interface. */
 const bridge = api as InspectorService;

@@ -10,7 +10,7 @@ import { SOCKET_PATH } from '../../src-shared/contract/browser-host';
 import { INSPECTOR_CONTRACT, type InspectorService } from '../../src-shared/contract/inspector';
 import { createContractServer } from '../../src-shared/contract/wire';
 import { contentSecurityPolicy } from './csp';
-import { createBackpressure, STUCK_MS } from './socket-backpressure';
+import { createBackpressure, STUCK_MS } from '../hosts/backpressure';
 
 /**
  * The browser host: the built renderer and the contract over a WebSocket, on 127.0.0.1 only.
@@ -37,7 +37,7 @@ export interface BrowserHostOptions {
   /** Largest message a client may send (uploads travel as base64). */
   maxMessageBytes?: number;
   /**
-   * A page's socket backed up, or none is any more (socket-backpressure.ts): the host holds
+   * A page's socket backed up, or none is any more (hosts/backpressure.ts): the host holds
    * row batches back meanwhile (SessionService.holdBatches).
    */
   onBackpressure?: (backedUp: boolean) => void;

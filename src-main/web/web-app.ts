@@ -116,7 +116,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const recentFiles = withoutFilesIn(createRecentFiles(options.recentFilesPath), paths.recentSessions);
   let service: SessionCommands;
   let disposeService: () => Promise<void>;
-  /** Row batches wait while a page's socket is backed up (socket-backpressure.ts). */
+  /** Row batches wait while a page's socket is backed up (hosts/backpressure.ts). */
   let holdBatches: (held: boolean) => void;
   let spoolDir: string | null = options.sessionDeps?.spoolDir ?? null;
   if (options.sessionsInWorker) {

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { waitFor } from '../services/sessions/service-testing';
-import { createBackpressure, type Backpressure } from './socket-backpressure';
+import { createBackpressure, type Backpressure } from './backpressure';
 
 let server: WebSocketServer | undefined;
 let watch: Backpressure | undefined;
@@ -32,8 +32,8 @@ describe('socket backpressure', () => {
     const changes: boolean[] = [];
     watch = createBackpressure({
       onChange: (backedUp) => changes.push(backedUp),
-      highWaterBytes: 1024 * 1024,
-      lowWaterBytes: 128 * 1024,
+      highWater: 1024 * 1024,
+      lowWater: 128 * 1024,
       pollMs: 10,
     });
     let received = 0;
@@ -70,7 +70,7 @@ describe('socket backpressure', () => {
         stuck.push(socket);
         (socket as WebSocket).terminate();
       },
-      highWaterBytes: 1024 * 1024,
+      highWater: 1024 * 1024,
       pollMs: 10,
       stuckMs: 200,
     });
@@ -90,7 +90,7 @@ describe('socket backpressure', () => {
 
   it('releases a backed-up socket that closes, and holds while any other is still backed up', async () => {
     const changes: boolean[] = [];
-    watch = createBackpressure({ onChange: (backedUp) => changes.push(backedUp), highWaterBytes: 10, pollMs: 10 });
+    watch = createBackpressure({ onChange: (backedUp) => changes.push(backedUp), highWater: 10, pollMs: 10 });
     // What a closed socket reports: nothing drains it any more, and nothing needs to.
     const first = { bufferedAmount: 100, readyState: WebSocket.OPEN as number };
     const second = { bufferedAmount: 100, readyState: WebSocket.OPEN as number };
