@@ -114,6 +114,7 @@ export const TEST_IDS = {
   bodyKind: 'body-kind',
   bodyEditor: 'body-editor',
   formatOverride: 'format-override',
+  anyContentType: 'any-content-type',
   connectButton: 'connect-button',
   connectError: 'connect-error',
   curlInput: 'curl-input',

@@ -24,11 +24,13 @@ let feedUrl = '';
 
 test.beforeAll(async () => {
   // A tick feed sent a few events at a time, as a live feed comes.
-  // The same ticks as NDJSON, one JSON value per line, at /feed/ndjson (Ollama's native API's wire).
+  // The same ticks as NDJSON, one JSON value per line, at /feed/ndjson (Ollama's native API's wire),
+  // and as SSE mislabelled text/plain at /feed/plain.
   server = createServer((req, res) => {
     const ndjson = req.url === '/feed/ndjson';
+    const plain = req.url === '/feed/plain';
     res.writeHead(200, {
-      'Content-Type': ndjson ? 'application/x-ndjson' : 'text/event-stream',
+      'Content-Type': ndjson ? 'application/x-ndjson' : plain ? 'text/plain' : 'text/event-stream',
       'Cache-Control': 'no-cache',
     });
     const events = Buffer.from(TICKS)
@@ -119,6 +121,31 @@ test('the same feed as NDJSON (application/x-ndjson): each line one event, as it
   await timeline.select(0);
   await expect(timeline.envelopeView).toContainText('"kind": "tick"');
   await app.screenshot('22-unknown-live-ndjson');
+});
+
+test('the same feed sent as text/plain is shown, not decoded, until "Decode any content type" is ticked', async ({
+  app,
+  connect,
+  page,
+  timeline,
+}) => {
+  await app.show('connect');
+  await connect.url.fill(feedUrl.replace('/feed/ticks', '/feed/plain'));
+  await connect.connect();
+  await app.expectState('failed to connect');
+  await expect(app.sessionState).toHaveAttribute(
+    'title',
+    /got text\/plain \(HTTP 200\).*tick "Decode any content type"/,
+  );
+
+  await app.show('connect');
+  const anyType = page.getByTestId(TEST_IDS.anyContentType);
+  await expect(anyType).not.toBeChecked();
+  await anyType.check();
+  await app.screenshot('22-unknown-any-content-type');
+  await connect.connect();
+  await app.expectState('ended');
+  await timeline.expectTotalAtLeast(TICK_COUNT);
 });
 
 test('the same feed decoded as chosen in "Decode as" says it was chosen', async ({ app, connect, page }) => {

@@ -37,7 +37,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   record: {
     summary:
-      'record URL [-X METHOD] [-H "Name: value"]... [-d BODY|@FILE] -o FILE   record a live stream as it arrives (secrets redacted)',
+      'record URL [-X METHOD] [-H "Name: value"]... [-d BODY|@FILE] -o FILE [--idle-timeout S] [--any-content-type]   record a live stream as it arrives (secrets redacted)',
     load: async () => (await import('./commands/record')).record,
   },
   answer: {

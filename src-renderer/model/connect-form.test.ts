@@ -6,6 +6,7 @@ import {
   deserializeForm,
   emptyForm,
   formFromCurl,
+  formFromRequest,
   formToCurl,
   formToRequest,
   headerRow,
@@ -17,6 +18,7 @@ import {
   type ConnectForm,
 } from './connect-form';
 import { parseCurl } from './curl';
+import { formToTemplate } from './requests';
 
 const demo: NonNullable<DemoAgentInfo> = {
   baseUrl: 'http://127.0.0.1:5000',
@@ -238,6 +240,21 @@ describe('connect form', () => {
       ['Accept', 'text/event-stream'],
     ]);
     expect(restored?.url).toBe(original.url);
+  });
+
+  it('asks for any content type only when ticked, and keeps the choice in the stored form, a saved request and back', () => {
+    expect(formToRequest(form({}))).toMatchObject({ ok: true, request: { url: 'http://x.test/run' } });
+    expect((formToRequest(form({})) as { request: object }).request).not.toHaveProperty('acceptAnyContentType');
+    const ticked = form({ anyContentType: true });
+    expect(formToRequest(ticked)).toMatchObject({ ok: true, request: { acceptAnyContentType: true } });
+    expect(deserializeForm(serializeForm(ticked))?.anyContentType).toBe(true);
+    const template = formToTemplate(ticked);
+    expect(template).toMatchObject({ ok: true, template: { acceptAnyContentType: true } });
+    if (template.ok) expect(formFromRequest(template.template).anyContentType).toBe(true);
+    // A form stored before the choice existed, or with a value that is no boolean, does not tick it.
+    const stored = JSON.parse(serializeForm(ticked)) as { form: Record<string, unknown> };
+    stored.form['anyContentType'] = 'yes';
+    expect(deserializeForm(JSON.stringify(stored))?.anyContentType).toBe(false);
   });
 
   it.each([null, '', 'not json', '{"version":2,"form":{}}', '{"version":1}'])(

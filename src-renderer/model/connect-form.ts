@@ -39,6 +39,8 @@ export interface ConnectForm {
   readonly format: FormatChoice;
   /** How the session's text blocks are read for in-text protocols (docs/inline.md). */
   readonly inline: InlineMode;
+  /** Decode the response as a stream whatever its content type (RequestTemplate.acceptAnyContentType). */
+  readonly anyContentType: boolean;
   readonly title: string;
   /** The saved request the form was opened from (Save updates it); null for an unsaved form. */
   readonly savedId: string | null;
@@ -70,6 +72,7 @@ export function emptyForm(): ConnectForm {
     body: '{\n  \n}',
     format: 'auto',
     inline: 'auto',
+    anyContentType: false,
     title: '',
     savedId: null,
   };
@@ -89,6 +92,7 @@ export function formFromRequest(
     body: request.body?.text ?? '',
     format: request.format ?? 'auto',
     inline: request.inline?.mode ?? 'auto',
+    anyContentType: request.acceptAnyContentType === true,
     title: request.title ?? '',
     savedId: null,
   };
@@ -108,6 +112,7 @@ export function upstreamForm(url = UPSTREAM_DEFAULT_URL): ConnectForm {
     body: JSON.stringify({ user_prompt: 'Hello! What can you do?', agent_type: 'agent_frontend_tools' }, null, 2),
     format: 'auto',
     inline: 'auto',
+    anyContentType: false,
     title: '',
     savedId: null,
   };
@@ -130,6 +135,7 @@ export function providerForm(provider: ProviderPreset): ConnectForm {
     body: JSON.stringify(scenario === undefined ? body : { ...(body as object), scenario }, null, 2),
     format: 'auto',
     inline: 'auto',
+    anyContentType: false,
     title: '',
     savedId: null,
   };
@@ -182,6 +188,7 @@ export function formToRequest(form: ConnectForm): FormResult {
       ...(body ? { body } : {}),
       ...(form.format !== 'auto' ? { format: form.format } : {}),
       ...(form.inline !== 'auto' ? { inline: inlineOptions(form.inline) } : {}),
+      ...(form.anyContentType ? { acceptAnyContentType: true } : {}),
       ...(title ? { title } : {}),
     },
   };
@@ -336,6 +343,7 @@ export function deserializeForm(text: string | null): ConnectForm | null {
       body: typeof form.body === 'string' ? form.body : '',
       format: typeof form.format === 'string' && isDialectId(form.format) ? form.format : 'auto',
       inline: INLINE_MODES.find((m) => m === form.inline) ?? 'auto',
+      anyContentType: form.anyContentType === true,
       title: typeof form.title === 'string' ? form.title : '',
       savedId: typeof form.savedId === 'string' ? form.savedId : null,
     };

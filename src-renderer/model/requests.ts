@@ -20,7 +20,7 @@ export type TemplateResult = { ok: true; template: RequestTemplate } | { ok: fal
 export function formToTemplate(form: ConnectForm): TemplateResult {
   const result = formToRequest(form);
   if (!result.ok) return result;
-  const { url, method, headers, body, format, inline } = result.request;
+  const { url, method, headers, body, format, inline, acceptAnyContentType } = result.request;
   return {
     ok: true,
     template: {
@@ -30,6 +30,7 @@ export function formToTemplate(form: ConnectForm): TemplateResult {
       ...(body ? { body } : {}),
       ...(format ? { format } : {}),
       ...(inline ? { inline } : {}),
+      ...(acceptAnyContentType ? { acceptAnyContentType } : {}),
     },
   };
 }

@@ -55,6 +55,22 @@ async function recordFrontendTools(format: string): Promise<string> {
 }
 
 describe('stream-inspector record', () => {
+  it('shows a stream sent as text/plain as the answer it is, and decodes it with --any-content-type', async () => {
+    const stream = readFixture('example_1.json.sse');
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end(Buffer.from(stream));
+    });
+    const refused = await run(['record', `${server.url}/agent/run`, '-o', 'plain.recording']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("(the CLI's record: --any-content-type)");
+    const taken = await run(['record', `${server.url}/agent/run`, '--any-content-type', '-o', 'any.recording']);
+    expect(taken.code).toBe(0);
+    // Reopened, the recording decodes as it did live: it says the leg was decoded as a stream.
+    const inspected = await run(['inspect', '--json', 'any.recording']);
+    expect((JSON.parse(inspected.out) as { status: { kind: string } }).status.kind).toBe('done');
+  });
+
   it('records a POST stream with headers and body, keeping the secret out of the file and the output', async () => {
     server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, SSE_HEADERS);

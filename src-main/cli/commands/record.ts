@@ -106,6 +106,7 @@ export const record: Command = async (args, io) => {
     output: { type: 'string', short: 'o' },
     format: { type: 'string' },
     'idle-timeout': { type: 'string' },
+    'any-content-type': { type: 'boolean' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1 || !positionals[0]) throw new UsageError('expected exactly one URL');
@@ -121,6 +122,7 @@ export const record: Command = async (args, io) => {
     headers: (values.header ?? []).map(parseHeaderArg),
     ...(body ? { body } : {}),
     ...(idle !== undefined ? { timeouts: { idleMs: Number(idle) * 1000 } } : {}),
+    ...(values['any-content-type'] ? { acceptAnyContentType: true } : {}),
   });
 
   const recording = await startLiveRecording(built, path, {

@@ -161,7 +161,7 @@ export function contentTypeFailure(status: number, contentType: string, body: st
   const hint = looksHtml ? ' An HTML page here is often a login page or a proxy error.' : '';
   return {
     kind: 'content-type',
-    message: `Expected a stream (text/event-stream, NDJSON, a JSON array streamed element by element) but got ${got} (HTTP ${status}). It was not decoded as a stream.${hint} The body is shown; use "accept any content type" to decode it anyway.`,
+    message: `Expected a stream (text/event-stream, NDJSON, a JSON array streamed element by element) but got ${got} (HTTP ${status}). It was not decoded as a stream.${hint} The body is shown; to decode it anyway, tick "Decode any content type" in Connect (the CLI's record: --any-content-type).`,
     status,
     contentType,
     body: shownBody(body, contentType),

@@ -75,8 +75,9 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             {saved && <span className="panel-title-note"> · saved request “{saved.name}”</span>}
           </div>
           <p className="hint">
-            The inspector sends this request and decodes the <code>text/event-stream</code> response as it arrives.
-            Start with the built-in demo agent, point it at your own agent server, or paste a curl command.
+            The inspector sends this request and decodes the streamed response as it arrives:{' '}
+            <code>text/event-stream</code>, NDJSON or a JSON array sent element by element. Start with the built-in demo
+            agent, point it at your own agent server, or paste a curl command.
           </p>
           <PresetPicker
             app={app}
@@ -223,6 +224,18 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
               </button>
             </div>
           </div>
+          <label className="check-line">
+            <input
+              type="checkbox"
+              data-testid={TEST_IDS.anyContentType}
+              checked={form.anyContentType}
+              onChange={(e) => update({ anyContentType: e.target.checked })}
+            />
+            <span>
+              Decode any content type: a stream the server labels <code>text/plain</code> or{' '}
+              <code>application/json</code> (otherwise such a response is shown as the answer it is)
+            </span>
+          </label>
           <div className="panel-actions connect-save">
             <button
               type="button"

@@ -32,6 +32,12 @@ export const RequestTemplate = s.object({
   format: s.optional(FormatChoice),
   /** How text blocks are read for in-text protocols; auto with the default tool tags when absent. */
   inline: s.optional(InlineOptions),
+  /**
+   * Decode the response as a stream whatever its content type says (a server that labels its
+   * stream text/plain or application/json); without it, only a response that announces a
+   * stream is decoded and anything else is shown as the answer it is.
+   */
+  acceptAnyContentType: s.optional(s.boolean()),
 });
 export type RequestTemplate = Infer<typeof RequestTemplate>;
 
@@ -45,8 +51,6 @@ export const ConnectRequest = s.object({
    * Refused for other methods: re-sending a POST would start a new agent run.
    */
   reconnect: s.optional(s.object({ maxAttempts: s.number({ integer: true, min: 1, max: 100 }) })),
-  /** Decode even when the response is not text/event-stream. */
-  acceptAnyContentType: s.optional(s.boolean()),
   /** Set by main after filling in environment variables (see SecretValues). */
   secretValues: s.optional(SecretValues),
   timeouts: s.optional(
