@@ -8,11 +8,12 @@ import { concatBytes } from '../src-shared/bytes/held-bytes';
 
 const NEWLINE = 0x0a;
 const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
 
 /**
  * Line splitting + UTF-8 decoding + `JSON.parse` of each `data:` line that holds a JSON
- * object (or, line-framed, of each `CODE:JSON` part): what reading a JSON-lines event stream
- * costs at the least. For XML items (lines that are not JSON) it is splitting and decoding
+ * object (or, line-framed, of each `CODE:JSON` part and each NDJSON line): what reading a
+ * JSON-lines event stream costs at the least. For XML items (lines that are not JSON) it is splitting and decoding
  * alone, the framing floor.
  */
 export function linesFloor(chunks: readonly Uint8Array[]): number {
@@ -23,6 +24,10 @@ export function linesFloor(chunks: readonly Uint8Array[]): number {
     const text = decoder.decode(bytes);
     if (text.startsWith('data: {')) {
       JSON.parse(text.slice(6));
+      parsed++;
+    } else if (text.charCodeAt(0) === OPEN_BRACE) {
+      // NDJSON: the line is the JSON (Ollama's native API).
+      JSON.parse(text);
       parsed++;
     } else if (text.charCodeAt(1) === COLON && text.charCodeAt(0) !== COLON) {
       // A line-framed part (the AI SDK's v4 data stream, `CODE:JSON`): its JSON.

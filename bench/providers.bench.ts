@@ -10,7 +10,7 @@ import { encodeUtf8 } from '../src-shared/text/utf8';
 import { decodeKeeping } from './decode.bench';
 import { linesFloor } from './floors';
 import type { BenchOptions, BenchTable } from './run';
-import { agUiStream, aiSdkStream, chatCompletionStream, geminiStream, networkChunks } from './streams';
+import { agUiStream, aiSdkStream, chatCompletionStream, geminiStream, networkChunks, ollamaStream } from './streams';
 import { alternate } from './timing';
 
 const MB = 1024 * 1024;
@@ -144,6 +144,7 @@ const STREAMS = {
   gemini: (bytes: number) => geminiStream(bytes, WORDS),
   'ai-sdk-ui (UI message stream)': (bytes: number) => aiSdkStream('ui', bytes, WORDS),
   'ai-sdk-ui (v4 data stream)': (bytes: number) => aiSdkStream('data', bytes, WORDS),
+  ollama: (bytes: number) => ollamaStream(bytes, WORDS),
 } as const;
 /**
  * Fraction of the floor each dialect must reach at the large size: the Anthropic and OpenAI

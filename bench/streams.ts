@@ -272,3 +272,44 @@ export function aiSdkStream(wire: 'ui' | 'data', bytes: number, words: readonly 
   } else line('d', { finishReason: 'stop', usage: { promptTokens: 10, completionTokens: 1000 } });
   return encoder.encode(out.join(''));
 }
+
+/**
+ * An Ollama `/api/chat` stream of about `bytes` (NDJSON, one chunk per line, as its server
+ * writes them): a token of `words` per line with the model and its time, a line of one whole
+ * tool call every 50 tokens, and the done line with its counts and durations.
+ */
+export function ollamaStream(bytes: number, words: readonly string[]): Uint8Array {
+  const out: string[] = [];
+  let size = 0;
+  const line = (n: number, fields: Record<string, unknown>): void => {
+    const at = new Date(Date.UTC(2025, 0, 1, 12) + 20 * n).toISOString().replace('Z', '123456Z');
+    const text = `${JSON.stringify({ model: 'llama3.2', created_at: at, ...fields })}\n`;
+    out.push(text);
+    size += text.length;
+  };
+  let n = 0;
+  for (; size < bytes; n++) {
+    line(n, { message: { role: 'assistant', content: words[n % words.length] }, done: false });
+    if (n % 50 === 49)
+      line(n, {
+        message: {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ function: { name: 'f', arguments: { q: `${n}` } } }],
+        },
+        done: false,
+      });
+  }
+  line(n, {
+    message: { role: 'assistant', content: '' },
+    done: true,
+    done_reason: 'stop',
+    total_duration: 5_000_000_000,
+    load_duration: 10_000_000,
+    prompt_eval_count: 26,
+    prompt_eval_duration: 100_000_000,
+    eval_count: n,
+    eval_duration: 4_800_000_000,
+  });
+  return encoder.encode(out.join(''));
+}
