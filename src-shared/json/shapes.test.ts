@@ -52,6 +52,20 @@ describe('ShapeReader', () => {
     expect(reader.read(data)).toBe(false);
   });
 
+  it('checks a skipped string as JSON.parse would, without handing it out, and learns no head after it', () => {
+    const STAMPED = '{"model":"{id}","at":"{skip}","text":"{str}"}';
+    const reader = new ShapeReader([STAMPED]);
+    expect(reader.read('{"model":"m","at":"2025-01-01T12:00:00Z","text":"a"}')).toBe(true);
+    expect([reader.string(0), reader.string(2)]).toEqual(['m', 'a']);
+    expect(reader.read('{"model":"m","at":"tw\\u00e9lve \\"o\\" clock","text":"b"}')).toBe(true);
+    expect(reader.string(2)).toBe('b');
+    // What JSON.parse refuses there: a raw control character, a bad escape, a dangling backslash.
+    for (const at of ['a\u0001', 'bad \\x', 'end\\'])
+      expect(reader.read(`{"model":"m","at":"${at}","text":"c"}`), at).toBe(false);
+    // The time differs on every line: the text before the last string is never a head to remember.
+    expect(reader.lastStringBytes(100)).toBe(-1);
+  });
+
   it('declines everything when disabled', () => {
     expect(new ShapeReader([ENVELOPE], false).read('{"type":"text","agent":"a","final":false,"delta":"x"}')).toBe(
       false,

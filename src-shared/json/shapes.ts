@@ -14,7 +14,9 @@ import { utf8ByteLength } from '../text/utf8';
  *   reader hands out the string it read last for the same text, so nothing is allocated and
  *   the stages after the dialect hash one string per id;
  * - `"{str}"` any string (the delta): unescaped on its own, JSON.parse of that literal alone
- *   when it holds an escape.
+ *   when it holds an escape;
+ * - `"{skip}"` a string the dialect does not read (Ollama's `created_at`): delimited and
+ *   checked to be a JSON string, never copied.
  *
  * `read` matches the event's text against each shape in turn, literal by literal, with native
  * string comparisons. Anything that differs — another key order, whitespace, an extra or a
@@ -29,6 +31,7 @@ const enum Slot {
   Bool,
   Id,
   Str,
+  Skip,
 }
 
 const SLOT_TOKENS: Readonly<Record<string, Slot>> = {
@@ -36,8 +39,9 @@ const SLOT_TOKENS: Readonly<Record<string, Slot>> = {
   '{bool}': Slot.Bool,
   '"{id}"': Slot.Id,
   '"{str}"': Slot.Str,
+  '"{skip}"': Slot.Skip,
 };
-const SLOT_PATTERN = /\{int\}|\{bool\}|"\{id\}"|"\{str\}"/g;
+const SLOT_PATTERN = /\{int\}|\{bool\}|"\{id\}"|"\{str\}"|"\{skip\}"/g;
 /** Digits of an integer read here: beyond 15 a double may not hold it exactly. */
 const MAX_DIGITS = 15;
 /** Distinct strings remembered per `{id}` slot: a session interleaves a main agent and a few sub-agents. */
@@ -51,11 +55,18 @@ const MAX_EVENT_CHARS = 512;
 /** Heads remembered (see Head): a few agents' or blocks' deltas interleave. */
 const RECENT_HEADS = 4;
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /** A template split at its slots: `literals[i]` precedes slot `i`, the last literal ends the event. */
 interface CompiledShape {
   readonly literals: readonly string[];
   readonly slots: readonly Slot[];
+  /**
+   * Whether the text before its last slot may repeat from event to event, so that a head is
+   * worth learning: not when a `{str}` or `{skip}` comes before (Ollama's `created_at`, a new
+   * time on every line), which would make every event learn a head no later event starts with.
+   */
+  readonly learnsHeads: boolean;
 }
 
 /**
@@ -89,7 +100,17 @@ function compile(template: string): CompiledShape {
   literals.push(template.slice(from));
   if (literals[0] === '' || literals[literals.length - 1] === '')
     throw new Error(`a shape starts and ends with literal text: ${template}`);
-  return { literals, slots };
+  const learnsHeads = slots.slice(0, -1).every((slot) => slot !== Slot.Str && slot !== Slot.Skip);
+  return { literals, slots, learnsHeads };
+}
+
+/** Whether `text[start, end)` is a JSON string's text without an escape or a raw control character. */
+function isPlainText(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === BACKSLASH) return false;
+  }
+  return true;
 }
 
 /** Whether `data` has the head's characters at its probes (a value's last character: `data` is at least that long). */
@@ -174,7 +195,7 @@ export class ShapeReader {
       if (this.readShape(data, shape, s)) {
         this.shape = s;
         const last = shape.slots.length - 1;
-        if (shape.slots[last] === Slot.Str) {
+        if (shape.slots[last] === Slot.Str && shape.learnsHeads) {
           this.head = this.learn(data, s, last);
           this.lastPlain =
             (this.values[last] as string).length ===
@@ -259,6 +280,12 @@ export class ShapeReader {
         case Slot.Id:
           end = this.readId(data, at, (this.recent[s] as string[][])[i] as string[], i);
           if (end === -1) return false;
+          break;
+        case Slot.Skip:
+          end = stringEnd(data, at);
+          // Checked as JSON.parse would check it; its value is read only when it has an escape.
+          if (end === -1 || (!isPlainText(data, at, end) && stringValue(data, at, end) === undefined)) return false;
+          this.values[i] = '';
           break;
         default: {
           // The last slot ends where the closing literal starts: no search for its quote.

@@ -17,10 +17,15 @@ import { decodeLegs } from './session-decoder';
 
 const FIXTURES = fileURLToPath(new URL('../../resources/fixtures/', import.meta.url));
 
-/** Every recorded stream under resources/fixtures, all dialects. */
+/**
+ * Every recorded stream under resources/fixtures, all dialects: SSE, JSON arrays, and the
+ * line-framed wires of the provider fixtures (the AI SDK's v4 data stream, NDJSON). The
+ * in-text stage's `.txt` files are model text, not streams.
+ */
 function fixtureFiles(): string[] {
+  const lineFramed = /^(providers|external)\/.*\.(txt|ndjson|jsonl)$/;
   return (readdirSync(FIXTURES, { recursive: true }) as string[])
-    .filter((path) => path.endsWith('.sse') || path.endsWith('.json-array.json'))
+    .filter((path) => path.endsWith('.sse') || path.endsWith('.json-array.json') || lineFramed.test(path))
     .sort();
 }
 
@@ -206,6 +211,35 @@ function aiSdkDataStream(random: Random): string {
   return out + '0:"done"\ne:{"finishReason":"stop"}\nd:{"finishReason":"stop"}\n';
 }
 
+/** Ollama's native API: text and thinking lines of /api/chat and /api/generate, their members varied. */
+function ollamaLines(random: Random): string {
+  const models = ['llama3.2', 'qwen3:8b', 'm\\"1'];
+  let out = '';
+  for (const endpoint of ['chat', 'generate'] as const) {
+    for (let i = 0; i < 30; i++) {
+      const thinking = random() < 0.3;
+      const text = `"${stringText(random)}"`;
+      const members: Member[] = [
+        ['model', `"${random() < 0.9 ? 'llama3.2' : pick(random, models)}"`],
+        ['created_at', `"${random() < 0.9 ? '2025-01-01T12:00:00.123456Z' : stringText(random, 1)}"`],
+      ];
+      if (endpoint === 'chat') {
+        const message: Member[] = [
+          ['role', '"assistant"'],
+          ['content', thinking ? '""' : text],
+        ];
+        members.push(['message', eventText(random, thinking ? [...message, ['thinking', text]] : message)]);
+      } else {
+        members.push(['response', thinking ? '""' : text]);
+        if (thinking) members.push(['thinking', text]);
+      }
+      out += `${eventText(random, [...members, ['done', 'false']])}\n`;
+    }
+    out += '{"model":"llama3.2","created_at":"x","message":{"role":"assistant","content":""},"done":true}\n';
+  }
+  return out;
+}
+
 describe('hot events read without JSON.parse decode as JSON.parse reads them', () => {
   it.each(fixtureFiles())('fixture %s', (path) => {
     decodeBoth(new Uint8Array(readFileSync(FIXTURES + path)), path.length);
@@ -217,6 +251,7 @@ describe('hot events read without JSON.parse decode as JSON.parse reads them', (
     ['AG-UI', agUi],
     ['AI SDK UI message stream', aiSdkUiStream],
     ['AI SDK v4 data stream', aiSdkDataStream],
+    ['Ollama lines', ollamaLines],
   ])(
     'seeded random %s: reordered keys, extra keys, whitespace, odd numbers, escapes, surrogates',
     (_name, generate) => {

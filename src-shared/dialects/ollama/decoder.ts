@@ -6,7 +6,8 @@ import { errorMessage, isJsonObject, jsonKind } from '../../json/values';
 import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import { objectField, ProviderEventContext, stringField, type WireEvent } from '../provider/event-context';
-import type { DialectCallbacks, DialectDecoder } from '../types';
+import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
+import { CompactLineReader } from './compact-line';
 import { OllamaResponse } from './response';
 import { CONTENT, DONE_LINE, doneOutcome, summaryUsage, THINKING } from './vocabulary';
 
@@ -19,7 +20,8 @@ import { CONTENT, DONE_LINE, doneOutcome, summaryUsage, THINKING } from './vocab
  * streams as text, `thinking` as thinking, each tool call arrives whole. An error comes as a
  * line `{"error": "…"}`, mid-stream or as the whole body, and ends the stream by error.
  */
-export function createOllamaDecoder(outer: DialectCallbacks): DialectDecoder {
+export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
+  const compact = new CompactLineReader(options.readShapes !== false);
   /** Envelopes emitted so far (a line that produces none is shown as the provider event it is). */
   let emitted = 0;
   const callbacks: DialectCallbacks = {
@@ -44,6 +46,9 @@ export function createOllamaDecoder(outer: DialectCallbacks): DialectDecoder {
     lastFrame = frame;
     lines++;
     const at = (ctx ??= new ProviderEventContext(frame, callbacks, '')).next(frame, '');
+    // A token of the open response's model, read without JSON.parse: all it does is stream.
+    if (response !== undefined && compact.read(frame.data) && compact.model === response.model && compact.text !== '')
+      return response.write(at, compact.channel, compact.text);
     const line = readLine(at);
     if (!line) return;
     if ('error' in line && line['error'] !== null && !('done' in line)) return apiError(at, line['error']);
