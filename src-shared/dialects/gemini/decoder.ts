@@ -15,6 +15,7 @@ import {
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { Candidate, type CandidateHost } from './candidate';
+import { countedCallbacks } from '../provider/counted-callbacks';
 import { emitSources } from './grounding';
 import { RecentTextChunk } from './recent-text';
 import { finishPhase, finishRule, normalisedUsage } from './vocabulary';
@@ -51,15 +52,7 @@ interface Response {
  * once its response is over (usage arrives on every chunk, and the last one counts).
  */
 export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
-  /** Envelopes emitted so far (a chunk that produces none is shown as the provider event it is). */
-  let emitted = 0;
-  const callbacks: DialectCallbacks = {
-    ...outer,
-    onEnvelope(envelope, payload) {
-      emitted++;
-      outer.onEnvelope(envelope, payload);
-    },
-  };
+  const { callbacks, emitted } = countedCallbacks(outer);
   let ctx: ProviderEventContext | undefined;
   let response: Response | undefined;
   let lastFrame: Frame | undefined;
@@ -99,7 +92,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     if (!chunk) return;
     chunks++;
     if (isJsonObject(chunk['error']) && !('candidates' in chunk)) return apiError(at, chunk);
-    const emittedBefore = emitted;
+    const emittedBefore = emitted();
     const current = responseFor(at, chunk);
     if (typeof chunk['modelVersion'] === 'string') current.model = chunk['modelVersion'];
     const usage = chunk['usageMetadata'];
@@ -110,7 +103,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     for (const [position, value] of list.entries()) candidateChunk(at, current, chunk, value, position);
     const text = onlyText(chunk);
     if (text !== undefined && current.candidates.get(0)?.finishedAt === undefined) recent.learn(frame.data, text);
-    if (emitted === emittedBefore)
+    if (emitted() === emittedBefore)
       at.wire('chunk', chunk, unified('stream.message_delta', { response_id: current.id }));
     if (!current.ended && current.candidates.size > 0 && current.unfinished === 0) endResponse(at, current);
   }

@@ -7,6 +7,7 @@ import type { Frame } from '../../sse/types';
 import { previewText } from '../../text/preview';
 import { objectField, ProviderEventContext, stringField, type WireEvent } from '../provider/event-context';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
+import { countedCallbacks } from '../provider/counted-callbacks';
 import { CompactLineReader } from './compact-line';
 import { OllamaResponse } from './response';
 import { CONTENT, DONE_LINE, doneOutcome, summaryUsage, THINKING } from './vocabulary';
@@ -22,15 +23,7 @@ import { CONTENT, DONE_LINE, doneOutcome, summaryUsage, THINKING } from './vocab
  */
 export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   const compact = new CompactLineReader(options.readShapes !== false);
-  /** Envelopes emitted so far (a line that produces none is shown as the provider event it is). */
-  let emitted = 0;
-  const callbacks: DialectCallbacks = {
-    ...outer,
-    onEnvelope(envelope, payload) {
-      emitted++;
-      outer.onEnvelope(envelope, payload);
-    },
-  };
+  const { callbacks, emitted } = countedCallbacks(outer);
   let ctx: ProviderEventContext | undefined;
   let response: OllamaResponse | undefined;
   /** Responses begun so far (their number names their blocks). */
@@ -52,7 +45,7 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
     const line = readLine(at);
     if (!line) return;
     if ('error' in line && line['error'] !== null && !('done' in line)) return apiError(at, line['error']);
-    const emittedBefore = emitted;
+    const emittedBefore = emitted();
     const current = responseFor(at, line);
     const model = line['model'];
     if (typeof model === 'string' && model !== current.model && !current.modelChangeReported) {
@@ -71,7 +64,7 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
     );
     toolCalls(at, current, message['tool_calls']);
     if (line['done'] === true) return done(at, current, line);
-    if (emitted === emittedBefore) at.wire('chunk', line, unified('stream.message_delta', current.ids()));
+    if (emitted() === emittedBefore) at.wire('chunk', line, unified('stream.message_delta', current.ids()));
   }
 
   /** The line's JSON object, when it is a chunk; reported and kept undecoded when it is not. */
