@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import type { FormatChoice } from '../../../src-shared/contract';
 import { DIALECTS } from '../../../src-shared/dialects/registry';
 import type { RendererApp } from '../../model/types';
 import { copyText } from '../../app/files';
 import { useStore } from '../../app/hooks';
+import { useStableHandler } from '../../app/use-stable-handler';
+import { Checkbox } from '../../components/Checkbox';
 import {
   formToCurl,
   formToRequest,
@@ -40,6 +42,11 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
     app.connectForm.update((current) => ({ ...current, ...change }));
     setErrors({});
   };
+
+  // Stable, so that the memoised checkbox does not render (and write its attributes) with every render of the form.
+  const toggleAnyContentType = useStableHandler((e: ChangeEvent<HTMLInputElement>) =>
+    update({ anyContentType: e.target.checked }),
+  );
 
   const setBodyField = (field: string, value: string | null): void => {
     try {
@@ -225,11 +232,10 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
             </div>
           </div>
           <label className="check-line">
-            <input
-              type="checkbox"
+            <Checkbox
               data-testid={TEST_IDS.anyContentType}
               checked={form.anyContentType}
-              onChange={(e) => update({ anyContentType: e.target.checked })}
+              onChange={toggleAnyContentType}
             />
             <span>
               Decode any content type: a stream the server labels <code>text/plain</code> or{' '}
