@@ -5,6 +5,7 @@ import {
   readColumnPrefs,
   resizeColumn,
   seqDigitsOf,
+  typeLabelChars,
   TIMELINE_COLUMNS,
   toggleColumn,
 } from './columns';
@@ -17,7 +18,7 @@ const sum = (available: number, prefs = DEFAULT_COLUMN_PREFS) =>
 describe('timeline columns', () => {
   it('widens the row number for a session whose numbers have more digits than its default width holds, unless the user set it', () => {
     const seqWidth = (rows: number, prefs = DEFAULT_COLUMN_PREFS) =>
-      layoutColumns(1228, prefs, seqDigitsOf(rows)).columns.find((c) => c.id === 'seq')!.width;
+      layoutColumns(1228, prefs, { seqDigits: seqDigitsOf(rows) }).columns.find((c) => c.id === 'seq')!.width;
     expect(seqDigitsOf(0)).toBe(1);
     expect(seqDigitsOf(100_000)).toBe(5);
     expect(seqDigitsOf(2_000_155)).toBe(7);
@@ -27,7 +28,26 @@ describe('timeline columns', () => {
     expect(seqWidth(2_000_155)).toBe(69);
     expect(seqWidth(20_000_000)).toBe(76);
     expect(seqWidth(2_000_155, resizeColumn(DEFAULT_COLUMN_PREFS, 'seq', 48))).toBe(48);
-    expect(layoutColumns(1228, DEFAULT_COLUMN_PREFS, 7).columns.reduce((s, c) => s + c.width, 0)).toBe(1228);
+    expect(layoutColumns(1228, DEFAULT_COLUMN_PREFS, { seqDigits: 7 }).columns.reduce((s, c) => s + c.width, 0)).toBe(
+      1228,
+    );
+  });
+
+  it("fits the Type column to a provider row's unified event, up to a cap, unless the user set it", () => {
+    const typeWidth = (typeChars: number, prefs = DEFAULT_COLUMN_PREFS) =>
+      layoutColumns(1440, prefs, { typeChars }).columns.find((c) => c.id === 'type')!.width;
+    expect(typeLabelChars('text', undefined)).toBe(4);
+    expect(typeLabelChars('thinking', 'content_block_start · thinking')).toBe(39);
+    // The upstream's short types keep the column's own width.
+    expect(typeWidth(typeLabelChars('tool_result', undefined))).toBe(150);
+    // `thinking content_block_start · thinking`: whole, not `thinking content_bl…`.
+    expect(typeWidth(39)).toBe(278);
+    expect(typeWidth(200)).toBe(300);
+    expect(typeWidth(39, resizeColumn(DEFAULT_COLUMN_PREFS, 'type', 120))).toBe(120);
+    // Narrow, it shrinks towards its minimum with the other essential columns, as before.
+    expect(layoutColumns(700, DEFAULT_COLUMN_PREFS, { typeChars: 39 }).columns.reduce((s, c) => s + c.width, 0)).toBe(
+      700,
+    );
   });
 
   it('shows every column where there is room, Delta taking the rest', () => {

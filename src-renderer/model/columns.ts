@@ -75,21 +75,46 @@ export interface ColumnLayout {
   readonly dropped: readonly ColumnId[];
 }
 
+/** What the session's rows need of the columns that fit their content when the user set no width. */
+export interface ContentWidths {
+  /** Digits of the largest row number (`seqDigitsOf`). */
+  readonly seqDigits?: number;
+  /** Characters of the longest type label seen (`typeLabelChars`): a provider row's is long. */
+  readonly typeChars?: number;
+}
+
 /**
- * A column's width: the user's, or its own. The row number's own width grows with the digits
- * of the largest one (a session of two million envelopes numbers to seven), so that it is not
- * cut to "20001…".
+ * A column's width: the user's, or its own, grown to its content. The row number's grows with
+ * the digits of the largest one (a session of two million envelopes numbers to seven), so that
+ * it is not cut to "20001…"; the type's with its longest label, up to TYPE_MAX_PX, so that a
+ * provider row's unified event (`content_block_start · thinking`, `content_block_stop · text`)
+ * is not cut to the `content_bl…` every block event starts with.
  */
-export function columnWidth(id: ColumnId, prefs: ColumnPrefs, seqDigits = 0): number {
+export function columnWidth(id: ColumnId, prefs: ColumnPrefs, content: ContentWidths = {}): number {
   const spec = columnSpec(id);
   const chosen = prefs.widths[id];
   if (typeof chosen === 'number' && Number.isFinite(chosen)) return Math.max(spec.minWidth, Math.round(chosen));
-  return id === 'seq' ? Math.max(spec.width, SEQ_PADDING_PX + Math.ceil(seqDigits * DIGIT_PX)) : spec.width;
+  if (id === 'seq') return Math.max(spec.width, SEQ_PADDING_PX + Math.ceil((content.seqDigits ?? 0) * DIGIT_PX));
+  if (id === 'type')
+    return Math.min(
+      TYPE_MAX_PX,
+      Math.max(spec.width, TYPE_PADDING_PX + Math.ceil((content.typeChars ?? 0) * LABEL_PX)),
+    );
+  return spec.width;
 }
 
 /** A digit of the row number's monospace font, and the cell's padding and room for its resize handle. */
 const DIGIT_PX = 7.5;
 const SEQ_PADDING_PX = 16;
+/** A character of a type label (the type's font and the unified name's smaller monospace), and the cell's padding. */
+const LABEL_PX = 6.6;
+const TYPE_PADDING_PX = 20;
+/** The widest the Type column grows by itself: a longer label is cut (and whole in its tooltip). */
+const TYPE_MAX_PX = 300;
+
+/** Characters of a row's type label: its type, and its unified event's name beside it. */
+export const typeLabelChars = (type: string, unified: string | undefined): number =>
+  type.length + (unified === undefined ? 0 : 1 + unified.length);
 
 /** The digits of the largest row number among `rows` rows (numbered from 0). */
 export const seqDigitsOf = (rows: number): number => String(Math.max(0, rows - 1)).length;
@@ -104,13 +129,13 @@ export function isShown(id: ColumnId, prefs: ColumnPrefs): boolean {
  * Agent, Type) shrink towards their minimum widths; only where even that does not fit are
  * they dropped too. The row number and Delta always stay; Delta takes what is left.
  */
-export function layoutColumns(available: number, prefs: ColumnPrefs, seqDigits = 0): ColumnLayout {
+export function layoutColumns(available: number, prefs: ColumnPrefs, content: ContentWidths = {}): ColumnLayout {
   const chosen = TIMELINE_COLUMNS.filter((c) => isShown(c.id, prefs));
   const kept = new Set(chosen.map((c) => c.id));
   const delta = columnSpec('delta');
   const others = (): ColumnSpec[] => chosen.filter((c) => kept.has(c.id) && c.id !== 'delta');
   const total = (width: (c: ColumnSpec) => number): number => others().reduce((sum, c) => sum + width(c), 0);
-  const preferred = (c: ColumnSpec): number => columnWidth(c.id, prefs, seqDigits);
+  const preferred = (c: ColumnSpec): number => columnWidth(c.id, prefs, content);
   const fits = (width: (c: ColumnSpec) => number): boolean => total(width) + delta.minWidth <= available;
   const droppable = chosen.filter((c) => c.dropOrder !== null).sort((a, b) => a.dropOrder! - b.dropOrder!);
   const dropped: ColumnId[] = [];

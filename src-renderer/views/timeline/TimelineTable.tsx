@@ -11,7 +11,14 @@ import type { RendererApp } from '../../model/types';
 import { useStore } from '../../app/hooks';
 import { uiCommands } from '../../app/ui-commands';
 import type { AgentLabel } from '../../model/agents';
-import { layoutColumns, resizeColumn, seqDigitsOf, TIMELINE_COLUMNS, type ColumnId } from '../../model/columns';
+import {
+  layoutColumns,
+  resizeColumn,
+  seqDigitsOf,
+  TIMELINE_COLUMNS,
+  typeLabelChars,
+  type ColumnId,
+} from '../../model/columns';
 import { EMPTY_FILTER } from '../../model/row-filter';
 import { rowWindow, scrollTopFor } from '../../model/row-window';
 import type { TimelineModel, TimelineSnapshot } from '../../model/timeline';
@@ -85,9 +92,15 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const wrap = useRef<HTMLDivElement>(null);
   const tableWidth = useElementWidth(wrap);
   const seqDigits = seqDigitsOf(snapshot.total);
+  // The longest type label of the session's rows seen so far: the Type column fits it, and
+  // never narrows again while the session shows (scrolling would make it jump).
+  const longestType = useRef({ sessionId: '', chars: 0 });
+  if (longestType.current.sessionId !== snapshot.sessionId)
+    longestType.current = { sessionId: snapshot.sessionId, chars: 0 };
+  const [typeChars, setTypeChars] = useState(0);
   const layout = useMemo(
-    () => layoutColumns(tableWidth, prefs.columns, seqDigits),
-    [tableWidth, prefs.columns, seqDigits],
+    () => layoutColumns(tableWidth, prefs.columns, { seqDigits, typeChars }),
+    [tableWidth, prefs.columns, seqDigits, typeChars],
   );
   const layoutSizing = useMemo<ColumnSizingState>(
     () => Object.fromEntries(layout.columns.map((c) => [c.id, c.width])),
@@ -165,6 +178,15 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   useEffect(() => {
     if (last >= first) timeline.ensurePositions(first, last + 1);
   }, [first, last, timeline, snapshot.version]);
+
+  useEffect(() => {
+    const seen = longestType.current;
+    for (const row of rows) {
+      const cells = row.cells;
+      if (cells) seen.chars = Math.max(seen.chars, typeLabelChars(cells.type, cells.unified));
+    }
+    setTypeChars(seen.chars);
+  }, [rows]);
 
   const table = useReactTable({
     data: NO_ROWS,
