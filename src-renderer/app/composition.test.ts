@@ -201,7 +201,7 @@ describe('composition root', () => {
       at: 1,
     });
     expect(app.errors.getSnapshot()).toMatchObject([
-      { context: 'Not an event stream', message: 'Expected text/event-stream, got text/html', sessionId: 's1' },
+      { context: 'Not a stream', message: 'Expected text/event-stream, got text/html', sessionId: 's1' },
     ]);
     app.dismissError(app.errors.getSnapshot()[0]!.id);
     expect(app.errors.getSnapshot()).toEqual([]);

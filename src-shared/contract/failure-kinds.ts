@@ -4,7 +4,7 @@
  */
 export const FAILURE_KINDS = {
   'http-status': { heading: 'HTTP error' },
-  'content-type': { heading: 'Not an event stream' },
+  'content-type': { heading: 'Not a stream' },
   dns: { heading: 'Host not found' },
   network: { heading: 'Network error' },
   tls: { heading: 'TLS error' },

@@ -228,8 +228,10 @@ export async function saveRecording(
       for (const action of actions) if (action.leg === leg.index - 1) recorder.action(action);
       // Unredacted: the recorder redacts what it writes.
       const recorded = recorder.startLeg(leg.request ?? shownRequest(session, leg));
-      // A body kept rejected (an error page) was shown, not decoded: so the recording says.
-      const stream = leg.rejected.count === 0;
+      // A response refused as no stream (an error page, a one-off answer, its body empty or
+      // not) was shown, not decoded: so the recording says.
+      const refused = leg.failure?.kind === 'http-status' || leg.failure?.kind === 'content-type';
+      const stream = leg.rejected.count === 0 && !refused;
       if (leg.response) recorder.response(recorded, leg.response, stream);
       const body = stream ? leg.raw : leg.rejected;
       for (let i = 0; i < body.count; i++) {

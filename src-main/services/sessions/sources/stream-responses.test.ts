@@ -132,6 +132,27 @@ describe('a one-off answer', () => {
   });
 });
 
+describe('a session saved as a recording', () => {
+  it.each([
+    ['a 500 with an empty body', 500, ''],
+    ['a 200 JSON object', 200, '{"error":"no"}'],
+  ])('of %s reopens failed, its body (if any) shown, never decoded', async (_name, status, body) => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(body);
+    });
+    const { id } = await service.connect({ url: `${server.url}/stream`, method: 'POST', headers: [] });
+    const live = await shown(id);
+    expect(live.summary).toMatchObject({ envelopes: 0, end: { kind: 'failed' } });
+    const saved = await service.downloadSession({ sessionId: id, kind: 'recording' });
+    const path = join(dir, 'saved.recording');
+    await writeFile(path, Buffer.from(saved.base64, 'base64'));
+    const reopened = await shown((await service.openFile({ path })).id);
+    expect(reopened.summary).toMatchObject({ envelopes: 0, end: { kind: 'failed' } });
+    expect(reopened.failure?.kind).toBe(live.failure?.kind);
+  });
+});
+
 describe("a recording's word on its legs", () => {
   /** A recording of one leg whose response record is `response`, with `body` as one chunk. */
   async function recording(response: Record<string, unknown>, body: string): Promise<string> {
