@@ -5,6 +5,7 @@ import { KIND } from '../../envelope/vocabulary';
 import { createBlockTracker, type BlockTracker, type StartedBlock } from '../block-tracker';
 import type { WireEvent } from '../provider/event-context';
 import type { MessageHost } from './tool-calls';
+import type { TextChunks } from './assistant-parts';
 
 /**
  * The text and reasoning parts of one AI SDK message: started, streamed and ended by kind and
@@ -24,7 +25,7 @@ export interface OpenText extends StartedBlock {
   /** The envelope type of its deltas (text or thinking). */
   type: string;
   /** Its deltas, for the assistant message (assistant-parts.ts). */
-  chunks: string[];
+  chunks: TextChunks;
   /** The unified form of its deltas, made at the first: they all share it. */
   deltaEvent: UnifiedEvent | undefined;
 }
@@ -164,6 +165,7 @@ export class TextParts {
   }
 
   private close(open: OpenText): void {
+    open.chunks.seal();
     const info = TEXT_KINDS[open.kind];
     this.host.ctx.emit(
       { type: info.type, final: true, delta: '', extras: {} },
