@@ -1,5 +1,6 @@
 import { checkReportMessage, type ReportedRecording } from '../../../src-shared/recording/check-report';
 import type { HarEntrySummary } from '../../../src-shared/recording/har';
+import { isStreamResponse } from '../../../src-shared/pipeline/leg-framing';
 import type {
   ImportDiagnostic,
   LegOutcome,
@@ -36,6 +37,14 @@ export type RecordListener = (record: RecordingRecord, line: FileSpan) => void;
  * leg's bytes from the file; it can be iterated again (each `for await` re-reads the file),
  * which is what replay and seeking backwards rely on.
  */
+/**
+ * Whether an imported leg's body is decoded: what its file says (a recording), else its
+ * response head (`isStreamResponse`). Here, beside the leg, so that the CLI decides as the app
+ * does without loading the session service or the HTTP client.
+ */
+export const legIsStream = (leg: Pick<ImportedLeg, 'stream' | 'response'>): boolean =>
+  leg.stream ?? isStreamResponse(leg.response);
+
 export interface ImportedLeg {
   index: number;
   request?: RecordedRequest;

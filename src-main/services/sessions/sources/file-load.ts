@@ -6,10 +6,10 @@ import type {
   RecordingRecord,
 } from '../../../../src-shared/recording/types';
 import { chunkBytes } from '../../importers/recording-source';
-import { isStreamResponse } from '../../../../src-shared/pipeline/leg-framing';
 import { REJECTED_BODY_CAP } from '../../connection/connection';
 import { rejectedResponseFailure } from '../../connection/failures';
-import type { FileSpan, ImportedLeg, ImportedSource } from '../../importers/types';
+import { legIsStream, type FileSpan, type ImportedSource } from '../../importers/types';
+import { isStreamResponse } from '../../../../src-shared/pipeline/leg-framing';
 import { legEndFromRecording } from '../recorder-port';
 import type { LegState } from '../store/leg-state';
 import type { SessionStore } from '../store/session-store';
@@ -30,10 +30,6 @@ export interface FileLoadOptions {
   /** Checked between chunks: the session was closed, stop reading. */
   cancelled: () => boolean;
 }
-
-/** Whether an imported leg's body is decoded: what its file says (a recording), else its response head. */
-export const legIsStream = (leg: Pick<ImportedLeg, 'stream' | 'response'>): boolean =>
-  leg.stream ?? isStreamResponse(leg.response);
 
 /** The failure to show for a leg whose recorded response was not a stream, with its body; null for a stream. */
 export function rejectedLegFailure(

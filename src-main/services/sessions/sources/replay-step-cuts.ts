@@ -1,6 +1,6 @@
 import type { ChunkCut } from '../../replay/replay';
 import { cutAfterFirstEvent, cutBeforeSecondEvent, type ByteHistory } from '../../replay/replay-cuts';
-import { legIsStream } from './file-load';
+import { legIsStream } from '../../importers/types';
 
 /**
  * Where a replay step or seek cuts the chunk it delivers (see replay-player.ts for what a step
