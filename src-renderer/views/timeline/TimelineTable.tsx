@@ -92,11 +92,8 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   const wrap = useRef<HTMLDivElement>(null);
   const tableWidth = useElementWidth(wrap);
   const seqDigits = seqDigitsOf(snapshot.total);
-  // The longest type label of the session's rows seen so far: the Type column fits it, and
-  // never narrows again while the session shows (scrolling would make it jump).
-  const longestType = useRef({ sessionId: '', chars: 0 });
-  if (longestType.current.sessionId !== snapshot.sessionId)
-    longestType.current = { sessionId: snapshot.sessionId, chars: 0 };
+  // The longest type label of the rows seen so far: the Type column fits it, and never narrows
+  // while the session shows (scrolling would make it jump). One table per session (keyed).
   const [typeChars, setTypeChars] = useState(0);
   const layout = useMemo(
     () => layoutColumns(tableWidth, prefs.columns, { seqDigits, typeChars }),
@@ -180,12 +177,10 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
   }, [first, last, timeline, snapshot.version]);
 
   useEffect(() => {
-    const seen = longestType.current;
-    for (const row of rows) {
-      const cells = row.cells;
-      if (cells) seen.chars = Math.max(seen.chars, typeLabelChars(cells.type, cells.unified));
-    }
-    setTypeChars(seen.chars);
+    let longest = 0;
+    for (const row of rows)
+      if (row.cells) longest = Math.max(longest, typeLabelChars(row.cells.type, row.cells.unified));
+    setTypeChars((seen) => Math.max(seen, longest));
   }, [rows]);
 
   const table = useReactTable({
