@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WireFormat } from '../../src-shared/agents/wire-formats';
 
@@ -34,7 +34,7 @@ export function readFixtureText(name: string): string {
   return readFileSync(fixturePath(name), 'utf8');
 }
 
-const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** A file of this project (docs the app embeds, for example), by its path from the root. */
 export function readProjectText(path: string): string {
@@ -96,6 +96,14 @@ export const EXTERNAL_FIXTURES_DIR = join(PROJECT_ROOT, 'resources/fixtures/exte
 
 export function externalFixturePath(name: string): string {
   return join(EXTERNAL_FIXTURES_DIR, name);
+}
+
+/** Every external stream, sorted (its folder's files but the README, which credits them). */
+export function listExternalFixtures(): string[] {
+  return readdirSync(EXTERNAL_FIXTURES_DIR, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name !== 'README.md')
+    .map((entry) => relative(EXTERNAL_FIXTURES_DIR, join(entry.parentPath, entry.name)).split('\\').join('/'))
+    .sort();
 }
 
 export function readExternalFixture(name: string): Uint8Array {

@@ -3,8 +3,7 @@
  * menu, main's save dialog and the browser host's downloads all read this one table.
  *
  * `reopens` says what opening the file again gives: `session`, the same session (its legs,
- * how it ended, its findings); `envelopes`, the same legs, end and blocks, decoded again from
- * the envelopes rather than the wire (what `keeps` says is lost is not found again); `no`, a
+ * how it ended, its findings), decoded again from the stream's bytes the file keeps; `no`, a
  * file for reading that the inspector does not open. `keeps` says, in a sentence the menu
  * shows, what the file carries and what it cannot.
  */
@@ -29,9 +28,9 @@ export const FILE_FORMATS = {
     label: 'Envelopes (NDJSON)',
     extension: 'ndjson',
     mimeType: 'application/x-ndjson',
-    reopens: 'envelopes',
+    reopens: 'session',
     keeps:
-      'One decoded envelope per line, with its leg, frame and byte range. Not the wire: reopened, the envelopes are sent again as JSON envelopes, so what only the wire showed (its framing, sizes, XML or provider events) is not found again.',
+      "One decoded envelope per line, with its leg, frame and byte range; each event's first line also carries the event's bytes, which is what reopening it decodes. No requests, headers or network chunking; each event's receive time is kept.",
   },
   har: {
     label: 'HAR (HTTP archive)',
@@ -57,7 +56,7 @@ export const FILE_FORMATS = {
   },
 } as const satisfies Record<
   string,
-  { label: string; extension: string; mimeType: string; reopens: 'session' | 'envelopes' | 'no'; keeps: string }
+  { label: string; extension: string; mimeType: string; reopens: 'session' | 'no'; keeps: string }
 >;
 
 export type FileFormat = keyof typeof FILE_FORMATS;

@@ -22,6 +22,7 @@ const leg = (body: Uint8Array, change: Partial<HarExportLeg> = {}): HarExportLeg
   lastByteAt: Date.UTC(2026, 0, 2, 3, 4, 5) + 900,
   body,
   end: { reason: 'done' },
+  stream: true,
   ...change,
 });
 

@@ -1,7 +1,6 @@
-import { encodeBase64 } from '../recording/base64';
-import { HAR_LEG_END } from '../recording/har';
+import { bytesAsText } from '../recording/base64';
+import { HAR_LEG_END, HAR_STREAM } from '../recording/har';
 import type { HeaderList, LegOutcome, RecordedRequest, RecordedResponse } from '../recording/types';
-import { createUtf8Decoder } from '../text/utf8';
 
 /**
  * A session as a HAR 1.2 log (http://www.softwareishard.com/blog/har-12-spec/): one entry per
@@ -10,7 +9,7 @@ import { createUtf8Decoder } from '../text/utf8';
  * other as base64 (HAR's `encoding`), so the bytes survive either way. Timings say when the
  * first and the last body byte arrived. Each entry says how its leg ended in a custom field
  * (HAR allows fields starting with `_`), which also tells this inspector that the entries are
- * the legs of one session.
+ * the legs of one session, and in another whether its body was decoded as a stream.
  */
 
 export interface HarExportLeg {
@@ -25,6 +24,8 @@ export interface HarExportLeg {
   body: Uint8Array;
   /** How the leg ended, in the recording format's words. */
   end: LegOutcome;
+  /** Whether the session decoded the body as a stream (a file's stream has no head to say so). */
+  stream: boolean;
 }
 
 export interface HarExportInput {
@@ -73,11 +74,8 @@ function bodyContent(
   body: Uint8Array,
   mimeType: string,
 ): { size: number; mimeType: string; text: string; encoding?: 'base64' } {
-  try {
-    return { size: body.byteLength, mimeType, text: createUtf8Decoder({ fatal: true }).decode(body) };
-  } catch {
-    return { size: body.byteLength, mimeType, text: encodeBase64(body), encoding: 'base64' };
-  }
+  const { text, base64 } = bytesAsText(body);
+  return { size: body.byteLength, mimeType, text, ...(base64 ? { encoding: 'base64' as const } : {}) };
 }
 
 function entry(leg: HarExportLeg): Record<string, unknown> {
@@ -115,6 +113,7 @@ function entry(leg: HarExportLeg): Record<string, unknown> {
     cache: {},
     timings: { send: 0, wait, receive },
     [HAR_LEG_END]: leg.end,
+    [HAR_STREAM]: leg.stream,
   };
 }
 

@@ -93,3 +93,18 @@ export function decodeBase64(text: string): Uint8Array | null {
   }
   return out;
 }
+
+const strictUtf8 = createUtf8Decoder({ fatal: true });
+
+/**
+ * Bytes as a string a JSON file can carry without loss: their UTF-8 text when they are valid
+ * UTF-8 (readable, and what almost every stream is), else base64 (a HAR body, an exported
+ * event's wire bytes).
+ */
+export function bytesAsText(bytes: Uint8Array): { text: string; base64: boolean } {
+  try {
+    return { text: strictUtf8.decode(bytes), base64: false };
+  } catch {
+    return { text: encodeBase64(bytes), base64: true };
+  }
+}

@@ -1,24 +1,62 @@
 import { isJsonObject } from '../json/values';
+import { encodeUtf8 } from '../text/utf8';
+import { bytesAsText, decodeBase64 } from './base64';
 
 /**
- * Reading back this inspector's envelope export ("Envelopes (NDJSON)"): one envelope per
- * line as it was decoded — `seq`, `leg`, `frame`, `agent`, `type`, `final`, `delta`,
- * `extras`, `dialect`, its byte range and receive time, and `control` for the envelopes that
- * mark a terminator, an error frame, an XML open tag, a provider event or an undecodable
- * event. Sent to the decoder as they are, these lines would be envelopes with strange
- * fields: `extras` nested (a tool call's id lost), `[DONE]` an unknown type, every leg one
- * stream. Read back, each line is what the wire carried for it instead, in its leg.
+ * This inspector's envelope export ("Envelopes (NDJSON)"): one envelope per line as it was
+ * decoded — `seq`, `leg`, `frame`, `agent`, `type`, `final`, `delta`, `extras`, `dialect`, its
+ * byte range and receive time, and `control` for the envelopes that mark a terminator, an
+ * error frame, an XML open tag, a provider event or an undecodable event.
  *
- * What the export cannot carry is the wire itself: its framing, its sizes, XML items and
- * provider events. An envelope of an XML or provider stream is sent as a JSON envelope, and
- * the markers only those formats have (an XML open tag, a provider lifecycle event) are left
- * out. FILE_FORMATS says so where the export is offered.
+ * The first line of each event also carries the event's bytes as received (`wire`, with
+ * `wireEncoding: "base64"` when they are not UTF-8), the bytes between events with them, and
+ * the leg's last line the bytes after its last event (a cut event's start). Read back, a leg
+ * is those bytes again, so it decodes as the stream it came from: the same dialect, end,
+ * blocks and findings, whatever the format. The envelopes alone could not say that much: a
+ * provider stream's end is in events that are no envelope of the agent's vocabulary (the
+ * export of a finished Anthropic stream reopened "truncated"), and its synthesised message
+ * envelopes follow its `[DONE]`.
+ *
+ * An export written before `wire` (or edited to drop it) is read from its envelopes: each
+ * line is what the wire carried for it, in its leg, as far as the envelope can say (the
+ * terminator as `[DONE]`, an undecodable event as its data, an envelope with its extras as
+ * fields); the markers only other formats have (an XML open tag, a provider event) are left out.
  */
 
-/** An exported line: its leg, and the SSE data to send for it (null: a marker of another wire format, left out). */
+/** The fields that carry an event's bytes on its exported line. */
+export interface ExportedWire {
+  wire: string;
+  wireEncoding?: 'base64';
+}
+
+/** The `wire` fields for these bytes: UTF-8 text when they are, else base64. */
+export function wireFields(bytes: Uint8Array): ExportedWire {
+  const { text, base64 } = bytesAsText(bytes);
+  return base64 ? { wire: text, wireEncoding: 'base64' } : { wire: text };
+}
+
+/**
+ * An exported line: its leg, and the SSE data to send for it when it carries no wire bytes
+ * (null: a marker of another wire format, left out, or a line that carries `wire`).
+ */
 export interface ExportedEnvelope {
   leg: number;
   data: string | null;
+  /** When the event was received (ms; 0 when the export's source had no timing). */
+  receivedAt: number;
+  /**
+   * The bytes the line carries (`wire`): absent when it carries none, `malformed` when its
+   * `wire` fields are there but are no string, or not base64 where they say so.
+   */
+  wire?: Uint8Array | 'malformed';
+}
+
+function readWire(value: Record<string, unknown>): Uint8Array | 'malformed' | undefined {
+  const { wire, wireEncoding } = value;
+  if (wire === undefined && wireEncoding === undefined) return undefined;
+  if (typeof wire !== 'string') return 'malformed';
+  if (wireEncoding === undefined) return encodeUtf8(wire);
+  return (wireEncoding === 'base64' && decodeBase64(wire)) || 'malformed';
 }
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
@@ -38,24 +76,36 @@ export function readExportedEnvelope(value: Record<string, unknown>): ExportedEn
     !isJsonObject(extras)
   )
     return null;
+  const receivedAt = typeof value['receivedAt'] === 'number' ? value['receivedAt'] : 0;
+  const wire = readWire(value);
+  if (wire !== undefined) return { leg, data: null, receivedAt, wire };
+  return { leg, data: wireData(type, agent, final, delta, extras, control), receivedAt };
+}
+
+/** What the wire carried for an envelope, as far as the envelope says (an export without `wire`). */
+function wireData(
+  type: string,
+  agent: string,
+  final: boolean,
+  delta: string,
+  extras: Record<string, unknown>,
+  control: unknown,
+): string | null {
   switch (control) {
     case 'done':
-      return { leg, data: '[DONE]' };
+      return '[DONE]';
     case 'undecoded':
       // Its delta is the event's data, verbatim.
-      return { leg, data: delta };
+      return delta;
     case 'error-frame': {
       const { error, traceback, ...rest } = extras;
-      return {
-        leg,
-        data: JSON.stringify({ error, message: delta, ...(traceback !== undefined ? { traceback } : {}), ...rest }),
-      };
+      return JSON.stringify({ error, message: delta, ...(traceback !== undefined ? { traceback } : {}), ...rest });
     }
     case 'block-open':
     case 'provider-event':
-      return { leg, data: null };
+      return null;
     default:
       // The upstream agent's field order: type, agent, final, delta, then the extras.
-      return { leg, data: JSON.stringify({ type, agent, final, delta, ...extras }) };
+      return JSON.stringify({ type, agent, final, delta, ...extras });
   }
 }

@@ -36,6 +36,11 @@ export interface HarEntrySummary {
   startedDateTime: string;
   /** How the leg ended, in an entry this inspector wrote (HAR_LEG_END); absent in any other HAR. */
   legEnd?: LegOutcome;
+  /**
+   * Whether the body was decoded as a stream, in an entry this inspector wrote (HAR_STREAM):
+   * what the session decided, which a head cannot always say (a file's stream has none).
+   */
+  decoded?: boolean;
 }
 
 /**
@@ -43,6 +48,9 @@ export interface HarEntrySummary {
  * says how each leg ended. A HAR whose every entry has it is a session's legs, in order.
  */
 export const HAR_LEG_END = '_legEnd';
+
+/** The custom field in which this inspector's HAR export says whether a leg's body was decoded as a stream. */
+export const HAR_STREAM = '_stream';
 
 function legEndOf(value: unknown): LegOutcome | undefined {
   const end = asObject(value);
@@ -97,6 +105,8 @@ export function summarizeHarEntry(entry: unknown, index: number): HarEntrySummar
   };
   const legEnd = legEndOf(e[HAR_LEG_END]);
   if (legEnd) summary.legEnd = legEnd;
+  const decoded = e[HAR_STREAM];
+  if (typeof decoded === 'boolean') summary.decoded = summary.isStream = decoded;
   return summary;
 }
 

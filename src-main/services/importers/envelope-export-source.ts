@@ -1,3 +1,4 @@
+import { fileDiagnostic } from '../../../src-shared/recording/diagnostics';
 import { isJsonObject, parseJson } from '../../../src-shared/json/values';
 import { readExportedEnvelope, type ExportedEnvelope } from '../../../src-shared/recording/envelope-export';
 import { payloadToSse } from '../../../src-shared/recording/items';
@@ -7,11 +8,13 @@ import { reiterable, type SourceFs } from './source-file';
 import type { ImportedChunk, ImportedLeg, ImportedSource } from './types';
 
 /**
- * An NDJSON file this inspector exported ("Envelopes (NDJSON)", src-shared/recording/envelope-export.ts):
- * its envelopes go back into the legs they came from, each sent as what the wire carried for
- * it (the terminator as `[DONE]`, an undecodable event as its data, an envelope with its
- * extras as fields), so the session reopens with its legs, its end and its blocks. A line
- * that is not an exported envelope is read as any NDJSON item, in the leg of the line before.
+ * An NDJSON file this inspector exported ("Envelopes (NDJSON)", src-shared/recording/envelope-export.ts).
+ * Its lines carry each event's bytes (`wire`): each leg is those bytes again, each event's as
+ * its own chunk at its receive time, and decodes as the stream it came from. An export without
+ * them is read from its envelopes: each sent as what the wire carried for it, in the leg it
+ * came from. A line that is not an exported envelope is read as any NDJSON item, in the leg of
+ * the line before, in an export without wire bytes; in one with them it is reported and
+ * skipped (JSON sent among a stream's own bytes would be read as part of them).
  * Null when the file's first line is not an exported envelope.
  */
 export async function openEnvelopeExport(
@@ -22,11 +25,14 @@ export async function openEnvelopeExport(
   bodyOffset: number,
 ): Promise<ImportedSource | null> {
   const lines = () => ndjsonLines(path, fs, findings, bodyOffset, 'envelope');
-  // The first line says whether this is an export; leaving the loop closes the file.
+  // The first line says whether this is an export, and whether it carries the wire; leaving the loop closes the file.
+  let first: ExportedEnvelope | null = null;
   for await (const { text } of lines()) {
-    if (!exported(text)) return null;
+    first = exported(text);
     break;
   }
+  if (!first) return null;
+  const withWire = first.wire !== undefined;
   let legs = 1;
   let leg = 0;
   for await (const { text } of lines()) {
@@ -42,26 +48,47 @@ export async function openEnvelopeExport(
       const envelope = exported(text);
       current = envelope?.leg ?? current;
       if (current !== wanted) continue;
-      if (!envelope) convert(text, `Line ${line}`, offset, line);
-      else if (envelope.data !== null) ready.push({ bytes: payloadToSse(envelope.data), receivedAt: 0 });
+      if (!envelope) {
+        if (withWire) skipped(findings, `Line ${line} (byte ${offset}) is no exported envelope`, offset, line);
+        else convert(text, `Line ${line}`, offset, line);
+      } else if (envelope.wire === 'malformed')
+        skipped(
+          findings,
+          `Line ${line} (byte ${offset}) has wire bytes that are no string, or not the base64 it says`,
+          offset,
+          line,
+        );
+      else if (envelope.wire) ready.push({ bytes: envelope.wire, receivedAt: envelope.receivedAt });
+      else if (!withWire && envelope.data !== null) ready.push({ bytes: payloadToSse(envelope.data), receivedAt: 0 });
       yield* ready.splice(0);
     }
   }
 
   const imported: ImportedLeg[] = [];
   for (let index = 0; index < legs; index++) imported.push({ index, chunks: reiterable(() => legChunks(index)) });
+  const legCount = legs === 1 ? 'one leg' : `${legs} legs`;
   return {
     kind: 'ndjson-envelopes',
     path,
     size,
     legs: imported,
     actions: [],
-    notes: [
-      `Envelopes exported by this inspector: each is sent again, as its own chunk at time 0, in the leg it came from (${legs === 1 ? 'one leg' : `${legs} legs`}).`,
-      'The export holds the envelopes, not the wire: each is sent as a JSON envelope, [DONE] where the stream had it; XML open tags and provider events are left out, and findings that only the wire showed (its framing and sizes) are not made again.',
-    ],
+    notes: withWire
+      ? [
+          `Envelopes exported by this inspector, with each event's bytes: the stream is decoded again from them, each event as its own chunk at its receive time (${legCount}).`,
+          'The export holds no request or response head: a dialect that was chosen by a header, a URL or by hand is detected from the bytes again.',
+        ]
+      : [
+          `Envelopes exported by this inspector: each is sent again, as its own chunk at time 0, in the leg it came from (${legCount}).`,
+          'The export holds the envelopes, not the wire: each is sent as a JSON envelope, [DONE] where the stream had it; XML open tags and provider events are left out, and findings that only the wire showed (its framing and sizes) are not made again.',
+        ],
     diagnostics: findings.list,
   };
+}
+
+/** A line whose bytes cannot be sent: reported as lost (an error: the session is not whole). */
+function skipped(findings: Findings, what: string, offset: number, line: number): void {
+  findings.report(fileDiagnostic('import.skipped-item', `${what}; skipped.`, offset, { line }));
 }
 
 function exported(text: string): ExportedEnvelope | null {

@@ -77,6 +77,7 @@ describe('a HAR this inspector exported', () => {
     startedAt: Date.UTC(2026, 0, 2),
     body,
     end,
+    stream: true,
   });
   const legs = [
     leg(RUN, 'http://h/agent/run', { reason: 'done' }),
@@ -134,6 +135,66 @@ describe('an NDJSON of envelopes this inspector exported', () => {
       'data: {"type":"tool_call","agent":"a","final":true,"delta":"{\\"x\\":1}","id":"t1","name":"calc"}\n\ndata: [DONE]\n\n',
     );
     expect(concatChunks(second).toString()).toBe('data: not json\n\n');
+  });
+
+  it("sends each leg's wire bytes, in order, each line's at its receive time; lines without bytes send nothing", async () => {
+    const path = await file(
+      'wire.ndjson',
+      [
+        line({
+          leg: 0,
+          agent: 'm',
+          type: 'message_start',
+          delta: '',
+          receivedAt: 5,
+          wire: 'event: a\r\ndata: 1\r\n\r\n',
+        }),
+        line({ leg: 0, agent: 'm', type: 'text', delta: 'x', receivedAt: 5 }),
+        line({ leg: 1, agent: 'm', type: 'text', delta: '', receivedAt: 9, wire: '/w==', wireEncoding: 'base64' }),
+      ].join(''),
+    );
+    const source = await openSource(path);
+    const [first = [], second = []] = await readLegs(source);
+    expect(first.map((c) => [Buffer.from(c.bytes).toString(), c.receivedAt])).toEqual([
+      ['event: a\r\ndata: 1\r\n\r\n', 5],
+    ]);
+    // Not UTF-8: carried as base64, given back byte for byte.
+    expect(second.map((c) => [...c.bytes])).toEqual([[0xff]]);
+    expect(source.diagnostics).toEqual([]);
+  });
+
+  it.each([
+    ['a wire that is no string', { wire: 42 }, /Line 2 \(byte \d+\) has wire bytes that are no string/],
+    ['a wire that is not the base64 it says', { wire: '%%', wireEncoding: 'base64' }, /not the base64 it says/],
+    ['an encoding with no wire', { wireEncoding: 'base64' }, /has wire bytes that are no string/],
+  ])('import.skipped-item: %s is reported as lost, its line skipped, the rest sent', async (_name, fields, message) => {
+    const path = await file(
+      'damaged-wire.ndjson',
+      [
+        line({ leg: 0, agent: 'm', type: 'text', delta: '', wire: 'data: 1\n\n' }),
+        line({ leg: 0, agent: 'm', type: 'text', delta: '', frame: 1, ...fields }),
+        line({ leg: 0, agent: 'm', type: 'text', delta: '', frame: 2, wire: 'data: 3\n\n' }),
+      ].join(''),
+    );
+    const source = await openSource(path);
+    expect(concatChunks((await readLegs(source))[0] ?? []).toString()).toBe('data: 1\n\ndata: 3\n\n');
+    expect(source.diagnostics.map((d) => [d.rule, d.severity, d.at.line])).toEqual([
+      ['import.skipped-item', 'error', 2],
+    ]);
+    expect(source.diagnostics[0]?.message).toMatch(message);
+  });
+
+  it('import.skipped-item: a line that is no exported envelope, in an export with wire bytes, is reported and not sent', async () => {
+    const path = await file(
+      'foreign.ndjson',
+      [line({ leg: 0, agent: 'm', type: 'text', delta: '', wire: '0:"a"\n' }), '{"type":"text","delta":"b"}\n'].join(
+        '',
+      ),
+    );
+    const source = await openSource(path);
+    expect(concatChunks((await readLegs(source))[0] ?? []).toString()).toBe('0:"a"\n');
+    expect(source.diagnostics.map((d) => [d.rule, d.at.line])).toEqual([['import.skipped-item', 2]]);
+    expect(source.diagnostics[0]?.message).toMatch(/Line 2 \(byte \d+\) is no exported envelope; skipped/);
   });
 
   it('must not: envelopes as a server sends them are one leg, sent as written', async () => {

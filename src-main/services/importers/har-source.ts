@@ -78,8 +78,9 @@ export async function openHar(
       index,
       request: leg.request,
       response: leg.response,
-      // Its head and body decide, as they would live: a JSON body is a stream when it is an array.
-      stream: isStreamResponse(leg.response, framingOfHead(leg.body) === 'json-array'),
+      // What the inspector that wrote it decided, else its head and body, as they would live:
+      // a JSON body is a stream when it is an array.
+      stream: location.summary.decoded ?? isStreamResponse(leg.response, framingOfHead(leg.body) === 'json-array'),
       ...(end ? { outcome: end } : {}),
       byteCount: leg.body.length,
       chunks: reiterable(() => entryChunks(path, fs, location)),

@@ -36,6 +36,7 @@ function harOf(...bodies: Uint8Array[]): Uint8Array {
     startedAt: Date.UTC(2026, 10, 30, 0, 0, i),
     body,
     end: { reason: 'done' },
+    stream: true,
   }));
   return encodeUtf8(buildHar({ creator: { name: 'fuzz', version: '1' }, legs }));
 }

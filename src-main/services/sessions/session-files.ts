@@ -14,6 +14,8 @@ import { legHeader } from '../../../src-shared/export/sse-legs';
 import { buildTranscript } from '../../../src-shared/export/transcript';
 import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
 import type { LegOutcome, RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
+import { wireFields, type ExportedWire } from '../../../src-shared/recording/envelope-export';
+import type { Envelope } from '../../../src-shared/envelope/types';
 import { newExportCount, rawLegCounter, type ExportCount } from './export-count';
 import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
 import type { LegState } from './store/leg-state';
@@ -85,11 +87,33 @@ async function writeNewFile(path: string, parts: Iterable<string | Uint8Array>, 
 }
 
 function* envelopeLines(session: SessionStore, count: ExportCount): Generator<string> {
+  const wireOf = wireCursor(session);
   for (let seq = 0; seq < session.envelopeCount; seq++) {
     const envelope = session.envelope(seq);
     count.envelopes = seq + 1;
-    if (envelope) yield `${JSON.stringify(toEnvelopeDetail(envelope))}\n`;
+    if (envelope) yield `${JSON.stringify({ ...toEnvelopeDetail(envelope), ...wireOf(envelope) })}\n`;
   }
+}
+
+/**
+ * The bytes each exported line carries (src-shared/recording/envelope-export.ts): the first
+ * line of an event its bytes and those before them since the last line that carried any, the
+ * last line of a leg the rest of the leg. Every byte of a leg with envelopes is on one line.
+ */
+function wireCursor(session: SessionStore): (envelope: Envelope) => ExportedWire | undefined {
+  let leg = -1;
+  let sent = 0;
+  return (envelope) => {
+    if (envelope.leg !== leg) [leg, sent] = [envelope.leg, 0];
+    const state = session.legs[leg];
+    if (!state) return undefined;
+    const legEnd = (session.legs[leg + 1]?.firstEnvelope ?? session.envelopeCount) - 1 === envelope.seq;
+    const end = legEnd ? state.raw.bytes : envelope.byteEnd;
+    if (end <= sent) return undefined;
+    const bytes = state.raw.slice(sent, end);
+    sent = end;
+    return wireFields(bytes);
+  };
 }
 
 /**
@@ -145,8 +169,18 @@ function legOutcome(leg: LegState): LegOutcome {
   );
 }
 
+/**
+ * Whether the session decoded the leg's body as a stream: a response refused as no stream (an
+ * error page, a one-off answer, its body empty or not) was shown, not decoded.
+ */
+function legWasDecoded(leg: LegState): boolean {
+  const refused = leg.failure?.kind === 'http-status' || leg.failure?.kind === 'content-type';
+  return leg.rejected.count === 0 && !refused;
+}
+
 function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
-  const body = leg.raw.count > 0 ? leg.raw : leg.rejected;
+  const stream = legWasDecoded(leg);
+  const body = stream ? leg.raw : leg.rejected;
   const chunks: Uint8Array[] = [];
   for (let i = 0; i < body.count; i++) {
     const chunk = body.chunk(i);
@@ -162,6 +196,7 @@ function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
     ...(last !== undefined ? { lastByteAt: last } : {}),
     body: concatBytes(chunks),
     end: legOutcome(leg),
+    stream,
   };
 }
 
@@ -228,10 +263,7 @@ export async function saveRecording(
       for (const action of actions) if (action.leg === leg.index - 1) recorder.action(action);
       // Unredacted: the recorder redacts what it writes.
       const recorded = recorder.startLeg(leg.request ?? shownRequest(session, leg));
-      // A response refused as no stream (an error page, a one-off answer, its body empty or
-      // not) was shown, not decoded: so the recording says.
-      const refused = leg.failure?.kind === 'http-status' || leg.failure?.kind === 'content-type';
-      const stream = leg.rejected.count === 0 && !refused;
+      const stream = legWasDecoded(leg);
       if (leg.response) recorder.response(recorded, leg.response, stream);
       const body = stream ? leg.raw : leg.rejected;
       for (let i = 0; i < body.count; i++) {
