@@ -108,6 +108,21 @@ export function isStreamResponse(
   return startsAsArray && isJsonMediaType(headerValue(response.headers, 'content-type') ?? '');
 }
 
+/**
+ * Whether a recorded response's head leaves it to the body's first bytes whether it is a
+ * stream: a 2xx JSON body announcing none, a stream when it starts as an array
+ * (`isStreamResponse(response, startsAsArray)`). What a recording written before its response
+ * records said `stream` must be read for.
+ */
+export function decidedByFirstBytes(response: Pick<RecordedResponse, 'status' | 'headers'>): boolean {
+  return (
+    response.status >= 200 &&
+    response.status <= 299 &&
+    !announcesStream(response.headers) &&
+    isJsonMediaType(headerValue(response.headers, 'content-type') ?? '')
+  );
+}
+
 /** Leading whitespace past which a body is taken for SSE without waiting for more. */
 export const FRAMING_DECIDED_WITHIN = 64 * 1024;
 

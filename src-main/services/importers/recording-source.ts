@@ -1,3 +1,4 @@
+import { decidedByFirstBytes, framingOfHead } from '../../../src-shared/pipeline/leg-framing';
 import { createChunkSequence } from '../../../src-shared/recording/chunk-sequence';
 import { parseChunkLine } from '../../../src-shared/recording/chunk-line';
 import { base64ByteLength, parseHeader, parseRecord } from '../../../src-shared/recording/format';
@@ -60,7 +61,9 @@ export async function openRecording(
     reader.end();
     const index = indexer.finish();
     source.size = read;
-    source.legs = index.legs.map((entry) => recordedLeg(path, fs, entry));
+    source.legs = await Promise.all(
+      index.legs.map(async (entry) => recordedLeg(path, fs, entry, await startsAsArray(path, fs, entry))),
+    );
     source.actions = index.actions;
   };
   if (stream) source.readRecords = readRecords;
@@ -90,12 +93,24 @@ async function readHeader(path: string, fs: SourceFs): Promise<{ header: Recordi
 
 const HEADER_READ = 64 * 1024;
 
-function recordedLeg(path: string, fs: SourceFs, entry: LegIndex): ImportedLeg {
+/**
+ * Whether a leg whose response record does not say if it was a stream (a recording written
+ * before it did) has a JSON body that starts as an array, where its head leaves that to the
+ * body (`decidedByFirstBytes`). Its first chunk decides, as when the recording is decoded
+ * while it is read (file-load.ts), which must decide before it decodes that chunk.
+ */
+async function startsAsArray(path: string, fs: SourceFs, entry: LegIndex): Promise<boolean> {
+  if (entry.stream !== undefined || !entry.response || !decidedByFirstBytes(entry.response)) return false;
+  for await (const chunk of legChunks(path, fs, entry)) return framingOfHead(chunk.bytes) === 'json-array';
+  return false;
+}
+
+function recordedLeg(path: string, fs: SourceFs, entry: LegIndex, arrayBody: boolean): ImportedLeg {
   return {
     index: entry.leg,
     ...(entry.request ? { request: entry.request } : {}),
     ...(entry.response ? { response: entry.response } : {}),
-    ...(entry.stream !== undefined ? { stream: entry.stream } : {}),
+    ...(entry.stream !== undefined ? { stream: entry.stream } : arrayBody ? { stream: true } : {}),
     ...(entry.startedAt !== undefined ? { startedAt: entry.startedAt } : {}),
     ...(entry.outcome ? { outcome: entry.outcome } : {}),
     chunkCount: entry.chunks,

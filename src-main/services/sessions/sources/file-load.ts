@@ -9,7 +9,7 @@ import { chunkBytes } from '../../importers/recording-source';
 import { REJECTED_BODY_CAP } from '../../connection/connection';
 import { rejectedResponseFailure } from '../../connection/failures';
 import { legIsStream, type FileSpan, type ImportedSource } from '../../importers/types';
-import { isStreamResponse } from '../../../../src-shared/pipeline/leg-framing';
+import { decidedByFirstBytes, framingOfHead, isStreamResponse } from '../../../../src-shared/pipeline/leg-framing';
 import { legEndFromRecording } from '../recorder-port';
 import type { LegState } from '../store/leg-state';
 import type { SessionStore } from '../store/session-store';
@@ -116,6 +116,8 @@ export async function loadRecordingAsRead(
     outcome?: LegOutcome;
     chunks: number;
     stream: boolean;
+    /** A response whose record does not say whether it was a stream, and whose head leaves it to the first bytes. */
+    undecided?: RecordedResponse;
   }
   let open: OpenLeg | null = null;
   const close = (): void => {
@@ -148,10 +150,14 @@ export async function loadRecordingAsRead(
           headers: record.headers,
         });
         leg.stream = record.stream ?? isStreamResponse(record);
+        if (record.stream === undefined && decidedByFirstBytes(record)) leg.undecided = record;
         return true;
       case 'chunk': {
         leg.chunks += 1;
         const bytes = chunkBytes(record);
+        // As the index decides it (recording-source.ts): by the first chunk.
+        if (leg.undecided && leg.chunks === 1)
+          leg.stream = isStreamResponse(leg.undecided, framingOfHead(bytes) === 'json-array');
         if (leg.stream) session.push(leg.state.index, bytes, record.t, false, line);
         else session.keepRejected(leg.state.index, bytes, record.t);
         return true;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefaultSessionService } from '../../../hosts/default-service';
 import { startLoopbackServer, writeSlowly, type LoopbackServer } from '../../connection/loopback-testing';
+import { openSource } from '../../importers/index';
+import { legIsStream } from '../../importers/types';
 import { settled } from '../service-testing';
 import type { SessionService } from '../session-service';
 
@@ -189,6 +191,18 @@ describe("a recording's word on its legs", () => {
     const opened = await shown((await service.openFile({ path })).id);
     expect(opened.failure).toBeUndefined();
     expect(opened.summary.envelopes).toBe(3);
+  });
+
+  it('without a word, a 200 JSON body that starts as an array is a stream, one that is an object an answer: in the app and by the index the CLI reads', async () => {
+    const array = await recording({ headers: [['content-type', 'application/json']] }, GEMINI_ARRAY);
+    expect((await shown((await service.openFile({ path: array })).id)).texts).toEqual(['Hi there']);
+    const answer = await recording({ headers: [['content-type', 'application/json']] }, '{"error":"no"}');
+    const opened = await shown((await service.openFile({ path: answer })).id);
+    expect(opened.summary).toMatchObject({ envelopes: 0, end: { kind: 'failed' } });
+    expect(opened.failure?.body).toBe('{"error":"no"}');
+    const legs = async (path: string) => (await openSource(path)).legs.map(legIsStream);
+    expect(await legs(array)).toEqual([true]);
+    expect(await legs(answer)).toEqual([false]);
   });
 
   it('reports a response record whose word is neither true nor false, naming the line', async () => {
