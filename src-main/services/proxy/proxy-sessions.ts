@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { LegEndInfo, ProxyExchange, ProxyState } from '../../../src-shared/contract/payloads';
 import { redactUrl } from '../../../src-shared/recording/redact';
-import { announcesStream } from '../../../src-shared/pipeline/leg-framing';
+import { matchEvidence } from '../../../src-shared/dialects/evidence';
+import { DIALECT_REGISTRY } from '../../../src-shared/dialects/registry';
+import { announcesStream, decidedByFirstBytes, framingOfHead } from '../../../src-shared/pipeline/leg-framing';
 import type { RecordedRequest, RecordedResponse } from '../../../src-shared/recording/types';
 import { startReverseProxy, type ExchangeTap, type ReverseProxy } from './reverse-proxy';
 
@@ -46,11 +48,29 @@ export const MAX_LISTED_EXCHANGES = 500;
 
 /**
  * The recording proxy: a reverse proxy whose every streamed response (one whose head announces
- * a stream: `text/event-stream`, NDJSON, the AI SDK's v4 data stream header) becomes a session,
- * recorded as it passes. A POST to …/tool_results whose body names the agent of a
+ * a stream: `text/event-stream`, NDJSON, the AI SDK's v4 data stream header; or a JSON array
+ * from an endpoint a dialect streams arrays from) becomes a session, recorded as it passes. A POST to …/tool_results whose body names the agent of a
  * paused proxied run continues that run as its next leg, as the inspector's own answers do.
  * Other requests are forwarded and listed.
  */
+/**
+ * A tap decided by the body's first chunk, as a live connection decides a JSON body: one that
+ * starts as an array is a stream, tapped (`open`) from that chunk on; any other passes untapped.
+ */
+function tapIfArray(open: () => ExchangeTap): ExchangeTap {
+  /** undefined: no chunk yet; null: no stream. */
+  let tap: ExchangeTap | null | undefined;
+  return {
+    chunk(bytes, at) {
+      tap ??= framingOfHead(bytes) === 'json-array' ? open() : null;
+      return tap?.chunk(bytes, at);
+    },
+    end(outcome) {
+      tap?.end(outcome);
+    },
+  };
+}
+
 export async function startRecordingProxy(options: RecordingProxyOptions): Promise<RecordingProxy> {
   let target: URL;
   try {
@@ -169,8 +189,15 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
     target,
     port: options.port,
     now: options.now,
-    onResponse: (request, response, exchange) =>
-      announcesStream(response.headers) ? streamTap(request, response, exchange) : null,
+    onResponse: (request, response, exchange) => {
+      if (announcesStream(response.headers)) return streamTap(request, response, exchange);
+      // A JSON body from an endpoint a dialect streams arrays from (Gemini's :streamGenerateContent
+      // without alt=sse) is a stream when it starts as an array. Only there: a REST API's lists
+      // are arrays too, and would each become a session.
+      if (decidedByFirstBytes(response) && matchEvidence(DIALECT_REGISTRY.modules, { url: request.url }))
+        return tapIfArray(() => streamTap(request, response, exchange));
+      return null;
+    },
     onExchange: (exchange) => {
       if (!exchanges.includes(exchange)) {
         exchanges.push(exchange);

@@ -124,11 +124,18 @@ describe('recording proxy', () => {
     expect((await readdir(h.dir)).length).toBe(1);
   });
 
-  it('records every stream a connection would decode: NDJSON and the AI SDK v4 data stream too', async () => {
+  it('records every stream a connection would decode: NDJSON, the AI SDK v4 data stream and a Gemini JSON array too', async () => {
+    const gemini = '/v1beta/models/gemini-2.5-flash:streamGenerateContent';
     const bodies: Record<string, [Record<string, string>, string]> = {
       '/api/chat': [{ 'Content-Type': 'application/x-ndjson' }, '{"kind":"tick","n":1}\n{"kind":"tick","n":2}\n'],
       '/api/v4': [{ 'Content-Type': 'text/plain; charset=utf-8', 'X-Vercel-AI-Data-Stream': 'v1' }, '0:"Hi"\nd:{}\n'],
+      [gemini]: [
+        { 'Content-Type': 'application/json; charset=UTF-8' },
+        '[{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"finishReason":"STOP"}]}]',
+      ],
+      // JSON answers: a list from a REST endpoint, and an object where a dialect streams arrays.
       '/api/tags': [{ 'Content-Type': 'application/json' }, '[]'],
+      '/v1beta/models/other:streamGenerateContent': [{ 'Content-Type': 'application/json' }, '{"error":{}}'],
     };
     const server = h.track(
       await startLoopbackServer((req, res) => {
@@ -141,11 +148,18 @@ describe('recording proxy', () => {
     for (const path of Object.keys(bodies)) await (await fetch(`${state.url}${path}`, { method: 'POST' })).text();
     expect(await h.settledSessionOf('/api/chat')).toMatchObject({ state: 'complete', envelopes: 2 });
     expect(await h.settledSessionOf('/api/v4')).toMatchObject({ state: 'complete', format: 'ai-sdk-ui' });
+    expect(await h.settledSessionOf(gemini)).toMatchObject({
+      state: 'complete',
+      format: 'gemini',
+      end: { kind: 'done' },
+    });
     // A JSON answer is forwarded and listed, not a session.
-    const listed = (await h.service.getProxy())!.exchanges.find((e) => e.path === '/api/tags');
-    expect(listed).toMatchObject({ status: 200 });
-    expect(listed?.sessionId).toBeUndefined();
-    expect((await h.service.listSessions()).length).toBe(2);
+    for (const path of ['/api/tags', '/v1beta/models/other:streamGenerateContent']) {
+      const listed = (await h.service.getProxy())!.exchanges.find((e) => e.path === path);
+      expect(listed, path).toMatchObject({ status: 200 });
+      expect(listed?.sessionId, path).toBeUndefined();
+    }
+    expect((await h.service.listSessions()).length).toBe(3);
   });
 
   it('forwards and lists requests that are not streams, and answers 502 when the target is down', async () => {
