@@ -163,7 +163,7 @@ for (const run of [
     await expect(tools.tool('call_confirm')).toContainText('user_confirm');
     await expect(tools.messages).toHaveText('Delete the draft "Q3 plan"?');
     // The AI SDK continues its own runs: the same request again, no tool-results path to choose.
-    await expect(tools.state).toContainText('again with the answers, as a Vercel AI SDK UI stream frontend');
+    await expect(tools.state).toContainText('again with the answers, as a Vercel AI SDK UI stream client');
     await expect(tools.prompt.getByText('Request options…')).toHaveCount(0);
     await app.screenshot(`22-${run.preset}-client-tool-prompt`);
 

@@ -7,16 +7,22 @@ import { expect, test } from './fixtures';
  * suite opened as a file, and the demo agent's `POST /v1/chat/completions` through its connect
  * preset. Each is detected as the Chat Completions dialect, shows its blocks (reasoning,
  * tool calls, text, one message per choice with its usage) and its findings, and ends with the
- * status its stream earns: done at `[DONE]`, ended by error after an error in a chunk.
+ * status its stream earns: done at `[DONE]`, ended by error after an error in a chunk, awaiting
+ * tools after a finish on tool_calls, whose calls are answered by hand and continued as an
+ * OpenAI SDK user continues them.
  */
 
-test('openai-chat: a recorded DeepSeek capture shows reasoning, the tool call and the usage, and ends done', async ({
+test('openai-chat: a recorded DeepSeek capture shows reasoning, the tool call and the usage, and waits for the client', async ({
   app,
   timeline,
   blocks,
   diagnostics,
 }) => {
-  await app.openCleanCapture(externalFixturePath('openai-chat/deepseek-reasoning-tool-call.sse'));
+  await app.openFiles(externalFixturePath('openai-chat/deepseek-reasoning-tool-call.sse'));
+  await app.expectView('timeline');
+  // The API runs no tool: its finish on tool_calls leaves the call to the client.
+  await app.expectState('awaiting tools');
+  await app.expectNoErrors();
   await expect(timeline.rowUnified.first()).toContainText('message_start');
   await timeline.select(0);
   await expect(timeline.unifiedEvent).toContainText('stream.message_start');
@@ -29,7 +35,7 @@ test('openai-chat: a recorded DeepSeek capture shows reasoning, the tool call an
   await app.screenshot('22-openai-chat-capture-blocks');
 
   await app.show('diagnostics');
-  await expect.poll(() => diagnostics.rules()).toEqual(['tool.call-without-result']);
+  await expect.poll(() => diagnostics.rules()).toEqual([]);
   // The leg's 10,024 bytes read as the header reads them (decimal), not as the charts' axes do (9.8 KiB).
   await expect(diagnostics.view.getByTestId(DIAGNOSTIC_IDS.chartFirstEnvelope).locator('tbody td').nth(3)).toHaveText(
     '10 kB',
@@ -81,4 +87,34 @@ test('openai-chat: an error inside a chunk (OpenRouter) ends the live stream by 
   const findings = await diagnostics.expand('provider.api-error');
   await expect(findings.first()).toContainText('Provider disconnected unexpectedly');
   await app.screenshot('22-openai-chat-live-diagnostics');
+});
+
+test('openai-chat: parallel tool calls answered by hand; the conversation goes back with tool messages and the answer is leg 1', async ({
+  app,
+  connect,
+  blocks,
+  tools,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'openai-chat', scenario: 'parallel-tools', pace: 'fast' });
+  await connect.connect();
+  await app.expectView('timeline');
+  await app.expectState('awaiting tools');
+
+  await expect(tools.prompt).toBeVisible();
+  await expect(tools.tools).toHaveCount(2);
+  await expect(tools.tool('call_demo_paris')).toContainText('get_weather');
+  await expect(tools.state).toContainText('again with the answers, as an OpenAI Chat Completions client');
+  await tools.answerText('call_demo_paris', 'sunny, 21 °C');
+  await tools.answerText('call_demo_tokyo', 'rain, 14 °C');
+  await app.screenshot('22-openai-chat-client-tools-prompt');
+  await tools.submit();
+  await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+  await app.expectState('done');
+  await expect(app.page.getByText('2 legs')).toBeVisible();
+
+  await app.show('blocks');
+  await expect(blocks.view).toContainText('Tokyo: rain, 14 °C.');
+  await app.expectNoErrors();
+  await app.screenshot('22-openai-chat-client-tools-continued');
 });

@@ -34,7 +34,7 @@ describe('stream-inspector diff', () => {
     ]);
     const [left, right] = out.split('\n').filter((line) => /^(LEFT|RIGHT) /.test(line));
     expect(left).toMatch(/: json · agent_base · \d+ blocks/);
-    expect(right).toMatch(/: openai-chat · 3 blocks · 1 agent$/);
+    expect(right).toMatch(/: openai-chat · 4 blocks · 1 agent$/);
   });
 
   it('exits 1 when two different runs differ', async () => {

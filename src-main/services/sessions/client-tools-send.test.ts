@@ -114,3 +114,63 @@ describe.each([
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('answering the tool calls of a Chat Completions run (the API runs none)', () => {
+  const request = {
+    model: 'gpt-4o',
+    stream: true,
+    scenario: 'parallel-tools',
+    messages: [{ role: 'user', content: 'Weather in Paris and Tokyo?' }],
+  };
+
+  it('sends the conversation again with the assistant message and a tool message per call; the answer is leg 1', async () => {
+    const { server, service } = await proxiedToDemo();
+    const { id } = await service.connect({
+      url: `${server.url}/v1/chat/completions`,
+      method: 'POST',
+      headers: [['Authorization', 'Bearer sk-demo']],
+      body: { kind: 'json', text: JSON.stringify(request) },
+    });
+    await settled(service, id);
+    const paused = await service.getSession({ sessionId: id });
+    expect(paused.summary.end?.kind).toBe('paused');
+    expect(paused.pendingTools).toMatchObject({
+      continuedBy: 'OpenAI Chat Completions',
+      tools: [
+        { toolUseId: 'call_demo_paris', name: 'get_weather' },
+        { toolUseId: 'call_demo_tokyo', name: 'get_weather' },
+      ],
+    });
+
+    await service.sendToolResults({
+      sessionId: id,
+      results: [
+        { tool_use_id: 'call_demo_paris', content: 'sunny, 21 °C' },
+        { tool_use_id: 'call_demo_tokyo', content: 'rain, 14 °C' },
+      ],
+    });
+    await waitFor(async () => {
+      const s = (await service.listSessions())[0]!;
+      return s.legs === 2 && s.state === 'complete' ? s : undefined;
+    }, 'continuation');
+
+    const sent = JSON.parse(server.requests[1]!.body) as { messages: Record<string, unknown>[] };
+    expect(server.requests[1]!.url).toBe('/v1/chat/completions');
+    expect(server.requests[1]!.headers['authorization']).toBe('Bearer sk-demo');
+    expect(sent.messages.map((m) => [m['role'], m['tool_call_id'] ?? null])).toEqual([
+      ['user', null],
+      ['assistant', null],
+      ['tool', 'call_demo_paris'],
+      ['tool', 'call_demo_tokyo'],
+    ]);
+    const detail = await service.getSession({ sessionId: id });
+    expect(detail.summary.end?.kind).toBe('done');
+    expect(detail.legs.map((l) => [l.kind, l.format])).toEqual([
+      ['run', 'openai-chat'],
+      ['tool-results', 'openai-chat'],
+    ]);
+    const answer = (await service.getBlocks({ sessionId: id })).find((b) => b.kind === 'text' && b.leg === 1);
+    expect(answer?.preview).toContain('Tokyo: rain');
+    expect((await service.getDiagnostics({ sessionId: id })).map((d) => d.rule)).toEqual([]);
+  });
+});

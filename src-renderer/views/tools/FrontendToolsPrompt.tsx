@@ -290,7 +290,7 @@ function PendingPrompt({
               : replay
                 ? 'Nothing is sent to a server: the recording continues with the leg it recorded after this pause.'
                 : continuedBy
-                  ? `POST ${pending.defaultPath} again with the answers, as a ${continuedBy} frontend continues the run — the continuation streams into this session as a new leg.`
+                  ? `POST ${pending.defaultPath} again with the answers, as ${/^[AEIOU]/.test(continuedBy) ? 'an' : 'a'} ${continuedBy} client continues the run — the continuation streams into this session as a new leg.`
                   : `POST ${pending.defaultPath} — the continuation streams into this session as a new leg.`}
         </span>
         <span className="spacer" />

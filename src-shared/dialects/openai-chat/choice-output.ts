@@ -5,7 +5,7 @@ import { isJsonObject } from '../../json/values';
 import { checkToolArguments, type ProviderEventContext } from '../provider/event-context';
 import type { Choice, Completion } from './completion';
 import type { ToolCall } from './tool-calls';
-import { filtered, reasoningText, type StreamedChannel } from './vocabulary';
+import { filtered, reasoningText, TEXT, type StreamedChannel } from './vocabulary';
 
 /*
  * What a choice writes: its text channels as streamed envelopes into one open block at a
@@ -45,6 +45,7 @@ export function writeText(
     });
   }
   ctx.envelope(channel.kind, false, text, extras, undefined, choice.deltaEvent);
+  if (channel === TEXT) choice.content.add(text);
   return true;
 }
 
@@ -68,8 +69,9 @@ export function closeText(ctx: ProviderEventContext, current: Completion, choice
  * The choice's calls as one tool_call envelope each, its arguments joined: complete
  * (`final`, the arguments checked to parse) at its finish, left open when the stream ended first.
  */
-export function writeCalls(ctx: ProviderEventContext, current: Completion, choice: Choice, final: boolean): void {
-  for (const call of choice.tools.take()) {
+export function writeCalls(ctx: ProviderEventContext, current: Completion, choice: Choice, final: boolean): ToolCall[] {
+  const calls = choice.tools.take();
+  for (const call of calls) {
     const args = call.args.join('');
     if (final)
       checkToolArguments(
@@ -84,6 +86,7 @@ export function writeCalls(ctx: ProviderEventContext, current: Completion, choic
         : undefined,
     );
   }
+  return calls;
 }
 
 /** The parts of a choice a text delta carries along: its logprobs, and Azure's filter results when they filtered something. */

@@ -19,7 +19,9 @@ const chunk = (choices: unknown[], fields: Record<string, unknown> = {}): string
 const statusOf = (result: DecodeResult): string =>
   endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).label;
 const kindsAndContent = (result: DecodeResult): [string, string, string][] =>
-  result.blocks.filter((b) => b.kind !== 'message').map((b) => [b.kind, b.agent, b.content]);
+  result.blocks
+    .filter((b) => b.kind !== 'message' && b.kind !== 'awaiting_frontend_tools')
+    .map((b) => [b.kind, b.agent, b.content]);
 const summaries = (result: DecodeResult): Record<string, unknown>[] =>
   result.blocks.filter((b) => b.kind === 'message').map((b) => b.parsed as Record<string, unknown>);
 
@@ -34,7 +36,9 @@ const fixtures = listProviderFixtures().filter((f) => f.startsWith('openai-chat/
 const EXPECTED: Record<string, { rules: string[]; status: string }> = {
   'openai-chat/text.sse': { rules: [], status: 'done' },
   'openai-chat/reasoning.sse': { rules: [], status: 'done' },
-  'openai-chat/parallel-tools.sse': { rules: ['tool.call-without-result', 'tool.call-without-result'], status: 'done' },
+  // Chat Completions runs no tool: a finish on tool_calls waits for the client.
+  'openai-chat/parallel-tools.sse': { rules: [], status: 'awaiting tools' },
+  'openai-chat/tools-answered.sse': { rules: [], status: 'done' },
   'openai-chat/n-choices.sse': { rules: [], status: 'done' },
   'openai-chat/length.sse': { rules: ['provider.response-incomplete'], status: 'incomplete' },
   'openai-chat/content-filter.sse': { rules: ['provider.response-incomplete'], status: 'incomplete' },
@@ -155,17 +159,17 @@ describe('recorded streams from public SDK test suites (resources/fixtures/exter
   const read = (name: string): Uint8Array => readExternalFixture(`openai-chat/${name}`);
 
   test.each([
-    ['deepseek-reasoning-tool-call.sse', ['tool.call-without-result']],
-    ['azure-content-filter.sse', []],
-    ['anthropic-fallback-tool-call.sse', ['sse.unterminated-last-event', 'tool.call-without-result']],
-    ['placeholder-first-chunk.sse', []],
-    ['empty-tool-calls.sse', []],
-  ])('%s: openai-chat, done, with exactly its findings, at every chunking', (name, rules) => {
+    ['deepseek-reasoning-tool-call.sse', [], 'awaiting tools'],
+    ['azure-content-filter.sse', [], 'done'],
+    ['anthropic-fallback-tool-call.sse', ['sse.unterminated-last-event'], 'awaiting tools'],
+    ['placeholder-first-chunk.sse', [], 'done'],
+    ['empty-tool-calls.sse', [], 'done'],
+  ])('%s: openai-chat, with exactly its findings and end status, at every chunking', (name, rules, status) => {
     expectChunkingInvariant(read(name));
     const result = decodeBytes(read(name));
     expect(result.formats).toEqual(['openai-chat']);
     expect(rulesOf(result)).toEqual(rules);
-    expect(statusOf(result)).toBe('done');
+    expect(statusOf(result)).toBe(status);
   });
 
   it('DeepSeek: reasoning_content, then a tool call whose usage arrives on the finish chunk', () => {
@@ -317,11 +321,18 @@ describe('whole messages and servers that leave fields out', () => {
       data('[DONE]'),
     ]);
     expect(rulesOf(result).filter((r) => r !== 'tool.call-without-result')).toEqual([]);
-    expect(result.blocks.filter((b) => b.kind !== 'message').map((b) => [b.kind, b.name ?? '', b.content])).toEqual([
-      ['refusal', '', "I can't help with that."],
-      ['tool_call', 'f', '{}'],
-      ['tool_call', 'g', '{"x":1}'],
-      ['tool_call', 'legacy', '{"y":2}'],
+    expect(kindsAndContent(result).map(([kind, , content]) => [kind, content])).toEqual([
+      ['refusal', "I can't help with that."],
+      ['tool_call', '{}'],
+      ['tool_call', '{"x":1}'],
+      ['tool_call', '{"y":2}'],
+    ]);
+    // The legacy function_call has no id: it is answered by its own.
+    const pause = result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+    expect(pause?.pendingTools?.map((t) => [t.toolUseId, t.name])).toEqual([
+      ['a', 'f'],
+      ['b', 'g'],
+      ['function_call', 'legacy'],
     ]);
   });
 

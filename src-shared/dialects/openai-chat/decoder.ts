@@ -9,6 +9,7 @@ import { ProviderEventContext, stringField } from '../provider/event-context';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { carriesContent, choiceExtras, closeText, streamIds, writeCalls, writeText } from './choice-output';
+import { pauseOnClientCalls } from './client-calls';
 import { Completion, type Choice } from './completion';
 import { RecentContentDelta } from './recent-content';
 import {
@@ -21,6 +22,9 @@ import {
   TEXT,
   type StreamedChannel,
 } from './vocabulary';
+
+/** finish_reason values that leave calls for the client to run. */
+const CLIENT_CALL_FINISHES: ReadonlySet<string> = new Set(['tool_calls', 'function_call']);
 
 /** What a learnt content chunk decoded to (see RecentContentDelta): checked to still hold before each read. */
 interface LearntDelta {
@@ -99,6 +103,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         ctx
           .next(frame, choice.agent)
           .envelope(channel.kind, false, recent.text, NO_EXTRAS, undefined, choice.deltaEvent);
+        if (channel === TEXT) choice.content.add(recent.text);
         return;
       }
     }
@@ -284,7 +289,9 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     choice.finish = reason;
     choice.finishedAt = ctx.frame.receivedAt;
     closeText(ctx, current, choice);
-    writeCalls(ctx, current, choice, true);
+    const calls = writeCalls(ctx, current, choice, true);
+    // The API runs no tool: every call it finishes on is the client's to run and answer.
+    if (CLIENT_CALL_FINISHES.has(reason)) choice.clientCalls = calls;
     const clock = choice.clock;
     clock.stopReason = reason;
     let outcome = finishOutcome(reason);
@@ -386,7 +393,10 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     id: 'openai-chat',
     push,
     end() {
-      if (completion && lastFrame) summarise(completion, lastFrame);
+      if (completion && lastFrame) {
+        summarise(completion, lastFrame);
+        if (!failed) pauseOnClientCalls(new ProviderEventContext(lastFrame, counted, completion.id), completion);
+      }
       completion = undefined;
     },
   };

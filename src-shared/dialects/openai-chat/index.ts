@@ -1,5 +1,6 @@
 import type { DialectModule } from '../types';
 import { createOpenAiChatDecoder } from './decoder';
+import { openAiChatContinuation } from './client-calls';
 import { isChatCompletionEvent } from './detect';
 
 /**
@@ -16,4 +17,6 @@ export const openAiChatDialect: DialectModule<'openai-chat'> = {
   terminator: 'done-frame',
   // OpenAI's /v1/chat/completions, Azure's /openai/deployments/…/chat/completions, OpenRouter's /api/v1/chat/completions.
   evidence: { urlPaths: ['/chat/completions'] },
+  // The API runs no tool: a finish on tool_calls waits for the client (client-calls.ts).
+  clientTools: openAiChatContinuation,
 };

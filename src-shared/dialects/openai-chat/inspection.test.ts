@@ -60,7 +60,7 @@ describe('the filter language and check on Chat Completions streams', () => {
   });
 
   it('check passes on a clean stream and fails on a cut one, saying why', async () => {
-    const clean = await run(['check', tools, '--expect', 'status == "done"', '--expect', 'some type == "tool_call"']);
+    const clean = await run(['check', tools, '--expect', 'status == "paused"', '--expect', 'some type == "tool_call"']);
     expect(clean.code).toBe(0);
     const cut = await run(['check', providerFixturePath('openai-chat/cut.sse'), '--expect', 'status == "done"']);
     expect(cut.code).toBe(1);

@@ -3,7 +3,7 @@ import { AG_UI_SAMPLE_INPUT, AG_UI_SCENARIOS, chooseAgUiScenario } from './ag-ui
 import { AI_SDK_DATA_SCENARIOS, AI_SDK_UI_SCENARIOS, continuation } from './ai-sdk-scenarios';
 import { ANTHROPIC_SCENARIOS } from './anthropic-scenarios';
 import { GEMINI_SCENARIOS } from './gemini-scenarios';
-import { chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
+import { chatContinuation, chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
 import {
   A2A_SCENARIOS,
   answerRequest,
@@ -63,6 +63,7 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
     encode: chatSse,
     // `n` asks for several choices: the scenario that streams two.
     choose: (body) => (isJsonObject(body) && typeof body['n'] === 'number' && body['n'] > 1 ? 'n-choices' : undefined),
+    answer: chatContinuation,
     sample: {
       body: {
         model: 'gpt-4o',

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../../src-shared/json/values';
 import { providerSse, type ProviderEvent, type ProviderScenario } from './types';
 
 /**
@@ -169,6 +170,18 @@ export const OPENAI_CHAT_SCENARIOS: readonly ProviderScenario[] = [
       .done(),
   },
   {
+    id: 'tools-answered',
+    title: 'Parallel tool calls, answered',
+    summary:
+      'What a request whose conversation ends with the tool messages answering the calls gets: the answer, from their results.',
+    events: new ChatScript('chatcmpl-demo-answered')
+      .role()
+      .text(['Paris: sunny, 21 °C. ', 'Tokyo: rain, 14 °C.'])
+      .finish('stop')
+      .usage(120, 14)
+      .done(),
+  },
+  {
     id: 'n-choices',
     title: 'Two choices (n = 2)',
     summary: 'The chunks of two choices interleave by index, each delta with its logprobs; one message per choice.',
@@ -231,3 +244,15 @@ export const OPENAI_CHAT_SCENARIOS: readonly ProviderScenario[] = [
     cut: true,
   },
 ];
+
+/**
+ * The scenario as a request answers it: one whose conversation ends with `tool` messages (the
+ * client's results for the calls the last answer finished on) gets the answer from them,
+ * whatever scenario the body still names.
+ */
+export function chatContinuation(scenario: ProviderScenario, body: unknown): ProviderScenario {
+  const messages = isJsonObject(body) && Array.isArray(body['messages']) ? body['messages'] : [];
+  const last: unknown = messages.at(-1);
+  if (!isJsonObject(last) || (last['role'] !== 'tool' && last['role'] !== 'function')) return scenario;
+  return OPENAI_CHAT_SCENARIOS.find((s) => s.id === 'tools-answered') ?? scenario;
+}

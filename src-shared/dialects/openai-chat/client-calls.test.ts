@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { decodeBytes } from '../../pipeline/session-decoder';
+import { encodeUtf8 } from '../../text/utf8';
+import { readProviderFixture } from '../../../src-main/testing/provider-streams';
+import { openAiChatContinuation } from './client-calls';
+
+/**
+ * Chat Completions runs no tool: a finish on tool_calls is a pause for the client's answers,
+ * and the answers continue the run as an OpenAI SDK user sends them: the conversation, the
+ * assistant message as it streamed, a `tool` message per call.
+ */
+
+const pauseOf = (bytes: Uint8Array) => decodeBytes(bytes).blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+const chunk = (choice: Record<string, unknown>) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, ...choice }] })}\n\n`;
+const REQUEST = JSON.stringify({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'Weather?' }] });
+
+describe('the pause', () => {
+  it('names each call with its parsed arguments, and carries the assistant message as it streamed', () => {
+    const pause = pauseOf(readProviderFixture('openai-chat/parallel-tools.sse'));
+    expect(pause?.pendingTools).toEqual([
+      { toolUseId: 'call_demo_paris', name: 'get_weather', input: { location: 'Paris' } },
+      { toolUseId: 'call_demo_tokyo', name: 'get_weather', input: { location: 'Tokyo' } },
+    ]);
+    expect((pause?.parsed as { message: unknown }).message).toEqual({
+      role: 'assistant',
+      content: 'Let me check both cities.',
+      tool_calls: [
+        {
+          id: 'call_demo_paris',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"location": "Paris"}' },
+        },
+        {
+          id: 'call_demo_tokyo',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"location": "Tokyo"}' },
+        },
+      ],
+    });
+  });
+
+  it.each([
+    ['a finish on stop', [chunk({ delta: { content: 'Hi' }, finish_reason: 'stop' }), 'data: [DONE]\n\n']],
+    [
+      'calls cut before their finish_reason',
+      [chunk({ delta: { tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{}' } }] } })],
+    ],
+    [
+      'an error after the finish',
+      [
+        chunk({ delta: { tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{}' } }] } }),
+        chunk({ delta: {}, finish_reason: 'tool_calls' }),
+        'data: {"error":{"message":"overloaded"}}\n\n',
+      ],
+    ],
+  ])('must not: %s waits for no client', (_name, events) => {
+    expect(pauseOf(encodeUtf8(events.join('')))).toBeUndefined();
+  });
+
+  it('leaves out content past what it keeps: the message is sent with content null, not cut', () => {
+    const long = 'x'.repeat(64 * 1024);
+    const events = [
+      ...Array.from({ length: 17 }, () => chunk({ delta: { content: long } })),
+      chunk({ delta: { tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{}' } }] } }),
+      chunk({ delta: {}, finish_reason: 'tool_calls' }),
+      'data: [DONE]\n\n',
+    ];
+    const pause = pauseOf(encodeUtf8(events.join('')));
+    expect((pause?.parsed as { message: { content: unknown } }).message.content).toBeNull();
+  });
+});
+
+describe('the continuation', () => {
+  const pause = () => pauseOf(readProviderFixture('openai-chat/parallel-tools.sse'))!;
+
+  it('sends the conversation again with the assistant message and a tool message per answer, in the order of the calls', () => {
+    const body = JSON.parse(
+      openAiChatContinuation.continueBody({
+        previousBody: REQUEST,
+        calls: pause().pendingTools ?? [],
+        answers: [
+          { toolUseId: 'call_demo_tokyo', content: 'rain, 14 °C' },
+          { toolUseId: 'call_demo_paris', content: '{"sky":"sunny"}', isError: false },
+        ],
+        pause: pause().parsed,
+      }),
+    ) as { model: string; stream: boolean; messages: Record<string, unknown>[] };
+    expect(body).toMatchObject({ model: 'gpt-4o', stream: true });
+    expect(body.messages.map((m) => [m['role'], m['tool_call_id'] ?? null, m['content']])).toEqual([
+      ['user', null, 'Weather?'],
+      ['assistant', null, 'Let me check both cities.'],
+      ['tool', 'call_demo_paris', '{"sky":"sunny"}'],
+      ['tool', 'call_demo_tokyo', 'rain, 14 °C'],
+    ]);
+  });
+
+  it('refuses a request without a messages array, and a pause without its message, saying why', () => {
+    const input = { calls: pause().pendingTools ?? [], answers: [], pause: pause().parsed };
+    expect(() => openAiChatContinuation.continueBody({ ...input, previousBody: '{"prompt":"x"}' })).toThrow(
+      /no JSON body with a messages array/,
+    );
+    expect(() => openAiChatContinuation.continueBody({ ...input, previousBody: REQUEST, pause: {} })).toThrow(
+      /does not carry the assistant message/,
+    );
+  });
+});

@@ -1,0 +1,94 @@
+import { unified } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { isJsonObject, parseJson } from '../../json/values';
+import type { ProviderEventContext } from '../provider/event-context';
+import type { ClientToolContinuation } from '../types';
+import type { Completion } from './completion';
+import type { ToolCall } from './tool-calls';
+
+/*
+ * The Chat Completions API runs no tool: a choice that finishes with `tool_calls` (or the
+ * legacy `function_call`) waits for its client to run the calls and send the conversation
+ * again with their results. The stream's end says so as an `awaiting_frontend_tools` pause,
+ * and the answers continue the run as the OpenAI SDKs' users do: the request's messages, then
+ * the assistant message as it streamed, then one `tool` message per call.
+ */
+
+/** The id a legacy `function_call` (which has none) is answered by. */
+const FUNCTION_CALL_ID = 'function_call';
+
+/** The call's answer id: its id, or for the legacy function_call its own. */
+const answerId = (call: ToolCall): string => (call.index === undefined && call.id === '' ? FUNCTION_CALL_ID : call.id);
+
+/** The arguments as an object for the answer panel: their JSON when they parse as an object, else empty. */
+function inputOf(args: string): Record<string, unknown> {
+  const parsed = parseJson(args);
+  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
+}
+
+/**
+ * The stream ended with the completion's first choice (the one a client continues) waiting on
+ * calls: the pause, with the assistant message the client sends back (`message`) and whether
+ * the calls are the legacy function_call.
+ */
+export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Completion): void {
+  const choice = completion.choices.get(0);
+  const calls = choice?.clientCalls ?? [];
+  if (!choice || calls.length === 0) return;
+  const legacy = calls.every((call) => call.label === 'the function_call');
+  const args = calls.map((call) => call.args.join(''));
+  const message: Record<string, unknown> = { role: 'assistant', content: choice.content.text() };
+  if (legacy) message['function_call'] = { name: calls[0]?.name ?? '', arguments: args[0] ?? '' };
+  else
+    message['tool_calls'] = calls.map((call, i) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: args[i] ?? '' },
+    }));
+  ctx.next(ctx.frame, choice.agent).emit(
+    {
+      type: KIND.awaiting_frontend_tools,
+      final: true,
+      delta: jsonText({
+        tools: calls.map((call, i) => ({
+          tool_use_id: answerId(call),
+          name: call.name,
+          input: inputOf(args[i] ?? ''),
+        })),
+        message,
+      }),
+      extras: { id: completion.id },
+    },
+    unified('stream.tool_call_status', { message_id: completion.id }, { phase: 'requires_action' }),
+  );
+}
+
+/**
+ * The request that continues the run: the body that paused, its `messages` followed by the
+ * assistant message and a `tool` message per answer (`function` for the legacy function_call),
+ * in the order the calls came. Chat Completions has no error flag for a result: an error is
+ * sent as its text.
+ */
+export const openAiChatContinuation: ClientToolContinuation = {
+  continueBody({ previousBody, calls, answers, pause }) {
+    const parsed = parseJson(previousBody);
+    const body = parsed.ok ? parsed.value : undefined;
+    if (!isJsonObject(body) || !Array.isArray(body['messages']))
+      throw new Error(
+        'The request that paused has no JSON body with a messages array, and Chat Completions continues a run by sending the conversation again.',
+      );
+    const message = isJsonObject(pause) && isJsonObject(pause['message']) ? pause['message'] : undefined;
+    if (!message)
+      throw new Error('The pause does not carry the assistant message its continuation sends back; decode it again.');
+    const byId = new Map(answers.map((answer) => [answer.toolUseId, answer]));
+    const results = calls.flatMap((call): Record<string, unknown>[] => {
+      const answer = byId.get(call.toolUseId);
+      if (!answer) return [];
+      return call.toolUseId === FUNCTION_CALL_ID && isJsonObject(message['function_call'])
+        ? [{ role: 'function', name: call.name, content: answer.content }]
+        : [{ role: 'tool', tool_call_id: call.toolUseId, content: answer.content }];
+    });
+    return JSON.stringify({ ...body, messages: [...(body['messages'] as unknown[]), message, ...results] });
+  },
+};
