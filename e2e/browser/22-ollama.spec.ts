@@ -6,7 +6,8 @@ import { expect, test } from './fixtures';
  * Ollama's native API (`/api/generate`, `/api/chat`: NDJSON): a stream a live Ollama server
  * sent, saved one chunk per line by another project, opened as a file; and the demo agent's
  * Ollama endpoint through its connect preset, whole and cut. Each shows its blocks and the
- * message's usage, and ends as the stream says: done at its done line, truncated without it.
+ * message's usage, and ends as the stream says: done at its done line, truncated without it,
+ * awaiting tools after tool calls, which are answered by hand and sent back as `tool` messages.
  */
 
 test('a recorded /api/generate stream opens as Ollama: its text, its model and counts, done, no finding', async ({
@@ -26,23 +27,35 @@ test('a recorded /api/generate stream opens as Ollama: its text, its model and c
   await expect(diagnostics.empty).toBeVisible();
 });
 
-test("the demo's Ollama /api/chat streams live through its preset: two whole tool calls", async ({
+test("the demo's Ollama /api/chat streams live through its preset: two whole tool calls, answered by hand", async ({
   app,
   connect,
   blocks,
+  tools,
 }) => {
   await app.show('connect');
   await connect.chooseProvider({ provider: 'ollama-chat', scenario: 'tool-call', pace: 'fast' });
   await expect(connect.url).toHaveValue(/\/ollama\/api\/chat\?(.*&)?pace=fast$/);
   await connect.connect();
   await app.expectView('timeline');
-  await app.expectState('done');
+  // Ollama runs no tool: the calls wait for the client.
+  await app.expectState('awaiting tools');
   await app.show('blocks');
   const calls = blocks.ofKind('tool_call');
   await expect(calls).toHaveCount(2);
   await expect(calls.first()).toContainText('get_weather');
   await expect(calls.first()).toContainText('Paris');
   await app.screenshot('22-ollama-live-blocks');
+
+  await expect(tools.tools).toHaveCount(2);
+  await expect(tools.state).toContainText('again with the answers, as an Ollama native API client');
+  await tools.answerText('call_0', 'sunny, 21 °C');
+  await tools.answerText('call_1', '14:05');
+  await tools.submit();
+  await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+  await app.expectState('done');
+  await expect(blocks.view).toContainText('In Paris it is sunny and 21 °C.');
+  await app.expectNoErrors();
 });
 
 test('a cut Ollama stream is truncated, never done, with the missing done line as its finding', async ({

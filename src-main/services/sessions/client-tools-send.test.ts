@@ -174,3 +174,59 @@ describe('answering the tool calls of a Chat Completions run (the API runs none)
     expect((await service.getDiagnostics({ sessionId: id })).map((d) => d.rule)).toEqual([]);
   });
 });
+
+describe('answering the tool calls of an Ollama /api/chat run (Ollama runs none)', () => {
+  it('sends the conversation again with the assistant message and a tool message per call; the answer is leg 1', async () => {
+    const { server, service } = await proxiedToDemo();
+    const { id } = await service.connect({
+      url: `${server.url}/ollama/api/chat`,
+      method: 'POST',
+      headers: [],
+      body: {
+        kind: 'json',
+        text: JSON.stringify({
+          model: 'llama3.2',
+          scenario: 'tool-call',
+          messages: [{ role: 'user', content: 'Paris?' }],
+        }),
+      },
+    });
+    await settled(service, id);
+    const paused = await service.getSession({ sessionId: id });
+    expect(paused.summary.end?.kind).toBe('paused');
+    expect(paused.pendingTools).toMatchObject({
+      continuedBy: 'Ollama native API',
+      tools: [{ name: 'get_weather' }, { name: 'get_local_time' }],
+    });
+    const [weather, time] = paused.pendingTools!.tools;
+    await service.sendToolResults({
+      sessionId: id,
+      results: [
+        { tool_use_id: weather!.toolUseId, content: 'sunny, 21 °C' },
+        { tool_use_id: time!.toolUseId, content: '14:05' },
+      ],
+    });
+    await waitFor(async () => {
+      const s = (await service.listSessions())[0]!;
+      return s.legs === 2 && s.state === 'complete' ? s : undefined;
+    }, 'continuation');
+
+    const sent = JSON.parse(server.requests[1]!.body) as { messages: Record<string, unknown>[] };
+    expect(server.requests[1]!.url).toBe('/ollama/api/chat');
+    expect(sent.messages.map((m) => [m['role'], m['tool_name'] ?? null])).toEqual([
+      ['user', null],
+      ['assistant', null],
+      ['tool', 'get_weather'],
+      ['tool', 'get_local_time'],
+    ]);
+    const detail = await service.getSession({ sessionId: id });
+    expect(detail.summary.end?.kind).toBe('done');
+    expect(detail.legs.map((l) => [l.kind, l.format])).toEqual([
+      ['run', 'ollama'],
+      ['tool-results', 'ollama'],
+    ]);
+    const answer = (await service.getBlocks({ sessionId: id })).find((b) => b.kind === 'text' && b.leg === 1);
+    expect(answer?.preview).toContain('sunny and 21 °C');
+    expect((await service.getDiagnostics({ sessionId: id })).map((d) => d.rule)).toEqual([]);
+  });
+});

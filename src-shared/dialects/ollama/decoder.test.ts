@@ -15,7 +15,6 @@ const EXPECTED_RULES: Record<string, string[]> = {
   'ollama/cut.txt': ['provider.missing-terminal', 'block.unterminated'],
   'ollama/error-midstream.txt': ['provider.api-error', 'block.unterminated'],
   'ollama/length.txt': ['provider.response-incomplete'],
-  'ollama/tool-call.txt': ['tool.call-without-result', 'tool.call-without-result'],
 };
 
 function status(result: DecodeResult): string {
@@ -40,6 +39,7 @@ describe('the demo scenarios', () => {
       'ollama/text.txt',
       'ollama/thinking.txt',
       'ollama/tool-call.txt',
+      'ollama/tools-answered.txt',
     ]);
   });
 
@@ -67,7 +67,9 @@ describe('the demo scenarios', () => {
   test.each([
     ['text', 'done'],
     ['thinking', 'done'],
-    ['tool-call', 'done'],
+    // Ollama runs no tool: its calls wait for the client.
+    ['tool-call', 'paused'],
+    ['tools-answered', 'done'],
     ['generate', 'done'],
     ['length', 'incomplete'],
     ['error-midstream', 'error'],
@@ -131,7 +133,9 @@ describe('the demo scenarios', () => {
       ['call_0', 'get_weather', { city: 'Paris', unit: 'celsius' }],
       ['call_1', 'get_local_time', { city: 'Paris' }],
     ]);
-    const calls = result.envelopes.filter((e) => e.unified?.family.startsWith('stream.tool_call'));
+    const calls = result.envelopes.filter(
+      (e) => e.unified?.family.startsWith('stream.tool_call') && e.unified.family !== 'stream.tool_call_status',
+    );
     expect(calls.map((e) => [e.unified?.family, e.unified?.ids.tool_call_id, e.delta])).toEqual([
       ['stream.tool_call_start', 'call_0', ''],
       ['stream.tool_call_input.delta', 'call_0', '{"city":"Paris","unit":"celsius"}'],
@@ -143,6 +147,25 @@ describe('the demo scenarios', () => {
     // `function.index` is the call's place in the line, when Ollama writes it (never for 0).
     expect(calls[3]?.unified?.ids.content_index).toBe(1);
     expect(calls[3]?.unified?.tool).toEqual({ kind: 'client', name: 'get_local_time' });
+  });
+
+  it('tool-call: the done line leaves the calls to the client: the pause names them, with the assistant message to send back', () => {
+    const pause = decodeBytes(readProviderFixture('ollama/tool-call.txt')).blocks.find(
+      (b) => b.kind === 'awaiting_frontend_tools',
+    );
+    expect(pause?.pendingTools?.map((t) => [t.toolUseId, t.name, t.input])).toEqual([
+      ['call_0', 'get_weather', { city: 'Paris', unit: 'celsius' }],
+      ['call_1', 'get_local_time', { city: 'Paris' }],
+    ]);
+    // Ollama names no call: the made-up ids are the panel's, not sent back.
+    expect((pause?.parsed as { message: unknown }).message).toEqual({
+      role: 'assistant',
+      content: '',
+      tool_calls: [
+        { function: { name: 'get_weather', arguments: { city: 'Paris', unit: 'celsius' } } },
+        { function: { name: 'get_local_time', arguments: { city: 'Paris' } } },
+      ],
+    });
   });
 
   it('generate: `response` lines stream as text; the done line keeps its context', () => {

@@ -8,6 +8,7 @@ import { previewText } from '../../text/preview';
 import { objectField, ProviderEventContext, stringField, type WireEvent } from '../provider/event-context';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { countedCallbacks } from '../provider/counted-callbacks';
+import { pauseOnClientCalls } from './client-calls';
 import { CompactLineReader } from './compact-line';
 import { OllamaResponse } from './response';
 import { CONTENT, DONE_LINE, doneOutcome, summaryUsage, THINKING } from './vocabulary';
@@ -165,6 +166,7 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
       );
     }
     current.summarise(at);
+    if (outcome === 'completed') pauseOnClientCalls(at, current);
     response = undefined;
     endedAt = at.frame.seq;
     callbacks.onStreamEnd?.({

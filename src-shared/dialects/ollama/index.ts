@@ -1,6 +1,7 @@
 import { isJsonObject } from '../../json/values';
 import type { SniffedFrame } from '../sniff';
 import type { DialectModule } from '../types';
+import { ollamaContinuation } from './client-calls';
 import { createOllamaDecoder } from './decoder';
 import { DONE_LINE } from './vocabulary';
 
@@ -47,4 +48,6 @@ export const ollamaDialect: DialectModule<'ollama'> = {
   // A body that is only an error line says nothing of its protocol; `/api/generate` is Ollama's
   // own path. Not `/api/chat`: the AI SDK's routes live there too (the ai-sdk-ui dialect).
   evidence: { urlPaths: ['/api/generate'] },
+  // Ollama runs no tool: a response that ends after tool calls waits for the client (client-calls.ts).
+  clientTools: ollamaContinuation,
 };

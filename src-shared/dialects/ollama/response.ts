@@ -5,7 +5,9 @@ import { jsonText } from '../../json/tree';
 import { isJsonObject, jsonKind } from '../../json/values';
 import { integerField, objectField, stringField, type ProviderEventContext } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
-import type { Channel } from './vocabulary';
+import { AssistantContent } from '../provider/assistant-content';
+import type { ClientCall } from './client-calls';
+import { CONTENT, type Channel } from './vocabulary';
 
 /**
  * One response of an Ollama stream: the lines from its first to its done line, one message
@@ -22,6 +24,10 @@ export class OllamaResponse {
   private open: Channel | undefined;
   private deltaEvent: UnifiedEvent | undefined;
   private blocks = 0;
+  /** Its content text, for the assistant message a client sends back with its tool results. */
+  readonly content = new AssistantContent();
+  /** Its tool calls, which the client runs (Ollama runs none): client-calls.ts. */
+  readonly calls: ClientCall[] = [];
 
   constructor(
     /** Its number in the stream (a capture may hold several responses), for the block ids. */
@@ -56,6 +62,7 @@ export class OllamaResponse {
       });
     }
     ctx.envelope(channel.kind, false, text, NO_EXTRAS, undefined, this.deltaEvent);
+    if (channel === CONTENT) this.content.add(text);
   }
 
   /** The open text or thinking block ends: another channel, a tool call or the done line came. */
@@ -85,8 +92,10 @@ export class OllamaResponse {
     this.clock.token(ctx.frame.receivedAt);
     const fn = objectField(call, 'function');
     const name = stringField(fn, 'name');
-    const id = stringField(call, 'id') || madeUpId();
+    const sentId = stringField(call, 'id');
+    const id = sentId || madeUpId();
     const args = fn['arguments'];
+    this.calls.push({ id, sentId, name, args: args ?? {} });
     const text = jsonText(args ?? {});
     if (args !== undefined && !isJsonObject(args))
       ctx.report(

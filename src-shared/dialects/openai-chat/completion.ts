@@ -1,5 +1,6 @@
 import type { UnifiedEvent } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
+import { AssistantContent } from '../provider/assistant-content';
 import { MessageClock, type MessageSummary } from '../provider/message-summary';
 import { ToolCalls, type ToolCall } from './tool-calls';
 import { summaryUsage, type StreamedChannel } from './vocabulary';
@@ -24,38 +25,10 @@ export interface Choice {
   finishedAt: number | undefined;
   /** Its last chunk, for a finding about its end. */
   lastFrame: Frame;
-  /** Its content text, for the assistant message a client sends back with its tool results (AssistantContent). */
+  /** Its content text, for the assistant message a client sends back with its tool results. */
   readonly content: AssistantContent;
   /** The calls its finish_reason `tool_calls` (or `function_call`) left for the client to run. */
   clientCalls: ToolCall[];
-}
-
-/** Content text kept for a continuation; past it the assistant message is sent without it (`content: null`). */
-const MAX_KEPT_CONTENT_CHARS = 1024 * 1024;
-
-/**
- * A choice's content as the client's assistant message carries it back (`content`), up to
- * MAX_KEPT_CONTENT_CHARS: a choice that calls tools rarely says much first, and one that says
- * more is not held twice over (its blocks hold it).
- */
-export class AssistantContent {
-  private parts: string[] = [];
-  private chars = 0;
-  private over = false;
-
-  add(text: string): void {
-    if (this.over) return;
-    this.chars += text.length;
-    if (this.chars > MAX_KEPT_CONTENT_CHARS) {
-      this.over = true;
-      this.parts = [];
-    } else this.parts.push(text);
-  }
-
-  /** The content, or null when there was none or more than is kept. */
-  text(): string | null {
-    return this.over || this.chars === 0 ? null : this.parts.join('');
-  }
 }
 
 /** The agent of a choice's envelopes: the completion's id, with `#index` for every choice but the first. */

@@ -11,7 +11,7 @@ import {
   chooseMcpScenario,
   MCP_SCENARIOS,
 } from './json-rpc-scenarios';
-import { OLLAMA_CHAT_SCENARIOS, OLLAMA_GENERATE_SCENARIOS } from './ollama-scenarios';
+import { OLLAMA_CHAT_SCENARIOS, OLLAMA_GENERATE_SCENARIOS, ollamaChatContinuation } from './ollama-scenarios';
 import { OPENAI_SCENARIOS } from './openai-scenarios';
 import {
   matchesPath,
@@ -187,6 +187,7 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
     headers: OLLAMA_HEADERS,
     // Ollama streams unless the body says "stream": false.
     streamsWithoutFlag: true,
+    answer: ollamaChatContinuation,
     sample: { body: { model: 'llama3.2', messages: [{ role: 'user', content: PROMPT }] } },
     fixtureExtension: 'txt',
   },

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../../src-shared/json/values';
 import type { ProviderEvent, ProviderScenario } from './types';
 
 /**
@@ -117,6 +118,13 @@ export const OLLAMA_CHAT_SCENARIOS: readonly ProviderScenario[] = [
       .done('stop', 212).events,
   },
   {
+    id: 'tools-answered',
+    title: 'Tool calls, answered',
+    summary:
+      'What a conversation ending with the tool messages answering the calls gets: the answer, from their results.',
+    events: new OllamaScript(MODEL).text(['In Paris', ' it is', ' sunny', ' and 21 °C', '.']).done('stop', 44).events,
+  },
+  {
     id: 'length',
     title: 'Token limit',
     summary: 'The output stops at num_predict: done_reason length.',
@@ -150,3 +158,15 @@ export const OLLAMA_GENERATE_SCENARIOS: readonly ProviderScenario[] = [
       .done('stop', 31, { context: [128006, 9125, 128007, 271, 791, 6864, 315, 9822, 374, 12366, 13] }).events,
   },
 ];
+
+/**
+ * The scenario as a request answers it: an `/api/chat` conversation ending with `tool` messages
+ * (the client's results for the calls the last response ended on) gets the answer from them,
+ * whatever scenario the body still names.
+ */
+export function ollamaChatContinuation(scenario: ProviderScenario, body: unknown): ProviderScenario {
+  const messages = isJsonObject(body) && Array.isArray(body['messages']) ? body['messages'] : [];
+  const last: unknown = messages.at(-1);
+  if (!isJsonObject(last) || last['role'] !== 'tool') return scenario;
+  return OLLAMA_CHAT_SCENARIOS.find((s) => s.id === 'tools-answered') ?? scenario;
+}

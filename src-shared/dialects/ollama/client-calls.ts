@@ -1,0 +1,82 @@
+import { unified } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { isJsonObject, parseJson } from '../../json/values';
+import type { ProviderEventContext } from '../provider/event-context';
+import type { ClientToolContinuation } from '../types';
+import type { OllamaResponse } from './response';
+
+/*
+ * Ollama runs no tool: a response of `/api/chat` that ends well after tool calls waits for its
+ * client to run them and send the conversation again with their results. The response's done
+ * line says so as an `awaiting_frontend_tools` pause, and the answers continue the run as
+ * Ollama's clients do: the request's messages, then the assistant message as it streamed,
+ * then one `tool` message per call, naming its tool (docs/protocols/ollama.md).
+ */
+
+/** A tool call of the response, as its line carried it. */
+export interface ClientCall {
+  /** The id the answer panel knows it by: the one it was sent with, else one made up. */
+  id: string;
+  /** The id the line sent ('' when it sent none: Ollama's own server names no call). */
+  sentId: string;
+  name: string;
+  /** Its arguments, as sent (an object, which a client passes to the tool). */
+  args: unknown;
+}
+
+/** The response ended with calls for its client: the pause, with the assistant message the client sends back. */
+export function pauseOnClientCalls(ctx: ProviderEventContext, response: OllamaResponse): void {
+  const { calls } = response;
+  if (calls.length === 0) return;
+  const message = {
+    role: 'assistant',
+    content: response.content.text() ?? '',
+    tool_calls: calls.map((call) => ({
+      ...(call.sentId !== '' ? { id: call.sentId } : {}),
+      function: { name: call.name, arguments: call.args },
+    })),
+  };
+  ctx.emit(
+    {
+      type: KIND.awaiting_frontend_tools,
+      final: true,
+      delta: jsonText({
+        tools: calls.map((call) => ({
+          tool_use_id: call.id,
+          name: call.name,
+          input: isJsonObject(call.args) ? call.args : {},
+        })),
+        message,
+      }),
+      extras: {},
+    },
+    unified('stream.tool_call_status', response.ids(), { phase: 'requires_action' }),
+  );
+}
+
+/**
+ * The request that continues the run: the body that paused, its `messages` followed by the
+ * assistant message and a `tool` message per answer (`tool_name` saying which tool answered, as
+ * Ollama's docs show it), in the order the calls came. Ollama has no error flag for a result:
+ * an error is sent as its text.
+ */
+export const ollamaContinuation: ClientToolContinuation = {
+  continueBody({ previousBody, calls, answers, pause }) {
+    const parsed = parseJson(previousBody);
+    const body = parsed.ok ? parsed.value : undefined;
+    if (!isJsonObject(body) || !Array.isArray(body['messages']))
+      throw new Error(
+        'The request that paused has no JSON body with a messages array (an /api/chat request), and Ollama continues a run by sending the conversation again.',
+      );
+    const message = isJsonObject(pause) && isJsonObject(pause['message']) ? pause['message'] : undefined;
+    if (!message)
+      throw new Error('The pause does not carry the assistant message its continuation sends back; decode it again.');
+    const byId = new Map(answers.map((answer) => [answer.toolUseId, answer]));
+    const results = calls.flatMap((call) => {
+      const answer = byId.get(call.toolUseId);
+      return answer ? [{ role: 'tool', tool_name: call.name, content: answer.content }] : [];
+    });
+    return JSON.stringify({ ...body, messages: [...(body['messages'] as unknown[]), message, ...results] });
+  },
+};
