@@ -49,10 +49,7 @@ test("the demo's Ollama /api/chat streams live through its preset: two whole too
 
   await expect(tools.tools).toHaveCount(2);
   await expect(tools.state).toContainText('again with the answers, as an Ollama native API client');
-  await tools.answerText('call_0', 'sunny, 21 °C');
-  await tools.answerText('call_1', '14:05');
-  await tools.submit();
-  await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+  await tools.sendTexts({ call_0: 'sunny, 21 °C', call_1: '14:05' });
   await app.expectState('done');
   await expect(blocks.view).toContainText('In Paris it is sunny and 21 °C.');
   await app.expectNoErrors();

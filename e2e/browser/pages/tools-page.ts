@@ -39,6 +39,13 @@ export class ToolsPage {
     await tool.getByTestId(TOOL_IDS.resultText).fill(text);
   }
 
+  /** Answers each tool with its text, sends them, and waits until the run goes on (the prompt goes). */
+  async sendTexts(answers: Readonly<Record<string, string>>): Promise<void> {
+    for (const [toolUseId, text] of Object.entries(answers)) await this.answerText(toolUseId, text);
+    await this.submit();
+    await expect(this.prompt).toBeHidden({ timeout: 15_000 });
+  }
+
   async submit(): Promise<void> {
     await expect(this.submitButton).toBeEnabled();
     await this.submitButton.click();

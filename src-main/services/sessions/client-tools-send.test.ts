@@ -115,118 +115,81 @@ describe.each([
   });
 });
 
-describe('answering the tool calls of a Chat Completions run (the API runs none)', () => {
-  const request = {
-    model: 'gpt-4o',
-    stream: true,
-    scenario: 'parallel-tools',
-    messages: [{ role: 'user', content: 'Weather in Paris and Tokyo?' }],
-  };
+/** Provider APIs that run no tool: their tool calls wait for the client, answered with one message per call. */
+const CLIENT_CALL_APIS = [
+  {
+    name: 'a Chat Completions run',
+    path: '/v1/chat/completions',
+    request: {
+      model: 'gpt-4o',
+      stream: true,
+      scenario: 'parallel-tools',
+      messages: [{ role: 'user', content: 'Weather?' }],
+    },
+    continuedBy: 'OpenAI Chat Completions',
+    format: 'openai-chat',
+    calls: ['get_weather', 'get_weather'],
+    /** What a result message says of the call it answers. */
+    names: 'tool_call_id',
+    named: ['call_demo_paris', 'call_demo_tokyo'],
+    answer: 'Tokyo: rain',
+  },
+  {
+    name: 'an Ollama /api/chat run',
+    path: '/ollama/api/chat',
+    request: { model: 'llama3.2', scenario: 'tool-call', messages: [{ role: 'user', content: 'Paris?' }] },
+    continuedBy: 'Ollama native API',
+    format: 'ollama',
+    calls: ['get_weather', 'get_local_time'],
+    names: 'tool_name',
+    named: ['get_weather', 'get_local_time'],
+    answer: 'sunny and 21 °C',
+  },
+] as const;
 
-  it('sends the conversation again with the assistant message and a tool message per call; the answer is leg 1', async () => {
+describe.each(CLIENT_CALL_APIS)('answering the tool calls of $name (the API runs none)', (api) => {
+  it('sends the conversation again with the assistant message and a result message per call; the answer is leg 1', async () => {
     const { server, service } = await proxiedToDemo();
     const { id } = await service.connect({
-      url: `${server.url}/v1/chat/completions`,
+      url: `${server.url}${api.path}`,
       method: 'POST',
       headers: [['Authorization', 'Bearer sk-demo']],
-      body: { kind: 'json', text: JSON.stringify(request) },
+      body: { kind: 'json', text: JSON.stringify(api.request) },
     });
     await settled(service, id);
     const paused = await service.getSession({ sessionId: id });
     expect(paused.summary.end?.kind).toBe('paused');
-    expect(paused.pendingTools).toMatchObject({
-      continuedBy: 'OpenAI Chat Completions',
-      tools: [
-        { toolUseId: 'call_demo_paris', name: 'get_weather' },
-        { toolUseId: 'call_demo_tokyo', name: 'get_weather' },
-      ],
-    });
+    expect(paused.pendingTools?.continuedBy).toBe(api.continuedBy);
+    const pending = paused.pendingTools?.tools ?? [];
+    expect(pending.map((t) => t.name)).toEqual(api.calls);
 
     await service.sendToolResults({
       sessionId: id,
-      results: [
-        { tool_use_id: 'call_demo_paris', content: 'sunny, 21 °C' },
-        { tool_use_id: 'call_demo_tokyo', content: 'rain, 14 °C' },
-      ],
+      results: pending.map((t, i) => ({ tool_use_id: t.toolUseId, content: `answer ${i}` })),
     });
     await waitFor(async () => {
       const s = (await service.listSessions())[0]!;
       return s.legs === 2 && s.state === 'complete' ? s : undefined;
     }, 'continuation');
 
-    const sent = JSON.parse(server.requests[1]!.body) as { messages: Record<string, unknown>[] };
-    expect(server.requests[1]!.url).toBe('/v1/chat/completions');
-    expect(server.requests[1]!.headers['authorization']).toBe('Bearer sk-demo');
-    expect(sent.messages.map((m) => [m['role'], m['tool_call_id'] ?? null])).toEqual([
-      ['user', null],
-      ['assistant', null],
-      ['tool', 'call_demo_paris'],
-      ['tool', 'call_demo_tokyo'],
+    const sent = server.requests[1]!;
+    expect(sent.url).toBe(api.path);
+    expect(sent.headers['authorization']).toBe('Bearer sk-demo');
+    const { messages } = JSON.parse(sent.body) as { messages: Record<string, unknown>[] };
+    expect(messages.map((m) => [m['role'], m[api.names] ?? null, m['role'] === 'tool' ? m['content'] : null])).toEqual([
+      ['user', null, null],
+      ['assistant', null, null],
+      ['tool', api.named[0], 'answer 0'],
+      ['tool', api.named[1], 'answer 1'],
     ]);
     const detail = await service.getSession({ sessionId: id });
     expect(detail.summary.end?.kind).toBe('done');
     expect(detail.legs.map((l) => [l.kind, l.format])).toEqual([
-      ['run', 'openai-chat'],
-      ['tool-results', 'openai-chat'],
+      ['run', api.format],
+      ['tool-results', api.format],
     ]);
     const answer = (await service.getBlocks({ sessionId: id })).find((b) => b.kind === 'text' && b.leg === 1);
-    expect(answer?.preview).toContain('Tokyo: rain');
-    expect((await service.getDiagnostics({ sessionId: id })).map((d) => d.rule)).toEqual([]);
-  });
-});
-
-describe('answering the tool calls of an Ollama /api/chat run (Ollama runs none)', () => {
-  it('sends the conversation again with the assistant message and a tool message per call; the answer is leg 1', async () => {
-    const { server, service } = await proxiedToDemo();
-    const { id } = await service.connect({
-      url: `${server.url}/ollama/api/chat`,
-      method: 'POST',
-      headers: [],
-      body: {
-        kind: 'json',
-        text: JSON.stringify({
-          model: 'llama3.2',
-          scenario: 'tool-call',
-          messages: [{ role: 'user', content: 'Paris?' }],
-        }),
-      },
-    });
-    await settled(service, id);
-    const paused = await service.getSession({ sessionId: id });
-    expect(paused.summary.end?.kind).toBe('paused');
-    expect(paused.pendingTools).toMatchObject({
-      continuedBy: 'Ollama native API',
-      tools: [{ name: 'get_weather' }, { name: 'get_local_time' }],
-    });
-    const [weather, time] = paused.pendingTools!.tools;
-    await service.sendToolResults({
-      sessionId: id,
-      results: [
-        { tool_use_id: weather!.toolUseId, content: 'sunny, 21 °C' },
-        { tool_use_id: time!.toolUseId, content: '14:05' },
-      ],
-    });
-    await waitFor(async () => {
-      const s = (await service.listSessions())[0]!;
-      return s.legs === 2 && s.state === 'complete' ? s : undefined;
-    }, 'continuation');
-
-    const sent = JSON.parse(server.requests[1]!.body) as { messages: Record<string, unknown>[] };
-    expect(server.requests[1]!.url).toBe('/ollama/api/chat');
-    expect(sent.messages.map((m) => [m['role'], m['tool_name'] ?? null])).toEqual([
-      ['user', null],
-      ['assistant', null],
-      ['tool', 'get_weather'],
-      ['tool', 'get_local_time'],
-    ]);
-    const detail = await service.getSession({ sessionId: id });
-    expect(detail.summary.end?.kind).toBe('done');
-    expect(detail.legs.map((l) => [l.kind, l.format])).toEqual([
-      ['run', 'ollama'],
-      ['tool-results', 'ollama'],
-    ]);
-    const answer = (await service.getBlocks({ sessionId: id })).find((b) => b.kind === 'text' && b.leg === 1);
-    expect(answer?.preview).toContain('sunny and 21 °C');
+    expect(answer?.preview).toContain(api.answer);
     expect((await service.getDiagnostics({ sessionId: id })).map((d) => d.rule)).toEqual([]);
   });
 });

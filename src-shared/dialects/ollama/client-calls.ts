@@ -1,7 +1,8 @@
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
-import { isJsonObject, parseJson } from '../../json/values';
+import { isJsonObject } from '../../json/values';
+import { pausedConversation, resultMessages } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { OllamaResponse } from './response';
@@ -63,20 +64,12 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, response: OllamaRe
  */
 export const ollamaContinuation: ClientToolContinuation = {
   continueBody({ previousBody, calls, answers, pause }) {
-    const parsed = parseJson(previousBody);
-    const body = parsed.ok ? parsed.value : undefined;
-    if (!isJsonObject(body) || !Array.isArray(body['messages']))
-      throw new Error(
-        'The request that paused has no JSON body with a messages array (an /api/chat request), and Ollama continues a run by sending the conversation again.',
-      );
-    const message = isJsonObject(pause) && isJsonObject(pause['message']) ? pause['message'] : undefined;
-    if (!message)
-      throw new Error('The pause does not carry the assistant message its continuation sends back; decode it again.');
-    const byId = new Map(answers.map((answer) => [answer.toolUseId, answer]));
-    const results = calls.flatMap((call) => {
-      const answer = byId.get(call.toolUseId);
-      return answer ? [{ role: 'tool', tool_name: call.name, content: answer.content }] : [];
-    });
-    return JSON.stringify({ ...body, messages: [...(body['messages'] as unknown[]), message, ...results] });
+    const { body, messages, message } = pausedConversation(previousBody, pause, ' (an /api/chat request)');
+    const results = resultMessages(calls, answers, (call, answer) => ({
+      role: 'tool',
+      tool_name: call.name,
+      content: answer.content,
+    }));
+    return JSON.stringify({ ...body, messages: [...messages, message, ...results] });
   },
 };

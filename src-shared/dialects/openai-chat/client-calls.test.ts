@@ -98,7 +98,7 @@ describe('the continuation', () => {
   it('refuses a request without a messages array, and a pause without its message, saying why', () => {
     const input = { calls: pause().pendingTools ?? [], answers: [], pause: pause().parsed };
     expect(() => openAiChatContinuation.continueBody({ ...input, previousBody: '{"prompt":"x"}' })).toThrow(
-      /no JSON body with a messages array/,
+      /no JSON body with a messages array, and this API continues a run by sending the conversation again/,
     );
     expect(() => openAiChatContinuation.continueBody({ ...input, previousBody: REQUEST, pause: {} })).toThrow(
       /does not carry the assistant message/,

@@ -2,6 +2,7 @@ import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { isJsonObject, parseJson } from '../../json/values';
+import { pausedConversation, resultMessages } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { Completion } from './completion';
@@ -72,23 +73,12 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Comple
  */
 export const openAiChatContinuation: ClientToolContinuation = {
   continueBody({ previousBody, calls, answers, pause }) {
-    const parsed = parseJson(previousBody);
-    const body = parsed.ok ? parsed.value : undefined;
-    if (!isJsonObject(body) || !Array.isArray(body['messages']))
-      throw new Error(
-        'The request that paused has no JSON body with a messages array, and Chat Completions continues a run by sending the conversation again.',
-      );
-    const message = isJsonObject(pause) && isJsonObject(pause['message']) ? pause['message'] : undefined;
-    if (!message)
-      throw new Error('The pause does not carry the assistant message its continuation sends back; decode it again.');
-    const byId = new Map(answers.map((answer) => [answer.toolUseId, answer]));
-    const results = calls.flatMap((call): Record<string, unknown>[] => {
-      const answer = byId.get(call.toolUseId);
-      if (!answer) return [];
-      return call.toolUseId === FUNCTION_CALL_ID && isJsonObject(message['function_call'])
-        ? [{ role: 'function', name: call.name, content: answer.content }]
-        : [{ role: 'tool', tool_call_id: call.toolUseId, content: answer.content }];
-    });
-    return JSON.stringify({ ...body, messages: [...(body['messages'] as unknown[]), message, ...results] });
+    const { body, messages, message } = pausedConversation(previousBody, pause, '');
+    const results = resultMessages(calls, answers, (call, answer) =>
+      call.toolUseId === FUNCTION_CALL_ID && isJsonObject(message['function_call'])
+        ? { role: 'function', name: call.name, content: answer.content }
+        : { role: 'tool', tool_call_id: call.toolUseId, content: answer.content },
+    );
+    return JSON.stringify({ ...body, messages: [...messages, message, ...results] });
   },
 };

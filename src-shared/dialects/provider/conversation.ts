@@ -1,0 +1,39 @@
+import { isJsonObject, parseJson } from '../../json/values';
+import type { ClientToolAnswer } from '../types';
+import type { PendingTool } from '../../reconstruct/types';
+
+/**
+ * What a continuation that sends the conversation again starts from (Chat Completions,
+ * Ollama): the body of the request that paused, which must have a `messages` array, and the
+ * assistant message its pause carries. Throws with a message the user can act on when either
+ * is missing; `what` says which request the API wants.
+ */
+export function pausedConversation(
+  previousBody: string,
+  pause: unknown,
+  what: string,
+): { body: Record<string, unknown>; messages: unknown[]; message: Record<string, unknown> } {
+  const parsed = parseJson(previousBody);
+  const body = parsed.ok ? parsed.value : undefined;
+  if (!isJsonObject(body) || !Array.isArray(body['messages']))
+    throw new Error(
+      `The request that paused has no JSON body with a messages array${what}, and this API continues a run by sending the conversation again.`,
+    );
+  const message = isJsonObject(pause) && isJsonObject(pause['message']) ? pause['message'] : undefined;
+  if (!message)
+    throw new Error('The pause does not carry the assistant message its continuation sends back; decode it again.');
+  return { body, messages: body['messages'] as unknown[], message };
+}
+
+/** One result message per answered call, in the order the calls came (a call left unanswered sends none). */
+export function resultMessages(
+  calls: readonly PendingTool[],
+  answers: readonly ClientToolAnswer[],
+  message: (call: PendingTool, answer: ClientToolAnswer) => Record<string, unknown>,
+): Record<string, unknown>[] {
+  const byId = new Map(answers.map((answer) => [answer.toolUseId, answer]));
+  return calls.flatMap((call) => {
+    const answer = byId.get(call.toolUseId);
+    return answer ? [message(call, answer)] : [];
+  });
+}
