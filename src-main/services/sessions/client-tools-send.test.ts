@@ -115,7 +115,12 @@ describe.each([
   });
 });
 
-/** Provider APIs that run no tool: their tool calls wait for the client, answered with one message per call. */
+type Json = Record<string, unknown>;
+/** A conversation's messages after the user's: [role, what names the call answered, content]. */
+const sentMessages = (key: string) => (body: Json) =>
+  (body['messages'] as Json[]).map((m) => [m['role'], m[key] ?? null, m['role'] === 'tool' ? m['content'] : null]);
+
+/** Provider APIs that run no tool (or not these): their tool calls wait for the client, answered one result per call. */
 const CLIENT_CALL_APIS = [
   {
     name: 'a Chat Completions run',
@@ -129,9 +134,13 @@ const CLIENT_CALL_APIS = [
     continuedBy: 'OpenAI Chat Completions',
     format: 'openai-chat',
     calls: ['get_weather', 'get_weather'],
-    /** What a result message says of the call it answers. */
-    names: 'tool_call_id',
-    named: ['call_demo_paris', 'call_demo_tokyo'],
+    sent: sentMessages('tool_call_id'),
+    expected: [
+      ['user', null, null],
+      ['assistant', null, null],
+      ['tool', 'call_demo_paris', 'answer 0'],
+      ['tool', 'call_demo_tokyo', 'answer 1'],
+    ],
     answer: 'Tokyo: rain',
   },
   {
@@ -141,14 +150,33 @@ const CLIENT_CALL_APIS = [
     continuedBy: 'Ollama native API',
     format: 'ollama',
     calls: ['get_weather', 'get_local_time'],
-    names: 'tool_name',
-    named: ['get_weather', 'get_local_time'],
+    sent: sentMessages('tool_name'),
+    expected: [
+      ['user', null, null],
+      ['assistant', null, null],
+      ['tool', 'get_weather', 'answer 0'],
+      ['tool', 'get_local_time', 'answer 1'],
+    ],
     answer: 'sunny and 21 °C',
+  },
+  {
+    name: 'an OpenAI Responses run (a function tool)',
+    path: '/v1/responses',
+    request: { model: 'gpt-5', stream: true, scenario: 'reasoning-function', input: 'Weather in Paris?' },
+    continuedBy: 'OpenAI Responses API',
+    format: 'openai-responses',
+    calls: ['get_weather'],
+    sent: (body: Json) => [
+      body['previous_response_id'],
+      ...(body['input'] as Json[]).map((i) => [i['type'], i['call_id'], i['output']]),
+    ],
+    expected: ['resp_demo_fn', ['function_call_output', 'call_demo_weather', 'answer 0']],
+    answer: 'Paris: sunny, 21 °C.',
   },
 ] as const;
 
-describe.each(CLIENT_CALL_APIS)('answering the tool calls of $name (the API runs none)', (api) => {
-  it('sends the conversation again with the assistant message and a result message per call; the answer is leg 1', async () => {
+describe.each(CLIENT_CALL_APIS)('answering the tool calls of $name', (api) => {
+  it('sends the request again with a result per call, as its SDK does; the answer is leg 1', async () => {
     const { server, service } = await proxiedToDemo();
     const { id } = await service.connect({
       url: `${server.url}${api.path}`,
@@ -175,13 +203,7 @@ describe.each(CLIENT_CALL_APIS)('answering the tool calls of $name (the API runs
     const sent = server.requests[1]!;
     expect(sent.url).toBe(api.path);
     expect(sent.headers['authorization']).toBe('Bearer sk-demo');
-    const { messages } = JSON.parse(sent.body) as { messages: Record<string, unknown>[] };
-    expect(messages.map((m) => [m['role'], m[api.names] ?? null, m['role'] === 'tool' ? m['content'] : null])).toEqual([
-      ['user', null, null],
-      ['assistant', null, null],
-      ['tool', api.named[0], 'answer 0'],
-      ['tool', api.named[1], 'answer 1'],
-    ]);
+    expect(api.sent(JSON.parse(sent.body) as Json)).toEqual(api.expected);
     const detail = await service.getSession({ sessionId: id });
     expect(detail.summary.end?.kind).toBe('done');
     expect(detail.legs.map((l) => [l.kind, l.format])).toEqual([

@@ -2,7 +2,7 @@ import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { isJsonObject } from '../../json/values';
-import { pausedConversation, resultMessages } from '../provider/conversation';
+import { pausedConversation, answerEntries } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { OllamaResponse } from './response';
@@ -65,7 +65,7 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, response: OllamaRe
 export const ollamaContinuation: ClientToolContinuation = {
   continueBody({ previousBody, calls, answers, pause }) {
     const { body, messages, message } = pausedConversation(previousBody, pause, ' (an /api/chat request)');
-    const results = resultMessages(calls, answers, (call, answer) => ({
+    const results = answerEntries(calls, answers, (call, answer) => ({
       role: 'tool',
       tool_name: call.name,
       content: answer.content,

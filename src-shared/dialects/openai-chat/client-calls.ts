@@ -2,7 +2,7 @@ import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { isJsonObject, parseJson } from '../../json/values';
-import { pausedConversation, resultMessages } from '../provider/conversation';
+import { pausedConversation, answerEntries } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { Completion } from './completion';
@@ -74,7 +74,7 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Comple
 export const openAiChatContinuation: ClientToolContinuation = {
   continueBody({ previousBody, calls, answers, pause }) {
     const { body, messages, message } = pausedConversation(previousBody, pause, '');
-    const results = resultMessages(calls, answers, (call, answer) =>
+    const results = answerEntries(calls, answers, (call, answer) =>
       call.toolUseId === FUNCTION_CALL_ID && isJsonObject(message['function_call'])
         ? { role: 'function', name: call.name, content: answer.content }
         : { role: 'tool', tool_call_id: call.toolUseId, content: answer.content },

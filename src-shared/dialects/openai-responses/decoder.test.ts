@@ -36,8 +36,8 @@ const EXPECTED_RULES: Record<string, string[]> = {
   'openai-responses/error.sse': ['provider.api-error'],
   'openai-responses/failed.sse': ['provider.response-failed'],
   'openai-responses/incomplete.sse': ['provider.response-incomplete', 'block.unterminated'],
-  'openai-responses/reasoning-function.sse': ['tool.call-without-result'],
-  'openai-responses/builtin-tools.sse': ['tool.call-without-result', 'tool.call-without-result'],
+  // A function or custom tool call is the client's: the response waits for its output.
+  'openai-responses/builtin-tools.sse': ['tool.call-without-result'],
   'openai-responses/unknown-types.sse': ['provider.unknown-event', 'provider.unknown-event'],
 };
 
@@ -70,7 +70,13 @@ describe('OpenAI Responses fixtures', () => {
 
   it('reasoning-function: a summary, reasoning text and a function call with parsed arguments', () => {
     const { blocks } = decodeBytes(readProviderFixture('openai-responses/reasoning-function.sse'));
-    expect(blocks.map((b) => b.kind)).toEqual(['reasoning_summary', 'thinking', 'tool_call', 'message']);
+    expect(blocks.map((b) => b.kind)).toEqual([
+      'reasoning_summary',
+      'thinking',
+      'tool_call',
+      'message',
+      'awaiting_frontend_tools',
+    ]);
     expect(blocks[2]).toMatchObject({
       toolId: 'call_demo_weather',
       name: 'get_weather',

@@ -6,6 +6,7 @@ import type { DecodedDelta } from './content-parts';
 import { inputEvent, itemAdded, itemDone, partialImage, statusEvent } from './item-events';
 import { annotation, audioEvent, partAdded, partDone, streamText, textEvent } from './part-events';
 import { apiError, lifecycle, terminal } from './response-events';
+import { pauseOnClientCalls } from './client-calls';
 import { ResponsesStream } from './stream-state';
 import { AUDIO, INPUT_STREAMS, LIFECYCLE, STATUS_CALLS, TERMINAL, TEXT_DELTAS, TEXT_STREAMS } from './vocabulary';
 
@@ -107,6 +108,8 @@ export function createOpenAiResponsesDecoder(
       s.parts.endMessage('before the stream ended');
       s.items.endMessage('before the stream ended');
       s.endStream('response.completed, response.failed or response.incomplete');
+      if (s.waiting && s.lastFrame)
+        pauseOnClientCalls(s.contextFor(s.lastFrame), s.waiting.responseId, s.waiting.calls);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { SniffedFrame } from '../sniff';
 import type { DialectModule } from '../types';
+import { openAiResponsesContinuation } from './client-calls';
 import { createOpenAiResponsesDecoder } from './decoder';
 
 const OPEN_BRACE = 0x7b;
@@ -27,4 +28,6 @@ export const openAiResponsesDialect: DialectModule<'openai-responses'> = {
   terminator: 'dialect',
   terminalEvent: 'response.completed, response.failed or response.incomplete',
   evidence: { urlPaths: ['/v1/responses'] },
+  // Function and custom tools are the client's: a response completed with their calls waits for it (client-calls.ts).
+  clientTools: openAiResponsesContinuation,
 };

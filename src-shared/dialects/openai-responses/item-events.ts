@@ -92,6 +92,15 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
       : unified('stream.content_block_stop', itemIds, { kind: itemType }),
   );
   emitItem(ctx, done, item);
+  if (done.type === 'function_call' || done.type === 'custom_tool_call') {
+    const field = item[done.type === 'function_call' ? 'arguments' : 'input'];
+    s.clientCalls.push({
+      type: done.type,
+      callId: done.callId || done.id,
+      name: done.name,
+      input: typeof field === 'string' ? field : done.input.join(''),
+    });
+  }
 }
 
 /**

@@ -24,6 +24,8 @@ export function lifecycle(s: ResponsesStream, ctx: ProviderEventContext, type: s
       s.cutMessage(ctx);
     }
     response = s.openMessage(stringField(body, 'id'), ctx.frame.receivedAt);
+    s.clientCalls = [];
+    s.waiting = undefined;
   }
   response.model = stringField(body, 'model') || response.model;
   response.status = stringField(body, 'status') || response.status;
@@ -66,6 +68,11 @@ export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: st
     ),
   );
   s.emitSummary(end);
+  s.waiting =
+    type === 'response.completed' && s.clientCalls.length > 0
+      ? { responseId: s.messageId, calls: s.clientCalls }
+      : undefined;
+  s.clientCalls = [];
 }
 
 /** A top-level `error` event: the stream ends by it. */

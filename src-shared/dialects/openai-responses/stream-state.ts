@@ -4,6 +4,7 @@ import { integerField, stringField, type ProviderEventContext, type WireEvent } 
 import { ProviderStream } from '../provider/provider-stream';
 import type { DialectCallbacks } from '../types';
 import type { DecodedDelta, OpenPart } from './content-parts';
+import type { ClientCall } from './client-calls';
 import type { OpenItem } from './item-blocks';
 import { RecentTextDelta } from './recent-delta';
 import { SequenceNumbers } from './sequence-numbers';
@@ -18,6 +19,13 @@ export class ResponsesStream extends ProviderStream {
   readonly parts: BlockTracker<string, OpenPart>;
   readonly sequences = new SequenceNumbers();
   readonly recent = new RecentTextDelta<DecodedDelta>();
+  /** The function and custom tool calls of the response so far: the client's to run (client-calls.ts). */
+  clientCalls: ClientCall[] = [];
+  /**
+   * The last response completed with calls for its client, and no response followed (a capture
+   * of a tool loop holds the responses that answered them): the stream's end pauses on them.
+   */
+  waiting: { responseId: string; calls: ClientCall[] } | undefined;
 
   constructor(
     callbacks: DialectCallbacks,

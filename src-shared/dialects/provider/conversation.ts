@@ -25,8 +25,8 @@ export function pausedConversation(
   return { body, messages: body['messages'] as unknown[], message };
 }
 
-/** One result message per answered call, in the order the calls came (a call left unanswered sends none). */
-export function resultMessages(
+/** One entry per answered call (a result message, an output item), in the order the calls came; a call left unanswered has none. */
+export function answerEntries(
   calls: readonly PendingTool[],
   answers: readonly ClientToolAnswer[],
   message: (call: PendingTool, answer: ClientToolAnswer) => Record<string, unknown>,

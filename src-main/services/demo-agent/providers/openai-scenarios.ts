@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../../src-shared/json/values';
 import { MODEL, ResponseScript, usage } from './openai-response-script';
 import type { ProviderScenario } from './types';
 
@@ -207,6 +208,16 @@ export const OPENAI_SCENARIOS: readonly ProviderScenario[] = [
       .complete(usage(900, 120)),
   },
   {
+    id: 'function-answered',
+    title: 'Function call, answered',
+    summary:
+      'What a request continuing a response with a function_call_output gets (previous_response_id): the answer, from the output.',
+    events: new ResponseScript('resp_demo_answered')
+      .start()
+      .message(0, 'msg_demo_answered', ['Paris: sunny, ', '21 °C.'])
+      .complete(usage(96, 9)),
+  },
+  {
     id: 'refusal',
     title: 'Refusal',
     summary: 'The model refuses: a refusal part streams instead of output text.',
@@ -302,3 +313,17 @@ export const OPENAI_SCENARIOS: readonly ProviderScenario[] = [
     cut: true,
   },
 ];
+
+/**
+ * The scenario as a request answers it: one whose input holds a function or custom tool call's
+ * output (the client's answer to the calls a response completed with) gets the answer from it,
+ * whatever scenario the body still names.
+ */
+export function responsesContinuation(scenario: ProviderScenario, body: unknown): ProviderScenario {
+  const input = isJsonObject(body) && Array.isArray(body['input']) ? body['input'] : [];
+  const answers = input.some(
+    (item) =>
+      isJsonObject(item) && (item['type'] === 'function_call_output' || item['type'] === 'custom_tool_call_output'),
+  );
+  return answers ? (OPENAI_SCENARIOS.find((s) => s.id === 'function-answered') ?? scenario) : scenario;
+}

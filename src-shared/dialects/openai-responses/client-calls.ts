@@ -1,0 +1,83 @@
+import { unified } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { isJsonObject, parseJson } from '../../json/values';
+import type { ProviderEventContext } from '../provider/event-context';
+import { answerEntries } from '../provider/conversation';
+import type { ClientToolContinuation } from '../types';
+
+/*
+ * The Responses API runs its built-in and MCP tools itself, but a function or custom tool is
+ * the client's: a response that completes with such calls waits for their outputs. The
+ * response's end says so as an `awaiting_frontend_tools` pause, and the answers continue the
+ * run as the API's guide does: the request again, `previous_response_id` naming the response,
+ * its `input` one `function_call_output` (or `custom_tool_call_output`) per call.
+ */
+
+/** A function or custom tool call of the response, once its item is done. */
+export interface ClientCall {
+  type: 'function_call' | 'custom_tool_call';
+  callId: string;
+  name: string;
+  /** Its arguments (a function's JSON text) or input (a custom tool's text). */
+  input: string;
+}
+
+const OUTPUT_ITEM: Readonly<Record<ClientCall['type'], string>> = {
+  function_call: 'function_call_output',
+  custom_tool_call: 'custom_tool_call_output',
+};
+
+/** What the answer panel shows as the call's input: a function's arguments as an object, a custom tool's text under `input`. */
+function inputOf(call: ClientCall): Record<string, unknown> {
+  if (call.type === 'custom_tool_call') return { input: call.input };
+  const parsed = parseJson(call.input);
+  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
+}
+
+/** The response completed with calls for its client: the pause, naming the response and each call's item type. */
+export function pauseOnClientCalls(ctx: ProviderEventContext, responseId: string, calls: readonly ClientCall[]): void {
+  if (calls.length === 0) return;
+  ctx.emit(
+    {
+      type: KIND.awaiting_frontend_tools,
+      final: true,
+      delta: jsonText({
+        tools: calls.map((call) => ({ tool_use_id: call.callId, name: call.name, input: inputOf(call) })),
+        response_id: responseId,
+        outputs: Object.fromEntries(calls.map((call) => [call.callId, OUTPUT_ITEM[call.type]])),
+      }),
+      extras: { id: responseId },
+    },
+    unified('stream.tool_call_status', { response_id: responseId }, { phase: 'requires_action' }),
+  );
+}
+
+/**
+ * The request that continues the run: the body that paused with `previous_response_id` and,
+ * as its `input`, an output item per answer in the order the calls came. The API keeps the
+ * conversation only for a stored response: a body with `"store": false` cannot be continued
+ * this way. It has no error flag for an output: an error is sent as its text.
+ */
+export const openAiResponsesContinuation: ClientToolContinuation = {
+  continueBody({ previousBody, calls, answers, pause }) {
+    const parsed = parseJson(previousBody);
+    const body = parsed.ok ? parsed.value : undefined;
+    if (!isJsonObject(body))
+      throw new Error('The request that paused has no JSON body, and the Responses API continues a run with it.');
+    if (body['store'] === false)
+      throw new Error(
+        'The request that paused says "store": false, so the API kept no response to continue from (previous_response_id); send the conversation with its reasoning items yourself.',
+      );
+    const responseId = isJsonObject(pause) && typeof pause['response_id'] === 'string' ? pause['response_id'] : '';
+    const outputs = isJsonObject(pause) && isJsonObject(pause['outputs']) ? pause['outputs'] : {};
+    if (responseId === '')
+      throw new Error('The pause does not name the response its continuation follows; decode it again.');
+    const input = answerEntries(calls, answers, (call, answer) => ({
+      type: typeof outputs[call.toolUseId] === 'string' ? outputs[call.toolUseId] : 'function_call_output',
+      call_id: call.toolUseId,
+      output: answer.content,
+    }));
+    return JSON.stringify({ ...body, previous_response_id: responseId, input });
+  },
+};
