@@ -42,6 +42,15 @@ describe('the pause', () => {
     ['a response cut by its token limit', [CALL, line({ done: true, done_reason: 'length', message: {} })]],
     ['an error after the calls', [CALL, '{"error":"model crashed"}\n']],
     ['calls with no done line', [CALL]],
+    [
+      'a response a later one in the capture followed (a tool loop the client already answered)',
+      [
+        CALL,
+        line({ message: {}, done: true, done_reason: 'stop' }),
+        line({ message: { role: 'assistant', content: 'Done.' }, done: false }),
+        line({ message: {}, done: true, done_reason: 'stop' }),
+      ],
+    ],
   ])('must not: %s waits for no client', (_name, events) => {
     expect(pauseOf(encodeUtf8(events.join('')))).toBeUndefined();
   });

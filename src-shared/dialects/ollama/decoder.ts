@@ -34,6 +34,11 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
   let lastFrame: Frame | undefined;
   let lines = 0;
   let calls = 0;
+  /**
+   * The last response ended well after tool calls, and no response followed (a capture of a
+   * tool loop holds the ones that answered them): the stream's end pauses on its calls.
+   */
+  let waiting: OllamaResponse | undefined;
   const reported = new Set<string>();
 
   function push(frame: Frame): void {
@@ -102,6 +107,7 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
       endedAt = undefined;
       callbacks.onStreamResumed?.();
     }
+    waiting = undefined;
     response = new OllamaResponse(responses++, stringField(line, 'model'), at.frame.receivedAt);
     at.wire('response', line, unified('stream.message_start', response.ids(), { phase: 'started' }));
     return response;
@@ -166,7 +172,7 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
       );
     }
     current.summarise(at);
-    if (outcome === 'completed') pauseOnClientCalls(at, current);
+    waiting = outcome === 'completed' && current.calls.length > 0 ? current : undefined;
     response = undefined;
     endedAt = at.frame.seq;
     callbacks.onStreamEnd?.({
@@ -204,6 +210,7 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
     id: 'ollama',
     push,
     end() {
+      if (waiting && lastFrame && ctx) pauseOnClientCalls(ctx.next(lastFrame, ''), waiting);
       const current = response;
       if (!current || !lastFrame || !ctx) return;
       callbacks.onDiagnostic({
