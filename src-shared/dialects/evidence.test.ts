@@ -65,7 +65,7 @@ describe('hints decide only where the bytes are undecided', () => {
   });
 
   it("the bytes win: an Anthropic stream from an OpenAI URL is the Anthropic API's", () => {
-    const bytes = readFileSync(providerFixturePath('anthropic-messages/tool-use.sse'));
+    const bytes = readFileSync(providerFixturePath('anthropic-messages/text-citations.sse'));
     const result = decodeLeg(bytes, { url: 'https://api.openai.com/v1/responses' });
     expect(result.formats).toEqual(['anthropic-messages']);
     expect(result.detections).toEqual([{ by: 'content' }]);

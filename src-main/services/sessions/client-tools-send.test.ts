@@ -160,6 +160,38 @@ const CLIENT_CALL_APIS = [
     answer: 'sunny and 21 °C',
   },
   {
+    name: 'an Anthropic Messages run (a client tool)',
+    path: '/v1/messages',
+    request: {
+      model: 'claude-sonnet-4-5',
+      stream: true,
+      scenario: 'tool-use',
+      messages: [{ role: 'user', content: 'Weather?' }],
+    },
+    continuedBy: 'Anthropic Messages API',
+    format: 'anthropic-messages',
+    calls: ['get_weather'],
+    sent: (body: Json) =>
+      (body['messages'] as Json[]).map(({ role, content }) => [
+        role,
+        Array.isArray(content)
+          ? (content as Json[]).map((b) => [b['type'], b['tool_use_id'] ?? null, b['content'] ?? null])
+          : content,
+      ]),
+    expected: [
+      ['user', 'Weather?'],
+      [
+        'assistant',
+        [
+          ['text', null, null],
+          ['tool_use', null, null],
+        ],
+      ],
+      ['user', [['tool_result', 'toolu_demo_weather', 'answer 0']]],
+    ],
+    answer: 'San Francisco: fog, 14 °C.',
+  },
+  {
     name: 'an OpenAI Responses run (a function tool)',
     path: '/v1/responses',
     request: { model: 'gpt-5', stream: true, scenario: 'reasoning-function', input: 'Weather in Paris?' },

@@ -56,6 +56,7 @@ export function startBlock(s: MessagesStream, ctx: ProviderEventContext, event: 
     start,
     input: [],
   };
+  s.assistant.start(index, start);
   const previous = s.blocks.start(index, block);
   if (previous)
     ctx.report(
@@ -135,6 +136,7 @@ export function blockDelta(s: MessagesStream, ctx: ProviderEventContext, event: 
     return;
   } else if (deltaType === 'citations_delta') {
     const citation = objectField(delta, 'citation');
+    s.assistant.citation(index, citation);
     const { delta: cited, extras } = citationEnvelopeParts(citation);
     ctx.emit(
       { type: KIND.citation, final: true, delta: cited, extras },
@@ -148,6 +150,8 @@ export function blockDelta(s: MessagesStream, ctx: ProviderEventContext, event: 
       `content_block_delta in event ${ctx.frame.seq} has delta type ${jsonText(deltaType)}, which is not a known Anthropic delta type; kept as a provider event.`,
     );
   }
+  if (deltaType === 'signature_delta' && typeof delta['signature'] === 'string')
+    s.assistant.append(index, 'signature', delta['signature']);
   const channel: ContentChannel | undefined =
     deltaType === 'signature_delta' ? 'reasoning' : STREAMED[block.type]?.channel;
   ctx.wire(
@@ -170,6 +174,7 @@ export function streamedDelta(
   if (block.deltaEvent?.kind !== kind)
     block.deltaEvent = unified('stream.content_block_delta', s.ids(index), { kind, channel: streamed.channel });
   ctx.envelope(streamed.type, false, text, NO_EXTRAS, undefined, block.deltaEvent);
+  s.assistant.text(index, text);
 }
 
 export function stopBlock(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
@@ -194,6 +199,7 @@ export function stopBlock(s: MessagesStream, ctx: ProviderEventContext, event: W
       `The ${block.type} block ${index} (${block.name || 'unnamed'}, ${block.id || 'no id'})`,
     );
     const payload = input === '' ? jsonText(block.start['input'] ?? {}) : input;
+    s.assistant.input(index, payload, block.type === 'tool_use' ? { id: block.id, name: block.name } : undefined);
     ctx.emit(
       { type: tool.type, final: true, delta: payload, extras: { id: block.id, name: block.name } },
       unified('stream.tool_call_stop', s.ids(index, block), { kind: block.type, phase: 'completed' }),

@@ -5,6 +5,7 @@ import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types'
 import { jsonText } from '../../json/tree';
 import { blockDelta, startBlock, stopBlock, STREAMED, streamedDelta } from './block-events';
 import { apiError, messageDelta, messageStart, messageStop } from './message-events';
+import { pauseOnClientCalls } from './client-calls';
 import { MessagesStream } from './stream-state';
 
 /**
@@ -91,6 +92,8 @@ export function createAnthropicMessagesDecoder(
     end() {
       s.blocks.endMessage('before the stream ended');
       s.endStream('message_stop');
+      const waiting = s.waiting;
+      if (waiting && s.lastFrame) pauseOnClientCalls(s.contextFor(s.lastFrame), waiting.messageId, waiting.assistant);
     },
   };
 }

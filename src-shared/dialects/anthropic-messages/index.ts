@@ -1,6 +1,7 @@
 import { isAnthropicEvent } from '../anthropic-raw/detect';
 import { isJsonObject } from '../../json/values';
 import type { DialectModule } from '../types';
+import { anthropicContinuation } from './client-calls';
 import { createAnthropicMessagesDecoder } from './decoder';
 
 /**
@@ -36,4 +37,6 @@ export const anthropicMessagesDialect: DialectModule<'anthropic-messages'> = {
   terminator: 'dialect',
   terminalEvent: 'message_stop',
   evidence: { urlPaths: ['/v1/messages'] },
+  // The API runs its server tools, not the client's: a stop on tool_use waits for it (client-calls.ts).
+  clientTools: anthropicContinuation,
 };

@@ -3,6 +3,7 @@ import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { cutShortBy } from '../provider/cut-short';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+import { AssistantBlocks } from './client-calls';
 import type { MessagesStream } from './stream-state';
 
 /*
@@ -25,6 +26,8 @@ export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event
     s.cutMessage(ctx);
   }
   const message = s.openMessage(stringField(body, 'id'), ctx.frame.receivedAt);
+  s.assistant = new AssistantBlocks();
+  s.waiting = undefined;
   message.model = stringField(body, 'model');
   message.addUsage(body['usage']);
   s.contextFor(ctx.frame).wire('message_start', event, unified('stream.message_start', s.ids()));
@@ -76,6 +79,7 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
     if (cutBy !== undefined) s.message.incompleteDetails = { reason: stopReason };
   }
   s.emitSummary(ctx);
+  s.waiting = stopReason === 'tool_use' ? { messageId: s.messageId, assistant: s.assistant } : undefined;
   s.callbacks.onStreamEnd?.(
     cutBy === undefined
       ? { event: 'message_stop' }

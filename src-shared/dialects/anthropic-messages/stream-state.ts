@@ -3,6 +3,7 @@ import { createBlockTracker, type BlockTracker, type StartedBlock } from '../blo
 import { integerField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { ProviderStream } from '../provider/provider-stream';
 import type { DialectCallbacks } from '../types';
+import { AssistantBlocks } from './client-calls';
 import { CompactTextDelta } from './compact-delta';
 
 /** A content block between its content_block_start and content_block_stop. */
@@ -29,6 +30,13 @@ export interface OpenBlock extends StartedBlock {
 export class MessagesStream extends ProviderStream {
   readonly blocks: BlockTracker<number, OpenBlock>;
   readonly compact: CompactTextDelta;
+  /** The content blocks of the message being streamed, for the client's assistant message (client-calls.ts). */
+  assistant = new AssistantBlocks();
+  /**
+   * The last message stopped on `tool_use` with calls for its client, and no message followed
+   * (a capture of a tool loop holds the ones that answered them): the stream's end pauses on them.
+   */
+  waiting: { messageId: string; assistant: AssistantBlocks } | undefined;
 
   constructor(callbacks: DialectCallbacks, readShapes: boolean) {
     super(callbacks, { message: 'message', start: 'message_start', terminal: 'message_stop' });

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../../src-shared/json/values';
 import type { ProviderEvent, ProviderScenario } from './types';
 
 /**
@@ -113,6 +114,16 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
       delta(1, { type: 'input_json_delta', partial_json: 'ncisco, CA", "unit": "celsius"}' }),
       blockStop(1),
       ...end('tool_use', 54),
+    ],
+  },
+  {
+    id: 'tool-answered',
+    title: 'Client tool call, answered',
+    summary: 'What a conversation ending with the tool_result answering the call gets: the answer, from the result.',
+    events: [
+      messageStart('msg_demo_answered', 680),
+      ...textBlock(0, ['San Francisco: ', 'fog, 14 °C.']),
+      ...end('end_turn', 12),
     ],
   },
   {
@@ -291,3 +302,16 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
     cut: true,
   },
 ];
+
+/**
+ * The scenario as a request answers it: a conversation whose last message is the user's
+ * `tool_result` (the client's answer to the call a message stopped on) gets the answer from it,
+ * whatever scenario the body still names.
+ */
+export function anthropicContinuation(scenario: ProviderScenario, body: unknown): ProviderScenario {
+  const messages = isJsonObject(body) && Array.isArray(body['messages']) ? body['messages'] : [];
+  const last: unknown = messages.at(-1);
+  const content = isJsonObject(last) && Array.isArray(last['content']) ? (last['content'] as unknown[]) : [];
+  const answers = content.some((block) => isJsonObject(block) && block['type'] === 'tool_result');
+  return answers ? (ANTHROPIC_SCENARIOS.find((s) => s.id === 'tool-answered') ?? scenario) : scenario;
+}

@@ -1,7 +1,7 @@
 import { isJsonObject } from '../../../../src-shared/json/values';
 import { AG_UI_SAMPLE_INPUT, AG_UI_SCENARIOS, chooseAgUiScenario } from './ag-ui-scenarios';
 import { AI_SDK_DATA_SCENARIOS, AI_SDK_UI_SCENARIOS, continuation } from './ai-sdk-scenarios';
-import { ANTHROPIC_SCENARIOS } from './anthropic-scenarios';
+import { ANTHROPIC_SCENARIOS, anthropicContinuation } from './anthropic-scenarios';
 import { GEMINI_SCENARIOS } from './gemini-scenarios';
 import { chatContinuation, chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
 import {
@@ -36,6 +36,7 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
     path: '/v1/messages',
     title: 'Anthropic Messages',
     scenarios: ANTHROPIC_SCENARIOS,
+    answer: anthropicContinuation,
     sample: {
       body: {
         model: 'claude-sonnet-4-5',

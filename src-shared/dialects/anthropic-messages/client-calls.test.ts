@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { readProviderFixture } from '../../../src-main/testing/provider-streams';
+import { decodeBytes } from '../../pipeline/session-decoder';
+import { encodeUtf8 } from '../../text/utf8';
+import { anthropicContinuation } from './client-calls';
+
+/**
+ * The Messages API runs its server tools, not the client's: a message stopped on `tool_use` is
+ * a pause for the client's results, continued as the tool-use guide does: the conversation,
+ * the assistant message with every block as it streamed, a user message of `tool_result`s.
+ */
+
+const pauseOf = (bytes: Uint8Array) => decodeBytes(bytes).blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+const sse = (type: string, fields: Record<string, unknown> = {}) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+const delta = (index: number, d: Record<string, unknown>) => sse('content_block_delta', { index, delta: d });
+const REQUEST = JSON.stringify({
+  model: 'claude-sonnet-4-5',
+  stream: true,
+  messages: [{ role: 'user', content: 'Hi' }],
+});
+
+/** A message with thinking (signed), cited text and a client tool call, stopped on tool_use. */
+function toolUse(text = 'Checking.', stop = 'tool_use'): string[] {
+  return [
+    sse('message_start', { message: { id: 'msg_1', model: 'claude-sonnet-4-5', content: [], usage: {} } }),
+    sse('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } }),
+    delta(0, { type: 'thinking_delta', thinking: 'Weather: ' }),
+    delta(0, { type: 'thinking_delta', thinking: 'use the tool.' }),
+    delta(0, { type: 'signature_delta', signature: 'sig-abc' }),
+    sse('content_block_stop', { index: 0 }),
+    sse('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
+    delta(1, { type: 'text_delta', text }),
+    delta(1, { type: 'citations_delta', citation: { type: 'char_location', cited_text: 'x' } }),
+    sse('content_block_stop', { index: 1 }),
+    sse('content_block_start', {
+      index: 2,
+      content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} },
+    }),
+    delta(2, { type: 'input_json_delta', partial_json: '{"city": ' }),
+    delta(2, { type: 'input_json_delta', partial_json: '"Paris"}' }),
+    sse('content_block_stop', { index: 2 }),
+    sse('message_delta', { delta: { stop_reason: stop }, usage: { output_tokens: 9 } }),
+    sse('message_stop'),
+  ];
+}
+
+describe('the pause', () => {
+  it('names each client call, and carries every block as it streamed: thinking with its signature, text with its citation', () => {
+    const pause = pauseOf(encodeUtf8(toolUse().join('')));
+    expect(pause?.pendingTools).toEqual([{ toolUseId: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }]);
+    expect((pause?.parsed as { message: unknown }).message).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Weather: use the tool.', signature: 'sig-abc' },
+        { type: 'text', text: 'Checking.', citations: [{ type: 'char_location', cited_text: 'x' }] },
+        { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+    });
+  });
+
+  it('the demo fixture waits for its tool, and server tools alone wait for nothing', () => {
+    expect(pauseOf(readProviderFixture('anthropic-messages/tool-use.sse'))?.pendingTools).toHaveLength(1);
+    expect(pauseOf(readProviderFixture('anthropic-messages/server-tools.sse'))).toBeUndefined();
+  });
+
+  it.each([
+    ['a message stopped on end_turn', toolUse('Done.', 'end_turn')],
+    ['a message cut before message_stop', toolUse().slice(0, -2)],
+    ['a message a later one in the capture followed', [...toolUse(), ...toolUse('Done.', 'end_turn')]],
+  ])('must not: %s waits for no client', (_name, events) => {
+    expect(pauseOf(encodeUtf8(events.join('')))).toBeUndefined();
+  });
+});
+
+describe('the continuation', () => {
+  const pause = () => pauseOf(encodeUtf8(toolUse().join('')))!;
+
+  it('sends the conversation again with the assistant message and a user message of tool results, an error marked so', () => {
+    const body = JSON.parse(
+      anthropicContinuation.continueBody({
+        previousBody: REQUEST,
+        calls: pause().pendingTools ?? [],
+        answers: [{ toolUseId: 'toolu_1', content: 'no such city', isError: true }],
+        pause: pause().parsed,
+      }),
+    ) as { messages: { role: string; content: unknown }[] };
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(body.messages[2]?.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: 'no such city', is_error: true },
+    ]);
+  });
+
+  it('keeps the calls but not a message past 1 MiB of content, and then says it cannot continue', () => {
+    const long = toolUse('x'.repeat(1024 * 1024 + 1));
+    const big = pauseOf(encodeUtf8(long.join('')))!;
+    expect(big.pendingTools?.map((t) => t.toolUseId)).toEqual(['toolu_1']);
+    expect((big.parsed as { message: unknown }).message).toBeNull();
+    expect(() =>
+      anthropicContinuation.continueBody({
+        previousBody: REQUEST,
+        calls: big.pendingTools ?? [],
+        answers: [],
+        pause: big.parsed,
+      }),
+    ).toThrow(/more than 1 MiB of content, more than the inspector keeps/);
+  });
+});

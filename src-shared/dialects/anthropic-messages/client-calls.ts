@@ -1,0 +1,134 @@
+import { unified } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
+import { isJsonObject, parseJson } from '../../json/values';
+import { answerEntries, pausedConversation } from '../provider/conversation';
+import type { ProviderEventContext } from '../provider/event-context';
+import type { ClientToolContinuation } from '../types';
+
+/*
+ * The Messages API runs its server tools, not the client's `tool_use` blocks: a message that
+ * stops with `stop_reason: "tool_use"` waits for their results. The stream's end says so as an
+ * `awaiting_frontend_tools` pause, and the answers continue the run as the API's tool-use
+ * guide does: the request's messages, then the assistant message with every content block as
+ * it streamed (thinking with its signature, which the API checks; server tool calls and their
+ * results), then a user message of one `tool_result` per call.
+ */
+
+/** Characters of content kept for the assistant message; past it the pause says it was not kept. */
+const MAX_KEPT_CHARS = 1024 * 1024;
+
+/**
+ * The content blocks of the message being streamed, as the client's assistant message carries
+ * them back: each block's start, its text, thinking and signature deltas appended, its tool
+ * input parsed at its stop, its citations added. Past MAX_KEPT_CHARS it keeps nothing more and
+ * says so (a continuation cannot send a message cut short).
+ */
+export class AssistantBlocks {
+  /** The client's calls (`tool_use` blocks), kept whatever the size of the rest. */
+  readonly calls: { id: string; name: string; input: unknown }[] = [];
+  private blocks: Record<string, unknown>[] = [];
+  /** Per block, its streamed text so far (joined when the message is asked for). */
+  private streamed: string[][] = [];
+  private chars = 0;
+  over = false;
+
+  start(index: number, block: Record<string, unknown>): void {
+    if (this.over) return;
+    this.blocks[index] = { ...block };
+    this.streamed[index] = [];
+  }
+
+  /** A text or thinking delta of block `index`. */
+  text(index: number, text: string): void {
+    if (this.over) return;
+    this.chars += text.length;
+    if (this.chars > MAX_KEPT_CHARS) return this.drop();
+    this.streamed[index]?.push(text);
+  }
+
+  /** A field appended to (a thinking block's signature). */
+  append(index: number, field: string, text: string): void {
+    const block = this.blocks[index];
+    if (this.over || !block) return;
+    block[field] = `${typeof block[field] === 'string' ? block[field] : ''}${text}`;
+  }
+
+  citation(index: number, citation: unknown): void {
+    const block = this.blocks[index];
+    if (this.over || !block) return;
+    block['citations'] = [...(Array.isArray(block['citations']) ? block['citations'] : []), citation];
+  }
+
+  /** A tool use block's input as JSON text, once its stop has it; a client's call is kept, whatever the size. */
+  input(index: number, input: string, call?: { id: string; name: string }): void {
+    const parsed = parseJson(input);
+    const value = parsed.ok ? parsed.value : input;
+    if (call) this.calls.push({ ...call, input: value });
+    const block = this.blocks[index];
+    if (!this.over && block) block['input'] = value;
+  }
+
+  /** The message's content blocks in order, their streamed text joined; null when more than is kept. */
+  content(): Record<string, unknown>[] | null {
+    if (this.over) return null;
+    return this.blocks.flatMap((block, index) => {
+      if (!block) return [];
+      const text = (this.streamed[index] ?? []).join('');
+      const field = block['type'] === 'thinking' ? 'thinking' : block['type'] === 'text' ? 'text' : undefined;
+      return [field ? { ...block, [field]: `${typeof block[field] === 'string' ? block[field] : ''}${text}` } : block];
+    });
+  }
+
+  private drop(): void {
+    this.over = true;
+    this.blocks = [];
+    this.streamed = [];
+  }
+}
+
+/** The message stopped on `tool_use` with calls for its client: the pause, with the assistant content to send back. */
+export function pauseOnClientCalls(ctx: ProviderEventContext, messageId: string, content: AssistantBlocks): void {
+  const { calls } = content;
+  if (calls.length === 0) return;
+  const blocks = content.content();
+  ctx.emit(
+    {
+      type: KIND.awaiting_frontend_tools,
+      final: true,
+      delta: jsonText({
+        tools: calls.map((call) => ({
+          tool_use_id: call.id,
+          name: call.name,
+          input: isJsonObject(call.input) ? call.input : {},
+        })),
+        // Past what is kept, no message: a continuation says why it cannot send one.
+        message: blocks === null ? null : { role: 'assistant', content: blocks },
+      }),
+      extras: { id: messageId },
+    },
+    unified('stream.tool_call_status', { message_id: messageId }, { phase: 'requires_action' }),
+  );
+}
+
+/**
+ * The request that continues the run: the body that paused, its `messages` followed by the
+ * assistant message and a user message of one `tool_result` per answer, in the order the calls
+ * came (`is_error` for an answer marked as an error).
+ */
+export const anthropicContinuation: ClientToolContinuation = {
+  continueBody({ previousBody, calls, answers, pause }) {
+    if (isJsonObject(pause) && pause['message'] === null)
+      throw new Error(
+        `The message that paused streamed more than ${MAX_KEPT_CHARS / 1024 / 1024} MiB of content, more than the inspector keeps to send back; continue this run from your own client.`,
+      );
+    const { body, messages, message } = pausedConversation(previousBody, pause, '');
+    const results = answerEntries(calls, answers, (call, answer) => ({
+      type: 'tool_result',
+      tool_use_id: call.toolUseId,
+      content: answer.content,
+      ...(answer.isError ? { is_error: true } : {}),
+    }));
+    return JSON.stringify({ ...body, messages: [...messages, message, { role: 'user', content: results }] });
+  },
+};
