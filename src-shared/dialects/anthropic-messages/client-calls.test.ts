@@ -64,6 +64,12 @@ describe('the pause', () => {
     expect(pauseOf(readProviderFixture('anthropic-messages/server-tools.sse'))).toBeUndefined();
   });
 
+  it("takes a block index of any size (the server's number) without walking up to it", () => {
+    const events = toolUse().map((event) => event.replaceAll('"index":2', '"index":2000000000'));
+    const pause = pauseOf(encodeUtf8(events.join('')));
+    expect((pause?.parsed as { message: { content: unknown[] } }).message.content).toHaveLength(3);
+  });
+
   it.each([
     ['a message stopped on end_turn', toolUse('Done.', 'end_turn')],
     ['a message cut before message_stop', toolUse().slice(0, -2)],

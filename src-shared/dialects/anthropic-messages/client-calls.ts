@@ -27,16 +27,13 @@ const MAX_KEPT_CHARS = 1024 * 1024;
 export class AssistantBlocks {
   /** The client's calls (`tool_use` blocks), kept whatever the size of the rest. */
   readonly calls: { id: string; name: string; input: unknown }[] = [];
-  private blocks: Record<string, unknown>[] = [];
-  /** Per block, its streamed text so far (joined when the message is asked for). */
-  private streamed: string[][] = [];
+  /** By the stream's block index (a map: an index is the server's number, any size). */
+  private blocks = new Map<number, { block: Record<string, unknown>; streamed: string[] }>();
   private chars = 0;
   over = false;
 
   start(index: number, block: Record<string, unknown>): void {
-    if (this.over) return;
-    this.blocks[index] = { ...block };
-    this.streamed[index] = [];
+    if (!this.over) this.blocks.set(index, { block: { ...block }, streamed: [] });
   }
 
   /** A text or thinking delta of block `index`. */
@@ -44,20 +41,21 @@ export class AssistantBlocks {
     if (this.over) return;
     this.chars += text.length;
     if (this.chars > MAX_KEPT_CHARS) return this.drop();
-    this.streamed[index]?.push(text);
+    this.blocks.get(index)?.streamed.push(text);
   }
 
   /** A field appended to (a thinking block's signature). */
   append(index: number, field: string, text: string): void {
-    const block = this.blocks[index];
-    if (this.over || !block) return;
-    block[field] = `${typeof block[field] === 'string' ? block[field] : ''}${text}`;
+    const block = this.blocks.get(index)?.block;
+    if (block) block[field] = `${typeof block[field] === 'string' ? block[field] : ''}${text}`;
   }
 
   citation(index: number, citation: unknown): void {
-    const block = this.blocks[index];
-    if (this.over || !block) return;
-    block['citations'] = [...(Array.isArray(block['citations']) ? block['citations'] : []), citation];
+    const block = this.blocks.get(index)?.block;
+    if (!block) return;
+    const citations = block['citations'];
+    if (Array.isArray(citations)) citations.push(citation);
+    else block['citations'] = [citation];
   }
 
   /** A tool use block's input as JSON text, once its stop has it; a client's call is kept, whatever the size. */
@@ -65,25 +63,25 @@ export class AssistantBlocks {
     const parsed = parseJson(input);
     const value = parsed.ok ? parsed.value : input;
     if (call) this.calls.push({ ...call, input: value });
-    const block = this.blocks[index];
-    if (!this.over && block) block['input'] = value;
+    const block = this.blocks.get(index)?.block;
+    if (block) block['input'] = value;
   }
 
-  /** The message's content blocks in order, their streamed text joined; null when more than is kept. */
+  /** The message's content blocks in index order, their streamed text joined; null when more than is kept. */
   content(): Record<string, unknown>[] | null {
     if (this.over) return null;
-    return this.blocks.flatMap((block, index) => {
-      if (!block) return [];
-      const text = (this.streamed[index] ?? []).join('');
-      const field = block['type'] === 'thinking' ? 'thinking' : block['type'] === 'text' ? 'text' : undefined;
-      return [field ? { ...block, [field]: `${typeof block[field] === 'string' ? block[field] : ''}${text}` } : block];
-    });
+    return [...this.blocks.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, { block, streamed }]) => {
+        const field = block['type'] === 'thinking' ? 'thinking' : block['type'] === 'text' ? 'text' : undefined;
+        if (!field) return block;
+        return { ...block, [field]: `${typeof block[field] === 'string' ? block[field] : ''}${streamed.join('')}` };
+      });
   }
 
   private drop(): void {
     this.over = true;
-    this.blocks = [];
-    this.streamed = [];
+    this.blocks.clear();
   }
 }
 
