@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AssistantParts, TextChunks } from './assistant-parts';
+import { TextChunks } from '../provider/text-chunks';
+import { AssistantParts } from './assistant-parts';
 
 describe("the assistant message's text parts", () => {
   it('keep every delta in order across runs joined as they fill and when the part ends', () => {

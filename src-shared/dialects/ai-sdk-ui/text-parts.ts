@@ -5,7 +5,7 @@ import { KIND } from '../../envelope/vocabulary';
 import { createBlockTracker, type BlockTracker, type StartedBlock } from '../block-tracker';
 import type { WireEvent } from '../provider/event-context';
 import type { MessageHost } from './tool-calls';
-import type { TextChunks } from './assistant-parts';
+import type { TextChunks } from '../provider/text-chunks';
 
 /**
  * The text and reasoning parts of one AI SDK message: started, streamed and ended by kind and

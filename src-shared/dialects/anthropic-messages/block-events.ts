@@ -55,8 +55,8 @@ export function startBlock(s: MessagesStream, ctx: ProviderEventContext, event: 
     toolUseId: stringField(start, 'tool_use_id'),
     start,
     input: [],
+    kept: s.assistant.start(index, start),
   };
-  s.assistant.start(index, start);
   const previous = s.blocks.start(index, block);
   if (previous)
     ctx.report(
@@ -174,7 +174,7 @@ export function streamedDelta(
   if (block.deltaEvent?.kind !== kind)
     block.deltaEvent = unified('stream.content_block_delta', s.ids(index), { kind, channel: streamed.channel });
   ctx.envelope(streamed.type, false, text, NO_EXTRAS, undefined, block.deltaEvent);
-  s.assistant.text(index, text);
+  s.assistant.text(block.kept, text);
 }
 
 export function stopBlock(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
@@ -182,6 +182,7 @@ export function stopBlock(s: MessagesStream, ctx: ProviderEventContext, event: W
   if (!found) return;
   const { index, block } = found;
   s.blocks.stop(index);
+  s.assistant.stop(index);
   const streamed = STREAMED[block.type];
   if (streamed) {
     ctx.emit(

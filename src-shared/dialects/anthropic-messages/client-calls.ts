@@ -4,6 +4,7 @@ import { jsonText } from '../../json/tree';
 import { isJsonObject, parseJson } from '../../json/values';
 import { answerEntries, pausedConversation } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
+import { TextChunks } from '../provider/text-chunks';
 import type { ClientToolContinuation } from '../types';
 
 /*
@@ -28,20 +29,24 @@ export class AssistantBlocks {
   /** The client's calls (`tool_use` blocks), kept whatever the size of the rest. */
   readonly calls: { id: string; name: string; input: unknown }[] = [];
   /** By the stream's block index (a map: an index is the server's number, any size). */
-  private blocks = new Map<number, { block: Record<string, unknown>; streamed: string[] }>();
+  private blocks = new Map<number, { block: Record<string, unknown>; streamed: TextChunks }>();
   private chars = 0;
   over = false;
 
-  start(index: number, block: Record<string, unknown>): void {
-    if (!this.over) this.blocks.set(index, { block: { ...block }, streamed: [] });
+  /** A block started: kept, with where its text goes (undefined past what is kept). */
+  start(index: number, block: Record<string, unknown>): TextChunks | undefined {
+    if (this.over) return undefined;
+    const streamed = new TextChunks();
+    this.blocks.set(index, { block: { ...block }, streamed });
+    return streamed;
   }
 
-  /** A text or thinking delta of block `index`. */
-  text(index: number, text: string): void {
+  /** A text or thinking delta, into where its block's text goes (the hot path: no lookup). */
+  text(kept: TextChunks | undefined, text: string): void {
     if (this.over) return;
     this.chars += text.length;
-    if (this.chars > MAX_KEPT_CHARS) return this.drop();
-    this.blocks.get(index)?.streamed.push(text);
+    if (this.chars > MAX_KEPT_CHARS) this.drop();
+    else kept?.push(text);
   }
 
   /** A field appended to (a thinking block's signature). */
@@ -56,6 +61,11 @@ export class AssistantBlocks {
     const citations = block['citations'];
     if (Array.isArray(citations)) citations.push(citation);
     else block['citations'] = [citation];
+  }
+
+  /** The block stopped: its text so far is joined (TextChunks). */
+  stop(index: number): void {
+    this.blocks.get(index)?.streamed.seal();
   }
 
   /** A tool use block's input as JSON text, once its stop has it; a client's call is kept, whatever the size. */
@@ -75,7 +85,7 @@ export class AssistantBlocks {
       .map(([, { block, streamed }]) => {
         const field = block['type'] === 'thinking' ? 'thinking' : block['type'] === 'text' ? 'text' : undefined;
         if (!field) return block;
-        return { ...block, [field]: `${typeof block[field] === 'string' ? block[field] : ''}${streamed.join('')}` };
+        return { ...block, [field]: `${typeof block[field] === 'string' ? block[field] : ''}${streamed.text()}` };
       });
   }
 

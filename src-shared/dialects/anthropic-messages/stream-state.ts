@@ -3,6 +3,7 @@ import { createBlockTracker, type BlockTracker, type StartedBlock } from '../blo
 import { integerField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { ProviderStream } from '../provider/provider-stream';
 import type { DialectCallbacks } from '../types';
+import type { TextChunks } from '../provider/text-chunks';
 import { AssistantBlocks } from './client-calls';
 import { CompactTextDelta } from './compact-delta';
 
@@ -21,6 +22,8 @@ export interface OpenBlock extends StartedBlock {
    * of a block has the same one, so its envelopes share it (read-only) instead of one each.
    */
   deltaEvent?: UnifiedEvent;
+  /** Where its text is kept for the client's assistant message (AssistantBlocks), while it is. */
+  kept?: TextChunks;
 }
 
 /**

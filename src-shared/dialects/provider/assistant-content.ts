@@ -1,3 +1,5 @@
+import { TextChunks } from './text-chunks';
+
 /** Content text kept for a continuation; past it the assistant message is sent without it (`content: null`). */
 const MAX_KEPT_CONTENT_CHARS = 1024 * 1024;
 
@@ -7,7 +9,7 @@ const MAX_KEPT_CONTENT_CHARS = 1024 * 1024;
  * rarely says much first, and one that says more is not held twice over (its blocks hold it).
  */
 export class AssistantContent {
-  private parts: string[] = [];
+  private chunks = new TextChunks();
   private chars = 0;
   private over = false;
 
@@ -16,12 +18,12 @@ export class AssistantContent {
     this.chars += text.length;
     if (this.chars > MAX_KEPT_CONTENT_CHARS) {
       this.over = true;
-      this.parts = [];
-    } else this.parts.push(text);
+      this.chunks = new TextChunks();
+    } else this.chunks.push(text);
   }
 
   /** The content, or null when there was none or more than is kept. */
   text(): string | null {
-    return this.over || this.chars === 0 ? null : this.parts.join('');
+    return this.over || this.chars === 0 ? null : this.chunks.text();
   }
 }
