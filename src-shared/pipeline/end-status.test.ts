@@ -127,7 +127,9 @@ describe('end status: truncated and failed streams are never "done"', () => {
   });
 
   it.each([
-    ['anthropic-messages/tool-use.sse', 'done', /^The stream ended with message_stop\.$/],
+    ['anthropic-messages/text-citations.sse', 'done', /^The stream ended with message_stop\.$/],
+    // A client tool call: the message waits for its result.
+    ['anthropic-messages/tool-use.sse', 'paused', /awaiting_frontend_tools/],
     ['anthropic-messages/cut.sse', 'truncated', /^The stream ended after \d+ events without message_stop\.$/],
     [
       'anthropic-messages/error-midstream.sse',

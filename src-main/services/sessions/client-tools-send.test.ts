@@ -192,6 +192,22 @@ const CLIENT_CALL_APIS = [
     answer: 'San Francisco: fog, 14 °C.',
   },
   {
+    name: 'a Gemini run (function calls)',
+    path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+    request: { scenario: 'parallel-calls', contents: [{ role: 'user', parts: [{ text: 'Paris?' }] }] },
+    continuedBy: 'Gemini streamGenerateContent',
+    format: 'gemini',
+    calls: ['get_weather', 'get_local_time'],
+    sent: (body: Json) =>
+      (body['contents'] as Json[]).map(({ role, parts }) => [role, (parts as Json[]).map((p) => Object.keys(p)[0])]),
+    expected: [
+      ['user', ['text']],
+      ['model', ['functionCall', 'functionCall']],
+      ['user', ['functionResponse', 'functionResponse']],
+    ],
+    answer: 'In Paris it is 21 °C and 14:05.',
+  },
+  {
     name: 'an OpenAI Responses run (a function tool)',
     path: '/v1/responses',
     request: { model: 'gpt-5', stream: true, scenario: 'reasoning-function', input: 'Weather in Paris?' },

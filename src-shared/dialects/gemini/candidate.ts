@@ -6,6 +6,7 @@ import { isJsonObject } from '../../json/values';
 import { base64DecodedLength } from '../../recording/base64';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
+import { ModelParts } from './client-calls';
 import { PartialArguments } from './partial-args';
 import { partKind, type PartKind } from './vocabulary';
 
@@ -20,6 +21,10 @@ type Streamed = keyof typeof STREAMED;
 /** A function call whose arguments stream as `partialArgs` (Vertex AI), until a part without `willContinue`. */
 interface StreamingCall {
   id: string;
+  /** The id its part sent ('' for none: `id` is then made up). */
+  sentId: string;
+  /** Its first part's thoughtSignature, sent back with it. */
+  signature: string | undefined;
   name: string;
   args: PartialArguments;
   at: ProviderEventContext['at'];
@@ -50,6 +55,8 @@ export class Candidate {
   private lastCode: string | undefined;
   /** The frame whose finishReason finished this candidate. */
   finishedAt: number | undefined;
+  /** Its parts as a client sends them back with its function results (client-calls.ts). */
+  readonly model = new ModelParts();
 
   constructor(
     readonly index: number,
@@ -84,13 +91,14 @@ export class Candidate {
     }
     const kind = partKind(part);
     this.endPending(ctx, kind);
+    if (kind !== 'functionCall') this.model.part(part);
     switch (kind) {
       case 'text':
         if (typeof part['text'] === 'string') this.text(ctx, part['text'], part['thought'] === true);
         break;
       case 'functionCall':
         this.closeStreamed(ctx);
-        this.functionCall(ctx, objectField(part, 'functionCall'));
+        this.functionCall(ctx, objectField(part, 'functionCall'), part);
         break;
       case 'executableCode':
         this.closeStreamed(ctx);
@@ -129,6 +137,7 @@ export class Candidate {
   textPart(ctx: ProviderEventContext, text: string): void {
     this.endPending(ctx, 'text');
     this.text(ctx, text, false);
+    this.model.text(text);
   }
 
   private text(ctx: ProviderEventContext, text: string, thought: boolean): void {
@@ -168,7 +177,7 @@ export class Candidate {
     this.deltaEvent = undefined;
   }
 
-  private functionCall(ctx: ProviderEventContext, call: WireEvent): void {
+  private functionCall(ctx: ProviderEventContext, call: WireEvent, part: WireEvent): void {
     this.clock.token(ctx.frame.receivedAt);
     const name = stringField(call, 'name');
     const continues = call['willContinue'] === true;
@@ -177,8 +186,10 @@ export class Candidate {
       this.endCall(ctx, `a call of ${name} started (chunk ${ctx.frame.seq})`);
     if (!this.call && !continues && !partial) {
       // A whole call: name and args in one part.
-      const id = stringField(call, 'id') || this.host.newId('call');
+      const sentId = stringField(call, 'id');
+      const id = sentId || this.host.newId('call');
       const args = call['args'];
+      this.model.call({ id, sentId, name, args: isJsonObject(args) ? args : {} }, part);
       if (args !== undefined && !isJsonObject(args))
         ctx.report(
           'provider.tool-args-invalid',
@@ -195,8 +206,10 @@ export class Candidate {
       return;
     }
     if (!this.call) {
-      const id = stringField(call, 'id') || this.host.newId('call');
-      this.call = { id, name, args: new PartialArguments(), at: ctx.at, frame: ctx.frame.seq };
+      const sentId = stringField(call, 'id');
+      const id = sentId || this.host.newId('call');
+      const signature = typeof part['thoughtSignature'] === 'string' ? part['thoughtSignature'] : undefined;
+      this.call = { id, sentId, signature, name, args: new PartialArguments(), at: ctx.at, frame: ctx.frame.seq };
       ctx.wire(
         'functionCall',
         call,
@@ -231,6 +244,17 @@ export class Candidate {
     const call = this.call;
     if (!call) return;
     this.call = undefined;
+    const { sentId, signature, name } = call;
+    const args = call.args.root;
+    // A call whose arguments never all came is no call a client can run.
+    if (phase === 'completed')
+      this.model.call(
+        { id: call.id, sentId, name, args },
+        {
+          functionCall: { ...(sentId !== '' ? { id: sentId } : {}), name, args },
+          ...(signature !== undefined ? { thoughtSignature: signature } : {}),
+        },
+      );
     ctx.emit(
       { type: KIND.tool_call, final: true, delta: jsonText(call.args.root), extras: { id: call.id, name: call.name } },
       unified('stream.tool_call_stop', this.ids({ tool_call_id: call.id }), {

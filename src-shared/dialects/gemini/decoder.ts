@@ -17,6 +17,7 @@ import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types'
 import { Candidate, type CandidateHost } from './candidate';
 import { countedCallbacks } from '../provider/counted-callbacks';
 import { emitSources } from './grounding';
+import { pauseOnClientCalls } from './client-calls';
 import { RecentTextChunk } from './recent-text';
 import { finishPhase, finishRule, normalisedUsage } from './vocabulary';
 
@@ -59,6 +60,12 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
   let chunks = 0;
   let ids = 0;
   const reported = new Set<string>();
+  /**
+   * The response's first candidate finished well, maybe after calls for its client, and no
+   * response followed (a capture of a tool loop holds the ones that answered them): the
+   * stream's end pauses on its calls (client-calls.ts).
+   */
+  let waiting: Candidate | undefined;
   const recent = new RecentTextChunk();
   const readShapes = options.readShapes !== false;
   const messages = new MessageSequence(callbacks, {
@@ -142,6 +149,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
       if (response) flushSummaries(at, response);
     }
     recent.forget();
+    waiting = undefined;
     response = {
       id,
       model: stringField(chunk, 'modelVersion'),
@@ -216,6 +224,8 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
       current.unfinished--;
     }
     current.reason = reason;
+    // The first candidate is the one a client continues: it waits when it finished well after calls.
+    if (candidate.index === 0) waiting = finishPhase(reason) === 'completed' ? candidate : undefined;
     candidate.clock.stopReason = reason;
     candidate.clock.status = finishPhase(reason);
     const rule = finishRule(reason);
@@ -263,6 +273,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
 
   /** An error body in the stream (`{"error": {code, message, status}}`): the response ends in failure. */
   function apiError(at: ProviderEventContext, chunk: WireEvent): void {
+    waiting = undefined;
     const error = objectField(chunk, 'error');
     const status =
       stringField(error, 'status') || (typeof error['code'] === 'number' ? String(error['code']) : 'error');
@@ -330,6 +341,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     end() {
       if (!lastFrame || !ctx || !response) return;
       const at = ctx.next(lastFrame, response.id);
+      if (waiting) pauseOnClientCalls(at.next(lastFrame, waiting.agent), waiting.ids(), waiting.model);
       if (!response.ended) {
         callbacks.onDiagnostic({
           rule: 'provider.missing-terminal',

@@ -1,6 +1,7 @@
 import { isJsonObject } from '../../json/values';
 import type { SniffedFrame } from '../sniff';
 import type { DialectModule } from '../types';
+import { geminiContinuation } from './client-calls';
 import { createGeminiDecoder } from './decoder';
 
 /**
@@ -49,4 +50,6 @@ export const geminiDialect: DialectModule<'gemini'> = {
   // A capture whose first chunks show none of the markers (an error body, say) is still the
   // endpoint's stream: Gemini API and Vertex AI alike end the path in `:streamGenerateContent`.
   evidence: { urlPaths: [':streamGenerateContent'] },
+  // Gemini runs no function the client declares: a response finished after calls waits for it (client-calls.ts).
+  clientTools: geminiContinuation,
 };

@@ -130,7 +130,6 @@ describe("the Gemini dialect's rules", () => {
   it('provider.tool-args-invalid: args that are no object, or a partial argument that names no argument', () => {
     expect(rulesOf(stream(chunk([{ functionCall: { name: 'f', args: '{"a":' } }]), finish('STOP')))).toEqual([
       'provider.tool-args-invalid',
-      'tool.call-without-result',
     ]);
     const badPath = chunk([{ functionCall: { name: 'f', partialArgs: [{ jsonPath: 'q', stringValue: 'x' }] } }]);
     expect(rulesOf(stream(badPath, finish('STOP')))).toContain('provider.tool-args-invalid');

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../../../src-shared/json/values';
 import { CHART_PNG_BASE64 } from '../sample-image';
 import type { ProviderEvent, ProviderScenario } from './types';
 
@@ -132,6 +133,16 @@ export const GEMINI_SCENARIOS: readonly ProviderScenario[] = [
       .finish('STOP').events,
   },
   {
+    id: 'calls-answered',
+    title: 'Function calls, answered',
+    summary:
+      'What a conversation ending with the functionResponse parts answering the calls gets: the answer, from them.',
+    events: new ResponseScript('resp-demo-answered', 60)
+      .chunk([text('In Paris it is 21 °C ')], 6)
+      .chunk([text('and 14:05.')], 5)
+      .finish('STOP').events,
+  },
+  {
     id: 'code-execution',
     title: 'Code execution',
     summary: 'executableCode, its codeExecutionResult and the plot it drew (inlineData), then the answer.',
@@ -237,3 +248,16 @@ export const GEMINI_SCENARIOS: readonly ProviderScenario[] = [
     cut: true,
   },
 ];
+
+/**
+ * The scenario as a request answers it: a conversation whose last content holds
+ * `functionResponse` parts (the client's results for the calls a response finished with) gets
+ * the answer from them, whatever scenario the body still names.
+ */
+export function geminiContinuation(scenario: ProviderScenario, body: unknown): ProviderScenario {
+  const contents = isJsonObject(body) && Array.isArray(body['contents']) ? body['contents'] : [];
+  const last: unknown = contents.at(-1);
+  const parts = isJsonObject(last) && Array.isArray(last['parts']) ? (last['parts'] as unknown[]) : [];
+  const answers = parts.some((part) => isJsonObject(part) && isJsonObject(part['functionResponse']));
+  return answers ? (GEMINI_SCENARIOS.find((s) => s.id === 'calls-answered') ?? scenario) : scenario;
+}

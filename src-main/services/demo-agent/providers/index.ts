@@ -2,7 +2,7 @@ import { isJsonObject } from '../../../../src-shared/json/values';
 import { AG_UI_SAMPLE_INPUT, AG_UI_SCENARIOS, chooseAgUiScenario } from './ag-ui-scenarios';
 import { AI_SDK_DATA_SCENARIOS, AI_SDK_UI_SCENARIOS, continuation } from './ai-sdk-scenarios';
 import { ANTHROPIC_SCENARIOS, anthropicContinuation } from './anthropic-scenarios';
-import { GEMINI_SCENARIOS } from './gemini-scenarios';
+import { GEMINI_SCENARIOS, geminiContinuation } from './gemini-scenarios';
 import { chatContinuation, chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';
 import {
   A2A_SCENARIOS,
@@ -139,6 +139,7 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
     path: '/v1beta/models/{model}:streamGenerateContent',
     title: 'Gemini',
     scenarios: GEMINI_SCENARIOS,
+    answer: geminiContinuation,
     // With alt=sse: data-only events, framed with CRLF as the API frames them.
     encode: (event) => `data: ${eventJson(event)}\r\n\r\n`,
     // Without it: the same responses as one JSON array, each element pretty-printed with CRLF.
