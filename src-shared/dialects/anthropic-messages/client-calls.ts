@@ -1,8 +1,5 @@
-import { unified } from '../../envelope/unified';
-import { KIND } from '../../envelope/vocabulary';
-import { jsonText } from '../../json/tree';
 import { isJsonObject, parseJson } from '../../json/values';
-import { answerEntries, pausedConversation } from '../provider/conversation';
+import { answerEntries, emitClientPause, pausedConversation } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import { TextChunks } from '../provider/text-chunks';
 import type { ClientToolContinuation } from '../types';
@@ -100,23 +97,14 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, messageId: string,
   const { calls } = content;
   if (calls.length === 0) return;
   const blocks = content.content();
-  ctx.emit(
-    {
-      type: KIND.awaiting_frontend_tools,
-      final: true,
-      delta: jsonText({
-        tools: calls.map((call) => ({
-          tool_use_id: call.id,
-          name: call.name,
-          input: isJsonObject(call.input) ? call.input : {},
-        })),
-        // Past what is kept, no message: a continuation says why it cannot send one.
-        message: blocks === null ? null : { role: 'assistant', content: blocks },
-      }),
-      extras: { id: messageId },
-    },
-    unified('stream.tool_call_status', { message_id: messageId }, { phase: 'requires_action' }),
-  );
+  const tools = calls.map((call) => ({
+    tool_use_id: call.id,
+    name: call.name,
+    input: isJsonObject(call.input) ? call.input : {},
+  }));
+  // Past what is kept, no message: a continuation says why it cannot send one.
+  const message = blocks === null ? null : { role: 'assistant', content: blocks };
+  emitClientPause(ctx, { message_id: messageId }, tools, { message }, { id: messageId });
 }
 
 /**

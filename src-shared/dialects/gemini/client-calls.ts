@@ -1,8 +1,6 @@
-import { unified, type StreamIds } from '../../envelope/unified';
-import { KIND } from '../../envelope/vocabulary';
-import { jsonText } from '../../json/tree';
+import type { StreamIds } from '../../envelope/unified';
 import { isJsonObject, parseJson } from '../../json/values';
-import { answerEntries } from '../provider/conversation';
+import { answerEntries, emitClientPause } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import { TextChunks } from '../provider/text-chunks';
 import type { ClientToolContinuation } from '../types';
@@ -89,21 +87,13 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, ids: StreamIds, mo
   const { calls } = model;
   if (calls.length === 0) return;
   const parts = model.content();
-  ctx.emit(
-    {
-      type: KIND.awaiting_frontend_tools,
-      final: true,
-      delta: jsonText({
-        tools: calls.map((call) => ({ tool_use_id: call.id, name: call.name, input: call.args })),
-        // Past what is kept, no content: a continuation says why it cannot send one.
-        content: parts === null ? null : { role: 'model', parts },
-        // The ids the parts sent (the panel's are made up where they sent none).
-        sent_ids: Object.fromEntries(calls.map((call) => [call.id, call.sentId])),
-      }),
-      extras: {},
-    },
-    unified('stream.tool_call_status', ids, { phase: 'requires_action' }),
-  );
+  const tools = calls.map((call) => ({ tool_use_id: call.id, name: call.name, input: call.args }));
+  emitClientPause(ctx, ids, tools, {
+    // Past what is kept, no content: a continuation says why it cannot send one.
+    content: parts === null ? null : { role: 'model', parts },
+    // The ids the parts sent (the panel's are made up where they sent none).
+    sent_ids: Object.fromEntries(calls.map((call) => [call.id, call.sentId])),
+  });
 }
 
 /** A function's response as the API wants it, an object: the answer's JSON object, else the text under `result` (`error` for an error). */

@@ -1,8 +1,5 @@
-import { unified } from '../../envelope/unified';
-import { KIND } from '../../envelope/vocabulary';
-import { jsonText } from '../../json/tree';
 import { isJsonObject } from '../../json/values';
-import { pausedConversation, answerEntries } from '../provider/conversation';
+import { answerEntries, emitClientPause, pausedConversation } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { OllamaResponse } from './response';
@@ -38,22 +35,12 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, response: OllamaRe
       function: { name: call.name, arguments: call.args },
     })),
   };
-  ctx.emit(
-    {
-      type: KIND.awaiting_frontend_tools,
-      final: true,
-      delta: jsonText({
-        tools: calls.map((call) => ({
-          tool_use_id: call.id,
-          name: call.name,
-          input: isJsonObject(call.args) ? call.args : {},
-        })),
-        message,
-      }),
-      extras: {},
-    },
-    unified('stream.tool_call_status', response.ids(), { phase: 'requires_action' }),
-  );
+  const tools = calls.map((call) => ({
+    tool_use_id: call.id,
+    name: call.name,
+    input: isJsonObject(call.args) ? call.args : {},
+  }));
+  emitClientPause(ctx, response.ids(), tools, { message });
 }
 
 /**

@@ -1,8 +1,5 @@
-import { unified } from '../../envelope/unified';
-import { KIND } from '../../envelope/vocabulary';
-import { jsonText } from '../../json/tree';
 import { isJsonObject, parseJson } from '../../json/values';
-import { pausedConversation, answerEntries } from '../provider/conversation';
+import { answerEntries, emitClientPause, pausedConversation } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { Completion } from './completion';
@@ -15,6 +12,9 @@ import type { ToolCall } from './tool-calls';
  * and the answers continue the run as the OpenAI SDKs' users do: the request's messages, then
  * the assistant message as it streamed, then one `tool` message per call.
  */
+
+/** finish_reason values that leave the calls for the client (the API runs no tool, so every call it finishes on is one). */
+export const leavesCallsToClient = (reason: string): boolean => reason === 'tool_calls' || reason === 'function_call';
 
 /** The id a legacy `function_call` (which has none) is answered by. */
 const FUNCTION_CALL_ID = 'function_call';
@@ -47,21 +47,17 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Comple
       type: 'function',
       function: { name: call.name, arguments: args[i] ?? '' },
     }));
-  ctx.next(ctx.frame, choice.agent).emit(
-    {
-      type: KIND.awaiting_frontend_tools,
-      final: true,
-      delta: jsonText({
-        tools: calls.map((call, i) => ({
-          tool_use_id: answerId(call),
-          name: call.name,
-          input: inputOf(args[i] ?? ''),
-        })),
-        message,
-      }),
-      extras: { id: completion.id },
-    },
-    unified('stream.tool_call_status', { message_id: completion.id }, { phase: 'requires_action' }),
+  const tools = calls.map((call, i) => ({
+    tool_use_id: answerId(call),
+    name: call.name,
+    input: inputOf(args[i] ?? ''),
+  }));
+  emitClientPause(
+    ctx.next(ctx.frame, choice.agent),
+    { message_id: completion.id },
+    tools,
+    { message },
+    { id: completion.id },
   );
 }
 

@@ -9,7 +9,7 @@ import { ProviderEventContext, stringField } from '../provider/event-context';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { carriesContent, choiceExtras, closeText, streamIds, writeCalls, writeText } from './choice-output';
-import { pauseOnClientCalls } from './client-calls';
+import { leavesCallsToClient, pauseOnClientCalls } from './client-calls';
 import { Completion, type Choice } from './completion';
 import { RecentContentDelta } from './recent-content';
 import {
@@ -22,9 +22,6 @@ import {
   TEXT,
   type StreamedChannel,
 } from './vocabulary';
-
-/** finish_reason values that leave calls for the client to run. */
-const CLIENT_CALL_FINISHES: ReadonlySet<string> = new Set(['tool_calls', 'function_call']);
 
 /** What a learnt content chunk decoded to (see RecentContentDelta): checked to still hold before each read. */
 interface LearntDelta {
@@ -290,8 +287,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     choice.finishedAt = ctx.frame.receivedAt;
     closeText(ctx, current, choice);
     const calls = writeCalls(ctx, current, choice, true);
-    // The API runs no tool: every call it finishes on is the client's to run and answer.
-    if (CLIENT_CALL_FINISHES.has(reason)) choice.clientCalls = calls;
+    if (leavesCallsToClient(reason)) choice.clientCalls = calls;
     const clock = choice.clock;
     clock.stopReason = reason;
     let outcome = finishOutcome(reason);

@@ -1,9 +1,6 @@
-import { unified } from '../../envelope/unified';
-import { KIND } from '../../envelope/vocabulary';
-import { jsonText } from '../../json/tree';
 import { isJsonObject, parseJson } from '../../json/values';
 import type { ProviderEventContext } from '../provider/event-context';
-import { answerEntries } from '../provider/conversation';
+import { answerEntries, emitClientPause } from '../provider/conversation';
 import type { ClientToolContinuation } from '../types';
 
 /*
@@ -38,19 +35,9 @@ function inputOf(call: ClientCall): Record<string, unknown> {
 /** The response completed with calls for its client: the pause, naming the response and each call's item type. */
 export function pauseOnClientCalls(ctx: ProviderEventContext, responseId: string, calls: readonly ClientCall[]): void {
   if (calls.length === 0) return;
-  ctx.emit(
-    {
-      type: KIND.awaiting_frontend_tools,
-      final: true,
-      delta: jsonText({
-        tools: calls.map((call) => ({ tool_use_id: call.callId, name: call.name, input: inputOf(call) })),
-        response_id: responseId,
-        outputs: Object.fromEntries(calls.map((call) => [call.callId, OUTPUT_ITEM[call.type]])),
-      }),
-      extras: { id: responseId },
-    },
-    unified('stream.tool_call_status', { response_id: responseId }, { phase: 'requires_action' }),
-  );
+  const tools = calls.map((call) => ({ tool_use_id: call.callId, name: call.name, input: inputOf(call) }));
+  const outputs = Object.fromEntries(calls.map((call) => [call.callId, OUTPUT_ITEM[call.type]]));
+  emitClientPause(ctx, { response_id: responseId }, tools, { response_id: responseId, outputs }, { id: responseId });
 }
 
 /**

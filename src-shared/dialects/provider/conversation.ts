@@ -1,4 +1,8 @@
+import { unified, type StreamIds } from '../../envelope/unified';
+import { KIND } from '../../envelope/vocabulary';
+import { jsonText } from '../../json/tree';
 import { isJsonObject, parseJson } from '../../json/values';
+import type { ProviderEventContext } from './event-context';
 import type { ClientToolAnswer } from '../types';
 import type { PendingTool } from '../../reconstruct/types';
 
@@ -36,4 +40,29 @@ export function answerEntries(
     const answer = byId.get(call.toolUseId);
     return answer ? [message(call, answer)] : [];
   });
+}
+
+/** A call a pause offers for an answer, as the `awaiting_frontend_tools` payload names it. */
+export interface PausedCall {
+  tool_use_id: string;
+  name: string;
+  input: unknown;
+}
+
+/**
+ * The pause on calls the client runs: an `awaiting_frontend_tools` envelope naming them, with
+ * what the dialect's continuation needs beside them (`continuation`: the message to send back,
+ * the response to follow), at phase `requires_action`.
+ */
+export function emitClientPause(
+  ctx: ProviderEventContext,
+  ids: StreamIds,
+  tools: readonly PausedCall[],
+  continuation: Record<string, unknown>,
+  extras: Record<string, unknown> = {},
+): void {
+  ctx.emit(
+    { type: KIND.awaiting_frontend_tools, final: true, delta: jsonText({ tools, ...continuation }), extras },
+    unified('stream.tool_call_status', ids, { phase: 'requires_action' }),
+  );
 }
