@@ -154,7 +154,8 @@ export function legsOf(
 
 /**
  * What the file says of how its session ended: its kind, how a recording's last leg ended (or
- * any file's, when its response was no stream: failed, as the connection would have said),
+ * any file's, when its response was no stream: failed, as the connection would have said; or
+ * as an export of this inspector says),
  * tool results sent for it.
  */
 export function endOf(source: ImportedSource | null): Pick<DecodedFile, 'kind' | 'lastLegOutcome' | 'lastLegAnswered'> {
@@ -166,7 +167,8 @@ export function endOf(source: ImportedSource | null): Pick<DecodedFile, 'kind' |
       : null;
   return {
     kind: source?.kind ?? 'stdin',
-    lastLegOutcome: source?.kind === 'recording' ? last?.outcome : notStream,
+    // A recording's leg without an end was cut; other files say how a leg ended only where this inspector wrote them (HAR, envelope export).
+    lastLegOutcome: source?.kind === 'recording' ? last?.outcome : (notStream ?? last?.outcome ?? null),
     lastLegAnswered: source?.actions.some((a) => a.kind === 'tool-results' && a.leg === lastLeg) ?? false,
   };
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturePath, providerFixturePath, readFixture } from '../testing/fixtures';
 import { runCli } from './test-io';
@@ -100,5 +103,35 @@ describe('inspect shows how the stream ended, and a truncated or error-ended str
 
   it('the help names --fail-on', async () => {
     expect((await run(['--help'])).out).toMatch(/--fail-on error\|warning\|info\|end\|none\|RULE/);
+  });
+});
+
+describe("inspect ends a leg as this inspector's envelope export says, as the app does", () => {
+  const EVENT = 'data: {"type":"text","agent":"a","final":false,"delta":"hi"}\n\n';
+  const exportWith = (end: { reason: string; message?: string }): string =>
+    [
+      { exportedLeg: 0, startedAt: 0, request: null, response: null, stream: true, end },
+      { seq: 0, leg: 0, frame: 0, agent: 'a', type: 'text', final: false, delta: 'hi', extras: {}, dialect: 'json' },
+    ]
+      .map((line, i) => JSON.stringify(i === 1 ? { ...line, byteStart: 0, byteEnd: EVENT.length, wire: EVENT } : line))
+      .join('\n');
+
+  it.each<[{ reason: string; message?: string }, string, number]>([
+    [{ reason: 'aborted' }, 'stopped', 0],
+    // Failed inside a stream that had no end of its own: cut, for the reason the leg failed.
+    [{ reason: 'error', message: 'socket hang up' }, 'truncated', 1],
+  ])('a leg that ended %j: %s, exit %i', async (end, kind, exit) => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-export-end-'));
+    try {
+      const path = join(dir, 'session.ndjson');
+      await writeFile(path, exportWith(end));
+      const json = await run(['inspect', '--json', '--fail-on', 'end', path]);
+      const { status } = JSON.parse(json.out) as Report;
+      expect(status.kind).toBe(kind);
+      expect(status.reason).toContain(end.message ?? '');
+      expect(json.code).toBe(exit);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -39,12 +39,13 @@ type Canary = keyof typeof CANARIES;
 /**
  * Artifacts that hold a canary on purpose, with why. The bytes a server sent are evidence and
  * are kept as received, except environment secrets: a rejected response's body (the redirect
- * page) stays in the recording, the raw bytes and the HAR as it came; what is shown of it as
+ * page) stays in the recording, the raw bytes, the HAR and the envelope export (its leg's head
+ * line) as it came; what is shown of it as
  * the failure (the page, the CLI) is redacted.
  */
 const KEPT_ON_PURPOSE: Partial<Record<Canary, RegExp>> = {
   redirectToken:
-    /^(cli record redirect: recording file|live redirect: (spool|saved recording|raw bytes|(download|export) har|download recording))$/,
+    /^(cli record redirect: recording file|live redirect: (spool|saved recording|raw bytes|(download|export) (har|envelopes-ndjson)|download recording))$/,
 };
 
 const EXPORT_KINDS: ExportKind[] = ['envelopes-ndjson', 'blocks-json', 'raw-sse', 'har', 'transcript-md'];

@@ -30,7 +30,7 @@ export const FILE_FORMATS = {
     mimeType: 'application/x-ndjson',
     reopens: 'session',
     keeps:
-      "One decoded envelope per line, with its leg, frame and byte range; each event's first line also carries the event's bytes, which is what reopening it decodes. No requests, headers or network chunking; each event's receive time is kept.",
+      "One decoded envelope per line, with its leg, frame and byte range; each event's first line also carries the event's bytes, which is what reopening it decodes, and each leg's first line its request, response head and how it ended. No network chunking; each event's receive time is kept.",
   },
   har: {
     label: 'HAR (HTTP archive)',

@@ -1,6 +1,8 @@
 import { isJsonObject } from '../json/values';
 import { encodeUtf8 } from '../text/utf8';
 import { bytesAsText, decodeBase64 } from './base64';
+import { isRecordedRequest, isRecordedResponse, readLegOutcome } from './format';
+import type { LegOutcome, RecordedRequest, RecordedResponse } from './types';
 
 /**
  * This inspector's envelope export ("Envelopes (NDJSON)"): one envelope per line as it was
@@ -16,6 +18,13 @@ import { bytesAsText, decodeBase64 } from './base64';
  * provider stream's end is in events that are no envelope of the agent's vocabulary (the
  * export of a finished Anthropic stream reopened "truncated"), and its synthesised message
  * envelopes follow its `[DONE]`.
+ *
+ * Each leg starts with its head line (`exportedLeg`): the request that opened it and the
+ * response head (secrets redacted, as in a recording), when it started, whether its body was
+ * decoded as a stream, and how it ended; a leg no envelope line carries bytes for (an error
+ * page shown, not decoded; a stream cut before its first event) has them on its head line.
+ * Read back, the legs are the session's again: the same requests, responses, failures and
+ * ends. An export written before heads has legs with envelopes only, ended by their bytes.
  *
  * An export written before `wire` (or edited to drop it) is read from its envelopes: each
  * line is what the wire carried for it, in its leg, as far as the envelope can say (the
@@ -108,4 +117,55 @@ function wireData(
       // The upstream agent's field order: type, agent, final, delta, then the extras.
       return JSON.stringify({ type, agent, final, delta, ...extras });
   }
+}
+
+/** The key that makes a line a leg's head line (its value: the leg's number). */
+export const LEG_HEAD_KEY = 'exportedLeg';
+
+/** A leg's head line: what the session knew of the leg besides its envelopes. */
+export interface ExportedLegHead {
+  leg: number;
+  /** When the leg's request was sent (ms, the clock of the envelopes' `receivedAt`). */
+  startedAt: number;
+  /** Null for a leg read from a file, which had no request. */
+  request: RecordedRequest | null;
+  response: RecordedResponse | null;
+  /** Whether the body was decoded as a stream (false: a response shown, not decoded). */
+  stream: boolean;
+  end: LegOutcome;
+}
+
+/** The head line of a leg, with the leg's bytes when no envelope line carries them. */
+export function legHeadLine(head: ExportedLegHead, body?: { bytes: Uint8Array; receivedAt: number }): string {
+  const { leg, ...fields } = head;
+  return `${JSON.stringify({ [LEG_HEAD_KEY]: leg, ...fields, ...(body ? { receivedAt: body.receivedAt, ...wireFields(body.bytes) } : {}) })}\n`;
+}
+
+/** Whether an object is meant as a leg's head line (whether or not it is a valid one). */
+export const isLegHeadObject = (value: Record<string, unknown>): boolean => LEG_HEAD_KEY in value;
+
+/** A head line read back, with the bytes it carries; a string says what makes it no valid head. */
+export function readLegHead(
+  value: Record<string, unknown>,
+): (ExportedLegHead & { receivedAt: number; wire?: Uint8Array | 'malformed' }) | string {
+  const { request, response, stream, startedAt, receivedAt } = value;
+  const leg = value[LEG_HEAD_KEY];
+  const end = readLegOutcome(value['end']);
+  if (!isCount(leg)) return `its "${LEG_HEAD_KEY}" is no leg number`;
+  if (request !== null && !isRecordedRequest(request)) return 'its "request" is no {method, url, headers, body}';
+  if (response !== null && !isRecordedResponse(response)) return 'its "response" is no {status, statusText, headers}';
+  if (typeof stream !== 'boolean') return 'its "stream" is neither true nor false';
+  if (typeof startedAt !== 'number') return 'its "startedAt" is no time';
+  if (!end) return 'its "end" has no valid "reason" (done, error, aborted, closed)';
+  const wire = readWire(value);
+  return {
+    leg,
+    startedAt,
+    request,
+    response,
+    stream,
+    end,
+    receivedAt: typeof receivedAt === 'number' ? receivedAt : startedAt,
+    ...(wire !== undefined ? { wire } : {}),
+  };
 }

@@ -7,8 +7,10 @@ import {
   type ChunkRecord,
   type HeaderList,
   type LegEndReason,
+  type LegOutcome,
   type RecordedAction,
   type RecordedRequest,
+  type RecordedResponse,
   type RecordingHeader,
   type RecordingRecord,
 } from './types';
@@ -63,7 +65,7 @@ function isHeaderList(v: unknown): v is HeaderList {
   );
 }
 
-function isRequest(v: unknown): v is RecordedRequest {
+export function isRecordedRequest(v: unknown): v is RecordedRequest {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Json;
   return (
@@ -72,6 +74,21 @@ function isRequest(v: unknown): v is RecordedRequest {
     isHeaderList(r['headers']) &&
     (r['body'] === null || typeof r['body'] === 'string')
   );
+}
+
+/** A response head as a recording writes it: status, statusText and headers (other fields allowed). */
+export function isRecordedResponse(v: unknown): v is RecordedResponse {
+  if (!isJsonObject(v)) return false;
+  return isInt(v['status']) && typeof v['statusText'] === 'string' && isHeaderList(v['headers']);
+}
+
+/** How a leg ended, as a recording's end record or an export says it; undefined when `v` says no valid reason. */
+export function readLegOutcome(v: unknown): LegOutcome | undefined {
+  if (!isJsonObject(v)) return undefined;
+  const reason = LEG_END_REASONS.find((r) => r === v['reason']);
+  if (reason === undefined) return undefined;
+  const message = v['message'];
+  return typeof message === 'string' ? { reason, message } : { reason };
 }
 
 function isAction(v: unknown): v is RecordedAction {
@@ -162,12 +179,11 @@ export function parseRecord(text: string): ParsedRecord {
     }
     case 'leg':
       if (!isInt(r['leg'])) return invalid('has no leg number');
-      if (!isRequest(r['request'])) return invalid('has no valid "request" {method, url, headers, body}');
+      if (!isRecordedRequest(r['request'])) return invalid('has no valid "request" {method, url, headers, body}');
       return { kind: 'record', record: { type, leg: r['leg'], t, request: r['request'] } };
     case 'response':
       if (!isInt(r['leg'])) return invalid('has no leg number');
-      if (!isInt(r['status']) || typeof r['statusText'] !== 'string' || !isHeaderList(r['headers']))
-        return invalid('needs status, statusText and headers');
+      if (!isRecordedResponse(r)) return invalid('needs status, statusText and headers');
       if (r['stream'] !== undefined && typeof r['stream'] !== 'boolean')
         return invalid('has a "stream" that is neither true nor false');
       return {

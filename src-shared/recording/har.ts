@@ -2,13 +2,8 @@ import { isJsonObject } from '../json/values';
 import { announcesStream } from '../pipeline/leg-framing';
 import { encodeUtf8 } from '../text/utf8';
 import { decodeBase64 } from './base64';
-import {
-  LEG_END_REASONS,
-  type HeaderList,
-  type LegOutcome,
-  type RecordedRequest,
-  type RecordedResponse,
-} from './types';
+import { readLegOutcome } from './format';
+import { type HeaderList, type LegOutcome, type RecordedRequest, type RecordedResponse } from './types';
 
 /**
  * HAR 1.2 entries (http://www.softwareishard.com/blog/har-12-spec/) as sources: a listing
@@ -51,14 +46,6 @@ export const HAR_LEG_END = '_legEnd';
 
 /** The custom field in which this inspector's HAR export says whether a leg's body was decoded as a stream. */
 export const HAR_STREAM = '_stream';
-
-function legEndOf(value: unknown): LegOutcome | undefined {
-  const end = asObject(value);
-  const reason = LEG_END_REASONS.find((r) => r === end['reason']);
-  if (reason === undefined) return undefined;
-  const message = end['message'];
-  return typeof message === 'string' ? { reason, message } : { reason };
-}
 
 export interface HarLeg {
   request: RecordedRequest;
@@ -103,7 +90,7 @@ export function summarizeHarEntry(entry: unknown, index: number): HarEntrySummar
     hasBody: typeof content['text'] === 'string' && content['text'].length > 0,
     startedDateTime: asString(e['startedDateTime']),
   };
-  const legEnd = legEndOf(e[HAR_LEG_END]);
+  const legEnd = readLegOutcome(e[HAR_LEG_END]);
   if (legEnd) summary.legEnd = legEnd;
   const decoded = e[HAR_STREAM];
   if (typeof decoded === 'boolean') summary.decoded = summary.isStream = decoded;

@@ -17,6 +17,12 @@ describe('sniffSource', () => {
     ['an SSE capture with a BOM and CRLF', '\ufeff\r\nevent: message\r\ndata: x\r\n\r\n', 'sse', undefined],
     ['an SSE capture of a data line without colon', 'data\n\n', 'sse', undefined],
     ['NDJSON envelopes', `${ENVELOPE}\n${ENVELOPE}\n`, 'ndjson-envelopes', 'ndjson'],
+    [
+      "this inspector's envelope export, which starts with its first leg's head line",
+      `{"exportedLeg":0,"startedAt":0,"request":null,"response":null,"stream":true,"end":{"reason":"done"}}\n${ENVELOPE}\n`,
+      'ndjson-envelopes',
+      'ndjson',
+    ],
     ['NDJSON Anthropic events', `${EVENT}\n`, 'anthropic-events', 'ndjson'],
     [
       "NDJSON of a provider's chunks (an SDK test suite's .chunks.txt)",

@@ -6,6 +6,7 @@ import { announcedLineFraming, framingOfHead, isJsonMediaType, lineFramingOf } f
 import { createUtf8Decoder } from '../text/utf8';
 import { CHECK_REPORT_WHAT, isCheckReport } from './check-report';
 import { RECORDING_MAGIC } from './format';
+import { isLegHeadObject } from './envelope-export';
 import { convertItem, itemShape, type ItemShape } from './items';
 import { createJsonArraySplitter } from './json-array-splitter';
 import { RECORDING_FORMAT, type HeaderList, type RecordedResponse, type SourceKind } from './types';
@@ -219,6 +220,9 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
   // A recording header written by another tool, with spaces or its keys in another order.
   if (parsed.value['format'] === RECORDING_FORMAT) return { ok: true, kind: 'recording', bodyOffset: 0 };
   if ('log' in parsed.value) return { ok: true, kind: 'har', bodyOffset: start };
+  // This inspector's envelope export starts with its first leg's head line.
+  if (isLegHeadObject(parsed.value))
+    return { ok: true, kind: 'ndjson-envelopes', container: 'ndjson', bodyOffset: start };
   return { ok: true, kind: ITEM_KINDS[itemShape(parsed.value)].ndjson, container: 'ndjson', bodyOffset: start };
 }
 

@@ -13,14 +13,14 @@ import { buildHar, type HarExportLeg } from '../../../src-shared/export/har';
 import { legHeader } from '../../../src-shared/export/sse-legs';
 import { buildTranscript } from '../../../src-shared/export/transcript';
 import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
-import type { LegOutcome, RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
-import { wireFields, type ExportedWire } from '../../../src-shared/recording/envelope-export';
-import type { Envelope } from '../../../src-shared/envelope/types';
+import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
+import { envelopeLines } from './envelope-lines';
 import { newExportCount, rawLegCounter, type ExportCount } from './export-count';
-import { RECORDING_FLUSH_MS, recordedOutcome, type RecorderFactory } from './recorder-port';
+import { legBody, legOutcome, legWasDecoded } from './leg-export';
+import { RECORDING_FLUSH_MS, type RecorderFactory } from './recorder-port';
 import type { LegState } from './store/leg-state';
 import type { SessionStore } from './store/session-store';
-import { toBlockDetail, toEnvelopeDetail } from './store/session-summary';
+import { toBlockDetail } from './store/session-summary';
 
 /**
  * Saving a session as a recording, and exporting what was decoded. Files are created, never
@@ -86,36 +86,6 @@ async function writeNewFile(path: string, parts: Iterable<string | Uint8Array>, 
   return run.count.written;
 }
 
-function* envelopeLines(session: SessionStore, count: ExportCount): Generator<string> {
-  const wireOf = wireCursor(session);
-  for (let seq = 0; seq < session.envelopeCount; seq++) {
-    const envelope = session.envelope(seq);
-    count.envelopes = seq + 1;
-    if (envelope) yield `${JSON.stringify({ ...toEnvelopeDetail(envelope), ...wireOf(envelope) })}\n`;
-  }
-}
-
-/**
- * The bytes each exported line carries (src-shared/recording/envelope-export.ts): the first
- * line of an event its bytes and those before them since the last line that carried any, the
- * last line of a leg the rest of the leg. Every byte of a leg with envelopes is on one line.
- */
-function wireCursor(session: SessionStore): (envelope: Envelope) => ExportedWire | undefined {
-  let leg = -1;
-  let sent = 0;
-  return (envelope) => {
-    if (envelope.leg !== leg) [leg, sent] = [envelope.leg, 0];
-    const state = session.legs[leg];
-    if (!state) return undefined;
-    const legEnd = (session.legs[leg + 1]?.firstEnvelope ?? session.envelopeCount) - 1 === envelope.seq;
-    const end = legEnd ? state.raw.bytes : envelope.byteEnd;
-    if (end <= sent) return undefined;
-    const bytes = state.raw.slice(sent, end);
-    sent = end;
-    return wireFields(bytes);
-  };
-}
-
 /**
  * Each leg's bytes as received; a session of several legs is headed by their sizes
  * (src-shared/export/sse-legs.ts). Its size is known before the first byte is written.
@@ -162,41 +132,16 @@ function shownRequest(session: SessionStore, leg: LegState): RecordedRequest {
   };
 }
 
-/** How a leg ended, in the recording format's words (a leg still open is written as stopped there). */
-function legOutcome(leg: LegState): LegOutcome {
-  return recordedOutcome(
-    leg.end ?? { reason: 'stopped', message: 'The leg was still open when the session was saved' },
-  );
-}
-
-/**
- * Whether the session decoded the leg's body as a stream: a response refused as no stream (an
- * error page, a one-off answer, its body empty or not) was shown, not decoded.
- */
-function legWasDecoded(leg: LegState): boolean {
-  const refused = leg.failure?.kind === 'http-status' || leg.failure?.kind === 'content-type';
-  return leg.rejected.count === 0 && !refused;
-}
-
 function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
-  const stream = legWasDecoded(leg);
-  const body = stream ? leg.raw : leg.rejected;
-  const chunks: Uint8Array[] = [];
-  for (let i = 0; i < body.count; i++) {
-    const chunk = body.chunk(i);
-    if (chunk) chunks.push(chunk.bytes);
-  }
-  const first = body.count > 0 ? body.chunk(0)?.receivedAt : undefined;
-  const last = body.count > 0 ? body.chunk(body.count - 1)?.receivedAt : undefined;
+  const { bytes, ...times } = legBody(leg);
   return {
     request: shownRequest(session, leg),
     response: leg.response ? { ...leg.response, headers: redactHeaders(leg.response.headers) } : null,
     startedAt: leg.startedAt,
-    ...(first !== undefined ? { firstByteAt: first } : {}),
-    ...(last !== undefined ? { lastByteAt: last } : {}),
-    body: concatBytes(chunks),
+    ...times,
+    body: bytes,
     end: legOutcome(leg),
-    stream,
+    stream: legWasDecoded(leg),
   };
 }
 

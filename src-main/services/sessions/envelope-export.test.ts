@@ -1,0 +1,157 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LegInfo } from '../../../src-shared/contract/payloads';
+import { startLoopbackServer, type LoopbackServer } from '../connection/loopback-testing';
+import { createDefaultSessionService } from '../../hosts/default-service';
+import { settled } from './service-testing';
+import type { SessionService } from './session-service';
+
+/**
+ * The envelope export ("Envelopes (NDJSON)") opened again: every byte of each leg, and each
+ * leg's head (request, response, whether it was a stream, how it ended), so that a session
+ * reopens with the same legs, failures and ends.
+ */
+
+let dir: string;
+let service: SessionService;
+let server: LoopbackServer | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inspector-envelope-export-'));
+  service = createDefaultSessionService();
+});
+
+afterEach(async () => {
+  await service.dispose();
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const SECRET = 'canary-envelope-export-7f3';
+
+async function exportAndReopen(sessionId: string, name: string): Promise<{ path: string; id: string }> {
+  const exported = await service.exportSession({ sessionId, kind: 'envelopes-ndjson', path: join(dir, name) });
+  const reopened = await service.openFile({ path: exported!.path });
+  await settled(service, reopened.id);
+  return { path: exported!.path, id: reopened.id };
+}
+
+/** What a leg is to the user, besides the times of this run and how its file was read. */
+const legShape = (leg: LegInfo) => ({
+  request: leg.request && { method: leg.request.method, url: leg.request.url, headers: leg.request.headers },
+  response: leg.response,
+  bytes: leg.bytes,
+  end: leg.end,
+  failure: leg.failure && { kind: leg.failure.kind, message: leg.failure.message, body: leg.failure.body },
+});
+
+describe('the envelope export', () => {
+  it("carries every byte of the stream: bytes that are not UTF-8 as base64, between events, and a cut event's start", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from(': keep-alive\n\ndata: {"type":"text","agent":"a","final":false,"delta":"caf'),
+      Buffer.from([0xe9, 0xff]),
+      Buffer.from('"}\n\ndata: {"type":"text","agent":"a","fin'),
+    ]);
+    const path = join(dir, 'latin1-cut.sse');
+    await writeFile(path, bytes);
+    const { id } = await service.openFile({ path });
+    const opened = await settled(service, id);
+    const exported = await service.exportSession({
+      sessionId: id,
+      kind: 'envelopes-ndjson',
+      path: join(dir, 'e.ndjson'),
+    });
+    const lines = (await readFile(exported!.path, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { wire?: string; wireEncoding?: string });
+    expect(lines.filter((l) => l.wireEncoding === 'base64')).toHaveLength(1);
+    const carried = lines.map((l) =>
+      l.wire === undefined ? Buffer.alloc(0) : Buffer.from(l.wire, l.wireEncoding === 'base64' ? 'base64' : 'utf8'),
+    );
+    expect(Buffer.concat(carried).equals(bytes)).toBe(true);
+
+    const reopened = await settled(service, (await service.openFile({ path: exported!.path })).id);
+    expect(reopened.end).toEqual(opened.end);
+    expect(reopened.end?.kind).toBe('truncated');
+    const rows = async (sessionId: string) =>
+      (await service.getRows({ sessionId, start: 0, count: 100 })).rows.map((r) => [r.type, r.preview]);
+    expect(await rows(reopened.id)).toEqual(await rows(id));
+  });
+
+  it("keeps a leg shown, not decoded: the server's error page, its request and response come back as the failed leg", async () => {
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(422, { 'Content-Type': 'application/json', 'X-Request-Id': 'req-1' });
+      res.end('{"detail":"the prompt is empty"}');
+    });
+    const { id } = await service.connect({
+      url: `${server.url}/agent/run`,
+      method: 'POST',
+      headers: [['Authorization', `Bearer ${SECRET}`]],
+      body: { kind: 'json', text: '{"user_prompt":""}' },
+    });
+    const original = await settled(service, id);
+    expect(original.envelopes).toBe(0);
+    const reopened = await exportAndReopen(id, 'failed.ndjson');
+
+    const text = await readFile(reopened.path, 'utf8');
+    expect(text).not.toContain(SECRET);
+    const is = await service.getSession({ sessionId: reopened.id });
+    expect(is.legs.map(legShape)).toEqual((await service.getSession({ sessionId: id })).legs.map(legShape));
+    expect(is.legs[0]).toMatchObject({
+      request: { method: 'POST', url: `${server.url}/agent/run` },
+      response: { status: 422 },
+      end: { reason: 'failed' },
+      failure: { kind: 'http-status', body: '{"detail":"the prompt is empty"}' },
+    });
+    // A file's session is loaded whole ('complete'); its end says how the source ended, as the live one's does.
+    expect((await settled(service, reopened.id)).end).toEqual(original.end);
+    expect(original.end?.kind).toBe('failed');
+  });
+
+  it('keeps the bytes of a leg that decoded no envelope (comments only), and how it ended', async () => {
+    const bytes = ': keep-alive\n\n: still thinking\n';
+    const path = join(dir, 'comments.sse');
+    await writeFile(path, bytes);
+    const { id } = await service.openFile({ path });
+    const original = await settled(service, id);
+    const reopened = await exportAndReopen(id, 'comments.ndjson');
+    const again = await settled(service, reopened.id);
+    expect({ state: again.state, end: again.end, envelopes: again.envelopes }).toEqual({
+      state: original.state,
+      end: original.end,
+      envelopes: 0,
+    });
+    const is = await service.getSession({ sessionId: reopened.id });
+    expect(is.legs.map(legShape)).toEqual((await service.getSession({ sessionId: id })).legs.map(legShape));
+    expect(is.legs[0]?.bytes).toBe(bytes.length);
+  });
+
+  it("import.skipped-item: a leg's head line that is not valid is reported, and the leg is read from its envelopes", async () => {
+    const path = join(dir, 'one.sse');
+    await writeFile(path, 'data: {"type":"text","agent":"a","final":true,"delta":"hi"}\n\n');
+    const { id } = await service.openFile({ path });
+    await settled(service, id);
+    const exported = await service.exportSession({
+      sessionId: id,
+      kind: 'envelopes-ndjson',
+      path: join(dir, 'one.ndjson'),
+    });
+    const lines = (await readFile(exported!.path, 'utf8')).trimEnd().split('\n');
+    const head = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(head).toMatchObject({ exportedLeg: 0, stream: true, end: { reason: 'done' } });
+    const damaged = join(dir, 'damaged.ndjson');
+    await writeFile(damaged, [JSON.stringify({ ...head, stream: 'yes' }), ...lines.slice(1)].join('\n') + '\n');
+
+    const reopened = await service.openFile({ path: damaged });
+    const summary = await settled(service, reopened.id);
+    expect(summary.envelopes).toBe(1);
+    const findings = await service.getDiagnostics({ sessionId: reopened.id });
+    expect(findings.filter((d) => d.rule === 'import.skipped-item').map((d) => d.message)).toEqual([
+      expect.stringMatching(/^Line 1 \(byte 0\) is a leg's head line, but its "stream" is neither true nor false/),
+    ]);
+  });
+});
