@@ -112,6 +112,13 @@ describe('regressions: smaller defects', () => {
         reason: expect.stringMatching(/The session was closed while the leg was open/) as unknown,
       },
     });
+    // The app reopens it the same: cut, not stopped by the user.
+    service = createDefaultSessionService();
+    const reopened = await settled(service, (await service.openFile({ path })).id);
+    expect(reopened.end).toMatchObject({
+      kind: 'truncated',
+      reason: expect.stringMatching(/The session was closed while the leg was open/) as unknown,
+    });
   });
 
   it('a recording whose header was written with spaces (another tool, a pretty-printer) is read as a recording', async () => {

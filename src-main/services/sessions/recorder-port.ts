@@ -42,9 +42,27 @@ export type RecorderFactory = (path: string, options: RecorderFactoryOptions) =>
 /** How often a live recording is flushed: a crash loses at most this much. */
 export const RECORDING_FLUSH_MS = 200;
 
+/**
+ * The two vocabularies of a leg's end, each way: the recording's `aborted` is the user's stop,
+ * its `closed` a leg cut by its session or recorder closing (the session's `aborted`: cut, not
+ * stopped by anyone), so that a session saved and reopened ends as it did.
+ */
+const RECORDED: Readonly<Record<LegEndInfo['reason'], LegOutcome['reason']>> = {
+  complete: 'done',
+  stopped: 'aborted',
+  failed: 'error',
+  aborted: 'closed',
+};
+const FROM_RECORDING: Readonly<Record<LegOutcome['reason'], LegEndInfo['reason']>> = {
+  done: 'complete',
+  aborted: 'stopped',
+  error: 'failed',
+  closed: 'aborted',
+};
+
 /** A leg's end in the recording's vocabulary. */
 export function recordedOutcome(end: LegEndInfo): LegOutcome {
-  const reason = end.reason === 'complete' ? 'done' : end.reason === 'stopped' ? 'aborted' : 'error';
+  const reason = RECORDED[end.reason];
   return end.message === undefined ? { reason } : { reason, message: end.message };
 }
 
@@ -52,6 +70,6 @@ export function recordedOutcome(end: LegEndInfo): LegOutcome {
 export function legEndFromRecording(outcome: LegOutcome | undefined): LegEndInfo {
   if (!outcome)
     return { reason: 'aborted', message: 'The recording ends inside this leg (the recorder was stopped or crashed).' };
-  const reason = outcome.reason === 'done' ? 'complete' : outcome.reason === 'error' ? 'failed' : 'stopped';
+  const reason = FROM_RECORDING[outcome.reason];
   return outcome.message === undefined ? { reason } : { reason, message: outcome.message };
 }
