@@ -1,5 +1,5 @@
 import { redactTokenShapes } from './token-shapes';
-import type { HeaderList, RecordedRequest } from './types';
+import type { HeaderList, RecordedRequest, RecordedResponse } from './types';
 
 /**
  * Secret redaction for recordings and logs (docs/security.md, "Secrets"). Recordings get
@@ -389,4 +389,11 @@ export function redactRequest(request: RecordedRequest): RecordedRequest {
     headers: redactHeaders(request.headers),
     body: redactBody(request.body, contentType),
   };
+}
+
+/** A response head as it may be written or shown: its status and its headers redacted (nothing else of the record). */
+export function redactResponse(response: RecordedResponse | null): RecordedResponse | null {
+  return (
+    response && { status: response.status, statusText: response.statusText, headers: redactHeaders(response.headers) }
+  );
 }

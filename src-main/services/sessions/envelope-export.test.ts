@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LegInfo } from '../../../src-shared/contract/payloads';
-import { startLoopbackServer, type LoopbackServer } from '../connection/loopback-testing';
+import { startLoopbackServer } from '../connection/loopback-testing';
 import { createDefaultSessionService } from '../../hosts/default-service';
 import { settled } from './service-testing';
 import type { SessionService } from './session-service';
@@ -14,19 +14,15 @@ import type { SessionService } from './session-service';
  * reopens with the same legs, failures and ends.
  */
 
+// One service and folder for the file: each test opens sessions of its own in them.
 let dir: string;
 let service: SessionService;
-let server: LoopbackServer | undefined;
-
-beforeEach(async () => {
+beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'inspector-envelope-export-'));
   service = createDefaultSessionService();
 });
-
-afterEach(async () => {
+afterAll(async () => {
   await service.dispose();
-  await server?.close();
-  server = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -83,17 +79,19 @@ describe('the envelope export', () => {
   });
 
   it("keeps a leg shown, not decoded: the server's error page, its request and response come back as the failed leg", async () => {
-    server = await startLoopbackServer((_req, res) => {
+    const server = await startLoopbackServer((_req, res) => {
       res.writeHead(422, { 'Content-Type': 'application/json', 'X-Request-Id': 'req-1' });
       res.end('{"detail":"the prompt is empty"}');
     });
+    const url = `${server.url}/agent/run`;
     const { id } = await service.connect({
-      url: `${server.url}/agent/run`,
+      url,
       method: 'POST',
       headers: [['Authorization', `Bearer ${SECRET}`]],
       body: { kind: 'json', text: '{"user_prompt":""}' },
     });
     const original = await settled(service, id);
+    await server.close();
     expect(original.envelopes).toBe(0);
     const reopened = await exportAndReopen(id, 'failed.ndjson');
 
@@ -102,7 +100,7 @@ describe('the envelope export', () => {
     const is = await service.getSession({ sessionId: reopened.id });
     expect(is.legs.map(legShape)).toEqual((await service.getSession({ sessionId: id })).legs.map(legShape));
     expect(is.legs[0]).toMatchObject({
-      request: { method: 'POST', url: `${server.url}/agent/run` },
+      request: { method: 'POST', url },
       response: { status: 422 },
       end: { reason: 'failed' },
       failure: { kind: 'http-status', body: '{"detail":"the prompt is empty"}' },

@@ -1,5 +1,5 @@
 import { legHeadLine, wireFields, type ExportedWire } from '../../../src-shared/recording/envelope-export';
-import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
+import { redactRequest, redactResponse } from '../../../src-shared/recording/redact';
 import type { Envelope } from '../../../src-shared/envelope/types';
 import type { ExportCount } from './export-count';
 import { legBody, legOutcome, legWasDecoded } from './leg-export';
@@ -32,13 +32,7 @@ function headLine(leg: LegState, noEnvelopes: boolean): string {
     leg: leg.index,
     startedAt: leg.startedAt,
     request: leg.request ? redactRequest(leg.request) : null,
-    response: leg.response
-      ? {
-          status: leg.response.status,
-          statusText: leg.response.statusText,
-          headers: redactHeaders(leg.response.headers),
-        }
-      : null,
+    response: redactResponse(leg.response),
     stream: legWasDecoded(leg),
     end: legOutcome(leg),
   };

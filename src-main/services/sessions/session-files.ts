@@ -12,7 +12,7 @@ import { encodeUtf8 } from '../../../src-shared/text/utf8';
 import { buildHar, type HarExportLeg } from '../../../src-shared/export/har';
 import { legHeader } from '../../../src-shared/export/sse-legs';
 import { buildTranscript } from '../../../src-shared/export/transcript';
-import { redactHeaders, redactRequest } from '../../../src-shared/recording/redact';
+import { redactRequest, redactResponse } from '../../../src-shared/recording/redact';
 import type { RecordedAction, RecordedRequest } from '../../../src-shared/recording/types';
 import { envelopeLines } from './envelope-lines';
 import { newExportCount, rawLegCounter, type ExportCount } from './export-count';
@@ -136,7 +136,7 @@ function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
   const { bytes, ...times } = legBody(leg);
   return {
     request: shownRequest(session, leg),
-    response: leg.response ? { ...leg.response, headers: redactHeaders(leg.response.headers) } : null,
+    response: redactResponse(leg.response),
     startedAt: leg.startedAt,
     ...times,
     body: bytes,

@@ -20,7 +20,7 @@ import { SEVERITY_RANK } from '../../../../src-shared/diagnostics/severity';
 import type { Diagnostic, Severity } from '../../../../src-shared/diagnostics/types';
 import type { InlineOptions } from '../../../../src-shared/inline/types';
 import { blockEndFacts, endStatusOf, type EndFacts, type EndStatus } from '../../../../src-shared/pipeline/end-status';
-import { redactHeaders, redactRequest } from '../../../../src-shared/recording/redact';
+import { redactRequest, redactResponse } from '../../../../src-shared/recording/redact';
 import type { HarEntrySummary } from '../../../../src-shared/recording/har';
 import type { RecordedRequest } from '../../../../src-shared/recording/types';
 import type { Envelope } from '../../../../src-shared/envelope/types';
@@ -275,13 +275,7 @@ export function legInfo(leg: LegState): LegInfo {
     kind: leg.kind,
     request: leg.request ? displayRequest(leg.request) : null,
     // Set-Cookie, X-Api-Key and the like never reach the page (docs/security.md, "Secrets").
-    response: leg.response
-      ? {
-          status: leg.response.status,
-          statusText: leg.response.statusText,
-          headers: redactHeaders(leg.response.headers),
-        }
-      : null,
+    response: redactResponse(leg.response),
     startedAt: leg.startedAt,
     bytes: leg.raw.bytes,
     chunks: leg.raw.count,
