@@ -105,8 +105,12 @@ describe('the envelope export', () => {
       end: { reason: 'failed' },
       failure: { kind: 'http-status', body: '{"detail":"the prompt is empty"}' },
     });
-    // A file's session is loaded whole ('complete'); its end says how the source ended, as the live one's does.
-    expect((await settled(service, reopened.id)).end).toEqual(original.end);
+    // A file's session is loaded whole ('complete'); its end says how the source ended, and its
+    // failure (the panel with the body) is the live one's.
+    const again = await settled(service, reopened.id);
+    expect(again.end).toEqual(original.end);
+    expect(again.failure).toEqual(original.failure);
+    expect(again.failure?.body).toBe('{"detail":"the prompt is empty"}');
     expect(original.end?.kind).toBe('failed');
   });
 

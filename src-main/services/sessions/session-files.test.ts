@@ -96,7 +96,11 @@ describe('recording live sessions', () => {
     });
     await settled(service, id);
     const reopened = await service.openFile({ path });
-    await settled(service, reopened.id);
+    // The session shows the failure with its body, as the live one did (its panel in the header).
+    expect((await settled(service, reopened.id)).failure).toMatchObject({
+      kind: 'http-status',
+      body: '{"detail":"bad"}',
+    });
     const detail = await service.getSession({ sessionId: reopened.id });
     expect(detail.legs[0]).toMatchObject({
       response: { status: 422 },

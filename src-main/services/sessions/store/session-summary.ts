@@ -350,7 +350,9 @@ export function sessionSummary(session: SummarySubjects, awaitingTools: boolean,
   const status = legs.at(-1)?.response?.status;
   if (status !== undefined) summary.httpStatus = status;
   if (session.recordingPath !== undefined) summary.recordingPath = session.recordingPath;
-  if (session.failure) summary.failure = session.failure;
+  // A file's or replay's session shows its last leg's failure (an error page, with its body) as a live one does.
+  const failure = session.failure ?? legs.at(-1)?.failure;
+  if (failure) summary.failure = failure;
   if (session.state === 'complete' || session.state === 'stopped' || session.state === 'failed')
     summary.end = endStatus();
   if (session.generation) summary.generation = session.generation;
