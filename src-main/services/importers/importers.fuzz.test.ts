@@ -1,10 +1,11 @@
 /**
  * Damaged files of every kind the importers read, made by the decoder fuzzer's mutations
  * (src-shared/testing/fuzz-mutations.ts) from real ones: the shipped sample recordings, SSE
- * captures, an NDJSON export and a HAR. Whatever the damage, opening a file either refuses it
- * with an ImportError that says why, or gives a source whose every leg reads to the end and
- * decodes, with findings of the catalogue that say something; nothing else is thrown. A
- * failure names its (seed, input) pair, from which the input is made again.
+ * captures, NDJSON envelopes, an envelope export (with its legs' head lines) and a HAR.
+ * Whatever the damage, opening a file either refuses it with an ImportError that says why, or
+ * gives a source whose every leg reads to the end and decodes, with findings of the catalogue
+ * that say something; nothing else is thrown. A failure names its (seed, input) pair, from
+ * which the input is made again.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { decodeLegs } from '../../../src-shared/pipeline/session-decoder';
 import { seededRandom } from '../../../src-shared/sse/rechunk';
 import { int, pick } from '../../../src-shared/testing/fuzz';
 import { mutations } from '../../../src-shared/testing/fuzz-mutations';
+import { legHeadLine } from '../../../src-shared/recording/envelope-export';
 import { encodeUtf8 } from '../../../src-shared/text/utf8';
 import { readFixture, readProjectText } from '../../testing/fixtures';
 import { openSource } from './index';
@@ -41,6 +43,30 @@ function harOf(...bodies: Uint8Array[]): Uint8Array {
   return encodeUtf8(buildHar({ creator: { name: 'fuzz', version: '1' }, legs }));
 }
 
+/**
+ * This inspector's envelope export, as its writer lays it out: a head line per leg, the
+ * stream's bytes on its envelope line; a second leg refused with its error page on its head.
+ */
+function envelopeExportOf(stream: Uint8Array): Uint8Array {
+  const head = { startedAt: 0, request: null, response: null };
+  const envelope = { seq: 0, leg: 0, frame: 0, agent: 'a', type: 'text', final: false, delta: 'x', extras: {} };
+  const lines = [
+    legHeadLine({ leg: 0, ...head, stream: true, end: { reason: 'done' } }),
+    `${JSON.stringify({ ...envelope, dialect: 'json', byteStart: 0, byteEnd: stream.length, wire: new TextDecoder().decode(stream) })}\n`,
+    legHeadLine(
+      {
+        leg: 1,
+        ...head,
+        response: { status: 422, statusText: 'Unprocessable Entity', headers: [['Content-Type', 'application/json']] },
+        stream: false,
+        end: { reason: 'error', message: 'HTTP 422' },
+      },
+      { bytes: encodeUtf8('{"detail":"bad"}'), receivedAt: 5 },
+    ),
+  ];
+  return encodeUtf8(lines.join(''));
+}
+
 const SEEDS: { name: string; bytes: Uint8Array }[] = [
   ...['tour.json.recording', 'tour.xml.recording', 'multi-agent.recording', 'frontend-tool.recording'].map((name) => ({
     name,
@@ -49,6 +75,7 @@ const SEEDS: { name: string; bytes: Uint8Array }[] = [
   { name: 'example_1.json.sse', bytes: readFixture('example_1.json.sse') },
   { name: 'example_1.raw.sse', bytes: readFixture('example_1.raw.sse') },
   { name: 'json_stream.ndjson', bytes: encodeUtf8(dataLines('json_stream.json.sse').join('\n')) },
+  { name: 'frontend_tools.export.ndjson', bytes: envelopeExportOf(readFixture('frontend_tools.json.sse')) },
   {
     name: 'frontend_tools.har',
     bytes: harOf(readFixture('frontend_tools.json.sse'), readFixture('example_1.json.sse')),
@@ -113,6 +140,19 @@ describe('damaged files of every kind the importers read', () => {
     expect(opened.refused).toBeGreaterThan(INPUTS / 40);
     expect(opened.read).toBeGreaterThan(INPUTS / 2);
   }, 120_000);
+});
+
+describe('the seeds', () => {
+  it('the envelope export opens undamaged as one, its two legs with their heads', async () => {
+    const seed = SEEDS.find((s) => s.name === 'frontend_tools.export.ndjson');
+    const source = await openSource(await file('seed.ndjson', seed!.bytes));
+    expect(source.kind).toBe('ndjson-envelopes');
+    expect(source.legs.map((leg) => [leg.stream, leg.response?.status, leg.outcome?.reason])).toEqual([
+      [true, undefined, 'done'],
+      [false, 422, 'error'],
+    ]);
+    expect(source.diagnostics).toEqual([]);
+  });
 });
 
 describe('the check can fail', () => {
