@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import { bytesSourceFs, openSource, type SourceFs } from '../services/importers';
 import { readSmallRegularFileSync } from '../services/importers/regular-file';
 import { rejectedResponseFailure } from '../services/connection/failures';
-import { legIsStream, type ImportedSource } from '../services/importers/types';
+import { chosenFormat, legIsStream, type ImportedSource } from '../services/importers/types';
+import { DIALECT_REGISTRY, type DialectId } from '../../src-shared/dialects/registry';
 import type { CliIo } from './io';
 import { readChunks } from './input';
 import type { ProgressCounts } from './progress';
@@ -101,7 +102,7 @@ export async function decodeFile(
   // No command prints chunk statistics: they are not computed.
   const cursor = createPreparedCursor();
   const session = createCollectingSession({
-    format,
+    format: formatOf(format, source, io),
     statistics: false,
     ...(options.pool ? { prepared: cursor } : {}),
     ...(io.dialects ? { dialects: io.dialects } : {}),
@@ -129,6 +130,12 @@ export async function openInput(file: string, io: CliIo, harEntry?: readonly num
   const path = resolve(io.cwd, file);
   const fs = io.fs ?? wholeSmallFile(path);
   return openSource(path, { ...(fs ? { fs } : {}), ...(harEntry ? { harEntry } : {}) });
+}
+
+/** `--format`, else the dialect the file says was chosen when it was written (a dialect of `io`), else detected. */
+export function formatOf(format: FormatChoice, source: ImportedSource | null, io: CliIo): FormatChoice {
+  const dialects = io.dialects ?? DIALECT_REGISTRY;
+  return chosenFormat(format, source, (id): id is DialectId => dialects.get(id) !== undefined);
 }
 
 /**

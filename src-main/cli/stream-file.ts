@@ -9,7 +9,7 @@ import { HELD_IDLE_AGENTS, isSettled } from '../../src-shared/reconstruct/retent
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 import type { Frame } from '../../src-shared/sse/types';
 import { releaseClosedBlock } from '../services/recording/counting-session';
-import { endOf, legChunks, legsOf, openInput, type DecodedFile, type DecodeFileOptions } from './decode-file';
+import { endOf, formatOf, legChunks, legsOf, openInput, type DecodedFile, type DecodeFileOptions } from './decode-file';
 import type { CliIo } from './io';
 import type { InspectReport } from './report';
 import { createReportCollector } from './report-collector';
@@ -104,7 +104,7 @@ export async function streamFile(
       ...(callbacks.onDiagnostic ? { onDiagnostic: callbacks.onDiagnostic } : {}),
     },
     {
-      format,
+      format: formatOf(format, source, io),
       statistics: false,
       retention: 'open',
       ...(options.pool ? { prepared: cursor } : {}),

@@ -21,7 +21,7 @@ import type { LegOutcome, RecordedRequest, RecordedResponse } from './types';
  *
  * Each leg starts with its head line (`exportedLeg`): the request that opened it and the
  * response head (secrets redacted, as in a recording), when it started, whether its body was
- * decoded as a stream, and how it ended; a leg no envelope line carries bytes for (an error
+ * decoded as a stream, how it ended, and the dialect the user chose for the session (`decodeAs`); a leg no envelope line carries bytes for (an error
  * page shown, not decoded; a stream cut before its first event) has them on its head line.
  * Read back, the legs are the session's again: the same requests, responses, failures and
  * ends. An export written before heads has legs with envelopes only, ended by their bytes.
@@ -133,6 +133,8 @@ export interface ExportedLegHead {
   /** Whether the body was decoded as a stream (false: a response shown, not decoded). */
   stream: boolean;
   end: LegOutcome;
+  /** The dialect the user chose for the session (a recording header's `decodeAs`); absent: detected. */
+  decodeAs?: string;
 }
 
 /** The head line of a leg, with the leg's bytes when no envelope line carries them. */
@@ -148,7 +150,7 @@ export const isLegHeadObject = (value: Record<string, unknown>): boolean => LEG_
 export function readLegHead(
   value: Record<string, unknown>,
 ): (ExportedLegHead & { receivedAt: number; wire?: Uint8Array | 'malformed' }) | string {
-  const { request, response, stream, startedAt, receivedAt } = value;
+  const { request, response, stream, startedAt, receivedAt, decodeAs } = value;
   const leg = value[LEG_HEAD_KEY];
   const end = readLegOutcome(value['end']);
   if (!isCount(leg)) return `its "${LEG_HEAD_KEY}" is no leg number`;
@@ -165,6 +167,7 @@ export function readLegHead(
     response,
     stream,
     end,
+    ...(typeof decodeAs === 'string' ? { decodeAs } : {}),
     receivedAt: typeof receivedAt === 'number' ? receivedAt : startedAt,
     ...(wire !== undefined ? { wire } : {}),
   };

@@ -21,7 +21,17 @@ import {
  * is always exactly one record and a reader can resynchronise at the next LF after damage.
  */
 
-export function headerLine(init: { createdAt: string; t: number; redacted: boolean; tool?: string }): string {
+/** The header's `decodeAs` for a session's format choice: only a dialect the user chose ('auto' is none). */
+export const decodeAsOf = (choice: string | undefined): { decodeAs?: string } =>
+  choice !== undefined && choice !== 'auto' ? { decodeAs: choice } : {};
+
+export function headerLine(init: {
+  createdAt: string;
+  t: number;
+  redacted: boolean;
+  tool?: string;
+  decodeAs?: string;
+}): string {
   const header: RecordingHeader = {
     format: RECORDING_FORMAT,
     version: RECORDING_VERSION,
@@ -30,6 +40,7 @@ export function headerLine(init: { createdAt: string; t: number; redacted: boole
     redacted: init.redacted,
   };
   if (init.tool !== undefined) header.tool = init.tool;
+  if (init.decodeAs !== undefined) header.decodeAs = init.decodeAs;
   return `${JSON.stringify(header)}\n`;
 }
 
@@ -135,6 +146,7 @@ export function parseHeader(text: string): Parsed<RecordingHeader> {
     t: isTime(h['t']) ? h['t'] : 0,
     redacted: h['redacted'] !== false,
     ...(typeof h['tool'] === 'string' ? { tool: h['tool'] } : {}),
+    ...(typeof h['decodeAs'] === 'string' ? { decodeAs: h['decodeAs'] } : {}),
   });
 }
 

@@ -67,6 +67,11 @@ export interface RecordingHeader {
   redacted: boolean;
   /** The program that wrote the file. */
   tool?: string;
+  /**
+   * The dialect the user chose for the session ("Decode as", `--format`): reopened, the
+   * session decodes as it again. Absent: the dialect was detected, and is detected again.
+   */
+  decodeAs?: string;
 }
 
 /** `t`: the recorder's clock (ms) when the record was written; only differences matter. */

@@ -98,17 +98,19 @@ export async function openEnvelopeExport(
     });
   }
   const legCount = legs === 1 ? 'one leg' : `${legs} legs`;
+  const decodeAs = [...heads.values()].find((head) => head.decodeAs !== undefined)?.decodeAs;
   return {
     kind: 'ndjson-envelopes',
     path,
     size,
+    ...(decodeAs !== undefined ? { decodeAs } : {}),
     legs: imported,
     actions: [],
     notes: withWire
       ? [
           `Envelopes exported by this inspector, with each event's bytes: the stream is decoded again from them, each event as its own chunk at its receive time (${legCount}).`,
           heads.size > 0
-            ? "Each leg's request and response are the export's, secrets redacted; a dialect that was chosen by hand is detected from the bytes again."
+            ? "Each leg's request, response and end are the export's, secrets redacted; a dialect the user chose for the session is chosen again."
             : 'The export holds no request or response head (it was written before they were kept): a dialect that was chosen by a header, a URL or by hand is detected from the bytes again, and each leg ends as its bytes do.',
         ]
       : [

@@ -35,6 +35,7 @@ export async function openRecording(
     path,
     size,
     header,
+    ...(header?.decodeAs !== undefined ? { decodeAs: header.decodeAs } : {}),
     legs: [],
     actions: [],
     notes: [

@@ -45,6 +45,20 @@ export type RecordListener = (record: RecordingRecord, line: FileSpan) => void;
 export const legIsStream = (leg: Pick<ImportedLeg, 'stream' | 'response'>): boolean =>
   leg.stream ?? isStreamResponse(leg.response);
 
+/**
+ * What to decode a source as: the format the user asks for now, else the dialect the file says
+ * was chosen when `known` has it, else detected ('auto'). The app and the CLI decide alike.
+ */
+export function chosenFormat<F extends string>(
+  asked: F | 'auto' | undefined,
+  source: Pick<ImportedSource, 'decodeAs'> | null,
+  known: (id: string) => id is F,
+): F | 'auto' {
+  if (asked !== undefined && asked !== 'auto') return asked;
+  const said = source?.decodeAs;
+  return said !== undefined && known(said) ? said : 'auto';
+}
+
 export interface ImportedLeg {
   index: number;
   request?: RecordedRequest;
@@ -87,6 +101,12 @@ export interface ImportedSource {
   diagnostics: ImportDiagnostic[];
   /** Recordings: the header line (null if it was damaged). */
   header?: RecordingHeader | null;
+  /**
+   * The dialect the user chose for the session the file was written from (a recording's
+   * header, an envelope export's head lines), as the file says it: decoded as it unless the
+   * reader is told another (`chosenFormat`).
+   */
+  decodeAs?: string;
   /** HAR files: every entry, for choosing another one. */
   harEntries?: HarEntrySummary[];
   /**

@@ -7,6 +7,7 @@ import { droppedBytesOf } from '../connection/failures';
 import type { BuiltRequest } from '../connection/request-spec';
 import { MAX_BACKLOG_BYTES, recordedOutcome, RECORDING_FLUSH_MS } from '../sessions/recorder-port';
 import { createCountingSession, type CountedSession } from './counting-session';
+import { decodeAsOf } from '../../../src-shared/recording/format';
 import { createRecorder, RECORDING_TOOL, type RecorderOptions } from './recorder';
 
 /**
@@ -74,6 +75,7 @@ export async function startLiveRecording(
     flushIntervalMs: RECORDING_FLUSH_MS,
     redact: true,
     tool: RECORDING_TOOL,
+    ...decodeAsOf(options.format),
     ...(options.openSink ? { openSink: options.openSink } : {}),
     onError(error) {
       diskFailure = { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` };

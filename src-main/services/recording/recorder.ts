@@ -50,6 +50,8 @@ export interface RecorderOptions {
   onError?: (error: Error) => void;
   /** Written into the header as the program that made the file. */
   tool?: string;
+  /** Written into the header: the dialect the user chose for the session (RecordingHeader.decodeAs). */
+  decodeAs?: string;
   /** Buffered bytes that force a write before the interval is up. Default 1 MiB. */
   maxBufferedBytes?: number;
 }
@@ -197,6 +199,7 @@ export async function createRecorder(path: string, options: RecorderOptions = {}
       t: now(),
       redacted: redact,
       ...(options.tool ? { tool: options.tool } : {}),
+      ...(options.decodeAs ? { decodeAs: options.decodeAs } : {}),
     }),
   );
   try {

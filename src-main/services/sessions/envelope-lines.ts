@@ -1,4 +1,5 @@
 import { legHeadLine, wireFields, type ExportedWire } from '../../../src-shared/recording/envelope-export';
+import { decodeAsOf } from '../../../src-shared/recording/format';
 import { redactRequest, redactResponse } from '../../../src-shared/recording/redact';
 import type { Envelope } from '../../../src-shared/envelope/types';
 import type { ExportCount } from './export-count';
@@ -16,7 +17,7 @@ export function* envelopeLines(session: SessionStore, count: ExportCount): Gener
   for (const [index, leg] of session.legs.entries()) {
     const first = leg.firstEnvelope;
     const end = session.legs[index + 1]?.firstEnvelope ?? session.envelopeCount;
-    yield headLine(leg, first === end);
+    yield headLine(leg, first === end, session.formatChoice);
     const wireOf = wireCursor(leg, end - 1);
     for (let seq = first; seq < end; seq++) {
       const envelope = session.envelope(seq);
@@ -27,7 +28,7 @@ export function* envelopeLines(session: SessionStore, count: ExportCount): Gener
 }
 
 /** A leg's head line; a leg without envelopes has its body on it, which no envelope line carries. */
-function headLine(leg: LegState, noEnvelopes: boolean): string {
+function headLine(leg: LegState, noEnvelopes: boolean, choice: string): string {
   const head = {
     leg: leg.index,
     startedAt: leg.startedAt,
@@ -35,6 +36,7 @@ function headLine(leg: LegState, noEnvelopes: boolean): string {
     response: redactResponse(leg.response),
     stream: legWasDecoded(leg),
     end: legOutcome(leg),
+    ...decodeAsOf(choice),
   };
   if (!noEnvelopes) return legHeadLine(head);
   const body = legBody(leg);

@@ -35,6 +35,8 @@ export interface RecorderFactoryOptions {
   redact: boolean;
   /** A write failed: the recording stopped (the session goes on). */
   onError?: (error: Error) => void;
+  /** The dialect the user chose for the session, for the header (absent: detected). */
+  decodeAs?: string;
 }
 
 export type RecorderFactory = (path: string, options: RecorderFactoryOptions) => RecorderPort | Promise<RecorderPort>;

@@ -17,6 +17,7 @@ import type { RecordedAction, RecordedRequest } from '../../../src-shared/record
 import { envelopeLines } from './envelope-lines';
 import { newExportCount, rawLegCounter, type ExportCount } from './export-count';
 import { legBody, legOutcome, legWasDecoded } from './leg-export';
+import { decodeAsOf } from '../../../src-shared/recording/format';
 import { RECORDING_FLUSH_MS, type RecorderFactory } from './recorder-port';
 import type { LegState } from './store/leg-state';
 import type { SessionStore } from './store/session-store';
@@ -202,7 +203,11 @@ export async function saveRecording(
   path: string,
   createRecorder: RecorderFactory,
 ): Promise<void> {
-  const recorder = await createRecorder(path, { flushIntervalMs: RECORDING_FLUSH_MS, redact: true });
+  const recorder = await createRecorder(path, {
+    flushIntervalMs: RECORDING_FLUSH_MS,
+    redact: true,
+    ...decodeAsOf(session.formatChoice),
+  });
   try {
     for (const leg of session.legs) {
       for (const action of actions) if (action.leg === leg.index - 1) recorder.action(action);

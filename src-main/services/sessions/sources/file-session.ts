@@ -14,7 +14,8 @@ import type {
 import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
 import { checkFindings, checkReportTargets, reportFindingsFor } from '../../importers/check-report-targets';
-import { CheckReportError, HarEntryChoiceError, type ImportedSource } from '../../importers/types';
+import { CheckReportError, HarEntryChoiceError, chosenFormat, type ImportedSource } from '../../importers/types';
+import { isDialectId } from '../../../../src-shared/dialects/registry';
 import type { ReportedRecording } from '../../../../src-shared/recording/check-report';
 import type { ImportDiagnostic } from '../../../../src-shared/recording/types';
 import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
@@ -116,7 +117,8 @@ export function createFileSessions(registry: SessionRegistry) {
         ...(options.report !== undefined ? { report: options.report } : {}),
       },
       createdAt: now(),
-      ...(options.format ? { format: options.format } : {}),
+      // What the user asks for now, else what the file says was chosen when it was written.
+      format: chosenFormat(options.format, source instanceof HarEntryChoiceError ? null : source, isDialectId),
       ...(options.inline ? { inline: options.inline } : {}),
       // A recording's raw bytes are read back from it by offset, not copied.
       ...(!(source instanceof HarEntryChoiceError) && source.kind === 'recording' ? { recording: absolute } : {}),

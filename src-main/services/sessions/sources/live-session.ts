@@ -13,6 +13,7 @@ import type { RecordedRequest } from '../../../../src-shared/recording/types';
 import { maskSecrets } from '../../../../src-shared/requests/variables';
 import { buildRequest, type BuiltRequest } from '../../connection/request-spec';
 import { demoScenarioOf } from '../demo-agent-info';
+import { decodeAsOf } from '../../../../src-shared/recording/format';
 import { RECORDING_FLUSH_MS, type RecorderPort } from '../recorder-port';
 import { unmasked, type Runtime, type SessionRegistry } from '../session-registry';
 import { liveSessionTitle } from '../session-title';
@@ -185,6 +186,7 @@ export function createLiveSessions(registry: SessionRegistry) {
       recorder = await deps.createRecorder(path, {
         flushIntervalMs: RECORDING_FLUSH_MS,
         redact: true,
+        ...decodeAsOf(request.format),
         onError: (error) =>
           reportError(undefined, { kind: 'internal', message: `Recording to ${path} stopped: ${error.message}` }),
       });
@@ -192,7 +194,11 @@ export function createLiveSessions(registry: SessionRegistry) {
       await mkdir(deps.spoolDir, { recursive: true, mode: 0o700 });
       // Spooling is a safety net: when it fails, the session runs on without it.
       recorder = await Promise.resolve(
-        deps.createRecorder(spoolPath(deps.spoolDir, id), { flushIntervalMs: RECORDING_FLUSH_MS, redact: true }),
+        deps.createRecorder(spoolPath(deps.spoolDir, id), {
+          flushIntervalMs: RECORDING_FLUSH_MS,
+          redact: true,
+          ...decodeAsOf(request.format),
+        }),
       ).catch(() => null);
     }
     const displayUrl = mask(redactUrl(built.spec.url.href));
