@@ -1,5 +1,5 @@
 import { bytesAsText } from '../recording/base64';
-import { HAR_LEG_END, HAR_STREAM } from '../recording/har';
+import { HAR_DECODE_AS, HAR_LEG_END, HAR_STREAM } from '../recording/har';
 import type { HeaderList, LegOutcome, RecordedRequest, RecordedResponse } from '../recording/types';
 
 /**
@@ -26,6 +26,8 @@ export interface HarExportLeg {
   end: LegOutcome;
   /** Whether the session decoded the body as a stream (a file's stream has no head to say so). */
   stream: boolean;
+  /** The dialect the user chose for the session; absent: detected. */
+  decodeAs?: string;
 }
 
 export interface HarExportInput {
@@ -114,6 +116,7 @@ function entry(leg: HarExportLeg): Record<string, unknown> {
     timings: { send: 0, wait, receive },
     [HAR_LEG_END]: leg.end,
     [HAR_STREAM]: leg.stream,
+    ...(leg.decodeAs !== undefined ? { [HAR_DECODE_AS]: leg.decodeAs } : {}),
   };
 }
 

@@ -36,6 +36,8 @@ export interface HarEntrySummary {
    * what the session decided, which a head cannot always say (a file's stream has none).
    */
   decoded?: boolean;
+  /** The dialect the user chose for the session, in an entry this inspector wrote (HAR_DECODE_AS). */
+  decodeAs?: string;
 }
 
 /**
@@ -46,6 +48,9 @@ export const HAR_LEG_END = '_legEnd';
 
 /** The custom field in which this inspector's HAR export says whether a leg's body was decoded as a stream. */
 export const HAR_STREAM = '_stream';
+
+/** The custom field in which this inspector's HAR export names the dialect the user chose (a recording's `decodeAs`). */
+export const HAR_DECODE_AS = '_decodeAs';
 
 export interface HarLeg {
   request: RecordedRequest;
@@ -94,6 +99,8 @@ export function summarizeHarEntry(entry: unknown, index: number): HarEntrySummar
   if (legEnd) summary.legEnd = legEnd;
   const decoded = e[HAR_STREAM];
   if (typeof decoded === 'boolean') summary.decoded = summary.isStream = decoded;
+  const decodeAs = e[HAR_DECODE_AS];
+  if (typeof decodeAs === 'string') summary.decodeAs = decodeAs;
   return summary;
 }
 

@@ -95,10 +95,12 @@ export async function openHar(
   for (const location of chosen)
     if (!location.summary.hasBody)
       notes.push(`Entry #${location.summary.index} has no saved response body (browsers often drop streamed bodies).`);
+  const decodeAs = chosen.find((location) => location.summary.decodeAs !== undefined)?.summary.decodeAs;
   return {
     kind: 'har',
     path,
     size,
+    ...(decodeAs !== undefined ? { decodeAs } : {}),
     legs,
     actions: [],
     notes,

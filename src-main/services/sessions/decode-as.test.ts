@@ -11,7 +11,7 @@ import type { SessionService } from './session-service';
 
 /**
  * A dialect the user chose ("Decode as") is kept by what the session is saved as — its
- * recording (live, saved, spooled for the recent sessions), its envelope export — so that the
+ * recording (live, saved, spooled for the recent sessions), its envelope export, its HAR — so that the
  * file reopens decoded as it, in the app and in the CLI, unless the user chooses again.
  */
 
@@ -41,7 +41,7 @@ describe('a dialect chosen by the user', () => {
     expect(summary).toMatchObject({ format: 'json', detection: { by: 'content' } });
   });
 
-  it('is kept by a saved recording and an envelope export: each reopens decoded as it, unless another is chosen', async () => {
+  it('is kept by a saved recording, an envelope export and a HAR: each reopens decoded as it, unless another is chosen', async () => {
     const { id } = await service.openFile({ path: fixturePath(FIXTURE), format: CHOSEN });
     const original = await settled(service, id);
     expect(original).toMatchObject({ format: CHOSEN, detection: { by: 'chosen' } });
@@ -53,7 +53,8 @@ describe('a dialect chosen by the user', () => {
       kind: 'envelopes-ndjson',
       path: join(dir, 'chosen.ndjson'),
     });
-    for (const path of [saved!.path, exported!.path]) {
+    const har = await service.exportSession({ sessionId: id, kind: 'har', path: join(dir, 'chosen.har') });
+    for (const path of [saved!.path, exported!.path, har!.path]) {
       const again = await reopen(path);
       expect({ path, format: again.format, detection: again.detection, envelopes: again.envelopes }).toEqual({
         path,

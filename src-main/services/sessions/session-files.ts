@@ -143,6 +143,7 @@ function harLeg(session: SessionStore, leg: LegState): HarExportLeg {
     body: bytes,
     end: legOutcome(leg),
     stream: legWasDecoded(leg),
+    ...decodeAsOf(session.formatChoice),
   };
 }
 
