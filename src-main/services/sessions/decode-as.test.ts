@@ -1,13 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixturePath, readFixture } from '../../testing/fixtures';
 import { SSE_HEADERS, startLoopbackServer } from '../connection/loopback-testing';
 import { createDefaultSessionService } from '../../hosts/default-service';
 import { runCli } from '../../cli/test-io';
-import { settled } from './service-testing';
-import type { SessionService } from './session-service';
+import { settled, useFileService } from './service-testing';
 
 /**
  * A dialect the user chose ("Decode as") is kept by what the session is saved as — its
@@ -15,24 +13,15 @@ import type { SessionService } from './session-service';
  * file reopens decoded as it, in the app and in the CLI, unless the user chooses again.
  */
 
-let dir: string;
-let service: SessionService;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'inspector-decode-as-'));
-  service = createDefaultSessionService();
-});
-afterAll(async () => {
-  await service.dispose();
-  await rm(dir, { recursive: true, force: true });
-});
+const files = useFileService('inspector-decode-as-', createDefaultSessionService);
 
 // The upstream agent's envelopes, which detection takes as `json`: shown as generic JSON events by choice.
 const FIXTURE = 'frontend_tools.json.sse';
 const CHOSEN = 'json-events';
 
 async function reopen(path: string, format?: 'json') {
-  const { id } = await service.openFile({ path, ...(format ? { format } : {}) });
-  return settled(service, id);
+  const { id } = await files.service.openFile({ path, ...(format ? { format } : {}) });
+  return settled(files.service, id);
 }
 
 describe('a dialect chosen by the user', () => {
@@ -42,18 +31,18 @@ describe('a dialect chosen by the user', () => {
   });
 
   it('is kept by a saved recording, an envelope export and a HAR: each reopens decoded as it, unless another is chosen', async () => {
-    const { id } = await service.openFile({ path: fixturePath(FIXTURE), format: CHOSEN });
-    const original = await settled(service, id);
+    const { id } = await files.service.openFile({ path: fixturePath(FIXTURE), format: CHOSEN });
+    const original = await settled(files.service, id);
     expect(original).toMatchObject({ format: CHOSEN, detection: { by: 'chosen' } });
 
-    const saved = await service.saveRecording({ sessionId: id, path: join(dir, 'chosen.recording') });
+    const saved = await files.service.saveRecording({ sessionId: id, path: join(files.dir, 'chosen.recording') });
     expect((await readFile(saved!.path, 'utf8')).split('\n')[0]).toContain(`"decodeAs":"${CHOSEN}"`);
-    const exported = await service.exportSession({
+    const exported = await files.service.exportSession({
       sessionId: id,
       kind: 'envelopes-ndjson',
-      path: join(dir, 'chosen.ndjson'),
+      path: join(files.dir, 'chosen.ndjson'),
     });
-    const har = await service.exportSession({ sessionId: id, kind: 'har', path: join(dir, 'chosen.har') });
+    const har = await files.service.exportSession({ sessionId: id, kind: 'har', path: join(files.dir, 'chosen.har') });
     for (const path of [saved!.path, exported!.path, har!.path]) {
       const again = await reopen(path);
       expect({ path, format: again.format, detection: again.detection, envelopes: again.envelopes }).toEqual({
@@ -75,28 +64,28 @@ describe('a dialect chosen by the user', () => {
       res.writeHead(200, SSE_HEADERS);
       res.end(readFixture(FIXTURE));
     });
-    const path = join(dir, 'live.recording');
-    const { id } = await service.connect({
+    const path = join(files.dir, 'live.recording');
+    const { id } = await files.service.connect({
       url: `${server.url}/agent/run`,
       method: 'GET',
       headers: [],
       format: CHOSEN,
       recordTo: path,
     });
-    const live = await settled(service, id);
+    const live = await settled(files.service, id);
     await server.close();
     expect(live.format).toBe(CHOSEN);
-    await service.closeSession({ sessionId: id });
+    await files.service.closeSession({ sessionId: id });
     expect(await reopen(path)).toMatchObject({ format: CHOSEN, detection: { by: 'chosen' } });
   });
 
   it('must not: a recording that names a dialect this version does not know is detected from its bytes', async () => {
-    const { id } = await service.openFile({ path: fixturePath(FIXTURE) });
-    await settled(service, id);
-    const saved = await service.saveRecording({ sessionId: id, path: join(dir, 'plain.recording') });
+    const { id } = await files.service.openFile({ path: fixturePath(FIXTURE) });
+    await settled(files.service, id);
+    const saved = await files.service.saveRecording({ sessionId: id, path: join(files.dir, 'plain.recording') });
     const text = await readFile(saved!.path, 'utf8');
     expect(text.split('\n')[0]).not.toContain('decodeAs');
-    const unknown = join(dir, 'unknown.recording');
+    const unknown = join(files.dir, 'unknown.recording');
     const [header, ...records] = text.split('\n');
     await writeFile(unknown, [header!.replace(/}$/, ',"decodeAs":"martian-rpc"}'), ...records].join('\n'));
     expect(await reopen(unknown)).toMatchObject({ format: 'json', detection: { by: 'content' } });

@@ -1,12 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LegInfo } from '../../../src-shared/contract/payloads';
 import { startLoopbackServer } from '../connection/loopback-testing';
 import { createDefaultSessionService } from '../../hosts/default-service';
-import { settled } from './service-testing';
-import type { SessionService } from './session-service';
+import { settled, useFileService } from './service-testing';
 
 /**
  * The envelope export ("Envelopes (NDJSON)") opened again: every byte of each leg, and each
@@ -14,24 +12,18 @@ import type { SessionService } from './session-service';
  * reopens with the same legs, failures and ends.
  */
 
-// One service and folder for the file: each test opens sessions of its own in them.
-let dir: string;
-let service: SessionService;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'inspector-envelope-export-'));
-  service = createDefaultSessionService();
-});
-afterAll(async () => {
-  await service.dispose();
-  await rm(dir, { recursive: true, force: true });
-});
+const files = useFileService('inspector-envelope-export-', createDefaultSessionService);
 
 const SECRET = 'canary-envelope-export-7f3';
 
 async function exportAndReopen(sessionId: string, name: string): Promise<{ path: string; id: string }> {
-  const exported = await service.exportSession({ sessionId, kind: 'envelopes-ndjson', path: join(dir, name) });
-  const reopened = await service.openFile({ path: exported!.path });
-  await settled(service, reopened.id);
+  const exported = await files.service.exportSession({
+    sessionId,
+    kind: 'envelopes-ndjson',
+    path: join(files.dir, name),
+  });
+  const reopened = await files.service.openFile({ path: exported!.path });
+  await settled(files.service, reopened.id);
   return { path: exported!.path, id: reopened.id };
 }
 
@@ -51,14 +43,14 @@ describe('the envelope export', () => {
       Buffer.from([0xe9, 0xff]),
       Buffer.from('"}\n\ndata: {"type":"text","agent":"a","fin'),
     ]);
-    const path = join(dir, 'latin1-cut.sse');
+    const path = join(files.dir, 'latin1-cut.sse');
     await writeFile(path, bytes);
-    const { id } = await service.openFile({ path });
-    const opened = await settled(service, id);
-    const exported = await service.exportSession({
+    const { id } = await files.service.openFile({ path });
+    const opened = await settled(files.service, id);
+    const exported = await files.service.exportSession({
       sessionId: id,
       kind: 'envelopes-ndjson',
-      path: join(dir, 'e.ndjson'),
+      path: join(files.dir, 'e.ndjson'),
     });
     const lines = (await readFile(exported!.path, 'utf8'))
       .trimEnd()
@@ -70,11 +62,11 @@ describe('the envelope export', () => {
     );
     expect(Buffer.concat(carried).equals(bytes)).toBe(true);
 
-    const reopened = await settled(service, (await service.openFile({ path: exported!.path })).id);
+    const reopened = await settled(files.service, (await files.service.openFile({ path: exported!.path })).id);
     expect(reopened.end).toEqual(opened.end);
     expect(reopened.end?.kind).toBe('truncated');
     const rows = async (sessionId: string) =>
-      (await service.getRows({ sessionId, start: 0, count: 100 })).rows.map((r) => [r.type, r.preview]);
+      (await files.service.getRows({ sessionId, start: 0, count: 100 })).rows.map((r) => [r.type, r.preview]);
     expect(await rows(reopened.id)).toEqual(await rows(id));
   });
 
@@ -84,21 +76,21 @@ describe('the envelope export', () => {
       res.end('{"detail":"the prompt is empty"}');
     });
     const url = `${server.url}/agent/run`;
-    const { id } = await service.connect({
+    const { id } = await files.service.connect({
       url,
       method: 'POST',
       headers: [['Authorization', `Bearer ${SECRET}`]],
       body: { kind: 'json', text: '{"user_prompt":""}' },
     });
-    const original = await settled(service, id);
+    const original = await settled(files.service, id);
     await server.close();
     expect(original.envelopes).toBe(0);
     const reopened = await exportAndReopen(id, 'failed.ndjson');
 
     const text = await readFile(reopened.path, 'utf8');
     expect(text).not.toContain(SECRET);
-    const is = await service.getSession({ sessionId: reopened.id });
-    expect(is.legs.map(legShape)).toEqual((await service.getSession({ sessionId: id })).legs.map(legShape));
+    const is = await files.service.getSession({ sessionId: reopened.id });
+    expect(is.legs.map(legShape)).toEqual((await files.service.getSession({ sessionId: id })).legs.map(legShape));
     expect(is.legs[0]).toMatchObject({
       request: { method: 'POST', url },
       response: { status: 422 },
@@ -107,7 +99,7 @@ describe('the envelope export', () => {
     });
     // A file's session is loaded whole ('complete'); its end says how the source ended, and its
     // failure (the panel with the body) is the live one's.
-    const again = await settled(service, reopened.id);
+    const again = await settled(files.service, reopened.id);
     expect(again.end).toEqual(original.end);
     expect(again.failure).toEqual(original.failure);
     expect(again.failure?.body).toBe('{"detail":"the prompt is empty"}');
@@ -116,42 +108,42 @@ describe('the envelope export', () => {
 
   it('keeps the bytes of a leg that decoded no envelope (comments only), and how it ended', async () => {
     const bytes = ': keep-alive\n\n: still thinking\n';
-    const path = join(dir, 'comments.sse');
+    const path = join(files.dir, 'comments.sse');
     await writeFile(path, bytes);
-    const { id } = await service.openFile({ path });
-    const original = await settled(service, id);
+    const { id } = await files.service.openFile({ path });
+    const original = await settled(files.service, id);
     const reopened = await exportAndReopen(id, 'comments.ndjson');
-    const again = await settled(service, reopened.id);
+    const again = await settled(files.service, reopened.id);
     expect({ state: again.state, end: again.end, envelopes: again.envelopes }).toEqual({
       state: original.state,
       end: original.end,
       envelopes: 0,
     });
-    const is = await service.getSession({ sessionId: reopened.id });
-    expect(is.legs.map(legShape)).toEqual((await service.getSession({ sessionId: id })).legs.map(legShape));
+    const is = await files.service.getSession({ sessionId: reopened.id });
+    expect(is.legs.map(legShape)).toEqual((await files.service.getSession({ sessionId: id })).legs.map(legShape));
     expect(is.legs[0]?.bytes).toBe(bytes.length);
   });
 
   it("import.skipped-item: a leg's head line that is not valid is reported, and the leg is read from its envelopes", async () => {
-    const path = join(dir, 'one.sse');
+    const path = join(files.dir, 'one.sse');
     await writeFile(path, 'data: {"type":"text","agent":"a","final":true,"delta":"hi"}\n\n');
-    const { id } = await service.openFile({ path });
-    await settled(service, id);
-    const exported = await service.exportSession({
+    const { id } = await files.service.openFile({ path });
+    await settled(files.service, id);
+    const exported = await files.service.exportSession({
       sessionId: id,
       kind: 'envelopes-ndjson',
-      path: join(dir, 'one.ndjson'),
+      path: join(files.dir, 'one.ndjson'),
     });
     const lines = (await readFile(exported!.path, 'utf8')).trimEnd().split('\n');
     const head = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(head).toMatchObject({ exportedLeg: 0, stream: true, end: { reason: 'done' } });
-    const damaged = join(dir, 'damaged.ndjson');
+    const damaged = join(files.dir, 'damaged.ndjson');
     await writeFile(damaged, [JSON.stringify({ ...head, stream: 'yes' }), ...lines.slice(1)].join('\n') + '\n');
 
-    const reopened = await service.openFile({ path: damaged });
-    const summary = await settled(service, reopened.id);
+    const reopened = await files.service.openFile({ path: damaged });
+    const summary = await settled(files.service, reopened.id);
     expect(summary.envelopes).toBe(1);
-    const findings = await service.getDiagnostics({ sessionId: reopened.id });
+    const findings = await files.service.getDiagnostics({ sessionId: reopened.id });
     expect(findings.filter((d) => d.rule === 'import.skipped-item').map((d) => d.message)).toEqual([
       expect.stringMatching(/^Line 1 \(byte 0\) is a leg's head line, but its "stream" is neither true nor false/),
     ]);

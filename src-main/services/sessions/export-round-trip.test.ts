@@ -1,7 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DownloadKind } from '../../../src-shared/contract/payloads';
 import { FILE_FORMATS } from '../../../src-shared/export/formats';
 import { createDefaultSessionService } from '../../hosts/default-service';
@@ -18,8 +17,7 @@ import {
   providerFixturePath,
 } from '../../testing/fixtures';
 import { PROJECT_SAMPLES_DIR } from '../samples/sample-commands';
-import { settled } from './service-testing';
-import type { SessionService } from './session-service';
+import { settled, useFileService } from './service-testing';
 
 /**
  * Every export the app writes, opened again: of every sample recording, and of every stream
@@ -39,23 +37,14 @@ const STREAM_FILES = [
 ];
 const FORMATS = Object.entries(FILE_FORMATS) as [DownloadKind, (typeof FILE_FORMATS)[DownloadKind]][];
 
-let dir: string;
-let service: SessionService;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'inspector-round-trip-'));
-  service = createDefaultSessionService();
-});
-afterAll(async () => {
-  await service.dispose();
-  await rm(dir, { recursive: true, force: true });
-});
+const files = useFileService('inspector-round-trip-', createDefaultSessionService);
 
 async function describeSession(id: string) {
-  const summary = await settled(service, id);
+  const summary = await settled(files.service, id);
   const [rows, findings, blocks] = await Promise.all([
-    service.getRows({ sessionId: id, start: 0, count: 10_000 }),
-    service.getDiagnostics({ sessionId: id }),
-    service.getBlocks({ sessionId: id }),
+    files.service.getRows({ sessionId: id, start: 0, count: 10_000 }),
+    files.service.getDiagnostics({ sessionId: id }),
+    files.service.getBlocks({ sessionId: id }),
   ]);
   return {
     shape: { legs: summary.legs, state: summary.state, end: summary.end?.kind, awaitingTools: summary.awaitingTools },
@@ -71,26 +60,26 @@ describe.each([...SAMPLE_FILES, ...STREAM_FILES].map((path) => ({ path, name: re
     let original: Awaited<ReturnType<typeof describeSession>>;
     let sessionId: string;
     beforeAll(async () => {
-      sessionId = (await service.openFile({ path: file })).id;
+      sessionId = (await files.service.openFile({ path: file })).id;
       original = await describeSession(sessionId);
     });
 
     it.each(FORMATS)('%s', async (kind, format) => {
-      const download = await service.downloadSession({ sessionId, kind });
-      const path = join(dir, `${basename(file)}.${format.extension}`);
+      const download = await files.service.downloadSession({ sessionId, kind });
+      const path = join(files.dir, `${basename(file)}.${format.extension}`);
       await writeFile(path, Buffer.from(download.base64, 'base64'));
       if (kind === 'blocks-json' && original.blocks.length === 0) {
         // `[]`, which is also an empty streamed JSON array: it opens as one, claiming nothing.
-        const empty = await describeSession((await service.openFile({ path })).id);
+        const empty = await describeSession((await files.service.openFile({ path })).id);
         expect(empty).toMatchObject({ shape: { legs: 1, end: 'ended' }, rows: [], findings: [] });
         return;
       }
       if (format.reopens === 'no') {
         // Refused with a message naming the file and what it is not.
-        await expect(service.openFile({ path })).rejects.toThrow(path);
+        await expect(files.service.openFile({ path })).rejects.toThrow(path);
         return;
       }
-      const reopened = await describeSession((await service.openFile({ path })).id);
+      const reopened = await describeSession((await files.service.openFile({ path })).id);
       expect(reopened.shape).toEqual(original.shape);
       expect(reopened.rows).toEqual(original.rows);
       expect(reopened.findings).toEqual(original.findings);

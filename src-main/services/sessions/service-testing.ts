@@ -1,5 +1,7 @@
-import { writeFile } from 'node:fs/promises';
-import { afterEach } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type {
   ErrorEvent,
   LiveStatus,
@@ -192,4 +194,28 @@ export function useLiveSetup(): (handler: LoopbackHandler, deps?: SessionService
     current.events = recordEvents(current.service);
     return current as LiveSetup;
   };
+}
+
+/** A session service and a temporary folder, shared by the tests of one file. */
+export interface FileService {
+  readonly service: SessionService;
+  readonly dir: string;
+}
+
+/**
+ * One session service (from `create`: the default host's, which records to disk) and one
+ * temporary folder for a whole test file, made before its tests and removed after them: each
+ * test opens sessions and writes files of its own in them.
+ */
+export function useFileService(prefix: string, create: () => SessionService): FileService {
+  const shared = {} as { service: SessionService; dir: string };
+  beforeAll(async () => {
+    shared.dir = await mkdtemp(join(tmpdir(), prefix));
+    shared.service = create();
+  });
+  afterAll(async () => {
+    await shared.service.dispose();
+    await rm(shared.dir, { recursive: true, force: true });
+  });
+  return shared;
 }
