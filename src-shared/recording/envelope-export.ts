@@ -21,8 +21,9 @@ import type { LegOutcome, RecordedRequest, RecordedResponse } from './types';
  *
  * Each leg starts with its head line (`exportedLeg`): the request that opened it and the
  * response head (secrets redacted, as in a recording), when it started, whether its body was
- * decoded as a stream, how it ended, and the dialect the user chose for the session (`decodeAs`); a leg no envelope line carries bytes for (an error
- * page shown, not decoded; a stream cut before its first event) has them on its head line.
+ * decoded as a stream, how it ended, and the dialect the user chose for the session
+ * (`decodeAs`); a leg no envelope line carries bytes for (an error page shown, not decoded; a
+ * stream cut before its first event) has them on its head line.
  * Read back, the legs are the session's again: the same requests, responses, failures and
  * ends. An export written before heads has legs with envelopes only, ended by their bytes.
  *
@@ -120,7 +121,7 @@ function wireData(
 }
 
 /** The key that makes a line a leg's head line (its value: the leg's number). */
-export const LEG_HEAD_KEY = 'exportedLeg';
+const LEG_HEAD_KEY = 'exportedLeg';
 
 /** A leg's head line: what the session knew of the leg besides its envelopes. */
 export interface ExportedLegHead {
@@ -146,10 +147,14 @@ export function legHeadLine(head: ExportedLegHead, body?: { bytes: Uint8Array; r
 /** Whether an object is meant as a leg's head line (whether or not it is a valid one). */
 export const isLegHeadObject = (value: Record<string, unknown>): boolean => LEG_HEAD_KEY in value;
 
-/** A head line read back, with the bytes it carries; a string says what makes it no valid head. */
-export function readLegHead(
-  value: Record<string, unknown>,
-): (ExportedLegHead & { receivedAt: number; wire?: Uint8Array | 'malformed' }) | string {
+/** A head line read back: the head, and the bytes it carries (as an exported envelope's `wire`) with their time. */
+export interface ReadLegHead extends ExportedLegHead {
+  receivedAt: number;
+  wire?: Uint8Array | 'malformed';
+}
+
+/** A head line read back; a string says what makes it no valid head. */
+export function readLegHead(value: Record<string, unknown>): ReadLegHead | string {
   const { request, response, stream, startedAt, receivedAt, decodeAs } = value;
   const leg = value[LEG_HEAD_KEY];
   const end = readLegOutcome(value['end']);

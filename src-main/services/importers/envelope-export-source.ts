@@ -6,6 +6,7 @@ import {
   readLegHead,
   type ExportedEnvelope,
   type ExportedLegHead,
+  type ReadLegHead,
 } from '../../../src-shared/recording/envelope-export';
 import { payloadToSse } from '../../../src-shared/recording/items';
 import type { Findings } from './findings';
@@ -83,19 +84,7 @@ export async function openEnvelopeExport(
   const imported: ImportedLeg[] = [];
   for (let index = 0; index < legs; index++) {
     const head = heads.get(index);
-    imported.push({
-      index,
-      chunks: reiterable(() => legChunks(index)),
-      ...(head
-        ? {
-            ...(head.request ? { request: head.request } : {}),
-            ...(head.response ? { response: head.response } : {}),
-            startedAt: head.startedAt,
-            stream: head.stream,
-            outcome: head.end,
-          }
-        : {}),
-    });
+    imported.push({ index, chunks: reiterable(() => legChunks(index)), ...(head ? headedLeg(head) : {}) });
   }
   const legCount = legs === 1 ? 'one leg' : `${legs} legs`;
   const decodeAs = [...heads.values()].find((head) => head.decodeAs !== undefined)?.decodeAs;
@@ -126,10 +115,21 @@ function skipped(findings: Findings, what: string, offset: number, line: number)
   findings.report(fileDiagnostic('import.skipped-item', `${what}; skipped.`, offset, { line }));
 }
 
+/** What a leg's head line gives the imported leg: its exchange, whether it was a stream, how it ended. */
+function headedLeg(head: ExportedLegHead): Omit<ImportedLeg, 'index' | 'chunks'> {
+  return {
+    ...(head.request ? { request: head.request } : {}),
+    ...(head.response ? { response: head.response } : {}),
+    startedAt: head.startedAt,
+    stream: head.stream,
+    outcome: head.end,
+  };
+}
+
 /** A line of an export: an envelope, a leg's head, or a head line that is not valid (with why). */
 type ExportLine =
   | (ExportedEnvelope & { kind: 'envelope' })
-  | (ExportedLegHead & { kind: 'head'; receivedAt: number; wire?: Uint8Array | 'malformed' })
+  | (ReadLegHead & { kind: 'head' })
   | { kind: 'bad-head'; leg?: undefined; reason: string };
 
 function exportLine(text: string): ExportLine | null {

@@ -148,4 +148,32 @@ describe('the envelope export', () => {
       expect.stringMatching(/^Line 1 \(byte 0\) is a leg's head line, but its "stream" is neither true nor false/),
     ]);
   });
+  it("import.skipped-item: a leg head's body that is not the base64 it says is reported; the leg keeps its head, its bytes are not made up", async () => {
+    const head = {
+      exportedLeg: 0,
+      startedAt: 0,
+      request: null,
+      response: { status: 500, statusText: 'Internal Server Error', headers: [['Content-Type', 'text/plain']] },
+      stream: false,
+      end: { reason: 'error', message: 'HTTP 500' },
+      decodeAs: 'martian-rpc',
+      receivedAt: 3,
+      wire: 'not base64!',
+      wireEncoding: 'base64',
+    };
+    const path = join(files.dir, 'bad-body.ndjson');
+    await writeFile(path, `${JSON.stringify(head)}\n`);
+    const reopened = await files.service.openFile({ path });
+    const summary = await settled(files.service, reopened.id);
+    // A dialect this version does not know is not chosen: nothing was decoded, so none is named.
+    expect(summary).toMatchObject({ httpStatus: 500, envelopes: 0, format: null });
+    expect((await files.service.getSession({ sessionId: reopened.id })).legs[0]).toMatchObject({
+      response: { status: 500 },
+      end: { reason: 'failed' },
+    });
+    const findings = await files.service.getDiagnostics({ sessionId: reopened.id });
+    expect(findings.filter((d) => d.rule === 'import.skipped-item').map((d) => d.message)).toEqual([
+      expect.stringMatching(/^Line 1 \(byte 0\) has wire bytes that are no string, or not the base64 it says/),
+    ]);
+  });
 });
