@@ -37,36 +37,46 @@ export interface BlockTracker<K, B extends StartedBlock> {
   discardMessage(): void;
 }
 
+/** What a stopped key maps to: one table answers both "open?" and "stopped?", one hash lookup per start or stop. */
+const STOPPED = Symbol('stopped');
+
 export function createBlockTracker<K, B extends StartedBlock>(
   onNotStopped: (key: K, block: B, why: string) => void,
 ): BlockTracker<K, B> {
-  const open = new Map<K, B>();
-  const stopped = new Set<K>();
+  const blocks = new Map<K, B | typeof STOPPED>();
+  let openCount = 0;
+  const openBlock = (key: K): B | undefined => {
+    const block = blocks.get(key);
+    return block === STOPPED ? undefined : block;
+  };
   return {
     start(key, block) {
-      const previous = open.get(key);
-      open.set(key, block);
-      stopped.delete(key);
+      const previous = openBlock(key);
+      blocks.set(key, block);
+      if (previous === undefined) openCount++;
       return previous;
     },
-    get: (key) => open.get(key),
-    anyOpen: () => open.size > 0,
-    state: (key) => (open.has(key) ? 'open' : stopped.has(key) ? 'stopped' : 'unknown'),
+    get: openBlock,
+    anyOpen: () => openCount > 0,
+    state(key) {
+      const block = blocks.get(key);
+      return block === undefined ? 'unknown' : block === STOPPED ? 'stopped' : 'open';
+    },
     stop(key) {
-      const block = open.get(key);
-      if (!block) return undefined;
-      open.delete(key);
-      stopped.add(key);
+      const block = openBlock(key);
+      if (block === undefined) return undefined;
+      blocks.set(key, STOPPED);
+      openCount--;
       return block;
     },
     endMessage(why) {
-      for (const [key, block] of open) onNotStopped(key, block, why);
-      open.clear();
-      stopped.clear();
+      for (const [key, block] of blocks) if (block !== STOPPED) onNotStopped(key, block, why);
+      blocks.clear();
+      openCount = 0;
     },
     discardMessage() {
-      open.clear();
-      stopped.clear();
+      blocks.clear();
+      openCount = 0;
     },
   };
 }

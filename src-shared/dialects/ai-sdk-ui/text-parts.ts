@@ -20,8 +20,6 @@ export type TextKind = 'text' | 'reasoning';
 export interface OpenText extends StartedBlock {
   kind: TextKind;
   id: string;
-  /** Its key in the tracker: kind and id (a text and a reasoning part may share an id). */
-  key: string;
   /** The envelope type of its deltas (text or thinking). */
   type: string;
   /** Its deltas, for the assistant message (assistant-parts.ts). */
@@ -36,7 +34,8 @@ const TEXT_KINDS = {
 } as const;
 
 export class TextParts {
-  private readonly tracker: BlockTracker<string, OpenText>;
+  /** Open parts by id, one tracker per kind: a text and a reasoning part may share an id. */
+  private readonly trackers: Readonly<Record<TextKind, BlockTracker<string, OpenText>>>;
   /** The part the last delta went to: the next one is nearly always for it too. */
   last: OpenText | undefined;
   /** Open parts are being ended by what explains them (an error, an abort): closed, not reported. */
@@ -46,33 +45,32 @@ export class TextParts {
     private readonly host: MessageHost,
     onDiagnostic: DiagnosticSink,
   ) {
-    this.tracker = createBlockTracker<string, OpenText>((_key, block, why) => {
+    const notStopped = (_id: string, block: OpenText, why: string): void => {
       if (this.closingQuietly) return this.close(block);
       onDiagnostic({
         rule: 'provider.block-not-stopped',
         message: `The ${block.kind} part ${block.id} started in event ${block.frame} got no end ${why}.`,
         at: block.at,
       });
-    });
+    };
+    this.trackers = { text: createBlockTracker(notStopped), reasoning: createBlockTracker(notStopped) };
   }
 
   start(kind: TextKind, id: string, what: string): OpenText {
     const { host } = this;
     host.ensure();
     const ctx = host.ctx;
-    const key = `${kind}:${id}`;
     const info = TEXT_KINDS[kind];
     const open: OpenText = {
       kind,
       id,
-      key,
       type: info.type,
       chunks: host.parts.startText(kind),
       deltaEvent: undefined,
       frame: ctx.frame.seq,
       at: ctx.at,
     };
-    const previous = this.tracker.start(key, open);
+    const previous = this.trackers[kind].start(id, open);
     if (previous)
       ctx.report(
         'provider.block-started-twice',
@@ -89,7 +87,7 @@ export class TextParts {
     let open = this.find(kind, id);
     if (!open) {
       const ctx = this.host.ctx;
-      if (this.tracker.state(`${kind}:${id}`) === 'stopped') {
+      if (this.trackers[kind].state(id) === 'stopped') {
         ctx.report(
           'provider.delta-after-stop',
           `${what} in event ${ctx.frame.seq} is for ${kind} part ${id}, which already ended; a frontend has no part to add it to. Kept as a provider event.`,
@@ -122,24 +120,24 @@ export class TextParts {
     open.chunks.push(text);
   }
 
-  /** Whether the part is still open (its own key finds it: no key string is built). */
+  /** Whether the part is still open. */
   isOpen(open: OpenText): boolean {
-    return this.tracker.get(open.key) === open;
+    return this.trackers[open.kind].get(open.id) === open;
   }
 
   /** The open part of this kind and id, if there is one. */
   find(kind: TextKind, id: string): OpenText | undefined {
     const last = this.last;
     if (last !== undefined && last.id === id && last.kind === kind && this.isOpen(last)) return last;
-    const open = this.tracker.get(`${kind}:${id}`);
+    const open = this.trackers[kind].get(id);
     if (open) this.last = open;
     return open;
   }
 
   end(kind: TextKind, id: string, what: string, event: WireEvent): void {
-    const key = `${kind}:${id}`;
-    const state = this.tracker.state(key);
-    const open = this.tracker.stop(key);
+    const tracker = this.trackers[kind];
+    const state = tracker.state(id);
+    const open = tracker.stop(id);
     if (!open) {
       const ctx = this.host.ctx;
       ctx.report(
@@ -154,13 +152,14 @@ export class TextParts {
 
   /** The message is over: every part still open is reported as not ended (`why`: when that became clear). */
   endMessage(why: string): void {
-    this.tracker.endMessage(why);
+    this.trackers.text.endMessage(why);
+    this.trackers.reasoning.endMessage(why);
   }
 
   /** Ends the open parts without a finding: an error or an abort part said why they end. */
   endQuietly(): void {
     this.closingQuietly = true;
-    this.tracker.endMessage('');
+    this.endMessage('');
     this.closingQuietly = false;
   }
 
