@@ -40,6 +40,21 @@ describe('createBlockTracker', () => {
     expect([t.state(0), t.state(1)]).toEqual(['unknown', 'unknown']);
   });
 
+  it('counts a key once however often it starts, and a stopped key that starts again is open', () => {
+    const { t } = tracker();
+    t.start(0, block(1));
+    t.start(0, block(2));
+    t.start(1, block(3));
+    t.stop(0);
+    expect(t.anyOpen()).toBe(true);
+    t.stop(1);
+    expect(t.anyOpen()).toBe(false);
+    t.start(0, block(4));
+    expect([t.state(0), t.get(0)?.frame, t.anyOpen()]).toEqual(['open', 4, true]);
+    expect(t.stop(0)?.frame).toBe(4);
+    expect(t.anyOpen()).toBe(false);
+  });
+
   it('discards a message without a report when its end explains the open blocks', () => {
     const { t, notStopped } = tracker();
     t.start(0, block(1));
