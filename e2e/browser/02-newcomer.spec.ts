@@ -12,8 +12,7 @@ test('a newcomer connects to the demo agent and watches a parent and two sub-age
 }) => {
   await app.expectView('connect');
   await connect.chooseDemo({ scenario: 'subagents', format: 'json' });
-  await connect.connect();
-  await app.expectView('timeline');
+  await connect.run();
   await expect(app.sessionTitle).toHaveText(/Two sub-agents/);
 
   // Rows arrive while the run streams (the demo paces it like a real model).

@@ -15,9 +15,7 @@ for (const format of FORMATS) {
     tools,
   }) => {
     await connect.chooseDemo({ scenario: 'frontend-tools', format, pace: 'fast' });
-    await connect.connect();
-    await app.expectView('timeline');
-    await app.expectState('awaiting tools');
+    await connect.run('awaiting tools');
 
     await expect(tools.prompt).toBeVisible();
     await expect(tools.tools).toHaveCount(1);

@@ -9,9 +9,7 @@ import type { ConnectPage, DemoFormat } from './pages/connect-page';
 async function run(app: AppPage, connect: ConnectPage, scenario: string, format: DemoFormat): Promise<void> {
   await app.show('connect');
   await connect.chooseDemo({ scenario, format, pace: 'fast' });
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('done');
+  await connect.run('done');
 }
 
 test('the XML and JSON runs of one scenario have no block differences', async ({ app, connect, diff }) => {

@@ -16,9 +16,7 @@ test('a fast stream: the following table keeps the newest rows on screen', async
   await connect.url.fill(url.toString());
   await timeline.watchFrames();
   await app.watchCheckboxWrites();
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('done');
+  await connect.run('done');
   expect(await app.checkboxWrites(), 'checkbox attributes written while following').toBe(0);
 
   const total = await timeline.total();

@@ -51,8 +51,7 @@ async function expectStatus(app: AppPage, label: string, tone: string, reason: R
 test('a stream cut in the middle of an event is truncated, not complete', async ({ app, connect }) => {
   await app.show('connect');
   await connect.url.fill(cutUrl);
-  await connect.connect();
-  await app.expectView('timeline');
+  await connect.run();
   await expectStatus(app, 'truncated', 'warning', /^The stream was cut inside an event after 22 complete events/);
   await app.screenshot('09-end-status-cut');
 });

@@ -86,8 +86,7 @@ for (const p of PROVIDERS) {
     await app.page.setViewportSize({ width: 1024, height: 700 });
     await app.screenshot(`14-${p.provider}-connect-1024`);
     if (wide) await app.page.setViewportSize(wide);
-    await connect.connect();
-    await app.expectView('timeline');
+    await connect.run();
     await expect(timeline.rowUnified.first()).toBeVisible();
     // An API error event ends the stream by error, an incomplete response incomplete: never as done.
     await app.expectState(p.live.state);

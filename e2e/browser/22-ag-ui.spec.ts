@@ -40,9 +40,7 @@ test('ag-ui: the demo agent’s state run streams through the preset; each delta
   await connect.chooseProvider({ provider: 'ag-ui', scenario: 'state', pace: 'fast' });
   await expect(connect.url).toHaveValue(/\/ag-ui\?pace=fast$/);
   await app.screenshot('22-ag-ui-connect');
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('done');
+  await connect.run('done');
 
   await app.show('blocks');
   await expect(blocks.ofKind('state')).toHaveCount(5);
@@ -80,9 +78,7 @@ test('ag-ui: RUN_ERROR mid-stream ends the session by error, with its finding', 
 }) => {
   await app.show('connect');
   await connect.chooseProvider({ provider: 'ag-ui', scenario: 'run-error', pace: 'fast' });
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('ended by error');
+  await connect.run('ended by error');
 
   await app.show('blocks');
   await expect(blocks.ofKind('error').first()).toContainText('The model provider is overloaded.');
@@ -100,9 +96,7 @@ test('ag-ui: a frontend tool answered by hand continues the run as a new RunAgen
 }) => {
   await app.show('connect');
   await connect.chooseProvider({ provider: 'ag-ui', scenario: 'frontend-tool', pace: 'fast' });
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('awaiting tools');
+  await connect.run('awaiting tools');
 
   await expect(tools.prompt).toBeVisible();
   await expect(tools.tool('call-demo-confirm')).toContainText('user_confirm');

@@ -129,9 +129,7 @@ for (const live of [
     await connect.chooseProvider({ provider: live.preset, scenario: live.scenario, pace: 'fast' });
     await expect(connect.url).toHaveValue(live.path);
     await app.screenshot(`22-${live.preset}-connect`);
-    await connect.connect();
-    await app.expectView('timeline');
-    await app.expectState(live.state);
+    await connect.run(live.state);
 
     await app.show('blocks');
     for (const kind of live.kinds) await expect(blocks.ofKind(kind).first(), `a ${kind} block`).toBeVisible();
@@ -154,9 +152,7 @@ for (const run of [
   }) => {
     await app.show('connect');
     await connect.chooseProvider({ provider: run.preset, scenario: 'client-tool', pace: 'fast' });
-    await connect.connect();
-    await app.expectView('timeline');
-    await app.expectState('awaiting tools');
+    await connect.run('awaiting tools');
 
     await expect(tools.prompt).toBeVisible();
     await expect(tools.tools).toHaveCount(1);

@@ -85,9 +85,7 @@ test("the demo's Gemini endpoint streams live through its preset: code, its resu
   await connect.chooseProvider({ provider: 'gemini', scenario: 'code-execution', pace: 'fast' });
   await expect(connect.url).toHaveValue(/\/v1beta\/models\/demo-model:streamGenerateContent\?alt=sse&pace=fast$/);
   await app.screenshot('22-gemini-connect');
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('done');
+  await connect.run('done');
 
   await app.show('blocks');
   await blocks.expectKinds(['text', 'server_tool_call', 'tool_result', 'message']);
@@ -108,9 +106,7 @@ test('the same endpoint without alt=sse streams one JSON array; a SAFETY finish 
   const url = new URL(await connect.url.inputValue());
   url.searchParams.delete('alt');
   await connect.url.fill(url.toString());
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('incomplete');
+  await connect.run('incomplete');
 
   await app.show('blocks');
   await expect(blocks.ofKind('text').first()).toContainText('Here is how the reaction starts');

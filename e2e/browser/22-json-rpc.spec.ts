@@ -42,9 +42,7 @@ test('MCP live through its preset: a tool error is a warning, and the stream sti
   await connect.chooseProvider({ provider: 'mcp', scenario: 'mcp-tool-error', pace: 'fast' });
   await expect(connect.url).toHaveValue(/\/mcp\?pace=fast$/);
   await app.screenshot('22-mcp-connect');
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('done');
+  await connect.run('done');
 
   await app.show('blocks');
   await expect(blocks.ofKind('text').first()).toContainText('no city named Atlantis');
@@ -64,9 +62,7 @@ test('A2A live through its preset: the task streams its artifact, then fails, an
   await app.show('connect');
   await connect.chooseProvider({ provider: 'a2a', scenario: 'a2a-failed', pace: 'fast' });
   await expect(connect.url).toHaveValue(/\/a2a\?pace=fast$/);
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('ended by error');
+  await connect.run('ended by error');
   // The task's lifecycle on the unified surface: started, moved, stopped.
   await expect(timeline.rowUnified.filter({ hasText: 'message_start' }).first()).toBeVisible();
   await expect(timeline.rowUnified.filter({ hasText: 'message_stop' }).first()).toBeVisible();

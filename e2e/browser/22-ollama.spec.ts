@@ -36,8 +36,7 @@ test("the demo's Ollama /api/chat streams live through its preset: two whole too
   await app.show('connect');
   await connect.chooseProvider({ provider: 'ollama-chat', scenario: 'tool-call', pace: 'fast' });
   await expect(connect.url).toHaveValue(/\/ollama\/api\/chat\?(.*&)?pace=fast$/);
-  await connect.connect();
-  await app.expectView('timeline');
+  await connect.run();
   // Ollama runs no tool: the calls wait for the client.
   await app.expectState('awaiting tools');
   await app.show('blocks');
@@ -62,9 +61,7 @@ test('a cut Ollama stream is truncated, never done, with the missing done line a
 }) => {
   await app.show('connect');
   await connect.chooseProvider({ provider: 'ollama-chat', scenario: 'cut', pace: 'fast' });
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('truncated');
+  await connect.run('truncated');
   await app.show('diagnostics');
   await expect.poll(() => diagnostics.rules()).toContain('provider.missing-terminal');
   await app.screenshot('22-ollama-cut-diagnostics');

@@ -51,9 +51,7 @@ test('openai-chat: two choices through the connect preset are two messages, done
   await connect.chooseProvider({ provider: 'openai-chat', scenario: 'n-choices', pace: 'fast' });
   await expect(connect.url).toHaveValue(/\/v1\/chat\/completions\?pace=fast$/);
   await app.screenshot('22-openai-chat-connect');
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('done');
+  await connect.run('done');
 
   await app.show('blocks');
   await expect(blocks.ofKind('text')).toHaveCount(2);
@@ -74,9 +72,7 @@ test('openai-chat: an error inside a chunk (OpenRouter) ends the live stream by 
 }) => {
   await app.show('connect');
   await connect.chooseProvider({ provider: 'openai-chat', scenario: 'openrouter-error', pace: 'fast' });
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('ended by error');
+  await connect.run('ended by error');
 
   await app.show('blocks');
   await blocks.expectKinds(['thinking', 'text', 'error', 'message']);
@@ -97,9 +93,7 @@ test('openai-chat: parallel tool calls answered by hand; the conversation goes b
 }) => {
   await app.show('connect');
   await connect.chooseProvider({ provider: 'openai-chat', scenario: 'parallel-tools', pace: 'fast' });
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('awaiting tools');
+  await connect.run('awaiting tools');
 
   await expect(tools.prompt).toBeVisible();
   await expect(tools.tools).toHaveCount(2);

@@ -90,9 +90,7 @@ test('a live feed from a server no dialect knows: shown as it comes, "ended", an
 }) => {
   await app.show('connect');
   await connect.url.fill(feedUrl);
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('ended');
+  await connect.run('ended');
   await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText(FALLBACK);
   await timeline.expectTotalAtLeast(12);
   await app.expectNoErrors();
@@ -112,9 +110,7 @@ test('the same feed as NDJSON (application/x-ndjson): each line one event, as it
 }) => {
   await app.show('connect');
   await connect.url.fill(feedUrl.replace('/feed/ticks', '/feed/ndjson'));
-  await connect.connect();
-  await app.expectView('timeline');
-  await app.expectState('ended');
+  await connect.run('ended');
   await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText(FALLBACK);
   await timeline.expectTotalAtLeast(TICK_COUNT);
   await app.expectNoErrors();

@@ -68,9 +68,7 @@ test.describe('curl with variables', () => {
     expect(saved?.request.url).toBe('{{base_url}}/agent/run?pace=fast');
     await app.screenshot('25-curl-variables');
 
-    await connect.connect();
-    await app.expectView('timeline');
-    await app.expectState(ENDED, 60_000);
+    await connect.run(ENDED, 60_000);
     await app.expectNoErrors();
     const [session] = await inspector.listSessions();
     expect((await inspector.getSession({ sessionId: session!.id })).request?.url).toBe(

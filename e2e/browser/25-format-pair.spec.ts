@@ -13,8 +13,7 @@ async function runAnthropic(app: AppPage, connect: ConnectPage): Promise<void> {
   await app.show('connect');
   // At its realistic pace: each run's clock then measures its own times.
   await connect.chooseProvider({ provider: 'anthropic', scenario: 'tool-use' });
-  await connect.connect();
-  await app.expectView('timeline');
+  await connect.run();
   // Its message ends at stop_reason tool_use: the run waits for a client to answer the call.
   await app.expectState('awaiting tools');
 }

@@ -17,6 +17,8 @@ export class ConnectPage {
   readonly connectButton: Locator;
   readonly connectError: Locator;
   readonly bodyEditor: Locator;
+  private readonly viewRoot: Locator;
+  private readonly sessionState: Locator;
 
   constructor(readonly page: Page) {
     this.view = page.getByTestId(TEST_IDS.connectView);
@@ -30,6 +32,8 @@ export class ConnectPage {
     this.connectButton = page.getByTestId(TEST_IDS.connectButton);
     this.connectError = page.getByTestId(TEST_IDS.connectError);
     this.bodyEditor = page.getByTestId(TEST_IDS.bodyEditor);
+    this.viewRoot = page.getByTestId(TEST_IDS.viewRoot);
+    this.sessionState = page.getByTestId(TEST_IDS.sessionState);
   }
 
   /**
@@ -86,5 +90,15 @@ export class ConnectPage {
 
   async connect(): Promise<void> {
     await this.connectButton.click();
+  }
+
+  /**
+   * Connects and waits for the timeline the new session opens in, then, when given, for the
+   * session's state (AppPage.expectState's text and timeout).
+   */
+  async run(state?: string | RegExp, timeout = 30_000): Promise<void> {
+    await this.connect();
+    await expect(this.viewRoot).toHaveAttribute('data-view', 'timeline');
+    if (state !== undefined) await expect(this.sessionState).toHaveText(state, { timeout });
   }
 }
