@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { readUnknownFixture, UNKNOWN_FIXTURES_DIR } from '../../src-main/testing/fixtures';
+import { fixturePath, readUnknownFixture, UNKNOWN_FIXTURES_DIR } from '../../src-main/testing/fixtures';
 import { TEST_IDS } from '../../src-renderer/testids';
 import { expect, test } from './fixtures';
 
@@ -152,4 +152,30 @@ test('the same feed decoded as chosen in "Decode as" says it was chosen', async 
   await app.expectState('ended');
   await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText('Decoded as JSON events — chosen by you');
   await app.screenshot('22-unknown-live-chosen');
+});
+
+test('an open file is decoded again with "Decode as…": chosen, then detected again, in the session’s place', async ({
+  app,
+  blocks,
+  page,
+}) => {
+  await app.openCleanCapture(fixturePath('example_1.json.sse'));
+  const decodedAs = page.getByTestId(TEST_IDS.statusDecodedAs);
+  await expect(decodedAs).toHaveText("Decoded as JSON envelopes — from the stream's own events");
+  await app.show('blocks');
+  await expect(blocks.blocks.first()).toBeVisible();
+
+  await page.getByTestId(TEST_IDS.decodeFileAs).selectOption('json-events');
+  await expect(decodedAs).toHaveText('Decoded as JSON events — chosen by you');
+  // The same view, the new session in the old one's place, and no block claimed.
+  await app.expectView('blocks');
+  await expect(app.sessionItems).toHaveCount(1);
+  await expect(app.sessionItem('example_1.json.sse')).toHaveCount(1);
+  await expect(blocks.blocks).toHaveCount(0);
+  await app.screenshot('22-decode-file-as-chosen');
+
+  await page.getByTestId(TEST_IDS.decodeFileAs).selectOption('auto');
+  await expect(decodedAs).toHaveText("Decoded as JSON envelopes — from the stream's own events");
+  await expect(blocks.blocks.first()).toBeVisible();
+  await expect(app.sessionItems).toHaveCount(1);
 });

@@ -27,12 +27,19 @@ export function parse<T extends Options>(args: string[], options: T): Parsed<T> 
   }
 }
 
-/** `--format`: auto or the id of a registered dialect. */
-export function parseFormat(value: string | undefined, dialects: DialectRegistry = DIALECT_REGISTRY): FormatChoice {
-  const format = value ?? 'auto';
+/**
+ * `--format`: auto or the id of a registered dialect; undefined when not given, so that a file
+ * that says which dialect was chosen when it was written is decoded as that one
+ * (`--format auto` detects it whatever the file says: importers/types.ts, chosenFormat).
+ */
+export function parseFormat(
+  value: string | undefined,
+  dialects: DialectRegistry = DIALECT_REGISTRY,
+): FormatChoice | undefined {
+  if (value === undefined) return undefined;
   const formats = ['auto', ...dialects.ids];
-  if (!formats.includes(format)) throw new UsageError(`--format must be one of ${formats.join(', ')}, not '${value}'`);
-  return format as FormatChoice;
+  if (!formats.includes(value)) throw new UsageError(`--format must be one of ${formats.join(', ')}, not '${value}'`);
+  return value as FormatChoice;
 }
 
 /** `--port`: a TCP port, 0 for any free one; `fallback` when not given. */

@@ -93,7 +93,7 @@ function wholeSmallFile(path: string): SourceFs | undefined {
  */
 export async function decodeFile(
   file: string,
-  format: FormatChoice,
+  format: FormatChoice | undefined,
   io: CliIo,
   options: DecodeFileOptions = {},
 ): Promise<DecodedFile> {
@@ -133,7 +133,7 @@ export async function openInput(file: string, io: CliIo, harEntry?: readonly num
 }
 
 /** `--format`, else the dialect the file says was chosen when it was written (a dialect of `io`), else detected. */
-export function formatOf(format: FormatChoice, source: ImportedSource | null, io: CliIo): FormatChoice {
+export function formatOf(format: FormatChoice | undefined, source: ImportedSource | null, io: CliIo): FormatChoice {
   const dialects = io.dialects ?? DIALECT_REGISTRY;
   return chosenFormat(format, source, (id): id is DialectId => dialects.get(id) !== undefined);
 }

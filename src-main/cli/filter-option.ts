@@ -40,7 +40,7 @@ export function subjectsOf(decoded: DecodedFile): EnvelopeSubject[] {
  */
 export async function selectEnvelopes(
   file: string,
-  format: FormatChoice,
+  format: FormatChoice | undefined,
   io: CliIo,
   options: DecodeFileOptions,
   filter: Expr,

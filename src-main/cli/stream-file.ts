@@ -59,7 +59,7 @@ export interface SharedReading {
  */
 export async function streamFile(
   file: string,
-  format: FormatChoice,
+  format: FormatChoice | undefined,
   io: CliIo,
   options: DecodeFileOptions,
   callbacks: StreamCallbacks,
@@ -173,7 +173,7 @@ function latestTextBlocks(letGo: (block: Block) => void) {
  */
 export async function reportFile(
   file: string,
-  format: FormatChoice,
+  format: FormatChoice | undefined,
   io: CliIo,
   options: DecodeFileOptions = {},
   also?: SharedReading,

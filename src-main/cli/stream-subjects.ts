@@ -38,7 +38,7 @@ type Subject = { -readonly [K in keyof EnvelopeSubject]: EnvelopeSubject[K] } & 
  */
 export async function streamSubjects(
   file: string,
-  format: FormatChoice,
+  format: FormatChoice | undefined,
   io: CliIo,
   options: DecodeFileOptions,
   onSubject: (subject: EnvelopeSubject) => void,
@@ -115,7 +115,7 @@ function take<K>(map: Map<K, number[]>, key: K): number[] {
 /** The first pass on its own: agents, findings and where each goes, and the clock's start. */
 async function readFacts(
   file: string,
-  format: FormatChoice,
+  format: FormatChoice | undefined,
   io: CliIo,
   options: DecodeFileOptions,
 ): Promise<FileFacts> {

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { DownloadKind } from '../../src-shared/contract';
+import type { DownloadKind, FormatChoice } from '../../src-shared/contract';
 import { FILE_FORMATS } from '../../src-shared/export/formats';
 import { Badge, SeverityCounts } from '../components/Badge';
 import { TaskProgressBar } from '../components/TaskProgressBar';
 import { requestToCurl } from '../model/connect-form';
+import { decodesAgain, FORMAT_CHOICES } from '../model/format-choices';
 import { FORMAT_PAIR, offersFormatPair, whenAllEnded } from '../model/format-pair';
 import { replayOffer } from '../model/replay';
 import { TEST_IDS } from '../testids';
@@ -167,6 +168,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
             {decodedAs}
           </span>
         )}
+        {decodesAgain(summary) && <DecodeAgainSelect app={app} sessionId={summary.id} />}
         {summary.legs > 1 && <span className="status-field">{summary.legs} legs</span>}
         {status.elapsed && (
           <span className="status-field" data-testid={TEST_IDS.statusElapsed}>
@@ -307,5 +309,32 @@ function SessionTitle({ app, sessionId, title }: { app: RendererApp; sessionId: 
         ✎
       </button>
     </>
+  );
+}
+
+/**
+ * "Decode as…" for a file: the same file decoded again as the dialect chosen (or detected,
+ * whatever the file says was chosen when it was written), as a new session in this one's place.
+ */
+function DecodeAgainSelect({ app, sessionId }: { app: RendererApp; sessionId: string }) {
+  return (
+    <select
+      className="select status-select"
+      data-testid={TEST_IDS.decodeFileAs}
+      value=""
+      aria-label="Decode as"
+      title="Decode this file again as another dialect"
+      onChange={(event) => {
+        const format = event.target.value as FormatChoice | '';
+        if (format) void app.decodeFileAs(sessionId, format);
+      }}
+    >
+      <option value="">Decode as…</option>
+      {FORMAT_CHOICES.map((f) => (
+        <option key={f.value} value={f.value}>
+          {f.label}
+        </option>
+      ))}
+    </select>
   );
 }

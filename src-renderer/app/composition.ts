@@ -239,6 +239,10 @@ export function createApp(deps: AppDeps): RendererApp {
       );
       return activate(summary);
     },
+    async decodeFileAs(sessionId, format) {
+      const summary = await run('Decode as', () => service.decodeFileAs({ sessionId, format }), sessionId);
+      return activate(summary, view.getSnapshot());
+    },
     async openSample(id) {
       const opened = await run('Open sample', () => service.openSample({ id }));
       for (const summary of opened ?? []) sessions.upsert(summary);

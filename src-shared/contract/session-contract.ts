@@ -28,6 +28,11 @@ export const SESSION_CONTRACT = {
   openUpload: command(p.OpenUploadRequest, p.SessionSummary),
   /** Opens the chosen entries of a HAR that waits for a choice, in order, as the session's legs. */
   openHarEntries: command(p.OpenHarEntriesRequest, p.SessionSummary),
+  /**
+   * Decodes a file session again as another dialect: a new session of the same file (its HAR
+   * entries, check report and in-text reading) takes its place; answers with its summary.
+   */
+  decodeFileAs: command(p.DecodeFileAsRequest, p.SessionSummary),
   closeSession: command(SessionRef, s.none()),
   /** Renames a session (a blank title is refused); answers with its summary. */
   renameSession: command(p.RenameRequest, p.SessionSummary),

@@ -43,7 +43,7 @@ export interface CheckedRecording {
 export async function checkRecording(
   file: string,
   assertions: readonly ParsedAssertion[],
-  format: FormatChoice,
+  format: FormatChoice | undefined,
   io: CliIo,
   options: Omit<DecodeFileOptions, 'inline'> = {},
 ): Promise<CheckedRecording> {
@@ -123,7 +123,7 @@ export function readsOf(tree: Expr): Reads {
  */
 async function readStreamed(
   file: string,
-  format: FormatChoice,
+  format: FormatChoice | undefined,
   io: CliIo,
   options: Omit<DecodeFileOptions, 'inline'>,
   reads: Reads,

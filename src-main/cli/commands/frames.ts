@@ -88,7 +88,7 @@ async function printFrames(
 }
 
 /** The events that carry an envelope `filter` selects: the file read streamed, once to select, once to print them. */
-async function filteredFrames(file: string, filter: Expr, format: FormatChoice, io: CliIo): Promise<void> {
+async function filteredFrames(file: string, filter: Expr, format: FormatChoice | undefined, io: CliIo): Promise<void> {
   const selected = await selectEnvelopes(file, format, io, {}, filter);
   const keep = new Set(selected.map((s) => `${s.envelope.leg}:${s.envelope.frame}`));
   await streamFile(

@@ -126,7 +126,7 @@ export const record: Command = async (args, io) => {
   });
 
   const recording = await startLiveRecording(built, path, {
-    format: parseFormat(values.format),
+    format: parseFormat(values.format) ?? 'auto',
     onResponse: (status, accepted) => {
       if (accepted) io.stderr(`HTTP ${status}: streaming…\n`);
     },

@@ -46,15 +46,16 @@ export const legIsStream = (leg: Pick<ImportedLeg, 'stream' | 'response'>): bool
   leg.stream ?? isStreamResponse(leg.response);
 
 /**
- * What to decode a source as: the format the user asks for now, else the dialect the file says
- * was chosen when `known` has it, else detected ('auto'). The app and the CLI decide alike.
+ * What to decode a source as: the format the user asks for now (`auto`: detected, whatever the
+ * file says), else the dialect the file says was chosen when `known` has it, else detected
+ * ('auto'). The app and the CLI decide alike.
  */
 export function chosenFormat<F extends string>(
   asked: F | 'auto' | undefined,
   source: Pick<ImportedSource, 'decodeAs'> | null,
   known: (id: string) => id is F,
 ): F | 'auto' {
-  if (asked !== undefined && asked !== 'auto') return asked;
+  if (asked !== undefined) return asked;
   const said = source?.decodeAs;
   return said !== undefined && known(said) ? said : 'auto';
 }

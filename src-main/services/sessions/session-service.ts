@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MAX_RAW_BYTES, type InspectorService, type SessionKeys } from '../../../src-shared/contract/inspector';
-import type { SessionSummary } from '../../../src-shared/contract/payloads';
+import type { DecodeFileAsRequest, SessionSummary } from '../../../src-shared/contract/payloads';
 import { diffSessions } from '../../../src-shared/diff/diff';
 import { diffTranscript } from '../../../src-shared/diff/transcript';
 import type { DiffInput } from '../../../src-shared/diff/types';
@@ -116,6 +116,33 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     announce();
   }
 
+  /**
+   * A file session decoded again as `format`: its file opened again as a new session (an
+   * upload's copy handed over to it), then the old session closed. A dialect the file says
+   * was chosen gives way to any format asked for here, `auto` included.
+   */
+  async function decodeFileAs({ sessionId, format }: DecodeFileAsRequest): Promise<SessionSummary> {
+    const rt = runtimeOf(sessionId);
+    const { source, title, inline } = summaryOf(rt);
+    if (source.kind !== 'file')
+      throw new Error(
+        `Session ${sessionId} is not a file: only a file is decoded again (a live run is decoded as its connect form's "Decode as" says)`,
+      );
+    if (rt.harChoice) throw new Error('Choose the HAR entries to open before decoding them as another dialect');
+    const summary = await files.openAgain({
+      path: source.path,
+      title,
+      format,
+      ...(inline !== undefined ? { inline } : {}),
+      ...(source.entries !== undefined ? { entries: source.entries } : {}),
+      ...(source.report !== undefined ? { report: source.report } : {}),
+      ...(rt.upload !== undefined ? { upload: rt.upload } : {}),
+    });
+    rt.upload = undefined;
+    await closeSession({ sessionId });
+    return summary;
+  }
+
   const service: SessionService = {
     getDemoAgent: () => Promise.resolve(deps.demoAgent?.() ?? null),
 
@@ -128,6 +155,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     abortUpload: files.abortUpload,
     openUpload: files.openUpload,
     openHarEntries: files.openHarEntries,
+    decodeFileAs: command(decodeFileAs),
     reopen: files.reopen,
     holdBatches: (held) => batcher.hold(held),
     startReplay: command(replays.startReplay),

@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent } from 'react';
 import type { FormatChoice } from '../../../src-shared/contract';
-import { DIALECTS } from '../../../src-shared/dialects/registry';
 import type { RendererApp } from '../../model/types';
+import { FORMAT_CHOICES } from '../../model/format-choices';
 import { copyText } from '../../app/files';
 import { useStore } from '../../app/hooks';
 import { useStableHandler } from '../../app/use-stable-handler';
@@ -24,11 +24,6 @@ import { HeadersTable } from './HeadersTable';
 import { PresetPicker } from './PresetPicker';
 import { ProxyPanel } from './ProxyPanel';
 import './proxy.css';
-
-const FORMAT_OVERRIDES: readonly { value: FormatChoice; label: string }[] = [
-  { value: 'auto', label: 'Detect' },
-  ...DIALECTS.map((d) => ({ value: d.id, label: d.label })),
-];
 
 /** Start a live session: a preset or any endpoint, or fill the form from a curl command. */
 export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile: () => void }) {
@@ -183,7 +178,7 @@ export function ConnectView({ app, onOpenFile }: { app: RendererApp; onOpenFile:
                 value={form.format}
                 onChange={(e) => update({ format: e.target.value as FormatChoice })}
               >
-                {FORMAT_OVERRIDES.map((f) => (
+                {FORMAT_CHOICES.map((f) => (
                   <option key={f.value} value={f.value}>
                     {f.label}
                   </option>

@@ -42,6 +42,9 @@ export interface ReopenRequest {
   inline?: ConnectRequest['inline'];
 }
 
+/** A file session's file opened again as a new session (decoded as another dialect), taking over its upload's copy. */
+export type OpenAgainRequest = Omit<ReopenRequest, 'sessionId'> & { upload?: UploadStream };
+
 /** The session a file's findings go to once it loads (rt.data follows a session that starts over). */
 interface LoadTarget {
   rt: Runtime | null;
@@ -345,23 +348,24 @@ export function createFileSessions(registry: SessionRegistry) {
     return registry.summaryOf(rt);
   }
 
+  /** Opens a session of a failed worker again, as it was opened (openAgain), under its id. */
+  function reopen({ sessionId, ...request }: ReopenRequest): Promise<SessionSummary> {
+    if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
+    return openAgain(request, sessionId);
+  }
+
   /**
-   * Opens a session of a failed worker again, as it was opened: the same HAR entries, in-text
-   * reading and, for a recording a check report opened, its failures read from the report again
-   * (none when the report can no longer be read or no longer names it).
+   * Opens a file session's file again, as it was opened: the same HAR entries, in-text reading
+   * and, for a recording a check report opened, its failures read from the report again (none
+   * when the report can no longer be read or no longer names it).
    */
-  async function reopen({
-    sessionId,
-    path,
-    title,
-    format,
-    entries,
-    report,
-    inline,
-  }: ReopenRequest): Promise<SessionSummary> {
-    if (sessions.has(sessionId)) throw new Error(`Session ${sessionId} is open already`);
+  async function openAgain(
+    { path, title, format, entries, report, inline, upload }: OpenAgainRequest,
+    id?: string,
+  ): Promise<SessionSummary> {
     return openSourceFile(path, {
-      id: sessionId,
+      ...(id !== undefined ? { id } : {}),
+      ...(upload !== undefined ? { upload } : {}),
       title,
       ...(format ? { format } : {}),
       ...(entries !== undefined ? { entry: entries } : {}),
@@ -391,5 +395,15 @@ export function createFileSessions(registry: SessionRegistry) {
     return reportFindingsFor(report, await read, path);
   }
 
-  return { openFile, beginUpload, sendUploadChunk, abortUpload, openUpload, openHarEntries, reopen, dispose };
+  return {
+    openFile,
+    beginUpload,
+    sendUploadChunk,
+    abortUpload,
+    openUpload,
+    openHarEntries,
+    reopen,
+    openAgain: (request: OpenAgainRequest) => openAgain(request),
+    dispose,
+  };
 }

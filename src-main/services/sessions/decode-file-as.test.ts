@@ -1,0 +1,147 @@
+import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SessionSummary } from '../../../src-shared/contract/payloads';
+import { fixturePath, readFixture } from '../../testing/fixtures';
+import { runCli } from '../../cli/test-io';
+import { SSE_HEADERS, startLoopbackServer } from '../connection/loopback-testing';
+import { createDefaultSessionService } from '../../hosts/default-service';
+import { settled } from './service-testing';
+import type { SessionService } from './session-service';
+
+/**
+ * "Decode as…" on an open file (decodeFileAs): the same file decoded again as the dialect the
+ * user chooses, as a new session in the old one's place — its HAR entries, its upload's copy and
+ * its title kept. `auto` detects the dialect even where the file says one was chosen.
+ */
+
+let dir: string;
+let service: SessionService;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'decode-file-as-'));
+  service = createDefaultSessionService({ uploadDir: dir });
+});
+afterEach(async () => {
+  await service.dispose();
+  await rm(dir, { recursive: true, force: true });
+});
+
+// The upstream agent's envelopes: detected as `json`, shown as generic JSON events by choice.
+const FIXTURE = 'frontend_tools.json.sse';
+
+const openIds = async (): Promise<string[]> => (await service.listSessions()).map((s) => s.id);
+
+async function decodeAgain(sessionId: string, format: 'auto' | 'json' | 'json-events'): Promise<SessionSummary> {
+  const { id } = await service.decodeFileAs({ sessionId, format });
+  return settled(service, id);
+}
+
+describe('a file decoded again as another dialect', () => {
+  it('is a new session of the same file in the old one’s place, decoded as chosen', async () => {
+    const { id } = await service.openFile({ path: fixturePath(FIXTURE), title: 'my run' });
+    const first = await settled(service, id);
+    expect(first).toMatchObject({ format: 'json', detection: { by: 'content' } });
+
+    const again = await decodeAgain(id, 'json-events');
+    expect(again.id).not.toBe(id);
+    expect(again).toMatchObject({
+      title: 'my run',
+      state: 'complete',
+      source: { kind: 'file', path: fixturePath(FIXTURE) },
+      format: 'json-events',
+      detection: { by: 'chosen' },
+      bytes: first.bytes,
+    });
+    expect(await openIds()).toEqual([again.id]);
+    // And back: detection finds the upstream's envelopes again.
+    expect(await decodeAgain(again.id, 'auto')).toMatchObject({ format: 'json', envelopes: first.envelopes });
+  });
+
+  it('auto detects the dialect of a recording that says another was chosen, in the app and the CLI', async () => {
+    const { id } = await service.openFile({ path: fixturePath(FIXTURE), format: 'json-events' });
+    await settled(service, id);
+    const saved = await service.saveRecording({ sessionId: id, path: join(dir, 'chosen.recording') });
+    const reopened = await settled(service, (await service.openFile({ path: saved!.path })).id);
+    expect(reopened).toMatchObject({ format: 'json-events', detection: { by: 'chosen' } });
+
+    expect(await decodeAgain(reopened.id, 'auto')).toMatchObject({ format: 'json', detection: { by: 'content' } });
+    const detected = await runCli(['inspect', '--json', '--format', 'auto', saved!.path]);
+    expect(JSON.parse(detected.out)).toMatchObject({ formats: ['json'], detections: [{ by: 'content' }] });
+    const asSaved = await runCli(['inspect', '--json', saved!.path]);
+    expect(JSON.parse(asSaved.out)).toMatchObject({ formats: ['json-events'], detections: [{ by: 'chosen' }] });
+  });
+
+  it('takes over an upload’s copy: the copy stays while the new session has it and goes when it closes', async () => {
+    const base64 = Buffer.from(readFixture(FIXTURE)).toString('base64');
+    const { id } = await service.openUpload({ name: 'uploaded run.sse', base64 });
+    const first = await settled(service, id);
+    const copy = first.source.kind === 'file' ? first.source.path : '';
+    expect(copy.startsWith(dir)).toBe(true);
+
+    const again = await decodeAgain(id, 'json-events');
+    expect(again).toMatchObject({
+      title: 'uploaded run.sse',
+      source: { kind: 'file', path: copy, uploaded: true },
+      state: 'complete',
+      bytes: first.bytes,
+    });
+    await access(copy);
+    await service.closeSession({ sessionId: again.id });
+    await expect(access(copy)).rejects.toThrow();
+  });
+
+  it('keeps the HAR entries the session opened', async () => {
+    const entry = (url: string, text: string) => ({
+      startedDateTime: '2026-03-01T12:00:00.000Z',
+      request: { method: 'POST', url, headers: [] },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+        content: { size: text.length, mimeType: 'text/event-stream', text },
+      },
+      timings: { wait: 5, receive: 10 },
+    });
+    const har = join(dir, 'devtools.har');
+    const stream = Buffer.from(readFixture(FIXTURE)).toString();
+    const resume = Buffer.from(readFixture('frontend_tools_resume.json.sse')).toString();
+    await writeFile(
+      har,
+      JSON.stringify({
+        log: {
+          version: '1.2',
+          entries: [entry('http://h/agent/run', stream), entry('http://h/agent/tool_results', resume)],
+        },
+      }),
+    );
+    const { id } = await service.openFile({ path: har });
+    // Waiting for its entries to be chosen, it has nothing to decode again yet.
+    await expect(service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
+      /Choose the HAR entries/,
+    );
+    await service.openHarEntries({ sessionId: id, entries: [1] });
+    const chosen = await settled(service, id);
+    expect(chosen.legs).toBe(1);
+
+    const again = await decodeAgain(id, 'json-events');
+    expect(again).toMatchObject({ legs: 1, format: 'json-events', source: { kind: 'file', entries: [1] } });
+  });
+
+  it('must not: a live session is refused, and stays open', async () => {
+    const server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(readFixture(FIXTURE));
+    });
+    try {
+      const { id } = await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
+      await settled(service, id);
+      await expect(service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
+        /is not a file: only a file is decoded again/,
+      );
+      expect(await openIds()).toEqual([id]);
+    } finally {
+      await server.close();
+    }
+  });
+});
