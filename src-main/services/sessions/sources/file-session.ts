@@ -13,15 +13,15 @@ import type {
 } from '../../../../src-shared/contract/payloads';
 import { HAR_ENTRIES_MAX } from '../../../../src-shared/contract/payloads';
 import { pendingSetKey } from '../../tool-results/answer-ledger';
-import { checkFindings, checkReportTargets, reportFindingsFor } from '../../importers/check-report-targets';
+import { checkFindings, checkReportTargets } from '../../importers/check-report-targets';
 import { CheckReportError, HarEntryChoiceError, chosenFormat, type ImportedSource } from '../../importers/types';
 import { isDialectId } from '../../../../src-shared/dialects/registry';
-import type { ReportedRecording } from '../../../../src-shared/recording/check-report';
 import type { ImportDiagnostic } from '../../../../src-shared/recording/types';
 import { countingSourceFs, nodeSourceFs, type ReadCount, type SourceFs } from '../../importers/source-file';
 import type { Runtime, SessionRegistry } from '../session-registry';
 import type { SessionInit, SessionStore } from '../store/session-store';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
+import { createReportFindings } from './report-findings';
 import { createUploadStream, type UploadStream } from './upload-stream';
 
 /**
@@ -72,6 +72,7 @@ export function createFileSessions(registry: SessionRegistry) {
   const arriving = new Map<string, UploadStream>();
   /** Uploads begun and not yet opened as a session (openUpload takes them from here). */
   const unopened = new Map<string, UploadStream>();
+  const reportFindings = createReportFindings(deps.openSource);
 
   /**
    * The file's source; for a HAR that asks which entries to open (none chosen yet), the
@@ -372,27 +373,6 @@ export function createFileSessions(registry: SessionRegistry) {
       ...(inline ? { inline } : {}),
       ...(report !== undefined ? { report, findings: await reportFindings(report, resolve(path)) } : {}),
     });
-  }
-
-  /**
-   * Reads of a check report in flight: the sessions one report opened reload together (a worker
-   * restart reopens them all at once), and share one read of it, up to 64 MiB.
-   */
-  const reportReads = new Map<string, Promise<readonly ReportedRecording[]>>();
-
-  /** What the check report at `report` says failed on the recording at `path`, read again. */
-  async function reportFindings(report: string, path: string): Promise<ImportDiagnostic[]> {
-    let read = reportReads.get(report);
-    if (!read) {
-      read = (deps.openSource?.(report, { checkReportOnly: true }) ?? Promise.resolve())
-        .then(
-          () => [],
-          (error: unknown) => (error instanceof CheckReportError ? error.recordings : []),
-        )
-        .finally(() => reportReads.delete(report));
-      reportReads.set(report, read);
-    }
-    return reportFindingsFor(report, await read, path);
   }
 
   return {
