@@ -128,6 +128,26 @@ describe('a file decoded again as another dialect', () => {
     expect(again).toMatchObject({ legs: 1, format: 'json-events', source: { kind: 'file', entries: [1] } });
   });
 
+  it('must not: a file session that may have continued live (answered against the server) is refused', async () => {
+    // A recording of a live run: it has the request that an answer continues.
+    const server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(readFixture(FIXTURE));
+    });
+    const path = join(dir, 'live.recording');
+    const live = await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [], recordTo: path });
+    await settled(service, live.id);
+    await server.close();
+    await service.closeSession({ sessionId: live.id });
+    const { id } = await service.openFile({ path });
+    await settled(service, id);
+    service.attachRun({ sessionId: id, headers: [] });
+    await expect(service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
+      /may have continued live after its file/,
+    );
+    expect(await openIds()).toEqual([id]);
+  });
+
   it('must not: a live session is refused, and stays open', async () => {
     const server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, SSE_HEADERS);

@@ -129,6 +129,11 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
         `Session ${sessionId} is not a file: only a file is decoded again (a live run is decoded as its connect form's "Decode as" says)`,
       );
     if (rt.harChoice) throw new Error('Choose the HAR entries to open before decoding them as another dialect');
+    // Given credentials to answer its pause (`stream-inspector answer`), it may have legs the file does not.
+    if (rt.answerable)
+      throw new Error(
+        'This session may have continued live after its file (its pause answered against the server): decoding the file again would leave those legs out. Save it as a recording and decode that.',
+      );
     const summary = await files.openAgain({
       path: source.path,
       title,
