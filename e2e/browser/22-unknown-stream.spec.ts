@@ -172,6 +172,8 @@ test('an open file is decoded again with "Decode as…": chosen, then detected a
   await expect(app.sessionItems).toHaveCount(1);
   await expect(app.sessionItem('example_1.json.sse')).toHaveCount(1);
   await expect(blocks.blocks).toHaveCount(0);
+  await expect(blocks.empty).toContainText('No blocks: decoded as JSON events');
+  await expect(blocks.empty).toContainText('Another format can be chosen in "Decode as…" above.');
   await app.screenshot('22-decode-file-as-chosen');
 
   await page.getByTestId(TEST_IDS.decodeFileAs).selectOption('auto');

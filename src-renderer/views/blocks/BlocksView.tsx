@@ -7,6 +7,7 @@ import { agentCount, labelAgents } from '../../model/agents';
 import { ancestorsOf, buildThreads, countLiveBlocks, findThread, presentBlocks } from '../../model/threads';
 import { createBlockDetails, type BlockDetails } from '../../model/blocks-details';
 import { frontendAnswers } from '../../model/frontend-answers';
+import { noBlocksMessage } from '../../model/no-blocks';
 import { blockDomId } from './BlockCard';
 import { BLOCK_IDS } from './testids';
 import './blocks.css';
@@ -139,7 +140,7 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
 
   if (!details) return null;
 
-  const empty = noBlocksMessage(session.blocksLoaded, sessionLive);
+  const empty = noBlocksMessage(session.summary, session.blocksLoaded, sessionLive);
 
   const selectedBlock = selection.sessionId === session.id ? selection.block : null;
   const context: ThreadContext = {
@@ -216,14 +217,4 @@ function SessionBlocks({ app, session }: { app: AppModel; session: SessionData }
       </div>
     </div>
   );
-}
-
-/** What the view says while it shows no block: that none arrived yet, or that none ever will. */
-function noBlocksMessage(loaded: boolean, live: boolean): { title: string; text: string | null } {
-  if (!loaded) return { title: 'Loading blocks…', text: null };
-  if (live) return { title: 'Waiting for the first block…', text: 'Blocks appear here as the agent streams them.' };
-  return {
-    title: 'No blocks in this session',
-    text: 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).',
-  };
 }

@@ -1,0 +1,34 @@
+import type { SessionSummary } from '../../src-shared/contract';
+import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
+import { decodesAgain } from './format-choices';
+
+/**
+ * What the blocks view says while it shows no block: that none arrived yet, or that none ever
+ * will, and why. A stream no dialect recognised (the fallback claims no block by design) says
+ * so and where to choose its format, instead of sending the user to findings that are not there.
+ */
+export function noBlocksMessage(
+  summary: Pick<SessionSummary, 'format' | 'detection' | 'source' | 'choosingHarEntries'>,
+  loaded: boolean,
+  live: boolean,
+): { title: string; text: string | null } {
+  if (!loaded) return { title: 'Loading blocks…', text: null };
+  if (live) return { title: 'Waiting for the first block…', text: 'Blocks appear here as the agent streams them.' };
+  const fallback = DIALECT_REGISTRY.fallback;
+  if (summary.format === fallback.id) {
+    const where = decodesAgain(summary)
+      ? 'in "Decode as…" above'
+      : 'in the connect form\'s "Decode as", and run it again';
+    return {
+      title: `No blocks: decoded as ${fallback.label}`,
+      text:
+        summary.detection?.by === 'chosen'
+          ? `${fallback.label} shows each event in the Timeline as it came and claims no block from them. Another format can be chosen ${where}.`
+          : `No dialect recognised this stream: its events are in the Timeline as they came, and no block is claimed from them. If you know its format, choose it ${where}.`,
+    };
+  }
+  return {
+    title: 'No blocks in this session',
+    text: 'Nothing could be reconstructed: the Diagnostics tab says why (undetected format, no envelopes, …).',
+  };
+}
