@@ -1,14 +1,12 @@
-import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../../src-shared/contract/payloads';
 import { fixturePath, readFixture } from '../../testing/fixtures';
 import { runCli } from '../../cli/test-io';
 import { SSE_HEADERS, startLoopbackServer } from '../connection/loopback-testing';
 import { createDefaultSessionService } from '../../hosts/default-service';
-import { settled } from './service-testing';
-import type { SessionService } from './session-service';
+import { settled, useServicePerTest } from './service-testing';
 
 /**
  * "Decode as…" on an open file (decodeFileAs): the same file decoded again as the dialect the
@@ -16,31 +14,22 @@ import type { SessionService } from './session-service';
  * its title kept. `auto` detects the dialect even where the file says one was chosen.
  */
 
-let dir: string;
-let service: SessionService;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'decode-file-as-'));
-  service = createDefaultSessionService({ uploadDir: dir });
-});
-afterEach(async () => {
-  await service.dispose();
-  await rm(dir, { recursive: true, force: true });
-});
+const fresh = useServicePerTest('decode-file-as-', (dir) => createDefaultSessionService({ uploadDir: dir }));
 
 // The upstream agent's envelopes: detected as `json`, shown as generic JSON events by choice.
 const FIXTURE = 'frontend_tools.json.sse';
 
-const openIds = async (): Promise<string[]> => (await service.listSessions()).map((s) => s.id);
+const openIds = async (): Promise<string[]> => (await fresh.service.listSessions()).map((s) => s.id);
 
 async function decodeAgain(sessionId: string, format: 'auto' | 'json' | 'json-events'): Promise<SessionSummary> {
-  const { id } = await service.decodeFileAs({ sessionId, format });
-  return settled(service, id);
+  const { id } = await fresh.service.decodeFileAs({ sessionId, format });
+  return settled(fresh.service, id);
 }
 
 describe('a file decoded again as another dialect', () => {
   it('is a new session of the same file in the old one’s place, decoded as chosen', async () => {
-    const { id } = await service.openFile({ path: fixturePath(FIXTURE), title: 'my run' });
-    const first = await settled(service, id);
+    const { id } = await fresh.service.openFile({ path: fixturePath(FIXTURE), title: 'my run' });
+    const first = await settled(fresh.service, id);
     expect(first).toMatchObject({ format: 'json', detection: { by: 'content' } });
 
     const again = await decodeAgain(id, 'json-events');
@@ -59,10 +48,10 @@ describe('a file decoded again as another dialect', () => {
   });
 
   it('auto detects the dialect of a recording that says another was chosen, in the app and the CLI', async () => {
-    const { id } = await service.openFile({ path: fixturePath(FIXTURE), format: 'json-events' });
-    await settled(service, id);
-    const saved = await service.saveRecording({ sessionId: id, path: join(dir, 'chosen.recording') });
-    const reopened = await settled(service, (await service.openFile({ path: saved!.path })).id);
+    const { id } = await fresh.service.openFile({ path: fixturePath(FIXTURE), format: 'json-events' });
+    await settled(fresh.service, id);
+    const saved = await fresh.service.saveRecording({ sessionId: id, path: join(fresh.dir, 'chosen.recording') });
+    const reopened = await settled(fresh.service, (await fresh.service.openFile({ path: saved!.path })).id);
     expect(reopened).toMatchObject({ format: 'json-events', detection: { by: 'chosen' } });
 
     expect(await decodeAgain(reopened.id, 'auto')).toMatchObject({ format: 'json', detection: { by: 'content' } });
@@ -74,10 +63,10 @@ describe('a file decoded again as another dialect', () => {
 
   it('takes over an upload’s copy: the copy stays while the new session has it and goes when it closes', async () => {
     const base64 = Buffer.from(readFixture(FIXTURE)).toString('base64');
-    const { id } = await service.openUpload({ name: 'uploaded run.sse', base64 });
-    const first = await settled(service, id);
+    const { id } = await fresh.service.openUpload({ name: 'uploaded run.sse', base64 });
+    const first = await settled(fresh.service, id);
     const copy = first.source.kind === 'file' ? first.source.path : '';
-    expect(copy.startsWith(dir)).toBe(true);
+    expect(copy.startsWith(fresh.dir)).toBe(true);
 
     const again = await decodeAgain(id, 'json-events');
     expect(again).toMatchObject({
@@ -87,7 +76,7 @@ describe('a file decoded again as another dialect', () => {
       bytes: first.bytes,
     });
     await access(copy);
-    await service.closeSession({ sessionId: again.id });
+    await fresh.service.closeSession({ sessionId: again.id });
     await expect(access(copy)).rejects.toThrow();
   });
 
@@ -103,7 +92,7 @@ describe('a file decoded again as another dialect', () => {
       },
       timings: { wait: 5, receive: 10 },
     });
-    const har = join(dir, 'devtools.har');
+    const har = join(fresh.dir, 'devtools.har');
     const stream = Buffer.from(readFixture(FIXTURE)).toString();
     const resume = Buffer.from(readFixture('frontend_tools_resume.json.sse')).toString();
     await writeFile(
@@ -115,13 +104,13 @@ describe('a file decoded again as another dialect', () => {
         },
       }),
     );
-    const { id } = await service.openFile({ path: har });
+    const { id } = await fresh.service.openFile({ path: har });
     // Waiting for its entries to be chosen, it has nothing to decode again yet.
-    await expect(service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
+    await expect(fresh.service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
       /Choose the HAR entries/,
     );
-    await service.openHarEntries({ sessionId: id, entries: [1] });
-    const chosen = await settled(service, id);
+    await fresh.service.openHarEntries({ sessionId: id, entries: [1] });
+    const chosen = await settled(fresh.service, id);
     expect(chosen.legs).toBe(1);
 
     const again = await decodeAgain(id, 'json-events');
@@ -134,15 +123,20 @@ describe('a file decoded again as another dialect', () => {
       res.writeHead(200, SSE_HEADERS);
       res.end(readFixture(FIXTURE));
     });
-    const path = join(dir, 'live.recording');
-    const live = await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [], recordTo: path });
-    await settled(service, live.id);
+    const path = join(fresh.dir, 'live.recording');
+    const live = await fresh.service.connect({
+      url: `${server.url}/agent/run`,
+      method: 'GET',
+      headers: [],
+      recordTo: path,
+    });
+    await settled(fresh.service, live.id);
     await server.close();
-    await service.closeSession({ sessionId: live.id });
-    const { id } = await service.openFile({ path });
-    await settled(service, id);
-    service.attachRun({ sessionId: id, headers: [] });
-    await expect(service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
+    await fresh.service.closeSession({ sessionId: live.id });
+    const { id } = await fresh.service.openFile({ path });
+    await settled(fresh.service, id);
+    fresh.service.attachRun({ sessionId: id, headers: [] });
+    await expect(fresh.service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
       /may have continued live after its file/,
     );
     expect(await openIds()).toEqual([id]);
@@ -154,9 +148,9 @@ describe('a file decoded again as another dialect', () => {
       res.end(readFixture(FIXTURE));
     });
     try {
-      const { id } = await service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
-      await settled(service, id);
-      await expect(service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
+      const { id } = await fresh.service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
+      await settled(fresh.service, id);
+      await expect(fresh.service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
         /is not a file: only a file is decoded again/,
       );
       expect(await openIds()).toEqual([id]);

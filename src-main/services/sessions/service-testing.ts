@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type {
   ErrorEvent,
   LiveStatus,
@@ -218,4 +218,22 @@ export function useFileService(prefix: string, create: () => SessionService): Fi
     await rm(shared.dir, { recursive: true, force: true });
   });
   return shared;
+}
+
+/**
+ * A fresh session service and temporary folder for each test (from `create`, given the folder:
+ * the default host's service with its uploads there), removed after it: for tests that count
+ * the sessions open or the files an upload leaves.
+ */
+export function useServicePerTest(prefix: string, create: (dir: string) => SessionService): FileService {
+  const fresh = {} as { service: SessionService; dir: string };
+  beforeEach(async () => {
+    fresh.dir = await mkdtemp(join(tmpdir(), prefix));
+    fresh.service = create(fresh.dir);
+  });
+  afterEach(async () => {
+    await fresh.service.dispose();
+    await rm(fresh.dir, { recursive: true, force: true });
+  });
+  return fresh;
 }

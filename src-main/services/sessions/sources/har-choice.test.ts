@@ -1,27 +1,16 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../../testing/fixtures';
 import { createDefaultSessionService } from '../../../hosts/default-service';
-import { settled } from '../service-testing';
-import type { SessionService } from '../session-service';
+import { settled, useServicePerTest } from '../service-testing';
 
 /**
  * A HAR of several event streams that this inspector did not write: the session waits for the
  * user to choose its entries (the page shows them), then loads the chosen ones as its legs.
  */
 
-let dir: string;
-let service: SessionService;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'har-choice-'));
-  service = createDefaultSessionService({ uploadDir: dir });
-});
-afterEach(async () => {
-  await service.dispose();
-  await rm(dir, { recursive: true, force: true });
-});
+const fresh = useServicePerTest('har-choice-', (dir) => createDefaultSessionService({ uploadDir: dir }));
 
 const entry = (url: string, mimeType: string, text: string) => ({
   startedDateTime: '2026-03-01T12:00:00.000Z',
@@ -54,29 +43,29 @@ describe('a HAR that asks which entries to open', () => {
   it.each(['path', 'upload'] as const)(
     'opened by %s, waits with every entry listed, then loads the chosen ones as its legs',
     async (how) => {
-      const path = join(dir, 'devtools.har');
+      const path = join(fresh.dir, 'devtools.har');
       await writeFile(path, HAR);
       const opened =
         how === 'path'
-          ? await service.openFile({ path })
-          : await service.openUpload({ name: 'devtools.har', base64: Buffer.from(HAR).toString('base64') });
+          ? await fresh.service.openFile({ path })
+          : await fresh.service.openUpload({ name: 'devtools.har', base64: Buffer.from(HAR).toString('base64') });
       expect(opened).toMatchObject({ choosingHarEntries: true, legs: 0, envelopes: 0 });
-      const detail = await service.getSession({ sessionId: opened.id });
+      const detail = await fresh.service.getSession({ sessionId: opened.id });
       expect(detail.summary.choosingHarEntries).toBe(true);
       expect(detail.harEntries?.map((e) => [e.index, e.method, e.url, e.status, e.isStream])).toEqual([
         [0, 'POST', 'http://h/agent/sessions', 200, false],
         [1, 'POST', 'http://h/agent/run', 200, true],
         [2, 'POST', 'http://h/agent/tool_results', 200, true],
       ]);
-      await expect(service.openHarEntries({ sessionId: opened.id, entries: [] })).rejects.toThrow(/at least one/);
+      await expect(fresh.service.openHarEntries({ sessionId: opened.id, entries: [] })).rejects.toThrow(/at least one/);
 
-      const chosen = await service.openHarEntries({ sessionId: opened.id, entries: [1, 2] });
+      const chosen = await fresh.service.openHarEntries({ sessionId: opened.id, entries: [1, 2] });
       expect(chosen.id).toBe(opened.id);
       expect(chosen.choosingHarEntries).toBeUndefined();
-      const done = await settled(service, opened.id);
+      const done = await settled(fresh.service, opened.id);
       expect(done).toMatchObject({ legs: 2, state: 'complete', awaitingTools: false, end: { kind: 'done' } });
-      expect((await service.getSession({ sessionId: opened.id })).harEntries).toBeUndefined();
-      await expect(service.openHarEntries({ sessionId: opened.id, entries: [1] })).rejects.toThrow(
+      expect((await fresh.service.getSession({ sessionId: opened.id })).harEntries).toBeUndefined();
+      await expect(fresh.service.openHarEntries({ sessionId: opened.id, entries: [1] })).rejects.toThrow(
         /not a HAR file waiting/,
       );
     },
