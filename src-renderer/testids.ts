@@ -82,7 +82,7 @@ export const TEST_IDS = {
   statusBytes: 'status-bytes',
   /** "Decoded as … — from …": the dialect and the evidence that chose it. */
   statusDecodedAs: 'status-decoded-as',
-  decodeFileAs: 'decode-file-as',
+  decodeAgainAs: 'decode-again-as',
   statusEnvelopes: 'status-envelopes',
   statusElapsed: 'status-elapsed',
   statusRate: 'status-rate',

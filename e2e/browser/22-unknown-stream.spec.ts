@@ -165,7 +165,7 @@ test('an open file is decoded again with "Decode as…": chosen, then detected a
   await app.show('blocks');
   await expect(blocks.blocks.first()).toBeVisible();
 
-  await page.getByTestId(TEST_IDS.decodeFileAs).selectOption('json-events');
+  await page.getByTestId(TEST_IDS.decodeAgainAs).selectOption('json-events');
   await expect(decodedAs).toHaveText('Decoded as JSON events — chosen by you');
   // The same view, the new session in the old one's place, and no block claimed.
   await app.expectView('blocks');
@@ -174,10 +174,33 @@ test('an open file is decoded again with "Decode as…": chosen, then detected a
   await expect(blocks.blocks).toHaveCount(0);
   await expect(blocks.empty).toContainText('No blocks: decoded as JSON events');
   await expect(blocks.empty).toContainText('Another format can be chosen in "Decode as…" above.');
-  await app.screenshot('22-decode-file-as-chosen');
+  await app.screenshot('22-decode-again-as-chosen');
 
-  await page.getByTestId(TEST_IDS.decodeFileAs).selectOption('auto');
+  await page.getByTestId(TEST_IDS.decodeAgainAs).selectOption('auto');
   await expect(decodedAs).toHaveText("Decoded as JSON envelopes — from the stream's own events");
   await expect(blocks.blocks.first()).toBeVisible();
   await expect(app.sessionItems).toHaveCount(1);
+});
+
+test('a live feed that ended is decoded again from what it received, with "Decode as…"', async ({
+  app,
+  blocks,
+  connect,
+  page,
+  timeline,
+}) => {
+  await app.show('connect');
+  await connect.url.fill(feedUrl);
+  await connect.run('ended');
+  const received = await timeline.total();
+  await app.show('blocks');
+  await expect(blocks.empty).toContainText('If you know its format, choose it in "Decode as…" above.');
+
+  await page.getByTestId(TEST_IDS.decodeAgainAs).selectOption('json-events');
+  await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText('Decoded as JSON events — chosen by you');
+  await expect(app.sessionHeader).toContainText(`received from POST ${feedUrl} (recording)`);
+  await expect(app.sessionItems).toHaveCount(1);
+  await app.show('timeline');
+  await timeline.expectTotalAtLeast(received);
+  await app.screenshot('22-decode-again-live');
 });

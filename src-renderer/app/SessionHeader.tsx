@@ -320,13 +320,13 @@ function DecodeAgainSelect({ app, sessionId }: { app: RendererApp; sessionId: st
   return (
     <select
       className="select status-select"
-      data-testid={TEST_IDS.decodeFileAs}
+      data-testid={TEST_IDS.decodeAgainAs}
       value=""
       aria-label="Decode as"
       title="Decode this file again as another dialect"
       onChange={(event) => {
         const format = event.target.value as FormatChoice | '';
-        if (format) void app.decodeFileAs(sessionId, format);
+        if (format) void app.decodeAgainAs(sessionId, format);
       }}
     >
       <option value="">Decode as…</option>

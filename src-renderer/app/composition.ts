@@ -239,8 +239,8 @@ export function createApp(deps: AppDeps): RendererApp {
       );
       return activate(summary);
     },
-    async decodeFileAs(sessionId, format) {
-      const summary = await run('Decode as', () => service.decodeFileAs({ sessionId, format }), sessionId);
+    async decodeAgainAs(sessionId, format) {
+      const summary = await run('Decode as', () => service.decodeAgainAs({ sessionId, format }), sessionId);
       return activate(summary, view.getSnapshot());
     },
     async openSample(id) {

@@ -8,11 +8,24 @@ describe('"Decode as"', () => {
     expect(FORMAT_CHOICES.slice(1).map((c) => c.value)).toEqual(DIALECTS.map((d) => d.id));
   });
 
-  it('decodes a file again, once its HAR entries are chosen; never a live run or a replay', () => {
-    const file = { kind: 'file', path: '/tmp/run.sse', importer: 'sse' } as const;
-    expect(decodesAgain({ source: file })).toBe(true);
-    expect(decodesAgain({ source: file, choosingHarEntries: true })).toBe(false);
-    expect(decodesAgain({ source: { kind: 'live', method: 'POST', url: 'http://h/agent/run' } })).toBe(false);
-    expect(decodesAgain({ source: { kind: 'replay', of: 's1' } })).toBe(false);
+  it('decodes a file again once its HAR entries are chosen, and a live run once it ended waiting for nothing', () => {
+    const file = {
+      source: { kind: 'file', path: '/tmp/run.sse', importer: 'sse' },
+      state: 'complete',
+      awaitingTools: false,
+    } as const;
+    const live = {
+      source: { kind: 'live', method: 'POST', url: 'http://h/agent/run' },
+      state: 'complete',
+      awaitingTools: false,
+    } as const;
+    expect(decodesAgain(file)).toBe(true);
+    expect(decodesAgain({ ...file, choosingHarEntries: true })).toBe(false);
+    expect(decodesAgain(live)).toBe(true);
+    expect(decodesAgain({ ...live, state: 'failed' })).toBe(true);
+    expect(decodesAgain({ ...live, state: 'streaming' })).toBe(false);
+    expect(decodesAgain({ ...live, state: 'connecting' })).toBe(false);
+    expect(decodesAgain({ ...live, awaitingTools: true })).toBe(false);
+    expect(decodesAgain({ source: { kind: 'replay', of: 's1' }, state: 'complete', awaitingTools: false })).toBe(false);
   });
 });

@@ -8,9 +8,14 @@ export const FORMAT_CHOICES: readonly { value: FormatChoice; label: string }[] =
 ];
 
 /**
- * Whether a session can be decoded again as another dialect: a file (a live run is decoded as
- * its connect form says, a replay as its session was) with its HAR entries chosen.
+ * Whether a session's bytes can be decoded again as another dialect: a file with its HAR
+ * entries chosen, or a live run that ended and waits for no tool answer (what it received,
+ * saved and opened again). A replay plays another session's bytes: that one is decoded again.
  */
-export function decodesAgain(summary: Pick<SessionSummary, 'source' | 'choosingHarEntries'>): boolean {
-  return summary.source.kind === 'file' && !summary.choosingHarEntries;
+export function decodesAgain(
+  summary: Pick<SessionSummary, 'source' | 'state' | 'awaitingTools' | 'choosingHarEntries'>,
+): boolean {
+  if (summary.source.kind === 'file') return !summary.choosingHarEntries;
+  if (summary.source.kind === 'replay') return false;
+  return summary.state !== 'connecting' && summary.state !== 'streaming' && !summary.awaitingTools;
 }

@@ -1,32 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { noBlocksMessage } from './no-blocks';
 
-const file = { kind: 'file', path: '/tmp/ticks.sse', importer: 'sse' } as const;
-const live = { kind: 'live', method: 'GET', url: 'http://h/feed' } as const;
+const ended = { state: 'complete', awaitingTools: false } as const;
+const file = { ...ended, source: { kind: 'file', path: '/tmp/ticks.sse', importer: 'sse' } } as const;
+const live = { ...ended, source: { kind: 'live', method: 'GET', url: 'http://h/feed' } } as const;
 const fallback = { format: 'json-events', detection: { by: 'fallback' } } as const;
 
 describe('the blocks view with no block', () => {
   it('says a stream no dialect recognised claims no block, and where its format is chosen', () => {
-    expect(noBlocksMessage({ ...fallback, source: file }, true, false)).toEqual({
+    expect(noBlocksMessage({ ...fallback, ...file }, true, false)).toEqual({
       title: 'No blocks: decoded as JSON events',
       text: 'No dialect recognised this stream: its events are in the Timeline as they came, and no block is claimed from them. If you know its format, choose it in "Decode as…" above.',
     });
-    expect(noBlocksMessage({ ...fallback, source: live }, true, false).text).toContain(
+    expect(noBlocksMessage({ ...fallback, ...live }, true, false).text).toContain('choose it in "Decode as…" above.');
+    // A run that waits for its tool answers is not decoded again: its next run is.
+    expect(noBlocksMessage({ ...fallback, ...live, awaitingTools: true }, true, false).text).toContain(
       'choose it in the connect form\'s "Decode as", and run it again.',
     );
   });
 
   it('says generic JSON events the user chose claim no block, without saying nothing recognised them', () => {
-    const chosen = noBlocksMessage({ format: 'json-events', detection: { by: 'chosen' }, source: file }, true, false);
+    const chosen = noBlocksMessage({ ...file, format: 'json-events', detection: { by: 'chosen' } }, true, false);
     expect(chosen.text).toBe(
       'JSON events shows each event in the Timeline as it came and claims no block from them. Another format can be chosen in "Decode as…" above.',
     );
   });
 
   it('must not: a session of a dialect that found nothing to reconstruct, or one still loading or streaming, says so', () => {
-    expect(noBlocksMessage({ format: 'json', source: file }, true, false).title).toBe('No blocks in this session');
-    expect(noBlocksMessage({ format: null, source: file }, true, false).title).toBe('No blocks in this session');
-    expect(noBlocksMessage({ ...fallback, source: file }, false, false).title).toBe('Loading blocks…');
-    expect(noBlocksMessage({ ...fallback, source: live }, true, true).title).toBe('Waiting for the first block…');
+    expect(noBlocksMessage({ ...file, format: 'json' }, true, false).title).toBe('No blocks in this session');
+    expect(noBlocksMessage({ ...file, format: null }, true, false).title).toBe('No blocks in this session');
+    expect(noBlocksMessage({ ...fallback, ...file }, false, false).title).toBe('Loading blocks…');
+    expect(noBlocksMessage({ ...fallback, ...live }, true, true).title).toBe('Waiting for the first block…');
   });
 });

@@ -8,7 +8,7 @@ import { decodesAgain } from './format-choices';
  * so and where to choose its format, instead of sending the user to findings that are not there.
  */
 export function noBlocksMessage(
-  summary: Pick<SessionSummary, 'format' | 'detection' | 'source' | 'choosingHarEntries'>,
+  summary: Pick<SessionSummary, 'format' | 'detection' | 'source' | 'state' | 'awaitingTools' | 'choosingHarEntries'>,
   loaded: boolean,
   live: boolean,
 ): { title: string; text: string | null } {

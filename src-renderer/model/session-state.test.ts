@@ -21,5 +21,14 @@ describe('fileSourceLine', () => {
     expect(fileSourceLine({ kind: 'file', path: '/tmp/u/x', importer: 'sse', uploaded: true })).toBe(
       'uploaded file (sse)',
     );
+    // A live run's received bytes decoded again: the run, not the internal copy's path.
+    expect(
+      fileSourceLine({
+        kind: 'file',
+        path: '/tmp/u/1a2b-run.recording',
+        importer: 'recording',
+        copyOf: { method: 'POST', url: 'http://127.0.0.1:8000/agent/run' },
+      }),
+    ).toBe('received from POST http://127.0.0.1:8000/agent/run (recording)');
   });
 });

@@ -84,7 +84,12 @@ export function fileSourceLine(source: Extract<SessionSource, { kind: 'file' }>)
   const notes = [source.importer];
   if (source.entries) notes.push(`${source.entries.length === 1 ? 'entry' : 'entries'} ${source.entries.join(', ')}`);
   if (source.report !== undefined) notes.push(`opened from the check report ${baseName(source.report)}`);
-  return `${source.uploaded ? 'uploaded file' : source.path} (${notes.join(', ')})`;
+  const file = source.copyOf
+    ? `received from ${source.copyOf.method} ${source.copyOf.url}`
+    : source.uploaded
+      ? 'uploaded file'
+      : source.path;
+  return `${file} (${notes.join(', ')})`;
 }
 
 /** The last part of a path, POSIX or Windows. */

@@ -219,7 +219,7 @@ export interface RendererApp extends AppModel, Omit<WorkspaceModel, 'load'> {
   /** Opens the chosen entries of a HAR that waits for a choice, in order, as its session's legs. */
   openHarEntries(sessionId: string, entries: readonly number[]): Promise<SessionSummary | undefined>;
   /** Decodes a file session again as another dialect (`auto`: detected); the new session takes its place in the current view. */
-  decodeFileAs(sessionId: string, format: FormatChoice): Promise<SessionSummary | undefined>;
+  decodeAgainAs(sessionId: string, format: FormatChoice): Promise<SessionSummary | undefined>;
   /** Opens a shipped sample (a pair opens as two sessions) and shows the first. */
   openSample(id: string): Promise<SessionSummary | undefined>;
   showOpenDialog(): Promise<SessionSummary | undefined>;

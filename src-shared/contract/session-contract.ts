@@ -32,7 +32,7 @@ export const SESSION_CONTRACT = {
    * Decodes a file session again as another dialect: a new session of the same file (its HAR
    * entries, check report and in-text reading) takes its place; answers with its summary.
    */
-  decodeFileAs: command(p.DecodeFileAsRequest, p.SessionSummary),
+  decodeAgainAs: command(p.DecodeAgainAsRequest, p.SessionSummary),
   closeSession: command(SessionRef, s.none()),
   /** Renames a session (a blank title is refused); answers with its summary. */
   renameSession: command(p.RenameRequest, p.SessionSummary),

@@ -117,6 +117,8 @@ interface FileParts {
   answerable: boolean;
   /** An upload and its copy in the private upload folder: cut if still arriving and removed when the session closes. */
   upload?: UploadStream;
+  /** A live run's received bytes saved in the private upload folder to be decoded again: removed when the session closes. */
+  copy?: string;
   /** A HAR of several entries waiting for the user's choice: its entries, and loading the chosen ones. */
   harChoice?: { entries: HarEntrySummary[]; choose(entries: readonly number[]): Promise<void> };
 }

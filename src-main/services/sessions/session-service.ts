@@ -1,12 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MAX_RAW_BYTES, type InspectorService, type SessionKeys } from '../../../src-shared/contract/inspector';
-import type { DecodeFileAsRequest, SessionSummary } from '../../../src-shared/contract/payloads';
+import type { SessionSummary } from '../../../src-shared/contract/payloads';
 import { diffSessions } from '../../../src-shared/diff/diff';
 import { diffTranscript } from '../../../src-shared/diff/transcript';
 import type { DiffInput } from '../../../src-shared/diff/types';
 import { parseFilter } from '../../../src-shared/filter';
 import { limitJsonDepth } from '../../../src-shared/json/tree';
+import { createDecodeAgain } from './decode-again';
 import { exportProbe, newExportCount } from './export-count';
 import { downloadFile, exportSession, saveRecording, type ExportRun } from './session-files';
 import { createSessionRegistry, type Runtime, type SessionServiceDeps } from './session-registry';
@@ -74,6 +75,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
   const replays = createReplaySessions(registry);
   const external = createExternalSessions(registry, closeSession);
   const answers = createToolAnswers(registry, live);
+  const decodeAgainAs = createDecodeAgain(registry, files, closeSession, deps.createRecorder);
 
   /**
    * Runs an export under the session's progress bar (bytes written, envelopes/s) until it ends,
@@ -113,39 +115,8 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
       await rt.upload.close();
       await registry.uploads.remove(rt.upload.path);
     }
+    if (rt.copy !== undefined) await registry.uploads.remove(rt.copy);
     announce();
-  }
-
-  /**
-   * A file session decoded again as `format`: its file opened again as a new session (an
-   * upload's copy handed over to it), then the old session closed. A dialect the file says
-   * was chosen gives way to any format asked for here, `auto` included.
-   */
-  async function decodeFileAs({ sessionId, format }: DecodeFileAsRequest): Promise<SessionSummary> {
-    const rt = runtimeOf(sessionId);
-    const { source, title, inline } = summaryOf(rt);
-    if (source.kind !== 'file')
-      throw new Error(
-        `Session ${sessionId} is not a file: only a file is decoded again (a live run is decoded as its connect form's "Decode as" says)`,
-      );
-    if (rt.harChoice) throw new Error('Choose the HAR entries to open before decoding them as another dialect');
-    // Given credentials to answer its pause (`stream-inspector answer`), it may have legs the file does not.
-    if (rt.answerable)
-      throw new Error(
-        'This session may have continued live after its file (its pause answered against the server): decoding the file again would leave those legs out. Save it as a recording and decode that.',
-      );
-    const summary = await files.openAgain({
-      path: source.path,
-      title,
-      format,
-      ...(inline !== undefined ? { inline } : {}),
-      ...(source.entries !== undefined ? { entries: source.entries } : {}),
-      ...(source.report !== undefined ? { report: source.report } : {}),
-      ...(rt.upload !== undefined ? { upload: rt.upload } : {}),
-    });
-    rt.upload = undefined;
-    await closeSession({ sessionId });
-    return summary;
   }
 
   const service: SessionService = {
@@ -160,7 +131,7 @@ export function createSessionService(deps: SessionServiceDeps = {}): SessionServ
     abortUpload: files.abortUpload,
     openUpload: files.openUpload,
     openHarEntries: files.openHarEntries,
-    decodeFileAs: command(decodeFileAs),
+    decodeAgainAs: command(decodeAgainAs),
     reopen: files.reopen,
     holdBatches: (held) => batcher.hold(held),
     startReplay: command(replays.startReplay),

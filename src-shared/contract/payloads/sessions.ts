@@ -36,6 +36,8 @@ export const SessionSource = s.variant('kind', {
     entries: s.optional(s.array(s.index(), { max: HAR_ENTRIES_MAX })),
     /** The `check --junit` report that opened the recording (its failures are among the findings). */
     report: s.optional(s.string()),
+    /** The live run whose received bytes this is, copied to be decoded again (the path is internal, as an upload's copy). */
+    copyOf: s.optional(s.object({ method: s.string(), url: s.string() })),
   }),
   replay: s.object({ of: SessionId }),
 });

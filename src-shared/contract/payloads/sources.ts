@@ -77,8 +77,8 @@ export const OpenFileRequest = s.object({
 export type OpenFileRequest = Infer<typeof OpenFileRequest>;
 
 /** A file session decoded again: as a dialect, or `auto` (detected, whatever the file says was chosen). */
-export const DecodeFileAsRequest = s.object({ sessionId: SessionId, format: FormatChoice });
-export type DecodeFileAsRequest = Infer<typeof DecodeFileAsRequest>;
+export const DecodeAgainAsRequest = s.object({ sessionId: SessionId, format: FormatChoice });
+export type DecodeAgainAsRequest = Infer<typeof DecodeAgainAsRequest>;
 
 /**
  * A file picked in the browser host (the browser cannot hand over a path): either its bytes

@@ -42,8 +42,14 @@ export interface ReopenRequest {
   inline?: ConnectRequest['inline'];
 }
 
-/** A file session's file opened again as a new session (decoded as another dialect), taking over its upload's copy. */
-export type OpenAgainRequest = Omit<ReopenRequest, 'sessionId'> & { upload?: UploadStream };
+/**
+ * A session's file opened again as a new session (decoded as another dialect), taking over its
+ * upload's copy; or a live run's received bytes, saved as a recording (`copyOf`: the run).
+ */
+export type OpenAgainRequest = Omit<ReopenRequest, 'sessionId'> & {
+  upload?: UploadStream;
+  copyOf?: { method: string; url: string };
+};
 
 /** The session a file's findings go to once it loads (rt.data follows a session that starts over). */
 interface LoadTarget {
@@ -63,6 +69,8 @@ interface OpenOptions {
   findings?: readonly ImportDiagnostic[];
   /** The check report that opened the file (the session's source names it). */
   report?: string;
+  /** The live run whose received bytes the file is (the session's source names it). */
+  copyOf?: { method: string; url: string };
 }
 
 export function createFileSessions(registry: SessionRegistry) {
@@ -119,6 +127,7 @@ export function createFileSessions(registry: SessionRegistry) {
           ? { entries: typeof options.entry === 'number' ? [options.entry] : [...options.entry] }
           : {}),
         ...(options.report !== undefined ? { report: options.report } : {}),
+        ...(options.copyOf !== undefined ? { copyOf: options.copyOf } : {}),
       },
       createdAt: now(),
       // What the user asks for now, else what the file says was chosen when it was written.
@@ -361,12 +370,13 @@ export function createFileSessions(registry: SessionRegistry) {
    * when the report can no longer be read or no longer names it).
    */
   async function openAgain(
-    { path, title, format, entries, report, inline, upload }: OpenAgainRequest,
+    { path, title, format, entries, report, inline, upload, copyOf }: OpenAgainRequest,
     id?: string,
   ): Promise<SessionSummary> {
     return openSourceFile(path, {
       ...(id !== undefined ? { id } : {}),
       ...(upload !== undefined ? { upload } : {}),
+      ...(copyOf !== undefined ? { copyOf } : {}),
       title,
       ...(format ? { format } : {}),
       ...(entries !== undefined ? { entry: entries } : {}),

@@ -9,20 +9,22 @@ import { createDefaultSessionService } from '../../hosts/default-service';
 import { settled, useServicePerTest } from './service-testing';
 
 /**
- * "Decode as…" on an open file (decodeFileAs): the same file decoded again as the dialect the
+ * "Decode as…" on an open file (decodeAgainAs): the same file decoded again as the dialect the
  * user chooses, as a new session in the old one's place — its HAR entries, its upload's copy and
  * its title kept. `auto` detects the dialect even where the file says one was chosen.
  */
 
-const fresh = useServicePerTest('decode-file-as-', (dir) => createDefaultSessionService({ uploadDir: dir }));
+const fresh = useServicePerTest('decode-again-as-', (dir) => createDefaultSessionService({ uploadDir: dir }));
 
 // The upstream agent's envelopes: detected as `json`, shown as generic JSON events by choice.
 const FIXTURE = 'frontend_tools.json.sse';
+// One that ends done, for a live run that ended.
+const DONE_FIXTURE = 'example_1.json.sse';
 
 const openIds = async (): Promise<string[]> => (await fresh.service.listSessions()).map((s) => s.id);
 
 async function decodeAgain(sessionId: string, format: 'auto' | 'json' | 'json-events'): Promise<SessionSummary> {
-  const { id } = await fresh.service.decodeFileAs({ sessionId, format });
+  const { id } = await fresh.service.decodeAgainAs({ sessionId, format });
   return settled(fresh.service, id);
 }
 
@@ -106,7 +108,7 @@ describe('a file decoded again as another dialect', () => {
     );
     const { id } = await fresh.service.openFile({ path: har });
     // Waiting for its entries to be chosen, it has nothing to decode again yet.
-    await expect(fresh.service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
+    await expect(fresh.service.decodeAgainAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
       /Choose the HAR entries/,
     );
     await fresh.service.openHarEntries({ sessionId: id, entries: [1] });
@@ -136,24 +138,77 @@ describe('a file decoded again as another dialect', () => {
     const { id } = await fresh.service.openFile({ path });
     await settled(fresh.service, id);
     fresh.service.attachRun({ sessionId: id, headers: [] });
-    await expect(fresh.service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
+    await expect(fresh.service.decodeAgainAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
       /may have continued live after its file/,
     );
     expect(await openIds()).toEqual([id]);
   });
 
-  it('must not: a live session is refused, and stays open', async () => {
+  it('decodes a live run that ended again from what it received, without sending its request again', async () => {
     const server = await startLoopbackServer((_req, res) => {
       res.writeHead(200, SSE_HEADERS);
-      res.end(readFixture(FIXTURE));
+      res.end(readFixture(DONE_FIXTURE));
     });
     try {
-      const { id } = await fresh.service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
-      await settled(fresh.service, id);
-      await expect(fresh.service.decodeFileAs({ sessionId: id, format: 'json-events' })).rejects.toThrow(
-        /is not a file: only a file is decoded again/,
+      const url = `${server.url}/agent/run`;
+      const { id } = await fresh.service.connect({ url, method: 'GET', headers: [] });
+      const live = await settled(fresh.service, id);
+      expect(live).toMatchObject({ state: 'complete', format: 'json' });
+
+      const again = await decodeAgain(id, 'json-events');
+      expect(again).toMatchObject({
+        title: live.title,
+        state: 'complete',
+        source: { kind: 'file', importer: 'recording', copyOf: { method: 'GET', url } },
+        format: 'json-events',
+        detection: { by: 'chosen' },
+        bytes: live.bytes,
+      });
+      expect(server.requests).toHaveLength(1);
+      expect(await openIds()).toEqual([again.id]);
+      // The received bytes are a private copy in the upload folder, handed on when decoded again and removed with the last session.
+      const copy = again.source.kind === 'file' ? again.source.path : '';
+      expect(copy.startsWith(fresh.dir)).toBe(true);
+      const back = await decodeAgain(again.id, 'auto');
+      expect(back).toMatchObject({ format: 'json', envelopes: live.envelopes, source: { path: copy } });
+      await access(copy);
+      await fresh.service.closeSession({ sessionId: back.id });
+      await expect(access(copy)).rejects.toThrow();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('must not: a live run that still streams, or waits for its tool answers, or a replay, is refused and stays open', async () => {
+    let holdOpen: (() => void) | undefined;
+    const server = await startLoopbackServer((req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      if (req.url === '/held') {
+        res.write('data: {"type": "text", "agent": "a", "final": false, "delta": "hi"}\n\n');
+        holdOpen = () => res.end();
+      } else res.end(readFixture(FIXTURE));
+    });
+    try {
+      const streaming = await fresh.service.connect({ url: `${server.url}/held`, method: 'GET', headers: [] });
+      await expect
+        .poll(async () => (await fresh.service.getSession({ sessionId: streaming.id })).summary.state)
+        .toBe('streaming');
+      await expect(fresh.service.decodeAgainAs({ sessionId: streaming.id, format: 'json-events' })).rejects.toThrow(
+        /still streaming/,
       );
-      expect(await openIds()).toEqual([id]);
+      holdOpen?.();
+
+      const awaiting = await fresh.service.connect({ url: `${server.url}/agent/run`, method: 'GET', headers: [] });
+      expect(await settled(fresh.service, awaiting.id)).toMatchObject({ awaitingTools: true });
+      await expect(fresh.service.decodeAgainAs({ sessionId: awaiting.id, format: 'json-events' })).rejects.toThrow(
+        /waits for its tool answers/,
+      );
+
+      const replay = await fresh.service.startReplay({ sessionId: awaiting.id, paused: true });
+      await expect(fresh.service.decodeAgainAs({ sessionId: replay.id, format: 'json-events' })).rejects.toThrow(
+        /A replay plays the bytes of the session it replays/,
+      );
+      expect(await openIds()).toEqual(expect.arrayContaining([streaming.id, awaiting.id, replay.id]));
     } finally {
       await server.close();
     }
