@@ -40,16 +40,15 @@ export interface ReopenRequest {
   /** The check report that opened the recording: its failures are read from it again. */
   report?: string;
   inline?: ConnectRequest['inline'];
+  /** The live run whose received bytes the file is (a session decoded again). */
+  copyOf?: { method: string; url: string };
 }
 
 /**
  * A session's file opened again as a new session (decoded as another dialect), taking over its
  * upload's copy; or a live run's received bytes, saved as a recording (`copyOf`: the run).
  */
-export type OpenAgainRequest = Omit<ReopenRequest, 'sessionId'> & {
-  upload?: UploadStream;
-  copyOf?: { method: string; url: string };
-};
+export type OpenAgainRequest = Omit<ReopenRequest, 'sessionId'> & { upload?: UploadStream };
 
 /** The session a file's findings go to once it loads (rt.data follows a session that starts over). */
 interface LoadTarget {

@@ -163,6 +163,29 @@ describe('the session service in a worker thread', () => {
     expect(await Promise.all(ids.map(describe))).toEqual(before);
   });
 
+  it('reloads a live run decoded again as it was: the dialect chosen, and the run its bytes came from', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'worker-decode-again-'));
+    server = await startLoopbackServer((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.end(readFixture('example_1.json.sse'));
+    });
+    const sw = start({ spoolDir: dir });
+    const service = sw.service;
+    const restarts: ErrorEvent[] = [];
+    service.onError((event) => event.kind === 'worker-restart' && restarts.push(event));
+    const url = `${server.url}/agent/run`;
+    const live = await service.connect({ url, method: 'GET', headers: [] });
+    await settled(service, live.id);
+    const again = await service.decodeAgainAs({ sessionId: live.id, format: 'json-events' });
+    const before = await settled(service, again.id);
+    expect(before).toMatchObject({ format: 'json-events', source: { copyOf: { method: 'GET', url } } });
+
+    await sw.thread.terminate();
+    await until(() => restarts[0], 'the restart event');
+    const after = await settled(service, again.id);
+    expect([after.format, after.source, after.envelopes]).toEqual([before.format, before.source, before.envelopes]);
+  });
+
   it('holds row batches back while the host asks, in the worker that replaces a failed one too', async () => {
     dir = await mkdtemp(join(tmpdir(), 'worker-hold-'));
     const sw = start({ spoolDir: dir });

@@ -92,8 +92,14 @@ function reopenRequest(
   }
   if (!origin) return null;
   if (origin.source.kind === 'file') {
-    const { path, entries, report } = origin.source;
-    return { ...base, path, ...(entries ? { entries } : {}), ...(report !== undefined ? { report } : {}) };
+    const { path, entries, report, copyOf } = origin.source;
+    return {
+      ...base,
+      path,
+      ...(entries ? { entries } : {}),
+      ...(report !== undefined ? { report } : {}),
+      ...(copyOf ? { copyOf } : {}),
+    };
   }
   if (origin.source.kind !== 'live') return null;
   const path = origin.recordingPath ?? (spoolDir !== undefined ? spoolPath(spoolDir, origin.id) : undefined);
