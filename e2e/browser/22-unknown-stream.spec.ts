@@ -165,6 +165,14 @@ test('an open file is decoded again with "Decode as…": chosen, then detected a
   await app.show('blocks');
   await expect(blocks.blocks.first()).toBeVisible();
 
+  // An arrow key on the menu while it is closed chooses nothing: the session stays as it was.
+  const opened = await app.sessionItems.first().getAttribute('data-session-id');
+  await page.getByTestId(TEST_IDS.decodeAgainAs).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.waitForTimeout(1000);
+  await expect(app.sessionItems.first()).toHaveAttribute('data-session-id', opened!);
+  await expect(decodedAs).toHaveText("Decoded as JSON envelopes — from the stream's own events");
+
   await page.getByTestId(TEST_IDS.decodeAgainAs).selectOption('json-events');
   await expect(decodedAs).toHaveText('Decoded as JSON events — chosen by you');
   // The same view, the new session in the old one's place, and no block claimed.

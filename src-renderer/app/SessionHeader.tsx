@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { DownloadKind, FormatChoice } from '../../src-shared/contract';
 import { FILE_FORMATS } from '../../src-shared/export/formats';
+import { holdMovingKeys } from '../components/action-menu';
 import { Badge, SeverityCounts } from '../components/Badge';
 import { TaskProgressBar } from '../components/TaskProgressBar';
 import { requestToCurl } from '../model/connect-form';
@@ -131,6 +132,7 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
                 data-testid={TEST_IDS.exportMenu}
                 value=""
                 aria-label="Export"
+                onKeyDown={holdMovingKeys}
                 onChange={(event) => {
                   const kind = event.target.value as DownloadKind;
                   if (kind) void app.exportSession(summary.id, kind);
@@ -323,6 +325,7 @@ function DecodeAgainSelect({ app, sessionId }: { app: RendererApp; sessionId: st
       data-testid={TEST_IDS.decodeAgainAs}
       value=""
       aria-label="Decode as"
+      onKeyDown={holdMovingKeys}
       title="Decode this file again as another dialect"
       onChange={(event) => {
         const format = event.target.value as FormatChoice | '';
