@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { DownloadKind, FormatChoice } from '../../src-shared/contract';
+import type { DownloadKind } from '../../src-shared/contract';
 import { FILE_FORMATS } from '../../src-shared/export/formats';
-import { holdMovingKeys } from '../components/action-menu';
+import { ActionMenu, type ActionChoice } from '../components/ActionMenu';
 import { Badge, SeverityCounts } from '../components/Badge';
 import { TaskProgressBar } from '../components/TaskProgressBar';
 import { requestToCurl } from '../model/connect-form';
@@ -18,10 +18,10 @@ import { decodedAsLine, fileSourceLine, stateLabel, stateTitle, stateTone } from
 import { statusFields } from './status';
 import type { SessionData } from '../model/types';
 
-const EXPORTS = Object.entries(FILE_FORMATS).map(([kind, format]) => ({
-  kind: kind as DownloadKind,
+const EXPORTS: readonly ActionChoice<DownloadKind>[] = Object.entries(FILE_FORMATS).map(([kind, format]) => ({
+  value: kind as DownloadKind,
   label: format.label,
-  keeps: format.keeps,
+  title: format.keeps,
 }));
 
 /** The active session: what it is, how it is going, and what can be done with it. */
@@ -127,24 +127,14 @@ export function SessionHeader({ app, session }: { app: RendererApp; session: Ses
               >
                 Save
               </button>
-              <select
-                className="select export-select"
-                data-testid={TEST_IDS.exportMenu}
-                value=""
-                aria-label="Export"
-                onKeyDown={holdMovingKeys}
-                onChange={(event) => {
-                  const kind = event.target.value as DownloadKind;
-                  if (kind) void app.exportSession(summary.id, kind);
-                }}
-              >
-                <option value="">Export…</option>
-                {EXPORTS.map((e) => (
-                  <option key={e.kind} value={e.kind} title={e.keeps}>
-                    {e.label}
-                  </option>
-                ))}
-              </select>
+              <ActionMenu
+                className="export-select"
+                testId={TEST_IDS.exportMenu}
+                label="Export"
+                placeholder="Export…"
+                choices={EXPORTS}
+                onChoose={(kind) => void app.exportSession(summary.id, kind)}
+              />
             </>
           )}
         </span>
@@ -315,29 +305,19 @@ function SessionTitle({ app, sessionId, title }: { app: RendererApp; sessionId: 
 }
 
 /**
- * "Decode as…" for a file: the same file decoded again as the dialect chosen (or detected,
- * whatever the file says was chosen when it was written), as a new session in this one's place.
+ * "Decode as…": the session's bytes (its file, or what a live run received) decoded again as the
+ * dialect chosen (or detected, whatever the file says was chosen), as a new session in its place.
  */
 function DecodeAgainSelect({ app, sessionId }: { app: RendererApp; sessionId: string }) {
   return (
-    <select
-      className="select status-select"
-      data-testid={TEST_IDS.decodeAgainAs}
-      value=""
-      aria-label="Decode as"
-      onKeyDown={holdMovingKeys}
-      title="Decode this file again as another dialect"
-      onChange={(event) => {
-        const format = event.target.value as FormatChoice | '';
-        if (format) void app.decodeAgainAs(sessionId, format);
-      }}
-    >
-      <option value="">Decode as…</option>
-      {FORMAT_CHOICES.map((f) => (
-        <option key={f.value} value={f.value}>
-          {f.label}
-        </option>
-      ))}
-    </select>
+    <ActionMenu
+      className="status-select"
+      testId={TEST_IDS.decodeAgainAs}
+      label="Decode as"
+      title="Decode this session's bytes again as another dialect"
+      placeholder="Decode as…"
+      choices={FORMAT_CHOICES}
+      onChoose={(format) => void app.decodeAgainAs(sessionId, format)}
+    />
   );
 }
