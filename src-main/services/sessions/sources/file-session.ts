@@ -41,13 +41,13 @@ export interface ReopenRequest {
   report?: string;
   inline?: ConnectRequest['inline'];
   /** The live run whose received bytes the file is (a session decoded again). */
-  copyOf?: { method: string; url: string };
+  copyOf?: CopiedRun;
 }
 
-/**
- * A session's file opened again as a new session (decoded as another dialect), taking over its
- * upload's copy; or a live run's received bytes, saved as a recording (`copyOf`: the run).
- */
+/** The live run a file session's bytes were received from (the file source's `copyOf`). */
+type CopiedRun = NonNullable<Extract<SessionSummary['source'], { kind: 'file' }>['copyOf']>;
+
+/** A session's file opened again as a new session (decoded as another dialect), taking over its upload's copy. */
 export type OpenAgainRequest = Omit<ReopenRequest, 'sessionId'> & { upload?: UploadStream };
 
 /** The session a file's findings go to once it loads (rt.data follows a session that starts over). */
@@ -69,7 +69,7 @@ interface OpenOptions {
   /** The check report that opened the file (the session's source names it). */
   report?: string;
   /** The live run whose received bytes the file is (the session's source names it). */
-  copyOf?: { method: string; url: string };
+  copyOf?: CopiedRun;
 }
 
 export function createFileSessions(registry: SessionRegistry) {
