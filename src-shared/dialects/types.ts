@@ -98,8 +98,11 @@ export type DialectFactory = (callbacks: DialectCallbacks, options?: DialectOpti
 /** One answer the user gave to a tool call the frontend runs. */
 export interface ClientToolAnswer {
   readonly toolUseId: string;
+  /** The tool's output; for an approval, the reason given ('' for none). */
   readonly content: string;
   readonly isError?: boolean;
+  /** Set for a call that waited for its approval (PendingTool.approvalId): approved or denied. */
+  readonly approved?: boolean;
 }
 
 /**

@@ -7,7 +7,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
  * The pending frontend tools of an `awaiting_frontend_tools` payload: the legacy server sends
- * a JSON array `[{tool_use_id, name, input}]`, agent_base an object `{"tools": [...]}`.
+ * a JSON array `[{tool_use_id, name, input}]`, agent_base an object `{"tools": [...]}`. A
+ * tool with an `approval_id` waits for an approval instead of a result (the AI SDK's dialect).
  */
 export function readPendingTools(value: unknown): Parsed<PendingTool[]> {
   const list = Array.isArray(value)
@@ -26,7 +27,9 @@ export function readPendingTools(value: unknown): Parsed<PendingTool[]> {
     if (!isJsonObject(item) || typeof item['tool_use_id'] !== 'string' || typeof item['name'] !== 'string') {
       return { ok: false, error: `pending tool ${index} is not an object with string tool_use_id and name` };
     }
-    tools.push({ toolUseId: item['tool_use_id'], name: item['name'], input: item['input'] });
+    const tool: PendingTool = { toolUseId: item['tool_use_id'], name: item['name'], input: item['input'] };
+    if (typeof item['approval_id'] === 'string') tool.approvalId = item['approval_id'];
+    tools.push(tool);
   }
   return { ok: true, value: tools };
 }

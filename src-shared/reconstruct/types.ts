@@ -27,6 +27,11 @@ export interface PendingTool {
   toolUseId: string;
   name: string;
   input: unknown;
+  /**
+   * Set when the run waits for the call's approval, not for its result (the AI SDK's
+   * `tool-approval-request`): the id the approval answers.
+   */
+  approvalId?: string;
 }
 
 /**

@@ -115,6 +115,73 @@ describe.each([
   });
 });
 
+describe('answering a tool call that waits for its approval (AI SDK 5)', () => {
+  async function paused() {
+    const ctx = await proxiedToDemo();
+    const summary = await ctx.service.connect({
+      url: `${ctx.server.url}/api/chat`,
+      method: 'POST',
+      headers: [],
+      body: { kind: 'json', text: JSON.stringify({ ...chat, scenario: 'tool-approval' }) },
+    });
+    await settled(ctx.service, summary.id);
+    return { ...ctx, id: summary.id };
+  }
+
+  it('the prompt names the approval the call waits for', async () => {
+    const { service, id } = await paused();
+    const detail = await service.getSession({ sessionId: id });
+    expect(detail.pendingTools?.tools).toEqual([
+      { toolUseId: 'call_delete', name: 'delete_file', input: { path: 'notes.txt' }, approvalId: 'approval-delete' },
+    ]);
+  });
+
+  it.each([
+    [true, '', 'Done — "notes.txt" is deleted.', { id: 'approval-delete', approved: true }],
+    [
+      false,
+      'keep it',
+      'Understood — "notes.txt" stays.',
+      { id: 'approval-delete', approved: false, reason: 'keep it' },
+    ],
+  ])(
+    'approved %s: the part is approval-responded, and the server runs the tool or not; the result links to leg 0’s call',
+    async (approved, reason, said, approval) => {
+      const { server, service, id } = await paused();
+      await service.sendToolResults({
+        sessionId: id,
+        results: [{ tool_use_id: 'call_delete', content: reason, approved }],
+      });
+      await waitFor(async () => {
+        const s = (await service.listSessions())[0]!;
+        return s.legs === 2 && s.state === 'complete' ? s : undefined;
+      }, 'continuation');
+      const body = JSON.parse(server.requests[1]!.body) as { messages: Json[] };
+      expect((body.messages[1]!['parts'] as Json[]).at(-1)).toEqual({
+        type: 'tool-delete_file',
+        toolCallId: 'call_delete',
+        state: 'approval-responded',
+        input: { path: 'notes.txt' },
+        approval,
+      });
+      const blocks = await service.getBlocks({ sessionId: id });
+      expect(blocks.filter((b) => b.kind === 'text' && b.leg === 1).map((b) => b.preview)).toEqual([said]);
+      const call = blocks.find((b) => b.kind === 'tool_call' && b.toolId === 'call_delete');
+      const result = blocks.find((b) => b.kind === 'tool_result' && b.leg === 1);
+      expect(result?.linkedBlock).toBe(call?.id);
+      expect((await service.getDiagnostics({ sessionId: id })).map((d) => d.rule)).toEqual([]);
+    },
+  );
+
+  it('refuses a result for a call that waits for an approval, and an approval for one that waits for a result', async () => {
+    const { server, service, id } = await paused();
+    await expect(
+      service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'call_delete', content: 'ok' }] }),
+    ).rejects.toThrow(/delete_file \(call_delete\) waits for an approval \(approve or deny\), not a result/);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 type Json = Record<string, unknown>;
 /** A conversation's messages after the user's: [role, what names the call answered, content]. */
 const sentMessages = (key: string) => (body: Json) =>

@@ -110,6 +110,25 @@ describe('checking results against the pending tools', () => {
       'The results do not match the pending tools: a is answered twice; z is not a pending tool; no result for pick_file (b).',
     );
   });
+  it('takes an approval for a call that waits for one, and a result for any other', () => {
+    const withApproval = [...pending, { toolUseId: 'c', name: 'delete_file', input: {}, approvalId: 'ap-1' }];
+    expect(
+      checkResults(withApproval, [
+        { tool_use_id: 'a', content: 'yes' },
+        { tool_use_id: 'b', content: '' },
+        { tool_use_id: 'c', content: '', approved: false },
+      ]),
+    ).toBeNull();
+    expect(
+      checkResults(withApproval, [
+        { tool_use_id: 'a', content: 'yes', approved: true },
+        { tool_use_id: 'b', content: '' },
+        { tool_use_id: 'c', content: 'done' },
+      ]),
+    ).toBe(
+      'The results do not match the pending tools: user_confirm (a) waits for a result, not an approval; delete_file (c) waits for an approval (approve or deny), not a result.',
+    );
+  });
 });
 
 describe('the answer ledger', () => {

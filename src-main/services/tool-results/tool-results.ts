@@ -102,15 +102,21 @@ export function continuationHeaders(runHeaders: readonly [string, string][]): [s
 
 /**
  * Checks the results against the pending set: the legacy server rejects any set that is not
- * exactly the pending ids (and agent_base silently accepts them), so mistakes are caught here.
+ * exactly the pending ids (and agent_base silently accepts them), so mistakes are caught here;
+ * a tool waiting for its approval takes an approval, any other a result.
  */
 export function checkResults(pending: readonly PendingTool[], results: readonly ToolResult[]): string | null {
-  const pendingIds = new Set(pending.map((t) => t.toolUseId));
+  const byId = new Map(pending.map((t) => [t.toolUseId, t]));
   const seen = new Set<string>();
   const problems: string[] = [];
   for (const result of results) {
+    const tool = byId.get(result.tool_use_id);
     if (seen.has(result.tool_use_id)) problems.push(`${result.tool_use_id} is answered twice`);
-    else if (!pendingIds.has(result.tool_use_id)) problems.push(`${result.tool_use_id} is not a pending tool`);
+    else if (!tool) problems.push(`${result.tool_use_id} is not a pending tool`);
+    else if (tool.approvalId !== undefined && result.approved === undefined)
+      problems.push(`${tool.name} (${tool.toolUseId}) waits for an approval (approve or deny), not a result`);
+    else if (tool.approvalId === undefined && result.approved !== undefined)
+      problems.push(`${tool.name} (${tool.toolUseId}) waits for a result, not an approval`);
     seen.add(result.tool_use_id);
   }
   const missing = pending.filter((t) => !seen.has(t.toolUseId));
@@ -174,7 +180,12 @@ export function buildClientToolRequest(init: ClientToolRequestInit): {
   const body = init.continuation.continueBody({
     previousBody: init.previousBody,
     calls: init.calls,
-    answers: init.results.map((r) => ({ toolUseId: r.tool_use_id, content: r.content, isError: r.is_error ?? false })),
+    answers: init.results.map((r) => ({
+      toolUseId: r.tool_use_id,
+      content: r.content,
+      isError: r.is_error ?? false,
+      ...(r.approved !== undefined ? { approved: r.approved } : {}),
+    })),
     pause: init.pause,
   });
   const url = new URL(init.run.url);

@@ -147,7 +147,13 @@ export const AgentInfo = s.object({
 });
 export type AgentInfoPayload = Infer<typeof AgentInfo>;
 
-export const PendingTool = s.object({ toolUseId: s.string(), name: s.string(), input: s.json<unknown>() });
+export const PendingTool = s.object({
+  toolUseId: s.string(),
+  name: s.string(),
+  input: s.json<unknown>(),
+  /** Set when the run waits for the call's approval (approve or deny), not for its result: the approval's id. */
+  approvalId: s.optional(s.string()),
+});
 export type PendingToolPayload = Infer<typeof PendingTool>;
 
 /** What the frontend-tools prompt needs: the tools, and where the answer would go. */

@@ -5,11 +5,16 @@ import * as s from '../schema';
 
 /** Frontend tools, and running a request again in other wire formats. */
 
-/** One answer, in the upstream wire's own field names (docs/protocols/upstream-protocol.md §8 #33). */
+/**
+ * One answer, in the upstream wire's own field names (docs/protocols/upstream-protocol.md §8 #33).
+ * A tool waiting for its approval (PendingTool.approvalId) is answered with `approved` instead,
+ * and `content` is the reason given, if any.
+ */
 export const ToolResult = s.object({
   tool_use_id: s.string({ nonEmpty: true, max: 512 }),
   content: s.string({ max: 16 * 1024 * 1024 }),
   is_error: s.optional(s.boolean()),
+  approved: s.optional(s.boolean()),
 });
 export type ToolResult = Infer<typeof ToolResult>;
 

@@ -21,6 +21,8 @@ export interface ToolPart {
   input: unknown;
   output?: unknown;
   errorText?: string;
+  /** AI SDK 5: the id of the approval a `tool-approval-request` asked the frontend for. */
+  approval?: string;
   /** v4: the step the call was made in. */
   step: number;
 }
@@ -126,8 +128,10 @@ function uiToolPart(tool: ToolPart): Record<string, unknown> {
     type: tool.dynamic ? 'dynamic-tool' : `tool-${tool.name}`,
     ...(tool.dynamic ? { toolName: tool.name } : {}),
     toolCallId: tool.id,
-    state: tool.state,
+    // A call waiting for its approval is in the state the frontend gives it, with the approval's id.
+    state: tool.approval !== undefined && tool.state === 'input-available' ? 'approval-requested' : tool.state,
     input: tool.input,
+    ...(tool.approval !== undefined ? { approval: { id: tool.approval } } : {}),
     ...(tool.state === 'output-available' ? { output: tool.output } : {}),
     ...(tool.state === 'output-error' ? { errorText: tool.errorText ?? '' } : {}),
     ...(tool.providerExecuted ? { providerExecuted: true } : {}),

@@ -20,7 +20,7 @@ function pauseOf(name: string): { calls: PendingTool[]; pause: unknown } {
 
 function continued(
   name: string,
-  answers: { toolUseId: string; content: string; isError?: boolean }[],
+  answers: { toolUseId: string; content: string; isError?: boolean; approved?: boolean }[],
   body = previousBody,
 ) {
   const { calls, pause } = pauseOf(name);
@@ -111,6 +111,39 @@ describe('the AI SDK continuation of a run paused on a client-side tool', () => 
     expect(body.messages[1]).toMatchObject({
       role: 'assistant',
       parts: [{ type: 'tool-user_confirm', state: 'output-available', output: 'yes' }],
+    });
+  });
+
+  it('an approval: the part approval-responded, with the approval’s id, whether approved, and the reason given', () => {
+    const approved = continued('ai-sdk-ui/tool-approval.sse', [
+      { toolUseId: 'call_delete', content: '', approved: true },
+    ]);
+    expect((approved.messages[1]?.['parts'] as unknown[]).at(-1)).toEqual({
+      type: 'tool-delete_file',
+      toolCallId: 'call_delete',
+      state: 'approval-responded',
+      input: { path: 'notes.txt' },
+      approval: { id: 'approval-delete', approved: true },
+    });
+    const denied = continued('ai-sdk-ui/tool-approval.sse', [
+      { toolUseId: 'call_delete', content: 'not now', approved: false },
+    ]);
+    expect((denied.messages[1]?.['parts'] as unknown[]).at(-1)).toMatchObject({
+      state: 'approval-responded',
+      approval: { id: 'approval-delete', approved: false, reason: 'not now' },
+    });
+    // Without the message, the pending call's approval id answers.
+    const { calls } = pauseOf('ai-sdk-ui/tool-approval.sse');
+    const bare = JSON.parse(
+      aiSdkContinuation.continueBody({
+        previousBody,
+        calls,
+        answers: [{ toolUseId: 'call_delete', content: '', approved: true }],
+        pause: {},
+      }),
+    ) as { messages: unknown[] };
+    expect(bare.messages[1]).toMatchObject({
+      parts: [{ state: 'approval-responded', approval: { id: 'approval-delete', approved: true } }],
     });
   });
 

@@ -11,7 +11,7 @@ import type { ClientToolAnswer, ClientToolContinuation } from '../types';
  * one message), the new parts are added to it, as the frontend keeps one message per response.
  *
  * An answer's content is the tool's output: a JSON object or array when it parses as one (the
- * answer panel's JSON mode), otherwise the text itself.
+ * answer panel's JSON mode), otherwise the text itself. An approval's content is its reason.
  */
 export const aiSdkContinuation: ClientToolContinuation = {
   continueBody({ previousBody, calls, answers, pause }) {
@@ -24,7 +24,10 @@ export const aiSdkContinuation: ClientToolContinuation = {
     const wire = isJsonObject(pause) && pause['wire'] === 'data' ? 'data' : 'ui';
     const paused = isJsonObject(pause) && isJsonObject(pause['message']) ? pause['message'] : emptyMessage(calls, wire);
     const byId = new Map(answers.map((answer) => [answer.toolUseId, answer]));
-    const answered = wire === 'data' ? answerDataStream(paused, byId) : answerUi(paused, byId);
+    const answered =
+      wire === 'data'
+        ? answerDataStream(paused, byId)
+        : answerUi(paused, byId, new Map(calls.map((call) => [call.toolUseId, call])));
     return JSON.stringify({ ...body, messages: withAssistant(body['messages'] as unknown[], answered, wire) });
   },
 };
@@ -38,8 +41,12 @@ function outputOf(content: string): unknown {
   return parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? parsed.value : content;
 }
 
-/** AI SDK 5: each answered tool part is `output-available` with its output, or `output-error`. */
-function answerUi(message: Message, answers: Answers): Message {
+/**
+ * AI SDK 5: each answered tool part is `output-available` with its output, or `output-error`;
+ * a part that waited for its approval is `approval-responded`, its approval approved or denied
+ * with the reason given (`addToolApprovalResponse`), and the server runs the tool or not.
+ */
+function answerUi(message: Message, answers: Answers, calls: ReadonlyMap<string, PendingTool>): Message {
   const parts = Array.isArray(message['parts']) ? (message['parts'] as unknown[]) : [];
   return {
     ...message,
@@ -48,6 +55,19 @@ function answerUi(message: Message, answers: Answers): Message {
         isJsonObject(part) && typeof part['toolCallId'] === 'string' ? answers.get(part['toolCallId']) : undefined;
       if (!answer || !isJsonObject(part)) return part;
       const { output: _o, errorText: _e, ...rest } = part;
+      if (answer.approved !== undefined) {
+        const approval = part['approval'];
+        const id = isJsonObject(approval) && typeof approval['id'] === 'string' ? approval['id'] : undefined;
+        return {
+          ...rest,
+          state: 'approval-responded',
+          approval: {
+            id: id ?? calls.get(answer.toolUseId)?.approvalId ?? '',
+            approved: answer.approved,
+            ...(answer.content !== '' ? { reason: answer.content } : {}),
+          },
+        };
+      }
       return answer.isError
         ? { ...rest, state: 'output-error', errorText: answer.content }
         : { ...rest, state: 'output-available', output: outputOf(answer.content) };
@@ -120,8 +140,9 @@ function emptyMessage(calls: readonly PendingTool[], wire: 'ui' | 'data'): Messa
     parts: calls.map((c) => ({
       type: `tool-${c.name}`,
       toolCallId: c.toolUseId,
-      state: 'input-available',
+      state: c.approvalId !== undefined ? 'approval-requested' : 'input-available',
       input: c.input,
+      ...(c.approvalId !== undefined ? { approval: { id: c.approvalId } } : {}),
     })),
   };
 }

@@ -17,6 +17,12 @@ const EXPECTED: Record<string, { rules: string[]; end: string; sse?: string[] }>
   'client-tool': { rules: [], end: 'paused' },
   'client-tool-confirmed': { rules: [], end: 'done' },
   'client-tool-declined': { rules: [], end: 'done' },
+  // AI SDK 5 only: the run waits for the call's approval, then the server runs it or not. A
+  // continuation opened alone has the call's result without the call (in a session, the call
+  // is in the leg before, and they link: session-service's answer tests).
+  'tool-approval': { rules: [], end: 'paused' },
+  'tool-approval-approved': { rules: ['tool.result-without-call'], end: 'done' },
+  'tool-approval-denied': { rules: ['tool.result-without-call'], end: 'done' },
   'sources-data': { rules: [], end: 'done' },
   'error-midstream': { rules: ['provider.api-error'], end: 'error' },
   // The UI stream's text part has its start, so the cut leaves it open; v4 text has no end to miss.

@@ -34,8 +34,6 @@ interface TrackedCall extends StartedBlock {
   part: ToolPart;
   /** Streamed input text, joined when the input is available. */
   input: string[];
-  /** A tool-approval-request asked the frontend to approve the call, not to run it. */
-  approval: boolean;
   /** The unified form of its input deltas, made at the first and shared by the rest (rebuilt if the message id changed since). */
   deltaEvent: UnifiedEvent | undefined;
 }
@@ -77,7 +75,6 @@ export class ToolCalls {
         step: parts.currentStep(),
       },
       input: [],
-      approval: false,
       deltaEvent: undefined,
       frame: ctx.frame.seq,
       at: ctx.at,
@@ -243,10 +240,13 @@ export class ToolCalls {
     );
   }
 
-  /** The frontend is asked to approve the call: it waits for an approval, not for an output. */
-  approval(id: string, what: string, event: WireEvent): void {
+  /**
+   * The frontend is asked to approve the call (`addToolApprovalResponse`), not to run it: the
+   * call waits for the approval, whoever runs it then.
+   */
+  approval(id: string, approvalId: string, what: string, event: WireEvent): void {
     const call = this.calls.get(id);
-    if (call) call.approval = true;
+    if (call) call.part.approval = approvalId;
     this.host.ctx.wire(
       what,
       event,
@@ -255,12 +255,14 @@ export class ToolCalls {
   }
 
   /**
-   * The message finished: the calls the frontend must answer (input available, no output, not
-   * run by the provider, no approval asked) make the pause, with the message so far.
+   * The message finished: the calls the frontend must answer make the pause, with the message
+   * so far. Those are the calls with their input and no output that the provider did not run
+   * (the frontend runs them: `addToolResult`) and the calls waiting for an approval (the
+   * frontend approves or denies them: `addToolApprovalResponse`).
    */
   emitPause(message: () => Record<string, unknown>): void {
     const pending = [...this.calls.values()].filter(
-      (c) => c.part.state === 'input-available' && !c.part.providerExecuted && !c.approval,
+      ({ part }) => part.state === 'input-available' && (part.approval !== undefined || !part.providerExecuted),
     );
     this.calls = new Map();
     if (pending.length === 0) return;
@@ -268,7 +270,12 @@ export class ToolCalls {
       type: KIND.awaiting_frontend_tools,
       final: true,
       delta: jsonText({
-        tools: pending.map((c) => ({ tool_use_id: c.part.id, name: c.part.name, input: c.part.input ?? {} })),
+        tools: pending.map(({ part }) => ({
+          tool_use_id: part.id,
+          name: part.name,
+          input: part.input ?? {},
+          ...(part.approval !== undefined ? { approval_id: part.approval } : {}),
+        })),
         wire: this.host.parts.wire,
         message: message(),
       }),

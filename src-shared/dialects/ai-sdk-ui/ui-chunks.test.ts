@@ -130,21 +130,37 @@ describe('tool calls', () => {
     expect(result.rules).toEqual([]);
   });
 
-  it('a call the provider ran, or one waiting for approval, is no pause; a client call is', () => {
+  it('a call the provider ran is no pause; a client call is, and so is a call waiting for its approval', () => {
     const providerRan = ui([
       start,
       { type: 'tool-input-available', toolCallId: 'p', toolName: 'web_search', input: {}, providerExecuted: true },
       finish,
     ]);
     expect(providerRan.end.kind).toBe('done');
+    expect(ui([start, ...tool('c', [], {}), finish]).end.kind).toBe('paused');
     const approval = ui([
       start,
       ...tool('c', [], {}),
       { type: 'tool-approval-request', approvalId: 'a', toolCallId: 'c' },
       finish,
     ]);
-    expect(approval.blocks.some((b) => b.kind === 'awaiting_frontend_tools')).toBe(false);
-    expect(ui([start, ...tool('c', [], {}), finish]).end.kind).toBe('paused');
+    expect(approval.end.kind).toBe('paused');
+    const pause = approval.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+    expect(pause?.pendingTools).toEqual([{ toolUseId: 'c', name: 'get_weather', input: {}, approvalId: 'a' }]);
+    // The frontend's message holds the part as the SDK does: approval requested, with its id.
+    expect((pause?.parsed as { message: { parts: unknown[] } }).message.parts).toContainEqual(
+      expect.objectContaining({ toolCallId: 'c', state: 'approval-requested', approval: { id: 'a' } }),
+    );
+    // A call the provider runs waits too when it needs an approval.
+    const providerApproval = ui([
+      start,
+      { type: 'tool-input-available', toolCallId: 'p', toolName: 'web_search', input: {}, providerExecuted: true },
+      { type: 'tool-approval-request', approvalId: 'b', toolCallId: 'p' },
+      finish,
+    ]);
+    expect(providerApproval.blocks.find((b) => b.kind === 'awaiting_frontend_tools')?.pendingTools).toEqual([
+      { toolUseId: 'p', name: 'web_search', input: {}, approvalId: 'b' },
+    ]);
   });
 
   it('a preliminary output is an event; the last output is the result', () => {

@@ -27,7 +27,7 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   'tool-output-available': ['toolCallId'],
   'tool-output-error': ['toolCallId', 'errorText'],
   'tool-output-denied': ['toolCallId'],
-  'tool-approval-request': ['toolCallId'],
+  'tool-approval-request': ['approvalId', 'toolCallId'],
   'source-url': ['sourceId', 'url'],
   'source-document': ['sourceId', 'mediaType', 'title'],
   file: ['url', 'mediaType'],
@@ -140,7 +140,7 @@ export class UiChunkReader {
       case 'tool-output-denied':
         return message.tools.outputError(stringField(event, 'toolCallId'), 'denied', true, type);
       case 'tool-approval-request':
-        return message.tools.approval(stringField(event, 'toolCallId'), type, event);
+        return message.tools.approval(stringField(event, 'toolCallId'), stringField(event, 'approvalId'), type, event);
       case 'source-url':
       case 'source-document':
         return message.content(type, eventFields(event), { source_id: stringField(event, 'sourceId') }, event);

@@ -1,5 +1,5 @@
-import { isJsonObject } from '../../../../src-shared/json/values';
 import { CHART_PNG_BASE64 } from '../sample-image';
+import { APPROVAL_ID, APPROVED_TOOL, CONFIRM_TOOL } from './ai-sdk-answers';
 import type { ProviderEvent, ProviderScenario } from './types';
 
 /**
@@ -7,7 +7,8 @@ import type { ProviderEvent, ProviderScenario } from './types';
  * both wires: the UI message stream (AI SDK 5: one JSON chunk per SSE event, `[DONE]` last) and
  * the v4 data stream (one `CODE:JSON` line per part). Text, reasoning, parallel tool calls the
  * server runs, a tool the frontend runs (the run waits for its answer) and the two
- * continuations its answer leads to, an error mid-stream, a cut stream, and sources, a file and
+ * continuations its answer leads to, a tool that needs the user's approval and its two
+ * continuations (AI SDK 5 only), an error mid-stream, a cut stream, and sources, a file and
  * data parts.
  */
 
@@ -90,6 +91,16 @@ class ChatScript {
       : this.line('a', { toolCallId: id, result: output });
   }
 
+  /** AI SDK 5: the call waits for the frontend to approve it (the tool has `needsApproval`). */
+  approvalRequest(approvalId: string, toolCallId: string): this {
+    return this.chunk('tool-approval-request', { approvalId, toolCallId });
+  }
+
+  /** AI SDK 5: the frontend denied the call, so the tool did not run. */
+  toolOutputDenied(toolCallId: string): this {
+    return this.chunk('tool-output-denied', { toolCallId });
+  }
+
   source(id: string, url: string, title: string): this {
     return this.wire === 'ui'
       ? this.chunk('source-url', { sourceId: id, url, title })
@@ -139,11 +150,10 @@ interface ScenarioSpec {
   /** The message id, `msg-<id>` by default: a continuation goes on with the message it continues, as a server given the conversation's messages does. */
   messageId?: string;
   cut?: boolean;
+  /** AI SDK 5's tool approvals have no v4 form: a scenario of them is the UI stream's only. */
+  uiOnly?: boolean;
   write(script: ChatScript): ChatScript;
 }
-
-/** The tool the frontend runs: it asks the user, as the upstream demo's user_confirm does. */
-export const CONFIRM_TOOL = 'user_confirm';
 
 const SPECS: readonly ScenarioSpec[] = [
   {
@@ -230,6 +240,54 @@ const SPECS: readonly ScenarioSpec[] = [
         .finish('stop', 96, 10),
   },
   {
+    id: 'tool-approval',
+    title: 'A tool that needs approval',
+    summary:
+      'The server runs delete_file only once the user approves it (needsApproval): the run waits for the approval.',
+    uiOnly: true,
+    write: (s) =>
+      s
+        .start()
+        .step()
+        .text('txt-0', ['I will delete ', '"notes.txt" once you approve.'])
+        .toolCall('call_delete', APPROVED_TOOL, ['{"path":', '"notes.txt"}'])
+        .approvalRequest(APPROVAL_ID, 'call_delete')
+        .finishStep('tool-calls', 48, 26)
+        .finish('tool-calls', 48, 26),
+  },
+  {
+    id: 'tool-approval-approved',
+    messageId: 'msg-tool-approval',
+    title: 'Continuation after an approval',
+    summary: 'The frontend approved the call: the server runs the tool, then the model answers.',
+    uiOnly: true,
+    write: (s) =>
+      s
+        .start()
+        .step()
+        .toolOutput('call_delete', { deleted: 'notes.txt' })
+        .finishStep('tool-calls', 80, 0)
+        .step()
+        .text('txt-1', ['Done — ', '"notes.txt" is deleted.'])
+        .finishStep('stop', 92, 9)
+        .finish('stop', 172, 9),
+  },
+  {
+    id: 'tool-approval-denied',
+    messageId: 'msg-tool-approval',
+    title: 'Continuation after a denial',
+    summary: 'The frontend denied the call: the tool does not run, and the model says so.',
+    uiOnly: true,
+    write: (s) =>
+      s
+        .start()
+        .step()
+        .toolOutputDenied('call_delete')
+        .text('txt-1', ['Understood — ', '"notes.txt" stays.'])
+        .finishStep('stop', 84, 8)
+        .finish('stop', 84, 8),
+  },
+  {
     id: 'sources-data',
     title: 'Sources, a file and data parts',
     summary: 'A cited answer with two sources, a data part the application renders and a generated image.',
@@ -268,7 +326,7 @@ const SPECS: readonly ScenarioSpec[] = [
 ];
 
 function scenarios(wire: Wire): ProviderScenario[] {
-  return SPECS.map((spec) => ({
+  return SPECS.filter((spec) => wire === 'ui' || !spec.uiOnly).map((spec) => ({
     id: spec.id,
     title: spec.title,
     summary: spec.summary,
@@ -279,38 +337,3 @@ function scenarios(wire: Wire): ProviderScenario[] {
 
 export const AI_SDK_UI_SCENARIOS = scenarios('ui');
 export const AI_SDK_DATA_SCENARIOS = scenarios('data');
-
-/**
- * The scenario as a request answers it: a request whose last message is the assistant's with
- * the user_confirm call answered (AI SDK 5: a tool part `output-available`; v4: a tool
- * invocation `result`) continues the client-tool run, as the answer says, whatever scenario
- * the body still names (a frontend sends its body fields again with the conversation).
- */
-export function continuation(scenarios: readonly ProviderScenario[]) {
-  return (scenario: ProviderScenario, body: unknown): ProviderScenario => {
-    const answer = confirmAnswer(body);
-    if (answer === undefined) return scenario;
-    const id = answer === 'yes' ? 'client-tool-confirmed' : 'client-tool-declined';
-    return scenarios.find((s) => s.id === id) ?? scenario;
-  };
-}
-
-/** The answer to user_confirm the last message carries, lower-cased, if it carries one. */
-function confirmAnswer(body: unknown): string | undefined {
-  const messages = isJsonObject(body) && Array.isArray(body['messages']) ? body['messages'] : [];
-  const last: unknown = messages.at(-1);
-  if (!isJsonObject(last) || last['role'] !== 'assistant') return undefined;
-  const parts = Array.isArray(last['parts']) ? (last['parts'] as unknown[]) : [];
-  for (const part of parts) {
-    if (!isJsonObject(part)) continue;
-    const invocation = isJsonObject(part['toolInvocation']) ? part['toolInvocation'] : undefined;
-    const answer =
-      part['type'] === `tool-${CONFIRM_TOOL}` && part['state'] === 'output-available'
-        ? part['output']
-        : invocation?.['toolName'] === CONFIRM_TOOL && invocation['state'] === 'result'
-          ? invocation['result']
-          : undefined;
-    if (answer !== undefined) return typeof answer === 'string' ? answer.trim().toLowerCase() : '';
-  }
-  return undefined;
-}

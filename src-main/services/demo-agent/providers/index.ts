@@ -1,6 +1,7 @@
 import { isJsonObject } from '../../../../src-shared/json/values';
 import { AG_UI_SAMPLE_INPUT, AG_UI_SCENARIOS, chooseAgUiScenario } from './ag-ui-scenarios';
-import { AI_SDK_DATA_SCENARIOS, AI_SDK_UI_SCENARIOS, continuation } from './ai-sdk-scenarios';
+import { continuation } from './ai-sdk-answers';
+import { AI_SDK_DATA_SCENARIOS, AI_SDK_UI_SCENARIOS } from './ai-sdk-scenarios';
 import { ANTHROPIC_SCENARIOS, anthropicContinuation } from './anthropic-scenarios';
 import { GEMINI_SCENARIOS, geminiContinuation } from './gemini-scenarios';
 import { chatContinuation, chatSse, OPENAI_CHAT_SCENARIOS } from './openai-chat-scenarios';

@@ -133,7 +133,12 @@ export function toEnvelopeDetail(envelope: Envelope): EnvelopeDetail {
 }
 
 export function toPendingTools(tools: PendingTool[]): PendingToolPayload[] {
-  return tools.map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: shownJson(t.input ?? null) }));
+  return tools.map((t) => ({
+    toolUseId: t.toolUseId,
+    name: t.name,
+    input: shownJson(t.input ?? null),
+    ...(t.approvalId !== undefined ? { approvalId: t.approvalId } : {}),
+  }));
 }
 
 /** The fields a block summary and a block detail share that only some blocks have. */
