@@ -179,3 +179,38 @@ for (const run of [
     await app.screenshot(`22-${run.preset}-client-tool-continued`);
   });
 }
+
+test('ai-sdk-ui: a call that needs approval is denied by hand with a reason; the server does not run it, and says so in leg 1', async ({
+  app,
+  connect,
+  blocks,
+  tools,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'ai-sdk-ui', scenario: 'tool-approval', pace: 'fast' });
+  await connect.run('awaiting tools');
+
+  await expect(tools.prompt).toContainText('The agent is waiting for an approval');
+  const call = tools.tool('call_delete');
+  await expect(call.getByTestId(TOOL_IDS.approval)).toHaveText('needs approval');
+  // An approval has no result form: no text or JSON mode, no is_error.
+  await expect(call.getByTestId(TOOL_IDS.modeJson)).toHaveCount(0);
+  await expect(call.getByTestId(TOOL_IDS.isError)).toHaveCount(0);
+  await expect(tools.submitButton).toBeDisabled();
+  await call.getByTestId(TOOL_IDS.resultText).fill('keep my notes');
+  await app.show('blocks');
+  await expect(blocks.view.getByTestId(BLOCK_IDS.awaitingBlock)).toContainText('waits for its approval');
+  await app.screenshot('22-ai-sdk-ui-approval-prompt');
+
+  await tools.quickAnswer('call_delete', 'deny');
+  await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+  await app.expectState('done');
+
+  await app.show('blocks');
+  await blocks.expectNoneLive();
+  await expect(blocks.view).toContainText('Understood — "notes.txt" stays.');
+  // The denial is the call's result, linked from leg 0's call.
+  await expect(blocks.ofKind('tool_result').first()).toContainText('denied');
+  await app.expectNoErrors();
+  await app.screenshot('22-ai-sdk-ui-approval-denied');
+});

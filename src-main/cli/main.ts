@@ -42,7 +42,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   answer: {
     summary:
-      'answer FILE [--result ID=TEXT]... [--yes] [-H ...] [-o OUT]   send frontend-tool results for a paused run (or --url RUN_URL --agent-uuid UUID)',
+      'answer FILE [--result ID=TEXT]... [--approve|--deny ID]... [--yes] [-H ...] [-o OUT]   send frontend-tool results or approvals for a paused run (or --url RUN_URL --agent-uuid UUID)',
     load: async () => (await import('./commands/answer')).answer,
   },
   proxy: {

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { PendingToolPayload, PendingTools, SendToolResultsRequest } from '../../src-shared/contract';
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { readFixture, readFixtureText } from '../../src-main/testing/fixtures';
+import { readProviderFixture } from '../../src-main/testing/provider-streams';
 import {
   AUTO_ANSWER_STORAGE_KEY,
   buildRequest,
@@ -17,6 +18,10 @@ import {
   planAutoAnswer,
   quickAnswers,
   draftsWithAnswers,
+  isQuickAnswer,
+  toResults,
+  waitedFor,
+  withQuickAnswer,
   recordedAnswers,
   recordedAnswersAt,
   type AutoAnswerSettings,
@@ -48,7 +53,7 @@ describe.each([
       isError: false,
     });
     expect(draft?.message).toBe('The product is 84 (over 50). Proceed with saving the report?');
-    expect(quickAnswers('user_confirm').map((q) => q.content)).toEqual(['yes', 'no']);
+    expect(quickAnswers({ name: 'user_confirm', approvalId: null }).map((q) => q.content)).toEqual(['yes', 'no']);
   });
 });
 
@@ -62,7 +67,9 @@ describe('drafts', () => {
   });
 
   test('other tools get an ok quick answer', () => {
-    expect(quickAnswers('pick_color')).toEqual([{ label: 'OK', content: 'ok', isError: false }]);
+    expect(quickAnswers({ name: 'pick_color', approvalId: null })).toEqual([
+      { id: 'ok', label: 'OK', content: 'ok', isError: false },
+    ]);
   });
 
   test('JSON mode needs valid JSON; an empty text is sent but flagged', () => {
@@ -246,5 +253,48 @@ describe('replays: the recorded answer', () => {
       ['other', '', false],
     ]);
     expect(draftsWithAnswers(drafts, null)).toEqual(drafts);
+  });
+});
+
+describe('a call waiting for its approval (the AI SDK’s tool-approval-request)', () => {
+  const tools: PendingToolPayload[] = (
+    decodeBytes(readProviderFixture('ai-sdk-ui/tool-approval.sse')).blocks.find(
+      (b) => b.kind === 'awaiting_frontend_tools',
+    )?.pendingTools ?? []
+  ).map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null, approvalId: t.approvalId }));
+
+  test('is approved or denied, not answered: its reason optional, its choice required', () => {
+    const [draft] = draftsFor(tools);
+    if (!draft) throw new Error('no draft');
+    expect(draft).toMatchObject({ toolUseId: 'call_delete', approvalId: 'approval-delete', approved: null });
+    expect(quickAnswers(draft).map((q) => q.id)).toEqual(['approve', 'deny']);
+    expect(draftProblem(draft)).toBe('Approve or deny the call.');
+    expect(draftWarning(draft)).toBeNull();
+    const [approve, deny] = quickAnswers(draft);
+    if (!approve || !deny) throw new Error('no quick answers');
+    const denied = withQuickAnswer({ ...draft, content: 'not now' }, deny);
+    expect(denied).toMatchObject({ approved: false, content: 'not now' });
+    expect([isQuickAnswer(denied, approve), isQuickAnswer(denied, deny)]).toEqual([false, true]);
+    expect(draftProblem(denied)).toBeNull();
+    expect(toResults([denied])).toEqual([{ tool_use_id: 'call_delete', content: 'not now', approved: false }]);
+  });
+
+  test('the prompt says what it waits for', () => {
+    const approval = { approvalId: 'a' };
+    const result = { approvalId: null };
+    expect(waitedFor([approval]).what).toBe('an approval');
+    expect(waitedFor([approval, approval])).toEqual({ what: '2 approvals', noun: 'approvals' });
+    expect(waitedFor([result])).toEqual({ what: 'a frontend tool result', noun: 'result' });
+    expect(waitedFor([result, approval])).toEqual({ what: '2 answers (results and approvals)', noun: 'answers' });
+  });
+
+  test('auto-answer approves it by its rule, or denies it when the rule is an error', () => {
+    const approve = planAutoAnswer({ enabled: true, rules: [{ tool: '*', content: 'ok', isError: false }] }, tools);
+    expect(approve).toEqual({ kind: 'answer', results: [{ tool_use_id: 'call_delete', content: '', approved: true }] });
+    const deny = planAutoAnswer(
+      { enabled: true, rules: [{ tool: 'delete_file', content: 'no', isError: true }] },
+      tools,
+    );
+    expect(deny).toEqual({ kind: 'answer', results: [{ tool_use_id: 'call_delete', content: '', approved: false }] });
   });
 });

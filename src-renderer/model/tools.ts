@@ -21,8 +21,13 @@ export interface ToolDraft {
   /** `input.message` when the tool carries one: what the user is asked. */
   message: string | null;
   mode: ResultMode;
+  /** The result; for an approval, the reason given (optional). */
   content: string;
   isError: boolean;
+  /** Set when the call waits for its approval, not for a result: the approval's id. */
+  approvalId: string | null;
+  /** An approval's answer: approved or denied, null until the user chooses. */
+  approved: boolean | null;
 }
 
 /** The tool the demo UI answers with yes/no (docs/protocols/upstream-protocol.md §8 #35). */
@@ -49,28 +54,65 @@ export function draftsFor(tools: readonly PendingToolPayload[]): ToolDraft[] {
     mode: 'text',
     content: '',
     isError: false,
+    approvalId: tool.approvalId ?? null,
+    approved: null,
   }));
 }
 
+/** A one-click answer: a result (`content`, `isError`), or an approval's choice (`approved`). */
 export interface QuickAnswer {
+  /** Names its button (`tool-quick-answer-<id>`). */
+  id: string;
   label: string;
   content: string;
   isError: boolean;
+  approved?: boolean;
 }
 
-/** user_confirm: yes / no, as the demo UI sends them; other tools: ok. */
-export function quickAnswers(name: string): QuickAnswer[] {
-  if (name === CONFIRM_TOOL) {
+const APPROVE: QuickAnswer = { id: 'approve', label: 'Approve', content: '', isError: false, approved: true };
+const DENY: QuickAnswer = { id: 'deny', label: 'Deny', content: '', isError: false, approved: false };
+
+/** A call waiting for its approval: approve / deny; user_confirm: yes / no, as the demo UI sends them; other tools: ok. */
+export function quickAnswers(draft: Pick<ToolDraft, 'name' | 'approvalId'>): QuickAnswer[] {
+  if (draft.approvalId !== null) return [APPROVE, DENY];
+  if (draft.name === CONFIRM_TOOL) {
     return [
-      { label: 'Yes', content: 'yes', isError: false },
-      { label: 'No', content: 'no', isError: false },
+      { id: 'yes', label: 'Yes', content: 'yes', isError: false },
+      { id: 'no', label: 'No', content: 'no', isError: false },
     ];
   }
-  return [{ label: 'OK', content: 'ok', isError: false }];
+  return [{ id: 'ok', label: 'OK', content: 'ok', isError: false }];
+}
+
+/** The draft once a quick answer is chosen: an approval keeps the reason typed so far. */
+export function withQuickAnswer(draft: ToolDraft, answer: QuickAnswer): ToolDraft {
+  if (answer.approved !== undefined) return { ...draft, approved: answer.approved };
+  return { ...draft, mode: 'text', content: answer.content, isError: answer.isError };
+}
+
+/** Whether the draft is what the quick answer would send (its button shows pressed). */
+export function isQuickAnswer(draft: ToolDraft, answer: QuickAnswer): boolean {
+  if (answer.approved !== undefined) return draft.approved === answer.approved;
+  return draft.mode === 'text' && draft.content === answer.content && draft.isError === answer.isError;
+}
+
+/** What a pending set waits for, as the prompt says it: "a frontend tool result", "2 approvals", "3 answers". */
+export function waitedFor(drafts: readonly Pick<ToolDraft, 'approvalId'>[]): { what: string; noun: string } {
+  const approvals = drafts.filter((d) => d.approvalId !== null).length;
+  const one = drafts.length === 1;
+  if (approvals === drafts.length)
+    return { what: one ? 'an approval' : `${drafts.length} approvals`, noun: one ? 'approval' : 'approvals' };
+  if (approvals === 0)
+    return {
+      what: one ? 'a frontend tool result' : `${drafts.length} frontend tool results`,
+      noun: one ? 'result' : 'results',
+    };
+  return { what: `${drafts.length} answers (results and approvals)`, noun: 'answers' };
 }
 
 /** Why a draft cannot be sent as it is (null when it can). */
 export function draftProblem(draft: ToolDraft): string | null {
+  if (draft.approvalId !== null) return draft.approved === null ? 'Approve or deny the call.' : null;
   if (draft.mode === 'json') {
     if (draft.content.trim() === '') return 'Enter a JSON value (the content is sent as its text).';
     try {
@@ -84,11 +126,18 @@ export function draftProblem(draft: ToolDraft): string | null {
 
 /** A hint that does not block sending. */
 export function draftWarning(draft: ToolDraft): string | null {
-  return draft.mode === 'text' && draft.content === '' ? 'Empty result: the server receives an empty string.' : null;
+  return draft.approvalId === null && draft.mode === 'text' && draft.content === ''
+    ? 'Empty result: the server receives an empty string.'
+    : null;
 }
 
+/** The answers as sent: an approval approves or denies, with its reason as content. */
 export function toResults(drafts: readonly ToolDraft[]): ToolResult[] {
-  return drafts.map((d) => ({ tool_use_id: d.toolUseId, content: d.content, is_error: d.isError }));
+  return drafts.map((d) =>
+    d.approvalId !== null
+      ? { tool_use_id: d.toolUseId, content: d.content, approved: d.approved === true }
+      : { tool_use_id: d.toolUseId, content: d.content, is_error: d.isError },
+  );
 }
 
 export function buildRequest(
@@ -163,7 +212,10 @@ export function ruleFor(settings: AutoAnswerSettings, tool: string): AutoAnswerR
 export type AutoAnswerPlan =
   { kind: 'off' } | { kind: 'answer'; results: ToolResult[] } | { kind: 'no-rule'; tools: string[] };
 
-/** What auto-answer does for a pending set: every tool needs a rule, else nothing is sent. */
+/**
+ * What auto-answer does for a pending set: every tool needs a rule, else nothing is sent. A
+ * call waiting for its approval is approved by its rule, or denied when the rule is an error.
+ */
 export function planAutoAnswer(settings: AutoAnswerSettings, tools: readonly PendingToolPayload[]): AutoAnswerPlan {
   if (!settings.enabled) return { kind: 'off' };
   const missing: string[] = [];
@@ -171,6 +223,8 @@ export function planAutoAnswer(settings: AutoAnswerSettings, tools: readonly Pen
   for (const tool of tools) {
     const rule = ruleFor(settings, tool.name);
     if (!rule) missing.push(tool.name);
+    else if (tool.approvalId !== undefined)
+      results.push({ tool_use_id: tool.toolUseId, content: '', approved: !rule.isError });
     else results.push({ tool_use_id: tool.toolUseId, content: rule.content, is_error: rule.isError });
   }
   return missing.length > 0 ? { kind: 'no-rule', tools: missing } : { kind: 'answer', results };

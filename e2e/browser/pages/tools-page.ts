@@ -26,7 +26,7 @@ export class ToolsPage {
   }
 
   /**
-   * Clicks a quick answer ("yes", "no", "ok") of one pending tool. When the run waits for
+   * Clicks a quick answer ("yes", "no", "ok"; "approve", "deny") of one pending tool. When the run waits for
    * that tool alone the answer is sent at once; with several, it fills that tool's answer.
    */
   async quickAnswer(toolUseId: string, content: string): Promise<void> {

@@ -14,12 +14,15 @@ import { describeOutcome, exitCodeFor, parseHeaderArg, untilSettled } from './re
 /**
  * `answer`: sends frontend-tool results for a paused run and follows the continuation.
  *
- *   answer FILE [--result ID=TEXT]… [--error ID=TEXT]… [--results FILE.json] [--yes]
+ *   answer FILE [--result ID=TEXT]… [--error ID=TEXT]… [--approve ID[=REASON]]… [--deny ID[=REASON]]…
+ *          [--results FILE.json] [--yes]
  *          [-H 'Name: value']… [--url RUN_URL] [--path /agent/tool_results] [--extra key=value]… [-o OUT]
  *     FILE is a recording (or capture) that ends on awaiting_frontend_tools; the pending tools,
  *     the agent uuid and the run URL come from it. Recordings keep no credentials: pass them
- *     with -H. Without results, lists the pending tools. -o writes the whole session (the
- *     recorded legs, the answer and the continuation) to a new recording.
+ *     with -H. Without results, lists the pending tools. A call that waits for its approval
+ *     (the AI SDK's tool approvals) is answered with --approve or --deny, with an optional
+ *     reason. -o writes the whole session (the recorded legs, the answer and the continuation)
+ *     to a new recording.
  *
  *   answer --url RUN_URL --agent-uuid UUID --result ID=TEXT… [-H …] [-o OUT]
  *     A run paused on a live server, known only by its uuid: no check of the ids.
@@ -31,8 +34,15 @@ function splitPair(text: string, option: string): [string, string] {
   return [text.slice(0, eq), text.slice(eq + 1)];
 }
 
+/** `ID` or `ID=REASON`: the call's id and the reason given ('' for none). */
+function splitApproval(text: string, option: string): [string, string] {
+  const eq = text.indexOf('=');
+  if (eq === 0 || text === '') throw new UsageError(`${option} takes TOOL_USE_ID or TOOL_USE_ID=REASON, not '${text}'`);
+  return eq < 0 ? [text, ''] : [text.slice(0, eq), text.slice(eq + 1)];
+}
+
 async function readResults(
-  values: { result?: string[]; error?: string[]; results?: string },
+  values: { result?: string[]; error?: string[]; approve?: string[]; deny?: string[]; results?: string },
   io: CliIo,
 ): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
@@ -42,7 +52,7 @@ async function readResults(
       results.push(...array(ToolResultSchema).parse(JSON.parse(text), '--results'));
     } catch (error) {
       throw new UsageError(
-        `--results must be a JSON array of {tool_use_id, content, is_error?}: ${error instanceof Error ? error.message : String(error)}`,
+        `--results must be a JSON array of {tool_use_id, content, is_error?, approved?}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
@@ -54,16 +64,28 @@ async function readResults(
     const [id, content] = splitPair(pair, '--error');
     results.push({ tool_use_id: id, content, is_error: true });
   }
+  for (const [option, approved] of [
+    ['approve', true],
+    ['deny', false],
+  ] as const) {
+    for (const text of values[option] ?? []) {
+      const [id, reason] = splitApproval(text, `--${option}`);
+      results.push({ tool_use_id: id, content: reason, approved });
+    }
+  }
   return results;
 }
 
-/** The demo UI's quick answers: "yes" for user_confirm, "ok" for anything else (docs/protocols/upstream-protocol.md §8 #35). */
+/**
+ * The demo UI's quick answers: "yes" for user_confirm, "ok" for anything else
+ * (docs/protocols/upstream-protocol.md §8 #35); a call waiting for its approval is approved.
+ */
 function quickAnswers(pending: PendingTools): ToolResult[] {
-  return pending.tools.map((t) => ({
-    tool_use_id: t.toolUseId,
-    content: t.name === 'user_confirm' ? 'yes' : 'ok',
-    is_error: false,
-  }));
+  return pending.tools.map((t) =>
+    t.approvalId !== undefined
+      ? { tool_use_id: t.toolUseId, content: '', approved: true }
+      : { tool_use_id: t.toolUseId, content: t.name === 'user_confirm' ? 'yes' : 'ok', is_error: false },
+  );
 }
 
 function listPending(pending: PendingTools): string {
@@ -71,9 +93,12 @@ function listPending(pending: PendingTools): string {
   for (const tool of pending.tools) {
     const input = tool.input as { message?: unknown } | null;
     const shown = input && typeof input.message === 'string' ? input.message : JSON.stringify(tool.input);
-    lines.push(`  ${tool.toolUseId}  ${tool.name}  ${shown}`);
+    const approval = tool.approvalId !== undefined ? '  (waits for its approval)' : '';
+    lines.push(`  ${tool.toolUseId}  ${tool.name}  ${shown}${approval}`);
   }
-  lines.push('Answer with --result TOOL_USE_ID=TEXT (or --error, --results FILE.json, --yes).');
+  lines.push(
+    'Answer with --result TOOL_USE_ID=TEXT (or --error, --results FILE.json, --yes); a call that waits for its approval with --approve or --deny TOOL_USE_ID[=REASON].',
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -99,6 +124,8 @@ export const answer: Command = async (args, io) => {
   const { values, positionals } = parse(args, {
     result: { type: 'string', multiple: true },
     error: { type: 'string', multiple: true },
+    approve: { type: 'string', multiple: true },
+    deny: { type: 'string', multiple: true },
     results: { type: 'string' },
     yes: { type: 'boolean' },
     header: { type: 'string', short: 'H', multiple: true },
@@ -172,7 +199,7 @@ export const answer: Command = async (args, io) => {
       ...(values.path ? { path: values.path } : {}),
       ...(extraBody ? { extraBody } : {}),
     });
-    io.stderr(`Sent ${answers.length} result(s) for agent ${pending.agentUuid}; following the continuation…\n`);
+    io.stderr(`Sent ${answers.length} answer(s) for agent ${pending.agentUuid}; following the continuation…\n`);
     const summary = await untilSettled(
       service,
       opened.id,

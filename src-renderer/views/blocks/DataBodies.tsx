@@ -220,6 +220,14 @@ export function AwaitingBody({ detail, pending }: BodyProps & { pending: Pending
           return (
             <li key={tool.toolUseId}>
               <span className="mono strong">{tool.name}</span> <span className="mono muted">{tool.toolUseId}</span>
+              {tool.approvalId !== undefined && (
+                <>
+                  {' '}
+                  <span className="chip chip-small" title={`approval ${tool.approvalId}`}>
+                    waits for its approval
+                  </span>
+                </>
+              )}
               {message && <div className="tool-message">{message}</div>}
               <pre className="block-pre json-text">{prettyInput(tool.input)}</pre>
             </li>

@@ -47,7 +47,9 @@ export function AutoAnswerBar({ app }: { app: AppModel }) {
             <tr>
               <th>tool name (* = any other)</th>
               <th>result content</th>
-              <th>is_error</th>
+              <th title="A call that waits for its approval is approved by its rule, or denied when the rule is an error">
+                is_error (denies an approval)
+              </th>
               <th />
             </tr>
           </thead>

@@ -9,6 +9,8 @@ import {
   pendingKey,
   draftsWithAnswers,
   recordedAnswersAt,
+  waitedFor,
+  withQuickAnswer,
   type QuickAnswer,
   type ToolDraft,
 } from '../../model/tools';
@@ -150,15 +152,14 @@ function PendingPrompt({
   const pathProblem = advanced && !/^\/(?!\/)/.test(path) ? 'The path must start with a single /.' : null;
   const blocked = problems.some((p) => p !== null) || extraProblem !== null || pathProblem !== null;
   const state = sending ? 'sending' : pending.answered;
+  const waiting = waitedFor(drafts);
 
   const update = (index: number, patch: Partial<ToolDraft>): void =>
     setDrafts((all) => all.map((d, i) => (i === index ? { ...d, ...patch } : d)));
 
   /** A quick answer (Yes, No, OK) is the whole answer of a run that waits for one tool: sent at once, no second click. */
   const quickAnswer = (index: number, answer: QuickAnswer): void => {
-    const next = drafts.map((d, i) =>
-      i === index ? { ...d, mode: 'text' as const, content: answer.content, isError: answer.isError } : d,
-    );
+    const next = drafts.map((d, i) => (i === index ? withQuickAnswer(d, answer) : d));
     setDrafts(next);
     if (next.length === 1) void submit(next);
   };
@@ -197,7 +198,7 @@ function PendingPrompt({
         </span>
         <span className="tools-title">
           {replay ? 'The recorded run paused here for ' : 'The agent is waiting for '}
-          {pending.tools.length === 1 ? 'a frontend tool result' : `${pending.tools.length} frontend tool results`}
+          {waiting.what}
         </span>
         <span className="muted mono small">
           {continuedBy
@@ -272,7 +273,7 @@ function PendingPrompt({
           disabled={blocked || state === 'sending'}
           onClick={() => void submit()}
           data-testid={TOOL_IDS.submit}
-          title="Send all results (Ctrl+Enter)"
+          title={`Send all ${waiting.noun} (Ctrl+Enter)`}
         >
           {state === 'sending'
             ? 'Sending…'
@@ -280,7 +281,7 @@ function PendingPrompt({
               ? 'Answer and play the recorded continuation'
               : pending.answered === 'failed'
                 ? 'Send again'
-                : `Send ${drafts.length === 1 ? 'result' : `${drafts.length} results`}`}
+                : `Send ${drafts.length === 1 ? waiting.noun : `${drafts.length} ${waiting.noun}`}`}
         </button>
         <span className="muted small" data-testid={TOOL_IDS.state}>
           {state === 'failed'

@@ -1,7 +1,7 @@
 /**
  * data-testid values of the frontend-tools prompt. A pending tool's editor is `TOOL_IDS.tool`
  * with its tool_use_id in `data-tool-use-id` (so it is not confused with `pending-tool-message`).
- * Quick answers take their content: `${TOOL_IDS.quickAnswer}-${content}`.
+ * Quick answers take their id (a result's content, or approve / deny): `${TOOL_IDS.quickAnswer}-${id}`.
  */
 export const TOOL_IDS = {
   prompt: 'tools-prompt',
@@ -13,6 +13,7 @@ export const TOOL_IDS = {
   resultText: 'tool-result-text',
   isError: 'tool-is-error',
   quickAnswer: 'tool-quick-answer',
+  approval: 'pending-tool-approval',
   submit: 'tools-submit',
   state: 'tools-state',
   advanced: 'tools-advanced',

@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
+import { main } from '../main';
+import { memoryIo } from '../test-io';
+
+/**
+ * `answer` on a run that waits for a tool call's approval (the AI SDK's tool approvals): the
+ * demo agent's /api/chat recorded paused, then approved or denied from the command line.
+ */
+
+let dir: string;
+let agent: DemoAgent;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'inspector-cli-approval-'));
+  agent = await startDemoAgent({ pace: 'fast' });
+});
+afterAll(async () => {
+  await agent.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(args: string[]) {
+  const io = { ...memoryIo(), cwd: dir };
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function recordPaused(name: string): Promise<string> {
+  const chat = {
+    id: 'chat-1',
+    scenario: 'tool-approval',
+    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete notes.txt' }] }],
+  };
+  const { code, err } = await run(['record', `${agent.url}/api/chat`, '-d', JSON.stringify(chat), '-o', name]);
+  expect(err).toMatch(/paused on awaiting_frontend_tools/);
+  expect(code).toBe(0);
+  return join(dir, name);
+}
+
+describe('stream-inspector answer: a call that waits for its approval', () => {
+  it('is listed as waiting for its approval, and a result for it is refused', async () => {
+    const file = await recordPaused('listed.ndjson');
+    const listing = await run(['answer', file]);
+    expect(listing.code).toBe(1);
+    expect(listing.out).toMatch(/call_delete {2}delete_file {2}\{"path":"notes.txt"\} {2}\(waits for its approval\)/);
+    expect(listing.out).toMatch(/--approve or --deny TOOL_USE_ID\[=REASON\]/);
+    const refused = await run(['answer', file, '--result', 'call_delete=ok']);
+    expect(refused.err).toMatch(/delete_file \(call_delete\) waits for an approval \(approve or deny\), not a result/);
+    expect(refused.code).not.toBe(0);
+  });
+
+  it.each([
+    [['--deny', 'call_delete=keep it'], 'Understood — "notes.txt" stays.'],
+    [['--approve', 'call_delete'], 'Done — "notes.txt" is deleted.'],
+    [['--yes'], 'Done — "notes.txt" is deleted.'],
+  ])('%j: the continuation follows, as the server answers the approval', async (options, said) => {
+    const file = await recordPaused(`paused-${options.join('')}.ndjson`);
+    const { code, err } = await run(['answer', file, ...options]);
+    expect(err).toContain(`Continuation (leg 1): ${said}`);
+    expect(code).toBe(0);
+  });
+
+  it('explains a malformed --approve', async () => {
+    expect((await run(['answer', 'x.ndjson', '--approve', '=why'])).err).toMatch(
+      /--approve takes TOOL_USE_ID or TOOL_USE_ID=REASON, not '=why'/,
+    );
+  });
+});
