@@ -101,3 +101,29 @@ for (const p of PROVIDERS) {
     await app.screenshot(`14-${p.provider}-live-diagnostics`);
   });
 }
+
+test('openai-responses: an MCP call that needs approval is approved by hand; the API runs it in leg 1', async ({
+  app,
+  connect,
+  blocks,
+  tools,
+}) => {
+  await app.show('connect');
+  await connect.chooseProvider({ provider: 'openai', scenario: 'mcp-approval', pace: 'fast' });
+  await connect.run('awaiting tools');
+  await expect(tools.prompt).toContainText('The agent is waiting for an approval');
+  await expect(tools.tool('mcpr_demo_delete')).toContainText('delete_event');
+  await app.screenshot('14-openai-mcp-approval-prompt');
+
+  // The run waits for this one approval: Approve sends it at once.
+  await tools.quickAnswer('mcpr_demo_delete', 'approve');
+  await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+  await app.expectState('done');
+  await app.show('blocks');
+  await blocks.expectNoneLive();
+  // The approval request's block says where its answer went; the continuation is a response of its own.
+  await expect(blocks.view.getByTestId(BLOCK_IDS.frontendAnswer)).toHaveText('approval sent in leg 1');
+  await expect(blocks.view).toContainText('The stand-up is deleted.');
+  await expect(blocks.ofKind('server_tool_result').last()).toContainText('deleted evt_1');
+  await app.expectNoErrors();
+});

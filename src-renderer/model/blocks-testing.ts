@@ -28,7 +28,12 @@ export function sessionPayloads(result: Pick<DecodeResult, 'agents' | 'blocks' |
       ...(b.linkedBlock !== undefined ? { linkedBlock: b.linkedBlock } : {}),
       ...(b.pendingTools
         ? {
-            pendingTools: b.pendingTools.map((t) => ({ toolUseId: t.toolUseId, name: t.name, input: t.input ?? null })),
+            pendingTools: b.pendingTools.map((t) => ({
+              toolUseId: t.toolUseId,
+              name: t.name,
+              input: t.input ?? null,
+              ...(t.approvalId !== undefined ? { approvalId: t.approvalId } : {}),
+            })),
           }
         : {}),
       length: b.content.length,

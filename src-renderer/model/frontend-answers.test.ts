@@ -37,7 +37,7 @@ describe.each([
 
   it('its calls await the frontend while no continuation follows (a reconnect is none)', () => {
     const answers = frontendAnswers(blocks, [leg(0, 'run'), leg(1, 'reconnect')]);
-    expect([...answers]).toEqual(awaited.map((id) => [id, null]));
+    expect([...answers]).toEqual(awaited.map((id) => [id, { leg: null, approval: false }]));
   });
 
   it('the first continuation after the pause carried their results', () => {
@@ -47,8 +47,15 @@ describe.each([
       leg(2, 'tool-results'),
       leg(3, 'tool-results'),
     ]);
-    expect([...answers]).toEqual(awaited.map((id) => [id, 2]));
+    expect([...answers]).toEqual(awaited.map((id) => [id, { leg: 2, approval: false }]));
   });
+});
+
+it('a call that waited for its approval had an approval sent', () => {
+  const { blocks } = sessionPayloads(decodeBytes(readProviderFixture('ai-sdk-ui/tool-approval.sse')));
+  expect([...frontendAnswers(blocks, [leg(0, 'run'), leg(1, 'tool-results')])]).toEqual([
+    ['call_delete', { leg: 1, approval: true }],
+  ]);
 });
 
 it('a run that pauses for nothing has no frontend answers', () => {

@@ -115,14 +115,70 @@ describe.each([
   });
 });
 
-describe('answering a tool call that waits for its approval (AI SDK 5)', () => {
+/** Runs that wait for a call's approval: approved or denied, continued as each API's client does. */
+const APPROVAL_APIS = [
+  {
+    name: 'an AI SDK 5 run (tool-approval-request)',
+    path: '/api/chat',
+    request: { ...chat, scenario: 'tool-approval' },
+    tool: {
+      toolUseId: 'call_delete',
+      name: 'delete_file',
+      input: { path: 'notes.txt' },
+      approvalId: 'approval-delete',
+    },
+    // What the continuation sent for the call: the part as addToolApprovalResponse leaves it.
+    sent: (body: Json) => {
+      const { state, approval } = ((body['messages'] as Json[])[1]!['parts'] as Json[]).at(-1)!;
+      return { state, approval };
+    },
+    approved: {
+      sent: { state: 'approval-responded', approval: { id: 'approval-delete', approved: true } },
+      said: 'Done — "notes.txt" is deleted.',
+    },
+    denied: {
+      sent: { state: 'approval-responded', approval: { id: 'approval-delete', approved: false, reason: 'keep it' } },
+      said: 'Understood — "notes.txt" stays.',
+    },
+  },
+  {
+    name: 'an OpenAI Responses run (mcp_approval_request)',
+    path: '/v1/responses',
+    request: { model: 'gpt-5', stream: true, scenario: 'mcp-approval', input: 'Delete the stand-up' },
+    tool: {
+      toolUseId: 'mcpr_demo_delete',
+      name: 'delete_event',
+      input: { id: 'evt_standup' },
+      approvalId: 'mcpr_demo_delete',
+    },
+    sent: (body: Json) => ({ previous: body['previous_response_id'], input: body['input'] }),
+    approved: {
+      sent: {
+        previous: 'resp_demo_approval',
+        input: [{ type: 'mcp_approval_response', approval_request_id: 'mcpr_demo_delete', approve: true }],
+      },
+      said: 'The stand-up is deleted.',
+    },
+    denied: {
+      sent: {
+        previous: 'resp_demo_approval',
+        input: [
+          { type: 'mcp_approval_response', approval_request_id: 'mcpr_demo_delete', approve: false, reason: 'keep it' },
+        ],
+      },
+      said: 'Understood — the stand-up stays.',
+    },
+  },
+] as const;
+
+describe.each(APPROVAL_APIS)('answering a call of $name that waits for its approval', (api) => {
   async function paused() {
     const ctx = await proxiedToDemo();
     const summary = await ctx.service.connect({
-      url: `${ctx.server.url}/api/chat`,
+      url: `${ctx.server.url}${api.path}`,
       method: 'POST',
       headers: [],
-      body: { kind: 'json', text: JSON.stringify({ ...chat, scenario: 'tool-approval' }) },
+      body: { kind: 'json', text: JSON.stringify(api.request) },
     });
     await settled(ctx.service, summary.id);
     return { ...ctx, id: summary.id };
@@ -130,54 +186,39 @@ describe('answering a tool call that waits for its approval (AI SDK 5)', () => {
 
   it('the prompt names the approval the call waits for', async () => {
     const { service, id } = await paused();
-    const detail = await service.getSession({ sessionId: id });
-    expect(detail.pendingTools?.tools).toEqual([
-      { toolUseId: 'call_delete', name: 'delete_file', input: { path: 'notes.txt' }, approvalId: 'approval-delete' },
-    ]);
+    expect((await service.getSession({ sessionId: id })).pendingTools?.tools).toEqual([api.tool]);
   });
 
   it.each([
-    [true, '', 'Done — "notes.txt" is deleted.', { id: 'approval-delete', approved: true }],
-    [
-      false,
-      'keep it',
-      'Understood — "notes.txt" stays.',
-      { id: 'approval-delete', approved: false, reason: 'keep it' },
-    ],
+    [true, '', api.approved],
+    [false, 'keep it', api.denied],
   ])(
-    'approved %s: the part is approval-responded, and the server runs the tool or not; the result links to leg 0’s call',
-    async (approved, reason, said, approval) => {
+    'approved %s: the approval goes back as the API’s client sends it; the server runs the tool or not, with no finding',
+    async (approved, reason, expected) => {
       const { server, service, id } = await paused();
       await service.sendToolResults({
         sessionId: id,
-        results: [{ tool_use_id: 'call_delete', content: reason, approved }],
+        results: [{ tool_use_id: api.tool.toolUseId, content: reason, approved }],
       });
       await waitFor(async () => {
         const s = (await service.listSessions())[0]!;
         return s.legs === 2 && s.state === 'complete' ? s : undefined;
       }, 'continuation');
-      const body = JSON.parse(server.requests[1]!.body) as { messages: Json[] };
-      expect((body.messages[1]!['parts'] as Json[]).at(-1)).toEqual({
-        type: 'tool-delete_file',
-        toolCallId: 'call_delete',
-        state: 'approval-responded',
-        input: { path: 'notes.txt' },
-        approval,
-      });
+      expect(api.sent(JSON.parse(server.requests[1]!.body) as Json)).toEqual(expected.sent);
       const blocks = await service.getBlocks({ sessionId: id });
-      expect(blocks.filter((b) => b.kind === 'text' && b.leg === 1).map((b) => b.preview)).toEqual([said]);
-      const call = blocks.find((b) => b.kind === 'tool_call' && b.toolId === 'call_delete');
-      const result = blocks.find((b) => b.kind === 'tool_result' && b.leg === 1);
-      expect(result?.linkedBlock).toBe(call?.id);
+      expect(blocks.filter((b) => b.kind === 'text' && b.leg === 1).map((b) => b.preview)).toEqual([expected.said]);
+      // A result in leg 1 for leg 0's call links to it (the AI SDK's; the Responses API's MCP call is an item of its own).
+      for (const result of blocks.filter((b) => b.kind === 'tool_result' && b.leg === 1))
+        expect(result.linkedBlock).toBe(blocks.find((b) => b.toolId === api.tool.toolUseId && b.leg === 0)?.id);
       expect((await service.getDiagnostics({ sessionId: id })).map((d) => d.rule)).toEqual([]);
     },
   );
 
-  it('refuses a result for a call that waits for an approval, and an approval for one that waits for a result', async () => {
+  it('refuses a result for a call that waits for an approval', async () => {
     const { server, service, id } = await paused();
     await expect(
-      service.sendToolResults({ sessionId: id, results: [{ tool_use_id: 'call_delete', content: 'ok' }] }),
-    ).rejects.toThrow(/delete_file \(call_delete\) waits for an approval \(approve or deny\), not a result/);
+      service.sendToolResults({ sessionId: id, results: [{ tool_use_id: api.tool.toolUseId, content: 'ok' }] }),
+    ).rejects.toThrow(`${api.tool.name} (${api.tool.toolUseId}) waits for an approval (approve or deny), not a result`);
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload } from '../../../src-shared/contract';
 import { inlineTagNames } from '../../../src-shared/inline/tag-vocabulary';
 import { DEFAULT_INLINE_OPTIONS } from '../../../src-shared/inline/types';
+import type { FrontendAnswer } from '../../model/frontend-answers';
 import type { AppModel } from '../../model/types';
 import { holdBackPartialTag, watchedWithInlineTags } from '../../../src-shared/inline/holdback';
 import { payloadImage, payloadLink, payloadOf, prettyJson } from '../../model/blocks';
@@ -28,8 +29,8 @@ export interface BodyProps {
   readonly onJump: (blockId: number) => void;
   /** How the session reads protocols in text blocks (the tags the raw view holds back). */
   readonly inline?: InlineOptionsPayload;
-  /** For a client-side tool call the run paused for: the leg that carried its result, null while awaited (model/frontend-answers.ts). */
-  readonly frontendAnswer?: number | null;
+  /** For a client-side tool call the run paused for: the leg that carried its answer (model/frontend-answers.ts). */
+  readonly frontendAnswer?: FrontendAnswer | undefined;
 }
 
 function HeldBackNote({ heldBack }: { heldBack: number }) {

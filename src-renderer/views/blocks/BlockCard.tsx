@@ -1,5 +1,6 @@
 import { memo, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { BlockDetail, BlockSummary, InlineOptionsPayload, PendingTools } from '../../../src-shared/contract';
+import type { FrontendAnswer } from '../../model/frontend-answers';
 import type { AppModel } from '../../model/types';
 import { detailKey, kindLabel, presentationOf } from '../../model/blocks';
 import type { BlockDetails } from '../../model/blocks-details';
@@ -24,7 +25,7 @@ export interface BlockCardProps {
   readonly pending: PendingTools | null;
   readonly inline?: InlineOptionsPayload;
   /** See BodyProps.frontendAnswer. */
-  readonly frontendAnswer?: number | null;
+  readonly frontendAnswer?: FrontendAnswer | undefined;
   readonly onSelect: (summary: BlockSummary, detail: BlockDetail | null, reveal: boolean) => void;
   readonly onJump: (blockId: number) => void;
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { PendingTools } from '../../../src-shared/contract';
 import { CodeView } from '../../editor/CodeView';
 import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
+import type { FrontendAnswer } from '../../model/frontend-answers';
 import { errorFrameOf, metaFilesOf, prettyJson } from '../../model/blocks';
 import { formatCountOf } from '../../model/format';
 import { summaryFacts } from '../../model/summary-facts';
@@ -26,16 +27,24 @@ function ToolLink({
   target: number | undefined;
   label: string;
   onJump: (id: number) => void;
-  frontendAnswer?: number | null | undefined;
+  frontendAnswer?: FrontendAnswer | undefined;
 }) {
   if (target === undefined && label === 'result' && frontendAnswer !== undefined)
     return (
       <span
         className="muted tool-link-missing"
         data-testid={BLOCK_IDS.frontendAnswer}
-        title="A client-side tool: its result goes back in the next request, and the stream does not repeat it."
+        title={
+          frontendAnswer.approval
+            ? 'The call waits for the user’s approval: it goes back in the next request.'
+            : 'A client-side tool: its result goes back in the next request, and the stream does not repeat it.'
+        }
       >
-        {frontendAnswer === null ? 'awaits the frontend' : `result sent in leg ${frontendAnswer}`}
+        {frontendAnswer.leg === null
+          ? frontendAnswer.approval
+            ? 'awaits approval'
+            : 'awaits the frontend'
+          : `${frontendAnswer.approval ? 'approval' : 'result'} sent in leg ${frontendAnswer.leg}`}
       </span>
     );
   if (target === undefined)

@@ -6,6 +6,7 @@ import type {
   LegInfo,
   PendingTools,
 } from '../../../src-shared/contract';
+import type { FrontendAnswer } from '../../model/frontend-answers';
 import type { AppModel } from '../../model/types';
 import { fallbackLabel, type AgentLabel } from '../../model/agents';
 import { type AgentThread } from '../../model/threads';
@@ -28,7 +29,7 @@ export interface ThreadContext {
   inline?: InlineOptionsPayload;
   legs: readonly LegInfo[];
   /** The leg that carried each awaited client-side tool call's result (model/frontend-answers.ts). */
-  frontendAnswers: ReadonlyMap<string, number | null>;
+  frontendAnswers: ReadonlyMap<string, FrontendAnswer>;
   collapsed: ReadonlySet<string>;
   onToggle: (uuid: string) => void;
   onSelect: (summary: BlockSummary, detail: BlockDetail | null, reveal: boolean) => void;

@@ -26,8 +26,15 @@ describe('the pause', () => {
       { toolUseId: 'call_demo_weather', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } },
     ]);
     expect(pause?.parsed).toMatchObject({ outputs: { call_demo_weather: 'function_call_output' } });
+    // An MCP call that needs approval waits for the client too: for an approval, by the request's item id.
     const custom = pauseOf(readProviderFixture('openai-responses/builtin-tools.sse'));
-    expect(custom?.pendingTools?.map((t) => [t.name, t.input])).toEqual([['run_sql', { input: 'SELECT 1;' }]]);
+    expect(custom?.pendingTools).toEqual([
+      { toolUseId: 'mcpr_demo', name: 'delete_event', input: { id: 'evt_1' }, approvalId: 'mcpr_demo' },
+      { toolUseId: 'call_demo_sql', name: 'run_sql', input: { input: 'SELECT 1;' } },
+    ]);
+    expect(custom?.parsed).toMatchObject({
+      outputs: { mcpr_demo: 'mcp_approval_response', call_demo_sql: 'custom_tool_call_output' },
+    });
   });
 
   it.each([
@@ -71,6 +78,25 @@ describe('the continuation', () => {
       previous_response_id: 'resp_1',
       input: [{ type: 'function_call_output', call_id: 'call_1', output: 'sunny, 21 °C' }],
     });
+  });
+
+  it('an approval request is answered with an mcp_approval_response, approving or not, with the reason given', () => {
+    const tools = pauseOf(readProviderFixture('openai-responses/builtin-tools.sse'))!;
+    const body = JSON.parse(
+      openAiResponsesContinuation.continueBody({
+        previousBody: REQUEST,
+        calls: tools.pendingTools ?? [],
+        answers: [
+          { toolUseId: 'call_demo_sql', content: '1' },
+          { toolUseId: 'mcpr_demo', content: 'not that one', approved: false },
+        ],
+        pause: tools.parsed,
+      }),
+    ) as Record<string, unknown>;
+    expect(body['input']).toEqual([
+      { type: 'mcp_approval_response', approval_request_id: 'mcpr_demo', approve: false, reason: 'not that one' },
+      { type: 'custom_tool_call_output', call_id: 'call_demo_sql', output: '1' },
+    ]);
   });
 
   it('refuses a request that kept no response ("store": false) and a pause without its response, saying why', () => {

@@ -5,25 +5,30 @@ import type { ClientToolContinuation } from '../types';
 
 /*
  * The Responses API runs its built-in and MCP tools itself, but a function or custom tool is
- * the client's: a response that completes with such calls waits for their outputs. The
- * response's end says so as an `awaiting_frontend_tools` pause, and the answers continue the
- * run as the API's guide does: the request again, `previous_response_id` naming the response,
- * its `input` one `function_call_output` (or `custom_tool_call_output`) per call.
+ * the client's: a response that completes with such calls waits for their outputs. An MCP
+ * call that needs the user's approval (`mcp_approval_request`) waits for the client too, for
+ * an approval, not an output. The response's end says so as an `awaiting_frontend_tools`
+ * pause, and the answers continue the run as the API's guide does: the request again,
+ * `previous_response_id` naming the response, its `input` one `function_call_output` (or
+ * `custom_tool_call_output`) per call and one `mcp_approval_response` per approval request.
  */
 
-/** A function or custom tool call of the response, once its item is done. */
+/** A function or custom tool call of the response, or an MCP approval request, once its item is done. */
 export interface ClientCall {
-  type: 'function_call' | 'custom_tool_call';
+  type: 'function_call' | 'custom_tool_call' | 'mcp_approval_request';
+  /** A call's `call_id`; an approval request's item id (what its response names). */
   callId: string;
   name: string;
-  /** Its arguments (a function's JSON text) or input (a custom tool's text). */
+  /** Its arguments (a function's or MCP tool's JSON text) or input (a custom tool's text). */
   input: string;
 }
 
 const OUTPUT_ITEM: Readonly<Record<ClientCall['type'], string>> = {
   function_call: 'function_call_output',
   custom_tool_call: 'custom_tool_call_output',
+  mcp_approval_request: 'mcp_approval_response',
 };
+const APPROVAL_RESPONSE = OUTPUT_ITEM.mcp_approval_request;
 
 /** What the answer panel shows as the call's input: a function's arguments as an object, a custom tool's text under `input`. */
 function inputOf(call: ClientCall): Record<string, unknown> {
@@ -35,14 +40,21 @@ function inputOf(call: ClientCall): Record<string, unknown> {
 /** The response completed with calls for its client: the pause, naming the response and each call's item type. */
 export function pauseOnClientCalls(ctx: ProviderEventContext, responseId: string, calls: readonly ClientCall[]): void {
   if (calls.length === 0) return;
-  const tools = calls.map((call) => ({ tool_use_id: call.callId, name: call.name, input: inputOf(call) }));
+  const tools = calls.map((call) => ({
+    tool_use_id: call.callId,
+    name: call.name,
+    input: inputOf(call),
+    // An approval request is answered by its own id.
+    ...(call.type === 'mcp_approval_request' ? { approval_id: call.callId } : {}),
+  }));
   const outputs = Object.fromEntries(calls.map((call) => [call.callId, OUTPUT_ITEM[call.type]]));
   emitClientPause(ctx, { response_id: responseId }, tools, { response_id: responseId, outputs }, { id: responseId });
 }
 
 /**
  * The request that continues the run: the body that paused with `previous_response_id` and,
- * as its `input`, an output item per answer in the order the calls came. The API keeps the
+ * as its `input`, an output item per answer in the order the calls came (an approval request's
+ * `mcp_approval_response`, approving or not, with the reason given). The API keeps the
  * conversation only for a stored response: a body with `"store": false` cannot be continued
  * this way. It has no error flag for an output: an error is sent as its text.
  */
@@ -60,11 +72,17 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
     const outputs = isJsonObject(pause) && isJsonObject(pause['outputs']) ? pause['outputs'] : {};
     if (responseId === '')
       throw new Error('The pause does not name the response its continuation follows; decode it again.');
-    const input = answerEntries(calls, answers, (call, answer) => ({
-      type: typeof outputs[call.toolUseId] === 'string' ? outputs[call.toolUseId] : 'function_call_output',
-      call_id: call.toolUseId,
-      output: answer.content,
-    }));
+    const input = answerEntries(calls, answers, (call, answer) => {
+      const type = typeof outputs[call.toolUseId] === 'string' ? outputs[call.toolUseId] : 'function_call_output';
+      if (type === APPROVAL_RESPONSE)
+        return {
+          type,
+          approval_request_id: call.toolUseId,
+          approve: answer.approved === true,
+          ...(answer.content !== '' ? { reason: answer.content } : {}),
+        };
+      return { type, call_id: call.toolUseId, output: answer.content };
+    });
     return JSON.stringify({ ...body, previous_response_id: responseId, input });
   },
 };

@@ -36,8 +36,6 @@ const EXPECTED_RULES: Record<string, string[]> = {
   'openai-responses/error.sse': ['provider.api-error'],
   'openai-responses/failed.sse': ['provider.response-failed'],
   'openai-responses/incomplete.sse': ['provider.response-incomplete', 'block.unterminated'],
-  // A function or custom tool call is the client's: the response waits for its output.
-  'openai-responses/builtin-tools.sse': ['tool.call-without-result'],
   'openai-responses/unknown-types.sse': ['provider.unknown-event', 'provider.unknown-event'],
 };
 

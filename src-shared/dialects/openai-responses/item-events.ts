@@ -92,11 +92,12 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
       : unified('stream.content_block_stop', itemIds, { kind: itemType }),
   );
   emitItem(ctx, done, item);
-  if (done.type === 'function_call' || done.type === 'custom_tool_call') {
-    const field = item[done.type === 'function_call' ? 'arguments' : 'input'];
+  if (done.type === 'function_call' || done.type === 'custom_tool_call' || done.type === 'mcp_approval_request') {
+    const field = item[done.type === 'custom_tool_call' ? 'input' : 'arguments'];
     s.clientCalls.push({
       type: done.type,
-      callId: done.callId || done.id,
+      // An approval request has no call id: its response names the item.
+      callId: done.type === 'mcp_approval_request' ? done.id || stringField(item, 'id') : done.callId || done.id,
       name: done.name,
       input: typeof field === 'string' ? field : done.input.join(''),
     });

@@ -13,7 +13,8 @@ import {
   MCP_SCENARIOS,
 } from './json-rpc-scenarios';
 import { OLLAMA_CHAT_SCENARIOS, OLLAMA_GENERATE_SCENARIOS, ollamaChatContinuation } from './ollama-scenarios';
-import { OPENAI_SCENARIOS, responsesContinuation } from './openai-scenarios';
+import { responsesContinuation } from './openai-answers';
+import { OPENAI_SCENARIOS } from './openai-scenarios';
 import {
   matchesPath,
   matchesQuery,
@@ -54,7 +55,7 @@ export const PROVIDER_APIS: readonly ProviderApiSpec[] = [
     path: '/v1/responses',
     title: 'OpenAI Responses',
     scenarios: OPENAI_SCENARIOS,
-    answer: responsesContinuation,
+    answer: responsesContinuation(OPENAI_SCENARIOS),
     sample: { body: { model: 'gpt-5', stream: true, input: PROMPT } },
   },
   {

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../../../../src-shared/json/values';
+import { APPROVAL_REQUEST } from './openai-answers';
 import { MODEL, ResponseScript, usage } from './openai-response-script';
 import type { ProviderScenario } from './types';
 
@@ -218,6 +218,54 @@ export const OPENAI_SCENARIOS: readonly ProviderScenario[] = [
       .complete(usage(96, 9)),
   },
   {
+    id: 'mcp-approval',
+    title: 'An MCP call that needs approval',
+    summary:
+      'The MCP server’s delete_event needs the user’s approval: the response completes with an mcp_approval_request, and the run waits for the answer.',
+    events: new ResponseScript('resp_demo_approval')
+      .start()
+      .tool(
+        0,
+        { id: 'mcpl_demo_approval', type: 'mcp_list_tools', server_label: 'calendar', tools: [] },
+        { tools: [{ name: 'delete_event', input_schema: { type: 'object' } }] },
+        [
+          ['response.mcp_list_tools.in_progress', {}],
+          ['response.mcp_list_tools.completed', {}],
+        ],
+      )
+      .tool(1, { ...APPROVAL_REQUEST }, {}, [])
+      .complete(usage(180, 22)),
+  },
+  {
+    id: 'mcp-approved',
+    title: 'MCP call, approved',
+    summary:
+      'What a request continuing the response with an approving mcp_approval_response gets: the MCP call runs, then the answer.',
+    events: new ResponseScript('resp_demo_approved')
+      .start()
+      .tool(
+        0,
+        { id: 'mcp_demo_approved', type: 'mcp_call', server_label: 'calendar', name: 'delete_event', arguments: '' },
+        { arguments: APPROVAL_REQUEST.arguments, output: 'deleted evt_1' },
+        [
+          ['response.mcp_call.in_progress', {}],
+          ['response.mcp_call_arguments.done', { arguments: APPROVAL_REQUEST.arguments }],
+          ['response.mcp_call.completed', {}],
+        ],
+      )
+      .message(1, 'msg_demo_approved', ['The stand-up ', 'is deleted.'])
+      .complete(usage(240, 8)),
+  },
+  {
+    id: 'mcp-denied',
+    title: 'MCP call, denied',
+    summary: 'What a request continuing the response with a denying mcp_approval_response gets: no call, the answer.',
+    events: new ResponseScript('resp_demo_denied')
+      .start()
+      .message(0, 'msg_demo_denied', ['Understood — ', 'the stand-up stays.'])
+      .complete(usage(230, 7)),
+  },
+  {
     id: 'refusal',
     title: 'Refusal',
     summary: 'The model refuses: a refusal part streams instead of output text.',
@@ -313,17 +361,3 @@ export const OPENAI_SCENARIOS: readonly ProviderScenario[] = [
     cut: true,
   },
 ];
-
-/**
- * The scenario as a request answers it: one whose input holds a function or custom tool call's
- * output (the client's answer to the calls a response completed with) gets the answer from it,
- * whatever scenario the body still names.
- */
-export function responsesContinuation(scenario: ProviderScenario, body: unknown): ProviderScenario {
-  const input = isJsonObject(body) && Array.isArray(body['input']) ? body['input'] : [];
-  const answers = input.some(
-    (item) =>
-      isJsonObject(item) && (item['type'] === 'function_call_output' || item['type'] === 'custom_tool_call_output'),
-  );
-  return answers ? (OPENAI_SCENARIOS.find((s) => s.id === 'function-answered') ?? scenario) : scenario;
-}
