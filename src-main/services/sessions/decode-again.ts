@@ -2,7 +2,8 @@ import { rm } from 'node:fs/promises';
 import type { DecodeAgainAsRequest, SessionSummary } from '../../../src-shared/contract/payloads';
 import { saveRecording } from './session-files';
 import type { Runtime, SessionRegistry, SessionServiceDeps } from './session-registry';
-import type { createFileSessions, OpenAgainRequest } from './sources/file-session';
+import type { createFileSessions } from './sources/file-session';
+import type { OpenAgainRequest } from './sources/reopen-request';
 
 /**
  * "Decode as…" (`decodeAgainAs`): a session's bytes decoded again as another dialect, as a new

@@ -12,7 +12,8 @@ import { exportProbe, newExportCount } from './export-count';
 import { downloadFile, exportSession, saveRecording, type ExportRun } from './session-files';
 import { createSessionRegistry, type Runtime, type SessionServiceDeps } from './session-registry';
 import { createExternalSessions } from './sources/external-session';
-import { createFileSessions, type ReopenRequest } from './sources/file-session';
+import { createFileSessions } from './sources/file-session';
+import type { ReopenRequest } from './sources/reopen-request';
 import { createLiveSessions } from './sources/live-session';
 import { createReplaySessions } from './sources/replay-session';
 import { spoolPath } from './spool-folders';
@@ -26,7 +27,7 @@ import {
 import { createToolAnswers } from './tool-answers';
 
 export type { SessionServiceDeps } from './session-registry';
-export type { ReopenRequest } from './sources/file-session';
+export type { ReopenRequest } from './sources/reopen-request';
 
 /**
  * The session service: every source of bytes (live connections, their tool-results

@@ -22,33 +22,13 @@ import type { Runtime, SessionRegistry } from '../session-registry';
 import type { SessionInit, SessionStore } from '../store/session-store';
 import { loadImportedSource, loadRecordingAsRead } from './file-load';
 import { createReportFindings } from './report-findings';
+import type { CopiedRun, OpenAgainRequest, ReopenRequest } from './reopen-request';
 import { createUploadStream, type UploadStream } from './upload-stream';
 
 /**
  * File sessions: a file opened (or uploaded, or reopened under an old id) decoded as it is
  * read; a recording whose records come out of order starts over from its index.
  */
-
-/** A session of a failed worker opened again from its file, under the id the renderer knows. */
-export interface ReopenRequest {
-  sessionId: string;
-  path: string;
-  title: string;
-  format?: ConnectRequest['format'];
-  /** A HAR file's entries the session had opened. */
-  entries?: readonly number[];
-  /** The check report that opened the recording: its failures are read from it again. */
-  report?: string;
-  inline?: ConnectRequest['inline'];
-  /** The live run whose received bytes the file is (a session decoded again). */
-  copyOf?: CopiedRun;
-}
-
-/** The live run a file session's bytes were received from (the file source's `copyOf`). */
-type CopiedRun = NonNullable<Extract<SessionSummary['source'], { kind: 'file' }>['copyOf']>;
-
-/** A session's file opened again as a new session (decoded as another dialect), taking over its upload's copy. */
-export type OpenAgainRequest = Omit<ReopenRequest, 'sessionId'> & { upload?: UploadStream };
 
 /** The session a file's findings go to once it loads (rt.data follows a session that starts over). */
 interface LoadTarget {
@@ -358,9 +338,11 @@ export function createFileSessions(registry: SessionRegistry) {
   }
 
   /** Opens a session of a failed worker again, as it was opened (openAgain), under its id. */
-  function reopen({ sessionId, ...request }: ReopenRequest): Promise<SessionSummary> {
-    if (sessions.has(sessionId)) return Promise.reject(new Error(`Session ${sessionId} is open already`));
-    return openAgain(request, sessionId);
+  async function reopen({ sessionId, owned, ...request }: ReopenRequest): Promise<SessionSummary> {
+    if (sessions.has(sessionId)) throw new Error(`Session ${sessionId} is open already`);
+    const summary = await openAgain(request, sessionId);
+    if (owned) registry.runtimeOf(sessionId).copy = request.path;
+    return summary;
   }
 
   /**

@@ -186,6 +186,32 @@ describe('the session service in a worker thread', () => {
     expect([after.format, after.source, after.envelopes]).toEqual([before.format, before.source, before.envelopes]);
   });
 
+  it('a reloaded session still owns its upload: closing it removes the file, closing a replay of it does not', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'worker-upload-'));
+    const sw = start({ spoolDir: dir });
+    const service = sw.service;
+    const restarts: ErrorEvent[] = [];
+    service.onError((event) => event.kind === 'worker-restart' && restarts.push(event));
+    const upload = await service.openUpload({
+      name: 'example_1.json.sse',
+      base64: Buffer.from(readFixture('example_1.json.sse')).toString('base64'),
+    });
+    const uploaded = await settled(service, upload.id);
+    const path = uploaded.source.kind === 'file' ? uploaded.source.path : '';
+    expect(path.startsWith(dir)).toBe(true);
+    const replay = await service.startReplay({ sessionId: upload.id, instant: true });
+    await settled(service, replay.id);
+
+    await sw.thread.terminate();
+    await until(() => restarts[0], 'the restart event');
+    await settled(service, upload.id);
+    await settled(service, replay.id);
+    await service.closeSession({ sessionId: replay.id });
+    expect(existsSync(path)).toBe(true);
+    await service.closeSession({ sessionId: upload.id });
+    expect(existsSync(path)).toBe(false);
+  });
+
   it('holds row batches back while the host asks, in the worker that replaces a failed one too', async () => {
     dir = await mkdtemp(join(tmpdir(), 'worker-hold-'));
     const sw = start({ spoolDir: dir });

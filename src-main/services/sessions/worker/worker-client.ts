@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { isAbsolute, relative } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Listener, Unsubscribe } from '../../../../src-shared/contract/define';
 import { INSPECTOR_CONTRACT, INSPECTOR_NAMES, type InspectorService } from '../../../../src-shared/contract/inspector';
@@ -67,6 +68,12 @@ interface Relay {
   off: Unsubscribe | null;
 }
 
+/** Whether `path` is inside `folder` (at any depth). */
+function isInside(path: string, folder: string): boolean {
+  const within = relative(folder, path);
+  return within !== '' && !within.startsWith('..') && !isAbsolute(within);
+}
+
 /**
  * Where a session's bytes are on disk, so a new worker can reload it; null when they were only
  * in memory. A replay has the bytes of the session it plays (followed through replays of
@@ -93,12 +100,15 @@ function reopenRequest(
   if (!origin) return null;
   if (origin.source.kind === 'file') {
     const { path, entries, report, copyOf } = origin.source;
+    // A file in this run's folder is the session's own copy (an upload, a run saved to decode again); a replay only reads it.
+    const owned = origin === summary && spoolDir !== undefined && isInside(path, spoolDir);
     return {
       ...base,
       path,
       ...(entries ? { entries } : {}),
       ...(report !== undefined ? { report } : {}),
       ...(copyOf ? { copyOf } : {}),
+      ...(owned ? { owned } : {}),
     };
   }
   if (origin.source.kind !== 'live') return null;
