@@ -109,8 +109,7 @@ test('openai-responses: an MCP call that needs approval is approved by hand; the
   tools,
 }) => {
   await app.show('connect');
-  await connect.chooseProvider({ provider: 'openai', scenario: 'mcp-approval', pace: 'fast' });
-  await connect.run('awaiting tools');
+  await connect.runProvider('openai', 'mcp-approval', 'awaiting tools');
   await expect(tools.prompt).toContainText('The agent is waiting for an approval');
   await expect(tools.tool('mcpr_demo_delete')).toContainText('delete_event');
   await app.screenshot('14-openai-mcp-approval-prompt');

@@ -77,8 +77,7 @@ test('ag-ui: RUN_ERROR mid-stream ends the session by error, with its finding', 
   diagnostics,
 }) => {
   await app.show('connect');
-  await connect.chooseProvider({ provider: 'ag-ui', scenario: 'run-error', pace: 'fast' });
-  await connect.run('ended by error');
+  await connect.runProvider('ag-ui', 'run-error', 'ended by error');
 
   await app.show('blocks');
   await expect(blocks.ofKind('error').first()).toContainText('The model provider is overloaded.');
@@ -95,8 +94,7 @@ test('ag-ui: a frontend tool answered by hand continues the run as a new RunAgen
   tools,
 }) => {
   await app.show('connect');
-  await connect.chooseProvider({ provider: 'ag-ui', scenario: 'frontend-tool', pace: 'fast' });
-  await connect.run('awaiting tools');
+  await connect.runProvider('ag-ui', 'frontend-tool', 'awaiting tools');
 
   await expect(tools.prompt).toBeVisible();
   await expect(tools.tool('call-demo-confirm')).toContainText('user_confirm');

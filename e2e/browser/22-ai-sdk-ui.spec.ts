@@ -151,8 +151,7 @@ for (const run of [
     tools,
   }) => {
     await app.show('connect');
-    await connect.chooseProvider({ provider: run.preset, scenario: 'client-tool', pace: 'fast' });
-    await connect.run('awaiting tools');
+    await connect.runProvider(run.preset, 'client-tool', 'awaiting tools');
 
     await expect(tools.prompt).toBeVisible();
     await expect(tools.tools).toHaveCount(1);
@@ -187,8 +186,7 @@ test('ai-sdk-ui: a call that needs approval is denied by hand with a reason; the
   tools,
 }) => {
   await app.show('connect');
-  await connect.chooseProvider({ provider: 'ai-sdk-ui', scenario: 'tool-approval', pace: 'fast' });
-  await connect.run('awaiting tools');
+  await connect.runProvider('ai-sdk-ui', 'tool-approval', 'awaiting tools');
 
   await expect(tools.prompt).toContainText('The agent is waiting for an approval');
   const call = tools.tool('call_delete');

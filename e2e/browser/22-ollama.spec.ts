@@ -60,8 +60,7 @@ test('a cut Ollama stream is truncated, never done, with the missing done line a
   diagnostics,
 }) => {
   await app.show('connect');
-  await connect.chooseProvider({ provider: 'ollama-chat', scenario: 'cut', pace: 'fast' });
-  await connect.run('truncated');
+  await connect.runProvider('ollama-chat', 'cut', 'truncated');
   await app.show('diagnostics');
   await expect.poll(() => diagnostics.rules()).toContain('provider.missing-terminal');
   await app.screenshot('22-ollama-cut-diagnostics');

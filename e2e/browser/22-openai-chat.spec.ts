@@ -71,8 +71,7 @@ test('openai-chat: an error inside a chunk (OpenRouter) ends the live stream by 
   diagnostics,
 }) => {
   await app.show('connect');
-  await connect.chooseProvider({ provider: 'openai-chat', scenario: 'openrouter-error', pace: 'fast' });
-  await connect.run('ended by error');
+  await connect.runProvider('openai-chat', 'openrouter-error', 'ended by error');
 
   await app.show('blocks');
   await blocks.expectKinds(['thinking', 'text', 'error', 'message']);
@@ -92,8 +91,7 @@ test('openai-chat: parallel tool calls answered by hand; the conversation goes b
   tools,
 }) => {
   await app.show('connect');
-  await connect.chooseProvider({ provider: 'openai-chat', scenario: 'parallel-tools', pace: 'fast' });
-  await connect.run('awaiting tools');
+  await connect.runProvider('openai-chat', 'parallel-tools', 'awaiting tools');
 
   await expect(tools.prompt).toBeVisible();
   await expect(tools.tools).toHaveCount(2);

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fixturePath, readUnknownFixture, UNKNOWN_FIXTURES_DIR } from '../../src-main/testing/fixtures';
 import { TEST_IDS } from '../../src-renderer/testids';
 import { expect, test } from './fixtures';
+import type { AppPage } from './pages/app-page';
+import type { ConnectPage } from './pages/connect-page';
 
 /**
  * Streams no dialect claims (resources/fixtures/unknown): a capture opened as a file, and a
@@ -52,6 +54,13 @@ test.afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
+/** Connects to the tick feed (`path`: one of its wires), and waits until it ended. */
+async function runFeed(app: AppPage, connect: ConnectPage, path = '/feed/ticks'): Promise<void> {
+  await app.show('connect');
+  await connect.url.fill(feedUrl.replace('/feed/ticks', path));
+  await connect.run('ended');
+}
+
 test('a stock ticker capture: its own event types, no false finding, "ended"', async ({
   app,
   page,
@@ -88,9 +97,7 @@ test('a live feed from a server no dialect knows: shown as it comes, "ended", an
   timeline,
   diagnostics,
 }) => {
-  await app.show('connect');
-  await connect.url.fill(feedUrl);
-  await connect.run('ended');
+  await runFeed(app, connect);
   await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText(FALLBACK);
   await timeline.expectTotalAtLeast(12);
   await app.expectNoErrors();
@@ -108,9 +115,7 @@ test('the same feed as NDJSON (application/x-ndjson): each line one event, as it
   page,
   timeline,
 }) => {
-  await app.show('connect');
-  await connect.url.fill(feedUrl.replace('/feed/ticks', '/feed/ndjson'));
-  await connect.run('ended');
+  await runFeed(app, connect, '/feed/ndjson');
   await expect(page.getByTestId(TEST_IDS.statusDecodedAs)).toHaveText(FALLBACK);
   await timeline.expectTotalAtLeast(TICK_COUNT);
   await app.expectNoErrors();
@@ -197,9 +202,7 @@ test('a live feed that ended is decoded again from what it received, with "Decod
   page,
   timeline,
 }) => {
-  await app.show('connect');
-  await connect.url.fill(feedUrl);
-  await connect.run('ended');
+  await runFeed(app, connect);
   const received = await timeline.total();
   await app.show('blocks');
   await expect(blocks.empty).toContainText('If you know its format, choose it in "Decode as…" above.');

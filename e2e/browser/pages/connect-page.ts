@@ -83,6 +83,12 @@ export class ConnectPage {
     }
   }
 
+  /** Runs one of the demo's provider scenarios at its fast pace, and waits for the session's state (as `run`). */
+  async runProvider(provider: string, scenario: string, state?: string | RegExp): Promise<void> {
+    await this.chooseProvider({ provider, scenario, pace: 'fast' });
+    await this.run(state);
+  }
+
   /** The preset of one of the demo's provider APIs, by its id. */
   presetOf(provider: string): Locator {
     return this.page.getByTestId(`${TEST_IDS.providerPreset}-${provider}`);
