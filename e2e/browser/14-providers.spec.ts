@@ -1,5 +1,6 @@
 import { providerFixturePath } from '../../src-main/testing/fixtures';
 import { BLOCK_IDS } from '../../src-renderer/views/blocks/testids';
+import { TOOL_IDS } from '../../src-renderer/views/tools/testids';
 import { expect, test } from './fixtures';
 
 /**
@@ -124,5 +125,31 @@ test('openai-responses: an MCP call that needs approval is approved by hand; the
   await expect(blocks.view.getByTestId(BLOCK_IDS.frontendAnswer)).toHaveText('approval sent in leg 1');
   await expect(blocks.view).toContainText('The stand-up is deleted.');
   await expect(blocks.ofKind('server_tool_result').last()).toContainText('deleted evt_1');
+  await app.expectNoErrors();
+});
+
+test('anthropic-messages: a turn paused with pause_turn is continued by hand; the turn goes on in leg 1', async ({
+  app,
+  connect,
+  blocks,
+  tools,
+}) => {
+  await app.show('connect');
+  await connect.runProvider('anthropic', 'server-tools', 'awaiting tools');
+  await expect(tools.prompt).toContainText('The agent is waiting for its paused turn to be continued');
+  await expect(tools.tools).toHaveCount(0);
+  await expect(tools.prompt.getByTestId(TOOL_IDS.noCall)).toContainText('No call to answer');
+  await expect(tools.submitButton).toHaveText('Continue the turn');
+  await app.show('blocks');
+  const awaiting = blocks.ofKind('awaiting_frontend_tools');
+  await awaiting.scrollIntoViewIfNeeded();
+  await expect(awaiting.getByTestId(BLOCK_IDS.awaitingBlock)).toContainText('The model paused its turn (pause_turn)');
+  await app.screenshot('14-anthropic-pause-turn');
+
+  await tools.submit();
+  await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+  await app.expectState('done');
+  await blocks.expectNoneLive();
+  await expect(blocks.view).toContainText('Tomorrow: rain, 16 °C.');
   await app.expectNoErrors();
 });

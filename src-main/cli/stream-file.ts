@@ -13,6 +13,7 @@ import { endOf, formatOf, legChunks, legsOf, openInput, type DecodedFile, type D
 import type { CliIo } from './io';
 import type { InspectReport } from './report';
 import { createReportCollector } from './report-collector';
+import { awaitsClient } from '../../src-shared/reconstruct/payloads';
 
 /** What a command reads of a file as it streams: each is called as the decoder goes. */
 export interface StreamCallbacks {
@@ -191,8 +192,7 @@ export async function reportFile(
       if (block.status === 'open') return;
       collector.block(block);
       if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
-      else if (block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0)
-        pausedLegs.add(block.leg);
+      else if (awaitsClient(block)) pausedLegs.add(block.leg);
     },
     onAgent(agent) {
       collector.agent(agent);

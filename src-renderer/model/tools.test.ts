@@ -282,10 +282,15 @@ describe('a call waiting for its approval (the AI SDK’s tool-approval-request)
   test('the prompt says what it waits for', () => {
     const approval = { approvalId: 'a' };
     const result = { approvalId: null };
-    expect(waitedFor([approval]).what).toBe('an approval');
-    expect(waitedFor([approval, approval])).toEqual({ what: '2 approvals', noun: 'approvals' });
-    expect(waitedFor([result])).toEqual({ what: 'a frontend tool result', noun: 'result' });
-    expect(waitedFor([result, approval])).toEqual({ what: '2 answers (results and approvals)', noun: 'answers' });
+    expect(waitedFor([approval])).toEqual({ what: 'an approval', send: 'Send approval' });
+    expect(waitedFor([approval, approval])).toEqual({ what: '2 approvals', send: 'Send 2 approvals' });
+    expect(waitedFor([result])).toEqual({ what: 'a frontend tool result', send: 'Send result' });
+    expect(waitedFor([result, approval])).toEqual({
+      what: '2 answers (results and approvals)',
+      send: 'Send 2 answers',
+    });
+    // Anthropic's pause_turn: no call, the turn to continue.
+    expect(waitedFor([])).toEqual({ what: 'its paused turn to be continued', send: 'Continue the turn' });
   });
 
   test('auto-answer approves it by its rule, or denies it when the rule is an error', () => {

@@ -96,19 +96,27 @@ export function isQuickAnswer(draft: ToolDraft, answer: QuickAnswer): boolean {
   return draft.mode === 'text' && draft.content === answer.content && draft.isError === answer.isError;
 }
 
-/** What a pending set waits for, as the prompt says it: "a frontend tool result", "2 approvals", "3 answers". */
-export function waitedFor(drafts: readonly Pick<ToolDraft, 'approvalId'>[]): { what: string; noun: string } {
+/**
+ * What a pending set waits for, as the prompt says it ("a frontend tool result", "2
+ * approvals", "3 answers (results and approvals)"), and its send button's label. A pause with
+ * no call (Anthropic's pause_turn) waits for its turn to be continued.
+ */
+export function waitedFor(drafts: readonly Pick<ToolDraft, 'approvalId'>[]): { what: string; send: string } {
+  const count = drafts.length;
+  if (count === 0) return { what: 'its paused turn to be continued', send: 'Continue the turn' };
   const approvals = drafts.filter((d) => d.approvalId !== null).length;
-  const one = drafts.length === 1;
-  if (approvals === drafts.length)
-    return { what: one ? 'an approval' : `${drafts.length} approvals`, noun: one ? 'approval' : 'approvals' };
-  if (approvals === 0)
-    return {
-      what: one ? 'a frontend tool result' : `${drafts.length} frontend tool results`,
-      noun: one ? 'result' : 'results',
-    };
-  return { what: `${drafts.length} answers (results and approvals)`, noun: 'answers' };
+  const words = WAITED_FOR[approvals === count ? 'approvals' : approvals === 0 ? 'results' : 'both'];
+  return count === 1
+    ? { what: words.one, send: `Send ${words.oneSent}` }
+    : { what: `${count} ${words.many}`, send: `Send ${count} ${words.manySent}` };
 }
+
+/** How the prompt names what a pause waits for, by what its calls wait for. */
+const WAITED_FOR = {
+  results: { one: 'a frontend tool result', many: 'frontend tool results', oneSent: 'result', manySent: 'results' },
+  approvals: { one: 'an approval', many: 'approvals', oneSent: 'approval', manySent: 'approvals' },
+  both: { one: '', many: 'answers (results and approvals)', oneSent: '', manySent: 'answers' },
+} as const;
 
 /** Why a draft cannot be sent as it is (null when it can). */
 export function draftProblem(draft: ToolDraft): string | null {

@@ -107,6 +107,14 @@ describe('end status: truncated and failed streams are never "done"', () => {
     });
   });
 
+  it('awaiting tools: a turn paused with pause_turn, no call named; must not: a pause that names nothing else', () => {
+    expect(statusesOf(readFileSync(providerFixturePath('anthropic-messages/server-tools.sse')))).toMatchObject({
+      kind: 'paused',
+    });
+    const empty = `data: ${JSON.stringify({ type: 'awaiting_frontend_tools', agent: AGENT, final: true, delta: '{"tools":[]}' })}\n\n`;
+    expect(statusesOf(encodeUtf8(`${text('a', true)}${empty}data: [DONE]\n\n`)).kind).toBe('done');
+  });
+
   it('stopped and failed to connect come from how the source ended', () => {
     const result = decodeLegs([[{ bytes: encodeUtf8(text('a')) }]]);
     expect(statusOf(result, { kind: 'stopped' })).toMatchObject({ kind: 'stopped', label: 'stopped' });

@@ -5,7 +5,7 @@
  */
 import type { Block } from '../reconstruct/types';
 import { countOf } from '../text/count';
-import { KIND } from '../envelope/vocabulary';
+import { awaitsClient } from '../reconstruct/payloads';
 
 /**
  * What ended one leg's stream, as the decoder saw it. `[DONE]` is recognised by the pipeline;
@@ -201,12 +201,7 @@ export function blockEndFacts(
   for (const block of blocks) {
     if (block.status === 'open') openBlocks.push({ id: block.id, kind: block.kind });
     else if (block.status === 'abandoned') abandonedBlocks.push({ id: block.id, kind: block.kind });
-    else if (
-      block.leg === lastLeg &&
-      block.kind === KIND.awaiting_frontend_tools &&
-      (block.pendingTools?.length ?? 0) > 0
-    )
-      awaitingTools = true;
+    else if (block.leg === lastLeg && awaitsClient(block)) awaitingTools = true;
   }
   return { openBlocks, abandonedBlocks, awaitingTools };
 }

@@ -11,6 +11,7 @@ import { parseOnRead } from './parse-on-read';
 import { readPendingTools } from './payloads';
 import type { ToolLinks } from './tool-links';
 import type { Block } from './types';
+import { isJsonObject } from '../json/values';
 
 /** What closing needs of the reconstructor. */
 export interface CloseContext {
@@ -84,6 +85,7 @@ export function createBlockClose({ agents, toolLinks, report, changed, flattensC
       return;
     }
     block.pendingTools = tools.value;
+    if (isJsonObject(payload) && payload['pause_turn'] === true) block.pausedTurn = true;
     toolLinks.awaited(tools.value);
   }
 

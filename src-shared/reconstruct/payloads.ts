@@ -1,6 +1,7 @@
 import type { Envelope } from '../envelope/types';
 import { isJsonObject, parseJsonPayload } from '../json/values';
-import type { Citation, PendingTool } from './types';
+import { KIND } from '../envelope/vocabulary';
+import type { Block, Citation, PendingTool } from './types';
 import { stringifyJson } from '../json/tree';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -32,6 +33,16 @@ export function readPendingTools(value: unknown): Parsed<PendingTool[]> {
     tools.push(tool);
   }
   return { ok: true, value: tools };
+}
+
+/**
+ * Whether a block leaves its run waiting for the client: an awaiting_frontend_tools block with
+ * calls to answer, or with a paused turn to continue (an empty list of tools asks for nothing).
+ */
+export function awaitsClient(block: Pick<Block, 'kind' | 'pendingTools' | 'pausedTurn'>): boolean {
+  return (
+    block.kind === KIND.awaiting_frontend_tools && ((block.pendingTools?.length ?? 0) > 0 || block.pausedTurn === true)
+  );
 }
 
 export interface CitationReading {

@@ -58,6 +58,11 @@ export interface Block {
   linkedBlock?: number;
   /** For awaiting_frontend_tools. */
   pendingTools?: PendingTool[];
+  /**
+   * For an awaiting_frontend_tools block: the model paused its turn (Anthropic's `pause_turn`),
+   * which the client continues with no call to answer (its pendingTools may be empty).
+   */
+  pausedTurn?: boolean;
   /** For an abandoned block: the block that replays it. */
   replacedBy?: number;
   /** For a replay: the abandoned block it replaces. */

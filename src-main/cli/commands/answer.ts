@@ -89,6 +89,8 @@ function quickAnswers(pending: PendingTools): ToolResult[] {
 }
 
 function listPending(pending: PendingTools): string {
+  if (pending.tools.length === 0)
+    return `The model paused its turn (pause_turn, message ${pending.agentUuid}); continue it with --yes.\n`;
   const lines = [`Paused on awaiting_frontend_tools (agent ${pending.agentUuid}); pending tools:`];
   for (const tool of pending.tools) {
     const input = tool.input as { message?: unknown } | null;
@@ -188,7 +190,8 @@ export const answer: Command = async (args, io) => {
       return 2;
     }
     const answers = values.yes ? quickAnswers(pending) : results;
-    if (answers.length === 0) {
+    // A paused turn (no call) is continued with no answer, once asked to.
+    if (answers.length === 0 && !(values.yes && pending.tools.length === 0)) {
       io.stdout(listPending(pending));
       return 1;
     }

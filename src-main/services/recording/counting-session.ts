@@ -8,7 +8,7 @@ import {
 } from '../../../src-shared/pipeline/session-decoder';
 import type { LegDecoder, LegEnd } from '../../../src-shared/pipeline/leg-decoder';
 import type { Block } from '../../../src-shared/reconstruct/types';
-import { KIND } from '../../../src-shared/envelope/vocabulary';
+import { awaitsClient } from '../../../src-shared/reconstruct/payloads';
 
 /**
  * The shared decoder with a counting sink: what a long live recording needs to say how it
@@ -98,8 +98,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
         if (block.status === 'open') return;
         closed.push(block);
         if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
-        else if (block.kind === KIND.awaiting_frontend_tools && (block.pendingTools?.length ?? 0) > 0)
-          pausedLegs.add(block.leg);
+        else if (awaitsClient(block)) pausedLegs.add(block.leg);
       },
       onDiagnostic(diagnostic) {
         severities[diagnostic.severity]++;

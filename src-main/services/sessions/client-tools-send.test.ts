@@ -223,6 +223,37 @@ describe.each(APPROVAL_APIS)('answering a call of $name that waits for its appro
   });
 });
 
+describe('continuing a turn Anthropic paused (pause_turn)', () => {
+  it('waits with no call to answer; continuing sends the assistant message back as it streamed, and the turn goes on', async () => {
+    const { server, service } = await proxiedToDemo();
+    const request = { model: 'claude-sonnet-4-5', stream: true, scenario: 'server-tools', messages: [] };
+    const { id } = await service.connect({
+      url: `${server.url}/v1/messages`,
+      method: 'POST',
+      headers: [],
+      body: { kind: 'json', text: JSON.stringify(request) },
+    });
+    await settled(service, id);
+    const paused = await service.getSession({ sessionId: id });
+    expect([paused.summary.end?.kind, paused.pendingTools?.tools]).toEqual(['paused', []]);
+
+    await service.sendToolResults({ sessionId: id, results: [] });
+    await waitFor(async () => {
+      const s = (await service.listSessions())[0]!;
+      return s.legs === 2 && s.state === 'complete' ? s : undefined;
+    }, 'continuation');
+    const sent = JSON.parse(server.requests[1]!.body) as { messages: Json[] };
+    expect(sent.messages.map((m) => m['role'])).toEqual(['assistant']);
+    const detail = await service.getSession({ sessionId: id });
+    expect(detail.summary.end?.kind).toBe('done');
+    const blocks = await service.getBlocks({ sessionId: id });
+    expect(blocks.filter((b) => b.kind === 'text' && b.leg === 1).map((b) => b.preview)).toEqual([
+      'Tomorrow: rain, 16 °C.',
+    ]);
+    expect((await service.getDiagnostics({ sessionId: id })).map((d) => d.rule)).toEqual([]);
+  });
+});
+
 type Json = Record<string, unknown>;
 /** A conversation's messages after the user's: [role, what names the call answered, content]. */
 const sentMessages = (key: string) => (body: Json) =>

@@ -121,7 +121,8 @@ export function checkResults(pending: readonly PendingTool[], results: readonly 
   }
   const missing = pending.filter((t) => !seen.has(t.toolUseId));
   if (missing.length > 0) problems.push(`no result for ${missing.map((t) => `${t.name} (${t.toolUseId})`).join(', ')}`);
-  if (results.length === 0) problems.push('no results given');
+  // A pause with no call (Anthropic's pause_turn) is continued with none.
+  if (results.length === 0 && pending.length > 0) problems.push('no results given');
   return problems.length === 0 ? null : `The results do not match the pending tools: ${problems.join('; ')}.`;
 }
 

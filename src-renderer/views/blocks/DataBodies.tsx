@@ -3,6 +3,7 @@ import type { PendingTools } from '../../../src-shared/contract';
 import { CodeView } from '../../editor/CodeView';
 import { holdBackPartialTag } from '../../../src-shared/inline/holdback';
 import type { FrontendAnswer } from '../../model/frontend-answers';
+import { isJsonObject } from '../../../src-shared/json/values';
 import { errorFrameOf, metaFilesOf, prettyJson } from '../../model/blocks';
 import { formatCountOf } from '../../model/format';
 import { summaryFacts } from '../../model/summary-facts';
@@ -214,7 +215,9 @@ export function AwaitingBody({ detail, pending }: BodyProps & { pending: Pending
     <div className="awaiting-body" data-testid={BLOCK_IDS.awaitingBlock}>
       <div className="tool-line">
         <span>
-          The agent paused for {tools.length} frontend tool{tools.length === 1 ? '' : 's'}.
+          {tools.length === 0 && isJsonObject(detail.parsed) && detail.parsed['pause_turn'] === true
+            ? 'The model paused its turn (pause_turn): continuing sends its message back as it streamed.'
+            : `The agent paused for ${tools.length} frontend tool${tools.length === 1 ? '' : 's'}.`}
         </span>
         {state && (
           <span className={`chip chip-small answered-${state}`}>

@@ -225,6 +225,12 @@ function PendingPrompt({
         )}
       </header>
       <div className="tools-list">
+        {drafts.length === 0 && (
+          <p className="muted small" data-testid={TOOL_IDS.noCall}>
+            No call to answer: the API paused a long turn of its own tools. Continuing sends the message it streamed
+            back as it is, and the model goes on with the turn.
+          </p>
+        )}
         {drafts.map((draft, index) => (
           <ToolEditor
             key={draft.toolUseId}
@@ -273,7 +279,7 @@ function PendingPrompt({
           disabled={blocked || state === 'sending'}
           onClick={() => void submit()}
           data-testid={TOOL_IDS.submit}
-          title={`Send all ${waiting.noun} (Ctrl+Enter)`}
+          title={`${waiting.send} (Ctrl+Enter)`}
         >
           {state === 'sending'
             ? 'Sending…'
@@ -281,7 +287,7 @@ function PendingPrompt({
               ? 'Answer and play the recorded continuation'
               : pending.answered === 'failed'
                 ? 'Send again'
-                : `Send ${drafts.length === 1 ? waiting.noun : `${drafts.length} ${waiting.noun}`}`}
+                : waiting.send}
         </button>
         <span className="muted small" data-testid={TOOL_IDS.state}>
           {state === 'failed'
@@ -291,7 +297,7 @@ function PendingPrompt({
               : replay
                 ? 'Nothing is sent to a server: the recording continues with the leg it recorded after this pause.'
                 : continuedBy
-                  ? `POST ${pending.defaultPath} again with the answers, as ${/^[AEIOU]/.test(continuedBy) ? 'an' : 'a'} ${continuedBy} client continues the run — the continuation streams into this session as a new leg.`
+                  ? `POST ${pending.defaultPath} again with ${drafts.length === 0 ? 'the message it paused' : 'the answers'}, as ${/^[AEIOU]/.test(continuedBy) ? 'an' : 'a'} ${continuedBy} client continues the run — the continuation streams into this session as a new leg.`
                   : `POST ${pending.defaultPath} — the continuation streams into this session as a new leg.`}
         </span>
         <span className="spacer" />

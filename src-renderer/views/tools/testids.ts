@@ -14,6 +14,7 @@ export const TOOL_IDS = {
   isError: 'tool-is-error',
   quickAnswer: 'tool-quick-answer',
   approval: 'pending-tool-approval',
+  noCall: 'tools-no-call',
   submit: 'tools-submit',
   state: 'tools-state',
   advanced: 'tools-advanced',

@@ -59,9 +59,35 @@ describe('the pause', () => {
     });
   });
 
-  it('the demo fixture waits for its tool, and server tools alone wait for nothing', () => {
+  it('the demo fixture waits for its tool; server tools that stop on pause_turn wait for the turn to be continued', () => {
     expect(pauseOf(readProviderFixture('anthropic-messages/tool-use.sse'))?.pendingTools).toHaveLength(1);
-    expect(pauseOf(readProviderFixture('anthropic-messages/server-tools.sse'))).toBeUndefined();
+    const paused = pauseOf(readProviderFixture('anthropic-messages/server-tools.sse'));
+    expect(paused?.pendingTools).toEqual([]);
+    expect(paused?.parsed).toMatchObject({ pause_turn: true, message: { role: 'assistant' } });
+  });
+
+  it('must not: server tools that end their turn wait for nothing', () => {
+    const ended = readProviderFixture('anthropic-messages/server-tools.sse');
+    const text = new TextDecoder().decode(ended).replace('"stop_reason":"pause_turn"', '"stop_reason":"end_turn"');
+    expect(pauseOf(encodeUtf8(text))).toBeUndefined();
+  });
+
+  it('a paused turn continues with the assistant message as it streamed, and no user message after it', () => {
+    const paused = pauseOf(readProviderFixture('anthropic-messages/server-tools.sse'))!;
+    const request = { model: 'claude-sonnet-4-5', stream: true, messages: [{ role: 'user', content: 'Weather?' }] };
+    const body = JSON.parse(
+      anthropicContinuation.continueBody({
+        previousBody: JSON.stringify(request),
+        calls: [],
+        answers: [],
+        pause: paused.parsed,
+      }),
+    ) as { messages: { role: string; content: { type: string }[] }[] };
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    // Every block as it streamed, server tool calls and their results with it.
+    expect(body.messages[1]?.content).toHaveLength(18);
+    expect(body.messages[1]?.content[0]?.type).toBe('redacted_thinking');
+    expect(body.messages[1]?.content.at(-1)).toEqual({ type: 'text', text: 'It is sunny in Paris, 21 °C.' });
   });
 
   it("takes a block index of any size (the server's number) without walking up to it", () => {

@@ -10,7 +10,9 @@ import type { ClientToolContinuation } from '../types';
  * `awaiting_frontend_tools` pause, and the answers continue the run as the API's tool-use
  * guide does: the request's messages, then the assistant message with every content block as
  * it streamed (thinking with its signature, which the API checks; server tool calls and their
- * results), then a user message of one `tool_result` per call.
+ * results), then a user message of one `tool_result` per call. A message that stops with
+ * `pause_turn` (the API paused a long turn of server tools) waits for the client too, with no
+ * call to answer: it continues the turn by sending the assistant message back as it is.
  */
 
 /** Characters of content kept for the assistant message; past it the pause says it was not kept. */
@@ -92,10 +94,18 @@ export class AssistantBlocks {
   }
 }
 
-/** The message stopped on `tool_use` with calls for its client: the pause, with the assistant content to send back. */
-export function pauseOnClientCalls(ctx: ProviderEventContext, messageId: string, content: AssistantBlocks): void {
+/**
+ * The message stopped on `tool_use` with calls for its client, or on `pause_turn`: the pause,
+ * with the assistant content to send back (and, for `pause_turn`, no call to answer).
+ */
+export function pauseOnClientCalls(
+  ctx: ProviderEventContext,
+  messageId: string,
+  content: AssistantBlocks,
+  pauseTurn = false,
+): void {
   const { calls } = content;
-  if (calls.length === 0) return;
+  if (calls.length === 0 && !pauseTurn) return;
   const blocks = content.content();
   const tools = calls.map((call) => ({
     tool_use_id: call.id,
@@ -104,13 +114,15 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, messageId: string,
   }));
   // Past what is kept, no message: a continuation says why it cannot send one.
   const message = blocks === null ? null : { role: 'assistant', content: blocks };
-  emitClientPause(ctx, { message_id: messageId }, tools, { message }, { id: messageId });
+  const continuation = pauseTurn ? { message, pause_turn: true } : { message };
+  emitClientPause(ctx, { message_id: messageId }, tools, continuation, { id: messageId });
 }
 
 /**
  * The request that continues the run: the body that paused, its `messages` followed by the
  * assistant message and a user message of one `tool_result` per answer, in the order the calls
- * came (`is_error` for an answer marked as an error).
+ * came (`is_error` for an answer marked as an error); after `pause_turn`, with no call to
+ * answer, the assistant message alone (the API goes on with the turn it paused).
  */
 export const anthropicContinuation: ClientToolContinuation = {
   continueBody({ previousBody, calls, answers, pause }) {
@@ -125,6 +137,7 @@ export const anthropicContinuation: ClientToolContinuation = {
       content: answer.content,
       ...(answer.isError ? { is_error: true } : {}),
     }));
-    return JSON.stringify({ ...body, messages: [...messages, message, { role: 'user', content: results }] });
+    const answered = results.length > 0 ? [{ role: 'user', content: results }] : [];
+    return JSON.stringify({ ...body, messages: [...messages, message, ...answered] });
   },
 };

@@ -102,7 +102,7 @@ describe('Anthropic Messages fixtures', () => {
       ['completed', [{ url: 'https://weather.example/paris', title: 'Paris weather' }]],
       ['failed', undefined],
     ]);
-    expect(blocks.at(-1)?.parsed).toMatchObject({ stop_reason: 'pause_turn' });
+    expect(blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({ stop_reason: 'pause_turn' });
   });
 
   it('server-tools: a result row is the frame that carried the result, and the stop frame after it is a row of its own', () => {

@@ -93,7 +93,8 @@ export function createAnthropicMessagesDecoder(
       s.blocks.endMessage('before the stream ended');
       s.endStream('message_stop');
       const waiting = s.waiting;
-      if (waiting && s.lastFrame) pauseOnClientCalls(s.contextFor(s.lastFrame), waiting.messageId, waiting.assistant);
+      if (waiting && s.lastFrame)
+        pauseOnClientCalls(s.contextFor(s.lastFrame), waiting.messageId, waiting.assistant, waiting.pauseTurn);
     },
   };
 }

@@ -79,7 +79,10 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
     if (cutBy !== undefined) s.message.incompleteDetails = { reason: stopReason };
   }
   s.emitSummary(ctx);
-  s.waiting = stopReason === 'tool_use' ? { messageId: s.messageId, assistant: s.assistant } : undefined;
+  s.waiting =
+    stopReason === 'tool_use' || stopReason === 'pause_turn'
+      ? { messageId: s.messageId, assistant: s.assistant, pauseTurn: stopReason === 'pause_turn' }
+      : undefined;
   s.callbacks.onStreamEnd?.(
     cutBy === undefined
       ? { event: 'message_stop' }

@@ -36,10 +36,11 @@ export class MessagesStream extends ProviderStream {
   /** The content blocks of the message being streamed, for the client's assistant message (client-calls.ts). */
   assistant = new AssistantBlocks();
   /**
-   * The last message stopped on `tool_use` with calls for its client, and no message followed
-   * (a capture of a tool loop holds the ones that answered them): the stream's end pauses on them.
+   * The last message stopped on `tool_use` with calls for its client, or on `pause_turn` (a
+   * long turn of server tools the client is to continue), and no message followed (a capture
+   * of a tool loop holds the ones that answered them): the stream's end pauses on it.
    */
-  waiting: { messageId: string; assistant: AssistantBlocks } | undefined;
+  waiting: { messageId: string; assistant: AssistantBlocks; pauseTurn: boolean } | undefined;
 
   constructor(callbacks: DialectCallbacks, readShapes: boolean) {
     super(callbacks, { message: 'message', start: 'message_start', terminal: 'message_stop' });

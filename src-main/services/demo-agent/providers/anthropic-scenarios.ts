@@ -234,6 +234,25 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
     ],
   },
   {
+    id: 'pause-turn-continued',
+    title: 'Paused turn, continued',
+    summary:
+      'What a conversation ending with the assistant message that stopped on pause_turn gets: the turn goes on, and ends.',
+    events: [
+      messageStart('msg_demo_continued', 2100),
+      ...serverTool(
+        0,
+        'srvtoolu_demo_search3',
+        'web_search',
+        ['{"query": "paris weather tomorrow"}'],
+        'web_search_tool_result',
+        [{ type: 'web_search_result', url: 'https://weather.example/paris-tomorrow', title: 'Paris tomorrow' }],
+      ),
+      ...textBlock(2, ['Tomorrow: ', 'rain, 16 °C.']),
+      ...end('end_turn', 24),
+    ],
+  },
+  {
     id: 'refusal',
     title: 'Refusal',
     summary: 'The model declines; the message stops with the refusal stop reason.',
@@ -306,12 +325,15 @@ export const ANTHROPIC_SCENARIOS: readonly ProviderScenario[] = [
 /**
  * The scenario as a request answers it: a conversation whose last message is the user's
  * `tool_result` (the client's answer to the call a message stopped on) gets the answer from it,
- * whatever scenario the body still names.
+ * and one whose last message is the assistant's (a turn paused with pause_turn, sent back) the
+ * rest of that turn, whatever scenario the body still names.
  */
 export function anthropicContinuation(scenario: ProviderScenario, body: unknown): ProviderScenario {
   const messages = isJsonObject(body) && Array.isArray(body['messages']) ? body['messages'] : [];
   const last: unknown = messages.at(-1);
   const content = isJsonObject(last) && Array.isArray(last['content']) ? (last['content'] as unknown[]) : [];
   const answers = content.some((block) => isJsonObject(block) && block['type'] === 'tool_result');
-  return answers ? (ANTHROPIC_SCENARIOS.find((s) => s.id === 'tool-answered') ?? scenario) : scenario;
+  const paused = isJsonObject(last) && last['role'] === 'assistant';
+  const id = answers ? 'tool-answered' : paused ? 'pause-turn-continued' : undefined;
+  return ANTHROPIC_SCENARIOS.find((s) => s.id === id) ?? scenario;
 }

@@ -8,6 +8,7 @@ import type { LegState } from './leg-state';
 import type { PendingToolsState } from './session-store';
 import { preview, PREVIEW_CHARS, toBlockSummary } from './session-summary';
 import { KIND } from '../../../../src-shared/envelope/vocabulary';
+import { awaitsClient } from '../../../../src-shared/reconstruct/payloads';
 
 /**
  * The store's side of the reconstructor's blocks: which block each envelope belongs to, a
@@ -112,7 +113,7 @@ export function pendingToolsOf(
   for (let i = awaiting.length - 1; i >= 0; i--) {
     const block = blocks[awaiting[i] as number];
     if (!block || block.leg !== last.index) continue;
-    if (block.status !== 'complete' || !block.pendingTools || block.pendingTools.length === 0) return null;
+    if (block.status !== 'complete' || !awaitsClient(block)) return null;
     const agentUuid =
       block.agent !== '' ? block.agent : (agents.find((a) => a.parent === null && a.uuid !== '')?.uuid ?? '');
     return { leg: last.index, block, agentUuid };

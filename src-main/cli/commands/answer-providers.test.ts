@@ -7,8 +7,9 @@ import { main } from '../main';
 import { memoryIo } from '../test-io';
 
 /**
- * `answer` on a run that waits for a tool call's approval (the AI SDK's tool approvals): the
- * demo agent's /api/chat recorded paused, then approved or denied from the command line.
+ * `answer` on provider runs that wait for something else than a result: a tool call's approval
+ * (the AI SDK's tool approvals: the demo agent's /api/chat recorded paused, then approved or
+ * denied from the command line), and a turn Anthropic paused (pause_turn), continued.
  */
 
 let dir: string;
@@ -28,16 +29,20 @@ async function run(args: string[]) {
   return { code, out: io.out(), err: io.err() };
 }
 
+async function record(url: string, body: unknown, name: string): Promise<string> {
+  const { code, err } = await run(['record', url, '-d', JSON.stringify(body), '-o', name]);
+  expect(err).toMatch(/paused on awaiting_frontend_tools/);
+  expect(code).toBe(0);
+  return join(dir, name);
+}
+
 async function recordPaused(name: string): Promise<string> {
   const chat = {
     id: 'chat-1',
     scenario: 'tool-approval',
     messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete notes.txt' }] }],
   };
-  const { code, err } = await run(['record', `${agent.url}/api/chat`, '-d', JSON.stringify(chat), '-o', name]);
-  expect(err).toMatch(/paused on awaiting_frontend_tools/);
-  expect(code).toBe(0);
-  return join(dir, name);
+  return record(`${agent.url}/api/chat`, chat, name);
 }
 
 describe('stream-inspector answer: a call that waits for its approval', () => {
@@ -67,5 +72,20 @@ describe('stream-inspector answer: a call that waits for its approval', () => {
     expect((await run(['answer', 'x.ndjson', '--approve', '=why'])).err).toMatch(
       /--approve takes TOOL_USE_ID or TOOL_USE_ID=REASON, not '=why'/,
     );
+  });
+});
+
+describe('stream-inspector answer: a turn Anthropic paused (pause_turn)', () => {
+  it('says the turn waits to be continued, and --yes continues it with the message as it streamed', async () => {
+    const request = { model: 'claude-sonnet-4-5', stream: true, scenario: 'server-tools', messages: [] };
+    const file = await record(`${agent.url}/v1/messages`, request, 'pause-turn.ndjson');
+    const listing = await run(['answer', file]);
+    expect(listing.out).toMatch(
+      /The model paused its turn \(pause_turn, message msg_demo_server\); continue it with --yes/,
+    );
+    expect(listing.code).toBe(1);
+    const { code, err } = await run(['answer', file, '--yes']);
+    expect(err).toContain('Continuation (leg 1): Tomorrow: rain, 16 °C.');
+    expect(code).toBe(0);
   });
 });
