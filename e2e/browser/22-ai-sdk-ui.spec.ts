@@ -211,4 +211,16 @@ test('ai-sdk-ui: a call that needs approval is denied by hand with a reason; the
   await expect(blocks.ofKind('tool_result').first()).toContainText('denied');
   await app.expectNoErrors();
   await app.screenshot('22-ai-sdk-ui-approval-denied');
+
+  // A replay pauses where the run did, with the recorded answer read back from the continuation.
+  await app.replayButton.click();
+  await expect(tools.prompt).toHaveAttribute('data-replay', 'true', { timeout: 15_000 });
+  await expect(tools.replayNote).toHaveText('replay: the recorded answers are filled in');
+  const replayed = tools.tool('call_delete');
+  await expect(replayed.getByTestId(`${TOOL_IDS.quickAnswer}-deny`)).toHaveAttribute('aria-pressed', 'true');
+  await expect(replayed.getByTestId(TOOL_IDS.resultText)).toHaveValue('keep my notes');
+  await app.screenshot('22-ai-sdk-ui-approval-replay');
+  await tools.submit();
+  await expect(tools.prompt).toBeHidden({ timeout: 15_000 });
+  await expect(blocks.view).toContainText('Understood — "notes.txt" stays.');
 });

@@ -3,6 +3,9 @@ import type { PendingToolPayload, PendingTools, SendToolResultsRequest } from '.
 import { decodeBytes } from '../../src-shared/pipeline/session-decoder';
 import { readFixture, readFixtureText } from '../../src-main/testing/fixtures';
 import { readProviderFixture } from '../../src-main/testing/provider-streams';
+import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
+import type { ClientToolAnswer } from '../../src-shared/dialects/types';
+import type { PendingTool } from '../../src-shared/reconstruct/types';
 import {
   AUTO_ANSWER_STORAGE_KEY,
   buildRequest,
@@ -36,6 +39,8 @@ function pendingToolsOf(name: string): PendingToolPayload[] {
 function pendingSet(tools: PendingToolPayload[], answered: PendingTools['answered'] = 'no', leg = 0): PendingTools {
   return { leg, block: 4, agentUuid: 'a', tools, answered, defaultPath: '/agent/tool_results', defaultExtraBody: {} };
 }
+
+const request = (body: string) => ({ method: 'POST', url: 'http://x/agent/tool_results', headers: [], body });
 
 describe.each([
   'frontend_tools.json.sse',
@@ -207,7 +212,6 @@ describe('planAutoAnswer and the auto-answerer', () => {
 });
 
 describe('replays: the recorded answer', () => {
-  const request = (body: string) => ({ method: 'POST', url: 'http://x/agent/tool_results', headers: [], body });
   const recordedBody = readFixtureText('frontend_tools.request.json');
 
   test('recordedAnswers reads the tool_results of the recorded request (frontend_tools.request.json)', () => {
@@ -222,8 +226,8 @@ describe('replays: the recorded answer', () => {
   });
 
   const sourceLegs = [
-    { leg: 0, kind: 'run' as const, request: null },
-    { leg: 1, kind: 'tool-results' as const, request: request(recordedBody) },
+    { leg: 0, kind: 'run' as const, request: null, format: 'json' as const },
+    { leg: 1, kind: 'tool-results' as const, request: request(recordedBody), format: 'json' as const },
   ];
 
   test('recordedAnswersAt: the next leg of the recording, only when it is a tool-results leg', () => {
@@ -234,8 +238,8 @@ describe('replays: the recorded answer', () => {
     expect(
       recordedAnswersAt(
         [
-          { leg: 0, kind: 'run', request: null },
-          { leg: 1, kind: 'reconnect', request: request(recordedBody) },
+          { leg: 0, kind: 'run', request: null, format: 'json' },
+          { leg: 1, kind: 'reconnect', request: request(recordedBody), format: 'json' },
         ],
         0,
       ),
@@ -303,3 +307,60 @@ describe('a call waiting for its approval (the AI SDK’s tool-approval-request)
     expect(deny).toEqual({ kind: 'answer', results: [{ tool_use_id: 'call_delete', content: '', approved: false }] });
   });
 });
+
+describe('a replay of a run its dialect continued: the recorded answers read back from the continuation', () => {
+  const pauseOf = (name: string) =>
+    decodeBytes(readProviderFixture(name)).blocks.find((b) => b.kind === 'awaiting_frontend_tools')!;
+  const legs = (format: 'ai-sdk-ui' | 'ag-ui', body: string) => [
+    { leg: 0, kind: 'run' as const, request: null, format },
+    { leg: 1, kind: 'tool-results' as const, request: request(body), format },
+  ];
+
+  test.each<[string, string, ClientToolAnswer]>([
+    ['ai-sdk-ui/tool-approval.sse', 'call_delete', { toolUseId: 'call_delete', content: 'keep it', approved: false }],
+    ['ai-sdk-ui/client-tool.sse', 'call_confirm', { toolUseId: 'call_confirm', content: '{"ok":true}' }],
+    ['ai-sdk-ui/client-tool.txt', 'call_confirm', { toolUseId: 'call_confirm', content: 'no' }],
+    ['ai-sdk-ui/client-tool.sse', 'call_confirm', { toolUseId: 'call_confirm', content: 'failed', isError: true }],
+  ])('%s: what the continuation sent for %s comes back as the draft', (fixture, _id, answer) => {
+    const pause = pauseOf(fixture);
+    const previousBody = JSON.stringify({ id: 'c', messages: [{ id: 'u', role: 'user', parts: [] }] });
+    const calls = pause.pendingTools ?? [];
+    const body = DIALECT_REGISTRY.get('ai-sdk-ui')!.clientTools!.continueBody({
+      previousBody,
+      calls,
+      answers: [answer],
+      pause: pause.parsed,
+    });
+    const [draft] = draftsWithAnswers(draftsFor(calls.map(payloadOf)), recordedAnswersAt(legs('ai-sdk-ui', body), 0));
+    expect(draft).toMatchObject({
+      toolUseId: answer.toolUseId,
+      content: answer.content,
+      isError: answer.isError === true,
+      approved: answer.approved ?? null,
+    });
+  });
+
+  test('AG-UI: the tool messages of the new RunAgentInput; a body that is not one reads as none', () => {
+    const pause = pauseOf('ag-ui/frontend-tool.sse');
+    const calls = pause.pendingTools ?? [];
+    const answers = calls.map((c) => ({ toolUseId: c.toolUseId, content: 'blue' }));
+    const body = DIALECT_REGISTRY.get('ag-ui')!.clientTools!.continueBody({
+      previousBody: JSON.stringify({ threadId: 't', runId: 'r', messages: [] }),
+      calls,
+      answers,
+    });
+    expect(recordedAnswersAt(legs('ag-ui', body), 0)).toEqual(
+      calls.map((c) => ({ tool_use_id: c.toolUseId, content: 'blue', is_error: false })),
+    );
+    expect(recordedAnswersAt(legs('ag-ui', 'not json'), 0)).toBeNull();
+  });
+});
+
+function payloadOf(tool: PendingTool): PendingToolPayload {
+  return {
+    toolUseId: tool.toolUseId,
+    name: tool.name,
+    input: tool.input ?? null,
+    ...(tool.approvalId !== undefined ? { approvalId: tool.approvalId } : {}),
+  };
+}

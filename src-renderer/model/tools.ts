@@ -5,6 +5,7 @@ import type {
   SendToolResultsRequest,
   ToolResult,
 } from '../../src-shared/contract';
+import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
 import { displayJson } from './json-display';
 
 /**
@@ -337,15 +338,27 @@ export function recordedAnswers(body: string | undefined): ToolResult[] | null {
 }
 
 /**
- * What the recorded run answered at the pause of leg `pauseLeg`: the tool results of the
- * source's next leg when it is a tool-results leg (null when the recording has none).
+ * What the recorded run answered at the pause of leg `pauseLeg`: the answers the source's next
+ * leg sent when it is a tool-results leg (null when the recording has none). A dialect that
+ * continues its runs itself reads them from its own continuation's body (`answersIn`); any
+ * other continuation is the upstream agent's `tool_results`.
  */
 export function recordedAnswersAt(
-  sourceLegs: readonly Pick<LegInfo, 'leg' | 'kind' | 'request'>[],
+  sourceLegs: readonly Pick<LegInfo, 'leg' | 'kind' | 'request' | 'format'>[],
   pauseLeg: number,
 ): ToolResult[] | null {
   const next = sourceLegs.find((l) => l.leg === pauseLeg + 1);
-  return next?.kind === 'tool-results' ? recordedAnswers(next.request?.body) : null;
+  if (next?.kind !== 'tool-results') return null;
+  const body = next.request?.body;
+  const continuation = next.format ? DIALECT_REGISTRY.get(next.format)?.clientTools : undefined;
+  if (!continuation?.answersIn) return recordedAnswers(body);
+  return (
+    continuation.answersIn(body ?? '')?.map((answer) => ({
+      tool_use_id: answer.toolUseId,
+      content: answer.content,
+      ...(answer.approved !== undefined ? { approved: answer.approved } : { is_error: answer.isError === true }),
+    })) ?? null
+  );
 }
 
 /** Drafts prefilled with recorded answers (a replay answers as the recorded run did). */
@@ -353,6 +366,8 @@ export function draftsWithAnswers(drafts: readonly ToolDraft[], answers: readonl
   if (!answers) return [...drafts];
   return drafts.map((d) => {
     const answer = answers.find((a) => a.tool_use_id === d.toolUseId);
-    return answer ? { ...d, content: answer.content, isError: answer.is_error === true } : d;
+    return answer
+      ? { ...d, content: answer.content, isError: answer.is_error === true, approved: answer.approved ?? null }
+      : d;
   });
 }

@@ -125,6 +125,12 @@ export interface ClientToolContinuation {
     answers: readonly ClientToolAnswer[];
     pause?: unknown;
   }): string;
+  /**
+   * The answers a continuation's body carries, read back (what a recording's next leg sent:
+   * a replay offers them as the recorded answers); the inverse of continueBody. Null when the
+   * body is not one this dialect's continuation sends.
+   */
+  answersIn?(body: string): ClientToolAnswer[] | null;
 }
 
 /** What the inspector makes of a block kind a dialect adds (DialectModule.blockKinds). */

@@ -1,6 +1,6 @@
 import { jsonText } from '../../json/tree';
-import { parseJsonObject } from '../../json/values';
-import type { ClientToolContinuation } from '../types';
+import { isJsonObject, parseJsonObject } from '../../json/values';
+import type { ClientToolAnswer, ClientToolContinuation } from '../types';
 
 /** A run id the paused one did not have: `<id>-continued-<n>`, counting on from a continuation's own. */
 export function nextRunId(runId: unknown): string {
@@ -72,6 +72,20 @@ export const agUiClientTools: ClientToolContinuation = {
       tools: input['tools'] ?? [],
       context: input['context'] ?? [],
       forwardedProps: input['forwardedProps'] ?? {},
+    });
+  },
+
+  /** The tool messages of the RunAgentInput (a failure is one with `error` set). */
+  answersIn(body) {
+    const input = parseJsonObject(body);
+    const messages = input?.['messages'];
+    if (!Array.isArray(messages)) return null;
+    return messages.flatMap((message: unknown): ClientToolAnswer[] => {
+      if (!isJsonObject(message) || message['role'] !== 'tool' || typeof message['toolCallId'] !== 'string') return [];
+      const content = typeof message['content'] === 'string' ? message['content'] : '';
+      return [
+        { toolUseId: message['toolCallId'], content, ...(message['error'] !== undefined ? { isError: true } : {}) },
+      ];
     });
   },
 };

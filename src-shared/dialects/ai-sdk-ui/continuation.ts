@@ -1,5 +1,6 @@
 import { isJsonObject, parseJson } from '../../json/values';
 import type { PendingTool } from '../../reconstruct/types';
+import { stringifyJson } from '../../json/tree';
 import type { ClientToolAnswer, ClientToolContinuation } from '../types';
 
 /**
@@ -30,7 +31,45 @@ export const aiSdkContinuation: ClientToolContinuation = {
         : answerUi(paused, byId, new Map(calls.map((call) => [call.toolUseId, call])));
     return JSON.stringify({ ...body, messages: withAssistant(body['messages'] as unknown[], answered, wire) });
   },
+
+  /** The answered tool parts (v4: tool invocations) of the assistant message the body ends with. */
+  answersIn(text) {
+    const body = parseJson(text);
+    const messages = body.ok && isJsonObject(body.value) ? body.value['messages'] : undefined;
+    const last: unknown = Array.isArray(messages) ? messages.at(-1) : undefined;
+    if (!isJsonObject(last) || last['role'] !== 'assistant') return null;
+    const answers: ClientToolAnswer[] = [];
+    const parts = Array.isArray(last['parts']) ? (last['parts'] as unknown[]) : [];
+    for (const part of parts) {
+      const invocation = isJsonObject(part) && isJsonObject(part['toolInvocation']) ? part['toolInvocation'] : part;
+      const answer = isJsonObject(invocation) ? answerOfPart(invocation) : undefined;
+      if (answer) answers.push(answer);
+    }
+    return answers;
+  },
 };
+
+/** A tool part's answer as the frontend gave it (UI: output, error or approval; v4: result), if it has one. */
+function answerOfPart(part: Message): ClientToolAnswer | undefined {
+  const toolUseId = part['toolCallId'];
+  if (typeof toolUseId !== 'string') return undefined;
+  const text = (value: unknown): string => (typeof value === 'string' ? value : (stringifyJson(value ?? null) ?? ''));
+  switch (part['state']) {
+    case 'output-available':
+      return { toolUseId, content: text(part['output']) };
+    case 'result':
+      return { toolUseId, content: text(part['result']) };
+    case 'output-error':
+      return { toolUseId, content: text(part['errorText']), isError: true };
+    case 'approval-responded': {
+      const approval = isJsonObject(part['approval']) ? part['approval'] : {};
+      const reason = approval['reason'];
+      return { toolUseId, content: typeof reason === 'string' ? reason : '', approved: approval['approved'] === true };
+    }
+    default:
+      return undefined;
+  }
+}
 
 type Answers = ReadonlyMap<string, ClientToolAnswer>;
 type Message = Record<string, unknown>;
