@@ -1,6 +1,7 @@
 import { jsonText } from '../../json/tree';
-import { isJsonObject, parseJsonObject } from '../../json/values';
-import type { ClientToolAnswer, ClientToolContinuation } from '../types';
+import { parseJsonObject } from '../../json/values';
+import { answersInEntries, answerText } from '../provider/conversation';
+import type { ClientToolContinuation } from '../types';
 
 /** A run id the paused one did not have: `<id>-continued-<n>`, counting on from a continuation's own. */
 export function nextRunId(runId: unknown): string {
@@ -77,15 +78,16 @@ export const agUiClientTools: ClientToolContinuation = {
 
   /** The tool messages of the RunAgentInput (a failure is one with `error` set). */
   answersIn(body) {
-    const input = parseJsonObject(body);
-    const messages = input?.['messages'];
-    if (!Array.isArray(messages)) return null;
-    return messages.flatMap((message: unknown): ClientToolAnswer[] => {
-      if (!isJsonObject(message) || message['role'] !== 'tool' || typeof message['toolCallId'] !== 'string') return [];
-      const content = typeof message['content'] === 'string' ? message['content'] : '';
-      return [
-        { toolUseId: message['toolCallId'], content, ...(message['error'] !== undefined ? { isError: true } : {}) },
-      ];
-    });
+    return answersInEntries(body, 'messages', (message) =>
+      message['role'] === 'tool' && typeof message['toolCallId'] === 'string'
+        ? [
+            {
+              toolUseId: message['toolCallId'],
+              content: answerText(message['content']),
+              ...(message['error'] !== undefined ? { isError: true } : {}),
+            },
+          ]
+        : [],
+    );
   },
 };

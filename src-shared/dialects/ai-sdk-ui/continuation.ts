@@ -1,6 +1,6 @@
 import { isJsonObject, parseJson } from '../../json/values';
 import type { PendingTool } from '../../reconstruct/types';
-import { stringifyJson } from '../../json/tree';
+import { answerText } from '../provider/conversation';
 import type { ClientToolAnswer, ClientToolContinuation } from '../types';
 
 /**
@@ -53,14 +53,13 @@ export const aiSdkContinuation: ClientToolContinuation = {
 function answerOfPart(part: Message): ClientToolAnswer | undefined {
   const toolUseId = part['toolCallId'];
   if (typeof toolUseId !== 'string') return undefined;
-  const text = (value: unknown): string => (typeof value === 'string' ? value : (stringifyJson(value ?? null) ?? ''));
   switch (part['state']) {
     case 'output-available':
-      return { toolUseId, content: text(part['output']) };
+      return { toolUseId, content: answerText(part['output']) };
     case 'result':
-      return { toolUseId, content: text(part['result']) };
+      return { toolUseId, content: answerText(part['result']) };
     case 'output-error':
-      return { toolUseId, content: text(part['errorText']), isError: true };
+      return { toolUseId, content: answerText(part['errorText']), isError: true };
     case 'approval-responded': {
       const approval = isJsonObject(part['approval']) ? part['approval'] : {};
       const reason = approval['reason'];

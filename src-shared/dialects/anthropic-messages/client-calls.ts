@@ -1,5 +1,11 @@
 import { isJsonObject, parseJson } from '../../json/values';
-import { answerEntries, emitClientPause, pausedConversation } from '../provider/conversation';
+import {
+  answerEntries,
+  answersInEntries,
+  answerText,
+  emitClientPause,
+  pausedConversation,
+} from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import { TextChunks } from '../provider/text-chunks';
 import type { ClientToolContinuation } from '../types';
@@ -139,5 +145,24 @@ export const anthropicContinuation: ClientToolContinuation = {
     }));
     const answered = results.length > 0 ? [{ role: 'user', content: results }] : [];
     return JSON.stringify({ ...body, messages: [...messages, message, ...answered] });
+  },
+
+  /** The `tool_result` blocks of the conversation's user messages. */
+  answersIn(body) {
+    return answersInEntries(body, 'messages', (message) =>
+      message['role'] === 'user' && Array.isArray(message['content'])
+        ? (message['content'] as unknown[]).flatMap((block) =>
+            isJsonObject(block) && block['type'] === 'tool_result' && typeof block['tool_use_id'] === 'string'
+              ? [
+                  {
+                    toolUseId: block['tool_use_id'],
+                    content: answerText(block['content']),
+                    ...(block['is_error'] === true ? { isError: true } : {}),
+                  },
+                ]
+              : [],
+          )
+        : [],
+    );
   },
 };

@@ -1,5 +1,11 @@
 import { isJsonObject, parseJson } from '../../json/values';
-import { answerEntries, emitClientPause, pausedConversation } from '../provider/conversation';
+import {
+  answerEntries,
+  answersInEntries,
+  answerText,
+  emitClientPause,
+  pausedConversation,
+} from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { Completion } from './completion';
@@ -76,5 +82,15 @@ export const openAiChatContinuation: ClientToolContinuation = {
         : { role: 'tool', tool_call_id: call.toolUseId, content: answer.content },
     );
     return JSON.stringify({ ...body, messages: [...messages, message, ...results] });
+  },
+
+  /** The conversation's `tool` messages (a legacy `function` message answers the function_call). */
+  answersIn(body) {
+    return answersInEntries(body, 'messages', (message) => {
+      const content = answerText(message['content']);
+      if (message['role'] === 'function') return [{ toolUseId: FUNCTION_CALL_ID, content }];
+      const id = message['tool_call_id'];
+      return message['role'] === 'tool' && typeof id === 'string' ? [{ toolUseId: id, content }] : [];
+    });
   },
 };

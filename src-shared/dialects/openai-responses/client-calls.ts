@@ -1,6 +1,6 @@
 import { isJsonObject, parseJson } from '../../json/values';
 import type { ProviderEventContext } from '../provider/event-context';
-import { answerEntries, emitClientPause } from '../provider/conversation';
+import { answerEntries, answersInEntries, answerText, emitClientPause } from '../provider/conversation';
 import type { ClientToolContinuation } from '../types';
 
 /*
@@ -84,5 +84,23 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
       return { type, call_id: call.toolUseId, output: answer.content };
     });
     return JSON.stringify({ ...body, previous_response_id: responseId, input });
+  },
+
+  /** The output items and approval responses of the request's `input`. */
+  answersIn(body) {
+    return answersInEntries(body, 'input', (item) => {
+      if (item['type'] === APPROVAL_RESPONSE && typeof item['approval_request_id'] === 'string') {
+        const reason = item['reason'];
+        return [
+          {
+            toolUseId: item['approval_request_id'],
+            content: typeof reason === 'string' ? reason : '',
+            approved: item['approve'] === true,
+          },
+        ];
+      }
+      const output = Object.values(OUTPUT_ITEM).includes(item['type'] as string) && typeof item['call_id'] === 'string';
+      return output ? [{ toolUseId: item['call_id'] as string, content: answerText(item['output']) }] : [];
+    });
   },
 };

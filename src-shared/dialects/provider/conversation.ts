@@ -1,6 +1,6 @@
 import { unified, type StreamIds } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
-import { jsonText } from '../../json/tree';
+import { jsonText, stringifyJson } from '../../json/tree';
 import { isJsonObject, parseJson } from '../../json/values';
 import type { ProviderEventContext } from './event-context';
 import type { ClientToolAnswer } from '../types';
@@ -40,6 +40,27 @@ export function answerEntries(
     const answer = byId.get(call.toolUseId);
     return answer ? [message(call, answer)] : [];
   });
+}
+
+/**
+ * The answers a continuation's body carries (ClientToolContinuation.answersIn): what `read`
+ * takes for answers from each entry of its `key` array (`messages`, `input`). Null when the
+ * body is not a JSON object with that array.
+ */
+export function answersInEntries(
+  text: string,
+  key: string,
+  read: (entry: Record<string, unknown>) => readonly ClientToolAnswer[],
+): ClientToolAnswer[] | null {
+  const parsed = parseJson(text);
+  const entries = parsed.ok && isJsonObject(parsed.value) ? parsed.value[key] : undefined;
+  if (!Array.isArray(entries)) return null;
+  return entries.flatMap((entry: unknown) => (isJsonObject(entry) ? read(entry) : []));
+}
+
+/** An answer's text as a continuation sent it: a string as it is, any other value as its JSON. */
+export function answerText(value: unknown): string {
+  return typeof value === 'string' ? value : (stringifyJson(value ?? null) ?? '');
 }
 
 /** A call a pause offers for an answer, as the `awaiting_frontend_tools` payload names it. */

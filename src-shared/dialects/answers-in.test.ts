@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { readProviderFixture } from '../../src-main/testing/provider-streams';
+import { decodeBytes } from '../pipeline/session-decoder';
+import { DIALECT_REGISTRY } from './registry';
+import type { ClientToolAnswer } from './types';
+
+/**
+ * `clientTools.answersIn` is the inverse of `continueBody`: what a continuation sent reads back
+ * as the answers given (a replay offers them as the recorded answers). Every dialect that has
+ * it, from its demo captures that pause, with a body of the shape its API takes.
+ */
+
+const CASES: readonly { fixture: string; previousBody: unknown }[] = [
+  { fixture: 'ai-sdk-ui/client-tool.sse', previousBody: { id: 'c', messages: [] } },
+  { fixture: 'ai-sdk-ui/client-tool.txt', previousBody: { id: 'c', messages: [] } },
+  { fixture: 'ai-sdk-ui/tool-approval.sse', previousBody: { id: 'c', messages: [] } },
+  { fixture: 'ag-ui/frontend-tool.sse', previousBody: { threadId: 't', runId: 'r', messages: [] } },
+  { fixture: 'anthropic-messages/tool-use.sse', previousBody: { model: 'm', messages: [] } },
+  { fixture: 'openai-chat/parallel-tools.sse', previousBody: { model: 'm', messages: [] } },
+  { fixture: 'openai-responses/builtin-tools.sse', previousBody: { model: 'm', input: 'x' } },
+];
+
+describe.each(CASES)('$fixture: the answers a continuation sent read back as they were given', (c) => {
+  const result = decodeBytes(readProviderFixture(c.fixture));
+  const pause = result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+  const continuation = DIALECT_REGISTRY.get(result.formats[0] ?? '')?.clientTools;
+
+  it('round trip', () => {
+    const calls = pause?.pendingTools ?? [];
+    expect(calls.length).toBeGreaterThan(0);
+    const answers: ClientToolAnswer[] = calls.map((call, i) =>
+      call.approvalId !== undefined
+        ? { toolUseId: call.toolUseId, content: `reason ${i}`, approved: i % 2 === 0 }
+        : { toolUseId: call.toolUseId, content: `{"answer":${i}}` },
+    );
+    const body = continuation!.continueBody({
+      previousBody: JSON.stringify(c.previousBody),
+      calls,
+      answers,
+      pause: pause?.parsed,
+    });
+    const read = continuation!.answersIn!(body) ?? [];
+    expect(answers.map((a) => read.find((r) => r.toolUseId === a.toolUseId))).toEqual(answers);
+  });
+
+  it('must not: a body that is not a continuation of this API reads as none', () => {
+    expect(continuation!.answersIn!('not json')).toBeNull();
+    expect(continuation!.answersIn!('{"other": []}')).toBeNull();
+  });
+});
