@@ -231,10 +231,10 @@ describe('replays: the recorded answer', () => {
   ];
 
   test('recordedAnswersAt: the next leg of the recording, only when it is a tool-results leg', () => {
-    expect(recordedAnswersAt(sourceLegs, 0)).toEqual([
+    expect(recordedAnswersAt(sourceLegs, 0, [])).toEqual([
       { tool_use_id: 'toolu_synth_confirm', content: 'yes', is_error: false },
     ]);
-    expect(recordedAnswersAt(sourceLegs, 1)).toBeNull();
+    expect(recordedAnswersAt(sourceLegs, 1, [])).toBeNull();
     expect(
       recordedAnswersAt(
         [
@@ -242,6 +242,7 @@ describe('replays: the recorded answer', () => {
           { leg: 1, kind: 'reconnect', request: request(recordedBody), format: 'json' },
         ],
         0,
+        [],
       ),
     ).toBeNull();
   });
@@ -331,7 +332,10 @@ describe('a replay of a run its dialect continued: the recorded answers read bac
       answers: [answer],
       pause: pause.parsed,
     });
-    const [draft] = draftsWithAnswers(draftsFor(calls.map(payloadOf)), recordedAnswersAt(legs('ai-sdk-ui', body), 0));
+    const [draft] = draftsWithAnswers(
+      draftsFor(calls.map(payloadOf)),
+      recordedAnswersAt(legs('ai-sdk-ui', body), 0, calls.map(payloadOf)),
+    );
     expect(draft).toMatchObject({
       toolUseId: answer.toolUseId,
       content: answer.content,
@@ -349,10 +353,10 @@ describe('a replay of a run its dialect continued: the recorded answers read bac
       calls,
       answers,
     });
-    expect(recordedAnswersAt(legs('ag-ui', body), 0)).toEqual(
+    expect(recordedAnswersAt(legs('ag-ui', body), 0, calls.map(payloadOf))).toEqual(
       calls.map((c) => ({ tool_use_id: c.toolUseId, content: 'blue', is_error: false })),
     );
-    expect(recordedAnswersAt(legs('ag-ui', 'not json'), 0)).toBeNull();
+    expect(recordedAnswersAt(legs('ag-ui', 'not json'), 0, [])).toBeNull();
   });
 });
 

@@ -346,6 +346,7 @@ export function recordedAnswers(body: string | undefined): ToolResult[] | null {
 export function recordedAnswersAt(
   sourceLegs: readonly Pick<LegInfo, 'leg' | 'kind' | 'request' | 'format'>[],
   pauseLeg: number,
+  calls: readonly PendingToolPayload[],
 ): ToolResult[] | null {
   const next = sourceLegs.find((l) => l.leg === pauseLeg + 1);
   if (next?.kind !== 'tool-results') return null;
@@ -353,7 +354,7 @@ export function recordedAnswersAt(
   const continuation = next.format ? DIALECT_REGISTRY.get(next.format)?.clientTools : undefined;
   if (!continuation?.answersIn) return recordedAnswers(body);
   return (
-    continuation.answersIn(body ?? '')?.map((answer) => ({
+    continuation.answersIn(body ?? '', calls)?.map((answer) => ({
       tool_use_id: answer.toolUseId,
       content: answer.content,
       ...(answer.approved !== undefined ? { approved: answer.approved } : { is_error: answer.isError === true }),

@@ -127,10 +127,11 @@ export interface ClientToolContinuation {
   }): string;
   /**
    * The answers a continuation's body carries, read back (what a recording's next leg sent:
-   * a replay offers them as the recorded answers); the inverse of continueBody. Null when the
+   * a replay offers them as the recorded answers); the inverse of continueBody. `calls`: the
+   * calls it answered (an API that answers by tool name and order needs them). Null when the
    * body is not one this dialect's continuation sends.
    */
-  answersIn?(body: string): ClientToolAnswer[] | null;
+  answersIn?(body: string, calls: readonly PendingTool[]): ClientToolAnswer[] | null;
 }
 
 /** What the inspector makes of a block kind a dialect adds (DialectModule.blockKinds). */

@@ -106,7 +106,7 @@ function Prompt(props: { app: AppModel; session: SessionData; pending: PendingTo
       </ToolsNotice>
     );
   }
-  return <PendingPrompt {...props} recorded={recordedAnswersAt(source.detail.legs, pending.leg)} />;
+  return <PendingPrompt {...props} recorded={recordedAnswersAt(source.detail.legs, pending.leg, pending.tools)} />;
 }
 
 function PendingPrompt({

@@ -1,9 +1,9 @@
 import type { StreamIds } from '../../envelope/unified';
 import { isJsonObject, parseJson } from '../../json/values';
-import { answerEntries, emitClientPause } from '../provider/conversation';
+import { answerEntries, answersByName, answerText, emitClientPause } from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import { TextChunks } from '../provider/text-chunks';
-import type { ClientToolContinuation } from '../types';
+import type { ClientToolAnswer, ClientToolContinuation } from '../types';
 
 /*
  * Gemini runs its code execution and grounding, not the client's function declarations: a
@@ -139,4 +139,29 @@ export const geminiContinuation: ClientToolContinuation = {
       contents: [...(body['contents'] as unknown[]), content, { role: 'user', parts: responses }],
     });
   },
+
+  /** The `functionResponse`s of the conversation's last user content, by the tool each names. */
+  answersIn(body, calls) {
+    const parsed = parseJson(body);
+    const contents = parsed.ok && isJsonObject(parsed.value) ? parsed.value['contents'] : undefined;
+    if (!Array.isArray(contents)) return null;
+    const last: unknown = contents.at(-1);
+    const parts = isJsonObject(last) && Array.isArray(last['parts']) ? (last['parts'] as unknown[]) : [];
+    return answersByName(
+      calls,
+      parts.flatMap((part) => {
+        const response = isJsonObject(part) && isJsonObject(part['functionResponse']) ? part['functionResponse'] : null;
+        return response ? [{ name: response['name'], answer: answerOfResponse(response['response']) }] : [];
+      }),
+    );
+  },
 };
+
+/** The answer a `functionResponse`'s response was made from (responseOf, read back). */
+function answerOfResponse(response: unknown): Omit<ClientToolAnswer, 'toolUseId'> {
+  if (isJsonObject(response) && Object.keys(response).length === 1) {
+    if ('error' in response) return { content: answerText(response['error']), isError: true };
+    if ('result' in response) return { content: answerText(response['result']) };
+  }
+  return { content: answerText(response) };
+}

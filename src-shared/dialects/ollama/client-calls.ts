@@ -1,5 +1,11 @@
-import { isJsonObject } from '../../json/values';
-import { answerEntries, emitClientPause, pausedConversation } from '../provider/conversation';
+import { isJsonObject, parseJson } from '../../json/values';
+import {
+  answerEntries,
+  answersByName,
+  answerText,
+  emitClientPause,
+  pausedConversation,
+} from '../provider/conversation';
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { OllamaResponse } from './response';
@@ -58,5 +64,25 @@ export const ollamaContinuation: ClientToolContinuation = {
       content: answer.content,
     }));
     return JSON.stringify({ ...body, messages: [...messages, message, ...results] });
+  },
+
+  /** The `tool` messages after the conversation's last assistant message, by the tool each names. */
+  answersIn(body, calls) {
+    const parsed = parseJson(body);
+    const list = parsed.ok && isJsonObject(parsed.value) ? parsed.value['messages'] : undefined;
+    if (!Array.isArray(list)) return null;
+    const messages: readonly unknown[] = list;
+    const isAssistant = (m: unknown): boolean => isJsonObject(m) && m['role'] === 'assistant';
+    let assistant = messages.length - 1;
+    while (assistant >= 0 && !isAssistant(messages[assistant])) assistant--;
+    const after = messages.slice(assistant + 1);
+    return answersByName(
+      calls,
+      after.flatMap((m: unknown) =>
+        isJsonObject(m) && m['role'] === 'tool'
+          ? [{ name: m['tool_name'], answer: { content: answerText(m['content']) } }]
+          : [],
+      ),
+    );
   },
 };

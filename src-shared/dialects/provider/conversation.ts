@@ -58,6 +58,24 @@ export function answersInEntries(
   return entries.flatMap((entry: unknown) => (isJsonObject(entry) ? read(entry) : []));
 }
 
+/**
+ * Reads answers that name their call's tool, not its id (Gemini's `functionResponse`s,
+ * Ollama's `tool` messages), in the order the calls came: each goes to the first call of its
+ * name not answered yet.
+ */
+export function answersByName(
+  calls: readonly PendingTool[],
+  named: readonly { name: unknown; answer: Omit<ClientToolAnswer, 'toolUseId'> }[],
+): ClientToolAnswer[] {
+  const left = [...calls];
+  return named.flatMap(({ name, answer }) => {
+    const at = left.findIndex((call) => call.name === name);
+    if (at < 0) return [];
+    const [call] = left.splice(at, 1);
+    return [{ ...answer, toolUseId: (call as PendingTool).toolUseId }];
+  });
+}
+
 /** An answer's text as a continuation sent it: a string as it is, any other value as its JSON. */
 export function answerText(value: unknown): string {
   return typeof value === 'string' ? value : (stringifyJson(value ?? null) ?? '');
