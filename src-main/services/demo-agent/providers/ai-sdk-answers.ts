@@ -1,4 +1,4 @@
-import { isJsonObject } from '../../../../src-shared/json/values';
+import { aiSdkContinuation } from '../../../../src-shared/dialects/ai-sdk-ui/continuation';
 import type { ProviderScenario } from './types';
 
 /**
@@ -6,10 +6,12 @@ import type { ProviderScenario } from './types';
  * sent back with the assistant message's tool part answered picks the continuation to stream.
  */
 
-/** The tool the frontend runs: it asks the user, as the upstream demo's user_confirm does. */
+/** The tool the frontend runs (it asks the user, as the upstream demo's user_confirm does), and its call. */
 export const CONFIRM_TOOL = 'user_confirm';
-/** The tool the server runs once the user approves it, and the approval it asks for. */
+export const CONFIRM_CALL = 'call_confirm';
+/** The tool the server runs once the user approves it, its call, and the approval it asks for. */
 export const APPROVED_TOOL = 'delete_file';
+export const APPROVAL_CALL = 'call_delete';
 export const APPROVAL_ID = 'approval-delete';
 
 /**
@@ -22,50 +24,15 @@ export const APPROVAL_ID = 'approval-delete';
  */
 export function continuation(scenarios: readonly ProviderScenario[]) {
   return (scenario: ProviderScenario, body: unknown): ProviderScenario => {
-    const parts = lastAssistantParts(body);
-    const approved = approvalAnswer(parts);
-    const answer = confirmAnswer(parts);
-    const id =
-      approved !== undefined
-        ? `tool-approval-${approved ? 'approved' : 'denied'}`
-        : answer !== undefined
-          ? `client-tool-${answer === 'yes' ? 'confirmed' : 'declined'}`
-          : undefined;
+    // What the frontend answered, read back as the dialect reads a continuation it recorded.
+    const answers = aiSdkContinuation.answersIn?.(JSON.stringify(body ?? null), []) ?? [];
+    const approval = answers.find((a) => a.toolUseId === APPROVAL_CALL && a.approved !== undefined);
+    const confirm = answers.find((a) => a.toolUseId === CONFIRM_CALL && a.approved === undefined && !a.isError);
+    const id = approval
+      ? `tool-approval-${approval.approved ? 'approved' : 'denied'}`
+      : confirm
+        ? `client-tool-${confirm.content.trim().toLowerCase() === 'yes' ? 'confirmed' : 'declined'}`
+        : undefined;
     return scenarios.find((s) => s.id === id) ?? scenario;
   };
-}
-
-/** The parts of the request's last message when it is the assistant's. */
-function lastAssistantParts(body: unknown): unknown[] {
-  const messages = isJsonObject(body) && Array.isArray(body['messages']) ? body['messages'] : [];
-  const last: unknown = messages.at(-1);
-  if (!isJsonObject(last) || last['role'] !== 'assistant') return [];
-  return Array.isArray(last['parts']) ? (last['parts'] as unknown[]) : [];
-}
-
-/** Whether the delete_file call was approved, if the parts answer its approval. */
-function approvalAnswer(parts: readonly unknown[]): boolean | undefined {
-  for (const part of parts) {
-    if (!isJsonObject(part) || part['type'] !== `tool-${APPROVED_TOOL}` || part['state'] !== 'approval-responded')
-      continue;
-    const approval = part['approval'];
-    return isJsonObject(approval) && approval['id'] === APPROVAL_ID && approval['approved'] === true;
-  }
-  return undefined;
-}
-
-/** The answer to user_confirm the parts carry, lower-cased, if they carry one. */
-function confirmAnswer(parts: readonly unknown[]): string | undefined {
-  for (const part of parts) {
-    if (!isJsonObject(part)) continue;
-    const invocation = isJsonObject(part['toolInvocation']) ? part['toolInvocation'] : undefined;
-    const answer =
-      part['type'] === `tool-${CONFIRM_TOOL}` && part['state'] === 'output-available'
-        ? part['output']
-        : invocation?.['toolName'] === CONFIRM_TOOL && invocation['state'] === 'result'
-          ? invocation['result']
-          : undefined;
-    if (answer !== undefined) return typeof answer === 'string' ? answer.trim().toLowerCase() : '';
-  }
-  return undefined;
 }

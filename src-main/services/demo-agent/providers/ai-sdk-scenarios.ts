@@ -1,5 +1,5 @@
 import { CHART_PNG_BASE64 } from '../sample-image';
-import { APPROVAL_ID, APPROVED_TOOL, CONFIRM_TOOL } from './ai-sdk-answers';
+import { APPROVAL_CALL, APPROVAL_ID, APPROVED_TOOL, CONFIRM_CALL, CONFIRM_TOOL } from './ai-sdk-answers';
 import type { ProviderEvent, ProviderScenario } from './types';
 
 /**
@@ -209,7 +209,7 @@ const SPECS: readonly ScenarioSpec[] = [
         .start()
         .step()
         .text('txt-0', ['I can delete the draft ', '"Q3 plan" for you.'])
-        .toolCall('call_confirm', CONFIRM_TOOL, ['{"message":', '"Delete the draft \\"Q3 plan\\"?"}'])
+        .toolCall(CONFIRM_CALL, CONFIRM_TOOL, ['{"message":', '"Delete the draft \\"Q3 plan\\"?"}'])
         .finishStep('tool-calls', 52, 30)
         .finish('tool-calls', 52, 30),
   },
@@ -250,8 +250,8 @@ const SPECS: readonly ScenarioSpec[] = [
         .start()
         .step()
         .text('txt-0', ['I will delete ', '"notes.txt" once you approve.'])
-        .toolCall('call_delete', APPROVED_TOOL, ['{"path":', '"notes.txt"}'])
-        .approvalRequest(APPROVAL_ID, 'call_delete')
+        .toolCall(APPROVAL_CALL, APPROVED_TOOL, ['{"path":', '"notes.txt"}'])
+        .approvalRequest(APPROVAL_ID, APPROVAL_CALL)
         .finishStep('tool-calls', 48, 26)
         .finish('tool-calls', 48, 26),
   },
@@ -265,7 +265,7 @@ const SPECS: readonly ScenarioSpec[] = [
       s
         .start()
         .step()
-        .toolOutput('call_delete', { deleted: 'notes.txt' })
+        .toolOutput(APPROVAL_CALL, { deleted: 'notes.txt' })
         .finishStep('tool-calls', 80, 0)
         .step()
         .text('txt-1', ['Done — ', '"notes.txt" is deleted.'])
@@ -282,7 +282,7 @@ const SPECS: readonly ScenarioSpec[] = [
       s
         .start()
         .step()
-        .toolOutputDenied('call_delete')
+        .toolOutputDenied(APPROVAL_CALL)
         .text('txt-1', ['Understood — ', '"notes.txt" stays.'])
         .finishStep('stop', 84, 8)
         .finish('stop', 84, 8),

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../../../../src-shared/json/values';
+import { openAiResponsesContinuation } from '../../../../src-shared/dialects/openai-responses/client-calls';
 import type { ProviderScenario } from './types';
 
 /**
@@ -23,22 +23,12 @@ export const APPROVAL_REQUEST = {
  */
 export function responsesContinuation(scenarios: readonly ProviderScenario[]) {
   return (scenario: ProviderScenario, body: unknown): ProviderScenario => {
-    const input: unknown[] = isJsonObject(body) && Array.isArray(body['input']) ? body['input'] : [];
-    const approval = input.find(
-      (item) =>
-        isJsonObject(item) &&
-        item['type'] === 'mcp_approval_response' &&
-        item['approval_request_id'] === APPROVAL_REQUEST.id,
-    );
-    const answers = input.some(
-      (item) =>
-        isJsonObject(item) && (item['type'] === 'function_call_output' || item['type'] === 'custom_tool_call_output'),
-    );
-    const id = isJsonObject(approval)
-      ? approval['approve'] === true
-        ? 'mcp-approved'
-        : 'mcp-denied'
-      : answers
+    // What the client answered, read back as the dialect reads a continuation it recorded.
+    const answers = openAiResponsesContinuation.answersIn?.(JSON.stringify(body ?? null), []) ?? [];
+    const approval = answers.find((a) => a.toolUseId === APPROVAL_REQUEST.id && a.approved !== undefined);
+    const id = approval
+      ? `mcp-${approval.approved ? 'approved' : 'denied'}`
+      : answers.some((a) => a.approved === undefined)
         ? 'function-answered'
         : undefined;
     return scenarios.find((s) => s.id === id) ?? scenario;

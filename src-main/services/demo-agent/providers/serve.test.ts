@@ -127,7 +127,10 @@ describe('the demo agent serves the provider APIs', () => {
           role: 'assistant',
           content: '',
           parts: [
-            { type: 'tool-invocation', toolInvocation: { state: 'result', toolName: 'user_confirm', result: 'yes' } },
+            {
+              type: 'tool-invocation',
+              toolInvocation: { state: 'result', toolCallId: 'call_confirm', toolName: 'user_confirm', result: 'yes' },
+            },
           ],
         },
       ],
