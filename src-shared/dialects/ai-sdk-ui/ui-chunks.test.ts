@@ -163,6 +163,15 @@ describe('tool calls', () => {
     ]);
   });
 
+  it('an approval request without its approvalId is an invalid event, kept; the call waits as a client call', () => {
+    const result = ui([start, ...tool('c', [], {}), { type: 'tool-approval-request', toolCallId: 'c' }, finish]);
+    expect(result.rules).toEqual(['provider.invalid-event']);
+    expect(result.diagnostics[0]?.message).toMatch(/lacks its string field approvalId/);
+    expect(result.blocks.find((b) => b.kind === 'awaiting_frontend_tools')?.pendingTools).toEqual([
+      { toolUseId: 'c', name: 'get_weather', input: {} },
+    ]);
+  });
+
   it('a preliminary output is an event; the last output is the result', () => {
     const result = ui([
       start,
