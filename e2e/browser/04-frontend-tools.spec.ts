@@ -35,7 +35,7 @@ for (const format of FORMATS) {
 
     await app.show('blocks');
     await blocks.expectNoneLive();
-    await expect(blocks.legDividers.filter({ hasText: 'leg 1' })).toBeVisible();
+    await expect(blocks.legDividers.filter({ hasText: 'leg 1' })).toContainText('continuation of the paused run');
     await expect(blocks.view).toContainText('Confirmed — the report is saved. 12 × 7 = 84.');
     await app.expectNoErrors();
     if (format === 'json') await app.screenshot('04-blocks-continuation');

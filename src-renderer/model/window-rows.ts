@@ -8,7 +8,7 @@ export interface WindowRow {
   readonly position: number;
   readonly seq: number;
   readonly cells: RowCells | null;
-  /** The first row of a continuation leg (after frontend-tool results were sent). */
+  /** The first row of a continuation leg (the run continued after its pause). */
   readonly legStart: boolean;
   /** What the cells were made from: an equal source makes equal cells. */
   readonly source: TimelineRow | undefined;

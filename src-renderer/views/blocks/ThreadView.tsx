@@ -137,7 +137,8 @@ function startsLeg(thread: AgentThread, index: number): boolean {
 
 const LEG_KINDS: Record<LegInfo['kind'], string> = {
   run: 'run',
-  'tool-results': 'continuation after the frontend tool results',
+  // Results, approvals, or Anthropic's paused turn sent back: the run continued after its pause.
+  'tool-results': 'continuation of the paused run',
   reconnect: 'reconnected stream',
   file: 'file',
 };

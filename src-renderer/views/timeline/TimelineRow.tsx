@@ -141,7 +141,11 @@ export const TimelineRowView = memo(function TimelineRowView({
       aria-selected={selected}
       className={`tt-row ${position % 2 === 1 ? 'tt-stripe' : ''} ${selected ? 'tt-selected' : ''} ${highlighted ? 'tt-highlighted' : ''} ${cells?.severity ? `tt-sev-${cells.severity}` : ''} ${legStart ? 'tt-leg-start' : ''}`}
       data-leg-start={legStart ? 'true' : undefined}
-      title={legStart ? 'A new leg starts here: the continuation after the frontend-tool results were sent' : undefined}
+      title={
+        legStart
+          ? 'A new leg starts here: the run continued after its pause (tool results, approvals or a paused turn sent back)'
+          : undefined
+      }
       data-testid={`${TEST_IDS.timelineRow}-${seq}`}
       data-seq={seq}
       style={{ height: ROW_HEIGHT, width, top }}
