@@ -33,10 +33,16 @@ const KNOWN: Record<string, readonly string[]> = {
   'samples/truncated.recording': ['json'],
 };
 
-/** The dialect a file's place or name says: the provider folders name theirs, upstream files end `.<format>.sse`. */
+/**
+ * The dialect a file's place or name says: the provider folders name theirs, the recorded
+ * Anthropic streams are the Messages API and the recorded OpenAI Responses streams that API,
+ * upstream files end `.<format>.sse`.
+ */
 function expectedFormats(path: string): readonly string[] | undefined {
   const known = KNOWN[path];
   if (known) return known;
+  if (path.startsWith('fixtures/external/anthropic/')) return ['anthropic-messages'];
+  if (path.startsWith('fixtures/external/openai-responses/')) return ['openai-responses'];
   const provider = /^fixtures\/providers\/([^/]+)\//.exec(path)?.[1];
   if (provider) return [provider];
   const upstream = /^fixtures\/upstream\/.*\.(json|xml|raw)\.sse$/.exec(path)?.[1];

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { decodeBytes, decodeLegs } from '../../src-shared/pipeline/session-decoder';
+import { blockEndFacts, endStatusOf, type EndStatusKind } from '../../src-shared/pipeline/end-status';
 import type { DecodeResult } from '../../src-shared/pipeline/types';
 import { chunkings } from '../../src-shared/testing/chunking';
 import { encodeUtf8 } from '../../src-shared/text/utf8';
@@ -39,4 +40,17 @@ export function decodeEveryChunking(bytes: Uint8Array): { name: string; shape: u
     name,
     shape: decodedShape(decodeLegs([chunks.map((c) => ({ bytes: c }))])),
   }));
+}
+
+/** The chunkings (decodeEveryChunking) whose decode differs from the whole stream's: none, for a decoder. */
+export function chunkingsThatDiffer(bytes: Uint8Array): string[] {
+  const [first, ...rest] = decodeEveryChunking(bytes);
+  const expected = JSON.stringify(first?.shape);
+  return rest.filter((r) => JSON.stringify(r.shape) !== expected).map((r) => r.name);
+}
+
+/** The end status of a decode's last leg, as the session list shows it. */
+export function lastLegStatus(result: DecodeResult): EndStatusKind {
+  const leg = result.ends.length - 1;
+  return endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, leg) }).kind;
 }

@@ -33,6 +33,14 @@ const TOOL_USE: Readonly<Record<string, { type: EnvelopeKind; kind: ToolKind }>>
   mcp_tool_use: { type: KIND.server_tool_call, kind: 'mcp' },
 };
 
+/**
+ * Blocks kept whole and shown as they stand at their stop: redacted thinking (opaque data), a
+ * model fallback (`from` and `to` models), a context compaction (its summary, streamed as
+ * compaction_delta or given in the start). docs/protocols/provider-events.md, "Content blocks and
+ * text".
+ */
+const KEPT_WHOLE: ReadonlySet<string> = new Set(['redacted_thinking', 'fallback', 'compaction']);
+
 const DELTA_KINDS: Readonly<Record<string, DeltaKind>> = {
   text_delta: 'text_delta',
   thinking_delta: 'reasoning_delta',
@@ -53,7 +61,8 @@ export function startBlock(s: MessagesStream, ctx: ProviderEventContext, event: 
     id: stringField(start, 'id'),
     name: stringField(start, 'name'),
     toolUseId: stringField(start, 'tool_use_id'),
-    start,
+    // A copy: a compaction block's deltas complete it.
+    start: { ...start },
     input: [],
     kept: s.assistant.start(index, start),
   };
@@ -88,7 +97,7 @@ export function startBlock(s: MessagesStream, ctx: ProviderEventContext, event: 
   // A server tool result arrives whole in its start event: its row is that frame (its bytes
   // are the result's), and the stop event that follows is shown as what it is.
   if (isToolResultBlock(blockType)) return toolResult(s, ctx, index, block);
-  if (blockType !== 'redacted_thinking')
+  if (!KEPT_WHOLE.has(blockType))
     s.reportUnknown(
       ctx,
       `block:${blockType}`,
@@ -143,6 +152,8 @@ export function blockDelta(s: MessagesStream, ctx: ProviderEventContext, event: 
       unified('stream.content_block_delta', s.ids(index), { kind, channel: 'output_text' }),
     );
     return;
+  } else if (deltaType === 'compaction_delta' && block.type === 'compaction') {
+    compactionDelta(s, index, block, delta);
   } else if (kind === undefined) {
     s.reportUnknown(
       ctx,
@@ -215,11 +226,27 @@ export function stopBlock(s: MessagesStream, ctx: ProviderEventContext, event: W
     );
     return;
   }
-  // Redacted thinking and block types this version does not know: the start's block, kept whole.
+  // Blocks kept whole (KEPT_WHOLE) and block types this version does not know: the start's
+  // block, completed by its deltas (a compaction's summary).
   ctx.emit(
     { type: block.type || 'unknown_block', final: true, delta: jsonText(block.start), extras: { index } },
     unified('stream.content_block_stop', s.ids(index, block), { kind: block.type }),
   );
+}
+
+/**
+ * A compaction_delta of a compaction block: its `content` is the next piece of the summary of
+ * the context the API compacted; any other field (`encrypted_content`) replaces the block's, as
+ * each delta carries it whole. Kept for the block shown at the stop and for the assistant message.
+ */
+function compactionDelta(s: MessagesStream, index: number, block: OpenBlock, delta: WireEvent): void {
+  const { type: _type, content, ...fields } = delta;
+  if (typeof content === 'string') {
+    block.start['content'] = `${stringField(block.start, 'content')}${content}`;
+    s.assistant.text(block.kept, content);
+  }
+  Object.assign(block.start, fields);
+  s.assistant.assign(index, fields);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readProviderFixture } from '../../../src-main/testing/provider-streams';
+import { readProviderFixture, rulesOf } from '../../../src-main/testing/provider-streams';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import { encodeUtf8 } from '../../text/utf8';
 import { anthropicContinuation } from './client-calls';
@@ -88,6 +88,34 @@ describe('the pause', () => {
     expect(body.messages[1]?.content).toHaveLength(18);
     expect(body.messages[1]?.content[0]?.type).toBe('redacted_thinking');
     expect(body.messages[1]?.content.at(-1)).toEqual({ type: 'text', text: 'It is sunny in Paris, 21 °C.' });
+  });
+
+  it('blocks kept whole go back as they came, a compaction with the summary its deltas streamed and their latest encrypted_content', () => {
+    const fallback = { type: 'fallback', from: { model: 'claude-a' }, to: { model: 'claude-b' } };
+    const kept = [
+      sse('content_block_start', { index: 0, content_block: { type: 'compaction', content: null } }),
+      delta(0, { type: 'compaction_delta', content: 'Summary ', encrypted_content: 'old' }),
+      delta(0, { type: 'compaction_delta', content: 'complete', encrypted_content: 'opaque' }),
+      sse('content_block_stop', { index: 0 }),
+      sse('content_block_start', { index: 1, content_block: fallback }),
+      sse('content_block_stop', { index: 1 }),
+    ];
+    const [start, ...rest] = toolUse();
+    // The tool_use block at index 2 and the message's end, after them.
+    const bytes = encodeUtf8([start, ...kept, ...rest.slice(9)].join(''));
+    const compaction = { type: 'compaction', content: 'Summary complete', encrypted_content: 'opaque' };
+    const result = decodeBytes(bytes);
+    // Both are block types the API sends: shown, never reported unknown.
+    expect(rulesOf(result)).toEqual([]);
+    expect(result.blocks.slice(0, 2).map((b) => [b.kind, JSON.parse(b.content) as unknown])).toEqual([
+      ['compaction', compaction],
+      ['fallback', fallback],
+    ]);
+    const pause = pauseOf(bytes);
+    expect((pause?.parsed as { message: { content: unknown[] } }).message.content.slice(0, 2)).toEqual([
+      compaction,
+      fallback,
+    ]);
   });
 
   it("takes a block index of any size (the server's number) without walking up to it", () => {

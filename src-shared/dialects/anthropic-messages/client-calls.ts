@@ -24,11 +24,18 @@ import type { ClientToolContinuation } from '../types';
 /** Characters of content kept for the assistant message; past it the pause says it was not kept. */
 const MAX_KEPT_CHARS = 1024 * 1024;
 
+/** The field a block's streamed text goes to: text and thinking deltas, a compaction's summary. */
+const STREAMED_FIELD: ReadonlyMap<unknown, string> = new Map([
+  ['text', 'text'],
+  ['thinking', 'thinking'],
+  ['compaction', 'content'],
+]);
+
 /**
  * The content blocks of the message being streamed, as the client's assistant message carries
- * them back: each block's start, its text, thinking and signature deltas appended, its tool
- * input parsed at its stop, its citations added. Past MAX_KEPT_CHARS it keeps nothing more and
- * says so (a continuation cannot send a message cut short).
+ * them back: each block's start, its text, thinking, signature and compaction deltas appended,
+ * its tool input parsed at its stop, its citations added. Past MAX_KEPT_CHARS it keeps nothing
+ * more and says so (a continuation cannot send a message cut short).
  */
 export class AssistantBlocks {
   /** The client's calls (`tool_use` blocks), kept whatever the size of the rest. */
@@ -60,6 +67,12 @@ export class AssistantBlocks {
     if (block) block[field] = `${typeof block[field] === 'string' ? block[field] : ''}${text}`;
   }
 
+  /** Fields set whole (a compaction delta's `encrypted_content`). */
+  assign(index: number, fields: Record<string, unknown>): void {
+    const block = this.blocks.get(index)?.block;
+    if (block) Object.assign(block, fields);
+  }
+
   citation(index: number, citation: unknown): void {
     const block = this.blocks.get(index)?.block;
     if (!block) return;
@@ -88,7 +101,7 @@ export class AssistantBlocks {
     return [...this.blocks.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, { block, streamed }]) => {
-        const field = block['type'] === 'thinking' ? 'thinking' : block['type'] === 'text' ? 'text' : undefined;
+        const field = STREAMED_FIELD.get(block['type']);
         if (!field) return block;
         return { ...block, [field]: `${typeof block[field] === 'string' ? block[field] : ''}${streamed.text()}` };
       });

@@ -13,7 +13,10 @@ export interface OpenBlock extends StartedBlock {
   id: string;
   name: string;
   toolUseId: string;
-  /** The start event's content_block (server tool results carry their whole content there). */
+  /**
+   * A copy of the start event's content_block (server tool results carry their whole content
+   * there; a compaction block's deltas complete it).
+   */
   start: WireEvent;
   /** input_json_delta fragments, joined at the stop. */
   input: string[];

@@ -1,9 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
-import { decodeEveryChunking, rulesOf } from '../../../src-main/testing/provider-streams';
-import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
+import { chunkingsThatDiffer, lastLegStatus, rulesOf } from '../../../src-main/testing/provider-streams';
 import { decodeBytes } from '../../pipeline/session-decoder';
-import type { DecodeResult } from '../../pipeline/types';
 
 /** Streams recorded by other projects (resources/fixtures/external/ollama, credited in its README). */
 const RECORDED: readonly { name: string; blocks: [string, string][]; summary: Record<string, unknown> }[] = [
@@ -38,23 +36,16 @@ const RECORDED: readonly { name: string; blocks: [string, string][]; summary: Re
   },
 ];
 
-const status = (result: DecodeResult) =>
-  endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1) })
-    .kind;
-
 describe('recorded Ollama streams', () => {
   test.each(RECORDED)(
     '$name: ollama, done, no finding, its blocks and summary, the same at every chunking',
     (recorded) => {
       const bytes = readExternalFixture(recorded.name);
-      const [first, ...rest] = decodeEveryChunking(bytes);
-      expect(rest.filter((r) => JSON.stringify(r.shape) !== JSON.stringify(first?.shape)).map((r) => r.name)).toEqual(
-        [],
-      );
+      expect(chunkingsThatDiffer(bytes)).toEqual([]);
       const result = decodeBytes(bytes);
       expect(result.formats).toEqual(['ollama']);
       expect(rulesOf(result)).toEqual([]);
-      expect(status(result)).toBe('done');
+      expect(lastLegStatus(result)).toBe('done');
       expect(result.blocks.filter((b) => b.kind !== 'message').map((b) => [b.kind, b.content])).toEqual(
         recorded.blocks,
       );
