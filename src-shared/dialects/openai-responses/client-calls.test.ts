@@ -109,3 +109,85 @@ describe('the continuation', () => {
     );
   });
 });
+
+describe('tools the client runs: local shell, shell, apply_patch', () => {
+  const SHELL = { id: 'sh_1', call_id: 'call_sh', action: { commands: ['ls -a'], max_output_length: null } };
+  const PATCH = { id: 'apc_1', call_id: 'call_patch', operation: { type: 'delete_file', path: 'old.md' } };
+  const commands: [string, Record<string, unknown>][] = [
+    ['response.shell_call_command.added', { output_index: 0, command_index: 0, command: '' }],
+    ['response.shell_call_command.delta', { output_index: 0, command_index: 0, delta: 'ls -a' }],
+    ['response.shell_call_command.done', { output_index: 0, command_index: 0, command: 'ls -a' }],
+  ];
+  const shellCall = (output: [string, Record<string, unknown>][]) =>
+    numbered([
+      created,
+      [
+        'response.output_item.added',
+        { output_index: 0, item: { type: 'shell_call', status: 'in_progress', ...SHELL } },
+      ],
+      ...commands,
+      ['response.output_item.done', { output_index: 0, item: { type: 'shell_call', status: 'completed', ...SHELL } }],
+      ...output,
+      completed,
+    ]).join('');
+
+  it('a shell call, its commands streamed, waits for a shell_call_output; a patch for an apply_patch_call_output', () => {
+    const result = decodeBytes(encodeUtf8(shellCall([])));
+    expect(result.diagnostics).toEqual([]);
+    const pause = result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+    expect(pause?.pendingTools).toEqual([{ toolUseId: 'call_sh', name: 'shell', input: SHELL.action }]);
+    expect(pause?.parsed).toMatchObject({ outputs: { call_sh: 'shell_call_output' } });
+    const patch = pauseOf(encodeUtf8(numbered([created, ...call('apply_patch_call', PATCH), completed]).join('')));
+    expect(patch?.parsed).toMatchObject({ outputs: { call_patch: 'apply_patch_call_output' } });
+  });
+
+  it('must not: a shell call the API ran in its container, its shell_call_output in the stream, waits for no client', () => {
+    const output = { id: 'sho_1', type: 'shell_call_output', call_id: 'call_sh', output: [{ stdout: 'a\n' }] };
+    const result = decodeBytes(
+      encodeUtf8(
+        shellCall([
+          ['response.output_item.added', { output_index: 1, item: { ...output, output: [] } }],
+          ['response.shell_call_output_content.delta', { output_index: 1, item_id: 'sho_1', delta: { stdout: 'a\n' } }],
+          ['response.output_item.done', { output_index: 1, item: output }],
+        ]),
+      ),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.blocks.find((b) => b.kind === 'awaiting_frontend_tools')).toBeUndefined();
+    expect(result.blocks.find((b) => b.kind === 'tool_result')?.content).toBe('[{"stdout":"a\\n"}]');
+  });
+
+  it('answers each with its own output item: a shell command result, a patch status, a local shell text; read back the same', () => {
+    const calls = [
+      { toolUseId: 'call_sh', name: 'shell', input: {} },
+      { toolUseId: 'call_patch', name: 'apply_patch', input: {} },
+      { toolUseId: 'call_local', name: 'local_shell', input: {} },
+    ];
+    const answers = [
+      { toolUseId: 'call_sh', content: 'ls: denied', isError: true },
+      { toolUseId: 'call_patch', content: 'deleted old.md' },
+      { toolUseId: 'call_local', content: 'a b' },
+    ];
+    const outputs = {
+      call_sh: 'shell_call_output',
+      call_patch: 'apply_patch_call_output',
+      call_local: 'local_shell_call_output',
+    };
+    const body = openAiResponsesContinuation.continueBody({
+      previousBody: REQUEST,
+      calls,
+      answers,
+      pause: { response_id: 'resp_1', outputs },
+    });
+    expect((JSON.parse(body) as { input: unknown }).input).toEqual([
+      {
+        type: 'shell_call_output',
+        call_id: 'call_sh',
+        output: [{ stdout: '', stderr: 'ls: denied', outcome: { type: 'exit', exit_code: 1 } }],
+      },
+      { type: 'apply_patch_call_output', call_id: 'call_patch', status: 'completed', output: 'deleted old.md' },
+      { type: 'local_shell_call_output', call_id: 'call_local', output: 'a b' },
+    ]);
+    expect(openAiResponsesContinuation.answersIn?.(body, calls)).toEqual(answers);
+  });
+});

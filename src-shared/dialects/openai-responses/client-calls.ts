@@ -1,31 +1,43 @@
 import { isJsonObject, parseJson } from '../../json/values';
 import type { ProviderEventContext } from '../provider/event-context';
 import { answerEntries, answersInEntries, answerText, emitClientPause } from '../provider/conversation';
-import type { ClientToolContinuation } from '../types';
+import type { ClientToolAnswer, ClientToolContinuation } from '../types';
 
 /*
  * The Responses API runs its built-in and MCP tools itself, but a function or custom tool is
- * the client's: a response that completes with such calls waits for their outputs. An MCP
- * call that needs the user's approval (`mcp_approval_request`) waits for the client too, for
- * an approval, not an output. The response's end says so as an `awaiting_frontend_tools`
- * pause, and the answers continue the run as the API's guide does: the request again,
- * `previous_response_id` naming the response, its `input` one `function_call_output` (or
- * `custom_tool_call_output`) per call and one `mcp_approval_response` per approval request.
+ * the client's, and so are its local shell, shell and apply_patch tools (the client runs the
+ * command or applies the patch): a response that completes with such calls waits for their
+ * outputs. An MCP call that needs the user's approval (`mcp_approval_request`) waits for the
+ * client too, for an approval, not an output. The response's end says so as an
+ * `awaiting_frontend_tools` pause, and the answers continue the run as the API's guide does:
+ * the request again, `previous_response_id` naming the response, its `input` one output item
+ * per call (`function_call_output`, `custom_tool_call_output`, `local_shell_call_output`,
+ * `shell_call_output`, `apply_patch_call_output`) and one `mcp_approval_response` per
+ * approval request.
  */
 
-/** A function or custom tool call of the response, or an MCP approval request, once its item is done. */
+/** A call of the response the client answers, or an MCP approval request, once its item is done. */
 export interface ClientCall {
-  type: 'function_call' | 'custom_tool_call' | 'mcp_approval_request';
+  type:
+    | 'function_call'
+    | 'custom_tool_call'
+    | 'local_shell_call'
+    | 'shell_call'
+    | 'apply_patch_call'
+    | 'mcp_approval_request';
   /** A call's `call_id`; an approval request's item id (what its response names). */
   callId: string;
   name: string;
-  /** Its arguments (a function's or MCP tool's JSON text) or input (a custom tool's text). */
+  /** Its arguments (a function's or MCP tool's JSON text), input (a custom tool's text), or what to run (JSON). */
   input: string;
 }
 
 const OUTPUT_ITEM: Readonly<Record<ClientCall['type'], string>> = {
   function_call: 'function_call_output',
   custom_tool_call: 'custom_tool_call_output',
+  local_shell_call: 'local_shell_call_output',
+  shell_call: 'shell_call_output',
+  apply_patch_call: 'apply_patch_call_output',
   mcp_approval_request: 'mcp_approval_response',
 };
 const APPROVAL_RESPONSE = OUTPUT_ITEM.mcp_approval_request;
@@ -56,7 +68,8 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, responseId: string
  * as its `input`, an output item per answer in the order the calls came (an approval request's
  * `mcp_approval_response`, approving or not, with the reason given). The API keeps the
  * conversation only for a stored response: a body with `"store": false` cannot be continued
- * this way. It has no error flag for an output: an error is sent as its text.
+ * this way. A function's or custom tool's output has no error flag: an error is sent as its
+ * text (a shell's and a patch's say they failed, see outputItem).
  */
 export const openAiResponsesContinuation: ClientToolContinuation = {
   continueBody({ previousBody, calls, answers, pause }) {
@@ -73,7 +86,8 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
     if (responseId === '')
       throw new Error('The pause does not name the response its continuation follows; decode it again.');
     const input = answerEntries(calls, answers, (call, answer) => {
-      const type = typeof outputs[call.toolUseId] === 'string' ? outputs[call.toolUseId] : 'function_call_output';
+      const output = outputs[call.toolUseId];
+      const type = typeof output === 'string' ? output : 'function_call_output';
       if (type === APPROVAL_RESPONSE)
         return {
           type,
@@ -81,7 +95,7 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
           approve: answer.approved === true,
           ...(answer.content !== '' ? { reason: answer.content } : {}),
         };
-      return { type, call_id: call.toolUseId, output: answer.content };
+      return outputItem(type, call.toolUseId, answer);
     });
     return JSON.stringify({ ...body, previous_response_id: responseId, input });
   },
@@ -100,7 +114,35 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
         ];
       }
       const output = Object.values(OUTPUT_ITEM).includes(item['type'] as string) && typeof item['call_id'] === 'string';
-      return output ? [{ toolUseId: item['call_id'] as string, content: answerText(item['output']) }] : [];
+      return output ? [answerOf(item['call_id'] as string, item)] : [];
     });
   },
 };
+
+/**
+ * The output item answering a call: a shell's is the result of its command (an error as its
+ * stderr and exit code 1), a patch's says whether it applied; the others carry the text.
+ */
+function outputItem(type: string, callId: string, answer: ClientToolAnswer): Record<string, unknown> {
+  const failed = answer.isError === true;
+  if (type === 'shell_call_output') {
+    const result = { stdout: failed ? '' : answer.content, stderr: failed ? answer.content : '' };
+    return { type, call_id: callId, output: [{ ...result, outcome: { type: 'exit', exit_code: failed ? 1 : 0 } }] };
+  }
+  if (type === 'apply_patch_call_output')
+    return { type, call_id: callId, status: failed ? 'failed' : 'completed', output: answer.content };
+  return { type, call_id: callId, output: answer.content };
+}
+
+/** The answer an output item carries, read back (outputItem's inverse). */
+function answerOf(toolUseId: string, item: Record<string, unknown>): ClientToolAnswer {
+  const output = item['output'];
+  if (item['type'] === 'shell_call_output' && Array.isArray(output)) {
+    const results = output.filter(isJsonObject);
+    const failed = results.some((r) => isJsonObject(r['outcome']) && r['outcome']['exit_code'] !== 0);
+    const text = results.map((r) => answerText(r[failed ? 'stderr' : 'stdout'])).join('');
+    return { toolUseId, content: text, ...(failed ? { isError: true } : {}) };
+  }
+  const failed = item['type'] === 'apply_patch_call_output' && item['status'] === 'failed';
+  return { toolUseId, content: answerText(output), ...(failed ? { isError: true } : {}) };
+}

@@ -182,6 +182,39 @@ describe('OpenAI Responses diagnostics', () => {
     expect(result.diagnostics.map((d) => [d.rule, d.severity])).toEqual([['provider.api-error', 'error']]);
   });
 
+  it("'provider.api-error': the error recorded streams nest in `error` gives its code and message, with or without an event: field", () => {
+    const error = JSON.stringify({
+      type: 'error',
+      error: { type: 'server_error', code: 'server_error', message: 'boom', param: null },
+      sequence_number: 0,
+    });
+    for (const frame of [`event: error\ndata: ${error}\n\n`, `data: ${error}\n\n`]) {
+      const result = decodeProviderEvents([frame]);
+      expect(result.formats).toEqual(['openai-responses']);
+      expect(result.diagnostics.map((d) => d.message)).toEqual([
+        'The API sent an error (server_error) as the first event: boom',
+      ]);
+    }
+    // Must not claim another API's error: Anthropic's has no sequence_number.
+    const anthropic = 'data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    expect(decodeProviderEvents([anthropic]).formats).toEqual(['anthropic-messages']);
+  });
+
+  it('an error event, then its response.failed (as the API sends them): the response is summed up once, as failed', () => {
+    const error = { code: 'server_error', message: 'boom' };
+    const result = decodeProviderEvents(
+      numbered([
+        created,
+        ['error', { error }],
+        ['response.failed', { response: { id: 'resp_1', status: 'failed', error } }],
+      ]),
+    );
+    expect(rulesOf(result)).toEqual(['provider.api-error', 'provider.response-failed']);
+    expect(result.blocks.filter((b) => b.kind === 'message').map((b) => b.parsed)).toEqual([
+      { id: 'resp_1', model: 'gpt-test', status: 'failed', error },
+    ]);
+  });
+
   it("'provider.missing-terminal': no completed, failed or incomplete; must not with one", () => {
     expect(rulesOf(decodeProviderEvents(complete.slice(0, -1)))).toEqual(['provider.missing-terminal']);
   });

@@ -3,7 +3,7 @@ import { integerField, readWireEvent, type ProviderEventContext, type WireEvent 
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { jsonText } from '../../json/tree';
 import type { DecodedDelta } from './content-parts';
-import { inputEvent, itemAdded, itemDone, partialImage, statusEvent } from './item-events';
+import { inputEvent, itemAdded, itemDone, resultEvent, statusEvent } from './item-events';
 import { annotation, audioEvent, partAdded, partDone, streamText, textEvent } from './part-events';
 import { apiError, lifecycle, terminal } from './response-events';
 import { pauseOnClientCalls } from './client-calls';
@@ -17,7 +17,8 @@ import { AUDIO, INPUT_STREAMS, LIFECYCLE, STATUS_CALLS, TERMINAL, TEXT_DELTAS, T
  * summaries become streamed envelopes of their own types; annotations become citations of
  * the text; function, custom and MCP calls are buffered into one call envelope at the
  * item's done (arguments checked to parse); built-in tools become a server tool call with
- * its status phases and a server tool result (generated images attach to it). Every other
+ * its status phases and a server tool result (generated images attach to it); a call of a
+ * tool the client runs (local shell, shell, patch) is buffered like a function call. Every other
  * event is shown as a provider event; each envelope carries the event's unified form, and a
  * `message` envelope sums the response up at its terminal event.
  *
@@ -79,7 +80,11 @@ export function createOpenAiResponsesDecoder(
       case 'response.output_text.annotation.added':
         return annotation(s, ctx, event);
       case 'response.image_generation_call.partial_image':
-        return partialImage(s, ctx, type, event);
+        return resultEvent(s, ctx, type, event, 'image_generation', 'partial_image', 'generating');
+      case 'response.shell_call_output_content.delta':
+        return resultEvent(s, ctx, type, event, 'shell', 'shell_output', 'in_progress');
+      case 'response.shell_call_output_content.done':
+        return resultEvent(s, ctx, type, event, 'shell', 'shell_output', 'completed');
     }
     const dot = type.lastIndexOf('.');
     const prefix = type.slice(0, dot);
@@ -87,9 +92,10 @@ export function createOpenAiResponsesDecoder(
     const text = TEXT_STREAMS[prefix];
     if (text && (suffix === 'delta' || suffix === 'done'))
       return textEvent(s, ctx, type, event, text, suffix === 'done');
-    const inputField = INPUT_STREAMS[prefix];
-    if (inputField && (suffix === 'delta' || suffix === 'done'))
-      return inputEvent(s, ctx, type, event, suffix === 'done' ? inputField : undefined);
+    const input = INPUT_STREAMS[prefix];
+    // A shell command's `.added` starts it with its first text (empty): read as a delta of it.
+    if (input && (suffix === 'delta' || suffix === 'done' || suffix === 'added'))
+      return inputEvent(s, ctx, type, event, input, suffix === 'done');
     const call = prefix.startsWith('response.') ? prefix.slice('response.'.length) : '';
     if (STATUS_CALLS.has(call)) return statusEvent(s, ctx, type, event, call, suffix);
     if (AUDIO.has(type)) return audioEvent(s, ctx, type, event, suffix);

@@ -6,8 +6,9 @@ import { createOpenAiResponsesDecoder } from './decoder';
 const OPEN_BRACE = 0x7b;
 
 /**
- * A Responses API event: a JSON object whose type starts with `response.` (or a top-level
- * `error` the API names in the `event:` field) and that carries a sequence_number.
+ * A Responses API event: a JSON object whose type starts with `response.`, or a top-level
+ * `error` with a sequence_number, named so in the `event:` field or sent as a bare `data:`
+ * line (an SDK's capture, a proxy's log; no other API's error carries a sequence_number).
  */
 function isResponsesEvent(frame: SniffedFrame): boolean {
   if (frame.data.charCodeAt(frame.start) !== OPEN_BRACE || !frame.data.includes('"type"')) return false;
@@ -15,7 +16,7 @@ function isResponsesEvent(frame: SniffedFrame): boolean {
   const type = object?.['type'];
   if (typeof type !== 'string' || object === undefined || 'agent' in object) return false;
   if (type.startsWith('response.')) return true;
-  return type === 'error' && frame.event === 'error' && 'sequence_number' in object;
+  return type === 'error' && (frame.event === 'error' || frame.event === '') && 'sequence_number' in object;
 }
 
 /** The OpenAI Responses API stream (`event:` + `data:` frames, `response.*` event types). */

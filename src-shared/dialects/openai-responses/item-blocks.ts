@@ -3,11 +3,13 @@ import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import type { StartedBlock } from '../block-tracker';
 import { checkToolArguments, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
-import { BUILTIN_ITEMS, STATUS_CALLS } from './vocabulary';
+import { BUILTIN_ITEMS, CALL_OUTPUT_ITEMS, CLIENT_RUN_ITEMS, STATUS_CALLS } from './vocabulary';
 
 /*
- * What an output item becomes once it is done: a function, custom or MCP call envelope, or a
- * built-in tool's server call with its status phases and result (a generated image attached).
+ * What an output item becomes once it is done: a function, custom or MCP call envelope, a call
+ * of a tool the client runs (local shell, shell, patch) and the output the API's own container
+ * gave one, or a built-in tool's server call with its status phases and result (a generated
+ * image attached).
  */
 
 /** An output item between response.output_item.added and .done. */
@@ -85,6 +87,29 @@ export function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEv
       });
       return;
     default: {
+      const clientRun = CLIENT_RUN_ITEMS[open.type];
+      if (clientRun) {
+        // A tool the client runs: what to run (the item's action or operation) is the call's input.
+        ctx.emit({
+          type: KIND.tool_call,
+          final: true,
+          delta: jsonText(item[clientRun.input] ?? open.input.join('')),
+          extras: { id: open.callId || open.id, name: clientRun.tool },
+        });
+        return;
+      }
+      const outputOf = CALL_OUTPUT_ITEMS[open.type];
+      if (outputOf) {
+        // The output of a call the API ran itself (a shell in its container): the call's result.
+        const id = stringField(item, 'call_id') || open.callId;
+        ctx.emit({
+          type: KIND.tool_result,
+          final: true,
+          delta: jsonText(item['output'] ?? null),
+          extras: { id, name: outputOf },
+        });
+        return;
+      }
       if (STATUS_CALLS.has(open.type) || BUILTIN_ITEMS.has(open.type)) {
         const { results, outputs, ...call } = item;
         const code = open.input.join('');
@@ -153,8 +178,11 @@ export function toolOf(open: OpenItem, item: WireEvent): UnifiedTool | undefined
         name: open.name || open.type,
         ...(typeof item['server_label'] === 'string' ? { builtin: item['server_label'] } : {}),
       };
-    default:
+    default: {
+      const clientRun = CLIENT_RUN_ITEMS[open.type];
+      if (clientRun) return { kind: 'client', name: clientRun.tool };
       return BUILTIN_ITEMS.has(open.type) ? { kind: 'builtin', builtin: open.type.replace(/_call$/, '') } : undefined;
+    }
   }
 }
 

@@ -7,14 +7,15 @@ import {
   type ProviderEventContext,
   type WireEvent,
 } from '../provider/event-context';
+import type { ClientCall } from './client-calls';
 import { emitItem, toolOf, type OpenItem } from './item-blocks';
 import type { ResponsesStream } from './stream-state';
-import { KNOWN_ITEMS } from './vocabulary';
+import { CALL_OUTPUT_ITEMS, CLIENT_RUN_ITEMS, KNOWN_ITEMS, type InputStream } from './vocabulary';
 
 /*
  * The events of output items: an item added and done (a message, reasoning, or a tool
- * call), a call's streamed arguments, input or code, a built-in or MCP call's status
- * phases, and a generated image's partial images.
+ * call), a call's streamed arguments, input, code, commands or diff, a built-in or MCP call's
+ * status phases, and the pieces of a built-in tool's result (partial images, shell output).
  */
 
 /** The item as its event gives it, before any event of it was seen. */
@@ -92,7 +93,25 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
       : unified('stream.content_block_stop', itemIds, { kind: itemType }),
   );
   emitItem(ctx, done, item);
-  if (done.type === 'function_call' || done.type === 'custom_tool_call' || done.type === 'mcp_approval_request') {
+  addClientCall(s, done, item);
+}
+
+/** A call the client answers (client-calls.ts), or the output that answers one in the stream. */
+function addClientCall(s: ResponsesStream, done: OpenItem, item: WireEvent): void {
+  const clientRun = CLIENT_RUN_ITEMS[done.type];
+  if (clientRun) {
+    const what = item[clientRun.input];
+    s.clientCalls.push({
+      type: done.type as ClientCall['type'],
+      callId: done.callId || done.id,
+      name: clientRun.tool,
+      input: what === undefined ? done.input.join('') : jsonText(what),
+    });
+  } else if (
+    done.type === 'function_call' ||
+    done.type === 'custom_tool_call' ||
+    done.type === 'mcp_approval_request'
+  ) {
     const field = item[done.type === 'custom_tool_call' ? 'input' : 'arguments'];
     s.clientCalls.push({
       type: done.type,
@@ -101,19 +120,25 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
       name: done.name,
       input: typeof field === 'string' ? field : done.input.join(''),
     });
+  } else if (CALL_OUTPUT_ITEMS[done.type]) {
+    // The API ran the call itself (a shell in its container): the client has nothing to answer.
+    const callId = stringField(item, 'call_id') || done.callId;
+    s.clientCalls = s.clientCalls.filter((call) => call.callId !== callId);
   }
 }
 
 /**
- * A call's streamed input: function or MCP arguments, custom tool input, interpreter code
- * (`doneField` names the done event's complete input; undefined for a delta).
+ * A call's streamed input (a delta, or the done event with the complete input): function or
+ * MCP arguments, custom tool input, or content of what it runs (interpreter code, a shell
+ * call's commands, a patch's diff; see INPUT_STREAMS).
  */
 export function inputEvent(
   s: ResponsesStream,
   ctx: ProviderEventContext,
   type: string,
   event: WireEvent,
-  doneField: string | undefined,
+  stream: InputStream,
+  done: boolean,
 ): void {
   const index = integerField(event, 'output_index');
   const open = index === undefined ? undefined : s.items.get(index);
@@ -132,28 +157,28 @@ export function inputEvent(
     ctx.wire(type, event);
     return;
   }
-  const isCode = type.startsWith('response.code_interpreter_call_code');
-  if (doneField === undefined) {
+  const content = stream.content;
+  if (!done) {
     const fragment = stringField(event, 'delta');
     open.input.push(fragment);
     s.message?.token(ctx.frame.receivedAt);
     ctx.wire(
       type,
       event,
-      isCode
-        ? unified('stream.content_block_delta', itemIds, { kind: 'code_delta' })
+      content
+        ? unified('stream.content_block_delta', itemIds, { kind: `${content}_delta` })
         : unified('stream.tool_call_input.delta', itemIds, { kind: 'input_json_delta' }),
       fragment,
     );
     return;
   }
-  const complete = event[doneField];
+  const complete = event[stream.field];
   if (typeof complete === 'string') open.input.splice(0, open.input.length, complete);
   ctx.wire(
     type,
     event,
-    isCode
-      ? unified('stream.content_block_stop', itemIds, { kind: 'code' })
+    content
+      ? unified('stream.content_block_stop', itemIds, { kind: content })
       : unified('stream.tool_call_status', itemIds, { phase: 'result', kind: 'input_done' }),
   );
 }
@@ -185,15 +210,27 @@ export function statusEvent(
   );
 }
 
-/** A partial image of an image generation call: a result of its server tool, shown as its event. */
-export function partialImage(s: ResponsesStream, ctx: ProviderEventContext, type: string, event: WireEvent): void {
+/**
+ * A piece of a built-in tool's result as it streams, shown as its event (the item's done holds
+ * the whole result): a partial image of an image generation call, or the output of a shell
+ * command the API ran in its container.
+ */
+export function resultEvent(
+  s: ResponsesStream,
+  ctx: ProviderEventContext,
+  type: string,
+  event: WireEvent,
+  builtin: string,
+  kind: string,
+  phase: string,
+): void {
   ctx.wire(
     type,
     event,
     unified('stream.tool_call_result', s.ids(event, { tool_call_id: stringField(event, 'item_id') }), {
-      kind: 'partial_image',
-      tool: { kind: 'builtin', builtin: 'image_generation' },
-      phase: 'generating',
+      kind,
+      tool: { kind: 'builtin', builtin },
+      phase,
     }),
   );
 }

@@ -1,7 +1,9 @@
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
+import { isJsonObject } from '../../json/values';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+import { MessageClock } from '../provider/message-summary';
 import type { ResponsesStream } from './stream-state';
 import { recordTerminalOutcome } from './terminal-outcome';
 
@@ -45,7 +47,11 @@ function lifecycleEvent(s: ResponsesStream, ctx: ProviderEventContext, type: str
 export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: string, event: WireEvent): void {
   s.messages.end(ctx);
   const body = objectField(event, 'response');
-  const response = s.message ?? s.openMessage(stringField(body, 'id'), 0);
+  const id = stringField(body, 'id');
+  // The API follows an error event with the response's response.failed: the error summed the
+  // response up already, so its terminal event ends the stream without a second summary.
+  const summed = !s.message && id !== '' && id === s.erroredResponse;
+  const response = summed ? new MessageClock(0) : (s.message ?? s.openMessage(id, 0));
   const end = s.contextFor(ctx.frame);
   const streamEnd = recordTerminalOutcome(response, type, body, end);
   if (type === 'response.completed') {
@@ -75,23 +81,23 @@ export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: st
   s.clientCalls = [];
 }
 
-/** A top-level `error` event: the stream ends by it. */
+/**
+ * A top-level `error` event: the stream ends by it. Recorded streams nest the error in `error`
+ * (`{type, code, message, param}`); the API reference shows its fields beside the event's own.
+ */
 export function apiError(s: ResponsesStream, ctx: ProviderEventContext, event: WireEvent): void {
   s.messages.end(ctx);
   const first = s.events === 1 ? ' as the first event' : '';
-  const code = stringField(event, 'code');
-  s.callbacks.onStreamEnd?.({
-    event: 'error',
-    error: `${code || 'error'}: ${stringField(event, 'message') || jsonText(event)}`,
-  });
-  ctx.report(
-    'provider.api-error',
-    `The API sent an error${code ? ` (${code})` : ''}${first}: ${stringField(event, 'message') || jsonText(event)}`,
-  );
-  const { type: _type, ...error } = event;
+  const { type: _type, sequence_number: _sequence, ...fields } = event;
+  const error = isJsonObject(event['error']) ? event['error'] : fields;
+  const code = stringField(error, 'code');
+  const message = stringField(error, 'message') || jsonText(error);
+  s.callbacks.onStreamEnd?.({ event: 'error', error: `${code || 'error'}: ${message}` });
+  ctx.report('provider.api-error', `The API sent an error${code ? ` (${code})` : ''}${first}: ${message}`);
   ctx.emit(
     { type: KIND.error, final: true, delta: jsonText(error), extras: {} },
     unified('stream.error', { response_id: s.messageId }, { error, phase: 'failed' }),
   );
+  s.erroredResponse = s.message ? s.messageId : '';
   s.failMessage(ctx, error);
 }

@@ -26,6 +26,8 @@ export class ResponsesStream extends ProviderStream {
    * of a tool loop holds the responses that answered them): the stream's end pauses on them.
    */
   waiting: { responseId: string; calls: ClientCall[] } | undefined;
+  /** The response an error event summed up as failed ('' for none): its response.failed only confirms it. */
+  erroredResponse = '';
 
   constructor(
     callbacks: DialectCallbacks,

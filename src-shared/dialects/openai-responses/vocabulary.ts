@@ -26,12 +26,24 @@ export const TEXT_DELTAS: ReadonlyMap<string, (typeof TEXT_STREAMS)[string]> = n
   Object.entries(TEXT_STREAMS).map(([prefix, stream]) => [`${prefix}.delta`, stream]),
 );
 
-/** Tool input streams: the event prefix (`….delta` / `….done`) and the done event's field. */
-export const INPUT_STREAMS: Readonly<Record<string, string>> = {
-  'response.function_call_arguments': 'arguments',
-  'response.custom_tool_call_input': 'input',
-  'response.mcp_call_arguments': 'arguments',
-  'response.code_interpreter_call_code': 'code',
+/**
+ * A tool input stream: the done event's field with the complete input, and for a stream of one
+ * part of what the call runs, not its arguments (interpreter code, a shell call's commands,
+ * each starting with a `.added`, a patch's diff), the kind of content it is.
+ */
+export interface InputStream {
+  field: string;
+  content?: string;
+}
+
+/** Tool input streams by their events' prefix (`….delta` / `….done`). */
+export const INPUT_STREAMS: Readonly<Record<string, InputStream>> = {
+  'response.function_call_arguments': { field: 'arguments' },
+  'response.custom_tool_call_input': { field: 'input' },
+  'response.mcp_call_arguments': { field: 'arguments' },
+  'response.code_interpreter_call_code': { field: 'code', content: 'code' },
+  'response.shell_call_command': { field: 'command', content: 'command' },
+  'response.apply_patch_call_operation_diff': { field: 'diff', content: 'diff' },
 };
 
 /** Built-in and MCP calls that report status phases as `response.<call>.<phase>`. */
@@ -49,8 +61,19 @@ export const BUILTIN_ITEMS = new Set([
   'code_interpreter_call',
   'image_generation_call',
   'computer_call',
-  'local_shell_call',
 ]);
+/**
+ * Tools the API defines but the client runs (its local shell, its shell, its file patches): a
+ * call waits for the client's output item, like a function call; `input` names the item's
+ * field that says what to run. A shell call the API runs in its own container is answered in
+ * the stream by a `shell_call_output` item.
+ */
+export const CLIENT_RUN_ITEMS: Readonly<Record<string, { tool: string; input: string }>> = {
+  local_shell_call: { tool: 'local_shell', input: 'action' },
+  shell_call: { tool: 'shell', input: 'action' },
+  apply_patch_call: { tool: 'apply_patch', input: 'operation' },
+};
+export const CALL_OUTPUT_ITEMS: Readonly<Record<string, string>> = { shell_call_output: 'shell' };
 export const KNOWN_ITEMS = new Set([
   'message',
   'reasoning',
@@ -60,6 +83,8 @@ export const KNOWN_ITEMS = new Set([
   'mcp_list_tools',
   'mcp_approval_request',
   ...BUILTIN_ITEMS,
+  ...Object.keys(CLIENT_RUN_ITEMS),
+  ...Object.keys(CALL_OUTPUT_ITEMS),
 ]);
 export const LIFECYCLE = new Set(['response.created', 'response.queued', 'response.in_progress']);
 export const TERMINAL = new Set(['response.completed', 'response.failed', 'response.incomplete']);
