@@ -59,6 +59,17 @@ describe('the v4 data stream', () => {
     expect(result.blocks[1]).toMatchObject({ toolId: 'c', name: 'get_weather', parsed: { city: 'Paris' } });
   });
 
+  it('a data part before the first step (merged StreamData): the step still names the message', () => {
+    const result = v4(['2:["stream-data-value"]', step, '0:"Hi"', finish]);
+    expect(result.rules).toEqual([]);
+    expect(result.blocks.map((b) => [b.kind, b.agent])).toEqual([
+      ['data', ''],
+      ['text', 'msg-0'],
+      ['message', 'msg-0'],
+    ]);
+    expect(result.blocks.at(-1)?.parsed).toMatchObject({ id: 'msg-0' });
+  });
+
   it('an error part ends the stream by error', () => {
     const result = v4([step, '0:"a"', '3:"Rate limited"']);
     expect(result.rules).toEqual(['provider.api-error']);

@@ -139,6 +139,7 @@ export class DataStreamReader {
           message.start(name, event, stringField(event, 'messageId'), undefined);
           return message.parts.step();
         }
+        message.name(stringField(event, 'messageId'));
         return message.step(name, event, 'start-step');
       case 'e':
         return message.step(name, event, 'finish-step', event['usage']);

@@ -116,13 +116,21 @@ export class AiSdkMessage {
       this.metadata = undefined;
       this.clock = undefined;
       this.ensure();
-    } else if (id !== '' && this.messageId === '') {
-      this.messageId = id;
-      this.ctx.next(this.ctx.frame, id);
-      if (this.clock) this.clock.id = id;
-    }
+    } else this.name(id);
     if (metadata !== undefined) this.addMetadata(metadata);
     this.ctx.wire(what, event, unified('stream.message_start', this.ids()));
+  }
+
+  /**
+   * An id for the open message, when it has none yet: a start part after its first parts, or
+   * v4's first step after a data part (`2:` of merged StreamData comes before it). What follows
+   * is named by it; what came before keeps the empty id.
+   */
+  name(id: string): void {
+    if (id === '' || this.messageId !== '') return;
+    this.messageId = id;
+    this.ctx.next(this.ctx.frame, id);
+    if (this.clock) this.clock.id = id;
   }
 
   /** start-step / finish-step (v4 `f` / `e`), with the step's usage when the wire gives it. */

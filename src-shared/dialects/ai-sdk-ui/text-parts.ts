@@ -12,6 +12,12 @@ import type { TextChunks } from '../provider/text-chunks';
  * id (the UI message stream's `text-start/delta/end`; the v4 data stream's implicit parts), as
  * streamed text and thinking blocks, their deltas kept for the assistant message (a pause's
  * continuation needs it).
+ *
+ * Parts of one kind may be open at once (`streamText` interleaves a provider's reasoning parts
+ * by id; a frontend appends each delta to its own part), but reconstruction keeps one open
+ * block per kind: a part started or continued while another part's block is open closes that
+ * block there, and its own block (a continuation block, when it already had one) opens. The
+ * text of two parts is never merged, and no part's end is reported missing for it.
  */
 
 export type TextKind = 'text' | 'reasoning';
@@ -40,6 +46,8 @@ export class TextParts {
   last: OpenText | undefined;
   /** Open parts are being ended by what explains them (an error, an abort): closed, not reported. */
   private closingQuietly = false;
+  /** The part of each kind whose block is open in reconstruction (one per kind). */
+  private readonly owners: Record<TextKind, OpenText | undefined> = { text: undefined, reasoning: undefined };
 
   constructor(
     private readonly host: MessageHost,
@@ -76,8 +84,11 @@ export class TextParts {
         'provider.block-started-twice',
         `${what} in event ${ctx.frame.seq} starts ${kind} part ${id} again while the one started in event ${previous.frame} is open; the new part replaces it.`,
       );
-    ctx.emit(
-      { type: info.type, final: false, delta: '', extras: { id }, control: 'block-open' },
+    // The same part started again leaves its block open: reconstruction reports the replay.
+    if (this.owners[kind] !== previous) this.closeOwnerBlock(kind);
+    this.openBlock(
+      open,
+      { id },
       unified('stream.content_block_start', host.ids({ block_id: id }), { kind, channel: info.channel }),
     );
     return open;
@@ -108,6 +119,11 @@ export class TextParts {
   stream(open: OpenText, text: string): void {
     const { host } = this;
     const ctx = host.ctx;
+    // Another part of this kind has the open block: this part goes on in a block of its own.
+    if (this.owners[open.kind] !== open) {
+      this.closeOwnerBlock(open.kind);
+      this.openBlock(open, { id: open.id, continued: true }, undefined);
+    }
     host.clock?.token(ctx.frame.receivedAt);
     if (open.deltaEvent === undefined) {
       const info = TEXT_KINDS[open.kind];
@@ -147,13 +163,18 @@ export class TextParts {
       ctx.wire(what, event);
       return;
     }
-    this.close(open);
+    this.close(open, (stop) => this.host.ctx.wire(what, event, stop));
   }
 
-  /** The message is over: every part still open is reported as not ended (`why`: when that became clear). */
+  /**
+   * The message is over: every part still open is reported as not ended (`why`: when that
+   * became clear). Their blocks stay open, as the stream left them.
+   */
   endMessage(why: string): void {
     this.trackers.text.endMessage(why);
     this.trackers.reasoning.endMessage(why);
+    this.owners.text = undefined;
+    this.owners.reasoning = undefined;
   }
 
   /** Ends the open parts without a finding: an error or an abort part said why they end. */
@@ -163,15 +184,29 @@ export class TextParts {
     this.closingQuietly = false;
   }
 
-  private close(open: OpenText): void {
+  /**
+   * The part ended: its block closes with the stop event, or, when another part's block was
+   * opened since (its own block is closed already), the stop event is shown by `otherwise`.
+   */
+  private close(open: OpenText, otherwise?: (stop: UnifiedEvent) => void): void {
     open.chunks.seal();
-    const info = TEXT_KINDS[open.kind];
-    this.host.ctx.emit(
-      { type: info.type, final: true, delta: '', extras: {} },
-      unified('stream.content_block_stop', this.host.ids({ block_id: open.id }), {
-        kind: open.kind,
-        channel: info.channel,
-      }),
-    );
+    const stop = unified('stream.content_block_stop', this.host.ids({ block_id: open.id }), {
+      kind: open.kind,
+      channel: TEXT_KINDS[open.kind].channel,
+    });
+    if (this.owners[open.kind] === open) this.closeOwnerBlock(open.kind, stop);
+    else otherwise?.(stop);
+  }
+
+  private openBlock(open: OpenText, extras: Record<string, unknown>, startEvent: UnifiedEvent | undefined): void {
+    this.host.ctx.emit({ type: open.type, final: false, delta: '', extras, control: 'block-open' }, startEvent);
+    this.owners[open.kind] = open;
+  }
+
+  /** The block open for this kind closes (`stop`: the event of its part's end, when that ends it). */
+  private closeOwnerBlock(kind: TextKind, stop?: UnifiedEvent): void {
+    if (this.owners[kind] === undefined) return;
+    this.owners[kind] = undefined;
+    this.host.ctx.emit({ type: TEXT_KINDS[kind].type, final: true, delta: '', extras: {} }, stop);
   }
 }

@@ -211,8 +211,11 @@ export class ToolCalls {
     );
   }
 
-  /** The tool failed when it ran, or its call was denied: the error is its result. */
-  outputError(id: string, errorText: string, denied: boolean, what: string): void {
+  /**
+   * The tool failed when it ran, or its call was denied: the error is its result, the
+   * provider's (a server tool result) when the provider ran the tool.
+   */
+  outputError(id: string, errorText: string, denied: boolean, providerExecuted: boolean, what: string): void {
     const { ctx } = this.host;
     this.host.ensure();
     const call = this.calls.get(id);
@@ -225,9 +228,10 @@ export class ToolCalls {
       call.part.state = 'output-error';
       call.part.errorText = errorText;
     }
+    const server = providerExecuted || call?.part.providerExecuted === true;
     ctx.emit(
       {
-        type: KIND.tool_result,
+        type: server ? KIND.server_tool_result : KIND.tool_result,
         final: true,
         delta: errorText,
         extras: { id, name: call?.part.name ?? '', is_error: true, ...(denied ? { denied: true } : {}) },

@@ -84,6 +84,50 @@ describe('parts for ids never started, or already ended', () => {
     expect(result.rules).toEqual(['provider.block-not-started']);
   });
 
+  it('must not: reasoning parts open at once keep their own text, with no finding (streamText interleaves them)', () => {
+    const reasoning = (type: string, id: string, delta?: string) => ({ type: `reasoning-${type}`, id, delta });
+    const result = ui([
+      start,
+      reasoning('start', 'a'),
+      reasoning('delta', 'a', 'A1'),
+      reasoning('start', 'b'),
+      reasoning('delta', 'b', 'B1'),
+      reasoning('delta', 'a', 'A2'),
+      reasoning('end', 'a'),
+      reasoning('delta', 'b', 'B2'),
+      reasoning('end', 'b'),
+      finish,
+    ]);
+    expect(result.rules).toEqual([]);
+    expect(result.end.kind).toBe('done');
+    // One open block per kind in reconstruction: a part continued after another opened goes on in a block of its own.
+    expect(result.blocks.filter((b) => b.kind === 'thinking').map((b) => [b.toolId, b.content])).toEqual([
+      ['a', 'A1'],
+      ['b', 'B1'],
+      ['a', 'A2'],
+      ['b', 'B2'],
+    ]);
+    // The frontend's message has one part each, its whole text.
+    const paused = ui([
+      start,
+      reasoning('start', 'a'),
+      reasoning('start', 'b'),
+      reasoning('delta', 'a', 'x'),
+      reasoning('end', 'b'),
+      reasoning('end', 'a'),
+      ...tool('c', [], {}),
+      finish,
+    ]);
+    expect(paused.rules).toEqual([]);
+    const parts = (
+      paused.blocks.find((b) => b.kind === 'awaiting_frontend_tools')?.parsed as { message: { parts: unknown[] } }
+    ).message.parts;
+    expect(parts.slice(0, 2)).toEqual([
+      { type: 'reasoning', text: 'x', state: 'done' },
+      { type: 'reasoning', text: '', state: 'done' },
+    ]);
+  });
+
   it('a text part started again while open, and one never ended at the finish', () => {
     const result = ui([start, { type: 'text-start', id: 't' }, { type: 'text-start', id: 't' }, finish]);
     expect(result.rules).toEqual([
@@ -123,6 +167,32 @@ describe('tool calls', () => {
     const results = result.blocks.filter((b) => b.kind === 'tool_result');
     expect(results.map((r) => r.content)).toEqual(['Invalid input', 'timeout']);
     expect(result.end.kind).toBe('done');
+  });
+
+  it("an error of a tool the provider ran is the provider's result, linked to its call", () => {
+    const ran = {
+      type: 'tool-input-available',
+      toolCallId: 'p',
+      toolName: 'web_search',
+      input: {},
+      providerExecuted: true,
+    };
+    const result = ui([
+      start,
+      ran,
+      { type: 'tool-output-error', toolCallId: 'p', errorText: 'ERROR', providerExecuted: true },
+      finish,
+    ]);
+    expect(result.rules).toEqual(['ai-sdk.tool-output-error']);
+    const [call, error] = result.blocks;
+    expect(error).toMatchObject({ kind: 'server_tool_result', content: 'ERROR', linkedBlock: call?.id });
+    // The chunk's own flag says so when the call came in an earlier response.
+    const alone = ui([
+      start,
+      { type: 'tool-output-error', toolCallId: 'q', errorText: 'ERROR', providerExecuted: true },
+      finish,
+    ]);
+    expect(alone.blocks[0]?.kind).toBe('server_tool_result');
   });
 
   it('must not: a denied call is no tool error', () => {

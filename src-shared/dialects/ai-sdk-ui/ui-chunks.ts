@@ -135,10 +135,11 @@ export class UiChunkReader {
           stringField(event, 'toolCallId'),
           stringField(event, 'errorText'),
           false,
+          event['providerExecuted'] === true,
           type,
         );
       case 'tool-output-denied':
-        return message.tools.outputError(stringField(event, 'toolCallId'), 'denied', true, type);
+        return message.tools.outputError(stringField(event, 'toolCallId'), 'denied', true, false, type);
       case 'tool-approval-request':
         return message.tools.approval(stringField(event, 'toolCallId'), stringField(event, 'approvalId'), type, event);
       case 'source-url':
