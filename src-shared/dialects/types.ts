@@ -18,6 +18,11 @@ export interface StreamEndReport {
    * limit, a content filter: `response.incomplete`, `finish_reason` `length`), and by what.
    */
   incomplete?: string;
+  /**
+   * The event that cut the output short, when not the terminal one: Anthropic's stop_reason
+   * comes in message_delta, before message_stop ends the stream.
+   */
+  incompleteFrame?: number;
 }
 
 export interface DialectCallbacks {

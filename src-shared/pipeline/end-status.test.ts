@@ -154,7 +154,8 @@ describe('end status: truncated and failed streams are never "done"', () => {
     [
       'anthropic-messages/max-tokens.sse',
       'incomplete',
-      /^The stream ended with message_stop, but the output was cut short in event \d+: stop_reason "max_tokens" \(the max_tokens limit\)\.$/,
+      // The message_delta that stopped it (event 5), not the message_stop after it (6).
+      /^The stream ended with message_stop, but the output was cut short in event 5: stop_reason "max_tokens" \(the max_tokens limit\)\.$/,
     ],
     ['openai-responses/error.sse', 'error', /rate_limit_exceeded: /],
     [

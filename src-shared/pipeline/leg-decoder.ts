@@ -129,7 +129,7 @@ export function createLegDecoder(context: LegContext): LegDecoder {
   const onStreamEnd = (end: StreamEndReport): void => {
     const frame = current?.seq ?? 0;
     if (end.error !== undefined) streamError = { message: end.error, frame };
-    if (end.incomplete !== undefined) incomplete ??= { message: end.incomplete, frame };
+    if (end.incomplete !== undefined) incomplete ??= { message: end.incomplete, frame: end.incompleteFrame ?? frame };
     terminal ??= { event: end.event, frame };
   };
   /** The next message of a capture began: the stream ends as that one does (an earlier one's failure stays a finding). */

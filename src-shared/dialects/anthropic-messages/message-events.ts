@@ -28,6 +28,7 @@ export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event
   const message = s.openMessage(stringField(body, 'id'), ctx.frame.receivedAt);
   s.assistant = new AssistantBlocks();
   s.waiting = undefined;
+  s.stopReasonFrame = undefined;
   message.model = stringField(body, 'model');
   message.addUsage(body['usage']);
   s.contextFor(ctx.frame).wire('message_start', event, unified('stream.message_start', s.ids()));
@@ -45,7 +46,10 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
   const stopReason = typeof delta['stop_reason'] === 'string' ? delta['stop_reason'] : undefined;
   if (s.message) {
     s.message.addUsage(event['usage']);
-    if (stopReason !== undefined) s.message.stopReason = stopReason;
+    if (stopReason !== undefined) {
+      s.message.stopReason = stopReason;
+      s.stopReasonFrame = ctx.frame.seq;
+    }
   }
   const cutBy = cutShortBy(CUT_SHORT_BY, stopReason);
   if (cutBy !== undefined)
@@ -86,7 +90,11 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
   s.callbacks.onStreamEnd?.(
     cutBy === undefined
       ? { event: 'message_stop' }
-      : { event: 'message_stop', incomplete: `stop_reason ${jsonText(stopReason)} (${cutBy})` },
+      : {
+          event: 'message_stop',
+          incomplete: `stop_reason ${jsonText(stopReason)} (${cutBy})`,
+          incompleteFrame: s.stopReasonFrame,
+        },
   );
 }
 

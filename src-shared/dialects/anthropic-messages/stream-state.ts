@@ -44,6 +44,8 @@ export class MessagesStream extends ProviderStream {
    * of a tool loop holds the ones that answered them): the stream's end pauses on it.
    */
   waiting: { messageId: string; assistant: AssistantBlocks; pauseTurn: boolean } | undefined;
+  /** The message_delta that gave the open message its stop_reason: where a cut short is said to be. */
+  stopReasonFrame: number | undefined;
 
   constructor(callbacks: DialectCallbacks, readShapes: boolean) {
     super(callbacks, { message: 'message', start: 'message_start', terminal: 'message_stop' });
