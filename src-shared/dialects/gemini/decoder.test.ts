@@ -44,6 +44,14 @@ describe('the demo scenarios', () => {
       expect(claimants(frame.data), frame.data.slice(0, 80)).toEqual(['gemini']);
   });
 
+  it('a chunk of usage alone is gemini by its token counts, without a modelVersion; usage without them is not', () => {
+    const usage = (usageMetadata: Record<string, unknown>) => JSON.stringify({ usageMetadata });
+    expect(claimants(usage({ promptTokenCount: 12, candidatesTokenCount: 71, totalTokenCount: 237 }))).toEqual([
+      'gemini',
+    ]);
+    expect(claimants(usage({ trafficType: 'ON_DEMAND' }))).toEqual([]);
+  });
+
   test.each([
     ['text', 'done'],
     ['thinking', 'done'],

@@ -262,10 +262,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
       chunk,
       unified('stream.message_stop', { response_id: current.id }, { stop_reason: reason, phase: 'failed' }),
     );
-    const summary = new Candidate(0, current.id, current.id, current.startedAt, host);
-    summary.clock.status = 'blocked';
-    summary.clock.stopReason = reason;
-    current.candidates.set(0, summary);
+    soleSummary(current, 'blocked').clock.stopReason = reason;
     current.failure = `prompt blocked: ${reason}`;
     current.reason = `blocked (${reason})`;
     endResponse(at, current);
@@ -309,8 +306,17 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     });
   }
 
-  /** A response that ends without its finishing chunk: every candidate is cut. */
+  /** The one message of a response that has no candidate: a blocked prompt, or one cut after chunks of usage alone. */
+  function soleSummary(current: Response, status: string): Candidate {
+    const summary = new Candidate(0, current.id, current.id, current.startedAt, host);
+    summary.clock.status = status;
+    current.candidates.set(0, summary);
+    return summary;
+  }
+
+  /** A response that ends without its finishing chunk: every candidate is cut (usage alone still gets its summary). */
   function cut(at: ProviderEventContext, current: Response, why: string): void {
+    if (current.candidates.size === 0 && current.usage) soleSummary(current, 'cut');
     for (const candidate of current.candidates.values()) {
       if (candidate.finishedAt !== undefined) continue;
       candidate.endCall(at, why);

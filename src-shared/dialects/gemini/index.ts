@@ -7,9 +7,9 @@ import { createGeminiDecoder } from './decoder';
 /**
  * Whether a frame is a Gemini `GenerateContentResponse` chunk, from its own markers only:
  * `candidates` whose first entry has `content.parts` or a `finishReason`; a `promptFeedback`;
- * `usageMetadata` with a `modelVersion`; or an error body in Google's shape (`{"error":
- * {"code": <number>, "status": <string>, …}}`, google.rpc.Status). No other dialect's
- * event has these (they all name a `type` or an `object`).
+ * `usageMetadata` with a `modelVersion` or its own `promptTokenCount` (a chunk of usage alone);
+ * or an error body in Google's shape (`{"error": {"code": <number>, "status": <string>, …}}`,
+ * google.rpc.Status). No other dialect's event has these (they all name a `type` or an `object`).
  */
 export function isGeminiChunk(frame: SniffedFrame): boolean {
   const object = frame.json();
@@ -24,7 +24,12 @@ export function isGeminiChunk(frame: SniffedFrame): boolean {
     }
   }
   if (isJsonObject(object['promptFeedback'])) return true;
-  if (isJsonObject(object['usageMetadata']) && typeof object['modelVersion'] === 'string') return true;
+  const usage = object['usageMetadata'];
+  if (
+    isJsonObject(usage) &&
+    (typeof object['modelVersion'] === 'string' || typeof usage['promptTokenCount'] === 'number')
+  )
+    return true;
   const error = object['error'];
   return (
     isJsonObject(error) &&

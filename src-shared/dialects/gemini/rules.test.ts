@@ -112,6 +112,24 @@ describe("the Gemini dialect's rules", () => {
     expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({ status: 'cut' });
   });
 
+  it('provider.missing-terminal: usage alone, no candidate: the response is summed up as cut, with that usage', () => {
+    const usageOnly = (responseId: string) => ({
+      usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 9 },
+      responseId,
+    });
+    const alone = stream(usageOnly('r1'));
+    expect(rulesOf(alone)).toEqual(['provider.missing-terminal']);
+    const summaries = (result: ReturnType<typeof stream>) =>
+      result.blocks.filter((b) => b.kind === 'message').map((b) => b.parsed);
+    expect(summaries(alone)).toMatchObject([{ id: 'r1', status: 'cut', usage: { input_tokens: 3, output_tokens: 9 } }]);
+    // Cut by the next response: its summary first, then the next one's.
+    const next = stream(usageOnly('r1'), chunk([{ text: 'Bye' }], {}, 'r2'), finishOf('r2'));
+    expect(summaries(next)).toMatchObject([
+      { id: 'r1', status: 'cut' },
+      { id: 'r2', status: 'completed' },
+    ]);
+  });
+
   it('provider.missing-terminal: a response cut short by the next one', () => {
     expect(rulesOf(stream(text('Hi'), chunk([{ text: 'Bye' }], {}, 'r2'), finishOf('r2')))).toEqual([
       'provider.missing-terminal',

@@ -1,0 +1,288 @@
+import { describe, expect, it, test } from 'vitest';
+import { readExternalFixture } from '../../../src-main/testing/fixtures';
+import { chunkingsThatDiffer, lastLegStatus, rulesOf } from '../../../src-main/testing/provider-streams';
+import type { EndStatusKind } from '../../pipeline/end-status';
+import { decodeBytes } from '../../pipeline/session-decoder';
+import type { DecodeResult } from '../../pipeline/types';
+import { encodeUtf8 } from '../../text/utf8';
+
+/**
+ * `streamGenerateContent` streams recorded from the Gemini API and Vertex AI by the vercel/ai
+ * test suite (resources/fixtures/external/vercel-ai, credited in its README), framed as the API
+ * frames `alt=sse`: each one is this dialect, the same at every chunking and as the JSON array
+ * sent without `alt=sse`, ends as its stream says, and makes no finding unless the capture
+ * breaks the protocol. A thinking block's expected content may be THOUGHTS: the capture's own
+ * thought parts, joined.
+ */
+const THOUGHTS = Symbol('the thought parts of the capture');
+
+interface Recorded {
+  name: string;
+  status: EndStatusKind;
+  rules?: string[];
+  blocks: [kind: string, content: string | typeof THOUGHTS][];
+  /** The client calls: name, id (the part's, or one made up), parsed arguments. */
+  calls?: [string, string, unknown][];
+  /** The message's summary. */
+  message: Record<string, unknown>;
+}
+
+const LASAGNA = {
+  recipe: {
+    ingredients: [
+      ['16 oz', 'Lasagna noodles'],
+      ['1 lb', 'Ground beef'],
+      ['15 oz', 'Ricotta cheese'],
+      ['3 cups', 'Mozzarella cheese'],
+      ['1/2 cup', 'Parmesan cheese'],
+      ['24 oz', 'Tomato sauce'],
+      ['1', 'Egg'],
+      ['2 cloves', 'Garlic'],
+      ['1 tsp', 'Salt'],
+      ['1/2 tsp', 'Pepper'],
+    ].map(([amount, name]) => ({ amount, name })),
+    name: 'Lasagna',
+    steps: [
+      'Preheat oven to 375°F (190°C).',
+      // Streamed in two pieces, "…set aside" and ".": joined.
+      'Cook lasagna noodles according to package directions, drain and set aside.',
+      'Brown ground beef with minced garlic in a skillet. Drain fat and stir in tomato sauce. Simmer for 10 minutes.',
+      'In a bowl, mix ricotta cheese, egg, salt, pepper, and Parmesan cheese.',
+      'In a 9x13 baking dish, spread a thin layer of meat sauce.',
+      'Layer noodles, ricotta mixture, mozzarella, and meat sauce. Repeat.',
+      'Top with remaining mozzarella cheese.',
+      'Cover with foil and bake for 25 minutes.',
+      'Remove foil and bake for another 25 minutes until golden.',
+      'Let stand for 15 minutes before serving.',
+    ],
+  },
+};
+
+const RECORDED: readonly Recorded[] = [
+  {
+    // gemini-3-pro "reasoning": its thoughts are counted (thoughtsTokenCount), not sent.
+    name: 'gemini-reasoning',
+    status: 'done',
+    blocks: [['text', 'There are **3** "r"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.']],
+    message: { model: 'gemini-3-pro-preview', status: 'completed', usage: { input_tokens: 9, output_tokens: 285 } },
+  },
+  {
+    name: 'gemini-reasoning-gemini3',
+    status: 'done',
+    blocks: [['text', 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y']],
+    message: { model: 'gemini-3-pro-preview', stop_reason: 'STOP', usage: { input_tokens: 9, output_tokens: 325 } },
+  },
+  {
+    name: 'gemini-3.7-flash-09-14',
+    status: 'done',
+    blocks: [['text', 'OK']],
+    message: { id: 'D36oasj5EKXK_uMPsvKGwQk', model: 'gemini-3.7-flash', usage: { output_tokens: 51 } },
+  },
+  {
+    // vercel/ai issue 18073: the thought signature comes on an empty text part with the finish; no empty block.
+    name: 'gemini-empty-text-signature',
+    status: 'done',
+    blocks: [['text', '4']],
+    message: { model: 'gemini-3-flash-preview', usage: { input_tokens: 15, output_tokens: 53 } },
+  },
+  {
+    // Google Search ran (toolUsePromptTokenCount), but the suite's copy keeps no groundingMetadata: no citation.
+    name: 'gemini-search-live',
+    status: 'done',
+    blocks: [['text', 'The current date is Wednesday, August 26, 2026.']],
+    message: {
+      model: 'gemini-2.5-flash',
+      usage: { input_tokens: 17, output_tokens: 37 + 333, toolUsePromptTokenCount: 308 },
+    },
+  },
+  {
+    // Thought parts (thought: true) are thinking, the answer after them text.
+    name: 'gemini-gemma-4-thoughts',
+    status: 'done',
+    blocks: [
+      ['thinking', THOUGHTS],
+      ['text', 'hello'],
+    ],
+    message: { model: 'gemma-4-26b-a4b-it', usage: { input_tokens: 6, output_tokens: 77 } },
+  },
+  {
+    name: 'gemini-tool-call-gemini3',
+    status: 'paused',
+    blocks: [['tool_call', '{"location":"San Francisco"}']],
+    calls: [['weather', 'call_0', { location: 'San Francisco' }]],
+    message: { model: 'gemini-3-pro-preview', stop_reason: 'STOP', usage: { output_tokens: 819 } },
+  },
+  {
+    name: 'gemini-text-then-call',
+    status: 'paused',
+    blocks: [
+      ['text', 'Let me check.'],
+      ['tool_call', '{"city":"San Francisco"}'],
+    ],
+    calls: [['get_weather', 'g1bmv6il', { city: 'San Francisco' }]],
+    message: { model: 'gemini-3.1-pro-preview', usage: { input_tokens: 83, output_tokens: 199 } },
+  },
+  {
+    // Nested arguments with the call's own id; the suite redacted the signature and the responseId.
+    name: 'gemini-recursive-tool-call',
+    status: 'paused',
+    blocks: [['tool_call', '{"condition":{"or":[{"term":"x"},{"term":"y"}]}}']],
+    calls: [['search', 'call_345658', { condition: { or: [{ term: 'x' }, { term: 'y' }] } }]],
+    message: { id: '<redacted>', model: 'gemini-3.7-flash', usage: { input_tokens: 694, output_tokens: 231 } },
+  },
+  {
+    // Vertex AI: two calls whose arguments stream as partialArgs, the second closed by the
+    // empty functionCall part of the finishing chunk.
+    name: 'gemini-streamed-args-two-calls',
+    status: 'paused',
+    blocks: [
+      ['tool_call', '{"location":"Boston"}'],
+      ['tool_call', '{"location":"San Francisco"}'],
+    ],
+    calls: [
+      ['getWeather', 'call_0', { location: 'Boston' }],
+      ['getWeather', 'call_1', { location: 'San Francisco' }],
+    ],
+    message: { model: 'gemini-3.1-pro-preview', usage: { input_tokens: 26, output_tokens: 155 } },
+  },
+  {
+    // Vertex AI: a call without args (read_theme), then three streamed ones; the first chunks'
+    // usageMetadata has no counts yet, the last one's counts.
+    name: 'gemini-no-args-tool-call',
+    status: 'paused',
+    blocks: [
+      ['thinking', THOUGHTS],
+      ['tool_call', '{}'],
+      ['tool_call', '{"id":"A"}'],
+      ['tool_call', '{"id":"B"}'],
+      ['tool_call', '{"id":"C"}'],
+    ],
+    calls: [
+      ['read_theme', 'call_0', {}],
+      ['read_screen', 'call_1', { id: 'A' }],
+      ['read_screen', 'call_2', { id: 'B' }],
+      ['read_screen', 'call_3', { id: 'C' }],
+    ],
+    message: { model: 'gemini-3-flash-preview', usage: { input_tokens: 249, output_tokens: 241 } },
+  },
+  {
+    // Vertex AI: one call streamed over 76 chunks, its arguments objects nested in arrays.
+    name: 'gemini-streamed-args-nested',
+    status: 'paused',
+    blocks: [['tool_call', JSON.stringify(LASAGNA)]],
+    calls: [['cookRecipe', 'call_0', LASAGNA]],
+    message: { model: 'gemini-3.1-pro-preview', usage: { input_tokens: 31, output_tokens: 684 + 1026 } },
+  },
+  {
+    // The suite's last usage chunk of a live stream, alone: no candidate and no finishReason, so
+    // the stream is cut; its summary keeps the usage.
+    name: 'gemini-usage-only',
+    status: 'truncated',
+    rules: ['provider.missing-terminal'],
+    blocks: [],
+    message: { status: 'cut', usage: { input_tokens: 12, output_tokens: 160, cachedContentTokenCount: 4 } },
+  },
+];
+
+const capture = (name: string) => readExternalFixture(`vercel-ai/${name}.crlf.sse`);
+
+/** The capture's chunks, each its `data:` line's JSON text. */
+function chunksOf(bytes: Uint8Array): string[] {
+  return new TextDecoder()
+    .decode(bytes)
+    .split('\r\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => line.slice('data: '.length));
+}
+
+interface Part {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  functionCall?: { name?: string };
+}
+
+/** Every part of the capture's first candidate, in order (read with JSON.parse). */
+function partsOf(bytes: Uint8Array): Part[] {
+  return chunksOf(bytes).flatMap((data) => {
+    const chunk = JSON.parse(data) as { candidates?: { content?: { parts?: Part[] } }[] };
+    return chunk.candidates?.[0]?.content?.parts ?? [];
+  });
+}
+
+const thoughtsOf = (bytes: Uint8Array): string =>
+  partsOf(bytes)
+    .filter((part) => part.thought === true)
+    .map((part) => part.text)
+    .join('');
+
+/** The same chunks as the body `streamGenerateContent` sends without `alt=sse`: one JSON array. */
+const asJsonArray = (bytes: Uint8Array): Uint8Array => encodeUtf8(`[${chunksOf(bytes).join('\r\n,\r\n')}\r\n]`);
+
+const NOT_CONTENT = new Set(['message', 'awaiting_frontend_tools']);
+const contentOf = (result: DecodeResult) =>
+  result.blocks.filter((b) => !NOT_CONTENT.has(b.kind)).map((b) => [b.kind, b.content]);
+const pauseOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+const modelContentOf = (result: DecodeResult) =>
+  (pauseOf(result)?.parsed as { content: { role: string; parts: Part[] } } | undefined)?.content;
+
+describe('recorded Gemini streams', () => {
+  test.each(RECORDED)(
+    '$name: gemini, $status, its findings, blocks, calls and summary, the same at every chunking',
+    (recorded) => {
+      const bytes = capture(recorded.name);
+      expect(chunkingsThatDiffer(bytes)).toEqual([]);
+      const result = decodeBytes(bytes);
+      expect(result.formats).toEqual(['gemini']);
+      expect(rulesOf(result)).toEqual(recorded.rules ?? []);
+      expect(lastLegStatus(result)).toBe(recorded.status);
+      expect(contentOf(result)).toEqual(
+        recorded.blocks.map(([kind, content]) => [kind, content === THOUGHTS ? thoughtsOf(bytes) : content]),
+      );
+      const calls = result.blocks.filter((b) => b.kind === 'tool_call');
+      expect(calls.map((b) => [b.name, b.toolId, b.parsed])).toEqual(recorded.calls ?? []);
+      const messages = result.blocks.filter((b) => b.kind === 'message').map((b) => b.parsed);
+      expect(messages).toMatchObject([recorded.message]);
+    },
+  );
+
+  test.each(RECORDED)('$name: as one JSON array (no alt=sse), the same findings, end and blocks', ({ name }) => {
+    const sse = decodeBytes(capture(name));
+    const array = decodeBytes(asJsonArray(capture(name)));
+    expect(array.formats).toEqual(['gemini']);
+    expect([rulesOf(array), lastLegStatus(array), array.blocks.map((b) => [b.kind, b.content])]).toEqual([
+      rulesOf(sse),
+      lastLegStatus(sse),
+      sse.blocks.map((b) => [b.kind, b.content]),
+    ]);
+  });
+
+  test.each(RECORDED.filter((r) => r.status === 'paused'))(
+    '$name: the pause names its calls and sends back each call with its thoughtSignature',
+    ({ name, calls = [] }) => {
+      const bytes = capture(name);
+      const result = decodeBytes(bytes);
+      expect(pauseOf(result)?.pendingTools?.map((t) => [t.name, t.toolUseId, t.input])).toEqual(calls);
+      const signed = (parts: Part[]) =>
+        parts.filter((p) => p.functionCall && p.thoughtSignature).map((p) => p.thoughtSignature);
+      expect(signed(modelContentOf(result)?.parts ?? [])).toEqual(signed(partsOf(bytes)));
+    },
+  );
+
+  it('the model content sent back keeps its parts in order: thoughts, text and each call whole', () => {
+    const kinds = (name: string) =>
+      modelContentOf(decodeBytes(capture(name)))?.parts.map((p) =>
+        p.functionCall ? `call ${p.functionCall.name}` : p.thought ? 'thought' : 'text',
+      );
+    expect(kinds('gemini-text-then-call')).toEqual(['text', 'call get_weather']);
+    expect(kinds('gemini-no-args-tool-call')).toEqual([
+      'thought',
+      'call read_theme',
+      'call read_screen',
+      'call read_screen',
+      'call read_screen',
+    ]);
+    const [streamed] = modelContentOf(decodeBytes(capture('gemini-streamed-args-nested')))?.parts ?? [];
+    expect(streamed?.functionCall).toEqual({ name: 'cookRecipe', args: LASAGNA });
+  });
+});
