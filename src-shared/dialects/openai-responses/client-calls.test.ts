@@ -56,6 +56,39 @@ describe('the pause', () => {
   ])('must not: %s waits for no client', (_name, events) => {
     expect(pauseOf(encodeUtf8(events.join('')))).toBeUndefined();
   });
+
+  // xAI streams its x_search tool's calls as custom tool calls it runs itself.
+  const X_SEARCH = { id: 'ctc_1', call_id: 'xs_call_1', name: 'x_keyword_search', input: '{"query":"from:xai"}' };
+  const listing = (tools?: unknown[]) =>
+    encodeUtf8(
+      numbered([
+        ['response.created', { response: { id: 'resp_1', status: 'in_progress', ...(tools ? { tools } : {}) } }],
+        ...call('custom_tool_call', X_SEARCH),
+        completed,
+      ]).join(''),
+    );
+
+  it("a custom tool call named after none of the response's custom tools is the API's: a server call and its status, no pause", () => {
+    const result = decodeBytes(listing([{ type: 'x_search' }]));
+    expect(result.blocks.map((b) => b.kind)).toEqual(['server_tool_call', 'server_tool_result', 'message']);
+    expect(result.blocks[0]?.parsed).toMatchObject({ name: 'x_keyword_search', input: { query: 'from:xai' } });
+    expect(result.blocks[1]?.content).toBe('{"status":"completed"}');
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it.each([
+    ['one of its custom tools', [{ type: 'custom', name: 'x_keyword_search' }]],
+    [
+      'a custom tool of a namespace',
+      [{ type: 'namespace', name: 'x', tools: [{ type: 'custom', name: 'x_keyword_search' }] }],
+    ],
+    ['unknown: tool_search loads tools the list does not show', [{ type: 'tool_search' }]],
+    ['unknown: the response lists no tools', undefined],
+  ])('a custom tool call the response says is %s waits for the client', (_name, tools) => {
+    expect(pauseOf(listing(tools))?.pendingTools).toEqual([
+      { toolUseId: 'xs_call_1', name: 'x_keyword_search', input: { input: '{"query":"from:xai"}' } },
+    ]);
+  });
 });
 
 describe('the continuation', () => {

@@ -5,9 +5,9 @@ import type { ClientToolAnswer, ClientToolContinuation } from '../types';
 
 /*
  * The Responses API runs its built-in and MCP tools itself, but a function or custom tool is
- * the client's, and so are its local shell, shell and apply_patch tools (the client runs the
- * command or applies the patch): a response that completes with such calls waits for their
- * outputs. An MCP call that needs the user's approval (`mcp_approval_request`) waits for the
+ * the client's (a custom tool its request defined: declared-tools.ts), and so are its local
+ * shell, shell and apply_patch tools (the client runs the command or applies the patch): a
+ * response that completes with such calls waits for their outputs. An MCP call that needs the user's approval (`mcp_approval_request`) waits for the
  * client too, for an approval, not an output. The response's end says so as an
  * `awaiting_frontend_tools` pause, and the answers continue the run as the API's guide does:
  * the request again, `previous_response_id` naming the response, its `input` one output item

@@ -60,6 +60,7 @@ const item = (type: string, fields: Partial<OpenItem> = {}): OpenItem => ({
   at: {},
   input: [],
   phases: [],
+  ranByApi: false,
   ...fields,
 });
 

@@ -17,10 +17,11 @@ import { AUDIO, INPUT_STREAMS, LIFECYCLE, STATUS_CALLS, TERMINAL, TEXT_DELTAS, T
  * summaries become streamed envelopes of their own types; annotations become citations of
  * the text; function, custom and MCP calls are buffered into one call envelope at the
  * item's done (arguments checked to parse); built-in tools become a server tool call with
- * its status phases and a server tool result (generated images attach to it); a call of a
- * tool the client runs (local shell, shell, patch) is buffered like a function call. Every other
- * event is shown as a provider event; each envelope carries the event's unified form, and a
- * `message` envelope sums the response up at its terminal event.
+ * its status phases and a server tool result (generated images attach to it), and so does a
+ * custom tool call the response's tools do not define (the API's own, declared-tools.ts); a
+ * call of a tool the client runs (local shell, shell, patch) is buffered like a function call.
+ * Every other event is shown as a provider event; each envelope carries the event's unified
+ * form, and a `message` envelope sums the response up at its terminal event.
  *
  * The decoder routes each event to its concept's handlers (response-events, item-events,
  * part-events), which share the decoder's state (`ResponsesStream`).

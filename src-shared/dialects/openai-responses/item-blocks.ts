@@ -22,6 +22,8 @@ export interface OpenItem extends StartedBlock {
   input: string[];
   /** Status phases of a built-in or MCP call, in arrival order. */
   phases: string[];
+  /** A custom tool call the API ran itself: it names none of the client's custom tools (declared-tools.ts). */
+  ranByApi: boolean;
 }
 
 /** The blocks an output item makes once it is done (its content parts made theirs already). */
@@ -44,6 +46,17 @@ export function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEv
     }
     case 'custom_tool_call': {
       const input = typeof item['input'] === 'string' ? item['input'] : open.input.join('');
+      if (open.ranByApi) {
+        // The API's own tool (xAI's x_search): a server call, its result what its status says, as a built-in's.
+        ctx.emit({
+          type: KIND.server_tool_call,
+          final: true,
+          delta: jsonText({ ...item, input: parsedOr(input) }),
+          extras: { id: open.id, name: open.name },
+        });
+        emitResult(ctx, open, jsonText({ status: item['status'] ?? null }));
+        return;
+      }
       ctx.emit({
         type: KIND.custom_tool_call,
         final: true,
@@ -169,7 +182,7 @@ export function toolOf(open: OpenItem, item: WireEvent): UnifiedTool | undefined
     case 'function_call':
       return { kind: 'client', name: open.name };
     case 'custom_tool_call':
-      return { kind: 'custom', name: open.name };
+      return { kind: open.ranByApi ? 'server' : 'custom', name: open.name };
     case 'mcp_call':
     case 'mcp_list_tools':
     case 'mcp_approval_request':

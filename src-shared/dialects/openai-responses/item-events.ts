@@ -19,16 +19,18 @@ import { CALL_OUTPUT_ITEMS, CLIENT_RUN_ITEMS, KNOWN_ITEMS, type InputStream } fr
  */
 
 /** The item as its event gives it, before any event of it was seen. */
-function openItem(ctx: ProviderEventContext, type: string, item: WireEvent): OpenItem {
+function openItem(s: ResponsesStream, ctx: ProviderEventContext, type: string, item: WireEvent): OpenItem {
+  const name = stringField(item, 'name');
   return {
     type,
     id: stringField(item, 'id'),
-    name: stringField(item, 'name'),
+    name,
     callId: stringField(item, 'call_id'),
     frame: ctx.frame.seq,
     at: ctx.at,
     input: [],
     phases: [],
+    ranByApi: type === 'custom_tool_call' && s.customTools !== undefined && !s.customTools.has(name),
   };
 }
 
@@ -38,7 +40,7 @@ export function itemAdded(s: ResponsesStream, ctx: ProviderEventContext, event: 
   const itemType = stringField(item, 'type');
   if (index === undefined)
     return s.notAddressed(ctx, 'response.output_item.added', event, 'has no integer output_index');
-  const open = openItem(ctx, itemType, item);
+  const open = openItem(s, ctx, itemType, item);
   const previous = s.items.start(index, open);
   if (previous)
     ctx.report(
@@ -77,7 +79,7 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
   }
   s.items.stop(index);
   const itemType = stringField(item, 'type') || open?.type || '';
-  const done: OpenItem = open ?? openItem(ctx, itemType, item);
+  const done: OpenItem = open ?? openItem(s, ctx, itemType, item);
   const tool = toolOf(done, item);
   const status = stringField(item, 'status');
   const itemIds = s.ids(event, {
@@ -109,7 +111,7 @@ function addClientCall(s: ResponsesStream, done: OpenItem, item: WireEvent): voi
     });
   } else if (
     done.type === 'function_call' ||
-    done.type === 'custom_tool_call' ||
+    (done.type === 'custom_tool_call' && !done.ranByApi) ||
     done.type === 'mcp_approval_request'
   ) {
     const field = item[done.type === 'custom_tool_call' ? 'input' : 'arguments'];

@@ -6,9 +6,10 @@ import { decodeBytes } from '../../pipeline/session-decoder';
 import type { DecodeResult } from '../../pipeline/types';
 
 /**
- * OpenAI Responses streams recorded by the AI SDK's test suite (resources/fixtures/external/
- * openai-responses, credited in its README): each is this dialect at every chunking, ends as
- * its stream says, with exactly the findings it deserves and the blocks its items make.
+ * Responses API streams recorded by the AI SDK's test suite (resources/fixtures/external/
+ * openai-responses, credited in its README), OpenAI's and xAI's own implementation of the API:
+ * each is this dialect at every chunking, ends as its stream says, with exactly the findings it
+ * deserves and the blocks its items make.
  */
 interface Recorded {
   name: string;
@@ -126,6 +127,45 @@ const RECORDED: readonly Recorded[] = [
     rules: ['provider.response-failed'],
     kinds: [],
     summaries: [{ model: 'gpt-4o-mini', status: 'failed', error: { code: 'rate_limit_exceeded' } }],
+  },
+  // xAI's own Responses API (grok models), recorded by the suite's xAI provider.
+  {
+    // Its web search then: one web_search_call shaped as a function call, no status events.
+    name: 'xai-web-search-tool.data-only.sse',
+    status: 'done',
+    rules: [],
+    kinds: [...WEB_SEARCH, 'text'],
+    summaries: [completed('grok-4-fast-reasoning', 1875, 695)],
+  },
+  {
+    name: 'xai-13218-web-search-provider-tool-result.data-only.sse',
+    status: 'done',
+    rules: [],
+    kinds: [...WEB_SEARCH, ...WEB_SEARCH, 'text'],
+    summaries: [completed('grok-4-fast-non-reasoning', 4144, 49)],
+  },
+  {
+    // 199 output tokens against max_output_tokens 16, yet completed: its answer is whole, kept as sent.
+    name: 'xai-issue-17936-stream.data-only.sse',
+    status: 'done',
+    rules: [],
+    kinds: ['reasoning_summary', 'text'],
+    summaries: [completed('grok-4.3', 197, 199)],
+  },
+  {
+    // The suite kept the last event of a live stream alone (no response.created, no
+    // sequence_number): what it says is kept, xAI's usage fields with it.
+    name: 'xai-issue-19652-live-stream.data-only.sse',
+    status: 'done',
+    rules: [],
+    kinds: [],
+    summaries: [
+      {
+        model: 'grok-4.6',
+        status: 'completed',
+        usage: { input_tokens: 5467, output_tokens: 593, cost_in_usd_ticks: 177640000 },
+      },
+    ],
   },
 ];
 
@@ -287,5 +327,44 @@ describe('recorded OpenAI Responses streams', () => {
     expect(alone.diagnostics[0]?.message).toBe(
       'The API sent an error as the first event: Sorry, something went wrong.',
     );
+  });
+
+  it("xAI's web search: each call as its done item gives it, linked to its status; the answers keep their citations", () => {
+    const searched = decode('xai-13218-web-search-provider-tool-result.data-only.sse');
+    const calls = blocksOf(searched, 'server_tool_call');
+    expect(calls.map((c) => c.parsed)).toMatchObject([
+      {
+        action: { query: 'current title of https://x.ai site:x.ai' },
+        phases: ['in_progress', 'searching', 'completed'],
+      },
+      { action: { query: 'https://x.ai' }, phases: ['in_progress', 'searching', 'completed'] },
+    ]);
+    expect(calls.map((c) => (c.parsed as { action: { sources: unknown[] } }).action.sources.length)).toEqual([5, 5]);
+    expect(calls.map((c) => searched.blocks[c.linkedBlock ?? -1]?.kind)).toEqual(Array(2).fill('server_tool_result'));
+    const [answer] = blocksOf(searched, 'text');
+    expect(answer?.content).toBe('**xAI**');
+    // All nine span 0..0: inside the text, however little they point at.
+    expect(answer?.citations.map((c) => [c.fields['start_index'], c.fields['end_index']])).toEqual(
+      Array(9).fill([0, 0]),
+    );
+    // A call with a function's shape (name, arguments, an empty call_id), no action and no phases.
+    const shaped = decode('xai-web-search-tool.data-only.sse');
+    expect(blocksOf(shaped, 'server_tool_call')[0]?.parsed).toMatchObject({
+      type: 'web_search_call',
+      name: 'web_search',
+      arguments: '{"query":"what is xAI","num_results":5}',
+      phases: [],
+    });
+    const [text] = blocksOf(shaped, 'text');
+    expect(text?.content).toMatch(/^xAI is an American artificial intelligence company founded by Elon Musk/);
+    expect(text?.citations.map((c) => Object.keys(c.fields))).toEqual(Array(5).fill(['url']));
+  });
+
+  it("xAI's reasoning summary streams as a summary part, the answer after it", () => {
+    const result = decode('xai-issue-17936-stream.data-only.sse');
+    expect(blocksOf(result, 'reasoning_summary').map((b) => b.content)).toEqual([
+      'The user says: "Reply with exactly: hello"\n',
+    ]);
+    expect(blocksOf(result, 'text').map((b) => b.content)).toEqual(['hello']);
   });
 });

@@ -6,6 +6,7 @@ import { objectField, stringField, type ProviderEventContext, type WireEvent } f
 import { MessageClock } from '../provider/message-summary';
 import type { ResponsesStream } from './stream-state';
 import { recordTerminalOutcome } from './terminal-outcome';
+import { customToolNames } from './declared-tools';
 
 /*
  * A response's life: created (or the first lifecycle event of a capture that lacks it), its
@@ -28,7 +29,10 @@ export function lifecycle(s: ResponsesStream, ctx: ProviderEventContext, type: s
     response = s.openMessage(stringField(body, 'id'), ctx.frame.receivedAt);
     s.clientCalls = [];
     s.waiting = undefined;
+    s.customTools = undefined;
   }
+  // The response echoes its request's tools: which custom tools the client defined (declared-tools.ts).
+  if ('tools' in body) s.customTools = customToolNames(body['tools']);
   response.model = stringField(body, 'model') || response.model;
   response.status = stringField(body, 'status') || response.status;
   lifecycleEvent(s, ctx, type, event);

@@ -28,6 +28,8 @@ export class ResponsesStream extends ProviderStream {
   waiting: { responseId: string; calls: ClientCall[] } | undefined;
   /** The response an error event summed up as failed ('' for none): its response.failed only confirms it. */
   erroredResponse = '';
+  /** The custom tools the response says its request defined; undefined while it has not said (declared-tools.ts). */
+  customTools: ReadonlySet<string> | undefined;
 
   constructor(
     callbacks: DialectCallbacks,
