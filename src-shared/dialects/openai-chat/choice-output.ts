@@ -1,15 +1,18 @@
-import { NO_EXTRAS } from '../../envelope/types';
+import { NO_EXTRAS, undecodedParts } from '../../envelope/types';
 import { unified, type StreamIds } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
-import { isJsonObject } from '../../json/values';
-import { checkToolArguments, type ProviderEventContext } from '../provider/event-context';
+import { jsonText } from '../../json/tree';
+import { isJsonObject, jsonKind } from '../../json/values';
+import { previewText } from '../../text/preview';
+import { checkToolArguments, stringField, type ProviderEventContext } from '../provider/event-context';
 import type { Choice, Completion } from './completion';
 import type { ToolCall } from './tool-calls';
 import { filtered, reasoningText, TEXT, type StreamedChannel } from './vocabulary';
 
 /*
  * What a choice writes: its text channels as streamed envelopes into one open block at a
- * time, and its tool calls as one call envelope each when they end.
+ * time, its tool call fragments as they come and its tool calls as one call envelope each when
+ * they end, and the sources its text cites.
  */
 
 /** StreamIds of a choice (and a call): the completion's id, the choice's index, the call's index and id. */
@@ -63,6 +66,82 @@ export function closeText(ctx: ProviderEventContext, current: Completion, choice
     undefined,
     unified('stream.content_block_stop', streamIds(current, choice), { kind: open.kind, channel: open.channel }),
   );
+}
+
+/** A chunk, or a part of one, of the wrong shape: reported, and the chunk kept undecoded. */
+export function invalidChunk(ctx: ProviderEventContext, what: string): void {
+  ctx.report(
+    'openai-chat.invalid-chunk',
+    `Event ${ctx.frame.seq} ${what}, so it is no chat.completion.chunk; kept undecoded: ${previewText(ctx.frame.data)}`,
+  );
+  ctx.emit(undecodedParts(ctx.frame));
+}
+
+/**
+ * One fragment of a choice's `tool_calls` (at `position` in that array) or its legacy
+ * `function_call`, shown as it came: a call's first with `stream.tool_call_start` (the open
+ * text block closes), its later ones with `stream.tool_call_input.delta`.
+ */
+export function writeToolFragment(
+  ctx: ProviderEventContext,
+  current: Completion,
+  choice: Choice,
+  fragment: unknown,
+  legacy: boolean,
+  position: number,
+): void {
+  const outcome = choice.tools.add(fragment, legacy, position);
+  if (outcome.kind === 'invalid')
+    return invalidChunk(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
+  const call = outcome.call;
+  choice.clock.token(ctx.frame.receivedAt);
+  if (outcome.kind !== 'appended') closeText(ctx, current, choice);
+  if (outcome.kind === 'not-started')
+    ctx.report(
+      'provider.block-not-started',
+      `Event ${ctx.frame.seq} has argument text for ${call.label} of choice ${choice.index}, which no fragment with an id and a name began; kept in a call without them, which a client cannot call.`,
+    );
+  else if (outcome.kind === 'restarted')
+    ctx.report(
+      'provider.block-started-twice',
+      `Event ${ctx.frame.seq} begins a call with id ${jsonText(call.id)} under ${call.label} of choice ${choice.index}, where the call ${jsonText(outcome.previous.id)} is still open; kept as two calls (a client that joins fragments by index would merge their arguments).`,
+    );
+  const family = outcome.kind === 'appended' ? 'stream.tool_call_input.delta' : 'stream.tool_call_start';
+  // The row shows the argument text the fragment carried.
+  ctx.envelope(
+    legacy ? 'function_call' : 'tool_calls',
+    true,
+    outcome.args,
+    fragment as Record<string, unknown>,
+    'provider-event',
+    unified(family, streamIds(current, choice, call), {
+      kind: 'function',
+      tool: { kind: 'client', name: call.name },
+    }),
+  );
+}
+
+/**
+ * The sources the completion's chunks name (Perplexity's `search_results`, or its `citations`
+ * URLs), as citations of the choice's text when it finishes: the text cites them as `[1]`,
+ * `[2]`…, by their place in the list, given as `citation_index`.
+ */
+export function writeSources(ctx: ProviderEventContext, current: Completion, choice: Choice): void {
+  current.sources.forEach((source, i) => {
+    const fields = isJsonObject(source) ? source : { url: source };
+    ctx.emit(
+      {
+        type: KIND.citation,
+        final: true,
+        delta: stringField(fields, 'title') || stringField(fields, 'url'),
+        extras: { citation_type: 'search_result', citation_index: i + 1, ...fields },
+      },
+      unified('stream.content_block_delta', streamIds(current, choice), {
+        kind: 'annotation_added',
+        channel: 'output_text',
+      }),
+    );
+  });
 }
 
 /**

@@ -40,6 +40,8 @@ export function choiceAgent(completionId: string, index: number): string {
 export class Completion {
   readonly choices = new Map<number, Choice>();
   usage: Record<string, unknown> | undefined;
+  /** The sources its chunks name, as the last chunk naming any gave them (see noteSources). */
+  sources: readonly unknown[] = [];
 
   constructor(
     public id: string,
@@ -66,6 +68,16 @@ export class Completion {
     };
     this.choices.set(index, choice);
     return choice;
+  }
+
+  /**
+   * Perplexity names the sources of its answer on every chunk (docs/protocols/openai-chat.md):
+   * `search_results` (title, url, date), and `citations` (their URLs), from older servers alone.
+   */
+  noteSources(event: Record<string, unknown>): void {
+    const results = event['search_results'];
+    const sources = Array.isArray(results) && results.length > 0 ? results : event['citations'];
+    if (Array.isArray(sources) && sources.length > 0) this.sources = sources;
   }
 
   /** Every choice seen got its finish_reason (and there was one). */

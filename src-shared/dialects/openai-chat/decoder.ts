@@ -8,14 +8,27 @@ import { previewText } from '../../text/preview';
 import { ProviderEventContext, stringField } from '../provider/event-context';
 import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
-import { carriesContent, choiceExtras, closeText, streamIds, writeCalls, writeText } from './choice-output';
+import {
+  carriesContent,
+  choiceExtras,
+  closeText,
+  invalidChunk,
+  streamIds,
+  writeCalls,
+  writeSources,
+  writeText,
+  writeToolFragment,
+} from './choice-output';
 import { leavesCallsToClient, pauseOnClientCalls } from './client-calls';
 import { Completion, type Choice } from './completion';
 import { RecentContentDelta } from './recent-content';
 import {
   apiErrorText,
+  CHANNEL_KEYS,
+  chunkUsage,
   contentParts,
   finishOutcome,
+  KNOWN_OBJECTS,
   reasoningText,
   REASONING,
   REFUSAL,
@@ -37,17 +50,8 @@ interface Streamed {
   extras: Record<string, unknown>;
 }
 
-/** The delta members each channel's text is read from, for learning where it is. */
-const CHANNEL_KEYS = new Map<StreamedChannel, readonly string[]>([
-  [TEXT, ['content']],
-  [REASONING, ['reasoning_content', 'reasoning']],
-  [REFUSAL, ['refusal']],
-]);
-
 /** The wire type of a chunk shown as a provider event. */
 const CHUNK = 'chat.completion.chunk';
-/** `object` values of the chunks this dialect reads; another is reported once (provider.unknown-event) and read the same way. */
-const KNOWN_OBJECTS = new Set([CHUNK, '', 'chat.completion']);
 
 /**
  * The OpenAI Chat Completions stream (docs/protocols/openai-chat.md): data-only
@@ -56,9 +60,9 @@ const KNOWN_OBJECTS = new Set([CHUNK, '', 'chat.completion']);
  * its content, reasoning (`reasoning_content` or `reasoning`) and refusal stream as text,
  * thinking and refusal envelopes; its tool call fragments are shown as they come and
  * joined into one call envelope per call at its finish_reason (arguments checked to parse);
- * the finish_reason closes it. The usage chunk (`choices: []`) and every other chunk without
- * content are shown as provider events, and a `message` envelope per choice sums it up when
- * the stream ends. Errors (`data: {"error": …}`, `event: error`, an `error` member inside a
+ * the finish_reason closes it, and Perplexity's sources become citations of its text. The
+ * usage chunk (`choices: []`) and every other chunk without content are shown as provider
+ * events, and a `message` envelope per choice sums it up when the stream ends. Errors (`data: {"error": …}`, `event: error`, an `error` member inside a
  * chunk) end the stream by error.
  */
 export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
@@ -116,7 +120,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
       return ctx.emit(undecodedParts(frame));
     }
     if (frame.event === 'error') return apiError(ctx, isJsonObject(value) && 'error' in value ? value['error'] : value);
-    if (!isJsonObject(value)) return invalid(ctx, `is a JSON ${jsonKind(value)}, not a chunk object`);
+    if (!isJsonObject(value)) return invalidChunk(ctx, `is a JSON ${jsonKind(value)}, not a chunk object`);
     const before = envelopes;
     streamed = undefined;
     chunk(ctx, value);
@@ -131,11 +135,11 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
 
   function chunk(ctx: ProviderEventContext, event: Record<string, unknown>): void {
     const choices = event['choices'];
-    const usage = event['usage'];
+    const usage = chunkUsage(event);
     const error = event['error'];
-    if (!Array.isArray(choices) && !isJsonObject(usage)) {
+    if (!Array.isArray(choices) && usage === undefined) {
       if (error !== undefined && error !== null) return apiError(ctx, error);
-      return invalid(ctx, 'has no choices array, usage or error');
+      return invalidChunk(ctx, 'has no choices array, usage or error');
     }
     const object = event['object'];
     if (typeof object === 'string' && !KNOWN_OBJECTS.has(object))
@@ -145,11 +149,12 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         `Event ${ctx.frame.seq} is an object ${jsonText(object)}, which this version does not know; read as a chunk.`,
       );
     const current = completionOf(ctx, event);
+    current.noteSources(event);
     ctx.next(ctx.frame, current.id);
     if (error !== undefined && error !== null) apiError(ctx, error);
     if (Array.isArray(choices))
       for (let i = 0; i < choices.length; i++) choiceChunk(ctx, current, event, choices[i], i);
-    if (isJsonObject(usage)) {
+    if (usage) {
       current.usage = { ...current.usage, ...usage };
       ctx
         .next(ctx.frame, current.id)
@@ -189,7 +194,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     raw: unknown,
     position: number,
   ): void {
-    if (!isJsonObject(raw)) return invalid(ctx, `has a choice at position ${position} that is no object`);
+    if (!isJsonObject(raw)) return invalidChunk(ctx, `has a choice at position ${position} that is no object`);
     const index = typeof raw['index'] === 'number' && Number.isInteger(raw['index']) ? raw['index'] : position;
     const known = current.choices.has(index);
     const choice = current.choice(index, ctx.frame);
@@ -200,7 +205,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     // `message` instead of `delta`: a server that sends the whole message in its last chunk.
     const delta = raw['delta'] ?? raw['message'];
     if (delta !== undefined && delta !== null && !isJsonObject(delta))
-      invalid(ctx, `has a choice ${index} whose delta is a JSON ${jsonKind(delta)}`);
+      invalidChunk(ctx, `has a choice ${index} whose delta is a JSON ${jsonKind(delta)}`);
     const fields = isJsonObject(delta) ? delta : {};
     const extras = choiceExtras(raw);
     if (choice.finish !== undefined && carriesContent(fields))
@@ -216,10 +221,12 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     const refusal = fields['refusal'];
     if (typeof refusal === 'string') stream(ctx, current, choice, REFUSAL, refusal, extras);
     const toolCalls = fields['tool_calls'];
-    if (Array.isArray(toolCalls)) for (const fragment of toolCalls) toolFragment(ctx, current, choice, fragment, false);
+    if (Array.isArray(toolCalls))
+      toolCalls.forEach((fragment, position) => writeToolFragment(ctx, current, choice, fragment, false, position));
     else if (toolCalls !== undefined && toolCalls !== null)
-      invalid(ctx, `has tool_calls for choice ${index} that are a JSON ${jsonKind(toolCalls)}, not an array`);
-    if (isJsonObject(fields['function_call'])) toolFragment(ctx, current, choice, fields['function_call'], true);
+      invalidChunk(ctx, `has tool_calls for choice ${index} that are a JSON ${jsonKind(toolCalls)}, not an array`);
+    if (isJsonObject(fields['function_call']))
+      writeToolFragment(ctx, current, choice, fields['function_call'], true, 0);
     const reason = raw['finish_reason'];
     if (typeof reason === 'string' && reason !== '' && choice.finish === undefined)
       finish(ctx, current, choice, reason, event);
@@ -238,44 +245,6 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
       streamed = { learnt: { completion: current, choice, channel }, text, extras };
   }
 
-  function toolFragment(
-    ctx: ProviderEventContext,
-    current: Completion,
-    choice: Choice,
-    fragment: unknown,
-    legacy: boolean,
-  ): void {
-    const outcome = choice.tools.add(fragment, legacy);
-    if (outcome.kind === 'invalid')
-      return invalid(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
-    const call = outcome.call;
-    choice.clock.token(ctx.frame.receivedAt);
-    if (outcome.kind !== 'appended') closeText(ctx, current, choice);
-    if (outcome.kind === 'not-started')
-      ctx.report(
-        'provider.block-not-started',
-        `Event ${ctx.frame.seq} has argument text for ${call.label} of choice ${choice.index}, which no fragment with an id and a name began; kept in a call without them, which a client cannot call.`,
-      );
-    else if (outcome.kind === 'restarted')
-      ctx.report(
-        'provider.block-started-twice',
-        `Event ${ctx.frame.seq} begins a call with id ${jsonText(call.id)} under ${call.label} of choice ${choice.index}, where the call ${jsonText(outcome.previous.id)} is still open; kept as two calls (a client that joins fragments by index would merge their arguments).`,
-      );
-    const family = outcome.kind === 'appended' ? 'stream.tool_call_input.delta' : 'stream.tool_call_start';
-    // The row shows the argument text the fragment carried.
-    ctx.envelope(
-      legacy ? 'function_call' : 'tool_calls',
-      true,
-      outcome.args,
-      fragment as Record<string, unknown>,
-      'provider-event',
-      unified(family, streamIds(current, choice, call), {
-        kind: 'function',
-        tool: { kind: 'client', name: call.name },
-      }),
-    );
-  }
-
   function finish(
     ctx: ProviderEventContext,
     current: Completion,
@@ -286,6 +255,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     choice.finish = reason;
     choice.finishedAt = ctx.frame.receivedAt;
     closeText(ctx, current, choice);
+    writeSources(ctx, current, choice);
     const calls = writeCalls(ctx, current, choice, true);
     if (leavesCallsToClient(reason)) choice.clientCalls = calls;
     const clock = choice.clock;
@@ -337,14 +307,6 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
       choice.clock.status = 'failed';
       choice.clock.error = error;
     }
-  }
-
-  function invalid(ctx: ProviderEventContext, what: string): void {
-    ctx.report(
-      'openai-chat.invalid-chunk',
-      `Event ${ctx.frame.seq} ${what}, so it is no chat.completion.chunk; kept undecoded: ${previewText(ctx.frame.data)}`,
-    );
-    ctx.emit(undecodedParts(ctx.frame));
   }
 
   function reportOnce(ctx: ProviderEventContext, key: string, text: string): void {

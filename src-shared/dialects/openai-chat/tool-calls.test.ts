@@ -32,6 +32,18 @@ describe('tool calls of one choice', () => {
     ]);
   });
 
+  it('nameless fragments without index continue the call begun at their place in the array (Moonshot)', () => {
+    const calls = new ToolCalls();
+    calls.add(fragment({ id: 'w' }, { name: 'weather', arguments: '' }), false, 0);
+    calls.add(fragment({ id: 't' }, { name: 'time', arguments: '' }), false, 1);
+    expect(calls.add(fragment({}, { arguments: '{"city":"Paris"}' }), false, 0).kind).toBe('appended');
+    expect(calls.add(fragment({}, { arguments: '{"zone":"UTC"}' }), false, 1).kind).toBe('appended');
+    expect(calls.take().map((c) => [c.id, c.args.join('')])).toEqual([
+      ['w', '{"city":"Paris"}'],
+      ['t', '{"zone":"UTC"}'],
+    ]);
+  });
+
   it('arguments for an index never begun, and a second id under an open index, are said', () => {
     const calls = new ToolCalls();
     expect(calls.add(fragment({ index: 3 }, { arguments: '{}' })).kind).toBe('not-started');

@@ -29,22 +29,26 @@ export type FragmentOutcome =
 /**
  * The tool calls of one choice between its first fragment and its finish_reason. OpenAI sends
  * each call as fragments addressed by `index`: the first carries the id, type and name, the
- * later ones argument text. Some servers send every call whole without an index (each such
- * fragment with an id or a name is a call of its own; one with neither continues the last
- * call), and some put several calls under one index, told apart by their ids.
+ * later ones argument text. Some servers send calls without an index: each such fragment with
+ * an id or a name is a call of its own, and one with neither continues the call begun at its
+ * place in the `tool_calls` array (Moonshot begins several calls in one chunk, then sends their
+ * arguments in that order), else the last call. Some put several calls under one index, told
+ * apart by their ids.
  */
 export class ToolCalls {
   private readonly byKey = new Map<string, ToolCall>();
   private readonly order: ToolCall[] = [];
   private last: ToolCall | undefined;
+  /** The latest call begun without an index at each place of a `tool_calls` array. */
+  private unindexedAt: (ToolCall | undefined)[] = [];
   private unindexed = 0;
 
   get size(): number {
     return this.order.length;
   }
 
-  /** Takes one fragment of `delta.tool_calls` (or the legacy `delta.function_call`, `legacy`). */
-  add(fragment: unknown, legacy = false): FragmentOutcome {
+  /** Takes one fragment of `delta.tool_calls`, at `position` in it (or the legacy `delta.function_call`, `legacy`). */
+  add(fragment: unknown, legacy = false, position = 0): FragmentOutcome {
     if (!isJsonObject(fragment)) return { kind: 'invalid' };
     const fn = legacy ? fragment : isJsonObject(fragment['function']) ? fragment['function'] : {};
     const index = legacy ? undefined : integer(fragment['index']);
@@ -53,7 +57,8 @@ export class ToolCalls {
     const args = argumentText(fn['arguments']);
     const named = id !== '' || name !== '';
     const key = legacy ? 'function_call' : index !== undefined ? String(index) : undefined;
-    const open = key !== undefined ? this.byKey.get(key) : named ? undefined : this.last;
+    const open =
+      key !== undefined ? this.byKey.get(key) : named ? undefined : (this.unindexedAt[position] ?? this.last);
     if (open && !(id !== '' && open.id !== '' && id !== open.id)) {
       open.id ||= id;
       open.name ||= name;
@@ -68,6 +73,7 @@ export class ToolCalls {
         : `tool call without index ${this.unindexed++}`;
     const call: ToolCall = { label, index, id, name, args: args === '' ? [] : [args] };
     this.byKey.set(key ?? `#${label}`, call);
+    if (key === undefined) this.unindexedAt[position] = call;
     this.order.push(call);
     this.last = call;
     if (open) return { kind: 'restarted', call, previous: open, args };
@@ -79,6 +85,7 @@ export class ToolCalls {
     const calls = this.order.splice(0);
     this.byKey.clear();
     this.last = undefined;
+    this.unindexedAt = [];
     return calls;
   }
 }

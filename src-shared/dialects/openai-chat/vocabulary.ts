@@ -20,6 +20,20 @@ export const TEXT: StreamedChannel = { kind: KIND.text, channel: 'output_text', 
 export const REASONING: StreamedChannel = { kind: KIND.thinking, channel: 'reasoning', delta: 'reasoning_delta' };
 export const REFUSAL: StreamedChannel = { kind: KIND.refusal, channel: 'refusal', delta: 'refusal_delta' };
 
+/** The delta members each channel's text is read from, for learning where it is. */
+export const CHANNEL_KEYS = new Map<StreamedChannel, readonly string[]>([
+  [TEXT, ['content']],
+  [REASONING, ['reasoning_content', 'reasoning']],
+  [REFUSAL, ['refusal']],
+]);
+
+/**
+ * `object` values of the chunks this dialect reads: empty from some servers, `chat.completion`
+ * from those that send the whole message, and Perplexity's last chunk `chat.completion.done`
+ * (its "Stream Mode" guide). Another is reported once (provider.unknown-event) and read the same way.
+ */
+export const KNOWN_OBJECTS = new Set(['chat.completion.chunk', '', 'chat.completion', 'chat.completion.done']);
+
 /**
  * What a finish_reason says of the choice's output: `completed` (the model stopped, or called
  * tools), `incomplete` (a token limit or a content filter cut it: `provider.response-incomplete`),
@@ -75,11 +89,38 @@ export function contentParts(parts: readonly unknown[]): { channel: StreamedChan
   return out;
 }
 
-/** `prompt_tokens` and `completion_tokens` under the names the message summary reads, beside the usage as sent. */
+/**
+ * The usage of a chunk: its `usage` member, or the one Moonshot puts inside a choice beside its
+ * finish_reason (with, or without, a usage chunk after it).
+ */
+export function chunkUsage(event: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (isJsonObject(event['usage'])) return event['usage'];
+  const choices = event['choices'];
+  if (!Array.isArray(choices)) return undefined;
+  for (const choice of choices) if (isJsonObject(choice) && isJsonObject(choice['usage'])) return choice['usage'];
+  return undefined;
+}
+
+/**
+ * `prompt_tokens` and `completion_tokens` under the names the message summary reads, beside the
+ * usage as sent. The output tokens are what the model generated: xAI leaves the reasoning tokens
+ * out of `completion_tokens` (its `total_tokens` is prompt, completion and reasoning tokens), so
+ * they are added back; the others count them in `completion_tokens` already.
+ */
 export function summaryUsage(usage: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...usage };
-  if (typeof usage['prompt_tokens'] === 'number') out['input_tokens'] = usage['prompt_tokens'];
-  if (typeof usage['completion_tokens'] === 'number') out['output_tokens'] = usage['completion_tokens'];
+  const prompt = usage['prompt_tokens'];
+  const completion = usage['completion_tokens'];
+  if (typeof prompt === 'number') out['input_tokens'] = prompt;
+  if (typeof completion !== 'number') return out;
+  const details = usage['completion_tokens_details'];
+  const reasoning = isJsonObject(details) ? details['reasoning_tokens'] : undefined;
+  const apart =
+    typeof reasoning === 'number' &&
+    reasoning > 0 &&
+    typeof prompt === 'number' &&
+    usage['total_tokens'] === prompt + completion + reasoning;
+  out['output_tokens'] = apart ? completion + reasoning : completion;
   return out;
 }
 

@@ -1,0 +1,260 @@
+import { describe, expect, it, test } from 'vitest';
+import { readExternalFixture } from '../../../src-main/testing/fixtures';
+import {
+  chunkingsThatDiffer,
+  decodeProviderEvents,
+  lastLegStatus,
+  rulesOf,
+} from '../../../src-main/testing/provider-streams';
+import type { EndStatusKind } from '../../pipeline/end-status';
+import { decodeBytes } from '../../pipeline/session-decoder';
+import type { DecodeResult } from '../../pipeline/types';
+
+/**
+ * Chat Completions streams of OpenAI-compatible servers recorded by the vercel/ai test suite
+ * (resources/fixtures/external/openai-chat, credited in its README; the first captures are
+ * checked in decoder.test.ts): each one is this dialect, the same at every chunking, ends as its
+ * stream says, and makes no finding unless the capture breaks the protocol.
+ */
+interface Recorded {
+  name: string;
+  status: EndStatusKind;
+  rules?: string[];
+  /** Every block but the message summaries and the pause: kind and content. */
+  blocks: [kind: string, content: string][];
+  /** The client calls: name, id, parsed arguments (and, for a paused run, what the pause offers). */
+  calls?: [string, string, unknown][];
+  /** The message summary. */
+  message: Record<string, unknown>;
+}
+
+const RECORDED: readonly Recorded[] = [
+  {
+    // xAI leaves its 290 reasoning tokens out of completion_tokens: the output counts them.
+    name: 'xai-reasoning-text',
+    status: 'done',
+    blocks: [
+      ['thinking', 'First, the user said'],
+      ['text', 'Hello'],
+    ],
+    message: {
+      model: 'grok-3-mini',
+      stop_reason: 'stop',
+      usage: { completion_tokens: 1, input_tokens: 12, output_tokens: 291, cost_in_usd_ticks: 1466250 },
+    },
+  },
+  {
+    // The call's first fragment carries its whole arguments, index after id and function.
+    name: 'xai-reasoning-tool-call',
+    status: 'paused',
+    blocks: [
+      ['thinking', 'First, the user is'],
+      ['tool_call', '{"location":"San Francisco"}'],
+    ],
+    calls: [['weather', 'call_55117580', { location: 'San Francisco' }]],
+    message: { stop_reason: 'tool_calls', usage: { input_tokens: 291, output_tokens: 222 } },
+  },
+  {
+    // The AI Gateway's routing metadata rides in the finishing delta (provider_metadata): shown
+    // on the chunk, no content; the usage and the finish share that chunk.
+    name: 'gateway-provider-metadata',
+    status: 'done',
+    blocks: [['text', 'OK']],
+    message: {
+      model: 'spacexai/grok-4.1-fast-non-reasoning',
+      stop_reason: 'stop',
+      usage: { input_tokens: 675, output_tokens: 1, cost: 0.0000344 },
+    },
+  },
+  {
+    // Groq: content null, the call whole in one fragment, the usage beside x_groq on the finish chunk.
+    name: 'groq-tool-call',
+    status: 'paused',
+    blocks: [['tool_call', '{}']],
+    calls: [['weather', 'tk85n1k4m', {}]],
+    message: {
+      model: 'llama-3.3-70b-versatile',
+      usage: { input_tokens: 210, output_tokens: 15, queue_time: 0.041520249 },
+    },
+  },
+  {
+    // Mistral sends the call whole, without index, in the chunk that finishes the choice.
+    name: 'mistral-tool-call',
+    status: 'paused',
+    blocks: [['tool_call', '{"location": "San Francisco"}']],
+    calls: [['weather', 'gSIMJiOkT', { location: 'San Francisco' }]],
+    message: { model: 'mistral-small-latest', usage: { input_tokens: 124, output_tokens: 22 } },
+  },
+  {
+    // Content as parts (thinking parts, some `closed`), then a text part, then a string.
+    name: 'mistral-thinking-parts',
+    status: 'done',
+    blocks: [
+      [
+        'thinking',
+        'Okay, the user is asking for the product of 17 and 23. I need to calculate this multiplication. Let me break it down:\n\nFirst, I recall that 17 multiplied by 20 is 340 (since 17 * 20 = 340).\nThen, I need to add 17 multiplied by 3, which is 51 (since 17 * 3 = 51).\nNow, add these two results together: 340 + 51 = 391.\n\nSo, 17 * 23 = 391.',
+      ],
+      ['text', '391'],
+    ],
+    message: { stop_reason: 'stop', usage: { input_tokens: 28, output_tokens: 139 } },
+  },
+  {
+    // Perplexity: the usage so far and the sources on every chunk, the last chunk's object
+    // `chat.completion.done` (documented); the sources become the text's citations.
+    name: 'perplexity-citations',
+    status: 'done',
+    blocks: [['text', 'The current population of **[2][3]']],
+    message: { model: 'sonar', stop_reason: 'stop', usage: { input_tokens: 10, output_tokens: 336 } },
+  },
+  {
+    // Moonshot's usage inside the finishing choice, and no usage chunk after it.
+    name: 'moonshot-choice-usage',
+    status: 'done',
+    blocks: [['text', 'OK.']],
+    message: {
+      model: 'kimi-k2.5',
+      usage: { input_tokens: 12, output_tokens: 5, completion_tokens_details: { reasoning_tokens: 1 } },
+    },
+  },
+  {
+    // Two calls begun without index in one chunk, then their arguments in the same order.
+    name: 'moonshot-indexless-tool-calls',
+    status: 'paused',
+    blocks: [
+      ['tool_call', '{"location":"San Francisco"}'],
+      ['tool_call', '{"zone":"UTC"}'],
+    ],
+    calls: [
+      ['weather', 'weather_0', { location: 'San Francisco' }],
+      ['time', 'time_1', { zone: 'UTC' }],
+    ],
+    message: { stop_reason: 'tool_calls', usage: { input_tokens: 61, output_tokens: 25 } },
+  },
+  {
+    // A true failure: the API's error object after the first text, so the text never ended.
+    name: 'moonshot-stream-error',
+    status: 'error',
+    rules: ['provider.api-error', 'block.unterminated'],
+    blocks: [
+      ['text', 'Partial'],
+      ['error', '{"message":"Stream failed","type":"server_error","code":"stream_failure"}'],
+    ],
+    message: { model: 'kimi-k3', status: 'failed', error: { code: 'stream_failure' } },
+  },
+  {
+    name: 'openai-text-then-tool-call',
+    status: 'paused',
+    blocks: [
+      ['text', 'PRE_TOOL'],
+      ['tool_call', '{}'],
+    ],
+    calls: [['weather', 'call_NZa7xqfefoaMI2YYHowVXVlU', {}]],
+    message: { model: 'gpt-4o-2024-08-06', usage: { input_tokens: 58, output_tokens: 12 } },
+  },
+];
+
+const capture = (name: string) => readExternalFixture(`openai-chat/${name}.sse`);
+
+/** The blocks that sum a message up and that pause the run, checked apart from the content. */
+const NOT_CONTENT = new Set(['message', 'awaiting_frontend_tools']);
+const pauseOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+const summaryOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'message')?.parsed;
+
+describe('recorded Chat Completions streams of OpenAI-compatible servers', () => {
+  test.each(RECORDED)(
+    '$name: openai-chat, $status, its findings, blocks, calls and summary, the same at every chunking',
+    (recorded) => {
+      const bytes = capture(recorded.name);
+      expect(chunkingsThatDiffer(bytes)).toEqual([]);
+      const result = decodeBytes(bytes);
+      expect(result.formats).toEqual(['openai-chat']);
+      expect(rulesOf(result)).toEqual(recorded.rules ?? []);
+      expect(lastLegStatus(result)).toBe(recorded.status);
+      expect(result.blocks.filter((b) => !NOT_CONTENT.has(b.kind)).map((b) => [b.kind, b.content])).toEqual(
+        recorded.blocks,
+      );
+      const calls = result.blocks.filter((b) => b.kind === 'tool_call').map((b) => [b.name, b.toolId, b.parsed]);
+      expect(calls).toEqual(recorded.calls ?? []);
+      const offered = pauseOf(result)?.pendingTools?.map((t) => [t.name, t.toolUseId, t.input]);
+      expect(offered).toEqual(recorded.status === 'paused' ? recorded.calls : undefined);
+      expect(summaryOf(result)).toMatchObject(recorded.message);
+    },
+  );
+
+  it("Perplexity's sources are citations of its text, numbered as the text cites them", () => {
+    const bytes = capture('perplexity-citations');
+    const first = new TextDecoder().decode(bytes).split('\n')[0] ?? '';
+    const urls = (JSON.parse(first.slice('data: '.length)) as { citations: string[] }).citations;
+    const text = decodeBytes(bytes).blocks.find((b) => b.kind === 'text');
+    expect(text?.citations.map((c) => [c.citationType, c.citedText, c.fields])).toEqual(
+      urls.map((url, i) => ['search_result', url, { citation_index: i + 1, url }]),
+    );
+  });
+
+  it('the text before a call goes back with it in the assistant message', () => {
+    const message = (pauseOf(decodeBytes(capture('openai-text-then-tool-call')))?.parsed as { message: unknown })
+      .message;
+    expect(message).toEqual({
+      role: 'assistant',
+      content: 'PRE_TOOL',
+      tool_calls: [
+        { id: 'call_NZa7xqfefoaMI2YYHowVXVlU', type: 'function', function: { name: 'weather', arguments: '{}' } },
+      ],
+    });
+  });
+});
+
+/** One data-only event, as the API frames a chunk. */
+const data = (value: unknown): string => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
+const chunk = (choices: unknown[], fields: Record<string, unknown> = {}): string =>
+  data({ id: 'chatcmpl-r', object: 'chat.completion.chunk', model: 'm', choices, ...fields });
+
+describe('what the recorded streams showed the decoder', () => {
+  it("Perplexity's last chunk object is known; its concise mode's reasoning chunks are still said", () => {
+    const done = decodeProviderEvents([
+      chunk([{ index: 0, delta: { content: 'Hi' } }]),
+      chunk([{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], { object: 'chat.completion.done' }),
+      data('[DONE]'),
+    ]);
+    expect(rulesOf(done)).toEqual([]);
+    const reasoning = decodeProviderEvents([
+      chunk([{ index: 0, delta: { content: '', reasoning_steps: [] } }], { object: 'chat.reasoning' }),
+      chunk([{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop' }]),
+      data('[DONE]'),
+    ]);
+    expect(rulesOf(reasoning)).toEqual(['provider.unknown-event']);
+  });
+
+  it("a choice's own usage (Moonshot) is the completion's usage; a usage chunk after it still counts", () => {
+    const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
+    const inChoice = decodeProviderEvents([
+      chunk([{ index: 0, delta: { content: 'Hi' } }]),
+      chunk([{ index: 0, delta: {}, finish_reason: 'stop', usage }]),
+      data('[DONE]'),
+    ]);
+    expect(rulesOf(inChoice)).toEqual([]);
+    expect(summaryOf(inChoice)).toMatchObject({ usage: { input_tokens: 3, output_tokens: 2 } });
+    const thenChunk = decodeProviderEvents([
+      chunk([{ index: 0, delta: { content: 'Hi' }, finish_reason: 'stop', usage }]),
+      chunk([], { usage: { ...usage, completion_tokens: 4 } }),
+      data('[DONE]'),
+    ]);
+    expect(summaryOf(thenChunk)).toMatchObject({ usage: { output_tokens: 4 } });
+  });
+
+  it("sources: search_results (title, url) over the citations' URLs, the latest chunk's list", () => {
+    const result = decodeProviderEvents([
+      chunk([{ index: 0, delta: { content: 'Paris[1]' } }], { citations: ['https://old.example'] }),
+      chunk([{ index: 0, delta: {}, finish_reason: 'stop' }], {
+        citations: ['https://a.example'],
+        search_results: [{ title: 'A', url: 'https://a.example', date: '2025-01-01' }],
+      }),
+      data('[DONE]'),
+    ]);
+    expect(rulesOf(result)).toEqual([]);
+    const text = result.blocks.find((b) => b.kind === 'text');
+    expect(text?.citations.map((c) => [c.citedText, c.fields])).toEqual([
+      ['A', { citation_index: 1, title: 'A', url: 'https://a.example', date: '2025-01-01' }],
+    ]);
+  });
+});
