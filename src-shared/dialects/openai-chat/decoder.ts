@@ -19,6 +19,7 @@ import {
   writeText,
   writeToolFragment,
 } from './choice-output';
+import { cutShortBy } from '../provider/cut-short';
 import { leavesCallsToClient, pauseOnClientCalls } from './client-calls';
 import { Completion, type Choice } from './completion';
 import { RecentContentDelta } from './recent-content';
@@ -27,6 +28,7 @@ import {
   CHANNEL_KEYS,
   chunkUsage,
   contentParts,
+  CUT_SHORT_BY,
   finishOutcome,
   KNOWN_OBJECTS,
   reasoningText,
@@ -270,7 +272,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
       outcome = 'completed';
     } else if (outcome === 'incomplete') {
       clock.incompleteDetails = { reason };
-      const cutBy = reason === 'length' ? 'the token limit' : 'a content filter';
+      const cutBy = cutShortBy(CUT_SHORT_BY, reason) ?? reason;
       ctx.report(
         'provider.response-incomplete',
         `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}: ${cutBy} cut its output short.`,

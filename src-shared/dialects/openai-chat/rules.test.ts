@@ -152,10 +152,16 @@ describe('provider.api-error', () => {
 });
 
 describe('provider.response-incomplete', () => {
-  it('finish_reason length and content_filter: found, the message incomplete, the stream too', () => {
-    for (const reason of ['length', 'content_filter']) {
+  it("finish_reason length, content_filter and DeepSeek's insufficient_system_resource: found, the message incomplete, the stream too", () => {
+    const cutBy = {
+      length: 'the token limit',
+      content_filter: 'a content filter',
+      insufficient_system_resource: "the server's inference resources running out",
+    };
+    for (const [reason, by] of Object.entries(cutBy)) {
       const result = decode(ROLE, delta({ content: 'Cut' }, reason), DONE);
       expect(rules(result)).toEqual(['provider.response-incomplete']);
+      expect(result.diagnostics[0]?.message).toContain(`: ${by} cut its output short.`);
       expect(status(result)).toBe('incomplete');
     }
   });

@@ -36,17 +36,27 @@ export const KNOWN_OBJECTS = new Set(['chat.completion.chunk', '', 'chat.complet
 
 /**
  * What a finish_reason says of the choice's output: `completed` (the model stopped, or called
- * tools), `incomplete` (a token limit or a content filter cut it: `provider.response-incomplete`),
+ * tools), `incomplete` (something cut it short, CUT_SHORT_BY: `provider.response-incomplete`),
  * `failed` (OpenRouter's `error`, with an `error` member beside it).
  */
 export type FinishOutcome = 'completed' | 'incomplete' | 'failed';
+
+/**
+ * The finish_reasons of an output cut short, and by what: a token limit, a content filter, or
+ * DeepSeek's `insufficient_system_resource` (its API documents it: the inference system ran out
+ * of resources and stopped the output).
+ */
+export const CUT_SHORT_BY: Readonly<Record<string, string>> = {
+  length: 'the token limit',
+  content_filter: 'a content filter',
+  insufficient_system_resource: "the server's inference resources running out",
+};
 
 const FINISH_OUTCOMES: Readonly<Record<string, FinishOutcome>> = {
   stop: 'completed',
   tool_calls: 'completed',
   function_call: 'completed',
-  length: 'incomplete',
-  content_filter: 'incomplete',
+  ...Object.fromEntries(Object.keys(CUT_SHORT_BY).map((reason) => [reason, 'incomplete' as const])),
   error: 'failed',
 };
 
