@@ -49,6 +49,30 @@ export function chunkingsThatDiffer(bytes: Uint8Array): string[] {
   return rest.filter((r) => JSON.stringify(r.shape) !== expected).map((r) => r.name);
 }
 
+/**
+ * A recorded stream decoded, with what every recorded test checks first, in one object for one
+ * `toEqual`: its dialects, its findings' rules, its last leg's end status, and the chunkings
+ * that decode differently (none, for a decoder).
+ */
+export function decodeRecorded(bytes: Uint8Array): {
+  result: DecodeResult;
+  facts: { formats: DecodeResult['formats']; rules: string[]; status: EndStatusKind; chunkingsThatDiffer: string[] };
+} {
+  const result = decodeBytes(bytes);
+  const facts = {
+    formats: result.formats,
+    rules: rulesOf(result),
+    status: lastLegStatus(result),
+    chunkingsThatDiffer: chunkingsThatDiffer(bytes),
+  };
+  return { result, facts };
+}
+
+/** The block of a run that paused for its client (awaiting_frontend_tools), if it did. */
+export function pauseOf(result: Pick<DecodeResult, 'blocks'>): DecodeResult['blocks'][number] | undefined {
+  return result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+}
+
 /** The end status of a decode's last leg, as the session list shows it. */
 export function lastLegStatus(result: DecodeResult): EndStatusKind {
   const leg = result.ends.length - 1;

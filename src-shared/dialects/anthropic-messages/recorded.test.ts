@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
-import { chunkingsThatDiffer, lastLegStatus, rulesOf } from '../../../src-main/testing/provider-streams';
+import { decodeRecorded, pauseOf } from '../../../src-main/testing/provider-streams';
 import type { EndStatusKind } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import type { DecodeResult } from '../../pipeline/types';
@@ -224,18 +224,19 @@ function streamedInto(bytes: Uint8Array, index: number): string {
 
 /** The blocks that sum a message up and that pause the run, checked apart from the content. */
 const NOT_CONTENT = new Set(['message', 'awaiting_frontend_tools']);
-const pauseOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
 
 describe('recorded Anthropic Messages streams', () => {
   test.each(RECORDED)(
     '$name: anthropic-messages, $status, its findings, blocks, calls and summaries, the same at every chunking',
     (recorded) => {
       const bytes = capture(recorded.name);
-      expect(chunkingsThatDiffer(bytes)).toEqual([]);
-      const result = decodeBytes(bytes);
-      expect(result.formats).toEqual(['anthropic-messages']);
-      expect(rulesOf(result)).toEqual(recorded.rules ?? []);
-      expect(lastLegStatus(result)).toBe(recorded.status);
+      const { result, facts } = decodeRecorded(bytes);
+      expect(facts).toEqual({
+        formats: ['anthropic-messages'],
+        rules: recorded.rules ?? [],
+        status: recorded.status,
+        chunkingsThatDiffer: [],
+      });
       expect(result.blocks.filter((b) => !NOT_CONTENT.has(b.kind)).map((b) => [b.kind, b.content])).toEqual(
         recorded.blocks.map(([kind, content]) => [
           kind,

@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
-import { chunkingsThatDiffer, lastLegStatus, rulesOf } from '../../../src-main/testing/provider-streams';
+import { decodeRecorded, lastLegStatus, pauseOf, rulesOf } from '../../../src-main/testing/provider-streams';
 import type { EndStatusKind } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import type { DecodeResult } from '../../pipeline/types';
@@ -222,7 +222,6 @@ const asJsonArray = (bytes: Uint8Array): Uint8Array => encodeUtf8(`[${chunksOf(b
 const NOT_CONTENT = new Set(['message', 'awaiting_frontend_tools']);
 const contentOf = (result: DecodeResult) =>
   result.blocks.filter((b) => !NOT_CONTENT.has(b.kind)).map((b) => [b.kind, b.content]);
-const pauseOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
 const modelContentOf = (result: DecodeResult) =>
   (pauseOf(result)?.parsed as { content: { role: string; parts: Part[] } } | undefined)?.content;
 
@@ -231,11 +230,13 @@ describe('recorded Gemini streams', () => {
     '$name: gemini, $status, its findings, blocks, calls and summary, the same at every chunking',
     (recorded) => {
       const bytes = capture(recorded.name);
-      expect(chunkingsThatDiffer(bytes)).toEqual([]);
-      const result = decodeBytes(bytes);
-      expect(result.formats).toEqual(['gemini']);
-      expect(rulesOf(result)).toEqual(recorded.rules ?? []);
-      expect(lastLegStatus(result)).toBe(recorded.status);
+      const { result, facts } = decodeRecorded(bytes);
+      expect(facts).toEqual({
+        formats: ['gemini'],
+        rules: recorded.rules ?? [],
+        status: recorded.status,
+        chunkingsThatDiffer: [],
+      });
       expect(contentOf(result)).toEqual(
         recorded.blocks.map(([kind, content]) => [kind, content === THOUGHTS ? thoughtsOf(bytes) : content]),
       );

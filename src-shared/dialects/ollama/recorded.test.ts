@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
-import { chunkingsThatDiffer, lastLegStatus, rulesOf } from '../../../src-main/testing/provider-streams';
-import { decodeBytes } from '../../pipeline/session-decoder';
+import { decodeRecorded } from '../../../src-main/testing/provider-streams';
 
 /** Streams recorded by other projects (resources/fixtures/external/ollama, credited in its README). */
 const RECORDED: readonly { name: string; blocks: [string, string][]; summary: Record<string, unknown> }[] = [
@@ -41,11 +40,13 @@ describe('recorded Ollama streams', () => {
     '$name: ollama, done, no finding, its blocks and summary, the same at every chunking',
     (recorded) => {
       const bytes = readExternalFixture(recorded.name);
-      expect(chunkingsThatDiffer(bytes)).toEqual([]);
-      const result = decodeBytes(bytes);
-      expect(result.formats).toEqual(['ollama']);
-      expect(rulesOf(result)).toEqual([]);
-      expect(lastLegStatus(result)).toBe('done');
+      const { result, facts } = decodeRecorded(bytes);
+      expect(facts).toEqual({
+        formats: ['ollama'],
+        rules: [],
+        status: 'done',
+        chunkingsThatDiffer: [],
+      });
       expect(result.blocks.filter((b) => b.kind !== 'message').map((b) => [b.kind, b.content])).toEqual(
         recorded.blocks,
       );

@@ -1,11 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
-import {
-  chunkingsThatDiffer,
-  decodeProviderEvents,
-  lastLegStatus,
-  rulesOf,
-} from '../../../src-main/testing/provider-streams';
+import { decodeProviderEvents, decodeRecorded, pauseOf, rulesOf } from '../../../src-main/testing/provider-streams';
 import type { EndStatusKind } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import type { DecodeResult } from '../../pipeline/types';
@@ -157,7 +152,6 @@ const capture = (name: string) => readExternalFixture(`openai-chat/${name}.sse`)
 
 /** The blocks that sum a message up and that pause the run, checked apart from the content. */
 const NOT_CONTENT = new Set(['message', 'awaiting_frontend_tools']);
-const pauseOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
 const summaryOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'message')?.parsed;
 
 describe('recorded Chat Completions streams of OpenAI-compatible servers', () => {
@@ -165,11 +159,13 @@ describe('recorded Chat Completions streams of OpenAI-compatible servers', () =>
     '$name: openai-chat, $status, its findings, blocks, calls and summary, the same at every chunking',
     (recorded) => {
       const bytes = capture(recorded.name);
-      expect(chunkingsThatDiffer(bytes)).toEqual([]);
-      const result = decodeBytes(bytes);
-      expect(result.formats).toEqual(['openai-chat']);
-      expect(rulesOf(result)).toEqual(recorded.rules ?? []);
-      expect(lastLegStatus(result)).toBe(recorded.status);
+      const { result, facts } = decodeRecorded(bytes);
+      expect(facts).toEqual({
+        formats: ['openai-chat'],
+        rules: recorded.rules ?? [],
+        status: recorded.status,
+        chunkingsThatDiffer: [],
+      });
       expect(result.blocks.filter((b) => !NOT_CONTENT.has(b.kind)).map((b) => [b.kind, b.content])).toEqual(
         recorded.blocks,
       );

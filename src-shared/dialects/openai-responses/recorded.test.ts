@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
-import { chunkingsThatDiffer, lastLegStatus, rulesOf } from '../../../src-main/testing/provider-streams';
+import { decodeRecorded, pauseOf } from '../../../src-main/testing/provider-streams';
 import type { EndStatusKind } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import type { DecodeResult } from '../../pipeline/types';
@@ -171,17 +171,18 @@ const RECORDED: readonly Recorded[] = [
 
 const decode = (name: string) => decodeBytes(readExternalFixture(`openai-responses/${name}`));
 const blocksOf = (result: DecodeResult, kind: string) => result.blocks.filter((b) => b.kind === kind);
-const pauseOf = (result: DecodeResult) => blocksOf(result, 'awaiting_frontend_tools')[0];
 
 describe('recorded OpenAI Responses streams', () => {
   test.each(RECORDED)(
     '$name: openai-responses, $status, exactly its findings, its blocks and summaries, the same at every chunking',
     (recorded) => {
-      expect(chunkingsThatDiffer(readExternalFixture(`openai-responses/${recorded.name}`))).toEqual([]);
-      const result = decode(recorded.name);
-      expect(result.formats).toEqual(['openai-responses']);
-      expect(rulesOf(result)).toEqual(recorded.rules);
-      expect(lastLegStatus(result)).toBe(recorded.status);
+      const { result, facts } = decodeRecorded(readExternalFixture(`openai-responses/${recorded.name}`));
+      expect(facts).toEqual({
+        formats: ['openai-responses'],
+        rules: recorded.rules,
+        status: recorded.status,
+        chunkingsThatDiffer: [],
+      });
       expect(result.blocks.filter((b) => b.kind !== 'message').map((b) => b.kind)).toEqual(recorded.kinds);
       const summaries = blocksOf(result, 'message').map((b) => b.parsed);
       expect(summaries).toHaveLength(recorded.summaries.length);
