@@ -58,6 +58,13 @@ export class Candidate {
   /** Its parts as a client sends them back with its function results (client-calls.ts). */
   readonly model = new ModelParts();
 
+  /** The one message of a response that has no candidate: a blocked prompt, or one cut after chunks of usage alone. */
+  static summaryOnly(responseId: string, startedAt: number, host: CandidateHost, status: string): Candidate {
+    const summary = new Candidate(0, responseId, responseId, startedAt, host);
+    summary.clock.status = status;
+    return summary;
+  }
+
   constructor(
     readonly index: number,
     readonly agent: string,

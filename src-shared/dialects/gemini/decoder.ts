@@ -306,10 +306,8 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     });
   }
 
-  /** The one message of a response that has no candidate: a blocked prompt, or one cut after chunks of usage alone. */
   function soleSummary(current: Response, status: string): Candidate {
-    const summary = new Candidate(0, current.id, current.id, current.startedAt, host);
-    summary.clock.status = status;
+    const summary = Candidate.summaryOnly(current.id, current.startedAt, host, status);
     current.candidates.set(0, summary);
     return summary;
   }
