@@ -153,3 +153,32 @@ test('anthropic-messages: a turn paused with pause_turn is continued by hand; th
   await expect(blocks.view).toContainText('Tomorrow: rain, 16 °C.');
   await app.expectNoErrors();
 });
+
+test('openai-responses: a computer call waits for its screenshot; a text answer is refused, a screenshot continues in leg 1', async ({
+  app,
+  connect,
+  blocks,
+  tools,
+}) => {
+  await app.show('connect');
+  await connect.runProvider('openai', 'computer-use', 'awaiting tools');
+  // What to do and the safety check to acknowledge are the call's input.
+  await expect(tools.tool('call_demo_computer')).toContainText('computer');
+  await expect(tools.tool('call_demo_computer')).toContainText('irrelevant_domain');
+
+  // The API takes a screenshot and nothing else: a text answer is refused before anything is sent.
+  await tools.answerText('call_demo_computer', 'clicked it');
+  await tools.submit();
+  await expect(app.errorItems).toContainText(/Computer call call_demo_computer is answered with a screenshot/);
+  await expect(tools.prompt).toBeVisible();
+  await app.screenshot('14-openai-computer-refused');
+  await app.errorItems.getByRole('button', { name: 'Dismiss' }).click();
+
+  await tools.sendTexts({ call_demo_computer: 'data:image/png;base64,iVBORw0KGgo=' });
+  await app.expectState('done');
+  await app.show('blocks');
+  await blocks.expectNoneLive();
+  await expect(blocks.view.getByTestId(BLOCK_IDS.frontendAnswer)).toHaveText('result sent in leg 1');
+  await expect(blocks.view).toContainText('Paris: sunny, 21 °C.');
+  await app.expectNoErrors();
+});

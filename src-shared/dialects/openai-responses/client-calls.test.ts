@@ -224,3 +224,79 @@ describe('tools the client runs: local shell, shell, apply_patch', () => {
     expect(openAiResponsesContinuation.answersIn?.(body, calls)).toEqual(answers);
   });
 });
+
+describe('a computer call: the client does its actions and answers with a screenshot', () => {
+  const CHECK = { id: 'cu_sc_demo', code: 'irrelevant_domain', message: 'The page is not on the domain of the task.' };
+  const CLICK = { type: 'click', button: 'left', x: 412, y: 96 };
+  const SCREENSHOT = 'data:image/png;base64,iVBORw0KGgo=';
+
+  it('waits for the client, its action and safety checks as the input: no result made up, no server tool', () => {
+    const result = decodeBytes(readProviderFixture('openai-responses/computer-use.sse'));
+    expect(result.diagnostics).toEqual([]);
+    // The call, the response's summary and the pause: no server tool call, no result.
+    expect(result.blocks.map((b) => b.kind)).toEqual(['tool_call', 'message', 'awaiting_frontend_tools']);
+    const pause = result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+    expect(pause?.pendingTools).toEqual([
+      { toolUseId: 'call_demo_computer', name: 'computer', input: { action: CLICK, pending_safety_checks: [CHECK] } },
+    ]);
+    expect(pause?.parsed).toMatchObject({
+      outputs: { call_demo_computer: 'computer_call_output' },
+      safety_checks: { call_demo_computer: [CHECK] },
+    });
+  });
+
+  it('a call of the GA tool says its actions as a list; with no safety check the pause names none', () => {
+    const actions = [CLICK, { type: 'type', text: 'Paris' }];
+    const item = { id: 'cu_1', call_id: 'call_cu', actions };
+    const pause = pauseOf(encodeUtf8(numbered([created, ...call('computer_call', item), completed]).join('')));
+    expect(pause?.pendingTools).toEqual([{ toolUseId: 'call_cu', name: 'computer', input: { actions } }]);
+    expect(pause?.parsed).not.toHaveProperty('safety_checks');
+  });
+
+  it('answers with a computer_call_output of the screenshot, its safety checks acknowledged; read back the same', () => {
+    const calls = [
+      { toolUseId: 'call_a', name: 'computer', input: {} },
+      { toolUseId: 'call_b', name: 'computer', input: {} },
+    ];
+    const answers = [
+      { toolUseId: 'call_a', content: SCREENSHOT },
+      { toolUseId: 'call_b', content: 'file-shot1' },
+    ];
+    const pause = {
+      response_id: 'resp_1',
+      outputs: { call_a: 'computer_call_output', call_b: 'computer_call_output' },
+      safety_checks: { call_a: [CHECK] },
+    };
+    const body = openAiResponsesContinuation.continueBody({ previousBody: REQUEST, calls, answers, pause });
+    expect((JSON.parse(body) as { input: unknown }).input).toEqual([
+      {
+        type: 'computer_call_output',
+        call_id: 'call_a',
+        output: { type: 'computer_screenshot', image_url: SCREENSHOT },
+        acknowledged_safety_checks: [CHECK],
+      },
+      {
+        type: 'computer_call_output',
+        call_id: 'call_b',
+        output: { type: 'computer_screenshot', file_id: 'file-shot1' },
+      },
+    ]);
+    expect(openAiResponsesContinuation.answersIn?.(body, calls)).toEqual(answers);
+  });
+
+  it.each([
+    ['a text', { content: 'clicked it' }],
+    ['an error', { content: SCREENSHOT, isError: true }],
+    ['nothing', { content: '  ' }],
+  ])('must not: %s is sent as a computer call output (the API takes a screenshot only)', (_name, answer) => {
+    const pause = { response_id: 'resp_1', outputs: { call_a: 'computer_call_output' } };
+    expect(() =>
+      openAiResponsesContinuation.continueBody({
+        previousBody: REQUEST,
+        calls: [{ toolUseId: 'call_a', name: 'computer', input: {} }],
+        answers: [{ toolUseId: 'call_a', ...answer }],
+        pause,
+      }),
+    ).toThrow(/Computer call call_a is answered with a screenshot/);
+  });
+});

@@ -6,14 +6,15 @@ import type { ClientToolAnswer, ClientToolContinuation } from '../types';
 /*
  * The Responses API runs its built-in and MCP tools itself, but a function or custom tool is
  * the client's (a custom tool its request defined: declared-tools.ts), and so are its local
- * shell, shell and apply_patch tools (the client runs the command or applies the patch): a
- * response that completes with such calls waits for their outputs. An MCP call that needs the user's approval (`mcp_approval_request`) waits for the
- * client too, for an approval, not an output. The response's end says so as an
+ * shell, shell and apply_patch tools (the client runs the command or applies the patch) and its
+ * computer tool (the client does the actions and sends a screenshot): a response that
+ * completes with such calls waits for their outputs. An MCP call that needs the user's
+ * approval (`mcp_approval_request`) waits for the client too, for an approval, not an output. The response's end says so as an
  * `awaiting_frontend_tools` pause, and the answers continue the run as the API's guide does:
  * the request again, `previous_response_id` naming the response, its `input` one output item
  * per call (`function_call_output`, `custom_tool_call_output`, `local_shell_call_output`,
- * `shell_call_output`, `apply_patch_call_output`) and one `mcp_approval_response` per
- * approval request.
+ * `shell_call_output`, `apply_patch_call_output`, `computer_call_output`) and one
+ * `mcp_approval_response` per approval request.
  */
 
 /** A call of the response the client answers, or an MCP approval request, once its item is done. */
@@ -24,12 +25,15 @@ export interface ClientCall {
     | 'local_shell_call'
     | 'shell_call'
     | 'apply_patch_call'
+    | 'computer_call'
     | 'mcp_approval_request';
   /** A call's `call_id`; an approval request's item id (what its response names). */
   callId: string;
   name: string;
   /** Its arguments (a function's or MCP tool's JSON text), input (a custom tool's text), or what to run (JSON). */
   input: string;
+  /** A computer call's `pending_safety_checks`: the continuation acknowledges them (the one who answers saw them in its input). */
+  safetyChecks?: readonly unknown[];
 }
 
 const OUTPUT_ITEM: Readonly<Record<ClientCall['type'], string>> = {
@@ -38,9 +42,11 @@ const OUTPUT_ITEM: Readonly<Record<ClientCall['type'], string>> = {
   local_shell_call: 'local_shell_call_output',
   shell_call: 'shell_call_output',
   apply_patch_call: 'apply_patch_call_output',
+  computer_call: 'computer_call_output',
   mcp_approval_request: 'mcp_approval_response',
 };
 const APPROVAL_RESPONSE = OUTPUT_ITEM.mcp_approval_request;
+const COMPUTER_OUTPUT = OUTPUT_ITEM.computer_call;
 
 /** What the answer panel shows as the call's input: a function's arguments as an object, a custom tool's text under `input`. */
 function inputOf(call: ClientCall): Record<string, unknown> {
@@ -60,7 +66,15 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, responseId: string
     ...(call.type === 'mcp_approval_request' ? { approval_id: call.callId } : {}),
   }));
   const outputs = Object.fromEntries(calls.map((call) => [call.callId, OUTPUT_ITEM[call.type]]));
-  emitClientPause(ctx, { response_id: responseId }, tools, { response_id: responseId, outputs }, { id: responseId });
+  const checked = calls.filter((call) => call.safetyChecks !== undefined);
+  const continuation = {
+    response_id: responseId,
+    outputs,
+    ...(checked.length > 0
+      ? { safety_checks: Object.fromEntries(checked.map((c) => [c.callId, c.safetyChecks])) }
+      : {}),
+  };
+  emitClientPause(ctx, { response_id: responseId }, tools, continuation, { id: responseId });
 }
 
 /**
@@ -83,6 +97,7 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
       );
     const responseId = isJsonObject(pause) && typeof pause['response_id'] === 'string' ? pause['response_id'] : '';
     const outputs = isJsonObject(pause) && isJsonObject(pause['outputs']) ? pause['outputs'] : {};
+    const safetyChecks = isJsonObject(pause) && isJsonObject(pause['safety_checks']) ? pause['safety_checks'] : {};
     if (responseId === '')
       throw new Error('The pause does not name the response its continuation follows; decode it again.');
     const input = answerEntries(calls, answers, (call, answer) => {
@@ -95,6 +110,7 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
           approve: answer.approved === true,
           ...(answer.content !== '' ? { reason: answer.content } : {}),
         };
+      if (type === COMPUTER_OUTPUT) return computerOutput(call.toolUseId, answer, safetyChecks[call.toolUseId]);
       return outputItem(type, call.toolUseId, answer);
     });
     return JSON.stringify({ ...body, previous_response_id: responseId, input });
@@ -134,9 +150,35 @@ function outputItem(type: string, callId: string, answer: ClientToolAnswer): Rec
   return { type, call_id: callId, output: answer.content };
 }
 
-/** The answer an output item carries, read back (outputItem's inverse). */
+/**
+ * A computer call's output: the screenshot taken after its actions, by URL (`https:` or a
+ * `data:image/…` URL) or an uploaded file's id, with the call's safety checks acknowledged.
+ * The API takes nothing else: an answer that is not a screenshot, or an error, cannot be sent.
+ */
+function computerOutput(callId: string, answer: ClientToolAnswer, checks: unknown): Record<string, unknown> {
+  const screenshot = answer.content.trim();
+  const field = /^(https?:|data:image\/)/i.test(screenshot)
+    ? 'image_url'
+    : /^file-\S+$/.test(screenshot)
+      ? 'file_id'
+      : '';
+  if (answer.isError === true || field === '')
+    throw new Error(
+      `Computer call ${callId} is answered with a screenshot, and the API takes nothing else (no error, no text): give its URL (https://…), a data:image/… URL or an uploaded file's id (file-…).`,
+    );
+  return {
+    type: COMPUTER_OUTPUT,
+    call_id: callId,
+    output: { type: 'computer_screenshot', [field]: screenshot },
+    ...(Array.isArray(checks) && checks.length > 0 ? { acknowledged_safety_checks: checks } : {}),
+  };
+}
+
+/** The answer an output item carries, read back (outputItem's and computerOutput's inverse). */
 function answerOf(toolUseId: string, item: Record<string, unknown>): ClientToolAnswer {
   const output = item['output'];
+  if (item['type'] === COMPUTER_OUTPUT && isJsonObject(output))
+    return { toolUseId, content: answerText(output['image_url'] ?? output['file_id']) };
   if (item['type'] === 'shell_call_output' && Array.isArray(output)) {
     const results = output.filter(isJsonObject);
     const failed = results.some((r) => isJsonObject(r['outcome']) && r['outcome']['exit_code'] !== 0);

@@ -3,7 +3,7 @@ import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import type { StartedBlock } from '../block-tracker';
 import { checkToolArguments, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
-import { BUILTIN_ITEMS, CALL_OUTPUT_ITEMS, CLIENT_RUN_ITEMS, STATUS_CALLS } from './vocabulary';
+import { BUILTIN_ITEMS, CALL_OUTPUT_ITEMS, CLIENT_RUN_ITEMS, clientRunInput, STATUS_CALLS } from './vocabulary';
 
 /*
  * What an output item becomes once it is done: a function, custom or MCP call envelope, a call
@@ -106,7 +106,7 @@ export function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEv
         ctx.emit({
           type: KIND.tool_call,
           final: true,
-          delta: jsonText(item[clientRun.input] ?? open.input.join('')),
+          delta: jsonText(clientRunInput(clientRun, item) ?? open.input.join('')),
           extras: { id: open.callId || open.id, name: clientRun.tool },
         });
         return;

@@ -10,7 +10,7 @@ import {
 import type { ClientCall } from './client-calls';
 import { emitItem, toolOf, type OpenItem } from './item-blocks';
 import type { ResponsesStream } from './stream-state';
-import { CALL_OUTPUT_ITEMS, CLIENT_RUN_ITEMS, KNOWN_ITEMS, type InputStream } from './vocabulary';
+import { CALL_OUTPUT_ITEMS, CLIENT_RUN_ITEMS, clientRunInput, KNOWN_ITEMS, type InputStream } from './vocabulary';
 
 /*
  * The events of output items: an item added and done (a message, reasoning, or a tool
@@ -102,12 +102,14 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
 function addClientCall(s: ResponsesStream, done: OpenItem, item: WireEvent): void {
   const clientRun = CLIENT_RUN_ITEMS[done.type];
   if (clientRun) {
-    const what = item[clientRun.input];
+    const what = clientRunInput(clientRun, item);
+    const checks = item['pending_safety_checks'];
     s.clientCalls.push({
       type: done.type as ClientCall['type'],
       callId: done.callId || done.id,
       name: clientRun.tool,
       input: what === undefined ? done.input.join('') : jsonText(what),
+      ...(Array.isArray(checks) && checks.length > 0 ? { safetyChecks: checks } : {}),
     });
   } else if (
     done.type === 'function_call' ||

@@ -60,19 +60,35 @@ export const BUILTIN_ITEMS = new Set([
   'file_search_call',
   'code_interpreter_call',
   'image_generation_call',
-  'computer_call',
 ]);
 /**
- * Tools the API defines but the client runs (its local shell, its shell, its file patches): a
- * call waits for the client's output item, like a function call; `input` names the item's
- * field that says what to run. A shell call the API runs in its own container is answered in
- * the stream by a `shell_call_output` item.
+ * A tool the API defines but the client runs: `input` names the item's field that says what
+ * to run, or its fields, then an object of those the item has.
  */
-export const CLIENT_RUN_ITEMS: Readonly<Record<string, { tool: string; input: string }>> = {
+export interface ClientRun {
+  tool: string;
+  input: string | readonly string[];
+}
+/**
+ * Tools the API defines but the client runs (its local shell, its shell, its file patches, the
+ * computer it drives): a call waits for the client's output item, like a function call. A
+ * shell call the API runs in its own container is answered in the stream by a
+ * `shell_call_output` item. A computer call says what to do as one `action` (the preview tool)
+ * or a list of `actions`, with the safety checks the client must acknowledge to go on.
+ */
+export const CLIENT_RUN_ITEMS: Readonly<Record<string, ClientRun>> = {
   local_shell_call: { tool: 'local_shell', input: 'action' },
   shell_call: { tool: 'shell', input: 'action' },
   apply_patch_call: { tool: 'apply_patch', input: 'operation' },
+  computer_call: { tool: 'computer', input: ['action', 'actions', 'pending_safety_checks'] },
 };
+
+/** What a client-run call runs, as its item says it (ClientRun.input); undefined when the item has none of it. */
+export function clientRunInput(run: ClientRun, item: Readonly<Record<string, unknown>>): unknown {
+  if (typeof run.input === 'string') return item[run.input];
+  const fields = run.input.filter((field) => item[field] !== undefined);
+  return fields.length === 0 ? undefined : Object.fromEntries(fields.map((field) => [field, item[field]]));
+}
 export const CALL_OUTPUT_ITEMS: Readonly<Record<string, string>> = { shell_call_output: 'shell' };
 export const KNOWN_ITEMS = new Set([
   'message',

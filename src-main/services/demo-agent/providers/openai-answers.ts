@@ -15,9 +15,21 @@ export const APPROVAL_REQUEST = {
   arguments: '{"id":"evt_standup"}',
 };
 
+/** The computer-use scenario's call: a click on the forecast page, with a safety check the client acknowledges. */
+export const COMPUTER_CALL = {
+  id: 'cu_demo_click',
+  type: 'computer_call',
+  call_id: 'call_demo_computer',
+  action: { type: 'click', button: 'left', x: 412, y: 96 },
+  pending_safety_checks: [
+    { id: 'cu_sc_demo', code: 'irrelevant_domain', message: 'The page is not on the domain of the task.' },
+  ],
+};
+
 /**
- * The scenario as a request answers it: one whose input holds a function or custom tool call's
- * output (the client's answer to the calls a response completed with) gets the answer from it,
+ * The scenario as a request answers it: one whose input holds a function, custom tool or
+ * computer call's output (the client's answer to the calls a response completed with) gets
+ * the answer from it,
  * and one that answers the mcp-approval request the MCP call or not, whatever scenario the body
  * still names.
  */

@@ -1,4 +1,4 @@
-import { APPROVAL_REQUEST } from './openai-answers';
+import { APPROVAL_REQUEST, COMPUTER_CALL } from './openai-answers';
 import { MODEL, ResponseScript, usage } from './openai-response-script';
 import type { ProviderScenario } from './types';
 
@@ -264,6 +264,16 @@ export const OPENAI_SCENARIOS: readonly ProviderScenario[] = [
       .start()
       .message(0, 'msg_demo_denied', ['Understood — ', 'the stand-up stays.'])
       .complete(usage(230, 7)),
+  },
+  {
+    id: 'computer-use',
+    title: 'A computer call',
+    summary:
+      'The computer use tool: the response completes with a computer_call (a click, and a safety check to acknowledge), and the run waits for the screenshot taken after it.',
+    events: new ResponseScript('resp_demo_computer')
+      .start()
+      .tool(0, { ...COMPUTER_CALL, status: 'in_progress' }, { status: 'completed' }, [])
+      .complete(usage(640, 31)),
   },
   {
     id: 'refusal',
