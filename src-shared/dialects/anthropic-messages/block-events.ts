@@ -97,6 +97,9 @@ export function startBlock(s: MessagesStream, ctx: ProviderEventContext, event: 
   // A server tool result arrives whole in its start event: its row is that frame (its bytes
   // are the result's), and the stop event that follows is shown as what it is.
   if (isToolResultBlock(blockType)) return toolResult(s, ctx, index, block);
+  // After a fallback the model it names answers the message: its summary says that one.
+  const fallbackModel = blockType === 'fallback' ? stringField(objectField(start, 'to'), 'model') : '';
+  if (s.message && fallbackModel !== '') s.message.model = fallbackModel;
   if (!KEPT_WHOLE.has(blockType))
     s.reportUnknown(
       ctx,

@@ -163,7 +163,8 @@ const RECORDED: readonly Recorded[] = [
       ['fallback', '{"type":"fallback","from":{"model":"claude-fable-5"},"to":{"model":"claude-opus-4-8"}}'],
       ['text', 'The printing press was invented by Johannes Gutenberg around 1440.'],
     ],
-    messages: [{ stop_reason: 'end_turn', usage: { input_tokens: 412, output_tokens: 264 } }],
+    // The message is answered by the model the fallback went to, not message_start's.
+    messages: [{ model: 'claude-opus-4-8', stop_reason: 'end_turn', usage: { input_tokens: 412, output_tokens: 264 } }],
   },
   {
     // message_delta's usage is the message's final count: its input_tokens replace message_start's 43.
