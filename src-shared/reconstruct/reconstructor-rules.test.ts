@@ -93,6 +93,16 @@ describe('block.content-after-final', () => {
     s.text(['b']);
     expect(s.count('block.content-after-final')).toBe(0);
   });
+
+  it('is not reported for a part that says it replaces the completed one of its id (extras.replaces): its next version', () => {
+    const s = session();
+    s.final('data-weather', '{"city":"Paris"}', tool('w1', 'data-weather'));
+    s.final('data-weather', '{"city":"Paris","temp":21}', {
+      extras: { id: 'w1', name: 'data-weather', replaces: true },
+    });
+    expect(s.diagnostics).toEqual([]);
+    expect(s.kinds('data-weather').map((b) => b.content)).toEqual(['{"city":"Paris"}', '{"city":"Paris","temp":21}']);
+  });
 });
 
 describe('block.not-finalised', () => {

@@ -237,7 +237,8 @@ export function createReconstructor(
       const last = state.lastCompleted.get(kind);
       if (startless.has(envelope.dialect)) markInterrupted(state, envelope);
       open = startBlock(state, envelope, kind);
-      if (toolId !== undefined && last?.toolId === toolId) {
+      // A part that says it replaces the completed one (an AI SDK data part with its id) is its next version.
+      if (toolId !== undefined && last?.toolId === toolId && envelope.extras['replaces'] !== true) {
         report(
           'block.content-after-final',
           `A ${kind} chunk for id ${toolId} arrives after ${describeBlock(last)} already completed with its final envelope; it is kept as a new block #${open.block.id} rather than appended to the completed payload.`,

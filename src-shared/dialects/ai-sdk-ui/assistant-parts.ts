@@ -66,8 +66,23 @@ export class AssistantParts {
     return Math.max(0, this.steps - 1);
   }
 
-  other(part: Record<string, unknown>): void {
+  /**
+   * A source, file or data part. A data part with the type and id of an earlier one replaces
+   * its data where it is, as a frontend does (`processUIMessageStream`): true when it did.
+   */
+  other(part: Record<string, unknown>): boolean {
+    const id = part['id'];
+    if (id !== undefined && String(part['type']).startsWith('data-')) {
+      const earlier = this.parts.find(
+        (p) => p.kind === 'other' && p.part['type'] === part['type'] && p.part['id'] === id,
+      );
+      if (earlier?.kind === 'other') {
+        earlier.part = { ...earlier.part, data: part['data'] };
+        return true;
+      }
+    }
     this.parts.push({ kind: 'other', part });
+    return false;
   }
 
   /** The message as the frontend holds it now. */

@@ -161,11 +161,14 @@ export class AiSdkMessage {
     this.ctx.wire(what, event, unified('stream.message_delta', this.ids(), { phase: 'metadata' }));
   }
 
-  /** A whole part of its own (a source, a file, a data part): a block of its type holding its fields. */
+  /**
+   * A whole part of its own (a source, a file, a data part): a block of its type holding its
+   * fields; `replaces` when it is a data part that replaces an earlier one of its type and id.
+   */
   content(type: string, value: unknown, extras: Record<string, unknown>, part: Record<string, unknown> | null): void {
     this.ensure();
-    this.ctx.emit({ type, final: true, delta: jsonText(value), extras });
-    if (part) this.parts.other(part);
+    const replaces = part !== null && this.parts.other(part);
+    this.ctx.emit({ type, final: true, delta: jsonText(value), extras: replaces ? { ...extras, replaces } : extras });
   }
 
   /** The message is finished: its open parts end, its pause (client tools) and summary are emitted. */

@@ -21,6 +21,9 @@ interface Recorded {
 }
 
 const stop = { status: 'completed', stop_reason: 'stop' };
+const PARSE_FAILED =
+  'JSON parsing failed: Text: {"indexName":"shoes_index","query":"running shoes under $100".\n' +
+  "Error message: Expected ',' or '}' after property value in JSON at position 61 (line 1 column 62)";
 const v4Usage = { usage: { promptTokens: 3, completionTokens: 10, input_tokens: 3, output_tokens: 10 } };
 
 /** More of the SDK's snapshots, each a feature the three above do not have (the README names the tests). */
@@ -113,6 +116,20 @@ const MORE: readonly Recorded[] = [
       ['server_tool_result', '{ "value": "result1" }'],
       ['server_tool_call', '{"value":"value"}'],
       ['server_tool_result', 'ERROR'],
+    ],
+    summary: stop,
+  },
+  {
+    // Recorded from a live AI SDK 5 server (algolia/instantsearch's suite): the model's arguments
+    // do not parse, so streamText sends tool-input-error, then the same error as tool-output-error
+    // (one error, the tool never ran), ends the step, and the next step answers.
+    name: 'vercel-ai/ui-message-stream-tool-input-error.sse',
+    rules: ['provider.tool-args-invalid', 'ai-sdk.tool-input-error'],
+    end: 'done',
+    blocks: [
+      ['tool_call', '{"indexName":"shoes_index","query":"running shoes under $100"'],
+      ['tool_result', `Invalid input for tool algolia_search_index: ${PARSE_FAILED}`],
+      ['text', 'Sorry, search is unavailable right now.'],
     ],
     summary: stop,
   },
@@ -291,5 +308,14 @@ describe('streams the AI SDK writes', () => {
       ['text', 'msg-0'],
       ['message', 'msg-0'],
     ]);
+  });
+
+  test('a call the server could not use: its arguments as the model wrote them, its one error as its result, then the next step', () => {
+    const { blocks, envelopes } = decoded('vercel-ai/ui-message-stream-tool-input-error.sse');
+    const [call, error] = blocks;
+    expect(call).toMatchObject({ kind: 'tool_call', toolId: 'call_1', name: 'algolia_search_index' });
+    expect(error).toMatchObject({ kind: 'tool_result', toolId: 'call_1', linkedBlock: call?.id });
+    expect(envelopes.find((e) => e.type === 'tool_result')?.extras).toMatchObject({ is_error: true });
+    expect(envelopes.filter((e) => e.unified?.phase === 'start-step')).toHaveLength(2);
   });
 });

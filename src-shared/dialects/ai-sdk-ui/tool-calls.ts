@@ -36,6 +36,8 @@ interface TrackedCall extends StartedBlock {
   input: string[];
   /** The unified form of its input deltas, made at the first and shared by the rest (rebuilt if the message id changed since). */
   deltaEvent: UnifiedEvent | undefined;
+  /** Its input was unusable (tool-input-error): the error is already its result. */
+  inputFailed: boolean;
 }
 
 export class ToolCalls {
@@ -76,6 +78,7 @@ export class ToolCalls {
       },
       input: [],
       deltaEvent: undefined,
+      inputFailed: false,
       frame: ctx.frame.seq,
       at: ctx.at,
     };
@@ -139,6 +142,7 @@ export class ToolCalls {
     call.part.state = 'output-error';
     call.part.input = input;
     call.part.errorText = errorText;
+    call.inputFailed = true;
     this.emitCall(
       call,
       input,
@@ -166,13 +170,14 @@ export class ToolCalls {
     return call;
   }
 
+  /** The call's block: its input as JSON; an input that could not be parsed (a string, tool-input-error) as the text it is. */
   private emitCall(call: TrackedCall, input: unknown, event: ReturnType<typeof unified>): void {
     const { id, name, providerExecuted } = call.part;
     this.host.ctx.emit(
       {
         type: providerExecuted ? KIND.server_tool_call : KIND.tool_call,
         final: true,
-        delta: jsonText(input ?? {}),
+        delta: call.inputFailed && typeof input === 'string' ? input : jsonText(input ?? {}),
         extras: { id, name },
       },
       event,
@@ -215,10 +220,24 @@ export class ToolCalls {
    * The tool failed when it ran, or its call was denied: the error is its result, the
    * provider's (a server tool result) when the provider ran the tool.
    */
-  outputError(id: string, errorText: string, denied: boolean, providerExecuted: boolean, what: string): void {
+  outputError(
+    id: string,
+    errorText: string,
+    denied: boolean,
+    providerExecuted: boolean,
+    what: string,
+    event: WireEvent,
+  ): void {
     const { ctx } = this.host;
     this.host.ensure();
     const call = this.calls.get(id);
+    if (call?.inputFailed === true && !denied) {
+      // streamText follows a tool-input-error with the same error as tool-output-error: the tool
+      // never ran, and the call already has its error as its result; a frontend keeps one part.
+      call.part.errorText = errorText;
+      const phase = { kind: what, phase: 'failed', error: errorText } as const;
+      return ctx.wire(what, event, unified('stream.tool_call_result', this.ids(id), phase));
+    }
     if (!denied)
       ctx.report(
         'ai-sdk.tool-output-error',

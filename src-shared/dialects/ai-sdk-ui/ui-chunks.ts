@@ -137,9 +137,10 @@ export class UiChunkReader {
           false,
           event['providerExecuted'] === true,
           type,
+          event,
         );
       case 'tool-output-denied':
-        return message.tools.outputError(stringField(event, 'toolCallId'), 'denied', true, false, type);
+        return message.tools.outputError(stringField(event, 'toolCallId'), 'denied', true, false, type, event);
       case 'tool-approval-request':
         return message.tools.approval(stringField(event, 'toolCallId'), stringField(event, 'approvalId'), type, event);
       case 'source-url':
