@@ -183,6 +183,25 @@ const RECORDED: readonly Recorded[] = [
     messages: [{ id: 'msg_duplicate', usage: { input_tokens: 10, output_tokens: 2 } }],
   },
   {
+    // Web search: the server tool's call and its results, then the answer in 19 text blocks,
+    // those that cite opening with `citations: []` and their citations_delta before their text.
+    name: 'anthropic-web-search-tool',
+    status: 'done',
+    blocks: [
+      ['server_tool_call', '{"query": "tech news today September 26 2025"}'],
+      ['server_tool_result', expect.any(String)],
+      ...Array.from({ length: 19 }, (_, i): [string, number] => ['text', i + 2]),
+    ],
+    calls: [['web_search', 'srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k', { query: 'tech news today September 26 2025' }]],
+    messages: [
+      {
+        model: 'claude-sonnet-4-20250514',
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 15665, output_tokens: 795, server_tool_use: { web_search_requests: 1 } },
+      },
+    ],
+  },
+  {
     name: 'anthropic-compaction',
     status: 'done',
     blocks: [
@@ -294,6 +313,24 @@ describe('recorded Anthropic Messages streams', () => {
     const block = decodeBytes(bytes).blocks[0];
     expect(JSON.parse(block?.content ?? '')).toEqual({ type: 'compaction', content: streamedInto(bytes, 0) });
     expect(streamedInto(bytes, 0)).toMatch(/This was their "final" question in the series\.$/);
+  });
+
+  it('web search: each text block carries the citations its citations_delta events gave, in order', () => {
+    const bytes = capture('anthropic-web-search-tool');
+    const cited = eventsOf(bytes).flatMap(({ type, index, delta = {} }) => {
+      const citation = delta['citation'] as Record<string, unknown> | undefined;
+      if (type !== 'content_block_delta' || delta['type'] !== 'citations_delta' || !citation) return [];
+      return [[index, citation['type'], citation['cited_text'], { url: citation['url'], title: citation['title'] }]];
+    });
+    expect(cited).toHaveLength(14);
+    const blocks = decodeBytes(bytes).blocks.filter((b) => !NOT_CONTENT.has(b.kind));
+    const source = ({ fields }: { fields: Record<string, unknown> }) => ({
+      url: fields['url'],
+      title: fields['title'],
+    });
+    expect(
+      blocks.flatMap((block, index) => block.citations.map((c) => [index, c.citationType, c.citedText, source(c)])),
+    ).toEqual(cited);
   });
 
   it('events padded with spaces decode as the same events written compactly', () => {

@@ -8,11 +8,11 @@ import { encodeUtf8 } from '../../text/utf8';
 
 /**
  * `streamGenerateContent` streams recorded from the Gemini API and Vertex AI by the vercel/ai
- * test suite (resources/fixtures/external/vercel-ai, credited in its README), framed as the API
- * frames `alt=sse`: each one is this dialect, the same at every chunking and as the JSON array
- * sent without `alt=sse`, ends as its stream says, and makes no finding unless the capture
- * breaks the protocol. A thinking block's expected content may be THOUGHTS: the capture's own
- * thought parts, joined.
+ * and pydantic-ai test suites (resources/fixtures/external/vercel-ai and pydantic-ai, credited
+ * in resources/fixtures/external/README.md), framed as the API frames `alt=sse`: each one is
+ * this dialect, the same at every chunking and as the JSON array sent without `alt=sse`, ends
+ * as its stream says, and makes no finding unless the capture breaks the protocol. A thinking
+ * block's expected content may be THOUGHTS: the capture's own thought parts, joined.
  */
 const THOUGHTS = Symbol('the thought parts of the capture');
 
@@ -93,6 +93,19 @@ const RECORDED: readonly Recorded[] = [
     message: {
       model: 'gemini-2.5-flash',
       usage: { input_tokens: 17, output_tokens: 37 + 333, toolUsePromptTokenCount: 308 },
+    },
+  },
+  {
+    // pydantic-ai's recording (resources/fixtures/external/pydantic-ai): Google Search grounding,
+    // an empty groundingMetadata on every chunk until the finishing one's sources.
+    name: 'pydantic-ai/gemini-search-grounding',
+    status: 'done',
+    blocks: [['text', expect.stringMatching(/^### Cloudy Skies .* similar mild and dry weather pattern\.$/s)]],
+    message: {
+      id: 'wld8aaaZGLGwqtsPqv7A4AI',
+      model: 'gemini-2.5-pro',
+      stop_reason: 'STOP',
+      usage: { input_tokens: 17, output_tokens: 205 + 319, toolUsePromptTokenCount: 104 },
     },
   },
   {
@@ -184,7 +197,8 @@ const RECORDED: readonly Recorded[] = [
   },
 ];
 
-const capture = (name: string) => readExternalFixture(`vercel-ai/${name}.crlf.sse`);
+/** A capture by its name in vercel-ai/, or by its folder and name for another suite's. */
+const capture = (name: string) => readExternalFixture(`${name.includes('/') ? name : `vercel-ai/${name}`}.crlf.sse`);
 
 /** The capture's chunks, each its `data:` line's JSON text. */
 function chunksOf(bytes: Uint8Array): string[] {
@@ -200,6 +214,16 @@ interface Part {
   thought?: boolean;
   thoughtSignature?: string;
   functionCall?: { name?: string };
+}
+
+/** A candidate's groundingMetadata, as far as these tests read it. */
+interface Grounding {
+  groundingChunks?: { web: { uri: string; title: string } }[];
+  groundingSupports?: {
+    segment: { text: string; startIndex: number; endIndex: number };
+    groundingChunkIndices: number[];
+  }[];
+  webSearchQueries?: string[];
 }
 
 /** Every part of the capture's first candidate, in order (read with JSON.parse). */
@@ -269,6 +293,52 @@ describe('recorded Gemini streams', () => {
       expect(signed(modelContentOf(result)?.parts ?? [])).toEqual(signed(partsOf(bytes)));
     },
   );
+
+  it('Google Search grounding: each support cites its segment with each chunk it names; the search is a web search result', () => {
+    const bytes = capture('pydantic-ai/gemini-search-grounding');
+    const grounding = chunksOf(bytes).map(
+      (data) =>
+        (JSON.parse(data) as { candidates: { groundingMetadata: Grounding }[] }).candidates[0]?.groundingMetadata,
+    );
+    expect(grounding.slice(0, -1)).toEqual(Array.from({ length: 7 }, () => ({})));
+    const { groundingChunks: sources = [], groundingSupports = [], webSearchQueries } = grounding.at(-1) ?? {};
+    const cited = groundingSupports.flatMap(({ segment, groundingChunkIndices }) =>
+      groundingChunkIndices.map((i) => [segment.text, sources[i]?.web, segment.startIndex, segment.endIndex, i]),
+    );
+    expect(cited).toHaveLength(11);
+    const result = decodeBytes(bytes);
+    const [answer] = result.blocks;
+    expect(answer?.content).toBe(
+      partsOf(bytes)
+        .map((part) => part.text)
+        .join(''),
+    );
+    const citations = answer?.citations ?? [];
+    expect(citations.every((c) => c.citationType === 'grounding')).toBe(true);
+    expect(
+      citations.map(({ citedText, fields: f }) => [
+        citedText,
+        { uri: f['url'], title: f['title'] },
+        f['start_char_index'],
+        f['end_char_index'],
+        f['grounding_chunk'],
+      ]),
+    ).toEqual(cited);
+    // An ASCII answer: the API's byte offsets are its characters', each the text the support cites.
+    for (const { citedText, fields } of citations)
+      expect(answer?.content.slice(Number(fields['start_char_index']), Number(fields['end_char_index']))).toBe(
+        citedText,
+      );
+    const searches = result.envelopes.filter((e) => e.unified?.family === 'stream.tool_call_result');
+    expect(searches.map((e) => e.unified)).toMatchObject([
+      {
+        tool: { kind: 'builtin', builtin: 'web_search' },
+        phase: 'completed',
+        action: { queries: webSearchQueries },
+        search_results: sources.map(({ web }) => ({ url: web.uri, title: web.title })),
+      },
+    ]);
+  });
 
   it('the model content sent back keeps its parts in order: thoughts, text and each call whole', () => {
     const kinds = (name: string) =>
