@@ -137,3 +137,38 @@ describe('RecentTextDelta', () => {
     }
   });
 });
+
+describe('RecentTextDelta, events that begin with their sequence number (as xAI writes them)', () => {
+  const xai = (text: string, sequence: number | string, tail = ''): string =>
+    `{"sequence_number":${sequence},"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"${text}"${tail}}`;
+
+  it('learns the prefix after the sequence number and reads the next deltas as JSON.parse does', () => {
+    const reader = learnt(xai('Hi', 1));
+    expect(reader.meaning).toBe('part 0:0');
+    for (const data of [
+      xai(' there', 2),
+      xai('a \\"b\\" é', 30),
+      xai('x', 4, ',"logprobs":[]'),
+      xai('', 123456789012345),
+    ]) {
+      expect(read(reader, data), data).toEqual(byJsonParse(data));
+      expect(read(reader, data), data).toBeDefined();
+    }
+  });
+
+  it('declines a second sequence number, a sequence number that is no plain integer, and the other form', () => {
+    const reader = learnt(xai('Hi', 1));
+    const declined = [
+      xai('Hi', 2, ',"sequence_number":3'),
+      xai('Hi', '02'),
+      xai('Hi', '-2'),
+      xai('Hi', '2.5'),
+      xai('Hi', '"2"'),
+      delta('Hi', 2),
+      xai('Hi', 2).replace('msg_1', 'msg_2'),
+    ];
+    for (const data of declined) expect(read(reader, data), data).toBeUndefined();
+    // And the other way round: learnt without it, an event that begins with it is declined.
+    expect(read(learnt(), xai('Hi', 2))).toBeUndefined();
+  });
+});
