@@ -128,6 +128,13 @@ describe('the demo scenarios', () => {
     const search = result.envelopes.find((e) => e.type === 'groundingMetadata')?.unified;
     expect(search).toMatchObject({ family: 'stream.tool_call_result', tool: { builtin: 'web_search' } });
     expect(search?.search_results).toHaveLength(2);
+    // The API counts its ranges in bytes: they are named so, never as character indexes.
+    const fields = text?.citations[0]?.fields ?? {};
+    expect([fields['start_byte_index'], fields['end_byte_index'], 'start_char_index' in fields]).toEqual([
+      0,
+      31,
+      false,
+    ]);
   });
 
   it('streamed-args: partialArgs build one call, strings joined over their parts', () => {

@@ -7,7 +7,9 @@ import { objectField, stringField, type ProviderEventContext, type WireEvent } f
  * A candidate's sources, as citations of its text (the citation blocks every dialect shares):
  * `groundingMetadata` (Grounding with Google Search, Vertex AI Search, Maps) cites, per
  * `groundingSupports` entry, the text segment it supports with each grounding chunk it names;
- * `citationMetadata.citationSources` cites recited sources by character range. The search
+ * `citationMetadata.citationSources` cites recited sources by range. The API measures both
+ * ranges in bytes of the UTF-8 text, not in characters: they are given as `start_byte_index` /
+ * `end_byte_index`, never as the character indexes other dialects' citations carry. The search
  * itself (its queries and the pages found) is shown as the built-in web search's result.
  */
 export function emitSources(ctx: ProviderEventContext, candidate: WireEvent, ids: StreamIds): void {
@@ -21,8 +23,8 @@ export function emitSources(ctx: ProviderEventContext, candidate: WireEvent, ids
       citation_type: 'citation_source',
       ...optional('url', source['uri']),
       ...optional('license', source['license']),
-      ...optional('start_char_index', source['startIndex']),
-      ...optional('end_char_index', source['endIndex']),
+      ...optional('start_byte_index', source['startIndex']),
+      ...optional('end_byte_index', source['endIndex']),
     });
   }
 }
@@ -63,8 +65,8 @@ function emitGrounding(ctx: ProviderEventContext, grounding: WireEvent, ids: Str
         citation_type: 'grounding',
         ...optional('url', cited['uri']),
         ...optional('title', cited['title']),
-        ...optional('start_char_index', segment['startIndex']),
-        ...optional('end_char_index', segment['endIndex']),
+        ...optional('start_byte_index', segment['startIndex']),
+        ...optional('end_byte_index', segment['endIndex']),
         ...optional('grounding_chunk', chunkIndex),
         ...optional('confidence', scores[i]),
       });

@@ -319,14 +319,15 @@ describe('recorded Gemini streams', () => {
       citations.map(({ citedText, fields: f }) => [
         citedText,
         { uri: f['url'], title: f['title'] },
-        f['start_char_index'],
-        f['end_char_index'],
+        f['start_byte_index'],
+        f['end_byte_index'],
         f['grounding_chunk'],
       ]),
     ).toEqual(cited);
-    // An ASCII answer: the API's byte offsets are its characters', each the text the support cites.
+    // The API's offsets are bytes of the UTF-8 text: each range is the text the support cites.
+    const utf8 = Buffer.from(answer?.content ?? '');
     for (const { citedText, fields } of citations)
-      expect(answer?.content.slice(Number(fields['start_char_index']), Number(fields['end_char_index']))).toBe(
+      expect(utf8.subarray(Number(fields['start_byte_index']), Number(fields['end_byte_index'])).toString()).toBe(
         citedText,
       );
     const searches = result.envelopes.filter((e) => e.unified?.family === 'stream.tool_call_result');
