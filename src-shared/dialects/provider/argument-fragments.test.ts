@@ -53,9 +53,11 @@ function argumentFragments(envelopes: readonly Envelope[]): { calls: number; mis
     const summary = carried.ok && envelope.type === KIND.server_tool_call ? carried.value : undefined;
     const inSummary = isJsonObject(summary) ? JSON.stringify(summary['arguments']) : undefined;
     const streamedText = streamed.ok ? JSON.stringify(streamed.value) : undefined;
+    // Fragments that do not join to JSON (a call the model broke off) are the call's input as written.
     if (
-      streamedText === undefined ||
-      (streamedText !== (carried.ok ? JSON.stringify(carried.value) : undefined) && streamedText !== inSummary)
+      streamedText === undefined
+        ? joined !== envelope.delta
+        : streamedText !== (carried.ok ? JSON.stringify(carried.value) : undefined) && streamedText !== inSummary
     )
       mismatches.push(`call ${id}: fragments ${JSON.stringify(joined)}, call ${JSON.stringify(envelope.delta)}`);
   }
