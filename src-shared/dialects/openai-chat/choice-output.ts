@@ -145,6 +145,32 @@ export function writeSources(ctx: ProviderEventContext, current: Completion, cho
 }
 
 /**
+ * The annotations a choice's deltas carried (`delta.annotations`: OpenAI's search models and
+ * OpenRouter's web plugin send `{type: "url_citation", url_citation: {url, title, start_index,
+ * end_index, content?}}`), as citations of its text once it ends: they may come before the text
+ * they cite (OpenRouter sends them first). Taken once: the list is emptied.
+ */
+export function writeAnnotations(ctx: ProviderEventContext, current: Completion, choice: Choice): void {
+  for (const annotation of choice.annotations.splice(0)) {
+    if (!isJsonObject(annotation)) continue;
+    const { type, ...rest } = annotation;
+    const kind = typeof type === 'string' ? type : 'unknown';
+    const nested = rest[kind];
+    const fields = isJsonObject(nested) ? nested : rest;
+    const extras: Record<string, unknown> = { citation_type: kind };
+    for (const [name, value] of Object.entries(fields))
+      if (value !== null && value !== undefined && name !== '__proto__') extras[name] = value;
+    ctx.emit(
+      { type: KIND.citation, final: true, delta: stringField(fields, 'title') || stringField(fields, 'url'), extras },
+      unified('stream.content_block_delta', streamIds(current, choice), {
+        kind: 'annotation_added',
+        channel: 'output_text',
+      }),
+    );
+  }
+}
+
+/**
  * The choice's calls as one tool_call envelope each, its arguments joined: complete
  * (`final`, the arguments checked to parse) at its finish, left open when the stream ended first.
  */

@@ -29,6 +29,10 @@ export interface Choice {
   readonly content: AssistantContent;
   /** The calls its finish_reason `tool_calls` (or `function_call`) left for the client to run. */
   clientCalls: ToolCall[];
+  /** The annotations its deltas carried (`url_citation`s of a web search), cited when it ends. */
+  readonly annotations: unknown[];
+  /** The tools the server ran (Groq's `executed_tools`), by index: whether their result came. */
+  readonly executedTools: Map<number, { answered: boolean }>;
 }
 
 /** The agent of a choice's envelopes: the completion's id, with `#index` for every choice but the first. */
@@ -65,6 +69,8 @@ export class Completion {
       lastFrame: frame,
       content: new AssistantContent(),
       clientCalls: [],
+      annotations: [],
+      executedTools: new Map(),
     };
     this.choices.set(index, choice);
     return choice;

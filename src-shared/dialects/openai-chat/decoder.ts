@@ -17,11 +17,13 @@ import {
   writeCalls,
   writeSources,
   writeText,
+  writeAnnotations,
   writeToolFragment,
 } from './choice-output';
 import { cutShortBy } from '../provider/cut-short';
 import { leavesCallsToClient, pauseOnClientCalls } from './client-calls';
 import { Completion, type Choice } from './completion';
+import { writeExecutedTools } from './executed-tools';
 import { RecentContentDelta } from './recent-content';
 import {
   apiErrorText,
@@ -62,10 +64,12 @@ const CHUNK = 'chat.completion.chunk';
  * its content, reasoning (`reasoning_content` or `reasoning`) and refusal stream as text,
  * thinking and refusal envelopes; its tool call fragments are shown as they come and
  * joined into one call envelope per call at its finish_reason (arguments checked to parse);
- * the finish_reason closes it, and Perplexity's sources become citations of its text. The
- * usage chunk (`choices: []`) and every other chunk without content are shown as provider
- * events, and a `message` envelope per choice sums it up when the stream ends. Errors (`data: {"error": …}`, `event: error`, an `error` member inside a
- * chunk) end the stream by error.
+ * the finish_reason closes it, and Perplexity's sources and a delta's `url_citation` annotations
+ * become citations of its text; the tools Groq runs itself (`executed_tools`) are server tool
+ * calls and results. The usage chunk (`choices: []`) and every other chunk without content are
+ * shown as provider events, and a `message` envelope per choice sums it up when the stream ends.
+ * Errors (`data: {"error": …}`, `event: error`, an `error` member inside a chunk) end the stream
+ * by error.
  */
 export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: DialectOptions = {}): DialectDecoder {
   let envelopes = 0;
@@ -216,10 +220,13 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         `Event ${ctx.frame.seq} has content for choice ${index} after its finish_reason ${jsonText(choice.finish)}; kept in blocks of its own, which a client that stopped at the finish_reason never shows.`,
       );
     stream(ctx, current, choice, REASONING, reasoningText(fields), extras);
+    if (Array.isArray(fields['executed_tools'])) writeExecutedTools(ctx, current, choice, fields['executed_tools']);
     const content = fields['content'];
     if (typeof content === 'string') stream(ctx, current, choice, TEXT, content, extras);
     else if (Array.isArray(content))
       for (const part of contentParts(content)) stream(ctx, current, choice, part.channel, part.text, extras);
+    const annotations = fields['annotations'];
+    if (Array.isArray(annotations)) for (const annotation of annotations) choice.annotations.push(annotation);
     const refusal = fields['refusal'];
     if (typeof refusal === 'string') stream(ctx, current, choice, REFUSAL, refusal, extras);
     const toolCalls = fields['tool_calls'];
@@ -258,6 +265,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     choice.finishedAt = ctx.frame.receivedAt;
     closeText(ctx, current, choice);
     writeSources(ctx, current, choice);
+    writeAnnotations(ctx, current, choice);
     const calls = writeCalls(ctx, current, choice, true);
     if (leavesCallsToClient(reason)) choice.clientCalls = calls;
     const clock = choice.clock;
@@ -340,6 +348,8 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         closeText(ctx, current, choice);
         writeCalls(ctx, current, choice, true);
       }
+      // Annotations of a choice cut short, or sent after its finish_reason.
+      writeAnnotations(ctx, current, choice);
       ctx.emit({
         type: KIND.message,
         final: true,

@@ -8,11 +8,14 @@ import type { DecodeResult } from '../../pipeline/types';
 /**
  * Chat Completions streams of OpenAI-compatible servers recorded by the vercel/ai test suite
  * (resources/fixtures/external/openai-chat, credited in its README; the first captures are
- * checked in decoder.test.ts): each one is this dialect, the same at every chunking, ends as its
- * stream says, and makes no finding unless the capture breaks the protocol.
+ * checked in decoder.test.ts) and by pydantic-ai's (resources/fixtures/external/pydantic-ai):
+ * each one is this dialect, the same at every chunking, ends as its stream says, and makes no
+ * finding unless the capture breaks the protocol.
  */
 interface Recorded {
   name: string;
+  /** The folder of resources/fixtures/external it is in, when not openai-chat. */
+  folder?: string;
   status: EndStatusKind;
   rules?: string[];
   /** Every block but the message summaries and the pause: kind and content. */
@@ -146,9 +149,83 @@ const RECORDED: readonly Recorded[] = [
     calls: [['weather', 'call_NZa7xqfefoaMI2YYHowVXVlU', {}]],
     message: { model: 'gpt-4o-2024-08-06', usage: { input_tokens: 58, output_tokens: 12 } },
   },
+  // Recorded by pydantic/pydantic-ai's suite (resources/fixtures/external/README.md).
+  {
+    // OpenRouter: keep-alive comments, reasoning cut by the token limit (its finish twice),
+    // then an error member on a chunk of its own, with the usage.
+    name: 'openrouter-length-then-error',
+    folder: 'pydantic-ai',
+    status: 'error',
+    rules: ['provider.response-incomplete', 'provider.api-error'],
+    blocks: [
+      ['thinking', 'We need to respond to a greeting. The user'],
+      ['error', '{"code":400,"message":"Token limit reached"}'],
+    ],
+    message: {
+      model: 'minimax/minimax-m2:free',
+      status: 'incomplete',
+      stop_reason: 'length',
+      usage: { input_tokens: 43, output_tokens: 10, completion_tokens_details: { reasoning_tokens: 11 } },
+    },
+  },
+  {
+    // OpenAI (gpt-5) with include_usage: the usage chunk, then a chunk of moderation results.
+    name: 'openai-moderation',
+    folder: 'pydantic-ai',
+    status: 'done',
+    blocks: [['text', 'Paris.']],
+    message: {
+      model: 'gpt-5-2025-08-07',
+      stop_reason: 'stop',
+      usage: { input_tokens: 13, output_tokens: 11, prompt_tokens_details: { cached_tokens: 0 } },
+    },
+  },
+  {
+    // Claude through OpenRouter: reasoning with reasoning_details, its signature in a chunk of its own.
+    name: 'openrouter-claude-reasoning-signature',
+    folder: 'pydantic-ai',
+    status: 'done',
+    blocks: [
+      ['thinking', 'This is a simple arithmetic question. 2+2 equals 4.'],
+      ['text', '2 + 2 = 4'],
+    ],
+    message: {
+      model: 'anthropic/claude-sonnet-4.5',
+      stop_reason: 'stop',
+      usage: {
+        input_tokens: 43,
+        output_tokens: 36,
+        cost: 0.000669,
+        completion_tokens_details: { reasoning_tokens: 13 },
+      },
+    },
+  },
+  {
+    // OpenRouter's web plugin: five url_citation annotations before the text (see below).
+    name: 'openrouter-web-search-annotations',
+    folder: 'pydantic-ai',
+    status: 'done',
+    blocks: [['text', 'https://github.com/pydantic/pydantic-ai']],
+    message: { model: 'deepseek/deepseek-chat', stop_reason: 'stop', usage: { input_tokens: 1854, output_tokens: 13 } },
+  },
+  {
+    // Groq compound (the suite's reduction): the search it ran, then the answer; usage in x_groq only.
+    name: 'groq-compound-executed-tools',
+    folder: 'pydantic-ai',
+    status: 'done',
+    blocks: [
+      ['server_tool_call', '{"type":"search","arguments":{"query":"weather in San Francisco"}}'],
+      [
+        'server_tool_result',
+        '{"results":[{"title":"SF Weather","url":"https://www.weatherapi.com/","content":"San Francisco: Sunny, 62°F.","score":0.98}]}',
+      ],
+      ['text', 'The weather in San Francisco is sunny and 62°F.'],
+    ],
+    message: { model: 'groq/compound', stop_reason: 'stop', usage: { input_tokens: 100, output_tokens: 20 } },
+  },
 ];
 
-const capture = (name: string) => readExternalFixture(`openai-chat/${name}.sse`);
+const capture = (name: string, folder = 'openai-chat') => readExternalFixture(`${folder}/${name}.sse`);
 
 /** The blocks that sum a message up and that pause the run, checked apart from the content. */
 const NOT_CONTENT = new Set(['message', 'awaiting_frontend_tools']);
@@ -158,7 +235,7 @@ describe('recorded Chat Completions streams of OpenAI-compatible servers', () =>
   test.each(RECORDED)(
     '$name: openai-chat, $status, its findings, blocks, calls and summary, the same at every chunking',
     (recorded) => {
-      const bytes = capture(recorded.name);
+      const bytes = capture(recorded.name, recorded.folder);
       const { result, facts } = decodeRecorded(bytes);
       expect(facts).toEqual({
         formats: ['openai-chat'],
@@ -185,6 +262,31 @@ describe('recorded Chat Completions streams of OpenAI-compatible servers', () =>
     expect(text?.citations.map((c) => [c.citationType, c.citedText, c.fields])).toEqual(
       urls.map((url, i) => ['search_result', url, { citation_index: i + 1, url }]),
     );
+  });
+
+  it("OpenRouter's url_citation annotations, sent before the text, are citations of it", () => {
+    const text = decodeBytes(capture('openrouter-web-search-annotations', 'pydantic-ai')).blocks.find(
+      (b) => b.kind === 'text',
+    );
+    expect(text?.citations.map((c) => [c.citationType, c.citedText, c.fields['url']])).toEqual([
+      [
+        'url_citation',
+        'pydantic/pydantic-ai: How Python does AI: agents, realtime ...',
+        'https://github.com/pydantic/pydantic-ai',
+      ],
+      [
+        'url_citation',
+        'GitHub - pydantic/pydantic-ai at v1.84.0 · GitHub',
+        'https://github.com/pydantic/pydantic-ai/tree/v1.84.0',
+      ],
+      ['url_citation', 'https://pydantic.dev/pydantic-ai', 'https://pydantic.dev/pydantic-ai'],
+      ['url_citation', 'AGENTS.md', 'https://github.com/pydantic/pydantic-ai/blob/main/AGENTS.md'],
+      [
+        'url_citation',
+        'GitHub - pydantic/pydantic-ai at v1.67.0 · GitHub',
+        'https://github.com/pydantic/pydantic-ai/tree/v1.67.0',
+      ],
+    ]);
   });
 
   it('the text before a call goes back with it in the assistant message', () => {

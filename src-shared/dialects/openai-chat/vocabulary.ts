@@ -101,14 +101,16 @@ export function contentParts(parts: readonly unknown[]): { channel: StreamedChan
 
 /**
  * The usage of a chunk: its `usage` member, or the one Moonshot puts inside a choice beside its
- * finish_reason (with, or without, a usage chunk after it).
+ * finish_reason (with, or without, a usage chunk after it), or Groq's `x_groq.usage` on its
+ * finishing chunk (compound models send it there only, without a `usage` member).
  */
 export function chunkUsage(event: Record<string, unknown>): Record<string, unknown> | undefined {
   if (isJsonObject(event['usage'])) return event['usage'];
   const choices = event['choices'];
-  if (!Array.isArray(choices)) return undefined;
-  for (const choice of choices) if (isJsonObject(choice) && isJsonObject(choice['usage'])) return choice['usage'];
-  return undefined;
+  if (Array.isArray(choices))
+    for (const choice of choices) if (isJsonObject(choice) && isJsonObject(choice['usage'])) return choice['usage'];
+  const groq = event['x_groq'];
+  return isJsonObject(groq) && isJsonObject(groq['usage']) ? groq['usage'] : undefined;
 }
 
 /**
