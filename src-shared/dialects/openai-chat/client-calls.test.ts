@@ -71,6 +71,60 @@ describe('the pause', () => {
   });
 });
 
+describe("OpenRouter's reasoning details", () => {
+  const SIGNATURE = 'Et0BCkgIChACGAIqQA2s';
+  const piece = (detail: Record<string, unknown>) =>
+    chunk({
+      delta: {
+        reasoning: detail['text'] ?? null,
+        reasoning_details: [{ format: 'anthropic-claude-v1', index: 0, ...detail }],
+      },
+    });
+  const call = chunk({ delta: { tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{}' } }] } });
+  const finish = [chunk({ delta: {}, finish_reason: 'tool_calls' }), 'data: [DONE]\n\n'];
+
+  it('go back in the assistant message of the pause, their pieces joined per index, the signature kept', () => {
+    const events = [
+      piece({ type: 'reasoning.text', text: '', signature: '' }),
+      piece({ type: 'reasoning.text', text: 'Need the ' }),
+      piece({ type: 'reasoning.text', text: 'weather.' }),
+      piece({ type: 'reasoning.text', signature: SIGNATURE }),
+      chunk({ delta: { reasoning_details: [{ type: 'reasoning.encrypted', data: 'gAAAA', index: 1 }] } }),
+      call,
+      ...finish,
+    ];
+    const message = (pauseOf(encodeUtf8(events.join('')))?.parsed as { message: Record<string, unknown> }).message;
+    expect(message['reasoning_details']).toEqual([
+      {
+        type: 'reasoning.text',
+        text: 'Need the weather.',
+        signature: SIGNATURE,
+        format: 'anthropic-claude-v1',
+        index: 0,
+      },
+      { type: 'reasoning.encrypted', data: 'gAAAA', index: 1 },
+    ]);
+    const body = openAiChatContinuation.continueBody({
+      previousBody: REQUEST,
+      calls: [{ toolUseId: 'a', name: 'f', input: {} }],
+      answers: [{ toolUseId: 'a', content: 'ok' }],
+      pause: pauseOf(encodeUtf8(events.join('')))?.parsed,
+    });
+    const sent = (JSON.parse(body) as { messages: Record<string, unknown>[] }).messages[1];
+    expect(sent?.['reasoning_details']).toEqual(message['reasoning_details']);
+  });
+
+  it('must not: a stream without them, or with empty lists only, sends a reasoning_details member', () => {
+    for (const events of [
+      [call, ...finish],
+      [chunk({ delta: { content: '', reasoning_details: [] } }), call, ...finish],
+    ]) {
+      const message = (pauseOf(encodeUtf8(events.join('')))?.parsed as { message: Record<string, unknown> }).message;
+      expect(message).not.toHaveProperty('reasoning_details');
+    }
+  });
+});
+
 describe('the continuation', () => {
   const pause = () => pauseOf(readProviderFixture('openai-chat/parallel-tools.sse'))!;
 

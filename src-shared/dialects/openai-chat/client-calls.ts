@@ -46,6 +46,9 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Comple
   const legacy = calls.every((call) => call.label === 'the function_call');
   const args = calls.map((call) => call.args.join(''));
   const message: Record<string, unknown> = { role: 'assistant', content: choice.content.text() };
+  // OpenRouter keeps the reasoning of a tool loop only if the client sends its details back.
+  const details = choice.reasoningDetails.list();
+  if (details.length > 0) message['reasoning_details'] = details;
   if (legacy) message['function_call'] = { name: calls[0]?.name ?? '', arguments: args[0] ?? '' };
   else
     message['tool_calls'] = calls.map((call, i) => ({

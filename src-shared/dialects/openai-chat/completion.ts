@@ -2,6 +2,7 @@ import type { UnifiedEvent } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { AssistantContent } from '../provider/assistant-content';
 import { MessageClock, type MessageSummary } from '../provider/message-summary';
+import { ReasoningDetails } from './reasoning-details';
 import { ToolCalls, type ToolCall } from './tool-calls';
 import { summaryUsage, type StreamedChannel } from './vocabulary';
 
@@ -29,6 +30,8 @@ export interface Choice {
   readonly content: AssistantContent;
   /** The calls its finish_reason `tool_calls` (or `function_call`) left for the client to run. */
   clientCalls: ToolCall[];
+  /** OpenRouter's reasoning details, joined, for the assistant message a client sends back. */
+  readonly reasoningDetails: ReasoningDetails;
   /** The annotations its deltas carried (`url_citation`s of a web search), cited when it ends. */
   readonly annotations: unknown[];
   /** The tools the server ran (Groq's `executed_tools`), by index: whether their result came. */
@@ -69,6 +72,7 @@ export class Completion {
       lastFrame: frame,
       content: new AssistantContent(),
       clientCalls: [],
+      reasoningDetails: new ReasoningDetails(),
       annotations: [],
       executedTools: new Map(),
     };

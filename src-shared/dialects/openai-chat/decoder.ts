@@ -220,6 +220,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         `Event ${ctx.frame.seq} has content for choice ${index} after its finish_reason ${jsonText(choice.finish)}; kept in blocks of its own, which a client that stopped at the finish_reason never shows.`,
       );
     stream(ctx, current, choice, REASONING, reasoningText(fields), extras);
+    if (Array.isArray(fields['reasoning_details'])) choice.reasoningDetails.add(fields['reasoning_details']);
     if (Array.isArray(fields['executed_tools'])) writeExecutedTools(ctx, current, choice, fields['executed_tools']);
     const content = fields['content'];
     if (typeof content === 'string') stream(ctx, current, choice, TEXT, content, extras);
