@@ -167,7 +167,7 @@ function Citations({ app, detail }: { app: AppModel; detail: BlockDetail }) {
                 {rest.map(([k, v]) => (
                   <span key={k} className="kv">
                     <span className="kv-k">{k}</span>{' '}
-                    <span className="kv-v">{typeof v === 'string' ? v : stringifyJson(v)}</span>
+                    <CitationValue value={typeof v === 'string' ? v : (stringifyJson(v) ?? '')} />
                   </span>
                 ))}
               </span>
@@ -214,5 +214,18 @@ export function PlainBody({ app, detail, live }: BodyProps) {
         </div>
       )}
     </>
+  );
+}
+
+/** Longer than this, a citation field's value is cut in its tooltip too (a cited page's whole text). */
+const TOOLTIP_CHARS = 2000;
+
+/** A citation field's value on one line, cut with an ellipsis when long; its tooltip shows more. */
+function CitationValue({ value }: { value: string }) {
+  const tooltip = value.length > TOOLTIP_CHARS ? `${value.slice(0, TOOLTIP_CHARS)}…` : value;
+  return (
+    <span className="kv-v" title={tooltip}>
+      {value}
+    </span>
   );
 }
