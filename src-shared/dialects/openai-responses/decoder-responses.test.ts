@@ -222,3 +222,50 @@ describe('text for an item or part that was never added', () => {
     expect(rulesOf(decodeProviderEvents(complete))).toEqual([]);
   });
 });
+
+describe('items response.completed finds open', () => {
+  const list = { id: 'mcpl_1', type: 'mcp_list_tools', server_label: 'docs', tools: [] };
+  const call = { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '' };
+  const listed = { ...list, tools: [{ name: 'search', input_schema: { type: 'object' } }] };
+  const called = { ...call, status: 'completed', arguments: '{"q":"x"}' };
+  const events = (output: unknown[]) =>
+    numbered([
+      created,
+      ['response.output_item.added', { output_index: 0, item: list }],
+      ['response.mcp_list_tools.completed', { output_index: 0, item_id: 'mcpl_1' }],
+      ['response.output_item.added', { output_index: 1, item: call }],
+      ['response.completed', { response: { ...(completed[1]['response'] as object), output } }],
+    ]);
+
+  it('are reported as not done, and make their blocks from the items its output gives (not lost)', () => {
+    const result = decodeProviderEvents(events([listed, called]));
+    expect(rulesOf(result)).toEqual(['provider.block-not-stopped', 'provider.block-not-stopped']);
+    expect(result.diagnostics[0]?.message).toBe(
+      "The mcp_list_tools output item 0 added in event 1 got no done event before response.completed (event 4); decoded from the item the response's output gives.",
+    );
+    expect(result.blocks.map((b) => [b.kind, b.content])).toEqual([
+      ['server_tool_call', expect.stringContaining('"server_label":"docs"') as unknown],
+      ['server_tool_result', '[{"name":"search","input_schema":{"type":"object"}}]'],
+      ['tool_call', '{"q":"x"}'],
+      ['message', expect.any(String) as unknown],
+      ['awaiting_frontend_tools', expect.any(String) as unknown],
+    ]);
+    expect(result.blocks.find((b) => b.kind === 'awaiting_frontend_tools')?.pendingTools).toEqual([
+      { toolUseId: 'call_1', name: 'lookup', input: { q: 'x' } },
+    ]);
+  });
+
+  it('an output item of another id or type at that index is not taken for it', () => {
+    const result = decodeProviderEvents(
+      events([
+        { ...listed, id: 'mcpl_2' },
+        { ...called, type: 'message' },
+      ]),
+    );
+    expect(rulesOf(result)).toEqual(['provider.block-not-stopped', 'provider.block-not-stopped']);
+    expect(result.diagnostics[0]?.message).toBe(
+      'The mcp_list_tools output item 0 added in event 1 got no done event before response.completed (event 4).',
+    );
+    expect(result.blocks.map((b) => b.kind)).toEqual(['message']);
+  });
+});

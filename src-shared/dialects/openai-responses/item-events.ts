@@ -98,6 +98,31 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
   addClientCall(s, done, item);
 }
 
+/**
+ * response.completed came while output items were open (recorded: MCP list_tools items of
+ * which only one got its output_item.done). Each still open is reported as not done; one the
+ * response's `output` holds at its index (the same type, and id where both give one) makes its
+ * blocks from that item, as its done event would have, rather than being lost.
+ */
+export function endOpenItems(s: ResponsesStream, ctx: ProviderEventContext, output: unknown, why: string): void {
+  if (!Array.isArray(output)) return;
+  output.forEach((entry: unknown, index) => {
+    const open = s.items.get(index);
+    if (!open || typeof entry !== 'object' || entry === null || Array.isArray(entry)) return;
+    const item = entry as WireEvent;
+    const id = stringField(item, 'id');
+    if (stringField(item, 'type') !== open.type || (id !== '' && open.id !== '' && id !== open.id)) return;
+    s.items.stop(index);
+    s.callbacks.onDiagnostic({
+      rule: 'provider.block-not-stopped',
+      message: `The ${open.type} output item ${index} added in event ${open.frame} got no done event ${why}; decoded from the item the response's output gives.`,
+      at: open.at,
+    });
+    emitItem(ctx, open, item);
+    addClientCall(s, open, item);
+  });
+}
+
 /** A call the client answers (client-calls.ts), or the output that answers one in the stream. */
 function addClientCall(s: ResponsesStream, done: OpenItem, item: WireEvent): void {
   const clientRun = CLIENT_RUN_ITEMS[done.type];

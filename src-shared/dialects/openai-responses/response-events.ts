@@ -7,6 +7,7 @@ import { MessageClock } from '../provider/message-summary';
 import type { ResponsesStream } from './stream-state';
 import { recordTerminalOutcome } from './terminal-outcome';
 import { customToolNames } from './declared-tools';
+import { endOpenItems } from './item-events';
 
 /*
  * A response's life: created (or the first lifecycle event of a capture that lacks it), its
@@ -59,6 +60,7 @@ export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: st
   const end = s.contextFor(ctx.frame);
   const streamEnd = recordTerminalOutcome(response, type, body, end);
   if (type === 'response.completed') {
+    endOpenItems(s, end, body['output'], `before ${type} (event ${ctx.frame.seq})`);
     s.items.endMessage(`before ${type} (event ${ctx.frame.seq})`);
     s.parts.endMessage(`before ${type} (event ${ctx.frame.seq})`);
   } else {
