@@ -212,9 +212,62 @@ const RECORDED: readonly Recorded[] = [
       { model: 'claude-opus-4-6', stop_reason: 'end_turn', usage: { input_tokens: 612, output_tokens: 2819 } },
     ],
   },
+  // pydantic-ai's recordings (resources/fixtures/external/pydantic-ai), with the API's own `event:` lines.
+  {
+    // Two redacted_thinking blocks, each kept whole as its start gave it, then the answer.
+    name: 'pydantic-ai/anthropic-redacted-thinking',
+    status: 'done',
+    blocks: [
+      ['redacted_thinking', 0],
+      ['redacted_thinking', 1],
+      ['text', 2],
+    ],
+    messages: [{ model: 'claude-sonnet-4-5-20250929', stop_reason: 'end_turn', usage: { output_tokens: 189 } }],
+  },
+  {
+    // Thinking, then the bash code execution server tool: its input streamed, its result whole in its start.
+    name: 'pydantic-ai/anthropic-bash-code-execution',
+    status: 'done',
+    blocks: [
+      ['thinking', 'Let me calculate this mathematical expression.'],
+      ['text', "I'll calculate that expression for you right away!"],
+      ['server_tool_call', '{"command": "echo \\"65465-6544 * 65464-6+1.02255\\" | bc -l"}'],
+      ['server_tool_result', expect.stringContaining('"stdout":"-428330955.97745\\n"')],
+      ['text', 4],
+    ],
+    calls: [
+      [
+        'bash_code_execution',
+        'srvtoolu_01MwXaweAHve88x6s3Fc8x6Q',
+        { command: 'echo "65465-6544 * 65464-6+1.02255" | bc -l' },
+      ],
+    ],
+    messages: [
+      { model: 'claude-sonnet-4-6', stop_reason: 'end_turn', usage: { input_tokens: 4714, output_tokens: 304 } },
+    ],
+  },
+  {
+    // The advisor server tool (another model consulted): a thinking block with its signature and
+    // no text, the call with no input (one empty input_json_delta), its advisor_tool_result.
+    name: 'pydantic-ai/anthropic-advisor-tool',
+    status: 'done',
+    blocks: [
+      ['thinking', ''],
+      ['text', 1],
+      ['server_tool_call', '{}'],
+      ['server_tool_result', expect.stringContaining('"text":"4.\\n\\nShip it — this needs no further calls."')],
+      ['text', 'The answer is **4**.'],
+    ],
+    calls: [['advisor', 'srvtoolu_01DgsKYsJWQfJxubLmaKLEj6', {}]],
+    messages: [
+      { model: 'claude-sonnet-5', stop_reason: 'end_turn', usage: { input_tokens: 2411, output_tokens: 145 } },
+    ],
+  },
 ];
 
-const capture = (name: string) => readExternalFixture(`anthropic/${name}.data-only.sse`);
+/** A capture by its name in anthropic/, or by its folder and name (as recorded, `.sse`) for another suite's. */
+const capture = (name: string) =>
+  readExternalFixture(name.includes('/') ? `${name}.sse` : `anthropic/${name}.data-only.sse`);
 
 /** An event of a capture, as far as these tests read it. */
 interface CaptureEvent {
@@ -233,8 +286,10 @@ function eventsOf(bytes: Uint8Array): CaptureEvent[] {
     .map((line) => JSON.parse(line.slice('data: '.length)) as CaptureEvent);
 }
 
-/** The text, thinking or compaction summary the capture's deltas stream into block `index`. */
+/** The text, thinking or compaction summary the deltas stream into block `index` (redacted: its start). */
 function streamedInto(bytes: Uint8Array, index: number): string {
+  const start = eventsOf(bytes).find((e) => e.type === 'content_block_start' && e.index === index)?.content_block;
+  if (start?.['type'] === 'redacted_thinking') return JSON.stringify(start);
   return eventsOf(bytes)
     .filter((e) => e.type === 'content_block_delta' && e.index === index)
     .map(({ delta = {} }) => delta['text'] ?? delta['thinking'] ?? delta['content'])

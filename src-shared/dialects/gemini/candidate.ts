@@ -6,6 +6,7 @@ import { isJsonObject } from '../../json/values';
 import { base64DecodedLength } from '../../recording/base64';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { MessageClock } from '../provider/message-summary';
+import type { CodeHandoff } from './code-handoff';
 import { ModelParts } from './client-calls';
 import { PartialArguments } from './partial-args';
 import { partKind, type PartKind } from './vocabulary';
@@ -55,6 +56,11 @@ export class Candidate {
   private lastCode: string | undefined;
   /** The frame whose finishReason finished this candidate. */
   finishedAt: number | undefined;
+  /** Whether the URL context tool fetched pages for it, and its grounding chunks so far (grounding.ts). */
+  fetchedUrls = false;
+  readonly groundingChunks: unknown[] = [];
+  /** The last STOP that handed the turn to code it asked to run (code-handoff.ts). */
+  handoff: CodeHandoff | undefined;
   /** Its parts as a client sends them back with its function results (client-calls.ts). */
   readonly model = new ModelParts();
 

@@ -16,9 +16,10 @@ import { MessageSequence } from '../provider/message-sequence';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { Candidate, type CandidateHost } from './candidate';
 import { countedCallbacks } from '../provider/counted-callbacks';
-import { emitSources } from './grounding';
+import { emitSources, emitUrlContext } from './grounding';
 import { pauseOnClientCalls } from './client-calls';
-import { RecentTextChunk } from './recent-text';
+import { onlyText, RecentTextChunk } from './recent-text';
+import { handOff, handsOffToCode } from './code-handoff';
 import { finishPhase, finishRule, normalisedUsage } from './vocabulary';
 
 /** The response being decoded: one per `responseId` (a capture may hold several, one after another). */
@@ -204,7 +205,9 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
         `Candidate ${index} of response ${current.id || '(no responseId)'} gets ${reason !== '' ? `another finishReason (${reason})` : 'content'} in chunk ${at.frame.seq}, after chunk ${candidate.finishedAt} finished it; decoded as part of it.`,
       );
     if (Array.isArray(parts)) for (const part of parts) candidate.part(at, part);
-    if (reason !== '') finish(at, current, candidate, chunk, value, reason);
+    emitUrlContext(at, value, candidate);
+    if (reason !== '' && handsOffToCode(parts, reason)) handOff(at, candidate, { chunk, value, reason, chunks });
+    else if (reason !== '') finish(at, current, candidate, chunk, value, reason);
     // Content after the finish is decoded as part of the candidate, and complete in its chunk.
     else if (candidate.finishedAt !== undefined) candidate.closeAll(at, `the end of chunk ${at.frame.seq}`);
   }
@@ -218,7 +221,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     reason: string,
   ): void {
     candidate.closeAll(at, `its finishReason (chunk ${at.frame.seq})`);
-    emitSources(at, value, candidate.ids());
+    emitSources(at, value, candidate);
     if (candidate.finishedAt === undefined) {
       candidate.finishedAt = at.frame.seq;
       current.unfinished--;
@@ -323,6 +326,16 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     flushSummaries(at, current);
   }
 
+  /** A stream that ends on the STOP of a hand-off to code (code-handoff.ts) ends as that STOP says. */
+  function finishHandedOff(at: ProviderEventContext, current: Response): void {
+    for (const candidate of current.candidates.values()) {
+      const { handoff } = candidate;
+      if (handoff?.chunks !== chunks || candidate.finishedAt !== undefined) continue;
+      finish(at.next(at.frame, candidate.agent), current, candidate, handoff.chunk, handoff.value, handoff.reason);
+    }
+    if (current.candidates.size > 0 && current.unfinished === 0) endResponse(at, current);
+  }
+
   /** Each candidate's summary, once its response is over: the usage is the last chunk's. */
   function flushSummaries(at: ProviderEventContext, current: Response): void {
     let first = true;
@@ -345,6 +358,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     end() {
       if (!lastFrame || !ctx || !response) return;
       const at = ctx.next(lastFrame, response.id);
+      if (!response.ended) finishHandedOff(at, response);
       if (waiting) pauseOnClientCalls(at.next(lastFrame, waiting.agent), waiting.ids(), waiting.model);
       if (!response.ended) {
         callbacks.onDiagnostic({
@@ -367,19 +381,6 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
 function usageOf(current: Response): Record<string, unknown> | undefined {
   if (typeof current.usage === 'string') current.usage = JSON.parse(current.usage) as Record<string, unknown>;
   return current.usage;
-}
-
-/** The text of a chunk that decodes to one text delta and nothing else, or undefined. */
-function onlyText(chunk: WireEvent): string | undefined {
-  const candidates = chunk['candidates'];
-  if (!Array.isArray(candidates) || candidates.length !== 1 || !isJsonObject(chunk['usageMetadata'])) return undefined;
-  const candidate: unknown = candidates[0];
-  if (!isJsonObject(candidate) || 'finishReason' in candidate || (candidate['index'] ?? 0) !== 0) return undefined;
-  const parts = objectField(candidate, 'content')['parts'];
-  const part: unknown = Array.isArray(parts) && parts.length === 1 ? parts[0] : undefined;
-  if (!isJsonObject(part) || Object.keys(part).length !== 1) return undefined;
-  const text = part['text'];
-  return typeof text === 'string' && text !== '' ? text : undefined;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { detachString } from '../../text/detach';
 import { startsAt, stringEnd, stringValue } from '../../json/compact-json';
+import { isJsonObject } from '../../json/values';
+import { objectField, type WireEvent } from '../provider/event-context';
 
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
@@ -138,4 +140,18 @@ function objectEnd(data: string, at: number): number {
     else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1;
   }
   return -1;
+}
+
+/** The text of a chunk that decodes to one text delta and nothing else (no URL context result), or undefined. */
+export function onlyText(chunk: WireEvent): string | undefined {
+  const candidates = chunk['candidates'];
+  if (!Array.isArray(candidates) || candidates.length !== 1 || !isJsonObject(chunk['usageMetadata'])) return undefined;
+  const candidate: unknown = candidates[0];
+  if (!isJsonObject(candidate) || 'finishReason' in candidate || 'urlContextMetadata' in candidate) return undefined;
+  if ((candidate['index'] ?? 0) !== 0) return undefined;
+  const parts = objectField(candidate, 'content')['parts'];
+  const part: unknown = Array.isArray(parts) && parts.length === 1 ? parts[0] : undefined;
+  if (!isJsonObject(part) || Object.keys(part).length !== 1) return undefined;
+  const text = part['text'];
+  return typeof text === 'string' && text !== '' ? text : undefined;
 }

@@ -109,6 +109,44 @@ const RECORDED: readonly Recorded[] = [
     },
   },
   {
+    // Code execution twice (the first a thought); the second's code comes with STOP, then its result and the answer.
+    name: 'pydantic-ai/gemini-code-execution',
+    status: 'done',
+    blocks: [
+      ['server_tool_call', '{"language":"PYTHON","code":"    print(65465 - 6544 * 65464 - 6 + 1.02255)\\n    "}'],
+      ['tool_result', '-428330955.97745\n'],
+      ['text', expect.stringMatching(/^Following the order .*\n4\. {2}Addition: .*using Python:\n$/s)],
+      ['server_tool_call', '{"language":"PYTHON","code":"print(65465 - 6544 * 65464 - 6 + 1.02255)\\n"}'],
+      ['tool_result', '-428330955.97745\n'],
+      ['text', 'The result of the expression `65465-6544 * 65464-6+1.02255` is **-428,330,955.97745**.'],
+    ],
+    message: { model: 'gemini-2.5-pro', stop_reason: 'STOP', usage: { input_tokens: 46, output_tokens: 235 + 563 } },
+  },
+  {
+    // File search run by code: its code with STOP and a first grounding, no result, then the answer.
+    name: 'pydantic-ai/gemini-file-search',
+    status: 'done',
+    rules: ['tool.call-without-result', 'tool.call-without-result'],
+    blocks: [
+      ['server_tool_call', expect.stringContaining('file_search.query(query=')],
+      ['server_tool_call', expect.stringContaining('file_search.query(query=')],
+      ['text', 'The capital of France is Paris. A famous landmark in Paris is the Eiffel Tower.'],
+    ],
+    message: { model: 'gemini-2.5-pro', stop_reason: 'STOP', usage: { input_tokens: 15, output_tokens: 53 + 211 } },
+  },
+  {
+    // The URL context tool: urlContextMetadata on the first chunk, the grounding on the finishing one.
+    name: 'pydantic-ai/gemini-url-context',
+    status: 'done',
+    blocks: [
+      [
+        'text',
+        'The first sentence on the page is "Join us at the inaugural PyAI Conf in San Francisco on March 10th!"Join us at the inaugural PyAI Conf in San Francisco on March 10th!',
+      ],
+    ],
+    message: { model: 'gemini-2.5-flash', stop_reason: 'STOP', usage: { input_tokens: 32, output_tokens: 60 + 45 } },
+  },
+  {
     // Thought parts (thought: true) are thinking, the answer after them text.
     name: 'gemini-gemma-4-thoughts',
     status: 'done',
