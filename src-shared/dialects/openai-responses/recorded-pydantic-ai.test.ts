@@ -1,9 +1,12 @@
 import { describe, expect, it, test } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
-import { decodeRecorded } from '../../../src-main/testing/provider-streams';
-import type { EndStatusKind } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
-import type { DecodeResult } from '../../pipeline/types';
+import {
+  blocksOf,
+  completedSummary,
+  expectRecorded,
+  type RecordedResponses,
+} from '../../../src-main/testing/recorded-responses';
 
 /**
  * Responses API streams recorded by pydantic-ai's test suite (resources/fixtures/external/
@@ -13,25 +16,10 @@ import type { DecodeResult } from '../../pipeline/types';
  * dialect at every chunking, ends as its stream says, with exactly the findings it deserves and
  * the blocks its items make. (The vercel/ai captures are in recorded.test.ts.)
  */
-interface Recorded {
-  name: string;
-  status: EndStatusKind;
-  rules: string[];
-  /** The kinds of its blocks but the `message` summaries, in order. */
-  kinds: string[];
-  /** What each response's `message` summary says, in order. */
-  summaries: Record<string, unknown>[];
-}
-
-const completed = (model: string, input_tokens: number, output_tokens: number) => ({
-  model,
-  status: 'completed',
-  stop_reason: 'completed',
-  usage: { input_tokens, output_tokens },
-});
+const completed = completedSummary;
 const SERVER_CALL = ['server_tool_call', 'server_tool_result'];
 
-const RECORDED: readonly Recorded[] = [
+const RECORDED: readonly RecordedResponses[] = [
   {
     name: 'openai-responses-mcp-call.sse',
     status: 'done',
@@ -100,23 +88,12 @@ const RECORDED: readonly Recorded[] = [
 ];
 
 const decode = (name: string) => decodeBytes(readExternalFixture(`pydantic-ai/${name}`));
-const blocksOf = (result: DecodeResult, kind: string) => result.blocks.filter((b) => b.kind === kind);
 
 describe("recorded OpenAI Responses streams of pydantic-ai's suite", () => {
   test.each(RECORDED)(
     '$name: openai-responses, $status, exactly its findings, its blocks and summaries, the same at every chunking',
     (recorded) => {
-      const { result, facts } = decodeRecorded(readExternalFixture(`pydantic-ai/${recorded.name}`));
-      expect(facts).toEqual({
-        formats: ['openai-responses'],
-        rules: recorded.rules,
-        status: recorded.status,
-        chunkingsThatDiffer: [],
-      });
-      expect(result.blocks.filter((b) => b.kind !== 'message').map((b) => b.kind)).toEqual(recorded.kinds);
-      const summaries = blocksOf(result, 'message').map((b) => b.parsed);
-      expect(summaries).toHaveLength(recorded.summaries.length);
-      recorded.summaries.forEach((summary, i) => expect(summaries[i]).toMatchObject(summary));
+      expectRecorded('pydantic-ai', recorded);
     },
   );
 

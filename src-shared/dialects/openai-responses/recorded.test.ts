@@ -1,9 +1,13 @@
 import { describe, expect, it, test } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
-import { decodeRecorded, pauseOf } from '../../../src-main/testing/provider-streams';
-import type { EndStatusKind } from '../../pipeline/end-status';
+import { pauseOf } from '../../../src-main/testing/provider-streams';
 import { decodeBytes } from '../../pipeline/session-decoder';
-import type { DecodeResult } from '../../pipeline/types';
+import {
+  blocksOf,
+  completedSummary,
+  expectRecorded,
+  type RecordedResponses,
+} from '../../../src-main/testing/recorded-responses';
 
 /**
  * Responses API streams recorded by the AI SDK's test suite (resources/fixtures/external/
@@ -11,27 +15,11 @@ import type { DecodeResult } from '../../pipeline/types';
  * each is this dialect at every chunking, ends as its stream says, with exactly the findings it
  * deserves and the blocks its items make.
  */
-interface Recorded {
-  name: string;
-  status: EndStatusKind;
-  rules: string[];
-  /** The kinds of its blocks but the `message` summaries, in order. */
-  kinds: string[];
-  /** What each response's `message` summary says, in order. */
-  summaries: Record<string, unknown>[];
-}
-
-const usage = (input_tokens: number, output_tokens: number) => ({ usage: { input_tokens, output_tokens } });
-const completed = (model: string, input: number, output: number) => ({
-  model,
-  status: 'completed',
-  stop_reason: 'completed',
-  ...usage(input, output),
-});
+const completed = completedSummary;
 const WEB_SEARCH = ['server_tool_call', 'server_tool_result'];
 const PAUSED_ON = (call: string) => [call, 'awaiting_frontend_tools'];
 
-const RECORDED: readonly Recorded[] = [
+const RECORDED: readonly RecordedResponses[] = [
   {
     name: 'openai-web-search-tool.data-only.sse',
     status: 'done',
@@ -170,23 +158,12 @@ const RECORDED: readonly Recorded[] = [
 ];
 
 const decode = (name: string) => decodeBytes(readExternalFixture(`openai-responses/${name}`));
-const blocksOf = (result: DecodeResult, kind: string) => result.blocks.filter((b) => b.kind === kind);
 
 describe('recorded OpenAI Responses streams', () => {
   test.each(RECORDED)(
     '$name: openai-responses, $status, exactly its findings, its blocks and summaries, the same at every chunking',
     (recorded) => {
-      const { result, facts } = decodeRecorded(readExternalFixture(`openai-responses/${recorded.name}`));
-      expect(facts).toEqual({
-        formats: ['openai-responses'],
-        rules: recorded.rules,
-        status: recorded.status,
-        chunkingsThatDiffer: [],
-      });
-      expect(result.blocks.filter((b) => b.kind !== 'message').map((b) => b.kind)).toEqual(recorded.kinds);
-      const summaries = blocksOf(result, 'message').map((b) => b.parsed);
-      expect(summaries).toHaveLength(recorded.summaries.length);
-      recorded.summaries.forEach((summary, i) => expect(summaries[i]).toMatchObject(summary));
+      expectRecorded('openai-responses', recorded);
     },
   );
 
