@@ -2,7 +2,8 @@ import { unified, type ContentChannel, type DeltaKind, type ToolKind, type Unifi
 import { NO_EXTRAS } from '../../envelope/types';
 import { KIND, type EnvelopeKind } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
-import { citationEnvelopeParts } from '../anthropic-raw/stream-events';
+import { citedText } from '../anthropic-raw/stream-events';
+import { citationExtras } from '../provider/citation-extras';
 import {
   checkToolArguments,
   integerField,
@@ -40,6 +41,9 @@ const TOOL_USE: Readonly<Record<string, { type: EnvelopeKind; kind: ToolKind }>>
  * text".
  */
 const KEPT_WHOLE: ReadonlySet<string> = new Set(['redacted_thinking', 'fallback', 'compaction']);
+
+/** The citation's field its envelope carries as its delta. */
+const CITED_TEXT: ReadonlySet<string> = new Set(['cited_text']);
 
 const DELTA_KINDS: Readonly<Record<string, DeltaKind>> = {
   text_delta: 'text_delta',
@@ -149,7 +153,9 @@ export function blockDelta(s: MessagesStream, ctx: ProviderEventContext, event: 
   } else if (deltaType === 'citations_delta') {
     const citation = objectField(delta, 'citation');
     s.assistant.citation(index, citation);
-    const { delta: cited, extras } = citationParts(citation);
+    // Every field of its location, whatever its type, not only those the upstream formatter copies.
+    const cited = citedText(citation);
+    const extras = citationExtras(citation['type'], citation, CITED_TEXT);
     ctx.emit(
       { type: KIND.citation, final: true, delta: cited, extras },
       unified('stream.content_block_delta', s.ids(index), { kind, channel: 'output_text' }),
@@ -270,20 +276,4 @@ function impliedBlock(s: MessagesStream, ctx: ProviderEventContext, event: WireE
     `content_block_delta in event ${ctx.frame.seq} is for block ${index}, which no content_block_start of this message started; its text is kept in a ${blockType} block of its own.`,
   );
   startBlock(s, ctx, { type: 'content_block_start', index, content_block: { type: blockType } });
-}
-
-/**
- * A citation as the API gives it: its cited text as the delta; as extras its type
- * (`citation_type`) and the fields the upstream formatter copies (citationEnvelopeParts), then
- * every other field it has — a search result's `source` and index, a content block's indexes,
- * an opaque `encrypted_index` — so that no location is lost.
- */
-function citationParts(citation: WireEvent): { delta: string; extras: Record<string, unknown> } {
-  const parts = citationEnvelopeParts(citation);
-  for (const [key, value] of Object.entries(citation)) {
-    if (key === 'type' || key === 'cited_text' || value === null || Object.hasOwn(parts.extras, key)) continue;
-    // A "__proto__" key from the wire stays a plain field: assignment would set the prototype.
-    Object.defineProperty(parts.extras, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return parts;
 }

@@ -69,10 +69,11 @@ export function citationEnvelopeParts(citation: Record<string, unknown>): {
     const value = citation[key];
     if (value !== undefined && value !== null) extras[key] = value;
   }
+  return { delta: citedText(citation), extras };
+}
+
+/** A citation's `cited_text` as an envelope's delta: its text, or its JSON when it is no string. */
+export function citedText(citation: Record<string, unknown>): string {
   const cited = citation['cited_text'];
-  return {
-    delta:
-      typeof cited === 'string' ? cited : cited === undefined || cited === null ? '' : (stringifyJson(cited) ?? ''),
-    extras,
-  };
+  return typeof cited === 'string' ? cited : cited === undefined || cited === null ? '' : (stringifyJson(cited) ?? '');
 }

@@ -5,6 +5,7 @@ import { jsonText } from '../../json/tree';
 import { isJsonObject, jsonKind } from '../../json/values';
 import { previewText } from '../../text/preview';
 import { checkToolArguments, stringField, type ProviderEventContext } from '../provider/event-context';
+import { citationExtras } from '../provider/citation-extras';
 import type { Choice, Completion } from './completion';
 import type { ToolCall } from './tool-calls';
 import { filtered, reasoningText, TEXT, type StreamedChannel } from './vocabulary';
@@ -153,13 +154,11 @@ export function writeSources(ctx: ProviderEventContext, current: Completion, cho
 export function writeAnnotations(ctx: ProviderEventContext, current: Completion, choice: Choice): void {
   for (const annotation of choice.annotations.splice(0)) {
     if (!isJsonObject(annotation)) continue;
-    const { type, ...rest } = annotation;
-    const kind = typeof type === 'string' ? type : 'unknown';
-    const nested = rest[kind];
-    const fields = isJsonObject(nested) ? nested : rest;
-    const extras: Record<string, unknown> = { citation_type: kind };
-    for (const [name, value] of Object.entries(fields))
-      if (value !== null && value !== undefined && name !== '__proto__') extras[name] = value;
+    // Its fields are those of the member its type names (`url_citation`), or its own.
+    const type = annotation['type'];
+    const nested = typeof type === 'string' ? annotation[type] : undefined;
+    const fields = isJsonObject(nested) ? nested : annotation;
+    const extras = citationExtras(type, fields);
     ctx.emit(
       { type: KIND.citation, final: true, delta: stringField(fields, 'title') || stringField(fields, 'url'), extras },
       unified('stream.content_block_delta', streamIds(current, choice), {

@@ -1,5 +1,6 @@
 import { unified, type UnifiedTool } from '../../envelope/unified';
 import { jsonText } from '../../json/tree';
+import { isJsonObject } from '../../json/values';
 import {
   integerField,
   objectField,
@@ -106,10 +107,9 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
  */
 export function endOpenItems(s: ResponsesStream, ctx: ProviderEventContext, output: unknown, why: string): void {
   if (!Array.isArray(output)) return;
-  output.forEach((entry: unknown, index) => {
+  output.forEach((item: unknown, index) => {
     const open = s.items.get(index);
-    if (!open || typeof entry !== 'object' || entry === null || Array.isArray(entry)) return;
-    const item = entry as WireEvent;
+    if (!open || !isJsonObject(item)) return;
     const id = stringField(item, 'id');
     if (stringField(item, 'type') !== open.type || (id !== '' && open.id !== '' && id !== open.id)) return;
     s.items.stop(index);

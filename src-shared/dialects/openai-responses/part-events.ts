@@ -9,6 +9,7 @@ import {
   type ProviderEventContext,
   type WireEvent,
 } from '../provider/event-context';
+import { citationExtras } from '../provider/citation-extras';
 import { checkAnnotations, isSameDelta, partKey, type DecodedDelta, type OpenPart } from './content-parts';
 import type { ResponsesStream } from './stream-state';
 import { PART_TYPES } from './vocabulary';
@@ -203,19 +204,13 @@ export function annotation(s: ResponsesStream, ctx: ProviderEventContext, event:
       'provider.block-not-started',
       `response.output_text.annotation.added in event ${ctx.frame.seq} annotates part ${key}, which was never added.`,
     );
-  const { type: citationType, ...fields } = note;
   const cited =
     stringField(note, 'title') ||
     stringField(note, 'url') ||
     stringField(note, 'filename') ||
     stringField(note, 'file_id');
-  const annotationFields: Record<string, unknown> = {
-    citation_type: typeof citationType === 'string' ? citationType : 'unknown',
-  };
-  for (const [name, value] of Object.entries(fields))
-    if (value !== null && value !== undefined && name !== '__proto__') annotationFields[name] = value;
   ctx.emit(
-    { type: KIND.citation, final: true, delta: cited, extras: annotationFields },
+    { type: KIND.citation, final: true, delta: cited, extras: citationExtras(note['type'], note) },
     unified('stream.content_block_delta', s.ids(event), { kind: 'annotation_added', channel: 'output_text' }),
   );
 }
