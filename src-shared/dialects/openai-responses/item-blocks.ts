@@ -31,8 +31,9 @@ export function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEv
   const what = `The ${open.type} item ${open.id || '(no id)'}${open.name ? ` (${open.name})` : ''}`;
   switch (open.type) {
     case 'message':
-    case 'reasoning':
       return;
+    case 'reasoning':
+      return emitOpaqueReasoning(ctx, open, item);
     case 'function_call': {
       const args = typeof item['arguments'] === 'string' ? item['arguments'] : open.input.join('');
       checkToolArguments(ctx, args, what);
@@ -144,6 +145,19 @@ export function emitItem(ctx: ProviderEventContext, open: OpenItem, item: WireEv
       ctx.emit({ type: open.type || 'unknown_item', final: true, delta: jsonText(item), extras: { id: open.id } });
     }
   }
+}
+
+/**
+ * A reasoning item that carries only its `encrypted_content` (no summary asked for, no
+ * reasoning text): kept whole as a redacted thinking block, as Anthropic's redacted_thinking,
+ * so the user sees the model reasoned and what a stateless continuation must send back. A
+ * reasoning item with readable parts made its blocks from them already.
+ */
+function emitOpaqueReasoning(ctx: ProviderEventContext, open: OpenItem, item: WireEvent): void {
+  const readable = [item['summary'], item['content']].some((parts) => Array.isArray(parts) && parts.length > 0);
+  const encrypted = item['encrypted_content'];
+  if (readable || typeof encrypted !== 'string' || encrypted === '') return;
+  ctx.emit({ type: KIND.redacted_thinking, final: true, delta: jsonText(item), extras: { id: open.id } });
 }
 
 function emitResult(ctx: ProviderEventContext, open: OpenItem, delta: string): void {

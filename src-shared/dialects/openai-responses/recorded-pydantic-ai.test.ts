@@ -35,11 +35,11 @@ const RECORDED: readonly RecordedResponses[] = [
     summaries: [completed('gpt-4o-2024-08-06', 1177, 37)],
   },
   {
-    // A reasoning item with encrypted_content and no summary makes no block; the answer does.
+    // A reasoning item with encrypted_content and no summary: a redacted thinking block, then the answer.
     name: 'openai-responses-encrypted-reasoning-moderation.sse',
     status: 'done',
     rules: [],
-    kinds: ['text'],
+    kinds: ['redacted_thinking', 'text'],
     summaries: [
       {
         ...completed('gpt-5-2025-08-07', 13, 59),
@@ -174,8 +174,14 @@ describe("recorded OpenAI Responses streams of pydantic-ai's suite", () => {
     expect(blocksOf(result, 'text').map((b) => b.content)).toEqual(['4']);
   });
 
-  it('encrypted reasoning and background mode: the answer alone, whole', () => {
-    expect(blocksOf(decode('openai-responses-encrypted-reasoning-moderation.sse'), 'text')[0]?.content).toBe('Paris.');
+  it('encrypted reasoning and background mode: the answer whole; the reasoning item kept as it came, its encrypted content with it', () => {
+    const encrypted = decode('openai-responses-encrypted-reasoning-moderation.sse');
+    expect(blocksOf(encrypted, 'text')[0]?.content).toBe('Paris.');
+    expect(JSON.parse(blocksOf(encrypted, 'redacted_thinking')[0]?.content ?? '')).toMatchObject({
+      type: 'reasoning',
+      summary: [],
+      encrypted_content: expect.stringMatching(/^gAAAAA[\w-]{100,}=*$/),
+    });
     expect(blocksOf(decode('openai-responses-background-queued.sse'), 'text')[0]?.content).toBe('2 + 2 equals 4.');
   });
 });
