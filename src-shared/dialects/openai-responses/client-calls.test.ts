@@ -132,14 +132,70 @@ describe('the continuation', () => {
     ]);
   });
 
-  it('refuses a request that kept no response ("store": false) and a pause without its response, saying why', () => {
-    const input = { calls: pause().pendingTools ?? [], answers: [], pause: pause().parsed };
-    expect(() =>
-      openAiResponsesContinuation.continueBody({ ...input, previousBody: '{"store":false,"input":"x"}' }),
-    ).toThrow(/"store": false, so the API kept no response to continue from/);
-    expect(() => openAiResponsesContinuation.continueBody({ ...input, previousBody: REQUEST, pause: {} })).toThrow(
+  it("refuses a pause without its response, saying why; a stored response's pause keeps none of its output", () => {
+    const input = { calls: pause().pendingTools ?? [], answers: [], previousBody: REQUEST };
+    expect(() => openAiResponsesContinuation.continueBody({ ...input, pause: {} })).toThrow(
       /does not name the response/,
     );
+    expect(pause().parsed).not.toHaveProperty('output');
+  });
+});
+
+describe('a response the API did not store ("store": false): the conversation sent again', () => {
+  const ENCRYPTED = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'gAAAAABenc==' };
+  const HIDDEN = { id: 'rs_2', type: 'reasoning', summary: [] };
+  const CALL = { type: 'function_call', status: 'completed', ...FUNCTION };
+  const notStored = (output?: unknown[]) =>
+    pauseOf(
+      encodeUtf8(
+        numbered([
+          created,
+          ...call('function_call', FUNCTION),
+          ['response.completed', { response: { id: 'resp_1', status: 'completed', store: false, output } }],
+        ]).join(''),
+      ),
+    )!;
+  const STATELESS = { model: 'gpt-5', stream: true, store: false, include: ['reasoning.encrypted_content'] };
+  const answers = [{ toolUseId: 'call_1', content: 'sunny' }];
+  const ANSWER = { type: 'function_call_output', call_id: 'call_1', output: 'sunny' };
+
+  it('its input, its output items as they came (reasoning without encrypted content left out), then the answers; no response named', () => {
+    const paused = notStored([ENCRYPTED, HIDDEN, CALL]);
+    expect(paused.parsed).toMatchObject({ output: [ENCRYPTED, HIDDEN, CALL] });
+    const continueAfter = (previous: Record<string, unknown>) =>
+      openAiResponsesContinuation.continueBody({
+        previousBody: JSON.stringify(previous),
+        calls: paused.pendingTools ?? [],
+        answers,
+        pause: paused.parsed,
+      });
+    const body = continueAfter({ ...STATELESS, input: 'Weather in Paris?' });
+    expect(JSON.parse(body)).toEqual({
+      ...STATELESS,
+      input: [{ role: 'user', content: 'Weather in Paris?' }, ENCRYPTED, CALL, ANSWER],
+    });
+    expect(openAiResponsesContinuation.answersIn?.(body, paused.pendingTools ?? [])).toEqual(answers);
+    // A later leg's request holds the conversation so far: the next continuation adds to it.
+    const earlier = [
+      { role: 'user', content: 'Hi' },
+      { type: 'function_call_output', call_id: 'call_0', output: 'x' },
+    ];
+    expect(JSON.parse(continueAfter({ ...STATELESS, input: earlier }))).toMatchObject({
+      input: [...earlier, ENCRYPTED, CALL, ANSWER],
+    });
+  });
+
+  it("refuses, saying why, when the response's end carried no output items to send back", () => {
+    const paused = notStored();
+    expect(paused.parsed).not.toHaveProperty('output');
+    expect(() =>
+      openAiResponsesContinuation.continueBody({
+        previousBody: JSON.stringify({ ...STATELESS, input: 'x' }),
+        calls: paused.pendingTools ?? [],
+        answers,
+        pause: paused.parsed,
+      }),
+    ).toThrow(/"store": false, so the API kept no response to continue from, and the pause carries no output items/);
   });
 });
 

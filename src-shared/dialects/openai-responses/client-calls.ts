@@ -14,7 +14,10 @@ import type { ClientToolAnswer, ClientToolContinuation } from '../types';
  * the request again, `previous_response_id` naming the response, its `input` one output item
  * per call (`function_call_output`, `custom_tool_call_output`, `local_shell_call_output`,
  * `shell_call_output`, `apply_patch_call_output`, `computer_call_output`) and one
- * `mcp_approval_response` per approval request.
+ * `mcp_approval_response` per approval request. A response the API did not keep
+ * (`"store": false`) has no id to follow: its continuation sends the conversation again, as
+ * the API's guide to stateless use does (the request's input, the response's output items, its
+ * encrypted reasoning among them, then the answers).
  */
 
 /** A call of the response the client answers, or an MCP approval request, once its item is done. */
@@ -34,6 +37,14 @@ export interface ClientCall {
   input: string;
   /** A computer call's `pending_safety_checks`: the continuation acknowledges them (the one who answers saw them in its input). */
   safetyChecks?: readonly unknown[];
+}
+
+/** A response that completed with calls for its client: what its pause names, and a response not stored keeps its output items. */
+export interface PausedResponse {
+  responseId: string;
+  calls: readonly ClientCall[];
+  /** The response's `output` as response.completed gave it, when the API did not store it (`"store": false`). */
+  output?: readonly unknown[];
 }
 
 const OUTPUT_ITEM: Readonly<Record<ClientCall['type'], string>> = {
@@ -56,7 +67,7 @@ function inputOf(call: ClientCall): Record<string, unknown> {
 }
 
 /** The response completed with calls for its client: the pause, naming the response and each call's item type. */
-export function pauseOnClientCalls(ctx: ProviderEventContext, responseId: string, calls: readonly ClientCall[]): void {
+export function pauseOnClientCalls(ctx: ProviderEventContext, { responseId, calls, output }: PausedResponse): void {
   if (calls.length === 0) return;
   const tools = calls.map((call) => ({
     tool_use_id: call.callId,
@@ -73,6 +84,7 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, responseId: string
     ...(checked.length > 0
       ? { safety_checks: Object.fromEntries(checked.map((c) => [c.callId, c.safetyChecks])) }
       : {}),
+    ...(output ? { output } : {}),
   };
   emitClientPause(ctx, { response_id: responseId }, tools, continuation, { id: responseId });
 }
@@ -80,10 +92,10 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, responseId: string
 /**
  * The request that continues the run: the body that paused with `previous_response_id` and,
  * as its `input`, an output item per answer in the order the calls came (an approval request's
- * `mcp_approval_response`, approving or not, with the reason given). The API keeps the
- * conversation only for a stored response: a body with `"store": false` cannot be continued
- * this way. A function's or custom tool's output has no error flag: an error is sent as its
- * text (a shell's and a patch's say they failed, see outputItem).
+ * `mcp_approval_response`, approving or not, with the reason given). A body with
+ * `"store": false` names no response (the API kept none): its `input` is the conversation
+ * again (resentConversation). A function's or custom tool's output has no error flag: an error
+ * is sent as its text (a shell's and a patch's say they failed, see outputItem).
  */
 export const openAiResponsesContinuation: ClientToolContinuation = {
   continueBody({ previousBody, calls, answers, pause }) {
@@ -91,10 +103,6 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
     const body = parsed.ok ? parsed.value : undefined;
     if (!isJsonObject(body))
       throw new Error('The request that paused has no JSON body, and the Responses API continues a run with it.');
-    if (body['store'] === false)
-      throw new Error(
-        'The request that paused says "store": false, so the API kept no response to continue from (previous_response_id); send the conversation with its reasoning items yourself.',
-      );
     const responseId = isJsonObject(pause) && typeof pause['response_id'] === 'string' ? pause['response_id'] : '';
     const outputs = isJsonObject(pause) && isJsonObject(pause['outputs']) ? pause['outputs'] : {};
     const safetyChecks = isJsonObject(pause) && isJsonObject(pause['safety_checks']) ? pause['safety_checks'] : {};
@@ -113,6 +121,7 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
       if (type === COMPUTER_OUTPUT) return computerOutput(call.toolUseId, answer, safetyChecks[call.toolUseId]);
       return outputItem(type, call.toolUseId, answer);
     });
+    if (body['store'] === false) return JSON.stringify({ ...body, input: resentConversation(body, pause, input) });
     return JSON.stringify({ ...body, previous_response_id: responseId, input });
   },
 
@@ -134,6 +143,27 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
     });
   },
 };
+
+/**
+ * The `input` that continues a response the API did not store: the paused request's input (a
+ * string is the user's message), the response's output items as it gave them, then the
+ * answers. A reasoning item without its `encrypted_content` is left out: the API would look its
+ * id up among stored items and refuse the request (vercel/ai#7543); the model reasons again.
+ */
+function resentConversation(body: Record<string, unknown>, pause: unknown, answers: readonly unknown[]): unknown[] {
+  const output = isJsonObject(pause) && Array.isArray(pause['output']) ? pause['output'] : undefined;
+  if (!output)
+    throw new Error(
+      'The request that paused says "store": false, so the API kept no response to continue from, and the pause carries no output items of the response to send back (its response.completed had none, or it was decoded by an older version: decode it again).',
+    );
+  const previous = body['input'];
+  const input =
+    typeof previous === 'string' ? [{ role: 'user', content: previous }] : Array.isArray(previous) ? previous : [];
+  const resent = output.filter(
+    (item) => !(isJsonObject(item) && item['type'] === 'reasoning' && typeof item['encrypted_content'] !== 'string'),
+  );
+  return [...input, ...resent, ...answers];
+}
 
 /**
  * The output item answering a call: a shell's is the result of its command (an error as its

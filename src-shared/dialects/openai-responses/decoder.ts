@@ -115,8 +115,7 @@ export function createOpenAiResponsesDecoder(
       s.parts.endMessage('before the stream ended');
       s.items.endMessage('before the stream ended');
       s.endStream('response.completed, response.failed or response.incomplete');
-      if (s.waiting && s.lastFrame)
-        pauseOnClientCalls(s.contextFor(s.lastFrame), s.waiting.responseId, s.waiting.calls);
+      if (s.waiting && s.lastFrame) pauseOnClientCalls(s.contextFor(s.lastFrame), s.waiting);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { ResponsesStream } from './stream-state';
 import { recordTerminalOutcome } from './terminal-outcome';
 import { customToolNames } from './declared-tools';
 import { endOpenItems } from './item-events';
+import type { PausedResponse } from './client-calls';
 
 /*
  * A response's life: created (or the first lifecycle event of a capture that lacks it), its
@@ -82,9 +83,18 @@ export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: st
   s.emitSummary(end);
   s.waiting =
     type === 'response.completed' && s.clientCalls.length > 0
-      ? { responseId: s.messageId, calls: s.clientCalls }
+      ? { responseId: s.messageId, calls: s.clientCalls, ...notStoredOutput(body) }
       : undefined;
   s.clientCalls = [];
+}
+
+/**
+ * A response the API did not keep (`"store": false`, as it echoes its request) is continued by
+ * sending the conversation again, its output items among it: the pause keeps them
+ * (client-calls.ts). A stored response is named by its id, and its pause carries none.
+ */
+function notStoredOutput(body: WireEvent): Pick<PausedResponse, 'output'> {
+  return body['store'] === false && Array.isArray(body['output']) ? { output: body['output'] } : {};
 }
 
 /**

@@ -4,7 +4,7 @@ import { integerField, stringField, type ProviderEventContext, type WireEvent } 
 import { ProviderStream } from '../provider/provider-stream';
 import type { DialectCallbacks } from '../types';
 import type { DecodedDelta, OpenPart } from './content-parts';
-import type { ClientCall } from './client-calls';
+import type { ClientCall, PausedResponse } from './client-calls';
 import type { OpenItem } from './item-blocks';
 import { RecentTextDelta } from './recent-delta';
 import { SequenceNumbers } from './sequence-numbers';
@@ -25,7 +25,7 @@ export class ResponsesStream extends ProviderStream {
    * The last response completed with calls for its client, and no response followed (a capture
    * of a tool loop holds the responses that answered them): the stream's end pauses on them.
    */
-  waiting: { responseId: string; calls: ClientCall[] } | undefined;
+  waiting: PausedResponse | undefined;
   /** The response an error event summed up as failed ('' for none): its response.failed only confirms it. */
   erroredResponse = '';
   /** The custom tools the response says its request defined; undefined while it has not said (declared-tools.ts). */
