@@ -269,3 +269,35 @@ describe('items response.completed finds open', () => {
     expect(result.blocks.map((b) => b.kind)).toEqual(['message']);
   });
 });
+
+describe('a reasoning item at its done event', () => {
+  const reasoning = (item: Record<string, unknown>) =>
+    decodeProviderEvents(
+      numbered([
+        created,
+        ['response.output_item.added', { output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } }],
+        ['response.output_item.done', { output_index: 0, item: { id: 'rs_1', type: 'reasoning', ...item } }],
+        completed,
+      ]),
+    );
+  const SUMMARY = [{ type: 'summary_text', text: 'Thinking' }];
+
+  it('with only its encrypted content: one redacted_thinking block, the item whole', () => {
+    const result = reasoning({ summary: [], encrypted_content: 'gAAAAABenc==' });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.blocks.map((b) => [b.kind, b.content])).toEqual([
+      ['redacted_thinking', '{"id":"rs_1","type":"reasoning","summary":[],"encrypted_content":"gAAAAABenc=="}'],
+      ['message', expect.any(String) as unknown],
+    ]);
+  });
+
+  it.each([
+    [
+      'a summary beside the encrypted content (its parts made their block)',
+      { summary: SUMMARY, encrypted_content: 'gAAAAABenc==' },
+    ],
+    ['no encrypted content (not asked for with include)', { summary: [], encrypted_content: null }],
+  ])('must not: %s makes a redacted block', (_name, item) => {
+    expect(reasoning(item).blocks.map((b) => b.kind)).toEqual(['message']);
+  });
+});
