@@ -115,11 +115,11 @@ export class Candidate {
         break;
       case 'executableCode':
         this.closeStreamed(ctx);
-        this.executableCode(ctx, objectField(part, 'executableCode'));
+        this.executableCode(ctx, objectField(part, 'executableCode'), part['thought'] === true);
         break;
       case 'codeExecutionResult':
         this.closeStreamed(ctx);
-        this.codeExecutionResult(ctx, objectField(part, 'codeExecutionResult'));
+        this.codeExecutionResult(ctx, objectField(part, 'codeExecutionResult'), part['thought'] === true);
         break;
       case 'inlineData':
         this.inlineData(ctx, objectField(part, 'inlineData'));
@@ -289,21 +289,28 @@ export class Candidate {
     this.finishCall(ctx, 'incomplete');
   }
 
-  private executableCode(ctx: ProviderEventContext, code: WireEvent): void {
+  /** `thought`: the model ran the code while it thought (its part says `thought: true`): marked so, on the reasoning channel. */
+  private executableCode(ctx: ProviderEventContext, code: WireEvent, thought: boolean): void {
     this.clock.token(ctx.frame.receivedAt);
     const id = stringField(code, 'id') || this.host.newId('code');
     this.lastCode = id;
     ctx.emit(
-      { type: KIND.server_tool_call, final: true, delta: jsonText(code), extras: { id, name: 'code_execution' } },
+      {
+        type: KIND.server_tool_call,
+        final: true,
+        delta: jsonText(code),
+        extras: { id, name: 'code_execution', ...thoughtMark(thought) },
+      },
       unified('stream.tool_call_start', this.ids({ tool_call_id: id }), {
         kind: 'executableCode',
         tool: { kind: 'builtin', builtin: 'code_execution' },
+        ...(thought ? { channel: 'reasoning' } : {}),
       }),
     );
   }
 
   /** The result of the code before it (or of none: then it says so at reconstruction), open for the images that follow. */
-  private codeExecutionResult(ctx: ProviderEventContext, result: WireEvent): void {
+  private codeExecutionResult(ctx: ProviderEventContext, result: WireEvent, thought: boolean): void {
     const id = stringField(result, 'id') || this.lastCode || this.host.newId('code');
     this.lastCode = undefined;
     const outcome = stringField(result, 'outcome');
@@ -314,11 +321,12 @@ export class Candidate {
         type: KIND.tool_result,
         final: false,
         delta: stringField(result, 'output'),
-        extras: { id, name: 'code_execution' },
+        extras: { id, name: 'code_execution', ...thoughtMark(thought) },
       },
       unified('stream.tool_call_result', this.ids({ tool_call_id: id }), {
         kind: 'codeExecutionResult',
         tool: { kind: 'builtin', builtin: 'code_execution' },
+        ...(thought ? { channel: 'reasoning' } : {}),
         phase: failed ? 'failed' : 'completed',
         ...(failed ? { error: result } : {}),
       }),
@@ -372,4 +380,9 @@ export class Candidate {
     this.closeCodeResult(ctx);
     this.closeStreamed(ctx);
   }
+}
+
+/** The mark of a part the model made while it thought (`thought: true`): its envelope says so. */
+function thoughtMark(thought: boolean): { thought?: true } {
+  return thought ? { thought: true } : {};
 }

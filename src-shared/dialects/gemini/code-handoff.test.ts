@@ -80,4 +80,15 @@ describe('a STOP that hands the turn to the code it asks to run (code-handoff.ts
     expect(results.map((b) => blocks.find((c) => c.id === b.linkedBlock)?.toolId)).toEqual(['code_0', 'code_1']);
     expect(blocks.filter((b) => b.kind === 'message')).toHaveLength(1);
   });
+
+  it('the code the model ran while it thought (its parts say thought: true) is marked so, on the reasoning channel; the later run is not', () => {
+    const { envelopes } = decodeBytes(readExternalFixture('pydantic-ai/gemini-code-execution.crlf.sse'));
+    const code = envelopes.filter((e) => e.extras['name'] === 'code_execution' && e.delta !== '');
+    expect(code.map((e) => [e.type, e.extras['thought'] ?? false, e.unified?.channel ?? null])).toEqual([
+      ['server_tool_call', true, 'reasoning'],
+      ['tool_result', true, 'reasoning'],
+      ['server_tool_call', false, null],
+      ['tool_result', false, null],
+    ]);
+  });
 });
