@@ -185,6 +185,24 @@ describe('a response the API did not store ("store": false): the conversation se
     });
   });
 
+  it('a response.completed with no output (as xAI sends it): the items as their done events gave them', () => {
+    const paused = pauseOf(
+      encodeUtf8(
+        numbered([
+          ['response.created', { response: { id: 'resp_1', status: 'in_progress', store: false } }],
+          ['response.output_item.added', { output_index: 0, item: { ...ENCRYPTED, encrypted_content: null } }],
+          ['response.output_item.done', { output_index: 0, item: ENCRYPTED }],
+          ...call('function_call', FUNCTION).map(([type, fields]): [string, Record<string, unknown>] => [
+            type,
+            { ...fields, output_index: 1 },
+          ]),
+          ['response.completed', { response: { id: 'resp_1', status: 'completed', store: false, output: [] } }],
+        ]).join(''),
+      ),
+    )!;
+    expect(paused.parsed).toMatchObject({ output: [ENCRYPTED, CALL] });
+  });
+
   it("refuses, saying why, when the response's end carried no output items to send back", () => {
     const paused = notStored();
     expect(paused.parsed).not.toHaveProperty('output');

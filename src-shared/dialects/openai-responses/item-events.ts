@@ -97,6 +97,7 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
   );
   emitItem(ctx, done, item);
   addClientCall(s, done, item);
+  s.notStoredItems?.push(item);
 }
 
 /**

@@ -32,9 +32,11 @@ export function lifecycle(s: ResponsesStream, ctx: ProviderEventContext, type: s
     s.clientCalls = [];
     s.waiting = undefined;
     s.customTools = undefined;
+    s.notStoredItems = undefined;
   }
   // The response echoes its request's tools: which custom tools the client defined (declared-tools.ts).
   if ('tools' in body) s.customTools = customToolNames(body['tools']);
+  if (body['store'] === false) s.notStoredItems ??= [];
   response.model = stringField(body, 'model') || response.model;
   response.status = stringField(body, 'status') || response.status;
   lifecycleEvent(s, ctx, type, event);
@@ -83,7 +85,7 @@ export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: st
   s.emitSummary(end);
   s.waiting =
     type === 'response.completed' && s.clientCalls.length > 0
-      ? { responseId: s.messageId, calls: s.clientCalls, ...notStoredOutput(body) }
+      ? { responseId: s.messageId, calls: s.clientCalls, ...notStoredOutput(s, body) }
       : undefined;
   s.clientCalls = [];
 }
@@ -91,10 +93,14 @@ export function terminal(s: ResponsesStream, ctx: ProviderEventContext, type: st
 /**
  * A response the API did not keep (`"store": false`, as it echoes its request) is continued by
  * sending the conversation again, its output items among it: the pause keeps them
- * (client-calls.ts). A stored response is named by its id, and its pause carries none.
+ * (client-calls.ts), as response.completed gives them, or as their done events did when it
+ * gives none. A stored response is named by its id, and its pause carries none.
  */
-function notStoredOutput(body: WireEvent): Pick<PausedResponse, 'output'> {
-  return body['store'] === false && Array.isArray(body['output']) ? { output: body['output'] } : {};
+function notStoredOutput(s: ResponsesStream, body: WireEvent): Pick<PausedResponse, 'output'> {
+  if (body['store'] !== false && s.notStoredItems === undefined) return {};
+  const given = body['output'];
+  const output = Array.isArray(given) && given.length > 0 ? given : (s.notStoredItems ?? []);
+  return output.length > 0 ? { output } : {};
 }
 
 /**

@@ -26,6 +26,12 @@ export class ResponsesStream extends ProviderStream {
    * of a tool loop holds the responses that answered them): the stream's end pauses on them.
    */
   waiting: PausedResponse | undefined;
+  /**
+   * The output items done so far of a response its request did not let the API store
+   * (`"store": false`, as response.created echoes it); undefined for a stored one. Its pause
+   * sends them back when response.completed gives no output (xAI's, recorded, never does).
+   */
+  notStoredItems: unknown[] | undefined;
   /** The response an error event summed up as failed ('' for none): its response.failed only confirms it. */
   erroredResponse = '';
   /** The custom tools the response says its request defined; undefined while it has not said (declared-tools.ts). */
