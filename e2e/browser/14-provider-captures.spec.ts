@@ -28,7 +28,7 @@ test('a data-only Anthropic capture is the Messages API: done at message_stop, n
   await app.screenshot('14-capture-anthropic-data-only-diagnostics');
 });
 
-test('a capture of two OpenAI responses is two messages: done, one info finding, no sequence gap', async ({
+test('a capture of two OpenAI responses is two messages: done, one info finding, no sequence gap, its encrypted reasoning folded', async ({
   app,
   blocks,
   diagnostics,
@@ -40,6 +40,14 @@ test('a capture of two OpenAI responses is two messages: done, one info finding,
   await app.show('blocks');
   await expect(blocks.ofKind('message')).toHaveCount(2);
   await expect(blocks.ofKind('text').first()).toContainText('blue-42');
+  // The first response reasoned with only its encrypted content: one redacted block, folded as thinking is.
+  const redacted = blocks.ofKind('redacted_thinking');
+  await expect(redacted).toHaveCount(1);
+  const toggle = redacted.getByTestId('block-toggle');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(redacted).toContainText('"encrypted_content":"gAAAAABqyUi1');
 
   await app.show('diagnostics');
   await expect.poll(() => diagnostics.rules()).toContain('provider.next-message');

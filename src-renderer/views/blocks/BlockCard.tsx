@@ -53,7 +53,7 @@ function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
   return near;
 }
 
-const COLLAPSIBLE = new Set<string>([KIND.thinking]);
+const COLLAPSIBLE = new Set<string>([KIND.thinking, KIND.redacted_thinking]);
 
 export const BlockCard = memo(function BlockCard(props: BlockCardProps) {
   const {
