@@ -151,13 +151,14 @@ export const openAiResponsesContinuation: ClientToolContinuation = {
  * id up among stored items and refuse the request (vercel/ai#7543); the model reasons again.
  */
 function resentConversation(body: Record<string, unknown>, pause: unknown, answers: readonly unknown[]): unknown[] {
-  const output = isJsonObject(pause) && Array.isArray(pause['output']) ? pause['output'] : undefined;
+  const output: readonly unknown[] | undefined =
+    isJsonObject(pause) && Array.isArray(pause['output']) ? pause['output'] : undefined;
   if (!output)
     throw new Error(
       'The request that paused says "store": false, so the API kept no response to continue from, and the pause carries no output items of the response to send back (its response.completed had none, or it was decoded by an older version: decode it again).',
     );
   const previous = body['input'];
-  const input =
+  const input: readonly unknown[] =
     typeof previous === 'string' ? [{ role: 'user', content: previous }] : Array.isArray(previous) ? previous : [];
   const resent = output.filter(
     (item) => !(isJsonObject(item) && item['type'] === 'reasoning' && typeof item['encrypted_content'] !== 'string'),
