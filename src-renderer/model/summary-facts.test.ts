@@ -45,4 +45,23 @@ describe('summaryFacts', () => {
       ['tokens', '14 in · 10 out (all choices)'],
     ]);
   });
+
+  it("a response's moderation as one fact: each side checked, a flagged one with its categories", () => {
+    const moderation = {
+      input: { type: 'moderation_result', flagged: false, categories: { violence: false } },
+      output: { type: 'moderation_result', flagged: true, categories: { violence: true, hate: false, illicit: true } },
+    };
+    expect(summaryFacts('message', { status: 'completed', moderation })).toEqual([
+      ['status', 'completed'],
+      ['moderation', 'input ok · output flagged (violence, illicit)'],
+    ]);
+  });
+
+  it('a moderation it cannot read is shown as the API gave it; on another kind it is no fact', () => {
+    expect(summaryFacts('message', { moderation: { input: { type: 'pending' } } })).toEqual([
+      ['moderation', '{"input":{"type":"pending"}}'],
+    ]);
+    const moderation = { input: { flagged: true, categories: { hate: true } } };
+    expect(summaryFacts('meta_final', { moderation }).map(([key]) => key)).not.toContain('moderation');
+  });
 });

@@ -1,5 +1,6 @@
 import { KIND } from '../../src-shared/envelope/vocabulary';
 import { stringifyJson } from '../../src-shared/json/tree';
+import { isJsonObject } from '../../src-shared/json/values';
 import { formatFact } from './format';
 
 /** The fields a reader looks for first in meta_init, meta_final and a provider message's summary. */
@@ -14,6 +15,7 @@ const SUMMARY_FACTS: Record<string, readonly string[]> = {
     'tokens',
     'time_to_first_token_ms',
     'output_tokens_per_second',
+    'moderation',
     'error',
     'incomplete_details',
   ],
@@ -32,13 +34,30 @@ function withTokens(kind: string, p: Record<string, unknown>): Record<string, un
 }
 
 /**
+ * A provider message's moderation as one fact: `input ok · output flagged (violence)`, each
+ * side the API checked with its flagged categories (the whole result is in its JSON).
+ */
+function withModeration(kind: string, p: Record<string, unknown>): Record<string, unknown> {
+  const moderation = p['moderation'];
+  if (kind !== KIND.message || !isJsonObject(moderation)) return p;
+  const sides = Object.entries(moderation).flatMap(([side, result]) => {
+    if (!isJsonObject(result) || typeof result['flagged'] !== 'boolean') return [];
+    if (!result['flagged']) return [`${side} ok`];
+    const flags = isJsonObject(result['categories']) ? Object.entries(result['categories']) : [];
+    const categories = flags.filter(([, flagged]) => flagged === true).map(([category]) => category);
+    return [`${side} flagged${categories.length > 0 ? ` (${categories.join(', ')})` : ''}`];
+  });
+  return sides.length > 0 ? { ...p, moderation: sides.join(' · ') } : p;
+}
+
+/**
  * The facts shown on a JSON block's first line, in the order a reader looks for them. A field
  * without a value (absent, null or an empty string: a v4 data stream names no model) is left
  * out, not shown as a label with nothing after it.
  */
 export function summaryFacts(kind: string, parsed: unknown): [string, string][] {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return [];
-  const p = withTokens(kind, parsed as Record<string, unknown>);
+  const p = withModeration(kind, withTokens(kind, parsed as Record<string, unknown>));
   const wanted = SUMMARY_FACTS[kind] ?? SUMMARY_FACTS['meta_final'] ?? [];
   const out: [string, string][] = [];
   for (const key of wanted) {

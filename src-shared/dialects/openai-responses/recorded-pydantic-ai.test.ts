@@ -50,6 +50,11 @@ const RECORDED: readonly RecordedResponses[] = [
           output_tokens_details: { reasoning_tokens: 0 },
           total_tokens: 72,
         },
+        // Both sides checked by the API and passed: the summary keeps its results.
+        moderation: {
+          input: { type: 'moderation_result', flagged: false },
+          output: { type: 'moderation_result', flagged: false },
+        },
       },
     ],
   },
@@ -177,10 +182,11 @@ describe("recorded OpenAI Responses streams of pydantic-ai's suite", () => {
   it('encrypted reasoning and background mode: the answer whole; the reasoning item kept as it came, its encrypted content with it', () => {
     const encrypted = decode('openai-responses-encrypted-reasoning-moderation.sse');
     expect(blocksOf(encrypted, 'text')[0]?.content).toBe('Paris.');
-    expect(JSON.parse(blocksOf(encrypted, 'redacted_thinking')[0]?.content ?? '')).toMatchObject({
+    const item: unknown = JSON.parse(blocksOf(encrypted, 'redacted_thinking')[0]?.content ?? '');
+    expect(item).toMatchObject({
       type: 'reasoning',
       summary: [],
-      encrypted_content: expect.stringMatching(/^gAAAAA[\w-]{100,}=*$/),
+      encrypted_content: expect.stringMatching(/^gAAAAA[\w-]{100,}=*$/) as unknown,
     });
     expect(blocksOf(decode('openai-responses-background-queued.sse'), 'text')[0]?.content).toBe('2 + 2 equals 4.');
   });

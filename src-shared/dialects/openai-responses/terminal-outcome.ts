@@ -18,6 +18,7 @@ export function recordTerminalOutcome(
   response.model = stringField(body, 'model') || response.model;
   response.status = stringField(body, 'status') || type.slice('response.'.length);
   response.addUsage(body['usage']);
+  response.moderation = body['moderation'];
   if (type === 'response.failed') {
     const error = objectField(body, 'error');
     response.error = body['error'];

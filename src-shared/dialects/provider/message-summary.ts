@@ -13,6 +13,8 @@ export interface MessageSummary {
   usage?: Record<string, unknown>;
   error?: unknown;
   incomplete_details?: unknown;
+  /** The moderation of the response's input and output (the Responses API's `moderation`), as the API gave it. */
+  moderation?: unknown;
   time_to_first_token_ms?: number;
   duration_ms?: number;
   output_tokens_per_second?: number;
@@ -36,6 +38,7 @@ export class MessageClock {
   usage: Record<string, unknown> | undefined;
   error: unknown;
   incompleteDetails: unknown;
+  moderation: unknown;
   private firstTokenAt: number | undefined;
 
   constructor(private readonly startedAt: number) {}
@@ -63,6 +66,7 @@ export class MessageClock {
     if (this.error !== undefined) summary.error = this.error;
     if (this.incompleteDetails !== undefined && this.incompleteDetails !== null)
       summary.incomplete_details = this.incompleteDetails;
+    if (this.moderation !== undefined && this.moderation !== null) summary.moderation = this.moderation;
     if (this.firstTokenAt !== undefined && this.startedAt > 0)
       summary.time_to_first_token_ms = this.firstTokenAt - this.startedAt;
     if (this.startedAt > 0 && endedAt >= this.startedAt) summary.duration_ms = endedAt - this.startedAt;
