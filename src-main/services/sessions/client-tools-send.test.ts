@@ -360,6 +360,29 @@ const CLIENT_CALL_APIS = [
     expected: ['resp_demo_fn', ['function_call_output', 'call_demo_weather', 'answer 0']],
     answer: 'Paris: sunny, 21 °C.',
   },
+  {
+    // Nothing stored to continue from: the conversation is sent again, the reasoning item
+    // (no encrypted_content asked for) left out, and no previous_response_id.
+    name: 'an OpenAI Responses run not stored ("store": false)',
+    path: '/v1/responses',
+    request: { model: 'gpt-5', stream: true, store: false, scenario: 'reasoning-function', input: 'Weather in Paris?' },
+    continuedBy: 'OpenAI Responses API',
+    format: 'openai-responses',
+    calls: ['get_weather'],
+    sent: (body: Json) => [
+      body['previous_response_id'] ?? null,
+      body['store'],
+      ...(body['input'] as Json[]).map((i) => [i['type'] ?? i['role'], i['call_id'] ?? null, i['output'] ?? null]),
+    ],
+    expected: [
+      null,
+      false,
+      ['user', null, null],
+      ['function_call', 'call_demo_weather', null],
+      ['function_call_output', 'call_demo_weather', 'answer 0'],
+    ],
+    answer: 'Paris: sunny, 21 °C.',
+  },
 ] as const;
 
 describe.each(CLIENT_CALL_APIS)('answering the tool calls of $name', (api) => {

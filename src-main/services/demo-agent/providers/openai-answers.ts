@@ -1,4 +1,5 @@
 import { openAiResponsesContinuation } from '../../../../src-shared/dialects/openai-responses/client-calls';
+import { isJsonObject } from '../../../../src-shared/json/values';
 import type { ProviderScenario } from './types';
 
 /**
@@ -43,6 +44,17 @@ export function responsesContinuation(scenarios: readonly ProviderScenario[]) {
       : answers.some((a) => a.approved === undefined)
         ? 'function-answered'
         : undefined;
-    return scenarios.find((s) => s.id === id) ?? scenario;
+    const chosen = scenarios.find((s) => s.id === id) ?? scenario;
+    return isJsonObject(body) && body['store'] === false ? notStored(chosen) : chosen;
   };
+}
+
+/** The scenario as a request with `"store": false` gets it: every response object echoes it. */
+function notStored(scenario: ProviderScenario): ProviderScenario {
+  const events = scenario.events.map((event) => {
+    const response = isJsonObject(event.data) ? event.data['response'] : undefined;
+    if (!isJsonObject(event.data) || !isJsonObject(response)) return event;
+    return { ...event, data: { ...event.data, response: { ...response, store: false } } };
+  });
+  return { ...scenario, events };
 }

@@ -11,14 +11,18 @@ export const MODEL = 'gpt-5';
 /** Builds one scenario's events, numbering them in order as the API does. */
 export class ResponseScript {
   private readonly events: ProviderEvent[] = [];
+  /** The output items as their done events gave them, by output index: the terminal event's `output`. */
+  private readonly doneItems: [number, unknown][] = [];
 
   constructor(readonly id: string) {}
 
   add(type: string, fields: Record<string, unknown> = {}): this {
     this.events.push({ event: type, data: { type, ...fields, sequence_number: this.events.length } });
+    if (type === 'response.output_item.done') this.doneItems.push([Number(fields['output_index']), fields['item']]);
     return this;
   }
 
+  /** The response object; `store: true` as the API echoes its default (a request's `store: false` is echoed by openai-answers.ts). */
   response(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
     return {
       id: this.id,
@@ -27,11 +31,17 @@ export class ResponseScript {
       status,
       model: MODEL,
       output: [],
+      store: true,
       usage: null,
       error: null,
       incomplete_details: null,
       ...extra,
     };
+  }
+
+  /** The items done so far, in output order, as a terminal event's response lists them. */
+  private output(): unknown[] {
+    return [...this.doneItems].sort(([a], [b]) => a - b).map(([, item]) => item);
   }
 
   start(): this {
@@ -89,12 +99,12 @@ export class ResponseScript {
   }
 
   complete(usage: Record<string, unknown>): ProviderEvent[] {
-    this.add('response.completed', { response: this.response('completed', { usage }) });
+    this.add('response.completed', { response: this.response('completed', { output: this.output(), usage }) });
     return this.events;
   }
 
   finish(type: string, extra: Record<string, unknown>): ProviderEvent[] {
-    this.add(type, { response: this.response(type.slice('response.'.length), extra) });
+    this.add(type, { response: this.response(type.slice('response.'.length), { output: this.output(), ...extra }) });
     return this.events;
   }
 
