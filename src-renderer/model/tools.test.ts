@@ -58,7 +58,10 @@ describe.each([
       isError: false,
     });
     expect(draft?.message).toBe('The product is 84 (over 50). Proceed with saving the report?');
-    expect(quickAnswers({ name: 'user_confirm', approvalId: null }).map((q) => q.content)).toEqual(['yes', 'no']);
+    expect(quickAnswers({ name: 'user_confirm', approvalId: null, answerHint: null }).map((q) => q.content)).toEqual([
+      'yes',
+      'no',
+    ]);
   });
 });
 
@@ -72,9 +75,16 @@ describe('drafts', () => {
   });
 
   test('other tools get an ok quick answer', () => {
-    expect(quickAnswers({ name: 'pick_color', approvalId: null })).toEqual([
+    expect(quickAnswers({ name: 'pick_color', approvalId: null, answerHint: null })).toEqual([
       { id: 'ok', label: 'OK', content: 'ok', isError: false },
     ]);
+  });
+
+  test('a call that takes one form of answer (a computer call: a screenshot) gets no quick answer, and keeps its hint', () => {
+    const hint = 'a screenshot: its URL (https://…)';
+    const [draft] = draftsFor([{ toolUseId: 'call_cu', name: 'computer', input: {}, answerHint: hint }]);
+    expect(draft?.answerHint).toBe(hint);
+    expect(quickAnswers({ name: 'computer', approvalId: null, answerHint: hint })).toEqual([]);
   });
 
   test('JSON mode needs valid JSON; an empty text is sent but flagged', () => {

@@ -29,6 +29,8 @@ export interface ToolDraft {
   approvalId: string | null;
   /** An approval's answer: approved or denied, null until the user chooses. */
   approved: boolean | null;
+  /** Set when the call takes only answers of one form (a screenshot): what to give, as its dialect says it. */
+  answerHint: string | null;
 }
 
 /** The tool the demo UI answers with yes/no (docs/protocols/upstream-protocol.md §8 #35). */
@@ -57,6 +59,7 @@ export function draftsFor(tools: readonly PendingToolPayload[]): ToolDraft[] {
     isError: false,
     approvalId: tool.approvalId ?? null,
     approved: null,
+    answerHint: tool.answerHint ?? null,
   }));
 }
 
@@ -73,9 +76,14 @@ export interface QuickAnswer {
 const APPROVE: QuickAnswer = { id: 'approve', label: 'Approve', content: '', isError: false, approved: true };
 const DENY: QuickAnswer = { id: 'deny', label: 'Deny', content: '', isError: false, approved: false };
 
-/** A call waiting for its approval: approve / deny; user_confirm: yes / no, as the demo UI sends them; other tools: ok. */
-export function quickAnswers(draft: Pick<ToolDraft, 'name' | 'approvalId'>): QuickAnswer[] {
+/**
+ * A call waiting for its approval: approve / deny; user_confirm: yes / no, as the demo UI sends
+ * them; a call that takes one form of answer (a screenshot): none, "ok" would be refused; other
+ * tools: ok.
+ */
+export function quickAnswers(draft: Pick<ToolDraft, 'name' | 'approvalId' | 'answerHint'>): QuickAnswer[] {
   if (draft.approvalId !== null) return [APPROVE, DENY];
+  if (draft.answerHint !== null) return [];
   if (draft.name === CONFIRM_TOOL) {
     return [
       { id: 'yes', label: 'Yes', content: 'yes', isError: false },

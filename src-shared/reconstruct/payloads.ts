@@ -9,7 +9,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 /**
  * The pending frontend tools of an `awaiting_frontend_tools` payload: the legacy server sends
  * a JSON array `[{tool_use_id, name, input}]`, agent_base an object `{"tools": [...]}`. A
- * tool with an `approval_id` waits for an approval instead of a result (the AI SDK's dialect).
+ * tool with an `approval_id` waits for an approval instead of a result (the AI SDK's dialect);
+ * one with an `answer_hint` takes only answers of that form (a Responses computer call's screenshot).
  */
 export function readPendingTools(value: unknown): Parsed<PendingTool[]> {
   const list = Array.isArray(value)
@@ -30,6 +31,7 @@ export function readPendingTools(value: unknown): Parsed<PendingTool[]> {
     }
     const tool: PendingTool = { toolUseId: item['tool_use_id'], name: item['name'], input: item['input'] };
     if (typeof item['approval_id'] === 'string') tool.approvalId = item['approval_id'];
+    if (typeof item['answer_hint'] === 'string') tool.answerHint = item['answer_hint'];
     tools.push(tool);
   }
   return { ok: true, value: tools };

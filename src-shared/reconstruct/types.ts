@@ -32,6 +32,8 @@ export interface PendingTool {
    * `tool-approval-request`): the id the approval answers.
    */
   approvalId?: string;
+  /** Set when the call takes only answers of one form, as its dialect says it (a computer call's screenshot). */
+  answerHint?: string;
 }
 
 /**

@@ -89,3 +89,29 @@ describe('stream-inspector answer: a turn Anthropic paused (pause_turn)', () => 
     expect(code).toBe(0);
   });
 });
+
+describe('stream-inspector answer: a computer call (OpenAI Responses)', () => {
+  it('is listed with the screenshot it takes, a text answer is refused, a screenshot continues the run', async () => {
+    const request = {
+      model: 'computer-use-preview',
+      stream: true,
+      scenario: 'computer-use',
+      input: 'Open the forecast',
+    };
+    const file = await record(`${agent.url}/v1/responses`, request, 'computer.ndjson');
+    const listing = await run(['answer', file]);
+    expect(listing.out).toMatch(/call_demo_computer {2}computer {2}.*\(answered with a screenshot: its URL \(https:/);
+    expect(listing.code).toBe(1);
+    const refused = await run(['answer', file, '--result', 'call_demo_computer=clicked it']);
+    expect(refused.err).toMatch(/Computer call call_demo_computer is answered with a screenshot/);
+    expect(refused.code).not.toBe(0);
+    const { code, err } = await run([
+      'answer',
+      file,
+      '--result',
+      'call_demo_computer=data:image/png;base64,iVBORw0KGgo=',
+    ]);
+    expect(err).toContain('Continuation (leg 1): Paris: sunny, 21 °C.');
+    expect(code).toBe(0);
+  });
+});

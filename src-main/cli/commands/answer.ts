@@ -96,7 +96,8 @@ function listPending(pending: PendingTools): string {
     const input = tool.input as { message?: unknown } | null;
     const shown = input && typeof input.message === 'string' ? input.message : JSON.stringify(tool.input);
     const approval = tool.approvalId !== undefined ? '  (waits for its approval)' : '';
-    lines.push(`  ${tool.toolUseId}  ${tool.name}  ${shown}${approval}`);
+    const form = tool.answerHint !== undefined ? `  (answered with ${tool.answerHint})` : '';
+    lines.push(`  ${tool.toolUseId}  ${tool.name}  ${shown}${approval}${form}`);
   }
   lines.push(
     'Answer with --result TOOL_USE_ID=TEXT (or --error, --results FILE.json, --yes); a call that waits for its approval with --approve or --deny TOOL_USE_ID[=REASON].',

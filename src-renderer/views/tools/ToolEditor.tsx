@@ -85,9 +85,11 @@ export function ToolEditor({
           placeholder={
             approval
               ? 'Reason (optional), sent with the approval'
-              : draft.mode === 'json'
-                ? '{"answer": …}  (sent as this JSON text)'
-                : 'Result text sent as content'
+              : draft.answerHint !== null
+                ? `Answered with ${draft.answerHint}`
+                : draft.mode === 'json'
+                  ? '{"answer": …}  (sent as this JSON text)'
+                  : 'Result text sent as content'
           }
           value={draft.content}
           onChange={(e) => onChange({ content: e.target.value })}

@@ -153,6 +153,8 @@ export const PendingTool = s.object({
   input: s.json<unknown>(),
   /** Set when the run waits for the call's approval (approve or deny), not for its result: the approval's id. */
   approvalId: s.optional(s.string()),
+  /** Set when the call takes only answers of one form: what to give, as its dialect says it. */
+  answerHint: s.optional(s.string()),
 });
 export type PendingToolPayload = Infer<typeof PendingTool>;
 

@@ -303,6 +303,7 @@ describe('a computer call: the client does its actions and answers with a screen
   const CHECK = { id: 'cu_sc_demo', code: 'irrelevant_domain', message: 'The page is not on the domain of the task.' };
   const CLICK = { type: 'click', button: 'left', x: 412, y: 96 };
   const SCREENSHOT = 'data:image/png;base64,iVBORw0KGgo=';
+  const SCREENSHOT_HINT = "a screenshot: its URL (https://…), a data:image/… URL or an uploaded file's id (file-…)";
 
   it('waits for the client, its action and safety checks as the input: no result made up, no server tool', () => {
     const result = decodeBytes(readProviderFixture('openai-responses/computer-use.sse'));
@@ -311,7 +312,13 @@ describe('a computer call: the client does its actions and answers with a screen
     expect(result.blocks.map((b) => b.kind)).toEqual(['tool_call', 'message', 'awaiting_frontend_tools']);
     const pause = result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
     expect(pause?.pendingTools).toEqual([
-      { toolUseId: 'call_demo_computer', name: 'computer', input: { action: CLICK, pending_safety_checks: [CHECK] } },
+      {
+        toolUseId: 'call_demo_computer',
+        name: 'computer',
+        input: { action: CLICK, pending_safety_checks: [CHECK] },
+        // What the answer panel asks for instead of a quick "ok" the API would refuse.
+        answerHint: expect.stringMatching(/^a screenshot: its URL/) as unknown,
+      },
     ]);
     expect(pause?.parsed).toMatchObject({
       outputs: { call_demo_computer: 'computer_call_output' },
@@ -323,7 +330,9 @@ describe('a computer call: the client does its actions and answers with a screen
     const actions = [CLICK, { type: 'type', text: 'Paris' }];
     const item = { id: 'cu_1', call_id: 'call_cu', actions };
     const pause = pauseOf(encodeUtf8(numbered([created, ...call('computer_call', item), completed]).join('')));
-    expect(pause?.pendingTools).toEqual([{ toolUseId: 'call_cu', name: 'computer', input: { actions } }]);
+    expect(pause?.pendingTools).toEqual([
+      { toolUseId: 'call_cu', name: 'computer', input: { actions }, answerHint: SCREENSHOT_HINT },
+    ]);
     expect(pause?.parsed).not.toHaveProperty('safety_checks');
   });
 

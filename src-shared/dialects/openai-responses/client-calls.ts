@@ -58,6 +58,8 @@ const OUTPUT_ITEM: Readonly<Record<ClientCall['type'], string>> = {
 };
 const APPROVAL_RESPONSE = OUTPUT_ITEM.mcp_approval_request;
 const COMPUTER_OUTPUT = OUTPUT_ITEM.computer_call;
+/** What a computer call is answered with (the pause's `answer_hint`, and the refusal of anything else). */
+const SCREENSHOT_HINT = "a screenshot: its URL (https://…), a data:image/… URL or an uploaded file's id (file-…)";
 
 /** What the answer panel shows as the call's input: a function's arguments as an object, a custom tool's text under `input`. */
 function inputOf(call: ClientCall): Record<string, unknown> {
@@ -75,6 +77,7 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, { responseId, call
     input: inputOf(call),
     // An approval request is answered by its own id.
     ...(call.type === 'mcp_approval_request' ? { approval_id: call.callId } : {}),
+    ...(call.type === 'computer_call' ? { answer_hint: SCREENSHOT_HINT } : {}),
   }));
   const outputs = Object.fromEntries(calls.map((call) => [call.callId, OUTPUT_ITEM[call.type]]));
   const checked = calls.filter((call) => call.safetyChecks !== undefined);
@@ -195,7 +198,7 @@ function computerOutput(callId: string, answer: ClientToolAnswer, checks: unknow
       : '';
   if (answer.isError === true || field === '')
     throw new Error(
-      `Computer call ${callId} is answered with a screenshot, and the API takes nothing else (no error, no text): give its URL (https://…), a data:image/… URL or an uploaded file's id (file-…).`,
+      `Computer call ${callId} is answered with ${SCREENSHOT_HINT}; the API takes nothing else (no error, no text).`,
     );
   return {
     type: COMPUTER_OUTPUT,

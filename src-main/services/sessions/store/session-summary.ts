@@ -138,6 +138,7 @@ export function toPendingTools(tools: PendingTool[]): PendingToolPayload[] {
     name: t.name,
     input: shownJson(t.input ?? null),
     ...(t.approvalId !== undefined ? { approvalId: t.approvalId } : {}),
+    ...(t.answerHint !== undefined ? { answerHint: t.answerHint } : {}),
   }));
 }
 
