@@ -165,8 +165,9 @@ test('openai-responses: a computer call waits for its screenshot; a text answer 
   // What to do and the safety check to acknowledge are the call's input.
   await expect(tools.tool('call_demo_computer')).toContainText('computer');
   await expect(tools.tool('call_demo_computer')).toContainText('irrelevant_domain');
-  // No one-click "ok" the API would refuse: the answer box says what the call takes.
+  // No one-click "ok", JSON or error the API would refuse: the answer box says what the call takes.
   await expect(tools.tool('call_demo_computer').getByTestId(`${TOOL_IDS.quickAnswer}-ok`)).toHaveCount(0);
+  await expect(tools.tool('call_demo_computer').getByRole('checkbox', { name: 'is_error' })).toHaveCount(0);
   await expect(tools.tool('call_demo_computer').getByTestId(TOOL_IDS.resultText)).toHaveAttribute(
     'placeholder',
     /^Answered with a screenshot: its URL/,

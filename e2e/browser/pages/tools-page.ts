@@ -33,9 +33,12 @@ export class ToolsPage {
     await this.tool(toolUseId).getByTestId(`${TOOL_IDS.quickAnswer}-${content}`).click();
   }
 
+  /** Types a tool's answer as text (a call that takes one form of answer, a screenshot, has no mode to choose). */
   async answerText(toolUseId: string, text: string): Promise<void> {
     const tool = this.tool(toolUseId);
-    await tool.getByTestId(TOOL_IDS.modeText).click();
+    await tool.getByTestId(TOOL_IDS.resultText).waitFor();
+    const textMode = tool.getByTestId(TOOL_IDS.modeText);
+    if ((await textMode.count()) > 0) await textMode.click();
     await tool.getByTestId(TOOL_IDS.resultText).fill(text);
   }
 

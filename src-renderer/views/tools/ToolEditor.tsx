@@ -76,7 +76,8 @@ export function ToolEditor({
               {q.label}
             </button>
           ))}
-          {!approval && <ResultOptions draft={draft} onChange={onChange} />}
+          {/* A call that takes one form of answer (a screenshot) has no JSON or error to send. */}
+          {!approval && draft.answerHint === null && <ResultOptions draft={draft} onChange={onChange} />}
         </div>
         <textarea
           ref={inputRef}
