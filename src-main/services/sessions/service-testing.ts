@@ -196,6 +196,25 @@ export function useLiveSetup(): (handler: LoopbackHandler, deps?: SessionService
   };
 }
 
+/** A JSON object a test reads a sent body as. */
+export type Json = Record<string, unknown>;
+
+/**
+ * A loopback handler passing every request on to `origin()` (the demo agent) and its answer
+ * back, so a test sees exactly what the inspector sent (`server.requests`).
+ */
+export function proxyingTo(origin: () => string): LoopbackHandler {
+  return async (req, res, body) => {
+    const answer = await fetch(`${origin()}${req.url ?? '/'}`, {
+      method: req.method ?? 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  };
+}
+
 /** A session service and a temporary folder, shared by the tests of one file. */
 export interface FileService {
   readonly service: SessionService;
