@@ -57,6 +57,21 @@ describe('continuing a turn Anthropic paused (pause_turn)', () => {
 const sentMessages = (key: string) => (body: Json) =>
   (body['messages'] as Json[]).map((m) => [m['role'], m[key] ?? null, m['role'] === 'tool' ? m['content'] : null]);
 
+/**
+ * A Responses conversation sent again (a response not stored): no previous_response_id, its
+ * store, then each input item as [type or role, call id (a reasoning item: its id), output
+ * (a reasoning item: its encrypted content)].
+ */
+const sentConversation = (body: Json) => [
+  body['previous_response_id'] ?? null,
+  body['store'],
+  ...(body['input'] as Json[]).map((i) =>
+    i['type'] === 'reasoning'
+      ? [i['type'], i['id'], i['encrypted_content']]
+      : [i['type'] ?? i['role'], i['call_id'] ?? null, i['output'] ?? null],
+  ),
+];
+
 /** Provider APIs that run no tool (or not these): their tool calls wait for the client, answered one result per call. */
 const CLIENT_CALL_APIS = [
   {
@@ -167,15 +182,37 @@ const CLIENT_CALL_APIS = [
     continuedBy: 'OpenAI Responses API',
     format: 'openai-responses',
     calls: ['get_weather'],
-    sent: (body: Json) => [
-      body['previous_response_id'] ?? null,
-      body['store'],
-      ...(body['input'] as Json[]).map((i) => [i['type'] ?? i['role'], i['call_id'] ?? null, i['output'] ?? null]),
-    ],
+    sent: sentConversation,
     expected: [
       null,
       false,
       ['user', null, null],
+      ['function_call', 'call_demo_weather', null],
+      ['function_call_output', 'call_demo_weather', 'answer 0'],
+    ],
+    answer: 'Paris: sunny, 21 °C.',
+  },
+  {
+    // Its reasoning asked for encrypted: the reasoning item goes back with it, so the model keeps it.
+    name: 'an OpenAI Responses run not stored, its reasoning encrypted',
+    path: '/v1/responses',
+    request: {
+      model: 'gpt-5',
+      stream: true,
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      scenario: 'reasoning-function',
+      input: 'Weather in Paris?',
+    },
+    continuedBy: 'OpenAI Responses API',
+    format: 'openai-responses',
+    calls: ['get_weather'],
+    sent: sentConversation,
+    expected: [
+      null,
+      false,
+      ['user', null, null],
+      ['reasoning', 'rs_demo', 'gAAAAABdemo-encrypted-reasoning-the-api-decrypts-when-it-is-sent-back=='],
       ['function_call', 'call_demo_weather', null],
       ['function_call_output', 'call_demo_weather', 'answer 0'],
     ],

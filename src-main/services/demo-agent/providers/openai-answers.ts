@@ -45,16 +45,36 @@ export function responsesContinuation(scenarios: readonly ProviderScenario[]) {
         ? 'function-answered'
         : undefined;
     const chosen = scenarios.find((s) => s.id === id) ?? scenario;
-    return isJsonObject(body) && body['store'] === false ? notStored(chosen) : chosen;
+    return isJsonObject(body) ? asRequested(chosen, body) : chosen;
   };
 }
 
-/** The scenario as a request with `"store": false` gets it: every response object echoes it. */
-function notStored(scenario: ProviderScenario): ProviderScenario {
+/** The encrypted reasoning the demo's reasoning items carry when asked for: opaque, as the API's is. */
+const DEMO_ENCRYPTED_REASONING = 'gAAAAABdemo-encrypted-reasoning-the-api-decrypts-when-it-is-sent-back==';
+
+/**
+ * The scenario as the request's options shape it, as the API does: with `"store": false` every
+ * response object echoes it; with `include: ["reasoning.encrypted_content"]` every reasoning
+ * item carries its encrypted content (what a conversation not stored sends back to keep it).
+ */
+function asRequested(scenario: ProviderScenario, body: Record<string, unknown>): ProviderScenario {
+  const notStored = body['store'] === false;
+  const encrypted = Array.isArray(body['include']) && body['include'].includes('reasoning.encrypted_content');
+  if (!notStored && !encrypted) return scenario;
+  const item = (value: unknown): unknown =>
+    encrypted && isJsonObject(value) && value['type'] === 'reasoning'
+      ? { ...value, encrypted_content: DEMO_ENCRYPTED_REASONING }
+      : value;
   const events = scenario.events.map((event) => {
-    const response = isJsonObject(event.data) ? event.data['response'] : undefined;
-    if (!isJsonObject(event.data) || !isJsonObject(response)) return event;
-    return { ...event, data: { ...event.data, response: { ...response, store: false } } };
+    if (typeof event.data === 'string') return event;
+    const data = { ...event.data };
+    if (data['item'] !== undefined) data['item'] = item(data['item']);
+    const response = data['response'];
+    if (isJsonObject(response)) {
+      const output = Array.isArray(response['output']) ? response['output'].map(item) : response['output'];
+      data['response'] = { ...response, output, ...(notStored ? { store: false } : {}) };
+    }
+    return { ...event, data };
   });
   return { ...scenario, events };
 }
