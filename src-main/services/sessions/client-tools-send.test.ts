@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../demo-agent/server';
-import { proxyingTo, settled, useLiveSetup, waitFor, type Json } from './service-testing';
+import { describe, expect, it } from 'vitest';
+import { settled, useDemoProxy, waitFor, type Json } from './service-testing';
 
 /**
  * A run whose dialect continues itself (DialectModule.clientTools, here the AI SDK's): the
@@ -10,18 +9,8 @@ import { proxyingTo, settled, useLiveSetup, waitFor, type Json } from './service
  * serves the streams, behind a loopback server that records what the inspector sent.
  */
 
-let demo: DemoAgent;
-beforeAll(async () => {
-  demo = await startDemoAgent({ pace: 'fast' });
-});
-afterAll(async () => {
-  await demo.close();
-});
-
-const setup = useLiveSetup();
-
 /** A loopback server passing every request on to the demo agent, and its answer back. */
-const proxiedToDemo = () => setup(proxyingTo(() => demo.url));
+const proxiedToDemo = useDemoProxy();
 
 const chat = {
   id: 'chat-1',

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../demo-agent/server';
-import { proxyingTo, settled, useLiveSetup, waitFor, type Json } from './service-testing';
+import { describe, expect, it } from 'vitest';
+import { settled, useDemoProxy, waitFor, type Json } from './service-testing';
 
 /**
  * Provider runs the session service continues (DialectModule.clientTools): tool calls the API
@@ -9,18 +8,8 @@ import { proxyingTo, settled, useLiveSetup, waitFor, type Json } from './service
  * records what the inspector sent.
  */
 
-let demo: DemoAgent;
-beforeAll(async () => {
-  demo = await startDemoAgent({ pace: 'fast' });
-});
-afterAll(async () => {
-  await demo.close();
-});
-
-const setup = useLiveSetup();
-
 /** A loopback server passing every request on to the demo agent, and its answer back. */
-const proxiedToDemo = () => setup(proxyingTo(() => demo.url));
+const proxiedToDemo = useDemoProxy();
 
 describe('continuing a turn Anthropic paused (pause_turn)', () => {
   it('waits with no call to answer; continuing sends the assistant message back as it streamed, and the turn goes on', async () => {
@@ -71,6 +60,28 @@ const sentConversation = (body: Json) => [
       : [i['type'] ?? i['role'], i['call_id'] ?? null, i['output'] ?? null],
   ),
 ];
+
+/**
+ * A Responses run with nothing stored to continue from: the conversation is sent again, the
+ * reasoning item (no encrypted_content asked for) left out, and no previous_response_id.
+ */
+const NOT_STORED = {
+  name: 'an OpenAI Responses run not stored ("store": false)',
+  path: '/v1/responses',
+  request: { model: 'gpt-5', stream: true, store: false, scenario: 'reasoning-function', input: 'Weather in Paris?' },
+  continuedBy: 'OpenAI Responses API',
+  format: 'openai-responses',
+  calls: ['get_weather'],
+  sent: sentConversation,
+  expected: [
+    null,
+    false,
+    ['user', null, null],
+    ['function_call', 'call_demo_weather', null],
+    ['function_call_output', 'call_demo_weather', 'answer 0'],
+  ],
+  answer: 'Paris: sunny, 21 °C.',
+} as const;
 
 /** Provider APIs that run no tool (or not these): their tool calls wait for the client, answered one result per call. */
 const CLIENT_CALL_APIS = [
@@ -173,41 +184,12 @@ const CLIENT_CALL_APIS = [
     expected: ['resp_demo_fn', ['function_call_output', 'call_demo_weather', 'answer 0']],
     answer: 'Paris: sunny, 21 °C.',
   },
-  {
-    // Nothing stored to continue from: the conversation is sent again, the reasoning item
-    // (no encrypted_content asked for) left out, and no previous_response_id.
-    name: 'an OpenAI Responses run not stored ("store": false)',
-    path: '/v1/responses',
-    request: { model: 'gpt-5', stream: true, store: false, scenario: 'reasoning-function', input: 'Weather in Paris?' },
-    continuedBy: 'OpenAI Responses API',
-    format: 'openai-responses',
-    calls: ['get_weather'],
-    sent: sentConversation,
-    expected: [
-      null,
-      false,
-      ['user', null, null],
-      ['function_call', 'call_demo_weather', null],
-      ['function_call_output', 'call_demo_weather', 'answer 0'],
-    ],
-    answer: 'Paris: sunny, 21 °C.',
-  },
+  NOT_STORED,
   {
     // Its reasoning asked for encrypted: the reasoning item goes back with it, so the model keeps it.
+    ...NOT_STORED,
     name: 'an OpenAI Responses run not stored, its reasoning encrypted',
-    path: '/v1/responses',
-    request: {
-      model: 'gpt-5',
-      stream: true,
-      store: false,
-      include: ['reasoning.encrypted_content'],
-      scenario: 'reasoning-function',
-      input: 'Weather in Paris?',
-    },
-    continuedBy: 'OpenAI Responses API',
-    format: 'openai-responses',
-    calls: ['get_weather'],
-    sent: sentConversation,
+    request: { ...NOT_STORED.request, include: ['reasoning.encrypted_content'] },
     expected: [
       null,
       false,
@@ -216,7 +198,6 @@ const CLIENT_CALL_APIS = [
       ['function_call', 'call_demo_weather', null],
       ['function_call_output', 'call_demo_weather', 'answer 0'],
     ],
-    answer: 'Paris: sunny, 21 °C.',
   },
 ] as const;
 

@@ -12,6 +12,7 @@ import type {
 import { expandColumns, type ColumnRow } from '../../../src-shared/testing/row-columns';
 import { readFixture } from '../../testing/fixtures';
 import { startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../connection/loopback-testing';
+import { startDemoAgent, type DemoAgent } from '../demo-agent/server';
 import { createSessionService, type SessionService, type SessionServiceDeps } from './session-service';
 
 /** Test support: records every event a session service fires, and waits for conditions. */
@@ -200,19 +201,29 @@ export function useLiveSetup(): (handler: LoopbackHandler, deps?: SessionService
 export type Json = Record<string, unknown>;
 
 /**
- * A loopback handler passing every request on to `origin()` (the demo agent) and its answer
- * back, so a test sees exactly what the inspector sent (`server.requests`).
+ * The demo agent for a whole test file, behind a loopback server per test that passes every
+ * request on to it and its answer back, so a test sees exactly what the inspector sent
+ * (`server.requests`). Returns what starts that server and its session service.
  */
-export function proxyingTo(origin: () => string): LoopbackHandler {
-  return async (req, res, body) => {
-    const answer = await fetch(`${origin()}${req.url ?? '/'}`, {
-      method: req.method ?? 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
+export function useDemoProxy(): () => Promise<LiveSetup> {
+  let demo: DemoAgent | undefined;
+  beforeAll(async () => {
+    demo = await startDemoAgent({ pace: 'fast' });
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+  const setup = useLiveSetup();
+  return () =>
+    setup(async (req, res, body) => {
+      const answer = await fetch(`${demo?.url ?? ''}${req.url ?? '/'}`, {
+        method: req.method ?? 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(Buffer.from(await answer.arrayBuffer()));
     });
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  };
 }
 
 /** A session service and a temporary folder, shared by the tests of one file. */
