@@ -167,6 +167,30 @@ describe('block.unterminated', () => {
     s.r.end();
     expect(s.diagnostics).toEqual([]);
   });
+
+  it.each(['all', 'open'] as const)(
+    'names the error that came while the block was open: what cut it short (%s retention)',
+    (retention) => {
+      // 'open' retention (the CLI's) lets the settled error block go before the end.
+      const s = session({ retention });
+      s.push('text', 'Partial');
+      s.final('error', '{"message": "Stream failed"}');
+      s.r.end();
+      const [unterminated] = s.diagnostics.filter((d) => d.rule === 'block.unterminated');
+      expect(unterminated?.message).toMatch(
+        /^text block #0 .* not closed: an error \(block #1\) came while it was open\.$/,
+      );
+    },
+  );
+
+  it('must not name an error that came before the block started', () => {
+    const s = session();
+    s.final('error', '{"message": "retried"}');
+    s.push('text', 'Partial');
+    s.r.end();
+    const [unterminated] = s.diagnostics.filter((d) => d.rule === 'block.unterminated');
+    expect(unterminated?.message).toMatch(/It is shown as received, not closed\.$/);
+  });
 });
 
 describe('stream.meta-init-not-first', () => {

@@ -97,6 +97,11 @@ export function createReconstructor(
   const blocks = createBlockHold(retention);
   const agents = createAgents(retention, (agent) => callbacks.onAgent?.(agent));
   let ended = false;
+  /**
+   * The id of the session's last error block (an API's error or an error frame), kept as it
+   * starts: a retention that lets settled blocks go has none of them in the list at the end.
+   */
+  let lastError = -1;
   const lane = new DeltaLane();
 
   const letsGo = retention !== 'all';
@@ -123,6 +128,7 @@ export function createReconstructor(
   function newBlock(envelope: Envelope, kind: string, agent?: string): Block {
     const block = createBlock(blocks.made, envelope, kind, agent);
     blocks.add(block);
+    if (kind === KIND.error || kind === ERROR_FRAME_KIND) lastError = block.id;
     return block;
   }
 
@@ -361,7 +367,7 @@ export function createReconstructor(
       if (block.status === 'open') {
         report(
           'block.unterminated',
-          `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${contentLength(block)} characters. It is shown as received, not closed.`,
+          `${describeBlock(block)} is still open at the end of the session: no final envelope after ${block.envelopes.length} envelope(s) and ${contentLength(block)} characters. It is shown as received, not closed${cutBy(block, lastError)}.`,
           blockAt(block),
         );
       }
@@ -379,4 +385,13 @@ export function createReconstructor(
     counts: () => ({ blocks: blocks.made, agents: agents.seen }),
     rootAgent: () => agents.rootAgent(),
   };
+}
+
+/**
+ * What likely cut an open block short: the session's last error (an API's error or an error
+ * frame, whichever agent it names: an error chunk carries no message id, the router's frame
+ * speaks for the whole run), when it started after the block did.
+ */
+function cutBy(block: Block, lastError: number): string {
+  return lastError > block.id ? `: an error (block #${lastError}) came while it was open` : '';
 }
