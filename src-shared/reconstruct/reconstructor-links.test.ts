@@ -230,6 +230,23 @@ describe('awaiting_frontend_tools', () => {
     expect(s.diagnostics).toEqual([]);
   });
 
+  it("reads a call's answer_hint; one that is no string (an edited recording) is left out, the call and the payload kept", () => {
+    const s = session();
+    const payload = JSON.stringify({
+      tools: [
+        { tool_use_id: 'c1', name: 'computer', input: {}, answer_hint: 'a screenshot' },
+        { tool_use_id: 'c2', name: 'computer', input: {}, answer_hint: 42 },
+      ],
+    });
+    s.final('awaiting_frontend_tools', payload);
+    expect(s.blocks()[0]?.pendingTools).toEqual([
+      { toolUseId: 'c1', name: 'computer', input: {}, answerHint: 'a screenshot' },
+      { toolUseId: 'c2', name: 'computer', input: {} },
+    ]);
+    expect(s.blocks()[0]?.content).toBe(payload);
+    expect(s.diagnostics).toEqual([]);
+  });
+
   it('reports a payload that parses but has the wrong shape', () => {
     const s = session();
     s.final('awaiting_frontend_tools', '{"pending": []}');
