@@ -172,6 +172,9 @@ test('openai-responses: a computer call waits for its screenshot; a text answer 
     'placeholder',
     /^Answered with a screenshot: its URL/,
   );
+  // Nothing given yet is no screenshot: said as what to do, and nothing to send.
+  await expect(tools.tool('call_demo_computer')).toContainText('Give a screenshot: its URL');
+  await expect(tools.submitButton).toBeDisabled();
 
   // The API takes a screenshot and nothing else: a text answer is refused before anything is sent.
   await tools.answerText('call_demo_computer', 'clicked it');

@@ -85,6 +85,11 @@ describe('drafts', () => {
     const [draft] = draftsFor([{ toolUseId: 'call_cu', name: 'computer', input: {}, answerHint: hint }]);
     expect(draft?.answerHint).toBe(hint);
     expect(quickAnswers({ name: 'computer', approvalId: null, answerHint: hint })).toEqual([]);
+    // Nothing given is no screenshot: not sent (the API would refuse it), said as what to do.
+    if (!draft) throw new Error('no draft');
+    expect(draftProblem(draft)).toBe(`Give ${hint}.`);
+    expect(draftWarning(draft)).toBeNull();
+    expect(draftProblem({ ...draft, content: 'https://example.test/shot.png' })).toBeNull();
   });
 
   test('JSON mode needs valid JSON; an empty text is sent but flagged', () => {

@@ -130,6 +130,8 @@ const WAITED_FOR = {
 /** Why a draft cannot be sent as it is (null when it can). */
 export function draftProblem(draft: ToolDraft): string | null {
   if (draft.approvalId !== null) return draft.approved === null ? 'Approve or deny the call.' : null;
+  // An empty answer is no screenshot: the API would refuse it, so it is not sent.
+  if (draft.answerHint !== null && draft.content.trim() === '') return `Give ${draft.answerHint}.`;
   if (draft.mode === 'json') {
     if (draft.content.trim() === '') return 'Enter a JSON value (the content is sent as its text).';
     try {
@@ -143,7 +145,7 @@ export function draftProblem(draft: ToolDraft): string | null {
 
 /** A hint that does not block sending. */
 export function draftWarning(draft: ToolDraft): string | null {
-  return draft.approvalId === null && draft.mode === 'text' && draft.content === ''
+  return draft.approvalId === null && draft.answerHint === null && draft.mode === 'text' && draft.content === ''
     ? 'Empty result: the server receives an empty string.'
     : null;
 }

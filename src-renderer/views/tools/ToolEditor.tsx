@@ -34,8 +34,8 @@ export function ToolEditor({
   const warning = draftWarning(draft);
   const input = useMemo(() => prettyInput(draft.input), [draft.input]);
   const approval = draft.approvalId !== null;
-  // An approval not chosen yet is what to do next, not a mistake: said as a hint.
-  const unchosen = approval && draft.approved === null;
+  // An approval not chosen yet, or a screenshot not given yet, is what to do next, not a mistake: said as a hint.
+  const unchosen = approval ? draft.approved === null : draft.answerHint !== null && draft.content.trim() === '';
   return (
     <div className="tool-editor" data-testid={TOOL_IDS.tool} data-tool-use-id={draft.toolUseId}>
       <div className="tool-editor-head">
