@@ -34,6 +34,9 @@ const EXTERNAL: Record<string, { rules: string[]; end: string }> = {
   },
   'ag-ui/dojo/strands-typescript-shared-state-recipe.sse': { rules: [], end: 'done' },
   'ag-ui/dojo/strands-typescript-shared-state-from-input.sse': { rules: [], end: 'done' },
+  // The agent's own tool interrupted for the user's choice: the run waits for a resume, not for tools.
+  'ag-ui/dojo/strands-interrupt-paused.sse': { rules: ['tool.call-without-result'], end: 'done' },
+  'ag-ui/dojo/strands-interrupt-resumed.sse': { rules: ['provider.next-message'], end: 'done' },
   'ag-ui/conformance/chunk-expansion-assembles.sse': { rules: [], end: 'done' },
   'ag-ui/conformance/reasoning-span-and-message.sse': { rules: [], end: 'done' },
   'ag-ui/conformance/state-delta-applies.sse': { rules: [], end: 'done' },
@@ -185,5 +188,21 @@ describe('AG-UI runs decoded to blocks', () => {
       model: 'gpt-5.4',
       usage: { input_tokens: 327, output_tokens: 162 },
     });
+  });
+
+  it('a recorded interrupt of the agent’s own tool: the run is interrupted, not waiting for the frontend; resumed, its result links', () => {
+    const paused = decodeBytes(readExternalFixture('ag-ui/dojo/strands-interrupt-paused.sse')).blocks;
+    expect(paused.some((b) => b.kind === 'awaiting_frontend_tools')).toBe(false);
+    expect(paused.find((b) => b.kind === 'message')?.parsed).toMatchObject({
+      status: 'interrupted',
+      stop_reason: 'interrupt',
+    });
+    const resumed = decodeBytes(readExternalFixture('ag-ui/dojo/strands-interrupt-resumed.sse')).blocks;
+    const call = resumed.find((b) => b.kind === 'tool_call');
+    expect(resumed.find((b) => b.kind === 'tool_result')).toMatchObject({ toolId: 'id-4', linkedBlock: call?.id });
+    expect(resumed.filter((b) => b.kind === 'message').map((b) => (b.parsed as { status: string }).status)).toEqual([
+      'interrupted',
+      'completed',
+    ]);
   });
 });

@@ -82,8 +82,8 @@ export function createAgUiDecoder(callbacks: DialectCallbacks, options: DialectO
     STATE_SNAPSHOT: (ctx, type, event) => state.snapshot(ctx, type, event),
     STATE_DELTA: (ctx, type, event) => state.delta(ctx, type, event),
     MESSAGES_SNAPSHOT: (ctx, type, event) => {
-      tools.answeredBy(event['messages']);
       passThrough(ctx, type, event);
+      tools.answeredBy(ctx, type, event['messages']);
     },
     RUN_STARTED: (ctx, type, event) => lifecycle.started(ctx, type, event),
     RUN_FINISHED: (ctx, type, event) => lifecycle.finished(ctx, type, event),

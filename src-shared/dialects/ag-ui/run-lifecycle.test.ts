@@ -194,4 +194,38 @@ describe('a run that finishes with calls no result answered waits for the fronte
       awaited([agUi('RUN_STARTED', RUN), ...call('c1', '{}'), agUi('RUN_ERROR', { message: 'x' })]),
     ).toBeUndefined();
   });
+
+  it('where RUN_STARTED echoes the input, only the calls of its tools: the agent runs its own', () => {
+    const input = { ...RUN, messages: [], tools: [{ name: 'user_confirm', description: 'Asks', parameters: {} }] };
+    const own = [
+      agUi('TOOL_CALL_START', { toolCallId: 's1', toolCallName: 'search' }),
+      agUi('TOOL_CALL_END', { toolCallId: 's1' }),
+    ];
+    const events = [agUi('RUN_STARTED', { ...RUN, input }), ...call('c1', '{}'), ...own, agUi('RUN_FINISHED', RUN)];
+    expect(awaited(events)).toEqual([{ toolUseId: 'c1', name: 'user_confirm', input: {} }]);
+    const none = [agUi('RUN_STARTED', { ...RUN, input: { ...input, tools: [] } }), ...own, agUi('RUN_FINISHED', RUN)];
+    expect(awaited(none)).toBeUndefined();
+    expect(endLabel(decodeAgUi(none))).toBe('done');
+  });
+
+  it('not in a run interrupted for a resume (outcome interrupt), unless the call is of a frontend tool', () => {
+    const interrupt = { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'user_confirm' }] };
+    const interrupted = [
+      agUi('RUN_STARTED', RUN),
+      ...call('c1', '{}'),
+      agUi('RUN_FINISHED', { ...RUN, outcome: interrupt }),
+    ];
+    expect(awaited(interrupted)).toBeUndefined();
+    const result = decodeAgUi(interrupted);
+    expect(endLabel(result)).toBe('done');
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({ status: 'interrupted' });
+    // The draft's bare string outcome is read the same.
+    expect(
+      awaited([...interrupted.slice(0, -1), agUi('RUN_FINISHED', { ...RUN, outcome: 'interrupt' })]),
+    ).toBeUndefined();
+    const input = { ...RUN, tools: [{ name: 'user_confirm' }] };
+    expect(awaited([agUi('RUN_STARTED', { ...RUN, input }), ...interrupted.slice(1)])?.map((t) => t.toolUseId)).toEqual(
+      ['c1'],
+    );
+  });
 });

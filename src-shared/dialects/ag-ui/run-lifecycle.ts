@@ -38,6 +38,8 @@ export class RunLifecycle {
   private outsideReported = false;
   /** The calls the last finished run left without a result: the frontend's to answer. */
   private pending: EndedCall[] = [];
+  /** The names of the frontend's tools, when RUN_STARTED echoes its input's `tools`. */
+  private frontendTools: ReadonlySet<string> | undefined;
   private readonly spans = new Map<string, { frame: number; at: DiagnosticLocation }>();
 
   constructor(
@@ -94,6 +96,7 @@ export class RunLifecycle {
     this.outsideReported = false;
     this.pending = [];
     this.open(ctx, id);
+    this.frontendTools = toolNamesOf(event['input']);
     if ('input' in event) this.parts.state.fromInput(event['input']);
     this.context(ctx).wire(type, event, unified('stream.message_start', { response_id: id }, { kind: 'run' }));
   }
@@ -108,8 +111,9 @@ export class RunLifecycle {
       this.open(ctx, optionalString(event, 'runId') ?? '', 0);
     }
     const clock = this.clock as MessageClock;
-    this.pending = this.endParts(ctx, 'finished', `before ${type} (event ${ctx.frame.seq})`);
+    const unanswered = this.endParts(ctx, 'finished', `before ${type} (event ${ctx.frame.seq})`);
     const outcome = outcomeOf(event['outcome']);
+    this.pending = this.awaitedOf(unanswered, outcome);
     clock.status = outcome === 'cancelled' ? 'cancelled' : outcome === 'interrupt' ? 'interrupted' : 'completed';
     clock.stopReason = outcome ?? 'success';
     this.addUsage(clock, event['usage']);
@@ -214,6 +218,18 @@ export class RunLifecycle {
     );
   }
 
+  /**
+   * Which of a finished run's unanswered calls wait for the frontend: where the input's
+   * `tools` are known, the calls of those tools only (the agent's own tools run on the
+   * server); where they are not, every call of a run that finished, but none of a run that
+   * was interrupted, which waits for a `resume` of its interrupts, not for tool messages.
+   */
+  private awaitedOf(unanswered: EndedCall[], outcome: string | undefined): EndedCall[] {
+    const tools = this.frontendTools;
+    if (tools) return unanswered.filter((call) => tools.has(call.name));
+    return outcome === 'interrupt' ? [] : unanswered;
+  }
+
   private open(ctx: ProviderEventContext, id: string, startedAt = ctx.frame.receivedAt): void {
     this.runId = id;
     this.onRun(id);
@@ -271,6 +287,16 @@ export class RunLifecycle {
 function outcomeOf(outcome: unknown): string | undefined {
   if (typeof outcome === 'string') return outcome;
   return isJsonObject(outcome) && typeof outcome['type'] === 'string' ? outcome['type'] : undefined;
+}
+
+/** The names of the tools a RunAgentInput offers (`tools[].name`); undefined when it lists none. */
+function toolNamesOf(input: unknown): ReadonlySet<string> | undefined {
+  const tools = isJsonObject(input) ? input['tools'] : undefined;
+  if (!Array.isArray(tools)) return undefined;
+  const names = new Set<string>();
+  for (const tool of tools as unknown[])
+    if (isJsonObject(tool) && typeof tool['name'] === 'string') names.add(tool['name']);
+  return names;
 }
 
 /** A call's arguments as the input the answer panel shows: parsed when they parse, the text when not. */

@@ -140,4 +140,47 @@ describe('provider.block-not-started, block-started-twice, delta-after-stop, blo
     // Its first END closed arguments that did not parse yet; the reopened block holds them whole.
     expect(rulesOf(decoded)).toEqual(['provider.tool-args-invalid', 'tool.call-without-result']);
   });
+
+  it("a MESSAGES_SNAPSHOT's tool message answers a call of this run no TOOL_CALL_RESULT answered: its result, once", () => {
+    const snapshot = (...ids: string[]) =>
+      agUi('MESSAGES_SNAPSHOT', {
+        messages: [
+          { id: 'u1', role: 'user', content: 'What time is it?' },
+          ...ids.map((id) => ({ id: `t-${id}`, role: 'tool', toolCallId: id, content: `answer ${id}` })),
+        ],
+      });
+    // `old` answers a call of an earlier run (not in this stream): the snapshot's history, no result here.
+    const decoded = decodeAgUi(
+      inRun(
+        start('a'),
+        args('a', '{}'),
+        end('a'),
+        snapshot('old', 'a'),
+        snapshot('old', 'a'),
+        agUi('TEXT_MESSAGE_START', { messageId: 'm', role: 'assistant' }),
+        agUi('TEXT_MESSAGE_END', { messageId: 'm' }),
+      ),
+    );
+    expect(rulesOf(decoded)).toEqual([]);
+    const results = decoded.blocks.filter((b) => b.kind === 'tool_result');
+    expect(results.map((b) => [b.toolId, b.name, b.content])).toEqual([['a', 'search', 'answer a']]);
+    expect(decoded.blocks.find((b) => b.kind === 'tool_call')?.linkedBlock).toBe(results[0]?.id);
+    // A TOOL_CALL_RESULT came first: the snapshot repeats it, nothing more.
+    const streamed = decodeAgUi(inRun(start('a'), end('a'), result('a', 'streamed'), snapshot('a')));
+    expect(streamed.blocks.filter((b) => b.kind === 'tool_result').map((b) => b.content)).toEqual(['streamed']);
+  });
+
+  it('a TOOL_CALL_RESULT without content is reported; a result field sent instead is shown as the result', () => {
+    const noContent = (fields: Record<string, unknown>) =>
+      decodeAgUi(inRun(start('a'), end('a'), agUi('TOOL_CALL_RESULT', { toolCallId: 'a', ...fields })));
+    const instead = noContent({ result: '2026-02-06 01:57:27' });
+    expect(rulesOf(instead)).toEqual(['provider.invalid-event']);
+    expect(instead.diagnostics[0]?.message).toContain('its result field is shown as the result');
+    expect(instead.blocks.find((b) => b.kind === 'tool_result')?.content).toBe('2026-02-06 01:57:27');
+    const empty = noContent({});
+    expect(rulesOf(empty)).toEqual(['provider.invalid-event']);
+    expect(empty.diagnostics[0]?.message).toContain('the result is empty');
+    // must not: a content that is an empty string is a content.
+    expect(rulesOf(noContent({ content: '' }))).toEqual([]);
+  });
 });

@@ -163,9 +163,34 @@ export class ToolCalls {
 
   result(ctx: ProviderEventContext, type: string, event: WireEvent): void {
     const id = optionalString(event, 'toolCallId');
-    const content = event['content'];
-    const messageId = optionalString(event, 'messageId');
     if (id !== undefined) this.answered.add(id);
+    this.emitResult(ctx, type, id, contentOf(ctx, type, event), optionalString(event, 'messageId'));
+  }
+
+  /**
+   * A MESSAGES_SNAPSHOT's tool messages answer the calls they name. One that answers a call of
+   * this run no TOOL_CALL_RESULT answered is that call's result (an agent may send its results
+   * only in snapshots): it is shown as one, after the snapshot, once.
+   */
+  answeredBy(ctx: ProviderEventContext, type: string, messages: unknown): void {
+    if (!Array.isArray(messages)) return;
+    for (const message of messages as unknown[]) {
+      if (!isJsonObject(message) || message['role'] !== 'tool' || typeof message['toolCallId'] !== 'string') continue;
+      const id = message['toolCallId'];
+      const ofThisRun = this.open.has(id) || this.ended.has(id);
+      if (this.answered.has(id)) continue;
+      this.answered.add(id);
+      if (ofThisRun) this.emitResult(ctx, type, id, message['content'], optionalString(message, 'id'));
+    }
+  }
+
+  private emitResult(
+    ctx: ProviderEventContext,
+    type: string,
+    id: string | undefined,
+    content: unknown,
+    messageId: string | undefined,
+  ): void {
     const name = id === undefined ? undefined : (this.open.get(id)?.name ?? this.ended.get(id)?.name);
     ctx.emit(
       {
@@ -183,14 +208,6 @@ export class ToolCalls {
         phase: 'completed',
       }),
     );
-  }
-
-  /** A MESSAGES_SNAPSHOT's tool messages answer the calls they name. */
-  answeredBy(messages: unknown): void {
-    if (!Array.isArray(messages)) return;
-    for (const message of messages as unknown[])
-      if (isJsonObject(message) && message['role'] === 'tool' && typeof message['toolCallId'] === 'string')
-        this.answered.add(message['toolCallId']);
   }
 
   /**
@@ -286,4 +303,18 @@ export class ToolCalls {
       kind: 'input_json_delta',
     });
   }
+}
+
+/**
+ * A TOOL_CALL_RESULT's `content`, which the protocol requires. Without it the result is
+ * reported, and a `result` field (which some servers send instead) is shown in its place.
+ */
+function contentOf(ctx: ProviderEventContext, type: string, event: WireEvent): unknown {
+  if (event['content'] !== undefined) return event['content'];
+  const instead = event['result'];
+  ctx.report(
+    'provider.invalid-event',
+    `${type} in event ${ctx.frame.seq} has no content, where a client reads the result${instead !== undefined ? '; its result field is shown as the result' : '; the result is empty'}.`,
+  );
+  return instead;
 }
