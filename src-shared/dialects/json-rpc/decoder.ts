@@ -76,6 +76,12 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
   let sawEventIds = false;
   /** A notification or request from the server came: the stream is MCP's (see awaitedEnd). */
   let sawServerMessage = false;
+  /**
+   * The stream opened with the old HTTP+SSE transport's `endpoint` event: it is the session's
+   * one channel, carrying the responses to every POST, and has no end of its own (it lasts
+   * until either side closes it), so no response ends it.
+   */
+  let channel = false;
   let lastFrame: Frame | undefined;
   const recent = new RecentArtifactChunk<ChunkMeaning>();
   const readShapes = options.readShapes !== false;
@@ -91,7 +97,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
     endStream(ended, end) {
       ended.ended = true;
       ended.endFrame = context().frame.seq;
-      callbacks.onStreamEnd?.(end);
+      if (!channel) callbacks.onStreamEnd?.(end);
     },
     summarise(ended, outcome) {
       writer.close(context());
@@ -135,7 +141,10 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
     const ctx = (eventContext ??= new ProviderEventContext(frame, callbacks, agent)).next(frame, agent);
     if (readContinuedChunk(ctx, frame)) return;
     // The old HTTP+SSE transport (MCP 2024-11-05) opens its stream with the URL to POST to.
-    if (frame.event === 'endpoint') return ctx.wire('endpoint', { uri: frame.data });
+    if (frame.event === 'endpoint') {
+      channel = true;
+      return ctx.wire('endpoint', { uri: frame.data });
+    }
     if (isBlank(frame.data)) return ctx.wire(frame.id === '' ? 'empty' : 'priming', { id: frame.id });
     let value: unknown;
     try {
@@ -278,10 +287,12 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
   /** The next exchange of a capture that holds several: said once, and the stream is open again until it ends. */
   function nextExchange(previous: Exchange, begun?: Exchange): Exchange {
     const ctx = context();
-    ctx.report(
-      'provider.next-message',
-      `Event ${ctx.frame.seq} begins a new exchange after ${previous.label === '' ? 'the exchange' : `exchange ${previous.label}`} ended in event ${previous.endFrame}: the capture holds several, decoded one after another.`,
-    );
+    // On the old transport's channel one exchange after another is the protocol's way.
+    if (!channel)
+      ctx.report(
+        'provider.next-message',
+        `Event ${ctx.frame.seq} begins a new exchange after ${previous.label === '' ? 'the exchange' : `exchange ${previous.label}`} ended in event ${previous.endFrame}: the capture holds several, decoded one after another.`,
+      );
     callbacks.onStreamResumed?.();
     exchange = begun ?? new Exchange(ctx.frame.receivedAt);
     return exchange;
@@ -320,6 +331,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
   function end(): void {
     const ctx = eventContext;
     if (!ctx || !lastFrame) return;
+    if (channel) callbacks.onTransportEnd?.();
     if (stray) {
       afterEnd(stray.previous, stray.at, stray.frame, stray.count);
       return;

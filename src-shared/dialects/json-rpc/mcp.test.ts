@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readProviderFixture } from '../../../src-main/testing/provider-streams';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import { decodeEvents, rawEvent, rpcEvent } from './test-events';
+import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
+import type { DecodeResult } from '../../pipeline/types';
+
+const endOf = (result: DecodeResult) =>
+  endStatusOf({ stream: result.ends.at(-1)?.stream ?? null, ...blockEndFacts(result.blocks, result.ends.length - 1) });
 
 const progress = (value: number, token: string | number = 'tok'): string =>
   rpcEvent({
@@ -111,6 +116,22 @@ describe('MCP Streamable HTTP onto the unified surface and blocks', () => {
       ['message', { id: '1' }],
     ]);
     expect(result1.diagnostics).toEqual([]);
+  });
+
+  it("the old transport's channel (an endpoint event first) carries response after response and has no end: ended, never done", () => {
+    const channel = [
+      'event: endpoint\ndata: /messages/?session_id=1bed\n\n',
+      rpcEvent({ id: 0, result: { protocolVersion: '2024-11-05', capabilities: {} } }),
+      rpcEvent({ id: 1, result: { tools: [] } }),
+      rpcEvent({ id: 2, result: { content: [{ type: 'text', text: 'Hello, Teddy 🐶' }], isError: false } }),
+    ];
+    const decoded = decodeEvents(channel);
+    // Each response ends its exchange; one after another is the channel's way, not a second capture.
+    expect(decoded.diagnostics).toEqual([]);
+    expect(decoded.blocks.filter((b) => b.kind === 'message')).toHaveLength(3);
+    expect(endOf(decoded)).toMatchObject({ kind: 'ended' });
+    // must not: a Streamable HTTP stream (no endpoint event) still ends at its response.
+    expect(endOf(decodeEvents(channel.slice(1, 2))).kind).toBe('done');
   });
 
   it('a batch (a JSON array of messages) is decoded message by message', () => {
