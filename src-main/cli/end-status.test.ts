@@ -135,3 +135,13 @@ describe("inspect ends a leg as this inspector's envelope export says, as the ap
     }
   });
 });
+
+describe("inspect's block sizes", () => {
+  it('are UTF-8 bytes, in JSON and in text, not UTF-16 code units', async () => {
+    const text = 'Hello, Teddy 🐶 é';
+    const stream = `data: ${JSON.stringify({ type: 'text', agent: 'a', final: true, delta: text })}\n\ndata: [DONE]\n\n`;
+    const json = JSON.parse((await run(['inspect', '--json', '-'], stream)).out) as { blocks: { bytes: number }[] };
+    expect(json.blocks.map((b) => b.bytes)).toEqual([Buffer.byteLength(text)]); // 20, where text.length is 17
+    expect((await run(['inspect', '-'], stream)).out).toMatch(/ 20 bytes$/m);
+  });
+});

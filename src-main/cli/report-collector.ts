@@ -1,3 +1,4 @@
+import { utf8ByteLength } from '../../src-shared/text/utf8';
 import { SEVERITY_RANK } from '../../src-shared/diagnostics/severity';
 import type { Diagnostic } from '../../src-shared/diagnostics/types';
 import type { MessageSummary } from '../../src-shared/dialects/provider/message-summary';
@@ -68,7 +69,7 @@ export function createReportCollector() {
         agent: b.agent,
         kind: b.kind,
         status: b.status,
-        bytes: b.content.length,
+        bytes: utf8ByteLength(b.content),
         ...(b.name !== undefined ? { name: b.name } : {}),
         ...(b.toolId !== undefined ? { toolId: b.toolId } : {}),
         ...(b.segments ? { segments: segmentCounts(b.segments) } : {}),

@@ -166,7 +166,7 @@ export function formatReport(report: InspectReport, file: string): string {
             .join(', ')}`
         : '';
     out.push(
-      `  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} chars${label ? `  ${label}` : ''}${segments}`,
+      `  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} bytes${label ? `  ${label}` : ''}${segments}`,
     );
   }
   out.push('', report.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none');

@@ -78,6 +78,30 @@ describe('the demo scenarios', () => {
     expect(status(decodeBytes(readProviderFixture(`ollama/${scenario}.txt`)))).toBe(expected);
   });
 
+  it("the done line's count of prompt tokens read from the cache is kept in the usage", () => {
+    const done = {
+      model: 'llama3.2:3b',
+      created_at: '2026-09-25T20:37:48.027236413Z',
+      message: { role: 'assistant', content: '' },
+      done: true,
+      done_reason: 'stop',
+      prompt_eval_count: 28,
+      prompt_eval_cached_count: 27,
+      eval_count: 3,
+    };
+    const line = (content: string) =>
+      JSON.stringify({
+        model: 'llama3.2:3b',
+        created_at: '2026-09-25T20:37:47.969Z',
+        message: { role: 'assistant', content },
+        done: false,
+      });
+    const result = decodeBytes(encodeUtf8(`${line('Hello')}\n${JSON.stringify(done)}\n`));
+    expect(summary(result)).toMatchObject({
+      usage: { input_tokens: 28, output_tokens: 3, prompt_eval_count: 28, prompt_eval_cached_count: 27, eval_count: 3 },
+    });
+  });
+
   it('text: one text block, and the message with its model, stop reason and usage', () => {
     const result = decodeBytes(readProviderFixture('ollama/text.txt'));
     expect(result.blocks.map((b) => [b.kind, b.status, b.content])).toEqual([

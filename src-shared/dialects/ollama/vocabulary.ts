@@ -52,6 +52,8 @@ const USAGE_FIELDS = [
   'total_duration',
   'load_duration',
   'prompt_eval_count',
+  // The prompt tokens read from the cache (recorded from llama3.2:3b; earlier servers omit it).
+  'prompt_eval_cached_count',
   'prompt_eval_duration',
   'eval_count',
   'eval_duration',
