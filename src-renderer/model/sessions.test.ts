@@ -32,21 +32,22 @@ describe('sessions model: batches, the list, status routing', () => {
     scheduler.advance(FILE_LOAD_INTERVAL_MS);
     scheduler.frame();
     expect(file.getSnapshot().total).toBe(20);
-    // A batch every frame (16 ms): applied at every other frame, each time all that came.
+    // A batch every frame (16 ms): applied once LIVE_INTERVAL_MS (50) has passed, at every
+    // fourth frame, each time all that came.
     scheduler.advance(FILE_LOAD_INTERVAL_MS);
     const applied: number[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 9; i++) {
       model.receiveBatch({ ...batch(i * 5, 5), sessionId: 's2' });
       scheduler.frame();
       applied.push(live.getSnapshot().total);
       scheduler.advance(16);
     }
-    expect(applied).toEqual([5, 5, 15, 15, 25, 25]);
+    expect(applied).toEqual([5, 5, 5, 5, 25, 25, 25, 25, 45]);
     // A batch less often than that: applied at its next frame.
     scheduler.advance(LIVE_INTERVAL_MS);
-    model.receiveBatch({ ...batch(30, 5), sessionId: 's2' });
+    model.receiveBatch({ ...batch(45, 5), sessionId: 's2' });
     scheduler.frame();
-    expect(live.getSnapshot().total).toBe(35);
+    expect(live.getSnapshot().total).toBe(50);
   });
 
   it('keeps sessions newest first and drops the active id when its session goes away', () => {

@@ -38,13 +38,15 @@ export const FILE_LOAD_INTERVAL_MS = 250;
 const HELD_LIST = 'list';
 
 /**
- * A live session's batches are applied at most this often: every other frame at 60 Hz, and
+ * A live session's batches are applied at most this often: every third or fourth frame at 60 Hz, and
  * at the next frame when they come less often. A fast stream changes every row on view at
- * every update, about 20 ms of the page's own work; at every frame the page alone would take
- * a core from the session worker and host that it shares two with, and each of those frames
- * would wait for a core past 50 ms. Arrival → painted grows by at most one frame.
+ * every update, about 17 ms of the page's own work and as much again of raster; more often,
+ * the page takes a core from the session worker and host that it shares two with, the host
+ * falls behind and the backlog sets the latency (the live firehose at 25 ms: p95 arrival →
+ * painted 1.6–2.0 s at load 4–5; at 50 ms 0.4–0.5 s: docs/performance.md, "Stop 54").
+ * Arrival → painted grows by at most this interval.
  */
-export const LIVE_INTERVAL_MS = 25;
+export const LIVE_INTERVAL_MS = 50;
 
 /**
  * The sessions the renderer knows: the list main announces, and per session its data store
