@@ -159,6 +159,20 @@ describe('how a stream of runs ends', () => {
   });
 });
 
+describe('RUN_ERROR', () => {
+  it("without message, an error string in its place is the message, said so; with neither, 'no message given'", () => {
+    const failed = (fields: Record<string, unknown>) =>
+      decodeAgUi([agUi('RUN_STARTED', RUN), agUi('RUN_ERROR', { ...RUN, ...fields })]).diagnostics.map(
+        (d) => d.message,
+      );
+    expect(failed({ error: 'content must be None, str, or list' })).toEqual([
+      'Run run-1 ended with RUN_ERROR: content must be None, str, or list (in error, where the protocol names message)',
+    ]);
+    expect(failed({})).toEqual(['Run run-1 ended with RUN_ERROR: no message given']);
+    expect(failed({ message: 'm', error: 'e' })).toEqual(['Run run-1 ended with RUN_ERROR: m']);
+  });
+});
+
 describe('a run that finishes with calls no result answered waits for the frontend', () => {
   const call = (toolCallId: string, args: string): string[] => [
     agUi('TOOL_CALL_START', { toolCallId, toolCallName: 'user_confirm' }),

@@ -135,7 +135,11 @@ export class RunLifecycle {
   }
 
   failed(ctx: ProviderEventContext, type: string, event: WireEvent): void {
-    const message = optionalString(event, 'message') ?? 'no message given';
+    // The protocol names `message`; an `error` string some servers send instead is the message.
+    const named = optionalString(event, 'message');
+    const instead = named === undefined ? optionalString(event, 'error') : undefined;
+    const message =
+      named ?? (instead !== undefined ? `${instead} (in error, where the protocol names message)` : 'no message given');
     const code = optionalString(event, 'code');
     const late = !this.clock && this.closed?.how === 'finished';
     if (this.clock) this.endParts(ctx, 'error', '');
