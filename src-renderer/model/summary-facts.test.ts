@@ -64,4 +64,17 @@ describe('summaryFacts', () => {
     const moderation = { input: { flagged: true, categories: { hate: true } } };
     expect(summaryFacts('meta_final', { moderation }).map(([key]) => key)).not.toContain('moderation');
   });
+
+  it("an interrupted run's interrupts as one fact: each one's reason, else its id; one it cannot read as given", () => {
+    const interrupts = [
+      { id: 'v1:tool_call:1', reason: 'schedule_meeting', metadata: { topic: 'Intro' } },
+      { id: 'approval-2' },
+    ];
+    expect(summaryFacts('message', { status: 'interrupted', stop_reason: 'interrupt', interrupts })).toEqual([
+      ['status', 'interrupted'],
+      ['stop_reason', 'interrupt'],
+      ['interrupts', 'schedule_meeting, approval-2'],
+    ]);
+    expect(summaryFacts('message', { interrupts: { reason: 'x' } })).toEqual([['interrupts', '{"reason":"x"}']]);
+  });
 });

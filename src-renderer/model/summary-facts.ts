@@ -12,6 +12,7 @@ const SUMMARY_FACTS: Record<string, readonly string[]> = {
     'choice_index',
     'status',
     'stop_reason',
+    'interrupts',
     'tokens',
     'time_to_first_token_ms',
     'output_tokens_per_second',
@@ -51,13 +52,32 @@ function withModeration(kind: string, p: Record<string, unknown>): Record<string
 }
 
 /**
+ * An interrupted run's interrupts as one fact: each one's reason (or id), `schedule_meeting`
+ * (the whole of each, with its metadata, is in the JSON).
+ */
+function withInterrupts(kind: string, p: Record<string, unknown>): Record<string, unknown> {
+  const interrupts = p['interrupts'];
+  if (kind !== KIND.message || !Array.isArray(interrupts)) return p;
+  const named = (interrupts as unknown[]).map((i) =>
+    isJsonObject(i)
+      ? typeof i['reason'] === 'string'
+        ? i['reason']
+        : typeof i['id'] === 'string'
+          ? i['id']
+          : '?'
+      : '?',
+  );
+  return named.length > 0 ? { ...p, interrupts: named.join(', ') } : p;
+}
+
+/**
  * The facts shown on a JSON block's first line, in the order a reader looks for them. A field
  * without a value (absent, null or an empty string: a v4 data stream names no model) is left
  * out, not shown as a label with nothing after it.
  */
 export function summaryFacts(kind: string, parsed: unknown): [string, string][] {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return [];
-  const p = withModeration(kind, withTokens(kind, parsed as Record<string, unknown>));
+  const p = withInterrupts(kind, withModeration(kind, withTokens(kind, parsed as Record<string, unknown>)));
   const wanted = SUMMARY_FACTS[kind] ?? SUMMARY_FACTS['meta_final'] ?? [];
   const out: [string, string][] = [];
   for (const key of wanted) {

@@ -232,11 +232,19 @@ describe('a run that finishes with calls no result answered waits for the fronte
     expect(awaited(interrupted)).toBeUndefined();
     const result = decodeAgUi(interrupted);
     expect(endLabel(result)).toBe('done');
-    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({ status: 'interrupted' });
-    // The draft's bare string outcome is read the same.
-    expect(
-      awaited([...interrupted.slice(0, -1), agUi('RUN_FINISHED', { ...RUN, outcome: 'interrupt' })]),
-    ).toBeUndefined();
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({
+      status: 'interrupted',
+      interrupts: interrupt.interrupts,
+    });
+    // The draft's bare string outcome is read the same, its one `interrupt` beside it.
+    const draft = [
+      ...interrupted.slice(0, -1),
+      agUi('RUN_FINISHED', { ...RUN, outcome: 'interrupt', interrupt: { id: 'i2' } }),
+    ];
+    expect(awaited(draft)).toBeUndefined();
+    expect(decodeAgUi(draft).blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({
+      interrupts: [{ id: 'i2' }],
+    });
     const input = { ...RUN, tools: [{ name: 'user_confirm' }] };
     expect(awaited([agUi('RUN_STARTED', { ...RUN, input }), ...interrupted.slice(1)])?.map((t) => t.toolUseId)).toEqual(
       ['c1'],

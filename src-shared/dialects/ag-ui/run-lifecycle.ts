@@ -116,6 +116,7 @@ export class RunLifecycle {
     this.pending = this.awaitedOf(unanswered, outcome);
     clock.status = outcome === 'cancelled' ? 'cancelled' : outcome === 'interrupt' ? 'interrupted' : 'completed';
     clock.stopReason = outcome ?? 'success';
+    if (outcome === 'interrupt') clock.interrupts = interruptsOf(event);
     this.addUsage(clock, event['usage']);
     this.runs.end(ctx);
     const end = this.context(ctx);
@@ -291,6 +292,13 @@ export class RunLifecycle {
 function outcomeOf(outcome: unknown): string | undefined {
   if (typeof outcome === 'string') return outcome;
   return isJsonObject(outcome) && typeof outcome['type'] === 'string' ? outcome['type'] : undefined;
+}
+
+/** What an interrupted run waits on: 1.1's `outcome.interrupts`, or the draft's one `interrupt` beside the bare outcome. */
+function interruptsOf(event: WireEvent): unknown {
+  const outcome = event['outcome'];
+  if (isJsonObject(outcome) && outcome['interrupts'] !== undefined) return outcome['interrupts'];
+  return event['interrupt'] === undefined ? undefined : [event['interrupt']];
 }
 
 /** The names of the tools a RunAgentInput offers (`tools[].name`); undefined when it lists none. */

@@ -15,6 +15,8 @@ export interface MessageSummary {
   incomplete_details?: unknown;
   /** The moderation of the response's input and output (the Responses API's `moderation`), as the API gave it. */
   moderation?: unknown;
+  /** What a run interrupted for its application to resume (AG-UI's `outcome` interrupt), as the stream gave it. */
+  interrupts?: unknown;
   time_to_first_token_ms?: number;
   duration_ms?: number;
   output_tokens_per_second?: number;
@@ -39,6 +41,7 @@ export class MessageClock {
   error: unknown;
   incompleteDetails: unknown;
   moderation: unknown;
+  interrupts: unknown;
   private firstTokenAt: number | undefined;
 
   constructor(private readonly startedAt: number) {}
@@ -67,6 +70,7 @@ export class MessageClock {
     if (this.incompleteDetails !== undefined && this.incompleteDetails !== null)
       summary.incomplete_details = this.incompleteDetails;
     if (this.moderation !== undefined && this.moderation !== null) summary.moderation = this.moderation;
+    if (this.interrupts !== undefined) summary.interrupts = this.interrupts;
     if (this.firstTokenAt !== undefined && this.startedAt > 0)
       summary.time_to_first_token_ms = this.firstTokenAt - this.startedAt;
     if (this.startedAt > 0 && endedAt >= this.startedAt) summary.duration_ms = endedAt - this.startedAt;
