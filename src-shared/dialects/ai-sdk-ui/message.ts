@@ -144,6 +144,7 @@ export class AiSdkMessage {
   addMetadata(metadata: unknown): void {
     this.metadata =
       isJsonObject(metadata) && isJsonObject(this.metadata) ? { ...this.metadata, ...metadata } : metadata;
+    if (this.clock) this.clock.metadata = this.metadata;
     if (!this.clock || !isJsonObject(metadata)) return;
     const model = metadata['model'] ?? metadata['modelId'];
     if (typeof model === 'string') this.clock.model = model;

@@ -74,12 +74,16 @@ const MORE: readonly Recorded[] = [
     summary: stop,
   },
   {
-    // Metadata without a model or usage: the summary has nothing of it to show.
+    // Metadata without a model or usage: the summary keeps it whole, merged part by part as
+    // useChat merges it into message.metadata.
     name: 'vercel-ai/ui-message-stream-metadata.sse',
     rules: [],
     end: 'done',
     blocks: [['text', 'Hello, world!']],
-    summary: stop,
+    summary: {
+      ...stop,
+      metadata: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`key${i + 1}`, `value${i + 1}`])),
+    },
   },
   {
     name: 'vercel-ai/ui-message-stream-approval.sse',

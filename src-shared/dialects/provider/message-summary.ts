@@ -17,6 +17,8 @@ export interface MessageSummary {
   moderation?: unknown;
   /** What a run interrupted for its application to resume (AG-UI's `outcome` interrupt), as the stream gave it. */
   interrupts?: unknown;
+  /** What the server attached to the message (the AI SDK's `messageMetadata`, merged as useChat merges it). */
+  metadata?: unknown;
   time_to_first_token_ms?: number;
   duration_ms?: number;
   output_tokens_per_second?: number;
@@ -42,6 +44,7 @@ export class MessageClock {
   incompleteDetails: unknown;
   moderation: unknown;
   interrupts: unknown;
+  metadata: unknown;
   private firstTokenAt: number | undefined;
 
   constructor(private readonly startedAt: number) {}
@@ -71,6 +74,7 @@ export class MessageClock {
       summary.incomplete_details = this.incompleteDetails;
     if (this.moderation !== undefined && this.moderation !== null) summary.moderation = this.moderation;
     if (this.interrupts !== undefined) summary.interrupts = this.interrupts;
+    if (this.metadata !== undefined) summary.metadata = this.metadata;
     if (this.firstTokenAt !== undefined && this.startedAt > 0)
       summary.time_to_first_token_ms = this.firstTokenAt - this.startedAt;
     if (this.startedAt > 0 && endedAt >= this.startedAt) summary.duration_ms = endedAt - this.startedAt;
