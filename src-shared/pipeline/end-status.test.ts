@@ -145,7 +145,7 @@ describe('end status: truncated and failed streams are never "done"', () => {
       /^The stream ended with an error in event 3: api_error: Internal server error$/,
     ],
     ['openai-responses/text-annotations.sse', 'done', /^The stream ended with response\.completed\.$/],
-    ['openai-responses/failed.sse', 'error', /failed: The model failed to generate a response/],
+    ['openai-responses/failed.sse', 'error', /server_error: The model failed to generate a response/],
     [
       'openai-responses/incomplete.sse',
       'incomplete',

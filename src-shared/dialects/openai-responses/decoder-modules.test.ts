@@ -208,7 +208,12 @@ describe('terminal outcome', () => {
         { status: 'failed', error: { code: 'server_error', message: 'boom' } },
         failed.ctx,
       ),
-    ).toEqual({ event: 'response.failed', error: 'failed: boom' });
+    ).toEqual({ event: 'response.failed', error: 'server_error: boom' });
+    // Without a code, what it is: failed.
+    expect(
+      recordTerminalOutcome(new MessageClock(1), 'response.failed', { error: { message: 'boom' } }, context().ctx)
+        .error,
+    ).toBe('failed: boom');
     expect(failed.findings).toMatchObject([
       { rule: 'provider.response-failed', message: 'The response failed (server_error): boom' },
     ]);

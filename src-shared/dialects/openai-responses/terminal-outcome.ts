@@ -36,11 +36,14 @@ export function recordTerminalOutcome(
     );
   }
   response.stopReason ??= response.status;
-  if (type === 'response.failed')
+  if (type === 'response.failed') {
+    // Named by its code, as an error event is (the status says "failed" already).
+    const error = objectField(body, 'error');
     return {
       event: type,
-      error: `failed: ${stringField(objectField(body, 'error'), 'message') || 'no error message given'}`,
+      error: `${stringField(error, 'code') || 'failed'}: ${stringField(error, 'message') || 'no error message given'}`,
     };
+  }
   if (type === 'response.incomplete')
     return { event: type, incomplete: `incomplete_details.reason ${jsonText(response.stopReason)}` };
   return { event: type };
