@@ -70,6 +70,7 @@ export function startBlock(s: MessagesStream, ctx: ProviderEventContext, event: 
     input: [],
     kept: s.assistant.start(index, start),
   };
+  s.contentStarted = true;
   const previous = s.blocks.start(index, block);
   if (previous)
     ctx.report(

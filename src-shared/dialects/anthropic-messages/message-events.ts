@@ -29,6 +29,8 @@ export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event
   s.assistant = new AssistantBlocks();
   s.waiting = undefined;
   s.stopReasonFrame = undefined;
+  s.stopDetails = undefined;
+  s.contentStarted = false;
   message.model = stringField(body, 'model');
   message.addUsage(body['usage']);
   s.contextFor(ctx.frame).wire('message_start', event, unified('stream.message_start', s.ids()));
@@ -52,10 +54,17 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
     }
   }
   const cutBy = cutShortBy(CUT_SHORT_BY, stopReason);
+  const details = objectField(delta, 'stop_details');
+  if (stopReason !== undefined) {
+    const { type: _type, ...given } = details;
+    s.stopDetails = Object.keys(given).length > 0 ? given : undefined;
+  }
   if (cutBy !== undefined)
     ctx.report(
       'provider.response-incomplete',
-      `message_delta in event ${ctx.frame.seq} stops the message with stop_reason ${jsonText(stopReason)}: ${cutBy} cut its output short.`,
+      `message_delta in event ${ctx.frame.seq} stops the message with stop_reason ${jsonText(stopReason)}: ${
+        !s.contentStarted ? `${cutBy} stopped it before any output` : `${cutBy} cut its output short`
+      }${explained(details)}.`,
     );
   const usage = objectField(event, 'usage');
   ctx.wire(
@@ -80,7 +89,7 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
   const cutBy = cutShortBy(CUT_SHORT_BY, stopReason);
   if (s.message) {
     s.message.status = cutBy === undefined ? 'completed' : 'incomplete';
-    if (cutBy !== undefined) s.message.incompleteDetails = { reason: stopReason };
+    if (cutBy !== undefined) s.message.incompleteDetails = { reason: stopReason, ...s.stopDetails };
   }
   s.emitSummary(ctx);
   s.waiting =
@@ -92,10 +101,18 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
       ? { event: 'message_stop' }
       : {
           event: 'message_stop',
-          incomplete: `stop_reason ${jsonText(stopReason)} (${cutBy})`,
+          incomplete: `stop_reason ${jsonText(stopReason)} (${cutBy}${s.contentStarted ? '' : ', before any output'})`,
           incompleteFrame: s.stopReasonFrame,
         },
   );
+}
+
+/** What a stop's `stop_details` says of it (a refusal's category and explanation), as a clause. */
+function explained(details: Record<string, unknown>): string {
+  const category = stringField(details, 'category');
+  const explanation = stringField(details, 'explanation');
+  if (category === '' && explanation === '') return '';
+  return ` (${[category, explanation].filter((part) => part !== '').join(': ')})`;
 }
 
 /** An `error` event: the stream ends by it. */

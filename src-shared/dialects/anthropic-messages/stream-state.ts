@@ -46,6 +46,10 @@ export class MessagesStream extends ProviderStream {
   waiting: { messageId: string; assistant: AssistantBlocks; pauseTurn: boolean } | undefined;
   /** The message_delta that gave the open message its stop_reason: where a cut short is said to be. */
   stopReasonFrame: number | undefined;
+  /** That message_delta's `stop_details` (a refusal's category and explanation), but its `type`. */
+  stopDetails: Record<string, unknown> | undefined;
+  /** A content block started in the open message (a refusal may stop one that has none). */
+  contentStarted = false;
 
   constructor(callbacks: DialectCallbacks, readShapes: boolean) {
     super(callbacks, { message: 'message', start: 'message_start', terminal: 'message_stop' });

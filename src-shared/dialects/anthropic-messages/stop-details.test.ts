@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { readExternalFixture } from '../../../src-main/testing/fixtures';
+import { readProviderFixture } from '../../../src-main/testing/provider-streams';
+import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
+import { decodeBytes } from '../../pipeline/session-decoder';
+import type { DecodeResult } from '../../pipeline/types';
+
+const cutShort = (result: DecodeResult) =>
+  result.diagnostics.find((d) => d.rule === 'provider.response-incomplete')?.message ?? '';
+const endReason = (result: DecodeResult) =>
+  endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).reason;
+
+describe('a stop that cuts the output short', () => {
+  it('a refusal before any output says so, with what its stop_details explain', () => {
+    const result = decodeBytes(readExternalFixture('anthropic/anthropic-refusal.data-only.sse'));
+    expect(cutShort(result)).toBe(
+      'message_delta in event 2 stops the message with stop_reason "refusal": the streaming safety classifiers stopped it before any output (cyber: This request triggered restrictions on violative cyber content and was blocked under Anthropic\'s Usage Policy.).',
+    );
+    expect(endReason(result)).toContain('stop_reason "refusal" (the streaming safety classifiers, before any output)');
+  });
+
+  it('must not: max_tokens after output cuts it short, and no stop_details is no clause', () => {
+    const result = decodeBytes(readProviderFixture('anthropic-messages/max-tokens.sse'));
+    expect(cutShort(result)).toMatch(/: the max_tokens limit cut its output short\.$/);
+    expect(endReason(result)).not.toContain('before any output');
+  });
+});
