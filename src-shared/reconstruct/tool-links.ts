@@ -62,8 +62,12 @@ export function createToolLinks(
       return;
     }
     result.linkedBlock = callId;
-    // The same id: the result keeps the call's string rather than a copy of its own.
-    if (call) result.toolId = call.toolId;
+    // The same id: the result keeps the call's string rather than a copy of its own, and the
+    // call's name when the result names none (an answer in a later leg or run names only the id).
+    if (call) {
+      result.toolId = call.toolId;
+      if (!result.name && call.name) result.name = call.name;
+    }
     if (call && call.linkedBlock === undefined) {
       call.linkedBlock = result.id;
       changed(call);

@@ -4,7 +4,14 @@ import { readWireEvent } from '../provider/event-context';
 import type { DialectCallbacks, DialectDecoder, DialectOptions } from '../types';
 import { jsonText } from '../../json/tree';
 import { blockDelta, startBlock, stopBlock, STREAMED, streamedDelta } from './block-events';
-import { apiError, messageDelta, messageStart, messageStop } from './message-events';
+import {
+  apiError,
+  beganInsideMessage,
+  MESSAGE_EVENTS,
+  messageDelta,
+  messageStart,
+  messageStop,
+} from './message-events';
 import { pauseOnClientCalls } from './client-calls';
 import { MessagesStream } from './stream-state';
 
@@ -59,6 +66,7 @@ export function createAnthropicMessagesDecoder(
         `Event ${frame.seq} says event: ${frame.event} but its data has type ${jsonText(type)}; decoded by its data.`,
       );
     }
+    if (MESSAGE_EVENTS.has(type) && !s.messages.started) beganInsideMessage(s, ctx, type);
     switch (type) {
       case 'message_start':
         return messageStart(s, ctx, event);

@@ -36,6 +36,30 @@ export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event
   s.contextFor(ctx.frame).wire('message_start', event, unified('stream.message_start', s.ids()));
 }
 
+/** The events inside a message, after its message_start. */
+export const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+]);
+
+/**
+ * An event of a message came before any message_start (a capture that begins inside the
+ * message): reported, as an SDK fails on it, and the message is opened here, its id and model
+ * unknown, so that its stop reason, usage and pause are read as they come.
+ */
+export function beganInsideMessage(s: MessagesStream, ctx: ProviderEventContext, type: string): void {
+  ctx.report(
+    'provider.block-not-started',
+    `${type} in event ${ctx.frame.seq} comes before any message_start: the message was never started (a capture that begins inside it), and a client SDK fails on it. It is decoded as one message whose id and model are unknown.`,
+  );
+  s.messages.start(ctx, '', false);
+  s.openMessage('', 0);
+  s.assistant = new AssistantBlocks();
+}
+
 /** Stop reasons that mean the message's output was cut short, and by what (provider/cut-short.ts). */
 const CUT_SHORT_BY: Readonly<Record<string, string>> = {
   max_tokens: 'the max_tokens limit',

@@ -31,6 +31,11 @@ export class MessageSequence {
     private readonly words: MessageWords,
   ) {}
 
+  /** A message started in this stream. */
+  get started(): boolean {
+    return this.count > 0;
+  }
+
   /** The last message ended (its terminal event, or an error event). */
   get ended(): boolean {
     return this.endedAt !== undefined;
