@@ -154,20 +154,7 @@ const RECORDED: readonly Recorded[] = [
     status: 'incomplete',
     rules: ['provider.response-incomplete'],
     blocks: [],
-    // Its stop_details (but their type) are the incomplete details: why, and what to do.
-    messages: [
-      {
-        status: 'incomplete',
-        stop_reason: 'refusal',
-        incomplete_details: {
-          reason: 'refusal',
-          category: 'cyber',
-          explanation:
-            "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
-          recommended_model: 'claude-fable-5',
-        },
-      },
-    ],
+    messages: [{ status: 'incomplete', stop_reason: 'refusal', incomplete_details: { reason: 'refusal' } }],
   },
   {
     name: 'anthropic-fallback',

@@ -17,6 +17,16 @@ describe('a stop that cuts the output short', () => {
       'message_delta in event 2 stops the message with stop_reason "refusal": the streaming safety classifiers stopped it before any output (cyber: This request triggered restrictions on violative cyber content and was blocked under Anthropic\'s Usage Policy.).',
     );
     expect(endReason(result)).toContain('stop_reason "refusal" (the streaming safety classifiers, before any output)');
+    // Its stop_details (but their type) are the incomplete details: why, and what to do.
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: {
+        reason: 'refusal',
+        category: 'cyber',
+        explanation: expect.stringContaining('violative cyber content') as unknown,
+        recommended_model: 'claude-fable-5',
+      },
+    });
   });
 
   it('must not: max_tokens after output cuts it short, and no stop_details is no clause', () => {
