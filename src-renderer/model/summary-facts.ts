@@ -51,6 +51,13 @@ function withModeration(kind: string, p: Record<string, unknown>): Record<string
   return sides.length > 0 ? { ...p, moderation: sides.join(' · ') } : p;
 }
 
+/** An interrupt's reason, else its id, else `?`. */
+function interruptName(interrupt: unknown): string {
+  if (!isJsonObject(interrupt)) return '?';
+  const { reason, id } = interrupt;
+  return typeof reason === 'string' ? reason : typeof id === 'string' ? id : '?';
+}
+
 /**
  * An interrupted run's interrupts as one fact: each one's reason (or id), `schedule_meeting`
  * (the whole of each, with its metadata, is in the JSON).
@@ -58,15 +65,7 @@ function withModeration(kind: string, p: Record<string, unknown>): Record<string
 function withInterrupts(kind: string, p: Record<string, unknown>): Record<string, unknown> {
   const interrupts = p['interrupts'];
   if (kind !== KIND.message || !Array.isArray(interrupts)) return p;
-  const named = (interrupts as unknown[]).map((i) =>
-    isJsonObject(i)
-      ? typeof i['reason'] === 'string'
-        ? i['reason']
-        : typeof i['id'] === 'string'
-          ? i['id']
-          : '?'
-      : '?',
-  );
+  const named = (interrupts as unknown[]).map(interruptName);
   return named.length > 0 ? { ...p, interrupts: named.join(', ') } : p;
 }
 

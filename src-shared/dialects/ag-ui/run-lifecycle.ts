@@ -137,10 +137,10 @@ export class RunLifecycle {
 
   failed(ctx: ProviderEventContext, type: string, event: WireEvent): void {
     // The protocol names `message`; an `error` string some servers send instead is the message.
-    const named = optionalString(event, 'message');
-    const instead = named === undefined ? optionalString(event, 'error') : undefined;
+    const instead = optionalString(event, 'error');
     const message =
-      named ?? (instead !== undefined ? `${instead} (in error, where the protocol names message)` : 'no message given');
+      optionalString(event, 'message') ??
+      (instead === undefined ? 'no message given' : `${instead} (in error, where the protocol names message)`);
     const code = optionalString(event, 'code');
     const late = !this.clock && this.closed?.how === 'finished';
     if (this.clock) this.endParts(ctx, 'error', '');

@@ -177,10 +177,10 @@ export class ToolCalls {
     for (const message of messages as unknown[]) {
       if (!isJsonObject(message) || message['role'] !== 'tool' || typeof message['toolCallId'] !== 'string') continue;
       const id = message['toolCallId'];
-      const ofThisRun = this.open.has(id) || this.ended.has(id);
       if (this.answered.has(id)) continue;
       this.answered.add(id);
-      if (ofThisRun) this.emitResult(ctx, type, id, message['content'], optionalString(message, 'id'));
+      if (this.open.has(id) || this.ended.has(id))
+        this.emitResult(ctx, type, id, message['content'], optionalString(message, 'id'));
     }
   }
 

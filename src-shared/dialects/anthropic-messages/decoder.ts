@@ -66,7 +66,8 @@ export function createAnthropicMessagesDecoder(
         `Event ${frame.seq} says event: ${frame.event} but its data has type ${jsonText(type)}; decoded by its data.`,
       );
     }
-    if (MESSAGE_EVENTS.has(type) && !s.messages.started) beganInsideMessage(s, ctx, type);
+    // The flag first: once a message started, no event pays for the set lookup.
+    if (!s.messages.started && MESSAGE_EVENTS.has(type)) beganInsideMessage(s, ctx, type);
     switch (type) {
       case 'message_start':
         return messageStart(s, ctx, event);

@@ -87,7 +87,7 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
     ctx.report(
       'provider.response-incomplete',
       `message_delta in event ${ctx.frame.seq} stops the message with stop_reason ${jsonText(stopReason)}: ${
-        !s.contentStarted ? `${cutBy} stopped it before any output` : `${cutBy} cut its output short`
+        s.contentStarted ? `${cutBy} cut its output short` : `${cutBy} stopped it before any output`
       }${explained(details)}.`,
     );
   const usage = objectField(event, 'usage');
