@@ -111,6 +111,14 @@ export const AG_UI_FAULTS: FaultKind[] = [
     apply: (events, site) => insertedAfter(events, site, json({ type: 'STEP_FINISHED', stepName: 'never-started' })),
   },
   {
+    rule: 'ag-ui.pending-call-unknown',
+    name: 'a pending call no tool call of the run has',
+    dialects: AG_UI,
+    sites: typed(ofType('RUN_FINISHED')),
+    apply: (events, site) =>
+      changed(events, site, (e) => ({ ...e, outcome: { type: 'success', pendingToolCallIds: ['call-never-made'] } })),
+  },
+  {
     rule: 'provider.missing-terminal',
     name: 'RUN_FINISHED dropped',
     dialects: AG_UI,

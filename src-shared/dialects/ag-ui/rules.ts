@@ -43,4 +43,11 @@ export const AG_UI_RULES = {
       'A step or reasoning span finished that was never started, started again while open, or still open when its run ended',
     dialects: ['ag-ui'],
   },
+  'ag-ui.pending-call-unknown': {
+    severity: 'warning',
+    layer: 'dialect',
+    title:
+      'RUN_FINISHED names a call in pendingToolCallIds that the run left no unanswered call of: the frontend has nothing to run for it',
+    dialects: ['ag-ui'],
+  },
 } as const satisfies Record<string, RuleInfo>;

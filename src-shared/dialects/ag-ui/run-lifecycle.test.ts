@@ -250,4 +250,44 @@ describe('a run that finishes with calls no result answered waits for the fronte
       ['c1'],
     );
   });
+  it('those a 1.0 success outcome names (pendingToolCallIds), over the input’s tools; none of a cancelled run', () => {
+    const input = { ...RUN, tools: [{ name: 'user_confirm' }] };
+    const two = [agUi('RUN_STARTED', { ...RUN, input }), ...call('c1', '{}'), ...call('c2', '{}')];
+    const finished = (outcome: unknown) => [...two, agUi('RUN_FINISHED', { ...RUN, outcome })];
+    const named = finished({ type: 'success', pendingToolCallIds: ['c2'] });
+    expect(awaited(named)?.map((t) => t.toolUseId)).toEqual(['c2']);
+    // c1 is the agent's own call then, left without a result (info), and no unknown id is named.
+    expect(rulesOf(decodeAgUi(named))).toEqual(['tool.call-without-result']);
+    expect(awaited(finished({ type: 'success' }))?.map((t) => t.toolUseId)).toEqual(['c1', 'c2']);
+    const cancelled = finished({ type: 'cancelled' });
+    expect(awaited(cancelled)).toBeUndefined();
+    expect(endLabel(decodeAgUi(cancelled))).toBe('done');
+  });
+});
+
+describe('ag-ui.pending-call-unknown', () => {
+  const started = [
+    agUi('RUN_STARTED', RUN),
+    agUi('TOOL_CALL_START', { toolCallId: 'c1', toolCallName: 'user_confirm' }),
+    agUi('TOOL_CALL_END', { toolCallId: 'c1' }),
+  ];
+  const finish = (pendingToolCallIds: string[]) =>
+    decodeAgUi([...started, agUi('RUN_FINISHED', { ...RUN, outcome: { type: 'success', pendingToolCallIds } })]);
+
+  it('fires for an id in pendingToolCallIds the run left no unanswered call of; the calls it names that are unanswered still wait', () => {
+    const result = finish(['c1', 'ghost']);
+    expect(rulesOf(result)).toEqual(['ag-ui.pending-call-unknown']);
+    expect(result.diagnostics[0]?.message).toContain('names call "ghost" in pendingToolCallIds');
+    expect(result.diagnostics[0]?.severity).toBe('warning');
+    expect(
+      result.blocks.find((b) => b.kind === 'awaiting_frontend_tools')?.pendingTools?.map((t) => t.toolUseId),
+    ).toEqual(['c1']);
+  });
+
+  it('does not fire when every id it names is an unanswered call of the run, or it names none', () => {
+    expect(rulesOf(finish(['c1']))).toEqual([]);
+    const none = finish([]);
+    expect(rulesOf(none)).toEqual(['tool.call-without-result']);
+    expect(endLabel(none)).toBe('done');
+  });
 });

@@ -113,7 +113,7 @@ export class RunLifecycle {
     const clock = this.clock as MessageClock;
     const unanswered = this.endParts(ctx, 'finished', `before ${type} (event ${ctx.frame.seq})`);
     const outcome = outcomeOf(event['outcome']);
-    this.pending = this.awaitedOf(unanswered, outcome);
+    this.pending = this.awaitedOf(ctx, unanswered, outcome, pendingIdsOf(event['outcome']));
     clock.status = outcome === 'cancelled' ? 'cancelled' : outcome === 'interrupt' ? 'interrupted' : 'completed';
     clock.stopReason = outcome ?? 'success';
     if (outcome === 'interrupt') clock.interrupts = interruptsOf(event);
@@ -224,12 +224,30 @@ export class RunLifecycle {
   }
 
   /**
-   * Which of a finished run's unanswered calls wait for the frontend: where the input's
-   * `tools` are known, the calls of those tools only (the agent's own tools run on the
-   * server); where they are not, every call of a run that finished, but none of a run that
-   * was interrupted, which waits for a `resume` of its interrupts, not for tool messages.
+   * Which of a finished run's unanswered calls wait for the frontend. A 1.0 success outcome
+   * names them (`pendingToolCallIds`): those, and an id it names that the run left no
+   * unanswered call of is reported. Without that list: where the input's `tools` are known,
+   * the calls of those tools only (the agent's own tools run on the server); where they are
+   * not, every call of a run that finished. A cancelled run asks for nothing, and an
+   * interrupted one waits for a `resume` of its interrupts, not for tool messages.
    */
-  private awaitedOf(unanswered: EndedCall[], outcome: string | undefined): EndedCall[] {
+  private awaitedOf(
+    ctx: ProviderEventContext,
+    unanswered: EndedCall[],
+    outcome: string | undefined,
+    named: readonly string[] | undefined,
+  ): EndedCall[] {
+    if (outcome === 'cancelled') return [];
+    if (named) {
+      const left = new Set(unanswered.map((call) => call.id));
+      for (const id of named.filter((id) => !left.has(id)))
+        ctx.report(
+          'ag-ui.pending-call-unknown',
+          `RUN_FINISHED in event ${ctx.frame.seq} names call ${jsonText(id)} in pendingToolCallIds, but run ${this.runId || '(no runId)'} left no unanswered call of that id (never started in this run, or already answered): a client has nothing to run for it.`,
+        );
+      const pending = new Set(named);
+      return unanswered.filter((call) => pending.has(call.id));
+    }
     const tools = this.frontendTools;
     if (tools) return unanswered.filter((call) => tools.has(call.name));
     return outcome === 'interrupt' ? [] : unanswered;
@@ -292,6 +310,12 @@ export class RunLifecycle {
 function outcomeOf(outcome: unknown): string | undefined {
   if (typeof outcome === 'string') return outcome;
   return isJsonObject(outcome) && typeof outcome['type'] === 'string' ? outcome['type'] : undefined;
+}
+
+/** The calls a 1.0 success outcome names as waiting for the frontend; undefined when it names none. */
+function pendingIdsOf(outcome: unknown): string[] | undefined {
+  const ids = isJsonObject(outcome) ? outcome['pendingToolCallIds'] : undefined;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : undefined;
 }
 
 /** What an interrupted run waits on: 1.1's `outcome.interrupts`, or the draft's one `interrupt` beside the bare outcome. */
