@@ -242,3 +242,29 @@ describe('time to first token and tokens per second', () => {
     });
   });
 });
+
+describe('logprobs (requested with logprobs: true)', () => {
+  const line = (message: Record<string, unknown>, logprobs?: unknown) =>
+    JSON.stringify({
+      model: 'gemma4:e2b',
+      created_at: '2026-05-04T22:48:30Z',
+      message: { role: 'assistant', ...message },
+      done: false,
+      ...(logprobs === undefined ? {} : { logprobs }),
+    });
+  const hello = [{ token: 'Hello', logprob: -2.5e-7, bytes: [72, 101, 108, 108, 111], top_logprobs: [] }];
+  const decode = (...lines: string[]) =>
+    decodeBytes(encodeUtf8(`${lines.join('\n')}\n{"model":"gemma4:e2b","done":true,"done_reason":"stop"}\n`));
+
+  it("are kept with the tokens they score: the text's envelope, or the thinking's when the line has no text", () => {
+    const result = decode(
+      line({ content: '', thinking: 'Hmm' }, hello),
+      line({ content: 'Hello' }, hello),
+      line({ content: ' there' }),
+    );
+    const extras = (type: string) =>
+      result.envelopes.filter((e) => e.type === type && e.delta !== '').map((e) => e.extras);
+    expect(extras('thinking')).toEqual([{ logprobs: hello }]);
+    expect(extras('text')).toEqual([{ logprobs: hello }, {}]);
+  });
+});

@@ -1,4 +1,4 @@
-import { undecodedParts } from '../../envelope/types';
+import { NO_EXTRAS, undecodedParts } from '../../envelope/types';
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
@@ -62,12 +62,11 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
       );
     }
     const message = objectField(line, 'message');
-    current.write(at, THINKING, textOf(line, message, 'thinking'));
-    current.write(
-      at,
-      CONTENT,
-      typeof line['response'] === 'string' ? line['response'] : stringField(message, 'content'),
-    );
+    // The line's logprobs are its tokens': they go with its answer text, or its thinking when it has none.
+    const tokens = tokenExtras(line);
+    const content = typeof line['response'] === 'string' ? line['response'] : stringField(message, 'content');
+    current.write(at, THINKING, textOf(line, message, 'thinking'), content === '' ? tokens : NO_EXTRAS);
+    current.write(at, CONTENT, content, tokens);
     toolCalls(at, current, message['tool_calls']);
     if (line['done'] === true) return done(at, current, line);
     if (emitted() === emittedBefore) at.wire('chunk', line, unified('stream.message_delta', current.ids()));
@@ -184,7 +183,9 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
   /** An error line (`{"error": "…"}`): the response ends in failure, its open blocks unfinished. */
   function apiError(at: ProviderEventContext, error: unknown): void {
     const text = typeof error === 'string' ? error : jsonText(error);
-    const first = lines === 1 ? ' as its first line (the request was accepted, then failed)' : '';
+    // Before any output, a file cannot say whether the server accepted the request and then
+    // failed, or refused it (Ollama answers an unknown model with a 404 and this body).
+    const first = lines === 1 ? ' as its first line, before any output' : '';
     at.report('provider.api-error', `Ollama sent an error in line ${at.frame.seq}${first}: ${text}`);
     at.emit(
       { type: KIND.error, final: true, delta: jsonText(error), extras: {} },
@@ -224,6 +225,12 @@ export function createOllamaDecoder(outer: DialectCallbacks, options: DialectOpt
       response = undefined;
     },
   };
+}
+
+/** What a line says of its tokens besides their text: its `logprobs` (requested with `logprobs: true`). */
+function tokenExtras(line: WireEvent): Record<string, unknown> {
+  const logprobs = line['logprobs'];
+  return logprobs === undefined || logprobs === null ? NO_EXTRAS : { logprobs };
 }
 
 /** A text field of the chunk: `/api/generate` puts it on the line, `/api/chat` in its message. */

@@ -44,8 +44,11 @@ export class OllamaResponse {
     return { block_id: `${this.index}.${this.blocks}`, ...extra };
   }
 
-  /** Text of one channel, streamed into the open block of that channel (the other one closes first). */
-  write(ctx: ProviderEventContext, channel: Channel, text: string): void {
+  /**
+   * Text of one channel, streamed into the open block of that channel (the other one closes
+   * first); `extras` are what the line says of these tokens (their logprobs).
+   */
+  write(ctx: ProviderEventContext, channel: Channel, text: string, extras: Record<string, unknown> = NO_EXTRAS): void {
     if (text === '') return;
     this.clock.token(ctx.frame.receivedAt);
     if (this.open !== channel) {
@@ -61,7 +64,7 @@ export class OllamaResponse {
         channel: channel.channel,
       });
     }
-    ctx.envelope(channel.kind, false, text, NO_EXTRAS, undefined, this.deltaEvent);
+    ctx.envelope(channel.kind, false, text, extras, undefined, this.deltaEvent);
     if (channel === CONTENT) this.content.add(text);
   }
 

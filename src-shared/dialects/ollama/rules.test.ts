@@ -94,6 +94,15 @@ describe("the Ollama dialect's rules", () => {
     expect(result.ends[0]?.stream.error?.message).toBe('model runner has unexpectedly stopped');
   });
 
+  it('provider.api-error as the first line says no output came before it, not that the request was accepted', () => {
+    const alone = decodeBytes(encodeUtf8('{"error":"model \\"bad_model\\" not found, try pulling it first"}\n'), {
+      format: 'ollama',
+    });
+    expect(alone.diagnostics.map((d) => d.message)).toEqual([
+      'Ollama sent an error in line 0 as its first line, before any output: model "bad_model" not found, try pulling it first',
+    ]);
+  });
+
   it('must not (api-error): a chunk whose message says "error" is text', () => {
     expect(ruleIds(stream(text('error'), done()))).toEqual([]);
   });
