@@ -47,6 +47,16 @@ describe('A2A results, whatever shape sent them', () => {
     });
   });
 
+  it('a state outside the spec is kept as sent, not respelled (only 1.0 TASK_STATE_ names are read)', () => {
+    const state = (value: string) => {
+      const event = readA2aResult({ kind: 'status-update', taskId: 't', status: { state: value }, final: true });
+      return event?.kind === 'status-update' ? event.state : undefined;
+    };
+    expect(state('tool_calls')).toBe('tool_calls');
+    expect(state('TASK_STATE_AUTH_REQUIRED')).toBe('auth-required');
+    expect(state('working')).toBe('working');
+  });
+
   test.each([
     [
       '0.3',

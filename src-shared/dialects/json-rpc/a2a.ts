@@ -186,10 +186,15 @@ function readArtifact(body: Record<string, unknown>, position: number | undefine
 }
 
 /** `TASK_STATE_INPUT_REQUIRED` (1.0) and `input-required` (0.x) are the same state. */
+/**
+ * A task state in 0.x's spelling: 1.0's enum names (`TASK_STATE_INPUT_REQUIRED`) read as
+ * `input-required`; any other value is kept as sent, so a state outside the spec's list is
+ * shown as the server wrote it, not respelled into one.
+ */
 function readState(value: unknown): string {
   const state = text(value);
-  const bare = state.startsWith('TASK_STATE_') ? state.slice('TASK_STATE_'.length) : state;
-  return bare.toLowerCase().replaceAll('_', '-');
+  if (!state.startsWith('TASK_STATE_')) return state;
+  return state.slice('TASK_STATE_'.length).toLowerCase().replaceAll('_', '-');
 }
 
 function readPart(part: unknown): A2aPart {

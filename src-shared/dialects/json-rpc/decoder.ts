@@ -56,6 +56,15 @@ interface Stray {
   count: number;
 }
 
+/** What ended an exchange, by the event its end names (a2a-events.ts, mcp.ts), as a finding says it. */
+const ENDED_BY: Readonly<Record<string, string>> = {
+  'status-update': 'the final status update',
+  task: 'the Task in a final state',
+  message: "the agent's Message (its reply, without a Task)",
+  result: 'the response',
+  error: 'the error response',
+};
+
 /**
  * JSON-RPC 2.0 messages over SSE (docs/protocols/json-rpc.md): MCP Streamable HTTP (server
  * notifications and requests, then the response that ends the POST's stream) and A2A streaming
@@ -97,6 +106,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
     endStream(ended, end) {
       ended.ended = true;
       ended.endFrame = context().frame.seq;
+      ended.endedBy = ENDED_BY[end.event.split(' ')[0] as string] ?? end.event;
       if (!channel) callbacks.onStreamEnd?.(end);
     },
     summarise(ended, outcome) {
@@ -301,10 +311,9 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
   function afterEnd(ended: Exchange, at: DiagnosticLocation, frame: number, count: number): void {
     if (afterEndReported === ended) return;
     afterEndReported = ended;
-    const end = ended.protocol === 'a2a' ? 'the final status update' : 'the response';
     callbacks.onDiagnostic({
       rule: 'json-rpc.after-end',
-      message: `Event ${frame}${count > 1 ? ` and ${count - 1} more` : ''} came after ${end} in event ${ended.endFrame} ended the stream: the server should end the stream there, and a client has stopped reading. Later ones are not reported again.`,
+      message: `Event ${frame}${count > 1 ? ` and ${count - 1} more` : ''} came after ${ended.endedBy} in event ${ended.endFrame} ended the stream: the server should end the stream there, and a client has stopped reading. Later ones are not reported again.`,
       at,
     });
   }

@@ -35,6 +35,8 @@ export class Exchange {
   ended = false;
   /** The event that ended it. */
   endFrame = -1;
+  /** What that event was, as a finding names it ('the final status update', 'the response'…). */
+  endedBy = '';
   readonly clock: MessageClock;
   /** The task's states in the order they came (repeats dropped): its lifecycle. */
   readonly states: string[] = [];

@@ -226,6 +226,14 @@ describe('json-rpc.after-end', () => {
     expect(statusOf(result)).toBe('done');
   });
 
+  it("names what ended the stream: the final status update, the response, or the agent's Message", () => {
+    const said = (events: string[]) => decodeEvents(events).diagnostics[0]?.message ?? '';
+    expect(said([task, final('completed'), working])).toContain('came after the final status update in event 1');
+    expect(said([response(), log()])).toContain('came after the response in event 0');
+    const reply = a2a({ kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'Hi' }] });
+    expect(said([reply, reply])).toContain("came after the agent's Message (its reply, without a Task) in event 0");
+  });
+
   test.each([
     ['a stream that ends with its response', [log(), response()]],
     ['the next exchange of a capture (a response to another id)', [response(1), log(), response(2)]],
