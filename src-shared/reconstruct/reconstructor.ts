@@ -172,6 +172,8 @@ export function createReconstructor(
       changed(block);
     } else if (envelope.control === 'block-open') {
       openEmpty(envelope);
+    } else if (envelope.control === 'provider-event') {
+      toolLinks.checkPreliminary(envelope);
     }
     // done, provider-event, undecoded and event carry no content; the timeline shows them.
   }

@@ -16,6 +16,11 @@ export interface ToolLinks {
   addCall(call: Block): void;
   /** A tool result began: link it and its call both ways, or say it has no call. */
   linkResult(result: Block, envelope: Envelope): void;
+  /**
+   * A preliminary result (the AI SDK's `preliminary: true` output, a provider event, not a
+   * result block): say so when its id names no call of the session.
+   */
+  checkPreliminary(envelope: Envelope): void;
   /** A block was let go (`open` retention): a linked call is then remembered by id only. */
   letGo(block: Block): void;
   /** awaiting_frontend_tools asked the client to answer these calls. */
@@ -33,6 +38,8 @@ export function createToolLinks(
   const callsById = new Map<string, Block>();
   /** In `open` retention: the ids of calls let go once linked, with their block ids. */
   const linkedCalls = retention === 'open' ? new RecentMap<string, number>(HELD_LINKED_CALLS) : undefined;
+  /** Ids a result named that no call had, reported once each (a preliminary output and then its result name the same). */
+  const unknownIds = new Set<string>();
   /** Tool-use ids some awaiting_frontend_tools asked the client to answer. */
   const pendingTools = new Set<string>();
 
@@ -50,6 +57,7 @@ export function createToolLinks(
     const call = result.toolId !== undefined ? callsById.get(result.toolId) : undefined;
     const callId = call?.id ?? (result.toolId !== undefined ? linkedCalls?.get(result.toolId) : undefined);
     if (callId === undefined) {
+      if (result.toolId !== undefined && !firstUnknown(result.toolId)) return;
       const why =
         result.toolId === undefined
           ? 'carries no id'
@@ -72,6 +80,25 @@ export function createToolLinks(
       call.linkedBlock = result.id;
       changed(call);
     }
+  }
+
+  function checkPreliminary(envelope: Envelope): void {
+    const event = envelope.unified;
+    const id = event?.ids.tool_call_id;
+    if (event?.family !== 'stream.tool_call_result' || event.phase !== 'preliminary' || id === undefined) return;
+    if (callsById.has(id) || linkedCalls?.has(id) === true || !firstUnknown(id)) return;
+    report(
+      'tool.result-without-call',
+      `The preliminary output in ${envelope.type} has id ${id}, which no tool call of this session had; a frontend has no tool part to show it in. Its later outputs are not reported again.`,
+      envelopeAt(envelope),
+    );
+  }
+
+  /** Whether `id` is reported for the first time as naming no call. */
+  function firstUnknown(id: string): boolean {
+    if (unknownIds.has(id)) return false;
+    unknownIds.add(id);
+    return true;
   }
 
   function letGo(block: Block): void {
@@ -105,6 +132,7 @@ export function createToolLinks(
   return {
     addCall,
     linkResult,
+    checkPreliminary,
     letGo,
     awaited(tools) {
       for (const tool of tools) pendingTools.add(tool.toolUseId);

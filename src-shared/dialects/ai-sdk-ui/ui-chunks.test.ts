@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
 import { rulesOf } from '../../../src-main/testing/provider-streams';
 import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
-import { decodeBytes } from '../../pipeline/session-decoder';
+import { decodeBytes, decodeLegs } from '../../pipeline/session-decoder';
 import { encodeUtf8 } from '../../text/utf8';
 
 /** The UI message stream of these chunks, as `toUIMessageStreamResponse` writes it (`[DONE]` last unless cut). */
@@ -251,6 +251,37 @@ describe('tool calls', () => {
       finish,
     ]);
     expect(result.blocks.filter((b) => b.kind === 'tool_result').map((b) => b.content)).toEqual(['done']);
+    expect(rulesOf(result)).toEqual([]);
+  });
+
+  it('a preliminary output for an id no call of the session had is reported once, with its result', () => {
+    const stray = { type: 'tool-output-available', toolCallId: 'ghost', output: 'step 1', preliminary: true };
+    const result = ui([
+      start,
+      stray,
+      stray,
+      { type: 'tool-output-available', toolCallId: 'ghost', output: 'x' },
+      finish,
+    ]);
+    expect(rulesOf(result)).toEqual(['tool.result-without-call']);
+    expect(result.diagnostics[0]?.message).toContain('The preliminary output in tool-output-available has id ghost');
+  });
+
+  it("must not: the preliminary outputs of a call an earlier leg made (an approval's continuation)", () => {
+    const leg = (chunks: Record<string, unknown>[]) => [
+      { bytes: encodeUtf8(chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n') },
+    ];
+    const output = (preliminary: boolean) => ({
+      type: 'tool-output-available',
+      toolCallId: 'c',
+      output: 1,
+      preliminary,
+    });
+    const result = decodeLegs([
+      leg([start, ...tool('c', [], {}), { type: 'tool-approval-request', approvalId: 'a', toolCallId: 'c' }, finish]),
+      leg([start, output(true), output(false), finish]),
+    ]);
+    expect(rulesOf(result)).toEqual([]);
   });
 });
 
