@@ -1,7 +1,15 @@
 import { unified } from '../../envelope/unified';
 import { jsonText } from '../../json/tree';
 import { isJsonObject } from '../../json/values';
-import { endsStream, isFailedState, type A2aArtifact, type A2aEvent, type A2aMessage, type A2aPart } from './a2a';
+import {
+  endsStream,
+  isFailedState,
+  isKnownState,
+  type A2aArtifact,
+  type A2aEvent,
+  type A2aMessage,
+  type A2aPart,
+} from './a2a';
 import type { Exchange } from './exchange';
 import { exchangeIds, type ExchangeOutput } from './output';
 
@@ -32,10 +40,16 @@ export function a2aEvent(
   }
 }
 
-function adopt(exchange: Exchange, event: TaskEvent): void {
+function adopt(out: ExchangeOutput, exchange: Exchange, event: TaskEvent): void {
   if (exchange.taskId === '') exchange.taskId = event.taskId;
   if (exchange.contextId === '') exchange.contextId = event.contextId;
-  exchange.state(event.state);
+  const { state } = event;
+  if (state !== '' && !isKnownState(state) && !exchange.states.includes(state))
+    out.ctx.report(
+      'json-rpc.unknown-state',
+      `Task ${exchange.taskId || '(no id)'} is in state ${jsonText(state)} in event ${out.ctx.frame.seq}, none of A2A's task states (submitted, working, input-required, auth-required, completed, canceled, failed, rejected, unknown): a client that checks the state rejects the event. Shown as sent.`,
+    );
+  exchange.state(state);
 }
 
 function task(
@@ -45,7 +59,7 @@ function task(
   body: Record<string, unknown>,
 ): void {
   exchange.sawTask = true;
-  adopt(exchange, event);
+  adopt(out, exchange, event);
   out.ctx.wire('task', body, unified('stream.message_start', exchangeIds(exchange), { phase: event.state }));
   if (event.statusMessage) agentMessage(out, exchange, event.statusMessage, event.state);
   for (const artifact of event.artifacts) {
@@ -63,7 +77,7 @@ function statusUpdate(
   event: Extract<A2aEvent, { kind: 'status-update' }>,
   body: Record<string, unknown>,
 ): void {
-  adopt(exchange, event);
+  adopt(out, exchange, event);
   const final = !exchange.ended && endsStream(event);
   out.ctx.wire(
     'status-update',

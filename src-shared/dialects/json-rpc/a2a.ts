@@ -56,6 +56,17 @@ const FAILED_STATES = new Set(['failed', 'rejected']);
 
 export const isFailedState = (state: string): boolean => FAILED_STATES.has(state);
 
+/** A2A's task states (0.x spelling; `cancelled` as some servers write it), the terminal and waiting ones among them. */
+const KNOWN_STATES: ReadonlySet<string> = new Set([
+  'submitted',
+  'working',
+  'unknown',
+  ...TERMINAL_STATES,
+  ...INTERRUPTED_STATES,
+]);
+
+export const isKnownState = (state: string): boolean => KNOWN_STATES.has(state);
+
 /**
  * Whether a status event ends its stream: `final: true` (0.x), or a terminal or interrupted
  * state where no `final` member says otherwise (1.0 removed it: the stream closes there).

@@ -111,6 +111,14 @@ export const JSON_RPC_FAULTS: FaultKind[] = [
       changed(events, site, (e) => ({ ...e, result: { ...resultOf(e), status: { state: 'failed' } } })),
   },
   {
+    rule: 'json-rpc.unknown-state',
+    name: 'the final status update in a state A2A does not have',
+    dialects: RULE_DIALECTS,
+    sites: (events) => (isA2a(events) ? [terminal(events)].filter((i) => i >= 0) : []),
+    apply: (events, site) =>
+      changed(events, site, (e) => ({ ...e, result: { ...resultOf(e), status: { state: 'tool_calls' } } })),
+  },
+  {
     rule: 'json-rpc.artifact-out-of-order',
     name: 'an append to an artifact never started',
     dialects: RULE_DIALECTS,

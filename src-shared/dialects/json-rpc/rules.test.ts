@@ -214,6 +214,19 @@ describe('json-rpc.artifact-out-of-order', () => {
   });
 });
 
+describe('json-rpc.unknown-state', () => {
+  it('fires once for a task state A2A does not have, shown as sent; the stream still ends at final', () => {
+    const result = decodeEvents([task, final('tool_calls')]);
+    expect(rulesOf(result)).toEqual(['json-rpc.unknown-state']);
+    expect(result.diagnostics[0]?.message).toContain('is in state "tool_calls" in event 1');
+    expect(statusOf(result)).toBe('done');
+  });
+
+  test.each(['completed', 'cancelled', 'unknown', 'TASK_STATE_INPUT_REQUIRED'])('does not fire on %s', (state) => {
+    expect(fires('json-rpc.unknown-state', [task, final(state)])).toBe(false);
+  });
+});
+
 describe('json-rpc.after-end', () => {
   test.each([
     ['an A2A event after the final status update', [task, final('completed'), working], 2],

@@ -76,4 +76,10 @@ export const JSON_RPC_RULES = {
     title: 'Progress notification whose progress does not increase for its token',
     dialects: ['json-rpc'],
   },
+  'json-rpc.unknown-state': {
+    severity: 'warning',
+    layer: 'dialect',
+    title: "A2A task state that is none of the protocol's states: a client that checks it rejects the event (A2A)",
+    dialects: ['json-rpc'],
+  },
 } as const satisfies Record<string, RuleInfo>;
