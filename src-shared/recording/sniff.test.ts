@@ -106,6 +106,12 @@ describe('sniffSource', () => {
     ['a JSON array of other objects', '[{"name":"x"}]', 'its first item is not an envelope'],
     ['a truncated JSON object line', '{"type":"text","agent":"a"', 'its first line is not a JSON object'],
     [
+      "an API's error body, pretty-printed (a failed request saved instead of its stream)",
+      '{\n  "error": {\n    "code": 400,\n    "message": "LogProbs is not supported in streaming mode"\n  }\n}\n',
+      'one JSON object over several lines, a whole response body rather than a stream of events: its `error` member says the request failed',
+    ],
+    ['a pretty-printed object', '{\n  "name": "x"\n}\n', 'a whole response body rather than a stream of events)'],
+    [
       'an HTTP response with an HTML body',
       'HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/html\r\n\r\n<html>',
       'status 502, content-type text/html',

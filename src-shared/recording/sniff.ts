@@ -215,7 +215,7 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
     };
   if (line.next < 0 && !complete) return { ok: false, needMore: true };
   const parsed = parseJson(line.text);
-  if (!parsed.ok) return unknown(bytes, 'its first line is not a JSON object');
+  if (!parsed.ok) return unknown(bytes, complete ? wholeObject(bytes, start) : 'its first line is not a JSON object');
   if (!isJsonObject(parsed.value)) return unknown(bytes);
   // A recording header written by another tool, with spaces or its keys in another order.
   if (parsed.value['format'] === RECORDING_FORMAT) return { ok: true, kind: 'recording', bodyOffset: 0 };
@@ -224,6 +224,18 @@ function sniffObject(bytes: Uint8Array, start: number, complete: boolean): Sniff
   if (isLegHeadObject(parsed.value))
     return { ok: true, kind: 'ndjson-envelopes', container: 'ndjson', bodyOffset: start };
   return { ok: true, kind: ITEM_KINDS[itemShape(parsed.value)].ndjson, container: 'ndjson', bodyOffset: start };
+}
+
+/**
+ * Why a whole file that starts with `{` but not with a JSON line is no stream: one JSON object
+ * over several lines is a whole response body (an API's error answer, saved instead of its
+ * stream), said so, and whether it is an error; never its contents (describeFirstBytes).
+ */
+function wholeObject(bytes: Uint8Array, start: number): string {
+  const whole = parseJson(decoder.decode(bytes.subarray(start)));
+  if (!whole.ok || !isJsonObject(whole.value)) return 'its first line is not a JSON object';
+  const failed = 'error' in whole.value ? ': its `error` member says the request failed' : '';
+  return `one JSON object over several lines, a whole response body rather than a stream of events${failed}`;
 }
 
 /**
