@@ -185,9 +185,10 @@ export class AiSdkMessage {
         `${what} in event ${this.ctx.frame.seq} has finishReason ${jsonText(reason)}: ${cutBy} cut the message's output short.`,
       );
     const why = `before ${what} (event ${this.ctx.frame.seq})`;
+    // A frontend ends the message here whatever parts are still open: they are kept as they stand.
     if (this.failed) this.texts.endQuietly();
-    else this.texts.endMessage(why);
-    this.tools.endMessage(why);
+    else this.texts.endMessage(why, true);
+    this.tools.endMessage(why, true);
     if (end.metadata !== undefined) this.addMetadata(end.metadata);
     this.addUsage(end.usage);
     this.tools.emitPause(() => this.parts.message(this.messageId, this.metadata));
@@ -250,9 +251,10 @@ export class AiSdkMessage {
   }
 
   end(): void {
+    // After [DONE] a frontend ends the message with what arrived; without it the stream was cut.
     if (this.failed) this.texts.endQuietly();
-    else this.texts.endMessage('before the stream ended');
-    this.tools.endMessage('before the stream ended');
+    else this.texts.endMessage('before the stream ended', this.sawDone);
+    this.tools.endMessage('before the stream ended', this.sawDone);
     const last = this.lastFrame;
     const ctx = this.eventContext;
     if (this.finished || !last || !ctx) return;

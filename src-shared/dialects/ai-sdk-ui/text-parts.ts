@@ -44,8 +44,8 @@ export class TextParts {
   private readonly trackers: Readonly<Record<TextKind, BlockTracker<string, OpenText>>>;
   /** The part the last delta went to: the next one is nearly always for it too. */
   last: OpenText | undefined;
-  /** Open parts are being ended by what explains them (an error, an abort): closed, not reported. */
-  private closingQuietly = false;
+  /** How the open parts are being ended: reported or not, their blocks closed or left open (endMessage). */
+  private ending = { report: true, close: false };
   /** The part of each kind whose block is open in reconstruction (one per kind). */
   private readonly owners: Record<TextKind, OpenText | undefined> = { text: undefined, reasoning: undefined };
 
@@ -54,12 +54,14 @@ export class TextParts {
     onDiagnostic: DiagnosticSink,
   ) {
     const notStopped = (_id: string, block: OpenText, why: string): void => {
-      if (this.closingQuietly) return this.close(block);
-      onDiagnostic({
-        rule: 'provider.block-not-stopped',
-        message: `The ${block.kind} part ${block.id} started in event ${block.frame} got no end ${why}.`,
-        at: block.at,
-      });
+      const { report, close } = this.ending;
+      if (report)
+        onDiagnostic({
+          rule: 'provider.block-not-stopped',
+          message: `The ${block.kind} part ${block.id} started in event ${block.frame} got no end ${why}${close ? '; a frontend keeps the part as it stands, and its block ends there' : ''}.`,
+          at: block.at,
+        });
+      if (close) this.close(block);
     };
     this.trackers = { text: createBlockTracker(notStopped), reasoning: createBlockTracker(notStopped) };
   }
@@ -168,20 +170,26 @@ export class TextParts {
 
   /**
    * The message is over: every part still open is reported as not ended (`why`: when that
-   * became clear). Their blocks stay open, as the stream left them.
+   * became clear). `closes`: the message finished (or `[DONE]` ended the stream), and a
+   * frontend keeps each part as it stands, so its block ends there; otherwise the stream was
+   * cut, and the blocks stay open as it left them (reconstruction says they never ended).
    */
-  endMessage(why: string): void {
-    this.trackers.text.endMessage(why);
-    this.trackers.reasoning.endMessage(why);
-    this.owners.text = undefined;
-    this.owners.reasoning = undefined;
+  endMessage(why: string, closes: boolean): void {
+    this.endAll(why, { report: true, close: closes });
   }
 
   /** Ends the open parts without a finding: an error or an abort part said why they end. */
   endQuietly(): void {
-    this.closingQuietly = true;
-    this.endMessage('');
-    this.closingQuietly = false;
+    this.endAll('', { report: false, close: true });
+  }
+
+  private endAll(why: string, ending: { report: boolean; close: boolean }): void {
+    this.ending = ending;
+    this.trackers.text.endMessage(why);
+    this.trackers.reasoning.endMessage(why);
+    this.ending = { report: true, close: false };
+    this.owners.text = undefined;
+    this.owners.reasoning = undefined;
   }
 
   /**

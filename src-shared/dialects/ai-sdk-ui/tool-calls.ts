@@ -2,6 +2,7 @@ import type { DiagnosticSink } from '../../diagnostics/types';
 import { unified, type StreamIds, type UnifiedEvent, type UnifiedTool } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
+import { parseJson } from '../../json/values';
 import { createBlockTracker, type BlockTracker, type StartedBlock } from '../block-tracker';
 import { checkToolArguments, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import type { MessageClock } from '../provider/message-summary';
@@ -45,18 +46,25 @@ export class ToolCalls {
   private calls = new Map<string, TrackedCall>();
   /** Calls whose input is streaming. */
   private readonly streaming: BlockTracker<string, TrackedCall>;
+  /** The message's calls still streaming are being ended by its finish (or [DONE]): their blocks are made. */
+  private closing = false;
 
   constructor(
     private readonly host: MessageHost,
-    onDiagnostic: DiagnosticSink,
+    private readonly onDiagnostic: DiagnosticSink,
   ) {
-    this.streaming = createBlockTracker<string, TrackedCall>((id, call, why) =>
-      onDiagnostic({
-        rule: 'provider.block-not-stopped',
-        message: `The input of tool call ${id} (${call.part.name || 'unnamed'}) started streaming in event ${call.frame} and was never made available ${why}.`,
-        at: call.at,
-      }),
-    );
+    this.streaming = createBlockTracker<string, TrackedCall>((id, call, why) => {
+      this.reportUnavailable(id, call, why, this.closing);
+      if (this.closing) this.emitStreamed(call);
+    });
+  }
+
+  private reportUnavailable(id: string, call: TrackedCall, why: string, kept: boolean): void {
+    this.onDiagnostic({
+      rule: 'provider.block-not-stopped',
+      message: `The input of tool call ${id} (${call.part.name || 'unnamed'}) started streaming in event ${call.frame} and was never made available ${why}${kept ? '; its block holds the input streamed so far' : ''}.`,
+      at: call.at,
+    });
   }
 
   private get startWord(): string {
@@ -128,7 +136,11 @@ export class ToolCalls {
     const call = this.complete(id, name, flags, what);
     call.part.state = 'input-available';
     call.part.input = input;
-    this.emitCall(call, input, unified('stream.tool_call_stop', this.ids(id), { kind: what, phase: 'completed' }));
+    this.emitCall(
+      call,
+      jsonText(input ?? {}),
+      unified('stream.tool_call_stop', this.ids(id), { kind: what, phase: 'completed' }),
+    );
   }
 
   /** The server could not use the call's input: the call, and its error as the result a frontend shows. */
@@ -145,7 +157,8 @@ export class ToolCalls {
     call.inputFailed = true;
     this.emitCall(
       call,
-      input,
+      // Input the SDK could not parse comes as the text it is.
+      typeof input === 'string' ? input : jsonText(input ?? {}),
       unified('stream.tool_call_stop', this.ids(id), { kind: what, phase: 'failed', error: errorText }),
     );
     ctx.emit({ type: KIND.tool_result, final: true, delta: errorText, extras: { id, name, is_error: true } });
@@ -170,18 +183,39 @@ export class ToolCalls {
     return call;
   }
 
-  /** The call's block: its input as JSON; an input that could not be parsed (a string, tool-input-error) as the text it is. */
-  private emitCall(call: TrackedCall, input: unknown, event: ReturnType<typeof unified>): void {
+  /** The call's block, holding its input (`delta`). */
+  private emitCall(call: TrackedCall, delta: string, event?: UnifiedEvent): void {
     const { id, name, providerExecuted } = call.part;
     this.host.ctx.emit(
-      {
-        type: providerExecuted ? KIND.server_tool_call : KIND.tool_call,
-        final: true,
-        delta: call.inputFailed && typeof input === 'string' ? input : jsonText(input ?? {}),
-        extras: { id, name },
-      },
+      { type: providerExecuted ? KIND.server_tool_call : KIND.tool_call, final: true, delta, extras: { id, name } },
       event,
     );
+  }
+
+  /**
+   * A call whose input was never made available, though its output came or its message ended:
+   * its block holds the input streamed so far, as a frontend's tool part does (parsed when it
+   * parses; otherwise the text as it came, nothing dropped). No stop event: the wire sent none.
+   */
+  private emitStreamed(call: TrackedCall): void {
+    const text = call.input.join('');
+    const parsed = text.trim() === '' ? undefined : parseJson(text);
+    if (parsed?.ok === true) call.part.input = parsed.value;
+    this.emitCall(call, parsed === undefined || parsed.ok ? jsonText(call.part.input ?? {}) : text);
+  }
+
+  /**
+   * The call an output (or its error) is for. One whose input is still streaming gets its
+   * output all the same (the SDK's frontend applies it to the call's part): its block is made
+   * first, with the input streamed so far, and its missing tool-input-available reported.
+   */
+  private answered(id: string, what: string): TrackedCall | undefined {
+    const streaming = this.streaming.stop(id);
+    if (streaming) {
+      this.reportUnavailable(id, streaming, `before ${what} (event ${this.host.ctx.frame.seq}) gave its output`, true);
+      this.emitStreamed(streaming);
+    }
+    return this.calls.get(id);
   }
 
   /** A tool's output (the last one, or a preliminary one shown as an event). */
@@ -195,7 +229,7 @@ export class ToolCalls {
   ): void {
     const { ctx } = this.host;
     this.host.ensure();
-    const call = this.calls.get(id);
+    const call = this.answered(id, what);
     if (preliminary) {
       ctx.wire(what, event, unified('stream.tool_call_result', this.ids(id), { kind: what, phase: 'preliminary' }));
       return;
@@ -230,7 +264,7 @@ export class ToolCalls {
   ): void {
     const { ctx } = this.host;
     this.host.ensure();
-    const call = this.calls.get(id);
+    const call = this.answered(id, what);
     if (call?.inputFailed === true && !denied) {
       // streamText follows a tool-input-error with the same error as tool-output-error: the tool
       // never ran, and the call already has its error as its result; a frontend keeps one part.
@@ -306,8 +340,14 @@ export class ToolCalls {
     });
   }
 
-  endMessage(why: string): void {
+  /**
+   * The message is over: the calls whose input is still streaming are reported; `closes` (the
+   * message finished, or [DONE] ended the stream) makes their blocks with the input so far.
+   */
+  endMessage(why: string, closes: boolean): void {
+    this.closing = closes;
     this.streaming.endMessage(why);
+    this.closing = false;
   }
 
   discardMessage(): void {
