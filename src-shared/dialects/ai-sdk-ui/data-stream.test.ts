@@ -70,6 +70,24 @@ describe('the v4 data stream', () => {
     expect(result.blocks.at(-1)?.parsed).toMatchObject({ id: 'msg-0' });
   });
 
+  it('must not: data and annotations after the finish (StreamData appended in onFinish) are decoded, not reported', () => {
+    const result = v4([step, '0:"Hi"', finish, '2:[{"saved":true}]', '8:[{"id":"a1"}]']);
+    expect(result.rules).toEqual([]);
+    expect(result.end.kind).toBe('done');
+    expect(result.blocks.map((b) => [b.kind, b.content])).toEqual([
+      ['text', 'Hi'],
+      ['message', expect.any(String)],
+      ['data', '[{"saved":true}]'],
+      ['message_annotations', '[{"id":"a1"}]'],
+    ]);
+  });
+
+  it('text after the finish is reported, after a data part too', () => {
+    const result = v4([step, '0:"Hi"', finish, '2:[1]', '0:"late"']);
+    expect(result.rules).toEqual(['ai-sdk.after-finish']);
+    expect(result.diagnostics[0]?.message).toContain('text in event 4');
+  });
+
   it('an error part ends the stream by error', () => {
     const result = v4([step, '0:"a"', '3:"Rate limited"']);
     expect(result.rules).toEqual(['provider.api-error']);

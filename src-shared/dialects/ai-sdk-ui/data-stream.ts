@@ -24,6 +24,13 @@ const NO_FLAGS = { providerExecuted: false, dynamic: false } as const;
 /** Parts that come beside the text without ending it: data, annotations, sources, files, a reasoning signature. */
 const BESIDE_TEXT: ReadonlySet<DataStreamCode> = new Set(['2', '8', 'h', 'k', 'j']);
 
+/**
+ * Parts a v4 server writes after the finish message as a matter of course: `StreamData` appended
+ * in `onFinish` (and annotations) is merged into the stream after `d:`, and the v4 frontend
+ * applies every part until the body ends (`processChatResponse`). Not reported after the finish.
+ */
+const AFTER_FINISH_EXPECTED: ReadonlySet<DataStreamCode> = new Set(['2', '8']);
+
 /** What each code's value is: the SDK rejects a part whose value is another kind. */
 const VALUE_KIND: Readonly<Record<DataStreamCode, 'string' | 'array' | 'object'>> = {
   '0': 'string',
@@ -125,7 +132,7 @@ export class DataStreamReader {
     const kind = Array.isArray(value) ? 'array' : isJsonObject(value) ? 'object' : jsonKind(value);
     if (kind !== expected)
       return this.bad(`is a ${name} part (${code}), whose value is a JSON ${expected}, not a ${kind}`);
-    message.checkAfterFinish(name, false);
+    if (!AFTER_FINISH_EXPECTED.has(code)) message.checkAfterFinish(name, false);
     if (code === '0' || code === 'g') return this.stream(code === '0' ? 'text' : 'reasoning', value as string, name);
     if (!BESIDE_TEXT.has(code)) this.closeTexts();
     this.decode(code, name, value, isJsonObject(value) ? value : { value });
