@@ -51,6 +51,13 @@ describe('the CLI on provider API streams', () => {
     expect(out).toContain('\nMessage "1 · completed · stop result"\n');
   });
 
+  it("inspect says a stop reason that is the word itself once ('stop', not 'stop stop'), and names any other after it", async () => {
+    const aiSdk = await run(['inspect', providerFixturePath('ai-sdk-ui/reasoning.sse')]);
+    expect(aiSdk.out).toContain('\nMessage "msg-reasoning · demo-model · completed · stop · 20 in / 31 out tokens"\n');
+    const anthropic = await run(['inspect', providerFixturePath('anthropic-messages/text-citations.sse')]);
+    expect(anthropic.out).toContain(' · completed · stop end_turn · ');
+  });
+
   it('blocks --json: full text content with citations, and the unified event each block opened with', async () => {
     const { out } = await run(['blocks', providerFixturePath('openai-responses/text-annotations.sse'), '--json']);
     const blocks = JSON.parse(out) as {

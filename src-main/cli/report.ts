@@ -85,7 +85,9 @@ export function formatSegment(s: Segment): string {
  */
 function describeMessage(m: MessageSummary): string {
   const parts: unknown[] = [m.id, m.model, m.status];
-  if (m.stop_reason !== undefined) parts.push(`stop ${m.stop_reason}`);
+  const reason = m.stop_reason;
+  // A reason that is the word itself (the AI SDK's and Chat Completions' `stop`, Gemini's `STOP`) is said once.
+  if (reason !== undefined) parts.push(String(reason).toLowerCase() === 'stop' ? reason : `stop ${reason}`);
   const input = m.usage?.['input_tokens'];
   const output = m.usage?.['output_tokens'];
   if (typeof input === 'number') parts.push(`${input} in / ${typeof output === 'number' ? output : '?'} out tokens`);
