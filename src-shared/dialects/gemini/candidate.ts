@@ -56,6 +56,8 @@ export class Candidate {
   private lastCode: string | undefined;
   /** The frame whose finishReason finished this candidate. */
   finishedAt: number | undefined;
+  /** Whether content after its finish was reported (gemini.after-finish, once). */
+  lateReported = false;
   /** Whether the URL context tool fetched pages for it, and its grounding chunks so far (grounding.ts). */
   fetchedUrls = false;
   readonly groundingChunks: unknown[] = [];
@@ -374,11 +376,14 @@ export class Candidate {
     ctx.wire(name, part, unified('stream.content_block_delta', this.ids(), { kind: name }));
   }
 
-  /** The candidate finished (or its response ended otherwise): everything still open ends here. */
-  closeAll(ctx: ProviderEventContext, why: string): void {
+  /**
+   * The candidate finished: everything still open ends here but its text (or thought) block,
+   * which text after the finishReason continues (streams that send STOP on every chunk) and
+   * which closes at the next part of another kind, or with the candidate's summary.
+   */
+  closeAllButText(ctx: ProviderEventContext, why: string): void {
     this.endCall(ctx, why);
     this.closeCodeResult(ctx);
-    this.closeStreamed(ctx);
   }
 }
 

@@ -21,29 +21,7 @@ import { pauseOnClientCalls } from './client-calls';
 import { onlyText, RecentTextChunk } from './recent-text';
 import { handOff, handsOffToCode } from './code-handoff';
 import { finishPhase, finishRule, normalisedUsage } from './vocabulary';
-
-/** The response being decoded: one per `responseId` (a capture may hold several, one after another). */
-interface Response {
-  id: string;
-  model: string;
-  /**
-   * The last chunk's `usageMetadata` (the running totals): the object, or its JSON text when
-   * the chunk was read without parsing it (RecentTextChunk), parsed when the summary needs it.
-   */
-  usage: Record<string, unknown> | string | undefined;
-  candidates: Map<number, Candidate>;
-  /** Candidates seen that have not finished yet. */
-  unfinished: number;
-  /** Finished (every candidate), blocked or failed: the stream may end here. */
-  ended: boolean;
-  /** The first reason it failed (a dropped call, a blocked prompt), for the stream's end status. */
-  failure: string | undefined;
-  /** The first reason a candidate's output was cut short (MAX_TOKENS, SAFETY…), for the stream's end status. */
-  cutShort: string | undefined;
-  /** The last finishReason, which names the stream's terminal event. */
-  reason: string;
-  startedAt: number;
-}
+import { continues, usageOf, type Response } from './response';
 
 /**
  * Gemini's `streamGenerateContent` (docs/protocols/gemini.md): every chunk is a whole
@@ -199,17 +177,24 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     at.next(at.frame, candidate.agent);
     const parts = objectField(value, 'content')['parts'];
     const reason = stringField(value, 'finishReason');
-    if (candidate.finishedAt !== undefined && (reason !== '' || (Array.isArray(parts) && parts.some(hasContent))))
+    if (
+      candidate.finishedAt !== undefined &&
+      !candidate.lateReported &&
+      (reason !== '' || (Array.isArray(parts) && parts.some(hasContent)))
+    ) {
+      // Once: streams that send finishReason STOP on every chunk (Google's own SDK test data) would repeat it on each.
+      candidate.lateReported = true;
       at.report(
         'gemini.after-finish',
-        `Candidate ${index} of response ${current.id || '(no responseId)'} gets ${reason !== '' ? `another finishReason (${reason})` : 'content'} in chunk ${at.frame.seq}, after chunk ${candidate.finishedAt} finished it; decoded as part of it.`,
+        `Candidate ${index} of response ${current.id || '(no responseId)'} gets ${reason !== '' ? `another finishReason (${reason})` : 'content'} in chunk ${at.frame.seq}, after chunk ${candidate.finishedAt} finished it; decoded as part of it (later chunks like it are not reported again).`,
       );
+    }
     if (Array.isArray(parts)) for (const part of parts) candidate.part(at, part);
     emitUrlContext(at, value, candidate);
     if (reason !== '' && handsOffToCode(parts, reason)) handOff(at, candidate, { chunk, value, reason, chunks });
     else if (reason !== '') finish(at, current, candidate, chunk, value, reason);
-    // Content after the finish is decoded as part of the candidate, and complete in its chunk.
-    else if (candidate.finishedAt !== undefined) candidate.closeAll(at, `the end of chunk ${at.frame.seq}`);
+    // Content after the finish is decoded as part of the candidate, and complete in its chunk (its text may go on).
+    else if (candidate.finishedAt !== undefined) candidate.closeAllButText(at, `the end of chunk ${at.frame.seq}`);
   }
 
   function finish(
@@ -220,7 +205,7 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     value: WireEvent,
     reason: string,
   ): void {
-    candidate.closeAll(at, `its finishReason (chunk ${at.frame.seq})`);
+    candidate.closeAllButText(at, `its finishReason (chunk ${at.frame.seq})`);
     emitSources(at, value, candidate);
     if (candidate.finishedAt === undefined) {
       candidate.finishedAt = at.frame.seq;
@@ -344,6 +329,8 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
       if (first && current.usage) candidate.clock.usage = normalisedUsage(usageOf(current));
       first = false;
       at.next(at.frame, candidate.agent);
+      // The text of a finished candidate closes now: text after its finishReason went on with it.
+      if (candidate.finishedAt !== undefined) candidate.closeStreamed(at);
       // No event precedes the first content (the first chunk holds it), so the stream cannot
       // show the time to the first token: that is the request's, which it does not carry.
       const { time_to_first_token_ms: _ttft, ...summary } = candidate.clock.summary(at.frame.receivedAt);
@@ -375,23 +362,6 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
       } else flushSummaries(at, response);
     },
   };
-}
-
-/** The response's last usage as an object (text kept by RecentTextChunk is parsed now: it is known to be JSON). */
-function usageOf(current: Response): Record<string, unknown> | undefined {
-  if (typeof current.usage === 'string') current.usage = JSON.parse(current.usage) as Record<string, unknown>;
-  return current.usage;
-}
-
-/**
- * Whether a chunk with this `responseId` belongs to the current response. While it is open,
- * only another id starts a new one (a chunk may lack the id). Once it ended, the same id is
- * more of it (content after its finish: gemini.after-finish); without ids a finished
- * response's next chunk cannot be told from a new response's, and is taken for a new one.
- */
-function continues(current: Response, id: string): boolean {
-  if (!current.ended) return id === '' || current.id === '' || id === current.id;
-  return id !== '' && id === current.id;
 }
 
 /** A part with something in it (an empty text part, which finishing chunks often carry, has nothing). */
