@@ -19,7 +19,7 @@ import { countedCallbacks } from '../provider/counted-callbacks';
 import { emitSources, emitUrlContext } from './grounding';
 import { pauseOnClientCalls } from './client-calls';
 import { onlyText, RecentTextChunk } from './recent-text';
-import { handOff, handsOffToCode } from './code-handoff';
+import { handsOffToCode } from './code-handoff';
 import { finishPhase, finishRule, normalisedUsage } from './vocabulary';
 import { continues, usageOf, type Response } from './response';
 
@@ -191,7 +191,9 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     }
     if (Array.isArray(parts)) for (const part of parts) candidate.part(at, part);
     emitUrlContext(at, value, candidate);
-    if (reason !== '' && handsOffToCode(parts, reason)) handOff(at, candidate, { chunk, value, reason, chunks });
+    // Any chunk may cite (citationSources on the chunks before a RECITATION, grounding after the finish): each its own.
+    emitSources(at, value, candidate);
+    if (reason !== '' && handsOffToCode(parts, reason)) candidate.handoff = { chunk, value, reason, chunks };
     else if (reason !== '') finish(at, current, candidate, chunk, value, reason);
     // Content after the finish is decoded as part of the candidate, and complete in its chunk (its text may go on).
     else if (candidate.finishedAt !== undefined) candidate.closeAllButText(at, `the end of chunk ${at.frame.seq}`);
@@ -206,7 +208,6 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     reason: string,
   ): void {
     candidate.closeAllButText(at, `its finishReason (chunk ${at.frame.seq})`);
-    emitSources(at, value, candidate);
     if (candidate.finishedAt === undefined) {
       candidate.finishedAt = at.frame.seq;
       current.unfinished--;

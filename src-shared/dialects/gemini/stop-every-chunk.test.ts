@@ -67,4 +67,26 @@ describe('finishReason STOP on every chunk, no responseId', () => {
       { status: 'completed', stop_reason: 'STOP', usage: { input_tokens: 8, output_tokens: 106 } },
     ]);
   });
+
+  it('recorded (generative-ai-js): the grounding after the last STOP cites the answer: one citation per support and chunk', () => {
+    const result = decodeBytes(readExternalFixture('generative-ai-js/search-grounding-stop-every-chunk.sse'));
+    const [answer] = result.blocks;
+    const citations = answer?.citations ?? [];
+    expect(citations.map((c) => [c.fields['title'], c.fields['grounding_chunk']])).toEqual([
+      ['test_title_1', 0],
+      ['test_title_2', 1],
+      ['test_title_1', 0],
+      ['test_title_1', 0],
+      ['test_title_2', 1],
+      ['test_title_2', 1],
+    ]);
+    // Byte offsets of the whole answer: the one block holds it.
+    const utf8 = Buffer.from(answer?.content ?? '');
+    for (const { citedText, fields } of citations)
+      expect(utf8.subarray(Number(fields['start_byte_index'] ?? 0), Number(fields['end_byte_index'])).toString()).toBe(
+        citedText,
+      );
+    const search = result.envelopes.find((e) => e.type === 'groundingMetadata')?.unified;
+    expect(search).toMatchObject({ tool: { builtin: 'web_search' }, action: { queries: [expect.any(String)] } });
+  });
 });
