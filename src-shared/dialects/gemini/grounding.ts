@@ -7,25 +7,39 @@ import { objectField, stringField, type ProviderEventContext, type WireEvent } f
  * A candidate's sources, as citations of its text (the citation blocks every dialect shares):
  * `groundingMetadata` (Grounding with Google Search, Vertex AI Search, Maps) cites, per
  * `groundingSupports` entry, the text segment it supports with each grounding chunk it names;
- * `citationMetadata.citationSources` cites recited sources by range. The API measures both
- * ranges in bytes of the UTF-8 text, not in characters: they are given as `start_byte_index` /
- * `end_byte_index`, never as the character indexes other dialects' citations carry. The search
- * itself (its queries and the pages found) is shown as the built-in web search's result.
+ * `citationMetadata.citationSources` (Vertex AI: `citations`) cites recited sources by range.
+ * The API measures a segment's and a citation source's range in bytes of the UTF-8 text, not
+ * in characters: they are given as `start_byte_index` / `end_byte_index`, never as the
+ * character indexes other dialects' citations carry. The search itself (its queries and the
+ * pages found) is shown as the built-in web search's result.
  */
 export function emitSources(ctx: ProviderEventContext, candidate: WireEvent, from: SourcesOf): void {
   const ids = from.ids();
   const grounding = objectField(candidate, 'groundingMetadata');
   if (Object.keys(grounding).length > 0) emitGrounding(ctx, grounding, ids, from);
-  const sources = objectField(candidate, 'citationMetadata')['citationSources'];
+  const metadata = objectField(candidate, 'citationMetadata');
+  citeSources(ctx, ids, metadata['citationSources'], ['start_byte_index', 'end_byte_index']);
+  citeSources(ctx, ids, metadata['citations'], ['start_index', 'end_index']);
+}
+
+/**
+ * The recited sources of `citationMetadata`: the Gemini API's `citationSources` (its range in
+ * bytes, as its reference says) or Vertex AI's `citations` (with a title and a publication
+ * date; its reference says only "index into the content", so its range is named as the API
+ * names it, with no unit claimed). `range`: the names the range is given under.
+ */
+function citeSources(ctx: ProviderEventContext, ids: StreamIds, sources: unknown, range: [string, string]): void {
   if (!Array.isArray(sources)) return;
   for (const source of sources) {
     if (!isJsonObject(source)) continue;
     citation(ctx, ids, '', {
       citation_type: 'citation_source',
       ...optional('url', source['uri']),
+      ...optional('title', source['title']),
       ...optional('license', source['license']),
-      ...optional('start_byte_index', source['startIndex']),
-      ...optional('end_byte_index', source['endIndex']),
+      ...optional('publication_date', source['publicationDate']),
+      ...optional(range[0], source['startIndex']),
+      ...optional(range[1], source['endIndex']),
     });
   }
 }
