@@ -27,6 +27,8 @@ export interface BlockTracker<K, B extends StartedBlock> {
   anyOpen(): boolean;
   /** Closes the block under this key and returns it (undefined when none is open). */
   stop(key: K): B | undefined;
+  /** Each block still open, in the order they started (to keep what they got before the message ends). */
+  forEachOpen(visit: (key: K, block: B) => void): void;
   /**
    * The message is over (a new one starts, or the stream ends): every block still open is
    * reported as not stopped, with `why` saying when that became clear; then the tracker
@@ -68,6 +70,9 @@ export function createBlockTracker<K, B extends StartedBlock>(
       blocks.set(key, STOPPED);
       openCount--;
       return block;
+    },
+    forEachOpen(visit) {
+      for (const [key, block] of blocks) if (block !== STOPPED) visit(key, block);
     },
     endMessage(why) {
       for (const [key, block] of blocks) if (block !== STOPPED) onNotStopped(key, block, why);

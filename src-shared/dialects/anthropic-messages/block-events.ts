@@ -245,6 +245,30 @@ export function stopBlock(s: MessagesStream, ctx: ProviderEventContext, event: W
 }
 
 /**
+ * A block its message ended with still open (max_tokens stopped the model inside a tool call's
+ * input; the stream was cut). A tool call or a block kept whole is made only at its stop, so
+ * what it got is emitted here, not final: its block stays open, shown as never finished, with
+ * the call's name and id and its input as sent (neither checked nor parsed as a whole input).
+ * Streamed text and thinking were shown as they came, and a tool result whole at its start.
+ */
+export function unfinishedBlock(ctx: ProviderEventContext, index: number, block: OpenBlock): void {
+  const tool = TOOL_USE[block.type];
+  if (tool) {
+    // The start's input is only a placeholder (`{}`) once input deltas come.
+    const given = block.start['input'];
+    ctx.emit({
+      type: tool.type,
+      final: false,
+      delta: block.input.length > 0 || given === undefined ? block.input.join('') : jsonText(given),
+      extras: { id: block.id, name: block.name },
+    });
+    return;
+  }
+  if (STREAMED[block.type] || isToolResultBlock(block.type)) return;
+  ctx.emit({ type: block.type || 'unknown_block', final: false, delta: jsonText(block.start), extras: { index } });
+}
+
+/**
  * A compaction_delta of a compaction block: its `content` is the next piece of the summary of
  * the context the API compacted; any other field (`encrypted_content`) replaces the block's, as
  * each delta carries it whole. Kept for the block shown at the stop and for the assistant message.

@@ -7,6 +7,7 @@ import { blockDelta, startBlock, stopBlock, STREAMED, streamedDelta } from './bl
 import {
   apiError,
   beganInsideMessage,
+  endBlocks,
   MESSAGE_EVENTS,
   messageDelta,
   messageStart,
@@ -99,7 +100,7 @@ export function createAnthropicMessagesDecoder(
     id: 'anthropic-messages',
     push,
     end() {
-      s.blocks.endMessage('before the stream ended');
+      if (s.lastFrame) endBlocks(s, s.contextFor(s.lastFrame), 'before the stream ended');
       s.endStream('message_stop');
       const waiting = s.waiting;
       if (waiting && s.lastFrame)

@@ -3,6 +3,7 @@ import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
 import { cutShortBy } from '../provider/cut-short';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
+import { unfinishedBlock } from './block-events';
 import { AssistantBlocks } from './client-calls';
 import type { MessagesStream } from './stream-state';
 
@@ -22,7 +23,7 @@ export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event
     return;
   }
   if (s.message) {
-    s.blocks.endMessage(`before the next message_start (event ${ctx.frame.seq})`);
+    endBlocks(s, ctx, `before the next message_start (event ${ctx.frame.seq})`);
     s.cutMessage(ctx);
   }
   const message = s.openMessage(stringField(body, 'id'), ctx.frame.receivedAt);
@@ -101,9 +102,21 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
   );
 }
 
+/**
+ * The message is over with blocks still open: what they got is kept (unfinishedBlock), and they
+ * are reported as not stopped (`why` says when that became clear) unless what ended the message
+ * explains them: a stop reason that cut its output short (max_tokens stops the model inside a
+ * block), or an error (`why` undefined), each reported already.
+ */
+export function endBlocks(s: MessagesStream, ctx: ProviderEventContext, why: string | undefined): void {
+  s.blocks.forEachOpen((index, block) => unfinishedBlock(ctx, index, block));
+  if (why === undefined || cutShortBy(CUT_SHORT_BY, s.message?.stopReason) !== undefined) s.blocks.discardMessage();
+  else s.blocks.endMessage(why);
+}
+
 export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
   s.messages.end(ctx);
-  s.blocks.endMessage(`before message_stop (event ${ctx.frame.seq})`);
+  endBlocks(s, ctx, `before message_stop (event ${ctx.frame.seq})`);
   ctx.wire(
     'message_stop',
     event,
@@ -154,10 +167,10 @@ export function apiError(s: MessagesStream, ctx: ProviderEventContext, event: Wi
     'provider.api-error',
     `The API sent an ${errorType} error${first}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`,
   );
+  endBlocks(s, ctx, undefined);
   ctx.emit(
     { type: KIND.error, final: true, delta: jsonText(event['error'] ?? event), extras: {} },
     unified('stream.error', s.ids(), { error: event['error'] ?? event, phase: 'failed' }),
   );
-  s.blocks.discardMessage();
   s.failMessage(ctx, event['error']);
 }
