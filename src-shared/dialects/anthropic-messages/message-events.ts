@@ -1,6 +1,7 @@
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
+import { isJsonObject } from '../../json/values';
 import { cutShortBy } from '../provider/cut-short';
 import { objectField, stringField, type ProviderEventContext, type WireEvent } from '../provider/event-context';
 import { unfinishedBlock } from './block-events';
@@ -34,6 +35,8 @@ export function messageStart(s: MessagesStream, ctx: ProviderEventContext, event
   s.contentStarted = false;
   message.model = stringField(body, 'model');
   message.addUsage(body['usage']);
+  message.container = body['container'];
+  message.addInputTransformations(body['input_transformations']);
   s.contextFor(ctx.frame).wire('message_start', event, unified('stream.message_start', s.ids()));
 }
 
@@ -73,6 +76,9 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
   const stopReason = typeof delta['stop_reason'] === 'string' ? delta['stop_reason'] : undefined;
   if (s.message) {
     s.message.addUsage(event['usage']);
+    // The container the message ran in (null until one is made): its id is what reuses it.
+    if (isJsonObject(delta['container'])) s.message.container = delta['container'];
+    s.message.addInputTransformations(event['input_transformations']);
     if (stopReason !== undefined) {
       s.message.stopReason = stopReason;
       s.stopReasonFrame = ctx.frame.seq;

@@ -15,6 +15,10 @@ export interface MessageSummary {
   incomplete_details?: unknown;
   /** The moderation of the response's input and output (the Responses API's `moderation`), as the API gave it. */
   moderation?: unknown;
+  /** The code-execution container the message ran in (Anthropic's `{id, expires_at}`): a client names it to reuse it. */
+  container?: unknown;
+  /** What the API changed in the request's input before the model saw it (Anthropic's `input_transformations`), in order. */
+  input_transformations?: unknown[];
   /** What a run interrupted for its application to resume (AG-UI's `outcome` interrupt), as the stream gave it. */
   interrupts?: unknown;
   /** What the server attached to the message (the AI SDK's `messageMetadata`, merged as useChat merges it). */
@@ -43,6 +47,8 @@ export class MessageClock {
   error: unknown;
   incompleteDetails: unknown;
   moderation: unknown;
+  container: unknown;
+  inputTransformations: unknown[] | undefined;
   interrupts: unknown;
   metadata: unknown;
   private firstTokenAt: number | undefined;
@@ -60,6 +66,12 @@ export class MessageClock {
     this.usage = { ...this.usage, ...(usage as Record<string, unknown>) };
   }
 
+  /** Entries of `input_transformations` appended as they arrive (Anthropic sends them at the start and again at the end). */
+  addInputTransformations(entries: unknown): void {
+    if (!Array.isArray(entries) || entries.length === 0) return;
+    this.inputTransformations = [...(this.inputTransformations ?? []), ...(entries as unknown[])];
+  }
+
   summary(endedAt: number): MessageSummary {
     // A name the stream does not give is left out, never claimed as "".
     const summary: MessageSummary = {
@@ -73,6 +85,8 @@ export class MessageClock {
     if (this.incompleteDetails !== undefined && this.incompleteDetails !== null)
       summary.incomplete_details = this.incompleteDetails;
     if (this.moderation !== undefined && this.moderation !== null) summary.moderation = this.moderation;
+    if (this.container !== undefined && this.container !== null) summary.container = this.container;
+    if (this.inputTransformations !== undefined) summary.input_transformations = this.inputTransformations;
     if (this.interrupts !== undefined) summary.interrupts = this.interrupts;
     if (this.metadata !== undefined) summary.metadata = this.metadata;
     if (this.firstTokenAt !== undefined && this.startedAt > 0)
