@@ -223,6 +223,59 @@ describe('text for an item or part that was never added', () => {
   });
 });
 
+describe('an output item given whole by its done event alone', () => {
+  const whole = {
+    id: 'msg_1',
+    type: 'message',
+    content: [
+      {
+        type: 'output_text',
+        text: 'See docs.',
+        annotations: [{ type: 'url_citation', url: 'https://d.example', start_index: 4, end_index: 8 }],
+      },
+      { type: 'refusal', refusal: 'Not that.' },
+    ],
+  };
+  const doneAlone = (fields: Record<string, unknown>) =>
+    decodeProviderEvents(numbered([created, ['response.output_item.done', fields], completed]));
+  const contentOf = (result: ReturnType<typeof decodeProviderEvents>) =>
+    result.blocks.filter((b) => b.kind !== 'message').map((b) => [b.kind, b.content, b.status]);
+
+  it("a message item never added makes its parts' blocks, with or without an output_index, its citations kept", () => {
+    for (const fields of [{ output_index: 0, item: whole }, { item: whole }]) {
+      const result = doneAlone(fields);
+      expect(rulesOf(result)).toEqual(['provider.block-not-started']);
+      expect(contentOf(result)).toEqual([
+        ['text', 'See docs.', 'complete'],
+        ['refusal', 'Not that.', 'complete'],
+      ]);
+      expect(result.blocks[0]?.citations.map((c) => [c.citationType, c.citedText])).toEqual([
+        ['url_citation', 'https://d.example'],
+      ]);
+    }
+    const reasoning = { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thought.' }] };
+    expect(contentOf(doneAlone({ output_index: 0, item: reasoning }))).toEqual([
+      ['reasoning_summary', 'Thought.', 'complete'],
+    ]);
+  });
+
+  it('must not: text its part events streamed (with or without part indexes) is not made again from the item', () => {
+    const withContent: [string, Record<string, unknown>] = [
+      'response.output_item.done',
+      { output_index: 0, item: { id: 'msg_1', type: 'message', content: [{ type: 'output_text', text: 'Hi' }] } },
+    ];
+    const streamed = decodeProviderEvents(numbered([created, ...message('Hi').slice(0, -1), withContent, completed]));
+    expect(rulesOf(streamed)).toEqual([]);
+    expect(contentOf(streamed)).toEqual([['text', 'Hi', 'complete']]);
+    const unindexed = decodeProviderEvents([
+      'data: {"type":"response.output_text.delta","item_id":"msg_1","delta":"Hi"}\n\n',
+      'data: {"type":"response.output_text.done","item_id":"msg_1","text":"Hi"}\n\n',
+      `data: ${JSON.stringify({ type: 'response.output_item.done', ...withContent[1] })}\n\n`,
+    ]);
+    expect(contentOf(unindexed).map(([kind, content]) => [kind, content])).toEqual([['text', 'Hi']]);
+  });
+});
+
 describe('items response.completed finds open', () => {
   const list = { id: 'mcpl_1', type: 'mcp_list_tools', server_label: 'docs', tools: [] };
   const call = { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '' };
@@ -298,6 +351,10 @@ describe('a reasoning item at its done event', () => {
     ],
     ['no encrypted content (not asked for with include)', { summary: [], encrypted_content: null }],
   ])('must not: %s makes a redacted block', (_name, item) => {
-    expect(reasoning(item).blocks.map((b) => b.kind)).toEqual(['message']);
+    // A summary no part event streamed is made from the item (a reasoning_summary block), never a redacted one.
+    expect(reasoning(item).blocks.map((b) => b.kind)).toEqual([
+      ...(item.summary.length > 0 ? ['reasoning_summary'] : []),
+      'message',
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import {
   type WireEvent,
 } from '../provider/event-context';
 import type { ClientCall } from './client-calls';
+import { emitDoneParts } from './done-parts';
 import { emitItem, toolOf, type OpenItem } from './item-blocks';
 import type { ResponsesStream } from './stream-state';
 import { CALL_OUTPUT_ITEMS, CLIENT_RUN_ITEMS, clientRunInput, KNOWN_ITEMS, type InputStream } from './vocabulary';
@@ -68,17 +69,21 @@ export function itemAdded(s: ResponsesStream, ctx: ProviderEventContext, event: 
 export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: WireEvent): void {
   const index = integerField(event, 'output_index');
   const item = objectField(event, 'item');
+  const open = index === undefined ? undefined : s.items.get(index);
   if (index === undefined)
-    return s.notAddressed(ctx, 'response.output_item.done', event, 'has no integer output_index');
-  const open = s.items.get(index);
-  if (!open) {
+    // The item is whole in its done event: decoded all the same (the Codex CLI reads it so).
+    ctx.report(
+      'provider.block-not-started',
+      `response.output_item.done in event ${ctx.frame.seq} has no integer output_index, so a client that places output items by it cannot place this one; decoded from its item alone.`,
+    );
+  else if (!open) {
     const why = s.items.state(index) === 'stopped' ? 'was already done' : 'was never added';
     ctx.report(
       s.items.state(index) === 'stopped' ? 'provider.delta-after-stop' : 'provider.block-not-started',
       `response.output_item.done in event ${ctx.frame.seq} is for output item ${index}, which ${why}; decoded from its item alone.`,
     );
   }
-  s.items.stop(index);
+  if (index !== undefined) s.items.stop(index);
   const itemType = stringField(item, 'type') || open?.type || '';
   const done: OpenItem = open ?? openItem(s, ctx, itemType, item);
   const tool = toolOf(done, item);
@@ -95,6 +100,7 @@ export function itemDone(s: ResponsesStream, ctx: ProviderEventContext, event: W
       ? unified('stream.tool_call_stop', itemIds, { kind: itemType, tool, phase, error: item['error'] ?? undefined })
       : unified('stream.content_block_stop', itemIds, { kind: itemType }),
   );
+  emitDoneParts(s, ctx, index, item);
   emitItem(ctx, done, item);
   addClientCall(s, done, item);
   s.notStoredItems?.push(item);
@@ -119,6 +125,7 @@ export function endOpenItems(s: ResponsesStream, ctx: ProviderEventContext, outp
       message: `The ${open.type} output item ${index} added in event ${open.frame} got no done event ${why}; decoded from the item the response's output gives.`,
       at: open.at,
     });
+    emitDoneParts(s, ctx, index, item);
     emitItem(ctx, open, item);
     addClientCall(s, open, item);
   });

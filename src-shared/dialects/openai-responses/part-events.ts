@@ -204,14 +204,19 @@ export function annotation(s: ResponsesStream, ctx: ProviderEventContext, event:
       'provider.block-not-started',
       `response.output_text.annotation.added in event ${ctx.frame.seq} annotates part ${key}, which was never added.`,
     );
-  const cited =
+  ctx.emit(
+    { type: KIND.citation, final: true, delta: citedOf(note), extras: citationExtras(note['type'], note) },
+    unified('stream.content_block_delta', s.ids(event), { kind: 'annotation_added', channel: 'output_text' }),
+  );
+}
+
+/** What a citation envelope carries of an annotation: its title, URL, file name or file id. */
+export function citedOf(note: WireEvent): string {
+  return (
     stringField(note, 'title') ||
     stringField(note, 'url') ||
     stringField(note, 'filename') ||
-    stringField(note, 'file_id');
-  ctx.emit(
-    { type: KIND.citation, final: true, delta: cited, extras: citationExtras(note['type'], note) },
-    unified('stream.content_block_delta', s.ids(event), { kind: 'annotation_added', channel: 'output_text' }),
+    stringField(note, 'file_id')
   );
 }
 

@@ -141,6 +141,15 @@ const RECORDED: readonly RecordedResponses[] = [
     summaries: [completed('grok-4.3', 197, 199)],
   },
   {
+    // The Codex CLI's test stream (openai/codex): a whole message item in a done event alone,
+    // with no output_index, and a line that is no SSE field inside that event.
+    name: 'codex-cli-responses-fixture.sse',
+    status: 'done',
+    rules: ['sse.ignored-line', 'provider.block-not-started', 'sse.unterminated-last-event'],
+    kinds: ['text'],
+    summaries: [{ id: 'resp1', status: 'completed' }],
+  },
+  {
     // The suite kept the last event of a live stream alone (no response.created, no
     // sequence_number): what it says is kept, xAI's usage fields with it.
     name: 'xai-issue-19652-live-stream.data-only.sse',
@@ -336,6 +345,14 @@ describe('recorded OpenAI Responses streams', () => {
     const [text] = blocksOf(shaped, 'text');
     expect(text?.content).toMatch(/^xAI is an American artificial intelligence company founded by Elon Musk/);
     expect(text?.citations.map((c) => Object.keys(c.fields))).toEqual(Array(5).fill(['url']));
+  });
+
+  it('Codex CLI: a message item given whole by its done event alone keeps its text, as the finding says', () => {
+    const result = decode('codex-cli-responses-fixture.sse');
+    expect(blocksOf(result, 'text').map((b) => [b.content, b.status])).toEqual([['fixture hello', 'complete']]);
+    expect(result.diagnostics.find((d) => d.rule === 'provider.block-not-started')?.message).toMatch(
+      /has no integer output_index, .*; decoded from its item alone\.$/,
+    );
   });
 
   it("xAI's reasoning summary streams as a summary part, the answer after it", () => {
