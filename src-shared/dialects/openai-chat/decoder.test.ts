@@ -153,6 +153,20 @@ describe('OpenAI Chat Completions fixtures (the demo scenarios)', () => {
     );
     expect(summaries(result)[0]).toMatchObject({ status: 'failed', stop_reason: 'error' });
   });
+
+  it('OpenRouter: an error chunk with empty choices as the only event is detected, and ends the stream by error', () => {
+    const result = decodeBytes(
+      encodeUtf8(
+        ': OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n' +
+          data({ id: 'gen-x', choices: [], error: { code: 429, message: 'Provider returned error' } }),
+      ),
+    );
+    expect(result.formats).toEqual(['openai-chat']);
+    expect(result.diagnostics.map((d) => d.message)).toEqual([
+      'The API sent an error in event 0 as the first event, before any chunk (the request was accepted, then failed): 429: Provider returned error',
+    ]);
+    expect(statusOf(result)).toBe('ended by error');
+  });
 });
 
 describe('recorded streams from public SDK test suites (resources/fixtures/external/openai-chat)', () => {

@@ -21,6 +21,10 @@ describe('Chat Completions detection: positive evidence only', () => {
     ["Azure's placeholder with its prompt filter results", '{"choices":[],"id":"","prompt_filter_results":[]}'],
     ["OpenAI's error object alone", '{"error":{"message":"Rate limit","type":"requests","code":null}}'],
     ["OpenRouter's error object alone", '{"error":{"code":502,"message":"Provider disconnected"}}'],
+    [
+      "OpenRouter's error chunk with empty choices",
+      '{"id":"gen-x","choices":[],"error":{"code":429,"message":"Provider returned error","metadata":{}}}',
+    ],
   ])('claims %s, and no other dialect does', (_name, data) => {
     expect(claimants(data)).toEqual(['openai-chat']);
   });
@@ -37,6 +41,7 @@ describe('Chat Completions detection: positive evidence only', () => {
     ['a Gemini error body', '{"error":{"code":400,"message":"Bad","status":"INVALID_ARGUMENT"}}'],
     ['an error beside other members', '{"error":{"message":"x"},"detail":"y"}'],
     ['an error that is a string', '{"error":"boom"}'],
+    ['empty choices beside an error that is no object', '{"choices":[],"error":"boom"}'],
     ['the router error frame', '{"error":"APIStatusError","message":"m","traceback":"t"}'],
     ['a Responses error event', '{"type":"error","code":"x","message":"m","sequence_number":1}'],
     ['text', 'choices'],

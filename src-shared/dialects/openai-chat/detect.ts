@@ -6,9 +6,10 @@ const OPEN_BRACE = 0x7b;
 /**
  * Whether a frame is a Chat Completions event, by its own markers: `object:
  * "chat.completion.chunk"`; or, from servers that leave `object` out or empty, a `choices`
- * array whose choices carry a `delta` (or Azure's `prompt_filter_results` beside it); or an
- * error as this API streams it (`event: error`, or data that is only `{"error": {message,
- * …}}`). Objects with a `type` (the other providers' events, the agent envelopes) or a
+ * array whose choices carry a `delta` (or Azure's `prompt_filter_results`, or an `error` object,
+ * beside it: OpenRouter sends an error after its HTTP 200 as a chunk `{"id", "choices": [],
+ * "error": {code, message}}`); or an error as this API streams it (`event: error`, or data that
+ * is only `{"error": {message, …}}`). Objects with a `type` (the other providers' events, the agent envelopes) or a
  * `jsonrpc` member are never this dialect, and a Gemini error body (its `error.status`) is not.
  */
 export function isChatCompletionEvent(frame: SniffedFrame): boolean {
@@ -22,7 +23,11 @@ export function isChatCompletionEvent(frame: SniffedFrame): boolean {
   if (object['object'] === 'chat.completion.chunk') return true;
   const choices = object['choices'];
   if (Array.isArray(choices))
-    return 'prompt_filter_results' in object || choices.some((c) => isJsonObject(c) && isJsonObject(c['delta']));
+    return (
+      'prompt_filter_results' in object ||
+      isJsonObject(object['error']) ||
+      choices.some((c) => isJsonObject(c) && isJsonObject(c['delta']))
+    );
   return isErrorBody(object);
 }
 
