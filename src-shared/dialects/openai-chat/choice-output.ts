@@ -7,7 +7,7 @@ import { previewText } from '../../text/preview';
 import { checkToolArguments, stringField, type ProviderEventContext } from '../provider/event-context';
 import { citationExtras } from '../provider/citation-extras';
 import type { Choice, Completion } from './completion';
-import type { ToolCall } from './tool-calls';
+import { callId, type ToolCall } from './tool-calls';
 import { filtered, reasoningText, TEXT, type StreamedChannel } from './vocabulary';
 
 /*
@@ -170,7 +170,8 @@ export function writeAnnotations(ctx: ProviderEventContext, current: Completion,
 }
 
 /**
- * The choice's calls as one tool_call envelope each, its arguments joined: complete
+ * The choice's calls as one tool_call envelope each (the legacy function_call with the id its
+ * pause and answer name it by), its arguments joined: complete
  * (`final`, the arguments checked to parse) at its finish, left open when the stream ended first.
  */
 export function writeCalls(ctx: ProviderEventContext, current: Completion, choice: Choice, final: boolean): ToolCall[] {
@@ -184,7 +185,7 @@ export function writeCalls(ctx: ProviderEventContext, current: Completion, choic
         `The ${call.label} of choice ${choice.index} (${call.name || 'unnamed'}, ${call.id || 'no id'})`,
       );
     ctx.emit(
-      { type: KIND.tool_call, final, delta: args === '' ? '{}' : args, extras: { id: call.id, name: call.name } },
+      { type: KIND.tool_call, final, delta: args === '' ? '{}' : args, extras: { id: callId(call), name: call.name } },
       final
         ? unified('stream.tool_call_stop', streamIds(current, choice, call), { kind: 'function', phase: 'completed' })
         : undefined,

@@ -71,6 +71,34 @@ describe('the pause', () => {
   });
 });
 
+describe('the legacy function_call', () => {
+  const legacy = (args: string) => chunk({ delta: { function_call: { name: 'repl', arguments: args } } });
+  const decode = (events: string[]) => decodeBytes(encodeUtf8(events.join('')));
+  const callIds = (events: string[]) =>
+    decode(events)
+      .blocks.filter((b) => b.kind === 'tool_call')
+      .map((b) => b.toolId);
+  const unanswered = (events: string[]) =>
+    decode(events).diagnostics.filter((d) => d.rule === 'tool.call-without-result').length;
+
+  it('is known by the id its pause names: its block is awaited, not reported as left without a result', () => {
+    const events = [legacy('{}'), chunk({ delta: {}, finish_reason: 'function_call' }), 'data: [DONE]\n\n'];
+    expect(callIds(events)).toEqual(['function_call']);
+    expect(pauseOf(encodeUtf8(events.join('')))?.pendingTools?.map((t) => t.toolUseId)).toEqual(['function_call']);
+    expect(unanswered(events)).toBe(0);
+  });
+
+  it('must not: cut before its finish_reason it waits for nothing, and is reported; a tool_calls entry without an id keeps none', () => {
+    expect(unanswered([legacy('{}')])).toBe(1);
+    const indexless = [
+      chunk({ delta: { tool_calls: [{ function: { name: 'f', arguments: '{}' } }] } }),
+      chunk({ delta: {}, finish_reason: 'tool_calls' }),
+      'data: [DONE]\n\n',
+    ];
+    expect(callIds(indexless)).toEqual(['']);
+  });
+});
+
 describe("OpenRouter's reasoning details", () => {
   const SIGNATURE = 'Et0BCkgIChACGAIqQA2s';
   const piece = (detail: Record<string, unknown>) =>

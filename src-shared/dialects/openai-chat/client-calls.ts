@@ -9,7 +9,7 @@ import {
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { Completion } from './completion';
-import type { ToolCall } from './tool-calls';
+import { callId, FUNCTION_CALL_ID } from './tool-calls';
 
 /*
  * The Chat Completions API runs no tool: a choice that finishes with `tool_calls` (or the
@@ -21,12 +21,6 @@ import type { ToolCall } from './tool-calls';
 
 /** finish_reason values that leave the calls for the client (the API runs no tool, so every call it finishes on is one). */
 export const leavesCallsToClient = (reason: string): boolean => reason === 'tool_calls' || reason === 'function_call';
-
-/** The id a legacy `function_call` (which has none) is answered by. */
-const FUNCTION_CALL_ID = 'function_call';
-
-/** The call's answer id: its id, or for the legacy function_call its own. */
-const answerId = (call: ToolCall): string => (call.index === undefined && call.id === '' ? FUNCTION_CALL_ID : call.id);
 
 /** The arguments as an object for the answer panel: their JSON when they parse as an object, else empty. */
 function inputOf(args: string): Record<string, unknown> {
@@ -43,7 +37,7 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Comple
   const choice = completion.choices.get(0);
   const calls = choice?.clientCalls ?? [];
   if (!choice || calls.length === 0) return;
-  const legacy = calls.every((call) => call.label === 'the function_call');
+  const legacy = calls.every((call) => call.legacy);
   const args = calls.map((call) => call.args.join(''));
   const message: Record<string, unknown> = { role: 'assistant', content: choice.content.text() };
   // OpenRouter keeps the reasoning of a tool loop only if the client sends its details back.
@@ -57,7 +51,7 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Comple
       function: { name: call.name, arguments: args[i] ?? '' },
     }));
   const tools = calls.map((call, i) => ({
-    tool_use_id: answerId(call),
+    tool_use_id: callId(call),
     name: call.name,
     input: inputOf(args[i] ?? ''),
   }));

@@ -149,6 +149,15 @@ const RECORDED: readonly Recorded[] = [
     calls: [['weather', 'call_NZa7xqfefoaMI2YYHowVXVlU', {}]],
     message: { model: 'gpt-4o-2024-08-06', usage: { input_tokens: 58, output_tokens: 12 } },
   },
+  {
+    // gpt-3.5-turbo-0613's legacy function_call (codesherpa's sample, README): the call has no
+    // id, so its block carries the one its pause names it by, and it is awaited, not missing.
+    name: 'codesherpa-legacy-function-call',
+    status: 'paused',
+    blocks: [['tool_call', '{\n  "code": "print(\\"hi\\")",\n  "language": "python"\n}']],
+    calls: [['repl', 'function_call', { code: 'print("hi")', language: 'python' }]],
+    message: { model: 'gpt-3.5-turbo-0613', stop_reason: 'function_call' },
+  },
   // Recorded by pydantic/pydantic-ai's suite (resources/fixtures/external/README.md).
   {
     // OpenRouter: keep-alive comments, reasoning cut by the token limit (its finish twice),

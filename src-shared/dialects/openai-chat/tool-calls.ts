@@ -7,6 +7,8 @@ export interface ToolCall {
   label: string;
   /** The wire's `index` (undefined for a whole call sent without one). */
   index: number | undefined;
+  /** The legacy `delta.function_call`, not a `tool_calls` entry. */
+  legacy: boolean;
   id: string;
   name: string;
   /** Argument text as it came, joined when the call ends. */
@@ -71,7 +73,7 @@ export class ToolCalls {
       : index !== undefined
         ? `tool call ${index}`
         : `tool call without index ${this.unindexed++}`;
-    const call: ToolCall = { label, index, id, name, args: args === '' ? [] : [args] };
+    const call: ToolCall = { label, index, legacy, id, name, args: args === '' ? [] : [args] };
     this.byKey.set(key ?? `#${label}`, call);
     if (key === undefined) this.unindexedAt[position] = call;
     this.order.push(call);
@@ -89,6 +91,15 @@ export class ToolCalls {
     return calls;
   }
 }
+
+/** The id a legacy `function_call` (which has none) is known by: its call block's and its answer's. */
+export const FUNCTION_CALL_ID = 'function_call';
+
+/**
+ * The id a call is known by once it ends: its own; the legacy function_call, which has none,
+ * FUNCTION_CALL_ID, so that its call block and the pause that awaits it name it alike.
+ */
+export const callId = (call: ToolCall): string => (call.legacy && call.id === '' ? FUNCTION_CALL_ID : call.id);
 
 function integer(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
