@@ -69,11 +69,23 @@ export function closeText(ctx: ProviderEventContext, current: Completion, choice
   );
 }
 
-/** A chunk, or a part of one, of the wrong shape: reported, and the chunk kept undecoded. */
+/** A chunk of the wrong shape: reported, and the chunk kept undecoded. */
 export function invalidChunk(ctx: ProviderEventContext, what: string): void {
   ctx.report(
     'openai-chat.invalid-chunk',
     `Event ${ctx.frame.seq} ${what}, so it is no chat.completion.chunk; kept undecoded: ${previewText(ctx.frame.data)}`,
+  );
+  ctx.emit(undecodedParts(ctx.frame));
+}
+
+/**
+ * A part of a chunk of the wrong shape: reported, and the event's data kept in an undecoded
+ * envelope beside what the rest of the chunk decoded to (its other choices, its finish_reason).
+ */
+export function invalidPart(ctx: ProviderEventContext, what: string): void {
+  ctx.report(
+    'openai-chat.invalid-chunk',
+    `Event ${ctx.frame.seq} ${what}; that part is not decoded (the event's data is kept undecoded beside it), the rest of the chunk is: ${previewText(ctx.frame.data)}`,
   );
   ctx.emit(undecodedParts(ctx.frame));
 }
@@ -93,7 +105,7 @@ export function writeToolFragment(
 ): void {
   const outcome = choice.tools.add(fragment, legacy, position);
   if (outcome.kind === 'invalid')
-    return invalidChunk(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
+    return invalidPart(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
   const call = outcome.call;
   choice.clock.token(ctx.frame.receivedAt);
   if (outcome.kind !== 'appended') closeText(ctx, current, choice);
@@ -207,7 +219,7 @@ export function choiceExtras(choice: Record<string, unknown>): Record<string, un
   return extras;
 }
 
-/** Whether a delta carries output: text of a channel, or tool call fragments. */
+/** Whether a delta carries output: text of a channel, or tool call fragments (an array, or TGI's one object). */
 export function carriesContent(delta: Record<string, unknown>): boolean {
   const content = delta['content'];
   return (
@@ -215,6 +227,7 @@ export function carriesContent(delta: Record<string, unknown>): boolean {
     (typeof content === 'string' ? content !== '' : Array.isArray(content) && content.length > 0) ||
     (typeof delta['refusal'] === 'string' && delta['refusal'] !== '') ||
     (Array.isArray(delta['tool_calls']) && delta['tool_calls'].length > 0) ||
+    isJsonObject(delta['tool_calls']) ||
     isJsonObject(delta['function_call'])
   );
 }

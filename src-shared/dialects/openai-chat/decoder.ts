@@ -1,3 +1,4 @@
+import type { RuleId } from '../../diagnostics/rules';
 import { NO_EXTRAS, undecodedParts } from '../../envelope/types';
 import { unified } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
@@ -13,6 +14,7 @@ import {
   choiceExtras,
   closeText,
   invalidChunk,
+  invalidPart,
   streamIds,
   writeCalls,
   writeSources,
@@ -151,6 +153,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     if (typeof object === 'string' && !KNOWN_OBJECTS.has(object))
       reportOnce(
         ctx,
+        'provider.unknown-event',
         `object:${object}`,
         `Event ${ctx.frame.seq} is an object ${jsonText(object)}, which this version does not know; read as a chunk.`,
       );
@@ -200,7 +203,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     raw: unknown,
     position: number,
   ): void {
-    if (!isJsonObject(raw)) return invalidChunk(ctx, `has a choice at position ${position} that is no object`);
+    if (!isJsonObject(raw)) return invalidPart(ctx, `has a choice at position ${position} that is no object`);
     const index = typeof raw['index'] === 'number' && Number.isInteger(raw['index']) ? raw['index'] : position;
     const known = current.choices.has(index);
     const choice = current.choice(index, ctx.frame);
@@ -211,7 +214,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     // `message` instead of `delta`: a server that sends the whole message in its last chunk.
     const delta = raw['delta'] ?? raw['message'];
     if (delta !== undefined && delta !== null && !isJsonObject(delta))
-      invalidChunk(ctx, `has a choice ${index} whose delta is a JSON ${jsonKind(delta)}`);
+      invalidPart(ctx, `has a choice ${index} whose delta is a JSON ${jsonKind(delta)}`);
     const fields = isJsonObject(delta) ? delta : {};
     const extras = choiceExtras(raw);
     if (choice.finish !== undefined && carriesContent(fields))
@@ -233,8 +236,17 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     const toolCalls = fields['tool_calls'];
     if (Array.isArray(toolCalls))
       toolCalls.forEach((fragment, position) => writeToolFragment(ctx, current, choice, fragment, false, position));
-    else if (toolCalls !== undefined && toolCalls !== null)
-      invalidChunk(ctx, `has tool_calls for choice ${index} that are a JSON ${jsonKind(toolCalls)}, not an array`);
+    else if (isJsonObject(toolCalls)) {
+      // TGI 2.x sends each fragment as the object itself: read as the one entry of an array.
+      reportOnce(
+        ctx,
+        'openai-chat.tool-calls-not-array',
+        'tool-calls-object',
+        `Event ${ctx.frame.seq} has tool_calls for choice ${index} that are one call object, not an array (as TGI 2.x sends them); read as an array of that one call. A client that iterates the array gets no call from it.`,
+      );
+      writeToolFragment(ctx, current, choice, toolCalls, false, 0);
+    } else if (toolCalls !== undefined && toolCalls !== null)
+      invalidPart(ctx, `has tool_calls for choice ${index} that are a JSON ${jsonKind(toolCalls)}, not an array`);
     if (isJsonObject(fields['function_call']))
       writeToolFragment(ctx, current, choice, fields['function_call'], true, 0);
     const reason = raw['finish_reason'];
@@ -275,6 +287,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     if (outcome === undefined) {
       reportOnce(
         ctx,
+        'provider.unknown-event',
         `finish:${reason}`,
         `Choice ${choice.index} finished with finish_reason ${jsonText(reason)} in event ${ctx.frame.seq}, which this version does not know; taken as the end of its output.`,
       );
@@ -320,10 +333,11 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     }
   }
 
-  function reportOnce(ctx: ProviderEventContext, key: string, text: string): void {
+  /** A finding made once a stream (the first such event), for what a server does at every chunk. */
+  function reportOnce(ctx: ProviderEventContext, rule: RuleId, key: string, text: string): void {
     if (reported.has(key)) return;
     reported.add(key);
-    ctx.report('provider.unknown-event', `${text} Later ones are not reported again.`);
+    ctx.report(rule, `${text} Later ones are not reported again.`);
   }
 
   /** Every choice's message summary, at the frame where the completion is over (the stream's end, or the next completion's first chunk). */

@@ -67,6 +67,17 @@ export const OPENAI_CHAT_FAULTS: readonly FaultKind[] = [
     apply: (events, site) => inserted(events, site, '{"object":"chat.completion.chunk","choices":7}'),
   },
   {
+    rule: 'openai-chat.tool-calls-not-array',
+    name: 'tool_calls sent as the one call object, not an array (TGI 2.x)',
+    dialects: DIALECTS,
+    sites: chunksWhere(
+      (_, delta) =>
+        Array.isArray(delta['tool_calls']) && delta['tool_calls'].length === 1 && isJsonObject(delta['tool_calls'][0]),
+    ),
+    apply: (events, site) =>
+      changed(events, site, (_, delta) => void (delta['tool_calls'] = (delta['tool_calls'] as Chunk[])[0])),
+  },
+  {
     rule: 'openai-chat.no-finish-reason',
     name: 'finish_reason dropped',
     dialects: DIALECTS,

@@ -158,6 +158,22 @@ const RECORDED: readonly Recorded[] = [
     calls: [['repl', 'function_call', { code: 'print("hi")', language: 'python' }]],
     message: { model: 'gpt-3.5-turbo-0613', stop_reason: 'function_call' },
   },
+  {
+    // TGI 2.4.1's last chunk (its integration-test snapshot, README): tool_calls as one object,
+    // read as an array of it; alone, that fragment begins no call, and its argument text is
+    // TGI's leaked end-of-turn token. finish_reason stop: no pause, so the call has no result.
+    name: 'tgi-tool-calls-object-last-chunk',
+    status: 'done',
+    rules: [
+      'openai-chat.tool-calls-not-array',
+      'provider.block-not-started',
+      'provider.tool-args-invalid',
+      'tool.call-without-result',
+    ],
+    blocks: [['tool_call', '<|eot_id|>']],
+    calls: [['', '', undefined]],
+    message: { model: 'meta-llama/Llama-3.1-8B-Instruct', status: 'completed', stop_reason: 'stop' },
+  },
   // Recorded by pydantic/pydantic-ai's suite (resources/fixtures/external/README.md).
   {
     // OpenRouter: keep-alive comments, reasoning cut by the token limit (its finish twice),

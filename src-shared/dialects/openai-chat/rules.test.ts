@@ -24,6 +24,7 @@ const call = (index: number, fields: Record<string, unknown>, args: string): Rec
 const decode = (...events: string[]): DecodeResult => decodeProviderEvents(events);
 const status = (result: DecodeResult): string =>
   endStatusOf({ stream: result.ends[0]?.stream ?? null, ...blockEndFacts(result.blocks, 0) }).label;
+const summaryOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'message')?.parsed;
 /** The findings of `result` other than the tool calls left without results (every call here has none). */
 const rules = (result: DecodeResult): string[] => rulesOf(result).filter((r) => r !== 'tool.call-without-result');
 
@@ -46,19 +47,24 @@ describe('openai-chat.invalid-chunk', () => {
     ]);
   });
 
-  it('a choice, a delta or a tool call entry that is no object, and tool_calls that are no array', () => {
+  it('a choice, a delta or a tool call entry that is no object, and tool_calls that are no array nor object: that part undecoded, the rest read', () => {
     const result = decode(
       chunk([5, { index: 0, delta: 'text' }]),
       delta({ tool_calls: [null] }),
-      delta({ tool_calls: {} }, 'stop'),
+      delta({ tool_calls: 7 }, 'stop'),
       DONE,
     );
-    expect(result.diagnostics.map((d) => d.message.split(', so')[0])).toEqual([
+    expect(result.diagnostics.map((d) => d.message.split('; that part')[0])).toEqual([
       'Event 0 has a choice at position 0 that is no object',
       'Event 0 has a choice 0 whose delta is a JSON string',
       'Event 1 has a tool_calls entry for choice 0 that is a JSON null',
-      'Event 2 has tool_calls for choice 0 that are a JSON object, not an array',
+      'Event 2 has tool_calls for choice 0 that are a JSON number, not an array',
     ]);
+    expect(result.diagnostics[3]?.message).toContain(
+      "that part is not decoded (the event's data is kept undecoded beside it), the rest of the chunk is",
+    );
+    // The rest of that chunk is read: its finish_reason ends the choice.
+    expect(summaryOf(result)).toMatchObject({ status: 'completed', stop_reason: 'stop' });
   });
 
   it('must not: a usage chunk without choices, an empty choices array, Azure’s placeholder', () => {

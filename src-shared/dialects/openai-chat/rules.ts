@@ -12,7 +12,13 @@ export const OPENAI_CHAT_RULES = {
     severity: 'error',
     layer: 'provider',
     title:
-      'Data is JSON but no chat.completion.chunk (no choices array, usage or error), or a part of it has the wrong shape; kept undecoded',
+      'Data is JSON but no chat.completion.chunk (no choices array, usage or error), kept undecoded; or a part of a chunk has the wrong shape, that part kept undecoded and the rest decoded',
+    dialects: ['openai-chat'],
+  },
+  'openai-chat.tool-calls-not-array': {
+    severity: 'warning',
+    layer: 'provider',
+    title: "A choice's tool_calls is one call object, not an array (TGI 2.x): read as an array of that one call",
     dialects: ['openai-chat'],
   },
   'openai-chat.no-finish-reason': {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { decodeProviderEvents, rulesOf } from '../../../src-main/testing/provider-streams';
+import type { DecodeResult } from '../../pipeline/types';
+
+/**
+ * Shapes OpenAI-compatible servers send that the chunk object does not describe: TGI 2.x's
+ * `tool_calls` as one call object instead of an array.
+ */
+
+const data = (value: unknown): string => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
+const delta = (d: Record<string, unknown>, finish: string | null = null): string =>
+  data({
+    id: '',
+    object: 'chat.completion.chunk',
+    model: 'tgi',
+    choices: [{ index: 0, delta: d, finish_reason: finish }],
+  });
+const DONE = data('[DONE]');
+const calls = (result: DecodeResult) =>
+  result.blocks.filter((b) => b.kind === 'tool_call').map((b) => [b.name, b.toolId, b.content]);
+
+describe("TGI's tool_calls as one object", () => {
+  /** TGI 2.4.1's fragments: the call object itself, its first with the id and name, the later with `name: null`. */
+  const fragment = (id: string, name: string | null, args: string) => ({
+    tool_calls: { function: { arguments: args, name }, id, index: 0, type: 'function' },
+  });
+
+  it('is read as an array of that one call: the call and its arguments kept, one warning for the stream', () => {
+    const result = decodeProviderEvents([
+      delta({ role: 'assistant', ...fragment('0', 'get_weather', '') }),
+      delta(fragment('', null, '{"location":')),
+      delta(fragment('', null, '"Paris"}')),
+      delta({}, 'tool_calls'),
+      DONE,
+    ]);
+    expect(rulesOf(result)).toEqual(['openai-chat.tool-calls-not-array']);
+    expect(result.diagnostics[0]?.message).toBe(
+      'Event 0 has tool_calls for choice 0 that are one call object, not an array (as TGI 2.x sends them); read as an array of that one call. A client that iterates the array gets no call from it. Later ones are not reported again.',
+    );
+    expect(result.diagnostics[0]?.severity).toBe('warning');
+    expect(calls(result)).toEqual([['get_weather', '0', '{"location":"Paris"}']]);
+    expect(result.envelopes.filter((e) => e.type === 'undecoded')).toEqual([]);
+  });
+
+  it('must not: tool_calls as an array, the same call, raise nothing', () => {
+    const result = decodeProviderEvents([
+      delta({
+        tool_calls: [{ index: 0, id: '0', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+      }),
+      delta({ tool_calls: [{ index: 0, function: { arguments: '{"location":"Paris"}' } }] }),
+      delta({}, 'tool_calls'),
+      DONE,
+    ]);
+    expect(rulesOf(result)).toEqual([]);
+    expect(calls(result)).toEqual([['get_weather', '0', '{"location":"Paris"}']]);
+  });
+});
