@@ -40,6 +40,7 @@ export function writeText(
 ): boolean {
   if (text === '') return false;
   choice.clock.token(ctx.frame.receivedAt);
+  let first = extras;
   if (choice.open !== channel) {
     closeText(ctx, current, choice);
     choice.open = channel;
@@ -47,8 +48,9 @@ export function writeText(
       kind: channel.delta,
       channel: channel.channel,
     });
+    if (channel.name !== undefined) first = { ...extras, name: channel.name };
   }
-  ctx.envelope(channel.kind, false, text, extras, undefined, choice.deltaEvent);
+  ctx.envelope(channel.kind, false, text, first, undefined, choice.deltaEvent);
   if (channel === TEXT) choice.content.add(text);
   return true;
 }
@@ -219,13 +221,16 @@ export function choiceExtras(choice: Record<string, unknown>): Record<string, un
   return extras;
 }
 
-/** Whether a delta carries output: text of a channel, or tool call fragments (an array, or TGI's one object). */
+const nonEmpty = (value: unknown): boolean => typeof value === 'string' && value !== '';
+
+/** Whether a delta carries output: text of a channel, audio, or tool call fragments (an array, or TGI's one object). */
 export function carriesContent(delta: Record<string, unknown>): boolean {
   const content = delta['content'];
   return (
     reasoningText(delta) !== '' ||
     (typeof content === 'string' ? content !== '' : Array.isArray(content) && content.length > 0) ||
     (typeof delta['refusal'] === 'string' && delta['refusal'] !== '') ||
+    (isJsonObject(delta['audio']) && (nonEmpty(delta['audio']['transcript']) || nonEmpty(delta['audio']['data']))) ||
     (Array.isArray(delta['tool_calls']) && delta['tool_calls'].length > 0) ||
     isJsonObject(delta['tool_calls']) ||
     isJsonObject(delta['function_call'])

@@ -43,6 +43,8 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Comple
   // OpenRouter keeps the reasoning of a tool loop only if the client sends its details back.
   const details = choice.reasoningDetails.list();
   if (details.length > 0) message['reasoning_details'] = details;
+  // A spoken answer goes back by its id (the API keeps the audio until it expires).
+  if (choice.audio.audioId !== '') message['audio'] = { id: choice.audio.audioId };
   if (legacy) message['function_call'] = { name: calls[0]?.name ?? '', arguments: args[0] ?? '' };
   else
     message['tool_calls'] = calls.map((call, i) => ({

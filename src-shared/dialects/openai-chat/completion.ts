@@ -2,6 +2,7 @@ import type { UnifiedEvent } from '../../envelope/unified';
 import type { Frame } from '../../sse/types';
 import { AssistantContent } from '../provider/assistant-content';
 import { MessageClock, type MessageSummary } from '../provider/message-summary';
+import { ChoiceAudio } from './audio';
 import { ReasoningDetails } from './reasoning-details';
 import { ToolCalls, type ToolCall } from './tool-calls';
 import { summaryUsage, type StreamedChannel } from './vocabulary';
@@ -36,7 +37,12 @@ export interface Choice {
   readonly annotations: unknown[];
   /** The tools the server ran (Groq's `executed_tools`), by index: whether their result came. */
   readonly executedTools: Map<number, { answered: boolean }>;
+  /** Its spoken answer's id, expiry and size (`delta.audio`). */
+  readonly audio: ChoiceAudio;
 }
+
+/** A choice's message summary: which choice it is when there are several, and its audio. */
+type ChoiceSummary = MessageSummary & { choice_index?: number; audio?: Record<string, unknown> };
 
 /** The agent of a choice's envelopes: the completion's id, with `#index` for every choice but the first. */
 export function choiceAgent(completionId: string, index: number): string {
@@ -75,6 +81,7 @@ export class Completion {
       reasoningDetails: new ReasoningDetails(),
       annotations: [],
       executedTools: new Map(),
+      audio: new ChoiceAudio(),
     };
     this.choices.set(index, choice);
     return choice;
@@ -102,12 +109,14 @@ export class Completion {
    * choices each summary shows it, says which choice it is, and leaves out the tokens per
    * second, which one choice's share of the tokens would take.
    */
-  summary(choice: Choice, endedAt: number): MessageSummary & { choice_index?: number } {
+  summary(choice: Choice, endedAt: number): ChoiceSummary {
     const clock = choice.clock;
     clock.id = this.id;
     clock.model = this.model;
     clock.usage = this.usage ? summaryUsage(this.usage) : undefined;
-    const summary: MessageSummary & { choice_index?: number } = clock.summary(choice.finishedAt ?? endedAt);
+    const summary: ChoiceSummary = clock.summary(choice.finishedAt ?? endedAt);
+    const audio = choice.audio.summary();
+    if (audio) summary.audio = audio;
     if (this.choices.size > 1) {
       delete summary.output_tokens_per_second;
       summary.choice_index = choice.index;

@@ -39,6 +39,7 @@ import {
   REASONING,
   REFUSAL,
   TEXT,
+  TRANSCRIPT,
   type StreamedChannel,
 } from './vocabulary';
 
@@ -63,8 +64,8 @@ const CHUNK = 'chat.completion.chunk';
  * The OpenAI Chat Completions stream (docs/protocols/openai-chat.md): data-only
  * `chat.completion.chunk` events ending at `data: [DONE]`, which the pipeline recognises.
  * Every choice is a message of its own (an agent `id#index` for choices after the first):
- * its content, reasoning (`reasoning_content` or `reasoning`) and refusal stream as text,
- * thinking and refusal envelopes; its tool call fragments are shown as they come and
+ * its content, reasoning (`reasoning_content` or `reasoning`), refusal and audio transcript
+ * stream as text, thinking, refusal and text envelopes (the audio's id and size go to its summary); its tool call fragments are shown as they come and
  * joined into one call envelope per call at its finish_reason (arguments checked to parse);
  * the finish_reason closes it, and Perplexity's sources and a delta's `url_citation` annotations
  * become citations of its text; the tools Groq runs itself (`executed_tools`) are server tool
@@ -233,6 +234,8 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     if (Array.isArray(annotations)) for (const annotation of annotations) choice.annotations.push(annotation);
     const refusal = fields['refusal'];
     if (typeof refusal === 'string') stream(ctx, current, choice, REFUSAL, refusal, extras);
+    if (fields['audio'] !== undefined && fields['audio'] !== null)
+      stream(ctx, current, choice, TRANSCRIPT, choice.audio.add(fields['audio']), extras);
     const toolCalls = fields['tool_calls'];
     if (Array.isArray(toolCalls))
       toolCalls.forEach((fragment, position) => writeToolFragment(ctx, current, choice, fragment, false, position));

@@ -3,8 +3,9 @@ import { decodeProviderEvents, rulesOf } from '../../../src-main/testing/provide
 import type { DecodeResult } from '../../pipeline/types';
 
 /**
- * Shapes OpenAI-compatible servers send that the chunk object does not describe: TGI 2.x's
- * `tool_calls` as one call object instead of an array.
+ * Shapes the chunk of the common case does not show: OpenAI's spoken answer (`delta.audio`),
+ * and what OpenAI-compatible servers send that the chunk object does not describe (TGI 2.x's
+ * `tool_calls` as one call object instead of an array).
  */
 
 const data = (value: unknown): string => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
@@ -53,5 +54,64 @@ describe("TGI's tool_calls as one object", () => {
     ]);
     expect(rulesOf(result)).toEqual([]);
     expect(calls(result)).toEqual([['get_weather', '0', '{"location":"Paris"}']]);
+  });
+});
+
+describe("a spoken answer's delta.audio", () => {
+  const chunk = (d: Record<string, unknown>, finish: string | null = null) =>
+    data({
+      id: 'chatcmpl-a',
+      object: 'chat.completion.chunk',
+      model: 'gpt-4o-audio',
+      choices: [{ index: 0, delta: d, finish_reason: finish }],
+    });
+  const summaryOf = (result: DecodeResult) => result.blocks.find((b) => b.kind === 'message')?.parsed;
+  const audio = (piece: Record<string, unknown>) => chunk({ audio: piece });
+
+  it('streams its transcript as a text block of its own; its id, expiry and size go to the summary, not its base64', () => {
+    const result = decodeProviderEvents([
+      chunk({ role: 'assistant', content: null, audio: { id: 'audio_1', transcript: '' } }),
+      audio({ transcript: 'Hello' }),
+      audio({ transcript: ' there!' }),
+      audio({ data: 'UklGRiQAAABXQVZF' }),
+      audio({ data: 'AAAAAA==', expires_at: 1733003600 }),
+      chunk({}, 'stop'),
+      DONE,
+    ]);
+    expect(rulesOf(result)).toEqual([]);
+    const blocks = result.blocks.filter((b) => b.kind !== 'message');
+    expect(blocks.map((b) => [b.kind, b.name, b.content])).toEqual([['text', 'audio transcript', 'Hello there!']]);
+    expect(result.envelopes.filter((e) => e.type === 'text' && !e.final).map((e) => e.unified?.channel)).toEqual([
+      'audio_transcript',
+      'audio_transcript',
+    ]);
+    // Each piece decoded on its own: 16 characters are 12 bytes, 6 and their padding 4.
+    expect(summaryOf(result)).toMatchObject({ audio: { id: 'audio_1', expires_at: 1733003600, data_bytes: 16 } });
+  });
+
+  it('a paused run sends the audio back by its id in the assistant message', () => {
+    const result = decodeProviderEvents([
+      audio({ id: 'audio_1', transcript: 'Checking.' }),
+      chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }),
+      chunk({}, 'tool_calls'),
+      DONE,
+    ]);
+    const pause = result.blocks.find((b) => b.kind === 'awaiting_frontend_tools')?.parsed as { message: unknown };
+    expect(pause.message).toMatchObject({ role: 'assistant', content: null, audio: { id: 'audio_1' } });
+  });
+
+  it('must not: written text and its transcript share no block; a choice without audio has no audio in its summary', () => {
+    const result = decodeProviderEvents([
+      chunk({ content: 'Hi' }),
+      audio({ transcript: 'Hi' }),
+      chunk({}, 'stop'),
+      DONE,
+    ]);
+    expect(result.blocks.filter((b) => b.kind === 'text').map((b) => [b.name, b.content])).toEqual([
+      [undefined, 'Hi'],
+      ['audio transcript', 'Hi'],
+    ]);
+    const plain = decodeProviderEvents([chunk({ content: 'Hi' }, 'stop'), DONE]);
+    expect(summaryOf(plain)).not.toHaveProperty('audio');
   });
 });

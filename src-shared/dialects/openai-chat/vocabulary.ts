@@ -14,17 +14,30 @@ export interface StreamedChannel {
   readonly kind: EnvelopeKind;
   readonly channel: ContentChannel;
   readonly delta: DeltaKind;
+  /** The name its block is given (its first envelope's `name`), for a channel a kind alone does not tell apart. */
+  readonly name?: string;
 }
 
 export const TEXT: StreamedChannel = { kind: KIND.text, channel: 'output_text', delta: 'text_delta' };
 export const REASONING: StreamedChannel = { kind: KIND.thinking, channel: 'reasoning', delta: 'reasoning_delta' };
 export const REFUSAL: StreamedChannel = { kind: KIND.refusal, channel: 'refusal', delta: 'refusal_delta' };
+/**
+ * The transcript of a spoken answer (`delta.audio.transcript`): what the model said, so text,
+ * in a block of its own, named so it is told apart from the written answer.
+ */
+export const TRANSCRIPT: StreamedChannel = {
+  kind: KIND.text,
+  channel: 'audio_transcript',
+  delta: 'audio_transcript_delta',
+  name: 'audio transcript',
+};
 
 /** The delta members each channel's text is read from, for learning where it is. */
 export const CHANNEL_KEYS = new Map<StreamedChannel, readonly string[]>([
   [TEXT, ['content']],
   [REASONING, ['reasoning_content', 'reasoning']],
   [REFUSAL, ['refusal']],
+  [TRANSCRIPT, ['transcript']],
 ]);
 
 /**
