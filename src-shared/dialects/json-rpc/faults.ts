@@ -68,6 +68,17 @@ const messageBefore = (events: readonly string[], site: number): boolean =>
 
 const RULE_DIALECTS = ['json-rpc'] as const;
 
+/** A fault of an A2A stream's final status update: its state set to `state`. */
+function finalInState(rule: FaultKind['rule'], says: string, state: string): FaultKind {
+  return {
+    rule,
+    name: `the final status update ${says}`,
+    dialects: RULE_DIALECTS,
+    sites: (events) => (isA2a(events) ? [terminal(events)].filter((i) => i >= 0) : []),
+    apply: (events, site) => changed(events, site, (e) => ({ ...e, result: { ...resultOf(e), status: { state } } })),
+  };
+}
+
 export const JSON_RPC_FAULTS: FaultKind[] = [
   {
     rule: 'json-rpc.invalid-message',
@@ -102,22 +113,8 @@ export const JSON_RPC_FAULTS: FaultKind[] = [
     sites: (events) => sites(events, (e) => Array.isArray(resultOf(e)?.['content']) && a2aKind(e) === undefined),
     apply: (events, site) => changed(events, site, (e) => ({ ...e, result: { ...resultOf(e), isError: true } })),
   },
-  {
-    rule: 'json-rpc.task-failed',
-    name: 'the final status update says failed',
-    dialects: RULE_DIALECTS,
-    sites: (events) => (isA2a(events) ? [terminal(events)].filter((i) => i >= 0) : []),
-    apply: (events, site) =>
-      changed(events, site, (e) => ({ ...e, result: { ...resultOf(e), status: { state: 'failed' } } })),
-  },
-  {
-    rule: 'json-rpc.unknown-state',
-    name: 'the final status update in a state A2A does not have',
-    dialects: RULE_DIALECTS,
-    sites: (events) => (isA2a(events) ? [terminal(events)].filter((i) => i >= 0) : []),
-    apply: (events, site) =>
-      changed(events, site, (e) => ({ ...e, result: { ...resultOf(e), status: { state: 'tool_calls' } } })),
-  },
+  finalInState('json-rpc.task-failed', 'says failed', 'failed'),
+  finalInState('json-rpc.unknown-state', 'is in a state A2A does not have', 'tool_calls'),
   {
     rule: 'json-rpc.artifact-out-of-order',
     name: 'an append to an artifact never started',
