@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readExternalFixture } from '../../../src-main/testing/fixtures';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import { encodeUtf8 } from '../../text/utf8';
 import { readProviderFixture } from '../../../src-main/testing/provider-streams';
@@ -140,6 +141,20 @@ describe("OpenRouter's reasoning details", () => {
     });
     const sent = (JSON.parse(body) as { messages: Record<string, unknown>[] }).messages[1];
     expect(sent?.['reasoning_details']).toEqual(message['reasoning_details']);
+  });
+
+  it('a detail of another type at the same index is a detail of its own: the text, then the encrypted detail that seals it', () => {
+    // Recorded: OpenRouter's gemini-3-pro-preview (charmbracelet/fantasy); the client that recorded
+    // it sent these two details back, and OpenRouter accepted them.
+    const pause = pauseOf(readExternalFixture('openai-chat/fantasy-openrouter-gemini3-reasoning-details.sse'));
+    const details = (pause?.parsed as { message: { reasoning_details: Record<string, unknown>[] } }).message
+      .reasoning_details;
+    expect(details.map((d) => [d['type'], d['index'], Object.keys(d).sort()])).toEqual([
+      ['reasoning.text', 0, ['format', 'index', 'text', 'type']],
+      ['reasoning.encrypted', 0, ['data', 'format', 'id', 'index', 'type']],
+    ]);
+    expect(details[0]?.['text']).toMatch(/^\*\*Assessing User Intent\*\*[\s\S]*\*\*Pinpointing the Tool's Use\*\*/);
+    expect(details[1]).toMatchObject({ id: 'tool_weather_wJMhKbJOiIeWsXDA84qT' });
   });
 
   it('must not: a stream without them, or with empty lists only, sends a reasoning_details member', () => {
