@@ -22,6 +22,10 @@ describe('Chat Completions detection: positive evidence only', () => {
     ["OpenAI's error object alone", '{"error":{"message":"Rate limit","type":"requests","code":null}}'],
     ["OpenRouter's error object alone", '{"error":{"code":502,"message":"Provider disconnected"}}'],
     [
+      "DashScope's error beside the chunk's id (recorded: qwen3 in thinking mode, after HTTP 200)",
+      '{"error":{"code":"invalid_parameter_error","param":null,"message":"<400> InternalError.Algo.InvalidParameter","type":"invalid_request_error"},"id":"chatcmpl-8G-kKVjXKxxuPpqw"}',
+    ],
+    [
       "OpenRouter's error chunk with empty choices",
       '{"id":"gen-x","choices":[],"error":{"code":429,"message":"Provider returned error","metadata":{}}}',
     ],

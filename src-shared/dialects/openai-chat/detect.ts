@@ -9,7 +9,7 @@ const OPEN_BRACE = 0x7b;
  * array whose choices carry a `delta` (or Azure's `prompt_filter_results`, or an `error` object,
  * beside it: OpenRouter sends an error after its HTTP 200 as a chunk `{"id", "choices": [],
  * "error": {code, message}}`); or an error as this API streams it (`event: error`, or data that
- * is only `{"error": {message, …}}`). Objects with a `type` (the other providers' events, the agent envelopes) or a
+ * is `{"error": {message, …}}`, alone or beside a chunk's id, object, created and model). Objects with a `type` (the other providers' events, the agent envelopes) or a
  * `jsonrpc` member are never this dialect, and a Gemini error body (its `error.status`) is not.
  */
 export function isChatCompletionEvent(frame: SniffedFrame): boolean {
@@ -31,11 +31,14 @@ export function isChatCompletionEvent(frame: SniffedFrame): boolean {
   return isErrorBody(object);
 }
 
-/** OpenAI's error object alone: `{"error": {"message": …, "type": …, "code": …}}`. */
+/** Members a chunk has that may come beside an error (DashScope sends `{"error": {…}, "id": "chatcmpl-…"}`). */
+const CHUNK_MEMBERS: ReadonlySet<string> = new Set(['error', 'id', 'object', 'created', 'model']);
+
+/** OpenAI's error object, alone or beside a chunk's own members: `{"error": {"message": …, "type": …, "code": …}}`. */
 function isErrorBody(object: Record<string, unknown>): boolean {
   const error = object['error'];
   return (
-    Object.keys(object).length === 1 &&
+    Object.keys(object).every((key) => CHUNK_MEMBERS.has(key)) &&
     isJsonObject(error) &&
     typeof error['message'] === 'string' &&
     !('status' in error)
