@@ -83,6 +83,8 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
       s.message.stopReason = stopReason;
       s.stopReasonFrame = ctx.frame.seq;
     }
+    // Which of the request's stop sequences matched: the output ends just before it.
+    if (typeof delta['stop_sequence'] === 'string') s.message.stopSequence = delta['stop_sequence'];
   }
   const cutBy = cutShortBy(CUT_SHORT_BY, stopReason);
   const details = objectField(delta, 'stop_details');

@@ -4,6 +4,7 @@ import { readProviderFixture } from '../../../src-main/testing/provider-streams'
 import { blockEndFacts, endStatusOf } from '../../pipeline/end-status';
 import { decodeBytes } from '../../pipeline/session-decoder';
 import type { DecodeResult } from '../../pipeline/types';
+import { encodeUtf8 } from '../../text/utf8';
 
 const cutShort = (result: DecodeResult) =>
   result.diagnostics.find((d) => d.rule === 'provider.response-incomplete')?.message ?? '';
@@ -33,5 +34,35 @@ describe('a stop that cuts the output short', () => {
     const result = decodeBytes(readProviderFixture('anthropic-messages/max-tokens.sse'));
     expect(cutShort(result)).toMatch(/: the max_tokens limit cut its output short\.$/);
     expect(endReason(result)).not.toContain('before any output');
+  });
+});
+
+describe('a stop sequence', () => {
+  const stream = (delta: Record<string, unknown>) =>
+    decodeBytes(
+      encodeUtf8(
+        [
+          { type: 'message_start', message: { id: 'msg_1', model: 'claude-sonnet-4-5', usage: { input_tokens: 5 } } },
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'The sky' } },
+          { type: 'content_block_stop', index: 0 },
+          { type: 'message_delta', delta, usage: { output_tokens: 3 } },
+          { type: 'message_stop' },
+        ]
+          .map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
+          .join(''),
+      ),
+    ).blocks.find((b) => b.kind === 'message')?.parsed;
+
+  it('that ended the output is in the summary beside its stop reason', () => {
+    expect(stream({ stop_reason: 'stop_sequence', stop_sequence: 'is' })).toMatchObject({
+      status: 'completed',
+      stop_reason: 'stop_sequence',
+      stop_sequence: 'is',
+    });
+  });
+
+  it('must not: a stop without one (stop_sequence null) names none', () => {
+    expect(stream({ stop_reason: 'end_turn', stop_sequence: null })).not.toHaveProperty('stop_sequence');
   });
 });

@@ -10,6 +10,8 @@ export interface MessageSummary {
   model?: string;
   status: string;
   stop_reason?: string;
+  /** The stop sequence that ended the output (Anthropic's `stop_sequence` beside `stop_reason: "stop_sequence"`). */
+  stop_sequence?: string;
   usage?: Record<string, unknown>;
   error?: unknown;
   incomplete_details?: unknown;
@@ -43,6 +45,7 @@ export class MessageClock {
   model = '';
   status = 'in_progress';
   stopReason: string | undefined;
+  stopSequence: string | undefined;
   usage: Record<string, unknown> | undefined;
   error: unknown;
   incompleteDetails: unknown;
@@ -80,6 +83,7 @@ export class MessageClock {
       status: this.status,
     };
     if (this.stopReason !== undefined) summary.stop_reason = this.stopReason;
+    if (this.stopSequence !== undefined) summary.stop_sequence = this.stopSequence;
     if (this.usage !== undefined) summary.usage = this.usage;
     if (this.error !== undefined) summary.error = this.error;
     if (this.incompleteDetails !== undefined && this.incompleteDetails !== null)
