@@ -100,6 +100,47 @@ describe('the legacy function_call', () => {
   });
 });
 
+describe("a call's extra_content (Gemini's OpenAI-compatible API: its thought signature)", () => {
+  const signed = { google: { thought_signature: 'Eo4GCosG===' } };
+  const stream = (extra: Record<string, unknown>) =>
+    encodeUtf8(
+      chunk({
+        delta: {
+          role: 'assistant',
+          tool_calls: [
+            { ...extra, index: 0, id: 'FL1tqiJ9', type: 'function', function: { name: 'task', arguments: '{}' } },
+          ],
+        },
+      }) +
+        chunk({ delta: {}, finish_reason: 'tool_calls' }) +
+        'data: [DONE]\n\n',
+    );
+
+  it('goes back with the call in the assistant message, as it came', () => {
+    const pause = pauseOf(stream({ extra_content: signed }))?.parsed;
+    const message = (pause as { message: { tool_calls: Record<string, unknown>[] } }).message;
+    expect(message.tool_calls[0]).toEqual({
+      id: 'FL1tqiJ9',
+      type: 'function',
+      function: { name: 'task', arguments: '{}' },
+      extra_content: signed,
+    });
+    const body = openAiChatContinuation.continueBody({
+      previousBody: REQUEST,
+      calls: [{ toolUseId: 'FL1tqiJ9', name: 'task', input: {} }],
+      answers: [{ toolUseId: 'FL1tqiJ9', content: 'ok' }],
+      pause,
+    });
+    const sent = (JSON.parse(body) as { messages: { tool_calls?: unknown[] }[] }).messages[1];
+    expect(sent?.tool_calls?.[0]).toMatchObject({ extra_content: signed });
+  });
+
+  it('must not: a call without one sends none', () => {
+    const message = (pauseOf(stream({}))?.parsed as { message: { tool_calls: Record<string, unknown>[] } }).message;
+    expect(message.tool_calls[0]).not.toHaveProperty('extra_content');
+  });
+});
+
 describe("OpenRouter's reasoning details", () => {
   const SIGNATURE = 'Et0BCkgIChACGAIqQA2s';
   const piece = (detail: Record<string, unknown>) =>

@@ -51,6 +51,8 @@ export function pauseOnClientCalls(ctx: ProviderEventContext, completion: Comple
       id: call.id,
       type: 'function',
       function: { name: call.name, arguments: args[i] ?? '' },
+      // Sent back as it came: Gemini 3 refuses a tool result whose call lost its thought signature.
+      ...(call.extraContent !== undefined ? { extra_content: call.extraContent } : {}),
     }));
   const tools = calls.map((call, i) => ({
     tool_use_id: callId(call),

@@ -13,6 +13,12 @@ export interface ToolCall {
   name: string;
   /** Argument text as it came, joined when the call ends. */
   args: string[];
+  /**
+   * What the server attached to the call for the client to send back with it: Gemini's
+   * OpenAI-compatible API puts the call's thought signature in `extra_content.google`, and
+   * refuses a tool loop whose calls come back without it.
+   */
+  extraContent?: unknown;
 }
 
 /** What a `tool_calls` fragment did; `args`, the argument text it carried ('' for none). */
@@ -61,10 +67,12 @@ export class ToolCalls {
     const key = legacy ? 'function_call' : index !== undefined ? String(index) : undefined;
     const open =
       key !== undefined ? this.byKey.get(key) : named ? undefined : (this.unindexedAt[position] ?? this.last);
+    const extraContent = fragment['extra_content'];
     if (open && !(id !== '' && open.id !== '' && id !== open.id)) {
       open.id ||= id;
       open.name ||= name;
       if (args !== '') open.args.push(args);
+      if (open.extraContent === undefined && extraContent != null) open.extraContent = extraContent;
       this.last = open;
       return { kind: 'appended', call: open, args };
     }
@@ -74,6 +82,7 @@ export class ToolCalls {
         ? `tool call ${index}`
         : `tool call without index ${this.unindexed++}`;
     const call: ToolCall = { label, index, legacy, id, name, args: args === '' ? [] : [args] };
+    if (extraContent != null) call.extraContent = extraContent;
     this.byKey.set(key ?? `#${label}`, call);
     if (key === undefined) this.unindexedAt[position] = call;
     this.order.push(call);
