@@ -33,6 +33,7 @@ import {
   chunkUsage,
   contentParts,
   CUT_SHORT_BY,
+  failedBecause,
   finishOutcome,
   KNOWN_OBJECTS,
   reasoningText,
@@ -307,7 +308,10 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
         incomplete: `choice ${choice.index} finished with finish_reason ${jsonText(reason)} (${cutBy})`,
       });
     } else if (outcome === 'failed' && !failed) {
-      apiError(ctx, `choice ${choice.index} finished with finish_reason "error" (no error member says why)`);
+      apiError(
+        ctx,
+        `choice ${choice.index} finished with finish_reason ${jsonText(reason)} (${failedBecause(reason)})`,
+      );
     }
     clock.status = outcome;
     ctx.wire(

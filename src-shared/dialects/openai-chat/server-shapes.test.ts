@@ -115,3 +115,26 @@ describe("a spoken answer's delta.audio", () => {
     expect(summaryOf(plain)).not.toHaveProperty('audio');
   });
 });
+
+describe("Gemini's OpenAI-compatible API dropping the model's function call", () => {
+  const status = (result: DecodeResult) => result.ends[0]?.stream;
+
+  it('finish_reason function_call_filter: … ends the choice failed, said as an API error', () => {
+    const result = decodeProviderEvents([
+      delta({ role: 'assistant' }, 'function_call_filter: MALFORMED_FUNCTION_CALL'),
+      DONE,
+    ]);
+    expect(rulesOf(result)).toEqual(['provider.api-error']);
+    expect(result.diagnostics[0]?.message).toContain(
+      `choice 0 finished with finish_reason "function_call_filter: MALFORMED_FUNCTION_CALL" (the API dropped the model's function call (MALFORMED_FUNCTION_CALL))`,
+    );
+    expect(status(result)?.error).not.toBeNull();
+    expect(result.blocks.find((b) => b.kind === 'message')?.parsed).toMatchObject({ status: 'failed' });
+  });
+
+  it('must not: another unknown finish_reason is still the end of the output, reported as unknown', () => {
+    const result = decodeProviderEvents([delta({ content: 'Hi' }, 'eos'), DONE]);
+    expect(rulesOf(result)).toEqual(['provider.unknown-event']);
+    expect(status(result)?.error).toBeNull();
+  });
+});

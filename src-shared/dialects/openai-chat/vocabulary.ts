@@ -73,9 +73,25 @@ const FINISH_OUTCOMES: Readonly<Record<string, FinishOutcome>> = {
   error: 'failed',
 };
 
+/**
+ * Gemini's OpenAI-compatible API ends a choice whose function call it dropped with
+ * `function_call_filter: <Gemini's finishReason>` (`MALFORMED_FUNCTION_CALL`,
+ * `UNEXPECTED_TOOL_CALL`…), with no content: the call is lost, as the native API's same reason
+ * says (docs/protocols/gemini.md).
+ */
+const DROPPED_CALL = 'function_call_filter:';
+
 /** The outcome of a finish_reason; undefined for one this version does not know (kept, reported once). */
 export function finishOutcome(reason: string): FinishOutcome | undefined {
+  if (reason.startsWith(DROPPED_CALL)) return 'failed';
   return Object.hasOwn(FINISH_OUTCOMES, reason) ? FINISH_OUTCOMES[reason] : undefined;
+}
+
+/** Why a choice that finished `failed` failed, as its finding says it. */
+export function failedBecause(reason: string): string {
+  return reason.startsWith(DROPPED_CALL)
+    ? `the API dropped the model's function call (${reason.slice(DROPPED_CALL.length).trim()})`
+    : 'no error member says why';
 }
 
 /**
