@@ -71,23 +71,21 @@ export function closeText(ctx: ProviderEventContext, current: Completion, choice
   );
 }
 
-/** A chunk of the wrong shape: reported, and the chunk kept undecoded. */
-export function invalidChunk(ctx: ProviderEventContext, what: string): void {
-  ctx.report(
-    'openai-chat.invalid-chunk',
-    `Event ${ctx.frame.seq} ${what}, so it is no chat.completion.chunk; kept undecoded: ${previewText(ctx.frame.data)}`,
-  );
-  ctx.emit(undecodedParts(ctx.frame));
-}
+/** What an invalid-chunk finding says of the event: the whole chunk undecoded, or one part of it. */
+const UNDECODED = {
+  chunk: ', so it is no chat.completion.chunk; kept undecoded',
+  part: "; that part is not decoded (the event's data is kept undecoded beside it), the rest of the chunk is",
+} as const;
 
 /**
- * A part of a chunk of the wrong shape: reported, and the event's data kept in an undecoded
- * envelope beside what the rest of the chunk decoded to (its other choices, its finish_reason).
+ * A chunk of the wrong shape, or (`part`) a part of one (a choice, a delta, a tool_calls entry):
+ * reported, and the event's data kept in an undecoded envelope, beside what the rest of the
+ * chunk decoded to when only a part was wrong.
  */
-export function invalidPart(ctx: ProviderEventContext, what: string): void {
+export function invalidChunk(ctx: ProviderEventContext, what: string, scope: keyof typeof UNDECODED = 'chunk'): void {
   ctx.report(
     'openai-chat.invalid-chunk',
-    `Event ${ctx.frame.seq} ${what}; that part is not decoded (the event's data is kept undecoded beside it), the rest of the chunk is: ${previewText(ctx.frame.data)}`,
+    `Event ${ctx.frame.seq} ${what}${UNDECODED[scope]}: ${previewText(ctx.frame.data)}`,
   );
   ctx.emit(undecodedParts(ctx.frame));
 }
@@ -107,7 +105,11 @@ export function writeToolFragment(
 ): void {
   const outcome = choice.tools.add(fragment, legacy, position);
   if (outcome.kind === 'invalid')
-    return invalidPart(ctx, `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`);
+    return invalidChunk(
+      ctx,
+      `has a tool_calls entry for choice ${choice.index} that is a JSON ${jsonKind(fragment)}`,
+      'part',
+    );
   const call = outcome.call;
   choice.clock.token(ctx.frame.receivedAt);
   if (outcome.kind !== 'appended') closeText(ctx, current, choice);
@@ -229,7 +231,7 @@ export function carriesContent(delta: Record<string, unknown>): boolean {
   return (
     reasoningText(delta) !== '' ||
     (typeof content === 'string' ? content !== '' : Array.isArray(content) && content.length > 0) ||
-    (typeof delta['refusal'] === 'string' && delta['refusal'] !== '') ||
+    nonEmpty(delta['refusal']) ||
     (isJsonObject(delta['audio']) && (nonEmpty(delta['audio']['transcript']) || nonEmpty(delta['audio']['data']))) ||
     (Array.isArray(delta['tool_calls']) && delta['tool_calls'].length > 0) ||
     isJsonObject(delta['tool_calls']) ||

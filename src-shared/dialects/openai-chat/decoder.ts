@@ -14,7 +14,6 @@ import {
   choiceExtras,
   closeText,
   invalidChunk,
-  invalidPart,
   streamIds,
   writeCalls,
   writeSources,
@@ -205,7 +204,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     raw: unknown,
     position: number,
   ): void {
-    if (!isJsonObject(raw)) return invalidPart(ctx, `has a choice at position ${position} that is no object`);
+    if (!isJsonObject(raw)) return invalidChunk(ctx, `has a choice at position ${position} that is no object`, 'part');
     const index = typeof raw['index'] === 'number' && Number.isInteger(raw['index']) ? raw['index'] : position;
     const known = current.choices.has(index);
     const choice = current.choice(index, ctx.frame);
@@ -216,7 +215,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     // `message` instead of `delta`: a server that sends the whole message in its last chunk.
     const delta = raw['delta'] ?? raw['message'];
     if (delta !== undefined && delta !== null && !isJsonObject(delta))
-      invalidPart(ctx, `has a choice ${index} whose delta is a JSON ${jsonKind(delta)}`);
+      invalidChunk(ctx, `has a choice ${index} whose delta is a JSON ${jsonKind(delta)}`, 'part');
     const fields = isJsonObject(delta) ? delta : {};
     const extras = choiceExtras(raw);
     if (choice.finish !== undefined && carriesContent(fields))
@@ -250,7 +249,11 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
       );
       writeToolFragment(ctx, current, choice, toolCalls, false, 0);
     } else if (toolCalls !== undefined && toolCalls !== null)
-      invalidPart(ctx, `has tool_calls for choice ${index} that are a JSON ${jsonKind(toolCalls)}, not an array`);
+      invalidChunk(
+        ctx,
+        `has tool_calls for choice ${index} that are a JSON ${jsonKind(toolCalls)}, not an array`,
+        'part',
+      );
     if (isJsonObject(fields['function_call']))
       writeToolFragment(ctx, current, choice, fields['function_call'], true, 0);
     const reason = raw['finish_reason'];
