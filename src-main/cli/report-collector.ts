@@ -6,7 +6,7 @@ import type { Envelope } from '../../src-shared/envelope/types';
 import { KIND } from '../../src-shared/envelope/vocabulary';
 import type { Segment } from '../../src-shared/inline/types';
 import { endStatusOf, type EndFacts } from '../../src-shared/pipeline/end-status';
-import type { LegEnd } from '../../src-shared/pipeline/leg-decoder';
+import type { LegEnd } from '../../src-shared/pipeline/types';
 import type { AgentInfo, Block } from '../../src-shared/reconstruct/types';
 import { LostData } from '../../src-shared/recording/diagnostics';
 import type { DecodedFile } from './decode-file';

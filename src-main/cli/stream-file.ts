@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../src-shared/diagnostics/types';
 import type { Envelope } from '../../src-shared/envelope/types';
 import { KIND } from '../../src-shared/envelope/vocabulary';
-import type { LegEnd } from '../../src-shared/pipeline/leg-decoder';
+import type { LegEnd } from '../../src-shared/pipeline/types';
 import { createPreparedCursor } from '../../src-shared/pipeline/prepared';
 import { createSessionDecoder } from '../../src-shared/pipeline/session-decoder';
 import type { FormatChoice } from '../../src-shared/pipeline/types';

@@ -101,6 +101,11 @@ export const RULES = {
     title: 'Body is gzip-compressed but no Content-Encoding says so; decoded as text it is garbage',
   },
   'stream.after-done': { severity: 'error', layer: 'stream', title: 'Event received after [DONE]' },
+  'stream.done-joined': {
+    severity: 'error',
+    layer: 'stream',
+    title: '[DONE] sent as the last data line of another event, with no blank line before it; clients fail on it',
+  },
   'stream.unterminated-line': {
     severity: 'error',
     layer: 'stream',

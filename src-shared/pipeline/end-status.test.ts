@@ -51,6 +51,21 @@ describe('end status: truncated and failed streams are never "done"', () => {
     });
   });
 
+  it('ended by an error: [DONE] joined to the last event, which clients fail on (not "cut off")', () => {
+    const joined = `${text('a')}data: ${JSON.stringify({ type: 'text', agent: AGENT, final: true, delta: '' })}\ndata: [DONE]\n\n`;
+    expect(statusesOf(encodeUtf8(joined))).toMatchObject({
+      kind: 'error',
+      reason:
+        'The stream ended with an error in event 1: Event 1 joins [DONE] to the message before it (no blank line between them), and clients fail on it.',
+    });
+    const ui = [
+      'data: {"type":"start","messageId":"m1"}\n\n',
+      'data: {"type":"text-start","id":"t"}\n\ndata: {"type":"text-delta","id":"t","delta":"hi"}\n\n',
+      'data: {"type":"text-end","id":"t"}\n\ndata: {"type":"finish"}\ndata: [DONE]\n\n',
+    ].join('');
+    expect(statusesOf(encodeUtf8(ui)).kind).toBe('error');
+  });
+
   it('incomplete: the terminal event arrived but output was cut short; an error, a cut or lost data wins over it', () => {
     const base = { openBlocks: [], abandonedBlocks: [], awaitingTools: false };
     const stream = {

@@ -1,11 +1,9 @@
-import type { ChunkStats } from '../diagnostics/chunk-stats';
-import type { DiagnosticInit } from '../diagnostics/types';
 import type { Detection } from '../dialects/detection';
 import { matchEvidence, type ExchangeHints } from '../dialects/evidence';
-import type { DialectId, DialectRegistry } from '../dialects/registry';
+import type { DialectId } from '../dialects/registry';
 import { sniffFrame, type SniffedFrame } from '../dialects/sniff';
 import type { DialectDecoder, DialectModule, StreamEndReport } from '../dialects/types';
-import type { Envelope, EnvelopeInit } from '../envelope/types';
+import type { EnvelopeInit } from '../envelope/types';
 import { numberEnvelope } from '../envelope/numbering';
 import type { Frame } from '../sse/types';
 import { stringifyJson } from '../json/tree';
@@ -13,72 +11,11 @@ import { previewText } from '../text/preview';
 import type { StreamEnd } from './end-status';
 import { DialectFindings } from './dialect-findings';
 import { createGzipSignatureCheck } from './gzip-signature';
-import { createLegFramer, type Framing } from './leg-framing';
+import { createLegFramer } from './leg-framing';
 import { SESSION_FRAMING } from './last-event';
 import { classifyControlFrame } from './stream-control';
-import type { FormatChoice } from './types';
-import type { PreparedEnvelopes } from './prepared';
+import type { LegContext, LegDecoder, LegEnd } from './types';
 import { KIND } from '../envelope/vocabulary';
-
-export interface LegEnd {
-  format: DialectId | null;
-  /** What chose the format (null when no event was decoded). */
-  detection: Detection | null;
-  lastEventId: string;
-  retry: number | null;
-  bytes: number;
-  /** What ended the stream: its terminal event, an error, or a cut (see endStatusOf). */
-  stream: StreamEnd;
-  /** How its bytes were framed: SSE, or one event per line (leg-framing.ts). */
-  framing: Framing;
-}
-
-export interface LegDecoder {
-  readonly leg: number;
-  /**
-   * What the leg's exchange says besides its bytes: the request URL when the leg opens, the
-   * response headers when they arrive. Consulted only if no dialect claims the first events.
-   */
-  hint(hints: ExchangeHints): void;
-  push(chunk: Uint8Array, receivedAt?: number): void;
-  end(): LegEnd;
-  /** How the leg's bytes are framed, so far (see LegEnd.framing). */
-  framing(): Framing;
-}
-
-/**
- * What a leg shares with its session: the dialect the last leg settled on, the session's
- * numbering of envelopes and findings, its statistics and its reconstructor.
- */
-export interface LegContext {
-  readonly leg: number;
-  /** The dialect the previous leg decoded as: a continuation leg may keep it (continuationDialect). */
-  readonly previousDialect: DialectModule | undefined;
-  readonly choice: FormatChoice;
-  readonly registry: DialectRegistry;
-  readonly chunkBudget: number;
-  readonly maxDataLineBytes: number;
-  /** DialectOptions.readShapes; default on. */
-  readonly readShapes?: boolean;
-  readonly stats: ChunkStats | undefined;
-  readonly callbacks: {
-    onFrame?: (frame: Frame, leg: number) => void;
-    onEnvelope?: (envelope: Envelope) => void;
-    /** The leg's dialect is decided (again, when a successor takes over), and why. */
-    onDialect?: (leg: number, format: DialectId, detection: Detection) => void;
-  };
-  /** What the exchange said before the leg decoder existed (the request URL). */
-  readonly hints?: ExchangeHints;
-  /** A finding of this leg, numbered by the session. */
-  readonly report: (diagnostic: DiagnosticInit) => void;
-  readonly rootAgent: () => string | undefined;
-  readonly nextEnvelopeSeq: () => number;
-  /** Builds blocks of a numbered envelope (the inline stage's findings point at it meanwhile). */
-  readonly reconstruct: (envelope: Envelope, payload: unknown) => void;
-  readonly onLegEnd: (end: LegEnd) => void;
-  /** Envelopes of this leg's events read ahead on other threads (DialectOptions.prepared). */
-  readonly prepared?: PreparedEnvelopes;
-}
 
 /**
  * A continuation leg may start out looking like a dialect the previous leg's dialect
@@ -211,14 +148,41 @@ export function createLegDecoder(context: LegContext): LegDecoder {
         at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
       });
     }
-    const control = classifyControlFrame(frame.data);
-    if (control?.kind === 'done') {
-      sawDone = true;
-      dialect?.done?.();
-      terminal ??= { event: '[DONE]', frame: frame.seq };
-      controlEnvelope(frame, { type: '[DONE]', final: true, delta: '', extras: {}, control: 'done' });
-      return;
-    }
+    route(frame);
+  };
+
+  const takeDone = (frame: Frame): void => {
+    sawDone = true;
+    dialect?.done?.();
+    terminal ??= { event: '[DONE]', frame: frame.seq };
+    controlEnvelope(frame, { type: '[DONE]', final: true, delta: '', extras: {}, control: 'done' });
+  };
+
+  /**
+   * `[DONE]` joined to the event before it: that event is decoded as the server meant it and
+   * `[DONE]` ends the stream, but the stream ends in error, as every client fails on it.
+   */
+  const takeJoinedDone = (frame: Frame, head: string): void => {
+    if (head !== '') route({ ...frame, data: head, dataLines: frame.dataLines - 1 });
+    current = frame;
+    const message = `Event ${frame.seq} has [DONE] as its last data line, with no blank line before it: a client reads its data, "…\\n[DONE]", as one message, which is not JSON, and fails (the AI SDK's frontend and OpenAI's SDKs raise on it). The lines before [DONE] are decoded here as the server meant them.`;
+    legReport({
+      rule: 'stream.done-joined',
+      message,
+      at: { frame: frame.seq, byteStart: frame.byteStart, byteEnd: frame.byteEnd },
+    });
+    streamError ??= {
+      message: `Event ${frame.seq} joins [DONE] to the message before it (no blank line between them), and clients fail on it.`,
+      frame: frame.seq,
+    };
+    takeDone(frame);
+  };
+
+  /** A frame to the control frames' handling or the dialect (detected first when it is not yet). */
+  const route = (frame: Frame): void => {
+    const control = classifyControlFrame(frame.data, frame.dataLines);
+    if (control?.kind === 'done') return takeDone(frame);
+    if (control?.kind === 'joined-done') return takeJoinedDone(frame, control.head);
     if (control?.kind === 'error-frame') {
       const message = typeof control.message === 'string' ? control.message : (stringifyJson(control.message) ?? '');
       streamError = { message: `${String(control.error)}: ${message}`, frame: frame.seq };

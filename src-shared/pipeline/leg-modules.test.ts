@@ -6,7 +6,8 @@ import type { Envelope } from '../envelope/types';
 import { encodeUtf8 } from '../text/utf8';
 import { DialectFindings } from './dialect-findings';
 import { createGzipSignatureCheck } from './gzip-signature';
-import { createLegDecoder, type LegContext, type LegEnd } from './leg-decoder';
+import { createLegDecoder } from './leg-decoder';
+import type { LegContext, LegEnd } from './types';
 
 const TEXT = 'data: {"type":"text","agent":"11111111-1111-4111-8111-111111111111","final":false,"delta":"hi"}\n\n';
 

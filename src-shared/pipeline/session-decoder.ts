@@ -12,8 +12,8 @@ import { createReconstructor } from '../reconstruct/reconstructor';
 import type { Retention } from '../reconstruct/retention';
 import type { AgentInfo, Block } from '../reconstruct/types';
 import type { Frame } from '../sse/types';
-import { createLegDecoder, type LegDecoder, type LegEnd } from './leg-decoder';
-import type { DecodeResult, FormatChoice } from './types';
+import { createLegDecoder } from './leg-decoder';
+import type { DecodeResult, FormatChoice, LegDecoder, LegEnd } from './types';
 import type { PreparedEnvelopes } from './prepared';
 
 export interface SessionDecoderCallbacks {

@@ -9,10 +9,20 @@ import { literalAt, startsAt } from '../json/compact-json';
  */
 export type ControlFrame =
   | { kind: 'done' }
+  /** `[DONE]` sent as the last data line of another event (no blank line before it); `head`, the data before it. */
+  | { kind: 'joined-done'; head: string }
   | { kind: 'error-frame'; error: unknown; message: unknown; traceback: unknown; fields: Record<string, unknown> };
 
-export function classifyControlFrame(data: string): ControlFrame | undefined {
+/** The data of an event whose last `data:` line is `[DONE]`, after the lines before it. */
+const JOINED_DONE = '\n[DONE]';
+
+/** `dataLines`: how many `data:` lines the event joined (a `[DONE]` line joined to others is told apart only then). */
+export function classifyControlFrame(data: string, dataLines = 1): ControlFrame | undefined {
   if (data === '[DONE]') return { kind: 'done' };
+  // A client compares the whole data with `[DONE]`, so such an event is one message to it,
+  // which is not JSON: the AI SDK's frontend and OpenAI's SDKs fail on it.
+  if (dataLines > 1 && data.endsWith(JOINED_DONE))
+    return { kind: 'joined-done', head: data.slice(0, -JOINED_DONE.length) };
   // Cheap guards first: error frames are JSON objects with "error" and "traceback" keys and no
   // "type". Every event of the dialects that name a type names it first or (the Anthropic
   // SDK's dumps) last, so the two ends of the data settle those frames without a scan.

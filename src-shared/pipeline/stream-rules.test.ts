@@ -61,6 +61,30 @@ describe('[DONE] and stream.after-done', () => {
     expect(result.envelopes.at(-1)).toMatchObject({ type: 'text', delta: 'late' });
   });
 
+  test.each(LINE_ENDINGS)(
+    '[DONE] as the last data line of an event: stream.done-joined, the lines before it decoded, [DONE] taken (%s)',
+    (_name, eol) => {
+      const last = envelope({ final: true, delta: '' });
+      const result = decode([META_INIT, envelope(), `${last}${eol}data: [DONE]`], eol);
+      expect(rules(result)).toEqual(['stream.done-joined']);
+      expect(result.diagnostics.find((d) => d.rule === 'stream.done-joined')?.at).toMatchObject({ frame: 2 });
+      expect(result.envelopes.slice(-2)).toMatchObject([
+        { type: 'text', final: true, frame: 2 },
+        { control: 'done', type: '[DONE]', frame: 2 },
+      ]);
+      expect(result.blocks.map((b) => b.status)).toEqual(['complete', 'complete']);
+      expect(result.ends[0]?.stream).toMatchObject({ terminal: { event: '[DONE]' }, error: { frame: 2 } });
+    },
+  );
+
+  it('an event of two data lines that does not end with a [DONE] line is not done-joined, nor is [DONE] alone', () => {
+    const twoLines = `{"type":"text","agent":"${AGENT}",${'\n'}data: "final":false,"delta":"[DONE]"}`;
+    const result = decode([META_INIT, twoLines, '[DONE]']);
+    expect(rules(result)).toEqual([]);
+    expect(result.envelopes.at(-2)).toMatchObject({ type: 'text', delta: '[DONE]' });
+    expect(rules(decode([META_INIT, envelope(), `${envelope()}\ndata: [DONE] `]))).not.toContain('stream.done-joined');
+  });
+
   it('a second [DONE] is an event after [DONE] too', () => {
     expect(rules(decode([META_INIT, '[DONE]', '[DONE]']))).toEqual(['stream.after-done']);
   });

@@ -125,6 +125,20 @@ export const STREAM: FaultKind[] = [
     apply: (events, site) => ({ parts: [...events.map(event), event(events[site - 1] ?? '')], target: events.length }),
   },
   {
+    rule: 'stream.done-joined',
+    name: '[DONE] sent as the last data line of the event before it',
+    dialects: ['json', 'xml', 'raw'],
+    sites: (events) => doneSite(events).filter((site) => site > 0),
+    apply: (events, site) => ({
+      parts: [
+        ...events.slice(0, site - 1).map(event),
+        `data: ${events[site - 1] ?? ''}\ndata: [DONE]\n\n`,
+        ...events.slice(site + 1).map(event),
+      ],
+      target: site - 1,
+    }),
+  },
+  {
     rule: 'stream.meta-init-not-first',
     name: "agent content before its meta_init (a sub-agent's too)",
     dialects: ['json'],

@@ -6,7 +6,7 @@ import {
   type SessionDecoder,
   type SessionDecoderOptions,
 } from '../../../src-shared/pipeline/session-decoder';
-import type { LegDecoder, LegEnd } from '../../../src-shared/pipeline/leg-decoder';
+import type { LegDecoder, LegEnd } from '../../../src-shared/pipeline/types';
 import type { Block } from '../../../src-shared/reconstruct/types';
 import { awaitsClient } from '../../../src-shared/reconstruct/payloads';
 

@@ -2,7 +2,7 @@ import type { Failure, LegEndInfo, LegInfo } from '../../../../src-shared/contra
 import type { Detection } from '../../../../src-shared/dialects/detection';
 import type { DialectId } from '../../../../src-shared/dialects/registry';
 import type { StreamEnd } from '../../../../src-shared/pipeline/end-status';
-import type { LegDecoder } from '../../../../src-shared/pipeline/leg-decoder';
+import type { LegDecoder } from '../../../../src-shared/pipeline/types';
 import type { Framing } from '../../../../src-shared/pipeline/leg-framing';
 import type { RecordedRequest, RecordedResponse } from '../../../../src-shared/recording/types';
 import type { FrameTable } from './envelope-table';
