@@ -90,3 +90,37 @@ describe('data parts', () => {
     ]);
   });
 });
+
+describe('a call without output in a message an error part ended', () => {
+  const call = { type: 'tool-input-available', toolCallId: 'c', toolName: 'lookup', input: { q: 'a' } };
+  const pauseOf = (result: ReturnType<typeof ui>) => result.blocks.find((b) => b.kind === 'awaiting_frontend_tools');
+
+  it('waits for nothing: the run failed there, and useChat stops reading at the error part (no pause, no answer panel)', () => {
+    const result = ui([
+      start,
+      call,
+      { type: 'error', errorText: 'Unknown tool' },
+      { type: 'finish', finishReason: 'error' },
+    ]);
+    expect(result.rules).toEqual(['provider.api-error', 'tool.call-without-result']);
+    expect(pauseOf(result)).toBeUndefined();
+    expect(result.blocks.map((b) => b.kind)).toEqual(['tool_call', 'error', 'message']);
+  });
+
+  it('the same in a v4 data stream: 9:, 3:, then d: with finishReason error', () => {
+    const lines = [
+      'f:{"messageId":"msg-0"}',
+      '9:{"toolCallId":"c","toolName":"lookup","args":{"q":"a"}}',
+      '3:"Unknown tool"',
+      'd:{"finishReason":"error","usage":{"promptTokens":1,"completionTokens":2}}',
+    ];
+    const result = decodeBytes(encodeUtf8(lines.map((l) => `${l}\n`).join('')));
+    expect(result.blocks.map((b) => b.kind)).toEqual(['tool_call', 'error', 'message']);
+  });
+
+  it('must not: the same call in a message that finished without an error still waits for the frontend', () => {
+    const result = ui([start, call, { type: 'finish', finishReason: 'tool-calls' }]);
+    expect(result.rules).toEqual([]);
+    expect(pauseOf(result)?.pendingTools).toEqual([{ toolUseId: 'c', name: 'lookup', input: { q: 'a' } }]);
+  });
+});

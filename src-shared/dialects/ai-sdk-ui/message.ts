@@ -191,7 +191,10 @@ export class AiSdkMessage {
     this.tools.endMessage(why, true);
     if (end.metadata !== undefined) this.addMetadata(end.metadata);
     this.addUsage(end.usage);
-    this.tools.emitPause(() => this.parts.message(this.messageId, this.metadata));
+    // A failed message waits for nothing: useChat stops reading at the error part (status
+    // 'error', no automatic send), and the server's run ended there, its calls unanswered.
+    if (this.failed) this.tools.discardMessage();
+    else this.tools.emitPause(() => this.parts.message(this.messageId, this.metadata));
     this.ctx.wire(
       what,
       event,

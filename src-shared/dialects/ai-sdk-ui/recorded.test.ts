@@ -204,12 +204,49 @@ const MORE: readonly Recorded[] = [
   },
 ];
 
+/**
+ * Pydantic AI's Vercel AI adapter (its own test suite's streams): a run that fails sends an
+ * error part, then finish-step and finish with finishReason error. Its calls without output were
+ * the server's, and the run ended: the message failed and waits for nothing.
+ */
+const PYDANTIC_AI: readonly Recorded[] = [
+  {
+    // The agent's own tool raised after its call streamed.
+    name: 'pydantic-ai/vercel-ai-tool-raised.sse',
+    rules: ['provider.api-error', 'tool.call-without-result'],
+    end: 'error',
+    blocks: [
+      ['tool_call', '{"query":"a"}'],
+      ['error', '{"errorText":"Unknown tool"}'],
+    ],
+    summary: { status: 'failed', stop_reason: 'error', error: 'Unknown tool' },
+  },
+  {
+    // A call of an unknown tool, its error as its result, the retry's call, then the run gives up.
+    name: 'pydantic-ai/vercel-ai-retries-exceeded.sse',
+    rules: ['ai-sdk.tool-output-error', 'provider.api-error', 'tool.call-without-result'],
+    end: 'error',
+    blocks: [
+      ['tool_call', '{}'],
+      ['tool_result', "Unknown tool name: 'unknown_tool'. No tools available.\n\nFix the errors and try again."],
+      ['tool_call', '{}'],
+      ['error', '{"errorText":"Exceeded maximum retries (1) for output validation"}'],
+    ],
+    summary: {
+      status: 'failed',
+      stop_reason: 'error',
+      error: 'Exceeded maximum retries (1) for output validation',
+    },
+  },
+];
+
 describe('streams the AI SDK writes', () => {
   test.each([
     'vercel-ai/ui-message-stream-error.sse',
     'vercel-ai/ui-message-stream-tool.sse',
     'vercel-ai/data-stream-text.txt',
     ...MORE.map((r) => r.name),
+    ...PYDANTIC_AI.map((r) => r.name),
   ])('%s: the same at every chunking', (name) => {
     expect(chunkingsThatDiffer(readExternalFixture(name))).toEqual([]);
   });
@@ -253,7 +290,7 @@ describe('streams the AI SDK writes', () => {
     expect(result.blocks[1]?.parsed).not.toHaveProperty('model');
   });
 
-  test.each(MORE)('$name: ai-sdk-ui, its findings, end, blocks and summary', (recorded) => {
+  test.each([...MORE, ...PYDANTIC_AI])('$name: ai-sdk-ui, its findings, end, blocks and summary', (recorded) => {
     const result = decoded(recorded.name);
     expect(result.formats).toEqual(['ai-sdk-ui']);
     expect(result.rules).toEqual(recorded.rules);
