@@ -18,11 +18,11 @@ import { exchangeIds, type ExchangeOutput } from './output';
 import { RecentArtifactChunk } from './recent-chunk';
 
 const WHAT: Record<RpcMessage['kind'], string> = {
-  request: 'request',
-  notification: 'notification',
-  result: 'result',
-  error: 'error response',
-  unreadable: 'message',
+  request: 'a request',
+  notification: 'a notification',
+  result: 'a result',
+  error: 'an error response',
+  unreadable: 'a message',
 };
 
 type Response = Extract<RpcMessage, { kind: 'result' | 'error' }>;
@@ -190,7 +190,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
     if (message.problems.length > 0)
       ctx.report(
         'json-rpc.invalid-message',
-        `Event ${ctx.frame.seq}${where} is not valid JSON-RPC 2.0: ${message.problems.join('; ')}; ${message.kind === 'unreadable' ? 'kept as it is' : `decoded as a ${WHAT[message.kind]}`}.`,
+        `Event ${ctx.frame.seq}${where} is not valid JSON-RPC 2.0: ${message.problems.join('; ')}; ${message.kind === 'unreadable' ? 'kept as it is' : `decoded as ${WHAT[message.kind]}`}.`,
       );
     if (message.kind === 'unreadable') {
       if (Object.keys(message.body).length > 0) ctx.wire('invalid', message.body);
@@ -324,7 +324,7 @@ export function createJsonRpcDecoder(callbacks: DialectCallbacks, options: Diale
     const what = `error ${code ?? '(no code)'}: ${said || '(no message)'}`;
     ctx.report(
       'json-rpc.error',
-      `The server answered request ${showId(message.id)} with JSON-RPC ${what}${data !== undefined ? ` (data: ${previewText(jsonText(data))})` : ''}.`,
+      `The server answered ${message.id === null ? 'a request it could not tell (id null)' : `request ${showId(message.id)}`} with JSON-RPC ${what}${data !== undefined ? ` (data: ${previewText(jsonText(data))})` : ''}.`,
     );
     const ending = !current.ended;
     if (ending) out.endStream(current, { event: 'error', error: what });

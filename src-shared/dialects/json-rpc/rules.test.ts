@@ -138,6 +138,23 @@ describe('json-rpc.error', () => {
     expect(result.blocks.map((b) => b.kind)).toEqual(['error', 'message']);
   });
 
+  it('names the request it answers, or says that the server could not tell which (id null or absent)', () => {
+    const said = (event: string): string | undefined =>
+      decodeEvents([event]).diagnostics.find((d) => d.rule === 'json-rpc.error')?.message;
+    expect(said(rpcEvent({ id: 7, error: { code: -32601, message: 'no' } }))).toBe(
+      'The server answered request 7 with JSON-RPC error -32601: no.',
+    );
+    const parseError =
+      'The server answered a request it could not tell (id null) with JSON-RPC error -32700: Parse error.';
+    expect(said(rpcEvent({ id: null, error: { code: -32700, message: 'Parse error' } }))).toBe(parseError);
+    expect(said(rpcEvent({ error: { code: -32700, message: 'Parse error' } }))).toBe(parseError);
+    expect(
+      decodeEvents([rpcEvent({ error: { code: -32700, message: 'Parse error' } })]).diagnostics.find(
+        (d) => d.rule === 'json-rpc.invalid-message',
+      )?.message,
+    ).toMatch(/; decoded as an error response\.$/);
+  });
+
   it('does not fire on a tool result with isError, nor on a result', () => {
     expect(fires('json-rpc.error', [rpcEvent({ id: 1, result: { content: [], isError: true } })])).toBe(false);
     expect(fires('json-rpc.error', [response()])).toBe(false);
