@@ -18,6 +18,11 @@ import type { TextChunks } from '../provider/text-chunks';
  * block per kind: a part started or continued while another part's block is open closes that
  * block there, and its own block (a continuation block, when it already had one) opens. The
  * text of two parts is never merged, and no part's end is reported missing for it.
+ *
+ * A `finish-step` makes a frontend forget the parts still open (`processUIMessageStream`
+ * empties its active text and reasoning parts there): a later delta or end of such a part
+ * fails in it. Reconstruction keeps that text in the part's block and reports the failure
+ * once per part; a later start of the id is a new part, no replay.
  */
 
 export type TextKind = 'text' | 'reasoning';
@@ -32,6 +37,8 @@ export interface OpenText extends StartedBlock {
   chunks: TextChunks;
   /** The unified form of its deltas, made at the first: they all share it. */
   deltaEvent: UnifiedEvent | undefined;
+  /** The event of the `finish-step` a frontend forgot the part at, while nothing of it since was reported. */
+  steppedOut: number | undefined;
 }
 
 const TEXT_KINDS = {
@@ -51,19 +58,22 @@ export class TextParts {
 
   constructor(
     private readonly host: MessageHost,
-    onDiagnostic: DiagnosticSink,
+    private readonly onDiagnostic: DiagnosticSink,
   ) {
     const notStopped = (_id: string, block: OpenText, why: string): void => {
       const { report, close } = this.ending;
-      if (report)
-        onDiagnostic({
-          rule: 'provider.block-not-stopped',
-          message: `The ${block.kind} part ${block.id} started in event ${block.frame} got no end ${why}${close ? '; a frontend keeps the part as it stands, and its block ends there' : ''}.`,
-          at: block.at,
-        });
+      if (report) this.reportNotStopped(block, why, close);
       if (close) this.close(block);
     };
     this.trackers = { text: createBlockTracker(notStopped), reasoning: createBlockTracker(notStopped) };
+  }
+
+  private reportNotStopped(block: OpenText, why: string, closes: boolean): void {
+    this.onDiagnostic({
+      rule: 'provider.block-not-stopped',
+      message: `The ${block.kind} part ${block.id} started in event ${block.frame} got no end ${why}${closes ? '; a frontend keeps the part as it stands, and its block ends there' : ''}.`,
+      at: block.at,
+    });
   }
 
   start(kind: TextKind, id: string, what: string): OpenText {
@@ -77,11 +87,17 @@ export class TextParts {
       type: info.type,
       chunks: host.parts.startText(kind),
       deltaEvent: undefined,
+      steppedOut: undefined,
       frame: ctx.frame.seq,
       at: ctx.at,
     };
     const previous = this.trackers[kind].start(id, open);
-    if (previous)
+    if (previous?.steppedOut !== undefined) {
+      // A frontend forgot that part at the finish-step: this is a new part, and the old one
+      // stays as it stood there.
+      this.reportNotStopped(previous, `before the finish-step in event ${previous.steppedOut}`, true);
+      this.close(previous);
+    } else if (previous)
       ctx.report(
         'provider.block-started-twice',
         `${what} in event ${ctx.frame.seq} starts ${kind} part ${id} again while the one started in event ${previous.frame} is open; the new part replaces it.`,
@@ -121,6 +137,7 @@ export class TextParts {
   stream(open: OpenText, text: string): void {
     const { host } = this;
     const ctx = host.ctx;
+    if (open.steppedOut !== undefined) this.afterStep(open, `${open.kind}-delta`, 'is for');
     // Another part of this kind has the open block: this part goes on in a block of its own.
     if (this.owners[open.kind] !== open) {
       this.closeOwnerBlock(open.kind);
@@ -165,7 +182,28 @@ export class TextParts {
       ctx.wire(what, event);
       return;
     }
+    if (open.steppedOut !== undefined) this.afterStep(open, what, 'ends');
     this.close(open, (stop) => this.host.ctx.wire(what, event, stop));
+  }
+
+  /** A `finish-step`: a frontend forgets the parts open now (see the class comment). */
+  finishStep(): void {
+    const seq = this.host.ctx.frame.seq;
+    const forget = (_id: string, open: OpenText): void => {
+      open.steppedOut ??= seq;
+    };
+    this.trackers.text.forEachOpen(forget);
+    this.trackers.reasoning.forEachOpen(forget);
+  }
+
+  /** A delta or end of a part a frontend forgot at a finish-step: it fails there; the part goes on here. */
+  private afterStep(open: OpenText, what: string, verb: string): void {
+    const ctx = this.host.ctx;
+    ctx.report(
+      'provider.delta-after-stop',
+      `${what} in event ${ctx.frame.seq} ${verb} ${open.kind} part ${open.id}, which the finish-step in event ${open.steppedOut} ended for a frontend (useChat forgets the step's open parts there): a frontend fails on it. The text is kept in the part's block; later events of the part are not reported again.`,
+    );
+    open.steppedOut = undefined;
   }
 
   /**

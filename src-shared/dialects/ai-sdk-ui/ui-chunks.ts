@@ -81,8 +81,10 @@ export class UiChunkReader {
     switch (type) {
       case 'start':
         return message.start(type, event, stringField(event, 'messageId'), event['messageMetadata']);
-      case 'start-step':
       case 'finish-step':
+        message.texts.finishStep();
+        return message.step(type, event, type);
+      case 'start-step':
         return message.step(type, event, type);
       case 'text-start':
       case 'reasoning-start':

@@ -66,6 +66,51 @@ describe('text and reasoning parts without their end', () => {
   });
 });
 
+describe('text and reasoning parts a finish-step left open', () => {
+  // processUIMessageStream empties its active text and reasoning parts at each finish-step.
+  const step = [{ type: 'finish-step' }, { type: 'start-step' }];
+
+  it('a later delta fails in a frontend: reported once, its text kept in the part', () => {
+    const result = ui([start, ...unendedText, ...step, { type: 'text-delta', id: 't1', delta: ' More.' }, finish]);
+    expect(result.rules).toEqual(['provider.delta-after-stop', 'provider.block-not-stopped']);
+    expect(result.diagnostics[0]?.message).toBe(
+      "text-delta in event 5 is for text part t1, which the finish-step in event 3 ended for a frontend (useChat forgets the step's open parts there): a frontend fails on it. The text is kept in the part's block; later events of the part are not reported again.",
+    );
+    expect(result.blocks.map((b) => [b.kind, b.content])).toEqual([['text', 'Done now. More.']]);
+  });
+
+  it('a later end of a reasoning part fails too; it is the one finding of that part', () => {
+    const result = ui([
+      start,
+      { type: 'reasoning-start', id: 'r1' },
+      { type: 'reasoning-delta', id: 'r1', delta: 'A' },
+      ...step,
+      { type: 'reasoning-delta', id: 'r1', delta: 'B' },
+      { type: 'reasoning-end', id: 'r1' },
+      finish,
+    ]);
+    expect(result.rules).toEqual(['provider.delta-after-stop']);
+    expect(result.blocks.map((b) => [b.kind, b.status, b.content])).toEqual([['thinking', 'complete', 'AB']]);
+  });
+
+  it('must not: a part ended before its finish-step, and a new step reusing its id, give no finding', () => {
+    const part = [...unendedText, { type: 'text-end', id: 't1' }];
+    const result = ui([start, ...part, ...step, ...part, { type: 'finish-step' }, finish]);
+    expect(result.rules).toEqual([]);
+    expect(result.blocks.map((b) => b.content)).toEqual(['Done now.', 'Done now.']);
+  });
+
+  it('must not: the id started again after the finish-step is a new part, not a replay (the old one unended)', () => {
+    const result = ui([start, ...unendedText, ...step, ...unendedText, { type: 'text-end', id: 't1' }, finish]);
+    expect(result.end.kind).toBe('done');
+    expect(result.rules).toEqual(['provider.block-not-stopped']);
+    expect(result.blocks.map((b) => [b.status, b.content])).toEqual([
+      ['complete', 'Done now.'],
+      ['complete', 'Done now.'],
+    ]);
+  });
+});
+
 describe('a tool call whose input never became available', () => {
   it('its output makes the call, with the input streamed so far, and links to it', () => {
     const result = ui([start, ...streamedInput('call_1', '{', '}'), outputOf('call_1', 'SECTIONS: []'), finish]);
