@@ -11,7 +11,7 @@ import { RunLifecycle } from './run-lifecycle';
 import { optionalString, type RunView } from './run-view';
 import { SharedState } from './shared-state';
 import { ToolCalls } from './tool-calls';
-import { AG_UI_EVENT_TYPES, KEEPS_CHUNKS_OPEN } from './vocabulary';
+import { AG_UI_EVENT_TYPES, KEEPS_CHUNKS_OPEN, misspelledType } from './vocabulary';
 
 /** Events a message lane, a tool call or the state handles, by type. */
 type Handler = (ctx: ProviderEventContext, type: string, event: WireEvent) => void;
@@ -138,10 +138,7 @@ export function createAgUiDecoder(callbacks: DialectCallbacks, options: DialectO
     if (!AG_UI_EVENT_TYPES.has(type)) {
       if (!unknownReported.has(type)) {
         unknownReported.add(type);
-        ctx.report(
-          'provider.unknown-event',
-          `Event ${frame.seq} has type ${jsonText(type)}, which is no AG-UI event this version knows; kept as a provider event. Later ones are not reported again.`,
-        );
+        reportUnknown(ctx, type);
       }
       ctx.wire(type, event);
       return;
@@ -149,6 +146,25 @@ export function createAgUiDecoder(callbacks: DialectCallbacks, options: DialectO
     lifecycle.checkInRun(ctx, type);
     closeChunks(ctx, type);
     (HANDLERS[type] ?? passThrough)(ctx, type, event);
+  }
+
+  /**
+   * An event type no AG-UI version has. One that spells a known type in another case (`Custom`)
+   * is an error, not decoded as that type: a client rejects it and fails the run there.
+   */
+  function reportUnknown(ctx: ProviderEventContext, type: string): void {
+    const meant = misspelledType(type);
+    const seq = ctx.frame.seq;
+    if (meant === undefined)
+      ctx.report(
+        'provider.unknown-event',
+        `Event ${seq} has type ${jsonText(type)}, which is no AG-UI event this version knows; kept as a provider event. Later ones are not reported again.`,
+      );
+    else
+      ctx.report(
+        'provider.invalid-event',
+        `Event ${seq} has type ${jsonText(type)}, which is no AG-UI event type: types are case-sensitive, and the one meant is spelled ${meant}. The SDKs' clients (@ag-ui/client's event validation, the Python SDK's EventType) reject the event and fail the run; kept as a provider event, not decoded as ${meant}. Later ones are not reported again.`,
+      );
   }
 
   return {

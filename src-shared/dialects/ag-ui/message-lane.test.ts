@@ -119,4 +119,24 @@ describe('provider.invalid-event (AG-UI)', () => {
     );
     expect(rulesOf(result)).toEqual(['provider.invalid-event', 'provider.invalid-event']);
   });
+
+  // The SDKs' clients reject an event whose type they do not know (@ag-ui/client's event
+  // validation, the Python SDK's EventType): a type is never matched without its case.
+  const usage = { name: 'usage', value: { inputTokens: 10, outputTokens: 5 } };
+  const summary = (result: ReturnType<typeof decodeAgUi>) =>
+    JSON.parse(result.blocks.find((b) => b.kind === 'message')?.content ?? '{}') as Record<string, unknown>;
+
+  it('fires for a known type spelled in another case (Custom): kept as it came, not decoded as CUSTOM', () => {
+    const result = decodeAgUi(inRun(agUi('Custom', usage), agUi('Custom', usage)));
+    expect(rulesOf(result)).toEqual(['provider.invalid-event']);
+    expect(result.diagnostics[0]?.message).toContain('the one meant is spelled CUSTOM');
+    expect(result.envelopes.filter((e) => e.type === 'Custom')).toHaveLength(2);
+    expect(summary(result)['usage']).toBeUndefined();
+    expect(endLabel(result)).toBe('done');
+  });
+
+  it('must not: CUSTOM is no finding, and a type no event spells is only unknown (info)', () => {
+    expect(rulesOf(decodeAgUi(inRun(agUi('CUSTOM', usage))))).toEqual([]);
+    expect(rulesOf(decodeAgUi(inRun(agUi('USAGE_METADATA', { inputTokens: 1 }))))).toEqual(['provider.unknown-event']);
+  });
 });

@@ -56,6 +56,22 @@ export const AG_UI_EVENT_TYPES: ReadonlySet<string> = new Set<string>([
   ...STANDALONE_EVENTS,
 ]);
 
+/** The known types by their letters alone, upper case: `Custom`, `RunFinished`, `text_message_content` find theirs. */
+const BY_LETTERS: ReadonlyMap<string, string> = new Map([...AG_UI_EVENT_TYPES].map((type) => [lettersOf(type), type]));
+
+function lettersOf(type: string): string {
+  return type.replace(/[_\-\s]/g, '').toUpperCase();
+}
+
+/**
+ * The event type an unknown `type` misspells by its case or separators (`Custom` for
+ * `CUSTOM`), if any. The types are case-sensitive: the SDKs (`@ag-ui/client`'s event
+ * validation, the Python SDK's `EventType`) reject such an event, and the client fails the run.
+ */
+export function misspelledType(type: string): string | undefined {
+  return BY_LETTERS.get(lettersOf(type));
+}
+
 /**
  * Events that do not end an open chunk stream (the specification's "stand aside from
  * assembly"): everything else that is not a continuation chunk closes it.
