@@ -41,8 +41,35 @@ describe('the pause', () => {
     });
   });
 
+  it('a finish on stop after named calls (OpenAI and vLLM with a named tool_choice) waits for them', () => {
+    const events = [
+      chunk({ delta: { tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{"n": 7}' } }] } }),
+      chunk({ delta: {}, finish_reason: 'stop' }),
+      'data: [DONE]\n\n',
+    ];
+    expect(pauseOf(encodeUtf8(events.join('')))?.pendingTools).toEqual([
+      { toolUseId: 'a', name: 'f', input: { n: 7 } },
+    ]);
+  });
+
   it.each([
     ['a finish on stop', [chunk({ delta: { content: 'Hi' }, finish_reason: 'stop' }), 'data: [DONE]\n\n']],
+    [
+      'a finish on stop after a call without a name (TGI: argument text no fragment with a name began)',
+      [
+        chunk({ delta: { tool_calls: [{ index: 0, function: { arguments: '<|eot_id|>' } }] } }),
+        chunk({ delta: {}, finish_reason: 'stop' }),
+        'data: [DONE]\n\n',
+      ],
+    ],
+    [
+      'a finish on length after named calls (their arguments may be cut)',
+      [
+        chunk({ delta: { tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{"n"' } }] } }),
+        chunk({ delta: {}, finish_reason: 'length' }),
+        'data: [DONE]\n\n',
+      ],
+    ],
     [
       'calls cut before their finish_reason',
       [chunk({ delta: { tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{}' } }] } })],

@@ -9,18 +9,27 @@ import {
 import type { ProviderEventContext } from '../provider/event-context';
 import type { ClientToolContinuation } from '../types';
 import type { Completion } from './completion';
-import { callId, FUNCTION_CALL_ID } from './tool-calls';
+import { callId, FUNCTION_CALL_ID, type ToolCall } from './tool-calls';
 
 /*
  * The Chat Completions API runs no tool: a choice that finishes with `tool_calls` (or the
- * legacy `function_call`) waits for its client to run the calls and send the conversation
+ * legacy `function_call`, or `stop` after the call a named `tool_choice` forced) waits for its client to run the calls and send the conversation
  * again with their results. The stream's end says so as an `awaiting_frontend_tools` pause,
  * and the answers continue the run as the OpenAI SDKs' users do: the request's messages, then
  * the assistant message as it streamed, then one `tool` message per call.
  */
 
-/** finish_reason values that leave the calls for the client (the API runs no tool, so every call it finishes on is one). */
-export const leavesCallsToClient = (reason: string): boolean => reason === 'tool_calls' || reason === 'function_call';
+/**
+ * Whether a choice's finish leaves its calls to the client (the API runs no tool, so every call
+ * it finishes on is one): `tool_calls`, the legacy `function_call`, or `stop` after named calls,
+ * which is how OpenAI and vLLM finish a call that a named `tool_choice` forced. A `stop` whose
+ * calls have no name (TGI's end-of-turn token in a call no fragment began) leaves nothing a
+ * client can call.
+ */
+export const leavesCallsToClient = (reason: string, calls: readonly ToolCall[]): boolean =>
+  reason === 'tool_calls' ||
+  reason === 'function_call' ||
+  (reason === 'stop' && calls.length > 0 && calls.every((call) => call.name !== ''));
 
 /** The arguments as an object for the answer panel: their JSON when they parse as an object, else empty. */
 function inputOf(args: string): Record<string, unknown> {

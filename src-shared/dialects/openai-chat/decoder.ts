@@ -287,7 +287,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     writeSources(ctx, current, choice);
     writeAnnotations(ctx, current, choice);
     const calls = writeCalls(ctx, current, choice, true);
-    if (leavesCallsToClient(reason)) choice.clientCalls = calls;
+    if (leavesCallsToClient(reason, calls)) choice.clientCalls = calls;
     const clock = choice.clock;
     clock.stopReason = reason;
     let outcome = finishOutcome(reason);
