@@ -24,6 +24,7 @@ import {
 import { cutShortBy } from '../provider/cut-short';
 import { leavesCallsToClient, pauseOnClientCalls } from './client-calls';
 import { Completion, type Choice } from './completion';
+import { filterVerdictAfterFinish } from './content-filter';
 import { writeExecutedTools } from './executed-tools';
 import { RecentContentDelta } from './recent-content';
 import {
@@ -259,6 +260,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     const reason = raw['finish_reason'];
     if (typeof reason === 'string' && reason !== '' && choice.finish === undefined)
       finish(ctx, current, choice, reason, event);
+    filterVerdictAfterFinish(ctx, choice, raw['content_filter_results'], callbacks.onStreamEnd);
   }
 
   /** Text of one channel, written (writeText); what it wrote is what the chunk may teach `recent`. */

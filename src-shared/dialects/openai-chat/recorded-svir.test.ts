@@ -54,6 +54,22 @@ const RECORDED: readonly Recorded[] = [
     ],
     message: { status: 'failed' },
   },
+  {
+    // Azure OpenAI with the asynchronous content filter and a blocklist: the answer streamed with
+    // the blocked word, the model finished with stop, then an annotation chunk marked the
+    // blocklist filtered, with no finish_reason: the answer is cut short by the content filter.
+    name: 'svir-azure-async-flagged',
+    status: 'incomplete',
+    rules: ['provider.response-incomplete'],
+    blocks: [['text', Array.from({ length: 10 }, () => 'svirblocked').join(' ')]],
+    message: {
+      model: 'gpt-6-luna-2026-09-22',
+      status: 'incomplete',
+      stop_reason: 'stop',
+      incomplete_details: { reason: 'content_filter', categories: ['custom_blocklists (svir)'] },
+      usage: { input_tokens: 30, output_tokens: 101 },
+    },
+  },
 ];
 
 const NOT_CONTENT = new Set(['message', 'awaiting_frontend_tools']);

@@ -165,15 +165,31 @@ export function summaryUsage(usage: Record<string, unknown>): Record<string, unk
   return out;
 }
 
-/** Whether an Azure `content_filter_results` object says some category was filtered out. */
-export function filtered(results: unknown): boolean {
-  if (!isJsonObject(results)) return false;
+/**
+ * The categories an Azure `content_filter_results` object says were filtered out: a category
+ * object with `filtered: true` (`hate`, `protected_material_text`, the newer
+ * `custom_blocklists: {filtered, details}`), or a list of blocklist verdicts with one
+ * (`custom_blocklists: [{filtered: true, id}]`, named with the lists' ids).
+ */
+export function filteredCategories(results: unknown): string[] {
+  if (!isJsonObject(results)) return [];
+  const out: string[] = [];
   for (const key in results) {
     const category = results[key];
-    if (isJsonObject(category) && category['filtered'] === true) return true;
+    if (isJsonObject(category) && category['filtered'] === true) out.push(key);
+    else if (Array.isArray(category)) {
+      const ids: string[] = [];
+      for (const entry of category)
+        if (isJsonObject(entry) && entry['filtered'] === true)
+          ids.push(typeof entry['id'] === 'string' ? entry['id'] : jsonText(entry['id']));
+      if (ids.length > 0) out.push(`${key} (${ids.join(', ')})`);
+    }
   }
-  return false;
+  return out;
 }
+
+/** Whether an Azure `content_filter_results` object says some category was filtered out. */
+export const filtered = (results: unknown): boolean => filteredCategories(results).length > 0;
 
 /**
  * An API error as a stream sends it, in one line: `{message, type, code}` (OpenAI's error
