@@ -2,7 +2,7 @@ import { NO_EXTRAS, undecodedParts } from '../../envelope/types';
 import { unified, type StreamIds } from '../../envelope/unified';
 import { KIND } from '../../envelope/vocabulary';
 import { jsonText } from '../../json/tree';
-import { isJsonObject, jsonKind } from '../../json/values';
+import { isJsonObject, jsonKind, parseJson } from '../../json/values';
 import { previewText } from '../../text/preview';
 import { checkToolArguments, stringField, type ProviderEventContext } from '../provider/event-context';
 import { citationExtras } from '../provider/citation-extras';
@@ -189,20 +189,35 @@ export function writeAnnotations(ctx: ProviderEventContext, current: Completion,
  * The choice's calls as one tool_call envelope each (the legacy function_call with the id its
  * pause and answer name it by), its arguments joined: complete
  * (`final`, the arguments checked to parse) at its finish, left open when the stream ended first.
+ * A finish that cut the output short (`cutShort`: the token limit) may have stopped the model
+ * inside a call's arguments: a call whose arguments do not parse is what the limit left of it,
+ * left open as sent (the finish is reported; its arguments are not said to be complete).
  */
-export function writeCalls(ctx: ProviderEventContext, current: Completion, choice: Choice, final: boolean): ToolCall[] {
+export function writeCalls(
+  ctx: ProviderEventContext,
+  current: Completion,
+  choice: Choice,
+  final: boolean,
+  cutShort = false,
+): ToolCall[] {
   const calls = choice.tools.take();
   for (const call of calls) {
     const args = call.args.join('');
-    if (final)
+    const complete = final && !(cutShort && args.trim() !== '' && !parseJson(args).ok);
+    if (complete)
       checkToolArguments(
         ctx,
         args,
         `The ${call.label} of choice ${choice.index} (${call.name || 'unnamed'}, ${call.id || 'no id'})`,
       );
     ctx.emit(
-      { type: KIND.tool_call, final, delta: args === '' ? '{}' : args, extras: { id: callId(call), name: call.name } },
-      final
+      {
+        type: KIND.tool_call,
+        final: complete,
+        delta: args === '' ? '{}' : args,
+        extras: { id: callId(call), name: call.name },
+      },
+      complete
         ? unified('stream.tool_call_stop', streamIds(current, choice, call), { kind: 'function', phase: 'completed' })
         : undefined,
     );

@@ -288,7 +288,7 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     closeText(ctx, current, choice);
     writeSources(ctx, current, choice);
     writeAnnotations(ctx, current, choice);
-    const calls = writeCalls(ctx, current, choice, true);
+    const calls = writeCalls(ctx, current, choice, true, finishOutcome(reason) === 'incomplete');
     if (leavesCallsToClient(reason, calls)) choice.clientCalls = calls;
     const clock = choice.clock;
     clock.stopReason = reason;

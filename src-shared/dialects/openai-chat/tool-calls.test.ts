@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeProviderEvents, rulesOf } from '../../../src-main/testing/provider-streams';
 import { ToolCalls } from './tool-calls';
 
 const fragment = (fields: Record<string, unknown>, fn: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -63,5 +64,40 @@ describe('tool calls of one choice', () => {
     expect(calls.take().map((c) => [c.label, c.name, c.args.join('')])).toEqual([
       ['the function_call', 'legacy', '{}'],
     ]);
+  });
+});
+
+describe('calls at a finish that cut the output short', () => {
+  const data = (value: unknown): string => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
+  const chunk = (choice: Record<string, unknown>): string =>
+    data({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, ...choice }] });
+  const call = (index: number, id: string, args: string) =>
+    chunk({ delta: { tool_calls: [{ index, id, type: 'function', function: { name: 'lookup', arguments: args } }] } });
+  const callsOf = (result: ReturnType<typeof decodeProviderEvents>) =>
+    result.blocks.filter((b) => b.kind === 'tool_call').map((b) => [b.toolId, b.status, b.content]);
+
+  it('a call the token limit stopped inside its arguments is left open as sent, not said to be complete', () => {
+    const result = decodeProviderEvents([
+      call(0, 'a', '{"value": 1}'),
+      call(1, 'b', '{"value":'),
+      chunk({ delta: {}, finish_reason: 'length' }),
+      data('[DONE]'),
+    ]);
+    expect(rulesOf(result)).not.toContain('provider.tool-args-invalid');
+    expect(rulesOf(result)).toContain('provider.response-incomplete');
+    expect(callsOf(result)).toEqual([
+      ['a', 'complete', '{"value": 1}'],
+      ['b', 'open', '{"value":'],
+    ]);
+  });
+
+  it('must not: arguments that do not parse at a finish that cut nothing short are reported', () => {
+    const result = decodeProviderEvents([
+      call(0, 'a', '{"value":'),
+      chunk({ delta: {}, finish_reason: 'tool_calls' }),
+      data('[DONE]'),
+    ]);
+    expect(rulesOf(result)).toEqual(['provider.tool-args-invalid']);
+    expect(callsOf(result)).toEqual([['a', 'complete', '{"value":']]);
   });
 });
