@@ -6,6 +6,12 @@ import type { SegmentSink } from './types';
 export type Family =
   | 'text'
   | 'reasoning'
+  /**
+   * `<think>`: the reasoning open models (DeepSeek-R1, QwQ, Qwen3) write into their text when no
+   * server-side parser takes it out. Reasoning, but no part of the tool protocol: it asks for
+   * no action, and only its own closing tag ends it.
+   */
+  | 'think'
   | 'action'
   | 'completion'
   | 'tool_result'

@@ -8,6 +8,7 @@ describe('the tag vocabulary of a configuration', () => {
   it('names the segment tags and the configured tools only where XML tags are read', () => {
     expect(inlineTagNames(DEFAULT_INLINE_OPTIONS)).toEqual([
       'thinking',
+      'think',
       'attempt_completion',
       'tool_result',
       'write_file',

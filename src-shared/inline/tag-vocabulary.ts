@@ -10,7 +10,7 @@ import type { InlineOptions } from './types';
  * can start a marker in text. The JSON mode has a parser of its own; it shares only the last.
  */
 
-const SEGMENT_TAGS = ['thinking', 'attempt_completion', 'tool_result', 'write_file', 'run_bash', 'tool'];
+const SEGMENT_TAGS = ['thinking', 'think', 'attempt_completion', 'tool_result', 'write_file', 'run_bash', 'tool'];
 
 /** The `<tool name="…">` forms that stream one argument as the segment's content. */
 export const FILE_TOOLS: Readonly<
@@ -86,6 +86,7 @@ export function topTagOpening(t: ReadTag): TopTagOpening {
   if (t.closing || (name === 'tool' && !t.attributes['name'])) return { read: 'text' };
   const attribute = (key: string): Record<string, unknown> => (key in t.attributes ? { [key]: t.attributes[key] } : {});
   if (name === 'thinking') return { read: 'content', family: 'reasoning', type: 'reasoning', metadata: {} };
+  if (name === 'think') return { read: 'content', family: 'think', type: 'reasoning', metadata: {} };
   if (name === 'write_file')
     return { read: 'content', family: 'write_file', type: 'write_file', metadata: attribute('path') };
   if (name === 'run_bash') return { read: 'content', family: 'run_bash', type: 'run_bash', metadata: {} };
