@@ -18,6 +18,16 @@ describe('summaryFacts', () => {
     ]);
   });
 
+  it("a failed message's request id follows its error, the id its provider's support asks for", () => {
+    const facts = summaryFacts('message', {
+      status: 'failed',
+      error: { type: 'overloaded_error', message: 'Overloaded' },
+      request_id: 'req_011CWk7n2Ynp2yKSdBx5P3uH',
+    });
+    expect(facts.map(([key]) => key)).toEqual(['status', 'error', 'request_id']);
+    expect(facts[2]).toEqual(['request_id', 'req_011CWk7n2Ynp2yKSdBx5P3uH']);
+  });
+
   it('leaves out a field without a value: a v4 data stream names no model', () => {
     const facts = summaryFacts('message', { model: '', status: 'completed', stop_reason: null, error: undefined });
     expect(facts).toEqual([['status', 'completed']]);

@@ -18,6 +18,7 @@ const SUMMARY_FACTS: Record<string, readonly string[]> = {
     'output_tokens_per_second',
     'moderation',
     'error',
+    'request_id',
     'incomplete_details',
   ],
 };

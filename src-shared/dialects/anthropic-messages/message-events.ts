@@ -160,25 +160,28 @@ function explained(details: Record<string, unknown>): string {
   return ` (${[category, explanation].filter((part) => part !== '').join(': ')})`;
 }
 
-/** An `error` event: the stream ends by it. */
+/**
+ * An `error` event: the stream ends by it. The API names the failed request beside the error
+ * (`request_id`, what its support asks for): it is said in the finding and kept in the summary.
+ */
 export function apiError(s: MessagesStream, ctx: ProviderEventContext, event: WireEvent): void {
   s.messages.end(ctx);
   const error = objectField(event, 'error');
   const errorType = stringField(error, 'type') || 'error';
-  s.callbacks.onStreamEnd?.({
-    event: 'error',
-    error: `${errorType}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`,
-  });
+  const said = stringField(error, 'message') || jsonText(event['error'] ?? event);
+  const requestId = stringField(event, 'request_id');
+  s.callbacks.onStreamEnd?.({ event: 'error', error: `${errorType}: ${said}` });
   const first =
     s.events === 1 ? ' as the first event, before any message started (the request was accepted, then failed)' : '';
   ctx.report(
     'provider.api-error',
-    `The API sent an ${errorType} error${first}: ${stringField(error, 'message') || jsonText(event['error'] ?? event)}`,
+    `The API sent an ${errorType} error${first}: ${said}${requestId === '' ? '' : ` (request ${requestId})`}`,
   );
   endBlocks(s, ctx, undefined);
   ctx.emit(
     { type: KIND.error, final: true, delta: jsonText(event['error'] ?? event), extras: {} },
     unified('stream.error', s.ids(), { error: event['error'] ?? event, phase: 'failed' }),
   );
+  if (s.message && requestId !== '') s.message.requestId = requestId;
   s.failMessage(ctx, event['error']);
 }

@@ -14,6 +14,8 @@ export interface MessageSummary {
   stop_sequence?: string;
   usage?: Record<string, unknown>;
   error?: unknown;
+  /** The id the API gave the failed request beside its error (Anthropic's error event's `request_id`): what its support asks for. */
+  request_id?: string;
   incomplete_details?: unknown;
   /** The moderation of the response's input and output (the Responses API's `moderation`), as the API gave it. */
   moderation?: unknown;
@@ -48,6 +50,7 @@ export class MessageClock {
   stopSequence: string | undefined;
   usage: Record<string, unknown> | undefined;
   error: unknown;
+  requestId: string | undefined;
   incompleteDetails: unknown;
   moderation: unknown;
   container: unknown;
@@ -86,6 +89,7 @@ export class MessageClock {
     if (this.stopSequence !== undefined) summary.stop_sequence = this.stopSequence;
     if (this.usage !== undefined) summary.usage = this.usage;
     if (this.error !== undefined) summary.error = this.error;
+    if (this.requestId !== undefined) summary.request_id = this.requestId;
     if (this.incompleteDetails !== undefined && this.incompleteDetails !== null)
       summary.incomplete_details = this.incompleteDetails;
     if (this.moderation !== undefined && this.moderation !== null) summary.moderation = this.moderation;
