@@ -119,7 +119,7 @@ export function textEvent(
       key,
     );
     open = s.parts.get(key);
-    if (open && done) streamText(s, ctx, open, stringField(event, stream.doneField));
+    if (open && done) streamText(s, ctx, open, stringField(event, stream.doneField), textExtras(event));
   }
   if (!open) {
     addressedPart(s, ctx, type, event, key);
@@ -141,7 +141,7 @@ export function textEvent(
   }
   if (!open.deltaEvent || !isSameDelta(open.deltaEvent, event, stream.kind, channel, s.messageId))
     open.deltaEvent = unified('stream.content_block_delta', s.ids(event), { kind: stream.kind, channel });
-  streamText(s, ctx, open, stringField(event, 'delta'));
+  streamText(s, ctx, open, stringField(event, 'delta'), textExtras(event));
   s.recent.learn(ctx.frame.data, decodedDelta(s, open, type, open.deltaEvent));
 }
 
@@ -152,11 +152,27 @@ function decodedDelta(s: ResponsesStream, open: OpenPart, type: string, deltaEve
   return (open.decoded = { part: open, type, unified: deltaEvent, responseId: s.messageId });
 }
 
-/** A text delta of an open part that is not done: streamed content. */
-export function streamText(s: ResponsesStream, ctx: ProviderEventContext, open: OpenPart, delta: string): void {
+/** A text delta of an open part that is not done: streamed content, with what it carries along. */
+export function streamText(
+  s: ResponsesStream,
+  ctx: ProviderEventContext,
+  open: OpenPart,
+  delta: string,
+  extras: Record<string, unknown> = NO_EXTRAS,
+): void {
   s.message?.token(ctx.frame.receivedAt);
   if (open.type === 'output_text') open.text.push(delta);
-  ctx.envelope(open.envelopeType, false, delta, NO_EXTRAS, undefined, open.deltaEvent);
+  ctx.envelope(open.envelopeType, false, delta, extras, undefined, open.deltaEvent);
+}
+
+/**
+ * What a text event carries along: the tokens' logprobs a request asked for (`include:
+ * ["message.output_text.logprobs"]`), on its envelope's extras as a Chat Completions delta's
+ * are. The empty list every delta has otherwise carries nothing.
+ */
+function textExtras(event: WireEvent): Record<string, unknown> {
+  const logprobs = event['logprobs'];
+  return Array.isArray(logprobs) && logprobs.length > 0 ? { logprobs } : NO_EXTRAS;
 }
 
 function closeText(ctx: ProviderEventContext, open: OpenPart, u: UnifiedEvent): void {
