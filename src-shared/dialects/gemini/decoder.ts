@@ -20,6 +20,7 @@ import { emitSources, emitUrlContext } from './grounding';
 import { pauseOnClientCalls } from './client-calls';
 import { onlyText, RecentTextChunk } from './recent-text';
 import { handsOffToCode } from './code-handoff';
+import { blockedBy } from './safety-ratings';
 import { finishPhase, finishRule, normalisedUsage } from './vocabulary';
 import { continues, usageOf, type Response } from './response';
 
@@ -219,12 +220,14 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
     candidate.clock.status = finishPhase(reason);
     const rule = finishRule(reason);
     if (rule) {
-      const message = stringField(value, 'finishMessage');
+      // Why, as the API says it: its finishMessage, the safety ratings that blocked the output.
+      const why = [stringField(value, 'finishMessage'), blockedBy(value['safetyRatings'])].filter((w) => w !== '');
+      const finished = `Candidate ${candidate.index} finished with ${reason}${why.length > 0 ? ` (${why.join('; ')})` : ''}`;
       at.report(
         rule,
         rule === 'gemini.function-call-dropped'
-          ? `Candidate ${candidate.index} finished with ${reason}${message ? ` (${message})` : ''}: the model's tool call was invalid and the API dropped it, so the client gets no call.`
-          : `Candidate ${candidate.index} finished with ${reason}${message ? ` (${message})` : ''}: its output stops short of its natural end.`,
+          ? `${finished}: the model's tool call was invalid and the API dropped it, so the client gets no call.`
+          : `${finished}: its output stops short of its natural end.`,
       );
       if (finishPhase(reason) === 'failed') current.failure ??= `finishReason ${reason}`;
       else current.cutShort ??= `candidate ${candidate.index} finished with finishReason ${reason}`;
@@ -242,9 +245,12 @@ export function createGeminiDecoder(outer: DialectCallbacks, options: DialectOpt
   }
 
   function promptBlocked(at: ProviderEventContext, current: Response, chunk: WireEvent, reason: string): void {
+    const feedback = objectField(chunk, 'promptFeedback');
+    const said = stringField(feedback, 'blockReasonMessage');
+    const blocked = blockedBy(feedback['safetyRatings']);
     at.report(
       'gemini.prompt-blocked',
-      `The prompt was blocked (promptFeedback.blockReason ${reason}${stringField(objectField(chunk, 'promptFeedback'), 'blockReasonMessage') ? `: ${stringField(objectField(chunk, 'promptFeedback'), 'blockReasonMessage')}` : ''}); nothing was generated.`,
+      `The prompt was blocked (promptFeedback.blockReason ${reason}${said ? `: ${said}` : ''}${blocked ? `; ${blocked}` : ''}); nothing was generated.`,
     );
     at.wire(
       'promptFeedback',
