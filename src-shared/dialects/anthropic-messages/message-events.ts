@@ -79,6 +79,8 @@ export function messageDelta(s: MessagesStream, ctx: ProviderEventContext, event
     // The container the message ran in (null until one is made): its id is what reuses it.
     if (isJsonObject(delta['container'])) s.message.container = delta['container'];
     s.message.addInputTransformations(event['input_transformations']);
+    const applied = appliedContextEdits(event['context_management']);
+    if (applied !== undefined) s.message.contextManagement = applied;
     if (stopReason !== undefined) {
       s.message.stopReason = stopReason;
       s.stopReasonFrame = ctx.frame.seq;
@@ -150,6 +152,18 @@ export function messageStop(s: MessagesStream, ctx: ProviderEventContext, event:
           incompleteFrame: s.stopReasonFrame,
         },
   );
+}
+
+/**
+ * The context management a message_delta reports beside its delta (`context_management`: the
+ * `applied_edits` that cleared tool uses or thinking from the request, the tokens they freed),
+ * as the API gave it; an empty list of edits (none applied) is nothing to keep.
+ */
+function appliedContextEdits(value: unknown): unknown {
+  if (!isJsonObject(value)) return undefined;
+  const edits = value['applied_edits'];
+  const nothingApplied = Array.isArray(edits) && edits.length === 0 && Object.keys(value).length === 1;
+  return nothingApplied ? undefined : value;
 }
 
 /** What a stop's `stop_details` says of it (a refusal's category and explanation), as a clause. */

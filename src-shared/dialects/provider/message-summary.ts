@@ -23,6 +23,8 @@ export interface MessageSummary {
   container?: unknown;
   /** What the API changed in the request's input before the model saw it (Anthropic's `input_transformations`), in order. */
   input_transformations?: unknown[];
+  /** The context edits the API applied to the request (Anthropic's `context_management.applied_edits`: what it cleared, the tokens that freed). */
+  context_management?: unknown;
   /** What a run interrupted for its application to resume (AG-UI's `outcome` interrupt), as the stream gave it. */
   interrupts?: unknown;
   /** What the server attached to the message (the AI SDK's `messageMetadata`, merged as useChat merges it). */
@@ -55,6 +57,7 @@ export class MessageClock {
   moderation: unknown;
   container: unknown;
   inputTransformations: unknown[] | undefined;
+  contextManagement: unknown;
   interrupts: unknown;
   metadata: unknown;
   private firstTokenAt: number | undefined;
@@ -95,6 +98,7 @@ export class MessageClock {
     if (this.moderation !== undefined && this.moderation !== null) summary.moderation = this.moderation;
     if (this.container !== undefined && this.container !== null) summary.container = this.container;
     if (this.inputTransformations !== undefined) summary.input_transformations = this.inputTransformations;
+    if (this.contextManagement !== undefined) summary.context_management = this.contextManagement;
     if (this.interrupts !== undefined) summary.interrupts = this.interrupts;
     if (this.metadata !== undefined) summary.metadata = this.metadata;
     if (this.firstTokenAt !== undefined && this.startedAt > 0)
