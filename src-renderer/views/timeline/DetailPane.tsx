@@ -12,11 +12,17 @@ import { BlockTab } from './BlockTab';
 import { BytesTab, FrameTab } from './BytesTab';
 import { EnvelopeTab } from './EnvelopeTab';
 
-const TABS: readonly { id: DetailTab; label: string; testId: string }[] = [
-  { id: 'envelope', label: 'Envelope', testId: TEST_IDS.detailTabEnvelope },
-  { id: 'bytes', label: 'Raw bytes', testId: TEST_IDS.detailTabBytes },
-  { id: 'frame', label: 'Frame & chunks', testId: TEST_IDS.detailTabFrame },
-  { id: 'block', label: 'Block', testId: TEST_IDS.detailTabBlock },
+/** Short labels: the four fit on one line in the narrowest pane (320 px); the tooltip says what each shows. */
+const TABS: readonly { id: DetailTab; label: string; title: string; testId: string }[] = [
+  { id: 'envelope', label: 'Envelope', title: 'The envelope, decoded', testId: TEST_IDS.detailTabEnvelope },
+  { id: 'bytes', label: 'Raw bytes', title: 'The bytes it came in, as text and hex', testId: TEST_IDS.detailTabBytes },
+  {
+    id: 'frame',
+    label: 'Frame',
+    title: 'Frame & chunks: its event and the network chunks that carried it',
+    testId: TEST_IDS.detailTabFrame,
+  },
+  { id: 'block', label: 'Block', title: 'The block it belongs to', testId: TEST_IDS.detailTabBlock },
 ];
 
 export interface DetailPaneProps {
@@ -74,6 +80,7 @@ export const DetailPane = memo(function DetailPane({
             aria-selected={prefs.detailTab === tab.id}
             className={`detail-tab ${prefs.detailTab === tab.id ? 'detail-tab-active' : ''}`}
             data-testid={tab.testId}
+            title={tab.title}
             onClick={() => app.prefs.update((p) => ({ ...p, detailTab: tab.id }))}
           >
             {tab.label}
