@@ -241,7 +241,9 @@ function RuleGroupView({
         <span className="rule-caret">{open ? '▾' : '▸'}</span>
         <SeverityIcon severity={group.severity} />
         <span className="rule-id mono">{group.rule}</span>
-        <span className="rule-title">{group.title}</span>
+        <span className="rule-title" title={group.title}>
+          {group.title}
+        </span>
         <span className="rule-count">{group.count}</span>
       </button>
       {open && (

@@ -90,7 +90,8 @@ const CELLS: Record<ColumnId, (row: DisplayRow) => Cell> = {
     };
   },
   bytes: (row) => ({ content: row.cells?.bytes, className: 'num dim' }),
-  idName: (row) => ({ content: row.cells?.idName }),
+  // Ids run long (call_…, toolu_…): the cell cuts them, the tooltip has them whole.
+  idName: (row) => ({ content: row.cells?.idName, title: row.cells?.idName }),
   diagnostics: (row) => {
     const cells = row.cells;
     if (!cells || cells.diagnostics === 0) return EMPTY_CELL;
