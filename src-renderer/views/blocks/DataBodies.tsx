@@ -219,9 +219,10 @@ export function AwaitingBody({ detail, pending }: BodyProps & { pending: Pending
             ? 'The model paused its turn (pause_turn): continuing sends its message back as it streamed.'
             : `The agent paused for ${tools.length} frontend tool${tools.length === 1 ? '' : 's'}.`}
         </span>
+        {/* "Above" is the prompt of a live run, or the notice of a file that cannot be answered (it has no prompt). */}
         {state && (
           <span className={`chip chip-small answered-${state}`}>
-            {state === 'no' ? 'waiting for an answer (see the prompt above)' : state}
+            {state === 'no' ? 'waiting for an answer (see above)' : state}
           </span>
         )}
       </div>
