@@ -6,6 +6,7 @@ import { readProviderFixture } from '../../src-main/testing/provider-streams';
 import {
   hasNetworkChunks,
   asChunkStatistics,
+  binaryByteTicks,
   bucketLabel,
   budgetMarker,
   formatBinaryBytes,
@@ -72,6 +73,18 @@ describe('bucket labels', () => {
       formatBinaryBytes(1536),
       formatBinaryBytes(3 * 1024 * 1024),
     ]).toEqual(['12 B', '2 KiB', '1.5 KiB', '3 MiB']);
+  });
+
+  test('binaryByteTicks: a byte axis ticks at round binary sizes, not at 3.9 KiB', () => {
+    // 7.5 KiB at most: the chart library's own ticks were 2,000, 4,000… ("3.9 KiB", "5.9 KiB").
+    expect(binaryByteTicks(7680).map(formatBinaryBytes)).toEqual(['0 B', '2 KiB', '4 KiB', '6 KiB', '8 KiB']);
+    expect(binaryByteTicks(1126).map(formatBinaryBytes)).toEqual(['0 B', '512 B', '1 KiB', '1.5 KiB']);
+    expect(binaryByteTicks(600)).toEqual([0, 256, 512, 768]);
+  });
+
+  test('binaryByteTicks: an axis with nothing on it has one tick', () => {
+    expect([binaryByteTicks(0), binaryByteTicks(Number.NaN)]).toEqual([[0], [0]]);
+    expect(binaryByteTicks(1)).toEqual([0, 1]);
   });
 });
 

@@ -54,6 +54,19 @@ export function formatBinaryBytes(n: number): string {
   return `${trim(n / (1024 * 1024))} MiB`;
 }
 
+/**
+ * Ticks for a byte axis that formatBinaryBytes labels: steps of a power of two, at most
+ * `intervals` of them from 0 past `max`. The chart library's own ticks are decimal (2,000,
+ * 4,000…), which read "3.9 KiB", "5.9 KiB" in binary units.
+ */
+export function binaryByteTicks(max: number, intervals = 4): number[] {
+  if (!(max > 0) || !Number.isFinite(max)) return [0];
+  let step = 1;
+  while (step * intervals < max) step *= 2;
+  const count = Math.ceil(max / step);
+  return Array.from({ length: count + 1 }, (_, i) => i * step);
+}
+
 export function formatMs(n: number): string {
   if (!Number.isFinite(n)) return '∞';
   if (n < 1) return `${trim(n)} ms`;

@@ -14,6 +14,7 @@ import type { ChunkStatistics } from '../../../src-shared/diagnostics/chunk-stat
 import { useThemeColours } from '../../app/theme-colours';
 import type { ThemeName } from '../../model/types';
 import {
+  binaryByteTicks,
   formatBinaryBytes,
   formatMs,
   frameSizeBars,
@@ -64,6 +65,7 @@ export function ChunkCharts({
   const gaps = histogramBars(stats.frameGapMs, 'ms');
   const timing = hasTiming(stats);
   const overheadHeight = Math.max(120, 26 * overhead.length + 50);
+  const overheadTicks = binaryByteTicks(Math.max(0, ...overhead.map((o) => o.payload + o.envelope + o.escaping)));
 
   return (
     <div className="chunk-charts" data-testid={DIAGNOSTIC_IDS.charts}>
@@ -162,7 +164,13 @@ export function ChunkCharts({
           <ResponsiveContainer width="100%" height={overheadHeight}>
             <BarChart data={overhead} layout="vertical" margin={{ ...MARGIN, left: 8 }}>
               <CartesianGrid stroke={p.grid} horizontal={false} />
-              <XAxis type="number" {...axisProps(p)} tickFormatter={(v: number) => formatBinaryBytes(v)} />
+              <XAxis
+                type="number"
+                {...axisProps(p)}
+                ticks={overheadTicks}
+                domain={[0, overheadTicks.at(-1) ?? 0]}
+                tickFormatter={(v: number) => formatBinaryBytes(v)}
+              />
               <YAxis type="category" dataKey="label" {...axisProps(p)} width={150} interval={0} />
               <Tooltip
                 {...tooltipProps(p)}
