@@ -189,21 +189,26 @@ export function EnvelopeDifferences({ diff }: { diff: SessionDiff }) {
               <th>aspect</th>
               <th>left</th>
               <th>right</th>
-              <th>note</th>
             </tr>
           </thead>
-          <tbody>
-            {differences.map((d, i) => (
-              <tr key={i} data-testid={DIFF_IDS.envelopeRow}>
+          {/* The note reads on its own line under its row: as a sixth column it was squeezed to a few
+              words a line in the half-width pane, or pushed out of view. */}
+          {differences.map((d, i) => (
+            <tbody key={i} className="envelope-diff">
+              <tr data-testid={DIFF_IDS.envelopeRow}>
                 <td className="mono nowrap">{pairLabel(diff, d.pair)}</td>
                 <td className="mono nowrap">{d.type}</td>
                 <td className="nowrap">{d.aspect}</td>
                 <td className="mono">{String(d.left)}</td>
                 <td className="mono">{String(d.right)}</td>
-                <td className="muted">{d.note}</td>
               </tr>
-            ))}
-          </tbody>
+              <tr className="envelope-diff-note">
+                <td colSpan={5} className="muted">
+                  {d.note}
+                </td>
+              </tr>
+            </tbody>
+          ))}
         </table>
       )}
     </div>
