@@ -23,6 +23,7 @@ import {
   draftsWithAnswers,
   isQuickAnswer,
   toResults,
+  pausedRecordingNotice,
   waitedFor,
   withQuickAnswer,
   recordedAnswers,
@@ -311,6 +312,20 @@ describe('a call waiting for its approval (the AI SDK’s tool-approval-request)
     });
     // Anthropic's pause_turn: no call, the turn to continue.
     expect(waitedFor([])).toEqual({ what: 'its paused turn to be continued', send: 'Continue the turn' });
+  });
+
+  test("a recording's notice names what its pause waits for: a pause_turn is no '0 frontend tools ()'", () => {
+    expect(pausedRecordingNotice([])).toEqual({ what: 'its paused turn to be continued', names: '', act: 'continue' });
+    expect(pausedRecordingNotice([{ name: 'user_confirm' }])).toEqual({
+      what: 'a frontend tool result',
+      names: 'user_confirm',
+      act: 'answer',
+    });
+    expect(pausedRecordingNotice([{ name: 'get_weather' }, { name: 'delete_file', approvalId: 'a' }])).toEqual({
+      what: '2 answers (results and approvals)',
+      names: 'get_weather, delete_file',
+      act: 'answer',
+    });
   });
 
   test('auto-answer approves it by its rule, or denies it when the rule is an error', () => {

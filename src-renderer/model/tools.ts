@@ -120,6 +120,20 @@ export function waitedFor(drafts: readonly Pick<ToolDraft, 'approvalId'>[]): { w
     : { what: `${count} ${words.many}`, send: `Send ${count} ${words.manySent}` };
 }
 
+/**
+ * The notice of a recording that ends paused, which a file cannot answer: what it waits for,
+ * as the prompt says it, the tools by name, and what replaying lets one do there. A pause
+ * with no call (pause_turn) waits for its turn to be continued, not for a tool.
+ */
+export function pausedRecordingNotice(tools: readonly Pick<PendingToolPayload, 'name' | 'approvalId'>[]): {
+  what: string;
+  names: string;
+  act: 'answer' | 'continue';
+} {
+  const { what } = waitedFor(tools.map((t) => ({ approvalId: t.approvalId ?? null })));
+  return { what, names: tools.map((t) => t.name).join(', '), act: tools.length === 0 ? 'continue' : 'answer' };
+}
+
 /** How the prompt names what a pause waits for, by what its calls wait for. */
 const WAITED_FOR = {
   results: { one: 'a frontend tool result', many: 'frontend tool results', oneSent: 'result', manySent: 'results' },

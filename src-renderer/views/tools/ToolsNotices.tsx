@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { PendingTools } from '../../../src-shared/contract';
 import type { AppModel, SessionData } from '../../model/types';
+import { pausedRecordingNotice } from '../../model/tools';
 import { PauseIcon } from '../replay/icons';
 import { TOOL_IDS } from './testids';
 
@@ -9,14 +10,19 @@ import { TOOL_IDS } from './testids';
  * replaying it pauses at the same place, and answering there plays the recorded continuation.
  */
 export function FileNotice({ app, session, pending }: { app: AppModel; session: SessionData; pending: PendingTools }) {
-  const names = pending.tools.map((t) => t.name).join(', ');
+  const { what, names, act } = pausedRecordingNotice(pending.tools);
   return (
     <ToolsNotice testId={TOOL_IDS.fileNotice}>
       <span>
-        This recording stops waiting for{' '}
-        {pending.tools.length === 1 ? 'a frontend tool' : `${pending.tools.length} frontend tools`} (
-        <span className="mono">{names}</span>). A file cannot be answered; replay it to answer at this point and play
-        what was recorded next.
+        This recording stops waiting for {what}
+        {names && (
+          <>
+            {' '}
+            (<span className="mono">{names}</span>)
+          </>
+        )}
+        . A file cannot be {act === 'answer' ? 'answered' : 'continued'}; replay it to {act} at this point and play what
+        was recorded next.
       </span>
       <span className="spacer" />
       <button
