@@ -28,7 +28,16 @@ import {
 } from '../../model/diagnostics-charts';
 import { formatBytes, formatCompact, formatCountOf } from '../../model/format';
 import { DIAGNOSTIC_IDS } from './testids';
-import { axisProps, ChartCard, FONT, labelText, MARGIN, PALETTE_VARIABLES, tooltipProps } from './chart-parts';
+import {
+  axisProps,
+  ChartCard,
+  FONT,
+  labelText,
+  legendProps,
+  MARGIN,
+  PALETTE_VARIABLES,
+  tooltipProps,
+} from './chart-parts';
 
 /**
  * The chunk-size charts of a session (ChunkStatistics from getStats): frame sizes against the
@@ -182,7 +191,7 @@ export function ChunkCharts({
                     : labelText(label);
                 }}
               />
-              <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
+              <Legend {...legendProps(p)} />
               <Bar dataKey="payload" name="payload" stackId="w" fill={p.payload} isAnimationActive={false} />
               <Bar dataKey="envelope" name="envelope" stackId="w" fill={p.envelope} isAnimationActive={false} />
               {/* What escaping added is measured for the upstream's JSON envelopes only (chunk-stats.ts). */}
@@ -259,7 +268,7 @@ export function ChunkCharts({
                 <XAxis dataKey="label" {...axisProps(p)} />
                 <YAxis {...axisProps(p)} allowDecimals={false} width={40} tickFormatter={formatCompact} />
                 <Tooltip {...tooltipProps(p)} />
-                <Legend wrapperStyle={{ fontSize: FONT, color: p.text }} iconSize={9} />
+                <Legend {...legendProps(p)} />
                 <Bar dataKey="chunks" name="network chunks" fill={p.chunks} isAnimationActive={false} />
                 <Bar dataKey="frames" name="frames" fill={p.frames} isAnimationActive={false} />
                 <Bar dataKey="splitFrames" name="split frames" fill={p.split} isAnimationActive={false} />

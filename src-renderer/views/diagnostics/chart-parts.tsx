@@ -80,6 +80,18 @@ export function axisProps(p: Palette) {
   return { stroke: p.axis, tick: { fill: p.text, fontSize: FONT }, tickLine: false } as const;
 }
 
+/**
+ * A legend in the charts' text colour: the library colours each label like its series, and a
+ * light series (the envelope's grey) made a label too faint to read.
+ */
+export function legendProps(p: Palette) {
+  return {
+    wrapperStyle: { fontSize: FONT, color: p.text },
+    iconSize: 9,
+    formatter: (value: unknown) => <span style={{ color: p.text }}>{labelText(value)}</span>,
+  } as const;
+}
+
 export function tooltipProps(p: Palette) {
   return {
     contentStyle: {
