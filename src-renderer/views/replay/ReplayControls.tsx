@@ -260,9 +260,15 @@ function Transport({
       >
         {progressLabel({ position, total: state.total })}
       </span>
+      {/* Neutral: a replay of a cut or failed stream plays to its end too; a green "done" beside its
+          "truncated" said the stream was fine. */}
       {state.finished && (
-        <span className="badge badge-ok" data-testid={REPLAY_IDS.finished}>
-          done
+        <span
+          className="badge badge-neutral"
+          data-testid={REPLAY_IDS.finished}
+          title="Every envelope of the recording was played; how its stream ended is the session's status"
+        >
+          played
         </span>
       )}
     </span>
