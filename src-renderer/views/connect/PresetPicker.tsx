@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { AGENT_TYPES } from '../../../src-shared/agents/wire-formats';
 import { useStore } from '../../app/hooks';
 import { bodyField, demoForm, providerForm, upstreamForm, type ConnectForm } from '../../model/connect-form';
@@ -66,10 +67,7 @@ export function PresetPicker({
             onClick={() => app.connectForm.set(providerForm(provider))}
           >
             <span className="preset-name">{provider.title}</span>
-            <span className="preset-sub">
-              POST {new URL(provider.url).pathname}
-              {new URL(provider.url).search}, scripted
-            </span>
+            <span className="preset-sub">POST {breakableUrlPath(provider.url)}, scripted</span>
           </button>
         ))}
         <button
@@ -184,4 +182,15 @@ function ScenarioSelect({
       </select>
     </label>
   );
+}
+
+/**
+ * A URL's path and query, with line-break opportunities after each '/' and ':' and before the
+ * query, so a long endpoint (Gemini's) wraps at its parts in a narrow card, not mid-word.
+ */
+function breakableUrlPath(url: string): ReactNode[] {
+  const { pathname, search } = new URL(url);
+  return `${pathname}${search}`
+    .split(/(?<=[/:])|(?=\?)/)
+    .flatMap((part, index) => (index === 0 ? [part] : [<wbr key={index} />, part]));
 }
