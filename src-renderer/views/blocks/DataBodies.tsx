@@ -7,7 +7,7 @@ import { isJsonObject } from '../../../src-shared/json/values';
 import { errorFrameOf, metaFilesOf, prettyJson } from '../../model/blocks';
 import { formatCountOf } from '../../model/format';
 import { summaryFacts } from '../../model/summary-facts';
-import { prettyInput, messageOf } from '../../model/tools';
+import { prettyInput, messageOf, waitedFor } from '../../model/tools';
 import { ClippedText, lineCount } from './ClippedText';
 import { BLOCK_IDS } from './testids';
 import { stringifyJson } from '../../../src-shared/json/tree';
@@ -208,17 +208,22 @@ function Traceback({ text }: { text: string }) {
   );
 }
 
+/** What a pause waits for, as the prompt says it: an approval is no frontend tool to run. */
+function pauseLine(parsed: unknown, tools: readonly { approvalId?: string | undefined }[]): string {
+  if (tools.length > 0)
+    return `The agent paused for ${waitedFor(tools.map((t) => ({ approvalId: t.approvalId ?? null }))).what}.`;
+  return isJsonObject(parsed) && parsed['pause_turn'] === true
+    ? 'The model paused its turn (pause_turn): continuing sends its message back as it streamed.'
+    : 'The agent paused for no frontend tool.';
+}
+
 export function AwaitingBody({ detail, pending }: BodyProps & { pending: PendingTools | null }) {
   const tools = detail.pendingTools ?? [];
   const state = pending && pending.block === detail.id ? pending.answered : null;
   return (
     <div className="awaiting-body" data-testid={BLOCK_IDS.awaitingBlock}>
       <div className="tool-line">
-        <span>
-          {tools.length === 0 && isJsonObject(detail.parsed) && detail.parsed['pause_turn'] === true
-            ? 'The model paused its turn (pause_turn): continuing sends its message back as it streamed.'
-            : `The agent paused for ${tools.length} frontend tool${tools.length === 1 ? '' : 's'}.`}
-        </span>
+        <span>{pauseLine(detail.parsed, tools)}</span>
         {/* "Above" is the prompt of a live run, or the notice of a file that cannot be answered (it has no prompt). */}
         {state && (
           <span className={`chip chip-small answered-${state}`}>
