@@ -109,7 +109,11 @@ export function JsonBody({ detail }: BodyProps) {
       <div className="meta-facts">
         {facts.map(([k, v]) => (
           <span key={k} className="kv">
-            <span className="kv-k">{k}</span> <span className="kv-v">{v}</span>
+            <span className="kv-k">{k}</span>{' '}
+            {/* A long value (a cost or usage object) is cut with an ellipsis: the tooltip has it whole. */}
+            <span className="kv-v" title={v}>
+              {v}
+            </span>
           </span>
         ))}
         {detail.parseError && <span className="warn-text">payload does not parse: {detail.parseError}</span>}

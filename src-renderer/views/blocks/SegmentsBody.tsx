@@ -103,7 +103,10 @@ function SegmentView({ app, segment, streaming }: { app: AppModel; segment: Segm
         {presentation === 'file' && <span className="muted">{fileLanguage(segment)}</span>}
         {extra.map(([key, value]) => (
           <span key={key} className="kv">
-            <span className="kv-k">{key}</span> <span className="kv-v">{value}</span>
+            <span className="kv-k">{key}</span>{' '}
+            <span className="kv-v" title={value}>
+              {value}
+            </span>
           </span>
         ))}
         <span className="spacer" />
