@@ -264,7 +264,7 @@ function Transport({
           "truncated" said the stream was fine. */}
       {state.finished && (
         <span
-          className="badge badge-neutral"
+          className="badge"
           data-testid={REPLAY_IDS.finished}
           title="Every envelope of the recording was played; how its stream ended is the session's status"
         >
