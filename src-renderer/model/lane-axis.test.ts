@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rows } from '../testing/fake-service';
-import { laneAxis } from './lane-axis';
+import { laneAxis, sessionIsTimed } from './lane-axis';
 import { RowIndex } from './row-index';
 
 function indexOf(times: readonly number[]): RowIndex {
@@ -28,5 +28,12 @@ describe('lane axis', () => {
     expect(laneAxis(index)).toBe('sequence');
     index.set(rows(2, 3, () => ({ receivedAt: 60 }))[0]!);
     expect(laneAxis(index)).toBe('time');
+  });
+
+  it('a session is timed while it arrives, or once ended when its envelopes carry different times', () => {
+    expect(sessionIsTimed(indexOf([0, 0, 0]), false)).toBe(false);
+    expect(sessionIsTimed(indexOf([0, 0, 0]), true)).toBe(true);
+    expect(sessionIsTimed(indexOf([100, 100, 130]), false)).toBe(true);
+    expect(sessionIsTimed(indexOf([0]), false)).toBe(true);
   });
 });

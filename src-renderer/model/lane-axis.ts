@@ -17,3 +17,13 @@ export function laneAxis(index: Pick<RowIndex, 'total' | 'isKnown' | 'receivedAt
   }
   return 'sequence';
 }
+
+/**
+ * Whether the rows' receive times say anything: a session still arriving has them; an ended
+ * one whose envelopes all carry the same time (a capture or an envelope file without receive
+ * times, or one network read) has none to show, and its Time and Δ cells say so rather than
+ * a 0.000 / +0 the app cannot back. Scans the rows only once the session has ended.
+ */
+export function sessionIsTimed(index: Pick<RowIndex, 'total' | 'isKnown' | 'receivedAt'>, arriving: boolean): boolean {
+  return arriving || index.total < 2 || laneAxis(index) === 'time';
+}

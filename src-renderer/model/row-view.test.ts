@@ -23,6 +23,20 @@ describe('row cells', () => {
     expect(cells.agent.name).toBe('main');
   });
 
+  it('says no time in Time and Δ for a session without receive times (never 0.000 / +0)', () => {
+    const untimed = { sessionStart: 0, labels, timed: false };
+    expect(rowCells(row(3, { receivedAt: 0 }), { ...untimed, previousReceivedAt: 0 })).toMatchObject({
+      time: '—',
+      gap: '—',
+    });
+    expect(rowCells(row(0, { receivedAt: 0 }), { ...untimed, previousReceivedAt: undefined }).gap).toBe('');
+    // Must not: a timed session's first rows at the start are 0.000 and +0 ms, as they arrived.
+    expect(rowCells(row(1, { receivedAt: 0 }), { ...untimed, timed: true, previousReceivedAt: 0 })).toMatchObject({
+      time: '0.000',
+      gap: '+0',
+    });
+  });
+
   it('leaves the gap empty for the first row and falls back for unknown agents', () => {
     const cells = rowCells(row(0, { agent: 'zzzzzzzz-unknown' }), {
       sessionStart: 1000,

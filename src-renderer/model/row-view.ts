@@ -45,15 +45,25 @@ export interface RowCells {
   readonly severity: TimelineRow['severity'];
 }
 
+/** The Time and Δ cells of a session without receive times: no time can be said. */
+export const NO_TIME = '—';
+
 export function rowCells(
   row: TimelineRow,
-  context: { sessionStart: number; previousReceivedAt: number | undefined; labels: ReadonlyMap<string, AgentLabel> },
+  context: {
+    sessionStart: number;
+    previousReceivedAt: number | undefined;
+    labels: ReadonlyMap<string, AgentLabel>;
+    /** The session carries receive times (`sessionIsTimed`): without, Time and Δ say none. */
+    timed?: boolean;
+  },
 ): RowCells {
   const gapMs = context.previousReceivedAt === undefined ? 0 : row.receivedAt - context.previousReceivedAt;
+  const timed = context.timed ?? true;
   return {
     seq: String(row.seq),
-    time: formatOffset(row.receivedAt - context.sessionStart),
-    gap: context.previousReceivedAt === undefined ? '' : formatGap(gapMs),
+    time: timed ? formatOffset(row.receivedAt - context.sessionStart) : NO_TIME,
+    gap: context.previousReceivedAt === undefined ? '' : timed ? formatGap(gapMs) : NO_TIME,
     agent: context.labels.get(row.agent) ?? fallbackLabel(row.agent),
     type: row.control && row.type === '' ? row.control : row.type,
     unified: row.unified,

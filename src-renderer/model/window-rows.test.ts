@@ -20,6 +20,7 @@ function timeline() {
 
 const context = (sessionStart = 1000): WindowContext => ({
   sessionStart,
+  timed: true,
   labels: labelAgents([{ uuid: 'agent-a', parent: null, firstEnvelope: 0 }]),
 });
 

@@ -20,6 +20,8 @@ export interface WindowRow {
 export interface WindowContext {
   readonly sessionStart: number;
   readonly labels: ReadonlyMap<string, AgentLabel>;
+  /** The session carries receive times (model/lane-axis.ts, `sessionIsTimed`). */
+  readonly timed: boolean;
 }
 
 /** What the window reads of a timeline. */

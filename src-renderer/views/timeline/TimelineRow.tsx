@@ -4,7 +4,7 @@ import type { RendererApp } from '../../model/types';
 import { withDetailOpen } from '../../model/preferences';
 import type { SelectionSnapshot } from '../../model/types';
 import { type ColumnId } from '../../model/columns';
-import { previewTitle } from '../../model/row-view';
+import { NO_TIME, previewTitle } from '../../model/row-view';
 import { type WindowRow as DisplayRow } from '../../model/window-rows';
 import { TEST_IDS } from '../../testids';
 
@@ -29,11 +29,18 @@ interface Cell {
 
 const EMPTY_CELL: Cell = {};
 
+const NO_TIME_TITLE =
+  'No receive time: every envelope of this session carries the same one (a file without receive times, or one network read)';
+
+function timeCell(content: string | undefined, className: string): Cell {
+  return content === NO_TIME ? { content, className, title: NO_TIME_TITLE } : { content, className };
+}
+
 /** What each column shows; its header, widths and when it gives way are in model/columns.ts. */
 const CELLS: Record<ColumnId, (row: DisplayRow) => Cell> = {
   seq: (row) => ({ content: row.seq, className: 'num' }),
-  time: (row) => ({ content: row.cells?.time, className: 'num' }),
-  gap: (row) => ({ content: row.cells?.gap, className: 'num dim' }),
+  time: (row) => timeCell(row.cells?.time, 'num'),
+  gap: (row) => timeCell(row.cells?.gap, 'num dim'),
   agent: (row) => {
     const agent = row.cells?.agent;
     if (!agent) return EMPTY_CELL;

@@ -63,6 +63,8 @@ export interface TimelineTableProps {
   readonly snapshot: TimelineSnapshot;
   readonly labels: ReadonlyMap<string, AgentLabel>;
   readonly sessionStart: number;
+  /** The session carries receive times (model/lane-axis.ts, `sessionIsTimed`). */
+  readonly timed: boolean;
   readonly live: boolean;
   /** Told which chosen columns do not fit at the table's width. */
   readonly onDropped?: (columns: readonly ColumnId[]) => void;
@@ -74,7 +76,16 @@ export interface TimelineTableProps {
  * Only the rows in view are materialised; missing ones are fetched by page. While the session is live the table
  * follows new rows, but only if the user was at the bottom.
  */
-export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, live, onDropped }: TimelineTableProps) {
+export function TimelineTable({
+  app,
+  timeline,
+  snapshot,
+  labels,
+  sessionStart,
+  timed,
+  live,
+  onDropped,
+}: TimelineTableProps) {
   const selection = useStore(app.selection);
   const scroller = useRef<HTMLDivElement>(null);
   // Whether the table sticks to the newest rows: from the start for a live session, and
@@ -163,7 +174,7 @@ export function TimelineTable({ app, timeline, snapshot, labels, sessionStart, l
 
   // Rows of the window: recomputed when the window moves or the timeline changes, keeping the
   // rows (and the array) that stayed as they were, so a batch that changes none re-renders none.
-  const context = useMemo<WindowContext>(() => ({ sessionStart, labels }), [sessionStart, labels]);
+  const context = useMemo<WindowContext>(() => ({ sessionStart, labels, timed }), [sessionStart, labels, timed]);
   const previousRows = useRef<readonly DisplayRow[]>([]);
   const rows = useMemo(() => {
     previousRows.current = windowRows(previousRows.current, first, last, timeline, context);

@@ -5,6 +5,7 @@ import type { SessionData } from '../../model/types';
 import { EmptyState } from '../../components/EmptyState';
 import { agentTreeOrder, labelAgents } from '../../model/agents';
 import type { TimelineModel } from '../../model/timeline';
+import { sessionIsTimed } from '../../model/lane-axis';
 import { TEST_IDS } from '../../testids';
 import { DetailPane } from './DetailPane';
 import { FilterBar, FilterCount } from './FilterBar';
@@ -36,6 +37,13 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
     session.summary.state === 'connecting' ||
     session.summary.state === 'loading';
   const streaming = session.summary.state === 'streaming' || session.summary.state === 'connecting';
+  // Scanned once the session has ended, not at every batch of a loading file.
+  const timed = useMemo(
+    () => sessionIsTimed(timeline.index, live),
+    // The index fills in place; its total says when.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [timeline, live, snapshot.total],
+  );
 
   return (
     <div className="timeline-view" data-testid={TEST_IDS.timelineView}>
@@ -104,6 +112,7 @@ export function TimelineView({ app, session }: { app: RendererApp; session: Sess
               snapshot={snapshot}
               labels={labels}
               sessionStart={sessionStart}
+              timed={timed}
               live={streaming}
               onDropped={setDropped}
             />
