@@ -7,6 +7,11 @@ describe('export file names', () => {
     expect(fileNameFor('Replay of run.xml.sse', 'recording')).toBe('Replay-of-run.xml.sse.recording');
     expect(fileNameFor('Demo agent: Tour (2) · json', 'raw-sse')).toBe('Demo-agent-Tour-2-json.sse');
     expect(fileNameFor('東京 résumé', 'transcript-md')).toBe('東京-résumé.md');
+    // A file's session named after it: its extension once, not twice.
+    expect(fileNameFor('grounding.sse', 'raw-sse')).toBe('grounding.sse');
+    expect(fileNameFor('run.HAR', 'har')).toBe('run.har');
+    expect(fileNameFor('grounding.sse', 'har')).toBe('grounding.sse.har');
+    expect(fileNameFor('.sse', 'raw-sse')).toBe('session.sse');
   });
 
   it('never yields a path, a hidden file or an empty name', () => {

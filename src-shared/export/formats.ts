@@ -74,12 +74,15 @@ export function exportCaveat(format: FileFormat): string | null {
  */
 const UNSAFE_RUN = /[^\p{L}\p{N}._-]+/gu;
 
-/** A file name for a session's title: safe characters only, at most 80 before the extension, never hidden or empty. */
+/**
+ * A file name for a session's title: safe characters only, at most 80 before the extension,
+ * never hidden or empty. A title that already ends with the extension (a file's session,
+ * `grounding.sse`, exported as raw SSE) does not get it twice.
+ */
 export function fileNameFor(title: string, format: FileFormat): string {
-  const base = title
-    .replace(UNSAFE_RUN, '-')
-    .replace(/-{2,}/g, '-')
-    .slice(0, 80)
-    .replace(/^[.-]+|[.-]+$/g, '');
-  return `${base || 'session'}.${FILE_FORMATS[format].extension}`;
+  const extension = `.${FILE_FORMATS[format].extension}`;
+  let base = title.replace(UNSAFE_RUN, '-').replace(/-{2,}/g, '-');
+  if (base.toLowerCase().endsWith(extension)) base = base.slice(0, -extension.length);
+  base = base.slice(0, 80).replace(/^[.-]+|[.-]+$/g, '');
+  return `${base || 'session'}${extension}`;
 }
