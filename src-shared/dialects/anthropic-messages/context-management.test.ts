@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readExternalFixture } from '../../../src-main/testing/fixtures';
+import { decodeProviderEvents, providerEvent } from '../../../src-main/testing/provider-streams';
 import { decodeBytes } from '../../pipeline/session-decoder';
-import { encodeUtf8 } from '../../text/utf8';
 
 /**
  * The context edits the API applied to a request with `context_management` (tool uses or
@@ -9,20 +9,16 @@ import { encodeUtf8 } from '../../text/utf8';
  * keeps them, as it keeps the input transformations.
  */
 const summaryOf = (delta: Record<string, unknown>) =>
-  decodeBytes(
-    encodeUtf8(
-      [
-        { type: 'message_start', message: { id: 'msg_1', model: 'claude-sonnet-4-5', usage: { input_tokens: 5 } } },
-        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Done.' } },
-        { type: 'content_block_stop', index: 0 },
-        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, ...delta },
-        { type: 'message_stop' },
-      ]
-        .map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
-        .join(''),
-    ),
-  ).blocks.find((b) => b.kind === 'message')?.parsed;
+  decodeProviderEvents([
+    providerEvent('message_start', {
+      message: { id: 'msg_1', model: 'claude-sonnet-4-5', usage: { input_tokens: 5 } },
+    }),
+    providerEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    providerEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Done.' } }),
+    providerEvent('content_block_stop', { index: 0 }),
+    providerEvent('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, ...delta }),
+    providerEvent('message_stop'),
+  ]).blocks.find((b) => b.kind === 'message')?.parsed;
 
 describe("an Anthropic message's context management", () => {
   it('the edits message_delta says were applied are in the summary, as the API gave them', () => {
