@@ -110,7 +110,7 @@ test('openai-responses: an MCP call that needs approval is approved by hand; the
   tools,
 }) => {
   await app.show('connect');
-  await connect.runProvider('openai', 'mcp-approval', 'awaiting tools');
+  await connect.runProvider('openai', 'mcp-approval', 'awaiting approval');
   await expect(tools.prompt).toContainText('The agent is waiting for an approval');
   await expect(tools.tool('mcpr_demo_delete')).toContainText('delete_event');
   await app.screenshot('14-openai-mcp-approval-prompt');
@@ -135,7 +135,7 @@ test('anthropic-messages: a turn paused with pause_turn is continued by hand; th
   tools,
 }) => {
   await app.show('connect');
-  await connect.runProvider('anthropic', 'server-tools', 'awaiting tools');
+  await connect.runProvider('anthropic', 'server-tools', 'paused turn');
   await expect(tools.prompt).toContainText('The agent is waiting for its paused turn to be continued');
   await expect(tools.tools).toHaveCount(0);
   await expect(tools.prompt.getByTestId(TOOL_IDS.noCall)).toContainText('No call to answer');

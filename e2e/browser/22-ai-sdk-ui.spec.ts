@@ -186,7 +186,7 @@ test('ai-sdk-ui: a call that needs approval is denied by hand with a reason; the
   tools,
 }) => {
   await app.show('connect');
-  await connect.runProvider('ai-sdk-ui', 'tool-approval', 'awaiting tools');
+  await connect.runProvider('ai-sdk-ui', 'tool-approval', 'awaiting approval');
 
   await expect(tools.prompt).toContainText('The agent is waiting for an approval');
   const call = tools.tool('call_delete');

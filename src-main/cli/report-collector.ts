@@ -19,7 +19,7 @@ export interface ReportEnd {
   detections: DecodedFile['detections'];
   ends: Pick<LegEnd, 'bytes' | 'stream'>[];
   frames: number;
-  blockFacts: Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools'>;
+  blockFacts: Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools' | 'awaiting'>;
   lastLegOutcome: DecodedFile['lastLegOutcome'];
   lastLegAnswered: boolean;
 }

@@ -14,6 +14,7 @@ import type { CliIo } from './io';
 import type { InspectReport } from './report';
 import { createReportCollector } from './report-collector';
 import { awaitsClient } from '../../src-shared/reconstruct/payloads';
+import { awaitedBy, pauseFacts, type Awaited } from '../../src-shared/pipeline/end-status';
 
 /** What a command reads of a file as it streams: each is called as the decoder goes. */
 export interface StreamCallbacks {
@@ -181,7 +182,7 @@ export async function reportFile(
 ): Promise<InspectReport> {
   const collector = createReportCollector();
   const abandoned = new Map<number, string>();
-  const pausedLegs = new Set<number>();
+  const pausedLegs = new Map<number, Awaited>();
   const shared = also?.callbacks ?? {};
   const streamed = await streamFile(file, format, io, options, {
     onEnvelope(envelope) {
@@ -192,7 +193,7 @@ export async function reportFile(
       if (block.status === 'open') return;
       collector.block(block);
       if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
-      else if (awaitsClient(block)) pausedLegs.add(block.leg);
+      else if (awaitsClient(block)) pausedLegs.set(block.leg, awaitedBy(block));
     },
     onAgent(agent) {
       collector.agent(agent);
@@ -216,7 +217,7 @@ export async function reportFile(
     blockFacts: {
       openBlocks: open.map(({ id, kind }) => ({ id, kind })),
       abandonedBlocks: [...abandoned].sort(([a], [b]) => a - b).map(([id, kind]) => ({ id, kind })),
-      awaitingTools: pausedLegs.has(ends.length - 1),
+      ...pauseFacts(pausedLegs, ends.length - 1),
     },
   });
 }

@@ -11,7 +11,8 @@ import type { Tone } from '../components/Badge';
  * ended with its terminal event and nothing left open.
  */
 export function stateLabel(session: SessionSummary, replay?: Pick<ReplayState, 'playing'> | null): string {
-  if (session.awaitingTools) return 'awaiting tools';
+  // What the pause waits for, once its status says (an approval, a paused turn); else tools.
+  if (session.awaitingTools) return session.end?.kind === 'paused' ? session.end.label : 'awaiting tools';
   if (session.choosingHarEntries) return 'choose entries';
   if (session.source.kind === 'replay' && session.state === 'streaming')
     return replayPaused(session, replay) ? 'paused' : 'replaying';

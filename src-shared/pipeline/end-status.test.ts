@@ -119,15 +119,29 @@ describe('end status: truncated and failed streams are never "done"', () => {
     expect(statusesOf(readFixture('frontend_tools.json.sse'))).toMatchObject({
       kind: 'paused',
       label: 'awaiting tools',
+      reason: 'The run paused on awaiting_frontend_tools and waits for tool results.',
     });
   });
 
-  it('awaiting tools: a turn paused with pause_turn, no call named; must not: a pause that names nothing else', () => {
+  it('a paused turn: pause_turn, no call named, waits to be continued, not for tools; must not: a pause that names nothing else', () => {
     expect(statusesOf(readFileSync(providerFixturePath('anthropic-messages/server-tools.sse')))).toMatchObject({
       kind: 'paused',
+      label: 'paused turn',
+      reason: expect.stringContaining('waits for its turn to be continued') as unknown,
     });
     const empty = `data: ${JSON.stringify({ type: 'awaiting_frontend_tools', agent: AGENT, final: true, delta: '{"tools":[]}' })}\n\n`;
     expect(statusesOf(encodeUtf8(`${text('a', true)}${empty}data: [DONE]\n\n`)).kind).toBe('done');
+  });
+
+  it('awaiting approval: every call the run paused on waits for its approval (AI SDK, MCP through Responses)', () => {
+    for (const fixture of ['ai-sdk-ui/tool-approval.sse', 'openai-responses/mcp-approval.sse'])
+      expect(statusesOf(readFileSync(providerFixturePath(fixture)))).toMatchObject({
+        kind: 'paused',
+        label: 'awaiting approval',
+        reason: 'The run paused on awaiting_frontend_tools and waits for approvals.',
+      });
+    // Must not: a call for its result is a tool to answer.
+    expect(statusesOf(readFileSync(providerFixturePath('ai-sdk-ui/client-tool.sse'))).label).toBe('awaiting tools');
   });
 
   it('stopped and failed to connect come from how the source ended', () => {

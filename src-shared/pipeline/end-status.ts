@@ -81,6 +81,12 @@ export interface EndFacts {
   /** The run paused on awaiting_frontend_tools and waits for results. */
   awaitingTools: boolean;
   /**
+   * What that pause waits for, when its block says (blockEndFacts): tool results, approvals
+   * (the AI SDK's, MCP's), both, or its turn to be continued (Anthropic's `pause_turn`, no call
+   * to answer). Absent: tool results.
+   */
+  awaiting?: Awaited;
+  /**
    * That pause was answered (its tool results were sent) and nothing of a continuation
    * followed: the session is not waiting any more, nor is it done.
    */
@@ -93,6 +99,24 @@ export interface EndFacts {
    */
   outcome?: { kind: 'stopped'; by?: StopCause } | { kind: 'failed' | 'cut'; message: string };
 }
+
+export type Awaited = 'results' | 'approvals' | 'answers' | 'turn';
+
+/** The paused status by what the pause waits for: a paused turn is no wait for tools. */
+const PAUSED: Readonly<Record<Awaited, { label: string; waits: string; sent: string }>> = {
+  results: { label: END_STATUSES.paused.label, waits: 'waits for tool results', sent: 'its tool results were sent' },
+  approvals: { label: 'awaiting approval', waits: 'waits for approvals', sent: 'its approvals were sent' },
+  answers: {
+    label: END_STATUSES.paused.label,
+    waits: 'waits for tool results and approvals',
+    sent: 'its answers were sent',
+  },
+  turn: {
+    label: 'paused turn',
+    waits: 'waits for its turn to be continued (pause_turn: the request sent again as it stands; no tool is asked for)',
+    sent: 'it was continued',
+  },
+};
 
 /** Who stopped a stream: the user (the Stop button, Ctrl-C) or the system ending the process (SIGTERM). */
 export type StopCause = 'user' | 'terminated';
@@ -155,13 +179,18 @@ export function endStatusOf(facts: EndFacts): EndStatus {
       `${one ? 'Block' : 'Blocks'} ${blockList(facts.abandonedBlocks)} never closed: ${one ? 'it was' : 'they were'} opened again before the final marker (a retried call replays a block; interleaved XML sub-agents look the same).`,
     );
   }
+  const paused = PAUSED[facts.awaiting ?? 'results'];
   if (facts.awaitingTools && facts.answered)
     return status(
       'truncated',
-      'The run paused on awaiting_frontend_tools and its tool results were sent, but the session ends before their continuation.',
+      `The run paused on awaiting_frontend_tools and ${paused.sent}, but the session ends before their continuation.`,
     );
   if (facts.awaitingTools)
-    return status('paused', 'The run paused on awaiting_frontend_tools and waits for tool results.');
+    return {
+      kind: 'paused',
+      label: paused.label,
+      reason: `The run paused on awaiting_frontend_tools and ${paused.waits}.`,
+    };
   return status('done', `The stream ended with ${stream.terminal.event}.`);
 }
 
@@ -194,14 +223,35 @@ function transportStatus(stream: StreamEnd, facts: EndFacts): EndStatus {
 export function blockEndFacts(
   blocks: readonly Block[],
   lastLeg: number,
-): Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools'> {
+): Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools' | 'awaiting'> {
   const openBlocks: { id: number; kind: string }[] = [];
   const abandonedBlocks: { id: number; kind: string }[] = [];
-  let awaitingTools = false;
+  let pause: Block | undefined;
   for (const block of blocks) {
     if (block.status === 'open') openBlocks.push({ id: block.id, kind: block.kind });
     else if (block.status === 'abandoned') abandonedBlocks.push({ id: block.id, kind: block.kind });
-    else if (block.leg === lastLeg && awaitsClient(block)) awaitingTools = true;
+    else if (block.leg === lastLeg && awaitsClient(block)) pause = block;
   }
-  return { openBlocks, abandonedBlocks, awaitingTools };
+  if (pause === undefined) return { openBlocks, abandonedBlocks, awaitingTools: false };
+  return { openBlocks, abandonedBlocks, awaitingTools: true, awaiting: awaitedBy(pause) };
+}
+
+/**
+ * The pause facts of a decoder that keeps no blocks (the CLI's streamed files, `record`): the
+ * legs whose pause it saw, with what each waits for, and the last leg.
+ */
+export function pauseFacts(
+  paused: ReadonlyMap<number, Awaited>,
+  lastLeg: number,
+): Pick<EndFacts, 'awaitingTools' | 'awaiting'> {
+  const awaiting = paused.get(lastLeg);
+  return awaiting === undefined ? { awaitingTools: false } : { awaitingTools: true, awaiting };
+}
+
+/** What a pause's block waits for (EndFacts.awaiting). */
+export function awaitedBy(pause: Pick<Block, 'pendingTools' | 'pausedTurn'>): Awaited {
+  const tools = pause.pendingTools ?? [];
+  if (tools.length === 0) return pause.pausedTurn === true ? 'turn' : 'results';
+  const approvals = tools.filter((tool) => tool.approvalId !== undefined).length;
+  return approvals === 0 ? 'results' : approvals === tools.length ? 'approvals' : 'answers';
 }

@@ -1,6 +1,6 @@
 import { zeroSeverityCounts } from '../../../src-shared/diagnostics/severity';
 import type { Diagnostic, Severity } from '../../../src-shared/diagnostics/types';
-import type { EndFacts } from '../../../src-shared/pipeline/end-status';
+import { awaitedBy, pauseFacts, type Awaited, type EndFacts } from '../../../src-shared/pipeline/end-status';
 import {
   createSessionDecoder,
   type SessionDecoder,
@@ -43,7 +43,7 @@ export interface CountedSession {
   /** Per rule, in the order each rule was first found. */
   findings: RuleFindings[];
   /** Blocks left open or abandoned, and a pause on frontend tools in the last leg: the end status's block facts. */
-  blockFacts: Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools'>;
+  blockFacts: Pick<EndFacts, 'openBlocks' | 'abandonedBlocks' | 'awaitingTools' | 'awaiting'>;
 }
 
 export interface CountingSession {
@@ -84,7 +84,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
   let closed: Block[] = [];
   /** The end status's block facts the decoder no longer holds: abandoned blocks, and the legs paused on frontend tools. */
   const abandoned = new Map<number, string>();
-  const pausedLegs = new Set<number>();
+  const pausedLegs = new Map<number, Awaited>();
 
   const decoder = createSessionDecoder(
     {
@@ -98,7 +98,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
         if (block.status === 'open') return;
         closed.push(block);
         if (block.status === 'abandoned') abandoned.set(block.id, block.kind);
-        else if (awaitsClient(block)) pausedLegs.add(block.leg);
+        else if (awaitsClient(block)) pausedLegs.set(block.leg, awaitedBy(block));
       },
       onDiagnostic(diagnostic) {
         severities[diagnostic.severity]++;
@@ -153,7 +153,7 @@ export function createCountingSession(options: SessionDecoderOptions = {}): Coun
         agents: counts.agents,
         severities: { ...severities },
         findings: [...findings.values()],
-        blockFacts: { openBlocks, abandonedBlocks, awaitingTools: pausedLegs.has(legs.length - 1) },
+        blockFacts: { openBlocks, abandonedBlocks, ...pauseFacts(pausedLegs, legs.length - 1) },
       };
     },
   };
