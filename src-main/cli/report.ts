@@ -9,6 +9,7 @@ import type { Segment } from '../../src-shared/inline/types';
 import type { Block } from '../../src-shared/reconstruct/types';
 import { decodedAs } from '../../src-shared/dialects/detection';
 import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
+import { agentLabel, NO_AGENT_ID } from './agent-label';
 
 export interface RuleCount {
   rule: string;
@@ -96,8 +97,6 @@ function describeMessage(m: MessageSummary): string {
   return JSON.stringify(parts.filter((p) => typeof p === 'string' && p !== '').join(' · '));
 }
 
-const short = (uuid: string): string => (uuid ? uuid.slice(0, 8) : '(none)');
-
 export function preview(text: string, max = 60): string {
   const flat = JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
   return flat;
@@ -118,11 +117,11 @@ function agentTree(report: InspectReport): string[] {
   const seen = new Set<string>();
   for (let next = stack.pop(); next; next = stack.pop()) {
     const { agent: a, depth } = next;
-    const via = a.parent && depth === 0 ? ` (parent ${short(a.parent)} not seen)` : '';
+    const via = a.parent && depth === 0 ? ` (parent ${agentLabel(a.parent)} not seen)` : '';
     // Indented up to MAX_INDENT; deeper agents say their depth instead of indenting further.
     const branch = depth === 0 ? '' : depth > MAX_INDENT ? `└ [depth ${depth}] ` : '└ ';
     lines.push(
-      `  ${'  '.repeat(Math.min(depth, MAX_INDENT))}${branch}${a.uuid || '(no agent id)'}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`,
+      `  ${'  '.repeat(Math.min(depth, MAX_INDENT))}${branch}${a.uuid || NO_AGENT_ID}  ${countOf(a.envelopes, 'envelope')}${a.model ? `  ${a.model}` : ''}${via}`,
     );
     if (seen.has(a.uuid)) continue;
     seen.add(a.uuid);
@@ -159,6 +158,8 @@ export function formatReport(report: InspectReport, file: string): string {
     out.push(`  ${String(count).padStart(6)}  ${type}`);
   for (const message of report.messages ?? []) out.push('', `Message ${describeMessage(message)}`);
   out.push('', `Blocks (${report.blocks.length}):`);
+  // The agent column is as wide as its longest id, so that the columns after it line up.
+  const agentWidth = Math.max(8, ...report.blocks.map((b) => agentLabel(b.agent).length));
   for (const b of report.blocks) {
     const label = [b.name, b.toolId].filter(Boolean).join(' ');
     const segments =
@@ -168,7 +169,7 @@ export function formatReport(report: InspectReport, file: string): string {
             .join(', ')}`
         : '';
     out.push(
-      `  #${String(b.id).padEnd(4)} ${short(b.agent)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} bytes${label ? `  ${label}` : ''}${segments}`,
+      `  #${String(b.id).padEnd(4)} ${agentLabel(b.agent).padEnd(agentWidth)}  ${b.kind.padEnd(24)} ${b.status.padEnd(9)} ${String(b.bytes).padStart(7)} bytes${label ? `  ${label}` : ''}${segments}`,
     );
   }
   out.push('', report.diagnostics.length ? 'Diagnostics:' : 'Diagnostics: none');

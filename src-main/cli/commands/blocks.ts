@@ -3,6 +3,7 @@ import { streamFile } from '../stream-file';
 import type { CliIo, Command } from '../io';
 import { stringifyJson } from '../../../src-shared/json/tree';
 import { formatSegment, preview } from '../report';
+import { agentLabel } from '../agent-label';
 import type { Envelope } from '../../../src-shared/envelope/types';
 import type { UnifiedEvent } from '../../../src-shared/envelope/unified';
 import type { Block } from '../../../src-shared/reconstruct/types';
@@ -72,7 +73,7 @@ const TEXT_LIST: Layout = { item: blockText, before: () => '', close: () => '' }
 /** A block as text: its line, then what it holds besides its content (citations, images, awaited tools, segments). */
 export function blockText(b: Block): string {
   const label = [b.name, b.toolId].filter(Boolean).join(' ');
-  let out = `#${b.id} ${b.agent.slice(0, 8) || '-'} ${b.kind}${label ? ` [${label}]` : ''} ${b.status}: ${preview(b.content, 200)}\n`;
+  let out = `#${b.id} ${agentLabel(b.agent)} ${b.kind}${label ? ` [${label}]` : ''} ${b.status}: ${preview(b.content, 200)}\n`;
   if (b.omittedChars)
     out += `    holds its first ${b.content.length} characters; ${b.omittedChars} more are in the stream's bytes (block.content-capped)\n`;
   for (const c of b.citations) out += `    cites ${c.citationType}: ${preview(c.citedText)}\n`;

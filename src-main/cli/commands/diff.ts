@@ -4,6 +4,7 @@ import { NORMALISATIONS } from '../../../src-shared/diff/normalisations';
 import type { AgentPair, DiffRow, Explanation, SessionDiff, SideProfile } from '../../../src-shared/diff/types';
 import { parse, parseFormat } from '../args';
 import { decodeFile } from '../decode-file';
+import { agentLabel } from '../agent-label';
 import { printJson, UsageError, type Command } from '../io';
 
 /**
@@ -33,8 +34,7 @@ export const diff: Command = async (args, io) => {
   return failing > 0 ? 1 : 0;
 };
 
-const short = (uuid: string | undefined): string =>
-  uuid === undefined ? '-' : uuid === '' ? '(none)' : uuid.slice(0, 8);
+const short = (uuid: string | undefined): string => (uuid === undefined ? '-' : agentLabel(uuid));
 
 const MARK: Record<DiffRow['status'], string> = { equal: '=', changed: '~', 'only-left': '<', 'only-right': '>' };
 
