@@ -181,8 +181,11 @@ export const answer: Command = async (args, io) => {
     const detail = await service.getSession({ sessionId: opened.id });
     const pending = detail.pendingTools;
     if (!pending) {
-      io.stderr(`${file} does not end paused on awaiting_frontend_tools; there is nothing to answer.\n`);
-      return 2;
+      // Said as every command says a failure (its name first), with how the stream did end.
+      const end = detail.summary.end;
+      throw new Error(
+        `${file} ends ${end ? `${end.label}, not awaiting tools` : 'without awaiting tools'}: there is nothing to answer`,
+      );
     }
     if (pending.answered === 'sent') {
       io.stderr(
