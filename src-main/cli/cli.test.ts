@@ -270,4 +270,25 @@ describe('the stream-inspector bin', () => {
     expect(code).toBe(2);
     expect(err).toContain('Usage:');
   });
+
+  it.each([
+    ['inspect', '--help'],
+    ['blocks', 'x.sse', '-h'],
+    ['record', 'http://127.0.0.1:1/run', '--help'],
+  ])(
+    'prints the usage of a command asked with --help after its name (%s …), on stdout, exit 0',
+    async (name, ...args) => {
+      const { code, out, err } = await run([name, ...args]);
+      expect({ code, err }).toEqual({ code: 0, err: '' });
+      expect(out).toMatch(new RegExp(`^Usage:\\n {2}stream-inspector ${name} `));
+      expect(out).not.toContain('Unknown option');
+    },
+  );
+
+  it('reads --help after -- as an operand, and a command without --help as before', async () => {
+    const { code, err } = await run(['inspect', '--', '--help']);
+    expect(code).toBe(2);
+    expect(err).toContain('--help: no such file or directory');
+    expect((await run(['inspect', '--bogus', '-'])).err).toMatch(/^stream-inspector inspect: Unknown option '--bogus'/);
+  });
 });

@@ -136,6 +136,12 @@ export async function main(argv: string[], rawIo: CliIo = defaultIo()): Promise<
     io.stderr(`stream-inspector: unknown command '${name}'\n\n${usage()}`);
     return 2;
   }
+  // `inspect --help` is asked before anything is parsed (its options would refuse --help).
+  const operands = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  if (operands.includes('--help') || operands.includes('-h')) {
+    io.stdout(`Usage:\n  stream-inspector ${command.summary}\n\n(stream-inspector --help: every command)\n`);
+    return 0;
+  }
   try {
     return await (
       await command.load()
