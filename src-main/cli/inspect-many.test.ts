@@ -1,4 +1,6 @@
-import { dirname } from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../testing/fixtures';
 import { main } from './main';
@@ -38,6 +40,35 @@ describe('stream-inspector inspect FILE...', () => {
       'frontend_tools_resume.xml.sse',
     ]);
     expect(reports.every((r) => typeof r.status.kind === 'string')).toBe(true);
+  });
+
+  it('reports the files around one that cannot be read, says why, and exits 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inspect-many-'));
+    try {
+      await writeFile(join(dir, 'empty.sse'), '');
+      const empty = join(dir, 'empty.sse');
+      const files = [fixturePath('json_stream.json.sse'), empty, fixturePath('error_midstream.json.sse')];
+      const text = await run(['inspect', ...files]);
+      expect(text.code).toBe(2);
+      expect(text.err).toBe(`stream-inspector inspect: ${empty}: the file is empty\n`);
+      expect(text.out).toContain('json_stream.json.sse (sse)');
+      expect(text.out).toContain('error_midstream.json.sse (sse)');
+      expect(text.out).toMatch(/^3 files: 1 fails \(--fail-on error,end\), 1 cannot be read\.$/m);
+      const json = await run(['inspect', '--json', ...files]);
+      expect(json.code).toBe(2);
+      const reports = JSON.parse(json.out) as { file: string; error?: string; status?: object }[];
+      expect(reports.map((r) => r.file)).toEqual(files);
+      expect(reports[1]).toEqual({ file: empty, error: `${empty}: the file is empty` });
+      expect(reports[2]?.status).toBeDefined();
+      // Alone, the file is the run's error: nothing on stdout, as before.
+      expect(await run(['inspect', '--json', empty])).toEqual({
+        code: 2,
+        out: '',
+        err: `stream-inspector inspect: ${empty}: the file is empty\n`,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps the one-object JSON shape for one file', async () => {

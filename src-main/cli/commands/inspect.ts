@@ -6,7 +6,7 @@ import { parseWorkers, readAheadThreads, WORKERS_ARG } from '../workers-option';
 import { failReasons, parseFailOn } from '../fail-on';
 import type { Expr } from '../../../src-shared/filter';
 import type * as FilterOption from '../filter-option';
-import { printJson, type CliIo, type Command } from '../io';
+import { errorText, printJson, UsageError, type CliIo, type Command } from '../io';
 import { formatReport } from '../report';
 import { startProgress } from '../progress';
 import { terminalSafe } from '../../../src-shared/text/terminal';
@@ -51,11 +51,24 @@ export const inspect: Command = async (args, io) => {
         ...(progress.counts ? { counts: progress.counts } : {}),
         ...(pool ? { pool } : {}),
         ...(harEntry ? { harEntry } : {}),
+      }).catch((error: unknown) => {
+        // One file of many that cannot be read does not cost the others their reports (as in
+        // `check`): it is said where it comes, and the run exits 2. Alone, it is the run's error.
+        if (files.length === 1 || error instanceof UsageError) throw error;
+        return { file, unreadable: errorText(error) };
       }),
   );
-  for await (const { file, json, text, fails } of results) {
-    if (fails) failed++;
+  let unreadable = 0;
+  for await (const result of results) {
     progress.clear();
+    if ('unreadable' in result) {
+      unreadable++;
+      io.stderr(`stream-inspector inspect: ${result.unreadable}\n`);
+      if (values.json) reports.push({ file: result.file, error: result.unreadable });
+      continue;
+    }
+    const { file, json, text, fails } = result;
+    if (fails) failed++;
     if (values.json) reports.push(json);
     else io.stdout(`${files.length > 1 && file !== files[0] ? '\n' : ''}${text}`);
   }
@@ -64,9 +77,9 @@ export const inspect: Command = async (args, io) => {
   if (values.json) printJson(io, files.length === 1 ? reports[0] : reports);
   else if (files.length > 1)
     io.stdout(
-      `\n${files.length} files: ${failed} fail${failed === 1 ? 's' : ''} (--fail-on ${options.policy.text}).\n`,
+      `\n${files.length} files: ${failed} fail${failed === 1 ? 's' : ''} (--fail-on ${options.policy.text})${unreadable > 0 ? `, ${unreadable} cannot be read` : ''}.\n`,
     );
-  return failed > 0 ? 1 : 0;
+  return unreadable > 0 ? 2 : failed > 0 ? 1 : 0;
 };
 
 interface InspectOptions {
