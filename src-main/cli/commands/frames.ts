@@ -99,9 +99,9 @@ async function filteredFrames(file: string, filter: Expr, format: FormatChoice |
     {
       onFrame(f, leg) {
         if (keep.has(`${leg}:${f.seq}`))
-          io.stdout(`${JSON.stringify({ file, leg, event: f.event || 'message', data: f.data, id: f.id })}\n`);
+          printJson(io, { file, leg, event: f.event || 'message', data: f.data, id: f.id }, 0);
       },
     },
   );
-  io.stdout(`${JSON.stringify({ file, end: true, matched: keep.size })}\n`);
+  printJson(io, { file, end: true, matched: keep.size }, 0);
 }
