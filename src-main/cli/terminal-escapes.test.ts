@@ -114,6 +114,7 @@ describe('stream-controlled terminal escapes never reach the terminal raw', () =
     ['frames --json', ['frames', '--json', 'hostile.sse']],
     ['frames --json --filter', ['frames', '--json', '--filter', 'type == "text"', 'hostile.sse']],
     ['inspect --json --filter', ['inspect', '--json', '--filter', 'type == "text"', 'hostile.sse']],
+    ['check --json', ['check', '--json', '--expect', 'some type == "text"', 'hostile.sse']],
     ['diff', ['diff', 'hostile.sse', fixturePath('json_stream.json.sse')], /\\x1b\[2J/],
     ['diff --json', ['diff', '--json', 'hostile.sse', fixturePath('json_stream.json.sse')]],
     ['answer (listing the pending tools)', ['answer', 'hostile.sse']],

@@ -51,27 +51,23 @@ export function formatCheckReport(checked: readonly CheckedRecording[]): string 
   return out.join('\n');
 }
 
-export function checkJson(checked: readonly CheckedRecording[]): string {
-  return `${JSON.stringify(
-    {
-      ...totalsOf(checked),
-      recordings: checked.map((c) => ({
-        file: c.file,
-        ...(c.error
-          ? { error: c.error }
-          : { kind: c.kind, status: c.status, legs: c.legs, envelopes: c.envelopes, decodedAs: c.decodedAs }),
-        results: c.results.map((r) => ({
-          name: r.name,
-          expect: r.expect,
-          pass: r.pass,
-          detail: r.detail,
-          ...(r.envelope ? { envelope: envelopeJson(r.envelope) } : {}),
-        })),
+export function checkJson(checked: readonly CheckedRecording[]): object {
+  return {
+    ...totalsOf(checked),
+    recordings: checked.map((c) => ({
+      file: c.file,
+      ...(c.error
+        ? { error: c.error }
+        : { kind: c.kind, status: c.status, legs: c.legs, envelopes: c.envelopes, decodedAs: c.decodedAs }),
+      results: c.results.map((r) => ({
+        name: r.name,
+        expect: r.expect,
+        pass: r.pass,
+        detail: r.detail,
+        ...(r.envelope ? { envelope: envelopeJson(r.envelope) } : {}),
       })),
-    },
-    null,
-    2,
-  )}\n`;
+    })),
+  };
 }
 
 /**

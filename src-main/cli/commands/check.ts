@@ -6,7 +6,7 @@ import { checkRecording, type CheckedRecording, type ParsedAssertion } from '../
 import { checkJson, checkJunit, formatCheckReport, totalsOf } from '../check/report';
 import { loadSpec, type CheckSuite } from '../check/spec';
 import { parseOption } from '../filter-option';
-import { UsageError, type Command } from '../io';
+import { printJson, UsageError, type Command } from '../io';
 import { startProgress } from '../progress';
 import { parseWorkers, readAheadThreads, WORKERS_ARG } from '../workers-option';
 
@@ -72,7 +72,9 @@ export const check: Command = async (args, io) => {
   for await (const result of results) checked.push(result);
   progress.stop();
   await threads.close();
-  io.stdout(values.json ? checkJson(checked) : formatCheckReport(checked));
+  // printJson escapes C1 and bidi controls the JSON way (the terminal way would break the JSON).
+  if (values.json) printJson(io, checkJson(checked));
+  else io.stdout(formatCheckReport(checked));
   if (values.junit) await writeJunit(resolve(io.cwd, values.junit), checkJunit(checked, io.cwd));
   return totalsOf(checked).failed > 0 ? 1 : 0;
 };
