@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer } from '../services/connection/loopback-testing';
 import { createRecorder } from '../services/recording/recorder';
-import { fixturePath, readFixture } from '../testing/fixtures';
+import { fixturePath, providerFixturePath, readFixture } from '../testing/fixtures';
 import { main } from './main';
 import { memoryIo } from './test-io';
 
@@ -55,6 +55,21 @@ describe('stream-inspector frames', () => {
       { file: '-', line: 'd:{"finishReason":"stop"}' },
       { file: '-', end: true, lastEventId: '', retry: null },
     ]);
+  });
+
+  it('expands a glob as inspect and check do, and refuses a wrong --format before reading', async () => {
+    const dir = providerFixturePath('openai-chat');
+    const io = { ...memoryIo(), cwd: dir };
+    expect(await main(['frames', '--json', 't*.sse'], io)).toBe(0);
+    expect(new Set((lines(io.out()) as { file: string }[]).map((l) => l.file))).toEqual(
+      new Set(['text.sse', 'tools-answered.sse']),
+    );
+    const glob = await run(['frames', '--json', join(dir, 'nothing-*.sse')]);
+    expect(glob).toMatchObject({ code: 2, out: '' });
+    expect(glob.err).toContain('no file matches');
+    const format = await run(['frames', '--json', '--format', 'bogus', join(dir, 'text.sse')]);
+    expect(format).toMatchObject({ code: 2, out: '' });
+    expect(format.err).toContain('--format must be one of auto, json, xml, raw');
   });
 
   it('rejects a malformed --rechunk with a usage error', async () => {

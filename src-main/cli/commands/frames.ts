@@ -3,7 +3,7 @@ import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
 import type { Expr } from '../../../src-shared/filter';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import type { ChunkInput } from '../../../src-shared/pipeline/session-decoder';
-import { parse, parseFormat } from '../args';
+import { filesFrom, parse, parseFormat } from '../args';
 import { legsOf, openInput } from '../decode-file';
 import { streamFile } from '../stream-file';
 import { parseOption, selectEnvelopes } from '../filter-option';
@@ -38,18 +38,20 @@ export const frames: Command = async (args, io) => {
     format: { type: 'string' },
   });
   if (!values.json) throw new UsageError('frames prints NDJSON only: pass --json');
-  if (positionals.length === 0) throw new UsageError('expected FILE... (or - for stdin)');
+  // Operands as inspect and check take them (globs expanded), the options checked before any is read.
+  const files = await filesFrom(positionals, io.cwd);
+  const format = parseFormat(values.format, io.dialects);
   if (values.filter !== undefined) {
     if (values.rechunk !== undefined)
       throw new UsageError(
         '--filter and --rechunk do not combine: a filter reads decoded envelopes, whatever the chunking',
       );
     const filter = parseOption(values.filter, 'filter', '--filter');
-    for (const file of positionals) await filteredFrames(file, filter, parseFormat(values.format), io);
+    for (const file of files) await filteredFrames(file, filter, format, io);
     return 0;
   }
   const rechunk = parseRechunk(values.rechunk);
-  for (const file of positionals)
+  for (const file of files)
     for (const leg of legsOf(await openInput(file, io), io))
       await printFrames(io, { file, ...(leg.index !== undefined ? { leg: leg.index } : {}) }, leg.chunks, rechunk);
   return 0;
