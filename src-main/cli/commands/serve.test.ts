@@ -28,6 +28,16 @@ describe('stream-inspector serve', () => {
     await expect(fetch(`${url}/agent/run`)).rejects.toThrow();
   });
 
+  test('says it keeps the recorded chunks without calling the stream cut', async () => {
+    const { io, ready, interrupt } = servingIo();
+    const exit = main(['serve', fixturePath('json_stream.json.sse'), '--port', '0', '--speed', 'fast'], io);
+    await ready;
+    expect(io.out()).toMatch(/leg 0, as fast as possible, in the chunks it was recorded in\n/);
+    expect(io.out()).not.toMatch(/\bcut\b/);
+    interrupt();
+    expect(await exit).toBe(0);
+  });
+
   test.each([
     [['--speed', '50'], '--speed takes a factor from 0.25 to 20, or fast'],
     [['--speed', 'slow'], "--speed takes a factor from 0.25 to 20, or fast, not 'slow'"],

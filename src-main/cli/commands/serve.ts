@@ -71,7 +71,8 @@ export const serve: Command = async (args, io) => {
   const pacing = speed === 'fast' ? 'as fast as possible' : `with the recorded timing ×${speed}`;
   const cutting =
     rechunk === undefined
-      ? 'cut as recorded'
+      ? // Said of the chunking: a banner calling a complete stream "cut" would claim a cut-off.
+        'in the chunks it was recorded in'
       : rechunk === 'byte'
         ? 're-chunked to one byte per write'
         : `re-chunked to ${rechunk}-byte writes`;
