@@ -201,6 +201,41 @@ describe('stream-inspector inspect on the files users already have', () => {
     expect(bad.err).toContain("--har-entry takes an entry number, or several separated by commas, not 'first'");
   });
 
+  it('blocks and frames read the entry of a HAR of several streams that --har-entry chooses, as inspect does', async () => {
+    const file = await tempFile('two-streams.har');
+    const entry = (url: string, fixture: string) => ({
+      startedDateTime: '2026-12-01T00:00:00.000Z',
+      request: { method: 'POST', url, headers: [] },
+      response: {
+        status: 200,
+        statusText: 'OK',
+        headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+        content: { mimeType: 'text/event-stream', text: new TextDecoder().decode(readFixture(fixture)) },
+      },
+      timings: {},
+    });
+    const entries = [
+      entry('http://h/agent/run', 'json_stream.json.sse'),
+      entry('http://h/agent/run', 'probe_citations.json.sse'),
+    ];
+    await writeFile(file, JSON.stringify({ log: { version: '1.2', entries } }));
+    // Without a choice each command says which entries there are.
+    const unchosen = await run(['blocks', file]);
+    expect(unchosen.code).toBe(2);
+    expect(unchosen.err).toContain('the HAR file holds 2 stream entries; choose one');
+    const blocks = await run(['blocks', '--har-entry', '1', file]);
+    expect(blocks.code).toBe(0);
+    expect(blocks.out).toBe((await run(['blocks', fixturePath('probe_citations.json.sse')])).out);
+    const frames = await run(['frames', '--json', '--har-entry', '0', file]);
+    expect(frames.code).toBe(0);
+    const whole = await run(['frames', '--json', fixturePath('json_stream.json.sse')]);
+    expect((lines(frames.out) as { data?: string }[]).map((l) => l.data)).toEqual(
+      (lines(whole.out) as { data?: string }[]).map((l) => l.data),
+    );
+    const filtered = await run(['frames', '--json', '--har-entry', '1', '--filter', 'type == "citation"', file]);
+    expect(lines(filtered.out).at(-1)).toEqual({ file, end: true, matched: 3 });
+  });
+
   it('decodes NDJSON of envelopes like the stream they came from', async () => {
     const file = await tempFile('envelopes.ndjson');
     const text = new TextDecoder().decode(readFixture('probe_citations.json.sse'));

@@ -12,12 +12,12 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   },
   blocks: {
     summary:
-      'blocks FILE [--format …] [--inline …] [--tools …] [--json]  the reconstructed blocks; text blocks with their segments',
+      'blocks FILE [--format …] [--inline …] [--tools …] [--json] [--har-entry N[,N…]]  the reconstructed blocks; text blocks with their segments',
     load: async () => (await import('./commands/blocks')).blocks,
   },
   frames: {
     summary:
-      'frames FILE... [--rechunk N|random:SEED | --filter EXPR] --json   events exactly as an EventSource dispatches them',
+      'frames FILE... [--rechunk N|random:SEED | --filter EXPR] [--har-entry N[,N…]] --json   events exactly as an EventSource dispatches them',
     load: async () => (await import('./commands/frames')).frames,
   },
   check: {

@@ -1,4 +1,4 @@
-import { INLINE_ARGS, parse, parseFormat, parseInline, singleFile } from '../args';
+import { HAR_ENTRY_ARG, INLINE_ARGS, parse, parseFormat, parseHarEntry, parseInline, singleFile } from '../args';
 import { streamFile } from '../stream-file';
 import type { CliIo, Command } from '../io';
 import { stringifyJson } from '../../../src-shared/json/tree';
@@ -20,8 +20,10 @@ export const blocks: Command = async (args, io) => {
     format: { type: 'string' },
     json: { type: 'boolean' },
     ...INLINE_ARGS,
+    ...HAR_ENTRY_ARG,
   });
   const file = singleFile(positionals);
+  const harEntry = parseHarEntry(values['har-entry']);
   const printer = inOrder(io, values.json ? JSON_LIST : TEXT_LIST);
   // A provider dialect's block carries the unified event it opened with (its family, kind,
   // channel or tool, and StreamIDs), so scripts can follow a block back to the unified surface:
@@ -32,7 +34,7 @@ export const blocks: Command = async (args, io) => {
     file,
     parseFormat(values.format, io.dialects),
     io,
-    { inline: parseInline(values.inline, values.tools) },
+    { inline: parseInline(values.inline, values.tools), ...(harEntry ? { harEntry } : {}) },
     {
       onEnvelope: (envelope) => (current = envelope),
       onBlock(block) {

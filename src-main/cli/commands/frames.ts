@@ -3,7 +3,7 @@ import { splitEvery, splitRandom } from '../../../src-shared/sse/rechunk';
 import type { Expr } from '../../../src-shared/filter';
 import type { FormatChoice } from '../../../src-shared/pipeline/types';
 import type { ChunkInput } from '../../../src-shared/pipeline/session-decoder';
-import { filesFrom, parse, parseFormat } from '../args';
+import { filesFrom, HAR_ENTRY_ARG, parse, parseFormat, parseHarEntry } from '../args';
 import { legsOf, openInput } from '../decode-file';
 import { streamFile } from '../stream-file';
 import { parseOption, selectEnvelopes } from '../filter-option';
@@ -36,23 +36,25 @@ export const frames: Command = async (args, io) => {
     json: { type: 'boolean' },
     filter: { type: 'string' },
     format: { type: 'string' },
+    ...HAR_ENTRY_ARG,
   });
   if (!values.json) throw new UsageError('frames prints NDJSON only: pass --json');
   // Operands as inspect and check take them (globs expanded), the options checked before any is read.
   const files = await filesFrom(positionals, io.cwd);
   const format = parseFormat(values.format, io.dialects);
+  const harEntry = parseHarEntry(values['har-entry']);
   if (values.filter !== undefined) {
     if (values.rechunk !== undefined)
       throw new UsageError(
         '--filter and --rechunk do not combine: a filter reads decoded envelopes, whatever the chunking',
       );
     const filter = parseOption(values.filter, 'filter', '--filter');
-    for (const file of files) await filteredFrames(file, filter, format, io);
+    for (const file of files) await filteredFrames(file, filter, format, io, harEntry);
     return 0;
   }
   const rechunk = parseRechunk(values.rechunk);
   for (const file of files)
-    for (const leg of legsOf(await openInput(file, io), io))
+    for (const leg of legsOf(await openInput(file, io, harEntry), io))
       await printFrames(io, { file, ...(leg.index !== undefined ? { leg: leg.index } : {}) }, leg.chunks, rechunk);
   return 0;
 };
@@ -90,20 +92,21 @@ async function printFrames(
 }
 
 /** The events that carry an envelope `filter` selects: the file read streamed, once to select, once to print them. */
-async function filteredFrames(file: string, filter: Expr, format: FormatChoice | undefined, io: CliIo): Promise<void> {
-  const selected = await selectEnvelopes(file, format, io, {}, filter);
+async function filteredFrames(
+  file: string,
+  filter: Expr,
+  format: FormatChoice | undefined,
+  io: CliIo,
+  harEntry: readonly number[] | undefined,
+): Promise<void> {
+  const options = harEntry ? { harEntry } : {};
+  const selected = await selectEnvelopes(file, format, io, options, filter);
   const keep = new Set(selected.map((s) => `${s.envelope.leg}:${s.envelope.frame}`));
-  await streamFile(
-    file,
-    format,
-    io,
-    {},
-    {
-      onFrame(f, leg) {
-        if (keep.has(`${leg}:${f.seq}`))
-          printJson(io, { file, leg, event: f.event || 'message', data: f.data, id: f.id }, 0);
-      },
+  await streamFile(file, format, io, options, {
+    onFrame(f, leg) {
+      if (keep.has(`${leg}:${f.seq}`))
+        printJson(io, { file, leg, event: f.event || 'message', data: f.data, id: f.id }, 0);
     },
-  );
+  });
   printJson(io, { file, end: true, matched: keep.size }, 0);
 }
