@@ -21,6 +21,13 @@ export function totalsOf(checked: readonly CheckedRecording[]): CheckTotals {
 /** One line of the report: text from streams and specs never breaks it. */
 const line = (text: string): string => terminalSafe(text, { multiline: false });
 
+/**
+ * Why a file cannot be read, of several lines (a HAR's entries to choose from), as lines of the
+ * report: those after the first indented under it, so none can pass for a result's line, and
+ * none written as `\x0a`.
+ */
+const errorLines = (text: string): string[] => text.split('\n').map((part, i) => line(i === 0 ? part : `    ${part}`));
+
 /** The readable report: per recording, each assertion with PASS or FAIL, why, and the envelope that decided it. */
 export function formatCheckReport(checked: readonly CheckedRecording[]): string {
   const out: string[] = [];
@@ -34,10 +41,12 @@ export function formatCheckReport(checked: readonly CheckedRecording[]): string 
           `status ${c.status ?? '?'}`,
           ...(c.decodedAs ?? []),
         ];
-    out.push(line(`${c.file} · ${facts.join(' · ')}`));
+    out.push(...errorLines(`${c.file} · ${facts.join(' · ')}`));
     const width = Math.min(40, Math.max(...c.results.map((r) => r.name.length)));
     for (const r of c.results) {
-      out.push(line(`  ${r.pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(width)}  ${r.detail}`));
+      // Of a file that cannot be read, the line above said why; --json keeps it in each detail.
+      const detail = c.error ? 'not checked' : r.detail;
+      out.push(line(`  ${r.pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(width)}  ${detail}`));
       if (r.name !== r.expect) out.push(line(`        ${r.expect}`));
       if (r.envelope) out.push(`        ${r.pass ? 'by' : 'at'} ${envelopeLine(r.envelope)}`);
     }

@@ -164,6 +164,39 @@ describe('stream-inspector check', () => {
     expect(unreadable.out).toMatch(/FAIL {2}status == "done" +(not checked|status is truncated)/);
   });
 
+  it('says why a file of several lines of reasons cannot be read on lines of their own, once', async () => {
+    const entry = async (fixture: string) => ({
+      startedDateTime: '2026-12-01T00:00:00.000Z',
+      request: { method: 'POST', url: 'http://h/agent/run', headers: [] },
+      response: {
+        status: 200,
+        headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+        content: { mimeType: 'text/event-stream', text: await readFile(fixturePath(fixture), 'utf8') },
+      },
+      timings: {},
+    });
+    const entries = [await entry('json_stream.json.sse'), await entry('probe_citations.json.sse')];
+    await writeFile(join(dir, 'two.har'), JSON.stringify({ log: { version: '1.2', entries } }));
+    const { code, out } = await run(['check', 'two.har', '--expect', 'status == "done"', '--expect', 'some final']);
+    expect(code).toBe(1);
+    const [head, first, second, ...results] = out.split('\n');
+    expect(head).toMatch(
+      /^two\.har · cannot be read: .*two\.har: the HAR file holds 2 stream entries; choose one .*:$/,
+    );
+    expect(first).toMatch(/^ {6}#0 POST http:\/\/h\/agent\/run → 200 text\/event-stream/);
+    expect(second).toMatch(/^ {6}#1 POST /);
+    expect(results.slice(0, 2)).toEqual([
+      '  FAIL  status == "done"  not checked',
+      '  FAIL  some final        not checked',
+    ]);
+    expect(out).not.toContain('\\x0a');
+    // --json keeps the reason in each result.
+    const json = JSON.parse((await run(['check', 'two.har', '--expect', 'status == "done"', '--json'])).out) as {
+      recordings: { results: { detail: string }[] }[];
+    };
+    expect(json.recordings[0]?.results[0]?.detail).toMatch(/^not checked: .*holds 2 stream entries.*\n {2}#0 POST/s);
+  });
+
   it('reads a spec whose suites share settings through merge keys, 150 of them, and still refuses a billion laughs', async () => {
     const suites = Array.from({ length: 150 }, (_, i) => `  - <<: *common\n    name: run ${i + 1}\n`).join('');
     await writeFile(
