@@ -23,7 +23,11 @@ export function parse<T extends Options>(args: string[], options: T): Parsed<T> 
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    // Node's own advice (put an operand that starts with '-' after '--', its quote unclosed)
+    // fits a typo worse than where the options are listed.
+    const unknown = /^Unknown option '([^']*)'\./.exec(message);
+    throw new UsageError(unknown ? `unknown option '${unknown[1]}' (--help lists this command's options)` : message);
   }
 }
 

@@ -331,14 +331,26 @@ describe('the stream-inspector bin', () => {
       const { code, out, err } = await run([name, ...args]);
       expect({ code, err }).toEqual({ code: 0, err: '' });
       expect(out).toMatch(new RegExp(`^Usage:\\n {2}stream-inspector ${name} `));
-      expect(out).not.toContain('Unknown option');
+      expect(out).not.toContain('unknown option');
     },
   );
+
+  it('names an unknown option and where the options are listed, exit 2', async () => {
+    expect(await run(['blocks', '--fail-on', 'error', 'x.sse'])).toEqual({
+      code: 2,
+      out: '',
+      err: "stream-inspector blocks: unknown option '--fail-on' (--help lists this command's options)\n",
+    });
+    // Other mistakes keep Node's words.
+    expect((await run(['inspect', '--tools'])).err).toBe(
+      "stream-inspector inspect: Option '--tools <value>' argument missing\n",
+    );
+  });
 
   it('reads --help after -- as an operand, and a command without --help as before', async () => {
     const { code, err } = await run(['inspect', '--', '--help']);
     expect(code).toBe(2);
     expect(err).toContain('--help: no such file or directory');
-    expect((await run(['inspect', '--bogus', '-'])).err).toMatch(/^stream-inspector inspect: Unknown option '--bogus'/);
+    expect((await run(['inspect', '--bogus', '-'])).err).toMatch(/^stream-inspector inspect: unknown option '--bogus'/);
   });
 });
