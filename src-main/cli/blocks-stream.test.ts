@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import type { Envelope } from '../../src-shared/envelope/types';
 import type { Block } from '../../src-shared/reconstruct/types';
 import { parseInline } from './args';
-import { blockText } from './commands/blocks';
+import { blockText, NO_BLOCKS } from './commands/blocks';
 import { decodeFile } from './decode-file';
 import { CORPUS_FILES, CORPUS_ROOT } from './fixture-corpus';
 import { printJson, terminalIo } from './io';
@@ -28,7 +28,7 @@ test.each(CORPUS_FILES)('%s: blocks prints the whole decode’s blocks', async (
     { inline: parseInline(undefined, undefined) },
   );
   const text = memoryIo();
-  terminalIo(text).stdout(whole.blocks.map(blockText).join(''));
+  terminalIo(text).stdout(whole.blocks.length ? whole.blocks.map(blockText).join('') : NO_BLOCKS);
   const json = memoryIo();
   printJson(
     terminalIo(json),
@@ -37,4 +37,13 @@ test.each(CORPUS_FILES)('%s: blocks prints the whole decode’s blocks', async (
 
   expect((await runCli(['blocks', name], { cwd: CORPUS_ROOT })).out).toBe(text.out());
   expect((await runCli(['blocks', '--json', name], { cwd: CORPUS_ROOT })).out).toBe(json.out());
+});
+
+test('blocks of a stream without any says so, and --json prints an empty array', async () => {
+  const stream = 'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}\n\n';
+  expect(await runCli(['blocks', '-'], { stdin: stream })).toEqual({ code: 0, out: '(no blocks)\n', err: '' });
+  expect((await runCli(['blocks', '--json', '-'], { stdin: stream })).out).toBe('[]\n');
+  expect(
+    (await runCli(['blocks', '-'], { stdin: 'data: {"type":"text","agent":"a","final":true,"delta":"hi"}\n\n' })).out,
+  ).toBe('#0 a text complete: "hi"\n');
 });

@@ -70,7 +70,10 @@ const JSON_LIST: Layout = {
   close: (printed) => (printed === 0 ? '[]\n' : '\n]\n'),
 };
 
-const TEXT_LIST: Layout = { item: blockText, before: () => '', close: () => '' };
+/** Text: a block after another; a stream without one says so (an empty output would read as a failure). */
+const TEXT_LIST: Layout = { item: blockText, before: () => '', close: (printed) => (printed === 0 ? NO_BLOCKS : '') };
+
+export const NO_BLOCKS = '(no blocks)\n';
 
 /** A block as text: its line, then what it holds besides its content (citations, images, awaited tools, segments). */
 export function blockText(b: Block): string {
