@@ -34,7 +34,32 @@ describe('stream-inspector diff', () => {
     ]);
     const [left, right] = out.split('\n').filter((line) => /^(LEFT|RIGHT) /.test(line));
     expect(left).toMatch(/: json · agent_base · \d+ blocks/);
-    expect(right).toMatch(/: openai-chat · 4 blocks · 1 agent$/);
+    expect(right).toMatch(/: openai-chat · 4 blocks · 1 agent · awaiting tools$/);
+  });
+
+  it('says how each stream ended, and that two of equivalent blocks end differently', async () => {
+    const text = readFixture('frontend_tools.json.sse');
+    const withoutDone = new TextDecoder().decode(text).replace('data: [DONE]\n\n', '');
+    const { code, out } = await run(
+      ['diff', fixturePath('frontend_tools.json.sse'), '-'],
+      new TextEncoder().encode(withoutDone),
+    );
+    // The blocks are what diff compares (exit 0); the end is said, never left for "Equivalent." to imply.
+    expect(code).toBe(0);
+    const [left, right] = out.split('\n').filter((line) => /^(LEFT|RIGHT) /.test(line));
+    expect(left).toMatch(/ · 1 agent · awaiting tools$/);
+    expect(right).toMatch(/^RIGHT {2}-: json · legacy · \d+ blocks · 1 agent · truncated$/);
+    expect(out).toMatch(/\nEquivalent in their blocks; the streams end differently: awaiting tools \| truncated\.\n$/);
+    const json = JSON.parse(
+      (
+        await run(
+          ['diff', '--json', fixturePath('frontend_tools.json.sse'), '-'],
+          new TextEncoder().encode(withoutDone),
+        )
+      ).out,
+    ) as { ends: { left: { kind: string }; right: { kind: string } } };
+    expect(json.ends.left.kind).toBe('paused');
+    expect(json.ends.right.kind).toBe('truncated');
   });
 
   it('exits 1 when two different runs differ', async () => {
@@ -44,7 +69,7 @@ describe('stream-inspector diff', () => {
       fixturePath('json_stream.json.sse'),
     ]);
     expect(code).toBe(1);
-    expect(out).toMatch(/\d+ differences\.\n$/);
+    expect(out).toMatch(/\n\d+ differences in their blocks; the streams end differently: awaiting tools \| done\.\n$/);
   });
 
   it('counts inherent differences only with --strict', async () => {

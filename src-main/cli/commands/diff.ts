@@ -6,6 +6,8 @@ import { parse, parseFormat } from '../args';
 import { decodeFile } from '../decode-file';
 import { agentLabel } from '../agent-label';
 import { printJson, UsageError, type Command } from '../io';
+import { buildReport } from '../report';
+import type { EndStatus } from '../../../src-shared/pipeline/end-status';
 
 /**
  * Block-level diff of two streams (typically one run in two formats). Exit 1 when a
@@ -23,14 +25,15 @@ export const diff: Command = async (args, io) => {
     throw new UsageError('expected LEFT and RIGHT files (one of them may be - for stdin)');
   if (leftFile === '-' && rightFile === '-') throw new UsageError('only one side can be read from stdin');
   const format = parseFormat(values.format, io.dialects);
-  const result = diffSessions(
-    await decodeFile(leftFile, format, io),
-    await decodeFile(rightFile, format, io),
-    io.dialects ? { dialects: io.dialects } : {},
-  );
+  const left = await decodeFile(leftFile, format, io);
+  const right = await decodeFile(rightFile, format, io);
+  const result = diffSessions(left, right, io.dialects ? { dialects: io.dialects } : {});
+  // The blocks are compared; how each stream ended is said beside them, as inspect says it, so
+  // that "Equivalent." is never read as "both complete".
+  const ends = { left: buildReport(left).status, right: buildReport(right).status };
   const failing = result.counts.differences + (values.strict ? result.counts.inherent : 0);
-  if (values.json) printJson(io, { files: { left: leftFile, right: rightFile }, ...result });
-  else io.stdout(formatDiff(result, leftFile, rightFile, failing));
+  if (values.json) printJson(io, { files: { left: leftFile, right: rightFile }, ends, ...result });
+  else io.stdout(formatDiff(result, leftFile, rightFile, failing, ends));
   return failing > 0 ? 1 : 0;
 };
 
@@ -38,10 +41,10 @@ const short = (uuid: string | undefined): string => (uuid === undefined ? '-' : 
 
 const MARK: Record<DiffRow['status'], string> = { equal: '=', changed: '~', 'only-left': '<', 'only-right': '>' };
 
-function describeSide(label: string, file: string, profile: SideProfile): string {
+function describeSide(label: string, file: string, profile: SideProfile, end: EndStatus): string {
   const dialects = profile.dialects.join('+') || 'undetected';
   const generation = profile.generation !== undefined ? ` · ${profile.generation}` : '';
-  return `${label}  ${file}: ${dialects}${generation} · ${profile.blocks} blocks · ${profile.agents} agent${profile.agents === 1 ? '' : 's'}`;
+  return `${label}  ${file}: ${dialects}${generation} · ${profile.blocks} blocks · ${profile.agents} agent${profile.agents === 1 ? '' : 's'} · ${end.label}`;
 }
 
 function describePair(pair: AgentPair, index: number): string {
@@ -65,11 +68,17 @@ function explanations<Id extends string>(
   return ids.length === 0 ? [] : [title, ...ids.map((id) => `  ${table[id].label}: ${table[id].description}`), ''];
 }
 
-export function formatDiff(result: SessionDiff, leftFile: string, rightFile: string, failing: number): string {
+export function formatDiff(
+  result: SessionDiff,
+  leftFile: string,
+  rightFile: string,
+  failing: number,
+  ends: { left: EndStatus; right: EndStatus },
+): string {
   const { counts } = result;
   const out: string[] = [
-    describeSide('LEFT ', leftFile, result.left),
-    describeSide('RIGHT', rightFile, result.right),
+    describeSide('LEFT ', leftFile, result.left, ends.left),
+    describeSide('RIGHT', rightFile, result.right, ends.right),
     '',
   ];
   out.push(result.flattened ? 'Agents (blocks aligned across agents: a side cannot attribute sub-agents):' : 'Agents:');
@@ -106,6 +115,12 @@ export function formatDiff(result: SessionDiff, leftFile: string, rightFile: str
     `  totals: ${left.envelopes} | ${right.envelopes} envelopes, ${left.frames} | ${right.frames} events, ${left.wireBytes} | ${right.wireBytes} bytes on the wire, ${left.payloadBytes} | ${right.payloadBytes} payload bytes`,
     '',
   );
-  out.push(failing > 0 ? `${failing} difference${failing === 1 ? '' : 's'}.` : 'Equivalent.', '');
+  const verdict = failing > 0 ? `${failing} difference${failing === 1 ? '' : 's'}` : 'Equivalent';
+  out.push(
+    ends.left.label === ends.right.label
+      ? `${verdict}.`
+      : `${verdict} in their blocks; the streams end differently: ${ends.left.label} | ${ends.right.label}.`,
+    '',
+  );
   return out.join('\n');
 }
