@@ -29,7 +29,14 @@ export interface DecodedFile extends DecodeResult {
 }
 
 async function* stdinChunks(io: CliIo): AsyncGenerator<ChunkInput> {
-  for await (const bytes of readChunks('-', io)) yield { bytes };
+  let read = 0;
+  for await (const bytes of readChunks('-', io)) {
+    read += bytes.byteLength;
+    yield { bytes };
+  }
+  // As an empty file is refused, not reported as a stream that ended after no event: a pipe
+  // from a command that failed (`curl … | stream-inspector inspect -`) must not pass a gate.
+  if (read === 0) throw new Error('- (stdin): standard input is empty');
 }
 
 /** `chunks` as they are decoded, counted into `counts`: their bytes, and the envelopes `envelopes` says were decoded so far. */
