@@ -28,5 +28,8 @@ describe('a file the CLI cannot read', () => {
     const io = memoryIo('\n');
     expect(await main(['inspect', '-'], io)).toBe(0);
     expect(io.out()).toMatch(/^- \(stdin\): undetected · 1 byte · 0 events/);
+    // Each empty section says so.
+    expect(io.out()).toContain('\nEnvelopes by type: none\n');
+    expect(io.out()).toContain('\nDiagnostics: none\n');
   });
 });

@@ -153,7 +153,8 @@ export function formatReport(report: InspectReport, file: string): string {
   out.push(...decodedAsLines(report));
   out.push(`Status: ${report.status.label} — ${report.status.reason}`);
   out.push('', 'Agents:', ...(report.agents.length ? agentTree(report) : ['  (none)']));
-  out.push('', 'Envelopes by type:');
+  // An empty section says so, as Agents and Diagnostics do.
+  out.push('', Object.keys(report.envelopeTypes).length ? 'Envelopes by type:' : 'Envelopes by type: none');
   for (const [type, count] of Object.entries(report.envelopeTypes).sort((a, b) => b[1] - a[1]))
     out.push(`  ${String(count).padStart(6)}  ${type}`);
   for (const message of report.messages ?? []) out.push('', `Message ${describeMessage(message)}`);
