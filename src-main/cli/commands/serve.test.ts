@@ -55,6 +55,17 @@ describe('stream-inspector serve', () => {
     expect(io.err()).toContain(message);
   });
 
+  test('refuses standard input saying why, and no file or two as a count', async () => {
+    const stdin = memoryIo('data: x\n\n');
+    expect(await main(['serve', '-'], stdin)).toBe(2);
+    expect(stdin.err()).toBe(
+      'stream-inspector serve: serve replays a FILE, read again for each request; standard input (-) can be read only once\n',
+    );
+    const two = memoryIo();
+    expect(await main(['serve', 'a.sse', 'b.sse'], two)).toBe(2);
+    expect(two.err()).toContain('expected exactly one FILE (a recording, capture, envelope file or HAR)');
+  });
+
   test('--allow-origin lets the pages of that origin read the replay, and no other', async () => {
     const { io, ready, interrupt } = servingIo();
     const exit = main(

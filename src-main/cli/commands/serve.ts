@@ -51,6 +51,8 @@ export const serve: Command = async (args, io) => {
     ...HAR_ENTRY_ARG,
     'allow-origin': { type: 'string', multiple: true },
   });
+  if (positionals[0] === '-' && positionals.length === 1)
+    throw new UsageError('serve replays a FILE, read again for each request; standard input (-) can be read only once');
   if (positionals.length !== 1 || !positionals[0] || positionals[0] === '-')
     throw new UsageError('expected exactly one FILE (a recording, capture, envelope file or HAR)');
   const file = positionals[0];
