@@ -49,6 +49,10 @@ export function formatCheckReport(checked: readonly CheckedRecording[]): string 
       out.push(line(`  ${r.pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(width)}  ${detail}`));
       if (r.name !== r.expect) out.push(line(`        ${r.expect}`));
       if (r.envelope) out.push(`        ${r.pass ? 'by' : 'at'} ${envelopeLine(r.envelope)}`);
+      // An assertion about findings decided by an envelope names them: the envelope alone
+      // (a meta_init, for a finding about the file) does not say which finding matched.
+      if (r.envelope?.findings.length && /\bfinding\./.test(r.expect))
+        out.push(line(`        findings: ${r.envelope.findings.map((f) => `${f.severity} ${f.rule}`).join(', ')}`));
     }
     out.push('');
   }

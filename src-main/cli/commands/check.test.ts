@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
-import { fixturePath, readProjectText } from '../../testing/fixtures';
+import { fixturePath, PROJECT_ROOT, readProjectText } from '../../testing/fixtures';
 import { tinyFilesystem } from '../../testing/tiny-filesystem';
 import { main } from '../main';
 import { memoryIo } from '../test-io';
@@ -162,6 +162,24 @@ describe('stream-inspector check', () => {
     const unreadable = await run(['check', 'unreadable.recording', '--expect', 'status == "done"']);
     expect(unreadable.code).toBe(1);
     expect(unreadable.out).toMatch(/FAIL {2}status == "done" +(not checked|status is truncated)/);
+  });
+
+  it('names the findings of the envelope that decided an assertion about findings, and only then', async () => {
+    const file = join(PROJECT_ROOT, 'resources/samples/truncated.recording');
+    const { code, out } = await run([
+      'check',
+      file,
+      '--expect',
+      'none finding.severity == "error"',
+      '--expect',
+      'some type == "meta_init"',
+    ]);
+    expect(code).toBe(1);
+    // The file's own finding is on its leg's first envelope, a meta_init that says nothing of it.
+    expect(out).toMatch(
+      /FAIL {2}none finding\.severity == "error" {2}envelope #0 matches\n {8}at #0 .*meta_init.*\n {8}findings: error sse\.unterminated-event, warning stream\.missing-done\n/,
+    );
+    expect(out).toMatch(/PASS {2}some type == "meta_init" +envelope #0 matches\n {8}by #0 [^\n]*\n\n/);
   });
 
   it('says why a file of several lines of reasons cannot be read on lines of their own, once', async () => {
