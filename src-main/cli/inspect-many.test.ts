@@ -60,6 +60,16 @@ describe('stream-inspector inspect FILE...', () => {
       expect(reports.map((r) => r.file)).toEqual(files);
       expect(reports[1]).toEqual({ file: empty, error: `${empty}: the file is empty` });
       expect(reports[2]?.status).toBeDefined();
+      // frames goes on past it too, its line saying why.
+      const frames = await run(['frames', '--json', ...files]);
+      expect(frames.code).toBe(2);
+      expect(frames.err).toBe(`stream-inspector frames: ${empty}: the file is empty\n`);
+      const framed = frames.out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { file: string; error?: string; end?: boolean });
+      expect(framed).toContainEqual({ file: empty, error: `${empty}: the file is empty` });
+      expect(framed.filter((l) => l.end).map((l) => l.file)).toEqual([files[0], files[2]]);
       // Alone, the file is the run's error: nothing on stdout, as before.
       expect(await run(['inspect', '--json', empty])).toEqual({
         code: 2,

@@ -7,7 +7,7 @@ import { filesFrom, HAR_ENTRY_ARG, parse, parseFormat, parseHarEntry } from '../
 import { legsOf, openInput } from '../decode-file';
 import { streamFile } from '../stream-file';
 import { parseOption, selectEnvelopes } from '../filter-option';
-import { printJson, UsageError, type CliIo, type Command } from '../io';
+import { errorText, printJson, UsageError, type CliIo, type Command } from '../io';
 
 type Rechunk = ((bytes: Uint8Array) => Uint8Array[]) | null;
 
@@ -49,15 +49,34 @@ export const frames: Command = async (args, io) => {
         '--filter and --rechunk do not combine: a filter reads decoded envelopes, whatever the chunking',
       );
     const filter = parseOption(values.filter, 'filter', '--filter');
-    for (const file of files) await filteredFrames(file, filter, format, io, harEntry);
-    return 0;
+    return eachFile(files, io, (file) => filteredFrames(file, filter, format, io, harEntry));
   }
   const rechunk = parseRechunk(values.rechunk);
-  for (const file of files)
+  return eachFile(files, io, async (file) => {
     for (const leg of legsOf(await openInput(file, io, harEntry), io))
       await printFrames(io, { file, ...(leg.index !== undefined ? { leg: leg.index } : {}) }, leg.chunks, rechunk);
-  return 0;
+  });
 };
+
+/**
+ * Runs `print` on each file. Of many, one that cannot be read does not cost the others their
+ * lines (as in inspect and check): it is said on stderr and as a `{file, error}` line, and the
+ * run exits 2. Alone, it is the run's error.
+ */
+async function eachFile(files: readonly string[], io: CliIo, print: (file: string) => Promise<void>): Promise<number> {
+  let unreadable = 0;
+  for (const file of files) {
+    try {
+      await print(file);
+    } catch (error) {
+      if (files.length === 1 || error instanceof UsageError) throw error;
+      unreadable++;
+      io.stderr(`stream-inspector frames: ${errorText(error)}\n`);
+      printJson(io, { file, error: errorText(error) }, 0);
+    }
+  }
+  return unreadable > 0 ? 2 : 0;
+}
 
 /**
  * One stream's events, each line starting with `where` (the file, and the leg of a file),
