@@ -32,24 +32,6 @@ describe('the inline parser', () => {
     ]);
   });
 
-  it("reads an open model's <think> as reasoning, outside the tool protocol (no action asked, only </think> ends it)", () => {
-    const answer = '<think>\nThe user greets; mention <search> and <attempt_completion> as words.\n</think>\n\nHello!';
-    expect(brief(answer)).toEqual([
-      {
-        type: 'reasoning',
-        content: '\nThe user greets; mention <search> and <attempt_completion> as words.\n',
-      },
-      { type: 'text', content: '\n\nHello!' },
-    ]);
-    expect(rules(answer)).toEqual([]);
-    // Cut inside it: the reasoning is unclosed, and still no action is asked for.
-    expect(brief('<think>still thinking')).toEqual([{ type: 'reasoning', content: 'still thinking', complete: false }]);
-    expect(rules('<think>still thinking')).toEqual(['inline.unclosed']);
-    // Must not: <thinking> stays the protocol's reasoning, which asks for an action.
-    expect(rules('<thinking>hmm</thinking>Plain answer.')).toEqual(['inline.no-action']);
-    expect(brief('<thinker>x</thinker>', withMode('xml'))).toEqual([{ type: 'text', content: '<thinker>x</thinker>' }]);
-  });
-
   it('takes the tool tags from the configuration', () => {
     const tools = parseToolList('lookup:term,fetch');
     expect(tools).toEqual([

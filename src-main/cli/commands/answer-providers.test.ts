@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
+import { providerFixturePath } from '../../testing/fixtures';
 import { main } from '../main';
 import { memoryIo } from '../test-io';
 
 /**
  * `answer` on provider runs that wait for something else than a result: a tool call's approval
  * (the AI SDK's tool approvals: the demo agent's /api/chat recorded paused, then approved or
- * denied from the command line), and a turn Anthropic paused (pause_turn), continued.
+ * denied from the command line), and a turn Anthropic paused (pause_turn), continued; and a
+ * stream that is not paused, which has nothing to answer.
  */
 
 let dir: string;
@@ -113,5 +115,24 @@ describe('stream-inspector answer: a computer call (OpenAI Responses)', () => {
     ]);
     expect(err).toContain('Continuation (leg 1): Paris: sunny, 21 °C.');
     expect(code).toBe(0);
+  });
+});
+
+describe('stream-inspector answer on a stream that is not paused', () => {
+  it('names itself and says how a stream that is not paused ended, and exits 2', async () => {
+    const done = providerFixturePath('openai-chat/text.sse');
+    expect(await run(['answer', done])).toEqual({
+      code: 2,
+      out: '',
+      err: `stream-inspector answer: ${done} ends done, not awaiting tools: there is nothing to answer\n`,
+    });
+    const cut = providerFixturePath('openai-chat/cut.sse');
+    expect((await run(['answer', cut])).err).toBe(
+      `stream-inspector answer: ${cut} ends truncated, not awaiting tools: there is nothing to answer\n`,
+    );
+    // A paused one still lists its pending tools (exit 1: nothing was sent).
+    const paused = await run(['answer', providerFixturePath('ai-sdk-ui/tool-approval.sse')]);
+    expect(paused.code).toBe(1);
+    expect(paused.out).toMatch(/call_delete {2}delete_file/);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '../../services/connection/loopback-testing';
 import { startDemoAgent, type DemoAgent } from '../../services/demo-agent/index';
 import { FINDING_EXAMPLES } from '../../services/recording/counting-session';
-import { providerFixturePath, readFixture } from '../../testing/fixtures';
+import { readFixture } from '../../testing/fixtures';
 import { tinyFilesystem } from '../../testing/tiny-filesystem';
 import { main } from '../main';
 import { memoryIo, servingIo } from '../test-io';
@@ -347,23 +347,6 @@ describe('stream-inspector answer', () => {
     ]);
     expect(code).toBe(0);
     expect(err).toMatch(/Continuation \(leg 0\)/);
-  });
-
-  it('names itself and says how a stream that is not paused ended, and exits 2', async () => {
-    const done = providerFixturePath('openai-chat/text.sse');
-    expect(await run(['answer', done])).toEqual({
-      code: 2,
-      out: '',
-      err: `stream-inspector answer: ${done} ends done, not awaiting tools: there is nothing to answer\n`,
-    });
-    const cut = providerFixturePath('openai-chat/cut.sse');
-    expect((await run(['answer', cut])).err).toBe(
-      `stream-inspector answer: ${cut} ends truncated, not awaiting tools: there is nothing to answer\n`,
-    );
-    // A paused one still lists its pending tools (exit 1: nothing was sent).
-    const paused = await run(['answer', providerFixturePath('ai-sdk-ui/tool-approval.sse')]);
-    expect(paused.code).toBe(1);
-    expect(paused.out).toMatch(/call_delete {2}delete_file/);
   });
 
   it('explains its usage errors', async () => {
