@@ -6,6 +6,7 @@ import type {
   ToolResult,
 } from '../../src-shared/contract';
 import { DIALECT_REGISTRY } from '../../src-shared/dialects/registry';
+import { awaitedOf } from '../../src-shared/pipeline/end-status';
 import { displayJson } from './json-display';
 
 /**
@@ -110,11 +111,10 @@ export function isQuickAnswer(draft: ToolDraft, answer: QuickAnswer): boolean {
  * approvals", "3 answers (results and approvals)"), and its send button's label. A pause with
  * no call (Anthropic's pause_turn) waits for its turn to be continued.
  */
-export function waitedFor(drafts: readonly Pick<ToolDraft, 'approvalId'>[]): { what: string; send: string } {
-  const count = drafts.length;
+export function waitedFor(calls: readonly { approvalId?: string | null }[]): { what: string; send: string } {
+  const count = calls.length;
   if (count === 0) return { what: 'its paused turn to be continued', send: 'Continue the turn' };
-  const approvals = drafts.filter((d) => d.approvalId !== null).length;
-  const words = WAITED_FOR[approvals === count ? 'approvals' : approvals === 0 ? 'results' : 'both'];
+  const words = WAITED_FOR[awaitedOf(calls)];
   return count === 1
     ? { what: words.one, send: `Send ${words.oneSent}` }
     : { what: `${count} ${words.many}`, send: `Send ${count} ${words.manySent}` };
@@ -130,15 +130,15 @@ export function pausedRecordingNotice(tools: readonly Pick<PendingToolPayload, '
   names: string;
   act: 'answer' | 'continue';
 } {
-  const { what } = waitedFor(tools.map((t) => ({ approvalId: t.approvalId ?? null })));
+  const { what } = waitedFor(tools);
   return { what, names: tools.map((t) => t.name).join(', '), act: tools.length === 0 ? 'continue' : 'answer' };
 }
 
-/** How the prompt names what a pause waits for, by what its calls wait for. */
+/** How the prompt names what a pause waits for, by what its calls wait for (awaitedOf). */
 const WAITED_FOR = {
   results: { one: 'a frontend tool result', many: 'frontend tool results', oneSent: 'result', manySent: 'results' },
   approvals: { one: 'an approval', many: 'approvals', oneSent: 'approval', manySent: 'approvals' },
-  both: { one: '', many: 'answers (results and approvals)', oneSent: '', manySent: 'answers' },
+  answers: { one: '', many: 'answers (results and approvals)', oneSent: '', manySent: 'answers' },
 } as const;
 
 /** Why a draft cannot be sent as it is (null when it can). */

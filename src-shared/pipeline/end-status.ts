@@ -252,6 +252,15 @@ export function pauseFacts(
 export function awaitedBy(pause: Pick<Block, 'pendingTools' | 'pausedTurn'>): Awaited {
   const tools = pause.pendingTools ?? [];
   if (tools.length === 0) return pause.pausedTurn === true ? 'turn' : 'results';
-  const approvals = tools.filter((tool) => tool.approvalId !== undefined).length;
-  return approvals === 0 ? 'results' : approvals === tools.length ? 'approvals' : 'answers';
+  return awaitedOf(tools);
+}
+
+/**
+ * What calls a run paused on wait for, by whether each waits for its approval (an approval
+ * id) or its result: the one reading of a pause's calls, for its status and for the app's
+ * prompt and notices.
+ */
+export function awaitedOf(calls: readonly { approvalId?: string | null }[]): Exclude<Awaited, 'turn'> {
+  const approvals = calls.filter((call) => (call.approvalId ?? null) !== null).length;
+  return approvals === 0 ? 'results' : approvals === calls.length ? 'approvals' : 'answers';
 }

@@ -214,8 +214,7 @@ function Traceback({ text }: { text: string }) {
 
 /** What a pause waits for, as the prompt says it: an approval is no frontend tool to run. */
 function pauseLine(parsed: unknown, tools: readonly { approvalId?: string | undefined }[]): string {
-  if (tools.length > 0)
-    return `The agent paused for ${waitedFor(tools.map((t) => ({ approvalId: t.approvalId ?? null }))).what}.`;
+  if (tools.length > 0) return `The agent paused for ${waitedFor(tools).what}.`;
   return isJsonObject(parsed) && parsed['pause_turn'] === true
     ? 'The model paused its turn (pause_turn): continuing sends its message back as it streamed.'
     : 'The agent paused for no frontend tool.';

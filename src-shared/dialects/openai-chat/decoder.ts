@@ -288,11 +288,11 @@ export function createOpenAiChatDecoder(callbacks: DialectCallbacks, options: Di
     closeText(ctx, current, choice);
     writeSources(ctx, current, choice);
     writeAnnotations(ctx, current, choice);
-    const calls = writeCalls(ctx, current, choice, true, finishOutcome(reason) === 'incomplete');
+    let outcome = finishOutcome(reason);
+    const calls = writeCalls(ctx, current, choice, true, outcome === 'incomplete');
     if (leavesCallsToClient(reason, calls)) choice.clientCalls = calls;
     const clock = choice.clock;
     clock.stopReason = reason;
-    let outcome = finishOutcome(reason);
     if (outcome === undefined) {
       reportOnce(
         ctx,
