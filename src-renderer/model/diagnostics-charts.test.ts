@@ -187,6 +187,16 @@ describe('fullness, legs, summaries', () => {
     expect(leg).toMatchObject({ label: 'leg 0', frames: stats.frames, chunks: 1, from: 'first chunk' });
   });
 
+  test('regression: a file without receive times said its time to first envelope was 0 ms — it is unknown', () => {
+    const stats = statsOf('example_1.json.sse');
+    expect(hasTiming(stats)).toBe(false);
+    expect(stats.legs[0]?.timeToFirstEnvelope).toBe(0);
+    expect(legBars(stats)[0]?.timeToFirstEnvelope).toBeNull();
+    // Timed, a first envelope in the first read is a measured 0 ms.
+    const timed = { ...stats, frameGapMs: { ...stats.frameGapMs, count: 2, max: 12 } };
+    expect(legBars(timed)[0]?.timeToFirstEnvelope).toBe(0);
+  });
+
   test('regression: time to first envelope counted from the first chunk — it counts from the request when the leg start is known', () => {
     const stats = statsOf('example_1.json.sse');
     const timed = {

@@ -238,9 +238,12 @@ const SAME_CLOCK_MS = 3_600_000;
 /**
  * Per leg: chunks, frames and the time to the first envelope, counted from the request when
  * the leg's start is known on the same clock (`legStarts`, from the session's legs), so the
- * server's time to answer is included; from the first network chunk otherwise.
+ * server's time to answer is included; from the first network chunk otherwise. A session with
+ * no receive times at all (a file of bytes alone) has every envelope "at" its first chunk:
+ * the 0 ms that gives is not a measurement, so the time is unknown there.
  */
 export function legBars(stats: ChunkStatistics, legStarts: readonly (number | undefined)[] = []): LegBar[] {
+  const timed = hasTiming(stats);
   return stats.legs.map((leg) => {
     const start = legStarts[leg.leg];
     const fromRequest =
@@ -256,7 +259,11 @@ export function legBars(stats: ChunkStatistics, legStarts: readonly (number | un
       splitFrames: leg.splitFrames,
       envelopes: leg.envelopes,
       bytes: leg.bytes,
-      timeToFirstEnvelope: fromRequest ? leg.firstEnvelopeAt! - start : leg.timeToFirstEnvelope,
+      timeToFirstEnvelope: fromRequest
+        ? leg.firstEnvelopeAt! - start
+        : !timed && leg.timeToFirstEnvelope === 0
+          ? null
+          : leg.timeToFirstEnvelope,
       from: fromRequest ? 'request' : 'first chunk',
     };
   });

@@ -378,7 +378,13 @@ export function ChunkCharts({
             {legs.map((leg) => (
               <tr key={leg.label}>
                 <td>{leg.label}</td>
-                <td className="mono">{leg.timeToFirstEnvelope === null ? '—' : formatMs(leg.timeToFirstEnvelope)}</td>
+                {leg.timeToFirstEnvelope === null ? (
+                  <td className="mono" title="Unknown: the session has no receive times">
+                    —
+                  </td>
+                ) : (
+                  <td className="mono">{formatMs(leg.timeToFirstEnvelope)}</td>
+                )}
                 <td className="mono">{leg.chunks}</td>
                 <td className="mono">{formatBytes(leg.bytes)}</td>
                 <td className="mono">{leg.frames}</td>
