@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { RequestBody, SessionSummary } from '../../../src-shared/contract/payloads';
+import type { Failure, RequestBody, SessionSummary } from '../../../src-shared/contract/payloads';
 import { isBadEnd } from '../../../src-shared/pipeline/end-status';
 import { redactUrl } from '../../../src-shared/recording/redact';
 import { countOf } from '../../../src-shared/text/count';
@@ -69,27 +69,55 @@ type Outcome = Pick<
   'state' | 'end' | 'envelopes' | 'bytes' | 'legs' | 'diagnostics' | 'failure' | 'awaitingTools'
 >;
 
-/** One paragraph saying how a session ended, for stderr. */
+/**
+ * One paragraph saying how a session ended, for stderr, each reason once. A server that
+ * answered with an error status or no stream is said to have answered (it was reached: "failed
+ * to connect" would send the user to check the network, not the URL or credentials), with the
+ * start of what it sent.
+ */
 export function describeOutcome(summary: Outcome): string {
-  const { envelopes, bytes, legs, diagnostics: d } = summary;
-  const status = summary.end ? `${summary.end.label} (${summary.end.reason})` : summary.state;
-  const lines = [
-    `${status}: ${countOf(envelopes, 'envelope')}, ${countOf(bytes, 'byte')} in ${countOf(legs, 'leg')}; diagnostics: ${countOf(d.error, 'error')}, ${countOf(d.warning, 'warning')}, ${d.info} info.`,
-  ];
-  if (summary.failure) {
-    lines.push(summary.failure.message);
-    if (summary.failure.body)
-      lines.push(
-        '--- response body ---',
-        summary.failure.body.slice(0, 2000),
-        ...(summary.failure.body.length > 2000 || summary.failure.bodyTruncated ? ['… (truncated)'] : []),
-      );
-  }
+  const { envelopes, bytes, legs, diagnostics: d, failure, end } = summary;
+  const counts = `${countOf(envelopes, 'envelope')}, ${countOf(bytes, 'byte')} in ${countOf(legs, 'leg')}; diagnostics: ${countOf(d.error, 'error')}, ${countOf(d.warning, 'warning')}, ${d.info} info.`;
+  const answered = (end?.kind ?? 'failed') === 'failed' ? answeredLine(failure) : undefined;
+  const lines = answered
+    ? [answered, `Decoded: ${counts}`]
+    : [`${end ? `${end.label} (${end.reason})` : summary.state}: ${counts}`];
+  // The end status's reason is the failure's message when the failure ended the session.
+  if (failure && !lines[0]?.includes(failure.message)) lines.push(failure.message);
+  if (failure?.body) lines.push('--- response body ---', ...bodyExcerpt(failure.body, failure.bodyTruncated === true));
   if (summary.awaitingTools)
     lines.push(
       'The run is paused on awaiting_frontend_tools: answer it with `stream-inspector answer FILE --result TOOL_USE_ID=TEXT -H …`.',
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** What the server answered instead of a stream, when a response arrived (its status is known). */
+function answeredLine(failure: Failure | undefined): string | undefined {
+  if (failure?.status === undefined) return undefined;
+  return failure.kind === 'http-status'
+    ? `The server answered ${failure.message}`
+    : `The server answered, with no stream to decode: ${failure.message}`;
+}
+
+/** How much of a rejected response's body stderr shows: a JSON error whole, an HTML page's head. */
+const BODY_EXCERPT = { characters: 500, lines: 12 };
+
+/**
+ * The start of a body as text (terminalIo escapes its control characters when printed), cut
+ * never inside a surrogate pair, and what was left out (`truncated`: the connection kept the
+ * first part of a larger body).
+ */
+function bodyExcerpt(body: string, truncated: boolean): string[] {
+  let head = body.slice(0, BODY_EXCERPT.characters).split('\n').slice(0, BODY_EXCERPT.lines).join('\n');
+  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
+  const notes = [
+    ...(head.length < body.length
+      ? [`${head.length} of ${countOf(body.length, 'character')} shown; --json has them all`]
+      : []),
+    ...(truncated ? ['the server sent more than the inspector keeps'] : []),
+  ];
+  return notes.length > 0 ? [head, `… (${notes.join('; ')})`] : [head];
 }
 
 /** 2 when the request failed, 1 when the stream is truncated, ended by an error or has error findings. */
