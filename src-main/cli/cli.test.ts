@@ -222,7 +222,9 @@ describe('stream-inspector inspect on the files users already have', () => {
     // Without a choice each command says which entries there are.
     const unchosen = await run(['blocks', file]);
     expect(unchosen.code).toBe(2);
-    expect(unchosen.err).toContain('the HAR file holds 2 stream entries; choose one');
+    expect(unchosen.err).toContain('the HAR file holds 2 stream entries; choose one with --har-entry N (several');
+    expect(unchosen.err).not.toContain('harEntry');
+    expect(unchosen.err).toMatch(/:\n {2}#0 POST http:\/\/h\/agent\/run → 200 text\/event-stream.*\n {2}#1 POST /);
     const blocks = await run(['blocks', '--har-entry', '1', file]);
     expect(blocks.code).toBe(0);
     expect(blocks.out).toBe((await run(['blocks', fixturePath('probe_citations.json.sse')])).out);

@@ -144,9 +144,10 @@ function choose(
     );
   }
   const listing = streams.map((e) => `  ${describeHarEntry(e.summary)}`).join('\n');
+  // The message is the CLI's (the app lists `entries` in its picker instead: file-session.ts), so it names the flag.
   throw new HarEntryChoiceError(
     path,
-    `${path}: the HAR file holds ${streams.length} stream entries; choose one (harEntry / --har-entry N):\n${listing}`,
+    `${path}: the HAR file holds ${streams.length} stream entries; choose one with --har-entry N (several, in order, as the legs of one session: --har-entry N,M):\n${listing}`,
     entries.map((e) => e.summary),
   );
 }
